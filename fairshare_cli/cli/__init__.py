@@ -1,0 +1,2 @@
+"""cli layer."""
+from __future__ import annotations

@@ -1,0 +1,2 @@
+"""core layer."""
+from __future__ import annotations

@@ -1,0 +1,2 @@
+"""io layer."""
+from __future__ import annotations

@@ -1,0 +1,2 @@
+"""render layer."""
+from __future__ import annotations
