@@ -1,0 +1,1258 @@
+"""One HTCondor negotiation cycle: pie spins, job order, slot choice, preemption.
+
+Mirrors ``Matchmaker::negotiationTime``, ``negotiateWithGroup``, ``negotiate`` and
+``matchmakingAlgorithm`` in HTCondor's ``src/condor_negotiator.V6/matchmaker.cpp``
+(reference §5, seed §3.4.5-3.4.6):
+
+* submitters in effective-priority order; each gets a pie slice inversely proportional to
+  its effective priority, net of what it already uses; the pie is spun again over what is
+  left until no slots, no jobs or no progress remain;
+* a submitter's jobs go in job-priority order; a job that matches nothing does not block the
+  next one, but the rest of its autocluster (its cluster, in the 7.x ``legacy`` profile) is
+  skipped for the rest of that submitter's turn;
+* candidate slots are ordered by ``NEGOTIATOR_PRE_JOB_RANK``, the job's ``Rank``,
+  ``NEGOTIATOR_POST_JOB_RANK``, the reason (no preemption, machine rank, user priority) and
+  ``PREEMPTION_RANK``; priority preemption needs ``PREEMPTION_REQUIREMENTS``;
+* with groups configured, the group quotas of :mod:`fairshare_cli.core.quotas` decide how
+  many slots each group negotiates for.
+
+Scale: jobs are grouped into autoclusters (identical values of every job attribute that
+any expression reads) and slots into slot classes (same machine stanza, same claim state,
+same values of the per-slot attributes any expression reads). Requirements and ranks are
+evaluated once per (autocluster, slot class) pair through :mod:`fairshare_cli.core.classads`;
+a submitter's queue is a list of runs of consecutive jobs of one autocluster, so skipping a
+rejected autocluster costs one step, not one per job.
+
+Deterministic tie-breaks where HTCondor's sorts are unstable: submitters by name, groups in
+breadth-first order, slots in configuration order (stanza, machine, slot id).
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from fairshare_cli.core.classads import Ad, Compiled, Evaluator, evaluate_alone
+from fairshare_cli.core.quotas import (
+    ROOT,
+    GroupNode,
+    GroupTree,
+    QuotaKnobs,
+    assigned_group,
+    negotiate_groups,
+    prepare_groups,
+    updated_rr_times,
+)
+from fairshare_cli.errors import ConfigError, InputError
+
+INT_MAX = float(2**31 - 1)
+FLT_MAX = 3.4028234663852886e38
+NO_PREEMPTION, RANK_PREEMPTION, PRIO_PREEMPTION = 2, 1, 0
+REASON_NAMES = {
+    NO_PREEMPTION: "no_preemption",
+    RANK_PREEMPTION: "rank",
+    PRIO_PREEMPTION: "priority",
+}
+
+#: Slot attributes that differ between slots of one machine stanza.
+_PER_SLOT = ("name", "machine", "slotid")
+#: Slot attributes that describe the claim on a slot (set only on claimed slots).
+_CLAIM_ATTRS = (
+    "remoteuser",
+    "remoteowner",
+    "accountinggroup",
+    "remoteuserprio",
+    "remoteuserresourcesinuse",
+    "remotegroup",
+    "remotegroupresourcesinuse",
+    "remotegroupquota",
+    "currentrank",
+    "enteredcurrentstate",
+    "totaljobruntime",
+    "jobstart",
+    "globaljobid",
+)
+#: Job attributes set per submitter during negotiation (seed §3.4.3, reference §5.6).
+_SUBMITTER_ATTRS = (
+    "submitteruserprio",
+    "submittorprio",
+    "submitteruserresourcesinuse",
+    "submittergroup",
+    "submittergroupresourcesinuse",
+    "submittergroupquota",
+    "submitternegotiatinggroup",
+    "submitterautoregroup",
+)
+
+
+class JobLike(Protocol):
+    """The job fields the negotiator reads (DESIGN §4; ``fairshare_cli.core.jobs.Job``)."""
+
+    id: str
+    owner: str
+    accounting_group: str | None
+    nice_user: bool
+    job_prio: int
+    submit_time: float | None
+    status: str
+    request_cpus: float
+    request_memory: float
+    requirements: str | None
+    rank: str | None
+    slot: str | None
+    start_time: float | None
+
+
+@dataclass(frozen=True)
+class MachineSpec:
+    """One ``[[machines]]`` stanza: ``count`` machines of ``slots`` identical slots."""
+
+    name: str
+    count: int = 1
+    slots: int = 1
+    attributes: Mapping[str, object] = field(default_factory=dict)
+    start: str = "true"
+    rank: str = "0"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A slot held by a running job (from the ``negotiator`` state section)."""
+
+    slot: str
+    submitter: str
+    job_id: str
+    start_time: float
+
+
+@dataclass(frozen=True)
+class SubmitterPrio:
+    """What the accountant says about a submitter at ``now``.
+
+    Attributes:
+        effective_priority: EUP = max(RUP, 0.5) × factor.
+        weighted_in_use: weighted resources in use (slot weights of the slots it holds).
+        ceiling: ``Ceiling`` (-1 = unlimited).
+    """
+
+    effective_priority: float
+    weighted_in_use: float = 0.0
+    ceiling: int = -1
+
+
+@dataclass(frozen=True)
+class NegotiatorKnobs:
+    """Negotiator settings (DESIGN §3 ``[negotiator]``), profile already applied."""
+
+    profile: str = "legacy"
+    use_slot_weights: bool = False
+    slot_weight: str = "Cpus"
+    preemption_requirements: str | None = None
+    preemption_rank: str | None = None
+    pre_job_rank: str | None = None
+    post_job_rank: str | None = None
+    use_weighted_demand: bool = True
+    quotas: QuotaKnobs = field(default_factory=QuotaKnobs)
+
+
+@dataclass(frozen=True)
+class Match:
+    """One match of the cycle (DESIGN §5 ``negotiate.matches``)."""
+
+    job_id: str
+    submitter: str
+    slot: str
+    reason: str
+    preempted_job: str | None
+    weight: float
+    group: str | None
+
+
+@dataclass
+class SubmitterSummary:
+    """One submitter's part of the cycle (DESIGN §5 ``negotiate.submitters``)."""
+
+    name: str
+    group: str | None
+    effective_priority: float
+    share: float | None = None
+    limit: float | None = None
+    matched: int = 0
+
+
+@dataclass
+class UnmatchedRun:
+    """Idle jobs of one submitter left unmatched for one reason."""
+
+    submitter: str
+    reason: str
+    job_ids: list[str]
+
+
+@dataclass
+class CycleResult:
+    """Everything one cycle did."""
+
+    matches: list[Match]
+    submitters: list[SubmitterSummary]
+    unmatched: list[UnmatchedRun]
+    explain: list[dict[str, Any]]
+    pool_size: float
+    spins: int
+    evaluations: int
+    rr_times: dict[str, float]
+    group_limits: dict[str, int | None]
+
+    def iter_unmatched(self) -> Iterator[tuple[str, str, str]]:
+        """Yield ``(job_id, submitter, reason)`` for every unmatched idle job."""
+        for run in self.unmatched:
+            for job_id in run.job_ids:
+                yield job_id, run.submitter, run.reason
+
+
+def _float32(x: float) -> float:
+    """Round to single precision, as HTCondor's negotiator ranks are C ``float``."""
+    if math.isnan(x):
+        return -math.inf
+    if abs(x) > FLT_MAX:
+        return math.copysign(math.inf, x)
+    return float(struct.unpack("f", struct.pack("f", x))[0])
+
+
+def _split_id(job_id: str) -> tuple[int | str, int | str]:
+    cluster, _, proc = job_id.partition(".")
+    c: int | str = int(cluster) if cluster.isdigit() else cluster
+    p: int | str = int(proc) if proc.isdigit() else proc
+    return c, p
+
+
+def _id_key(job_id: str) -> tuple[tuple[int, int | str], tuple[int, int | str]]:
+    c, p = _split_id(job_id)
+    return ((0, c) if isinstance(c, int) else (1, c)), ((0, p) if isinstance(p, int) else (1, p))
+
+
+# ---------------------------------------------------------------------------------------
+# Slots
+
+
+class _Slot:
+    __slots__ = ("claim", "index", "machine", "name", "remote_group", "slot_id", "stanza")
+
+    def __init__(self, index: int, stanza: int, machine: str, slot_id: int) -> None:
+        self.index = index
+        self.stanza = stanza
+        self.machine = machine
+        self.slot_id = slot_id
+        self.name = f"slot{slot_id}@{machine}"
+        self.claim: Claim | None = None
+        self.remote_group: str | None = None
+
+
+def machine_names(spec: MachineSpec) -> list[str]:
+    """Machine names of a stanza: ``exec001`` … (at least three digits)."""
+    width = max(3, len(str(spec.count)))
+    return [f"{spec.name}{m:0{width}d}" for m in range(1, spec.count + 1)]
+
+
+def expand_slots(machines: Sequence[MachineSpec]) -> list[tuple[int, str, int]]:
+    """Every slot as ``(stanza index, machine name, slot id)``, in configuration order."""
+    out: list[tuple[int, str, int]] = []
+    for i, spec in enumerate(machines):
+        for machine in machine_names(spec):
+            out.extend((i, machine, k) for k in range(1, spec.slots + 1))
+    return out
+
+
+class _SlotClass:
+    """Slots with the same stanza, claim state and referenced per-slot values."""
+
+    __slots__ = ("ad", "claimed", "head", "index", "remote", "slots", "weight")
+
+    def __init__(self, index: int, ad: Ad, weight: float, claimed: bool) -> None:
+        self.index = index
+        self.ad = ad
+        self.weight = weight
+        self.claimed = claimed
+        self.slots: list[_Slot] = []
+        self.head = 0
+        self.remote: str | None = None
+
+    def first_index(self) -> int:
+        return self.slots[self.head].index if self.head < len(self.slots) else 1 << 62
+
+
+# ---------------------------------------------------------------------------------------
+# Jobs
+
+
+class _AutoCluster:
+    __slots__ = ("ad", "groups", "index", "matching_slots", "ptr")
+
+    def __init__(self, index: int, ad: Ad) -> None:
+        self.index = index
+        self.ad = ad
+        self.groups: list[list[tuple[_SlotClass, int]]] | None = None
+        self.ptr = 0
+        self.matching_slots = 0
+
+
+class _Run:
+    """Consecutive jobs of one submitter with the same autocluster (and cluster in legacy)."""
+
+    __slots__ = ("ac", "jobs", "pos", "reason", "skip_key")
+
+    def __init__(self, ac: _AutoCluster, skip_key: object, jobs: list[Any]) -> None:
+        self.ac = ac
+        self.skip_key = skip_key
+        self.jobs = jobs
+        self.pos = 0
+        self.reason: str | None = None
+
+
+class _Submitter:
+    __slots__ = (
+        "ceiling",
+        "eup",
+        "group",
+        "idle",
+        "name",
+        "runs",
+        "starvation",
+        "stop_reason",
+        "summary",
+    )
+
+    def __init__(self, name: str, eup: float, group: str | None, ceiling: int) -> None:
+        self.name = name
+        self.eup = eup
+        self.group = group
+        self.ceiling = ceiling
+        self.runs: list[_Run] = []
+        self.idle = 0
+        self.starvation = 0.0
+        self.stop_reason: str | None = None
+        self.summary = SubmitterSummary(name, group, eup)
+
+
+# ---------------------------------------------------------------------------------------
+# The cycle
+
+
+class _Cycle:
+    def __init__(
+        self,
+        machines: Sequence[MachineSpec],
+        claims: Iterable[Claim],
+        jobs: Iterable[JobLike],
+        submitter_of: Callable[[JobLike], str],
+        priorities: Callable[[str], SubmitterPrio],
+        tree: GroupTree | None,
+        knobs: NegotiatorKnobs,
+        now: float,
+        explain_job: str | None,
+        progress: Callable[[float], None] | None,
+        rr_times: Mapping[str, float],
+    ) -> None:
+        self.knobs = knobs
+        self.rr_times = rr_times
+        self.explained_sub: _Submitter | None = None
+        self.now = now
+        self.legacy = knobs.profile == "legacy"
+        self.tree = tree if (tree is not None and len(tree.groups) > 1) else None
+        self.ev = Evaluator()
+        self.explain_job = explain_job
+        self.explain: list[dict[str, Any]] = []
+        self.progress = progress
+        self.priorities = priorities
+        self.submitter_of = submitter_of
+        self.matches: list[Match] = []
+        self.spins = 0
+        self.usage: dict[str, float] = {}
+        self.group_usage: dict[str, float] = {}
+        self.group_quota: dict[str, float] = {}
+        self._build(machines, list(claims), jobs)
+
+    # -- setup -----------------------------------------------------------------------
+
+    def _knob_expr(self, text: str | None, names: frozenset[str], what: str) -> Compiled | None:
+        if text is None or not text.strip():
+            return None
+        return self.ev.compile(text, names, f"[negotiator] {what}", ConfigError)
+
+    def _build(self, machines: Sequence[MachineSpec], claims: list[Claim], jobs: Any) -> None:
+        ev = self.ev
+        knobs = self.knobs
+        # Slot ad attribute names (literal + expressions) for compiling slot-side expressions.
+        base_slot_names = {"name", "machine", "slotid", "state", "activity", "currenttime"}
+        base_slot_names |= {"enteredcurrentstate", "mycurrenttime", "requirements", "rank"}
+        stanza_names: list[frozenset[str]] = []
+        for spec in machines:
+            names = base_slot_names | {k.lower() for k in spec.attributes}
+            stanza_names.append(frozenset(names))
+        claimed_extra = frozenset(_CLAIM_ATTRS)
+        # Compile the negotiator's slot-context expressions for unclaimed and claimed shapes.
+        self.slot_exprs: dict[tuple[int, bool], dict[str, Compiled | None]] = {}
+        refs: set[str] = set()
+        preempt_refs: set[str] = set()
+        for i, names in enumerate(stanza_names):
+            for claimed in (False, True):
+                my = names | claimed_extra if claimed else names
+                exprs = {
+                    "pre": self._knob_expr(knobs.pre_job_rank, my, "pre_job_rank"),
+                    "post": self._knob_expr(knobs.post_job_rank, my, "post_job_rank"),
+                    "weight": (
+                        self._knob_expr(knobs.slot_weight, my, "slot_weight")
+                        if knobs.use_slot_weights
+                        else None
+                    ),
+                    "preq": self._knob_expr(
+                        knobs.preemption_requirements, my, "preemption_requirements"
+                    ),
+                    "prank": self._knob_expr(knobs.preemption_rank, my, "preemption_rank"),
+                }
+                self.slot_exprs[(i, claimed)] = exprs
+                for key, c in exprs.items():
+                    if c is not None:
+                        target = preempt_refs if key in ("preq", "prank") else refs
+                        target.update(c.my_refs)
+                        target.update(c.target_refs)
+            spec = machines[i]
+            for what, text in (("start", spec.start), ("rank", spec.rank)):
+                c = ev.compile(text or "true", names, f"machine {spec.name} {what}", ConfigError)
+                refs.update(c.my_refs)
+                refs.update(c.target_refs)
+        # Jobs: collect distinct expression texts first; their references decide autoclusters.
+        self.job_names = frozenset(
+            {
+                "owner",
+                "user",
+                "accountinggroup",
+                "niceuser",
+                "jobprio",
+                "qdate",
+                "jobstatus",
+                "requestcpus",
+                "requestmemory",
+                "clusterid",
+                "procid",
+                "requirements",
+                "rank",
+            }
+        )
+        job_names_pre = self.job_names | frozenset(_SUBMITTER_ATTRS)
+        idle: list[JobLike] = []
+        running: dict[str, JobLike] = {}
+        texts: dict[tuple[str, str], str] = {}
+        for job in jobs:
+            if job.status == "idle":
+                idle.append(job)
+                texts.setdefault((job.requirements or "true", job.rank or "0"), job.id)
+            elif job.status == "running":
+                running[job.id] = job
+        for (req, rank), job_id in texts.items():
+            for what, text in (("requirements", req), ("rank", rank)):
+                c = ev.compile(text, self.job_names, f"job {job_id} {what}", InputError)
+                refs.update(c.my_refs)
+                refs.update(c.target_refs)
+        self.refs = frozenset(refs)
+        self.all_refs = frozenset(refs | preempt_refs)
+        self.job_names_pre = job_names_pre
+        self._build_slots(machines, claims, running)
+        self._build_jobs(idle, running)
+
+    def _slot_values(self, spec: MachineSpec, slot: _Slot) -> dict[str, object]:
+        values: dict[str, object] = dict(spec.attributes)
+        values.update(
+            {
+                "Name": slot.name,
+                "Machine": slot.machine,
+                "SlotID": slot.slot_id,
+                "CurrentTime": int(self.now),
+                "MyCurrentTime": int(self.now),
+            }
+        )
+        if slot.claim is None:
+            values.update(
+                {"State": "Unclaimed", "Activity": "Idle", "EnteredCurrentState": int(self.now)}
+            )
+        return values
+
+    def _build_slots(
+        self, machines: Sequence[MachineSpec], claims: list[Claim], running: dict[str, JobLike]
+    ) -> None:
+        ev = self.ev
+        by_name: dict[str, _Slot] = {}
+        self.slots: list[_Slot] = []
+        for index, (stanza, machine, slot_id) in enumerate(expand_slots(machines)):
+            slot = _Slot(index, stanza, machine, slot_id)
+            self.slots.append(slot)
+            by_name[slot.name.lower()] = slot
+        for claim in claims:
+            slot = by_name.get(claim.slot.lower())
+            if slot is None:
+                continue  # a claim on a slot no longer configured: ignored, like a stale ad
+            slot.claim = claim
+        # Usage from the accountant for every submitter that holds or wants slots.
+        self.classes: list[_SlotClass] = []
+        class_by_key: dict[tuple[object, ...], _SlotClass] = {}
+        per_slot = [a for a in _PER_SLOT if a in self.all_refs]
+        claim_attrs = [a for a in _CLAIM_ATTRS if a in self.all_refs]
+        empty = Ad({}, {}, ev, "empty")
+        self.empty = empty
+        for slot in self.slots:
+            spec = machines[slot.stanza]
+            claim = slot.claim
+            values = None
+            if claim is None:
+                key: tuple[object, ...] = (slot.stanza, None)
+            else:
+                values = self._claimed_values(spec, slot, claim, running)
+                lowered = {k.lower(): v for k, v in values.items()}
+                key = (slot.stanza, claim.submitter, tuple(lowered.get(a) for a in claim_attrs))
+            if per_slot:
+                lowered_slot = {"name": slot.name, "machine": slot.machine, "slotid": slot.slot_id}
+                key = (*key, tuple(lowered_slot[a] for a in per_slot))
+            cls = class_by_key.get(key)
+            if cls is None:
+                if values is None:
+                    values = self._slot_values(spec, slot)
+                ad = Ad(
+                    values,
+                    {"Requirements": spec.start or "true", "Rank": spec.rank or "0"},
+                    ev,
+                    f"machine {spec.name}",
+                    ConfigError,
+                )
+                exprs = self.slot_exprs[(slot.stanza, claim is not None)]
+                weight = 1.0
+                if exprs["weight"] is not None:
+                    weight = ev.number(exprs["weight"], ad, empty, -1.0)
+                    if weight < 0:
+                        weight = 1.0
+                cls = _SlotClass(len(self.classes), ad, weight, claim is not None)
+                cls.remote = claim.submitter if claim is not None else None
+                self.classes.append(cls)
+                class_by_key[key] = cls
+            cls.slots.append(slot)
+        self.slot_class = {}
+        for cls in self.classes:
+            for slot in cls.slots:
+                self.slot_class[slot.index] = cls
+        self.available = len(self.slots)
+        weights = [self.slot_class[s.index].weight for s in self.slots]
+        self.pool_weight = sum(weights) if self.knobs.use_slot_weights else float(len(weights))
+        self.min_weight = min(weights) if (weights and self.knobs.use_slot_weights) else 1.0
+        self.unclaimed_classes = [c for c in self.classes if not c.claimed]
+        self.claimed_classes = [c for c in self.classes if c.claimed]
+
+    def _claimed_values(
+        self, spec: MachineSpec, slot: _Slot, claim: Claim, running: dict[str, JobLike]
+    ) -> dict[str, object]:
+        prio = self.priorities(claim.submitter)
+        group = self._group_of(claim.submitter)
+        values = self._slot_values(spec, slot)
+        job = running.get(claim.job_id)
+        owner = job.owner if job is not None else claim.submitter.split("@")[0]
+        domain = claim.submitter.rsplit("@", 1)[1] if "@" in claim.submitter else ""
+        values.update(
+            {
+                "State": "Claimed",
+                "Activity": "Busy",
+                "RemoteUser": claim.submitter,
+                "RemoteOwner": f"{owner}@{domain}" if domain else owner,
+                "RemoteUserPrio": prio.effective_priority,
+                "RemoteUserResourcesInUse": prio.weighted_in_use,
+                "EnteredCurrentState": int(claim.start_time),
+                "JobStart": int(claim.start_time),
+                "TotalJobRuntime": int(self.now - claim.start_time),
+                "GlobalJobId": claim.job_id,
+            }
+        )
+        if group is not None and group != ROOT:
+            values["AccountingGroup"] = claim.submitter
+            values["RemoteGroup"] = group
+        slot.remote_group = group
+        # CurrentRank: the machine's Rank of the job it runs.
+        if job is not None:
+            job_ad = self._job_ad(job, claim.submitter)
+            probe = Ad(values, {"Rank": spec.rank or "0"}, self.ev, f"machine {spec.name}")
+            values["CurrentRank"] = self.ev.number(probe.exprs["rank"][1], probe, job_ad, 0.0)
+        else:
+            values["CurrentRank"] = 0.0
+        return values
+
+    def _group_of(self, submitter: str) -> str | None:
+        if self.tree is None:
+            return None
+        return assigned_group(self.tree, submitter).name
+
+    def _job_values(self, job: JobLike, submitter: str) -> dict[str, object]:
+        cluster, proc = _split_id(job.id)
+        values: dict[str, object] = {
+            "Owner": job.owner,
+            "User": submitter,
+            "NiceUser": bool(job.nice_user),
+            "JobPrio": int(job.job_prio),
+            "QDate": int(job.submit_time or 0),
+            "JobStatus": 1 if job.status == "idle" else 2,
+            "RequestCpus": job.request_cpus,
+            "RequestMemory": job.request_memory,
+            "ClusterId": cluster,
+            "ProcId": proc,
+        }
+        if job.accounting_group:
+            values["AccountingGroup"] = submitter
+        return values
+
+    def _job_ad(self, job: JobLike, submitter: str, extra: Mapping[str, object] = {}) -> Ad:
+        values = self._job_values(job, submitter)
+        values.update(extra)
+        return Ad(
+            values,
+            {"Requirements": job.requirements or "true", "Rank": job.rank or "0"},
+            self.ev,
+            f"job {job.id}",
+            InputError,
+        )
+
+    def _build_jobs(self, idle: list[JobLike], running: dict[str, JobLike]) -> None:
+        sig_attrs = [a for a in self.job_names if a in self.refs and a not in ("requirements",)]
+        sig_attrs = [a for a in sig_attrs if a != "rank"]
+        need_submitter = any(a in self.refs for a in _SUBMITTER_ATTRS) or "user" in self.refs
+        self.autoclusters: list[_AutoCluster] = []
+        ac_by_key: dict[tuple[object, ...], _AutoCluster] = {}
+        subs: dict[str, _Submitter] = {}
+        per_sub: dict[str, list[tuple[Any, _AutoCluster, JobLike]]] = {}
+        demand: dict[str, float] = {}
+        weighted = self.knobs.use_weighted_demand
+        for job in idle:
+            submitter = self.submitter_of(job)
+            lowered: dict[str, object] | None = None
+            if sig_attrs:
+                lowered = {k.lower(): v for k, v in self._job_values(job, submitter).items()}
+            key: tuple[object, ...] = (
+                job.requirements or "true",
+                job.rank or "0",
+                tuple(lowered.get(a) for a in sig_attrs) if lowered else (),
+                submitter if need_submitter else None,
+            )
+            ac = ac_by_key.get(key)
+            if ac is None:
+                ac = _AutoCluster(len(self.autoclusters), self._job_ad(job, submitter))
+                self.autoclusters.append(ac)
+                ac_by_key[key] = ac
+            per_sub.setdefault(submitter, []).append((self._order_key(job), ac, job))
+            demand[submitter] = demand.get(submitter, 0.0) + (job.request_cpus if weighted else 1)
+        for job in running.values():
+            submitter = self.submitter_of(job)
+            demand[submitter] = demand.get(submitter, 0.0) + (job.request_cpus if weighted else 1)
+        self.demand = demand
+        # Submitters: those with jobs in the queue (idle or running), as HTCondor's
+        # submitter ads; usage from the accountant.
+        for name in sorted(demand):
+            prio = self.priorities(name)
+            sub = _Submitter(name, prio.effective_priority, self._group_of(name), prio.ceiling)
+            subs[name] = sub
+        for sub in subs.values():
+            self.usage[sub.name] = self.priorities(sub.name).weighted_in_use
+        for slot in self.slots:  # holders that no longer have jobs still count as users
+            if slot.claim is not None and slot.claim.submitter not in self.usage:
+                self.usage[slot.claim.submitter] = self.priorities(
+                    slot.claim.submitter
+                ).weighted_in_use
+        for name, value in self.usage.items():
+            g = self._group_of(name) or ROOT
+            self.group_usage[g] = self.group_usage.get(g, 0.0) + value
+        for name, entries in per_sub.items():
+            entries.sort(key=lambda e: e[0])
+            sub = subs[name]
+            sub.idle = len(entries)
+            runs = sub.runs
+            for _, ac, job in entries:
+                skip_key: object = _split_id(job.id)[0] if self.legacy else ac.index
+                if runs and runs[-1].ac is ac and runs[-1].skip_key == skip_key:
+                    runs[-1].jobs.append(job)
+                else:
+                    runs.append(_Run(ac, skip_key, [job]))
+        self.submitters = subs
+
+    def _order_key(self, job: JobLike) -> tuple[object, ...]:
+        """Job order within a submitter (reference §5.4; seed §3.4.5 for legacy)."""
+        if self.legacy:
+            return (-int(job.job_prio), float(job.submit_time or 0.0), _id_key(job.id))
+        pre1 = getattr(job, "pre_job_prio1", None) or 0
+        pre2 = getattr(job, "pre_job_prio2", None) or 0
+        post1 = getattr(job, "post_job_prio1", None) or 0
+        post2 = getattr(job, "post_job_prio2", None) or 0
+        return (-pre1, -pre2, -int(job.job_prio), -post1, -post2, _id_key(job.id))
+
+    # -- candidates --------------------------------------------------------------------
+
+    def _unclaimed_candidates(self, ac: _AutoCluster) -> list[list[tuple[_SlotClass, int]]]:
+        ev = self.ev
+        rows: list[tuple[tuple[float, float, float], _SlotClass]] = []
+        job_req = ac.ad.exprs["requirements"][1]
+        job_rank = ac.ad.exprs["rank"][1]
+        matching = 0
+        for cls in self.unclaimed_classes:
+            sad = cls.ad
+            if not ev.is_true(job_req, ac.ad, sad):
+                continue
+            if not ev.is_true(sad.exprs["requirements"][1], sad, ac.ad):
+                continue
+            matching += len(cls.slots)
+            exprs = self.slot_exprs[(cls.slots[0].stanza, False)]
+            pre = exprs["pre"]
+            post = exprs["post"]
+            rows.append(
+                (
+                    (
+                        _float32(ev.number(pre, sad, ac.ad, -math.inf)) if pre else -math.inf,
+                        ev.number(job_rank, ac.ad, sad, 0.0),
+                        _float32(ev.number(post, sad, ac.ad, -math.inf)) if post else -math.inf,
+                    ),
+                    cls,
+                )
+            )
+        ac.matching_slots = matching
+        rows.sort(key=lambda r: (tuple(-x for x in r[0]), r[1].index))
+        groups: list[list[tuple[_SlotClass, int]]] = []
+        last: tuple[float, float, float] | None = None
+        for ranks, cls in rows:
+            if ranks != last:
+                groups.append([])
+                last = ranks
+            groups[-1].append((cls, NO_PREEMPTION))
+        return groups
+
+    def _claimed_candidates(
+        self, sub: _Submitter, ac: _AutoCluster, job_ad: Ad
+    ) -> tuple[list[tuple[tuple[float, ...], _SlotClass, int, float]], dict[str, int]]:
+        """Claimed slots this submitter's job could take, with tier and preemption rank."""
+        ev = self.ev
+        out = []
+        rejected = {"preemption_requirements": 0, "preemption_rank": 0}
+        job_req = job_ad.exprs["requirements"][1]
+        job_rank = job_ad.exprs["rank"][1]
+        for cls in self.claimed_classes:
+            if cls.head >= len(cls.slots) or cls.remote == sub.name:
+                continue
+            sad = cls.ad
+            if not ev.is_true(job_req, job_ad, sad):
+                continue
+            if not ev.is_true(sad.exprs["requirements"][1], sad, job_ad):
+                continue
+            exprs = self.slot_exprs[(cls.slots[0].stanza, True)]
+            machine_rank = ev.number(sad.exprs["rank"][1], sad, job_ad, 0.0)
+            current = sad.get("currentrank")
+            current_rank = float(current) if isinstance(current, (int, float)) else 0.0
+            if machine_rank > current_rank:
+                tier = RANK_PREEMPTION
+            else:
+                preq = exprs["preq"]
+                if preq is not None and not ev.is_true(preq, sad, job_ad):
+                    rejected["preemption_requirements"] += len(cls.slots) - cls.head
+                    continue
+                if self.legacy:
+                    remote_prio = sad.get("remoteuserprio")
+                    if isinstance(remote_prio, (int, float)) and remote_prio < sub.eup + 0.5:
+                        rejected["preemption_requirements"] += len(cls.slots) - cls.head
+                        continue
+                if machine_rank < current_rank:
+                    rejected["preemption_rank"] += len(cls.slots) - cls.head
+                    continue
+                tier = PRIO_PREEMPTION
+            pre, post, prank = exprs["pre"], exprs["post"], exprs["prank"]
+            ranks = (
+                _float32(ev.number(pre, sad, job_ad, -math.inf)) if pre else -math.inf,
+                ev.number(job_rank, job_ad, sad, 0.0),
+                _float32(ev.number(post, sad, job_ad, -math.inf)) if post else -math.inf,
+            )
+            prank_value = ev.number(prank, sad, job_ad, -FLT_MAX) if prank else -FLT_MAX
+            out.append((ranks, cls, tier, prank_value))
+        return out, rejected
+
+    def _candidate_groups(
+        self, sub: _Submitter, ac: _AutoCluster, cache: dict[int, Any]
+    ) -> tuple[list[list[tuple[_SlotClass, int]]], dict[str, int], list[int]]:
+        """Sorted groups of equally ranked candidate classes for a (submitter, autocluster)."""
+        if ac.groups is None:
+            ac.groups = self._unclaimed_candidates(ac)
+        base = ac.groups
+        if not self.claimed_classes:
+            return base, {}, [ac.ptr]
+        found = cache.get(ac.index)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+        job_ad = self._submitter_job_ad(sub, ac)
+        claimed, rejected = self._claimed_candidates(sub, ac, job_ad)
+        if not claimed:
+            result = (base, rejected, [ac.ptr])
+            cache[ac.index] = result
+            return result
+        rows: list[tuple[tuple[float, ...], int, _SlotClass, int]] = []
+        for group in base:
+            for cls, _ in group:
+                ranks = self._rank_of_unclaimed(ac, cls)
+                rows.append(((*ranks, NO_PREEMPTION, -FLT_MAX), cls.index, cls, NO_PREEMPTION))
+        for ranks, cls, tier, prank in claimed:
+            rows.append(((*ranks, tier, prank), cls.index, cls, tier))
+        rows.sort(key=lambda r: (tuple(-x for x in r[0]), r[1]))
+        groups: list[list[tuple[_SlotClass, int]]] = []
+        last: tuple[float, ...] | None = None
+        for ranks, _, cls, tier in rows:
+            if ranks != last:
+                groups.append([])
+                last = ranks
+            groups[-1].append((cls, tier))
+        result = (groups, rejected, [0])
+        cache[ac.index] = result
+        return result
+
+    def _rank_of_unclaimed(self, ac: _AutoCluster, cls: _SlotClass) -> tuple[float, float, float]:
+        ev = self.ev
+        exprs = self.slot_exprs[(cls.slots[0].stanza, False)]
+        pre, post = exprs["pre"], exprs["post"]
+        return (
+            _float32(ev.number(pre, cls.ad, ac.ad, -math.inf)) if pre else -math.inf,
+            ev.number(ac.ad.exprs["rank"][1], ac.ad, cls.ad, 0.0),
+            _float32(ev.number(post, cls.ad, ac.ad, -math.inf)) if post else -math.inf,
+        )
+
+    def _submitter_job_ad(self, sub: _Submitter, ac: _AutoCluster) -> Ad:
+        """The autocluster's job ad with the submitter's ephemeral attributes (seed §3.4.3)."""
+        values = {k: v for k, v in ac.ad.values.values()}
+        values.update(
+            {
+                "SubmitterUserPrio": sub.eup,
+                "SubmittorPrio": sub.eup,
+                "SubmitterUserResourcesInUse": self.usage.get(sub.name, 0.0),
+            }
+        )
+        if sub.group is not None and sub.group != ROOT:
+            values["SubmitterGroup"] = sub.group
+            values["SubmitterGroupResourcesInUse"] = self.group_usage.get(sub.group, 0.0)
+            values["SubmitterGroupQuota"] = self.group_quota.get(sub.group, 0.0)
+        exprs = {k: c.text for k, c in ac.ad.exprs.values()}
+        return Ad(values, exprs, self.ev, "job", InputError)
+
+    # -- negotiation ---------------------------------------------------------------------
+
+    @staticmethod
+    def _permits(used: float, allowed: float, cost: float) -> bool:
+        """``SubmitterLimitPermits``: fits, or the first match of a spin may round up."""
+        return used + cost <= allowed or (used <= 0 and allowed > 0)
+
+    def _find(
+        self,
+        sub: _Submitter,
+        ac: _AutoCluster,
+        cache: dict[int, Any],
+        only_rank: bool,
+        used: float,
+        limit: float,
+        used_unclaimed: float,
+        limit_unclaimed: float,
+    ) -> tuple[_Slot | None, int, str]:
+        groups, rejected, ptr = self._candidate_groups(sub, ac, cache)
+        limit_rejected = False
+        start = ptr[0]
+        for gi in range(start, len(groups)):
+            best: _SlotClass | None = None
+            best_tier = NO_PREEMPTION
+            exhausted = True
+            for cls, tier in groups[gi]:
+                if cls.head >= len(cls.slots):
+                    continue
+                exhausted = False
+                if only_rank and tier != RANK_PREEMPTION:
+                    continue
+                if tier == NO_PREEMPTION:
+                    ok = self._permits(used_unclaimed, limit_unclaimed, cls.weight)
+                elif tier == PRIO_PREEMPTION:
+                    ok = self._permits(used, limit, cls.weight)
+                else:
+                    ok = True
+                if not ok:
+                    limit_rejected = True
+                    continue
+                if best is None or cls.first_index() < best.first_index():
+                    best, best_tier = cls, tier
+            if exhausted and gi == ptr[0]:
+                ptr[0] = gi + 1
+                if groups is ac.groups:
+                    ac.ptr = ptr[0]
+            if best is not None:
+                slot = best.slots[best.head]
+                best.head += 1
+                return slot, best_tier, ""
+        if limit_rejected:
+            reason = "submitter_limit"
+            if limit_unclaimed < limit:
+                reason = "group_quota"
+        elif only_rank:
+            reason = "submitter_limit"
+        elif rejected.get("preemption_requirements"):
+            reason = "preemption_requirements"
+        elif rejected.get("preemption_rank"):
+            reason = "preemption_rank"
+        elif ac.matching_slots == 0 and not groups:
+            reason = "no_matching_slot"
+        else:
+            reason = "matching_slots_taken"
+        return None, NO_PREEMPTION, reason
+
+    def _note(self, event: str, **data: Any) -> None:
+        self.explain.append({"event": event, **data})
+
+    def _record_match(
+        self, sub: _Submitter, job: JobLike, slot: _Slot, tier: int, group_name: str | None
+    ) -> float:
+        cls = self.slot_class[slot.index]
+        weight = cls.weight
+        preempted = None
+        claim = slot.claim
+        if claim is not None:  # AddMatch on a claimed resource first removes the old match
+            preempted = claim.job_id
+            old = claim.submitter
+            self.usage[old] = max(0.0, self.usage.get(old, 0.0) - weight)
+            old_group = slot.remote_group or ROOT
+            self.group_usage[old_group] = max(0.0, self.group_usage.get(old_group, 0.0) - weight)
+        self.usage[sub.name] = self.usage.get(sub.name, 0.0) + weight
+        g = sub.group or ROOT
+        self.group_usage[g] = self.group_usage.get(g, 0.0) + weight
+        self.available -= 1
+        self.matches.append(
+            Match(job.id, sub.name, slot.name, REASON_NAMES[tier], preempted, weight, sub.group)
+        )
+        sub.summary.matched += 1
+        if job.id == self.explain_job:
+            self._note(
+                "matched",
+                spin=self.spins,
+                slot=slot.name,
+                reason=REASON_NAMES[tier],
+                preempted_job=preempted,
+                group=group_name,
+            )
+        return weight
+
+    def _negotiate(
+        self,
+        sub: _Submitter,
+        limit: float,
+        limit_unclaimed: float,
+        headroom: float,
+        ignore_limit: bool,
+        env: dict[str, float],
+        group_name: str | None,
+    ) -> bool:
+        """One submitter's turn (``Matchmaker::negotiate``). Returns True to resume later."""
+        used = used_unclaimed = 0.0
+        limited = False
+        rejected: dict[object, str] = {}
+        cache: dict[int, Any] = {}
+        explain = self.explain_job
+        for run in sub.runs:
+            if run.pos >= len(run.jobs):
+                continue
+            if run.skip_key in rejected:
+                run.reason = rejected[run.skip_key]
+                continue
+            while run.pos < len(run.jobs):
+                job = run.jobs[run.pos]
+                only_rank = False
+                if used >= limit:
+                    if ignore_limit:
+                        only_rank = True
+                    else:
+                        sub.stop_reason = "submitter_limit"
+                        return True
+                if used >= headroom:
+                    sub.stop_reason = "ceiling"
+                    return True
+                if self.available <= 0:
+                    sub.stop_reason = "pool_exhausted"
+                    return True
+                slot, tier, reason = self._find(
+                    sub, run.ac, cache, only_rank, used, limit, used_unclaimed, limit_unclaimed
+                )
+                if slot is None:
+                    run.reason = reason
+                    if explain is not None and job.id == explain:
+                        self._note("rejected", spin=self.spins, reason=reason, group=group_name)
+                    if reason in ("submitter_limit", "group_quota"):
+                        limited = True
+                        sub.stop_reason = reason
+                    rejected[run.skip_key] = reason
+                    break
+                cost = self._record_match(sub, job, slot, tier, group_name)
+                run.pos += 1
+                used += cost
+                if slot.claim is None:
+                    used_unclaimed += cost
+                env["pie_left"] -= cost
+        if used >= limit and not limited:
+            sub.stop_reason = "submitter_limit"
+        return used >= limit or limited
+
+    def _limits(
+        self,
+        sub: _Submitter,
+        env: dict[str, float],
+        group_quota: float,
+        group_name: str | None,
+    ) -> tuple[float, float, float]:
+        """``calculateSubmitterLimit``: (limit, limit on unclaimed slots, share)."""
+        share = env["max_prio"] / (sub.eup * env["normal"])
+        usage = self.usage.get(sub.name, 0.0)
+        limit = max(0.0, share * env["total"] - usage)
+        limit_unclaimed = limit
+        if group_name is not None:
+            limit_unclaimed = min(limit, max(0.0, group_quota - env["group_usage"]))
+        return limit, limit_unclaimed, share
+
+    def negotiate_with_group(
+        self, subs: list[_Submitter], group_quota: float, group_name: str | None
+    ) -> None:
+        """The pie-spin loop for one group (``Matchmaker::negotiateWithGroup``).
+
+        ``subs`` is the group's submitter list; submitters that are done are removed from
+        it, as HTCondor removes their ads.
+        """
+        spin_in_group = 0
+        while True:
+            spin_in_group += 1
+            self.spins += 1
+            ignore_limit = spin_in_group == 1  # NEGOTIATOR_CONSIDER_PREEMPTION is on
+            group_usage = self.group_usage.get(group_name, 0.0) if group_name else 0.0
+            if not ignore_limit and group_name is not None and group_usage >= group_quota:
+                for sub in subs:
+                    sub.stop_reason = "group_quota"
+                break
+            if not subs:
+                break
+            max_prio = max(s.eup for s in subs)
+            normal = sum(max_prio / s.eup for s in {s.name: s for s in subs}.values())
+            env = {
+                "max_prio": max_prio,
+                "normal": normal,
+                "total": min(self.pool_weight, group_quota),
+                "group_usage": group_usage,
+                "pie_left": 0.0,
+            }
+            pie_left = 0.0
+            for sub in subs:
+                limit, _, _ = self._limits(sub, env, group_quota, group_name)
+                usage = self.usage.get(sub.name, 0.0)
+                sub.starvation = usage / (usage + limit) if usage + limit > 0 else FLT_MAX
+                pie_left += limit
+            env["pie_left"] = pie_left
+            if spin_in_group == 1:
+                subs.sort(key=lambda s: (s.eup, s.starvation, s.name))
+            pie_orig = pie_left
+            count_orig = len(subs)
+            keep: list[_Submitter] = []
+            halted = False
+            for sub in subs:
+                if halted:
+                    keep.append(sub)
+                    continue
+                if (
+                    not ignore_limit
+                    and group_name is not None
+                    and self.group_usage.get(group_name, 0.0) >= group_quota
+                ):
+                    halted = True
+                    sub.stop_reason = "group_quota"
+                    keep.append(sub)
+                    continue
+                limit, limit_unclaimed, share = self._limits(sub, env, group_quota, group_name)
+                if sub.summary.share is None:
+                    sub.summary.share = share
+                    sub.summary.limit = share * env["total"]
+                if limit > env["pie_left"]:
+                    limit = env["pie_left"]
+                headroom = math.inf
+                if sub.ceiling >= 0:
+                    headroom = max(0.0, sub.ceiling - int(self.usage.get(sub.name, 0.0)))
+                if sub is self.explained_sub:
+                    self._note(
+                        "turn",
+                        spin=self.spins,
+                        group=group_name,
+                        share=share,
+                        limit=limit,
+                        limit_unclaimed=limit_unclaimed,
+                        pie_left=env["pie_left"],
+                    )
+                if sub.idle <= 0:
+                    resume = False
+                elif spin_in_group > 1 and (
+                    limit < self.min_weight or env["pie_left"] < self.min_weight
+                ):
+                    sub.stop_reason = sub.stop_reason or "submitter_limit"
+                    resume = True
+                elif headroom <= 0 or headroom < self.min_weight:
+                    sub.stop_reason = "ceiling"
+                    resume = False
+                else:
+                    resume = self._negotiate(
+                        sub, limit, limit_unclaimed, headroom, ignore_limit, env, group_name
+                    )
+                if resume:
+                    keep.append(sub)
+                self._tick()
+            subs[:] = keep
+            progressed = env["pie_left"] < pie_orig or len(subs) < count_orig
+            if not progressed or not subs or self.available <= 0:
+                break
+
+    def _holds_explained(self, sub: _Submitter) -> bool:
+        return any(j.id == self.explain_job for r in sub.runs for j in r.jobs[r.pos :])
+
+    def _tick(self) -> None:
+        if self.progress is not None:
+            self.progress(len(self.matches) / max(1, len(self.slots)))
+
+    def run(self) -> CycleResult:
+        subs = list(self.submitters.values())
+        explained_sub = None
+        if self.explain_job is not None:
+            for sub in subs:
+                if self._holds_explained(sub):
+                    explained_sub = sub
+                    self.explained_sub = sub
+                    self._note(
+                        "submitter",
+                        submitter=sub.name,
+                        group=sub.group,
+                        effective_priority=sub.eup,
+                    )
+        rr_times: dict[str, float] = {}
+        group_limits: dict[str, int | None] = {}
+        if self.tree is None:
+            self.negotiate_with_group(subs, INT_MAX, None)
+        else:
+            tree = self.tree
+            members: dict[str, list[str]] = {}
+            demand: dict[str, float] = {}
+            for sub in subs:
+                g = sub.group or ROOT
+                members.setdefault(g, []).append(sub.name)
+                demand[g] = demand.get(g, 0.0) + self.demand.get(sub.name, 0.0)
+            quota_pool = self.pool_weight
+            prepare_groups(
+                tree,
+                quota_pool,
+                demand,
+                members,
+                lambda name: self.group_usage.get(name, 0.0),
+                self.knobs.quotas,
+                self.rr_times,
+            )
+            for g in tree.groups:
+                self.group_quota[g.name] = g.quota
+            group_subs = {g.name: [self.submitters[n] for n in g.submitters] for g in tree.groups}
+
+            def negotiate(group: GroupNode, limit: int) -> None:
+                if explained_sub is not None and explained_sub in group_subs[group.name]:
+                    self._note("group", group=group.name, limit=limit, quota=group.quota)
+                self.negotiate_with_group(group_subs[group.name], float(limit), group.name)
+
+            negotiate_groups(
+                tree,
+                quota_pool,
+                self.knobs.quotas,
+                lambda name: self.group_usage.get(name, 0.0),
+                negotiate,
+                lambda expr, values: evaluate_alone(expr, values, "[negotiator] group_sort_expr"),
+            )
+            rr_times = updated_rr_times(tree, self.now)
+            group_limits = {g.name: g.first_limit for g in tree.groups}
+        unmatched: list[UnmatchedRun] = []
+        for sub in self.submitters.values():
+            for run in sub.runs:
+                if run.pos < len(run.jobs):
+                    reason = run.reason or sub.stop_reason or self._default_reason()
+                    ids = [j.id for j in run.jobs[run.pos :]]
+                    if (
+                        unmatched
+                        and unmatched[-1].submitter == sub.name
+                        and (unmatched[-1].reason == reason)
+                    ):
+                        unmatched[-1].job_ids.extend(ids)
+                    else:
+                        unmatched.append(UnmatchedRun(sub.name, reason, ids))
+                    if self.explain_job is not None and self.explain_job in ids:
+                        self._note("unmatched", reason=reason)
+        return CycleResult(
+            matches=self.matches,
+            submitters=sorted(
+                (s.summary for s in self.submitters.values()),
+                key=lambda s: (s.effective_priority, s.name),
+            ),
+            unmatched=unmatched,
+            explain=self.explain,
+            pool_size=self.pool_weight,
+            spins=self.spins,
+            evaluations=self.ev.evaluations,
+            rr_times=rr_times,
+            group_limits=group_limits,
+        )
+
+    def _default_reason(self) -> str:
+        return "pool_exhausted" if self.available <= 0 else "not_reached"
+
+
+def negotiate_cycle(
+    machines: Sequence[MachineSpec],
+    claims: Iterable[Claim],
+    jobs: Iterable[JobLike],
+    submitter_of: Callable[[JobLike], str],
+    priorities: Callable[[str], SubmitterPrio],
+    tree: GroupTree | None,
+    knobs: NegotiatorKnobs,
+    now: float,
+    *,
+    explain_job: str | None = None,
+    rr_times: Mapping[str, float] | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> CycleResult:
+    """Run one negotiation cycle and return its matches, summaries and unmatched jobs.
+
+    Args:
+        machines: the ``[[machines]]`` stanzas (expanded to slots here).
+        claims: slots currently held by running jobs.
+        jobs: the queue; idle jobs negotiate, running jobs count as demand.
+        submitter_of: the accountant's submitter name of a job (``owner@domain``,
+            ``group.owner@domain``, ``nice-user.owner@domain``).
+        priorities: the accountant's view of a submitter at ``now``.
+        tree: the group tree, or None without groups.
+        knobs: negotiator settings.
+        now: the cycle time (epoch seconds).
+        explain_job: a job id whose story is recorded in ``CycleResult.explain``.
+        rr_times: persisted group round-robin times.
+        progress: called with the fraction of slots matched, now and then.
+
+    Raises:
+        ConfigError: a machine or negotiator expression does not parse.
+        InputError: a job expression does not parse.
+    """
+    cycle = _Cycle(
+        machines,
+        claims,
+        jobs,
+        submitter_of,
+        priorities,
+        tree,
+        knobs,
+        now,
+        explain_job,
+        progress,
+        rr_times or {},
+    )
+    return cycle.run()
