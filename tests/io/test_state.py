@@ -56,7 +56,7 @@ def test_failed_write_leaves_old_file(tmp_path: Path) -> None:
     path = tmp_path / "state.json"
     save_state(path, State(sections={"a": 1}))
     before = path.read_bytes()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="JSON compliant"):
         save_state(path, State(sections={"a": float("nan")}))
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["state.json"]
