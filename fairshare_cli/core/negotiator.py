@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from fairshare_cli.core.classads import Ad, Compiled, Evaluator, evaluate_alone
+from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.quotas import (
     ROOT,
     GroupNode,
@@ -104,18 +105,6 @@ class JobLike(Protocol):
     rank: str | None
     slot: str | None
     start_time: float | None
-
-
-@dataclass(frozen=True)
-class MachineSpec:
-    """One ``[[machines]]`` stanza: ``count`` machines of ``slots`` identical slots."""
-
-    name: str
-    count: int = 1
-    slots: int = 1
-    attributes: Mapping[str, object] = field(default_factory=dict)
-    start: str = "true"
-    rank: str = "0"
 
 
 @dataclass(frozen=True)

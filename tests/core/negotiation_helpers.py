@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.negotiator import (
     Claim,
     CycleResult,
-    MachineSpec,
     NegotiatorKnobs,
     SubmitterPrio,
     negotiate_cycle,
