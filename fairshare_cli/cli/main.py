@@ -23,6 +23,8 @@ _COMMANDS: dict[str, str] = {
     "import": "fairshare_cli.cli.import_cmd:import_group",
     "config": "fairshare_cli.cli.config_cmd:config_group",
     "init": "fairshare_cli.cli.config_cmd:init",
+    "quota": "fairshare_cli.cli.quota:quota",
+    "negotiate": "fairshare_cli.cli.negotiate:negotiate",
 }
 
 #: One-line summaries for ``fs --help`` without importing every command module.
@@ -38,6 +40,8 @@ _SUMMARIES: dict[str, str] = {
     "import": "Import usage history or real tools' dumps into the state.",
     "config": "Check a pool config and print its effective values.",
     "init": "Write a commented starter pool config.",
+    "quota": "Show group quotas and this cycle's limits (condor_userprio -quotas).",
+    "negotiate": "Run or preview (--dry-run) one negotiation cycle (condor_negotiator).",
 }
 
 

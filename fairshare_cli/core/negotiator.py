@@ -1245,3 +1245,27 @@ def negotiate_cycle(
         rr_times or {},
     )
     return cycle.run()
+
+
+def pool_size(
+    machines: Sequence[MachineSpec], claims: Iterable[Claim], knobs: NegotiatorKnobs, now: float
+) -> float:
+    """The pool size group quotas share: Σ slot weights with weights on, else slot count.
+
+    Raises:
+        ConfigError: a machine or negotiator expression does not parse.
+    """
+    cycle = _Cycle(
+        machines,
+        claims,
+        [],
+        lambda job: job.owner,
+        lambda name: SubmitterPrio(0.5),
+        None,
+        knobs,
+        now,
+        None,
+        None,
+        {},
+    )
+    return cycle.pool_weight
