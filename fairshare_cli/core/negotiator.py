@@ -172,13 +172,58 @@ class SubmitterSummary:
     matched: int = 0
 
 
+@dataclass(frozen=True)
+class JobBatch:
+    """``count`` identical jobs ``C.0`` … ``C.(count-1)`` (HTCondor's ``queue N``).
+
+    With ``count`` 1 the batch is just ``job``. Batches keep a million-job queue to a few
+    thousand objects: the negotiator only names jobs, it never needs one object per job.
+    """
+
+    job: JobLike
+    count: int = 1
+
+    def job_id(self, i: int) -> str:
+        """The id of the ``i``-th job of the batch."""
+        if self.count == 1:
+            return self.job.id
+        return f"{self.job.id.split('.', 1)[0]}.{i}"
+
+    def holds(self, job_id: str, start: int = 0) -> bool:
+        """Whether ``job_id`` is one of the batch's jobs from the ``start``-th on."""
+        if self.count == 1:
+            return start == 0 and job_id == self.job.id
+        cluster, _, proc = job_id.partition(".")
+        return (
+            cluster == self.job.id.split(".", 1)[0]
+            and proc.isdigit()
+            and start <= int(proc) < self.count
+        )
+
+
 @dataclass
 class UnmatchedRun:
-    """Idle jobs of one submitter left unmatched for one reason."""
+    """Idle jobs of one submitter left unmatched for one reason (kept as batch segments)."""
 
     submitter: str
     reason: str
-    job_ids: list[str]
+    segments: list[tuple[JobBatch, int]]
+
+    @property
+    def count(self) -> int:
+        """How many jobs."""
+        return sum(b.count - start for b, start in self.segments)
+
+    def iter_ids(self) -> Iterator[str]:
+        """The job ids, in queue order."""
+        for batch, start in self.segments:
+            for i in range(start, batch.count):
+                yield batch.job_id(i)
+
+    @property
+    def job_ids(self) -> list[str]:
+        """The job ids as a list (for small results)."""
+        return list(self.iter_ids())
 
 
 @dataclass
@@ -198,7 +243,7 @@ class CycleResult:
     def iter_unmatched(self) -> Iterator[tuple[str, str, str]]:
         """Yield ``(job_id, submitter, reason)`` for every unmatched idle job."""
         for run in self.unmatched:
-            for job_id in run.job_ids:
+            for job_id in run.iter_ids():
                 yield job_id, run.submitter, run.reason
 
 
@@ -291,14 +336,38 @@ class _AutoCluster:
 class _Run:
     """Consecutive jobs of one submitter with the same autocluster (and cluster in legacy)."""
 
-    __slots__ = ("ac", "jobs", "pos", "reason", "skip_key")
+    __slots__ = ("ac", "batches", "bi", "left", "off", "reason", "skip_key")
 
-    def __init__(self, ac: _AutoCluster, skip_key: object, jobs: list[Any]) -> None:
+    def __init__(self, ac: _AutoCluster, skip_key: object, batch: JobBatch) -> None:
         self.ac = ac
         self.skip_key = skip_key
-        self.jobs = jobs
-        self.pos = 0
+        self.batches = [batch]
+        self.bi = 0
+        self.off = 0
+        self.left = batch.count
         self.reason: str | None = None
+
+    def add(self, batch: JobBatch) -> None:
+        self.batches.append(batch)
+        self.left += batch.count
+
+    def head_id(self) -> str:
+        return self.batches[self.bi].job_id(self.off)
+
+    def advance(self) -> None:
+        self.off += 1
+        self.left -= 1
+        if self.off >= self.batches[self.bi].count:
+            self.bi += 1
+            self.off = 0
+
+    def segments(self) -> list[tuple[JobBatch, int]]:
+        out = [(self.batches[self.bi], self.off)] if self.left else []
+        out.extend((b, 0) for b in self.batches[self.bi + 1 :])
+        return out
+
+    def holds(self, job_id: str) -> bool:
+        return any(b.holds(job_id, start) for b, start in self.segments())
 
 
 class _Submitter:
@@ -335,7 +404,7 @@ class _Cycle:
         self,
         machines: Sequence[MachineSpec],
         claims: Iterable[Claim],
-        jobs: Iterable[JobLike],
+        jobs: Iterable[JobLike | JobBatch],
         submitter_of: Callable[[JobLike], str],
         priorities: Callable[[str], SubmitterPrio],
         tree: GroupTree | None,
@@ -432,15 +501,18 @@ class _Cycle:
             }
         )
         job_names_pre = self.job_names | frozenset(_SUBMITTER_ATTRS)
-        idle: list[JobLike] = []
+        idle: list[JobBatch] = []
         running: dict[str, JobLike] = {}
         texts: dict[tuple[str, str], str] = {}
-        for job in jobs:
+        for item in jobs:
+            batch = item if isinstance(item, JobBatch) else JobBatch(item)
+            job = batch.job
             if job.status == "idle":
-                idle.append(job)
+                idle.append(batch)
                 texts.setdefault((job.requirements or "true", job.rank or "0"), job.id)
             elif job.status == "running":
-                running[job.id] = job
+                for i in range(batch.count):
+                    running[batch.job_id(i)] = job
         for (req, rank), job_id in texts.items():
             for what, text in (("requirements", req), ("rank", rank)):
                 c = ev.compile(text, self.job_names, f"job {job_id} {what}", InputError)
@@ -607,17 +679,18 @@ class _Cycle:
             InputError,
         )
 
-    def _build_jobs(self, idle: list[JobLike], running: dict[str, JobLike]) -> None:
+    def _build_jobs(self, idle: list[JobBatch], running: dict[str, JobLike]) -> None:
         sig_attrs = [a for a in self.job_names if a in self.refs and a not in ("requirements",)]
         sig_attrs = [a for a in sig_attrs if a != "rank"]
         need_submitter = any(a in self.refs for a in _SUBMITTER_ATTRS) or "user" in self.refs
         self.autoclusters: list[_AutoCluster] = []
         ac_by_key: dict[tuple[object, ...], _AutoCluster] = {}
         subs: dict[str, _Submitter] = {}
-        per_sub: dict[str, list[tuple[Any, _AutoCluster, JobLike]]] = {}
+        per_sub: dict[str, list[tuple[Any, _AutoCluster, JobBatch]]] = {}
         demand: dict[str, float] = {}
         weighted = self.knobs.use_weighted_demand
-        for job in idle:
+        for batch in idle:
+            job = batch.job
             submitter = self.submitter_of(job)
             lowered: dict[str, object] | None = None
             if sig_attrs:
@@ -633,8 +706,9 @@ class _Cycle:
                 ac = _AutoCluster(len(self.autoclusters), self._job_ad(job, submitter))
                 self.autoclusters.append(ac)
                 ac_by_key[key] = ac
-            per_sub.setdefault(submitter, []).append((self._order_key(job), ac, job))
-            demand[submitter] = demand.get(submitter, 0.0) + (job.request_cpus if weighted else 1)
+            per_sub.setdefault(submitter, []).append((self._order_key(job), ac, batch))
+            weight = job.request_cpus if weighted else 1
+            demand[submitter] = demand.get(submitter, 0.0) + weight * batch.count
         for job in running.values():
             submitter = self.submitter_of(job)
             demand[submitter] = demand.get(submitter, 0.0) + (job.request_cpus if weighted else 1)
@@ -658,14 +732,14 @@ class _Cycle:
         for name, entries in per_sub.items():
             entries.sort(key=lambda e: e[0])
             sub = subs[name]
-            sub.idle = len(entries)
+            sub.idle = sum(e[2].count for e in entries)
             runs = sub.runs
-            for _, ac, job in entries:
-                skip_key: object = _split_id(job.id)[0] if self.legacy else ac.index
+            for _, ac, batch in entries:
+                skip_key: object = _split_id(batch.job.id)[0] if self.legacy else ac.index
                 if runs and runs[-1].ac is ac and runs[-1].skip_key == skip_key:
-                    runs[-1].jobs.append(job)
+                    runs[-1].add(batch)
                 else:
-                    runs.append(_Run(ac, skip_key, [job]))
+                    runs.append(_Run(ac, skip_key, batch))
         self.submitters = subs
 
     def _order_key(self, job: JobLike) -> tuple[object, ...]:
@@ -898,7 +972,7 @@ class _Cycle:
         self.explain.append({"event": event, **data})
 
     def _record_match(
-        self, sub: _Submitter, job: JobLike, slot: _Slot, tier: int, group_name: str | None
+        self, sub: _Submitter, job_id: str, slot: _Slot, tier: int, group_name: str | None
     ) -> float:
         cls = self.slot_class[slot.index]
         weight = cls.weight
@@ -915,10 +989,10 @@ class _Cycle:
         self.group_usage[g] = self.group_usage.get(g, 0.0) + weight
         self.available -= 1
         self.matches.append(
-            Match(job.id, sub.name, slot.name, REASON_NAMES[tier], preempted, weight, sub.group)
+            Match(job_id, sub.name, slot.name, REASON_NAMES[tier], preempted, weight, sub.group)
         )
         sub.summary.matched += 1
-        if job.id == self.explain_job:
+        if job_id == self.explain_job:
             self._note(
                 "matched",
                 spin=self.spins,
@@ -946,13 +1020,13 @@ class _Cycle:
         cache: dict[int, Any] = {}
         explain = self.explain_job
         for run in sub.runs:
-            if run.pos >= len(run.jobs):
+            if not run.left:
                 continue
             if run.skip_key in rejected:
                 run.reason = rejected[run.skip_key]
                 continue
-            while run.pos < len(run.jobs):
-                job = run.jobs[run.pos]
+            while run.left:
+                job_id = run.head_id()
                 only_rank = False
                 if used >= limit:
                     if ignore_limit:
@@ -971,15 +1045,15 @@ class _Cycle:
                 )
                 if slot is None:
                     run.reason = reason
-                    if explain is not None and job.id == explain:
+                    if explain is not None and job_id == explain:
                         self._note("rejected", spin=self.spins, reason=reason, group=group_name)
                     if reason in ("submitter_limit", "group_quota"):
                         limited = True
                         sub.stop_reason = reason
                     rejected[run.skip_key] = reason
                     break
-                cost = self._record_match(sub, job, slot, tier, group_name)
-                run.pos += 1
+                cost = self._record_match(sub, job_id, slot, tier, group_name)
+                run.advance()
                 used += cost
                 if slot.claim is None:
                     used_unclaimed += cost
@@ -1101,7 +1175,7 @@ class _Cycle:
                 break
 
     def _holds_explained(self, sub: _Submitter) -> bool:
-        return any(j.id == self.explain_job for r in sub.runs for j in r.jobs[r.pos :])
+        return self.explain_job is not None and any(r.holds(self.explain_job) for r in sub.runs)
 
     def _tick(self) -> None:
         if self.progress is not None:
@@ -1165,19 +1239,16 @@ class _Cycle:
         unmatched: list[UnmatchedRun] = []
         for sub in self.submitters.values():
             for run in sub.runs:
-                if run.pos < len(run.jobs):
+                if run.left:
                     reason = run.reason or sub.stop_reason or self._default_reason()
-                    ids = [j.id for j in run.jobs[run.pos :]]
-                    if (
-                        unmatched
-                        and unmatched[-1].submitter == sub.name
-                        and (unmatched[-1].reason == reason)
-                    ):
-                        unmatched[-1].job_ids.extend(ids)
-                    else:
-                        unmatched.append(UnmatchedRun(sub.name, reason, ids))
-                    if self.explain_job is not None and self.explain_job in ids:
+                    if self.explain_job is not None and run.holds(self.explain_job):
                         self._note("unmatched", reason=reason)
+                    segments = run.segments()
+                    last = unmatched[-1] if unmatched else None
+                    if last is not None and last.submitter == sub.name and last.reason == reason:
+                        last.segments.extend(segments)
+                    else:
+                        unmatched.append(UnmatchedRun(sub.name, reason, segments))
         return CycleResult(
             matches=self.matches,
             submitters=sorted(
@@ -1200,7 +1271,7 @@ class _Cycle:
 def negotiate_cycle(
     machines: Sequence[MachineSpec],
     claims: Iterable[Claim],
-    jobs: Iterable[JobLike],
+    jobs: Iterable[JobLike | JobBatch],
     submitter_of: Callable[[JobLike], str],
     priorities: Callable[[str], SubmitterPrio],
     tree: GroupTree | None,
@@ -1216,7 +1287,8 @@ def negotiate_cycle(
     Args:
         machines: the ``[[machines]]`` stanzas (expanded to slots here).
         claims: slots currently held by running jobs.
-        jobs: the queue; idle jobs negotiate, running jobs count as demand.
+        jobs: the queue (jobs or batches of identical jobs); idle jobs negotiate, running
+            jobs count as demand.
         submitter_of: the accountant's submitter name of a job (``owner@domain``,
             ``group.owner@domain``, ``nice-user.owner@domain``).
         priorities: the accountant's view of a submitter at ``now``.
