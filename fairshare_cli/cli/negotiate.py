@@ -36,7 +36,7 @@ def _run_cycle(
         return negotiate_cycle(
             env.config.machines,
             inputs.claims,
-            inputs.jobs,
+            inputs.batches,
             submitter_of(env.config),
             priorities_at(inputs.accountant, env.config, env.now),
             group_tree(env.config),

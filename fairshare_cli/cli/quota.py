@@ -41,7 +41,7 @@ def quota(
 
     env = load_env(config_path, state_path, now)
     inputs = load_inputs(env, jobs_file)
-    rows = quota_view(env.config, inputs.jobs, inputs.accountant, inputs.claims, env.now)
+    rows = quota_view(env.config, inputs.batches, inputs.accountant, inputs.claims, env.now)
     fmt = output_format(output, as_json)
     if fmt != "table":
         emit_rows(quota_json_rows(rows), QUOTA_FIELDS, fmt)

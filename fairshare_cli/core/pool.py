@@ -20,6 +20,7 @@ from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.negotiator import (
     Claim,
     CycleResult,
+    JobBatch,
     NegotiatorKnobs,
     SubmitterPrio,
     pool_size,
@@ -286,7 +287,7 @@ def commit_cycle(
 
 
 def group_demand(
-    jobs: Iterable[Job], config: Config, tree: GroupTree, weighted: bool
+    batches: Iterable[JobBatch], config: Config, tree: GroupTree, weighted: bool
 ) -> tuple[dict[str, float], dict[str, list[str]]]:
     """Demand (running + idle jobs, weighted by CPUs when asked) and submitters per group.
 
@@ -297,12 +298,14 @@ def group_demand(
     demand: dict[str, float] = {}
     members: dict[str, list[str]] = {}
     seen: set[str] = set()
-    for job in jobs:
+    for batch in batches:
+        job = batch.job
         if job.status not in ("idle", "running"):
             continue
         sub = name(job)
         group = assigned_group(tree, sub).name
-        demand[group] = demand.get(group, 0.0) + (job.request_cpus if weighted else 1.0)
+        weight = job.request_cpus if weighted else 1.0
+        demand[group] = demand.get(group, 0.0) + weight * batch.count
         if sub not in seen:
             seen.add(sub)
             members.setdefault(group, []).append(sub)
@@ -311,7 +314,7 @@ def group_demand(
 
 def quota_view(
     config: Config,
-    jobs: Sequence[Job],
+    batches: Sequence[JobBatch],
     accountant: acct.AccountantState,
     claims: Iterable[Claim],
     now: float,
@@ -324,7 +327,7 @@ def quota_view(
     tree = group_tree(config) or build_group_tree([])
     knobs = negotiator_knobs(config)
     size = pool_size(config.machines, claims, knobs, now)
-    demand, members = group_demand(jobs, config, tree, knobs.use_weighted_demand)
+    demand, members = group_demand(batches, config, tree, knobs.use_weighted_demand)
     records = acct.view(accountant, config, now)
     usage = {
         g.name: records[g.name].weighted_resources_used for g in tree.groups if g.name in records

@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
-from fairshare_cli.core.jobs import Job, parse_jobs
+from fairshare_cli.core.jobs import parse_job
+from fairshare_cli.core.negotiator import JobBatch
 from fairshare_cli.errors import InputError
 
 
-def load_jobs_file(path: str) -> list[Job]:
+def load_job_batches(path: str) -> list[JobBatch]:
     """Jobs from a JSON file holding a list of job objects (DESIGN §4).
 
+    A ``"count": N`` object stays one batch of N identical jobs ``C.0`` … ``C.(N-1)``
+    instead of N job objects, so very large queues load quickly.
+
     Raises:
-        InputError: the file is missing, not JSON, not a list, or a job is malformed.
+        InputError: the file is missing, not JSON, not a list, a job is malformed, or two
+            jobs share an id.
     """
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -27,4 +34,42 @@ def load_jobs_file(path: str) -> list[Job]:
         ) from None
     if not isinstance(raw, list):
         raise InputError(f"jobs file {path}: expected a JSON list of job objects")
-    return parse_jobs(raw, f"jobs file {path}")
+    return batches_from_objects(raw, f"jobs file {path}")
+
+
+def batches_from_objects(objs: list[Any], source: str) -> list[JobBatch]:
+    """Job batches from job objects, validated as :func:`parse_job` does.
+
+    Raises:
+        InputError: a malformed job or a duplicate id, naming ``source`` and the job.
+    """
+    batches: list[JobBatch] = []
+    singles: set[str] = set()
+    stanzas: dict[str, int] = {}
+    for i, obj in enumerate(objs):
+        where = f"{source}: job {i}"
+        count = obj.get("count", 1) if isinstance(obj, dict) else 1
+        if count == 1 or not isinstance(obj, dict):
+            for job in parse_job(obj, where):
+                _check_single(job.id, singles, stanzas, where)
+                batches.append(JobBatch(job))
+            continue
+        proto = parse_job({**obj, "count": 1}, where)[0]  # validates every field
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise InputError(f"{where}.count: expected a whole number of at least 1, got {count!r}")
+        cluster = proto.id.split(".", 1)[0]
+        if cluster in stanzas or any(s.split(".", 1)[0] == cluster for s in singles):
+            raise InputError(f"{where}: duplicate job id '{cluster}.0'")
+        stanzas[cluster] = count
+        batches.append(JobBatch(replace(proto, id=f"{cluster}.0"), count))
+    return batches
+
+
+def _check_single(job_id: str, singles: set[str], stanzas: dict[str, int], where: str) -> None:
+    cluster, _, proc = job_id.partition(".")
+    taken = job_id in singles or (
+        cluster in stanzas and proc.isdigit() and int(proc) < stanzas[cluster]
+    )
+    if taken:
+        raise InputError(f"{where}: duplicate job id '{job_id}'")
+    singles.add(job_id)

@@ -5,6 +5,7 @@ Numbers are rounded here and only here; JSON keeps full precision (DESIGN §2).
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 import time
@@ -17,6 +18,7 @@ from fairshare_cli.core.quotas import QuotaRow
 from fairshare_cli.render.formats import jsonable
 
 MAX_MATCH_ROWS = 10  # per submitter, in the table
+MAX_SUBMITTER_ROWS = 50  # submitters listed in the tables
 QUOTA_FIELDS = (
     "group",
     "parent",
@@ -129,11 +131,17 @@ def write_cycle_lines(result: CycleResult, fmt: str, out: TextIO) -> None:
 
 
 def render_cycle(result: CycleResult, committed: str | None, out: TextIO | None = None) -> None:
-    """Matches grouped per submitter, the submitter summary and the unmatched reasons."""
+    """Matches grouped per submitter, the submitter summary and the unmatched reasons.
+
+    Long listings are cut (``--json`` has everything): at most ``MAX_SUBMITTER_ROWS``
+    submitters, ``MAX_MATCH_ROWS`` matches each; unmatched jobs are counted per reason and
+    submitter, or per reason alone when many submitters are involved.
+    """
     console = _console(out)
     by_sub: dict[str, list[Any]] = {}
     for m in result.matches:
         by_sub.setdefault(m.submitter, []).append(m)
+    order = [s.name for s in result.submitters if s.name in by_sub]
     if by_sub:
         table = _table(
             "Matches",
@@ -145,14 +153,23 @@ def render_cycle(result: CycleResult, committed: str | None, out: TextIO | None 
                 ("Preempts", False),
             ],
         )
-        for sub in (s.name for s in result.submitters):
-            rows = by_sub.get(sub, [])
+        for sub in order[:MAX_SUBMITTER_ROWS]:
+            rows = by_sub[sub]
             for i, m in enumerate(rows[:MAX_MATCH_ROWS]):
                 table.add_row(
                     sub if i == 0 else "", m.job_id, m.slot, m.reason, m.preempted_job or ""
                 )
             if len(rows) > MAX_MATCH_ROWS:
                 table.add_row("", f"… {len(rows) - MAX_MATCH_ROWS} more", "", "", "")
+        if len(order) > MAX_SUBMITTER_ROWS:
+            rest = sum(len(by_sub[s]) for s in order[MAX_SUBMITTER_ROWS:])
+            table.add_row(
+                f"… {len(order) - MAX_SUBMITTER_ROWS} more submitters",
+                f"{rest} matches",
+                "",
+                "",
+                "",
+            )
         console.print(table)
         console.print()
     summary = _table(
@@ -166,7 +183,7 @@ def render_cycle(result: CycleResult, committed: str | None, out: TextIO | None 
             ("Matched", True),
         ],
     )
-    for s in result.submitters:
+    for s in result.submitters[:MAX_SUBMITTER_ROWS]:
         summary.add_row(
             s.name,
             s.group or "",
@@ -175,23 +192,44 @@ def render_cycle(result: CycleResult, committed: str | None, out: TextIO | None 
             _num(s.limit),
             str(s.matched),
         )
+    if len(result.submitters) > MAX_SUBMITTER_ROWS:
+        summary.add_row(f"… {len(result.submitters) - MAX_SUBMITTER_ROWS} more", "", "", "", "", "")
     console.print(summary)
-    reasons: dict[tuple[str, str], list[str]] = {}
-    for run in result.unmatched:
-        reasons.setdefault((run.reason, run.submitter), []).extend(run.job_ids[:3])
+    firsts: dict[tuple[str, str], list[str]] = {}
     counts: dict[tuple[str, str], int] = {}
     for run in result.unmatched:
-        counts[(run.reason, run.submitter)] = counts.get((run.reason, run.submitter), 0) + len(
-            run.job_ids
-        )
+        key = (run.reason, run.submitter)
+        first = firsts.setdefault(key, [])
+        if len(first) < 3:
+            first.extend(itertools.islice(run.iter_ids(), 3 - len(first)))
+        counts[key] = counts.get(key, 0) + run.count
     if counts:
         console.print()
+        per_reason = len(counts) > MAX_SUBMITTER_ROWS
         table = _table(
             "Unmatched idle jobs",
-            [("Reason", False), ("Submitter", False), ("Jobs", True), ("First", False)],
+            [
+                ("Reason", False),
+                ("Submitters" if per_reason else "Submitter", per_reason),
+                ("Jobs", True),
+                ("First", False),
+            ],
         )
-        for (reason, sub), n in sorted(counts.items()):
-            table.add_row(reason, sub, str(n), " ".join(reasons[(reason, sub)][:3]))
+        if per_reason:
+            grouped: dict[str, list[int]] = {}
+            first_ids: dict[str, list[str]] = {}
+            for (reason, _), n in sorted(counts.items()):
+                entry = grouped.setdefault(reason, [0, 0])
+                entry[0] += 1
+                entry[1] += n
+                ids = first_ids.setdefault(reason, [])
+                if len(ids) < 3:
+                    ids.extend(firsts[(reason, _)][: 3 - len(ids)])
+            for reason, (subs, n) in sorted(grouped.items()):
+                table.add_row(reason, str(subs), str(n), " ".join(first_ids[reason]))
+        else:
+            for (reason, sub), n in sorted(counts.items()):
+                table.add_row(reason, sub, str(n), " ".join(firsts[(reason, sub)]))
         console.print(table)
     left = sum(counts.values())
     console.print()

@@ -1,0 +1,90 @@
+"""A synthetic pool and queue for benchmarking ``fs negotiate --dry-run``.
+
+    python benchmarks/make_negotiation.py --out /tmp/negbench \\
+        --slots 50000 --jobs 1000000 --submitters 10000 --autoclusters 2000
+
+Writes ``pool.toml`` (machine stanzas of 8-slot machines with different memory sizes) and
+``jobs.json`` (each submitter's jobs in two ``"count"`` clusters; an autocluster is a
+distinct memory request). Deterministic (seeded).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from pathlib import Path
+
+MEMORY = [2048, 4096, 8192, 16384, 32768]
+
+
+def write_pool(out: Path, slots: int, profile: str) -> None:
+    """``slots`` slots as 10 stanzas of 8-slot machines."""
+    stanzas = 10
+    machines = max(1, slots // (stanzas * 8))
+    lines = [
+        "[pool]",
+        'name = "bench"',
+        'uid_domain = "example.org"',
+        f'defaults = "{profile}"',
+        "",
+    ]
+    for i in range(stanzas):
+        mem = MEMORY[i % len(MEMORY)]
+        lines += [
+            "[[machines]]",
+            f'name = "node{i:02d}-"',
+            f"count = {machines}",
+            "slots = 8",
+            f'attributes = {{ Cpus = 1, Memory = {mem}, Arch = "X86_64", OpSys = "LINUX" }}',
+            "",
+        ]
+    (out / "pool.toml").write_text("\n".join(lines), encoding="utf-8")
+
+
+def write_jobs(out: Path, jobs: int, submitters: int, autoclusters: int, seed: int) -> None:
+    """``jobs`` idle jobs: two clusters per submitter, memory requests from ``autoclusters``
+    distinct values."""
+    rng = random.Random(seed)
+    per = jobs // submitters
+    objs = []
+    cluster = 1
+    for s in range(submitters):
+        sizes = [per // 2, per - per // 2]
+        for n in sizes:
+            if n <= 0:
+                continue
+            ac = rng.randrange(autoclusters)
+            objs.append(
+                {
+                    "id": f"{cluster}.0",
+                    "owner": f"user{s:05d}",
+                    "count": n,
+                    "job_prio": rng.randrange(3),
+                    "request_memory": 1000 + ac,
+                    "requirements": "TARGET.Memory >= MY.RequestMemory",
+                    "submit_time": 1795000000 + cluster,
+                }
+            )
+            cluster += 1
+    (out / "jobs.json").write_text(json.dumps(objs), encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--slots", type=int, default=50_000)
+    parser.add_argument("--jobs", type=int, default=1_000_000)
+    parser.add_argument("--submitters", type=int, default=10_000)
+    parser.add_argument("--autoclusters", type=int, default=2_000)
+    parser.add_argument("--profile", default="legacy", choices=("legacy", "current"))
+    parser.add_argument("--seed", type=int, default=4)
+    args = parser.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    write_pool(out, args.slots, args.profile)
+    write_jobs(out, args.jobs, args.submitters, args.autoclusters, args.seed)
+
+
+if __name__ == "__main__":
+    main()
