@@ -3,9 +3,10 @@
     python benchmarks/make_negotiation.py --out /tmp/negbench \\
         --slots 50000 --jobs 1000000 --submitters 10000 --autoclusters 2000
 
-Writes ``pool.toml`` (machine stanzas of 8-slot machines with different memory sizes) and
-``jobs.json`` (each submitter's jobs in two ``"count"`` clusters; an autocluster is a
-distinct memory request). Deterministic (seeded).
+Writes ``pool.toml`` (machine stanzas of 8-slot machines with different memory sizes),
+``jobs.json`` (each submitter's jobs in two ``"count"`` clusters, or one object per job
+with ``--expand``; an autocluster is a distinct memory request) and ``state.json`` (every
+submitter with a different real priority, so the pie has to spin). Deterministic.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import random
 from pathlib import Path
 
 MEMORY = [2048, 4096, 8192, 16384, 32768]
+NOW = 1795262400  # 2026-11-21T12:00:00Z, the --now of the benchmark
 
 
 def write_pool(out: Path, slots: int, profile: str) -> None:
@@ -42,9 +44,11 @@ def write_pool(out: Path, slots: int, profile: str) -> None:
     (out / "pool.toml").write_text("\n".join(lines), encoding="utf-8")
 
 
-def write_jobs(out: Path, jobs: int, submitters: int, autoclusters: int, seed: int) -> None:
+def write_jobs(
+    out: Path, jobs: int, submitters: int, autoclusters: int, seed: int, expand: bool
+) -> None:
     """``jobs`` idle jobs: two clusters per submitter, memory requests from ``autoclusters``
-    distinct values."""
+    distinct values; ``expand`` writes one object per job instead of ``"count"``."""
     rng = random.Random(seed)
     per = jobs // submitters
     objs = []
@@ -67,7 +71,29 @@ def write_jobs(out: Path, jobs: int, submitters: int, autoclusters: int, seed: i
                 }
             )
             cluster += 1
+    if expand:
+        flat = []
+        for obj in objs:
+            n = obj.pop("count")
+            c = obj["id"].split(".")[0]
+            flat.extend({**obj, "id": f"{c}.{i}"} for i in range(n))
+        objs = flat
     (out / "jobs.json").write_text(json.dumps(objs), encoding="utf-8")
+
+
+def write_state(out: Path, submitters: int, seed: int) -> None:
+    """An accountant with a real priority between 0.5 and 200 for every submitter."""
+    rng = random.Random(seed + 1)
+    records = {
+        f"user{s:05d}@example.org": {"priority": 0.5 + rng.random() * 199.5, "last_update": NOW}
+        for s in range(submitters)
+    }
+    doc = {
+        "format": "fairshare-cli state",
+        "schema_version": 1,
+        "accountant": {"records": records},
+    }
+    (out / "state.json").write_text(json.dumps(doc), encoding="utf-8")
 
 
 def main() -> None:
@@ -79,11 +105,13 @@ def main() -> None:
     parser.add_argument("--autoclusters", type=int, default=2_000)
     parser.add_argument("--profile", default="legacy", choices=("legacy", "current"))
     parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument("--expand", action="store_true", help="one JSON object per job")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     write_pool(out, args.slots, args.profile)
-    write_jobs(out, args.jobs, args.submitters, args.autoclusters, args.seed)
+    write_jobs(out, args.jobs, args.submitters, args.autoclusters, args.seed, args.expand)
+    write_state(out, args.submitters, args.seed)
 
 
 if __name__ == "__main__":
