@@ -10,7 +10,7 @@ from fairshare_cli.core.jobs import Job, parse_jobs
 from fairshare_cli.core.negotiator import Claim, JobBatch
 from fairshare_cli.core.pool import (
     NegotiatorState,
-    check_job_groups,
+    check_jobs,
     current_claims,
     negotiator_from_json,
 )
@@ -45,7 +45,7 @@ def load_inputs(env: Env, jobs_file: str | None) -> HTCondorInputs:
         source = f"state file {env.state_path}: jobs"
         jobs = env.decode("jobs", lambda raw: parse_jobs(raw or [], source))
         batches = [JobBatch(j) for j in jobs]
-    check_job_groups(jobs, env.config, source)
+    check_jobs(jobs, env.config, source)
     accountant = env.decode("accountant", acct.accountant_from_json)
     negotiator = env.decode("negotiator", negotiator_from_json)
     claims = current_claims(negotiator, jobs, env.config, env.now)

@@ -30,7 +30,8 @@ def _run_cycle(
     )
     from fairshare_cli.render.negotiate import progress_bar
 
-    if explain is not None and not any(j.id == explain and j.status == "idle" for j in inputs.jobs):
+    idle = (b for b in inputs.batches if b.job.status == "idle")
+    if explain is not None and not any(b.holds(explain) for b in idle):
         raise InputError(f"--explain {explain}: no idle job with that id in {inputs.jobs_source}")
     with progress_bar(show_progress) as progress:
         return negotiate_cycle(

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fairshare_cli.core import accountant as acct
-from fairshare_cli.core.classads import evaluate_alone
+from fairshare_cli.core.classads import check_expression, evaluate_alone
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.negotiator import (
@@ -99,24 +99,27 @@ def submitter_of(config: Config) -> Callable[[Job], str]:
     return name
 
 
-def check_job_groups(jobs: Iterable[Job], config: Config, source: str) -> None:
-    """Every dotted accounting group must name a configured group path.
+def check_jobs(jobs: Iterable[Job], config: Config, source: str) -> None:
+    """Job expressions must parse and dotted accounting groups must name configured groups.
 
-    HTCondor quietly negotiates such a job in the deepest known ancestor; here a job whose
-    accounting group's parent is not configured is an input error.
+    HTCondor quietly negotiates a job whose group path is unknown in the deepest known
+    ancestor; here a job whose accounting group's parent is not configured is an input
+    error (when groups are configured at all).
 
     Raises:
-        InputError: naming the job, its accounting group and the missing group.
+        InputError: naming ``source``, the job and the expression or group.
     """
-    if not config.groups:
-        return
     known = {g.lower() for g in config.groups}
-    checked: set[str] = set()
+    checked: set[tuple[str, str]] = set()
     for job in jobs:
+        for what, text in (("requirements", job.requirements), ("rank", job.rank)):
+            if text is not None and (what, text) not in checked:
+                checked.add((what, text))
+                check_expression(text, f"{source}: job {job.id} {what}", InputError)
         group = job.accounting_group
-        if not group or "." not in group or group in checked:
+        if not known or not group or "." not in group or ("group", group) in checked:
             continue
-        checked.add(group)
+        checked.add(("group", group))
         path = group.rsplit(".", 1)[0]
         if path.lower() not in known:
             raise InputError(
