@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 NOW = "2026-11-21T12:00:00Z"
-T0 = 1763726400.0  # 2026-11-21T12:00:00Z
 
 CONFIG = """
 [pool]
@@ -236,3 +235,17 @@ def test_help_lists_commands(run: Callable[..., Any]) -> None:
     assert result.exit_code == 0
     for name in ("userprio", "setfactor", "import", "config", "init"):
         assert name in result.stdout
+
+
+def test_import_unsorted_from_stdin(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    cfg = write_config(CONFIG)
+    text = "".join(reversed(HISTORY.splitlines(keepends=True)))
+    args = ["--config", str(cfg), "--state", str(tmp_path / "u.json"), "--now", NOW]
+    result = run("import", "history", "-", *args, input=text)
+    assert result.exit_code == 0, result.stderr
+    rows = json.loads(run("userprio", *args, "--json").stdout)
+    assert {r["name"]: r["effective_priority"] for r in rows} == pytest.approx(
+        {"alice@example.org": 5.25, "bob@example.org": 2 - 1.5 * 0.5**0.25}
+    )
