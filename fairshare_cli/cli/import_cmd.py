@@ -20,7 +20,7 @@ from fairshare_cli.core.history import (
 )
 from fairshare_cli.core.state import SectionError
 from fairshare_cli.errors import StateError
-from fairshare_cli.io.history import FORMATS, read_records
+from fairshare_cli.io.history import FORMATS, read_condor_history, read_records
 
 #: One sink per subsystem, by state section: each charges records to its own model.
 HISTORY_SINKS: dict[str, SinkFactory] = {
@@ -70,6 +70,37 @@ def history(
     with spooled(file) as path:
         _import(
             lambda: read_records(path, fmt), file, rebuild, dry_run, config_path, state_path, now
+        )
+
+
+@import_group.command("condor-history")
+@click.argument("file", metavar="FILE")
+@click.option(
+    "--rebuild",
+    is_flag=True,
+    help="Forget recorded usage (keeping explicit factors) and replay from scratch.",
+)
+@dry_run_option
+@common_options
+def condor_history(
+    file: str,
+    rebuild: bool,
+    dry_run: bool,
+    config_path: str | None,
+    state_path: str | None,
+    now: str | None,
+) -> None:
+    """Charge finished jobs from condor_history -json output (- for stdin).
+
+    \b
+    Example:
+      condor_history -json > jobs.json && fs import condor-history jobs.json
+    Each job ad counts one slot of RequestCpus from JobCurrentStartDate to CompletionDate,
+    charged to its AccountingGroup or User; ads of jobs that never ran are skipped.
+    """
+    with spooled(file) as path:
+        _import(
+            lambda: read_condor_history(path), file, rebuild, dry_run, config_path, state_path, now
         )
 
 

@@ -337,3 +337,35 @@ def make_accountant_history_sink(
 ) -> HistorySink:
     """The accountant's sink for ``fs import history``."""
     return AccountantReplay(config, section, now, rebuild, presorted)
+
+
+def record_from_condor_ad(ad: Mapping[str, Any], where: str) -> UsageRecord | None:
+    """A usage record from one ``condor_history -json`` job ad; None if it never ran.
+
+    The submitter is ``AccountingGroup`` (with the user's domain) or ``User``/``Owner``;
+    the job held one slot of ``RequestCpus`` from ``JobCurrentStartDate`` (else
+    ``JobStartDate``) to ``CompletionDate`` (else ``EnteredCurrentStatus``).
+
+    Raises:
+        InputError: a time or count that is not a number.
+    """
+    start = ad.get("JobCurrentStartDate") or ad.get("JobStartDate")
+    if not start:
+        return None
+    end = ad.get("CompletionDate") or ad.get("EnteredCurrentStatus")
+    owner = ad.get("User") or ad.get("Owner")
+    if not isinstance(owner, str) or not owner:
+        raise InputError(f"{where}: the job ad has neither User nor Owner")
+    obj: dict[str, Any] = {
+        "owner": owner,
+        "accounting_group": ad.get("AccountingGroup"),
+        "nice_user": bool(ad.get("NiceUser", False)),
+        "start": start,
+        "end": end if end and ad.get("JobStatus") != 2 else None,
+        "cpus": ad.get("RequestCpus", 1),
+        "slots": 1,
+    }
+    rec = parse_record(obj, where)
+    if rec.end is not None and rec.end < rec.start:
+        return None
+    return rec

@@ -249,3 +249,37 @@ def test_import_unsorted_from_stdin(
     assert {r["name"]: r["effective_priority"] for r in rows} == pytest.approx(
         {"alice@example.org": 5.25, "bob@example.org": 2 - 1.5 * 0.5**0.25}
     )
+
+
+def test_import_condor_history(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    cfg = write_config(CONFIG)
+    ads = [  # newest first, as condor_history prints
+        {
+            "Owner": "bob",
+            "User": "bob@example.org",
+            "JobStatus": 4,
+            "RequestCpus": 2,
+            "JobCurrentStartDate": 1795240800,
+            "CompletionDate": 1795262400,
+        },
+        {
+            "Owner": "alice",
+            "AccountingGroup": "group_x.alice",
+            "JobStatus": 4,
+            "JobCurrentStartDate": 1795176000,
+            "CompletionDate": 1795262400,
+        },
+        {"Owner": "carol", "JobStatus": 3, "EnteredCurrentStatus": 1795176000},
+    ]
+    f = tmp_path / "h.json"
+    f.write_text(json.dumps(ads))
+    args = ["--config", str(cfg), "--state", str(tmp_path / "c.json"), "--now", NOW]
+    result = run("import", "condor-history", str(f), *args)
+    assert result.exit_code == 0, result.stderr
+    assert "Imported 2 usage records" in result.stdout
+    rows = {r["name"]: r for r in json.loads(run("userprio", *args, "--json").stdout)}
+    # one slot for one half-life from 0.5: 1 - 0.5 / 2
+    assert rows["group_x.alice@example.org"]["effective_priority"] == pytest.approx(0.75)
+    assert rows["bob@example.org"]["weighted_accumulated_usage_hours"] == pytest.approx(6.0)
