@@ -283,3 +283,35 @@ def test_import_condor_history(
     # one slot for one half-life from 0.5: 1 - 0.5 / 2
     assert rows["group_x.alice@example.org"]["effective_priority"] == pytest.approx(0.75)
     assert rows["bob@example.org"]["weighted_accumulated_usage_hours"] == pytest.approx(6.0)
+
+
+def test_whatif_changes_view_not_state(
+    pool: list[str], run: Callable[..., Any], tmp_path: Path
+) -> None:
+    state = tmp_path / "s.json"
+    before = state.read_bytes()
+    later = "2026-11-22T12:00:00Z"
+    base = {
+        r["name"]: r["effective_priority"]
+        for r in json.loads(run("userprio", *pool, "--now", later, "--json").stdout)
+    }
+    result = run(
+        "whatif",
+        "--set",
+        "accountant.priority_halflife=43200",
+        "--set",
+        "accountant.default_prio_factor=10",
+        "userprio",
+        *pool,
+        "--now",
+        later,
+        "--json",
+    )
+    assert result.exit_code == 0, result.stderr
+    alt = {r["name"]: r["effective_priority"] for r in json.loads(result.stdout)}
+    assert base["alice@example.org"] == pytest.approx(5.25 / 2)
+    assert alt["alice@example.org"] == pytest.approx(10 * 5.25 / 4)  # two half-lives
+    assert state.read_bytes() == before
+    bad = run("whatif", "--set", "accountant.priority_halflife=-1", "userprio", *pool)
+    assert bad.exit_code == 2
+    assert "priority_halflife" in bad.stderr
