@@ -315,3 +315,44 @@ def test_whatif_changes_view_not_state(
     bad = run("whatif", "--set", "accountant.priority_halflife=-1", "userprio", *pool)
     assert bad.exit_code == 2
     assert "priority_halflife" in bad.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("[pool\n", "not valid TOML"),
+        ("[accountant]\nhalflife = 3\n", "unknown key 'accountant.halflife'"),
+        ('[accountant]\npriority_halflife = "soon"\n', "priority_halflife"),
+        ("[accountant]\npriority_halflife = -60\n", "0 or more"),
+        ("[accountant]\ndefault_prio_factor = nan\n", "finite"),
+    ],
+)
+def test_bad_config_on_the_command_line(
+    tmp_path: Path, run: Callable[..., Any], text: str, needle: str
+) -> None:
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text(text)
+    state = tmp_path / "s.json"
+    for args in (["userprio"], ["setprio", "a@b", "3"], ["config", "check"]):
+        result = run(
+            *args, "--config", str(cfg), *(["--state", str(state)] if args[0] != "config" else [])
+        )
+        assert result.exit_code == 2
+        assert needle in result.stderr
+        assert str(cfg) in result.stderr
+        assert len(result.stderr.splitlines()) == 1
+        assert not state.exists()
+
+
+def test_init_and_config_check(tmp_path: Path, run: Callable[..., Any]) -> None:
+    target = tmp_path / "fairshare.toml"
+    result = run("init", str(target))
+    assert result.exit_code == 0
+    assert run("init", str(target)).exit_code == 2  # no silent overwrite
+    check = run("config", "check", "--config", str(target))
+    assert check.exit_code == 0, check.stderr
+    assert "accountant.default_prio_factor = 1.0" in check.stdout
+    assert 'priority.fairshare = "linear"' in check.stdout
+    data = json.loads(run("config", "check", "--config", str(target), "--json").stdout)
+    assert data["accountant"]["priority_halflife"] == 86400
+    assert data["groups"]["group_physics"]["quota"] == 40
