@@ -25,6 +25,7 @@ _COMMANDS: dict[str, str] = {
     "init": "fairshare_cli.cli.config_cmd:init",
     "quota": "fairshare_cli.cli.quota:quota",
     "negotiate": "fairshare_cli.cli.negotiate:negotiate",
+    "whatif": "fairshare_cli.cli.whatif:whatif",
 }
 
 #: One-line summaries for ``fs --help`` without importing every command module.
@@ -42,6 +43,7 @@ _SUMMARIES: dict[str, str] = {
     "init": "Write a commented starter pool config.",
     "quota": "Show group quotas and this cycle's limits (condor_userprio -quotas).",
     "negotiate": "Run or preview (--dry-run) one negotiation cycle (condor_negotiator).",
+    "whatif": "Show a view with config keys changed (nothing is written).",
 }
 
 
