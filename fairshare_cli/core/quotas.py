@@ -581,13 +581,19 @@ def negotiate_groups(
                     continue
                 target = max(g.allocated, g.quota)
                 delta = max(0.0, target - g.usage)
-                slots = g.usage + delta * (n / maxdelta) if delta > 0 else target
-                slots = min(slots, target)
-                if not knobs.use_slot_weights:
-                    slots = math.floor(slots)
-                if knobs.strict_enforce_quota:
-                    slots = strict_enforce_quota(tree, g, slots, usage)
-                limit = int(slots)
+                if delta > 0 and maxdelta <= 0:
+                    # HTCondor computes 0/0 here (a group under its quota while every
+                    # allocation is used); the NaN becomes a negative integer quota, with
+                    # which only machine-rank preemption can match. A limit of 0 does the same.
+                    limit = 0
+                else:
+                    slots = g.usage + delta * (n / maxdelta) if delta > 0 else target
+                    slots = min(slots, target)
+                    if not knobs.use_slot_weights:
+                        slots = math.floor(slots)
+                    if knobs.strict_enforce_quota:
+                        slots = strict_enforce_quota(tree, g, slots, usage)
+                    limit = int(slots)
                 if g.first_limit is None:
                     g.first_limit = limit
                 log.limits.setdefault(g.name, []).append(limit)

@@ -9,10 +9,13 @@ from hypothesis import strategies as st
 from fairshare_cli.core.classads import evaluate_alone
 from fairshare_cli.core.quotas import (
     GroupConfig,
+    GroupNode,
     QuotaKnobs,
     QuotaRow,
     assigned_group,
     build_group_tree,
+    negotiate_groups,
+    prepare_groups,
     quota_rows,
 )
 from fairshare_cli.errors import ConfigError
@@ -195,3 +198,30 @@ def test_legacy_children_never_exceed_parent(quotas: list[int], pool: int) -> No
     child_sum = sum(rows[f"p.c{i}"].quota for i in range(len(quotas)))
     assert child_sum + rows["p"].quota == pytest.approx(rows["p"].subtree_quota)
     assert rows["p"].subtree_quota == pytest.approx(min(100, pool))
+
+
+def test_second_round_with_every_allocation_used_does_not_divide_by_zero() -> None:
+    tree = build_group_tree([G("a", quota=10, accept_surplus=True), G("b", quota=10)])
+    usage = {"a": 0.0, "b": 0.0}
+    calls: list[tuple[int, str, int]] = []
+    rounds = {"n": 0}
+
+    def negotiate(group: GroupNode, limit: int) -> None:
+        calls.append((len(calls), group.name, limit))
+        if group.name == "a":
+            usage["a"] = 5.0  # a runs its 5 jobs
+        elif group.name == "b":
+            usage["b"] = 4.0  # b only finds slots for 4 of its 10
+        rounds["n"] += 1
+
+    def use(name: str) -> float:
+        return usage.get(name, 0.0)
+
+    demand = {"a": 5.0, "b": 10.0}
+    subs = {"a": ["a.x@d"], "b": ["b.y@d"]}
+    prepare_groups(tree, 20.0, demand, subs, use, LEGACY)
+    logs = negotiate_groups(tree, 20.0, LEGACY, use, negotiate, _sort)
+    assert len(logs) == 2
+    # round 2: a is under its quota (10) but every allocation is used: HTCondor's 0/0
+    assert logs[1].limits["a"] == [0]
+    assert logs[0].limits["b"] == [10]
