@@ -123,7 +123,7 @@ class Ad:
         error: the error class raised for an expression that does not parse.
     """
 
-    __slots__ = ("_classad", "exprs", "names", "values")
+    __slots__ = ("_classad", "_proj", "exprs", "names", "values")
 
     def __init__(
         self,
@@ -140,6 +140,37 @@ class Ad:
             for k, t in exprs.items()
         }
         self._classad: Any = None
+        self._proj: dict[tuple[int, int], tuple[object, ...] | None] = {}
+
+    def projection(self, expr: Compiled, side: int) -> tuple[object, ...] | None:
+        """The values ``expr`` reads from this ad (side 0: as MY, 1: as TARGET), cached.
+
+        None when it reads an expression attribute that itself reads attributes: the
+        result then depends on both ads and the caller computes a full key.
+        """
+        key = (expr.uid, side)
+        try:
+            return self._proj[key]
+        except KeyError:
+            pass
+        out: list[object] = []
+        result: tuple[object, ...] | None
+        for ref in expr.target_refs if side else expr.my_refs:
+            inner = self.exprs.get(ref)
+            if inner is None:
+                item = self.values.get(ref)
+                out.append(None if item is None else item[1])
+            elif inner[1].my_refs or inner[1].target_refs:
+                out = []
+                break
+            else:
+                out.append(("expr", inner[1].uid))
+        else:
+            result = tuple(out)
+            self._proj[key] = result
+            return result
+        self._proj[key] = None
+        return None
 
     def get(self, name: str) -> object:
         """Return a literal attribute's value (``None`` when absent or an expression)."""
@@ -215,7 +246,12 @@ class Evaluator:
             A Python value (bool, int, float, str) or a ``classad2.Value`` (Undefined,
             Error). Test booleans with ``is True``: ``Value`` members are truthy.
         """
-        key = self._key(expr, my, target)
+        mine = my.projection(expr, 0)
+        theirs = target.projection(expr, 1)
+        if mine is None or theirs is None:
+            key: tuple[object, ...] = self._key(expr, my, target)
+        else:
+            key = ("p", expr.uid, mine, theirs)
         try:
             return self._results[key]
         except KeyError:

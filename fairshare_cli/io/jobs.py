@@ -15,8 +15,9 @@ from fairshare_cli.errors import InputError
 def load_job_batches(path: str) -> list[JobBatch]:
     """Jobs from a JSON file holding a list of job objects (DESIGN §4).
 
-    A ``"count": N`` object stays one batch of N identical jobs ``C.0`` … ``C.(N-1)``
-    instead of N job objects, so very large queues load quickly.
+    A ``"count": N`` object stays one batch of N identical jobs ``C.0`` … ``C.(N-1)``, and
+    consecutive objects that differ only by the next job id of one cluster join a batch, so
+    very large queues load quickly.
 
     Raises:
         InputError: the file is missing, not JSON, not a list, a job is malformed, or two
@@ -32,6 +33,7 @@ def load_job_batches(path: str) -> list[JobBatch]:
         raise InputError(
             f"jobs file {path}: not valid JSON (line {exc.lineno}: {exc.msg})"
         ) from None
+    del text
     if not isinstance(raw, list):
         raise InputError(f"jobs file {path}: expected a JSON list of job objects")
     return batches_from_objects(raw, f"jobs file {path}")
@@ -46,14 +48,29 @@ def batches_from_objects(objs: list[Any], source: str) -> list[JobBatch]:
     batches: list[JobBatch] = []
     singles: set[str] = set()
     stanzas: dict[str, int] = {}
+    prev_rest: dict[str, Any] | None = None  # the previous single job's object minus its id
+    prev_next = ""  # the id that would extend the last batch
     for i, obj in enumerate(objs):
         where = f"{source}: job {i}"
+        if isinstance(obj, dict) and obj.get("count", 1) == 1 and isinstance(obj.get("id"), str):
+            job_id = obj.pop("id")
+            same = prev_rest is not None and job_id == prev_next and obj == prev_rest
+            obj["id"] = job_id
+            if same:
+                _check_single(job_id, singles, stanzas, where)
+                last = batches[-1]
+                batches[-1] = JobBatch(last.job, last.count + 1)
+                prev_next = _next_id(job_id)
+                continue
         count = obj.get("count", 1) if isinstance(obj, dict) else 1
         if count == 1 or not isinstance(obj, dict):
             for job in parse_job(obj, where):
                 _check_single(job.id, singles, stanzas, where)
                 batches.append(JobBatch(job))
+                prev_rest = {k: v for k, v in obj.items() if k != "id"}
+                prev_next = _next_id(job.id)
             continue
+        prev_rest = None
         proto = parse_job({**obj, "count": 1}, where)[0]  # validates every field
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise InputError(f"{where}.count: expected a whole number of at least 1, got {count!r}")
@@ -63,6 +80,11 @@ def batches_from_objects(objs: list[Any], source: str) -> list[JobBatch]:
         stanzas[cluster] = count
         batches.append(JobBatch(replace(proto, id=f"{cluster}.0"), count))
     return batches
+
+
+def _next_id(job_id: str) -> str:
+    cluster, _, proc = job_id.partition(".")
+    return f"{cluster}.{int(proc) + 1}" if proc.isdigit() else ""
 
 
 def _check_single(job_id: str, singles: set[str], stanzas: dict[str, int], where: str) -> None:
