@@ -634,6 +634,7 @@ class QuotaRow:
     accept_surplus: bool
     in_use: float
     demand: float
+    sort_key: float = 0.0
 
 
 def quota_rows(
@@ -673,6 +674,7 @@ def quota_rows(
                 accept_surplus=g.accept_surplus,
                 in_use=use(g.name),
                 demand=g.currently_requested,
+                sort_key=g.sort_key,
             )
         )
     return rows
