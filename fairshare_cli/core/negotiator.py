@@ -1241,6 +1241,9 @@ class _Cycle:
             )
             rr_times = updated_rr_times(tree, self.now)
             group_limits = {g.name: g.first_limit for g in tree.groups}
+            for sub in subs:  # never negotiated: its group had nothing allocated
+                if sub.stop_reason is None and not group_limits.get(sub.group or ROOT):
+                    sub.stop_reason = "group_quota"
         unmatched: list[UnmatchedRun] = []
         for sub in self.submitters.values():
             for run in sub.runs:

@@ -200,3 +200,28 @@ def test_bad_machine_expression_names_the_machine() -> None:
     machines = [MachineSpec(name="exec", count=1, start="Owner ==")]
     with pytest.raises(ConfigError, match=r"machine exec start: cannot parse .*'Owner =='"):
         run(machines, [J("1.0", "a")])
+
+
+def test_group_with_no_quota_and_no_surplus_gets_nothing() -> None:
+    tree = build_group_tree([GroupConfig("group_a", quota=0), GroupConfig("group_b", quota=4)])
+    queue = jobs("x", 2, 1, accounting_group="group_a.x") + jobs(
+        "y", 2, 2, accounting_group="group_b.y"
+    )
+    result = run(pool(4), queue, tree=tree, explain="1.0")
+    assert matched_per_submitter(result) == {"group_b.y@example.org": 2}
+    assert {u.reason for u in result.unmatched} == {"group_quota"}
+    assert result.explain[-1] == {"event": "unmatched", "reason": "group_quota"}
+
+
+def test_legacy_priority_preemption_needs_half_a_point_better_eup() -> None:
+    # 20 % better but not 0.5 better: 7.x's hard-coded PriorityDelta refuses
+    claims = [Claim("slot1@exec001", "hog@example.org", "9.0", NOW - 7200)]
+    queue = [J("9.0", "hog", status="running"), J("1.0", "new")]
+    prios = {"hog@example.org": 0.9, "new@example.org": 0.5}
+    usage = {"hog@example.org": 1.0}
+    result = run(pool(1), queue, prios=prios, usage=usage, claims=claims)
+    assert result.matches == []
+    assert result.unmatched[0].reason == "preemption_requirements"
+    prios["hog@example.org"] = 1.0
+    result = run(pool(1), queue, prios=prios, usage=usage, claims=claims)
+    assert [(m.reason, m.preempted_job) for m in result.matches] == [("priority", "9.0")]
