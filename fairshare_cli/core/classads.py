@@ -181,7 +181,7 @@ class Ad:
     def classad(self) -> Any:
         """The ``classad2.ClassAd`` for this ad, built on first use."""
         if self._classad is None:
-            from classad2 import ClassAd
+            from classad2 import ClassAd  # type: ignore[import-untyped]
 
             ad = ClassAd({k: v for k, v in self.values.values()})
             for k, compiled in self.exprs.values():
@@ -215,7 +215,7 @@ class Evaluator:
         found = self._compiled.get(key)
         if found is not None:
             return found
-        from classad2 import ExprTree
+        from classad2 import ExprTree  # type: ignore[import-untyped]
 
         rewritten, my_refs, target_refs = rewrite_scopes(text, my_names)
         try:

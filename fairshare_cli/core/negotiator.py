@@ -33,10 +33,11 @@ import math
 import struct
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from fairshare_cli.core.classads import Ad, Compiled, Evaluator, evaluate_alone
 from fairshare_cli.core.config import MachineSpec
+from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.quotas import (
     ROOT,
     GroupNode,
@@ -89,22 +90,8 @@ _SUBMITTER_ATTRS = (
 )
 
 
-class JobLike(Protocol):
-    """The job fields the negotiator reads (DESIGN §4; ``fairshare_cli.core.jobs.Job``)."""
-
-    id: str
-    owner: str
-    accounting_group: str | None
-    nice_user: bool
-    job_prio: int
-    submit_time: float | None
-    status: str
-    request_cpus: float
-    request_memory: float
-    requirements: str | None
-    rank: str | None
-    slot: str | None
-    start_time: float | None
+#: The job fields the negotiator reads are those of :class:`fairshare_cli.core.jobs.Job`.
+JobLike = Job
 
 
 @dataclass(frozen=True)
@@ -460,9 +447,9 @@ class _Cycle:
         self.slot_exprs: dict[tuple[int, bool], dict[str, Compiled | None]] = {}
         refs: set[str] = set()
         preempt_refs: set[str] = set()
-        for i, names in enumerate(stanza_names):
+        for i, stanza in enumerate(stanza_names):
             for claimed in (False, True):
-                my = names | claimed_extra if claimed else names
+                my = stanza | claimed_extra if claimed else stanza
                 exprs = {
                     "pre": self._knob_expr(knobs.pre_job_rank, my, "pre_job_rank"),
                     "post": self._knob_expr(knobs.post_job_rank, my, "post_job_rank"),
@@ -484,7 +471,7 @@ class _Cycle:
                         target.update(c.target_refs)
             spec = machines[i]
             for what, text in (("start", spec.start), ("rank", spec.rank)):
-                c = ev.compile(text or "true", names, f"machine {spec.name} {what}", ConfigError)
+                c = ev.compile(text or "true", stanza, f"machine {spec.name} {what}", ConfigError)
                 refs.update(c.my_refs)
                 refs.update(c.target_refs)
         # Jobs: collect distinct expression texts first; their references decide autoclusters.
@@ -556,11 +543,11 @@ class _Cycle:
             slot = _Slot(index, stanza, machine, slot_id)
             self.slots.append(slot)
             by_name[slot.name.lower()] = slot
-        for claim in claims:
-            slot = by_name.get(claim.slot.lower())
-            if slot is None:
+        for held in claims:
+            target = by_name.get(held.slot.lower())
+            if target is None:
                 continue  # a claim on a slot no longer configured: ignored, like a stale ad
-            slot.claim = claim
+            target.claim = held
         # Usage from the accountant for every submitter that holds or wants slots.
         self.classes: list[_SlotClass] = []
         class_by_key: dict[tuple[object, ...], _SlotClass] = {}
@@ -798,7 +785,7 @@ class _Cycle:
 
     def _claimed_candidates(
         self, sub: _Submitter, ac: _AutoCluster, job_ad: Ad
-    ) -> tuple[list[tuple[tuple[float, ...], _SlotClass, int, float]], dict[str, int]]:
+    ) -> tuple[list[tuple[tuple[float, float, float], _SlotClass, int, float]], dict[str, int]]:
         """Claimed slots this submitter's job could take, with tier and preemption rank."""
         ev = self.ev
         out = []
@@ -866,15 +853,15 @@ class _Cycle:
             for cls, _ in group:
                 ranks = self._rank_of_unclaimed(ac, cls)
                 rows.append(((*ranks, NO_PREEMPTION, -FLT_MAX), cls.index, cls, NO_PREEMPTION))
-        for ranks, cls, tier, prank in claimed:
-            rows.append(((*ranks, tier, prank), cls.index, cls, tier))
+        for claimed_ranks, cls, tier, prank in claimed:
+            rows.append(((*claimed_ranks, tier, prank), cls.index, cls, tier))
         rows.sort(key=lambda r: (tuple(-x for x in r[0]), r[1]))
         groups: list[list[tuple[_SlotClass, int]]] = []
         last: tuple[float, ...] | None = None
-        for ranks, _, cls, tier in rows:
-            if ranks != last:
+        for key, _, cls, tier in rows:
+            if key != last:
                 groups.append([])
-                last = ranks
+                last = key
             groups[-1].append((cls, tier))
         result = (groups, rejected, [0])
         cache[ac.index] = result
@@ -1222,8 +1209,8 @@ class _Cycle:
                 self.knobs.quotas,
                 self.rr_times,
             )
-            for g in tree.groups:
-                self.group_quota[g.name] = g.quota
+            for node in tree.groups:
+                self.group_quota[node.name] = node.quota
             group_subs = {g.name: [self.submitters[n] for n in g.submitters] for g in tree.groups}
 
             def negotiate(group: GroupNode, limit: int) -> None:

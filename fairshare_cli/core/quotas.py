@@ -388,7 +388,7 @@ def round_robin(node: GroupNode, surplus: float) -> float:
     quotas = [c.subtree_quota for c in node.children] + [node.quota]
     rr_times = [c.subtree_rr_time for c in node.children] + [node.rr_time]
     wanted = [c.subtree_requested for c in node.children] + [node.requested]
-    requested = node.subtree_requested
+    requested: float = node.subtree_requested
     allocated = [0.0] * len(members)
     outstanding = 0.0
     for j in range(len(members)):

@@ -117,10 +117,9 @@ def write_cycle_lines(result: CycleResult, fmt: str, out: TextIO) -> None:
             out.write(json.dumps({"kind": "match", **match_row(m)}) + "\n")
         for s in result.submitters:
             out.write(json.dumps(jsonable({"kind": "submitter", **submitter_row(s)})) + "\n")
-        for j, s, r in result.iter_unmatched():
-            out.write(
-                json.dumps({"kind": "unmatched", "job_id": j, "submitter": s, "reason": r}) + "\n"
-            )
+        for job_id, sub, reason in result.iter_unmatched():
+            row = {"kind": "unmatched", "job_id": job_id, "submitter": sub, "reason": reason}
+            out.write(json.dumps(row) + "\n")
         return
     import csv
 
