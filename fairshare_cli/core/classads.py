@@ -215,7 +215,7 @@ class Evaluator:
         found = self._compiled.get(key)
         if found is not None:
             return found
-        from classad2 import ExprTree  # type: ignore[import-untyped]
+        from classad2 import ExprTree
 
         rewritten, my_refs, target_refs = rewrite_scopes(text, my_names)
         try:
