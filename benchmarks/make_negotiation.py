@@ -81,17 +81,37 @@ def write_jobs(
     (out / "jobs.json").write_text(json.dumps(objs), encoding="utf-8")
 
 
-def write_state(out: Path, submitters: int, seed: int) -> None:
-    """An accountant with a real priority between 0.5 and 200 for every submitter."""
+def write_state(out: Path, submitters: int, seed: int, claimed: int, slots: int) -> None:
+    """An accountant with a real priority between 0.5 and 200 for every submitter; with
+    ``claimed``, that many slots are held (claims started over the last four hours)."""
     rng = random.Random(seed + 1)
     records = {
         f"user{s:05d}@example.org": {"priority": 0.5 + rng.random() * 199.5, "last_update": NOW}
         for s in range(submitters)
     }
+    claims = {}
+    machines = max(1, slots // 80)
+    names = [
+        f"slot{k}@node{i:02d}-{m:03d}"
+        for i in range(10)
+        for m in range(1, machines + 1)
+        for k in range(1, 9)
+    ]
+    for n, slot in enumerate(names[:claimed]):
+        holder = f"user{rng.randrange(submitters):05d}@example.org"
+        claims[slot] = {
+            "submitter": holder,
+            "job_id": f"900000{n}.0",
+            "start_time": NOW - 60 * rng.randrange(240),
+        }
+        rec = records[holder]
+        rec["resources_used"] = rec.get("resources_used", 0) + 1
+        rec["weighted_resources_used"] = rec.get("weighted_resources_used", 0.0) + 1.0
     doc = {
         "format": "fairshare-cli state",
         "schema_version": 1,
         "accountant": {"records": records},
+        "negotiator": {"claims": claims, "rr_times": {}, "last_cycle": None},
     }
     (out / "state.json").write_text(json.dumps(doc), encoding="utf-8")
 
@@ -106,12 +126,13 @@ def main() -> None:
     parser.add_argument("--profile", default="legacy", choices=("legacy", "current"))
     parser.add_argument("--seed", type=int, default=4)
     parser.add_argument("--expand", action="store_true", help="one JSON object per job")
+    parser.add_argument("--claimed", type=int, default=0, help="slots already claimed")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     write_pool(out, args.slots, args.profile)
     write_jobs(out, args.jobs, args.submitters, args.autoclusters, args.seed, args.expand)
-    write_state(out, args.submitters, args.seed)
+    write_state(out, args.submitters, args.seed, args.claimed, args.slots)
 
 
 if __name__ == "__main__":

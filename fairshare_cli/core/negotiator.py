@@ -315,12 +315,13 @@ class _SlotClass:
 
 
 class _AutoCluster:
-    __slots__ = ("ad", "groups", "index", "matching_slots", "ptr")
+    __slots__ = ("ad", "claimed_match", "groups", "index", "matching_slots", "ptr")
 
     def __init__(self, index: int, ad: Ad) -> None:
         self.index = index
         self.ad = ad
         self.groups: list[list[tuple[_SlotClass, int]]] | None = None
+        self.claimed_match: list[_SlotClass] | None = None
         self.ptr = 0
         self.matching_slots = 0
 
@@ -600,6 +601,26 @@ class _Cycle:
         self.min_weight = min(weights) if (weights and self.knobs.use_slot_weights) else 1.0
         self.unclaimed_classes = [c for c in self.classes if not c.claimed]
         self.claimed_classes = [c for c in self.classes if c.claimed]
+        # Can a claimed slot ever be taken? Machine-rank preemption needs a machine RANK
+        # that reads something; priority preemption a PREEMPTION_REQUIREMENTS that is not
+        # constantly false (and a submitter under its limit).
+        self.rank_constant = all(
+            not (c.ad.exprs["rank"][1].my_refs or c.ad.exprs["rank"][1].target_refs)
+            for c in self.claimed_classes
+        )
+        self.start_reads_submitter = any(
+            r in _SUBMITTER_ATTRS
+            for c in self.claimed_classes
+            for r in (
+                *c.ad.exprs["requirements"][1].my_refs,
+                *c.ad.exprs["requirements"][1].target_refs,
+            )
+        )
+        self.preq_never = False
+        if self.claimed_classes:
+            preq = self.slot_exprs[(self.claimed_classes[0].slots[0].stanza, True)]["preq"]
+            if preq is not None and not (preq.my_refs or preq.target_refs):
+                self.preq_never = not ev.is_true(preq, empty, empty)
 
     def _claimed_values(
         self, spec: MachineSpec, slot: _Slot, claim: Claim, running: dict[str, JobLike]
@@ -790,16 +811,11 @@ class _Cycle:
         ev = self.ev
         out = []
         rejected = {"preemption_requirements": 0, "preemption_rank": 0}
-        job_req = job_ad.exprs["requirements"][1]
         job_rank = job_ad.exprs["rank"][1]
-        for cls in self.claimed_classes:
+        for cls in self._claimed_matching(ac, job_ad):
             if cls.head >= len(cls.slots) or cls.remote == sub.name:
                 continue
             sad = cls.ad
-            if not ev.is_true(job_req, job_ad, sad):
-                continue
-            if not ev.is_true(sad.exprs["requirements"][1], sad, job_ad):
-                continue
             exprs = self.slot_exprs[(cls.slots[0].stanza, True)]
             machine_rank = ev.number(sad.exprs["rank"][1], sad, job_ad, 0.0)
             current = sad.get("currentrank")
@@ -830,14 +846,40 @@ class _Cycle:
             out.append((ranks, cls, tier, prank_value))
         return out, rejected
 
+    def _claimed_matching(self, ac: _AutoCluster, job_ad: Ad) -> list[_SlotClass]:
+        """Claimed classes whose Requirements and the job's match (cached per autocluster
+        unless the requirements read the submitter's negotiation-time attributes)."""
+        ev = self.ev
+        job_req = job_ad.exprs["requirements"][1]
+        per_submitter = self.start_reads_submitter or any(
+            r in _SUBMITTER_ATTRS for r in (*job_req.my_refs, *job_req.target_refs)
+        )
+        if not per_submitter and ac.claimed_match is not None:
+            return ac.claimed_match
+        found = [
+            cls
+            for cls in self.claimed_classes
+            if ev.is_true(job_req, job_ad, cls.ad)
+            and ev.is_true(cls.ad.exprs["requirements"][1], cls.ad, job_ad)
+        ]
+        if not per_submitter:
+            ac.claimed_match = found
+        return found
+
     def _candidate_groups(
-        self, sub: _Submitter, ac: _AutoCluster, cache: dict[int, Any]
+        self,
+        sub: _Submitter,
+        ac: _AutoCluster,
+        cache: dict[Any, Any],
+        limit: float,
+        only_rank: bool,
     ) -> tuple[list[list[tuple[_SlotClass, int]]], dict[str, int], list[int]]:
         """Sorted groups of equally ranked candidate classes for a (submitter, autocluster)."""
         if ac.groups is None:
             ac.groups = self._unclaimed_candidates(ac)
         base = ac.groups
-        if not self.claimed_classes:
+        hopeless = self.rank_constant and (self.preq_never or limit <= 0 or only_rank)
+        if not self.claimed_classes or hopeless:
             return base, {}, [ac.ptr]
         found = cache.get(ac.index)
         if found is not None:
@@ -912,7 +954,7 @@ class _Cycle:
         used_unclaimed: float,
         limit_unclaimed: float,
     ) -> tuple[_Slot | None, int, str]:
-        groups, rejected, ptr = self._candidate_groups(sub, ac, cache)
+        groups, rejected, ptr = self._candidate_groups(sub, ac, cache, limit, only_rank)
         limit_rejected = False
         start = ptr[0]
         for gi in range(start, len(groups)):
