@@ -315,15 +315,27 @@ class _SlotClass:
 
 
 class _AutoCluster:
-    __slots__ = ("ad", "claimed_match", "groups", "index", "matching_slots", "ptr")
+    __slots__ = ("ad", "claimed", "group_keys", "groups", "index", "matching_slots", "ptr")
 
     def __init__(self, index: int, ad: Ad) -> None:
         self.index = index
         self.ad = ad
-        self.groups: list[list[tuple[_SlotClass, int]]] | None = None
-        self.claimed_match: list[_SlotClass] | None = None
+        self.groups: list[list[_SlotClass]] | None = None
+        self.group_keys: list[tuple[float, ...]] = []
+        self.claimed: _ClaimedList | None = None
         self.ptr = 0
         self.matching_slots = 0
+
+
+class _ClaimedList:
+    """Claimed candidates of one autocluster, best first, with why others were left out."""
+
+    __slots__ = ("entries", "matching", "rank_rejected")
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[tuple[float, ...], _SlotClass, int]] = []
+        self.matching = 0
+        self.rank_rejected = 0
 
 
 class _Run:
@@ -608,14 +620,18 @@ class _Cycle:
             not (c.ad.exprs["rank"][1].my_refs or c.ad.exprs["rank"][1].target_refs)
             for c in self.claimed_classes
         )
-        self.start_reads_submitter = any(
-            r in _SUBMITTER_ATTRS
-            for c in self.claimed_classes
-            for r in (
-                *c.ad.exprs["requirements"][1].my_refs,
-                *c.ad.exprs["requirements"][1].target_refs,
-            )
-        )
+        reads = [
+            c.ad.exprs[k][1] for c in self.claimed_classes[:1] for k in ("requirements", "rank")
+        ]
+        for c in self.claimed_classes:
+            reads.append(c.ad.exprs["requirements"][1])
+            reads.append(c.ad.exprs["rank"][1])
+        for (_, claimed), exprs in self.slot_exprs.items():
+            if claimed:
+                reads.extend(e for k, e in exprs.items() if e is not None and k != "preq")
+        self.claimed_per_submitter = any(
+            r in _SUBMITTER_ATTRS for c in reads for r in (*c.my_refs, *c.target_refs)
+        ) or any(r in _SUBMITTER_ATTRS for r in self.refs)
         self.preq_never = False
         if self.claimed_classes:
             preq = self.slot_exprs[(self.claimed_classes[0].slots[0].stanza, True)]["preq"]
@@ -767,11 +783,15 @@ class _Cycle:
 
     # -- candidates --------------------------------------------------------------------
 
-    def _unclaimed_candidates(self, ac: _AutoCluster) -> list[list[tuple[_SlotClass, int]]]:
+    def _unclaimed_candidates(self, ac: _AutoCluster) -> None:
+        """Unclaimed slot classes the autocluster matches, in groups of equal rank, best first.
+
+        Fills ``ac.groups`` and ``ac.group_keys`` (pre-job rank, job rank, post-job rank,
+        reason, preemption rank); evaluated once per (autocluster, slot class).
+        """
         ev = self.ev
-        rows: list[tuple[tuple[float, float, float], _SlotClass]] = []
+        rows: list[tuple[tuple[float, ...], _SlotClass]] = []
         job_req = ac.ad.exprs["requirements"][1]
-        job_rank = ac.ad.exprs["rank"][1]
         matching = 0
         for cls in self.unclaimed_classes:
             sad = cls.ad
@@ -780,144 +800,83 @@ class _Cycle:
             if not ev.is_true(sad.exprs["requirements"][1], sad, ac.ad):
                 continue
             matching += len(cls.slots)
-            exprs = self.slot_exprs[(cls.slots[0].stanza, False)]
-            pre = exprs["pre"]
-            post = exprs["post"]
-            rows.append(
-                (
-                    (
-                        _float32(ev.number(pre, sad, ac.ad, -math.inf)) if pre else -math.inf,
-                        ev.number(job_rank, ac.ad, sad, 0.0),
-                        _float32(ev.number(post, sad, ac.ad, -math.inf)) if post else -math.inf,
-                    ),
-                    cls,
-                )
-            )
+            rows.append(((*self._ranks(cls, ac.ad, False), NO_PREEMPTION, -FLT_MAX), cls))
         ac.matching_slots = matching
         rows.sort(key=lambda r: (tuple(-x for x in r[0]), r[1].index))
-        groups: list[list[tuple[_SlotClass, int]]] = []
-        last: tuple[float, float, float] | None = None
-        for ranks, cls in rows:
-            if ranks != last:
+        groups: list[list[_SlotClass]] = []
+        keys: list[tuple[float, ...]] = []
+        for key, cls in rows:
+            if not keys or key != keys[-1]:
                 groups.append([])
-                last = ranks
-            groups[-1].append((cls, NO_PREEMPTION))
-        return groups
+                keys.append(key)
+            groups[-1].append(cls)
+        ac.groups = groups
+        ac.group_keys = keys
 
-    def _claimed_candidates(
-        self, sub: _Submitter, ac: _AutoCluster, job_ad: Ad
-    ) -> tuple[list[tuple[tuple[float, float, float], _SlotClass, int, float]], dict[str, int]]:
-        """Claimed slots this submitter's job could take, with tier and preemption rank."""
+    def _ranks(self, cls: _SlotClass, job_ad: Ad, claimed: bool) -> tuple[float, float, float]:
+        """(NEGOTIATOR_PRE_JOB_RANK, job Rank, NEGOTIATOR_POST_JOB_RANK) of a candidate."""
         ev = self.ev
-        out = []
-        rejected = {"preemption_requirements": 0, "preemption_rank": 0}
-        job_rank = job_ad.exprs["rank"][1]
-        for cls in self._claimed_matching(ac, job_ad):
-            if cls.head >= len(cls.slots) or cls.remote == sub.name:
-                continue
+        exprs = self.slot_exprs[(cls.slots[0].stanza, claimed)]
+        pre, post = exprs["pre"], exprs["post"]
+        return (
+            _float32(ev.number(pre, cls.ad, job_ad, -math.inf)) if pre else -math.inf,
+            ev.number(job_ad.exprs["rank"][1], job_ad, cls.ad, 0.0),
+            _float32(ev.number(post, cls.ad, job_ad, -math.inf)) if post else -math.inf,
+        )
+
+    def _claimed_entries(self, ac: _AutoCluster, job_ad: Ad) -> _ClaimedList:
+        """Claimed slot classes a job of the autocluster could preempt, best first.
+
+        Each entry is (rank key, class, tier): RANK when the machine prefers the job to the
+        one it runs, else PRIO — which still needs ``PREEMPTION_REQUIREMENTS`` for the
+        submitter at hand (checked lazily, only for the candidates a job reaches).
+        """
+        ev = self.ev
+        found = _ClaimedList()
+        job_req = job_ad.exprs["requirements"][1]
+        for cls in self.claimed_classes:
             sad = cls.ad
-            exprs = self.slot_exprs[(cls.slots[0].stanza, True)]
+            if not ev.is_true(job_req, job_ad, sad):
+                continue
+            if not ev.is_true(sad.exprs["requirements"][1], sad, job_ad):
+                continue
+            found.matching += len(cls.slots)
             machine_rank = ev.number(sad.exprs["rank"][1], sad, job_ad, 0.0)
             current = sad.get("currentrank")
             current_rank = float(current) if isinstance(current, (int, float)) else 0.0
             if machine_rank > current_rank:
                 tier = RANK_PREEMPTION
+            elif machine_rank < current_rank:
+                found.rank_rejected += len(cls.slots)
+                continue
             else:
-                preq = exprs["preq"]
-                if preq is not None and not ev.is_true(preq, sad, job_ad):
-                    rejected["preemption_requirements"] += len(cls.slots) - cls.head
-                    continue
-                if self.legacy:
-                    remote_prio = sad.get("remoteuserprio")
-                    if isinstance(remote_prio, (int, float)) and remote_prio < sub.eup + 0.5:
-                        rejected["preemption_requirements"] += len(cls.slots) - cls.head
-                        continue
-                if machine_rank < current_rank:
-                    rejected["preemption_rank"] += len(cls.slots) - cls.head
-                    continue
                 tier = PRIO_PREEMPTION
-            pre, post, prank = exprs["pre"], exprs["post"], exprs["prank"]
-            ranks = (
-                _float32(ev.number(pre, sad, job_ad, -math.inf)) if pre else -math.inf,
-                ev.number(job_rank, job_ad, sad, 0.0),
-                _float32(ev.number(post, sad, job_ad, -math.inf)) if post else -math.inf,
-            )
+            prank = self.slot_exprs[(cls.slots[0].stanza, True)]["prank"]
             prank_value = ev.number(prank, sad, job_ad, -FLT_MAX) if prank else -FLT_MAX
-            out.append((ranks, cls, tier, prank_value))
-        return out, rejected
-
-    def _claimed_matching(self, ac: _AutoCluster, job_ad: Ad) -> list[_SlotClass]:
-        """Claimed classes whose Requirements and the job's match (cached per autocluster
-        unless the requirements read the submitter's negotiation-time attributes)."""
-        ev = self.ev
-        job_req = job_ad.exprs["requirements"][1]
-        per_submitter = self.start_reads_submitter or any(
-            r in _SUBMITTER_ATTRS for r in (*job_req.my_refs, *job_req.target_refs)
-        )
-        if not per_submitter and ac.claimed_match is not None:
-            return ac.claimed_match
-        found = [
-            cls
-            for cls in self.claimed_classes
-            if ev.is_true(job_req, job_ad, cls.ad)
-            and ev.is_true(cls.ad.exprs["requirements"][1], cls.ad, job_ad)
-        ]
-        if not per_submitter:
-            ac.claimed_match = found
+            key = (*self._ranks(cls, job_ad, True), tier, prank_value)
+            found.entries.append((key, cls, tier))
+        found.entries.sort(key=lambda e: (tuple(-x for x in e[0]), e[1].index))
         return found
 
-    def _candidate_groups(
-        self,
-        sub: _Submitter,
-        ac: _AutoCluster,
-        cache: dict[Any, Any],
-        limit: float,
-        only_rank: bool,
-    ) -> tuple[list[list[tuple[_SlotClass, int]]], dict[str, int], list[int]]:
-        """Sorted groups of equally ranked candidate classes for a (submitter, autocluster)."""
-        if ac.groups is None:
-            ac.groups = self._unclaimed_candidates(ac)
-        base = ac.groups
-        hopeless = self.rank_constant and (self.preq_never or limit <= 0 or only_rank)
-        if not self.claimed_classes or hopeless:
-            return base, {}, [ac.ptr]
-        found = cache.get(ac.index)
-        if found is not None:
-            return found  # type: ignore[no-any-return]
-        job_ad = self._submitter_job_ad(sub, ac)
-        claimed, rejected = self._claimed_candidates(sub, ac, job_ad)
-        if not claimed:
-            result = (base, rejected, [ac.ptr])
-            cache[ac.index] = result
-            return result
-        rows: list[tuple[tuple[float, ...], int, _SlotClass, int]] = []
-        for group in base:
-            for cls, _ in group:
-                ranks = self._rank_of_unclaimed(ac, cls)
-                rows.append(((*ranks, NO_PREEMPTION, -FLT_MAX), cls.index, cls, NO_PREEMPTION))
-        for claimed_ranks, cls, tier, prank in claimed:
-            rows.append(((*claimed_ranks, tier, prank), cls.index, cls, tier))
-        rows.sort(key=lambda r: (tuple(-x for x in r[0]), r[1]))
-        groups: list[list[tuple[_SlotClass, int]]] = []
-        last: tuple[float, ...] | None = None
-        for key, _, cls, tier in rows:
-            if key != last:
-                groups.append([])
-                last = key
-            groups[-1].append((cls, tier))
-        result = (groups, rejected, [0])
-        cache[ac.index] = result
-        return result
+    def _claimed_for(
+        self, sub: _Submitter, ac: _AutoCluster, cache: dict[Any, Any]
+    ) -> _ClaimedList:
+        """The claimed candidates, per autocluster (or per submitter when the expressions
+        read the submitter's negotiation-time attributes)."""
+        if self.claimed_per_submitter:
+            key = ("claimed", ac.index)
+            if key not in cache:
+                cache[key] = self._claimed_entries(ac, self._job_ad_for(sub, ac, cache))
+            return cache[key]  # type: ignore[no-any-return]
+        if ac.claimed is None:
+            ac.claimed = self._claimed_entries(ac, ac.ad)
+        return ac.claimed
 
-    def _rank_of_unclaimed(self, ac: _AutoCluster, cls: _SlotClass) -> tuple[float, float, float]:
-        ev = self.ev
-        exprs = self.slot_exprs[(cls.slots[0].stanza, False)]
-        pre, post = exprs["pre"], exprs["post"]
-        return (
-            _float32(ev.number(pre, cls.ad, ac.ad, -math.inf)) if pre else -math.inf,
-            ev.number(ac.ad.exprs["rank"][1], ac.ad, cls.ad, 0.0),
-            _float32(ev.number(post, cls.ad, ac.ad, -math.inf)) if post else -math.inf,
-        )
+    def _job_ad_for(self, sub: _Submitter, ac: _AutoCluster, cache: dict[Any, Any]) -> Ad:
+        key = ("ad", ac.index)
+        if key not in cache:
+            cache[key] = self._submitter_job_ad(sub, ac)
+        return cache[key]  # type: ignore[no-any-return]
 
     def _submitter_job_ad(self, sub: _Submitter, ac: _AutoCluster) -> Ad:
         """The autocluster's job ad with the submitter's ephemeral attributes (seed §3.4.3)."""
@@ -936,6 +895,18 @@ class _Cycle:
         exprs = {k: c.text for k, c in ac.ad.exprs.values()}
         return Ad(values, exprs, self.ev, "job", InputError)
 
+    def _preemption_allowed(self, sub: _Submitter, cls: _SlotClass, job_ad: Ad) -> bool:
+        """``PREEMPTION_REQUIREMENTS`` (MY = slot, TARGET = job), and in 7.x the hard-coded
+        rule that the running user's priority be at least 0.5 worse."""
+        preq = self.slot_exprs[(cls.slots[0].stanza, True)]["preq"]
+        if preq is not None and not self.ev.is_true(preq, cls.ad, job_ad):
+            return False
+        if self.legacy:
+            remote = cls.ad.get("remoteuserprio")
+            if isinstance(remote, (int, float)) and remote < sub.eup + 0.5:
+                return False
+        return True
+
     # -- negotiation ---------------------------------------------------------------------
 
     @staticmethod
@@ -947,60 +918,117 @@ class _Cycle:
         self,
         sub: _Submitter,
         ac: _AutoCluster,
-        cache: dict[int, Any],
+        cache: dict[Any, Any],
         only_rank: bool,
         used: float,
         limit: float,
         used_unclaimed: float,
         limit_unclaimed: float,
     ) -> tuple[_Slot | None, int, str]:
-        groups, rejected, ptr = self._candidate_groups(sub, ac, cache, limit, only_rank)
-        limit_rejected = False
-        start = ptr[0]
-        for gi in range(start, len(groups)):
-            best: _SlotClass | None = None
-            best_tier = NO_PREEMPTION
-            exhausted = True
-            for cls, tier in groups[gi]:
-                if cls.head >= len(cls.slots):
+        """The best slot for the next job of ``ac`` (``matchmakingAlgorithm``), or a reason.
+
+        Walks unclaimed groups and claimed candidates together in rank order; the first
+        rank group with an acceptable slot wins, ties going to the slot first in the pool.
+        """
+        if ac.groups is None:
+            self._unclaimed_candidates(ac)
+        groups, keys = ac.groups or [], ac.group_keys
+        use_claimed = bool(self.claimed_classes) and not (
+            self.rank_constant and (self.preq_never or only_rank or limit <= 0)
+        )
+        # no priority preemption can pass the limit: one allowed candidate is enough to
+        # know the job was rejected for the submitter limit
+        prio_blocked = not self._permits(used, limit, self.min_weight)
+        claimed = self._claimed_for(sub, ac, cache).entries if use_claimed else []
+        gi, ci = ac.ptr, 0
+        limit_rejected = policy_rejected = False
+        job_ad: Ad | None = None
+        while gi < len(groups) or ci < len(claimed):
+            if ci >= len(claimed) or (gi < len(groups) and keys[gi] > claimed[ci][0]):
+                best: _SlotClass | None = None
+                exhausted = True
+                for cls in groups[gi]:
+                    if cls.head >= len(cls.slots):
+                        continue
+                    exhausted = False
+                    if only_rank:
+                        continue
+                    if not self._permits(used_unclaimed, limit_unclaimed, cls.weight):
+                        limit_rejected = True
+                        continue
+                    if best is None or cls.first_index() < best.first_index():
+                        best = cls
+                if exhausted and gi == ac.ptr:
+                    ac.ptr = gi + 1
+                gi += 1
+                if best is not None:
+                    slot = best.slots[best.head]
+                    best.head += 1
+                    return slot, NO_PREEMPTION, ""
+                continue
+            key = claimed[ci][0]
+            best = None
+            best_tier = PRIO_PREEMPTION
+            while ci < len(claimed) and claimed[ci][0] == key:
+                _, cls, tier = claimed[ci]
+                ci += 1
+                if cls.head >= len(cls.slots) or cls.remote == sub.name:
                     continue
-                exhausted = False
                 if only_rank and tier != RANK_PREEMPTION:
                     continue
-                if tier == NO_PREEMPTION:
-                    ok = self._permits(used_unclaimed, limit_unclaimed, cls.weight)
-                elif tier == PRIO_PREEMPTION:
-                    ok = self._permits(used, limit, cls.weight)
-                else:
-                    ok = True
-                if not ok:
-                    limit_rejected = True
-                    continue
+                if tier == PRIO_PREEMPTION:
+                    if prio_blocked and limit_rejected:
+                        continue
+                    if job_ad is None:
+                        job_ad = self._job_ad_for(sub, ac, cache)
+                    if not self._preemption_allowed(sub, cls, job_ad):
+                        policy_rejected = True
+                        continue
+                    if not self._permits(used, limit, cls.weight):
+                        limit_rejected = True
+                        continue
                 if best is None or cls.first_index() < best.first_index():
                     best, best_tier = cls, tier
-            if exhausted and gi == ptr[0]:
-                ptr[0] = gi + 1
-                if groups is ac.groups:
-                    ac.ptr = ptr[0]
             if best is not None:
                 slot = best.slots[best.head]
                 best.head += 1
                 return slot, best_tier, ""
+            if prio_blocked and limit_rejected and self.rank_constant:
+                break
+        return (
+            None,
+            NO_PREEMPTION,
+            self._reject_reason(
+                sub, ac, cache, only_rank, limit_rejected, policy_rejected, limit_unclaimed < limit
+            ),
+        )
+
+    def _reject_reason(
+        self,
+        sub: _Submitter,
+        ac: _AutoCluster,
+        cache: dict[Any, Any],
+        only_rank: bool,
+        limit_rejected: bool,
+        policy_rejected: bool,
+        group_capped: bool,
+    ) -> str:
         if limit_rejected:
-            reason = "submitter_limit"
-            if limit_unclaimed < limit:
-                reason = "group_quota"
-        elif only_rank:
-            reason = "submitter_limit"
-        elif rejected.get("preemption_requirements"):
-            reason = "preemption_requirements"
-        elif rejected.get("preemption_rank"):
-            reason = "preemption_rank"
-        elif ac.matching_slots == 0 and not groups:
-            reason = "no_matching_slot"
-        else:
-            reason = "matching_slots_taken"
-        return None, NO_PREEMPTION, reason
+            return "group_quota" if group_capped else "submitter_limit"
+        if only_rank:
+            return "submitter_limit"
+        if policy_rejected:
+            return "preemption_requirements"
+        claimed = self._claimed_for(sub, ac, cache) if self.claimed_classes else _ClaimedList()
+        if ac.matching_slots == 0 and claimed.matching == 0:
+            return "no_matching_slot"
+        if claimed.entries and (self.preq_never or not self.rank_constant):
+            return "preemption_requirements"
+        if claimed.rank_rejected and ac.matching_slots == 0:
+            return "preemption_rank"
+        if claimed.matching and ac.matching_slots == 0:
+            return "preemption_requirements"
+        return "matching_slots_taken"
 
     def _note(self, event: str, **data: Any) -> None:
         self.explain.append({"event": event, **data})
