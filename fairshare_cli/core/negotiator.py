@@ -338,6 +338,40 @@ class _ClaimedList:
         self.rank_rejected = 0
 
 
+class _Allowed:
+    """A lazily filtered view of a sorted claimed-candidate list (filtered at most once)."""
+
+    __slots__ = ("keep", "pos", "refused", "source", "taken")
+
+    def __init__(
+        self,
+        source: list[tuple[tuple[float, ...], _SlotClass, int]],
+        keep: Callable[[tuple[tuple[float, ...], _SlotClass, int]], bool],
+    ) -> None:
+        self.source = source
+        self.keep = keep
+        self.pos = 0
+        self.taken: list[tuple[tuple[float, ...], _SlotClass, int]] = []
+        self.refused = False
+
+    def get(self, i: int) -> tuple[tuple[float, ...], _SlotClass, int] | None:
+        """The ``i``-th allowed candidate, or None past the end."""
+        taken = self.taken
+        while len(taken) <= i:
+            if self.pos >= len(self.source):
+                return None
+            entry = self.source[self.pos]
+            self.pos += 1
+            if self.keep(entry):
+                taken.append(entry)
+            elif entry[2] == PRIO_PREEMPTION:
+                self.refused = True
+        return taken[i]
+
+
+_NO_CLAIMED = _Allowed([], lambda entry: False)
+
+
 class _Run:
     """Consecutive jobs of one submitter with the same autocluster (and cluster in legacy)."""
 
@@ -422,6 +456,7 @@ class _Cycle:
         self.knobs = knobs
         self.rr_times = rr_times
         self.explained_sub: _Submitter | None = None
+        self.allowed_claimed: dict[tuple[str, int], _Allowed] = {}
         self.now = now
         self.legacy = knobs.profile == "legacy"
         self.tree = tree if (tree is not None and len(tree.groups) > 1) else None
@@ -872,6 +907,31 @@ class _Cycle:
             ac.claimed = self._claimed_entries(ac, ac.ad)
         return ac.claimed
 
+    def _allowed_claimed(
+        self, sub: _Submitter, ac: _AutoCluster, cache: dict[Any, Any]
+    ) -> _Allowed:
+        """The claimed candidates this submitter may take, filtered lazily: machine-rank ones,
+        and those whose ``PREEMPTION_REQUIREMENTS`` allow it.
+
+        Kept for the whole cycle per (submitter, autocluster), as HTCondor may with
+        ``PREEMPTION_REQUIREMENTS_STABLE`` (the default); slots taken later are skipped by
+        the walk.
+        """
+        key = (sub.name, ac.index)
+        found = self.allowed_claimed.get(key)
+        if found is None:
+            job_ad = self._job_ad_for(sub, ac, cache)
+
+            def allowed(entry: tuple[tuple[float, ...], _SlotClass, int]) -> bool:
+                cls, tier = entry[1], entry[2]
+                if cls.remote == sub.name:
+                    return False
+                return tier == RANK_PREEMPTION or self._preemption_allowed(sub, cls, job_ad)
+
+            found = _Allowed(self._claimed_for(sub, ac, cache).entries, allowed)
+            self.allowed_claimed[key] = found
+        return found
+
     def _job_ad_for(self, sub: _Submitter, ac: _AutoCluster, cache: dict[Any, Any]) -> Ad:
         key = ("ad", ac.index)
         if key not in cache:
@@ -939,12 +999,14 @@ class _Cycle:
         # no priority preemption can pass the limit: one allowed candidate is enough to
         # know the job was rejected for the submitter limit
         prio_blocked = not self._permits(used, limit, self.min_weight)
-        claimed = self._claimed_for(sub, ac, cache).entries if use_claimed else []
+        claimed = self._allowed_claimed(sub, ac, cache) if use_claimed else _NO_CLAIMED
         gi, ci = ac.ptr, 0
         limit_rejected = policy_rejected = False
-        job_ad: Ad | None = None
-        while gi < len(groups) or ci < len(claimed):
-            if ci >= len(claimed) or (gi < len(groups) and keys[gi] > claimed[ci][0]):
+        while True:
+            head = claimed.get(ci)
+            if head is None and gi >= len(groups):
+                break
+            if head is None or (gi < len(groups) and keys[gi] > head[0]):
                 best: _SlotClass | None = None
                 exhausted = True
                 for cls in groups[gi]:
@@ -966,23 +1028,19 @@ class _Cycle:
                     best.head += 1
                     return slot, NO_PREEMPTION, ""
                 continue
-            key = claimed[ci][0]
+            key = head[0]
             best = None
             best_tier = PRIO_PREEMPTION
-            while ci < len(claimed) and claimed[ci][0] == key:
-                _, cls, tier = claimed[ci]
+            while head is not None and head[0] == key:
+                _, cls, tier = head
                 ci += 1
+                head = claimed.get(ci)
                 if cls.head >= len(cls.slots) or cls.remote == sub.name:
                     continue
                 if only_rank and tier != RANK_PREEMPTION:
                     continue
                 if tier == PRIO_PREEMPTION:
                     if prio_blocked and limit_rejected:
-                        continue
-                    if job_ad is None:
-                        job_ad = self._job_ad_for(sub, ac, cache)
-                    if not self._preemption_allowed(sub, cls, job_ad):
-                        policy_rejected = True
                         continue
                     if not self._permits(used, limit, cls.weight):
                         limit_rejected = True
@@ -995,6 +1053,8 @@ class _Cycle:
                 return slot, best_tier, ""
             if prio_blocked and limit_rejected and self.rank_constant:
                 break
+        if claimed.refused:
+            policy_rejected = True
         return (
             None,
             NO_PREEMPTION,
