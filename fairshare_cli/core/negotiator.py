@@ -893,6 +893,18 @@ class _Cycle:
         found.entries.sort(key=lambda e: (tuple(-x for x in e[0]), e[1].index))
         return found
 
+    def _any_claimed_match(self, ac: _AutoCluster) -> bool:
+        """Whether some claimed slot satisfies both Requirements (stops at the first)."""
+        if ac.claimed is not None:
+            return ac.claimed.matching > 0
+        ev = self.ev
+        job_req = ac.ad.exprs["requirements"][1]
+        return any(
+            ev.is_true(job_req, ac.ad, cls.ad)
+            and ev.is_true(cls.ad.exprs["requirements"][1], cls.ad, ac.ad)
+            for cls in self.claimed_classes
+        )
+
     def _claimed_for(
         self, sub: _Submitter, ac: _AutoCluster, cache: dict[Any, Any]
     ) -> _ClaimedList:
@@ -1079,14 +1091,14 @@ class _Cycle:
             return "submitter_limit"
         if policy_rejected:
             return "preemption_requirements"
-        claimed = self._claimed_for(sub, ac, cache) if self.claimed_classes else _ClaimedList()
-        if ac.matching_slots == 0 and claimed.matching == 0:
+        if ac.matching_slots == 0 and not self._any_claimed_match(ac):
             return "no_matching_slot"
-        if claimed.entries and (self.preq_never or not self.rank_constant):
-            return "preemption_requirements"
-        if claimed.rank_rejected and ac.matching_slots == 0:
-            return "preemption_rank"
-        if claimed.matching and ac.matching_slots == 0:
+        if ac.matching_slots == 0 and self.claimed_classes:
+            if self.preq_never or not self.rank_constant:
+                return "preemption_requirements"
+            claimed = self._claimed_for(sub, ac, cache)
+            if claimed.rank_rejected and not claimed.entries:
+                return "preemption_rank"
             return "preemption_requirements"
         return "matching_slots_taken"
 
