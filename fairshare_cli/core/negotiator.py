@@ -457,6 +457,7 @@ class _Cycle:
         self.rr_times = rr_times
         self.explained_sub: _Submitter | None = None
         self.allowed_claimed: dict[tuple[str, int], _Allowed] = {}
+        self.preemption_memo: dict[tuple[str, int], bool] = {}
         self.now = now
         self.legacy = knobs.profile == "legacy"
         self.tree = tree if (tree is not None and len(tree.groups) > 1) else None
@@ -667,6 +668,12 @@ class _Cycle:
         self.claimed_per_submitter = any(
             r in _SUBMITTER_ATTRS for c in reads for r in (*c.my_refs, *c.target_refs)
         ) or any(r in _SUBMITTER_ATTRS for r in self.refs)
+        self.preq_reads_submitter_only = all(
+            r in _SUBMITTER_ATTRS
+            for (_, claimed), exprs in self.slot_exprs.items()
+            if claimed and exprs["preq"] is not None
+            for r in exprs["preq"].target_refs
+        )
         self.preq_never = False
         if self.claimed_classes:
             preq = self.slot_exprs[(self.claimed_classes[0].slots[0].stanza, True)]["preq"]
@@ -934,11 +941,21 @@ class _Cycle:
         if found is None:
             job_ad = self._job_ad_for(sub, ac, cache)
 
+            # PREEMPTION_REQUIREMENTS reading only the submitter's attributes on the job
+            # side gives one answer per (submitter, slot class) whatever the autocluster
+            memo = self.preemption_memo if self.preq_reads_submitter_only else {}
+
             def allowed(entry: tuple[tuple[float, ...], _SlotClass, int]) -> bool:
                 cls, tier = entry[1], entry[2]
                 if cls.remote == sub.name:
                     return False
-                return tier == RANK_PREEMPTION or self._preemption_allowed(sub, cls, job_ad)
+                if tier == RANK_PREEMPTION:
+                    return True
+                key = (sub.name, cls.index)  # the same for every autocluster of sub
+                ok = memo.get(key)
+                if ok is None:
+                    ok = memo[key] = self._preemption_allowed(sub, cls, job_ad)
+                return ok
 
             found = _Allowed(self._claimed_for(sub, ac, cache).entries, allowed)
             self.allowed_claimed[key] = found
