@@ -19,6 +19,8 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS as DEFAULT_CPU_SEGMENTS
+
 DEFAULT_GROUP_SHARE = 1000
 """``DEFAULT_GROUP_SHARE``: the JobShare of a group that does not set one."""
 
@@ -34,22 +36,6 @@ MAX_JOBS_PER_TQ = 5000
 NEW_TQ_PRIORITY = 1.0
 """Priority of a task queue before its first recalculation."""
 
-DEFAULT_CPU_SEGMENTS: tuple[int, ...] = (
-    360,
-    1800,
-    3600,
-    21600,
-    43200,
-    86400,
-    172800,
-    259200,
-    345600,
-    518400,
-    691200,
-    864000,
-    1080000,
-)
-"""DIRAC's default task-queue CPU-time segments in seconds (``taskQueueCPUTimeIntervals``)."""
 
 JobPriorityWeighting = Literal["average", "sum"]
 """How a queue's jobs weigh it inside its entity.

@@ -14,18 +14,11 @@ import bisect
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
-from fairshare_cli.errors import ConfigError, StateError
-
-DEFAULT_MAX_GLOBAL_CORRECTION = 5
-"""``MaxGlobalCorrection`` when unset (the code's default; the docs' key name is never read)."""
-DEFAULT_TIME_SPAN = 604800
-"""A slice's ``TimeSpan`` when unset."""
-DEFAULT_WEIGHT = 1
-"""A slice's ``Weight`` when unset."""
-DEFAULT_MAX_CORRECTION = 3
-"""A slice's ``MaxCorrection`` when unset."""
+from fairshare_cli.core.config import Config, DiracCorrectionConfig, DiracCorrectionInstance
+from fairshare_cli.core.history import UsageRecord
+from fairshare_cli.core.state import SectionError
 
 AbsentRule = Literal["max_correction", "weighted"]
 """Correction of an entity missing from a slice's history.
@@ -41,97 +34,6 @@ InGroupHistory = Literal["dn", "user"]
 keyed by username, so no owner is ever found and such an instance never corrects.
 ``"user"`` is what the documentation describes: owners are looked up by username.
 """
-
-
-@dataclass(frozen=True, slots=True)
-class CorrectionSlice:
-    """One time slice of a corrector instance."""
-
-    name: str
-    time_span: int = DEFAULT_TIME_SPAN
-    weight: int = DEFAULT_WEIGHT
-    max_correction: int = DEFAULT_MAX_CORRECTION
-
-
-@dataclass(frozen=True, slots=True)
-class CorrectorInstance:
-    """A WMSHistory corrector instance (one sub-section of ``ShareCorrections/WMSHistory``)."""
-
-    name: str
-    group: str = ""
-    """Empty: corrects between groups; else between the owners of this group."""
-    max_global_correction: int = DEFAULT_MAX_GLOBAL_CORRECTION
-    slices: tuple[CorrectionSlice, ...] = ()
-
-    @property
-    def key(self) -> str:
-        """DIRAC's corrector key: ``global`` or ``gr:<group>``."""
-        return f"gr:{self.group}" if self.group else "global"
-
-
-@dataclass(frozen=True, slots=True)
-class CorrectionSettings:
-    """``EnableSharesCorrection``, the instances, and the two code-versus-docs switches."""
-
-    enabled: bool = False
-    instances: tuple[CorrectorInstance, ...] = ()
-    absent_entities: AbsentRule = "max_correction"
-    in_group_history: InGroupHistory = "dn"
-
-
-def _positive_int(value: object) -> bool:
-    return type(value) is int and value > 0
-
-
-def validate_instances(instances: Sequence[CorrectorInstance], where: str) -> None:
-    """Check corrector instances the way DIRAC needs them to be usable.
-
-    DIRAC reads every option as an integer and would divide by zero on a zero weight sum;
-    two instances with the same key are refused (``There are two group correctors``).
-
-    Args:
-        instances: the configured instances, in order.
-        where: the config key prefix for messages, e.g. ``dirac.correction.instances``.
-
-    Raises:
-        ConfigError: naming the offending key and what was expected.
-    """
-    seen: dict[str, str] = {}
-    for i, instance in enumerate(instances):
-        here = f"{where}[{i}]"
-        if instance.key in seen:
-            raise ConfigError(
-                f"{here}: instance {instance.name!r} corrects the same "
-                f"{'groups' if not instance.group else 'group ' + repr(instance.group)} as "
-                f"{seen[instance.key]!r}; DIRAC refuses two correctors for one key"
-            )
-        seen[instance.key] = instance.name
-        if not _positive_int(instance.max_global_correction):
-            raise ConfigError(
-                f"{here}.max_global_correction: expected a positive integer, "
-                f"got {instance.max_global_correction!r}"
-            )
-        for j, piece in enumerate(instance.slices):
-            at = f"{here}.slices[{j}]"
-            if not _positive_int(piece.time_span):
-                raise ConfigError(
-                    f"{at}.time_span: expected a positive whole number of seconds, "
-                    f"got {piece.time_span!r}"
-                )
-            if type(piece.weight) is not int or piece.weight < 0:
-                raise ConfigError(
-                    f"{at}.weight: expected a non-negative integer, got {piece.weight!r}"
-                )
-            if not _positive_int(piece.max_correction):
-                raise ConfigError(
-                    f"{at}.max_correction: expected a positive integer, "
-                    f"got {piece.max_correction!r}"
-                )
-        if sum(piece.weight for piece in instance.slices) <= 0:
-            raise ConfigError(
-                f"{here}.slices: the slice weights sum to zero; give at least one slice "
-                "a positive weight (DIRAC divides each weight by their sum)"
-            )
 
 
 # --- running-jobs history -------------------------------------------------------------------
@@ -206,19 +108,19 @@ def history_from_json(raw: object) -> RunningHistory:
     """Read the ``dirac`` state section written by :func:`history_to_json` (None: empty).
 
     Raises:
-        StateError: the section is not of that shape.
+        SectionError: the section is not of that shape.
     """
     history = RunningHistory()
     if raw is None:
         return history
     if not isinstance(raw, dict):
-        raise StateError("state section 'dirac' must be an object")
+        raise SectionError("state section 'dirac' must be an object")
     running = raw.get("running_jobs", {})
     if not isinstance(running, dict):
-        raise StateError("state section 'dirac': running_jobs must be an object of groups")
+        raise SectionError("state section 'dirac': running_jobs must be an object of groups")
     for group, owners in running.items():
         if not isinstance(owners, dict):
-            raise StateError(f"state section 'dirac': running_jobs.{group} must be an object")
+            raise SectionError(f"state section 'dirac': running_jobs.{group} must be an object")
         for owner, steps in owners.items():
             parsed: list[tuple[float, float]] = []
             for k, step in enumerate(steps if isinstance(steps, list) else [None]):
@@ -227,7 +129,7 @@ def history_from_json(raw: object) -> RunningHistory:
                     and len(step) == 2
                     and all(type(x) in (int, float) for x in step)
                 ):
-                    raise StateError(
+                    raise SectionError(
                         f"state section 'dirac': running_jobs.{group}.{owner}[{k}] "
                         "must be [time, delta]"
                     )
@@ -235,30 +137,6 @@ def history_from_json(raw: object) -> RunningHistory:
             parsed.sort()
             history.events[(group, owner)] = parsed
     return history
-
-
-class HistoryRecord(Protocol):
-    """The fields of a usage record the DIRAC history needs (DESIGN §4)."""
-
-    @property
-    def owner(self) -> str:
-        """Who ran it."""
-
-    @property
-    def dirac_group(self) -> str | None:
-        """DIRAC group; None for non-DIRAC work."""
-
-    @property
-    def start(self) -> float:
-        """Epoch start."""
-
-    @property
-    def end(self) -> float | None:
-        """Epoch end, None while running."""
-
-    @property
-    def slots(self) -> int:
-        """Identical slots (running jobs) the record held."""
 
 
 class DiracHistorySink:
@@ -269,7 +147,7 @@ class DiracHistorySink:
         self._history = RunningHistory() if rebuild else history_from_json(section)
         self._batch: dict[tuple[str, str], dict[float, float]] = {}
 
-    def add(self, record: HistoryRecord) -> None:
+    def add(self, record: UsageRecord) -> None:
         """Charge one record to its (group, owner); records without a DIRAC group are skipped."""
         if record.dirac_group is None or record.slots == 0:
             return
@@ -332,7 +210,7 @@ def slice_history(
 
 def apply_correction(
     shares: Mapping[str, float],
-    instance: CorrectorInstance,
+    instance: DiracCorrectionInstance,
     histories: Sequence[Mapping[Entity, float]],
     absent_entities: AbsentRule = "max_correction",
 ) -> tuple[dict[str, float], dict[str, float]]:
@@ -360,6 +238,8 @@ def apply_correction(
     total_share = 0.0
     for entity in shares:
         total_share += shares[entity]
+    if total_share == 0:  # every JobShare is 0: DIRAC would divide by zero
+        return dict(shares), ones
     normalized = {e: shares[e] / total_share for e in shares}
     weight_sum = 0
     for piece in instance.slices:
@@ -409,7 +289,7 @@ def apply_correction(
 class HistoryCorrector:
     """``SharesCorrector.correctShares`` bound to a history and a time (a ShareCorrector)."""
 
-    settings: CorrectionSettings
+    settings: DiracCorrectionConfig
     history: RunningHistory
     now: float
 
@@ -419,7 +299,7 @@ class HistoryCorrector:
         """Correct ``shares`` between groups (``group`` None) or between owners of ``group``."""
         key = f"gr:{group}" if group else "global"
         for instance in self.settings.instances:
-            if instance.key != key:
+            if (f"gr:{instance.group}" if instance.group else "global") != key:
                 continue
             histories = [
                 slice_history(
@@ -427,9 +307,21 @@ class HistoryCorrector:
                     instance.group,
                     piece.time_span,
                     self.now,
-                    self.settings.in_group_history,
+                    self.settings.in_group_history,  # type: ignore[arg-type]
                 )
                 for piece in instance.slices
             ]
-            return apply_correction(shares, instance, histories, self.settings.absent_entities)
+            return apply_correction(
+                shares,
+                instance,
+                histories,
+                self.settings.absent_entities,  # type: ignore[arg-type]
+            )
         return dict(shares), dict.fromkeys(shares, 1.0)
+
+
+def make_dirac_history_sink(
+    config: Config, section: Any, now: float, rebuild: bool
+) -> DiracHistorySink:
+    """The DIRAC running-jobs history's sink for ``fs import history``."""
+    return DiracHistorySink(section, rebuild)

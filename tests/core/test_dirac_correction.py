@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fairshare_cli.core.config import DiracCorrectionConfig as CorrectionSettings
+from fairshare_cli.core.config import DiracCorrectionInstance as CorrectorInstance
+from fairshare_cli.core.config import DiracSlice
 from fairshare_cli.core.dirac_correction import (
-    CorrectionSettings,
-    CorrectionSlice,
-    CorrectorInstance,
     DiracHistorySink,
     HistoryCorrector,
     RunningHistory,
@@ -20,9 +18,9 @@ from fairshare_cli.core.dirac_correction import (
     history_from_json,
     history_to_json,
     slice_history,
-    validate_instances,
 )
-from fairshare_cli.errors import ConfigError, StateError
+from fairshare_cli.core.history import UsageRecord as Record
+from fairshare_cli.core.state import SectionError
 
 WEEK, HOUR = 604800, 3600
 NOW = 1_800_000_000.0
@@ -31,7 +29,7 @@ NOW = 1_800_000_000.0
 SEED = CorrectorInstance(
     name="GroupsInstance",
     max_global_correction=3,
-    slices=(CorrectionSlice("WeekSlice", WEEK, 80, 2), CorrectionSlice("HourSlice", HOUR, 20, 5)),
+    slices=(DiracSlice(WEEK, 80, 2), DiracSlice(HOUR, 20, 5)),
 )
 
 
@@ -170,30 +168,21 @@ def test_history_json_round_trip_and_merge() -> None:
     ],
 )
 def test_bad_history_sections_are_refused(raw: object) -> None:
-    with pytest.raises(StateError, match="dirac"):
+    with pytest.raises(SectionError, match="dirac"):
         history_from_json(raw)
-
-
-@dataclass(frozen=True)
-class Record:
-    owner: str
-    dirac_group: str | None
-    start: float
-    end: float | None
-    slots: int = 1
 
 
 def test_history_sink_adds_to_or_rebuilds_the_section() -> None:
     old = history_to_json(running(("g", "a", 0, 10, 1)))
     sink = DiracHistorySink(old, rebuild=False)
-    sink.add(Record("a", "g", 10, 30, 2))
-    sink.add(Record("a", None, 0, 30))  # not DIRAC work
-    sink.add(Record("b", "g", 40, None, 3))
+    sink.add(Record("a", 10, 30, dirac_group="g", slots=2))
+    sink.add(Record("a", 0, 30))  # not DIRAC work
+    sink.add(Record("b", 40, None, dirac_group="g", slots=3))
     got = history_from_json(sink.finish())
     assert got.events == {("g", "a"): [(0, 1), (10, 1), (30, -2)], ("g", "b"): [(40, 3)]}
     assert average_running(got.events[("g", "a")], 0, 30) == pytest.approx(50 / 30)
     rebuilt = DiracHistorySink(old, rebuild=True)
-    rebuilt.add(Record("a", "g", 10, 30, 2))
+    rebuilt.add(Record("a", 10, 30, dirac_group="g", slots=2))
     assert rebuilt.finish() == {"running_jobs": {"g": {"a": [[10, 2], [30, -2]]}}}
 
 
@@ -202,55 +191,3 @@ def test_slice_history_groups_owners() -> None:
     assert slice_history(history, "", 100, NOW) == {"g": 3.0}
     assert slice_history(history, "g", 100, NOW, "user") == {"a": 2.0, "b": 1.0}
     assert set(slice_history(history, "g", 100, NOW)) == {("dn", "a"), ("dn", "b")}
-
-
-def slices(*items: tuple[int, int, int]) -> tuple[CorrectionSlice, ...]:
-    return tuple(CorrectionSlice(f"s{i}", *item) for i, item in enumerate(items))
-
-
-@pytest.mark.parametrize(
-    ("instances", "message"),
-    [
-        pytest.param(
-            [CorrectorInstance("i", slices=slices((0, 1, 3)))],
-            r"instances\[0\]\.slices\[0\]\.time_span: expected a positive",
-            id="zero-time-span",
-        ),
-        pytest.param(
-            [CorrectorInstance("i", slices=slices((3600, 1, 3), (-5, 1, 3)))],
-            r"slices\[1\]\.time_span",
-            id="negative-time-span",
-        ),
-        pytest.param(
-            [CorrectorInstance("i", slices=slices((3600, 0, 3), (60, 0, 3)))],
-            r"instances\[0\]\.slices: the slice weights sum to zero",
-            id="weights-sum-to-zero",
-        ),
-        pytest.param(
-            [CorrectorInstance("i")],
-            "weights sum to zero",
-            id="no-slices",
-        ),
-        pytest.param(
-            [CorrectorInstance("i", slices=slices((3600, 1, 0)))],
-            r"max_correction: expected a positive integer",
-            id="zero-max",
-        ),
-        pytest.param(
-            [CorrectorInstance("i", max_global_correction=0, slices=slices((3600, 1, 3)))],
-            r"max_global_correction",
-            id="zero-global",
-        ),
-        pytest.param(
-            [
-                CorrectorInstance("one", group="g", slices=slices((3600, 1, 3))),
-                CorrectorInstance("two", group="g", slices=slices((3600, 1, 3))),
-            ],
-            r"instances\[1\]: instance 'two' corrects the same group 'g' as 'one'",
-            id="two-for-one-group",
-        ),
-    ],
-)
-def test_invalid_instances(instances: list[CorrectorInstance], message: str) -> None:
-    with pytest.raises(ConfigError, match=message):
-        validate_instances(instances, "dirac.correction.instances")
