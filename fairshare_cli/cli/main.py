@@ -23,6 +23,7 @@ _COMMANDS: dict[str, str] = {
     "import": "fairshare_cli.cli.import_cmd:import_group",
     "config": "fairshare_cli.cli.config_cmd:config_group",
     "init": "fairshare_cli.cli.config_cmd:init",
+    "taskqueues": "fairshare_cli.cli.taskqueues:taskqueues",
 }
 
 #: One-line summaries for ``fs --help`` without importing every command module.
@@ -38,6 +39,7 @@ _SUMMARIES: dict[str, str] = {
     "import": "Import usage history or real tools' dumps into the state.",
     "config": "Check a pool config and print its effective values.",
     "init": "Write a commented starter pool config.",
+    "taskqueues": "Show DIRAC task queues and their priorities (TaskQueueDB).",
 }
 
 
