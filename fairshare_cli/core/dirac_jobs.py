@@ -82,6 +82,8 @@ def waiting_jobs(objs: Sequence[Any], source: str) -> list[tuple[Hashable, Any]]
     try:
         for obj in objs:
             add_id(obj["id"])
+            if "owner" not in obj:
+                raise _Odd
             if obj.get("dirac_group") is None:
                 continue
             status = obj.get("status", "idle")
@@ -210,24 +212,16 @@ def task_queues_from_objects(
     define = definer(groups, segments)
     try:
         queues = build_task_queues(jobs, define)
-    except ValueError as exc:
+    except (ValueError, TypeError) as exc:
+        parse_jobs(objs, source)  # a field any job must get right: the usual message
         raise InputError(_locate(objs, source, define, str(exc))) from None
     for queue in queues:
         for prio, _ in queue.priority_counts:
             whole = isinstance(prio, int) or (isinstance(prio, float) and prio.is_integer())
             if isinstance(prio, bool) or not whole:
-                bad = _first(objs, lambda o, p=prio: o.get("user_priority", 1) == p)
-                raise InputError(
-                    f"{source}: job {bad}: user_priority: expected a whole number, got {prio!r}"
-                )
+                parse_jobs(objs, source)
+                raise InputError(f"{source}: user_priority {prio!r} is not a whole number")
     return queues
-
-
-def _first(objs: Sequence[Any], match: Callable[[Any], bool]) -> str:
-    for i, obj in enumerate(objs):
-        if match(obj):
-            return f"{i} ('{obj['id']}')"
-    return "?"
 
 
 def _locate(

@@ -700,7 +700,7 @@ def _dirac_instance(body: Any, i: int, file: str) -> DiracCorrectionInstance:
         span = sr.get("time_span", sr.duration, 604800.0)
         if span <= 0 or not float(span).is_integer():
             sr.fail(
-                f"{at}.time_span: expected a positive whole number of seconds "
+                f"{at}.time_span: expected a whole number of seconds above 0 "
                 f"(or a time string), got {sr.table['time_span']!r}"
             )
         slices.append(
