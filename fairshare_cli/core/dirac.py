@@ -190,7 +190,7 @@ def stored_priority(priority: float) -> float:
 
 
 def build_task_queues(
-    jobs: Iterable[tuple[Hashable, int]],
+    jobs: Iterable[tuple[Hashable, int, int]],
     define: Callable[[Hashable], TaskQueueDefinition],
     max_jobs_per_tq: int = MAX_JOBS_PER_TQ,
 ) -> list[TaskQueue]:
@@ -201,8 +201,9 @@ def build_task_queues(
     since jobs are only inserted). Queue ids count from 1 in creation order.
 
     Args:
-        jobs: ``(raw_key, user_priority)`` per job, in insertion order. Equal raw keys must
-            describe equal definitions; different raw keys may describe the same definition.
+        jobs: ``(raw_key, user_priority, count)`` per job (count identical jobs), in insertion
+            order. Equal raw keys must describe equal definitions; different raw keys may
+            describe the same definition.
         define: turns a raw key into its definition; called once per distinct raw key and may
             raise to reject it.
         max_jobs_per_tq: DIRAC's 5000.
@@ -217,7 +218,7 @@ def build_task_queues(
     newest: list[int] = []  # tq_id of that queue
     tq_definition: list[TaskQueueDefinition] = []
     counts: dict[tuple[int, int], int] = {}
-    for raw_key, user_priority in jobs:
+    for raw_key, user_priority, n in jobs:
         d = definition_index.get(raw_key)
         if d is None:
             definition = define(raw_key)
@@ -228,14 +229,17 @@ def build_task_queues(
                 fill.append(max_jobs_per_tq)
                 newest.append(0)
             definition_index[raw_key] = d
-        n = fill[d]
-        if n >= max_jobs_per_tq:
-            tq_definition.append(definition_list[d])
-            newest[d] = len(tq_definition)
-            n = 0
-        fill[d] = n + 1
-        key = (newest[d], user_priority)
-        counts[key] = counts.get(key, 0) + 1
+        while n:
+            held = fill[d]
+            if held >= max_jobs_per_tq:
+                tq_definition.append(definition_list[d])
+                newest[d] = len(tq_definition)
+                held = 0
+            take = min(n, max_jobs_per_tq - held)
+            fill[d] = held + take
+            key = (newest[d], user_priority)
+            counts[key] = counts.get(key, 0) + take
+            n -= take
     per_queue: list[list[tuple[int, int]]] = [[] for _ in tq_definition]
     for (tq_id, user_priority), n in counts.items():
         per_queue[tq_id - 1].append((user_priority, n))

@@ -10,7 +10,9 @@ gets the same one-line message as everywhere else.
 from __future__ import annotations
 
 import difflib
+from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 from fairshare_cli.core.config import DiracGroupSpec
@@ -36,82 +38,73 @@ REQUIREMENT_KEYS = (
 _JOB_FIELDS = frozenset(Job.__dataclass_fields__) | {"count"}
 
 
-class _Odd(Exception):
-    """Something the fast path does not handle; the full parser will say what."""
+_WAITING = ("idle", None)  # a null field takes its default, as in the full parser
 
 
-def _frozen(value: Any) -> Any:
-    return tuple(value) if type(value) is list else value
+def _entry(obj: Any) -> tuple[Any, ...]:
+    """One job's flat counting key.
 
-
-def _job_key(obj: Any) -> Hashable:
-    """The cheap grouping key of one job object (equal keys, equal task queue)."""
+    A waiting DIRAC job gives ``(owner, group, user_priority, count, field names,
+    requirement names, *requirement values)`` (lists made tuples; None for no
+    requirements); any other job ``(status, has_owner, field names)``, which is only
+    checked. Flat, because nested tuples cost a Counter dearly.
+    """
+    group = obj.get("dirac_group")
+    status = obj.get("status")
+    if group is None or status not in _WAITING or "owner" not in obj:
+        return (status, "owner" in obj, tuple(obj))
     req = obj.get("dirac_requirements")
     if req is None:
-        rkey: Hashable = None
-    else:
-        g = req.get
-        rkey = (
-            tuple(req),
-            g("cpu_time"),
-            _frozen(g("sites")),
-            _frozen(g("banned_sites")),
-            _frozen(g("platform")),
-            _frozen(g("platforms")),
-            _frozen(g("job_type")),
-            _frozen(g("job_types")),
-            _frozen(g("tags")),
+        return (
+            obj["owner"],
+            group,
+            obj.get("user_priority"),
+            obj.get("count", 1),
+            tuple(obj),
+            None,
         )
-    return (obj["owner"], obj["dirac_group"], rkey, tuple(obj))
+    return (
+        obj["owner"],
+        group,
+        obj.get("user_priority"),
+        obj.get("count", 1),
+        tuple(obj),
+        tuple(req),
+        *[tuple(v) if type(v) is list else v for v in req.values()],
+    )
 
 
-def waiting_jobs(objs: Sequence[Any], source: str) -> list[tuple[Hashable, Any]]:
-    """``(key, user_priority)`` for each waiting (idle) job with a DIRAC group, in order.
+def _definition_key(entry: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The part of an entry that decides the task queue (no priority, no count)."""
+    return entry[:2] + entry[4:]
 
-    Jobs without ``dirac_group`` are not DIRAC's and are skipped, as are jobs not idle.
-    ``count`` expands to that many jobs.
+
+def _check(objs: Sequence[Any], counts: Counter[tuple[Any, ...]], source: str) -> None:
+    """Job-level checks, once per distinct entry; odd input goes to the full parser.
 
     Raises:
-        InputError: a malformed job, with the full job parser's message.
+        InputError: with the full parser's message.
     """
-    out: list[tuple[Hashable, Any]] = []
-    append = out.append
-    ids: set[Any] = set()
-    add_id = ids.add
     expanded = False
+    ok = True
+    for entry in counts:
+        if len(entry) == 3:
+            status, has_owner, fields = entry
+            ok = ok and has_owner and (status is None or status in JOB_STATUSES)
+        else:
+            count, fields = entry[3], entry[4]
+            ok = ok and type(count) is int and count >= 1
+            expanded = expanded or count != 1
+        ok = ok and all(f in _JOB_FIELDS for f in fields)
     try:
-        for obj in objs:
-            add_id(obj["id"])
-            if "owner" not in obj:
-                raise _Odd
-            if obj.get("dirac_group") is None:
-                continue
-            status = obj.get("status", "idle")
-            if status != "idle":
-                if status not in JOB_STATUSES:
-                    raise _Odd
-                continue
-            pair = (_job_key(obj), obj.get("user_priority", 1))
-            count = obj.get("count", 1)
-            if count == 1:
-                append(pair)
-            elif type(count) is int and count > 1:
-                out.extend([pair] * count)
-                expanded = True
-            else:
-                raise _Odd
-        if expanded:
-            _check_ids(objs, source)
-        elif len(ids) != len(objs):
-            raise _Odd
-    except (_Odd, KeyError, TypeError, AttributeError):
+        ids = set(map(itemgetter("id"), objs))
+    except (KeyError, TypeError):
+        ok = False
+    if not ok or (not expanded and len(ids) != len(objs)):
         parse_jobs(objs, source)
-        raise InputError(f"{source}: a job is malformed") from None
-    return out
-
-
-def _check_ids(objs: Sequence[Any], source: str) -> None:
-    """Full duplicate-id check when ``count`` expanded some jobs."""
+        raise InputError(f"{source}: a job is malformed")
+    if not expanded:
+        return
     seen: set[str] = set()
     for i, obj in enumerate(objs):
         count = obj.get("count", 1)
@@ -126,17 +119,14 @@ def _check_ids(objs: Sequence[Any], source: str) -> None:
 def definer(
     groups: Mapping[str, DiracGroupSpec], segments: Sequence[int]
 ) -> Callable[[Hashable], TaskQueueDefinition]:
-    """Turn a :func:`_job_key` into a task-queue definition, checking it.
+    """Turn a :func:`_definition_key` into a task-queue definition, checking it.
 
     Raises (from the returned function):
         ValueError: the message says what is wrong with the job.
     """
 
     def define(key: Hashable) -> TaskQueueDefinition:
-        owner, group, rkey, fields = key  # type: ignore[misc]
-        unknown = [f for f in fields if f not in _JOB_FIELDS]
-        if unknown:
-            raise ValueError(_unknown("job field", unknown[0], sorted(_JOB_FIELDS)))
+        owner, group, _, names, *values = key  # type: ignore[misc]
         if not isinstance(owner, str) or not owner:
             raise ValueError(f"owner: expected a user name, got {owner!r}")
         if not isinstance(group, str):
@@ -148,12 +138,16 @@ def definer(
             raise ValueError(
                 f"dirac_group: '{group}' is not in [dirac.groups]{extra}; known: {known}"
             )
-        if rkey is None:
+        if names is None:
             return TaskQueueDefinition(owner, group, cpu_segment(DEFAULT_CPU_TIME, segments))
-        names, cpu, sites, banned, platform, platforms, job_type, job_types, tags = rkey
         for name in names:
             if name not in REQUIREMENT_KEYS:
                 raise ValueError(_unknown("dirac_requirements key", name, REQUIREMENT_KEYS))
+        req = dict(zip(names, values, strict=True))
+        cpu = req.get("cpu_time")
+        sites, banned, tags = req.get("sites"), req.get("banned_sites"), req.get("tags")
+        platform, platforms = req.get("platform"), req.get("platforms")
+        job_type, job_types = req.get("job_type"), req.get("job_types")
         if cpu is None:
             cpu = DEFAULT_CPU_TIME
         if isinstance(cpu, bool) or not isinstance(cpu, (int, float)) or not cpu >= 0:
@@ -205,13 +199,33 @@ def task_queues_from_objects(
 ) -> list[TaskQueue]:
     """Task queues of the waiting DIRAC jobs among raw job objects (a jobs file or the state).
 
+    Waiting (idle, or no status) jobs with a ``dirac_group`` count; others are only checked.
+    The jobs are counted per distinct entry in C (``Counter``), in order of first
+    appearance; fed to :func:`build_task_queues` in that order they give the same queues as
+    one job at a time, unless a definition overflows a queue, when the jobs are replayed one
+    by one.
+
     Raises:
         InputError: naming ``source``, the job and the field.
     """
-    jobs = waiting_jobs(objs, source)
-    define = definer(groups, segments)
     try:
-        queues = build_task_queues(jobs, define)
+        counts: Counter[tuple[Any, ...]] = Counter(map(_entry, objs))
+    except (AttributeError, TypeError):
+        parse_jobs(objs, source)
+        raise InputError(_unhashable(objs, source)) from None
+    _check(objs, counts, source)
+    define = definer(groups, segments)
+    triples = [
+        (_definition_key(e), 1 if e[2] is None else e[2], e[3] * n)
+        for e, n in counts.items()
+        if len(e) != 3
+    ]
+    try:
+        queues = build_task_queues(triples, define)
+        if len({q.definition for q in queues}) != len(queues):
+            entries = (e for e in map(_entry, objs) if len(e) != 3)
+            ordered = ((_definition_key(e), 1 if e[2] is None else e[2], e[3]) for e in entries)
+            queues = build_task_queues(ordered, define)
     except (ValueError, TypeError) as exc:
         parse_jobs(objs, source)  # a field any job must get right: the usual message
         raise InputError(_locate(objs, source, define, str(exc))) from None
@@ -224,15 +238,29 @@ def task_queues_from_objects(
     return queues
 
 
+def _unhashable(objs: Sequence[Any], source: str) -> str:
+    """Name the first job with a requirement value that is not a name, number or list."""
+    for i, obj in enumerate(objs):
+        try:
+            hash(_entry(obj))
+        except TypeError:
+            return (
+                f"{source}: job {i} ('{obj['id']}'): dirac_requirements values must be "
+                "numbers, names or lists of names"
+            )
+    return f"{source}: a job is malformed"
+
+
 def _locate(
     objs: Sequence[Any], source: str, define: Callable[[Hashable], object], message: str
 ) -> str:
     """Name the first waiting job whose key gives ``message``."""
     for i, obj in enumerate(objs):
-        if obj.get("dirac_group") is None or obj.get("status", "idle") != "idle":
+        entry = _entry(obj)
+        if len(entry) == 3:
             continue
         try:
-            define(_job_key(obj))
+            define(_definition_key(entry))
         except ValueError as exc:
             if str(exc) == message:
                 return f"{source}: job {i} ('{obj['id']}'): {message}"

@@ -49,7 +49,7 @@ def define(raw: Hashable) -> TaskQueueDefinition:
 
 
 def queues_of(jobs: list[tuple[Hashable, int]]) -> list[TaskQueue]:
-    return build_task_queues(jobs, define)
+    return build_task_queues([(key, prio, 1) for key, prio in jobs], define)
 
 
 def priorities(
@@ -153,6 +153,19 @@ def test_documented_sum_weighting_counts_jobs() -> None:
     assert priorities(jobs, {"user": Group(1000)}) == [250.0, 750.0]
 
 
+def test_counted_jobs_fill_queues_in_order() -> None:
+    # 5 identical jobs at once, then 2 more of priority 2, with 3 per queue: 3, 2 + 1, 1.
+    jobs = [(definition("alice", "user"), 1, 5), (definition("bob", "user"), 1, 1)]
+    jobs.append((definition("alice", "user"), 2, 2))
+    queues = build_task_queues(jobs, define, max_jobs_per_tq=3)
+    assert [(q.tq_id, q.definition.owner, q.priority_counts) for q in queues] == [
+        (1, "alice", ((1, 3),)),
+        (2, "alice", ((1, 2), (2, 1))),
+        (3, "bob", ((1, 1),)),
+        (4, "alice", ((2, 1),)),
+    ]
+
+
 def test_priority_ten_jobs_take_almost_everything_and_the_floor_holds() -> None:
     jobs = [(definition("alice", "user", 300), 10), (definition("alice", "user", 3000), 0)]
     got = priorities(jobs, {"user": Group(1000)})
@@ -190,8 +203,8 @@ def test_site_order_does_not_make_a_new_queue() -> None:
 
 
 def test_a_full_queue_gets_a_sibling_and_siblings_sum() -> None:
-    jobs = [(definition("alice", "user"), 1)] * 3 + [(definition("bob", "user"), 1)]
-    jobs.insert(2, (definition("carol", "user"), 1))
+    jobs = [(definition("alice", "user"), 1, 1)] * 2 + [(definition("carol", "user"), 1, 1)]
+    jobs += [(definition("alice", "user"), 1, 1), (definition("bob", "user"), 1, 1)]
     queues = build_task_queues(jobs, define, max_jobs_per_tq=2)
     assert [(q.tq_id, q.definition.owner, q.jobs) for q in queues] == [
         (1, "alice", 2),
