@@ -24,6 +24,7 @@ _COMMANDS: dict[str, str] = {
     "config": "fairshare_cli.cli.config_cmd:config_group",
     "init": "fairshare_cli.cli.config_cmd:init",
     "taskqueues": "fairshare_cli.cli.taskqueues:taskqueues",
+    "whatif": "fairshare_cli.cli.whatif:whatif",
 }
 
 #: One-line summaries for ``fs --help`` without importing every command module.
@@ -40,6 +41,7 @@ _SUMMARIES: dict[str, str] = {
     "config": "Check a pool config and print its effective values.",
     "init": "Write a commented starter pool config.",
     "taskqueues": "Show DIRAC task queues and their priorities (TaskQueueDB).",
+    "whatif": "Show a view with config keys changed (nothing is written).",
 }
 
 

@@ -321,7 +321,7 @@ class HistoryCorrector:
 
 
 def make_dirac_history_sink(
-    config: Config, section: Any, now: float, rebuild: bool
+    config: Config, section: Any, now: float, rebuild: bool, presorted: bool = True
 ) -> DiracHistorySink:
-    """The DIRAC running-jobs history's sink for ``fs import history``."""
+    """The DIRAC running-jobs history's sink for ``fs import history`` (any record order)."""
     return DiracHistorySink(section, rebuild)

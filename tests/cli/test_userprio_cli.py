@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 NOW = "2026-11-21T12:00:00Z"
-T0 = 1763726400.0  # 2026-11-21T12:00:00Z
 
 CONFIG = """
 [pool]
@@ -236,3 +235,124 @@ def test_help_lists_commands(run: Callable[..., Any]) -> None:
     assert result.exit_code == 0
     for name in ("userprio", "setfactor", "import", "config", "init"):
         assert name in result.stdout
+
+
+def test_import_unsorted_from_stdin(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    cfg = write_config(CONFIG)
+    text = "".join(reversed(HISTORY.splitlines(keepends=True)))
+    args = ["--config", str(cfg), "--state", str(tmp_path / "u.json"), "--now", NOW]
+    result = run("import", "history", "-", *args, input=text)
+    assert result.exit_code == 0, result.stderr
+    rows = json.loads(run("userprio", *args, "--json").stdout)
+    assert {r["name"]: r["effective_priority"] for r in rows} == pytest.approx(
+        {"alice@example.org": 5.25, "bob@example.org": 2 - 1.5 * 0.5**0.25}
+    )
+
+
+def test_import_condor_history(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    cfg = write_config(CONFIG)
+    ads = [  # newest first, as condor_history prints
+        {
+            "Owner": "bob",
+            "User": "bob@example.org",
+            "JobStatus": 4,
+            "RequestCpus": 2,
+            "JobCurrentStartDate": 1795240800,
+            "CompletionDate": 1795262400,
+        },
+        {
+            "Owner": "alice",
+            "AccountingGroup": "group_x.alice",
+            "JobStatus": 4,
+            "JobCurrentStartDate": 1795176000,
+            "CompletionDate": 1795262400,
+        },
+        {"Owner": "carol", "JobStatus": 3, "EnteredCurrentStatus": 1795176000},
+    ]
+    f = tmp_path / "h.json"
+    f.write_text(json.dumps(ads))
+    args = ["--config", str(cfg), "--state", str(tmp_path / "c.json"), "--now", NOW]
+    result = run("import", "condor-history", str(f), *args)
+    assert result.exit_code == 0, result.stderr
+    assert "Imported 2 usage records" in result.stdout
+    rows = {r["name"]: r for r in json.loads(run("userprio", *args, "--json").stdout)}
+    # one slot for one half-life from 0.5: 1 - 0.5 / 2
+    assert rows["group_x.alice@example.org"]["effective_priority"] == pytest.approx(0.75)
+    assert rows["bob@example.org"]["weighted_accumulated_usage_hours"] == pytest.approx(6.0)
+
+
+def test_whatif_changes_view_not_state(
+    pool: list[str], run: Callable[..., Any], tmp_path: Path
+) -> None:
+    state = tmp_path / "s.json"
+    before = state.read_bytes()
+    later = "2026-11-22T12:00:00Z"
+    base = {
+        r["name"]: r["effective_priority"]
+        for r in json.loads(run("userprio", *pool, "--now", later, "--json").stdout)
+    }
+    result = run(
+        "whatif",
+        "--set",
+        "accountant.priority_halflife=43200",
+        "--set",
+        "accountant.default_prio_factor=10",
+        "userprio",
+        *pool,
+        "--now",
+        later,
+        "--json",
+    )
+    assert result.exit_code == 0, result.stderr
+    alt = {r["name"]: r["effective_priority"] for r in json.loads(result.stdout)}
+    assert base["alice@example.org"] == pytest.approx(5.25 / 2)
+    assert alt["alice@example.org"] == pytest.approx(10 * 5.25 / 4)  # two half-lives
+    assert state.read_bytes() == before
+    bad = run("whatif", "--set", "accountant.priority_halflife=-1", "userprio", *pool)
+    assert bad.exit_code == 2
+    assert "priority_halflife" in bad.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("[pool\n", "not valid TOML"),
+        ("[accountant]\nhalflife = 3\n", "unknown key 'accountant.halflife'"),
+        ('[accountant]\npriority_halflife = "soon"\n', "priority_halflife"),
+        ("[accountant]\npriority_halflife = -60\n", "0 or more"),
+        ("[accountant]\ndefault_prio_factor = nan\n", "finite"),
+    ],
+)
+def test_bad_config_on_the_command_line(
+    tmp_path: Path, run: Callable[..., Any], text: str, needle: str
+) -> None:
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text(text)
+    state = tmp_path / "s.json"
+    for args in (["userprio"], ["setprio", "a@b", "3"], ["config", "check"]):
+        result = run(
+            *args, "--config", str(cfg), *(["--state", str(state)] if args[0] != "config" else [])
+        )
+        assert result.exit_code == 2
+        assert needle in result.stderr
+        assert str(cfg) in result.stderr
+        assert len(result.stderr.splitlines()) == 1
+        assert not state.exists()
+
+
+def test_init_and_config_check(tmp_path: Path, run: Callable[..., Any]) -> None:
+    target = tmp_path / "fairshare.toml"
+    result = run("init", str(target))
+    assert result.exit_code == 0
+    assert run("init", str(target)).exit_code == 2  # no silent overwrite
+    check = run("config", "check", "--config", str(target))
+    assert check.exit_code == 0, check.stderr
+    assert "accountant.default_prio_factor = 1.0" in check.stdout
+    assert 'priority.fairshare = "linear"' in check.stdout
+    data = json.loads(run("config", "check", "--config", str(target), "--json").stdout)
+    assert data["accountant"]["priority_halflife"] == 86400
+    assert data["groups"]["group_physics"]["quota"] == 40
