@@ -126,7 +126,8 @@ def definer(
     """
 
     def define(key: Hashable) -> TaskQueueDefinition:
-        owner, group, _, names, *values = key  # type: ignore[misc]
+        fields: tuple[Any, ...] = key  # type: ignore[assignment]
+        owner, group, _, names, *values = fields
         if not isinstance(owner, str) or not owner:
             raise ValueError(f"owner: expected a user name, got {owner!r}")
         if not isinstance(group, str):
