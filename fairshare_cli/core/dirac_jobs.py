@@ -54,24 +54,10 @@ def _entry(obj: Any) -> tuple[Any, ...]:
     if group is None or status not in _WAITING or "owner" not in obj:
         return (status, "owner" in obj, tuple(obj))
     req = obj.get("dirac_requirements")
+    head = (obj["owner"], group, obj.get("user_priority"), obj.get("count", 1), tuple(obj))
     if req is None:
-        return (
-            obj["owner"],
-            group,
-            obj.get("user_priority"),
-            obj.get("count", 1),
-            tuple(obj),
-            None,
-        )
-    return (
-        obj["owner"],
-        group,
-        obj.get("user_priority"),
-        obj.get("count", 1),
-        tuple(obj),
-        tuple(req),
-        *[tuple(v) if type(v) is list else v for v in req.values()],
-    )
+        return (*head, None)
+    return (*head, tuple(req), *[tuple(v) if type(v) is list else v for v in req.values()])
 
 
 def _definition_key(entry: tuple[Any, ...]) -> tuple[Any, ...]:
