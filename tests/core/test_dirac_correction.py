@@ -13,6 +13,7 @@ from fairshare_cli.core.dirac_correction import (
     DiracHistorySink,
     HistoryCorrector,
     RunningHistory,
+    add_running_jobs,
     apply_correction,
     average_running,
     history_from_json,
@@ -184,6 +185,13 @@ def test_history_sink_adds_to_or_rebuilds_the_section() -> None:
     rebuilt = DiracHistorySink(old, rebuild=True)
     rebuilt.add(Record("a", 10, 30, dirac_group="g", slots=2))
     assert rebuilt.finish() == {"running_jobs": {"g": {"a": [[10, 2], [30, -2]]}}}
+
+
+def test_add_running_jobs_to_a_section() -> None:
+    section = add_running_jobs(None, "g", "a", 100, None, 4)
+    section = add_running_jobs(section, "g", "a", 50, 100, 2)
+    assert section == {"running_jobs": {"g": {"a": [[50, 2], [100, 2]]}}}
+    assert average_running(history_from_json(section).events[("g", "a")], 50, 150) == 3.0
 
 
 def test_slice_history_groups_owners() -> None:
