@@ -1,10 +1,13 @@
 """Waiting DIRAC jobs from raw job objects, grouped without an object per job.
 
 ``fs taskqueues`` must read a million jobs in seconds, so it does not build a
-:class:`~fairshare_cli.core.jobs.Job` for each: every waiting job with a ``dirac_group``
-becomes a cheap key tuple, and each distinct key is checked and turned into a task-queue
-definition once. Anything odd sends the input through the full job parser, so a bad file
-gets the same one-line message as everywhere else.
+:class:`~fairshare_cli.core.jobs.Job` for each: every job becomes a flat key tuple, the
+keys are counted in C, and each distinct key is checked and turned into a task-queue
+definition once. What is checked: every job has an ``id`` (unique) and an ``owner``, known
+field names, a known status, a whole ``count``; a waiting DIRAC job also a known
+``dirac_group``, a whole ``user_priority`` and well-formed ``dirac_requirements``. Fields
+that task queues do not read are not otherwise checked. A job that fails goes through the
+full job parser, so the message is the one every other command gives.
 """
 
 from __future__ import annotations
