@@ -5,9 +5,9 @@ job-priority mapping, ``recalculateTQSharesForAll``/``recalculateTQSharesForEnti
 ``calculate_priority``) and the pilot-side ``ORDER BY RAND()/Priority`` selection of
 ``matchAndGetJob``. Pure: no I/O, no clock.
 
-Jobs enter as plain ``(raw_key, user_priority)`` pairs so that a million jobs can be grouped
-without building an object per job; a raw key is turned into a :class:`TaskQueueDefinition`
-once per distinct key by a caller-supplied function.
+Jobs enter as plain ``(raw_key, user_priority, count)`` triples so that a million jobs can
+be grouped without building an object per job; a raw key is turned into a
+:class:`TaskQueueDefinition` once per distinct key by a caller-supplied function.
 """
 
 from __future__ import annotations
@@ -20,9 +20,6 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS as DEFAULT_CPU_SEGMENTS
-
-DEFAULT_GROUP_SHARE = 1000
-"""``DEFAULT_GROUP_SHARE``: the JobShare of a group that does not set one."""
 
 TQ_MIN_SHARE = 0.001
 """``TQ_MIN_SHARE``: the floor of every task-queue priority (and a background queue's value)."""
