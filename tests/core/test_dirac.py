@@ -181,6 +181,14 @@ def test_background_queues_get_the_minimum_and_leave_the_total() -> None:
     assert refused[1] == pytest.approx(1000 * 2 / (2 + float32(1e-5)), rel=1e-15)
 
 
+def test_an_entity_of_background_queues_only_divides_nothing() -> None:
+    jobs = [(definition("alice", "user", 300), 0), (definition("alice", "user", 3000), -2)]
+    assert priorities(jobs, {"user": Group(1000, allow_background_tqs=True)}) == [
+        TQ_MIN_SHARE,
+        TQ_MIN_SHARE,
+    ]
+
+
 def test_queues_differing_only_in_sites_get_the_sum() -> None:
     jobs = [
         (definition("alice", "user", 300, sites=["A"]), 1),
