@@ -52,10 +52,19 @@ def generate(n: int, end: float, span: float, seed: int, submitters: int = 0):  
         if not nice_done and s >= nice_start:
             # A nice user soaking up idle slots for eight hours (kept in start order).
             nice_done = True
-            yield {"owner": "nobody", "accounting_group": None, "account": "hep",
-                   "partition": "batch", "qos": "normal", "dirac_group": "lhcb_user",
-                   "start": iso(nice_start), "end": iso(nice_start + 8 * 3600), "slots": 16,
-                   "cpus": 1, "nice_user": True}
+            yield {
+                "owner": "nobody",
+                "accounting_group": None,
+                "account": "hep",
+                "partition": "batch",
+                "qos": "normal",
+                "dirac_group": "lhcb_user",
+                "start": iso(nice_start),
+                "end": iso(nice_start + 8 * 3600),
+                "slots": 16,
+                "cpus": 1,
+                "nice_user": True,
+            }
         length = rng.choice([600, 1800, 3600, 7200, 14400, 28800])
         e = s + length
         yield {
