@@ -5,8 +5,9 @@
 writes ``/tmp/dirac/jobs.json`` (a jobs file of full job objects), ``/tmp/dirac/pool.toml``
 (three DIRAC groups, share correction on) and ``/tmp/dirac/history.csv`` (a week of running
 jobs for the correction). Deterministic (seeded). Every queue is a distinct definition
-(owner × CPU segment), and jobs of all queues are interleaved in the file, as a real queue
-would be.
+(owner × CPU segment); jobs of all queues are interleaved in the file (the harder case for
+grouping: no two neighbours share a queue), or with ``--clustered`` come queue after queue,
+as bulk submissions do.
 """
 
 from __future__ import annotations
@@ -74,13 +75,14 @@ def queue_definitions(queues: int, rng: random.Random) -> list[dict[str, object]
     return out
 
 
-def jobs(n: int, queues: int, seed: int) -> list[dict[str, object]]:
-    """``n`` idle jobs spread over ``queues`` definitions, interleaved."""
+def jobs(n: int, queues: int, seed: int, clustered: bool = False) -> list[dict[str, object]]:
+    """``n`` idle jobs spread over ``queues`` definitions, interleaved (or one queue's jobs
+    after another's with ``clustered``, as bulk submissions arrive)."""
     rng = random.Random(seed)
     defs = queue_definitions(queues, rng)
     out = []
     for i in range(n):
-        d = defs[i % queues]
+        d = defs[(i * queues) // n if clustered else i % queues]
         req: dict[str, object] = {"cpu_time": rng.choice(d["cpu_times"])}  # type: ignore[arg-type]
         for key in ("sites", "banned_sites", "platform", "job_type", "tags"):
             if key in d:
@@ -114,11 +116,14 @@ def main() -> None:
     parser.add_argument("--queues", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default="/tmp/fs-dirac-bench")
+    parser.add_argument(
+        "--clustered", action="store_true", help="each queue's jobs together, not interleaved"
+    )
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "jobs.json", "w", encoding="utf-8") as fh:
-        json.dump(jobs(args.jobs, args.queues, args.seed), fh)
+        json.dump(jobs(args.jobs, args.queues, args.seed, args.clustered), fh)
     (out / "pool.toml").write_text(CONFIG, encoding="utf-8")
     (out / "history.csv").write_text(history(args.queues), encoding="utf-8")
     print(f"wrote {args.jobs} jobs in {args.queues} queues to {out}")
