@@ -1,2 +1,3 @@
 """cli layer."""
+
 from __future__ import annotations

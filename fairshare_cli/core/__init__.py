@@ -1,2 +1,3 @@
 """core layer."""
+
 from __future__ import annotations

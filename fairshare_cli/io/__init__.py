@@ -1,2 +1,3 @@
 """io layer."""
+
 from __future__ import annotations

@@ -1,2 +1,3 @@
 """render layer."""
+
 from __future__ import annotations

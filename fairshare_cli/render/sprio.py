@@ -1,0 +1,338 @@
+"""sprio's output: default formats, the ``-o`` format grammar, the weights row, sorting.
+
+Mirrors ``src/sprio/opts.c`` (formats, ``%[.][width]letter`` parsing, ``-S`` keys) and
+``src/sprio/print.c`` (``%Ns`` right-justified then cut to N, ``%.Ns`` left, the value
+formats ``%.0f`` / ``%.7f`` / ``%16.14f``).
+"""
+
+# ruff: noqa: UP031  (printf formats mirror the C code on purpose)
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fairshare_cli.core.slurm_priority import PriorityRow, Weights
+from fairshare_cli.errors import InputError
+
+HEADERS = {
+    "i": "JOBID",
+    "s": "SLUID",
+    "r": "PARTITION",
+    "u": "USER",
+    "o": "ACCOUNT",
+    "n": "QOSNAME",
+    "c": "CLUSTER",
+    "Y": "PRIORITY",
+    "y": "PRIORITY",
+    "S": "SITE",
+    "A": "AGE",
+    "a": "AGE",
+    "B": "ASSOC",
+    "b": "ASSOC",
+    "F": "FAIRSHARE",
+    "f": "FAIRSHARE",
+    "J": "JOBSIZE",
+    "j": "JOBSIZE",
+    "P": "PARTITION",
+    "p": "PARTITION",
+    "Q": "QOS",
+    "q": "QOS",
+    "N": "NICE",
+    "T": "TRES",
+    "t": "TRES",
+}
+FACTOR_LETTERS = {
+    "A": "age",
+    "B": "assoc",
+    "F": "fairshare",
+    "J": "jobsize",
+    "P": "partition",
+    "Q": "qos",
+}
+SORT_LETTERS = set("ciNnoruAaFfJjPpQqTtYy")
+
+
+@dataclass(frozen=True)
+class FormatField:
+    """One ``%[.][width]letter`` of a format, with the text that follows it."""
+
+    letter: str
+    width: int
+    right: bool
+    suffix: str
+
+
+@dataclass(frozen=True)
+class SprioFormat:
+    """A parsed format: leading text and fields."""
+
+    prefix: str
+    fields: tuple[FormatField, ...]
+
+
+def parse_format(spec: str) -> tuple[SprioFormat, list[str]]:
+    """Parse a format string; returns it and a warning per unknown letter (field skipped).
+
+    Unknown letters give ``Invalid job format specification: %c`` as sprio does.
+    """
+    warnings: list[str] = []
+    first = spec.find("%")
+    if first < 0:
+        return SprioFormat(spec, ()), warnings
+    prefix = spec[:first]
+    fields: list[FormatField] = []
+    pos = first
+    while pos < len(spec):
+        assert spec[pos] == "%"
+        pos += 1
+        right = False
+        if pos < len(spec) and spec[pos] == ".":
+            right = True
+            pos += 1
+        digits = ""
+        while pos < len(spec) and spec[pos].isdigit():
+            digits += spec[pos]
+            pos += 1
+        letter = spec[pos] if pos < len(spec) else ""
+        pos += 1
+        nxt = spec.find("%", pos)
+        if nxt < 0:
+            nxt = len(spec)
+        suffix = spec[pos:nxt]
+        pos = nxt
+        if letter not in HEADERS:
+            warnings.append(f"Invalid job format specification: {letter}")
+            continue
+        fields.append(FormatField(letter, int(digits) if digits else 0, right, suffix))
+    return SprioFormat(prefix, tuple(fields)), warnings
+
+
+def default_format(
+    weights: Weights, *, long: bool, norm: bool, show_user: bool, compat: str = "current"
+) -> str:
+    """sprio's format when neither ``-o`` nor ``SPRIO_FORMAT`` is given.
+
+    ``compat = "22.05"`` gives Slurm 22.05's long formats (no ACCOUNT or QOSNAME column).
+    """
+    old = compat == "22.05"
+    if long and not norm:
+        if old:
+            return "%.15i %9r %.8u %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10Q %.11N %.20T"
+        return (
+            "%.15i %9r %.8u %.8o %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10n %.10Q %.11N %.20T"
+        )
+    if long and norm:
+        if old:
+            return "%.15i %9r %.8u %10y %10a %10b %10f %10j %10p %10q %20t"
+        return "%.15i %9r %.8u %.8o %10y %10a %10b %10f %10j %10p %10n %10q %20t"
+    out = "%.15i %9r"
+    if show_user:
+        out += " %.8u"
+    order = (
+        ("A", "age"),
+        ("B", "assoc"),
+        ("F", "fairshare"),
+        ("J", "jobsize"),
+        ("P", "partition"),
+        ("Q", "qos"),
+    )
+    if norm:
+        out += " %10y"
+        for letter, key in order:
+            if weights.get(key):
+                out += f" %10{letter.lower()}"
+        if any(weights.tres.values()):
+            out += " %20t"
+    else:
+        out += " %.10Y %.10S"
+        for letter, key in order:
+            if weights.get(key):
+                out += f" %.10{letter}"
+        if any(weights.tres.values()):
+            out += " %.20T"
+    return out
+
+
+def _cell(text: str, width: int, right: bool) -> str:
+    if right:
+        if width > 0:
+            return text.rjust(width)[:width]
+        return text
+    if width > 0:
+        return text[:width].ljust(width)
+    return text
+
+
+def _num(value: float) -> str:
+    return "%.0f" % value
+
+
+def tres_weights_text(weights: Weights) -> str:
+    """The ``PriorityWeightTRES`` string the weights row shows."""
+    parts = []
+    for name, value in weights.tres.items():
+        text = "%d" % value if float(value).is_integer() else "%g" % value
+        parts.append(f"{name}={text}")
+    return ",".join(parts)
+
+
+def row_value(letter: str, row: PriorityRow, weights: Weights, cluster: str) -> str:
+    """The text a job row shows for one format letter."""
+    if letter == "i":
+        return row.job_id
+    if letter == "s":
+        return ""
+    if letter == "r":
+        return row.partition
+    if letter == "u":
+        return row.user
+    if letter == "o":
+        return row.account
+    if letter == "n":
+        return row.qos
+    if letter == "c":
+        return cluster
+    if letter == "Y":
+        return "%d" % row.priority
+    if letter == "y":
+        value = row.priority_value if row.admin else row.priority_value / 4294967295.0
+        return "%16.14f" % value
+    if letter == "S":
+        return _num(row.site)
+    if letter == "N":
+        return _num(row.nice)
+    if letter in FACTOR_LETTERS:
+        return _num(row.weighted[FACTOR_LETTERS[letter]])
+    upper = letter.upper()
+    if upper in FACTOR_LETTERS:
+        key = FACTOR_LETTERS[upper]
+        w = weights.get(key)
+        return "%.7f" % (row.weighted[key] / w if w else 0.0)
+    if letter == "T":
+        return ",".join(f"{k}={_num(v)}" for k, v in row.weighted["tres"].items() if v)
+    if letter == "t":
+        parts = []
+        for k, v in row.weighted["tres"].items():
+            if v:
+                w = weights.tres.get(k, 0.0)
+                parts.append(f"{k}={'%.2f' % (v / w if w else 0.0)}")
+        return ",".join(parts)
+    return ""
+
+
+def weights_value(letter: str, weights: Weights) -> str:
+    """The text the ``-w`` weights row shows for one format letter."""
+    if letter == "i":
+        return "Weights"
+    if letter == "S":
+        return "1"
+    upper = letter.upper()
+    if upper in FACTOR_LETTERS:
+        return "%d" % weights.get(FACTOR_LETTERS[upper])
+    if upper == "T":
+        return tres_weights_text(weights)
+    return ""
+
+
+def render(
+    fmt: SprioFormat,
+    rows: Sequence[PriorityRow],
+    weights: Weights,
+    *,
+    header: bool = True,
+    weights_only: bool = False,
+    cluster: str = "",
+) -> str:
+    """The whole sprio output for a parsed format."""
+    lines: list[str] = []
+
+    def line(values: Callable[[FormatField], str]) -> str:
+        parts = [fmt.prefix]
+        for f in fmt.fields:
+            parts.append(_cell(values(f), f.width, f.right))
+            parts.append(f.suffix)
+        return "".join(parts)
+
+    if header:
+        lines.append(line(lambda f: HEADERS[f.letter]))
+    if weights_only:
+        lines.append(line(lambda f: weights_value(f.letter, weights)))
+    else:
+        for row in rows:
+            lines.append(line(lambda f, r=row: row_value(f.letter, r, weights, cluster)))
+    return "".join(s + "\n" for s in lines)
+
+
+def _sort_value(letter: str, row: PriorityRow) -> Any:
+    if letter == "i":
+        return row.sort_key
+    if letter == "c":
+        return ""
+    if letter == "N":
+        return row.nice
+    if letter == "n":
+        return row.qos
+    if letter == "o":
+        return row.account
+    if letter == "r":
+        return row.partition
+    if letter == "u":
+        return row.user
+    if letter in "Yy":
+        return float(row.priority)
+    if letter in "Tt":
+        return float(sum(row.weighted["tres"].values()))
+    return float(row.weighted[FACTOR_LETTERS[letter.upper()]])
+
+
+def sort_rows(rows: list[PriorityRow], spec: str) -> list[PriorityRow]:
+    """Sort as ``-S`` asks: keys applied last to first with a stable sort.
+
+    Each letter may be preceded by ``-`` (descending) or ``+``; floating keys compare
+    equal within 1e-5.
+
+    Raises:
+        InputError: ``Invalid sort specification: %c``.
+    """
+    keys: list[tuple[str, bool]] = []
+    for item in (s.strip() for s in spec.split(",") if s.strip()):
+        desc = item.startswith("-")
+        letter = item.lstrip("+-")[:1]
+        if letter not in SORT_LETTERS:
+            raise InputError(f"Invalid sort specification: {letter or item}")
+        keys.append((letter, desc))
+    out = list(rows)
+    for letter, desc in reversed(keys):
+        if letter in "YyAaFfJjPpQqTt":
+
+            def cmp(x: PriorityRow, y: PriorityRow, letter: str = letter) -> int:
+                a, b = _sort_value(letter, x), _sort_value(letter, y)
+                if abs(a - b) < 1e-5:
+                    return 0
+                return -1 if a < b else 1
+
+            out.sort(key=functools.cmp_to_key(cmp), reverse=desc)
+        else:
+            out.sort(key=functools.partial(_sort_value, letter), reverse=desc)
+    return out
+
+
+def json_rows(rows: Sequence[PriorityRow]) -> list[Mapping[str, Any]]:
+    """The ``--json`` objects (DESIGN §5 sprio fields), full precision."""
+    return [
+        {
+            "job_id": r.job_id,
+            "partition": r.partition,
+            "user": r.user,
+            "account": r.account,
+            "qos": r.qos,
+            "priority": r.priority,
+            "site": r.site,
+            "nice": r.nice,
+            "factors": r.factors,
+            "weighted": r.weighted,
+        }
+        for r in rows
+    ]
