@@ -1,0 +1,171 @@
+"""``fs config check`` and ``fs init``."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from pathlib import Path
+from typing import Any
+
+import click
+
+from fairshare_cli.cli.context import resolve_config_path
+from fairshare_cli.cli.options import output_format, output_options
+from fairshare_cli.errors import InputError
+
+
+@click.group("config")
+def config_group() -> None:
+    """Check a pool config and print its effective values."""
+
+
+@config_group.command("check")
+@click.option(
+    "--config",
+    "config_path",
+    envvar="FAIRSHARE_CONFIG",
+    metavar="PATH",
+    help="Pool config (default: ./fairshare.toml, else the user config dir).",
+)
+@output_options
+def check(config_path: str | None, output: str, as_json: bool) -> None:
+    """Validate a pool config and print every effective value (profile applied).
+
+    \b
+    Example:
+      fs config check --config sample_configs/pool.toml
+    Exit 0 when valid; exit 2 with one line naming the key when not.
+    """
+    from fairshare_cli.io.config import load_config
+    from fairshare_cli.render.formats import emit_rows
+
+    path = resolve_config_path(config_path)
+    config = load_config(path)
+    data = _plain(dataclasses.asdict(config))
+    if output_format(output, as_json) != "table":
+        emit_rows(data, None, "json")
+        return
+    click.echo(f'# {path}: valid; effective values (profile "{config.pool.defaults}")')
+    for key, value in _flatten(data):
+        click.echo(f"{key} = {_toml(value)}")
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _flatten(data: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    out: list[tuple[str, Any]] = []
+    if isinstance(data, dict) and data and prefix.count(".") < 6:
+        for k, v in data.items():
+            if k == "path":
+                continue
+            key = f"{prefix}.{k}" if prefix else k
+            if isinstance(v, dict) and v:
+                out.extend(_flatten(v, key))
+            else:
+                out.append((key, v))
+    else:
+        out.append((prefix, data))
+    return out
+
+
+def _toml(value: Any) -> str:
+    if value is None:
+        return "(unset)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        if math.isinf(value):
+            return '"INFINITE"'
+        return repr(value)
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
+    return str(value)
+
+
+STARTER = """\
+# fairshare-cli pool config (see DESIGN: every key is optional unless marked).
+# Check it with:  fs config check --config {name}
+
+[pool]
+name = "mypool"
+uid_domain = "example.org"        # bare owners become owner@example.org  [UID_DOMAIN]
+local_domains = ["example.org"]   # other domains get remote_prio_factor
+defaults = "legacy"               # "legacy" (HTCondor 7 / Slurm 2.0 docs) or "current"
+state = "fairshare-state.json"    # state file, relative to this config
+
+[accountant]
+priority_halflife = 86400         # seconds, or a Slurm time string like "1-0"  [PRIORITY_HALFLIFE]
+# default_prio_factor = 1.0       # legacy 1, current 1000
+# nice_user_prio_factor = 1e7
+# remote_prio_factor = 1e4
+
+[negotiator]
+# use_slot_weights = false        # legacy false, current true (weight = slot_weight)
+# allow_quota_oversubscription = false
+
+[[machines]]
+name = "exec"                     # exec001 ... exec010, slots slot1@exec001 ...
+count = 10
+slots = 8
+attributes = {{ Cpus = 1, Memory = 4096, Arch = "X86_64", OpSys = "LINUX" }}
+partitions = ["batch"]
+
+[groups."group_physics"]
+quota = 40                        # static slots  [GROUP_QUOTA_group_physics]
+accept_surplus = true
+
+[groups."group_chemistry"]
+dynamic_quota = 0.3               # fraction of the parent  [GROUP_QUOTA_DYNAMIC_...]
+
+[priority]                        # Slurm multifactor
+decay_halflife = "7-0"
+max_age = "7-0"
+[priority.weights]
+age = 1000
+fairshare = 10000
+jobsize = 1000
+partition = 1000
+
+[partitions.batch]
+default = true
+
+[qos.normal]
+
+[accounts.physics]
+shares = 60
+users = {{ alice = 1, bob = 1 }}
+[accounts.chemistry]
+shares = 40
+users = {{ carol = 1 }}
+"""
+
+
+@click.command("init")
+@click.argument("path", required=False, default="fairshare.toml")
+@click.option("--force", is_flag=True, help="Overwrite an existing file.")
+def init(path: str, force: bool) -> None:
+    """Write a commented starter pool config (default ./fairshare.toml).
+
+    \b
+    Example:
+      fs init && fs config check
+    """
+    target = Path(path)
+    if target.exists() and not force:
+        raise InputError(f"{target} already exists; use --force to overwrite it")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(STARTER.format(name=target), encoding="utf-8")
+    click.echo(
+        f"Wrote a starter pool config to {target}; check it with "
+        f"'fs config check --config {target}'"
+    )

@@ -1,0 +1,101 @@
+"""The ``fs`` command group: lazy subcommands and the one error boundary."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+import click
+
+from fairshare_cli import __version__
+
+#: Subcommands, imported only when used so that ``fs --help`` stays fast.
+_COMMANDS: dict[str, str] = {
+    "userprio": "fairshare_cli.cli.userprio:userprio",
+    "setfactor": "fairshare_cli.cli.edits:setfactor",
+    "setprio": "fairshare_cli.cli.edits:setprio",
+    "setaccum": "fairshare_cli.cli.edits:setaccum",
+    "setbegin": "fairshare_cli.cli.edits:setbegin",
+    "setlast": "fairshare_cli.cli.edits:setlast",
+    "resetusage": "fairshare_cli.cli.edits:resetusage",
+    "delete": "fairshare_cli.cli.edits:delete",
+    "import": "fairshare_cli.cli.import_cmd:import_group",
+    "config": "fairshare_cli.cli.config_cmd:config_group",
+    "init": "fairshare_cli.cli.config_cmd:init",
+}
+
+#: One-line summaries for ``fs --help`` without importing every command module.
+_SUMMARIES: dict[str, str] = {
+    "userprio": "Show user priorities (like condor_userprio).",
+    "setfactor": "Set a submitter's priority factor (condor_userprio -setfactor).",
+    "setprio": "Set a submitter's real priority (condor_userprio -setprio).",
+    "setaccum": "Set accumulated usage in slot-hours*3600 (condor_userprio -setaccum).",
+    "setbegin": "Set the usage begin time (condor_userprio -setbegin).",
+    "setlast": "Set the last usage time (condor_userprio -setlast).",
+    "resetusage": "Reset accumulated usage (condor_userprio -resetusage/-resetall).",
+    "delete": "Delete an accountant record (condor_userprio -delete).",
+    "import": "Import usage history or real tools' dumps into the state.",
+    "config": "Check a pool config and print its effective values.",
+    "init": "Write a commented starter pool config.",
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(_COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = _COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module, _, attr = target.partition(":")
+        cmd = getattr(importlib.import_module(module), attr)
+        assert isinstance(cmd, click.Command)
+        return cmd
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from fairshare_cli.errors import FairshareError
+
+        try:
+            return super().invoke(ctx)
+        except FairshareError as exc:
+            if "--debug" in sys.argv[1:] or (ctx.obj or {}).get("debug"):
+                raise
+            raise FsError(str(exc), exc.exit_code) from None
+        except BrokenPipeError:
+            sys.stderr.close()
+            raise click.exceptions.Exit(1) from None
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, _SUMMARIES.get(name, "")) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+class FsError(click.ClickException):
+    """A :class:`FairshareError` on its way out: one line on stderr, its exit code."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"fs: error: {self.format_message()}", err=True)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["--help"]})
+@click.version_option(__version__, prog_name="fs")
+@click.option("--debug", is_flag=True, hidden=True, help="Show tracebacks.")
+@click.pass_context
+def cli(ctx: click.Context, debug: bool) -> None:
+    """fairshare-cli: fair-share scheduling as HTCondor, Slurm and DIRAC compute it.
+
+    \b
+    Examples:
+      fs userprio --config sample_configs/pool.toml        # like condor_userprio
+      fs sshare -a -l --config sample_configs/pool.toml    # like sshare -a -l
+    """
+    ctx.obj = {"debug": debug}

@@ -1,0 +1,442 @@
+"""HTCondor's accountant: real and effective user priorities with half-life decay.
+
+Mirrors ``Accountant.cpp`` (reference/htcondor.md §1–2): one customer record per submitter
+(``user@domain`` or ``group.sub.user@domain``) and per accounting group (bare group name,
+root ``<none>``). The real user priority (RUP) decays towards the weighted resources in use:
+
+    P' = max(P·β + Uw·(1 − β), 0.5),   β = 0.5 ** (Δt / half_life)
+
+Decay is lazy and exact: a record stores its RUP as of ``last_update`` and the resources it
+has held since, so its value at any later ``now`` is one step of the formula (with constant
+usage the steps compose exactly). Mutating operations first bring a record up to ``now``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from fairshare_cli.core.config import Config, GroupSpec
+from fairshare_cli.core.state import SectionError
+
+MIN_PRIORITY = 0.5
+MIN_FACTOR = 1.0
+ROOT_GROUP = "<none>"
+NICE_USER_PREFIX = "nice-user"
+
+
+@dataclass(frozen=True)
+class CustomerRecord:
+    """One accountant record (a submitter or a group), valid as of ``last_update``.
+
+    ``priority`` is the RUP without the factor. ``priority_factor`` is only set by an explicit
+    ``setfactor``; otherwise the factor comes from the config (see :func:`priority_factor`).
+    Accumulated usages are in (weighted) slot-seconds; times are epoch seconds, 0 = never.
+    """
+
+    name: str
+    is_group: bool = False
+    priority: float = MIN_PRIORITY
+    last_update: float | None = None
+    priority_factor: float | None = None
+    resources_used: int = 0
+    weighted_resources_used: float = 0.0
+    hier_weighted_resources_used: float = 0.0
+    accumulated_usage: float = 0.0
+    weighted_accumulated_usage: float = 0.0
+    begin_usage_time: float = 0.0
+    last_usage_time: float = 0.0
+
+    @property
+    def charged_usage(self) -> float:
+        """Weighted usage the RUP decays towards (groups: their whole subtree's)."""
+        if self.hier_weighted_resources_used > 0:
+            return self.hier_weighted_resources_used
+        return self.weighted_resources_used
+
+
+def decay_factor(dt: float, half_life: float) -> float:
+    """β = 0.5 ** (Δt / half-life); a half-life of 0 forgets at once (β = 0)."""
+    if half_life <= 0:
+        return 0.0
+    return 0.5 ** (dt / half_life)
+
+
+def advance(rec: CustomerRecord, now: float, half_life: float) -> CustomerRecord:
+    """The record brought up to ``now`` with the usage it held since ``last_update``.
+
+    Mirrors ``UpdatePriorities`` for one record; Δt ≤ 0 changes nothing (a clock that went
+    back only moves ``last_update``). ``begin_usage_time`` is the start of the first interval
+    with usage and ``last_usage_time`` the end of the last one.
+    """
+    if rec.last_update is None:
+        return replace(rec, last_update=now, priority=max(rec.priority, MIN_PRIORITY))
+    dt = now - rec.last_update
+    if dt == 0:
+        return rec
+    if dt < 0:
+        return replace(rec, last_update=now)
+    beta = decay_factor(dt, half_life)
+    p = max(rec.priority, MIN_PRIORITY)
+    new_p = max(p * beta + rec.charged_usage * (1.0 - beta), MIN_PRIORITY)
+    acc = rec.accumulated_usage + rec.resources_used * dt
+    wacc = rec.weighted_accumulated_usage + rec.weighted_resources_used * dt
+    used = rec.resources_used > 0
+    begin = rec.begin_usage_time
+    if used and begin <= 0:
+        begin = rec.last_update
+    return replace(
+        rec,
+        priority=new_p,
+        last_update=now,
+        accumulated_usage=acc,
+        weighted_accumulated_usage=wacc,
+        begin_usage_time=begin,
+        last_usage_time=now if used else rec.last_usage_time,
+    )
+
+
+# --------------------------------------------------------------------------- names, groups
+
+
+def domain_of(name: str) -> str:
+    """The text after the last ``@`` (empty if none)."""
+    return name.rsplit("@", 1)[1] if "@" in name else ""
+
+
+def qualify(name: str, uid_domain: str) -> str:
+    """A bare user name gets ``@uid_domain``; group names and full names are kept."""
+    if "@" in name or name == ROOT_GROUP:
+        return name
+    return f"{name}@{uid_domain}"
+
+
+def submitter_name(
+    owner: str, accounting_group: str | None, nice_user: bool, uid_domain: str
+) -> str:
+    """The accountant name a job is charged to (``AccountingGroup@domain`` or ``User``).
+
+    ``nice_user`` without an accounting group becomes ``nice-user.<owner>@domain``; with an
+    explicit accounting group it is ignored, as condor_submit does.
+    """
+    user, _, domain = owner.partition("@")
+    domain = domain or uid_domain
+    if accounting_group:
+        return f"{accounting_group}@{domain}"
+    if nice_user:
+        return f"{NICE_USER_PREFIX}.{user}@{domain}"
+    return f"{user}@{domain}"
+
+
+class GroupTree:
+    """Configured accounting groups, matched case-insensitively (``GROUP_NAMES``)."""
+
+    def __init__(self, groups: Mapping[str, GroupSpec]) -> None:
+        self.groups = dict(groups)
+        self._lower = {name.lower(): name for name in groups}
+
+    def names(self) -> list[str]:
+        """Group names sorted case-insensitively (HTCondor's group-id order)."""
+        return sorted(self.groups, key=str.lower)
+
+    def group_of(self, name: str) -> str:
+        """The deepest configured group a submitter name maps to, else ``<none>``.
+
+        Drops the text from the last ``@``; everything before the last ``.`` is the group
+        path, walked down as far as it matches. A group record maps to itself.
+        """
+        if name == ROOT_GROUP:
+            return ROOT_GROUP
+        if "@" in name:
+            path = name.rsplit("@", 1)[0]
+            if "." not in path:
+                return ROOT_GROUP
+            path = path.rsplit(".", 1)[0]
+        else:
+            path = name
+        best = ROOT_GROUP
+        parts = path.split(".")
+        for i in range(1, len(parts) + 1):
+            hit = self._lower.get(".".join(parts[:i]).lower())
+            if hit is None:
+                break
+            best = hit
+        return best
+
+    def ancestors(self, group: str) -> list[str]:
+        """``group`` and its dotted prefixes, deepest first (never ``<none>``)."""
+        if group == ROOT_GROUP:
+            return []
+        parts = group.split(".")
+        return [".".join(parts[:i]) for i in range(len(parts), 0, -1)]
+
+
+def priority_factor(rec: CustomerRecord, config: Config, tree: GroupTree) -> float:
+    """The priority factor in force for a record (reference/htcondor.md §2.3).
+
+    Precedence: explicit (``setfactor``), nice user (name starts with ``nice-user``), the
+    deepest group's ``prio_factor``, remote domain (not in ``local_domains``), default.
+    A factor below 1 counts as 1.
+    """
+    acc = config.accountant
+    if rec.priority_factor is not None:
+        return max(rec.priority_factor, MIN_FACTOR)
+    if rec.name.startswith(NICE_USER_PREFIX):
+        return acc.nice_user_prio_factor
+    group = tree.group_of(rec.name)
+    if group != ROOT_GROUP:
+        gf = tree.groups[group].prio_factor
+        if gf:
+            return max(gf, MIN_FACTOR)
+    local = config.pool.local_domains
+    if local and not rec.is_group and domain_of(rec.name) not in local:
+        return acc.remote_prio_factor
+    return acc.default_prio_factor
+
+
+def effective_priority(rec: CustomerRecord, factor: float) -> float:
+    """EUP = max(RUP, 0.5) × factor."""
+    return max(rec.priority, MIN_PRIORITY) * factor
+
+
+# --------------------------------------------------------------------------- the accountant
+
+
+@dataclass(frozen=True)
+class AccountantState:
+    """All customer records, keyed by name."""
+
+    records: Mapping[str, CustomerRecord]
+
+    def get(self, name: str) -> CustomerRecord | None:
+        return self.records.get(name)
+
+
+EMPTY = AccountantState(records={})
+
+
+def all_records(state: AccountantState, config: Config) -> dict[str, CustomerRecord]:
+    """Every record: stored ones plus a fresh one for each configured group and ``<none>``."""
+    out = dict(state.records)
+    for name in [ROOT_GROUP, *config.groups]:
+        if name not in out:
+            out[name] = CustomerRecord(name=name, is_group=True)
+    return out
+
+
+def view(state: AccountantState, config: Config, now: float) -> dict[str, CustomerRecord]:
+    """Every record as it stands at ``now`` (nothing is written)."""
+    h = config.accountant.priority_halflife
+    return {n: advance(r, now, h) for n, r in all_records(state, config).items()}
+
+
+def bring_up_to_date(
+    state: AccountantState, config: Config, now: float, names: Iterable[str] | None = None
+) -> AccountantState:
+    """Advance the named records (all when None) to ``now``."""
+    h = config.accountant.priority_halflife
+    records = all_records(state, config)
+    todo = records.keys() if names is None else set(names)
+    for n in list(todo):
+        if n in records:
+            records[n] = advance(records[n], now, h)
+    return AccountantState(records=records)
+
+
+def _touch(state: AccountantState, config: Config, name: str, now: float) -> dict[str, Any]:
+    records = dict(all_records(state, config))
+    rec = records.get(name) or CustomerRecord(name=name, is_group="@" not in name)
+    records[name] = advance(rec, now, config.accountant.priority_halflife)
+    return records
+
+
+def set_priority(
+    state: AccountantState, config: Config, name: str, value: float, now: float
+) -> AccountantState:
+    """``condor_userprio -setprio``: store the RUP as given (reads clamp it to 0.5)."""
+    records = _touch(state, config, name, now)
+    records[name] = replace(records[name], priority=value)
+    return AccountantState(records=records)
+
+
+def set_factor(
+    state: AccountantState, config: Config, name: str, value: float, now: float
+) -> AccountantState:
+    """``-setfactor``: store an explicit factor (below 1 is stored as 1)."""
+    records = _touch(state, config, name, now)
+    records[name] = replace(records[name], priority_factor=max(value, MIN_FACTOR))
+    return AccountantState(records=records)
+
+
+def set_accumulated(
+    state: AccountantState, config: Config, name: str, seconds: float, now: float
+) -> AccountantState:
+    """``-setaccum``: writes only the weighted accumulated usage (slot-seconds)."""
+    records = _touch(state, config, name, now)
+    records[name] = replace(records[name], weighted_accumulated_usage=seconds)
+    return AccountantState(records=records)
+
+
+def set_begin(
+    state: AccountantState, config: Config, name: str, when: float, now: float
+) -> AccountantState:
+    """``-setbegin``: the begin-usage time (whole seconds)."""
+    records = _touch(state, config, name, now)
+    records[name] = replace(records[name], begin_usage_time=float(int(when)))
+    return AccountantState(records=records)
+
+
+def set_last(
+    state: AccountantState, config: Config, name: str, when: float, now: float
+) -> AccountantState:
+    """``-setlast``: the last-usage time (whole seconds)."""
+    records = _touch(state, config, name, now)
+    records[name] = replace(records[name], last_usage_time=float(int(when)))
+    return AccountantState(records=records)
+
+
+def reset_usage(
+    state: AccountantState, config: Config, names: Iterable[str] | None, now: float
+) -> AccountantState:
+    """``-resetusage`` / ``-resetall``: zero accumulated usage, begin = now, RUP unchanged."""
+    updated = bring_up_to_date(state, config, now, names)
+    records = dict(updated.records)
+    targets = records.keys() if names is None else list(names)
+    for n in list(targets):
+        records[n] = replace(
+            records[n], accumulated_usage=0.0, weighted_accumulated_usage=0.0, begin_usage_time=now
+        )
+    return AccountantState(records=records)
+
+
+def delete(state: AccountantState, name: str) -> AccountantState:
+    """``-delete``: drop the record; it comes back with defaults when next used."""
+    records = dict(state.records)
+    records.pop(name, None)
+    return AccountantState(records=records)
+
+
+def charge_targets(submitter: str, tree: GroupTree) -> tuple[str, list[str]]:
+    """The submitter's assigned group and the groups whose subtree usage it counts in."""
+    group = tree.group_of(submitter)
+    return group, tree.ancestors(group)
+
+
+def add_match(
+    state: AccountantState,
+    config: Config,
+    submitter: str,
+    weight: float,
+    now: float,
+    slots: int = 1,
+) -> AccountantState:
+    """``AddMatch``: the submitter starts holding ``slots`` slots of total ``weight``.
+
+    +slots/+weight on the submitter and its assigned group (``<none>`` when ungrouped);
+    +weight hierarchical usage on the assigned group and every dotted prefix of it.
+    """
+    return _change_use(state, config, submitter, weight, slots, now)
+
+
+def remove_match(
+    state: AccountantState,
+    config: Config,
+    submitter: str,
+    weight: float,
+    now: float,
+    slots: int = 1,
+) -> AccountantState:
+    """``RemoveMatch``: reverses :func:`add_match`, clamping at 0."""
+    return _change_use(state, config, submitter, -weight, -slots, now)
+
+
+def _change_use(
+    state: AccountantState, config: Config, submitter: str, weight: float, slots: int, now: float
+) -> AccountantState:
+    tree = GroupTree(config.groups)
+    group, hier = charge_targets(submitter, tree)
+    names = [submitter, group, *[g for g in hier if g != group]]
+    h = config.accountant.priority_halflife
+    records = dict(all_records(state, config))
+    for n in names:
+        rec = records.get(n) or CustomerRecord(name=n, is_group="@" not in n)
+        rec = advance(rec, now, h)
+        if n in (submitter, group):
+            rec = replace(
+                rec,
+                resources_used=max(rec.resources_used + slots, 0),
+                weighted_resources_used=_clamp0(rec.weighted_resources_used + weight),
+            )
+        if n in hier:
+            rec = replace(
+                rec, hier_weighted_resources_used=_clamp0(rec.hier_weighted_resources_used + weight)
+            )
+        records[n] = rec
+    return AccountantState(records=records)
+
+
+def _clamp0(x: float) -> float:
+    return x if x > 1e-9 else 0.0
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+_FIELDS = (
+    "is_group",
+    "priority",
+    "last_update",
+    "priority_factor",
+    "resources_used",
+    "weighted_resources_used",
+    "hier_weighted_resources_used",
+    "accumulated_usage",
+    "weighted_accumulated_usage",
+    "begin_usage_time",
+    "last_usage_time",
+)
+
+
+def accountant_to_json(state: AccountantState) -> dict[str, Any]:
+    """The ``accountant`` state section."""
+    return {
+        "records": {
+            name: {f: getattr(rec, f) for f in _FIELDS}
+            for name, rec in sorted(state.records.items())
+        }
+    }
+
+
+def accountant_from_json(raw: Any) -> AccountantState:
+    """Decode the ``accountant`` state section.
+
+    Raises:
+        SectionError: a record is malformed (message names it).
+    """
+    if raw is None:
+        return EMPTY
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("records", {}), Mapping):
+        raise SectionError("accountant: expected an object with 'records'")
+    records: dict[str, CustomerRecord] = {}
+    for name, body in raw.get("records", {}).items():
+        if not isinstance(body, Mapping):
+            raise SectionError(f"accountant.records.{name}: expected an object")
+        kw: dict[str, Any] = {}
+        for f in _FIELDS:
+            if f not in body:
+                continue
+            v = body[f]
+            if f == "is_group":
+                if not isinstance(v, bool):
+                    raise SectionError(f"accountant.records.{name}.{f}: expected true/false")
+                kw[f] = v
+            elif v is None and f in ("last_update", "priority_factor"):
+                kw[f] = None
+            elif isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                raise SectionError(f"accountant.records.{name}.{f}: expected a finite number")
+            else:
+                kw[f] = int(v) if f == "resources_used" else float(v)
+        records[name] = CustomerRecord(name=name, **kw)
+    return AccountantState(records=records)

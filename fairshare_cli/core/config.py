@@ -1,0 +1,248 @@
+"""The pool config as frozen dataclasses (DESIGN §3).
+
+Field names are the TOML key names. Durations are seconds. The `defaults` profile has
+already been applied by the loader, so every field holds the effective value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Profile = Literal["legacy", "current"]
+
+LEGACY_PREEMPTION_REQUIREMENTS = (
+    "TotalJobRuntime > 3600 && RemoteUserPrio > SubmitterUserPrio * 1.2"
+)
+DEFAULT_PREEMPTION_RANK = (
+    "(RemoteUserPrio * 1000000) - ifThenElse(isUndefined(TotalJobRuntime), 0, TotalJobRuntime)"
+)
+DEFAULT_PRE_JOB_RANK = (
+    "(10000000 * My.Rank) + (1000000 * (RemoteOwner =?= UNDEFINED)) - (100000 * Cpus) - Memory"
+)
+DEFAULT_POST_JOB_RANK = (
+    "(RemoteOwner =?= UNDEFINED) * (ifthenElse(isUndefined(KFlops), 1000, Kflops) - SlotID"
+    " - 1.0e10*(Offline=?=True))"
+)
+DEFAULT_GROUP_SORT_EXPR = (
+    'ifThenElse(AccountingGroup=?="<none>",3.4e+38,'
+    "ifThenElse(GroupQuota>0,GroupResourcesInUse/GroupQuota,3.3e+38))"
+)
+
+#: Knob defaults that differ between the profiles (DESIGN §1), keyed "section.key".
+PROFILE_DEFAULTS: dict[str, dict[str, Any]] = {
+    "legacy": {
+        "accountant.default_prio_factor": 1.0,
+        "accountant.nice_user_prio_factor": 1e7,
+        "accountant.remote_prio_factor": 1e4,
+        "negotiator.use_slot_weights": False,
+        "negotiator.allow_quota_oversubscription": False,
+        "negotiator.preemption_requirements": LEGACY_PREEMPTION_REQUIREMENTS,
+        "priority.fairshare": "linear",
+    },
+    "current": {
+        "accountant.default_prio_factor": 1000.0,
+        "accountant.nice_user_prio_factor": 1e10,
+        "accountant.remote_prio_factor": 1e7,
+        "negotiator.use_slot_weights": True,
+        "negotiator.allow_quota_oversubscription": True,
+        "negotiator.preemption_requirements": "false",
+        "priority.fairshare": "fair_tree",
+    },
+}
+
+
+@dataclass(frozen=True)
+class PoolConfig:
+    """``[pool]``: naming and the behaviour profile."""
+
+    name: str = "pool"
+    uid_domain: str = "localdomain"
+    local_domains: tuple[str, ...] = ()
+    defaults: Profile = "legacy"
+    state: str | None = None
+
+
+@dataclass(frozen=True)
+class AccountantConfig:
+    """``[accountant]``: HTCondor's user-priority knobs."""
+
+    priority_halflife: float = 86400.0
+    default_prio_factor: float = 1.0
+    nice_user_prio_factor: float = 1e7
+    remote_prio_factor: float = 1e4
+
+
+@dataclass(frozen=True)
+class NegotiatorConfig:
+    """``[negotiator]``: HTCondor negotiator knobs (ClassAd expressions kept as text)."""
+
+    use_slot_weights: bool = False
+    slot_weight: str = "Cpus"
+    allow_quota_oversubscription: bool = False
+    preemption_requirements: str = LEGACY_PREEMPTION_REQUIREMENTS
+    preemption_rank: str = DEFAULT_PREEMPTION_RANK
+    pre_job_rank: str = DEFAULT_PRE_JOB_RANK
+    post_job_rank: str = DEFAULT_POST_JOB_RANK
+    group_sort_expr: str = DEFAULT_GROUP_SORT_EXPR
+    group_quota_round_robin_rate: float = 1e100
+    group_quota_max_allocation_rounds: int = 3
+    strict_enforce_quota: bool = True
+    use_weighted_demand: bool = True
+    accept_surplus: bool = False
+    autoregroup: bool = False
+
+
+@dataclass(frozen=True)
+class MachineSpec:
+    """``[[machines]]``: ``count`` machines of ``slots`` identical slots each."""
+
+    name: str
+    count: int = 1
+    slots: int = 1
+    attributes: Mapping[str, Any] = field(default_factory=dict)
+    start: str = "true"
+    rank: str = "0"
+    partitions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GroupSpec:
+    """``[groups."name"]``: one HTCondor accounting group (dotted names nest)."""
+
+    name: str
+    quota: float | None = None
+    dynamic_quota: float | None = None
+    accept_surplus: bool | None = None
+    autoregroup: bool | None = None
+    prio_factor: float | None = None
+
+    @property
+    def parent(self) -> str | None:
+        """The dotted parent's name, or None for a top-level group."""
+        return self.name.rsplit(".", 1)[0] if "." in self.name else None
+
+
+@dataclass(frozen=True)
+class PriorityWeights:
+    """``[priority.weights]``: Slurm's PriorityWeight* values."""
+
+    age: int = 0
+    fairshare: int = 0
+    jobsize: int = 0
+    partition: int = 0
+    qos: int = 0
+    assoc: int = 0
+    tres: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SlurmPriorityConfig:
+    """``[priority]``: Slurm's multifactor priority knobs."""
+
+    type: str = "multifactor"
+    fairshare: str = "linear"
+    decay_halflife: float = 604800.0
+    calc_period: float = 300.0
+    usage_reset_period: str = "NONE"
+    max_age: float = 604800.0
+    favor_small: bool = False
+    flags: tuple[str, ...] = ()
+    dampening_factor: int = 1
+    usage_normalization: str = "total"
+    weights: PriorityWeights = field(default_factory=PriorityWeights)
+
+
+@dataclass(frozen=True)
+class PartitionSpec:
+    """``[partitions.<name>]``."""
+
+    name: str
+    priority_job_factor: int = 1
+    default: bool = False
+    max_time: float | None = None
+
+
+@dataclass(frozen=True)
+class QosSpec:
+    """``[qos.<name>]``."""
+
+    name: str
+    priority: int = 0
+    usage_factor: float = 1.0
+
+
+Shares = int | str  # an integer, or the string "parent"
+
+
+@dataclass(frozen=True)
+class AccountSpec:
+    """``[accounts.<name>]``: a Slurm account association and its users."""
+
+    name: str
+    parent: str | None = "root"
+    shares: Shares = 1
+    users: Mapping[str, Shares] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class DiracGroupSpec:
+    """``[dirac.groups.<name>]``."""
+
+    name: str
+    job_share: float = 1000.0
+    job_sharing: bool = False
+    allow_background_tqs: bool = False
+
+
+@dataclass(frozen=True)
+class DiracSlice:
+    """One time slice of a share-correction instance."""
+
+    time_span: float
+    weight: float
+    max_correction: float
+
+
+@dataclass(frozen=True)
+class DiracCorrectionInstance:
+    """``[[dirac.correction.instances]]``."""
+
+    name: str
+    group: str = ""
+    max_global_correction: float = 3.0
+    slices: tuple[DiracSlice, ...] = ()
+
+
+@dataclass(frozen=True)
+class DiracCorrectionConfig:
+    """``[dirac.correction]``."""
+
+    enabled: bool = False
+    instances: tuple[DiracCorrectionInstance, ...] = ()
+
+
+@dataclass(frozen=True)
+class DiracConfig:
+    """``[dirac]``."""
+
+    groups: Mapping[str, DiracGroupSpec] = field(default_factory=dict)
+    correction: DiracCorrectionConfig = field(default_factory=DiracCorrectionConfig)
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole pool config."""
+
+    path: str = "<built-in>"
+    pool: PoolConfig = field(default_factory=PoolConfig)
+    accountant: AccountantConfig = field(default_factory=AccountantConfig)
+    negotiator: NegotiatorConfig = field(default_factory=NegotiatorConfig)
+    machines: tuple[MachineSpec, ...] = ()
+    groups: Mapping[str, GroupSpec] = field(default_factory=dict)
+    priority: SlurmPriorityConfig = field(default_factory=SlurmPriorityConfig)
+    partitions: Mapping[str, PartitionSpec] = field(default_factory=dict)
+    qos: Mapping[str, QosSpec] = field(default_factory=dict)
+    accounts: Mapping[str, AccountSpec] = field(default_factory=dict)
+    dirac: DiracConfig = field(default_factory=DiracConfig)

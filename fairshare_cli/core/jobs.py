@@ -1,0 +1,230 @@
+"""The job queue: one job object serves HTCondor, Slurm and DIRAC (DESIGN §4)."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from fairshare_cli.errors import InputError
+
+JOB_STATUSES = ("idle", "running", "held", "completed", "removed")
+
+
+@dataclass(frozen=True)
+class Job:
+    """One job; only ``id`` and ``owner`` are required on input."""
+
+    id: str
+    owner: str
+    accounting_group: str | None = None
+    nice_user: bool = False
+    job_prio: int = 0
+    submit_time: float | None = None
+    status: str = "idle"
+    request_cpus: int = 1
+    request_memory: int = 0
+    requirements: str | None = None
+    rank: str | None = None
+    account: str | None = None
+    partition: str | None = None
+    qos: str | None = None
+    num_nodes: int = 1
+    time_limit: float | None = None
+    nice: int = 0
+    site_factor: int = 0
+    dirac_group: str | None = None
+    user_priority: int = 1
+    dirac_requirements: Mapping[str, Any] = field(default_factory=dict)
+    slot: str | None = None
+    start_time: float | None = None
+    run_time: float | None = None
+    pre_job_prio1: int = 0
+    pre_job_prio2: int = 0
+    post_job_prio1: int = 0
+    post_job_prio2: int = 0
+    attributes: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def partitions(self) -> tuple[str, ...]:
+        """The partitions the job may run in (``"batch,express"`` lists two)."""
+        if not self.partition:
+            return ()
+        return tuple(p.strip() for p in self.partition.split(",") if p.strip())
+
+    @property
+    def cluster_proc(self) -> tuple[int, int]:
+        """(ClusterId, ProcId) from an id like ``12.3``; non-numeric ids sort last."""
+        head, _, tail = self.id.partition(".")
+        try:
+            return int(head), int(tail or 0)
+        except ValueError:
+            return (2**62, 0)
+
+
+_FIELDS = {f for f in Job.__dataclass_fields__}
+_INT_FIELDS = {
+    "job_prio",
+    "request_cpus",
+    "request_memory",
+    "num_nodes",
+    "nice",
+    "site_factor",
+    "user_priority",
+    "pre_job_prio1",
+    "pre_job_prio2",
+    "post_job_prio1",
+    "post_job_prio2",
+}
+_TIME_FIELDS = {"submit_time", "start_time"}
+_STR_FIELDS = {
+    "id",
+    "owner",
+    "accounting_group",
+    "requirements",
+    "rank",
+    "account",
+    "partition",
+    "qos",
+    "dirac_group",
+    "slot",
+    "status",
+}
+
+
+def parse_time(value: Any, where: str) -> float:
+    """Epoch seconds from a number or an ISO-8601 string (naive means UTC).
+
+    Raises:
+        InputError: neither.
+    """
+    if isinstance(value, bool):
+        raise InputError(f"{where}: expected epoch seconds or an ISO-8601 time, got {value}")
+    if isinstance(value, (int, float)):
+        if not math.isfinite(value):
+            raise InputError(f"{where}: expected a finite time, got {value}")
+        return float(value)
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return float(text)
+        except ValueError:
+            pass
+        try:
+            stamp = _dt.datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
+        except ValueError:
+            raise InputError(
+                f"{where}: expected epoch seconds or an ISO-8601 time like "
+                f'2026-11-21T12:00:00Z, got "{value}"'
+            ) from None
+        if stamp.tzinfo is None:
+            stamp = stamp.replace(tzinfo=_dt.timezone.utc)
+        return stamp.timestamp()
+    raise InputError(f"{where}: expected epoch seconds or an ISO-8601 time, got {value!r}")
+
+
+def _duration(value: Any, where: str) -> float:
+    from fairshare_cli.core.timestr import TimeStringError, time_str2secs
+
+    if isinstance(value, str):
+        try:
+            return time_str2secs(value)
+        except TimeStringError as exc:
+            raise InputError(f"{where}: {exc}") from None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        raise InputError(f"{where}: expected a duration in seconds, got {value!r}")
+    return float(value)
+
+
+def parse_job(obj: Any, where: str) -> list[Job]:
+    """One job object (or ``count`` identical ones) from its JSON form.
+
+    Raises:
+        InputError: naming ``where`` and the field.
+    """
+    if not isinstance(obj, Mapping):
+        raise InputError(f"{where}: expected a job object, got {type(obj).__name__}")
+    for req in ("id", "owner"):
+        if req not in obj:
+            raise InputError(f"{where}: missing required field '{req}'")
+    kw: dict[str, Any] = {}
+    count = 1
+    for key, value in obj.items():
+        w = f"{where}.{key}"
+        if key == "count":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise InputError(f"{w}: expected a whole number of at least 1, got {value!r}")
+            count = value
+            continue
+        if key not in _FIELDS:
+            import difflib
+
+            hint = difflib.get_close_matches(key, sorted(_FIELDS | {"count"}), n=1)
+            extra = f" (did you mean '{hint[0]}'?)" if hint else ""
+            raise InputError(f"{where}: unknown job field '{key}'{extra}")
+        if value is None:
+            continue
+        if key in _INT_FIELDS:
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or (isinstance(value, float) and not value.is_integer())
+            ):
+                raise InputError(f"{w}: expected a whole number, got {value!r}")
+            kw[key] = int(value)
+        elif key in _TIME_FIELDS:
+            kw[key] = parse_time(value, w)
+        elif key in ("time_limit", "run_time"):
+            kw[key] = _duration(value, w)
+        elif key == "nice_user":
+            if not isinstance(value, bool):
+                raise InputError(f"{w}: expected true or false, got {value!r}")
+            kw[key] = value
+        elif key in ("dirac_requirements", "attributes"):
+            if not isinstance(value, Mapping):
+                raise InputError(f"{w}: expected an object")
+            kw[key] = dict(value)
+        elif key in _STR_FIELDS:
+            if key == "id" and isinstance(value, (int, float)) and not isinstance(value, bool):
+                value = str(value)
+            if not isinstance(value, str):
+                raise InputError(f"{w}: expected a string, got {value!r}")
+            kw[key] = value
+    status = kw.get("status", "idle")
+    if status not in JOB_STATUSES:
+        raise InputError(
+            f'{where}.status: expected one of {", ".join(JOB_STATUSES)}, got "{status}"'
+        )
+    if count == 1:
+        return [Job(**kw)]
+    cluster = kw["id"].split(".", 1)[0]
+    return [Job(**{**kw, "id": f"{cluster}.{i}"}) for i in range(count)]
+
+
+def parse_jobs(objs: Iterable[Any], source: str) -> list[Job]:
+    """Jobs from a list of job objects; ``source`` names the file in errors.
+
+    Raises:
+        InputError: a malformed job or a duplicate id.
+    """
+    jobs: list[Job] = []
+    seen: set[str] = set()
+    for i, obj in enumerate(objs):
+        for job in parse_job(obj, f"{source}: job {i}"):
+            if job.id in seen:
+                raise InputError(f"{source}: job {i}: duplicate job id '{job.id}'")
+            seen.add(job.id)
+            jobs.append(job)
+    return jobs
+
+
+def job_to_json(job: Job) -> dict[str, Any]:
+    """The JSON form of a job (fields at their defaults are left out)."""
+    out: dict[str, Any] = {}
+    defaults = Job(id="", owner="")
+    for key, value in asdict(job).items():
+        if key in ("id", "owner") or value != getattr(defaults, key):
+            out[key] = value
+    return out

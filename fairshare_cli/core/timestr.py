@@ -1,0 +1,91 @@
+"""Slurm's time-string grammar (``time_str2secs`` / ``time_str2mins`` in parse_time.c).
+
+Forms: ``M`` minutes, ``M:S`` minutes:seconds, ``H:M:S``, ``D-H``, ``D-H:M``, ``D-H:M:S``;
+``-1``, ``INFINITE`` and ``UNLIMITED`` (any case) mean infinite. Anything else is rejected.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+INFINITE = math.inf
+
+_ALLOWED = re.compile(r"[0-9:-]+\Z")
+_GROUPS = re.compile(r"[0-9]+")
+
+
+class TimeStringError(ValueError):
+    """A string that Slurm's time-string parser would reject."""
+
+
+def time_str2secs(text: str) -> float:
+    """Seconds that Slurm reads from ``text``; ``math.inf`` for INFINITE/UNLIMITED/-1.
+
+    Mirrors Slurm's ``time_str2secs``: the string is checked for its shape (digit groups,
+    at most one ``-`` and two ``:``, no ``-`` after a ``:``) before it is read.
+
+    Raises:
+        TimeStringError: empty, negative, or not one of the accepted shapes.
+    """
+    s = text.strip()
+    if not s:
+        raise TimeStringError("an empty time string")
+    if s == "-1" or s.upper() in ("INFINITE", "UNLIMITED"):
+        return INFINITE
+    if not _ALLOWED.match(s):
+        raise TimeStringError(f'"{text}" has characters other than digits, "-" and ":"')
+    dashes = s.count("-")
+    colons = s.count(":")
+    groups = len(_GROUPS.findall(s))
+    ok = groups >= 1 and dashes <= 1 and colons <= 2
+    if ok and dashes and ":" in s and s.index("-") > s.index(":"):
+        ok = False
+    if ok:
+        need = colons + 1 + (1 if dashes and colons else 0)
+        ok = groups >= need
+    if not ok:
+        raise TimeStringError(
+            f'"{text}" is not a Slurm time (M, M:S, H:M:S, D-H, D-H:M or D-H:M:S)'
+        )
+    if s.startswith("-"):
+        raise TimeStringError(f'"{text}" is negative')
+    if dashes:
+        day_text, rest = s.split("-", 1)
+        parts = [int(p) if p else 0 for p in rest.split(":")]
+        days = int(day_text) if day_text else 0
+        hours = parts[0]
+        minutes = parts[1] if len(parts) > 1 else 0
+        seconds = parts[2] if len(parts) > 2 else 0
+        return float(((days * 24 + hours) * 60 + minutes) * 60 + seconds)
+    parts = [int(p) for p in s.split(":")]
+    if len(parts) == 1:
+        return float(parts[0] * 60)
+    if len(parts) == 2:
+        return float(parts[0] * 60 + parts[1])
+    return float((parts[0] * 60 + parts[1]) * 60 + parts[2])
+
+
+def time_str2mins(text: str) -> float:
+    """Whole minutes Slurm reads from ``text``: seconds rounded **up** (``(s + 59) / 60``).
+
+    Raises:
+        TimeStringError: as :func:`time_str2secs`.
+    """
+    secs = time_str2secs(text)
+    if math.isinf(secs):
+        return secs
+    return float((int(secs) + 59) // 60)
+
+
+def format_slurm_time(seconds: float) -> str:
+    """Slurm's display of a duration: ``D-HH:MM:SS`` with days, else ``HH:MM:SS``."""
+    if math.isinf(seconds):
+        return "UNLIMITED"
+    total = int(seconds)
+    days, rem = divmod(total, 86400)
+    hours, rem = divmod(rem, 3600)
+    minutes, secs = divmod(rem, 60)
+    if days > 0:
+        return f"{days}-{hours:02d}:{minutes:02d}:{secs:02d}"
+    return f"{hours:02d}:{minutes:02d}:{secs:02d}"

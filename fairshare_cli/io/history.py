@@ -1,0 +1,115 @@
+"""Stream usage-history records from CSV or JSON-lines files (or stdin), one at a time."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from fairshare_cli.core.history import UsageRecord, parse_record
+from fairshare_cli.errors import InputError
+
+FORMATS = ("auto", "csv", "jsonl")
+
+
+def open_input(path: str) -> IO[str]:
+    """Open ``path`` for reading text (``-`` is stdin).
+
+    Raises:
+        InputError: the file cannot be opened.
+    """
+    if path == "-":
+        return sys.stdin
+    try:
+        return open(path, encoding="utf-8", newline="")
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _sniff(fh: IO[str], path: str, fmt: str) -> tuple[str, IO[str]]:
+    if fmt != "auto":
+        return fmt, fh
+    suffix = Path(path).suffix.lower()
+    if suffix == ".csv":
+        return "csv", fh
+    if suffix in (".json", ".jsonl", ".ndjson"):
+        return "jsonl", fh
+    head = fh.read(4096)
+    rest = io.StringIO(head)
+    first = head.lstrip()[:1]
+
+    class Chained(io.TextIOBase):
+        def __init__(self) -> None:
+            self.parts = [rest, fh]
+
+        def readline(self, size: int = -1) -> str:  # type: ignore[override]
+            while self.parts:
+                line = self.parts[0].readline()
+                if line:
+                    if not line.endswith("\n") and self.parts[0] is rest and len(self.parts) > 1:
+                        line += self.parts[1].readline()
+                    return line
+                self.parts.pop(0)
+            return ""
+
+        def __iter__(self) -> Chained:
+            return self
+
+        def __next__(self) -> str:
+            line = self.readline()
+            if not line:
+                raise StopIteration
+            return line
+
+    return ("jsonl" if first in ("{", "[") else "csv"), Chained()  # type: ignore[return-value]
+
+
+def read_records(path: str, fmt: str = "auto") -> Iterator[UsageRecord]:
+    """Yield records one by one; memory stays flat however long the file.
+
+    Raises:
+        InputError: naming the file and line of the first bad record.
+    """
+    fh = open_input(path)
+    try:
+        kind, stream = _sniff(fh, path, fmt)
+        if kind == "csv":
+            yield from _csv_records(stream, path)
+        else:
+            yield from _jsonl_records(stream, path)
+    finally:
+        if fh is not sys.stdin:
+            fh.close()
+
+
+def _csv_records(stream: Any, path: str) -> Iterator[UsageRecord]:
+    reader = csv.DictReader(stream)
+    try:
+        for row in reader:
+            yield parse_record(row, f"{path} line {reader.line_num}")
+    except csv.Error as exc:
+        raise InputError(f"{path} line {reader.line_num}: not valid CSV: {exc}") from None
+
+
+def _jsonl_records(stream: Any, path: str) -> Iterator[UsageRecord]:
+    lineno = 0
+    for line in stream:
+        lineno += 1
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        if lineno == 1 and text.startswith("["):
+            raise InputError(
+                f"{path}: expected JSON lines (one record object per line), not a JSON array"
+            )
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path} line {lineno}: not valid JSON: {exc.msg}") from None
+        if not isinstance(obj, dict):
+            raise InputError(f"{path} line {lineno}: expected a record object")
+        yield parse_record(obj, f"{path} line {lineno}")

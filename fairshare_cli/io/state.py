@@ -1,0 +1,119 @@
+"""Load and save the JSON state file: atomic writes, a lock for read-modify-write.
+
+A missing file is an empty state. A corrupt, foreign or newer-schema file is refused and
+left byte-for-byte untouched.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from fairshare_cli.core.state import FORMAT_MARK, SCHEMA_VERSION, State, state_to_json
+from fairshare_cli.errors import StateError
+
+#: Upgrades from schema version N to N + 1, by N. Empty while there is only version 1.
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+
+def load_state(path: Path) -> State:
+    """Read the state at ``path`` (missing ⇒ empty).
+
+    Raises:
+        StateError: unreadable, not JSON, not ours, or of a newer schema.
+    """
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return State()
+    except IsADirectoryError:
+        raise StateError(f"state file {path} is a directory; give a file path") from None
+    except OSError as exc:
+        raise StateError(f"state file {path} cannot be read: {exc.strerror}") from None
+    if not data.strip():
+        raise StateError(
+            f"state file {path} is empty (truncated?); fix it or move it aside to start afresh"
+        )
+    try:
+        doc = json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        line = getattr(exc, "lineno", "?")
+        raise StateError(
+            f"state file {path} is not valid JSON (line {line}); fix it or move it aside "
+            "to start afresh"
+        ) from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT_MARK:
+        raise StateError(
+            f'state file {path} is not a fairshare-cli state file (no "format": '
+            f'"{FORMAT_MARK}"); refusing to use or overwrite it'
+        )
+    version = doc.get("schema_version")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise StateError(f"state file {path} has no valid schema_version")
+    if version > SCHEMA_VERSION:
+        raise StateError(
+            f"state file {path} has schema_version {version}, newer than this fs supports "
+            f"({SCHEMA_VERSION}); upgrade fairshare-cli"
+        )
+    while version < SCHEMA_VERSION:
+        doc = MIGRATIONS[version](doc)
+        version += 1
+    sections = {k: v for k, v in doc.items() if k not in ("format", "schema_version")}
+    return State(sections=sections)
+
+
+def save_state(path: Path, state: State) -> None:
+    """Write atomically: temp file in the same folder, flush, fsync, rename, fsync folder.
+
+    Raises:
+        StateError: the folder cannot be created or written.
+    """
+    text = json.dumps(state_to_json(state), indent=2, sort_keys=True, allow_nan=False) + "\n"
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise StateError(f"cannot write state file {path}: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    with contextlib.suppress(OSError):
+        dfd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+
+
+@contextlib.contextmanager
+def state_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on ``<state>.lock`` for a read-modify-write.
+
+    Raises:
+        StateError: the lock file cannot be created.
+    """
+    lock_path = path.with_name(path.name + ".lock")
+    try:
+        lock_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as exc:
+        raise StateError(f"cannot create lock file {lock_path}: {exc.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)

@@ -1,0 +1,300 @@
+"""``condor_userprio``'s fixed-width table, column for column (reference/htcondor.md §6.4–6.6).
+
+Times print in local time, as condor_userprio does (set ``TZ`` to choose).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from fairshare_cli.core.accountant import ROOT_GROUP
+from fairshare_cli.core.userprio import UserprioRow, UserprioView
+
+
+def fmt_number(value: float, width: int, decimals: int) -> str:
+    """``%{w}.{d}f``, or ``%.{w-6}g`` when that is too wide; right-aligned, cut to w."""
+    text = f"{value:{width}.{decimals}f}"
+    if len(text) > width:
+        text = f"{value:.{max(width - 6, 1)}g}"
+    return text.rjust(width)[:width]
+
+
+def center(text: str, width: int) -> str:
+    """A header cell: left padding ⌊(w − len)/2⌋, then the text, then spaces to w."""
+    pad = max((width - len(text)) // 2, 0)
+    return (" " * pad + text).ljust(width)[:width]
+
+
+def format_date(t: float) -> str:
+    """``%2d/%-2d %02d:%02d``: month/day hour:minute (local time)."""
+    if t < 0:
+        return "    ???    "
+    tm = time.localtime(t)
+    return f"{tm.tm_mon:2d}/{tm.tm_mday:<2d} {tm.tm_hour:02d}:{tm.tm_min:02d}"
+
+
+def format_date_year(t: float) -> str:
+    """``%2d/%02d/%-4d %02d:%02d`` (local time)."""
+    if t < 0:
+        return "    ???    "
+    tm = time.localtime(t)
+    return f"{tm.tm_mon:2d}/{tm.tm_mday:02d}/{tm.tm_year:<4d} {tm.tm_hour:02d}:{tm.tm_min:02d}"
+
+
+def format_time_nosecs(secs: float) -> str:
+    """``%3lld+%02lld:%02lld``: days+hours:minutes; negative ⇒ ``[?????]``."""
+    if secs < 0:
+        return "[?????]"
+    s = int(secs)
+    return f"{s // 86400:3d}+{(s % 86400) // 3600:02d}:{(s % 3600) // 60:02d}"
+
+
+@dataclass(frozen=True)
+class Column:
+    """One condor_userprio column."""
+
+    key: str
+    width: int
+    head1: str
+    head2: str
+    cell: Callable[[UserprioRow, float], str | None]
+    left: bool = False
+
+
+def _num(
+    get: Callable[[UserprioRow], float | None],
+    decimals: int,
+    width: int,
+    blank_groups: bool = False,
+    nd_groups: bool = False,
+) -> Callable[[UserprioRow, float], str | None]:
+    def cell(row: UserprioRow, now: float) -> str | None:
+        if blank_groups and row.is_group:
+            return None
+        value = get(row)
+        if value is None:
+            return "n/d" if nd_groups and row.is_group else None
+        return fmt_number(value, width, decimals)
+
+    return cell
+
+
+def _quota(
+    get: Callable[[UserprioRow], float | None], width: int
+) -> Callable[[UserprioRow, float], str | None]:
+    def cell(row: UserprioRow, now: float) -> str | None:
+        if not row.is_group:
+            return None
+        value = get(row)
+        return "n/d" if value is None else fmt_number(value, width, 2)
+
+    return cell
+
+
+def _date(
+    get: Callable[[UserprioRow], float], blank_nonpositive: bool
+) -> Callable[[UserprioRow, float], str | None]:
+    def cell(row: UserprioRow, now: float) -> str | None:
+        t = get(row)
+        if blank_nonpositive and t <= 0:
+            return None
+        return format_date_year(t)
+
+    return cell
+
+
+def _since(row: UserprioRow, now: float) -> str | None:
+    delta = now - row.last_usage_time
+    return "<now>" if delta <= 0 else format_time_nosecs(delta)
+
+
+COLUMNS: dict[str, Column] = {
+    c.key: c
+    for c in (
+        Column("effective_quota", 9, "Effective", "Quota", _quota(lambda r: r.effective_quota, 9)),
+        Column("config_quota", 9, "Config", "Quota", _quota(lambda r: r.config_quota, 9)),
+        Column("surplus", 7, "Use", "Surplus", lambda r, n: r.surplus or None, left=True),
+        Column("subtree_quota", 9, "Subtree", "Quota", _quota(lambda r: r.subtree_quota, 9)),
+        Column(
+            "priority",
+            12,
+            "Effective",
+            "Priority",
+            _num(lambda r: r.effective_priority, 2, 12, blank_groups=True),
+        ),
+        Column(
+            "real_priority",
+            8,
+            "Real",
+            "Priority",
+            _num(lambda r: r.real_priority, 2, 8, blank_groups=True),
+        ),
+        Column(
+            "factor",
+            9,
+            "Priority",
+            "Factor",
+            _num(lambda r: r.priority_factor if r.priority_factor > 0 else None, 2, 9),
+        ),
+        Column("in_use", 6, "Wghted", "In Use", _num(lambda r: r.weighted_resources_in_use, 0, 6)),
+        Column(
+            "total_usage",
+            12,
+            "Total Usage",
+            "(wghted-hrs)",
+            _num(lambda r: r.weighted_accumulated_usage_hours, 2, 12),
+        ),
+        Column("start_time", 16, "Usage", "Start Time", _date(lambda r: r.begin_usage_time, True)),
+        Column("last_time", 16, "Last", "Usage Time", _date(lambda r: r.last_usage_time, False)),
+        Column("time_since", 10, "Time Since", "Last Usage", _since),
+        Column("requested", 10, "Weighted", "Requested", _num(lambda r: r.requested, 0, 10)),
+        Column(
+            "floor",
+            9,
+            "Submitter",
+            "Floor",
+            _num(lambda r: r.floor if r.floor > 0 and not r.is_group else None, 2, 9),
+        ),
+        Column(
+            "ceiling",
+            9,
+            "Submitter",
+            "Ceiling",
+            _num(lambda r: r.ceiling if r.ceiling > -1 and not r.is_group else None, 2, 9),
+        ),
+    )
+}
+
+MOST = (
+    "config_quota",
+    "surplus",
+    "priority",
+    "factor",
+    "in_use",
+    "total_usage",
+    "time_since",
+    "requested",
+    "floor",
+    "ceiling",
+)
+ALL_EXTRA = ("effective_quota", "subtree_quota", "real_priority", "start_time", "last_time")
+PRIORITY = ("priority", "real_priority", "factor")
+USAGE = ("in_use", "total_usage", "start_time", "last_time")
+GROUP_ONLY = ("effective_quota", "config_quota", "subtree_quota", "surplus", "requested")
+
+
+def choose_columns(view: UserprioView, *, all_cols: bool, priority: bool, usage: bool) -> list[str]:
+    """The column keys to print, in condor_userprio's order."""
+    wanted: set[str] = set()
+    if priority:
+        wanted.update(PRIORITY)
+    if usage:
+        wanted.update(USAGE)
+    if not wanted:
+        wanted.update(MOST)
+    if all_cols:
+        wanted.update(MOST, ALL_EXTRA)
+    groups_shown = any(r.is_group for r in view.rows)
+    if not groups_shown:
+        wanted.difference_update(GROUP_ONLY)
+    return [k for k in COLUMNS if k in wanted]
+
+
+def display_name(row: UserprioRow, hierarchical: bool) -> str:
+    """Hierarchical user rows are indented two spaces and drop their ``group.`` prefix."""
+    if not hierarchical or row.is_group:
+        return row.name
+    name = row.name
+    if row.group != ROOT_GROUP and name.lower().startswith(row.group.lower() + "."):
+        name = name[len(row.group) + 1 :]
+    return "  " + name
+
+
+def render_userprio(view: UserprioView, columns: Sequence[str], now: float) -> str:
+    """The whole condor_userprio text: update line, two header lines, rows, footer."""
+    cols = [COLUMNS[k] for k in columns]
+    hier = view.hierarchical
+    users = [r for r in view.rows if not r.is_group]
+    footer_label = f"Number of users: {len(users)}"
+    width = 10
+    for row in view.rows:
+        width = max(width, len(display_name(row, hier)))
+    width = min(width, 99)
+    width = max(width, len(f"Number of users: {view.total_records}"))
+    if hier:
+        width += 2
+    only_groups = all(k in GROUP_ONLY for k in columns) and columns
+    name1 = "Group" if hier else ""
+    name2 = (
+        ("Group Name" if not hier else "Name")
+        if only_groups
+        else ("  User Name" if hier else "User Name")
+    )
+
+    lines = [f"Last Priority Update: {format_date(now)}"]
+    lines.append(name1.ljust(width)[:width] + "".join(" " + center(c.head1, c.width) for c in cols))
+    lines.append(name2.ljust(width)[:width] + "".join(" " + center(c.head2, c.width) for c in cols))
+    dashes = "-" * width + "".join(" " + "-" * c.width for c in cols)
+    lines.append(dashes)
+    for row in view.rows:
+        cells = [display_name(row, hier).ljust(width)[:width]]
+        for c in cols:
+            text = c.cell(row, now)
+            if text is None:
+                text = ""
+            cells.append(
+                text.ljust(c.width)[: c.width] if c.left else text.rjust(c.width)[: c.width]
+            )
+        lines.append(" ".join(cells))
+    lines.append(dashes)
+    foot = [footer_label.ljust(width)[:width]]
+    in_use = sum(r.weighted_resources_in_use for r in users)
+    usage = sum(r.weighted_accumulated_usage_hours for r in users)
+    for c in cols:
+        text = ""
+        if c.key == "surplus":
+            text = view.surplus_policy
+        elif c.key == "in_use":
+            text = fmt_number(in_use, c.width, 0)
+        elif c.key == "total_usage":
+            text = fmt_number(usage, c.width, 2)
+        elif c.key == "last_time" and view.cutoff is not None:
+            text = format_date_year(view.cutoff)
+        elif c.key == "time_since" and view.cutoff is not None:
+            text = format_time_nosecs(now - view.cutoff)
+        foot.append(text.ljust(c.width)[: c.width] if c.left else text.rjust(c.width)[: c.width])
+    lines.append(" ".join(foot))
+    return "\n".join(lines) + "\n"
+
+
+def render_long(view: UserprioView, now: float) -> str:
+    """``-long``: each record as an accounting ad in the old ``attr = value`` form."""
+    out: list[str] = []
+    for r in view.rows:
+        ad = {
+            "MyType": '"Accounting"',
+            "Name": f'"{r.name}"',
+            "IsAccountingGroup": "true" if r.is_group else "false",
+            "AccountingGroup": f'"{r.group}"',
+            "Priority": repr(r.effective_priority),
+            "PriorityFactor": repr(r.priority_factor),
+            "ResourcesUsed": str(r.resources_in_use),
+            "WeightedResourcesUsed": repr(r.weighted_resources_in_use),
+            "AccumulatedUsage": repr(r.accumulated_usage_hours * 3600.0),
+            "WeightedAccumulatedUsage": repr(r.weighted_accumulated_usage_hours * 3600.0),
+            "BeginUsageTime": str(int(r.begin_usage_time)),
+            "LastUsageTime": str(int(r.last_usage_time)),
+            "LastUpdate": str(int(now)),
+        }
+        if r.is_group:
+            if r.config_quota is not None:
+                ad["ConfigQuota"] = repr(r.config_quota)
+            if r.effective_quota is not None:
+                ad["EffectiveQuota"] = repr(r.effective_quota)
+            if r.subtree_quota is not None:
+                ad["SubtreeQuota"] = repr(r.subtree_quota)
+            ad["SurplusPolicy"] = f'"{r.surplus.lower()}"'
+        out.append("\n".join(f"{k} = {v}" for k, v in ad.items()))
+    return "\n\n".join(out) + ("\n" if out else "")

@@ -1,0 +1,57 @@
+"""Shared fixtures: isolated home, config/state factories, a CLI runner."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from fairshare_cli.cli.main import cli
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared"
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test touches the real home, config or state; times print in UTC."""
+    for var in ("XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
+        monkeypatch.setenv(var, str(tmp_path / var.lower()))
+    for var in ("FAIRSHARE_CONFIG", "FAIRSHARE_STATE", "FAIRSHARE_NOW"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("TZ", "UTC")
+    monkeypatch.setenv("COLUMNS", "200")
+    import time
+
+    time.tzset()
+
+
+@pytest.fixture
+def write_config(tmp_path: Path) -> Callable[[str], Path]:
+    """Write a TOML config into tmp_path and return its path."""
+
+    def write(text: str, name: str = "pool.toml") -> Path:
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return write
+
+
+@pytest.fixture
+def run() -> Callable[..., Any]:
+    """Invoke ``fs`` with arguments; returns the click Result (stdout/stderr apart)."""
+
+    def invoke(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> Any:
+        runner = CliRunner()
+        return runner.invoke(cli, list(args), input=input, env=env, catch_exceptions=False)
+
+    return invoke
+
+
+def read_json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
