@@ -7,6 +7,7 @@ import click
 from fairshare_cli.cli.context import mutate_state
 from fairshare_cli.cli.options import common_options, dry_run_option
 from fairshare_cli.core.history import SinkFactory, make_accountant_history_sink
+from fairshare_cli.core.slurm import make_slurm_history_sink
 from fairshare_cli.core.state import SectionError
 from fairshare_cli.errors import StateError
 from fairshare_cli.io.history import FORMATS, read_records
@@ -14,6 +15,7 @@ from fairshare_cli.io.history import FORMATS, read_records
 #: One sink per subsystem, by state section: each charges records to its own model.
 HISTORY_SINKS: dict[str, SinkFactory] = {
     "accountant": make_accountant_history_sink,
+    "slurm": make_slurm_history_sink,
 }
 
 

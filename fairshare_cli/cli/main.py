@@ -23,6 +23,8 @@ _COMMANDS: dict[str, str] = {
     "import": "fairshare_cli.cli.import_cmd:import_group",
     "config": "fairshare_cli.cli.config_cmd:config_group",
     "init": "fairshare_cli.cli.config_cmd:init",
+    "sshare": "fairshare_cli.cli.sshare:sshare",
+    "sprio": "fairshare_cli.cli.sprio:sprio",
 }
 
 #: One-line summaries for ``fs --help`` without importing every command module.
@@ -38,6 +40,8 @@ _SUMMARIES: dict[str, str] = {
     "import": "Import usage history or real tools' dumps into the state.",
     "config": "Check a pool config and print its effective values.",
     "init": "Write a commented starter pool config.",
+    "sshare": "Show association shares, usage and fair share (like sshare).",
+    "sprio": "Show the factors of pending jobs' priorities (like sprio).",
 }
 
 

@@ -152,6 +152,11 @@ class SlurmPriorityConfig:
     dampening_factor: int = 1
     usage_normalization: str = "total"
     weights: PriorityWeights = field(default_factory=PriorityWeights)
+    #: [AccountingStorageEnforce] includes ``limits``: a job's last part is charged at its end.
+    enforce_limits: bool = False
+    #: sshare/sprio layouts: "current" (today's Slurm) or "22.05" (no ACCOUNT/QOSNAME in
+    #: ``sprio -l``; classic ``sshare`` prints FairShare on account rows too).
+    output_compat: str = "current"
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from fairshare_cli.errors import StateError
+from fairshare_cli.core.state import SectionError
 
 UsageKey = tuple[str, str]  # (account, user)
 
@@ -79,31 +79,31 @@ class SlurmUsage:
     running: tuple[RunningCharge, ...] = ()
 
 
-def usage_from_json(raw: Any, where: str = "state") -> SlurmUsage:
+def usage_from_json(raw: Any) -> SlurmUsage:
     """Parse the ``slurm`` section of the state.
 
     Raises:
-        StateError: the section does not have the documented shape.
+        SectionError: the section does not have the documented shape.
     """
     if raw is None:
         return SlurmUsage()
     if not isinstance(raw, Mapping):
-        raise StateError(f"{where}: slurm: expected an object")
+        raise SectionError("slurm: expected an object")
 
     def num(value: Any, key: str, optional: bool = True) -> float | None:
         if value is None and optional:
             return None
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise StateError(f"{where}: slurm.{key}: expected a number, got {value!r}")
+            raise SectionError(f"slurm.{key}: expected a number, got {value!r}")
         return float(value)
 
     usage: dict[UsageKey, float] = {}
     table = raw.get("usage", {})
     if not isinstance(table, Mapping):
-        raise StateError(f"{where}: slurm.usage: expected an object of accounts")
+        raise SectionError("slurm.usage: expected an object of accounts")
     for account, users in table.items():
         if not isinstance(users, Mapping):
-            raise StateError(f"{where}: slurm.usage.{account}: expected an object of users")
+            raise SectionError(f"slurm.usage.{account}: expected an object of users")
         for user, value in users.items():
             v = num(value, f"usage.{account}.{user}", optional=False)
             assert v is not None
@@ -111,12 +111,12 @@ def usage_from_json(raw: Any, where: str = "state") -> SlurmUsage:
     running: list[RunningCharge] = []
     items = raw.get("running", [])
     if not isinstance(items, list):
-        raise StateError(f"{where}: slurm.running: expected a list")
+        raise SectionError("slurm.running: expected a list")
     for i, item in enumerate(items):
         if not isinstance(item, Mapping) or not all(
             k in item for k in ("account", "user", "rate", "start")
         ):
-            raise StateError(f"{where}: slurm.running[{i}]: expected account, user, rate, start")
+            raise SectionError(f"slurm.running[{i}]: expected account, user, rate, start")
         rate = num(item["rate"], f"running[{i}].rate", optional=False)
         start = num(item["start"], f"running[{i}].start", optional=False)
         assert rate is not None
@@ -343,6 +343,17 @@ def advance(state: SlurmUsage, now: float, params: DecayParams) -> SlurmUsage:
     )
 
 
+def record_cutoff(state: SlurmUsage, params: DecayParams) -> float | None:
+    """The pass of the latest usage reset a newly charged job must respect (or None)."""
+    t = state.last_decay_ran
+    if t is None:
+        return None
+    cutoff = reset_cutoff(params, t, None, t)
+    if params.reset_period == "NOW" and state.reset_now_done and state.last_reset is not None:
+        cutoff = state.last_reset if cutoff is None else max(cutoff, state.last_reset)
+    return cutoff
+
+
 def add_record(
     state: SlurmUsage,
     key: UsageKey,
@@ -361,9 +372,7 @@ def add_record(
     t = state.last_decay_ran
     if t is None:
         raise ValueError("advance the state before adding records")
-    cutoff = reset_cutoff(params, t, None, t)
-    if params.reset_period == "NOW" and state.reset_now_done and state.last_reset is not None:
-        cutoff = state.last_reset if cutoff is None else max(cutoff, state.last_reset)
+    cutoff = record_cutoff(state, params)
     add = charge_at(
         start,
         end,

@@ -477,6 +477,8 @@ def _priority(top: _Reader, file: str, prof: Mapping[str, Any]) -> SlurmPriority
             "dampening_factor",
             "usage_normalization",
             "weights",
+            "enforce_limits",
+            "output_compat",
         ),
     )
     ptype = r.get("type", r.string, d.type)
@@ -524,7 +526,16 @@ def _priority(top: _Reader, file: str, prof: Mapping[str, Any]) -> SlurmPriority
         dampening_factor=r.int_("dampening_factor", d.dampening_factor, lo=1, hi=65535),
         usage_normalization=norm,
         weights=_weights(r, file, prof),
+        enforce_limits=r.get("enforce_limits", r.boolean, d.enforce_limits),
+        output_compat=_output_compat(r, d.output_compat),
     )
+
+
+def _output_compat(r: _Reader, default: str) -> str:
+    value = r.get("output_compat", r.string, default)
+    if value not in ("current", "22.05"):
+        r.fail(f'priority.output_compat: expected "current" or "22.05", got "{value}"')
+    return value
 
 
 def _weights(parent: _Reader, file: str, prof: Mapping[str, Any]) -> PriorityWeights:
