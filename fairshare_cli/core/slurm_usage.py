@@ -396,3 +396,28 @@ def add_record(
 def reset_all(state: SlurmUsage) -> SlurmUsage:
     """Zero every association's usage (``_reset_usage``)."""
     return replace(state, usage={k: 0.0 for k in state.usage})
+
+
+def restart(state: SlurmUsage, at: float, params: DecayParams) -> SlurmUsage:
+    """The state after slurmctld starts at ``at``: its first decay pass runs then.
+
+    Passes before ``at`` follow the old grid; the pass at ``at`` decays everything by
+    ``d^(at - last pass)`` and charges running jobs for those seconds; later passes fall
+    every calc period from ``at`` (the decay thread's timer starts with the daemon).
+    """
+    state = advance(state, at, params)
+    t = state.last_decay_ran
+    assert t is not None
+    if at <= t:
+        return state
+    factor = params.factor
+    keep = real_decay(factor, at - t)
+    usage = {key: value * keep for key, value in state.usage.items()}
+    for run in state.running:
+        if run.end is not None and run.end < at:
+            continue
+        delta = at - max(t, run.start)
+        if delta > 0:
+            key = (run.account, run.user)
+            usage[key] = usage.get(key, 0.0) + delta * real_decay(factor, delta) * run.rate
+    return replace(state, usage=usage, last_decay_ran=at)
