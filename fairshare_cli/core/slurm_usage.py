@@ -294,7 +294,7 @@ def usage_at(
     factor = params.factor
     cutoff = reset_cutoff(params, base, state.last_reset, t)
     stored_reset = cutoff is not None and (anchor is None or cutoff > anchor)
-    out: dict[UsageKey, float] = {}
+    out: dict[UsageKey, float] = {key: 0.0 for key in state.usage}
     if not stored_reset:
         keep = real_decay(factor, t - base)
         out = {key: value * keep for key, value in state.usage.items()}
