@@ -25,6 +25,9 @@ _COMMANDS: dict[str, str] = {
     "init": "fairshare_cli.cli.config_cmd:init",
     "sshare": "fairshare_cli.cli.sshare:sshare",
     "sprio": "fairshare_cli.cli.sprio:sprio",
+    "submit": "fairshare_cli.cli.jobs_cmd:submit",
+    "prio": "fairshare_cli.cli.jobs_cmd:prio",
+    "rm": "fairshare_cli.cli.jobs_cmd:rm",
 }
 
 #: One-line summaries for ``fs --help`` without importing every command module.
@@ -42,6 +45,9 @@ _SUMMARIES: dict[str, str] = {
     "init": "Write a commented starter pool config.",
     "sshare": "Show association shares, usage and fair share (like sshare).",
     "sprio": "Show the factors of pending jobs' priorities (like sprio).",
+    "submit": "Add jobs to the queue (like sbatch / condor_submit).",
+    "prio": "Set a job's priority (condor_prio; --slurm: scontrol priority=).",
+    "rm": "Remove jobs from the queue (like condor_rm / scancel).",
 }
 
 

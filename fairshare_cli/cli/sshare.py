@@ -94,7 +94,8 @@ def sshare(
     rows = share_rows(
         tree,
         algo,
-        account_fairshare=env.config.priority.output_compat == "22.05",
+        # Slurm 2.0 (linear) and 22.05 print the factor on account rows too.
+        account_fairshare=algo == "linear" or env.config.priority.output_compat == "22.05",
         cluster=env.config.pool.name,
     )
     wanted_users = set(_split(users))

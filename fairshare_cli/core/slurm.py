@@ -212,9 +212,9 @@ class SlurmHistorySink:
         qname = record.qos or ("normal" if "normal" in self.config.qos else None)
         if qname is not None:
             spec = self.config.qos.get(qname)
-            if spec is None:
+            if spec is None and qname != "normal":
                 raise InputError(f'{where}: unknown QOS "{qname}"')
-            if spec.usage_factor >= 0:
+            if spec is not None and spec.usage_factor >= 0:
                 factor = spec.usage_factor
         rate = record.slots * record.cpus * factor
         t = self.state.last_decay_ran
