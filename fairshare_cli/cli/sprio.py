@@ -37,10 +37,10 @@ def load_jobs(env: Env, jobs_file: str | None) -> list[Any]:
     Raises:
         InputError: the file is missing, not JSON, or holds a malformed job.
     """
-    from fairshare_cli.core.jobs import parse_jobs
+    from fairshare_cli.core.slurm_jobs import slurm_jobs
 
     if jobs_file is None:
-        return env.decode("jobs", lambda raw: parse_jobs(raw or [], f"{env.state_path}: jobs"))
+        return env.decode("jobs", lambda raw: slurm_jobs(raw or [], f"{env.state_path}: jobs"))
     path = Path(jobs_file)
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
@@ -52,7 +52,7 @@ def load_jobs(env: Env, jobs_file: str | None) -> list[Any]:
         raise InputError(f"jobs file {path} is not valid JSON (line {exc.lineno})") from None
     if not isinstance(raw, list):
         raise InputError(f"jobs file {path}: expected a JSON list of job objects")
-    return parse_jobs(raw, str(path))
+    return slurm_jobs(raw, str(path))
 
 
 @click.command("sprio", context_settings={"help_option_names": ["--help"]})

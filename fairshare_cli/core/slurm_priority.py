@@ -22,6 +22,8 @@ INFINITE_MAX_AGE = 4294967236.0
 INFINITE_MINUTES = float(UINT32_MAX)
 
 FACTOR_KEYS = ("age", "assoc", "fairshare", "jobsize", "partition", "qos")
+#: Shared by rows without TRES weights; never modified.
+_NO_TRES: dict[str, float] = {}
 
 _FLAG_WORDS = (
     "ACCRUE_ALWAYS",
@@ -137,23 +139,75 @@ class PriorityContext:
     default_qos: str | None = None
 
 
-@dataclass
 class PriorityRow:
-    """One sprio row: a job in one partition, its factors and weighted factors."""
+    """One sprio row: a job in one partition, its factors and weighted factors.
 
-    job_id: str
-    partition: str
-    user: str
-    account: str
-    qos: str
-    priority: int
-    site: int
-    nice: int
-    factors: dict[str, Any]
-    weighted: dict[str, Any]
-    admin: bool = False
-    priority_value: float = 0.0
-    sort_key: tuple[int, int, str] = (0, 0, "")
+    ``f`` and ``wt`` hold the six scalar factors and weighted factors in
+    :data:`FACTOR_KEYS` order; ``tres_f`` / ``tres_w`` the TRES ones by name.
+    """
+
+    __slots__ = (
+        "account",
+        "admin",
+        "f",
+        "job_id",
+        "nice",
+        "partition",
+        "priority",
+        "priority_value",
+        "qos",
+        "site",
+        "sort_key",
+        "tres_f",
+        "tres_w",
+        "user",
+        "wt",
+    )
+
+    def __init__(
+        self,
+        job_id: str,
+        partition: str,
+        user: str,
+        account: str,
+        qos: str,
+        priority: int,
+        site: int,
+        nice: int,
+        f: tuple[float, ...],
+        wt: tuple[float, ...],
+        tres_f: dict[str, float],
+        tres_w: dict[str, float],
+        *,
+        admin: bool = False,
+        priority_value: float = 0.0,
+        sort_key: tuple[int, int, str] = (0, 0, ""),
+    ) -> None:
+        self.job_id = job_id
+        self.partition = partition
+        self.user = user
+        self.account = account
+        self.qos = qos
+        self.priority = priority
+        self.site = site
+        self.nice = nice
+        self.f = f
+        self.wt = wt
+        self.tres_f = tres_f
+        self.tres_w = tres_w
+        self.admin = admin
+        self.priority_value = priority_value
+        self.sort_key = sort_key
+
+    @property
+    def factors(self) -> dict[str, Any]:
+        """The factors by name (``tres`` maps TRES names to factors)."""
+        return {**dict(zip(FACTOR_KEYS, self.f, strict=True)), "tres": dict(self.tres_f)}
+
+    @property
+    def weighted(self) -> dict[str, Any]:
+        """The weighted factors by name (``tres`` maps TRES names to weighted factors)."""
+        return {**dict(zip(FACTOR_KEYS, self.wt, strict=True)), "tres": dict(self.tres_w)}
 
 
 def age_factor(accrue_time: float | None, now: float, max_age: float) -> float:
@@ -209,22 +263,16 @@ def clamp_priority(value: float) -> int:
     return min(p, UINT32_MAX)
 
 
-def sprio_priority(weighted: Mapping[str, Any], site: int, nice: int) -> float:
+def sprio_priority(
+    wt: tuple[float, ...], tres_w: Mapping[str, float], site: int, nice: int
+) -> float:
     """sprio's PRIORITY before truncation: the weighted factors re-added in its order.
 
-    At least 1; ``%Y`` prints it truncated, ``%y`` divides it by 2^32−1.
+    Age, assoc, fair share, job size, partition, QOS, site, −nice, then each non-zero
+    TRES term; at least 1. ``%Y`` prints it truncated, ``%y`` divides it by 2^32−1.
     """
-    p = (
-        weighted["age"]
-        + weighted["assoc"]
-        + weighted["fairshare"]
-        + weighted["jobsize"]
-        + weighted["partition"]
-        + weighted["qos"]
-        + site
-        - nice
-    )
-    for value in weighted["tres"].values():
+    p = wt[0] + wt[1] + wt[2] + wt[3] + wt[4] + wt[5] + site - nice
+    for value in tres_w.values():
         if value:
             p += value
     if p < 1:
@@ -254,7 +302,8 @@ def compute_rows(jobs: Iterable[Any], ctx: PriorityContext, now: float) -> list[
 
     Pending jobs are listed (running ones too with ``CALCULATE_RUNNING``); held and finished
     jobs are not; a job with no Slurm association and no account is not a Slurm job and is
-    skipped. Multi-partition jobs give one row per partition.
+    skipped. Multi-partition jobs give one row per partition (partition and TRES factors
+    per partition, the rest shared).
 
     Raises:
         InputError: a job names an unknown partition, QOS, account or association.
@@ -269,179 +318,216 @@ def compute_rows(jobs: Iterable[Any], ctx: PriorityContext, now: float) -> list[
     no_norm_tres = "NO_NORMAL_TRES" in flags
     relative = "SMALL_RELATIVE_TO_TIME" in flags
     tres_weights = [(k, float(v)) for k, v in w.tres.items() if v]
+    w_age, w_assoc, w_fs, w_js, w_part, w_qos = (
+        w.age,
+        w.assoc,
+        w.fairshare,
+        w.jobsize,
+        w.partition,
+        w.qos,
+    )
+    max_age = ctx.max_age
+    if math.isinf(max_age):
+        max_age = INFINITE_MAX_AGE
+    user_assoc = ctx.tree.user_assoc
     fs_cache: dict[int, float] = {}
+    part_cache: dict[str | None, list[tuple[PartitionInfo, float]]] = {}
+    qos_cache: dict[str | None, float] = {}
+    js_cache: dict[tuple[int, int, float | None, float | None], float] = {}
     rows: list[PriorityRow] = []
+    append = rows.append
     for job in jobs:
         status = job.status
         if status != "idle" and not (calc_running and status == "running"):
             continue
-        user = job_user(job.owner)
-        assoc = ctx.tree.user_assoc(user, job.account)
+        owner = job.owner
+        user = owner.split("@", 1)[0] if "@" in owner else owner
+        account = job.account
+        assoc = user_assoc(user, account)
         if assoc is None:
-            if job.account is None and job.partition is None and job.qos is None:
+            if account is None and job.partition is None and job.qos is None:
                 continue
-            if job.account is not None and job.account not in ctx.tree.accounts:
-                raise InputError(f'job {job.id}: unknown account "{job.account}"')
+            if account is not None and account not in ctx.tree.accounts:
+                raise InputError(f'job {job.id}: unknown account "{account}"')
             raise InputError(
                 f'job {job.id}: user "{user}" has no association'
-                + (f' in account "{job.account}"' if job.account else "")
+                + (f' in account "{account}"' if account else "")
             )
-        parts = job.partitions or ((ctx.default_partition,) if ctx.default_partition else ())
-        if not parts:
-            raise InputError(
-                f"job {job.id}: no partition given and no default partition is configured"
-            )
-        pinfos = []
-        for name in parts:
-            info = ctx.partitions.get(name)
-            if info is None:
-                raise InputError(f'job {job.id}: unknown partition "{name}"')
-            pinfos.append(info)
+        pkey = job.partition
+        pinfos = part_cache.get(pkey)
+        if pinfos is None:
+            pinfos = _partition_factors(job, ctx, max_part, no_norm_part, w_part)
+            part_cache[pkey] = pinfos
         qname = job.qos or ctx.default_qos
-        qinfo = None
-        if qname is not None:
-            qinfo = ctx.qos.get(qname)
-            if qinfo is None and qname != "normal":  # Slurm always has "normal"
+        f_qos = qos_cache.get(qname)
+        if f_qos is None:
+            qinfo = ctx.qos.get(qname) if qname is not None else None
+            if qname is not None and qinfo is None and qname != "normal":
                 raise InputError(f'job {job.id}: unknown QOS "{qname}"')
+            if qinfo is not None and qinfo.priority and w_qos:
+                f_qos = float(qinfo.priority) if no_norm_qos else qinfo.priority / max_qos
+            else:
+                f_qos = 0.0
+            qos_cache[qname] = f_qos
 
-        f_age = age_factor(job.submit_time, now, ctx.max_age) if w.age else 0.0
+        if w_age:
+            accrue = job.submit_time
+            if accrue is None:
+                f_age = 0.0
+            else:
+                diff = int(now - accrue) if accrue < now else 0
+                f_age = (diff / max_age if diff < max_age else 1.0) if max_age > 0 else 1.0
+        else:
+            f_age = 0.0
         f_assoc = 0.0  # association priorities are not modelled (no Priority= per assoc)
-        if w.fairshare:
-            key = id(assoc)
-            f_fs = fs_cache.get(key)
+        if w_fs:
+            f_fs = fs_cache.get(id(assoc))
             if f_fs is None:
                 f_fs = job_fairshare_factor(assoc, ctx.algorithm)
-                fs_cache[key] = f_fs
+                fs_cache[id(assoc)] = f_fs
         else:
             f_fs = 0.0
-        if w.jobsize:
-            tl_secs = job.time_limit
-            if tl_secs is None:
-                tl_secs = pinfos[0].max_time
-            if tl_secs is None:
-                tl_min = 1.0
-            elif math.isinf(tl_secs):
-                tl_min = INFINITE_MINUTES
-            else:
-                tl_min = tl_secs / 60.0
-            f_js = job_size_factor(
-                job.num_nodes,
-                job.request_cpus,
-                ctx.node_count,
-                ctx.cluster_cpus,
-                favor_small=ctx.favor_small,
-                relative_to_time=relative,
-                time_limit_minutes=tl_min,
-            )
+        if w_js:
+            jkey = (job.num_nodes, job.request_cpus, job.time_limit, pinfos[0][0].max_time)
+            f_js = js_cache.get(jkey)
+            if f_js is None:
+                tl_secs = job.time_limit if job.time_limit is not None else pinfos[0][0].max_time
+                if tl_secs is None:
+                    tl_min = 1.0
+                elif math.isinf(tl_secs):
+                    tl_min = INFINITE_MINUTES
+                else:
+                    tl_min = tl_secs / 60.0
+                f_js = job_size_factor(
+                    job.num_nodes,
+                    job.request_cpus,
+                    ctx.node_count,
+                    ctx.cluster_cpus,
+                    favor_small=ctx.favor_small,
+                    relative_to_time=relative,
+                    time_limit_minutes=tl_min,
+                )
+                js_cache[jkey] = f_js
         else:
             f_js = 0.0
-        if qinfo is not None and qinfo.priority and w.qos:
-            f_qos = float(qinfo.priority) if no_norm_qos else qinfo.priority / max_qos
-        else:
-            f_qos = 0.0
-        site = int(job.site_factor)
-        nice = int(job.nice)
-        admin = getattr(job, "admin_priority", None)
-        user_sort = job.cluster_proc
-        for info in pinfos:
-            if info.priority_job_factor and w.partition:
-                f_part = (
-                    float(info.priority_job_factor)
-                    if no_norm_part
-                    else info.priority_job_factor / max_part
-                )
-            else:
-                f_part = 0.0
-            tres_f: dict[str, float] = {}
-            tres_wt: dict[str, float] = {}
+        site = job.site_factor
+        nice = job.nice
+        admin = job.admin_priority
+        jid = job.id
+        sort_key = (int(jid), 0, jid) if jid.isdigit() else (*job.cluster_proc, jid)
+        qdisplay = qname or ""
+        for info, f_part in pinfos:
+            tres_f: dict[str, float] = _NO_TRES
+            tres_w: dict[str, float] = _NO_TRES
+            if tres_weights:
+                tres_f = {}
+                tres_w = {}
             for tname, tw in tres_weights:
-                value = _job_tres_value(job, tname)
+                if tname == "cpu" or tname == "billing":
+                    value = float(job.request_cpus)
+                else:
+                    value = _job_tres_value(job, tname)
                 if no_norm_tres:
                     f = value
                 else:
                     total = info.tres.get(tname, 0.0)
                     f = value / total if total else 0.0
                 tres_f[tname] = f
-                tres_wt[tname] = f * tw
-            factors = {
-                "age": f_age,
-                "assoc": f_assoc,
-                "fairshare": f_fs,
-                "jobsize": f_js,
-                "partition": f_part,
-                "qos": f_qos,
-                "tres": tres_f,
-            }
-            weighted = {
-                "age": f_age * w.age,
-                "assoc": f_assoc * w.assoc,
-                "fairshare": f_fs * w.fairshare,
-                "jobsize": f_js * w.jobsize,
-                "partition": f_part * w.partition,
-                "qos": f_qos * w.qos,
-                "tres": tres_wt,
-            }
+                tres_w[tname] = f * tw
             if admin is not None:
-                zero = {k: 0.0 for k in FACTOR_KEYS}
-                rows.append(
+                zero = (0.0,) * 6
+                append(
                     PriorityRow(
                         job.id,
                         info.name,
                         user,
                         assoc.account,
-                        qname or "",
-                        int(admin),
+                        qdisplay,
+                        admin,
                         0,
                         0,
-                        {**zero, "tres": {}},
-                        {**zero, "tres": {}},
+                        zero,
+                        zero,
+                        {},
+                        {},
                         admin=True,
                         priority_value=float(admin),
-                        sort_key=(*user_sort, job.id),
+                        sort_key=sort_key,
                     )
                 )
                 continue
-            value = sprio_priority(weighted, site, nice)
-            rows.append(
+            f = (f_age, f_assoc, f_fs, f_js, f_part, f_qos)
+            wt = (
+                f_age * w_age,
+                f_assoc * w_assoc,
+                f_fs * w_fs,
+                f_js * w_js,
+                f_part * w_part,
+                f_qos * w_qos,
+            )
+            p = wt[0] + wt[1] + wt[2] + wt[3] + wt[4] + wt[5] + site - nice
+            for value in tres_w.values():
+                if value:
+                    p += value
+            if p < 1:
+                p = 1.0
+            append(
                 PriorityRow(
                     job.id,
                     info.name,
                     user,
                     assoc.account,
-                    qname or "",
-                    int(value),
+                    qdisplay,
+                    int(p),
                     site,
                     nice,
-                    factors,
-                    weighted,
-                    priority_value=value,
-                    sort_key=(*user_sort, job.id),
+                    f,
+                    wt,
+                    tres_f,
+                    tres_w,
+                    priority_value=float(p),
+                    sort_key=sort_key,
                 )
             )
     return rows
+
+
+def _partition_factors(
+    job: Any, ctx: PriorityContext, max_part: int, no_norm: bool, weight: int
+) -> list[tuple[PartitionInfo, float]]:
+    """The job's partitions (or the default) with their partition factors.
+
+    Raises:
+        InputError: an unknown partition, or none given and none is the default.
+    """
+    parts = job.partitions or ((ctx.default_partition,) if ctx.default_partition else ())
+    if not parts:
+        raise InputError(f"job {job.id}: no partition given and no default partition is configured")
+    out = []
+    for name in parts:
+        info = ctx.partitions.get(name)
+        if info is None:
+            raise InputError(f'job {job.id}: unknown partition "{name}"')
+        if info.priority_job_factor and weight:
+            f = float(info.priority_job_factor) if no_norm else info.priority_job_factor / max_part
+        else:
+            f = 0.0
+        out.append((info, f))
+    return out
 
 
 def controller_priority(row: PriorityRow, multi_partition: bool = False) -> int:
     """The priority slurmctld stores for a row (sum order of ``priority_p_set``)."""
     if row.admin:
         return row.priority
-    wt = row.weighted
+    age, assoc, fs, js, part, qos = row.wt
     tres_sum = 0.0
-    for value in wt["tres"].values():
+    for value in row.tres_w.values():
         tres_sum += value
     if multi_partition:
-        rest = (
-            wt["age"]
-            + wt["assoc"]
-            + wt["fairshare"]
-            + wt["jobsize"]
-            + wt["qos"]
-            + tres_sum
-            + row.site
-            - row.nice
-        )
-        return clamp_priority(wt["partition"] + rest)
-    p = wt["age"] + wt["assoc"] + wt["fairshare"] + wt["jobsize"] + wt["partition"] + wt["qos"]
+        rest = age + assoc + fs + js + qos + tres_sum + row.site - row.nice
+        return clamp_priority(part + rest)
+    p = age + assoc + fs + js + part + qos
     p += tres_sum
     p += row.site - row.nice
     return clamp_priority(p)

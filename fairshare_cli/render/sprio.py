@@ -51,6 +51,8 @@ FACTOR_LETTERS = {
     "P": "partition",
     "Q": "qos",
 }
+#: Index of each factor letter in ``PriorityRow.f`` / ``PriorityRow.wt``.
+FACTOR_INDEX = {"A": 0, "B": 1, "F": 2, "J": 3, "P": 4, "Q": 5}
 SORT_LETTERS = set("ciNnoruAaFfJjPpQqTtYy")
 
 
@@ -178,48 +180,78 @@ def tres_weights_text(weights: Weights) -> str:
     return ",".join(parts)
 
 
+def _tres_weighted(row: PriorityRow) -> str:
+    items = row.tres_w
+    if not items:
+        return ""
+    return ",".join([f"{k}={v:.0f}" for k, v in items.items() if v])
+
+
+def _tres_norm(row: PriorityRow, weights: Weights) -> str:
+    parts = []
+    for k, v in row.tres_w.items():
+        if v:
+            w = weights.tres.get(k, 0.0)
+            parts.append(f"{k}={'%.2f' % (v / w if w else 0.0)}")
+    return ",".join(parts)
+
+
+def _value_expr(letter: str, weights: Weights) -> str:
+    """A Python expression (over row ``r``) for the text a job row shows for a letter."""
+    if letter in FACTOR_INDEX:
+        return f"'%.0f' % r.wt[{FACTOR_INDEX[letter]}]"
+    upper = letter.upper()
+    if upper in FACTOR_INDEX:
+        w = weights.get(FACTOR_LETTERS[upper])
+        if not w:
+            return "'%.7f' % 0.0"
+        return f"'%.7f' % (r.wt[{FACTOR_INDEX[upper]}] / {float(w)!r})"
+    return {
+        "i": "r.job_id",
+        "s": "''",
+        "r": "r.partition",
+        "u": "r.user",
+        "o": "r.account",
+        "n": "r.qos",
+        "c": "cluster",
+        "Y": "'%d' % r.priority",
+        "y": "'%16.14f' % (r.priority_value if r.admin else r.priority_value / 4294967295.0)",
+        "S": "'%.0f' % r.site",
+        "N": "'%.0f' % r.nice",
+        "T": "tres_w(r)",
+        "t": "tres_n(r, weights)",
+    }[letter]
+
+
+def compile_row(fmt: SprioFormat, weights: Weights, cluster: str) -> Callable[[PriorityRow], str]:
+    """A function printing one job row of ``fmt`` (compiled once, for 100,000-job queues)."""
+    parts = [repr(fmt.prefix)]
+    for f in fmt.fields:
+        expr = _value_expr(f.letter, weights)
+        if f.width > 0 and f.right:
+            cell = f'f"{{({expr}):>{f.width}}}"[:{f.width}]'
+        elif f.width > 0:
+            cell = f'f"{{({expr}):<{f.width}.{f.width}}}"'
+        else:
+            cell = f"({expr})"
+        parts.append(cell)
+        parts.append(repr(f.suffix))
+    source = "def _row(r):\n    return " + " + ".join(parts) + "\n"
+    namespace: dict[str, Any] = {
+        "cluster": cluster,
+        "weights": weights,
+        "tres_w": _tres_weighted,
+        "tres_n": _tres_norm,
+    }
+    exec(compile(source, "<sprio format>", "exec"), namespace)  # built from our own pieces only
+    func: Callable[[PriorityRow], str] = namespace["_row"]
+    return func
+
+
 def row_value(letter: str, row: PriorityRow, weights: Weights, cluster: str) -> str:
     """The text a job row shows for one format letter."""
-    if letter == "i":
-        return row.job_id
-    if letter == "s":
-        return ""
-    if letter == "r":
-        return row.partition
-    if letter == "u":
-        return row.user
-    if letter == "o":
-        return row.account
-    if letter == "n":
-        return row.qos
-    if letter == "c":
-        return cluster
-    if letter == "Y":
-        return "%d" % row.priority
-    if letter == "y":
-        value = row.priority_value if row.admin else row.priority_value / 4294967295.0
-        return "%16.14f" % value
-    if letter == "S":
-        return _num(row.site)
-    if letter == "N":
-        return _num(row.nice)
-    if letter in FACTOR_LETTERS:
-        return _num(row.weighted[FACTOR_LETTERS[letter]])
-    upper = letter.upper()
-    if upper in FACTOR_LETTERS:
-        key = FACTOR_LETTERS[upper]
-        w = weights.get(key)
-        return "%.7f" % (row.weighted[key] / w if w else 0.0)
-    if letter == "T":
-        return ",".join(f"{k}={_num(v)}" for k, v in row.weighted["tres"].items() if v)
-    if letter == "t":
-        parts = []
-        for k, v in row.weighted["tres"].items():
-            if v:
-                w = weights.tres.get(k, 0.0)
-                parts.append(f"{k}={'%.2f' % (v / w if w else 0.0)}")
-        return ",".join(parts)
-    return ""
+    fmt = SprioFormat("", (FormatField(letter, 0, False, ""),))
+    return compile_row(fmt, weights, cluster)(row)
 
 
 def weights_value(letter: str, weights: Weights) -> str:
@@ -260,8 +292,8 @@ def render(
     if weights_only:
         lines.append(line(lambda f: weights_value(f.letter, weights)))
     else:
-        for row in rows:
-            lines.append(line(lambda f, r=row: row_value(f.letter, r, weights, cluster)))
+        row_text = compile_row(fmt, weights, cluster)
+        lines.extend(row_text(row) for row in rows)
     return "".join(s + "\n" for s in lines)
 
 
@@ -283,8 +315,8 @@ def _sort_value(letter: str, row: PriorityRow) -> Any:
     if letter in "Yy":
         return float(row.priority)
     if letter in "Tt":
-        return float(sum(row.weighted["tres"].values()))
-    return float(row.weighted[FACTOR_LETTERS[letter.upper()]])
+        return float(sum(row.tres_w.values()))
+    return float(row.wt[FACTOR_INDEX[letter.upper()]])
 
 
 def sort_rows(rows: list[PriorityRow], spec: str) -> list[PriorityRow]:
