@@ -178,7 +178,6 @@ class PriorityRow:
         wt: tuple[float, ...],
         tres_f: dict[str, float],
         tres_w: dict[str, float],
-        *,
         admin: bool = False,
         priority_value: float = 0.0,
         sort_key: tuple[int, int, str] = (0, 0, ""),
@@ -336,6 +335,7 @@ def compute_rows(jobs: Iterable[Any], ctx: PriorityContext, now: float) -> list[
     js_cache: dict[tuple[int, int, float | None, float | None], float] = {}
     rows: list[PriorityRow] = []
     append = rows.append
+    row_class = PriorityRow
     for job in jobs:
         status = job.status
         if status != "idle" and not (calc_running and status == "running"):
@@ -450,30 +450,28 @@ def compute_rows(jobs: Iterable[Any], ctx: PriorityContext, now: float) -> list[
                         zero,
                         {},
                         {},
-                        admin=True,
-                        priority_value=float(admin),
-                        sort_key=sort_key,
+                        True,
+                        float(admin),
+                        sort_key,
                     )
                 )
                 continue
-            f = (f_age, f_assoc, f_fs, f_js, f_part, f_qos)
-            wt = (
-                f_age * w_age,
-                f_assoc * w_assoc,
-                f_fs * w_fs,
-                f_js * w_js,
-                f_part * w_part,
-                f_qos * w_qos,
-            )
-            p = wt[0] + wt[1] + wt[2] + wt[3] + wt[4] + wt[5] + site - nice
-            for value in tres_w.values():
-                if value:
-                    p += value
+            a_w = f_age * w_age
+            b_w = f_assoc * w_assoc
+            c_w = f_fs * w_fs
+            d_w = f_js * w_js
+            e_w = f_part * w_part
+            g_w = f_qos * w_qos
+            p = a_w + b_w + c_w + d_w + e_w + g_w + site - nice
+            if tres_weights:
+                for value in tres_w.values():
+                    if value:
+                        p += value
             if p < 1:
                 p = 1.0
             append(
-                PriorityRow(
-                    job.id,
+                row_class(
+                    jid,
                     info.name,
                     user,
                     assoc.account,
@@ -481,12 +479,13 @@ def compute_rows(jobs: Iterable[Any], ctx: PriorityContext, now: float) -> list[
                     int(p),
                     site,
                     nice,
-                    f,
-                    wt,
+                    (f_age, f_assoc, f_fs, f_js, f_part, f_qos),
+                    (a_w, b_w, c_w, d_w, e_w, g_w),
                     tres_f,
                     tres_w,
-                    priority_value=float(p),
-                    sort_key=sort_key,
+                    False,
+                    p,
+                    sort_key,
                 )
             )
     return rows

@@ -225,18 +225,17 @@ def _value_expr(letter: str, weights: Weights) -> str:
 
 def compile_row(fmt: SprioFormat, weights: Weights, cluster: str) -> Callable[[PriorityRow], str]:
     """A function printing one job row of ``fmt`` (compiled once, for 100,000-job queues)."""
-    parts = [repr(fmt.prefix)]
+    # A right-justified cell is printf("%Ns") cut to N characters: that is "%N.Ns".
+    template = fmt.prefix.replace("%", "%%")
+    exprs = []
     for f in fmt.fields:
-        expr = _value_expr(f.letter, weights)
-        if f.width > 0 and f.right:
-            cell = f'f"{{({expr}):>{f.width}}}"[:{f.width}]'
-        elif f.width > 0:
-            cell = f'f"{{({expr}):<{f.width}.{f.width}}}"'
+        if f.width > 0:
+            template += f"%{'' if f.right else '-'}{f.width}.{f.width}s"
         else:
-            cell = f"({expr})"
-        parts.append(cell)
-        parts.append(repr(f.suffix))
-    source = "def _row(r):\n    return " + " + ".join(parts) + "\n"
+            template += "%s"
+        template += f.suffix.replace("%", "%%")
+        exprs.append(_value_expr(f.letter, weights))
+    source = f"def _row(r):\n    return {template!r} % ({', '.join(exprs)},)\n"
     namespace: dict[str, Any] = {
         "cluster": cluster,
         "weights": weights,
