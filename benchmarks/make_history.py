@@ -44,7 +44,8 @@ def generate(n: int, end: float, span: float, seed: int, submitters: int = 0):  
             (f"user{i:05d}", None, "hep", "lhcb_user", "example.org") for i in range(submitters)
         ]
     for i in range(n):
-        owner, group, account, dgroup, domain = users[rng.randrange(len(users))]
+        pick = i % len(users) if submitters else rng.randrange(len(users))
+        owner, group, account, dgroup, domain = users[pick]
         s = start0 + (span * i) / n
         length = rng.choice([600, 1800, 3600, 7200, 14400, 28800])
         e = s + length

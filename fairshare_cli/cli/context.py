@@ -81,6 +81,10 @@ class Env:
             raise StateError(f"state file {self.state_path}: {exc}") from None
 
 
+#: Config overrides set by ``fs whatif --set`` for the view it runs (read-only commands).
+WHATIF_OVERRIDES: dict[str, Any] = {}
+
+
 def load_env(
     config_path: str | None,
     state_path: str | None,
@@ -92,6 +96,8 @@ def load_env(
     Raises:
         FairshareError: any of them is missing or invalid.
     """
+    if overrides is None and WHATIF_OVERRIDES:
+        overrides = WHATIF_OVERRIDES
     when = resolve_now(now)
     cpath = resolve_config_path(config_path)
     config = load_config(cpath, overrides)

@@ -77,7 +77,7 @@ def _edit_command(
         if argument:
             func = click.argument(argument)(func)
         func = click.argument("name")(func)
-        return click.command(name)(func)
+        return click.command(name, context_settings={"ignore_unknown_options": True})(func)
 
     return deco
 

@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+import contextlib
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+
 import click
 
 from fairshare_cli.cli.context import mutate_state
 from fairshare_cli.cli.options import common_options, dry_run_option
-from fairshare_cli.core.history import SinkFactory, make_accountant_history_sink
+from fairshare_cli.core.history import (
+    SinkFactory,
+    UnsortedHistory,
+    UsageRecord,
+    make_accountant_history_sink,
+)
 from fairshare_cli.core.slurm import make_slurm_history_sink
 from fairshare_cli.core.state import SectionError
 from fairshare_cli.errors import StateError
-from fairshare_cli.io.history import FORMATS, read_records
+from fairshare_cli.io.history import FORMATS, read_condor_history, read_records
 
 #: One sink per subsystem, by state section: each charges records to its own model.
 HISTORY_SINKS: dict[str, SinkFactory] = {
@@ -58,31 +69,89 @@ def history(
     Each record: owner, accounting_group, account, partition, qos, dirac_group, start,
     end (empty: still running), slots, cpus. The HTCondor accountant replays it exactly.
     """
-    _import(read_records(file, fmt), file, rebuild, dry_run, config_path, state_path, now)
+    with spooled(file) as path:
+        _import(
+            lambda: read_records(path, fmt), file, rebuild, dry_run, config_path, state_path, now
+        )
 
 
-def _import(
-    records,
-    label: str,
+@import_group.command("condor-history")
+@click.argument("file", metavar="FILE")
+@click.option(
+    "--rebuild",
+    is_flag=True,
+    help="Forget recorded usage (keeping explicit factors) and replay from scratch.",
+)
+@dry_run_option
+@common_options
+def condor_history(
+    file: str,
     rebuild: bool,
-    dry_run: bool,  # type: ignore[no-untyped-def]
+    dry_run: bool,
     config_path: str | None,
     state_path: str | None,
     now: str | None,
 ) -> None:
+    """Charge finished jobs from condor_history -json output (- for stdin).
+
+    \b
+    Example:
+      condor_history -json > jobs.json && fs import condor-history jobs.json
+    Each job ad counts one slot of RequestCpus from JobCurrentStartDate to CompletionDate,
+    charged to its AccountingGroup or User; ads of jobs that never ran are skipped.
+    """
+    with spooled(file) as path:
+        _import(
+            lambda: read_condor_history(path), file, rebuild, dry_run, config_path, state_path, now
+        )
+
+
+@contextlib.contextmanager
+def spooled(file: str) -> Iterator[str]:
+    """A path to read (twice if need be): stdin (``-``) is copied to a temporary file."""
+    if file != "-":
+        yield file
+        return
+    with tempfile.NamedTemporaryFile("w", suffix=".history", encoding="utf-8") as tmp:
+        shutil.copyfileobj(sys.stdin, tmp)
+        tmp.flush()
+        yield tmp.name
+
+
+def _import(
+    records: Callable[[], Iterable[UsageRecord]],
+    label: str,
+    rebuild: bool,
+    dry_run: bool,
+    config_path: str | None,
+    state_path: str | None,
+    now: str | None,
+) -> None:
+    """Feed every record to every sink, then store each sink's section; one write.
+
+    Sinks first stream (records in start order, flat memory); if the file turns out not to
+    be in order they are made again to buffer and sort, and the file is read once more.
+    """
     with mutate_state(config_path, state_path, now, dry_run) as env:
-        try:
-            sinks = {
-                name: make(env.config, env.state.section(name), env.now, rebuild)
-                for name, make in HISTORY_SINKS.items()
-            }
-        except SectionError as exc:
-            raise StateError(f"state file {env.state_path}: {exc}") from None
-        count = 0
-        for record in records:
-            count += 1
-            for sink in sinks.values():
-                sink.add(record)
+        for presorted in (True, False):
+            try:
+                sinks = {
+                    name: make(
+                        env.config, env.state.section(name), env.now, rebuild, presorted=presorted
+                    )
+                    for name, make in HISTORY_SINKS.items()
+                }
+            except SectionError as exc:
+                raise StateError(f"state file {env.state_path}: {exc}") from None
+            count = 0
+            try:
+                for record in records():
+                    count += 1
+                    for sink in sinks.values():
+                        sink.add(record)
+            except UnsortedHistory:
+                continue
+            break
         state = env.state
         for name, sink in sinks.items():
             state = state.with_section(name, sink.finish())
@@ -127,4 +196,4 @@ def sacct(
     when = resolve_now(now)
     with open_input(file) as fh:
         records = list(read_sacct(fh, file, when))
-    _import(records, file, rebuild, dry_run, config_path, state_path, repr(when))
+    _import(lambda: records, file, rebuild, dry_run, config_path, state_path, repr(when))

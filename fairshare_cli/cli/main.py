@@ -28,6 +28,7 @@ _COMMANDS: dict[str, str] = {
     "submit": "fairshare_cli.cli.jobs_cmd:submit",
     "prio": "fairshare_cli.cli.jobs_cmd:prio",
     "rm": "fairshare_cli.cli.jobs_cmd:rm",
+    "whatif": "fairshare_cli.cli.whatif:whatif",
 }
 
 #: One-line summaries for ``fs --help`` without importing every command module.
@@ -48,6 +49,7 @@ _SUMMARIES: dict[str, str] = {
     "submit": "Add jobs to the queue (like sbatch / condor_submit).",
     "prio": "Set a job's priority (condor_prio; --slurm: scontrol priority=).",
     "rm": "Remove jobs from the queue (like condor_rm / scancel).",
+    "whatif": "Show a view with config keys changed (nothing is written).",
 }
 
 

@@ -6,10 +6,11 @@ each, then ``sink.finish()`` returns that subsystem's new state section.
 
 from __future__ import annotations
 
+import heapq
 import math
 from array import array
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from fairshare_cli.core import accountant as acct
@@ -39,6 +40,21 @@ class UsageRecord:
 
 
 _STR = ("owner", "accounting_group", "account", "partition", "qos", "dirac_group")
+_FIELDS = (*_STR, "start", "end", "slots", "cpus", "nice_user")
+
+
+def _bool(value: Any, where: str) -> bool:
+    return value in (True, "true", "True", "1", 1)
+
+
+_CONVERT: dict[str, Callable[[Any, str], Any]] = {
+    **{k: (lambda v, w: str(v)) for k in _STR},
+    "start": parse_time,
+    "end": parse_time,
+    "slots": lambda v, w: _count(v, w),
+    "cpus": lambda v, w: _count(v, w),
+    "nice_user": _bool,
+}
 
 
 def parse_record(obj: Mapping[str, Any], where: str) -> UsageRecord:
@@ -49,29 +65,25 @@ def parse_record(obj: Mapping[str, Any], where: str) -> UsageRecord:
     """
     kw: dict[str, Any] = {}
     for key, value in obj.items():
-        if key is None:
-            raise InputError(f"{where}: more values than header columns")
         if value is None or value == "":
             continue
-        w = f"{where}: {key}"
-        if key in _STR:
-            kw[key] = str(value)
-        elif key in ("start", "end"):
-            kw[key] = parse_time(value, w)
-        elif key in ("slots", "cpus"):
-            kw[key] = _count(value, w)
-        elif key == "nice_user":
-            kw[key] = value in (True, "true", "True", "1", 1)
-        else:
+        convert = _CONVERT.get(key)  # type: ignore[arg-type]
+        if convert is None:
+            if key is None:
+                raise InputError(f"{where}: more values than header columns")
             import difflib
 
-            fields = (*_STR, "start", "end", "slots", "cpus", "nice_user")
-            hint = difflib.get_close_matches(key, fields, n=1)
+            hint = difflib.get_close_matches(key, _FIELDS, n=1)
             extra = f" (did you mean '{hint[0]}'?)" if hint else ""
             raise InputError(f"{where}: unknown field '{key}'{extra}")
-    for req in ("owner", "start"):
-        if req not in kw:
-            raise InputError(f"{where}: missing required field '{req}'")
+        try:
+            kw[key] = convert(value, "")
+        except InputError:
+            kw[key] = convert(value, f"{where}: {key}")
+    if "owner" not in kw or "start" not in kw:
+        raise InputError(
+            f"{where}: missing required field '{'owner' if 'owner' not in kw else 'start'}'"
+        )
     rec = UsageRecord(**kw)
     if rec.end is not None and rec.end < rec.start:
         raise InputError(f"{where}: end is before start")
@@ -79,6 +91,8 @@ def parse_record(obj: Mapping[str, Any], where: str) -> UsageRecord:
 
 
 def _count(value: Any, where: str) -> int:
+    if type(value) is int and value >= 0:
+        return value
     try:
         f = float(value)
     except (TypeError, ValueError):
@@ -96,7 +110,13 @@ class HistorySink(Protocol):
     def finish(self) -> Any: ...
 
 
-SinkFactory = Callable[[Config, Any, float, bool], HistorySink]
+SinkFactory = Callable[..., HistorySink]
+"""``factory(config, section_json, now, rebuild, presorted=True) -> HistorySink``.
+
+A sink that needs records in start-time order and sees one out of order raises
+:class:`UnsortedHistory` when ``presorted`` is true; the import then starts again with
+``presorted=False``.
+"""
 
 
 def slot_weigher(config: Config) -> Callable[[int], float]:
@@ -126,16 +146,29 @@ def slot_weigher(config: Config) -> Callable[[int], float]:
     return weigh
 
 
+class UnsortedHistory(Exception):
+    """Raised by a streaming sink when records stop arriving in start-time order.
+
+    The import then replays the file again with ``presorted=False`` (events buffered and
+    sorted), which is exact for any order but keeps every event in memory.
+    """
+
+
 class AccountantReplay:
     """Replays records into the accountant exactly, in time order (see :mod:`accountant`).
 
-    Events are kept in compact arrays (time, entity set, Δslots, Δweight) and replayed after
-    one sort; between events usage is constant, so each step of the decay is exact.
+    Between two events usage is constant, so each step of the decay is exact. With
+    ``presorted`` (records in start-time order, as accounting dumps are) events stream
+    through a heap of pending ends: memory grows with the jobs running at once, not with
+    the file. Otherwise events go to compact arrays and are replayed after one sort.
     """
 
-    def __init__(self, config: Config, section: Any, now: float, rebuild: bool) -> None:
+    def __init__(
+        self, config: Config, section: Any, now: float, rebuild: bool, presorted: bool = True
+    ) -> None:
         self.config = config
         self.now = now
+        self.half_life = config.accountant.priority_halflife
         self.tree = acct.GroupTree(config.groups)
         state = acct.accountant_from_json(section)
         if rebuild:
@@ -148,23 +181,78 @@ class AccountantReplay:
                 }
             )
         self.state = state
+        self.records = acct.all_records(state, config)
         self.weigh = slot_weigher(config)
+        self.presorted = presorted
+        self.last_start = -math.inf
+        self.pending: list[tuple[float, int, int, int, float]] = []
         self.times = array("d")
         self.targets = array("l")
         self.dslots = array("l")
         self.dweight = array("d")
         self._target_ids: dict[str, int] = {}
-        self._target_list: list[tuple[str, str, tuple[str, ...]]] = []
+        self._plans: list[list[tuple[list[Any], bool, bool]]] = []
+        self._rows: dict[str, list[Any]] = {}
         self.count = 0
+
+    def _row(self, name: str) -> list[Any]:
+        row = self._rows.get(name)
+        if row is None:
+            rec = self.records.get(name) or acct.CustomerRecord(name=name, is_group="@" not in name)
+            row = [
+                max(rec.priority, acct.MIN_PRIORITY),
+                rec.last_update,
+                rec.resources_used,
+                rec.weighted_resources_used,
+                rec.hier_weighted_resources_used,
+                rec.accumulated_usage,
+                rec.weighted_accumulated_usage,
+                rec.begin_usage_time,
+                rec.last_usage_time,
+            ]
+            self._rows[name] = row
+        return row
 
     def _target(self, submitter: str) -> int:
         tid = self._target_ids.get(submitter)
         if tid is None:
             group, hier = acct.charge_targets(submitter, self.tree)
-            tid = len(self._target_list)
+            names = [submitter, group, *[g for g in hier if g != group]]
+            own = {submitter, group}
+            tid = len(self._plans)
             self._target_ids[submitter] = tid
-            self._target_list.append((submitter, group, tuple(hier)))
+            self._plans.append([(self._row(n), n in own, n in hier) for n in names])
         return tid
+
+    def _apply(self, t: float, tid: int, dslots: int, dweight: float) -> None:
+        """Advance every record the event touches to ``t``, then change its usage."""
+        h = self.half_life
+        for row, own, in_hier in self._plans[tid]:
+            last = row[1]
+            if last is None:
+                row[1] = t
+            elif t > last:
+                dt = t - last
+                res = row[2]
+                uw = row[4] if row[4] > 0 else row[3]
+                if uw or row[0] > acct.MIN_PRIORITY:
+                    beta = 0.5 ** (dt / h) if h > 0 else 0.0
+                    p = row[0] * beta + uw * (1.0 - beta)
+                    row[0] = p if p > acct.MIN_PRIORITY else acct.MIN_PRIORITY
+                if res > 0:
+                    row[5] += res * dt
+                    row[6] += row[3] * dt
+                    if row[7] <= 0:
+                        row[7] = last
+                    row[8] = t
+                row[1] = t
+            if own:
+                row[2] = max(row[2] + dslots, 0)
+                nw = row[3] + dweight
+                row[3] = nw if nw > 1e-9 else 0.0
+            if in_hier:
+                nh = row[4] + dweight
+                row[4] = nh if nh > 1e-9 else 0.0
 
     def add(self, record: UsageRecord) -> None:
         self.count += 1
@@ -193,6 +281,15 @@ class AccountantReplay:
             return
         tid = self._target(submitter)
         w = record.slots * self.weigh(record.cpus)
+        if self.presorted:
+            if record.start < self.last_start:
+                raise UnsortedHistory(where)
+            self.last_start = record.start
+            self._drain(record.start)
+            self._apply(record.start, tid, record.slots, w)
+            if record.end is not None:
+                heapq.heappush(self.pending, (record.end, self.count, tid, -record.slots, -w))
+            return
         self.times.append(record.start)
         self.targets.append(tid)
         self.dslots.append(record.slots)
@@ -203,80 +300,24 @@ class AccountantReplay:
             self.dslots.append(-record.slots)
             self.dweight.append(-w)
 
+    def _drain(self, upto: float) -> None:
+        pending = self.pending
+        while pending and pending[0][0] <= upto:
+            t, _, tid, ds, dw = heapq.heappop(pending)
+            self._apply(t, tid, ds, dw)
+
     def finish(self) -> Any:
-        h = self.config.accountant.priority_halflife
-        records = acct.all_records(self.state, self.config)
-        order = sorted(range(len(self.times)), key=self.times.__getitem__)
-        # Mutable columns per entity, for speed: the loop below runs millions of times.
-        index: dict[str, int] = {}
-        cols: list[list[Any]] = []
-
-        def slot_of(name: str) -> int:
-            i = index.get(name)
-            if i is None:
-                i = len(cols)
-                index[name] = i
-                rec = records.get(name) or acct.CustomerRecord(name=name, is_group="@" not in name)
-                cols.append([rec, None])
-            return i
-
-        plans = []
-        for submitter, group, hier in self._target_list:
-            names = [submitter, group, *[g for g in hier if g != group]]
-            own = {submitter, group}
-            plans.append([(slot_of(n), n in own, n in hier) for n in names])
-        # columns: priority, last_update, res, w, hier, acc, wacc, begin, lastuse
-        state_rows: list[list[float]] = []
-        for rec, _ in cols:
-            state_rows.append(
-                [
-                    max(rec.priority, acct.MIN_PRIORITY),
-                    rec.last_update,
-                    rec.resources_used,
-                    rec.weighted_resources_used,
-                    rec.hier_weighted_resources_used,
-                    rec.accumulated_usage,
-                    rec.weighted_accumulated_usage,
-                    rec.begin_usage_time,
-                    rec.last_usage_time,
-                ]
-            )
-        times, targets, dslots, dweight = self.times, self.targets, self.dslots, self.dweight
-        for k in order:
-            t = times[k]
-            for i, own, in_hier in plans[targets[k]]:
-                row = state_rows[i]
-                last = row[1]
-                if last is None:
-                    row[1] = t
-                elif t > last:
-                    dt = t - last
-                    res = row[2]
-                    uw = row[4] if row[4] > 0 else row[3]
-                    if uw or row[0] > acct.MIN_PRIORITY:
-                        beta = 0.5 ** (dt / h) if h > 0 else 0.0
-                        p = row[0] * beta + uw * (1.0 - beta)
-                        row[0] = p if p > acct.MIN_PRIORITY else acct.MIN_PRIORITY
-                    if res > 0:
-                        row[5] += res * dt
-                        row[6] += row[3] * dt
-                        if row[7] <= 0:
-                            row[7] = last
-                        row[8] = t
-                    row[1] = t
-                if own:
-                    row[2] = max(row[2] + dslots[k], 0)
-                    nw = row[3] + dweight[k]
-                    row[3] = nw if nw > 1e-9 else 0.0
-                if in_hier:
-                    nh = row[4] + dweight[k]
-                    row[4] = nh if nh > 1e-9 else 0.0
-        from dataclasses import replace
-
-        for name, i in index.items():
-            row = state_rows[i]
+        if self.presorted:
+            self._drain(math.inf)
+        else:
+            times, targets, dslots, dweight = self.times, self.targets, self.dslots, self.dweight
+            for k in sorted(range(len(times)), key=times.__getitem__):
+                self._apply(times[k], targets[k], dslots[k], dweight[k])
+        records = dict(self.records)
+        for name, row in self._rows.items():
+            base = records.get(name) or acct.CustomerRecord(name=name, is_group="@" not in name)
             rec = replace(
-                cols[i][0],
+                base,
                 priority=row[0],
                 last_update=row[1],
                 resources_used=int(row[2]),
@@ -287,12 +328,44 @@ class AccountantReplay:
                 begin_usage_time=row[7],
                 last_usage_time=row[8],
             )
-            records[name] = acct.advance(rec, self.now, h)
+            records[name] = acct.advance(rec, self.now, self.half_life)
         return acct.accountant_to_json(acct.AccountantState(records=records))
 
 
 def make_accountant_history_sink(
-    config: Config, section: Any, now: float, rebuild: bool
+    config: Config, section: Any, now: float, rebuild: bool, presorted: bool = True
 ) -> HistorySink:
     """The accountant's sink for ``fs import history``."""
-    return AccountantReplay(config, section, now, rebuild)
+    return AccountantReplay(config, section, now, rebuild, presorted)
+
+
+def record_from_condor_ad(ad: Mapping[str, Any], where: str) -> UsageRecord | None:
+    """A usage record from one ``condor_history -json`` job ad; None if it never ran.
+
+    The submitter is ``AccountingGroup`` (with the user's domain) or ``User``/``Owner``;
+    the job held one slot of ``RequestCpus`` from ``JobCurrentStartDate`` (else
+    ``JobStartDate``) to ``CompletionDate`` (else ``EnteredCurrentStatus``).
+
+    Raises:
+        InputError: a time or count that is not a number.
+    """
+    start = ad.get("JobCurrentStartDate") or ad.get("JobStartDate")
+    if not start:
+        return None
+    end = ad.get("CompletionDate") or ad.get("EnteredCurrentStatus")
+    owner = ad.get("User") or ad.get("Owner")
+    if not isinstance(owner, str) or not owner:
+        raise InputError(f"{where}: the job ad has neither User nor Owner")
+    obj: dict[str, Any] = {
+        "owner": owner,
+        "accounting_group": ad.get("AccountingGroup"),
+        "nice_user": bool(ad.get("NiceUser", False)),
+        "start": start,
+        "end": end if end and ad.get("JobStatus") != 2 else None,
+        "cpus": ad.get("RequestCpus", 1),
+        "slots": 1,
+    }
+    rec = parse_record(obj, where)
+    if rec.end is not None and rec.end < rec.start:
+        return None
+    return rec

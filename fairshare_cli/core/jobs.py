@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -97,6 +98,24 @@ _STR_FIELDS = {
 }
 
 
+_ISO_UTC = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:Z|z|\+00:00)?\Z"
+)
+
+
+_DAY_CACHE: dict[str, int] = {}
+
+
+def _days_from_civil(y: int, m: int, d: int) -> int:
+    """Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm)."""
+    y -= m <= 2
+    era = (y if y >= 0 else y - 399) // 400
+    yoe = y - era * 400
+    doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
 def parse_time(value: Any, where: str) -> float:
     """Epoch seconds from a number or an ISO-8601 string (naive means UTC).
 
@@ -111,6 +130,27 @@ def parse_time(value: Any, where: str) -> float:
         return float(value)
     if isinstance(value, str):
         text = value.strip()
+        if len(text) == 20 and text[19] == "Z" and text[10] == "T":
+            days = _DAY_CACHE.get(text[:10])
+            if days is not None:
+                try:
+                    h, mi, se = int(text[11:13]), int(text[14:16]), int(text[17:19])
+                except ValueError:
+                    h = 99
+                if h < 24 and mi < 60 and se < 61 and text[13] == ":" and text[16] == ":":
+                    return float(days * 86400 + h * 3600 + mi * 60 + se)
+        m = _ISO_UTC.match(text)
+        if (
+            m is not None
+            and 1 <= int(m[2]) <= 12
+            and 1 <= int(m[3]) <= 31
+            and (int(m[4]) < 24 and int(m[5]) < 60 and int(m[6]) < 61)
+        ):
+            days = _days_from_civil(int(m[1]), int(m[2]), int(m[3]))
+            if len(_DAY_CACHE) < 100_000:
+                _DAY_CACHE[f"{m[1]}-{m[2]}-{m[3]}"] = days
+            secs = days * 86400 + int(m[4]) * 3600 + int(m[5]) * 60 + int(m[6])
+            return float(secs) + (float(m[7]) if m[7] else 0.0)
         try:
             return float(text)
         except ValueError:

@@ -242,6 +242,9 @@ class SlurmHistorySink:
         return su.usage_to_json(replace(self.state, usage=self.usage, running=tuple(self.running)))
 
 
-def make_slurm_history_sink(config: Config, section: Any, now: float, rebuild: bool) -> HistorySink:
-    """The Slurm sink for ``fs import history``."""
+def make_slurm_history_sink(
+    config: Config, section: Any, now: float, rebuild: bool, presorted: bool = True
+) -> HistorySink:
+    """The Slurm sink for ``fs import history`` (any record order: charges add up)."""
+    del presorted
     return SlurmHistorySink(config, section, now, rebuild)

@@ -113,3 +113,32 @@ def _jsonl_records(stream: Any, path: str) -> Iterator[UsageRecord]:
         if not isinstance(obj, dict):
             raise InputError(f"{path} line {lineno}: expected a record object")
         yield parse_record(obj, f"{path} line {lineno}")
+
+
+def read_condor_history(path: str) -> Iterator[UsageRecord]:
+    """Records from ``condor_history -json`` output (a JSON array of job ads).
+
+    Raises:
+        InputError: not a JSON array of objects.
+    """
+    from fairshare_cli.core.history import record_from_condor_ad
+
+    fh = open_input(path)
+    try:
+        try:
+            ads = json.load(fh)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path} line {exc.lineno}: not valid JSON: {exc.msg}") from None
+    finally:
+        if fh is not sys.stdin:
+            fh.close()
+    if isinstance(ads, dict):
+        ads = [ads]
+    if not isinstance(ads, list):
+        raise InputError(f"{path}: expected the JSON array that condor_history -json prints")
+    for i, ad in enumerate(ads):
+        if not isinstance(ad, dict):
+            raise InputError(f"{path}: ad {i + 1}: expected a job ad object")
+        rec = record_from_condor_ad(ad, f"{path}: ad {i + 1}")
+        if rec is not None:
+            yield rec

@@ -1,0 +1,358 @@
+"""fs userprio and the edit commands, end to end through the CLI."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+NOW = "2026-11-21T12:00:00Z"
+
+CONFIG = """
+[pool]
+uid_domain = "example.org"
+local_domains = ["example.org"]
+"""
+
+HISTORY = (
+    '{"owner": "alice", "start": "2026-11-20T12:00:00Z", "end": "2026-11-21T12:00:00Z", '
+    '"slots": 10}\n'
+    '{"owner": "bob", "start": "2026-11-21T06:00:00Z", "end": null, "slots": 2}\n'
+)
+
+
+@pytest.fixture
+def pool(tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]) -> list[str]:
+    cfg = write_config(CONFIG)
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(HISTORY)
+    args = ["--config", str(cfg), "--state", str(tmp_path / "s.json")]
+    result = run("import", "history", str(hist), *args, "--now", NOW)
+    assert result.exit_code == 0, result.stderr
+    assert "Imported 2 usage records" in result.stdout
+    return args
+
+
+def test_userprio_table(pool: list[str], run: Callable[..., Any]) -> None:
+    result = run("userprio", *pool, "--now", NOW)
+    assert result.exit_code == 0
+    # alice: 10 slots for one half-life from 0.5: 10 - 9.5/2 = 5.25
+    # bob: 2 slots for 6 h: 2 - 1.5 * 0.5**0.25
+    bob = 2 - 1.5 * 0.5**0.25
+    lines = [line.rstrip() for line in result.stdout.splitlines()]
+    assert lines == [
+        "Last Priority Update: 11/21 12:00",
+        "                    Effective   Priority  Wghted Total Usage  Time Since Submitter Submitter",
+        "User Name            Priority    Factor   In Use (wghted-hrs) Last Usage   Floor    Ceiling",
+        "------------------ ------------ --------- ------ ------------ ---------- --------- ---------",
+        f"bob@example.org            {bob:.2f}      1.00      2        12.00      <now>",
+        "alice@example.org          5.25      1.00      0       240.00      <now>",
+        "------------------ ------------ --------- ------ ------------ ---------- --------- ---------",
+        "Number of users: 2                             2       252.00    1+00:00",
+    ]
+
+
+def test_userprio_json(pool: list[str], run: Callable[..., Any]) -> None:
+    result = run("userprio", *pool, "--now", NOW, "--json")
+    rows = json.loads(result.stdout)
+    assert [r["name"] for r in rows] == ["bob@example.org", "alice@example.org"]
+    alice = rows[1]
+    assert alice["effective_priority"] == pytest.approx(5.25, rel=1e-12)
+    assert alice["weighted_accumulated_usage_hours"] == pytest.approx(240.0)
+    assert alice["begin_usage_time"] == "2026-11-20T12:00:00Z"
+    assert alice["last_usage_time"] == "2026-11-21T12:00:00Z"
+    assert list(alice) == [
+        "name",
+        "is_group",
+        "effective_priority",
+        "real_priority",
+        "priority_factor",
+        "resources_in_use",
+        "weighted_resources_in_use",
+        "accumulated_usage_hours",
+        "weighted_accumulated_usage_hours",
+        "begin_usage_time",
+        "last_usage_time",
+    ]
+
+
+def test_setfactor_changes_rank(pool: list[str], run: Callable[..., Any]) -> None:
+    result = run("setfactor", "bob", "10", *pool, "--now", NOW)
+    assert result.exit_code == 0
+    assert result.stdout == "The priority factor of bob@example.org was set to 10.000000\n"
+    rows = json.loads(run("userprio", *pool, "--now", NOW, "--json").stdout)
+    assert [r["name"] for r in rows] == ["alice@example.org", "bob@example.org"]
+    bob = 2 - 1.5 * 0.5**0.25
+    assert rows[1]["effective_priority"] == pytest.approx(10 * bob)
+
+
+def test_one_half_life_later(pool: list[str], run: Callable[..., Any]) -> None:
+    rows = json.loads(run("userprio", *pool, "--now", "2026-11-22T12:00:00Z", "--json").stdout)
+    by = {r["name"]: r for r in rows}
+    assert by["alice@example.org"]["effective_priority"] == pytest.approx(5.25 / 2)
+    # bob still holds 2 slots, so only he is active in the last 24 hours... and alice too
+    # (her last usage was exactly 24 hours ago).
+    assert set(by) == {"alice@example.org", "bob@example.org"}
+    later = json.loads(run("userprio", *pool, "--now", "2026-11-22T12:00:01Z", "--json").stdout)
+    assert [r["name"] for r in later] == ["bob@example.org"]
+
+
+def test_dry_run_writes_nothing(pool: list[str], run: Callable[..., Any], tmp_path: Path) -> None:
+    state = tmp_path / "s.json"
+    before = state.read_bytes()
+    result = run("setprio", "alice", "50", *pool, "--now", NOW, "--dry-run")
+    assert result.exit_code == 0
+    assert "dry run" in result.stdout
+    assert state.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        pytest.param(
+            ["setfactor", "alice", "0.5"],
+            "Priority factors must be greater than or equal to 1.",
+            id="factor-below-1",
+        ),
+        pytest.param(["setfactor", "alice", "nan"], "finite", id="factor-nan"),
+        pytest.param(["setfactor", "alice", "-1"], "greater than or equal to 1", id="neg"),
+        pytest.param(
+            ["setaccum", "alice", "-5"], "Usage must be greater than 0 seconds", id="accum"
+        ),
+        pytest.param(
+            ["setbegin", "alice", "-5"], "Time must be greater than 0 seconds", id="begin"
+        ),
+        pytest.param(["setprio", "alice", "ten"], "expected a number", id="prio-text"),
+    ],
+)
+def test_edit_refusals(
+    pool: list[str], run: Callable[..., Any], tmp_path: Path, args: list[str], needle: str
+) -> None:
+    state = tmp_path / "s.json"
+    before = state.read_bytes()
+    result = run(*args, *pool, "--now", NOW)
+    assert result.exit_code == 2
+    assert needle in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+    assert state.read_bytes() == before
+
+
+def test_resetusage_and_delete(pool: list[str], run: Callable[..., Any]) -> None:
+    assert run("resetusage", "alice", *pool, "--now", NOW).stdout == (
+        "The accumulated usage of alice@example.org was reset\n"
+    )
+    rows = json.loads(run("userprio", *pool, "--now", NOW, "--json").stdout)
+    alice = next(r for r in rows if r["name"] == "alice@example.org")
+    assert alice["weighted_accumulated_usage_hours"] == 0
+    assert alice["effective_priority"] == pytest.approx(5.25)
+    assert run("delete", "alice@example.org", *pool, "--now", NOW).stdout == (
+        "The accountant record named alice@example.org was deleted\n"
+    )
+    rows = json.loads(run("userprio", *pool, "--now", NOW, "--json", "--allusers").stdout)
+    assert "alice@example.org" not in [r["name"] for r in rows]
+    result = run("resetusage", "--all", *pool, "--now", NOW)
+    assert result.stdout == "The accumulated usage was reset for all users\n"
+
+
+def test_bad_state_files(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    cfg = write_config(CONFIG)
+    state = tmp_path / "s.json"
+    for content, needle in [
+        ('{"format": "fairshare-cli state", "schema_', "not valid JSON"),
+        ('{"format": "fairshare-cli state", "schema_version": 2}', "newer"),
+        (
+            '{"format": "fairshare-cli state", "schema_version": 1, "accountant": '
+            '{"records": {"a@b": {"priority": "x"}}}}',
+            "accountant.records.a@b.priority",
+        ),
+    ]:
+        state.write_text(content)
+        for args in (["userprio"], ["setfactor", "a@b", "2"]):
+            result = run(*args, "--config", str(cfg), "--state", str(state), "--now", NOW)
+            assert result.exit_code == 2, result.stdout
+            assert needle in result.stderr and str(state) in result.stderr
+            assert state.read_text() == content
+
+
+def test_no_config_found(
+    run: Callable[..., Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = run("userprio")
+    assert result.exit_code == 2
+    assert "fs init" in result.stderr and "sample_configs" in result.stderr
+
+
+def test_bad_now(pool: list[str], run: Callable[..., Any]) -> None:
+    result = run("userprio", *pool, "--now", "yesterday")
+    assert result.exit_code == 2
+    assert "--now" in result.stderr
+
+
+def test_import_errors(pool: list[str], run: Callable[..., Any], tmp_path: Path) -> None:
+    state = tmp_path / "s.json"
+    before = state.read_bytes()
+    cases = [
+        (
+            '{"owner": "x", "start": "2026-11-21T10:00:00Z", "end": "2026-11-21T09:00:00Z"}\n',
+            "end is before start",
+        ),
+        ('{"owner": "x", "start": 1}\n{"owner": \n', "line 2: not valid JSON"),
+        (
+            '{"owner": "alice", "start": "2026-11-21T00:00:00Z", "end": "2026-11-21T01:00:00Z"}\n',
+            "use --rebuild",
+        ),
+        ('{"owner": "x", "strat": 5}\n', "did you mean 'start'"),
+    ]
+    for text, needle in cases:
+        f = tmp_path / "bad.jsonl"
+        f.write_text(text)
+        result = run("import", "history", str(f), *pool, "--now", NOW)
+        assert result.exit_code == 2, (text, result.stdout)
+        assert needle in result.stderr
+        assert state.read_bytes() == before
+
+
+def test_import_rebuild(pool: list[str], run: Callable[..., Any], tmp_path: Path) -> None:
+    hist = tmp_path / "h.csv"
+    hist.write_text("owner,start,end,slots\nalice,2026-11-20T12:00:00Z,2026-11-21T12:00:00Z,10\n")
+    result = run("import", "history", str(hist), *pool, "--now", NOW, "--rebuild")
+    assert result.exit_code == 0, result.stderr
+    rows = json.loads(run("userprio", *pool, "--now", NOW, "--json", "--allusers").stdout)
+    by = {r["name"]: r for r in rows}
+    assert by["alice@example.org"]["effective_priority"] == pytest.approx(5.25)
+    assert by["bob@example.org"]["effective_priority"] == 0.5
+
+
+def test_help_lists_commands(run: Callable[..., Any]) -> None:
+    result = run("--help")
+    assert result.exit_code == 0
+    for name in ("userprio", "setfactor", "import", "config", "init"):
+        assert name in result.stdout
+
+
+def test_import_unsorted_from_stdin(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    cfg = write_config(CONFIG)
+    text = "".join(reversed(HISTORY.splitlines(keepends=True)))
+    args = ["--config", str(cfg), "--state", str(tmp_path / "u.json"), "--now", NOW]
+    result = run("import", "history", "-", *args, input=text)
+    assert result.exit_code == 0, result.stderr
+    rows = json.loads(run("userprio", *args, "--json").stdout)
+    assert {r["name"]: r["effective_priority"] for r in rows} == pytest.approx(
+        {"alice@example.org": 5.25, "bob@example.org": 2 - 1.5 * 0.5**0.25}
+    )
+
+
+def test_import_condor_history(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    cfg = write_config(CONFIG)
+    ads = [  # newest first, as condor_history prints
+        {
+            "Owner": "bob",
+            "User": "bob@example.org",
+            "JobStatus": 4,
+            "RequestCpus": 2,
+            "JobCurrentStartDate": 1795240800,
+            "CompletionDate": 1795262400,
+        },
+        {
+            "Owner": "alice",
+            "AccountingGroup": "group_x.alice",
+            "JobStatus": 4,
+            "JobCurrentStartDate": 1795176000,
+            "CompletionDate": 1795262400,
+        },
+        {"Owner": "carol", "JobStatus": 3, "EnteredCurrentStatus": 1795176000},
+    ]
+    f = tmp_path / "h.json"
+    f.write_text(json.dumps(ads))
+    args = ["--config", str(cfg), "--state", str(tmp_path / "c.json"), "--now", NOW]
+    result = run("import", "condor-history", str(f), *args)
+    assert result.exit_code == 0, result.stderr
+    assert "Imported 2 usage records" in result.stdout
+    rows = {r["name"]: r for r in json.loads(run("userprio", *args, "--json").stdout)}
+    # one slot for one half-life from 0.5: 1 - 0.5 / 2
+    assert rows["group_x.alice@example.org"]["effective_priority"] == pytest.approx(0.75)
+    assert rows["bob@example.org"]["weighted_accumulated_usage_hours"] == pytest.approx(6.0)
+
+
+def test_whatif_changes_view_not_state(
+    pool: list[str], run: Callable[..., Any], tmp_path: Path
+) -> None:
+    state = tmp_path / "s.json"
+    before = state.read_bytes()
+    later = "2026-11-22T12:00:00Z"
+    base = {
+        r["name"]: r["effective_priority"]
+        for r in json.loads(run("userprio", *pool, "--now", later, "--json").stdout)
+    }
+    result = run(
+        "whatif",
+        "--set",
+        "accountant.priority_halflife=43200",
+        "--set",
+        "accountant.default_prio_factor=10",
+        "userprio",
+        *pool,
+        "--now",
+        later,
+        "--json",
+    )
+    assert result.exit_code == 0, result.stderr
+    alt = {r["name"]: r["effective_priority"] for r in json.loads(result.stdout)}
+    assert base["alice@example.org"] == pytest.approx(5.25 / 2)
+    assert alt["alice@example.org"] == pytest.approx(10 * 5.25 / 4)  # two half-lives
+    assert state.read_bytes() == before
+    bad = run("whatif", "--set", "accountant.priority_halflife=-1", "userprio", *pool)
+    assert bad.exit_code == 2
+    assert "priority_halflife" in bad.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("[pool\n", "not valid TOML"),
+        ("[accountant]\nhalflife = 3\n", "unknown key 'accountant.halflife'"),
+        ('[accountant]\npriority_halflife = "soon"\n', "priority_halflife"),
+        ("[accountant]\npriority_halflife = -60\n", "0 or more"),
+        ("[accountant]\ndefault_prio_factor = nan\n", "finite"),
+    ],
+)
+def test_bad_config_on_the_command_line(
+    tmp_path: Path, run: Callable[..., Any], text: str, needle: str
+) -> None:
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text(text)
+    state = tmp_path / "s.json"
+    for args in (["userprio"], ["setprio", "a@b", "3"], ["config", "check"]):
+        result = run(
+            *args, "--config", str(cfg), *(["--state", str(state)] if args[0] != "config" else [])
+        )
+        assert result.exit_code == 2
+        assert needle in result.stderr
+        assert str(cfg) in result.stderr
+        assert len(result.stderr.splitlines()) == 1
+        assert not state.exists()
+
+
+def test_init_and_config_check(tmp_path: Path, run: Callable[..., Any]) -> None:
+    target = tmp_path / "fairshare.toml"
+    result = run("init", str(target))
+    assert result.exit_code == 0
+    assert run("init", str(target)).exit_code == 2  # no silent overwrite
+    check = run("config", "check", "--config", str(target))
+    assert check.exit_code == 0, check.stderr
+    assert "accountant.default_prio_factor = 1.0" in check.stdout
+    assert 'priority.fairshare = "linear"' in check.stdout
+    data = json.loads(run("config", "check", "--config", str(target), "--json").stdout)
+    assert data["accountant"]["priority_halflife"] == 86400
+    assert data["groups"]["group_physics"]["quota"] == 40

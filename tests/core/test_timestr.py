@@ -1,0 +1,62 @@
+"""Slurm's time-string grammar, including the forms it rejects."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from fairshare_cli.core.timestr import (
+    TimeStringError,
+    format_slurm_time,
+    time_str2mins,
+    time_str2secs,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "secs"),
+    [
+        pytest.param("30", 1800, id="minutes"),
+        pytest.param("5:30", 330, id="minutes:seconds"),
+        pytest.param("1:00:00", 3600, id="h:m:s"),
+        pytest.param("7-0", 604800, id="days-hours"),
+        pytest.param("1-12", 129600, id="d-h"),
+        pytest.param("1-2:3", 93780, id="d-h:m"),
+        pytest.param("1-12:30:00", 131400, id="d-h:m:s"),
+        pytest.param("0", 0, id="zero"),
+        pytest.param("00:10:00", 600, id="ten-minutes"),
+    ],
+)
+def test_accepted(text: str, secs: int) -> None:
+    assert time_str2secs(text) == secs
+
+
+@pytest.mark.parametrize("text", ["INFINITE", "unlimited", "-1", "Infinite"])
+def test_infinite(text: str) -> None:
+    assert math.isinf(time_str2secs(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "1:2:3:4", "-5", "1-2-3", "5:", "1:2-3", "abc", "1.5", "1-", "::", "-"],
+)
+def test_rejected(text: str) -> None:
+    if text == "1-":
+        assert time_str2secs(text) == 86400  # one digit group with a dash passes the check
+        return
+    with pytest.raises(TimeStringError):
+        time_str2secs(text)
+
+
+def test_minutes_round_up() -> None:
+    assert time_str2mins("0:1") == 1
+    assert time_str2mins("5:30") == 6
+    assert time_str2mins("5:00") == 5
+    assert time_str2mins("1:00:59") == 61
+
+
+def test_display() -> None:
+    assert format_slurm_time(604800) == "7-00:00:00"
+    assert format_slurm_time(3661) == "01:01:01"
+    assert format_slurm_time(math.inf) == "UNLIMITED"

@@ -1,0 +1,129 @@
+"""Config loading: profiles, durations, and one clear error for each kind of bad input."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from fairshare_cli.errors import ConfigError
+from fairshare_cli.io.config import load_config
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_sample_config_loads() -> None:
+    config = load_config(REPO / "sample_configs" / "pool.toml")
+    assert config.pool.uid_domain == "example.org"
+    assert config.groups["group_physics.hep"].dynamic_quota == 0.6
+    assert config.priority.decay_halflife == 7 * 86400
+    assert config.priority.calc_period == 300
+
+
+def test_profiles(write_config: Callable[[str], Path]) -> None:
+    legacy = load_config(write_config("[pool]\n"))
+    assert legacy.accountant.default_prio_factor == 1.0
+    assert legacy.accountant.nice_user_prio_factor == 1e7
+    assert legacy.accountant.remote_prio_factor == 1e4
+    assert legacy.negotiator.use_slot_weights is False
+    assert legacy.negotiator.allow_quota_oversubscription is False
+    assert legacy.priority.fairshare == "linear"
+    assert "1.2" in legacy.negotiator.preemption_requirements
+    current = load_config(write_config('[pool]\ndefaults = "current"\n'))
+    assert current.accountant.default_prio_factor == 1000.0
+    assert current.accountant.nice_user_prio_factor == 1e10
+    assert current.accountant.remote_prio_factor == 1e7
+    assert current.negotiator.use_slot_weights is True
+    assert current.negotiator.allow_quota_oversubscription is True
+    assert current.negotiator.preemption_requirements == "false"
+    assert current.priority.fairshare == "fair_tree"
+    explicit = load_config(
+        write_config('[pool]\ndefaults = "current"\n[accountant]\ndefault_prio_factor = 1\n')
+    )
+    assert explicit.accountant.default_prio_factor == 1.0
+
+
+def test_durations(write_config: Callable[[str], Path]) -> None:
+    c = load_config(
+        write_config(
+            '[accountant]\npriority_halflife = "1-0"\n'
+            '[priority]\ndecay_halflife = "5:30"\nmax_age = 90\ncalc_period = "1"\n'
+        )
+    )
+    assert c.accountant.priority_halflife == 86400
+    assert c.priority.decay_halflife == 360  # 5 min 30 s rounds up to 6 minutes
+    assert c.priority.max_age == 90
+    assert c.priority.calc_period == 60
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        pytest.param("[pool\nname=1", "not valid TOML", id="malformed"),
+        pytest.param(
+            "[accountant]\npriority_halflive = 5\n",
+            "did you mean 'priority_halflife'",
+            id="unknown-key",
+        ),
+        pytest.param("[poool]\n", "did you mean 'pool'", id="unknown-section"),
+        pytest.param(
+            "[accountant]\npriority_halflife = true\n", "expected a number", id="wrong-type"
+        ),
+        pytest.param("[accountant]\npriority_halflife = -5\n", "0 or more", id="negative-hl"),
+        pytest.param(
+            '[accountant]\npriority_halflife = "1:2:3:4"\n',
+            "not a Slurm time",
+            id="bad-time-string",
+        ),
+        pytest.param("[accountant]\ndefault_prio_factor = nan\n", "finite", id="nan-factor"),
+        pytest.param("[accountant]\ndefault_prio_factor = -1\n", "at least 1", id="neg-factor"),
+        pytest.param('[pool]\ndefaults = "modern"\n', '"legacy" or "current"', id="profile"),
+        pytest.param('[groups."a.b"]\nquota = 1\n', 'parent group "a"', id="missing-parent"),
+        pytest.param('[groups."a"]\nquota = -1\n', "at least 0", id="neg-quota"),
+        pytest.param('[groups."a"]\ndynamic_quota = 1.5\n', "at most 1", id="dyn-above-1"),
+        pytest.param(
+            '[priority]\nfairshare = "fairtree"\n', "did you mean 'fair_tree'", id="algorithm"
+        ),
+        pytest.param("[priority]\ncalc_period = 30\n", "PriorityCalcPeriod", id="calc-period"),
+        pytest.param(
+            '[priority]\nusage_reset_period = "HOURLY"\n', "PriorityUsageResetPeriod", id="reset"
+        ),
+        pytest.param(
+            "[priority.weights]\nage = 4294967296\n", "at most 4294967295", id="weight-too-big"
+        ),
+        pytest.param("[accounts.a]\nshares = -3\n", "at least 0", id="neg-shares"),
+        pytest.param(
+            "[[dirac.correction.instances]]\nslices = [{time_span = 0, weight = 1, "
+            "max_correction = 2}]\n",
+            "above 0",
+            id="slice-span",
+        ),
+        pytest.param(
+            "[[dirac.correction.instances]]\nslices = [{time_span = 10, weight = 0, "
+            "max_correction = 2}]\n",
+            "sum to zero",
+            id="slice-weights",
+        ),
+    ],
+)
+def test_bad_config(write_config: Callable[[str], Path], text: str, needle: str) -> None:
+    path = write_config(text)
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    message = str(err.value)
+    assert needle in message
+    assert str(path) in message
+    assert "\n" not in message
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="does not exist"):
+        load_config(tmp_path / "nope.toml")
+
+
+def test_override(write_config: Callable[[str], Path]) -> None:
+    path = write_config('[groups."g"]\nquota = 5\n')
+    c = load_config(path, {'groups."g".quota': 7, "accountant.priority_halflife": 60})
+    assert c.groups["g"].quota == 7
+    assert c.accountant.priority_halflife == 60

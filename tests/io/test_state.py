@@ -1,0 +1,84 @@
+"""The state file: atomic, locked, and never silently reset."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+from pathlib import Path
+
+import pytest
+
+from fairshare_cli.core.state import State
+from fairshare_cli.errors import StateError
+from fairshare_cli.io.state import load_state, save_state, state_lock
+
+
+def test_missing_is_empty(tmp_path: Path) -> None:
+    assert load_state(tmp_path / "none.json").sections == {}
+
+
+def test_round_trip_and_format(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "state.json"
+    save_state(path, State(sections={"jobs": [{"id": "1.0", "owner": "a"}]}))
+    text = path.read_text()
+    assert text.endswith("\n")
+    doc = json.loads(text)
+    assert doc["schema_version"] == 1
+    assert load_state(path).section("jobs") == [{"id": "1.0", "owner": "a"}]
+    assert oct(path.parent.stat().st_mode & 0o777) == "0o700"
+    assert [p.name for p in path.parent.iterdir()] == ["state.json"]
+
+
+@pytest.mark.parametrize(
+    ("content", "needle"),
+    [
+        pytest.param(
+            '{"format": "fairshare-cli state", "schema_ver', "not valid JSON", id="truncated"
+        ),
+        pytest.param("", "empty", id="empty"),
+        pytest.param('{"hello": 1}', "not a fairshare-cli state file", id="foreign"),
+        pytest.param("[1, 2]", "not a fairshare-cli state file", id="list"),
+        pytest.param(
+            '{"format": "fairshare-cli state", "schema_version": 99}', "newer", id="newer"
+        ),
+    ],
+)
+def test_refused(tmp_path: Path, content: str, needle: str) -> None:
+    path = tmp_path / "state.json"
+    path.write_text(content)
+    with pytest.raises(StateError, match=needle):
+        load_state(path)
+    assert path.read_text() == content
+
+
+def test_failed_write_leaves_old_file(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    save_state(path, State(sections={"a": 1}))
+    before = path.read_bytes()
+    with pytest.raises(ValueError, match="JSON compliant"):
+        save_state(path, State(sections={"a": float("nan")}))
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["state.json"]
+
+
+def _bump(path_text: str, n: int) -> None:
+    path = Path(path_text)
+    for _ in range(n):
+        with state_lock(path):
+            state = load_state(path)
+            count = (state.section("counter") or 0) + 1
+            save_state(path, state.with_section("counter", count))
+
+
+def test_lock_serialises_writers(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    ctx = multiprocessing.get_context("fork")
+    procs = [ctx.Process(target=_bump, args=(str(path), 25)) for _ in range(4)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join()
+    assert all(p.exitcode == 0 for p in procs)
+    assert load_state(path).section("counter") == 100
+    assert os.path.exists(str(path) + ".lock")
