@@ -116,28 +116,31 @@ def main() -> None:
     parser.add_argument("--scale", type=float, nargs="*", default=[1.0])
     parser.add_argument("--repeat", type=int, default=3)
     opts = parser.parse_args()
-    print(f"{'scale':>6} {'assocs':>8} {'jobs':>8} {'sshare -a -l':>13} {'sprio':>8} "
-          f"{'sprio -l':>9}")
+    print(
+        f"{'scale':>6} {'assocs':>8} {'jobs':>8} {'sshare -a -l':>13} {'sprio':>8} {'sprio -l':>9}"
+    )
     for scale in opts.scale:
         with tempfile.TemporaryDirectory() as tmp:
             cfg, state, jobs = make_pool(
                 Path(tmp), int(opts.assocs * scale), int(opts.jobs * scale)
             )
             common = ["--config", str(cfg), "--state", str(state), "--now", str(NOW)]
-            n_assocs = sum(
-                len(v) for v in json.loads(state.read_text())["slurm"]["usage"].values()
-            )
+            n_assocs = sum(len(v) for v in json.loads(state.read_text())["slurm"]["usage"].values())
             del n_assocs
             text = cfg.read_text()
-            assocs = text.count("[accounts.") + sum(
-                line.count("=") for line in text.splitlines() if line.startswith("users")
-            ) + 1
+            assocs = (
+                text.count("[accounts.")
+                + sum(line.count("=") for line in text.splitlines() if line.startswith("users"))
+                + 1
+            )
             sshare_t = timed(["sshare", "-a", "-l", *common], opts.repeat)
             sprio_t = timed(["sprio", "--jobs-file", str(jobs), *common], opts.repeat)
             sprio_l = timed(["sprio", "-l", "--jobs-file", str(jobs), *common], opts.repeat)
             n_jobs = len(json.loads(jobs.read_text()))
-            print(f"{scale:>6g} {assocs:>8} {n_jobs:>8} {sshare_t:>12.3f}s {sprio_t:>7.3f}s "
-                  f"{sprio_l:>8.3f}s")
+            print(
+                f"{scale:>6g} {assocs:>8} {n_jobs:>8} {sshare_t:>12.3f}s {sprio_t:>7.3f}s "
+                f"{sprio_l:>8.3f}s"
+            )
 
 
 if __name__ == "__main__":
