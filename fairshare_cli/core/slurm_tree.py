@@ -90,7 +90,7 @@ class Assoc:
         self.children: list[Assoc] = []
         self.fs_parent: Assoc | None = None
         self.fs_children: list[Assoc] = []
-        self.depth = 0 if parent is None else parent.depth + 1
+        self.depth: int = 0 if parent is None else parent.depth + 1
         if parent is None:
             self.lineage = "/"
         elif user is None:
@@ -278,7 +278,7 @@ def _link_fair_share(assocs: list[Assoc]) -> None:
             c.level_shares = total
 
 
-def set_usage(tree: AssocTree, user_usage: Mapping[tuple[str, str | None], float]) -> None:
+def set_usage(tree: AssocTree, user_usage: Mapping[tuple[str, str], float]) -> None:
     """Load raw usage: users' own, summed up every account to root.
 
     A key naming an association not in the tree (a deleted user or account) keeps its

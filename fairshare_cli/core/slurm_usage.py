@@ -53,7 +53,7 @@ def real_decay(factor: float, seconds: float) -> float:
     """``pow(decay_factor, seconds)`` floored at DBL_MIN as the decay thread does."""
     if seconds <= 0:
         return 1.0
-    value = factor**seconds
+    value: float = factor**seconds
     return max(value, 2.2250738585072014e-308)
 
 

@@ -223,19 +223,60 @@ def _value_expr(letter: str, weights: Weights) -> str:
     }[letter]
 
 
+def _numeric(letter: str, weights: Weights) -> tuple[str, str] | None:
+    """(printf conversion, value expression) for letters printed straight from a number."""
+    if letter in FACTOR_INDEX:
+        return ".0f", f"r.wt[{FACTOR_INDEX[letter]}]"
+    upper = letter.upper()
+    if upper in FACTOR_INDEX:
+        w = weights.get(FACTOR_LETTERS[upper])
+        return ".7f", (f"r.wt[{FACTOR_INDEX[upper]}] / {float(w)!r}" if w else "0.0")
+    return {"S": (".0f", "r.site"), "N": (".0f", "r.nice"), "Y": ("d", "r.priority")}.get(letter)
+
+
 def compile_row(fmt: SprioFormat, weights: Weights, cluster: str) -> Callable[[PriorityRow], str]:
-    """A function printing one job row of ``fmt`` (compiled once, for 100,000-job queues)."""
-    # A right-justified cell is printf("%Ns") cut to N characters: that is "%N.Ns".
+    """A function printing one job row of ``fmt`` (compiled once, for 100,000-job queues).
+
+    Cells are printed as sprio prints them: right-justified means ``printf("%Ns")`` cut to
+    N characters, i.e. ``%N.Ns``; left-justified ``%-N.Ns``. When every field has a
+    width, numbers are formatted straight into their cells (``%10.0f``); a number too
+    wide for its cell makes the line longer than the format's fixed width, and that row
+    is printed again the exact (cut) way.
+    """
     template = fmt.prefix.replace("%", "%%")
+    fast = template
     exprs = []
+    fast_exprs = []
+    fixed = all(f.width > 0 for f in fmt.fields)
+    length = len(fmt.prefix)
     for f in fmt.fields:
+        expr = _value_expr(f.letter, weights)
+        num = _numeric(f.letter, weights)
+        side = "" if f.right else "-"
         if f.width > 0:
-            template += f"%{'' if f.right else '-'}{f.width}.{f.width}s"
+            template += f"%{side}{f.width}.{f.width}s"
         else:
             template += "%s"
-        template += f.suffix.replace("%", "%%")
-        exprs.append(_value_expr(f.letter, weights))
-    source = f"def _row(r):\n    return {template!r} % ({', '.join(exprs)},)\n"
+        if num is not None and f.width > 0:
+            fast += f"%{side}{f.width}{num[0]}"
+            fast_exprs.append(num[1])
+        else:
+            fast += f"%{side}{f.width}.{f.width}s" if f.width > 0 else "%s"
+            fast_exprs.append(expr)
+        suffix = f.suffix.replace("%", "%%")
+        template += suffix
+        fast += suffix
+        length += f.width + len(f.suffix)
+        exprs.append(expr)
+    source = f"def _exact(r):\n    return {template!r} % ({', '.join(exprs)},)\n"
+    if fixed:
+        source += (
+            "def _row(r):\n"
+            f"    line = {fast!r} % ({', '.join(fast_exprs)},)\n"
+            f"    return line if len(line) == {length} else _exact(r)\n"
+        )
+    else:
+        source += "_row = _exact\n"
     namespace: dict[str, Any] = {
         "cluster": cluster,
         "weights": weights,
