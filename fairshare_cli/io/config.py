@@ -619,6 +619,14 @@ def _accounts(top: _Reader, file: str) -> dict[str, AccountSpec]:
             shares=r.get("shares", r.shares, 1),
             users=users,
         )
+    if out:
+        # Parents, cycles and shares of the association tree (fairshare_cli.core.slurm_tree).
+        from fairshare_cli.core.slurm_tree import build_tree
+
+        try:
+            build_tree(out)
+        except ConfigError as exc:
+            r0.fail(str(exc))
     return out
 
 

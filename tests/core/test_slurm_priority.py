@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.slurm_priority import (
@@ -198,3 +200,42 @@ def test_time_strings_round_up_to_minutes_and_reject_four_parts() -> None:
     assert time_str2mins("0:01") == 1
     with pytest.raises(TimeStringError):
         time_str2secs("1:2:3:4")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    weights=st.tuples(*[st.integers(min_value=0, max_value=2**32 - 1)] * 6),
+    nice=st.integers(min_value=-2147483645, max_value=2147483645),
+    site=st.integers(min_value=-2147483645, max_value=2147483645),
+    cpus=st.integers(min_value=0, max_value=128),
+    nodes=st.integers(min_value=1, max_value=16),
+    wait=st.floats(min_value=0, max_value=60 * DAY),
+    favor_small=st.booleans(),
+)
+def test_priority_and_factors_stay_in_range(
+    weights: tuple[int, ...],
+    nice: int,
+    site: int,
+    cpus: int,
+    nodes: int,
+    wait: float,
+    favor_small: bool,
+) -> None:
+    w = Weights(*weights)
+    job = Job(
+        id="1",
+        owner="user2",
+        account="C",
+        partition="batch,express",
+        qos="high",
+        nice=nice,
+        site_factor=site,
+        request_cpus=cpus,
+        num_nodes=nodes,
+        submit_time=0.0,
+    )
+    for row in compute_rows([job], _context(w, favor_small=favor_small), wait):
+        assert 1 <= controller_priority(row) <= 2**32 - 1
+        assert row.priority >= 1
+        for value in row.f:
+            assert 0.0 <= value <= 1.0

@@ -137,3 +137,46 @@ def test_decay_never_raises_usage(usage: float, wait: int, halflife: int) -> Non
     state = SlurmUsage(last_decay_ran=0.0, usage={("a", "u"): usage})
     _, view = usage_at(state, float(wait), p)
     assert view[("a", "u")] <= usage
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    jobs=st.lists(
+        st.tuples(
+            st.sampled_from(["u1", "u2", "u3"]),
+            st.integers(min_value=0, max_value=20_000),
+            st.one_of(st.none(), st.integers(min_value=0, max_value=20_000)),
+            st.integers(min_value=1, max_value=16),
+        ),
+        min_size=1,
+        max_size=12,
+    ),
+    seed=st.randoms(use_true_random=False),
+)
+def test_history_order_does_not_matter(jobs: list, seed: object) -> None:
+    from fairshare_cli.core.config import AccountSpec, Config, SlurmPriorityConfig
+    from fairshare_cli.core.history import UsageRecord
+    from fairshare_cli.core.slurm import make_slurm_history_sink
+
+    config = Config(
+        priority=SlurmPriorityConfig(decay_halflife=600, calc_period=60),
+        accounts={"a": AccountSpec("a", users={"u1": 1, "u2": 1, "u3": 2})},
+    )
+    now = 1.0e9 + 25_000
+    records = [
+        UsageRecord(owner=u, start=1.0e9 + s, end=None if d is None else 1.0e9 + s + d, cpus=c)
+        for u, s, d, c in jobs
+    ]
+    shuffled = list(records)
+    seed.shuffle(shuffled)  # type: ignore[attr-defined]
+    outs = []
+    for order in (records, shuffled):
+        sink = make_slurm_history_sink(config, {"last_decay_ran": 1.0e9 - 7}, now, False)
+        for rec in order:
+            sink.add(rec)
+        outs.append(usage_from_json(sink.finish()))
+    a, b = outs
+    assert a.last_decay_ran == b.last_decay_ran
+    for key in set(a.usage) | set(b.usage):
+        assert a.usage.get(key, 0.0) == pytest.approx(b.usage.get(key, 0.0), rel=1e-9, abs=1e-9)
+    assert sorted(a.running, key=repr) == sorted(b.running, key=repr)
