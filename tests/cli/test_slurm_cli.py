@@ -291,3 +291,46 @@ def test_import_sacct_parsable(
     # 2 CPUs for 30 minutes, no decay: 3600 CPU-seconds, charged pass by pass.
     assert rows[("C", "user3")]["raw_usage"] == pytest.approx(3600.0)
     assert rows[("F", "user5")]["raw_usage"] == 0.0
+
+
+def test_import_history_charges_cpu_seconds_times_usage_factor(
+    write_config: Callable[..., Path], tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    cfg = write_config(
+        '[pool]\ndefaults = "current"\n[priority]\ndecay_halflife = 0\n'
+        'usage_reset_period = "YEARLY"\ncalc_period = 60\n'
+        "[qos.normal]\n[qos.high]\nusage_factor = 2.0\n"
+        "[accounts.A]\nusers = { alice = 1, bob = 1 }\n[accounts.B]\nusers = { alice = 1 }\n"
+    )
+    history = tmp_path / "h.csv"
+    history.write_text(
+        "owner,account,qos,start,end,slots,cpus\n"
+        "alice,,high,2026-11-21T10:00:00Z,2026-11-21T11:00:00Z,2,4\n"
+        "alice,B,normal,2026-11-21T10:00:00Z,2026-11-21T10:30:00Z,1,1\n"
+        "bob,A,,2026-11-21T11:00:00Z,,1,3\n"
+    )
+    state = tmp_path / "s.json"
+    args = ["--config", str(cfg), "--state", str(state)]
+    res = run("import", "history", str(history), *args, "--now", "2026-11-21T11:30:00Z")
+    assert res.exit_code == 0, res.stderr
+    res = run("sshare", "-a", "--json", *args, "--now", "2026-11-21T12:00:00Z")
+    usage = {(r["account"], r["user"]): r["raw_usage"] for r in json.loads(res.stdout)}
+    # alice's first association is A: 2 slots x 4 CPUs x 3600 s x usage factor 2.
+    assert usage[("A", "alice")] == pytest.approx(2 * 4 * 3600 * 2.0)
+    assert usage[("B", "alice")] == pytest.approx(1800.0)
+    # bob is still running: charged pass by pass up to the view's pass (12:00).
+    assert usage[("A", "bob")] == pytest.approx(3 * 3600.0)
+    assert usage[("root", None)] == pytest.approx(57600 + 1800 + 10800)
+    res = run(
+        "sshare",
+        "-a",
+        "-A",
+        "B",
+        "-P",
+        "-o",
+        "Account,User,RawUsage",
+        *args,
+        "--now",
+        "2026-11-21T12:00:00Z",
+    )
+    assert res.stdout.splitlines() == ["Account|User|RawUsage", " B||1800", "  B|alice|1800"]
