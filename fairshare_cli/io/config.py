@@ -557,11 +557,11 @@ def _weights(parent: _Reader, file: str, prof: Mapping[str, Any]) -> PriorityWei
         for k, v in tres_raw.items()
     }
     return PriorityWeights(
-        age=r.get("age", weight, 0),
-        fairshare=r.get("fairshare", weight, 0),
-        jobsize=r.get("jobsize", weight, 0),
-        partition=r.get("partition", weight, 0),
-        qos=r.get("qos", weight, 0),
+        age=r.get("age", weight, prof["priority.weights.age"]),
+        fairshare=r.get("fairshare", weight, prof["priority.weights.fairshare"]),
+        jobsize=r.get("jobsize", weight, prof["priority.weights.jobsize"]),
+        partition=r.get("partition", weight, prof["priority.weights.partition"]),
+        qos=r.get("qos", weight, prof["priority.weights.qos"]),
         assoc=r.get("assoc", weight, 0),
         tres=tres,
     )

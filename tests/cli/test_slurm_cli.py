@@ -31,6 +31,7 @@ age = 1000
 fairshare = 10000
 jobsize = 1000
 partition = 1000
+qos = 0
 [partitions.batch]
 default = true
 [accounts.A]
@@ -334,3 +335,34 @@ def test_import_history_charges_cpu_seconds_times_usage_factor(
         "2026-11-21T12:00:00Z",
     )
     assert res.stdout.splitlines() == ["Account|User|RawUsage", " B||1800", "  B|alice|1800"]
+
+
+@pytest.mark.parametrize(
+    ("profile", "expected"),
+    [
+        pytest.param(
+            "legacy",
+            "          JOBID PARTITION   PRIORITY       SITE        AGE  FAIRSHARE    JOBSIZE"
+            "  PARTITION        QOS\n"
+            "        Weights                               1          1          1          1"
+            "          1\n",
+            id="legacy-weights-1",
+        ),
+        pytest.param(
+            "current",
+            "          JOBID PARTITION   PRIORITY       SITE\n"
+            "        Weights                               1\n",
+            id="current-weights-0",
+        ),
+    ],
+)
+def test_profile_default_weights(
+    profile: str,
+    expected: str,
+    write_config: Callable[..., Path],
+    tmp_path: Path,
+    run: Callable[..., Any],
+) -> None:
+    cfg = write_config(f'[pool]\ndefaults = "{profile}"\n[partitions.batch]\n')
+    res = run("sprio", "-w", "--config", str(cfg), "--state", str(tmp_path / "s.json"))
+    assert res.stdout == expected
