@@ -345,7 +345,7 @@ def test_import_history_charges_cpu_seconds_times_usage_factor(
             "          JOBID PARTITION   PRIORITY       SITE        AGE  FAIRSHARE    JOBSIZE"
             "  PARTITION        QOS\n"
             "        Weights                               1          1          1          1"
-            "          1\n",
+            "          1          1\n",
             id="legacy-weights-1",
         ),
         pytest.param(
