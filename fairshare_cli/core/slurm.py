@@ -219,21 +219,11 @@ class SlurmHistorySink:
         rate = record.slots * record.cpus * factor
         t = self.state.last_decay_ran
         assert t is not None
-        p = self.params
-        add = su.charge_at(
-            record.start,
-            record.end,
-            rate,
-            anchor=t,
-            period=p.calc_period,
-            factor=p.factor,
-            upto=t,
-            cutoff=self.cutoff,
-            charge_job_end=p.charge_job_end,
-            view=self.now,
+        add = su.record_charge(
+            t, self.cutoff, record.start, record.end, rate, self.now, self.params
         )
         self.usage[key] = self.usage.get(key, 0.0) + add
-        if record.end is None or record.end > self.now:
+        if su.still_running(record.end, self.now):
             self.running.append(su.RunningCharge(key[0], key[1], rate, record.start, record.end))
 
     def finish(self) -> Any:

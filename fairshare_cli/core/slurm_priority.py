@@ -262,23 +262,6 @@ def clamp_priority(value: float) -> int:
     return min(p, UINT32_MAX)
 
 
-def sprio_priority(
-    wt: tuple[float, ...], tres_w: Mapping[str, float], site: int, nice: int
-) -> float:
-    """sprio's PRIORITY before truncation: the weighted factors re-added in its order.
-
-    Age, assoc, fair share, job size, partition, QOS, site, −nice, then each non-zero
-    TRES term; at least 1. ``%Y`` prints it truncated, ``%y`` divides it by 2^32−1.
-    """
-    p = wt[0] + wt[1] + wt[2] + wt[3] + wt[4] + wt[5] + site - nice
-    for value in tres_w.values():
-        if value:
-            p += value
-    if p < 1:
-        p = 1.0
-    return float(p)
-
-
 def _job_tres_value(job: Any, name: str) -> float:
     if name in ("cpu", "billing"):
         return float(job.request_cpus)
@@ -370,15 +353,7 @@ def compute_rows(jobs: Iterable[Any], ctx: PriorityContext, now: float) -> list[
                 f_qos = 0.0
             qos_cache[qname] = f_qos
 
-        if w_age:
-            accrue = job.submit_time
-            if accrue is None:
-                f_age = 0.0
-            else:
-                diff = int(now - accrue) if accrue < now else 0
-                f_age = (diff / max_age if diff < max_age else 1.0) if max_age > 0 else 1.0
-        else:
-            f_age = 0.0
+        f_age = age_factor(job.submit_time, now, max_age) if w_age else 0.0
         f_assoc = 0.0  # association priorities are not modelled (no Priority= per assoc)
         if w_fs:
             f_fs = fs_cache.get(id(assoc))
@@ -462,6 +437,9 @@ def compute_rows(jobs: Iterable[Any], ctx: PriorityContext, now: float) -> list[
             d_w = f_js * w_js
             e_w = f_part * w_part
             g_w = f_qos * w_qos
+            # sprio's PRIORITY: the weighted factors re-added in its order (age, assoc,
+            # fair share, job size, partition, QOS, site, −nice, then each non-zero TRES
+            # term), at least 1; %Y prints it truncated, %y divides it by 2^32−1.
             p = a_w + b_w + c_w + d_w + e_w + g_w + site - nice
             if tres_weights:
                 for value in tres_w.values():

@@ -354,6 +354,35 @@ def record_cutoff(state: SlurmUsage, params: DecayParams) -> float | None:
     return cutoff
 
 
+def record_charge(
+    t: float,
+    cutoff: float | None,
+    start: float,
+    end: float | None,
+    rate: float,
+    now: float,
+    params: DecayParams,
+) -> float:
+    """Usage a newly imported job adds at pass ``t`` (the state's last pass)."""
+    return charge_at(
+        start,
+        end,
+        rate,
+        anchor=t,
+        period=params.calc_period,
+        factor=params.factor,
+        upto=t,
+        cutoff=cutoff,
+        charge_job_end=params.charge_job_end,
+        view=now,
+    )
+
+
+def still_running(end: float | None, now: float) -> bool:
+    """True for a job that keeps accruing in later views (no end, or one after ``now``)."""
+    return end is None or end > now
+
+
 def add_record(
     state: SlurmUsage,
     key: UsageKey,
@@ -372,30 +401,13 @@ def add_record(
     t = state.last_decay_ran
     if t is None:
         raise ValueError("advance the state before adding records")
-    cutoff = record_cutoff(state, params)
-    add = charge_at(
-        start,
-        end,
-        rate,
-        anchor=t,
-        period=params.calc_period,
-        factor=params.factor,
-        upto=t,
-        cutoff=cutoff,
-        charge_job_end=params.charge_job_end,
-        view=now,
-    )
+    add = record_charge(t, record_cutoff(state, params), start, end, rate, now, params)
     usage = dict(state.usage)
     usage[key] = usage.get(key, 0.0) + add
     running = state.running
-    if end is None or end > now:
+    if still_running(end, now):
         running = (*running, RunningCharge(key[0], key[1], rate, start, end))
     return replace(state, usage=usage, running=running)
-
-
-def reset_all(state: SlurmUsage) -> SlurmUsage:
-    """Zero every association's usage (``_reset_usage``)."""
-    return replace(state, usage={k: 0.0 for k in state.usage})
 
 
 def restart(state: SlurmUsage, at: float, params: DecayParams) -> SlurmUsage:

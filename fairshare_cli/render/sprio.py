@@ -288,12 +288,6 @@ def compile_row(fmt: SprioFormat, weights: Weights, cluster: str) -> Callable[[P
     return func
 
 
-def row_value(letter: str, row: PriorityRow, weights: Weights, cluster: str) -> str:
-    """The text a job row shows for one format letter."""
-    fmt = SprioFormat("", (FormatField(letter, 0, False, ""),))
-    return compile_row(fmt, weights, cluster)(row)
-
-
 def weights_value(letter: str, weights: Weights) -> str:
     """The text the ``-w`` weights row shows for one format letter."""
     if letter == "i":
