@@ -260,3 +260,30 @@ def test_properties(shares: list[int], usage: list[float], algorithm: str) -> No
             assert 0.0 <= u.fs_factor <= 1.0
     if algorithm == "fair_tree":
         assert max(u.fs_factor for u in users) == 1.0
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    data=st.data(), algorithm=st.sampled_from(["linear", "classic", "fair_tree", "depth_oblivious"])
+)
+def test_random_trees_with_parent_shares(data: st.DataObject, algorithm: str) -> None:
+    n = data.draw(st.integers(min_value=1, max_value=8))
+    shares = st.one_of(st.integers(min_value=0, max_value=20), st.just("parent"))
+    accounts = []
+    for i in range(n):
+        parent = data.draw(st.sampled_from(["root"] + [f"a{j}" for j in range(i)]))
+        users = data.draw(st.dictionaries(st.sampled_from(["x", "y", "z"]), shares, max_size=3))
+        accounts.append(AccountDef(f"a{i}", parent=parent, shares=data.draw(shares), users=users))
+    tree = build_tree(accounts)
+    usage = {
+        (u.account, u.user): data.draw(st.floats(min_value=0, max_value=1e6)) for u in tree.users
+    }
+    set_usage(tree, usage)
+    compute_fairshare(tree, algorithm)
+    rows = share_rows(tree, algorithm)
+    assert len(rows) == len(tree.assocs)
+    for u in tree.users:
+        assert u.fs_factor is not None
+        assert math.isfinite(u.fs_factor)
+        if algorithm != "linear":
+            assert 0.0 <= u.fs_factor <= 1.0
