@@ -1,4 +1,4 @@
-"""Slurm's own fair-share tests (testsuite/expect/test24.1 and test24.4), as data.
+"""Slurm's own fair-share tests (testsuite/expect/test24.1, 24.3 and 24.4), as data.
 
 Each builds an association tree with fixed raw usage (no decay) and checks the lines
 ``sshare -l -p`` prints for it. The trees and expected lines are those of the Slurm test
@@ -155,4 +155,57 @@ TEST_24_4_EXPECT = [
 @pytest.mark.parametrize("expected", TEST_24_4_EXPECT)
 def test_slurm_test24_4_fair_tree(expected: str) -> None:
     lines = _lines(TEST_24_4_TREE, TEST_24_4_USAGE, "fair_tree", account_fairshare=False)
+    assert any(expected in line for line in lines), "\n".join(lines)
+
+
+# test24.3: test24.1's tree plus AccountH with Fairshare=parent users and a parent account,
+# classic fair share; root prints its factor (2^-1) too.
+TEST_24_3_TREE = [
+    *TEST_24_1_TREE,
+    AccountDef("AccountH", shares=50, users={"UHRA1": "parent", "UHRA2": 40, "UHRA3": 50}),
+    AccountDef(
+        "AccountHTA",
+        parent="AccountH",
+        shares="parent",
+        users={"UHTAStd1": "parent", "UHTAStd2": 30, "UHTAStd3": 50},
+    ),
+]
+TEST_24_3_USAGE = {
+    **TEST_24_1_USAGE,
+    ("AccountH", "UHRA1"): 20.0,
+    ("AccountH", "UHRA2"): 20.0,
+    ("AccountH", "UHRA3"): 25.0,
+    ("AccountHTA", "UHTAStd1"): 10.0,
+    ("AccountHTA", "UHTAStd2"): 10.0,
+    ("AccountHTA", "UHTAStd3"): 25.0,
+}
+TEST_24_3_EXPECT = [
+    "root|||1.000000|210||1.000000|0.500000||",
+    "AccountA||40|0.266667|45|0.214286|0.214286|0.572929||",
+    "AccountB||30|0.200000|20|0.095238|0.184524|0.527550||",
+    "AccountB|User1|1|0.200000|20|0.095238|0.184524|0.527550||",
+    "AccountC||10|0.066667|25|0.119048|0.142857|0.226431||",
+    "AccountC|User2|1|0.033333|25|0.119048|0.130952|0.065672||",
+    "AccountC|User3|1|0.033333|0|0.000000|0.071429|0.226431||",
+    "AccountD||60|0.400000|25|0.119048|0.119048|0.813594||",
+    "AccountE||25|0.166667|25|0.119048|0.119048|0.609507||",
+    "AccountE|User4|1|0.166667|25|0.119048|0.119048|0.609507||",
+    "AccountF||35|0.233333|0|0.000000|0.069444|0.813594||",
+    "AccountF|User5|1|0.233333|0|0.000000|0.069444|0.813594||",
+    "AccountG||0|0.000000|30|0.142857|0.142857|0.000000||",
+    "AccountG|User6|0|0.000000|30|0.142857|0.142857|0.000000||",
+    "AccountH||50|0.333333|110|0.523810|0.523810|0.336475||",
+    "AccountH|UHRA1|parent|0.333333|20|0.095238|0.523810|0.336475||",
+    "AccountH|UHRA2|40|0.078431|20|0.095238|0.196078|0.176777||",
+    "AccountH|UHRA3|50|0.098039|25|0.119048|0.238095|0.185749||",
+    "AccountHTA||parent|0.333333|45|0.214286|0.523810|0.336475||",
+    "AccountHTA|UHTAStd1|parent|0.333333|10|0.047619|0.523810|0.336475||",
+    "AccountHTA|UHTAStd2|30|0.058824|10|0.047619|0.131653|0.211966||",
+    "AccountHTA|UHTAStd3|50|0.098039|25|0.119048|0.238095|0.185749||",
+]
+
+
+@pytest.mark.parametrize("expected", TEST_24_3_EXPECT)
+def test_slurm_test24_3_classic_parent(expected: str) -> None:
+    lines = _lines(TEST_24_3_TREE, TEST_24_3_USAGE, "classic", account_fairshare=True)
     assert any(expected in line for line in lines), "\n".join(lines)
