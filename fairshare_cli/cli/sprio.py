@@ -100,6 +100,7 @@ def load_jobs(env: Env, jobs_file: str | None) -> list[Any]:
     help="sprio format, e.g. '%.15i %.10Y %.10F' (-o).",
 )
 @click.option("-h", "--noheader", is_flag=True, help="No header (-h).")
+@click.option("-v", "--verbose", count=True, help="Print the options in effect first (-v).")
 @click.option("--jobs-file", metavar="FILE", help="Read jobs from a JSON file, not the state.")
 @output_options
 @common_options
@@ -113,6 +114,7 @@ def sprio(
     sort: str | None,
     fmt_spec: str | None,
     noheader: bool,
+    verbose: int,
     jobs_file: str | None,
     output: str,
     as_json: bool,
@@ -146,6 +148,7 @@ def sprio(
             sort,
             fmt_spec,
             noheader,
+            verbose,
             jobs_file,
             output_format(output, as_json),
             config_path,
@@ -164,6 +167,7 @@ def _sprio(
     sort: str | None,
     fmt_spec: str | None,
     noheader: bool,
+    verbose: int,
     jobs_file: str | None,
     fmt: str,
     config_path: str | None,
@@ -215,6 +219,8 @@ def _sprio(
             show_user=bool(user_set),
             compat=env.config.priority.output_compat,
         )
+    if verbose:
+        click.echo(render.verbose_block(fmt_spec, jobs, partitions, users, verbose), nl=False)
     parsed, warnings = render.parse_format(spec)
     for message in warnings:
         click.echo(f"sprio: error: {message}", err=True)

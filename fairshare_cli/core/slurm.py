@@ -141,7 +141,7 @@ def priority_context(config: Config, tree: AssocTree) -> PriorityContext:
         name: QosInfo(name=name, priority=spec.priority, usage_factor=spec.usage_factor)
         for name, spec in config.qos.items()
     }
-    default_qos = "normal" if "normal" in qos else None
+    default_qos = "normal"  # Slurm always has the "normal" QOS (priority 0 unless set)
     w = p.weights
     return PriorityContext(
         weights=Weights(

@@ -157,6 +157,31 @@ def default_format(
     return out
 
 
+def verbose_block(
+    fmt_spec: str | None,
+    jobs: Sequence[str],
+    partitions: Sequence[str],
+    users: Sequence[str],
+    verbose: int,
+) -> str:
+    """What ``sprio -v`` prints before the listing: the options in effect."""
+
+    def text(values: Sequence[str]) -> str:
+        return ",".join(values) if values else "(null)"
+
+    dashes = "-" * 29
+    return (
+        f"{dashes}\n"
+        f"format     = {fmt_spec if fmt_spec is not None else '(null)'}\n"
+        f"job_flag   = {1 if jobs else 0}\n"
+        f"jobs       = {text(jobs)}\n"
+        f"partition  = {text(partitions)}\n"
+        f"users      = {text(users)}\n"
+        f"verbose    = {verbose}\n"
+        f"{dashes}\n\n\n"
+    )
+
+
 def _cell(text: str, width: int, right: bool) -> str:
     if right:
         if width > 0:

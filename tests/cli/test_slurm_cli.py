@@ -366,3 +366,73 @@ def test_profile_default_weights(
     cfg = write_config(f'[pool]\ndefaults = "{profile}"\n[partitions.batch]\n')
     res = run("sprio", "-w", "--config", str(cfg), "--state", str(tmp_path / "s.json"))
     assert res.stdout == expected
+
+
+def test_sprio_options_as_slurms_own_tests_check_them(
+    write_config: Callable[..., Path], tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """The assertions of Slurm's testsuite/python/tests/commands/sprio/test_job_options.py."""
+    import re
+
+    cfg = write_config(
+        '[pool]\ndefaults = "current"\n[[machines]]\nname = "n"\ncount = 2\n'
+        "attributes = { Cpus = 8 }\n[priority.weights]\nage = 1000\nfairshare = 10000\n"
+        "jobsize = 1000\npartition = 1000\nqos = 1000\n[partitions.debug]\ndefault = true\n"
+        "[accounts.acct]\nusers = { tester = 1 }\n"
+    )
+    args = [
+        "--config",
+        str(cfg),
+        "--state",
+        str(tmp_path / "s.json"),
+        "--now",
+        "2026-11-21T12:00:00Z",
+    ]
+    run("submit", "--owner", "tester", "--cpus", "16", *args)
+    job, part, user = "1", "debug", "tester"
+
+    out = run("sprio", "--noheader", "-j", job, *args).stdout
+    assert re.search(r"JOBID|PARTITION|PRIORITY|SITE", out) is None
+    assert re.search(rf"{job}\s+{part}", out)
+    out = run("sprio", "--jobs", job, *args).stdout
+    assert re.search(r"JOBID\s+PARTITION\s+PRIORITY\s+SITE", out)
+    out = run("sprio", "--long", "-j", job, *args).stdout
+    assert re.search(
+        r"JOBID\s+PARTITION\s+USER\s+ACCOUNT\s+PRIORITY\s+SITE\s+AGE\s+ASSOC\s+"
+        r"FAIRSHARE\s+JOBSIZE\s+PARTITION\s+QOSNAME\s+QOS\s+NICE\s+TRES[\r\n]",
+        out,
+    )
+    assert re.search(
+        rf"{job}\s+{part}\s+{user}\s+\S+(?:\s+\d+){{7,}}\s+\S+(?:\s+\d+){{2,}}"
+        r"\s*\S*",
+        out,
+    )
+    out = run("sprio", "--norm", "-j", job, *args).stdout
+    assert re.search(rf"{job}\s+{part}\s+[\d\.]+", out)
+    fmt = (
+        "%.15i %.8u %.10y %.10Y %.10S %.10a %.10A %.10b %.10B %.10f %.10F %.10j %.10J "
+        "%.10p %.10P %.10q %.10Q %.6N"
+    )
+    out = run("sprio", "--format", fmt, "-j", job, *args).stdout
+    assert re.search(r"JOBID\s+USER\s+PRIORITY\s+PRIORITY\s+SITE\s+AGE\s+AGE\s+ASSOC\s+ASSOC", out)
+    assert re.search(
+        rf"{job}\s+{user}\s+[\d\.]+\s+\d+\s+\d+\s+[\d\.]+\s+\d+\s+[\d\.]+\s+\d+"
+        r"\s+[\d\.]+\s+\d+\s+[\d\.]+\s+\d+\s+[\d\.]+\s+\d+\s+\d+",
+        out,
+    )
+    out = run("sprio", "--user", user, *args).stdout
+    assert re.search(rf"{job}\s+{part}\s+{user}", out)
+    out = run("sprio", "--verbose", "-j", job, *args).stdout
+    for pattern in (
+        r"format\s+= \(null\)",
+        r"job_flag\s+= 1",
+        rf"jobs\s+= {job}",
+        r"partition\s+= \(null\)",
+        r"users\s+= \(null\)",
+        r"verbose\s+= 1",
+    ):
+        assert re.search(pattern, out), pattern
+    assert re.search(rf"{job}\s+{part}\s+\d+", out)
+    out = run("sprio", "--weights", *args).stdout
+    assert re.search(r"JOBID\s+PARTITION\s+PRIORITY\s+SITE", out)
+    assert re.search(r"Weights.*\d+", out)
