@@ -9,6 +9,7 @@ error messages are exactly those of ``parse_jobs``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -158,6 +159,8 @@ def _fast(obj: Any) -> SlurmJob | None:
         kind = type(when)
         if kind is float or kind is int:
             when = float(when)
+            if not math.isfinite(when):
+                return None
         elif kind is str:
             try:
                 when = parse_time(when, "")
