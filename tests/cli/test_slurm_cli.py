@@ -436,3 +436,18 @@ def test_sprio_options_as_slurms_own_tests_check_them(
     out = run("sprio", "--weights", *args).stdout
     assert re.search(r"JOBID\s+PARTITION\s+PRIORITY\s+SITE", out)
     assert re.search(r"Weights.*\d+", out)
+
+
+def test_malformed_slurm_section_exits_2_and_is_untouched(
+    seed: tuple[Path, Path], run: Callable[..., Any]
+) -> None:
+    seed[1].write_text(
+        '{"format": "fairshare-cli state", "schema_version": 1, '
+        '"slurm": {"usage": {"B": {"user1": "lots"}}}}'
+    )
+    before = seed[1].read_bytes()
+    for args in (["sshare", "-a"], ["sprio"], ["import", "sacct", "-"]):
+        res = run(*args, *_args(seed), input="")
+        assert res.exit_code == 2, args
+        assert "slurm.usage.B.user1: expected a number" in res.stderr
+        assert seed[1].read_bytes() == before
