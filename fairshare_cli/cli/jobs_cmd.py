@@ -35,8 +35,16 @@ def _prefix(dry_run: bool) -> str:
     return "(dry run, nothing written) " if dry_run else ""
 
 
+NICE_LIMIT = 2147483645  # NICE_OFFSET − 3
+
+
 def _check_slurm_fields(env: Env, job: Job) -> None:
-    """Reject a job naming a partition, QOS or account the config does not define."""
+    """Reject a job naming a partition, QOS or account the config does not define, or with
+    a nice or site factor Slurm refuses."""
+    if abs(job.nice) > NICE_LIMIT:
+        raise InputError(f"job {job.id}: Invalid --nice value, out of range (+/- {NICE_LIMIT})")
+    if abs(job.site_factor) > NICE_LIMIT:
+        raise InputError(f"job {job.id}: SiteFactor value out of range (+/- {NICE_LIMIT})")
     cfg = env.config
     for name in job.partitions:
         if cfg.partitions and name not in cfg.partitions:

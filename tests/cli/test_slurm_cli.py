@@ -451,3 +451,9 @@ def test_malformed_slurm_section_exits_2_and_is_untouched(
         assert res.exit_code == 2, args
         assert "slurm.usage.B.user1: expected a number" in res.stderr
         assert seed[1].read_bytes() == before
+
+
+def test_submit_refuses_out_of_range_nice(seed: tuple[Path, Path], run: Callable[..., Any]) -> None:
+    res = run("submit", "--owner", "user1", "--nice", "2147483646", *_args(seed))
+    assert res.exit_code == 2
+    assert "Invalid --nice value, out of range (+/- 2147483645)" in res.stderr
