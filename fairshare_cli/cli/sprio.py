@@ -190,7 +190,7 @@ def _sprio(
     state = env.decode("slurm", usage_from_json)
     when, tree = slurm.evaluate(env.config, state, env.now)
     ctx = slurm.priority_context(env.config, tree)
-    rows = compute_rows(job_list, ctx, when)
+    rows = compute_rows(job_list, ctx, when, listed_at=env.now)
     job_ids = set(_split(jobs))
     if job_ids:
         rows = [r for r in rows if r.job_id in job_ids or r.job_id.split(".")[0] in job_ids]

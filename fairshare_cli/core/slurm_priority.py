@@ -279,17 +279,21 @@ def job_user(owner: str) -> str:
     return owner.split("@", 1)[0]
 
 
-def compute_rows(jobs: Iterable[Any], ctx: PriorityContext, now: float) -> list[PriorityRow]:
-    """sprio rows for the jobs Slurm would list at ``now`` (the decay pass time).
+def compute_rows(
+    jobs: Iterable[Any], ctx: PriorityContext, now: float, listed_at: float | None = None
+) -> list[PriorityRow]:
+    """sprio rows: the factors as of ``now`` (the decay pass time).
 
     Pending jobs are listed (running ones too with ``CALCULATE_RUNNING``); held and finished
-    jobs are not; a job with no Slurm association and no account is not a Slurm job and is
+    jobs are not, nor jobs submitted after ``listed_at`` (the moment sprio asks; default
+    ``now``); a job with no Slurm association and no account is not a Slurm job and is
     skipped. Multi-partition jobs give one row per partition (partition and TRES factors
     per partition, the rest shared).
 
     Raises:
         InputError: a job names an unknown partition, QOS, account or association.
     """
+    horizon = now if listed_at is None else listed_at
     w = ctx.weights
     flags = ctx.flags
     calc_running = "CALCULATE_RUNNING" in flags
@@ -322,6 +326,8 @@ def compute_rows(jobs: Iterable[Any], ctx: PriorityContext, now: float) -> list[
     for job in jobs:
         status = job.status
         if status != "idle" and not (calc_running and status == "running"):
+            continue
+        if job.submit_time is not None and job.submit_time > horizon:
             continue
         owner = job.owner
         user = owner.split("@", 1)[0] if "@" in owner else owner

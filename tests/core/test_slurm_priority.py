@@ -239,3 +239,16 @@ def test_priority_and_factors_stay_in_range(
         assert row.priority >= 1
         for value in row.f:
             assert 0.0 <= value <= 1.0
+
+
+def test_jobs_not_yet_submitted_are_not_listed() -> None:
+    jobs = [
+        Job(id="1", owner="user1", submit_time=100.0),
+        Job(id="2", owner="user1", submit_time=250.0),
+    ]
+    # Factors as of the pass at 200; sprio asked at 240: job 2 does not exist yet.
+    assert [r.job_id for r in compute_rows(jobs, _context(), 200.0, listed_at=240.0)] == ["1"]
+    # Asked at 260, job 2 shows with no age (it came after the pass).
+    rows = compute_rows(jobs, _context(), 200.0, listed_at=260.0)
+    assert [r.job_id for r in rows] == ["1", "2"]
+    assert rows[1].f[0] == 0.0
