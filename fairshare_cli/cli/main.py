@@ -24,6 +24,11 @@ _COMMANDS: dict[str, str] = {
     "config": "fairshare_cli.cli.config_cmd:config_group",
     "init": "fairshare_cli.cli.config_cmd:init",
     "taskqueues": "fairshare_cli.cli.taskqueues:taskqueues",
+    "sshare": "fairshare_cli.cli.sshare:sshare",
+    "sprio": "fairshare_cli.cli.sprio:sprio",
+    "submit": "fairshare_cli.cli.jobs_cmd:submit",
+    "prio": "fairshare_cli.cli.jobs_cmd:prio",
+    "rm": "fairshare_cli.cli.jobs_cmd:rm",
     "whatif": "fairshare_cli.cli.whatif:whatif",
 }
 
@@ -41,6 +46,11 @@ _SUMMARIES: dict[str, str] = {
     "config": "Check a pool config and print its effective values.",
     "init": "Write a commented starter pool config.",
     "taskqueues": "Show DIRAC task queues and their priorities (TaskQueueDB).",
+    "sshare": "Show association shares, usage and fair share (like sshare).",
+    "sprio": "Show the factors of pending jobs' priorities (like sprio).",
+    "submit": "Add jobs to the queue (like sbatch / condor_submit).",
+    "prio": "Set a job's priority (condor_prio; --slurm: scontrol priority=).",
+    "rm": "Remove jobs from the queue (like condor_rm / scancel).",
     "whatif": "Show a view with config keys changed (nothing is written).",
 }
 

@@ -40,6 +40,12 @@ PROFILE_DEFAULTS: dict[str, dict[str, Any]] = {
         "negotiator.allow_quota_oversubscription": False,
         "negotiator.preemption_requirements": LEGACY_PREEMPTION_REQUIREMENTS,
         "priority.fairshare": "linear",
+        # Slurm 2.0's page: "The default value for each of the following is 1."
+        "priority.weights.age": 1,
+        "priority.weights.fairshare": 1,
+        "priority.weights.jobsize": 1,
+        "priority.weights.partition": 1,
+        "priority.weights.qos": 1,
     },
     "current": {
         "accountant.default_prio_factor": 1000.0,
@@ -49,6 +55,11 @@ PROFILE_DEFAULTS: dict[str, dict[str, Any]] = {
         "negotiator.allow_quota_oversubscription": True,
         "negotiator.preemption_requirements": "false",
         "priority.fairshare": "fair_tree",
+        "priority.weights.age": 0,
+        "priority.weights.fairshare": 0,
+        "priority.weights.jobsize": 0,
+        "priority.weights.partition": 0,
+        "priority.weights.qos": 0,
     },
 }
 
@@ -152,6 +163,11 @@ class SlurmPriorityConfig:
     dampening_factor: int = 1
     usage_normalization: str = "total"
     weights: PriorityWeights = field(default_factory=PriorityWeights)
+    #: [AccountingStorageEnforce] includes ``limits``: a job's last part is charged at its end.
+    enforce_limits: bool = False
+    #: sshare/sprio layouts: "current" (today's Slurm) or "22.05" (no ACCOUNT/QOSNAME in
+    #: ``sprio -l``; classic ``sshare`` prints FairShare on account rows too).
+    output_compat: str = "current"
 
 
 @dataclass(frozen=True)

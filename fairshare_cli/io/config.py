@@ -479,6 +479,8 @@ def _priority(top: _Reader, file: str, prof: Mapping[str, Any]) -> SlurmPriority
             "dampening_factor",
             "usage_normalization",
             "weights",
+            "enforce_limits",
+            "output_compat",
         ),
     )
     ptype = r.get("type", r.string, d.type)
@@ -526,7 +528,16 @@ def _priority(top: _Reader, file: str, prof: Mapping[str, Any]) -> SlurmPriority
         dampening_factor=r.int_("dampening_factor", d.dampening_factor, lo=1, hi=65535),
         usage_normalization=norm,
         weights=_weights(r, file, prof),
+        enforce_limits=r.get("enforce_limits", r.boolean, d.enforce_limits),
+        output_compat=_output_compat(r, d.output_compat),
     )
+
+
+def _output_compat(r: _Reader, default: str) -> str:
+    value = r.get("output_compat", r.string, default)
+    if value not in ("current", "22.05"):
+        r.fail(f'priority.output_compat: expected "current" or "22.05", got "{value}"')
+    return value
 
 
 def _weights(parent: _Reader, file: str, prof: Mapping[str, Any]) -> PriorityWeights:
@@ -548,11 +559,11 @@ def _weights(parent: _Reader, file: str, prof: Mapping[str, Any]) -> PriorityWei
         for k, v in tres_raw.items()
     }
     return PriorityWeights(
-        age=r.get("age", weight, 0),
-        fairshare=r.get("fairshare", weight, 0),
-        jobsize=r.get("jobsize", weight, 0),
-        partition=r.get("partition", weight, 0),
-        qos=r.get("qos", weight, 0),
+        age=r.get("age", weight, prof["priority.weights.age"]),
+        fairshare=r.get("fairshare", weight, prof["priority.weights.fairshare"]),
+        jobsize=r.get("jobsize", weight, prof["priority.weights.jobsize"]),
+        partition=r.get("partition", weight, prof["priority.weights.partition"]),
+        qos=r.get("qos", weight, prof["priority.weights.qos"]),
         assoc=r.get("assoc", weight, 0),
         tres=tres,
     )
@@ -610,6 +621,14 @@ def _accounts(top: _Reader, file: str) -> dict[str, AccountSpec]:
             shares=r.get("shares", r.shares, 1),
             users=users,
         )
+    if out:
+        # Parents, cycles and shares of the association tree (fairshare_cli.core.slurm_tree).
+        from fairshare_cli.core.slurm_tree import build_tree
+
+        try:
+            build_tree(out)
+        except ConfigError as exc:
+            r0.fail(str(exc))
     return out
 
 
