@@ -12,6 +12,7 @@ import click
 
 from fairshare_cli.cli.context import mutate_state
 from fairshare_cli.cli.options import common_options, dry_run_option
+from fairshare_cli.core.dirac_correction import make_dirac_history_sink
 from fairshare_cli.core.history import (
     SinkFactory,
     UnsortedHistory,
@@ -26,6 +27,7 @@ from fairshare_cli.io.history import FORMATS, read_condor_history, read_records
 #: One sink per subsystem, by state section: each charges records to its own model.
 HISTORY_SINKS: dict[str, SinkFactory] = {
     "accountant": make_accountant_history_sink,
+    "dirac": make_dirac_history_sink,
     "slurm": make_slurm_history_sink,
 }
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from fairshare_cli.core.config import (
+    DIRAC_CPU_SEGMENTS,
     PROFILE_DEFAULTS,
     AccountantConfig,
     AccountSpec,
@@ -28,6 +29,7 @@ from fairshare_cli.core.config import (
     QosSpec,
     SlurmPriorityConfig,
 )
+from fairshare_cli.core.dirac import valid_cpu_segments
 from fairshare_cli.core.timestr import TimeStringError, time_str2mins, time_str2secs
 from fairshare_cli.errors import ConfigError
 
@@ -631,13 +633,20 @@ def _accounts(top: _Reader, file: str) -> dict[str, AccountSpec]:
 
 
 def _dirac(top: _Reader, file: str) -> DiracConfig:
-    r = _Reader(top.table.get("dirac", {}), "dirac", file, ("groups", "correction"))
-    g0 = _Reader(
-        r.table.get("groups", {}),
-        "dirac.groups",
+    """``[dirac]``: groups, share correction and the code-versus-docs switches.
+
+    DIRAC reads JobShare and every corrector option as an integer and silently falls back
+    to the default on anything else; here a non-integer is an error instead.
+    """
+    r = _Reader(
+        top.table.get("dirac", {}),
+        "dirac",
         file,
-        tuple(r.table.get("groups", {})) if isinstance(r.table.get("groups", {}), Mapping) else (),
+        ("groups", "correction", "job_priority_weighting", "cpu_segments"),
     )
+    groups_raw = r.table.get("groups", {})
+    names = tuple(groups_raw) if isinstance(groups_raw, Mapping) else ()
+    g0 = _Reader(groups_raw, "dirac.groups", file, names)
     groups: dict[str, DiracGroupSpec] = {}
     for name, body in g0.table.items():
         g = _Reader(
@@ -645,49 +654,113 @@ def _dirac(top: _Reader, file: str) -> DiracConfig:
         )
         groups[name] = DiracGroupSpec(
             name=name,
-            job_share=g.num("job_share", 1000.0, lo=0.0),
+            job_share=g.int_("job_share", 1000, lo=0),
             job_sharing=g.get("job_sharing", g.boolean, False),
             allow_background_tqs=g.get("allow_background_tqs", g.boolean, False),
         )
-    c = _Reader(r.table.get("correction", {}), "dirac.correction", file, ("enabled", "instances"))
+    weighting = r.get("job_priority_weighting", _choice(r, ("average", "sum")), "average")
+    segments = r.get("cpu_segments", _int_list(r), DIRAC_CPU_SEGMENTS)
+    if not valid_cpu_segments(segments):
+        r.fail(
+            "dirac.cpu_segments: expected strictly increasing positive whole numbers of seconds "
+            "(DIRAC would silently fall back to its default segments)"
+        )
+    c = _Reader(
+        r.table.get("correction", {}),
+        "dirac.correction",
+        file,
+        ("enabled", "instances", "absent_entities", "in_group_history"),
+    )
     inst_raw = c.table.get("instances", [])
     if not isinstance(inst_raw, list):
         c.fail("dirac.correction.instances: expected an array of tables")
-    instances: list[DiracCorrectionInstance] = []
-    for i, body in enumerate(inst_raw):
-        where = f"dirac.correction.instances[{i}]"
-        ir = _Reader(body, where, file, ("name", "group", "max_global_correction", "slices"))
-        slices_raw = ir.table.get("slices", [])
-        if not isinstance(slices_raw, list):
-            ir.fail(f"{where}.slices: expected a list of {{ time_span, weight, max_correction }}")
-        slices: list[DiracSlice] = []
-        for j, sb in enumerate(slices_raw):
-            sr = _Reader(
-                sb, f"{where}.slices[{j}]", file, ("time_span", "weight", "max_correction")
+    instances = [_dirac_instance(body, i, file) for i, body in enumerate(inst_raw)]
+    seen: dict[str, str] = {}
+    for i, inst in enumerate(instances):
+        key = inst.group or "<between groups>"
+        if key in seen:
+            what = f"group '{inst.group}'" if inst.group else "groups"
+            c.fail(
+                f"dirac.correction.instances[{i}]: instance '{inst.name}' corrects the same "
+                f"{what} as '{seen[key]}'; DIRAC refuses two correctors for one key"
             )
-            for req in ("time_span", "weight", "max_correction"):
-                if not sr.has(req):
-                    sr.fail(f"{where}.slices[{j}].{req}: required")
-            slices.append(
-                DiracSlice(
-                    time_span=sr.num("time_span", 1.0, lo=0.0, lo_open=True),
-                    weight=sr.num("weight", 1.0, lo=0.0),
-                    max_correction=sr.num("max_correction", 1.0, lo=0.0, lo_open=True),
-                )
+        seen[key] = inst.name
+        if inst.group and inst.group not in groups:
+            c.fail(
+                f"dirac.correction.instances[{i}].group: '{inst.group}' is not in "
+                f"[dirac.groups] (known: {', '.join(sorted(groups)) or 'none'})"
             )
-        if slices and sum(s.weight for s in slices) <= 0:
-            ir.fail(f"{where}.slices: the slice weights sum to zero; give at least one a weight")
-        instances.append(
-            DiracCorrectionInstance(
-                name=ir.get("name", ir.string, f"instance{i}"),
-                group=ir.get("group", ir.string, ""),
-                max_global_correction=ir.num("max_global_correction", 3.0, lo=0.0, lo_open=True),
-                slices=tuple(slices),
-            )
-        )
     return DiracConfig(
         groups=groups,
         correction=DiracCorrectionConfig(
-            enabled=c.get("enabled", c.boolean, False), instances=tuple(instances)
+            enabled=c.get("enabled", c.boolean, False),
+            instances=tuple(instances),
+            absent_entities=c.get(
+                "absent_entities", _choice(c, ("max_correction", "weighted")), "max_correction"
+            ),
+            in_group_history=c.get("in_group_history", _choice(c, ("dn", "user")), "dn"),
         ),
+        job_priority_weighting=weighting,
+        cpu_segments=tuple(segments),
     )
+
+
+def _dirac_instance(body: Any, i: int, file: str) -> DiracCorrectionInstance:
+    """One ``[[dirac.correction.instances]]`` table, with DIRAC's defaults."""
+    where = f"dirac.correction.instances[{i}]"
+    ir = _Reader(body, where, file, ("name", "group", "max_global_correction", "slices"))
+    slices_raw = ir.table.get("slices", [])
+    if not isinstance(slices_raw, list):
+        ir.fail(f"{where}.slices: expected a list of {{ time_span, weight, max_correction }}")
+    slices: list[DiracSlice] = []
+    for j, sb in enumerate(slices_raw):
+        at = f"{where}.slices[{j}]"
+        sr = _Reader(sb, at, file, ("time_span", "weight", "max_correction"))
+        span = sr.get("time_span", sr.duration, 604800.0)
+        if span <= 0 or not float(span).is_integer():
+            sr.fail(
+                f"{at}.time_span: expected a whole number of seconds above 0 "
+                f"(or a time string), got {sr.table['time_span']!r}"
+            )
+        slices.append(
+            DiracSlice(
+                time_span=int(span),
+                weight=sr.int_("weight", 1, lo=0),
+                max_correction=sr.int_("max_correction", 3, lo=1),
+            )
+        )
+    if sum(s.weight for s in slices) <= 0:
+        ir.fail(
+            f"{where}.slices: the slice weights sum to zero; give at least one slice a "
+            "positive weight (DIRAC divides each weight by their sum)"
+        )
+    return DiracCorrectionInstance(
+        name=ir.get("name", ir.string, f"instance{i}"),
+        group=ir.get("group", ir.string, ""),
+        max_global_correction=ir.int_("max_global_correction", 5, lo=1),
+        slices=tuple(slices),
+    )
+
+
+def _choice(reader: _Reader, choices: tuple[str, ...]) -> Callable[[Any, str], str]:
+    """A converter accepting one of ``choices``."""
+
+    def convert(value: Any, key: str) -> str:
+        text = reader.string(value, key)
+        if text not in choices:
+            wanted = ", ".join(f'"{c}"' for c in choices)
+            reader.fail(f'{key}: expected one of {wanted}, got "{text}"')
+        return text
+
+    return convert
+
+
+def _int_list(reader: _Reader) -> Callable[[Any, str], tuple[int, ...]]:
+    """A converter for a list of positive whole numbers."""
+
+    def convert(value: Any, key: str) -> tuple[int, ...]:
+        if not isinstance(value, list):
+            reader.fail(f"{key}: expected a list of whole numbers, got {_kind(value)}")
+        return tuple(reader.integer(v, f"{key}[{k}]", lo=1) for k, v in enumerate(value))
+
+    return convert
