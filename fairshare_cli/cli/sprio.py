@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
-import json
 import os
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import click
 
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.options import common_options, output_format, output_options
-from fairshare_cli.errors import InputError, RuntimeFailure
+from fairshare_cli.errors import RuntimeFailure
+from fairshare_cli.io.jobsfile import gc_paused, load_job_objects
 
 JSON_FIELDS = (
     "job_id",
@@ -28,22 +24,6 @@ JSON_FIELDS = (
     "factors",
     "weighted",
 )
-
-
-@contextlib.contextmanager
-def no_cyclic_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while building 100,000s of acyclic objects.
-
-    Each generation-2 pass would walk every job and row already made; nothing built here
-    holds a reference cycle, so reference counting frees it all the same.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _split(values: tuple[str, ...]) -> list[str]:
@@ -60,18 +40,7 @@ def load_jobs(env: Env, jobs_file: str | None) -> list[Any]:
 
     if jobs_file is None:
         return env.decode("jobs", lambda raw: slurm_jobs(raw or [], f"{env.state_path}: jobs"))
-    path = Path(jobs_file)
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"jobs file {path} does not exist") from None
-    except OSError as exc:
-        raise InputError(f"jobs file {path} cannot be read: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"jobs file {path} is not valid JSON (line {exc.lineno})") from None
-    if not isinstance(raw, list):
-        raise InputError(f"jobs file {path}: expected a JSON list of job objects")
-    return slurm_jobs(raw, str(path))
+    return slurm_jobs(load_job_objects(jobs_file), jobs_file)
 
 
 @click.command("sprio", context_settings={"help_option_names": ["--help"]})
@@ -137,7 +106,7 @@ def sprio(
             "Options -o(--format) and -l(--long) are mutually exclusive. "
             "Please remove one and retry."
         )
-    with no_cyclic_gc():
+    with gc_paused():
         _sprio(
             long_,
             weights,
