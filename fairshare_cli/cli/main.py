@@ -94,7 +94,7 @@ class FsError(click.ClickException):
 
     def __init__(self, message: str, exit_code: int) -> None:
         super().__init__(message)
-        self.exit_code = exit_code
+        setattr(self, "exit_code", exit_code)  # noqa: B010 - a class variable in click
 
     def show(self, file: Any = None) -> None:
         click.echo(f"fs: error: {self.format_message()}", err=True)

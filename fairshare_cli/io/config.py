@@ -42,6 +42,8 @@ T = TypeVar("T")
 Table = Mapping[str, Any]
 
 UINT32_MAX = 2**32 - 1
+NO_STRINGS: tuple[str, ...] = ()
+DEFAULT_SHARES: int | str = 1
 RESET_PERIODS = ("NONE", "NOW", "DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "YEARLY")
 FAIRSHARE_ALGORITHMS = ("linear", "classic", "fair_tree", "depth_oblivious")
 
@@ -54,7 +56,8 @@ def read_toml(path: Path) -> dict[str, Any]:
     """
     try:
         with path.open("rb") as fh:
-            return tomllib.load(fh)
+            data: dict[str, Any] = tomllib.load(fh)
+            return data
     except FileNotFoundError:
         raise ConfigError(f"config file {path} does not exist") from None
     except OSError as exc:
@@ -153,15 +156,15 @@ class _Reader:
             return default
         return convert(self.table[key], self.key(key))
 
-    def num(self, key: str, default: T, **limits: Any) -> float | T:
+    def num(self, key: str, default: Any, **limits: Any) -> Any:
         """A number with optional ``lo``/``hi``/``lo_open`` limits, or ``default``."""
         return self.get(key, lambda v, k: self.number(v, k, **limits), default)
 
-    def int_(self, key: str, default: T, **limits: Any) -> int | T:
+    def int_(self, key: str, default: Any, **limits: Any) -> Any:
         """A whole number with optional ``lo``/``hi`` limits, or ``default``."""
         return self.get(key, lambda v, k: self.integer(v, k, **limits), default)
 
-    def dur(self, key: str, default: T, minutes: bool = False) -> float | T:
+    def dur(self, key: str, default: Any, minutes: bool = False) -> Any:
         """A duration in seconds (Slurm time strings rounded up to minutes if asked)."""
         return self.get(key, lambda v, k: self.duration(v, k, minutes=minutes), default)
 
@@ -524,7 +527,7 @@ def _priority(top: _Reader, file: str, prof: Mapping[str, Any]) -> SlurmPriority
         usage_reset_period=reset.upper(),
         max_age=r.dur("max_age", d.max_age, minutes=True),
         favor_small=r.get("favor_small", r.boolean, d.favor_small),
-        flags=tuple(f.upper() for f in r.get("flags", r.string_list, ())),
+        flags=tuple(f.upper() for f in r.get("flags", r.string_list, NO_STRINGS)),
         dampening_factor=r.int_("dampening_factor", d.dampening_factor, lo=1, hi=65535),
         usage_normalization=norm,
         weights=_weights(r, file, prof),
@@ -618,7 +621,7 @@ def _accounts(top: _Reader, file: str) -> dict[str, AccountSpec]:
         out[name] = AccountSpec(
             name=name,
             parent=parent,
-            shares=r.get("shares", r.shares, 1),
+            shares=r.get("shares", r.shares, DEFAULT_SHARES),
             users=users,
         )
     if out:
