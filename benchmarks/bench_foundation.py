@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -24,20 +23,21 @@ REPO = HERE.parent
 NOW = "2026-11-21T12:00:00Z"
 
 
-def run(args: list[str], stdin: str | None = None) -> tuple[float, float]:
-    """Run ``fs args``; return (seconds, peak RSS MiB of this child)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+def run(args: list[str]) -> tuple[float, float]:
+    """Run ``fs args``; return (seconds, peak RSS in MiB of that process alone)."""
     t0 = time.perf_counter()
-    subprocess.run(
+    proc = subprocess.Popen(
         [sys.executable, "-m", "fairshare_cli", *args],
-        check=True,
         stdout=subprocess.DEVNULL,
         cwd=REPO,
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )
+    _, status, usage = os.wait4(proc.pid, 0)
     dt = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return dt, max(after, before) / 1024.0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"fs {' '.join(args)} failed with exit {proc.returncode}")
+    return dt, usage.ru_maxrss / 1024.0
 
 
 def main() -> None:

@@ -43,13 +43,31 @@ def generate(n: int, end: float, span: float, seed: int, submitters: int = 0):  
         users = [
             (f"user{i:05d}", None, "hep", "lhcb_user", "example.org") for i in range(submitters)
         ]
+    nice_start = end - 10 * 3600
+    nice_done = bool(submitters)
     for i in range(n):
         pick = i % len(users) if submitters else rng.randrange(len(users))
         owner, group, account, dgroup, domain = users[pick]
         s = start0 + (span * i) / n
+        if not nice_done and s >= nice_start:
+            # A nice user soaking up idle slots for eight hours (kept in start order).
+            nice_done = True
+            yield {
+                "owner": "nobody",
+                "accounting_group": None,
+                "account": "hep",
+                "partition": "batch",
+                "qos": "normal",
+                "dirac_group": "lhcb_user",
+                "start": iso(nice_start),
+                "end": iso(nice_start + 8 * 3600),
+                "slots": 16,
+                "cpus": 1,
+                "nice_user": True,
+            }
         length = rng.choice([600, 1800, 3600, 7200, 14400, 28800])
         e = s + length
-        rec = {
+        yield {
             "owner": owner if domain == "example.org" else f"{owner}@{domain}",
             "accounting_group": group,
             "account": account,
@@ -61,22 +79,6 @@ def generate(n: int, end: float, span: float, seed: int, submitters: int = 0):  
             "slots": rng.choice([1, 1, 2, 4, 8]),
             "cpus": 1,
             "nice_user": False,
-        }
-        yield rec
-    if not submitters:
-        # A nice user soaking up idle slots for the last eight hours.
-        yield {
-            "owner": "nobody",
-            "accounting_group": None,
-            "account": "hep",
-            "partition": "batch",
-            "qos": "normal",
-            "dirac_group": "lhcb_user",
-            "start": iso(end - 10 * 3600),
-            "end": iso(end - 2 * 3600),
-            "slots": 16,
-            "cpus": 1,
-            "nice_user": True,
         }
 
 
@@ -93,6 +95,7 @@ def main() -> None:
         help="use N synthetic plain users instead of the sample pool's dozen",
     )
     p.add_argument("--format", choices=("csv", "jsonl"), default="jsonl")
+    p.add_argument("--shuffle", action="store_true", help="write the records in random order")
     p.add_argument("--out", default="-")
     a = p.parse_args()
     import datetime as dt
@@ -112,12 +115,16 @@ def main() -> None:
         "cpus",
         "nice_user",
     ]
+    records = generate(a.records, end, a.days * 86400, a.seed, a.submitters)
+    if a.shuffle:
+        records = list(records)
+        random.Random(a.seed).shuffle(records)
     if a.format == "csv":
         import csv
 
         w = csv.writer(out, lineterminator="\n")
         w.writerow(fields)
-        for rec in generate(a.records, end, a.days * 86400, a.seed, a.submitters):
+        for rec in records:
             w.writerow(
                 [
                     ""
@@ -129,7 +136,7 @@ def main() -> None:
                 ]
             )
     else:
-        for rec in generate(a.records, end, a.days * 86400, a.seed, a.submitters):
+        for rec in records:
             out.write(json.dumps(rec) + "\n")
     if out is not sys.stdout:
         out.close()

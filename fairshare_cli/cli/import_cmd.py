@@ -12,12 +12,14 @@ import click
 
 from fairshare_cli.cli.context import mutate_state
 from fairshare_cli.cli.options import common_options, dry_run_option
+from fairshare_cli.core.dirac_correction import make_dirac_history_sink
 from fairshare_cli.core.history import (
     SinkFactory,
     UnsortedHistory,
     UsageRecord,
     make_accountant_history_sink,
 )
+from fairshare_cli.core.slurm import make_slurm_history_sink
 from fairshare_cli.core.state import SectionError
 from fairshare_cli.errors import StateError
 from fairshare_cli.io.history import FORMATS, read_condor_history, read_records
@@ -25,6 +27,8 @@ from fairshare_cli.io.history import FORMATS, read_condor_history, read_records
 #: One sink per subsystem, by state section: each charges records to its own model.
 HISTORY_SINKS: dict[str, SinkFactory] = {
     "accountant": make_accountant_history_sink,
+    "dirac": make_dirac_history_sink,
+    "slurm": make_slurm_history_sink,
 }
 
 
@@ -159,3 +163,39 @@ def _import(
             f"{prefix}Imported {count} usage record{'s' if count != 1 else ''} "
             f"from {label} into {env.state_path}"
         )
+
+
+@import_group.command("sacct")
+@click.argument("file", metavar="FILE")
+@click.option(
+    "--rebuild",
+    is_flag=True,
+    help="Forget recorded usage (keeping explicit factors) and replay from scratch.",
+)
+@dry_run_option
+@common_options
+def sacct(
+    file: str,
+    rebuild: bool,
+    dry_run: bool,
+    config_path: str | None,
+    state_path: str | None,
+    now: str | None,
+) -> None:
+    """Charge jobs from sacct output (sacct -P; - for stdin) to every model.
+
+    \b
+    Example:
+      sacct -a -X -P -o JobID,User,Account,Partition,QOS,AllocCPUS,Start,End > jobs.txt
+      fs import sacct jobs.txt --now 2026-11-21T23:30:00Z
+    Jobs still running at --now (End after it, or Unknown) keep accruing; steps and jobs
+    that never started are skipped. Times without a zone are read as UTC.
+    """
+    from fairshare_cli.cli.context import resolve_now
+    from fairshare_cli.io.history import open_input
+    from fairshare_cli.io.sacct import read_sacct
+
+    when = resolve_now(now)
+    with open_input(file) as fh:
+        records = list(read_sacct(fh, file, when))
+    _import(lambda: records, file, rebuild, dry_run, config_path, state_path, repr(when))

@@ -25,6 +25,12 @@ _COMMANDS: dict[str, str] = {
     "init": "fairshare_cli.cli.config_cmd:init",
     "quota": "fairshare_cli.cli.quota:quota",
     "negotiate": "fairshare_cli.cli.negotiate:negotiate",
+    "taskqueues": "fairshare_cli.cli.taskqueues:taskqueues",
+    "sshare": "fairshare_cli.cli.sshare:sshare",
+    "sprio": "fairshare_cli.cli.sprio:sprio",
+    "submit": "fairshare_cli.cli.jobs_cmd:submit",
+    "prio": "fairshare_cli.cli.jobs_cmd:prio",
+    "rm": "fairshare_cli.cli.jobs_cmd:rm",
     "whatif": "fairshare_cli.cli.whatif:whatif",
 }
 
@@ -43,6 +49,12 @@ _SUMMARIES: dict[str, str] = {
     "init": "Write a commented starter pool config.",
     "quota": "Show group quotas and this cycle's limits (condor_userprio -quotas).",
     "negotiate": "Run or preview (--dry-run) one negotiation cycle (condor_negotiator).",
+    "taskqueues": "Show DIRAC task queues and their priorities (TaskQueueDB).",
+    "sshare": "Show association shares, usage and fair share (like sshare).",
+    "sprio": "Show the factors of pending jobs' priorities (like sprio).",
+    "submit": "Add jobs to the queue (like sbatch / condor_submit).",
+    "prio": "Set a job's priority (condor_prio; --slurm: scontrol priority=).",
+    "rm": "Remove jobs from the queue (like condor_rm / scancel).",
     "whatif": "Show a view with config keys changed (nothing is written).",
 }
 
@@ -86,7 +98,7 @@ class FsError(click.ClickException):
 
     def __init__(self, message: str, exit_code: int) -> None:
         super().__init__(message)
-        self.exit_code = exit_code
+        setattr(self, "exit_code", exit_code)  # noqa: B010 - a class variable in click
 
     def show(self, file: Any = None) -> None:
         click.echo(f"fs: error: {self.format_message()}", err=True)

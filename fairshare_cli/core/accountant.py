@@ -61,7 +61,7 @@ def decay_factor(dt: float, half_life: float) -> float:
     """β = 0.5 ** (Δt / half-life); a half-life of 0 forgets at once (β = 0)."""
     if half_life <= 0:
         return 0.0
-    return 0.5 ** (dt / half_life)
+    return float(0.5 ** (dt / half_life))
 
 
 def advance(rec: CustomerRecord, now: float, half_life: float) -> CustomerRecord:

@@ -181,7 +181,7 @@ class Ad:
     def classad(self) -> Any:
         """The ``classad2.ClassAd`` for this ad, built on first use."""
         if self._classad is None:
-            from classad2 import ClassAd  # type: ignore[import-untyped]
+            from classad2 import ClassAd
 
             ad = ClassAd({k: v for k, v in self.values.values()})
             for k, compiled in self.exprs.values():

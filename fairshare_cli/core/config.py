@@ -40,6 +40,12 @@ PROFILE_DEFAULTS: dict[str, dict[str, Any]] = {
         "negotiator.allow_quota_oversubscription": False,
         "negotiator.preemption_requirements": LEGACY_PREEMPTION_REQUIREMENTS,
         "priority.fairshare": "linear",
+        # Slurm 2.0's page: "The default value for each of the following is 1."
+        "priority.weights.age": 1,
+        "priority.weights.fairshare": 1,
+        "priority.weights.jobsize": 1,
+        "priority.weights.partition": 1,
+        "priority.weights.qos": 1,
     },
     "current": {
         "accountant.default_prio_factor": 1000.0,
@@ -49,6 +55,11 @@ PROFILE_DEFAULTS: dict[str, dict[str, Any]] = {
         "negotiator.allow_quota_oversubscription": True,
         "negotiator.preemption_requirements": "false",
         "priority.fairshare": "fair_tree",
+        "priority.weights.age": 0,
+        "priority.weights.fairshare": 0,
+        "priority.weights.jobsize": 0,
+        "priority.weights.partition": 0,
+        "priority.weights.qos": 0,
     },
 }
 
@@ -152,6 +163,11 @@ class SlurmPriorityConfig:
     dampening_factor: int = 1
     usage_normalization: str = "total"
     weights: PriorityWeights = field(default_factory=PriorityWeights)
+    #: [AccountingStorageEnforce] includes ``limits``: a job's last part is charged at its end.
+    enforce_limits: bool = False
+    #: sshare/sprio layouts: "current" (today's Slurm) or "22.05" (no ACCOUNT/QOSNAME in
+    #: ``sprio -l``; classic ``sshare`` prints FairShare on account rows too).
+    output_compat: str = "current"
 
 
 @dataclass(frozen=True)
@@ -186,49 +202,78 @@ class AccountSpec:
     users: Mapping[str, Shares] = field(default_factory=dict)
 
 
+DIRAC_CPU_SEGMENTS: tuple[int, ...] = (
+    360,
+    1800,
+    3600,
+    21600,
+    43200,
+    86400,
+    172800,
+    259200,
+    345600,
+    518400,
+    691200,
+    864000,
+    1080000,
+)
+"""DIRAC's default task-queue CPU-time segments (``JobScheduling/taskQueueCPUTimeIntervals``)."""
+
+
 @dataclass(frozen=True)
 class DiracGroupSpec:
-    """``[dirac.groups.<name>]``."""
+    """``[dirac.groups.<name>]`` (``/Registry/Groups/<name>``)."""
 
     name: str
-    job_share: float = 1000.0
+    job_share: int = 1000
     job_sharing: bool = False
     allow_background_tqs: bool = False
 
 
 @dataclass(frozen=True)
 class DiracSlice:
-    """One time slice of a share-correction instance."""
+    """One time slice of a share-correction instance (DIRAC's defaults when unset)."""
 
-    time_span: float
-    weight: float
-    max_correction: float
+    time_span: int = 604800
+    weight: int = 1
+    max_correction: int = 3
 
 
 @dataclass(frozen=True)
 class DiracCorrectionInstance:
-    """``[[dirac.correction.instances]]``."""
+    """``[[dirac.correction.instances]]`` (one WMSHistory corrector instance)."""
 
     name: str
     group: str = ""
-    max_global_correction: float = 3.0
+    max_global_correction: int = 5
     slices: tuple[DiracSlice, ...] = ()
 
 
 @dataclass(frozen=True)
 class DiracCorrectionConfig:
-    """``[dirac.correction]``."""
+    """``[dirac.correction]``.
+
+    ``absent_entities`` and ``in_group_history`` choose between DIRAC's code (the defaults)
+    and its documentation where the two disagree.
+    """
 
     enabled: bool = False
     instances: tuple[DiracCorrectionInstance, ...] = ()
+    absent_entities: str = "max_correction"
+    in_group_history: str = "dn"
 
 
 @dataclass(frozen=True)
 class DiracConfig:
-    """``[dirac]``."""
+    """``[dirac]``.
+
+    ``job_priority_weighting``: ``"average"`` (DIRAC's code) or ``"sum"`` (its documentation).
+    """
 
     groups: Mapping[str, DiracGroupSpec] = field(default_factory=dict)
     correction: DiracCorrectionConfig = field(default_factory=DiracCorrectionConfig)
+    job_priority_weighting: str = "average"
+    cpu_segments: tuple[int, ...] = DIRAC_CPU_SEGMENTS
 
 
 @dataclass(frozen=True)

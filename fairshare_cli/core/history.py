@@ -67,7 +67,7 @@ def parse_record(obj: Mapping[str, Any], where: str) -> UsageRecord:
     for key, value in obj.items():
         if value is None or value == "":
             continue
-        convert = _CONVERT.get(key)  # type: ignore[arg-type]
+        convert = _CONVERT.get(key)
         if convert is None:
             if key is None:
                 raise InputError(f"{where}: more values than header columns")

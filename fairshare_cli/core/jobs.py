@@ -36,6 +36,8 @@ class Job:
     time_limit: float | None = None
     nice: int = 0
     site_factor: int = 0
+    #: Slurm admin-set priority (``scontrol update job priority=N``): bypasses the factors.
+    admin_priority: int | None = None
     dirac_group: str | None = None
     user_priority: int = 1
     dirac_requirements: Mapping[str, Any] = field(default_factory=dict)
@@ -74,6 +76,7 @@ _INT_FIELDS = {
     "nice",
     "site_factor",
     "user_priority",
+    "admin_priority",
     "pre_job_prio1",
     "pre_job_prio2",
     "post_job_prio1",

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from fairshare_cli.core.config import (
+    DIRAC_CPU_SEGMENTS,
     PROFILE_DEFAULTS,
     AccountantConfig,
     AccountSpec,
@@ -28,6 +29,7 @@ from fairshare_cli.core.config import (
     QosSpec,
     SlurmPriorityConfig,
 )
+from fairshare_cli.core.dirac import valid_cpu_segments
 from fairshare_cli.core.timestr import TimeStringError, time_str2mins, time_str2secs
 from fairshare_cli.errors import ConfigError
 
@@ -40,6 +42,8 @@ T = TypeVar("T")
 Table = Mapping[str, Any]
 
 UINT32_MAX = 2**32 - 1
+NO_STRINGS: tuple[str, ...] = ()
+DEFAULT_SHARES: int | str = 1
 RESET_PERIODS = ("NONE", "NOW", "DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "YEARLY")
 FAIRSHARE_ALGORITHMS = ("linear", "classic", "fair_tree", "depth_oblivious")
 
@@ -52,7 +56,8 @@ def read_toml(path: Path) -> dict[str, Any]:
     """
     try:
         with path.open("rb") as fh:
-            return tomllib.load(fh)
+            data: dict[str, Any] = tomllib.load(fh)
+            return data
     except FileNotFoundError:
         raise ConfigError(f"config file {path} does not exist") from None
     except OSError as exc:
@@ -151,15 +156,15 @@ class _Reader:
             return default
         return convert(self.table[key], self.key(key))
 
-    def num(self, key: str, default: T, **limits: Any) -> float | T:
+    def num(self, key: str, default: Any, **limits: Any) -> Any:
         """A number with optional ``lo``/``hi``/``lo_open`` limits, or ``default``."""
         return self.get(key, lambda v, k: self.number(v, k, **limits), default)
 
-    def int_(self, key: str, default: T, **limits: Any) -> int | T:
+    def int_(self, key: str, default: Any, **limits: Any) -> Any:
         """A whole number with optional ``lo``/``hi`` limits, or ``default``."""
         return self.get(key, lambda v, k: self.integer(v, k, **limits), default)
 
-    def dur(self, key: str, default: T, minutes: bool = False) -> float | T:
+    def dur(self, key: str, default: Any, minutes: bool = False) -> Any:
         """A duration in seconds (Slurm time strings rounded up to minutes if asked)."""
         return self.get(key, lambda v, k: self.duration(v, k, minutes=minutes), default)
 
@@ -477,6 +482,8 @@ def _priority(top: _Reader, file: str, prof: Mapping[str, Any]) -> SlurmPriority
             "dampening_factor",
             "usage_normalization",
             "weights",
+            "enforce_limits",
+            "output_compat",
         ),
     )
     ptype = r.get("type", r.string, d.type)
@@ -520,11 +527,20 @@ def _priority(top: _Reader, file: str, prof: Mapping[str, Any]) -> SlurmPriority
         usage_reset_period=reset.upper(),
         max_age=r.dur("max_age", d.max_age, minutes=True),
         favor_small=r.get("favor_small", r.boolean, d.favor_small),
-        flags=tuple(f.upper() for f in r.get("flags", r.string_list, ())),
+        flags=tuple(f.upper() for f in r.get("flags", r.string_list, NO_STRINGS)),
         dampening_factor=r.int_("dampening_factor", d.dampening_factor, lo=1, hi=65535),
         usage_normalization=norm,
         weights=_weights(r, file, prof),
+        enforce_limits=r.get("enforce_limits", r.boolean, d.enforce_limits),
+        output_compat=_output_compat(r, d.output_compat),
     )
+
+
+def _output_compat(r: _Reader, default: str) -> str:
+    value = r.get("output_compat", r.string, default)
+    if value not in ("current", "22.05"):
+        r.fail(f'priority.output_compat: expected "current" or "22.05", got "{value}"')
+    return value
 
 
 def _weights(parent: _Reader, file: str, prof: Mapping[str, Any]) -> PriorityWeights:
@@ -546,11 +562,11 @@ def _weights(parent: _Reader, file: str, prof: Mapping[str, Any]) -> PriorityWei
         for k, v in tres_raw.items()
     }
     return PriorityWeights(
-        age=r.get("age", weight, 0),
-        fairshare=r.get("fairshare", weight, 0),
-        jobsize=r.get("jobsize", weight, 0),
-        partition=r.get("partition", weight, 0),
-        qos=r.get("qos", weight, 0),
+        age=r.get("age", weight, prof["priority.weights.age"]),
+        fairshare=r.get("fairshare", weight, prof["priority.weights.fairshare"]),
+        jobsize=r.get("jobsize", weight, prof["priority.weights.jobsize"]),
+        partition=r.get("partition", weight, prof["priority.weights.partition"]),
+        qos=r.get("qos", weight, prof["priority.weights.qos"]),
         assoc=r.get("assoc", weight, 0),
         tres=tres,
     )
@@ -605,20 +621,35 @@ def _accounts(top: _Reader, file: str) -> dict[str, AccountSpec]:
         out[name] = AccountSpec(
             name=name,
             parent=parent,
-            shares=r.get("shares", r.shares, 1),
+            shares=r.get("shares", r.shares, DEFAULT_SHARES),
             users=users,
         )
+    if out:
+        # Parents, cycles and shares of the association tree (fairshare_cli.core.slurm_tree).
+        from fairshare_cli.core.slurm_tree import build_tree
+
+        try:
+            build_tree(out)
+        except ConfigError as exc:
+            r0.fail(str(exc))
     return out
 
 
 def _dirac(top: _Reader, file: str) -> DiracConfig:
-    r = _Reader(top.table.get("dirac", {}), "dirac", file, ("groups", "correction"))
-    g0 = _Reader(
-        r.table.get("groups", {}),
-        "dirac.groups",
+    """``[dirac]``: groups, share correction and the code-versus-docs switches.
+
+    DIRAC reads JobShare and every corrector option as an integer and silently falls back
+    to the default on anything else; here a non-integer is an error instead.
+    """
+    r = _Reader(
+        top.table.get("dirac", {}),
+        "dirac",
         file,
-        tuple(r.table.get("groups", {})) if isinstance(r.table.get("groups", {}), Mapping) else (),
+        ("groups", "correction", "job_priority_weighting", "cpu_segments"),
     )
+    groups_raw = r.table.get("groups", {})
+    names = tuple(groups_raw) if isinstance(groups_raw, Mapping) else ()
+    g0 = _Reader(groups_raw, "dirac.groups", file, names)
     groups: dict[str, DiracGroupSpec] = {}
     for name, body in g0.table.items():
         g = _Reader(
@@ -626,49 +657,113 @@ def _dirac(top: _Reader, file: str) -> DiracConfig:
         )
         groups[name] = DiracGroupSpec(
             name=name,
-            job_share=g.num("job_share", 1000.0, lo=0.0),
+            job_share=g.int_("job_share", 1000, lo=0),
             job_sharing=g.get("job_sharing", g.boolean, False),
             allow_background_tqs=g.get("allow_background_tqs", g.boolean, False),
         )
-    c = _Reader(r.table.get("correction", {}), "dirac.correction", file, ("enabled", "instances"))
+    weighting = r.get("job_priority_weighting", _choice(r, ("average", "sum")), "average")
+    segments = r.get("cpu_segments", _int_list(r), DIRAC_CPU_SEGMENTS)
+    if not valid_cpu_segments(segments):
+        r.fail(
+            "dirac.cpu_segments: expected strictly increasing positive whole numbers of seconds "
+            "(DIRAC would silently fall back to its default segments)"
+        )
+    c = _Reader(
+        r.table.get("correction", {}),
+        "dirac.correction",
+        file,
+        ("enabled", "instances", "absent_entities", "in_group_history"),
+    )
     inst_raw = c.table.get("instances", [])
     if not isinstance(inst_raw, list):
         c.fail("dirac.correction.instances: expected an array of tables")
-    instances: list[DiracCorrectionInstance] = []
-    for i, body in enumerate(inst_raw):
-        where = f"dirac.correction.instances[{i}]"
-        ir = _Reader(body, where, file, ("name", "group", "max_global_correction", "slices"))
-        slices_raw = ir.table.get("slices", [])
-        if not isinstance(slices_raw, list):
-            ir.fail(f"{where}.slices: expected a list of {{ time_span, weight, max_correction }}")
-        slices: list[DiracSlice] = []
-        for j, sb in enumerate(slices_raw):
-            sr = _Reader(
-                sb, f"{where}.slices[{j}]", file, ("time_span", "weight", "max_correction")
+    instances = [_dirac_instance(body, i, file) for i, body in enumerate(inst_raw)]
+    seen: dict[str, str] = {}
+    for i, inst in enumerate(instances):
+        key = inst.group or "<between groups>"
+        if key in seen:
+            what = f"group '{inst.group}'" if inst.group else "groups"
+            c.fail(
+                f"dirac.correction.instances[{i}]: instance '{inst.name}' corrects the same "
+                f"{what} as '{seen[key]}'; DIRAC refuses two correctors for one key"
             )
-            for req in ("time_span", "weight", "max_correction"):
-                if not sr.has(req):
-                    sr.fail(f"{where}.slices[{j}].{req}: required")
-            slices.append(
-                DiracSlice(
-                    time_span=sr.num("time_span", 1.0, lo=0.0, lo_open=True),
-                    weight=sr.num("weight", 1.0, lo=0.0),
-                    max_correction=sr.num("max_correction", 1.0, lo=0.0, lo_open=True),
-                )
+        seen[key] = inst.name
+        if inst.group and inst.group not in groups:
+            c.fail(
+                f"dirac.correction.instances[{i}].group: '{inst.group}' is not in "
+                f"[dirac.groups] (known: {', '.join(sorted(groups)) or 'none'})"
             )
-        if slices and sum(s.weight for s in slices) <= 0:
-            ir.fail(f"{where}.slices: the slice weights sum to zero; give at least one a weight")
-        instances.append(
-            DiracCorrectionInstance(
-                name=ir.get("name", ir.string, f"instance{i}"),
-                group=ir.get("group", ir.string, ""),
-                max_global_correction=ir.num("max_global_correction", 3.0, lo=0.0, lo_open=True),
-                slices=tuple(slices),
-            )
-        )
     return DiracConfig(
         groups=groups,
         correction=DiracCorrectionConfig(
-            enabled=c.get("enabled", c.boolean, False), instances=tuple(instances)
+            enabled=c.get("enabled", c.boolean, False),
+            instances=tuple(instances),
+            absent_entities=c.get(
+                "absent_entities", _choice(c, ("max_correction", "weighted")), "max_correction"
+            ),
+            in_group_history=c.get("in_group_history", _choice(c, ("dn", "user")), "dn"),
         ),
+        job_priority_weighting=weighting,
+        cpu_segments=tuple(segments),
     )
+
+
+def _dirac_instance(body: Any, i: int, file: str) -> DiracCorrectionInstance:
+    """One ``[[dirac.correction.instances]]`` table, with DIRAC's defaults."""
+    where = f"dirac.correction.instances[{i}]"
+    ir = _Reader(body, where, file, ("name", "group", "max_global_correction", "slices"))
+    slices_raw = ir.table.get("slices", [])
+    if not isinstance(slices_raw, list):
+        ir.fail(f"{where}.slices: expected a list of {{ time_span, weight, max_correction }}")
+    slices: list[DiracSlice] = []
+    for j, sb in enumerate(slices_raw):
+        at = f"{where}.slices[{j}]"
+        sr = _Reader(sb, at, file, ("time_span", "weight", "max_correction"))
+        span = sr.get("time_span", sr.duration, 604800.0)
+        if span <= 0 or not float(span).is_integer():
+            sr.fail(
+                f"{at}.time_span: expected a whole number of seconds above 0 "
+                f"(or a time string), got {sr.table['time_span']!r}"
+            )
+        slices.append(
+            DiracSlice(
+                time_span=int(span),
+                weight=sr.int_("weight", 1, lo=0),
+                max_correction=sr.int_("max_correction", 3, lo=1),
+            )
+        )
+    if sum(s.weight for s in slices) <= 0:
+        ir.fail(
+            f"{where}.slices: the slice weights sum to zero; give at least one slice a "
+            "positive weight (DIRAC divides each weight by their sum)"
+        )
+    return DiracCorrectionInstance(
+        name=ir.get("name", ir.string, f"instance{i}"),
+        group=ir.get("group", ir.string, ""),
+        max_global_correction=ir.int_("max_global_correction", 5, lo=1),
+        slices=tuple(slices),
+    )
+
+
+def _choice(reader: _Reader, choices: tuple[str, ...]) -> Callable[[Any, str], str]:
+    """A converter accepting one of ``choices``."""
+
+    def convert(value: Any, key: str) -> str:
+        text = reader.string(value, key)
+        if text not in choices:
+            wanted = ", ".join(f'"{c}"' for c in choices)
+            reader.fail(f'{key}: expected one of {wanted}, got "{text}"')
+        return text
+
+    return convert
+
+
+def _int_list(reader: _Reader) -> Callable[[Any, str], tuple[int, ...]]:
+    """A converter for a list of positive whole numbers."""
+
+    def convert(value: Any, key: str) -> tuple[int, ...]:
+        if not isinstance(value, list):
+            reader.fail(f"{key}: expected a list of whole numbers, got {_kind(value)}")
+        return tuple(reader.integer(v, f"{key}[{k}]", lo=1) for k, v in enumerate(value))
+
+    return convert

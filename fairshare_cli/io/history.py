@@ -42,13 +42,15 @@ def _sniff(fh: IO[str], path: str, fmt: str) -> tuple[str, IO[str]]:
     rest = io.StringIO(head)
     first = head.lstrip()[:1]
 
-    class Chained(io.TextIOBase):
-        def __init__(self) -> None:
-            self.parts = [rest, fh]
+    class Chained:
+        """The sniffed head, then the rest of the stream, line by line."""
 
-        def readline(self, size: int = -1) -> str:  # type: ignore[override]
+        def __init__(self) -> None:
+            self.parts: list[Any] = [rest, fh]
+
+        def readline(self) -> str:
             while self.parts:
-                line = self.parts[0].readline()
+                line = str(self.parts[0].readline())
                 if line:
                     if not line.endswith("\n") and self.parts[0] is rest and len(self.parts) > 1:
                         line += self.parts[1].readline()

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from fairshare_cli.core.jobs import parse_job
 from fairshare_cli.core.negotiator import JobBatch
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.jobsfile import gc_paused, load_job_objects
 
 
 def load_job_batches(path: str) -> list[JobBatch]:
-    """Jobs from a JSON file holding a list of job objects (DESIGN §4).
+    """Jobs from a JSON file holding a list of job objects (DESIGN §4); ``-`` is stdin.
 
     A ``"count": N`` object stays one batch of N identical jobs ``C.0`` … ``C.(N-1)``, and
     consecutive objects that differ only by the next job id of one cluster join a batch, so
@@ -23,20 +22,9 @@ def load_job_batches(path: str) -> list[JobBatch]:
         InputError: the file is missing, not JSON, not a list, a job is malformed, or two
             jobs share an id.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"jobs file {path}: cannot read it ({exc.strerror})") from None
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"jobs file {path}: not valid JSON (line {exc.lineno}: {exc.msg})"
-        ) from None
-    del text
-    if not isinstance(raw, list):
-        raise InputError(f"jobs file {path}: expected a JSON list of job objects")
-    return batches_from_objects(raw, f"jobs file {path}")
+    with gc_paused():
+        objs = load_job_objects(path)
+        return batches_from_objects(objs, f"jobs file {path}")
 
 
 def batches_from_objects(objs: list[Any], source: str) -> list[JobBatch]:

@@ -1,0 +1,206 @@
+"""``fs sprio``: the factors of pending jobs' priorities, like Slurm's ``sprio``."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import click
+
+from fairshare_cli.cli.context import Env, load_env
+from fairshare_cli.cli.options import common_options, output_format, output_options
+from fairshare_cli.errors import RuntimeFailure
+from fairshare_cli.io.jobsfile import gc_paused, load_job_objects
+
+JSON_FIELDS = (
+    "job_id",
+    "partition",
+    "user",
+    "account",
+    "qos",
+    "priority",
+    "site",
+    "nice",
+    "factors",
+    "weighted",
+)
+
+
+def _split(values: tuple[str, ...]) -> list[str]:
+    return [v.strip() for item in values for v in item.split(",") if v.strip()]
+
+
+def load_jobs(env: Env, jobs_file: str | None) -> list[Any]:
+    """Jobs from ``--jobs-file`` (a JSON list of job objects), else the state's queue.
+
+    Raises:
+        InputError: the file is missing, not JSON, or holds a malformed job.
+    """
+    from fairshare_cli.core.slurm_jobs import slurm_jobs
+
+    if jobs_file is None:
+        return env.decode("jobs", lambda raw: slurm_jobs(raw or [], f"{env.state_path}: jobs"))
+    return slurm_jobs(load_job_objects(jobs_file), jobs_file)
+
+
+@click.command("sprio", context_settings={"help_option_names": ["--help"]})
+@click.option("-l", "--long", "long_", is_flag=True, help="Long listing (-l).")
+@click.option("-w", "--weights", is_flag=True, help="Show the configured weights (-w).")
+@click.option("-n", "--norm", is_flag=True, help="Normalised (unweighted) factors (-n).")
+@click.option("-j", "--jobs", multiple=True, metavar="LIST", help="Only these job ids.")
+@click.option("-u", "--user", "users", multiple=True, metavar="LIST", help="Only these users.")
+@click.option(
+    "-p",
+    "--partition",
+    "partitions",
+    multiple=True,
+    metavar="LIST",
+    help="Only rows in these partitions.",
+)
+@click.option(
+    "-S", "--sort", "sort", default=None, metavar="KEYS", help="Sort keys, e.g. -Y,i (-S)."
+)
+@click.option(
+    "-o",
+    "--format",
+    "fmt_spec",
+    default=None,
+    metavar="FORMAT",
+    help="sprio format, e.g. '%.15i %.10Y %.10F' (-o).",
+)
+@click.option("-h", "--noheader", is_flag=True, help="No header (-h).")
+@click.option("-v", "--verbose", count=True, help="Print the options in effect first (-v).")
+@click.option("--jobs-file", metavar="FILE", help="Read jobs from a JSON file, not the state.")
+@output_options
+@common_options
+def sprio(
+    long_: bool,
+    weights: bool,
+    norm: bool,
+    jobs: tuple[str, ...],
+    users: tuple[str, ...],
+    partitions: tuple[str, ...],
+    sort: str | None,
+    fmt_spec: str | None,
+    noheader: bool,
+    verbose: int,
+    jobs_file: str | None,
+    output: str,
+    as_json: bool,
+    config_path: str | None,
+    state_path: str | None,
+    now: str | None,
+) -> None:
+    """Show the factors of pending jobs' priorities, like Slurm's sprio.
+
+    \b
+    Examples:
+      fs sprio --config sample_configs/pool.toml     # like sprio
+      fs sprio -l                                    # like sprio -l
+      fs sprio -w                                    # the weights
+      fs sprio -o '%.15i %.8u %.10Y %.10F' -S -Y
+    Factors are those of the last decay pass (every priority.calc_period) before --now.
+    """
+    if long_ and fmt_spec:
+        raise click.UsageError(
+            "Options -o(--format) and -l(--long) are mutually exclusive. "
+            "Please remove one and retry."
+        )
+    with gc_paused():
+        _sprio(
+            long_,
+            weights,
+            norm,
+            jobs,
+            users,
+            partitions,
+            sort,
+            fmt_spec,
+            noheader,
+            verbose,
+            jobs_file,
+            output_format(output, as_json),
+            config_path,
+            state_path,
+            now,
+        )
+
+
+def _sprio(
+    long_: bool,
+    weights: bool,
+    norm: bool,
+    jobs: tuple[str, ...],
+    users: tuple[str, ...],
+    partitions: tuple[str, ...],
+    sort: str | None,
+    fmt_spec: str | None,
+    noheader: bool,
+    verbose: int,
+    jobs_file: str | None,
+    fmt: str,
+    config_path: str | None,
+    state_path: str | None,
+    now: str | None,
+) -> None:
+    from fairshare_cli.core import slurm
+    from fairshare_cli.core.slurm_priority import compute_rows
+    from fairshare_cli.core.slurm_usage import usage_from_json
+    from fairshare_cli.render import sprio as render
+    from fairshare_cli.render.formats import emit_rows
+
+    env = load_env(config_path, state_path, now)
+    if env.config.priority.type == "basic":
+        raise RuntimeFailure(
+            "You are not running a supported priority plugin (priority/basic). "
+            "Only 'priority/multifactor' is supported."
+        )
+    job_list = load_jobs(env, jobs_file)
+    state = env.decode("slurm", usage_from_json)
+    when, tree = slurm.evaluate(env.config, state, env.now)
+    ctx = slurm.priority_context(env.config, tree)
+    rows = compute_rows(job_list, ctx, when, listed_at=env.now)
+    job_ids = set(_split(jobs))
+    if job_ids:
+        rows = [r for r in rows if r.job_id in job_ids or r.job_id.split(".")[0] in job_ids]
+    user_set = set(_split(users))
+    if user_set:
+        rows = [r for r in rows if r.user in user_set]
+    part_set = set(_split(partitions))
+    if part_set:
+        rows = [r for r in rows if r.partition in part_set]
+    rows = render.sort_rows(rows, sort or "i")
+
+    if fmt != "table":
+        emit_rows(render.json_rows(rows), JSON_FIELDS, fmt)
+        return
+    if job_ids and not rows and not weights:
+        click.echo("Unable to find jobs matching user/id(s) specified")
+        return
+    spec = fmt_spec
+    if spec is None and not long_:
+        spec = os.environ.get("SPRIO_FORMAT") or None
+    if spec is None:
+        spec = render.default_format(
+            ctx.weights,
+            long=long_,
+            norm=norm,
+            show_user=bool(user_set),
+            compat=env.config.priority.output_compat,
+        )
+    if verbose:
+        click.echo(render.verbose_block(fmt_spec, jobs, partitions, users, verbose), nl=False)
+    parsed, warnings = render.parse_format(spec)
+    for message in warnings:
+        click.echo(f"sprio: error: {message}", err=True)
+    click.echo(
+        render.render(
+            parsed,
+            rows,
+            ctx.weights,
+            header=not noheader,
+            weights_only=weights,
+            cluster=env.config.pool.name,
+        ),
+        nl=False,
+    )

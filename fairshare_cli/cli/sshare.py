@@ -1,0 +1,124 @@
+"""``fs sshare``: association shares, usage and fair-share factors, like Slurm's ``sshare``."""
+
+from __future__ import annotations
+
+import getpass
+import os
+
+import click
+
+from fairshare_cli.cli.context import load_env
+from fairshare_cli.cli.options import common_options, output_format, output_options
+
+JSON_FIELDS = (
+    "account",
+    "user",
+    "raw_shares",
+    "norm_shares",
+    "raw_usage",
+    "norm_usage",
+    "effective_usage",
+    "fairshare",
+    "level_fs",
+)
+
+
+def _split(values: tuple[str, ...]) -> list[str]:
+    return [v.strip() for item in values for v in item.split(",") if v.strip()]
+
+
+def invoking_user() -> str:
+    """The user sshare shows by default (``$USER``, else the login name)."""
+    try:
+        return os.environ.get("USER") or getpass.getuser()
+    except (OSError, KeyError):  # no passwd entry and no $USER
+        return ""
+
+
+@click.command("sshare")
+@click.option("-a", "--all", "all_users", is_flag=True, help="Show every user (-a).")
+@click.option("-l", "--long", "long_", is_flag=True, help="Long listing (-l).")
+@click.option(
+    "-A", "--accounts", multiple=True, metavar="LIST", help="Only these accounts (comma list)."
+)
+@click.option("-u", "--users", multiple=True, metavar="LIST", help="These users (comma list).")
+@click.option("-U", "--Users", "users_only", is_flag=True, help="User rows only (-U).")
+@click.option("-p", "--parsable", is_flag=True, help="'|' after every field (-p).")
+@click.option("-P", "--parsable2", is_flag=True, help="'|' between fields (-P).")
+@click.option("-n", "-h", "--noheader", is_flag=True, help="No header (-n).")
+@click.option(
+    "-o",
+    "--format",
+    "formats",
+    multiple=True,
+    metavar="LIST",
+    help="Fields, e.g. Account,User,RawUsage%15 (-o; names may be abbreviated).",
+)
+@output_options
+@common_options
+def sshare(
+    all_users: bool,
+    long_: bool,
+    accounts: tuple[str, ...],
+    users: tuple[str, ...],
+    users_only: bool,
+    parsable: bool,
+    parsable2: bool,
+    noheader: bool,
+    formats: tuple[str, ...],
+    output: str,
+    as_json: bool,
+    config_path: str | None,
+    state_path: str | None,
+    now: str | None,
+) -> None:
+    """Show association shares, usage and fair share, like Slurm's sshare.
+
+    \b
+    Examples:
+      fs sshare -a -l --config sample_configs/pool.toml     # like sshare -a -l
+      fs sshare -a -P -o Account,User,FairShare,LevelFS
+      fs sshare -a --json
+    Rows: every account, and the users asked for (-a: all; default: you).
+    """
+    from fairshare_cli.core import slurm
+    from fairshare_cli.core.slurm_tree import share_rows
+    from fairshare_cli.core.slurm_usage import usage_from_json
+    from fairshare_cli.render import sshare as render
+    from fairshare_cli.render.formats import emit_rows
+
+    env = load_env(config_path, state_path, now)
+    state = env.decode("slurm", usage_from_json)
+    _, tree = slurm.evaluate(env.config, state, env.now)
+    algo = slurm.algorithm(env.config)
+    rows = share_rows(
+        tree,
+        algo,
+        # Slurm 2.0 (linear) and 22.05 print the factor on account rows too.
+        account_fairshare=algo == "linear" or env.config.priority.output_compat == "22.05",
+        cluster=env.config.pool.name,
+    )
+    wanted_users = set(_split(users))
+    if not all_users and not wanted_users and "-1" not in wanted_users:
+        wanted_users = {invoking_user()}
+    show_all = all_users or "-1" in wanted_users
+    wanted_accounts = set(_split(accounts))
+    picked = []
+    for row in rows:
+        if row["is_user"]:
+            if not show_all and row["user"] not in wanted_users:
+                continue
+        elif users_only:
+            continue
+        if wanted_accounts and row["account"] not in wanted_accounts:
+            continue
+        picked.append(row)
+
+    fmt = output_format(output, as_json)
+    if fmt != "table":
+        emit_rows(picked, JSON_FIELDS, fmt)
+        return
+    spec = ",".join(formats) if formats else render.default_format(long_, algo == "fair_tree")
+    fields = render.parse_format(spec)
+    mode = "parsable2" if parsable2 else "parsable" if parsable else "table"
+    click.echo(render.render(fields, picked, mode=mode, header=not noheader), nl=False)

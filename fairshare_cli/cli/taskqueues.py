@@ -1,0 +1,78 @@
+"""``fs taskqueues``: DIRAC task queues, their priorities, shares and first-try chances."""
+
+from __future__ import annotations
+
+import click
+
+from fairshare_cli.cli.context import load_env
+from fairshare_cli.cli.options import common_options, output_format, output_options
+from fairshare_cli.errors import StateError
+
+
+@click.command("taskqueues")
+@click.option(
+    "--jobs-file",
+    "jobs_file",
+    metavar="FILE",
+    help="Read the waiting jobs from this JSON list of job objects instead of the state.",
+)
+@output_options
+@common_options
+def taskqueues(
+    jobs_file: str | None,
+    output: str,
+    as_json: bool,
+    config_path: str | None,
+    state_path: str | None,
+    now: str | None,
+) -> None:
+    """Show DIRAC task queues and their priorities, like DIRAC's TaskQueueDB.
+
+    \b
+    Examples:
+      fs taskqueues --config sample_configs/pool.toml --jobs-file sample_configs/dirac-jobs.json
+      fs taskqueues --json
+    Waiting (idle) jobs with a dirac_group form task queues; each row shows the queue's
+    priority as DIRAC stores it, its share of all priority, the share correction applied to
+    its entity, and the chance a pilot matching every queue tries it first.
+    """
+    from fairshare_cli.core.dirac import task_queue_rows
+    from fairshare_cli.core.dirac_correction import HistoryCorrector, history_from_json
+    from fairshare_cli.core.dirac_jobs import task_queues_from_objects
+    from fairshare_cli.io.jobsfile import gc_paused, load_job_objects
+    from fairshare_cli.render.formats import emit_rows
+    from fairshare_cli.render.taskqueues import (
+        JSON_FIELDS,
+        render_taskqueues,
+        taskqueue_records,
+    )
+
+    env = load_env(config_path, state_path, now)
+    dirac = env.config.dirac
+    with gc_paused():
+        if jobs_file is not None:
+            objs = load_job_objects(jobs_file)
+            source = jobs_file
+        else:
+            raw = env.state.section("jobs")
+            if raw is not None and not isinstance(raw, list):
+                raise StateError(f"state file {env.state_path}: jobs must be a list of jobs")
+            objs = raw or []
+            source = f"state file {env.state_path}: jobs"
+        queues = task_queues_from_objects(objs, source, dirac.groups, dirac.cpu_segments)
+        del objs
+        corrector = None
+        if dirac.correction.enabled:
+            history = env.decode("dirac", history_from_json)
+            corrector = HistoryCorrector(dirac.correction, history, env.now)
+        rows = task_queue_rows(
+            queues,
+            dirac.groups,
+            corrector,
+            dirac.job_priority_weighting,  # type: ignore[arg-type]
+        )
+    fmt = output_format(output, as_json)
+    if fmt == "table":
+        click.echo(render_taskqueues(rows), nl=False)
+    else:
+        emit_rows(taskqueue_records(rows), JSON_FIELDS, fmt)

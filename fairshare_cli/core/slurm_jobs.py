@@ -1,0 +1,214 @@
+"""A fast reader of job objects for sprio's 100,000-job queues.
+
+``parse_jobs`` (in :mod:`fairshare_cli.core.jobs`) validates every field of the full
+:class:`~fairshare_cli.core.jobs.Job`. sprio needs a dozen fields, so plain Slurm job
+objects (only the fields below, of the expected types) become light :class:`SlurmJob`
+views directly; anything else goes through ``parse_job``, so the accepted input and the
+error messages are exactly those of ``parse_jobs``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from fairshare_cli.core.jobs import JOB_STATUSES, Job, parse_job, parse_time
+from fairshare_cli.errors import InputError
+
+_FAST = frozenset(
+    (
+        "id",
+        "owner",
+        "status",
+        "submit_time",
+        "time_limit",
+        "admin_priority",
+        "account",
+        "partition",
+        "qos",
+        "num_nodes",
+        "request_cpus",
+        "request_memory",
+        "site_factor",
+        "nice",
+    )
+)
+_STATUSES = frozenset(JOB_STATUSES)
+
+
+class SlurmJob:
+    """The fields of a job that Slurm's priority reads (same names as :class:`Job`)."""
+
+    __slots__ = (
+        "account",
+        "admin_priority",
+        "attributes",
+        "id",
+        "nice",
+        "num_nodes",
+        "owner",
+        "partition",
+        "qos",
+        "request_cpus",
+        "request_memory",
+        "site_factor",
+        "status",
+        "submit_time",
+        "time_limit",
+    )
+
+    def __init__(
+        self,
+        id: str,
+        owner: str,
+        account: str | None = None,
+        partition: str | None = None,
+        qos: str | None = None,
+        status: str = "idle",
+        submit_time: float | None = None,
+        time_limit: float | None = None,
+        num_nodes: int = 1,
+        request_cpus: int = 1,
+        request_memory: int = 0,
+        site_factor: int = 0,
+        nice: int = 0,
+        admin_priority: int | None = None,
+        attributes: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.id = id
+        self.owner = owner
+        self.account = account
+        self.partition = partition
+        self.qos = qos
+        self.status = status
+        self.submit_time = submit_time
+        self.time_limit = time_limit
+        self.num_nodes = num_nodes
+        self.request_cpus = request_cpus
+        self.request_memory = request_memory
+        self.site_factor = site_factor
+        self.nice = nice
+        self.admin_priority = admin_priority
+        self.attributes: Mapping[str, Any] = attributes if attributes is not None else {}
+
+    @classmethod
+    def of(cls, job: Job) -> SlurmJob:
+        """The view of a full :class:`Job`."""
+        return cls(**{name: getattr(job, name) for name in cls.__slots__})
+
+    @property
+    def partitions(self) -> tuple[str, ...]:
+        """The partitions the job may run in (``"batch,express"`` lists two)."""
+        if not self.partition:
+            return ()
+        return tuple(p.strip() for p in self.partition.split(",") if p.strip())
+
+    @property
+    def cluster_proc(self) -> tuple[int, int]:
+        """(cluster, proc) from an id like ``12.3``; non-numeric ids sort last."""
+        head, _, tail = self.id.partition(".")
+        try:
+            return int(head), int(tail or 0)
+        except ValueError:
+            return (2**62, 0)
+
+
+def _int(value: Any, default: int) -> int | None:
+    """``default`` for None, the value for an int, None (not fast) otherwise."""
+    if value is None:
+        return default
+    return value if type(value) is int else None
+
+
+def _fast(obj: Any) -> SlurmJob | None:
+    """The view of a plain Slurm job object, or None when it needs the full parser."""
+    if type(obj) is not dict or not _FAST.issuperset(obj):
+        return None
+    get = obj.get
+    job_id = get("id")
+    owner = get("owner")
+    if type(job_id) is not str or type(owner) is not str:
+        return None
+    account = get("account")
+    partition = get("partition")
+    qos = get("qos")
+    if (
+        (account is not None and type(account) is not str)
+        or (partition is not None and type(partition) is not str)
+        or (qos is not None and type(qos) is not str)
+    ):
+        return None
+    status = get("status")
+    if status is None:
+        status = "idle"
+    elif status not in _STATUSES:
+        return None
+    nodes = _int(get("num_nodes"), 1)
+    cpus = _int(get("request_cpus"), 1)
+    memory = _int(get("request_memory"), 0)
+    site = _int(get("site_factor"), 0)
+    nice = _int(get("nice"), 0)
+    if nodes is None or cpus is None or memory is None or site is None or nice is None:
+        return None
+    admin = get("admin_priority")
+    if admin is not None and type(admin) is not int:
+        return None
+    when = get("submit_time")
+    if when is not None:
+        kind = type(when)
+        if kind is float or kind is int:
+            when = float(when)
+            if not math.isfinite(when):
+                return None
+        elif kind is str:
+            try:
+                when = parse_time(when, "")
+            except InputError:
+                return None
+        else:
+            return None
+    limit = get("time_limit")
+    if limit is not None:
+        if type(limit) not in (int, float) or limit < 0:
+            return None
+        limit = float(limit)
+    return SlurmJob(
+        job_id,
+        owner,
+        account,
+        partition,
+        qos,
+        status,
+        when,
+        limit,
+        nodes,
+        cpus,
+        memory,
+        site,
+        nice,
+        admin,
+    )
+
+
+def slurm_jobs(objs: Iterable[Any], source: str) -> list[SlurmJob]:
+    """Job views from a list of job objects; ``source`` names the file in errors.
+
+    Raises:
+        InputError: a malformed job or a duplicate id (as ``parse_jobs`` words them).
+    """
+    out: list[SlurmJob] = []
+    seen: set[str] = set()
+    for i, obj in enumerate(objs):
+        view = _fast(obj)
+        views = (
+            [view]
+            if view is not None
+            else [SlurmJob.of(job) for job in parse_job(obj, f"{source}: job {i}")]
+        )
+        for job in views:
+            if job.id in seen:
+                raise InputError(f"{source}: job {i}: duplicate job id '{job.id}'")
+            seen.add(job.id)
+            out.append(job)
+    return out

@@ -1,0 +1,435 @@
+"""Slurm association usage: decay, accrual per calc period, and usage resets.
+
+Mirrors the decay thread of ``priority_multifactor.c``: every ``PriorityCalcPeriod`` a pass
+at time ``t`` (1) resets usage if a reset is due, (2) multiplies all usage by
+``d^(t - last_ran)`` with ``d = 1 - 0.693 / half_life`` (half-life 0: no decay), then
+(3) adds, for each running job, ``Δ · d^Δ · billable CPUs · QOS usage_factor`` over the
+seconds since the previous pass, to the job's association and every ancestor. A job ending
+between two passes is charged only up to the pass before its end, unless accounting limits
+are enforced (then its last part is charged when it ends, as ``priority_p_job_end`` does).
+
+Everything is linear in usage, so a record's contribution at a pass ``T`` is computed on
+its own (closed form over full periods) and views are lazy: the stored values plus the
+decay and charges of the passes between the last stored pass and ``now``.
+Times are epoch seconds; resets are computed in UTC.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from fairshare_cli.core.state import SectionError
+
+UsageKey = tuple[str, str]  # (account, user)
+
+
+@dataclass(frozen=True)
+class DecayParams:
+    """The knobs that shape usage: ``[priority]`` decay_halflife, calc_period, reset."""
+
+    halflife: float = 604800.0
+    calc_period: float = 300.0
+    reset_period: str = "NONE"
+    charge_job_end: bool = False
+
+    @property
+    def factor(self) -> float:
+        """Slurm's per-second decay factor ``1 - 0.693 / half_life`` (1 = no decay)."""
+        return decay_factor(self.halflife)
+
+
+def decay_factor(halflife: float) -> float:
+    """``decay_factor = 1 - 0.693 / PriorityDecayHalfLife`` (linearised ln 2); 1 for 0/inf."""
+    if halflife <= 0 or math.isinf(halflife):
+        return 1.0
+    return 1.0 - 0.693 / halflife
+
+
+def real_decay(factor: float, seconds: float) -> float:
+    """``pow(decay_factor, seconds)`` floored at DBL_MIN as the decay thread does."""
+    if seconds <= 0:
+        return 1.0
+    value: float = factor**seconds
+    return max(value, 2.2250738585072014e-308)
+
+
+@dataclass(frozen=True)
+class RunningCharge:
+    """A job still accruing usage: ``rate`` = billable CPUs × QOS usage factor."""
+
+    account: str
+    user: str
+    rate: float
+    start: float
+    end: float | None = None
+
+
+@dataclass(frozen=True)
+class SlurmUsage:
+    """The ``slurm`` state section: raw usage per user association as of ``last_decay_ran``."""
+
+    last_decay_ran: float | None = None
+    last_reset: float | None = None
+    reset_now_done: bool = False
+    usage: Mapping[UsageKey, float] = field(default_factory=dict)
+    running: tuple[RunningCharge, ...] = ()
+
+
+def usage_from_json(raw: Any) -> SlurmUsage:
+    """Parse the ``slurm`` section of the state.
+
+    Raises:
+        SectionError: the section does not have the documented shape.
+    """
+    if raw is None:
+        return SlurmUsage()
+    if not isinstance(raw, Mapping):
+        raise SectionError("slurm: expected an object")
+
+    def num(value: Any, key: str, optional: bool = True) -> float | None:
+        if value is None and optional:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise SectionError(f"slurm.{key}: expected a number, got {value!r}")
+        return float(value)
+
+    usage: dict[UsageKey, float] = {}
+    table = raw.get("usage", {})
+    if not isinstance(table, Mapping):
+        raise SectionError("slurm.usage: expected an object of accounts")
+    for account, users in table.items():
+        if not isinstance(users, Mapping):
+            raise SectionError(f"slurm.usage.{account}: expected an object of users")
+        for user, value in users.items():
+            v = num(value, f"usage.{account}.{user}", optional=False)
+            assert v is not None
+            usage[(str(account), str(user))] = v
+    running: list[RunningCharge] = []
+    items = raw.get("running", [])
+    if not isinstance(items, list):
+        raise SectionError("slurm.running: expected a list")
+    for i, item in enumerate(items):
+        if not isinstance(item, Mapping) or not all(
+            k in item for k in ("account", "user", "rate", "start")
+        ):
+            raise SectionError(f"slurm.running[{i}]: expected account, user, rate, start")
+        rate = num(item["rate"], f"running[{i}].rate", optional=False)
+        start = num(item["start"], f"running[{i}].start", optional=False)
+        assert rate is not None
+        assert start is not None
+        running.append(
+            RunningCharge(
+                str(item["account"]),
+                str(item["user"]),
+                rate,
+                start,
+                num(item.get("end"), f"running[{i}].end"),
+            )
+        )
+    return SlurmUsage(
+        last_decay_ran=num(raw.get("last_decay_ran"), "last_decay_ran"),
+        last_reset=num(raw.get("last_reset"), "last_reset"),
+        reset_now_done=bool(raw.get("reset_now_done", False)),
+        usage=usage,
+        running=tuple(running),
+    )
+
+
+def usage_to_json(state: SlurmUsage) -> dict[str, Any]:
+    """The JSON form of the ``slurm`` section (stable key order, full precision)."""
+    table: dict[str, dict[str, float]] = {}
+    for (account, user), value in sorted(state.usage.items()):
+        table.setdefault(account, {})[user] = value
+    return {
+        "last_decay_ran": state.last_decay_ran,
+        "last_reset": state.last_reset,
+        "reset_now_done": state.reset_now_done,
+        "usage": table,
+        "running": [
+            {"account": r.account, "user": r.user, "rate": r.rate, "start": r.start, "end": r.end}
+            for r in state.running
+        ],
+    }
+
+
+def last_pass(anchor: float | None, now: float, period: float) -> float:
+    """The time of the last decay pass at or before ``now``.
+
+    Passes fall every ``period`` seconds from ``anchor`` (the last pass the state saw);
+    with no anchor they fall on multiples of ``period`` since the epoch.
+    """
+    base = 0.0 if anchor is None else anchor
+    if now < base:
+        return base
+    return base + math.floor((now - base) / period) * period
+
+
+def next_reset(period: str, after: float) -> float | None:
+    """``_next_reset``: the midnight (UTC) that follows ``after`` for a reset period."""
+    if period not in ("DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "YEARLY"):
+        return None
+    day = _dt.datetime.fromtimestamp(after, tz=_dt.timezone.utc).replace(
+        hour=0, minute=0, second=0, microsecond=0
+    )
+    if period == "DAILY":
+        out = day + _dt.timedelta(days=1)
+    elif period == "WEEKLY":
+        # Python: Monday=0 ... Sunday=6; C: Sunday=0. Next Sunday, a week on if today is one.
+        wday = (day.weekday() + 1) % 7
+        out = day + _dt.timedelta(days=7 - wday)
+    elif period == "MONTHLY":
+        y, m = (day.year + 1, 1) if day.month == 12 else (day.year, day.month + 1)
+        out = day.replace(year=y, month=m, day=1)
+    elif period == "QUARTERLY":
+        m = (day.month - 1) // 3 * 3 + 4
+        y = day.year + (1 if m > 12 else 0)
+        out = day.replace(year=y, month=(m - 1) % 12 + 1, day=1)
+    else:
+        out = day.replace(year=day.year + 1, month=1, day=1)
+    return out.timestamp()
+
+
+def _pass_at_or_after(anchor: float, t: float, period: float) -> float:
+    k = math.ceil((t - anchor) / period)
+    return anchor + k * period
+
+
+def reset_cutoff(
+    params: DecayParams, anchor: float, last_reset: float | None, upto: float
+) -> float | None:
+    """The pass (≤ ``upto``) of the latest usage reset, or None if no reset is due.
+
+    A reset happens at the first pass at or after each reset boundary; boundaries follow
+    one another from ``last_reset`` (from far enough back when it is unknown).
+    """
+    if params.reset_period in ("NONE", "NOW"):
+        return None
+    period = params.reset_period
+    # Walk boundaries from last_reset; without one, start a little over a year before.
+    start = last_reset if last_reset is not None else upto - 400 * 86400
+    best: float | None = None
+    b = next_reset(period, start)
+    while b is not None and b <= upto:
+        p = _pass_at_or_after(anchor, b, params.calc_period)
+        if p <= upto and (last_reset is None or b > last_reset):
+            best = p
+        b = next_reset(period, b)
+    return best
+
+
+def charge_at(
+    start: float,
+    end: float | None,
+    rate: float,
+    *,
+    anchor: float,
+    period: float,
+    factor: float,
+    upto: float,
+    after: float | None = None,
+    cutoff: float | None = None,
+    charge_job_end: bool = False,
+    view: float | None = None,
+) -> float:
+    """Usage a job adds to its association, as it stands at pass ``upto``.
+
+    Counts the passes ``t`` in ``(after, upto]`` (and ``≥ cutoff``, the last reset) during
+    which the job ran (``start < t``, and ``t ≤ end``): the pass charges
+    ``Δ · d^Δ · rate`` for the seconds since the previous pass, and that decays by
+    ``d^(upto - t)``. With ``charge_job_end`` the part after the last pass before ``end``
+    is charged when the job ends (at or before ``view``), then decays with the next passes.
+    """
+    lo = start
+    if after is not None:
+        lo = max(lo, after)
+    # first pass strictly after lo
+    k_first = math.floor((lo - anchor) / period) + 1
+    t_first = anchor + k_first * period
+    if cutoff is not None and t_first < cutoff:
+        t_first = cutoff
+    t_last_limit = upto if end is None else min(upto, end)
+    k_last = math.floor((t_last_limit - anchor) / period)
+    t_last = anchor + k_last * period
+    total = 0.0
+    if t_first <= t_last:
+        delta = t_first - max(t_first - period, start)
+        total += delta * real_decay(factor, delta) * real_decay(factor, upto - t_first)
+        n_full = round((t_last - t_first) / period)
+        if n_full > 0:
+            q = real_decay(factor, period)
+            per = period * q
+            # Σ_{m=0}^{n-1} q^m, decayed from t_last to upto
+            series = float(n_full) if q == 1.0 else (1.0 - q**n_full) / (1.0 - q)
+            total += per * series * real_decay(factor, upto - t_last)
+    if charge_job_end and end is not None:
+        limit = upto if view is None else max(view, upto)
+        if end <= limit:
+            t_prev = last_pass(anchor, end, period)
+            if (after is None or end > after) and (cutoff is None or t_prev >= cutoff):
+                delta = end - max(t_prev, start)
+                if delta > 0:
+                    total += (
+                        delta
+                        * real_decay(factor, delta)
+                        * real_decay(factor, max(upto - t_prev, 0.0))
+                    )
+    return total * rate
+
+
+def usage_at(
+    state: SlurmUsage, now: float, params: DecayParams
+) -> tuple[float, dict[UsageKey, float]]:
+    """Raw usage per user association as the last decay pass before ``now`` left it.
+
+    Returns the pass time and the usage; nothing is written (lazy view).
+    """
+    period = params.calc_period
+    anchor = state.last_decay_ran
+    t = last_pass(anchor, now, period)
+    base = anchor if anchor is not None else t
+    factor = params.factor
+    cutoff = reset_cutoff(params, base, state.last_reset, t)
+    stored_reset = cutoff is not None and (anchor is None or cutoff > anchor)
+    out: dict[UsageKey, float] = {key: 0.0 for key in state.usage}
+    if not stored_reset:
+        keep = real_decay(factor, t - base)
+        out = {key: value * keep for key, value in state.usage.items()}
+    for run in state.running:
+        add = charge_at(
+            run.start,
+            run.end,
+            run.rate,
+            anchor=base,
+            period=period,
+            factor=factor,
+            upto=t,
+            after=anchor,
+            cutoff=cutoff if stored_reset else None,
+            charge_job_end=params.charge_job_end,
+            view=now,
+        )
+        key = (run.account, run.user)
+        out[key] = out.get(key, 0.0) + add
+    return t, out
+
+
+def advance(state: SlurmUsage, now: float, params: DecayParams) -> SlurmUsage:
+    """Bring the stored usage up to the last pass before ``now`` (for a mutating command).
+
+    Charges of jobs that ended by ``now`` are folded into the usage and dropped.
+    """
+    t, usage = usage_at(state, now, params)
+    running = tuple(r for r in state.running if r.end is None or r.end > now)
+    base = state.last_decay_ran if state.last_decay_ran is not None else t
+    last_reset = state.last_reset
+    cutoff = reset_cutoff(params, base, state.last_reset, t)
+    if cutoff is not None and (state.last_decay_ran is None or cutoff > state.last_decay_ran):
+        last_reset = cutoff
+    reset_now_done = state.reset_now_done
+    if params.reset_period == "NOW" and not reset_now_done:
+        usage = {key: 0.0 for key in usage}
+        reset_now_done = True
+        last_reset = t
+    return SlurmUsage(
+        last_decay_ran=t,
+        last_reset=last_reset,
+        reset_now_done=reset_now_done,
+        usage=usage,
+        running=running,
+    )
+
+
+def record_cutoff(state: SlurmUsage, params: DecayParams) -> float | None:
+    """The pass of the latest usage reset a newly charged job must respect (or None)."""
+    t = state.last_decay_ran
+    if t is None:
+        return None
+    cutoff = reset_cutoff(params, t, None, t)
+    if params.reset_period == "NOW" and state.reset_now_done and state.last_reset is not None:
+        cutoff = state.last_reset if cutoff is None else max(cutoff, state.last_reset)
+    return cutoff
+
+
+def record_charge(
+    t: float,
+    cutoff: float | None,
+    start: float,
+    end: float | None,
+    rate: float,
+    now: float,
+    params: DecayParams,
+) -> float:
+    """Usage a newly imported job adds at pass ``t`` (the state's last pass)."""
+    return charge_at(
+        start,
+        end,
+        rate,
+        anchor=t,
+        period=params.calc_period,
+        factor=params.factor,
+        upto=t,
+        cutoff=cutoff,
+        charge_job_end=params.charge_job_end,
+        view=now,
+    )
+
+
+def still_running(end: float | None, now: float) -> bool:
+    """True for a job that keeps accruing in later views (no end, or one after ``now``)."""
+    return end is None or end > now
+
+
+def add_record(
+    state: SlurmUsage,
+    key: UsageKey,
+    start: float,
+    end: float | None,
+    rate: float,
+    now: float,
+    params: DecayParams,
+) -> SlurmUsage:
+    """Charge one job to a state already advanced to ``now`` (see :func:`advance`).
+
+    The job's passes up to the state's last pass are added to ``key``'s usage at once (and,
+    with ``charge_job_end``, its last part if it ended by ``now``); a job still running at
+    ``now`` stays in ``running`` and keeps accruing in later views.
+    """
+    t = state.last_decay_ran
+    if t is None:
+        raise ValueError("advance the state before adding records")
+    add = record_charge(t, record_cutoff(state, params), start, end, rate, now, params)
+    usage = dict(state.usage)
+    usage[key] = usage.get(key, 0.0) + add
+    running = state.running
+    if still_running(end, now):
+        running = (*running, RunningCharge(key[0], key[1], rate, start, end))
+    return replace(state, usage=usage, running=running)
+
+
+def restart(state: SlurmUsage, at: float, params: DecayParams) -> SlurmUsage:
+    """The state after slurmctld starts at ``at``: its first decay pass runs then.
+
+    Passes before ``at`` follow the old grid; the pass at ``at`` decays everything by
+    ``d^(at - last pass)`` and charges running jobs for those seconds; later passes fall
+    every calc period from ``at`` (the decay thread's timer starts with the daemon).
+    """
+    state = advance(state, at, params)
+    t = state.last_decay_ran
+    assert t is not None
+    if at <= t:
+        return state
+    factor = params.factor
+    keep = real_decay(factor, at - t)
+    usage = {key: value * keep for key, value in state.usage.items()}
+    for run in state.running:
+        if run.end is not None and run.end < at:
+            continue
+        delta = at - max(t, run.start)
+        if delta > 0:
+            key = (run.account, run.user)
+            usage[key] = usage.get(key, 0.0) + delta * real_decay(factor, delta) * run.rate
+    return replace(state, usage=usage, last_decay_ran=at)

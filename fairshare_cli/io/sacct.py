@@ -1,0 +1,120 @@
+"""Read ``sacct`` output into usage records (``fs import sacct``).
+
+Accepts ``sacct -P`` / ``-p`` output (``|``-separated, a header line of field names) and
+also sacct's fixed-width table (header, then a line of dashes giving the columns). Lines
+starting with ``$ `` (a captured command line) are skipped. Needed fields: ``JobID``,
+``User``, ``Account``, ``Start``, ``End``, and ``AllocCPUS`` (or ``NCPUS``/``ReqCPUS``);
+``Partition`` and ``QOS`` are used when present. Job steps (``123.batch``) are skipped, as
+are jobs that never started. Times without a zone are UTC.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import IO
+
+from fairshare_cli.core.history import UsageRecord
+from fairshare_cli.core.jobs import parse_time
+from fairshare_cli.errors import InputError
+
+_NO_TIME = {"", "none", "unknown", "n/a"}
+
+
+def _table_rows(lines: list[str]) -> tuple[list[str], list[list[str]], int]:
+    """Header and rows of a fixed-width or ``|``-separated table; returns first data line."""
+    header_line = lines[0]
+    if "|" in header_line:
+        names = header_line.rstrip("|").split("|")
+        rows = [line.rstrip("\n").split("|") for line in lines[1:]]
+        for row in rows:
+            if len(row) == len(names) + 1 and row[-1] == "":
+                row.pop()
+        return names, rows, 2
+    if len(lines) < 2 or set(lines[1].strip()) - {"-", " "}:
+        raise InputError("sacct output: expected 'sacct -P' output (a '|'-separated header)")
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    dashes = lines[1].rstrip("\n")
+    while pos < len(dashes):
+        if dashes[pos] == "-":
+            end = pos
+            while end < len(dashes) and dashes[end] == "-":
+                end += 1
+            spans.append((pos, end))
+            pos = end
+        else:
+            pos += 1
+    names = [header_line[a:b].strip() for a, b in spans]
+    rows = [[line[a:b].strip() for a, b in spans] for line in lines[2:]]
+    return names, rows, 3
+
+
+def read_sacct(stream: IO[str], label: str, now: float) -> Iterator[UsageRecord]:
+    """Usage records from sacct output as known at ``now``.
+
+    A job that ends after ``now`` is still running at ``now``; one that starts after it
+    is left out.
+
+    Raises:
+        InputError: naming the file and line, for a missing field or a bad value.
+    """
+    lines = [line for line in stream.read().splitlines() if not line.startswith("$ ")]
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    lines = [line for line in lines if line.strip()]
+    if not lines:
+        return
+    try:
+        names, rows, first = _table_rows(lines)
+    except InputError as exc:
+        raise InputError(f"{label}: {exc}") from None
+    index = {n.strip().lower(): i for i, n in enumerate(names)}
+    for need in ("jobid", "user", "account", "start", "end"):
+        if need not in index:
+            raise InputError(f"{label}: sacct output has no {need} field (use sacct -P -o ...)")
+    cpu_field = next((f for f in ("alloccpus", "ncpus", "reqcpus") if f in index), None)
+    if cpu_field is None:
+        raise InputError(f"{label}: sacct output has no AllocCPUS (or NCPUS) field")
+    for n, row in enumerate(rows):
+        where = f"{label}: line {n + first}"
+        if len(row) != len(names):
+            raise InputError(f"{where}: expected {len(names)} fields, got {len(row)}")
+
+        def get(field: str, row: list[str] = row) -> str:
+            i = index.get(field)
+            return row[i].strip() if i is not None else ""
+
+        if "." in get("jobid"):
+            continue
+        start_text = get("start")
+        if start_text.lower() in _NO_TIME:
+            continue
+        start = parse_time(start_text, f"{where}: Start")
+        if start > now:
+            continue
+        end_text = get("end")
+        end = None if end_text.lower() in _NO_TIME else parse_time(end_text, f"{where}: End")
+        if end is not None and end > now:
+            end = None
+        cpus_text = get(cpu_field)
+        try:
+            cpus = int(cpus_text)
+        except ValueError:
+            raise InputError(
+                f"{where}: {cpu_field}: expected a whole number, got {cpus_text!r}"
+            ) from None
+        if cpus <= 0:
+            continue
+        user = get("user")
+        if not user:
+            raise InputError(f"{where}: User is empty")
+        yield UsageRecord(
+            owner=user,
+            start=start,
+            end=end,
+            account=get("account") or None,
+            partition=get("partition") or None,
+            qos=get("qos") or None,
+            slots=1,
+            cpus=cpus,
+        )

@@ -1,0 +1,207 @@
+"""sshare's output: its field table, ``-o`` grammar and ``print_fields`` rendering.
+
+Mirrors ``src/sshare/process.c`` (fields, widths, default lists, prefix matching of
+``-o``) and ``src/common/print_fields.c`` (``%*.*s`` strings cut with ``+``, ``%*f``
+doubles falling back to ``%*.*e``, blank NO_VAL, ``|``-separated parsable modes).
+"""
+
+# ruff: noqa: UP031  (printf formats mirror the C code on purpose)
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fairshare_cli.errors import InputError
+
+#: (name, default width, kind) in sshare's table order; negative width = left-justified.
+FIELDS: tuple[tuple[str, int, str], ...] = (
+    ("Account", -20, "str"),
+    ("Cluster", 10, "str"),
+    ("EffectvUsage", 13, "double"),
+    ("FairShare", 10, "double"),
+    ("GrpTRESMins", 30, "tres"),
+    ("GrpTRESRaw", 30, "tres"),
+    ("ID", 6, "uint"),
+    ("LevelFS", 10, "double"),
+    ("NormShares", 11, "double"),
+    ("NormUsage", 11, "double"),
+    ("Partition", 12, "str"),
+    ("RawShares", 10, "uint"),
+    ("RawUsage", 11, "uint"),
+    ("TRESRunMins", 30, "tres"),
+    ("User", 10, "str"),
+)
+
+#: The row key each field prints.
+FIELD_KEYS = {
+    "Account": "account_display",
+    "Cluster": "cluster",
+    "EffectvUsage": "effective_usage",
+    "FairShare": "fairshare",
+    "GrpTRESMins": "grp_tres_mins",
+    "GrpTRESRaw": "grp_tres_raw",
+    "ID": "id",
+    "LevelFS": "level_fs",
+    "NormShares": "norm_shares",
+    "NormUsage": "norm_usage",
+    "Partition": "partition",
+    "RawShares": "raw_shares",
+    "RawUsage": "raw_usage",
+    "TRESRunMins": "tres_run_mins",
+    "User": "user",
+}
+
+DEFAULT_FORMAT = "Account,User,RawShares,NormShares,RawUsage,EffectvUsage,FairShare"
+LONG_CLASSIC = (
+    "Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,FairShare,"
+    "GrpTRESMins,TRESRunMins"
+)
+LONG_FAIR_TREE = (
+    "Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,"
+    "FairShare,LevelFS,GrpTRESMins,TRESRunMins"
+)
+
+#: Slurm's NO_VAL / INFINITE as doubles (32- and 64-bit): printed blank.
+_BLANK_DOUBLES = {4294967294.0, 4294967295.0, 18446744073709551614.0}
+
+
+@dataclass(frozen=True)
+class Field:
+    """A chosen output field: its name, signed width and kind."""
+
+    name: str
+    width: int
+    kind: str
+
+    @property
+    def key(self) -> str:
+        """The row key the field prints."""
+        return FIELD_KEYS[self.name]
+
+
+def default_format(long: bool, fair_tree: bool) -> str:
+    """sshare's field list without ``-o``."""
+    if not long:
+        return DEFAULT_FORMAT
+    return LONG_FAIR_TREE if fair_tree else LONG_CLASSIC
+
+
+def parse_format(spec: str) -> list[Field]:
+    """Fields from a comma list; each name matches the first field it prefixes (any case).
+
+    ``Name%N`` sets the width to N (``atoi``: a negative N left-justifies).
+
+    Raises:
+        InputError: ``Invalid field requested: "x"``.
+    """
+    out: list[Field] = []
+    for item in (s for s in spec.split(",") if s):
+        name, pct, width_text = item.partition("%")
+        width = _atoi(width_text) if pct else 0
+        for fname, fwidth, kind in FIELDS:
+            if fname.lower().startswith(name.lower()):
+                out.append(Field(fname, width or fwidth, kind))
+                break
+        else:
+            raise InputError(f'Invalid field requested: "{name}"')
+    return out
+
+
+def _atoi(text: str) -> int:
+    text = text.strip()
+    sign = 1
+    if text[:1] in "+-" and text:
+        sign = -1 if text[0] == "-" else 1
+        text = text[1:]
+    digits = ""
+    for ch in text:
+        if not ch.isdigit():
+            break
+        digits += ch
+    return sign * int(digits) if digits else 0
+
+
+def _fmt_double_table(value: float, width: int) -> str:
+    a = abs(width)
+    text = "%*f" % (a, value)
+    if len(text) > a:
+        w = a
+        text = "%*.*e" % (w, w, value)
+        if len(text) > a:
+            w -= len(text) - a
+            text = "%*.*e" % (w, w, value)
+    return text
+
+
+def format_value(field: Field, value: Any, parsable: bool) -> str:
+    """One cell as ``print_fields`` prints it (without the trailing separator)."""
+    a = abs(field.width)
+    if field.kind == "double":
+        if value is None or (isinstance(value, float) and value in _BLANK_DOUBLES):
+            text = ""
+        elif parsable:
+            return "inf" if math.isinf(value) else "%f" % value
+        else:
+            text = _fmt_double_table(float(value), field.width)
+    elif field.kind == "uint":
+        if value is None:
+            text = ""
+        elif isinstance(value, str):
+            text = value
+            if not parsable and len(text) > a:
+                text = text[: a - 1] + "+"
+        else:
+            text = "%d" % int(value)
+        if parsable:
+            return text
+    else:
+        text = "" if value is None else str(value)
+        if parsable:
+            return text
+        if len(text) > a:
+            text = text[: a - 1] + "+"
+    if parsable:
+        return text
+    return text.rjust(a) if field.width > 0 else text.ljust(a)
+
+
+def render(
+    fields: Sequence[Field],
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    mode: str = "table",
+    header: bool = True,
+) -> str:
+    """The whole sshare output: header, dash line (table mode) and rows.
+
+    ``mode`` is ``table``, ``parsable`` (``-p``: ``|`` after every field) or ``parsable2``
+    (``-P``: no ``|`` after the last).
+    """
+    lines: list[str] = []
+    parsable = mode != "table"
+    last = len(fields) - 1
+
+    def join(cells: list[str]) -> str:
+        if mode == "table":
+            return "".join(c + " " for c in cells)
+        if mode == "parsable":
+            return "".join(c + "|" for c in cells)
+        return "|".join(cells)
+
+    if header:
+        if parsable:
+            lines.append(join([f.name for f in fields]))
+        else:
+            cells = []
+            for f in fields:
+                a = abs(f.width)
+                name = f.name[:a]
+                cells.append(name.rjust(a) if f.width > 0 else name.ljust(a))
+            lines.append(join(cells))
+            lines.append(join(["-" * abs(f.width) for f in fields]))
+    del last
+    for row in rows:
+        lines.append(join([format_value(f, row.get(f.key), parsable) for f in fields]))
+    return "".join(line + "\n" for line in lines)

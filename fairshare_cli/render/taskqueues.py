@@ -1,0 +1,98 @@
+"""``fs taskqueues`` output: a fixed-width table and the ``--json`` records.
+
+The table is plain text laid out here rather than a Rich table: Rich needs seconds to lay
+out the thousands of rows a real TaskQueueDB holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from fairshare_cli.core.dirac import TaskQueueRow
+
+JSON_FIELDS = (
+    "tq_id",
+    "owner",
+    "group",
+    "requirements",
+    "jobs",
+    "priority",
+    "share",
+    "correction",
+    "p_first",
+)
+
+
+def taskqueue_records(rows: Sequence[TaskQueueRow]) -> list[dict[str, Any]]:
+    """One JSON object per task queue (DESIGN §5), full precision."""
+    out = []
+    for row in rows:
+        d = row.queue.definition
+        out.append(
+            {
+                "tq_id": row.queue.tq_id,
+                "owner": d.owner,
+                "group": d.group,
+                "requirements": {
+                    "cpu_time": d.cpu_time,
+                    "sites": list(d.sites),
+                    "banned_sites": list(d.banned_sites),
+                    "platforms": list(d.platforms),
+                    "job_types": list(d.job_types),
+                    "tags": list(d.tags),
+                },
+                "jobs": row.queue.jobs,
+                "priority": row.priority,
+                "share": row.share,
+                "correction": row.correction,
+                "p_first": row.p_first,
+            }
+        )
+    return out
+
+
+def _names(values: tuple[str, ...]) -> str:
+    return ",".join(values) if values else "-"
+
+
+#: (header, right-aligned, cell) per column.
+COLUMNS: tuple[tuple[str, bool, Callable[[TaskQueueRow], str]], ...] = (
+    ("TQId", True, lambda r: str(r.queue.tq_id)),
+    ("Owner", False, lambda r: r.queue.definition.owner),
+    ("Group", False, lambda r: r.queue.definition.group),
+    ("CPUTime", True, lambda r: str(r.queue.definition.cpu_time)),
+    ("Sites", False, lambda r: _names(r.queue.definition.sites)),
+    ("BannedSites", False, lambda r: _names(r.queue.definition.banned_sites)),
+    ("Platforms", False, lambda r: _names(r.queue.definition.platforms)),
+    ("JobTypes", False, lambda r: _names(r.queue.definition.job_types)),
+    ("Tags", False, lambda r: _names(r.queue.definition.tags)),
+    ("Jobs", True, lambda r: str(r.queue.jobs)),
+    ("Priority", True, lambda r: f"{r.priority:.4f}"),
+    ("Share%", True, lambda r: f"{100 * r.share:.3f}"),
+    ("Correction", True, lambda r: f"{r.correction:.4f}"),
+    ("First%", True, lambda r: f"{100 * r.p_first:.3f}"),
+)
+
+
+def render_taskqueues(rows: Sequence[TaskQueueRow]) -> str:
+    """The task-queue table: one line per queue, columns two spaces apart."""
+    cells = [[cell(row) for _, _, cell in COLUMNS] for row in rows]
+    widths = [len(head) for head, _, _ in COLUMNS]
+    for line in cells:
+        for k, text in enumerate(line):
+            if len(text) > widths[k]:
+                widths[k] = len(text)
+
+    def fmt(line: Sequence[str]) -> str:
+        parts = [
+            text.rjust(w) if right else text.ljust(w)
+            for text, w, (_, right, _) in zip(line, widths, COLUMNS, strict=True)
+        ]
+        return "  ".join(parts).rstrip()
+
+    out = [fmt([head for head, _, _ in COLUMNS])]
+    out.extend(fmt(line) for line in cells)
+    if not rows:
+        out.append("(no waiting DIRAC jobs)")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,299 @@
+"""fs sshare and fs sprio against real Slurm 22.05 output, byte for byte.
+
+Everything comes from the fixture files: the tree from ``sacctmgr``, QOS from
+``sacctmgr show qos``, knobs, nodes and partitions from ``slurm.conf``, usage from the
+``sacct`` dump (through ``fs import sacct``), pending jobs from ``scontrol show jobs``, the
+capture times from ``date.txt`` and the decay-pass times from the fixture README.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fairshare_cli.core.config import Config
+from fairshare_cli.core.slurm import decay_params
+from fairshare_cli.core.slurm_usage import restart, usage_from_json, usage_to_json
+from fairshare_cli.core.state import State
+from fairshare_cli.io.config import load_config
+from fairshare_cli.io.state import load_state, save_state
+
+FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "slurm-22.05"
+CAPTURES = ("ft1_running", "ft2_idle", "cl1_idle", "cl2_idle")
+
+pytestmark = pytest.mark.skipif(not FIXTURES.is_dir(), reason="Slurm fixtures not present")
+
+
+def _utc(text: str) -> float:
+    return dt.datetime.fromisoformat(text).replace(tzinfo=dt.timezone.utc).timestamp()
+
+
+def _body(path: Path) -> str:
+    """A capture file without its first line (the command) and trailing blank lines."""
+    return path.read_text().split("\n", 1)[1].rstrip("\n") + "\n"
+
+
+def _readme_pass_times() -> dict[str, float]:
+    """``folder -> decay pass time`` from the README's capture table."""
+    text = (FIXTURES / "README.md").read_text()
+    out = {}
+    for folder, hms in re.findall(r"\| `(\w+)` \| [^|]+ \| (\d\d:\d\d:\d\d) \|", text):
+        out[folder] = _utc(f"2026-11-21T{hms}")
+    return out
+
+
+def _site_factors() -> dict[str, int]:
+    text = (FIXTURES / "README.md").read_text()
+    return {job: int(v) for job, v in re.findall(r"site\s+factor\s+\(job (\d+): (\d+)\)", text)}
+
+
+def _slurm_conf(classic: bool) -> dict[str, str]:
+    name = "slurm.conf.classic" if classic else "slurm.conf.fairtree"
+    conf: dict[str, str] = {}
+    nodes: list[str] = []
+    parts: list[str] = []
+    for line in (FIXTURES / "config" / name).read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, _, value = line.partition("=")
+        if key == "NodeName":
+            nodes.append(line)
+        elif key == "PartitionName":
+            parts.append(line)
+        else:
+            conf[key] = value
+    conf["_nodes"] = "\n".join(nodes)
+    conf["_parts"] = "\n".join(parts)
+    return conf
+
+
+def _config_toml(classic: bool) -> str:
+    conf = _slurm_conf(classic)
+    lines = [
+        '[pool]\nname = "oracle"\ndefaults = "current"\n',
+        "[priority]",
+        f'fairshare = "{"classic" if classic else "fair_tree"}"',
+        f'decay_halflife = "{conf["PriorityDecayHalfLife"]}"',
+        f'calc_period = "{conf["PriorityCalcPeriod"]}"',
+        f'max_age = "{conf["PriorityMaxAge"]}"',
+        f'usage_reset_period = "{conf["PriorityUsageResetPeriod"]}"',
+        f"favor_small = {str(conf['PriorityFavorSmall'].upper() == 'YES').lower()}",
+        'output_compat = "22.05"',
+        "[priority.weights]",
+    ]
+    for key, name in (
+        ("age", "Age"),
+        ("fairshare", "Fairshare"),
+        ("jobsize", "JobSize"),
+        ("partition", "Partition"),
+        ("qos", "QOS"),
+    ):
+        lines.append(f"{key} = {conf['PriorityWeight' + name]}")
+    for node in conf["_nodes"].splitlines():
+        kv = dict(re.findall(r"(\w+)=(\S+)", node))
+        lines += [
+            "[[machines]]",
+            f'name = "{kv["NodeName"]}"',
+            f"attributes = {{ Cpus = {kv['CPUs']}, Memory = {kv['RealMemory']} }}",
+        ]
+    for part in conf["_parts"].splitlines():
+        kv = dict(re.findall(r"(\w+)=(\S+)", part))
+        lines += [
+            f"[partitions.{kv['PartitionName']}]",
+            f"priority_job_factor = {kv['PriorityJobFactor']}",
+            f"default = {str(kv['Default'] == 'YES').lower()}",
+        ]
+    qos_lines = (FIXTURES / "ft1_running" / "sacctmgr_qos.txt").read_text().splitlines()[3:]
+    for line in qos_lines:
+        if line.strip():
+            name, prio, factor = line.split()[:3]
+            lines += [f"[qos.{name}]", f"priority = {prio}", f"usage_factor = {factor}"]
+    tree = (FIXTURES / "ft1_running" / "sacctmgr_assoc_tree.txt").read_text()
+    parsable = tree.split("$ sacctmgr -P", 1)[1].splitlines()[2:]
+    accounts: dict[str, dict[str, Any]] = {}
+    for line in parsable:
+        if not line.strip():
+            continue
+        _, account, user, share, parent, _ = line.split("|")
+        if account == "root" and not user:
+            continue
+        entry = accounts.setdefault(account, {"users": {}})
+        if user:
+            entry["users"][user] = int(share)
+        else:
+            entry["parent"] = parent
+            entry["shares"] = int(share)
+    for account, entry in accounts.items():
+        users = ", ".join(f"{u} = {s}" for u, s in entry["users"].items())
+        lines += [
+            f"[accounts.{account}]",
+            f'parent = "{entry["parent"]}"',
+            f"shares = {entry['shares']}",
+            f"users = {{ {users} }}",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _pending_jobs(capture: str) -> list[dict[str, Any]]:
+    text = (FIXTURES / capture / "scontrol_show_jobs.txt").read_text()
+    sites = _site_factors()
+    jobs = []
+    for block in text.split("\n\n"):
+        if "JobId=" not in block:
+            continue
+        kv = dict(re.findall(r"([\w/:]+)=(\S*)", block))
+        if kv["JobState"] != "PENDING":
+            continue
+        jobs.append(
+            {
+                "id": kv["JobId"],
+                "owner": kv["UserId"].split("(")[0],
+                "account": kv["Account"],
+                "qos": kv["QOS"],
+                "partition": kv["Partition"],
+                "nice": int(kv["Nice"]),
+                "request_cpus": int(kv["NumCPUs"]),
+                "num_nodes": int(kv["NumNodes"]),
+                "submit_time": kv["AccrueTime"] + "Z",
+                "site_factor": sites.get(kv["JobId"], 0),
+            }
+        )
+    return jobs
+
+
+def _now(capture: str) -> str:
+    return (FIXTURES / capture / "date.txt").read_text().splitlines()[1]
+
+
+@pytest.fixture
+def capture_env(
+    tmp_path: Path, run: Callable[..., Any]
+) -> Callable[[str], tuple[Path, Path, Path, str]]:
+    """Config, state and jobs file reproducing one capture."""
+
+    def build(capture: str) -> tuple[Path, Path, Path, str]:
+        classic = capture.startswith("cl")
+        cfg = tmp_path / f"{capture}.toml"
+        cfg.write_text(_config_toml(classic))
+        config: Config = load_config(cfg)
+        passes = _readme_pass_times()
+        first_pass = passes["ft1_running"]
+        # The decay grid the cluster ran on: passes every calc period through the first one.
+        period = config.priority.calc_period
+        anchor = first_pass - 10 * period
+        state_path = tmp_path / f"{capture}-state.json"
+        save_state(state_path, State(sections={"slurm": {"last_decay_ran": anchor}}))
+        import_now = _now(capture) if not classic else _now("ft2_idle")
+        res = run(
+            "import",
+            "sacct",
+            str(FIXTURES / "sacct_jobs_1_13.txt"),
+            "--config",
+            str(cfg),
+            "--state",
+            str(state_path),
+            "--now",
+            import_now,
+        )
+        assert res.exit_code == 0, res.output
+        if classic:
+            # slurmctld was restarted with NO_FAIR_TREE: its passes moved to a new grid.
+            st = load_state(state_path)
+            usage = restart(
+                usage_from_json(st.section("slurm")), passes[capture] - 60 * 4, decay_params(config)
+            )
+            save_state(state_path, st.with_section("slurm", usage_to_json(usage)))
+        jobs = tmp_path / f"{capture}-jobs.json"
+        jobs.write_text(json.dumps(_pending_jobs(capture)))
+        return cfg, state_path, jobs, _now(capture)
+
+    return build
+
+
+@pytest.mark.parametrize("capture", CAPTURES)
+@pytest.mark.parametrize(
+    ("fixture", "args"),
+    [
+        pytest.param("sshare_a_l.txt", ["-a", "-l"], id="sshare-a-l"),
+        pytest.param("sshare_a_l_P.txt", ["-a", "-l", "-P"], id="sshare-a-l-P"),
+        pytest.param(
+            "sshare_a_P_fields.txt",
+            [
+                "-a",
+                "-P",
+                "-o",
+                "Account,User,RawShares,NormShares,RawUsage,NormUsage,"
+                "EffectvUsage,FairShare,LevelFS,TRESRunMins",
+            ],
+            id="sshare-fields",
+        ),
+    ],
+)
+def test_sshare_matches_slurm(
+    capture: str, fixture: str, args: list[str], capture_env: Any, run: Callable[..., Any]
+) -> None:
+    cfg, state, _, now = capture_env(capture)
+    res = run("sshare", *args, "--config", str(cfg), "--state", str(state), "--now", now)
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout == _body(FIXTURES / capture / fixture)
+
+
+@pytest.mark.parametrize("capture", CAPTURES)
+@pytest.mark.parametrize(
+    ("fixture", "args"),
+    [
+        pytest.param("sprio_l.txt", ["-l"], id="sprio-l"),
+        pytest.param("sprio_n_l.txt", ["-n", "-l"], id="sprio-n-l"),
+        pytest.param("sprio_w.txt", ["-w"], id="sprio-w"),
+        pytest.param(
+            "sprio_long_format.txt",
+            [
+                "-o",
+                "%.8i %.9r %.6u %.10Y %.12y %.6S %.10a %.7A %.10b %.6B %.10f %.7F %.10j "
+                "%.7J %.10p %.7P %.10q %.7Q %.6N %.10t %.10T",
+            ],
+            id="sprio-o",
+        ),
+    ],
+)
+def test_sprio_matches_slurm(
+    capture: str, fixture: str, args: list[str], capture_env: Any, run: Callable[..., Any]
+) -> None:
+    cfg, state, jobs, now = capture_env(capture)
+    res = run(
+        "sprio",
+        *args,
+        "--config",
+        str(cfg),
+        "--state",
+        str(state),
+        "--jobs-file",
+        str(jobs),
+        "--now",
+        now,
+    )
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout == _body(FIXTURES / capture / fixture)
+
+
+def test_raw_usage_matches_assoc_mgr(capture_env: Any, run: Callable[..., Any]) -> None:
+    """The untruncated usage agrees with scontrol's two-decimal UsageRaw."""
+    cfg, state, _, now = capture_env("ft2_idle")
+    res = run("sshare", "-a", "--json", "--config", str(cfg), "--state", str(state), "--now", now)
+    ours = {(r["account"], r["user"]): r["raw_usage"] for r in json.loads(res.stdout)}
+    text = (FIXTURES / "ft2_idle" / "scontrol_assoc_mgr.txt").read_text()
+    found = re.findall(
+        r"Account=(\w+) UserName=(\w*)[^\n]*\n[^\n]*\n\s+UsageRaw/Norm/Efctv="
+        r"([\d.]+)/",
+        text,
+    )
+    assert found
+    for account, user, raw in found:
+        assert round(ours[(account, user or None)], 2) == pytest.approx(float(raw), abs=0.006)

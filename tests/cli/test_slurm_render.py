@@ -1,0 +1,126 @@
+"""sshare's print_fields and sprio's format grammar, cell by cell."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from fairshare_cli.core.slurm_priority import PriorityRow, Weights
+from fairshare_cli.errors import InputError
+from fairshare_cli.render import sprio, sshare
+
+W = Weights(age=1000, fairshare=10000, jobsize=1000, partition=1000, qos=1000)
+
+
+def _row(job_id: str, priority: float, fs: float = 5000.0, user: str = "alice") -> PriorityRow:
+    wt = (10.0, 0.0, fs, 500.0, 250.0, 0.0)
+    f = tuple(
+        v / w if w else 0.0 for v, w in zip(wt, (1000, 0, 10000, 1000, 1000, 1000), strict=True)
+    )
+    return PriorityRow(
+        job_id,
+        "batch",
+        user,
+        "hep",
+        "normal",
+        int(priority),
+        0,
+        0,
+        f,
+        wt,
+        {},
+        {},
+        False,
+        priority,
+        (int(job_id), 0, job_id),
+    )
+
+
+@pytest.mark.parametrize(
+    ("spec", "expected"),
+    [
+        pytest.param("%.3Y", "576", id="right-cut-to-width"),
+        pytest.param("%3u", "ali", id="left-cut"),
+        pytest.param("%8u|", "alice   |", id="left-padded"),
+        pytest.param("%.8u", "   alice", id="right-padded"),
+        pytest.param("%Y", "5760", id="natural-width"),
+        pytest.param("x%.6F y", "x  5000 y", id="prefix-and-suffix"),
+        pytest.param("%.12y", "0.0000013411", id="normalised-priority"),
+        pytest.param("%.10f", " 0.5000000", id="normalised-factor"),
+    ],
+)
+def test_sprio_cells(spec: str, expected: str) -> None:
+    fmt, warnings = sprio.parse_format(spec)
+    assert warnings == []
+    assert sprio.render(fmt, [_row("1", 5760.0)], W, header=False) == expected + "\n"
+
+
+def test_sprio_unknown_letter_is_skipped_with_a_warning() -> None:
+    fmt, warnings = sprio.parse_format("%.5i %z %.5Y")
+    assert warnings == ["Invalid job format specification: z"]
+    assert [f.letter for f in fmt.fields] == ["i", "Y"]
+
+
+def test_sprio_sort_keys_and_float_tolerance() -> None:
+    rows = [_row("1", 100.0, fs=1.000001), _row("2", 300.0, fs=1.0), _row("3", 200.0, fs=2.0)]
+    assert [r.job_id for r in sprio.sort_rows(rows, "-Y")] == ["2", "3", "1"]
+    # fair share 1.000001 and 1.0 compare equal (within 1e-5): the stable sort keeps 1 first.
+    assert [r.job_id for r in sprio.sort_rows(rows, "F")] == ["1", "2", "3"]
+    with pytest.raises(InputError, match="Invalid sort specification: Z"):
+        sprio.sort_rows(rows, "Z")
+
+
+def test_sprio_default_format_lists_only_weighted_factors() -> None:
+    w = Weights(age=0, fairshare=10, tres={"cpu": 5})
+    assert sprio.default_format(w, long=False, norm=False, show_user=True) == (
+        "%.15i %9r %.8u %.10Y %.10S %.10F %.20T"
+    )
+    assert sprio.default_format(w, long=False, norm=True, show_user=False) == (
+        "%.15i %9r %10y %10f %20t"
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "width", "value", "expected"),
+    [
+        pytest.param("double", 10, 0.5, "  0.500000", id="double"),
+        pytest.param("double", 10, math.inf, "       inf", id="inf"),
+        pytest.param("double", 10, 12345678901.5, "1.2346e+10", id="exponent-fallback"),
+        pytest.param("double", 10, 4294967294.0, "          ", id="no-val-blank"),
+        pytest.param("double", 10, None, "          ", id="none-blank"),
+        pytest.param("uint", 11, 1731.96, "       1731", id="truncated-usage"),
+        pytest.param("uint", 10, "parent", "    parent", id="parent"),
+        pytest.param("str", -20, "a" * 25, "a" * 19 + "+", id="cut-with-plus"),
+        pytest.param("str", 10, "u1", "        u1", id="right-string"),
+    ],
+)
+def test_sshare_cells(kind: str, width: int, value: object, expected: str) -> None:
+    field = sshare.Field("X", width, kind)
+    assert sshare.format_value(field, value, parsable=False) == expected
+
+
+def test_sshare_format_prefixes_and_widths() -> None:
+    fields = sshare.parse_format("acc,U%4,rawu,Eff,fairs,lev")
+    assert [(f.name, f.width) for f in fields] == [
+        ("Account", -20),
+        ("User", 4),
+        ("RawUsage", 11),
+        ("EffectvUsage", 13),
+        ("FairShare", 10),
+        ("LevelFS", 10),
+    ]
+    with pytest.raises(InputError, match='Invalid field requested: "Nope"'):
+        sshare.parse_format("Account,Nope")
+
+
+def test_sshare_parsable_modes() -> None:
+    fields = sshare.parse_format("Account,User,FairShare")
+    rows = [{"account_display": " a", "user": None, "fairshare": 0.5}]
+    assert sshare.render(fields, rows, mode="parsable") == (
+        "Account|User|FairShare|\n a||0.500000|\n"
+    )
+    assert sshare.render(fields, rows, mode="parsable2", header=False) == " a||0.500000\n"
+    assert sshare.render(fields, rows).splitlines()[1] == (
+        "-------------------- ---------- ---------- "
+    )
