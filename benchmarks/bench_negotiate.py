@@ -22,7 +22,16 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 
 
-def run_case(label: str, slots: int, jobs: int, subs: int, acs: int, expand: bool) -> None:
+def run_case(
+    label: str,
+    slots: int,
+    jobs: int,
+    subs: int,
+    acs: int,
+    expand: bool,
+    claimed: int = 0,
+    profile: str = "legacy",
+) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         gen = [
             sys.executable,
@@ -37,6 +46,10 @@ def run_case(label: str, slots: int, jobs: int, subs: int, acs: int, expand: boo
             str(subs),
             "--autoclusters",
             str(acs),
+            "--claimed",
+            str(claimed),
+            "--profile",
+            profile,
         ]
         if expand:
             gen.append("--expand")
@@ -74,7 +87,23 @@ def run_case(label: str, slots: int, jobs: int, subs: int, acs: int, expand: boo
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument(
+        "--steady", action="store_true", help="pools already 90 %% claimed (preemption checks)"
+    )
     args = parser.parse_args()
+    if args.steady:
+        for profile in ("current", "legacy"):
+            run_case(
+                f"5k slots 90% claimed, {profile}",
+                5_000,
+                100_000,
+                1_000,
+                200,
+                False,
+                4_500,
+                profile,
+            )
+        return
     if args.quick:
         run_case("5k slots, 100k jobs (count)", 5_000, 100_000, 1_000, 200, False)
         run_case("5k slots, 1M jobs (count)", 5_000, 1_000_000, 1_000, 200, False)
