@@ -987,14 +987,12 @@ class _Cycle:
     def _preemption_allowed(self, sub: _Submitter, cls: _SlotClass, job_ad: Ad) -> bool:
         """``PREEMPTION_REQUIREMENTS`` (MY = slot, TARGET = job), and in 7.x the hard-coded
         rule that the running user's priority be at least 0.5 worse."""
-        preq = self.slot_exprs[(cls.slots[0].stanza, True)]["preq"]
-        if preq is not None and not self.ev.is_true(preq, cls.ad, job_ad):
-            return False
-        if self.legacy:
+        if self.legacy:  # the cheap test first
             remote = cls.ad.get("remoteuserprio")
             if isinstance(remote, (int, float)) and remote < sub.eup + 0.5:
                 return False
-        return True
+        preq = self.slot_exprs[(cls.slots[0].stanza, True)]["preq"]
+        return preq is None or self.ev.is_true(preq, cls.ad, job_ad)
 
     # -- negotiation ---------------------------------------------------------------------
 
