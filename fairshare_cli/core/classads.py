@@ -239,13 +239,19 @@ class Evaluator:
                     parts.append((id(side), id(other)))
         return tuple(parts)
 
-    def evaluate(self, expr: Compiled, my: Ad, target: Ad) -> object:
+    def evaluate(self, expr: Compiled, my: Ad, target: Ad, cached: bool = True) -> object:
         """Evaluate ``expr`` with ``MY = my`` and ``TARGET = target``.
+
+        ``cached=False`` evaluates without looking up or storing the result, for pairs that
+        will not come back (the caller keeps its own decision).
 
         Returns:
             A Python value (bool, int, float, str) or a ``classad2.Value`` (Undefined,
             Error). Test booleans with ``is True``: ``Value`` members are truthy.
         """
+        if not cached:
+            self.evaluations += 1
+            return expr.tree.eval(scope=my.classad, target=target.classad)
         mine = my.projection(expr, 0)
         theirs = target.projection(expr, 1)
         if mine is None or theirs is None:
@@ -261,9 +267,9 @@ class Evaluator:
         self._results[key] = result
         return result
 
-    def is_true(self, expr: Compiled, my: Ad, target: Ad) -> bool:
+    def is_true(self, expr: Compiled, my: Ad, target: Ad, cached: bool = True) -> bool:
         """True only when ``expr`` evaluates to the boolean ``true`` (or a non-zero number)."""
-        value = self.evaluate(expr, my, target)
+        value = self.evaluate(expr, my, target, cached)
         if value is True:
             return True
         return type(value) in (int, float) and value != 0

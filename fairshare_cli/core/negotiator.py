@@ -992,7 +992,8 @@ class _Cycle:
             if isinstance(remote, (int, float)) and remote < sub.eup + 0.5:
                 return False
         preq = self.slot_exprs[(cls.slots[0].stanza, True)]["preq"]
-        return preq is None or self.ev.is_true(preq, cls.ad, job_ad)
+        # each (submitter, slot class) is decided once and memoised by the caller
+        return preq is None or self.ev.is_true(preq, cls.ad, job_ad, cached=False)
 
     # -- negotiation ---------------------------------------------------------------------
 
