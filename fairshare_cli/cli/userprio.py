@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from fairshare_cli.cli.context import load_env
+from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.options import common_options, output_format, output_options
 from fairshare_cli.core.accountant import accountant_from_json
-from fairshare_cli.core.userprio import SORT_KEYS, userprio_view
+from fairshare_cli.core.userprio import SORT_KEYS, GroupQuotaInfo, userprio_view
 from fairshare_cli.render.formats import Time, emit_rows
 
 JSON_FIELDS = (
@@ -122,6 +122,18 @@ def userprio(
     click.echo(render_userprio(view, cols, env.now), nl=False)
 
 
-def _group_info(env: object) -> dict:  # type: ignore[type-arg]
-    """Effective quotas and sort keys per group, once the quota computation exists."""
-    return {}
+def _group_info(env: Env) -> dict[str, GroupQuotaInfo]:
+    """Effective and subtree quotas and sort keys per group, from the quota computation."""
+    if not env.config.groups:
+        return {}
+    from fairshare_cli.cli.htcondor_inputs import load_inputs
+    from fairshare_cli.core.pool import quota_view
+
+    inputs = load_inputs(env, None)
+    rows = quota_view(env.config, inputs.batches, inputs.accountant, inputs.claims, env.now)
+    return {
+        r.group: GroupQuotaInfo(
+            effective_quota=r.quota, subtree_quota=r.subtree_quota, sort_key=r.sort_key
+        )
+        for r in rows
+    }

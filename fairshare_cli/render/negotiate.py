@@ -1,0 +1,362 @@
+"""Render a negotiation cycle and the group-quota view: Rich tables, streamed JSON, a story.
+
+Numbers are rounded here and only here; JSON keeps full precision (DESIGN §2).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TextIO
+
+from fairshare_cli.core.negotiator import CycleResult
+from fairshare_cli.core.quotas import QuotaRow
+from fairshare_cli.render.formats import jsonable
+
+MAX_MATCH_ROWS = 10  # per submitter, in the table
+MAX_SUBMITTER_ROWS = 50  # submitters listed in the tables
+QUOTA_FIELDS = (
+    "group",
+    "parent",
+    "static_quota",
+    "dynamic_quota",
+    "subtree_quota",
+    "quota",
+    "limit",
+    "accept_surplus",
+    "in_use",
+    "demand",
+)
+
+
+def _num(value: float | None, digits: int = 2) -> str:
+    if value is None:
+        return ""
+    if value != value or value in (float("inf"), float("-inf")):
+        return str(value)
+    if abs(value) >= 1e9:
+        return f"{value:.4g}"
+    return f"{value:.{digits}f}"
+
+
+def _console(out: TextIO | None = None) -> Any:
+    from rich.console import Console
+
+    # Tables take their natural width: never folded or cut to the terminal's 80 columns.
+    return Console(file=out or sys.stdout, width=1000, highlight=False)
+
+
+def _table(title: str, columns: Sequence[tuple[str, bool]]) -> Any:
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
+    for name, numeric in columns:
+        table.add_column(name, justify="right" if numeric else "left", no_wrap=True)
+    return table
+
+
+# --------------------------------------------------------------------------- negotiate
+
+
+def match_row(m: Any) -> dict[str, Any]:
+    """One ``matches`` object (DESIGN §5)."""
+    return {
+        "job_id": m.job_id,
+        "submitter": m.submitter,
+        "slot": m.slot,
+        "reason": m.reason,
+        "preempted_job": m.preempted_job,
+    }
+
+
+def submitter_row(s: Any) -> dict[str, Any]:
+    """One ``submitters`` object (DESIGN §5)."""
+    return {
+        "name": s.name,
+        "group": s.group,
+        "effective_priority": s.effective_priority,
+        "share": s.share,
+        "limit": s.limit,
+        "matched": s.matched,
+    }
+
+
+def write_cycle_json(result: CycleResult, out: TextIO) -> None:
+    """The cycle as one JSON object, streamed (the unmatched list can be very long)."""
+    out.write("{\n")
+    for key, rows in (
+        ("matches", (match_row(m) for m in result.matches)),
+        ("submitters", (submitter_row(s) for s in result.submitters)),
+    ):
+        _write_list(out, key, rows)
+        out.write(",\n")
+    unmatched = ({"job_id": j, "submitter": s, "reason": r} for j, s, r in result.iter_unmatched())
+    _write_list(out, "unmatched", unmatched)
+    out.write("\n}\n")
+
+
+def _write_list(out: TextIO, key: str, rows: Iterator[dict[str, Any]]) -> None:
+    out.write(f'  "{key}": [')
+    first = True
+    for row in rows:
+        out.write("\n    " if first else ",\n    ")
+        out.write(json.dumps(jsonable(row)))
+        first = False
+    out.write("]" if first else "\n  ]")
+
+
+def write_cycle_lines(result: CycleResult, fmt: str, out: TextIO) -> None:
+    """ndjson: one line per match, submitter and unmatched job (with a ``kind``);
+    csv: the matches."""
+    if fmt == "ndjson":
+        for m in result.matches:
+            out.write(json.dumps({"kind": "match", **match_row(m)}) + "\n")
+        for s in result.submitters:
+            out.write(json.dumps(jsonable({"kind": "submitter", **submitter_row(s)})) + "\n")
+        for job_id, sub, reason in result.iter_unmatched():
+            row = {"kind": "unmatched", "job_id": job_id, "submitter": sub, "reason": reason}
+            out.write(json.dumps(row) + "\n")
+        return
+    import csv
+
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["job_id", "submitter", "slot", "reason", "preempted_job"])
+    for m in result.matches:
+        writer.writerow([m.job_id, m.submitter, m.slot, m.reason, m.preempted_job or ""])
+
+
+def render_cycle(result: CycleResult, committed: str | None, out: TextIO | None = None) -> None:
+    """Matches grouped per submitter, the submitter summary and the unmatched reasons.
+
+    Long listings are cut (``--json`` has everything): at most ``MAX_SUBMITTER_ROWS``
+    submitters, ``MAX_MATCH_ROWS`` matches each; unmatched jobs are counted per reason and
+    submitter, or per reason alone when many submitters are involved.
+    """
+    console = _console(out)
+    by_sub: dict[str, list[Any]] = {}
+    for m in result.matches:
+        by_sub.setdefault(m.submitter, []).append(m)
+    order = [s.name for s in result.submitters if s.name in by_sub]
+    if by_sub:
+        table = _table(
+            "Matches",
+            [
+                ("Submitter", False),
+                ("Job", False),
+                ("Slot", False),
+                ("Why", False),
+                ("Preempts", False),
+            ],
+        )
+        for sub in order[:MAX_SUBMITTER_ROWS]:
+            rows = by_sub[sub]
+            for i, m in enumerate(rows[:MAX_MATCH_ROWS]):
+                table.add_row(
+                    sub if i == 0 else "", m.job_id, m.slot, m.reason, m.preempted_job or ""
+                )
+            if len(rows) > MAX_MATCH_ROWS:
+                table.add_row("", f"… {len(rows) - MAX_MATCH_ROWS} more", "", "", "")
+        if len(order) > MAX_SUBMITTER_ROWS:
+            rest = sum(len(by_sub[s]) for s in order[MAX_SUBMITTER_ROWS:])
+            table.add_row(
+                f"… {len(order) - MAX_SUBMITTER_ROWS} more submitters",
+                f"{rest} matches",
+                "",
+                "",
+                "",
+            )
+        console.print(table)
+        console.print()
+    summary = _table(
+        "Submitters",
+        [
+            ("Submitter", False),
+            ("Group", False),
+            ("Effective Priority", True),
+            ("Share", True),
+            ("Limit", True),
+            ("Matched", True),
+        ],
+    )
+    for s in result.submitters[:MAX_SUBMITTER_ROWS]:
+        summary.add_row(
+            s.name,
+            s.group or "",
+            _num(s.effective_priority),
+            _num(s.share, 4),
+            _num(s.limit),
+            str(s.matched),
+        )
+    if len(result.submitters) > MAX_SUBMITTER_ROWS:
+        summary.add_row(f"… {len(result.submitters) - MAX_SUBMITTER_ROWS} more", "", "", "", "", "")
+    console.print(summary)
+    firsts: dict[tuple[str, str], list[str]] = {}
+    counts: dict[tuple[str, str], int] = {}
+    for run in result.unmatched:
+        key = (run.reason, run.submitter)
+        first = firsts.setdefault(key, [])
+        if len(first) < 3:
+            first.extend(itertools.islice(run.iter_ids(), 3 - len(first)))
+        counts[key] = counts.get(key, 0) + run.count
+    if counts:
+        console.print()
+        per_reason = len(counts) > MAX_SUBMITTER_ROWS
+        table = _table(
+            "Unmatched idle jobs",
+            [
+                ("Reason", False),
+                ("Submitters" if per_reason else "Submitter", per_reason),
+                ("Jobs", True),
+                ("First", False),
+            ],
+        )
+        if per_reason:
+            grouped: dict[str, list[int]] = {}
+            first_ids: dict[str, list[str]] = {}
+            for (reason, _), n in sorted(counts.items()):
+                entry = grouped.setdefault(reason, [0, 0])
+                entry[0] += 1
+                entry[1] += n
+                ids = first_ids.setdefault(reason, [])
+                if len(ids) < 3:
+                    ids.extend(firsts[(reason, _)][: 3 - len(ids)])
+            for reason, (subs, n) in sorted(grouped.items()):
+                table.add_row(reason, str(subs), str(n), " ".join(first_ids[reason]))
+        else:
+            for (reason, sub), n in sorted(counts.items()):
+                table.add_row(reason, sub, str(n), " ".join(firsts[(reason, sub)]))
+        console.print(table)
+    left = sum(counts.values())
+    console.print()
+    console.print(
+        f"{len(result.matches)} matches in {result.spins} pie spin(s); pool size "
+        f"{_num(result.pool_size)}; {left} idle job(s) left unmatched."
+    )
+    if committed:
+        console.print(committed)
+
+
+_REASON_TEXT = {
+    "no_matching_slot": "no slot satisfies the job's Requirements and the machine's START",
+    "matching_slots_taken": "every slot it matches was already taken this cycle",
+    "submitter_limit": "its submitter reached its pie slice (submitter limit)",
+    "group_quota": "its accounting group reached its quota",
+    "preemption_requirements": "only claimed slots match and PREEMPTION_REQUIREMENTS is false",
+    "preemption_rank": "only claimed slots match and their machine RANK prefers the running job",
+    "pool_exhausted": "no slot was left",
+    "ceiling": "its submitter reached its ceiling",
+    "not_reached": "its submitter was not asked for more jobs this cycle",
+}
+
+
+def explain_lines(job_id: str, events: Sequence[dict[str, Any]]) -> list[str]:
+    """The story of one job, one sentence per event."""
+    lines = [f"Job {job_id}:"]
+    for e in events:
+        kind = e["event"]
+        if kind == "submitter":
+            group = f" in group {e['group']}" if e.get("group") else ""
+            lines.append(
+                f"  submitter {e['submitter']}{group}, effective priority "
+                f"{_num(e['effective_priority'])}"
+            )
+        elif kind == "group":
+            lines.append(
+                f"  group {e['group']} negotiates with a limit of {e['limit']} slot(s) "
+                f"(quota {_num(e['quota'])})"
+            )
+        elif kind == "turn":
+            lines.append(
+                f"  spin {e['spin']}: share {_num(e['share'], 4)}, limit {_num(e['limit'])} "
+                f"(unclaimed {_num(e['limit_unclaimed'])}), pie left {_num(e['pie_left'])}"
+            )
+        elif kind == "rejected":
+            lines.append(
+                f"  spin {e['spin']}: rejected: {_REASON_TEXT.get(e['reason'], e['reason'])}"
+            )
+        elif kind == "matched":
+            extra = f", preempting job {e['preempted_job']}" if e.get("preempted_job") else ""
+            lines.append(f"  spin {e['spin']}: matched to {e['slot']} ({e['reason']}{extra})")
+        elif kind == "unmatched":
+            lines.append(f"  left idle: {_REASON_TEXT.get(e['reason'], e['reason'])}")
+    return lines
+
+
+@contextmanager
+def progress_bar(enabled: bool) -> Iterator[Callable[[float], None]]:
+    """A progress callback drawing a bar on stderr once the work has taken a second."""
+    start = time.monotonic()
+    state: dict[str, Any] = {}
+
+    def update(fraction: float) -> None:
+        if not enabled:
+            return
+        now = time.monotonic()
+        if "bar" not in state:
+            if now - start < 1.0:
+                return
+            from rich.console import Console
+            from rich.progress import Progress
+
+            bar = Progress(console=Console(stderr=True), transient=True)
+            bar.start()
+            state["bar"] = bar
+            state["task"] = bar.add_task("negotiating", total=1.0)
+            state["last"] = 0.0
+        if now - state["last"] > 0.1:
+            state["bar"].update(state["task"], completed=min(fraction, 1.0))
+            state["last"] = now
+
+    try:
+        yield update
+    finally:
+        if "bar" in state:
+            state["bar"].stop()
+
+
+# --------------------------------------------------------------------------- quota
+
+
+def quota_json_rows(rows: Sequence[QuotaRow]) -> list[dict[str, Any]]:
+    """The ``quota`` objects (DESIGN §5)."""
+    return [{f: getattr(r, f) for f in QUOTA_FIELDS} for r in rows]
+
+
+def render_quota(rows: Sequence[QuotaRow], out: TextIO | None = None) -> None:
+    """One row per group, like ``condor_userprio -quotas`` with the limit and use added."""
+    table = _table(
+        "Group quotas",
+        [
+            ("Group", False),
+            ("Config Quota", True),
+            ("Subtree Quota", True),
+            ("Effective Quota", True),
+            ("Limit", True),
+            ("Surplus", False),
+            ("In Use", True),
+            ("Demand", True),
+        ],
+    )
+    for r in rows:
+        if r.static_quota is not None:
+            config = _num(r.static_quota)
+        elif r.dynamic_quota is not None:
+            config = f"{_num(r.dynamic_quota, 4)} dyn"
+        else:
+            config = ""
+        depth = r.group.count(".") + (0 if r.parent is None else 1)
+        table.add_row(
+            "  " * depth + r.group if r.parent is not None else r.group,
+            config,
+            _num(r.subtree_quota),
+            _num(r.quota),
+            str(r.limit),
+            "yes" if r.accept_surplus else "no",
+            _num(r.in_use, 0),
+            _num(r.demand, 0),
+        )
+    _console(out).print(table)
