@@ -58,3 +58,14 @@ def test_lint_and_types_are_clean() -> None:
     ):
         out = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, check=False)
         assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_readme_sessions_print_what_fs_prints() -> None:
+    """Every ```console session in the README runs as written and prints what it shows."""
+    sys.path.insert(0, str(REPO / "tools"))
+    try:
+        import readme_sessions
+    finally:
+        sys.path.pop(0)
+    problems = readme_sessions.check()
+    assert not problems, "\n\n".join(problems[:3])

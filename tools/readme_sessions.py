@@ -1,0 +1,150 @@
+"""Run the README's console sessions and compare (or rewrite) their printed output.
+
+    python tools/readme_sessions.py --check     # exit 1 if any output differs
+    python tools/readme_sessions.py --update    # rewrite README.md with what fs prints now
+
+A session is a ```console block: lines starting with ``$ `` are run with bash from the
+repository root (``/tmp/`` becomes a scratch folder, ``TZ=UTC``); the lines after a command,
+up to the next command, are its expected output. The tests call :func:`check`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+README = REPO / "README.md"
+BLOCK = re.compile(r"```console\n(.*?)```", re.S)
+
+
+def _fs_shim(folder: Path) -> None:
+    """Make ``fs`` run this checkout, installed or not."""
+    shim = folder / "fs"
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m fairshare_cli "$@"\n')
+    shim.chmod(0o755)
+
+
+def run_block(text: str, scratch: Path, bindir: Path) -> list[tuple[str, str, str]]:
+    """(command, expected, actual) for each command of one console block."""
+    out: list[tuple[str, str, str]] = []
+    lines = text.splitlines()
+    i = 0
+    env = {
+        **os.environ,
+        "TZ": "UTC",
+        "COLUMNS": "200",
+        "PYTHONPATH": str(REPO),
+        "PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}",
+    }
+    for var in ("FAIRSHARE_CONFIG", "FAIRSHARE_STATE", "FAIRSHARE_NOW"):
+        env.pop(var, None)
+    while i < len(lines):
+        if not lines[i].startswith("$ "):
+            i += 1
+            continue
+        cmd = lines[i][2:]
+        j = i + 1
+        while j < len(lines) and not lines[j].startswith("$ "):
+            j += 1
+        expected = "\n".join(lines[i + 1 : j])
+        real = cmd.replace("/tmp/", f"{scratch}/")
+        proc = subprocess.run(
+            ["bash", "-c", real], cwd=REPO, env=env, capture_output=True, text=True, check=False
+        )
+        actual = (proc.stdout + proc.stderr).replace(f"{scratch}/", "/tmp/").rstrip("\n")
+        out.append((cmd, expected, actual))
+        i = j
+    return out
+
+
+def _norm(text: str) -> list[str]:
+    return [line.rstrip() for line in text.rstrip("\n").splitlines()]
+
+
+def matches(expected: str, actual: str) -> bool:
+    """Line-by-line equality (trailing spaces ignored); a line ``...`` stands for any lines."""
+    want, got = _norm(expected), _norm(actual)
+    if "..." not in want:
+        return want == got
+    segments: list[list[str]] = [[]]
+    for line in want:
+        if line == "...":
+            segments.append([])
+        else:
+            segments[-1].append(line)
+    pos = 0
+    for k, seg in enumerate(segments):
+        if not seg:
+            continue
+        if k == 0:
+            if got[: len(seg)] != seg:
+                return False
+            pos = len(seg)
+            continue
+        last = k == len(segments) - 1
+        found = -1
+        for start in range(pos, len(got) - len(seg) + 1):
+            if got[start : start + len(seg)] == seg and (not last or start + len(seg) == len(got)):
+                found = start
+                break
+        if found < 0:
+            return False
+        pos = found + len(seg)
+    return True
+
+
+def check(readme: Path = README) -> list[str]:
+    """Differences between the README's sessions and what runs now (empty if none)."""
+    problems: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        scratch = Path(tmp)
+        _fs_shim(scratch)
+        for block in BLOCK.findall(readme.read_text(encoding="utf-8")):
+            for cmd, expected, actual in run_block(block, scratch, scratch):
+                if not matches(expected, actual):
+                    problems.append(f"$ {cmd}\n--- README\n{expected}\n--- now\n{actual}")
+    return problems
+
+
+def update(readme: Path = README) -> None:
+    """Rewrite every session's output with what the commands print now."""
+    text = readme.read_text(encoding="utf-8")
+    with tempfile.TemporaryDirectory() as tmp:
+        scratch = Path(tmp)
+        _fs_shim(scratch)
+
+        def redo(m: re.Match[str]) -> str:
+            parts = []
+            for cmd, expected, actual in run_block(m.group(1), scratch, scratch):
+                if "..." in _norm(expected) and matches(expected, actual):
+                    actual = expected  # keep a deliberately shortened listing
+                parts.append(f"$ {cmd}" + (f"\n{actual}" if actual else ""))
+            return "```console\n" + "\n".join(parts) + "\n```"
+
+        text = BLOCK.sub(redo, text)
+    readme.write_text(text, encoding="utf-8")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--update", action="store_true")
+    a = p.parse_args()
+    if a.update:
+        update()
+        return
+    problems = check()
+    for problem in problems:
+        print(problem, end="\n\n")
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    shutil.which("bash") or sys.exit("needs bash")
+    main()
