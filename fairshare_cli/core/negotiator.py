@@ -456,6 +456,7 @@ class _Cycle:
         self.knobs = knobs
         self.rr_times = rr_times
         self.explained_sub: _Submitter | None = None
+        self._explained_matching = 0
         self.allowed_claimed: dict[tuple[str, int], _Allowed] = {}
         self.preemption_memo: dict[tuple[str, int], bool] = {}
         self.now = now
@@ -1150,6 +1151,7 @@ class _Cycle:
                 reason=REASON_NAMES[tier],
                 preempted_job=preempted,
                 group=group_name,
+                unclaimed_matching=self._explained_matching,
             )
         return weight
 
@@ -1196,12 +1198,19 @@ class _Cycle:
                 if slot is None:
                     run.reason = reason
                     if explain is not None and job_id == explain:
-                        self._note("rejected", spin=self.spins, reason=reason, group=group_name)
+                        self._note(
+                            "rejected",
+                            spin=self.spins,
+                            reason=reason,
+                            group=group_name,
+                            unclaimed_matching=run.ac.matching_slots,
+                        )
                     if reason in ("submitter_limit", "group_quota"):
                         limited = True
                         sub.stop_reason = reason
                     rejected[run.skip_key] = reason
                     break
+                self._explained_matching = run.ac.matching_slots
                 cost = self._record_match(sub, job_id, slot, tier, group_name)
                 run.advance()
                 used += cost
