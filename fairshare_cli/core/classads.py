@@ -304,3 +304,33 @@ def evaluate_alone(text: str, values: Mapping[str, object], where: str) -> objec
 def check_expression(text: str, where: str, error: type[FairshareError] = InputError) -> None:
     """Raise ``error`` naming ``where`` and the text when ``text`` is not a ClassAd expression."""
     Evaluator().compile(text, frozenset(), where, error)
+
+
+def split_conjuncts(text: str) -> list[str]:
+    """The top-level ``&&`` operands of an expression, or ``[text]`` when it is not a plain
+    conjunction (a top-level ``||`` or ``?:`` binds looser than ``&&``)."""
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    prev_amp = -2
+    tokens = list(_TOKEN.finditer(text))
+    for i, m in enumerate(tokens):
+        tok = m.group(0)
+        if m.lastgroup != "other":
+            continue
+        if tok in "([{":
+            depth += 1
+        elif tok in ")]}":
+            depth -= 1
+        elif depth == 0 and tok in "?|":
+            return [text]
+        elif depth == 0 and tok == "&":
+            if prev_amp == i - 1 and tokens[i - 1].end() == m.start():
+                parts.append(text[start : tokens[i - 1].start()])
+                start = m.end()
+                prev_amp = -2
+                continue
+            prev_amp = i
+    parts.append(text[start:])
+    parts = [p.strip() for p in parts]
+    return parts if len(parts) > 1 and all(parts) else [text]
