@@ -32,6 +32,7 @@ _COMMANDS: dict[str, str] = {
     "prio": "fairshare_cli.cli.jobs_cmd:prio",
     "rm": "fairshare_cli.cli.jobs_cmd:rm",
     "whatif": "fairshare_cli.cli.whatif:whatif",
+    "simulate": "fairshare_cli.cli.simulate:simulate",
 }
 
 #: One-line summaries for ``fs --help`` without importing every command module.
@@ -56,6 +57,7 @@ _SUMMARIES: dict[str, str] = {
     "prio": "Set a job's priority (condor_prio; --slurm: scontrol priority=).",
     "rm": "Remove jobs from the queue (like condor_rm / scancel).",
     "whatif": "Show a view with config keys changed (nothing is written).",
+    "simulate": "Run negotiation cycles forward over a workload.",
 }
 
 
