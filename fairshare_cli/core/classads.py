@@ -239,13 +239,19 @@ class Evaluator:
                     parts.append((id(side), id(other)))
         return tuple(parts)
 
-    def evaluate(self, expr: Compiled, my: Ad, target: Ad) -> object:
+    def evaluate(self, expr: Compiled, my: Ad, target: Ad, cached: bool = True) -> object:
         """Evaluate ``expr`` with ``MY = my`` and ``TARGET = target``.
+
+        ``cached=False`` evaluates without looking up or storing the result, for pairs that
+        will not come back (the caller keeps its own decision).
 
         Returns:
             A Python value (bool, int, float, str) or a ``classad2.Value`` (Undefined,
             Error). Test booleans with ``is True``: ``Value`` members are truthy.
         """
+        if not cached:
+            self.evaluations += 1
+            return expr.tree.eval(scope=my.classad, target=target.classad)
         mine = my.projection(expr, 0)
         theirs = target.projection(expr, 1)
         if mine is None or theirs is None:
@@ -261,9 +267,9 @@ class Evaluator:
         self._results[key] = result
         return result
 
-    def is_true(self, expr: Compiled, my: Ad, target: Ad) -> bool:
+    def is_true(self, expr: Compiled, my: Ad, target: Ad, cached: bool = True) -> bool:
         """True only when ``expr`` evaluates to the boolean ``true`` (or a non-zero number)."""
-        value = self.evaluate(expr, my, target)
+        value = self.evaluate(expr, my, target, cached)
         if value is True:
             return True
         return type(value) in (int, float) and value != 0
@@ -298,3 +304,33 @@ def evaluate_alone(text: str, values: Mapping[str, object], where: str) -> objec
 def check_expression(text: str, where: str, error: type[FairshareError] = InputError) -> None:
     """Raise ``error`` naming ``where`` and the text when ``text`` is not a ClassAd expression."""
     Evaluator().compile(text, frozenset(), where, error)
+
+
+def split_conjuncts(text: str) -> list[str]:
+    """The top-level ``&&`` operands of an expression, or ``[text]`` when it is not a plain
+    conjunction (a top-level ``||`` or ``?:`` binds looser than ``&&``)."""
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    prev_amp = -2
+    tokens = list(_TOKEN.finditer(text))
+    for i, m in enumerate(tokens):
+        tok = m.group(0)
+        if m.lastgroup != "other":
+            continue
+        if tok in "([{":
+            depth += 1
+        elif tok in ")]}":
+            depth -= 1
+        elif depth == 0 and tok in "?|":
+            return [text]
+        elif depth == 0 and tok == "&":
+            if prev_amp == i - 1 and tokens[i - 1].end() == m.start():
+                parts.append(text[start : tokens[i - 1].start()])
+                start = m.end()
+                prev_amp = -2
+                continue
+            prev_amp = i
+    parts.append(text[start:])
+    parts = [p.strip() for p in parts]
+    return parts if len(parts) > 1 and all(parts) else [text]

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairshare_cli.core.classads import Ad, Compiled, Evaluator, evaluate_alone
+from fairshare_cli.core.classads import Ad, Compiled, Evaluator, evaluate_alone, split_conjuncts
 from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.quotas import (
@@ -295,7 +295,7 @@ def expand_slots(machines: Sequence[MachineSpec]) -> list[tuple[int, str, int]]:
 class _SlotClass:
     """Slots with the same stanza, claim state and referenced per-slot values."""
 
-    __slots__ = ("ad", "claimed", "head", "index", "remote", "slots", "weight")
+    __slots__ = ("ad", "claimed", "head", "index", "never_preempted", "remote", "slots", "weight")
 
     def __init__(self, index: int, ad: Ad, weight: float, claimed: bool) -> None:
         self.index = index
@@ -305,6 +305,7 @@ class _SlotClass:
         self.slots: list[_Slot] = []
         self.head = 0
         self.remote: str | None = None
+        self.never_preempted = False
 
     def first_index(self) -> int:
         return self.slots[self.head].index if self.head < len(self.slots) else 1 << 62
@@ -456,6 +457,7 @@ class _Cycle:
         self.knobs = knobs
         self.rr_times = rr_times
         self.explained_sub: _Submitter | None = None
+        self._explained_matching = 0
         self.allowed_claimed: dict[tuple[str, int], _Allowed] = {}
         self.preemption_memo: dict[tuple[str, int], bool] = {}
         self.now = now
@@ -674,11 +676,39 @@ class _Cycle:
             if claimed and exprs["preq"] is not None
             for r in exprs["preq"].target_refs
         )
+        self._mark_never_preempted(machines)
         self.preq_never = False
         if self.claimed_classes:
             preq = self.slot_exprs[(self.claimed_classes[0].slots[0].stanza, True)]["preq"]
             if preq is not None and not (preq.my_refs or preq.target_refs):
                 self.preq_never = not ev.is_true(preq, empty, empty)
+
+    def _mark_never_preempted(self, machines: Sequence[MachineSpec]) -> None:
+        """Flag claimed classes that no submitter may preempt for priority: a top-level
+        ``&&`` operand of ``PREEMPTION_REQUIREMENTS`` that reads only the slot is false
+        (or undefined) there — e.g. ``TotalJobRuntime > 3600`` on a claim younger than that."""
+        text = self.knobs.preemption_requirements
+        if not text or not self.claimed_classes:
+            return
+        conjuncts = split_conjuncts(text)
+        if len(conjuncts) < 2:
+            return
+        for cls in self.claimed_classes:
+            ad = cls.ad
+            for part in conjuncts:
+                c = self.ev.compile(part, ad.names, "[negotiator] preemption_requirements")
+                if c.target_refs or any(
+                    ad.exprs[r][1].my_refs or ad.exprs[r][1].target_refs
+                    for r in c.my_refs
+                    if r in ad.exprs
+                ):
+                    continue
+                value = self.ev.evaluate(c, ad, self.empty)
+                # false, undefined, error or a string: the conjunction cannot be true
+                # (a number is left alone: old ClassAds read non-zero as true)
+                if value is not True and type(value) not in (int, float):
+                    cls.never_preempted = True
+                    break
 
     def _claimed_values(
         self, spec: MachineSpec, slot: _Slot, claim: Claim, running: dict[str, JobLike]
@@ -891,6 +921,8 @@ class _Cycle:
             elif machine_rank < current_rank:
                 found.rank_rejected += len(cls.slots)
                 continue
+            elif cls.never_preempted:
+                continue
             else:
                 tier = PRIO_PREEMPTION
             prank = self.slot_exprs[(cls.slots[0].stanza, True)]["prank"]
@@ -992,7 +1024,8 @@ class _Cycle:
             if isinstance(remote, (int, float)) and remote < sub.eup + 0.5:
                 return False
         preq = self.slot_exprs[(cls.slots[0].stanza, True)]["preq"]
-        return preq is None or self.ev.is_true(preq, cls.ad, job_ad)
+        # each (submitter, slot class) is decided once and memoised by the caller
+        return preq is None or self.ev.is_true(preq, cls.ad, job_ad, cached=False)
 
     # -- negotiation ---------------------------------------------------------------------
 
@@ -1149,6 +1182,7 @@ class _Cycle:
                 reason=REASON_NAMES[tier],
                 preempted_job=preempted,
                 group=group_name,
+                unclaimed_matching=self._explained_matching,
             )
         return weight
 
@@ -1195,12 +1229,19 @@ class _Cycle:
                 if slot is None:
                     run.reason = reason
                     if explain is not None and job_id == explain:
-                        self._note("rejected", spin=self.spins, reason=reason, group=group_name)
+                        self._note(
+                            "rejected",
+                            spin=self.spins,
+                            reason=reason,
+                            group=group_name,
+                            unclaimed_matching=run.ac.matching_slots,
+                        )
                     if reason in ("submitter_limit", "group_quota"):
                         limited = True
                         sub.stop_reason = reason
                     rejected[run.skip_key] = reason
                     break
+                self._explained_matching = run.ac.matching_slots
                 cost = self._record_match(sub, job_id, slot, tier, group_name)
                 run.advance()
                 used += cost

@@ -276,11 +276,15 @@ def explain_lines(job_id: str, events: Sequence[dict[str, Any]]) -> list[str]:
             )
         elif kind == "rejected":
             lines.append(
-                f"  spin {e['spin']}: rejected: {_REASON_TEXT.get(e['reason'], e['reason'])}"
+                f"  spin {e['spin']}: {e['unclaimed_matching']} unclaimed slot(s) match its "
+                f"Requirements; rejected: {_REASON_TEXT.get(e['reason'], e['reason'])}"
             )
         elif kind == "matched":
             extra = f", preempting job {e['preempted_job']}" if e.get("preempted_job") else ""
-            lines.append(f"  spin {e['spin']}: matched to {e['slot']} ({e['reason']}{extra})")
+            lines.append(
+                f"  spin {e['spin']}: {e['unclaimed_matching']} unclaimed slot(s) match its "
+                f"Requirements; matched to {e['slot']} ({e['reason']}{extra})"
+            )
         elif kind == "unmatched":
             lines.append(f"  left idle: {_REASON_TEXT.get(e['reason'], e['reason'])}")
     return lines

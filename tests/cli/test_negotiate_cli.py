@@ -257,3 +257,37 @@ def test_jobs_file_needs_dry_run_and_explain_needs_an_idle_job(
     result = run("negotiate", "--dry-run", *args, "--explain", "9.9")
     assert result.exit_code == 2
     assert "--explain 9.9: no idle job with that id" in result.stderr
+
+
+def test_negotiate_ndjson_csv_and_explain_json(files: Callable[..., list[str]], run: Any) -> None:
+    args = files([{"id": "1.0", "owner": "a", "count": 3}], count=2)
+    nd = run("negotiate", "--dry-run", *args, "--output", "ndjson")
+    lines = [json.loads(line) for line in nd.stdout.splitlines()]
+    assert [line["kind"] for line in lines] == ["match", "match", "submitter", "unmatched"]
+    assert lines[3] == {
+        "kind": "unmatched",
+        "job_id": "1.2",
+        "submitter": "a@example.org",
+        "reason": "pool_exhausted",
+    }
+    csv_out = run("negotiate", "--dry-run", *args, "--output", "csv")
+    assert csv_out.stdout.splitlines() == [
+        "job_id,submitter,slot,reason,preempted_job",
+        "1.0,a@example.org,slot1@exec001,no_preemption,",
+        "1.1,a@example.org,slot1@exec002,no_preemption,",
+    ]
+    story = run("negotiate", "--dry-run", *args, "--explain", "1.0", "--json")
+    doc = json.loads(story.stdout)
+    assert doc["job_id"] == "1.0"
+    assert doc["events"][-1]["event"] == "matched"
+    assert doc["events"][-1]["slot"] == "slot1@exec001"
+
+
+def test_quota_csv_has_the_json_columns(files: Callable[..., list[str]], run: Any) -> None:
+    result = run("quota", *files([], count=100, extra=PHYSICS), "--output", "csv")
+    header, *rows = result.stdout.splitlines()
+    assert header == (
+        "group,parent,static_quota,dynamic_quota,subtree_quota,quota,limit,"
+        "accept_surplus,in_use,demand"
+    )
+    assert rows[1].startswith("group_physics,<none>,100.0,,100.0,10.0,0,false,")
