@@ -13,6 +13,11 @@ from fairshare_cli.errors import InputError
 
 JOB_STATUSES = ("idle", "running", "held", "completed", "removed")
 
+#: Whole-number job fields become ClassAd integers, which are 64-bit signed.
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+#: Times must be ISO-8601 printable: 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59Z.
+TIME_MIN, TIME_MAX = -62135596800.0, 253402300799.0
+
 
 @dataclass(frozen=True)
 class Job:
@@ -120,8 +125,18 @@ def parse_time(value: Any, where: str) -> float:
     """Epoch seconds from a number or an ISO-8601 string (naive means UTC).
 
     Raises:
-        InputError: neither.
+        InputError: neither, or a time outside the years 1 to 9999.
     """
+    t = _parse_time(value, where)
+    if not TIME_MIN <= t <= TIME_MAX:
+        raise InputError(
+            f"{where}: expected a time between the years 1 and 9999 "
+            f"(epoch seconds {TIME_MIN:.0f} to {TIME_MAX:.0f}), got {value!r}"
+        )
+    return t
+
+
+def _parse_time(value: Any, where: str) -> float:
     if isinstance(value, bool):
         raise InputError(f"{where}: expected epoch seconds or an ISO-8601 time, got {value}")
     if isinstance(value, (int, float)):
@@ -216,6 +231,10 @@ def parse_job(obj: Any, where: str) -> list[Job]:
                 or (isinstance(value, float) and not value.is_integer())
             ):
                 raise InputError(f"{w}: expected a whole number, got {value!r}")
+            if not INT64_MIN <= value <= INT64_MAX:
+                raise InputError(
+                    f"{w}: expected a whole number that fits in 64 bits, got {value!r}"
+                )
             kw[key] = int(value)
         elif key in _TIME_FIELDS:
             kw[key] = parse_time(value, w)
@@ -246,12 +265,23 @@ def parse_job(obj: Any, where: str) -> list[Job]:
     return [Job(**{**kw, "id": f"{cluster}.{i}"}) for i in range(count)]
 
 
+def require_job_list(objs: Any, source: str) -> None:
+    """Refuse anything but a list of job objects (a queue decoded from JSON).
+
+    Raises:
+        InputError: ``objs`` is not a list.
+    """
+    if not isinstance(objs, (list, tuple)):
+        raise InputError(f"{source}: expected a list of job objects, got {type(objs).__name__}")
+
+
 def parse_jobs(objs: Iterable[Any], source: str) -> list[Job]:
     """Jobs from a list of job objects; ``source`` names the file in errors.
 
     Raises:
-        InputError: a malformed job or a duplicate id.
+        InputError: not a list, a malformed job or a duplicate id.
     """
+    require_job_list(objs, source)
     jobs: list[Job] = []
     seen: set[str] = set()
     for i, obj in enumerate(objs):
