@@ -43,12 +43,31 @@ _STR = ("owner", "accounting_group", "account", "partition", "qos", "dirac_group
 _FIELDS = (*_STR, "start", "end", "slots", "cpus", "nice_user")
 
 
+_TRUE = ("true", "True", "TRUE", "1")
+_FALSE = ("false", "False", "FALSE", "0")
+
+
 def _bool(value: Any, where: str) -> bool:
-    return value in (True, "true", "True", "1", 1)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value in _TRUE + _FALSE:
+        return value in _TRUE
+    raise InputError(f"{where}: expected true or false, got {value!r}")
+
+
+def _str(value: Any, where: str) -> str:
+    """A name: a string (a CSV cell always is), or a number in JSON, as text."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    raise InputError(f"{where}: expected a string, got {value!r}")
 
 
 _CONVERT: dict[str, Callable[[Any, str], Any]] = {
-    **{k: (lambda v, w: str(v)) for k in _STR},
+    **{k: _str for k in _STR},
     "start": parse_time,
     "end": parse_time,
     "slots": lambda v, w: _count(v, w),

@@ -30,6 +30,11 @@ def open_input(path: str) -> IO[str]:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None
 
 
+def not_utf8(path: str, exc: UnicodeDecodeError) -> InputError:
+    """The error for an input file that is not UTF-8 text."""
+    return InputError(f"{path}: not UTF-8 text (byte {exc.start} of a read); expected a text file")
+
+
 def _sniff(fh: IO[str], path: str, fmt: str) -> tuple[str, IO[str]]:
     if fmt != "auto":
         return fmt, fh
@@ -83,6 +88,8 @@ def read_records(path: str, fmt: str = "auto") -> Iterator[UsageRecord]:
             yield from _csv_records(stream, path)
         else:
             yield from _jsonl_records(stream, path)
+    except UnicodeDecodeError as exc:
+        raise not_utf8(path, exc) from None
     finally:
         if fh is not sys.stdin:
             fh.close()
@@ -112,6 +119,8 @@ def _jsonl_records(stream: Any, path: str) -> Iterator[UsageRecord]:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
             raise InputError(f"{path} line {lineno}: not valid JSON: {exc.msg}") from None
+        except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
+            raise InputError(f"{path} line {lineno}: not valid JSON: {exc}") from None
         if not isinstance(obj, dict):
             raise InputError(f"{path} line {lineno}: expected a record object")
         yield parse_record(obj, f"{path} line {lineno}")
@@ -131,6 +140,10 @@ def read_condor_history(path: str) -> Iterator[UsageRecord]:
             ads = json.load(fh)
         except json.JSONDecodeError as exc:
             raise InputError(f"{path} line {exc.lineno}: not valid JSON: {exc.msg}") from None
+        except UnicodeDecodeError as exc:
+            raise not_utf8(path, exc) from None
+        except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
+            raise InputError(f"{path}: not valid JSON: {exc}") from None
     finally:
         if fh is not sys.stdin:
             fh.close()

@@ -58,7 +58,15 @@ def read_sacct(stream: IO[str], label: str, now: float) -> Iterator[UsageRecord]
     Raises:
         InputError: naming the file and line, for a missing field or a bad value.
     """
-    lines = [line for line in stream.read().splitlines() if not line.startswith("$ ")]
+    try:
+        text = stream.read()
+    except UnicodeDecodeError as exc:
+        from fairshare_cli.io.history import not_utf8
+
+        raise not_utf8(label, exc) from None
+    except OSError as exc:
+        raise InputError(f"cannot read {label}: {exc.strerror}") from None
+    lines = [line for line in text.splitlines() if not line.startswith("$ ")]
     while lines and not lines[0].strip():
         lines.pop(0)
     lines = [line for line in lines if line.strip()]
