@@ -1,0 +1,274 @@
+"""Bad input, found by a hostile pass over every command: one line, exit 2, state untouched.
+
+Each table row is a class of input that once ended in a traceback (or a wrong exit code).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+NOW = "2026-11-21T12:00:00Z"
+CONFIG = """
+[pool]
+uid_domain = "example.org"
+[[machines]]
+name = "exec"
+count = 2
+slots = 2
+attributes = { Cpus = 1, Memory = 4096 }
+partitions = ["batch"]
+[groups."group_a"]
+quota = 2
+[partitions.batch]
+default = true
+[qos.normal]
+priority = 0
+[accounts.hep]
+shares = 1
+users = { alice = 1 }
+[dirac.groups.lhcb_user]
+job_share = 1000
+"""
+STATE: dict[str, Any] = {
+    "format": "fairshare-cli state",
+    "schema_version": 1,
+    "jobs": [{"id": "1", "owner": "alice", "account": "hep", "submit_time": 1795258800.0}],
+}
+
+
+def refused(result: Any, *must: str, code: int = 2) -> None:
+    """Exit ``code``, one ``fs: error:`` line naming what is wrong, no traceback."""
+    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("fs: error: "), result.stderr
+    for text in must:
+        assert text in lines[0], (text, lines[0])
+
+
+@pytest.fixture
+def env(tmp_path: Path, write_config: Callable[[str], Path]) -> dict[str, Path]:
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps(STATE))
+    return {"config": write_config(CONFIG), "state": state, "dir": tmp_path}
+
+
+def common(env: dict[str, Path]) -> list[str]:
+    return ["--config", str(env["config"]), "--state", str(env["state"]), "--now", NOW]
+
+
+# ------------------------------------------------------------------------------ config
+CONFIG_CASES = [
+    # (replace this, with that, the error names)
+    ("Cpus = 1,", "Cpus = nan,", "machines[0].attributes.Cpus"),
+    ("Cpus = 1,", "Cpus = inf,", "machines[0].attributes.Cpus"),
+    ("Cpus = 1,", "Cpus = -inf,", "machines[0].attributes.Cpus"),
+    ("Cpus = 1,", "Cpus = 99999999999999999999,", "machines[0].attributes.Cpus"),
+    ("count = 2", "count = 100000000", "machines[0]"),
+    ("slots = 2", "slots = 99999999999", "machines[0].slots"),
+    (
+        "[partitions.batch]",
+        "[priority]\ndecay_halflife = 0.001\n[partitions.batch]",
+        "decay_halflife",
+    ),
+    (
+        "[partitions.batch]",
+        '[priority]\ncalc_period = "INFINITE"\n[partitions.batch]',
+        "calc_period",
+    ),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "key"), CONFIG_CASES)
+def test_bad_config_values(
+    old: str, new: str, key: str, env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    assert old in CONFIG
+    env["config"].write_text(CONFIG.replace(old, new, 1))
+    refused(run("config", "check", "--config", str(env["config"])), str(env["config"]), key)
+    before = env["state"].read_bytes()
+    refused(run("sshare", *common(env)), key)
+    assert env["state"].read_bytes() == before
+
+
+def test_config_not_utf8(env: dict[str, Path], run: Callable[..., Any]) -> None:
+    env["config"].write_bytes(b'[pool]\nname = "caf\xe9"\n')
+    refused(run("config", "check", "--config", str(env["config"])), str(env["config"]), "UTF-8")
+
+
+# ------------------------------------------------------------------------------ state
+TEXT = json.dumps(STATE)
+STATE_CASES = [
+    # (state file text, command, the error names)
+    (TEXT[:-1] + ', "negotiator": {"last_cycle": NaN}}', "userprio", "NaN"),
+    (TEXT[:-1] + ', "slurm": {"last_decay_ran": Infinity}}', "sshare", "Infinity"),
+    (TEXT[:-1] + ', "slurm": {"last_decay_ran": 1e999}}', "sshare", "1e999"),
+    (TEXT[:-1] + ', "slurm": {"last_decay_ran": ' + "9" * 5000 + "}}", "sshare", "JSON"),
+    ("[" * 100000 + "]" * 100000, "userprio", "JSON"),
+    (json.dumps({**STATE, "jobs": 5}), "userprio", "jobs: expected a list"),
+    (json.dumps({**STATE, "jobs": 5}), "sprio", "jobs: expected a list"),
+    (json.dumps({**STATE, "jobs": {"1": {}}}), "negotiate", "jobs: expected a list"),
+    (
+        json.dumps({**STATE, "jobs": [{"id": "1", "owner": "a", "request_cpus": 1e300}]}),
+        "negotiate",
+        "request_cpus",
+    ),
+    (
+        json.dumps({**STATE, "jobs": [{"id": "1", "owner": "a", "job_prio": 10**30}]}),
+        "negotiate",
+        "job_prio",
+    ),
+    (
+        json.dumps({**STATE, "jobs": [{"id": "1", "owner": "a", "submit_time": 1e300}]}),
+        "negotiate",
+        "submit_time",
+    ),
+    (
+        json.dumps(
+            {**STATE, "jobs": [{"id": "1", "owner": "a", "account": "hep", "submit_time": 1e300}]}
+        ),
+        "sprio",
+        "submit_time",
+    ),
+    (
+        json.dumps(
+            {
+                **STATE,
+                "negotiator": {
+                    "claims": {
+                        "slot1@exec001": {
+                            "job_id": "1",
+                            "submitter": "alice@example.org",
+                            "start_time": 1e300,
+                        }
+                    }
+                },
+            }
+        ),
+        "userprio",
+        "negotiator.claims.slot1@exec001.start_time",
+    ),
+    (
+        json.dumps({**STATE, "negotiator": {"rr_times": {"group_a": -1e300}}}),
+        "quota",
+        "negotiator.rr_times",
+    ),
+    (
+        json.dumps({**STATE, "slurm": {"usage": {"hep": {"alice": 1e308}}}}),
+        "sshare",
+        "slurm.usage.hep.alice",
+    ),
+    (json.dumps({**STATE, "slurm": "x"}), "simulate", "slurm"),
+    (json.dumps({**STATE, "slurm": {"usage": {"hep": 5}}}), "simulate", "slurm.usage.hep"),
+]
+
+
+@pytest.mark.parametrize(("text", "command", "key"), STATE_CASES)
+def test_bad_state_is_refused_and_untouched(
+    text: str, command: str, key: str, env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    env["state"].write_text(text)
+    before = env["state"].read_bytes()
+    extra = ["--until", "1:00:00", "--cycle", "1800"] if command == "simulate" else []
+    refused(run(command, *common(env), *extra), str(env["state"]), key)
+    assert env["state"].read_bytes() == before
+
+
+def test_unwritable_state_folder_is_a_runtime_failure(
+    env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    blocker = env["dir"] / "not-a-folder"
+    blocker.write_text("x")
+    args = ["--config", str(env["config"]), "--state", str(blocker / "state.json"), "--now", NOW]
+    refused(run("setfactor", "alice", "3", *args), str(blocker), code=1)
+    assert blocker.read_text() == "x"
+
+
+# ------------------------------------------------------------------------------ jobs files
+JOBS_CASES: list[tuple[str | bytes, str]] = [
+    (json.dumps([{"id": "1", "owner": "a", "request_cpus": 10**30}]), "request_cpus"),
+    (json.dumps([{"id": "1", "owner": "a", "request_memory": 1e300}]), "request_memory"),
+    (json.dumps([{"id": "1", "owner": "a", "submit_time": 1e300}]), "submit_time"),
+    (json.dumps([{"id": "1", "owner": "a", "submit_time": "-1e300"}]), "submit_time"),
+    ('[{"id": "1", "owner": "a", "job_prio": ' + "9" * 5000 + "}]", "JSON"),
+    ("[" * 100000 + "]" * 100000, "JSON"),
+    (b'[{"id": "1", "owner": "caf\xe9"}]', "UTF-8"),
+]
+
+
+@pytest.mark.parametrize("command", ["negotiate", "sprio", "taskqueues", "quota"])
+@pytest.mark.parametrize(("content", "key"), JOBS_CASES)
+def test_bad_jobs_file(
+    content: str | bytes, key: str, command: str, env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    jobs = env["dir"] / "jobs.json"
+    if isinstance(content, bytes):
+        jobs.write_bytes(content)
+    else:
+        jobs.write_text(content)
+    extra = ["--dry-run"] if command == "negotiate" else []
+    result = run(command, *common(env), *extra, "--jobs-file", str(jobs))
+    lenient = (command == "sprio" and key.startswith("request_")) or (
+        command == "taskqueues" and key not in ("JSON", "UTF-8")  # only DIRAC jobs are read
+    )
+    if lenient:
+        assert result.exit_code in (0, 2), result.stderr
+        assert "Traceback" not in result.stderr
+        return
+    refused(result, str(jobs), key)
+
+
+# ------------------------------------------------------------------------------ history
+HISTORY_CASES: list[tuple[str, str | bytes, str]] = [
+    ("h.csv", "owner,start,nice_user\nalice,2026-11-21T10:00:00Z,maybe\n", "nice_user"),
+    ("h.jsonl", '{"owner": {"a": 1}, "start": "2026-11-21T10:00:00Z"}\n', "owner"),
+    ("h.jsonl", '{"owner": "a", "start": "2026-11-21T10:00:00Z", "account": ["x"]}\n', "account"),
+    (
+        "h.jsonl",
+        '{"owner": "a", "start": "2026-11-21T10:00:00Z", "slots": ' + "9" * 5000 + "}\n",
+        "line 1",
+    ),
+    ("h.jsonl", '{"owner": "a", "start": ' + "[" * 50000 + "]" * 50000 + "}\n", "line 1"),
+    ("h.csv", b"owner,start\nal\xffice,2026-11-21T10:00:00Z\n", "UTF-8"),
+    ("h.csv", "owner,start\nalice,-1e300\n", "start"),
+]
+
+
+@pytest.mark.parametrize(("name", "content", "key"), HISTORY_CASES)
+def test_bad_history(
+    name: str, content: str | bytes, key: str, env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    path = env["dir"] / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    before = env["state"].read_bytes()
+    refused(run("import", "history", str(path), *common(env)), str(path), key)
+    assert env["state"].read_bytes() == before
+
+
+DUMP_CASES: list[tuple[str, str | bytes, str]] = [
+    ("sacct", b"JobID|User|Account|Start|End|AllocCPUS\n7|\xff|hep|x|y|1\n", "UTF-8"),
+    ("condor-history", b'[{"Owner": "caf\xe9"}]', "UTF-8"),
+    ("condor-history", '[{"Owner": "a", "JobStartDate": ' + "9" * 5000 + "}]", "JSON"),
+    ("condor-history", "[" * 100000 + "]" * 100000, "JSON"),
+]
+
+
+@pytest.mark.parametrize(("kind", "content", "key"), DUMP_CASES)
+def test_bad_dumps(
+    kind: str, content: str | bytes, key: str, env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    path = env["dir"] / "dump.txt"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    before = env["state"].read_bytes()
+    refused(run("import", kind, str(path), *common(env)), str(path), key)
+    assert env["state"].read_bytes() == before
