@@ -21,7 +21,7 @@ from fairshare_cli.core.history import (
 )
 from fairshare_cli.core.slurm import make_slurm_history_sink
 from fairshare_cli.core.state import SectionError
-from fairshare_cli.errors import StateError
+from fairshare_cli.errors import InputError, StateError
 from fairshare_cli.io.history import FORMATS, read_condor_history, read_records
 
 #: One sink per subsystem, by state section: each charges records to its own model.
@@ -149,8 +149,11 @@ def _import(
             try:
                 for record in records():
                     count += 1
-                    for sink in sinks.values():
-                        sink.add(record)
+                    try:
+                        for sink in sinks.values():
+                            sink.add(record)
+                    except InputError as exc:  # a sink names the record; add the file
+                        raise InputError(f"{label}: {exc}") from None
             except UnsortedHistory:
                 continue
             break

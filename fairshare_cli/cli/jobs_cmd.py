@@ -149,7 +149,7 @@ def submit(
                     raise InputError(f"--set {item}: expected FIELD=VALUE")
                 try:
                     obj[key.strip()] = json.loads(text)
-                except json.JSONDecodeError:
+                except (ValueError, RecursionError):  # not JSON: plain text
                     obj[key.strip()] = text
             if count > 1:
                 obj["count"] = count
@@ -182,6 +182,10 @@ def _read_objects(path: Path) -> list[dict[str, Any]]:
         raise InputError(f"jobs file {path} cannot be read: {exc.strerror}") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"jobs file {path} is not valid JSON (line {exc.lineno})") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"jobs file {path} is not UTF-8 text (byte {exc.start})") from None
+    except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
+        raise InputError(f"jobs file {path} is not valid JSON: {exc}") from None
     if isinstance(raw, dict):
         raw = [raw]
     if not isinstance(raw, list) or not all(isinstance(o, dict) for o in raw):

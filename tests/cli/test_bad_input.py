@@ -272,3 +272,66 @@ def test_bad_dumps(
     before = env["state"].read_bytes()
     refused(run("import", kind, str(path), *common(env)), str(path), key)
     assert env["state"].read_bytes() == before
+
+
+# ------------------------------------------------------------------------------ usage, submit
+USAGE_CASES = [
+    ["negotiate", "--bogus"],
+    ["import", "history"],
+    ["sprio", "--output", "xml"],
+    ["negotiate", "--dry-run", "--jobs-file", "."],
+    ["submit", "--count", "0"],
+]
+
+
+@pytest.mark.parametrize("args", USAGE_CASES)
+def test_bad_usage_is_one_line(
+    args: list[str], env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    before = env["state"].read_bytes()
+    refused(run(*args, *common(env)), "--help")
+    assert env["state"].read_bytes() == before
+
+
+SUBMIT_CASES: list[tuple[list[str], str | bytes | None, str]] = [
+    (["--file", "{jobs}"], b'[{"id": "9", "owner": "caf\xe9"}]', "UTF-8"),
+    (["--file", "{jobs}"], '[{"id": "9", "owner": "a", "nice": ' + "9" * 5000 + "}]", "JSON"),
+    (["--file", "{jobs}"], "[" * 100000 + "]" * 100000, "JSON"),
+    (["--owner", "a", "--set", "nice=" + "9" * 5000], None, "nice"),
+    (["--owner", "a", "--set", "submit_time=1e300"], None, "submit_time"),
+]
+
+
+@pytest.mark.parametrize(("args", "content", "key"), SUBMIT_CASES)
+def test_bad_submit(
+    args: list[str],
+    content: str | bytes | None,
+    key: str,
+    env: dict[str, Path],
+    run: Callable[..., Any],
+) -> None:
+    jobs = env["dir"] / "new.json"
+    if isinstance(content, bytes):
+        jobs.write_bytes(content)
+    elif content is not None:
+        jobs.write_text(content)
+    before = env["state"].read_bytes()
+    refused(run("submit", *[a.format(jobs=jobs) for a in args], *common(env)), key)
+    assert env["state"].read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("content", "key"),
+    [
+        ("owner,start,qos\nalice,2026-11-21T10:00:00Z,nosuch\n", 'record 1: unknown QOS "nosuch"'),
+        ("owner,start\nalice,2027-11-21T10:00:00Z\n", "record 1: starts after --now"),
+    ],
+)
+def test_history_refused_by_a_model_names_the_file(
+    content: str, key: str, env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    path = env["dir"] / "h.csv"
+    path.write_text(content)
+    before = env["state"].read_bytes()
+    refused(run("import", "history", str(path), *common(env)), f"{path}: {key}")
+    assert env["state"].read_bytes() == before
