@@ -17,6 +17,8 @@ JOB_STATUSES = ("idle", "running", "held", "completed", "removed")
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 #: Times must be ISO-8601 printable: 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59Z.
 TIME_MIN, TIME_MAX = -62135596800.0, 253402300799.0
+#: The most jobs one ``"count": N`` object may stand for.
+MAX_JOB_COUNT = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -214,6 +216,8 @@ def parse_job(obj: Any, where: str) -> list[Job]:
         if key == "count":
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise InputError(f"{w}: expected a whole number of at least 1, got {value!r}")
+            if value > MAX_JOB_COUNT:
+                raise InputError(f"{w}: expected at most {MAX_JOB_COUNT:,} jobs, got {value}")
             count = value
             continue
         if key not in _FIELDS:

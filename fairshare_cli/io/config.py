@@ -72,6 +72,8 @@ def read_toml(path: Path) -> dict[str, Any]:
         ) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
+    except (ValueError, RecursionError) as exc:  # an over-long integer, too deep a nesting
+        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
 
 
 def load_config(path: Path, overrides: Mapping[str, Any] | None = None) -> Config:
@@ -113,6 +115,8 @@ def apply_overrides(
             if not isinstance(nxt, (dict, list)):
                 raise ConfigError(f"{where}: --set {dotted}: {part} is not a table")
             node = nxt
+        if isinstance(node, list):
+            raise ConfigError(f"{where}: --set {dotted}: cannot replace a whole [[...]] entry")
         node[parts[-1]] = value
     return out
 

@@ -335,3 +335,59 @@ def test_history_refused_by_a_model_names_the_file(
     before = env["state"].read_bytes()
     refused(run("import", "history", str(path), *common(env)), f"{path}: {key}")
     assert env["state"].read_bytes() == before
+
+
+# ------------------------------------------------------------------------------ options
+OPTION_CASES: list[tuple[list[str], str]] = [
+    (["whatif", "--set", "machines.0=5", "userprio"], "machines.0"),
+    (["sshare", "-o", "Account%99999999999"], "too large"),
+    (["sprio", "-o", "%.99999999999i"], "too large"),
+    (["negotiate", "--dry-run", "--jobs-file", "{jobs}"], "count"),
+    (["sprio", "--jobs-file", "{jobs}"], "count"),
+]
+
+
+@pytest.mark.parametrize(("args", "key"), OPTION_CASES)
+def test_bad_option_values(
+    args: list[str], key: str, env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    jobs = env["dir"] / "jobs.json"
+    jobs.write_text(json.dumps([{"id": "1", "owner": "a", "count": 10**12}]))
+    before = env["state"].read_bytes()
+    refused(run(*[a.format(jobs=jobs) for a in args], *common(env)), key)
+    assert env["state"].read_bytes() == before
+
+
+def test_whatif_value_too_big_for_toml_is_a_string(
+    env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    result = run("whatif", "--set", "pool.name=" + "9" * 5000, "userprio", *common(env))
+    assert result.exit_code == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["x = " + "9" * 5000 + "\n", "x = " + "[" * 5000 + "]" * 5000 + "\n"],
+)
+def test_config_too_big_for_toml(text: str, env: dict[str, Path], run: Callable[..., Any]) -> None:
+    env["config"].write_text(text)
+    refused(run("config", "check", "--config", str(env["config"])), "not valid TOML")
+
+
+@pytest.mark.parametrize("spec", ["%", "%z", "%z%q"])
+def test_sprio_format_without_valid_fields(
+    spec: str, env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    result = run("sprio", "-o", spec, *common(env))
+    assert result.exit_code == 0, result.stderr
+    assert "Invalid job format specification" in result.stderr
+
+
+def test_resetusage_of_an_unknown_name_creates_its_record(
+    env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    result = run("resetusage", "zed@example.org", *common(env))
+    assert result.exit_code == 0, result.stderr
+    records = json.loads(env["state"].read_text())["accountant"]["records"]
+    assert records["zed@example.org"]["accumulated_usage"] == 0.0
+    assert records["zed@example.org"]["begin_usage_time"] == 1795262400.0
