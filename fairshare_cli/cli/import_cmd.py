@@ -73,7 +73,13 @@ def history(
     """
     with spooled(file) as path:
         _import(
-            lambda: read_records(path, fmt), file, rebuild, dry_run, config_path, state_path, now
+            lambda: read_records(path, fmt, label=file),
+            file,
+            rebuild,
+            dry_run,
+            config_path,
+            state_path,
+            now,
         )
 
 
@@ -104,7 +110,13 @@ def condor_history(
     """
     with spooled(file) as path:
         _import(
-            lambda: read_condor_history(path), file, rebuild, dry_run, config_path, state_path, now
+            lambda: read_condor_history(path, label=file),
+            file,
+            rebuild,
+            dry_run,
+            config_path,
+            state_path,
+            now,
         )
 
 
@@ -114,8 +126,13 @@ def spooled(file: str) -> Iterator[str]:
     if file != "-":
         yield file
         return
-    with tempfile.NamedTemporaryFile("w", suffix=".history", encoding="utf-8") as tmp:
-        shutil.copyfileobj(sys.stdin, tmp)
+    with tempfile.NamedTemporaryFile("wb", suffix=".history") as tmp:
+        # Bytes as they come: decoding (and its errors) is the reader's job.
+        source = getattr(sys.stdin, "buffer", None)
+        if source is not None:
+            shutil.copyfileobj(source, tmp)
+        else:  # pragma: no cover - a text-only stdin
+            tmp.write(sys.stdin.read().encode("utf-8", "surrogateescape"))
         tmp.flush()
         yield tmp.name
 

@@ -303,5 +303,6 @@ def job_to_json(job: Job) -> dict[str, Any]:
     defaults = Job(id="", owner="")
     for key, value in asdict(job).items():
         if key in ("id", "owner") or value != getattr(defaults, key):
-            out[key] = value
+            # An infinite time limit or run time is stored as Slurm writes it.
+            out[key] = "INFINITE" if value == math.inf else value
     return out

@@ -96,7 +96,12 @@ def save_state(path: Path, state: State) -> None:
     Raises:
         RuntimeFailure: the folder cannot be created or written (the old file is kept).
     """
-    text = json.dumps(state_to_json(state), indent=2, sort_keys=True, allow_nan=False) + "\n"
+    try:
+        text = json.dumps(state_to_json(state), indent=2, sort_keys=True, allow_nan=False) + "\n"
+    except ValueError as exc:  # a NaN or infinity: JSON has no such number
+        raise RuntimeFailure(
+            f"cannot write state file {path}: {exc}; nothing was written"
+        ) from None
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)

@@ -391,3 +391,27 @@ def test_resetusage_of_an_unknown_name_creates_its_record(
     records = json.loads(env["state"].read_text())["accountant"]["records"]
     assert records["zed@example.org"]["accumulated_usage"] == 0.0
     assert records["zed@example.org"]["begin_usage_time"] == 1795262400.0
+
+
+def test_history_on_stdin_that_is_not_text(env: dict[str, Path], run: Callable[..., Any]) -> None:
+    from click.testing import CliRunner
+
+    from fairshare_cli.cli.main import cli
+
+    before = env["state"].read_bytes()
+    result = CliRunner().invoke(
+        cli, ["import", "history", "-", *common(env)], input=b"\xff\xfe\x00\x01\n"
+    )
+    refused(result, "-: not UTF-8")
+    assert env["state"].read_bytes() == before
+
+
+@pytest.mark.parametrize("field", ["time_limit", "run_time"])
+def test_infinite_durations_round_trip_through_the_state(
+    field: str, env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    result = run("submit", "--owner", "alice", "--set", f"{field}=INFINITE", *common(env))
+    assert result.exit_code == 0, result.stderr
+    stored = json.loads(env["state"].read_text())["jobs"][-1]
+    assert stored[field] == "INFINITE"
+    assert run("prio", stored["id"], "3", *common(env)).exit_code == 0
