@@ -12,7 +12,7 @@ import click
 
 from fairshare_cli.cli.context import Env, mutate_state
 from fairshare_cli.cli.options import common_options, dry_run_option
-from fairshare_cli.core.jobs import Job, job_to_json, parse_jobs
+from fairshare_cli.core.jobs import INT64_MAX, INT64_MIN, Job, job_to_json, parse_jobs
 from fairshare_cli.errors import InputError
 
 UINT32_MAX = 2**32 - 1
@@ -227,6 +227,8 @@ def prio(
         raise InputError(f'priority "{value}": expected a whole number') from None
     if slurm and not 0 <= number <= UINT32_MAX:
         raise InputError(f"priority {number}: expected 0 to {UINT32_MAX} for a Slurm job")
+    if not INT64_MIN <= number <= INT64_MAX:
+        raise InputError(f"priority {number}: expected a whole number that fits in 64 bits")
     with mutate_state(config_path, state_path, now, dry_run) as env:
         queue = _queue(env)
         hit = [j for j in queue if _matches(j, job_id)]

@@ -415,3 +415,21 @@ def test_infinite_durations_round_trip_through_the_state(
     stored = json.loads(env["state"].read_text())["jobs"][-1]
     assert stored[field] == "INFINITE"
     assert run("prio", stored["id"], "3", *common(env)).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "key"),
+    [
+        (["prio", "1", "99999999999999999999999"], "64 bits"),
+        (["setfactor", "", "3"], "NAME"),
+        (["setprio", "@example.org", "3"], "NAME"),
+        (["delete", " "], "NAME"),
+    ],
+)
+def test_edits_refuse_values_the_state_could_not_hold(
+    args: list[str], key: str, env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    before = env["state"].read_bytes()
+    refused(run(*args, *common(env)), key)
+    assert env["state"].read_bytes() == before
+    assert run("userprio", *common(env)).exit_code == 0
