@@ -36,11 +36,12 @@ def check(config_path: str | None, output: str, as_json: bool) -> None:
       fs config check --config sample_configs/pool.toml
     Exit 0 when valid; exit 2 with one line naming the key when not.
     """
-    from fairshare_cli.io.config import load_config
+    from fairshare_cli.io.config import check_expressions, load_config
     from fairshare_cli.render.formats import emit_rows
 
     path = resolve_config_path(config_path)
     config = load_config(path)
+    check_expressions(config)
     data = _plain(dataclasses.asdict(config))
     if output_format(output, as_json) != "table":
         emit_rows(data, None, "json")

@@ -803,3 +803,36 @@ def _int_list(reader: _Reader) -> Callable[[Any, str], tuple[int, ...]]:
         return tuple(reader.integer(v, f"{key}[{k}]", lo=1) for k, v in enumerate(value))
 
     return convert
+
+
+def check_expressions(config: Config) -> None:
+    """Parse every ClassAd expression of the config (negotiator knobs, machine start/rank).
+
+    Loading a config does not parse them (most commands never evaluate one); ``fs config
+    check`` and the HTCondor views call this so that a typo names the file and key.
+
+    Raises:
+        ConfigError: naming the file and key of the first expression that does not parse.
+    """
+    from fairshare_cli.core.classads import check_expression
+
+    neg = config.negotiator
+    texts = [
+        (f"[negotiator] {key}", getattr(neg, key))
+        for key in (
+            "slot_weight",
+            "preemption_requirements",
+            "preemption_rank",
+            "pre_job_rank",
+            "post_job_rank",
+            "group_sort_expr",
+        )
+    ]
+    for spec in config.machines:
+        texts += [
+            (f"machine {spec.name} start", spec.start),
+            (f"machine {spec.name} rank", spec.rank),
+        ]
+    for key, text in texts:
+        if text is not None and text.strip():
+            check_expression(text, f"{config.path}: {key}", ConfigError)

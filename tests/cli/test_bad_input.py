@@ -433,3 +433,28 @@ def test_edits_refuse_values_the_state_could_not_hold(
     refused(run(*args, *common(env)), key)
     assert env["state"].read_bytes() == before
     assert run("userprio", *common(env)).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("section", "line", "key"),
+    [
+        ("[pool]", '[negotiator]\npreemption_requirements = "((("', "preemption_requirements"),
+        ("[pool]", '[negotiator]\nslot_weight = "Cpus +"', "[negotiator] slot_weight"),
+        ("[pool]", '[negotiator]\ngroup_sort_expr = "!!"', "[negotiator] group_sort_expr"),
+        ('name = "exec"', 'name = "exec"\nstart = "(((("', "machine exec start"),
+        ('name = "exec"', 'name = "exec"\nrank = ")"', "machine exec rank"),
+    ],
+)
+def test_unparsable_expressions_are_config_errors(
+    section: str, line: str, key: str, env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    text = (
+        CONFIG.replace(section, line + "\n" + section, 1)
+        if section == "[pool]"
+        else (CONFIG.replace(section, line, 1))
+    )
+    env["config"].write_text(text)
+    path = str(env["config"])
+    refused(run("config", "check", "--config", path), path, key)
+    refused(run("negotiate", "--dry-run", *common(env)), path, key)
+    refused(run("quota", *common(env)), path, key)
