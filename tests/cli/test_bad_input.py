@@ -458,3 +458,15 @@ def test_unparsable_expressions_are_config_errors(
     refused(run("config", "check", "--config", path), path, key)
     refused(run("negotiate", "--dry-run", *common(env)), path, key)
     refused(run("quota", *common(env)), path, key)
+
+
+def test_sacct_errors_give_the_line_number_in_the_file(
+    env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    path = env["dir"] / "sacct.txt"
+    path.write_text(
+        "\n$ sacct -P\nJobID|User|Account|Start|End|AllocCPUS\n\n"
+        "7|alice|hep|2026-11-21T10:00:00|2026-11-21T11:00:00|4\n\n"
+        "8|alice|hep|2026-11-21T10:00:00|2026-11-21T11:00:00|x\n"
+    )
+    refused(run("import", "sacct", str(path), *common(env)), f"{path}: line 7: alloccpus")
