@@ -470,3 +470,13 @@ def test_sacct_errors_give_the_line_number_in_the_file(
         "8|alice|hep|2026-11-21T10:00:00|2026-11-21T11:00:00|x\n"
     )
     refused(run("import", "sacct", str(path), *common(env)), f"{path}: line 7: alloccpus")
+
+
+def test_init_into_a_path_that_cannot_be_written(
+    env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    blocker = env["dir"] / "file"
+    blocker.write_text("x")
+    refused(run("init", str(blocker / "pool.toml")), str(blocker), code=1)
+    refused(run("init", str(env["dir"]), "--force"), "is a directory")
+    assert blocker.read_text() == "x"
