@@ -15,6 +15,7 @@ from fairshare_cli.core.config import Config
 from fairshare_cli.core.jobs import Job
 
 ACTIVITY_WINDOW = 86400.0
+FLT_MAX = 3.4028234663852886e38
 SORT_KEYS = ("priority", "name", "usage", "factor", "in-use", "last-usage")
 
 
@@ -43,7 +44,7 @@ class UserprioRow:
     weighted_accumulated_usage_hours: float
     begin_usage_time: float
     last_usage_time: float
-    requested: float = 0.0
+    requested: float | None = None
     config_quota: float | None = None
     effective_quota: float | None = None
     subtree_quota: float | None = None
@@ -66,6 +67,7 @@ class UserprioView:
     any_real_group: bool = False
     hidden: int = 0
     named: tuple[str, ...] = field(default_factory=tuple)
+    active: tuple[UserprioRow, ...] = ()  # every record past the activity filter, shown or not
 
 
 def requested_by_submitter(jobs: Iterable[Job], config: Config) -> dict[str, float]:
@@ -164,7 +166,7 @@ def userprio_view(
                 weighted_accumulated_usage_hours=rec.weighted_accumulated_usage / 3600.0,
                 begin_usage_time=rec.begin_usage_time,
                 last_usage_time=rec.last_usage_time,
-                requested=group_req.get(name, 0.0) if rec.is_group else requested.get(name, 0.0),
+                requested=group_req.get(name, 0.0) if rec.is_group else requested.get(name),
                 config_quota=cq,
                 effective_quota=info.effective_quota if info else None,
                 subtree_quota=info.subtree_quota if info else None,
@@ -191,21 +193,46 @@ def userprio_view(
     else:
         shown = users + (groups if any_real_group and not priority_only else [])
         ordered = _flat_order(shown, sort, show_priority, show_usage)
-    policy = (
-        "regroup"
-        if config.negotiator.autoregroup
-        else ("byquota" if config.negotiator.accept_surplus else "no")
-    )
+        # The <none> row shows in flat mode only after another group row (user_prio.cpp).
+        seen_group = False
+        kept: list[UserprioRow] = []
+        for row in ordered:
+            if row.is_group:
+                if row.name == acct.ROOT_GROUP and not seen_group:
+                    continue
+                seen_group = True
+            kept.append(row)
+        ordered = kept
+    matched = sum(1 for n in records if n in wanted) if wanted else len(records)
     return UserprioView(
         rows=tuple(ordered),
         hierarchical=hier,
-        total_records=len(records),
+        total_records=matched,
+        active=tuple(rows),
         cutoff=cutoff,
-        surplus_policy=policy,
+        surplus_policy=global_surplus_policy(config),
         has_groups=has_group_data,
         any_real_group=any_real_group,
         named=tuple(sorted(wanted)),
     )
+
+
+def global_surplus_policy(config: Config) -> str:
+    """The footer's surplus word: the last group ad, breadth-first, that accepts surplus.
+
+    The root ``<none>`` always accepts surplus, so with groups it is at least ``ByQuota``;
+    ``Regroup`` when a later group autoregroups. No groups: blank.
+    """
+    if not config.groups:
+        return ""
+    auto_any = config.negotiator.autoregroup or any(g.autoregroup for g in config.groups.values())
+    policy = "Regroup" if auto_any else "ByQuota"
+    by_depth = sorted(config.groups, key=lambda n: (n.count("."), n.lower()))
+    for name in by_depth:
+        word = surplus_policy(config, name)
+        if word in ("Regroup", "ByQuota"):
+            policy = word
+    return policy
 
 
 def _user_key(
@@ -246,10 +273,14 @@ def _hierarchical_order(
         )
     }
     ids[acct.ROOT_GROUP] = len(ids)
+    have_keys = any(g.sort_key is not None for g in groups)
 
     def display_order(g: UserprioRow) -> tuple[float, int]:
         if show_priority:
-            key = g.sort_key if g.sort_key is not None else _default_sort_key(g)
+            if have_keys:
+                key = g.sort_key if g.sort_key is not None else FLT_MAX
+            else:  # no sort keys: the group's priority stands in (<none> last)
+                key = g.effective_priority if g.name != acct.ROOT_GROUP else FLT_MAX
         elif show_usage:
             key = g.weighted_accumulated_usage_hours
         else:
@@ -268,13 +299,3 @@ def _hierarchical_order(
         if gname not in names_present:
             out.extend(_flat_order(by_group[gname], sort, show_priority, show_usage))
     return out
-
-
-def _default_sort_key(g: UserprioRow) -> float:
-    """``GROUP_SORT_EXPR``'s default with the quota known here (static quota, else none)."""
-    if g.name == acct.ROOT_GROUP:
-        return 3.4e38
-    quota = g.effective_quota
-    if quota is not None and quota > 0:
-        return g.weighted_resources_in_use / quota
-    return 3.3e38
