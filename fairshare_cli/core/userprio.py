@@ -115,8 +115,9 @@ def userprio_view(
     """Compute the rows of ``condor_userprio`` at ``now``.
 
     Args:
-        names: named submitters or groups (bare users get ``@uid_domain``); naming any
-            disables the activity filter and shows only those.
+        names: named submitters or groups: ``user@domain`` exactly, a bare name any record
+            whose name before the ``@`` is that; naming any disables the activity filter
+            and shows only those.
         all_users: ``-allusers``: no activity filter.
         hierarchical: force (True) or refuse (False) group rows; None = HTCondor's choice.
         sort: flat order key (see :data:`SORT_KEYS`); HTCondor's own is ``priority``.
@@ -128,8 +129,15 @@ def userprio_view(
     records = acct.view(state, config, now)
     requested = requested_by_submitter(jobs, config)
     group_info = group_info or {}
-    wanted = {acct.qualify(n, config.pool.uid_domain) for n in names}
-    cutoff = None if (all_users or wanted) else now - ACTIVITY_WINDOW
+    # Like condor_userprio: user@domain and <none> match exactly, a bare name matches the
+    # part before the "@" (any domain; a group record's whole name).
+    full = {n for n in names if "@" in n or n == acct.ROOT_GROUP}
+    short = {n for n in names if n not in full}
+
+    def wanted(name: str) -> bool:
+        return name in full or name.split("@", 1)[0] in short
+
+    cutoff = None if (all_users or names) else now - ACTIVITY_WINDOW
 
     group_req: dict[str, float] = {}
     for sub, amount in requested.items():
@@ -138,7 +146,7 @@ def userprio_view(
 
     rows: list[UserprioRow] = []
     for name, rec in records.items():
-        if wanted and name not in wanted:
+        if names and not wanted(name):
             continue
         if cutoff is not None:
             last = rec.last_usage_time if rec.last_usage_time > 0 else -1.0
@@ -203,7 +211,7 @@ def userprio_view(
                 seen_group = True
             kept.append(row)
         ordered = kept
-    matched = sum(1 for n in records if n in wanted) if wanted else len(records)
+    matched = sum(1 for n in records if wanted(n)) if names else len(records)
     return UserprioView(
         rows=tuple(ordered),
         hierarchical=hier,
@@ -213,7 +221,7 @@ def userprio_view(
         surplus_policy=global_surplus_policy(config),
         has_groups=has_group_data,
         any_real_group=any_real_group,
-        named=tuple(sorted(wanted)),
+        named=tuple(sorted(names)),
     )
 
 

@@ -390,3 +390,16 @@ def test_hierarchical_layout(
         "-------------------- --------- ------- ------------ --------- ------ ------------ ---------- ---------- --------- ---------",
         "Number of users: 2             ByQuota                             4        56.00    1+00:00",
     ]
+
+
+def test_named_users_match_like_condor_userprio(pool: list[str], run: Callable[..., Any]) -> None:
+    """A bare name matches the part before the @ (any domain); user@domain matches exactly."""
+
+    def names(*args: str) -> list[str]:
+        out = run("userprio", *args, *pool, "--now", "2026-12-30T00:00:00Z", "--json")
+        return [r["name"] for r in json.loads(out.stdout)]
+
+    assert names("alice") == ["alice@example.org"]  # named: shown though long inactive
+    assert names("alice@example.org", "bob") == ["bob@example.org", "alice@example.org"]
+    assert names("alice@elsewhere.net") == []
+    assert names() == []  # nobody active in the last 24 hours
