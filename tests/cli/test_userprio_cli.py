@@ -400,6 +400,7 @@ def test_named_users_match_like_condor_userprio(pool: list[str], run: Callable[.
         return [r["name"] for r in json.loads(out.stdout)]
 
     assert names("alice") == ["alice@example.org"]  # named: shown though long inactive
-    assert names("alice@example.org", "bob") == ["bob@example.org", "alice@example.org"]
+    # alice has decayed to 0.5; bob still holds his two slots
+    assert names("alice@example.org", "bob") == ["alice@example.org", "bob@example.org"]
     assert names("alice@elsewhere.net") == []
-    assert names() == []  # nobody active in the last 24 hours
+    assert names() == ["bob@example.org"]  # the only one active in the last 24 hours
