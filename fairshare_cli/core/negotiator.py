@@ -43,6 +43,7 @@ from fairshare_cli.core.quotas import (
     GroupNode,
     GroupTree,
     QuotaKnobs,
+    assign_quotas,
     assigned_group,
     negotiate_groups,
     prepare_groups,
@@ -458,8 +459,8 @@ class _Cycle:
         self.rr_times = rr_times
         self.explained_sub: _Submitter | None = None
         self._explained_matching = 0
-        self.allowed_claimed: dict[tuple[str, int], _Allowed] = {}
-        self.preemption_memo: dict[tuple[str, int], bool] = {}
+        self.allowed_claimed: dict[tuple[str, str, int], _Allowed] = {}
+        self.preemption_memo: dict[tuple[str, str, int], bool] = {}
         self.now = now
         self.legacy = knobs.profile == "legacy"
         self.tree = tree if (tree is not None and len(tree.groups) > 1) else None
@@ -474,6 +475,7 @@ class _Cycle:
         self.usage: dict[str, float] = {}
         self.group_usage: dict[str, float] = {}
         self.group_quota: dict[str, float] = {}
+        self.negotiating_group = ROOT
         self._build(machines, list(claims), jobs)
 
     # -- setup -----------------------------------------------------------------------
@@ -562,10 +564,13 @@ class _Cycle:
                 refs.update(c.my_refs)
                 refs.update(c.target_refs)
         self.refs = frozenset(refs)
+        self.unclaimed_per_submitter = any(r in _SUBMITTER_ATTRS for r in self.refs)
         self.all_refs = frozenset(refs | preempt_refs)
         self.job_names_pre = job_names_pre
         self._build_slots(machines, claims, running)
         self._build_jobs(idle, running)
+        self._add_remote_group_attrs()
+        self._analyse_claimed(machines)
 
     def _slot_values(self, spec: MachineSpec, slot: _Slot) -> dict[str, object]:
         values: dict[str, object] = dict(spec.attributes)
@@ -588,6 +593,7 @@ class _Cycle:
         self, machines: Sequence[MachineSpec], claims: list[Claim], running: dict[str, JobLike]
     ) -> None:
         ev = self.ev
+        self._stanza_names = [spec.name for spec in machines]
         by_name: dict[str, _Slot] = {}
         self.slots: list[_Slot] = []
         for index, (stanza, machine, slot_id) in enumerate(expand_slots(machines)):
@@ -651,6 +657,44 @@ class _Cycle:
         self.min_weight = min(weights) if (weights and self.knobs.use_slot_weights) else 1.0
         self.unclaimed_classes = [c for c in self.classes if not c.claimed]
         self.claimed_classes = [c for c in self.classes if c.claimed]
+
+    def _add_remote_group_attrs(self) -> None:
+        """``RemoteGroup``, ``RemoteGroupResourcesInUse`` and ``RemoteGroupQuota`` on claimed
+        slots (``Matchmaker::addRemoteUserPrios``, seed §3.4.3, reference §5.6).
+
+        Set only with group quotas in effect, for every running submitter — ``<none>``
+        included, as HTCondor's group table holds the root. The usage is the group's at the
+        start of the cycle; the quota is the one assigned from the pool size (the whole pool
+        for ``<none>`` in autoregroup mode). Slot weights were computed before, as HTCondor
+        sums them before it adds these attributes.
+        """
+        tree = self.tree
+        if tree is None or not self.claimed_classes:
+            return
+        for g in tree.groups:
+            g.quota = g.subtree_quota = 0.0
+        assign_quotas(tree.root, self.pool_weight, self.knobs.quotas.allow_quota_oversubscription)
+        quotas = {g.name: g.quota for g in tree.groups}
+        if tree.autoregroup:
+            quotas[ROOT] = self.pool_weight
+        self.remote_group_quota = quotas
+        for cls in self.claimed_classes:
+            slot = cls.slots[0]
+            group = slot.remote_group
+            if group is None:
+                continue
+            values = {k: v for k, v in cls.ad.values.values()}
+            values["RemoteGroup"] = group
+            values["RemoteGroupResourcesInUse"] = self.group_usage.get(group, 0.0)
+            values["RemoteGroupQuota"] = quotas.get(group, 0.0)
+            exprs = {k: c.text for k, c in cls.ad.exprs.values()}
+            spec_name = self._stanza_names[slot.stanza]
+            cls.ad = Ad(values, exprs, self.ev, f"machine {spec_name}", ConfigError)
+
+    def _analyse_claimed(self, machines: Sequence[MachineSpec]) -> None:
+        """What can ever happen to claimed slots this cycle (shortcuts for the search)."""
+        ev = self.ev
+        empty = self.empty
         # Can a claimed slot ever be taken? Machine-rank preemption needs a machine RANK
         # that reads something; priority preemption a PREEMPTION_REQUIREMENTS that is not
         # constantly false (and a submitter under its limit).
@@ -658,9 +702,7 @@ class _Cycle:
             not (c.ad.exprs["rank"][1].my_refs or c.ad.exprs["rank"][1].target_refs)
             for c in self.claimed_classes
         )
-        reads = [
-            c.ad.exprs[k][1] for c in self.claimed_classes[:1] for k in ("requirements", "rank")
-        ]
+        reads: list[Compiled] = []
         for c in self.claimed_classes:
             reads.append(c.ad.exprs["requirements"][1])
             reads.append(c.ad.exprs["rank"][1])
@@ -725,7 +767,8 @@ class _Cycle:
                 "Activity": "Busy",
                 "RemoteUser": claim.submitter,
                 "RemoteOwner": f"{owner}@{domain}" if domain else owner,
-                "RemoteUserPrio": prio.effective_priority,
+                # HTCondor stores the remote EUP as a C float (both profiles)
+                "RemoteUserPrio": _float32(prio.effective_priority),
                 "RemoteUserResourcesInUse": prio.weighted_in_use,
                 "EnteredCurrentState": int(claim.start_time),
                 "JobStart": int(claim.start_time),
@@ -968,7 +1011,7 @@ class _Cycle:
         ``PREEMPTION_REQUIREMENTS_STABLE`` (the default); slots taken later are skipped by
         the walk.
         """
-        key = (sub.name, ac.index)
+        key = (sub.name, self.negotiating_group, ac.index)
         found = self.allowed_claimed.get(key)
         if found is None:
             job_ad = self._job_ad_for(sub, ac, cache)
@@ -983,7 +1026,8 @@ class _Cycle:
                     return False
                 if tier == RANK_PREEMPTION:
                     return True
-                key = (sub.name, cls.index)  # the same for every autocluster of sub
+                # the same for every autocluster of sub in this group
+                key = (sub.name, self.negotiating_group, cls.index)
                 ok = memo.get(key)
                 if ok is None:
                     ok = memo[key] = self._preemption_allowed(sub, cls, job_ad)
@@ -993,6 +1037,19 @@ class _Cycle:
             self.allowed_claimed[key] = found
         return found
 
+    def _turn_ac(self, sub: _Submitter, ac: _AutoCluster, cache: dict[Any, Any]) -> _AutoCluster:
+        """The autocluster as this submitter's turn sees it: itself, or — when a job-side
+        or machine-side expression reads the submitter's ephemeral attributes — a copy
+        whose ad carries them (its candidates are then ranked for this turn only, as
+        HTCondor rebuilds its match list for every submitter it negotiates with)."""
+        if not self.unclaimed_per_submitter:
+            return ac
+        key = ("turn", ac.index)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = _AutoCluster(ac.index, self._job_ad_for(sub, ac, cache))
+        return found
+
     def _job_ad_for(self, sub: _Submitter, ac: _AutoCluster, cache: dict[Any, Any]) -> Ad:
         key = ("ad", ac.index)
         if key not in cache:
@@ -1000,16 +1057,29 @@ class _Cycle:
         return cache[key]  # type: ignore[no-any-return]
 
     def _submitter_job_ad(self, sub: _Submitter, ac: _AutoCluster) -> Ad:
-        """The autocluster's job ad with the submitter's ephemeral attributes (seed §3.4.3)."""
+        """The autocluster's job ad with the submitter's ephemeral attributes (seed §3.4.3,
+        reference §5.6; ``Matchmaker::negotiate``).
+
+        ``SubmitterNegotiatingGroup`` is the group being negotiated (``<none>`` without
+        group quotas and for the root), ``SubmitterAutoregroup`` whether this is the
+        autoregroup round of ``<none>``. With group quotas in effect every submitter —
+        those of ``<none>`` too — gets ``SubmitterGroup``, its group's usage and quota.
+        """
         values = {k: v for k, v in ac.ad.values.values()}
+        negotiating = self.negotiating_group
+        autoregroup = self.tree is not None and self.tree.autoregroup and negotiating == ROOT
+        # 7.x assigned the submitter's EUP as a C float, today's code as a double
+        eup = _float32(sub.eup) if self.legacy else sub.eup
         values.update(
             {
-                "SubmitterUserPrio": sub.eup,
-                "SubmittorPrio": sub.eup,
+                "SubmitterUserPrio": eup,
+                "SubmittorPrio": eup,
                 "SubmitterUserResourcesInUse": self.usage.get(sub.name, 0.0),
+                "SubmitterNegotiatingGroup": negotiating,
+                "SubmitterAutoregroup": autoregroup,
             }
         )
-        if sub.group is not None and sub.group != ROOT:
+        if sub.group is not None:
             values["SubmitterGroup"] = sub.group
             values["SubmitterGroupResourcesInUse"] = self.group_usage.get(sub.group, 0.0)
             values["SubmitterGroupQuota"] = self.group_quota.get(sub.group, 0.0)
@@ -1019,10 +1089,13 @@ class _Cycle:
     def _preemption_allowed(self, sub: _Submitter, cls: _SlotClass, job_ad: Ad) -> bool:
         """``PREEMPTION_REQUIREMENTS`` (MY = slot, TARGET = job), and in 7.x the hard-coded
         rule that the running user's priority be at least 0.5 worse."""
-        if self.legacy:  # the cheap test first
-            remote = cls.ad.get("remoteuserprio")
-            if isinstance(remote, (int, float)) and remote < sub.eup + 0.5:
-                return False
+        # the cheap test first, on the accountant's (double) EUP
+        if (
+            self.legacy
+            and cls.remote is not None
+            and self.priorities(cls.remote).effective_priority < sub.eup + 0.5
+        ):
+            return False
         preq = self.slot_exprs[(cls.slots[0].stanza, True)]["preq"]
         # each (submitter, slot class) is decided once and memoised by the caller
         return preq is None or self.ev.is_true(preq, cls.ad, job_ad, cached=False)
@@ -1223,8 +1296,9 @@ class _Cycle:
                 if self.available <= 0:
                     sub.stop_reason = "pool_exhausted"
                     return True
+                ac = self._turn_ac(sub, run.ac, cache)
                 slot, tier, reason = self._find(
-                    sub, run.ac, cache, only_rank, used, limit, used_unclaimed, limit_unclaimed
+                    sub, ac, cache, only_rank, used, limit, used_unclaimed, limit_unclaimed
                 )
                 if slot is None:
                     run.reason = reason
@@ -1234,14 +1308,14 @@ class _Cycle:
                             spin=self.spins,
                             reason=reason,
                             group=group_name,
-                            unclaimed_matching=run.ac.matching_slots,
+                            unclaimed_matching=ac.matching_slots,
                         )
                     if reason in ("submitter_limit", "group_quota"):
                         limited = True
                         sub.stop_reason = reason
                     rejected[run.skip_key] = reason
                     break
-                self._explained_matching = run.ac.matching_slots
+                self._explained_matching = ac.matching_slots
                 cost = self._record_match(sub, job_id, slot, tier, group_name)
                 run.advance()
                 used += cost
@@ -1277,6 +1351,7 @@ class _Cycle:
         it, as HTCondor removes their ads.
         """
         spin_in_group = 0
+        self.negotiating_group = group_name or ROOT
         while True:
             spin_in_group += 1
             self.spins += 1
@@ -1409,6 +1484,8 @@ class _Cycle:
             )
             for node in tree.groups:
                 self.group_quota[node.name] = node.quota
+            if tree.autoregroup:  # the root negotiates for the whole pool
+                self.group_quota[ROOT] = quota_pool
             group_subs = {g.name: [self.submitters[n] for n in g.submitters] for g in tree.groups}
 
             def negotiate(group: GroupNode, limit: int) -> None:
