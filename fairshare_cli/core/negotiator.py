@@ -35,7 +35,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairshare_cli.core.classads import Ad, Compiled, Evaluator, evaluate_alone, split_conjuncts
+from fairshare_cli.core.classads import (
+    Ad,
+    Compiled,
+    Evaluator,
+    evaluate_alone,
+    split_comparison,
+    split_conjuncts,
+)
 from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.quotas import (
@@ -329,49 +336,286 @@ class _AutoCluster:
         self.matching_slots = 0
 
 
-class _ClaimedList:
-    """Claimed candidates of one autocluster, best first, with why others were left out."""
+Entry = tuple[tuple[float, ...], "_SlotClass", int]
+Number = int | float
 
-    __slots__ = ("entries", "matching", "rank_rejected")
+#: ``a OP b`` is ``b FLIP[OP] a``.
+_FLIP = {">": "<", ">=": "<=", "<": ">", "<=": ">="}
+_INF = math.inf
+
+
+def _compare(a: Number, op: str, b: Number) -> bool:
+    """A ClassAd relational comparison of two numbers (int against real compares as reals)."""
+    if type(a) is not type(b):
+        a, b = float(a), float(b)
+    if op == ">":
+        return a > b
+    if op == ">=":
+        return a >= b
+    if op == "<":
+        return a < b
+    return a <= b
+
+
+def _number(value: object) -> Number | None:
+    """``value`` when it is a ClassAd integer or real, else None."""
+    return value if type(value) in (int, float) else None  # type: ignore[return-value]
+
+
+@dataclass
+class _Bound:
+    """A necessary condition for priority preemption: ``slot value OP job value``.
+
+    From a top-level ``&&`` operand of ``PREEMPTION_REQUIREMENTS`` comparing an expression
+    of the slot alone with one of the job alone (``RemoteUserPrio > SubmitterUserPrio *
+    1.2``), or from 7.x's hard-coded ``remote EUP >= submitter EUP + 0.5``. When the two
+    sides are numbers and the comparison is false, the operand is false and so is the
+    whole conjunction: the pair needs no evaluation. Anything else (undefined, strings)
+    proves nothing and the pair is evaluated in full.
+
+    Attributes:
+        op: the comparison, slot side on the left.
+        job_expr: the job side, compiled in the slot's scope (None: the submitter's EUP
+            + 0.5, the 7.x rule).
+        slot_ad: an ad to evaluate ``job_expr`` with as ``MY`` (it reads only TARGET).
+        slot_values: claimed class index -> the slot side's value (None: not a number).
+    """
+
+    op: str
+    job_expr: Compiled | None
+    slot_ad: Ad | None
+    slot_values: dict[int, Number | None]
+
+
+class _ClaimedList:
+    """Claimed candidates of one autocluster, best first, with why others were left out.
+
+    ``bound_trees`` caches, per :class:`_Bound`, a segment tree of the slot values in entry
+    order, so that a scan finds the next entry that can pass in logarithmic time.
+    """
+
+    __slots__ = (
+        "bound_trees",
+        "entries",
+        "live_next",
+        "matching",
+        "next_rank",
+        "prio_before",
+        "rank_rejected",
+    )
 
     def __init__(self) -> None:
-        self.entries: list[tuple[tuple[float, ...], _SlotClass, int]] = []
+        self.entries: list[Entry] = []
         self.matching = 0
         self.rank_rejected = 0
+        self.bound_trees: dict[int, list[Number]] = {}
+        self.live_next: list[int] | None = None
+        self.next_rank: list[int] | None = None
+        self.prio_before: list[int] = []
+
+    def tree(self, k: int, bound: _Bound) -> list[Number]:
+        """A max segment tree over the entries of bound ``k``'s slot values (negated for
+        ``<``/``<=``), built once: leaves are priority entries' values (an unknown value
+        is +inf, the most permissive), machine-rank entries and padding -inf."""
+        found = self.bound_trees.get(k)
+        if found is not None:
+            return found
+        entries = self.entries
+        size = 1
+        while size < len(entries):
+            size *= 2
+        tree: list[Number] = [-_INF] * (2 * size)
+        upward = bound.op in (">", ">=")
+        for i, e in enumerate(entries):
+            if e[2] == PRIO_PREEMPTION:
+                v = bound.slot_values.get(e[1].index)
+                tree[size + i] = _INF if v is None else (v if upward else -v)
+        for j in range(size - 1, 0, -1):
+            left, right = tree[2 * j], tree[2 * j + 1]
+            tree[j] = left if _compare(left, ">=", right) else right
+        self.bound_trees[k] = tree
+        return tree
+
+    def find_live(self, pos: int) -> int:
+        """The first entry index >= ``pos`` whose class still has a free slot.
+
+        Classes only ever lose slots during a cycle, so entries found used up are linked
+        past for good (a union-find with path compression, shared by every submitter
+        scanning this list)."""
+        nxt = self.live_next
+        entries = self.entries
+        n = len(entries)
+        if nxt is None:
+            nxt = self.live_next = list(range(n + 1))
+        seen: list[int] = []
+        p = pos
+        while p < n:
+            q = nxt[p]
+            if q != p:
+                seen.append(p)
+                p = q
+                continue
+            cls = entries[p][1]
+            if cls.head < len(cls.slots):
+                break
+            nxt[p] = p + 1
+            seen.append(p)
+            p += 1
+        for j in seen:
+            nxt[j] = p
+        return p
+
+    def rank_index(self) -> tuple[list[int], list[int]]:
+        """(next machine-rank entry at or after each position, priority entries before it)."""
+        if self.next_rank is None:
+            n = len(self.entries)
+            nxt = [n] * (n + 1)
+            before = [0] * (n + 1)
+            for i in range(n - 1, -1, -1):
+                nxt[i] = i if self.entries[i][2] == RANK_PREEMPTION else nxt[i + 1]
+            for i, e in enumerate(self.entries):
+                before[i + 1] = before[i] + (e[2] == PRIO_PREEMPTION)
+            self.next_rank = nxt
+            self.prio_before = before
+        return self.next_rank, self.prio_before
 
 
 class _Allowed:
-    """A lazily filtered view of a sorted claimed-candidate list (filtered at most once)."""
+    """A lazily filtered view of a sorted claimed-candidate list (filtered at most once).
 
-    __slots__ = ("keep", "pos", "refused", "source", "taken")
+    ``tests`` are the submitter's sides of the :class:`_Bound` conditions: priority
+    entries that fail one are refused without evaluating ``PREEMPTION_REQUIREMENTS``,
+    and the scan jumps over them (a segment tree search per test).
+    """
+
+    __slots__ = (
+        "claimed",
+        "keep",
+        "live",
+        "pending",
+        "pos",
+        "refused",
+        "taken",
+        "tests",
+    )
 
     def __init__(
         self,
-        source: list[tuple[tuple[float, ...], _SlotClass, int]],
-        keep: Callable[[tuple[tuple[float, ...], _SlotClass, int]], bool],
+        claimed: _ClaimedList,
+        keep: Callable[[Entry], bool],
+        tests: Sequence[tuple[int, _Bound, Number]] = (),
     ) -> None:
-        self.source = source
+        self.claimed = claimed
         self.keep = keep
         self.pos = 0
-        self.taken: list[tuple[tuple[float, ...], _SlotClass, int]] = []
+        self.taken: list[Entry] = []
         self.refused = False
+        self.live = 0
+        self.pending: list[tuple[int, int]] = []
+        self.tests: list[tuple[list[Number], str, Number]] = []
+        for k, bound, w in tests:
+            tree = claimed.tree(k, bound)
+            if bound.op in (">", ">="):
+                self.tests.append((tree, bound.op, w))
+            else:  # v < w  is  -v > -w
+                self.tests.append((tree, _FLIP[bound.op], -w))
 
-    def get(self, i: int) -> tuple[tuple[float, ...], _SlotClass, int] | None:
+    @staticmethod
+    def _first(tree: list[Number], op: str, w: Number, pos: int, n: int) -> int:
+        """The first entry index >= ``pos`` whose tree leaf ``OP w`` holds (``n``: none)."""
+        if pos >= n:
+            return n
+        size = len(tree) // 2
+        i = pos + size
+        while True:
+            if _compare(tree[i], op, w):
+                while i < size:
+                    i = 2 * i if _compare(tree[2 * i], op, w) else 2 * i + 1
+                return min(i - size, n)
+            while i & 1:
+                i >>= 1
+            if i == 0:
+                return n
+            i += 1
+
+    def _next_candidate(self, pos: int) -> int:
+        """The next entry index >= ``pos`` with a free slot that is a machine-rank entry or
+        a priority entry passing every test (``len(entries)``: none).
+
+        The priority entries jumped over either fail a test (refused) or are used up;
+        whether one of the latter would have been refused is left to :meth:`was_refused`.
+        """
+        claimed = self.claimed
+        n = len(claimed.entries)
+        nxt, before = claimed.rank_index()
+        entries = claimed.entries
+        p = pos
+        while True:
+            p = claimed.find_live(p)
+            if p >= n or entries[p][2] != PRIO_PREEMPTION:
+                break
+            q = p
+            for tree, op, w in self.tests:
+                q = max(q, self._first(tree, op, w, q, n))
+            if q == p:
+                break
+            p = min(q, nxt[p])
+        if before[p] > before[pos] and not self.refused:
+            self.pending.append((pos, p))
+        return p
+
+    def get(self, i: int) -> Entry | None:
         """The ``i``-th allowed candidate, or None past the end."""
         taken = self.taken
+        source = self.claimed.entries
         while len(taken) <= i:
-            if self.pos >= len(self.source):
+            pos = self._next_candidate(self.pos)
+            if pos >= len(source):
+                self.pos = pos
                 return None
-            entry = self.source[self.pos]
-            self.pos += 1
+            entry = source[pos]
+            self.pos = pos + 1
             if self.keep(entry):
                 taken.append(entry)
             elif entry[2] == PRIO_PREEMPTION:
                 self.refused = True
         return taken[i]
 
+    def _fails(self, pos: int) -> bool:
+        """Whether the priority entry at ``pos`` fails one of the tests."""
+        return any(not _compare(tree[len(tree) // 2 + pos], op, w) for tree, op, w in self.tests)
 
-_NO_CLAIMED = _Allowed([], lambda entry: False)
+    def first_live(self) -> int:
+        """Index of the first taken entry whose class still has a free slot (those before
+        it can never be used again this cycle)."""
+        taken = self.taken
+        live = self.live
+        while live < len(taken):
+            cls = taken[live][1]
+            if cls.head < len(cls.slots):
+                break
+            live += 1
+        self.live = live
+        return live
+
+    def was_refused(self) -> bool:
+        """Whether a priority entry the scan went past was refused (for the reason):
+        settles the ranges jumped over lazily, in scan order, stopping at the first."""
+        if not self.refused:
+            entries = self.claimed.entries
+            for start, end in self.pending:
+                for j in range(start, end):
+                    entry = entries[j]
+                    if entry[2] == PRIO_PREEMPTION and (self._fails(j) or not self.keep(entry)):
+                        self.refused = True
+                        break
+                if self.refused:
+                    break
+        self.pending = []
+        return self.refused
+
+
+_NO_CLAIMED = _Allowed(_ClaimedList(), lambda entry: False)
 
 
 class _Run:
@@ -724,6 +968,76 @@ class _Cycle:
             preq = self.slot_exprs[(self.claimed_classes[0].slots[0].stanza, True)]["preq"]
             if preq is not None and not (preq.my_refs or preq.target_refs):
                 self.preq_never = not ev.is_true(preq, empty, empty)
+        self.preq_bounds = self._preemption_bounds()
+        self._slot_only: dict[tuple[object, ...], tuple[float, float, float, float]] = {}
+        self._partitions: dict[frozenset[str], list[tuple[_SlotClass, list[_SlotClass]]]] = {}
+
+    def _side(self, expr: Compiled, ad: Ad) -> str:
+        """Which ad an operand of a slot-scope expression reads: "const", "slot", "job"
+        or "both" (a slot expression attribute it reads may itself read the job)."""
+        if expr.target_refs:
+            return "both" if expr.my_refs else "job"
+        todo = [r for r in expr.my_refs if r in ad.exprs]
+        seen: set[str] = set()
+        while todo:  # expression attributes of the slot it reads, and theirs
+            ref = todo.pop()
+            if ref in seen:
+                continue
+            seen.add(ref)
+            inner = ad.exprs[ref][1]
+            if inner.target_refs:
+                return "both"
+            todo.extend(r for r in inner.my_refs if r in ad.exprs)
+        return "slot" if expr.my_refs else "const"
+
+    def _preemption_bounds(self) -> list[_Bound]:
+        """Necessary conditions for priority preemption that cost a number comparison
+        (see :class:`_Bound`): 7.x's 0.5 rule, and every top-level ``&&`` operand of
+        ``PREEMPTION_REQUIREMENTS`` of the form ``slot expression OP job expression``
+        (in either order) with OP one of ``< <= > >=``, the same for every claimed class."""
+        bounds: list[_Bound] = []
+        classes = self.claimed_classes
+        if not classes:
+            return bounds
+        if self.legacy:
+            values: dict[int, Number | None] = {}
+            for cls in classes:
+                if cls.remote is not None:
+                    values[cls.index] = float(self.priorities(cls.remote).effective_priority)
+            bounds.append(_Bound(">=", None, None, values))
+        text = self.knobs.preemption_requirements
+        if not text or not text.strip() or self.preq_never:
+            return bounds
+        where = "[negotiator] preemption_requirements"
+        for part in split_conjuncts(text):
+            parts = split_comparison(part)
+            if parts is None:
+                continue
+            left, op, right = parts
+            job_text: str | None = None
+            bound: _Bound | None = None
+            for cls in classes:
+                ad = cls.ad
+                lhs = self.ev.compile(left, ad.names, where, ConfigError)
+                rhs = self.ev.compile(right, ad.names, where, ConfigError)
+                sides = (self._side(lhs, ad), self._side(rhs, ad))
+                if sides[1] == "job" and sides[0] in ("slot", "const"):
+                    slot_expr, job_expr, cls_op = lhs, rhs, op
+                elif sides[0] == "job" and sides[1] in ("slot", "const"):
+                    slot_expr, job_expr, cls_op = rhs, lhs, _FLIP[op]
+                else:
+                    bound = None
+                    break
+                if bound is None:
+                    job_text = job_expr.text
+                    bound = _Bound(cls_op, job_expr, ad, {})
+                elif job_expr.text != job_text or cls_op != bound.op:
+                    bound = None
+                    break
+                bound.slot_values[cls.index] = _number(self.ev.evaluate(slot_expr, ad, self.empty))
+            if bound is not None:
+                bounds.append(bound)
+        return bounds
 
     def _mark_never_preempted(self, machines: Sequence[MachineSpec]) -> None:
         """Flag claimed classes that no submitter may preempt for priority: a top-level
@@ -945,35 +1259,116 @@ class _Cycle:
         Each entry is (rank key, class, tier): RANK when the machine prefers the job to the
         one it runs, else PRIO — which still needs ``PREEMPTION_REQUIREMENTS`` for the
         submitter at hand (checked lazily, only for the candidates a job reaches).
+
+        Requirements and the job's Rank are evaluated once per group of classes that agree
+        on every slot value they read (:meth:`_claimed_groups`); the slot-side ranks once
+        per class and set of job values they read (:meth:`_claimed_static`).
         """
         ev = self.ev
         found = _ClaimedList()
         job_req = job_ad.exprs["requirements"][1]
-        for cls in self.claimed_classes:
-            sad = cls.ad
+        job_rank = job_ad.exprs["rank"][1]
+        for rep, members in self._claimed_groups(job_ad):
+            sad = rep.ad
             if not ev.is_true(job_req, job_ad, sad):
                 continue
             if not ev.is_true(sad.exprs["requirements"][1], sad, job_ad):
                 continue
-            found.matching += len(cls.slots)
-            machine_rank = ev.number(sad.exprs["rank"][1], sad, job_ad, 0.0)
-            current = sad.get("currentrank")
-            current_rank = float(current) if isinstance(current, (int, float)) else 0.0
-            if machine_rank > current_rank:
-                tier = RANK_PREEMPTION
-            elif machine_rank < current_rank:
-                found.rank_rejected += len(cls.slots)
-                continue
-            elif cls.never_preempted:
-                continue
-            else:
-                tier = PRIO_PREEMPTION
-            prank = self.slot_exprs[(cls.slots[0].stanza, True)]["prank"]
-            prank_value = ev.number(prank, sad, job_ad, -FLT_MAX) if prank else -FLT_MAX
-            key = (*self._ranks(cls, job_ad, True), tier, prank_value)
-            found.entries.append((key, cls, tier))
+            rank_value = ev.number(job_rank, job_ad, sad, 0.0)
+            for cls in members:
+                found.matching += len(cls.slots)
+                machine_rank, pre, post, prank = self._claimed_static(cls, job_ad)
+                current = cls.ad.get("currentrank")
+                current_rank = float(current) if isinstance(current, (int, float)) else 0.0
+                if machine_rank > current_rank:
+                    tier = RANK_PREEMPTION
+                elif machine_rank < current_rank:
+                    found.rank_rejected += len(cls.slots)
+                    continue
+                elif cls.never_preempted:
+                    continue
+                else:
+                    tier = PRIO_PREEMPTION
+                found.entries.append(((pre, rank_value, post, tier, prank), cls, tier))
         found.entries.sort(key=lambda e: (tuple(-x for x in e[0]), e[1].index))
         return found
+
+    def _claimed_static(self, cls: _SlotClass, job_ad: Ad) -> tuple[float, float, float, float]:
+        """(machine Rank, pre-job rank, post-job rank, ``PREEMPTION_RANK``) of a claimed
+        class for a job: cached per class and the job values these expressions read."""
+        ad = cls.ad
+        exprs = self.slot_exprs[(cls.slots[0].stanza, True)]
+        rank_expr = ad.exprs["rank"][1]
+        pre, post, prank = exprs["pre"], exprs["post"], exprs["prank"]
+        sig: list[object] = []
+        key: tuple[object, ...] | None = None
+        for expr in (rank_expr, pre, post, prank):
+            if expr is None:
+                continue
+            proj = job_ad.projection(expr, 1)
+            if proj is None:
+                break
+            sig.append((expr.uid, proj))
+        else:
+            key = (cls.index, tuple(sig))
+            found = self._slot_only.get(key)
+            if found is not None:
+                return found
+        ev = self.ev
+        value = (
+            ev.number(rank_expr, ad, job_ad, 0.0),
+            _float32(ev.number(pre, ad, job_ad, -math.inf)) if pre else -math.inf,
+            _float32(ev.number(post, ad, job_ad, -math.inf)) if post else -math.inf,
+            ev.number(prank, ad, job_ad, -FLT_MAX) if prank else -FLT_MAX,
+        )
+        if key is not None:
+            self._slot_only[key] = value
+        return value
+
+    def _claimed_groups(self, job_ad: Ad) -> list[tuple[_SlotClass, list[_SlotClass]]]:
+        """Claimed classes grouped by the slot values read by the job's Requirements and
+        Rank (their TARGET references) and by the slot's Requirements (its MY references),
+        so that one evaluation with a representative decides the match and the job's rank
+        for the whole group. Cached per set of job references."""
+        job_refs = frozenset(job_ad.exprs["requirements"][1].target_refs) | frozenset(
+            job_ad.exprs["rank"][1].target_refs
+        )
+        found = self._partitions.get(job_refs)
+        if found is not None:
+            return found
+        groups: dict[tuple[object, ...], list[_SlotClass]] = {}
+        for cls in self.claimed_classes:
+            key = self._partition_key(cls, job_refs)
+            groups.setdefault(("class", cls.index) if key is None else key, []).append(cls)
+        result = [(members[0], members) for members in groups.values()]
+        self._partitions[job_refs] = result
+        return result
+
+    def _partition_key(
+        self, cls: _SlotClass, job_refs: frozenset[str]
+    ) -> tuple[object, ...] | None:
+        """The values :meth:`_claimed_groups` groups by (None: the class stands alone)."""
+        ad = cls.ad
+        stanza = cls.slots[0].stanza
+        names = set(job_refs) | set(ad.exprs["requirements"][1].my_refs)
+        parts: list[object] = [stanza]
+        for name in sorted(names):
+            inner = ad.exprs.get(name)
+            if inner is None:
+                item = ad.values.get(name)
+                value = None if item is None else item[1]
+                parts.append((type(value).__name__, value))
+                continue
+            compiled = inner[1]
+            if any(r in ad.exprs for r in compiled.my_refs):
+                return None
+            inner_values = []
+            for r in compiled.my_refs:
+                item = ad.values.get(r)
+                value = None if item is None else item[1]
+                inner_values.append((type(value).__name__, value))
+            parts.append(("expr", compiled.uid, tuple(inner_values)))
+        return tuple(parts)
 
     def _any_claimed_match(self, ac: _AutoCluster) -> bool:
         """Whether some claimed slot satisfies both Requirements (stops at the first)."""
@@ -1033,7 +1428,16 @@ class _Cycle:
                     ok = memo[key] = self._preemption_allowed(sub, cls, job_ad)
                 return ok
 
-            found = _Allowed(self._claimed_for(sub, ac, cache).entries, allowed)
+            tests: list[tuple[int, _Bound, Number]] = []
+            for k, bound in enumerate(self.preq_bounds):
+                if bound.job_expr is None:
+                    w: Number | None = sub.eup + 0.5
+                else:
+                    assert bound.slot_ad is not None
+                    w = _number(self.ev.evaluate(bound.job_expr, bound.slot_ad, job_ad))
+                if w is not None:
+                    tests.append((k, bound, w))
+            found = _Allowed(self._claimed_for(sub, ac, cache), allowed, tests)
             self.allowed_claimed[key] = found
         return found
 
@@ -1133,7 +1537,7 @@ class _Cycle:
         # know the job was rejected for the submitter limit
         prio_blocked = not self._permits(used, limit, self.min_weight)
         claimed = self._allowed_claimed(sub, ac, cache) if use_claimed else _NO_CLAIMED
-        gi, ci = ac.ptr, 0
+        gi, ci = ac.ptr, claimed.first_live()
         limit_rejected = policy_rejected = False
         while True:
             head = claimed.get(ci)
@@ -1186,7 +1590,7 @@ class _Cycle:
                 return slot, best_tier, ""
             if prio_blocked and limit_rejected and self.rank_constant:
                 break
-        if claimed.refused:
+        if claimed.was_refused():
             policy_rejected = True
         return (
             None,
