@@ -1020,6 +1020,8 @@ class _Cycle:
         self.preq_bounds = [] if self.reference else self._preemption_bounds()
         self._slot_only: dict[tuple[object, ...], tuple[float, float, float, float]] = {}
         self._partitions: dict[frozenset[str], list[tuple[_SlotClass, list[_SlotClass]]]] = {}
+        self._entry_lists: dict[tuple[object, ...], _ClaimedList] = {}
+        self._static_exprs: list[Compiled] | None = None
 
     def _side(self, expr: Compiled, ad: Ad) -> str:
         """Which ad an operand of a slot-scope expression reads: "const", "slot", "job"
@@ -1331,16 +1333,27 @@ class _Cycle:
         per class and set of job values they read (:meth:`_claimed_static`).
         """
         ev = self.ev
-        found = _ClaimedList()
         job_req = job_ad.exprs["requirements"][1]
         job_rank = job_ad.exprs["rank"][1]
+        matched: list[tuple[float, list[_SlotClass]]] = []
         for rep, members in self._claimed_groups(job_ad):
             sad = rep.ad
             if not ev.is_true(job_req, job_ad, sad):
                 continue
             if not ev.is_true(sad.exprs["requirements"][1], sad, job_ad):
                 continue
-            rank_value = ev.number(job_rank, job_ad, sad, 0.0)
+            matched.append((ev.number(job_rank, job_ad, sad, 0.0), members))
+        # jobs that match the same groups with the same ranks, and show the slot-side
+        # ranks the same values, get the same list (shared, with its search structures)
+        sig = self._static_signature(job_ad)
+        key = None
+        if sig is not None and not self.reference:
+            key = (tuple((id(m), r) for r, m in matched), sig)
+            shared = self._entry_lists.get(key)
+            if shared is not None:
+                return shared
+        found = _ClaimedList()
+        for rank_value, members in matched:
             for cls in members:
                 found.matching += len(cls.slots)
                 machine_rank, pre, post, prank = self._claimed_static(cls, job_ad)
@@ -1357,7 +1370,27 @@ class _Cycle:
                     tier = PRIO_PREEMPTION
                 found.entries.append(((pre, rank_value, post, tier, prank), cls, tier))
         found.entries.sort(key=lambda e: (tuple(-x for x in e[0]), e[1].index))
+        if key is not None:
+            self._entry_lists[key] = found
         return found
+
+    def _static_signature(self, job_ad: Ad) -> tuple[object, ...] | None:
+        """The job values every claimed class's slot-side ranks read (None: not known)."""
+        if self._static_exprs is None:
+            seen: dict[int, Compiled] = {}
+            for cls in self.claimed_classes:
+                exprs = self.slot_exprs[(cls.slots[0].stanza, True)]
+                for expr in (cls.ad.exprs["rank"][1], exprs["pre"], exprs["post"], exprs["prank"]):
+                    if expr is not None:
+                        seen[expr.uid] = expr
+            self._static_exprs = list(seen.values())
+        out: list[object] = []
+        for expr in self._static_exprs:
+            proj = job_ad.projection(expr, 1)
+            if proj is None:
+                return None
+            out.append(proj)
+        return tuple(out)
 
     def _claimed_static(self, cls: _SlotClass, job_ad: Ad) -> tuple[float, float, float, float]:
         """(machine Rank, pre-job rank, post-job rank, ``PREEMPTION_RANK``) of a claimed
