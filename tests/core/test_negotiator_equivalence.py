@@ -33,6 +33,14 @@ PREEMPTION_REQUIREMENTS = [
 ]
 
 
+JOB_RANKS = [
+    None,
+    "TARGET.Memory",
+    "ifThenElse(SubmitterUserPrio < 2, TARGET.Memory, -TARGET.Memory)",
+    "ifThenElse(SubmitterAutoregroup, -TARGET.Memory, TARGET.Memory)",
+]
+
+
 @st.composite
 def pools(draw: st.DrawFn) -> tuple[object, ...]:
     stanzas = draw(st.integers(1, 3))
@@ -65,6 +73,7 @@ def pools(draw: st.DrawFn) -> tuple[object, ...]:
                 J(job_id, owner, accounting_group=holder if group else None, status="running")
             )
     queue: list[J] = list(running)
+    rank = draw(st.sampled_from(JOB_RANKS))
     cluster = 1
     for user in USERS:
         group, _, owner = user.rpartition(".")
@@ -78,6 +87,7 @@ def pools(draw: st.DrawFn) -> tuple[object, ...]:
                         job_prio=draw(st.integers(0, 2)),
                         request_memory=draw(st.sampled_from([512, 1500, 3000])),
                         requirements="TARGET.Memory >= MY.RequestMemory",
+                        rank=rank,
                     )
                 )
             cluster += 1
@@ -85,7 +95,7 @@ def pools(draw: st.DrawFn) -> tuple[object, ...]:
     preq = draw(st.sampled_from(PREEMPTION_REQUIREMENTS))
     knobs = draw(st.sampled_from([LEGACY, CURRENT]))
     knobs = replace(knobs, preemption_requirements=preq)
-    groups = draw(st.booleans())
+    groups = draw(st.sampled_from([None, False, True]))  # none, groups, with autoregroup
     return machines, claims, queue, prios, knobs, groups
 
 
@@ -95,16 +105,21 @@ def _cycle(
     queue: list[J],
     prios: dict[str, float],
     knobs: NegotiatorKnobs,
-    groups: bool,
+    groups: bool | None,
     reference: bool,
 ) -> CycleResult:
     usage: dict[str, float] = {}
     for c in claims:
         usage[c.submitter] = usage.get(c.submitter, 0.0) + 1.0
     tree = (
-        build_group_tree([GroupConfig("group_a", quota=2), GroupConfig("group_b", quota=1)])
-        if groups
-        else None
+        None
+        if groups is None
+        else build_group_tree(
+            [
+                GroupConfig("group_a", quota=2, autoregroup=groups),
+                GroupConfig("group_b", quota=1),
+            ]
+        )
     )
     return negotiate_cycle(
         machines,
