@@ -11,7 +11,7 @@ import click
 
 from fairshare_cli.cli.context import resolve_config_path
 from fairshare_cli.cli.options import output_format, output_options
-from fairshare_cli.errors import InputError
+from fairshare_cli.errors import InputError, RuntimeFailure
 
 
 @click.group("config")
@@ -36,11 +36,12 @@ def check(config_path: str | None, output: str, as_json: bool) -> None:
       fs config check --config sample_configs/pool.toml
     Exit 0 when valid; exit 2 with one line naming the key when not.
     """
-    from fairshare_cli.io.config import load_config
+    from fairshare_cli.io.config import check_expressions, load_config
     from fairshare_cli.render.formats import emit_rows
 
     path = resolve_config_path(config_path)
     config = load_config(path)
+    check_expressions(config)
     data = _plain(dataclasses.asdict(config))
     if output_format(output, as_json) != "table":
         emit_rows(data, None, "json")
@@ -161,10 +162,15 @@ def init(path: str, force: bool) -> None:
       fs init && fs config check
     """
     target = Path(path)
+    if target.is_dir():
+        raise InputError(f"{target} is a directory; give the path of the config file to write")
     if target.exists() and not force:
         raise InputError(f"{target} already exists; use --force to overwrite it")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(STARTER.format(name=target), encoding="utf-8")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(STARTER.format(name=target), encoding="utf-8")
+    except OSError as exc:
+        raise RuntimeFailure(f"cannot write config file {target}: {exc.strerror}") from None
     click.echo(
         f"Wrote a starter pool config to {target}; check it with "
         f"'fs config check --config {target}'"

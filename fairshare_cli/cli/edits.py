@@ -21,7 +21,14 @@ Edit = Callable[[acct.AccountantState, Env, str], acct.AccountantState]
 
 
 def record_name(env: Env, name: str) -> str:
-    """A configured group (or ``<none>``) keeps its name; a bare user gets ``@uid_domain``."""
+    """A configured group (or ``<none>``) keeps its name; a bare user gets ``@uid_domain``.
+
+    Raises:
+        InputError: an empty name (or an empty user before ``@``), or a dotted name that
+            is not a configured group.
+    """
+    if not name.strip() or name.strip().startswith("@"):
+        raise InputError(f"NAME '{name}': expected user@domain, a user or a group name")
     if name == acct.ROOT_GROUP or name in env.config.groups:
         return name
     lowered = {g.lower(): g for g in env.config.groups}

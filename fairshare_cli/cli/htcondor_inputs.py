@@ -35,6 +35,9 @@ def load_inputs(env: Env, jobs_file: str | None) -> HTCondorInputs:
         FairshareError: a malformed state section or jobs file, or a job whose accounting
             group has no configured parent.
     """
+    from fairshare_cli.io.config import check_expressions
+
+    check_expressions(env.config)
     if jobs_file:
         from fairshare_cli.io.jobs import load_job_batches
 

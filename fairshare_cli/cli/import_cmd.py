@@ -21,7 +21,7 @@ from fairshare_cli.core.history import (
 )
 from fairshare_cli.core.slurm import make_slurm_history_sink
 from fairshare_cli.core.state import SectionError
-from fairshare_cli.errors import StateError
+from fairshare_cli.errors import InputError, StateError
 from fairshare_cli.io.history import FORMATS, read_condor_history, read_records
 
 #: One sink per subsystem, by state section: each charges records to its own model.
@@ -73,7 +73,13 @@ def history(
     """
     with spooled(file) as path:
         _import(
-            lambda: read_records(path, fmt), file, rebuild, dry_run, config_path, state_path, now
+            lambda: read_records(path, fmt, label=file),
+            file,
+            rebuild,
+            dry_run,
+            config_path,
+            state_path,
+            now,
         )
 
 
@@ -104,7 +110,13 @@ def condor_history(
     """
     with spooled(file) as path:
         _import(
-            lambda: read_condor_history(path), file, rebuild, dry_run, config_path, state_path, now
+            lambda: read_condor_history(path, label=file),
+            file,
+            rebuild,
+            dry_run,
+            config_path,
+            state_path,
+            now,
         )
 
 
@@ -114,8 +126,13 @@ def spooled(file: str) -> Iterator[str]:
     if file != "-":
         yield file
         return
-    with tempfile.NamedTemporaryFile("w", suffix=".history", encoding="utf-8") as tmp:
-        shutil.copyfileobj(sys.stdin, tmp)
+    with tempfile.NamedTemporaryFile("wb", suffix=".history") as tmp:
+        # Bytes as they come: decoding (and its errors) is the reader's job.
+        source = getattr(sys.stdin, "buffer", None)
+        if source is not None:
+            shutil.copyfileobj(source, tmp)
+        else:  # pragma: no cover - a text-only stdin
+            tmp.write(sys.stdin.read().encode("utf-8", "surrogateescape"))
         tmp.flush()
         yield tmp.name
 
@@ -149,8 +166,11 @@ def _import(
             try:
                 for record in records():
                     count += 1
-                    for sink in sinks.values():
-                        sink.add(record)
+                    try:
+                        for sink in sinks.values():
+                            sink.add(record)
+                    except InputError as exc:  # a sink names the record; add the file
+                        raise InputError(f"{label}: {exc}") from None
             except UnsortedHistory:
                 continue
             break

@@ -12,7 +12,7 @@ import click
 
 from fairshare_cli.cli.context import Env, mutate_state
 from fairshare_cli.cli.options import common_options, dry_run_option
-from fairshare_cli.core.jobs import Job, job_to_json, parse_jobs
+from fairshare_cli.core.jobs import INT64_MAX, INT64_MIN, Job, job_to_json, parse_jobs
 from fairshare_cli.errors import InputError
 
 UINT32_MAX = 2**32 - 1
@@ -149,7 +149,7 @@ def submit(
                     raise InputError(f"--set {item}: expected FIELD=VALUE")
                 try:
                     obj[key.strip()] = json.loads(text)
-                except json.JSONDecodeError:
+                except (ValueError, RecursionError):  # not JSON: plain text
                     obj[key.strip()] = text
             if count > 1:
                 obj["count"] = count
@@ -182,6 +182,10 @@ def _read_objects(path: Path) -> list[dict[str, Any]]:
         raise InputError(f"jobs file {path} cannot be read: {exc.strerror}") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"jobs file {path} is not valid JSON (line {exc.lineno})") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"jobs file {path} is not UTF-8 text (byte {exc.start})") from None
+    except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
+        raise InputError(f"jobs file {path} is not valid JSON: {exc}") from None
     if isinstance(raw, dict):
         raw = [raw]
     if not isinstance(raw, list) or not all(isinstance(o, dict) for o in raw):
@@ -223,6 +227,8 @@ def prio(
         raise InputError(f'priority "{value}": expected a whole number') from None
     if slurm and not 0 <= number <= UINT32_MAX:
         raise InputError(f"priority {number}: expected 0 to {UINT32_MAX} for a Slurm job")
+    if not INT64_MIN <= number <= INT64_MAX:
+        raise InputError(f"priority {number}: expected a whole number that fits in 64 bits")
     with mutate_state(config_path, state_path, now, dry_run) as env:
         queue = _queue(env)
         hit = [j for j in queue if _matches(j, job_id)]

@@ -85,6 +85,11 @@ class LazyGroup(click.Group):
             if "--debug" in sys.argv[1:] or (ctx.obj or {}).get("debug"):
                 raise
             raise FsError(str(exc), exc.exit_code) from None
+        except click.UsageError as exc:
+            # Bad usage is one line too: the message, then where to find the usage.
+            where = exc.ctx.command_path if exc.ctx is not None else ctx.command_path
+            message = " ".join(exc.format_message().split())
+            raise FsError(f"{message} (see '{where} --help')", exc.exit_code) from None
         except BrokenPipeError:
             sys.stderr.close()
             raise click.exceptions.Exit(1) from None

@@ -100,6 +100,10 @@ def simulate(
         )
     env = load_env(config_path, state_path, now)
     inputs = load_inputs(env, None)
+    if env.config.accounts:
+        from fairshare_cli.core.slurm_usage import usage_from_json
+
+        env.decode("slurm", usage_from_json)  # malformed: refused here, not mid-simulation
     jobs_in = parse_jobs(load_job_objects(workload), workload) if workload else []
     known = {j.id for j in inputs.jobs}
     clash = next((j.id for j in jobs_in if j.id in known), None)

@@ -32,7 +32,7 @@ def parse_assignment(text: str) -> tuple[str, Any]:
         )
     try:
         value = tomllib.loads(f"v = {raw.strip()}")["v"]
-    except tomllib.TOMLDecodeError:
+    except (ValueError, RecursionError):  # not a TOML value (or too big a one): a string
         value = raw.strip()
     return key.strip(), value
 

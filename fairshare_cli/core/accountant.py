@@ -305,8 +305,12 @@ def reset_usage(
     records = dict(updated.records)
     targets = records.keys() if names is None else list(names)
     for n in list(targets):
+        # An unknown name gets a fresh record, as every other edit (and HTCondor) does.
+        rec = records.get(n) or advance(
+            CustomerRecord(name=n, is_group="@" not in n), now, config.accountant.priority_halflife
+        )
         records[n] = replace(
-            records[n], accumulated_usage=0.0, weighted_accumulated_usage=0.0, begin_usage_time=now
+            rec, accumulated_usage=0.0, weighted_accumulated_usage=0.0, begin_usage_time=now
         )
     return AccountantState(records=records)
 

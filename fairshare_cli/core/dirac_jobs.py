@@ -20,7 +20,7 @@ from typing import Any
 
 from fairshare_cli.core.config import DiracGroupSpec
 from fairshare_cli.core.dirac import TaskQueue, TaskQueueDefinition, build_task_queues, cpu_segment
-from fairshare_cli.core.jobs import JOB_STATUSES, Job, parse_jobs
+from fairshare_cli.core.jobs import JOB_STATUSES, MAX_JOB_COUNT, Job, parse_jobs
 from fairshare_cli.errors import InputError
 
 DEFAULT_CPU_TIME = 86400
@@ -82,7 +82,7 @@ def _check(objs: Sequence[Any], counts: Counter[tuple[Any, ...]], source: str) -
             ok = ok and has_owner and (status is None or status in JOB_STATUSES)
         else:
             count, fields = entry[3], entry[4]
-            ok = ok and type(count) is int and count >= 1
+            ok = ok and type(count) is int and 1 <= count <= MAX_JOB_COUNT
             expanded = expanded or count != 1
         ok = ok and all(f in _JOB_FIELDS for f in fields)
     try:

@@ -44,6 +44,27 @@ _FIELDS = (*_STR, "start", "end", "slots", "cpus", "nice_user")
 
 _FIELD_SET = frozenset(_FIELDS)
 _ABSENT = (None, "")
+_TRUE = ("true", "True", "TRUE", "1")
+_FALSE = ("false", "False", "FALSE", "0")
+
+
+def _bool(value: Any, where: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value in _TRUE + _FALSE:
+        return value in _TRUE
+    raise InputError(f"{where}: expected true or false, got {value!r}")
+
+
+def _str(value: Any, where: str) -> str:
+    """A name: a string (a CSV cell always is), or a number in JSON, as text."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    raise InputError(f"{where}: expected a string, got {value!r}")
 
 
 def parse_record(obj: Mapping[str, Any], where: str) -> UsageRecord:
@@ -88,24 +109,24 @@ def parse_record(obj: Mapping[str, Any], where: str) -> UsageRecord:
     cpus = 1 if cpus in _ABSENT else _count(cpus, f"{where}: cpus")
     nice = get("nice_user")
     return UsageRecord(
-        owner if type(owner) is str else str(owner),
+        owner if type(owner) is str else _str(owner, f"{where}: owner"),
         t0,
         t1,
-        _text(get("accounting_group")),
-        nice in (True, "true", "True", "1", 1),
-        _text(get("account")),
-        _text(get("partition")),
-        _text(get("qos")),
-        _text(get("dirac_group")),
+        _text(get("accounting_group"), where, "accounting_group"),
+        False if nice in _ABSENT else _bool(nice, f"{where}: nice_user"),
+        _text(get("account"), where, "account"),
+        _text(get("partition"), where, "partition"),
+        _text(get("qos"), where, "qos"),
+        _text(get("dirac_group"), where, "dirac_group"),
         slots,
         cpus,
     )
 
 
-def _text(value: Any) -> str | None:
+def _text(value: Any, where: str, key: str) -> str | None:
     if value in _ABSENT:
         return None
-    return value if type(value) is str else str(value)
+    return value if type(value) is str else _str(value, f"{where}: {key}")
 
 
 def _count(value: Any, where: str) -> int:

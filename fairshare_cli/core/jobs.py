@@ -13,6 +13,13 @@ from fairshare_cli.errors import InputError
 
 JOB_STATUSES = ("idle", "running", "held", "completed", "removed")
 
+#: Whole-number job fields become ClassAd integers, which are 64-bit signed.
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+#: Times must be ISO-8601 printable: 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59Z.
+TIME_MIN, TIME_MAX = -62135596800.0, 253402300799.0
+#: The most jobs one ``"count": N`` object may stand for.
+MAX_JOB_COUNT = 10_000_000
+
 
 @dataclass(frozen=True)
 class Job:
@@ -120,8 +127,18 @@ def parse_time(value: Any, where: str) -> float:
     """Epoch seconds from a number or an ISO-8601 string (naive means UTC).
 
     Raises:
-        InputError: neither.
+        InputError: neither, or a time outside the years 1 to 9999.
     """
+    t = _parse_time(value, where)
+    if not TIME_MIN <= t <= TIME_MAX:
+        raise InputError(
+            f"{where}: expected a time between the years 1 and 9999 "
+            f"(epoch seconds {TIME_MIN:.0f} to {TIME_MAX:.0f}), got {value!r}"
+        )
+    return t
+
+
+def _parse_time(value: Any, where: str) -> float:
     if isinstance(value, bool):
         raise InputError(f"{where}: expected epoch seconds or an ISO-8601 time, got {value}")
     if isinstance(value, (int, float)):
@@ -199,6 +216,8 @@ def parse_job(obj: Any, where: str) -> list[Job]:
         if key == "count":
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise InputError(f"{w}: expected a whole number of at least 1, got {value!r}")
+            if value > MAX_JOB_COUNT:
+                raise InputError(f"{w}: expected at most {MAX_JOB_COUNT:,} jobs, got {value}")
             count = value
             continue
         if key not in _FIELDS:
@@ -216,6 +235,10 @@ def parse_job(obj: Any, where: str) -> list[Job]:
                 or (isinstance(value, float) and not value.is_integer())
             ):
                 raise InputError(f"{w}: expected a whole number, got {value!r}")
+            if not INT64_MIN <= value <= INT64_MAX:
+                raise InputError(
+                    f"{w}: expected a whole number that fits in 64 bits, got {value!r}"
+                )
             kw[key] = int(value)
         elif key in _TIME_FIELDS:
             kw[key] = parse_time(value, w)
@@ -246,12 +269,23 @@ def parse_job(obj: Any, where: str) -> list[Job]:
     return [Job(**{**kw, "id": f"{cluster}.{i}"}) for i in range(count)]
 
 
+def require_job_list(objs: Any, source: str) -> None:
+    """Refuse anything but a list of job objects (a queue decoded from JSON).
+
+    Raises:
+        InputError: ``objs`` is not a list.
+    """
+    if not isinstance(objs, (list, tuple)):
+        raise InputError(f"{source}: expected a list of job objects, got {type(objs).__name__}")
+
+
 def parse_jobs(objs: Iterable[Any], source: str) -> list[Job]:
     """Jobs from a list of job objects; ``source`` names the file in errors.
 
     Raises:
-        InputError: a malformed job or a duplicate id.
+        InputError: not a list, a malformed job or a duplicate id.
     """
+    require_job_list(objs, source)
     jobs: list[Job] = []
     seen: set[str] = set()
     for i, obj in enumerate(objs):
@@ -269,5 +303,6 @@ def job_to_json(job: Job) -> dict[str, Any]:
     defaults = Job(id="", owner="")
     for key, value in asdict(job).items():
         if key in ("id", "owner") or value != getattr(defaults, key):
-            out[key] = value
+            # An infinite time limit or run time is stored as Slurm writes it.
+            out[key] = "INFINITE" if value == math.inf else value
     return out

@@ -16,7 +16,7 @@ from typing import Any
 from fairshare_cli.core import accountant as acct
 from fairshare_cli.core.classads import check_expression, evaluate_alone
 from fairshare_cli.core.config import Config
-from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.jobs import TIME_MAX, TIME_MIN, Job
 from fairshare_cli.core.negotiator import (
     Claim,
     CycleResult,
@@ -170,6 +170,15 @@ class NegotiatorState:
     last_cycle: float | None = None
 
 
+def _is_time(value: Any) -> bool:
+    """Epoch seconds within the years 1 to 9999 (what ``parse_time`` accepts)."""
+    return (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and TIME_MIN <= value <= TIME_MAX
+    )
+
+
 def negotiator_from_json(raw: Any) -> NegotiatorState:
     """Decode the ``negotiator`` section.
 
@@ -191,16 +200,14 @@ def negotiator_from_json(raw: Any) -> NegotiatorState:
         submitter, job_id, start = body.get("submitter"), body.get("job_id"), body.get("start_time")
         if not isinstance(submitter, str) or not isinstance(job_id, str):
             raise SectionError(f"{where}: expected string 'submitter' and 'job_id'")
-        if isinstance(start, bool) or not isinstance(start, (int, float)):
+        if not isinstance(start, (int, float)) or not _is_time(start):
             raise SectionError(f"{where}.start_time: expected epoch seconds")
         claims[slot] = Claim(slot, submitter, job_id, float(start))
     rr = raw.get("rr_times", {})
-    if not isinstance(rr, Mapping) or not all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) for v in rr.values()
-    ):
+    if not isinstance(rr, Mapping) or not all(_is_time(v) for v in rr.values()):
         raise SectionError("negotiator.rr_times: expected group name -> epoch seconds")
     last = raw.get("last_cycle")
-    if last is not None and (isinstance(last, bool) or not isinstance(last, (int, float))):
+    if last is not None and not _is_time(last):
         raise SectionError("negotiator.last_cycle: expected epoch seconds or null")
     return NegotiatorState(claims, {k: float(v) for k, v in rr.items()}, last)
 

@@ -9,11 +9,20 @@ error messages are exactly those of ``parse_jobs``.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from fairshare_cli.core.jobs import JOB_STATUSES, Job, parse_job, parse_time
+from fairshare_cli.core.jobs import (
+    INT64_MAX,
+    INT64_MIN,
+    JOB_STATUSES,
+    TIME_MAX,
+    TIME_MIN,
+    Job,
+    parse_job,
+    parse_time,
+    require_job_list,
+)
 from fairshare_cli.errors import InputError
 
 _FAST = frozenset(
@@ -118,7 +127,7 @@ def _int(value: Any, default: int) -> int | None:
     """``default`` for None, the value for an int, None (not fast) otherwise."""
     if value is None:
         return default
-    return value if type(value) is int else None
+    return value if type(value) is int and INT64_MIN <= value <= INT64_MAX else None
 
 
 def _fast(obj: Any) -> SlurmJob | None:
@@ -152,14 +161,14 @@ def _fast(obj: Any) -> SlurmJob | None:
     if nodes is None or cpus is None or memory is None or site is None or nice is None:
         return None
     admin = get("admin_priority")
-    if admin is not None and type(admin) is not int:
+    if admin is not None and _int(admin, 0) is None:
         return None
     when = get("submit_time")
     if when is not None:
         kind = type(when)
         if kind is float or kind is int:
             when = float(when)
-            if not math.isfinite(when):
+            if not TIME_MIN <= when <= TIME_MAX:
                 return None
         elif kind is str:
             try:
@@ -195,8 +204,10 @@ def slurm_jobs(objs: Iterable[Any], source: str) -> list[SlurmJob]:
     """Job views from a list of job objects; ``source`` names the file in errors.
 
     Raises:
-        InputError: a malformed job or a duplicate id (as ``parse_jobs`` words them).
+        InputError: not a list, a malformed job or a duplicate id (as ``parse_jobs``
+            words them).
     """
+    require_job_list(objs, source)
     out: list[SlurmJob] = []
     seen: set[str] = set()
     for i, obj in enumerate(objs):

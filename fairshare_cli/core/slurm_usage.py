@@ -79,6 +79,10 @@ class SlurmUsage:
     running: tuple[RunningCharge, ...] = ()
 
 
+#: The largest magnitude a stored usage, rate or time may have: sums of them stay finite.
+MAX_STORED = 1e30
+
+
 def usage_from_json(raw: Any) -> SlurmUsage:
     """Parse the ``slurm`` section of the state.
 
@@ -95,6 +99,10 @@ def usage_from_json(raw: Any) -> SlurmUsage:
             return None
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise SectionError(f"slurm.{key}: expected a number, got {value!r}")
+        if not -MAX_STORED <= value <= MAX_STORED:
+            raise SectionError(
+                f"slurm.{key}: expected a number of at most {MAX_STORED:g}, got {value!r}"
+            )
         return float(value)
 
     usage: dict[UsageKey, float] = {}

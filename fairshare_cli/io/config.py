@@ -42,6 +42,10 @@ T = TypeVar("T")
 Table = Mapping[str, Any]
 
 UINT32_MAX = 2**32 - 1
+#: ClassAd integers are 64-bit signed.
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+#: The most slots a pool may expand to: every slot is a ClassAd held in memory.
+MAX_POOL_SLOTS = 1_000_000
 NO_STRINGS: tuple[str, ...] = ()
 DEFAULT_SHARES: int | str = 1
 RESET_PERIODS = ("NONE", "NOW", "DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "YEARLY")
@@ -62,7 +66,13 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"config file {path} does not exist") from None
     except OSError as exc:
         raise ConfigError(f"config file {path} cannot be read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"config file {path} is not UTF-8 text (byte {exc.start}); expected a TOML file"
+        ) from None
     except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
+    except (ValueError, RecursionError) as exc:  # an over-long integer, too deep a nesting
         raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
 
 
@@ -105,6 +115,8 @@ def apply_overrides(
             if not isinstance(nxt, (dict, list)):
                 raise ConfigError(f"{where}: --set {dotted}: {part} is not a table")
             node = nxt
+        if isinstance(node, list):
+            raise ConfigError(f"{where}: --set {dotted}: cannot replace a whole [[...]] entry")
         node[parts[-1]] = value
     return out
 
@@ -388,6 +400,7 @@ def _machines(top: _Reader, file: str) -> tuple[MachineSpec, ...]:
         top.fail("machines: expected an array of tables ([[machines]])")
     out: list[MachineSpec] = []
     names: set[str] = set()
+    total = 0
     for i, item in enumerate(items):
         r = _Reader(
             item,
@@ -405,13 +418,26 @@ def _machines(top: _Reader, file: str) -> tuple[MachineSpec, ...]:
         if not isinstance(attrs, Mapping):
             r.fail(f"machines[{i}].attributes: expected a table of attribute = value")
         for k, v in attrs.items():
+            at = f"machines[{i}].attributes.{k}"
             if not isinstance(v, (str, int, float, bool)):
-                r.fail(f"machines[{i}].attributes.{k}: expected a string, number or boolean")
+                r.fail(f"{at}: expected a string, number or boolean")
+            if isinstance(v, float) and not math.isfinite(v):
+                r.fail(f"{at}: expected a finite number, got {v}")
+            if isinstance(v, int) and not isinstance(v, bool) and not INT64_MIN <= v <= INT64_MAX:
+                r.fail(f"{at}: expected a whole number that fits in 64 bits, got {v}")
+        count = r.int_("count", 1, lo=0, hi=MAX_POOL_SLOTS)
+        slots = r.int_("slots", 1, lo=1, hi=MAX_POOL_SLOTS)
+        total += count * slots
+        if total > MAX_POOL_SLOTS:
+            r.fail(
+                f"machines[{i}]: the [[machines]] entries expand to more than "
+                f"{MAX_POOL_SLOTS:,} slots (count x slots); expected a smaller pool"
+            )
         out.append(
             MachineSpec(
                 name=name,
-                count=r.int_("count", 1, lo=0),
-                slots=r.int_("slots", 1, lo=1),
+                count=count,
+                slots=slots,
                 attributes=dict(attrs),
                 start=r.get("start", r.string, "true"),
                 rank=r.get("rank", r.string, "0"),
@@ -505,6 +531,16 @@ def _priority(top: _Reader, file: str, prof: Mapping[str, Any]) -> SlurmPriority
         )
     halflife = r.dur("decay_halflife", d.decay_halflife, minutes=True)
     calc = r.dur("calc_period", d.calc_period, minutes=True)
+    if 0 < halflife < 1:
+        r.fail(
+            f"priority.decay_halflife: expected 0 or at least 1 second, got {halflife:g} "
+            "(the decay factor 1 - 0.693/half-life would not be positive)"
+        )
+    if math.isinf(calc):
+        r.fail(
+            f'priority.calc_period: Bad value "{r.table["calc_period"]}" for '
+            "PriorityCalcPeriod (expected a finite period)"
+        )
     if calc < 60:
         r.fail(
             f'priority.calc_period: Bad value "{r.table["calc_period"]}" for '
@@ -767,3 +803,36 @@ def _int_list(reader: _Reader) -> Callable[[Any, str], tuple[int, ...]]:
         return tuple(reader.integer(v, f"{key}[{k}]", lo=1) for k, v in enumerate(value))
 
     return convert
+
+
+def check_expressions(config: Config) -> None:
+    """Parse every ClassAd expression of the config (negotiator knobs, machine start/rank).
+
+    Loading a config does not parse them (most commands never evaluate one); ``fs config
+    check`` and the HTCondor views call this so that a typo names the file and key.
+
+    Raises:
+        ConfigError: naming the file and key of the first expression that does not parse.
+    """
+    from fairshare_cli.core.classads import check_expression
+
+    neg = config.negotiator
+    texts = [
+        (f"[negotiator] {key}", getattr(neg, key))
+        for key in (
+            "slot_weight",
+            "preemption_requirements",
+            "preemption_rank",
+            "pre_job_rank",
+            "post_job_rank",
+            "group_sort_expr",
+        )
+    ]
+    for spec in config.machines:
+        texts += [
+            (f"machine {spec.name} start", spec.start),
+            (f"machine {spec.name} rank", spec.rank),
+        ]
+    for key, text in texts:
+        if text is not None and text.strip():
+            check_expression(text, f"{config.path}: {key}", ConfigError)

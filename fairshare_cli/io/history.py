@@ -30,6 +30,11 @@ def open_input(path: str) -> IO[str]:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None
 
 
+def not_utf8(path: str, exc: UnicodeDecodeError) -> InputError:
+    """The error for an input file that is not UTF-8 text."""
+    return InputError(f"{path}: not UTF-8 text (byte {exc.start} of a read); expected a text file")
+
+
 def _sniff(fh: IO[str], path: str, fmt: str) -> tuple[str, IO[str]]:
     if fmt != "auto":
         return fmt, fh
@@ -70,19 +75,24 @@ def _sniff(fh: IO[str], path: str, fmt: str) -> tuple[str, IO[str]]:
     return ("jsonl" if first in ("{", "[") else "csv"), Chained()  # type: ignore[return-value]
 
 
-def read_records(path: str, fmt: str = "auto") -> Iterator[UsageRecord]:
+def read_records(path: str, fmt: str = "auto", label: str | None = None) -> Iterator[UsageRecord]:
     """Yield records one by one; memory stays flat however long the file.
+
+    ``label`` names the input in errors (default: ``path``; ``-`` when spooled from stdin).
 
     Raises:
         InputError: naming the file and line of the first bad record.
     """
+    name = label or path
     fh = open_input(path)
     try:
         kind, stream = _sniff(fh, path, fmt)
         if kind == "csv":
-            yield from _csv_records(stream, path)
+            yield from _csv_records(stream, name)
         else:
-            yield from _jsonl_records(stream, path)
+            yield from _jsonl_records(stream, name)
+    except UnicodeDecodeError as exc:
+        raise not_utf8(name, exc) from None
     finally:
         if fh is not sys.stdin:
             fh.close()
@@ -112,12 +122,14 @@ def _jsonl_records(stream: Any, path: str) -> Iterator[UsageRecord]:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
             raise InputError(f"{path} line {lineno}: not valid JSON: {exc.msg}") from None
+        except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
+            raise InputError(f"{path} line {lineno}: not valid JSON: {exc}") from None
         if not isinstance(obj, dict):
             raise InputError(f"{path} line {lineno}: expected a record object")
         yield parse_record(obj, f"{path} line {lineno}")
 
 
-def read_condor_history(path: str) -> Iterator[UsageRecord]:
+def read_condor_history(path: str, label: str | None = None) -> Iterator[UsageRecord]:
     """Records from ``condor_history -json`` output (a JSON array of job ads).
 
     Raises:
@@ -125,22 +137,27 @@ def read_condor_history(path: str) -> Iterator[UsageRecord]:
     """
     from fairshare_cli.core.history import record_from_condor_ad
 
+    name = label or path
     fh = open_input(path)
     try:
         try:
             ads = json.load(fh)
         except json.JSONDecodeError as exc:
-            raise InputError(f"{path} line {exc.lineno}: not valid JSON: {exc.msg}") from None
+            raise InputError(f"{name} line {exc.lineno}: not valid JSON: {exc.msg}") from None
+        except UnicodeDecodeError as exc:
+            raise not_utf8(name, exc) from None
+        except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
+            raise InputError(f"{name}: not valid JSON: {exc}") from None
     finally:
         if fh is not sys.stdin:
             fh.close()
     if isinstance(ads, dict):
         ads = [ads]
     if not isinstance(ads, list):
-        raise InputError(f"{path}: expected the JSON array that condor_history -json prints")
+        raise InputError(f"{name}: expected the JSON array that condor_history -json prints")
     for i, ad in enumerate(ads):
         if not isinstance(ad, dict):
-            raise InputError(f"{path}: ad {i + 1}: expected a job ad object")
-        rec = record_from_condor_ad(ad, f"{path}: ad {i + 1}")
+            raise InputError(f"{name}: ad {i + 1}: expected a job ad object")
+        rec = record_from_condor_ad(ad, f"{name}: ad {i + 1}")
         if rec is not None:
             yield rec

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from fairshare_cli.core.jobs import parse_job
+from fairshare_cli.core.jobs import MAX_JOB_COUNT, parse_job
 from fairshare_cli.core.negotiator import JobBatch
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.jobsfile import gc_paused, load_job_objects
@@ -62,6 +62,8 @@ def batches_from_objects(objs: list[Any], source: str) -> list[JobBatch]:
         proto = parse_job({**obj, "count": 1}, where)[0]  # validates every field
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise InputError(f"{where}.count: expected a whole number of at least 1, got {count!r}")
+        if count > MAX_JOB_COUNT:
+            raise InputError(f"{where}.count: expected at most {MAX_JOB_COUNT:,} jobs, got {count}")
         cluster = proto.id.split(".", 1)[0]
         if cluster in stanzas or any(s.split(".", 1)[0] == cluster for s in singles):
             raise InputError(f"{where}: duplicate job id '{cluster}.0'")

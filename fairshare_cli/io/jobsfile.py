@@ -19,19 +19,25 @@ def load_job_objects(path: str) -> list[Any]:
     Raises:
         InputError: the file cannot be read, is not JSON, or is not a list.
     """
-    from fairshare_cli.io.history import open_input
+    from fairshare_cli.io.history import not_utf8, open_input
 
     with open_input(path) as fh:
         try:
             text = fh.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"cannot read {path}: {exc}") from None
+        except UnicodeDecodeError as exc:
+            raise not_utf8(path, exc) from None
+        except OSError as exc:
+            raise InputError(f"cannot read {path}: {exc.strerror}") from None
     try:
         objs = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(
             f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
             "expected a list of job objects"
+        ) from None
+    except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
+        raise InputError(
+            f"{path}: not valid JSON ({exc}); expected a list of job objects"
         ) from None
     if not isinstance(objs, list):
         raise InputError(f"{path}: expected a JSON list of job objects, got {type(objs).__name__}")

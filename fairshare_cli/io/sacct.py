@@ -58,10 +58,20 @@ def read_sacct(stream: IO[str], label: str, now: float) -> Iterator[UsageRecord]
     Raises:
         InputError: naming the file and line, for a missing field or a bad value.
     """
-    lines = [line for line in stream.read().splitlines() if not line.startswith("$ ")]
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    lines = [line for line in lines if line.strip()]
+    try:
+        text = stream.read()
+    except UnicodeDecodeError as exc:
+        from fairshare_cli.io.history import not_utf8
+
+        raise not_utf8(label, exc) from None
+    except OSError as exc:
+        raise InputError(f"cannot read {label}: {exc.strerror}") from None
+    numbered = [
+        (k + 1, line)
+        for k, line in enumerate(text.splitlines())
+        if line.strip() and not line.startswith("$ ")
+    ]
+    lines = [line for _, line in numbered]
     if not lines:
         return
     try:
@@ -76,7 +86,7 @@ def read_sacct(stream: IO[str], label: str, now: float) -> Iterator[UsageRecord]
     if cpu_field is None:
         raise InputError(f"{label}: sacct output has no AllocCPUS (or NCPUS) field")
     for n, row in enumerate(rows):
-        where = f"{label}: line {n + first}"
+        where = f"{label}: line {numbered[n + first - 1][0]}"  # as numbered in the file
         if len(row) != len(names):
             raise InputError(f"{where}: expected {len(names)} fields, got {len(row)}")
 

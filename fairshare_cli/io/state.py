@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import math
 import os
 import tempfile
 from collections.abc import Callable, Iterator
@@ -16,10 +17,25 @@ from pathlib import Path
 from typing import Any
 
 from fairshare_cli.core.state import FORMAT_MARK, SCHEMA_VERSION, State, state_to_json
-from fairshare_cli.errors import StateError
+from fairshare_cli.errors import RuntimeFailure, StateError
 
 #: Upgrades from schema version N to N + 1, by N. Empty while there is only version 1.
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+
+class NonFiniteNumber(ValueError):
+    """A JSON number that is NaN or infinite (Python's json reads them; we never write them)."""
+
+
+def _non_finite(text: str) -> float:
+    raise NonFiniteNumber(text)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise NonFiniteNumber(text)
+    return value
 
 
 def load_state(path: Path) -> State:
@@ -41,8 +57,14 @@ def load_state(path: Path) -> State:
             f"state file {path} is empty (truncated?); fix it or move it aside to start afresh"
         )
     try:
-        doc = json.loads(data)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        doc = json.loads(data, parse_constant=_non_finite, parse_float=_finite_float)
+    except NonFiniteNumber as exc:
+        raise StateError(
+            f"state file {path} holds the number {exc}, expected finite numbers only; "
+            "fix it or move it aside to start afresh"
+        ) from None
+    except (ValueError, RecursionError) as exc:
+        # JSONDecodeError, UnicodeDecodeError, an integer too long to convert, too deep.
         line = getattr(exc, "lineno", "?")
         raise StateError(
             f"state file {path} is not valid JSON (line {line}); fix it or move it aside "
@@ -72,20 +94,29 @@ def save_state(path: Path, state: State) -> None:
     """Write atomically: temp file in the same folder, flush, fsync, rename, fsync folder.
 
     Raises:
-        StateError: the folder cannot be created or written.
+        RuntimeFailure: the folder cannot be created or written (the old file is kept).
     """
-    text = json.dumps(state_to_json(state), indent=2, sort_keys=True, allow_nan=False) + "\n"
+    try:
+        text = json.dumps(state_to_json(state), indent=2, sort_keys=True, allow_nan=False) + "\n"
+    except ValueError as exc:  # a NaN or infinity: JSON has no such number
+        raise RuntimeFailure(
+            f"cannot write state file {path}: {exc}; nothing was written"
+        ) from None
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
-        raise StateError(f"cannot write state file {path}: {exc.strerror}") from None
+        raise RuntimeFailure(f"cannot write state file {path}: {exc.strerror}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise RuntimeFailure(f"cannot write state file {path}: {exc.strerror}") from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -103,14 +134,14 @@ def state_lock(path: Path) -> Iterator[None]:
     """Hold an exclusive ``flock`` on ``<state>.lock`` for a read-modify-write.
 
     Raises:
-        StateError: the lock file cannot be created.
+        RuntimeFailure: the lock file cannot be created.
     """
     lock_path = path.with_name(path.name + ".lock")
     try:
         lock_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
     except OSError as exc:
-        raise StateError(f"cannot create lock file {lock_path}: {exc.strerror}") from None
+        raise RuntimeFailure(f"cannot create lock file {lock_path}: {exc.strerror}") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield

@@ -74,10 +74,17 @@ class SprioFormat:
     fields: tuple[FormatField, ...]
 
 
+#: The widest a ``%N`` field may be (wider ones would only exhaust memory).
+MAX_FIELD_WIDTH = 100_000
+
+
 def parse_format(spec: str) -> tuple[SprioFormat, list[str]]:
     """Parse a format string; returns it and a warning per unknown letter (field skipped).
 
     Unknown letters give ``Invalid job format specification: %c`` as sprio does.
+
+    Raises:
+        InputError: a field width above ``MAX_FIELD_WIDTH``.
     """
     warnings: list[str] = []
     first = spec.find("%")
@@ -107,7 +114,12 @@ def parse_format(spec: str) -> tuple[SprioFormat, list[str]]:
         if letter not in HEADERS:
             warnings.append(f"Invalid job format specification: {letter}")
             continue
-        fields.append(FormatField(letter, int(digits) if digits else 0, right, suffix))
+        width = int(digits) if digits else 0
+        if width > MAX_FIELD_WIDTH:
+            raise InputError(
+                f"-o: the width {width} of %{letter} is too large (at most {MAX_FIELD_WIDTH})"
+            )
+        fields.append(FormatField(letter, width, right, suffix))
     return SprioFormat(prefix, tuple(fields)), warnings
 
 
@@ -259,6 +271,11 @@ def _numeric(letter: str, weights: Weights) -> tuple[str, str] | None:
     return {"S": (".0f", "r.site"), "N": (".0f", "r.nice"), "Y": ("d", "r.priority")}.get(letter)
 
 
+def _tuple(exprs: list[str]) -> str:
+    """Source of a tuple of ``exprs`` (``()`` when a format has no valid field)."""
+    return "(" + "".join(f"{e}, " for e in exprs) + ")"
+
+
 def compile_row(fmt: SprioFormat, weights: Weights, cluster: str) -> Callable[[PriorityRow], str]:
     """A function printing one job row of ``fmt`` (compiled once, for 100,000-job queues).
 
@@ -293,11 +310,11 @@ def compile_row(fmt: SprioFormat, weights: Weights, cluster: str) -> Callable[[P
         fast += suffix
         length += f.width + len(f.suffix)
         exprs.append(expr)
-    source = f"def _exact(r):\n    return {template!r} % ({', '.join(exprs)},)\n"
+    source = f"def _exact(r):\n    return {template!r} % {_tuple(exprs)}\n"
     if fixed:
         source += (
             "def _row(r):\n"
-            f"    line = {fast!r} % ({', '.join(fast_exprs)},)\n"
+            f"    line = {fast!r} % {_tuple(fast_exprs)}\n"
             f"    return line if len(line) == {length} else _exact(r)\n"
         )
     else:

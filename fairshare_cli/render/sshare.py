@@ -88,18 +88,26 @@ def default_format(long: bool, fair_tree: bool) -> str:
     return LONG_FAIR_TREE if fair_tree else LONG_CLASSIC
 
 
+#: The widest a ``Name%N`` field may be (wider ones would only exhaust memory).
+MAX_FIELD_WIDTH = 100_000
+
+
 def parse_format(spec: str) -> list[Field]:
     """Fields from a comma list; each name matches the first field it prefixes (any case).
 
     ``Name%N`` sets the width to N (``atoi``: a negative N left-justifies).
 
     Raises:
-        InputError: ``Invalid field requested: "x"``.
+        InputError: ``Invalid field requested: "x"``, or a width above ``MAX_FIELD_WIDTH``.
     """
     out: list[Field] = []
     for item in (s for s in spec.split(",") if s):
         name, pct, width_text = item.partition("%")
         width = _atoi(width_text) if pct else 0
+        if abs(width) > MAX_FIELD_WIDTH:
+            raise InputError(
+                f'-o: the width {width} of "{name}" is too large (at most {MAX_FIELD_WIDTH})'
+            )
         for fname, fwidth, kind in FIELDS:
             if fname.lower().startswith(name.lower()):
                 out.append(Field(fname, width or fwidth, kind))

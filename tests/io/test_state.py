@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from fairshare_cli.core.state import State
-from fairshare_cli.errors import StateError
+from fairshare_cli.errors import RuntimeFailure, StateError
 from fairshare_cli.io.state import load_state, save_state, state_lock
 
 
@@ -56,7 +56,7 @@ def test_failed_write_leaves_old_file(tmp_path: Path) -> None:
     path = tmp_path / "state.json"
     save_state(path, State(sections={"a": 1}))
     before = path.read_bytes()
-    with pytest.raises(ValueError, match="JSON compliant"):
+    with pytest.raises(RuntimeFailure, match=r"JSON compliant.*nothing was written"):
         save_state(path, State(sections={"a": float("nan")}))
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["state.json"]
