@@ -334,3 +334,60 @@ def split_conjuncts(text: str) -> list[str]:
     parts.append(text[start:])
     parts = [p.strip() for p in parts]
     return parts if len(parts) > 1 and all(parts) else [text]
+
+
+#: Operators that bind looser than a relational comparison, or are one themselves.
+_LOOSER = frozenset({"||", "&&", "?", ":", "==", "!=", "=?=", "=!="})
+_RELATIONAL = frozenset({"<", "<=", ">", ">="})
+
+
+def split_comparison(text: str) -> tuple[str, str, str] | None:
+    """``(left, op, right)`` when ``text`` is one relational comparison at top level
+    (``a > b``, ``a <= b``, …) of two operands with no looser operator, else None.
+
+    ``is``/``isnt`` and the equality operators are not relational; a text with one of them
+    (or ``&&``, ``||``, ``?:``) at top level is left alone.
+    """
+    tokens = list(_TOKEN.finditer(text))
+    depth = 0
+    ops: list[tuple[str, int, int]] = []
+    i = 0
+    while i < len(tokens):
+        m = tokens[i]
+        tok = m.group(0)
+        if m.lastgroup == "ident" and tok.lower() in ("is", "isnt") and depth == 0:
+            return None
+        if m.lastgroup != "other":
+            i += 1
+            continue
+        if tok in "([{":
+            depth += 1
+        elif tok in ")]}":
+            depth -= 1
+        elif depth == 0 and tok in "<>=!&|?:":
+            # glue adjacent operator characters: >=, <=, ==, !=, =?=, =!=, &&, ||
+            start, end = m.start(), m.end()
+            j = i + 1
+            while (
+                j < len(tokens)
+                and tokens[j].lastgroup == "other"
+                and tokens[j].start() == end
+                and tokens[j].group(0) in "<>=!&|?"
+            ):
+                end = tokens[j].end()
+                j += 1
+            op = text[start:end]
+            if op == "!":  # logical not of the next operand
+                i = j
+                continue
+            ops.append((op, start, end))
+            i = j
+            continue
+        i += 1
+    if len(ops) != 1 or ops[0][0] in _LOOSER or ops[0][0] not in _RELATIONAL:
+        return None
+    op, start, end = ops[0]
+    left, right = text[:start].strip(), text[end:].strip()
+    if not left or not right:
+        return None
+    return left, op, right

@@ -158,10 +158,16 @@ def add_running_jobs(
 class DiracHistorySink:
     """Collects usage records into the running-jobs history (``fs import history``)."""
 
-    def __init__(self, section: object, rebuild: bool) -> None:
-        """Start from the existing section, or from nothing when rebuilding."""
+    def __init__(self, section: object, rebuild: bool, cutoff: float | None = None) -> None:
+        """Start from the existing section, or from nothing when rebuilding.
+
+        Work before ``cutoff`` can never fall in a slice: it is folded into the running
+        count at ``cutoff`` (and a record that ended before it is dropped), so the history
+        stays as long as the longest slice, not as long as the file.
+        """
         self._history = RunningHistory() if rebuild else history_from_json(section)
         self._batch: dict[tuple[str, str], dict[float, float]] = {}
+        self._cutoff = -math.inf if cutoff is None else cutoff
 
     def add(self, record: UsageRecord) -> None:
         """Charge one record to its (group, owner); records without a DIRAC group are skipped."""
@@ -169,8 +175,11 @@ class DiracHistorySink:
             return
         if record.end is not None and record.end <= record.start:
             return
+        if record.end is not None and record.end <= self._cutoff:
+            return
+        start = max(record.start, self._cutoff)
         changes = self._batch.setdefault((record.dirac_group, record.owner), {})
-        changes[record.start] = changes.get(record.start, 0) + record.slots
+        changes[start] = changes.get(start, 0) + record.slots
         if record.end is not None:
             changes[record.end] = changes.get(record.end, 0) - record.slots
 
@@ -182,7 +191,38 @@ class DiracHistorySink:
                 steps[time] = steps.get(time, 0) + delta
             self._history.events[key] = sorted((t, d) for t, d in steps.items() if d != 0)
         self._batch = {}
+        if math.isfinite(self._cutoff):
+            fold_before(self._history, self._cutoff)
         return history_to_json(self._history)
+
+
+def fold_before(history: RunningHistory, cutoff: float) -> None:
+    """Replace every event before ``cutoff`` by one event at ``cutoff`` (their sum).
+
+    Averages over any window that starts at or after ``cutoff`` are unchanged.
+    """
+    for key, steps in list(history.events.items()):
+        early = [d for t, d in steps if t < cutoff]
+        if not early:
+            continue
+        late = [(t, d) for t, d in steps if t >= cutoff]
+        total = sum(early)
+        if late and late[0][0] == cutoff:
+            total += late.pop(0)[1]
+        folded = ([(cutoff, total)] if total != 0 else []) + late
+        if folded:
+            history.events[key] = folded
+        else:
+            del history.events[key]
+
+
+def history_retention(config: Config) -> float:
+    """How far back a slice can look: the longest configured time span (a week at least)."""
+    spans = [s.time_span for inst in config.dirac.correction.instances for s in inst.slices]
+    return max([DEFAULT_RETENTION, *spans])
+
+
+DEFAULT_RETENTION = 604800.0  # DIRAC's default slice: one week
 
 
 # --- the corrector --------------------------------------------------------------------------
@@ -339,5 +379,8 @@ class HistoryCorrector:
 def make_dirac_history_sink(
     config: Config, section: Any, now: float, rebuild: bool, presorted: bool = True
 ) -> DiracHistorySink:
-    """The DIRAC running-jobs history's sink for ``fs import history`` (any record order)."""
-    return DiracHistorySink(section, rebuild)
+    """The DIRAC running-jobs history's sink for ``fs import history`` (any record order).
+
+    History older than the longest slice (:func:`history_retention`) is folded away.
+    """
+    return DiracHistorySink(section, rebuild, cutoff=now - history_retention(config))

@@ -10,8 +10,8 @@ import heapq
 import math
 from array import array
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from dataclasses import replace
+from typing import Any, NamedTuple, Protocol
 
 from fairshare_cli.core import accountant as acct
 from fairshare_cli.core.config import Config
@@ -19,11 +19,10 @@ from fairshare_cli.core.jobs import parse_time
 from fairshare_cli.errors import InputError
 
 
-@dataclass(frozen=True)
-class UsageRecord:
+class UsageRecord(NamedTuple):
     """Work that ran: ``slots`` identical slots of ``cpus`` CPUs each, from start to end.
 
-    ``end`` None means still running.
+    ``end`` None means still running. (A named tuple: a million are built per import.)
     """
 
     owner: str
@@ -43,6 +42,8 @@ _STR = ("owner", "accounting_group", "account", "partition", "qos", "dirac_group
 _FIELDS = (*_STR, "start", "end", "slots", "cpus", "nice_user")
 
 
+_FIELD_SET = frozenset(_FIELDS)
+_ABSENT = (None, "")
 _TRUE = ("true", "True", "TRUE", "1")
 _FALSE = ("false", "False", "FALSE", "0")
 
@@ -66,47 +67,66 @@ def _str(value: Any, where: str) -> str:
     raise InputError(f"{where}: expected a string, got {value!r}")
 
 
-_CONVERT: dict[str, Callable[[Any, str], Any]] = {
-    **{k: _str for k in _STR},
-    "start": parse_time,
-    "end": parse_time,
-    "slots": lambda v, w: _count(v, w),
-    "cpus": lambda v, w: _count(v, w),
-    "nice_user": _bool,
-}
-
-
 def parse_record(obj: Mapping[str, Any], where: str) -> UsageRecord:
     """A record from a JSON object or a CSV row (strings; empty = absent).
 
     Raises:
         InputError: naming ``where`` and the field.
     """
-    kw: dict[str, Any] = {}
-    for key, value in obj.items():
-        if value is None or value == "":
-            continue
-        convert = _CONVERT.get(key)
-        if convert is None:
-            if key is None:
-                raise InputError(f"{where}: more values than header columns")
-            import difflib
+    unknown = obj.keys() - _FIELD_SET
+    if unknown:
+        key = sorted(unknown, key=str)[0]
+        if key is None:
+            raise InputError(f"{where}: more values than header columns")
+        import difflib
 
-            hint = difflib.get_close_matches(key, _FIELDS, n=1)
-            extra = f" (did you mean '{hint[0]}'?)" if hint else ""
-            raise InputError(f"{where}: unknown field '{key}'{extra}")
+        hint = difflib.get_close_matches(key, _FIELDS, n=1)
+        extra = f" (did you mean '{hint[0]}'?)" if hint else ""
+        raise InputError(f"{where}: unknown field '{key}'{extra}")
+    get = obj.get
+    owner = get("owner")
+    start = get("start")
+    if owner in _ABSENT or start in _ABSENT:
+        missing = "owner" if owner in _ABSENT else "start"
+        raise InputError(f"{where}: missing required field '{missing}'")
+    try:
+        t0 = parse_time(start, "")
+    except InputError:
+        t0 = parse_time(start, f"{where}: start")
+    end = get("end")
+    if end in _ABSENT:
+        t1 = None
+    else:
         try:
-            kw[key] = convert(value, "")
+            t1 = parse_time(end, "")
         except InputError:
-            kw[key] = convert(value, f"{where}: {key}")
-    if "owner" not in kw or "start" not in kw:
-        raise InputError(
-            f"{where}: missing required field '{'owner' if 'owner' not in kw else 'start'}'"
-        )
-    rec = UsageRecord(**kw)
-    if rec.end is not None and rec.end < rec.start:
-        raise InputError(f"{where}: end is before start")
-    return rec
+            t1 = parse_time(end, f"{where}: end")
+        if t1 < t0:
+            raise InputError(f"{where}: end is before start")
+    slots = get("slots")
+    slots = 1 if slots in _ABSENT else _count(slots, f"{where}: slots")
+    cpus = get("cpus")
+    cpus = 1 if cpus in _ABSENT else _count(cpus, f"{where}: cpus")
+    nice = get("nice_user")
+    return UsageRecord(
+        owner if type(owner) is str else _str(owner, f"{where}: owner"),
+        t0,
+        t1,
+        _text(get("accounting_group"), where, "accounting_group"),
+        False if nice in _ABSENT else _bool(nice, f"{where}: nice_user"),
+        _text(get("account"), where, "account"),
+        _text(get("partition"), where, "partition"),
+        _text(get("qos"), where, "qos"),
+        _text(get("dirac_group"), where, "dirac_group"),
+        slots,
+        cpus,
+    )
+
+
+def _text(value: Any, where: str, key: str) -> str | None:
+    if value in _ABSENT:
+        return None
+    return value if type(value) is str else _str(value, f"{where}: {key}")
 
 
 def _count(value: Any, where: str) -> int:

@@ -35,7 +35,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairshare_cli.core.classads import Ad, Compiled, Evaluator, evaluate_alone, split_conjuncts
+from fairshare_cli.core.classads import (
+    Ad,
+    Compiled,
+    Evaluator,
+    evaluate_alone,
+    split_comparison,
+    split_conjuncts,
+)
 from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.quotas import (
@@ -43,6 +50,7 @@ from fairshare_cli.core.quotas import (
     GroupNode,
     GroupTree,
     QuotaKnobs,
+    assign_quotas,
     assigned_group,
     negotiate_groups,
     prepare_groups,
@@ -295,7 +303,17 @@ def expand_slots(machines: Sequence[MachineSpec]) -> list[tuple[int, str, int]]:
 class _SlotClass:
     """Slots with the same stanza, claim state and referenced per-slot values."""
 
-    __slots__ = ("ad", "claimed", "head", "index", "never_preempted", "remote", "slots", "weight")
+    __slots__ = (
+        "ad",
+        "claimed",
+        "head",
+        "index",
+        "never_preempted",
+        "preq_slot_true",
+        "remote",
+        "slots",
+        "weight",
+    )
 
     def __init__(self, index: int, ad: Ad, weight: float, claimed: bool) -> None:
         self.index = index
@@ -306,6 +324,7 @@ class _SlotClass:
         self.head = 0
         self.remote: str | None = None
         self.never_preempted = False
+        self.preq_slot_true = True
 
     def first_index(self) -> int:
         return self.slots[self.head].index if self.head < len(self.slots) else 1 << 62
@@ -328,49 +347,321 @@ class _AutoCluster:
         self.matching_slots = 0
 
 
-class _ClaimedList:
-    """Claimed candidates of one autocluster, best first, with why others were left out."""
+Entry = tuple[tuple[float, ...], "_SlotClass", int]
+Number = int | float
 
-    __slots__ = ("entries", "matching", "rank_rejected")
+#: ``a OP b`` is ``b FLIP[OP] a``.
+_FLIP = {">": "<", ">=": "<=", "<": ">", "<=": ">="}
+_INF = math.inf
+
+
+def _compare(a: Number, op: str, b: Number) -> bool:
+    """A ClassAd relational comparison of two numbers (int against real compares as reals)."""
+    if type(a) is not type(b):
+        a, b = float(a), float(b)
+    if op == ">":
+        return a > b
+    if op == ">=":
+        return a >= b
+    if op == "<":
+        return a < b
+    return a <= b
+
+
+def _number(value: object) -> Number | None:
+    """``value`` when it is a ClassAd integer or real, else None."""
+    return value if type(value) in (int, float) else None  # type: ignore[return-value]
+
+
+@dataclass
+class _Bound:
+    """A necessary condition for priority preemption: ``slot value OP job value``.
+
+    From a top-level ``&&`` operand of ``PREEMPTION_REQUIREMENTS`` comparing an expression
+    of the slot alone with one of the job alone (``RemoteUserPrio > SubmitterUserPrio *
+    1.2``), or from 7.x's hard-coded ``remote EUP >= submitter EUP + 0.5``. When the two
+    sides are numbers and the comparison is false, the operand is false and so is the
+    whole conjunction: the pair needs no evaluation. Anything else (undefined, strings)
+    proves nothing and the pair is evaluated in full.
+
+    Attributes:
+        op: the comparison, slot side on the left.
+        job_expr: the job side, compiled in the slot's scope (None: the submitter's EUP
+            + 0.5, the 7.x rule).
+        slot_ad: an ad to evaluate ``job_expr`` with as ``MY`` (it reads only TARGET).
+        slot_values: claimed class index -> the slot side's value (None: not a number).
+    """
+
+    op: str
+    job_expr: Compiled | None
+    slot_ad: Ad | None
+    slot_values: dict[int, Number | None]
+
+
+class _ClaimedList:
+    """Claimed candidates of one autocluster, best first, with why others were left out.
+
+    ``bound_trees`` caches, per :class:`_Bound`, a segment tree of the slot values in entry
+    order, so that a scan finds the next entry that can pass in logarithmic time.
+    """
+
+    __slots__ = (
+        "bound_trees",
+        "entries",
+        "live_next",
+        "matching",
+        "next_rank",
+        "prio_before",
+        "rank_rejected",
+    )
 
     def __init__(self) -> None:
-        self.entries: list[tuple[tuple[float, ...], _SlotClass, int]] = []
+        self.entries: list[Entry] = []
         self.matching = 0
         self.rank_rejected = 0
+        self.bound_trees: dict[int, list[Number]] = {}
+        self.live_next: list[int] | None = None
+        self.next_rank: list[int] | None = None
+        self.prio_before: list[int] = []
+
+    def tree(self, k: int, bound: _Bound) -> list[Number]:
+        """A max segment tree over the entries of bound ``k``'s slot values (negated for
+        ``<``/``<=``), built once: leaves are priority entries' values (an unknown value
+        is +inf, the most permissive), machine-rank entries and padding -inf."""
+        found = self.bound_trees.get(k)
+        if found is not None:
+            return found
+        entries = self.entries
+        size = 1
+        while size < len(entries):
+            size *= 2
+        tree: list[Number] = [-_INF] * (2 * size)
+        upward = bound.op in (">", ">=")
+        for i, e in enumerate(entries):
+            if e[2] == PRIO_PREEMPTION:
+                v = bound.slot_values.get(e[1].index)
+                tree[size + i] = _INF if v is None else (v if upward else -v)
+        for j in range(size - 1, 0, -1):
+            left, right = tree[2 * j], tree[2 * j + 1]
+            tree[j] = left if _compare(left, ">=", right) else right
+        self.bound_trees[k] = tree
+        return tree
+
+    def find_live(self, pos: int) -> int:
+        """The first entry index >= ``pos`` whose class still has a free slot.
+
+        Classes only ever lose slots during a cycle, so entries found used up are linked
+        past for good (a union-find with path compression, shared by every submitter
+        scanning this list)."""
+        nxt = self.live_next
+        entries = self.entries
+        n = len(entries)
+        if nxt is None:
+            nxt = self.live_next = list(range(n + 1))
+        seen: list[int] = []
+        p = pos
+        while p < n:
+            q = nxt[p]
+            if q != p:
+                seen.append(p)
+                p = q
+                continue
+            cls = entries[p][1]
+            if cls.head < len(cls.slots):
+                break
+            nxt[p] = p + 1
+            seen.append(p)
+            p += 1
+        for j in seen:
+            nxt[j] = p
+        return p
+
+    def rank_index(self) -> tuple[list[int], list[int]]:
+        """(next machine-rank entry at or after each position, priority entries before it)."""
+        if self.next_rank is None:
+            n = len(self.entries)
+            nxt = [n] * (n + 1)
+            before = [0] * (n + 1)
+            for i in range(n - 1, -1, -1):
+                nxt[i] = i if self.entries[i][2] == RANK_PREEMPTION else nxt[i + 1]
+            for i, e in enumerate(self.entries):
+                before[i + 1] = before[i] + (e[2] == PRIO_PREEMPTION)
+            self.next_rank = nxt
+            self.prio_before = before
+        return self.next_rank, self.prio_before
 
 
 class _Allowed:
-    """A lazily filtered view of a sorted claimed-candidate list (filtered at most once)."""
+    """A lazily filtered view of a sorted claimed-candidate list (filtered at most once).
 
-    __slots__ = ("keep", "pos", "refused", "source", "taken")
+    ``tests`` are the submitter's sides of the :class:`_Bound` conditions: priority
+    entries that fail one are refused without evaluating ``PREEMPTION_REQUIREMENTS``,
+    and the scan jumps over them (a segment tree search per test).
+    """
+
+    __slots__ = (
+        "claimed",
+        "decided",
+        "keep",
+        "live",
+        "owner",
+        "pending",
+        "plain",
+        "pos",
+        "refused",
+        "taken",
+        "tests",
+    )
 
     def __init__(
         self,
-        source: list[tuple[tuple[float, ...], _SlotClass, int]],
-        keep: Callable[[tuple[tuple[float, ...], _SlotClass, int]], bool],
+        claimed: _ClaimedList,
+        keep: Callable[[Entry], bool],
+        tests: Sequence[tuple[int, _Bound, Number]] = (),
+        owner: str | None = None,
+        decided: bool = False,
+        plain: bool = False,
     ) -> None:
-        self.source = source
+        self.plain = plain
+        self.claimed = claimed
         self.keep = keep
+        self.owner = owner
+        self.decided = decided
         self.pos = 0
-        self.taken: list[tuple[tuple[float, ...], _SlotClass, int]] = []
+        self.taken: list[Entry] = []
         self.refused = False
+        self.live = 0
+        self.pending: list[tuple[int, int]] = []
+        self.tests: list[tuple[list[Number], str, Number]] = []
+        for k, bound, w in tests:
+            tree = claimed.tree(k, bound)
+            if bound.op in (">", ">="):
+                self.tests.append((tree, bound.op, w))
+            else:  # v < w  is  -v > -w
+                self.tests.append((tree, _FLIP[bound.op], -w))
 
-    def get(self, i: int) -> tuple[tuple[float, ...], _SlotClass, int] | None:
+    @staticmethod
+    def _first(tree: list[Number], op: str, w: Number, pos: int, n: int) -> int:
+        """The first entry index >= ``pos`` whose tree leaf ``OP w`` holds (``n``: none)."""
+        if pos >= n:
+            return n
+        size = len(tree) // 2
+        i = pos + size
+        while True:
+            if _compare(tree[i], op, w):
+                while i < size:
+                    i = 2 * i if _compare(tree[2 * i], op, w) else 2 * i + 1
+                return min(i - size, n)
+            while i & 1:
+                i >>= 1
+            if i == 0:
+                return n
+            i += 1
+
+    def _next_candidate(self, pos: int) -> int:
+        """The next entry index >= ``pos`` with a free slot that is a machine-rank entry or
+        a priority entry passing every test (``len(entries)``: none).
+
+        The priority entries jumped over either fail a test (refused) or are used up;
+        whether one of the latter would have been refused is left to :meth:`was_refused`.
+        """
+        claimed = self.claimed
+        n = len(claimed.entries)
+        nxt, before = claimed.rank_index()
+        entries = claimed.entries
+        p = pos
+        while True:
+            p = claimed.find_live(p)
+            if p >= n or entries[p][2] != PRIO_PREEMPTION:
+                break
+            q = p
+            for tree, op, w in self.tests:
+                q = max(q, self._first(tree, op, w, q, n))
+            if q == p:
+                break
+            p = min(q, nxt[p])
+        if before[p] > before[pos] and not self.refused:
+            self.pending.append((pos, p))
+        return p
+
+    def get(self, i: int) -> Entry | None:
         """The ``i``-th allowed candidate, or None past the end."""
         taken = self.taken
+        source = self.claimed.entries
+        if self.plain:  # every entry decided in turn
+            while len(taken) <= i:
+                if self.pos >= len(source):
+                    return None
+                entry = source[self.pos]
+                self.pos += 1
+                if self.keep(entry):
+                    taken.append(entry)
+                elif entry[2] == PRIO_PREEMPTION:
+                    self.refused = True
+            return taken[i]
         while len(taken) <= i:
-            if self.pos >= len(self.source):
+            pos = self._next_candidate(self.pos)
+            if pos >= len(source):
+                self.pos = pos
                 return None
-            entry = self.source[self.pos]
-            self.pos += 1
-            if self.keep(entry):
+            entry = source[pos]
+            self.pos = pos + 1
+            if self._keep(pos, entry):
                 taken.append(entry)
             elif entry[2] == PRIO_PREEMPTION:
                 self.refused = True
         return taken[i]
 
+    def _keep(self, pos: int, entry: Entry) -> bool:
+        """``keep(entry)`` for an entry that passes every test; without evaluating when the
+        tests decide ``PREEMPTION_REQUIREMENTS`` (every operand a bound with numbers on both
+        sides here, or true on the slot alone)."""
+        if self.decided and entry[2] == PRIO_PREEMPTION and entry[1].preq_slot_true:
+            known = True
+            for tree, _, _ in self.tests:
+                v = tree[len(tree) // 2 + pos]
+                if v == _INF or v == -_INF:
+                    known = False
+                    break
+            if known:
+                return entry[1].remote != self.owner
+        return self.keep(entry)
 
-_NO_CLAIMED = _Allowed([], lambda entry: False)
+    def _fails(self, pos: int) -> bool:
+        """Whether the priority entry at ``pos`` fails one of the tests."""
+        return any(not _compare(tree[len(tree) // 2 + pos], op, w) for tree, op, w in self.tests)
+
+    def first_live(self) -> int:
+        """Index of the first taken entry whose class still has a free slot (those before
+        it can never be used again this cycle)."""
+        taken = self.taken
+        live = self.live
+        while live < len(taken) and not self.plain:
+            cls = taken[live][1]
+            if cls.head < len(cls.slots):
+                break
+            live += 1
+        self.live = live
+        return live
+
+    def was_refused(self) -> bool:
+        """Whether a priority entry the scan went past was refused (for the reason):
+        settles the ranges jumped over lazily, in scan order, stopping at the first."""
+        if not self.refused:
+            entries = self.claimed.entries
+            for start, end in self.pending:
+                for j in range(start, end):
+                    entry = entries[j]
+                    if entry[2] == PRIO_PREEMPTION and (self._fails(j) or not self._keep(j, entry)):
+                        self.refused = True
+                        break
+                if self.refused:
+                    break
+        self.pending = []
+        return self.refused
+
+
+_NO_CLAIMED = _Allowed(_ClaimedList(), lambda entry: False)
 
 
 class _Run:
@@ -453,13 +744,15 @@ class _Cycle:
         explain_job: str | None,
         progress: Callable[[float], None] | None,
         rr_times: Mapping[str, float],
+        reference: bool = False,
     ) -> None:
+        self.reference = reference
         self.knobs = knobs
         self.rr_times = rr_times
         self.explained_sub: _Submitter | None = None
         self._explained_matching = 0
-        self.allowed_claimed: dict[tuple[str, int], _Allowed] = {}
-        self.preemption_memo: dict[tuple[str, int], bool] = {}
+        self.allowed_claimed: dict[tuple[str, str, int], _Allowed] = {}
+        self.preemption_memo: dict[tuple[str, str, int], bool] = {}
         self.now = now
         self.legacy = knobs.profile == "legacy"
         self.tree = tree if (tree is not None and len(tree.groups) > 1) else None
@@ -474,6 +767,7 @@ class _Cycle:
         self.usage: dict[str, float] = {}
         self.group_usage: dict[str, float] = {}
         self.group_quota: dict[str, float] = {}
+        self.negotiating_group = ROOT
         self._build(machines, list(claims), jobs)
 
     # -- setup -----------------------------------------------------------------------
@@ -562,10 +856,13 @@ class _Cycle:
                 refs.update(c.my_refs)
                 refs.update(c.target_refs)
         self.refs = frozenset(refs)
+        self.unclaimed_per_submitter = any(r in _SUBMITTER_ATTRS for r in self.refs)
         self.all_refs = frozenset(refs | preempt_refs)
         self.job_names_pre = job_names_pre
         self._build_slots(machines, claims, running)
         self._build_jobs(idle, running)
+        self._add_remote_group_attrs()
+        self._analyse_claimed(machines)
 
     def _slot_values(self, spec: MachineSpec, slot: _Slot) -> dict[str, object]:
         values: dict[str, object] = dict(spec.attributes)
@@ -588,6 +885,7 @@ class _Cycle:
         self, machines: Sequence[MachineSpec], claims: list[Claim], running: dict[str, JobLike]
     ) -> None:
         ev = self.ev
+        self._stanza_names = [spec.name for spec in machines]
         by_name: dict[str, _Slot] = {}
         self.slots: list[_Slot] = []
         for index, (stanza, machine, slot_id) in enumerate(expand_slots(machines)):
@@ -651,6 +949,44 @@ class _Cycle:
         self.min_weight = min(weights) if (weights and self.knobs.use_slot_weights) else 1.0
         self.unclaimed_classes = [c for c in self.classes if not c.claimed]
         self.claimed_classes = [c for c in self.classes if c.claimed]
+
+    def _add_remote_group_attrs(self) -> None:
+        """``RemoteGroup``, ``RemoteGroupResourcesInUse`` and ``RemoteGroupQuota`` on claimed
+        slots (``Matchmaker::addRemoteUserPrios``, seed §3.4.3, reference §5.6).
+
+        Set only with group quotas in effect, for every running submitter — ``<none>``
+        included, as HTCondor's group table holds the root. The usage is the group's at the
+        start of the cycle; the quota is the one assigned from the pool size (the whole pool
+        for ``<none>`` in autoregroup mode). Slot weights were computed before, as HTCondor
+        sums them before it adds these attributes.
+        """
+        tree = self.tree
+        if tree is None or not self.claimed_classes:
+            return
+        for g in tree.groups:
+            g.quota = g.subtree_quota = 0.0
+        assign_quotas(tree.root, self.pool_weight, self.knobs.quotas.allow_quota_oversubscription)
+        quotas = {g.name: g.quota for g in tree.groups}
+        if tree.autoregroup:
+            quotas[ROOT] = self.pool_weight
+        self.remote_group_quota = quotas
+        for cls in self.claimed_classes:
+            slot = cls.slots[0]
+            group = slot.remote_group
+            if group is None:
+                continue
+            values = {k: v for k, v in cls.ad.values.values()}
+            values["RemoteGroup"] = group
+            values["RemoteGroupResourcesInUse"] = self.group_usage.get(group, 0.0)
+            values["RemoteGroupQuota"] = quotas.get(group, 0.0)
+            exprs = {k: c.text for k, c in cls.ad.exprs.values()}
+            spec_name = self._stanza_names[slot.stanza]
+            cls.ad = Ad(values, exprs, self.ev, f"machine {spec_name}", ConfigError)
+
+    def _analyse_claimed(self, machines: Sequence[MachineSpec]) -> None:
+        """What can ever happen to claimed slots this cycle (shortcuts for the search)."""
+        ev = self.ev
+        empty = self.empty
         # Can a claimed slot ever be taken? Machine-rank preemption needs a machine RANK
         # that reads something; priority preemption a PREEMPTION_REQUIREMENTS that is not
         # constantly false (and a submitter under its limit).
@@ -658,9 +994,7 @@ class _Cycle:
             not (c.ad.exprs["rank"][1].my_refs or c.ad.exprs["rank"][1].target_refs)
             for c in self.claimed_classes
         )
-        reads = [
-            c.ad.exprs[k][1] for c in self.claimed_classes[:1] for k in ("requirements", "rank")
-        ]
+        reads: list[Compiled] = []
         for c in self.claimed_classes:
             reads.append(c.ad.exprs["requirements"][1])
             reads.append(c.ad.exprs["rank"][1])
@@ -682,6 +1016,96 @@ class _Cycle:
             preq = self.slot_exprs[(self.claimed_classes[0].slots[0].stanza, True)]["preq"]
             if preq is not None and not (preq.my_refs or preq.target_refs):
                 self.preq_never = not ev.is_true(preq, empty, empty)
+        self.preq_covered = False
+        self.preq_bounds = [] if self.reference else self._preemption_bounds()
+        self._slot_only: dict[tuple[object, ...], tuple[float, float, float, float]] = {}
+        self._partitions: dict[frozenset[str], list[tuple[_SlotClass, list[_SlotClass]]]] = {}
+        self._entry_lists: dict[tuple[object, ...], _ClaimedList] = {}
+        self._static_exprs: list[Compiled] | None = None
+
+    def _side(self, expr: Compiled, ad: Ad) -> str:
+        """Which ad an operand of a slot-scope expression reads: "const", "slot", "job"
+        or "both" (a slot expression attribute it reads may itself read the job)."""
+        if expr.target_refs:
+            return "both" if expr.my_refs else "job"
+        todo = [r for r in expr.my_refs if r in ad.exprs]
+        seen: set[str] = set()
+        while todo:  # expression attributes of the slot it reads, and theirs
+            ref = todo.pop()
+            if ref in seen:
+                continue
+            seen.add(ref)
+            inner = ad.exprs[ref][1]
+            if inner.target_refs:
+                return "both"
+            todo.extend(r for r in inner.my_refs if r in ad.exprs)
+        return "slot" if expr.my_refs else "const"
+
+    def _preemption_bounds(self) -> list[_Bound]:
+        """Necessary conditions for priority preemption that cost a number comparison
+        (see :class:`_Bound`): 7.x's 0.5 rule, and every top-level ``&&`` operand of
+        ``PREEMPTION_REQUIREMENTS`` of the form ``slot expression OP job expression``
+        (in either order) with OP one of ``< <= > >=``, the same for every claimed class."""
+        bounds: list[_Bound] = []
+        classes = self.claimed_classes
+        if not classes:
+            return bounds
+        if self.legacy:
+            values: dict[int, Number | None] = {}
+            for cls in classes:
+                if cls.remote is not None:
+                    values[cls.index] = float(self.priorities(cls.remote).effective_priority)
+            bounds.append(_Bound(">=", None, None, values))
+        text = self.knobs.preemption_requirements
+        self.preq_covered = not self.preq_never
+        if not text or not text.strip() or self.preq_never:
+            return bounds
+        where = "[negotiator] preemption_requirements"
+        for part in split_conjuncts(text):
+            count = len(bounds)
+            self._add_bound(part, where, bounds)
+            if len(bounds) == count and not self._slot_only_conjunct(part, where):
+                self.preq_covered = False
+        return bounds
+
+    def _slot_only_conjunct(self, part: str, where: str) -> bool:
+        """Whether an operand of ``PREEMPTION_REQUIREMENTS`` reads only the slot in every
+        claimed class; marks the classes where it is not ``true``."""
+        for cls in self.claimed_classes:
+            c = self.ev.compile(part, cls.ad.names, where, ConfigError)
+            if self._side(c, cls.ad) not in ("slot", "const"):
+                return False
+        for cls in self.claimed_classes:
+            c = self.ev.compile(part, cls.ad.names, where, ConfigError)
+            if self.ev.evaluate(c, cls.ad, self.empty) is not True:
+                cls.preq_slot_true = False
+        return True
+
+    def _add_bound(self, part: str, where: str, bounds: list[_Bound]) -> None:
+        """Append the :class:`_Bound` of one ``&&`` operand, when it is one."""
+        parts = split_comparison(part)
+        if parts is None:
+            return
+        left, op, right = parts
+        bound: _Bound | None = None
+        for cls in self.claimed_classes:
+            ad = cls.ad
+            lhs = self.ev.compile(left, ad.names, where, ConfigError)
+            rhs = self.ev.compile(right, ad.names, where, ConfigError)
+            sides = (self._side(lhs, ad), self._side(rhs, ad))
+            if sides[1] == "job" and sides[0] in ("slot", "const"):
+                slot_expr, job_expr, cls_op = lhs, rhs, op
+            elif sides[0] == "job" and sides[1] in ("slot", "const"):
+                slot_expr, job_expr, cls_op = rhs, lhs, _FLIP[op]
+            else:
+                return
+            if bound is None:
+                bound = _Bound(cls_op, job_expr, ad, {})
+            elif job_expr.text != bound.job_expr.text or cls_op != bound.op:  # type: ignore[union-attr]
+                return
+            bound.slot_values[cls.index] = _number(self.ev.evaluate(slot_expr, ad, self.empty))
+        if bound is not None:
+            bounds.append(bound)
 
     def _mark_never_preempted(self, machines: Sequence[MachineSpec]) -> None:
         """Flag claimed classes that no submitter may preempt for priority: a top-level
@@ -725,7 +1149,8 @@ class _Cycle:
                 "Activity": "Busy",
                 "RemoteUser": claim.submitter,
                 "RemoteOwner": f"{owner}@{domain}" if domain else owner,
-                "RemoteUserPrio": prio.effective_priority,
+                # HTCondor stores the remote EUP as a C float (both profiles)
+                "RemoteUserPrio": _float32(prio.effective_priority),
                 "RemoteUserResourcesInUse": prio.weighted_in_use,
                 "EnteredCurrentState": int(claim.start_time),
                 "JobStart": int(claim.start_time),
@@ -902,35 +1327,148 @@ class _Cycle:
         Each entry is (rank key, class, tier): RANK when the machine prefers the job to the
         one it runs, else PRIO — which still needs ``PREEMPTION_REQUIREMENTS`` for the
         submitter at hand (checked lazily, only for the candidates a job reaches).
+
+        Requirements and the job's Rank are evaluated once per group of classes that agree
+        on every slot value they read (:meth:`_claimed_groups`); the slot-side ranks once
+        per class and set of job values they read (:meth:`_claimed_static`).
         """
         ev = self.ev
-        found = _ClaimedList()
         job_req = job_ad.exprs["requirements"][1]
-        for cls in self.claimed_classes:
-            sad = cls.ad
+        job_rank = job_ad.exprs["rank"][1]
+        matched: list[tuple[float, list[_SlotClass]]] = []
+        for rep, members in self._claimed_groups(job_ad):
+            sad = rep.ad
             if not ev.is_true(job_req, job_ad, sad):
                 continue
             if not ev.is_true(sad.exprs["requirements"][1], sad, job_ad):
                 continue
-            found.matching += len(cls.slots)
-            machine_rank = ev.number(sad.exprs["rank"][1], sad, job_ad, 0.0)
-            current = sad.get("currentrank")
-            current_rank = float(current) if isinstance(current, (int, float)) else 0.0
-            if machine_rank > current_rank:
-                tier = RANK_PREEMPTION
-            elif machine_rank < current_rank:
-                found.rank_rejected += len(cls.slots)
-                continue
-            elif cls.never_preempted:
-                continue
-            else:
-                tier = PRIO_PREEMPTION
-            prank = self.slot_exprs[(cls.slots[0].stanza, True)]["prank"]
-            prank_value = ev.number(prank, sad, job_ad, -FLT_MAX) if prank else -FLT_MAX
-            key = (*self._ranks(cls, job_ad, True), tier, prank_value)
-            found.entries.append((key, cls, tier))
+            matched.append((ev.number(job_rank, job_ad, sad, 0.0), members))
+        # jobs that match the same groups with the same ranks, and show the slot-side
+        # ranks the same values, get the same list (shared, with its search structures)
+        sig = self._static_signature(job_ad)
+        key = None
+        if sig is not None and not self.reference:
+            key = (tuple((id(m), r) for r, m in matched), sig)
+            shared = self._entry_lists.get(key)
+            if shared is not None:
+                return shared
+        found = _ClaimedList()
+        for rank_value, members in matched:
+            for cls in members:
+                found.matching += len(cls.slots)
+                machine_rank, pre, post, prank = self._claimed_static(cls, job_ad)
+                current = cls.ad.get("currentrank")
+                current_rank = float(current) if isinstance(current, (int, float)) else 0.0
+                if machine_rank > current_rank:
+                    tier = RANK_PREEMPTION
+                elif machine_rank < current_rank:
+                    found.rank_rejected += len(cls.slots)
+                    continue
+                elif cls.never_preempted:
+                    continue
+                else:
+                    tier = PRIO_PREEMPTION
+                found.entries.append(((pre, rank_value, post, tier, prank), cls, tier))
         found.entries.sort(key=lambda e: (tuple(-x for x in e[0]), e[1].index))
+        if key is not None:
+            self._entry_lists[key] = found
         return found
+
+    def _static_signature(self, job_ad: Ad) -> tuple[object, ...] | None:
+        """The job values every claimed class's slot-side ranks read (None: not known)."""
+        if self._static_exprs is None:
+            seen: dict[int, Compiled] = {}
+            for cls in self.claimed_classes:
+                exprs = self.slot_exprs[(cls.slots[0].stanza, True)]
+                for expr in (cls.ad.exprs["rank"][1], exprs["pre"], exprs["post"], exprs["prank"]):
+                    if expr is not None:
+                        seen[expr.uid] = expr
+            self._static_exprs = list(seen.values())
+        out: list[object] = []
+        for expr in self._static_exprs:
+            proj = job_ad.projection(expr, 1)
+            if proj is None:
+                return None
+            out.append(proj)
+        return tuple(out)
+
+    def _claimed_static(self, cls: _SlotClass, job_ad: Ad) -> tuple[float, float, float, float]:
+        """(machine Rank, pre-job rank, post-job rank, ``PREEMPTION_RANK``) of a claimed
+        class for a job: cached per class and the job values these expressions read."""
+        ad = cls.ad
+        exprs = self.slot_exprs[(cls.slots[0].stanza, True)]
+        rank_expr = ad.exprs["rank"][1]
+        pre, post, prank = exprs["pre"], exprs["post"], exprs["prank"]
+        sig: list[object] = []
+        key: tuple[object, ...] | None = None
+        for expr in (rank_expr, pre, post, prank):
+            if expr is None:
+                continue
+            proj = job_ad.projection(expr, 1)
+            if proj is None:
+                break
+            sig.append((expr.uid, proj))
+        else:
+            if not self.reference:
+                key = (cls.index, tuple(sig))
+                found = self._slot_only.get(key)
+                if found is not None:
+                    return found
+        ev = self.ev
+        value = (
+            ev.number(rank_expr, ad, job_ad, 0.0),
+            _float32(ev.number(pre, ad, job_ad, -math.inf)) if pre else -math.inf,
+            _float32(ev.number(post, ad, job_ad, -math.inf)) if post else -math.inf,
+            ev.number(prank, ad, job_ad, -FLT_MAX) if prank else -FLT_MAX,
+        )
+        if key is not None:
+            self._slot_only[key] = value
+        return value
+
+    def _claimed_groups(self, job_ad: Ad) -> list[tuple[_SlotClass, list[_SlotClass]]]:
+        """Claimed classes grouped by the slot values read by the job's Requirements and
+        Rank (their TARGET references) and by the slot's Requirements (its MY references),
+        so that one evaluation with a representative decides the match and the job's rank
+        for the whole group. Cached per set of job references."""
+        job_refs = frozenset(job_ad.exprs["requirements"][1].target_refs) | frozenset(
+            job_ad.exprs["rank"][1].target_refs
+        )
+        found = self._partitions.get(job_refs)
+        if found is not None:
+            return found
+        groups: dict[tuple[object, ...], list[_SlotClass]] = {}
+        for cls in self.claimed_classes:
+            key = None if self.reference else self._partition_key(cls, job_refs)
+            groups.setdefault(("class", cls.index) if key is None else key, []).append(cls)
+        result = [(members[0], members) for members in groups.values()]
+        self._partitions[job_refs] = result
+        return result
+
+    def _partition_key(
+        self, cls: _SlotClass, job_refs: frozenset[str]
+    ) -> tuple[object, ...] | None:
+        """The values :meth:`_claimed_groups` groups by (None: the class stands alone)."""
+        ad = cls.ad
+        stanza = cls.slots[0].stanza
+        names = set(job_refs) | set(ad.exprs["requirements"][1].my_refs)
+        parts: list[object] = [stanza]
+        for name in sorted(names):
+            inner = ad.exprs.get(name)
+            if inner is None:
+                item = ad.values.get(name)
+                value = None if item is None else item[1]
+                parts.append((type(value).__name__, value))
+                continue
+            compiled = inner[1]
+            if any(r in ad.exprs for r in compiled.my_refs):
+                return None
+            inner_values = []
+            for r in compiled.my_refs:
+                item = ad.values.get(r)
+                value = None if item is None else item[1]
+                inner_values.append((type(value).__name__, value))
+            parts.append(("expr", compiled.uid, tuple(inner_values)))
+        return tuple(parts)
 
     def _any_claimed_match(self, ac: _AutoCluster) -> bool:
         """Whether some claimed slot satisfies both Requirements (stops at the first)."""
@@ -968,7 +1506,7 @@ class _Cycle:
         ``PREEMPTION_REQUIREMENTS_STABLE`` (the default); slots taken later are skipped by
         the walk.
         """
-        key = (sub.name, ac.index)
+        key = (sub.name, self.negotiating_group, ac.index)
         found = self.allowed_claimed.get(key)
         if found is None:
             job_ad = self._job_ad_for(sub, ac, cache)
@@ -983,14 +1521,40 @@ class _Cycle:
                     return False
                 if tier == RANK_PREEMPTION:
                     return True
-                key = (sub.name, cls.index)  # the same for every autocluster of sub
+                # the same for every autocluster of sub in this group
+                key = (sub.name, self.negotiating_group, cls.index)
                 ok = memo.get(key)
                 if ok is None:
                     ok = memo[key] = self._preemption_allowed(sub, cls, job_ad)
                 return ok
 
-            found = _Allowed(self._claimed_for(sub, ac, cache).entries, allowed)
+            tests: list[tuple[int, _Bound, Number]] = []
+            for k, bound in enumerate(self.preq_bounds):
+                if bound.job_expr is None:
+                    w: Number | None = sub.eup + 0.5
+                else:
+                    assert bound.slot_ad is not None
+                    w = _number(self.ev.evaluate(bound.job_expr, bound.slot_ad, job_ad))
+                if w is not None:
+                    tests.append((k, bound, w))
+            decided = self.preq_covered and len(tests) == len(self.preq_bounds)
+            found = _Allowed(
+                self._claimed_for(sub, ac, cache), allowed, tests, sub.name, decided, self.reference
+            )
             self.allowed_claimed[key] = found
+        return found
+
+    def _turn_ac(self, sub: _Submitter, ac: _AutoCluster, cache: dict[Any, Any]) -> _AutoCluster:
+        """The autocluster as this submitter's turn sees it: itself, or — when a job-side
+        or machine-side expression reads the submitter's ephemeral attributes — a copy
+        whose ad carries them (its candidates are then ranked for this turn only, as
+        HTCondor rebuilds its match list for every submitter it negotiates with)."""
+        if not self.unclaimed_per_submitter:
+            return ac
+        key = ("turn", ac.index)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = _AutoCluster(ac.index, self._job_ad_for(sub, ac, cache))
         return found
 
     def _job_ad_for(self, sub: _Submitter, ac: _AutoCluster, cache: dict[Any, Any]) -> Ad:
@@ -1000,16 +1564,29 @@ class _Cycle:
         return cache[key]  # type: ignore[no-any-return]
 
     def _submitter_job_ad(self, sub: _Submitter, ac: _AutoCluster) -> Ad:
-        """The autocluster's job ad with the submitter's ephemeral attributes (seed §3.4.3)."""
+        """The autocluster's job ad with the submitter's ephemeral attributes (seed §3.4.3,
+        reference §5.6; ``Matchmaker::negotiate``).
+
+        ``SubmitterNegotiatingGroup`` is the group being negotiated (``<none>`` without
+        group quotas and for the root), ``SubmitterAutoregroup`` whether this is the
+        autoregroup round of ``<none>``. With group quotas in effect every submitter —
+        those of ``<none>`` too — gets ``SubmitterGroup``, its group's usage and quota.
+        """
         values = {k: v for k, v in ac.ad.values.values()}
+        negotiating = self.negotiating_group
+        autoregroup = self.tree is not None and self.tree.autoregroup and negotiating == ROOT
+        # 7.x assigned the submitter's EUP as a C float, today's code as a double
+        eup = _float32(sub.eup) if self.legacy else sub.eup
         values.update(
             {
-                "SubmitterUserPrio": sub.eup,
-                "SubmittorPrio": sub.eup,
+                "SubmitterUserPrio": eup,
+                "SubmittorPrio": eup,
                 "SubmitterUserResourcesInUse": self.usage.get(sub.name, 0.0),
+                "SubmitterNegotiatingGroup": negotiating,
+                "SubmitterAutoregroup": autoregroup,
             }
         )
-        if sub.group is not None and sub.group != ROOT:
+        if sub.group is not None:
             values["SubmitterGroup"] = sub.group
             values["SubmitterGroupResourcesInUse"] = self.group_usage.get(sub.group, 0.0)
             values["SubmitterGroupQuota"] = self.group_quota.get(sub.group, 0.0)
@@ -1019,10 +1596,13 @@ class _Cycle:
     def _preemption_allowed(self, sub: _Submitter, cls: _SlotClass, job_ad: Ad) -> bool:
         """``PREEMPTION_REQUIREMENTS`` (MY = slot, TARGET = job), and in 7.x the hard-coded
         rule that the running user's priority be at least 0.5 worse."""
-        if self.legacy:  # the cheap test first
-            remote = cls.ad.get("remoteuserprio")
-            if isinstance(remote, (int, float)) and remote < sub.eup + 0.5:
-                return False
+        # the cheap test first, on the accountant's (double) EUP
+        if (
+            self.legacy
+            and cls.remote is not None
+            and self.priorities(cls.remote).effective_priority < sub.eup + 0.5
+        ):
+            return False
         preq = self.slot_exprs[(cls.slots[0].stanza, True)]["preq"]
         # each (submitter, slot class) is decided once and memoised by the caller
         return preq is None or self.ev.is_true(preq, cls.ad, job_ad, cached=False)
@@ -1060,7 +1640,7 @@ class _Cycle:
         # know the job was rejected for the submitter limit
         prio_blocked = not self._permits(used, limit, self.min_weight)
         claimed = self._allowed_claimed(sub, ac, cache) if use_claimed else _NO_CLAIMED
-        gi, ci = ac.ptr, 0
+        gi, ci = ac.ptr, claimed.first_live()
         limit_rejected = policy_rejected = False
         while True:
             head = claimed.get(ci)
@@ -1113,7 +1693,7 @@ class _Cycle:
                 return slot, best_tier, ""
             if prio_blocked and limit_rejected and self.rank_constant:
                 break
-        if claimed.refused:
+        if claimed.was_refused():
             policy_rejected = True
         return (
             None,
@@ -1223,8 +1803,9 @@ class _Cycle:
                 if self.available <= 0:
                     sub.stop_reason = "pool_exhausted"
                     return True
+                ac = self._turn_ac(sub, run.ac, cache)
                 slot, tier, reason = self._find(
-                    sub, run.ac, cache, only_rank, used, limit, used_unclaimed, limit_unclaimed
+                    sub, ac, cache, only_rank, used, limit, used_unclaimed, limit_unclaimed
                 )
                 if slot is None:
                     run.reason = reason
@@ -1234,14 +1815,14 @@ class _Cycle:
                             spin=self.spins,
                             reason=reason,
                             group=group_name,
-                            unclaimed_matching=run.ac.matching_slots,
+                            unclaimed_matching=ac.matching_slots,
                         )
                     if reason in ("submitter_limit", "group_quota"):
                         limited = True
                         sub.stop_reason = reason
                     rejected[run.skip_key] = reason
                     break
-                self._explained_matching = run.ac.matching_slots
+                self._explained_matching = ac.matching_slots
                 cost = self._record_match(sub, job_id, slot, tier, group_name)
                 run.advance()
                 used += cost
@@ -1277,6 +1858,7 @@ class _Cycle:
         it, as HTCondor removes their ads.
         """
         spin_in_group = 0
+        self.negotiating_group = group_name or ROOT
         while True:
             spin_in_group += 1
             self.spins += 1
@@ -1409,6 +1991,8 @@ class _Cycle:
             )
             for node in tree.groups:
                 self.group_quota[node.name] = node.quota
+            if tree.autoregroup:  # the root negotiates for the whole pool
+                self.group_quota[ROOT] = quota_pool
             group_subs = {g.name: [self.submitters[n] for n in g.submitters] for g in tree.groups}
 
             def negotiate(group: GroupNode, limit: int) -> None:
@@ -1474,6 +2058,7 @@ def negotiate_cycle(
     explain_job: str | None = None,
     rr_times: Mapping[str, float] | None = None,
     progress: Callable[[float], None] | None = None,
+    reference: bool = False,
 ) -> CycleResult:
     """Run one negotiation cycle and return its matches, summaries and unmatched jobs.
 
@@ -1491,6 +2076,9 @@ def negotiate_cycle(
         explain_job: a job id whose story is recorded in ``CycleResult.explain``.
         rr_times: persisted group round-robin times.
         progress: called with the fraction of slots matched, now and then.
+        reference: search claimed slots the plain way — every class on its own, every
+            candidate's ``PREEMPTION_REQUIREMENTS`` evaluated, no pruning — for tests
+            that check the fast path gives the same cycle.
 
     Raises:
         ConfigError: a machine or negotiator expression does not parse.
@@ -1508,6 +2096,7 @@ def negotiate_cycle(
         explain_job,
         progress,
         rr_times or {},
+        reference,
     )
     return cycle.run()
 

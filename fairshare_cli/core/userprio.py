@@ -15,6 +15,7 @@ from fairshare_cli.core.config import Config
 from fairshare_cli.core.jobs import Job
 
 ACTIVITY_WINDOW = 86400.0
+FLT_MAX = 3.4028234663852886e38
 SORT_KEYS = ("priority", "name", "usage", "factor", "in-use", "last-usage")
 
 
@@ -43,7 +44,7 @@ class UserprioRow:
     weighted_accumulated_usage_hours: float
     begin_usage_time: float
     last_usage_time: float
-    requested: float = 0.0
+    requested: float | None = None
     config_quota: float | None = None
     effective_quota: float | None = None
     subtree_quota: float | None = None
@@ -66,6 +67,7 @@ class UserprioView:
     any_real_group: bool = False
     hidden: int = 0
     named: tuple[str, ...] = field(default_factory=tuple)
+    active: tuple[UserprioRow, ...] = ()  # every record past the activity filter, shown or not
 
 
 def requested_by_submitter(jobs: Iterable[Job], config: Config) -> dict[str, float]:
@@ -113,8 +115,9 @@ def userprio_view(
     """Compute the rows of ``condor_userprio`` at ``now``.
 
     Args:
-        names: named submitters or groups (bare users get ``@uid_domain``); naming any
-            disables the activity filter and shows only those.
+        names: named submitters or groups: ``user@domain`` exactly, a bare name any record
+            whose name before the ``@`` is that; naming any disables the activity filter
+            and shows only those.
         all_users: ``-allusers``: no activity filter.
         hierarchical: force (True) or refuse (False) group rows; None = HTCondor's choice.
         sort: flat order key (see :data:`SORT_KEYS`); HTCondor's own is ``priority``.
@@ -126,8 +129,15 @@ def userprio_view(
     records = acct.view(state, config, now)
     requested = requested_by_submitter(jobs, config)
     group_info = group_info or {}
-    wanted = {acct.qualify(n, config.pool.uid_domain) for n in names}
-    cutoff = None if (all_users or wanted) else now - ACTIVITY_WINDOW
+    # Like condor_userprio: user@domain and <none> match exactly, a bare name matches the
+    # part before the "@" (any domain; a group record's whole name).
+    full = {n for n in names if "@" in n or n == acct.ROOT_GROUP}
+    short = {n for n in names if n not in full}
+
+    def wanted(name: str) -> bool:
+        return name in full or name.split("@", 1)[0] in short
+
+    cutoff = None if (all_users or names) else now - ACTIVITY_WINDOW
 
     group_req: dict[str, float] = {}
     for sub, amount in requested.items():
@@ -136,7 +146,7 @@ def userprio_view(
 
     rows: list[UserprioRow] = []
     for name, rec in records.items():
-        if wanted and name not in wanted:
+        if names and not wanted(name):
             continue
         if cutoff is not None:
             last = rec.last_usage_time if rec.last_usage_time > 0 else -1.0
@@ -164,7 +174,7 @@ def userprio_view(
                 weighted_accumulated_usage_hours=rec.weighted_accumulated_usage / 3600.0,
                 begin_usage_time=rec.begin_usage_time,
                 last_usage_time=rec.last_usage_time,
-                requested=group_req.get(name, 0.0) if rec.is_group else requested.get(name, 0.0),
+                requested=group_req.get(name, 0.0) if rec.is_group else requested.get(name),
                 config_quota=cq,
                 effective_quota=info.effective_quota if info else None,
                 subtree_quota=info.subtree_quota if info else None,
@@ -191,21 +201,46 @@ def userprio_view(
     else:
         shown = users + (groups if any_real_group and not priority_only else [])
         ordered = _flat_order(shown, sort, show_priority, show_usage)
-    policy = (
-        "regroup"
-        if config.negotiator.autoregroup
-        else ("byquota" if config.negotiator.accept_surplus else "no")
-    )
+        # The <none> row shows in flat mode only after another group row (user_prio.cpp).
+        seen_group = False
+        kept: list[UserprioRow] = []
+        for row in ordered:
+            if row.is_group:
+                if row.name == acct.ROOT_GROUP and not seen_group:
+                    continue
+                seen_group = True
+            kept.append(row)
+        ordered = kept
+    matched = sum(1 for n in records if wanted(n)) if names else len(records)
     return UserprioView(
         rows=tuple(ordered),
         hierarchical=hier,
-        total_records=len(records),
+        total_records=matched,
+        active=tuple(rows),
         cutoff=cutoff,
-        surplus_policy=policy,
+        surplus_policy=global_surplus_policy(config),
         has_groups=has_group_data,
         any_real_group=any_real_group,
-        named=tuple(sorted(wanted)),
+        named=tuple(sorted(names)),
     )
+
+
+def global_surplus_policy(config: Config) -> str:
+    """The footer's surplus word: the last group ad, breadth-first, that accepts surplus.
+
+    The root ``<none>`` always accepts surplus, so with groups it is at least ``ByQuota``;
+    ``Regroup`` when a later group autoregroups. No groups: blank.
+    """
+    if not config.groups:
+        return ""
+    auto_any = config.negotiator.autoregroup or any(g.autoregroup for g in config.groups.values())
+    policy = "Regroup" if auto_any else "ByQuota"
+    by_depth = sorted(config.groups, key=lambda n: (n.count("."), n.lower()))
+    for name in by_depth:
+        word = surplus_policy(config, name)
+        if word in ("Regroup", "ByQuota"):
+            policy = word
+    return policy
 
 
 def _user_key(
@@ -246,10 +281,14 @@ def _hierarchical_order(
         )
     }
     ids[acct.ROOT_GROUP] = len(ids)
+    have_keys = any(g.sort_key is not None for g in groups)
 
     def display_order(g: UserprioRow) -> tuple[float, int]:
         if show_priority:
-            key = g.sort_key if g.sort_key is not None else _default_sort_key(g)
+            if have_keys:
+                key = g.sort_key if g.sort_key is not None else FLT_MAX
+            else:  # no sort keys: the group's priority stands in (<none> last)
+                key = g.effective_priority if g.name != acct.ROOT_GROUP else FLT_MAX
         elif show_usage:
             key = g.weighted_accumulated_usage_hours
         else:
@@ -268,13 +307,3 @@ def _hierarchical_order(
         if gname not in names_present:
             out.extend(_flat_order(by_group[gname], sort, show_priority, show_usage))
     return out
-
-
-def _default_sort_key(g: UserprioRow) -> float:
-    """``GROUP_SORT_EXPR``'s default with the quota known here (static quota, else none)."""
-    if g.name == acct.ROOT_GROUP:
-        return 3.4e38
-    quota = g.effective_quota
-    if quota is not None and quota > 0:
-        return g.weighted_resources_in_use / quota
-    return 3.3e38

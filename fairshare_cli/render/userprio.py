@@ -219,8 +219,13 @@ def render_userprio(view: UserprioView, columns: Sequence[str], now: float) -> s
     users = [r for r in view.rows if not r.is_group]
     footer_label = f"Number of users: {len(users)}"
     width = 10
-    for row in view.rows:
-        width = max(width, len(display_name(row, hier)))
+    for row in view.active or view.rows:  # every active record counts, shown or not
+        n = len(row.name)
+        if hier and not row.is_group:
+            n += 2
+            if row.group != ROOT_GROUP:
+                n -= len(row.group)  # (condor_userprio does not count the dot)
+        width = max(width, n)
     width = min(width, 99)
     width = max(width, len(f"Number of users: {view.total_records}"))
     if hier:

@@ -98,3 +98,74 @@ def test_plot(args: list[str], run: Callable[..., Any], tmp_path: Path) -> None:
     result = run("simulate", *args, "--until", "1:00:00", "--cycle", "1800", "--plot", str(png))
     assert result.exit_code == 0, result.stderr
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+PREEMPT_CONFIG = """
+[pool]
+uid_domain = "d"
+defaults = "legacy"
+[[machines]]
+name = "m"
+count = 1
+slots = 1
+"""
+
+
+def test_legacy_preemption_after_the_hour_sends_the_job_back_to_idle(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """One slot. low (priority factor 10) starts a 3-hour job at 12:00; good submits at
+    12:10. Legacy PREEMPTION_REQUIREMENTS wants TotalJobRuntime > 3600: at 13:00 the claim
+    is exactly an hour old (no), at 13:10 it is 70 minutes old and low's EUP
+    10 × (1 - 0.5 · 0.5^(4200/86400)) = 5.17 is above 1.2 × 0.5 (and 0.5 above good's), so
+    good preempts. low's job is idle again and low's usage stops at 13:10."""
+    start = 1795262400  # 2026-11-21T12:00:00Z
+    state = {
+        "format": "fairshare-cli state",
+        "schema_version": 1,
+        "accountant": {
+            "records": {"low@d": {"priority": 0.5, "priority_factor": 10.0, "last_update": start}}
+        },
+    }
+    (tmp_path / "s.json").write_text(json.dumps(state))
+    work = [
+        {"id": "1.0", "owner": "low", "run_time": 3 * 3600, "submit_time": start},
+        {"id": "2.0", "owner": "good", "run_time": 3600, "submit_time": start + 600},
+    ]
+    (tmp_path / "w.json").write_text(json.dumps(work))
+    result = run(
+        "simulate",
+        "--config",
+        str(write_config(PREEMPT_CONFIG)),
+        "--state",
+        str(tmp_path / "s.json"),
+        "--now",
+        NOW,
+        "--workload",
+        str(tmp_path / "w.json"),
+        "--until",
+        "2:00:00",
+        "--cycle",
+        "600",
+        "--json",
+    )
+    assert result.exit_code == 0, result.stderr
+    rows = [r for r in json.loads(result.stdout) if r["kind"] == "submitter"]
+    held = {(r["time"][11:16], r["name"]): r["slots"] for r in rows}
+    assert held[("12:00", "low@d")] == 1.0
+    for hhmm in ("12:10", "12:30", "13:00"):  # claim not older than an hour yet
+        assert held[(hhmm, "low@d")] == 1.0
+        assert held[(hhmm, "good@d")] == 0.0
+    for hhmm in ("13:10", "13:30", "14:00"):  # preempted at 13:10; good's claim is young
+        assert held[(hhmm, "low@d")] == 0.0
+        assert held[(hhmm, "good@d")] == 1.0
+    eup = {(r["time"][11:16], r["name"]): r["effective_priority"] for r in rows}
+    beta = 0.5 ** (4200 / 86400)
+    at_preemption = 1 - 0.5 * beta  # one slot for 70 minutes from 0.5
+    assert eup[("13:10", "low@d")] == pytest.approx(10 * at_preemption, rel=1e-12)
+    # then no usage: only decay for the 50 minutes to 14:00
+    assert eup[("14:00", "low@d")] == pytest.approx(
+        10 * at_preemption * 0.5 ** (3000 / 86400), rel=1e-12
+    )
+    # good ran from 13:10: one slot for 50 minutes from 0.5
+    assert eup[("14:00", "good@d")] == pytest.approx(1 - 0.5 * 0.5 ** (3000 / 86400), rel=1e-12)

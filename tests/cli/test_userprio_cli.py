@@ -356,3 +356,51 @@ def test_init_and_config_check(tmp_path: Path, run: Callable[..., Any]) -> None:
     data = json.loads(run("config", "check", "--config", str(target), "--json").stdout)
     assert data["accountant"]["priority_halflife"] == 86400
     assert data["groups"]["group_physics"]["quota"] == 40
+
+
+def test_hierarchical_layout(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """Group rows, indented users without their group prefix, n/d, and condor's widths."""
+    cfg = write_config(
+        '[pool]\nuid_domain = "d.org"\n[groups."grp"]\nquota = 10\naccept_surplus = true\n'
+    )
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(
+        '{"owner": "alice", "accounting_group": "grp.alice", "start": "2026-11-21T00:00:00Z",'
+        ' "end": null, "slots": 4}\n'
+        '{"owner": "bob", "start": "2026-11-21T06:00:00Z", "end": "2026-11-21T10:00:00Z",'
+        ' "slots": 2}\n'
+    )
+    args = ["--config", str(cfg), "--state", str(tmp_path / "s.json"), "--now", NOW]
+    assert run("import", "history", str(hist), *args).exit_code == 0
+    alice = 4 - 3.5 * 0.5**0.5  # four slots for half a half-life
+    bob = (2 - 1.5 * 0.5 ** (4 / 24)) * 0.5 ** (2 / 24)  # two slots for 4 h, then idle 2 h
+    lines = [line.rstrip() for line in run("userprio", *args).stdout.splitlines()]
+    # name width: "Number of users: 4" (4 records returned) is the widest, + 2 for groups
+    assert lines == [
+        "Last Priority Update: 11/21 12:00",
+        "Group                 Config     Use    Effective   Priority  Wghted Total Usage  Time Since  Weighted  Submitter Submitter",
+        "  User Name            Quota   Surplus   Priority    Factor   In Use (wghted-hrs) Last Usage Requested    Floor    Ceiling",
+        "-------------------- --------- ------- ------------ --------- ------ ------------ ---------- ---------- --------- ---------",
+        "grp                      10.00 ByQuota                   1.00      4        48.00      <now>          0",
+        f"  alice@d.org                                  {alice:.2f}      1.00      4        48.00      <now>",
+        "<none>                     n/d yes                       1.00      0         8.00    0+02:00          0",
+        f"  bob@d.org                                    {bob:.2f}      1.00      0         8.00    0+02:00",
+        "-------------------- --------- ------- ------------ --------- ------ ------------ ---------- ---------- --------- ---------",
+        "Number of users: 2             ByQuota                             4        56.00    1+00:00",
+    ]
+
+
+def test_named_users_match_like_condor_userprio(pool: list[str], run: Callable[..., Any]) -> None:
+    """A bare name matches the part before the @ (any domain); user@domain matches exactly."""
+
+    def names(*args: str) -> list[str]:
+        out = run("userprio", *args, *pool, "--now", "2026-12-30T00:00:00Z", "--json")
+        return [r["name"] for r in json.loads(out.stdout)]
+
+    assert names("alice") == ["alice@example.org"]  # named: shown though long inactive
+    # alice has decayed to 0.5; bob still holds his two slots
+    assert names("alice@example.org", "bob") == ["alice@example.org", "bob@example.org"]
+    assert names("alice@elsewhere.net") == []
+    assert names() == ["bob@example.org"]  # the only one active in the last 24 hours

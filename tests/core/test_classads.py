@@ -9,6 +9,7 @@ from fairshare_cli.core.classads import (
     Evaluator,
     check_expression,
     rewrite_scopes,
+    split_comparison,
     split_conjuncts,
 )
 from fairshare_cli.errors import ConfigError
@@ -53,6 +54,30 @@ def test_evaluation_falls_through_to_target_and_is_shared() -> None:
 )
 def test_split_conjuncts(text: str, parts: list[str]) -> None:
     assert split_conjuncts(text) == parts
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        pytest.param(
+            "RemoteUserPrio > SubmitterUserPrio * 1.2",
+            ("RemoteUserPrio", ">", "SubmitterUserPrio * 1.2"),
+            id="gt",
+        ),
+        pytest.param("a>=b", ("a", ">=", "b"), id="ge-no-spaces"),
+        pytest.param("a < -3", ("a", "<", "-3"), id="negative"),
+        pytest.param("f(a, b) <= (c > d)", ("f(a, b)", "<=", "(c > d)"), id="nested"),
+        pytest.param('x > "a < b"', ("x", ">", '"a < b"'), id="string"),
+        pytest.param("a == b", None, id="equality"),
+        pytest.param("a =?= b", None, id="meta-equality"),
+        pytest.param("a > b > c", None, id="two"),
+        pytest.param("a < b || c", None, id="or"),
+        pytest.param("a > b ? 1 : 2", None, id="ternary"),
+        pytest.param("x isnt undefined", None, id="isnt"),
+    ],
+)
+def test_split_comparison(text: str, parts: tuple[str, str, str] | None) -> None:
+    assert split_comparison(text) == parts
 
 
 def test_unparsable_expression_names_where() -> None:

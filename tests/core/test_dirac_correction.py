@@ -199,3 +199,27 @@ def test_slice_history_groups_owners() -> None:
     assert slice_history(history, "", 100, NOW) == {"g": 3.0}
     assert slice_history(history, "g", 100, NOW, "user") == {"a": 2.0, "b": 1.0}
     assert set(slice_history(history, "g", 100, NOW)) == {("dn", "a"), ("dn", "b")}
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(st.floats(0, 1000), st.floats(0, 500), st.integers(1, 5)), max_size=12),
+    st.floats(0, 1000),
+    st.floats(0, 1000),
+)
+def test_folding_keeps_every_later_average(
+    intervals: list[tuple[float, float, int]], cutoff: float, width: float
+) -> None:
+    """History folded at a cutoff gives the same average over any window after it."""
+    from fairshare_cli.core.dirac_correction import RunningHistory, average_running, fold_before
+
+    history = RunningHistory()
+    for start, length, jobs in intervals:
+        history.add("g", "o", start, start + length if length else None, jobs)
+    before = list(history.events.get(("g", "o"), []))
+    fold_before(history, cutoff)
+    after = history.events.get(("g", "o"), [])
+    end = cutoff + width + 1.0
+    assert average_running(after, cutoff, end) == pytest.approx(
+        average_running(before, cutoff, end), abs=1e-9
+    )
