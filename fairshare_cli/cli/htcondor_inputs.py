@@ -46,7 +46,7 @@ def load_inputs(env: Env, jobs_file: str | None) -> HTCondorInputs:
         source = f"jobs file {jobs_file}"
     else:
         source = f"state file {env.state_path}: jobs"
-        jobs = env.decode("jobs", lambda raw: parse_jobs(raw or [], source))
+        jobs = env.decode("jobs", lambda raw: parse_jobs([] if raw is None else raw, source))
         batches = [JobBatch(j) for j in jobs]
     check_jobs(jobs, env.config, source)
     accountant = env.decode("accountant", acct.accountant_from_json)

@@ -19,7 +19,9 @@ UINT32_MAX = 2**32 - 1
 
 
 def _queue(env: Env) -> list[Job]:
-    return env.decode("jobs", lambda raw: parse_jobs(raw or [], f"{env.state_path}: jobs"))
+    return env.decode(
+        "jobs", lambda raw: parse_jobs([] if raw is None else raw, f"{env.state_path}: jobs")
+    )
 
 
 def _store(env: Env, jobs: Iterable[Job]) -> None:
@@ -162,10 +164,16 @@ def submit(
                 next_id += 1
         new = parse_jobs(objs, jobs_file or "fs submit")
         taken = {j.id for j in queue}
+        source = jobs_file or "fs submit"
         for job in new:
             if job.id in taken:
-                raise InputError(f"job id {job.id} is already in the queue")
-            _check_slurm_fields(env, job)
+                raise InputError(
+                    f"{source}: job id {job.id} is already in the queue of {env.state_path}"
+                )
+            try:
+                _check_slurm_fields(env, job)
+            except InputError as exc:
+                raise InputError(f"{source}: {exc}") from None
         _store(env, [*queue, *new])
         ids = ", ".join(j.id for j in new)
         click.echo(

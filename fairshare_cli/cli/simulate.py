@@ -113,6 +113,13 @@ def simulate(
 
     if workload:
         check_jobs(jobs_in, env.config, workload)
+    if env.config.accounts:
+        # Finished work is charged to Slurm with its QOS usage factor: refuse an unknown
+        # QOS here, naming the job, rather than as an anonymous usage record later.
+        for source, jobs in ((inputs.jobs_source, inputs.jobs), (workload, jobs_in)):
+            for job in jobs:
+                if job.qos and job.qos != "normal" and job.qos not in env.config.qos:
+                    raise InputError(f'{source}: job {job.id}: unknown QOS "{job.qos}"')
     progress = _progress() if sys.stderr.isatty() else None
     result = run(
         env.config,

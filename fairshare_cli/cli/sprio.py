@@ -9,7 +9,7 @@ import click
 
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.options import common_options, output_format, output_options
-from fairshare_cli.errors import RuntimeFailure
+from fairshare_cli.errors import InputError, RuntimeFailure
 from fairshare_cli.io.jobsfile import gc_paused, load_job_objects
 
 JSON_FIELDS = (
@@ -39,7 +39,10 @@ def load_jobs(env: Env, jobs_file: str | None) -> list[Any]:
     from fairshare_cli.core.slurm_jobs import slurm_jobs
 
     if jobs_file is None:
-        return env.decode("jobs", lambda raw: slurm_jobs(raw or [], f"{env.state_path}: jobs"))
+        return env.decode(
+            "jobs",
+            lambda raw: slurm_jobs([] if raw is None else raw, f"{env.state_path}: jobs"),
+        )
     return slurm_jobs(load_job_objects(jobs_file), jobs_file)
 
 
@@ -159,7 +162,11 @@ def _sprio(
     state = env.decode("slurm", usage_from_json)
     when, tree = slurm.evaluate(env.config, state, env.now)
     ctx = slurm.priority_context(env.config, tree)
-    rows = compute_rows(job_list, ctx, when, listed_at=env.now)
+    try:
+        rows = compute_rows(job_list, ctx, when, listed_at=env.now)
+    except InputError as exc:  # a job the tree cannot place: name where it came from
+        source = jobs_file or f"state file {env.state_path}: jobs"
+        raise InputError(f"{source}: {exc}") from None
     job_ids = set(_split(jobs))
     if job_ids:
         rows = [r for r in rows if r.job_id in job_ids or r.job_id.split(".")[0] in job_ids]

@@ -78,7 +78,9 @@ def userprio(
 
     env = load_env(config_path, state_path, now)
     state = env.decode("accountant", accountant_from_json)
-    jobs = env.decode("jobs", lambda raw: parse_jobs(raw or [], f"{env.state_path}: jobs"))
+    jobs = env.decode(
+        "jobs", lambda raw: parse_jobs([] if raw is None else raw, f"{env.state_path}: jobs")
+    )
     show_priority = priority or not usage
     show_usage = usage or not priority or all_cols
     view = userprio_view(

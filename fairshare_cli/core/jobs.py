@@ -207,7 +207,7 @@ def parse_job(obj: Any, where: str) -> list[Job]:
     if not isinstance(obj, Mapping):
         raise InputError(f"{where}: expected a job object, got {type(obj).__name__}")
     for req in ("id", "owner"):
-        if req not in obj:
+        if obj.get(req) is None:
             raise InputError(f"{where}: missing required field '{req}'")
     kw: dict[str, Any] = {}
     count = 1

@@ -151,7 +151,7 @@ def _fast(obj: Any) -> SlurmJob | None:
     status = get("status")
     if status is None:
         status = "idle"
-    elif status not in _STATUSES:
+    elif type(status) is not str or status not in _STATUSES:
         return None
     nodes = _int(get("num_nodes"), 1)
     cpus = _int(get("request_cpus"), 1)

@@ -480,3 +480,30 @@ def test_init_into_a_path_that_cannot_be_written(
     refused(run("init", str(blocker / "pool.toml")), str(blocker), code=1)
     refused(run("init", str(env["dir"]), "--force"), "is a directory")
     assert blocker.read_text() == "x"
+
+
+@pytest.mark.parametrize(
+    ("command", "job", "key"),
+    [
+        ("sprio", {"id": "5", "owner": "alice", "account": "nosuch"}, "job 5: unknown account"),
+        ("sprio", {"id": "5", "owner": "alice", "account": "hep", "qos": "gold"}, "job 5"),
+        ("simulate", {"id": "5", "owner": "alice", "account": "hep", "qos": "gold"}, "job 5"),
+        ("rm", {}, "jobs: expected a list"),
+    ],
+)
+def test_job_errors_name_the_state_file(
+    command: str, job: dict[str, Any], key: str, env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    queue: Any = [job] if job else {}
+    env["state"].write_text(json.dumps({**STATE, "jobs": queue}))
+    before = env["state"].read_bytes()
+    extra = {"simulate": ["--until", "1:00:00", "--cycle", "1800"], "rm": ["5"]}
+    refused(run(command, *extra.get(command, []), *common(env)), str(env["state"]), key)
+    assert env["state"].read_bytes() == before
+
+
+def test_submit_errors_name_the_source(env: dict[str, Path], run: Callable[..., Any]) -> None:
+    path = env["dir"] / "new.json"
+    path.write_text(json.dumps([{"id": "1", "owner": "alice"}]))
+    refused(run("submit", "--file", str(path), *common(env)), str(path), str(env["state"]))
+    refused(run("submit", "--owner", "a", "--qos", "gold", *common(env)), "fs submit: job")

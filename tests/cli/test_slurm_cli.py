@@ -215,7 +215,7 @@ def test_sprio_bad_jobs_exit_2(
     jobs.write_text(json.dumps([job]))
     res = run("sprio", "--jobs-file", str(jobs), *_args(seed))
     assert res.exit_code == 2
-    assert res.stderr.strip() == f"fs: error: {needle}"
+    assert res.stderr.strip() == f"fs: error: {jobs}: {needle}"  # names the jobs file
 
 
 def test_sprio_refuses_basic(seed: tuple[Path, Path], run: Callable[..., Any]) -> None:

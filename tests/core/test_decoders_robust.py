@@ -1,0 +1,92 @@
+"""Every state-section and job decoder refuses malformed JSON with its own error class.
+
+A hostile-input pass found decoders that let a ``TypeError`` escape (a dict where a status
+string belongs, a null ``id``); any JSON value must give a result or a clear error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fairshare_cli.core.accountant import accountant_from_json
+from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS, DiracGroupSpec
+from fairshare_cli.core.dirac_correction import history_from_json
+from fairshare_cli.core.dirac_jobs import task_queues_from_objects
+from fairshare_cli.core.history import parse_record
+from fairshare_cli.core.jobs import parse_jobs
+from fairshare_cli.core.pool import negotiator_from_json
+from fairshare_cli.core.slurm_jobs import slurm_jobs
+from fairshare_cli.core.slurm_usage import usage_from_json
+from fairshare_cli.core.state import SectionError
+from fairshare_cli.errors import FairshareError
+from fairshare_cli.io.jobs import batches_from_objects
+
+KEYS = st.sampled_from(
+    ["records", "claims", "rr_times", "last_cycle", "usage", "running", "last_decay_ran",
+     "running_jobs", "id", "owner", "count", "status", "submit_time", "request_cpus",
+     "time_limit", "dirac_group", "dirac_requirements", "cpu_time", "account", "user", "rate",
+     "start", "end", "priority", "is_group", "job_id", "submitter", "start_time", "slots",
+     "nice_user", "lhcb_user", "a@b"]
+)  # fmt: skip
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from(["", "x", "1", "idle", "running", "lhcb_user", "2026-11-21T12:00:00Z"]),
+)
+JSON = st.recursive(
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=4),
+    max_leaves=12,
+)
+JOB = st.fixed_dictionaries(
+    {"id": st.one_of(st.none(), st.sampled_from(["1", "2.0"])), "owner": SCALARS},
+    optional={"status": JSON, "count": JSON, "request_cpus": JSON, "submit_time": JSON},
+)
+GROUPS = {"lhcb_user": DiracGroupSpec(name="lhcb_user", job_share=1000)}
+
+DECODERS: dict[str, Callable[[Any], object]] = {
+    "accountant": accountant_from_json,
+    "negotiator": negotiator_from_json,
+    "slurm": usage_from_json,
+    "dirac": history_from_json,
+    "parse_jobs": lambda x: parse_jobs(x, "s"),
+    "slurm_jobs": lambda x: slurm_jobs(x, "s"),
+    "batches": lambda x: batches_from_objects(x if isinstance(x, list) else [x], "s"),
+    "task_queues": lambda x: task_queues_from_objects(
+        x if isinstance(x, list) else [x], "s", GROUPS, DIRAC_CPU_SEGMENTS
+    ),
+    "record": lambda x: parse_record(x if isinstance(x, dict) else {"owner": x}, "s"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DECODERS))
+@settings(max_examples=150, deadline=None)
+@given(value=JSON | st.lists(JOB, max_size=3))
+def test_decoders_raise_only_their_own_errors(name: str, value: Any) -> None:
+    message = "decoded"
+    try:
+        DECODERS[name](value)
+    except (SectionError, FairshareError) as exc:  # anything else fails the test
+        message = str(exc)
+    assert message.strip(), "an error must say what is wrong"
+
+
+@pytest.mark.parametrize(
+    "obj",
+    [
+        {"id": "1", "owner": "a", "status": {"x": 1}},
+        {"id": None, "owner": "a"},
+        {"id": "1", "owner": None},
+    ],
+)
+def test_found_cases(obj: dict[str, Any]) -> None:
+    for name in ("parse_jobs", "slurm_jobs", "batches"):
+        with pytest.raises(FairshareError):
+            DECODERS[name]([obj])
