@@ -252,49 +252,48 @@ def _touch(state: AccountantState, config: Config, name: str, now: float) -> dic
     return records
 
 
+def _set(
+    state: AccountantState, config: Config, name: str, now: float, **fields: Any
+) -> AccountantState:
+    """Bring ``name`` up to ``now`` (creating it if need be), then set ``fields``."""
+    records = _touch(state, config, name, now)
+    records[name] = replace(records[name], **fields)
+    return AccountantState(records=records)
+
+
 def set_priority(
     state: AccountantState, config: Config, name: str, value: float, now: float
 ) -> AccountantState:
     """``condor_userprio -setprio``: store the RUP as given (reads clamp it to 0.5)."""
-    records = _touch(state, config, name, now)
-    records[name] = replace(records[name], priority=value)
-    return AccountantState(records=records)
+    return _set(state, config, name, now, priority=value)
 
 
 def set_factor(
     state: AccountantState, config: Config, name: str, value: float, now: float
 ) -> AccountantState:
     """``-setfactor``: store an explicit factor (below 1 is stored as 1)."""
-    records = _touch(state, config, name, now)
-    records[name] = replace(records[name], priority_factor=max(value, MIN_FACTOR))
-    return AccountantState(records=records)
+    return _set(state, config, name, now, priority_factor=max(value, MIN_FACTOR))
 
 
 def set_accumulated(
     state: AccountantState, config: Config, name: str, seconds: float, now: float
 ) -> AccountantState:
     """``-setaccum``: writes only the weighted accumulated usage (slot-seconds)."""
-    records = _touch(state, config, name, now)
-    records[name] = replace(records[name], weighted_accumulated_usage=seconds)
-    return AccountantState(records=records)
+    return _set(state, config, name, now, weighted_accumulated_usage=seconds)
 
 
 def set_begin(
     state: AccountantState, config: Config, name: str, when: float, now: float
 ) -> AccountantState:
     """``-setbegin``: the begin-usage time (whole seconds)."""
-    records = _touch(state, config, name, now)
-    records[name] = replace(records[name], begin_usage_time=float(int(when)))
-    return AccountantState(records=records)
+    return _set(state, config, name, now, begin_usage_time=float(int(when)))
 
 
 def set_last(
     state: AccountantState, config: Config, name: str, when: float, now: float
 ) -> AccountantState:
     """``-setlast``: the last-usage time (whole seconds)."""
-    records = _touch(state, config, name, now)
-    records[name] = replace(records[name], last_usage_time=float(int(when)))
-    return AccountantState(records=records)
+    return _set(state, config, name, now, last_usage_time=float(int(when)))
 
 
 def reset_usage(
