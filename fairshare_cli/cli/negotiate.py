@@ -15,7 +15,8 @@ from fairshare_cli.cli.options import (
     output_options,
 )
 from fairshare_cli.core.negotiator import CycleResult
-from fairshare_cli.errors import InputError
+from fairshare_cli.core.state import SectionError
+from fairshare_cli.errors import InputError, StateError
 
 
 def _run_cycle(
@@ -137,4 +138,21 @@ def negotiate(
             .with_section("accountant", acct.accountant_to_json(accountant))
             .with_section("negotiator", negotiator_to_json(negotiator))
         )
+        # DIRAC's running-jobs history (share correction) counts the jobs that started.
+        by_id = {j.id: j for j in inputs.jobs}
+
+        def dirac_entity(job_id: str | None) -> tuple[str, str] | None:
+            job = by_id.get(job_id) if job_id else None
+            return (job.dirac_group, job.owner) if job and job.dirac_group else None
+
+        started = [e for m in result.matches if (e := dirac_entity(m.job_id))]
+        stopped = [e for m in result.matches if (e := dirac_entity(m.preempted_job))]
+        if started or stopped:
+            from fairshare_cli.core.dirac_correction import record_cycle
+
+            try:
+                dirac = record_cycle(env.state.section("dirac"), started, stopped, env.now)
+            except SectionError as exc:
+                raise StateError(f"state file {env.state_path}: {exc}") from None
+            env.state = env.state.with_section("dirac", dirac)
     _show(result, fmt, explain, f"Committed {len(result.matches)} match(es) to {env.state_path}.")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -152,6 +152,28 @@ def add_running_jobs(
     """
     history = history_from_json(section)
     history.add(group, owner, start, end, jobs)
+    return history_to_json(history)
+
+
+def record_cycle(
+    section: Any,
+    started: Iterable[tuple[str, str]],
+    stopped: Iterable[tuple[str, str]],
+    now: float,
+) -> dict[str, Any]:
+    """The ``dirac`` section after a committed negotiation cycle.
+
+    Each (group, owner) in ``started`` has one more job running from ``now`` on; each in
+    ``stopped`` (a preempted job) one fewer.
+
+    Raises:
+        SectionError: the section given is malformed.
+    """
+    history = history_from_json(section)
+    for group, owner in started:
+        history.add(group, owner, now, None, 1)
+    for group, owner in stopped:
+        history.add(group, owner, now, None, -1)
     return history_to_json(history)
 
 

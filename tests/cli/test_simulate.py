@@ -169,3 +169,29 @@ def test_legacy_preemption_after_the_hour_sends_the_job_back_to_idle(
     )
     # good ran from 13:10: one slot for 50 minutes from 0.5
     assert eup[("14:00", "good@d")] == pytest.approx(1 - 0.5 * 0.5 ** (3000 / 86400), rel=1e-12)
+
+
+def test_committed_cycle_fills_dirac_history(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """Jobs started by a committed `fs negotiate` count in DIRAC's running-jobs history."""
+    cfg = write_config(CONFIG + "[dirac.groups.lhcb_user]\njob_share = 1000\n")
+    state = tmp_path / "s.json"
+    state.write_text(
+        json.dumps(
+            {
+                "format": "fairshare-cli state",
+                "schema_version": 1,
+                "jobs": [
+                    {"id": "1.0", "owner": "a", "dirac_group": "lhcb_user"},
+                    {"id": "2.0", "owner": "b"},
+                ],
+            }
+        )
+    )
+    result = run("negotiate", "--config", str(cfg), "--state", str(state), "--now", NOW, "--json")
+    assert result.exit_code == 0, result.stderr
+    assert len(json.loads(result.stdout)["matches"]) == 2
+    doc = json.loads(state.read_text())
+    # 2026-11-21T12:00:00Z: one job of (lhcb_user, a) running from then on
+    assert doc["dirac"] == {"running_jobs": {"lhcb_user": {"a": [[1795262400.0, 1]]}}}
