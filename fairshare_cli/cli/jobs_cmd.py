@@ -28,6 +28,29 @@ def _store(env: Env, jobs: Iterable[Job]) -> None:
     env.state = env.state.with_section("jobs", [job_to_json(j) for j in jobs])
 
 
+def _release(env: Env, gone: list[Job]) -> None:
+    """Running jobs removed: their slots are released and their usage stops now."""
+    from fairshare_cli.core import accountant as acct
+    from fairshare_cli.core.dirac_correction import record_cycle
+    from fairshare_cli.core.pool import negotiator_from_json, negotiator_to_json, release_jobs
+    from fairshare_cli.core.state import SectionError
+    from fairshare_cli.errors import StateError
+
+    accountant = env.decode("accountant", acct.accountant_from_json)
+    negotiator = env.decode("negotiator", negotiator_from_json)
+    accountant, negotiator = release_jobs(gone, accountant, negotiator, env.config, env.now)
+    state = env.state.with_section("accountant", acct.accountant_to_json(accountant))
+    state = state.with_section("negotiator", negotiator_to_json(negotiator))
+    stopped = [(j.dirac_group, j.owner) for j in gone if j.status == "running" and j.dirac_group]
+    if stopped:
+        try:
+            dirac = record_cycle(state.section("dirac"), [], stopped, env.now)
+        except SectionError as exc:
+            raise StateError(f"state file {env.state_path}: {exc}") from None
+        state = state.with_section("dirac", dirac)
+    env.state = state
+
+
 def _matches(job: Job, wanted: str) -> bool:
     """``12.3`` names one job; ``12`` names every job of cluster 12 (as condor_rm does)."""
     return job.id == wanted or ("." not in wanted and job.id.split(".", 1)[0] == wanted)
@@ -282,6 +305,8 @@ def rm(
                 raise InputError(f'no job "{wanted}" in the queue')
         gone = [j for j in queue if any(_matches(j, w) for w in job_ids)]
         _store(env, [j for j in queue if j not in gone])
+        if any(j.status == "running" for j in gone):
+            _release(env, gone)
         click.echo(
             f"{_prefix(dry_run)}Removed {len(gone)} job{'s' if len(gone) != 1 else ''}: "
             f"{', '.join(j.id for j in gone)}"

@@ -16,6 +16,7 @@ from typing import Any
 from fairshare_cli.core import accountant as acct
 from fairshare_cli.core.classads import check_expression, evaluate_alone
 from fairshare_cli.core.config import Config
+from fairshare_cli.core.history import slot_weigher
 from fairshare_cli.core.jobs import TIME_MAX, TIME_MIN, Job
 from fairshare_cli.core.negotiator import (
     Claim,
@@ -23,6 +24,7 @@ from fairshare_cli.core.negotiator import (
     JobBatch,
     NegotiatorKnobs,
     SubmitterPrio,
+    machine_names,
     pool_size,
 )
 from fairshare_cli.core.quotas import (
@@ -294,6 +296,52 @@ def commit_cycle(
     rr = dict(negotiator.rr_times)
     rr.update({k: v for k, v in result.rr_times.items() if math.isfinite(v)})
     return new_jobs, state, NegotiatorState(claims, rr, now)
+
+
+def slot_weights(config: Config) -> Callable[[str], float]:
+    """A slot name's weight (1 without slot weights, else ``SLOT_WEIGHT`` of its Cpus)."""
+    weigh = slot_weigher(config)
+    by_machine: dict[str, float] = {}
+    for spec in config.machines:
+        cpus = spec.attributes.get("Cpus", 1)
+        w = weigh(int(cpus) if isinstance(cpus, (int, float)) else 1)
+        for machine in machine_names(spec):
+            by_machine[machine] = w
+
+    def weight(slot: str) -> float:
+        machine = slot.split("@", 1)[1] if "@" in slot else slot
+        return by_machine.get(machine, 1.0)
+
+    return weight
+
+
+def release_jobs(
+    removed: Iterable[Job],
+    accountant: acct.AccountantState,
+    negotiator: NegotiatorState,
+    config: Config,
+    now: float,
+) -> tuple[acct.AccountantState, NegotiatorState]:
+    """Running jobs leave the pool (``condor_rm``): ``RemoveMatch`` and their claims go.
+
+    Returns:
+        The accountant and negotiator section after the jobs released their slots.
+    """
+    name_of = submitter_of(config)
+    weight_of = slot_weights(config)
+    claims = dict(negotiator.claims)
+    by_job = {c.job_id: c for c in claims.values()}
+    for job in removed:
+        if job.status != "running":
+            continue
+        claim = by_job.get(job.id)
+        slot = claim.slot if claim is not None else job.slot
+        if claim is not None:
+            del claims[claim.slot]
+        submitter = claim.submitter if claim is not None else name_of(job)
+        weight = weight_of(slot) if slot else 1.0
+        accountant = acct.remove_match(accountant, config, submitter, weight, now)
+    return accountant, NegotiatorState(claims, negotiator.rr_times, negotiator.last_cycle)
 
 
 def group_demand(

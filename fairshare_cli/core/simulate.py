@@ -16,9 +16,9 @@ from typing import Any
 
 from fairshare_cli.core import accountant as acct
 from fairshare_cli.core.config import Config
-from fairshare_cli.core.history import UsageRecord, slot_weigher
+from fairshare_cli.core.history import UsageRecord
 from fairshare_cli.core.jobs import Job
-from fairshare_cli.core.negotiator import JobBatch, machine_names, negotiate_cycle
+from fairshare_cli.core.negotiator import JobBatch, negotiate_cycle
 from fairshare_cli.core.pool import (
     NegotiatorState,
     commit_cycle,
@@ -27,6 +27,7 @@ from fairshare_cli.core.pool import (
     negotiator_knobs,
     priorities_at,
     quota_view,
+    slot_weights,
     submitter_of,
 )
 
@@ -61,23 +62,6 @@ def cycle_times(start: float, until: float, cycle: float) -> list[float]:
         raise ValueError("cycle must be positive")
     n = math.floor(until / cycle + 1e-9)
     return [start + k * cycle for k in range(n + 1)]
-
-
-def slot_weights(config: Config) -> Callable[[str], float]:
-    """A slot name's weight (1 without slot weights, else ``SLOT_WEIGHT`` of its Cpus)."""
-    weigh = slot_weigher(config)
-    by_machine: dict[str, float] = {}
-    for spec in config.machines:
-        cpus = spec.attributes.get("Cpus", 1)
-        w = weigh(int(cpus) if isinstance(cpus, (int, float)) else 1)
-        for machine in machine_names(spec):
-            by_machine[machine] = w
-
-    def weight(slot: str) -> float:
-        machine = slot.split("@", 1)[1] if "@" in slot else slot
-        return by_machine.get(machine, 1.0)
-
-    return weight
 
 
 def simulate(

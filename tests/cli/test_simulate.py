@@ -195,3 +195,39 @@ def test_committed_cycle_fills_dirac_history(
     doc = json.loads(state.read_text())
     # 2026-11-21T12:00:00Z: one job of (lhcb_user, a) running from then on
     assert doc["dirac"] == {"running_jobs": {"lhcb_user": {"a": [[1795262400.0, 1]]}}}
+
+
+def test_rm_of_a_running_job_releases_its_slot(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """`fs rm` of a running job: its claim goes, its usage stops, DIRAC sees it end."""
+    cfg = write_config(CONFIG + "[dirac.groups.lhcb_user]\njob_share = 1000\n")
+    state = tmp_path / "s.json"
+    state.write_text(
+        json.dumps(
+            {
+                "format": "fairshare-cli state",
+                "schema_version": 1,
+                "jobs": [
+                    {"id": "1.0", "owner": "a", "dirac_group": "lhcb_user"},
+                    {"id": "2.0", "owner": "b"},
+                ],
+            }
+        )
+    )
+    args = ["--config", str(cfg), "--state", str(state)]
+    assert run("negotiate", *args, "--now", NOW).exit_code == 0
+    result = run("rm", "1.0", *args, "--now", "2026-11-21T13:00:00Z")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(state.read_text())
+    assert [c["job_id"] for c in doc["negotiator"]["claims"].values()] == ["2.0"]
+    rows = {
+        r["name"]: r
+        for r in json.loads(
+            run("userprio", *args, "--now", "2026-11-21T13:00:00Z", "--json").stdout
+        )
+    }
+    assert rows["a@d"]["weighted_resources_in_use"] == 0
+    assert rows["a@d"]["weighted_accumulated_usage_hours"] == 1.0
+    assert rows["b@d"]["weighted_resources_in_use"] == 1
+    assert doc["dirac"]["running_jobs"]["lhcb_user"]["a"] == [[1795262400.0, 1], [1795266000.0, -1]]
