@@ -32,6 +32,13 @@ HISTORY_SINKS: dict[str, SinkFactory] = {
 }
 
 
+rebuild_option = click.option(
+    "--rebuild",
+    is_flag=True,
+    help="Forget recorded usage (keeping explicit factors) and replay from scratch.",
+)
+
+
 @click.group("import")
 def import_group() -> None:
     """Import usage history and real tools' dumps into the state."""
@@ -47,11 +54,7 @@ def import_group() -> None:
     show_default=True,
     help="Input format (auto: by extension, else by the first character).",
 )
-@click.option(
-    "--rebuild",
-    is_flag=True,
-    help="Forget recorded usage (keeping explicit factors) and replay from scratch.",
-)
+@rebuild_option
 @dry_run_option
 @common_options
 def history(
@@ -85,11 +88,7 @@ def history(
 
 @import_group.command("condor-history")
 @click.argument("file", metavar="FILE")
-@click.option(
-    "--rebuild",
-    is_flag=True,
-    help="Forget recorded usage (keeping explicit factors) and replay from scratch.",
-)
+@rebuild_option
 @dry_run_option
 @common_options
 def condor_history(
@@ -187,11 +186,7 @@ def _import(
 
 @import_group.command("sacct")
 @click.argument("file", metavar="FILE")
-@click.option(
-    "--rebuild",
-    is_flag=True,
-    help="Forget recorded usage (keeping explicit factors) and replay from scratch.",
-)
+@rebuild_option
 @dry_run_option
 @common_options
 def sacct(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from fairshare_cli.cli.context import Env, load_env
+from fairshare_cli.cli.context import load_env
 from fairshare_cli.cli.options import common_options, output_format, output_options
 from fairshare_cli.core.accountant import accountant_from_json
 from fairshare_cli.core.userprio import SORT_KEYS, GroupQuotaInfo, userprio_view
@@ -77,10 +77,26 @@ def userprio(
     from fairshare_cli.render.userprio import choose_columns, render_long, render_userprio
 
     env = load_env(config_path, state_path, now)
-    state = env.decode("accountant", accountant_from_json)
-    jobs = env.decode(
-        "jobs", lambda raw: parse_jobs([] if raw is None else raw, f"{env.state_path}: jobs")
-    )
+    group_info: dict[str, GroupQuotaInfo] = {}
+    if env.config.groups:
+        # Groups: the quota computation reads queue, accountant and claims once for all.
+        from fairshare_cli.cli.htcondor_inputs import load_inputs
+        from fairshare_cli.core.pool import quota_view
+
+        inputs = load_inputs(env, None)
+        state, jobs = inputs.accountant, inputs.jobs
+        quota_rows = quota_view(env.config, inputs.batches, state, inputs.claims, env.now)
+        group_info = {
+            r.group: GroupQuotaInfo(
+                effective_quota=r.quota, subtree_quota=r.subtree_quota, sort_key=r.sort_key
+            )
+            for r in quota_rows
+        }
+    else:
+        state = env.decode("accountant", accountant_from_json)
+        jobs = env.decode(
+            "jobs", lambda raw: parse_jobs([] if raw is None else raw, f"{env.state_path}: jobs")
+        )
     show_priority = priority or not usage
     show_usage = usage or not priority or all_cols
     view = userprio_view(
@@ -95,7 +111,7 @@ def userprio(
         show_priority=show_priority,
         show_usage=show_usage,
         priority_only=priority and not usage and not all_cols,
-        group_info=_group_info(env),
+        group_info=group_info,
     )
     fmt = output_format(output, as_json)
     if fmt != "table":
@@ -122,20 +138,3 @@ def userprio(
         return
     cols = choose_columns(view, all_cols=all_cols, priority=priority, usage=usage)
     click.echo(render_userprio(view, cols, env.now), nl=False)
-
-
-def _group_info(env: Env) -> dict[str, GroupQuotaInfo]:
-    """Effective and subtree quotas and sort keys per group, from the quota computation."""
-    if not env.config.groups:
-        return {}
-    from fairshare_cli.cli.htcondor_inputs import load_inputs
-    from fairshare_cli.core.pool import quota_view
-
-    inputs = load_inputs(env, None)
-    rows = quota_view(env.config, inputs.batches, inputs.accountant, inputs.claims, env.now)
-    return {
-        r.group: GroupQuotaInfo(
-            effective_quota=r.quota, subtree_quota=r.subtree_quota, sort_key=r.sort_key
-        )
-        for r in rows
-    }

@@ -60,18 +60,28 @@ class Job:
     @property
     def partitions(self) -> tuple[str, ...]:
         """The partitions the job may run in (``"batch,express"`` lists two)."""
-        if not self.partition:
-            return ()
-        return tuple(p.strip() for p in self.partition.split(",") if p.strip())
+        return split_partitions(self.partition)
 
     @property
     def cluster_proc(self) -> tuple[int, int]:
         """(ClusterId, ProcId) from an id like ``12.3``; non-numeric ids sort last."""
-        head, _, tail = self.id.partition(".")
-        try:
-            return int(head), int(tail or 0)
-        except ValueError:
-            return (2**62, 0)
+        return cluster_proc(self.id)
+
+
+def split_partitions(partition: str | None) -> tuple[str, ...]:
+    """``"batch,express"`` -> ``("batch", "express")``; empty or None -> ``()``."""
+    if not partition:
+        return ()
+    return tuple(p.strip() for p in partition.split(",") if p.strip())
+
+
+def cluster_proc(job_id: str) -> tuple[int, int]:
+    """(ClusterId, ProcId) from an id like ``12.3``; non-numeric ids sort last."""
+    head, _, tail = job_id.partition(".")
+    try:
+        return int(head), int(tail or 0)
+    except ValueError:
+        return (2**62, 0)
 
 
 _FIELDS = {f for f in Job.__dataclass_fields__}

@@ -19,9 +19,11 @@ from fairshare_cli.core.jobs import (
     TIME_MAX,
     TIME_MIN,
     Job,
+    cluster_proc,
     parse_job,
     parse_time,
     require_job_list,
+    split_partitions,
 )
 from fairshare_cli.errors import InputError
 
@@ -109,18 +111,12 @@ class SlurmJob:
     @property
     def partitions(self) -> tuple[str, ...]:
         """The partitions the job may run in (``"batch,express"`` lists two)."""
-        if not self.partition:
-            return ()
-        return tuple(p.strip() for p in self.partition.split(",") if p.strip())
+        return split_partitions(self.partition)
 
     @property
     def cluster_proc(self) -> tuple[int, int]:
         """(cluster, proc) from an id like ``12.3``; non-numeric ids sort last."""
-        head, _, tail = self.id.partition(".")
-        try:
-            return int(head), int(tail or 0)
-        except ValueError:
-            return (2**62, 0)
+        return cluster_proc(self.id)
 
 
 def _int(value: Any, default: int) -> int | None:
