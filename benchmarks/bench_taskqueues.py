@@ -32,9 +32,9 @@ def run(args: list[str], env: dict[str, str]) -> tuple[float, float]:
 
 def breakdown(directory: Path) -> None:
     """Time each stage in this process."""
-    from fairshare_cli.core.dirac import task_queue_rows
-    from fairshare_cli.core.dirac_correction import HistoryCorrector, history_from_json
-    from fairshare_cli.core.dirac_jobs import task_queues_from_objects
+    from fairshare_cli.core.dirac.correction import HistoryCorrector, history_from_json
+    from fairshare_cli.core.dirac.jobs import task_queues_from_objects
+    from fairshare_cli.core.dirac.taskqueues import task_queue_rows
     from fairshare_cli.io.config import load_config
     from fairshare_cli.io.jobsfile import gc_paused, load_job_objects
     from fairshare_cli.io.state import load_state

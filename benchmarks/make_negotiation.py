@@ -72,10 +72,10 @@ def write_jobs(
             )
             cluster += 1
     if expand:
-        flat = []
+        flat: list[dict[str, object]] = []
         for obj in objs:
-            n = obj.pop("count")
-            c = obj["id"].split(".")[0]
+            n = int(str(obj.pop("count")))
+            c = str(obj["id"]).split(".")[0]
             flat.extend({**obj, "id": f"{c}.{i}"} for i in range(n))
         objs = flat
     (out / "jobs.json").write_text(json.dumps(objs), encoding="utf-8")

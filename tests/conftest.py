@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from fairshare_cli.cli.main import cli
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared"
+FIXTURES = REPO / "tests" / "fixtures"
 
 
 @pytest.fixture(autouse=True)

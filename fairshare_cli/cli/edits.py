@@ -13,7 +13,7 @@ import click
 
 from fairshare_cli.cli.context import Env, mutate_state
 from fairshare_cli.cli.options import common_options, dry_run_option
-from fairshare_cli.core import accountant as acct
+from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.jobs import parse_time
 from fairshare_cli.errors import InputError
 

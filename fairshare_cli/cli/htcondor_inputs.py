@@ -5,15 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fairshare_cli.cli.context import Env
-from fairshare_cli.core import accountant as acct
-from fairshare_cli.core.jobs import Job, parse_jobs
-from fairshare_cli.core.negotiator import Claim, JobBatch
-from fairshare_cli.core.pool import (
+from fairshare_cli.core.batches import JobBatch
+from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.htcondor.negotiator import Claim
+from fairshare_cli.core.htcondor.pool import (
     NegotiatorState,
     check_jobs,
     current_claims,
     negotiator_from_json,
 )
+from fairshare_cli.core.jobs import Job, parse_jobs
 
 
 @dataclass

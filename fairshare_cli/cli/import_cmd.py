@@ -12,15 +12,11 @@ import click
 
 from fairshare_cli.cli.context import mutate_state
 from fairshare_cli.cli.options import common_options, dry_run_option
-from fairshare_cli.core.dirac_correction import make_dirac_history_sink
-from fairshare_cli.core.history import (
-    SinkFactory,
-    UnsortedHistory,
-    UsageRecord,
-    make_accountant_history_sink,
-)
-from fairshare_cli.core.slurm import make_slurm_history_sink
+from fairshare_cli.core.dirac.correction import make_dirac_history_sink
+from fairshare_cli.core.htcondor.replay import make_accountant_history_sink
+from fairshare_cli.core.slurm.model import make_slurm_history_sink
 from fairshare_cli.core.state import SectionError
+from fairshare_cli.core.usage import SinkFactory, UnsortedHistory, UsageRecord
 from fairshare_cli.errors import InputError, StateError
 from fairshare_cli.io.history import FORMATS, read_condor_history, read_records
 

@@ -30,9 +30,13 @@ def _store(env: Env, jobs: Iterable[Job]) -> None:
 
 def _release(env: Env, gone: list[Job]) -> None:
     """Running jobs removed: their slots are released and their usage stops now."""
-    from fairshare_cli.core import accountant as acct
-    from fairshare_cli.core.dirac_correction import record_cycle
-    from fairshare_cli.core.pool import negotiator_from_json, negotiator_to_json, release_jobs
+    from fairshare_cli.core.dirac.correction import record_cycle
+    from fairshare_cli.core.htcondor import accountant as acct
+    from fairshare_cli.core.htcondor.pool import (
+        negotiator_from_json,
+        negotiator_to_json,
+        release_jobs,
+    )
     from fairshare_cli.core.state import SectionError
     from fairshare_cli.errors import StateError
 

@@ -14,7 +14,7 @@ from fairshare_cli.cli.options import (
     output_format,
     output_options,
 )
-from fairshare_cli.core.negotiator import CycleResult
+from fairshare_cli.core.htcondor.negotiator import CycleResult
 from fairshare_cli.core.state import SectionError
 from fairshare_cli.errors import InputError, StateError
 
@@ -22,8 +22,8 @@ from fairshare_cli.errors import InputError, StateError
 def _run_cycle(
     env: Env, inputs: HTCondorInputs, explain: str | None, show_progress: bool
 ) -> CycleResult:
-    from fairshare_cli.core.negotiator import negotiate_cycle
-    from fairshare_cli.core.pool import (
+    from fairshare_cli.core.htcondor.negotiator import negotiate_cycle
+    from fairshare_cli.core.htcondor.pool import (
         group_tree,
         negotiator_knobs,
         priorities_at,
@@ -123,9 +123,9 @@ def negotiate(
             "--jobs-file only works with --dry-run: a committed cycle updates the queue "
             "in the state (submit the jobs there first)"
         )
-    from fairshare_cli.core import accountant as acct
+    from fairshare_cli.core.htcondor import accountant as acct
+    from fairshare_cli.core.htcondor.pool import commit_cycle, negotiator_to_json
     from fairshare_cli.core.jobs import job_to_json
-    from fairshare_cli.core.pool import commit_cycle, negotiator_to_json
 
     with mutate_state(config_path, state_path, now) as env:
         inputs = load_inputs(env, None)
@@ -148,7 +148,7 @@ def negotiate(
         started = [e for m in result.matches if (e := dirac_entity(m.job_id))]
         stopped = [e for m in result.matches if (e := dirac_entity(m.preempted_job))]
         if started or stopped:
-            from fairshare_cli.core.dirac_correction import record_cycle
+            from fairshare_cli.core.dirac.correction import record_cycle
 
             try:
                 dirac = record_cycle(env.state.section("dirac"), started, stopped, env.now)

@@ -35,7 +35,7 @@ def quota(
     Per group: the configured quota, what its subtree is assigned, its own effective
     quota, the whole slots its submitters negotiate for given the queue, use and demand.
     """
-    from fairshare_cli.core.pool import quota_view
+    from fairshare_cli.core.htcondor.pool import quota_view
     from fairshare_cli.render.formats import emit_rows
     from fairshare_cli.render.negotiate import QUOTA_FIELDS, quota_json_rows, render_quota
 

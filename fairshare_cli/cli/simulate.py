@@ -87,8 +87,8 @@ def simulate(
     """
     from fairshare_cli.cli.htcondor_inputs import load_inputs
     from fairshare_cli.core.jobs import parse_jobs
-    from fairshare_cli.core.simulate import simulate as run
-    from fairshare_cli.core.simulate import simulate_rows_json, slurm_fairshare_of
+    from fairshare_cli.core.operations.simulate import simulate as run
+    from fairshare_cli.core.operations.simulate import simulate_rows_json, slurm_fairshare_of
     from fairshare_cli.io.jobsfile import load_job_objects
     from fairshare_cli.render.formats import Time, emit_rows
 
@@ -101,7 +101,7 @@ def simulate(
     env = load_env(config_path, state_path, now)
     inputs = load_inputs(env, None)
     if env.config.accounts:
-        from fairshare_cli.core.slurm_usage import usage_from_json
+        from fairshare_cli.core.slurm.usage import usage_from_json
 
         env.decode("slurm", usage_from_json)  # malformed: refused here, not mid-simulation
     jobs_in = parse_jobs(load_job_objects(workload), workload) if workload else []
@@ -109,7 +109,7 @@ def simulate(
     clash = next((j.id for j in jobs_in if j.id in known), None)
     if clash is not None:
         raise InputError(f"{workload}: job {clash} is already in the state's queue")
-    from fairshare_cli.core.pool import check_jobs
+    from fairshare_cli.core.htcondor.pool import check_jobs
 
     if workload:
         check_jobs(jobs_in, env.config, workload)
@@ -158,7 +158,7 @@ def _progress() -> Callable[[float], None]:
 
 def _table(rows: Sequence[object]) -> str:
     """A fixed-width listing (Rich is too slow for tens of thousands of rows)."""
-    from fairshare_cli.core.simulate import SimRow
+    from fairshare_cli.core.operations.simulate import SimRow
     from fairshare_cli.render.formats import iso
 
     def num(x: float | None, spec: str) -> str:

@@ -36,7 +36,7 @@ def load_jobs(env: Env, jobs_file: str | None) -> list[Any]:
     Raises:
         InputError: the file is missing, not JSON, or holds a malformed job.
     """
-    from fairshare_cli.core.slurm_jobs import slurm_jobs
+    from fairshare_cli.core.slurm.jobs import slurm_jobs
 
     if jobs_file is None:
         return env.decode(
@@ -146,9 +146,9 @@ def _sprio(
     state_path: str | None,
     now: str | None,
 ) -> None:
-    from fairshare_cli.core import slurm
-    from fairshare_cli.core.slurm_priority import compute_rows
-    from fairshare_cli.core.slurm_usage import usage_from_json
+    from fairshare_cli.core.slurm import model as slurm
+    from fairshare_cli.core.slurm.priority import compute_rows
+    from fairshare_cli.core.slurm.usage import usage_from_json
     from fairshare_cli.render import sprio as render
     from fairshare_cli.render.formats import emit_rows
 

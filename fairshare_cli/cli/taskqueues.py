@@ -36,9 +36,9 @@ def taskqueues(
     priority as DIRAC stores it, its share of all priority, the share correction applied to
     its entity, and the chance a pilot matching every queue tries it first.
     """
-    from fairshare_cli.core.dirac import task_queue_rows
-    from fairshare_cli.core.dirac_correction import HistoryCorrector, history_from_json
-    from fairshare_cli.core.dirac_jobs import task_queues_from_objects
+    from fairshare_cli.core.dirac.correction import HistoryCorrector, history_from_json
+    from fairshare_cli.core.dirac.jobs import task_queues_from_objects
+    from fairshare_cli.core.dirac.taskqueues import task_queue_rows
     from fairshare_cli.io.jobsfile import gc_paused, load_job_objects
     from fairshare_cli.render.formats import emit_rows
     from fairshare_cli.render.taskqueues import (

@@ -6,8 +6,8 @@ import click
 
 from fairshare_cli.cli.context import load_env
 from fairshare_cli.cli.options import common_options, output_format, output_options
-from fairshare_cli.core.accountant import accountant_from_json
-from fairshare_cli.core.userprio import SORT_KEYS, GroupQuotaInfo, userprio_view
+from fairshare_cli.core.htcondor.accountant import accountant_from_json
+from fairshare_cli.core.htcondor.userprio import SORT_KEYS, GroupQuotaInfo, userprio_view
 from fairshare_cli.render.formats import Time, emit_rows
 
 JSON_FIELDS = (
@@ -81,7 +81,7 @@ def userprio(
     if env.config.groups:
         # Groups: the quota computation reads queue, accountant and claims once for all.
         from fairshare_cli.cli.htcondor_inputs import load_inputs
-        from fairshare_cli.core.pool import quota_view
+        from fairshare_cli.core.htcondor.pool import quota_view
 
         inputs = load_inputs(env, None)
         state, jobs = inputs.accountant, inputs.jobs

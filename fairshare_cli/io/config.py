@@ -29,7 +29,7 @@ from fairshare_cli.core.config import (
     QosSpec,
     SlurmPriorityConfig,
 )
-from fairshare_cli.core.dirac import valid_cpu_segments
+from fairshare_cli.core.dirac.taskqueues import valid_cpu_segments
 from fairshare_cli.core.timestr import TimeStringError, time_str2mins, time_str2secs
 from fairshare_cli.errors import ConfigError
 
@@ -661,8 +661,8 @@ def _accounts(top: _Reader, file: str) -> dict[str, AccountSpec]:
             users=users,
         )
     if out:
-        # Parents, cycles and shares of the association tree (fairshare_cli.core.slurm_tree).
-        from fairshare_cli.core.slurm_tree import build_tree
+        # Parents, cycles and shares of the association tree (fairshare_cli.core.slurm.assoc_tree).
+        from fairshare_cli.core.slurm.assoc_tree import build_tree
 
         try:
             build_tree(out)
@@ -814,7 +814,7 @@ def check_expressions(config: Config) -> None:
     Raises:
         ConfigError: naming the file and key of the first expression that does not parse.
     """
-    from fairshare_cli.core.classads import check_expression
+    from fairshare_cli.core.htcondor.classads import check_expression
 
     neg = config.negotiator
     texts = [

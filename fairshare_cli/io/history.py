@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from fairshare_cli.core.history import UsageRecord, parse_record
+from fairshare_cli.core.usage import UsageRecord, parse_record
 from fairshare_cli.errors import InputError
 
 FORMATS = ("auto", "csv", "jsonl")
@@ -135,7 +135,7 @@ def read_condor_history(path: str, label: str | None = None) -> Iterator[UsageRe
     Raises:
         InputError: not a JSON array of objects.
     """
-    from fairshare_cli.core.history import record_from_condor_ad
+    from fairshare_cli.core.htcondor.replay import record_from_condor_ad
 
     name = label or path
     fh = open_input(path)

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import IO
 
-from fairshare_cli.core.history import UsageRecord
 from fairshare_cli.core.jobs import parse_time
+from fairshare_cli.core.usage import UsageRecord
 from fairshare_cli.errors import InputError
 
 _NO_TIME = {"", "none", "unknown", "n/a"}

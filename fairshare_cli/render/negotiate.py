@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-from fairshare_cli.core.negotiator import CycleResult
-from fairshare_cli.core.quotas import QuotaRow
+from fairshare_cli.core.htcondor.negotiator import CycleResult
+from fairshare_cli.core.htcondor.quotas import QuotaRow
 from fairshare_cli.render.formats import jsonable
 
 MAX_MATCH_ROWS = 10  # per submitter, in the table

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fairshare_cli.core.slurm_priority import PriorityRow, Weights
+from fairshare_cli.core.slurm.priority import PriorityRow, Weights
 from fairshare_cli.errors import InputError
 
 HEADERS = {

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from fairshare_cli.core.dirac import TaskQueueRow
+from fairshare_cli.core.dirac.taskqueues import TaskQueueRow
 
 JSON_FIELDS = (
     "tq_id",

@@ -9,8 +9,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from fairshare_cli.core.accountant import ROOT_GROUP
-from fairshare_cli.core.userprio import UserprioRow, UserprioView
+from fairshare_cli.core.htcondor.accountant import ROOT_GROUP
+from fairshare_cli.core.htcondor.userprio import UserprioRow, UserprioView
 
 
 def fmt_number(value: float, width: int, decimals: int) -> str:

@@ -18,16 +18,14 @@ from typing import Any
 import pytest
 
 from fairshare_cli.core.config import Config
-from fairshare_cli.core.slurm import decay_params
-from fairshare_cli.core.slurm_usage import restart, usage_from_json, usage_to_json
+from fairshare_cli.core.slurm.model import decay_params
+from fairshare_cli.core.slurm.usage import restart, usage_from_json, usage_to_json
 from fairshare_cli.core.state import State
 from fairshare_cli.io.config import load_config
 from fairshare_cli.io.state import load_state, save_state
 
-FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "slurm-22.05"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "slurm-22.05"
 CAPTURES = ("ft1_running", "ft2_idle", "cl1_idle", "cl2_idle")
-
-pytestmark = pytest.mark.skipif(not FIXTURES.is_dir(), reason="Slurm fixtures not present")
 
 
 def _utc(text: str) -> float:

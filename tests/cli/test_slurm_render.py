@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from fairshare_cli.core.slurm_priority import PriorityRow, Weights
+from fairshare_cli.core.slurm.priority import PriorityRow, Weights
 from fairshare_cli.errors import InputError
 from fairshare_cli.render import sprio, sshare
 

@@ -13,16 +13,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairshare_cli.core.accountant import accountant_from_json
 from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS, DiracGroupSpec
-from fairshare_cli.core.dirac_correction import history_from_json
-from fairshare_cli.core.dirac_jobs import task_queues_from_objects
-from fairshare_cli.core.history import parse_record
+from fairshare_cli.core.dirac.correction import history_from_json
+from fairshare_cli.core.dirac.jobs import task_queues_from_objects
+from fairshare_cli.core.htcondor.accountant import accountant_from_json
+from fairshare_cli.core.htcondor.pool import negotiator_from_json
 from fairshare_cli.core.jobs import parse_jobs
-from fairshare_cli.core.pool import negotiator_from_json
-from fairshare_cli.core.slurm_jobs import slurm_jobs
-from fairshare_cli.core.slurm_usage import usage_from_json
+from fairshare_cli.core.slurm.jobs import slurm_jobs
+from fairshare_cli.core.slurm.usage import usage_from_json
 from fairshare_cli.core.state import SectionError
+from fairshare_cli.core.usage import parse_record
 from fairshare_cli.errors import FairshareError
 from fairshare_cli.io.jobs import batches_from_objects
 

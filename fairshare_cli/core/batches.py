@@ -1,0 +1,41 @@
+"""Batches of identical idle jobs: the queue as the negotiator and the simulator see it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fairshare_cli.core.jobs import Job
+
+
+@dataclass(frozen=True)
+class JobBatch:
+    """``count`` identical jobs ``C.P`` … ``C.(P+count-1)`` (HTCondor's ``queue N``).
+
+    ``job`` is the first of them (its id is ``C.P``); with ``count`` 1 the batch is just
+    ``job``. Batches keep a million-job queue to a few thousand objects: the negotiator only
+    names jobs, it never needs one object per job.
+    """
+
+    job: Job
+    count: int = 1
+
+    def _cluster_first(self) -> tuple[str, int]:
+        cluster, _, proc = self.job.id.partition(".")
+        return cluster, int(proc) if proc.isdigit() else 0
+
+    def job_id(self, i: int) -> str:
+        """The id of the ``i``-th job of the batch."""
+        if self.count == 1:
+            return self.job.id
+        cluster, first = self._cluster_first()
+        return f"{cluster}.{first + i}"
+
+    def holds(self, job_id: str, start: int = 0) -> bool:
+        """Whether ``job_id`` is one of the batch's jobs from the ``start``-th on."""
+        if self.count == 1:
+            return start == 0 and job_id == self.job.id
+        cluster, _, proc = job_id.partition(".")
+        mine, first = self._cluster_first()
+        return (
+            cluster == mine and proc.isdigit() and first + start <= int(proc) < first + self.count
+        )

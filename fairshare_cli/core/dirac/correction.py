@@ -1,0 +1,408 @@
+"""DIRAC share correction from the running-jobs history (the WMSHistory corrector).
+
+Mirrors DIRAC's ``WorkloadManagementSystem/private/SharesCorrector.py`` and
+``correctors/BaseHistoryCorrector.py``/``WMSHistoryCorrector.py``: corrector instances
+between groups (no ``Group``) or between the owners of one group, time slices with a
+weight and a maximum correction, a global clamp, and the rule for entities absent from
+the history. The history is the average number of running jobs per entity over each
+slice's time span, kept in the state's ``dirac`` section as step functions. Pure.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from fairshare_cli.core.config import Config, DiracCorrectionConfig, DiracCorrectionInstance
+from fairshare_cli.core.state import SectionError
+from fairshare_cli.core.usage import UsageRecord
+
+AbsentRule = Literal["max_correction", "weighted"]
+"""Correction of an entity missing from a slice's history.
+
+``"max_correction"`` is DIRAC's code: the slice's MaxCorrection, not multiplied by its
+weight. ``"weighted"`` is the documented formula: MaxCorrection × weight, like any slice.
+"""
+
+InGroupHistory = Literal["dn", "user"]
+"""How an in-group instance finds owners in the history.
+
+``"dn"`` is DIRAC's code: the history is re-keyed by certificate DN while task queues are
+keyed by username, so no owner is ever found and such an instance never corrects.
+``"user"`` is what the documentation describes: owners are looked up by username.
+"""
+
+
+# --- running-jobs history -------------------------------------------------------------------
+
+
+@dataclass
+class RunningHistory:
+    """Running jobs over time per (group, owner), as step functions.
+
+    Each entity keeps sorted ``[time, delta]`` events: the number of running jobs changes by
+    ``delta`` at ``time``. An interval still running has no closing event.
+    """
+
+    events: dict[tuple[str, str], list[tuple[float, float]]] = field(default_factory=dict)
+
+    def add(self, group: str, owner: str, start: float, end: float | None, jobs: float) -> None:
+        """Record ``jobs`` running from ``start`` to ``end`` (None: still running)."""
+        if jobs == 0 or (end is not None and end <= start):
+            return
+        steps = self.events.setdefault((group, owner), [])
+        _add_delta(steps, start, jobs)
+        if end is not None:
+            _add_delta(steps, end, -jobs)
+
+    def merge(self, other: RunningHistory) -> None:
+        """Add every event of ``other`` (used to fold an import batch in)."""
+        for key, steps in other.events.items():
+            mine = self.events.setdefault(key, [])
+            for time, delta in steps:
+                _add_delta(mine, time, delta)
+
+
+def _add_delta(steps: list[tuple[float, float]], time: float, delta: float) -> None:
+    """Insert one change, merging with an existing change at the same time."""
+    i = bisect.bisect_left(steps, (time, -math.inf))
+    if i < len(steps) and steps[i][0] == time:
+        merged = steps[i][1] + delta
+        if merged == 0:
+            del steps[i]
+        else:
+            steps[i] = (time, merged)
+    else:
+        steps.insert(i, (time, delta))
+
+
+def average_running(steps: Sequence[tuple[float, float]], start: float, end: float) -> float:
+    """Average number of running jobs over ``[start, end]`` (the AverageNumberOfJobs report)."""
+    running = 0.0
+    area = 0.0
+    previous = start
+    for time, delta in steps:
+        if time >= end:
+            break
+        if time > start:
+            area += running * (time - previous)
+            previous = time
+        running += delta
+    area += running * (end - previous)
+    return area / (end - start)
+
+
+def history_to_json(history: RunningHistory) -> dict[str, Any]:
+    """The ``dirac`` state section: ``{"running_jobs": {group: {owner: [[t, delta], ...]}}}``."""
+    running: dict[str, dict[str, list[list[float]]]] = {}
+    for (group, owner), steps in sorted(history.events.items()):
+        if steps:
+            running.setdefault(group, {})[owner] = [[t, d] for t, d in steps]
+    return {"running_jobs": running}
+
+
+def history_from_json(raw: object) -> RunningHistory:
+    """Read the ``dirac`` state section written by :func:`history_to_json` (None: empty).
+
+    Raises:
+        SectionError: the section is not of that shape.
+    """
+    history = RunningHistory()
+    if raw is None:
+        return history
+    if not isinstance(raw, dict):
+        raise SectionError("state section 'dirac' must be an object")
+    running = raw.get("running_jobs", {})
+    if not isinstance(running, dict):
+        raise SectionError("state section 'dirac': running_jobs must be an object of groups")
+    for group, owners in running.items():
+        if not isinstance(owners, dict):
+            raise SectionError(f"state section 'dirac': running_jobs.{group} must be an object")
+        for owner, steps in owners.items():
+            parsed: list[tuple[float, float]] = []
+            for k, step in enumerate(steps if isinstance(steps, list) else [None]):
+                if not (
+                    isinstance(step, list)
+                    and len(step) == 2
+                    and all(type(x) in (int, float) for x in step)
+                ):
+                    raise SectionError(
+                        f"state section 'dirac': running_jobs.{group}.{owner}[{k}] "
+                        "must be [time, delta]"
+                    )
+                parsed.append((step[0], step[1]))
+            parsed.sort()
+            history.events[(group, owner)] = parsed
+    return history
+
+
+def add_running_jobs(
+    section: Any, group: str, owner: str, start: float, end: float | None, jobs: int
+) -> dict[str, Any]:
+    """The ``dirac`` section with ``jobs`` more running for (group, owner) from start to end.
+
+    For commands that start DIRAC jobs (a committed negotiation cycle): ``end`` None means
+    still running.
+
+    Raises:
+        SectionError: the section given is malformed.
+    """
+    history = history_from_json(section)
+    history.add(group, owner, start, end, jobs)
+    return history_to_json(history)
+
+
+def record_cycle(
+    section: Any,
+    started: Iterable[tuple[str, str]],
+    stopped: Iterable[tuple[str, str]],
+    now: float,
+) -> dict[str, Any]:
+    """The ``dirac`` section after a committed negotiation cycle.
+
+    Each (group, owner) in ``started`` has one more job running from ``now`` on; each in
+    ``stopped`` (a preempted job) one fewer.
+
+    Raises:
+        SectionError: the section given is malformed.
+    """
+    history = history_from_json(section)
+    for group, owner in started:
+        history.add(group, owner, now, None, 1)
+    for group, owner in stopped:
+        history.add(group, owner, now, None, -1)
+    return history_to_json(history)
+
+
+class DiracHistorySink:
+    """Collects usage records into the running-jobs history (``fs import history``)."""
+
+    def __init__(self, section: object, rebuild: bool, cutoff: float | None = None) -> None:
+        """Start from the existing section, or from nothing when rebuilding.
+
+        Work before ``cutoff`` can never fall in a slice: it is folded into the running
+        count at ``cutoff`` (and a record that ended before it is dropped), so the history
+        stays as long as the longest slice, not as long as the file.
+        """
+        self._history = RunningHistory() if rebuild else history_from_json(section)
+        self._batch: dict[tuple[str, str], dict[float, float]] = {}
+        self._cutoff = -math.inf if cutoff is None else cutoff
+
+    def add(self, record: UsageRecord) -> None:
+        """Charge one record to its (group, owner); records without a DIRAC group are skipped."""
+        if record.dirac_group is None or record.slots == 0:
+            return
+        if record.end is not None and record.end <= record.start:
+            return
+        if record.end is not None and record.end <= self._cutoff:
+            return
+        start = max(record.start, self._cutoff)
+        changes = self._batch.setdefault((record.dirac_group, record.owner), {})
+        changes[start] = changes.get(start, 0) + record.slots
+        if record.end is not None:
+            changes[record.end] = changes.get(record.end, 0) - record.slots
+
+    def finish(self) -> dict[str, Any]:
+        """Fold the batch into the history and return the new section JSON."""
+        for key, changes in self._batch.items():
+            steps = dict(self._history.events.get(key, []))
+            for time, delta in changes.items():
+                steps[time] = steps.get(time, 0) + delta
+            self._history.events[key] = sorted((t, d) for t, d in steps.items() if d != 0)
+        self._batch = {}
+        if math.isfinite(self._cutoff):
+            fold_before(self._history, self._cutoff)
+        return history_to_json(self._history)
+
+
+def fold_before(history: RunningHistory, cutoff: float) -> None:
+    """Replace every event before ``cutoff`` by one event at ``cutoff`` (their sum).
+
+    Averages over any window that starts at or after ``cutoff`` are unchanged.
+    """
+    for key, steps in list(history.events.items()):
+        early = [d for t, d in steps if t < cutoff]
+        if not early:
+            continue
+        late = [(t, d) for t, d in steps if t >= cutoff]
+        total = sum(early)
+        if late and late[0][0] == cutoff:
+            total += late.pop(0)[1]
+        folded = ([(cutoff, total)] if total != 0 else []) + late
+        if folded:
+            history.events[key] = folded
+        else:
+            del history.events[key]
+
+
+def history_retention(config: Config) -> float:
+    """How far back a slice can look: the longest configured time span (a week at least)."""
+    spans = [s.time_span for inst in config.dirac.correction.instances for s in inst.slices]
+    return max([DEFAULT_RETENTION, *spans])
+
+
+DEFAULT_RETENTION = 604800.0  # DIRAC's default slice: one week
+
+
+# --- the corrector --------------------------------------------------------------------------
+
+
+Entity = Any
+"""An entity key in a history: a group name, an owner name, or an unmatchable DN key."""
+
+
+def slice_history(
+    history: RunningHistory,
+    group: str,
+    time_span: float,
+    now: float,
+    in_group_history: InGroupHistory = "dn",
+) -> dict[Entity, float]:
+    """Average running jobs per entity over ``[now - time_span, now]`` for one instance.
+
+    For the instance between groups (``group`` empty) entities are groups; otherwise they
+    are the owners of ``group``. An entity without running jobs in the span is absent, as it
+    is in DIRAC's accounting report. With ``in_group_history="dn"`` owners come back keyed
+    by a stand-in for their certificate DN, which never equals a username.
+    """
+    start = now - time_span
+    result: dict[Entity, float] = {}
+    for (g, owner), steps in history.events.items():
+        if group and g != group:
+            continue
+        value = average_running(steps, start, now)
+        if value <= 0:
+            continue
+        if not group:
+            entity: Entity = g
+        elif in_group_history == "dn":
+            entity = ("dn", owner)
+        else:
+            entity = owner
+        result[entity] = result.get(entity, 0.0) + value
+    return result
+
+
+def apply_correction(
+    shares: Mapping[str, float],
+    instance: DiracCorrectionInstance,
+    histories: Sequence[Mapping[Entity, float]],
+    absent_entities: AbsentRule = "max_correction",
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Correct entity shares from their running-jobs history.
+
+    Mirrors ``BaseHistoryCorrector.applyCorrection``. With s_e the entity's share over the
+    sum of shares, for each slice with usage T > 0 over the given entities: a present
+    entity gets ``clamp(s_e / (h_e / T), 1/Max, Max) · weight`` (weight over the sum of all
+    weights), an absent one ``Max`` (code) or ``Max · weight`` (docs); the sum of an entity's
+    slice factors is clamped to ``[1/G, G]`` (G = max_global_correction) and multiplies its
+    share. No history at all (any slice without data): nothing changes.
+
+    Args:
+        shares: entity -> share, in DIRAC's iteration order.
+        instance: the corrector instance.
+        histories: per slice (same order as ``instance.slices``), entity -> average running.
+        absent_entities: see :data:`AbsentRule`.
+
+    Returns:
+        (corrected shares, correction factors), factors 1.0 where nothing applied.
+    """
+    ones = dict.fromkeys(shares, 1.0)
+    if not instance.slices or any(not h for h in histories):
+        return dict(shares), ones
+    total_share = 0.0
+    for entity in shares:
+        total_share += shares[entity]
+    if total_share == 0:  # every JobShare is 0: DIRAC would divide by zero
+        return dict(shares), ones
+    normalized = {e: shares[e] / total_share for e in shares}
+    weight_sum = 0
+    for piece in instance.slices:
+        weight_sum += piece.weight
+    entries: dict[str, list[float]] = {e: [] for e in shares}
+    for piece, history in zip(instance.slices, histories, strict=True):
+        slice_total = 0.0
+        for entity in shares:
+            if entity in history:
+                slice_total += history[entity]
+        if slice_total == 0.0:
+            continue
+        weight = piece.weight / float(weight_sum)
+        top = piece.max_correction
+        bottom = 1.0 / top
+        for entity in shares:
+            if entity in history:
+                factor = normalized[entity] / (history[entity] / slice_total)
+                factor = min(factor, top)
+                factor = max(factor, bottom)
+                factor *= weight
+            elif absent_entities == "weighted":
+                factor = top * weight
+            else:
+                factor = top
+            entries[entity].append(factor)
+    corrected: dict[str, float] = {}
+    factors: dict[str, float] = {}
+    top_global = instance.max_global_correction
+    bottom_global = 1.0 / top_global
+    for entity, pieces in entries.items():
+        if not pieces:
+            corrected[entity] = shares[entity]
+            factors[entity] = 1.0
+            continue
+        total = 0.0
+        for piece_factor in pieces:
+            total += piece_factor
+        total = min(total, top_global)
+        total = max(total, bottom_global)
+        corrected[entity] = shares[entity] * total
+        factors[entity] = total
+    return corrected, factors
+
+
+@dataclass(frozen=True)
+class HistoryCorrector:
+    """``SharesCorrector.correctShares`` bound to a history and a time (a ShareCorrector)."""
+
+    settings: DiracCorrectionConfig
+    history: RunningHistory
+    now: float
+
+    def __call__(
+        self, shares: dict[str, float], group: str | None
+    ) -> tuple[dict[str, float], dict[str, float]]:
+        """Correct ``shares`` between groups (``group`` None) or between owners of ``group``."""
+        key = f"gr:{group}" if group else "global"
+        for instance in self.settings.instances:
+            if (f"gr:{instance.group}" if instance.group else "global") != key:
+                continue
+            histories = [
+                slice_history(
+                    self.history,
+                    instance.group,
+                    piece.time_span,
+                    self.now,
+                    self.settings.in_group_history,  # type: ignore[arg-type]
+                )
+                for piece in instance.slices
+            ]
+            return apply_correction(
+                shares,
+                instance,
+                histories,
+                self.settings.absent_entities,  # type: ignore[arg-type]
+            )
+        return dict(shares), dict.fromkeys(shares, 1.0)
+
+
+def make_dirac_history_sink(
+    config: Config, section: Any, now: float, rebuild: bool, presorted: bool = True
+) -> DiracHistorySink:
+    """The DIRAC running-jobs history's sink for ``fs import history`` (any record order).
+
+    History older than the longest slice (:func:`history_retention`) is folded away.
+    """
+    return DiracHistorySink(section, rebuild, cutoff=now - history_retention(config))

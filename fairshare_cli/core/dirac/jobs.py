@@ -1,0 +1,262 @@
+"""Waiting DIRAC jobs from raw job objects, grouped without an object per job.
+
+``fs taskqueues`` must read a million jobs in seconds, so it does not build a
+:class:`~fairshare_cli.core.jobs.Job` for each: every job becomes a flat key tuple, the
+keys are counted in C, and each distinct key is checked and turned into a task-queue
+definition once. What is checked: every job has an ``id`` (unique) and an ``owner``, known
+field names, a known status, a whole ``count``; a waiting DIRAC job also a known
+``dirac_group``, a whole ``user_priority`` and well-formed ``dirac_requirements``. Fields
+that task queues do not read are not otherwise checked. A job that fails goes through the
+full job parser, so the message is the one every other command gives.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from operator import itemgetter
+from typing import Any
+
+from fairshare_cli.core.config import DiracGroupSpec
+from fairshare_cli.core.dirac.taskqueues import (
+    TaskQueue,
+    TaskQueueDefinition,
+    build_task_queues,
+    cpu_segment,
+)
+from fairshare_cli.core.jobs import JOB_STATUSES, MAX_JOB_COUNT, Job, parse_jobs
+from fairshare_cli.errors import InputError
+
+DEFAULT_CPU_TIME = 86400
+"""A job's CPU time when it gives none (DIRAC's ``JobDescription/DefaultCPUTime``)."""
+
+REQUIREMENT_KEYS = (
+    "cpu_time",
+    "sites",
+    "banned_sites",
+    "platform",
+    "platforms",
+    "job_type",
+    "job_types",
+    "tags",
+)
+"""Keys of a job's ``dirac_requirements``; singular and plural forms add up."""
+
+_JOB_FIELDS = frozenset(Job.__dataclass_fields__) | {"count"}
+
+
+_WAITING = ("idle", None)  # a null field takes its default, as in the full parser
+
+
+def _entry(obj: Any) -> tuple[Any, ...]:
+    """One job's flat counting key.
+
+    A waiting DIRAC job gives ``(owner, group, user_priority, count, field names,
+    requirement names, *requirement values)`` (lists made tuples; None for no
+    requirements); any other job ``(status, has_owner, field names)``, which is only
+    checked. Flat, because nested tuples cost a Counter dearly.
+    """
+    group = obj.get("dirac_group")
+    status = obj.get("status")
+    if group is None or status not in _WAITING or "owner" not in obj:
+        return (status, "owner" in obj, tuple(obj))
+    req = obj.get("dirac_requirements")
+    head = (obj["owner"], group, obj.get("user_priority"), obj.get("count", 1), tuple(obj))
+    if req is None:
+        return (*head, None)
+    return (*head, tuple(req), *[tuple(v) if type(v) is list else v for v in req.values()])
+
+
+def _definition_key(entry: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The part of an entry that decides the task queue (no priority, no count)."""
+    return entry[:2] + entry[4:]
+
+
+def _check(objs: Sequence[Any], counts: Counter[tuple[Any, ...]], source: str) -> None:
+    """Job-level checks, once per distinct entry; odd input goes to the full parser.
+
+    Raises:
+        InputError: with the full parser's message.
+    """
+    expanded = False
+    ok = True
+    for entry in counts:
+        if len(entry) == 3:
+            status, has_owner, fields = entry
+            ok = ok and has_owner and (status is None or status in JOB_STATUSES)
+        else:
+            count, fields = entry[3], entry[4]
+            ok = ok and type(count) is int and 1 <= count <= MAX_JOB_COUNT
+            expanded = expanded or count != 1
+        ok = ok and all(f in _JOB_FIELDS for f in fields)
+    try:
+        ids = set(map(itemgetter("id"), objs))
+    except (KeyError, TypeError):
+        ok = False
+    if not ok or (not expanded and len(ids) != len(objs)):
+        parse_jobs(objs, source)
+        raise InputError(f"{source}: a job is malformed")
+    if not expanded:
+        return
+    seen: set[str] = set()
+    for i, obj in enumerate(objs):
+        count = obj.get("count", 1)
+        base = str(obj["id"])
+        names = [base] if count == 1 else [f"{base.split('.', 1)[0]}.{k}" for k in range(count)]
+        for name in names:
+            if name in seen:
+                raise InputError(f"{source}: job {i}: duplicate job id '{name}'")
+            seen.add(name)
+
+
+def definer(
+    groups: Mapping[str, DiracGroupSpec], segments: Sequence[int]
+) -> Callable[[Hashable], TaskQueueDefinition]:
+    """Turn a :func:`_definition_key` into a task-queue definition, checking it.
+
+    Raises (from the returned function):
+        ValueError: the message says what is wrong with the job.
+    """
+
+    def define(key: Hashable) -> TaskQueueDefinition:
+        fields: tuple[Any, ...] = key  # type: ignore[assignment]
+        owner, group, _, names, *values = fields
+        if not isinstance(owner, str) or not owner:
+            raise ValueError(f"owner: expected a user name, got {owner!r}")
+        if not isinstance(group, str):
+            raise ValueError(f"dirac_group: expected a string, got {group!r}")
+        if group not in groups:
+            hint = difflib.get_close_matches(group, sorted(groups), n=1)
+            extra = f" (did you mean '{hint[0]}'?)" if hint else ""
+            known = ", ".join(sorted(groups)) or "none configured"
+            raise ValueError(
+                f"dirac_group: '{group}' is not in [dirac.groups]{extra}; known: {known}"
+            )
+        if names is None:
+            return TaskQueueDefinition(owner, group, cpu_segment(DEFAULT_CPU_TIME, segments))
+        for name in names:
+            if name not in REQUIREMENT_KEYS:
+                raise ValueError(_unknown("dirac_requirements key", name, REQUIREMENT_KEYS))
+        req = dict(zip(names, values, strict=True))
+        cpu = req.get("cpu_time")
+        sites, banned, tags = req.get("sites"), req.get("banned_sites"), req.get("tags")
+        platform, platforms = req.get("platform"), req.get("platforms")
+        job_type, job_types = req.get("job_type"), req.get("job_types")
+        if cpu is None:
+            cpu = DEFAULT_CPU_TIME
+        if isinstance(cpu, bool) or not isinstance(cpu, (int, float)) or not cpu >= 0:
+            raise ValueError(
+                f"dirac_requirements.cpu_time: expected seconds (0 or more), got {cpu!r}"
+            )
+        return TaskQueueDefinition(
+            owner=owner,
+            group=group,
+            cpu_time=cpu_segment(cpu, segments),
+            sites=_names("sites", sites),
+            banned_sites=_names("banned_sites", banned),
+            platforms=_names("platform", platform, _names("platforms", platforms)),
+            job_types=_names("job_type", job_type, _names("job_types", job_types)),
+            tags=_names("tags", tags),
+        )
+
+    return define
+
+
+def _unknown(what: str, name: str, known: Sequence[str]) -> str:
+    hint = difflib.get_close_matches(name, known, n=1)
+    extra = f" (did you mean '{hint[0]}'?)" if hint else ""
+    return f"unknown {what} '{name}'{extra}"
+
+
+def _names(key: str, value: Any, more: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """A set of names (a string is one name, "" none) as a sorted tuple."""
+    if value is None:
+        items: tuple[Any, ...] = ()
+    elif isinstance(value, str):
+        items = (value,)
+    elif isinstance(value, tuple):
+        items = value
+    else:
+        raise ValueError(
+            f"dirac_requirements.{key}: expected a name or a list of names, got {value!r}"
+        )
+    if not all(isinstance(v, str) for v in items):
+        raise ValueError(f"dirac_requirements.{key}: expected names (strings), got {list(items)!r}")
+    return tuple(sorted({v for v in (*items, *more) if v}))
+
+
+def task_queues_from_objects(
+    objs: Sequence[Any],
+    source: str,
+    groups: Mapping[str, DiracGroupSpec],
+    segments: Sequence[int],
+) -> list[TaskQueue]:
+    """Task queues of the waiting DIRAC jobs among raw job objects (a jobs file or the state).
+
+    Waiting (idle, or no status) jobs with a ``dirac_group`` count; others are only checked.
+    The jobs are counted per distinct entry in C (``Counter``), in order of first
+    appearance; fed to :func:`build_task_queues` in that order they give the same queues as
+    one job at a time, unless a definition overflows a queue, when the jobs are replayed one
+    by one.
+
+    Raises:
+        InputError: naming ``source``, the job and the field.
+    """
+    try:
+        counts: Counter[tuple[Any, ...]] = Counter(map(_entry, objs))
+    except (AttributeError, TypeError):
+        parse_jobs(objs, source)
+        raise InputError(_unhashable(objs, source)) from None
+    _check(objs, counts, source)
+    define = definer(groups, segments)
+    triples = [
+        (_definition_key(e), 1 if e[2] is None else e[2], e[3] * n)
+        for e, n in counts.items()
+        if len(e) != 3
+    ]
+    try:
+        queues = build_task_queues(triples, define)
+        if len({q.definition for q in queues}) != len(queues):
+            entries = (e for e in map(_entry, objs) if len(e) != 3)
+            ordered = ((_definition_key(e), 1 if e[2] is None else e[2], e[3]) for e in entries)
+            queues = build_task_queues(ordered, define)
+    except (ValueError, TypeError) as exc:
+        parse_jobs(objs, source)  # a field any job must get right: the usual message
+        raise InputError(_locate(objs, source, define, str(exc))) from None
+    for queue in queues:
+        for prio, _ in queue.priority_counts:
+            whole = isinstance(prio, int) or (isinstance(prio, float) and prio.is_integer())
+            if isinstance(prio, bool) or not whole:
+                parse_jobs(objs, source)
+                raise InputError(f"{source}: user_priority {prio!r} is not a whole number")
+    return queues
+
+
+def _unhashable(objs: Sequence[Any], source: str) -> str:
+    """Name the first job with a requirement value that is not a name, number or list."""
+    for i, obj in enumerate(objs):
+        try:
+            hash(_entry(obj))
+        except TypeError:
+            return (
+                f"{source}: job {i} ('{obj['id']}'): dirac_requirements values must be "
+                "numbers, names or lists of names"
+            )
+    return f"{source}: a job is malformed"
+
+
+def _locate(
+    objs: Sequence[Any], source: str, define: Callable[[Hashable], object], message: str
+) -> str:
+    """Name the first waiting job whose key gives ``message``."""
+    for i, obj in enumerate(objs):
+        entry = _entry(obj)
+        if len(entry) == 3:
+            continue
+        try:
+            define(_definition_key(entry))
+        except ValueError as exc:
+            if str(exc) == message:
+                return f"{source}: job {i} ('{obj['id']}'): {message}"
+    return f"{source}: {message}"

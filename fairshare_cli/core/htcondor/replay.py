@@ -1,0 +1,259 @@
+"""HTCondor's accountant replay of usage records (the ``fs import history`` sink)."""
+
+from __future__ import annotations
+
+import heapq
+import math
+from array import array
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from fairshare_cli.core.config import Config
+from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.usage import HistorySink, UnsortedHistory, UsageRecord, parse_record
+from fairshare_cli.errors import InputError
+
+
+def slot_weigher(config: Config) -> Callable[[int], float]:
+    """Weight of one slot of ``cpus`` CPUs: 1 without slot weights, else ``SLOT_WEIGHT``.
+
+    A weight that is missing or negative falls back to 1.0, as the negotiator does.
+    """
+    neg = config.negotiator
+    if not neg.use_slot_weights:
+        return lambda cpus: 1.0
+    expr = neg.slot_weight.strip()
+    if expr.lower() == "cpus":
+        return lambda cpus: float(cpus) if cpus >= 0 else 1.0
+    cache: dict[int, float] = {}
+
+    def weigh(cpus: int) -> float:
+        if cpus not in cache:
+            from classad2 import ClassAd, ExprTree
+
+            ad = ClassAd({"Cpus": cpus})
+            ad["SlotWeight"] = ExprTree(expr)
+            value = ad.eval("SlotWeight")
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
+            cache[cpus] = float(value) if ok else 1.0
+        return cache[cpus]
+
+    return weigh
+
+
+class AccountantReplay:
+    """Replays records into the accountant exactly, in time order (see :mod:`accountant`).
+
+    Between two events usage is constant, so each step of the decay is exact. With
+    ``presorted`` (records in start-time order, as accounting dumps are) events stream
+    through a heap of pending ends: memory grows with the jobs running at once, not with
+    the file. Otherwise events go to compact arrays and are replayed after one sort.
+    """
+
+    def __init__(
+        self, config: Config, section: Any, now: float, rebuild: bool, presorted: bool = True
+    ) -> None:
+        self.config = config
+        self.now = now
+        self.half_life = config.accountant.priority_halflife
+        self.tree = acct.GroupTree(config.groups)
+        state = acct.accountant_from_json(section)
+        if rebuild:
+            state = acct.AccountantState(
+                records={
+                    n: acct.CustomerRecord(
+                        name=n, is_group=r.is_group, priority_factor=r.priority_factor
+                    )
+                    for n, r in state.records.items()
+                }
+            )
+        self.state = state
+        self.records = acct.all_records(state, config)
+        self.weigh = slot_weigher(config)
+        self.presorted = presorted
+        self.last_start = -math.inf
+        self.pending: list[tuple[float, int, int, int, float]] = []
+        self.times = array("d")
+        self.targets = array("l")
+        self.dslots = array("l")
+        self.dweight = array("d")
+        self._target_ids: dict[str, int] = {}
+        self._plans: list[list[tuple[list[Any], bool, bool]]] = []
+        self._rows: dict[str, list[Any]] = {}
+        self.count = 0
+
+    def _row(self, name: str) -> list[Any]:
+        row = self._rows.get(name)
+        if row is None:
+            rec = self.records.get(name) or acct.CustomerRecord(name=name, is_group="@" not in name)
+            row = [
+                max(rec.priority, acct.MIN_PRIORITY),
+                rec.last_update,
+                rec.resources_used,
+                rec.weighted_resources_used,
+                rec.hier_weighted_resources_used,
+                rec.accumulated_usage,
+                rec.weighted_accumulated_usage,
+                rec.begin_usage_time,
+                rec.last_usage_time,
+            ]
+            self._rows[name] = row
+        return row
+
+    def _target(self, submitter: str) -> int:
+        tid = self._target_ids.get(submitter)
+        if tid is None:
+            group, hier = acct.charge_targets(submitter, self.tree)
+            names = [submitter, group, *[g for g in hier if g != group]]
+            own = {submitter, group}
+            tid = len(self._plans)
+            self._target_ids[submitter] = tid
+            self._plans.append([(self._row(n), n in own, n in hier) for n in names])
+        return tid
+
+    def _apply(self, t: float, tid: int, dslots: int, dweight: float) -> None:
+        """Advance every record the event touches to ``t``, then change its usage."""
+        h = self.half_life
+        for row, own, in_hier in self._plans[tid]:
+            last = row[1]
+            if last is None:
+                row[1] = t
+            elif t > last:
+                dt = t - last
+                res = row[2]
+                uw = row[4] if row[4] > 0 else row[3]
+                if uw or row[0] > acct.MIN_PRIORITY:
+                    beta = 0.5 ** (dt / h) if h > 0 else 0.0
+                    p = row[0] * beta + uw * (1.0 - beta)
+                    row[0] = p if p > acct.MIN_PRIORITY else acct.MIN_PRIORITY
+                if res > 0:
+                    row[5] += res * dt
+                    row[6] += row[3] * dt
+                    if row[7] <= 0:
+                        row[7] = last
+                    row[8] = t
+                row[1] = t
+            if own:
+                row[2] = max(row[2] + dslots, 0)
+                nw = row[3] + dweight
+                row[3] = nw if nw > 1e-9 else 0.0
+            if in_hier:
+                nh = row[4] + dweight
+                row[4] = nh if nh > 1e-9 else 0.0
+
+    def add(self, record: UsageRecord) -> None:
+        self.count += 1
+        where = f"record {self.count}"
+        if record.start > self.now:
+            raise InputError(f"{where}: starts after --now")
+        if record.end is not None and record.end > self.now:
+            raise InputError(
+                f"{where}: ends after --now (give a later --now, or end = null "
+                "for work still running)"
+            )
+        submitter = acct.submitter_name(
+            record.owner, record.accounting_group, record.nice_user, self.config.pool.uid_domain
+        )
+        stored = self.state.records.get(submitter)
+        if (
+            stored is not None
+            and stored.last_update is not None
+            and (record.start < stored.last_update)
+        ):
+            raise InputError(
+                f"{where}: starts before {submitter}'s last update; the accountant already "
+                "counts that time (use --rebuild to replay the whole history afresh)"
+            )
+        if record.slots == 0:
+            return
+        tid = self._target(submitter)
+        w = record.slots * self.weigh(record.cpus)
+        if self.presorted:
+            if record.start < self.last_start:
+                raise UnsortedHistory(where)
+            self.last_start = record.start
+            self._drain(record.start)
+            self._apply(record.start, tid, record.slots, w)
+            if record.end is not None:
+                heapq.heappush(self.pending, (record.end, self.count, tid, -record.slots, -w))
+            return
+        self.times.append(record.start)
+        self.targets.append(tid)
+        self.dslots.append(record.slots)
+        self.dweight.append(w)
+        if record.end is not None:
+            self.times.append(record.end)
+            self.targets.append(tid)
+            self.dslots.append(-record.slots)
+            self.dweight.append(-w)
+
+    def _drain(self, upto: float) -> None:
+        pending = self.pending
+        while pending and pending[0][0] <= upto:
+            t, _, tid, ds, dw = heapq.heappop(pending)
+            self._apply(t, tid, ds, dw)
+
+    def finish(self) -> Any:
+        if self.presorted:
+            self._drain(math.inf)
+        else:
+            times, targets, dslots, dweight = self.times, self.targets, self.dslots, self.dweight
+            for k in sorted(range(len(times)), key=times.__getitem__):
+                self._apply(times[k], targets[k], dslots[k], dweight[k])
+        records = dict(self.records)
+        for name, row in self._rows.items():
+            base = records.get(name) or acct.CustomerRecord(name=name, is_group="@" not in name)
+            rec = replace(
+                base,
+                priority=row[0],
+                last_update=row[1],
+                resources_used=int(row[2]),
+                weighted_resources_used=row[3],
+                hier_weighted_resources_used=row[4],
+                accumulated_usage=row[5],
+                weighted_accumulated_usage=row[6],
+                begin_usage_time=row[7],
+                last_usage_time=row[8],
+            )
+            records[name] = acct.advance(rec, self.now, self.half_life)
+        return acct.accountant_to_json(acct.AccountantState(records=records))
+
+
+def make_accountant_history_sink(
+    config: Config, section: Any, now: float, rebuild: bool, presorted: bool = True
+) -> HistorySink:
+    """The accountant's sink for ``fs import history``."""
+    return AccountantReplay(config, section, now, rebuild, presorted)
+
+
+def record_from_condor_ad(ad: Mapping[str, Any], where: str) -> UsageRecord | None:
+    """A usage record from one ``condor_history -json`` job ad; None if it never ran.
+
+    The submitter is ``AccountingGroup`` (with the user's domain) or ``User``/``Owner``;
+    the job held one slot of ``RequestCpus`` from ``JobCurrentStartDate`` (else
+    ``JobStartDate``) to ``CompletionDate`` (else ``EnteredCurrentStatus``).
+
+    Raises:
+        InputError: a time or count that is not a number.
+    """
+    start = ad.get("JobCurrentStartDate") or ad.get("JobStartDate")
+    if not start:
+        return None
+    end = ad.get("CompletionDate") or ad.get("EnteredCurrentStatus")
+    owner = ad.get("User") or ad.get("Owner")
+    if not isinstance(owner, str) or not owner:
+        raise InputError(f"{where}: the job ad has neither User nor Owner")
+    obj: dict[str, Any] = {
+        "owner": owner,
+        "accounting_group": ad.get("AccountingGroup"),
+        "nice_user": bool(ad.get("NiceUser", False)),
+        "start": start,
+        "end": end if end and ad.get("JobStatus") != 2 else None,
+        "cpus": ad.get("RequestCpus", 1),
+        "slots": 1,
+    }
+    rec = parse_record(obj, where)
+    if rec.end is not None and rec.end < rec.start:
+        return None
+    return rec

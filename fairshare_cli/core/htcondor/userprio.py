@@ -1,0 +1,309 @@
+"""The rows ``condor_userprio`` shows, computed from the accountant at ``now``.
+
+Row selection and order follow ``user_prio.cpp`` (reference/htcondor.md §6.7): the 24-hour
+activity filter, hierarchical mode when groups exist, flat order by effective priority.
+HTCondor sorts with an unstable sort; equal keys here are ordered by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from fairshare_cli.core.config import Config
+from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.jobs import Job
+
+ACTIVITY_WINDOW = 86400.0
+FLT_MAX = 3.4028234663852886e38
+SORT_KEYS = ("priority", "name", "usage", "factor", "in-use", "last-usage")
+
+
+@dataclass(frozen=True)
+class GroupQuotaInfo:
+    """What the negotiator knows of a group this cycle (filled by the quota computation)."""
+
+    effective_quota: float | None = None
+    subtree_quota: float | None = None
+    sort_key: float | None = None
+
+
+@dataclass(frozen=True)
+class UserprioRow:
+    """One line of ``condor_userprio``: a submitter or a group."""
+
+    name: str
+    is_group: bool
+    group: str
+    effective_priority: float
+    real_priority: float
+    priority_factor: float
+    resources_in_use: int
+    weighted_resources_in_use: float
+    accumulated_usage_hours: float
+    weighted_accumulated_usage_hours: float
+    begin_usage_time: float
+    last_usage_time: float
+    requested: float | None = None
+    config_quota: float | None = None
+    effective_quota: float | None = None
+    subtree_quota: float | None = None
+    sort_key: float | None = None
+    surplus: str = ""
+    floor: float = 0.0
+    ceiling: float = -1.0
+
+
+@dataclass(frozen=True)
+class UserprioView:
+    """All rows to print, in order, and what the header and footer need."""
+
+    rows: tuple[UserprioRow, ...]
+    hierarchical: bool
+    total_records: int
+    cutoff: float | None
+    surplus_policy: str
+    has_groups: bool
+    any_real_group: bool = False
+    hidden: int = 0
+    named: tuple[str, ...] = field(default_factory=tuple)
+    active: tuple[UserprioRow, ...] = ()  # every record past the activity filter, shown or not
+
+
+def requested_by_submitter(jobs: Iterable[Job], config: Config) -> dict[str, float]:
+    """Weighted demand per submitter: idle plus running jobs (``WeightedIdleJobs + ...``)."""
+    weighted = config.negotiator.use_slot_weights and config.negotiator.use_weighted_demand
+    out: dict[str, float] = {}
+    dom = config.pool.uid_domain
+    for job in jobs:
+        if job.status not in ("idle", "running"):
+            continue
+        name = acct.submitter_name(job.owner, job.accounting_group, job.nice_user, dom)
+        out[name] = out.get(name, 0.0) + (float(job.request_cpus) if weighted else 1.0)
+    return out
+
+
+def surplus_policy(config: Config, group: str) -> str:
+    """``regroup`` / ``byquota`` / ``no`` for a group (the root always accepts surplus)."""
+    if group == acct.ROOT_GROUP:
+        return "yes"
+    spec = config.groups[group]
+    auto = spec.autoregroup if spec.autoregroup is not None else config.negotiator.autoregroup
+    if auto:
+        return "Regroup"
+    accept = (
+        spec.accept_surplus if spec.accept_surplus is not None else config.negotiator.accept_surplus
+    )
+    return "ByQuota" if accept else "no"
+
+
+def userprio_view(
+    state: acct.AccountantState,
+    config: Config,
+    now: float,
+    *,
+    jobs: Sequence[Job] = (),
+    names: Sequence[str] = (),
+    all_users: bool = False,
+    hierarchical: bool | None = None,
+    sort: str = "priority",
+    show_priority: bool = True,
+    show_usage: bool = True,
+    priority_only: bool = False,
+    group_info: Mapping[str, GroupQuotaInfo] | None = None,
+) -> UserprioView:
+    """Compute the rows of ``condor_userprio`` at ``now``.
+
+    Args:
+        names: named submitters or groups: ``user@domain`` exactly, a bare name any record
+            whose name before the ``@`` is that; naming any disables the activity filter
+            and shows only those.
+        all_users: ``-allusers``: no activity filter.
+        hierarchical: force (True) or refuse (False) group rows; None = HTCondor's choice.
+        sort: flat order key (see :data:`SORT_KEYS`); HTCondor's own is ``priority``.
+        show_priority / show_usage: which column families show (for the default order).
+        priority_only: only the priority columns show (``-priority``): flat by default.
+        group_info: effective and subtree quotas and sort keys from the quota computation.
+    """
+    tree = acct.GroupTree(config.groups)
+    records = acct.view(state, config, now)
+    requested = requested_by_submitter(jobs, config)
+    group_info = group_info or {}
+    # Like condor_userprio: user@domain and <none> match exactly, a bare name matches the
+    # part before the "@" (any domain; a group record's whole name).
+    full = {n for n in names if "@" in n or n == acct.ROOT_GROUP}
+    short = {n for n in names if n not in full}
+
+    def wanted(name: str) -> bool:
+        return name in full or name.split("@", 1)[0] in short
+
+    cutoff = None if (all_users or names) else now - ACTIVITY_WINDOW
+
+    group_req: dict[str, float] = {}
+    for sub, amount in requested.items():
+        g = tree.group_of(sub)
+        group_req[g] = group_req.get(g, 0.0) + amount
+
+    rows: list[UserprioRow] = []
+    for name, rec in records.items():
+        if names and not wanted(name):
+            continue
+        if cutoff is not None:
+            last = rec.last_usage_time if rec.last_usage_time > 0 else -1.0
+            if last < cutoff:
+                continue
+        factor = acct.priority_factor(rec, config, tree)
+        eup = acct.effective_priority(rec, factor)
+        group = name if rec.is_group else tree.group_of(name)
+        info = group_info.get(name) if rec.is_group else None
+        cq: float | None = None
+        if rec.is_group and name in config.groups:
+            spec = config.groups[name]
+            cq = spec.quota if spec.quota is not None else spec.dynamic_quota
+        rows.append(
+            UserprioRow(
+                name=name,
+                is_group=rec.is_group,
+                group=group,
+                effective_priority=eup,
+                real_priority=eup / factor,
+                priority_factor=factor,
+                resources_in_use=rec.resources_used,
+                weighted_resources_in_use=rec.weighted_resources_used,
+                accumulated_usage_hours=rec.accumulated_usage / 3600.0,
+                weighted_accumulated_usage_hours=rec.weighted_accumulated_usage / 3600.0,
+                begin_usage_time=rec.begin_usage_time,
+                last_usage_time=rec.last_usage_time,
+                requested=group_req.get(name, 0.0) if rec.is_group else requested.get(name),
+                config_quota=cq,
+                effective_quota=info.effective_quota if info else None,
+                subtree_quota=info.subtree_quota if info else None,
+                sort_key=info.sort_key if info else None,
+                surplus=surplus_policy(config, name)
+                if rec.is_group and (name == acct.ROOT_GROUP or name in config.groups)
+                else "",
+            )
+        )
+
+    users = [r for r in rows if not r.is_group]
+    groups = [r for r in rows if r.is_group]
+    any_real_group = any(r.group != acct.ROOT_GROUP for r in users)
+    has_group_data = bool(config.groups)
+    if hierarchical is None:
+        # Flat when there is no group data, when every visible user is in <none>, or when
+        # only the priority columns show.
+        hier = has_group_data and any_real_group and not priority_only
+    else:
+        hier = hierarchical and has_group_data
+    ordered: list[UserprioRow]
+    if hier:
+        ordered = _hierarchical_order(users, groups, show_priority, show_usage, sort)
+    else:
+        shown = users + (groups if any_real_group and not priority_only else [])
+        ordered = _flat_order(shown, sort, show_priority, show_usage)
+        # The <none> row shows in flat mode only after another group row (user_prio.cpp).
+        seen_group = False
+        kept: list[UserprioRow] = []
+        for row in ordered:
+            if row.is_group:
+                if row.name == acct.ROOT_GROUP and not seen_group:
+                    continue
+                seen_group = True
+            kept.append(row)
+        ordered = kept
+    matched = sum(1 for n in records if wanted(n)) if names else len(records)
+    return UserprioView(
+        rows=tuple(ordered),
+        hierarchical=hier,
+        total_records=matched,
+        active=tuple(rows),
+        cutoff=cutoff,
+        surplus_policy=global_surplus_policy(config),
+        has_groups=has_group_data,
+        any_real_group=any_real_group,
+        named=tuple(sorted(names)),
+    )
+
+
+def global_surplus_policy(config: Config) -> str:
+    """The footer's surplus word: the last group ad, breadth-first, that accepts surplus.
+
+    The root ``<none>`` always accepts surplus, so with groups it is at least ``ByQuota``;
+    ``Regroup`` when a later group autoregroups. No groups: blank.
+    """
+    if not config.groups:
+        return ""
+    auto_any = config.negotiator.autoregroup or any(g.autoregroup for g in config.groups.values())
+    policy = "Regroup" if auto_any else "ByQuota"
+    by_depth = sorted(config.groups, key=lambda n: (n.count("."), n.lower()))
+    for name in by_depth:
+        word = surplus_policy(config, name)
+        if word in ("Regroup", "ByQuota"):
+            policy = word
+    return policy
+
+
+def _user_key(
+    row: UserprioRow, sort: str, show_priority: bool, show_usage: bool
+) -> tuple[float | str, str]:
+    if sort == "name":
+        return (row.name, row.name)
+    if sort == "factor":
+        return (row.priority_factor, row.name)
+    if sort == "in-use":
+        return (-row.weighted_resources_in_use, row.name)
+    if sort == "last-usage":
+        return (-row.last_usage_time, row.name)
+    if sort == "usage" or (sort == "priority" and not show_priority and show_usage):
+        return (row.weighted_accumulated_usage_hours, row.name)
+    if sort == "priority" and not show_priority:
+        return (row.name, row.name)
+    return (row.effective_priority, row.name)
+
+
+def _flat_order(
+    rows: list[UserprioRow], sort: str, show_priority: bool, show_usage: bool
+) -> list[UserprioRow]:
+    return sorted(rows, key=lambda r: _user_key(r, sort, show_priority, show_usage))
+
+
+def _hierarchical_order(
+    users: list[UserprioRow],
+    groups: list[UserprioRow],
+    show_priority: bool,
+    show_usage: bool,
+    sort: str,
+) -> list[UserprioRow]:
+    ids = {
+        g.name: i
+        for i, g in enumerate(
+            sorted((g for g in groups if g.name != acct.ROOT_GROUP), key=lambda g: g.name.lower())
+        )
+    }
+    ids[acct.ROOT_GROUP] = len(ids)
+    have_keys = any(g.sort_key is not None for g in groups)
+
+    def display_order(g: UserprioRow) -> tuple[float, int]:
+        if show_priority:
+            if have_keys:
+                key = g.sort_key if g.sort_key is not None else FLT_MAX
+            else:  # no sort keys: the group's priority stands in (<none> last)
+                key = g.effective_priority if g.name != acct.ROOT_GROUP else FLT_MAX
+        elif show_usage:
+            key = g.weighted_accumulated_usage_hours
+        else:
+            key = float(ids.get(g.name, 0))
+        return (key, ids.get(g.name, len(ids)))
+
+    by_group: dict[str, list[UserprioRow]] = {}
+    for u in users:
+        by_group.setdefault(u.group, []).append(u)
+    names_present = {g.name for g in groups}
+    out: list[UserprioRow] = []
+    for g in sorted(groups, key=display_order):
+        out.append(g)
+        out.extend(_flat_order(by_group.pop(g.name, []), sort, show_priority, show_usage))
+    for gname in sorted(by_group):  # users whose group row was filtered out
+        if gname not in names_present:
+            out.extend(_flat_order(by_group[gname], sort, show_priority, show_usage))
+    return out

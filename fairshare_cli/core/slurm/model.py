@@ -1,0 +1,240 @@
+"""The Slurm model from the pool config and the ``slurm`` state section.
+
+Glue between :mod:`~fairshare_cli.core.config` and the pure pieces: the association tree
+(:mod:`slurm_tree`), usage decay (:mod:`slurm_usage`) and job priority
+(:mod:`slurm_priority`); plus the ``fs import history`` sink that charges records to user
+associations as CPU-seconds × QOS usage factor.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from fairshare_cli.core.config import Config
+from fairshare_cli.core.slurm import usage as su
+from fairshare_cli.core.slurm.assoc_tree import AssocTree, build_tree, compute_fairshare, set_usage
+from fairshare_cli.core.slurm.priority import (
+    PartitionInfo,
+    PriorityContext,
+    QosInfo,
+    Weights,
+    effective_algorithm,
+    job_user,
+    parse_flags,
+)
+from fairshare_cli.core.usage import HistorySink, UsageRecord
+from fairshare_cli.errors import ConfigError, InputError
+
+
+def algorithm(config: Config) -> str:
+    """The fair-share algorithm in effect (the knob, or what the flags select)."""
+    return effective_algorithm(config.priority.fairshare, config.priority.flags)
+
+
+def decay_params(config: Config) -> su.DecayParams:
+    """Decay, calc period, reset period and end-of-job charging from ``[priority]``."""
+    p = config.priority
+    return su.DecayParams(
+        halflife=p.decay_halflife,
+        calc_period=p.calc_period if p.calc_period > 0 else 300.0,
+        reset_period=p.usage_reset_period,
+        charge_job_end=p.enforce_limits,
+    )
+
+
+def tree_from_config(config: Config) -> AssocTree:
+    """The association tree of ``[accounts]``.
+
+    Raises:
+        ConfigError: an unknown parent, a cycle or bad shares, naming the config file.
+    """
+    try:
+        return build_tree(config.accounts)
+    except ConfigError as exc:
+        raise ConfigError(f"{config.path}: {exc}") from None
+
+
+@dataclass(frozen=True)
+class ClusterSize:
+    """Nodes and CPUs of the cluster, and TRES counts per partition."""
+
+    node_count: int
+    cpus: int
+    partition_tres: Mapping[str, Mapping[str, float]]
+
+
+def _attr(machine: Any, name: str, default: float) -> float:
+    for key, value in machine.attributes.items():
+        if key.lower() == name.lower() and isinstance(value, (int, float)):
+            return float(value)
+    return default
+
+
+def cluster_size(config: Config) -> ClusterSize:
+    """Every ``[[machines]]`` entry is ``count`` nodes of ``slots × Cpus`` CPUs.
+
+    A machine with no ``partitions`` belongs to every partition.
+    """
+    nodes = 0
+    cpus = 0
+    per_part: dict[str, dict[str, float]] = {name: {} for name in config.partitions}
+    for m in config.machines:
+        node_cpus = m.slots * _attr(m, "Cpus", 1.0)
+        node_mem = m.slots * _attr(m, "Memory", 0.0)
+        nodes += m.count
+        cpus += int(m.count * node_cpus)
+        for pname in m.partitions or tuple(config.partitions):
+            t = per_part.setdefault(pname, {})
+            t["node"] = t.get("node", 0.0) + m.count
+            t["cpu"] = t.get("cpu", 0.0) + m.count * node_cpus
+            t["billing"] = t.get("billing", 0.0) + m.count * node_cpus
+            t["mem"] = t.get("mem", 0.0) + m.count * node_mem
+    return ClusterSize(nodes, cpus, per_part)
+
+
+def evaluate(config: Config, state: su.SlurmUsage, now: float) -> tuple[float, AssocTree]:
+    """The tree with usage and fair share as the last decay pass before ``now`` left them.
+
+    Returns the pass time (what sprio's ages count to) and the computed tree.
+
+    Raises:
+        ConfigError: the account tree is invalid.
+    """
+    tree = tree_from_config(config)
+    t, usage = su.usage_at(state, now, decay_params(config))
+    set_usage(tree, usage)
+    capacity = None
+    if config.priority.usage_normalization == "capacity":
+        hl = config.priority.decay_halflife
+        size = cluster_size(config)
+        if size.cpus and hl > 0 and not math.isinf(hl):
+            capacity = size.cpus * hl * 2.0
+    compute_fairshare(
+        tree,
+        algorithm(config),
+        dampening_factor=config.priority.dampening_factor,
+        capacity=capacity,
+    )
+    return t, tree
+
+
+def priority_context(config: Config, tree: AssocTree) -> PriorityContext:
+    """Weights, flags, partitions, QOS and cluster size for :func:`compute_rows`."""
+    p = config.priority
+    size = cluster_size(config)
+    partitions = {
+        name: PartitionInfo(
+            name=name,
+            priority_job_factor=spec.priority_job_factor,
+            max_time=spec.max_time,
+            tres=size.partition_tres.get(name, {}),
+        )
+        for name, spec in config.partitions.items()
+    }
+    default_partition = next((n for n, s in config.partitions.items() if s.default), None)
+    if default_partition is None and config.partitions:
+        default_partition = next(iter(config.partitions))
+    qos = {
+        name: QosInfo(name=name, priority=spec.priority, usage_factor=spec.usage_factor)
+        for name, spec in config.qos.items()
+    }
+    default_qos = "normal"  # Slurm always has the "normal" QOS (priority 0 unless set)
+    w = p.weights
+    return PriorityContext(
+        weights=Weights(
+            age=w.age,
+            assoc=w.assoc,
+            fairshare=w.fairshare,
+            jobsize=w.jobsize,
+            partition=w.partition,
+            qos=w.qos,
+            tres=dict(w.tres),
+        ),
+        max_age=p.max_age,
+        favor_small=p.favor_small,
+        flags=parse_flags(p.flags),
+        algorithm=algorithm(config),
+        tree=tree,
+        partitions=partitions,
+        qos=qos,
+        node_count=size.node_count,
+        cluster_cpus=size.cpus,
+        default_partition=default_partition,
+        default_qos=default_qos,
+    )
+
+
+class SlurmHistorySink:
+    """``fs import history`` for Slurm: charge records to user associations.
+
+    A record's CPU-seconds (``slots × cpus``, times its QOS usage factor) accrue to the
+    user's association in the record's account (its first association when the record
+    names none), decayed pass by pass as Slurm's decay thread does. Records of users with
+    no association and no account are not Slurm work and are left out; a record for an
+    association the tree lacks keeps its usage in its account (as Slurm keeps a deleted
+    association's usage), or in root for an unknown account.
+    """
+
+    def __init__(self, config: Config, section: Any, now: float, rebuild: bool) -> None:
+        self.config = config
+        self.now = now
+        self.params = decay_params(config)
+        self.tree: AssocTree | None = tree_from_config(config) if config.accounts else None
+        state = su.usage_from_json(section)
+        if rebuild:
+            state = su.SlurmUsage(last_decay_ran=state.last_decay_ran)
+        self.state = su.advance(state, now, self.params)
+        self.usage = dict(self.state.usage)
+        self.running = list(self.state.running)
+        self.cutoff = su.record_cutoff(self.state, self.params)
+        self.count = 0
+
+    def add(self, record: UsageRecord) -> None:
+        self.count += 1
+        tree = self.tree
+        if tree is None:
+            return
+        where = f"record {self.count}"
+        user = job_user(record.owner)
+        assoc = tree.user_assoc(user, record.account)
+        if assoc is None:
+            if record.account is None:
+                return
+            # An association Slurm no longer has: its usage stays with the account.
+            key = (record.account, user)
+        else:
+            assert assoc.user is not None
+            key = (assoc.account, assoc.user)
+        factor = 1.0
+        qname = record.qos or ("normal" if "normal" in self.config.qos else None)
+        if qname is not None:
+            spec = self.config.qos.get(qname)
+            if spec is None and qname != "normal":
+                raise InputError(f'{where}: unknown QOS "{qname}"')
+            if spec is not None and spec.usage_factor >= 0:
+                factor = spec.usage_factor
+        rate = record.slots * record.cpus * factor
+        t = self.state.last_decay_ran
+        assert t is not None
+        add = su.record_charge(
+            t, self.cutoff, record.start, record.end, rate, self.now, self.params
+        )
+        self.usage[key] = self.usage.get(key, 0.0) + add
+        if su.still_running(record.end, self.now):
+            self.running.append(su.RunningCharge(key[0], key[1], rate, record.start, record.end))
+
+    def finish(self) -> Any:
+        from dataclasses import replace
+
+        return su.usage_to_json(replace(self.state, usage=self.usage, running=tuple(self.running)))
+
+
+def make_slurm_history_sink(
+    config: Config, section: Any, now: float, rebuild: bool, presorted: bool = True
+) -> HistorySink:
+    """The Slurm sink for ``fs import history`` (any record order: charges add up)."""
+    del presorted
+    return SlurmHistorySink(config, section, now, rebuild)

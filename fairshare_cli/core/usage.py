@@ -1,0 +1,161 @@
+"""Usage history records (one per piece of work that ran) and the sink protocol.
+
+``fs import history`` streams records to one sink per scheduler model: ``sink.add(record)``
+for each, then ``sink.finish()`` returns that model's new state section.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple, Protocol
+
+from fairshare_cli.core.jobs import parse_time
+from fairshare_cli.errors import InputError
+
+
+class UsageRecord(NamedTuple):
+    """Work that ran: ``slots`` identical slots of ``cpus`` CPUs each, from start to end.
+
+    ``end`` None means still running. (A named tuple: a million are built per import.)
+    """
+
+    owner: str
+    start: float
+    end: float | None = None
+    accounting_group: str | None = None
+    nice_user: bool = False
+    account: str | None = None
+    partition: str | None = None
+    qos: str | None = None
+    dirac_group: str | None = None
+    slots: int = 1
+    cpus: int = 1
+
+
+_STR = ("owner", "accounting_group", "account", "partition", "qos", "dirac_group")
+_FIELDS = (*_STR, "start", "end", "slots", "cpus", "nice_user")
+
+
+_FIELD_SET = frozenset(_FIELDS)
+_ABSENT = (None, "")
+_TRUE = ("true", "True", "TRUE", "1")
+_FALSE = ("false", "False", "FALSE", "0")
+
+
+def _bool(value: Any, where: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value in _TRUE + _FALSE:
+        return value in _TRUE
+    raise InputError(f"{where}: expected true or false, got {value!r}")
+
+
+def _str(value: Any, where: str) -> str:
+    """A name: a string (a CSV cell always is), or a number in JSON, as text."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    raise InputError(f"{where}: expected a string, got {value!r}")
+
+
+def parse_record(obj: Mapping[str, Any], where: str) -> UsageRecord:
+    """A record from a JSON object or a CSV row (strings; empty = absent).
+
+    Raises:
+        InputError: naming ``where`` and the field.
+    """
+    unknown = obj.keys() - _FIELD_SET
+    if unknown:
+        key = sorted(unknown, key=str)[0]
+        if key is None:
+            raise InputError(f"{where}: more values than header columns")
+        import difflib
+
+        hint = difflib.get_close_matches(key, _FIELDS, n=1)
+        extra = f" (did you mean '{hint[0]}'?)" if hint else ""
+        raise InputError(f"{where}: unknown field '{key}'{extra}")
+    get = obj.get
+    owner = get("owner")
+    start = get("start")
+    if owner in _ABSENT or start in _ABSENT:
+        missing = "owner" if owner in _ABSENT else "start"
+        raise InputError(f"{where}: missing required field '{missing}'")
+    try:
+        t0 = parse_time(start, "")
+    except InputError:
+        t0 = parse_time(start, f"{where}: start")
+    end = get("end")
+    if end in _ABSENT:
+        t1 = None
+    else:
+        try:
+            t1 = parse_time(end, "")
+        except InputError:
+            t1 = parse_time(end, f"{where}: end")
+        if t1 < t0:
+            raise InputError(f"{where}: end is before start")
+    slots = get("slots")
+    slots = 1 if slots in _ABSENT else _count(slots, f"{where}: slots")
+    cpus = get("cpus")
+    cpus = 1 if cpus in _ABSENT else _count(cpus, f"{where}: cpus")
+    nice = get("nice_user")
+    return UsageRecord(
+        owner if type(owner) is str else _str(owner, f"{where}: owner"),
+        t0,
+        t1,
+        _text(get("accounting_group"), where, "accounting_group"),
+        False if nice in _ABSENT else _bool(nice, f"{where}: nice_user"),
+        _text(get("account"), where, "account"),
+        _text(get("partition"), where, "partition"),
+        _text(get("qos"), where, "qos"),
+        _text(get("dirac_group"), where, "dirac_group"),
+        slots,
+        cpus,
+    )
+
+
+def _text(value: Any, where: str, key: str) -> str | None:
+    if value in _ABSENT:
+        return None
+    return value if type(value) is str else _str(value, f"{where}: {key}")
+
+
+def _count(value: Any, where: str) -> int:
+    if type(value) is int and value >= 0:
+        return value
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{where}: expected a whole number, got {value!r}") from None
+    if isinstance(value, bool) or not math.isfinite(f) or f < 0 or not f.is_integer():
+        raise InputError(f"{where}: expected a whole number of 0 or more, got {value!r}")
+    return int(f)
+
+
+class HistorySink(Protocol):
+    """Receives every record of an import, then returns its new state section."""
+
+    def add(self, record: UsageRecord) -> None: ...
+
+    def finish(self) -> Any: ...
+
+
+SinkFactory = Callable[..., HistorySink]
+"""``factory(config, section_json, now, rebuild, presorted=True) -> HistorySink``.
+
+A sink that needs records in start-time order and sees one out of order raises
+:class:`UnsortedHistory` when ``presorted`` is true; the import then starts again with
+``presorted=False``.
+"""
+
+
+class UnsortedHistory(Exception):
+    """Raised by a streaming sink when records stop arriving in start-time order.
+
+    The import then replays the file again with ``presorted=False`` (events buffered and
+    sorted), which is exact for any order but keeps every event in memory.
+    """

@@ -1,0 +1,225 @@
+"""The WMSHistory share corrector, with the seed's example configuration."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fairshare_cli.core.config import DiracCorrectionConfig as CorrectionSettings
+from fairshare_cli.core.config import DiracCorrectionInstance as CorrectorInstance
+from fairshare_cli.core.config import DiracSlice
+from fairshare_cli.core.dirac.correction import (
+    DiracHistorySink,
+    HistoryCorrector,
+    RunningHistory,
+    add_running_jobs,
+    apply_correction,
+    average_running,
+    history_from_json,
+    history_to_json,
+    slice_history,
+)
+from fairshare_cli.core.state import SectionError
+from fairshare_cli.core.usage import UsageRecord as Record
+
+WEEK, HOUR = 604800, 3600
+NOW = 1_800_000_000.0
+
+# The seed's GroupsInstance: week slice weight 80 max 2, hour slice weight 20 max 5, global 3.
+SEED = CorrectorInstance(
+    name="GroupsInstance",
+    max_global_correction=3,
+    slices=(DiracSlice(WEEK, 80, 2), DiracSlice(HOUR, 20, 5)),
+)
+
+
+def running(*spans: tuple[str, str, float, float | None, int]) -> RunningHistory:
+    history = RunningHistory()
+    for group, owner, start, end, jobs in spans:
+        history.add(group, owner, start, end, jobs)
+    return history
+
+
+def test_seed_three_times_a_third_and_not_at_all() -> None:
+    # Shares 275 : 525 : 200 (s = 0.275, 0.525, 0.2). Over the whole week A ran 33 jobs and B 7,
+    # so A used 0.825 = 3 x its share, B 0.175 = 1/3 of its share, C nothing.
+    history = running(
+        ("A", "a", NOW - WEEK, None, 33),
+        ("B", "b", NOW - WEEK, None, 7),
+    )
+    shares = {"A": 275.0, "B": 525.0, "C": 200.0}
+    corrector = HistoryCorrector(CorrectionSettings(True, (SEED,)), history, NOW)
+    corrected, factors = corrector(shares, None)
+    # A: week clamp(1/3, 1/2, 2) = 1/2 -> x 0.8 = 0.4; hour 1/3 x 0.2 = 1/15; sum 7/15.
+    # B: week clamp(3) = 2 -> 1.6; hour 3 x 0.2 = 0.6; sum 2.2.
+    # C: absent from both slices: 2 + 5 = 7 (unweighted, as the code does) -> global max 3.
+    assert factors == pytest.approx({"A": 7 / 15, "B": 2.2, "C": 3.0}, rel=1e-14)
+    assert corrected == pytest.approx({"A": 275 * 7 / 15, "B": 525 * 2.2, "C": 600.0}, rel=1e-14)
+
+
+def test_documented_rule_weights_absent_entities() -> None:
+    history = running(("A", "a", NOW - WEEK, None, 33), ("B", "b", NOW - WEEK, None, 7))
+    settings_ = CorrectionSettings(True, (SEED,), absent_entities="weighted")
+    _, factors = HistoryCorrector(settings_, history, NOW)(
+        {"A": 275.0, "B": 525.0, "C": 200.0}, None
+    )
+    assert factors["C"] == pytest.approx(2 * 0.8 + 5 * 0.2, rel=1e-15)  # 2.6, within the clamp
+
+
+def test_absent_in_the_last_hour_only() -> None:
+    # B stopped two hours ago: it is present in the week slice and absent in the hour slice.
+    history = running(("A", "a", NOW - WEEK, None, 1), ("B", "b", NOW - WEEK, NOW - 2 * HOUR, 1))
+    _, factors = HistoryCorrector(CorrectionSettings(True, (SEED,)), history, NOW)(
+        {"A": 1000.0, "B": 1000.0}, None
+    )
+    b_week = WEEK - 2 * HOUR
+    total = WEEK + b_week
+    a_week = min(max(0.5 / (WEEK / total), 0.5), 2) * 0.8
+    b_week_factor = min(max(0.5 / (b_week / total), 0.5), 2) * 0.8
+    assert factors["A"] == pytest.approx(a_week + 0.5 * 0.2, rel=1e-14)  # hour: 0.5/1 -> 1/2
+    assert factors["B"] == pytest.approx(min(b_week_factor + 5, 3), rel=1e-14)
+
+
+def test_no_history_means_no_correction() -> None:
+    # A slice without any data discards the whole history (the hour slice here).
+    history = running(("A", "a", NOW - WEEK, NOW - 2 * HOUR, 5))
+    shares = {"A": 1000.0, "B": 1000.0}
+    got = HistoryCorrector(CorrectionSettings(True, (SEED,)), history, NOW)(shares, None)
+    assert got == (shares, {"A": 1.0, "B": 1.0})
+
+
+def test_slices_without_usage_from_these_entities_are_skipped() -> None:
+    # Only group Z (not in the task queues) ran: T = 0 in both slices, nothing changes.
+    history = running(("Z", "z", NOW - WEEK, None, 5))
+    got = HistoryCorrector(CorrectionSettings(True, (SEED,)), history, NOW)({"A": 1.0}, None)
+    assert got == ({"A": 1.0}, {"A": 1.0})
+
+
+def test_in_group_history_by_dn_never_corrects_and_by_user_does() -> None:
+    instance = CorrectorInstance(
+        "lhcb_userInstance", group="lhcb_user", max_global_correction=3, slices=SEED.slices
+    )
+    history = running(
+        ("lhcb_user", "alice", NOW - WEEK, None, 3), ("lhcb_user", "bob", NOW - WEEK, None, 1)
+    )
+    shares = {"alice": 500.0, "bob": 500.0}
+    code = HistoryCorrector(CorrectionSettings(True, (instance,)), history, NOW)
+    assert code(shares, "lhcb_user") == (shares, {"alice": 1.0, "bob": 1.0})
+    assert code(shares, None) == (shares, {"alice": 1.0, "bob": 1.0})  # no global instance
+    docs = HistoryCorrector(
+        CorrectionSettings(True, (instance,), in_group_history="user"), history, NOW
+    )
+    _, factors = docs(shares, "lhcb_user")
+    # alice used 3/4 against a share of 1/2: 2/3 in both slices -> 0.8·2/3 + 0.2·2/3 = 2/3.
+    assert factors == pytest.approx({"alice": 2 / 3, "bob": 2 * 0.8 + 2 * 0.2}, rel=1e-14)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from("ABCDE"), st.integers(min_value=1, max_value=10_000), min_size=1
+    ),
+    st.dictionaries(
+        st.sampled_from("ABCDEZ"), st.floats(min_value=0.01, max_value=1e4), min_size=1
+    ),
+    st.integers(min_value=1, max_value=9),
+)
+def test_corrections_stay_within_the_global_clamp(
+    shares: dict[str, int], usage: dict[str, float], top: int
+) -> None:
+    instance = CorrectorInstance("i", max_global_correction=top, slices=SEED.slices)
+    _, factors = apply_correction(
+        {k: float(v) for k, v in shares.items()}, instance, [usage, usage]
+    )
+    assert all(1 / top - 1e-15 <= f <= top + 1e-15 for f in factors.values())
+
+
+@pytest.mark.parametrize(
+    ("steps", "start", "end", "average"),
+    [
+        pytest.param([(0, 2), (50, -2)], 0, 100, 1.0, id="half-the-time"),
+        pytest.param([(0, 2)], 50, 100, 2.0, id="still-running"),
+        pytest.param([(-100, 4), (-50, -4)], 0, 100, 0.0, id="before-the-span"),
+        pytest.param([(10, 1), (20, 3), (30, -4)], 0, 40, 1.25, id="steps"),
+        pytest.param([(90, 5), (110, -5)], 0, 100, 0.5, id="crosses-the-end"),
+    ],
+)
+def test_average_running(
+    steps: list[tuple[float, float]], start: float, end: float, average: float
+) -> None:
+    assert average_running(steps, start, end) == pytest.approx(average, rel=1e-15)
+
+
+def test_history_json_round_trip_and_merge() -> None:
+    history = running(("g", "a", 0, 10, 2), ("g", "a", 10, 20, 2), ("h", "b", 5, None, 1))
+    raw = history_to_json(history)
+    assert raw == {"running_jobs": {"g": {"a": [[0, 2], [20, -2]]}, "h": {"b": [[5, 1]]}}}
+    assert history_from_json(raw) == history
+    assert history_from_json(None) == RunningHistory()
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        pytest.param([], id="not-object"),
+        pytest.param({"running_jobs": []}, id="groups-not-object"),
+        pytest.param({"running_jobs": {"g": {"a": [[1]]}}}, id="short-step"),
+        pytest.param({"running_jobs": {"g": {"a": 3}}}, id="steps-not-list"),
+    ],
+)
+def test_bad_history_sections_are_refused(raw: object) -> None:
+    with pytest.raises(SectionError, match="dirac"):
+        history_from_json(raw)
+
+
+def test_history_sink_adds_to_or_rebuilds_the_section() -> None:
+    old = history_to_json(running(("g", "a", 0, 10, 1)))
+    sink = DiracHistorySink(old, rebuild=False)
+    sink.add(Record("a", 10, 30, dirac_group="g", slots=2))
+    sink.add(Record("a", 0, 30))  # not DIRAC work
+    sink.add(Record("b", 40, None, dirac_group="g", slots=3))
+    got = history_from_json(sink.finish())
+    assert got.events == {("g", "a"): [(0, 1), (10, 1), (30, -2)], ("g", "b"): [(40, 3)]}
+    assert average_running(got.events[("g", "a")], 0, 30) == pytest.approx(50 / 30)
+    rebuilt = DiracHistorySink(old, rebuild=True)
+    rebuilt.add(Record("a", 10, 30, dirac_group="g", slots=2))
+    assert rebuilt.finish() == {"running_jobs": {"g": {"a": [[10, 2], [30, -2]]}}}
+
+
+def test_add_running_jobs_to_a_section() -> None:
+    section = add_running_jobs(None, "g", "a", 100, None, 4)
+    section = add_running_jobs(section, "g", "a", 50, 100, 2)
+    assert section == {"running_jobs": {"g": {"a": [[50, 2], [100, 2]]}}}
+    assert average_running(history_from_json(section).events[("g", "a")], 50, 150) == 3.0
+
+
+def test_slice_history_groups_owners() -> None:
+    history = running(("g", "a", NOW - 100, None, 2), ("g", "b", NOW - 100, None, 1))
+    assert slice_history(history, "", 100, NOW) == {"g": 3.0}
+    assert slice_history(history, "g", 100, NOW, "user") == {"a": 2.0, "b": 1.0}
+    assert set(slice_history(history, "g", 100, NOW)) == {("dn", "a"), ("dn", "b")}
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(st.floats(0, 1000), st.floats(0, 500), st.integers(1, 5)), max_size=12),
+    st.floats(0, 1000),
+    st.floats(0, 1000),
+)
+def test_folding_keeps_every_later_average(
+    intervals: list[tuple[float, float, int]], cutoff: float, width: float
+) -> None:
+    """History folded at a cutoff gives the same average over any window after it."""
+    from fairshare_cli.core.dirac.correction import RunningHistory, average_running, fold_before
+
+    history = RunningHistory()
+    for start, length, jobs in intervals:
+        history.add("g", "o", start, start + length if length else None, jobs)
+    before = list(history.events.get(("g", "o"), []))
+    fold_before(history, cutoff)
+    after = history.events.get(("g", "o"), [])
+    end = cutoff + width + 1.0
+    assert average_running(after, cutoff, end) == pytest.approx(
+        average_running(before, cutoff, end), abs=1e-9
+    )

@@ -1,0 +1,120 @@
+"""Small builders for negotiator tests: jobs, pools and a fake accountant."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from fairshare_cli.core.config import MachineSpec
+from fairshare_cli.core.htcondor.negotiator import (
+    Claim,
+    CycleResult,
+    NegotiatorKnobs,
+    SubmitterPrio,
+    negotiate_cycle,
+)
+from fairshare_cli.core.htcondor.quotas import GroupTree, QuotaKnobs
+
+NOW = 1_795_000_000.0
+LEGACY = NegotiatorKnobs(
+    profile="legacy",
+    use_slot_weights=False,
+    preemption_requirements=("TotalJobRuntime > 3600 && RemoteUserPrio > SubmitterUserPrio * 1.2"),
+    quotas=QuotaKnobs(allow_quota_oversubscription=False, use_slot_weights=False),
+)
+CURRENT = NegotiatorKnobs(
+    profile="current",
+    use_slot_weights=True,
+    preemption_requirements="false",
+    preemption_rank=(
+        "(RemoteUserPrio * 1000000) - ifThenElse(isUndefined(TotalJobRuntime), 0, TotalJobRuntime)"
+    ),
+    pre_job_rank=(
+        "(10000000 * My.Rank) + (1000000 * (RemoteOwner =?= UNDEFINED)) - (100000 * Cpus) - Memory"
+    ),
+    post_job_rank=(
+        "(RemoteOwner =?= UNDEFINED) * (ifthenElse(isUndefined(KFlops), 1000, Kflops)"
+        " - SlotID - 1.0e10*(Offline=?=True))"
+    ),
+    quotas=QuotaKnobs(allow_quota_oversubscription=True, use_slot_weights=True),
+)
+
+
+@dataclass(frozen=True)
+class J:
+    """A job with the fields the negotiator reads."""
+
+    id: str
+    owner: str
+    accounting_group: str | None = None
+    nice_user: bool = False
+    job_prio: int = 0
+    submit_time: float | None = None
+    status: str = "idle"
+    request_cpus: float = 1
+    request_memory: float = 1024
+    requirements: str | None = None
+    rank: str | None = None
+    slot: str | None = None
+    start_time: float | None = None
+
+
+def submitter_of(job: J) -> str:
+    """owner@example.org, group.owner@..., nice-user.owner@... (the accountant's naming)."""
+    if job.accounting_group:
+        name = job.accounting_group
+        if "." not in name:
+            return f"{name}@example.org"
+        return f"{name}@example.org"
+    if job.nice_user:
+        return f"nice-user.{job.owner}@example.org"
+    return f"{job.owner}@example.org"
+
+
+def jobs(owner: str, n: int, cluster: int, **fields: object) -> list[J]:
+    """``n`` jobs ``cluster.0`` … of one owner."""
+    return [J(id=f"{cluster}.{i}", owner=owner, **fields) for i in range(n)]  # type: ignore[arg-type]
+
+
+def pool(n: int, **attributes: object) -> list[MachineSpec]:
+    """``n`` one-slot machines ``exec001`` … with the given attributes."""
+    attrs = {"Cpus": 1, "Memory": 4096, **attributes}
+    return [MachineSpec(name="exec", count=n, slots=1, attributes=attrs)]
+
+
+def run(
+    machines: list[MachineSpec],
+    queue: list[J],
+    prios: Mapping[str, float] | None = None,
+    usage: Mapping[str, float] | None = None,
+    knobs: NegotiatorKnobs = LEGACY,
+    claims: list[Claim] | None = None,
+    tree: GroupTree | None = None,
+    explain: str | None = None,
+) -> CycleResult:
+    """One cycle with EUPs (default 0.5) and weighted usage per submitter."""
+    prios = prios or {}
+    usage = usage or {}
+
+    def prio(name: str) -> SubmitterPrio:
+        return SubmitterPrio(prios.get(name, 0.5), usage.get(name, 0.0))
+
+    return negotiate_cycle(
+        machines,
+        claims or [],
+        queue,
+        submitter_of,
+        prio,
+        tree,
+        knobs,
+        NOW,
+        explain_job=explain,
+    )
+
+
+def matched_per_submitter(result: CycleResult) -> dict[str, int]:
+    """Number of matches per submitter."""
+    out: dict[str, int] = {}
+    for m in result.matches:
+        out[m.submitter] = out.get(m.submitter, 0) + 1
+    return out

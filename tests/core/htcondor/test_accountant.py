@@ -1,0 +1,204 @@
+"""The accountant's numbers: the seeds' worked statements and hand-checked cases."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fairshare_cli.core.config import AccountantConfig, Config, GroupSpec, PoolConfig
+from fairshare_cli.core.htcondor import accountant as acct
+
+DAY = 86400.0
+
+
+def cfg(**kw: object) -> Config:
+    return Config(accountant=AccountantConfig(priority_halflife=DAY), **kw)  # type: ignore[arg-type]
+
+
+def rec(priority: float = 0.5, in_use: float = 0.0, t: float = 0.0) -> acct.CustomerRecord:
+    return acct.CustomerRecord(
+        name="u@d",
+        priority=priority,
+        last_update=t,
+        resources_used=int(in_use),
+        weighted_resources_used=in_use,
+    )
+
+
+def test_rup_halves_each_half_life_when_idle() -> None:
+    """Seed: a user at RUP 10 who stops is at 5 one half-life later and 2.5 after two."""
+    r = rec(priority=10.0)
+    assert acct.advance(r, DAY, DAY).priority == pytest.approx(5.0, rel=1e-15)
+    assert acct.advance(r, 2 * DAY, DAY).priority == pytest.approx(2.5, rel=1e-15)
+
+
+def test_rup_of_100_is_50_then_25() -> None:
+    """Seed (priorities-and-preemption): 100 → 50 after one day, 25 after two."""
+    r = rec(priority=100.0)
+    assert acct.advance(r, DAY, DAY).priority == pytest.approx(50.0)
+    assert acct.advance(acct.advance(r, DAY, DAY), 2 * DAY, DAY).priority == pytest.approx(25.0)
+
+
+def test_constant_usage_converges_to_slots_held() -> None:
+    """Seed: a user continuously using ten resources stabilises at ten."""
+    r = rec(priority=0.5, in_use=10)
+    assert acct.advance(r, 60 * DAY, DAY).priority == pytest.approx(10.0, rel=1e-12)
+    # one half-life in: halfway from 0.5 to 10
+    assert acct.advance(r, DAY, DAY).priority == pytest.approx(0.5 + 9.5 / 2)
+
+
+def test_new_user_starts_at_half() -> None:
+    new = acct.CustomerRecord(name="new@d")
+    assert acct.advance(new, 1000.0, DAY).priority == 0.5
+    assert acct.effective_priority(new, 1.0) == 0.5
+
+
+def test_effective_is_real_times_factor() -> None:
+    r = rec(priority=3.0)
+    assert acct.effective_priority(r, 4.0) == 12.0
+    assert acct.effective_priority(rec(priority=0.1), 10.0) == 5.0  # read clamps RUP to 0.5
+
+
+def test_half_life_zero_follows_usage_at_once() -> None:
+    assert acct.advance(rec(priority=40.0, in_use=3), 1.0, 0.0).priority == 3.0
+    assert acct.advance(rec(priority=40.0), 1.0, 0.0).priority == 0.5
+
+
+def test_uneven_split_equals_one_step() -> None:
+    r = rec(priority=7.0, in_use=3)
+    one = acct.advance(r, 100000.0, DAY)
+    many = r
+    for t in (1.0, 17.5, 4000.0, 4001.0, 70000.0, 100000.0):
+        many = acct.advance(many, t, DAY)
+    assert many.priority == pytest.approx(one.priority, rel=1e-12)
+    assert many.accumulated_usage == pytest.approx(one.accumulated_usage)
+    assert one.accumulated_usage == 300000.0
+
+
+def test_accumulated_usage_and_times() -> None:
+    r = rec(priority=0.5, in_use=2, t=1000.0)
+    after = acct.advance(r, 4600.0, DAY)
+    assert after.weighted_accumulated_usage == 7200.0
+    assert after.begin_usage_time == 1000.0
+    assert after.last_usage_time == 4600.0
+
+
+def test_clock_going_back_changes_nothing_but_time() -> None:
+    r = rec(priority=9.0, in_use=1, t=500.0)
+    back = acct.advance(r, 100.0, DAY)
+    assert back.priority == 9.0
+    assert back.last_update == 100.0
+
+
+def test_factor_precedence() -> None:
+    config = Config(
+        pool=PoolConfig(uid_domain="example.org", local_domains=("example.org",)),
+        accountant=AccountantConfig(
+            default_prio_factor=1.0, nice_user_prio_factor=1e7, remote_prio_factor=1e4
+        ),
+        groups={
+            "group_a": GroupSpec("group_a", quota=1, prio_factor=3.0),
+            "group_a.sub": GroupSpec("group_a.sub", quota=1),
+        },
+    )
+    tree = acct.GroupTree(config.groups)
+
+    def f(name: str, explicit: float | None = None) -> float:
+        return acct.priority_factor(
+            acct.CustomerRecord(name=name, priority_factor=explicit), config, tree
+        )
+
+    assert f("alice@example.org") == 1.0
+    assert f("alice@remote.net") == 1e4
+    assert f("nice-user.alice@example.org") == 1e7
+    assert f("group_a.alice@example.org") == 3.0
+    assert f("group_a.alice@remote.net") == 3.0  # group factor beats remote
+    assert f("group_a.sub.bob@example.org") == 1.0  # only the deepest group's knob counts
+    assert f("alice@remote.net", explicit=2.0) == 2.0
+    assert f("alice@example.org", explicit=0.5) == 1.0  # stored below 1 counts as 1
+
+
+def test_group_mapping() -> None:
+    tree = acct.GroupTree({"g": GroupSpec("g"), "g.h": GroupSpec("g.h")})
+    assert tree.group_of("g.h.alice@d") == "g.h"
+    assert tree.group_of("G.H.alice@d") == "g.h"
+    assert tree.group_of("g.x.alice@d") == "g"
+    assert tree.group_of("g.alice@d") == "g"
+    assert tree.group_of("alice@d") == "<none>"
+    assert tree.group_of("nope.alice@d") == "<none>"
+    assert tree.group_of("g.h") == "g.h"
+    assert tree.ancestors("g.h") == ["g.h", "g"]
+
+
+def test_match_bookkeeping_charges_groups() -> None:
+    config = cfg(groups={"g": GroupSpec("g"), "g.h": GroupSpec("g.h")})
+    s = acct.add_match(acct.EMPTY, config, "g.h.alice@d", 4.0, 0.0)
+    r = s.records
+    assert r["g.h.alice@d"].weighted_resources_used == 4.0
+    assert r["g.h"].weighted_resources_used == 4.0
+    assert r["g.h"].hier_weighted_resources_used == 4.0
+    assert r["g"].weighted_resources_used == 0.0
+    assert r["g"].hier_weighted_resources_used == 4.0
+    later = acct.view(s, config, 100 * DAY)
+    assert later["g"].priority == pytest.approx(4.0)  # parent decays on its subtree's usage
+    s2 = acct.remove_match(s, config, "g.h.alice@d", 4.0, DAY)
+    assert s2.records["g.h"].hier_weighted_resources_used == 0.0
+    assert s2.records["g.h.alice@d"].weighted_accumulated_usage == 4 * DAY
+
+
+def test_reset_usage_keeps_priority() -> None:
+    config = cfg()
+    s = acct.add_match(acct.EMPTY, config, "u@d", 2.0, 0.0, slots=2)
+    s = acct.reset_usage(s, config, ["u@d"], DAY)
+    r = s.records["u@d"]
+    assert r.weighted_accumulated_usage == 0.0
+    assert r.begin_usage_time == DAY
+    assert r.priority == pytest.approx(0.5 * 0.5 + 2 * 0.5)
+
+
+def test_json_round_trip() -> None:
+    config = cfg()
+    s = acct.add_match(acct.EMPTY, config, "u@d", 2.0, 10.0, slots=2)
+    s = acct.set_factor(s, config, "u@d", 3.0, 20.0)
+    back = acct.accountant_from_json(acct.accountant_to_json(s))
+    assert back.records == s.records
+
+
+usage = st.floats(min_value=0, max_value=1e4, allow_nan=False)
+prio = st.floats(min_value=0.5, max_value=1e6, allow_nan=False)
+dts = st.lists(st.floats(min_value=0.001, max_value=1e7, allow_nan=False), min_size=1, max_size=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(p=prio, dt=st.floats(min_value=0, max_value=1e8), h=st.floats(min_value=0, max_value=1e7))
+def test_idle_decay_never_raises_priority(p: float, dt: float, h: float) -> None:
+    after = acct.advance(rec(priority=p), dt, h)
+    assert 0.5 <= after.priority <= p
+
+
+@settings(max_examples=200, deadline=None)
+@given(p=prio, u=usage, steps=dts)
+def test_priority_stays_between_start_and_usage(p: float, u: float, steps: list[float]) -> None:
+    r = rec(priority=p, in_use=u)
+    t = 0.0
+    for dt in steps:
+        t += dt
+        r = acct.advance(r, t, DAY)
+        assert r.priority >= 0.5
+        assert min(p, max(u, 0.5)) - 1e-9 * max(p, u) <= r.priority
+        assert r.priority <= max(p, u) * (1 + 1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(p=prio, u=usage, steps=dts)
+def test_steps_compose(p: float, u: float, steps: list[float]) -> None:
+    r = rec(priority=p, in_use=u)
+    t = 0.0
+    for dt in steps:
+        t += dt
+        r = acct.advance(r, t, DAY)
+    one = acct.advance(rec(priority=p, in_use=u), t, DAY)
+    assert math.isclose(r.priority, one.priority, rel_tol=1e-9, abs_tol=1e-9)

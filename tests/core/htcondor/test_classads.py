@@ -1,0 +1,85 @@
+"""The ClassAd layer: scope rewriting, cached evaluation, conjunct splitting."""
+
+from __future__ import annotations
+
+import pytest
+
+from fairshare_cli.core.htcondor.classads import (
+    Ad,
+    Evaluator,
+    check_expression,
+    rewrite_scopes,
+    split_comparison,
+    split_conjuncts,
+)
+from fairshare_cli.errors import ConfigError
+
+
+def test_unscoped_names_the_ad_lacks_go_to_target() -> None:
+    text, mine, theirs = rewrite_scopes(
+        'Memory >= RequestMemory && MY.Owner == "a" && isUndefined(KFlops) && x =?= UNDEFINED',
+        frozenset({"requestmemory", "owner"}),
+    )
+    assert text == (
+        'TARGET.Memory >= RequestMemory && MY.Owner == "a" && isUndefined(TARGET.KFlops)'
+        " && TARGET.x =?= UNDEFINED"
+    )
+    assert mine == {"requestmemory", "owner"}
+    assert theirs == {"memory", "kflops", "x"}
+
+
+def test_evaluation_falls_through_to_target_and_is_shared() -> None:
+    ev = Evaluator()
+    job = Ad({"RequestMemory": 2048}, {"Requirements": "Memory >= RequestMemory"}, ev, "job")
+    small = Ad({"Memory": 1024, "Name": "slot1"}, {}, ev, "slot")
+    big = Ad({"Memory": 4096, "Name": "slot2"}, {}, ev, "slot")
+    also_big = Ad({"Memory": 4096, "Name": "slot3"}, {}, ev, "slot")
+    req = job.exprs["requirements"][1]
+    assert ev.is_true(req, job, big) is True
+    assert ev.is_true(req, job, small) is False
+    assert ev.is_true(req, job, also_big) is True
+    assert ev.evaluations == 2  # slot3 differs from slot2 only in a name nobody reads
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        pytest.param("a > 1 && b < 2", ["a > 1", "b < 2"], id="two"),
+        pytest.param("a && (b || c) && d", ["a", "(b || c)", "d"], id="parenthesised-or"),
+        pytest.param("a && b || c", ["a && b || c"], id="top-level-or"),
+        pytest.param("a && b ? c : d", ["a && b ? c : d"], id="ternary"),
+        pytest.param('x == "a && b" && y', ['x == "a && b"', "y"], id="string"),
+        pytest.param("false", ["false"], id="single"),
+    ],
+)
+def test_split_conjuncts(text: str, parts: list[str]) -> None:
+    assert split_conjuncts(text) == parts
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        pytest.param(
+            "RemoteUserPrio > SubmitterUserPrio * 1.2",
+            ("RemoteUserPrio", ">", "SubmitterUserPrio * 1.2"),
+            id="gt",
+        ),
+        pytest.param("a>=b", ("a", ">=", "b"), id="ge-no-spaces"),
+        pytest.param("a < -3", ("a", "<", "-3"), id="negative"),
+        pytest.param("f(a, b) <= (c > d)", ("f(a, b)", "<=", "(c > d)"), id="nested"),
+        pytest.param('x > "a < b"', ("x", ">", '"a < b"'), id="string"),
+        pytest.param("a == b", None, id="equality"),
+        pytest.param("a =?= b", None, id="meta-equality"),
+        pytest.param("a > b > c", None, id="two"),
+        pytest.param("a < b || c", None, id="or"),
+        pytest.param("a > b ? 1 : 2", None, id="ternary"),
+        pytest.param("x isnt undefined", None, id="isnt"),
+    ],
+)
+def test_split_comparison(text: str, parts: tuple[str, str, str] | None) -> None:
+    assert split_comparison(text) == parts
+
+
+def test_unparsable_expression_names_where() -> None:
+    with pytest.raises(ConfigError, match=r"machine x start: cannot parse ClassAd expression"):
+        check_expression("Owner ==", "machine x start", ConfigError)

@@ -1,0 +1,227 @@
+"""Hierarchical group quotas: the seed's four examples under both profiles, and invariants."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fairshare_cli.core.htcondor.classads import evaluate_alone
+from fairshare_cli.core.htcondor.quotas import (
+    GroupConfig,
+    GroupNode,
+    QuotaKnobs,
+    QuotaRow,
+    assigned_group,
+    build_group_tree,
+    negotiate_groups,
+    prepare_groups,
+    quota_rows,
+)
+from fairshare_cli.errors import ConfigError
+
+G = GroupConfig
+LEGACY = QuotaKnobs(allow_quota_oversubscription=False, use_slot_weights=False)
+CURRENT = QuotaKnobs(allow_quota_oversubscription=True, use_slot_weights=True)
+
+PHYSICS = [
+    G("group_physics", quota=100),
+    G("group_physics.experiment1", quota=20),
+    G("group_physics.experiment2", quota=70),
+]
+CHEMISTRY = [
+    G("group_chemistry", quota=100),
+    G("group_chemistry.lab1", quota=40),
+    G("group_chemistry.lab2", quota=80),
+]
+ECON = [
+    G("group_econ", dynamic_quota=0.6),
+    G("group_econ.project1", dynamic_quota=0.2),
+    G("group_econ.project2", dynamic_quota=0.15),
+    G("group_econ.project3", dynamic_quota=0.2),
+]
+STAT = [
+    G("group_stat", dynamic_quota=0.5),
+    G("group_stat.project1", dynamic_quota=0.4),
+    G("group_stat.project2", dynamic_quota=0.3),
+    G("group_stat.project3", dynamic_quota=0.4),
+]
+
+
+def _sort(expr: str, values: object) -> object:
+    return evaluate_alone(expr, values, "GROUP_SORT_EXPR")  # type: ignore[arg-type]
+
+
+def rows_for(
+    configs: list[GroupConfig],
+    knobs: QuotaKnobs,
+    pool: float = 100,
+    demand: dict[str, float] | None = None,
+    usage: dict[str, float] | None = None,
+) -> dict[str, QuotaRow]:
+    """Quota rows by group, every group saturated (200 jobs) unless ``demand`` is given."""
+    tree = build_group_tree(configs)
+    if demand is None:
+        demand = {c.name: 200 for c in configs}
+    submitters = {name: [f"{name}.u@example.org"] for name in demand}
+    rows = quota_rows(tree, pool, demand, submitters, usage or {}, knobs, _sort)
+    return {r.group: r for r in rows}
+
+
+def test_physics_legacy_unused_quota_goes_to_parent_submitters() -> None:
+    rows = rows_for(PHYSICS, LEGACY)
+    assert rows["group_physics.experiment1"].quota == 20
+    assert rows["group_physics.experiment2"].quota == 70
+    assert rows["group_physics"].quota == 10  # 100 - 20 - 70, for group_physics submitters
+    assert rows["group_physics"].subtree_quota == 100
+    assert [rows[g].limit for g in ("group_physics", "group_physics.experiment1")] == [10, 20]
+
+
+def test_physics_current_parent_keeps_full_quota() -> None:
+    rows = rows_for(PHYSICS, CURRENT)
+    assert rows["group_physics"].quota == 100  # oversubscription: parent keeps its whole Q
+    assert rows["group_physics.experiment1"].quota == 20
+    assert rows["group_physics.experiment2"].quota == 70
+
+
+def test_chemistry_legacy_children_scaled_and_remainder_to_parent() -> None:
+    rows = rows_for(CHEMISTRY, LEGACY)
+    assert rows["group_chemistry.lab1"].quota == pytest.approx(100 * 40 / 120)  # 33.333
+    assert rows["group_chemistry.lab2"].quota == pytest.approx(100 * 80 / 120)  # 66.667
+    assert rows["group_chemistry"].quota == pytest.approx(0)
+    # truncated to 33 and 66; the summed remainders (one slot) go to the parent
+    assert rows["group_chemistry.lab1"].limit == 33
+    assert rows["group_chemistry.lab2"].limit == 66
+    assert rows["group_chemistry"].limit == 1
+
+
+def test_chemistry_current_static_children_not_scaled() -> None:
+    rows = rows_for(CHEMISTRY, CURRENT)
+    assert rows["group_chemistry.lab1"].quota == 40
+    assert rows["group_chemistry.lab2"].quota == 80
+    assert rows["group_chemistry"].quota == 100
+    assert rows["group_chemistry.lab1"].limit == 40
+
+
+def test_econ_legacy_dynamic_quotas() -> None:
+    rows = rows_for(ECON, LEGACY)
+    assert rows["group_econ.project1"].quota == pytest.approx(12)
+    assert rows["group_econ.project2"].quota == pytest.approx(9)
+    assert rows["group_econ.project3"].quota == pytest.approx(12)
+    assert rows["group_econ"].quota == pytest.approx(27)  # 60 - 33
+    assert [rows[f"group_econ.project{i}"].limit for i in (1, 2, 3)] == [12, 9, 12]
+    assert rows["group_econ"].limit == 27
+    assert rows["<none>"].quota == pytest.approx(40)
+
+
+def test_econ_current_parent_keeps_sixty() -> None:
+    rows = rows_for(ECON, CURRENT)
+    assert rows["group_econ"].quota == pytest.approx(60)
+    assert rows["group_econ.project2"].quota == pytest.approx(9)
+
+
+def test_stat_legacy_scaled_dynamic_and_one_slot_for_parent() -> None:
+    rows = rows_for(STAT, LEGACY)
+    assert rows["group_stat.project1"].quota == pytest.approx(50 * 0.4 / 1.1)  # 18.1818
+    assert rows["group_stat.project2"].quota == pytest.approx(50 * 0.3 / 1.1)  # 13.6364
+    assert [rows[f"group_stat.project{i}"].limit for i in (1, 2, 3)] == [18, 13, 18]
+    assert rows["group_stat"].limit == 1  # 0.1818 + 0.6364 + 0.1818 = 1 slot
+
+
+def test_stat_current_fractions_dropped() -> None:
+    rows = rows_for(STAT, CURRENT)
+    assert rows["group_stat"].quota == pytest.approx(50)
+    # weights on: no remainder recovery, limits truncated
+    assert [rows[f"group_stat.project{i}"].limit for i in (1, 2, 3)] == [18, 13, 18]
+
+
+def test_remainder_only_goes_where_there_is_demand() -> None:
+    demand = {"group_chemistry.lab1": 200, "group_chemistry.lab2": 200}
+    rows = rows_for(CHEMISTRY, LEGACY, demand=demand)
+    assert rows["group_chemistry"].limit == 0
+    assert rows["group_chemistry"].demand == 0
+
+
+def test_surplus_shared_by_quota_when_accepted() -> None:
+    configs = [
+        G("a", quota=60, accept_surplus=True),
+        G("b", quota=40, accept_surplus=True),
+    ]
+    # a wants nothing: its 60 are surplus; b may take it
+    rows = rows_for(configs, LEGACY, demand={"a": 0, "b": 100})
+    assert rows["b"].limit == 100
+
+
+def test_surplus_not_given_to_groups_that_refuse_it() -> None:
+    configs = [G("a", quota=60), G("b", quota=40)]
+    rows = rows_for(configs, LEGACY, demand={"a": 0, "b": 100})
+    assert rows["b"].limit == 40
+
+
+def test_strict_enforcement_counts_subtree_usage() -> None:
+    rows = rows_for(PHYSICS, CURRENT, usage={"group_physics.experiment1": 95})
+    # physics (static 100) has 95 in use in its subtree: 5 more at most for its own users
+    assert rows["group_physics"].limit == 5
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        pytest.param(G("a", quota=-1), "quota = -1", id="negative-quota"),
+        pytest.param(G("a", dynamic_quota=1.5), "dynamic_quota = 1.5", id="dynamic-above-1"),
+        pytest.param(G("a.b", quota=1), 'parent group "a"', id="missing-parent"),
+    ],
+)
+def test_bad_group_config(config: GroupConfig, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        build_group_tree([config])
+
+
+def test_assigned_group_walks_to_deepest_known() -> None:
+    tree = build_group_tree(PHYSICS)
+    assert assigned_group(tree, "group_physics.experiment1.alice@x").name == (
+        "group_physics.experiment1"
+    )
+    assert assigned_group(tree, "GROUP_PHYSICS.bob@x").name == "group_physics"
+    assert assigned_group(tree, "alice@x").name == "<none>"
+    assert assigned_group(tree, "group_physics@x").name == "<none>"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    quotas=st.lists(st.integers(min_value=0, max_value=80), min_size=1, max_size=4),
+    pool=st.integers(min_value=1, max_value=200),
+)
+def test_legacy_children_never_exceed_parent(quotas: list[int], pool: int) -> None:
+    configs = [G("p", quota=100)] + [G(f"p.c{i}", quota=q) for i, q in enumerate(quotas)]
+    rows = rows_for(configs, LEGACY, pool=pool)
+    child_sum = sum(rows[f"p.c{i}"].quota for i in range(len(quotas)))
+    assert child_sum + rows["p"].quota == pytest.approx(rows["p"].subtree_quota)
+    assert rows["p"].subtree_quota == pytest.approx(min(100, pool))
+
+
+def test_second_round_with_every_allocation_used_does_not_divide_by_zero() -> None:
+    tree = build_group_tree([G("a", quota=10, accept_surplus=True), G("b", quota=10)])
+    usage = {"a": 0.0, "b": 0.0}
+    calls: list[tuple[int, str, int]] = []
+    rounds = {"n": 0}
+
+    def negotiate(group: GroupNode, limit: int) -> None:
+        calls.append((len(calls), group.name, limit))
+        if group.name == "a":
+            usage["a"] = 5.0  # a runs its 5 jobs
+        elif group.name == "b":
+            usage["b"] = 4.0  # b only finds slots for 4 of its 10
+        rounds["n"] += 1
+
+    def use(name: str) -> float:
+        return usage.get(name, 0.0)
+
+    demand = {"a": 5.0, "b": 10.0}
+    subs = {"a": ["a.x@d"], "b": ["b.y@d"]}
+    prepare_groups(tree, 20.0, demand, subs, use, LEGACY)
+    logs = negotiate_groups(tree, 20.0, LEGACY, use, negotiate, _sort)
+    assert len(logs) == 2
+    # round 2: a is under its quota (10) but every allocation is used: HTCondor's 0/0
+    assert logs[1].limits["a"] == [0]
+    assert logs[0].limits["b"] == [10]

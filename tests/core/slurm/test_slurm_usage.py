@@ -1,0 +1,182 @@
+"""Slurm usage: decay per pass, accrual of running jobs, resets, lazy views."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fairshare_cli.core.slurm.usage import (
+    DecayParams,
+    SlurmUsage,
+    add_record,
+    advance,
+    charge_at,
+    decay_factor,
+    last_pass,
+    next_reset,
+    restart,
+    usage_at,
+    usage_from_json,
+    usage_to_json,
+)
+
+
+def _t(text: str) -> float:
+    return dt.datetime.fromisoformat(text).replace(tzinfo=dt.timezone.utc).timestamp()
+
+
+def test_decay_factor_is_linearised_ln2() -> None:
+    d = decay_factor(600)
+    assert d == 1 - 0.693 / 600
+    # One half-life does not decay to exactly one half.
+    assert d**600 != 0.5
+    assert d**600 == pytest.approx(0.49987, abs=1e-5)
+    assert decay_factor(0) == 1.0
+
+
+def test_pass_by_pass_charge_matches_iteration() -> None:
+    """8 CPUs from 23:09:01, passes every minute at :20, half-life 10 minutes."""
+    d = decay_factor(600)
+    expected = 19 * d**19 * 8
+    for _ in range(4):
+        expected = expected * d**60 + 60 * d**60 * 8
+    got = charge_at(
+        _t("2026-11-21T23:09:01"),
+        None,
+        8.0,
+        anchor=_t("2026-11-21T23:08:20"),
+        period=60,
+        factor=d,
+        upto=_t("2026-11-21T23:13:20"),
+    )
+    assert got == pytest.approx(expected, rel=1e-13)
+    assert round(got, 2) == 1731.96  # scontrol show assoc_mgr, ft1_running
+
+
+def test_job_ending_between_passes_is_charged_to_the_pass_before() -> None:
+    d = decay_factor(600)
+    anchor = _t("2026-11-21T23:08:20")
+    args = dict(anchor=anchor, period=60, factor=d, upto=_t("2026-11-21T23:19:20"))
+    got = charge_at(_t("2026-11-21T23:09:01"), _t("2026-11-21T23:16:01"), 4.0, **args)
+    same = charge_at(_t("2026-11-21T23:09:01"), _t("2026-11-21T23:15:20"), 4.0, **args)
+    assert got == same
+    assert round(got, 2) == 899.25  # ft2_idle
+    more = charge_at(
+        _t("2026-11-21T23:09:01"), _t("2026-11-21T23:16:01"), 4.0, charge_job_end=True, **args
+    )
+    assert more == pytest.approx(same + 41 * d**41 * 4 * d ** (4 * 60))
+
+
+def test_lazy_view_equals_advancing() -> None:
+    p = DecayParams(halflife=600, calc_period=60)
+    state = advance(
+        SlurmUsage(last_decay_ran=_t("2026-11-21T23:08:20")), _t("2026-11-21T23:14:06"), p
+    )
+    state = add_record(
+        state, ("b", "u1"), _t("2026-11-21T23:09:01"), None, 8.0, _t("2026-11-21T23:14:06"), p
+    )
+    later = _t("2026-11-21T23:40:00")
+    t1, view = usage_at(state, later, p)
+    stepped = advance(advance(state, _t("2026-11-21T23:20:05"), p), later, p)
+    assert t1 == stepped.last_decay_ran == _t("2026-11-21T23:39:20")
+    assert view[("b", "u1")] == pytest.approx(stepped.usage[("b", "u1")], rel=1e-12)
+
+
+def test_state_json_round_trip() -> None:
+    state = SlurmUsage(last_decay_ran=1.0e9, usage={("a", "u"): 12.5})
+    assert usage_from_json(usage_to_json(state)) == state
+
+
+@pytest.mark.parametrize(
+    ("period", "after", "expected"),
+    [
+        pytest.param("DAILY", "2026-11-21T13:00:00", "2026-11-22T00:00:00", id="daily"),
+        pytest.param("WEEKLY", "2026-11-21T13:00:00", "2026-11-22T00:00:00", id="weekly-sat"),
+        pytest.param("WEEKLY", "2026-11-22T13:00:00", "2026-11-29T00:00:00", id="weekly-sun"),
+        pytest.param("MONTHLY", "2026-12-05T13:00:00", "2027-01-01T00:00:00", id="monthly"),
+        pytest.param("QUARTERLY", "2026-11-21T13:00:00", "2027-01-01T00:00:00", id="quarter"),
+        pytest.param("QUARTERLY", "2026-02-01T00:00:00", "2026-04-01T00:00:00", id="q1"),
+        pytest.param("YEARLY", "2026-11-21T13:00:00", "2027-01-01T00:00:00", id="yearly"),
+    ],
+)
+def test_next_reset(period: str, after: str, expected: str) -> None:
+    assert next_reset(period, _t(after)) == _t(expected)
+
+
+def test_daily_reset_zeroes_usage_at_the_first_pass_after_midnight() -> None:
+    p = DecayParams(halflife=0, calc_period=300, reset_period="DAILY")
+    state = SlurmUsage(last_decay_ran=_t("2026-11-21T23:50:00"), usage={("a", "u"): 100.0})
+    _, before = usage_at(state, _t("2026-11-21T23:59:59"), p)
+    assert before[("a", "u")] == 100.0
+    _, after = usage_at(state, _t("2026-11-22T00:00:01"), p)
+    assert after[("a", "u")] == 0.0
+
+
+def test_restart_moves_the_pass_grid() -> None:
+    p = DecayParams(halflife=600, calc_period=60)
+    state = SlurmUsage(last_decay_ran=_t("2026-11-21T23:19:20"), usage={("a", "u"): 100.0})
+    moved = restart(state, _t("2026-11-21T23:21:46"), p)
+    assert moved.last_decay_ran == _t("2026-11-21T23:21:46")
+    assert moved.usage[("a", "u")] == pytest.approx(100.0 * decay_factor(600) ** 146)
+    assert last_pass(moved.last_decay_ran, _t("2026-11-21T23:26:00"), 60) == _t(
+        "2026-11-21T23:25:46"
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    usage=st.floats(min_value=0, max_value=1e9),
+    wait=st.integers(min_value=0, max_value=10**7),
+    halflife=st.integers(min_value=60, max_value=10**7),
+)
+def test_decay_never_raises_usage(usage: float, wait: int, halflife: int) -> None:
+    p = DecayParams(halflife=halflife, calc_period=300)
+    state = SlurmUsage(last_decay_ran=0.0, usage={("a", "u"): usage})
+    _, view = usage_at(state, float(wait), p)
+    assert view[("a", "u")] <= usage
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    jobs=st.lists(
+        st.tuples(
+            st.sampled_from(["u1", "u2", "u3"]),
+            st.integers(min_value=0, max_value=20_000),
+            st.one_of(st.none(), st.integers(min_value=0, max_value=20_000)),
+            st.integers(min_value=1, max_value=16),
+        ),
+        min_size=1,
+        max_size=12,
+    ),
+    seed=st.randoms(use_true_random=False),
+)
+def test_history_order_does_not_matter(jobs: list, seed: object) -> None:
+    from fairshare_cli.core.config import AccountSpec, Config, SlurmPriorityConfig
+    from fairshare_cli.core.slurm.model import make_slurm_history_sink
+    from fairshare_cli.core.usage import UsageRecord
+
+    config = Config(
+        priority=SlurmPriorityConfig(decay_halflife=600, calc_period=60),
+        accounts={"a": AccountSpec("a", users={"u1": 1, "u2": 1, "u3": 2})},
+    )
+    now = 1.0e9 + 25_000
+    records = [
+        UsageRecord(owner=u, start=1.0e9 + s, end=None if d is None else 1.0e9 + s + d, cpus=c)
+        for u, s, d, c in jobs
+    ]
+    shuffled = list(records)
+    seed.shuffle(shuffled)  # type: ignore[attr-defined]
+    outs = []
+    for order in (records, shuffled):
+        sink = make_slurm_history_sink(config, {"last_decay_ran": 1.0e9 - 7}, now, False)
+        for rec in order:
+            sink.add(rec)
+        outs.append(usage_from_json(sink.finish()))
+    a, b = outs
+    assert a.last_decay_ran == b.last_decay_ran
+    for key in set(a.usage) | set(b.usage):
+        assert a.usage.get(key, 0.0) == pytest.approx(b.usage.get(key, 0.0), rel=1e-9, abs=1e-9)
+    assert sorted(a.running, key=repr) == sorted(b.running, key=repr)
