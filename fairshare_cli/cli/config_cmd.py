@@ -11,6 +11,7 @@ import click
 
 from fairshare_cli.cli.context import resolve_config_path
 from fairshare_cli.cli.options import output_format, output_options
+from fairshare_cli.core.config import Config
 from fairshare_cli.errors import InputError, RuntimeFailure
 
 
@@ -42,6 +43,7 @@ def check(config_path: str | None, output: str, as_json: bool) -> None:
     path = resolve_config_path(config_path)
     config = load_config(path)
     check_expressions(config)
+    _warn_slot_weights(config)
     data = _plain(dataclasses.asdict(config))
     if output_format(output, as_json) != "table":
         emit_rows(data, None, "json")
@@ -49,6 +51,23 @@ def check(config_path: str | None, output: str, as_json: bool) -> None:
     click.echo(f'# {path}: valid; effective values (profile "{config.pool.defaults}")')
     for key, value in _flatten(data):
         click.echo(f"{key} = {_toml(value)}")
+
+
+def _warn_slot_weights(config: Config) -> None:
+    """One stderr line per machine stanza whose slots ``slot_weight`` cannot weigh."""
+    import enum
+    import time
+
+    from fairshare_cli.core.htcondor.claims import unweighable_machines
+
+    for name, value in unweighable_machines(config, time.time()):
+        shown = value.name.lower() if isinstance(value, enum.Enum) else repr(value)
+        click.echo(
+            f'fs: warning: [negotiator] slot_weight "{config.negotiator.slot_weight}" is '
+            f'{shown} on the slots of machine "{name}", not a number of 0 or more; '
+            "each of them weighs 1.0",
+            err=True,
+        )
 
 
 def _plain(value: Any) -> Any:

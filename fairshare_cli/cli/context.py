@@ -75,8 +75,19 @@ class Env:
         Raises:
             StateError: the section is malformed.
         """
-        try:
+        with self.section_errors():
             return decoder(self.state.section(name))
+
+    @contextlib.contextmanager
+    def section_errors(self) -> Iterator[None]:
+        """Turn a malformed state section (``SectionError``) into a ``StateError`` naming
+        the state file.
+
+        Raises:
+            StateError: the body met a malformed section.
+        """
+        try:
+            yield
         except SectionError as exc:
             raise StateError(f"state file {self.state_path}: {exc}") from None
 
@@ -132,7 +143,8 @@ def mutate_state(
             config=config, state=load_state(spath), now=when, config_path=cpath, state_path=spath
         )
         before = env.state
-        yield env
+        with env.section_errors():
+            yield env
         if not dry_run and env.state is not before:
             save_state(spath, env.state)
 

@@ -12,21 +12,8 @@ import click
 
 from fairshare_cli.cli.context import mutate_state
 from fairshare_cli.cli.options import common_options, dry_run_option
-from fairshare_cli.core.dirac.correction import make_dirac_history_sink
-from fairshare_cli.core.htcondor.replay import make_accountant_history_sink
-from fairshare_cli.core.slurm.model import make_slurm_history_sink
-from fairshare_cli.core.state import SectionError
-from fairshare_cli.core.usage import SinkFactory, UnsortedHistory, UsageRecord
-from fairshare_cli.errors import InputError, StateError
+from fairshare_cli.core.usage import UsageRecord
 from fairshare_cli.io.history import FORMATS, read_condor_history, read_records
-
-#: One sink per subsystem, by state section: each charges records to its own model.
-HISTORY_SINKS: dict[str, SinkFactory] = {
-    "accountant": make_accountant_history_sink,
-    "dirac": make_dirac_history_sink,
-    "slurm": make_slurm_history_sink,
-}
-
 
 rebuild_option = click.option(
     "--rebuild",
@@ -141,38 +128,13 @@ def _import(
     state_path: str | None,
     now: str | None,
 ) -> None:
-    """Feed every record to every sink, then store each sink's section; one write.
+    """Feed every record to every model (re-reading an unsorted source once); one write."""
+    from fairshare_cli.core.operations.import_usage import import_usage
 
-    Sinks first stream (records in start order, flat memory); if the file turns out not to
-    be in order they are made again to buffer and sort, and the file is read once more.
-    """
     with mutate_state(config_path, state_path, now, dry_run) as env:
-        for presorted in (True, False):
-            try:
-                sinks = {
-                    name: make(
-                        env.config, env.state.section(name), env.now, rebuild, presorted=presorted
-                    )
-                    for name, make in HISTORY_SINKS.items()
-                }
-            except SectionError as exc:
-                raise StateError(f"state file {env.state_path}: {exc}") from None
-            count = 0
-            try:
-                for record in records():
-                    count += 1
-                    try:
-                        for sink in sinks.values():
-                            sink.add(record)
-                    except InputError as exc:  # a sink names the record; add the file
-                        raise InputError(f"{label}: {exc}") from None
-            except UnsortedHistory:
-                continue
-            break
-        state = env.state
-        for name, sink in sinks.items():
-            state = state.with_section(name, sink.finish())
-        env.state = state
+        env.state, count = import_usage(
+            env.config, env.state, env.now, records, label=label, rebuild=rebuild
+        )
         prefix = "(dry run, nothing written) " if dry_run else ""
         click.echo(
             f"{prefix}Imported {count} usage record{'s' if count != 1 else ''} "

@@ -3,94 +3,21 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import click
 
-from fairshare_cli.cli.context import Env, mutate_state
+from fairshare_cli.cli.context import mutate_state
 from fairshare_cli.cli.options import common_options, dry_run_option
-from fairshare_cli.core.jobs import INT64_MAX, INT64_MIN, Job, job_to_json, parse_jobs
+from fairshare_cli.core.jobs import INT64_MAX, INT64_MIN
 from fairshare_cli.errors import InputError
 
 UINT32_MAX = 2**32 - 1
 
 
-def _queue(env: Env) -> list[Job]:
-    return env.decode(
-        "jobs", lambda raw: parse_jobs([] if raw is None else raw, f"{env.state_path}: jobs")
-    )
-
-
-def _store(env: Env, jobs: Iterable[Job]) -> None:
-    env.state = env.state.with_section("jobs", [job_to_json(j) for j in jobs])
-
-
-def _release(env: Env, gone: list[Job]) -> None:
-    """Running jobs removed: their slots are released and their usage stops now."""
-    from fairshare_cli.core.dirac.correction import record_cycle
-    from fairshare_cli.core.htcondor import accountant as acct
-    from fairshare_cli.core.htcondor.pool import (
-        negotiator_from_json,
-        negotiator_to_json,
-        release_jobs,
-    )
-    from fairshare_cli.core.state import SectionError
-    from fairshare_cli.errors import StateError
-
-    accountant = env.decode("accountant", acct.accountant_from_json)
-    negotiator = env.decode("negotiator", negotiator_from_json)
-    accountant, negotiator = release_jobs(gone, accountant, negotiator, env.config, env.now)
-    state = env.state.with_section("accountant", acct.accountant_to_json(accountant))
-    state = state.with_section("negotiator", negotiator_to_json(negotiator))
-    stopped = [(j.dirac_group, j.owner) for j in gone if j.status == "running" and j.dirac_group]
-    if stopped:
-        try:
-            dirac = record_cycle(state.section("dirac"), [], stopped, env.now)
-        except SectionError as exc:
-            raise StateError(f"state file {env.state_path}: {exc}") from None
-        state = state.with_section("dirac", dirac)
-    env.state = state
-
-
-def _matches(job: Job, wanted: str) -> bool:
-    """``12.3`` names one job; ``12`` names every job of cluster 12 (as condor_rm does)."""
-    return job.id == wanted or ("." not in wanted and job.id.split(".", 1)[0] == wanted)
-
-
 def _prefix(dry_run: bool) -> str:
     return "(dry run, nothing written) " if dry_run else ""
-
-
-NICE_LIMIT = 2147483645  # NICE_OFFSET − 3
-
-
-def _check_slurm_fields(env: Env, job: Job) -> None:
-    """Reject a job naming a partition, QOS or account the config does not define, or with
-    a nice or site factor Slurm refuses."""
-    if abs(job.nice) > NICE_LIMIT:
-        raise InputError(f"job {job.id}: Invalid --nice value, out of range (+/- {NICE_LIMIT})")
-    if abs(job.site_factor) > NICE_LIMIT:
-        raise InputError(f"job {job.id}: SiteFactor value out of range (+/- {NICE_LIMIT})")
-    cfg = env.config
-    for name in job.partitions:
-        if cfg.partitions and name not in cfg.partitions:
-            raise InputError(f'job {job.id}: unknown partition "{name}" (see [partitions])')
-    if job.qos is not None and cfg.qos and job.qos not in cfg.qos:
-        raise InputError(f'job {job.id}: unknown QOS "{job.qos}" (see [qos])')
-    if job.account is not None and cfg.accounts and job.account not in cfg.accounts:
-        raise InputError(f'job {job.id}: unknown account "{job.account}" (see [accounts])')
-
-
-def _next_cluster(jobs: list[Job]) -> int:
-    best = 0
-    for job in jobs:
-        head = job.id.split(".", 1)[0]
-        if head.isdigit():
-            best = max(best, int(head))
-    return best + 1
 
 
 @click.command("submit")
@@ -150,62 +77,65 @@ def submit(
     The submit time is --now unless given with --set submit_time=...
     """
     from fairshare_cli.cli.sshare import invoking_user
+    from fairshare_cli.core.operations.queue import read_queue
+    from fairshare_cli.core.operations.queue import submit as submit_jobs
 
     with mutate_state(config_path, state_path, now, dry_run) as env:
-        queue = _queue(env)
+        queue = read_queue(env.state, str(env.state_path))
         if jobs_file is not None:
             objs = _read_objects(Path(jobs_file))
         else:
-            obj: dict[str, Any] = {"owner": owner or invoking_user()}
-            for key, value in (
-                ("account", account),
-                ("partition", partition),
-                ("qos", qos),
-                ("request_cpus", request_cpus),
-                ("request_memory", request_memory),
-                ("num_nodes", num_nodes),
-                ("time_limit", time_limit),
-                ("nice", nice),
-                ("accounting_group", accounting_group),
-                ("dirac_group", dirac_group),
-                ("job_prio", job_prio),
-            ):
-                if value is not None:
-                    obj[key] = value
-            for item in sets:
-                key, eq, text = item.partition("=")
-                if not eq:
-                    raise InputError(f"--set {item}: expected FIELD=VALUE")
-                try:
-                    obj[key.strip()] = json.loads(text)
-                except (ValueError, RecursionError):  # not JSON: plain text
-                    obj[key.strip()] = text
-            if count > 1:
-                obj["count"] = count
-            objs = [obj]
-        next_id = _next_cluster(queue)
-        for obj in objs:
-            obj.setdefault("submit_time", env.now)
-            if "id" not in obj:
-                obj["id"] = job_id if job_id is not None and len(objs) == 1 else str(next_id)
-                next_id += 1
-        new = parse_jobs(objs, jobs_file or "fs submit")
-        taken = {j.id for j in queue}
-        source = jobs_file or "fs submit"
-        for job in new:
-            if job.id in taken:
-                raise InputError(
-                    f"{source}: job id {job.id} is already in the queue of {env.state_path}"
-                )
-            try:
-                _check_slurm_fields(env, job)
-            except InputError as exc:
-                raise InputError(f"{source}: {exc}") from None
-        _store(env, [*queue, *new])
+            fields = {
+                "account": account,
+                "partition": partition,
+                "qos": qos,
+                "request_cpus": request_cpus,
+                "request_memory": request_memory,
+                "num_nodes": num_nodes,
+                "time_limit": time_limit,
+                "nice": nice,
+                "accounting_group": accounting_group,
+                "dirac_group": dirac_group,
+                "job_prio": job_prio,
+            }
+            objs = [_job_object(owner or invoking_user(), fields, sets, count)]
+        env.state, new = submit_jobs(
+            env.config,
+            env.state,
+            env.now,
+            objs,
+            source=jobs_file or "fs submit",
+            where=str(env.state_path),
+            job_id=job_id,
+            queue=queue,
+        )
         ids = ", ".join(j.id for j in new)
         click.echo(
             f"{_prefix(dry_run)}Submitted {len(new)} job{'s' if len(new) != 1 else ''}: {ids}"
         )
+
+
+def _job_object(
+    owner: str, fields: dict[str, Any], sets: tuple[str, ...], count: int
+) -> dict[str, Any]:
+    """One job object from ``fs submit``'s options; ``--set FIELD=VALUE`` (JSON or text).
+
+    Raises:
+        InputError: a ``--set`` without ``=``.
+    """
+    obj: dict[str, Any] = {"owner": owner}
+    obj.update((key, value) for key, value in fields.items() if value is not None)
+    for item in sets:
+        key, eq, text = item.partition("=")
+        if not eq:
+            raise InputError(f"--set {item}: expected FIELD=VALUE")
+        try:
+            obj[key.strip()] = json.loads(text)
+        except (ValueError, RecursionError):  # not JSON: plain text
+            obj[key.strip()] = text
+    if count > 1:
+        obj["count"] = count
+    return obj
 
 
 def _read_objects(path: Path) -> list[dict[str, Any]]:
@@ -264,22 +194,12 @@ def prio(
         raise InputError(f"priority {number}: expected 0 to {UINT32_MAX} for a Slurm job")
     if not INT64_MIN <= number <= INT64_MAX:
         raise InputError(f"priority {number}: expected a whole number that fits in 64 bits")
+    from fairshare_cli.core.operations.queue import set_priority
+
     with mutate_state(config_path, state_path, now, dry_run) as env:
-        queue = _queue(env)
-        hit = [j for j in queue if _matches(j, job_id)]
-        if not hit:
-            raise InputError(f'no job "{job_id}" in the queue')
-        out = []
-        for job in queue:
-            if _matches(job, job_id):
-                if slurm:
-                    job = replace(job, admin_priority=number)
-                    if number == 0:
-                        job = replace(job, status="held")
-                else:
-                    job = replace(job, job_prio=number)
-            out.append(job)
-        _store(env, out)
+        env.state, hit = set_priority(
+            env.state, job_id, number, slurm=slurm, where=str(env.state_path)
+        )
         what = "admin priority" if slurm else "JobPrio"
         click.echo(f"{_prefix(dry_run)}Set {what} of {', '.join(j.id for j in hit)} to {number}")
 
@@ -302,15 +222,10 @@ def rm(
       fs rm 12.0 13
       fs rm 5 --dry-run
     """
+    from fairshare_cli.core.operations.queue import remove
+
     with mutate_state(config_path, state_path, now, dry_run) as env:
-        queue = _queue(env)
-        for wanted in job_ids:
-            if not any(_matches(j, wanted) for j in queue):
-                raise InputError(f'no job "{wanted}" in the queue')
-        gone = [j for j in queue if any(_matches(j, w) for w in job_ids)]
-        _store(env, [j for j in queue if j not in gone])
-        if any(j.status == "running" for j in gone):
-            _release(env, gone)
+        env.state, gone = remove(env.config, env.state, env.now, job_ids, where=str(env.state_path))
         click.echo(
             f"{_prefix(dry_run)}Removed {len(gone)} job{'s' if len(gone) != 1 else ''}: "
             f"{', '.join(j.id for j in gone)}"

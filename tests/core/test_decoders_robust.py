@@ -17,7 +17,7 @@ from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS, DiracGroupSpec
 from fairshare_cli.core.dirac.correction import history_from_json
 from fairshare_cli.core.dirac.jobs import task_queues_from_objects
 from fairshare_cli.core.htcondor.accountant import accountant_from_json
-from fairshare_cli.core.htcondor.pool import negotiator_from_json
+from fairshare_cli.core.htcondor.claims import negotiator_from_json
 from fairshare_cli.core.jobs import parse_jobs
 from fairshare_cli.core.slurm.jobs import slurm_jobs
 from fairshare_cli.core.slurm.usage import usage_from_json

@@ -43,6 +43,7 @@ from fairshare_cli.core.htcondor.classads import (
     Compiled,
     Evaluator,
     evaluate_alone,
+    slot_weight,
     split_comparison,
     split_conjuncts,
 )
@@ -111,6 +112,8 @@ class Claim:
     submitter: str
     job_id: str
     start_time: float
+    #: The slot weight ``AddMatch`` charged; a release subtracts it (None: an older state).
+    weight: float | None = None
 
 
 @dataclass(frozen=True)
@@ -898,9 +901,7 @@ class _Cycle:
                 exprs = self.slot_exprs[(slot.stanza, claim is not None)]
                 weight = 1.0
                 if exprs["weight"] is not None:
-                    weight = ev.number(exprs["weight"], ad, empty, -1.0)
-                    if weight < 0:
-                        weight = 1.0
+                    weight = slot_weight(ev.evaluate(exprs["weight"], ad, empty))
                 cls = _SlotClass(len(self.classes), ad, weight, claim is not None)
                 cls.remote = claim.submitter if claim is not None else None
                 self.classes.append(cls)

@@ -17,19 +17,22 @@ from typing import Any
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
-from fairshare_cli.core.htcondor.negotiator import negotiate_cycle
-from fairshare_cli.core.htcondor.pool import (
+from fairshare_cli.core.htcondor.claims import (
     NegotiatorState,
-    commit_cycle,
+    claim_weight,
     current_claims,
+    slot_weigher,
+)
+from fairshare_cli.core.htcondor.negotiator import Claim, negotiate_cycle
+from fairshare_cli.core.htcondor.pool import (
     group_tree,
     negotiator_knobs,
     priorities_at,
     quota_view,
-    slot_weights,
     submitter_of,
 )
 from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.operations.negotiate import apply_matches
 from fairshare_cli.core.usage import UsageRecord
 
 
@@ -92,19 +95,15 @@ def simulate(
         The rows of every cycle and the final state.
     """
     name_of = submitter_of(config)
-    weight_of_slot = slot_weights(config)
+    weigh = slot_weigher(config)
     tree = group_tree(config)
     knobs = negotiator_knobs(config)
-    weights: dict[str, float] = {}
     jobs: list[Job] = list(queue)
     pending = sorted(
         workload,
         key=lambda j: (j.submit_time if j.submit_time is not None else start, j.cluster_proc),
     )
     ran: dict[str, tuple[Job, float, float | None]] = {}
-    for job in jobs:
-        if job.status == "running" and job.slot:
-            weights[job.id] = weight_of_slot(job.slot)
     rows: list[SimRow] = []
     seen: set[str] = set()  # submitters keep a row (0 slots) once they have appeared
     times = cycle_times(start, until, cycle)
@@ -116,10 +115,11 @@ def simulate(
                 began = job.start_time if job.start_time is not None else start
                 if began + job.run_time <= t:
                     ending.append((began + job.run_time, i))
+        held = {c.job_id: c for c in negotiator.claims.values()} if ending else {}
         for end, i in sorted(ending):
             job = jobs[i]
             accountant = acct.remove_match(
-                accountant, config, name_of(job), weights.pop(job.id, 1.0), end
+                accountant, config, name_of(job), _held_weight(job, held, weigh, start), end
             )
             jobs[i] = replace(job, status="completed")
             if job.id in ran:
@@ -156,19 +156,16 @@ def simulate(
             t,
             rr_times=negotiator.rr_times,
         )
-        new_live, accountant, negotiator = commit_cycle(
+        new_live, accountant, negotiator = apply_matches(
             result, live, accountant, negotiator, config, t
         )
         by_id = {j.id: j for j in new_live}
         jobs = [by_id.get(j.id, j) for j in jobs]
         for m in result.matches:
-            weights[m.job_id] = m.weight
-            if m.preempted_job:
-                weights.pop(m.preempted_job, None)
-                if m.preempted_job in ran:
-                    old = ran[m.preempted_job]
-                    ran[m.preempted_job + f"#{t}"] = (old[0], old[1], t)
-                    del ran[m.preempted_job]
+            if m.preempted_job and m.preempted_job in ran:
+                old = ran[m.preempted_job]
+                ran[m.preempted_job + f"#{t}"] = (old[0], old[1], t)
+                del ran[m.preempted_job]
             ran[m.job_id] = (by_id[m.job_id], t, None)
         rows.extend(
             _rows(t, config, jobs, accountant, negotiator, name_of, slurm_fairshare, ran, seen)
@@ -176,6 +173,18 @@ def simulate(
         if progress is not None:
             progress((k + 1) / len(times))
     return SimResult(tuple(rows), tuple(jobs), accountant, negotiator, len(times))
+
+
+def _held_weight(
+    job: Job, held: Mapping[str, Claim], weigh: Callable[[str, float], float], start: float
+) -> float:
+    """The weight a finishing job gives back: its claim's, else its slot's, else 1.0."""
+    claim = held.get(job.id)
+    if claim is not None:
+        return claim_weight(claim, weigh)
+    if job.slot:
+        return weigh(job.slot, job.start_time if job.start_time is not None else start)
+    return 1.0
 
 
 def _rows(
