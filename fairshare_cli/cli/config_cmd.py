@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from fairshare_cli.cli.context import resolve_config_path
-from fairshare_cli.cli.options import output_format, output_options
+from fairshare_cli.cli.options import GlobalOptions, output_options, pass_options, store_option
 from fairshare_cli.core.config import Config
 from fairshare_cli.errors import InputError, RuntimeFailure
 
@@ -27,9 +27,12 @@ def config_group() -> None:
     envvar="FAIRSHARE_CONFIG",
     metavar="PATH",
     help="Pool config (default: ./fairshare.toml, else the user config dir).",
+    expose_value=False,
+    callback=store_option("config_path"),
 )
 @output_options
-def check(config_path: str | None, output: str, as_json: bool) -> None:
+@pass_options
+def check(opts: GlobalOptions) -> None:
     """Validate a pool config and print every effective value (profile applied).
 
     \b
@@ -40,12 +43,12 @@ def check(config_path: str | None, output: str, as_json: bool) -> None:
     from fairshare_cli.io.config import check_expressions, load_config
     from fairshare_cli.render.formats import emit_rows
 
-    path = resolve_config_path(config_path)
+    path = resolve_config_path(opts.config_path)
     config = load_config(path)
     check_expressions(config)
     _warn_slot_weights(config)
     data = _plain(dataclasses.asdict(config))
-    if output_format(output, as_json) != "table":
+    if opts.output != "table":
         emit_rows(data, None, "json")
         return
     click.echo(f'# {path}: valid; effective values (profile "{config.pool.defaults}")')

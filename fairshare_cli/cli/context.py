@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+import click
+
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.jobs import parse_time
 from fairshare_cli.core.state import SectionError, State
@@ -92,27 +94,70 @@ class Env:
             raise StateError(f"state file {self.state_path}: {exc}") from None
 
 
-#: Config overrides set by ``fs whatif --set`` for the view it runs (read-only commands).
-WHATIF_OVERRIDES: dict[str, Any] = {}
+#: ``ctx.meta`` key of the config overrides ``fs whatif --set`` hands to the view it runs.
+WHATIF_OVERRIDES = "fairshare_cli.whatif_overrides"
 
 
-def load_env(
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
-    overrides: Mapping[str, Any] | None = None,
-) -> Env:
-    """Config, state and ``now`` for a read-only command.
+@dataclass
+class GlobalOptions:
+    """The options every command shares, gathered on Click's context by their callbacks.
+
+    Attributes:
+        config_path: ``--config`` (None: ``./fairshare.toml``, else the user config).
+        state_path: ``--state`` (None: ``[pool] state``, else the user state).
+        now: ``--now`` as given (None: the clock, read once by :meth:`when`).
+        output_choice: ``--output``; ``as_json``: ``--json`` (see :attr:`output`).
+        overrides: config keys changed by ``fs whatif --set`` (read-only views only).
+    """
+
+    config_path: str | None = None
+    state_path: str | None = None
+    now: str | None = None
+    output_choice: str = "table"
+    as_json: bool = False
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+    _when: float | None = field(default=None, repr=False)
+
+    @property
+    def output(self) -> str:
+        """The format chosen by ``--output`` / ``--json``."""
+        return "json" if self.as_json else self.output_choice
+
+    def when(self) -> float:
+        """``--now`` as epoch seconds, resolved (and the clock read) once.
+
+        Raises:
+            InputError: not epoch seconds or ISO-8601.
+        """
+        if self._when is None:
+            self._when = resolve_now(self.now)
+        return self._when
+
+
+def global_options(ctx: click.Context) -> GlobalOptions:
+    """The command's :class:`GlobalOptions`, made on first use (with ``whatif``'s overrides)."""
+    found = ctx.find_object(GlobalOptions)
+    if found is None:
+        found = GlobalOptions(overrides=dict(ctx.meta.get(WHATIF_OVERRIDES, {})))
+        ctx.obj = found
+    return found
+
+
+#: Passes the command's :class:`GlobalOptions` as its first argument.
+pass_options = click.make_pass_decorator(GlobalOptions)
+
+
+def load_env(opts: GlobalOptions) -> Env:
+    """Config, state and ``now`` for a read-only command (``whatif`` overrides applied).
 
     Raises:
         FairshareError: any of them is missing or invalid.
     """
-    if overrides is None and WHATIF_OVERRIDES:
-        overrides = WHATIF_OVERRIDES
-    when = resolve_now(now)
-    cpath = resolve_config_path(config_path)
+    overrides = opts.overrides or None
+    when = opts.when()
+    cpath = resolve_config_path(opts.config_path)
     config = load_config(cpath, overrides)
-    spath = resolve_state_path(state_path, config)
+    spath = resolve_state_path(opts.state_path, config)
     return Env(
         config=config,
         state=load_state(spath),
@@ -124,9 +169,7 @@ def load_env(
 
 
 @contextlib.contextmanager
-def mutate_state(
-    config_path: str | None, state_path: str | None, now: str | None, dry_run: bool = False
-) -> Iterator[Env]:
+def mutate_state(opts: GlobalOptions, dry_run: bool = False) -> Iterator[Env]:
     """Lock the state, load it, let the caller replace ``env.state``, then save once.
 
     Nothing is written when the body raises or when ``dry_run`` is set.
@@ -134,10 +177,10 @@ def mutate_state(
     Raises:
         FairshareError: loading failed; the state file is untouched.
     """
-    when = resolve_now(now)
-    cpath = resolve_config_path(config_path)
+    when = opts.when()
+    cpath = resolve_config_path(opts.config_path)
     config = load_config(cpath)
-    spath = resolve_state_path(state_path, config)
+    spath = resolve_state_path(opts.state_path, config)
     with state_lock(spath):
         env = Env(
             config=config, state=load_state(spath), now=when, config_path=cpath, state_path=spath

@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from fairshare_cli.cli.context import Env, mutate_state
-from fairshare_cli.cli.options import common_options, dry_run_option
+from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.jobs import parse_time
 from fairshare_cli.errors import InputError
@@ -123,7 +123,7 @@ class Edit:
     every: tuple[Callable[[acct.AccountantState, Env], acct.AccountantState], str] | None = None
 
 
-def _run(edit: Edit, params: dict[str, Any]) -> None:
+def _run(edit: Edit, opts: GlobalOptions, params: dict[str, Any]) -> None:
     """Parse the value, then lock, change the record named and print the line."""
     name: str | None = params["name"]
     value = edit.parse(params[edit.argument]) if edit.argument else None
@@ -131,7 +131,7 @@ def _run(edit: Edit, params: dict[str, Any]) -> None:
         raise click.UsageError("give a NAME or --all (not both)")
     dry_run: bool = params["dry_run"]
     prefix = "(dry run, nothing written) " if dry_run else ""
-    with mutate_state(params["config_path"], params["state_path"], params["now"], dry_run) as env:
+    with mutate_state(opts, dry_run) as env:
         if edit.every is not None and name is None:
             change_all, line = edit.every
             state = env.decode("accountant", acct.accountant_from_json)
@@ -151,8 +151,9 @@ def _run(edit: Edit, params: dict[str, Any]) -> None:
 def edit_command(edit: Edit) -> click.Command:
     """The click command of one :class:`Edit` (arguments and options as condor_userprio's)."""
 
-    def callback(**params: Any) -> None:
-        _run(edit, params)
+    @pass_options
+    def callback(opts: GlobalOptions, /, **params: Any) -> None:
+        _run(edit, opts, params)
 
     callback.__doc__ = edit.help
     func: Any = callback

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 import click
 
 from fairshare_cli.cli.context import mutate_state
-from fairshare_cli.cli.options import common_options, dry_run_option
+from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.usage import UsageRecord
 from fairshare_cli.io.history import FORMATS, read_condor_history, read_records
 
@@ -40,14 +40,13 @@ def import_group() -> None:
 @rebuild_option
 @dry_run_option
 @common_options
+@pass_options
 def history(
+    opts: GlobalOptions,
     file: str,
     fmt: str,
     rebuild: bool,
     dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Charge a usage history (CSV or JSON lines; - for stdin) to every model.
 
@@ -63,9 +62,7 @@ def history(
             file,
             rebuild,
             dry_run,
-            config_path,
-            state_path,
-            now,
+            opts,
         )
 
 
@@ -74,13 +71,12 @@ def history(
 @rebuild_option
 @dry_run_option
 @common_options
+@pass_options
 def condor_history(
+    opts: GlobalOptions,
     file: str,
     rebuild: bool,
     dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Charge finished jobs from condor_history -json output (- for stdin).
 
@@ -96,9 +92,7 @@ def condor_history(
             file,
             rebuild,
             dry_run,
-            config_path,
-            state_path,
-            now,
+            opts,
         )
 
 
@@ -124,14 +118,12 @@ def _import(
     label: str,
     rebuild: bool,
     dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
+    opts: GlobalOptions,
 ) -> None:
     """Feed every record to every model (re-reading an unsorted source once); one write."""
     from fairshare_cli.core.operations.import_usage import import_usage
 
-    with mutate_state(config_path, state_path, now, dry_run) as env:
+    with mutate_state(opts, dry_run) as env:
         env.state, count = import_usage(
             env.config, env.state, env.now, records, label=label, rebuild=rebuild
         )
@@ -147,13 +139,12 @@ def _import(
 @rebuild_option
 @dry_run_option
 @common_options
+@pass_options
 def sacct(
+    opts: GlobalOptions,
     file: str,
     rebuild: bool,
     dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Charge jobs from sacct output (sacct -P; - for stdin) to every model.
 
@@ -164,11 +155,9 @@ def sacct(
     Jobs still running at --now (End after it, or Unknown) keep accruing; steps and jobs
     that never started are skipped. Times without a zone are read as UTC.
     """
-    from fairshare_cli.cli.context import resolve_now
     from fairshare_cli.io.history import open_input
     from fairshare_cli.io.sacct import read_sacct
 
-    when = resolve_now(now)
     with open_input(file) as fh:
-        records = list(read_sacct(fh, file, when))
-    _import(lambda: records, file, rebuild, dry_run, config_path, state_path, repr(when))
+        records = list(read_sacct(fh, file, opts.when()))
+    _import(lambda: records, file, rebuild, dry_run, opts)

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from fairshare_cli.cli.context import mutate_state
-from fairshare_cli.cli.options import common_options, dry_run_option
+from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.jobs import INT64_MAX, INT64_MIN
 from fairshare_cli.errors import InputError
 
@@ -45,7 +45,9 @@ def _prefix(dry_run: bool) -> str:
 )
 @dry_run_option
 @common_options
+@pass_options
 def submit(
+    opts: GlobalOptions,
     jobs_file: str | None,
     job_id: str | None,
     owner: str | None,
@@ -63,9 +65,6 @@ def submit(
     job_prio: int | None,
     sets: tuple[str, ...],
     dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Add jobs to the queue (like sbatch / condor_submit).
 
@@ -80,7 +79,7 @@ def submit(
     from fairshare_cli.core.operations.queue import read_queue
     from fairshare_cli.core.operations.queue import submit as submit_jobs
 
-    with mutate_state(config_path, state_path, now, dry_run) as env:
+    with mutate_state(opts, dry_run) as env:
         queue = read_queue(env.state, str(env.state_path))
         if jobs_file is not None:
             objs = _read_objects(Path(jobs_file))
@@ -169,14 +168,13 @@ def _read_objects(path: Path) -> list[dict[str, Any]]:
 )
 @dry_run_option
 @common_options
+@pass_options
 def prio(
+    opts: GlobalOptions,
     job_id: str,
     value: str,
     slurm: bool,
     dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Set a job's priority (like condor_prio -p, or scontrol update priority= with --slurm).
 
@@ -196,7 +194,7 @@ def prio(
         raise InputError(f"priority {number}: expected a whole number that fits in 64 bits")
     from fairshare_cli.core.operations.queue import set_priority
 
-    with mutate_state(config_path, state_path, now, dry_run) as env:
+    with mutate_state(opts, dry_run) as env:
         env.state, hit = set_priority(
             env.state, job_id, number, slurm=slurm, where=str(env.state_path)
         )
@@ -208,12 +206,11 @@ def prio(
 @click.argument("job_ids", nargs=-1, required=True, metavar="JOBID...")
 @dry_run_option
 @common_options
+@pass_options
 def rm(
+    opts: GlobalOptions,
     job_ids: tuple[str, ...],
     dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Remove jobs from the queue (like condor_rm / scancel); CLUSTER removes all its jobs.
 
@@ -224,7 +221,7 @@ def rm(
     """
     from fairshare_cli.core.operations.queue import remove
 
-    with mutate_state(config_path, state_path, now, dry_run) as env:
+    with mutate_state(opts, dry_run) as env:
         env.state, gone = remove(env.config, env.state, env.now, job_ids, where=str(env.state_path))
         click.echo(
             f"{_prefix(dry_run)}Removed {len(gone)} job{'s' if len(gone) != 1 else ''}: "

@@ -9,10 +9,11 @@ import click
 from fairshare_cli.cli.context import Env, load_env, mutate_state
 from fairshare_cli.cli.htcondor_inputs import load_inputs
 from fairshare_cli.cli.options import (
+    GlobalOptions,
     common_options,
     dry_run_option,
-    output_format,
     output_options,
+    pass_options,
 )
 from fairshare_cli.core.htcondor.negotiator import CycleResult
 from fairshare_cli.core.operations.negotiate import CycleInputs
@@ -66,15 +67,12 @@ def _show(result: CycleResult, fmt: str, explain: str | None, committed: str | N
 @dry_run_option
 @output_options
 @common_options
+@pass_options
 def negotiate(
+    opts: GlobalOptions,
     explain: str | None,
     jobs_file: str | None,
     dry_run: bool,
-    output: str,
-    as_json: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Run one negotiation cycle, like condor_negotiator; --dry-run only shows it.
 
@@ -88,10 +86,10 @@ def negotiate(
     the state: jobs run on their slots and the accountant charges their submitters.
     ndjson prints one line per match, submitter and unmatched job; csv the matches.
     """
-    fmt = output_format(output, as_json)
+    fmt = opts.output
     show_progress = sys.stderr.isatty()
     if dry_run:
-        env = load_env(config_path, state_path, now)
+        env = load_env(opts)
         inputs = load_inputs(env, jobs_file)
         result = _run_cycle(env, inputs, explain, show_progress)
         _show(result, fmt, explain, None)
@@ -103,7 +101,7 @@ def negotiate(
         )
     from fairshare_cli.core.operations.negotiate import commit
 
-    with mutate_state(config_path, state_path, now) as env:
+    with mutate_state(opts) as env:
         inputs = load_inputs(env, None)
         result = _run_cycle(env, inputs, explain, show_progress)
         env.state = commit(env.config, env.state, inputs, result, env.now)

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 import click
 
 from fairshare_cli.cli.context import load_env
-from fairshare_cli.cli.options import common_options, output_format, output_options
+from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 from fairshare_cli.core.timestr import TimeStringError, time_str2secs
 from fairshare_cli.errors import InputError
 
@@ -63,16 +63,13 @@ def duration(text: str, what: str) -> float:
 )
 @output_options
 @common_options
+@pass_options
 def simulate(
+    opts: GlobalOptions,
     workload: str | None,
     until: str,
     cycle: str,
     plot: str | None,
-    output: str,
-    as_json: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Run negotiation cycles forward over a workload and show who holds what.
 
@@ -98,7 +95,7 @@ def simulate(
         raise InputError(
             f"--until {until} / --cycle {cycle} is over 100,000 cycles; use a longer --cycle"
         )
-    env = load_env(config_path, state_path, now)
+    env = load_env(opts)
     inputs = load_inputs(env, None)
     if env.config.accounts:
         from fairshare_cli.core.slurm.usage import usage_from_json
@@ -140,7 +137,7 @@ def simulate(
         from fairshare_cli.io.plot import plot_simulation
 
         plot_simulation(result.rows, plot)
-    fmt = output_format(output, as_json)
+    fmt = opts.output
     if fmt != "table":
         emit_rows(rows, FIELDS, fmt)
         return

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from fairshare_cli.cli.context import Env, load_env
-from fairshare_cli.cli.options import common_options, output_format, output_options
+from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 from fairshare_cli.errors import InputError, RuntimeFailure
 from fairshare_cli.io.jobsfile import gc_paused, load_job_objects
 
@@ -76,7 +76,9 @@ def load_jobs(env: Env, jobs_file: str | None) -> list[Any]:
 @click.option("--jobs-file", metavar="FILE", help="Read jobs from a JSON file, not the state.")
 @output_options
 @common_options
+@pass_options
 def sprio(
+    opts: GlobalOptions,
     long_: bool,
     weights: bool,
     norm: bool,
@@ -88,11 +90,6 @@ def sprio(
     noheader: bool,
     verbose: int,
     jobs_file: str | None,
-    output: str,
-    as_json: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Show the factors of pending jobs' priorities, like Slurm's sprio.
 
@@ -122,10 +119,7 @@ def sprio(
             noheader,
             verbose,
             jobs_file,
-            output_format(output, as_json),
-            config_path,
-            state_path,
-            now,
+            opts,
         )
 
 
@@ -141,10 +135,7 @@ def _sprio(
     noheader: bool,
     verbose: int,
     jobs_file: str | None,
-    fmt: str,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
+    opts: GlobalOptions,
 ) -> None:
     from fairshare_cli.core.slurm import model as slurm
     from fairshare_cli.core.slurm.priority import compute_rows
@@ -152,7 +143,8 @@ def _sprio(
     from fairshare_cli.render import sprio as render
     from fairshare_cli.render.formats import emit_rows
 
-    env = load_env(config_path, state_path, now)
+    fmt = opts.output
+    env = load_env(opts)
     if env.config.priority.type == "basic":
         raise RuntimeFailure(
             "You are not running a supported priority plugin (priority/basic). "

@@ -8,7 +8,7 @@ import os
 import click
 
 from fairshare_cli.cli.context import load_env
-from fairshare_cli.cli.options import common_options, output_format, output_options
+from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 
 JSON_FIELDS = (
     "account",
@@ -56,7 +56,9 @@ def invoking_user() -> str:
 )
 @output_options
 @common_options
+@pass_options
 def sshare(
+    opts: GlobalOptions,
     all_users: bool,
     long_: bool,
     accounts: tuple[str, ...],
@@ -66,11 +68,6 @@ def sshare(
     parsable2: bool,
     noheader: bool,
     formats: tuple[str, ...],
-    output: str,
-    as_json: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Show association shares, usage and fair share, like Slurm's sshare.
 
@@ -87,7 +84,7 @@ def sshare(
     from fairshare_cli.render import sshare as render
     from fairshare_cli.render.formats import emit_rows
 
-    env = load_env(config_path, state_path, now)
+    env = load_env(opts)
     state = env.decode("slurm", usage_from_json)
     _, tree = slurm.evaluate(env.config, state, env.now)
     algo = slurm.algorithm(env.config)
@@ -114,7 +111,7 @@ def sshare(
             continue
         picked.append(row)
 
-    fmt = output_format(output, as_json)
+    fmt = opts.output
     if fmt != "table":
         emit_rows(picked, JSON_FIELDS, fmt)
         return

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from fairshare_cli.cli.context import load_env
-from fairshare_cli.cli.options import common_options, output_format, output_options
+from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 from fairshare_cli.core.htcondor.accountant import accountant_from_json
 from fairshare_cli.core.htcondor.userprio import SORT_KEYS, GroupQuotaInfo, userprio_view
 from fairshare_cli.render.formats import Time, emit_rows
@@ -49,7 +49,9 @@ JSON_FIELDS = (
 @click.option("--long", "long_", is_flag=True, help="Raw accounting ads (-long).")
 @output_options
 @common_options
+@pass_options
 def userprio(
+    opts: GlobalOptions,
     names: tuple[str, ...],
     all_cols: bool,
     allusers: bool,
@@ -58,11 +60,6 @@ def userprio(
     hierarchical: bool | None,
     sort: str,
     long_: bool,
-    output: str,
-    as_json: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Show user priorities, like condor_userprio.
 
@@ -76,7 +73,7 @@ def userprio(
     from fairshare_cli.core.jobs import parse_jobs
     from fairshare_cli.render.userprio import choose_columns, render_long, render_userprio
 
-    env = load_env(config_path, state_path, now)
+    env = load_env(opts)
     group_info: dict[str, GroupQuotaInfo] = {}
     if env.config.groups:
         # Groups: the quota computation reads queue, accountant and claims once for all.
@@ -113,7 +110,7 @@ def userprio(
         priority_only=priority and not usage and not all_cols,
         group_info=group_info,
     )
-    fmt = output_format(output, as_json)
+    fmt = opts.output
     if fmt != "table":
         rows = [
             {

@@ -63,7 +63,7 @@ def whatif(
       fs whatif --set priority.fairshare=classic sshare -a -l
     Dotted keys are the config's (DESIGN §3); quote group names that contain dots.
     """
-    from fairshare_cli.cli import context
+    from fairshare_cli.cli.context import WHATIF_OVERRIDES
     from fairshare_cli.cli.main import cli
 
     overrides = dict(parse_assignment(a) for a in assignments)
@@ -73,10 +73,7 @@ def whatif(
     command = cli.get_command(ctx, view)
     if command is None:
         raise click.UsageError(f"the {view} view is not available in this version")
-    context.WHATIF_OVERRIDES.clear()
-    context.WHATIF_OVERRIDES.update(overrides)
-    try:
-        with command.make_context(view, argv, parent=ctx) as sub:
-            command.invoke(sub)
-    finally:
-        context.WHATIF_OVERRIDES.clear()
+    # The view's options read the overrides from the context they share (ctx.meta).
+    ctx.meta[WHATIF_OVERRIDES] = overrides
+    with command.make_context(view, argv, parent=ctx) as sub:
+        command.invoke(sub)
