@@ -14,7 +14,7 @@ import click
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.jobs import parse_time
 from fairshare_cli.core.state import SectionError, State
-from fairshare_cli.errors import ConfigError, InputError, StateError
+from fairshare_cli.errors import ConfigError, StateError
 from fairshare_cli.io.config import load_config
 from fairshare_cli.io.paths import user_config_file, user_state_file
 from fairshare_cli.io.state import load_state, save_state, state_lock
@@ -67,9 +67,7 @@ class Env:
     config: Config
     state: State
     now: float
-    config_path: Path
     state_path: Path
-    overrides: Mapping[str, Any] = field(default_factory=dict)
 
     def decode(self, name: str, decoder: Callable[[Any], T]) -> T:
         """Decode one state section, naming the state file on failure.
@@ -158,14 +156,7 @@ def load_env(opts: GlobalOptions) -> Env:
     cpath = resolve_config_path(opts.config_path)
     config = load_config(cpath, overrides)
     spath = resolve_state_path(opts.state_path, config)
-    return Env(
-        config=config,
-        state=load_state(spath),
-        now=when,
-        config_path=cpath,
-        state_path=spath,
-        overrides=dict(overrides or {}),
-    )
+    return Env(config=config, state=load_state(spath), now=when, state_path=spath)
 
 
 @contextlib.contextmanager
@@ -182,17 +173,9 @@ def mutate_state(opts: GlobalOptions, dry_run: bool = False) -> Iterator[Env]:
     config = load_config(cpath)
     spath = resolve_state_path(opts.state_path, config)
     with state_lock(spath):
-        env = Env(
-            config=config, state=load_state(spath), now=when, config_path=cpath, state_path=spath
-        )
+        env = Env(config=config, state=load_state(spath), now=when, state_path=spath)
         before = env.state
         with env.section_errors():
             yield env
         if not dry_run and env.state is not before:
             save_state(spath, env.state)
-
-
-def require(condition: bool, message: str) -> None:
-    """Raise an :class:`InputError` with ``message`` unless ``condition``."""
-    if not condition:
-        raise InputError(message)

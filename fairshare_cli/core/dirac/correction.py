@@ -58,13 +58,6 @@ class RunningHistory:
         if end is not None:
             _add_delta(steps, end, -jobs)
 
-    def merge(self, other: RunningHistory) -> None:
-        """Add every event of ``other`` (used to fold an import batch in)."""
-        for key, steps in other.events.items():
-            mine = self.events.setdefault(key, [])
-            for time, delta in steps:
-                _add_delta(mine, time, delta)
-
 
 def _add_delta(steps: list[tuple[float, float]], time: float, delta: float) -> None:
     """Insert one change, merging with an existing change at the same time."""
@@ -137,22 +130,6 @@ def history_from_json(raw: object) -> RunningHistory:
             parsed.sort()
             history.events[(group, owner)] = parsed
     return history
-
-
-def add_running_jobs(
-    section: Any, group: str, owner: str, start: float, end: float | None, jobs: int
-) -> dict[str, Any]:
-    """The ``dirac`` section with ``jobs`` more running for (group, owner) from start to end.
-
-    For commands that start DIRAC jobs (a committed negotiation cycle): ``end`` None means
-    still running.
-
-    Raises:
-        SectionError: the section given is malformed.
-    """
-    history = history_from_json(section)
-    history.add(group, owner, start, end, jobs)
-    return history_to_json(history)
 
 
 def record_cycle(
