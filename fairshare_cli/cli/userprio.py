@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import click
 
 from fairshare_cli.cli.context import load_env
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 from fairshare_cli.core.htcondor.accountant import accountant_from_json
-from fairshare_cli.core.htcondor.userprio import SORT_KEYS, GroupQuotaInfo, userprio_view
+from fairshare_cli.core.htcondor.userprio import (
+    SORT_KEYS,
+    GroupQuotaInfo,
+    UserprioRow,
+    userprio_view,
+)
 from fairshare_cli.render.formats import Time, emit_rows
 
 JSON_FIELDS = (
@@ -112,22 +120,7 @@ def userprio(
     )
     fmt = opts.output
     if fmt != "table":
-        rows = [
-            {
-                "name": r.name,
-                "is_group": r.is_group,
-                "effective_priority": r.effective_priority,
-                "real_priority": r.real_priority,
-                "priority_factor": r.priority_factor,
-                "resources_in_use": r.resources_in_use,
-                "weighted_resources_in_use": r.weighted_resources_in_use,
-                "accumulated_usage_hours": r.accumulated_usage_hours,
-                "weighted_accumulated_usage_hours": r.weighted_accumulated_usage_hours,
-                "begin_usage_time": Time(r.begin_usage_time),
-                "last_usage_time": Time(r.last_usage_time),
-            }
-            for r in view.rows
-        ]
+        rows = _json_rows(view.rows)
         emit_rows(rows, JSON_FIELDS, fmt)
         return
     if long_:
@@ -135,3 +128,23 @@ def userprio(
         return
     cols = choose_columns(view, all_cols=all_cols, priority=priority, usage=usage)
     click.echo(render_userprio(view, cols, env.now), nl=False)
+
+
+def _json_rows(rows: Sequence[UserprioRow]) -> list[dict[str, Any]]:
+    """The rows as DESIGN §5 ``userprio`` objects (the keys of :data:`JSON_FIELDS`)."""
+    return [
+        {
+            "name": r.name,
+            "is_group": r.is_group,
+            "effective_priority": r.effective_priority,
+            "real_priority": r.real_priority,
+            "priority_factor": r.priority_factor,
+            "resources_in_use": r.resources_in_use,
+            "weighted_resources_in_use": r.weighted_resources_in_use,
+            "accumulated_usage_hours": r.accumulated_usage_hours,
+            "weighted_accumulated_usage_hours": r.weighted_accumulated_usage_hours,
+            "begin_usage_time": Time(r.begin_usage_time),
+            "last_usage_time": Time(r.last_usage_time),
+        }
+        for r in rows
+    ]

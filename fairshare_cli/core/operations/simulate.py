@@ -94,43 +94,91 @@ def simulate(
     Returns:
         The rows of every cycle and the final state.
     """
-    name_of = submitter_of(config)
-    weigh = slot_weigher(config)
-    tree = group_tree(config)
-    knobs = negotiator_knobs(config)
-    jobs: list[Job] = list(queue)
+    run = _Run(config, accountant, negotiator, queue, start)
     pending = sorted(
         workload,
         key=lambda j: (j.submit_time if j.submit_time is not None else start, j.cluster_proc),
     )
-    ran: dict[str, tuple[Job, float, float | None]] = {}
     rows: list[SimRow] = []
     seen: set[str] = set()  # submitters keep a row (0 slots) once they have appeared
     times = cycle_times(start, until, cycle)
     for k, t in enumerate(times):
-        # 1. jobs whose run time is up leave their slots at their exact end
+        run.finish_jobs(t)
+        run.submit_due(pending, t)
+        run.negotiate(t)
+        rows.extend(
+            _rows(
+                t,
+                config,
+                run.jobs,
+                run.accountant,
+                run.negotiator,
+                run.name_of,
+                slurm_fairshare,
+                run.ran,
+                seen,
+            )
+        )
+        if progress is not None:
+            progress((k + 1) / len(times))
+    return SimResult(tuple(rows), tuple(run.jobs), run.accountant, run.negotiator, len(times))
+
+
+class _Run:
+    """What changes from cycle to cycle: the queue, the accountant, the claims, the work done.
+
+    ``ran`` maps a job id (``id#t`` once preempted at ``t``) to the job, its start and its
+    end (None: still running), for the Slurm rows.
+    """
+
+    def __init__(
+        self,
+        config: Config,
+        accountant: acct.AccountantState,
+        negotiator: NegotiatorState,
+        queue: Sequence[Job],
+        start: float,
+    ) -> None:
+        self.config = config
+        self.start = start
+        self.name_of = submitter_of(config)
+        self.weigh = slot_weigher(config)
+        self.tree = group_tree(config)
+        self.knobs = negotiator_knobs(config)
+        self.jobs: list[Job] = list(queue)
+        self.accountant = accountant
+        self.negotiator = negotiator
+        self.ran: dict[str, tuple[Job, float, float | None]] = {}
+
+    def finish_jobs(self, t: float) -> None:
+        """Jobs whose run time is up leave their slots at their exact end (``RemoveMatch``
+        of the weight their claim was charged)."""
         ending = []
-        for i, job in enumerate(jobs):
+        for i, job in enumerate(self.jobs):
             if job.status == "running" and job.run_time is not None:
-                began = job.start_time if job.start_time is not None else start
+                began = job.start_time if job.start_time is not None else self.start
                 if began + job.run_time <= t:
                     ending.append((began + job.run_time, i))
-        held = {c.job_id: c for c in negotiator.claims.values()} if ending else {}
+        held = {c.job_id: c for c in self.negotiator.claims.values()} if ending else {}
         for end, i in sorted(ending):
-            job = jobs[i]
-            accountant = acct.remove_match(
-                accountant, config, name_of(job), _held_weight(job, held, weigh, start), end
+            job = self.jobs[i]
+            weight = _held_weight(job, held, self.weigh, self.start)
+            self.accountant = acct.remove_match(
+                self.accountant, self.config, self.name_of(job), weight, end
             )
-            jobs[i] = replace(job, status="completed")
-            if job.id in ran:
-                ran[job.id] = (ran[job.id][0], ran[job.id][1], end)
-        # 2. new submissions
+            self.jobs[i] = replace(job, status="completed")
+            if job.id in self.ran:
+                self.ran[job.id] = (self.ran[job.id][0], self.ran[job.id][1], end)
+
+    def submit_due(self, pending: list[Job], t: float) -> None:
+        """Workload jobs whose submit time has come join the queue, idle."""
+        start = self.start
         while (
             pending
             and (pending[0].submit_time if pending[0].submit_time is not None else start) <= t
         ):
             job = pending.pop(0)
-            jobs.append(
+            self.jobs.append(
                 replace(
                     job,
                     status="idle",
@@ -139,40 +187,38 @@ def simulate(
                     submit_time=job.submit_time if job.submit_time is not None else start,
                 )
             )
-        # 3. one negotiation cycle, committed
-        live = [j for j in jobs if j.status in ("idle", "running")]
-        claims = current_claims(negotiator, jobs, config, t)  # finished jobs drop claims
+
+    def negotiate(self, t: float) -> None:
+        """One negotiation cycle at ``t``, committed."""
+        config = self.config
+        live = [j for j in self.jobs if j.status in ("idle", "running")]
+        claims = current_claims(self.negotiator, self.jobs, config, t)  # finished: dropped
         negotiator = NegotiatorState(
-            {c.slot: c for c in claims}, negotiator.rr_times, negotiator.last_cycle
+            {c.slot: c for c in claims}, self.negotiator.rr_times, self.negotiator.last_cycle
         )
         result = negotiate_cycle(
             config.machines,
             claims,
             [JobBatch(j) for j in live],
-            name_of,
-            priorities_at(accountant, config, t),
-            tree,
-            knobs,
+            self.name_of,
+            priorities_at(self.accountant, config, t),
+            self.tree,
+            self.knobs,
             t,
             rr_times=negotiator.rr_times,
         )
-        new_live, accountant, negotiator = apply_matches(
-            result, live, accountant, negotiator, config, t
+        new_live, self.accountant, self.negotiator = apply_matches(
+            result, live, self.accountant, negotiator, config, t
         )
         by_id = {j.id: j for j in new_live}
-        jobs = [by_id.get(j.id, j) for j in jobs]
+        self.jobs = [by_id.get(j.id, j) for j in self.jobs]
+        ran = self.ran
         for m in result.matches:
             if m.preempted_job and m.preempted_job in ran:
                 old = ran[m.preempted_job]
                 ran[m.preempted_job + f"#{t}"] = (old[0], old[1], t)
                 del ran[m.preempted_job]
             ran[m.job_id] = (by_id[m.job_id], t, None)
-        rows.extend(
-            _rows(t, config, jobs, accountant, negotiator, name_of, slurm_fairshare, ran, seen)
-        )
-        if progress is not None:
-            progress((k + 1) / len(times))
-    return SimResult(tuple(rows), tuple(jobs), accountant, negotiator, len(times))
 
 
 def _held_weight(
