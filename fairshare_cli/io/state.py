@@ -11,13 +11,13 @@ import fcntl
 import json
 import math
 import os
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from fairshare_cli.core.state import FORMAT_MARK, SCHEMA_VERSION, State, state_to_json
 from fairshare_cli.errors import RuntimeFailure, StateError
+from fairshare_cli.io.atomic import atomic_write_text
 
 #: Upgrades from schema version N to N + 1, by N. Empty while there is only version 1.
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
@@ -102,31 +102,7 @@ def save_state(path: Path, state: State) -> None:
         raise RuntimeFailure(
             f"cannot write state file {path}: {exc}; nothing was written"
         ) from None
-    try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise RuntimeFailure(f"cannot write state file {path}: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise RuntimeFailure(f"cannot write state file {path}: {exc.strerror}") from None
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    with contextlib.suppress(OSError):
-        dfd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
+    atomic_write_text(path, text, "state file")
 
 
 @contextlib.contextmanager
