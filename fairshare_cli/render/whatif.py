@@ -14,6 +14,19 @@ from fairshare_cli.core.operations.whatif import Compared, WhatifDiff
 
 CHANGED = "bold yellow"
 
+#: Short column headings, so that the table fits a terminal.
+LABELS = {
+    "effective_priority": "eff. prio",
+    "real_priority": "real prio",
+    "priority_factor": "factor",
+    "weighted_resources_in_use": "in use",
+    "norm_shares": "norm shares",
+    "effective_usage": "eff. usage",
+    "subtree_quota": "subtree",
+    "in_use": "in use",
+    "p_first": "P(first)",
+}
+
 
 def figure_text(value: Any, other: Any = None) -> str:
     """A figure as text: as short as it can be while still telling it from ``other``."""
@@ -71,10 +84,12 @@ def render_diff(
         console.print(f"{title}: no differences", markup=False)
         return
     table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
-    table.add_column(diff.view if diff.view != "negotiate" else "submitter", overflow="fold")
+    table.add_column(
+        diff.view if diff.view != "negotiate" else "submitter", overflow="fold", min_width=12
+    )
     table.add_column("rank", no_wrap=True, justify="right")
     for name in diff.figures:
-        table.add_column(name, no_wrap=True, justify="right")
+        table.add_column(LABELS.get(name, name), no_wrap=True, justify="right")
     for row in diff.rows:
         table.add_row(Text(row.key), rank_text(row), *(cell(row, n) for n in diff.figures))
     console.print(table)

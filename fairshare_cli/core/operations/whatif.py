@@ -87,7 +87,11 @@ class WhatifDiff:
     def counts(self) -> dict[str, int]:
         """Rows whose figures changed, rows that moved, appeared and left."""
         return {
-            "changed": sum(1 for r in self.rows if r.changed - {"rank"}),
+            "changed": sum(
+                1
+                for r in self.rows
+                if r.before is not None and r.after is not None and r.changed - {"rank"}
+            ),
             "moved": sum(1 for r in self.rows if r.rank_move),
             "appeared": sum(1 for r in self.rows if r.before is None),
             "left": sum(1 for r in self.rows if r.after is None),
