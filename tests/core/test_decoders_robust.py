@@ -31,7 +31,7 @@ KEYS = st.sampled_from(
      "running_jobs", "id", "owner", "count", "status", "submit_time", "request_cpus",
      "time_limit", "dirac_group", "dirac_requirements", "cpu_time", "account", "user", "rate",
      "start", "end", "priority", "is_group", "job_id", "submitter", "start_time", "slots",
-     "nice_user", "lhcb_user", "a@b"]
+     "nice_user", "lhcb_user", "a@b", "weight"]
 )  # fmt: skip
 SCALARS = st.one_of(
     st.none(),
