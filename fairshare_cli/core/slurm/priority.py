@@ -359,7 +359,8 @@ def compute_rows(
                 f_qos = 0.0
             qos_cache[qname] = f_qos
 
-        f_age = age_factor(job.submit_time, now, max_age) if w_age else 0.0
+        accrue = job.accrue_time if job.accrue_time is not None else job.submit_time
+        f_age = age_factor(accrue, now, max_age) if w_age else 0.0
         f_assoc = 0.0  # association priorities are not modelled (no Priority= per assoc)
         if w_fs:
             f_fs = fs_cache.get(id(assoc))
