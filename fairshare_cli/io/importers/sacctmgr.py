@@ -407,7 +407,10 @@ def _read_dump(rows: list[tuple[int, str]], label: str, out: Listing) -> None:
         if m is None:
             raise InputError(f"{where}: expected a dump line like \"Account - 'name':...\"")
         kind, name, rest = m.groups()
-        opts = {k.lower(): (a if a is not None else b) for k, a, b in _DUMP_OPT.findall(rest)}
+        opts = {
+            o.group(1).lower(): o.group(2) if o.group(2) is not None else o.group(3)
+            for o in _DUMP_OPT.finditer(rest)
+        }
         if kind == "Parent":
             parent = name
             continue

@@ -19,6 +19,9 @@ from fairshare_cli.core.timestr import TimeStringError, time_str2secs
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import is_prompt, text_lines
 
+#: Slurm's NO_VAL (an unset uint32): at or above it a number means "not set".
+NO_VAL = 0xFFFFFFFE
+
 #: Slurm job states that stay in the queue, and ours.
 STATES = {"PENDING": "idle", "RUNNING": "running", "SUSPENDED": "running", "CONFIGURING": "running"}
 
@@ -70,26 +73,38 @@ def _chain(first: tuple[int, str], rest: Iterator[tuple[int, str]]) -> Iterator[
 # scontrol show jobs ------------------------------------------------------------------
 
 
+class _Record(dict[str, str]):
+    """One ``scontrol show jobs`` record; ``where(key)`` names the line a key is on."""
+
+    def __init__(self, label: str, start: int) -> None:
+        super().__init__()
+        self.label = label
+        self.start = start
+        self.lines: dict[str, int] = {}
+
+    def where(self, key: str | None = None) -> str:
+        return f"{self.label}:{self.lines.get(key or '', self.start)}"
+
+
 def _read_scontrol(lines: Iterator[tuple[int, str]], label: str, out: JobDump) -> None:
-    record: dict[str, str] = {}
-    start = 0
+    record: _Record | None = None
     for number, line in lines:
-        if is_prompt(line):
+        if is_prompt(line) or not line.strip():
             continue
         if line.startswith("JobId="):
-            if record:
-                _scontrol_job(record, f"{label}:{start}", out)
-            record, start = {}, number
-        elif not line.strip():
-            continue
-        elif not record:
+            if record is not None:
+                _scontrol_job(record, out)
+            record = _Record(label, number)
+        elif record is None:
             raise InputError(f'{label}:{number}: expected "JobId=..." (scontrol show jobs)')
-        for key, value in re.findall(r"([\w/:]+)=(\S*)", line):
-            record.setdefault(key, value)
-        if "=" not in line and line.strip():
+        if "=" not in line:
             raise InputError(f"{label}:{number}: expected Key=Value fields")
-    if record:
-        _scontrol_job(record, f"{label}:{start}", out)
+        for key, value in re.findall(r"([\w/:]+)=(\S*)", line):
+            if key not in record:
+                record[key] = value
+                record.lines[key] = number
+    if record is not None:
+        _scontrol_job(record, out)
 
 
 def _need(record: Mapping[str, str], key: str, where: str) -> str:
@@ -137,7 +152,8 @@ def _time_limit(value: str, where: str) -> float | str | None:
         raise InputError(f"{where}: TimeLimit: {exc}") from None
 
 
-def _scontrol_job(record: Mapping[str, str], where: str, out: JobDump) -> None:
+def _scontrol_job(record: _Record, out: JobDump) -> None:
+    where = record.where()
     state = _need(record, "JobState", where)
     job_id = _need(record, "JobId", where)
     if record.get("ArrayJobId") and record.get("ArrayTaskId"):
@@ -150,6 +166,16 @@ def _scontrol_job(record: Mapping[str, str], where: str, out: JobDump) -> None:
         return
     user = re.sub(r"\(\d+\)\Z", "", _need(record, "UserId", where))
     tres = _tres(record.get("TRES", "") or record.get("ReqTRES", ""))
+
+    def num(key: str, default: str | None = None) -> int:
+        value = record.get(key, default)
+        if value is None:
+            raise InputError(f"{where}: the job record has no {key}=")
+        return _int(value.split("-")[0] if key == "NumNodes" else value, record.where(key), key)
+
+    def when(key: str) -> float | None:
+        return _time(record.get(key, ""), record.where(key), key)
+
     obj: dict[str, Any] = {
         "id": job_id,
         "owner": user,
@@ -157,19 +183,19 @@ def _scontrol_job(record: Mapping[str, str], where: str, out: JobDump) -> None:
         "account": record.get("Account") or None,
         "qos": record.get("QOS") or None,
         "partition": record.get("Partition") or None,
-        "nice": _int(record.get("Nice", "0"), where, "Nice"),
-        "request_cpus": _int(_need(record, "NumCPUs", where), where, "NumCPUs"),
-        "num_nodes": _int(record.get("NumNodes", "1").split("-")[0], where, "NumNodes"),
+        "nice": num("Nice", "0"),
+        "request_cpus": num("NumCPUs"),
+        "num_nodes": num("NumNodes", "1"),
         "request_memory": _memory_mb(tres.get("mem")),
-        "submit_time": _time(record.get("SubmitTime", ""), where, "SubmitTime"),
-        "eligible_time": _time(record.get("EligibleTime", ""), where, "EligibleTime"),
-        "accrue_time": _time(record.get("AccrueTime", ""), where, "AccrueTime"),
-        "time_limit": _time_limit(record.get("TimeLimit", ""), where),
+        "submit_time": when("SubmitTime"),
+        "eligible_time": when("EligibleTime"),
+        "accrue_time": when("AccrueTime"),
+        "time_limit": _time_limit(record.get("TimeLimit", ""), record.where("TimeLimit")),
     }
     if status == "running":
-        obj["start_time"] = _time(record.get("StartTime", ""), where, "StartTime")
-    printed = record.get("Priority")
-    _add(out, obj, where, _int(printed, where, "Priority") if printed else None, tres)
+        obj["start_time"] = when("StartTime")
+    printed = num("Priority") if record.get("Priority") else None
+    _add(out, obj, where, printed, tres)
 
 
 def _add(
@@ -251,7 +277,9 @@ def _json_job(job: Mapping[str, Any], where: str, out: JobDump) -> None:
         "submit_time": epoch("submit_time"),
         "eligible_time": epoch("eligible_time"),
         "accrue_time": epoch("accrue_time"),
-        "time_limit": limit * 60.0 if isinstance(limit, (int, float)) else "INFINITE",
+        "time_limit": limit * 60.0
+        if isinstance(limit, (int, float)) and 0 <= limit < NO_VAL
+        else "INFINITE",
     }
     if status == "running":
         obj["start_time"] = epoch("start_time")
