@@ -82,6 +82,29 @@ def _check_slurm_fields(env: Env, job: Job) -> None:
         raise InputError(f'job {job.id}: unknown QOS "{job.qos}" (see [qos])')
     if job.account is not None and cfg.accounts and job.account not in cfg.accounts:
         raise InputError(f'job {job.id}: unknown account "{job.account}" (see [accounts])')
+    _check_association(env, job)
+
+
+def _check_association(env: Env, job: Job) -> None:
+    """A Slurm job needs its user's association in its account (default: the user's
+    first), as ``sbatch`` does; a job naming no account, partition or QOS is not Slurm's."""
+    cfg = env.config
+    if not cfg.accounts or (job.account is None and job.partition is None and job.qos is None):
+        return
+    from fairshare_cli.core.slurm.priority import job_user
+
+    user = job_user(job.owner)
+    account = job.account
+    if account is None:
+        if any(user in spec.users for spec in cfg.accounts.values()):
+            return
+    elif user in cfg.accounts[account].users:
+        return
+    where = f' in account "{account}"' if account else ""
+    raise InputError(
+        f'job {job.id}: user "{user}" has no association{where} (sbatch: "Invalid account '
+        'or account/partition combination specified"); add it to [accounts]'
+    )
 
 
 def _next_cluster(jobs: list[Job]) -> int:
@@ -156,7 +179,7 @@ def submit(
         if jobs_file is not None:
             objs = _read_objects(Path(jobs_file))
         else:
-            obj: dict[str, Any] = {"owner": owner or invoking_user()}
+            obj: dict[str, Any] = {"owner": owner or invoking_user() or "nobody"}
             for key, value in (
                 ("account", account),
                 ("partition", partition),

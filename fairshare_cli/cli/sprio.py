@@ -179,6 +179,12 @@ def _sprio(
     rows = render.sort_rows(rows, sort or "i")
 
     if fmt != "table":
+        if weights:
+            from fairshare_cli.render.sprio_weights import WEIGHT_FIELDS, weights_row
+
+            row = weights_row(ctx.weights)
+            emit_rows(row if fmt == "json" else [row], WEIGHT_FIELDS, fmt)
+            return
         emit_rows(render.json_rows(rows), JSON_FIELDS, fmt)
         return
     if job_ids and not rows and not weights:

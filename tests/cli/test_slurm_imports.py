@@ -149,3 +149,23 @@ def test_site_factor_comes_from_the_printed_priority(tmp_path: Path, run: Run) -
     assert set(sites.values()) == {0}
     assert sorted(r["partition"] for r in rows if r["job_id"] == "11") == ["batch", "express"]
     assert "2" not in sites  # running: not listed by sprio
+
+
+def test_sprio_weights_as_json(tmp_path: Path, run: Run) -> None:
+    """Issue 12 item 17: ``sprio -w --json`` is the Weights row, not every job."""
+    common, _ = _build(tmp_path, run, "ft1_running")
+    res = run("sprio", "-w", "--json", *common)
+    assert res.exit_code == 0, res.stderr
+    weights = json.loads(res.stdout)
+    header, row = _body(FIXTURES / "ft1_running" / "sprio_w.txt").splitlines()
+    # Right-aligned: the values sit under SITE AGE FAIRSHARE JOBSIZE PARTITION QOS.
+    printed = dict(zip(header.split()[3:], map(int, row.split()[1:]), strict=True))
+    assert printed == {
+        "SITE": weights["site"],
+        "AGE": weights["age"],
+        "FAIRSHARE": weights["fairshare"],
+        "JOBSIZE": weights["jobsize"],
+        "PARTITION": weights["partition"],
+        "QOS": weights["qos"],
+    }
+    assert weights["assoc"] == 0

@@ -193,6 +193,8 @@ class SlurmHistorySink:
         self.running = list(self.state.running)
         self.cutoff = su.record_cutoff(self.state, self.params)
         self.count = 0
+        #: Users whose records were left out (no association, no account), by name.
+        self.ignored: set[str] = set()
 
     def add(self, record: UsageRecord) -> None:
         self.count += 1
@@ -204,6 +206,7 @@ class SlurmHistorySink:
         assoc = tree.user_assoc(user, record.account)
         if assoc is None:
             if record.account is None:
+                self.ignored.add(user)
                 return
             # An association Slurm no longer has: its usage stays with the account.
             key = (record.account, user)

@@ -1,0 +1,24 @@
+"""``fs sprio -w`` as data: the weights sprio's "Weights" row shows."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from fairshare_cli.core.slurm.priority import Weights
+
+WEIGHT_FIELDS = ("site", "age", "assoc", "fairshare", "jobsize", "partition", "qos", "tres")
+
+
+def weights_row(weights: Weights) -> Mapping[str, Any]:
+    """``PriorityWeight*`` by factor (SITE's weight is 1, as sprio prints it)."""
+    return {
+        "site": 1,
+        "age": weights.age,
+        "assoc": weights.assoc,
+        "fairshare": weights.fairshare,
+        "jobsize": weights.jobsize,
+        "partition": weights.partition,
+        "qos": weights.qos,
+        "tres": dict(weights.tres),
+    }
