@@ -169,3 +169,33 @@ def test_sprio_weights_as_json(tmp_path: Path, run: Run) -> None:
         "QOS": weights["qos"],
     }
     assert weights["assoc"] == 0
+
+
+@pytest.mark.parametrize("name", ["sshare_a_l_P.txt", "sshare_a_l.txt", "sshare_a_P_fields.txt"])
+def test_sshare_import_tree_and_usage(tmp_path: Path, run: Run, name: str) -> None:
+    """The tree comes from the Account column's indentation and RawShares; user usage is
+    RawUsage (whole numbers: sshare truncates), so user rows print their RawUsage back."""
+    cfg = tmp_path / "pool.toml"
+    cfg.write_text(BASE)
+    capture = FIXTURES / "ft2_idle"
+    common = ["--config", str(cfg), "--state", str(tmp_path / "s.json"), "--now", _now("ft2_idle")]
+    res = run(
+        "import",
+        "sshare",
+        str(capture / name),
+        "--into",
+        str(cfg),
+        *common,
+        "--last-decay",
+        _pass_time("ft2_idle"),
+    )
+    assert res.exit_code == 0, res.stderr
+    assert "usage of 5 user associations as of the decay pass at 2026-11-21T23:19:20Z" in res.stderr
+    res = run("sshare", "-a", "-P", "-o", "Account,User,RawShares,RawUsage", *common)
+    theirs = _body(capture / "sshare_a_l_P.txt").splitlines()
+    wanted = [
+        "|".join(cells[i] for i in (0, 1, 2, 4)) for cells in (line.split("|") for line in theirs)
+    ]
+    ours = res.stdout.splitlines()
+    assert [o for o in ours if o.split("|")[1]] == [w for w in wanted if w.split("|")[1]]
+    assert [o.split("|")[:3] for o in ours] == [w.split("|")[:3] for w in wanted]

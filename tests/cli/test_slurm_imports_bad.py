@@ -62,6 +62,24 @@ users = { u1 = 1 }
             id="cpus",
         ),
         pytest.param(
+            "sshare",
+            b"Account|User|RawUsage|Bogus\nroot|||1\n",
+            'f:1: unknown sshare field "Bogus"',
+            id="sshare-field",
+        ),
+        pytest.param(
+            "sshare",
+            b"Account|User|RawUsage\n b|u1|12|9\n",
+            "f:2: expected 3 fields",
+            id="sshare-count",
+        ),
+        pytest.param(
+            "sshare",
+            b"Account|User|RawUsage\n b|u1|lots\n",
+            "f:2: RawUsage",
+            id="sshare-usage",
+        ),
+        pytest.param(
             "scontrol-assoc", b"hello\n", "f:1: expected scontrol show assoc_mgr", id="text"
         ),
         pytest.param(
@@ -81,9 +99,9 @@ def test_bad_dump(
     cfg.write_text(CONFIG)
     state = tmp_path / "state.json"
     args = ["import", kind, "f"]
-    if kind in ("sacctmgr", "slurm-conf"):
+    if kind in ("sacctmgr", "slurm-conf", "sshare"):
         args += ["--into", str(cfg)]
-    else:
+    if kind not in ("sacctmgr", "slurm-conf"):
         args += ["--config", str(cfg), "--state", str(state)]
     import os
 
