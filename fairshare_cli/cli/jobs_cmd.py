@@ -43,6 +43,7 @@ def _release(env: Env, gone: list[Job]) -> None:
     accountant = env.decode("accountant", acct.accountant_from_json)
     negotiator = env.decode("negotiator", negotiator_from_json)
     accountant, negotiator = release_jobs(gone, accountant, negotiator, env.config, env.now)
+    _slurm_charges(env, gone, stop=True)
     state = env.state.with_section("accountant", acct.accountant_to_json(accountant))
     state = state.with_section("negotiator", negotiator_to_json(negotiator))
     stopped = [(j.dirac_group, j.owner) for j in gone if j.status == "running" and j.dirac_group]
@@ -53,6 +54,21 @@ def _release(env: Env, gone: list[Job]) -> None:
             raise StateError(f"state file {env.state_path}: {exc}") from None
         state = state.with_section("dirac", dirac)
     env.state = state
+
+
+def _slurm_charges(env: Env, jobs: list[Job], stop: bool) -> None:
+    """Running Slurm jobs accrue usage from their start (submit) until removed (rm)."""
+    from fairshare_cli.core.slurm import snapshot
+    from fairshare_cli.core.slurm.usage import usage_from_json, usage_to_json
+
+    if not any(j.status == "running" for j in jobs) or not env.config.accounts:
+        return
+    slurm = env.decode("slurm", usage_from_json)
+    if stop:
+        slurm = snapshot.stop_charges(slurm, [j.id for j in jobs], env.now)
+    else:
+        slurm = snapshot.charge_running_jobs(slurm, jobs, env.config, env.now)
+    env.state = env.state.with_section("slurm", usage_to_json(slurm))
 
 
 def _matches(job: Job, wanted: str) -> bool:
@@ -225,6 +241,7 @@ def submit(
             except InputError as exc:
                 raise InputError(f"{source}: {exc}") from None
         _store(env, [*queue, *new])
+        _slurm_charges(env, new, stop=False)
         ids = ", ".join(j.id for j in new)
         click.echo(
             f"{_prefix(dry_run)}Submitted {len(new)} job{'s' if len(new) != 1 else ''}: {ids}"

@@ -99,7 +99,9 @@ def _charge_running(env: Env, jobs: list[ImportedJob], when: float) -> list[str]
             ignored.append(f"{obj['id']} ({account}/{user}: no association)")
             continue
         start = float(parse_job(obj, item.where)[0].start_time or when)
-        running.append(RunningJob(account or "", user, item.billing, obj.get("qos"), start))
+        running.append(
+            RunningJob(account or "", user, item.billing, obj.get("qos"), start, obj["id"])
+        )
     store_slurm(env, replace(state, running=running_charges(running, env.config)))
     return ignored
 

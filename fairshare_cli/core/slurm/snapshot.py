@@ -77,18 +77,67 @@ class RunningJob:
     billing: float
     qos: str | None
     start: float
+    job: str | None = None
+
+
+def _usage_factor(config: Config, qos: str | None) -> float:
+    spec = config.qos.get(qos or "normal")
+    return spec.usage_factor if spec is not None and spec.usage_factor >= 0 else 1.0
 
 
 def running_charges(jobs: Iterable[RunningJob], config: Config) -> tuple[su.RunningCharge, ...]:
     """Charges of running jobs: billable CPUs × the QOS UsageFactor (``_apply_new_usage``)."""
-    out = []
-    for job in jobs:
-        factor = 1.0
-        spec = config.qos.get(job.qos or "normal")
-        if spec is not None and spec.usage_factor >= 0:
-            factor = spec.usage_factor
-        out.append(su.RunningCharge(job.account, job.user, job.billing * factor, job.start))
-    return tuple(out)
+    return tuple(
+        su.RunningCharge(
+            job.account,
+            job.user,
+            job.billing * _usage_factor(config, job.qos),
+            job.start,
+            job=job.job,
+        )
+        for job in jobs
+    )
+
+
+def charge_running_jobs(
+    state: su.SlurmUsage, jobs: Iterable[Job], config: Config, now: float
+) -> su.SlurmUsage:
+    """Running Slurm jobs put in the queue (``fs submit``) accrue from their start.
+
+    The passes between the start and the state's last pass are charged at once (as
+    ``fs import history`` does); later passes charge the job as slurmctld does, until
+    ``fs rm`` stops it. Jobs with no association are not Slurm's and are left out.
+    """
+    params = decay_params(config)
+    running = [j for j in jobs if j.status == "running"]
+    if not running or not config.accounts:
+        return state
+    state = su.advance(state, now, params)
+    for job in running:
+        user = job_user(job.owner)
+        account = job.account
+        if account is None:
+            account = next((a for a, s in config.accounts.items() if user in s.users), None)
+        if account is None or user not in config.accounts[account].users:
+            continue
+        rate = job.request_cpus * _usage_factor(config, job.qos)
+        start = job.start_time if job.start_time is not None else now
+        state = su.add_record(state, (account, user), start, None, rate, now, params)
+        *rest, last = state.running
+        state = replace(state, running=(*rest, replace(last, job=job.id)))
+    return state
+
+
+def stop_charges(state: su.SlurmUsage, job_ids: Iterable[str], now: float) -> su.SlurmUsage:
+    """The charges of removed jobs end ``now`` (charged to the last pass before it)."""
+    ids = set(job_ids)
+    return replace(
+        state,
+        running=tuple(
+            replace(r, end=now) if r.job in ids and (r.end is None or r.end > now) else r
+            for r in state.running
+        ),
+    )
 
 
 def site_factors(
