@@ -199,3 +199,20 @@ def test_sshare_import_tree_and_usage(tmp_path: Path, run: Run, name: str) -> No
     ours = res.stdout.splitlines()
     assert [o for o in ours if o.split("|")[1]] == [w for w in wanted if w.split("|")[1]]
     assert [o.split("|")[:3] for o in ours] == [w.split("|")[:3] for w in wanted]
+
+
+@pytest.mark.parametrize("capture", ["ft1_running", "ft2_idle"])
+def test_sshare_exact_with_sacct_on_the_pass_grid(tmp_path: Path, run: Run, capture: str) -> None:
+    """assoc_mgr's two decimals set the pass; ``fs import sacct --rebuild`` then replays the
+    jobs exactly on that grid (the same passes slurmctld ran), so sshare's six decimals
+    come out as Slurm printed them. (The classic captures ran on a grid moved by a
+    slurmctld restart, which no dump records.)"""
+    common, _ = _build(tmp_path, run, capture)
+    res = run("import", "sacct", str(FIXTURES / "sacct_jobs_1_13.txt"), "--rebuild", *common)
+    assert res.exit_code == 0, res.stderr
+    for args, name in (
+        (["sshare", "-a", "-l"], "sshare_a_l.txt"),
+        (["sprio", "-l"], "sprio_l.txt"),
+    ):
+        res = run(*args, *common)
+        assert res.stdout == _body(FIXTURES / capture / name)

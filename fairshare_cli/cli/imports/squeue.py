@@ -57,7 +57,11 @@ def command(
         when = resolve_last_decay(last_decay, env)
         ignored = [f"{j} (finished)" for j in dump.skipped]
         ignored += _charge_running(env, dump.jobs, when)
-        sites = {} if no_site_factor else _site_factors(env, dump.jobs)
+        sites: dict[str, int] = {}
+        if not no_site_factor and not slurm_section(env).usage:
+            ignored.append("site factors (no usage imported yet: import scontrol-assoc first)")
+        elif not no_site_factor:
+            sites = _site_factors(env, dump.jobs)
         new = [
             Job(**{**job.__dict__, "site_factor": sites.get(job.id, job.site_factor)})
             for job in (parse_job(j.obj, j.where)[0] for j in dump.jobs)

@@ -19,6 +19,9 @@ from fairshare_cli.core.slurm.model import decay_params, evaluate, priority_cont
 from fairshare_cli.core.slurm.priority import compute_rows, job_user
 from fairshare_cli.errors import InputError
 
+#: ``scontrol update job SiteFactor=`` accepts ±(NICE_OFFSET − 3).
+NICE_LIMIT = 2147483645
+
 
 def at_pass(state: su.SlurmUsage, last_decay: float, config: Config) -> su.SlurmUsage:
     """The state with its last decay pass at ``last_decay``.
@@ -165,6 +168,6 @@ def site_factors(
         if row is None or printed <= 1 or row.priority <= 1:
             continue
         site = printed - row.priority
-        if site:
+        if site and abs(site) <= NICE_LIMIT:
             out[job.id] = site
     return out
