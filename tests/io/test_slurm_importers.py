@@ -233,3 +233,51 @@ def test_scontrol_jobs_array_task(tmp_path: Path) -> None:
     assert job.obj["id"] == "10_1"
     assert job.obj["num_nodes"] == 1
     assert "accrue_time" not in job.obj
+
+
+def test_large_input_on_a_terminal_shows_progress(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bar only when stderr is a terminal and the file is large; lines come out alike."""
+    import io
+    import sys
+
+    from fairshare_cli.io.importers import common
+
+    path = tmp_path / "big.txt"
+    path.write_text("".join(f"line {i}\n" for i in range(70000)))
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(common, "LARGE_INPUT", 1000)
+    monkeypatch.setattr(sys, "stderr", Tty())
+    shown = []
+    real = common._Bar
+
+    class Spy(real):  # type: ignore[misc, valid-type]
+        def advance(self, done: int) -> None:
+            shown.append(done)
+            super().advance(done)
+
+    monkeypatch.setattr(common, "_Bar", Spy)
+    lines = list(common.text_lines(str(path)))
+    assert len(lines) == 70000
+    assert lines[-1] == (70000, "line 69999")
+    assert shown  # the bar moved
+    monkeypatch.setattr(common, "LARGE_INPUT", 10**12)
+    shown.clear()
+    assert list(common.text_lines(str(path))) == lines
+    assert not shown
+
+
+def test_stdin_dump(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from fairshare_cli.cli.main import cli
+
+    qos = Path(__file__).parents[1] / "fixtures/slurm-22.05/ft1_running/sacctmgr_qos.txt"
+    res = CliRunner().invoke(cli, ["import", "sacctmgr", "-"], input=qos.read_text())
+    assert res.exit_code == 0, res.output
+    assert "[qos.high]\npriority = 100\nusage_factor = 1\n" in res.stdout

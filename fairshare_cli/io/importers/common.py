@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from typing import IO
@@ -29,8 +30,11 @@ def text_lines(
     """
     name = label or path
     fh = _open_binary(path)
+    bar = _progress(path, name)
     try:
         for number, raw in enumerate(fh, 1):
+            if bar is not None and number % 65536 == 0:
+                bar.advance(fh.tell())
             if b"\0" in raw:
                 raise InputError(f"{name}:{number}: binary data; expected {expected}")
             try:
@@ -39,8 +43,43 @@ def text_lines(
                 raise InputError(f"{name}:{number}: not UTF-8 text; expected {expected}") from None
             yield number, text.rstrip("\r\n")
     finally:
+        if bar is not None:
+            bar.stop()
         if fh is not getattr(sys.stdin, "buffer", None):
             fh.close()
+
+
+#: Inputs larger than this show a progress bar (when stderr is a terminal).
+LARGE_INPUT = 64 * 1024 * 1024
+
+
+class _Bar:
+    """A Rich progress bar over the bytes of one file, on stderr."""
+
+    def __init__(self, total: int, name: str) -> None:
+        from rich.console import Console
+        from rich.progress import Progress
+
+        self.progress = Progress(console=Console(stderr=True), transient=True)
+        self.task = self.progress.add_task(f"reading {name}", total=total)
+        self.progress.start()
+
+    def advance(self, done: int) -> None:
+        self.progress.update(self.task, completed=done)
+
+    def stop(self) -> None:
+        self.progress.stop()
+
+
+def _progress(path: str, name: str) -> _Bar | None:
+    """A bar for a large file when stderr is a terminal; None otherwise."""
+    if path == "-" or not sys.stderr.isatty():
+        return None
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return None
+    return _Bar(size, name) if size > LARGE_INPUT else None
 
 
 def is_prompt(line: str) -> bool:
