@@ -5,7 +5,8 @@ association and QOS listings, ``scontrol show assoc_mgr`` (usage with two decima
 ``scontrol show jobs``; the decay pass comes from the fixture README's table (the capture
 was taken after it, at ``date.txt``'s time). ``fs sprio -l`` must then print the
 captured ``sprio -l`` byte for byte; ``fs sshare -a -l`` does where two decimals of usage
-carry enough precision for its six printed decimals (``ft1_running``).
+carry enough precision for its six printed decimals, or where the jobs the dump lists
+account for all of an association's usage (``ft1_running``, ``ft2_idle``).
 """
 
 from __future__ import annotations
@@ -81,9 +82,10 @@ def test_sprio_from_dumps(tmp_path: Path, run: Run, capture: str) -> None:
     "capture",
     [
         "ft1_running",
+        "ft2_idle",
         *(
             pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="two decimals of usage"))
-            for c in ("ft2_idle", "cl1_idle", "cl2_idle")
+            for c in ("cl1_idle", "cl2_idle")
         ),
     ],
 )
@@ -126,18 +128,27 @@ def test_every_view_reads_the_import(tmp_path: Path, run: Run, capture: str) -> 
 
 
 def test_running_jobs_accrue_at_the_next_pass(tmp_path: Path, run: Run) -> None:
-    """u1 runs 8 CPUs: one more 60 s pass adds 8 × 60 × d^60 and decays the rest by d^60.
+    """u1's job 2 runs 8 CPUs from 23:09:01; passes fall on the grid of 23:13:20.
 
-    d = 1 − 0.693/600 (PriorityDecayHalfLife 10 minutes), as ``_apply_decay`` and
-    ``_apply_new_usage`` do; the assoc_mgr value at 23:13:20 is 1731.96.
+    With d = 1 − 0.693/600 (PriorityDecayHalfLife 10 minutes), as ``_apply_decay`` and
+    ``_apply_new_usage`` do, the pass at 23:09:20 charged 19 s and the four after it 60 s:
+    8 · (19·d^19·d^240 + 60·d^60·(d^180 + d^120 + d^60 + 1)) at 23:13:20, which
+    assoc_mgr printed as 1731.96 (so the import keeps this exact value). One more pass at
+    23:14:20 decays that by d^60 and adds 8 · 60 · d^60.
     """
     common, _ = _build(tmp_path, run, "ft1_running")
-    common[-1] = "2026-11-21T23:14:25Z"  # after the pass at 23:14:20
-    res = run("sshare", "-a", "--json", *common)
-    rows = {(r["account"], r["user"]): r["raw_usage"] for r in json.loads(res.stdout)}
-    d = (1 - 0.693 / 600) ** 60
-    assert rows[("b", "u1")] == pytest.approx(1731.96 * d + 8 * 60 * d, rel=1e-12)
-    assert rows[("c", "u3")] == 0.0
+    d = 1 - 0.693 / 600
+    at_pass = 8 * (19 * d**19 * d**240 + 60 * d**60 * (d**180 + d**120 + d**60 + 1))
+    assert round(at_pass, 2) == 1731.96
+
+    def u1(now: str) -> float:
+        res = run("sshare", "-a", "--json", *common[:-1], now)
+        rows = {(r["account"], r["user"]): r["raw_usage"] for r in json.loads(res.stdout)}
+        assert rows[("c", "u3")] == 0.0
+        return float(rows[("b", "u1")])
+
+    assert u1(_now("ft1_running")) == pytest.approx(at_pass, rel=1e-12)
+    assert u1("2026-11-21T23:14:25Z") == pytest.approx(at_pass * d**60 + 8 * 60 * d**60, rel=1e-12)
 
 
 def test_site_factor_comes_from_the_printed_priority(tmp_path: Path, run: Run) -> None:

@@ -15,7 +15,7 @@ from fairshare_cli.cli.imports._slurm_state import (
 )
 from fairshare_cli.cli.options import common_options, dry_run_option
 from fairshare_cli.core.jobs import Job, job_to_json, parse_job, parse_jobs
-from fairshare_cli.io.importers.squeue import ImportedJob
+from fairshare_cli.io.importers.squeue import ImportedJob, JobDump
 
 
 @click.command("squeue")
@@ -57,6 +57,7 @@ def command(
         when = resolve_last_decay(last_decay, env)
         ignored = [f"{j} (finished)" for j in dump.skipped]
         ignored += _charge_running(env, dump.jobs, when)
+        refined = _refine(env, dump)
         sites: dict[str, int] = {}
         if not no_site_factor and not slurm_section(env).usage:
             ignored.append("site factors (no usage imported yet: import scontrol-assoc first)")
@@ -77,6 +78,8 @@ def command(
             f"{file}: {plural(len(new), 'job')} ({len(new) - running} pending, "
             f"{running} running) into {env.state_path}"
         )
+        if refined:
+            text += f"; usage of {plural(len(refined), 'association')} made exact from its jobs"
         if sites:
             text += "; site factor from Priority: " + ", ".join(
                 f"{k}={v}" for k, v in sites.items()
@@ -108,6 +111,26 @@ def _charge_running(env: Env, jobs: list[ImportedJob], when: float) -> list[str]
         )
     store_slurm(env, replace(state, running=running_charges(running, env.config)))
     return ignored
+
+
+def _refine(env: Env, dump: JobDump) -> list[tuple[str, str]]:
+    """Usage the dump's running and finished jobs account for in full, to every decimal."""
+    from fairshare_cli.core.slurm.snapshot import JobCharge, refine_usage
+
+    charges = [
+        JobCharge(f.account, f.user, f.billing, f.qos, f.start, f.end) for f in dump.finished
+    ]
+    for item in dump.jobs:
+        obj = item.obj
+        if obj["status"] == "running" and obj.get("account") and "start_time" in obj:
+            start = parse_job(obj, item.where)[0].start_time
+            assert start is not None
+            charges.append(
+                JobCharge(obj["account"], obj["owner"], item.billing, obj.get("qos"), start, None)
+            )
+    state, refined = refine_usage(slurm_section(env), charges, env.config)
+    store_slurm(env, state)
+    return refined
 
 
 def _site_factors(env: Env, jobs: list[ImportedJob]) -> dict[str, int]:

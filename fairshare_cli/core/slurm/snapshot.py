@@ -171,3 +171,46 @@ def site_factors(
         if site and abs(site) <= NICE_LIMIT:
             out[job.id] = site
     return out
+
+
+@dataclass(frozen=True)
+class JobCharge:
+    """A job seen in a dump (running or finished): its association, rate and times."""
+
+    account: str
+    user: str
+    billing: float
+    qos: str | None
+    start: float
+    end: float | None
+
+
+def refine_usage(
+    state: su.SlurmUsage, jobs: Iterable[JobCharge], config: Config, tolerance: float = 0.005
+) -> tuple[su.SlurmUsage, list[su.UsageKey]]:
+    """Usage made exact where the dump's jobs account for all of it.
+
+    ``scontrol show assoc_mgr`` prints usage to two decimals. The jobs a dump lists
+    (running, or finished but still shown) were charged pass by pass on the grid that
+    ends at the state's last pass; where their charges, computed as the decay thread
+    makes them, agree with an association's imported usage to within ``tolerance``,
+    they are that usage with every decimal. Returns the state and the keys refined.
+    """
+    t = state.last_decay_ran
+    if t is None:
+        return state, []
+    params = decay_params(config)
+    sums: dict[su.UsageKey, float] = {}
+    for job in jobs:
+        rate = job.billing * _usage_factor(config, job.qos)
+        add = su.record_charge(t, None, job.start, job.end, rate, t, params)
+        key = (job.account, job.user)
+        sums[key] = sums.get(key, 0.0) + add
+    usage = dict(state.usage)
+    refined: list[su.UsageKey] = []
+    for key, exact in sorted(sums.items()):
+        have = usage.get(key)
+        if have is not None and have > 0 and abs(exact - have) <= tolerance * (1 + 1e-9):
+            usage[key] = exact
+            refined.append(key)
+    return replace(state, usage=usage), refined

@@ -2,7 +2,8 @@
 
 Pending and running jobs become job objects (DESIGN §4) with the fields sprio and the
 usage model read; job ids as Slurm prints them (``12``, an array task ``10_3``, a pending
-array ``10_[4-9]``). Times without a zone are read as UTC. Finished jobs are skipped.
+array ``10_[4-9]``). Times without a zone are read as UTC. Finished jobs are not queued;
+those that ran are kept apart (their charges can make imported usage exact).
 """
 
 from __future__ import annotations
@@ -36,11 +37,24 @@ class ImportedJob:
     billing: float = 0.0
 
 
+@dataclass(frozen=True)
+class FinishedJob:
+    """A job that ran and ended: what it was charged for, from its start to its end."""
+
+    account: str
+    user: str
+    billing: float
+    qos: str | None
+    start: float
+    end: float
+
+
 @dataclass
 class JobDump:
-    """Jobs that stay in the queue and the ids of those that were left out (finished)."""
+    """Jobs that stay in the queue, finished ones that ran, and the ids left out."""
 
     jobs: list[ImportedJob] = field(default_factory=list)
+    finished: list[FinishedJob] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
 
 
@@ -161,11 +175,14 @@ def _scontrol_job(record: _Record, out: JobDump) -> None:
         task = task if re.fullmatch(r"\d+", task) else f"[{task}]"
         job_id = f"{record['ArrayJobId']}_{task}"
     status = STATES.get(state)
-    if status is None:
-        out.skipped.append(job_id)
-        return
     user = re.sub(r"\(\d+\)\Z", "", _need(record, "UserId", where))
     tres = _tres(record.get("TRES", "") or record.get("ReqTRES", ""))
+    if status is None:
+        out.skipped.append(job_id)
+        start = _time(record.get("StartTime", ""), record.where("StartTime"), "StartTime")
+        end = _time(record.get("EndTime", ""), record.where("EndTime"), "EndTime")
+        _finished(out, record.get("Account"), user, tres, record.get("QOS"), start, end)
+        return
 
     def num(key: str, default: str | None = None) -> int:
         value = record.get(key, default)
@@ -196,6 +213,28 @@ def _scontrol_job(record: _Record, out: JobDump) -> None:
         obj["start_time"] = when("StartTime")
     printed = num("Priority") if record.get("Priority") else None
     _add(out, obj, where, printed, tres)
+
+
+def _finished(
+    out: JobDump,
+    account: Any,
+    user: str,
+    tres: Mapping[str, str],
+    qos: Any,
+    start: float | None,
+    end: float | None,
+) -> None:
+    """Keep a finished job that ran (its charges may explain imported usage)."""
+    if not isinstance(account, str) or not account or start is None or end is None:
+        return
+    try:
+        billing = float(tres.get("billing", tres.get("cpu", "0")))
+    except ValueError:
+        return
+    if end > start and billing > 0:
+        out.finished.append(
+            FinishedJob(account, user, billing, qos if isinstance(qos, str) else None, start, end)
+        )
 
 
 def _add(
@@ -253,15 +292,27 @@ def _json_job(job: Mapping[str, Any], where: str, out: JobDump) -> None:
     if array_id:
         job_id = f"{array_id}_{task}" if task is not None else f"{array_id}_[{task_string}]"
     status = STATES.get(state.upper())
-    if status is None:
-        out.skipped.append(job_id)
-        return
-    tres = _tres(str(job.get("tres_req_str") or job.get("tres_alloc_str") or ""))
+    tres = _tres(str(job.get("tres_alloc_str") or job.get("tres_req_str") or ""))
     limit = _json_value(job, "time_limit")
 
     def epoch(key: str) -> float | None:
         value = _json_value(job, key)
         return float(value) if isinstance(value, (int, float)) and value > 0 else None
+
+    if status is None:
+        out.skipped.append(job_id)
+        user = job.get("user_name")
+        if isinstance(user, str):
+            _finished(
+                out,
+                job.get("account"),
+                user,
+                tres,
+                job.get("qos"),
+                epoch("start_time"),
+                epoch("end_time"),
+            )
+        return
 
     obj: dict[str, Any] = {
         "id": job_id,
