@@ -281,3 +281,15 @@ def test_stdin_dump(tmp_path: Path) -> None:
     res = CliRunner().invoke(cli, ["import", "sacctmgr", "-"], input=qos.read_text())
     assert res.exit_code == 0, res.output
     assert "[qos.high]\npriority = 100\nusage_factor = 1\n" in res.stdout
+
+
+def test_sacctmgr_several_clusters(tmp_path: Path) -> None:
+    listing = tmp_path / "assoc.txt"
+    listing.write_text(
+        "Cluster|Account|User|Share|ParentName\none|a||5|root\ntwo|a||7|root\ntwo|a|u1|1|\n"
+    )
+    with pytest.raises(InputError, match=r"2 clusters \(one, two\); pick one with --cluster"):
+        read_sacctmgr(str(listing))
+    assert read_sacctmgr(str(listing), cluster="two").fragment() == {
+        "accounts": {"a": {"parent": "root", "shares": 7, "users": {"u1": 1}}}
+    }

@@ -9,8 +9,9 @@ from fairshare_cli.cli.fragment import emit_fragment, fragment_options
 
 @click.command("sacctmgr")
 @click.argument("file", metavar="FILE")
+@click.option("--cluster", metavar="NAME", help="Only this cluster's associations.")
 @fragment_options
-def command(file: str, into: str | None, replace: bool, dry_run: bool) -> None:
+def command(file: str, cluster: str | None, into: str | None, replace: bool, dry_run: bool) -> None:
     """Read sacctmgr associations or QOS (- for stdin) as [accounts] / [qos].
 
     \b
@@ -23,7 +24,7 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool) -> None:
     """
     from fairshare_cli.io.importers.sacctmgr import read_sacctmgr
 
-    listing = read_sacctmgr(file)
+    listing = read_sacctmgr(file, cluster=cluster)
     users = sum(len(a.get("users", {})) for a in listing.accounts.values())
     accounts = sum(1 for a in listing.accounts if a != "root")
     parts = []

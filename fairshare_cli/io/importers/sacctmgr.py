@@ -152,6 +152,16 @@ class Listing:
     accounts: dict[str, dict[str, Any]] = field(default_factory=dict)
     qos: dict[str, dict[str, Any]] = field(default_factory=dict)
     seen: set[tuple[str, str]] = field(default_factory=set)
+    #: Only this cluster's associations (None: the file must hold one cluster).
+    cluster: str | None = None
+    clusters: set[str] = field(default_factory=set)
+
+    def wanted(self, cluster: str) -> bool:
+        """Note ``cluster`` and say whether its associations are kept."""
+        if cluster:
+            self.clusters.add(cluster)
+        return self.cluster is None or not cluster or cluster == self.cluster
+
     ignored: list[str] = field(default_factory=list)
 
     def fragment(self) -> dict[str, Any]:
@@ -186,7 +196,7 @@ def _shares(value: str, where: str) -> int | str:
     return "parent" if number == FS_USE_PARENT else number
 
 
-def read_sacctmgr(path: str, label: str | None = None) -> Listing:
+def read_sacctmgr(path: str, label: str | None = None, cluster: str | None = None) -> Listing:
     """Accounts and QOS from a sacctmgr listing or dump (``-`` is stdin).
 
     Raises:
@@ -194,10 +204,15 @@ def read_sacctmgr(path: str, label: str | None = None) -> Listing:
             value or binary data, naming ``FILE:LINE``.
     """
     label = label or path
-    out = Listing()
+    out = Listing(cluster=cluster)
     lines = list(text_lines(path, label, "sacctmgr output"))
     for block in _blocks(lines):
         _read_block(block, label, out)
+    if cluster is None and len(out.clusters) > 1:
+        raise InputError(
+            f"{label}: associations of {len(out.clusters)} clusters "
+            f"({', '.join(sorted(out.clusters))}); pick one with --cluster"
+        )
     if not out.accounts and not out.qos and not out.seen:
         raise InputError(
             f"{label}: no association or QOS listing found; expected the output of "
@@ -331,6 +346,8 @@ def _associations(
     for n, cells in records:
         row = dict(zip(names, cells, strict=True))
         where = f"{label}:{n}"
+        if not out.wanted(row.get("cluster", "")):
+            continue
         account, user = row["account"], row.get("user", "")
         if not account:
             raise InputError(f"{where}: expected an account name")
@@ -399,6 +416,7 @@ _DUMP_OPT = re.compile(r":(\w+)=(?:'([^']*)'|([^:]*))")
 def _read_dump(rows: list[tuple[int, str]], label: str, out: Listing) -> None:
     """``sacctmgr dump``: ``Parent - 'a'`` sets where the next accounts and users go."""
     parent = "root"
+    keep = True
     for n, line in rows:
         if line.lstrip().startswith("#"):
             continue
@@ -407,6 +425,11 @@ def _read_dump(rows: list[tuple[int, str]], label: str, out: Listing) -> None:
         if m is None:
             raise InputError(f"{where}: expected a dump line like \"Account - 'name':...\"")
         kind, name, rest = m.groups()
+        if kind == "Cluster":
+            keep = out.wanted(name)
+            continue
+        if not keep:
+            continue
         opts = {
             o.group(1).lower(): o.group(2) if o.group(2) is not None else o.group(3)
             for o in _DUMP_OPT.finditer(rest)
