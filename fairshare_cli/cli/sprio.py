@@ -11,6 +11,7 @@ from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.options import common_options, output_format, output_options
 from fairshare_cli.errors import InputError, RuntimeFailure
 from fairshare_cli.io.jobsfile import gc_paused, load_job_objects
+from fairshare_cli.render.sprio_weights import emit_weights
 
 JSON_FIELDS = (
     "job_id",
@@ -180,12 +181,9 @@ def _sprio(
 
     if fmt != "table":
         if weights:
-            from fairshare_cli.render.sprio_weights import WEIGHT_FIELDS, weights_row
-
-            row = weights_row(ctx.weights)
-            emit_rows(row if fmt == "json" else [row], WEIGHT_FIELDS, fmt)
-            return
-        emit_rows(render.json_rows(rows), JSON_FIELDS, fmt)
+            emit_weights(ctx.weights, fmt)
+        else:
+            emit_rows(render.json_rows(rows), JSON_FIELDS, fmt)
         return
     if job_ids and not rows and not weights:
         click.echo("Unable to find jobs matching user/id(s) specified")

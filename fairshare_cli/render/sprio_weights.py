@@ -22,3 +22,11 @@ def weights_row(weights: Weights) -> Mapping[str, Any]:
         "qos": weights.qos,
         "tres": dict(weights.tres),
     }
+
+
+def emit_weights(weights: Weights, fmt: str) -> None:
+    """``sprio -w`` as json (one object), ndjson or csv (one row)."""
+    from fairshare_cli.render.formats import emit_rows
+
+    row = weights_row(weights)
+    emit_rows(row if fmt == "json" else [row], WEIGHT_FIELDS, fmt)

@@ -227,3 +227,16 @@ def test_sshare_exact_with_sacct_on_the_pass_grid(tmp_path: Path, run: Run, capt
     ):
         res = run(*args, *common)
         assert res.stdout == _body(FIXTURES / capture / name)
+
+
+def test_pending_job_not_accruing_has_no_age(tmp_path: Path, run: Run) -> None:
+    """``AccrueTime=Unknown``: set_priority_factors adds no age (accrue_time is 0)."""
+    common, _ = _build(tmp_path, run, "ft1_running")
+    text = (FIXTURES / "ft1_running" / "scontrol_show_jobs.txt").read_text()
+    jobs = tmp_path / "jobs.txt"
+    jobs.write_text(text.replace("AccrueTime=2026-11-21T23:09:09", "AccrueTime=Unknown", 1))
+    res = run("import", "squeue", str(jobs), *common, "--last-decay", _pass_time("ft1_running"))
+    assert res.exit_code == 0, res.stderr
+    rows = {r["job_id"]: r for r in json.loads(run("sprio", "--json", *common).stdout)}
+    assert rows["5"]["factors"]["age"] == 0.0
+    assert rows["6"]["factors"]["age"] > 0

@@ -56,6 +56,10 @@ def command(
     with mutate_state(config_path, state_path, now, dry_run) as env:
         when = resolve_last_decay(last_decay, env)
         ignored = [f"{j} (finished)" for j in dump.skipped]
+        for item in dump.jobs:
+            # AccrueTime=Unknown: not accruing age (held back by limits); AGE 0 at the pass.
+            if item.obj["status"] == "idle" and "accrue_time" not in item.obj:
+                item.obj["accrue_time"] = when
         ignored += _charge_running(env, dump.jobs, when)
         refined = _refine(env, dump)
         sites: dict[str, int] = {}
