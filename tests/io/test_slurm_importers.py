@@ -293,3 +293,19 @@ def test_sacctmgr_several_clusters(tmp_path: Path) -> None:
     assert read_sacctmgr(str(listing), cluster="two").fragment() == {
         "accounts": {"a": {"parent": "root", "shares": 7, "users": {"u1": 1}}}
     }
+
+
+def test_sacctmgr_parsable_tree(tmp_path: Path) -> None:
+    """``sacctmgr -P show assoc tree format=Account,User,Share``: depth from indentation."""
+    listing = tmp_path / "tree.txt"
+    listing.write_text(
+        "Account|User|Share\nroot||1\n a||40\n  b||30\n   b|u1|1\n  c||10\n d||60\n  d|u9|2\n"
+    )
+    assert read_sacctmgr(str(listing)).fragment() == {
+        "accounts": {
+            "a": {"parent": "root", "shares": 40},
+            "b": {"parent": "a", "shares": 30, "users": {"u1": 1}},
+            "c": {"parent": "a", "shares": 10},
+            "d": {"parent": "root", "shares": 60, "users": {"u9": 2}},
+        }
+    }

@@ -337,18 +337,30 @@ def _associations(
 ) -> None:
     has_parent = "parentname" in names
     has_lftrgt = "lft" in names and "rgt" in names
-    if not has_parent and not has_lftrgt:
+    # ``sacctmgr -P show assoc tree``: one leading space per level below root.
+    tree = not has_parent and not has_lftrgt and _indented(names, records)
+    if not has_parent and not has_lftrgt and not tree:
         raise InputError(
             f"{label}:{header_line}: the listing does not say each account's parent; "
-            "list it with format=...,ParentName (or Lft,Rgt), or use 'sacctmgr dump'"
+            "list it with format=...,ParentName (or Lft,Rgt, or -P ... tree), or use "
+            "'sacctmgr dump'"
         )
     spans: list[tuple[int, int, str]] = []
+    stack: list[str] = []
     for n, cells in records:
         row = dict(zip(names, cells, strict=True))
         where = f"{label}:{n}"
         if not out.wanted(row.get("cluster", "")):
             continue
-        account, user = row["account"], row.get("user", "")
+        raw, user = row["account"], row.get("user", "").strip()
+        account = raw.strip()
+        if tree and not user:
+            depth = len(raw) - len(raw.lstrip(" "))
+            del stack[depth:]
+            if account != "root":
+                row["parentname"] = stack[-1] if stack else "root"
+            stack.append(account)
+            has_parent = True
         if not account:
             raise InputError(f"{where}: expected an account name")
         if row.get("partition"):
@@ -372,6 +384,11 @@ def _associations(
     if not has_parent:
         _parents_from_lft(spans, out)
     _order(out)
+
+
+def _indented(names: list[str], records: list[tuple[int, list[str]]]) -> bool:
+    column = names.index("account")
+    return any(cells[column].startswith(" ") for _, cells in records)
 
 
 def _int(value: str, key: str, where: str) -> int:
