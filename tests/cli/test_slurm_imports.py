@@ -41,32 +41,43 @@ def _now(capture: str) -> str:
 Run = Callable[..., Any]
 
 
-def _build(tmp_path: Path, run: Run, capture: str) -> tuple[list[str], Path]:
+VIEWS = (
+    ("sprio", "-w"),
+    ("sprio", "--json"),
+    ("sshare", "-a", "--json"),
+    ("userprio",),
+    ("quota",),
+    ("taskqueues",),
+    ("negotiate", "--dry-run"),
+)
+
+
+def _build(
+    tmp_path: Path, run: Run, capture: str, check_views: bool = False
+) -> tuple[list[str], Path]:
     conf = "slurm.conf.classic" if capture.startswith("cl") else "slurm.conf.fairtree"
     cfg = tmp_path / "pool.toml"
     cfg.write_text(BASE)
     state = tmp_path / "state.json"
-    for kind, path in (
-        ("slurm-conf", FIXTURES / "config" / conf),
-        ("sacctmgr", FIXTURES / capture / "sacctmgr_assoc_tree.txt"),
-        ("sacctmgr", FIXTURES / capture / "sacctmgr_qos.txt"),
-    ):
-        res = run("import", kind, str(path), "--into", str(cfg))
-        assert res.exit_code == 0, res.stderr
     common = ["--config", str(cfg), "--state", str(state), "--now", _now(capture)]
+    steps: list[list[str]] = [
+        ["slurm-conf", str(FIXTURES / "config" / conf), "--into", str(cfg)],
+        ["sacctmgr", str(FIXTURES / capture / "sacctmgr_assoc_tree.txt"), "--into", str(cfg)],
+        ["sacctmgr", str(FIXTURES / capture / "sacctmgr_qos.txt"), "--into", str(cfg)],
+    ]
     for kind, name in (
         ("scontrol-assoc", "scontrol_assoc_mgr.txt"),
         ("squeue", "scontrol_show_jobs.txt"),
     ):
-        res = run(
-            "import",
-            kind,
-            str(FIXTURES / capture / name),
-            *common,
-            "--last-decay",
-            _pass_time(capture),
+        steps.append(
+            [kind, str(FIXTURES / capture / name), *common, "--last-decay", _pass_time(capture)]
         )
+    for step in steps:
+        res = run("import", *step)
         assert res.exit_code == 0, res.stderr
+        for view in VIEWS if check_views and step[0] != "slurm-conf" else ():
+            res = run(*view, *common)
+            assert res.exit_code == 0, (step[0], view, res.stderr)
     return common, state
 
 
@@ -112,19 +123,9 @@ def test_sshare_from_dumps_within_rounding(tmp_path: Path, run: Run, capture: st
 
 
 @pytest.mark.parametrize("capture", CAPTURES)
-def test_every_view_reads_the_import(tmp_path: Path, run: Run, capture: str) -> None:
-    common, _ = _build(tmp_path, run, capture)
-    for args in (
-        ("sprio", "-w"),
-        ("sprio", "--json"),
-        ("sshare", "-a", "--json"),
-        ("userprio",),
-        ("quota",),
-        ("taskqueues",),
-        ("negotiate", "--dry-run"),
-    ):
-        res = run(*args, *common)
-        assert res.exit_code == 0, (args, res.stderr)
+def test_every_view_reads_each_import(tmp_path: Path, run: Run, capture: str) -> None:
+    """After each import (once the tree is in), every view exits 0."""
+    _build(tmp_path, run, capture, check_views=True)
 
 
 def test_running_jobs_accrue_at_the_next_pass(tmp_path: Path, run: Run) -> None:
