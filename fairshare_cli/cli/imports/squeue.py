@@ -83,7 +83,7 @@ def command(
             f"{running} running) into {env.state_path}"
         )
         if refined:
-            text += f"; usage of {plural(len(refined), 'association')} made exact from its jobs"
+            text += f"; usage of {plural(len(refined), 'association')} made exact from their jobs"
         if sites:
             text += "; site factor from Priority: " + ", ".join(
                 f"{k}={v}" for k, v in sites.items()
