@@ -152,14 +152,22 @@ def _import(
     from fairshare_cli.core.operations.import_usage import import_usage
 
     with mutate_state(opts, dry_run) as env:
-        env.state, count = import_usage(
+        env.state, done = import_usage(
             env.config, env.state, env.now, records, label=label, rebuild=rebuild
         )
         prefix = "(dry run, nothing written) " if dry_run else ""
+        count = done.records
         click.echo(
             f"{prefix}Imported {count} usage record{'s' if count != 1 else ''} "
             f"from {label} into {env.state_path}"
         )
+        unplaced = done.slurm_unplaced
+        if unplaced and env.config.accounts:
+            click.echo(
+                f"Slurm: ignored the usage of {len(unplaced)} user"
+                f"{'s' if len(unplaced) != 1 else ''} with no association: {', '.join(unplaced)}",
+                err=True,
+            )
 
 
 @import_group.command("sacct")

@@ -97,7 +97,7 @@ def submit(
                 "dirac_group": dirac_group,
                 "job_prio": job_prio,
             }
-            objs = [_job_object(owner or invoking_user(), fields, sets, count)]
+            objs = [_job_object(owner or invoking_user() or "nobody", fields, sets, count)]
         env.state, new = submit_jobs(
             env.config,
             env.state,

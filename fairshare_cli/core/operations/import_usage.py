@@ -10,6 +10,7 @@ callable that opens the source afresh each time.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.dirac.correction import make_dirac_history_sink
@@ -25,6 +26,19 @@ HISTORY_SINKS: dict[str, SinkFactory] = {
     "dirac": make_dirac_history_sink,
     "slurm": make_slurm_history_sink,
 }
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    """What an import did.
+
+    Attributes:
+        records: how many records were read.
+        slurm_unplaced: users whose usage Slurm ignored (no association in the config).
+    """
+
+    records: int
+    slurm_unplaced: tuple[str, ...] = ()
 
 
 def _feed(
@@ -66,7 +80,7 @@ def import_usage(
     *,
     label: str,
     rebuild: bool = False,
-) -> tuple[State, int]:
+) -> tuple[State, ImportSummary]:
     """Charge every usage record to every model; ``rebuild`` forgets recorded usage first.
 
     Args:
@@ -75,7 +89,7 @@ def import_usage(
         label: names the source in messages.
 
     Returns:
-        The new state and the number of records read.
+        The new state and what was imported.
 
     Raises:
         InputError: a record a model refuses (starts after ``now``, before a recorded
@@ -88,4 +102,5 @@ def import_usage(
         sinks, count = _feed(config, state, now, records(), label, rebuild, presorted=False)
     for name, sink in sinks.items():
         state = state.with_section(name, sink.finish())
-    return state, count
+    unplaced = tuple(sorted(getattr(sinks["slurm"], "ignored", ())))
+    return state, ImportSummary(count, unplaced)

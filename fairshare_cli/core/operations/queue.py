@@ -2,8 +2,9 @@
 
 Each takes the state and returns the new state and what changed. Removing a running job
 is more than a queue edit: its claim is released, the accountant stops charging it
-(``RemoveMatch`` of the weight the claim was charged) and DIRAC's running-jobs history
-closes its interval.
+(``RemoveMatch`` of the weight the claim was charged), DIRAC's running-jobs history
+closes its interval and Slurm stops charging it. A running Slurm job submitted starts
+accruing Slurm usage from its start.
 """
 
 from __future__ import annotations
@@ -66,6 +67,49 @@ def check_slurm_fields(config: Config, job: Job) -> None:
         raise InputError(f'job {job.id}: unknown QOS "{job.qos}" (see [qos])')
     if job.account is not None and config.accounts and job.account not in config.accounts:
         raise InputError(f'job {job.id}: unknown account "{job.account}" (see [accounts])')
+    _check_association(config, job)
+
+
+def _check_association(config: Config, job: Job) -> None:
+    """A Slurm job needs its user's association in its account (default: the user's
+    first), as ``sbatch`` does; a job naming no account, partition or QOS is not Slurm's."""
+    if not config.accounts or (job.account is None and job.partition is None and job.qos is None):
+        return
+    from fairshare_cli.core.slurm.priority import job_user
+
+    user = job_user(job.owner)
+    account = job.account
+    if account is None:
+        if any(user in spec.users for spec in config.accounts.values()):
+            return
+    elif user in config.accounts[account].users:
+        return
+    where = f' in account "{account}"' if account else ""
+    raise InputError(
+        f'job {job.id}: user "{user}" has no association{where} (sbatch: "Invalid account '
+        'or account/partition combination specified"); add it to [accounts]'
+    )
+
+
+def _slurm_charges(
+    config: Config, state: State, jobs: Sequence[Job], now: float, stop: bool
+) -> State:
+    """Running Slurm jobs accrue usage from their start (submit) until removed (rm).
+
+    Raises:
+        SectionError: a malformed ``slurm`` section.
+    """
+    from fairshare_cli.core.slurm import snapshot
+    from fairshare_cli.core.slurm.usage import usage_from_json, usage_to_json
+
+    if not any(j.status == "running" for j in jobs) or not config.accounts:
+        return state
+    slurm = usage_from_json(state.section("slurm"))
+    if stop:
+        slurm = snapshot.stop_charges(slurm, [j.id for j in jobs], now)
+    else:
+        slurm = snapshot.charge_running_jobs(slurm, jobs, config, now)
+    return state.with_section("slurm", usage_to_json(slurm))
 
 
 def _next_cluster(jobs: Sequence[Job]) -> int:
@@ -122,7 +166,8 @@ def submit(
             check_slurm_fields(config, job)
         except InputError as exc:
             raise InputError(f"{source}: {exc}") from None
-    return _store(state, [*queue, *new]), new
+    state = _store(state, [*queue, *new])
+    return _slurm_charges(config, state, new, now, stop=False), new
 
 
 def set_priority(
@@ -198,6 +243,7 @@ def _release(config: Config, state: State, gone: Sequence[Job], now: float) -> S
     accountant = acct.accountant_from_json(state.section("accountant"))
     negotiator = negotiator_from_json(state.section("negotiator"))
     accountant, negotiator = release_jobs(gone, accountant, negotiator, config, now)
+    state = _slurm_charges(config, state, gone, now, stop=True)
     state = state.with_section("accountant", acct.accountant_to_json(accountant))
     state = state.with_section("negotiator", negotiator_to_json(negotiator))
     stopped = [(j.dirac_group, j.owner) for j in gone if j.status == "running" and j.dirac_group]

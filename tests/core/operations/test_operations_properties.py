@@ -147,8 +147,8 @@ def test_a_history_whose_jobs_all_end_leaves_nothing_in_use(
     config = make_config(expr, [], groups=True)
     if sort:  # streamed; else the unsorted retry buffers and sorts
         records = sorted(records, key=lambda r: r.start)
-    state, count = import_usage(config, State(), NOW, lambda: iter(records), label="h")
-    assert count == len(records)
+    state, done = import_usage(config, State(), NOW, lambda: iter(records), label="h")
+    assert done.records == len(records)
     assert_nothing_in_use(state, config, NOW)
     charged = acct.accountant_from_json(state.section("accountant")).records
     worked = sum(r.slots * (r.end - r.start) for r in records if r.end is not None)

@@ -132,8 +132,8 @@ def test_history_import_charges_undefined_weight_as_1() -> None:
     record: weighted accumulated usage 2 × 1.0 × 3600 = 7200 slot-seconds."""
     cfg = config("Memory / 1024")
     record = UsageRecord(owner="alice", start=NOW - 2 * HOUR, end=NOW - HOUR, slots=2, cpus=4)
-    state, count = import_usage(cfg, State(), NOW, lambda: [record], label="h")
-    assert count == 1
+    state, done = import_usage(cfg, State(), NOW, lambda: [record], label="h")
+    assert done.records == 1
     rec = acct.accountant_from_json(state.section("accountant")).records["alice@example.org"]
     assert rec.weighted_accumulated_usage == 7200.0
     assert rec.accumulated_usage == 7200.0
