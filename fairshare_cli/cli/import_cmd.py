@@ -194,6 +194,7 @@ def sacct(
     from fairshare_cli.io.history import open_input
     from fairshare_cli.io.sacct import read_sacct
 
+    when = opts.when()  # a bad --now is reported before the file is opened
     with open_input(file) as fh:
-        records = list(read_sacct(fh, file, opts.when()))
+        records = list(read_sacct(fh, file, when))
     _import(lambda: records, file, rebuild, dry_run, opts)
