@@ -9,16 +9,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from fairshare_cli.errors import InputError
+from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, MAX_JOB_COUNT, TIME_MAX, TIME_MIN
+from fairshare_cli.errors import InputError, did_you_mean
 
 JOB_STATUSES = ("idle", "running", "held", "completed", "removed")
-
-#: Whole-number job fields become ClassAd integers, which are 64-bit signed.
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
-#: Times must be ISO-8601 printable: 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59Z.
-TIME_MIN, TIME_MAX = -62135596800.0, 253402300799.0
-#: The most jobs one ``"count": N`` object may stand for.
-MAX_JOB_COUNT = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -231,10 +225,7 @@ def parse_job(obj: Any, where: str) -> list[Job]:
             count = value
             continue
         if key not in _FIELDS:
-            import difflib
-
-            hint = difflib.get_close_matches(key, sorted(_FIELDS | {"count"}), n=1)
-            extra = f" (did you mean '{hint[0]}'?)" if hint else ""
+            extra = did_you_mean(key, sorted(_FIELDS | {"count"}))
             raise InputError(f"{where}: unknown job field '{key}'{extra}")
         if value is None:
             continue

@@ -6,7 +6,8 @@ from dataclasses import replace
 from typing import Any
 
 from fairshare_cli.core.batches import JobBatch
-from fairshare_cli.core.jobs import MAX_JOB_COUNT, parse_job
+from fairshare_cli.core.jobs import parse_job
+from fairshare_cli.core.limits import MAX_JOB_COUNT
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.jobsfile import gc_paused, load_job_objects
 

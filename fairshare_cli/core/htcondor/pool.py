@@ -36,7 +36,8 @@ from fairshare_cli.core.htcondor.quotas import (
     quota_rows,
 )
 from fairshare_cli.core.htcondor.replay import slot_weigher
-from fairshare_cli.core.jobs import TIME_MAX, TIME_MIN, Job
+from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.limits import TIME_MAX, TIME_MIN
 from fairshare_cli.core.state import SectionError
 from fairshare_cli.errors import InputError
 

@@ -21,6 +21,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from fairshare_cli.core.limits import INT32_MAX
 from fairshare_cli.errors import ConfigError
 
 ROOT = "<none>"
@@ -133,7 +134,7 @@ def validate_group_configs(configs: Iterable[GroupConfig], source: str = "config
         if c.name.lower() in seen:
             raise ConfigError(f"{key}: duplicate group (names are case-insensitive)")
         seen.add(c.name.lower())
-        if c.quota is not None and not (0 <= c.quota <= 2**31 - 1):
+        if c.quota is not None and not (0 <= c.quota <= INT32_MAX):
             raise ConfigError(f"{key} quota = {c.quota!r}: expected a number of slots >= 0")
         if c.dynamic_quota is not None and not (0.0 <= c.dynamic_quota <= 1.0):
             raise ConfigError(

@@ -19,7 +19,6 @@ from fairshare_cli.errors import ConfigError
 FS_USE_PARENT = 0x7FFFFFFF
 #: Slurm's ``NO_VAL`` as a double; sshare prints it blank.
 NO_VAL = 4294967294.0
-UINT32_MAX = 2**32 - 1
 
 ALGORITHMS = ("linear", "classic", "fair_tree", "depth_oblivious")
 

@@ -12,10 +12,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from fairshare_cli.core.limits import UINT32_MAX
 from fairshare_cli.core.slurm.assoc_tree import AssocTree, job_fairshare_factor
 from fairshare_cli.errors import InputError
 
-UINT32_MAX = 0xFFFFFFFF
 #: ``PriorityMaxAge=INFINITE`` is stored as ``(uint32)(-1 * 60)``.
 INFINITE_MAX_AGE = 4294967236.0
 #: A time limit of INFINITE minutes.
