@@ -262,7 +262,7 @@ def slurm_fairshare_of(
     if not config.accounts:
         return None
     from fairshare_cli.core.slurm import model as slurm
-    from fairshare_cli.core.slurm.assoc_tree import share_rows
+    from fairshare_cli.core.slurm.fairshare import share_rows
     from fairshare_cli.core.slurm.usage import usage_from_json
 
     algo = slurm.algorithm(config)

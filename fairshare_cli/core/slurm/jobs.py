@@ -66,7 +66,7 @@ class SlurmJob:
         "time_limit",
     )
 
-    def __init__(
+    def __init__(  # noqa: PLR0913  a __slots__ record: one parameter per Job field
         self,
         id: str,
         owner: str,
@@ -156,25 +156,10 @@ def _fast(obj: Any) -> SlurmJob | None:
     admin = get("admin_priority")
     if admin is not None and _int(admin, 0) is None:
         return None
-    when = get("submit_time")
-    if when is not None:
-        kind = type(when)
-        if kind is float or kind is int:
-            when = float(when)
-            if not TIME_MIN <= when <= TIME_MAX:
-                return None
-        elif kind is str:
-            try:
-                when = parse_time(when, "")
-            except InputError:
-                return None
-        else:
-            return None
-    limit = get("time_limit")
-    if limit is not None:
-        if type(limit) not in (int, float) or limit < 0:
-            return None
-        limit = float(limit)
+    times = _fast_times(get("submit_time"), get("time_limit"))
+    if times is None:
+        return None
+    when, limit = times
     return SlurmJob(
         job_id,
         owner,
@@ -191,6 +176,28 @@ def _fast(obj: Any) -> SlurmJob | None:
         nice,
         admin,
     )
+
+
+def _fast_times(when: Any, limit: Any) -> tuple[float | None, float | None] | None:
+    """A plain job's submit time and time limit, or None when they need the full parser."""
+    if when is not None:
+        kind = type(when)
+        if kind is float or kind is int:
+            when = float(when)
+            if not TIME_MIN <= when <= TIME_MAX:
+                return None
+        elif kind is str:
+            try:
+                when = parse_time(when, "")
+            except InputError:
+                return None
+        else:
+            return None
+    if limit is not None:
+        if type(limit) not in (int, float) or limit < 0:
+            return None
+        limit = float(limit)
+    return when, limit
 
 
 def slurm_jobs(objs: Iterable[Any], source: str) -> list[SlurmJob]:

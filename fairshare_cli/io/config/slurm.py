@@ -15,6 +15,7 @@ from fairshare_cli.core.config import (
     SlurmPriorityConfig,
 )
 from fairshare_cli.core.limits import UINT32_MAX
+from fairshare_cli.core.slurm.fairshare import ALGORITHMS
 from fairshare_cli.errors import ConfigError, did_you_mean
 from fairshare_cli.io.config.reader import Reader, named_tables
 
@@ -25,9 +26,6 @@ DEFAULT_SHARES: int | str = 1
 
 
 RESET_PERIODS = ("NONE", "NOW", "DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "YEARLY")
-
-
-FAIRSHARE_ALGORITHMS = ("linear", "classic", "fair_tree", "depth_oblivious")
 
 
 def read_priority(top: Reader, file: str, prof: Mapping[str, Any]) -> SlurmPriorityConfig:
@@ -56,12 +54,9 @@ def read_priority(top: Reader, file: str, prof: Mapping[str, Any]) -> SlurmPrior
     if ptype not in ("multifactor", "basic"):
         r.fail(f'priority.type: expected "multifactor" or "basic", got "{ptype}"')
     algo = r.get("fairshare", r.string, prof["priority.fairshare"])
-    if algo not in FAIRSHARE_ALGORITHMS:
-        extra = did_you_mean(algo, FAIRSHARE_ALGORITHMS)
-        r.fail(
-            f"priority.fairshare: expected one of {', '.join(FAIRSHARE_ALGORITHMS)}, "
-            f'got "{algo}"{extra}'
-        )
+    if algo not in ALGORITHMS:
+        extra = did_you_mean(algo, ALGORITHMS)
+        r.fail(f'priority.fairshare: expected one of {", ".join(ALGORITHMS)}, got "{algo}"{extra}')
     reset = r.get("usage_reset_period", r.string, "NONE")
     if reset.upper() not in RESET_PERIODS:
         r.fail(
