@@ -56,7 +56,7 @@ def invoking_user() -> str:
 )
 @output_options
 @common_options
-def sshare(
+def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
     all_users: bool,
     long_: bool,
     accounts: tuple[str, ...],
