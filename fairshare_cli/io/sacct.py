@@ -89,42 +89,61 @@ def read_sacct(stream: IO[str], label: str, now: float) -> Iterator[UsageRecord]
         where = f"{label}: line {numbered[n + first - 1][0]}"  # as numbered in the file
         if len(row) != len(names):
             raise InputError(f"{where}: expected {len(names)} fields, got {len(row)}")
+        record = _record(_Row(row, index), cpu_field, where, now)
+        if record is not None:
+            yield record
 
-        def get(field: str, row: list[str] = row) -> str:
-            i = index.get(field)
-            return row[i].strip() if i is not None else ""
 
-        if "." in get("jobid"):
-            continue
-        start_text = get("start")
-        if start_text.lower() in _NO_TIME:
-            continue
-        start = parse_time(start_text, f"{where}: Start")
-        if start > now:
-            continue
-        end_text = get("end")
-        end = None if end_text.lower() in _NO_TIME else parse_time(end_text, f"{where}: End")
-        if end is not None and end > now:
-            end = None
-        cpus_text = get(cpu_field)
-        try:
-            cpus = int(cpus_text)
-        except ValueError:
-            raise InputError(
-                f"{where}: {cpu_field}: expected a whole number, got {cpus_text!r}"
-            ) from None
-        if cpus <= 0:
-            continue
-        user = get("user")
-        if not user:
-            raise InputError(f"{where}: User is empty")
-        yield UsageRecord(
-            owner=user,
-            start=start,
-            end=end,
-            account=get("account") or None,
-            partition=get("partition") or None,
-            qos=get("qos") or None,
-            slots=1,
-            cpus=cpus,
-        )
+class _Row:
+    """One sacct line's fields by lower-cased name (``""`` for a field not listed)."""
+
+    def __init__(self, row: list[str], index: dict[str, int]) -> None:
+        self.row = row
+        self.index = index
+
+    def get(self, field: str) -> str:
+        i = self.index.get(field)
+        return self.row[i].strip() if i is not None else ""
+
+
+def _record(row: _Row, cpu_field: str, where: str, now: float) -> UsageRecord | None:
+    """The usage record of one sacct line, or None for a step, an unstarted or CPU-less job.
+
+    Raises:
+        InputError: a bad time, CPU count or an empty user, naming ``where``.
+    """
+    get = row.get
+    if "." in get("jobid"):
+        return None
+    start_text = get("start")
+    if start_text.lower() in _NO_TIME:
+        return None
+    start = parse_time(start_text, f"{where}: Start")
+    if start > now:
+        return None
+    end_text = get("end")
+    end = None if end_text.lower() in _NO_TIME else parse_time(end_text, f"{where}: End")
+    if end is not None and end > now:
+        end = None
+    cpus_text = get(cpu_field)
+    try:
+        cpus = int(cpus_text)
+    except ValueError:
+        raise InputError(
+            f"{where}: {cpu_field}: expected a whole number, got {cpus_text!r}"
+        ) from None
+    if cpus <= 0:
+        return None
+    user = get("user")
+    if not user:
+        raise InputError(f"{where}: User is empty")
+    return UsageRecord(
+        owner=user,
+        start=start,
+        end=end,
+        account=get("account") or None,
+        partition=get("partition") or None,
+        qos=get("qos") or None,
+        slots=1,
+        cpus=cpus,
+    )
