@@ -203,7 +203,7 @@ def sacct(
     that never started are skipped. Times without a zone are read as UTC.
     """
     from fairshare_cli.cli.context import resolve_now
-    from fairshare_cli.io.history import open_input
+    from fairshare_cli.io.inputs import open_input
     from fairshare_cli.io.sacct import read_sacct
 
     when = resolve_now(now)

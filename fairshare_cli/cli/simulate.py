@@ -147,7 +147,7 @@ def _read_workload(env: Env, inputs: HTCondorInputs, workload: str | None) -> li
     """
     from fairshare_cli.core.htcondor.pool import check_jobs
     from fairshare_cli.core.jobs import parse_jobs
-    from fairshare_cli.io.jobsfile import load_job_objects
+    from fairshare_cli.io.jobs import load_job_objects
 
     jobs_in = parse_jobs(load_job_objects(workload), workload) if workload else []
     known = {j.id for j in inputs.jobs}

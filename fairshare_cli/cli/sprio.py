@@ -11,7 +11,7 @@ import click
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.options import common_options, output_format, output_options
 from fairshare_cli.errors import InputError, RuntimeFailure
-from fairshare_cli.io.jobsfile import gc_paused, load_job_objects
+from fairshare_cli.io.jobs import gc_paused, load_job_objects
 
 if TYPE_CHECKING:
     from fairshare_cli.core.slurm.priority import PriorityRow

@@ -61,7 +61,7 @@ def read_sacct(stream: IO[str], label: str, now: float) -> Iterator[UsageRecord]
     try:
         text = stream.read()
     except UnicodeDecodeError as exc:
-        from fairshare_cli.io.history import not_utf8
+        from fairshare_cli.io.inputs import not_utf8
 
         raise not_utf8(label, exc) from None
     except OSError as exc:
