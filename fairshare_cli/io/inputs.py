@@ -28,6 +28,20 @@ def not_utf8(path: str, exc: UnicodeDecodeError) -> InputError:
     return InputError(f"{path}: not UTF-8 text (byte {exc.start} of a read); expected a text file")
 
 
+def read_text(stream: IO[str], name: str) -> str:
+    """All of ``stream``'s text.
+
+    Raises:
+        InputError: it cannot be read or is not UTF-8, naming ``name``.
+    """
+    try:
+        return stream.read()
+    except UnicodeDecodeError as exc:
+        raise not_utf8(name, exc) from None
+    except OSError as exc:
+        raise InputError(f"cannot read {name}: {exc.strerror}") from None
+
+
 class JSONFault(Exception):
     """The document is not valid JSON; each reader words the error for its own file.
 
@@ -53,14 +67,9 @@ def read_json(path: str, name: str | None = None) -> Any:
         InputError: the file cannot be opened or read, or is not UTF-8.
         JSONFault: the text is not valid JSON.
     """
-    name = name or path
     fh = open_input(path)
     try:
-        text = fh.read()
-    except UnicodeDecodeError as exc:
-        raise not_utf8(name, exc) from None
-    except OSError as exc:
-        raise InputError(f"cannot read {name}: {exc.strerror}") from None
+        text = read_text(fh, name or path)
     finally:
         if fh is not sys.stdin:
             fh.close()

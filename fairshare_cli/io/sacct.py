@@ -16,6 +16,7 @@ from typing import IO
 from fairshare_cli.core.jobs import parse_time
 from fairshare_cli.core.usage import UsageRecord
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.inputs import read_text
 
 _NO_TIME = {"", "none", "unknown", "n/a"}
 
@@ -58,14 +59,7 @@ def read_sacct(stream: IO[str], label: str, now: float) -> Iterator[UsageRecord]
     Raises:
         InputError: naming the file and line, for a missing field or a bad value.
     """
-    try:
-        text = stream.read()
-    except UnicodeDecodeError as exc:
-        from fairshare_cli.io.inputs import not_utf8
-
-        raise not_utf8(label, exc) from None
-    except OSError as exc:
-        raise InputError(f"cannot read {label}: {exc.strerror}") from None
+    text = read_text(stream, label)
     numbered = [
         (k + 1, line)
         for k, line in enumerate(text.splitlines())
