@@ -1,5 +1,4 @@
-"""HTCondor's sections: ``[pool]``, ``[accountant]``, ``[negotiator]``, ``[[machines]]``,
-``[groups]``."""
+"""HTCondor's config sections: pool, accountant, negotiator, machines and groups."""
 
 from __future__ import annotations
 

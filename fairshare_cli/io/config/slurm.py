@@ -1,5 +1,4 @@
-"""Slurm's sections: ``[priority]`` (and its weights), ``[partitions]``, ``[qos]``,
-``[accounts]``."""
+"""Slurm's config sections: priority (and its weights), partitions, qos and accounts."""
 
 from __future__ import annotations
 
