@@ -63,13 +63,6 @@ class RunningHistory:
         if end is not None:
             _add_delta(steps, end, -jobs)
 
-    def merge(self, other: RunningHistory) -> None:
-        """Add every event of ``other`` (used to fold an import batch in)."""
-        for key, steps in other.events.items():
-            mine = self.events.setdefault(key, [])
-            for time, delta in steps:
-                _add_delta(mine, time, delta)
-
 
 def _add_delta(steps: list[tuple[float, float]], time: float, delta: float) -> None:
     """Insert one change, merging with an existing change at the same time."""

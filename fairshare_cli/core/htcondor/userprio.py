@@ -11,11 +11,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from fairshare_cli.core.config import Config
+from fairshare_cli.core.float32 import FLT_MAX
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.jobs import Job
 
 ACTIVITY_WINDOW = 86400.0
-FLT_MAX = 3.4028234663852886e38
 SORT_KEYS = ("priority", "name", "usage", "factor", "in-use", "last-usage")
 
 
