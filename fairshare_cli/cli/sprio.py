@@ -12,6 +12,7 @@ from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.options import common_options, output_format, output_options
 from fairshare_cli.errors import InputError, RuntimeFailure
 from fairshare_cli.io.jobs import gc_paused, load_job_objects
+from fairshare_cli.render.sprio_weights import emit_weights
 
 if TYPE_CHECKING:
     from fairshare_cli.core.slurm.priority import PriorityRow
@@ -172,7 +173,10 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
         raise InputError(f"{source}: {exc}") from None
     rows = render.sort_rows(_selected(rows, opts), opts.sort or "i")
     if opts.fmt != "table":
-        emit_rows(render.json_rows(rows), JSON_FIELDS, opts.fmt)
+        if opts.weights:
+            emit_weights(ctx.weights, opts.fmt)
+        else:
+            emit_rows(render.json_rows(rows), JSON_FIELDS, opts.fmt)
         return
     if _split(opts.jobs) and not rows and not opts.weights:
         click.echo("Unable to find jobs matching user/id(s) specified")

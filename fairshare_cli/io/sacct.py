@@ -16,6 +16,7 @@ from typing import IO
 from fairshare_cli.core.jobs import parse_time
 from fairshare_cli.core.usage import UsageRecord
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.importers.common import column_spans
 from fairshare_cli.io.inputs import read_text
 
 _NO_TIME = {"", "none", "unknown", "n/a"}
@@ -33,18 +34,7 @@ def _table_rows(lines: list[str]) -> tuple[list[str], list[list[str]], int]:
         return names, rows, 2
     if len(lines) < 2 or set(lines[1].strip()) - {"-", " "}:
         raise InputError("sacct output: expected 'sacct -P' output (a '|'-separated header)")
-    spans: list[tuple[int, int]] = []
-    pos = 0
-    dashes = lines[1].rstrip("\n")
-    while pos < len(dashes):
-        if dashes[pos] == "-":
-            end = pos
-            while end < len(dashes) and dashes[end] == "-":
-                end += 1
-            spans.append((pos, end))
-            pos = end
-        else:
-            pos += 1
+    spans = column_spans(lines[1].rstrip("\n"))
     names = [header_line[a:b].strip() for a, b in spans]
     rows = [[line[a:b].strip() for a, b in spans] for line in lines[2:]]
     return names, rows, 3

@@ -30,6 +30,7 @@ _FAST = frozenset(
         "owner",
         "status",
         "submit_time",
+        "accrue_time",
         "time_limit",
         "admin_priority",
         "account",
@@ -50,6 +51,7 @@ class SlurmJob:
 
     __slots__ = (
         "account",
+        "accrue_time",
         "admin_priority",
         "attributes",
         "id",
@@ -83,6 +85,7 @@ class SlurmJob:
         nice: int = 0,
         admin_priority: int | None = None,
         attributes: Mapping[str, Any] | None = None,
+        accrue_time: float | None = None,
     ) -> None:
         self.id = id
         self.owner = owner
@@ -99,6 +102,7 @@ class SlurmJob:
         self.nice = nice
         self.admin_priority = admin_priority
         self.attributes: Mapping[str, Any] = attributes if attributes is not None else {}
+        self.accrue_time = accrue_time
 
     @classmethod
     def of(cls, job: Job) -> SlurmJob:
@@ -156,10 +160,15 @@ def _fast(obj: Any) -> SlurmJob | None:
     admin = get("admin_priority")
     if admin is not None and _int(admin, 0) is None:
         return None
-    times = _fast_times(get("submit_time"), get("time_limit"))
-    if times is None:
+    when = _time(get("submit_time"))
+    accrue = _time(get("accrue_time"))
+    if when is _BAD or accrue is _BAD:
         return None
-    when, limit = times
+    limit = get("time_limit")
+    if limit is not None:
+        if type(limit) not in (int, float) or limit < 0:
+            return None
+        limit = float(limit)
     return SlurmJob(
         job_id,
         owner,
@@ -175,29 +184,28 @@ def _fast(obj: Any) -> SlurmJob | None:
         site,
         nice,
         admin,
+        None,
+        accrue,
     )
 
 
-def _fast_times(when: Any, limit: Any) -> tuple[float | None, float | None] | None:
-    """A plain job's submit time and time limit, or None when they need the full parser."""
-    if when is not None:
-        kind = type(when)
-        if kind is float or kind is int:
-            when = float(when)
-            if not TIME_MIN <= when <= TIME_MAX:
-                return None
-        elif kind is str:
-            try:
-                when = parse_time(when, "")
-            except InputError:
-                return None
-        else:
-            return None
-    if limit is not None:
-        if type(limit) not in (int, float) or limit < 0:
-            return None
-        limit = float(limit)
-    return when, limit
+_BAD = object()
+
+
+def _time(when: Any) -> Any:
+    """Epoch seconds of a job time (None stays None); ``_BAD`` when it needs the parser."""
+    if when is None:
+        return None
+    kind = type(when)
+    if kind is float or kind is int:
+        value = float(when)
+        return value if TIME_MIN <= value <= TIME_MAX else _BAD
+    if kind is str:
+        try:
+            return parse_time(when, "")
+        except InputError:
+            return _BAD
+    return _BAD
 
 
 def slurm_jobs(objs: Iterable[Any], source: str) -> list[SlurmJob]:

@@ -81,6 +81,8 @@ class PriorityContext:
     cluster_cpus: int
     default_partition: str | None = None
     default_qos: str | None = None
+    #: ``(account, user) -> ASSOC factor`` (:mod:`~fairshare_cli.core.slurm.assoc_priority`).
+    assoc_factors: Mapping[tuple[str, str], float] = field(default_factory=dict)
 
 
 class PriorityRow:
@@ -325,8 +327,9 @@ class _RowMaker:
         pinfos = self.partitions(job)
         qname = job.qos or self.ctx.default_qos
         f_qos = self.qos_factor(job, qname)
-        f_age = age_factor(job.submit_time, self.now, self.max_age) if self.weights[0] else 0.0
-        f_assoc = 0.0  # association priorities are not modelled (no Priority= per assoc)
+        accrue = job.accrue_time if job.accrue_time is not None else job.submit_time
+        f_age = age_factor(accrue, self.now, self.max_age) if self.weights[0] else 0.0
+        f_assoc = self.ctx.assoc_factors.get((assoc.account, user), 0.0) if self.weights[1] else 0.0
         f_fs = self.fairshare(assoc)
         f_js = self.jobsize(job, pinfos[0][0].max_time)
         jid = job.id

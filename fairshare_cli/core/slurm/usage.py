@@ -66,6 +66,8 @@ class RunningCharge:
     rate: float
     start: float
     end: float | None = None
+    #: The queue's job id, for charges of jobs in the queue (``fs rm`` stops them).
+    job: str | None = None
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,7 @@ def _running_charges(items: Any) -> tuple[RunningCharge, ...]:
                 _number(item["rate"], f"running[{i}].rate"),
                 _number(item["start"], f"running[{i}].start"),
                 _optional_number(item.get("end"), f"running[{i}].end"),
+                None if item.get("job") is None else str(item["job"]),
             )
         )
     return tuple(running)
@@ -165,6 +168,7 @@ def usage_to_json(state: SlurmUsage) -> dict[str, Any]:
         "usage": table,
         "running": [
             {"account": r.account, "user": r.user, "rate": r.rate, "start": r.start, "end": r.end}
+            | ({} if r.job is None else {"job": r.job})
             for r in state.running
         ],
     }
