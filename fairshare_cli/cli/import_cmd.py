@@ -191,7 +191,7 @@ def sacct(
     Jobs still running at --now (End after it, or Unknown) keep accruing; steps and jobs
     that never started are skipped. Times without a zone are read as UTC.
     """
-    from fairshare_cli.io.history import open_input
+    from fairshare_cli.io.inputs import open_input
     from fairshare_cli.io.sacct import read_sacct
 
     when = opts.when()  # a bad --now is reported before the file is opened

@@ -10,10 +10,8 @@ import click
 
 from fairshare_cli.cli.context import mutate_state
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
-from fairshare_cli.core.jobs import INT64_MAX, INT64_MIN
+from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, UINT32_MAX
 from fairshare_cli.errors import InputError
-
-UINT32_MAX = 2**32 - 1
 
 
 def _prefix(dry_run: bool) -> str:

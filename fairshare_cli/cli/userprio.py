@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import click
 
-from fairshare_cli.cli.context import load_env
+from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
-from fairshare_cli.core.htcondor.accountant import accountant_from_json
+from fairshare_cli.core.htcondor.accountant import AccountantState, accountant_from_json
 from fairshare_cli.core.htcondor.userprio import (
     SORT_KEYS,
     GroupQuotaInfo,
-    UserprioRow,
+    UserprioQuery,
+    UserprioView,
     userprio_view,
 )
+from fairshare_cli.core.jobs import Job, parse_jobs
 from fairshare_cli.render.formats import Time, emit_rows
 
 JSON_FIELDS = (
@@ -58,7 +59,7 @@ JSON_FIELDS = (
 @output_options
 @common_options
 @pass_options
-def userprio(
+def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     opts: GlobalOptions,
     names: tuple[str, ...],
     all_cols: bool,
@@ -78,50 +79,23 @@ def userprio(
       fs userprio alice --json
     Rows: submitters (and groups) used in the last 24 hours, best priority first.
     """
-    from fairshare_cli.core.jobs import parse_jobs
     from fairshare_cli.render.userprio import choose_columns, render_long, render_userprio
 
     env = load_env(opts)
-    group_info: dict[str, GroupQuotaInfo] = {}
-    if env.config.groups:
-        # Groups: the quota computation reads queue, accountant and claims once for all.
-        from fairshare_cli.cli.htcondor_inputs import load_inputs
-        from fairshare_cli.core.htcondor.pool import quota_view
-
-        inputs = load_inputs(env, None)
-        state, jobs = inputs.accountant, inputs.jobs
-        quota_rows = quota_view(env.config, inputs.batches, state, inputs.claims, env.now)
-        group_info = {
-            r.group: GroupQuotaInfo(
-                effective_quota=r.quota, subtree_quota=r.subtree_quota, sort_key=r.sort_key
-            )
-            for r in quota_rows
-        }
-    else:
-        state = env.decode("accountant", accountant_from_json)
-        jobs = env.decode(
-            "jobs", lambda raw: parse_jobs([] if raw is None else raw, f"{env.state_path}: jobs")
-        )
-    show_priority = priority or not usage
-    show_usage = usage or not priority or all_cols
-    view = userprio_view(
-        state,
-        env.config,
-        env.now,
-        jobs=jobs,
+    state, jobs, group_info = _read_inputs(env)
+    query = UserprioQuery(
         names=names,
         all_users=allusers,
         hierarchical=hierarchical,
         sort=sort,
-        show_priority=show_priority,
-        show_usage=show_usage,
+        show_priority=priority or not usage,
+        show_usage=usage or not priority or all_cols,
         priority_only=priority and not usage and not all_cols,
-        group_info=group_info,
     )
+    view = userprio_view(state, env.config, env.now, query, jobs=jobs, group_info=group_info)
     fmt = opts.output
     if fmt != "table":
-        rows = _json_rows(view.rows)
-        emit_rows(rows, JSON_FIELDS, fmt)
+        emit_rows(_json_rows(view), JSON_FIELDS, fmt)
         return
     if long_:
         click.echo(render_long(view, env.now), nl=False)
@@ -130,8 +104,31 @@ def userprio(
     click.echo(render_userprio(view, cols, env.now), nl=False)
 
 
-def _json_rows(rows: Sequence[UserprioRow]) -> list[dict[str, Any]]:
-    """The rows as DESIGN §5 ``userprio`` objects (the keys of :data:`JSON_FIELDS`)."""
+def _read_inputs(env: Env) -> tuple[AccountantState, list[Job], dict[str, GroupQuotaInfo]]:
+    """The accountant, the queue and, when groups are configured, each group's quotas."""
+    if not env.config.groups:
+        state = env.decode("accountant", accountant_from_json)
+        jobs = env.decode(
+            "jobs", lambda raw: parse_jobs([] if raw is None else raw, f"{env.state_path}: jobs")
+        )
+        return state, jobs, {}
+    # Groups: the quota computation reads queue, accountant and claims once for all.
+    from fairshare_cli.cli.htcondor_inputs import load_inputs
+    from fairshare_cli.core.htcondor.pool import quota_view
+
+    inputs = load_inputs(env, None)
+    quota_rows = quota_view(env.config, inputs.batches, inputs.accountant, inputs.claims, env.now)
+    group_info = {
+        r.group: GroupQuotaInfo(
+            effective_quota=r.quota, subtree_quota=r.subtree_quota, sort_key=r.sort_key
+        )
+        for r in quota_rows
+    }
+    return inputs.accountant, inputs.jobs, group_info
+
+
+def _json_rows(view: UserprioView) -> list[dict[str, Any]]:
+    """The rows for ``--format json/ndjson/csv``, in :data:`JSON_FIELDS` order."""
     return [
         {
             "name": r.name,
@@ -146,5 +143,5 @@ def _json_rows(rows: Sequence[UserprioRow]) -> list[dict[str, Any]]:
             "begin_usage_time": Time(r.begin_usage_time),
             "last_usage_time": Time(r.last_usage_time),
         }
-        for r in rows
+        for r in view.rows
     ]

@@ -21,7 +21,8 @@ from fairshare_cli.core.htcondor.classads import (
 )
 from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots, machine_names
 from fairshare_cli.core.htcondor.pool import submitter_of
-from fairshare_cli.core.jobs import TIME_MAX, TIME_MIN, Job
+from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.limits import TIME_MAX, TIME_MIN
 from fairshare_cli.core.state import SectionError
 
 

@@ -14,21 +14,20 @@ from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.classads import check_expression, evaluate_alone
+from fairshare_cli.core.htcondor.groups import (
+    GroupConfig,
+    GroupTree,
+    QuotaKnobs,
+    assigned_group,
+    build_group_tree,
+)
 from fairshare_cli.core.htcondor.negotiator import (
     Claim,
     NegotiatorKnobs,
     SubmitterPrio,
     pool_size,
 )
-from fairshare_cli.core.htcondor.quotas import (
-    GroupConfig,
-    GroupTree,
-    QuotaKnobs,
-    QuotaRow,
-    assigned_group,
-    build_group_tree,
-    quota_rows,
-)
+from fairshare_cli.core.htcondor.quotas import QuotaRow, quota_rows
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.errors import InputError
 

@@ -75,7 +75,7 @@ def _check_association(config: Config, job: Job) -> None:
     first), as ``sbatch`` does; a job naming no account, partition or QOS is not Slurm's."""
     if not config.accounts or (job.account is None and job.partition is None and job.qos is None):
         return
-    from fairshare_cli.core.slurm.priority import job_user
+    from fairshare_cli.core.slurm.factors import job_user
 
     user = job_user(job.owner)
     account = job.account

@@ -68,25 +68,40 @@ def cycle_times(start: float, until: float, cycle: float) -> list[float]:
     return [start + k * cycle for k in range(n + 1)]
 
 
+SlurmFairshare = Callable[[Sequence[UsageRecord], float], Mapping[str, float]]
+
+
+@dataclass(frozen=True)
+class SimWindow:
+    """When the simulation runs: from ``start``, a cycle every ``cycle`` seconds, until
+    ``start + until``."""
+
+    start: float
+    until: float
+    cycle: float
+
+
 def simulate(
     config: Config,
     accountant: acct.AccountantState,
     negotiator: NegotiatorState,
     queue: Sequence[Job],
     workload: Sequence[Job],
-    start: float,
-    until: float,
-    cycle: float,
+    window: SimWindow,
     *,
-    slurm_fairshare: Callable[[Sequence[UsageRecord], float], Mapping[str, float]] | None = None,
+    slurm_fairshare: SlurmFairshare | None = None,
     progress: Callable[[float], None] | None = None,
 ) -> SimResult:
-    """Run cycles from ``start`` every ``cycle`` seconds until ``start + until``.
+    """Run cycles from ``window.start`` every ``window.cycle`` seconds until the end.
 
     Args:
+        config: the pool config.
+        accountant: the accountant at the start.
+        negotiator: claims and round-robin times at the start.
         queue: the jobs already in the queue (running ones keep their slots).
-        workload: jobs to submit at their ``submit_time`` (none: at ``start``); a job with
+        workload: jobs to submit at their ``submit_time`` (none: at the start); a job with
             ``run_time`` finishes that long after it starts.
+        window: start, length and cycle interval.
         slurm_fairshare: given the usage records of the work done so far and a time, the
             Slurm fair-share factor per user (None: no ``slurm_user`` rows).
         progress: called with the fraction done after each cycle.
@@ -94,42 +109,33 @@ def simulate(
     Returns:
         The rows of every cycle and the final state.
     """
-    run = _Run(config, accountant, negotiator, queue, start)
-    pending = sorted(
-        workload,
-        key=lambda j: (j.submit_time if j.submit_time is not None else start, j.cluster_proc),
-    )
+    sim = _Simulation(config, accountant, negotiator, queue, workload, window.start)
     rows: list[SimRow] = []
-    seen: set[str] = set()  # submitters keep a row (0 slots) once they have appeared
-    times = cycle_times(start, until, cycle)
+    times = cycle_times(window.start, window.until, window.cycle)
     for k, t in enumerate(times):
-        run.finish_jobs(t)
-        run.submit_due(pending, t)
-        run.negotiate(t)
-        rows.extend(
-            _rows(
-                t,
-                config,
-                run.jobs,
-                run.accountant,
-                run.negotiator,
-                run.name_of,
-                slurm_fairshare,
-                run.ran,
-                seen,
-            )
-        )
+        sim.finish_jobs(t)
+        sim.submit_due(t)
+        sim.negotiate(t)
+        rows.extend(sim.rows(t, slurm_fairshare))
         if progress is not None:
             progress((k + 1) / len(times))
-    return SimResult(tuple(rows), tuple(run.jobs), run.accountant, run.negotiator, len(times))
+    return SimResult(tuple(rows), tuple(sim.jobs), sim.accountant, sim.negotiator, len(times))
 
 
-class _Run:
-    """What changes from cycle to cycle: the queue, the accountant, the claims, the work done.
+def _held_weight(
+    job: Job, held: Mapping[str, Claim], weigh: Callable[[str, float], float], start: float
+) -> float:
+    """The weight a finishing job gives back: its claim's, else its slot's, else 1.0."""
+    claim = held.get(job.id)
+    if claim is not None:
+        return claim_weight(claim, weigh)
+    if job.slot:
+        return weigh(job.slot, job.start_time if job.start_time is not None else start)
+    return 1.0
 
-    ``ran`` maps a job id (``id#t`` once preempted at ``t``) to the job, its start and its
-    end (None: still running), for the Slurm rows.
-    """
+
+class _Simulation:
+    """The state a simulation carries from cycle to cycle."""
 
     def __init__(
         self,
@@ -137,18 +143,25 @@ class _Run:
         accountant: acct.AccountantState,
         negotiator: NegotiatorState,
         queue: Sequence[Job],
+        workload: Sequence[Job],
         start: float,
     ) -> None:
         self.config = config
+        self.accountant = accountant
+        self.negotiator = negotiator
         self.start = start
         self.name_of = submitter_of(config)
         self.weigh = slot_weigher(config)
         self.tree = group_tree(config)
         self.knobs = negotiator_knobs(config)
         self.jobs: list[Job] = list(queue)
-        self.accountant = accountant
-        self.negotiator = negotiator
+        self.pending = sorted(workload, key=lambda j: (self._submitted(j), j.cluster_proc))
+        #: job id -> (job, start, end): the work done, for Slurm's usage
         self.ran: dict[str, tuple[Job, float, float | None]] = {}
+        self.seen: set[str] = set()  # submitters keep a row (0 slots) once they have appeared
+
+    def _submitted(self, job: Job) -> float:
+        return job.submit_time if job.submit_time is not None else self.start
 
     def finish_jobs(self, t: float) -> None:
         """Jobs whose run time is up leave their slots at their exact end (``RemoveMatch``
@@ -170,29 +183,22 @@ class _Run:
             if job.id in self.ran:
                 self.ran[job.id] = (self.ran[job.id][0], self.ran[job.id][1], end)
 
-    def submit_due(self, pending: list[Job], t: float) -> None:
-        """Workload jobs whose submit time has come join the queue, idle."""
-        start = self.start
-        while (
-            pending
-            and (pending[0].submit_time if pending[0].submit_time is not None else start) <= t
-        ):
+    def submit_due(self, t: float) -> None:
+        """Workload jobs whose submit time has come join the queue."""
+        pending = self.pending
+        while pending and self._submitted(pending[0]) <= t:
             job = pending.pop(0)
             self.jobs.append(
                 replace(
-                    job,
-                    status="idle",
-                    slot=None,
-                    start_time=None,
-                    submit_time=job.submit_time if job.submit_time is not None else start,
+                    job, status="idle", slot=None, start_time=None, submit_time=self._submitted(job)
                 )
             )
 
     def negotiate(self, t: float) -> None:
-        """One negotiation cycle at ``t``, committed."""
+        """One negotiation cycle at ``t``, committed (``AddMatch``, preemptions released)."""
         config = self.config
         live = [j for j in self.jobs if j.status in ("idle", "running")]
-        claims = current_claims(self.negotiator, self.jobs, config, t)  # finished: dropped
+        claims = current_claims(self.negotiator, self.jobs, config, t)  # finished: no claim
         negotiator = NegotiatorState(
             {c.slot: c for c in claims}, self.negotiator.rr_times, self.negotiator.last_cycle
         )
@@ -220,54 +226,43 @@ class _Run:
                 del ran[m.preempted_job]
             ran[m.job_id] = (by_id[m.job_id], t, None)
 
+    def rows(self, t: float, slurm_fairshare: SlurmFairshare | None) -> list[SimRow]:
+        """What each submitter, group and Slurm user holds after the cycle at ``t``."""
+        out = self._submitter_rows(t)
+        if self.config.groups:
+            out += self._group_rows(t)
+        if slurm_fairshare is not None:
+            out += self._slurm_rows(t, slurm_fairshare)
+        return out
 
-def _held_weight(
-    job: Job, held: Mapping[str, Claim], weigh: Callable[[str, float], float], start: float
-) -> float:
-    """The weight a finishing job gives back: its claim's, else its slot's, else 1.0."""
-    claim = held.get(job.id)
-    if claim is not None:
-        return claim_weight(claim, weigh)
-    if job.slot:
-        return weigh(job.slot, job.start_time if job.start_time is not None else start)
-    return 1.0
+    def _submitter_rows(self, t: float) -> list[SimRow]:
+        held: dict[str, int] = {}
+        for c in self.negotiator.claims.values():
+            held[c.submitter] = held.get(c.submitter, 0) + 1
+        self.seen.update(held)
+        self.seen.update(self.name_of(j) for j in self.jobs if j.status == "idle")
+        prio = priorities_at(self.accountant, self.config, t)
+        return [
+            SimRow(t, "submitter", n, float(held.get(n, 0)), prio(n).effective_priority)
+            for n in sorted(self.seen)
+        ]
 
-
-def _rows(
-    t: float,
-    config: Config,
-    jobs: Sequence[Job],
-    accountant: acct.AccountantState,
-    negotiator: NegotiatorState,
-    name_of: Callable[[Job], str],
-    slurm_fairshare: Callable[[Sequence[UsageRecord], float], Mapping[str, float]] | None,
-    ran: Mapping[str, tuple[Job, float, float | None]],
-    seen: set[str],
-) -> list[SimRow]:
-    held: dict[str, int] = {}
-    for c in negotiator.claims.values():
-        held[c.submitter] = held.get(c.submitter, 0) + 1
-    names = set(held)
-    names.update(name_of(j) for j in jobs if j.status == "idle")
-    seen.update(names)
-    names = seen
-    prio = priorities_at(accountant, config, t)
-    out = [
-        SimRow(t, "submitter", n, float(held.get(n, 0)), prio(n).effective_priority)
-        for n in sorted(names)
-    ]
-    if config.groups:
-        live = [JobBatch(j) for j in jobs if j.status in ("idle", "running")]
-        claims = list(negotiator.claims.values())
+    def _group_rows(self, t: float) -> list[SimRow]:
+        config, accountant = self.config, self.accountant
+        live = [JobBatch(j) for j in self.jobs if j.status in ("idle", "running")]
+        claims = list(self.negotiator.claims.values())
         records = acct.view(accountant, config, t)
         gtree = acct.GroupTree(config.groups)
+        out = []
         for r in quota_view(config, live, accountant, claims, t):
             rec = records.get(r.group)
             eup = None
             if rec is not None:
                 eup = acct.effective_priority(rec, acct.priority_factor(rec, config, gtree))
             out.append(SimRow(t, "group", r.group, r.in_use, eup, r.quota))
-    if slurm_fairshare is not None:
+        return out
+
+    def _slurm_rows(self, t: float, slurm_fairshare: SlurmFairshare) -> list[SimRow]:
         records_so_far = [
             UsageRecord(
                 owner=job.owner,
@@ -278,15 +273,16 @@ def _rows(
                 qos=job.qos,
                 cpus=job.request_cpus,
             )
-            for job, began, end in ran.values()
+            for job, began, end in self.ran.values()
         ]
         running: dict[str, int] = {}
-        for j in jobs:
+        for j in self.jobs:
             if j.status == "running":
                 running[j.owner] = running.get(j.owner, 0) + j.request_cpus
-        for user, factor in sorted(slurm_fairshare(records_so_far, t).items()):
-            out.append(SimRow(t, "slurm_user", user, float(running.get(user, 0)), fairshare=factor))
-    return out
+        return [
+            SimRow(t, "slurm_user", user, float(running.get(user, 0)), fairshare=factor)
+            for user, factor in sorted(slurm_fairshare(records_so_far, t).items())
+        ]
 
 
 def simulate_rows_json(rows: Sequence[SimRow]) -> list[dict[str, Any]]:
@@ -305,9 +301,7 @@ def simulate_rows_json(rows: Sequence[SimRow]) -> list[dict[str, Any]]:
     ]
 
 
-def slurm_fairshare_of(
-    config: Config, section: Any
-) -> Callable[[Sequence[UsageRecord], float], Mapping[str, float]] | None:
+def slurm_fairshare_of(config: Config, section: Any) -> SlurmFairshare | None:
     """The Slurm fair-share factor of each user at ``t``, given the work done so far.
 
     The simulated work is charged on top of the state's ``slurm`` section exactly as
@@ -317,7 +311,7 @@ def slurm_fairshare_of(
     if not config.accounts:
         return None
     from fairshare_cli.core.slurm import model as slurm
-    from fairshare_cli.core.slurm.assoc_tree import share_rows
+    from fairshare_cli.core.slurm.fairshare import share_rows
     from fairshare_cli.core.slurm.usage import usage_from_json
 
     algo = slurm.algorithm(config)

@@ -155,14 +155,14 @@ def test_simulate_gives_back_what_finished_jobs_were_charged() -> None:
     cycle of NOW + 1 h, the second starts then and finishes at NOW + 2 h)."""
     from fairshare_cli.core.htcondor.claims import NegotiatorState
     from fairshare_cli.core.jobs import parse_jobs
-    from fairshare_cli.core.operations.simulate import simulate
+    from fairshare_cli.core.operations.simulate import SimWindow, simulate
 
     cfg = config("Memory / 1024")
     work = parse_jobs(
         [{"id": f"1.{k}", "owner": "alice", "run_time": HOUR, "submit_time": NOW} for k in (0, 1)],
         "w",
     )
-    result = simulate(cfg, acct.EMPTY, NegotiatorState(), [], work, NOW, 3 * HOUR, HOUR)
+    result = simulate(cfg, acct.EMPTY, NegotiatorState(), [], work, SimWindow(NOW, 3 * HOUR, HOUR))
     rec = acct.view(result.accountant, cfg, NOW + 3 * HOUR)["alice@example.org"]
     assert rec.weighted_resources_used == 0.0
     assert rec.weighted_accumulated_usage == 2 * 4 * HOUR
