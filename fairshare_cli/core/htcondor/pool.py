@@ -17,6 +17,7 @@ from typing import Any
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.htcondor import cycle_accounting
 from fairshare_cli.core.htcondor.classads import check_expression, evaluate_alone
 from fairshare_cli.core.htcondor.negotiator import (
     Claim,
@@ -259,8 +260,9 @@ def commit_cycle(
 ) -> tuple[list[Job], acct.AccountantState, NegotiatorState]:
     """Apply a cycle's matches: jobs start, claims change hands, the accountant charges.
 
-    Each match is ``AddMatch`` for its submitter; a preemption first ``RemoveMatch``es the
-    slot's previous holder, whose job goes back to idle.
+    The accountant is updated to ``now`` (``UpdatePriorities``, every record); each match is
+    then ``AddMatch`` for its submitter; a preemption first ``RemoveMatch``es the slot's
+    previous holder, whose job goes back to idle (see :mod:`cycle_accounting`).
 
     Returns:
         The new job list, accountant state and negotiator section.
@@ -289,11 +291,12 @@ def commit_cycle(
         entry = add.setdefault(m.submitter, [0.0, 0])
         entry[0] += m.weight
         entry[1] += 1
-    state = accountant
+    # UpdatePriorities at the cycle's time, then each match (and preemption) at that time.
+    state = cycle_accounting.update_priorities(accountant, config, now)
     for name, (weight, count) in sorted(remove.items()):
-        state = acct.remove_match(state, config, name, weight, now, slots=int(count))
+        state = cycle_accounting.remove_match_at(state, config, name, weight, now, now, int(count))
     for name, (weight, count) in sorted(add.items()):
-        state = acct.add_match(state, config, name, weight, now, slots=int(count))
+        state = cycle_accounting.add_match_at(state, config, name, weight, now, int(count))
     rr = dict(negotiator.rr_times)
     rr.update({k: v for k, v in result.rr_times.items() if math.isfinite(v)})
     return new_jobs, state, NegotiatorState(claims, rr, now)

@@ -130,9 +130,9 @@ class AccountantReplay:
                 if res > 0:
                     row[5] += res * dt
                     row[6] += row[3] * dt
-                    if row[7] <= 0:
-                        row[7] = last
                     row[8] = t
+                if row[7] == 0 and row[5] > 0:  # the first update that finds usage
+                    row[7] = t
                 row[1] = t
             if own:
                 row[2] = max(row[2] + dslots, 0)

@@ -1,9 +1,11 @@
 """Run negotiation cycles forward in time over a workload (``fs simulate``).
 
-Each cycle at time ``t``: jobs whose ``run_time`` is up finish (``RemoveMatch`` at their
-exact end), workload jobs whose ``submit_time`` has come join the queue, one negotiation
-cycle runs and its matches are committed (``AddMatch``), and a row per submitter, group
-and Slurm user records what each holds afterwards. Everything is a function of the inputs;
+Each cycle at time ``t``: the accountant is updated (``UpdatePriorities``), jobs whose
+``run_time`` is up are seen to have finished (``CheckMatches``: their slots were charged up
+to ``t``, as HTCondor sees an end at the next cycle), workload jobs whose ``submit_time``
+has come join the queue, one negotiation cycle runs and its matches are committed
+(``AddMatch``), and a row per submitter, group and Slurm user records what each holds
+afterwards. Everything is a function of the inputs;
 nothing reads a clock or a file.
 """
 
@@ -17,6 +19,7 @@ from typing import Any
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.htcondor import cycle_accounting
 from fairshare_cli.core.htcondor.negotiator import negotiate_cycle
 from fairshare_cli.core.htcondor.pool import (
     NegotiatorState,
@@ -109,7 +112,9 @@ def simulate(
     seen: set[str] = set()  # submitters keep a row (0 slots) once they have appeared
     times = cycle_times(start, until, cycle)
     for k, t in enumerate(times):
-        # 1. jobs whose run time is up leave their slots at their exact end
+        # 1. UpdatePriorities, then CheckMatches sees the jobs whose run time is up: their
+        #    slots were charged up to this cycle
+        accountant = cycle_accounting.update_priorities(accountant, config, t)
         ending = []
         for i, job in enumerate(jobs):
             if job.status == "running" and job.run_time is not None:
@@ -118,8 +123,8 @@ def simulate(
                     ending.append((began + job.run_time, i))
         for end, i in sorted(ending):
             job = jobs[i]
-            accountant = acct.remove_match(
-                accountant, config, name_of(job), weights.pop(job.id, 1.0), end
+            accountant = cycle_accounting.remove_match_at(
+                accountant, config, name_of(job), weights.pop(job.id, 1.0), t, t
             )
             jobs[i] = replace(job, status="completed")
             if job.id in ran:
