@@ -129,7 +129,7 @@ def userprio(
                 "begin_usage_time": Time(r.begin_usage_time),
                 "last_usage_time": Time(r.last_usage_time),
             }
-            for r in view.rows
+            for r in view.listed
         ]
         emit_rows(rows, JSON_FIELDS, fmt)
         return

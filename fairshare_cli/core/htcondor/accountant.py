@@ -273,7 +273,8 @@ def last_update_of(state: AccountantState) -> float | None:
 def new_record(name: str, state: AccountantState, now: float) -> CustomerRecord:
     """A record created by an edit or a match: as of the accountant's last update (or now)."""
     since = last_update_of(state)
-    return CustomerRecord(name=name, is_group="@" not in name, last_update=since or now)
+    when = now if since is None else since
+    return CustomerRecord(name=name, is_group="@" not in name, last_update=when)
 
 
 def store_factors(records: dict[str, CustomerRecord], config: Config) -> dict[str, CustomerRecord]:
@@ -460,9 +461,7 @@ def accountant_to_json(state: AccountantState) -> dict[str, Any]:
     """The ``accountant`` state section."""
     return {
         "records": {
-            name: {
-                f: getattr(rec, f) for f in _FIELDS if f not in _SPARSE or getattr(rec, f) != 0
-            }
+            name: {f: getattr(rec, f) for f in _FIELDS if f not in _SPARSE or getattr(rec, f) != 0}
             for name, rec in sorted(state.records.items())
         }
     }

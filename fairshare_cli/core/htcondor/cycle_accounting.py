@@ -29,6 +29,27 @@ def _targets(config: Config, submitter: str) -> tuple[str, list[str]]:
     return acct.charge_targets(submitter, acct.GroupTree(config.groups))
 
 
+def charge_record(
+    rec: acct.CustomerRecord, slots: int, weight: float, held: float, own: bool, in_hier: bool
+) -> acct.CustomerRecord:
+    """One record's share of a match change: ``slots``/``weight`` (negative to remove) and
+    ``held`` seconds of uncharged time (``−(t − L)`` for a new match, ``t − max(start, L)``
+    for a removed one)."""
+    if own:
+        rec = replace(
+            rec,
+            resources_used=max(rec.resources_used + slots, 0),
+            weighted_resources_used=max(rec.weighted_resources_used + weight, 0.0),
+            uncharged_time=rec.uncharged_time + held * abs(slots),
+            weighted_uncharged_time=rec.weighted_uncharged_time + held * abs(weight),
+        )
+    if in_hier:
+        rec = replace(
+            rec, hier_weighted_resources_used=max(rec.hier_weighted_resources_used + weight, 0.0)
+        )
+    return rec
+
+
 def add_match_at(
     state: acct.AccountantState,
     config: Config,
@@ -48,19 +69,7 @@ def add_match_at(
     for n in dict.fromkeys([submitter, group, *hier]):
         rec = records.get(n) or acct.new_record(n, state, t)
         since = t - rec.last_update if rec.last_update is not None else 0.0
-        if n in (submitter, group):
-            rec = replace(
-                rec,
-                resources_used=rec.resources_used + slots,
-                weighted_resources_used=rec.weighted_resources_used + weight,
-                uncharged_time=rec.uncharged_time - since * slots,
-                weighted_uncharged_time=rec.weighted_uncharged_time - since * weight,
-            )
-        if n in hier:
-            rec = replace(
-                rec, hier_weighted_resources_used=rec.hier_weighted_resources_used + weight
-            )
-        records[n] = rec
+        records[n] = charge_record(rec, slots, weight, -since, n in (submitter, group), n in hier)
     return acct.AccountantState(records=acct.store_factors(records, config))
 
 
@@ -85,18 +94,5 @@ def remove_match_at(
         rec = records.get(n) or acct.new_record(n, state, t)
         last = rec.last_update if rec.last_update is not None else t
         held = t - max(start, last)
-        if n in (submitter, group):
-            rec = replace(
-                rec,
-                resources_used=max(rec.resources_used - slots, 0),
-                weighted_resources_used=max(rec.weighted_resources_used - weight, 0.0),
-                uncharged_time=rec.uncharged_time + held * slots,
-                weighted_uncharged_time=rec.weighted_uncharged_time + held * weight,
-            )
-        if n in hier:
-            rec = replace(
-                rec,
-                hier_weighted_resources_used=max(rec.hier_weighted_resources_used - weight, 0.0),
-            )
-        records[n] = rec
+        records[n] = charge_record(rec, -slots, -weight, held, n in (submitter, group), n in hier)
     return acct.AccountantState(records=acct.store_factors(records, config))

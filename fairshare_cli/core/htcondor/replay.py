@@ -217,6 +217,7 @@ class AccountantReplay:
                 last_usage_time=row[8],
             )
             records[name] = acct.advance(rec, self.now, self.half_life)
+        records = acct.store_factors(records, self.config)  # written: factors are stored
         return acct.accountant_to_json(acct.AccountantState(records=records))
 
 

@@ -1,0 +1,208 @@
+"""HTCondor accountant details through the CLI (issue 12 items 2, 4, 5), hand-checked."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+NOW = "2026-11-21T12:00:00Z"
+GROUPS = """
+[pool]
+uid_domain = "htc.test"
+local_domains = ["htc.test"]
+[accountant]
+default_prio_factor = 1000
+remote_prio_factor = 1e7
+[groups."group_ops"]
+quota = 4
+"""
+
+
+def test_group_rows_show_the_remote_factor(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """The real 25.0 capture (tests/fixtures/htcondor-25.0) prints group_ops and <none>
+    with factor 1e+07 = REMOTE_PRIO_FACTOR: a group name has no domain, so it is not in
+    ACCOUNTANT_LOCAL_DOMAIN. ops runs 4 slots for 6 h from 06:00 (half-life one day):
+    RUP = 4 - 3.5 * 0.5**0.25; the group's effective priority is RUP x 1e7 (in --json;
+    the table leaves a group's effective priority blank). The factor prints as "%.3g"
+    because "%9.2f" of 1e7 is wider than 9: "1e+07".
+    """
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(
+        '{"owner": "ops", "accounting_group": "group_ops.ops", "start": "2026-11-21T06:00:00Z",'
+        ' "end": null, "slots": 4}\n'
+    )
+    args = ["--config", str(write_config(GROUPS)), "--state", str(tmp_path / "s.json")]
+    assert run("import", "history", str(hist), *args, "--now", NOW).exit_code == 0
+    table = run("userprio", *args, "--now", NOW).stdout.splitlines()
+    row = next(line for line in table if line.startswith("group_ops "))
+    assert row.split()[1:4] == ["4.00", "no", "1e+07"]
+    out = run("userprio", *args, "--now", NOW, "--json", "--allusers").stdout
+    rows = {r["name"]: r for r in json.loads(out)}
+    rup = 4 - 3.5 * 0.5**0.25
+    assert rows["group_ops"]["priority_factor"] == 1e7
+    assert rows["group_ops"]["effective_priority"] == pytest.approx(rup * 1e7)
+    assert rows["<none>"]["priority_factor"] == 1e7
+    assert rows["group_ops.ops@htc.test"]["priority_factor"] == 1000
+
+
+def test_factor_stored_when_the_state_is_written(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """After an import the records store their factors (1000 for ops); raising
+    default_prio_factor to 5000 in the config leaves ops at 1000, as HTCondor's stored
+    PriorityFactor does, until fs delete (the record comes back with the factor derived
+    afresh: 5000)."""
+    hist = tmp_path / "h.jsonl"
+    hist.write_text('{"owner": "ops", "start": "2026-11-21T06:00:00Z", "end": null}\n')
+    cfg = write_config(GROUPS)
+    args = ["--config", str(cfg), "--state", str(tmp_path / "s.json")]
+    assert run("import", "history", str(hist), *args, "--now", NOW).exit_code == 0
+    cfg.write_text(GROUPS.replace("default_prio_factor = 1000", "default_prio_factor = 5000"))
+
+    def factor() -> float:
+        out = run("userprio", "ops@htc.test", *args, "--now", NOW, "--json").stdout
+        return float(json.loads(out)[0]["priority_factor"])
+
+    assert factor() == 1000
+    assert run("delete", "ops@htc.test", *args, "--now", NOW).exit_code == 0
+    assert run("setprio", "ops@htc.test", "2", *args, "--now", NOW).exit_code == 0
+    assert factor() == 5000
+
+
+def test_simulate_sees_an_end_at_the_next_cycle(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """Two slots from 12:00 for 1.5 h, cycles every hour (half-life one day).
+
+    The end at 13:30 is seen by the cycle at 14:00, which first charges the whole hour:
+    13:00: P = 2 - 1.5 * 0.5**(1/24); 14:00: P = 2 - 1.5 * 0.5**(2/24), then 0 slots;
+    15:00: that decays: P14 * 0.5**(1/24).
+    """
+    config = write_config('[pool]\nuid_domain = "d"\n[[machines]]\nname = "m"\nslots = 4\n')
+    work = tmp_path / "w.json"
+    work.write_text(json.dumps([{"id": "1.0", "count": 2, "owner": "a", "run_time": 5400}]))
+    result = run(
+        "simulate",
+        "--config",
+        str(config),
+        "--state",
+        str(tmp_path / "s.json"),
+        "--now",
+        NOW,
+        "--workload",
+        str(work),
+        "--until",
+        "3:00:00",
+        "--cycle",
+        "3600",
+        "--json",
+    )
+    assert result.exit_code == 0, result.stderr
+    rows = [(r["slots"], r["effective_priority"]) for r in json.loads(result.stdout)]
+    p13 = 2 - 1.5 * 0.5 ** (1 / 24)
+    p14 = 2 - 1.5 * 0.5 ** (2 / 24)
+    assert [s for s, _ in rows] == [2.0, 2.0, 0.0, 0.0]
+    assert [p for _, p in rows] == pytest.approx([0.5, p13, p14, p14 * 0.5 ** (1 / 24)])
+
+
+def test_import_history_on_a_cycle_grid(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """One slot from 10:20 to 10:50, cycles every hour through 10:00; now 12:00.
+
+    The match is made 20 min into the 10:00 cycle (uncharged -20 min); the end is seen at
+    11:00, after that cycle charged the slot up to 11:00: 40 min = 0.6667 h. The default
+    replay charges the exact 30 min.
+    """
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(
+        '{"owner": "a", "start": "2026-11-21T10:20:00Z", "end": "2026-11-21T10:50:00Z"}\n'
+    )
+    config = write_config('[pool]\nuid_domain = "d"\n')
+
+    def hours(*extra: str) -> float:
+        state = tmp_path / f"s{len(extra)}.json"
+        args = ["--config", str(config), "--state", str(state), "--now", NOW]
+        result = run("import", "history", str(hist), *args, *extra)
+        assert result.exit_code == 0, result.stderr
+        out = run("userprio", "a@d", *args, "--json").stdout
+        return float(json.loads(out)[0]["accumulated_usage_hours"])
+
+    assert hours() == pytest.approx(0.5)
+    assert hours("--cycle", "3600", "--cycle-start", "2026-11-21T10:00:00Z") == pytest.approx(
+        40 / 60
+    )
+    bad = run("import", "history", str(hist), "--config", str(config), "--cycle-start", NOW)
+    assert bad.exit_code == 2
+    assert "--cycle-start needs --cycle" in bad.stderr
+
+
+def test_requested_is_weighted_with_use_weighted_demand_alone(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """Slot weights off (legacy), use_weighted_demand on (its default): a 4-CPU idle job
+    counts 4 in the group's Weighted Requested, as fs quota's demand and HTCondor's
+    WeightedIdleJobs do (before: 1)."""
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(
+        json.dumps(
+            [{"id": "1.0", "owner": "ops", "accounting_group": "group_ops.ops", "request_cpus": 4}]
+        )
+    )
+    args = ["--config", str(write_config(GROUPS)), "--state", str(tmp_path / "s.json")]
+    assert run("submit", "--file", str(jobs), *args, "--now", NOW).exit_code == 0
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(
+        '{"owner": "ops", "accounting_group": "group_ops.ops", "start": "2026-11-21T06:00:00Z",'
+        ' "end": null}\n'
+    )
+    assert run("import", "history", str(hist), *args, "--now", NOW).exit_code == 0
+    quota = json.loads(run("quota", *args, "--now", NOW, "--json").stdout)
+    assert next(r for r in quota if r["group"] == "group_ops")["demand"] == 4
+    table = run("userprio", *args, "--now", NOW).stdout.splitlines()
+    row = next(line for line in table if line.startswith("group_ops "))
+    assert row.split()[-1] == "4"
+
+
+def test_none_record_in_long_and_json_without_groups(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """condor_userprio -long prints every ad, <none> included, even with no groups; the
+    table hides <none> without other group rows. A never-set last usage time (0) prints
+    blank in the Last Usage Time column (FormatDateTime's "" for times <= 0)."""
+    hist = tmp_path / "h.jsonl"
+    hist.write_text('{"owner": "a", "start": "2026-11-21T06:00:00Z", "end": null}\n')
+    args = [
+        "--config",
+        str(write_config('[pool]\nuid_domain = "d"\n')),
+        "--state",
+        str(tmp_path / "s.json"),
+    ]
+    assert run("import", "history", str(hist), *args, "--now", NOW).exit_code == 0
+    assert run("setprio", "z@d", "3", *args, "--now", NOW).exit_code == 0
+    names = [r["name"] for r in json.loads(run("userprio", *args, "--now", NOW, "--json").stdout)]
+    assert "<none>" in names
+    assert 'Name = "<none>"' in run("userprio", *args, "--now", NOW, "--long").stdout
+    assert "<none>" not in run("userprio", *args, "--now", NOW).stdout
+    table = run("userprio", "z", *args, "--now", NOW, "--all").stdout.splitlines()
+    row = next(line for line in table if line.startswith("z@d"))
+    assert "/" not in row  # neither 1/01/1970 nor any other date: both times are 0
+
+
+@pytest.mark.parametrize("name", ["group_ops", "ops", "<none>"])
+def test_delete_needs_a_full_name(
+    name: str, tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """condor_userprio -delete refuses a name without "@" (exit 1 there; usage error here)."""
+    args = ["--config", str(write_config(GROUPS)), "--state", str(tmp_path / "s.json")]
+    result = run("delete", name, *args, "--now", NOW)
+    assert result.exit_code == 2
+    assert "full name of the record" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "s.json").exists()
