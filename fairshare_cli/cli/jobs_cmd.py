@@ -151,7 +151,7 @@ def submit(
     """
     from fairshare_cli.cli.sshare import invoking_user
 
-    with mutate_state(config_path, state_path, now, dry_run) as env:
+    with mutate_state(config_path, state_path, now, dry_run, queue_only=True) as env:
         queue = _queue(env)
         if jobs_file is not None:
             objs = _read_objects(Path(jobs_file))
@@ -264,7 +264,7 @@ def prio(
         raise InputError(f"priority {number}: expected 0 to {UINT32_MAX} for a Slurm job")
     if not INT64_MIN <= number <= INT64_MAX:
         raise InputError(f"priority {number}: expected a whole number that fits in 64 bits")
-    with mutate_state(config_path, state_path, now, dry_run) as env:
+    with mutate_state(config_path, state_path, now, dry_run, queue_only=True) as env:
         queue = _queue(env)
         hit = [j for j in queue if _matches(j, job_id)]
         if not hit:

@@ -68,7 +68,7 @@ def simulate(
     until: str,
     cycle: str,
     plot: str | None,
-    output: str,
+    output: str | None,
     as_json: bool,
     config_path: str | None,
     state_path: str | None,

@@ -88,7 +88,7 @@ def sprio(
     noheader: bool,
     verbose: int,
     jobs_file: str | None,
-    output: str,
+    output: str | None,
     as_json: bool,
     config_path: str | None,
     state_path: str | None,

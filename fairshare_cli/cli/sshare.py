@@ -66,7 +66,7 @@ def sshare(
     parsable2: bool,
     noheader: bool,
     formats: tuple[str, ...],
-    output: str,
+    output: str | None,
     as_json: bool,
     config_path: str | None,
     state_path: str | None,

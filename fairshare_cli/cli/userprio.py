@@ -58,7 +58,7 @@ def userprio(
     hierarchical: bool | None,
     sort: str,
     long_: bool,
-    output: str,
+    output: str | None,
     as_json: bool,
     config_path: str | None,
     state_path: str | None,

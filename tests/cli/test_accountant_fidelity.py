@@ -206,3 +206,33 @@ def test_delete_needs_a_full_name(
     assert "full name of the record" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "s.json").exists()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["userprio"], ["quota"], ["sshare"], ["setprio", "a@d", "3"], ["resetusage", "--all"]],
+)
+def test_now_before_the_last_update_is_refused(
+    command: list[str],
+    tmp_path: Path,
+    write_config: Callable[[str], Path],
+    run: Callable[..., Any],
+) -> None:
+    """The import brought the state up to 12:00; a view or an edit at 11:00 is refused with
+    exit 2, one line naming the state's last update; the state file is left untouched. A
+    submission only adds a job (it may be dated earlier to give it an age)."""
+    hist = tmp_path / "h.jsonl"
+    hist.write_text('{"owner": "a", "start": "2026-11-21T06:00:00Z", "end": null}\n')
+    state = tmp_path / "s.json"
+    args = ["--config", str(write_config('[pool]\nuid_domain = "d"\n')), "--state", str(state)]
+    assert run("import", "history", str(hist), *args, "--now", NOW).exit_code == 0
+    before = state.read_bytes()
+    result = run(*command, *args, "--now", "2026-11-21T11:00:00Z")
+    assert result.exit_code == 2
+    assert "before the last update of state file" in result.stderr
+    assert "(2026-11-21T12:00:00Z)" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert state.read_bytes() == before
+    assert run(*command, *args, "--now", NOW).exit_code == 0
+    sub = run("submit", "--owner", "a", *args, "--now", "2026-11-21T11:00:00Z")
+    assert sub.exit_code == 0, sub.stderr
