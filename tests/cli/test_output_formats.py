@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_configs"
 NOW = "2026-11-21T12:00:00Z"
 
