@@ -62,6 +62,9 @@ def whatif(
       fs whatif --set 'groups."group_physics".quota=300' quota
       fs whatif --set priority.fairshare=classic sshare -a -l
     Dotted keys are the config's (DESIGN §3); quote group names that contain dots.
+    Priority factors are read as HTCondor keeps them: a record stores its factor when it
+    is first written, so new default/remote/nice-user or group prio_factor values only
+    reach records that store none yet (new submitters, old states), not existing ones.
     """
     from fairshare_cli.cli import context
     from fairshare_cli.cli.main import cli

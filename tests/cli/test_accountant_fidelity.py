@@ -236,3 +236,9 @@ def test_now_before_the_last_update_is_refused(
     assert run(*command, *args, "--now", NOW).exit_code == 0
     sub = run("submit", "--owner", "a", *args, "--now", "2026-11-21T11:00:00Z")
     assert sub.exit_code == 0, sub.stderr
+
+
+def test_whatif_help_says_which_factor_reading_it_uses(run: Callable[..., Any]) -> None:
+    """Item 3: the stored factor wins in fs whatif; its help says so."""
+    text = " ".join(run("whatif", "--help").stdout.split())
+    assert "a record stores its factor when it is first written" in text
