@@ -265,14 +265,21 @@ def commit_cycle(
 ) -> tuple[list[Job], acct.AccountantState, NegotiatorState]:
     """Apply a cycle's matches: jobs start, claims change hands, the accountant charges.
 
-    The accountant is updated to ``now`` (``UpdatePriorities``, every record); each match is
-    then ``AddMatch`` for its submitter; a preemption first ``RemoveMatch``es the slot's
-    previous holder, whose job goes back to idle (see :mod:`cycle_accounting`).
+    The accountant is updated to ``now`` (``UpdatePriorities``, every record); claims whose
+    job is in the queue but no longer running are removed (``CheckMatches``: charged up to
+    now); each match is then ``AddMatch`` for its submitter; a preemption first
+    ``RemoveMatch``es the slot's previous holder, whose job goes back to idle (see
+    :mod:`cycle_accounting`).
 
     Returns:
         The new job list, accountant state and negotiator section.
     """
     claims = dict(negotiator.claims)
+    # CheckMatches: a claim whose job is in the queue but no longer running has ended
+    status = {job.id: job.status for job in jobs}
+    ended = [c for c in claims.values() if status.get(c.job_id, "running") != "running"]
+    for c in ended:
+        del claims[c.slot]
     by_id = {m.job_id: m for m in result.matches}
     preempted = {m.preempted_job for m in result.matches if m.preempted_job}
     new_jobs: list[Job] = []
@@ -298,6 +305,11 @@ def commit_cycle(
         entry[1] += 1
     # UpdatePriorities at the cycle's time, then each match (and preemption) at that time.
     state = cycle_accounting.update_priorities(accountant, config, now)
+    weight_of = slot_weights(config)
+    for c in ended:  # seen now: charged up to now by the update
+        state = cycle_accounting.remove_match_at(
+            state, config, c.submitter, weight_of(c.slot), now, c.start_time
+        )
     for name, (weight, count) in sorted(remove.items()):
         state = cycle_accounting.remove_match_at(state, config, name, weight, now, now, int(count))
     for name, (weight, count) in sorted(add.items()):

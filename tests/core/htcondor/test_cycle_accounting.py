@@ -180,3 +180,27 @@ def test_group_records_get_the_remote_factor_with_local_domains() -> None:
     assert factors == {"group_a": 1e4, "group_b": 2.0, "<none>": 1e4, "u@d": 1.0, "x@else": 1e4}
     rec = acct.view(acct.EMPTY, config, 0.0)["group_a"]
     assert acct.effective_priority(rec, acct.priority_factor(rec, config, tree)) == 5000.0
+
+
+def test_committed_cycle_sees_an_ended_claim() -> None:
+    """commit_cycle = UpdatePriorities, CheckMatches, then the matches.
+
+    u@d's job 1.0 held slot1@m001 from 0 (cycle at 0); by the cycle at 100 it is no longer
+    running. The update at 100 charges the whole interval (P = 0.5*0.5 + 1*0.5 = 0.75,
+    accumulated 100), then CheckMatches removes the claim with nothing uncharged.
+    """
+    from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult
+    from fairshare_cli.core.htcondor.pool import NegotiatorState, commit_cycle
+    from fairshare_cli.core.jobs import Job
+
+    config = cfg()
+    s = update_priorities(acct.EMPTY, config, 0.0)
+    s = add_match_at(s, config, "u@d", 1.0, 0.0)
+    neg = NegotiatorState({"slot1@m001": Claim("slot1@m001", "u@d", "1.0", 0.0)})
+    jobs = [Job(id="1.0", owner="u", status="completed")]
+    empty = CycleResult([], [], [], [], 0.0, 0, 0, {}, {})
+    _, s, neg = commit_cycle(empty, jobs, s, neg, config, 100.0)
+    u = s.records["u@d"]
+    assert not neg.claims
+    assert (u.resources_used, u.accumulated_usage, u.uncharged_time) == (0, 100.0, 0.0)
+    assert u.priority == pytest.approx(0.75)
