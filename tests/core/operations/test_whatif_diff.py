@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -56,7 +55,7 @@ def test_rows_that_appear_or_leave() -> None:
 
 
 def test_composite_keys_and_negotiate_rows() -> None:
-    sshare: list[dict[str, Any]] = [
+    sshare: list[dict[str, object]] = [
         {"account": "A", "user": None, "fairshare": 0.5},
         {"account": "A", "user": "u1", "fairshare": 0.25},
     ]
