@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from fairshare_cli.cli.context import Env, mutate_state
+from fairshare_cli.cli.context import Env, mutate_state, refuse_going_back
 from fairshare_cli.cli.options import common_options, dry_run_option
 from fairshare_cli.core.jobs import INT64_MAX, INT64_MIN, Job, job_to_json, parse_jobs
 from fairshare_cli.errors import InputError
@@ -240,6 +240,8 @@ def submit(
                 _check_slurm_fields(env, job)
             except InputError as exc:
                 raise InputError(f"{source}: {exc}") from None
+        if any(job.status == "running" for job in new):  # running jobs are charged from now
+            refuse_going_back(env.state, env.now, env.state_path)
         _store(env, [*queue, *new])
         _slurm_charges(env, new, stop=False)
         ids = ", ".join(j.id for j in new)

@@ -236,6 +236,11 @@ def test_now_before_the_last_update_is_refused(
     assert run(*command, *args, "--now", NOW).exit_code == 0
     sub = run("submit", "--owner", "a", *args, "--now", "2026-11-21T11:00:00Z")
     assert sub.exit_code == 0, sub.stderr
+    # a running job would be charged from then on: that is an edit going back
+    running = ["--set", "status=running", "--set", "slot=slot1@m001"]
+    late = run("submit", "--owner", "a", *running, *args, "--now", "2026-11-21T11:00:00Z")
+    assert late.exit_code == 2
+    assert "before the last update" in late.stderr
 
 
 def test_whatif_help_says_which_factor_reading_it_uses(run: Callable[..., Any]) -> None:

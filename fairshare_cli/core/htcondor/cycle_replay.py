@@ -90,13 +90,17 @@ class CycleReplay:
             return
         w = record.slots * self.weigh(record.cpus)
         c = self.cycle_at_or_before(record.start)
-        k = self.count
-        self.events.append((c, _START, k, submitter, record.slots, w, record.start))
         nxt = c + self.cycle
-        if nxt <= self.now:  # the next update charges the uncharged part
-            self.events.append((nxt, _UPDATE, k, submitter, 0, 0.0, nxt))
+        seen = None
         if record.end is not None:
             seen = min(max(self.cycle_at_or_after(record.end), nxt), self.now)
+            if seen <= c:  # starts and ends at --now, on a cycle: nothing to charge yet
+                return
+        k = self.count
+        self.events.append((c, _START, k, submitter, record.slots, w, record.start))
+        if nxt <= self.now:  # the next update charges the uncharged part
+            self.events.append((nxt, _UPDATE, k, submitter, 0, 0.0, nxt))
+        if seen is not None:
             self.events.append((seen, _END, k, submitter, record.slots, w, record.start))
 
     def _targets(self, submitter: str) -> list[tuple[str, bool, bool]]:

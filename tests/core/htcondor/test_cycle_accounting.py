@@ -270,3 +270,14 @@ def test_off_grid_usage_is_charged_to_the_cycle_that_sees_the_end(
     got = acct.accountant_from_json(grid.finish()).records
     for name, usage in expected.items():
         assert got[name].accumulated_usage == pytest.approx(usage)
+
+
+def test_a_record_starting_and_ending_at_now_on_a_cycle_charges_nothing() -> None:
+    """start = end = now = a cycle time: the match and its end fall in one instant."""
+    grid = CycleReplay(cfg(), None, 300.0, rebuild=False, cycle=100.0)
+    grid.add(UsageRecord(owner="u", start=300.0, end=300.0))
+    grid.add(UsageRecord(owner="v", start=250.0, end=300.0))
+    records = acct.accountant_from_json(grid.finish()).records
+    assert "u@d" not in records
+    # v: match 50 s into the cycle at 200, end seen at 300: charged 300 - 250 = 50 s
+    assert (records["v@d"].accumulated_usage, records["v@d"].resources_used) == (50.0, 0)
