@@ -7,8 +7,8 @@ root ``<none>``). The real user priority (RUP) decays towards the weighted resou
     P' = max(P·β + Uw·(1 − β), 0.5),   β = 0.5 ** (Δt / half_life)
 
 Decay is lazy and exact: a record stores its RUP as of ``last_update`` and the resources it
-has held since, so its value at any later ``now`` is one step of the formula (with constant
-usage the steps compose exactly). Mutating operations first bring a record up to ``now``.
+has held since, so its value at any later ``now`` is one update (steps compose exactly).
+Edits, as HTCondor's, run no update (per-cycle accounting: :mod:`cycle_accounting`).
 """
 
 from __future__ import annotations
@@ -31,13 +31,12 @@ NICE_USER_PREFIX = "nice-user"
 class CustomerRecord:
     """One accountant record (a submitter or a group), valid as of ``last_update``.
 
-    ``priority`` is the RUP without the factor. ``priority_factor`` is the factor stored in
-    the record: set by ``setfactor``, or derived from the config and stored the first time
-    ``fs`` writes the record (``GetPriorityFactor`` stores it on first read); None until then
-    (see :func:`priority_factor`). ``uncharged_time`` (and its weighted twin) is
-    ``UnchargedTime``: the correction a match made or removed since ``last_update`` leaves
-    for the next update (negative for a match made after it). Accumulated usages are in
-    (weighted) slot-seconds; times are epoch seconds, 0 = never.
+    ``priority`` is the RUP without the factor. ``priority_factor`` is the stored factor (by
+    ``setfactor``, or derived and stored when ``fs`` first writes the record, as
+    ``GetPriorityFactor`` stores it on first read); None until then. ``uncharged_time`` (and
+    its weighted twin) is ``UnchargedTime``, the correction matches made or removed since
+    ``last_update`` leave for the next update. Usages are in (weighted) slot-seconds; times
+    are epoch seconds, 0 = never.
     """
 
     name: str
@@ -347,8 +346,7 @@ def reset_usage(
 ) -> AccountantState:
     """``-resetusage`` / ``-resetall``: zero accumulated usage, begin = now, RUP unchanged.
 
-    As every edit, no update runs: usage held since the last update is still charged by
-    the next one (``ResetAccumulatedUsage``).
+    No update runs: usage held since the last update is charged by the next one.
     """
     records = dict(all_records(state, config))
     targets = list(records) if names is None else list(names)
@@ -496,5 +494,7 @@ def accountant_from_json(raw: Any) -> AccountantState:
                 raise SectionError(f"accountant.records.{name}.{f}: expected a finite number")
             else:
                 kw[f] = int(v) if f == "resources_used" else float(v)
+        if name == ROOT_GROUP:  # AddMatch charges <none>'s subtree usage with its own
+            kw["hier_weighted_resources_used"] = kw.get("weighted_resources_used", 0.0)
         records[name] = CustomerRecord(name=name, **kw)
     return AccountantState(records=records)

@@ -281,3 +281,29 @@ def test_a_record_starting_and_ending_at_now_on_a_cycle_charges_nothing() -> Non
     assert "u@d" not in records
     # v: match 50 s into the cycle at 200, end seen at 300: charged 300 - 250 = 50 s
     assert (records["v@d"].accumulated_usage, records["v@d"].resources_used) == (50.0, 0)
+
+
+def test_none_counts_its_own_usage_as_subtree_usage() -> None:
+    """AddMatch's subtree loop starts at the assigned group's name, <none> included, so
+    <none>'s HierWeightedResourcesUsed equals its own weighted usage. An older state that
+    stored 0 there is read that way: 10 slots held since 0, update at 100 (beta 0.5):
+    P = 0.5*0.5 + 10*0.5 = 5.25; a new ungrouped match 40 s into the cycle adds 1 to both,
+    and <none> (subtree usage, no correction) then follows 11."""
+    raw = {
+        "records": {
+            "<none>": {
+                "is_group": True,
+                "last_update": 0.0,
+                "resources_used": 10,
+                "weighted_resources_used": 10.0,
+            }
+        }
+    }
+    config = cfg()
+    s = acct.accountant_from_json(raw)
+    assert s.records["<none>"].hier_weighted_resources_used == 10.0
+    s = update_priorities(s, config, 100.0)
+    assert s.records["<none>"].priority == pytest.approx(5.25)
+    s = add_match_at(s, config, "u@d", 1.0, 140.0)
+    none = update_priorities(s, config, 200.0).records["<none>"]
+    assert none.priority == pytest.approx(5.25 * 0.5 + 11 * 0.5)
