@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 NOW = "2026-11-21T12:00:00Z"
+CAPTURE = Path(__file__).resolve().parents[1] / "fixtures" / "htcondor-25.0" / "flat_users"
 GROUPS = """
 [pool]
 uid_domain = "htc.test"
@@ -247,3 +248,41 @@ def test_whatif_help_says_which_factor_reading_it_uses(run: Callable[..., Any]) 
     """Item 3: the stored factor wins in fs whatif; its help says so."""
     text = " ".join(run("whatif", "--help").stdout.split())
     assert "a record stores its factor when it is first written" in text
+
+
+def _column(table: str, heading: str) -> dict[str, str]:
+    """Cells of one condor_userprio column by row name, cut at the dashes line's widths."""
+    lines = table.splitlines()
+    dashes = next(i for i, line in enumerate(lines) if line.startswith("---"))
+    spans, pos = [], 0
+    for run_ in lines[dashes].split(" "):
+        spans.append((pos, pos + len(run_)))
+        pos += len(run_) + 1
+    head = [" ".join(lines[dashes - k][a:b].split()) for k in (2, 1) for a, b in spans]
+    n = len(spans)
+    titles = [f"{head[i]} {head[n + i]}".strip() for i in range(n)]
+    a, b = spans[titles.index(heading)]
+    rows = lines[dashes + 1 : len(lines) - 2]
+    return {row[: spans[0][1]].strip(): row[a:b].strip() for row in rows}
+
+
+def test_group_factor_cells_match_the_real_capture(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """The capture's knobs (UID_DOMAIN and ACCOUNTANT_LOCAL_DOMAIN htc.test, factors 1000 /
+    1e7 / 1e7, group_ops quota 4 accepting surplus): its group_ops and <none> rows print the
+    factor 1e+07. fs prints the same cells for the same knobs."""
+    real = _column((CAPTURE / "condor_userprio.txt").read_text(), "Priority Factor")
+    config = write_config(GROUPS.replace("quota = 4", "quota = 4\naccept_surplus = true"))
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(
+        '{"owner": "ops", "accounting_group": "group_ops.ops", "start": "2026-11-21T11:00:00Z",'
+        ' "end": null, "slots": 4}\n'
+        '{"owner": "dan", "start": "2026-11-21T11:00:00Z", "end": null, "slots": 5}\n'
+    )
+    args = ["--config", str(config), "--state", str(tmp_path / "s.json"), "--now", NOW]
+    assert run("import", "history", str(hist), *args).exit_code == 0
+    ours = _column(run("userprio", *args).stdout, "Priority Factor")
+    assert real["group_ops"] == ours["group_ops"] == "1e+07"
+    assert real["<none>"] == ours["<none>"] == "1e+07"
+    assert real["ops@htc.test"] == ours["ops@htc.test"] == "1000.00"
