@@ -93,7 +93,7 @@ def import_group() -> None:
 @rebuild_option
 @dry_run_option
 @common_options
-def history(
+def history(  # noqa: PLR0913  Click passes each option as one keyword argument
     file: str,
     fmt: str,
     cycle: float | None,
@@ -280,7 +280,7 @@ def sacct(
     that never started are skipped. Times without a zone are read as UTC.
     """
     from fairshare_cli.cli.context import resolve_now
-    from fairshare_cli.io.history import open_input
+    from fairshare_cli.io.inputs import open_input
     from fairshare_cli.io.sacct import read_sacct
 
     when = resolve_now(now)

@@ -12,10 +12,9 @@ import click
 
 from fairshare_cli.cli.context import Env, mutate_state, refuse_going_back
 from fairshare_cli.cli.options import common_options, dry_run_option
-from fairshare_cli.core.jobs import INT64_MAX, INT64_MIN, Job, job_to_json, parse_jobs
+from fairshare_cli.core.jobs import Job, job_to_json, parse_jobs
+from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, UINT32_MAX
 from fairshare_cli.errors import InputError
-
-UINT32_MAX = 2**32 - 1
 
 
 def _queue(env: Env) -> list[Job]:
@@ -107,7 +106,7 @@ def _check_association(env: Env, job: Job) -> None:
     cfg = env.config
     if not cfg.accounts or (job.account is None and job.partition is None and job.qos is None):
         return
-    from fairshare_cli.core.slurm.priority import job_user
+    from fairshare_cli.core.slurm.factors import job_user
 
     user = job_user(job.owner)
     account = job.account

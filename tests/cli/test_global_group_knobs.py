@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from fairshare_cli.core.htcondor.quotas import GroupConfig, build_group_tree
+from fairshare_cli.core.htcondor.groups import GroupConfig, build_group_tree
 
 NOW = "2026-11-21T12:00:00Z"
 POOL = """
