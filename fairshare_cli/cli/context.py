@@ -83,6 +83,9 @@ class Env:
 
 #: Config overrides set by ``fs whatif --set`` for the view it runs (read-only commands).
 WHATIF_OVERRIDES: dict[str, Any] = {}
+#: ``fs whatif --rederive-factors``: stored factors the unchanged config derives are
+#: derived again under the changed one (holds "rederive" while such a view runs).
+WHATIF_READING: set[str] = set()
 
 
 def load_env(
@@ -104,6 +107,8 @@ def load_env(
     spath = resolve_state_path(state_path, config)
     state = load_state(spath)
     refuse_going_back(state, when, spath)
+    if "rederive" in WHATIF_READING and overrides:
+        state = _rederive_factors(state, load_config(cpath), spath)
     return Env(
         config=config,
         state=state,
@@ -112,6 +117,21 @@ def load_env(
         state_path=spath,
         overrides=dict(overrides or {}),
     )
+
+
+def _rederive_factors(state: State, current: Config, path: Path) -> State:
+    """The state with the factors ``current`` derives forgotten (``whatif`` only)."""
+    from fairshare_cli.core.htcondor import accountant as acct
+    from fairshare_cli.core.htcondor.factors import forget_derived_factors
+
+    if state.section("accountant") is None:
+        return state
+    try:
+        accountant = acct.accountant_from_json(state.section("accountant"))
+    except SectionError as exc:
+        raise StateError(f"state file {path}: {exc}") from None
+    forgotten = forget_derived_factors(accountant, current)
+    return state.with_section("accountant", acct.accountant_to_json(forgotten))
 
 
 @contextlib.contextmanager

@@ -286,3 +286,38 @@ def test_group_factor_cells_match_the_real_capture(
     assert real["group_ops"] == ours["group_ops"] == "1e+07"
     assert real["<none>"] == ours["<none>"] == "1e+07"
     assert real["ops@htc.test"] == ours["ops@htc.test"] == "1000.00"
+
+
+def test_whatif_offers_both_factor_readings(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """alice: 10 slots for one half-life from 0.5: RUP 10 - 9.5/2 = 5.25, stored factor 1
+    (the legacy default, stored by the import); bob: setfactor 3. With default_prio_factor
+    = 10, HTCondor's reading keeps alice at 1 (EUP 5.25); --rederive-factors reads the new
+    default as always in force: 10 x 5.25 = 52.5. bob's 3 is not the derived 1, so it stays
+    under both readings."""
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(
+        '{"owner": "alice", "start": "2026-11-20T12:00:00Z", "end": "2026-11-21T12:00:00Z",'
+        ' "slots": 10}\n'
+    )
+    args = ["--config", str(write_config('[pool]\nuid_domain = "d"\n')), "--state"]
+    args += [str(tmp_path / "s.json"), "--now", NOW]
+    assert run("import", "history", str(hist), *args).exit_code == 0
+    assert run("setfactor", "bob@d", "3", *args).exit_code == 0
+
+    def eup(*flags: str) -> dict[str, float]:
+        change = ["--set", "accountant.default_prio_factor=10", *flags]
+        result = run("whatif", *change, "userprio", "--allusers", *args, "--json")
+        assert result.exit_code == 0, result.stderr
+        rows = json.loads(result.stdout)
+        return {r["name"]: r["priority_factor"] for r in rows if not r["is_group"]} | {
+            "alice eup": next(r for r in rows if r["name"] == "alice@d")["effective_priority"]
+        }
+
+    kept = eup()
+    assert (kept["alice@d"], kept["bob@d"]) == (1.0, 3.0)
+    assert kept["alice eup"] == pytest.approx(5.25)
+    fresh = eup("--rederive-factors")
+    assert (fresh["alice@d"], fresh["bob@d"]) == (10.0, 3.0)
+    assert fresh["alice eup"] == pytest.approx(52.5)
