@@ -13,6 +13,7 @@ held. A group's priority follows its subtree's weighted usage
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
@@ -35,19 +36,16 @@ def charge_record(
     """One record's share of a match change: ``slots``/``weight`` (negative to remove) and
     ``held`` seconds of uncharged time (``−(t − L)`` for a new match, ``t − max(start, L)``
     for a removed one)."""
+    fields: dict[str, Any] = {}
     if own:
-        rec = replace(
-            rec,
-            resources_used=max(rec.resources_used + slots, 0),
-            weighted_resources_used=max(rec.weighted_resources_used + weight, 0.0),
-            uncharged_time=rec.uncharged_time + held * abs(slots),
-            weighted_uncharged_time=rec.weighted_uncharged_time + held * abs(weight),
-        )
+        fields["resources_used"] = max(rec.resources_used + slots, 0)
+        fields["weighted_resources_used"] = max(rec.weighted_resources_used + weight, 0.0)
+        fields["uncharged_time"] = rec.uncharged_time + held * abs(slots)
+        fields["weighted_uncharged_time"] = rec.weighted_uncharged_time + held * abs(weight)
     if in_hier:
-        rec = replace(
-            rec, hier_weighted_resources_used=max(rec.hier_weighted_resources_used + weight, 0.0)
-        )
-    return rec
+        hier = max(rec.hier_weighted_resources_used + weight, 0.0)
+        fields["hier_weighted_resources_used"] = hier
+    return replace(rec, **fields) if fields else rec
 
 
 def add_match_at(
