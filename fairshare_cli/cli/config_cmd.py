@@ -38,7 +38,8 @@ def check(opts: GlobalOptions) -> None:
     \b
     Example:
       fs config check --config sample_configs/pool.toml
-    Exit 0 when valid; exit 2 with one line naming the key when not.
+    Exit 0 when valid; exit 2 with one line naming the key when not. --output json
+    prints the values nested; ndjson and csv one key (dotted) and value per row.
     """
     from fairshare_cli.io.config import check_expressions, load_config
     from fairshare_cli.render.formats import emit_rows
@@ -48,8 +49,13 @@ def check(opts: GlobalOptions) -> None:
     check_expressions(config)
     _warn_slot_weights(config)
     data = _plain(dataclasses.asdict(config))
-    if opts.output != "table":
+    fmt = opts.output
+    if fmt == "json":
         emit_rows(data, None, "json")
+        return
+    if fmt in ("ndjson", "csv"):  # one row per effective value, keys dotted as in the table
+        rows = [{"key": k, "value": v} for k, v in _flatten(data)]
+        emit_rows(rows, ("key", "value"), fmt)
         return
     click.echo(f'# {path}: valid; effective values (profile "{config.pool.defaults}")')
     for key, value in _flatten(data):

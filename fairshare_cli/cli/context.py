@@ -14,7 +14,7 @@ import click
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.jobs import parse_time
 from fairshare_cli.core.state import SectionError, State
-from fairshare_cli.errors import ConfigError, StateError
+from fairshare_cli.errors import ConfigError, InputError, StateError
 from fairshare_cli.io.config import load_config
 from fairshare_cli.io.paths import user_config_file, user_state_file
 from fairshare_cli.io.state import load_state, save_state, state_lock
@@ -94,6 +94,9 @@ class Env:
 
 #: ``ctx.meta`` key of the config overrides ``fs whatif --set`` hands to the view it runs.
 WHATIF_OVERRIDES = "fairshare_cli.whatif_overrides"
+#: ``ctx.meta`` key set by ``fs whatif --rederive-factors``: stored factors the unchanged
+#: config derives are derived again under the changed one.
+WHATIF_REDERIVE = "fairshare_cli.whatif_rederive"
 
 
 @dataclass
@@ -104,22 +107,32 @@ class GlobalOptions:
         config_path: ``--config`` (None: ``./fairshare.toml``, else the user config).
         state_path: ``--state`` (None: ``[pool] state``, else the user state).
         now: ``--now`` as given (None: the clock, read once by :meth:`when`).
-        output_choice: ``--output``; ``as_json``: ``--json`` (see :attr:`output`).
+        output_choice: ``--output`` (None: not given); ``as_json``: ``--json`` (see
+            :attr:`output`).
         overrides: config keys changed by ``fs whatif --set`` (read-only views only).
+        rederive: ``fs whatif --rederive-factors`` (with ``overrides``).
     """
 
     config_path: str | None = None
     state_path: str | None = None
     now: str | None = None
-    output_choice: str = "table"
+    output_choice: str | None = None
     as_json: bool = False
     overrides: Mapping[str, Any] = field(default_factory=dict)
+    rederive: bool = False
     _when: float | None = field(default=None, repr=False)
 
     @property
     def output(self) -> str:
-        """The format chosen by ``--output`` / ``--json``."""
-        return "json" if self.as_json else self.output_choice
+        """The format chosen by ``--output`` / ``--json`` (table when neither is given).
+
+        Raises:
+            click.UsageError: ``--json`` with an ``--output`` other than json.
+        """
+        output = self.output_choice
+        if self.as_json and output not in (None, "json"):
+            raise click.UsageError(f"--json and --output {output} disagree; give one of them")
+        return "json" if self.as_json else (output or "table")
 
     def when(self) -> float:
         """``--now`` as epoch seconds, resolved (and the clock read) once.
@@ -136,7 +149,10 @@ def global_options(ctx: click.Context) -> GlobalOptions:
     """The command's :class:`GlobalOptions`, made on first use (with ``whatif``'s overrides)."""
     found = ctx.find_object(GlobalOptions)
     if found is None:
-        found = GlobalOptions(overrides=dict(ctx.meta.get(WHATIF_OVERRIDES, {})))
+        found = GlobalOptions(
+            overrides=dict(ctx.meta.get(WHATIF_OVERRIDES, {})),
+            rederive=bool(ctx.meta.get(WHATIF_REDERIVE)),
+        )
         ctx.obj = found
     return found
 
@@ -156,14 +172,37 @@ def load_env(opts: GlobalOptions) -> Env:
     cpath = resolve_config_path(opts.config_path)
     config = load_config(cpath, overrides)
     spath = resolve_state_path(opts.state_path, config)
-    return Env(config=config, state=load_state(spath), now=when, state_path=spath)
+    state = load_state(spath)
+    refuse_going_back(state, when, spath)
+    if opts.rederive and overrides:
+        state = _rederive_factors(state, load_config(cpath), spath)
+    return Env(config=config, state=state, now=when, state_path=spath)
+
+
+def _rederive_factors(state: State, current: Config, path: Path) -> State:
+    """The state with the factors ``current`` derives forgotten (``whatif`` only)."""
+    from fairshare_cli.core.htcondor import accountant as acct
+    from fairshare_cli.core.htcondor.factors import forget_derived_factors
+
+    if state.section("accountant") is None:
+        return state
+    try:
+        accountant = acct.accountant_from_json(state.section("accountant"))
+    except SectionError as exc:
+        raise StateError(f"state file {path}: {exc}") from None
+    forgotten = forget_derived_factors(accountant, current)
+    return state.with_section("accountant", acct.accountant_to_json(forgotten))
 
 
 @contextlib.contextmanager
-def mutate_state(opts: GlobalOptions, dry_run: bool = False) -> Iterator[Env]:
+def mutate_state(
+    opts: GlobalOptions, dry_run: bool = False, queue_only: bool = False
+) -> Iterator[Env]:
     """Lock the state, load it, let the caller replace ``env.state``, then save once.
 
-    Nothing is written when the body raises or when ``dry_run`` is set.
+    Nothing is written when the body raises or when ``dry_run`` is set. ``now`` may not be
+    before the state's last update unless the edit only touches the job queue
+    (``queue_only``: a job may be submitted "in the past" to give it an age).
 
     Raises:
         FairshareError: loading failed; the state file is untouched.
@@ -174,8 +213,28 @@ def mutate_state(opts: GlobalOptions, dry_run: bool = False) -> Iterator[Env]:
     spath = resolve_state_path(opts.state_path, config)
     with state_lock(spath):
         env = Env(config=config, state=load_state(spath), now=when, state_path=spath)
+        if not queue_only:
+            refuse_going_back(env.state, when, spath)
         before = env.state
         with env.section_errors():
             yield env
         if not dry_run and env.state is not before:
             save_state(spath, env.state)
+
+
+def refuse_going_back(state: State, now: float, path: Path) -> None:
+    """Refuse a ``--now`` earlier than the state's last update (views and edits alike).
+
+    Raises:
+        InputError: naming the state file and its last update.
+    """
+    from fairshare_cli.core.operations.last_update import state_last_update
+    from fairshare_cli.render.formats import iso
+
+    last = state_last_update(state)
+    if last is not None and now < last:
+        raise InputError(
+            f"--now {iso(now) or now} is before the last update of state file {path} "
+            f"({iso(last) or last}): a view cannot show the past from decayed values and an "
+            "edit cannot go back; give that time or a later one"
+        )

@@ -94,6 +94,20 @@ def _set_factor(s: acct.AccountantState, env: Env, n: str, factor: float) -> acc
     return acct.set_factor(s, env.config, n, factor, env.now)
 
 
+def _full_name(name: str) -> None:
+    """``condor_userprio -delete`` refuses a name without a domain too.
+
+    Raises:
+        InputError: ``name`` has no ``@``.
+    """
+    if "@" not in name:
+        raise InputError(
+            f"NAME '{name}': give the full name of the record to delete (user@uid.domain "
+            "or user@full.host.name), as condor_userprio -delete requires; group records "
+            "come back at every reconfig"
+        )
+
+
 def _delete(s: acct.AccountantState, env: Env, n: str, _: None) -> acct.AccountantState:
     if n not in s.records:
         click.echo(f"fs: note: there was no accountant record named {n}", err=True)
@@ -112,6 +126,7 @@ class Edit:
         change: the accountant call, given the state, the env, the full name and the value.
         message: the confirmation line, given the full name and the value.
         every: with ``--all`` (NAME optional): the change and the line for every record.
+        check_name: refuses a NAME before anything is loaded.
     """
 
     name: str
@@ -121,12 +136,15 @@ class Edit:
     change: Change
     message: Callable[[str, Any], str]
     every: tuple[Callable[[acct.AccountantState, Env], acct.AccountantState], str] | None = None
+    check_name: Callable[[str], None] | None = None
 
 
 def _run(edit: Edit, opts: GlobalOptions, params: dict[str, Any]) -> None:
     """Parse the value, then lock, change the record named and print the line."""
     name: str | None = params["name"]
     value = edit.parse(params[edit.argument]) if edit.argument else None
+    if edit.check_name is not None and name is not None:
+        edit.check_name(name)
     if edit.every is not None and bool(name) == params["all_"]:
         raise click.UsageError("give a NAME or --all (not both)")
     dry_run: bool = params["dry_run"]
@@ -265,12 +283,14 @@ EDITS = (
     \b
     Example:
       fs delete olduser@example.org
-    The record returns with defaults (priority 0.5) if the submitter is seen again.
+    The record returns with defaults (priority 0.5) if the submitter is seen again. As
+    condor_userprio, it takes only a full name: a group or a bare user is refused.
     """,
         None,
         str,
         _delete,
         lambda n, _: f"The accountant record named {n} was deleted",
+        check_name=_full_name,
     ),
 )
 

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 import click
 
 from fairshare_cli.cli.context import mutate_state
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
-from fairshare_cli.core.usage import UsageRecord
+from fairshare_cli.core.operations.import_usage import HISTORY_SINKS
+from fairshare_cli.core.usage import SinkFactory, UsageRecord
 from fairshare_cli.io.history import FORMATS, read_condor_history, read_records
 
 rebuild_option = click.option(
@@ -65,6 +67,17 @@ def import_group() -> None:
     show_default=True,
     help="Input format (auto: by extension, else by the first character).",
 )
+@click.option(
+    "--cycle",
+    type=float,
+    metavar="SECONDS",
+    help="Account as a negotiator cycling every SECONDS would (default: exactly).",
+)
+@click.option(
+    "--cycle-start",
+    metavar="WHEN",
+    help="A time the cycle grid passes through (default: epoch multiples of --cycle).",
+)
 @rebuild_option
 @dry_run_option
 @common_options
@@ -73,17 +86,26 @@ def history(
     opts: GlobalOptions,
     file: str,
     fmt: str,
+    cycle: float | None,
+    cycle_start: str | None,
     rebuild: bool,
     dry_run: bool,
 ) -> None:
     """Charge a usage history (CSV or JSON lines; - for stdin) to every model.
 
     \b
-    Example:
+    Examples:
       fs import history sample_configs/history.csv --now 2026-11-21T12:00:00Z
+      fs import history h.csv --cycle 300 --cycle-start 2026-11-20T00:00:00Z
     Each record: owner, accounting_group, account, partition, qos, dirac_group, start,
-    end (empty: still running), slots, cpus. The HTCondor accountant replays it exactly.
+    end (empty: still running), slots, cpus. The HTCondor accountant replays it exactly
+    (as if it updated at every start and end); with --cycle, as a negotiator on that grid
+    of cycles would: a start is a match made that far into its cycle, an end is seen at
+    the next cycle.
     """
+    sinks = HISTORY_SINKS
+    if cycle is not None or cycle_start is not None:
+        sinks = {**HISTORY_SINKS, "accountant": cycle_sink(cycle, cycle_start)}
     with spooled(file) as path:
         _import(
             lambda: read_records(path, fmt, label=file),
@@ -91,7 +113,27 @@ def history(
             rebuild,
             dry_run,
             opts,
+            sinks,
         )
+
+
+def cycle_sink(cycle: float | None, cycle_start: str | None) -> SinkFactory:
+    """The accountant's sink for ``--cycle`` / ``--cycle-start``.
+
+    Raises:
+        click.UsageError: ``--cycle-start`` without ``--cycle``, or a cycle that is not a
+            positive number of seconds.
+    """
+    from fairshare_cli.core.htcondor.cycle_replay import make_cycle_history_sink
+    from fairshare_cli.core.jobs import parse_time
+
+    if cycle is None:
+        raise click.UsageError("--cycle-start needs --cycle SECONDS")
+    if not (cycle > 0 and math.isfinite(cycle)):
+        raise click.UsageError(f"--cycle {cycle}: expected a positive number of seconds")
+    phase = parse_time(cycle_start, "--cycle-start") if cycle_start else 0.0
+    factory: SinkFactory = make_cycle_history_sink(cycle, phase)
+    return factory
 
 
 @import_group.command("condor-history")
@@ -147,13 +189,14 @@ def _import(
     rebuild: bool,
     dry_run: bool,
     opts: GlobalOptions,
+    sinks: Mapping[str, SinkFactory] = HISTORY_SINKS,
 ) -> None:
     """Feed every record to every model (re-reading an unsorted source once); one write."""
     from fairshare_cli.core.operations.import_usage import import_usage
 
     with mutate_state(opts, dry_run) as env:
         env.state, done = import_usage(
-            env.config, env.state, env.now, records, label=label, rebuild=rebuild
+            env.config, env.state, env.now, records, label=label, rebuild=rebuild, sinks=sinks
         )
         prefix = "(dry run, nothing written) " if dry_run else ""
         count = done.records

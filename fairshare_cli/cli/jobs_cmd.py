@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from fairshare_cli.cli.context import mutate_state
+from fairshare_cli.cli.context import mutate_state, refuse_going_back
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, UINT32_MAX
 from fairshare_cli.errors import InputError
@@ -74,10 +74,9 @@ def submit(
     The submit time is --now unless given with --set submit_time=...
     """
     from fairshare_cli.cli.sshare import invoking_user
-    from fairshare_cli.core.operations.queue import read_queue
-    from fairshare_cli.core.operations.queue import submit as submit_jobs
+    from fairshare_cli.core.operations.queue import add_jobs, new_jobs, read_queue
 
-    with mutate_state(opts, dry_run) as env:
+    with mutate_state(opts, dry_run, queue_only=True) as env:
         queue = read_queue(env.state, str(env.state_path))
         if jobs_file is not None:
             objs = _read_objects(Path(jobs_file))
@@ -96,16 +95,18 @@ def submit(
                 "job_prio": job_prio,
             }
             objs = [_job_object(owner or invoking_user() or "nobody", fields, sets, count)]
-        env.state, new = submit_jobs(
+        new = new_jobs(
             env.config,
-            env.state,
-            env.now,
+            queue,
             objs,
+            env.now,
             source=jobs_file or "fs submit",
             where=str(env.state_path),
             job_id=job_id,
-            queue=queue,
         )
+        if any(job.status == "running" for job in new):  # running jobs are charged from now
+            refuse_going_back(env.state, env.now, env.state_path)
+        env.state = add_jobs(env.config, env.state, queue, new, env.now)
         ids = ", ".join(j.id for j in new)
         click.echo(
             f"{_prefix(dry_run)}Submitted {len(new)} job{'s' if len(new) != 1 else ''}: {ids}"
@@ -192,7 +193,7 @@ def prio(
         raise InputError(f"priority {number}: expected a whole number that fits in 64 bits")
     from fairshare_cli.core.operations.queue import set_priority
 
-    with mutate_state(opts, dry_run) as env:
+    with mutate_state(opts, dry_run, queue_only=True) as env:
         env.state, hit = set_priority(
             env.state, job_id, number, slurm=slurm, where=str(env.state_path)
         )

@@ -78,9 +78,8 @@ def output_options(func: F) -> F:
         "--output",
         "output",
         type=click.Choice(OUTPUT_FORMATS),
-        default="table",
-        show_default=True,
-        help="Output format.",
+        default=None,
+        help="Output format  [default: table]",
         expose_value=False,
         callback=store_option("output_choice"),
     )(func)

@@ -143,5 +143,5 @@ def _json_rows(view: UserprioView) -> list[dict[str, Any]]:
             "begin_usage_time": Time(r.begin_usage_time),
             "last_usage_time": Time(r.last_usage_time),
         }
-        for r in view.rows
+        for r in view.listed
     ]

@@ -41,7 +41,7 @@ def show(opts: GlobalOptions) -> None:
             "c.toml s.json 5 csv {}",
             id="flags",
         ),
-        pytest.param(["--output", "csv", "--json"], {}, "None None None json {}", id="json-wins"),
+        pytest.param(["--output", "json", "--json"], {}, "None None None json {}", id="json-twice"),
         pytest.param(
             ["--now", "7"],
             {"FAIRSHARE_CONFIG": "e.toml", "FAIRSHARE_NOW": "6"},
@@ -53,6 +53,12 @@ def show(opts: GlobalOptions) -> None:
 def test_options_gather_on_the_context(args: list[str], env: dict[str, str], expected: str) -> None:
     result = CliRunner().invoke(show, args, env=env, catch_exceptions=False)
     assert result.output == expected + "\n"
+
+
+def test_json_and_another_output_disagree() -> None:
+    result = CliRunner().invoke(show, ["--output", "csv", "--json"])
+    assert result.exit_code == 2
+    assert "--json and --output csv disagree; give one of them" in result.output
 
 
 def test_overrides_come_from_ctx_meta() -> None:
@@ -90,7 +96,8 @@ def test_whatif_leaves_no_override_behind(tmp_path: Path, write_config: Any) -> 
 
     def eup(result: Any) -> float:
         assert result.exit_code == 0, result.output
-        return float(json.loads(result.output)[0]["effective_priority"])
+        rows = {r["name"]: r for r in json.loads(result.output)}
+        return float(rows["alice@example.org"]["effective_priority"])
 
     plain = eup(runner.invoke(cli, view))
     changed = eup(runner.invoke(cli, ["whatif", "--set", "accountant.priority_halflife=60", *view]))

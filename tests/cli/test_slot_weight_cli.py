@@ -38,12 +38,12 @@ def test_negotiate_charges_4_and_rm_gives_4_back(
     assert run("submit", *args, "--owner", "alice", "--now", NOW).exit_code == 0
     result = run("negotiate", *args, "--now", NOW)
     assert result.exit_code == 0, result.stderr
-    assert in_use(run, args, NOW) == {"alice@example.org": 4.0}
+    assert in_use(run, args, NOW) == {"<none>": 4.0, "alice@example.org": 4.0}
     claims = json.loads((tmp_path / "state.json").read_text())["negotiator"]["claims"]
     assert claims["slot1@exec001"]["weight"] == 4.0
     result = run("rm", "1", *args, "--now", LATER)
     assert result.stdout == "Removed 1 job: 1\n"
-    assert in_use(run, args, LATER) == {"alice@example.org": 0.0}
+    assert in_use(run, args, LATER) == {"<none>": 0.0, "alice@example.org": 0.0}
 
 
 def test_config_check_names_machines_that_weigh_one(run: Any, write_config: Any) -> None:

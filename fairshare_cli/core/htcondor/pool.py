@@ -74,7 +74,12 @@ def group_tree(config: Config) -> GroupTree | None:
         )
         for g in config.groups.values()
     ]
-    return build_group_tree(configs, source=config.path)
+    return build_group_tree(
+        configs,
+        source=config.path,
+        global_accept_surplus=n.accept_surplus,
+        global_autoregroup=n.autoregroup,
+    )
 
 
 def submitter_of(config: Config) -> Callable[[Job], str]:

@@ -9,7 +9,7 @@ callable that opens the source afresh each time.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from fairshare_cli.core.config import Config
@@ -49,6 +49,7 @@ def _feed(
     label: str,
     rebuild: bool,
     presorted: bool,
+    factories: Mapping[str, SinkFactory],
 ) -> tuple[dict[str, HistorySink], int]:
     """Every record into a fresh sink per section.
 
@@ -59,7 +60,7 @@ def _feed(
     """
     sinks = {
         name: make(config, state.section(name), now, rebuild, presorted=presorted)
-        for name, make in HISTORY_SINKS.items()
+        for name, make in factories.items()
     }
     count = 0
     for record in records:
@@ -80,6 +81,7 @@ def import_usage(
     *,
     label: str,
     rebuild: bool = False,
+    sinks: Mapping[str, SinkFactory] = HISTORY_SINKS,
 ) -> tuple[State, ImportSummary]:
     """Charge every usage record to every model; ``rebuild`` forgets recorded usage first.
 
@@ -87,6 +89,8 @@ def import_usage(
         records: opens the source and yields its records; called a second time when the
             records are not in start order.
         label: names the source in messages.
+        sinks: the sink factory of each state section (default :data:`HISTORY_SINKS`;
+            ``fs import history --cycle`` replaces the accountant's).
 
     Returns:
         The new state and what was imported.
@@ -97,10 +101,10 @@ def import_usage(
         SectionError: a malformed state section.
     """
     try:
-        sinks, count = _feed(config, state, now, records(), label, rebuild, presorted=True)
+        made, count = _feed(config, state, now, records(), label, rebuild, True, sinks)
     except UnsortedHistory:
-        sinks, count = _feed(config, state, now, records(), label, rebuild, presorted=False)
-    for name, sink in sinks.items():
+        made, count = _feed(config, state, now, records(), label, rebuild, False, sinks)
+    for name, sink in made.items():
         state = state.with_section(name, sink.finish())
-    unplaced = tuple(sorted(getattr(sinks["slurm"], "ignored", ())))
+    unplaced = tuple(sorted(getattr(made["slurm"], "ignored", ())))
     return state, ImportSummary(count, unplaced)

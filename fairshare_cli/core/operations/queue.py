@@ -121,18 +121,17 @@ def _next_cluster(jobs: Sequence[Job]) -> int:
     return best + 1
 
 
-def submit(
+def new_jobs(
     config: Config,
-    state: State,
-    now: float,
+    queue: Sequence[Job],
     objects: Sequence[Mapping[str, Any]],
+    now: float,
     *,
     source: str,
     where: str,
     job_id: str | None = None,
-    queue: Sequence[Job] | None = None,
-) -> tuple[State, list[Job]]:
-    """Add the jobs described by ``objects`` (DESIGN §4 job objects) to the queue.
+) -> list[Job]:
+    """The jobs ``objects`` describe (DESIGN §4 job objects), checked against ``queue``.
 
     A job without ``submit_time`` is submitted at ``now``; one without ``id`` gets
     ``job_id`` (a single job) or the next free cluster number.
@@ -140,16 +139,10 @@ def submit(
     Args:
         source: names the objects in messages (a file, or ``fs submit``).
         where: names the state file in messages.
-        queue: the state's queue, when the caller has read it already.
-
-    Returns:
-        The new state and the jobs added.
 
     Raises:
         InputError: a malformed job, an id already queued, or an unknown Slurm field.
     """
-    if queue is None:
-        queue = read_queue(state, where)
     objs = [dict(o) for o in objects]
     next_id = _next_cluster(queue)
     for obj in objs:
@@ -166,8 +159,43 @@ def submit(
             check_slurm_fields(config, job)
         except InputError as exc:
             raise InputError(f"{source}: {exc}") from None
+    return new
+
+
+def add_jobs(
+    config: Config, state: State, queue: Sequence[Job], new: Sequence[Job], now: float
+) -> State:
+    """The state with ``new`` queued after ``queue``; running Slurm jobs start accruing.
+
+    Raises:
+        SectionError: a malformed ``slurm`` section.
+    """
     state = _store(state, [*queue, *new])
-    return _slurm_charges(config, state, new, now, stop=False), new
+    return _slurm_charges(config, state, new, now, stop=False)
+
+
+def submit(
+    config: Config,
+    state: State,
+    now: float,
+    objects: Sequence[Mapping[str, Any]],
+    *,
+    source: str,
+    where: str,
+    job_id: str | None = None,
+) -> tuple[State, list[Job]]:
+    """Add the jobs described by ``objects`` to the queue (:func:`new_jobs`, :func:`add_jobs`).
+
+    Returns:
+        The new state and the jobs added.
+
+    Raises:
+        InputError: a malformed job, an id already queued, or an unknown Slurm field.
+        SectionError: a malformed state section.
+    """
+    queue = read_queue(state, where)
+    new = new_jobs(config, queue, objects, now, source=source, where=where, job_id=job_id)
+    return add_jobs(config, state, queue, new, now), new
 
 
 def set_priority(

@@ -87,7 +87,7 @@ def test_negotiate_charges_4_and_rm_releases_4() -> None:
     assert [m.weight for m in result.matches] == [4.0]
     assert negotiator_from_json(state.section("negotiator")).claims["slot1@exec001"].weight == 4.0
     assert in_use(state, NOW, cfg)["alice@example.org"] == (4.0, 0.0)
-    assert in_use(state, NOW, cfg)["<none>"] == (4.0, 0.0)
+    assert in_use(state, NOW, cfg)["<none>"] == (4.0, 4.0)  # <none> is its own subtree
     state, gone = remove(cfg, state, NOW + 600, ["1"], where="state")
     assert [j.id for j in gone] == ["1.0"]
     assert in_use(state, NOW + 600, cfg)["alice@example.org"] == (0.0, 0.0)
