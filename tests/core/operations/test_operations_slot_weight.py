@@ -166,3 +166,16 @@ def test_simulate_gives_back_what_finished_jobs_were_charged() -> None:
     rec = acct.view(result.accountant, cfg, NOW + 3 * HOUR)["alice@example.org"]
     assert rec.weighted_resources_used == 0.0
     assert rec.weighted_accumulated_usage == 2 * 4 * HOUR
+
+
+def test_check_matches_gives_back_the_stored_weight() -> None:
+    """A job that stopped running is seen by the next committed cycle (``CheckMatches``):
+    its claim goes and the 4 it was charged come back (not SLOT_WEIGHT over Cpus alone)."""
+    cfg = config("Memory / 1024")
+    state, _ = negotiate(cfg, queue({"id": "1.0", "owner": "alice"}), NOW)
+    jobs = state.section("jobs")
+    state = state.with_section("jobs", [{**jobs[0], "status": "completed"}])
+    state, result = negotiate(cfg, state, NOW + 100)
+    assert result.matches == []
+    assert negotiator_from_json(state.section("negotiator")).claims == {}
+    assert in_use(state, NOW + 100, cfg)["alice@example.org"] == (0.0, 0.0)
