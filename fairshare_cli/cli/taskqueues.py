@@ -37,7 +37,7 @@ def taskqueues(
     its entity, and the chance a pilot matching every queue tries it first.
     """
     from fairshare_cli.core.dirac.correction import HistoryCorrector, history_from_json
-    from fairshare_cli.core.dirac.jobs import task_queues_from_objects
+    from fairshare_cli.core.dirac.jobs import task_queues_from_objects, unlisted_groups
     from fairshare_cli.core.dirac.taskqueues import task_queue_rows
     from fairshare_cli.io.jobsfile import gc_paused, load_job_objects
     from fairshare_cli.render.formats import emit_rows
@@ -61,6 +61,13 @@ def taskqueues(
             source = f"state file {env.state_path}: jobs"
         queues = task_queues_from_objects(objs, source, dirac.groups, dirac.cpu_segments)
         del objs
+        for group, jobs, hint in unlisted_groups(queues, dirac.groups):
+            extra = f" (did you mean '{hint}'?)" if hint else ""
+            click.echo(
+                f"warning: dirac_group '{group}' ({jobs} waiting job{'s' * (jobs != 1)}) is not "
+                f"in [dirac.groups]{extra}; DIRAC gives it the default share 1000",
+                err=True,
+            )
         corrector = None
         if dirac.correction.enabled:
             history = env.decode("dirac", history_from_json)

@@ -46,7 +46,8 @@ class Job:
     #: Slurm admin-set priority (``scontrol update job priority=N``): bypasses the factors.
     admin_priority: int | None = None
     dirac_group: str | None = None
-    user_priority: int = 1
+    #: DIRAC's UserPriority; TaskQueueDB keeps ``int()`` of it (a float is truncated).
+    user_priority: float = 1
     dirac_requirements: Mapping[str, Any] = field(default_factory=dict)
     slot: str | None = None
     start_time: float | None = None
@@ -92,7 +93,6 @@ _INT_FIELDS = {
     "num_nodes",
     "nice",
     "site_factor",
-    "user_priority",
     "admin_priority",
     "pre_job_prio1",
     "pre_job_prio2",
@@ -250,6 +250,14 @@ def parse_job(obj: Any, where: str) -> list[Job]:
                     f"{w}: expected a whole number that fits in 64 bits, got {value!r}"
                 )
             kw[key] = int(value)
+        elif key == "user_priority":
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise InputError(f"{w}: expected a number, got {value!r}")
+            if not math.isfinite(value) or not INT64_MIN <= value <= INT64_MAX:
+                raise InputError(
+                    f"{w}: expected a finite number that fits in 64 bits, got {value!r}"
+                )
+            kw[key] = value
         elif key in _TIME_FIELDS:
             kw[key] = parse_time(value, w)
         elif key in ("time_limit", "run_time"):

@@ -29,7 +29,8 @@ from fairshare_cli.core.config import (
     QosSpec,
     SlurmPriorityConfig,
 )
-from fairshare_cli.core.dirac.taskqueues import valid_cpu_segments
+from fairshare_cli.core.dirac.registry import read_job_share
+from fairshare_cli.core.dirac.taskqueues import DEFAULT_GROUP_SHARE, valid_cpu_segments
 from fairshare_cli.core.timestr import TimeStringError, time_str2mins, time_str2secs
 from fairshare_cli.errors import ConfigError
 
@@ -674,9 +675,12 @@ def _accounts(top: _Reader, file: str) -> dict[str, AccountSpec]:
 def _dirac(top: _Reader, file: str) -> DiracConfig:
     """``[dirac]``: groups, share correction and the code-versus-docs switches.
 
-    DIRAC reads JobShare and every corrector option as an integer and silently falls back
-    to the default on anything else; here a non-integer is an error instead.
+    ``job_share`` is read as DIRAC reads JobShare (:func:`read_job_share`), with a note in
+    ``notes`` where that differs from a positive integer. DIRAC reads every corrector option
+    as an integer and silently falls back to the default on anything else; here a
+    non-integer is an error instead.
     """
+    notes: list[str] = []
     r = _Reader(
         top.table.get("dirac", {}),
         "dirac",
@@ -691,9 +695,12 @@ def _dirac(top: _Reader, file: str) -> DiracConfig:
         g = _Reader(
             body, f"dirac.groups.{name}", file, ("job_share", "job_sharing", "allow_background_tqs")
         )
+        share, note = read_job_share(g.table.get("job_share", DEFAULT_GROUP_SHARE))
+        if note:
+            notes.append(f"{file}: dirac.groups.{name}.job_share = {note}")
         groups[name] = DiracGroupSpec(
             name=name,
-            job_share=g.int_("job_share", 1000, lo=0),
+            job_share=share,
             job_sharing=g.get("job_sharing", g.boolean, False),
             allow_background_tqs=g.get("allow_background_tqs", g.boolean, False),
         )
@@ -741,6 +748,7 @@ def _dirac(top: _Reader, file: str) -> DiracConfig:
         ),
         job_priority_weighting=weighting,
         cpu_segments=tuple(segments),
+        notes=tuple(notes),
     )
 
 

@@ -154,8 +154,13 @@ Registry
 @pytest.mark.parametrize(
     ("body", "share", "warning"),
     [
-        pytest.param("JobShare = -5", -5, "JobShare = -5: DIRAC gives every task queue", id="neg"),
-        pytest.param("JobShare = 0", 0, "JobShare = 0: DIRAC gives every task queue", id="zero"),
+        pytest.param(
+            "JobShare = -5",
+            -5,
+            "JobShare = -5: DIRAC floors every task queue of this group at the minimum priority 0.001",
+            id="neg",
+        ),
+        pytest.param("JobShare = 0", 0, "JobShare = 0: DIRAC floors every task queue", id="zero"),
         pytest.param("JobShare = 250.5", 1000, "JobShare = '250.5' is not an integer", id="float"),
         pytest.param("JobShare = lots", 1000, "JobShare = 'lots' is not an integer", id="text"),
         pytest.param("JobShare = 250", 250, None, id="plain"),

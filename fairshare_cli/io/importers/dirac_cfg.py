@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS
+from fairshare_cli.core.dirac.registry import read_job_share
+from fairshare_cli.core.dirac.taskqueues import DEFAULT_GROUP_SHARE
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.cfg_syntax import (
     CfgSection,
@@ -33,9 +35,6 @@ from fairshare_cli.io.importers.cfg_syntax import (
     cfg_list,
     merge_cfg,
 )
-
-DEFAULT_GROUP_SHARE = 1000
-"""``TaskQueueDB.DEFAULT_GROUP_SHARE``."""
 
 CORRECTOR_TYPES = ("WMSHistory", "MonitoringHistory")
 """The ``<Type>Corrector`` classes DIRAC ships (both read the same options)."""
@@ -130,20 +129,9 @@ def _groups(root: CfgSection, reading: _Reading) -> dict[str, dict[str, Any]]:
             if key not in GROUP_KEYS:
                 reading.ignored.append(f"Registry/Groups/*/{key}")
         text = group.text("JobShare")
-        share = cfg_int(text, DEFAULT_GROUP_SHARE)
-        line = group.line_of("JobShare")
-        if text is not None and cfg_int_or_none(text) is None:
-            reading.warn(
-                line,
-                f"Registry/Groups/{name}/JobShare = {text!r} is not an integer; DIRAC reads "
-                f"the default {DEFAULT_GROUP_SHARE}",
-            )
-        elif share <= 0:
-            reading.warn(
-                line,
-                f"Registry/Groups/{name}/JobShare = {share}: DIRAC gives every task queue "
-                "of this group the floor priority 0.001",
-            )
+        share, note = read_job_share(DEFAULT_GROUP_SHARE if text is None else text)
+        if note:
+            reading.warn(group.line_of("JobShare"), f"Registry/Groups/{name}/JobShare = {note}")
         out[name] = {
             "job_share": share,
             "job_sharing": "JobSharing" in cfg_list(group.text("Properties"), []),
