@@ -28,6 +28,15 @@ def load_job_objects(path: str) -> list[Any]:
             raise not_utf8(path, exc) from None
         except OSError as exc:
             raise InputError(f"cannot read {path}: {exc.strerror}") from None
+    return parse_job_objects(text, path)
+
+
+def parse_job_objects(text: str, path: str) -> list[Any]:
+    """The raw job objects of a jobs file's text.
+
+    Raises:
+        InputError: not JSON, or not a list.
+    """
     try:
         objs = json.loads(text)
     except json.JSONDecodeError as exc:

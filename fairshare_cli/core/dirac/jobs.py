@@ -15,7 +15,7 @@ from __future__ import annotations
 import difflib
 import math
 from collections import Counter
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any
 
@@ -257,21 +257,79 @@ def task_queues_from_objects(
         raise InputError(_unhashable(objs, source)) from None
     _check(objs, counts, source)
     define = definer(groups, segments)
-    triples = [
-        (_definition_key(e), 1 if e[2] is None else e[2], e[3] * n)
-        for e, n in counts.items()
-        if len(e) != 3
-    ]
     try:
-        queues = build_task_queues(triples, define)
-        if len({q.definition.match_key() for q in queues}) != len(queues):
-            entries = (e for e in map(_entry, objs) if len(e) != 3)
-            ordered = ((_definition_key(e), 1 if e[2] is None else e[2], e[3]) for e in entries)
-            queues = build_task_queues(ordered, define)
+        queues = queues_from_counts(counts.items(), define)
+        if overflowed(queues):
+            queues = queues_in_order(map(_entry, objs), define)
     except (ValueError, TypeError) as exc:
         parse_jobs(objs, source)  # a field any job must get right: the usual message
         raise InputError(_locate(objs, source, define, str(exc))) from None
     return queues
+
+
+def queues_from_counts(
+    counts: Iterable[tuple[tuple[Any, ...], int]], define: Callable[[Hashable], TaskQueueDefinition]
+) -> list[TaskQueue]:
+    """Task queues from distinct entries and how many jobs each stands for, in order.
+
+    The same queues as inserting the jobs one at a time unless :func:`overflowed`.
+
+    Raises:
+        ValueError: from ``define`` (a bad requirement), or TypeError.
+    """
+    triples = [
+        (_definition_key(e), 1 if e[2] is None else e[2], e[3] * n)
+        for e, n in counts
+        if len(e) != 3
+    ]
+    return build_task_queues(triples, define)
+
+
+def overflowed(queues: Sequence[TaskQueue]) -> bool:
+    """Whether a definition needed a sibling queue (then counted jobs must be replayed)."""
+    return len({q.definition.match_key() for q in queues}) != len(queues)
+
+
+def queues_in_order(
+    entries: Iterable[tuple[Any, ...]], define: Callable[[Hashable], TaskQueueDefinition]
+) -> list[TaskQueue]:
+    """Task queues from every job's entry, one job at a time (exact when a queue fills up)."""
+    waiting = (e for e in entries if len(e) != 3)
+    return build_task_queues(
+        ((_definition_key(e), 1 if e[2] is None else e[2], e[3]) for e in waiting), define
+    )
+
+
+def entry_of(
+    owner: Any, group: Any, priority: Any, count: Any, status: Any, requirements: Any
+) -> tuple[Any, ...]:
+    """The entry (as :func:`_entry` makes it) of one job's decoded fields, checked.
+
+    For readers that already refused unknown field names; a missing ``count`` is 1.
+
+    Raises:
+        ValueError: anything the job parser would refuse in these fields (the caller then
+            reads the jobs the usual way, for the usual message).
+    """
+    if not isinstance(owner, str):
+        raise ValueError("owner")
+    if not (status is None or status in JOB_STATUSES):
+        raise ValueError("status")
+    if type(count) is not int or not 1 <= count <= MAX_JOB_COUNT:
+        raise ValueError("count")
+    if not (priority is None or (type(priority) in (int, float) and math.isfinite(priority))):
+        raise ValueError("user_priority")
+    if group is None or status not in _WAITING:
+        return (status, True, ())
+    head = (owner, group, priority, count, ())
+    if requirements is None:
+        return (*head, None)
+    if not isinstance(requirements, dict):
+        raise ValueError("dirac_requirements")
+    values = [tuple(v) if type(v) is list else v for v in requirements.values()]
+    entry = (*head, tuple(requirements), *values)
+    hash(entry)  # a nested list or object: TypeError
+    return entry
 
 
 def _unhashable(objs: Sequence[Any], source: str) -> str:

@@ -114,7 +114,8 @@ class TaskQueueDefinition:
         ``Owner`` is compared under the table's case-insensitive collation, so a job of
         ``Alice`` lands in the queue ``alice`` made (the queue keeps its first spelling).
         """
-        return replace(self, owner=self.owner.lower())
+        lower = self.owner.lower()
+        return self if lower == self.owner else replace(self, owner=lower)
 
 
 @dataclass(frozen=True, slots=True)
