@@ -3,9 +3,11 @@
 Tuned for ``benchmarks/bench_taskqueues.py`` (a million jobs in 5000 queues): instead of
 decoding the whole file into a million dicts (1.3 GB, seconds), the file is read in chunks
 and each chunk's jobs are decoded by ``msgspec`` into a slotted record whose task-queue
-fields stay raw JSON text. A job's key is the six raw texts joined by a NUL byte (a byte
-JSON text cannot hold), so counting the keys hashes one short ``bytes`` per job, in C. Only
-the distinct keys (about one per queue and priority) are decoded into Python values.
+fields stay raw JSON text (the others are decoded, so that what Python's ``json`` refuses,
+a 5000-digit number or a nesting too deep, is refused here too). A job's key is the six
+raw texts joined by a NUL byte (a byte JSON text cannot hold), so counting the keys hashes
+one short ``bytes`` per job, in C. Only the distinct keys (about one per queue and
+priority) are decoded into Python values.
 
 The fast reader refuses (:class:`FastPathRefused`) whatever it cannot decide alone: a
 file that is not a JSON list of objects with known fields and string ids, a duplicate
@@ -151,9 +153,13 @@ def _record_type() -> type:
     """A msgspec record of a job: a string ``id``, every other known field as raw text."""
     import msgspec
 
-    # Absent is null (as the job parser reads it) except for count, which is then 1.
+    # The task-queue fields stay raw text: absent is null (as the job parser reads it),
+    # except count, which is then 1. The others are decoded (and dropped) so that msgspec
+    # refuses what Python's json would (an integer of 4300 digits, a nesting too deep).
     fields: list[tuple[str, Any, Any]] = [
         (name, msgspec.Raw, msgspec.Raw(b"1" if name == "count" else b"null"))
+        if name in KEY_FIELDS
+        else (name, object, None)
         for name in (*Job.__dataclass_fields__, "count")
         if name != "id"
     ]
