@@ -20,7 +20,7 @@ from fairshare_cli.errors import StateError
 @common_options
 def taskqueues(
     jobs_file: str | None,
-    output: str,
+    output: str | None,
     as_json: bool,
     config_path: str | None,
     state_path: str | None,
@@ -40,7 +40,7 @@ def taskqueues(
     from fairshare_cli.core.dirac.jobs import task_queues_from_objects, unlisted_groups
     from fairshare_cli.core.dirac.taskqueues import task_queue_rows
     from fairshare_cli.io.dirac_jobs import task_queues_from_file
-    from fairshare_cli.io.jobsfile import gc_paused
+    from fairshare_cli.io.jobs import gc_paused
     from fairshare_cli.render.formats import emit_rows
     from fairshare_cli.render.taskqueues import (
         JSON_FIELDS,
@@ -59,8 +59,7 @@ def taskqueues(
                 raise StateError(f"state file {env.state_path}: jobs must be a list of jobs")
             source = f"state file {env.state_path}: jobs"
             queues = task_queues_from_objects(raw or [], source, dirac.groups, dirac.cpu_segments)
-        for group, jobs, hint in unlisted_groups(queues, dirac.groups):
-            extra = f" (did you mean '{hint}'?)" if hint else ""
+        for group, jobs, extra in unlisted_groups(queues, dirac.groups):
             click.echo(
                 f"warning: dirac_group '{group}' ({jobs} waiting job{'s' * (jobs != 1)}) is not "
                 f"in [dirac.groups]{extra}; DIRAC gives it the default share 1000",

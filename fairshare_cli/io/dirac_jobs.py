@@ -12,7 +12,7 @@ priority) are decoded into Python values.
 The fast reader refuses (:class:`FastPathRefused`) whatever it cannot decide alone: a
 file that is not a JSON list of objects with known fields and string ids, a duplicate
 id, a ``count`` other than 1, a value the job parser would refuse. The caller then reads
-the file the usual way (:func:`~fairshare_cli.io.jobsfile.load_job_objects`), which gives
+the file the usual way (:func:`~fairshare_cli.io.jobs.load_job_objects`), which gives
 the usual error message, or the same queues when the file was valid after all.
 """
 
@@ -70,20 +70,31 @@ def task_queues_from_file(
     """The task queues of a jobs file (``-`` is stdin), streamed when it can be.
 
     Gives exactly what :func:`~fairshare_cli.core.dirac.jobs.task_queues_from_objects` gives
-    for the file's objects, errors included (those come from that path).
+    for the file's objects, errors included (those come from that path). Stdin is first
+    copied to a temporary file, so that it too can be read again.
 
     Raises:
         InputError: the file cannot be read, is not a list of valid jobs, ...
     """
-    import io
+    if path != "-":
+        return _from_path(path, path, groups, segments)
+    import shutil
     import sys
+    import tempfile
 
-    from fairshare_cli.io.history import not_utf8
-    from fairshare_cli.io.jobsfile import load_job_objects, parse_job_objects
+    with tempfile.NamedTemporaryFile(prefix="fs-jobs-", suffix=".json") as spool:
+        shutil.copyfileobj(sys.stdin.buffer, spool)
+        spool.flush()
+        return _from_path(spool.name, path, groups, segments)
 
-    data = sys.stdin.buffer.read() if path == "-" else None
+
+def _from_path(
+    path: str, name: str, groups: Mapping[str, DiracGroupSpec], segments: Sequence[int]
+) -> list[TaskQueue]:
+    from fairshare_cli.io.jobs import load_job_objects
+
     try:
-        with io.BytesIO(data) if data is not None else open(path, "rb") as raw:
+        with open(path, "rb") as raw:
             keys = read_dirac_job_keys(raw)
             define = definer(groups, segments)
             queues = queues_from_counts(zip(keys.entries, keys.counts, strict=True), define)
@@ -95,15 +106,8 @@ def task_queues_from_file(
             return queues
     except (FastPathRefused, OSError, ValueError, TypeError):
         pass
-    if data is None:
-        objs = load_job_objects(path)
-    else:
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise not_utf8(path, exc) from None
-        objs = parse_job_objects(text, path)
-    return task_queues_from_objects(objs, path, groups, segments)
+    objs = load_job_objects(path, name)
+    return task_queues_from_objects(objs, name, groups, segments)
 
 
 def read_dirac_job_keys(raw: IO[bytes], ordered: bool = False) -> DiracJobKeys:

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from fairshare_cli.core.dirac.taskqueues import float32
+from fairshare_cli.core.float32 import float32
 
 NOW = "2026-11-21T12:00:00Z"
 CONFIG = """

@@ -157,7 +157,7 @@ def test_what_the_fast_reader_hands_back(
         fast = task_queues_from_file(str(path), GROUPS, DIRAC_CPU_SEGMENTS)
     except InputError as exc:
         fast = str(exc)
-    from fairshare_cli.io.jobsfile import load_job_objects
+    from fairshare_cli.io.jobs import load_job_objects
 
     try:
         slow_text = task_queues_from_objects(

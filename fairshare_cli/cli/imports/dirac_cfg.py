@@ -37,9 +37,9 @@ def command(
     DIRAC's code reads it: JobShare = 250.5 or a trailing "# comment" is not an integer,
     so DIRAC uses 1000 (a warning says so). FILE - is stdin.
     """
-    from fairshare_cli.io.history import not_utf8, open_input
     from fairshare_cli.io.importers.cfg_syntax import parse_cfg
     from fairshare_cli.io.importers.dirac_cfg import read_dirac_cfg
+    from fairshare_cli.io.inputs import not_utf8, open_input
 
     with open_input(file) as fh:
         try:

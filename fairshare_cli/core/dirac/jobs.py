@@ -12,7 +12,6 @@ full job parser, so the message is the one every other command gives.
 
 from __future__ import annotations
 
-import difflib
 import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
@@ -26,8 +25,9 @@ from fairshare_cli.core.dirac.taskqueues import (
     build_task_queues,
     cpu_segment,
 )
-from fairshare_cli.core.jobs import JOB_STATUSES, MAX_JOB_COUNT, Job, parse_jobs
-from fairshare_cli.errors import InputError
+from fairshare_cli.core.jobs import JOB_STATUSES, Job, parse_jobs
+from fairshare_cli.core.limits import MAX_JOB_COUNT
+from fairshare_cli.errors import InputError, did_you_mean
 
 DEFAULT_CPU_TIME = 86400
 """A job's CPU time when it gives none (DIRAC's ``JobDescription/DefaultCPUTime``)."""
@@ -190,30 +190,24 @@ def _ram(min_ram: Any, max_ram: Any) -> tuple[int, int]:
 
 def unlisted_groups(
     queues: Sequence[TaskQueue], groups: Mapping[str, DiracGroupSpec]
-) -> list[tuple[str, int, str | None]]:
+) -> list[tuple[str, int, str]]:
     """Groups of waiting jobs that ``[dirac.groups]`` does not list.
 
     DIRAC gives such a group ``DEFAULT_GROUP_SHARE``; the caller warns about each.
 
     Returns:
-        ``(group, waiting jobs, closest listed name or None)``, sorted by group.
+        ``(group, waiting jobs, did-you-mean text or "")``, sorted by group.
     """
     jobs: dict[str, int] = {}
     for queue in queues:
         group = queue.definition.group
         if group not in groups:
             jobs[group] = jobs.get(group, 0) + queue.jobs
-    out = []
-    for group in sorted(jobs):
-        hint = difflib.get_close_matches(group, sorted(groups), n=1)
-        out.append((group, jobs[group], hint[0] if hint else None))
-    return out
+    return [(group, jobs[group], did_you_mean(group, sorted(groups))) for group in sorted(jobs)]
 
 
 def _unknown(what: str, name: str, known: Sequence[str]) -> str:
-    hint = difflib.get_close_matches(name, known, n=1)
-    extra = f" (did you mean '{hint[0]}'?)" if hint else ""
-    return f"unknown {what} '{name}'{extra}"
+    return f"unknown {what} '{name}'{did_you_mean(name, known)}"
 
 
 def _names(key: str, value: Any, more: tuple[str, ...] = ()) -> tuple[str, ...]:
