@@ -330,7 +330,12 @@ def test_binary_junk_is_refused(run: Callable[..., Any], tmp_path: Path) -> None
 def test_stdin(run: Callable[..., Any]) -> None:
     result = run("import", "dirac-cfg", "-", input=GROUPS.format(body="JobShare = 7"))
     assert result.exit_code == 0, result.stderr
-    assert toml(result.stdout)["dirac"]["groups"]["g"]["job_share"] == 7
+    dirac = toml(result.stdout)["dirac"]
+    assert dirac["groups"]["g"]["job_share"] == 7
+    # No taskQueueCPUTimeIntervals: DIRAC's defaults, written out so --into resets them.
+    assert dirac["cpu_segments"] == [360, 1800, 3600, 21600, 43200, 86400, 172800, 259200,
+                                     345600, 518400, 691200, 864000, 1080000]  # fmt: skip
+    assert result.stderr.endswith(", default CPU segments\n")
 
 
 def test_into_then_every_view_reads_it(run: Callable[..., Any], tmp_path: Path) -> None:

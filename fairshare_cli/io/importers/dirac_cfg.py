@@ -96,10 +96,8 @@ def read_dirac_cfg(
     for name in sched.entries:
         if name not in SCHEDULING_KEYS:
             reading.ignored.append(f"Operations/JobScheduling/{name}")
-    dirac: dict[str, Any] = {}
     segments = _segments(sched, reading)
-    if segments is not None:
-        dirac["cpu_segments"] = segments
+    dirac: dict[str, Any] = {"cpu_segments": segments or list(DIRAC_CPU_SEGMENTS)}
     dirac["groups"] = groups
     enabled = cfg_bool(sched.text("EnableSharesCorrection"), False)
     instances = _instances(sched, set(groups), reading)
@@ -109,7 +107,7 @@ def read_dirac_cfg(
         f"dirac-cfg: {len(groups)} group{'s' * (len(groups) != 1)}, "
         f"share correction {'on' if enabled else 'off'} with {len(instances)} "
         f"instance{'s' * (len(instances) != 1)} ({slices} slice{'s' * (slices != 1)})"
-        + (f", {len(segments)} CPU segments" if segments is not None else "")
+        + (f", {len(segments)} CPU segments" if segments is not None else ", default CPU segments")
     )
     return DiracCfgImport({"dirac": dirac}, summary, reading.ignored, reading.warnings)
 
