@@ -160,11 +160,14 @@ def _record_type() -> type:
     # The task-queue fields stay raw text: absent is null (as the job parser reads it),
     # except count, which is then 1. The others are decoded (and dropped) so that msgspec
     # refuses what Python's json would (an integer of 4300 digits, a nesting too deep).
+    # A DIRAC job's usual fields first: msgspec finds a field fastest where it expects it.
+    first = ("owner", "dirac_group", "status", "submit_time", "user_priority")
+    names = [*first, *(n for n in (*Job.__dataclass_fields__, "count") if n not in first)]
     fields: list[tuple[str, Any, Any]] = [
         (name, msgspec.Raw, msgspec.Raw(b"1" if name == "count" else b"null"))
         if name in KEY_FIELDS
         else (name, object, None)
-        for name in (*Job.__dataclass_fields__, "count")
+        for name in names
         if name != "id"
     ]
     return msgspec.defstruct(
