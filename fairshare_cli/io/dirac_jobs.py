@@ -44,6 +44,9 @@ CHUNK = 1 << 20
 KEY_FIELDS = ("owner", "dirac_group", "user_priority", "count", "status", "dirac_requirements")
 """The job fields a task queue reads, in the order of :func:`entry_of`'s arguments."""
 
+MAX_BUFFER = 1 << 26
+"""Past 64 MiB without a complete element, the file is read the usual way."""
+
 _WHITESPACE = b" \t\r\n"
 _MAX_TRIES = 16
 
@@ -213,6 +216,8 @@ def _batches(raw: IO[bytes], decoder: Any) -> Iterator[list[Any]]:
         if batch is None:
             if eof:
                 raise FastPathRefused("truncated")
+            if len(buf) > MAX_BUFFER:
+                raise FastPathRefused("an element too big to stream")
             data = raw.read(CHUNK)
             eof = not data
             buf += data

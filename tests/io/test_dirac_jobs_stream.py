@@ -168,6 +168,21 @@ def test_what_the_fast_reader_hands_back(
     assert fast == slow_text
 
 
+def test_an_element_too_big_to_stream_is_read_the_usual_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(dirac_jobs, "CHUNK", 16)
+    monkeypatch.setattr(dirac_jobs, "MAX_BUFFER", 64)
+    path = tmp_path / "jobs.json"
+    big = {"id": "1.0", "owner": "a", "dirac_group": "user", "attributes": {"x": ["y"] * 50}}
+    write(path, [big, {"id": "2.0", "owner": "b", "dirac_group": "user"}], 0)
+    with path.open("rb") as raw, pytest.raises(dirac_jobs.FastPathRefused):
+        dirac_jobs.read_dirac_job_keys(raw)
+    fast, slow = both(path)
+    assert fast == slow
+    assert [q.definition.owner for q in fast] == ["a", "b"]
+
+
 def test_stdin_and_binary_junk(tmp_path: Path, run: Any, write_config: Any) -> None:
     cfg = write_config("[dirac.groups.user]\n")
     jobs = json.dumps([{"id": "1.0", "owner": "a", "dirac_group": "user"}])
