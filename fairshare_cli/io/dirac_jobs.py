@@ -11,7 +11,7 @@ priority) are decoded into Python values.
 
 The fast reader refuses (:class:`FastPathRefused`) whatever it cannot decide alone: a
 file that is not a JSON list of objects with known fields and string ids, a duplicate
-id, a ``count`` other than 1, a value the job parser would refuse. The caller then reads
+id (``count`` stanzas' ids included), a value the job parser would refuse. The caller then reads
 the file the usual way (:func:`~fairshare_cli.io.jobs.load_job_objects`), which gives
 the usual error message, or the same queues when the file was valid after all.
 """
@@ -37,6 +37,7 @@ from fairshare_cli.core.dirac.jobs import (
 )
 from fairshare_cli.core.dirac.taskqueues import TaskQueue
 from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.limits import MAX_JOB_COUNT
 
 CHUNK = 1 << 20
 """Bytes read at a time (1 MiB: some 4,000 jobs; bigger chunks only cost page faults)."""
@@ -135,6 +136,8 @@ def read_dirac_job_keys(raw: IO[bytes], ordered: bool = False) -> DiracJobKeys:
     order: array[int] = array("q")
     serial = itertools.count()
     id_hashes: array[int] = array("q")  # a set of a million strings costs more
+    one = msgspec.Raw(b"1")
+    stanzas: list[tuple[str, bytes]] = []  # (id, count text) of the jobs with a count
     jobs = 0
     for batch in _batches(raw, decoder):
         keys = map(join, map(key_of, batch))
@@ -143,9 +146,9 @@ def read_dirac_job_keys(raw: IO[bytes], ordered: bool = False) -> DiracJobKeys:
         else:
             counts.update(keys)
         id_hashes.extend(map(hash, map(id_of, batch)))
+        stanzas.extend((r.id, bytes(r.count)) for r in batch if r.count != one)
         jobs += len(batch)
-    if len(set(id_hashes)) != jobs:  # a duplicate id, or (rarely) two ids of one hash
-        raise FastPathRefused("duplicate job ids")
+    _check_ids(id_hashes, jobs, stanzas)
     if ordered:
         codes = {code: i for i, code in enumerate(index.values())}
         order = array("q", map(codes.__getitem__, order))
@@ -154,6 +157,37 @@ def read_dirac_job_keys(raw: IO[bytes], ordered: bool = False) -> DiracJobKeys:
         distinct = list(counts)
     entries = _decode_keys(distinct)
     return DiracJobKeys(entries, [counts[k] for k in distinct], order if ordered else None)
+
+
+def _check_ids(id_hashes: array[int], jobs: int, stanzas: list[tuple[str, bytes]]) -> None:
+    """Refuse duplicate job ids, ``count`` stanzas' ``C.0`` … ``C.(N-1)`` included.
+
+    Works on the ids' hashes: two ids of one hash (a duplicate, or very rarely a clash)
+    go the usual way, which then decides.
+
+    Raises:
+        FastPathRefused: a possible duplicate, or a count that is not a whole number.
+    """
+    singles = set(id_hashes)
+    if len(singles) != jobs:
+        raise FastPathRefused("duplicate job ids")
+    names: set[int] = set()
+    clusters: set[str] = set()
+    for job_id, text in stanzas:
+        try:
+            count = int(text)
+        except ValueError:
+            raise FastPathRefused("count") from None
+        if not 1 <= count <= MAX_JOB_COUNT or text != str(count).encode():
+            raise FastPathRefused("count")
+        singles.discard(hash(job_id))
+        cluster = job_id.split(".", 1)[0]
+        if cluster in clusters:
+            raise FastPathRefused("duplicate job ids")
+        clusters.add(cluster)
+        names.update(hash(f"{cluster}.{k}") for k in range(count))
+    if stanzas and (len(names) != sum(int(t) for _, t in stanzas) or not names.isdisjoint(singles)):
+        raise FastPathRefused("duplicate job ids")
 
 
 def _record_type() -> type:
@@ -266,6 +300,4 @@ def _decode_keys(keys: list[bytes]) -> list[tuple[Any, ...]]:
         entries = [entry_of(*fields) for fields in rows]
     except (msgspec.DecodeError, ValueError, TypeError) as exc:
         raise FastPathRefused(str(exc)) from None
-    if not all(type(fields[3]) is int and fields[3] == 1 for fields in rows):
-        raise FastPathRefused("a count other than 1: expanded job ids are checked the usual way")
     return entries

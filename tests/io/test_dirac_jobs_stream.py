@@ -51,6 +51,7 @@ job_fields = st.fixed_dictionaries(
         "user_priority": st.one_of(st.integers(-3, 12), st.floats(-2, 11), st.none()),
         "dirac_requirements": st.one_of(st.none(), requirements),
         "submit_time": st.just("2026-11-21T12:00:00Z"),
+        "count": st.integers(1, 3),
         "attributes": st.just({"nested": {"id": "x"}}),
     },
 )
@@ -91,7 +92,8 @@ def test_streamed_equals_parsed(
     chunk: int,
 ) -> None:  # fmt: skip
     monkeypatch.setattr(dirac_jobs, "CHUNK", chunk)
-    objs = [{"id": f"{i}.0", **fields} for i, fields in enumerate(jobs)]
+    # Ids of few clusters, so that count stanzas (C.0 ... C.(N-1)) sometimes collide.
+    objs = [{"id": f"{i % 7}.{i // 7}", **fields} for i, fields in enumerate(jobs)]
     path = tmp_path / "jobs.json"
     write(path, objs, layout)
     fast, slow = both(path)
