@@ -170,6 +170,14 @@ def test_what_the_fast_reader_hands_back(
     assert fast == slow_text
 
 
+def test_count_stanzas_of_other_jobs_collide_too(tmp_path: Path) -> None:
+    """A non-DIRAC job's ``count`` stanza names C.0 ... C.(N-1) as every command reads it."""
+    path = tmp_path / "jobs.json"
+    write(path, [{"id": "5.0", "owner": "a", "count": 2}, {"id": "5.1", "owner": "b"}], 0)
+    fast, slow = both(path)
+    assert fast == slow == f"{path}: job 1: duplicate job id '5.1'"
+
+
 def test_an_element_too_big_to_stream_is_read_the_usual_way(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -89,6 +89,7 @@ def _check(objs: Sequence[Any], counts: Counter[tuple[Any, ...]], source: str) -
         if len(entry) == 3:
             status, has_owner, fields = entry
             ok = ok and has_owner and (status is None or status in JOB_STATUSES)
+            expanded = expanded or "count" in fields  # its ids C.0 ... count too
         else:
             prio, count, fields = entry[2], entry[3], entry[4]
             ok = ok and type(count) is int and 1 <= count <= MAX_JOB_COUNT
@@ -107,6 +108,9 @@ def _check(objs: Sequence[Any], counts: Counter[tuple[Any, ...]], source: str) -
     seen: set[str] = set()
     for i, obj in enumerate(objs):
         count = obj.get("count", 1)
+        if type(count) is not int or not 1 <= count <= MAX_JOB_COUNT:
+            parse_jobs(objs, source)  # the parser's message
+            raise InputError(f"{source}: job {i}: a job is malformed")
         base = str(obj["id"])
         names = [base] if count == 1 else [f"{base.split('.', 1)[0]}.{k}" for k in range(count)]
         for name in names:
