@@ -47,8 +47,11 @@ def check(opts: GlobalOptions) -> None:
     path = resolve_config_path(opts.config_path)
     config = load_config(path)
     check_expressions(config)
+    for note in config.dirac.notes:
+        click.echo(f"warning: {note}", err=True)
     _warn_slot_weights(config)
     data = _plain(dataclasses.asdict(config))
+    data["dirac"].pop("notes")
     fmt = opts.output
     if fmt == "json":
         emit_rows(data, None, "json")
@@ -72,7 +75,7 @@ def _warn_slot_weights(config: Config) -> None:
     for name, value in unweighable_machines(config, time.time()):
         shown = value.name.lower() if isinstance(value, enum.Enum) else repr(value)
         click.echo(
-            f'fs: warning: [negotiator] slot_weight "{config.negotiator.slot_weight}" is '
+            f'warning: [negotiator] slot_weight "{config.negotiator.slot_weight}" is '
             f'{shown} on the slots of machine "{name}", not a number of 0 or more; '
             "each of them weighs 1.0",
             err=True,

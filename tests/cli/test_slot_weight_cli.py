@@ -51,7 +51,7 @@ def test_config_check_names_machines_that_weigh_one(run: Any, write_config: Any)
     result = run("config", "check", "--config", str(cfg))
     assert result.exit_code == 0
     assert result.stderr == (
-        'fs: warning: [negotiator] slot_weight "Memory / 1024" is undefined on the slots of '
+        'warning: [negotiator] slot_weight "Memory / 1024" is undefined on the slots of '
         'machine "bare", not a number of 0 or more; each of them weighs 1.0\n'
     )
     assert result.stdout.startswith(f"# {cfg}: valid")
