@@ -24,7 +24,7 @@ from fairshare_cli.core.htcondor.negotiator.explain import Explainer
 from fairshare_cli.core.htcondor.negotiator.matchmaking import Matchmaker
 from fairshare_cli.core.htcondor.negotiator.pie import Pie
 from fairshare_cli.core.htcondor.negotiator.preemption import analyse_claimed
-from fairshare_cli.core.htcondor.negotiator.queue import Submitter, make_submitters
+from fairshare_cli.core.htcondor.negotiator.queue import Submitter
 from fairshare_cli.core.htcondor.negotiator.results import (
     Claim,
     CycleResult,
@@ -87,7 +87,7 @@ def negotiate_cycle(
     snap = Snapshot(machines, claims, jobs, submitter_of, priorities, tree, knobs, now, reference)
     plan = analyse_claimed(snap)
     state = CycleState(snap)
-    subs = make_submitters(snap.queued, snap.demand, priorities, snap.group_of, snap.legacy)
+    subs = snap.submitters
     explainer = Explainer(explain_job)
     explainer.find_submitter(subs.values())
     pie = Pie(snap, state, Matchmaker(snap, plan, Candidates(snap), state), explainer, progress)

@@ -2,9 +2,10 @@
 
 Built once at the start of a cycle (``Matchmaker::negotiationTime`` before the first pie
 spin: the startd ads with their slot weights, ``addRemoteUserPrios``, the submitters and
-their queues) and never changed after; the changing state lives in :mod:`.pie`. The
+their queues) and never changed after; the changing state lives in :mod:`.state`. The
 exceptions are pointers and caches kept on the objects for speed: a slot class's ``head``,
-an autocluster's ``ptr`` and its candidate lists.
+an autocluster's ``ptr`` and its candidate lists, and the submitters' runs (the queue the
+pie spins work through).
 
 Scale: slots fall into slot classes (same machine stanza, same claim state, same values of
 the per-slot attributes any expression reads), so Requirements and ranks are evaluated once
@@ -21,10 +22,9 @@ from fairshare_cli.core.htcondor.classads import Ad, Evaluator
 from fairshare_cli.core.htcondor.negotiator.queue import (
     JOB_NAMES,
     SUBMITTER_ATTRS,
-    AutoCluster,
-    Queued,
     group_queue,
     job_ad,
+    make_submitters,
     scan_jobs,
 )
 from fairshare_cli.core.htcondor.negotiator.results import Claim, NegotiatorKnobs, SubmitterPrio
@@ -56,7 +56,9 @@ class Snapshot:
         slot_class: pool index of a slot -> its class.
         pool_weight: Σ slot weights (slot count without slot weights), before any match.
         min_weight: the smallest slot weight (``minSlotWeight``).
-        queued: each submitter's idle batches with their job-order keys.
+        submitters: the queue, by submitter name: each one's idle jobs as runs in job
+            order. The runs' positions, stop reasons and summaries are the pie spins' to
+            change (see :mod:`.pie`).
         demand: submitter -> running + idle jobs (by CPUs with weighted demand).
         usage: submitter -> weighted resources in use at the start of the cycle.
         group_usage: group -> Σ of its submitters' ``usage``.
@@ -94,11 +96,13 @@ class Snapshot:
         self.unclaimed_per_submitter = any(r in SUBMITTER_ATTRS for r in self.refs)
         self.all_refs = frozenset(refs | preempt_refs)
         self._build_slots(machines, list(claims), running)
-        self.autoclusters: list[AutoCluster]
-        self.queued: dict[str, list[Queued]]
-        self.autoclusters, self.queued, self.demand = group_queue(
+        self.autoclusters, queued, self.demand = group_queue(
             idle, running.values(), self.ev, self.refs, submitter_of, knobs
         )
+        self.submitters = make_submitters(
+            queued, self.demand, priorities, self.group_of, self.legacy
+        )
+        del queued  # the runs hold the batches now
         self.usage, self.group_usage = self._usage()
         self._add_remote_group_attrs()
 
