@@ -14,11 +14,13 @@ import math
 from fairshare_cli.core.htcondor.classads import Ad, Compiled
 from fairshare_cli.core.htcondor.negotiator.claimed import ClaimedList
 from fairshare_cli.core.htcondor.negotiator.common import (
+    DBL_MAX,
     FLT_MAX,
     NO_PREEMPTION,
     PRIO_PREEMPTION,
     RANK_PREEMPTION,
     float32,
+    match_rank,
 )
 from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster
 from fairshare_cli.core.htcondor.negotiator.slots import SlotClass
@@ -178,7 +180,7 @@ class Candidates:
             ev.number(rank_expr, ad, job_ad, 0.0),
             float32(ev.number(pre, ad, job_ad, -math.inf)) if pre else -math.inf,
             float32(ev.number(post, ad, job_ad, -math.inf)) if post else -math.inf,
-            ev.number(prank, ad, job_ad, -FLT_MAX) if prank else -FLT_MAX,
+            match_rank(ev.evaluate(prank, ad, job_ad)) if prank else -DBL_MAX,
         )
         if key is not None:
             self._slot_only[key] = value

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 import struct
+import sys
 
 INT_MAX = float(2**31 - 1)
 FLT_MAX = 3.4028234663852886e38
+DBL_MAX = sys.float_info.max
 #: A candidate slot's preemption state, in ``matchmakingAlgorithm``'s order of preference.
 NO_PREEMPTION, RANK_PREEMPTION, PRIO_PREEMPTION = 2, 1, 0
 REASON_NAMES = {
@@ -29,6 +31,18 @@ def float32(x: float) -> float:
     if abs(x) > FLT_MAX:
         return math.copysign(math.inf, x)
     return float(struct.unpack("f", struct.pack("f", x))[0])
+
+
+def match_rank(value: object) -> float:
+    """A negotiator rank as ``Matchmaker::EvalNegotiatorMatchRank`` keeps it: a ClassAd
+    number (a boolean counts as 0 or 1) cast to a C ``float``; anything else ``-DBL_MAX``."""
+    if value is True:
+        return 1.0
+    if value is False:
+        return 0.0
+    if type(value) in (int, float):
+        return float32(value)  # type: ignore[arg-type]
+    return -DBL_MAX
 
 
 def split_id(job_id: str) -> tuple[int | str, int | str]:

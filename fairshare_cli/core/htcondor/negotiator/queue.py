@@ -47,12 +47,18 @@ JOB_NAMES = frozenset(
         "jobstatus",
         "requestcpus",
         "requestmemory",
+        "requestdisk",
         "clusterid",
         "procid",
         "requirements",
         "rank",
     }
 )
+
+#: ``RequestDisk`` (KiB) of a job with no ``request_disk``: condor_submit's default
+#: ``JOB_DEFAULT_REQUESTDISK = MAX({1024, (TransferInputSizeMB+1) * 1.25}) * 1024``, a real,
+#: for a job with less than 818 MB of input (fs jobs have none).
+DEFAULT_REQUEST_DISK = 1048576.0
 
 #: A submitter's idle batch with its job-order key and autocluster.
 Queued = tuple[tuple[object, ...], "AutoCluster", JobBatch]
@@ -158,6 +164,7 @@ def job_values(job: Job, submitter: str) -> dict[str, object]:
         "JobStatus": 1 if job.status == "idle" else 2,
         "RequestCpus": job.request_cpus,
         "RequestMemory": job.request_memory,
+        "RequestDisk": DEFAULT_REQUEST_DISK,
         "ClusterId": cluster,
         "ProcId": proc,
     }

@@ -41,6 +41,10 @@ BASE_SLOT_NAMES = frozenset(
 )
 
 
+#: The resources of the startd's check that a job fits a slot, in its order.
+RESOURCES = ("Cpus", "Memory", "Disk")
+
+
 class Slot:
     """One slot of the pool, in configuration order (``index``)."""
 
@@ -201,9 +205,33 @@ def claimed_values(
     return values
 
 
+def within_resource_limits(spec: MachineSpec) -> str | None:
+    """The startd's ``WithinResourceLimits`` for a stanza's slots (None: nothing to check).
+
+    ``MachAttributes::withinLimitsExpression`` (``ResAttributes.cpp``, the default without
+    ``STARTD_JOB_HAS_REQUEST_ATTRS``): for each resource the slot has some and the job
+    asks for no more, ``MY.Cpus > 0 && TARGET.RequestCpus <= MY.Cpus`` and the same for
+    ``Memory`` and ``Disk``. A real startd always publishes all three; a stanza that does
+    not configure one is not limited by it.
+    """
+    configured = {k.lower() for k in spec.attributes}
+    clauses = [
+        f"MY.{r} > 0 && TARGET.Request{r} <= MY.{r}" for r in RESOURCES if r.lower() in configured
+    ]
+    return " && ".join(clauses) if clauses else None
+
+
+def slot_requirements(spec: MachineSpec) -> str:
+    """A static slot's ``Requirements``: ``(START) && (WithinResourceLimits)``, as the
+    startd publishes it (``Resource::publish_requirements`` in ``Reqexp.cpp``)."""
+    start = spec.start or "true"
+    limits = within_resource_limits(spec)
+    return start if limits is None else f"({start}) && ({limits})"
+
+
 def slot_ad(spec: MachineSpec, values: dict[str, object], ev: Evaluator) -> Ad:
-    """A slot's ad: its literal ``values`` and the stanza's ``Requirements`` and ``Rank``."""
-    exprs = {"Requirements": spec.start or "true", "Rank": spec.rank or "0"}
+    """A slot's ad: its literal ``values``, its ``Requirements`` and the stanza's ``Rank``."""
+    exprs = {"Requirements": slot_requirements(spec), "Rank": spec.rank or "0"}
     return Ad(values, exprs, ev, f"machine {spec.name}", ConfigError)
 
 

@@ -41,6 +41,7 @@ from fairshare_cli.core.htcondor.negotiator.slots import (
     slot_values,
     slot_weight,
     stanza_slot_names,
+    within_resource_limits,
 )
 from fairshare_cli.core.htcondor.quotas import ROOT, GroupTree, assign_quotas, assigned_group
 from fairshare_cli.core.jobs import Job
@@ -138,7 +139,8 @@ class Snapshot:
                         target.update(c.my_refs)
                         target.update(c.target_refs)
             stanza = stanza_slot_names(spec, False)
-            for what, text in (("start", spec.start), ("rank", spec.rank)):
+            limits = within_resource_limits(spec)
+            for what, text in (("start", spec.start), ("rank", spec.rank), ("limits", limits)):
                 where = f"machine {spec.name} {what}"
                 c = self.ev.compile(text or "true", stanza, where, ConfigError)
                 refs.update(c.my_refs)
