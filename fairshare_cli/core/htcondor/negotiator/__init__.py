@@ -18,7 +18,8 @@ Mirrors ``Matchmaker::negotiationTime``, ``negotiateWithGroup``, ``negotiate`` a
 
 from __future__ import annotations
 
-from fairshare_cli.core.htcondor.negotiator.common import FLT_MAX, INT_MAX
+from fairshare_cli.core.float32 import FLT_MAX
+from fairshare_cli.core.htcondor.negotiator.common import INT_MAX
 from fairshare_cli.core.htcondor.negotiator.cycle import negotiate_cycle
 from fairshare_cli.core.htcondor.negotiator.results import (
     Claim,

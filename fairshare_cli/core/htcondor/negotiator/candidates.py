@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import math
 
+from fairshare_cli.core.float32 import FLT_MAX
 from fairshare_cli.core.htcondor.classads import Ad, Compiled
 from fairshare_cli.core.htcondor.negotiator.claimed import ClaimedList
 from fairshare_cli.core.htcondor.negotiator.common import (
     DBL_MAX,
-    FLT_MAX,
     NO_PREEMPTION,
     PRIO_PREEMPTION,
     RANK_PREEMPTION,

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
-import struct
 import sys
 
+from fairshare_cli.core.float32 import float32 as c_float32
+
 INT_MAX = float(2**31 - 1)
-FLT_MAX = 3.4028234663852886e38
 DBL_MAX = sys.float_info.max
 #: A candidate slot's preemption state, in ``matchmakingAlgorithm``'s order of preference.
 NO_PREEMPTION, RANK_PREEMPTION, PRIO_PREEMPTION = 2, 1, 0
@@ -25,12 +25,12 @@ INF = math.inf
 
 
 def float32(x: float) -> float:
-    """Round to single precision, as HTCondor's negotiator ranks are C ``float``."""
+    """A negotiator rank or priority as HTCondor's C ``float`` holds it
+    (:func:`fairshare_cli.core.float32.float32`); NaN, which a C sort cannot place,
+    ranks lowest."""
     if math.isnan(x):
         return -math.inf
-    if abs(x) > FLT_MAX:
-        return math.copysign(math.inf, x)
-    return float(struct.unpack("f", struct.pack("f", x))[0])
+    return c_float32(x)
 
 
 def match_rank(value: object) -> float:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.htcondor.classads import evaluate_alone
+from fairshare_cli.core.htcondor.groups import ROOT, GroupNode, GroupTree
 from fairshare_cli.core.htcondor.negotiator.candidates import Candidates
 from fairshare_cli.core.htcondor.negotiator.common import INT_MAX
 from fairshare_cli.core.htcondor.negotiator.explain import Explainer
@@ -35,9 +36,6 @@ from fairshare_cli.core.htcondor.negotiator.results import (
 from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
 from fairshare_cli.core.htcondor.negotiator.state import CycleState
 from fairshare_cli.core.htcondor.quotas import (
-    ROOT,
-    GroupNode,
-    GroupTree,
     negotiate_groups,
     prepare_groups,
     updated_rr_times,

@@ -8,6 +8,7 @@ and walks its unclaimed and claimed candidates together, in rank order.
 from __future__ import annotations
 
 from fairshare_cli.core.htcondor.classads import Ad
+from fairshare_cli.core.htcondor.groups import ROOT
 from fairshare_cli.core.htcondor.negotiator.candidates import Candidates
 from fairshare_cli.core.htcondor.negotiator.claimed import (
     NO_CLAIMED,
@@ -29,7 +30,6 @@ from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster, Submitter
 from fairshare_cli.core.htcondor.negotiator.slots import Slot, SlotClass
 from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
 from fairshare_cli.core.htcondor.negotiator.state import CycleState
-from fairshare_cli.core.htcondor.quotas import ROOT
 from fairshare_cli.errors import InputError
 
 

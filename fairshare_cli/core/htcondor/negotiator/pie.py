@@ -17,7 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from fairshare_cli.core.htcondor.negotiator.common import FLT_MAX, REASON_NAMES
+from fairshare_cli.core.float32 import FLT_MAX
+from fairshare_cli.core.htcondor.groups import ROOT
+from fairshare_cli.core.htcondor.negotiator.common import REASON_NAMES
 from fairshare_cli.core.htcondor.negotiator.explain import Explainer
 from fairshare_cli.core.htcondor.negotiator.matchmaking import Matchmaker, Turn
 from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster, Run, Submitter
@@ -25,7 +27,6 @@ from fairshare_cli.core.htcondor.negotiator.results import Match
 from fairshare_cli.core.htcondor.negotiator.slots import Slot
 from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
 from fairshare_cli.core.htcondor.negotiator.state import CycleState
-from fairshare_cli.core.htcondor.quotas import ROOT
 
 
 @dataclass(frozen=True, slots=True)

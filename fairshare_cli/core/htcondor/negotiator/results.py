@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairshare_cli.core.batches import JobBatch
-from fairshare_cli.core.htcondor.quotas import QuotaKnobs
+from fairshare_cli.core.htcondor.groups import QuotaKnobs
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.htcondor.classads import Ad, Evaluator
+from fairshare_cli.core.htcondor.groups import ROOT, GroupTree, assign_quotas, assigned_group
 from fairshare_cli.core.htcondor.negotiator.queue import (
     JOB_NAMES,
     SUBMITTER_ATTRS,
@@ -43,7 +44,6 @@ from fairshare_cli.core.htcondor.negotiator.slots import (
     stanza_slot_names,
     within_resource_limits,
 )
-from fairshare_cli.core.htcondor.quotas import ROOT, GroupTree, assign_quotas, assigned_group
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.errors import ConfigError, InputError
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from fairshare_cli.core.htcondor.groups import ROOT
 from fairshare_cli.core.htcondor.negotiator.results import Match
 from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
-from fairshare_cli.core.htcondor.quotas import ROOT
 
 
 class CycleState:
