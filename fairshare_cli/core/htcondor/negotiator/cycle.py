@@ -33,7 +33,7 @@ from fairshare_cli.core.htcondor.negotiator.results import (
     SubmitterPrio,
     UnmatchedRun,
 )
-from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
+from fairshare_cli.core.htcondor.negotiator.snapshot import CycleInputs, Snapshot
 from fairshare_cli.core.htcondor.negotiator.state import CycleState
 from fairshare_cli.core.htcondor.quotas import (
     negotiate_groups,
@@ -43,7 +43,7 @@ from fairshare_cli.core.htcondor.quotas import (
 from fairshare_cli.core.jobs import Job
 
 
-def negotiate_cycle(
+def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an argument
     machines: Sequence[MachineSpec],
     claims: Iterable[Claim],
     jobs: Iterable[Job | JobBatch],
@@ -82,7 +82,8 @@ def negotiate_cycle(
         ConfigError: a machine or negotiator expression does not parse.
         InputError: a job expression does not parse.
     """
-    snap = Snapshot(machines, claims, jobs, submitter_of, priorities, tree, knobs, now, reference)
+    inputs = CycleInputs(machines, claims, jobs, submitter_of, priorities, tree, knobs, now)
+    snap = Snapshot(inputs, reference)
     plan = analyse_claimed(snap)
     state = CycleState(snap)
     subs = snap.submitters

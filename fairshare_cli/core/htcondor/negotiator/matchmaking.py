@@ -176,6 +176,8 @@ class Matchmaker:
         return found
 
     def _new_allowed(self, turn: Turn, ac: AutoCluster) -> Allowed:
+        """A new filtered view for the submitter: its ``PREEMPTION_REQUIREMENTS`` test per
+        candidate (memoised per slot class where it can be) and its sides of the bounds."""
         sub = turn.sub
         state = self.state
         job_ad = self.job_ad_for(turn, ac)

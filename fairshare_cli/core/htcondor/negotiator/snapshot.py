@@ -15,6 +15,7 @@ per (autocluster, slot class) pair through :mod:`fairshare_cli.core.htcondor.cla
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import MachineSpec
@@ -48,6 +49,31 @@ from fairshare_cli.core.jobs import Job
 from fairshare_cli.errors import ConfigError, InputError
 
 
+@dataclass(frozen=True)
+class CycleInputs:
+    """What a cycle reads (:func:`~.cycle.negotiate_cycle`'s arguments but its options).
+
+    Attributes:
+        machines: the ``[[machines]]`` stanzas.
+        claims: slots held by running jobs.
+        jobs: the queue (jobs or batches of identical jobs), read once.
+        submitter_of: the accountant's submitter name of a job.
+        priorities: the accountant's view of a submitter at ``now``.
+        tree: the group tree, or None without groups.
+        knobs: negotiator settings.
+        now: the cycle time (epoch seconds).
+    """
+
+    machines: Sequence[MachineSpec]
+    claims: Iterable[Claim]
+    jobs: Iterable[Job | JobBatch]
+    submitter_of: Callable[[Job], str]
+    priorities: Callable[[str], SubmitterPrio]
+    tree: GroupTree | None
+    knobs: NegotiatorKnobs
+    now: float
+
+
 class Snapshot:
     """Everything a cycle reads and never changes (see the module docstring).
 
@@ -65,29 +91,20 @@ class Snapshot:
         group_usage: group -> Σ of its submitters' ``usage``.
     """
 
-    def __init__(
-        self,
-        machines: Sequence[MachineSpec],
-        claims: Iterable[Claim],
-        jobs: Iterable[Job | JobBatch],
-        submitter_of: Callable[[Job], str],
-        priorities: Callable[[str], SubmitterPrio],
-        tree: GroupTree | None,
-        knobs: NegotiatorKnobs,
-        now: float,
-        reference: bool,
-    ) -> None:
+    def __init__(self, inputs: CycleInputs, reference: bool) -> None:
+        machines, tree, knobs = inputs.machines, inputs.tree, inputs.knobs
+        priorities = inputs.priorities
         self.knobs = knobs
         self.legacy = knobs.profile == "legacy"
         self.reference = reference
-        self.now = now
+        self.now = inputs.now
         self.priorities = priorities
         self.tree = tree if (tree is not None and len(tree.groups) > 1) else None
         self.ev = Evaluator()
         self.empty = Ad({}, {}, self.ev, "empty")
         self.stanza_names = [spec.name for spec in machines]
         refs, preempt_refs = self._compile_slot_side(machines)
-        idle, running, texts = scan_jobs(jobs)
+        idle, running, texts = scan_jobs(inputs.jobs)
         for (req, rank), job_id in texts.items():
             for what, text in (("requirements", req), ("rank", rank)):
                 c = self.ev.compile(text, JOB_NAMES, f"job {job_id} {what}", InputError)
@@ -96,9 +113,9 @@ class Snapshot:
         self.refs = frozenset(refs)
         self.unclaimed_per_submitter = any(r in SUBMITTER_ATTRS for r in self.refs)
         self.all_refs = frozenset(refs | preempt_refs)
-        self._build_slots(machines, list(claims), running)
+        self._build_slots(machines, list(inputs.claims), running)
         self.autoclusters, queued, self.demand = group_queue(
-            idle, running.values(), self.ev, self.refs, submitter_of, knobs
+            idle, running.values(), self.ev, self.refs, inputs.submitter_of, knobs
         )
         self.submitters = make_submitters(
             queued, self.demand, priorities, self.group_of, self.legacy
