@@ -41,6 +41,8 @@ class PieSpin:
         group_quota: ``groupQuota``, what the group negotiates for.
         group_usage: ``groupusage``, the group's weighted usage as the spin starts.
         pie_left: ``pieLeft`` as the spin starts (``calculatePieLeft``): Σ submitter limits.
+        capped_group: the group whose quota caps what it takes (``groupAccountingName``);
+            None without groups and in the autoregroup round of ``<none>``.
     """
 
     number: int
@@ -50,6 +52,7 @@ class PieSpin:
     group_quota: float
     group_usage: float
     pie_left: float
+    capped_group: str | None
 
     @property
     def ignore_submitter_limit(self) -> bool:
@@ -66,13 +69,13 @@ class SubmitterLimit(NamedTuple):
     share: float
 
 
-def submitter_limit(spin: PieSpin, eup: float, usage: float, grouped: bool) -> SubmitterLimit:
+def submitter_limit(spin: PieSpin, eup: float, usage: float) -> SubmitterLimit:
     """A submitter's slice (``calculateSubmitterLimit``): its share of the spin's slot
     weight total less what it uses, and on unclaimed slots no more than the group has left."""
     share = spin.max_prio / (eup * spin.normal)
     limit = max(0.0, share * spin.slot_weight_total - usage)
     limit_unclaimed = limit
-    if grouped:
+    if spin.capped_group is not None:
         limit_unclaimed = min(limit, max(0.0, spin.group_quota - spin.group_usage))
     return SubmitterLimit(limit, limit_unclaimed, share)
 
@@ -105,18 +108,22 @@ class Pie:
         """
         state = self.state
         state.negotiating_group = group_name or ROOT
+        # the autoregroup round of <none> negotiates without a group name: no group cap
+        tree = self.snap.tree
+        autoregroup_round = tree is not None and tree.autoregroup and group_name == ROOT
+        capped = None if autoregroup_round else group_name
         number = 0
         while True:
             number += 1
             state.spins += 1
-            group_usage = state.group_usage.get(group_name, 0.0) if group_name else 0.0
-            if number > 1 and group_name is not None and group_usage >= group_quota:
+            group_usage = state.group_usage.get(capped, 0.0) if capped else 0.0
+            if number > 1 and capped is not None and group_usage >= group_quota:
                 for sub in subs:
                     sub.stop_reason = "group_quota"
                 break
             if not subs:
                 break
-            spin = self._spin(subs, number, group_quota, group_usage, group_name)
+            spin = self._spin(subs, number, group_quota, group_usage, capped)
             if number == 1:
                 subs.sort(key=lambda s: (s.eup, s.starvation, s.name))
             count_orig = len(subs)
@@ -131,19 +138,19 @@ class Pie:
         number: int,
         group_quota: float,
         group_usage: float,
-        group_name: str | None,
+        capped: str | None,
     ) -> PieSpin:
         """A new spin's numbers (``calculateNormalizationFactor``, ``calculatePieLeft``);
         sets each submitter's starvation ratio (``SubmitterStarvation``)."""
         max_prio = max(s.eup for s in subs)
         normal = sum(max_prio / s.eup for s in {s.name: s for s in subs}.values())
         total = min(self.snap.pool_weight, group_quota)
-        spin = PieSpin(number, max_prio, normal, total, group_quota, group_usage, 0.0)
+        spin = PieSpin(number, max_prio, normal, total, group_quota, group_usage, 0.0, capped)
         usage = self.state.usage
         pie_left = 0.0
         for sub in subs:
             used = usage.get(sub.name, 0.0)
-            limit = submitter_limit(spin, sub.eup, used, group_name is not None).limit
+            limit = submitter_limit(spin, sub.eup, used).limit
             sub.starvation = used / (used + limit) if used + limit > 0 else FLT_MAX
             pie_left += limit
         return replace(spin, pie_left=pie_left)
@@ -158,8 +165,8 @@ class Pie:
         for sub in subs:
             if not halted and (
                 spin.number > 1
-                and group_name is not None
-                and state.group_usage.get(group_name, 0.0) >= spin.group_quota
+                and spin.capped_group is not None
+                and state.group_usage.get(spin.capped_group, 0.0) >= spin.group_quota
             ):
                 halted = True
                 sub.stop_reason = "group_quota"
@@ -180,9 +187,7 @@ class Pie:
         """One submitter's slice and, when it may use it, its turn. Returns whether it
         resumes in the next spin and what is left of the pie."""
         usage = self.state.usage.get(sub.name, 0.0)
-        limit, limit_unclaimed, share = submitter_limit(
-            spin, sub.eup, usage, group_name is not None
-        )
+        limit, limit_unclaimed, share = submitter_limit(spin, sub.eup, usage)
         if sub.summary.share is None:
             sub.summary.share = share
             sub.summary.limit = share * spin.slot_weight_total
