@@ -20,6 +20,7 @@ from fairshare_cli.core.htcondor.classads import (
     is_slot_weight,
 )
 from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots, machine_names
+from fairshare_cli.core.htcondor.negotiator.slots import Slot, slot_values
 from fairshare_cli.core.htcondor.pool import submitter_of
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.limits import TIME_MAX, TIME_MIN
@@ -125,23 +126,10 @@ def current_claims(
 
 
 def unclaimed_slot_values(
-    spec: MachineSpec, machine: str, slot_id: int, now: float
+    spec: MachineSpec, stanza: int, machine: str, slot_id: int, now: float
 ) -> dict[str, object]:
     """The ad of an unclaimed slot as the negotiator builds it at ``now``."""
-    values: dict[str, object] = dict(spec.attributes)
-    values.update(
-        {
-            "Name": f"slot{slot_id}@{machine}",
-            "Machine": machine,
-            "SlotID": slot_id,
-            "CurrentTime": int(now),
-            "MyCurrentTime": int(now),
-            "State": "Unclaimed",
-            "Activity": "Idle",
-            "EnteredCurrentState": int(now),
-        }
-    )
-    return values
+    return slot_values(spec, Slot(0, stanza, machine, slot_id), now)
 
 
 def slot_weigher(config: Config) -> Callable[[str, float], float]:
@@ -164,7 +152,7 @@ def slot_weigher(config: Config) -> Callable[[str, float], float]:
         if found is None:
             return 1.0
         stanza, machine, slot_id = found
-        values = unclaimed_slot_values(config.machines[stanza], machine, slot_id, now)
+        values = unclaimed_slot_values(config.machines[stanza], stanza, machine, slot_id, now)
         return evaluate_slot_weight(neg.slot_weight, values, where)
 
     return weigh
@@ -183,11 +171,11 @@ def unweighable_machines(config: Config, now: float) -> list[tuple[str, object]]
     if not neg.use_slot_weights:
         return []
     out: list[tuple[str, object]] = []
-    for spec in config.machines:
+    for stanza, spec in enumerate(config.machines):
         names = machine_names(spec)
         if not names or spec.slots < 1:
             continue
-        values = unclaimed_slot_values(spec, names[0], 1, now)
+        values = unclaimed_slot_values(spec, stanza, names[0], 1, now)
         value = evaluate_alone(neg.slot_weight, values, "[negotiator] slot_weight")
         if not is_slot_weight(value):
             out.append((spec.name, value))

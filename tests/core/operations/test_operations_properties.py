@@ -45,7 +45,7 @@ machine = st.builds(
     st.integers(0, 99),
     st.integers(1, 3),
     st.integers(1, 2),
-    st.integers(1, 8),
+    st.integers(4, 8),  # every job (1 to 4 CPUs) fits every slot: the first cycle matches
     # a weight under 1 (512 MB) leaves a lone submitter a pie slice of 0 slots: no match
     st.sampled_from([1024, 2048, 3000, 4096, 8192]),
     # a machine preferring bigger jobs preempts smaller ones in later cycles (rank preemption)
