@@ -103,6 +103,7 @@ class NegotiatorConfig:
     use_weighted_demand: bool = True
     accept_surplus: bool = False
     autoregroup: bool = False
+    consider_preemption: bool = True
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,18 @@ def test_profiles(write_config: Callable[[str], Path]) -> None:
     assert explicit.accountant.default_prio_factor == 1.0
 
 
+def test_consider_preemption_reaches_the_negotiator(write_config: Callable[[str], Path]) -> None:
+    """``NEGOTIATOR_CONSIDER_PREEMPTION`` defaults to true in both profiles."""
+    from fairshare_cli.core.htcondor.pool import negotiator_knobs
+
+    for profile in ("legacy", "current"):
+        default = load_config(write_config(f'[pool]\ndefaults = "{profile}"\n'))
+        assert negotiator_knobs(default).consider_preemption is True
+    off = load_config(write_config("[negotiator]\nconsider_preemption = false\n"))
+    assert off.negotiator.consider_preemption is False
+    assert negotiator_knobs(off).consider_preemption is False
+
+
 def test_durations(write_config: Callable[[str], Path]) -> None:
     c = load_config(
         write_config(
@@ -69,6 +81,9 @@ def test_durations(write_config: Callable[[str], Path]) -> None:
         pytest.param("[poool]\n", "did you mean 'pool'", id="unknown-section"),
         pytest.param(
             "[accountant]\npriority_halflife = true\n", "expected a number", id="wrong-type"
+        ),
+        pytest.param(
+            '[negotiator]\nconsider_preemption = "no"\n', "true or false", id="preempt-bool"
         ),
         pytest.param("[accountant]\npriority_halflife = -5\n", "0 or more", id="negative-hl"),
         pytest.param(

@@ -54,6 +54,7 @@ def negotiator_knobs(config: Config) -> NegotiatorKnobs:
         pre_job_rank=n.pre_job_rank,
         post_job_rank=n.post_job_rank,
         use_weighted_demand=n.use_weighted_demand,
+        consider_preemption=n.consider_preemption,
         quotas=QuotaKnobs(
             allow_quota_oversubscription=n.allow_quota_oversubscription,
             use_slot_weights=n.use_slot_weights,

@@ -84,6 +84,7 @@ def read_negotiator(top: Reader, file: str, prof: Mapping[str, Any]) -> Negotiat
             "use_weighted_demand",
             "accept_surplus",
             "autoregroup",
+            "consider_preemption",
         ),
     )
     return NegotiatorConfig(
@@ -111,6 +112,7 @@ def read_negotiator(top: Reader, file: str, prof: Mapping[str, Any]) -> Negotiat
         use_weighted_demand=r.get("use_weighted_demand", r.boolean, d.use_weighted_demand),
         accept_surplus=r.get("accept_surplus", r.boolean, d.accept_surplus),
         autoregroup=r.get("autoregroup", r.boolean, d.autoregroup),
+        consider_preemption=r.get("consider_preemption", r.boolean, d.consider_preemption),
     )
 
 

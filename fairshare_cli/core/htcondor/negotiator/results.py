@@ -47,6 +47,7 @@ class NegotiatorKnobs:
     pre_job_rank: str | None = None
     post_job_rank: str | None = None
     use_weighted_demand: bool = True
+    consider_preemption: bool = True
     quotas: QuotaKnobs = field(default_factory=QuotaKnobs)
 
 

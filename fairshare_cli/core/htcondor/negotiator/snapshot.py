@@ -83,6 +83,8 @@ class Snapshot:
         slot_class: pool index of a slot -> its class.
         pool_weight: Σ slot weights (slot count without slot weights), before any match.
         min_weight: the smallest slot weight (``minSlotWeight``).
+        matchable: how many slots a job may be matched to (every slot, or only the
+            unclaimed ones when ``consider_preemption`` is off).
         submitters: the queue, by submitter name: each one's idle jobs as runs in job
             order. The runs' positions, stop reasons and summaries are the pie spins' to
             change (see :mod:`.pie`).
@@ -222,6 +224,13 @@ class Snapshot:
         self.min_weight = min(weights) if (weights and use_weights) else 1.0
         self.unclaimed_classes = [c for c in self.classes if not c.claimed]
         self.claimed_classes = [c for c in self.classes if c.claimed]
+        if not self.knobs.consider_preemption:
+            # trimStartdAds_PreemptionLogic: claimed slots leave the cycle's candidates
+            # (after the pool's weight and smallest weight were taken, untrimmed)
+            self.claimed_classes = []
+        self.matchable = sum(len(c.slots) for c in self.unclaimed_classes) + sum(
+            len(c.slots) for c in self.claimed_classes
+        )
 
     def _claimed_values(
         self, spec: MachineSpec, slot: Slot, claim: Claim, running: dict[str, Job]

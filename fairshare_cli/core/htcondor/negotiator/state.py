@@ -38,5 +38,5 @@ class CycleState:
         self.group_quota: dict[str, float] = {}
         self.negotiating_group = ROOT
         self.matches: list[Match] = []
-        self.available = len(snap.slots)
+        self.available = snap.matchable
         self.spins = 0
