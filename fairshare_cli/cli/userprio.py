@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from fairshare_cli.cli.context import load_env
+from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.options import common_options, output_format, output_options
 from fairshare_cli.core.htcondor.accountant import accountant_from_json
 from fairshare_cli.core.htcondor.userprio import SORT_KEYS, GroupQuotaInfo, userprio_view
@@ -92,6 +92,7 @@ def userprio(
             )
             for r in quota_rows
         }
+        group_info.update(_dumped_quotas(env, inputs.negotiator.last_cycle))
     else:
         state = env.decode("accountant", accountant_from_json)
         jobs = env.decode(
@@ -138,3 +139,24 @@ def userprio(
         return
     cols = choose_columns(view, all_cols=all_cols, priority=priority, usage=usage)
     click.echo(render_userprio(view, cols, env.now), nl=False)
+
+
+def _dumped_quotas(env: Env, last_cycle: float | None) -> dict[str, GroupQuotaInfo]:
+    """Group quotas of the negotiator's last cycle, from ``fs import condor-userprio``.
+
+    condor_userprio prints what the negotiator computed at its last cycle; they hold until a
+    cycle is committed after them.
+    """
+    from fairshare_cli.core.htcondor.snapshot import (
+        SECTION,
+        snapshot_from_json,
+        snapshot_in_force,
+    )
+
+    snap = env.decode(SECTION, snapshot_from_json)
+    if snap is None or not snapshot_in_force(snap, last_cycle, env.now):
+        return {}
+    return {
+        name: GroupQuotaInfo(g.effective_quota, g.subtree_quota, g.sort_key)
+        for name, g in snap.groups.items()
+    }

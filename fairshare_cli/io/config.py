@@ -400,13 +400,14 @@ def _machines(top: _Reader, file: str) -> tuple[MachineSpec, ...]:
         top.fail("machines: expected an array of tables ([[machines]])")
     out: list[MachineSpec] = []
     names: set[str] = set()
+    seen_hosts: set[str] = set()
     total = 0
     for i, item in enumerate(items):
         r = _Reader(
             item,
             f"machines[{i}]",
             file,
-            ("name", "count", "slots", "attributes", "start", "rank", "partitions"),
+            ("name", "count", "slots", "attributes", "start", "rank", "partitions", "hosts"),
         )
         if not r.has("name"):
             r.fail(f"machines[{i}].name: required (machines are named <name>001, <name>002, ...)")
@@ -425,7 +426,13 @@ def _machines(top: _Reader, file: str) -> tuple[MachineSpec, ...]:
                 r.fail(f"{at}: expected a finite number, got {v}")
             if isinstance(v, int) and not isinstance(v, bool) and not INT64_MIN <= v <= INT64_MAX:
                 r.fail(f"{at}: expected a whole number that fits in 64 bits, got {v}")
-        count = r.int_("count", 1, lo=0, hi=MAX_POOL_SLOTS)
+        hosts: tuple[str, ...] = r.get("hosts", r.string_list, tuple[str, ...]())
+        if len(set(hosts)) != len(hosts) or seen_hosts.intersection(hosts):
+            r.fail(f"machines[{i}].hosts: each machine may be named only once")
+        seen_hosts.update(hosts)
+        count = r.int_("count", len(hosts) or 1, lo=0, hi=MAX_POOL_SLOTS)
+        if hosts and count != len(hosts):
+            r.fail(f"machines[{i}].count: {count} but hosts names {len(hosts)} machines")
         slots = r.int_("slots", 1, lo=1, hi=MAX_POOL_SLOTS)
         total += count * slots
         if total > MAX_POOL_SLOTS:
@@ -442,6 +449,7 @@ def _machines(top: _Reader, file: str) -> tuple[MachineSpec, ...]:
                 start=r.get("start", r.string, "true"),
                 rank=r.get("rank", r.string, "0"),
                 partitions=r.get("partitions", r.string_list, ()),
+                hosts=hosts,
             )
         )
     return tuple(out)

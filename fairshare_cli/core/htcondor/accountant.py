@@ -177,7 +177,8 @@ def priority_factor(rec: CustomerRecord, config: Config, tree: GroupTree) -> flo
     """The priority factor in force for a record (reference/htcondor.md §2.3).
 
     Precedence: explicit (``setfactor``), nice user (name starts with ``nice-user``), the
-    deepest group's ``prio_factor``, remote domain (not in ``local_domains``), default.
+    deepest group's ``prio_factor``, remote domain (not in ``local_domains``; group records,
+    whose names have no domain, included), default. Mirrors ``Accountant::GetPriorityFactor``.
     A factor below 1 counts as 1.
     """
     acc = config.accountant
@@ -190,8 +191,10 @@ def priority_factor(rec: CustomerRecord, config: Config, tree: GroupTree) -> flo
         gf = tree.groups[group].prio_factor
         if gf:
             return max(gf, MIN_FACTOR)
+    # A group record's name has no domain, so with local domains set it is "remote" too
+    # (GetPriorityFactor compares AccountantLocalDomain with GetDomain(name), which is "").
     local = config.pool.local_domains
-    if local and not rec.is_group and domain_of(rec.name) not in local:
+    if local and domain_of(rec.name) not in local:
         return acc.remote_prio_factor
     return acc.default_prio_factor
 

@@ -253,7 +253,9 @@ class _Slot:
 
 
 def machine_names(spec: MachineSpec) -> list[str]:
-    """Machine names of a stanza: ``exec001`` … (at least three digits)."""
+    """Machine names of a stanza: its ``hosts``, else ``exec001`` … (at least three digits)."""
+    if spec.hosts:
+        return list(spec.hosts)
     width = max(3, len(str(spec.count)))
     return [f"{spec.name}{m:0{width}d}" for m in range(1, spec.count + 1)]
 
@@ -804,19 +806,24 @@ class _Cycle:
                 "rank",
             }
         )
-        job_names_pre = self.job_names | frozenset(_SUBMITTER_ATTRS)
         idle: list[JobBatch] = []
         running: dict[str, Job] = {}
         texts: dict[tuple[str, str], str] = {}
+        extra_names: set[str] = set()  # attributes imported job ads carry (condor-q)
         for item in jobs:
             batch = item if isinstance(item, JobBatch) else JobBatch(item)
             job = batch.job
             if job.status == "idle":
                 idle.append(batch)
                 texts.setdefault((job.requirements or "true", job.rank or "0"), job.id)
+                extra = getattr(job, "attributes", None)  # (test doubles may lack it)
+                if extra:
+                    extra_names.update(k.lower() for k in extra)
             elif job.status == "running":
                 for i in range(batch.count):
                     running[batch.job_id(i)] = job
+        self.job_names |= extra_names
+        job_names_pre = self.job_names | frozenset(_SUBMITTER_ATTRS)
         for (req, rank), job_id in texts.items():
             for what, text in (("requirements", req), ("rank", rank)):
                 c = ev.compile(text, self.job_names, f"job {job_id} {what}", InputError)
@@ -1145,7 +1152,8 @@ class _Cycle:
 
     def _job_values(self, job: Job, submitter: str) -> dict[str, object]:
         cluster, proc = _split_id(job.id)
-        values: dict[str, object] = {
+        values: dict[str, object] = dict(getattr(job, "attributes", None) or {})
+        values |= {
             "Owner": job.owner,
             "User": submitter,
             "NiceUser": bool(job.nice_user),

@@ -154,9 +154,16 @@ def userprio_view(
                 continue
         factor = acct.priority_factor(rec, config, tree)
         eup = acct.effective_priority(rec, factor)
+        shown_factor = factor
+        if all_users and rec.is_group:
+            # -allusers reads the negotiator's ad, which gives a group only its
+            # GROUP_PRIO_FACTOR_<g> (0 when unset, printed blank).
+            spec = config.groups.get(name)
+            shown_factor = (spec.prio_factor or 0.0) if spec is not None else 0.0
         group = name if rec.is_group else tree.group_of(name)
         info = group_info.get(name) if rec.is_group else None
-        cq: float | None = None
+        # The root's configured quota is 0 (condor_userprio prints 0.00 for <none>).
+        cq: float | None = 0.0 if name == acct.ROOT_GROUP else None
         if rec.is_group and name in config.groups:
             spec = config.groups[name]
             cq = spec.quota if spec.quota is not None else spec.dynamic_quota
@@ -167,14 +174,15 @@ def userprio_view(
                 group=group,
                 effective_priority=eup,
                 real_priority=eup / factor,
-                priority_factor=factor,
+                priority_factor=shown_factor,
                 resources_in_use=rec.resources_used,
                 weighted_resources_in_use=rec.weighted_resources_used,
                 accumulated_usage_hours=rec.accumulated_usage / 3600.0,
                 weighted_accumulated_usage_hours=rec.weighted_accumulated_usage / 3600.0,
                 begin_usage_time=rec.begin_usage_time,
                 last_usage_time=rec.last_usage_time,
-                requested=group_req.get(name, 0.0) if rec.is_group else requested.get(name),
+                # Only group records carry Requested (the negotiator's ads, 25.0).
+                requested=group_req.get(name, 0.0) if rec.is_group else None,
                 config_quota=cq,
                 effective_quota=info.effective_quota if info else None,
                 subtree_quota=info.subtree_quota if info else None,

@@ -1,0 +1,61 @@
+"""Running work that comes into the state holds slots (imports and ``fs submit``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import click
+
+from fairshare_cli.cli.context import Env
+from fairshare_cli.core.config import Config
+from fairshare_cli.core.htcondor.claims import Placement, Running
+
+
+def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) -> Placement:
+    """Claim a slot for each piece of running work and charge what the claims add.
+
+    Updates ``env.state`` (``negotiator`` claims and ``accountant`` use) and warns on
+    stderr, naming each piece of work that found no slot. ``config`` overrides the
+    environment's (an import that brings its own machines).
+
+    Raises:
+        StateError: a malformed state section.
+    """
+    from fairshare_cli.core.htcondor import accountant as acct
+    from fairshare_cli.core.htcondor.claims import charge_claims, place_running
+    from fairshare_cli.core.htcondor.pool import (
+        NegotiatorState,
+        negotiator_from_json,
+        negotiator_to_json,
+        slot_weights,
+    )
+
+    config = config or env.config
+    negotiator = env.decode("negotiator", negotiator_from_json)
+    placement = place_running(work, negotiator.claims, config.machines, env.now)
+    if not placement.new:
+        _warn(placement)
+        return placement
+    accountant = env.decode("accountant", acct.accountant_from_json)
+    accountant = charge_claims(
+        accountant, config, placement.claims.values(), slot_weights(config), env.now
+    )
+    negotiator = NegotiatorState(placement.claims, negotiator.rr_times, negotiator.last_cycle)
+    state = env.state.with_section("negotiator", negotiator_to_json(negotiator))
+    env.state = state.with_section("accountant", acct.accountant_to_json(accountant))
+    _warn(placement)
+    return placement
+
+
+def _warn(placement: Placement) -> None:
+    for item, slot in placement.moved:
+        click.echo(
+            f"warning: {item.label}: slot {item.slot} is not configured; it holds {slot}",
+            err=True,
+        )
+    for item in placement.unplaced:
+        where = f" (named {item.slot})" if item.slot else ""
+        click.echo(
+            f"warning: {item.label}: running, but no free slot fits it{where}; it holds no slot",
+            err=True,
+        )

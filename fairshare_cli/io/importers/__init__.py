@@ -1,0 +1,1 @@
+"""Parsers of real schedulers' dumps, one module per kind (used by ``fs import``)."""

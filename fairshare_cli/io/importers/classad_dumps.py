@@ -1,0 +1,271 @@
+"""Read ClassAds as HTCondor's tools print them: ``-json`` arrays and ``-long`` text.
+
+Both forms are streamed ad by ad (memory stays flat however many ads), each ad with the line
+it starts on, and every malformed line is an :class:`InputError` naming ``FILE:LINE``.
+
+- ``-json`` (``condor_status -json``, ``condor_q -json``, ``condor_history -json``): a JSON
+  array of objects; expressions are strings ``"/Expr(...)/"``.
+- ``-long`` (the old ClassAd form): ``Attr = value`` lines, ads separated by blank lines;
+  a value is a literal (number, ``true``/``false``, ``undefined``, a quoted string) or an
+  expression kept as its text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import IO, Any, Protocol
+
+from fairshare_cli.errors import InputError
+
+CHUNK = 1 << 20
+
+#: A parsed ClassAd: attribute name -> literal value or :class:`Expr`.
+Ad = dict[str, Any]
+
+
+class _Readable(Protocol):
+    def read(self, n: int = -1, /) -> str: ...
+
+
+@dataclass(frozen=True)
+class Expr:
+    """A ClassAd expression that is not a literal, kept as its text (``Cpus * 2``)."""
+
+    text: str
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, str) and value.startswith("/Expr(") and value.endswith(")/"):
+        return Expr(value[6:-2])
+    return value
+
+
+_ATTR = re.compile(r"^([A-Za-z_][A-Za-z0-9_.]*)\s*=\s?(.*)$")
+_INT = re.compile(r"^-?\d+$")
+_REAL = re.compile(r"^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+
+
+def parse_long_value(text: str) -> Any:
+    """A ``-long`` value: int, float, bool, None (``undefined``), str, or :class:`Expr`."""
+    t = text.strip()
+    if _INT.match(t):
+        return int(t)
+    if _REAL.match(t):
+        return float(t)
+    low = t.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low == "undefined":
+        return None
+    if len(t) >= 2 and t[0] == '"' and t[-1] == '"' and _plain_string(t):
+        return _unescape(t[1:-1])
+    return Expr(t)
+
+
+def _plain_string(t: str) -> bool:
+    """``"..."`` with no unescaped quote inside (so not ``"a" + "b"``)."""
+    i = 1
+    while i < len(t) - 1:
+        if t[i] == "\\":
+            i += 2
+            continue
+        if t[i] == '"':
+            return False
+        i += 1
+    return i == len(t) - 1
+
+
+def _unescape(body: str) -> str:
+    return re.sub(r'\\(["\\])', r"\1", body)
+
+
+def iter_long_ads(fh: Iterable[str], label: str) -> Iterator[tuple[int, Ad]]:
+    """``(first line, ad)`` for each ad of ``-long`` output; blank lines separate ads.
+
+    Raises:
+        InputError: ``FILE:LINE: expected 'Attr = value'`` for any other line.
+    """
+    ad: Ad = {}
+    start = 0
+    lineno = 0
+    for raw in fh:
+        lineno += 1
+        line = raw.rstrip("\r\n")
+        if not line.strip():
+            if ad:
+                yield start, ad
+                ad = {}
+            continue
+        if line.startswith("-- ") and not ad:  # condor_q/condor_history schedd banners
+            continue
+        if _JUNK.search(line):
+            raise junk_error(label, lineno)
+        m = _ATTR.match(line)
+        if m is None:
+            shown = line[:40].encode("unicode_escape").decode("ascii")
+            raise InputError(f"{label}:{lineno}: expected 'Attr = value', got '{shown}'")
+        if not ad:
+            start = lineno
+        ad[m.group(1)] = parse_long_value(m.group(2))
+    if ad:
+        yield start, ad
+
+
+def iter_json_ads(fh: _Readable, label: str) -> Iterator[tuple[int, Ad]]:
+    """``(first line, ad)`` for each object of a ``-json`` array, read in chunks.
+
+    Raises:
+        InputError: ``FILE:LINE: ...`` for text that is not a JSON array of objects,
+            a truncated array included.
+    """
+    decoder = json.JSONDecoder()
+    buf = fh.read(CHUNK)
+    pos = 0
+    line = 1  # the line ``pos`` is on
+    eof = not buf
+
+    def skip(chars: str) -> None:
+        nonlocal pos, line
+        n = len(buf)
+        while pos < n and buf[pos] in chars:
+            if buf[pos] == "\n":
+                line += 1
+            pos += 1
+
+    def more() -> bool:
+        nonlocal buf, pos, eof
+        if eof:
+            return False
+        data = fh.read(CHUNK)
+        if not data:
+            eof = True
+            return False
+        buf = buf[pos:] + data
+        pos = 0
+        return True
+
+    skip(" \t\r\n")
+    while pos >= len(buf) and more():
+        skip(" \t\r\n")
+    if pos >= len(buf):
+        return  # empty output: no ads
+    single = buf[pos] == "{"
+    if buf[pos] != "[":
+        if not single:  # a single object is read as an array of one
+            if _JUNK.search(buf, pos, pos + 1):
+                raise junk_error(label, line)
+            raise InputError(f"{label}:{line}: expected a JSON array of ads ('[')")
+    else:
+        pos += 1
+    first = True
+    while True:
+        skip(" \t\r\n")
+        while pos >= len(buf) and more():
+            skip(" \t\r\n")
+        if pos >= len(buf):
+            raise InputError(f"{label}:{line}: truncated JSON: the array of ads has no ']'")
+        ch = buf[pos]
+        if ch == "]":
+            return
+        if not first:
+            if ch != ",":
+                raise InputError(f"{label}:{line}: expected ',' or ']' between ads")
+            pos += 1
+            skip(" \t\r\n")
+            while pos >= len(buf) and more():
+                skip(" \t\r\n")
+        first = False
+        while True:
+            try:
+                obj, end = decoder.raw_decode(buf, pos)
+                break
+            except json.JSONDecodeError as exc:
+                if more():
+                    continue
+                bad = line + buf.count("\n", pos, exc.pos)
+                junk = _JUNK.search(buf, pos, exc.pos + 1)
+                if junk is not None:
+                    raise junk_error(label, line + buf.count("\n", pos, junk.start())) from None
+                what = "truncated JSON" if exc.pos >= len(buf) - 1 else "not valid JSON"
+                raise InputError(f"{label}:{bad}: {what}: {exc.msg}") from None
+            except (ValueError, RecursionError) as exc:
+                raise InputError(f"{label}:{line}: not valid JSON: {exc}") from None
+        if not isinstance(obj, dict):
+            raise InputError(f"{label}:{line}: expected an ad (a JSON object)")
+        junk = _JUNK.search(buf, pos, end)
+        if junk is not None:
+            raise junk_error(label, line + buf.count("\n", pos, junk.start()))
+        yield line, {k: _json_value(v) for k, v in obj.items()}
+        if single:
+            return
+        line += buf.count("\n", pos, end)
+        pos = end
+
+
+_JUNK = re.compile("[\udc80-\udcff\x00]")
+
+
+def open_dump(path: str) -> IO[str]:
+    """Open a dump (``-`` = stdin) as text; bytes that are not UTF-8 become lone surrogates,
+    so the readers can name the line they are on.
+
+    Raises:
+        InputError: the file cannot be opened.
+    """
+    import io
+    import sys
+
+    if path == "-":
+        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape")
+    try:
+        return open(path, encoding="utf-8", errors="surrogateescape", newline=None)
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def junk_error(label: str, line: int) -> InputError:
+    """The error for binary junk (bytes that are not UTF-8 text, NULs) on a line."""
+    return InputError(f"{label}:{line}: binary data, not text; expected HTCondor's output")
+
+
+def iter_ads(fh: IO[str], label: str) -> Iterator[tuple[int, Ad]]:
+    """Ads of either form, told from the first non-blank character (``[``/``{`` = JSON).
+
+    Raises:
+        InputError: naming ``FILE:LINE`` of the first malformed line.
+    """
+    head = fh.read(4096)
+    first = head.lstrip()[:1]
+    stream = _Prepend(head, fh)
+    if first in ("[", "{"):
+        yield from iter_json_ads(stream, label)
+    else:
+        yield from iter_long_ads(stream, label)
+
+
+class _Prepend:
+    """A text stream with some already-read text put back in front."""
+
+    def __init__(self, head: str, fh: IO[str]) -> None:
+        self.head = head
+        self.fh = fh
+
+    def read(self, n: int = -1) -> str:
+        if not self.head:
+            return self.fh.read(n)
+        out, self.head = self.head, ""
+        if n < 0 or n > len(out):
+            out += self.fh.read(-1 if n < 0 else n - len(out))
+        return out
+
+    def __iter__(self) -> Iterator[str]:
+        if self.head:
+            text, self.head = self.head, ""
+            lines = text.splitlines(keepends=True)
+            if lines and not lines[-1].endswith("\n"):
+                lines[-1] += self.fh.readline()
+            yield from lines
+        yield from self.fh
