@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 import click
 
-from fairshare_cli.cli.context import mutate_state
+from fairshare_cli.cli.context import Env, mutate_state
 from fairshare_cli.cli.options import common_options, dry_run_option
 from fairshare_cli.core.dirac.correction import make_dirac_history_sink
 from fairshare_cli.core.htcondor.replay import make_accountant_history_sink
@@ -186,9 +186,12 @@ def _import(
             except SectionError as exc:
                 raise StateError(f"state file {env.state_path}: {exc}") from None
             count = 0
+            running: list[tuple[int, UsageRecord]] = []
             try:
                 for record in records():
                     count += 1
+                    if record.end is None:
+                        running.append((count, record))
                     try:
                         for sink in sinks.values():
                             sink.add(record)
@@ -201,11 +204,53 @@ def _import(
         for name, sink in sinks.items():
             state = state.with_section(name, sink.finish())
         env.state = state
+        _hold_running(env, running, label, rebuild)
         prefix = "(dry run, nothing written) " if dry_run else ""
         click.echo(
             f"{prefix}Imported {count} usage record{'s' if count != 1 else ''} "
             f"from {label} into {env.state_path}"
         )
+
+
+def _hold_running(
+    env: Env, running: list[tuple[int, UsageRecord]], label: str, rebuild: bool
+) -> None:
+    """Records still running hold slots (the first free ones that fit): claims.
+
+    Their use is already charged from their start by the replay; ``--rebuild`` first
+    drops the claims earlier history imports made.
+    """
+    from fairshare_cli.cli.running import hold_slots
+    from fairshare_cli.core.htcondor.accountant import submitter_name
+    from fairshare_cli.core.htcondor.claims import HISTORY_PREFIX, Running
+    from fairshare_cli.core.htcondor.pool import (
+        NegotiatorState,
+        negotiator_from_json,
+        negotiator_to_json,
+    )
+
+    if rebuild:
+        neg = env.decode("negotiator", negotiator_from_json)
+        kept = {s: c for s, c in neg.claims.items() if not c.job_id.startswith(HISTORY_PREFIX)}
+        if len(kept) != len(neg.claims):
+            neg = NegotiatorState(kept, neg.rr_times, neg.last_cycle)
+            env.state = env.state.with_section("negotiator", negotiator_to_json(neg))
+    domain = env.config.pool.uid_domain
+    work = []
+    for number, rec in running:
+        name = submitter_name(rec.owner, rec.accounting_group, rec.nice_user, domain)
+        for k in range(rec.slots):
+            work.append(
+                Running(
+                    submitter=name,
+                    job_id=f"{HISTORY_PREFIX}{name}:{rec.start:.0f}:{number}.{k}",
+                    start_time=rec.start,
+                    cpus=rec.cpus,
+                    label=f"{label}: record {number} ({name}, running since {rec.start:.0f})",
+                )
+            )
+    if work:
+        hold_slots(env, work)
 
 
 @import_group.command("sacct")

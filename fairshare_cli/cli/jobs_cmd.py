@@ -202,10 +202,36 @@ def submit(
             except InputError as exc:
                 raise InputError(f"{source}: {exc}") from None
         _store(env, [*queue, *new])
+        _hold(env, [j for j in new if j.status == "running"], source)
         ids = ", ".join(j.id for j in new)
         click.echo(
             f"{_prefix(dry_run)}Submitted {len(new)} job{'s' if len(new) != 1 else ''}: {ids}"
         )
+
+
+def _hold(env: Env, running: list[Job], source: str) -> None:
+    """Running jobs submitted hold their slot (else the first free one that fits)."""
+    if not running:
+        return
+    from fairshare_cli.cli.running import hold_slots
+    from fairshare_cli.core.htcondor.claims import Running
+    from fairshare_cli.core.htcondor.pool import submitter_of
+
+    name = submitter_of(env.config)
+    hold_slots(
+        env,
+        [
+            Running(
+                submitter=name(job),
+                job_id=job.id,
+                start_time=job.start_time if job.start_time is not None else env.now,
+                slot=job.slot,
+                job=job,
+                label=f"{source}: job {job.id}",
+            )
+            for job in running
+        ],
+    )
 
 
 def _read_objects(path: Path) -> list[dict[str, Any]]:

@@ -24,6 +24,9 @@ from fairshare_cli.core.htcondor.classads import Ad, Evaluator
 from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots
 from fairshare_cli.core.jobs import Job
 
+#: Job ids of claims held by running usage-history records (``history:<name>:<start>:<n>``).
+HISTORY_PREFIX = "history:"
+
 
 @dataclass(frozen=True)
 class Running:
@@ -111,7 +114,7 @@ def _job_ad(job: Job, submitter: str, ev: Evaluator) -> Ad:
 
 def _fits(work: Running, slot_ad: Ad, slots: _Slots) -> bool:
     cpus = work.job.request_cpus if work.job is not None else work.cpus
-    have = slot_ad.get("Cpus")
+    have = slot_ad.get("cpus")
     if isinstance(have, (int, float)) and not isinstance(have, bool) and have < cpus:
         return False
     if work.job is None:
