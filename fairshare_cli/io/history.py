@@ -12,6 +12,7 @@ from typing import IO, Any
 
 from fairshare_cli.core.usage import UsageRecord, parse_record
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.importers.classad_dumps import Expr, iter_ads, open_dump
 
 FORMATS = ("auto", "csv", "jsonl")
 
@@ -129,35 +130,45 @@ def _jsonl_records(stream: Any, path: str) -> Iterator[UsageRecord]:
         yield parse_record(obj, f"{path} line {lineno}")
 
 
+#: The job attributes a usage record is made of (``record_from_condor_ad``).
+HISTORY_ATTRS = (
+    "JobCurrentStartDate",
+    "JobStartDate",
+    "CompletionDate",
+    "EnteredCurrentStatus",
+    "User",
+    "Owner",
+    "AccountingGroup",
+    "NiceUser",
+    "JobStatus",
+    "RequestCpus",
+)
+
+
 def read_condor_history(path: str, label: str | None = None) -> Iterator[UsageRecord]:
-    """Records from ``condor_history -json`` output (a JSON array of job ads).
+    """Records from ``condor_history -json`` or ``-long`` output, streamed ad by ad.
+
+    Memory stays flat however long the file: ads are read one at a time (JSON in chunks).
+    An attribute that is an expression rather than a value counts as absent.
 
     Raises:
-        InputError: not a JSON array of objects.
+        InputError: ``FILE:LINE`` of the first malformed line or ad.
     """
     from fairshare_cli.core.htcondor.replay import record_from_condor_ad
 
     name = label or path
-    fh = open_input(path)
-    try:
-        try:
-            ads = json.load(fh)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{name} line {exc.lineno}: not valid JSON: {exc.msg}") from None
-        except UnicodeDecodeError as exc:
-            raise not_utf8(name, exc) from None
-        except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
-            raise InputError(f"{name}: not valid JSON: {exc}") from None
-    finally:
-        if fh is not sys.stdin:
-            fh.close()
-    if isinstance(ads, dict):
-        ads = [ads]
-    if not isinstance(ads, list):
-        raise InputError(f"{name}: expected the JSON array that condor_history -json prints")
-    for i, ad in enumerate(ads):
-        if not isinstance(ad, dict):
-            raise InputError(f"{name}: ad {i + 1}: expected a job ad object")
-        rec = record_from_condor_ad(ad, f"{name}: ad {i + 1}")
-        if rec is not None:
-            yield rec
+    with open_dump(path) as fh:
+        for line, ad in iter_ads(fh, name, convert=False):
+            # (the hot loop of benchmarks/make_condor_history.py's 1 GB file: no calls)
+            get = ad.get
+            picked = {}
+            for key in HISTORY_ATTRS:
+                v = get(key)
+                if v is None or v.__class__ is Expr:
+                    continue
+                if v.__class__ is str and v.startswith("/Expr("):
+                    continue
+                picked[key] = v
+            rec = record_from_condor_ad(picked, f"{name}:{line}")
+            if rec is not None:
+                yield rec

@@ -114,8 +114,11 @@ def iter_long_ads(fh: Iterable[str], label: str) -> Iterator[tuple[int, Ad]]:
         yield start, ad
 
 
-def iter_json_ads(fh: _Readable, label: str) -> Iterator[tuple[int, Ad]]:
+def iter_json_ads(fh: _Readable, label: str, convert: bool = True) -> Iterator[tuple[int, Ad]]:
     """``(first line, ad)`` for each object of a ``-json`` array, read in chunks.
+
+    ``convert=False`` leaves expression strings (``"/Expr(...)/"``) as they are (faster,
+    for callers that read a few attributes).
 
     Raises:
         InputError: ``FILE:LINE: ...`` for text that is not a JSON array of objects,
@@ -123,6 +126,7 @@ def iter_json_ads(fh: _Readable, label: str) -> Iterator[tuple[int, Ad]]:
     """
     decoder = json.JSONDecoder()
     buf = fh.read(CHUNK)
+    clean = buf.isascii()  # no junk possible: skip the per-ad search (the hot path)
     pos = 0
     line = 1  # the line ``pos`` is on
     eof = not buf
@@ -136,7 +140,7 @@ def iter_json_ads(fh: _Readable, label: str) -> Iterator[tuple[int, Ad]]:
             pos += 1
 
     def more() -> bool:
-        nonlocal buf, pos, eof
+        nonlocal buf, pos, eof, clean
         if eof:
             return False
         data = fh.read(CHUNK)
@@ -145,6 +149,7 @@ def iter_json_ads(fh: _Readable, label: str) -> Iterator[tuple[int, Ad]]:
             return False
         buf = buf[pos:] + data
         pos = 0
+        clean = buf.isascii()
         return True
 
     skip(" \t\r\n")
@@ -195,10 +200,10 @@ def iter_json_ads(fh: _Readable, label: str) -> Iterator[tuple[int, Ad]]:
                 raise InputError(f"{label}:{line}: not valid JSON: {exc}") from None
         if not isinstance(obj, dict):
             raise InputError(f"{label}:{line}: expected an ad (a JSON object)")
-        junk = _JUNK.search(buf, pos, end)
+        junk = None if clean else _JUNK.search(buf, pos, end)
         if junk is not None:
             raise junk_error(label, line + buf.count("\n", pos, junk.start()))
-        yield line, {k: _json_value(v) for k, v in obj.items()}
+        yield line, ({k: _json_value(v) for k, v in obj.items()} if convert else obj)
         if single:
             return
         line += buf.count("\n", pos, end)
@@ -228,10 +233,10 @@ def open_dump(path: str) -> IO[str]:
 
 def junk_error(label: str, line: int) -> InputError:
     """The error for binary junk (bytes that are not UTF-8 text, NULs) on a line."""
-    return InputError(f"{label}:{line}: binary data, not text; expected HTCondor's output")
+    return InputError(f"{label}:{line}: binary data (not UTF-8 text); expected HTCondor's output")
 
 
-def iter_ads(fh: IO[str], label: str) -> Iterator[tuple[int, Ad]]:
+def iter_ads(fh: IO[str], label: str, convert: bool = True) -> Iterator[tuple[int, Ad]]:
     """Ads of either form, told from the first non-blank character (``[``/``{`` = JSON).
 
     Raises:
@@ -241,7 +246,7 @@ def iter_ads(fh: IO[str], label: str) -> Iterator[tuple[int, Ad]]:
     first = head.lstrip()[:1]
     stream = _Prepend(head, fh)
     if first in ("[", "{"):
-        yield from iter_json_ads(stream, label)
+        yield from iter_json_ads(stream, label, convert)
     else:
         yield from iter_long_ads(stream, label)
 

@@ -142,7 +142,8 @@ def fragment_from_knobs(conf: ConfigFile) -> tuple[dict[str, Any], list[str], li
         fragment.setdefault("groups", {}).setdefault(group, {})
     if "groups" in fragment:
         fragment["groups"] = dict(sorted(fragment["groups"].items(), key=lambda kv: kv[0].lower()))
-    return fragment, used, ignored
+    order = ("pool", "accountant", "negotiator", "groups")
+    return {k: fragment[k] for k in order if k in fragment}, used, ignored
 
 
 def _group_names(conf: ConfigFile) -> list[str]:
