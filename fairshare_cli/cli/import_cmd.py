@@ -171,16 +171,16 @@ def _import(
 ) -> None:
     """Feed every record to every sink, then store each sink's section; one write.
 
-    Sinks first stream (records in start order, flat memory); if the file turns out not to
-    be in order they are made again to buffer and sort, and the file is read once more.
+    Sinks stream records in start order (flat memory); if the file turns out not to be in
+    order it is read once more through an external merge sort (flat memory too).
     """
+    from fairshare_cli.io.history_sort import sorted_by_start
+
     with mutate_state(config_path, state_path, now, dry_run) as env:
-        for presorted in (True, False):
+        for in_order in (True, False):
             try:
                 sinks = {
-                    name: make(
-                        env.config, env.state.section(name), env.now, rebuild, presorted=presorted
-                    )
+                    name: make(env.config, env.state.section(name), env.now, rebuild)
                     for name, make in HISTORY_SINKS.items()
                 }
             except SectionError as exc:
@@ -188,7 +188,7 @@ def _import(
             count = 0
             running: list[tuple[int, UsageRecord]] = []
             try:
-                for record in records():
+                for record in records() if in_order else sorted_by_start(records()):
                     count += 1
                     if record.end is None:
                         running.append((count, record))
