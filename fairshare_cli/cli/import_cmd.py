@@ -28,6 +28,9 @@ HISTORY_SINKS: dict[str, SinkFactory] = {
 }
 
 
+#: Inputs larger than this (bytes) show a progress bar when stderr is a terminal.
+LARGE_INPUT = 50_000_000
+
 rebuild_option = click.option(
     "--rebuild",
     is_flag=True,
@@ -123,24 +126,31 @@ def condor_history(
     state_path: str | None,
     now: str | None,
 ) -> None:
-    """Charge finished jobs from condor_history -json output (- for stdin).
+    """Charge jobs from condor_history -json or -long output (- for stdin).
 
     \b
     Example:
       condor_history -json > jobs.json && fs import condor-history jobs.json
     Each job ad counts one slot of RequestCpus from JobCurrentStartDate to CompletionDate,
-    charged to its AccountingGroup or User; ads of jobs that never ran are skipped.
+    charged to its AccountingGroup or User; ads of jobs that never ran are skipped, jobs
+    still running hold a slot. Read ad by ad (newest first is fine): memory stays flat.
     """
+    import os
+
+    from fairshare_cli.render.negotiate import progress_bar
+
     with spooled(file) as path:
-        _import(
-            lambda: read_condor_history(path, label=file),
-            file,
-            rebuild,
-            dry_run,
-            config_path,
-            state_path,
-            now,
-        )
+        large = sys.stderr.isatty() and os.path.getsize(path) > LARGE_INPUT
+        with progress_bar(large, "reading " + file) as bar:
+            _import(
+                lambda: read_condor_history(path, label=file, progress=bar if large else None),
+                file,
+                rebuild,
+                dry_run,
+                config_path,
+                state_path,
+                now,
+            )
 
 
 @contextlib.contextmanager

@@ -5,8 +5,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -145,7 +146,27 @@ HISTORY_ATTRS = (
 )
 
 
-def read_condor_history(path: str, label: str | None = None) -> Iterator[UsageRecord]:
+class _Counted:
+    """A text stream that reports the fraction of ``size`` read so far."""
+
+    def __init__(self, fh: IO[str], size: int, report: Callable[[float], None]) -> None:
+        self.fh, self.size, self.report, self.done = fh, max(size, 1), report, 0
+
+    def read(self, n: int = -1) -> str:
+        data = self.fh.read(n)
+        self.done += len(data)
+        self.report(self.done / self.size)
+        return data
+
+    def __iter__(self) -> Iterator[str]:
+        for line in self.fh:
+            self.done += len(line)
+            yield line
+
+
+def read_condor_history(
+    path: str, label: str | None = None, progress: Callable[[float], None] | None = None
+) -> Iterator[UsageRecord]:
     """Records from ``condor_history -json`` or ``-long`` output, streamed ad by ad.
 
     Memory stays flat however long the file: ads are read one at a time (JSON in chunks).
@@ -158,7 +179,8 @@ def read_condor_history(path: str, label: str | None = None) -> Iterator[UsageRe
 
     name = label or path
     with open_dump(path) as fh:
-        for line, ad in iter_ads(fh, name, convert=False):
+        stream: Any = fh if progress is None else _Counted(fh, _size(path), progress)
+        for line, ad in iter_ads(stream, name, convert=False):
             # (the hot loop of benchmarks/make_condor_history.py's 1 GB file: no calls)
             get = ad.get
             picked = {}
@@ -172,3 +194,10 @@ def read_condor_history(path: str, label: str | None = None) -> Iterator[UsageRe
             rec = record_from_condor_ad(picked, f"{name}:{line}")
             if rec is not None:
                 yield rec
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0

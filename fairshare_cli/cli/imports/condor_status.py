@@ -48,7 +48,7 @@ def command(
     fragment = {"machines": machines}
     claimed = [s for s in dump.slots if s.holder]
     summary = (
-        f"condor-status {file}: {len(dump.slots)} slots on {len(names and machines)} "
+        f"condor-status {file}: {len(dump.slots)} slots on {len(machines)} "
         f"[[machines]] entr{'y' if len(machines) == 1 else 'ies'}, {len(claimed)} claimed"
     )
     if dump.partitionable:
