@@ -34,8 +34,9 @@ def command(
 
     with mutate_state(config_path, state_path, now, dry_run) as env:
         groups = frozenset(g.lower() for g in env.config.groups)
+        skipped: list[str] = []
         with open_dump(file) as fh:
-            queued = list(read_queue(fh, file, groups))
+            queued = list(read_queue(fh, file, groups, skipped))
         jobs = [q.job for q in queued]
         check_jobs(jobs, env.config, file)
         source = f"state file {env.state_path}: jobs"
@@ -62,6 +63,11 @@ def command(
         click.echo(
             f"{prefix}Imported {len(jobs)} jobs from {file} ({counts['idle']} idle, "
             f"{counts['running']} running, {counts['held']} held) into {env.state_path}; "
-            f"{len(placement.new)} new claim(s)",
+            f"{len(placement.new)} new claim(s)"
+            + (
+                f"; ignored {len(skipped)} removed/completed: {', '.join(skipped)}"
+                if skipped
+                else ""
+            ),
             err=True,
         )

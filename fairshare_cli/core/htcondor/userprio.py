@@ -154,12 +154,7 @@ def userprio_view(
                 continue
         factor = acct.priority_factor(rec, config, tree)
         eup = acct.effective_priority(rec, factor)
-        shown_factor = factor
-        if all_users and rec.is_group:
-            # -allusers reads the negotiator's ad, which gives a group only its
-            # GROUP_PRIO_FACTOR_<g> (0 when unset, printed blank).
-            spec = config.groups.get(name)
-            shown_factor = (spec.prio_factor or 0.0) if spec is not None else 0.0
+        shown_factor = _group_factor(config, name) if all_users and rec.is_group else factor
         group = name if rec.is_group else tree.group_of(name)
         info = group_info.get(name) if rec.is_group else None
         # The root's configured quota is 0 (condor_userprio prints 0.00 for <none>).
@@ -231,6 +226,13 @@ def userprio_view(
         any_real_group=any_real_group,
         named=tuple(sorted(names)),
     )
+
+
+def _group_factor(config: Config, group: str) -> float:
+    """A group's factor in the negotiator's ad (``-allusers``): ``GROUP_PRIO_FACTOR_<g>``,
+    0 when unset (printed blank), whatever factor the group's record holds."""
+    spec = config.groups.get(group)
+    return (spec.prio_factor or 0.0) if spec is not None else 0.0
 
 
 def global_surplus_policy(config: Config) -> str:

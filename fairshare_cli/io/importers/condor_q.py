@@ -139,8 +139,12 @@ def job_from_ad(ad: Ad, where: str, groups: frozenset[str]) -> Job | None:
     return parse_job(obj, where)[0]
 
 
-def read_queue(fh: IO[str], label: str, groups: frozenset[str]) -> Iterator[QueuedJob]:
+def read_queue(
+    fh: IO[str], label: str, groups: frozenset[str], skipped: list[str] | None = None
+) -> Iterator[QueuedJob]:
     """Jobs of ``condor_q -json`` or ``-long`` output, in the dump's order.
+
+    The ids of removed and completed jobs (``-all``) go to ``skipped``.
 
     Raises:
         InputError: ``FILE:LINE`` of a malformed line or job ad.
@@ -149,3 +153,5 @@ def read_queue(fh: IO[str], label: str, groups: frozenset[str]) -> Iterator[Queu
         job = job_from_ad(ad, f"{label}:{line}", groups)
         if job is not None:
             yield QueuedJob(job, line)
+        elif skipped is not None:
+            skipped.append(f"{ad.get('ClusterId')}.{ad.get('ProcId')}")
