@@ -59,3 +59,38 @@ def _warn(placement: Placement) -> None:
             f"warning: {item.label}: running, but no free slot fits it{where}; it holds no slot",
             err=True,
         )
+
+
+def release_slots(env: Env, slots: Sequence[str], config: Config | None = None) -> int:
+    """Drop the claims on ``slots`` (a dump shows them unclaimed): ``RemoveMatch`` each.
+
+    Mirrors ``Accountant::CheckMatches``, which removes the matches of resources no longer
+    claimed. Returns how many claims were dropped.
+
+    Raises:
+        StateError: a malformed state section.
+    """
+    from fairshare_cli.core.htcondor import accountant as acct
+    from fairshare_cli.core.htcondor.pool import (
+        NegotiatorState,
+        negotiator_from_json,
+        negotiator_to_json,
+        slot_weights,
+    )
+
+    config = config or env.config
+    negotiator = env.decode("negotiator", negotiator_from_json)
+    gone = [negotiator.claims[s] for s in slots if s in negotiator.claims]
+    if not gone:
+        return 0
+    accountant = env.decode("accountant", acct.accountant_from_json)
+    weight_of = slot_weights(config)
+    for claim in gone:
+        accountant = acct.remove_match(
+            accountant, config, claim.submitter, weight_of(claim.slot), env.now
+        )
+    kept = {s: c for s, c in negotiator.claims.items() if s not in set(slots)}
+    negotiator = NegotiatorState(kept, negotiator.rr_times, negotiator.last_cycle)
+    state = env.state.with_section("negotiator", negotiator_to_json(negotiator))
+    env.state = state.with_section("accountant", acct.accountant_to_json(accountant))
+    return len(gone)

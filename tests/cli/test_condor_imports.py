@@ -272,3 +272,41 @@ def test_condor_status_dry_run_writes_nothing(tmp_path: Path, run: Callable[...,
     assert result.exit_code == 0, result.stderr
     assert "would merge into" in result.stderr and "18 claim(s)" in result.stderr
     assert cfg.read_text() == "[pool]\nuid_domain = 'htc.test'\n" and not state.exists()
+
+
+def test_condor_status_releases_slots_it_shows_unclaimed(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """A later dump is the truth for its slots: a claim on a now unclaimed slot goes."""
+    claimed = {
+        "Name": "slot1@m1",
+        "Machine": "m1",
+        "Cpus": 1,
+        "State": "Claimed",
+        "RemoteUser": "a@d",
+        "JobId": "1.0",
+        "JobStart": 1795250000,
+    }
+    cfg = write_config("[pool]\nuid_domain = 'd'\n")
+    state = tmp_path / "s.json"
+    args = ["--into", str(cfg), "--state", str(state), "--now", NOW]
+    for ads in ([claimed], [{**claimed, "State": "Unclaimed"}]):
+        (tmp_path / "st.json").write_text(json.dumps(ads))
+        assert run("import", "condor-status", str(tmp_path / "st.json"), *args).exit_code == 0
+        rows = json.loads(
+            run(
+                "userprio",
+                "--allusers",
+                "--json",
+                "--config",
+                str(cfg),
+                "--state",
+                str(state),
+                "--now",
+                NOW,
+            ).stdout
+        )
+        in_use = {r["name"]: r["resources_in_use"] for r in rows if not r["is_group"]}
+        claims = json.loads(state.read_text())["negotiator"]["claims"]
+        assert in_use == {"a@d": len(claims)}
+    assert claims == {}

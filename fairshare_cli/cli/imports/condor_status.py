@@ -32,11 +32,12 @@ def command(
     The slots become [[machines]] entries (their literal attributes kept for ClassAd
     evaluation; Start and Rank as start and rank), printed as TOML or merged with --into.
     Claimed slots become claims in the state (held by AccountingGroup, else RemoteUser,
-    for JobId), charged to the accountant beyond the use it already records.
+    for JobId), charged to the accountant beyond the use it already records; claims on
+    slots the dump shows unclaimed are released.
     Partitionable slots: their current dynamic slots come in as static slots.
     """
     from fairshare_cli.cli.context import mutate_state
-    from fairshare_cli.cli.running import hold_slots
+    from fairshare_cli.cli.running import hold_slots, release_slots
     from fairshare_cli.core.htcondor.claims import Running
     from fairshare_cli.io.config import build_config
     from fairshare_cli.io.importers.classad_dumps import open_dump
@@ -71,10 +72,13 @@ def command(
             )
             for s in claimed
         ]
+        free = [names[s.name] for s in dump.slots if not s.holder]
+        released = release_slots(env, free, config)
         placement = hold_slots(env, work, config)
         emit_fragment(fragment, into, replace, dry_run, summary, ignored)
         click.echo(
             f"{'(dry run, nothing written) ' if dry_run else ''}{len(placement.new)} claim(s) "
-            f"into {env.state_path}",
+            f"into {env.state_path}"
+            + (f", {released} released (slots now unclaimed)" if released else ""),
             err=True,
         )
