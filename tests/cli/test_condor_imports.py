@@ -310,3 +310,31 @@ def test_condor_status_releases_slots_it_shows_unclaimed(
         claims = json.loads(state.read_text())["negotiator"]["claims"]
         assert in_use == {"a@d": len(claims)}
     assert claims == {}
+
+
+@pytest.mark.parametrize(
+    ("kind", "dump"),
+    [
+        ("condor-config", "condor_config"),
+        ("condor-status", "condor_status.long.txt"),
+        ("condor-q", "condor_q.json"),
+        ("condor-userprio", "condor_userprio.long.txt"),
+        ("condor-history", "condor_q.long.txt"),
+    ],
+)
+def test_stdin_is_a_file_like_any_other(
+    tmp_path: Path, run: Callable[..., Any], kind: str, dump: str
+) -> None:
+    """FILE ``-`` reads stdin; each import, and then every view, exits 0."""
+    cfg = tmp_path / "pool.toml"
+    cfg.write_text("[pool]\nuid_domain = 'htc.test'\n[groups.group_ops]\nquota = 4\n")
+    state = ["--state", str(tmp_path / "s.json"), "--now", "1795458333"]
+    extra = ["--into", str(cfg)] if kind == "condor-config" else ["--config", str(cfg), *state]
+    if kind == "condor-status":
+        extra = ["--into", str(cfg), *state]
+    text = (POOL / dump).read_text()
+    result = run("import", kind, "-", *extra, input=text)
+    assert result.exit_code == 0, result.stderr
+    for view in (["userprio"], ["quota"], ["negotiate", "--dry-run"], ["sprio"], ["sshare"]):
+        out = run(*view, "--config", str(cfg), *state)
+        assert out.exit_code == 0, (view, out.stderr)
