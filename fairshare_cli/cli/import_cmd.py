@@ -245,7 +245,10 @@ def _hold_running(
         if len(kept) != len(neg.claims):
             neg = NegotiatorState(kept, neg.rr_times, neg.last_cycle)
             env.state = env.state.with_section("negotiator", negotiator_to_json(neg))
+    from fairshare_cli.core.htcondor.replay import slot_weigher
+
     domain = env.config.pool.uid_domain
+    weigh = slot_weigher(env.config)
     work = []
     for number, rec in running:
         name = submitter_name(rec.owner, rec.accounting_group, rec.nice_user, domain)
@@ -257,6 +260,7 @@ def _hold_running(
                     start_time=rec.start,
                     cpus=rec.cpus,
                     label=f"{label}: record {number} ({name}, running since {rec.start:.0f})",
+                    charged=weigh(rec.cpus),
                 )
             )
     if work:

@@ -16,13 +16,18 @@ def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) 
 
     Updates ``env.state`` (``negotiator`` claims and ``accountant`` use) and warns on
     stderr, naming each piece of work that found no slot. ``config`` overrides the
-    environment's (an import that brings its own machines).
+    environment's (an import that brings its own machines). A config without
+    ``[[machines]]`` has no slots to hold: nothing changes.
 
     Raises:
         StateError: a malformed state section.
     """
     from fairshare_cli.core.htcondor import accountant as acct
-    from fairshare_cli.core.htcondor.claims import charge_claims, place_running
+    from fairshare_cli.core.htcondor.claims import (
+        charge_claims,
+        place_running,
+        uncharge_unplaced,
+    )
     from fairshare_cli.core.htcondor.pool import (
         NegotiatorState,
         negotiator_from_json,
@@ -31,12 +36,15 @@ def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) 
     )
 
     config = config or env.config
+    if not config.machines:  # no pool to hold slots in (an accountant- or Slurm-only config)
+        return Placement({})
     negotiator = env.decode("negotiator", negotiator_from_json)
     placement = place_running(work, negotiator.claims, config.machines, env.now)
-    if not placement.new:
+    if not placement.new and not any(w.charged for w in placement.unplaced):
         _warn(placement)
         return placement
     accountant = env.decode("accountant", acct.accountant_from_json)
+    accountant = uncharge_unplaced(accountant, config, placement.unplaced, env.now)
     accountant = charge_claims(
         accountant, config, placement.claims.values(), slot_weights(config), env.now
     )
@@ -55,8 +63,10 @@ def _warn(placement: Placement) -> None:
         )
     for item in placement.unplaced:
         where = f" (named {item.slot})" if item.slot else ""
+        stops = "; its use stops now" if item.charged > 0 else ""
         click.echo(
-            f"warning: {item.label}: running, but no free slot fits it{where}; it holds no slot",
+            f"warning: {item.label}: running, but no free slot fits it{where}; "
+            f"it holds no slot{stops}",
             err=True,
         )
 

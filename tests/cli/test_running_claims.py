@@ -9,16 +9,19 @@ already running: the next cycle may give it only 10 - 5 = 5 more slots (HTCondor
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import REPO
 
 NOW = "2026-11-21T12:00:00Z"
-START = 1795255200  # 2026-11-21T07:20:00Z
+START = 1795255200  # 2026-11-21T10:00:00Z
 CONFIG = """
 [pool]
 uid_domain = "d.org"
@@ -129,8 +132,11 @@ def test_running_work_that_finds_no_slot_is_a_warning(
     assert result.exit_code == 0
     assert result.stderr == (
         f"warning: {hist}: record 1 (bob@d.org, running since {START}): running, but no "
-        "free slot fits it; it holds no slot\n"
+        "free slot fits it; it holds no slot; its use stops now\n"
     )
+    rows = json.loads(run("userprio", "--allusers", "--json", *pool, "--now", NOW).stdout)
+    bob = next(r for r in rows if r["name"] == "bob@d.org")
+    assert (bob["resources_in_use"], bob["accumulated_usage_hours"]) == (0, 2.0)  # 10:00-12:00
 
 
 def test_sample_pool_footer_never_exceeds_the_pool(tmp_path: Path, run: Callable[..., Any]) -> None:
@@ -146,3 +152,47 @@ def test_sample_pool_footer_never_exceeds_the_pool(tmp_path: Path, run: Callable
     in_use = sum(r["weighted_resources_in_use"] for r in rows if not r["is_group"])
     claims = json.loads((tmp_path / "s.json").read_text())["negotiator"]["claims"]
     assert in_use == len(claims) <= 420
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    running=st.lists(st.sampled_from(["a", "b", "c"]), max_size=9),
+    idle=st.lists(st.sampled_from(["a", "b", "c"]), max_size=6),
+    submitted=st.lists(st.sampled_from(["a", "b"]), max_size=4),
+)
+def test_in_use_never_exceeds_the_pool(
+    running: list[str], idle: list[str], submitted: list[str]
+) -> None:
+    """Whatever runs (history, fs submit) and whatever a committed cycle adds, the users'
+    slots in use are the claims, and never more than the pool's six slots."""
+    from click.testing import CliRunner
+
+    from fairshare_cli.cli.main import cli
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "pool.toml").write_text(
+            '[pool]\nuid_domain = "d.org"\n[[machines]]\nname = "m"\ncount = 3\nslots = 2\n'
+        )
+        args = ["--config", str(folder / "pool.toml"), "--state", str(folder / "s.json")]
+        args += ["--now", NOW]
+
+        def fs(*words: str) -> None:
+            result = CliRunner().invoke(cli, [*words, *args], catch_exceptions=False)
+            assert result.exit_code == 0, result.stderr
+
+        (folder / "h.jsonl").write_text(
+            "".join(
+                json.dumps({"owner": u, "start": START + i}) + "\n" for i, u in enumerate(running)
+            )
+        )
+        fs("import", "history", str(folder / "h.jsonl"))
+        for user in idle:
+            fs("submit", "--owner", user)
+        fs("negotiate")
+        for user in submitted:
+            fs("submit", "--owner", user, "--set", "status=running")
+        out = CliRunner().invoke(cli, ["userprio", "--allusers", "--json", *args])
+        in_use = sum(r["resources_in_use"] for r in json.loads(out.stdout) if not r["is_group"])
+        claims = json.loads((folder / "s.json").read_text())["negotiator"]["claims"]
+        assert in_use == len(claims) <= 6

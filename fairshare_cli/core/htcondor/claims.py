@@ -40,6 +40,8 @@ class Running:
         job: the job, whose ``requirements`` and ``request_cpus`` a free slot must meet.
         cpus: CPUs it needs when there is no job.
         label: names it in a warning (``history line 12``, ``job 12.3``).
+        charged: slot weight the accountant already charges for it (a replayed history
+            record); if it finds no slot, that use stops at ``now`` (``RemoveMatch``).
     """
 
     submitter: str
@@ -49,6 +51,7 @@ class Running:
     job: Job | None = None
     cpus: int = 1
     label: str = ""
+    charged: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -207,6 +210,20 @@ def charge_claims(
         add_n = count[name] - have_n
         if add_w > 1e-9 or add_n > 0:
             state = acct.add_match(state, config, name, max(add_w, 0.0), now, slots=max(add_n, 0))
+    return state
+
+
+def uncharge_unplaced(
+    state: acct.AccountantState, config: Config, unplaced: Iterable[Running], now: float
+) -> acct.AccountantState:
+    """``RemoveMatch`` at ``now`` the use charged for work that found no slot.
+
+    Work that holds no slot is not running in the pool's eyes (``CheckMatches`` removes a
+    match whose resource is not claimed), so the pool's slots in use never exceed it.
+    """
+    for item in unplaced:
+        if item.charged > 0:
+            state = acct.remove_match(state, config, item.submitter, item.charged, now)
     return state
 
 
