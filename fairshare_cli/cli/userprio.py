@@ -6,7 +6,7 @@ import click
 
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.options import common_options, output_format, output_options
-from fairshare_cli.core.htcondor.accountant import accountant_from_json
+from fairshare_cli.core.htcondor.accountant import AccountantState, accountant_from_json
 from fairshare_cli.core.htcondor.userprio import SORT_KEYS, GroupQuotaInfo, userprio_view
 from fairshare_cli.render.formats import Time, emit_rows
 
@@ -92,18 +92,24 @@ def userprio(
             )
             for r in quota_rows
         }
-        group_info.update(_dumped_quotas(env, inputs.negotiator.last_cycle))
+        last_cycle = inputs.negotiator.last_cycle
     else:
+        from fairshare_cli.core.htcondor.pool import negotiator_from_json
+
         state = env.decode("accountant", accountant_from_json)
         jobs = env.decode(
             "jobs", lambda raw: parse_jobs([] if raw is None else raw, f"{env.state_path}: jobs")
         )
+        last_cycle = env.decode("negotiator", negotiator_from_json).last_cycle
+    shown_at, dumped = _as_dumped(env, state, last_cycle)
+    group_info.update(dumped)
     show_priority = priority or not usage
     show_usage = usage or not priority or all_cols
     view = userprio_view(
         state,
         env.config,
-        env.now,
+        shown_at,
+        activity_now=env.now,
         jobs=jobs,
         names=names,
         all_users=allusers,
@@ -135,17 +141,20 @@ def userprio(
         emit_rows(rows, JSON_FIELDS, fmt)
         return
     if long_:
-        click.echo(render_long(view, env.now), nl=False)
+        click.echo(render_long(view, shown_at), nl=False)
         return
     cols = choose_columns(view, all_cols=all_cols, priority=priority, usage=usage)
-    click.echo(render_userprio(view, cols, env.now), nl=False)
+    click.echo(render_userprio(view, cols, shown_at), nl=False)
 
 
-def _dumped_quotas(env: Env, last_cycle: float | None) -> dict[str, GroupQuotaInfo]:
-    """Group quotas of the negotiator's last cycle, from ``fs import condor-userprio``.
+def _as_dumped(
+    env: Env, state: AccountantState, last_cycle: float | None
+) -> tuple[float, dict[str, GroupQuotaInfo]]:
+    """The time to show the accountant at, and the group quotas of its last cycle.
 
-    condor_userprio prints what the negotiator computed at its last cycle; they hold until a
-    cycle is committed after them.
+    While a ``condor_userprio`` dump (``fs import condor-userprio``) still describes the
+    accountant, records show as of its ``LastUpdate`` with the quotas it reported, as
+    condor_userprio shows them; otherwise at ``--now`` with no dumped quotas.
     """
     from fairshare_cli.core.htcondor.snapshot import (
         SECTION,
@@ -154,9 +163,10 @@ def _dumped_quotas(env: Env, last_cycle: float | None) -> dict[str, GroupQuotaIn
     )
 
     snap = env.decode(SECTION, snapshot_from_json)
-    if snap is None or not snapshot_in_force(snap, last_cycle, env.now):
-        return {}
-    return {
+    if snap is None or not snapshot_in_force(snap, last_cycle, env.now, state):
+        return env.now, {}
+    quotas = {
         name: GroupQuotaInfo(g.effective_quota, g.subtree_quota, g.sort_key)
         for name, g in snap.groups.items()
     }
+    return snap.last_update, quotas

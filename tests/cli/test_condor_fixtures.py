@@ -9,7 +9,9 @@ cycle's start the matches per submitter that cycle made (``meta.json``, from the
 NegotiatorLog).
 
 ``condor_userprio`` prints the accountant as of its last update (``LastUpdate``, the
-``Last Priority Update`` line), so the views run with ``--now`` at that time.
+``Last Priority Update`` line) and counts its activity window from the clock; ``fs
+userprio`` does the same while the imported dump still describes the accountant, so the
+views run with ``--now`` at the capture time.
 """
 
 from __future__ import annotations
@@ -78,7 +80,7 @@ def test_userprio_allusers_all_is_the_capture_line_for_line(
     tmp_path: Path, run: Callable[..., Any], config: str, status: str, queue: str
 ) -> None:
     args = import_pool(tmp_path, run, config, status, queue)
-    out = run("userprio", "--allusers", "--all", *args, "--now", LAST_UPDATE).stdout
+    out = run("userprio", "--allusers", "--all", *args, "--now", CAPTURE).stdout
     assert out == (POOL / "condor_userprio.allusers_all.txt").read_text()
     every_view_runs(run, args, NEXT_CYCLE)
 
@@ -86,7 +88,7 @@ def test_userprio_allusers_all_is_the_capture_line_for_line(
 def test_import_order_does_not_charge_claims_twice(tmp_path: Path, run: Callable[..., Any]) -> None:
     """Claims imported after the accountant's dump add nothing it already records."""
     args = import_pool(tmp_path, run, userprio_first=True)
-    out = run("userprio", "--allusers", "--all", *args, "--now", LAST_UPDATE).stdout
+    out = run("userprio", "--allusers", "--all", *args, "--now", CAPTURE).stdout
     assert out == (POOL / "condor_userprio.allusers_all.txt").read_text()
 
 
@@ -106,7 +108,7 @@ def _numbered_ad() -> dict[int, dict[str, Any]]:
 def test_userprio_json_gives_the_captured_records(tmp_path: Path, run: Callable[..., Any]) -> None:
     """Priorities, factors, usage (ad seconds = JSON hours x 3600) and times, per record."""
     args = import_pool(tmp_path, run)
-    out = run("userprio", "--allusers", "--all", "--json", *args, "--now", LAST_UPDATE)
+    out = run("userprio", "--allusers", "--all", "--json", *args, "--now", CAPTURE)
     rows = {r["name"]: r for r in json.loads(out.stdout)}
     ads = _numbered_ad()
     assert set(rows) == {ad["Name"] for ad in ads.values()}
@@ -134,7 +136,7 @@ def test_plain_userprio_long_brings_the_records_it_has(
 ) -> None:
     """``condor_userprio -l`` (one ad per record) gives the same records, bar those it omits."""
     args = import_pool(tmp_path, run, userprio="condor_userprio.long.txt")
-    out = run("userprio", "--allusers", "--all", *args, "--now", LAST_UPDATE).stdout
+    out = run("userprio", "--allusers", "--all", *args, "--now", CAPTURE).stdout
     want = (POOL / "condor_userprio.allusers_all.txt").read_text().splitlines()
     got = out.splitlines()
     # 25.0's -l leaves out the remote-domain zed@other.org: only its row (priority unknown)
@@ -154,3 +156,34 @@ def test_next_cycle_matches_per_submitter(
     matches = Counter(m["submitter"] for m in json.loads(out.stdout)["matches"])
     assert dict(matches) == META["next_cycle"]["matches_per_submitter"]
     assert all(m["reason"] == "no_preemption" for m in json.loads(out.stdout)["matches"])
+
+
+def test_plain_userprio_is_the_capture_but_for_the_remote_user(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """Plain ``condor_userprio`` reads the collector's ads, which 25.0 sends only for
+    submitters with jobs queued (and groups): zed@other.org, whose work is claims only, is
+    left out there. Every other line, the footer's time since the activity cut-off
+    (``LastUpdate`` minus the clock's 24 hours ago: 0+23:59) included, is the capture's."""
+    args = import_pool(tmp_path, run)
+    got = run("userprio", *args, "--now", CAPTURE).stdout.splitlines()
+    want = (POOL / "condor_userprio.txt").read_text().splitlines()
+    zed = [line for line in got if line.strip().startswith("zed@other.org")]
+    assert len(zed) == 1
+    rest = [line for line in got if line not in zed]
+    assert rest[:-1] == want[:-1]
+    assert rest[-1].split()[-1] == want[-1].split()[-1] == "0+23:59"
+
+
+def test_after_a_committed_cycle_the_accountant_moves_on(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """Once a cycle is committed the dump no longer describes the accountant: views show
+    the records at --now (the cycle's UpdatePriorities decayed them, 11 s later)."""
+    args = import_pool(tmp_path, run)
+    assert run("negotiate", *args, "--now", NEXT_CYCLE).exit_code == 0
+    rows = json.loads(run("userprio", "--allusers", "--json", *args, "--now", NEXT_CYCLE).stdout)
+    dan = next(r for r in rows if r["name"] == "dan@htc.test")
+    # NegotiatorLog: dan Old Priority=0.848 , New Priority=0.952 (AgingFactor over 11 s)
+    assert round(dan["real_priority"], 3) == 0.952
+    assert dan["resources_in_use"] == 5 + 3

@@ -10,12 +10,18 @@ group records carry the quotas the negotiator computed at its last cycle.
 ``LastUpdate``. The ``htcondor_snapshot`` state section keeps the group quotas of that
 cycle: ``condor_userprio`` prints them as the negotiator last computed them (for the pool
 it saw then), so ``fs userprio`` shows them until a later cycle is committed.
+
+The accountant only changes when the negotiator updates it (each cycle's
+``UpdatePriorities``), so ``condor_userprio`` prints every record as of ``LastUpdate``, also
+its ``Last Priority Update`` line and time since last usage, while its 24-hour activity
+cut-off counts from the clock. ``fs userprio`` does the same while the dump is in force
+(:func:`snapshot_in_force`): no cycle committed and no record changed since.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -65,6 +71,7 @@ class Snapshot:
 
     last_update: float
     groups: Mapping[str, GroupSnapshot]
+    names: tuple[str, ...] = ()
 
 
 def records_from_ads(
@@ -111,8 +118,9 @@ def records_from_ads(
     return acct.AccountantState(records=records), count
 
 
-def snapshot_of(ads: Iterable[AccountingAd], last_update: float) -> Snapshot:
-    """The group quotas the dump reports (groups with at least one quota value)."""
+def snapshot_of(ads: Sequence[AccountingAd], last_update: float) -> Snapshot:
+    """The group quotas the dump reports (groups with at least one quota value), and the
+    names of its records."""
     groups = {
         ad.name: GroupSnapshot(ad.effective_quota, ad.subtree_quota, ad.sort_key)
         for ad in ads
@@ -133,6 +141,7 @@ def snapshot_to_json(snap: Snapshot) -> dict[str, Any]:
             }
             for name, g in sorted(snap.groups.items())
         },
+        "names": list(snap.names),
     }
 
 
@@ -167,11 +176,27 @@ def snapshot_from_json(raw: Any) -> Snapshot | None:
             _opt_number(body.get("subtree_quota"), f"{where}.subtree_quota"),
             _opt_number(body.get("sort_key"), f"{where}.sort_key"),
         )
-    return Snapshot(float(last), groups)
+    names = raw.get("names", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise SectionError(f"{SECTION}.names: expected a list of record names")
+    return Snapshot(float(last), groups, tuple(names))
 
 
-def snapshot_in_force(snap: Snapshot | None, last_cycle: float | None, now: float) -> bool:
-    """The dumped quotas still describe the pool: no cycle committed since, not in the past."""
+def snapshot_in_force(
+    snap: Snapshot | None,
+    last_cycle: float | None,
+    now: float,
+    accountant: acct.AccountantState | None = None,
+) -> bool:
+    """The dump still describes the accountant: ``now`` is not before it, no cycle was
+    committed after it and (when given) none of the records it brought changed after it."""
     if snap is None or now < snap.last_update:
         return False
-    return last_cycle is None or last_cycle <= snap.last_update
+    if last_cycle is not None and last_cycle > snap.last_update:
+        return False
+    if accountant is not None:
+        for name in snap.names:
+            rec = accountant.records.get(name)
+            if rec is None or (rec.last_update is not None and rec.last_update > snap.last_update):
+                return False
+    return True

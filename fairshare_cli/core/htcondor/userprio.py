@@ -111,6 +111,7 @@ def userprio_view(
     show_usage: bool = True,
     priority_only: bool = False,
     group_info: Mapping[str, GroupQuotaInfo] | None = None,
+    activity_now: float | None = None,
 ) -> UserprioView:
     """Compute the rows of ``condor_userprio`` at ``now``.
 
@@ -124,6 +125,9 @@ def userprio_view(
         show_priority / show_usage: which column families show (for the default order).
         priority_only: only the priority columns show (``-priority``): flat by default.
         group_info: effective and subtree quotas and sort keys from the quota computation.
+        activity_now: the time the 24-hour activity filter counts back from (default
+            ``now``); condor_userprio counts from the clock while it shows the accountant
+            as of its last update.
     """
     tree = acct.GroupTree(config.groups)
     records = acct.view(state, config, now)
@@ -137,7 +141,8 @@ def userprio_view(
     def wanted(name: str) -> bool:
         return name in full or name.split("@", 1)[0] in short
 
-    cutoff = None if (all_users or names) else now - ACTIVITY_WINDOW
+    since = now if activity_now is None else activity_now
+    cutoff = None if (all_users or names) else since - ACTIVITY_WINDOW
 
     group_req: dict[str, float] = {}
     for sub, amount in requested.items():
