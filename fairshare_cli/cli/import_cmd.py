@@ -232,7 +232,7 @@ def _hold_running(
     """
     from fairshare_cli.cli.running import hold_slots
     from fairshare_cli.core.htcondor.accountant import submitter_name
-    from fairshare_cli.core.htcondor.claims import HISTORY_PREFIX, Running
+    from fairshare_cli.core.htcondor.placement import HISTORY_PREFIX, Running
     from fairshare_cli.core.htcondor.pool import (
         NegotiatorState,
         negotiator_from_json,

@@ -214,7 +214,7 @@ def _hold(env: Env, running: list[Job], source: str) -> None:
     if not running:
         return
     from fairshare_cli.cli.running import hold_slots
-    from fairshare_cli.core.htcondor.claims import Running
+    from fairshare_cli.core.htcondor.placement import Running
     from fairshare_cli.core.htcondor.pool import submitter_of
 
     name = submitter_of(env.config)

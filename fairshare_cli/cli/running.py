@@ -8,7 +8,7 @@ import click
 
 from fairshare_cli.cli.context import Env
 from fairshare_cli.core.config import Config
-from fairshare_cli.core.htcondor.claims import Placement, Running
+from fairshare_cli.core.htcondor.placement import Placement, Running
 
 
 def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) -> Placement:
@@ -23,7 +23,7 @@ def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) 
         StateError: a malformed state section.
     """
     from fairshare_cli.core.htcondor import accountant as acct
-    from fairshare_cli.core.htcondor.claims import (
+    from fairshare_cli.core.htcondor.placement import (
         charge_claims,
         place_running,
         uncharge_unplaced,

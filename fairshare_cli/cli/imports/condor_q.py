@@ -26,7 +26,7 @@ def command(
     """
     from fairshare_cli.cli.context import mutate_state
     from fairshare_cli.cli.running import hold_slots
-    from fairshare_cli.core.htcondor.claims import Running
+    from fairshare_cli.core.htcondor.placement import Running
     from fairshare_cli.core.htcondor.pool import check_jobs, submitter_of
     from fairshare_cli.core.jobs import job_to_json, parse_jobs
     from fairshare_cli.io.importers.classad_dumps import open_dump

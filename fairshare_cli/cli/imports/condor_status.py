@@ -38,7 +38,7 @@ def command(
     """
     from fairshare_cli.cli.context import mutate_state
     from fairshare_cli.cli.running import hold_slots, release_slots
-    from fairshare_cli.core.htcondor.claims import Running
+    from fairshare_cli.core.htcondor.placement import Running
     from fairshare_cli.io.config import build_config
     from fairshare_cli.io.importers.classad_dumps import open_dump
     from fairshare_cli.io.importers.condor_status import machines_fragment, read_status

@@ -1,4 +1,4 @@
-"""Placing running work on slots (core/htcondor/claims.py)."""
+"""Placing running work on slots (core/htcondor/placement.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 from fairshare_cli.core.config import Config, MachineSpec
 from fairshare_cli.core.htcondor import accountant as acct
-from fairshare_cli.core.htcondor.claims import Running, charge_claims, place_running
 from fairshare_cli.core.htcondor.negotiator import Claim
+from fairshare_cli.core.htcondor.placement import Running, charge_claims, place_running
 from fairshare_cli.core.jobs import Job
 
 MACHINES = (
