@@ -187,3 +187,17 @@ def test_after_a_committed_cycle_the_accountant_moves_on(
     # NegotiatorLog: dan Old Priority=0.848 , New Priority=0.952 (AgingFactor over 11 s)
     assert round(dan["real_priority"], 3) == 0.952
     assert dan["resources_in_use"] == 5 + 3
+
+
+def test_next_cycle_group_quotas(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """fs quota at the next cycle: the quotas and limits the negotiator's log printed
+    (``group quotas: Group <none> allocated= 30``, ``group_ops allocated= 4``) and what each
+    group holds (21 and 4 weighted slots)."""
+    args = import_pool(tmp_path, run)
+    rows = {
+        r["group"]: r for r in json.loads(run("quota", "--json", *args, "--now", NEXT_CYCLE).stdout)
+    }
+    want = META["next_cycle"]
+    assert {g: rows[g]["quota"] for g in rows} == want["group_quotas"]
+    assert {g: [float(rows[g]["limit"])] for g in rows} == want["group_negotiation_limits"]
+    assert (rows["<none>"]["in_use"], rows["group_ops"]["in_use"]) == (21.0, 4.0)
