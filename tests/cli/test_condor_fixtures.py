@@ -201,3 +201,34 @@ def test_next_cycle_group_quotas(tmp_path: Path, run: Callable[..., Any]) -> Non
     assert {g: rows[g]["quota"] for g in rows} == want["group_quotas"]
     assert {g: [float(rows[g]["limit"])] for g in rows} == want["group_negotiation_limits"]
     assert (rows["<none>"]["in_use"], rows["group_ops"]["in_use"]) == (21.0, 4.0)
+
+
+def _logged_submitters() -> dict[str, tuple[float, float]]:
+    """``(SubmitterPrio, submitterShare)`` per submitter, from the next cycle's log."""
+    out: dict[str, tuple[float, float]] = {}
+    name, prio = "", 0.0
+    for line in (POOL / "NegotiatorLog.next_cycle.txt").read_text().splitlines():
+        words = line.split()
+        if "Negotiating with" in line and " at <" in line:
+            name = words[words.index("with") + 1]
+        elif "SubmitterPrio " in line:
+            prio = float(words[-1])
+        elif "submitterShare " in line:
+            out[name] = (prio, float(words[-1]))
+    return out
+
+
+def test_next_cycle_priorities_and_shares_are_the_logs(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """Each submitter's effective priority after the accountant's 11 s update, and its share
+    of the pie, as the NegotiatorLog printed them (the accountant stores the real priority
+    to 6 decimals, the log prints %f)."""
+    args = import_pool(tmp_path, run)
+    out = json.loads(run("negotiate", "--dry-run", "--json", *args, "--now", NEXT_CYCLE).stdout)
+    got = {s["name"]: (s["effective_priority"], s["share"]) for s in out["submitters"]}
+    logged = _logged_submitters()
+    assert set(got) == set(logged)
+    for name, (prio, share) in logged.items():
+        assert got[name][0] == pytest.approx(prio, rel=2e-6), name
+        assert got[name][1] == pytest.approx(share, abs=1e-6), name
