@@ -220,6 +220,13 @@ def _import(
             f"{prefix}Imported {count} usage record{'s' if count != 1 else ''} "
             f"from {label} into {env.state_path}"
         )
+        unplaced = sorted(getattr(sinks["slurm"], "ignored", ()))
+        if unplaced and env.config.accounts:
+            click.echo(
+                f"Slurm: ignored the usage of {len(unplaced)} user"
+                f"{'s' if len(unplaced) != 1 else ''} with no association: {', '.join(unplaced)}",
+                err=True,
+            )
 
 
 def _hold_running(
@@ -290,7 +297,7 @@ def sacct(
     that never started are skipped. Times without a zone are read as UTC.
     """
     from fairshare_cli.cli.context import resolve_now
-    from fairshare_cli.io.history import open_input
+    from fairshare_cli.io.inputs import open_input
     from fairshare_cli.io.sacct import read_sacct
 
     when = resolve_now(now)

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.options import common_options, output_format, output_options
 from fairshare_cli.core.htcondor.accountant import AccountantState, accountant_from_json
-from fairshare_cli.core.htcondor.userprio import SORT_KEYS, GroupQuotaInfo, userprio_view
+from fairshare_cli.core.htcondor.userprio import (
+    SORT_KEYS,
+    GroupQuotaInfo,
+    UserprioQuery,
+    UserprioView,
+    userprio_view,
+)
+from fairshare_cli.core.jobs import Job, parse_jobs
 from fairshare_cli.render.formats import Time, emit_rows
 
 JSON_FIELDS = (
@@ -49,7 +58,7 @@ JSON_FIELDS = (
 @click.option("--long", "long_", is_flag=True, help="Raw accounting ads (-long).")
 @output_options
 @common_options
-def userprio(
+def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     names: tuple[str, ...],
     all_cols: bool,
     allusers: bool,
@@ -73,72 +82,27 @@ def userprio(
       fs userprio alice --json
     Rows: submitters (and groups) used in the last 24 hours, best priority first.
     """
-    from fairshare_cli.core.jobs import parse_jobs
     from fairshare_cli.render.userprio import choose_columns, render_long, render_userprio
 
     env = load_env(config_path, state_path, now)
-    group_info: dict[str, GroupQuotaInfo] = {}
-    if env.config.groups:
-        # Groups: the quota computation reads queue, accountant and claims once for all.
-        from fairshare_cli.cli.htcondor_inputs import load_inputs
-        from fairshare_cli.core.htcondor.pool import quota_view
-
-        inputs = load_inputs(env, None)
-        state, jobs = inputs.accountant, inputs.jobs
-        quota_rows = quota_view(env.config, inputs.batches, state, inputs.claims, env.now)
-        group_info = {
-            r.group: GroupQuotaInfo(
-                effective_quota=r.quota, subtree_quota=r.subtree_quota, sort_key=r.sort_key
-            )
-            for r in quota_rows
-        }
-        last_cycle = inputs.negotiator.last_cycle
-    else:
-        from fairshare_cli.core.htcondor.pool import negotiator_from_json
-
-        state = env.decode("accountant", accountant_from_json)
-        jobs = env.decode(
-            "jobs", lambda raw: parse_jobs([] if raw is None else raw, f"{env.state_path}: jobs")
-        )
-        last_cycle = env.decode("negotiator", negotiator_from_json).last_cycle
-    shown_at, dumped = _as_dumped(env, state, last_cycle)
+    state, jobs, group_info = _read_inputs(env)
+    shown_at, dumped = _as_dumped(env, state)
     group_info.update(dumped)
-    show_priority = priority or not usage
-    show_usage = usage or not priority or all_cols
-    view = userprio_view(
-        state,
-        env.config,
-        shown_at,
-        activity_now=env.now,
-        jobs=jobs,
+    query = UserprioQuery(
         names=names,
         all_users=allusers,
         hierarchical=hierarchical,
         sort=sort,
-        show_priority=show_priority,
-        show_usage=show_usage,
+        show_priority=priority or not usage,
+        show_usage=usage or not priority or all_cols,
         priority_only=priority and not usage and not all_cols,
-        group_info=group_info,
+    )
+    view = userprio_view(
+        state, env.config, shown_at, query, jobs=jobs, group_info=group_info, activity_now=env.now
     )
     fmt = output_format(output, as_json)
     if fmt != "table":
-        rows = [
-            {
-                "name": r.name,
-                "is_group": r.is_group,
-                "effective_priority": r.effective_priority,
-                "real_priority": r.real_priority,
-                "priority_factor": r.priority_factor,
-                "resources_in_use": r.resources_in_use,
-                "weighted_resources_in_use": r.weighted_resources_in_use,
-                "accumulated_usage_hours": r.accumulated_usage_hours,
-                "weighted_accumulated_usage_hours": r.weighted_accumulated_usage_hours,
-                "begin_usage_time": Time(r.begin_usage_time),
-                "last_usage_time": Time(r.last_usage_time),
-            }
-            for r in view.rows
-        ]
-        emit_rows(rows, JSON_FIELDS, fmt)
+        emit_rows(_json_rows(view), JSON_FIELDS, fmt)
         return
     if long_:
         click.echo(render_long(view, shown_at), nl=False)
@@ -147,15 +111,57 @@ def userprio(
     click.echo(render_userprio(view, cols, shown_at), nl=False)
 
 
-def _as_dumped(
-    env: Env, state: AccountantState, last_cycle: float | None
-) -> tuple[float, dict[str, GroupQuotaInfo]]:
+def _read_inputs(env: Env) -> tuple[AccountantState, list[Job], dict[str, GroupQuotaInfo]]:
+    """The accountant, the queue and, when groups are configured, each group's quotas."""
+    if not env.config.groups:
+        state = env.decode("accountant", accountant_from_json)
+        jobs = env.decode(
+            "jobs", lambda raw: parse_jobs([] if raw is None else raw, f"{env.state_path}: jobs")
+        )
+        return state, jobs, {}
+    # Groups: the quota computation reads queue, accountant and claims once for all.
+    from fairshare_cli.cli.htcondor_inputs import load_inputs
+    from fairshare_cli.core.htcondor.pool import quota_view
+
+    inputs = load_inputs(env, None)
+    quota_rows = quota_view(env.config, inputs.batches, inputs.accountant, inputs.claims, env.now)
+    group_info = {
+        r.group: GroupQuotaInfo(
+            effective_quota=r.quota, subtree_quota=r.subtree_quota, sort_key=r.sort_key
+        )
+        for r in quota_rows
+    }
+    return inputs.accountant, inputs.jobs, group_info
+
+
+def _json_rows(view: UserprioView) -> list[dict[str, Any]]:
+    """The rows for ``--format json/ndjson/csv``, in :data:`JSON_FIELDS` order."""
+    return [
+        {
+            "name": r.name,
+            "is_group": r.is_group,
+            "effective_priority": r.effective_priority,
+            "real_priority": r.real_priority,
+            "priority_factor": r.priority_factor,
+            "resources_in_use": r.resources_in_use,
+            "weighted_resources_in_use": r.weighted_resources_in_use,
+            "accumulated_usage_hours": r.accumulated_usage_hours,
+            "weighted_accumulated_usage_hours": r.weighted_accumulated_usage_hours,
+            "begin_usage_time": Time(r.begin_usage_time),
+            "last_usage_time": Time(r.last_usage_time),
+        }
+        for r in view.rows
+    ]
+
+
+def _as_dumped(env: Env, state: AccountantState) -> tuple[float, dict[str, GroupQuotaInfo]]:
     """The time to show the accountant at, and the group quotas of its last cycle.
 
     While a ``condor_userprio`` dump (``fs import condor-userprio``) still describes the
     accountant, records show as of its ``LastUpdate`` with the quotas it reported, as
     condor_userprio shows them; otherwise at ``--now`` with no dumped quotas.
     """
+    from fairshare_cli.core.htcondor.pool import negotiator_from_json
     from fairshare_cli.core.htcondor.snapshot import (
         SECTION,
         snapshot_from_json,
@@ -163,7 +169,10 @@ def _as_dumped(
     )
 
     snap = env.decode(SECTION, snapshot_from_json)
-    if snap is None or not snapshot_in_force(snap, last_cycle, env.now, state):
+    if snap is None:
+        return env.now, {}
+    last_cycle = env.decode("negotiator", negotiator_from_json).last_cycle
+    if not snapshot_in_force(snap, last_cycle, env.now, state):
         return env.now, {}
     quotas = {
         name: GroupQuotaInfo(g.effective_quota, g.subtree_quota, g.sort_key)

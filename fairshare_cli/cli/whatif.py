@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import click
 
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.toml import tomllib
 
 #: Views that only read; ``negotiate`` is forced to ``--dry-run``.
 VIEWS = ("userprio", "sprio", "sshare", "quota", "negotiate", "taskqueues")
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 
 def parse_assignment(text: str) -> tuple[str, Any]:

@@ -14,27 +14,9 @@ from typing import IO, Any
 from fairshare_cli.core.usage import UsageRecord, parse_record
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.classad_dumps import Expr, iter_ads, open_dump
+from fairshare_cli.io.inputs import not_utf8, open_input
 
 FORMATS = ("auto", "csv", "jsonl")
-
-
-def open_input(path: str) -> IO[str]:
-    """Open ``path`` for reading text (``-`` is stdin).
-
-    Raises:
-        InputError: the file cannot be opened.
-    """
-    if path == "-":
-        return sys.stdin
-    try:
-        return open(path, encoding="utf-8", newline="")
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror}") from None
-
-
-def not_utf8(path: str, exc: UnicodeDecodeError) -> InputError:
-    """The error for an input file that is not UTF-8 text."""
-    return InputError(f"{path}: not UTF-8 text (byte {exc.start} of a read); expected a text file")
 
 
 def _sniff(fh: IO[str], path: str, fmt: str) -> tuple[str, IO[str]]:

@@ -19,11 +19,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from fairshare_cli.core.config import Config, GroupSpec
+from fairshare_cli.core.htcondor.groups import ROOT, deepest_group, group_path
 from fairshare_cli.core.state import SectionError
 
 MIN_PRIORITY = 0.5
 MIN_FACTOR = 1.0
-ROOT_GROUP = "<none>"
+ROOT_GROUP = ROOT
 NICE_USER_PREFIX = "nice-user"
 
 
@@ -149,21 +150,8 @@ class GroupTree:
         """
         if name == ROOT_GROUP:
             return ROOT_GROUP
-        if "@" in name:
-            path = name.rsplit("@", 1)[0]
-            if "." not in path:
-                return ROOT_GROUP
-            path = path.rsplit(".", 1)[0]
-        else:
-            path = name
-        best = ROOT_GROUP
-        parts = path.split(".")
-        for i in range(1, len(parts) + 1):
-            hit = self._lower.get(".".join(parts[:i]).lower())
-            if hit is None:
-                break
-            best = hit
-        return best
+        path = group_path(name) if "@" in name else name
+        return deepest_group(path, self._lower.get) or ROOT_GROUP
 
     def ancestors(self, group: str) -> list[str]:
         """``group`` and its dotted prefixes, deepest first (never ``<none>``)."""

@@ -18,6 +18,13 @@ from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.classads import check_expression, evaluate_alone
+from fairshare_cli.core.htcondor.groups import (
+    GroupConfig,
+    GroupTree,
+    QuotaKnobs,
+    assigned_group,
+    build_group_tree,
+)
 from fairshare_cli.core.htcondor.negotiator import (
     Claim,
     CycleResult,
@@ -26,17 +33,10 @@ from fairshare_cli.core.htcondor.negotiator import (
     machine_names,
     pool_size,
 )
-from fairshare_cli.core.htcondor.quotas import (
-    GroupConfig,
-    GroupTree,
-    QuotaKnobs,
-    QuotaRow,
-    assigned_group,
-    build_group_tree,
-    quota_rows,
-)
+from fairshare_cli.core.htcondor.quotas import QuotaRow, quota_rows
 from fairshare_cli.core.htcondor.replay import slot_weigher
-from fairshare_cli.core.jobs import TIME_MAX, TIME_MIN, Job
+from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.limits import TIME_MAX, TIME_MIN
 from fairshare_cli.core.state import SectionError
 from fairshare_cli.errors import InputError
 

@@ -13,11 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from fairshare_cli.core.jobs import (
-    INT64_MAX,
-    INT64_MIN,
     JOB_STATUSES,
-    TIME_MAX,
-    TIME_MIN,
     Job,
     cluster_proc,
     parse_job,
@@ -25,6 +21,7 @@ from fairshare_cli.core.jobs import (
     require_job_list,
     split_partitions,
 )
+from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, TIME_MAX, TIME_MIN
 from fairshare_cli.errors import InputError
 
 _FAST = frozenset(
@@ -33,6 +30,7 @@ _FAST = frozenset(
         "owner",
         "status",
         "submit_time",
+        "accrue_time",
         "time_limit",
         "admin_priority",
         "account",
@@ -53,6 +51,7 @@ class SlurmJob:
 
     __slots__ = (
         "account",
+        "accrue_time",
         "admin_priority",
         "attributes",
         "id",
@@ -69,7 +68,7 @@ class SlurmJob:
         "time_limit",
     )
 
-    def __init__(
+    def __init__(  # noqa: PLR0913  a __slots__ record: one parameter per Job field
         self,
         id: str,
         owner: str,
@@ -86,6 +85,7 @@ class SlurmJob:
         nice: int = 0,
         admin_priority: int | None = None,
         attributes: Mapping[str, Any] | None = None,
+        accrue_time: float | None = None,
     ) -> None:
         self.id = id
         self.owner = owner
@@ -102,6 +102,7 @@ class SlurmJob:
         self.nice = nice
         self.admin_priority = admin_priority
         self.attributes: Mapping[str, Any] = attributes if attributes is not None else {}
+        self.accrue_time = accrue_time
 
     @classmethod
     def of(cls, job: Job) -> SlurmJob:
@@ -159,20 +160,10 @@ def _fast(obj: Any) -> SlurmJob | None:
     admin = get("admin_priority")
     if admin is not None and _int(admin, 0) is None:
         return None
-    when = get("submit_time")
-    if when is not None:
-        kind = type(when)
-        if kind is float or kind is int:
-            when = float(when)
-            if not TIME_MIN <= when <= TIME_MAX:
-                return None
-        elif kind is str:
-            try:
-                when = parse_time(when, "")
-            except InputError:
-                return None
-        else:
-            return None
+    when = _time(get("submit_time"))
+    accrue = _time(get("accrue_time"))
+    if when is _BAD or accrue is _BAD:
+        return None
     limit = get("time_limit")
     if limit is not None:
         if type(limit) not in (int, float) or limit < 0:
@@ -193,7 +184,28 @@ def _fast(obj: Any) -> SlurmJob | None:
         site,
         nice,
         admin,
+        None,
+        accrue,
     )
+
+
+_BAD = object()
+
+
+def _time(when: Any) -> Any:
+    """Epoch seconds of a job time (None stays None); ``_BAD`` when it needs the parser."""
+    if when is None:
+        return None
+    kind = type(when)
+    if kind is float or kind is int:
+        value = float(when)
+        return value if TIME_MIN <= value <= TIME_MAX else _BAD
+    if kind is str:
+        try:
+            return parse_time(when, "")
+        except InputError:
+            return _BAD
+    return _BAD
 
 
 def slurm_jobs(objs: Iterable[Any], source: str) -> list[SlurmJob]:

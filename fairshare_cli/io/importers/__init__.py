@@ -1,1 +1,1 @@
-"""Parsers of real schedulers' dumps, one module per kind (used by ``fs import``)."""
+"""Readers of the real tools' dumps for ``fs import KIND`` (one module per kind)."""

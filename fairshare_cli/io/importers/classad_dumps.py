@@ -114,103 +114,121 @@ def iter_long_ads(fh: Iterable[str], label: str) -> Iterator[tuple[int, Ad]]:
         yield start, ad
 
 
+class _JsonAds:
+    """A chunked reader of a JSON array of objects, keeping the line it is on."""
+
+    _SPACE = " \t\r\n"
+
+    def __init__(self, fh: _Readable, label: str) -> None:
+        self.fh, self.label = fh, label
+        self.decoder = json.JSONDecoder()
+        self.buf = fh.read(CHUNK)
+        self.clean = self.buf.isascii()  # no junk possible: skip the per-ad search
+        self.pos = 0
+        self.line = 1  # the line ``pos`` is on
+        self.eof = not self.buf
+
+    def fail(self, what: str, line: int | None = None) -> InputError:
+        return InputError(f"{self.label}:{self.line if line is None else line}: {what}")
+
+    def more(self) -> bool:
+        """Append the next chunk (dropping what was consumed); False at the end."""
+        if self.eof:
+            return False
+        data = self.fh.read(CHUNK)
+        if not data:
+            self.eof = True
+            return False
+        self.buf = self.buf[self.pos :] + data
+        self.pos = 0
+        self.clean = self.buf.isascii()
+        return True
+
+    def peek(self) -> str:
+        """The next character that is not white space ("" at the end), reading on."""
+        while True:
+            buf, n = self.buf, len(self.buf)
+            while self.pos < n and buf[self.pos] in self._SPACE:
+                if buf[self.pos] == "\n":
+                    self.line += 1
+                self.pos += 1
+            if self.pos < n:
+                return buf[self.pos]
+            if not self.more():
+                return ""
+
+    def junk_at(self, start: int, stop: int) -> InputError | None:
+        junk = _JUNK.search(self.buf, start, stop)
+        if junk is None:
+            return None
+        return junk_error(self.label, self.line + self.buf.count("\n", start, junk.start()))
+
+    def decode(self) -> tuple[Any, int]:
+        """The value at ``pos`` and where it ends, reading more chunks as needed."""
+        while True:
+            try:
+                return self.decoder.raw_decode(self.buf, self.pos)
+            except json.JSONDecodeError as exc:
+                if self.more():
+                    continue
+                junk = self.junk_at(self.pos, exc.pos + 1)
+                if junk is not None:
+                    raise junk from None
+                bad = self.line + self.buf.count("\n", self.pos, exc.pos)
+                what = "truncated JSON" if exc.pos >= len(self.buf) - 1 else "not valid JSON"
+                raise self.fail(f"{what}: {exc.msg}", bad) from None
+            except (ValueError, RecursionError) as exc:
+                raise self.fail(f"not valid JSON: {exc}") from None
+
+    def ad(self) -> tuple[int, dict[str, Any]]:
+        """The object at ``pos``, checked, and its first line; moves past it."""
+        obj, end = self.decode()
+        if not isinstance(obj, dict):
+            raise self.fail("expected an ad (a JSON object)")
+        junk = None if self.clean else self.junk_at(self.pos, end)
+        if junk is not None:
+            raise junk
+        line = self.line
+        self.line += self.buf.count("\n", self.pos, end)
+        self.pos = end
+        return line, obj
+
+
 def iter_json_ads(fh: _Readable, label: str, convert: bool = True) -> Iterator[tuple[int, Ad]]:
     """``(first line, ad)`` for each object of a ``-json`` array, read in chunks.
 
     ``convert=False`` leaves expression strings (``"/Expr(...)/"``) as they are (faster,
-    for callers that read a few attributes).
-
-    A measured hot loop (benchmarks/bench_condor_history.py: 1 GB of ads), kept in one
-    function with local closures rather than split into method calls.
+    for callers that read a few attributes). A single object is read as an array of one.
 
     Raises:
         InputError: ``FILE:LINE: ...`` for text that is not a JSON array of objects,
             a truncated array included.
     """
-    decoder = json.JSONDecoder()
-    buf = fh.read(CHUNK)
-    clean = buf.isascii()  # no junk possible: skip the per-ad search (the hot path)
-    pos = 0
-    line = 1  # the line ``pos`` is on
-    eof = not buf
-
-    def skip(chars: str) -> None:
-        nonlocal pos, line
-        n = len(buf)
-        while pos < n and buf[pos] in chars:
-            if buf[pos] == "\n":
-                line += 1
-            pos += 1
-
-    def more() -> bool:
-        nonlocal buf, pos, eof, clean
-        if eof:
-            return False
-        data = fh.read(CHUNK)
-        if not data:
-            eof = True
-            return False
-        buf = buf[pos:] + data
-        pos = 0
-        clean = buf.isascii()
-        return True
-
-    skip(" \t\r\n")
-    while pos >= len(buf) and more():
-        skip(" \t\r\n")
-    if pos >= len(buf):
+    reader = _JsonAds(fh, label)
+    ch = reader.peek()
+    if not ch:
         return  # empty output: no ads
-    single = buf[pos] == "{"
-    if buf[pos] != "[":
-        if not single:  # a single object is read as an array of one
-            if _JUNK.search(buf, pos, pos + 1):
-                raise junk_error(label, line)
-            raise InputError(f"{label}:{line}: expected a JSON array of ads ('[')")
-    else:
-        pos += 1
+    if ch not in "[{":
+        raise reader.junk_at(reader.pos, reader.pos + 1) or reader.fail(
+            "expected a JSON array of ads ('[')"
+        )
+    if ch == "{":
+        line, obj = reader.ad()
+        yield line, ({k: _json_value(v) for k, v in obj.items()} if convert else obj)
+        return
+    reader.pos += 1
     first = True
-    while True:
-        skip(" \t\r\n")
-        while pos >= len(buf) and more():
-            skip(" \t\r\n")
-        if pos >= len(buf):
-            raise InputError(f"{label}:{line}: truncated JSON: the array of ads has no ']'")
-        ch = buf[pos]
-        if ch == "]":
-            return
+    while (ch := reader.peek()) != "]":
+        if not ch:
+            raise reader.fail("truncated JSON: the array of ads has no ']'")
         if not first:
             if ch != ",":
-                raise InputError(f"{label}:{line}: expected ',' or ']' between ads")
-            pos += 1
-            skip(" \t\r\n")
-            while pos >= len(buf) and more():
-                skip(" \t\r\n")
+                raise reader.fail("expected ',' or ']' between ads")
+            reader.pos += 1
+            reader.peek()
         first = False
-        while True:
-            try:
-                obj, end = decoder.raw_decode(buf, pos)
-                break
-            except json.JSONDecodeError as exc:
-                if more():
-                    continue
-                bad = line + buf.count("\n", pos, exc.pos)
-                junk = _JUNK.search(buf, pos, exc.pos + 1)
-                if junk is not None:
-                    raise junk_error(label, line + buf.count("\n", pos, junk.start())) from None
-                what = "truncated JSON" if exc.pos >= len(buf) - 1 else "not valid JSON"
-                raise InputError(f"{label}:{bad}: {what}: {exc.msg}") from None
-            except (ValueError, RecursionError) as exc:
-                raise InputError(f"{label}:{line}: not valid JSON: {exc}") from None
-        if not isinstance(obj, dict):
-            raise InputError(f"{label}:{line}: expected an ad (a JSON object)")
-        junk = None if clean else _JUNK.search(buf, pos, end)
-        if junk is not None:
-            raise junk_error(label, line + buf.count("\n", pos, junk.start()))
+        line, obj = reader.ad()
         yield line, ({k: _json_value(v) for k, v in obj.items()} if convert else obj)
-        if single:
-            return
-        line += buf.count("\n", pos, end)
-        pos = end
 
 
 _JUNK = re.compile("[\udc80-\udcff\x00]")
