@@ -26,6 +26,7 @@ def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) 
     from fairshare_cli.core.htcondor.placement import (
         charge_claims,
         place_running,
+        uncharge_displaced,
         uncharge_unplaced,
     )
     from fairshare_cli.core.htcondor.pool import (
@@ -40,14 +41,18 @@ def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) 
         return Placement({})
     negotiator = env.decode("negotiator", negotiator_from_json)
     placement = place_running(work, negotiator.claims, config.machines, env.now)
-    if not placement.new and not any(w.charged for w in placement.unplaced):
+    if (
+        not placement.new
+        and not placement.displaced
+        and not any(w.charged for w in placement.unplaced)
+    ):
         _warn(placement)
         return placement
     accountant = env.decode("accountant", acct.accountant_from_json)
     accountant = uncharge_unplaced(accountant, config, placement.unplaced, env.now)
-    accountant = charge_claims(
-        accountant, config, placement.claims.values(), slot_weights(config), env.now
-    )
+    weight_of = slot_weights(config)
+    accountant = uncharge_displaced(accountant, config, placement.displaced, weight_of, env.now)
+    accountant = charge_claims(accountant, config, placement.claims.values(), weight_of, env.now)
     negotiator = NegotiatorState(placement.claims, negotiator.rr_times, negotiator.last_cycle)
     state = env.state.with_section("negotiator", negotiator_to_json(negotiator))
     env.state = state.with_section("accountant", acct.accountant_to_json(accountant))

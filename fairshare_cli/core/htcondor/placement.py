@@ -62,6 +62,7 @@ class Placement:
     new: tuple[Claim, ...] = ()
     unplaced: tuple[Running, ...] = ()
     moved: tuple[tuple[Running, str], ...] = field(default_factory=tuple)
+    displaced: tuple[Claim, ...] = ()
 
 
 class _Slots:
@@ -77,6 +78,22 @@ class _Slots:
         self.by_name = {name.lower(): name for _, name, _, _ in self.order}
         self.ev = Evaluator()
         self._ads: dict[str, Ad] = {}
+        self.cursor = 0  # every slot before it is claimed
+
+    def first_free(self, item: Running, claims: Mapping[str, Claim]) -> str | None:
+        """The first slot, in configuration order, that no claim holds and ``item`` fits.
+
+        The search starts after the leading run of claimed slots (kept across calls), so
+        placing many pieces of work stays linear in the pool.
+        """
+        order = self.order
+        while self.cursor < len(order) and order[self.cursor][1] in claims:
+            self.cursor += 1
+        for i in range(self.cursor, len(order)):
+            stanza, name, machine, k = order[i]
+            if name not in claims and _fits(item, self.ad(stanza, name, machine, k), self):
+                return name
+        return None
 
     def ad(self, stanza: int, name: str, machine: str, slot_id: int) -> Ad:
         found = self._ads.get(name)
@@ -144,8 +161,9 @@ def place_running(
     newer); a named slot that is not configured falls back to the first free slot.
 
     Returns:
-        All claims after placement, the new claims, the work that found no slot, and the
-        work that named an unknown slot but found another (with the slot it got).
+        All claims after placement, the new claims, the work that found no slot, the work
+        that named an unknown slot but found another (with the slot it got), and the claims
+        other work took over (their holders no longer use those slots).
     """
     slots = _Slots(machines, now)
     out = dict(claims)
@@ -153,35 +171,27 @@ def place_running(
     new: list[Claim] = []
     unplaced: list[Running] = []
     moved: list[tuple[Running, str]] = []
-    cursor = 0  # free slots before it are known to be taken (for work without a job)
+    displaced: list[Claim] = []
     for item in work:
         if item.job_id and item.job_id in by_job:
             continue
-        target: str | None = None
-        if item.slot:
-            target = slots.by_name.get(item.slot.lower())
+        target = slots.by_name.get(item.slot.lower()) if item.slot else None
         if target is None:
-            start = cursor if item.job is None else 0
-            for i in range(start, len(slots.order)):
-                stanza, name, machine, k = slots.order[i]
-                if name in out:
-                    continue
-                if _fits(item, slots.ad(stanza, name, machine, k), slots):
-                    target = name
-                    if item.job is None:
-                        cursor = i + 1
-                    break
+            target = slots.first_free(item, out)
             if target is None:
                 unplaced.append(item)
                 continue
             if item.slot:
                 moved.append((item, target))
         claim = Claim(target, item.submitter, item.job_id, item.start_time)
+        old = out.get(target)
+        if old is not None and old != claim:
+            displaced.append(old)
         out[target] = claim
         if item.job_id:
             by_job[item.job_id] = claim
         new.append(claim)
-    return Placement(out, tuple(new), tuple(unplaced), tuple(moved))
+    return Placement(out, tuple(new), tuple(unplaced), tuple(moved), tuple(displaced))
 
 
 def charge_claims(
@@ -210,6 +220,19 @@ def charge_claims(
         add_n = count[name] - have_n
         if add_w > 1e-9 or add_n > 0:
             state = acct.add_match(state, config, name, max(add_w, 0.0), now, slots=max(add_n, 0))
+    return state
+
+
+def uncharge_displaced(
+    state: acct.AccountantState,
+    config: Config,
+    displaced: Iterable[Claim],
+    weight_of: Callable[[str], float],
+    now: float,
+) -> acct.AccountantState:
+    """``RemoveMatch`` at ``now`` each claim another piece of work took the slot of."""
+    for claim in displaced:
+        state = acct.remove_match(state, config, claim.submitter, weight_of(claim.slot), now)
     return state
 
 

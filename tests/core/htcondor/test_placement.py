@@ -67,3 +67,16 @@ def test_charge_claims_adds_only_what_is_not_recorded() -> None:
     more = charge_claims(state, config, claims, lambda s: 1.0, 10.0)
     assert more.records["a@d"].weighted_resources_used == 7.0
     assert more.records["a@d"].resources_used == 7
+
+
+def test_work_taking_a_named_slot_displaces_its_holder() -> None:
+    held = {"slot1@big001": Claim("slot1@big001", "a@d", "1.0", 5.0)}
+    placed = place_running([Running("b@d", "2.0", 7.0, slot="slot1@big001")], held, MACHINES, 9)
+    assert placed.claims["slot1@big001"].submitter == "b@d"
+    assert placed.displaced == (held["slot1@big001"],)
+
+
+def test_a_big_piece_does_not_hide_the_free_small_slots() -> None:
+    work = [Running("a@d", "1.0", 0.0, cpus=4), Running("a@d", "2.0", 0.0)]
+    placed = place_running(work, {}, MACHINES, 0.0)
+    assert [c.slot for c in placed.new] == ["slot1@big001", "slot1@small001"]
