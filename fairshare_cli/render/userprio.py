@@ -105,6 +105,11 @@ def _date(
     return cell
 
 
+def _table_factor(row: UserprioRow) -> float | None:
+    factor = row.priority_factor if row.table_factor is None else row.table_factor
+    return factor if factor > 0 else None
+
+
 def _since(row: UserprioRow, now: float) -> str | None:
     delta = now - row.last_usage_time
     return "<now>" if delta <= 0 else format_time_nosecs(delta)
@@ -136,7 +141,7 @@ COLUMNS: dict[str, Column] = {
             9,
             "Priority",
             "Factor",
-            _num(lambda r: r.priority_factor if r.priority_factor > 0 else None, 2, 9),
+            _num(_table_factor, 2, 9),
         ),
         Column("in_use", 6, "Wghted", "In Use", _num(lambda r: r.weighted_resources_in_use, 0, 6)),
         Column(
@@ -147,7 +152,7 @@ COLUMNS: dict[str, Column] = {
             _num(lambda r: r.weighted_accumulated_usage_hours, 2, 12),
         ),
         Column("start_time", 16, "Usage", "Start Time", _date(lambda r: r.begin_usage_time, True)),
-        Column("last_time", 16, "Last", "Usage Time", _date(lambda r: r.last_usage_time, False)),
+        Column("last_time", 16, "Last", "Usage Time", _date(lambda r: r.last_usage_time, True)),
         Column("time_since", 10, "Time Since", "Last Usage", _since),
         Column("requested", 10, "Weighted", "Requested", _num(lambda r: r.requested, 0, 10)),
         Column(
@@ -290,7 +295,7 @@ def _footer(view: UserprioView, cols: Sequence[Column], width: int, now: float) 
 def render_long(view: UserprioView, now: float) -> str:
     """``-long``: each record as an accounting ad in the old ``attr = value`` form."""
     out: list[str] = []
-    for r in view.rows:
+    for r in view.listed or view.rows:
         ad = {
             "MyType": '"Accounting"',
             "Name": f'"{r.name}"',

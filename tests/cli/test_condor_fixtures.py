@@ -105,18 +105,40 @@ def _numbered_ad() -> dict[int, dict[str, Any]]:
     return records
 
 
+def _record_factors() -> dict[str, float]:
+    """Each record's stored PriorityFactor, from the per-record ``condor_userprio -l``."""
+    factors: dict[str, float] = {}
+    name = ""
+    for line in (POOL / "condor_userprio.long.txt").read_text().splitlines():
+        key, _, value = line.partition(" = ")
+        if key == "Name":
+            name = json.loads(value)
+        elif key == "PriorityFactor":
+            factors[name] = float(value)
+    return factors
+
+
 def test_userprio_json_gives_the_captured_records(tmp_path: Path, run: Callable[..., Any]) -> None:
-    """Priorities, factors, usage (ad seconds = JSON hours x 3600) and times, per record."""
+    """Priorities, factors, usage (ad seconds = JSON hours x 3600) and times, per record.
+
+    A record's factor is the one it stores (the per-record ads of ``-l``: 1e7 for the
+    groups); the negotiator's ad gives a group only its GROUP_PRIO_FACTOR (0, which
+    ``-allusers`` prints blank: the table test covers that)."""
     args = import_pool(tmp_path, run)
     out = run("userprio", "--allusers", "--all", "--json", *args, "--now", CAPTURE)
     rows = {r["name"]: r for r in json.loads(out.stdout)}
     ads = _numbered_ad()
+    stored = _record_factors()
     assert set(rows) == {ad["Name"] for ad in ads.values()}
     for ad in ads.values():
         row = rows[ad["Name"]]
         assert row["is_group"] is ad["IsAccountingGroup"]
         assert row["effective_priority"] == pytest.approx(ad["Priority"], rel=1e-12)
-        assert row["priority_factor"] == ad["PriorityFactor"]
+        if ad["IsAccountingGroup"]:
+            assert ad["PriorityFactor"] == 0.0
+            assert row["priority_factor"] == stored[ad["Name"]] == 1e7
+        else:
+            assert row["priority_factor"] == ad["PriorityFactor"]
         assert row["resources_in_use"] == ad["ResourcesUsed"]
         assert row["weighted_resources_in_use"] == ad["WeightedResourcesUsed"]
         assert row["accumulated_usage_hours"] * 3600 == pytest.approx(ad["AccumulatedUsage"])

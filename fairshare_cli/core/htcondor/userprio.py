@@ -52,6 +52,8 @@ class UserprioRow:
     surplus: str = ""
     floor: float = 0.0
     ceiling: float = -1.0
+    #: The factor the table prints (-allusers: a group's GROUP_PRIO_FACTOR_<g>, 0 = blank).
+    table_factor: float | None = None
 
 
 @dataclass(frozen=True)
@@ -68,11 +70,14 @@ class UserprioView:
     hidden: int = 0
     named: tuple[str, ...] = field(default_factory=tuple)
     active: tuple[UserprioRow, ...] = ()  # every record past the activity filter, shown or not
+    listed: tuple[UserprioRow, ...] = ()  # --long and --json: every row, <none> included
 
 
 def requested_by_submitter(jobs: Iterable[Job], config: Config) -> dict[str, float]:
-    """Weighted demand per submitter: idle plus running jobs (``WeightedIdleJobs + ...``)."""
-    weighted = config.negotiator.use_slot_weights and config.negotiator.use_weighted_demand
+    """Demand per submitter: idle plus running jobs, weighted by their CPUs when
+    ``use_weighted_demand`` is on (``WeightedIdleJobs + WeightedRunningJobs``), as ``fs
+    quota`` counts it; else counted."""
+    weighted = config.negotiator.use_weighted_demand
     out: dict[str, float] = {}
     dom = config.pool.uid_domain
     for job in jobs:
@@ -180,8 +185,15 @@ def userprio_view(
             _flat_order(shown, query.sort, query.show_priority, query.show_usage)
         )
     matched = sum(1 for n in records if query.wanted(n)) if query.names else len(records)
+    # condor_userprio -long prints every ad past the filter: the groups (<none>) too
+    listed = (
+        ordered
+        if hier
+        else _flat_order(users + groups, query.sort, query.show_priority, query.show_usage)
+    )
     return UserprioView(
         rows=tuple(ordered),
+        listed=tuple(listed),
         hierarchical=hier,
         total_records=matched,
         active=tuple(rows),
@@ -232,7 +244,8 @@ def _active_rows(
                 group=name if rec.is_group else tree.group_of(name),
                 effective_priority=eup,
                 real_priority=eup / factor,
-                priority_factor=shown,
+                priority_factor=factor,
+                table_factor=shown,
                 resources_in_use=rec.resources_used,
                 weighted_resources_in_use=rec.weighted_resources_used,
                 accumulated_usage_hours=rec.accumulated_usage / 3600.0,
