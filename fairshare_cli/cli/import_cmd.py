@@ -12,22 +12,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 import click
 
 from fairshare_cli.cli.context import Env, mutate_state
-from fairshare_cli.cli.options import common_options, dry_run_option
-from fairshare_cli.core.dirac.correction import make_dirac_history_sink
-from fairshare_cli.core.htcondor.replay import make_accountant_history_sink
-from fairshare_cli.core.slurm.model import make_slurm_history_sink
-from fairshare_cli.core.state import SectionError
-from fairshare_cli.core.usage import SinkFactory, UnsortedHistory, UsageRecord
-from fairshare_cli.errors import InputError, StateError
+from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
+from fairshare_cli.core.operations.import_usage import HISTORY_SINKS
+from fairshare_cli.core.usage import SinkFactory, UsageRecord
 from fairshare_cli.io.history import FORMATS, read_condor_history, read_records
-
-#: One sink per subsystem, by state section: each charges records to its own model.
-HISTORY_SINKS: dict[str, SinkFactory] = {
-    "accountant": make_accountant_history_sink,
-    "dirac": make_dirac_history_sink,
-    "slurm": make_slurm_history_sink,
-}
-
 
 #: Inputs larger than this (bytes) show a progress bar when stderr is a terminal.
 LARGE_INPUT = 50_000_000
@@ -96,16 +84,15 @@ def import_group() -> None:
 @rebuild_option
 @dry_run_option
 @common_options
-def history(  # noqa: PLR0913  Click passes each option as one keyword argument
+@pass_options
+def history(
+    opts: GlobalOptions,
     file: str,
     fmt: str,
     cycle: float | None,
     cycle_start: str | None,
     rebuild: bool,
     dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Charge a usage history (CSV or JSON lines; - for stdin) to every model.
 
@@ -128,9 +115,7 @@ def history(  # noqa: PLR0913  Click passes each option as one keyword argument
             file,
             rebuild,
             dry_run,
-            config_path,
-            state_path,
-            now,
+            opts,
             sinks,
         )
 
@@ -159,13 +144,12 @@ def cycle_sink(cycle: float | None, cycle_start: str | None) -> SinkFactory:
 @rebuild_option
 @dry_run_option
 @common_options
+@pass_options
 def condor_history(
+    opts: GlobalOptions,
     file: str,
     rebuild: bool,
     dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Charge jobs from condor_history -json or -long output (- for stdin).
 
@@ -188,9 +172,7 @@ def condor_history(
                 file,
                 rebuild,
                 dry_run,
-                config_path,
-                state_path,
-                now,
+                opts,
             )
 
 
@@ -216,53 +198,42 @@ def _import(
     label: str,
     rebuild: bool,
     dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
-    history_sinks: Mapping[str, SinkFactory] = HISTORY_SINKS,
+    opts: GlobalOptions,
+    sinks: Mapping[str, SinkFactory] = HISTORY_SINKS,
 ) -> None:
-    """Feed every record to every sink, then store each sink's section; one write.
-
-    Sinks stream records in start order (flat memory); if the file turns out not to be in
-    order it is read once more through an external merge sort (flat memory too).
-    """
+    """Feed every record to every model (re-reading an unsorted source once); one write."""
+    from fairshare_cli.core.operations.import_usage import import_usage
     from fairshare_cli.io.history_sort import sorted_by_start
 
-    with mutate_state(config_path, state_path, now, dry_run) as env:
-        for in_order in (True, False):
-            try:
-                sinks = {
-                    name: make(env.config, env.state.section(name), env.now, rebuild)
-                    for name, make in history_sinks.items()
-                }
-            except SectionError as exc:
-                raise StateError(f"state file {env.state_path}: {exc}") from None
-            count = 0
-            running: list[tuple[int, UsageRecord]] = []
-            try:
-                for record in records() if in_order else sorted_by_start(records()):
-                    count += 1
-                    if record.end is None:
-                        running.append((count, record))
-                    try:
-                        for sink in sinks.values():
-                            sink.add(record)
-                    except InputError as exc:  # a sink names the record; add the file
-                        raise InputError(f"{label}: {exc}") from None
-            except UnsortedHistory:
-                continue
-            break
-        state = env.state
-        for name, sink in sinks.items():
-            state = state.with_section(name, sink.finish())
-        env.state = state
+    running: list[tuple[int, UsageRecord]] = []
+
+    def watched(items: Iterable[UsageRecord]) -> Iterator[UsageRecord]:
+        """The records, noting those still running (afresh at each reading)."""
+        running.clear()
+        for number, record in enumerate(items, start=1):
+            if record.end is None:
+                running.append((number, record))
+            yield record
+
+    with mutate_state(opts, dry_run) as env:
+        env.state, done = import_usage(
+            env.config,
+            env.state,
+            env.now,
+            lambda: watched(records()),
+            label=label,
+            rebuild=rebuild,
+            sinks=sinks,
+            resort=lambda items: watched(sorted_by_start(items)),
+        )
         _hold_running(env, running, label, rebuild)
         prefix = "(dry run, nothing written) " if dry_run else ""
+        count = done.records
         click.echo(
             f"{prefix}Imported {count} usage record{'s' if count != 1 else ''} "
             f"from {label} into {env.state_path}"
         )
-        unplaced = sorted(getattr(sinks["slurm"], "ignored", ()))
+        unplaced = done.slurm_unplaced
         if unplaced and env.config.accounts:
             click.echo(
                 f"Slurm: ignored the usage of {len(unplaced)} user"
@@ -281,12 +252,12 @@ def _hold_running(
     """
     from fairshare_cli.cli.running import hold_slots
     from fairshare_cli.core.htcondor.accountant import submitter_name
-    from fairshare_cli.core.htcondor.placement import HISTORY_PREFIX, Running
-    from fairshare_cli.core.htcondor.pool import (
+    from fairshare_cli.core.htcondor.claims import (
         NegotiatorState,
         negotiator_from_json,
         negotiator_to_json,
     )
+    from fairshare_cli.core.htcondor.placement import HISTORY_PREFIX, Running
 
     if rebuild:
         neg = env.decode("negotiator", negotiator_from_json)
@@ -294,10 +265,10 @@ def _hold_running(
         if len(kept) != len(neg.claims):
             neg = NegotiatorState(kept, neg.rr_times, neg.last_cycle)
             env.state = env.state.with_section("negotiator", negotiator_to_json(neg))
-    from fairshare_cli.core.htcondor.replay import slot_weigher
+    from fairshare_cli.core.htcondor.replay import record_weigher
 
     domain = env.config.pool.uid_domain
-    weigh = slot_weigher(env.config)
+    weigh = record_weigher(env.config)
     work = []
     for number, rec in running:
         name = submitter_name(rec.owner, rec.accounting_group, rec.nice_user, domain)
@@ -321,13 +292,12 @@ def _hold_running(
 @rebuild_option
 @dry_run_option
 @common_options
+@pass_options
 def sacct(
+    opts: GlobalOptions,
     file: str,
     rebuild: bool,
     dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Charge jobs from sacct output (sacct -P; - for stdin) to every model.
 
@@ -338,11 +308,10 @@ def sacct(
     Jobs still running at --now (End after it, or Unknown) keep accruing; steps and jobs
     that never started are skipped. Times without a zone are read as UTC.
     """
-    from fairshare_cli.cli.context import resolve_now
     from fairshare_cli.io.inputs import open_input
     from fairshare_cli.io.sacct import read_sacct
 
-    when = resolve_now(now)
+    when = opts.when()  # a bad --now is reported before the file is opened
     with open_input(file) as fh:
         records = list(read_sacct(fh, file, when))
-    _import(lambda: records, file, rebuild, dry_run, config_path, state_path, repr(when))
+    _import(lambda: records, file, rebuild, dry_run, opts)

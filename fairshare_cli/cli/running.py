@@ -23,24 +23,29 @@ def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) 
         StateError: a malformed state section.
     """
     from fairshare_cli.core.htcondor import accountant as acct
+    from fairshare_cli.core.htcondor.claims import (
+        NegotiatorState,
+        negotiator_from_json,
+        negotiator_to_json,
+        slot_weigher,
+    )
     from fairshare_cli.core.htcondor.placement import (
         charge_claims,
         place_running,
         uncharge_displaced,
         uncharge_unplaced,
     )
-    from fairshare_cli.core.htcondor.pool import (
-        NegotiatorState,
-        negotiator_from_json,
-        negotiator_to_json,
-        slot_weights,
-    )
 
     config = config or env.config
     if not config.machines:  # no pool to hold slots in (an accountant- or Slurm-only config)
         return Placement({})
     negotiator = env.decode("negotiator", negotiator_from_json)
-    placement = place_running(work, negotiator.claims, config.machines, env.now)
+    weigh = slot_weigher(config)
+
+    def weight_of(slot: str) -> float:
+        return weigh(slot, env.now)
+
+    placement = place_running(work, negotiator.claims, config.machines, env.now, weight_of)
     if (
         not placement.new
         and not placement.displaced
@@ -50,7 +55,6 @@ def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) 
         return placement
     accountant = env.decode("accountant", acct.accountant_from_json)
     accountant = uncharge_unplaced(accountant, config, placement.unplaced, env.now)
-    weight_of = slot_weights(config)
     accountant = uncharge_displaced(accountant, config, placement.displaced, weight_of, env.now)
     accountant = charge_claims(accountant, config, placement.claims.values(), weight_of, env.now)
     negotiator = NegotiatorState(placement.claims, negotiator.rr_times, negotiator.last_cycle)
@@ -86,11 +90,12 @@ def release_slots(env: Env, slots: Sequence[str], config: Config | None = None) 
         StateError: a malformed state section.
     """
     from fairshare_cli.core.htcondor import accountant as acct
-    from fairshare_cli.core.htcondor.pool import (
+    from fairshare_cli.core.htcondor.claims import (
         NegotiatorState,
+        claim_weight,
         negotiator_from_json,
         negotiator_to_json,
-        slot_weights,
+        slot_weigher,
     )
 
     config = config or env.config
@@ -99,10 +104,10 @@ def release_slots(env: Env, slots: Sequence[str], config: Config | None = None) 
     if not gone:
         return 0
     accountant = env.decode("accountant", acct.accountant_from_json)
-    weight_of = slot_weights(config)
+    weigh = slot_weigher(config)
     for claim in gone:
         accountant = acct.remove_match(
-            accountant, config, claim.submitter, weight_of(claim.slot), env.now
+            accountant, config, claim.submitter, claim_weight(claim, weigh), env.now
         )
     kept = {s: c for s, c in negotiator.claims.items() if s not in set(slots)}
     negotiator = NegotiatorState(kept, negotiator.rr_times, negotiator.last_cycle)

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import click
 
-from fairshare_cli.cli.options import common_options, dry_run_option
+from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 
 
 @click.command("condor-q")
 @click.argument("file", metavar="FILE")
 @dry_run_option
 @common_options
-def command(
-    file: str, dry_run: bool, config_path: str | None, state_path: str | None, now: str | None
-) -> None:
+@pass_options
+def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
     """Read condor_q -json or -long output (-allusers, -all; - for stdin) into the queue.
 
     \b
@@ -32,7 +31,7 @@ def command(
     from fairshare_cli.io.importers.classad_dumps import open_dump
     from fairshare_cli.io.importers.condor_q import read_queue
 
-    with mutate_state(config_path, state_path, now, dry_run) as env:
+    with mutate_state(opts, dry_run) as env:
         groups = frozenset(g.lower() for g in env.config.groups)
         skipped: list[str] = []
         with open_dump(file) as fh:

@@ -7,21 +7,20 @@ import dataclasses
 import click
 
 from fairshare_cli.cli.fragment import emit_fragment, fragment_options
-from fairshare_cli.cli.options import common_options
+from fairshare_cli.cli.options import GlobalOptions, common_options, pass_options
 
 
 @click.command("condor-status")
 @click.argument("file", metavar="FILE")
 @fragment_options
 @common_options
+@pass_options
 def command(
+    opts: GlobalOptions,
     file: str,
     into: str | None,
     replace: bool,
     dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Read condor_status -json or -long output (- for stdin): machines and claims.
 
@@ -60,7 +59,8 @@ def command(
     ignored = [f"{a} (expression)" for a in sorted(dump.ignored)] + notes
     # The claims go into the state at --config's (or --into's) state, placed on the
     # imported machines.
-    with mutate_state(config_path or into, state_path, now, dry_run) as env:
+    where = dataclasses.replace(opts, config_path=opts.config_path or into)
+    with mutate_state(where, dry_run) as env:
         config = dataclasses.replace(env.config, machines=build_config(fragment, file).machines)
         work = [
             Running(

@@ -5,16 +5,15 @@ from __future__ import annotations
 import click
 
 from fairshare_cli.cli.context import mutate_state
-from fairshare_cli.cli.options import common_options, dry_run_option
+from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 
 
 @click.command("condor-userprio")
 @click.argument("file", metavar="FILE")
 @dry_run_option
 @common_options
-def command(
-    file: str, dry_run: bool, config_path: str | None, state_path: str | None, now: str | None
-) -> None:
+@pass_options
+def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
     """Set accountant records from condor_userprio -l [-allusers] output (- for stdin).
 
     \b
@@ -36,7 +35,7 @@ def command(
 
     with open_dump(file) as fh:
         ads, last_update = read_userprio(fh, file)
-    with mutate_state(config_path, state_path, now, dry_run) as env:
+    with mutate_state(opts, dry_run) as env:
         accountant = env.decode("accountant", acct.accountant_from_json)
         accountant, count = records_from_ads(ads, accountant, env.config, last_update)
         state = env.state.with_section("accountant", acct.accountant_to_json(accountant))

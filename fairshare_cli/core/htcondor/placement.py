@@ -153,12 +153,15 @@ def place_running(
     claims: Mapping[str, Claim],
     machines: Sequence[MachineSpec],
     now: float,
+    weight_of: Callable[[str], float] = lambda slot: 1.0,
 ) -> Placement:
     """Put running work on slots: the named slot, else the first free slot that fits.
 
     Work whose job already holds a claim stays where it is (re-importing is harmless). A
     named slot that is configured is taken even if another claim held it (the source is
-    newer); a named slot that is not configured falls back to the first free slot.
+    newer); a named slot that is not configured falls back to the first free slot. Each
+    claim stores the weight it is charged with: what the work was already charged (a
+    replayed history record), else ``weight_of`` its slot.
 
     Returns:
         All claims after placement, the new claims, the work that found no slot, the work
@@ -183,10 +186,13 @@ def place_running(
                 continue
             if item.slot:
                 moved.append((item, target))
-        claim = Claim(target, item.submitter, item.job_id, item.start_time)
         old = out.get(target)
-        if old is not None and old != claim:
+        if old is not None and (old.submitter, old.job_id) == (item.submitter, item.job_id):
+            continue  # the same claim again
+        if old is not None:
             displaced.append(old)
+        weight = item.charged if item.charged > 0 else weight_of(target)
+        claim = Claim(target, item.submitter, item.job_id, item.start_time, weight)
         out[target] = claim
         if item.job_id:
             by_job[item.job_id] = claim
@@ -210,7 +216,8 @@ def charge_claims(
     weight: dict[str, float] = {}
     count: dict[str, int] = {}
     for c in claims:
-        weight[c.submitter] = weight.get(c.submitter, 0.0) + weight_of(c.slot)
+        held = c.weight if c.weight is not None else weight_of(c.slot)
+        weight[c.submitter] = weight.get(c.submitter, 0.0) + held
         count[c.submitter] = count.get(c.submitter, 0) + 1
     for name in sorted(weight):
         rec = state.get(name)
@@ -230,9 +237,11 @@ def uncharge_displaced(
     weight_of: Callable[[str], float],
     now: float,
 ) -> acct.AccountantState:
-    """``RemoveMatch`` at ``now`` each claim another piece of work took the slot of."""
+    """``RemoveMatch`` at ``now`` each claim another piece of work took the slot of (the
+    weight it was charged with)."""
     for claim in displaced:
-        state = acct.remove_match(state, config, claim.submitter, weight_of(claim.slot), now)
+        held = claim.weight if claim.weight is not None else weight_of(claim.slot)
+        state = acct.remove_match(state, config, claim.submitter, held, now)
     return state
 
 
