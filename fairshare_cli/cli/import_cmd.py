@@ -204,6 +204,7 @@ def _import(
     """Feed every record to every model (re-reading an unsorted source once); one write."""
     from fairshare_cli.core.operations.import_usage import import_usage
     from fairshare_cli.io.history_sort import sorted_by_start
+    from fairshare_cli.io.usage_store import SECTION, import_log
 
     running: list[tuple[int, UsageRecord]] = []
 
@@ -215,18 +216,26 @@ def _import(
                 running.append((number, record))
             yield record
 
-    with mutate_state(opts, dry_run) as env:
+    with (
+        mutate_state(opts, dry_run) as env,
+        import_log(env.state_path, env.state.section(SECTION), rebuild, dry_run) as log,
+    ):
+        feed = records if log is None else (lambda: log.tee(records()))
         env.state, done = import_usage(
             env.config,
             env.state,
             env.now,
-            lambda: watched(records()),
+            lambda: watched(feed()),
             label=label,
             rebuild=rebuild,
             sinks=sinks,
-            resort=lambda items: watched(sorted_by_start(items)),
+            # the second reading, in start order through the external sort (flat memory)
+            resort=lambda _unsorted: watched(sorted_by_start(feed())),
         )
         _hold_running(env, running, label, rebuild)
+        if log is not None:  # the usage history store (fs whatif replays from it)
+            marks = log.finish(env.now, env.config.pool.usage_history_window)
+            env.state = env.state.with_section(SECTION, marks.to_json())
         prefix = "(dry run, nothing written) " if dry_run else ""
         count = done.records
         click.echo(
