@@ -11,11 +11,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 
 import click
 
-from fairshare_cli.cli.context import mutate_state
+from fairshare_cli.cli.context import Env, mutate_state
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.operations.import_usage import HISTORY_SINKS
 from fairshare_cli.core.usage import SinkFactory, UsageRecord
 from fairshare_cli.io.history import FORMATS, read_condor_history, read_records
+
+#: Inputs larger than this (bytes) show a progress bar when stderr is a terminal.
+LARGE_INPUT = 50_000_000
 
 rebuild_option = click.option(
     "--rebuild",
@@ -148,22 +151,29 @@ def condor_history(
     rebuild: bool,
     dry_run: bool,
 ) -> None:
-    """Charge finished jobs from condor_history -json output (- for stdin).
+    """Charge jobs from condor_history -json or -long output (- for stdin).
 
     \b
     Example:
       condor_history -json > jobs.json && fs import condor-history jobs.json
     Each job ad counts one slot of RequestCpus from JobCurrentStartDate to CompletionDate,
-    charged to its AccountingGroup or User; ads of jobs that never ran are skipped.
+    charged to its AccountingGroup or User; ads of jobs that never ran are skipped, jobs
+    still running hold a slot. Read ad by ad (newest first is fine): memory stays flat.
     """
+    import os
+
+    from fairshare_cli.render.negotiate import progress_bar
+
     with spooled(file) as path:
-        _import(
-            lambda: read_condor_history(path, label=file),
-            file,
-            rebuild,
-            dry_run,
-            opts,
-        )
+        large = sys.stderr.isatty() and os.path.getsize(path) > LARGE_INPUT
+        with progress_bar(large, "reading " + file) as bar:
+            _import(
+                lambda: read_condor_history(path, label=file, progress=bar if large else None),
+                file,
+                rebuild,
+                dry_run,
+                opts,
+            )
 
 
 @contextlib.contextmanager
@@ -193,7 +203,18 @@ def _import(
 ) -> None:
     """Feed every record to every model (re-reading an unsorted source once); one write."""
     from fairshare_cli.core.operations.import_usage import import_usage
+    from fairshare_cli.io.history_sort import sorted_by_start
     from fairshare_cli.io.usage_store import SECTION, import_log
+
+    running: list[tuple[int, UsageRecord]] = []
+
+    def watched(items: Iterable[UsageRecord]) -> Iterator[UsageRecord]:
+        """The records, noting those still running (afresh at each reading)."""
+        running.clear()
+        for number, record in enumerate(items, start=1):
+            if record.end is None:
+                running.append((number, record))
+            yield record
 
     with (
         mutate_state(opts, dry_run) as env,
@@ -201,8 +222,17 @@ def _import(
     ):
         feed = records if log is None else (lambda: log.tee(records()))
         env.state, done = import_usage(
-            env.config, env.state, env.now, feed, label=label, rebuild=rebuild, sinks=sinks
+            env.config,
+            env.state,
+            env.now,
+            lambda: watched(feed()),
+            label=label,
+            rebuild=rebuild,
+            sinks=sinks,
+            # the second reading, in start order through the external sort (flat memory)
+            resort=lambda _unsorted: watched(sorted_by_start(feed())),
         )
+        _hold_running(env, running, label, rebuild)
         if log is not None:  # the usage history store (fs whatif replays from it)
             marks = log.finish(env.now, env.config.pool.usage_history_window)
             env.state = env.state.with_section(SECTION, marks.to_json())
@@ -219,6 +249,51 @@ def _import(
                 f"{'s' if len(unplaced) != 1 else ''} with no association: {', '.join(unplaced)}",
                 err=True,
             )
+
+
+def _hold_running(
+    env: Env, running: list[tuple[int, UsageRecord]], label: str, rebuild: bool
+) -> None:
+    """Records still running hold slots (the first free ones that fit): claims.
+
+    Their use is already charged from their start by the replay; ``--rebuild`` first
+    drops the claims earlier history imports made.
+    """
+    from fairshare_cli.cli.running import hold_slots
+    from fairshare_cli.core.htcondor.accountant import submitter_name
+    from fairshare_cli.core.htcondor.claims import (
+        NegotiatorState,
+        negotiator_from_json,
+        negotiator_to_json,
+    )
+    from fairshare_cli.core.htcondor.placement import HISTORY_PREFIX, Running
+
+    if rebuild:
+        neg = env.decode("negotiator", negotiator_from_json)
+        kept = {s: c for s, c in neg.claims.items() if not c.job_id.startswith(HISTORY_PREFIX)}
+        if len(kept) != len(neg.claims):
+            neg = NegotiatorState(kept, neg.rr_times, neg.last_cycle)
+            env.state = env.state.with_section("negotiator", negotiator_to_json(neg))
+    from fairshare_cli.core.htcondor.replay import record_weigher
+
+    domain = env.config.pool.uid_domain
+    weigh = record_weigher(env.config)
+    work = []
+    for number, rec in running:
+        name = submitter_name(rec.owner, rec.accounting_group, rec.nice_user, domain)
+        for k in range(rec.slots):
+            work.append(
+                Running(
+                    submitter=name,
+                    job_id=f"{HISTORY_PREFIX}{name}:{rec.start:.0f}:{number}.{k}",
+                    start_time=rec.start,
+                    cpus=rec.cpus,
+                    label=f"{label}: record {number} ({name}, running since {rec.start:.0f})",
+                    charged=weigh(rec.cpus),
+                )
+            )
+    if work:
+        hold_slots(env, work)
 
 
 @import_group.command("sacct")

@@ -8,8 +8,9 @@ from typing import Any
 
 import click
 
-from fairshare_cli.cli.context import mutate_state, refuse_going_back
+from fairshare_cli.cli.context import Env, mutate_state, refuse_going_back
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
+from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, UINT32_MAX
 from fairshare_cli.errors import InputError
 
@@ -107,10 +108,36 @@ def submit(
         if any(job.status == "running" for job in new):  # running jobs are charged from now
             refuse_going_back(env.state, env.now, env.state_path)
         env.state = add_jobs(env.config, env.state, queue, new, env.now)
+        _hold(env, [j for j in new if j.status == "running"], jobs_file or "fs submit")
         ids = ", ".join(j.id for j in new)
         click.echo(
             f"{_prefix(dry_run)}Submitted {len(new)} job{'s' if len(new) != 1 else ''}: {ids}"
         )
+
+
+def _hold(env: Env, running: list[Job], source: str) -> None:
+    """Running jobs submitted hold their slot (else the first free one that fits)."""
+    if not running:
+        return
+    from fairshare_cli.cli.running import hold_slots
+    from fairshare_cli.core.htcondor.placement import Running
+    from fairshare_cli.core.htcondor.pool import submitter_of
+
+    name = submitter_of(env.config)
+    hold_slots(
+        env,
+        [
+            Running(
+                submitter=name(job),
+                job_id=job.id,
+                start_time=job.start_time if job.start_time is not None else env.now,
+                slot=job.slot,
+                job=job,
+                label=f"{source}: job {job.id}",
+            )
+            for job in running
+        ],
+    )
 
 
 def _job_object(

@@ -83,6 +83,8 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
 
     env = load_env(opts)
     state, jobs, group_info = _read_inputs(env)
+    shown_at, dumped = _as_dumped(env, state)
+    group_info.update(dumped)
     query = UserprioQuery(
         names=names,
         all_users=allusers,
@@ -92,16 +94,18 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         show_usage=usage or not priority or all_cols,
         priority_only=priority and not usage and not all_cols,
     )
-    view = userprio_view(state, env.config, env.now, query, jobs=jobs, group_info=group_info)
+    view = userprio_view(
+        state, env.config, shown_at, query, jobs=jobs, group_info=group_info, activity_now=env.now
+    )
     fmt = opts.output
     if fmt != "table":
         emit_rows(_json_rows(view), JSON_FIELDS, fmt)
         return
     if long_:
-        click.echo(render_long(view, env.now), nl=False)
+        click.echo(render_long(view, shown_at), nl=False)
         return
     cols = choose_columns(view, all_cols=all_cols, priority=priority, usage=usage)
-    click.echo(render_userprio(view, cols, env.now), nl=False)
+    click.echo(render_userprio(view, cols, shown_at), nl=False)
 
 
 def _read_inputs(env: Env) -> tuple[AccountantState, list[Job], dict[str, GroupQuotaInfo]]:
@@ -145,3 +149,30 @@ def _json_rows(view: UserprioView) -> list[dict[str, Any]]:
         }
         for r in view.listed
     ]
+
+
+def _as_dumped(env: Env, state: AccountantState) -> tuple[float, dict[str, GroupQuotaInfo]]:
+    """The time to show the accountant at, and the group quotas of its last cycle.
+
+    While a ``condor_userprio`` dump (``fs import condor-userprio``) still describes the
+    accountant, records show as of its ``LastUpdate`` with the quotas it reported, as
+    condor_userprio shows them; otherwise at ``--now`` with no dumped quotas.
+    """
+    from fairshare_cli.core.htcondor.claims import negotiator_from_json
+    from fairshare_cli.core.htcondor.snapshot import (
+        SECTION,
+        snapshot_from_json,
+        snapshot_in_force,
+    )
+
+    snap = env.decode(SECTION, snapshot_from_json)
+    if snap is None:
+        return env.now, {}
+    last_cycle = env.decode("negotiator", negotiator_from_json).last_cycle
+    if not snapshot_in_force(snap, last_cycle, env.now, state):
+        return env.now, {}
+    quotas = {
+        name: GroupQuotaInfo(g.effective_quota, g.subtree_quota, g.sort_key)
+        for name, g in snap.groups.items()
+    }
+    return snap.last_update, quotas

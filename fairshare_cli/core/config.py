@@ -112,7 +112,11 @@ class NegotiatorConfig:
 
 @dataclass(frozen=True)
 class MachineSpec:
-    """``[[machines]]``: ``count`` machines of ``slots`` identical slots each."""
+    """``[[machines]]``: ``count`` machines of ``slots`` identical slots each.
+
+    ``hosts`` names the machines (``x01.example.org`` ...) instead of ``<name>001`` ...;
+    ``count`` is then their number (``fs import condor-status`` writes real pools so).
+    """
 
     name: str
     count: int = 1
@@ -121,6 +125,7 @@ class MachineSpec:
     start: str = "true"
     rank: str = "0"
     partitions: tuple[str, ...] = ()
+    hosts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -310,7 +310,7 @@ def explain_lines(job_id: str, events: Sequence[dict[str, Any]]) -> list[str]:
 
 
 @contextmanager
-def progress_bar(enabled: bool) -> Iterator[Callable[[float], None]]:
+def progress_bar(enabled: bool, label: str = "negotiating") -> Iterator[Callable[[float], None]]:
     """A progress callback drawing a bar on stderr once the work has taken a second."""
     start = time.monotonic()
     state: dict[str, Any] = {}
@@ -328,7 +328,7 @@ def progress_bar(enabled: bool) -> Iterator[Callable[[float], None]]:
             bar = Progress(console=Console(stderr=True), transient=True)
             bar.start()
             state["bar"] = bar
-            state["task"] = bar.add_task("negotiating", total=1.0)
+            state["task"] = bar.add_task(label, total=1.0)
             state["last"] = 0.0
         if now - state["last"] > 0.1:
             state["bar"].update(state["task"], completed=min(fraction, 1.0))

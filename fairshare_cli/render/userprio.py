@@ -105,6 +105,11 @@ def _date(
     return cell
 
 
+def _table_factor(row: UserprioRow) -> float | None:
+    factor = row.priority_factor if row.table_factor is None else row.table_factor
+    return factor if factor > 0 else None
+
+
 def _since(row: UserprioRow, now: float) -> str | None:
     delta = now - row.last_usage_time
     return "<now>" if delta <= 0 else format_time_nosecs(delta)
@@ -136,7 +141,7 @@ COLUMNS: dict[str, Column] = {
             9,
             "Priority",
             "Factor",
-            _num(lambda r: r.priority_factor if r.priority_factor > 0 else None, 2, 9),
+            _num(_table_factor, 2, 9),
         ),
         Column("in_use", 6, "Wghted", "In Use", _num(lambda r: r.weighted_resources_in_use, 0, 6)),
         Column(

@@ -60,11 +60,10 @@ def test_jobs_file_errors(tmp_path: Path, text: str, message: str) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        pytest.param("[1,", " line 1: not valid JSON: Expecting value", id="syntax"),
-        pytest.param(
-            '"x"', ": expected the JSON array that condor_history -json prints", id="not-a-list"
-        ),
-        pytest.param("[1]", ": ad 1: expected a job ad object", id="not-an-ad"),
+        # FILE:LINE, as every HTCondor dump reader names bad input (issue 11)
+        pytest.param("[{},", ":1: truncated JSON: Expecting value", id="syntax"),
+        pytest.param('"x"', ":1: expected 'Attr = value', got '\"x\"'", id="not-json-nor-long"),
+        pytest.param("[1]", ":1: expected an ad (a JSON object)", id="not-an-ad"),
     ],
 )
 def test_condor_history_errors(tmp_path: Path, text: str, message: str) -> None:

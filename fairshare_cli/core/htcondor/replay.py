@@ -242,6 +242,9 @@ def record_from_condor_ad(ad: Mapping[str, Any], where: str) -> UsageRecord | No
     if not start:
         return None
     end = ad.get("CompletionDate") or ad.get("EnteredCurrentStatus")
+    numbers = isinstance(start, (int, float)) and isinstance(end, (int, float))
+    if numbers and end < start and ad.get("JobStatus") != 2:
+        return None  # left its state before this start (evicted): nothing to charge
     owner = ad.get("User") or ad.get("Owner")
     if not isinstance(owner, str) or not owner:
         raise InputError(f"{where}: the job ad has neither User nor Owner")

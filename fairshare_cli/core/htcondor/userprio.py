@@ -52,6 +52,8 @@ class UserprioRow:
     surplus: str = ""
     floor: float = 0.0
     ceiling: float = -1.0
+    #: The factor the table prints (-allusers: a group's GROUP_PRIO_FACTOR_<g>, 0 = blank).
+    table_factor: float | None = None
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,7 @@ def userprio_view(
     *,
     jobs: Sequence[Job] = (),
     group_info: Mapping[str, GroupQuotaInfo] | None = None,
+    activity_now: float | None = None,
 ) -> UserprioView:
     """Compute the rows of ``condor_userprio`` at ``now``.
 
@@ -152,10 +155,14 @@ def userprio_view(
         query: the options: names, filters, order and columns (HTCondor's defaults if None).
         jobs: the queue, for each submitter's and group's demand.
         group_info: effective and subtree quotas and sort keys from the quota computation.
+        activity_now: the time the 24-hour activity filter counts back from (default
+            ``now``); condor_userprio counts from the clock while it shows the accountant
+            as of its last update.
     """
     query = query or UserprioQuery()
     records = acct.view(state, config, now)
-    cutoff = None if (query.all_users or query.names) else now - ACTIVITY_WINDOW
+    since = now if activity_now is None else activity_now
+    cutoff = None if (query.all_users or query.names) else since - ACTIVITY_WINDOW
     rows = _active_rows(records, config, query, cutoff, jobs, group_info or {})
     users = [r for r in rows if not r.is_group]
     groups = [r for r in rows if r.is_group]
@@ -223,8 +230,10 @@ def _active_rows(
                 continue
         factor = acct.priority_factor(rec, config, tree)
         eup = acct.effective_priority(rec, factor)
+        shown = _group_factor(config, name) if query.all_users and rec.is_group else factor
         info = group_info.get(name) if rec.is_group else None
-        cq: float | None = None
+        # The root's configured quota is 0 (condor_userprio prints 0.00 for <none>).
+        cq: float | None = 0.0 if name == acct.ROOT_GROUP else None
         if rec.is_group and name in config.groups:
             spec = config.groups[name]
             cq = spec.quota if spec.quota is not None else spec.dynamic_quota
@@ -236,13 +245,15 @@ def _active_rows(
                 effective_priority=eup,
                 real_priority=eup / factor,
                 priority_factor=factor,
+                table_factor=shown,
                 resources_in_use=rec.resources_used,
                 weighted_resources_in_use=rec.weighted_resources_used,
                 accumulated_usage_hours=rec.accumulated_usage / 3600.0,
                 weighted_accumulated_usage_hours=rec.weighted_accumulated_usage / 3600.0,
                 begin_usage_time=rec.begin_usage_time,
                 last_usage_time=rec.last_usage_time,
-                requested=group_req.get(name, 0.0) if rec.is_group else requested.get(name),
+                # Only group records carry Requested (the negotiator's ads, 25.0).
+                requested=group_req.get(name, 0.0) if rec.is_group else None,
                 config_quota=cq,
                 effective_quota=info.effective_quota if info else None,
                 subtree_quota=info.subtree_quota if info else None,
@@ -253,6 +264,13 @@ def _active_rows(
             )
         )
     return rows
+
+
+def _group_factor(config: Config, group: str) -> float:
+    """A group's factor in the negotiator's ad (``-allusers``): ``GROUP_PRIO_FACTOR_<g>``,
+    0 when unset (printed blank), whatever factor the group's record holds."""
+    spec = config.groups.get(group)
+    return (spec.prio_factor or 0.0) if spec is not None else 0.0
 
 
 def _without_leading_root(ordered: list[UserprioRow]) -> list[UserprioRow]:

@@ -82,6 +82,7 @@ def import_usage(
     label: str,
     rebuild: bool = False,
     sinks: Mapping[str, SinkFactory] = HISTORY_SINKS,
+    resort: Callable[[Iterable[UsageRecord]], Iterable[UsageRecord]] | None = None,
 ) -> tuple[State, ImportSummary]:
     """Charge every usage record to every model; ``rebuild`` forgets recorded usage first.
 
@@ -91,6 +92,8 @@ def import_usage(
         label: names the source in messages.
         sinks: the sink factory of each state section (default :data:`HISTORY_SINKS`;
             ``fs import history --cycle`` replaces the accountant's).
+        resort: puts records in start order (the CLI's external merge sort): the second
+            reading then streams too, instead of the sinks buffering every record.
 
     Returns:
         The new state and what was imported.
@@ -103,7 +106,10 @@ def import_usage(
     try:
         made, count = _feed(config, state, now, records(), label, rebuild, True, sinks)
     except UnsortedHistory:
-        made, count = _feed(config, state, now, records(), label, rebuild, False, sinks)
+        if resort is not None:
+            made, count = _feed(config, state, now, resort(records()), label, rebuild, True, sinks)
+        else:
+            made, count = _feed(config, state, now, records(), label, rebuild, False, sinks)
     for name, sink in made.items():
         state = state.with_section(name, sink.finish())
     unplaced = tuple(sorted(getattr(made["slurm"], "ignored", ())))

@@ -151,13 +151,14 @@ def read_machines(top: Reader, file: str) -> tuple[MachineSpec, ...]:
         top.fail("machines: expected an array of tables ([[machines]])")
     out: list[MachineSpec] = []
     names: set[str] = set()
+    seen_hosts: set[str] = set()
     total = 0
     for i, item in enumerate(items):
         r = Reader(
             item,
             f"machines[{i}]",
             file,
-            ("name", "count", "slots", "attributes", "start", "rank", "partitions"),
+            ("name", "count", "slots", "attributes", "start", "rank", "partitions", "hosts"),
         )
         if not r.has("name"):
             r.fail(f"machines[{i}].name: required (machines are named <name>001, <name>002, ...)")
@@ -176,7 +177,7 @@ def read_machines(top: Reader, file: str) -> tuple[MachineSpec, ...]:
                 r.fail(f"{at}: expected a finite number, got {v}")
             if isinstance(v, int) and not isinstance(v, bool) and not INT64_MIN <= v <= INT64_MAX:
                 r.fail(f"{at}: expected a whole number that fits in 64 bits, got {v}")
-        count = r.int_("count", 1, lo=0, hi=MAX_POOL_SLOTS)
+        hosts, count = _hosts_and_count(r, i, seen_hosts)
         slots = r.int_("slots", 1, lo=1, hi=MAX_POOL_SLOTS)
         total += count * slots
         if total > MAX_POOL_SLOTS:
@@ -193,9 +194,23 @@ def read_machines(top: Reader, file: str) -> tuple[MachineSpec, ...]:
                 start=r.get("start", r.string, "true"),
                 rank=r.get("rank", r.string, "0"),
                 partitions=r.get("partitions", r.string_list, ()),
+                hosts=hosts,
             )
         )
     return tuple(out)
+
+
+def _hosts_and_count(r: Reader, i: int, seen: set[str]) -> tuple[tuple[str, ...], int]:
+    """``hosts`` (machine names, each once in the pool) and ``count`` (their number if
+    named; else given, default 1)."""
+    hosts: tuple[str, ...] = r.get("hosts", r.string_list, tuple[str, ...]())
+    if len(set(hosts)) != len(hosts) or seen.intersection(hosts):
+        r.fail(f"machines[{i}].hosts: each machine may be named only once")
+    seen.update(hosts)
+    count = r.int_("count", len(hosts) or 1, lo=0, hi=MAX_POOL_SLOTS)
+    if hosts and count != len(hosts):
+        r.fail(f"machines[{i}].count: {count} but hosts names {len(hosts)} machines")
+    return hosts, int(count)
 
 
 def read_groups(top: Reader, file: str) -> dict[str, GroupSpec]:

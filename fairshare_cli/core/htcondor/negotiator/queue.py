@@ -182,7 +182,14 @@ def job_values(job: Job, submitter: str) -> dict[str, object]:
     }
     if job.accounting_group:
         values["AccountingGroup"] = submitter
+    values.update(getattr(job, "attributes", None) or {})  # an imported ad's (condor-q)
     return values
+
+
+def job_names(idle: Iterable[JobBatch]) -> frozenset[str]:
+    """:data:`JOB_NAMES` and the attributes imported jobs carry (``fs import condor-q``)."""
+    extra = {k.lower() for b in idle for k in (getattr(b.job, "attributes", None) or {})}
+    return JOB_NAMES | extra if extra else JOB_NAMES
 
 
 def job_ad(ev: Evaluator, job: Job, submitter: str) -> Ad:
@@ -247,7 +254,8 @@ def group_queue(
     """
     legacy = knobs.profile == "legacy"
     weighted = knobs.use_weighted_demand
-    sig_attrs = [a for a in JOB_NAMES if a in refs and a not in ("requirements", "rank")]
+    names = job_names(idle)
+    sig_attrs = [a for a in names if a in refs and a not in ("requirements", "rank")]
     need_submitter = any(a in refs for a in SUBMITTER_ATTRS) or "user" in refs
     autoclusters: list[AutoCluster] = []
     ac_by_key: dict[tuple[object, ...], AutoCluster] = {}

@@ -116,7 +116,9 @@ class SlotExprs:
 
 
 def machine_names(spec: MachineSpec) -> list[str]:
-    """Machine names of a stanza: ``exec001`` … (at least three digits)."""
+    """Machine names of a stanza: its ``hosts``, else ``exec001`` … (at least three digits)."""
+    if spec.hosts:
+        return list(spec.hosts)
     width = max(3, len(str(spec.count)))
     return [f"{spec.name}{m:0{width}d}" for m in range(1, spec.count + 1)]
 

@@ -23,10 +23,10 @@ from fairshare_cli.core.htcondor.classads import Ad, Evaluator
 from fairshare_cli.core.htcondor.concurrency import LimitCounts, parse_limits
 from fairshare_cli.core.htcondor.groups import ROOT, GroupTree, assign_quotas, assigned_group
 from fairshare_cli.core.htcondor.negotiator.queue import (
-    JOB_NAMES,
     SUBMITTER_ATTRS,
     group_queue,
     job_ad,
+    job_names,
     make_submitters,
     scan_jobs,
 )
@@ -109,9 +109,10 @@ class Snapshot:
         self.stanza_names = [spec.name for spec in machines]
         refs, preempt_refs = self._compile_slot_side(machines)
         idle, running, texts = scan_jobs(inputs.jobs)
+        names = job_names(idle)
         for (req, rank), job_id in texts.items():
             for what, text in (("requirements", req), ("rank", rank)):
-                c = self.ev.compile(text, JOB_NAMES, f"job {job_id} {what}", InputError)
+                c = self.ev.compile(text, names, f"job {job_id} {what}", InputError)
                 refs.update(c.my_refs)
                 refs.update(c.target_refs)
         self.refs = frozenset(refs)

@@ -1,0 +1,40 @@
+"""``fs import condor-config``: HTCondor's knobs as a config fragment."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from fairshare_cli.cli.fragment import emit_fragment, fragment_options
+
+
+@click.command("condor-config")
+@click.argument("file", metavar="FILE")
+@fragment_options
+def command(file: str, into: str | None, replace: bool, dry_run: bool) -> None:
+    """Read a condor_config file or condor_config_val -dump output (- for stdin).
+
+    \b
+    Examples:
+      fs import condor-config /etc/condor/condor_config
+      condor_config_val -dump | fs import condor-config - --into pool.toml
+    Takes the knobs the pool config models, under their real names (PRIORITY_HALFLIFE,
+    *_PRIO_FACTOR, UID_DOMAIN, ACCOUNTANT_LOCAL_DOMAIN, GROUP_NAMES and the GROUP_* knobs,
+    NEGOTIATOR_*, PREEMPTION_*, SLOT_WEIGHT, GROUP_SORT_EXPR), expanding $(MACRO) and
+    $(MACRO:default) and following include lines; every other knob is listed as ignored.
+    """
+    from fairshare_cli.io.importers.classad_dumps import open_dump
+    from fairshare_cli.io.importers.condor_config import read_config
+    from fairshare_cli.io.importers.condor_knobs import fragment_from_knobs
+
+    base = Path(file).parent if file != "-" else Path.cwd()
+    with open_dump(file) as fh:
+        conf = read_config(fh, file, base)
+    fragment, used, ignored = fragment_from_knobs(conf)
+    groups = len(fragment.get("groups", {}))
+    summary = (
+        f"condor-config {file}: {len(used)} knob{'s' if len(used) != 1 else ''} taken, "
+        f"{groups} group{'s' if groups != 1 else ''}"
+    )
+    emit_fragment(fragment, into, replace, dry_run, summary, ignored)

@@ -1,0 +1,72 @@
+"""``fs import condor-q``: the job queue from ``condor_q``; running jobs hold their slots."""
+
+from __future__ import annotations
+
+import click
+
+from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
+
+
+@click.command("condor-q")
+@click.argument("file", metavar="FILE")
+@dry_run_option
+@common_options
+@pass_options
+def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
+    """Read condor_q -json or -long output (-allusers, -all; - for stdin) into the queue.
+
+    \b
+    Example:
+      condor_q -allusers -json > queue.json && fs import condor-q queue.json
+    Idle, running and held jobs come in with what the negotiator reads (Requirements,
+    Rank, JobPrio, AccountingGroup, NiceUser, RequestCpus/Memory, QDate, ClusterId/ProcId
+    and the attributes the expressions name); a job already queued with the same id is
+    replaced. Running jobs hold their RemoteHost slot (else the first free slot that fits).
+    """
+    from fairshare_cli.cli.context import mutate_state
+    from fairshare_cli.cli.running import hold_slots
+    from fairshare_cli.core.htcondor.placement import Running
+    from fairshare_cli.core.htcondor.pool import check_jobs, submitter_of
+    from fairshare_cli.core.jobs import job_to_json, parse_jobs
+    from fairshare_cli.io.importers.classad_dumps import open_dump
+    from fairshare_cli.io.importers.condor_q import read_queue
+
+    with mutate_state(opts, dry_run) as env:
+        groups = frozenset(g.lower() for g in env.config.groups)
+        skipped: list[str] = []
+        with open_dump(file) as fh:
+            queued = list(read_queue(fh, file, groups, skipped))
+        jobs = [q.job for q in queued]
+        check_jobs(jobs, env.config, file)
+        source = f"state file {env.state_path}: jobs"
+        old = env.decode("jobs", lambda raw: parse_jobs([] if raw is None else raw, source))
+        ids = {j.id for j in jobs}
+        merged = [j for j in old if j.id not in ids] + jobs
+        env.state = env.state.with_section("jobs", [job_to_json(j) for j in merged])
+        name = submitter_of(env.config)
+        work = [
+            Running(
+                submitter=name(q.job),
+                job_id=q.job.id,
+                start_time=q.job.start_time if q.job.start_time is not None else env.now,
+                slot=q.job.slot,
+                job=q.job,
+                label=f"{file}:{q.line}: job {q.job.id}",
+            )
+            for q in queued
+            if q.job.status == "running"
+        ]
+        placement = hold_slots(env, work)
+        counts = {s: sum(1 for j in jobs if j.status == s) for s in ("idle", "running", "held")}
+        prefix = "(dry run, nothing written) " if dry_run else ""
+        click.echo(
+            f"{prefix}Imported {len(jobs)} jobs from {file} ({counts['idle']} idle, "
+            f"{counts['running']} running, {counts['held']} held) into {env.state_path}; "
+            f"{len(placement.new)} new claim(s)"
+            + (
+                f"; ignored {len(skipped)} removed/completed: {', '.join(skipped)}"
+                if skipped
+                else ""
+            ),
+            err=True,
+        )

@@ -1,0 +1,84 @@
+"""``fs import condor-status``: slots as ``[[machines]]``, claimed slots as claims."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import click
+
+from fairshare_cli.cli.fragment import emit_fragment, fragment_options
+from fairshare_cli.cli.options import GlobalOptions, common_options, pass_options
+
+
+@click.command("condor-status")
+@click.argument("file", metavar="FILE")
+@fragment_options
+@common_options
+@pass_options
+def command(
+    opts: GlobalOptions,
+    file: str,
+    into: str | None,
+    replace: bool,
+    dry_run: bool,
+) -> None:
+    """Read condor_status -json or -long output (- for stdin): machines and claims.
+
+    \b
+    Examples:
+      condor_status -json > slots.json
+      fs import condor-status slots.json --into pool.toml --now 2026-11-23T18:25:33Z
+    The slots become [[machines]] entries (their literal attributes kept for ClassAd
+    evaluation; Start and Rank as start and rank), printed as TOML or merged with --into.
+    Claimed slots become claims in the state (held by AccountingGroup, else RemoteUser,
+    for JobId), charged to the accountant beyond the use it already records; claims on
+    slots the dump shows unclaimed are released.
+    Partitionable slots: their current dynamic slots come in as static slots.
+    """
+    from fairshare_cli.cli.context import mutate_state
+    from fairshare_cli.cli.running import hold_slots, release_slots
+    from fairshare_cli.core.htcondor.placement import Running
+    from fairshare_cli.io.config import build_config
+    from fairshare_cli.io.importers.classad_dumps import open_dump
+    from fairshare_cli.io.importers.condor_status import machines_fragment, read_status
+
+    with open_dump(file) as fh:
+        dump = read_status(fh, file)
+    machines, names, notes = machines_fragment(dump)
+    fragment = {"machines": machines}
+    claimed = [s for s in dump.slots if s.holder]
+    summary = (
+        f"condor-status {file}: {len(dump.slots)} slots on {len(machines)} "
+        f"[[machines]] entr{'y' if len(machines) == 1 else 'ies'}, {len(claimed)} claimed"
+    )
+    if dump.partitionable:
+        summary += (
+            f"; {len(dump.partitionable)} partitionable slot(s) not modelled: their dynamic "
+            "slots came in as static slots"
+        )
+    ignored = [f"{a} (expression)" for a in sorted(dump.ignored)] + notes
+    # The claims go into the state at --config's (or --into's) state, placed on the
+    # imported machines.
+    where = dataclasses.replace(opts, config_path=opts.config_path or into)
+    with mutate_state(where, dry_run) as env:
+        config = dataclasses.replace(env.config, machines=build_config(fragment, file).machines)
+        work = [
+            Running(
+                submitter=str(s.holder),
+                job_id=s.job_id or "",
+                start_time=s.since if s.since is not None else env.now,
+                slot=names[s.name],
+                label=f"{file}:{s.line}: {s.name}",
+            )
+            for s in claimed
+        ]
+        free = [names[s.name] for s in dump.slots if not s.holder]
+        released = release_slots(env, free, config)
+        placement = hold_slots(env, work, config)
+        emit_fragment(fragment, into, replace, dry_run, summary, ignored)
+        click.echo(
+            f"{'(dry run, nothing written) ' if dry_run else ''}{len(placement.new)} claim(s) "
+            f"into {env.state_path}"
+            + (f", {released} released (slots now unclaimed)" if released else ""),
+            err=True,
+        )

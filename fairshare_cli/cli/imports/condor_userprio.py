@@ -1,0 +1,49 @@
+"""``fs import condor-userprio``: the accountant's records from ``condor_userprio -l``."""
+
+from __future__ import annotations
+
+import click
+
+from fairshare_cli.cli.context import mutate_state
+from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
+
+
+@click.command("condor-userprio")
+@click.argument("file", metavar="FILE")
+@dry_run_option
+@common_options
+@pass_options
+def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
+    """Set accountant records from condor_userprio -l [-allusers] output (- for stdin).
+
+    \b
+    Example:
+      condor_userprio -l -allusers > prio.txt && fs import condor-userprio prio.txt
+    Each record's real priority (the stored priority over its factor), factor, resources in
+    use, accumulated usage and usage times, valid at the accountant's LastUpdate; group
+    records also bring the quotas of the negotiator's last cycle. Other records stay.
+    """
+    from fairshare_cli.core.htcondor import accountant as acct
+    from fairshare_cli.core.htcondor.snapshot import (
+        SECTION,
+        records_from_ads,
+        snapshot_of,
+        snapshot_to_json,
+    )
+    from fairshare_cli.io.importers.classad_dumps import open_dump
+    from fairshare_cli.io.importers.condor_userprio import read_userprio
+
+    with open_dump(file) as fh:
+        ads, last_update = read_userprio(fh, file)
+    with mutate_state(opts, dry_run) as env:
+        accountant = env.decode("accountant", acct.accountant_from_json)
+        accountant, count = records_from_ads(ads, accountant, env.config, last_update)
+        state = env.state.with_section("accountant", acct.accountant_to_json(accountant))
+        env.state = state.with_section(SECTION, snapshot_to_json(snapshot_of(ads, last_update)))
+        groups = sum(1 for a in ads if a.is_group)
+        prefix = "(dry run, nothing written) " if dry_run else ""
+        click.echo(
+            f"{prefix}Imported {count} accountant record{'s' if count != 1 else ''} "
+            f"({groups} group{'s' if groups != 1 else ''}) from {file} into {env.state_path}",
+            err=True,
+        )

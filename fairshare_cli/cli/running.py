@@ -1,0 +1,116 @@
+"""Running work that comes into the state holds slots (imports and ``fs submit``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import click
+
+from fairshare_cli.cli.context import Env
+from fairshare_cli.core.config import Config
+from fairshare_cli.core.htcondor.placement import Placement, Running
+
+
+def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) -> Placement:
+    """Claim a slot for each piece of running work and charge what the claims add.
+
+    Updates ``env.state`` (``negotiator`` claims and ``accountant`` use) and warns on
+    stderr, naming each piece of work that found no slot. ``config`` overrides the
+    environment's (an import that brings its own machines). A config without
+    ``[[machines]]`` has no slots to hold: nothing changes.
+
+    Raises:
+        StateError: a malformed state section.
+    """
+    from fairshare_cli.core.htcondor import accountant as acct
+    from fairshare_cli.core.htcondor.claims import (
+        NegotiatorState,
+        negotiator_from_json,
+        negotiator_to_json,
+        slot_weigher,
+    )
+    from fairshare_cli.core.htcondor.placement import (
+        charge_claims,
+        place_running,
+        uncharge_displaced,
+        uncharge_unplaced,
+    )
+
+    config = config or env.config
+    if not config.machines:  # no pool to hold slots in (an accountant- or Slurm-only config)
+        return Placement({})
+    negotiator = env.decode("negotiator", negotiator_from_json)
+    weigh = slot_weigher(config)
+
+    def weight_of(slot: str) -> float:
+        return weigh(slot, env.now)
+
+    placement = place_running(work, negotiator.claims, config.machines, env.now, weight_of)
+    if (
+        not placement.new
+        and not placement.displaced
+        and not any(w.charged for w in placement.unplaced)
+    ):
+        _warn(placement)
+        return placement
+    accountant = env.decode("accountant", acct.accountant_from_json)
+    accountant = uncharge_unplaced(accountant, config, placement.unplaced, env.now)
+    accountant = uncharge_displaced(accountant, config, placement.displaced, weight_of, env.now)
+    accountant = charge_claims(accountant, config, placement.claims.values(), weight_of, env.now)
+    negotiator = NegotiatorState(placement.claims, negotiator.rr_times, negotiator.last_cycle)
+    state = env.state.with_section("negotiator", negotiator_to_json(negotiator))
+    env.state = state.with_section("accountant", acct.accountant_to_json(accountant))
+    _warn(placement)
+    return placement
+
+
+def _warn(placement: Placement) -> None:
+    for item, slot in placement.moved:
+        click.echo(
+            f"warning: {item.label}: slot {item.slot} is not configured; it holds {slot}",
+            err=True,
+        )
+    for item in placement.unplaced:
+        where = f" (named {item.slot})" if item.slot else ""
+        stops = "; its use stops now" if item.charged > 0 else ""
+        click.echo(
+            f"warning: {item.label}: running, but no free slot fits it{where}; "
+            f"it holds no slot{stops}",
+            err=True,
+        )
+
+
+def release_slots(env: Env, slots: Sequence[str], config: Config | None = None) -> int:
+    """Drop the claims on ``slots`` (a dump shows them unclaimed): ``RemoveMatch`` each.
+
+    Mirrors ``Accountant::CheckMatches``, which removes the matches of resources no longer
+    claimed. Returns how many claims were dropped.
+
+    Raises:
+        StateError: a malformed state section.
+    """
+    from fairshare_cli.core.htcondor import accountant as acct
+    from fairshare_cli.core.htcondor.claims import (
+        NegotiatorState,
+        claim_weight,
+        negotiator_from_json,
+        negotiator_to_json,
+        slot_weigher,
+    )
+
+    config = config or env.config
+    negotiator = env.decode("negotiator", negotiator_from_json)
+    gone = [negotiator.claims[s] for s in slots if s in negotiator.claims]
+    if not gone:
+        return 0
+    accountant = env.decode("accountant", acct.accountant_from_json)
+    weigh = slot_weigher(config)
+    for claim in gone:
+        accountant = acct.remove_match(
+            accountant, config, claim.submitter, claim_weight(claim, weigh), env.now
+        )
+    kept = {s: c for s, c in negotiator.claims.items() if s not in set(slots)}
+    negotiator = NegotiatorState(kept, negotiator.rr_times, negotiator.last_cycle)
+    state = env.state.with_section("negotiator", negotiator_to_json(negotiator))
+    env.state = state.with_section("accountant", acct.accountant_to_json(accountant))
+    return len(gone)

@@ -1,0 +1,264 @@
+"""Running work holds slots: place it as claims, and make the accountant agree.
+
+Wherever running work comes in (a history record without an end, ``condor_q`` running
+jobs, ``condor_status`` claimed slots, ``fs submit`` of a running job) it must hold a slot,
+or the negotiator hands the same slot out again. :func:`place_running` puts each piece on
+the slot its source names, else on the first free slot that matches it (configuration
+order; ``Cpus`` at least its CPUs, its ``requirements`` and the slot's ``start`` true), and
+returns what found no slot so the caller can warn.
+
+:func:`charge_claims` then mirrors ``Accountant::CheckMatches``: the negotiator rebuilds
+each submitter's resources in use from the claimed slot ads it sees, so a submitter's
+weighted use is at least what its claims weigh. Use already recorded (a usage history
+replayed from the job's start, a ``condor_userprio`` dump) is not charged twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from fairshare_cli.core.config import Config, MachineSpec
+from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.htcondor.classads import Ad, Evaluator
+from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots
+from fairshare_cli.core.jobs import Job
+
+#: Job ids of claims held by running usage-history records (``history:<name>:<start>:<n>``).
+HISTORY_PREFIX = "history:"
+
+
+@dataclass(frozen=True)
+class Running:
+    """One piece of running work that must hold one slot.
+
+    Attributes:
+        submitter: the accountant name it is charged to.
+        job_id: the job it is (``12.3``), or a made-up id naming its source.
+        start_time: when it started (epoch seconds).
+        slot: the slot its source names (``slot1@x01``), if any.
+        job: the job, whose ``requirements`` and ``request_cpus`` a free slot must meet.
+        cpus: CPUs it needs when there is no job.
+        label: names it in a warning (``history line 12``, ``job 12.3``).
+        charged: slot weight the accountant already charges for it (a replayed history
+            record); if it finds no slot, that use stops at ``now`` (``RemoveMatch``).
+    """
+
+    submitter: str
+    job_id: str
+    start_time: float
+    slot: str | None = None
+    job: Job | None = None
+    cpus: int = 1
+    label: str = ""
+    charged: float = 0.0
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Claims after placing running work, the new ones, and the work that found no slot."""
+
+    claims: dict[str, Claim]
+    new: tuple[Claim, ...] = ()
+    unplaced: tuple[Running, ...] = ()
+    moved: tuple[tuple[Running, str], ...] = field(default_factory=tuple)
+    displaced: tuple[Claim, ...] = ()
+
+
+class _Slots:
+    """The configured slots, their ads (built lazily) and a name index."""
+
+    def __init__(self, machines: Sequence[MachineSpec], now: float) -> None:
+        self.machines = machines
+        self.now = now
+        self.order = [
+            (stanza, f"slot{k}@{machine}", machine, k)
+            for stanza, machine, k in expand_slots(machines)
+        ]
+        self.by_name = {name.lower(): name for _, name, _, _ in self.order}
+        self.ev = Evaluator()
+        self._ads: dict[str, Ad] = {}
+        self.cursor = 0  # every slot before it is claimed
+
+    def first_free(self, item: Running, claims: Mapping[str, Claim]) -> str | None:
+        """The first slot, in configuration order, that no claim holds and ``item`` fits.
+
+        The search starts after the leading run of claimed slots (kept across calls), so
+        placing many pieces of work stays linear in the pool.
+        """
+        order = self.order
+        while self.cursor < len(order) and order[self.cursor][1] in claims:
+            self.cursor += 1
+        for i in range(self.cursor, len(order)):
+            stanza, name, machine, k = order[i]
+            if name not in claims and _fits(item, self.ad(stanza, name, machine, k), self):
+                return name
+        return None
+
+    def ad(self, stanza: int, name: str, machine: str, slot_id: int) -> Ad:
+        found = self._ads.get(name)
+        if found is None:
+            spec = self.machines[stanza]
+            values: dict[str, object] = dict(spec.attributes)
+            values.update(
+                {
+                    "Name": name,
+                    "Machine": machine,
+                    "SlotID": slot_id,
+                    "State": "Unclaimed",
+                    "Activity": "Idle",
+                    "CurrentTime": int(self.now),
+                    "MyCurrentTime": int(self.now),
+                    "EnteredCurrentState": int(self.now),
+                }
+            )
+            found = Ad(values, {"Requirements": spec.start or "true"}, self.ev, f"slot {name}")
+            self._ads[name] = found
+        return found
+
+
+def _job_ad(job: Job, submitter: str, ev: Evaluator) -> Ad:
+    values: dict[str, object] = dict(job.attributes)
+    values.update(
+        {
+            "Owner": job.owner,
+            "User": submitter,
+            "NiceUser": bool(job.nice_user),
+            "JobPrio": int(job.job_prio),
+            "RequestCpus": job.request_cpus,
+            "RequestMemory": job.request_memory,
+        }
+    )
+    return Ad(values, {"Requirements": job.requirements or "true"}, ev, f"job {job.id}")
+
+
+def _fits(work: Running, slot_ad: Ad, slots: _Slots) -> bool:
+    cpus = work.job.request_cpus if work.job is not None else work.cpus
+    have = slot_ad.get("cpus")
+    if isinstance(have, (int, float)) and not isinstance(have, bool) and have < cpus:
+        return False
+    if work.job is None:
+        return True
+    ev = slots.ev
+    job_ad = _job_ad(work.job, work.submitter, ev)
+    req = job_ad.exprs["requirements"][1]
+    start = slot_ad.exprs["requirements"][1]
+    return ev.is_true(req, job_ad, slot_ad, cached=False) and ev.is_true(
+        start, slot_ad, job_ad, cached=False
+    )
+
+
+def place_running(
+    work: Iterable[Running],
+    claims: Mapping[str, Claim],
+    machines: Sequence[MachineSpec],
+    now: float,
+    weight_of: Callable[[str], float] = lambda slot: 1.0,
+) -> Placement:
+    """Put running work on slots: the named slot, else the first free slot that fits.
+
+    Work whose job already holds a claim stays where it is (re-importing is harmless). A
+    named slot that is configured is taken even if another claim held it (the source is
+    newer); a named slot that is not configured falls back to the first free slot. Each
+    claim stores the weight it is charged with: what the work was already charged (a
+    replayed history record), else ``weight_of`` its slot.
+
+    Returns:
+        All claims after placement, the new claims, the work that found no slot, the work
+        that named an unknown slot but found another (with the slot it got), and the claims
+        other work took over (their holders no longer use those slots).
+    """
+    slots = _Slots(machines, now)
+    out = dict(claims)
+    by_job = {c.job_id: c for c in out.values() if c.job_id}
+    new: list[Claim] = []
+    unplaced: list[Running] = []
+    moved: list[tuple[Running, str]] = []
+    displaced: list[Claim] = []
+    for item in work:
+        if item.job_id and item.job_id in by_job:
+            continue
+        target = slots.by_name.get(item.slot.lower()) if item.slot else None
+        if target is None:
+            target = slots.first_free(item, out)
+            if target is None:
+                unplaced.append(item)
+                continue
+            if item.slot:
+                moved.append((item, target))
+        old = out.get(target)
+        if old is not None and (old.submitter, old.job_id) == (item.submitter, item.job_id):
+            continue  # the same claim again
+        if old is not None:
+            displaced.append(old)
+        weight = item.charged if item.charged > 0 else weight_of(target)
+        claim = Claim(target, item.submitter, item.job_id, item.start_time, weight)
+        out[target] = claim
+        if item.job_id:
+            by_job[item.job_id] = claim
+        new.append(claim)
+    return Placement(out, tuple(new), tuple(unplaced), tuple(moved), tuple(displaced))
+
+
+def charge_claims(
+    state: acct.AccountantState,
+    config: Config,
+    claims: Iterable[Claim],
+    weight_of: Callable[[str], float],
+    now: float,
+) -> acct.AccountantState:
+    """``AddMatch`` what the claims hold beyond each submitter's recorded use.
+
+    Mirrors ``Accountant::CheckMatches``: after it, every submitter's weighted resources in
+    use are at least the weight of the slots it holds, and its slot count at least their
+    number; use already recorded is not added again.
+    """
+    weight: dict[str, float] = {}
+    count: dict[str, int] = {}
+    for c in claims:
+        held = c.weight if c.weight is not None else weight_of(c.slot)
+        weight[c.submitter] = weight.get(c.submitter, 0.0) + held
+        count[c.submitter] = count.get(c.submitter, 0) + 1
+    for name in sorted(weight):
+        rec = state.get(name)
+        have_w = rec.weighted_resources_used if rec is not None else 0.0
+        have_n = rec.resources_used if rec is not None else 0
+        add_w = weight[name] - have_w
+        add_n = count[name] - have_n
+        if add_w > 1e-9 or add_n > 0:
+            state = acct.add_match(state, config, name, max(add_w, 0.0), now, slots=max(add_n, 0))
+    return state
+
+
+def uncharge_displaced(
+    state: acct.AccountantState,
+    config: Config,
+    displaced: Iterable[Claim],
+    weight_of: Callable[[str], float],
+    now: float,
+) -> acct.AccountantState:
+    """``RemoveMatch`` at ``now`` each claim another piece of work took the slot of (the
+    weight it was charged with)."""
+    for claim in displaced:
+        held = claim.weight if claim.weight is not None else weight_of(claim.slot)
+        state = acct.remove_match(state, config, claim.submitter, held, now)
+    return state
+
+
+def uncharge_unplaced(
+    state: acct.AccountantState, config: Config, unplaced: Iterable[Running], now: float
+) -> acct.AccountantState:
+    """``RemoveMatch`` at ``now`` the use charged for work that found no slot.
+
+    Work that holds no slot is not running in the pool's eyes (``CheckMatches`` removes a
+    match whose resource is not claimed), so the pool's slots in use never exceed it.
+    """
+    for item in unplaced:
+        if item.charged > 0:
+            state = acct.remove_match(state, config, item.submitter, item.charged, now)
+    return state
+
+
+def claims_by_slot(claims: Iterable[Claim]) -> dict[str, Claim]:
+    """Claims keyed by slot name."""
+    return {c.slot: c for c in claims}

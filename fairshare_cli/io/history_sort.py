@@ -1,0 +1,67 @@
+"""Usage records in start order, in bounded memory: an external merge sort.
+
+A usage history that is not in start order (``condor_history`` lists jobs newest first)
+is cut into runs of at most ``run_size`` records, each sorted and spilled to a temporary
+file, then merged: memory holds one run while sorting and one record per run while
+merging, however long the history. Records of equal start keep their input order.
+"""
+
+from __future__ import annotations
+
+import heapq
+import pickle
+import tempfile
+from collections.abc import Iterable, Iterator
+from typing import IO
+
+from fairshare_cli.core.usage import UsageRecord
+
+RUN_SIZE = 50_000
+
+
+def _start(record: UsageRecord) -> float:
+    return record.start
+
+
+def _spill(run: list[UsageRecord]) -> IO[bytes]:
+    run.sort(key=_start)
+    fh = tempfile.TemporaryFile()  # noqa: SIM115 - open until merged; closed by the caller
+    pickler = pickle.Pickler(fh, protocol=pickle.HIGHEST_PROTOCOL)
+    for record in run:
+        pickler.dump(tuple(record))
+    fh.seek(0)
+    return fh
+
+
+def _read(fh: IO[bytes]) -> Iterator[UsageRecord]:
+    unpickler = pickle.Unpickler(fh)
+    while True:
+        try:
+            yield UsageRecord(*unpickler.load())
+        except EOFError:
+            return
+
+
+def sorted_by_start(
+    records: Iterable[UsageRecord], run_size: int = RUN_SIZE
+) -> Iterator[UsageRecord]:
+    """``records`` ordered by start time (stable), holding at most ``run_size`` at once."""
+    runs: list[IO[bytes]] = []
+    buf: list[UsageRecord] = []
+    try:
+        for record in records:
+            buf.append(record)
+            if len(buf) >= run_size:
+                runs.append(_spill(buf))
+                buf = []
+        if not runs:
+            buf.sort(key=_start)
+            yield from buf
+            return
+        if buf:
+            runs.append(_spill(buf))
+            buf = []
+        yield from heapq.merge(*(_read(fh) for fh in runs), key=_start)
+    finally:
+        for fh in runs:
+            fh.close()

@@ -1,0 +1,297 @@
+"""Read ClassAds as HTCondor's tools print them: ``-json`` arrays and ``-long`` text.
+
+Both forms are streamed ad by ad (memory stays flat however many ads), each ad with the line
+it starts on, and every malformed line is an :class:`InputError` naming ``FILE:LINE``.
+
+- ``-json`` (``condor_status -json``, ``condor_q -json``, ``condor_history -json``): a JSON
+  array of objects; expressions are strings ``"/Expr(...)/"``.
+- ``-long`` (the old ClassAd form): ``Attr = value`` lines, ads separated by blank lines;
+  a value is a literal (number, ``true``/``false``, ``undefined``, a quoted string) or an
+  expression kept as its text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import IO, Any, Protocol
+
+from fairshare_cli.errors import InputError
+
+CHUNK = 1 << 20
+
+#: A parsed ClassAd: attribute name -> literal value or :class:`Expr`.
+Ad = dict[str, Any]
+
+
+class _Readable(Protocol):
+    def read(self, n: int = -1, /) -> str: ...
+
+
+@dataclass(frozen=True)
+class Expr:
+    """A ClassAd expression that is not a literal, kept as its text (``Cpus * 2``)."""
+
+    text: str
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, str) and value.startswith("/Expr(") and value.endswith(")/"):
+        return Expr(value[6:-2])
+    return value
+
+
+_ATTR = re.compile(r"^([A-Za-z_][A-Za-z0-9_.]*)\s*=\s?(.*)$")
+_INT = re.compile(r"^-?\d+$")
+_REAL = re.compile(r"^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+
+
+def parse_long_value(text: str) -> Any:
+    """A ``-long`` value: int, float, bool, None (``undefined``), str, or :class:`Expr`."""
+    t = text.strip()
+    if _INT.match(t):
+        return int(t)
+    if _REAL.match(t):
+        return float(t)
+    low = t.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low == "undefined":
+        return None
+    if len(t) >= 2 and t[0] == '"' and t[-1] == '"' and _plain_string(t):
+        return _unescape(t[1:-1])
+    return Expr(t)
+
+
+def _plain_string(t: str) -> bool:
+    """``"..."`` with no unescaped quote inside (so not ``"a" + "b"``)."""
+    i = 1
+    while i < len(t) - 1:
+        if t[i] == "\\":
+            i += 2
+            continue
+        if t[i] == '"':
+            return False
+        i += 1
+    return i == len(t) - 1
+
+
+def _unescape(body: str) -> str:
+    return re.sub(r'\\(["\\])', r"\1", body)
+
+
+def iter_long_ads(fh: Iterable[str], label: str) -> Iterator[tuple[int, Ad]]:
+    """``(first line, ad)`` for each ad of ``-long`` output; blank lines separate ads.
+
+    Raises:
+        InputError: ``FILE:LINE: expected 'Attr = value'`` for any other line.
+    """
+    ad: Ad = {}
+    start = 0
+    lineno = 0
+    for raw in fh:
+        lineno += 1
+        line = raw.rstrip("\r\n")
+        if not line.strip():
+            if ad:
+                yield start, ad
+                ad = {}
+            continue
+        if line.startswith("-- ") and not ad:  # condor_q/condor_history schedd banners
+            continue
+        if _JUNK.search(line):
+            raise junk_error(label, lineno)
+        m = _ATTR.match(line)
+        if m is None:
+            shown = line[:40].encode("unicode_escape").decode("ascii")
+            raise InputError(f"{label}:{lineno}: expected 'Attr = value', got '{shown}'")
+        if not ad:
+            start = lineno
+        ad[m.group(1)] = parse_long_value(m.group(2))
+    if ad:
+        yield start, ad
+
+
+class _JsonAds:
+    """A chunked reader of a JSON array of objects, keeping the line it is on."""
+
+    _SPACE = " \t\r\n"
+
+    def __init__(self, fh: _Readable, label: str) -> None:
+        self.fh, self.label = fh, label
+        self.decoder = json.JSONDecoder()
+        self.buf = fh.read(CHUNK)
+        self.clean = self.buf.isascii()  # no junk possible: skip the per-ad search
+        self.pos = 0
+        self.line = 1  # the line ``pos`` is on
+        self.eof = not self.buf
+
+    def fail(self, what: str, line: int | None = None) -> InputError:
+        return InputError(f"{self.label}:{self.line if line is None else line}: {what}")
+
+    def more(self) -> bool:
+        """Append the next chunk (dropping what was consumed); False at the end."""
+        if self.eof:
+            return False
+        data = self.fh.read(CHUNK)
+        if not data:
+            self.eof = True
+            return False
+        self.buf = self.buf[self.pos :] + data
+        self.pos = 0
+        self.clean = self.buf.isascii()
+        return True
+
+    def peek(self) -> str:
+        """The next character that is not white space ("" at the end), reading on."""
+        while True:
+            buf, n = self.buf, len(self.buf)
+            while self.pos < n and buf[self.pos] in self._SPACE:
+                if buf[self.pos] == "\n":
+                    self.line += 1
+                self.pos += 1
+            if self.pos < n:
+                return buf[self.pos]
+            if not self.more():
+                return ""
+
+    def junk_at(self, start: int, stop: int) -> InputError | None:
+        junk = _JUNK.search(self.buf, start, stop)
+        if junk is None:
+            return None
+        return junk_error(self.label, self.line + self.buf.count("\n", start, junk.start()))
+
+    def decode(self) -> tuple[Any, int]:
+        """The value at ``pos`` and where it ends, reading more chunks as needed."""
+        while True:
+            try:
+                return self.decoder.raw_decode(self.buf, self.pos)
+            except json.JSONDecodeError as exc:
+                if self.more():
+                    continue
+                junk = self.junk_at(self.pos, exc.pos + 1)
+                if junk is not None:
+                    raise junk from None
+                bad = self.line + self.buf.count("\n", self.pos, exc.pos)
+                what = "truncated JSON" if exc.pos >= len(self.buf) - 1 else "not valid JSON"
+                raise self.fail(f"{what}: {exc.msg}", bad) from None
+            except (ValueError, RecursionError) as exc:
+                raise self.fail(f"not valid JSON: {exc}") from None
+
+    def ad(self) -> tuple[int, dict[str, Any]]:
+        """The object at ``pos``, checked, and its first line; moves past it."""
+        obj, end = self.decode()
+        if not isinstance(obj, dict):
+            raise self.fail("expected an ad (a JSON object)")
+        junk = None if self.clean else self.junk_at(self.pos, end)
+        if junk is not None:
+            raise junk
+        line = self.line
+        self.line += self.buf.count("\n", self.pos, end)
+        self.pos = end
+        return line, obj
+
+
+def iter_json_ads(fh: _Readable, label: str, convert: bool = True) -> Iterator[tuple[int, Ad]]:
+    """``(first line, ad)`` for each object of a ``-json`` array, read in chunks.
+
+    ``convert=False`` leaves expression strings (``"/Expr(...)/"``) as they are (faster,
+    for callers that read a few attributes). A single object is read as an array of one.
+
+    Raises:
+        InputError: ``FILE:LINE: ...`` for text that is not a JSON array of objects,
+            a truncated array included.
+    """
+    reader = _JsonAds(fh, label)
+    ch = reader.peek()
+    if not ch:
+        return  # empty output: no ads
+    if ch not in "[{":
+        raise reader.junk_at(reader.pos, reader.pos + 1) or reader.fail(
+            "expected a JSON array of ads ('[')"
+        )
+    if ch == "{":
+        line, obj = reader.ad()
+        yield line, ({k: _json_value(v) for k, v in obj.items()} if convert else obj)
+        return
+    reader.pos += 1
+    first = True
+    while (ch := reader.peek()) != "]":
+        if not ch:
+            raise reader.fail("truncated JSON: the array of ads has no ']'")
+        if not first:
+            if ch != ",":
+                raise reader.fail("expected ',' or ']' between ads")
+            reader.pos += 1
+            reader.peek()
+        first = False
+        line, obj = reader.ad()
+        yield line, ({k: _json_value(v) for k, v in obj.items()} if convert else obj)
+
+
+_JUNK = re.compile("[\udc80-\udcff\x00]")
+
+
+def open_dump(path: str) -> IO[str]:
+    """Open a dump (``-`` = stdin) as text; bytes that are not UTF-8 become lone surrogates,
+    so the readers can name the line they are on.
+
+    Raises:
+        InputError: the file cannot be opened.
+    """
+    import io
+    import sys
+
+    if path == "-":
+        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape")
+    try:
+        return open(path, encoding="utf-8", errors="surrogateescape", newline=None)
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def junk_error(label: str, line: int) -> InputError:
+    """The error for binary junk (bytes that are not UTF-8 text, NULs) on a line."""
+    return InputError(f"{label}:{line}: binary data (not UTF-8 text); expected HTCondor's output")
+
+
+def iter_ads(fh: IO[str], label: str, convert: bool = True) -> Iterator[tuple[int, Ad]]:
+    """Ads of either form, told from the first non-blank character (``[``/``{`` = JSON).
+
+    Raises:
+        InputError: naming ``FILE:LINE`` of the first malformed line.
+    """
+    head = fh.read(4096)
+    first = head.lstrip()[:1]
+    stream = _Prepend(head, fh)
+    if first in ("[", "{"):
+        yield from iter_json_ads(stream, label, convert)
+    else:
+        yield from iter_long_ads(stream, label)
+
+
+class _Prepend:
+    """A text stream with some already-read text put back in front."""
+
+    def __init__(self, head: str, fh: IO[str]) -> None:
+        self.head = head
+        self.fh = fh
+
+    def read(self, n: int = -1) -> str:
+        if not self.head:
+            return self.fh.read(n)
+        out, self.head = self.head, ""
+        if n < 0 or n > len(out):
+            out += self.fh.read(-1 if n < 0 else n - len(out))
+        return out
+
+    def __iter__(self) -> Iterator[str]:
+        if self.head:
+            text, self.head = self.head, ""
+            lines = text.splitlines(keepends=True)
+            if lines and not lines[-1].endswith("\n"):
+                lines[-1] += self.fh.readline()
+            yield from lines
+        yield from self.fh

@@ -1,0 +1,156 @@
+"""HTCondor configuration files (``condor_config``, ``condor_config_val -dump``).
+
+The syntax as ``config.cpp`` reads it: leading and trailing white space is dropped; ``#``
+starts a comment line; a line ending in ``\\`` continues on the next (a comment line does
+not continue); ``NAME = value`` (or ``NAME : value``) sets a knob, names are
+case-insensitive and the last setting wins; ``include : FILE`` (also ``include ifexist :``)
+reads another file in place, relative names from the including file's folder;
+``$(NAME)`` and ``$(NAME:default)`` expand to another knob of these files (undefined: the
+default, else nothing), at the end, as HTCondor expands at lookup; a knob that names itself
+(``X = $(X) more``) sees its earlier value. ``use`` meta-knobs, ``include command``,
+``@=`` heredocs and ``if``/``else`` blocks are not evaluated: they are an error naming
+the line, so nothing is silently misread.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from fairshare_cli.errors import InputError
+
+MAX_INCLUDE_DEPTH = 20
+_ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_.]*)\s*(\+?=|:)\s*(.*)$")
+_MACRO = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_.]*)(?::([^()]*))?\)")
+_CONDITIONAL = re.compile(r"^(if|elif|else|endif)\b", re.IGNORECASE)
+
+
+@dataclass
+class ConfigFile:
+    """Knobs as written (unexpanded), by upper-case name, and where each was set."""
+
+    raw: dict[str, str] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)  # upper -> as first written
+    where: dict[str, str] = field(default_factory=dict)
+
+    def expanded(self, name: str) -> str | None:
+        """The knob's value with ``$(...)`` macros expanded (None when not set)."""
+        key = name.upper()
+        if key not in self.raw:
+            return None
+        return self._expand(self.raw[key], (key,))
+
+    def _expand(self, text: str, seen: tuple[str, ...]) -> str:
+        def sub(m: re.Match[str]) -> str:
+            key = m.group(1).upper()
+            if key == "DOLLAR":
+                return "$"
+            if key in seen or key not in self.raw:
+                return m.group(2) if m.group(2) is not None else ""
+            return self._expand(self.raw[key], (*seen, key))
+
+        for _ in range(2):  # a default may itself hold a macro
+            text = _MACRO.sub(sub, text)
+        return text
+
+
+def _lines(fh: IO[str], label: str) -> Iterator[tuple[int, str]]:
+    """Logical lines (continuations joined) with the number of their first line."""
+    parts: list[str] = []
+    first = 0
+    for number, raw in enumerate(fh, start=1):
+        if "\x00" in raw or re.search("[\udc80-\udcff]", raw):
+            raise InputError(f"{label}:{number}: binary data, not text; expected a config file")
+        line = raw.strip()
+        if not parts:
+            first = number
+            if line.startswith("#"):
+                continue
+        elif line.startswith("#"):
+            line = ""  # a comment inside a continuation counts as white space
+        if line.endswith("\\"):
+            parts.append(line[:-1])
+            continue
+        parts.append(line)
+        yield first, "".join(parts)
+        parts = []
+    if parts:
+        yield first, "".join(parts)
+
+
+def read_config(
+    fh: IO[str], label: str, base: Path | None, into: ConfigFile | None = None, depth: int = 0
+) -> ConfigFile:
+    """Read one configuration file (and what it includes) into ``into``.
+
+    Raises:
+        InputError: ``FILE:LINE: ...`` for a line that is not a knob setting, an include
+            that cannot be read, or a construct that is not evaluated.
+    """
+    conf = into if into is not None else ConfigFile()
+    for number, line in _lines(fh, label):
+        if not line:
+            continue
+        where = f"{label}:{number}"
+        if _CONDITIONAL.match(line):
+            raise InputError(f"{where}: if/else blocks are not evaluated; expand them first")
+        head = line.split(":", 1)[0].split()
+        keyword = head[0].lower().lstrip("@") if head else ""
+        if ":" in line and keyword in ("include", "use", "error", "warning"):
+            _keyword(conf, keyword, head, line, where, base, depth)
+            continue
+        if "@=" in line.split("=", 1)[0] + "=":
+            raise InputError(f"{where}: '@=' multi-line values are not read; expected NAME = value")
+        m = _ASSIGN.match(line)
+        if m is None:
+            shown = line[:40]
+            raise InputError(f"{where}: expected NAME = value, got '{shown}'")
+        name, op, value = m.group(1), m.group(2), m.group(3).strip()
+        key = name.upper()
+        old = conf.raw.get(key)
+        # A value that names its own knob sees the earlier value (expanded now).
+        if old is not None:
+            own = re.compile(rf"\$\({re.escape(name)}(:[^()]*)?\)", re.IGNORECASE)
+            value = own.sub(lambda _m, was=old: was, value)
+        if op == "+=" and old:
+            value = f"{old} {value}".strip()
+        conf.raw[key] = value
+        conf.names.setdefault(key, name)
+        conf.where[key] = where
+    return conf
+
+
+def _keyword(
+    conf: ConfigFile,
+    keyword: str,
+    head: list[str],
+    line: str,
+    where: str,
+    base: Path | None,
+    depth: int,
+) -> None:
+    if keyword != "include":
+        if keyword == "warning":
+            return
+        raise InputError(f"{where}: '{keyword}' lines are not evaluated; expected NAME = value")
+    options = {w.lower() for w in head[1:]}
+    if options - {"ifexist"}:
+        raise InputError(
+            f"{where}: 'include {' '.join(head[1:])}' is not read; expected include : FILE"
+        )
+    target = conf._expand(line.split(":", 1)[1].strip(), ())
+    path = Path(target)
+    if not path.is_absolute() and base is not None:
+        path = base / path
+    if depth >= MAX_INCLUDE_DEPTH:
+        raise InputError(f"{where}: includes nested too deep")
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as fh:
+            read_config(fh, str(path), path.parent, conf, depth + 1)
+    except OSError as exc:
+        if "ifexist" in options:
+            return
+        raise InputError(f"{where}: cannot include {path}: {exc.strerror}") from None

@@ -1,0 +1,161 @@
+"""HTCondor knobs -> our config keys (DESIGN §3 names each key's knob in brackets).
+
+:func:`fragment_from_knobs` maps the knobs the pool config models, under their real names,
+to a config fragment, and names every other knob as ignored. Values are read as HTCondor
+reads them: booleans case-insensitively (``True``/``false``), numbers with ``atof``-like
+leniency refused (a non-number is an error naming the knob's line), expressions as text.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from fairshare_cli.errors import InputError
+from fairshare_cli.io.importers.condor_config import ConfigFile
+
+
+def _bool(text: str, where: str) -> bool:
+    low = text.strip().lower()
+    if low in ("true", "t", "yes", "1"):
+        return True
+    if low in ("false", "f", "no", "0"):
+        return False
+    raise InputError(f"{where}: expected True or False, got '{text}'")
+
+
+def _float(text: str, where: str) -> float:
+    try:
+        value = float(text.strip())
+    except ValueError:
+        raise InputError(f"{where}: expected a number, got '{text}'") from None
+    if math.isnan(value):
+        raise InputError(f"{where}: expected a number, got '{text}'")
+    return value
+
+
+def _int(text: str, where: str) -> int:
+    value = _float(text, where)
+    if value != int(value):
+        raise InputError(f"{where}: expected a whole number, got '{text}'")
+    return int(value)
+
+
+def _number(text: str, where: str) -> int | float:
+    value = _float(text, where)
+    return int(value) if value == int(value) and abs(value) < 2**53 else value
+
+
+def _expr(text: str, where: str) -> str:
+    if not text.strip():
+        raise InputError(f"{where}: expected a ClassAd expression, got nothing")
+    return text.strip()
+
+
+Convert = Callable[[str, str], Any]
+
+#: Knob -> (config section, key, converter).
+SIMPLE: dict[str, tuple[str, str, Convert]] = {
+    "UID_DOMAIN": ("pool", "uid_domain", lambda t, w: t.strip()),
+    "PRIORITY_HALFLIFE": ("accountant", "priority_halflife", _number),
+    "DEFAULT_PRIO_FACTOR": ("accountant", "default_prio_factor", _float),
+    "NICE_USER_PRIO_FACTOR": ("accountant", "nice_user_prio_factor", _float),
+    "REMOTE_PRIO_FACTOR": ("accountant", "remote_prio_factor", _float),
+    "NEGOTIATOR_USE_SLOT_WEIGHTS": ("negotiator", "use_slot_weights", _bool),
+    "SLOT_WEIGHT": ("negotiator", "slot_weight", _expr),
+    "NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION": (
+        "negotiator",
+        "allow_quota_oversubscription",
+        _bool,
+    ),
+    "PREEMPTION_REQUIREMENTS": ("negotiator", "preemption_requirements", _expr),
+    "PREEMPTION_RANK": ("negotiator", "preemption_rank", _expr),
+    "NEGOTIATOR_PRE_JOB_RANK": ("negotiator", "pre_job_rank", _expr),
+    "NEGOTIATOR_POST_JOB_RANK": ("negotiator", "post_job_rank", _expr),
+    "GROUP_SORT_EXPR": ("negotiator", "group_sort_expr", _expr),
+    "GROUP_QUOTA_ROUND_ROBIN_RATE": ("negotiator", "group_quota_round_robin_rate", _float),
+    "GROUP_QUOTA_MAX_ALLOCATION_ROUNDS": ("negotiator", "group_quota_max_allocation_rounds", _int),
+    "NEGOTIATOR_STRICT_ENFORCE_QUOTA": ("negotiator", "strict_enforce_quota", _bool),
+    "NEGOTIATOR_USE_WEIGHTED_DEMAND": ("negotiator", "use_weighted_demand", _bool),
+    "GROUP_ACCEPT_SURPLUS": ("negotiator", "accept_surplus", _bool),
+    "GROUP_AUTOREGROUP": ("negotiator", "autoregroup", _bool),
+}
+
+#: Per-group knobs: prefix -> (group key, converter).
+PER_GROUP: dict[str, tuple[str, Convert]] = {
+    "GROUP_QUOTA_DYNAMIC_": ("dynamic_quota", _float),
+    "GROUP_QUOTA_": ("quota", _number),
+    "GROUP_ACCEPT_SURPLUS_": ("accept_surplus", _bool),
+    "GROUP_AUTOREGROUP_": ("autoregroup", _bool),
+    "GROUP_PRIO_FACTOR_": ("prio_factor", _float),
+}
+
+#: Knobs used elsewhere: START and RANK are per slot, read from condor_status's slot ads.
+PER_SLOT = ("START", "RANK")
+
+
+def fragment_from_knobs(conf: ConfigFile) -> tuple[dict[str, Any], list[str], list[str]]:
+    """The config fragment, the knobs it took (real names), and the knobs ignored.
+
+    ``pool.defaults`` is ``"current"``: knobs a config file leaves out take HTCondor 25's
+    defaults, as the daemons would.
+
+    Raises:
+        InputError: a modelled knob whose value does not read as its type.
+    """
+    fragment: dict[str, Any] = {"pool": {"defaults": "current"}}
+    used: list[str] = []
+    ignored: list[str] = []
+
+    def put(section: str, key: str, value: Any) -> None:
+        fragment.setdefault(section, {})[key] = value
+
+    groups = _group_names(conf)
+    lower_groups = {g.lower(): g for g in groups}
+    for key in conf.raw:
+        name = conf.names[key]
+        where = f"{conf.where[key]}: {name}"
+        text = conf.expanded(key) or ""
+        if key in SIMPLE:
+            section, field, convert = SIMPLE[key]
+            if text.strip():
+                put(section, field, convert(text, where))
+            used.append(name)
+        elif key == "ACCOUNTANT_LOCAL_DOMAIN":
+            put("pool", "local_domains", [text.strip()] if text.strip() else [])
+            used.append(name)
+        elif key == "GROUP_NAMES":
+            used.append(name)
+        elif key in PER_SLOT:
+            ignored.append(f"{name} (per slot: from condor-status)")
+        elif (hit := _per_group(key, lower_groups)) is not None:
+            group, field, convert = hit
+            if text.strip():
+                fragment.setdefault("groups", {}).setdefault(group, {})[field] = convert(
+                    text, where
+                )
+            used.append(name)
+        else:
+            ignored.append(name)
+    for group in groups:
+        fragment.setdefault("groups", {}).setdefault(group, {})
+    if "groups" in fragment:
+        fragment["groups"] = dict(sorted(fragment["groups"].items(), key=lambda kv: kv[0].lower()))
+    order = ("pool", "accountant", "negotiator", "groups")
+    return {k: fragment[k] for k in order if k in fragment}, used, ignored
+
+
+def _group_names(conf: ConfigFile) -> list[str]:
+    text = conf.expanded("GROUP_NAMES") or ""
+    return [g for g in text.replace(",", " ").split() if g]
+
+
+def _per_group(key: str, groups: dict[str, str]) -> tuple[str, str, Convert] | None:
+    """``GROUP_QUOTA_group_a.b`` -> (``group_a.b``, ``quota``, converter), for known groups."""
+    for prefix, (field, convert) in PER_GROUP.items():
+        if key.startswith(prefix):
+            group = groups.get(key[len(prefix) :].lower())
+            if group is not None:
+                return group, field, convert
+    return None

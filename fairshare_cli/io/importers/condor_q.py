@@ -1,0 +1,157 @@
+"""``condor_q -json`` / ``-long`` (``-allusers``, ``-all``) output: job ads as job objects.
+
+Each ad becomes a job object (DESIGN §4) through :func:`parse_job`, with what the
+negotiator reads: ``ClusterId.ProcId``, ``Owner``, ``AccountingGroup``, ``NiceUser``,
+``JobPrio``, ``QDate``, ``RequestCpus``, ``RequestMemory``, ``Requirements``, ``Rank``, and
+the job's own attributes those two expressions name (``RequestDisk``,
+``FileSystemDomain``, ...), kept for ClassAd evaluation. ``JobStatus`` 1 is idle; 2, 6
+(transferring output) and 7 (suspended) hold a slot and are running, on ``RemoteHost``
+since ``JobCurrentStartDate``; 5 is held; removed and completed jobs are skipped.
+
+An ``AccountingGroup`` of ``nice-user.<name>`` (what ``nice_user = true`` submits in
+HTCondor 25) becomes a nice-user job of owner ``<name>`` unless ``nice-user`` is a
+configured group.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import IO, Any
+
+from fairshare_cli.core.jobs import Job, parse_job
+from fairshare_cli.errors import InputError
+from fairshare_cli.io.importers.classad_dumps import Ad, Expr, iter_ads
+
+STATUS = {1: "idle", 2: "running", 5: "held", 6: "running", 7: "running"}
+_IDENT = re.compile(r"(?<![\w.])(?:MY\.)?([A-Za-z_][A-Za-z0-9_]*)\b(?!\s*\()")
+_TARGET = re.compile(r"\bTARGET\.[A-Za-z_][A-Za-z0-9_]*", re.IGNORECASE)
+#: Job fields the job object carries itself (not copied into ``attributes``).
+_OWN = frozenset(
+    a.lower()
+    for a in [
+        "Owner",
+        "User",
+        "NiceUser",
+        "JobPrio",
+        "QDate",
+        "JobStatus",
+        "RequestCpus",
+        "RequestMemory",
+        "ClusterId",
+        "ProcId",
+        "AccountingGroup",
+        "Requirements",
+        "Rank",
+    ]
+)
+
+
+@dataclass(frozen=True)
+class QueuedJob:
+    """A job of the dump, with the line its ad starts on."""
+
+    job: Job
+    line: int
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, Expr):
+        return value.text
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def referenced(ad: Ad, *texts: str | None) -> dict[str, Any]:
+    """The job's literal attributes that its expressions name (``MY.X`` or plain ``X``)."""
+    keys = {k.lower(): k for k in ad}
+    out: dict[str, Any] = {}
+    for text in texts:
+        if not text:
+            continue
+        bare = _TARGET.sub(" ", re.sub(r'"(?:[^"\\]|\\.)*"', '""', text))
+        for m in _IDENT.finditer(bare):
+            key = keys.get(m.group(1).lower())
+            if key is None or key.lower() in _OWN:
+                continue
+            value = ad[key]
+            if isinstance(value, (str, int, float, bool)) and not isinstance(value, Expr):
+                out[key] = value
+    return out
+
+
+def _int(ad: Ad, key: str, where: str, default: int) -> int:
+    value = ad.get(key, default)
+    if isinstance(value, Expr) or value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InputError(f"{where}: {key} = {value!r}; expected a number")
+    return int(value)
+
+
+def job_from_ad(ad: Ad, where: str, groups: frozenset[str]) -> Job | None:
+    """The job object of one job ad; None for a removed or completed job.
+
+    Raises:
+        InputError: naming ``where`` for an ad without ClusterId/ProcId or Owner, or with a
+            malformed value.
+    """
+    cluster, proc = ad.get("ClusterId"), ad.get("ProcId")
+    if not isinstance(cluster, int) or not isinstance(proc, int):
+        raise InputError(f"{where}: expected a job ad with ClusterId and ProcId")
+    status = STATUS.get(_int(ad, "JobStatus", where, 1))
+    if status is None:
+        return None
+    owner = ad.get("Owner") or ad.get("User")
+    if not isinstance(owner, str) or not owner:
+        raise InputError(f"{where}: job {cluster}.{proc} has no Owner")
+    group = ad.get("AccountingGroup")
+    nice = ad.get("NiceUser") is True
+    if (
+        isinstance(group, str)
+        and group.lower().startswith("nice-user.")
+        and ("nice-user" not in groups)
+    ):
+        owner, group, nice = group.split(".", 1)[1], None, True
+    requirements, rank = _text(ad.get("Requirements")), _text(ad.get("Rank"))
+    obj: dict[str, Any] = {
+        "id": f"{cluster}.{proc}",
+        "owner": owner,
+        "accounting_group": group if isinstance(group, str) and group else None,
+        "nice_user": nice,
+        "job_prio": _int(ad, "JobPrio", where, 0),
+        "submit_time": ad.get("QDate"),
+        "status": status,
+        "request_cpus": _int(ad, "RequestCpus", where, 1),
+        "request_memory": _int(ad, "RequestMemory", where, 0),
+        "requirements": requirements,
+        "rank": rank,
+        "attributes": referenced(ad, requirements, rank),
+    }
+    if status == "running":
+        host = ad.get("RemoteHost")
+        obj["slot"] = host if isinstance(host, str) and host else None
+        obj["start_time"] = ad.get("JobCurrentStartDate") or ad.get("JobStartDate")
+    return parse_job(obj, where)[0]
+
+
+def read_queue(
+    fh: IO[str], label: str, groups: frozenset[str], skipped: list[str] | None = None
+) -> Iterator[QueuedJob]:
+    """Jobs of ``condor_q -json`` or ``-long`` output, in the dump's order.
+
+    The ids of removed and completed jobs (``-all``) go to ``skipped``.
+
+    Raises:
+        InputError: ``FILE:LINE`` of a malformed line or job ad.
+    """
+    for line, ad in iter_ads(fh, label):
+        job = job_from_ad(ad, f"{label}:{line}", groups)
+        if job is not None:
+            yield QueuedJob(job, line)
+        elif skipped is not None:
+            skipped.append(f"{ad.get('ClusterId')}.{ad.get('ProcId')}")

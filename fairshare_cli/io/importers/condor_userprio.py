@@ -1,0 +1,86 @@
+"""``condor_userprio -l [-allusers]`` output: accounting records.
+
+``-allusers`` prints the negotiator's one ad whose attributes are numbered per record
+(``Name1``, ``Priority1``, ... and one ``LastUpdate``); plain ``-l`` prints one ``Accounting``
+ad per record (leaving out some, e.g. remote-domain and never-used ones in 25.0).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import IO, Any
+
+from fairshare_cli.core.htcondor.snapshot import AccountingAd
+from fairshare_cli.errors import InputError
+from fairshare_cli.io.importers.classad_dumps import Ad, Expr, iter_ads
+
+_NUMBERED = re.compile(r"^Name(\d+)$")
+
+
+def _number(ad: Ad, key: str, where: str, default: float | None = 0.0) -> Any:
+    value = ad.get(key)
+    if value is None:
+        if default is None:
+            return None
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or isinstance(value, Expr):
+        raise InputError(f"{where}: {key} = {value!r}; expected a number")
+    return value
+
+
+def _record(ad: Ad, suffix: str, where: str) -> AccountingAd:
+    name = ad.get(f"Name{suffix}")
+    if not isinstance(name, str) or not name:
+        raise InputError(f"{where}: Name{suffix} missing; expected the record's name")
+
+    def num(key: str, default: float | None = 0.0) -> Any:
+        return _number(ad, key + suffix, where, default)
+
+    is_group = ad.get(f"IsAccountingGroup{suffix}", False)
+    if not isinstance(is_group, bool):
+        raise InputError(f"{where}: IsAccountingGroup{suffix}: expected true or false")
+    return AccountingAd(
+        name=name,
+        is_group=is_group,
+        priority=float(num("Priority")),
+        priority_factor=float(num("PriorityFactor")),
+        resources_used=int(num("ResourcesUsed")),
+        weighted_resources_used=float(num("WeightedResourcesUsed", num("ResourcesUsed"))),
+        hier_weighted_resources_used=num("HierWeightedResourcesUsed", None),
+        accumulated_usage=float(num("AccumulatedUsage")),
+        weighted_accumulated_usage=float(num("WeightedAccumulatedUsage")),
+        begin_usage_time=float(num("BeginUsageTime")),
+        last_usage_time=float(num("LastUsageTime")),
+        effective_quota=num("EffectiveQuota", None),
+        subtree_quota=num("SubtreeQuota", None),
+        sort_key=num("GroupSortKey", None),
+    )
+
+
+def read_userprio(fh: IO[str], label: str) -> tuple[list[AccountingAd], float]:
+    """The records of a ``condor_userprio -l`` dump and the accountant's ``LastUpdate``.
+
+    Raises:
+        InputError: ``FILE:LINE`` of a malformed line or ad, or no ``LastUpdate``.
+    """
+    records: list[AccountingAd] = []
+    last: float | None = None
+    for line, ad in iter_ads(fh, label):
+        where = f"{label}:{line}"
+        update = _number(ad, "LastUpdate", where, None)
+        numbered = sorted(
+            (int(m.group(1)) for k in ad if (m := _NUMBERED.match(k))),
+        )
+        if numbered:
+            records.extend(_record(ad, str(i), where) for i in numbered)
+        elif ad.get("MyType", "Accounting") == "Accounting" and "Name" in ad:
+            records.append(_record(ad, "", where))
+        else:
+            continue
+        if update is not None:
+            last = float(update) if last is None else max(last, float(update))
+    if last is None:
+        raise InputError(
+            f"{label}: no LastUpdate; expected condor_userprio -l or -l -allusers output"
+        )
+    return records, last

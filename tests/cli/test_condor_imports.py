@@ -1,0 +1,340 @@
+"""The HTCondor importers on small hand-made dumps: syntax, forms, and bad input."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.test_bad_input import refused
+from tests.conftest import FIXTURES
+
+POOL = FIXTURES / "htcondor-25.0" / "flat_users"
+NOW = "2026-11-21T12:00:00Z"
+
+
+# ------------------------------------------------------------------------ condor-config
+
+
+def test_condor_config_syntax(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """Continuations, include, $(X) and $(X:default), self-reference and += (config.cpp)."""
+    (tmp_path / "local.d").mkdir()
+    (tmp_path / "local.d" / "groups").write_text(
+        "GROUP_NAMES = $(GROUP_NAMES) group_b\nGROUP_QUOTA_DYNAMIC_group_b = 0.25\n"
+    )
+    (tmp_path / "condor_config").write_text(
+        "# a comment \\\n"
+        "UID_DOMAIN = example.org\n"
+        "ACCOUNTANT_LOCAL_DOMAIN = $(UID_DOMAIN)\n"
+        "PRIORITY_HALFLIFE = $(HALF:86400)\n"
+        "GROUP_NAMES = group_a\n"
+        "include : local.d/groups\n"
+        "include ifexist : missing.conf\n"
+        "group_quota_group_a = 10\n"
+        "GROUP_ACCEPT_SURPLUS_group_a = TRUE\n"
+        "GROUP_PRIO_FACTOR_group_unknown = 5\n"
+        "PREEMPTION_REQUIREMENTS = RemoteUserPrio > \\\n"
+        "    SubmitterUserPrio * 1.2\n"
+        "DEFAULT_PRIO_FACTOR = 1000\n"
+        "DEFAULT_PRIO_FACTOR = 10\n"
+        "START = True\n"
+        "SCHEDD_NAME = s\n"
+    )
+    result = run("import", "condor-config", str(tmp_path / "condor_config"))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == (
+        "[pool]\n"
+        'defaults = "current"\n'
+        'uid_domain = "example.org"\n'
+        'local_domains = ["example.org"]\n'
+        "\n"
+        "[accountant]\n"
+        "priority_halflife = 86400\n"
+        "default_prio_factor = 10.0\n"
+        "\n"
+        "[negotiator]\n"
+        'preemption_requirements = "RemoteUserPrio > SubmitterUserPrio * 1.2"\n'
+        "\n"
+        "[groups.group_a]\n"
+        "quota = 10\n"
+        "accept_surplus = true\n"
+        "\n"
+        "[groups.group_b]\n"
+        "dynamic_quota = 0.25\n"
+    )
+    assert result.stderr == (
+        f"condor-config {tmp_path / 'condor_config'}: 9 knobs taken, 2 groups; ignored 3: "
+        "GROUP_PRIO_FACTOR_group_unknown, SCHEDD_NAME, START (per slot: from condor-status)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "what"),
+    [
+        ("UID_DOMAIN = a\nthis is not a knob\n", 2, "expected NAME = value"),
+        ("A = 1\ninclude : /nonexistent/x\n", 2, "cannot include"),
+        ("if $(A)\nB = 1\nendif\n", 1, "if/else"),
+        ("use ROLE : Personal\n", 1, "'use' lines"),
+        ("PRIORITY_HALFLIFE = soon\n", 1, "PRIORITY_HALFLIFE: expected a number"),
+        ("X = 1\nY = \x00\x01\x02\n", 2, "binary data"),
+    ],
+)
+def test_bad_condor_config(
+    tmp_path: Path, run: Callable[..., Any], text: str, line: int, what: str
+) -> None:
+    path = tmp_path / "condor_config"
+    path.write_text(text)
+    into = tmp_path / "pool.toml"
+    into.write_text("[pool]\nname = 'p'\n")
+    refused(run("import", "condor-config", str(path), "--into", str(into)), f":{line}", what)
+    assert into.read_text() == "[pool]\nname = 'p'\n"
+
+
+# ------------------------------------------------------------------------ bad dumps
+
+STATE = {"format": "fairshare-cli state", "schema_version": 1}
+SLOT = '{"Name": "slot1@m1", "Machine": "m1", "Cpus": 1, "State": "Unclaimed"}'
+BAD_DUMPS = [
+    ("condor-status", "[\n" + SLOT + ",\n" + SLOT[:20], 3, "truncated JSON"),
+    ("condor-status", "[\n" + SLOT + "\n" + SLOT + "]", 3, "expected ','"),
+    ("condor-status", b'[\n{"Name": "slot1@m\xff\xfe"}\n]', 2, "binary data"),
+    ("condor-status", 'Name = "slot1@m"\nCpus 1\n', 2, "expected 'Attr = value'"),
+    ("condor-status", '[{"Cpus": 1}]', 1, "expected a slot ad"),
+    (
+        "condor-q",
+        '[\n{"ClusterId": 1, "ProcId": 0, "Owner": "a", "JobStatus": 1},\n{"Clu',
+        3,
+        "JSON",
+    ),
+    ("condor-q", 'ClusterId = 1\nProcId = 0\nOwner = "a"\nJobPrio = "high"\n', 1, "JobPrio"),
+    ("condor-q", b"\x7fELF\x02\x01\x01\x00\x00\x00", 1, "binary data"),
+    ("condor-userprio", 'Name1 = "a@d"\nPriority1 = 1.0\n', 0, "no LastUpdate"),
+    ("condor-userprio", 'LastUpdate = 5\nName1 = "a@d"\nPriority1 = oops(\n', 1, "Priority1"),
+    ("condor-history", '[\n{\n"Owner": "a",\n"JobStartDate": 1\n', 5, "truncated JSON"),
+    ("condor-history", 'Owner = "a"\nJobStartDate 1\n', 2, "Attr = value"),
+]
+
+
+@pytest.mark.parametrize(("kind", "content", "line", "what"), BAD_DUMPS)
+def test_bad_dumps_name_file_and_line(
+    tmp_path: Path,
+    write_config: Callable[[str], Path],
+    run: Callable[..., Any],
+    kind: str,
+    content: str | bytes,
+    line: int,
+    what: str,
+) -> None:
+    """Exit 2, one line naming FILE:LINE and what was expected; nothing written."""
+    cfg = write_config("[pool]\nuid_domain = 'd'\n[[machines]]\nname = 'm'\n")
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps(STATE))
+    dump = tmp_path / "dump"
+    if isinstance(content, bytes):
+        dump.write_bytes(content)
+    else:
+        dump.write_text(content)
+    before = (state.read_bytes(), cfg.read_bytes())
+    args = ["--config", str(cfg), "--state", str(state), "--now", NOW]
+    where = f"{dump}:{line}:" if line else f"{dump}:"
+    refused(run("import", kind, str(dump), *args), where, what)
+    assert (state.read_bytes(), cfg.read_bytes()) == before
+
+
+# ------------------------------------------------------------------------ forms
+
+
+def test_condor_history_long_is_the_json(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """-long and -json of the same ads charge the same; a running job holds a slot."""
+    ads = [
+        {
+            "Owner": "a",
+            "JobStatus": 4,
+            "JobCurrentStartDate": 1795176000,
+            "CompletionDate": 1795219200,
+            "RequestCpus": 2,
+        },
+        {
+            "Owner": "b",
+            "AccountingGroup": "g.b",
+            "JobStatus": 2,
+            "JobCurrentStartDate": 1795240800,
+            "RequestCpus": "/Expr(1 + 1)/",
+        },
+        {"Owner": "c", "JobStatus": 1},
+    ]
+    long_text = "\n".join(
+        "\n".join(
+            f"{k} = {v[6:-2] if isinstance(v, str) and v.startswith('/Expr(') else json.dumps(v)}"
+            for k, v in ad.items()
+        )
+        + "\n"
+        for ad in ads
+    )
+    cfg = write_config("[pool]\nuid_domain = 'd'\n[[machines]]\nname = 'm'\ncount = 2\n")
+    outputs = []
+    for name, text in (("h.json", json.dumps(ads, indent=1)), ("h.long", long_text)):
+        (tmp_path / name).write_text(text)
+        args = ["--config", str(cfg), "--state", str(tmp_path / f"{name}.state"), "--now", NOW]
+        result = run("import", "condor-history", str(tmp_path / name), *args)
+        assert result.exit_code == 0, result.stderr
+        assert "Imported 2 usage records" in result.stdout
+        state = json.loads((tmp_path / f"{name}.state").read_text())
+        assert [c["submitter"] for c in state["negotiator"]["claims"].values()] == ["g.b@d"]
+        outputs.append(run("userprio", "--allusers", "--json", *args).stdout)
+    assert outputs[0] == outputs[1]
+
+
+def test_partitionable_slots_come_in_as_their_dynamic_slots(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    ads = [
+        {
+            "Name": "slot1@m1",
+            "Machine": "m1",
+            "SlotType": "Partitionable",
+            "Cpus": 6,
+            "State": "Unclaimed",
+        },
+        {
+            "Name": "slot1_1@m1",
+            "Machine": "m1",
+            "SlotType": "Dynamic",
+            "Cpus": 2,
+            "State": "Claimed",
+            "RemoteUser": "a@d",
+            "AccountingGroup": "a@d",
+            "JobId": "3.0",
+            "JobStart": 1795258000,
+        },
+        {
+            "Name": "slot1_2@m1",
+            "Machine": "m1",
+            "SlotType": "Dynamic",
+            "Cpus": 2,
+            "State": "Claimed",
+            "RemoteUser": "b@d",
+            "JobStart": 1795258000,
+        },
+    ]
+    dump = tmp_path / "status.json"
+    dump.write_text(json.dumps(ads))
+    cfg = write_config("[pool]\nuid_domain = 'd'\n")
+    state = tmp_path / "s.json"
+    result = run(
+        "import",
+        "condor-status",
+        str(dump),
+        "--into",
+        str(cfg),
+        "--state",
+        str(state),
+        "--now",
+        NOW,
+    )
+    assert result.exit_code == 0, result.stderr
+    assert "1 partitionable slot(s) not modelled: their dynamic slots came in as static" in (
+        result.stderr
+    )
+    assert 'hosts = ["m1"]' in cfg.read_text() and "slots = 2" in cfg.read_text()
+    claims = json.loads(state.read_text())["negotiator"]["claims"]
+    assert {s: c["submitter"] for s, c in claims.items()} == {"slot1@m1": "a@d", "slot2@m1": "b@d"}
+    rows = json.loads(
+        run(
+            "userprio",
+            "--allusers",
+            "--json",
+            "--config",
+            str(cfg),
+            "--state",
+            str(state),
+            "--now",
+            NOW,
+        ).stdout
+    )
+    assert {r["name"]: r["resources_in_use"] for r in rows if not r["is_group"]} == {
+        "a@d": 1,
+        "b@d": 1,
+    }
+
+
+def test_condor_status_dry_run_writes_nothing(tmp_path: Path, run: Callable[..., Any]) -> None:
+    cfg = tmp_path / "pool.toml"
+    cfg.write_text("[pool]\nuid_domain = 'htc.test'\n")
+    state = tmp_path / "s.json"
+    args = ["--into", str(cfg), "--state", str(state), "--now", NOW, "--dry-run"]
+    result = run("import", "condor-status", str(POOL / "condor_status.json"), *args)
+    assert result.exit_code == 0, result.stderr
+    assert "would merge into" in result.stderr and "18 claim(s)" in result.stderr
+    assert cfg.read_text() == "[pool]\nuid_domain = 'htc.test'\n" and not state.exists()
+
+
+def test_condor_status_releases_slots_it_shows_unclaimed(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """A later dump is the truth for its slots: a claim on a now unclaimed slot goes."""
+    claimed = {
+        "Name": "slot1@m1",
+        "Machine": "m1",
+        "Cpus": 1,
+        "State": "Claimed",
+        "RemoteUser": "a@d",
+        "JobId": "1.0",
+        "JobStart": 1795250000,
+    }
+    cfg = write_config("[pool]\nuid_domain = 'd'\n")
+    state = tmp_path / "s.json"
+    args = ["--into", str(cfg), "--state", str(state), "--now", NOW]
+    for ads in ([claimed], [{**claimed, "State": "Unclaimed"}]):
+        (tmp_path / "st.json").write_text(json.dumps(ads))
+        assert run("import", "condor-status", str(tmp_path / "st.json"), *args).exit_code == 0
+        rows = json.loads(
+            run(
+                "userprio",
+                "--allusers",
+                "--json",
+                "--config",
+                str(cfg),
+                "--state",
+                str(state),
+                "--now",
+                NOW,
+            ).stdout
+        )
+        in_use = {r["name"]: r["resources_in_use"] for r in rows if not r["is_group"]}
+        claims = json.loads(state.read_text())["negotiator"]["claims"]
+        assert in_use == {"a@d": len(claims)}
+    assert claims == {}
+
+
+@pytest.mark.parametrize(
+    ("kind", "dump"),
+    [
+        ("condor-config", "condor_config"),
+        ("condor-status", "condor_status.long.txt"),
+        ("condor-q", "condor_q.json"),
+        ("condor-userprio", "condor_userprio.long.txt"),
+        ("condor-history", "condor_q.long.txt"),
+    ],
+)
+def test_stdin_is_a_file_like_any_other(
+    tmp_path: Path, run: Callable[..., Any], kind: str, dump: str
+) -> None:
+    """FILE ``-`` reads stdin; each import, and then every view, exits 0."""
+    cfg = tmp_path / "pool.toml"
+    cfg.write_text("[pool]\nuid_domain = 'htc.test'\n[groups.group_ops]\nquota = 4\n")
+    state = ["--state", str(tmp_path / "s.json"), "--now", "1795458333"]
+    extra = ["--into", str(cfg)] if kind == "condor-config" else ["--config", str(cfg), *state]
+    if kind == "condor-status":
+        extra = ["--into", str(cfg), *state]
+    text = (POOL / dump).read_text()
+    result = run("import", kind, "-", *extra, input=text)
+    assert result.exit_code == 0, result.stderr
+    for view in (["userprio"], ["quota"], ["negotiate", "--dry-run"], ["sprio"], ["sshare"]):
+        out = run(*view, "--config", str(cfg), *state)
+        assert out.exit_code == 0, (view, out.stderr)
