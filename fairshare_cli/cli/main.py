@@ -8,8 +8,6 @@ from typing import Any
 
 import click
 
-from fairshare_cli import __version__
-
 #: Subcommands, imported only when used so that ``fs --help`` stays fast.
 _COMMANDS: dict[str, str] = {
     "userprio": "fairshare_cli.cli.userprio:userprio",
@@ -111,9 +109,26 @@ class FsError(click.ClickException):
         click.echo(f"fs: error: {self.format_message()}", err=True)
 
 
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from fairshare_cli.cli.about import version_lines
+
+    for line in version_lines():
+        click.echo(line)
+    ctx.exit()
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["--help"]})
-@click.version_option(__version__, prog_name="fs")
-@click.option("--debug", is_flag=True, hidden=True, help="Show tracebacks.")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_show_version,
+    help="Show fs, Python, htcondor and classad versions, the active config and profile.",
+)
+@click.option("--debug", is_flag=True, help="Show the traceback of an error (before the command).")
 @click.pass_context
 def cli(ctx: click.Context, debug: bool) -> None:
     """fairshare-cli: fair-share scheduling as HTCondor, Slurm and DIRAC compute it.
@@ -121,6 +136,15 @@ def cli(ctx: click.Context, debug: bool) -> None:
     \b
     Examples:
       fs userprio --config sample_configs/pool.toml        # like condor_userprio
+      fs userprio -allusers -all                           # condor_userprio's spellings
+      fs userprio -setfactor alice@example.org 2           # same as: fs setfactor ...
       fs sshare -a -l --config sample_configs/pool.toml    # like sshare -a -l
+
+    'fairshare' is the same program as 'fs' (OpenAFS also installs an 'fs').
+    'fs userprio' takes condor_userprio's single-dash options and prefixes
+    (-allusers, -all, -usage, -priority, -hier, -flat, -l, -most) and its edits
+    (-setfactor, -setprio, -setaccum, -setbegin, -setlast, -resetusage, -resetall,
+    -delete). The docs (config keys, the job object, the state file, JSON fields,
+    exit codes) are installed with fs: 'fs --version' shows where.
     """
     ctx.obj = {"debug": debug}

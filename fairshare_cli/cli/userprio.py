@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from fairshare_cli.cli.context import load_env
 from fairshare_cli.cli.options import common_options, output_format, output_options
 from fairshare_cli.core.htcondor.accountant import accountant_from_json
 from fairshare_cli.core.htcondor.userprio import SORT_KEYS, GroupQuotaInfo, userprio_view
+from fairshare_cli.errors import InputError
 from fairshare_cli.render.formats import Time, emit_rows
 
 JSON_FIELDS = (
@@ -25,7 +28,41 @@ JSON_FIELDS = (
 )
 
 
-@click.command("userprio")
+class UserprioCommand(click.Command):
+    """``fs userprio`` that also takes condor_userprio's single-dash options and edits."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        from fairshare_cli.cli.condor_args import translate
+
+        translated = translate(list(args))
+        ctx.meta["fs.userprio.edit"] = translated.edit
+        return super().parse_args(ctx, translated.args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        edit = ctx.meta.get("fs.userprio.edit")
+        if not edit:
+            return super().invoke(ctx)
+        # -setfactor NAME F ... runs the edit command itself, found by name in fs's table.
+        from fairshare_cli.cli.main import cli
+
+        command = cli.get_command(ctx, edit[0])
+        if command is None:
+            raise InputError(f"condor_userprio's -{edit[0]} is not modelled by fs")
+        common = [
+            arg
+            for key, arg in (
+                ("config_path", "--config"),
+                ("state_path", "--state"),
+                ("now", "--now"),
+            )
+            for arg in ((arg, ctx.params[key]) if ctx.params.get(key) else ())
+        ]
+        common += ["--dry-run"] if ctx.params.get("dry_run") else []
+        with command.make_context(edit[0], [*edit[1:], *common], parent=ctx.parent) as sub:
+            return command.invoke(sub)
+
+
+@click.command("userprio", cls=UserprioCommand)
 @click.argument("names", nargs=-1, metavar="[NAME]...")
 @click.option(
     "--all", "all_cols", is_flag=True, help="All columns (-all): quotas, dates, real priority."
@@ -47,6 +84,10 @@ JSON_FIELDS = (
     help="Row order (ties by name).",
 )
 @click.option("--long", "long_", is_flag=True, help="Raw accounting ads (-long).")
+@click.option("--most", is_flag=True, help="The default columns, added to -priority/-usage.")
+@click.option(
+    "--dry-run", is_flag=True, help="With an edit option (-setfactor ...): write nothing."
+)
 @output_options
 @common_options
 def userprio(
@@ -58,6 +99,8 @@ def userprio(
     hierarchical: bool | None,
     sort: str,
     long_: bool,
+    most: bool,
+    dry_run: bool,
     output: str,
     as_json: bool,
     config_path: str | None,
@@ -72,9 +115,19 @@ def userprio(
       fs userprio --all --allusers
       fs userprio alice --json
     Rows: submitters (and groups) used in the last 24 hours, best priority first.
+
+    condor_userprio's own spellings work too: single-dash options and their unique
+    prefixes (-allusers, -all, -usage, -priority, -hier, -flat, -l/-long, -most), and
+    the edits -setfactor NAME F, -setprio, -setaccum, -setbegin, -setlast,
+    -resetusage NAME, -resetall and -delete NAME run 'fs setfactor' ... instead.
     """
     from fairshare_cli.core.jobs import parse_jobs
-    from fairshare_cli.render.userprio import choose_columns, render_long, render_userprio
+    from fairshare_cli.render.userprio import (
+        COLUMNS,
+        choose_columns,
+        render_long,
+        render_userprio,
+    )
 
     env = load_env(config_path, state_path, now)
     group_info: dict[str, GroupQuotaInfo] = {}
@@ -137,4 +190,7 @@ def userprio(
         click.echo(render_long(view, env.now), nl=False)
         return
     cols = choose_columns(view, all_cols=all_cols, priority=priority, usage=usage)
+    if most and (priority or usage):  # -most adds condor's default columns
+        default = choose_columns(view, all_cols=False, priority=False, usage=False)
+        cols = [k for k in COLUMNS if k in {*cols, *default}]
     click.echo(render_userprio(view, cols, env.now), nl=False)

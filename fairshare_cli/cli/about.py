@@ -1,0 +1,59 @@
+"""What ``fs --version`` reports, and where the installed docs and sample pool are."""
+
+from __future__ import annotations
+
+import os
+import platform
+from pathlib import Path
+
+from fairshare_cli import __version__
+
+
+def package_folder(name: str) -> Path:
+    """A folder shipped inside the package (``docs``, ``sample_configs``).
+
+    An installed wheel holds it in the package; a source checkout has it beside the package.
+    """
+    inside = Path(__file__).resolve().parent.parent / name
+    if inside.is_dir():
+        return inside
+    return Path(__file__).resolve().parent.parent.parent / name
+
+
+def _dist_version(name: str) -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def version_lines() -> list[str]:
+    """fs, Python, htcondor/classad versions, then the config ``fs`` would use and its profile."""
+    from fairshare_cli.cli.context import resolve_config_path
+    from fairshare_cli.errors import FairshareError
+
+    lines = [
+        f"fs (fairshare-cli) {__version__}",
+        f"Python {platform.python_version()}",
+        f"htcondor {_dist_version('htcondor')} (classad2 from the same package)",
+    ]
+    try:
+        path = resolve_config_path(os.environ.get("FAIRSHARE_CONFIG"))
+    except FairshareError:
+        lines.append("config: none found (run 'fs init')")
+    else:
+        lines.append(f"config: {path} (profile {_profile(path)})")
+    lines.append(f"docs: {package_folder('docs')}")
+    return lines
+
+
+def _profile(path: Path) -> str:
+    from fairshare_cli.errors import FairshareError
+    from fairshare_cli.io.config import load_config
+
+    try:
+        return load_config(path).pool.defaults
+    except FairshareError as exc:
+        return f"unreadable: {exc}"
