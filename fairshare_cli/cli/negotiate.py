@@ -13,6 +13,7 @@ from fairshare_cli.cli.options import (
     dry_run_option,
     output_format,
     output_options,
+    wide_option,
 )
 from fairshare_cli.core.htcondor.negotiator import CycleResult
 from fairshare_cli.core.state import SectionError
@@ -50,7 +51,9 @@ def _run_cycle(
         )
 
 
-def _show(result: CycleResult, fmt: str, explain: str | None, committed: str | None) -> None:
+def _show(
+    result: CycleResult, fmt: str, explain: str | None, committed: str | None, wide: bool = False
+) -> None:
     from fairshare_cli.render.formats import emit_rows
     from fairshare_cli.render.negotiate import (
         explain_lines,
@@ -70,7 +73,7 @@ def _show(result: CycleResult, fmt: str, explain: str | None, committed: str | N
     elif fmt in ("ndjson", "csv"):
         write_cycle_lines(result, fmt, sys.stdout)
     else:
-        render_cycle(result, committed)
+        render_cycle(result, committed, wide=wide)
 
 
 @click.command("negotiate")
@@ -86,12 +89,14 @@ def _show(result: CycleResult, fmt: str, explain: str | None, committed: str | N
     help="Read the job queue from this JSON file instead of the state (with --dry-run).",
 )
 @dry_run_option
+@wide_option
 @output_options
 @common_options
 def negotiate(
     explain: str | None,
     jobs_file: str | None,
     dry_run: bool,
+    wide: bool,
     output: str,
     as_json: bool,
     config_path: str | None,
@@ -116,7 +121,7 @@ def negotiate(
         env = load_env(config_path, state_path, now)
         inputs = load_inputs(env, jobs_file)
         result = _run_cycle(env, inputs, explain, show_progress)
-        _show(result, fmt, explain, None)
+        _show(result, fmt, explain, None, wide)
         return
     if jobs_file:
         raise click.UsageError(
@@ -155,4 +160,5 @@ def negotiate(
             except SectionError as exc:
                 raise StateError(f"state file {env.state_path}: {exc}") from None
             env.state = env.state.with_section("dirac", dirac)
-    _show(result, fmt, explain, f"Committed {len(result.matches)} match(es) to {env.state_path}.")
+    done = f"Committed {len(result.matches)} match(es) to {env.state_path}."
+    _show(result, fmt, explain, done, wide)

@@ -6,7 +6,7 @@ import click
 
 from fairshare_cli.cli.context import load_env
 from fairshare_cli.cli.htcondor_inputs import load_inputs
-from fairshare_cli.cli.options import common_options, output_format, output_options
+from fairshare_cli.cli.options import common_options, output_format, output_options, wide_option
 
 
 @click.command("quota")
@@ -16,10 +16,12 @@ from fairshare_cli.cli.options import common_options, output_format, output_opti
     metavar="FILE",
     help="Read the job queue from this JSON file instead of the state.",
 )
+@wide_option
 @output_options
 @common_options
 def quota(
     jobs_file: str | None,
+    wide: bool,
     output: str,
     as_json: bool,
     config_path: str | None,
@@ -46,4 +48,4 @@ def quota(
     if fmt != "table":
         emit_rows(quota_json_rows(rows), QUOTA_FIELDS, fmt)
         return
-    render_quota(rows)
+    render_quota(rows, wide=wide)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from fairshare_cli.cli.context import load_env
-from fairshare_cli.cli.options import common_options, output_format, output_options
+from fairshare_cli.cli.options import common_options, output_format, output_options, wide_option
 from fairshare_cli.errors import StateError
 
 
@@ -16,10 +16,12 @@ from fairshare_cli.errors import StateError
     metavar="FILE",
     help="Read the waiting jobs from this JSON list of job objects instead of the state.",
 )
+@wide_option
 @output_options
 @common_options
 def taskqueues(
     jobs_file: str | None,
+    wide: bool,
     output: str,
     as_json: bool,
     config_path: str | None,
@@ -73,6 +75,9 @@ def taskqueues(
         )
     fmt = output_format(output, as_json)
     if fmt == "table":
-        click.echo(render_taskqueues(rows), nl=False)
+        from fairshare_cli.render.fit import terminal_width
+
+        width = None if wide else terminal_width()
+        click.echo(render_taskqueues(rows, width), nl=False)
     else:
         emit_rows(taskqueue_records(rows), JSON_FIELDS, fmt)

@@ -75,8 +75,12 @@ COLUMNS: tuple[tuple[str, bool, Callable[[TaskQueueRow], str]], ...] = (
 )
 
 
-def render_taskqueues(rows: Sequence[TaskQueueRow]) -> str:
-    """The task-queue table: one line per queue, columns two spaces apart."""
+def render_taskqueues(rows: Sequence[TaskQueueRow], width: int | None = None) -> str:
+    """The task-queue table: one line per queue, columns two spaces apart.
+
+    Wider than ``width``, the requirement columns move to a line of their own under each
+    queue (:func:`render_stacked`).
+    """
     cells = [[cell(row) for _, _, cell in COLUMNS] for row in rows]
     widths = [len(head) for head, _, _ in COLUMNS]
     for line in cells:
@@ -91,6 +95,10 @@ def render_taskqueues(rows: Sequence[TaskQueueRow]) -> str:
         ]
         return "  ".join(parts).rstrip()
 
+    if width is not None and sum(widths) + 2 * (len(widths) - 1) > width:
+        from fairshare_cli.render.taskqueues_narrow import render_stacked
+
+        return render_stacked(rows, width)
     out = [fmt([head for head, _, _ in COLUMNS])]
     out.extend(fmt(line) for line in cells)
     if not rows:
