@@ -32,6 +32,7 @@ from fairshare_cli.core.config import (
 from fairshare_cli.core.dirac.taskqueues import valid_cpu_segments
 from fairshare_cli.core.timestr import TimeStringError, time_str2mins, time_str2secs
 from fairshare_cli.errors import ConfigError
+from fairshare_cli.io.knob_aliases import apply_aliases, knob_hint
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -146,11 +147,12 @@ class _Reader:
         self.where = where
         if not isinstance(table, Mapping):
             self.fail(f"{where}: expected a table, got {_kind(table)}")
-        self.table: Table = table
-        for key in table:
+        self.table: Table = apply_aliases(table, where, allowed, self.fail)  # knob names
+        for key in self.table:
             if key not in allowed:
                 hint = difflib.get_close_matches(key, allowed, n=1)
                 extra = f" (did you mean '{hint[0]}'?)" if hint else ""
+                extra = knob_hint(key, where, close=not hint) or extra
                 known = ", ".join(allowed) if allowed else "none"
                 self.fail(f"unknown key '{self.key(key)}'{extra}; known keys: {known}")
 
