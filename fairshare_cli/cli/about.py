@@ -57,3 +57,38 @@ def _profile(path: Path) -> str:
         return load_config(path).pool.defaults
     except FairshareError as exc:
         return f"unreadable: {exc}"
+
+
+#: The sample pool's files, as ``fs init --example`` writes them.
+EXAMPLE_FILES = (
+    "pool.toml",
+    "sample-state.json",
+    "jobs.json",
+    "dirac-jobs.json",
+    "history.csv",
+    "workload.json",
+)
+
+
+def write_example(folder: Path, force: bool) -> list[str]:
+    """Copy the sample pool shipped with the package into ``folder``; the names written.
+
+    Raises:
+        InputError: a file is there already (without ``force``), or ``folder`` is a file.
+        RuntimeFailure: the folder cannot be written.
+    """
+    from fairshare_cli.errors import InputError, RuntimeFailure
+
+    source = package_folder("sample_configs")
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"--example {folder}: is a file; give a folder")
+    clash = [name for name in EXAMPLE_FILES if (folder / name).exists()]
+    if clash and not force:
+        raise InputError(f"--example {folder}: {clash[0]} already exists; use --force")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in EXAMPLE_FILES:
+            (folder / name).write_bytes((source / name).read_bytes())
+    except OSError as exc:
+        raise RuntimeFailure(f"cannot write the sample pool to {folder}: {exc.strerror}") from None
+    return list(EXAMPLE_FILES)

@@ -33,8 +33,8 @@ def resolve_config_path(given: str | None) -> Path:
             return candidate
     raise ConfigError(
         "no pool config found (looked for ./fairshare.toml and "
-        f"{user_config_file()}); run 'fs init' to write one, or pass "
-        "--config sample_configs/pool.toml"
+        f"{user_config_file()}); run 'fs init' to write one, or 'fs init --example "
+        "sample_configs' for the sample pool and pass --config sample_configs/pool.toml"
     )
 
 

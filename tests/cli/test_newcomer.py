@@ -1,0 +1,87 @@
+"""A newcomer's first hour: init profiles, the example pool, --version, the docs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fairshare_cli.cli.about import EXAMPLE_FILES
+
+REPO = Path(__file__).resolve().parents[2]
+NOW = "2026-11-21T12:00:00Z"
+
+
+@pytest.mark.parametrize(
+    ("args", "profile", "prio_factor"),
+    [
+        pytest.param([], "current", 1000.0, id="default-is-current"),
+        pytest.param(["--profile", "current"], "current", 1000.0, id="current"),
+        pytest.param(["--profile", "legacy"], "legacy", 1.0, id="legacy"),
+    ],
+)
+def test_init_profile_then_check(
+    tmp_path: Path, run: Callable[..., Any], args: list[str], profile: str, prio_factor: float
+) -> None:
+    target = tmp_path / "fairshare.toml"
+    assert run("init", str(target), *args).exit_code == 0
+    assert f'defaults = "{profile}"' in target.read_text()
+    check = run("config", "check", "--config", str(target))
+    assert check.exit_code == 0, check.stderr
+    assert check.stdout.splitlines()[0] == f'# profile "{profile}"'
+    assert check.stderr == ""
+    data = json.loads(run("config", "check", "--config", str(target), "--json").stdout)
+    assert data["accountant"]["default_prio_factor"] == prio_factor
+
+
+def test_check_warns_without_a_profile(
+    write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    cfg = write_config("[pool]\nname = 'x'\n")
+    check = run("config", "check", "--config", str(cfg))
+    assert check.exit_code == 0
+    assert check.stdout.splitlines()[0] == '# profile "legacy"'
+    assert check.stderr.startswith(f"fs: warning: {cfg} sets no [pool] defaults")
+
+
+def test_init_example_follows_the_readme(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sample pool written out prints what the repository's copy prints."""
+    monkeypatch.chdir(tmp_path)
+    result = run("init", "--example", "sample_configs")
+    assert result.exit_code == 0, result.stderr
+    for name in EXAMPLE_FILES:
+        written = (tmp_path / "sample_configs" / name).read_bytes()
+        assert written == (REPO / "sample_configs" / name).read_bytes()
+    here = run("userprio", "--config", "sample_configs/pool.toml", "--now", NOW)
+    repo = run("userprio", "--config", str(REPO / "sample_configs" / "pool.toml"), "--now", NOW)
+    assert here.exit_code == 0 and here.stdout == repo.stdout
+    again = run("init", "--example", "sample_configs")
+    assert again.exit_code == 2 and "already exists; use --force" in again.stderr
+
+
+def test_version_names_versions_config_and_profile(
+    write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    from importlib import metadata
+
+    cfg = write_config('[pool]\ndefaults = "current"\n')
+    result = run("--version", env={"FAIRSHARE_CONFIG": str(cfg)})
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("fs (fairshare-cli) ")
+    assert lines[1].startswith("Python 3.")
+    assert lines[2].startswith(f"htcondor {metadata.version('htcondor')}")
+    assert lines[3] == f"config: {cfg} (profile current)"
+    docs = Path(lines[4].removeprefix("docs: "))
+    assert (docs / "config.md").is_file()
+
+
+def test_debug_is_listed_in_help(run: Callable[..., Any]) -> None:
+    help_text = run("--help").stdout
+    assert "--debug" in help_text and "--version" in help_text
+    assert "fairshare" in help_text
