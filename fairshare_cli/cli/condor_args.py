@@ -182,7 +182,7 @@ def _common_only(args: list[str]) -> list[str]:
             if "=" not in arg and i + 1 < len(args):
                 keep.append(args[i + 1])
                 i += 1
-        elif arg == "--dry-run":
+        elif arg in ("--dry-run", "--create"):
             keep.append(arg)
         i += 1
     return keep

@@ -12,6 +12,7 @@ from collections.abc import Callable
 import click
 
 from fairshare_cli.cli.context import Env, mutate_state
+from fairshare_cli.cli.names import create_option, new_record_note
 from fairshare_cli.cli.options import common_options, dry_run_option
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.jobs import parse_time
@@ -65,14 +66,16 @@ def _run(
     now: str | None,
     edit: Edit,
     message: Callable[[str], str],
+    creates: bool = True,
 ) -> None:
     with mutate_state(config_path, state_path, now, dry_run) as env:
         full = record_name(env, name)
         state = env.decode("accountant", acct.accountant_from_json)
+        note = new_record_note(env, state, full) if creates else ""
         new = edit(state, env, full)
         env.state = env.state.with_section("accountant", acct.accountant_to_json(new))
         prefix = "(dry run, nothing written) " if dry_run else ""
-        click.echo(prefix + message(full))
+        click.echo(prefix + message(full) + note)
 
 
 def _edit_command(
@@ -82,7 +85,7 @@ def _edit_command(
         func.__doc__ = help_text
         func = common_options(dry_run_option(func))
         if argument:
-            func = click.argument(argument)(func)
+            func = create_option(click.argument(argument)(func))
         func = click.argument("name")(func)
         return click.command(name, context_settings={"ignore_unknown_options": True})(func)
 
@@ -267,6 +270,7 @@ def setlast(
 @click.command("resetusage")
 @click.argument("name", required=False)
 @click.option("--all", "all_", is_flag=True, help="Reset every record (-resetall).")
+@create_option
 @dry_run_option
 @common_options
 def resetusage(
@@ -334,4 +338,5 @@ def delete(
         now,
         edit,
         lambda n: f"The accountant record named {n} was deleted",
+        creates=False,
     )

@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from fairshare_cli.cli.context import load_env
+from fairshare_cli.cli.names import unmatched_names
 from fairshare_cli.cli.options import common_options, output_format, output_options
 from fairshare_cli.core.htcondor.accountant import accountant_from_json
 from fairshare_cli.core.htcondor.userprio import SORT_KEYS, GroupQuotaInfo, userprio_view
@@ -58,6 +59,7 @@ class UserprioCommand(click.Command):
             for arg in ((arg, ctx.params[key]) if ctx.params.get(key) else ())
         ]
         common += ["--dry-run"] if ctx.params.get("dry_run") else []
+        common += ["--create"] if ctx.params.get("create") else []
         with command.make_context(edit[0], [*edit[1:], *common], parent=ctx.parent) as sub:
             return command.invoke(sub)
 
@@ -88,6 +90,7 @@ class UserprioCommand(click.Command):
 @click.option(
     "--dry-run", is_flag=True, help="With an edit option (-setfactor ...): write nothing."
 )
+@click.option("--create", is_flag=True, help="With an edit option: allow a new record.")
 @output_options
 @common_options
 def userprio(
@@ -101,6 +104,7 @@ def userprio(
     long_: bool,
     most: bool,
     dry_run: bool,
+    create: bool,
     output: str,
     as_json: bool,
     config_path: str | None,
@@ -166,6 +170,8 @@ def userprio(
         priority_only=priority and not usage and not all_cols,
         group_info=group_info,
     )
+    for line in unmatched_names(names, state.records, env.config.pool.uid_domain):
+        click.echo(f"fs: note: {line}", err=True)
     fmt = output_format(output, as_json)
     if fmt != "table":
         rows = [
