@@ -41,10 +41,27 @@ def resolve_config_path(given: str | None) -> Path:
 def resolve_state_path(given: str | None, config: Config) -> Path:
     """``--state``, else ``[pool] state`` relative to the config file, else the user state."""
     if given:
-        return Path(given)
+        return existing_folder(Path(given))
     if config.pool.state:
-        return Path(config.path).parent / config.pool.state
+        return existing_folder(Path(config.path).parent / config.pool.state)
     return user_state_file()
+
+
+def existing_folder(path: Path) -> Path:
+    """``path``, once its folder is known to exist (or ``--create-dirs`` lets fs make it).
+
+    Raises:
+        InputError: the folder is missing and ``--create-dirs`` was not given.
+    """
+    import click
+
+    ctx = click.get_current_context(silent=True)
+    if path.parent.exists() or (ctx is not None and ctx.meta.get("fs.create_dirs")):
+        return path
+    raise InputError(
+        f"state folder {path.parent} does not exist; create it, or pass --create-dirs "
+        "to let fs create it"
+    )
 
 
 def resolve_now(given: str | None) -> float:

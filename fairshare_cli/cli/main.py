@@ -92,6 +92,12 @@ class LazyGroup(click.Group):
             sys.stderr.close()
             raise click.exceptions.Exit(1) from None
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # --create-dirs may come anywhere on the line: it is the group's option.
+        if "--create-dirs" in args:
+            args = ["--create-dirs", *(a for a in args if a != "--create-dirs")]
+        return super().parse_args(ctx, args)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, _SUMMARIES.get(name, "")) for name in self.list_commands(ctx)]
         with formatter.section("Commands"):
@@ -119,6 +125,11 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
     ctx.exit()
 
 
+def _create_dirs(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.meta["fs.create_dirs"] = True
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["--help"]})
 @click.option(
     "--version",
@@ -129,6 +140,13 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
     help="Show fs, Python, htcondor and classad versions, the active config and profile.",
 )
 @click.option("--debug", is_flag=True, help="Show the traceback of an error (before the command).")
+@click.option(
+    "--create-dirs",
+    is_flag=True,
+    expose_value=False,
+    callback=_create_dirs,
+    help="Create a missing state folder (anywhere on the line; else a missing one is an error).",
+)
 @click.pass_context
 def cli(ctx: click.Context, debug: bool) -> None:
     """fairshare-cli: fair-share scheduling as HTCondor, Slurm and DIRAC compute it.

@@ -199,7 +199,7 @@ def _sprio(
         click.echo(render.verbose_block(fmt_spec, jobs, partitions, users, verbose), nl=False)
     parsed, warnings = render.parse_format(spec)
     for message in warnings:
-        click.echo(f"sprio: error: {message}", err=True)
+        click.echo(f"fs: error: {message}", err=True)
     click.echo(
         render.render(
             parsed,

@@ -85,3 +85,40 @@ def test_debug_is_listed_in_help(run: Callable[..., Any]) -> None:
     help_text = run("--help").stdout
     assert "--debug" in help_text and "--version" in help_text
     assert "fairshare" in help_text
+
+
+def test_submit_is_quiet_unless_verbose(tmp_path: Path, run: Callable[..., Any]) -> None:
+    args = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--now", NOW]
+    args += ["--state", str(tmp_path / "s.json")]
+    many = run("submit", "--owner", "alice", "--count", "1000", *args)
+    assert many.stdout == "Submitted 1000 jobs as cluster 1\n"
+    one = run("submit", "--owner", "bob", "--count", "3", "-v", *args)
+    assert one.stdout == "Submitted 3 jobs as cluster 2: 2.0, 2.1, 2.2\n"
+
+
+def test_a_missing_state_folder_is_an_error(tmp_path: Path, run: Callable[..., Any]) -> None:
+    state = tmp_path / "no" / "such" / "state.json"
+    args = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--now", NOW]
+    args += ["--state", str(state)]
+    for command in (["submit", "--owner", "a"], ["userprio"]):
+        refused = run(*command, *args)
+        assert refused.exit_code == 2
+        assert refused.stderr == (
+            f"fs: error: state folder {state.parent} does not exist; create it, or pass "
+            "--create-dirs to let fs create it\n"
+        )
+    assert not state.parent.exists()
+    made = run("submit", "--owner", "a", *args, "--create-dirs")
+    assert made.exit_code == 0 and state.is_file()
+
+
+def test_one_error_prefix(run: Callable[..., Any]) -> None:
+    """Every message fs writes on stderr starts with ``fs:``, whatever the command."""
+    import re
+
+    pattern = re.compile(r'echo\(\s*f?"([a-z_]+): (error|warning|note)')
+    for path in (REPO / "fairshare_cli").rglob("*.py"):
+        for prefix, _ in pattern.findall(path.read_text(encoding="utf-8")):
+            assert prefix == "fs", f"{path}: '{prefix}:' prefix"
+    bad = run("sprio", "-o", "%Z", "--config", str(REPO / "sample_configs" / "pool.toml"))
+    assert bad.stderr.startswith("fs: error: Invalid job format specification")
