@@ -19,6 +19,7 @@ from fairshare_cli.core.state import SectionError
 from fairshare_cli.core.usage import SinkFactory, UnsortedHistory, UsageRecord
 from fairshare_cli.errors import InputError, StateError
 from fairshare_cli.io.history import FORMATS, read_condor_history, read_records
+from fairshare_cli.render.progress import counting
 
 #: One sink per subsystem, by state section: each charges records to its own model.
 HISTORY_SINKS: dict[str, SinkFactory] = {
@@ -159,13 +160,16 @@ def _import(
                 raise StateError(f"state file {env.state_path}: {exc}") from None
             count = 0
             try:
-                for record in records():
-                    count += 1
-                    try:
-                        for sink in sinks.values():
-                            sink.add(record)
-                    except InputError as exc:  # a sink names the record; add the file
-                        raise InputError(f"{label}: {exc}") from None
+                with counting(f"importing {label}", "records") as tick:
+                    for record in records():
+                        count += 1
+                        if not count & 1023:
+                            tick(count)
+                        try:
+                            for sink in sinks.values():
+                                sink.add(record)
+                        except InputError as exc:  # a sink names the record; add the file
+                            raise InputError(f"{label}: {exc}") from None
             except UnsortedHistory:
                 continue
             break
