@@ -61,7 +61,7 @@ def whatif(
       fs whatif --set accountant.priority_halflife=3600 userprio --config sample_configs/pool.toml
       fs whatif --set 'groups."group_physics".quota=300' quota
       fs whatif --set priority.fairshare=classic sshare -a -l
-    Dotted keys are the config's (DESIGN §3); quote group names that contain dots.
+    Dotted keys are the config's (docs/config.md); quote group names that contain dots.
     """
     from fairshare_cli.cli import context
     from fairshare_cli.cli.main import cli

@@ -1,4 +1,4 @@
-"""The job queue: one job object serves HTCondor, Slurm and DIRAC (DESIGN §4)."""
+"""The job queue: one job object serves HTCondor, Slurm and DIRAC (docs/jobs.md)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from fairshare_cli.io.jobsfile import gc_paused, load_job_objects
 
 
 def load_job_batches(path: str) -> list[JobBatch]:
-    """Jobs from a JSON file holding a list of job objects (DESIGN §4); ``-`` is stdin.
+    """Jobs from a JSON file holding a list of job objects (docs/jobs.md); ``-`` is stdin.
 
     A ``"count": N`` object stays one batch of N identical jobs ``C.0`` … ``C.(N-1)``, and
     consecutive objects that differ only by the next job id of one cluster join a batch, so

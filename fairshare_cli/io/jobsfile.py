@@ -1,4 +1,4 @@
-"""Read a ``--jobs-file``: a JSON list of job objects (DESIGN §4), fast for big queues."""
+"""Read a ``--jobs-file``: a JSON list of job objects (docs/jobs.md), fast for big queues."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Render a negotiation cycle and the group-quota view: Rich tables, streamed JSON, a story.
 
-Numbers are rounded here and only here; JSON keeps full precision (DESIGN §2).
+Numbers are rounded here and only here; JSON keeps full precision (docs/json.md).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def _table(title: str, columns: Sequence[tuple[str, bool]]) -> Any:
 
 
 def match_row(m: Any) -> dict[str, Any]:
-    """One ``matches`` object (DESIGN §5)."""
+    """One ``matches`` object (docs/json.md)."""
     return {
         "job_id": m.job_id,
         "submitter": m.submitter,
@@ -68,7 +68,7 @@ def match_row(m: Any) -> dict[str, Any]:
 
 
 def submitter_row(s: Any) -> dict[str, Any]:
-    """One ``submitters`` object (DESIGN §5)."""
+    """One ``submitters`` object (docs/json.md)."""
     return {
         "name": s.name,
         "group": s.group,
@@ -322,7 +322,7 @@ def progress_bar(enabled: bool) -> Iterator[Callable[[float], None]]:
 
 
 def quota_json_rows(rows: Sequence[QuotaRow]) -> list[dict[str, Any]]:
-    """The ``quota`` objects (DESIGN §5)."""
+    """The ``quota`` objects (docs/json.md)."""
     return [{f: getattr(r, f) for f in QUOTA_FIELDS} for r in rows]
 
 

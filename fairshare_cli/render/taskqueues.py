@@ -25,7 +25,7 @@ JSON_FIELDS = (
 
 
 def taskqueue_records(rows: Sequence[TaskQueueRow]) -> list[dict[str, Any]]:
-    """One JSON object per task queue (DESIGN §5), full precision."""
+    """One JSON object per task queue (docs/json.md), full precision."""
     out = []
     for row in rows:
         d = row.queue.definition

@@ -130,7 +130,7 @@ class SubmitterPrio:
 
 @dataclass(frozen=True)
 class NegotiatorKnobs:
-    """Negotiator settings (DESIGN §3 ``[negotiator]``), profile already applied."""
+    """Negotiator settings (docs/config.md ``[negotiator]``), profile already applied."""
 
     profile: str = "legacy"
     use_slot_weights: bool = False
@@ -145,7 +145,7 @@ class NegotiatorKnobs:
 
 @dataclass(frozen=True)
 class Match:
-    """One match of the cycle (DESIGN §5 ``negotiate.matches``)."""
+    """One match of the cycle (docs/json.md ``negotiate.matches``)."""
 
     job_id: str
     submitter: str
@@ -158,7 +158,7 @@ class Match:
 
 @dataclass
 class SubmitterSummary:
-    """One submitter's part of the cycle (DESIGN §5 ``negotiate.submitters``)."""
+    """One submitter's part of the cycle (docs/json.md ``negotiate.submitters``)."""
 
     name: str
     group: str | None

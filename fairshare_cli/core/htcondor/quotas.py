@@ -54,7 +54,7 @@ class GroupConfig:
 
 @dataclass(frozen=True)
 class QuotaKnobs:
-    """The negotiator knobs that shape group quotas (DESIGN §3 ``[negotiator]``)."""
+    """The negotiator knobs that shape group quotas (docs/config.md ``[negotiator]``)."""
 
     allow_quota_oversubscription: bool = False
     use_slot_weights: bool = False
@@ -622,7 +622,7 @@ def updated_rr_times(tree: GroupTree, now: float) -> dict[str, float]:
 
 @dataclass(frozen=True)
 class QuotaRow:
-    """One row of ``fs quota`` (DESIGN §5 ``quota`` fields)."""
+    """One row of ``fs quota`` (docs/json.md ``quota`` fields)."""
 
     group: str
     parent: str | None
