@@ -59,7 +59,11 @@ def _all_commands() -> list[tuple[str, click.Command]]:
         cmd = cli.get_command(ctx, name)
         assert cmd is not None, name
         if isinstance(cmd, click.Group):
-            out.extend((f"{name} {sub}", c) for sub, c in cmd.commands.items())
+            sub_ctx = click.Context(cmd, parent=ctx)
+            for sub in cmd.list_commands(sub_ctx):
+                sub_cmd = cmd.get_command(sub_ctx, sub)
+                assert sub_cmd is not None, f"{name} {sub}"
+                out.append((f"{name} {sub}", sub_cmd))
         else:
             out.append((name, cmd))
     return out

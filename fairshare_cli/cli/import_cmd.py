@@ -36,7 +36,35 @@ rebuild_option = click.option(
 )
 
 
-@click.group("import")
+class ImportGroup(click.Group):
+    """``fs import``: the history kinds here, plus one module per dump kind in ``imports/``."""
+
+    def _kinds(self) -> dict[str, str]:
+        import pkgutil
+
+        from fairshare_cli.cli import imports
+
+        return {
+            m.name.replace("_", "-"): m.name
+            for m in pkgutil.iter_modules(imports.__path__)
+            if not m.name.startswith("_")
+        }
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self._kinds()})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = self._kinds().get(cmd_name)
+        if module is None:
+            return super().get_command(ctx, cmd_name)
+        import importlib
+
+        cmd = importlib.import_module(f"fairshare_cli.cli.imports.{module}").command
+        assert isinstance(cmd, click.Command)
+        return cmd
+
+
+@click.group("import", cls=ImportGroup)
 def import_group() -> None:
     """Import usage history and real tools' dumps into the state."""
 

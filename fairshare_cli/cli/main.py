@@ -86,7 +86,7 @@ class LazyGroup(click.Group):
         except click.UsageError as exc:
             # Bad usage is one line too: the message, then where to find the usage.
             where = exc.ctx.command_path if exc.ctx is not None else ctx.command_path
-            message = " ".join(exc.format_message().split())
+            message = one_line(exc.format_message())
             raise FsError(f"{message} (see '{where} --help')", exc.exit_code) from None
         except BrokenPipeError:
             sys.stderr.close()
@@ -112,7 +112,18 @@ class FsError(click.ClickException):
         setattr(self, "exit_code", exit_code)  # noqa: B010 - a class variable in click
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"fs: error: {self.format_message()}", err=True)
+        click.echo(f"fs: error: {one_line(self.format_message())}", err=True)
+
+
+def one_line(text: str) -> str:
+    """An error message on one line: control characters in quoted user text as escapes.
+
+    ``fs delete $'\\n'`` says ``'\\n'``, not a line break; a tab is ``\\t``. Messages of
+    our own never span lines, so this only ever changes echoed user text.
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text.rstrip("\n"))
 
 
 def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:

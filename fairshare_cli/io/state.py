@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import glob
 import json
 import math
 import os
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from fairshare_cli.core.state import FORMAT_MARK, SCHEMA_VERSION, State, state_to_json
 from fairshare_cli.errors import RuntimeFailure, StateError
+from fairshare_cli.io.atomic import atomic_write_text
 
 #: Upgrades from schema version N to N + 1, by N. Empty while there is only version 1.
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
@@ -102,31 +103,7 @@ def save_state(path: Path, state: State) -> None:
         raise RuntimeFailure(
             f"cannot write state file {path}: {exc}; nothing was written"
         ) from None
-    try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise RuntimeFailure(f"cannot write state file {path}: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise RuntimeFailure(f"cannot write state file {path}: {exc.strerror}") from None
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    with contextlib.suppress(OSError):
-        dfd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
+    atomic_write_text(path, text, "state file")
 
 
 @contextlib.contextmanager
@@ -137,6 +114,7 @@ def state_lock(path: Path) -> Iterator[None]:
         RuntimeFailure: the lock file cannot be created.
     """
     lock_path = path.with_name(path.name + ".lock")
+    _refuse_file_in_path(path)
     try:
         lock_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
@@ -144,7 +122,38 @@ def state_lock(path: Path) -> Iterator[None]:
         raise RuntimeFailure(f"cannot create lock file {lock_path}: {exc.strerror}") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
+        remove_stale_temp_files(path)
         yield
     finally:
         fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
+
+
+def _refuse_file_in_path(path: Path) -> None:
+    """A state path below a plain file is bad input (exit 2), named as such.
+
+    Raises:
+        StateError: some folder of ``path`` is a file.
+    """
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise StateError(
+                    f"state file {path}: {parent} is a file, not a folder; give another path"
+                )
+            return
+
+
+def remove_stale_temp_files(path: Path) -> list[Path]:
+    """Delete temp files a killed writer of ``path`` left behind; call under the lock.
+
+    Writers name them ``.<state name>.<random>.tmp`` in the state's folder; while the lock
+    is held no other writer has one open, so every such file is stale.
+    """
+    removed = []
+    with contextlib.suppress(OSError):
+        for tmp in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+                removed.append(tmp)
+    return removed

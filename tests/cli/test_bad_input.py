@@ -178,13 +178,13 @@ def test_bad_state_is_refused_and_untouched(
     assert env["state"].read_bytes() == before
 
 
-def test_unwritable_state_folder_is_a_runtime_failure(
+def test_state_below_a_plain_file_is_bad_input(
     env: dict[str, Path], run: Callable[..., Any]
 ) -> None:
     blocker = env["dir"] / "not-a-folder"
     blocker.write_text("x")
     args = ["--config", str(env["config"]), "--state", str(blocker / "state.json"), "--now", NOW]
-    refused(run("setfactor", "alice", "3", *args), str(blocker), code=1)
+    refused(run("setfactor", "alice", "3", *args), f"{blocker} is a file, not a folder", code=2)
     assert blocker.read_text() == "x"
 
 

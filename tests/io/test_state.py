@@ -82,3 +82,26 @@ def test_lock_serialises_writers(tmp_path: Path) -> None:
     assert all(p.exitcode == 0 for p in procs)
     assert load_state(path).section("counter") == 100
     assert os.path.exists(str(path) + ".lock")
+
+
+def test_stale_temp_files_are_removed_by_the_next_writer(tmp_path: Path) -> None:
+    """A writer killed between mkstemp and rename leaves .state.json.XXXX.tmp behind."""
+    state = tmp_path / "state.json"
+    stale = tmp_path / ".state.json.abc123.tmp"
+    stale.write_text("{partial", encoding="utf-8")
+    other = tmp_path / ".other.json.abc123.tmp"
+    other.write_text("{}", encoding="utf-8")
+    with state_lock(state):
+        pass
+    assert not stale.exists()
+    assert other.exists()
+
+
+def test_state_below_a_file_is_bad_input(tmp_path: Path) -> None:
+    blocker = tmp_path / "afile"
+    blocker.write_text("x", encoding="utf-8")
+    with (
+        pytest.raises(StateError, match=r"afile is a file, not a folder"),
+        state_lock(blocker / "sub" / "state.json"),
+    ):
+        pass

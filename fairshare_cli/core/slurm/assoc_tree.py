@@ -69,7 +69,6 @@ class Assoc:
         "id",
         "level_fs",
         "level_shares",
-        "lineage",
         "parent",
         "shares_norm",
         "shares_raw",
@@ -91,12 +90,6 @@ class Assoc:
         self.fs_parent: Assoc | None = None
         self.fs_children: list[Assoc] = []
         self.depth: int = 0 if parent is None else parent.depth + 1
-        if parent is None:
-            self.lineage = "/"
-        elif user is None:
-            self.lineage = f"{parent.lineage}{account}/"
-        else:
-            self.lineage = f"{parent.lineage}0-{user}/"
         self.usage_raw = 0.0
         self.level_shares = 0
         self.shares_norm = 0.0
@@ -119,6 +112,23 @@ class Assoc:
     def name(self) -> str:
         """The user name on user rows, the account name otherwise."""
         return self.user if self.user is not None else self.account
+
+    @property
+    def lineage_part(self) -> str:
+        """This association's part of Slurm's lineage: ``account/`` or ``0-user/``."""
+        if self.parent is None:
+            return "/"
+        return f"0-{self.user}/" if self.user is not None else f"{self.account}/"
+
+    @property
+    def lineage(self) -> str:
+        """Slurm's lineage string (``/A/B/0-u/``), built on demand (deep trees stay linear)."""
+        parts = []
+        a: Assoc | None = self
+        while a is not None:
+            parts.append(a.lineage_part)
+            a = a.parent
+        return "".join(reversed(parts))
 
     def __repr__(self) -> str:
         return f"Assoc({self.account!r}, {self.user!r})"
@@ -145,8 +155,20 @@ class AssocTree:
         return self.by_key.get((account, user))
 
     def in_lineage_order(self) -> list[Assoc]:
-        """Associations sorted as sshare lists them: by lineage, byte-wise."""
-        return sorted(self.assocs, key=lambda a: a.lineage.encode())
+        """Associations sorted as sshare lists them: by lineage, byte-wise.
+
+        Equal to sorting the full lineage strings: a parent's lineage is a prefix of its
+        descendants' (so it comes first), and two subtrees compare as their parts do (each
+        part ends in ``/``, which names never contain). A pre-order walk with children
+        sorted by part is that order, in linear time however deep the tree.
+        """
+        out: list[Assoc] = []
+        stack = [self.root]
+        while stack:
+            a = stack.pop()
+            out.append(a)
+            stack.extend(sorted(a.children, key=lambda c: c.lineage_part.encode(), reverse=True))
+        return out
 
 
 def _shares_value(value: Shares, where: str) -> int:
@@ -185,18 +207,7 @@ def build_tree(accounts: Mapping[str, AccountLike] | Iterable[AccountLike]) -> A
                 f'accounts.{spec.name}.parent: unknown account "{parent}"; '
                 f"add [accounts.{parent}] or use an existing account"
             )
-    for spec in specs:
-        seen = [spec.name]
-        cur = spec.parent or "root" if spec.name != "root" else None
-        while cur is not None and cur != "root":
-            if cur in seen:
-                cycle = " -> ".join([*seen[seen.index(cur) :], cur])
-                raise ConfigError(
-                    f"accounts.{spec.name}.parent: the account tree has a cycle ({cycle})"
-                )
-            seen.append(cur)
-            nxt = by_name[cur]
-            cur = nxt.parent or "root"
+    _refuse_cycles(specs, by_name)
 
     kids: dict[str, list[AccountLike]] = {}
     for spec in specs:
@@ -224,14 +235,14 @@ def build_tree(accounts: Mapping[str, AccountLike] | Iterable[AccountLike]) -> A
             assocs.append(u)
 
     add_users(root, by_name.get("root"))
-    stack: list[tuple[Assoc, list[AccountLike]]] = [(root, kids.get("root", []))]
+    stack: list[tuple[Assoc, list[AccountLike], int]] = [(root, kids.get("root", []), 0)]
     # Depth-first in config order; an explicit stack keeps deep trees off the C stack.
     while stack:
-        parent_assoc, todo = stack.pop()
-        if not todo:
+        parent_assoc, todo, i = stack.pop()
+        if i >= len(todo):
             continue
-        spec = todo[0]
-        stack.append((parent_assoc, todo[1:]))
+        spec = todo[i]
+        stack.append((parent_assoc, todo, i + 1))
         next_id += 1
         acct = Assoc(
             next_id,
@@ -243,9 +254,31 @@ def build_tree(accounts: Mapping[str, AccountLike] | Iterable[AccountLike]) -> A
         parent_assoc.children.append(acct)
         assocs.append(acct)
         add_users(acct, spec)
-        stack.append((acct, kids.get(spec.name, [])))
+        stack.append((acct, kids.get(spec.name, []), 0))
     _link_fair_share(assocs)
     return AssocTree(root, assocs)
+
+
+def _refuse_cycles(specs: list[AccountLike], by_name: Mapping[str, AccountLike]) -> None:
+    """Refuse a ``parent`` loop; each account is walked once (linear in the tree's size).
+
+    Raises:
+        ConfigError: naming the first account found on a cycle, and the cycle.
+    """
+    done: set[str] = {"root"}
+    for spec in specs:
+        path: dict[str, int] = {}
+        cur: str | None = spec.name
+        while cur is not None and cur not in done:
+            if cur in path:
+                names = list(path)
+                cycle = " -> ".join([*names[path[cur] :], cur])
+                raise ConfigError(
+                    f"accounts.{spec.name}.parent: the account tree has a cycle ({cycle})"
+                )
+            path[cur] = len(path)
+            cur = (by_name[cur].parent or "root") if cur in by_name else None
+        done.update(path)
 
 
 def _link_fair_share(assocs: list[Assoc]) -> None:
@@ -257,14 +290,9 @@ def _link_fair_share(assocs: list[Assoc]) -> None:
         p = a.parent
         if p is None:
             continue
-        if a.is_parent_mode:
-            fs = p
-            while fs.parent is not None and fs.is_parent_mode:
-                fs = fs.parent
-        elif p.is_parent_mode:
-            fs = p.fs_parent if p.fs_parent is not None else p
-        else:
-            fs = p
+        # The nearest ancestor not in parent mode; a parent-mode ``p`` already knows its own
+        # (top-down order), so deep Fairshare=parent chains stay linear.
+        fs = p.fs_parent if p.is_parent_mode and p.fs_parent is not None else p
         a.fs_parent = fs
         fs.fs_children.append(a)
     for a in assocs:

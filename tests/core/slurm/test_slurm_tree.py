@@ -287,3 +287,50 @@ def test_random_trees_with_parent_shares(data: st.DataObject, algorithm: str) ->
         assert math.isfinite(u.fs_factor)
         if algorithm != "linear":
             assert 0.0 <= u.fs_factor <= 1.0
+
+
+_NAMES = st.text(alphabet="aAbB-._0z", min_size=1, max_size=4)
+
+
+@settings(max_examples=200)
+@given(st.data())
+def test_lineage_order_is_the_byte_sort_of_full_lineages(data: st.DataObject) -> None:
+    """sshare sorts by the whole lineage string; the linear pre-order walk must agree."""
+    from fairshare_cli.core.config import AccountSpec
+
+    names = data.draw(st.lists(_NAMES, min_size=1, max_size=12, unique=True))
+    specs = []
+    for i, name in enumerate(names):
+        parent = data.draw(st.sampled_from(["root", *names[:i]]))
+        users = data.draw(st.dictionaries(_NAMES, st.integers(1, 3), max_size=3))
+        specs.append(AccountSpec(name=name, parent=parent, shares=1, users=users))
+    tree = build_tree(specs)
+    expected = sorted(tree.assocs, key=lambda a: a.lineage.encode())
+    assert tree.in_lineage_order() == expected
+
+
+def test_a_chain_ten_thousand_deep_builds() -> None:
+    """Deep Fairshare=parent chains: linear cycle check, parents and lineage order."""
+    from fairshare_cli.core.config import AccountSpec
+
+    n = 10_000
+    specs = [
+        AccountSpec(
+            name=f"a{i}",
+            parent=f"a{i - 1}" if i else "root",
+            shares="parent" if i % 2 else 1,
+            users={"u": 1} if i == n - 1 else {},
+        )
+        for i in range(n)
+    ]
+    tree = build_tree(specs)
+    order = tree.in_lineage_order()
+    assert len(order) == n + 2
+    assert [a.depth for a in order] == [*range(n + 1), n + 1]
+    user = tree.user_assoc("u", f"a{n - 1}")
+    assert user is not None and user.fs_parent is not None
+    # a9999 is in parent mode, so the user's fair-share parent is a9998.
+    assert user.fs_parent.account == f"a{n - 2}"
+    cyclic = [*specs[:3], AccountSpec(name="a0", parent="a2")]
+    with pytest.raises(ConfigError, match=r"cycle \(a0 -> a2 -> a1 -> a0\)"):
+        build_tree(cyclic)

@@ -1,0 +1,231 @@
+"""One runner for every benchmark: each command at a tenth, the size, and twice the size.
+
+    python benchmarks/run.py                      # every row, 5 runs each (long: ~1 h)
+    python benchmarks/run.py --rows sprio,sshare --repeat 3 --scales 0.1,1
+    python benchmarks/run.py --list
+
+Inputs come from the seeded generators beside this file (``make_negotiation``,
+``make_history``, ``make_dirac_jobs``, ``slurm_bench.make_pool``), written once per size into
+a scratch folder. Each figure is one end-to-end run of ``python -m fairshare_cli`` in a
+subprocess: wall time (median of ``--repeat``), CPU time (user + system, median) and peak
+RSS of that process. ``ratio`` is the cost growth per doubling of the size, from the size
+before it: ``(wall / wall_before) ** (1 / log2(n / n_before))``. Linear reads ~2.0,
+quadratic ~4.0; a fixed start-up cost pulls small sizes below 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+
+import make_dirac_jobs  # noqa: E402
+import make_history  # noqa: E402
+import make_negotiation  # noqa: E402
+import slurm_bench  # noqa: E402
+
+NOW = "2026-11-21T12:00:00Z"
+NOW_EPOCH = 1795262400.0
+
+
+@dataclass(frozen=True)
+class Row:
+    """A benchmark row: ``make(folder, n)`` writes inputs and returns the fs arguments."""
+
+    name: str
+    label: str
+    size: int
+    unit: str
+    make: Callable[[Path, int], list[str]]
+
+
+def _common(folder: Path) -> list[str]:
+    return ["--config", str(folder / "pool.toml"), "--state", str(folder / "state.json")]
+
+
+def make_sprio(folder: Path, n: int, extra: tuple[str, ...] = ()) -> list[str]:
+    if not (folder / "jobs.json").exists():
+        slurm_bench.make_pool(folder, 10_000, n)
+    return ["sprio", "-l", *extra, *_common(folder), "--jobs-file", str(folder / "jobs.json")]
+
+
+def make_sprio_json(folder: Path, n: int) -> list[str]:
+    return make_sprio(folder, n, ("--json",))
+
+
+def make_sshare(folder: Path, n: int) -> list[str]:
+    if not (folder / "pool.toml").exists():
+        slurm_bench.make_pool(folder, n, 10)
+    return ["sshare", "-a", "-l", *_common(folder)]
+
+
+def make_userprio(folder: Path, n: int, extra: tuple[str, ...] = ()) -> list[str]:
+    """A state of ``n`` submitters, built through the import path (one record each)."""
+    if not (folder / "state.json").exists():
+        (folder / "pool.toml").write_text('[pool]\nuid_domain = "example.org"\n')
+        hist = folder / "users.jsonl"
+        end = NOW_EPOCH
+        with hist.open("w") as fh:
+            for rec in make_history.generate(n, end, 0.9 * 86400, 7, submitters=n):
+                fh.write(json.dumps(rec) + "\n")
+        _fs(["import", "history", str(hist), *_common(folder), "--now", NOW])
+    return ["userprio", "--allusers", *extra, *_common(folder)]
+
+
+def make_userprio_json(folder: Path, n: int) -> list[str]:
+    return make_userprio(folder, n, ("--json",))
+
+
+def _negotiation(folder: Path, n: int, expand: bool, autoclusters: int) -> list[str]:
+    if not (folder / "jobs.json").exists():
+        make_negotiation.write_pool(folder, 50_000, "legacy")
+        make_negotiation.write_jobs(folder, n, 10_000, autoclusters, 4, expand)
+        make_negotiation.write_state(folder, 10_000, 4, 0, 50_000)
+    return ["negotiate", "--dry-run", *_common(folder), "--jobs-file", str(folder / "jobs.json")]
+
+
+def make_negotiate_objects(folder: Path, n: int) -> list[str]:
+    return _negotiation(folder, n, True, 3)
+
+
+def make_negotiate_batches(folder: Path, n: int) -> list[str]:
+    return _negotiation(folder, n, False, 2_000)
+
+
+def make_taskqueues(folder: Path, n: int) -> list[str]:
+    """The DIRAC benchmark's jobs, config (correction on) and a week of running history."""
+    jobs_file = folder / "jobs.json"
+    if not jobs_file.exists():
+        with jobs_file.open("w", encoding="utf-8") as fh:
+            json.dump(make_dirac_jobs.jobs(n, 5000, 1), fh)
+        (folder / "pool.toml").write_text(make_dirac_jobs.CONFIG, encoding="utf-8")
+        (folder / "history.csv").write_text(make_dirac_jobs.history(5000), encoding="utf-8")
+        _fs(["import", "history", str(folder / "history.csv"), *_common(folder), "--now", NOW])
+    return ["taskqueues", *_common(folder), "--jobs-file", str(jobs_file)]
+
+
+def make_import(folder: Path, n: int) -> list[str]:
+    """Records charged to all three models: the sample pool has accounts and DIRAC groups."""
+    hist = folder / "history.jsonl"
+    if not hist.exists():
+        with hist.open("w") as fh:
+            for rec in make_history.generate(n, NOW_EPOCH, 30 * 86400, 7):
+                fh.write(json.dumps(rec) + "\n")
+        text = (REPO / "sample_configs" / "pool.toml").read_text(encoding="utf-8")
+        (folder / "pool.toml").write_text(text, encoding="utf-8")
+    state = folder / "state.json"
+    state.unlink(missing_ok=True)
+    return ["import", "history", str(hist), "--rebuild", *_common(folder), "--now", NOW]
+
+
+def make_help(folder: Path, n: int) -> list[str]:
+    return ["--help"]
+
+
+ROWS = (
+    Row("sprio", "fs sprio -l", 100_000, "jobs", make_sprio),
+    Row("sprio-json", "fs sprio -l --json", 100_000, "jobs", make_sprio_json),
+    Row("sshare", "fs sshare -a -l", 10_000, "assocs", make_sshare),
+    Row("userprio", "fs userprio --allusers", 20_000, "submitters", make_userprio),
+    Row("userprio-json", "fs userprio --allusers --json", 20_000, "submitters", make_userprio_json),
+    Row(
+        "negotiate-objects",
+        "fs negotiate --dry-run (1 obj/job)",
+        1_000_000,
+        "jobs",
+        make_negotiate_objects,
+    ),
+    Row(
+        "negotiate-batches",
+        "fs negotiate --dry-run (count)",
+        1_000_000,
+        "jobs",
+        make_negotiate_batches,
+    ),
+    Row("taskqueues", "fs taskqueues", 1_000_000, "jobs", make_taskqueues),
+    Row("import", "fs import history (3 models)", 1_000_000, "records", make_import),
+    Row("help", "fs --help", 1, "", make_help),
+)
+
+
+def _fs(args: list[str]) -> tuple[float, float, float]:
+    """Run ``fs args``: (wall s, CPU s, peak RSS MiB) of that process alone."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fairshare_cli", *args, *(["--now", NOW] if _views(args) else [])],
+        stdout=subprocess.DEVNULL,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "200"},
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"fs {' '.join(args)} failed")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0
+
+
+def _views(args: list[str]) -> bool:
+    return bool(args) and args[0] != "--help" and "--now" not in args
+
+
+def measure(row: Row, scale: float, repeat: int, scratch: Path) -> tuple[int, float, float, float]:
+    n = max(1, round(row.size * scale))
+    folder = scratch / f"{row.name}-{n}"
+    folder.mkdir(parents=True, exist_ok=True)
+    runs = [_fs(row.make(folder, n)) for _ in range(repeat)]
+    return (
+        n,
+        statistics.median(r[0] for r in runs),
+        statistics.median(r[1] for r in runs),
+        max(r[2] for r in runs),
+    )
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--rows", default="", help="comma-separated row names (default: all)")
+    p.add_argument("--scales", default="0.1,1,2", help="sizes as fractions of the row's size")
+    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--scratch", default="", help="folder for generated inputs (kept)")
+    p.add_argument("--list", action="store_true", help="list the rows and exit")
+    a = p.parse_args()
+    if a.list:
+        for row in ROWS:
+            print(f"{row.name:<18} {row.label} ({row.size:,} {row.unit})")
+        return
+    wanted = set(a.rows.split(",")) - {""}
+    scales = [float(s) for s in a.scales.split(",")]
+    scratch = Path(a.scratch or tempfile.mkdtemp(prefix="fs-bench-"))
+    print(f"{'command':<38} {'size':>10} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9} {'ratio':>6}")
+    for row in ROWS:
+        if wanted and row.name not in wanted:
+            continue
+        previous: tuple[int, float] | None = None
+        for scale in scales if row.name != "help" else [1.0]:
+            n, wall, cpu, peak = measure(row, scale, a.repeat, scratch)
+            ratio = ""
+            if previous is not None and previous[1] > 0 and n > previous[0]:
+                doublings = math.log2(n / previous[0])
+                ratio = f"{(wall / previous[1]) ** (1 / doublings):.2f}"
+            previous = (n, wall)
+            print(
+                f"{row.label:<38} {n:>10,} {wall:>8.2f} {cpu:>8.2f} {peak:>9.0f} {ratio:>6}",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()

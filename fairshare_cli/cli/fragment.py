@@ -1,0 +1,69 @@
+"""Configuration fragments from the importers: printed as TOML, or merged with ``--into``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from fairshare_cli.io.toml_merge import Fragment, fragment_text, merge_into_file
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fragment_options(func: F) -> F:
+    """``--into CONFIG``, ``--replace`` and ``--dry-run`` for kinds that make configuration."""
+    func = click.option(
+        "--dry-run",
+        is_flag=True,
+        help="With --into: show what would change; write nothing.",
+    )(func)
+    func = click.option(
+        "--replace",
+        is_flag=True,
+        help="With --into: overwrite keys the config already has with other values.",
+    )(func)
+    func = click.option(
+        "--into",
+        "into",
+        metavar="CONFIG",
+        type=click.Path(dir_okay=False),
+        help="Merge into this pool config (keeps its comments and other keys) "
+        "instead of printing a TOML fragment.",
+    )(func)
+    return func
+
+
+def emit_fragment(
+    fragment: Fragment,
+    into: str | None,
+    replace: bool,
+    dry_run: bool,
+    summary: str,
+    ignored: Iterable[str] = (),
+) -> None:
+    """Print ``fragment`` as TOML (stdout), or merge it into ``into``; summary on stderr.
+
+    ``summary`` says what came in ("12 knobs, 3 groups"); ``ignored`` names what the input
+    had that the config does not model (listed by name, on one line).
+
+    Raises:
+        ConfigError: ``into`` is not valid TOML, a value differs without ``replace``, or
+            the merged config is invalid (nothing written).
+    """
+    from fairshare_cli.io.config import build_config
+
+    skipped = sorted(set(ignored))
+    note = f"; ignored {len(skipped)}: {', '.join(skipped)}" if skipped else ""
+    if into is None:
+        click.echo(fragment_text(fragment), nl=False)
+        click.echo(f"{summary}{note}", err=True)
+        return
+    report = merge_into_file(Path(into), fragment, replace, build_config, dry_run=dry_run)
+    verb = "would merge" if dry_run else "merged"
+    changes = f"{len(report.added)} added, {len(report.replaced)} replaced, " + (
+        f"{len(report.unchanged)} unchanged"
+    )
+    click.echo(f"{verb} into {into}: {summary} ({changes}){note}", err=True)

@@ -1,0 +1,157 @@
+"""``fs whatif``: what moved between a view under the current config and under a changed one.
+
+A view's rows (its ``--json`` objects) are matched by the view's key; for each row the
+view's main figures are compared before and after, and its rank (position in the view)
+too. Rows only before have left, rows only after have appeared.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+Row = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class ViewSpec:
+    """How to compare one view: its key fields, its main figures, where its rows are."""
+
+    key: tuple[str, ...]
+    figures: tuple[str, ...]
+    rows_field: str | None = None  # the list inside a one-object view (negotiate)
+
+
+VIEWS: dict[str, ViewSpec] = {
+    "userprio": ViewSpec(
+        ("name",),
+        ("effective_priority", "real_priority", "priority_factor", "weighted_resources_in_use"),
+    ),
+    "sprio": ViewSpec(("job_id", "partition"), ("priority",)),
+    "sshare": ViewSpec(("account", "user"), ("norm_shares", "effective_usage", "fairshare")),
+    "quota": ViewSpec(("group",), ("subtree_quota", "quota", "limit", "in_use", "demand")),
+    "taskqueues": ViewSpec(("tq_id",), ("priority", "share", "correction", "p_first")),
+    "negotiate": ViewSpec(
+        ("name",), ("effective_priority", "share", "limit", "matched"), rows_field="submitters"
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Change:
+    """One figure of one row that differs (``field`` "rank": the row moved, appeared, left)."""
+
+    key: str
+    field: str
+    before: Any
+    after: Any
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "field": self.field, "before": self.before, "after": self.after}
+
+
+@dataclass(frozen=True)
+class Compared:
+    """One row on both sides (None where it is absent)."""
+
+    key: str
+    rank_before: int | None
+    rank_after: int | None
+    before: Row | None
+    after: Row | None
+    changed: frozenset[str]
+
+    @property
+    def rank_move(self) -> int | None:
+        """Places gained (+) or lost (-); None when the row is on one side only."""
+        if self.rank_before is None or self.rank_after is None:
+            return None
+        return self.rank_before - self.rank_after
+
+
+@dataclass(frozen=True)
+class WhatifDiff:
+    """The whole comparison."""
+
+    view: str
+    figures: tuple[str, ...]
+    rows: list[Compared]
+    changes: list[Change]
+
+    @property
+    def no_differences(self) -> bool:
+        return not self.changes
+
+    def counts(self) -> dict[str, int]:
+        """Rows whose figures changed, rows that moved, appeared and left."""
+        return {
+            "changed": sum(
+                1
+                for r in self.rows
+                if r.before is not None and r.after is not None and r.changed - {"rank"}
+            ),
+            "moved": sum(1 for r in self.rows if r.rank_move),
+            "appeared": sum(1 for r in self.rows if r.before is None),
+            "left": sum(1 for r in self.rows if r.after is None),
+        }
+
+
+def rows_of(view: str, document: Any) -> list[Row]:
+    """The comparable rows of a view's ``--json`` document."""
+    spec = VIEWS[view]
+    if spec.rows_field is not None:
+        return list(document.get(spec.rows_field, [])) if isinstance(document, dict) else []
+    return list(document) if isinstance(document, list) else []
+
+
+def row_key(spec: ViewSpec, row: Row) -> str:
+    """A row's key as text: key fields joined by ``/``, absent parts left out."""
+    return "/".join(str(row[k]) for k in spec.key if row.get(k) is not None)
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal figures: numbers compared exactly (NaN equal to NaN), anything else by ``==``."""
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return bool(a == b)
+
+
+def compare(view: str, before: Sequence[Row], after: Sequence[Row]) -> WhatifDiff:
+    """Match rows by key and list every figure and rank that differs.
+
+    Rows come in the after view's order, then rows that left in the before view's order.
+    """
+    spec = VIEWS[view]
+    rank_before = {row_key(spec, r): i + 1 for i, r in enumerate(before)}
+    rank_after = {row_key(spec, r): i + 1 for i, r in enumerate(after)}
+    by_before = {row_key(spec, r): r for r in before}
+    by_after = {row_key(spec, r): r for r in after}
+    order = list(by_after) + [k for k in by_before if k not in by_after]
+    rows: list[Compared] = []
+    changes: list[Change] = []
+    for key in order:
+        b, a = by_before.get(key), by_after.get(key)
+        rb, ra = rank_before.get(key), rank_after.get(key)
+        changed: set[str] = set()
+        if rb != ra:
+            changed.add("rank")
+            changes.append(Change(key, "rank", rb, ra))
+        for name in spec.figures:
+            vb = None if b is None else b.get(name)
+            va = None if a is None else a.get(name)
+            if not same(vb, va):
+                changed.add(name)
+                changes.append(Change(key, name, vb, va))
+        rows.append(Compared(key, rb, ra, b, a, frozenset(changed)))
+    return WhatifDiff(view, spec.figures, rows, changes)
+
+
+def diff_json(diff: WhatifDiff, before: Any, after: Any) -> dict[str, Any]:
+    """``{"before": [...], "after": [...], "changes": [...]}`` for ``--json``."""
+    return {
+        "before": before,
+        "after": after,
+        "changes": [c.to_json() for c in diff.changes],
+    }

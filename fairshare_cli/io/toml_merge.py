@@ -1,0 +1,195 @@
+"""TOML fragments from the importers: print one, or merge it into a config file.
+
+``fs import condor-config``, ``slurm-conf``, ``sacctmgr`` and ``dirac-cfg`` turn the real
+tools' configuration into a *fragment*: a nested dict of our config keys. Without
+``--into`` it is printed as TOML; with ``--into CONFIG`` it is merged into that file,
+keeping the file's comments, layout and other keys (``tomlkit``). A key the file already
+has with a different value is refused unless ``--replace``; the merged text must still be a
+valid config (checked before anything is written), and it is written atomically.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomlkit
+from tomlkit.exceptions import TOMLKitError
+
+from fairshare_cli.errors import ConfigError
+from fairshare_cli.io.atomic import atomic_write_text
+
+Fragment = Mapping[str, Any]
+"""A nested dict of config keys: tables are dicts, ``[[machines]]`` a list of dicts."""
+
+
+@dataclass
+class MergeReport:
+    """What a merge did, as dotted keys (for the import's summary line)."""
+
+    added: list[str] = field(default_factory=list)
+    replaced: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+
+
+INLINE_KEYS = frozenset({"users", "attributes", "tres", "concurrency_limits"})
+"""Tables written inline (``users = { u1 = 1 }``), as the config examples show them."""
+
+
+def fragment_text(fragment: Fragment) -> str:
+    """The fragment as TOML text (tables in the fragment's order)."""
+    document = tomlkit.document()
+    _fill(document, fragment)
+    return tomlkit.dumps(document)
+
+
+def _value(key: str, value: Any) -> Any:
+    """A leaf for tomlkit: known small tables inline, tables inside arrays inline too."""
+    if isinstance(value, Mapping) and key in INLINE_KEYS:
+        inline = tomlkit.inline_table()
+        inline.update(_plain(value))
+        return inline
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, Mapping) for v in value):
+        array = tomlkit.aot()
+        for item in value:
+            t = tomlkit.table()
+            for k, v in item.items():
+                t[str(k)] = _value(str(k), v)
+            array.append(t)
+        return array
+    return _plain(value)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _dotted(path: list[str]) -> str:
+    return ".".join(p if p.replace("_", "").isalnum() else f'"{p}"' for p in path)
+
+
+def _same(a: Any, b: Any) -> bool:
+    a = a.unwrap() if hasattr(a, "unwrap") else a
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    return bool(a == _plain(b))
+
+
+def merge_fragment(
+    document: Any, fragment: Fragment, replace: bool, where: str, path: list[str] | None = None
+) -> MergeReport:
+    """Merge ``fragment`` into a tomlkit ``document`` (or table) in place.
+
+    Tables merge key by key; any other value (arrays, ``[[machines]]`` included) is a leaf:
+    added when absent, kept when equal, replaced only with ``replace``.
+
+    Raises:
+        ConfigError: a differing value without ``replace``, naming ``where`` and the key.
+    """
+    report = MergeReport()
+    _merge(document, fragment, replace, where, path or [], report)
+    return report
+
+
+def _merge(
+    table: Any, fragment: Fragment, replace: bool, where: str, path: list[str], report: MergeReport
+) -> None:
+    for key, value in fragment.items():
+        here = [*path, str(key)]
+        if isinstance(value, Mapping) and key not in INLINE_KEYS:
+            if key not in table:
+                table[key] = tomlkit.table(is_super_table=_has_only_tables(value))
+                report.added.append(_dotted(here))
+                _fill(table[key], value)
+                continue
+            existing = table[key]
+            if not isinstance(existing, Mapping):
+                raise ConfigError(f"{where}: {_dotted(here)} is not a table in the file")
+            _merge(existing, value, replace, where, here, report)
+        elif key not in table:
+            table[key] = _value(str(key), value)
+            report.added.append(_dotted(here))
+        elif _same(table[key], value):
+            report.unchanged.append(_dotted(here))
+        elif isinstance(value, Mapping) and isinstance(table[key], Mapping):
+            _merge(table[key], value, replace, where, here, report)
+        elif replace:
+            table[key] = _value(str(key), value)
+            report.replaced.append(_dotted(here))
+        else:
+            raise ConfigError(
+                f"{where}: {_dotted(here)} is {_show(table[key])} in the file, the import says "
+                f"{_show(value)}; pass --replace to overwrite it"
+            )
+
+
+def _has_only_tables(fragment: Fragment) -> bool:
+    return bool(fragment) and all(isinstance(v, Mapping) for v in fragment.values())
+
+
+def _fill(table: Any, fragment: Fragment) -> None:
+    for key, value in fragment.items():
+        if isinstance(value, Mapping) and key not in INLINE_KEYS:
+            table[key] = tomlkit.table(is_super_table=_has_only_tables(value))
+            _fill(table[key], value)
+        else:
+            table[key] = _value(str(key), value)
+
+
+def _show(value: Any) -> str:
+    text: str = tomlkit.item(
+        _plain(value.unwrap() if hasattr(value, "unwrap") else value)
+    ).as_string()
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def merge_into_file(
+    path: Path,
+    fragment: Fragment,
+    replace: bool,
+    validate: Callable[[dict[str, Any], str], object],
+    dry_run: bool = False,
+) -> MergeReport:
+    """Merge ``fragment`` into the config file at ``path`` (created when missing).
+
+    ``validate(raw, where)`` is the config reader (``build_config``); it must accept the
+    merged result before anything is written. With ``dry_run`` nothing is written.
+
+    Raises:
+        ConfigError: the file is not valid TOML, a value differs without ``replace``, or the
+            merged config is invalid (the file is left as it was).
+        RuntimeFailure: the file cannot be written.
+    """
+    where = str(path)
+    text = _read(path)
+    try:
+        document = tomlkit.parse(text)
+    except TOMLKitError as exc:
+        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
+    report = merge_fragment(document, fragment, replace, where)
+    merged = tomlkit.dumps(document)
+    validate(tomlkit.parse(merged).unwrap(), where)
+    if not dry_run and (report.added or report.replaced):
+        mode = os.stat(path).st_mode & 0o777 if path.exists() else 0o644
+        atomic_write_text(path, merged, "config file", mode=mode)
+    return report
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ""
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"config file {path} is not UTF-8 text (byte {exc.start}); expected a TOML file"
+        ) from None
+    except OSError as exc:
+        raise ConfigError(f"config file {path} cannot be read: {exc.strerror}") from None

@@ -1,0 +1,228 @@
+"""The usage history store: an append-only SQLite file beside the state.
+
+``state.json`` keeps the usage *as valued* (decayed priorities, raw usage); to value the same
+past under another policy (``fs whatif`` with a half-life, a factor, a usage factor or a
+share changed) the work itself must be kept. Every import and every committed cycle appends
+what ran here: ``state.json`` -> ``state.history.sqlite``.
+
+Consistency with the state without a two-file transaction: rows are appended and committed
+first, then the state is written (atomically) with the highest row id it includes
+(``history.seq`` in the state). A writer that died between the two leaves rows above the
+state's ``seq``; they are never read, and the next writer (under the state lock) deletes
+them before appending its own. Readers take no lock: they read rows up to ``seq``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+
+from fairshare_cli.core.usage import UsageRecord
+from fairshare_cli.errors import RuntimeFailure, StateError
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS records (
+    id INTEGER PRIMARY KEY,
+    start REAL NOT NULL,
+    end REAL,
+    owner TEXT NOT NULL,
+    accounting_group TEXT,
+    nice_user INTEGER NOT NULL,
+    account TEXT,
+    partition TEXT,
+    qos TEXT,
+    dirac_group TEXT,
+    slots INTEGER NOT NULL,
+    cpus INTEGER NOT NULL,
+    job TEXT
+);
+CREATE INDEX IF NOT EXISTS records_start ON records (start);
+CREATE INDEX IF NOT EXISTS records_job ON records (job) WHERE job IS NOT NULL;
+CREATE TABLE IF NOT EXISTS ends (
+    id INTEGER PRIMARY KEY,
+    job TEXT NOT NULL,
+    end REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ends_job ON ends (job);
+"""
+FORMAT = "fairshare-cli usage history 1"
+_COLUMNS = (
+    "start, end, owner, accounting_group, nice_user, account, partition, qos, dirac_group, "
+    "slots, cpus, job"
+)
+
+
+def store_path(state_path: Path) -> Path:
+    """``state.json`` -> ``state.history.sqlite`` (same folder)."""
+    return state_path.with_name(f"{state_path.stem}.history.sqlite")
+
+
+@dataclass(frozen=True)
+class Marks:
+    """Where the state's view of the store ends: the last row id of each table."""
+
+    records: int = 0
+    ends: int = 0
+
+    def to_json(self) -> dict[str, int]:
+        return {"records": self.records, "ends": self.ends}
+
+
+class UsageStore:
+    """One open history file. Use :func:`open_store` (a context manager)."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
+        self.path = path
+        self._conn = conn
+
+    def rollback_after(self, marks: Marks) -> None:
+        """Drop rows a writer appended but never recorded in the state (it died between)."""
+        with self._conn:
+            self._conn.execute("DELETE FROM records WHERE id > ?", (marks.records,))
+            self._conn.execute("DELETE FROM ends WHERE id > ?", (marks.ends,))
+
+    def append(
+        self, records: Iterable[tuple[UsageRecord, str | None]], ends: Iterable[tuple[str, float]]
+    ) -> Marks:
+        """Append records (each with an optional job key) and job ends; commit; new marks."""
+        rows = (
+            (
+                r.start,
+                r.end,
+                r.owner,
+                r.accounting_group,
+                int(r.nice_user),
+                r.account,
+                r.partition,
+                r.qos,
+                r.dirac_group,
+                r.slots,
+                r.cpus,
+                job,
+            )
+            for r, job in records
+        )
+        with self._conn:
+            self._conn.executemany(f"INSERT INTO records ({_COLUMNS}) VALUES ({_QMARKS})", rows)
+            self._conn.executemany("INSERT INTO ends (job, end) VALUES (?, ?)", ends)
+        return self.marks()
+
+    def marks(self) -> Marks:
+        """The highest row ids now in the file."""
+        r = self._conn.execute("SELECT COALESCE(MAX(id), 0) FROM records").fetchone()[0]
+        e = self._conn.execute("SELECT COALESCE(MAX(id), 0) FROM ends").fetchone()[0]
+        return Marks(int(r), int(e))
+
+    def records(self, marks: Marks) -> Iterator[UsageRecord]:
+        """Every record up to ``marks``, in start-time order, open ones closed by their end.
+
+        A record whose job has an end row (up to ``marks``) ends there; otherwise its own
+        ``end`` (None: still running).
+        """
+        query = (
+            "SELECT start, COALESCE(end, (SELECT MIN(e.end) FROM ends e WHERE e.job = "
+            "records.job AND e.id <= ?)), owner, accounting_group, nice_user, account, "
+            "partition, qos, dirac_group, slots, cpus FROM records WHERE id <= ? "
+            "ORDER BY start, id"
+        )
+        for row in self._conn.execute(query, (marks.ends, marks.records)):
+            yield UsageRecord(
+                owner=row[2],
+                start=row[0],
+                end=row[1],
+                accounting_group=row[3],
+                nice_user=bool(row[4]),
+                account=row[5],
+                partition=row[6],
+                qos=row[7],
+                dirac_group=row[8],
+                slots=row[9],
+                cpus=row[10],
+            )
+
+    def first_start(self, marks: Marks) -> float | None:
+        """The earliest start kept (None: empty)."""
+        row = self._conn.execute(
+            "SELECT MIN(start) FROM records WHERE id <= ?", (marks.records,)
+        ).fetchone()
+        return None if row[0] is None else float(row[0])
+
+    def prune(self, before: float) -> int:
+        """Delete records that ended before ``before`` (and their end rows); how many."""
+        with self._conn:
+            closed = self._conn.execute(
+                "SELECT id, job FROM records WHERE COALESCE(end, (SELECT MIN(e.end) FROM ends e "
+                "WHERE e.job = records.job)) < ?",
+                (before,),
+            ).fetchall()
+            ids = [(i,) for i, _ in closed]
+            jobs = [(j,) for _, j in closed if j is not None]
+            self._conn.executemany("DELETE FROM records WHERE id = ?", ids)
+            self._conn.executemany("DELETE FROM ends WHERE job = ?", jobs)
+        return len(closed)
+
+
+_QMARKS = ", ".join("?" * len(_COLUMNS.split(",")))
+
+
+class open_store:
+    """Open (creating when ``create``) the store at ``path``.
+
+    Raises:
+        StateError: the file is not a usage history of ours (or of a newer format).
+        RuntimeFailure: it cannot be opened or created.
+    """
+
+    def __init__(self, path: Path, create: bool = True) -> None:
+        self.path = path
+        self.create = create
+        self._conn: sqlite3.Connection | None = None
+
+    def __enter__(self) -> UsageStore | None:
+        if not self.create and not self.path.exists():
+            return None
+        try:
+            conn = sqlite3.connect(self.path, isolation_level="DEFERRED")
+        except sqlite3.Error as exc:
+            raise RuntimeFailure(f"cannot open usage history {self.path}: {exc}") from None
+        self._conn = conn
+        try:
+            _check_format(conn, self.path)
+        except BaseException:
+            conn.close()
+            raise
+        return UsageStore(self.path, conn)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._conn is not None:
+            self._conn.close()
+
+
+def _check_format(conn: sqlite3.Connection, path: Path) -> None:
+    try:
+        with conn:
+            conn.executescript(SCHEMA)
+            row = conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+            if row is None:
+                conn.execute("INSERT INTO meta VALUES ('format', ?)", (FORMAT,))
+            elif row[0] != FORMAT:
+                raise StateError(
+                    f"usage history {path} is {row[0]!r}, not {FORMAT!r}; refusing to use it"
+                )
+    except sqlite3.DatabaseError as exc:
+        raise StateError(
+            f"usage history {path} is not a usable SQLite file ({exc}); move it aside to "
+            "start a new history"
+        ) from None
+
+
+def count(path: Path) -> int:
+    """How many records the file holds (0 when absent); for summaries."""
+    if not path.exists():
+        return 0
+    with closing(sqlite3.connect(path)) as conn:
+        return int(conn.execute("SELECT COUNT(*) FROM records").fetchone()[0])

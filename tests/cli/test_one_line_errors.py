@@ -1,0 +1,58 @@
+"""User text echoed in an error stays on one line (issue: multi-line errors)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fairshare_cli.cli.main import one_line
+
+CONFIG = '[pool]\nuid_domain = "example.org"\n'
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(["setfactor", "alice@example.org", "1\n2"], id="setfactor-value"),
+        pytest.param(["delete", "\n"], id="delete-newline-name"),
+        pytest.param(["userprio", "--now", "2026\nx"], id="now-with-newline"),
+        pytest.param(["setprio", "a\tb@example.org", "x\x00y"], id="tab-and-nul"),
+    ],
+)
+def test_errors_echoing_user_text_are_one_line(
+    args: list[str], tmp_path: Path, write_config: Callable[..., Path], run: Callable[..., Any]
+) -> None:
+    config = write_config(CONFIG)
+    state = tmp_path / "state.json"
+    result = run(*args, "--config", str(config), "--state", str(state))
+    assert result.exit_code == 2
+    assert result.stderr.startswith("fs: error: ")
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert not state.exists()
+
+
+def test_config_value_with_a_newline_is_one_line(
+    write_config: Callable[..., Path], run: Callable[..., Any]
+) -> None:
+    config = write_config('[pool]\nuid_domain = "example.org"\ndefaults = "leg\\nacy"\n')
+    result = run("config", "check", "--config", str(config))
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert "\\n" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("plain message", "plain message"),
+        ("got '1\n2'", "got '1\\n2'"),
+        ("tab\there", "tab\\there"),
+        ("nul \x00 and \u2028", "nul \\x00 and \\u2028"),
+        ("unicode é stays", "unicode é stays"),
+    ],
+)
+def test_one_line_escapes_control_characters(text: str, expected: str) -> None:
+    assert one_line(text) == expected

@@ -1,0 +1,92 @@
+"""Merging an importer's config fragment into a pool config file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fairshare_cli.errors import ConfigError
+from fairshare_cli.io.config import build_config, load_config
+from fairshare_cli.io.toml_merge import fragment_text, merge_into_file
+
+BASE = """# my pool
+[pool]
+name = "demo"  # keep me
+
+[accounts.A]
+shares = 40
+users = { u1 = 1 }
+"""
+
+FRAGMENT = {
+    "accountant": {"priority_halflife": 3600},
+    "accounts": {"A": {"users": {"u2": 3}}, "B": {"parent": "A", "shares": 5}},
+    "machines": [{"name": "n", "count": 2, "slots": 1, "attributes": {"Cpus": 4}}],
+}
+
+
+def test_fragment_prints_as_the_config_examples_read() -> None:
+    text = fragment_text(FRAGMENT)
+    assert '[accounts.B]\nparent = "A"\nshares = 5\n' in text
+    assert "users = {u2 = 3}" in text
+    assert "[[machines]]" in text and "attributes = {Cpus = 4}" in text
+
+
+def test_merge_keeps_comments_and_other_keys(tmp_path: Path) -> None:
+    path = tmp_path / "pool.toml"
+    path.write_text(BASE, encoding="utf-8")
+    report = merge_into_file(path, FRAGMENT, False, build_config)
+    assert report.added == ["accountant", "accounts.A.users.u2", "accounts.B", "machines"]
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("# my pool\n") and 'name = "demo"  # keep me' in text
+    config = load_config(path)
+    assert config.accountant.priority_halflife == 3600
+    assert config.accounts["A"].users == {"u1": 1, "u2": 3}
+    assert config.accounts["B"].parent == "A"
+
+
+def test_equal_value_is_unchanged_and_nothing_written(tmp_path: Path) -> None:
+    path = tmp_path / "pool.toml"
+    path.write_text(BASE, encoding="utf-8")
+    before = path.stat().st_mtime_ns
+    report = merge_into_file(path, {"pool": {"name": "demo"}}, False, build_config)
+    assert report.unchanged == ["pool.name"] and not report.added
+    assert path.stat().st_mtime_ns == before
+
+
+def test_differing_value_needs_replace(tmp_path: Path) -> None:
+    path = tmp_path / "pool.toml"
+    path.write_text(BASE, encoding="utf-8")
+    with pytest.raises(
+        ConfigError,
+        match=r"pool\.name is \"demo\" in the file, the import says \"x\"; pass --replace",
+    ):
+        merge_into_file(path, {"pool": {"name": "x"}}, False, build_config)
+    assert path.read_text(encoding="utf-8") == BASE
+    report = merge_into_file(path, {"pool": {"name": "x"}}, True, build_config)
+    assert report.replaced == ["pool.name"]
+    assert load_config(path).pool.name == "x"
+    assert "# keep me" in path.read_text(encoding="utf-8")
+
+
+def test_invalid_result_is_refused_and_file_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "pool.toml"
+    path.write_text(BASE, encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"unknown key 'accountant\.halflife'"):
+        merge_into_file(path, {"accountant": {"halflife": 1}}, False, build_config)
+    assert path.read_text(encoding="utf-8") == BASE
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_dry_run_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "pool.toml"
+    path.write_text(BASE, encoding="utf-8")
+    report = merge_into_file(path, FRAGMENT, False, build_config, dry_run=True)
+    assert report.added and path.read_text(encoding="utf-8") == BASE
+
+
+def test_missing_file_is_created(tmp_path: Path) -> None:
+    path = tmp_path / "new.toml"
+    merge_into_file(path, {"accountant": {"priority_halflife": 60}}, False, build_config)
+    assert load_config(path).accountant.priority_halflife == 60

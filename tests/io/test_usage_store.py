@@ -1,0 +1,85 @@
+"""The usage history store: append, read back in order, close open records, roll back."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from fairshare_cli.core.usage import UsageRecord
+from fairshare_cli.errors import StateError
+from fairshare_cli.io.usage_store import Marks, count, open_store, store_path
+
+
+def test_path_sits_beside_the_state(tmp_path: Path) -> None:
+    assert store_path(tmp_path / "state.json") == tmp_path / "state.history.sqlite"
+
+
+def test_records_come_back_in_start_order_with_open_ones_closed(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite"
+    late = UsageRecord("bob", 200.0, 300.0, account="A", slots=2, cpus=4)
+    early = UsageRecord("alice", 100.0, None, accounting_group="g.alice", nice_user=True)
+    with open_store(path) as store:
+        assert store is not None
+        marks = store.append([(late, None), (early, "7.0")], [])
+        assert marks == Marks(2, 0)
+        assert list(store.records(marks)) == [early, late]
+        marks = store.append([], [("7.0", 150.0)])
+        assert [r.end for r in store.records(marks)] == [150.0, 300.0]
+        # A reader that stops at the older marks does not see the end.
+        assert [r.end for r in store.records(Marks(2, 0))] == [None, 300.0]
+        assert store.first_start(marks) == 100.0
+    assert count(path) == 2
+
+
+def test_rows_past_the_state_marks_are_rolled_back(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite"
+    with open_store(path) as store:
+        assert store is not None
+        kept = store.append([(UsageRecord("a", 1.0, 2.0), None)], [])
+        store.append([(UsageRecord("b", 3.0, 4.0), None)], [("x", 5.0)])
+        store.rollback_after(kept)
+        assert store.marks() == kept
+        assert [r.owner for r in store.records(store.marks())] == ["a"]
+
+
+def test_prune_drops_what_ended_before_the_window(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite"
+    with open_store(path) as store:
+        assert store is not None
+        store.append(
+            [
+                (UsageRecord("old", 0.0, 10.0), None),
+                (UsageRecord("closed-late", 5.0, None), "1.0"),
+                (UsageRecord("running", 6.0, None), "2.0"),
+            ],
+            [("1.0", 50.0)],
+        )
+        assert store.prune(20.0) == 1
+        assert [r.owner for r in store.records(store.marks())] == ["closed-late", "running"]
+
+
+def test_absent_file_is_not_created_when_reading(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite"
+    with open_store(path, create=False) as store:
+        assert store is None
+    assert not path.exists()
+
+
+def test_foreign_files_are_refused_untouched(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"not sqlite at all" * 100)
+    with pytest.raises(StateError, match="not a usable SQLite file"), open_store(junk):
+        pass
+    assert junk.read_bytes() == b"not sqlite at all" * 100
+    other = tmp_path / "other.sqlite"
+    conn = sqlite3.connect(other)
+    conn.executescript(
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
+        "INSERT INTO meta VALUES ('format', 'something else');"
+    )
+    conn.commit()
+    conn.close()
+    with pytest.raises(StateError, match="refusing to use it"), open_store(other):
+        pass
