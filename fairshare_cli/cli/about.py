@@ -78,6 +78,7 @@ def write_example(folder: Path, force: bool) -> list[str]:
         RuntimeFailure: the folder cannot be written.
     """
     from fairshare_cli.errors import InputError, RuntimeFailure
+    from fairshare_cli.io.atomic import atomic_write_text
 
     source = package_folder("sample_configs")
     if folder.exists() and not folder.is_dir():
@@ -85,10 +86,12 @@ def write_example(folder: Path, force: bool) -> list[str]:
     clash = [name for name in EXAMPLE_FILES if (folder / name).exists()]
     if clash and not force:
         raise InputError(f"--example {folder}: {clash[0]} already exists; use --force")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for name in EXAMPLE_FILES:
-            (folder / name).write_bytes((source / name).read_bytes())
-    except OSError as exc:
-        raise RuntimeFailure(f"cannot write the sample pool to {folder}: {exc.strerror}") from None
+    for name in EXAMPLE_FILES:
+        try:
+            text = (source / name).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RuntimeFailure(
+                f"the installed sample pool lacks {name}: {exc.strerror}"
+            ) from None
+        atomic_write_text(folder / name, text, "sample file", 0o644)
     return list(EXAMPLE_FILES)

@@ -11,7 +11,7 @@ import click
 
 from fairshare_cli.cli.context import resolve_config_path
 from fairshare_cli.cli.options import output_format, output_options
-from fairshare_cli.errors import InputError, RuntimeFailure
+from fairshare_cli.errors import InputError
 
 
 @click.group("config")
@@ -191,6 +191,8 @@ def init(path: str, profile: str, example: str | None, force: bool) -> None:
       fs init --profile legacy old-pool.toml
       fs init --example sample_configs && fs userprio --config sample_configs/pool.toml
     """
+    from fairshare_cli.io.atomic import atomic_write_text
+
     if example is not None:
         from fairshare_cli.cli.about import write_example
 
@@ -203,11 +205,8 @@ def init(path: str, profile: str, example: str | None, force: bool) -> None:
     if target.exists() and not force:
         raise InputError(f"{target} already exists; use --force to overwrite it")
     pad = " " * max(1, 16 - len(profile))
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(STARTER.format(name=target, profile=profile, pad=pad), encoding="utf-8")
-    except OSError as exc:
-        raise RuntimeFailure(f"cannot write config file {target}: {exc.strerror}") from None
+    text = STARTER.format(name=target, profile=profile, pad=pad)
+    atomic_write_text(target, text, "config file", 0o644)
     click.echo(
         f"Wrote a starter pool config ({profile} profile) to {target}; check it with "
         f"'fs config check --config {target}'"
