@@ -96,7 +96,13 @@ class LazyGroup(click.Group):
         # --create-dirs may come anywhere on the line: it is the group's option.
         if "--create-dirs" in args:
             args = ["--create-dirs", *(a for a in args if a != "--create-dirs")]
-        return super().parse_args(ctx, args)
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:  # fs --bogus: the same one line as anywhere else
+            if type(exc).__name__ == "NoArgsIsHelpError":  # bare 'fs' shows the help
+                raise
+            message = " ".join(exc.format_message().split())
+            raise FsError(f"{message} (see '{ctx.command_path} --help')", exc.exit_code) from None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, _SUMMARIES.get(name, "")) for name in self.list_commands(ctx)]

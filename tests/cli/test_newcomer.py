@@ -122,3 +122,30 @@ def test_one_error_prefix(run: Callable[..., Any]) -> None:
             assert prefix == "fs", f"{path}: '{prefix}:' prefix"
     bad = run("sprio", "-o", "%Z", "--config", str(REPO / "sample_configs" / "pool.toml"))
     assert bad.stderr.startswith("fs: error: Invalid job format specification")
+    group = run("--bogus")
+    assert group.exit_code == 2
+    assert group.stderr == "fs: error: No such option '--bogus'. (see 'fs --help')\n"
+
+
+def test_fairshare_is_the_same_program_with_its_own_completion() -> None:
+    """``fairshare`` and ``fs`` name one entry point; each completes under its own name."""
+    import sys
+
+    from click.testing import CliRunner
+
+    from fairshare_cli.cli.main import cli
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts["fairshare"] == scripts["fs"] == "fairshare_cli.cli.main:cli"
+    for prog in ("fs", "fairshare"):
+        var = f"_{prog.upper()}_COMPLETE"
+        result = CliRunner().invoke(cli, [], prog_name=prog, env={var: "bash_source"})
+        assert result.exit_code == 0
+        assert f"{var}=bash_complete" in result.stdout
+        assert f"complete -o nosort -F _{prog}_completion {prog}" in result.stdout
+    help_text = CliRunner().invoke(cli, ["--help"], prog_name="fairshare").stdout
+    assert help_text.startswith("Usage: fairshare [OPTIONS] COMMAND [ARGS]...")
