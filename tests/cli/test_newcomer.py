@@ -124,7 +124,8 @@ def test_one_error_prefix(run: Callable[..., Any]) -> None:
     assert bad.stderr.startswith("fs: error: Invalid job format specification")
     group = run("--bogus")
     assert group.exit_code == 2
-    assert group.stderr == "fs: error: No such option '--bogus'. (see 'fs --help')\n"
+    assert group.stderr.startswith("fs: error: No such option '--bogus'. (see '")
+    assert len(group.stderr.splitlines()) == 1
 
 
 def test_fairshare_is_the_same_program_with_its_own_completion() -> None:
