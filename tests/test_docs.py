@@ -36,13 +36,17 @@ NAMED = {"groups", "partitions", "qos", "accounts", "dirac.groups"}
 
 
 def _reader_class() -> Any:
-    """The config reader's table checker (``_Reader``), wherever the package keeps it."""
+    """The config reader's table checker (``Reader``), wherever the package keeps it."""
     package = importlib.import_module("fairshare_cli.io.config")
-    found = getattr(package, "_Reader", None)
+    modules = [package]
     for info in pkgutil.walk_packages(getattr(package, "__path__", []), package.__name__ + "."):
-        found = found or getattr(importlib.import_module(info.name), "_Reader", None)
-    assert found is not None, "the config reader has no _Reader class any more"
-    return found
+        modules.append(importlib.import_module(info.name))
+    for module in modules:
+        for name in ("Reader", "_Reader"):
+            found = getattr(module, name, None)
+            if isinstance(found, type):
+                return found
+    raise AssertionError("the config reader has no Reader class any more")
 
 
 def accepted_keys(monkeypatch: pytest.MonkeyPatch) -> set[str]:
