@@ -9,8 +9,10 @@ cuts nothing and is printed wider than the terminal. ``--wide`` prints at natura
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import sys
 import textwrap
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -27,8 +29,14 @@ UNLIMITED = 100_000
 
 
 def terminal_width(wide: bool = False) -> int:
-    """``$COLUMNS``, else the terminal's width, else 80; :data:`UNLIMITED` with ``--wide``."""
+    """``$COLUMNS``, else the terminal's width; :data:`UNLIMITED` with ``--wide``.
+
+    Output that goes to a pipe or a file, with no ``$COLUMNS``, is not cut to any width:
+    ``grep`` and ``awk`` keep one line per row.
+    """
     if wide:
+        return UNLIMITED
+    if not os.environ.get("COLUMNS", "").strip().isdigit() and not sys.stdout.isatty():
         return UNLIMITED
     return max(shutil.get_terminal_size((80, 24)).columns, 20)
 

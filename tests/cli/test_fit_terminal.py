@@ -80,3 +80,14 @@ def test_plan_never_narrows_numbers(rows: list[tuple[str, ...]], width: int) -> 
     floor = sum(layout.widths[k] for k in (1, 3)) + SEPARATOR * 3 + 2 * 8
     if floor <= width:
         assert total <= width
+
+
+def test_a_pipe_without_columns_keeps_rows_whole(
+    run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Piped output (no terminal, no $COLUMNS) prints at full width, one line per row."""
+    monkeypatch.delenv("COLUMNS")
+    view = ["taskqueues", "--jobs-file", str(SAMPLE / "dirac-jobs.json"), *BASE]
+    piped = run(*view)
+    assert piped.stdout == run(*view, "--wide").stdout
+    assert len(piped.stdout.splitlines()) == 10  # the header and nine queues
