@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import click
 
-from fairshare_cli.cli.context import load_env
+from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.names import unmatched_names
 from fairshare_cli.cli.options import common_options, output_format, output_options
-from fairshare_cli.core.htcondor.accountant import accountant_from_json
-from fairshare_cli.core.htcondor.userprio import SORT_KEYS, GroupQuotaInfo, userprio_view
+from fairshare_cli.core.htcondor.accountant import AccountantState, accountant_from_json
+from fairshare_cli.core.htcondor.userprio import (
+    SORT_KEYS,
+    GroupQuotaInfo,
+    UserprioView,
+    userprio_view,
+)
+from fairshare_cli.core.jobs import Job
 from fairshare_cli.errors import InputError
 from fairshare_cli.render.formats import Time, emit_rows
 
@@ -125,7 +132,6 @@ def userprio(
     the edits -setfactor NAME F, -setprio, -setaccum, -setbegin, -setlast,
     -resetusage NAME, -resetall and -delete NAME run 'fs setfactor' ... instead.
     """
-    from fairshare_cli.core.jobs import parse_jobs
     from fairshare_cli.render.userprio import (
         COLUMNS,
         choose_columns,
@@ -134,26 +140,7 @@ def userprio(
     )
 
     env = load_env(config_path, state_path, now)
-    group_info: dict[str, GroupQuotaInfo] = {}
-    if env.config.groups:
-        # Groups: the quota computation reads queue, accountant and claims once for all.
-        from fairshare_cli.cli.htcondor_inputs import load_inputs
-        from fairshare_cli.core.htcondor.pool import quota_view
-
-        inputs = load_inputs(env, None)
-        state, jobs = inputs.accountant, inputs.jobs
-        quota_rows = quota_view(env.config, inputs.batches, state, inputs.claims, env.now)
-        group_info = {
-            r.group: GroupQuotaInfo(
-                effective_quota=r.quota, subtree_quota=r.subtree_quota, sort_key=r.sort_key
-            )
-            for r in quota_rows
-        }
-    else:
-        state = env.decode("accountant", accountant_from_json)
-        jobs = env.decode(
-            "jobs", lambda raw: parse_jobs([] if raw is None else raw, f"{env.state_path}: jobs")
-        )
+    state, jobs, group_info = _inputs(env)
     show_priority = priority or not usage
     show_usage = usage or not priority or all_cols
     view = userprio_view(
@@ -174,23 +161,7 @@ def userprio(
         click.echo(f"fs: note: {line}", err=True)
     fmt = output_format(output, as_json)
     if fmt != "table":
-        rows = [
-            {
-                "name": r.name,
-                "is_group": r.is_group,
-                "effective_priority": r.effective_priority,
-                "real_priority": r.real_priority,
-                "priority_factor": r.priority_factor,
-                "resources_in_use": r.resources_in_use,
-                "weighted_resources_in_use": r.weighted_resources_in_use,
-                "accumulated_usage_hours": r.accumulated_usage_hours,
-                "weighted_accumulated_usage_hours": r.weighted_accumulated_usage_hours,
-                "begin_usage_time": Time(r.begin_usage_time),
-                "last_usage_time": Time(r.last_usage_time),
-            }
-            for r in view.rows
-        ]
-        emit_rows(rows, JSON_FIELDS, fmt)
+        emit_rows(_json_rows(view), JSON_FIELDS, fmt)
         return
     if long_:
         click.echo(render_long(view, env.now), nl=False)
@@ -200,3 +171,50 @@ def userprio(
         default = choose_columns(view, all_cols=False, priority=False, usage=False)
         cols = [k for k in COLUMNS if k in {*cols, *default}]
     click.echo(render_userprio(view, cols, env.now), nl=False)
+
+
+def _inputs(
+    env: Env,
+) -> tuple[AccountantState, Sequence[Job], dict[str, GroupQuotaInfo]]:
+    """The accountant, the queue and, with groups configured, each group's quotas."""
+    if not env.config.groups:
+        from fairshare_cli.core.jobs import parse_jobs
+
+        state = env.decode("accountant", accountant_from_json)
+        jobs = env.decode(
+            "jobs", lambda raw: parse_jobs([] if raw is None else raw, f"{env.state_path}: jobs")
+        )
+        return state, jobs, {}
+    # Groups: the quota computation reads queue, accountant and claims once for all.
+    from fairshare_cli.cli.htcondor_inputs import load_inputs
+    from fairshare_cli.core.htcondor.pool import quota_view
+
+    inputs = load_inputs(env, None)
+    quota_rows = quota_view(env.config, inputs.batches, inputs.accountant, inputs.claims, env.now)
+    group_info = {
+        r.group: GroupQuotaInfo(
+            effective_quota=r.quota, subtree_quota=r.subtree_quota, sort_key=r.sort_key
+        )
+        for r in quota_rows
+    }
+    return inputs.accountant, inputs.jobs, group_info
+
+
+def _json_rows(view: UserprioView) -> list[dict[str, Any]]:
+    """The ``--json`` objects, full precision (docs/json.md)."""
+    return [
+        {
+            "name": r.name,
+            "is_group": r.is_group,
+            "effective_priority": r.effective_priority,
+            "real_priority": r.real_priority,
+            "priority_factor": r.priority_factor,
+            "resources_in_use": r.resources_in_use,
+            "weighted_resources_in_use": r.weighted_resources_in_use,
+            "accumulated_usage_hours": r.accumulated_usage_hours,
+            "weighted_accumulated_usage_hours": r.weighted_accumulated_usage_hours,
+            "begin_usage_time": Time(r.begin_usage_time),
+            "last_usage_time": Time(r.last_usage_time),
+        }
+        for r in view.rows
+    ]
