@@ -59,7 +59,9 @@ def render_stacked(rows: Sequence[TaskQueueRow], width: int) -> str:
         wanted = [(REQUIREMENTS[head], cell(row)) for head, _, cell in side]
         # A no-break space keeps each label with its value when the line wraps.
         words = "  ".join(f"{label}:\xa0{value}" for label, value in wanted if value != "-")
-        if words:
+        if words and len(indent) + len(words) <= width:  # the common case: one line
+            out.append((indent + words).replace("\xa0", " "))
+        elif words:
             wrapped = textwrap.wrap(
                 words,
                 max(width, len(indent) + 20),
