@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import click
@@ -17,7 +16,7 @@ from fairshare_cli.core.htcondor.userprio import (
     UserprioView,
     userprio_view,
 )
-from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.jobs import Job, parse_jobs
 from fairshare_cli.errors import InputError
 from fairshare_cli.render.formats import Time, emit_rows
 
@@ -43,7 +42,8 @@ class UserprioCommand(click.Command):
         from fairshare_cli.cli.condor_args import translate
 
         translated = translate(list(args))
-        ctx.meta["fs.userprio.edit"] = translated.edit
+        if translated.edit:  # the edit's operands, then the options it shares with userprio
+            ctx.meta["fs.userprio.edit"] = [*translated.edit, *translated.args]
         return super().parse_args(ctx, translated.args)
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -56,18 +56,7 @@ class UserprioCommand(click.Command):
         command = cli.get_command(ctx, edit[0])
         if command is None:
             raise InputError(f"condor_userprio's -{edit[0]} is not modelled by fs")
-        common = [
-            arg
-            for key, arg in (
-                ("config_path", "--config"),
-                ("state_path", "--state"),
-                ("now", "--now"),
-            )
-            for arg in ((arg, ctx.params[key]) if ctx.params.get(key) else ())
-        ]
-        common += ["--dry-run"] if ctx.params.get("dry_run") else []
-        common += ["--create"] if ctx.params.get("create") else []
-        with command.make_context(edit[0], [*edit[1:], *common], parent=ctx.parent) as sub:
+        with command.make_context(edit[0], edit[1:], parent=ctx.parent) as sub:
             return command.invoke(sub)
 
 
@@ -140,7 +129,7 @@ def userprio(
     )
 
     env = load_env(config_path, state_path, now)
-    state, jobs, group_info = _inputs(env)
+    state, jobs, group_info = _read_inputs(env)
     show_priority = priority or not usage
     show_usage = usage or not priority or all_cols
     view = userprio_view(
@@ -173,13 +162,9 @@ def userprio(
     click.echo(render_userprio(view, cols, env.now), nl=False)
 
 
-def _inputs(
-    env: Env,
-) -> tuple[AccountantState, Sequence[Job], dict[str, GroupQuotaInfo]]:
-    """The accountant, the queue and, with groups configured, each group's quotas."""
+def _read_inputs(env: Env) -> tuple[AccountantState, list[Job], dict[str, GroupQuotaInfo]]:
+    """The accountant, the queue and, when groups are configured, each group's quotas."""
     if not env.config.groups:
-        from fairshare_cli.core.jobs import parse_jobs
-
         state = env.decode("accountant", accountant_from_json)
         jobs = env.decode(
             "jobs", lambda raw: parse_jobs([] if raw is None else raw, f"{env.state_path}: jobs")
@@ -201,7 +186,7 @@ def _inputs(
 
 
 def _json_rows(view: UserprioView) -> list[dict[str, Any]]:
-    """The ``--json`` objects, full precision (docs/json.md)."""
+    """The rows for ``--format json/ndjson/csv``, in :data:`JSON_FIELDS` order."""
     return [
         {
             "name": r.name,
