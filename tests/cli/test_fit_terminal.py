@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fairshare_cli.render.fit import SEPARATOR, plan
+from fairshare_cli.render.fit import COMPACT_SEPARATOR, SEPARATOR, plan
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "sample_configs"
@@ -76,8 +76,9 @@ def test_plan_never_narrows_numbers(rows: list[tuple[str, ...]], width: int) -> 
     for k in (1, 3):
         assert layout.widths[k] >= max(len(r[k]) for r in rows)
         assert all(len(line) <= layout.widths[k] for line in layout.headers[k].splitlines())
-    total = sum(layout.widths) + SEPARATOR * 3
-    floor = sum(layout.widths[k] for k in (1, 3)) + SEPARATOR * 3 + 2 * 8
+    total = layout.width
+    sep = COMPACT_SEPARATOR if layout.compact else SEPARATOR
+    floor = sum(layout.widths[k] for k in (1, 3)) + sep * 3 + 2 * 8
     if floor <= width:
         assert total <= width
 
@@ -91,3 +92,22 @@ def test_a_pipe_without_columns_keeps_rows_whole(
     piped = run(*view)
     assert piped.stdout == run(*view, "--wide").stdout
     assert len(piped.stdout.splitlines()) == 10  # the header and nine queues
+
+
+@pytest.mark.parametrize(
+    ("text", "width", "folded"),
+    [
+        pytest.param("short", 8, "short", id="fits"),
+        pytest.param("101.92 101.93 101.94", 14, "101.92 101.93\n  101.94", id="at-space"),
+        pytest.param(
+            "    group_physics.hep", 17, "    group_\n      physics.hep", id="keeps-indent"
+        ),
+        pytest.param("alice@example.org", 10, "alice@\n  example.\n  org", id="after-punct"),
+        pytest.param("1234.5678", 6, "1234.5\n  678", id="no-break-inside-number"),
+    ],
+)
+def test_fold_cell(text: str, width: int, folded: str) -> None:
+    from fairshare_cli.render.fit import fold_cell
+
+    assert fold_cell(text, width) == folded
+    assert all(len(line) <= width for line in folded.splitlines())
