@@ -19,7 +19,7 @@ from fairshare_cli.core.state import SectionError
 from fairshare_cli.core.usage import SinkFactory, UnsortedHistory, UsageRecord
 from fairshare_cli.errors import InputError, StateError
 from fairshare_cli.io.history import FORMATS, read_condor_history, read_records
-from fairshare_cli.render.progress import counting
+from fairshare_cli.render.progress import counted
 
 #: One sink per subsystem, by state section: each charges records to its own model.
 HISTORY_SINKS: dict[str, SinkFactory] = {
@@ -188,16 +188,13 @@ def _import(
                 raise StateError(f"state file {env.state_path}: {exc}") from None
             count = 0
             try:
-                with counting(f"importing {label}", "records") as tick:
-                    for record in records():
-                        count += 1
-                        if not count & 1023:
-                            tick(count)
-                        try:
-                            for sink in sinks.values():
-                                sink.add(record)
-                        except InputError as exc:  # a sink names the record; add the file
-                            raise InputError(f"{label}: {exc}") from None
+                for record in counted(records(), f"importing {label}", "records"):
+                    count += 1
+                    try:
+                        for sink in sinks.values():
+                            sink.add(record)
+                    except InputError as exc:  # a sink names the record; add the file
+                        raise InputError(f"{label}: {exc}") from None
             except UnsortedHistory:
                 continue
             break

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 #: Nothing shows before this many seconds: quick commands stay quiet.
 DELAY = 1.0
@@ -51,3 +53,12 @@ def counting(label: str, unit: str, enabled: bool | None = None) -> Iterator[Cal
     finally:
         if "bar" in state:
             state["bar"].stop()
+
+
+def counted(items: Iterable[T], label: str, unit: str, enabled: bool | None = None) -> Iterator[T]:
+    """``items``, counted on stderr by :func:`counting` as they are taken."""
+    with counting(label, unit, enabled) as tick:
+        for n, item in enumerate(items, 1):
+            if not n & 1023:
+                tick(n)
+            yield item

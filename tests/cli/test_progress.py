@@ -67,3 +67,17 @@ def test_quiet_when_quick_or_not_a_terminal(fake: type[FakeProgress]) -> None:
     with progress.counting("importing", "records", enabled=False) as tick:
         tick(10)
     assert fake.made == []
+
+
+def test_counted_passes_items_through(
+    fake: type[FakeProgress], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(progress, "DELAY", 0.0)
+    from types import SimpleNamespace
+
+    clock = SimpleNamespace(monotonic=iter(range(10**6)).__next__)  # a second per reading
+    monkeypatch.setattr(progress, "time", clock)
+    items = list(progress.counted(range(3000), "importing", "records", enabled=True))
+    assert items == list(range(3000))
+    (bar,) = fake.made
+    assert bar.descriptions == ["importing: 1,024 records", "importing: 2,048 records"]
