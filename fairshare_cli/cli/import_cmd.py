@@ -207,6 +207,13 @@ def _import(
             f"{prefix}Imported {count} usage record{'s' if count != 1 else ''} "
             f"from {label} into {env.state_path}"
         )
+        unplaced = sorted(getattr(sinks["slurm"], "ignored", ()))
+        if unplaced and env.config.accounts:
+            click.echo(
+                f"Slurm: ignored the usage of {len(unplaced)} user"
+                f"{'s' if len(unplaced) != 1 else ''} with no association: {', '.join(unplaced)}",
+                err=True,
+            )
 
 
 @import_group.command("sacct")

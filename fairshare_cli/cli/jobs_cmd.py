@@ -43,6 +43,7 @@ def _release(env: Env, gone: list[Job]) -> None:
     accountant = env.decode("accountant", acct.accountant_from_json)
     negotiator = env.decode("negotiator", negotiator_from_json)
     accountant, negotiator = release_jobs(gone, accountant, negotiator, env.config, env.now)
+    _slurm_charges(env, gone, stop=True)
     state = env.state.with_section("accountant", acct.accountant_to_json(accountant))
     state = state.with_section("negotiator", negotiator_to_json(negotiator))
     stopped = [(j.dirac_group, j.owner) for j in gone if j.status == "running" and j.dirac_group]
@@ -53,6 +54,21 @@ def _release(env: Env, gone: list[Job]) -> None:
             raise StateError(f"state file {env.state_path}: {exc}") from None
         state = state.with_section("dirac", dirac)
     env.state = state
+
+
+def _slurm_charges(env: Env, jobs: list[Job], stop: bool) -> None:
+    """Running Slurm jobs accrue usage from their start (submit) until removed (rm)."""
+    from fairshare_cli.core.slurm import snapshot
+    from fairshare_cli.core.slurm.usage import usage_from_json, usage_to_json
+
+    if not any(j.status == "running" for j in jobs) or not env.config.accounts:
+        return
+    slurm = env.decode("slurm", usage_from_json)
+    if stop:
+        slurm = snapshot.stop_charges(slurm, [j.id for j in jobs], env.now)
+    else:
+        slurm = snapshot.charge_running_jobs(slurm, jobs, env.config, env.now)
+    env.state = env.state.with_section("slurm", usage_to_json(slurm))
 
 
 def _matches(job: Job, wanted: str) -> bool:
@@ -82,6 +98,29 @@ def _check_slurm_fields(env: Env, job: Job) -> None:
         raise InputError(f'job {job.id}: unknown QOS "{job.qos}" (see [qos])')
     if job.account is not None and cfg.accounts and job.account not in cfg.accounts:
         raise InputError(f'job {job.id}: unknown account "{job.account}" (see [accounts])')
+    _check_association(env, job)
+
+
+def _check_association(env: Env, job: Job) -> None:
+    """A Slurm job needs its user's association in its account (default: the user's
+    first), as ``sbatch`` does; a job naming no account, partition or QOS is not Slurm's."""
+    cfg = env.config
+    if not cfg.accounts or (job.account is None and job.partition is None and job.qos is None):
+        return
+    from fairshare_cli.core.slurm.priority import job_user
+
+    user = job_user(job.owner)
+    account = job.account
+    if account is None:
+        if any(user in spec.users for spec in cfg.accounts.values()):
+            return
+    elif user in cfg.accounts[account].users:
+        return
+    where = f' in account "{account}"' if account else ""
+    raise InputError(
+        f'job {job.id}: user "{user}" has no association{where} (sbatch: "Invalid account '
+        'or account/partition combination specified"); add it to [accounts]'
+    )
 
 
 def _next_cluster(jobs: list[Job]) -> int:
@@ -158,7 +197,7 @@ def submit(
         if jobs_file is not None:
             objs = _read_objects(Path(jobs_file))
         else:
-            obj: dict[str, Any] = {"owner": owner or invoking_user()}
+            obj: dict[str, Any] = {"owner": owner or invoking_user() or "nobody"}
             for key, value in (
                 ("account", account),
                 ("partition", partition),
@@ -204,6 +243,7 @@ def submit(
             except InputError as exc:
                 raise InputError(f"{source}: {exc}") from None
         _store(env, [*queue, *new])
+        _slurm_charges(env, new, stop=False)
         click.echo(_prefix(dry_run) + submit_summary([j.id for j in new], verbose))
 
 

@@ -11,6 +11,7 @@ from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.options import common_options, output_format, output_options
 from fairshare_cli.errors import InputError, RuntimeFailure
 from fairshare_cli.io.jobsfile import gc_paused, load_job_objects
+from fairshare_cli.render.sprio_weights import emit_weights
 
 JSON_FIELDS = (
     "job_id",
@@ -179,7 +180,10 @@ def _sprio(
     rows = render.sort_rows(rows, sort or "i")
 
     if fmt != "table":
-        emit_rows(render.json_rows(rows), JSON_FIELDS, fmt)
+        if weights:
+            emit_weights(ctx.weights, fmt)
+        else:
+            emit_rows(render.json_rows(rows), JSON_FIELDS, fmt)
         return
     if job_ids and not rows and not weights:
         click.echo("Unable to find jobs matching user/id(s) specified")

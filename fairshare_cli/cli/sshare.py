@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import getpass
 import os
 
 import click
@@ -27,12 +26,21 @@ def _split(values: tuple[str, ...]) -> list[str]:
     return [v.strip() for item in values for v in item.split(",") if v.strip()]
 
 
-def invoking_user() -> str:
-    """The user sshare shows by default (``$USER``, else the login name)."""
+def invoking_user() -> str | None:
+    """The user sshare shows by default: ``$USER``, else the uid's passwd name.
+
+    sshare itself asks ``getpwuid(getuid())`` (``$LOGNAME`` and the like play no part);
+    with no passwd entry it names no user and shows them all (None here).
+    """
+    name = os.environ.get("USER")
+    if name:
+        return name
     try:
-        return os.environ.get("USER") or getpass.getuser()
-    except (OSError, KeyError):  # no passwd entry and no $USER
-        return ""
+        import pwd
+
+        return pwd.getpwuid(os.getuid()).pw_name
+    except (KeyError, ImportError, AttributeError):  # no entry, or not a POSIX system
+        return None
 
 
 @click.command("sshare")
@@ -99,9 +107,10 @@ def sshare(
         cluster=env.config.pool.name,
     )
     wanted_users = set(_split(users))
-    if not all_users and not wanted_users and "-1" not in wanted_users:
-        wanted_users = {invoking_user()}
-    show_all = all_users or "-1" in wanted_users
+    me = invoking_user() if not all_users and not wanted_users else None
+    if me is not None:
+        wanted_users = {me}
+    show_all = all_users or "-1" in wanted_users or not wanted_users
     wanted_accounts = set(_split(accounts))
     picked = []
     for row in rows:

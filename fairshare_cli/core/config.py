@@ -200,6 +200,9 @@ class AccountSpec:
     parent: str | None = "root"
     shares: Shares = 1
     users: Mapping[str, Shares] = field(default_factory=dict)
+    #: The association's own ``Priority`` (None: its parent's), and per-user ones.
+    priority: int | None = None
+    user_priority: Mapping[str, int] = field(default_factory=dict)
 
 
 DIRAC_CPU_SEGMENTS: tuple[int, ...] = (

@@ -31,6 +31,10 @@ class Job:
     nice_user: bool = False
     job_prio: int = 0
     submit_time: float | None = None
+    #: Slurm's EligibleTime and AccrueTime (sprio's AGE counts from the accrue time,
+    #: else from ``submit_time``).
+    eligible_time: float | None = None
+    accrue_time: float | None = None
     status: str = "idle"
     request_cpus: int = 1
     request_memory: int = 0
@@ -99,7 +103,7 @@ _INT_FIELDS = {
     "post_job_prio1",
     "post_job_prio2",
 }
-_TIME_FIELDS = {"submit_time", "start_time"}
+_TIME_FIELDS = {"submit_time", "start_time", "eligible_time", "accrue_time"}
 _STR_FIELDS = {
     "id",
     "owner",

@@ -648,7 +648,9 @@ def _accounts(top: _Reader, file: str) -> dict[str, AccountSpec]:
     r0 = _named_tables(top, "accounts")
     out: dict[str, AccountSpec] = {}
     for name, body in r0.table.items():
-        r = _Reader(body, f"accounts.{name}", file, ("parent", "shares", "users"))
+        r = _Reader(
+            body, f"accounts.{name}", file, ("parent", "shares", "users", *ASSOC_PRIORITY_KEYS)
+        )
         users_raw = r.table.get("users", {})
         if not isinstance(users_raw, Mapping):
             r.fail(f"accounts.{name}.users: expected a table like {{ alice = 1 }}")
@@ -661,6 +663,7 @@ def _accounts(top: _Reader, file: str) -> dict[str, AccountSpec]:
             parent=parent,
             shares=r.get("shares", r.shares, DEFAULT_SHARES),
             users=users,
+            **_assoc_priority(r, name, users),
         )
     if out:
         # Parents, cycles and shares of the association tree (fairshare_cli.core.slurm.assoc_tree).
@@ -671,6 +674,26 @@ def _accounts(top: _Reader, file: str) -> dict[str, AccountSpec]:
         except ConfigError as exc:
             r0.fail(str(exc))
     return out
+
+
+ASSOC_PRIORITY_KEYS = ("priority", "user_priority")
+
+
+def _assoc_priority(r: _Reader, name: str, users: Mapping[str, Any]) -> dict[str, Any]:
+    """``priority`` and ``user_priority = { user = N }`` of an account (Slurm's uint32)."""
+    table = r.table.get("user_priority", {})
+    if not isinstance(table, Mapping):
+        r.fail(f"accounts.{name}.user_priority: expected a table like {{ alice = 10 }}")
+    for user in table:
+        if user not in users:
+            r.fail(f'accounts.{name}.user_priority.{user}: "{user}" is not in users')
+    return {
+        "priority": r.int_("priority", None, lo=0, hi=UINT32_MAX - 1),
+        "user_priority": {
+            u: r.integer(v, f"accounts.{name}.user_priority.{u}", lo=0, hi=UINT32_MAX - 1)
+            for u, v in table.items()
+        },
+    }
 
 
 def _dirac(top: _Reader, file: str) -> DiracConfig:

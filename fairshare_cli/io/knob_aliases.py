@@ -66,8 +66,8 @@ KNOBS: dict[str, dict[str, str]] = {
         "PriorityWeightTRES": "tres",
     },
     "partitions.*": {"PriorityJobFactor": "priority_job_factor", "MaxTime": "max_time"},
-    "qos.*": {"UsageFactor": "usage_factor"},
-    "accounts.*": {"Fairshare": "shares"},
+    "qos.*": {"Priority": "priority", "UsageFactor": "usage_factor"},
+    "accounts.*": {"Fairshare": "shares", "Priority": "priority"},
     "dirac.groups.*": {"JobShare": "job_share", "AllowBackgroundTQs": "allow_background_tqs"},
     "dirac.correction": {"EnableSharesCorrection": "enabled"},
 }

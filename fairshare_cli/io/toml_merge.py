@@ -35,7 +35,7 @@ class MergeReport:
     unchanged: list[str] = field(default_factory=list)
 
 
-INLINE_KEYS = frozenset({"users", "attributes", "tres", "concurrency_limits"})
+INLINE_KEYS = frozenset({"users", "user_priority", "attributes", "tres", "concurrency_limits"})
 """Tables written inline (``users = { u1 = 1 }``), as the config examples show them."""
 
 

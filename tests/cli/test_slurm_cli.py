@@ -457,3 +457,76 @@ def test_submit_refuses_out_of_range_nice(seed: tuple[Path, Path], run: Callable
     res = run("submit", "--owner", "user1", "--nice", "2147483646", *_args(seed))
     assert res.exit_code == 2
     assert "Invalid --nice value, out of range (+/- 2147483645)" in res.stderr
+
+
+def test_sshare_without_user_env_uses_the_uid_name(
+    seed: tuple[Path, Path], run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 12 item 17: sshare asks getpwuid(getuid()); $LOGNAME plays no part."""
+    import pwd
+    from types import SimpleNamespace
+
+    monkeypatch.delenv("USER", raising=False)
+    monkeypatch.setenv("LOGNAME", "user3")
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: SimpleNamespace(pw_name="user2"))
+    res = run("sshare", "-P", "-o", "Account,User", *_args(seed))
+    users = [line.split("|")[1] for line in res.stdout.splitlines()[1:]]
+    assert [u for u in users if u] == ["user2"]
+
+    def no_entry(uid: int) -> Any:
+        raise KeyError(uid)
+
+    monkeypatch.setattr(pwd, "getpwuid", no_entry)
+    res = run("sshare", "-P", "-o", "Account,User", *_args(seed))
+    users = [line.split("|")[1] for line in res.stdout.splitlines()[1:]]
+    assert len([u for u in users if u]) > 1  # no user named: every user, as sshare does
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        pytest.param(
+            ["--owner", "user1", "--account", "C"],
+            'user "user1" has no association in account "C"',
+            id="wrong-account",
+        ),
+        pytest.param(
+            ["--owner", "stranger", "--partition", "batch"],
+            'user "stranger" has no association (sbatch',
+            id="no-association",
+        ),
+    ],
+)
+def test_submit_refuses_a_user_without_association(
+    seed: tuple[Path, Path], run: Callable[..., Any], args: list[str], needle: str
+) -> None:
+    """Issue 12 item 17: as sbatch, a Slurm job needs its user's association; the queue
+    stays as it was (and every later fs sprio keeps working)."""
+    before = seed[1].read_bytes()
+    res = run("submit", *args, *_args(seed))
+    assert res.exit_code == 2
+    assert needle in res.stderr
+    assert seed[1].read_bytes() == before
+    assert run("sprio", *_args(seed)).exit_code == 0
+
+
+def test_submit_of_a_non_slurm_job_needs_no_association(
+    seed: tuple[Path, Path], run: Callable[..., Any]
+) -> None:
+    res = run("submit", "--owner", "stranger", "--accounting-group", "g", *_args(seed))
+    assert res.exit_code == 0, res.stderr
+
+
+def test_history_usage_without_association_is_listed(
+    seed: tuple[Path, Path], run: Callable[..., Any], tmp_path: Path
+) -> None:
+    """Issue 12 item 17: usage Slurm cannot place is named on stderr, not dropped silently."""
+    history = tmp_path / "h.csv"
+    history.write_text(
+        "owner,account,start,end,cpus\n"
+        "user1,,2026-11-20T00:00:00Z,2026-11-20T01:00:00Z,1\n"
+        "stranger,,2026-11-20T00:00:00Z,2026-11-20T01:00:00Z,1\n"
+    )
+    res = run("import", "history", str(history), *_args(seed))
+    assert res.exit_code == 0, res.stderr
+    assert "Slurm: ignored the usage of 1 user with no association: stranger" in res.stderr

@@ -33,6 +33,7 @@ _FAST = frozenset(
         "owner",
         "status",
         "submit_time",
+        "accrue_time",
         "time_limit",
         "admin_priority",
         "account",
@@ -53,6 +54,7 @@ class SlurmJob:
 
     __slots__ = (
         "account",
+        "accrue_time",
         "admin_priority",
         "attributes",
         "id",
@@ -86,6 +88,7 @@ class SlurmJob:
         nice: int = 0,
         admin_priority: int | None = None,
         attributes: Mapping[str, Any] | None = None,
+        accrue_time: float | None = None,
     ) -> None:
         self.id = id
         self.owner = owner
@@ -102,6 +105,7 @@ class SlurmJob:
         self.nice = nice
         self.admin_priority = admin_priority
         self.attributes: Mapping[str, Any] = attributes if attributes is not None else {}
+        self.accrue_time = accrue_time
 
     @classmethod
     def of(cls, job: Job) -> SlurmJob:
@@ -159,20 +163,10 @@ def _fast(obj: Any) -> SlurmJob | None:
     admin = get("admin_priority")
     if admin is not None and _int(admin, 0) is None:
         return None
-    when = get("submit_time")
-    if when is not None:
-        kind = type(when)
-        if kind is float or kind is int:
-            when = float(when)
-            if not TIME_MIN <= when <= TIME_MAX:
-                return None
-        elif kind is str:
-            try:
-                when = parse_time(when, "")
-            except InputError:
-                return None
-        else:
-            return None
+    when = _time(get("submit_time"))
+    accrue = _time(get("accrue_time"))
+    if when is _BAD or accrue is _BAD:
+        return None
     limit = get("time_limit")
     if limit is not None:
         if type(limit) not in (int, float) or limit < 0:
@@ -193,7 +187,28 @@ def _fast(obj: Any) -> SlurmJob | None:
         site,
         nice,
         admin,
+        None,
+        accrue,
     )
+
+
+_BAD = object()
+
+
+def _time(when: Any) -> Any:
+    """Epoch seconds of a job time (None stays None); ``_BAD`` when it needs the parser."""
+    if when is None:
+        return None
+    kind = type(when)
+    if kind is float or kind is int:
+        value = float(when)
+        return value if TIME_MIN <= value <= TIME_MAX else _BAD
+    if kind is str:
+        try:
+            return parse_time(when, "")
+        except InputError:
+            return _BAD
+    return _BAD
 
 
 def slurm_jobs(objs: Iterable[Any], source: str) -> list[SlurmJob]:

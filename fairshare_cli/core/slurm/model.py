@@ -15,6 +15,7 @@ from typing import Any
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.slurm import usage as su
+from fairshare_cli.core.slurm.assoc_priority import assoc_factors
 from fairshare_cli.core.slurm.assoc_tree import AssocTree, build_tree, compute_fairshare, set_usage
 from fairshare_cli.core.slurm.priority import (
     PartitionInfo,
@@ -164,6 +165,7 @@ def priority_context(config: Config, tree: AssocTree) -> PriorityContext:
         cluster_cpus=size.cpus,
         default_partition=default_partition,
         default_qos=default_qos,
+        assoc_factors=assoc_factors(config.accounts, "NO_NORMAL_ASSOC" in parse_flags(p.flags)),
     )
 
 
@@ -191,6 +193,8 @@ class SlurmHistorySink:
         self.running = list(self.state.running)
         self.cutoff = su.record_cutoff(self.state, self.params)
         self.count = 0
+        #: Users whose records were left out (no association, no account), by name.
+        self.ignored: set[str] = set()
 
     def add(self, record: UsageRecord) -> None:
         self.count += 1
@@ -202,6 +206,7 @@ class SlurmHistorySink:
         assoc = tree.user_assoc(user, record.account)
         if assoc is None:
             if record.account is None:
+                self.ignored.add(user)
                 return
             # An association Slurm no longer has: its usage stays with the account.
             key = (record.account, user)

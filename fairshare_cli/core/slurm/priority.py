@@ -137,6 +137,8 @@ class PriorityContext:
     cluster_cpus: int
     default_partition: str | None = None
     default_qos: str | None = None
+    #: ``(account, user) -> ASSOC factor`` (:mod:`~fairshare_cli.core.slurm.assoc_priority`).
+    assoc_factors: Mapping[tuple[str, str], float] = field(default_factory=dict)
 
 
 class PriorityRow:
@@ -316,6 +318,7 @@ def compute_rows(
     if math.isinf(max_age):
         max_age = INFINITE_MAX_AGE
     user_assoc = ctx.tree.user_assoc
+    assoc_factors = ctx.assoc_factors
     fs_cache: dict[int, float] = {}
     part_cache: dict[str | None, list[tuple[PartitionInfo, float]]] = {}
     qos_cache: dict[str | None, float] = {}
@@ -359,8 +362,9 @@ def compute_rows(
                 f_qos = 0.0
             qos_cache[qname] = f_qos
 
-        f_age = age_factor(job.submit_time, now, max_age) if w_age else 0.0
-        f_assoc = 0.0  # association priorities are not modelled (no Priority= per assoc)
+        accrue = job.accrue_time if job.accrue_time is not None else job.submit_time
+        f_age = age_factor(accrue, now, max_age) if w_age else 0.0
+        f_assoc = assoc_factors.get((assoc.account, user), 0.0) if w_assoc else 0.0
         if w_fs:
             f_fs = fs_cache.get(id(assoc))
             if f_fs is None:

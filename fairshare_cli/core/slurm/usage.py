@@ -66,6 +66,8 @@ class RunningCharge:
     rate: float
     start: float
     end: float | None = None
+    #: The queue's job id, for charges of jobs in the queue (``fs rm`` stops them).
+    job: str | None = None
 
 
 @dataclass(frozen=True)
@@ -136,6 +138,7 @@ def usage_from_json(raw: Any) -> SlurmUsage:
                 rate,
                 start,
                 num(item.get("end"), f"running[{i}].end"),
+                None if item.get("job") is None else str(item["job"]),
             )
         )
     return SlurmUsage(
@@ -159,6 +162,7 @@ def usage_to_json(state: SlurmUsage) -> dict[str, Any]:
         "usage": table,
         "running": [
             {"account": r.account, "user": r.user, "rate": r.rate, "start": r.start, "end": r.end}
+            | ({} if r.job is None else {"job": r.job})
             for r in state.running
         ],
     }

@@ -55,7 +55,7 @@ def test_rows_that_appear_or_leave() -> None:
 
 
 def test_composite_keys_and_negotiate_rows() -> None:
-    sshare = [
+    sshare: list[dict[str, object]] = [
         {"account": "A", "user": None, "fairshare": 0.5},
         {"account": "A", "user": "u1", "fairshare": 0.25},
     ]

@@ -1,0 +1,56 @@
+"""``fs import scontrol-assoc``: raw usage from ``scontrol show assoc_mgr``."""
+
+from __future__ import annotations
+
+import click
+
+from fairshare_cli.cli.context import mutate_state
+from fairshare_cli.cli.imports._slurm_state import (
+    last_decay_option,
+    plural,
+    report,
+    resolve_last_decay,
+    slurm_section,
+    store_slurm,
+)
+from fairshare_cli.cli.options import common_options, dry_run_option
+
+
+@click.command("scontrol-assoc")
+@click.argument("file", metavar="FILE")
+@last_decay_option
+@dry_run_option
+@common_options
+def command(
+    file: str,
+    last_decay: str | None,
+    dry_run: bool,
+    config_path: str | None,
+    state_path: str | None,
+    now: str | None,
+) -> None:
+    """Set Slurm raw usage from scontrol show assoc_mgr output (- for stdin).
+
+    \b
+    Example:
+      scontrol show assoc_mgr flags=assoc > assoc_mgr.txt
+      fs import scontrol-assoc assoc_mgr.txt --last-decay 2026-11-21T23:13:20Z
+    UsageRaw has two decimals there (sshare's RawUsage is cut to an integer). The
+    usage of every user association replaces the state's, as of the last decay pass;
+    usage of users the config has no association for is listed as ignored.
+    """
+    from fairshare_cli.core.slurm.snapshot import known_usage, with_usage
+    from fairshare_cli.io.importers.scontrol_assoc import read_assoc_mgr
+    from fairshare_cli.render.formats import iso
+
+    dump = read_assoc_mgr(file)
+    with mutate_state(config_path, state_path, now, dry_run) as env:
+        when = resolve_last_decay(last_decay, env)
+        usage, ignored = known_usage(dump.users, env.config)
+        store_slurm(env, with_usage(slurm_section(env), usage, when))
+        report(
+            dry_run,
+            f"{file}: usage of {plural(len(usage), 'user association')} as of the decay pass "
+            f"at {iso(when)} into {env.state_path}",
+            [*ignored, *(f"{p} (per partition)" for p in dump.partitions)],
+        )

@@ -1,0 +1,35 @@
+"""``fs import slurm-conf``: slurm.conf knobs, nodes and partitions as pool config."""
+
+from __future__ import annotations
+
+import click
+
+from fairshare_cli.cli.fragment import emit_fragment, fragment_options
+from fairshare_cli.io.importers.common import summary_names
+
+
+@click.command("slurm-conf")
+@click.argument("file", metavar="FILE")
+@fragment_options
+def command(file: str, into: str | None, replace: bool, dry_run: bool) -> None:
+    """Read slurm.conf (- for stdin): priority knobs, nodes, partitions, cluster name.
+
+    \b
+    Example:
+      fs import slurm-conf /etc/slurm/slurm.conf --into pool.toml
+    Reads it as slurmctld does (Include files, DEFAULT lines, node ranges like
+    n[001-100]); the Priority* knobs, FairShareDampeningFactor and ClusterName become
+    [priority] and [pool] keys, NodeName lines [[machines]], PartitionName lines
+    [partitions]. Other lines are listed as ignored.
+    """
+    from fairshare_cli.io.importers.slurm_conf import read_slurm_conf
+
+    conf = read_slurm_conf(file)
+    summary = (
+        f"{file}: {len(conf.knobs)} knob{'s' if len(conf.knobs) != 1 else ''}, "
+        f"{conf.nodes} node{'s' if conf.nodes != 1 else ''}, "
+        f"{conf.partitions} partition{'s' if conf.partitions != 1 else ''}"
+    )
+    if conf.knobs:
+        summary += f" ({summary_names(conf.knobs)})"
+    emit_fragment(conf.fragment, into, replace, dry_run, summary, conf.ignored)

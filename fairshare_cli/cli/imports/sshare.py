@@ -1,0 +1,75 @@
+"""``fs import sshare``: the tree and raw usage of ``sshare -a -l -P``."""
+
+from __future__ import annotations
+
+import click
+
+from fairshare_cli.cli.context import mutate_state
+from fairshare_cli.cli.imports._slurm_state import (
+    last_decay_option,
+    plural,
+    report,
+    resolve_last_decay,
+    slurm_section,
+    store_slurm,
+)
+from fairshare_cli.cli.options import common_options, dry_run_option
+
+
+@click.command("sshare")
+@click.argument("file", metavar="FILE")
+@last_decay_option
+@click.option(
+    "--into",
+    metavar="CONFIG",
+    type=click.Path(dir_okay=False),
+    help="Also merge the account tree (parents, RawShares) into this pool config.",
+)
+@click.option("--replace", is_flag=True, help="With --into: overwrite differing values.")
+@dry_run_option
+@common_options
+def command(
+    file: str,
+    last_decay: str | None,
+    into: str | None,
+    replace: bool,
+    dry_run: bool,
+    config_path: str | None,
+    state_path: str | None,
+    now: str | None,
+) -> None:
+    """Set Slurm raw usage from sshare -a -l -P output (- for stdin).
+
+    \b
+    Example:
+      sshare -a -l -P > shares.txt
+      fs import sshare shares.txt --into pool.toml --last-decay 2026-11-21T23:13:20Z
+    RawUsage is whole numbers there (scontrol-assoc gives two decimals). The usage of
+    every user association replaces the state's, as of the last decay pass; with
+    --into the tree (indentation, RawShares) is merged into the config first.
+    """
+    from fairshare_cli.cli.fragment import emit_fragment
+    from fairshare_cli.core.slurm.snapshot import known_usage, with_usage
+    from fairshare_cli.io.importers.sshare import read_sshare
+    from fairshare_cli.render.formats import iso
+
+    shares = read_sshare(file)
+    if into is not None:
+        accounts = len([a for a in shares.accounts if a != "root"])
+        emit_fragment(
+            {"accounts": shares.accounts},
+            into,
+            replace,
+            dry_run,
+            f"{file}: {plural(accounts, 'account')}",
+        )
+    with mutate_state(config_path, state_path, now, dry_run) as env:
+        when = resolve_last_decay(last_decay, env)
+        usage, ignored = known_usage(shares.usage, env.config)
+        store_slurm(env, with_usage(slurm_section(env), usage, when))
+        report(
+            dry_run,
+            f"{file}: usage of {plural(len(usage), 'user association')} as of the decay pass "
+            f"at {iso(when)} into {env.state_path}",
+            ignored,
+        )

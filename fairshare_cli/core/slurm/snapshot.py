@@ -1,0 +1,216 @@
+"""What slurmctld held at one decay pass: imported usage, running jobs and site factors.
+
+The dumps of a live cluster (``scontrol show assoc_mgr``, ``sshare``, ``squeue``) show
+the state of the last decay pass before they were taken. Imported here, that pass becomes
+the state's ``last_decay_ran``: later views decay from it and charge running jobs at
+each following pass, as ``_decay_thread`` does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+
+from fairshare_cli.core.config import Config
+from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.slurm import usage as su
+from fairshare_cli.core.slurm.jobs import SlurmJob
+from fairshare_cli.core.slurm.model import decay_params, evaluate, priority_context
+from fairshare_cli.core.slurm.priority import compute_rows, job_user
+from fairshare_cli.errors import InputError
+
+#: ``scontrol update job SiteFactor=`` accepts ±(NICE_OFFSET − 3).
+NICE_LIMIT = 2147483645
+
+
+def at_pass(state: su.SlurmUsage, last_decay: float, config: Config) -> su.SlurmUsage:
+    """The state with its last decay pass at ``last_decay``.
+
+    A state with no pass yet takes it as is; a later pass is reached as a restarted
+    slurmctld would (:func:`~fairshare_cli.core.slurm.usage.restart`).
+
+    Raises:
+        InputError: ``last_decay`` is before the state's last pass.
+    """
+    t = state.last_decay_ran
+    if t is None or (not state.usage and not state.running):
+        return replace(state, last_decay_ran=last_decay)
+    if last_decay < t:
+        raise InputError(
+            f"--last-decay {last_decay:.0f} is before the state's last decay pass ({t:.0f}); "
+            "usage cannot go back"
+        )
+    return su.restart(state, last_decay, decay_params(config))
+
+
+def with_usage(
+    state: su.SlurmUsage, usage: Mapping[su.UsageKey, float], last_decay: float
+) -> su.SlurmUsage:
+    """Usage as a pass at ``last_decay`` left it, replacing what the state had.
+
+    Running jobs already imported keep accruing from that pass on.
+    """
+    return replace(state, usage=dict(usage), last_decay_ran=last_decay)
+
+
+def known_usage(
+    usage: Mapping[su.UsageKey, float], config: Config
+) -> tuple[dict[su.UsageKey, float], list[str]]:
+    """Split imported usage into that of configured user associations and the rest.
+
+    Returns the usage to keep and the ``account/user`` names of those left out.
+    """
+    keep: dict[su.UsageKey, float] = {}
+    ignored: list[str] = []
+    for (account, user), value in usage.items():
+        spec = config.accounts.get(account)
+        if spec is not None and user in spec.users:
+            keep[(account, user)] = value
+        else:
+            ignored.append(f"{account}/{user}")
+    return keep, ignored
+
+
+@dataclass(frozen=True)
+class RunningJob:
+    """A running job's association, billable CPUs and start."""
+
+    account: str
+    user: str
+    billing: float
+    qos: str | None
+    start: float
+    job: str | None = None
+
+
+def _usage_factor(config: Config, qos: str | None) -> float:
+    spec = config.qos.get(qos or "normal")
+    return spec.usage_factor if spec is not None and spec.usage_factor >= 0 else 1.0
+
+
+def running_charges(jobs: Iterable[RunningJob], config: Config) -> tuple[su.RunningCharge, ...]:
+    """Charges of running jobs: billable CPUs × the QOS UsageFactor (``_apply_new_usage``)."""
+    return tuple(
+        su.RunningCharge(
+            job.account,
+            job.user,
+            job.billing * _usage_factor(config, job.qos),
+            job.start,
+            job=job.job,
+        )
+        for job in jobs
+    )
+
+
+def charge_running_jobs(
+    state: su.SlurmUsage, jobs: Iterable[Job], config: Config, now: float
+) -> su.SlurmUsage:
+    """Running Slurm jobs put in the queue (``fs submit``) accrue from their start.
+
+    The passes between the start and the state's last pass are charged at once (as
+    ``fs import history`` does); later passes charge the job as slurmctld does, until
+    ``fs rm`` stops it. Jobs with no association are not Slurm's and are left out.
+    """
+    params = decay_params(config)
+    running = [j for j in jobs if j.status == "running"]
+    if not running or not config.accounts:
+        return state
+    state = su.advance(state, now, params)
+    for job in running:
+        user = job_user(job.owner)
+        account = job.account
+        if account is None:
+            account = next((a for a, s in config.accounts.items() if user in s.users), None)
+        if account is None or user not in config.accounts[account].users:
+            continue
+        rate = job.request_cpus * _usage_factor(config, job.qos)
+        start = job.start_time if job.start_time is not None else now
+        state = su.add_record(state, (account, user), start, None, rate, now, params)
+        *rest, last = state.running
+        state = replace(state, running=(*rest, replace(last, job=job.id)))
+    return state
+
+
+def stop_charges(state: su.SlurmUsage, job_ids: Iterable[str], now: float) -> su.SlurmUsage:
+    """The charges of removed jobs end ``now`` (charged to the last pass before it)."""
+    ids = set(job_ids)
+    return replace(
+        state,
+        running=tuple(
+            replace(r, end=now) if r.job in ids and (r.end is None or r.end > now) else r
+            for r in state.running
+        ),
+    )
+
+
+def site_factors(
+    config: Config, state: su.SlurmUsage, jobs: Iterable[tuple[Job, int]], now: float
+) -> dict[str, int]:
+    """Each pending job's site factor, from the priority Slurm printed for it.
+
+    ``_get_priority_internal`` adds the (integer) site factor to the weighted factors
+    and truncates, so ``site = printed − priority without it`` when the other factors
+    are those of the imported state. Jobs whose association is missing are left out.
+    """
+    listed = [(job, printed) for job, printed in jobs if job.status == "idle"]
+    if not listed or not config.accounts:
+        return {}
+    t, tree = evaluate(config, state, now)
+    ctx = priority_context(config, tree)
+    out: dict[str, int] = {}
+    for job, printed in listed:
+        if tree.user_assoc(job_user(job.owner), job.account) is None:
+            continue
+        view = SlurmJob.of(replace(job, site_factor=0, admin_priority=None))
+        first = job.partitions[0] if job.partitions else None
+        rows = compute_rows([view], ctx, t, listed_at=now)
+        row = next((r for r in rows if r.partition == first), rows[0] if rows else None)
+        if row is None or printed <= 1 or row.priority <= 1:
+            continue
+        site = printed - row.priority
+        if site and abs(site) <= NICE_LIMIT:
+            out[job.id] = site
+    return out
+
+
+@dataclass(frozen=True)
+class JobCharge:
+    """A job seen in a dump (running or finished): its association, rate and times."""
+
+    account: str
+    user: str
+    billing: float
+    qos: str | None
+    start: float
+    end: float | None
+
+
+def refine_usage(
+    state: su.SlurmUsage, jobs: Iterable[JobCharge], config: Config, tolerance: float = 0.005
+) -> tuple[su.SlurmUsage, list[su.UsageKey]]:
+    """Usage made exact where the dump's jobs account for all of it.
+
+    ``scontrol show assoc_mgr`` prints usage to two decimals. The jobs a dump lists
+    (running, or finished but still shown) were charged pass by pass on the grid that
+    ends at the state's last pass; where their charges, computed as the decay thread
+    makes them, agree with an association's imported usage to within ``tolerance``,
+    they are that usage with every decimal. Returns the state and the keys refined.
+    """
+    t = state.last_decay_ran
+    if t is None:
+        return state, []
+    params = decay_params(config)
+    sums: dict[su.UsageKey, float] = {}
+    for job in jobs:
+        rate = job.billing * _usage_factor(config, job.qos)
+        add = su.record_charge(t, None, job.start, job.end, rate, t, params)
+        key = (job.account, job.user)
+        sums[key] = sums.get(key, 0.0) + add
+    usage = dict(state.usage)
+    refined: list[su.UsageKey] = []
+    for key, exact in sorted(sums.items()):
+        have = usage.get(key)
+        if have is not None and have > 0 and abs(exact - have) <= tolerance * (1 + 1e-9):
+            usage[key] = exact
+            refined.append(key)
+    return replace(state, usage=usage), refined

@@ -1,0 +1,125 @@
+"""What every dump reader shares: numbered text lines, one-line errors, listings' tables."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from typing import IO
+
+from fairshare_cli.errors import InputError
+
+
+def _open_binary(path: str) -> IO[bytes]:
+    if path == "-":
+        return sys.stdin.buffer
+    try:
+        return open(path, "rb")
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def text_lines(
+    path: str, label: str | None = None, expected: str = "text"
+) -> Iterator[tuple[int, str]]:
+    """``(line number, line)`` of a text dump, streamed; ``-`` is stdin.
+
+    Raises:
+        InputError: the file cannot be read, or a line holds binary data (a NUL byte or
+            bytes that are not UTF-8), naming ``label:LINE`` and what was ``expected``.
+    """
+    name = label or path
+    fh = _open_binary(path)
+    bar = _progress(path, name)
+    try:
+        for number, raw in enumerate(fh, 1):
+            if bar is not None and number % 65536 == 0:
+                bar.advance(fh.tell())
+            if b"\0" in raw:
+                raise InputError(f"{name}:{number}: binary data; expected {expected}")
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise InputError(f"{name}:{number}: not UTF-8 text; expected {expected}") from None
+            yield number, text.rstrip("\r\n")
+    finally:
+        if bar is not None:
+            bar.stop()
+        if fh is not getattr(sys.stdin, "buffer", None):
+            fh.close()
+
+
+#: Inputs larger than this show a progress bar (when stderr is a terminal).
+LARGE_INPUT = 64 * 1024 * 1024
+
+
+class _Bar:
+    """A Rich progress bar over the bytes of one file, on stderr."""
+
+    def __init__(self, total: int, name: str) -> None:
+        from rich.console import Console
+        from rich.progress import Progress
+
+        self.progress = Progress(console=Console(stderr=True), transient=True)
+        self.task = self.progress.add_task(f"reading {name}", total=total)
+        self.progress.start()
+
+    def advance(self, done: int) -> None:
+        self.progress.update(self.task, completed=done)
+
+    def stop(self) -> None:
+        self.progress.stop()
+
+
+def _progress(path: str, name: str) -> _Bar | None:
+    """A bar for a large file when stderr is a terminal; None otherwise."""
+    if path == "-" or not sys.stderr.isatty():
+        return None
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return None
+    return _Bar(size, name) if size > LARGE_INPUT else None
+
+
+def is_prompt(line: str) -> bool:
+    """A transcript's command line (``$ sacctmgr ...``): it starts a new listing."""
+    return line.startswith("$ ")
+
+
+def column_spans(dashes: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` of each column from a table's ``---- -----`` underline."""
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(dashes):
+        if dashes[i] == "-":
+            j = i
+            while j < len(dashes) and dashes[j] == "-":
+                j += 1
+            spans.append((i, j))
+            i = j
+        else:
+            i += 1
+    return spans
+
+
+def is_underline(line: str) -> bool:
+    """A fixed-width table's underline: dashes separated by single spaces."""
+    stripped = line.strip()
+    return bool(stripped) and set(stripped) <= {"-", " "} and "-" in stripped
+
+
+def cut(line: str, spans: Sequence[tuple[int, int]]) -> list[str]:
+    """The cells of a fixed-width row (each stripped) by the underline's spans."""
+    cells = []
+    for k, (a, b) in enumerate(spans):
+        end = spans[k + 1][0] if k + 1 < len(spans) else max(b, len(line))
+        cells.append(line[a:end].strip())
+    return cells
+
+
+def summary_names(names: Sequence[str], limit: int = 12) -> str:
+    """``a, b, c`` (and ``+N more`` beyond ``limit``) for a one-line summary."""
+    shown = list(names[:limit])
+    more = len(names) - len(shown)
+    return ", ".join(shown) + (f" (+{more} more)" if more > 0 else "")

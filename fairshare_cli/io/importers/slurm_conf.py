@@ -1,0 +1,339 @@
+"""``fs import slurm-conf``: slurm.conf (and its ``include`` files) as a config fragment.
+
+Read as Slurm's ``parse_config.c`` reads it: everything after an unescaped ``#`` is a
+comment, a line ending in an odd number of backslashes continues on the next, ``\\#`` is a
+literal ``#``; keys are case-insensitive ``Key=Value`` pairs (a value may be quoted);
+``Include FILE`` reads FILE (relative to the including file's folder, ``%c`` = the cluster
+name) in place. ``NodeName=DEFAULT`` and ``PartitionName=DEFAULT`` lines set defaults for
+the lines after them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from fairshare_cli.errors import InputError
+from fairshare_cli.io.importers.common import text_lines
+from fairshare_cli.io.importers.hostlist import HostlistError, compress_machines, expand_hostlist
+
+#: ``Key=Value`` as ``_keyvalue_regex`` matches it (a quoted value, or up to whitespace).
+_PAIR = re.compile(r'\s*([\w.]+)\s*=\s*(?:"([^"]*)"|(\S+))')
+
+#: slurm.conf knob (lower case) -> path in our config; the value's converter by name.
+KNOBS: dict[str, tuple[tuple[str, ...], str]] = {
+    "clustername": (("pool", "name"), "lower"),
+    "prioritytype": (("priority", "type"), "ptype"),
+    "prioritydecayhalflife": (("priority", "decay_halflife"), "str"),
+    "prioritycalcperiod": (("priority", "calc_period"), "str"),
+    "priorityusageresetperiod": (("priority", "usage_reset_period"), "upper"),
+    "prioritymaxage": (("priority", "max_age"), "str"),
+    "priorityfavorsmall": (("priority", "favor_small"), "yesno"),
+    "priorityflags": (("priority", "flags"), "flags"),
+    "fairsharedampeningfactor": (("priority", "dampening_factor"), "int"),
+    "priorityweightage": (("priority", "weights", "age"), "int"),
+    "priorityweightassoc": (("priority", "weights", "assoc"), "int"),
+    "priorityweightfairshare": (("priority", "weights", "fairshare"), "int"),
+    "priorityweightjobsize": (("priority", "weights", "jobsize"), "int"),
+    "priorityweightpartition": (("priority", "weights", "partition"), "int"),
+    "priorityweightqos": (("priority", "weights", "qos"), "int"),
+    "priorityweighttres": (("priority", "weights", "tres"), "tres"),
+    "accountingstorageenforce": (("priority", "enforce_limits"), "enforce"),
+}
+
+
+@dataclass
+class SlurmConf:
+    """What came out of slurm.conf: the fragment and what it left out."""
+
+    fragment: dict[str, Any] = field(default_factory=dict)
+    knobs: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    nodes: int = 0
+    partitions: int = 0
+
+
+@dataclass
+class _Node:
+    name: str
+    cpus: int
+    memory: int
+    partitions: list[str] = field(default_factory=list)
+
+
+def logical_lines(path: str, label: str) -> Iterator[tuple[str, int, str]]:
+    """``(file, first line number, text)`` of each logical line, includes read in place.
+
+    Raises:
+        InputError: unreadable, binary, or an include that cannot be read.
+    """
+    yield from _logical(path, label, depth=0, cluster=[None])
+
+
+def _logical(
+    path: str, label: str, depth: int, cluster: list[str | None]
+) -> Iterator[tuple[str, int, str]]:
+    pending = ""
+    start = 0
+    for number, raw in text_lines(path, label, "slurm.conf text"):
+        if not pending:
+            start = number
+        text = _strip_comment(raw)
+        stripped = text.rstrip()
+        backslashes = len(stripped) - len(stripped.rstrip("\\"))
+        if backslashes % 2 == 1:
+            pending += stripped[:-1]
+            continue
+        line = (pending + text).replace("\\\\", "\0").replace("\\", "").replace("\0", "\\")
+        pending = ""
+        if not line.strip():
+            continue
+        head = line.split(None, 1)
+        if head[0].lower() == "include" and len(head) == 2 and "=" not in head[0]:
+            yield from _include(path, label, start, head[1].split()[0], depth, cluster)
+            continue
+        m = re.match(r"\s*clustername\s*=\s*(\S+)", line, re.IGNORECASE)
+        if m:
+            cluster[0] = m.group(1).strip('"').lower()
+        yield label, start, line
+    if pending.strip():
+        yield label, start, pending
+
+
+def _strip_comment(line: str) -> str:
+    """Everything before the first ``#`` preceded by an even number of backslashes."""
+    count = 0
+    for i, ch in enumerate(line):
+        if ch == "#" and count % 2 == 0:
+            return line[:i]
+        count = count + 1 if ch == "\\" else 0
+    return line
+
+
+def _include(
+    path: str, label: str, number: int, name: str, depth: int, cluster: list[str | None]
+) -> Iterator[tuple[str, int, str]]:
+    if depth > 20:
+        raise InputError(f"{label}:{number}: includes nested too deeply (a loop?)")
+    if "%c" in name:
+        if cluster[0] is None:
+            raise InputError(f"{label}:{number}: include {name} needs ClusterName set before it")
+        name = name.replace("%c", cluster[0])
+    if not os.path.isabs(name):
+        base = os.path.dirname(path) if path != "-" else os.getcwd()
+        name = os.path.join(base, name)
+    if not os.path.isfile(name):
+        raise InputError(f"{label}:{number}: included file {name} does not exist")
+    yield from _logical(name, name, depth + 1, cluster)
+
+
+def pairs(line: str, where: str) -> list[tuple[str, str]]:
+    """The ``Key=Value`` pairs of a logical line, in order.
+
+    Raises:
+        InputError: text that is not ``Key=Value``.
+    """
+    out: list[tuple[str, str]] = []
+    pos = 0
+    while pos < len(line):
+        if not line[pos:].strip():
+            break
+        m = _PAIR.match(line, pos)
+        if m is None:
+            bad = line[pos:].strip().split()[0]
+            raise InputError(f'{where}: expected Key=Value, got "{bad}"')
+        value = m.group(2) if m.group(2) is not None else m.group(3)
+        out.append((m.group(1), value))
+        pos = m.end()
+    return out
+
+
+def read_slurm_conf(path: str, label: str | None = None) -> SlurmConf:
+    """The config fragment of a slurm.conf file (``-`` is stdin).
+
+    Raises:
+        InputError: a malformed line or value, naming ``FILE:LINE``.
+    """
+    label = label or path
+    out = SlurmConf()
+    nodes: dict[str, _Node] = {}
+    node_default: dict[str, str] = {}
+    part_default: dict[str, str] = {}
+    partitions: dict[str, dict[str, Any]] = {}
+    part_nodes: dict[str, tuple[str, list[str]]] = {}
+    for file, number, line in logical_lines(path, label):
+        where = f"{file}:{number}"
+        kv = pairs(line, where)
+        key = kv[0][0].lower()
+        if key == "nodename":
+            _node_line(kv, where, nodes, node_default)
+        elif key == "partitionname":
+            _partition_line(kv, where, partitions, part_nodes, part_default)
+        else:
+            for k, v in kv:
+                _knob(out, k, v, where)
+    _attach_partitions(nodes, part_nodes)
+    if nodes:
+        out.fragment["machines"] = compress_machines(
+            [(n.name, n.cpus, n.memory, tuple(n.partitions)) for n in nodes.values()]
+        )
+    if partitions:
+        out.fragment["partitions"] = partitions
+    out.nodes = len(nodes)
+    out.partitions = len(partitions)
+    return out
+
+
+def _set(fragment: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+    table = fragment
+    for part in path[:-1]:
+        table = table.setdefault(part, {})
+    table[path[-1]] = value
+
+
+def _knob(out: SlurmConf, key: str, value: str, where: str) -> None:
+    spec = KNOBS.get(key.lower())
+    if spec is None:
+        out.ignored.append(key)
+        return
+    path, kind = spec
+    converted = _convert(kind, key, value, where)
+    _set(out.fragment, path, converted)
+    out.knobs.append(key)
+    if key.lower() == "priorityflags" or (key.lower() == "prioritytype"):
+        # slurm.conf has Fair Tree by default since 19.05; NO_FAIR_TREE picks classic.
+        _set(out.fragment, ("priority", "fairshare"), "fair_tree")
+
+
+def _convert(kind: str, key: str, value: str, where: str) -> Any:
+    if kind == "str":
+        return value
+    if kind == "lower":
+        return value.lower()
+    if kind == "upper":
+        return value.upper()
+    if kind == "int":
+        if not re.fullmatch(r"\d+", value):
+            raise InputError(f'{where}: {key}: expected a whole number, got "{value}"')
+        return int(value)
+    if kind == "yesno":
+        if value.upper() not in ("YES", "NO"):
+            raise InputError(f'{where}: {key}: expected YES or NO, got "{value}"')
+        return value.upper() == "YES"
+    if kind == "ptype":
+        name = value.lower().removeprefix("priority/")
+        if name not in ("multifactor", "basic"):
+            raise InputError(
+                f'{where}: {key}: expected priority/multifactor or priority/basic, got "{value}"'
+            )
+        return name
+    if kind == "flags":
+        return [f.strip().upper() for f in value.split(",") if f.strip()]
+    if kind == "enforce":
+        words = {w.strip().lower() for w in value.split(",")}
+        return bool(words & {"limits", "safe"})
+    return _tres_weights(key, value, where)
+
+
+def _tres_weights(key: str, value: str, where: str) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for item in value.split(","):
+        name, sep, weight = item.partition("=")
+        try:
+            number = float(weight)
+        except ValueError:
+            number = -1.0
+        if not sep or number < 0:
+            raise InputError(f'{where}: {key}: expected TRES=weight pairs, got "{item}"')
+        out[name.strip().lower()] = int(number) if number.is_integer() else number
+    return out
+
+
+def _node_line(
+    kv: list[tuple[str, str]], where: str, nodes: dict[str, _Node], default: dict[str, str]
+) -> None:
+    names = kv[0][1]
+    attrs = {k.lower(): v for k, v in kv[1:]}
+    if names.upper() == "DEFAULT":
+        default.update(attrs)
+        return
+    merged = {**default, **attrs}
+    cpus = _cpus(merged, where)
+    memory = _whole(merged.get("realmemory", "1"), "RealMemory", where)
+    try:
+        hosts = expand_hostlist(names)
+    except HostlistError as exc:
+        raise InputError(f"{where}: NodeName: {exc}") from None
+    for host in hosts:
+        nodes[host] = _Node(host, cpus, memory)
+
+
+def _whole(value: str, key: str, where: str) -> int:
+    if not re.fullmatch(r"\d+", value):
+        raise InputError(f'{where}: {key}: expected a whole number, got "{value}"')
+    return int(value)
+
+
+def _cpus(attrs: Mapping[str, str], where: str) -> int:
+    """``CPUs``, else boards × sockets × cores × threads (each defaulting to 1)."""
+    if "cpus" in attrs:
+        return _whole(attrs["cpus"], "CPUs", where)
+    if "procs" in attrs:
+        return _whole(attrs["procs"], "Procs", where)
+    total = 1
+    sockets = attrs.get("sockets") or attrs.get("socketsperboard")
+    for key, value in (
+        ("Boards", attrs.get("boards")),
+        ("Sockets", sockets),
+        ("CoresPerSocket", attrs.get("corespersocket")),
+        ("ThreadsPerCore", attrs.get("threadspercore")),
+    ):
+        if value is not None:
+            total *= _whole(value, key, where)
+    return total
+
+
+def _partition_line(
+    kv: list[tuple[str, str]],
+    where: str,
+    partitions: dict[str, dict[str, Any]],
+    part_nodes: dict[str, tuple[str, list[str]]],
+    default: dict[str, str],
+) -> None:
+    name = kv[0][1]
+    attrs = {k.lower(): v for k, v in kv[1:]}
+    if name.upper() == "DEFAULT":
+        default.update(attrs)
+        return
+    merged = {**default, **attrs}
+    spec: dict[str, Any] = {}
+    factor = merged.get("priorityjobfactor", merged.get("priority"))
+    spec["priority_job_factor"] = _whole(factor, "PriorityJobFactor", where) if factor else 1
+    flag = merged.get("default", "NO").upper()
+    if flag not in ("YES", "NO"):
+        raise InputError(f'{where}: Default: expected YES or NO, got "{merged["default"]}"')
+    spec["default"] = flag == "YES"
+    if "maxtime" in merged:
+        value = merged["maxtime"]
+        spec["max_time"] = "INFINITE" if value.upper() == "UNLIMITED" else value
+    partitions[name] = spec
+    nodes = merged.get("nodes", "")
+    try:
+        part_nodes[name] = (where, ["ALL"] if nodes.upper() == "ALL" else expand_hostlist(nodes))
+    except HostlistError as exc:
+        raise InputError(f"{where}: Nodes: {exc}") from None
+
+
+def _attach_partitions(
+    nodes: dict[str, _Node], part_nodes: dict[str, tuple[str, list[str]]]
+) -> None:
+    for name, (where, hosts) in part_nodes.items():
+        members = list(nodes) if hosts == ["ALL"] else hosts
+        for host in members:
+            node = nodes.get(host)
+            if node is None:
+                raise InputError(f'{where}: partition "{name}": node "{host}" has no NodeName line')
+            node.partitions.append(name)
