@@ -238,7 +238,7 @@ def parse_job(obj: Any, where: str) -> list[Job]:
             import difflib
 
             hint = difflib.get_close_matches(key, sorted(_FIELDS | {"count"}), n=1)
-            extra = f" (did you mean '{hint[0]}'?)" if hint else ""
+            extra = f" (did you mean '{hint[0]}'?)" if hint else " (fields: docs/jobs.md)"
             raise InputError(f"{where}: unknown job field '{key}'{extra}")
         if value is None:
             continue
