@@ -36,7 +36,7 @@ def breakdown(directory: Path) -> None:
     from fairshare_cli.core.dirac.jobs import task_queues_from_objects
     from fairshare_cli.core.dirac.taskqueues import task_queue_rows
     from fairshare_cli.io.config import load_config
-    from fairshare_cli.io.jobsfile import gc_paused, load_job_objects
+    from fairshare_cli.io.jobs import gc_paused, load_job_objects
     from fairshare_cli.io.state import load_state
     from fairshare_cli.render.taskqueues import render_taskqueues
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 class FairshareError(Exception):
     """An expected failure; the message says what is wrong and how to fix it.
@@ -28,3 +30,15 @@ class RuntimeFailure(FairshareError):
     """Something went wrong while running (not the user's input)."""
 
     exit_code = 1
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the closest of ``known`` to ``word``, or ``""``.
+
+    The one suggestion every "unknown key/field/name" message appends (``difflib``'s
+    default cut-off of 0.6).
+    """
+    import difflib  # only on the error path
+
+    hint = difflib.get_close_matches(word, list(known), n=1)
+    return f" (did you mean '{hint[0]}'?)" if hint else ""

@@ -65,6 +65,13 @@ def _show(
     if explain is not None:
         if fmt == "table":
             click.echo("\n".join(explain_lines(explain, result.explain)))
+        elif fmt == "ndjson":  # one event per line (each with its own keys)
+            import json
+
+            from fairshare_cli.render.formats import jsonable
+
+            for e in result.explain:
+                click.echo(json.dumps(jsonable({"job_id": explain, **e})))
         else:
             emit_rows({"job_id": explain, "events": result.explain}, None, "json")
         return
@@ -92,12 +99,12 @@ def _show(
 @wide_option
 @output_options
 @common_options
-def negotiate(
+def negotiate(  # noqa: PLR0913  Click passes each option as one keyword argument
     explain: str | None,
     jobs_file: str | None,
     dry_run: bool,
     wide: bool,
-    output: str,
+    output: str | None,
     as_json: bool,
     config_path: str | None,
     state_path: str | None,
@@ -116,6 +123,10 @@ def negotiate(
     ndjson prints one line per match, submitter and unmatched job; csv the matches.
     """
     fmt = output_format(output, as_json)
+    if explain is not None and fmt == "csv":
+        raise click.UsageError(
+            "--explain prints a story of events with no fixed columns: use table, json or ndjson"
+        )
     show_progress = sys.stderr.isatty()
     if dry_run:
         env = load_env(config_path, state_path, now)

@@ -22,7 +22,7 @@ from fairshare_cli.cli.options import common_options, output_format, output_opti
 def quota(
     jobs_file: str | None,
     wide: bool,
-    output: str,
+    output: str | None,
     as_json: bool,
     config_path: str | None,
     state_path: str | None,

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import click
 
-from fairshare_cli.cli.context import load_env
+from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.options import common_options, output_format, output_options
 from fairshare_cli.core.timestr import TimeStringError, time_str2secs
 from fairshare_cli.errors import InputError
+
+if TYPE_CHECKING:
+    from fairshare_cli.cli.htcondor_inputs import HTCondorInputs
+    from fairshare_cli.core.jobs import Job
 
 FIELDS = ("time", "kind", "name", "slots", "effective_priority", "quota", "fairshare")
 
@@ -63,12 +68,12 @@ def duration(text: str, what: str) -> float:
 )
 @output_options
 @common_options
-def simulate(
+def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
     workload: str | None,
     until: str,
     cycle: str,
     plot: str | None,
-    output: str,
+    output: str | None,
     as_json: bool,
     config_path: str | None,
     state_path: str | None,
@@ -86,10 +91,12 @@ def simulate(
     user. The state file is not changed.
     """
     from fairshare_cli.cli.htcondor_inputs import load_inputs
-    from fairshare_cli.core.jobs import parse_jobs
+    from fairshare_cli.core.operations.simulate import (
+        SimWindow,
+        simulate_rows_json,
+        slurm_fairshare_of,
+    )
     from fairshare_cli.core.operations.simulate import simulate as run
-    from fairshare_cli.core.operations.simulate import simulate_rows_json, slurm_fairshare_of
-    from fairshare_cli.io.jobsfile import load_job_objects
     from fairshare_cli.render.formats import Time, emit_rows
 
     span = duration(until, "--until")
@@ -104,22 +111,7 @@ def simulate(
         from fairshare_cli.core.slurm.usage import usage_from_json
 
         env.decode("slurm", usage_from_json)  # malformed: refused here, not mid-simulation
-    jobs_in = parse_jobs(load_job_objects(workload), workload) if workload else []
-    known = {j.id for j in inputs.jobs}
-    clash = next((j.id for j in jobs_in if j.id in known), None)
-    if clash is not None:
-        raise InputError(f"{workload}: job {clash} is already in the state's queue")
-    from fairshare_cli.core.htcondor.pool import check_jobs
-
-    if workload:
-        check_jobs(jobs_in, env.config, workload)
-    if env.config.accounts:
-        # Finished work is charged to Slurm with its QOS usage factor: refuse an unknown
-        # QOS here, naming the job, rather than as an anonymous usage record later.
-        for source, jobs in ((inputs.jobs_source, inputs.jobs), (workload, jobs_in)):
-            for job in jobs:
-                if job.qos and job.qos != "normal" and job.qos not in env.config.qos:
-                    raise InputError(f'{source}: job {job.id}: unknown QOS "{job.qos}"')
+    jobs_in = _read_workload(env, inputs, workload)
     progress = _progress() if sys.stderr.isatty() else None
     result = run(
         env.config,
@@ -127,9 +119,7 @@ def simulate(
         inputs.negotiator,
         inputs.jobs,
         jobs_in,
-        env.now,
-        span,
-        step,
+        SimWindow(env.now, span, step),
         slurm_fairshare=slurm_fairshare_of(env.config, env.state.section("slurm")),
         progress=progress,
     )
@@ -147,6 +137,33 @@ def simulate(
     click.echo(_table(result.rows), nl=False)
     if plot:
         click.echo(f"Plot written to {plot}", err=True)
+
+
+def _read_workload(env: Env, inputs: HTCondorInputs, workload: str | None) -> list[Job]:
+    """The workload's jobs, checked against the queue and the config.
+
+    Raises:
+        InputError: a job id already queued, a bad expression or group, an unknown QOS.
+    """
+    from fairshare_cli.core.htcondor.pool import check_jobs
+    from fairshare_cli.core.jobs import parse_jobs
+    from fairshare_cli.io.jobs import load_job_objects
+
+    jobs_in = parse_jobs(load_job_objects(workload), workload) if workload else []
+    known = {j.id for j in inputs.jobs}
+    clash = next((j.id for j in jobs_in if j.id in known), None)
+    if clash is not None:
+        raise InputError(f"{workload}: job {clash} is already in the state's queue")
+    if workload:
+        check_jobs(jobs_in, env.config, workload)
+    if env.config.accounts:
+        # Finished work is charged to Slurm with its QOS usage factor: refuse an unknown
+        # QOS here, naming the job, rather than as an anonymous usage record later.
+        for source, jobs in ((inputs.jobs_source, inputs.jobs), (workload, jobs_in)):
+            for job in jobs:
+                if job.qos and job.qos != "normal" and job.qos not in env.config.qos:
+                    raise InputError(f'{source}: job {job.id}: unknown QOS "{job.qos}"')
+    return jobs_in
 
 
 def _progress() -> Callable[[float], None]:

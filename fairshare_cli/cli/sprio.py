@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.options import common_options, output_format, output_options
 from fairshare_cli.errors import InputError, RuntimeFailure
-from fairshare_cli.io.jobsfile import gc_paused, load_job_objects
+from fairshare_cli.io.jobs import gc_paused, load_job_objects
 from fairshare_cli.render.sprio_weights import emit_weights
+
+if TYPE_CHECKING:
+    from fairshare_cli.core.slurm.priority import PriorityRow
 
 JSON_FIELDS = (
     "job_id",
@@ -77,7 +81,7 @@ def load_jobs(env: Env, jobs_file: str | None) -> list[Any]:
 @click.option("--jobs-file", metavar="FILE", help="Read jobs from a JSON file, not the state.")
 @output_options
 @common_options
-def sprio(
+def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     long_: bool,
     weights: bool,
     norm: bool,
@@ -89,7 +93,7 @@ def sprio(
     noheader: bool,
     verbose: int,
     jobs_file: str | None,
-    output: str,
+    output: str | None,
     as_json: bool,
     config_path: str | None,
     state_path: str | None,
@@ -110,97 +114,91 @@ def sprio(
             "Options -o(--format) and -l(--long) are mutually exclusive. "
             "Please remove one and retry."
         )
+    opts = SprioOptions(
+        long_=long_,
+        weights=weights,
+        norm=norm,
+        jobs=jobs,
+        users=users,
+        partitions=partitions,
+        sort=sort,
+        fmt_spec=fmt_spec,
+        noheader=noheader,
+        verbose=verbose,
+        jobs_file=jobs_file,
+        fmt=output_format(output, as_json),
+    )
     with gc_paused():
-        _sprio(
-            long_,
-            weights,
-            norm,
-            jobs,
-            users,
-            partitions,
-            sort,
-            fmt_spec,
-            noheader,
-            verbose,
-            jobs_file,
-            output_format(output, as_json),
-            config_path,
-            state_path,
-            now,
-        )
+        _sprio(opts, load_env(config_path, state_path, now))
 
 
-def _sprio(
-    long_: bool,
-    weights: bool,
-    norm: bool,
-    jobs: tuple[str, ...],
-    users: tuple[str, ...],
-    partitions: tuple[str, ...],
-    sort: str | None,
-    fmt_spec: str | None,
-    noheader: bool,
-    verbose: int,
-    jobs_file: str | None,
-    fmt: str,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
-) -> None:
+@dataclass(frozen=True)
+class SprioOptions:
+    """sprio's own options (``-l``, ``-w``, ``-j``, ``-u``, ``-p``, ``-S``, ``-o``, ...)."""
+
+    long_: bool
+    weights: bool
+    norm: bool
+    jobs: tuple[str, ...]
+    users: tuple[str, ...]
+    partitions: tuple[str, ...]
+    sort: str | None
+    fmt_spec: str | None
+    noheader: bool
+    verbose: int
+    jobs_file: str | None
+    fmt: str
+
+
+def _sprio(opts: SprioOptions, env: Env) -> None:
     from fairshare_cli.core.slurm import model as slurm
     from fairshare_cli.core.slurm.priority import compute_rows
     from fairshare_cli.core.slurm.usage import usage_from_json
     from fairshare_cli.render import sprio as render
     from fairshare_cli.render.formats import emit_rows
 
-    env = load_env(config_path, state_path, now)
     if env.config.priority.type == "basic":
         raise RuntimeFailure(
             "You are not running a supported priority plugin (priority/basic). "
             "Only 'priority/multifactor' is supported."
         )
-    job_list = load_jobs(env, jobs_file)
+    job_list = load_jobs(env, opts.jobs_file)
     state = env.decode("slurm", usage_from_json)
     when, tree = slurm.evaluate(env.config, state, env.now)
     ctx = slurm.priority_context(env.config, tree)
     try:
         rows = compute_rows(job_list, ctx, when, listed_at=env.now)
     except InputError as exc:  # a job the tree cannot place: name where it came from
-        source = jobs_file or f"state file {env.state_path}: jobs"
+        source = opts.jobs_file or f"state file {env.state_path}: jobs"
         raise InputError(f"{source}: {exc}") from None
-    job_ids = set(_split(jobs))
-    if job_ids:
-        rows = [r for r in rows if r.job_id in job_ids or r.job_id.split(".")[0] in job_ids]
-    user_set = set(_split(users))
-    if user_set:
-        rows = [r for r in rows if r.user in user_set]
-    part_set = set(_split(partitions))
-    if part_set:
-        rows = [r for r in rows if r.partition in part_set]
-    rows = render.sort_rows(rows, sort or "i")
-
-    if fmt != "table":
-        if weights:
-            emit_weights(ctx.weights, fmt)
+    rows = render.sort_rows(_selected(rows, opts), opts.sort or "i")
+    if opts.fmt != "table":
+        if opts.weights:
+            emit_weights(ctx.weights, opts.fmt)
         else:
-            emit_rows(render.json_rows(rows), JSON_FIELDS, fmt)
+            emit_rows(render.json_rows(rows), JSON_FIELDS, opts.fmt)
         return
-    if job_ids and not rows and not weights:
+    if _split(opts.jobs) and not rows and not opts.weights:
         click.echo("Unable to find jobs matching user/id(s) specified")
         return
-    spec = fmt_spec
-    if spec is None and not long_:
+    spec = opts.fmt_spec
+    if spec is None and not opts.long_:
         spec = os.environ.get("SPRIO_FORMAT") or None
     if spec is None:
         spec = render.default_format(
             ctx.weights,
-            long=long_,
-            norm=norm,
-            show_user=bool(user_set),
+            long=opts.long_,
+            norm=opts.norm,
+            show_user=bool(_split(opts.users)),
             compat=env.config.priority.output_compat,
         )
-    if verbose:
-        click.echo(render.verbose_block(fmt_spec, jobs, partitions, users, verbose), nl=False)
+    if opts.verbose:
+        click.echo(
+            render.verbose_block(
+                opts.fmt_spec, opts.jobs, opts.partitions, opts.users, opts.verbose
+            ),
+            nl=False,
+        )
     parsed, warnings = render.parse_format(spec)
     for message in warnings:
         click.echo(f"fs: error: {message}", err=True)
@@ -209,9 +207,23 @@ def _sprio(
             parsed,
             rows,
             ctx.weights,
-            header=not noheader,
-            weights_only=weights,
+            header=not opts.noheader,
+            weights_only=opts.weights,
             cluster=env.config.pool.name,
         ),
         nl=False,
     )
+
+
+def _selected(rows: list[PriorityRow], opts: SprioOptions) -> list[PriorityRow]:
+    """The rows of the jobs, users and partitions asked for (``-j``, ``-u``, ``-p``)."""
+    job_ids = set(_split(opts.jobs))
+    if job_ids:
+        rows = [r for r in rows if r.job_id in job_ids or r.job_id.split(".")[0] in job_ids]
+    user_set = set(_split(opts.users))
+    if user_set:
+        rows = [r for r in rows if r.user in user_set]
+    part_set = set(_split(opts.partitions))
+    if part_set:
+        rows = [r for r in rows if r.partition in part_set]
+    return rows

@@ -64,7 +64,7 @@ def invoking_user() -> str | None:
 )
 @output_options
 @common_options
-def sshare(
+def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
     all_users: bool,
     long_: bool,
     accounts: tuple[str, ...],
@@ -74,7 +74,7 @@ def sshare(
     parsable2: bool,
     noheader: bool,
     formats: tuple[str, ...],
-    output: str,
+    output: str | None,
     as_json: bool,
     config_path: str | None,
     state_path: str | None,
@@ -90,7 +90,7 @@ def sshare(
     Rows: every account, and the users asked for (-a: all; default: you).
     """
     from fairshare_cli.core.slurm import model as slurm
-    from fairshare_cli.core.slurm.assoc_tree import share_rows
+    from fairshare_cli.core.slurm.fairshare import share_rows
     from fairshare_cli.core.slurm.usage import usage_from_json
     from fairshare_cli.render import sshare as render
     from fairshare_cli.render.formats import emit_rows

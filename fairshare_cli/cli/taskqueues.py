@@ -22,7 +22,7 @@ from fairshare_cli.errors import StateError
 def taskqueues(
     jobs_file: str | None,
     wide: bool,
-    output: str,
+    output: str | None,
     as_json: bool,
     config_path: str | None,
     state_path: str | None,
@@ -41,7 +41,7 @@ def taskqueues(
     from fairshare_cli.core.dirac.correction import HistoryCorrector, history_from_json
     from fairshare_cli.core.dirac.jobs import task_queues_from_objects
     from fairshare_cli.core.dirac.taskqueues import task_queue_rows
-    from fairshare_cli.io.jobsfile import gc_paused, load_job_objects
+    from fairshare_cli.io.jobs import gc_paused, load_job_objects
     from fairshare_cli.render.formats import emit_rows
     from fairshare_cli.render.taskqueues import (
         JSON_FIELDS,

@@ -13,6 +13,7 @@ from fairshare_cli.core.htcondor.accountant import AccountantState, accountant_f
 from fairshare_cli.core.htcondor.userprio import (
     SORT_KEYS,
     GroupQuotaInfo,
+    UserprioQuery,
     UserprioView,
     userprio_view,
 )
@@ -89,7 +90,7 @@ class UserprioCommand(click.Command):
 @click.option("--create", is_flag=True, help="With an edit option: allow a new record.")
 @output_options
 @common_options
-def userprio(
+def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     names: tuple[str, ...],
     all_cols: bool,
     allusers: bool,
@@ -101,7 +102,7 @@ def userprio(
     most: bool,
     dry_run: bool,
     create: bool,
-    output: str,
+    output: str | None,
     as_json: bool,
     config_path: str | None,
     state_path: str | None,
@@ -130,22 +131,16 @@ def userprio(
 
     env = load_env(config_path, state_path, now)
     state, jobs, group_info = _read_inputs(env)
-    show_priority = priority or not usage
-    show_usage = usage or not priority or all_cols
-    view = userprio_view(
-        state,
-        env.config,
-        env.now,
-        jobs=jobs,
+    query = UserprioQuery(
         names=names,
         all_users=allusers,
         hierarchical=hierarchical,
         sort=sort,
-        show_priority=show_priority,
-        show_usage=show_usage,
+        show_priority=priority or not usage,
+        show_usage=usage or not priority or all_cols,
         priority_only=priority and not usage and not all_cols,
-        group_info=group_info,
     )
+    view = userprio_view(state, env.config, env.now, query, jobs=jobs, group_info=group_info)
     for line in unmatched_names(names, state.records, env.config.pool.uid_domain):
         click.echo(f"fs: note: {line}", err=True)
     fmt = output_format(output, as_json)
@@ -201,5 +196,5 @@ def _json_rows(view: UserprioView) -> list[dict[str, Any]]:
             "begin_usage_time": Time(r.begin_usage_time),
             "last_usage_time": Time(r.last_usage_time),
         }
-        for r in view.rows
+        for r in view.listed
     ]

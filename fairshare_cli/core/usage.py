@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, Protocol
 
 from fairshare_cli.core.jobs import parse_time
-from fairshare_cli.errors import InputError
+from fairshare_cli.errors import InputError, did_you_mean
 
 
 class UsageRecord(NamedTuple):
@@ -73,11 +73,7 @@ def parse_record(obj: Mapping[str, Any], where: str) -> UsageRecord:
         key = sorted(unknown, key=str)[0]
         if key is None:
             raise InputError(f"{where}: more values than header columns")
-        import difflib
-
-        hint = difflib.get_close_matches(key, _FIELDS, n=1)
-        extra = f" (did you mean '{hint[0]}'?)" if hint else ""
-        raise InputError(f"{where}: unknown field '{key}'{extra}")
+        raise InputError(f"{where}: unknown field '{key}'{did_you_mean(key, _FIELDS)}")
     get = obj.get
     owner = get("owner")
     start = get("start")

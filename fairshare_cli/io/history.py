@@ -12,27 +12,9 @@ from typing import IO, Any
 
 from fairshare_cli.core.usage import UsageRecord, parse_record
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.inputs import JSONFault, not_utf8, open_input, read_json
 
 FORMATS = ("auto", "csv", "jsonl")
-
-
-def open_input(path: str) -> IO[str]:
-    """Open ``path`` for reading text (``-`` is stdin).
-
-    Raises:
-        InputError: the file cannot be opened.
-    """
-    if path == "-":
-        return sys.stdin
-    try:
-        return open(path, encoding="utf-8", newline="")
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror}") from None
-
-
-def not_utf8(path: str, exc: UnicodeDecodeError) -> InputError:
-    """The error for an input file that is not UTF-8 text."""
-    return InputError(f"{path}: not UTF-8 text (byte {exc.start} of a read); expected a text file")
 
 
 def _sniff(fh: IO[str], path: str, fmt: str) -> tuple[str, IO[str]]:
@@ -138,19 +120,11 @@ def read_condor_history(path: str, label: str | None = None) -> Iterator[UsageRe
     from fairshare_cli.core.htcondor.replay import record_from_condor_ad
 
     name = label or path
-    fh = open_input(path)
     try:
-        try:
-            ads = json.load(fh)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{name} line {exc.lineno}: not valid JSON: {exc.msg}") from None
-        except UnicodeDecodeError as exc:
-            raise not_utf8(name, exc) from None
-        except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
-            raise InputError(f"{name}: not valid JSON: {exc}") from None
-    finally:
-        if fh is not sys.stdin:
-            fh.close()
+        ads = read_json(path, name)
+    except JSONFault as fault:
+        at = name if fault.line is None else f"{name} line {fault.line}"
+        raise InputError(f"{at}: not valid JSON: {fault.reason}") from None
     if isinstance(ads, dict):
         ads = [ads]
     if not isinstance(ads, list):

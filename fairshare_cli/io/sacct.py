@@ -16,6 +16,8 @@ from typing import IO
 from fairshare_cli.core.jobs import parse_time
 from fairshare_cli.core.usage import UsageRecord
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.importers.common import column_spans
+from fairshare_cli.io.inputs import read_text
 
 _NO_TIME = {"", "none", "unknown", "n/a"}
 
@@ -32,18 +34,7 @@ def _table_rows(lines: list[str]) -> tuple[list[str], list[list[str]], int]:
         return names, rows, 2
     if len(lines) < 2 or set(lines[1].strip()) - {"-", " "}:
         raise InputError("sacct output: expected 'sacct -P' output (a '|'-separated header)")
-    spans: list[tuple[int, int]] = []
-    pos = 0
-    dashes = lines[1].rstrip("\n")
-    while pos < len(dashes):
-        if dashes[pos] == "-":
-            end = pos
-            while end < len(dashes) and dashes[end] == "-":
-                end += 1
-            spans.append((pos, end))
-            pos = end
-        else:
-            pos += 1
+    spans = column_spans(lines[1].rstrip("\n"))
     names = [header_line[a:b].strip() for a, b in spans]
     rows = [[line[a:b].strip() for a, b in spans] for line in lines[2:]]
     return names, rows, 3
@@ -58,14 +49,7 @@ def read_sacct(stream: IO[str], label: str, now: float) -> Iterator[UsageRecord]
     Raises:
         InputError: naming the file and line, for a missing field or a bad value.
     """
-    try:
-        text = stream.read()
-    except UnicodeDecodeError as exc:
-        from fairshare_cli.io.history import not_utf8
-
-        raise not_utf8(label, exc) from None
-    except OSError as exc:
-        raise InputError(f"cannot read {label}: {exc.strerror}") from None
+    text = read_text(stream, label)
     numbered = [
         (k + 1, line)
         for k, line in enumerate(text.splitlines())
@@ -89,42 +73,61 @@ def read_sacct(stream: IO[str], label: str, now: float) -> Iterator[UsageRecord]
         where = f"{label}: line {numbered[n + first - 1][0]}"  # as numbered in the file
         if len(row) != len(names):
             raise InputError(f"{where}: expected {len(names)} fields, got {len(row)}")
+        record = _record(_Row(row, index), cpu_field, where, now)
+        if record is not None:
+            yield record
 
-        def get(field: str, row: list[str] = row) -> str:
-            i = index.get(field)
-            return row[i].strip() if i is not None else ""
 
-        if "." in get("jobid"):
-            continue
-        start_text = get("start")
-        if start_text.lower() in _NO_TIME:
-            continue
-        start = parse_time(start_text, f"{where}: Start")
-        if start > now:
-            continue
-        end_text = get("end")
-        end = None if end_text.lower() in _NO_TIME else parse_time(end_text, f"{where}: End")
-        if end is not None and end > now:
-            end = None
-        cpus_text = get(cpu_field)
-        try:
-            cpus = int(cpus_text)
-        except ValueError:
-            raise InputError(
-                f"{where}: {cpu_field}: expected a whole number, got {cpus_text!r}"
-            ) from None
-        if cpus <= 0:
-            continue
-        user = get("user")
-        if not user:
-            raise InputError(f"{where}: User is empty")
-        yield UsageRecord(
-            owner=user,
-            start=start,
-            end=end,
-            account=get("account") or None,
-            partition=get("partition") or None,
-            qos=get("qos") or None,
-            slots=1,
-            cpus=cpus,
-        )
+class _Row:
+    """One sacct line's fields by lower-cased name (``""`` for a field not listed)."""
+
+    def __init__(self, row: list[str], index: dict[str, int]) -> None:
+        self.row = row
+        self.index = index
+
+    def get(self, field: str) -> str:
+        i = self.index.get(field)
+        return self.row[i].strip() if i is not None else ""
+
+
+def _record(row: _Row, cpu_field: str, where: str, now: float) -> UsageRecord | None:
+    """The usage record of one sacct line, or None for a step, an unstarted or CPU-less job.
+
+    Raises:
+        InputError: a bad time, CPU count or an empty user, naming ``where``.
+    """
+    get = row.get
+    if "." in get("jobid"):
+        return None
+    start_text = get("start")
+    if start_text.lower() in _NO_TIME:
+        return None
+    start = parse_time(start_text, f"{where}: Start")
+    if start > now:
+        return None
+    end_text = get("end")
+    end = None if end_text.lower() in _NO_TIME else parse_time(end_text, f"{where}: End")
+    if end is not None and end > now:
+        end = None
+    cpus_text = get(cpu_field)
+    try:
+        cpus = int(cpus_text)
+    except ValueError:
+        raise InputError(
+            f"{where}: {cpu_field}: expected a whole number, got {cpus_text!r}"
+        ) from None
+    if cpus <= 0:
+        return None
+    user = get("user")
+    if not user:
+        raise InputError(f"{where}: User is empty")
+    return UsageRecord(
+        owner=user,
+        start=start,
+        end=end,
+        account=get("account") or None,
+        partition=get("partition") or None,
+        qos=get("qos") or None,
+        slots=1,
+        cpus=cpus,
+    )

@@ -133,40 +133,70 @@ def render_cycle(
     submitter, or per reason alone when many submitters are involved.
     """
     console = _console(out, wide)
+    matches = _matches_table(result)
+    if matches is not None:
+        console.print(matches)
+        console.print()
+    console.print(_submitters_table(result))
+    firsts: dict[tuple[str, str], list[str]] = {}
+    counts: dict[tuple[str, str], int] = {}
+    for run in result.unmatched:
+        key = (run.reason, run.submitter)
+        first = firsts.setdefault(key, [])
+        if len(first) < 3:
+            first.extend(itertools.islice(run.iter_ids(), 3 - len(first)))
+        counts[key] = counts.get(key, 0) + run.count
+    if counts:
+        console.print()
+        console.print(_unmatched_table(counts, firsts))
+    left = sum(counts.values())
+    console.print()
+    console.print(
+        f"{len(result.matches)} matches in {result.spins} pie spin(s); pool size "
+        f"{_num(result.pool_size)}; {left} idle job(s) left unmatched."
+    )
+    if committed:
+        console.print(committed)
+
+
+def _matches_table(result: CycleResult) -> Any:
+    """The matches, per submitter in summary order (None when there are none)."""
     by_sub: dict[str, list[Any]] = {}
     for m in result.matches:
         by_sub.setdefault(m.submitter, []).append(m)
+    if not by_sub:
+        return None
     order = [s.name for s in result.submitters if s.name in by_sub]
-    if by_sub:
-        table = _table(
-            "Matches",
-            [
-                ("Submitter", False),
-                ("Job", False),
-                ("Slot", False),
-                ("Why", False),
-                ("Preempts", False),
-            ],
+    table = _table(
+        "Matches",
+        [
+            ("Submitter", False),
+            ("Job", False),
+            ("Slot", False),
+            ("Why", False),
+            ("Preempts", False),
+        ],
+    )
+    for sub in order[:MAX_SUBMITTER_ROWS]:
+        rows = by_sub[sub]
+        for i, m in enumerate(rows[:MAX_MATCH_ROWS]):
+            table.add_row(sub if i == 0 else "", m.job_id, m.slot, m.reason, m.preempted_job or "")
+        if len(rows) > MAX_MATCH_ROWS:
+            table.add_row("", f"… {len(rows) - MAX_MATCH_ROWS} more", "", "", "")
+    if len(order) > MAX_SUBMITTER_ROWS:
+        rest = sum(len(by_sub[s]) for s in order[MAX_SUBMITTER_ROWS:])
+        table.add_row(
+            f"… {len(order) - MAX_SUBMITTER_ROWS} more submitters",
+            f"{rest} matches",
+            "",
+            "",
+            "",
         )
-        for sub in order[:MAX_SUBMITTER_ROWS]:
-            rows = by_sub[sub]
-            for i, m in enumerate(rows[:MAX_MATCH_ROWS]):
-                table.add_row(
-                    sub if i == 0 else "", m.job_id, m.slot, m.reason, m.preempted_job or ""
-                )
-            if len(rows) > MAX_MATCH_ROWS:
-                table.add_row("", f"… {len(rows) - MAX_MATCH_ROWS} more", "", "", "")
-        if len(order) > MAX_SUBMITTER_ROWS:
-            rest = sum(len(by_sub[s]) for s in order[MAX_SUBMITTER_ROWS:])
-            table.add_row(
-                f"… {len(order) - MAX_SUBMITTER_ROWS} more submitters",
-                f"{rest} matches",
-                "",
-                "",
-                "",
-            )
-        console.print(table)
-        console.print()
+    return table
+
+
+def _submitters_table(result: CycleResult) -> Any:
+    """Each submitter's group, priority, share, limit and matches."""
     summary = _table(
         "Submitters",
         [
@@ -189,51 +219,39 @@ def render_cycle(
         )
     if len(result.submitters) > MAX_SUBMITTER_ROWS:
         summary.add_row(f"… {len(result.submitters) - MAX_SUBMITTER_ROWS} more", "", "", "", "", "")
-    console.print(summary)
-    firsts: dict[tuple[str, str], list[str]] = {}
-    counts: dict[tuple[str, str], int] = {}
-    for run in result.unmatched:
-        key = (run.reason, run.submitter)
-        first = firsts.setdefault(key, [])
-        if len(first) < 3:
-            first.extend(itertools.islice(run.iter_ids(), 3 - len(first)))
-        counts[key] = counts.get(key, 0) + run.count
-    if counts:
-        console.print()
-        per_reason = len(counts) > MAX_SUBMITTER_ROWS
-        table = _table(
-            "Unmatched idle jobs",
-            [
-                ("Reason", False),
-                ("Submitters" if per_reason else "Submitter", per_reason),
-                ("Jobs", True),
-                ("First", False),
-            ],
-        )
-        if per_reason:
-            grouped: dict[str, list[int]] = {}
-            first_ids: dict[str, list[str]] = {}
-            for (reason, _), n in sorted(counts.items()):
-                entry = grouped.setdefault(reason, [0, 0])
-                entry[0] += 1
-                entry[1] += n
-                ids = first_ids.setdefault(reason, [])
-                if len(ids) < 3:
-                    ids.extend(firsts[(reason, _)][: 3 - len(ids)])
-            for reason, (subs, n) in sorted(grouped.items()):
-                table.add_row(reason, str(subs), str(n), " ".join(first_ids[reason]))
-        else:
-            for (reason, sub), n in sorted(counts.items()):
-                table.add_row(reason, sub, str(n), " ".join(firsts[(reason, sub)]))
-        console.print(table)
-    left = sum(counts.values())
-    console.print()
-    console.print(
-        f"{len(result.matches)} matches in {result.spins} pie spin(s); pool size "
-        f"{_num(result.pool_size)}; {left} idle job(s) left unmatched."
+    return summary
+
+
+def _unmatched_table(
+    counts: dict[tuple[str, str], int], firsts: dict[tuple[str, str], list[str]]
+) -> Any:
+    """Unmatched jobs per (reason, submitter), or per reason when there are many."""
+    per_reason = len(counts) > MAX_SUBMITTER_ROWS
+    table = _table(
+        "Unmatched idle jobs",
+        [
+            ("Reason", False),
+            ("Submitters" if per_reason else "Submitter", per_reason),
+            ("Jobs", True),
+            ("First", False),
+        ],
     )
-    if committed:
-        console.print(committed)
+    if not per_reason:
+        for (reason, sub), n in sorted(counts.items()):
+            table.add_row(reason, sub, str(n), " ".join(firsts[(reason, sub)]))
+        return table
+    grouped: dict[str, list[int]] = {}
+    first_ids: dict[str, list[str]] = {}
+    for (reason, sub), n in sorted(counts.items()):
+        entry = grouped.setdefault(reason, [0, 0])
+        entry[0] += 1
+        entry[1] += n
+        ids = first_ids.setdefault(reason, [])
+        if len(ids) < 3:
+            ids.extend(firsts[(reason, sub)][: 3 - len(ids)])
+    for reason, (subs, n) in sorted(grouped.items()):
+        table.add_row(reason, str(subs), str(n), " ".join(first_ids[reason]))
+    return table
 
 
 _REASON_TEXT = {

@@ -123,6 +123,27 @@ def parse_format(spec: str) -> tuple[SprioFormat, list[str]]:
     return SprioFormat(prefix, tuple(fields)), warnings
 
 
+#: ``sprio -l`` formats by (normalised ``-n``, Slurm 22.05 output): 22.05 has no ACCOUNT
+#: (``%o``) or QOSNAME (``%n``) column.
+_LONG_FORMATS = {
+    (False, True): "%.15i %9r %.8u %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10Q %.11N %.20T",
+    (False, False): (
+        "%.15i %9r %.8u %.8o %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10n %.10Q %.11N %.20T"
+    ),
+    (True, True): "%.15i %9r %.8u %10y %10a %10b %10f %10j %10p %10q %20t",
+    (True, False): "%.15i %9r %.8u %.8o %10y %10a %10b %10f %10j %10p %10n %10q %20t",
+}
+#: The factor columns of the short format, shown when their weight is not zero.
+_FACTOR_COLUMNS = (
+    ("A", "age"),
+    ("B", "assoc"),
+    ("F", "fairshare"),
+    ("J", "jobsize"),
+    ("P", "partition"),
+    ("Q", "qos"),
+)
+
+
 def default_format(
     weights: Weights, *, long: bool, norm: bool, show_user: bool, compat: str = "current"
 ) -> str:
@@ -130,43 +151,18 @@ def default_format(
 
     ``compat = "22.05"`` gives Slurm 22.05's long formats (no ACCOUNT or QOSNAME column).
     """
-    old = compat == "22.05"
-    if long and not norm:
-        if old:
-            return "%.15i %9r %.8u %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10Q %.11N %.20T"
-        return (
-            "%.15i %9r %.8u %.8o %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10n %.10Q %.11N %.20T"
-        )
-    if long and norm:
-        if old:
-            return "%.15i %9r %.8u %10y %10a %10b %10f %10j %10p %10q %20t"
-        return "%.15i %9r %.8u %.8o %10y %10a %10b %10f %10j %10p %10n %10q %20t"
+    if long:
+        return _LONG_FORMATS[(norm, compat == "22.05")]
     out = "%.15i %9r"
     if show_user:
         out += " %.8u"
-    order = (
-        ("A", "age"),
-        ("B", "assoc"),
-        ("F", "fairshare"),
-        ("J", "jobsize"),
-        ("P", "partition"),
-        ("Q", "qos"),
-    )
+    shown = [letter for letter, key in _FACTOR_COLUMNS if weights.get(key)]
+    tres = any(weights.tres.values())
     if norm:
-        out += " %10y"
-        for letter, key in order:
-            if weights.get(key):
-                out += f" %10{letter.lower()}"
-        if any(weights.tres.values()):
-            out += " %20t"
-    else:
-        out += " %.10Y %.10S"
-        for letter, key in order:
-            if weights.get(key):
-                out += f" %.10{letter}"
-        if any(weights.tres.values()):
-            out += " %.20T"
-    return out
+        out += " %10y" + "".join(f" %10{letter.lower()}" for letter in shown)
+        return out + (" %20t" if tres else "")
+    out += " %.10Y %.10S" + "".join(f" %.10{letter}" for letter in shown)
+    return out + (" %.20T" if tres else "")
 
 
 def verbose_block(

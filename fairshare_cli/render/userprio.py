@@ -147,7 +147,7 @@ COLUMNS: dict[str, Column] = {
             _num(lambda r: r.weighted_accumulated_usage_hours, 2, 12),
         ),
         Column("start_time", 16, "Usage", "Start Time", _date(lambda r: r.begin_usage_time, True)),
-        Column("last_time", 16, "Last", "Usage Time", _date(lambda r: r.last_usage_time, False)),
+        Column("last_time", 16, "Last", "Usage Time", _date(lambda r: r.last_usage_time, True)),
         Column("time_since", 10, "Time Since", "Last Usage", _since),
         Column("requested", 10, "Weighted", "Requested", _num(lambda r: r.requested, 0, 10)),
         Column(
@@ -216,20 +216,7 @@ def render_userprio(view: UserprioView, columns: Sequence[str], now: float) -> s
     """The whole condor_userprio text: update line, two header lines, rows, footer."""
     cols = [COLUMNS[k] for k in columns]
     hier = view.hierarchical
-    users = [r for r in view.rows if not r.is_group]
-    footer_label = f"Number of users: {len(users)}"
-    width = 10
-    for row in view.active or view.rows:  # every active record counts, shown or not
-        n = len(row.name)
-        if hier and not row.is_group:
-            n += 2
-            if row.group != ROOT_GROUP:
-                n -= len(row.group)  # (condor_userprio does not count the dot)
-        width = max(width, n)
-    width = min(width, 99)
-    width = max(width, len(f"Number of users: {view.total_records}"))
-    if hier:
-        width += 2
+    width = _name_width(view)
     only_groups = all(k in GROUP_ONLY for k in columns) and columns
     name1 = "Group" if hier else ""
     name2 = (
@@ -247,14 +234,41 @@ def render_userprio(view: UserprioView, columns: Sequence[str], now: float) -> s
         cells = [display_name(row, hier).ljust(width)[:width]]
         for c in cols:
             text = c.cell(row, now)
-            if text is None:
-                text = ""
-            cells.append(
-                text.ljust(c.width)[: c.width] if c.left else text.rjust(c.width)[: c.width]
-            )
+            cells.append(_fit("" if text is None else text, c))
         lines.append(" ".join(cells))
     lines.append(dashes)
-    foot = [footer_label.ljust(width)[:width]]
+    lines.append(_footer(view, cols, width, now))
+    return "\n".join(lines) + "\n"
+
+
+def _fit(text: str, c: Column) -> str:
+    """``text`` padded and cut to the column's width, on its side."""
+    return text.ljust(c.width)[: c.width] if c.left else text.rjust(c.width)[: c.width]
+
+
+def _name_width(view: UserprioView) -> int:
+    """The name column's width: the longest active name (indented in hierarchical mode),
+    10 to 99, and room for the footer label."""
+    hier = view.hierarchical
+    width = 10
+    for row in view.active or view.rows:  # every active record counts, shown or not
+        n = len(row.name)
+        if hier and not row.is_group:
+            n += 2
+            if row.group != ROOT_GROUP:
+                n -= len(row.group)  # (condor_userprio does not count the dot)
+        width = max(width, n)
+    width = min(width, 99)
+    width = max(width, len(f"Number of users: {view.total_records}"))
+    if hier:
+        width += 2
+    return width
+
+
+def _footer(view: UserprioView, cols: Sequence[Column], width: int, now: float) -> str:
+    """The footer line: user count, surplus policy, totals and the activity cutoff."""
+    users = [r for r in view.rows if not r.is_group]
+    foot = [f"Number of users: {len(users)}".ljust(width)[:width]]
     in_use = sum(r.weighted_resources_in_use for r in users)
     usage = sum(r.weighted_accumulated_usage_hours for r in users)
     for c in cols:
@@ -269,15 +283,14 @@ def render_userprio(view: UserprioView, columns: Sequence[str], now: float) -> s
             text = format_date_year(view.cutoff)
         elif c.key == "time_since" and view.cutoff is not None:
             text = format_time_nosecs(now - view.cutoff)
-        foot.append(text.ljust(c.width)[: c.width] if c.left else text.rjust(c.width)[: c.width])
-    lines.append(" ".join(foot))
-    return "\n".join(lines) + "\n"
+        foot.append(_fit(text, c))
+    return " ".join(foot)
 
 
 def render_long(view: UserprioView, now: float) -> str:
     """``-long``: each record as an accounting ad in the old ``attr = value`` form."""
     out: list[str] = []
-    for r in view.rows:
+    for r in view.listed or view.rows:
         ad = {
             "MyType": '"Accounting"',
             "Name": f'"{r.name}"',

@@ -16,7 +16,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from fairshare_cli.core.config import Config, DiracCorrectionConfig, DiracCorrectionInstance
+from fairshare_cli.core.config import (
+    Config,
+    DiracCorrectionConfig,
+    DiracCorrectionInstance,
+    DiracSlice,
+)
 from fairshare_cli.core.state import SectionError
 from fairshare_cli.core.usage import UsageRecord
 
@@ -57,13 +62,6 @@ class RunningHistory:
         _add_delta(steps, start, jobs)
         if end is not None:
             _add_delta(steps, end, -jobs)
-
-    def merge(self, other: RunningHistory) -> None:
-        """Add every event of ``other`` (used to fold an import batch in)."""
-        for key, steps in other.events.items():
-            mine = self.events.setdefault(key, [])
-            for time, delta in steps:
-                _add_delta(mine, time, delta)
 
 
 def _add_delta(steps: list[tuple[float, float]], time: float, delta: float) -> None:
@@ -324,26 +322,8 @@ def apply_correction(
         weight_sum += piece.weight
     entries: dict[str, list[float]] = {e: [] for e in shares}
     for piece, history in zip(instance.slices, histories, strict=True):
-        slice_total = 0.0
-        for entity in shares:
-            if entity in history:
-                slice_total += history[entity]
-        if slice_total == 0.0:
-            continue
         weight = piece.weight / float(weight_sum)
-        top = piece.max_correction
-        bottom = 1.0 / top
-        for entity in shares:
-            if entity in history:
-                factor = normalized[entity] / (history[entity] / slice_total)
-                factor = min(factor, top)
-                factor = max(factor, bottom)
-                factor *= weight
-            elif absent_entities == "weighted":
-                factor = top * weight
-            else:
-                factor = top
-            entries[entity].append(factor)
+        _slice_factors(piece, history, normalized, weight, entries, absent_entities)
     corrected: dict[str, float] = {}
     factors: dict[str, float] = {}
     top_global = instance.max_global_correction
@@ -361,6 +341,39 @@ def apply_correction(
         corrected[entity] = shares[entity] * total
         factors[entity] = total
     return corrected, factors
+
+
+def _slice_factors(
+    piece: DiracSlice,
+    history: Mapping[Entity, float],
+    normalized: Mapping[str, float],
+    weight: float,
+    entries: dict[str, list[float]],
+    absent_entities: AbsentRule,
+) -> None:
+    """Append each entity's weighted factor for one slice (none if the slice saw no usage).
+
+    ``normalized`` is in DIRAC's iteration order; the slice total sums in that order.
+    """
+    slice_total = 0.0
+    for entity in normalized:
+        if entity in history:
+            slice_total += history[entity]
+    if slice_total == 0.0:
+        return
+    top = piece.max_correction
+    bottom = 1.0 / top
+    for entity in normalized:
+        if entity in history:
+            factor = normalized[entity] / (history[entity] / slice_total)
+            factor = min(factor, top)
+            factor = max(factor, bottom)
+            factor *= weight
+        elif absent_entities == "weighted":
+            factor = top * weight
+        else:
+            factor = top
+        entries[entity].append(factor)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ full job parser, so the message is the one every other command gives.
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from operator import itemgetter
@@ -25,8 +24,9 @@ from fairshare_cli.core.dirac.taskqueues import (
     build_task_queues,
     cpu_segment,
 )
-from fairshare_cli.core.jobs import JOB_STATUSES, MAX_JOB_COUNT, Job, parse_jobs
-from fairshare_cli.errors import InputError
+from fairshare_cli.core.jobs import JOB_STATUSES, Job, parse_jobs
+from fairshare_cli.core.limits import MAX_JOB_COUNT
+from fairshare_cli.errors import InputError, did_you_mean
 
 DEFAULT_CPU_TIME = 86400
 """A job's CPU time when it gives none (DIRAC's ``JobDescription/DefaultCPUTime``)."""
@@ -127,8 +127,7 @@ def definer(
         if not isinstance(group, str):
             raise ValueError(f"dirac_group: expected a string, got {group!r}")
         if group not in groups:
-            hint = difflib.get_close_matches(group, sorted(groups), n=1)
-            extra = f" (did you mean '{hint[0]}'?)" if hint else ""
+            extra = did_you_mean(group, sorted(groups))
             known = ", ".join(sorted(groups)) or "none configured"
             raise ValueError(
                 f"dirac_group: '{group}' is not in [dirac.groups]{extra}; known: {known}"
@@ -164,9 +163,7 @@ def definer(
 
 
 def _unknown(what: str, name: str, known: Sequence[str]) -> str:
-    hint = difflib.get_close_matches(name, known, n=1)
-    extra = f" (did you mean '{hint[0]}'?)" if hint else ""
-    return f"unknown {what} '{name}'{extra}"
+    return f"unknown {what} '{name}'{did_you_mean(name, known)}"
 
 
 def _names(key: str, value: Any, more: tuple[str, ...] = ()) -> tuple[str, ...]:

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import itertools
 import math
-import struct
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS as DEFAULT_CPU_SEGMENTS
+from fairshare_cli.core.float32 import float32
 
 TQ_MIN_SHARE = 0.001
 """``TQ_MIN_SHARE``: the floor of every task-queue priority (and a background queue's value)."""
@@ -145,11 +145,6 @@ def valid_cpu_segments(segments: Sequence[object]) -> bool:
     if not all(type(s) is int and s > 0 for s in segments):
         return False
     return all(a < b for a, b in itertools.pairwise(segments))  # type: ignore[operator]
-
-
-def float32(value: float) -> float:
-    """The value rounded to IEEE single precision (a MySQL ``FLOAT`` column)."""
-    return float(struct.unpack("<f", struct.pack("<f", value))[0])
 
 
 def _float32_text(value: float) -> float:

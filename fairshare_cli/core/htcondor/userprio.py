@@ -11,11 +11,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from fairshare_cli.core.config import Config
+from fairshare_cli.core.float32 import FLT_MAX
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.jobs import Job
 
 ACTIVITY_WINDOW = 86400.0
-FLT_MAX = 3.4028234663852886e38
 SORT_KEYS = ("priority", "name", "usage", "factor", "in-use", "last-usage")
 
 
@@ -68,11 +68,14 @@ class UserprioView:
     hidden: int = 0
     named: tuple[str, ...] = field(default_factory=tuple)
     active: tuple[UserprioRow, ...] = ()  # every record past the activity filter, shown or not
+    listed: tuple[UserprioRow, ...] = ()  # --long and --json: every row, <none> included
 
 
 def requested_by_submitter(jobs: Iterable[Job], config: Config) -> dict[str, float]:
-    """Weighted demand per submitter: idle plus running jobs (``WeightedIdleJobs + ...``)."""
-    weighted = config.negotiator.use_slot_weights and config.negotiator.use_weighted_demand
+    """Demand per submitter: idle plus running jobs, weighted by their CPUs when
+    ``use_weighted_demand`` is on (``WeightedIdleJobs + WeightedRunningJobs``), as ``fs
+    quota`` counts it; else counted."""
+    weighted = config.negotiator.use_weighted_demand
     out: dict[str, float] = {}
     dom = config.pool.uid_domain
     for job in jobs:
@@ -97,24 +100,11 @@ def surplus_policy(config: Config, group: str) -> str:
     return "ByQuota" if accept else "no"
 
 
-def userprio_view(
-    state: acct.AccountantState,
-    config: Config,
-    now: float,
-    *,
-    jobs: Sequence[Job] = (),
-    names: Sequence[str] = (),
-    all_users: bool = False,
-    hierarchical: bool | None = None,
-    sort: str = "priority",
-    show_priority: bool = True,
-    show_usage: bool = True,
-    priority_only: bool = False,
-    group_info: Mapping[str, GroupQuotaInfo] | None = None,
-) -> UserprioView:
-    """Compute the rows of ``condor_userprio`` at ``now``.
+@dataclass(frozen=True)
+class UserprioQuery:
+    """What ``condor_userprio``'s options ask for.
 
-    Args:
+    Attributes:
         names: named submitters or groups: ``user@domain`` exactly, a bare name any record
             whose name before the ``@`` is that; naming any disables the activity filter
             and shows only those.
@@ -123,30 +113,109 @@ def userprio_view(
         sort: flat order key (see :data:`SORT_KEYS`); HTCondor's own is ``priority``.
         show_priority / show_usage: which column families show (for the default order).
         priority_only: only the priority columns show (``-priority``): flat by default.
+    """
+
+    names: Sequence[str] = ()
+    all_users: bool = False
+    hierarchical: bool | None = None
+    sort: str = "priority"
+    show_priority: bool = True
+    show_usage: bool = True
+    priority_only: bool = False
+
+    def wanted(self, name: str) -> bool:
+        """Like condor_userprio: ``user@domain`` and ``<none>`` match exactly, a bare name
+        matches the part before the ``@`` (any domain; a group record's whole name)."""
+        if not self.names:
+            return True
+        if name in self.names:
+            return True
+        short = name.split("@", 1)[0]
+        return any(short == n for n in self.names if "@" not in n and n != acct.ROOT_GROUP)
+
+
+def userprio_view(
+    state: acct.AccountantState,
+    config: Config,
+    now: float,
+    query: UserprioQuery | None = None,
+    *,
+    jobs: Sequence[Job] = (),
+    group_info: Mapping[str, GroupQuotaInfo] | None = None,
+) -> UserprioView:
+    """Compute the rows of ``condor_userprio`` at ``now``.
+
+    Args:
+        state: the accountant.
+        config: the pool config (groups, quotas, surplus policy).
+        now: the time the view is for.
+        query: the options: names, filters, order and columns (HTCondor's defaults if None).
+        jobs: the queue, for each submitter's and group's demand.
         group_info: effective and subtree quotas and sort keys from the quota computation.
     """
-    tree = acct.GroupTree(config.groups)
+    query = query or UserprioQuery()
     records = acct.view(state, config, now)
+    cutoff = None if (query.all_users or query.names) else now - ACTIVITY_WINDOW
+    rows = _active_rows(records, config, query, cutoff, jobs, group_info or {})
+    users = [r for r in rows if not r.is_group]
+    groups = [r for r in rows if r.is_group]
+    any_real_group = any(r.group != acct.ROOT_GROUP for r in users)
+    has_group_data = bool(config.groups)
+    if query.hierarchical is None:
+        # Flat when there is no group data, when every visible user is in <none>, or when
+        # only the priority columns show.
+        hier = has_group_data and any_real_group and not query.priority_only
+    else:
+        hier = query.hierarchical and has_group_data
+    ordered: list[UserprioRow]
+    if hier:
+        ordered = _hierarchical_order(
+            users, groups, query.show_priority, query.show_usage, query.sort
+        )
+    else:
+        shown = users + (groups if any_real_group and not query.priority_only else [])
+        ordered = _without_leading_root(
+            _flat_order(shown, query.sort, query.show_priority, query.show_usage)
+        )
+    matched = sum(1 for n in records if query.wanted(n)) if query.names else len(records)
+    # condor_userprio -long prints every ad past the filter: the groups (<none>) too
+    listed = (
+        ordered
+        if hier
+        else _flat_order(users + groups, query.sort, query.show_priority, query.show_usage)
+    )
+    return UserprioView(
+        rows=tuple(ordered),
+        listed=tuple(listed),
+        hierarchical=hier,
+        total_records=matched,
+        active=tuple(rows),
+        cutoff=cutoff,
+        surplus_policy=global_surplus_policy(config),
+        has_groups=has_group_data,
+        any_real_group=any_real_group,
+        named=tuple(sorted(query.names)),
+    )
+
+
+def _active_rows(
+    records: Mapping[str, acct.CustomerRecord],
+    config: Config,
+    query: UserprioQuery,
+    cutoff: float | None,
+    jobs: Sequence[Job],
+    group_info: Mapping[str, GroupQuotaInfo],
+) -> list[UserprioRow]:
+    """A row for every record that is named (if any are) and active since ``cutoff``."""
+    tree = acct.GroupTree(config.groups)
     requested = requested_by_submitter(jobs, config)
-    group_info = group_info or {}
-    # Like condor_userprio: user@domain and <none> match exactly, a bare name matches the
-    # part before the "@" (any domain; a group record's whole name).
-    full = {n for n in names if "@" in n or n == acct.ROOT_GROUP}
-    short = {n for n in names if n not in full}
-
-    def wanted(name: str) -> bool:
-        return name in full or name.split("@", 1)[0] in short
-
-    cutoff = None if (all_users or names) else now - ACTIVITY_WINDOW
-
     group_req: dict[str, float] = {}
     for sub, amount in requested.items():
         g = tree.group_of(sub)
         group_req[g] = group_req.get(g, 0.0) + amount
-
     rows: list[UserprioRow] = []
     for name, rec in records.items():
-        if names and not wanted(name):
+        if query.names and not query.wanted(name):
             continue
         if cutoff is not None:
             last = rec.last_usage_time if rec.last_usage_time > 0 else -1.0
@@ -154,7 +223,6 @@ def userprio_view(
                 continue
         factor = acct.priority_factor(rec, config, tree)
         eup = acct.effective_priority(rec, factor)
-        group = name if rec.is_group else tree.group_of(name)
         info = group_info.get(name) if rec.is_group else None
         cq: float | None = None
         if rec.is_group and name in config.groups:
@@ -164,7 +232,7 @@ def userprio_view(
             UserprioRow(
                 name=name,
                 is_group=rec.is_group,
-                group=group,
+                group=name if rec.is_group else tree.group_of(name),
                 effective_priority=eup,
                 real_priority=eup / factor,
                 priority_factor=factor,
@@ -184,45 +252,20 @@ def userprio_view(
                 else "",
             )
         )
+    return rows
 
-    users = [r for r in rows if not r.is_group]
-    groups = [r for r in rows if r.is_group]
-    any_real_group = any(r.group != acct.ROOT_GROUP for r in users)
-    has_group_data = bool(config.groups)
-    if hierarchical is None:
-        # Flat when there is no group data, when every visible user is in <none>, or when
-        # only the priority columns show.
-        hier = has_group_data and any_real_group and not priority_only
-    else:
-        hier = hierarchical and has_group_data
-    ordered: list[UserprioRow]
-    if hier:
-        ordered = _hierarchical_order(users, groups, show_priority, show_usage, sort)
-    else:
-        shown = users + (groups if any_real_group and not priority_only else [])
-        ordered = _flat_order(shown, sort, show_priority, show_usage)
-        # The <none> row shows in flat mode only after another group row (user_prio.cpp).
-        seen_group = False
-        kept: list[UserprioRow] = []
-        for row in ordered:
-            if row.is_group:
-                if row.name == acct.ROOT_GROUP and not seen_group:
-                    continue
-                seen_group = True
-            kept.append(row)
-        ordered = kept
-    matched = sum(1 for n in records if wanted(n)) if names else len(records)
-    return UserprioView(
-        rows=tuple(ordered),
-        hierarchical=hier,
-        total_records=matched,
-        active=tuple(rows),
-        cutoff=cutoff,
-        surplus_policy=global_surplus_policy(config),
-        has_groups=has_group_data,
-        any_real_group=any_real_group,
-        named=tuple(sorted(names)),
-    )
+
+def _without_leading_root(ordered: list[UserprioRow]) -> list[UserprioRow]:
+    """The <none> row shows in flat mode only after another group row (user_prio.cpp)."""
+    seen_group = False
+    kept: list[UserprioRow] = []
+    for row in ordered:
+        if row.is_group:
+            if row.name == acct.ROOT_GROUP and not seen_group:
+                continue
+            seen_group = True
+        kept.append(row)
+    return kept
 
 
 def global_surplus_policy(config: Config) -> str:

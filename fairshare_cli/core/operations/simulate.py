@@ -1,9 +1,11 @@
 """Run negotiation cycles forward in time over a workload (``fs simulate``).
 
-Each cycle at time ``t``: jobs whose ``run_time`` is up finish (``RemoveMatch`` at their
-exact end), workload jobs whose ``submit_time`` has come join the queue, one negotiation
-cycle runs and its matches are committed (``AddMatch``), and a row per submitter, group
-and Slurm user records what each holds afterwards. Everything is a function of the inputs;
+Each cycle at time ``t``: the accountant is updated (``UpdatePriorities``), jobs whose
+``run_time`` is up are seen to have finished (``CheckMatches``: their slots were charged up
+to ``t``, as HTCondor sees an end at the next cycle), workload jobs whose ``submit_time``
+has come join the queue, one negotiation cycle runs and its matches are committed
+(``AddMatch``), and a row per submitter, group and Slurm user records what each holds
+afterwards. Everything is a function of the inputs;
 nothing reads a clock or a file.
 """
 
@@ -17,6 +19,7 @@ from typing import Any
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.htcondor import cycle_accounting
 from fairshare_cli.core.htcondor.negotiator import negotiate_cycle
 from fairshare_cli.core.htcondor.pool import (
     NegotiatorState,
@@ -65,25 +68,40 @@ def cycle_times(start: float, until: float, cycle: float) -> list[float]:
     return [start + k * cycle for k in range(n + 1)]
 
 
+SlurmFairshare = Callable[[Sequence[UsageRecord], float], Mapping[str, float]]
+
+
+@dataclass(frozen=True)
+class SimWindow:
+    """When the simulation runs: from ``start``, a cycle every ``cycle`` seconds, until
+    ``start + until``."""
+
+    start: float
+    until: float
+    cycle: float
+
+
 def simulate(
     config: Config,
     accountant: acct.AccountantState,
     negotiator: NegotiatorState,
     queue: Sequence[Job],
     workload: Sequence[Job],
-    start: float,
-    until: float,
-    cycle: float,
+    window: SimWindow,
     *,
-    slurm_fairshare: Callable[[Sequence[UsageRecord], float], Mapping[str, float]] | None = None,
+    slurm_fairshare: SlurmFairshare | None = None,
     progress: Callable[[float], None] | None = None,
 ) -> SimResult:
-    """Run cycles from ``start`` every ``cycle`` seconds until ``start + until``.
+    """Run cycles from ``window.start`` every ``window.cycle`` seconds until the end.
 
     Args:
+        config: the pool config.
+        accountant: the accountant at the start.
+        negotiator: claims and round-robin times at the start.
         queue: the jobs already in the queue (running ones keep their slots).
-        workload: jobs to submit at their ``submit_time`` (none: at ``start``); a job with
+        workload: jobs to submit at their ``submit_time`` (none: at the start); a job with
             ``run_time`` finishes that long after it starts.
+        window: start, length and cycle interval.
         slurm_fairshare: given the usage records of the work done so far and a time, the
             Slurm fair-share factor per user (None: no ``slurm_user`` rows).
         progress: called with the fraction done after each cycle.
@@ -91,128 +109,155 @@ def simulate(
     Returns:
         The rows of every cycle and the final state.
     """
-    name_of = submitter_of(config)
-    weight_of_slot = slot_weights(config)
-    tree = group_tree(config)
-    knobs = negotiator_knobs(config)
-    weights: dict[str, float] = {}
-    jobs: list[Job] = list(queue)
-    pending = sorted(
-        workload,
-        key=lambda j: (j.submit_time if j.submit_time is not None else start, j.cluster_proc),
-    )
-    ran: dict[str, tuple[Job, float, float | None]] = {}
-    for job in jobs:
-        if job.status == "running" and job.slot:
-            weights[job.id] = weight_of_slot(job.slot)
+    sim = _Simulation(config, accountant, negotiator, queue, workload, window.start)
     rows: list[SimRow] = []
-    seen: set[str] = set()  # submitters keep a row (0 slots) once they have appeared
-    times = cycle_times(start, until, cycle)
+    times = cycle_times(window.start, window.until, window.cycle)
     for k, t in enumerate(times):
-        # 1. jobs whose run time is up leave their slots at their exact end
+        sim.finish_jobs(t)
+        sim.submit_due(t)
+        sim.negotiate(t)
+        rows.extend(sim.rows(t, slurm_fairshare))
+        if progress is not None:
+            progress((k + 1) / len(times))
+    return SimResult(tuple(rows), tuple(sim.jobs), sim.accountant, sim.negotiator, len(times))
+
+
+class _Simulation:
+    """The state a simulation carries from cycle to cycle."""
+
+    def __init__(
+        self,
+        config: Config,
+        accountant: acct.AccountantState,
+        negotiator: NegotiatorState,
+        queue: Sequence[Job],
+        workload: Sequence[Job],
+        start: float,
+    ) -> None:
+        self.config = config
+        self.accountant = accountant
+        self.negotiator = negotiator
+        self.start = start
+        self.name_of = submitter_of(config)
+        self.weight_of_slot = slot_weights(config)
+        self.tree = group_tree(config)
+        self.knobs = negotiator_knobs(config)
+        self.jobs: list[Job] = list(queue)
+        self.pending = sorted(workload, key=lambda j: (self._submitted(j), j.cluster_proc))
+        #: job id -> (job, start, end): the work done, for Slurm's usage
+        self.ran: dict[str, tuple[Job, float, float | None]] = {}
+        #: job id -> the slot weight it was charged with
+        self.weights: dict[str, float] = {}
+        for job in self.jobs:
+            if job.status == "running" and job.slot:
+                self.weights[job.id] = self.weight_of_slot(job.slot)
+        self.seen: set[str] = set()  # submitters keep a row (0 slots) once they have appeared
+
+    def _submitted(self, job: Job) -> float:
+        return job.submit_time if job.submit_time is not None else self.start
+
+    def finish_jobs(self, t: float) -> None:
+        """``UpdatePriorities`` at ``t``, then ``CheckMatches`` sees the jobs whose run time is
+        up: their slots were charged up to ``t`` (HTCondor sees an end at the next cycle)."""
+        self.accountant = cycle_accounting.update_priorities(self.accountant, self.config, t)
         ending = []
-        for i, job in enumerate(jobs):
+        for i, job in enumerate(self.jobs):
             if job.status == "running" and job.run_time is not None:
-                began = job.start_time if job.start_time is not None else start
+                began = job.start_time if job.start_time is not None else self.start
                 if began + job.run_time <= t:
                     ending.append((began + job.run_time, i))
         for end, i in sorted(ending):
-            job = jobs[i]
-            accountant = acct.remove_match(
-                accountant, config, name_of(job), weights.pop(job.id, 1.0), end
+            job = self.jobs[i]
+            self.accountant = cycle_accounting.remove_match_at(
+                self.accountant, self.config, self.name_of(job), self.weights.pop(job.id, 1.0), t, t
             )
-            jobs[i] = replace(job, status="completed")
-            if job.id in ran:
-                ran[job.id] = (ran[job.id][0], ran[job.id][1], end)
-        # 2. new submissions
-        while (
-            pending
-            and (pending[0].submit_time if pending[0].submit_time is not None else start) <= t
-        ):
+            self.jobs[i] = replace(job, status="completed")
+            if job.id in self.ran:
+                self.ran[job.id] = (self.ran[job.id][0], self.ran[job.id][1], end)
+
+    def submit_due(self, t: float) -> None:
+        """Workload jobs whose submit time has come join the queue."""
+        pending = self.pending
+        while pending and self._submitted(pending[0]) <= t:
             job = pending.pop(0)
-            jobs.append(
+            self.jobs.append(
                 replace(
-                    job,
-                    status="idle",
-                    slot=None,
-                    start_time=None,
-                    submit_time=job.submit_time if job.submit_time is not None else start,
+                    job, status="idle", slot=None, start_time=None, submit_time=self._submitted(job)
                 )
             )
-        # 3. one negotiation cycle, committed
-        live = [j for j in jobs if j.status in ("idle", "running")]
-        claims = current_claims(negotiator, jobs, config, t)  # finished jobs drop claims
+
+    def negotiate(self, t: float) -> None:
+        """One negotiation cycle at ``t``, committed (``AddMatch``, preemptions released)."""
+        config = self.config
+        live = [j for j in self.jobs if j.status in ("idle", "running")]
+        claims = current_claims(self.negotiator, self.jobs, config, t)  # finished: no claim
         negotiator = NegotiatorState(
-            {c.slot: c for c in claims}, negotiator.rr_times, negotiator.last_cycle
+            {c.slot: c for c in claims}, self.negotiator.rr_times, self.negotiator.last_cycle
         )
         result = negotiate_cycle(
             config.machines,
             claims,
             [JobBatch(j) for j in live],
-            name_of,
-            priorities_at(accountant, config, t),
-            tree,
-            knobs,
+            self.name_of,
+            priorities_at(self.accountant, config, t),
+            self.tree,
+            self.knobs,
             t,
             rr_times=negotiator.rr_times,
         )
-        new_live, accountant, negotiator = commit_cycle(
-            result, live, accountant, negotiator, config, t
+        new_live, self.accountant, self.negotiator = commit_cycle(
+            result, live, self.accountant, negotiator, config, t
         )
         by_id = {j.id: j for j in new_live}
-        jobs = [by_id.get(j.id, j) for j in jobs]
+        self.jobs = [by_id.get(j.id, j) for j in self.jobs]
+        ran = self.ran
         for m in result.matches:
-            weights[m.job_id] = m.weight
+            self.weights[m.job_id] = m.weight
             if m.preempted_job:
-                weights.pop(m.preempted_job, None)
+                self.weights.pop(m.preempted_job, None)
                 if m.preempted_job in ran:
                     old = ran[m.preempted_job]
                     ran[m.preempted_job + f"#{t}"] = (old[0], old[1], t)
                     del ran[m.preempted_job]
             ran[m.job_id] = (by_id[m.job_id], t, None)
-        rows.extend(
-            _rows(t, config, jobs, accountant, negotiator, name_of, slurm_fairshare, ran, seen)
-        )
-        if progress is not None:
-            progress((k + 1) / len(times))
-    return SimResult(tuple(rows), tuple(jobs), accountant, negotiator, len(times))
 
+    def rows(self, t: float, slurm_fairshare: SlurmFairshare | None) -> list[SimRow]:
+        """What each submitter, group and Slurm user holds after the cycle at ``t``."""
+        out = self._submitter_rows(t)
+        if self.config.groups:
+            out += self._group_rows(t)
+        if slurm_fairshare is not None:
+            out += self._slurm_rows(t, slurm_fairshare)
+        return out
 
-def _rows(
-    t: float,
-    config: Config,
-    jobs: Sequence[Job],
-    accountant: acct.AccountantState,
-    negotiator: NegotiatorState,
-    name_of: Callable[[Job], str],
-    slurm_fairshare: Callable[[Sequence[UsageRecord], float], Mapping[str, float]] | None,
-    ran: Mapping[str, tuple[Job, float, float | None]],
-    seen: set[str],
-) -> list[SimRow]:
-    held: dict[str, int] = {}
-    for c in negotiator.claims.values():
-        held[c.submitter] = held.get(c.submitter, 0) + 1
-    names = set(held)
-    names.update(name_of(j) for j in jobs if j.status == "idle")
-    seen.update(names)
-    names = seen
-    prio = priorities_at(accountant, config, t)
-    out = [
-        SimRow(t, "submitter", n, float(held.get(n, 0)), prio(n).effective_priority)
-        for n in sorted(names)
-    ]
-    if config.groups:
-        live = [JobBatch(j) for j in jobs if j.status in ("idle", "running")]
-        claims = list(negotiator.claims.values())
+    def _submitter_rows(self, t: float) -> list[SimRow]:
+        held: dict[str, int] = {}
+        for c in self.negotiator.claims.values():
+            held[c.submitter] = held.get(c.submitter, 0) + 1
+        self.seen.update(held)
+        self.seen.update(self.name_of(j) for j in self.jobs if j.status == "idle")
+        prio = priorities_at(self.accountant, self.config, t)
+        return [
+            SimRow(t, "submitter", n, float(held.get(n, 0)), prio(n).effective_priority)
+            for n in sorted(self.seen)
+        ]
+
+    def _group_rows(self, t: float) -> list[SimRow]:
+        config, accountant = self.config, self.accountant
+        live = [JobBatch(j) for j in self.jobs if j.status in ("idle", "running")]
+        claims = list(self.negotiator.claims.values())
         records = acct.view(accountant, config, t)
         gtree = acct.GroupTree(config.groups)
+        out = []
         for r in quota_view(config, live, accountant, claims, t):
             rec = records.get(r.group)
             eup = None
             if rec is not None:
                 eup = acct.effective_priority(rec, acct.priority_factor(rec, config, gtree))
             out.append(SimRow(t, "group", r.group, r.in_use, eup, r.quota))
-    if slurm_fairshare is not None:
+        return out
+
+    def _slurm_rows(self, t: float, slurm_fairshare: SlurmFairshare) -> list[SimRow]:
         records_so_far = [
             UsageRecord(
                 owner=job.owner,
@@ -223,15 +268,16 @@ def _rows(
                 qos=job.qos,
                 cpus=job.request_cpus,
             )
-            for job, began, end in ran.values()
+            for job, began, end in self.ran.values()
         ]
         running: dict[str, int] = {}
-        for j in jobs:
+        for j in self.jobs:
             if j.status == "running":
                 running[j.owner] = running.get(j.owner, 0) + j.request_cpus
-        for user, factor in sorted(slurm_fairshare(records_so_far, t).items()):
-            out.append(SimRow(t, "slurm_user", user, float(running.get(user, 0)), fairshare=factor))
-    return out
+        return [
+            SimRow(t, "slurm_user", user, float(running.get(user, 0)), fairshare=factor)
+            for user, factor in sorted(slurm_fairshare(records_so_far, t).items())
+        ]
 
 
 def simulate_rows_json(rows: Sequence[SimRow]) -> list[dict[str, Any]]:
@@ -250,9 +296,7 @@ def simulate_rows_json(rows: Sequence[SimRow]) -> list[dict[str, Any]]:
     ]
 
 
-def slurm_fairshare_of(
-    config: Config, section: Any
-) -> Callable[[Sequence[UsageRecord], float], Mapping[str, float]] | None:
+def slurm_fairshare_of(config: Config, section: Any) -> SlurmFairshare | None:
     """The Slurm fair-share factor of each user at ``t``, given the work done so far.
 
     The simulated work is charged on top of the state's ``slurm`` section exactly as
@@ -262,7 +306,7 @@ def slurm_fairshare_of(
     if not config.accounts:
         return None
     from fairshare_cli.core.slurm import model as slurm
-    from fairshare_cli.core.slurm.assoc_tree import share_rows
+    from fairshare_cli.core.slurm.fairshare import share_rows
     from fairshare_cli.core.slurm.usage import usage_from_json
 
     algo = slurm.algorithm(config)

@@ -13,11 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from fairshare_cli.core.jobs import (
-    INT64_MAX,
-    INT64_MIN,
     JOB_STATUSES,
-    TIME_MAX,
-    TIME_MIN,
     Job,
     cluster_proc,
     parse_job,
@@ -25,6 +21,7 @@ from fairshare_cli.core.jobs import (
     require_job_list,
     split_partitions,
 )
+from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, TIME_MAX, TIME_MIN
 from fairshare_cli.errors import InputError
 
 _FAST = frozenset(
@@ -71,7 +68,7 @@ class SlurmJob:
         "time_limit",
     )
 
-    def __init__(
+    def __init__(  # noqa: PLR0913  a __slots__ record: one parameter per Job field
         self,
         id: str,
         owner: str,

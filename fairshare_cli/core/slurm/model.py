@@ -16,15 +16,14 @@ from typing import Any
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.slurm import usage as su
 from fairshare_cli.core.slurm.assoc_priority import assoc_factors
-from fairshare_cli.core.slurm.assoc_tree import AssocTree, build_tree, compute_fairshare, set_usage
+from fairshare_cli.core.slurm.assoc_tree import AssocTree, build_tree, set_usage
+from fairshare_cli.core.slurm.factors import effective_algorithm, job_user, parse_flags
+from fairshare_cli.core.slurm.fairshare import compute_fairshare
 from fairshare_cli.core.slurm.priority import (
     PartitionInfo,
     PriorityContext,
     QosInfo,
     Weights,
-    effective_algorithm,
-    job_user,
-    parse_flags,
 )
 from fairshare_cli.core.usage import HistorySink, UsageRecord
 from fairshare_cli.errors import ConfigError, InputError

@@ -12,77 +12,21 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairshare_cli.core.slurm.assoc_tree import AssocTree, job_fairshare_factor
+from fairshare_cli.core.slurm.assoc_tree import AssocTree
+from fairshare_cli.core.slurm.factors import (
+    INFINITE_MAX_AGE,
+    INFINITE_MINUTES,
+    age_factor,
+    clamp_priority,
+    job_size_factor,
+    job_tres_value,
+)
+from fairshare_cli.core.slurm.fairshare import job_fairshare_factor
 from fairshare_cli.errors import InputError
-
-UINT32_MAX = 0xFFFFFFFF
-#: ``PriorityMaxAge=INFINITE`` is stored as ``(uint32)(-1 * 60)``.
-INFINITE_MAX_AGE = 4294967236.0
-#: A time limit of INFINITE minutes.
-INFINITE_MINUTES = float(UINT32_MAX)
 
 FACTOR_KEYS = ("age", "assoc", "fairshare", "jobsize", "partition", "qos")
 #: Shared by rows without TRES weights; never modified.
 _NO_TRES: dict[str, float] = {}
-
-_FLAG_WORDS = (
-    "ACCRUE_ALWAYS",
-    "SMALL_RELATIVE_TO_TIME",
-    "CALCULATE_RUNNING",
-    "DEPTH_OBLIVIOUS",
-    "NO_FAIR_TREE",
-    "INCR_ONLY",
-    "MAX_TRES_GRES",
-    "MAX_TRES",
-    "NO_NORMAL_ALL",
-    "NO_NORMAL_ASSOC",
-    "NO_NORMAL_PART",
-    "NO_NORMAL_QOS",
-    "NO_NORMAL_TRES",
-)
-
-
-def parse_flags(flags: Iterable[str]) -> frozenset[str]:
-    """``PriorityFlags`` as Slurm reads them: a case-insensitive substring search.
-
-    Returns the set of flag names in effect, with ``FAIR_TREE`` unless ``NO_FAIR_TREE`` or
-    ``DEPTH_OBLIVIOUS`` clears it and ``NO_NORMAL_ALL`` expanded to its four flags.
-    """
-    text = ",".join(flags).upper()
-    out = {"FAIR_TREE"}
-    for word in ("ACCRUE_ALWAYS", "SMALL_RELATIVE_TO_TIME", "CALCULATE_RUNNING", "INCR_ONLY"):
-        if word in text:
-            out.add(word)
-    if "DEPTH_OBLIVIOUS" in text:
-        out.add("DEPTH_OBLIVIOUS")
-        out.discard("FAIR_TREE")
-    elif "NO_FAIR_TREE" in text:
-        out.add("NO_FAIR_TREE")
-        out.discard("FAIR_TREE")
-    if "MAX_TRES_GRES" in text:
-        out.add("MAX_TRES_GRES")
-    elif "MAX_TRES" in text:
-        out.add("MAX_TRES")
-    if "NO_NORMAL_ALL" in text:
-        out.update(("NO_NORMAL_ASSOC", "NO_NORMAL_PART", "NO_NORMAL_QOS", "NO_NORMAL_TRES"))
-    for word in ("NO_NORMAL_ASSOC", "NO_NORMAL_PART", "NO_NORMAL_QOS", "NO_NORMAL_TRES"):
-        if word in text:
-            out.add(word)
-    return frozenset(out)
-
-
-def effective_algorithm(fairshare: str, flags: Iterable[str]) -> str:
-    """The fair-share algorithm: the ``fairshare`` knob, or what slurm.conf flags select.
-
-    ``DEPTH_OBLIVIOUS`` in the flags selects depth-oblivious; ``NO_FAIR_TREE`` turns
-    ``fair_tree`` into ``classic``.
-    """
-    parsed = parse_flags(flags)
-    if "DEPTH_OBLIVIOUS" in parsed:
-        return "depth_oblivious"
-    if "NO_FAIR_TREE" in parsed and fairshare == "fair_tree":
-        return "classic"
-    return fairshare
 
 
 @dataclass(frozen=True)
@@ -166,7 +110,7 @@ class PriorityRow:
         "wt",
     )
 
-    def __init__(
+    def __init__(  # noqa: PLR0913  a __slots__ record: one parameter per field
         self,
         job_id: str,
         partition: str,
@@ -211,76 +155,6 @@ class PriorityRow:
         return {**dict(zip(FACTOR_KEYS, self.wt, strict=True)), "tres": dict(self.tres_w)}
 
 
-def age_factor(accrue_time: float | None, now: float, max_age: float) -> float:
-    """``diff / PriorityMaxAge`` capped at 1; 0 when the job has not started accruing."""
-    if accrue_time is None:
-        return 0.0
-    diff = int(now - accrue_time) if accrue_time < now else 0
-    if max_age <= 0:
-        return 1.0
-    if math.isinf(max_age):
-        max_age = INFINITE_MAX_AGE
-    return diff / max_age if diff < max_age else 1.0
-
-
-def job_size_factor(
-    min_nodes: int,
-    cpu_cnt: int,
-    node_count: int,
-    cluster_cpus: int,
-    *,
-    favor_small: bool,
-    relative_to_time: bool,
-    time_limit_minutes: float = 1.0,
-) -> float:
-    """``_get_job_size_factor``: nodes and CPUs against the cluster's size, in [0, 1]."""
-    if not node_count or not cluster_cpus:
-        return 0.0
-    min_nodes = max(min_nodes, 1)
-    if relative_to_time:
-        size = min_nodes * cluster_cpus / node_count
-        if cpu_cnt > size:
-            size = float(cpu_cnt)
-        tl = time_limit_minutes if time_limit_minutes > 0 else 1.0
-        f = size / tl / cluster_cpus
-        if favor_small:
-            f = 1.0 - f
-    elif favor_small:
-        f = (node_count - min_nodes) / node_count if node_count > min_nodes else 0.0
-        if cpu_cnt:
-            f = (f + (cluster_cpus - cpu_cnt) / cluster_cpus) / 2.0
-    else:
-        f = min_nodes / node_count
-        if cpu_cnt:
-            f = (f + cpu_cnt / cluster_cpus) / 2.0
-    return min(max(f, 0.0), 1.0)
-
-
-def clamp_priority(value: float) -> int:
-    """Below 1 becomes 1; truncate toward zero; above 2^32−1 becomes 2^32−1."""
-    if value < 1:
-        value = 1.0
-    p = int(value)
-    return min(p, UINT32_MAX)
-
-
-def _job_tres_value(job: Any, name: str) -> float:
-    if name in ("cpu", "billing"):
-        return float(job.request_cpus)
-    if name == "mem":
-        return float(job.request_memory)
-    if name == "node":
-        return float(max(job.num_nodes, 1))
-    attrs = getattr(job, "attributes", {}) or {}
-    value = attrs.get(name)
-    return float(value) if isinstance(value, (int, float)) else 0.0
-
-
-def job_user(owner: str) -> str:
-    """The Slurm user name of a job owner (``alice@example.org`` -> ``alice``)."""
-    return owner.split("@", 1)[0]
-
-
 def compute_rows(
     jobs: Iterable[Any], ctx: PriorityContext, now: float, listed_at: float | None = None
 ) -> list[PriorityRow]:
@@ -296,187 +170,210 @@ def compute_rows(
         InputError: a job names an unknown partition, QOS, account or association.
     """
     horizon = now if listed_at is None else listed_at
-    w = ctx.weights
-    flags = ctx.flags
-    calc_running = "CALCULATE_RUNNING" in flags
-    max_part = max([1, *(p.priority_job_factor for p in ctx.partitions.values())])
-    max_qos = max([0, *(q.priority for q in ctx.qos.values())])
-    no_norm_part = "NO_NORMAL_PART" in flags
-    no_norm_qos = "NO_NORMAL_QOS" in flags
-    no_norm_tres = "NO_NORMAL_TRES" in flags
-    relative = "SMALL_RELATIVE_TO_TIME" in flags
-    tres_weights = [(k, float(v)) for k, v in w.tres.items() if v]
-    w_age, w_assoc, w_fs, w_js, w_part, w_qos = (
-        w.age,
-        w.assoc,
-        w.fairshare,
-        w.jobsize,
-        w.partition,
-        w.qos,
-    )
-    max_age = ctx.max_age
-    if math.isinf(max_age):
-        max_age = INFINITE_MAX_AGE
-    user_assoc = ctx.tree.user_assoc
-    assoc_factors = ctx.assoc_factors
-    fs_cache: dict[int, float] = {}
-    part_cache: dict[str | None, list[tuple[PartitionInfo, float]]] = {}
-    qos_cache: dict[str | None, float] = {}
-    js_cache: dict[tuple[int, int, float | None, float | None], float] = {}
+    maker = _RowMaker(ctx, now)
+    calc_running = "CALCULATE_RUNNING" in ctx.flags
     rows: list[PriorityRow] = []
-    append = rows.append
-    row_class = PriorityRow
     for job in jobs:
         status = job.status
         if status != "idle" and not (calc_running and status == "running"):
             continue
         if job.submit_time is not None and job.submit_time > horizon:
             continue
-        owner = job.owner
-        user = owner.split("@", 1)[0] if "@" in owner else owner
+        maker.add_rows(job, rows)
+    return rows
+
+
+class _RowMaker:
+    """The per-call constants and caches of :func:`compute_rows` (sprio's factor pass).
+
+    Jobs of one queue share few partitions, QOS, associations and job sizes, so each factor
+    is computed once per distinct input and looked up after.
+    """
+
+    def __init__(self, ctx: PriorityContext, now: float) -> None:
+        w = ctx.weights
+        flags = ctx.flags
+        self.ctx = ctx
+        self.now = now
+        self.max_part = max([1, *(p.priority_job_factor for p in ctx.partitions.values())])
+        self.max_qos = max([0, *(q.priority for q in ctx.qos.values())])
+        self.no_norm_part = "NO_NORMAL_PART" in flags
+        self.no_norm_qos = "NO_NORMAL_QOS" in flags
+        self.no_norm_tres = "NO_NORMAL_TRES" in flags
+        self.relative = "SMALL_RELATIVE_TO_TIME" in flags
+        self.tres_weights = [(k, float(v)) for k, v in w.tres.items() if v]
+        self.weights = (w.age, w.assoc, w.fairshare, w.jobsize, w.partition, w.qos)
+        self.max_age = INFINITE_MAX_AGE if math.isinf(ctx.max_age) else ctx.max_age
+        self.fs_cache: dict[int, float] = {}
+        self.part_cache: dict[str | None, list[tuple[PartitionInfo, float]]] = {}
+        self.qos_cache: dict[str | None, float] = {}
+        self.js_cache: dict[tuple[int, int, float | None, float | None], float] = {}
+
+    def association(self, job: Any, user: str) -> Any:
+        """The job's association, or None for a job that is not a Slurm job.
+
+        Raises:
+            InputError: an unknown account, or a user with no association in it.
+        """
         account = job.account
-        assoc = user_assoc(user, account)
-        if assoc is None:
-            if account is None and job.partition is None and job.qos is None:
-                continue
-            if account is not None and account not in ctx.tree.accounts:
-                raise InputError(f'job {job.id}: unknown account "{account}"')
-            raise InputError(
-                f'job {job.id}: user "{user}" has no association'
-                + (f' in account "{account}"' if account else "")
-            )
-        pkey = job.partition
-        pinfos = part_cache.get(pkey)
+        assoc = self.ctx.tree.user_assoc(user, account)
+        if assoc is not None:
+            return assoc
+        if account is None and job.partition is None and job.qos is None:
+            return None
+        if account is not None and account not in self.ctx.tree.accounts:
+            raise InputError(f'job {job.id}: unknown account "{account}"')
+        raise InputError(
+            f'job {job.id}: user "{user}" has no association'
+            + (f' in account "{account}"' if account else "")
+        )
+
+    def partitions(self, job: Any) -> list[tuple[PartitionInfo, float]]:
+        """The job's partitions with their partition factors (cached by partition list)."""
+        pinfos = self.part_cache.get(job.partition)
         if pinfos is None:
-            pinfos = _partition_factors(job, ctx, max_part, no_norm_part, w_part)
-            part_cache[pkey] = pinfos
-        qname = job.qos or ctx.default_qos
-        f_qos = qos_cache.get(qname)
+            pinfos = _partition_factors(
+                job, self.ctx, self.max_part, self.no_norm_part, self.weights[4]
+            )
+            self.part_cache[job.partition] = pinfos
+        return pinfos
+
+    def qos_factor(self, job: Any, qname: str | None) -> float:
+        """The QOS factor: the QOS priority over the largest one (or raw).
+
+        Raises:
+            InputError: an unknown QOS (``normal`` may be left unconfigured).
+        """
+        f_qos = self.qos_cache.get(qname)
         if f_qos is None:
-            qinfo = ctx.qos.get(qname) if qname is not None else None
+            qinfo = self.ctx.qos.get(qname) if qname is not None else None
             if qname is not None and qinfo is None and qname != "normal":
                 raise InputError(f'job {job.id}: unknown QOS "{qname}"')
-            if qinfo is not None and qinfo.priority and w_qos:
-                f_qos = float(qinfo.priority) if no_norm_qos else qinfo.priority / max_qos
+            if qinfo is not None and qinfo.priority and self.weights[5]:
+                f_qos = float(qinfo.priority) if self.no_norm_qos else qinfo.priority / self.max_qos
             else:
                 f_qos = 0.0
-            qos_cache[qname] = f_qos
+            self.qos_cache[qname] = f_qos
+        return f_qos
 
+    def fairshare(self, assoc: Any) -> float:
+        """The association's fair-share factor under the configured algorithm."""
+        if not self.weights[2]:
+            return 0.0
+        f_fs = self.fs_cache.get(id(assoc))
+        if f_fs is None:
+            f_fs = job_fairshare_factor(assoc, self.ctx.algorithm)
+            self.fs_cache[id(assoc)] = f_fs
+        return f_fs
+
+    def jobsize(self, job: Any, max_time: float | None) -> float:
+        """The job-size factor (the time limit defaults to the partition's ``MaxTime``)."""
+        if not self.weights[3]:
+            return 0.0
+        jkey = (job.num_nodes, job.request_cpus, job.time_limit, max_time)
+        f_js = self.js_cache.get(jkey)
+        if f_js is None:
+            tl_secs = job.time_limit if job.time_limit is not None else max_time
+            if tl_secs is None:
+                tl_min = 1.0
+            elif math.isinf(tl_secs):
+                tl_min = INFINITE_MINUTES
+            else:
+                tl_min = tl_secs / 60.0
+            ctx = self.ctx
+            f_js = job_size_factor(
+                job.num_nodes,
+                job.request_cpus,
+                ctx.node_count,
+                ctx.cluster_cpus,
+                favor_small=ctx.favor_small,
+                relative_to_time=self.relative,
+                time_limit_minutes=tl_min,
+            )
+            self.js_cache[jkey] = f_js
+        return f_js
+
+    def tres(self, job: Any, info: PartitionInfo) -> tuple[dict[str, float], dict[str, float]]:
+        """The TRES factors and weighted factors of a job in one partition."""
+        if not self.tres_weights:
+            return _NO_TRES, _NO_TRES
+        tres_f: dict[str, float] = {}
+        tres_w: dict[str, float] = {}
+        for tname, tw in self.tres_weights:
+            if tname == "cpu" or tname == "billing":
+                value = float(job.request_cpus)
+            else:
+                value = job_tres_value(job, tname)
+            if self.no_norm_tres:
+                f = value
+            else:
+                total = info.tres.get(tname, 0.0)
+                f = value / total if total else 0.0
+            tres_f[tname] = f
+            tres_w[tname] = f * tw
+        return tres_f, tres_w
+
+    def add_rows(self, job: Any, rows: list[PriorityRow]) -> None:
+        """Append the job's rows, one per partition (nothing for a non-Slurm job).
+
+        Raises:
+            InputError: an unknown partition, QOS, account or association.
+        """
+        owner = job.owner
+        user = owner.split("@", 1)[0] if "@" in owner else owner
+        assoc = self.association(job, user)
+        if assoc is None:
+            return
+        pinfos = self.partitions(job)
+        qname = job.qos or self.ctx.default_qos
+        f_qos = self.qos_factor(job, qname)
         accrue = job.accrue_time if job.accrue_time is not None else job.submit_time
-        f_age = age_factor(accrue, now, max_age) if w_age else 0.0
-        f_assoc = assoc_factors.get((assoc.account, user), 0.0) if w_assoc else 0.0
-        if w_fs:
-            f_fs = fs_cache.get(id(assoc))
-            if f_fs is None:
-                f_fs = job_fairshare_factor(assoc, ctx.algorithm)
-                fs_cache[id(assoc)] = f_fs
-        else:
-            f_fs = 0.0
-        if w_js:
-            jkey = (job.num_nodes, job.request_cpus, job.time_limit, pinfos[0][0].max_time)
-            f_js = js_cache.get(jkey)
-            if f_js is None:
-                tl_secs = job.time_limit if job.time_limit is not None else pinfos[0][0].max_time
-                if tl_secs is None:
-                    tl_min = 1.0
-                elif math.isinf(tl_secs):
-                    tl_min = INFINITE_MINUTES
-                else:
-                    tl_min = tl_secs / 60.0
-                f_js = job_size_factor(
-                    job.num_nodes,
-                    job.request_cpus,
-                    ctx.node_count,
-                    ctx.cluster_cpus,
-                    favor_small=ctx.favor_small,
-                    relative_to_time=relative,
-                    time_limit_minutes=tl_min,
-                )
-                js_cache[jkey] = f_js
-        else:
-            f_js = 0.0
-        site = job.site_factor
-        nice = job.nice
-        admin = job.admin_priority
+        f_age = age_factor(accrue, self.now, self.max_age) if self.weights[0] else 0.0
+        f_assoc = self.ctx.assoc_factors.get((assoc.account, user), 0.0) if self.weights[1] else 0.0
+        f_fs = self.fairshare(assoc)
+        f_js = self.jobsize(job, pinfos[0][0].max_time)
         jid = job.id
         sort_key = (int(jid), 0, jid) if jid.isdigit() else (*job.cluster_proc, jid)
         qdisplay = qname or ""
+        admin = job.admin_priority
         for info, f_part in pinfos:
-            tres_f: dict[str, float] = _NO_TRES
-            tres_w: dict[str, float] = _NO_TRES
-            if tres_weights:
-                tres_f = {}
-                tres_w = {}
-            for tname, tw in tres_weights:
-                if tname == "cpu" or tname == "billing":
-                    value = float(job.request_cpus)
-                else:
-                    value = _job_tres_value(job, tname)
-                if no_norm_tres:
-                    f = value
-                else:
-                    total = info.tres.get(tname, 0.0)
-                    f = value / total if total else 0.0
-                tres_f[tname] = f
-                tres_w[tname] = f * tw
             if admin is not None:
                 zero = (0.0,) * 6
-                append(
+                rows.append(
                     PriorityRow(
-                        job.id,
-                        info.name,
-                        user,
-                        assoc.account,
-                        qdisplay,
-                        admin,
-                        0,
-                        0,
-                        zero,
-                        zero,
-                        {},
-                        {},
-                        True,
-                        float(admin),
-                        sort_key,
+                        jid, info.name, user, assoc.account, qdisplay, admin, 0, 0,
+                        zero, zero, {}, {}, True, float(admin), sort_key,
                     )
-                )
+                )  # fmt: skip
                 continue
+            tres_f, tres_w = self.tres(job, info)
+            w_age, w_assoc, w_fs, w_js, w_part, w_qos = self.weights
             a_w = f_age * w_age
             b_w = f_assoc * w_assoc
             c_w = f_fs * w_fs
             d_w = f_js * w_js
             e_w = f_part * w_part
             g_w = f_qos * w_qos
+            site = job.site_factor
+            nice = job.nice
             # sprio's PRIORITY: the weighted factors re-added in its order (age, assoc,
             # fair share, job size, partition, QOS, site, −nice, then each non-zero TRES
-            # term), at least 1; %Y prints it truncated, %y divides it by 2^32−1.
+            # term), at least 1; %Y prints it truncated, %y divides it by 2^32−1. (Not
+            # sum(): from Python 3.12 it compensates rounding, which C does not.)
             p = a_w + b_w + c_w + d_w + e_w + g_w + site - nice
-            if tres_weights:
-                for value in tres_w.values():
-                    if value:
-                        p += value
+            for value in tres_w.values():
+                if value:
+                    p += value
             if p < 1:
                 p = 1.0
-            append(
-                row_class(
-                    jid,
-                    info.name,
-                    user,
-                    assoc.account,
-                    qdisplay,
-                    int(p),
-                    site,
-                    nice,
+            rows.append(
+                PriorityRow(
+                    jid, info.name, user, assoc.account, qdisplay, int(p), site, nice,
                     (f_age, f_assoc, f_fs, f_js, f_part, f_qos),
                     (a_w, b_w, c_w, d_w, e_w, g_w),
-                    tres_f,
-                    tres_w,
-                    False,
-                    p,
-                    sort_key,
+                    tres_f, tres_w, False, p, sort_key,
                 )
-            )
-    return rows
+            )  # fmt: skip
 
 
 def _partition_factors(

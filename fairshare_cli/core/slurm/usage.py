@@ -95,59 +95,65 @@ def usage_from_json(raw: Any) -> SlurmUsage:
         return SlurmUsage()
     if not isinstance(raw, Mapping):
         raise SectionError("slurm: expected an object")
+    usage = _usage_table(raw.get("usage", {}))  # checked in this order: the first error
+    running = _running_charges(raw.get("running", []))  # found is the one reported
+    return SlurmUsage(
+        last_decay_ran=_optional_number(raw.get("last_decay_ran"), "last_decay_ran"),
+        last_reset=_optional_number(raw.get("last_reset"), "last_reset"),
+        reset_now_done=bool(raw.get("reset_now_done", False)),
+        usage=usage,
+        running=running,
+    )
 
-    def num(value: Any, key: str, optional: bool = True) -> float | None:
-        if value is None and optional:
-            return None
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise SectionError(f"slurm.{key}: expected a number, got {value!r}")
-        if not -MAX_STORED <= value <= MAX_STORED:
-            raise SectionError(
-                f"slurm.{key}: expected a number of at most {MAX_STORED:g}, got {value!r}"
-            )
-        return float(value)
 
-    usage: dict[UsageKey, float] = {}
-    table = raw.get("usage", {})
+def _number(value: Any, key: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise SectionError(f"slurm.{key}: expected a number, got {value!r}")
+    if not -MAX_STORED <= value <= MAX_STORED:
+        raise SectionError(
+            f"slurm.{key}: expected a number of at most {MAX_STORED:g}, got {value!r}"
+        )
+    return float(value)
+
+
+def _optional_number(value: Any, key: str) -> float | None:
+    return None if value is None else _number(value, key)
+
+
+def _usage_table(table: Any) -> dict[UsageKey, float]:
+    """``slurm.usage``: account -> user -> raw usage."""
     if not isinstance(table, Mapping):
         raise SectionError("slurm.usage: expected an object of accounts")
+    usage: dict[UsageKey, float] = {}
     for account, users in table.items():
         if not isinstance(users, Mapping):
             raise SectionError(f"slurm.usage.{account}: expected an object of users")
         for user, value in users.items():
-            v = num(value, f"usage.{account}.{user}", optional=False)
-            assert v is not None
-            usage[(str(account), str(user))] = v
-    running: list[RunningCharge] = []
-    items = raw.get("running", [])
+            usage[(str(account), str(user))] = _number(value, f"usage.{account}.{user}")
+    return usage
+
+
+def _running_charges(items: Any) -> tuple[RunningCharge, ...]:
+    """``slurm.running``: the charges of jobs still accruing."""
     if not isinstance(items, list):
         raise SectionError("slurm.running: expected a list")
+    running: list[RunningCharge] = []
     for i, item in enumerate(items):
         if not isinstance(item, Mapping) or not all(
             k in item for k in ("account", "user", "rate", "start")
         ):
             raise SectionError(f"slurm.running[{i}]: expected account, user, rate, start")
-        rate = num(item["rate"], f"running[{i}].rate", optional=False)
-        start = num(item["start"], f"running[{i}].start", optional=False)
-        assert rate is not None
-        assert start is not None
         running.append(
             RunningCharge(
                 str(item["account"]),
                 str(item["user"]),
-                rate,
-                start,
-                num(item.get("end"), f"running[{i}].end"),
+                _number(item["rate"], f"running[{i}].rate"),
+                _number(item["start"], f"running[{i}].start"),
+                _optional_number(item.get("end"), f"running[{i}].end"),
                 None if item.get("job") is None else str(item["job"]),
             )
         )
-    return SlurmUsage(
-        last_decay_ran=num(raw.get("last_decay_ran"), "last_decay_ran"),
-        last_reset=num(raw.get("last_reset"), "last_reset"),
-        reset_now_done=bool(raw.get("reset_now_done", False)),
-        usage=usage,
-        running=tuple(running),
-    )
+    return tuple(running)
 
 
 def usage_to_json(state: SlurmUsage) -> dict[str, Any]:
@@ -233,21 +239,33 @@ def reset_cutoff(
     return best
 
 
-def charge_at(
-    start: float,
-    end: float | None,
-    rate: float,
-    *,
-    anchor: float,
-    period: float,
-    factor: float,
-    upto: float,
-    after: float | None = None,
-    cutoff: float | None = None,
-    charge_job_end: bool = False,
-    view: float | None = None,
-) -> float:
-    """Usage a job adds to its association, as it stands at pass ``upto``.
+@dataclass(frozen=True)
+class PassGrid:
+    """The decay passes a charge is counted over, and when it is looked at.
+
+    Attributes:
+        anchor: a pass time; passes fall every ``period`` seconds from it.
+        period: ``PriorityCalcPeriod`` in seconds.
+        factor: the per-second decay factor.
+        upto: the pass the charge is wanted at.
+        after: only passes after this one count (those before are in the stored usage).
+        cutoff: only passes at or after the last usage reset count.
+        charge_job_end: charge the part after the last pass when the job ends.
+        view: the moment looked at (a job ending by then has its end charged).
+    """
+
+    anchor: float
+    period: float
+    factor: float
+    upto: float
+    after: float | None = None
+    cutoff: float | None = None
+    charge_job_end: bool = False
+    view: float | None = None
+
+
+def charge_at(start: float, end: float | None, rate: float, grid: PassGrid) -> float:
+    """Usage a job adds to its association, as it stands at pass ``grid.upto``.
 
     Counts the passes ``t`` in ``(after, upto]`` (and ``≥ cutoff``, the last reset) during
     which the job ran (``start < t``, and ``t ≤ end``): the pass charges
@@ -255,6 +273,8 @@ def charge_at(
     ``d^(upto - t)``. With ``charge_job_end`` the part after the last pass before ``end``
     is charged when the job ends (at or before ``view``), then decays with the next passes.
     """
+    anchor, period, factor, upto = grid.anchor, grid.period, grid.factor, grid.upto
+    after, cutoff, view = grid.after, grid.cutoff, grid.view
     lo = start
     if after is not None:
         lo = max(lo, after)
@@ -277,7 +297,7 @@ def charge_at(
             # Σ_{m=0}^{n-1} q^m, decayed from t_last to upto
             series = float(n_full) if q == 1.0 else (1.0 - q**n_full) / (1.0 - q)
             total += per * series * real_decay(factor, upto - t_last)
-    if charge_job_end and end is not None:
+    if grid.charge_job_end and end is not None:
         limit = upto if view is None else max(view, upto)
         if end <= limit:
             t_prev = last_pass(anchor, end, period)
@@ -306,24 +326,22 @@ def usage_at(
     factor = params.factor
     cutoff = reset_cutoff(params, base, state.last_reset, t)
     stored_reset = cutoff is not None and (anchor is None or cutoff > anchor)
+    grid = PassGrid(
+        anchor=base,
+        period=period,
+        factor=factor,
+        upto=t,
+        after=anchor,
+        cutoff=cutoff if stored_reset else None,
+        charge_job_end=params.charge_job_end,
+        view=now,
+    )
     out: dict[UsageKey, float] = {key: 0.0 for key in state.usage}
     if not stored_reset:
         keep = real_decay(factor, t - base)
         out = {key: value * keep for key, value in state.usage.items()}
     for run in state.running:
-        add = charge_at(
-            run.start,
-            run.end,
-            run.rate,
-            anchor=base,
-            period=period,
-            factor=factor,
-            upto=t,
-            after=anchor,
-            cutoff=cutoff if stored_reset else None,
-            charge_job_end=params.charge_job_end,
-            view=now,
-        )
+        add = charge_at(run.start, run.end, run.rate, grid)
         key = (run.account, run.user)
         out[key] = out.get(key, 0.0) + add
     return t, out
@@ -376,10 +394,7 @@ def record_charge(
     params: DecayParams,
 ) -> float:
     """Usage a newly imported job adds at pass ``t`` (the state's last pass)."""
-    return charge_at(
-        start,
-        end,
-        rate,
+    grid = PassGrid(
         anchor=t,
         period=params.calc_period,
         factor=params.factor,
@@ -388,6 +403,7 @@ def record_charge(
         charge_job_end=params.charge_job_end,
         view=now,
     )
+    return charge_at(start, end, rate, grid)
 
 
 def still_running(end: float | None, now: float) -> bool:

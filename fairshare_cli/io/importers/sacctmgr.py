@@ -335,16 +335,7 @@ def _associations(
     header_line: int,
     out: Listing,
 ) -> None:
-    has_parent = "parentname" in names
-    has_lftrgt = "lft" in names and "rgt" in names
-    # ``sacctmgr -P show assoc tree``: one leading space per level below root.
-    tree = not has_parent and not has_lftrgt and _indented(names, records)
-    if not has_parent and not has_lftrgt and not tree:
-        raise InputError(
-            f"{label}:{header_line}: the listing does not say each account's parent; "
-            "list it with format=...,ParentName (or Lft,Rgt, or -P ... tree), or use "
-            "'sacctmgr dump'"
-        )
+    has_parent, has_lftrgt, tree = _parent_columns(names, records, f"{label}:{header_line}")
     spans: list[tuple[int, int, str]] = []
     stack: list[str] = []
     for n, cells in records:
@@ -384,6 +375,27 @@ def _associations(
     if not has_parent:
         _parents_from_lft(spans, out)
     _order(out)
+
+
+def _parent_columns(
+    names: list[str], records: list[tuple[int, list[str]]], where: str
+) -> tuple[bool, bool, bool]:
+    """How the listing gives parents: a ParentName column, Lft/Rgt, or tree indentation.
+
+    Raises:
+        InputError: none of the three, naming the header line.
+    """
+    has_parent = "parentname" in names
+    has_lftrgt = "lft" in names and "rgt" in names
+    # ``sacctmgr -P show assoc tree``: one leading space per level below root.
+    tree = not has_parent and not has_lftrgt and _indented(names, records)
+    if not has_parent and not has_lftrgt and not tree:
+        raise InputError(
+            f"{where}: the listing does not say each account's parent; "
+            "list it with format=...,ParentName (or Lft,Rgt, or -P ... tree), or use "
+            "'sacctmgr dump'"
+        )
+    return has_parent, has_lftrgt, tree
 
 
 def _indented(names: list[str], records: list[tuple[int, list[str]]]) -> bool:

@@ -20,13 +20,13 @@ from fairshare_cli.core.dirac.taskqueues import (
     build_task_queues,
     cpu_segment,
     first_try_probabilities,
-    float32,
     real_priority,
     stored_priority,
     task_queue_priorities,
     task_queue_rows,
     valid_cpu_segments,
 )
+from fairshare_cli.core.float32 import float32
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from fairshare_cli.core.config import MachineSpec
+from fairshare_cli.core.htcondor.groups import GroupTree, QuotaKnobs
 from fairshare_cli.core.htcondor.negotiator import (
     Claim,
     CycleResult,
@@ -13,7 +14,6 @@ from fairshare_cli.core.htcondor.negotiator import (
     SubmitterPrio,
     negotiate_cycle,
 )
-from fairshare_cli.core.htcondor.quotas import GroupTree, QuotaKnobs
 
 NOW = 1_795_000_000.0
 LEGACY = NegotiatorKnobs(

@@ -15,8 +15,8 @@ from negotiation_helpers import (
 )
 
 from fairshare_cli.core.config import MachineSpec
+from fairshare_cli.core.htcondor.groups import GroupConfig, build_group_tree
 from fairshare_cli.core.htcondor.negotiator import Claim
-from fairshare_cli.core.htcondor.quotas import GroupConfig, build_group_tree
 from fairshare_cli.errors import ConfigError, InputError
 
 EUPS = {"a@example.org": 5.0, "b@example.org": 10.0, "c@example.org": 20.0}

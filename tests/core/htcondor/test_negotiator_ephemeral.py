@@ -11,8 +11,8 @@ from dataclasses import replace
 from negotiation_helpers import LEGACY, NOW, J, jobs, pool, run
 
 from fairshare_cli.core.config import MachineSpec
+from fairshare_cli.core.htcondor.groups import GroupConfig, QuotaKnobs, build_group_tree
 from fairshare_cli.core.htcondor.negotiator import Claim, NegotiatorKnobs
-from fairshare_cli.core.htcondor.quotas import GroupConfig, QuotaKnobs, build_group_tree
 
 #: Oversubscription on, so a static quota is kept as configured (no scaling to the pool).
 OVERSUB = QuotaKnobs(allow_quota_oversubscription=True, use_slot_weights=False)

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from negotiation_helpers import CURRENT, LEGACY, NOW, J, submitter_of
 
 from fairshare_cli.core.config import MachineSpec
+from fairshare_cli.core.htcondor.groups import GroupConfig, build_group_tree
 from fairshare_cli.core.htcondor.negotiator import (
     Claim,
     CycleResult,
@@ -17,7 +18,6 @@ from fairshare_cli.core.htcondor.negotiator import (
     SubmitterPrio,
     negotiate_cycle,
 )
-from fairshare_cli.core.htcondor.quotas import GroupConfig, build_group_tree
 
 USERS = ["u0", "u1", "u2", "u3", "group_a.u4", "group_b.u5"]
 

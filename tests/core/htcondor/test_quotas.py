@@ -7,13 +7,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairshare_cli.core.htcondor.classads import evaluate_alone
-from fairshare_cli.core.htcondor.quotas import (
+from fairshare_cli.core.htcondor.groups import (
     GroupConfig,
     GroupNode,
     QuotaKnobs,
-    QuotaRow,
     assigned_group,
     build_group_tree,
+)
+from fairshare_cli.core.htcondor.quotas import (
+    QuotaRow,
     negotiate_groups,
     prepare_groups,
     quota_rows,

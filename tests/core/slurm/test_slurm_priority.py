@@ -7,18 +7,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairshare_cli.core.jobs import Job
-from fairshare_cli.core.slurm.assoc_tree import AccountDef, build_tree, compute_fairshare, set_usage
+from fairshare_cli.core.slurm.assoc_tree import AccountDef, build_tree, set_usage
+from fairshare_cli.core.slurm.factors import (
+    age_factor,
+    clamp_priority,
+    job_size_factor,
+    parse_flags,
+)
+from fairshare_cli.core.slurm.fairshare import compute_fairshare
 from fairshare_cli.core.slurm.priority import (
     PartitionInfo,
     PriorityContext,
     QosInfo,
     Weights,
-    age_factor,
-    clamp_priority,
     compute_rows,
     controller_priority,
-    job_size_factor,
-    parse_flags,
 )
 from fairshare_cli.core.timestr import TimeStringError, time_str2mins, time_str2secs
 from fairshare_cli.errors import InputError

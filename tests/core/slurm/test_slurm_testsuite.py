@@ -12,10 +12,9 @@ import pytest
 from fairshare_cli.core.slurm.assoc_tree import (
     AccountDef,
     build_tree,
-    compute_fairshare,
     set_usage,
-    share_rows,
 )
+from fairshare_cli.core.slurm.fairshare import compute_fairshare, share_rows
 from fairshare_cli.render import sshare
 
 

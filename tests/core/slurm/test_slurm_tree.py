@@ -12,10 +12,9 @@ from fairshare_cli.core.slurm.assoc_tree import (
     NO_VAL,
     AccountDef,
     build_tree,
-    compute_fairshare,
     set_usage,
-    share_rows,
 )
+from fairshare_cli.core.slurm.fairshare import compute_fairshare, share_rows
 from fairshare_cli.errors import ConfigError
 
 # The Slurm 2.0 multifactor page's example (Figure 3): A(40){B(30): u1, C(10): u2 u3},

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from fairshare_cli.core.slurm.usage import (
     DecayParams,
+    PassGrid,
     SlurmUsage,
     add_record,
     advance,
@@ -47,10 +48,9 @@ def test_pass_by_pass_charge_matches_iteration() -> None:
         _t("2026-11-21T23:09:01"),
         None,
         8.0,
-        anchor=_t("2026-11-21T23:08:20"),
-        period=60,
-        factor=d,
-        upto=_t("2026-11-21T23:13:20"),
+        PassGrid(
+            anchor=_t("2026-11-21T23:08:20"), period=60, factor=d, upto=_t("2026-11-21T23:13:20")
+        ),
     )
     assert got == pytest.approx(expected, rel=1e-13)
     assert round(got, 2) == 1731.96  # scontrol show assoc_mgr, ft1_running
@@ -59,13 +59,18 @@ def test_pass_by_pass_charge_matches_iteration() -> None:
 def test_job_ending_between_passes_is_charged_to_the_pass_before() -> None:
     d = decay_factor(600)
     anchor = _t("2026-11-21T23:08:20")
-    args = dict(anchor=anchor, period=60, factor=d, upto=_t("2026-11-21T23:19:20"))
-    got = charge_at(_t("2026-11-21T23:09:01"), _t("2026-11-21T23:16:01"), 4.0, **args)
-    same = charge_at(_t("2026-11-21T23:09:01"), _t("2026-11-21T23:15:20"), 4.0, **args)
+    grid = PassGrid(anchor=anchor, period=60, factor=d, upto=_t("2026-11-21T23:19:20"))
+    got = charge_at(_t("2026-11-21T23:09:01"), _t("2026-11-21T23:16:01"), 4.0, grid)
+    same = charge_at(_t("2026-11-21T23:09:01"), _t("2026-11-21T23:15:20"), 4.0, grid)
     assert got == same
     assert round(got, 2) == 899.25  # ft2_idle
     more = charge_at(
-        _t("2026-11-21T23:09:01"), _t("2026-11-21T23:16:01"), 4.0, charge_job_end=True, **args
+        _t("2026-11-21T23:09:01"),
+        _t("2026-11-21T23:16:01"),
+        4.0,
+        PassGrid(
+            anchor=anchor, period=60, factor=d, upto=_t("2026-11-21T23:19:20"), charge_job_end=True
+        ),
     )
     assert more == pytest.approx(same + 41 * d**41 * 4 * d ** (4 * 60))
 

@@ -1,0 +1,263 @@
+"""Slurm's four fair-share algorithms over the association tree, and sshare's rows.
+
+Mirrors ``priority_multifactor.c`` (classic and depth-oblivious effective usage, the
+``2^(-UE/S)`` factor) and ``fair_tree.c`` (level fair share and the depth-first ranking);
+``linear`` is the Slurm 2.0 formula ``F = (S - UE + 1) / 2``. The tree itself (parents,
+shares, usage) is :mod:`fairshare_cli.core.slurm.assoc_tree`.
+"""
+
+from __future__ import annotations
+
+import math
+
+from fairshare_cli.core.slurm.assoc_tree import NO_VAL, Assoc, AssocTree, fs_assoc
+
+ALGORITHMS = ("linear", "classic", "fair_tree", "depth_oblivious")
+
+
+def compute_fairshare(
+    tree: AssocTree, algorithm: str, *, dampening_factor: int = 1, capacity: float | None = None
+) -> None:
+    """Fill normalised shares and usage, effective usage, factors and level fair share.
+
+    ``capacity``, when given, normalises usage as Slurm 2.0 did
+    (``usage / (cluster CPUs x half-life x 2)``); otherwise usage / root usage.
+
+    Raises:
+        ValueError: an unknown algorithm name.
+    """
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown fair-share algorithm {algorithm!r}")
+    root = tree.root
+    denom = capacity if capacity is not None else root.usage_raw
+    for a in tree.assocs:
+        a.usage_norm = min(a.usage_raw / denom, 1.0) if denom else 0.0
+        a.fs_factor = None
+    if algorithm == "fair_tree":
+        _fair_tree(tree)
+    else:
+        _classic(tree, algorithm, dampening_factor)
+
+
+def classic_factor(usage_efctv: float, shares_norm: float, dampening_factor: int = 1) -> float:
+    """``priority_p_calc_fs_factor``: ``2^(-(UE/S)/damp)``, 0 when S <= 0."""
+    if shares_norm <= 0:
+        return 0.0
+    return float(2.0 ** (-(usage_efctv / shares_norm) / dampening_factor))
+
+
+def linear_factor(usage_efctv: float, shares_norm: float) -> float:
+    """Slurm 2.0's fair-share factor ``F = (S - UE + 1) / 2``."""
+    return (shares_norm - usage_efctv + 1.0) / 2.0
+
+
+def _classic(tree: AssocTree, algorithm: str, damp: int) -> None:
+    """Classic, linear and depth-oblivious normalised shares and effective usage."""
+    root = tree.root
+    root.shares_norm = 1.0
+    root.usage_efctv = 1.0
+    chain = _chained_shares(tree)
+    for a in tree.assocs:
+        if a.parent is None:
+            continue
+        fs = a.fs_parent
+        assert fs is not None
+        a.shares_norm = fs.shares_norm if a.is_parent_mode else chain[id(a)]
+        a.usage_efctv = _classic_ue(a, fs, root, algorithm)
+    for a in tree.assocs:
+        if algorithm == "linear":
+            a.fs_factor = linear_factor(a.usage_efctv, a.shares_norm)
+        else:
+            a.fs_factor = classic_factor(a.usage_efctv, a.shares_norm, damp)
+        a.level_fs = 0.0
+
+
+def _chained_shares(tree: AssocTree) -> dict[int, float]:
+    """Each association's share of the whole machine: its level ratio times its parent's.
+
+    A ``parent`` association passes its parent's share on unchanged.
+    """
+    root = tree.root
+    chain: dict[int, float] = {id(root): 1.0}
+    for a in tree.assocs:
+        p = a.parent
+        if p is None:
+            continue
+        up = chain[id(p)]
+        if a.is_parent_mode:
+            mine = up
+        elif a.level_shares == 0:
+            mine = 0.0
+        else:
+            mine = up * a.shares_raw / a.level_shares
+        chain[id(a)] = mine
+    return chain
+
+
+def _classic_ue(a: Assoc, fs: Assoc, root: Assoc, algorithm: str) -> float:
+    """``_set_usage_efctv``: the effective usage from the fair-share parent's."""
+    if fs is root:
+        return a.usage_norm
+    if a.is_parent_mode:
+        return fs.usage_efctv
+    if algorithm == "depth_oblivious":
+        return _depth_oblivious_ue(a, fs)
+    if a.level_shares == 0:
+        return fs.usage_efctv
+    ua = a.usage_norm
+    return ua + (fs.usage_efctv - ua) * a.shares_raw / a.level_shares
+
+
+def _depth_oblivious_ue(a: Assoc, parent: Assoc) -> float:
+    """``_depth_oblivious_set_usage_efctv``: UE = R_parent · r_l^k · S."""
+    if not (a.shares_norm and parent.shares_norm and parent.usage_efctv and a.usage_norm):
+        return a.usage_norm
+    ratio_p = parent.usage_efctv / parent.shares_norm
+    ratio_s = sum(s.usage_norm for s in parent.fs_children if not s.is_parent_mode)
+    ratio_s /= parent.shares_norm
+    ratio_l = (a.usage_norm / a.shares_norm) / ratio_s
+    if not ratio_p or not ratio_l or math.log(ratio_p) * math.log(ratio_l) >= 0:
+        k = 1.0
+    else:
+        k = 1.0 / (1.0 + (5.0 * math.log(ratio_p)) ** 2)
+    return float(ratio_p * ratio_l**k * a.shares_norm)
+
+
+def _fair_tree(tree: AssocTree) -> None:
+    """Fair Tree (``fair_tree.c``): level shares, level usage, level fair share, ranking."""
+    root = tree.root
+    root.shares_norm = 0.0
+    root.usage_efctv = 1.0
+    root.level_fs = NO_VAL
+    for a in tree.assocs:
+        fs = a.fs_parent
+        if fs is not None:
+            _set_level_fs(a, fs)
+    _rank_users(tree)
+
+
+def _set_level_fs(a: Assoc, fs: Assoc) -> None:
+    """``_calc_assoc_fs``: level shares, level usage and level fair share of one association."""
+    if a.is_parent_mode:
+        # the fair-share parent's own level ratio
+        if fs.parent is None or not fs.level_shares:
+            a.shares_norm = 0.0
+        else:
+            a.shares_norm = fs.shares_raw / fs.level_shares
+    else:
+        a.shares_norm = a.shares_raw / a.level_shares if a.level_shares else 0.0
+    a.usage_efctv = a.usage_raw / fs.usage_raw if fs.usage_raw else 0.0
+    if a.is_parent_mode:
+        a.level_fs = math.inf if a.is_user else NO_VAL
+    elif a.shares_norm == 0:
+        a.level_fs = 0.0
+    elif a.usage_efctv == 0:
+        a.level_fs = math.inf
+    else:
+        a.level_fs = a.shares_norm / a.usage_efctv
+
+
+def _rank_users(tree: AssocTree) -> None:
+    """``_calc_tree_fs``: rank users depth-first by level fair share; factor = rank / users.
+
+    Users tied with the previous sibling (an account tied passes the tie to its first child)
+    share its rank.
+    """
+    n_users = len(tree.users)
+    if not n_users:
+        return
+    rank = n_users
+    rnt = n_users
+    # Iterative depth-first walk: (siblings sorted, next index, account_tied, prev LF).
+    stack: list[list[object]] = [[_sorted_level(tree.root.fs_children), 0, False, NO_VAL]]
+    while stack:
+        frame = stack[-1]
+        sibs: list[Assoc] = frame[0]  # type: ignore[assignment]
+        i: int = frame[1]  # type: ignore[assignment]
+        if i >= len(sibs):
+            stack.pop()
+            continue
+        a = sibs[i]
+        frame[1] = i + 1
+        lf = a.level_fs
+        tied = True if (i == 0 and frame[2]) else (lf == frame[3])
+        frame[3] = lf
+        if a.is_user:
+            if not tied:
+                rank = rnt
+            a.fs_factor = rank / n_users
+            rnt -= 1
+        else:
+            stack.append([_sorted_level(a.fs_children), 0, tied, NO_VAL])
+
+
+def _sorted_level(children: list[Assoc]) -> list[Assoc]:
+    """Siblings by level fair share, highest first; users before accounts on ties."""
+    return sorted(children, key=lambda a: (-(a.level_fs or 0.0), 0 if a.is_user else 1))
+
+
+def job_fairshare_factor(a: Assoc, algorithm: str) -> float:
+    """The fair-share factor a job of association ``a`` gets (``_get_fairshare_priority``)."""
+    if algorithm == "fair_tree":
+        return a.fs_factor or 0.0
+    src = fs_assoc(a)
+    return src.fs_factor or 0.0
+
+
+#: The TRES a default Slurm cluster tracks, in its order (sshare's TRES lists).
+DEFAULT_TRES = ("cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages")
+
+
+def share_rows(
+    tree: AssocTree, algorithm: str, *, account_fairshare: bool = False, cluster: str = ""
+) -> list[dict[str, object]]:
+    """sshare's rows, in lineage order, with None where sshare prints a blank.
+
+    Fair Tree shows FairShare on user rows only and LevelFS everywhere but root and
+    ``parent`` rows. The other algorithms show the factor computed from each row's
+    effective usage and normalised shares: on user rows, or on every row with
+    ``account_fairshare`` (what Slurm 22.05 prints), and LevelFS as 0.
+    """
+    fair_tree = algorithm == "fair_tree"
+    run_mins = ",".join(f"{t}=0" for t in DEFAULT_TRES)
+    rows: list[dict[str, object]] = []
+    for a in tree.in_lineage_order():
+        is_root = a.parent is None
+        if is_root:
+            raw_shares: object = None
+        elif a.is_parent_mode:
+            raw_shares = "parent"
+        else:
+            raw_shares = a.shares_raw
+        if fair_tree:
+            fairshare = a.fs_factor if a.is_user else None
+        elif a.is_user or account_fairshare:
+            fairshare = a.fs_factor
+        else:
+            fairshare = None
+        level_fs = a.level_fs
+        if a.is_parent_mode or level_fs == NO_VAL:
+            level_fs = None
+        rows.append(
+            {
+                "account": a.account,
+                "account_display": " " * a.depth + a.account,
+                "user": a.user,
+                "id": a.id,
+                "cluster": cluster,
+                "partition": None,
+                "raw_shares": raw_shares,
+                "norm_shares": a.shares_norm,
+                "raw_usage": a.usage_raw,
+                "norm_usage": None if is_root else a.usage_norm,
+                "effective_usage": a.usage_efctv,
+                "fairshare": fairshare,
+                "level_fs": level_fs,
+                "grp_tres_mins": None,
+                "grp_tres_raw": None,
+                "tres_run_mins": run_mins,
+                "depth": a.depth,
+                "is_user": a.is_user,
+            }
+        )
+    return rows

@@ -1,0 +1,193 @@
+"""Read and validate the TOML pool config into a frozen :class:`Config` (docs/config.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from fairshare_cli.core.config import PROFILE_DEFAULTS, Config
+from fairshare_cli.errors import ConfigError
+from fairshare_cli.io.config.dirac import read_dirac
+from fairshare_cli.io.config.htcondor import (
+    read_accountant,
+    read_groups,
+    read_machines,
+    read_negotiator,
+    read_pool,
+)
+from fairshare_cli.io.config.reader import Reader
+from fairshare_cli.io.config.slurm import (
+    read_accounts,
+    read_partitions,
+    read_priority,
+    read_qos,
+)
+from fairshare_cli.io.toml import tomllib
+
+__all__ = [
+    "TOP_KEYS",
+    "apply_overrides",
+    "build_config",
+    "check_expressions",
+    "load_config",
+    "read_toml",
+    "split_dotted",
+]
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """Parse ``path`` as TOML.
+
+    Raises:
+        ConfigError: the file is missing, unreadable or not valid TOML.
+    """
+    try:
+        with path.open("rb") as fh:
+            data: dict[str, Any] = tomllib.load(fh)
+            return data
+    except FileNotFoundError:
+        raise ConfigError(f"config file {path} does not exist") from None
+    except OSError as exc:
+        raise ConfigError(f"config file {path} cannot be read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"config file {path} is not UTF-8 text (byte {exc.start}); expected a TOML file"
+        ) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
+    except (ValueError, RecursionError) as exc:  # an over-long integer, too deep a nesting
+        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
+
+
+def load_config(path: Path, overrides: Mapping[str, Any] | None = None) -> Config:
+    """Read, override (``whatif --set``) and validate the config at ``path``.
+
+    Raises:
+        ConfigError: naming the file and key, for anything invalid.
+    """
+    raw = read_toml(path)
+    if overrides:
+        raw = apply_overrides(raw, overrides, str(path))
+    return build_config(raw, str(path))
+
+
+def apply_overrides(
+    raw: dict[str, Any], overrides: Mapping[str, Any], where: str
+) -> dict[str, Any]:
+    """Return a copy of ``raw`` with dotted ``key=value`` overrides set.
+
+    Quoted parts keep dots: ``groups."group_physics".quota``.
+
+    Raises:
+        ConfigError: a path runs through a value that is not a table.
+    """
+    import copy
+
+    out = copy.deepcopy(raw)
+    for dotted, value in overrides.items():
+        parts = split_dotted(dotted)
+        node: Any = out
+        for part in parts[:-1]:
+            if isinstance(node, list):
+                try:
+                    node = node[int(part)]
+                    continue
+                except (ValueError, IndexError):
+                    raise ConfigError(f"{where}: --set {dotted}: no item {part}") from None
+            nxt = node.setdefault(part, {})
+            if not isinstance(nxt, (dict, list)):
+                raise ConfigError(f"{where}: --set {dotted}: {part} is not a table")
+            node = nxt
+        if isinstance(node, list):
+            raise ConfigError(f"{where}: --set {dotted}: cannot replace a whole [[...]] entry")
+        node[parts[-1]] = value
+    return out
+
+
+def split_dotted(key: str) -> list[str]:
+    """Split a dotted TOML key, honouring double-quoted parts."""
+    parts: list[str] = []
+    buf = ""
+    quoted = False
+    for ch in key:
+        if ch == '"':
+            quoted = not quoted
+        elif ch == "." and not quoted:
+            parts.append(buf)
+            buf = ""
+        else:
+            buf += ch
+    parts.append(buf)
+    return [p.strip() for p in parts]
+
+
+TOP_KEYS = (
+    "pool",
+    "accountant",
+    "negotiator",
+    "machines",
+    "groups",
+    "priority",
+    "partitions",
+    "qos",
+    "accounts",
+    "dirac",
+)
+
+
+def build_config(raw: Mapping[str, Any], file: str) -> Config:
+    """Validate a parsed TOML document into a :class:`Config`, applying the profile.
+
+    Raises:
+        ConfigError: naming the file and the key, for anything invalid.
+    """
+    top = Reader(raw, "", file, TOP_KEYS)
+    pool = read_pool(top, file)
+    prof = PROFILE_DEFAULTS[pool.defaults]
+    return Config(
+        path=file,
+        pool=pool,
+        accountant=read_accountant(top, file, prof),
+        negotiator=read_negotiator(top, file, prof),
+        machines=read_machines(top, file),
+        groups=read_groups(top, file),
+        priority=read_priority(top, file, prof),
+        partitions=read_partitions(top, file),
+        qos=read_qos(top, file),
+        accounts=read_accounts(top, file),
+        dirac=read_dirac(top, file),
+    )
+
+
+def check_expressions(config: Config) -> None:
+    """Parse every ClassAd expression of the config (negotiator knobs, machine start/rank).
+
+    Loading a config does not parse them (most commands never evaluate one); ``fs config
+    check`` and the HTCondor views call this so that a typo names the file and key.
+
+    Raises:
+        ConfigError: naming the file and key of the first expression that does not parse.
+    """
+    from fairshare_cli.core.htcondor.classads import check_expression
+
+    neg = config.negotiator
+    texts = [
+        (f"[negotiator] {key}", getattr(neg, key))
+        for key in (
+            "slot_weight",
+            "preemption_requirements",
+            "preemption_rank",
+            "pre_job_rank",
+            "post_job_rank",
+            "group_sort_expr",
+        )
+    ]
+    for spec in config.machines:
+        texts += [
+            (f"machine {spec.name} start", spec.start),
+            (f"machine {spec.name} rank", spec.rank),
+        ]
+    for key, text in texts:
+        if text is not None and text.strip():
+            check_expression(text, f"{config.path}: {key}", ConfigError)

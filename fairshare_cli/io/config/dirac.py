@@ -1,0 +1,127 @@
+"""DIRAC's section: ``[dirac]`` with its groups and share correction."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from fairshare_cli.core.config import (
+    DIRAC_CPU_SEGMENTS,
+    DiracConfig,
+    DiracCorrectionConfig,
+    DiracCorrectionInstance,
+    DiracGroupSpec,
+    DiracSlice,
+)
+from fairshare_cli.core.dirac.taskqueues import valid_cpu_segments
+from fairshare_cli.io.config.reader import Reader, choice, int_list
+
+
+def read_dirac(top: Reader, file: str) -> DiracConfig:
+    """``[dirac]``: groups, share correction and the code-versus-docs switches.
+
+    DIRAC reads JobShare and every corrector option as an integer and silently falls back
+    to the default on anything else; here a non-integer is an error instead.
+    """
+    r = Reader(
+        top.table.get("dirac", {}),
+        "dirac",
+        file,
+        ("groups", "correction", "job_priority_weighting", "cpu_segments"),
+    )
+    groups_raw = r.table.get("groups", {})
+    names = tuple(groups_raw) if isinstance(groups_raw, Mapping) else ()
+    g0 = Reader(groups_raw, "dirac.groups", file, names)
+    groups: dict[str, DiracGroupSpec] = {}
+    for name, body in g0.table.items():
+        g = Reader(
+            body, f"dirac.groups.{name}", file, ("job_share", "job_sharing", "allow_background_tqs")
+        )
+        groups[name] = DiracGroupSpec(
+            name=name,
+            job_share=g.int_("job_share", 1000, lo=0),
+            job_sharing=g.get("job_sharing", g.boolean, False),
+            allow_background_tqs=g.get("allow_background_tqs", g.boolean, False),
+        )
+    weighting = r.get("job_priority_weighting", choice(r, ("average", "sum")), "average")
+    segments = r.get("cpu_segments", int_list(r), DIRAC_CPU_SEGMENTS)
+    if not valid_cpu_segments(segments):
+        r.fail(
+            "dirac.cpu_segments: expected strictly increasing positive whole numbers of seconds "
+            "(DIRAC would silently fall back to its default segments)"
+        )
+    c = Reader(
+        r.table.get("correction", {}),
+        "dirac.correction",
+        file,
+        ("enabled", "instances", "absent_entities", "in_group_history"),
+    )
+    inst_raw = c.table.get("instances", [])
+    if not isinstance(inst_raw, list):
+        c.fail("dirac.correction.instances: expected an array of tables")
+    instances = [_correction_instance(body, i, file) for i, body in enumerate(inst_raw)]
+    seen: dict[str, str] = {}
+    for i, inst in enumerate(instances):
+        key = inst.group or "<between groups>"
+        if key in seen:
+            what = f"group '{inst.group}'" if inst.group else "groups"
+            c.fail(
+                f"dirac.correction.instances[{i}]: instance '{inst.name}' corrects the same "
+                f"{what} as '{seen[key]}'; DIRAC refuses two correctors for one key"
+            )
+        seen[key] = inst.name
+        if inst.group and inst.group not in groups:
+            c.fail(
+                f"dirac.correction.instances[{i}].group: '{inst.group}' is not in "
+                f"[dirac.groups] (known: {', '.join(sorted(groups)) or 'none'})"
+            )
+    return DiracConfig(
+        groups=groups,
+        correction=DiracCorrectionConfig(
+            enabled=c.get("enabled", c.boolean, False),
+            instances=tuple(instances),
+            absent_entities=c.get(
+                "absent_entities", choice(c, ("max_correction", "weighted")), "max_correction"
+            ),
+            in_group_history=c.get("in_group_history", choice(c, ("dn", "user")), "dn"),
+        ),
+        job_priority_weighting=weighting,
+        cpu_segments=tuple(segments),
+    )
+
+
+def _correction_instance(body: Any, i: int, file: str) -> DiracCorrectionInstance:
+    """One ``[[dirac.correction.instances]]`` table, with DIRAC's defaults."""
+    where = f"dirac.correction.instances[{i}]"
+    ir = Reader(body, where, file, ("name", "group", "max_global_correction", "slices"))
+    slices_raw = ir.table.get("slices", [])
+    if not isinstance(slices_raw, list):
+        ir.fail(f"{where}.slices: expected a list of {{ time_span, weight, max_correction }}")
+    slices: list[DiracSlice] = []
+    for j, sb in enumerate(slices_raw):
+        at = f"{where}.slices[{j}]"
+        sr = Reader(sb, at, file, ("time_span", "weight", "max_correction"))
+        span = sr.get("time_span", sr.duration, 604800.0)
+        if span <= 0 or not float(span).is_integer():
+            sr.fail(
+                f"{at}.time_span: expected a whole number of seconds above 0 "
+                f"(or a time string), got {sr.table['time_span']!r}"
+            )
+        slices.append(
+            DiracSlice(
+                time_span=int(span),
+                weight=sr.int_("weight", 1, lo=0),
+                max_correction=sr.int_("max_correction", 3, lo=1),
+            )
+        )
+    if sum(s.weight for s in slices) <= 0:
+        ir.fail(
+            f"{where}.slices: the slice weights sum to zero; give at least one slice a "
+            "positive weight (DIRAC divides each weight by their sum)"
+        )
+    return DiracCorrectionInstance(
+        name=ir.get("name", ir.string, f"instance{i}"),
+        group=ir.get("group", ir.string, ""),
+        max_global_correction=ir.int_("max_global_correction", 5, lo=1),
+        slices=tuple(slices),
+    )

@@ -1,0 +1,210 @@
+"""HTCondor's config sections: pool, accountant, negotiator, machines and groups."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from fairshare_cli.core.config import (
+    PROFILE_DEFAULTS,
+    AccountantConfig,
+    GroupSpec,
+    MachineSpec,
+    NegotiatorConfig,
+    PoolConfig,
+)
+from fairshare_cli.core.limits import INT32_MAX, INT64_MAX, INT64_MIN, MAX_POOL_SLOTS
+from fairshare_cli.io.config.reader import Reader
+
+
+def read_pool(top: Reader, file: str) -> PoolConfig:
+    r = Reader(
+        top.table.get("pool", {}),
+        "pool",
+        file,
+        ("name", "uid_domain", "local_domains", "defaults", "state"),
+    )
+    defaults = r.get("defaults", r.string, "legacy")
+    if defaults not in PROFILE_DEFAULTS:
+        r.fail(f'pool.defaults: expected "legacy" or "current", got "{defaults}"')
+    state = r.get("state", r.string, "") or None
+    return PoolConfig(
+        name=r.get("name", r.string, "pool"),
+        uid_domain=r.get("uid_domain", r.string, "localdomain"),
+        local_domains=r.get("local_domains", r.string_list, ()),
+        defaults=defaults,  # type: ignore[arg-type]
+        state=state,
+    )
+
+
+def read_accountant(top: Reader, file: str, prof: Mapping[str, Any]) -> AccountantConfig:
+    r = Reader(
+        top.table.get("accountant", {}),
+        "accountant",
+        file,
+        ("priority_halflife", "default_prio_factor", "nice_user_prio_factor", "remote_prio_factor"),
+    )
+
+    def factor(v: Any, k: str) -> float:
+        return r.number(v, k, lo=1.0)
+
+    return AccountantConfig(
+        priority_halflife=r.get("priority_halflife", r.duration, 86400.0),
+        default_prio_factor=r.get(
+            "default_prio_factor", factor, prof["accountant.default_prio_factor"]
+        ),
+        nice_user_prio_factor=r.get(
+            "nice_user_prio_factor", factor, prof["accountant.nice_user_prio_factor"]
+        ),
+        remote_prio_factor=r.get(
+            "remote_prio_factor", factor, prof["accountant.remote_prio_factor"]
+        ),
+    )
+
+
+def read_negotiator(top: Reader, file: str, prof: Mapping[str, Any]) -> NegotiatorConfig:
+    d = NegotiatorConfig()
+    r = Reader(
+        top.table.get("negotiator", {}),
+        "negotiator",
+        file,
+        (
+            "use_slot_weights",
+            "slot_weight",
+            "allow_quota_oversubscription",
+            "preemption_requirements",
+            "preemption_rank",
+            "pre_job_rank",
+            "post_job_rank",
+            "group_sort_expr",
+            "group_quota_round_robin_rate",
+            "group_quota_max_allocation_rounds",
+            "strict_enforce_quota",
+            "use_weighted_demand",
+            "accept_surplus",
+            "autoregroup",
+        ),
+    )
+    return NegotiatorConfig(
+        use_slot_weights=r.get("use_slot_weights", r.boolean, prof["negotiator.use_slot_weights"]),
+        slot_weight=r.get("slot_weight", r.string, d.slot_weight),
+        allow_quota_oversubscription=r.get(
+            "allow_quota_oversubscription",
+            r.boolean,
+            prof["negotiator.allow_quota_oversubscription"],
+        ),
+        preemption_requirements=r.get(
+            "preemption_requirements", r.string, prof["negotiator.preemption_requirements"]
+        ),
+        preemption_rank=r.get("preemption_rank", r.string, d.preemption_rank),
+        pre_job_rank=r.get("pre_job_rank", r.string, d.pre_job_rank),
+        post_job_rank=r.get("post_job_rank", r.string, d.post_job_rank),
+        group_sort_expr=r.get("group_sort_expr", r.string, d.group_sort_expr),
+        group_quota_round_robin_rate=r.num(
+            "group_quota_round_robin_rate", d.group_quota_round_robin_rate, lo=1.0
+        ),
+        group_quota_max_allocation_rounds=r.int_(
+            "group_quota_max_allocation_rounds", d.group_quota_max_allocation_rounds, lo=1
+        ),
+        strict_enforce_quota=r.get("strict_enforce_quota", r.boolean, d.strict_enforce_quota),
+        use_weighted_demand=r.get("use_weighted_demand", r.boolean, d.use_weighted_demand),
+        accept_surplus=r.get("accept_surplus", r.boolean, d.accept_surplus),
+        autoregroup=r.get("autoregroup", r.boolean, d.autoregroup),
+    )
+
+
+def read_machines(top: Reader, file: str) -> tuple[MachineSpec, ...]:
+    items = top.table.get("machines", [])
+    if not isinstance(items, list):
+        top.fail("machines: expected an array of tables ([[machines]])")
+    out: list[MachineSpec] = []
+    names: set[str] = set()
+    total = 0
+    for i, item in enumerate(items):
+        r = Reader(
+            item,
+            f"machines[{i}]",
+            file,
+            ("name", "count", "slots", "attributes", "start", "rank", "partitions"),
+        )
+        if not r.has("name"):
+            r.fail(f"machines[{i}].name: required (machines are named <name>001, <name>002, ...)")
+        name = r.get("name", r.string, "")
+        if name in names:
+            r.fail(f"machines[{i}].name: '{name}' is used by an earlier [[machines]] entry")
+        names.add(name)
+        attrs = r.table.get("attributes", {})
+        if not isinstance(attrs, Mapping):
+            r.fail(f"machines[{i}].attributes: expected a table of attribute = value")
+        for k, v in attrs.items():
+            at = f"machines[{i}].attributes.{k}"
+            if not isinstance(v, (str, int, float, bool)):
+                r.fail(f"{at}: expected a string, number or boolean")
+            if isinstance(v, float) and not math.isfinite(v):
+                r.fail(f"{at}: expected a finite number, got {v}")
+            if isinstance(v, int) and not isinstance(v, bool) and not INT64_MIN <= v <= INT64_MAX:
+                r.fail(f"{at}: expected a whole number that fits in 64 bits, got {v}")
+        count = r.int_("count", 1, lo=0, hi=MAX_POOL_SLOTS)
+        slots = r.int_("slots", 1, lo=1, hi=MAX_POOL_SLOTS)
+        total += count * slots
+        if total > MAX_POOL_SLOTS:
+            r.fail(
+                f"machines[{i}]: the [[machines]] entries expand to more than "
+                f"{MAX_POOL_SLOTS:,} slots (count x slots); expected a smaller pool"
+            )
+        out.append(
+            MachineSpec(
+                name=name,
+                count=count,
+                slots=slots,
+                attributes=dict(attrs),
+                start=r.get("start", r.string, "true"),
+                rank=r.get("rank", r.string, "0"),
+                partitions=r.get("partitions", r.string_list, ()),
+            )
+        )
+    return tuple(out)
+
+
+def read_groups(top: Reader, file: str) -> dict[str, GroupSpec]:
+    table = top.table.get("groups", {})
+    r0 = Reader(table, "groups", file, tuple(table) if isinstance(table, Mapping) else ())
+    out: dict[str, GroupSpec] = {}
+    lowered: dict[str, str] = {}
+    for name, body in r0.table.items():
+        where = f'groups."{name}"'
+        if not name or name.startswith(".") or name.endswith(".") or ".." in name:
+            r0.fail(f"{where}: a group name is dot-separated words")
+        if name == "<none>":
+            r0.fail(f'{where}: "<none>" is the root group and cannot be configured')
+        if name.lower() in lowered:
+            r0.fail(
+                f'{where}: same name as groups."{lowered[name.lower()]}" '
+                "(group names are case-insensitive)"
+            )
+        lowered[name.lower()] = name
+        r = Reader(
+            body,
+            where,
+            file,
+            ("quota", "dynamic_quota", "accept_surplus", "autoregroup", "prio_factor"),
+        )
+        quota = r.num("quota", None, lo=0.0, hi=float(INT32_MAX))
+        dyn = r.num("dynamic_quota", None, lo=0.0, hi=1.0)
+        out[name] = GroupSpec(
+            name=name,
+            quota=quota,
+            dynamic_quota=dyn,
+            accept_surplus=r.get("accept_surplus", r.boolean, None),
+            autoregroup=r.get("autoregroup", r.boolean, None),
+            prio_factor=r.num("prio_factor", None, lo=1.0),
+        )
+    for name, spec in out.items():
+        parent = spec.parent
+        if parent is not None and parent not in out:
+            r0.fail(
+                f'groups."{name}": its parent group "{parent}" is not configured; '
+                f'add [groups."{parent}"]'
+            )
+    return out

@@ -1,0 +1,166 @@
+"""The table reader every section uses: known keys only, typed values, one-line errors."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from fairshare_cli.core.limits import UINT32_MAX
+from fairshare_cli.core.timestr import TimeStringError, time_str2mins, time_str2secs
+from fairshare_cli.errors import ConfigError, did_you_mean
+from fairshare_cli.io.knob_aliases import apply_aliases, knob_hint
+
+T = TypeVar("T")
+Table = Mapping[str, Any]
+
+
+class Reader:
+    """Checks one TOML table: known keys only, typed values, a clear error otherwise."""
+
+    def __init__(self, table: Any, where: str, file: str, allowed: tuple[str, ...]) -> None:
+        self.file = file
+        self.where = where
+        if not isinstance(table, Mapping):
+            self.fail(f"{where}: expected a table, got {kind(table)}")
+        self.table: Table = apply_aliases(table, where, allowed, self.fail)  # knob names
+        for key in self.table:
+            if key not in allowed:
+                extra = did_you_mean(key, allowed)
+                extra = knob_hint(key, where, close=not extra) or extra
+                known = ", ".join(allowed) if allowed else "none"
+                self.fail(f"unknown key '{self.key(key)}'{extra}; known keys: {known}")
+
+    def key(self, key: str) -> str:
+        return f"{self.where}.{key}" if self.where else key
+
+    def fail(self, message: str) -> None:
+        raise ConfigError(f"{self.file}: {message}")
+
+    def has(self, key: str) -> bool:
+        return key in self.table
+
+    def get(self, key: str, convert: Callable[[Any, str], T], default: T) -> T:
+        if key not in self.table:
+            return default
+        return convert(self.table[key], self.key(key))
+
+    def num(self, key: str, default: Any, **limits: Any) -> Any:
+        """A number with optional ``lo``/``hi``/``lo_open`` limits, or ``default``."""
+        return self.get(key, lambda v, k: self.number(v, k, **limits), default)
+
+    def int_(self, key: str, default: Any, **limits: Any) -> Any:
+        """A whole number with optional ``lo``/``hi`` limits, or ``default``."""
+        return self.get(key, lambda v, k: self.integer(v, k, **limits), default)
+
+    def dur(self, key: str, default: Any, minutes: bool = False) -> Any:
+        """A duration in seconds (Slurm time strings rounded up to minutes if asked)."""
+        return self.get(key, lambda v, k: self.duration(v, k, minutes=minutes), default)
+
+    # converters -----------------------------------------------------------------------
+    def string(self, value: Any, key: str) -> str:
+        if not isinstance(value, str):
+            self.fail(f"{key}: expected a string, got {kind(value)}")
+        return str(value)
+
+    def boolean(self, value: Any, key: str) -> bool:
+        if not isinstance(value, bool):
+            self.fail(f"{key}: expected true or false, got {kind(value)}")
+        return bool(value)
+
+    def number(
+        self,
+        value: Any,
+        key: str,
+        lo: float | None = None,
+        hi: float | None = None,
+        lo_open: bool = False,
+    ) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            self.fail(f"{key}: expected a number, got {kind(value)}")
+        v = float(value)
+        if math.isnan(v) or math.isinf(v):
+            self.fail(f"{key}: expected a finite number, got {value}")
+        if lo is not None and (v <= lo if lo_open else v < lo):
+            rel = "above" if lo_open else "at least"
+            self.fail(f"{key}: expected a number {rel} {lo:g}, got {value}")
+        if hi is not None and v > hi:
+            self.fail(f"{key}: expected a number at most {hi:g}, got {value}")
+        return v
+
+    def integer(self, value: Any, key: str, lo: int | None = None, hi: int | None = None) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(f"{key}: expected a whole number, got {kind(value)}")
+        if lo is not None and value < lo:
+            self.fail(f"{key}: expected a whole number of at least {lo}, got {value}")
+        if hi is not None and value > hi:
+            self.fail(f"{key}: expected a whole number of at most {hi}, got {value}")
+        return int(value)
+
+    def duration(self, value: Any, key: str, minutes: bool = False) -> float:
+        """Seconds; a string is a Slurm time string (rounded up to minutes if ``minutes``)."""
+        if isinstance(value, str):
+            try:
+                secs = time_str2mins(value) * 60 if minutes else time_str2secs(value)
+            except TimeStringError as exc:
+                self.fail(f"{key}: {exc}")
+            return secs
+        v = self.number(value, key)
+        if v < 0:
+            self.fail(f"{key}: expected a duration of 0 or more seconds, got {value}")
+        return v
+
+    def string_list(self, value: Any, key: str) -> tuple[str, ...]:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            self.fail(f"{key}: expected a list of strings, got {kind(value)}")
+        return tuple(value)
+
+    def shares(self, value: Any, key: str) -> int | str:
+        if isinstance(value, str):
+            if value.lower() != "parent":
+                self.fail(f'{key}: expected a whole number of shares or "parent", got "{value}"')
+            return "parent"
+        return self.integer(value, key, lo=0, hi=UINT32_MAX)
+
+
+def kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"boolean {str(value).lower()}"
+    if isinstance(value, str):
+        return f'string "{value}"'
+    if isinstance(value, (int, float)):
+        return f"number {value}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "a table"
+    return type(value).__name__
+
+
+def named_tables(top: Reader, key: str) -> Reader:
+    table = top.table.get(key, {})
+    return Reader(table, key, top.file, tuple(table) if isinstance(table, Mapping) else ())
+
+
+def choice(reader: Reader, choices: tuple[str, ...]) -> Callable[[Any, str], str]:
+    """A converter accepting one of ``choices``."""
+
+    def convert(value: Any, key: str) -> str:
+        text = reader.string(value, key)
+        if text not in choices:
+            wanted = ", ".join(f'"{c}"' for c in choices)
+            reader.fail(f'{key}: expected one of {wanted}, got "{text}"')
+        return text
+
+    return convert
+
+
+def int_list(reader: Reader) -> Callable[[Any, str], tuple[int, ...]]:
+    """A converter for a list of positive whole numbers."""
+
+    def convert(value: Any, key: str) -> tuple[int, ...]:
+        if not isinstance(value, list):
+            reader.fail(f"{key}: expected a list of whole numbers, got {kind(value)}")
+        return tuple(reader.integer(v, f"{key}[{k}]", lo=1) for k, v in enumerate(value))
+
+    return convert

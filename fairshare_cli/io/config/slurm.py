@@ -1,0 +1,220 @@
+"""Slurm's config sections: priority (and its weights), partitions, qos and accounts."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from fairshare_cli.core.config import (
+    AccountSpec,
+    PartitionSpec,
+    PriorityWeights,
+    QosSpec,
+    SlurmPriorityConfig,
+)
+from fairshare_cli.core.limits import UINT32_MAX
+from fairshare_cli.core.slurm.fairshare import ALGORITHMS
+from fairshare_cli.errors import ConfigError, did_you_mean
+from fairshare_cli.io.config.reader import Reader, named_tables
+
+NO_STRINGS: tuple[str, ...] = ()
+
+
+DEFAULT_SHARES: int | str = 1
+
+
+RESET_PERIODS = ("NONE", "NOW", "DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "YEARLY")
+
+
+def read_priority(top: Reader, file: str, prof: Mapping[str, Any]) -> SlurmPriorityConfig:
+    d = SlurmPriorityConfig()
+    r = Reader(
+        top.table.get("priority", {}),
+        "priority",
+        file,
+        (
+            "type",
+            "fairshare",
+            "decay_halflife",
+            "calc_period",
+            "usage_reset_period",
+            "max_age",
+            "favor_small",
+            "flags",
+            "dampening_factor",
+            "usage_normalization",
+            "weights",
+            "enforce_limits",
+            "output_compat",
+        ),
+    )
+    ptype = r.get("type", r.string, d.type)
+    if ptype not in ("multifactor", "basic"):
+        r.fail(f'priority.type: expected "multifactor" or "basic", got "{ptype}"')
+    algo = r.get("fairshare", r.string, prof["priority.fairshare"])
+    if algo not in ALGORITHMS:
+        extra = did_you_mean(algo, ALGORITHMS)
+        r.fail(f'priority.fairshare: expected one of {", ".join(ALGORITHMS)}, got "{algo}"{extra}')
+    reset = r.get("usage_reset_period", r.string, "NONE")
+    if reset.upper() not in RESET_PERIODS:
+        r.fail(
+            f'priority.usage_reset_period: Bad value "{reset}" for PriorityUsageResetPeriod '
+            f"(expected one of {', '.join(RESET_PERIODS)})"
+        )
+    halflife = r.dur("decay_halflife", d.decay_halflife, minutes=True)
+    calc = r.dur("calc_period", d.calc_period, minutes=True)
+    if 0 < halflife < 1:
+        r.fail(
+            f"priority.decay_halflife: expected 0 or at least 1 second, got {halflife:g} "
+            "(the decay factor 1 - 0.693/half-life would not be positive)"
+        )
+    if math.isinf(calc):
+        r.fail(
+            f'priority.calc_period: Bad value "{r.table["calc_period"]}" for '
+            "PriorityCalcPeriod (expected a finite period)"
+        )
+    if calc < 60:
+        r.fail(
+            f'priority.calc_period: Bad value "{r.table["calc_period"]}" for '
+            "PriorityCalcPeriod (must be at least 1 minute)"
+        )
+    if halflife == 0 and reset.upper() == "NONE":
+        r.fail(
+            "priority.decay_halflife: You have to either have PriorityDecayHalfLife != 0 or "
+            "PriorityUsageResetPeriod set to something or the priority plugin will result "
+            "in rolling over."
+        )
+    norm = r.get("usage_normalization", r.string, d.usage_normalization)
+    if norm not in ("total", "capacity"):
+        r.fail(f'priority.usage_normalization: expected "total" or "capacity", got "{norm}"')
+    return SlurmPriorityConfig(
+        type=ptype,
+        fairshare=algo,
+        decay_halflife=halflife,
+        calc_period=calc,
+        usage_reset_period=reset.upper(),
+        max_age=r.dur("max_age", d.max_age, minutes=True),
+        favor_small=r.get("favor_small", r.boolean, d.favor_small),
+        flags=tuple(f.upper() for f in r.get("flags", r.string_list, NO_STRINGS)),
+        dampening_factor=r.int_("dampening_factor", d.dampening_factor, lo=1, hi=65535),
+        usage_normalization=norm,
+        weights=_weights(r, file, prof),
+        enforce_limits=r.get("enforce_limits", r.boolean, d.enforce_limits),
+        output_compat=_output_compat(r, d.output_compat),
+    )
+
+
+def _output_compat(r: Reader, default: str) -> str:
+    value = r.get("output_compat", r.string, default)
+    if value not in ("current", "22.05"):
+        r.fail(f'priority.output_compat: expected "current" or "22.05", got "{value}"')
+    return value
+
+
+def _weights(parent: Reader, file: str, prof: Mapping[str, Any]) -> PriorityWeights:
+    r = Reader(
+        parent.table.get("weights", {}),
+        "priority.weights",
+        file,
+        ("age", "fairshare", "jobsize", "partition", "qos", "assoc", "tres"),
+    )
+
+    def weight(v: Any, k: str) -> int:
+        return r.integer(v, k, lo=0, hi=UINT32_MAX)
+
+    tres_raw = r.table.get("tres", {})
+    if not isinstance(tres_raw, Mapping):
+        r.fail("priority.weights.tres: expected a table like { cpu = 1000 }")
+    tres = {
+        str(k).lower(): r.number(v, f"priority.weights.tres.{k}", lo=0.0, hi=UINT32_MAX)
+        for k, v in tres_raw.items()
+    }
+    return PriorityWeights(
+        age=r.get("age", weight, prof["priority.weights.age"]),
+        fairshare=r.get("fairshare", weight, prof["priority.weights.fairshare"]),
+        jobsize=r.get("jobsize", weight, prof["priority.weights.jobsize"]),
+        partition=r.get("partition", weight, prof["priority.weights.partition"]),
+        qos=r.get("qos", weight, prof["priority.weights.qos"]),
+        assoc=r.get("assoc", weight, 0),
+        tres=tres,
+    )
+
+
+def read_partitions(top: Reader, file: str) -> dict[str, PartitionSpec]:
+    r0 = named_tables(top, "partitions")
+    out: dict[str, PartitionSpec] = {}
+    for name, body in r0.table.items():
+        r = Reader(body, f"partitions.{name}", file, ("priority_job_factor", "default", "max_time"))
+        out[name] = PartitionSpec(
+            name=name,
+            priority_job_factor=r.int_("priority_job_factor", 1, lo=0, hi=65533),
+            default=r.get("default", r.boolean, False),
+            max_time=r.dur("max_time", None, minutes=True),
+        )
+    return out
+
+
+def read_qos(top: Reader, file: str) -> dict[str, QosSpec]:
+    r0 = named_tables(top, "qos")
+    out: dict[str, QosSpec] = {}
+    for name, body in r0.table.items():
+        r = Reader(body, f"qos.{name}", file, ("priority", "usage_factor"))
+        out[name] = QosSpec(
+            name=name,
+            priority=r.int_("priority", 0, lo=0, hi=UINT32_MAX),
+            usage_factor=r.num("usage_factor", 1.0, lo=0.0),
+        )
+    return out
+
+
+def read_accounts(top: Reader, file: str) -> dict[str, AccountSpec]:
+    r0 = named_tables(top, "accounts")
+    out: dict[str, AccountSpec] = {}
+    for name, body in r0.table.items():
+        r = Reader(
+            body, f"accounts.{name}", file, ("parent", "shares", "users", *ASSOC_PRIORITY_KEYS)
+        )
+        users_raw = r.table.get("users", {})
+        if not isinstance(users_raw, Mapping):
+            r.fail(f"accounts.{name}.users: expected a table like {{ alice = 1 }}")
+        users = {u: r.shares(v, f"accounts.{name}.users.{u}") for u, v in users_raw.items()}
+        parent = None if name == "root" else r.get("parent", r.string, "root")
+        if name == "root" and r.has("parent"):
+            r.fail("accounts.root.parent: the root account has no parent")
+        out[name] = AccountSpec(
+            name=name,
+            parent=parent,
+            shares=r.get("shares", r.shares, DEFAULT_SHARES),
+            users=users,
+            **_assoc_priority(r, name, users),
+        )
+    if out:
+        # Parents, cycles and shares of the association tree (fairshare_cli.core.slurm.assoc_tree).
+        from fairshare_cli.core.slurm.assoc_tree import build_tree
+
+        try:
+            build_tree(out)
+        except ConfigError as exc:
+            r0.fail(str(exc))
+    return out
+
+
+ASSOC_PRIORITY_KEYS = ("priority", "user_priority")
+
+
+def _assoc_priority(r: Reader, name: str, users: Mapping[str, Any]) -> dict[str, Any]:
+    """``priority`` and ``user_priority = { user = N }`` of an account (Slurm's uint32)."""
+    table = r.table.get("user_priority", {})
+    if not isinstance(table, Mapping):
+        r.fail(f"accounts.{name}.user_priority: expected a table like {{ alice = 10 }}")
+    for user in table:
+        if user not in users:
+            r.fail(f'accounts.{name}.user_priority.{user}: "{user}" is not in users')
+    return {
+        "priority": r.int_("priority", None, lo=0, hi=UINT32_MAX - 1),
+        "user_priority": {
+            u: r.integer(v, f"accounts.{name}.user_priority.{u}", lo=0, hi=UINT32_MAX - 1)
+            for u, v in table.items()
+        },
+    }

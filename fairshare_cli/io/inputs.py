@@ -1,0 +1,81 @@
+"""Open an input file (or stdin) and read it as UTF-8 text or one JSON document."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import IO, Any
+
+from fairshare_cli.errors import InputError
+
+
+def open_input(path: str) -> IO[str]:
+    """Open ``path`` for reading text (``-`` is stdin).
+
+    Raises:
+        InputError: the file cannot be opened.
+    """
+    if path == "-":
+        return sys.stdin
+    try:
+        return open(path, encoding="utf-8", newline="")
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def not_utf8(path: str, exc: UnicodeDecodeError) -> InputError:
+    """The error for an input file that is not UTF-8 text."""
+    return InputError(f"{path}: not UTF-8 text (byte {exc.start} of a read); expected a text file")
+
+
+def read_text(stream: IO[str], name: str) -> str:
+    """All of ``stream``'s text.
+
+    Raises:
+        InputError: it cannot be read or is not UTF-8, naming ``name``.
+    """
+    try:
+        return stream.read()
+    except UnicodeDecodeError as exc:
+        raise not_utf8(name, exc) from None
+    except OSError as exc:
+        raise InputError(f"cannot read {name}: {exc.strerror}") from None
+
+
+class JSONFault(Exception):
+    """The document is not valid JSON; each reader words the error for its own file.
+
+    Attributes:
+        line: the line of a syntax error (None for a huge number or too deep a nesting).
+        column: its column.
+        reason: what is wrong (the decoder's message).
+    """
+
+    def __init__(self, line: int | None, column: int | None, reason: str) -> None:
+        super().__init__(reason)
+        self.line = line
+        self.column = column
+        self.reason = reason
+
+
+def read_json(path: str, name: str | None = None) -> Any:
+    """The JSON document in ``path`` (``-`` is stdin, left open).
+
+    ``name`` names the input in errors (default: ``path``).
+
+    Raises:
+        InputError: the file cannot be opened or read, or is not UTF-8.
+        JSONFault: the text is not valid JSON.
+    """
+    fh = open_input(path)
+    try:
+        text = read_text(fh, name or path)
+    finally:
+        if fh is not sys.stdin:
+            fh.close()
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise JSONFault(exc.lineno, exc.colno, exc.msg) from None
+    except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
+        raise JSONFault(None, None, str(exc)) from None

@@ -1,0 +1,74 @@
+"""The one JSON reader behind jobs files and condor_history dumps, and how each words errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fairshare_cli.errors import InputError
+from fairshare_cli.io.history import read_condor_history
+from fairshare_cli.io.inputs import JSONFault, read_json
+from fairshare_cli.io.jobs import load_job_objects
+
+
+def _write(tmp_path: Path, text: str | bytes) -> str:
+    path = tmp_path / "in.json"
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_read_json_parses_a_document(tmp_path: Path) -> None:
+    assert read_json(_write(tmp_path, '[{"id": "1.0"}]')) == [{"id": "1.0"}]
+
+
+def test_read_json_reports_where_the_syntax_breaks(tmp_path: Path) -> None:
+    with pytest.raises(JSONFault) as info:
+        read_json(_write(tmp_path, '[\n  {"id": }\n]'))
+    assert (info.value.line, info.value.column) == (2, 10)  # the "}" where a value belongs
+    assert info.value.reason == "Expecting value"
+
+
+def test_read_json_refuses_non_utf8_and_missing_files(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match=r"in.json: not UTF-8 text \(byte 1 of a read\)"):
+        read_json(_write(tmp_path, b"[\xff]"))
+    with pytest.raises(InputError, match=r"cannot read .*nope.json: No such file"):
+        read_json(str(tmp_path / "nope.json"))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param(
+            "[1,",
+            ": not valid JSON (line 1, column 4: Expecting value); expected a list of job objects",
+            id="syntax",
+        ),
+        pytest.param("{}", ": expected a JSON list of job objects, got dict", id="not-a-list"),
+    ],
+)
+def test_jobs_file_errors(tmp_path: Path, text: str, message: str) -> None:
+    path = _write(tmp_path, text)
+    with pytest.raises(InputError) as info:
+        load_job_objects(path)
+    assert str(info.value) == path + message
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param("[1,", " line 1: not valid JSON: Expecting value", id="syntax"),
+        pytest.param(
+            '"x"', ": expected the JSON array that condor_history -json prints", id="not-a-list"
+        ),
+        pytest.param("[1]", ": ad 1: expected a job ad object", id="not-an-ad"),
+    ],
+)
+def test_condor_history_errors(tmp_path: Path, text: str, message: str) -> None:
+    path = _write(tmp_path, text)
+    with pytest.raises(InputError) as info:
+        list(read_condor_history(path, "dump"))
+    assert str(info.value) == "dump" + message
