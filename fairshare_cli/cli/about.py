@@ -29,6 +29,14 @@ def _dist_version(name: str) -> str:
         return "not installed"
 
 
+def _classad_version() -> str:
+    try:
+        import classad2
+    except ImportError:
+        return "not installed"
+    return str(getattr(classad2, "version", lambda: "unknown")())
+
+
 def version_lines() -> list[str]:
     """fs, Python, htcondor/classad versions, then the config ``fs`` would use and its profile."""
     from fairshare_cli.cli.context import resolve_config_path
@@ -37,7 +45,7 @@ def version_lines() -> list[str]:
     lines = [
         f"fs (fairshare-cli) {__version__}",
         f"Python {platform.python_version()}",
-        f"htcondor {_dist_version('htcondor')} (classad2 from the same package)",
+        f"htcondor {_dist_version('htcondor')}, classad {_classad_version()}",
     ]
     try:
         path = resolve_config_path(os.environ.get("FAIRSHARE_CONFIG"))
