@@ -108,3 +108,41 @@ def test_table_pattern() -> None:
     assert table_pattern("machines[3]") == "machines"
     assert table_pattern("dirac.groups.lhcb_user") == "dirac.groups.*"
     assert table_pattern("priority.weights") == "priority.weights"
+
+
+def _aliases_by_knob() -> dict[str, set[tuple[str, ...]]]:
+    """knob (lower case) -> the config paths its alias stands for (``*``: a named table).
+
+    ``GROUP_ACCEPT_SURPLUS`` is the global default in ``[negotiator]`` and a group's own in
+    ``[groups."<name>"]``, as HTCondor's knob is with and without the ``_<name>`` suffix.
+    """
+    out: dict[str, set[tuple[str, ...]]] = {}
+    for pattern, knobs in KNOBS.items():
+        for knob, key in knobs.items():
+            out.setdefault(knob.lower(), set()).add((*pattern.split("."), key))
+    return out
+
+
+def test_aliases_agree_with_the_slurm_conf_importer() -> None:
+    """``fs import slurm-conf`` maps the same knobs to the same keys (one meaning per knob).
+
+    The importer also converts values from slurm.conf's syntax; the aliases only rename
+    keys inside TOML, so knobs whose value needs converting (ClusterName's case,
+    AccountingStorageEnforce's list) are the importer's alone.
+    """
+    from fairshare_cli.io.importers.slurm_conf import KNOBS as SLURM_CONF
+
+    aliases = _aliases_by_knob()
+    for knob, (path, _) in SLURM_CONF.items():
+        if knob in ("clustername", "accountingstorageenforce"):
+            continue
+        assert path in aliases.get(knob, set()), knob
+
+
+def test_aliases_agree_with_the_condor_config_importer() -> None:
+    """``fs import condor-config`` maps the same HTCondor knobs to the same keys."""
+    knobs = pytest.importorskip("fairshare_cli.io.importers.condor_knobs")
+    aliases = _aliases_by_knob()
+    for knob, (section, key, _) in knobs.SIMPLE.items():
+        if knob.lower() in aliases:
+            assert (section, key) in aliases[knob.lower()], knob
