@@ -49,7 +49,10 @@ def check(config_path: str | None, output: str | None, as_json: bool) -> None:
             'Slurm 2.0); write defaults = "current" for what today\'s releases do',
             err=True,
         )
+    for note in config.dirac.notes:
+        click.echo(f"fs: warning: {note}", err=True)
     data = _plain(dataclasses.asdict(config))
+    data["dirac"].pop("notes")
     fmt = output_format(output, as_json)
     if fmt == "json":
         emit_rows(data, None, "json")

@@ -10,12 +10,13 @@ import textwrap
 from collections.abc import Sequence
 
 from fairshare_cli.core.dirac.taskqueues import TaskQueueRow
-from fairshare_cli.render.taskqueues import COLUMNS
+from fairshare_cli.render.taskqueues import COLUMNS, Column
 
 #: The requirement columns that move to the line below, with their labels there.
 REQUIREMENTS = {
     "Sites": "sites",
     "BannedSites": "banned",
+    "GridCEs": "CEs",
     "Platforms": "platforms",
     "JobTypes": "job\xa0types",
     "Tags": "tags",
@@ -27,10 +28,12 @@ def _shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def render_stacked(rows: Sequence[TaskQueueRow], width: int) -> str:
+def render_stacked(
+    rows: Sequence[TaskQueueRow], width: int, columns: Sequence[Column] = COLUMNS
+) -> str:
     """One line of numbers per queue, then its requirements (those set), wrapped."""
-    main = [c for c in COLUMNS if c[0] not in REQUIREMENTS]
-    side = [c for c in COLUMNS if c[0] in REQUIREMENTS]
+    main = [c for c in columns if c[0] not in REQUIREMENTS]
+    side = [c for c in columns if c[0] in REQUIREMENTS]
     cells = [[cell(row) for _, _, cell in main] for row in rows]
     widths = [
         max([len(head)] + [len(line[k]) for line in cells]) for k, (head, _, _) in enumerate(main)

@@ -116,7 +116,7 @@ def test_one_error_prefix(run: Callable[..., Any]) -> None:
     """Every message fs writes on stderr starts with ``fs:``, whatever the command."""
     import re
 
-    pattern = re.compile(r'echo\(\s*f?"([a-z_]+): (error|warning|note)')
+    pattern = re.compile(r'f?"(?:([a-z_]+): )?(error|warning|note): ')
     for path in (REPO / "fairshare_cli").rglob("*.py"):
         for prefix, _ in pattern.findall(path.read_text(encoding="utf-8")):
             assert prefix == "fs", f"{path}: '{prefix}:' prefix"
