@@ -8,7 +8,7 @@ import click
 
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.names import unmatched_names
-from fairshare_cli.cli.options import common_options, output_format, output_options
+from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 from fairshare_cli.core.htcondor.accountant import AccountantState, accountant_from_json
 from fairshare_cli.core.htcondor.userprio import (
     SORT_KEYS,
@@ -90,7 +90,9 @@ class UserprioCommand(click.Command):
 @click.option("--create", is_flag=True, help="With an edit option: allow a new record.")
 @output_options
 @common_options
+@pass_options
 def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
+    opts: GlobalOptions,
     names: tuple[str, ...],
     all_cols: bool,
     allusers: bool,
@@ -102,11 +104,6 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     most: bool,
     dry_run: bool,
     create: bool,
-    output: str | None,
-    as_json: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Show user priorities, like condor_userprio.
 
@@ -129,7 +126,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         render_userprio,
     )
 
-    env = load_env(config_path, state_path, now)
+    env = load_env(opts)
     state, jobs, group_info = _read_inputs(env)
     query = UserprioQuery(
         names=names,
@@ -143,7 +140,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     view = userprio_view(state, env.config, env.now, query, jobs=jobs, group_info=group_info)
     for line in unmatched_names(names, state.records, env.config.pool.uid_domain):
         click.echo(f"fs: note: {line}", err=True)
-    fmt = output_format(output, as_json)
+    fmt = opts.output
     if fmt != "table":
         emit_rows(_json_rows(view), JSON_FIELDS, fmt)
         return
