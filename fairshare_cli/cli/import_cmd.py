@@ -194,15 +194,23 @@ def _import(
 ) -> None:
     """Feed every record to every model (re-reading an unsorted source once); one write."""
     from fairshare_cli.core.operations.import_usage import import_usage
+    from fairshare_cli.io.usage_store import SECTION, import_log
 
-    with mutate_state(opts, dry_run) as env:
+    with (
+        mutate_state(opts, dry_run) as env,
+        import_log(env.state_path, env.state.section(SECTION), rebuild, dry_run) as log,
+    ):
 
         def counting() -> Iterable[UsageRecord]:  # a count on stderr for long imports
             return counted(records(), f"importing {label}", "records")
 
+        feed = counting if log is None else (lambda: log.tee(counting()))
         env.state, done = import_usage(
-            env.config, env.state, env.now, counting, label=label, rebuild=rebuild, sinks=sinks
+            env.config, env.state, env.now, feed, label=label, rebuild=rebuild, sinks=sinks
         )
+        if log is not None:  # the usage history store (fs whatif replays from it)
+            marks = log.finish(env.now, env.config.pool.usage_history_window)
+            env.state = env.state.with_section(SECTION, marks.to_json())
         prefix = "(dry run, nothing written) " if dry_run else ""
         count = done.records
         click.echo(
