@@ -25,10 +25,12 @@ BLOCK = re.compile(r"```console\n(.*?)```", re.S)
 
 
 def _fs_shim(folder: Path) -> None:
-    """Make ``fs`` run this checkout, installed or not."""
-    shim = folder / "fs"
-    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m fairshare_cli "$@"\n')
-    shim.chmod(0o755)
+    """Make ``fs`` and ``fairshare`` run this checkout, installed or not."""
+    for name in ("fs", "fairshare"):
+        shim = folder / name
+        run = f"import sys; sys.argv[0] = '{name}'; from fairshare_cli.cli.main import cli; cli()"
+        shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -c "{run}" "$@"\n')
+        shim.chmod(0o755)
 
 
 def run_block(text: str, scratch: Path, bindir: Path) -> list[tuple[str, str, str]]:

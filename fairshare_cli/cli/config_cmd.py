@@ -12,7 +12,7 @@ import click
 from fairshare_cli.cli.context import resolve_config_path
 from fairshare_cli.cli.options import GlobalOptions, output_options, pass_options, store_option
 from fairshare_cli.core.config import Config
-from fairshare_cli.errors import InputError, RuntimeFailure
+from fairshare_cli.errors import InputError
 
 
 @click.group("config")
@@ -41,14 +41,20 @@ def check(opts: GlobalOptions) -> None:
     Exit 0 when valid; exit 2 with one line naming the key when not. --output json
     prints the values nested; ndjson and csv one key (dotted) and value per row.
     """
-    from fairshare_cli.io.config import check_expressions, load_config
+    from fairshare_cli.io.config import check_expressions, load_config, read_toml
     from fairshare_cli.render.formats import emit_rows
 
     path = resolve_config_path(opts.config_path)
     config = load_config(path)
     check_expressions(config)
+    if "defaults" not in (read_toml(path).get("pool") or {}):
+        click.echo(
+            f'fs: warning: {path} sets no [pool] defaults; using "legacy" (HTCondor 7.x, '
+            'Slurm 2.0); write defaults = "current" for what today\'s releases do',
+            err=True,
+        )
     for note in config.dirac.notes:
-        click.echo(f"warning: {note}", err=True)
+        click.echo(f"fs: warning: {note}", err=True)
     _warn_slot_weights(config)
     data = _plain(dataclasses.asdict(config))
     data["dirac"].pop("notes")
@@ -60,7 +66,8 @@ def check(opts: GlobalOptions) -> None:
         rows = [{"key": k, "value": v} for k, v in _flatten(data)]
         emit_rows(rows, ("key", "value"), fmt)
         return
-    click.echo(f'# {path}: valid; effective values (profile "{config.pool.defaults}")')
+    click.echo(f'# profile "{config.pool.defaults}"')
+    click.echo(f"# {path}: valid; effective values")
     for key, value in _flatten(data):
         click.echo(f"{key} = {_toml(value)}")
 
@@ -75,7 +82,7 @@ def _warn_slot_weights(config: Config) -> None:
     for name, value in unweighable_machines(config, time.time()):
         shown = value.name.lower() if isinstance(value, enum.Enum) else repr(value)
         click.echo(
-            f'warning: [negotiator] slot_weight "{config.negotiator.slot_weight}" is '
+            f'fs: warning: [negotiator] slot_weight "{config.negotiator.slot_weight}" is '
             f'{shown} on the slots of machine "{name}", not a number of 0 or more; '
             "each of them weighs 1.0",
             err=True,
@@ -125,14 +132,15 @@ def _toml(value: Any) -> str:
 
 
 STARTER = """\
-# fairshare-cli pool config (see DESIGN: every key is optional unless marked).
+# fairshare-cli pool config: every key is optional. Every key, its real knob name and its
+# default per profile: docs/config.md (fs --version shows where the docs are installed).
 # Check it with:  fs config check --config {name}
 
 [pool]
 name = "mypool"
 uid_domain = "example.org"        # bare owners become owner@example.org  [UID_DOMAIN]
 local_domains = ["example.org"]   # other domains get remote_prio_factor
-defaults = "legacy"               # "legacy" (HTCondor 7 / Slurm 2.0 docs) or "current"
+defaults = "{profile}"{pad}# "current": HTCondor 25, Slurm 25; "legacy": HTCondor 7, Slurm 2.0
 state = "fairshare-state.json"    # state file, relative to this config
 
 [accountant]
@@ -182,27 +190,55 @@ users = {{ carol = 1 }}
 """
 
 
+PROFILE_HELP = (
+    "Behaviour profile written to [pool] defaults: 'current' is what HTCondor 25 and "
+    "Slurm 25 ship; 'legacy' is the HTCondor 7.x manual and Slurm 2.0 documentation "
+    "(prio factor 1, no slot weights, the 20% preemption rule, linear fair share)."
+)
+
+
 @click.command("init")
 @click.argument("path", required=False, default="fairshare.toml")
-@click.option("--force", is_flag=True, help="Overwrite an existing file.")
-def init(path: str, force: bool) -> None:
+@click.option(
+    "--profile",
+    type=click.Choice(["current", "legacy"]),
+    default="current",
+    show_default=True,
+    help=PROFILE_HELP,
+)
+@click.option(
+    "--example",
+    "example",
+    metavar="DIR",
+    help="Instead, write the sample pool (config, state, jobs, history, workload) into DIR.",
+)
+@click.option("--force", is_flag=True, help="Overwrite existing files.")
+def init(path: str, profile: str, example: str | None, force: bool) -> None:
     """Write a commented starter pool config (default ./fairshare.toml).
 
     \b
-    Example:
+    Examples:
       fs init && fs config check
+      fs init --profile legacy old-pool.toml
+      fs init --example sample_configs && fs userprio --config sample_configs/pool.toml
     """
+    from fairshare_cli.io.atomic import atomic_write_text
+
+    if example is not None:
+        from fairshare_cli.cli.about import write_example
+
+        written = write_example(Path(example), force)
+        click.echo(f"Wrote the sample pool to {example}: {', '.join(written)}")
+        return
     target = Path(path)
     if target.is_dir():
         raise InputError(f"{target} is a directory; give the path of the config file to write")
     if target.exists() and not force:
         raise InputError(f"{target} already exists; use --force to overwrite it")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(STARTER.format(name=target), encoding="utf-8")
-    except OSError as exc:
-        raise RuntimeFailure(f"cannot write config file {target}: {exc.strerror}") from None
+    pad = " " * max(1, 16 - len(profile))
+    text = STARTER.format(name=target, profile=profile, pad=pad)
+    atomic_write_text(target, text, "config file", 0o644)
     click.echo(
-        f"Wrote a starter pool config to {target}; check it with "
+        f"Wrote a starter pool config ({profile} profile) to {target}; check it with "
         f"'fs config check --config {target}'"
     )

@@ -35,18 +35,35 @@ def resolve_config_path(given: str | None) -> Path:
             return candidate
     raise ConfigError(
         "no pool config found (looked for ./fairshare.toml and "
-        f"{user_config_file()}); run 'fs init' to write one, or pass "
-        "--config sample_configs/pool.toml"
+        f"{user_config_file()}); run 'fs init' to write one, or 'fs init --example "
+        "sample_configs' for the sample pool and pass --config sample_configs/pool.toml"
     )
 
 
 def resolve_state_path(given: str | None, config: Config) -> Path:
     """``--state``, else ``[pool] state`` relative to the config file, else the user state."""
     if given:
-        return Path(given)
+        return existing_folder(Path(given))
     if config.pool.state:
-        return Path(config.path).parent / config.pool.state
+        return existing_folder(Path(config.path).parent / config.pool.state)
     return user_state_file()
+
+
+def existing_folder(path: Path) -> Path:
+    """``path``, once its folder is known to exist (or ``--create-dirs`` lets fs make it).
+
+    Raises:
+        InputError: the folder is missing and ``--create-dirs`` was not given.
+    """
+    import click
+
+    ctx = click.get_current_context(silent=True)
+    if path.parent.exists() or (ctx is not None and ctx.meta.get("fs.create_dirs")):
+        return path
+    raise InputError(
+        f"state folder {path.parent} does not exist; create it, or pass --create-dirs "
+        "to let fs create it"
+    )
 
 
 def resolve_now(given: str | None) -> float:

@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from fairshare_cli.cli.context import Env, mutate_state
+from fairshare_cli.cli.names import create_option, new_record_note
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.jobs import parse_time
@@ -161,9 +162,10 @@ def _run(edit: Edit, opts: GlobalOptions, params: dict[str, Any]) -> None:
         assert name is not None
         full = record_name(env, name)
         state = env.decode("accountant", acct.accountant_from_json)
+        note = new_record_note(env, state, full) if edit.name != "delete" else ""
         new = edit.change(state, env, full, value)
         env.state = env.state.with_section("accountant", acct.accountant_to_json(new))
-        click.echo(prefix + edit.message(full, value))
+        click.echo(prefix + edit.message(full, value) + note)
 
 
 def edit_command(edit: Edit) -> click.Command:
@@ -176,7 +178,7 @@ def edit_command(edit: Edit) -> click.Command:
     callback.__doc__ = edit.help
     func: Any = callback
     if edit.every is not None:
-        func = dry_run_option(common_options(func))
+        func = create_option(dry_run_option(common_options(func)))
         func = click.option("--all", "all_", is_flag=True, help="Reset every record (-resetall).")(
             func
         )
@@ -184,7 +186,7 @@ def edit_command(edit: Edit) -> click.Command:
         return click.command(edit.name)(func)
     func = common_options(dry_run_option(func))
     if edit.argument:
-        func = click.argument(edit.argument)(func)
+        func = create_option(click.argument(edit.argument)(func))
     func = click.argument("name")(func)
     return click.command(edit.name, context_settings={"ignore_unknown_options": True})(func)
 

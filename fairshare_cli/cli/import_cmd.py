@@ -16,6 +16,7 @@ from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_opt
 from fairshare_cli.core.operations.import_usage import HISTORY_SINKS
 from fairshare_cli.core.usage import SinkFactory, UsageRecord
 from fairshare_cli.io.history import FORMATS, read_condor_history, read_records
+from fairshare_cli.render.progress import counted
 
 #: Inputs larger than this (bytes) show a progress bar when stderr is a terminal.
 LARGE_INPUT = 50_000_000
@@ -220,7 +221,11 @@ def _import(
         mutate_state(opts, dry_run) as env,
         import_log(env.state_path, env.state.section(SECTION), rebuild, dry_run) as log,
     ):
-        feed = records if log is None else (lambda: log.tee(records()))
+
+        def counting() -> Iterable[UsageRecord]:  # a count on stderr for long imports
+            return counted(records(), f"importing {label}", "records")
+
+        feed = counting if log is None else (lambda: log.tee(counting()))
         env.state, done = import_usage(
             env.config,
             env.state,

@@ -40,8 +40,9 @@ def _prefix(dry_run: bool) -> str:
     "sets",
     multiple=True,
     metavar="FIELD=VALUE",
-    help="Any job field (DESIGN §4), VALUE in JSON or plain text; repeatable.",
+    help="Any job field (docs/jobs.md), VALUE in JSON or plain text; repeatable.",
 )
+@click.option("-v", "--verbose", is_flag=True, help="List the ids of the jobs submitted.")
 @dry_run_option
 @common_options
 @pass_options
@@ -63,6 +64,7 @@ def submit(
     dirac_group: str | None,
     job_prio: int | None,
     sets: tuple[str, ...],
+    verbose: bool,
     dry_run: bool,
 ) -> None:
     """Add jobs to the queue (like sbatch / condor_submit).
@@ -109,10 +111,19 @@ def submit(
             refuse_going_back(env.state, env.now, env.state_path)
         env.state = add_jobs(env.config, env.state, queue, new, env.now)
         _hold(env, [j for j in new if j.status == "running"], jobs_file or "fs submit")
-        ids = ", ".join(j.id for j in new)
-        click.echo(
-            f"{_prefix(dry_run)}Submitted {len(new)} job{'s' if len(new) != 1 else ''}: {ids}"
-        )
+        click.echo(_prefix(dry_run) + submit_summary([j.id for j in new], verbose))
+
+
+def submit_summary(ids: list[str], verbose: bool) -> str:
+    """``Submitted 1000 jobs as cluster 7``; ``verbose`` adds the ids."""
+    clusters = list(dict.fromkeys(i.split(".", 1)[0] for i in ids))
+    where = (
+        f"as cluster {clusters[0]}"
+        if len(clusters) == 1
+        else f"as {len(clusters)} clusters ({clusters[0]} ... {clusters[-1]})"
+    )
+    line = f"Submitted {len(ids)} job{'s' if len(ids) != 1 else ''} {where}"
+    return f"{line}: {', '.join(ids)}" if verbose else line
 
 
 def _hold(env: Env, running: list[Job], source: str) -> None:

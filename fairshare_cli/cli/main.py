@@ -8,8 +8,6 @@ from typing import Any
 
 import click
 
-from fairshare_cli import __version__
-
 #: Subcommands, imported only when used so that ``fs --help`` stays fast.
 _COMMANDS: dict[str, str] = {
     "userprio": "fairshare_cli.cli.userprio:userprio",
@@ -94,6 +92,18 @@ class LazyGroup(click.Group):
             sys.stderr.close()
             raise click.exceptions.Exit(1) from None
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # --create-dirs may come anywhere on the line: it is the group's option.
+        if "--create-dirs" in args:
+            args = ["--create-dirs", *(a for a in args if a != "--create-dirs")]
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:  # fs --bogus: the same one line as anywhere else
+            if type(exc).__name__ == "NoArgsIsHelpError":  # bare 'fs' shows the help
+                raise
+            message = " ".join(exc.format_message().split())
+            raise FsError(f"{message} (see '{ctx.command_path} --help')", exc.exit_code) from None
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, _SUMMARIES.get(name, "")) for name in self.list_commands(ctx)]
         with formatter.section("Commands"):
@@ -122,9 +132,38 @@ def one_line(text: str) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text.rstrip("\n"))
 
 
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from fairshare_cli.cli.about import version_lines
+
+    for line in version_lines():
+        click.echo(line)
+    ctx.exit()
+
+
+def _create_dirs(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.meta["fs.create_dirs"] = True
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["--help"]})
-@click.version_option(__version__, prog_name="fs")
-@click.option("--debug", is_flag=True, hidden=True, help="Show tracebacks.")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_show_version,
+    help="Show fs, Python, htcondor and classad versions, the active config and profile.",
+)
+@click.option("--debug", is_flag=True, help="Show the traceback of an error (before the command).")
+@click.option(
+    "--create-dirs",
+    is_flag=True,
+    expose_value=False,
+    callback=_create_dirs,
+    help="Create a missing state folder (anywhere on the line; else a missing one is an error).",
+)
 @click.pass_context
 def cli(ctx: click.Context, debug: bool) -> None:
     """fairshare-cli: fair-share scheduling as HTCondor, Slurm and DIRAC compute it.
@@ -132,6 +171,15 @@ def cli(ctx: click.Context, debug: bool) -> None:
     \b
     Examples:
       fs userprio --config sample_configs/pool.toml        # like condor_userprio
+      fs userprio -allusers -all                           # condor_userprio's spellings
+      fs userprio -setfactor alice@example.org 2           # same as: fs setfactor ...
       fs sshare -a -l --config sample_configs/pool.toml    # like sshare -a -l
+
+    'fairshare' is the same program as 'fs' (OpenAFS also installs an 'fs').
+    'fs userprio' takes condor_userprio's single-dash options and prefixes
+    (-allusers, -all, -usage, -priority, -hier, -flat, -l, -most) and its edits
+    (-setfactor, -setprio, -setaccum, -setbegin, -setlast, -resetusage, -resetall,
+    -delete). The docs (config keys, the job object, the state file, JSON fields,
+    exit codes) are installed with fs: 'fs --version' shows where.
     """
     ctx.obj = {"debug": debug}

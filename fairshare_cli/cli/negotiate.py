@@ -14,6 +14,7 @@ from fairshare_cli.cli.options import (
     dry_run_option,
     output_options,
     pass_options,
+    wide_option,
 )
 from fairshare_cli.core.htcondor.negotiator import CycleResult
 from fairshare_cli.core.operations.negotiate import CycleInputs
@@ -29,7 +30,9 @@ def _run_cycle(
         return run_cycle(env.config, inputs, env.now, explain_job=explain, progress=progress)
 
 
-def _show(result: CycleResult, fmt: str, explain: str | None, committed: str | None) -> None:
+def _show(
+    result: CycleResult, fmt: str, explain: str | None, committed: str | None, wide: bool = False
+) -> None:
     from fairshare_cli.render.formats import emit_rows
     from fairshare_cli.render.negotiate import (
         explain_lines,
@@ -56,7 +59,7 @@ def _show(result: CycleResult, fmt: str, explain: str | None, committed: str | N
     elif fmt in ("ndjson", "csv"):
         write_cycle_lines(result, fmt, sys.stdout)
     else:
-        render_cycle(result, committed)
+        render_cycle(result, committed, wide=wide)
 
 
 @click.command("negotiate")
@@ -72,6 +75,7 @@ def _show(result: CycleResult, fmt: str, explain: str | None, committed: str | N
     help="Read the job queue from this JSON file instead of the state (with --dry-run).",
 )
 @dry_run_option
+@wide_option
 @output_options
 @common_options
 @pass_options
@@ -80,6 +84,7 @@ def negotiate(
     explain: str | None,
     jobs_file: str | None,
     dry_run: bool,
+    wide: bool,
 ) -> None:
     """Run one negotiation cycle, like condor_negotiator; --dry-run only shows it.
 
@@ -103,7 +108,7 @@ def negotiate(
         env = load_env(opts)
         inputs = load_inputs(env, jobs_file)
         result = _run_cycle(env, inputs, explain, show_progress)
-        _show(result, fmt, explain, None)
+        _show(result, fmt, explain, None, wide)
         return
     if jobs_file:
         raise click.UsageError(
@@ -116,4 +121,5 @@ def negotiate(
         inputs = load_inputs(env, None)
         result = _run_cycle(env, inputs, explain, show_progress)
         env.state = commit(env.config, env.state, inputs, result, env.now)
-    _show(result, fmt, explain, f"Committed {len(result.matches)} match(es) to {env.state_path}.")
+    done = f"Committed {len(result.matches)} match(es) to {env.state_path}."
+    _show(result, fmt, explain, done, wide)

@@ -93,3 +93,12 @@ def dry_run_option(func: F) -> F:
         is_flag=True,
         help="Show what would change; do not write the state.",
     )(func)
+
+
+def wide_option(func: F) -> F:
+    """``--wide``: tables at their natural width, however wide the terminal."""
+    return click.option(
+        "--wide",
+        is_flag=True,
+        help="Print tables at full width (default: fit the terminal, numbers never cut).",
+    )(func)

@@ -6,7 +6,13 @@ import click
 
 from fairshare_cli.cli.context import load_env
 from fairshare_cli.cli.htcondor_inputs import load_inputs
-from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
+from fairshare_cli.cli.options import (
+    GlobalOptions,
+    common_options,
+    output_options,
+    pass_options,
+    wide_option,
+)
 
 
 @click.command("quota")
@@ -16,12 +22,14 @@ from fairshare_cli.cli.options import GlobalOptions, common_options, output_opti
     metavar="FILE",
     help="Read the job queue from this JSON file instead of the state.",
 )
+@wide_option
 @output_options
 @common_options
 @pass_options
 def quota(
     opts: GlobalOptions,
     jobs_file: str | None,
+    wide: bool,
 ) -> None:
     """Show group quotas and this cycle's limits (like condor_userprio -quotas).
 
@@ -43,4 +51,4 @@ def quota(
     if fmt != "table":
         emit_rows(quota_json_rows(rows), QUOTA_FIELDS, fmt)
         return
-    render_quota(rows)
+    render_quota(rows, wide=wide)

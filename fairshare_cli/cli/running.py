@@ -67,14 +67,14 @@ def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) 
 def _warn(placement: Placement) -> None:
     for item, slot in placement.moved:
         click.echo(
-            f"warning: {item.label}: slot {item.slot} is not configured; it holds {slot}",
+            f"fs: warning: {item.label}: slot {item.slot} is not configured; it holds {slot}",
             err=True,
         )
     for item in placement.unplaced:
         where = f" (named {item.slot})" if item.slot else ""
         stops = "; its use stops now" if item.charged > 0 else ""
         click.echo(
-            f"warning: {item.label}: running, but no free slot fits it{where}; "
+            f"fs: warning: {item.label}: running, but no free slot fits it{where}; "
             f"it holds no slot{stops}",
             err=True,
         )

@@ -198,7 +198,7 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
         )
     parsed, warnings = render.parse_format(spec)
     for message in warnings:
-        click.echo(f"sprio: error: {message}", err=True)
+        click.echo(f"fs: error: {message}", err=True)
     click.echo(
         render.render(
             parsed,

@@ -5,7 +5,13 @@ from __future__ import annotations
 import click
 
 from fairshare_cli.cli.context import load_env
-from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
+from fairshare_cli.cli.options import (
+    GlobalOptions,
+    common_options,
+    output_options,
+    pass_options,
+    wide_option,
+)
 from fairshare_cli.errors import StateError
 
 
@@ -16,12 +22,14 @@ from fairshare_cli.errors import StateError
     metavar="FILE",
     help="Read the waiting jobs from this JSON list of job objects instead of the state.",
 )
+@wide_option
 @output_options
 @common_options
 @pass_options
 def taskqueues(
     opts: GlobalOptions,
     jobs_file: str | None,
+    wide: bool,
 ) -> None:
     """Show DIRAC task queues and their priorities, like DIRAC's TaskQueueDB.
 
@@ -58,8 +66,8 @@ def taskqueues(
             queues = task_queues_from_objects(raw or [], source, dirac.groups, dirac.cpu_segments)
         for group, jobs, extra in unlisted_groups(queues, dirac.groups):
             click.echo(
-                f"warning: dirac_group '{group}' ({jobs} waiting job{'s' * (jobs != 1)}) is not "
-                f"in [dirac.groups]{extra}; DIRAC gives it the default share 1000",
+                f"fs: warning: dirac_group '{group}' ({jobs} waiting job{'s' * (jobs != 1)}) "
+                f"is not in [dirac.groups]{extra}; DIRAC gives it the default share 1000",
                 err=True,
             )
         corrector = None
@@ -74,6 +82,9 @@ def taskqueues(
         )
     fmt = opts.output
     if fmt == "table":
-        click.echo(render_taskqueues(rows), nl=False)
+        from fairshare_cli.render.fit import terminal_width
+
+        width = None if wide else terminal_width()
+        click.echo(render_taskqueues(rows, width), nl=False)
     else:
         emit_rows(taskqueue_records(rows), JSON_FIELDS, fmt)

@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from fairshare_cli.cli.context import Env, load_env
+from fairshare_cli.cli.names import unmatched_names
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 from fairshare_cli.core.htcondor.accountant import AccountantState, accountant_from_json
 from fairshare_cli.core.htcondor.userprio import (
@@ -17,6 +18,7 @@ from fairshare_cli.core.htcondor.userprio import (
     userprio_view,
 )
 from fairshare_cli.core.jobs import Job, parse_jobs
+from fairshare_cli.errors import InputError
 from fairshare_cli.render.formats import Time, emit_rows
 
 JSON_FIELDS = (
@@ -34,7 +36,32 @@ JSON_FIELDS = (
 )
 
 
-@click.command("userprio")
+class UserprioCommand(click.Command):
+    """``fs userprio`` that also takes condor_userprio's single-dash options and edits."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        from fairshare_cli.cli.condor_args import translate
+
+        translated = translate(list(args))
+        if translated.edit:  # the edit's operands, then the options it shares with userprio
+            ctx.meta["fs.userprio.edit"] = [*translated.edit, *translated.args]
+        return super().parse_args(ctx, translated.args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        edit = ctx.meta.get("fs.userprio.edit")
+        if not edit:
+            return super().invoke(ctx)
+        # -setfactor NAME F ... runs the edit command itself, found by name in fs's table.
+        from fairshare_cli.cli.main import cli
+
+        command = cli.get_command(ctx, edit[0])
+        if command is None:
+            raise InputError(f"condor_userprio's -{edit[0]} is not modelled by fs")
+        with command.make_context(edit[0], edit[1:], parent=ctx.parent) as sub:
+            return command.invoke(sub)
+
+
+@click.command("userprio", cls=UserprioCommand)
 @click.argument("names", nargs=-1, metavar="[NAME]...")
 @click.option(
     "--all", "all_cols", is_flag=True, help="All columns (-all): quotas, dates, real priority."
@@ -56,6 +83,11 @@ JSON_FIELDS = (
     help="Row order (ties by name).",
 )
 @click.option("--long", "long_", is_flag=True, help="Raw accounting ads (-long).")
+@click.option("--most", is_flag=True, help="The default columns, added to -priority/-usage.")
+@click.option(
+    "--dry-run", is_flag=True, help="With an edit option (-setfactor ...): write nothing."
+)
+@click.option("--create", is_flag=True, help="With an edit option: allow a new record.")
 @output_options
 @common_options
 @pass_options
@@ -69,6 +101,9 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     hierarchical: bool | None,
     sort: str,
     long_: bool,
+    most: bool,
+    dry_run: bool,
+    create: bool,
 ) -> None:
     """Show user priorities, like condor_userprio.
 
@@ -78,8 +113,18 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
       fs userprio --all --allusers
       fs userprio alice --json
     Rows: submitters (and groups) used in the last 24 hours, best priority first.
+
+    condor_userprio's own spellings work too: single-dash options and their unique
+    prefixes (-allusers, -all, -usage, -priority, -hier, -flat, -l/-long, -most), and
+    the edits -setfactor NAME F, -setprio, -setaccum, -setbegin, -setlast,
+    -resetusage NAME, -resetall and -delete NAME run 'fs setfactor' ... instead.
     """
-    from fairshare_cli.render.userprio import choose_columns, render_long, render_userprio
+    from fairshare_cli.render.userprio import (
+        COLUMNS,
+        choose_columns,
+        render_long,
+        render_userprio,
+    )
 
     env = load_env(opts)
     state, jobs, group_info = _read_inputs(env)
@@ -97,6 +142,8 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     view = userprio_view(
         state, env.config, shown_at, query, jobs=jobs, group_info=group_info, activity_now=env.now
     )
+    for line in unmatched_names(names, state.records, env.config.pool.uid_domain):
+        click.echo(f"fs: note: {line}", err=True)
     fmt = opts.output
     if fmt != "table":
         emit_rows(_json_rows(view), JSON_FIELDS, fmt)
@@ -105,6 +152,9 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         click.echo(render_long(view, shown_at), nl=False)
         return
     cols = choose_columns(view, all_cols=all_cols, priority=priority, usage=usage)
+    if most and (priority or usage):  # -most adds condor's default columns
+        default = choose_columns(view, all_cols=False, priority=False, usage=False)
+        cols = [k for k in COLUMNS if k in {*cols, *default}]
     click.echo(render_userprio(view, cols, shown_at), nl=False)
 
 

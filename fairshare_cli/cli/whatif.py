@@ -84,7 +84,7 @@ def whatif(
       fs whatif --set priority.fairshare=classic sshare -a -l
     Prints each row's main figures before -> after, its rank change (+3, -1), rows that
     appear or leave, and a count of what moved ("no differences" when nothing did).
-    Dotted keys are the config's; quote group names that contain dots.
+    Dotted keys are the config's (docs/config.md); quote group names that contain dots.
     A half-life, slot weight, Slurm decay or QOS usage factor revalues recorded usage: for
     those the after side replays the usage history kept beside the state (or --history).
     Priority factors are read as HTCondor keeps them: a record stores its factor when it

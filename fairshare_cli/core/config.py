@@ -1,4 +1,4 @@
-"""The pool config as frozen dataclasses (DESIGN §3).
+"""The pool config as frozen dataclasses (docs/config.md).
 
 Field names are the TOML key names. Durations are seconds. The `defaults` profile has
 already been applied by the loader, so every field holds the effective value.
@@ -30,7 +30,7 @@ DEFAULT_GROUP_SORT_EXPR = (
     "ifThenElse(GroupQuota>0,GroupResourcesInUse/GroupQuota,3.3e+38))"
 )
 
-#: Knob defaults that differ between the profiles (DESIGN §1), keyed "section.key".
+#: Knob defaults that differ between the profiles (docs/config.md, profiles), keyed "section.key".
 PROFILE_DEFAULTS: dict[str, dict[str, Any]] = {
     "legacy": {
         "accountant.default_prio_factor": 1.0,

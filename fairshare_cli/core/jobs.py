@@ -1,4 +1,4 @@
-"""The job queue: one job object serves HTCondor, Slurm and DIRAC (DESIGN §4)."""
+"""The job queue: one job object serves HTCondor, Slurm and DIRAC (docs/jobs.md)."""
 
 from __future__ import annotations
 
@@ -252,7 +252,7 @@ def parse_job(obj: Any, where: str) -> list[Job]:
             continue
         parse = _PARSERS.get(key)
         if parse is None:
-            extra = did_you_mean(key, sorted(_FIELDS | {"count"}))
+            extra = did_you_mean(key, sorted(_FIELDS | {"count"})) or " (fields: docs/jobs.md)"
             raise InputError(f"{where}: unknown job field '{key}'{extra}")
         if value is not None:
             kw[key] = parse(value, f"{where}.{key}")

@@ -1,4 +1,4 @@
-"""Read a ``--jobs-file``: a JSON list of job objects (DESIGN §4), fast for big queues."""
+"""Read a ``--jobs-file``: a JSON list of job objects (docs/jobs.md), fast for big queues."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def gc_paused() -> Iterator[None]:
 
 
 def load_job_batches(path: str) -> list[JobBatch]:
-    """Jobs from a JSON file holding a list of job objects (DESIGN §4); ``-`` is stdin.
+    """Jobs from a JSON file holding a list of job objects (docs/jobs.md); ``-`` is stdin.
 
     A ``"count": N`` object stays one batch of N identical jobs ``C.0`` … ``C.(N-1)``, and
     consecutive objects that differ only by the next job id of one cluster join a batch, so

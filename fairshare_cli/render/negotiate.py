@@ -1,6 +1,6 @@
 """Render a negotiation cycle and the group-quota view: Rich tables, streamed JSON, a story.
 
-Numbers are rounded here and only here; JSON keeps full precision (DESIGN §2).
+Numbers are rounded here and only here; JSON keeps full precision (docs/json.md).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any, TextIO
 
 from fairshare_cli.core.htcondor.negotiator import CycleResult
 from fairshare_cli.core.htcondor.quotas import QuotaRow
+from fairshare_cli.render.fit import FitTable, fit_console
 from fairshare_cli.render.formats import jsonable
 
 MAX_MATCH_ROWS = 10  # per submitter, in the table
@@ -43,27 +44,20 @@ def _num(value: float | None, digits: int = 2) -> str:
     return f"{value:.{digits}f}"
 
 
-def _console(out: TextIO | None = None) -> Any:
-    from rich.console import Console
-
-    # Tables take their natural width: never folded or cut to the terminal's 80 columns.
-    return Console(file=out or sys.stdout, width=1000, highlight=False)
+def _console(out: TextIO | None = None, wide: bool = False) -> Any:
+    # As wide as the terminal (--wide: unlimited); tables fit it without cutting numbers.
+    return fit_console(out or sys.stdout, wide)
 
 
 def _table(title: str, columns: Sequence[tuple[str, bool]]) -> Any:
-    from rich.table import Table
-
-    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
-    for name, numeric in columns:
-        table.add_column(name, justify="right" if numeric else "left", no_wrap=True)
-    return table
+    return FitTable(title, columns)
 
 
 # --------------------------------------------------------------------------- negotiate
 
 
 def match_row(m: Any) -> dict[str, Any]:
-    """One ``matches`` object (DESIGN §5)."""
+    """One ``matches`` object (docs/json.md)."""
     return {
         "job_id": m.job_id,
         "submitter": m.submitter,
@@ -74,7 +68,7 @@ def match_row(m: Any) -> dict[str, Any]:
 
 
 def submitter_row(s: Any) -> dict[str, Any]:
-    """One ``submitters`` object (DESIGN §5)."""
+    """One ``submitters`` object (docs/json.md)."""
     return {
         "name": s.name,
         "group": s.group,
@@ -129,14 +123,16 @@ def write_cycle_lines(result: CycleResult, fmt: str, out: TextIO) -> None:
         writer.writerow([m.job_id, m.submitter, m.slot, m.reason, m.preempted_job or ""])
 
 
-def render_cycle(result: CycleResult, committed: str | None, out: TextIO | None = None) -> None:
+def render_cycle(
+    result: CycleResult, committed: str | None, out: TextIO | None = None, wide: bool = False
+) -> None:
     """Matches grouped per submitter, the submitter summary and the unmatched reasons.
 
     Long listings are cut (``--json`` has everything): at most ``MAX_SUBMITTER_ROWS``
     submitters, ``MAX_MATCH_ROWS`` matches each; unmatched jobs are counted per reason and
     submitter, or per reason alone when many submitters are involved.
     """
-    console = _console(out)
+    console = _console(out, wide)
     matches = _matches_table(result)
     if matches is not None:
         console.print(matches)
@@ -345,11 +341,11 @@ def progress_bar(enabled: bool, label: str = "negotiating") -> Iterator[Callable
 
 
 def quota_json_rows(rows: Sequence[QuotaRow]) -> list[dict[str, Any]]:
-    """The ``quota`` objects (DESIGN §5)."""
+    """The ``quota`` objects (docs/json.md)."""
     return [{f: getattr(r, f) for f in QUOTA_FIELDS} for r in rows]
 
 
-def render_quota(rows: Sequence[QuotaRow], out: TextIO | None = None) -> None:
+def render_quota(rows: Sequence[QuotaRow], out: TextIO | None = None, wide: bool = False) -> None:
     """One row per group, like ``condor_userprio -quotas`` with the limit and use added."""
     table = _table(
         "Group quotas",
@@ -382,4 +378,4 @@ def render_quota(rows: Sequence[QuotaRow], out: TextIO | None = None) -> None:
             _num(r.in_use, 0),
             _num(r.demand, 0),
         )
-    _console(out).print(table)
+    _console(out, wide).print(table)

@@ -424,7 +424,7 @@ def sort_rows(rows: list[PriorityRow], spec: str) -> list[PriorityRow]:
 
 
 def json_rows(rows: Sequence[PriorityRow]) -> list[Mapping[str, Any]]:
-    """The ``--json`` objects (DESIGN §5 sprio fields), full precision."""
+    """The ``--json`` objects (docs/json.md sprio fields), full precision."""
     return [
         {
             "job_id": r.job_id,

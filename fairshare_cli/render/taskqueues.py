@@ -25,7 +25,7 @@ JSON_FIELDS = (
 
 
 def taskqueue_records(rows: Sequence[TaskQueueRow]) -> list[dict[str, Any]]:
-    """One JSON object per task queue (DESIGN §5), full precision."""
+    """One JSON object per task queue (docs/json.md), full precision."""
     out = []
     for row in rows:
         d = row.queue.definition
@@ -98,8 +98,12 @@ def columns_for(rows: Sequence[TaskQueueRow]) -> tuple[Column, ...]:
     return tuple(out)
 
 
-def render_taskqueues(rows: Sequence[TaskQueueRow]) -> str:
-    """The task-queue table: one line per queue, columns two spaces apart."""
+def render_taskqueues(rows: Sequence[TaskQueueRow], width: int | None = None) -> str:
+    """The task-queue table: one line per queue, columns two spaces apart.
+
+    Wider than ``width``, the requirement columns move to a line of their own under each
+    queue (:func:`render_stacked`).
+    """
     columns = columns_for(rows)
     cells = [[cell(row) for _, _, cell in columns] for row in rows]
     widths = [len(head) for head, _, _ in columns]
@@ -115,6 +119,10 @@ def render_taskqueues(rows: Sequence[TaskQueueRow]) -> str:
         ]
         return "  ".join(parts).rstrip()
 
+    if width is not None and sum(widths) + 2 * (len(widths) - 1) > width:
+        from fairshare_cli.render.taskqueues_narrow import render_stacked
+
+        return render_stacked(rows, width, columns)
     out = [fmt([head for head, _, _ in columns])]
     out.extend(fmt(line) for line in cells)
     if not rows:

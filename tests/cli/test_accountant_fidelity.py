@@ -72,7 +72,7 @@ def test_factor_stored_when_the_state_is_written(
 
     assert factor() == 1000
     assert run("delete", "ops@htc.test", *args, "--now", NOW).exit_code == 0
-    assert run("setprio", "ops@htc.test", "2", *args, "--now", NOW).exit_code == 0
+    assert run("setprio", "ops@htc.test", "2", "--create", *args, "--now", NOW).exit_code == 0
     assert factor() == 5000
 
 
@@ -186,7 +186,7 @@ def test_none_record_in_long_and_json_without_groups(
         str(tmp_path / "s.json"),
     ]
     assert run("import", "history", str(hist), *args, "--now", NOW).exit_code == 0
-    assert run("setprio", "z@d", "3", *args, "--now", NOW).exit_code == 0
+    assert run("setprio", "z@d", "3", "--create", *args, "--now", NOW).exit_code == 0
     names = [r["name"] for r in json.loads(run("userprio", *args, "--now", NOW, "--json").stdout)]
     assert "<none>" in names
     assert 'Name = "<none>"' in run("userprio", *args, "--now", NOW, "--long").stdout
@@ -304,7 +304,7 @@ def test_whatif_offers_both_factor_readings(
     args = ["--config", str(write_config('[pool]\nuid_domain = "d"\n')), "--state"]
     args += [str(tmp_path / "s.json"), "--now", NOW]
     assert run("import", "history", str(hist), *args).exit_code == 0
-    assert run("setfactor", "bob@d", "3", *args).exit_code == 0
+    assert run("setfactor", "bob@d", "3", "--create", *args).exit_code == 0
 
     def eup(*flags: str) -> dict[str, float]:
         change = ["--set", "accountant.default_prio_factor=10", *flags]

@@ -406,8 +406,10 @@ def test_sprio_format_without_valid_fields(
 def test_resetusage_of_an_unknown_name_creates_its_record(
     env: dict[str, Path], run: Callable[..., Any]
 ) -> None:
-    result = run("resetusage", "zed@example.org", *common(env))
+    refused(run("resetusage", "zed@example.org", *common(env)), "pass --create")
+    result = run("resetusage", "zed@example.org", "--create", *common(env))
     assert result.exit_code == 0, result.stderr
+    assert result.stdout.endswith("(new record)\n")
     records = json.loads(env["state"].read_text())["accountant"]["records"]
     assert records["zed@example.org"]["accumulated_usage"] == 0.0
     assert records["zed@example.org"]["begin_usage_time"] == 1795262400.0

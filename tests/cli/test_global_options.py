@@ -91,7 +91,10 @@ def test_whatif_leaves_no_override_behind(tmp_path: Path, write_config: Any) -> 
     cfg = write_config(POOL)
     args = ["--config", str(cfg), "--state", str(tmp_path / "s.json")]
     runner = CliRunner()
-    assert runner.invoke(cli, ["setprio", "alice", "10", *args, "--now", "0"]).exit_code == 0
+    assert (
+        runner.invoke(cli, ["setprio", "alice", "10", "--create", *args, "--now", "0"]).exit_code
+        == 0
+    )
     view = ["userprio", *args, "--now", "3600", "--json"]
 
     def eup(result: Any) -> float:

@@ -56,7 +56,7 @@ def test_fixture_reads_as_dirac_reads_it(run: Callable[..., Any]) -> None:
     ]  # fmt: skip
     lines = result.stderr.splitlines()
     assert lines[0] == (
-        f"warning: {CFG}:58: Registry/Groups/lhcb_data/JobShare = '40000 # data' is not an "
+        f"fs: warning: {CFG}:58: Registry/Groups/lhcb_data/JobShare = '40000 # data' is not an "
         "integer; DIRAC reads the default 1000"
     )
     assert lines[1] == (
@@ -180,7 +180,7 @@ def test_job_share_as_dirac_reads_it(
     if warning is None:
         assert "warning" not in result.stderr
     else:
-        assert f"warning: {cfg}:8: Registry/Groups/g/{warning}" in result.stderr
+        assert f"fs: warning: {cfg}:8: Registry/Groups/g/{warning}" in result.stderr
 
 
 def test_bad_segments_fall_back_as_dirac_does(

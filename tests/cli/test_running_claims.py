@@ -131,7 +131,7 @@ def test_running_work_that_finds_no_slot_is_a_warning(
     result = run("import", "history", str(hist), *pool, "--now", NOW)
     assert result.exit_code == 0
     assert result.stderr == (
-        f"warning: {hist}: record 1 (bob@d.org, running since {START}): running, but no "
+        f"fs: warning: {hist}: record 1 (bob@d.org, running since {START}): running, but no "
         "free slot fits it; it holds no slot; its use stops now\n"
     )
     rows = json.loads(run("userprio", "--allusers", "--json", *pool, "--now", NOW).stdout)

@@ -12,6 +12,7 @@ LATER = "2026-11-21T12:10:00Z"
 POOL = """
 [pool]
 uid_domain = "example.org"
+defaults = "legacy"
 
 [negotiator]
 use_slot_weights = true
@@ -51,10 +52,10 @@ def test_config_check_names_machines_that_weigh_one(run: Any, write_config: Any)
     result = run("config", "check", "--config", str(cfg))
     assert result.exit_code == 0
     assert result.stderr == (
-        'warning: [negotiator] slot_weight "Memory / 1024" is undefined on the slots of '
+        'fs: warning: [negotiator] slot_weight "Memory / 1024" is undefined on the slots of '
         'machine "bare", not a number of 0 or more; each of them weighs 1.0\n'
     )
-    assert result.stdout.startswith(f"# {cfg}: valid")
+    assert result.stdout.splitlines()[1].startswith(f"# {cfg}: valid")  # after the profile
 
 
 def test_config_check_is_quiet_when_every_slot_weighs(run: Any, write_config: Any) -> None:

@@ -237,10 +237,10 @@ def test_submit_prio_rm_and_sprio(seed: tuple[Path, Path], run: Callable[..., An
     args = _args(seed)
     res = run("submit", "--owner", "user5", "--account", "F", "--nodes", "1", *args)
     assert res.exit_code == 0, res.stderr
-    assert res.stdout == "Submitted 1 job: 1\n"
+    assert res.stdout == "Submitted 1 job as cluster 1\n"
     before = seed[1].read_bytes()
     res = run("submit", "--owner", "user1", "--count", "2", "--dry-run", *args)
-    assert res.stdout.startswith("(dry run, nothing written) Submitted 2 jobs: 2.0, 2.1")
+    assert res.stdout.startswith("(dry run, nothing written) Submitted 2 jobs as cluster 2")
     assert seed[1].read_bytes() == before
     run("submit", "--owner", "user1", "--count", "2", *args)
     res = run("sprio", "-P" if False else "-h", "-o", "%i %Y %F", *args)

@@ -206,7 +206,7 @@ def test_unlisted_group_gets_the_default_share(
     result = run("taskqueues", *files(jobs=jobs), "--json")
     assert result.exit_code == 0, result.stderr
     assert result.stderr == (
-        "warning: dirac_group 'lhcb_usr' (1 waiting job) is not in [dirac.groups] "
+        "fs: warning: dirac_group 'lhcb_usr' (1 waiting job) is not in [dirac.groups] "
         "(did you mean 'lhcb_user'?); DIRAC gives it the default share 1000\n"
     )
     rows = json.loads(result.stdout)

@@ -360,7 +360,7 @@ def test_bad_config_on_the_command_line(
 
 def test_init_and_config_check(tmp_path: Path, run: Callable[..., Any]) -> None:
     target = tmp_path / "fairshare.toml"
-    result = run("init", str(target))
+    result = run("init", str(target), "--profile", "legacy")
     assert result.exit_code == 0
     assert run("init", str(target)).exit_code == 2  # no silent overwrite
     check = run("config", "check", "--config", str(target))

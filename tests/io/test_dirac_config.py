@@ -74,15 +74,16 @@ def test_config_check_warns_about_each_share(
     write_config: Callable[[str], Path], run: Callable[..., Any]
 ) -> None:
     path = write_config(
+        '[pool]\ndefaults = "legacy"\n'  # no profile warning: the shares' warnings only
         "[dirac.groups.a]\njob_share = -1\n[dirac.groups.b]\njob_share = 'lots'\n"
         "[dirac.groups.c]\njob_share = 7\n"
     )
     result = run("config", "check", "--config", str(path))
     assert result.exit_code == 0
     assert result.stderr.splitlines() == [
-        f"warning: {path}: dirac.groups.a.job_share = -1: DIRAC floors every task queue of "
+        f"fs: warning: {path}: dirac.groups.a.job_share = -1: DIRAC floors every task queue of "
         "this group at the minimum priority 0.001",
-        f"warning: {path}: dirac.groups.b.job_share = 'lots' is not an integer; DIRAC reads "
+        f"fs: warning: {path}: dirac.groups.b.job_share = 'lots' is not an integer; DIRAC reads "
         "the default 1000",
     ]
     assert "dirac.groups.a.job_share = -1\n" in result.stdout

@@ -48,5 +48,5 @@ def command(
             raise not_utf8(file, exc) from None
     result = read_dirac_cfg(root, file, vo=vo, setup=setup)
     for warning in result.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        click.echo(f"fs: warning: {warning}", err=True)
     emit_fragment(result.fragment, into, replace, dry_run, result.summary, result.ignored)

@@ -58,7 +58,7 @@ class GroupConfig:
 
 @dataclass(frozen=True)
 class QuotaKnobs:
-    """The negotiator knobs that shape group quotas (DESIGN §3 ``[negotiator]``)."""
+    """The negotiator knobs that shape group quotas (docs/config.md ``[negotiator]``)."""
 
     allow_quota_oversubscription: bool = False
     use_slot_weights: bool = False

@@ -282,7 +282,7 @@ def updated_rr_times(tree: GroupTree, now: float) -> dict[str, float]:
 
 @dataclass(frozen=True)
 class QuotaRow:
-    """One row of ``fs quota`` (DESIGN §5 ``quota`` fields)."""
+    """One row of ``fs quota`` (docs/json.md ``quota`` fields)."""
 
     group: str
     parent: str | None

@@ -131,7 +131,7 @@ def new_jobs(
     where: str,
     job_id: str | None = None,
 ) -> list[Job]:
-    """The jobs ``objects`` describe (DESIGN §4 job objects), checked against ``queue``.
+    """The jobs ``objects`` describe (docs/jobs.md job objects), checked against ``queue``.
 
     A job without ``submit_time`` is submitted at ``now``; one without ``id`` gets
     ``job_id`` (a single job) or the next free cluster number.

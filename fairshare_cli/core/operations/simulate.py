@@ -41,7 +41,7 @@ from fairshare_cli.core.usage import UsageRecord
 
 @dataclass(frozen=True)
 class SimRow:
-    """One entity after one cycle (DESIGN §5 ``simulate`` fields)."""
+    """One entity after one cycle (docs/json.md ``simulate`` fields)."""
 
     time: float
     kind: str  # "submitter" | "group" | "slurm_user"
@@ -291,7 +291,7 @@ class _Simulation:
 
 
 def simulate_rows_json(rows: Sequence[SimRow]) -> list[dict[str, Any]]:
-    """Rows as DESIGN's ``simulate`` JSON objects (times still epoch seconds)."""
+    """Rows as the ``simulate`` JSON objects of docs/json.md (times still epoch seconds)."""
     return [
         {
             "time": r.time,

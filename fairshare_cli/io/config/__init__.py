@@ -1,4 +1,4 @@
-"""Read and validate the TOML pool config into a frozen :class:`Config` (DESIGN §3)."""
+"""Read and validate the TOML pool config into a frozen :class:`Config` (docs/config.md)."""
 
 from __future__ import annotations
 

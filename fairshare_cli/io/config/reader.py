@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from fairshare_cli.core.limits import UINT32_MAX
 from fairshare_cli.core.timestr import TimeStringError, time_str2mins, time_str2secs
 from fairshare_cli.errors import ConfigError, did_you_mean
+from fairshare_cli.io.knob_aliases import apply_aliases, knob_hint
 
 T = TypeVar("T")
 Table = Mapping[str, Any]
@@ -22,10 +23,11 @@ class Reader:
         self.where = where
         if not isinstance(table, Mapping):
             self.fail(f"{where}: expected a table, got {kind(table)}")
-        self.table: Table = table
-        for key in table:
+        self.table: Table = apply_aliases(table, where, allowed, self.fail)  # knob names
+        for key in self.table:
             if key not in allowed:
                 extra = did_you_mean(key, allowed)
+                extra = knob_hint(key, where, close=not extra) or extra
                 known = ", ".join(allowed) if allowed else "none"
                 self.fail(f"unknown key '{self.key(key)}'{extra}; known keys: {known}")
 

@@ -1,4 +1,4 @@
-"""HTCondor knobs -> our config keys (DESIGN §3 names each key's knob in brackets).
+"""HTCondor knobs -> our config keys (docs/config.md names each key's knob).
 
 :func:`fragment_from_knobs` maps the knobs the pool config models, under their real names,
 to a config fragment, and names every other knob as ignored. Values are read as HTCondor

@@ -1,6 +1,6 @@
 """``condor_q -json`` / ``-long`` (``-allusers``, ``-all``) output: job ads as job objects.
 
-Each ad becomes a job object (DESIGN §4) through :func:`parse_job`, with what the
+Each ad becomes a job object (docs/jobs.md) through :func:`parse_job`, with what the
 negotiator reads: ``ClusterId.ProcId``, ``Owner``, ``AccountingGroup``, ``NiceUser``,
 ``JobPrio``, ``QDate``, ``RequestCpus``, ``RequestMemory``, ``Requirements``, ``Rank``, and
 the job's own attributes those two expressions name (``RequestDisk``,

@@ -1,6 +1,6 @@
 """``fs import squeue``: ``squeue --json`` or ``scontrol show jobs`` as job objects.
 
-Pending and running jobs become job objects (DESIGN §4) with the fields sprio and the
+Pending and running jobs become job objects (docs/jobs.md) with the fields sprio and the
 usage model read; job ids as Slurm prints them (``12``, an array task ``10_3``, a pending
 array ``10_[4-9]``). Times without a zone are read as UTC. Finished jobs are not queued;
 those that ran are kept apart (their charges can make imported usage exact).

@@ -297,7 +297,13 @@ def test_lineage_order_is_the_byte_sort_of_full_lineages(data: st.DataObject) ->
     """sshare sorts by the whole lineage string; the linear pre-order walk must agree."""
     from fairshare_cli.core.config import AccountSpec
 
-    names = data.draw(st.lists(_NAMES, min_size=1, max_size=12, unique=True))
+    # An account called "0-x" would share its lineage part with a user x (both "0-x/"):
+    # equal lineages have no byte order to follow, so such names are left out.
+    names = data.draw(
+        st.lists(
+            _NAMES.filter(lambda n: not n.startswith("0-")), min_size=1, max_size=12, unique=True
+        )
+    )
     specs = []
     for i, name in enumerate(names):
         parent = data.draw(st.sampled_from(["root", *names[:i]]))

@@ -345,7 +345,7 @@ class Matchmaker:
         limit_rejected: bool,
         policy_rejected: bool,
     ) -> str:
-        """Why no slot was found for a job of ``ac`` (DESIGN §5 unmatched reasons)."""
+        """Why no slot was found for a job of ``ac`` (docs/json.md unmatched reasons)."""
         if limit_rejected:
             return "group_quota" if turn.limit_unclaimed < turn.limit else "submitter_limit"
         if only_rank:

@@ -39,7 +39,7 @@ class SubmitterPrio:
 
 @dataclass(frozen=True)
 class NegotiatorKnobs:
-    """Negotiator settings (DESIGN §3 ``[negotiator]``), profile already applied."""
+    """Negotiator settings (docs/config.md ``[negotiator]``), profile already applied."""
 
     profile: str = "legacy"
     use_slot_weights: bool = False
@@ -57,7 +57,7 @@ class NegotiatorKnobs:
 
 @dataclass(frozen=True)
 class Match:
-    """One match of the cycle (DESIGN §5 ``negotiate.matches``)."""
+    """One match of the cycle (docs/json.md ``negotiate.matches``)."""
 
     job_id: str
     submitter: str
@@ -70,7 +70,7 @@ class Match:
 
 @dataclass
 class SubmitterSummary:
-    """One submitter's part of the cycle (DESIGN §5 ``negotiate.submitters``)."""
+    """One submitter's part of the cycle (docs/json.md ``negotiate.submitters``)."""
 
     name: str
     group: str | None

@@ -1,0 +1,105 @@
+"""What ``fs --version`` reports, and where the installed docs and sample pool are."""
+
+from __future__ import annotations
+
+import os
+import platform
+from pathlib import Path
+
+from fairshare_cli import __version__
+
+
+def package_folder(name: str) -> Path:
+    """A folder shipped inside the package (``docs``, ``sample_configs``).
+
+    An installed wheel holds it in the package; a source checkout has it beside the package.
+    """
+    inside = Path(__file__).resolve().parent.parent / name
+    if inside.is_dir():
+        return inside
+    return Path(__file__).resolve().parent.parent.parent / name
+
+
+def _dist_version(name: str) -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def _classad_version() -> str:
+    try:
+        import classad2
+    except ImportError:
+        return "not installed"
+    return str(getattr(classad2, "version", lambda: "unknown")())
+
+
+def version_lines() -> list[str]:
+    """fs, Python, htcondor/classad versions, then the config ``fs`` would use and its profile."""
+    from fairshare_cli.cli.context import resolve_config_path
+    from fairshare_cli.errors import FairshareError
+
+    lines = [
+        f"fs (fairshare-cli) {__version__}",
+        f"Python {platform.python_version()}",
+        f"htcondor {_dist_version('htcondor')}, classad {_classad_version()}",
+    ]
+    try:
+        path = resolve_config_path(os.environ.get("FAIRSHARE_CONFIG"))
+    except FairshareError:
+        lines.append("config: none found (run 'fs init')")
+    else:
+        lines.append(f"config: {path} (profile {_profile(path)})")
+    lines.append(f"docs: {package_folder('docs')}")
+    return lines
+
+
+def _profile(path: Path) -> str:
+    from fairshare_cli.errors import FairshareError
+    from fairshare_cli.io.config import load_config
+
+    try:
+        return load_config(path).pool.defaults
+    except FairshareError as exc:
+        return f"unreadable: {exc}"
+
+
+#: The sample pool's files, as ``fs init --example`` writes them.
+EXAMPLE_FILES = (
+    "pool.toml",
+    "sample-state.json",
+    "jobs.json",
+    "dirac-jobs.json",
+    "history.csv",
+    "workload.json",
+)
+
+
+def write_example(folder: Path, force: bool) -> list[str]:
+    """Copy the sample pool shipped with the package into ``folder``; the names written.
+
+    Raises:
+        InputError: a file is there already (without ``force``), or ``folder`` is a file.
+        RuntimeFailure: the folder cannot be written.
+    """
+    from fairshare_cli.errors import InputError, RuntimeFailure
+    from fairshare_cli.io.atomic import atomic_write_text
+
+    source = package_folder("sample_configs")
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"--example {folder}: is a file; give a folder")
+    clash = [name for name in EXAMPLE_FILES if (folder / name).exists()]
+    if clash and not force:
+        raise InputError(f"--example {folder}: {clash[0]} already exists; use --force")
+    for name in EXAMPLE_FILES:
+        try:
+            text = (source / name).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RuntimeFailure(
+                f"the installed sample pool lacks {name}: {exc.strerror}"
+            ) from None
+        atomic_write_text(folder / name, text, "sample file", 0o644)
+    return list(EXAMPLE_FILES)

@@ -1,0 +1,188 @@
+"""condor_userprio's own spellings for ``fs userprio``: single-dash options and prefixes.
+
+condor_userprio (``user_prio.cpp``) tests each argument against its options in a fixed
+order with ``is_dash_arg_prefix``: an argument matches an option when it is a prefix of the
+option's name at least ``must_match_length`` characters long (one when that is 0), and the
+first option in the order that matches wins; ``--name`` must spell the name exactly. So
+``-a`` is ``-all``, ``-setf`` is ``-setfactor``, ``-d`` is ``-duration`` and ``-del`` is
+``-delete``. :func:`translate` turns such arguments into ``fs userprio``'s long options,
+and the edit options (``-setfactor NAME F`` ...) into the ``fs`` edit command they stand for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fairshare_cli.errors import InputError
+
+
+@dataclass(frozen=True)
+class CondorOption:
+    """One condor_userprio option, in the order ``user_prio.cpp`` tests them.
+
+    Attributes:
+        name: the option's name without the dash.
+        min_len: ``must_match_length`` (0: any non-empty prefix).
+        operands: how many arguments follow it.
+        display: the ``fs userprio`` option it becomes ("" for an edit or unsupported one).
+        edit: the ``fs`` edit command it runs, with fixed arguments (e.g. ``--all``).
+    """
+
+    name: str
+    min_len: int = 0
+    operands: int = 0
+    display: str = ""
+    edit: tuple[str, ...] = ()
+
+
+#: condor_userprio's options in ``user_prio.cpp``'s order (the first match wins).
+CONDOR_OPTIONS: tuple[CondorOption, ...] = (
+    CondorOption("setprio", operands=2, edit=("setprio",)),
+    CondorOption("setfactor", operands=2, edit=("setfactor",)),
+    CondorOption("setfloor", operands=2, edit=("setfloor",)),
+    CondorOption("setceiling", operands=2, edit=("setceiling",)),
+    CondorOption("duration", operands=1),
+    CondorOption("cancelceilinglease", operands=1),
+    CondorOption("cancelfloorlease", operands=1),
+    CondorOption("cancelfactorlease", operands=1),
+    CondorOption("setbegin", operands=2, edit=("setbegin",)),
+    CondorOption("setaccum", operands=2, edit=("setaccum",)),
+    CondorOption("setlast", operands=2, edit=("setlast",)),
+    CondorOption("resetusage", operands=1, edit=("resetusage",)),
+    CondorOption("delete", 3, operands=1, edit=("delete",)),
+    CondorOption("resetall", edit=("resetusage", "--all")),
+    CondorOption("long", 1, display="--long"),
+    CondorOption("constraint", 1, operands=1),
+    CondorOption("legacy", 3),
+    CondorOption("modular", 3),
+    CondorOption("af", 2),
+    CondorOption("autoformat", 5),
+    CondorOption("debug", 1),
+    CondorOption("hierarchical", 2, display="--hierarchical"),
+    CondorOption("heir", display="--hierarchical"),
+    CondorOption("flat", 2, display="--flat"),
+    CondorOption("grouprollup"),
+    CondorOption("grouporder"),
+    CondorOption("quotas", 1),
+    CondorOption("surplus"),
+    CondorOption("sortkey", 2),
+    CondorOption("all", display="--all"),
+    CondorOption("most", 2, display="--most"),
+    CondorOption("groupid"),
+    CondorOption("order"),
+    CondorOption("activefrom", operands=3),
+    CondorOption("allusers", display="--allusers"),
+    CondorOption("usage", 2, display="--usage"),
+    CondorOption("priority", 4, display="--priority"),
+    CondorOption("getreslist", 6, operands=1),
+    CondorOption("inputfile", 2, operands=1),
+    CondorOption("pool", 1, operands=1),
+    CondorOption("name", operands=1),
+    CondorOption("collector", 3),
+    CondorOption("negotiator", 3),
+)
+
+#: Hints for condor_userprio options that ``fs`` answers elsewhere.
+_ELSEWHERE = {
+    "quotas": "use 'fs quota'",
+    "surplus": "use 'fs quota'",
+    "pool": "fs reads the pool from --config",
+    "name": "fs reads the pool from --config",
+    "constraint": "name the submitters as arguments instead",
+}
+
+#: ``fs userprio`` options that take a value (copied through untouched).
+VALUE_OPTIONS = frozenset({"--config", "--state", "--now", "--sort", "--output"})
+
+
+def is_arg_prefix(arg: str, name: str, min_len: int) -> bool:
+    """``is_arg_prefix`` of ``match_prefix.cpp``: ``arg`` is a long-enough prefix of ``name``."""
+    if not arg or not name.startswith(arg):
+        return False
+    if min_len < 0:
+        return arg == name
+    return len(arg) >= min_len
+
+
+def find_option(arg: str) -> CondorOption | None:
+    """The condor_userprio option ``arg`` (``-x`` or ``--x``) selects, or None.
+
+    A double dash must spell the whole name, as ``is_dash_arg_prefix`` requires.
+    """
+    exact = arg.startswith("--")
+    bare = arg[2:] if exact else arg[1:]
+    for option in CONDOR_OPTIONS:
+        if is_arg_prefix(bare, option.name, -1 if exact else option.min_len):
+            return option
+    return None
+
+
+@dataclass(frozen=True)
+class Translated:
+    """``fs userprio``'s arguments after translation, and the edit to run instead, if any."""
+
+    args: list[str]
+    edit: list[str] | None
+
+
+def translate(args: list[str]) -> Translated:
+    """Turn condor_userprio's single-dash options into ``fs`` options.
+
+    Arguments that are not single-dash options, and the values of ``fs``'s own options,
+    pass through unchanged. An edit option (``-setfactor NAME F``) becomes the edit command's
+    arguments (``["setfactor", NAME, F]``); the display options beside it are dropped, as
+    condor_userprio ignores them when it edits.
+
+    Raises:
+        InputError: an option fs does not model, a missing operand, or two edits at once.
+    """
+    out: list[str] = []
+    edit: list[str] | None = None
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg in VALUE_OPTIONS and i < len(args):
+            out.extend((arg, args[i]))
+            i += 1
+            continue
+        if not arg.startswith("-") or arg.startswith("--") or len(arg) < 2:
+            out.append(arg)
+            continue
+        option = find_option(arg)
+        if option is None:
+            raise InputError(f"unknown condor_userprio option '{arg}' (see 'fs userprio --help')")
+        operands = args[i : i + option.operands]
+        if len(operands) < option.operands or any(o.startswith("--") for o in operands):
+            raise InputError(f"'{arg}' (-{option.name}) needs {option.operands} argument(s)")
+        i += option.operands
+        if option.display:
+            out.append(option.display)
+        elif option.edit:
+            if edit is not None:
+                raise InputError(f"one edit at a time: '{edit[0]}' and -{option.name}")
+            edit = [*option.edit, *operands]
+        else:
+            hint = _ELSEWHERE.get(option.name, "fs does not model it")
+            raise InputError(f"condor_userprio option -{option.name} is not supported ({hint})")
+    if edit is not None:
+        out = _common_only(out)
+    return Translated(out, edit)
+
+
+def _common_only(args: list[str]) -> list[str]:
+    """The options an edit command shares with ``fs userprio``: config, state, now, dry run."""
+    keep: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        key = arg.split("=", 1)[0]
+        if key in ("--config", "--state", "--now"):
+            keep.append(arg)
+            if "=" not in arg and i + 1 < len(args):
+                keep.append(args[i + 1])
+                i += 1
+        elif arg in ("--dry-run", "--create"):
+            keep.append(arg)
+        i += 1
+    return keep

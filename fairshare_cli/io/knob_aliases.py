@@ -1,0 +1,130 @@
+"""The real schedulers' knob names as aliases of the config keys, and as did-you-mean hints.
+
+``[accountant] PRIORITY_HALFLIFE = 3600`` is read as ``priority_halflife``;
+``[priority] PriorityDecayHalfLife = "7-0"`` as ``decay_halflife``. Knob names match
+without regard to case, as HTCondor's config and ``slurm.conf`` read them. A knob written
+in the wrong table, or misspelt, gets a hint naming the key to write and where.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+#: Per table (``*`` for a name the admin chooses): the real knob name -> the config key.
+KNOBS: dict[str, dict[str, str]] = {
+    "pool": {"UID_DOMAIN": "uid_domain", "ACCOUNTANT_LOCAL_DOMAIN": "local_domains"},
+    "accountant": {
+        "PRIORITY_HALFLIFE": "priority_halflife",
+        "DEFAULT_PRIO_FACTOR": "default_prio_factor",
+        "NICE_USER_PRIO_FACTOR": "nice_user_prio_factor",
+        "REMOTE_PRIO_FACTOR": "remote_prio_factor",
+    },
+    "negotiator": {
+        "NEGOTIATOR_USE_SLOT_WEIGHTS": "use_slot_weights",
+        "SLOT_WEIGHT": "slot_weight",
+        "NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION": "allow_quota_oversubscription",
+        "PREEMPTION_REQUIREMENTS": "preemption_requirements",
+        "PREEMPTION_RANK": "preemption_rank",
+        "NEGOTIATOR_PRE_JOB_RANK": "pre_job_rank",
+        "NEGOTIATOR_POST_JOB_RANK": "post_job_rank",
+        "GROUP_SORT_EXPR": "group_sort_expr",
+        "GROUP_QUOTA_ROUND_ROBIN_RATE": "group_quota_round_robin_rate",
+        "GROUP_QUOTA_MAX_ALLOCATION_ROUNDS": "group_quota_max_allocation_rounds",
+        "NEGOTIATOR_STRICT_ENFORCE_QUOTA": "strict_enforce_quota",
+        "NEGOTIATOR_USE_WEIGHTED_DEMAND": "use_weighted_demand",
+        "GROUP_ACCEPT_SURPLUS": "accept_surplus",
+        "GROUP_AUTOREGROUP": "autoregroup",
+    },
+    "machines": {"START": "start", "RANK": "rank"},
+    "groups.*": {
+        "GROUP_QUOTA": "quota",
+        "GROUP_QUOTA_DYNAMIC": "dynamic_quota",
+        "GROUP_ACCEPT_SURPLUS": "accept_surplus",
+        "GROUP_AUTOREGROUP": "autoregroup",
+        "GROUP_PRIO_FACTOR": "prio_factor",
+    },
+    "priority": {
+        "PriorityType": "type",
+        "PriorityDecayHalfLife": "decay_halflife",
+        "PriorityCalcPeriod": "calc_period",
+        "PriorityUsageResetPeriod": "usage_reset_period",
+        "PriorityMaxAge": "max_age",
+        "PriorityFavorSmall": "favor_small",
+        "PriorityFlags": "flags",
+        "FairShareDampeningFactor": "dampening_factor",
+    },
+    "priority.weights": {
+        "PriorityWeightAge": "age",
+        "PriorityWeightFairshare": "fairshare",
+        "PriorityWeightJobSize": "jobsize",
+        "PriorityWeightPartition": "partition",
+        "PriorityWeightQOS": "qos",
+        "PriorityWeightAssoc": "assoc",
+        "PriorityWeightTRES": "tres",
+    },
+    "partitions.*": {"PriorityJobFactor": "priority_job_factor", "MaxTime": "max_time"},
+    "qos.*": {"Priority": "priority", "UsageFactor": "usage_factor"},
+    "accounts.*": {"Fairshare": "shares", "Priority": "priority"},
+    "dirac.groups.*": {"JobShare": "job_share", "AllowBackgroundTQs": "allow_background_tqs"},
+    "dirac.correction": {"EnableSharesCorrection": "enabled"},
+}
+
+_NAMED = re.compile(r'^(groups|partitions|qos|accounts|dirac\.groups)\.(?:"[^"]*"|[^.]+)$')
+
+
+def table_pattern(where: str) -> str:
+    """``groups."group_physics"`` -> ``groups.*``; ``machines[3]`` -> ``machines``."""
+    where = re.sub(r"\[\d+\]", "", where)
+    return _NAMED.sub(r"\1.*", where)
+
+
+def _shown(pattern: str, key: str) -> str:
+    table = pattern.replace(".*", ".<name>")
+    return f"{table}.{key}" if table else key
+
+
+def apply_aliases(
+    table: Mapping[str, Any], where: str, allowed: tuple[str, ...], fail: Callable[[str], None]
+) -> Mapping[str, Any]:
+    """``table`` with this table's knob names renamed to config keys.
+
+    Raises (through ``fail``):
+        ConfigError: a knob and its key are both set.
+    """
+    knobs = {k.upper(): v for k, v in KNOBS.get(table_pattern(where), {}).items()}
+    if not knobs or all(key in allowed for key in table):
+        return table
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        target = knobs.get(key.upper()) if key not in allowed else None
+        if target is None:
+            out.setdefault(key, value)
+            continue
+        if target in table or target in out:
+            where_key = f"{where}.{target}" if where else target
+            fail(f"{where_key} is set twice: as '{target}' and as its knob name '{key}'")
+        out[target] = value
+    return out
+
+
+def knob_hint(key: str, where: str, close: bool = True) -> str | None:
+    """A hint for an unknown key that is (or, if ``close``, nearly is) a knob name."""
+    upper = {
+        k.upper(): (pattern, k, v) for pattern, knobs in KNOBS.items() for k, v in knobs.items()
+    }
+    found = upper.get(key.upper())
+    if found is None and not close:
+        return None
+    if found is None:
+        close_ = difflib.get_close_matches(key.upper(), list(upper), n=1, cutoff=0.8)
+        if not close_:
+            return None
+        pattern, knob, target = upper[close_[0]]
+        return f" (did you mean '{knob}', that is {_shown(pattern, target)}?)"
+    pattern, knob, target = found
+    return (
+        f" ({knob} is {_shown(pattern, target)}; write it in [{pattern.replace('.*', '.<name>')}])"
+    )

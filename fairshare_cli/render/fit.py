@@ -1,0 +1,210 @@
+"""Tables that fit the terminal: text columns wrap, numbers are never cut or wrapped.
+
+A :class:`FitTable` collects its rows, then lays itself out for the width it is printed in:
+at its natural width when that fits (one line per row), else numeric headers wrap onto
+more lines (never their numbers) and the text columns, widest first, give up width and
+fold their cells. When even that cannot fit, the table keeps the narrowest layout that
+cuts nothing and is printed wider than the terminal. ``--wide`` prints at natural width.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+import textwrap
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+#: The narrowest a text column is squeezed to (unless it is narrower already).
+MIN_TEXT_WIDTH = 8
+#: Between two columns: padding, the rule, padding (Rich, ``show_edge=False``).
+SEPARATOR = 3
+#: Between two columns of a table squeezed to fit: the rule is dropped, one space is kept.
+COMPACT_SEPARATOR = 2
+#: A number inside text (a job id, a count, a time): never folded.
+_NUMBER = re.compile(r"[-+]?[0-9][0-9.,:+eE-]*")
+#: ``--wide``: as wide as the table wants.
+UNLIMITED = 100_000
+
+
+def terminal_width(wide: bool = False) -> int:
+    """``$COLUMNS``, else the terminal's width; :data:`UNLIMITED` with ``--wide``.
+
+    Output that goes to a pipe or a file, with no ``$COLUMNS``, is not cut to any width:
+    ``grep`` and ``awk`` keep one line per row.
+    """
+    if wide:
+        return UNLIMITED
+    if not os.environ.get("COLUMNS", "").strip().isdigit() and not sys.stdout.isatty():
+        return UNLIMITED
+    return max(shutil.get_terminal_size((80, 24)).columns, 20)
+
+
+def fit_console(out: TextIO, wide: bool = False) -> Any:
+    """A Rich console as wide as the terminal that never crops a line it prints."""
+    from rich.console import Console
+
+    class _Uncropped(Console):
+        def print(self, *objects: Any, **kwargs: Any) -> None:
+            kwargs.setdefault("crop", False)
+            super().print(*objects, **kwargs)
+
+    return _Uncropped(file=out, width=terminal_width(wide), highlight=False)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Column widths (without padding), each column's header (maybe on lines), and whether
+    the columns are squeezed together (no rule between them)."""
+
+    widths: list[int]
+    headers: list[str]
+    compact: bool = False
+
+    @property
+    def width(self) -> int:
+        """The table's width in characters."""
+        sep = COMPACT_SEPARATOR if self.compact else SEPARATOR
+        return sum(self.widths) + sep * (len(self.widths) - 1)
+
+
+def _longest_number(texts: Sequence[str]) -> int:
+    return max((len(m) for t in texts for m in _NUMBER.findall(t)), default=0)
+
+
+_BREAK_AFTER = ".@_-/,"
+
+
+def fold_cell(text: str, width: int) -> str:
+    """``text`` on lines of at most ``width``: broken at a space, else after one of
+    ``._@-/,`` (never inside a number), else anywhere; continuations indented two more
+    than the first line (a hierarchy's indentation stays visible)."""
+    if len(text) <= width or width < 4:
+        return text
+    body = text.lstrip(" ")
+    indent = len(text) - len(body)
+    lines: list[str] = []
+    prefix = " " * indent
+    while body:
+        room = max(width - len(prefix), 2)
+        if len(body) <= room:
+            lines.append(prefix + body)
+            break
+        cut = body.rfind(" ", 1, room + 1)
+        if cut > 0:
+            lines.append(prefix + body[:cut])
+            body = body[cut + 1 :]
+        else:
+            cut = max(
+                (
+                    i + 1
+                    for i in range(1, room)
+                    if body[i] in _BREAK_AFTER
+                    and not (body[i - 1].isdigit() and body[i + 1 : i + 2].isdigit())
+                ),
+                default=room,
+            )
+            lines.append(prefix + body[:cut])
+            body = body[cut:]
+        prefix = " " * min(indent + 2, max(width - 4, 0))
+    return "\n".join(lines)
+
+
+def _wrap_header(header: str, width: int) -> str:
+    return "\n".join(textwrap.wrap(header, width, break_long_words=False)) or header
+
+
+def plan(
+    headers: Sequence[str], numeric: Sequence[bool], rows: Sequence[Sequence[str]], width: int
+) -> Layout:
+    """Widths that fit ``width`` if anything can, cutting neither a number nor a word of one.
+
+    At natural width when that fits; else compact (no rule between columns): text columns
+    give width up widest first, down to :data:`MIN_TEXT_WIDTH` (a longer word then
+    folds), and numeric columns keep their widest cell and wrap only their header.
+    """
+    n = len(headers)
+    cells = [max((len(r[k]) for r in rows), default=0) for k in range(n)]
+    natural = [max(len(headers[k]), cells[k]) for k in range(n)]
+    if sum(natural) + SEPARATOR * (n - 1) <= width:
+        return Layout(natural, list(headers))
+    widths = list(natural)
+    heads = list(headers)
+    sep = COMPACT_SEPARATOR
+    for k in range(n):
+        if numeric[k]:
+            longest_word = max(len(w) for w in headers[k].split() or [""])
+            widths[k] = max(cells[k], longest_word)
+            heads[k] = _wrap_header(headers[k], widths[k])
+            widths[k] = max(widths[k], *(len(line) for line in heads[k].splitlines()))
+    excess = sum(widths) + sep * (n - 1) - width
+    text = [k for k in range(n) if not numeric[k]]
+    floor = {
+        k: min(natural[k], max(MIN_TEXT_WIDTH, _longest_number([r[k] for r in rows]))) for k in text
+    }
+    while excess > 0:
+        movable = [k for k in text if widths[k] > floor[k]]
+        if not movable:
+            break
+        top = max(widths[k] for k in movable)
+        widest = [k for k in movable if widths[k] == top]
+        below = max([widths[k] for k in movable if widths[k] < top] + [floor[widest[0]]])
+        step = min(top - below, -(-excess // len(widest)))
+        for k in widest:
+            cut = min(step, excess, widths[k] - floor[k])
+            widths[k] -= cut
+            excess -= cut
+    return Layout(widths, heads, compact=True)
+
+
+class FitTable:
+    """A table of strings that fits the console it is printed on (see :func:`plan`)."""
+
+    def __init__(self, title: str, columns: Sequence[tuple[str, bool]]) -> None:
+        self.title = title
+        self.columns = list(columns)
+        self.rows: list[list[str]] = []
+
+    def add_row(self, *cells: str) -> None:
+        """Append one row; every cell is already formatted text."""
+        self.rows.append(list(cells))
+
+    def build(self, width: int) -> Any:
+        """The Rich table laid out for ``width`` columns."""
+        from rich.table import Table
+
+        headers = [name for name, _ in self.columns]
+        numeric = [num for _, num in self.columns]
+        layout = plan(headers, numeric, self.rows, width)
+        table = Table(title=self.title, title_justify="left", show_edge=False, pad_edge=False)
+        if layout.compact:
+            from rich import box
+
+            table.box = box.SIMPLE_HEAVY  # the header rule stays, the column rules go
+            table.padding = (0, 1, 0, 0)
+        for head, num, w in zip(layout.headers, numeric, layout.widths, strict=True):
+            table.add_column(
+                head,
+                justify="right" if num else "left",
+                no_wrap=num,
+                overflow="ellipsis" if num else "fold",
+                width=w,
+            )
+        for row in self.rows:
+            if layout.compact:
+                row = [
+                    cell if num else fold_cell(cell, w)
+                    for cell, num, w in zip(row, numeric, layout.widths, strict=True)
+                ]
+            table.add_row(*row)
+        return table
+
+    def __rich_console__(self, console: Any, options: Any) -> Iterator[Any]:
+        headers = [name for name, _ in self.columns]
+        numeric = [num for _, num in self.columns]
+        need = plan(headers, numeric, self.rows, options.max_width).width
+        table = self.build(options.max_width)
+        yield from console.render(table, options.update_width(max(need, options.max_width)))

@@ -1,0 +1,64 @@
+"""A progress display on stderr for work that may take more than a second."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+#: Nothing shows before this many seconds: quick commands stay quiet.
+DELAY = 1.0
+
+
+@contextmanager
+def counting(label: str, unit: str, enabled: bool | None = None) -> Iterator[Callable[[int], None]]:
+    """A callback ``tick(done)`` that shows ``label: N unit`` on stderr after a second.
+
+    Shown only when stderr is a terminal (or ``enabled``); erased when the work ends.
+    """
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    start = time.monotonic()
+    state: dict[str, Any] = {"last": 0.0}
+
+    def tick(done: int) -> None:
+        if not enabled:
+            return
+        now = time.monotonic()
+        if now - start < DELAY or now - state["last"] < 0.1:
+            return
+        state["last"] = now
+        if "bar" not in state:
+            from rich.console import Console
+            from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+            bar = Progress(
+                SpinnerColumn(),
+                TextColumn("{task.description}"),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            bar.start()
+            state["bar"] = bar
+            state["task"] = bar.add_task(label, total=None)
+        state["bar"].update(state["task"], description=f"{label}: {done:,} {unit}")
+
+    try:
+        yield tick
+    finally:
+        if "bar" in state:
+            state["bar"].stop()
+
+
+def counted(items: Iterable[T], label: str, unit: str, enabled: bool | None = None) -> Iterator[T]:
+    """``items``, counted on stderr by :func:`counting` as they are taken."""
+    with counting(label, unit, enabled) as tick:
+        for n, item in enumerate(items, 1):
+            if not n & 1023:
+                tick(n)
+            yield item

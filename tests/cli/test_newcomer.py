@@ -1,0 +1,152 @@
+"""A newcomer's first hour: init profiles, the example pool, --version, the docs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fairshare_cli.cli.about import EXAMPLE_FILES
+
+REPO = Path(__file__).resolve().parents[2]
+NOW = "2026-11-21T12:00:00Z"
+
+
+@pytest.mark.parametrize(
+    ("args", "profile", "prio_factor"),
+    [
+        pytest.param([], "current", 1000.0, id="default-is-current"),
+        pytest.param(["--profile", "current"], "current", 1000.0, id="current"),
+        pytest.param(["--profile", "legacy"], "legacy", 1.0, id="legacy"),
+    ],
+)
+def test_init_profile_then_check(
+    tmp_path: Path, run: Callable[..., Any], args: list[str], profile: str, prio_factor: float
+) -> None:
+    target = tmp_path / "fairshare.toml"
+    assert run("init", str(target), *args).exit_code == 0
+    assert f'defaults = "{profile}"' in target.read_text()
+    check = run("config", "check", "--config", str(target))
+    assert check.exit_code == 0, check.stderr
+    assert check.stdout.splitlines()[0] == f'# profile "{profile}"'
+    assert check.stderr == ""
+    data = json.loads(run("config", "check", "--config", str(target), "--json").stdout)
+    assert data["accountant"]["default_prio_factor"] == prio_factor
+
+
+def test_check_warns_without_a_profile(
+    write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    cfg = write_config("[pool]\nname = 'x'\n")
+    check = run("config", "check", "--config", str(cfg))
+    assert check.exit_code == 0
+    assert check.stdout.splitlines()[0] == '# profile "legacy"'
+    assert check.stderr.startswith(f"fs: warning: {cfg} sets no [pool] defaults")
+
+
+def test_init_example_follows_the_readme(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sample pool written out prints what the repository's copy prints."""
+    monkeypatch.chdir(tmp_path)
+    result = run("init", "--example", "sample_configs")
+    assert result.exit_code == 0, result.stderr
+    for name in EXAMPLE_FILES:
+        written = (tmp_path / "sample_configs" / name).read_bytes()
+        assert written == (REPO / "sample_configs" / name).read_bytes()
+    here = run("userprio", "--config", "sample_configs/pool.toml", "--now", NOW)
+    repo = run("userprio", "--config", str(REPO / "sample_configs" / "pool.toml"), "--now", NOW)
+    assert here.exit_code == 0 and here.stdout == repo.stdout
+    again = run("init", "--example", "sample_configs")
+    assert again.exit_code == 2 and "already exists; use --force" in again.stderr
+
+
+def test_version_names_versions_config_and_profile(
+    write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    from importlib import metadata
+
+    cfg = write_config('[pool]\ndefaults = "current"\n')
+    result = run("--version", env={"FAIRSHARE_CONFIG": str(cfg)})
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("fs (fairshare-cli) ")
+    assert lines[1].startswith("Python 3.")
+    assert lines[2].startswith(f"htcondor {metadata.version('htcondor')}")
+    assert lines[3] == f"config: {cfg} (profile current)"
+    docs = Path(lines[4].removeprefix("docs: "))
+    assert (docs / "config.md").is_file()
+
+
+def test_debug_is_listed_in_help(run: Callable[..., Any]) -> None:
+    help_text = run("--help").stdout
+    assert "--debug" in help_text and "--version" in help_text
+    assert "fairshare" in help_text
+
+
+def test_submit_is_quiet_unless_verbose(tmp_path: Path, run: Callable[..., Any]) -> None:
+    args = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--now", NOW]
+    args += ["--state", str(tmp_path / "s.json")]
+    many = run("submit", "--owner", "alice", "--count", "1000", *args)
+    assert many.stdout == "Submitted 1000 jobs as cluster 1\n"
+    one = run("submit", "--owner", "bob", "--count", "3", "-v", *args)
+    assert one.stdout == "Submitted 3 jobs as cluster 2: 2.0, 2.1, 2.2\n"
+
+
+def test_a_missing_state_folder_is_an_error(tmp_path: Path, run: Callable[..., Any]) -> None:
+    state = tmp_path / "no" / "such" / "state.json"
+    args = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--now", NOW]
+    args += ["--state", str(state)]
+    for command in (["submit", "--owner", "a"], ["userprio"]):
+        refused = run(*command, *args)
+        assert refused.exit_code == 2
+        assert refused.stderr == (
+            f"fs: error: state folder {state.parent} does not exist; create it, or pass "
+            "--create-dirs to let fs create it\n"
+        )
+    assert not state.parent.exists()
+    made = run("submit", "--owner", "a", *args, "--create-dirs")
+    assert made.exit_code == 0 and state.is_file()
+
+
+def test_one_error_prefix(run: Callable[..., Any]) -> None:
+    """Every message fs writes on stderr starts with ``fs:``, whatever the command."""
+    import re
+
+    pattern = re.compile(r'f?"(?:([a-z_]+): )?(error|warning|note): ')
+    for path in (REPO / "fairshare_cli").rglob("*.py"):
+        for prefix, _ in pattern.findall(path.read_text(encoding="utf-8")):
+            assert prefix == "fs", f"{path}: '{prefix}:' prefix"
+    bad = run("sprio", "-o", "%Z", "--config", str(REPO / "sample_configs" / "pool.toml"))
+    assert bad.stderr.startswith("fs: error: Invalid job format specification")
+    group = run("--bogus")
+    assert group.exit_code == 2
+    assert group.stderr.startswith("fs: error: No such option '--bogus'. (see '")
+    assert len(group.stderr.splitlines()) == 1
+
+
+def test_fairshare_is_the_same_program_with_its_own_completion() -> None:
+    """``fairshare`` and ``fs`` name one entry point; each completes under its own name."""
+    import sys
+
+    from click.testing import CliRunner
+
+    from fairshare_cli.cli.main import cli
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts["fairshare"] == scripts["fs"] == "fairshare_cli.cli.main:cli"
+    for prog in ("fs", "fairshare"):
+        var = f"_{prog.upper()}_COMPLETE"
+        result = CliRunner().invoke(cli, [], prog_name=prog, env={var: "bash_source"})
+        assert result.exit_code == 0
+        assert f"{var}=bash_complete" in result.stdout
+        assert f"complete -o nosort -F _{prog}_completion {prog}" in result.stdout
+    help_text = CliRunner().invoke(cli, ["--help"], prog_name="fairshare").stdout
+    assert help_text.startswith("Usage: fairshare [OPTIONS] COMMAND [ARGS]...")

@@ -1,0 +1,108 @@
+"""docs/: every config key the reader accepts is documented; nothing points outside the repo."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fairshare_cli.io.config import build_config
+from fairshare_cli.io.knob_aliases import KNOBS, table_pattern
+
+REPO = Path(__file__).resolve().parent.parent
+DOCS = REPO / "docs"
+
+#: One of every table the reader knows, so that every allowed-key table gets consulted.
+EVERY_TABLE: dict[str, Any] = {
+    "pool": {},
+    "accountant": {},
+    "negotiator": {},
+    "machines": [{"name": "m"}],
+    "groups": {"g": {}},
+    "priority": {"weights": {}},
+    "partitions": {"p": {}},
+    "qos": {"q": {}},
+    "accounts": {"a": {}},
+    "dirac": {
+        "groups": {"d": {}},
+        "correction": {"instances": [{"slices": [{"weight": 1}]}]},
+    },
+}
+#: Tables whose keys are names the admin chooses, not config keys.
+NAMED = {"groups", "partitions", "qos", "accounts", "dirac.groups"}
+
+
+def _reader_class() -> Any:
+    """The config reader's table checker (``Reader``), wherever the package keeps it."""
+    package = importlib.import_module("fairshare_cli.io.config")
+    modules = [package]
+    for info in pkgutil.walk_packages(getattr(package, "__path__", []), package.__name__ + "."):
+        modules.append(importlib.import_module(info.name))
+    for module in modules:
+        for name in ("Reader", "_Reader"):
+            found = getattr(module, name, None)
+            if isinstance(found, type):
+                return found
+    raise AssertionError("the config reader has no Reader class any more")
+
+
+def accepted_keys(monkeypatch: pytest.MonkeyPatch) -> set[str]:
+    """Every dotted key the reader accepts, taken from its own allowed-key tables."""
+    reader = _reader_class()
+    seen: list[tuple[str, tuple[str, ...]]] = []
+    original = reader.__init__
+
+    def record(self: Any, table: Any, where: str, file: str, allowed: tuple[str, ...]) -> None:
+        seen.append((where, tuple(allowed)))
+        original(self, table, where, file, allowed)
+
+    monkeypatch.setattr(reader, "__init__", record)
+    build_config(EVERY_TABLE, "every-table.toml")
+    keys = set()
+    for where, allowed in seen:
+        pattern = table_pattern(where)
+        if pattern in NAMED:
+            continue
+        table = pattern.replace("*", "<name>")
+        for key in allowed:
+            keys.add(f"{table}.{key}" if table else key)
+    return keys
+
+
+def test_every_config_key_is_in_docs_config(monkeypatch: pytest.MonkeyPatch) -> None:
+    keys = accepted_keys(monkeypatch)
+    assert "accountant.priority_halflife" in keys and "groups.<name>.quota" in keys
+    assert "dirac.correction.instances.slices.time_span" in keys
+    text = (DOCS / "config.md").read_text(encoding="utf-8")
+    top = {k for k in keys if "." not in k}
+    missing = sorted(k for k in keys - top if f"`{k}`" not in text and f"[{k}]" not in text)
+    assert missing == [], f"docs/config.md lacks {missing}"
+    assert sorted(k for k in top if f"[{k}" not in text and f"[[{k}" not in text) == []
+
+
+def test_every_knob_alias_is_in_docs_config() -> None:
+    text = (DOCS / "config.md").read_text(encoding="utf-8")
+    for knobs in KNOBS.values():
+        for knob in knobs:
+            assert knob in text, f"docs/config.md does not name the knob {knob}"
+
+
+def test_docs_exist_and_ship() -> None:
+    for name in ("config.md", "jobs.md", "state.md", "json.md", "exit-codes.md"):
+        assert (DOCS / name).is_file(), name
+    shipped = REPO / "fairshare_cli" / "docs"
+    assert shipped.resolve() == DOCS.resolve()  # the package's docs/ is the repo's
+
+
+def test_nothing_points_outside_the_repo() -> None:
+    """No DESIGN document, no section numbers of documents users do not have."""
+    paths = [REPO / "README.md", *DOCS.glob("*.md")]
+    paths += [p for p in (REPO / "fairshare_cli").rglob("*.py")]
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        assert "DESIGN" not in text, path
+        if path.suffix == ".md":
+            assert "§" not in text, path
