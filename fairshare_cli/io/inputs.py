@@ -67,6 +67,10 @@ def read_json(path: str, name: str | None = None) -> Any:
         InputError: the file cannot be opened or read, or is not UTF-8.
         JSONFault: the text is not valid JSON.
     """
+    if path != "-":
+        fast = _fast_json(path)
+        if fast is not _SLOW:
+            return fast
     fh = open_input(path)
     try:
         text = read_text(fh, name or path)
@@ -79,3 +83,30 @@ def read_json(path: str, name: str | None = None) -> Any:
         raise JSONFault(exc.lineno, exc.colno, exc.msg) from None
     except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
         raise JSONFault(None, None, str(exc)) from None
+
+
+_SLOW = object()
+
+
+def _fast_json(path: str) -> Any:
+    """The document parsed by orjson (twice the standard library's speed), or ``_SLOW``.
+
+    Anything orjson refuses (a syntax error, not UTF-8, a double out of range, a lone
+    surrogate) goes back to :func:`json.loads`, whose results and messages are the ones
+    users see; so does a run of 19 digits or more, as orjson reads an integer beyond 64
+    bits as a float where :func:`json.loads` keeps it exact.
+    """
+    import orjson
+
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+        if _LONG_DIGITS in data.translate(_DIGITS):  # C-speed: a tenth of the parse
+            return _SLOW
+        return orjson.loads(data)
+    except (OSError, orjson.JSONDecodeError):
+        return _SLOW
+
+
+_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+_LONG_DIGITS = b"0" * 19
