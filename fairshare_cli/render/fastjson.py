@@ -73,8 +73,8 @@ def _prep_map(value: Mapping[str, Any], keys: Any) -> dict[Any, Any]:
     out: dict[Any, Any] = {}
     get = value.get
     for k in keys:
-        v = get(k)
-        kind = type(v)
+        v: Any = get(k)
+        kind: type = type(v)
         if (
             kind is str
             or kind is int
