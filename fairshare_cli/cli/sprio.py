@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -175,6 +176,8 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
     if opts.fmt != "table":
         if opts.weights:
             emit_weights(ctx.weights, opts.fmt)
+        elif opts.fmt == "json":
+            sys.stdout.write(render.json_text(rows, JSON_FIELDS) + "\n")
         else:
             emit_rows(render.json_rows(rows), JSON_FIELDS, opts.fmt)
         return

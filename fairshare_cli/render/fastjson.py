@@ -17,7 +17,7 @@ it back or falls back to the standard library:
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -86,6 +86,37 @@ def _prep_map(value: Mapping[str, Any], keys: Any) -> dict[Any, Any]:
         else:
             out[k] = _prep(v)
     return out
+
+
+def plain_floats(values: Iterable[float]) -> bool:
+    """Whether orjson prints each of these floats as ``repr`` does (C-level calls only).
+
+    Zeros are plain; the rest must be finite (a NaN or an infinity makes the sum so) and at
+    least 1e-4 in magnitude.
+    """
+    nonzero = [*filter(None, values)]
+    if not nonzero:
+        return True
+    total = sum(map(abs, nonzero))
+    return total - total == 0 and min(map(abs, nonzero)) >= _SMALL
+
+
+def prepared(value: Any) -> Any:
+    """``value`` made ready for :func:`dumps_ready` (see the module docstring)."""
+    return _prep(value)
+
+
+def dumps_ready(value: Any) -> str | None:
+    """The indented text of a value built for orjson (dicts, lists, str, int, None, bool,
+    :func:`plain_floats` and :func:`prepared` parts), or None when the standard library
+    must print it (non-ASCII text, a big integer, another type)."""
+    try:
+        data = orjson.dumps(value, option=_INDENT)
+    except TypeError:
+        return None
+    if not data.isascii() or b"\x7f" in data:
+        return None
+    return data.decode("ascii")
 
 
 def dumps_indented(value: Any) -> str:

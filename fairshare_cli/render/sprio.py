@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fairshare_cli.core.slurm.priority import PriorityRow, Weights
+from fairshare_cli.core.slurm.priority import FACTOR_KEYS, PriorityRow, Weights
 from fairshare_cli.errors import InputError
 
 HEADERS = {
@@ -220,6 +220,19 @@ def _tres_weighted(row: PriorityRow) -> str:
     return ",".join([f"{k}={v:.0f}" for k, v in items.items() if v])
 
 
+def _tres_weighted_cached() -> Callable[[PriorityRow], str]:
+    """:func:`_tres_weighted` remembered per TRES dict (jobs of one size share one)."""
+    seen: dict[int, tuple[Mapping[str, float], str]] = {}
+
+    def text(row: PriorityRow) -> str:
+        hit = seen.get(id(row.tres_w))
+        if hit is None:  # the dict is kept in ``seen`` so its id is not reused
+            hit = seen[id(row.tres_w)] = (row.tres_w, _tres_weighted(row))
+        return hit[1]
+
+    return text
+
+
 def _tres_norm(row: PriorityRow, weights: Weights) -> str:
     parts = []
     for k, v in row.tres_w.items():
@@ -318,7 +331,7 @@ def compile_row(fmt: SprioFormat, weights: Weights, cluster: str) -> Callable[[P
     namespace: dict[str, Any] = {
         "cluster": cluster,
         "weights": weights,
-        "tres_w": _tres_weighted,
+        "tres_w": _tres_weighted_cached(),
         "tres_n": _tres_norm,
     }
     exec(compile(source, "<sprio format>", "exec"), namespace)  # built from our own pieces only
@@ -366,7 +379,7 @@ def render(
     else:
         row_text = compile_row(fmt, weights, cluster)
         lines.extend(row_text(row) for row in rows)
-    return "".join(s + "\n" for s in lines)
+    return "\n".join(lines) + "\n" if lines else ""
 
 
 def _sort_value(letter: str, row: PriorityRow) -> Any:
@@ -440,3 +453,48 @@ def json_rows(rows: Sequence[PriorityRow]) -> list[Mapping[str, Any]]:
         }
         for r in rows
     ]
+
+
+def json_text(rows: Sequence[PriorityRow], fields: Sequence[str]) -> str:
+    """``--json`` of sprio rows: the text of ``emit_rows(json_rows(rows), fields, "json")``.
+
+    A measured hot loop (``benchmarks/run.py --rows sprio-json``): rows are built straight
+    for orjson; a row with a float orjson would print unlike ``repr`` goes through
+    :func:`fastjson.prepared` first. (Printing each row with a ``%`` template is slower:
+    ``repr`` of a float costs more than orjson's whole row.)
+    """
+    from fairshare_cli.render import fastjson
+
+    if tuple(fields) != JSON_KEYS:
+        return fastjson.dumps_rows(json_rows(rows), fields)
+    plain = fastjson.plain_floats
+    prepared = fastjson.prepared
+    checked: dict[int, tuple[Mapping[str, float], bool]] = {}  # TRES dicts are shared
+    out = []
+    keys = FACTOR_KEYS
+    for r in rows:
+        tf, tw = r.tres_f, r.tres_w
+        ok = True
+        for d in (tf, tw):
+            hit = checked.get(id(d))
+            if hit is None:  # the dict stays in ``checked`` so its id is not reused
+                hit = checked[id(d)] = (d, plain(d.values()))
+            ok = ok and hit[1]
+        factors: dict[str, Any] = dict(zip(keys, r.f, strict=True))
+        factors["tres"] = tf
+        weighted: dict[str, Any] = dict(zip(keys, r.wt, strict=True))
+        weighted["tres"] = tw
+        row = {
+            "job_id": r.job_id, "partition": r.partition, "user": r.user,
+            "account": r.account, "qos": r.qos, "priority": r.priority, "site": r.site,
+            "nice": r.nice, "factors": factors, "weighted": weighted,
+        }  # fmt: skip
+        out.append(row if ok and plain(r.f) and plain(r.wt) else prepared(row))
+    text = fastjson.dumps_ready(out)
+    return text if text is not None else fastjson.dumps_rows(json_rows(rows), fields)
+
+
+JSON_KEYS = (
+    "job_id", "partition", "user", "account", "qos", "priority", "site", "nice", "factors",
+    "weighted",
+)  # fmt: skip

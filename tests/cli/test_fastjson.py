@@ -83,3 +83,43 @@ def test_read_json_gives_json_loads_objects(tmp_path_factory: Any, value: Any) -
     path.write_text(text, encoding="utf-8")
     got = read_json(str(path))
     assert json.dumps(got) == json.dumps(json.loads(text))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.text(max_size=4),
+            st.lists(st.floats(allow_nan=True) | st.floats(-1e-3, 1e-3), min_size=12, max_size=12),
+            st.dictionaries(st.sampled_from(["cpu", "mem", "é"]), st.floats(), max_size=2),
+        ),
+        max_size=4,
+    )
+)
+def test_sprio_json_text_is_emit_rows_text(cases: list[Any]) -> None:
+    """sprio's own ``--json`` writer against the general one (``emit_rows(json_rows(...))``)."""
+    from fairshare_cli.cli.sprio import JSON_FIELDS
+    from fairshare_cli.core.slurm.priority import PriorityRow
+    from fairshare_cli.render import sprio
+
+    rows = [
+        PriorityRow(
+            f"{i}",
+            "batch",
+            user,
+            "acct",
+            "normal",
+            7,
+            0,
+            0,
+            tuple(nums[:6]),
+            tuple(nums[6:]),
+            tres,
+            tres,
+        )
+        for i, (user, nums, tres) in enumerate(cases)
+    ]
+    want = json.dumps(
+        [{c: jsonable(r.get(c)) for c in JSON_FIELDS} for r in sprio.json_rows(rows)], indent=2
+    )
+    assert sprio.json_text(rows, JSON_FIELDS) == want
