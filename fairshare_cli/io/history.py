@@ -12,7 +12,7 @@ from typing import IO, Any
 
 from fairshare_cli.core.usage import UsageRecord, parse_record
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.inputs import JSONFault, not_utf8, open_input, read_json
+from fairshare_cli.io.inputs import JSONFault, loads_line, not_utf8, open_input, read_json
 
 FORMATS = ("auto", "csv", "jsonl")
 
@@ -101,7 +101,7 @@ def _jsonl_records(stream: Any, path: str) -> Iterator[UsageRecord]:
                 f"{path}: expected JSON lines (one record object per line), not a JSON array"
             )
         try:
-            obj = json.loads(text)
+            obj = loads_line(text)
         except json.JSONDecodeError as exc:
             raise InputError(f"{path} line {lineno}: not valid JSON: {exc.msg}") from None
         except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting

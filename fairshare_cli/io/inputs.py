@@ -119,3 +119,29 @@ def fast_loads(data: bytes, slow: Any) -> Any:
 
 _DIGITS = bytes.maketrans(b"123456789", b"000000000")
 _LONG_DIGITS = b"0" * 19
+
+
+def loads_line(text: str) -> Any:
+    """``json.loads(text)`` of one JSON-lines record, by orjson when it is flat.
+
+    A record whose values are strings, numbers within 64 bits, booleans or null is what
+    both parsers give alike; anything else (nested values, a float as large as an integer
+    orjson could have rounded, text orjson refuses) is parsed, or refused, by
+    :func:`json.loads`.
+
+    Raises:
+        ValueError: as :func:`json.loads` raises it.
+    """
+    import orjson
+
+    try:
+        obj = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+    if type(obj) is not dict:
+        return json.loads(text)
+    for v in obj.values():
+        kind = type(v)
+        if (kind is float and not -9.2e18 < v < 9.2e18) or kind is list or kind is dict:
+            return json.loads(text)
+    return obj

@@ -123,3 +123,24 @@ def test_sprio_json_text_is_emit_rows_text(cases: list[Any]) -> None:
         [{c: jsonable(r.get(c)) for c in JSON_FIELDS} for r in sprio.json_rows(rows)], indent=2
     )
     assert sprio.json_text(rows, JSON_FIELDS) == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(
+        st.text(max_size=4),
+        st.none()
+        | st.booleans()
+        | st.integers(min_value=-(2**70), max_value=2**70)
+        | st.floats()
+        | st.text(max_size=4)
+        | st.lists(st.integers(), max_size=2),
+        max_size=5,
+    )
+    | st.lists(st.integers(), max_size=2)
+)
+def test_loads_line_gives_json_loads_objects(value: Any) -> None:
+    from fairshare_cli.io.inputs import loads_line
+
+    text = json.dumps(value)
+    assert repr(loads_line(text)) == repr(json.loads(text))
