@@ -177,7 +177,8 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
         if opts.weights:
             emit_weights(ctx.weights, opts.fmt)
         elif opts.fmt == "json":
-            sys.stdout.write(render.json_text(rows, JSON_FIELDS) + "\n")
+            sys.stdout.write(render.json_text(rows, JSON_FIELDS))
+            sys.stdout.write("\n")  # not ``+ "\n"``: no copy of a text of 100 MB
         else:
             emit_rows(render.json_rows(rows), JSON_FIELDS, opts.fmt)
         return

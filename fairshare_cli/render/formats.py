@@ -60,7 +60,8 @@ def emit_rows(
         return
     cols = list(columns) if columns is not None else (list(rows[0]) if rows else [])
     if fmt == "json":
-        out.write(fastjson.dumps_rows(rows, cols) + "\n")
+        out.write(fastjson.dumps_rows(rows, cols))
+        out.write("\n")
         return
     picked = [{c: jsonable(r.get(c)) for c in cols} for r in rows]
     if fmt == "ndjson":
