@@ -474,22 +474,24 @@ def json_text(rows: Sequence[PriorityRow], fields: Sequence[str]) -> str:
     keys = FACTOR_KEYS
     for r in rows:
         tf, tw = r.tres_f, r.tres_w
-        ok = True
-        for d in (tf, tw):
-            hit = checked.get(id(d))
-            if hit is None:  # the dict stays in ``checked`` so its id is not reused
-                hit = checked[id(d)] = (d, plain(d.values()))
-            ok = ok and hit[1]
-        factors: dict[str, Any] = dict(zip(keys, r.f, strict=True))
+        hit = checked.get(id(tf))
+        if hit is None:  # the dict stays in ``checked`` so its id is not reused
+            hit = checked[id(tf)] = (tf, plain(tf.values()))
+        ok = hit[1]
+        hit = checked.get(id(tw))
+        if hit is None:
+            hit = checked[id(tw)] = (tw, plain(tw.values()))
+        f, wt = r.f, r.wt
+        factors: dict[str, Any] = dict(zip(keys, f, strict=True))
         factors["tres"] = tf
-        weighted: dict[str, Any] = dict(zip(keys, r.wt, strict=True))
+        weighted: dict[str, Any] = dict(zip(keys, wt, strict=True))
         weighted["tres"] = tw
         row = {
             "job_id": r.job_id, "partition": r.partition, "user": r.user,
             "account": r.account, "qos": r.qos, "priority": r.priority, "site": r.site,
             "nice": r.nice, "factors": factors, "weighted": weighted,
         }  # fmt: skip
-        out.append(row if ok and plain(r.f) and plain(r.wt) else prepared(row))
+        out.append(row if ok and hit[1] and plain((*f, *wt)) else prepared(row))
     text = fastjson.dumps_ready(out)
     return text if text is not None else fastjson.dumps_rows(json_rows(rows), fields)
 
