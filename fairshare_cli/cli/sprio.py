@@ -177,7 +177,9 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
         if opts.weights:
             emit_weights(ctx.weights, opts.fmt)
         elif opts.fmt == "json":
-            sys.stdout.write(render.json_text(rows, JSON_FIELDS))
+            from fairshare_cli.render.sprio_json import json_text
+
+            sys.stdout.write(json_text(rows, JSON_FIELDS))
             sys.stdout.write("\n")  # not ``+ "\n"``: no copy of a text of 100 MB
         else:
             emit_rows(render.json_rows(rows), JSON_FIELDS, opts.fmt)

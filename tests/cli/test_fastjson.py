@@ -101,6 +101,7 @@ def test_sprio_json_text_is_emit_rows_text(cases: list[Any]) -> None:
     from fairshare_cli.cli.sprio import JSON_FIELDS
     from fairshare_cli.core.slurm.priority import PriorityRow
     from fairshare_cli.render import sprio
+    from fairshare_cli.render.sprio_json import json_text
 
     rows = [
         PriorityRow(
@@ -122,7 +123,7 @@ def test_sprio_json_text_is_emit_rows_text(cases: list[Any]) -> None:
     want = json.dumps(
         [{c: jsonable(r.get(c)) for c in JSON_FIELDS} for r in sprio.json_rows(rows)], indent=2
     )
-    assert sprio.json_text(rows, JSON_FIELDS) == want
+    assert json_text(rows, JSON_FIELDS) == want
 
 
 @settings(max_examples=300, deadline=None)
