@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING
 import click
 
 from fairshare_cli.cli.context import Env, load_env
-from fairshare_cli.cli.options import common_options, output_format, output_options
+from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 from fairshare_cli.core.timestr import TimeStringError, time_str2secs
 from fairshare_cli.errors import InputError
 
 if TYPE_CHECKING:
-    from fairshare_cli.cli.htcondor_inputs import HTCondorInputs
     from fairshare_cli.core.jobs import Job
+    from fairshare_cli.core.operations.negotiate import CycleInputs
 
 FIELDS = ("time", "kind", "name", "slots", "effective_priority", "quota", "fairshare")
 
@@ -68,16 +68,13 @@ def duration(text: str, what: str) -> float:
 )
 @output_options
 @common_options
-def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
+@pass_options
+def simulate(
+    opts: GlobalOptions,
     workload: str | None,
     until: str,
     cycle: str,
     plot: str | None,
-    output: str | None,
-    as_json: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Run negotiation cycles forward over a workload and show who holds what.
 
@@ -105,7 +102,7 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
         raise InputError(
             f"--until {until} / --cycle {cycle} is over 100,000 cycles; use a longer --cycle"
         )
-    env = load_env(config_path, state_path, now)
+    env = load_env(opts)
     inputs = load_inputs(env, None)
     if env.config.accounts:
         from fairshare_cli.core.slurm.usage import usage_from_json
@@ -130,7 +127,7 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
         from fairshare_cli.io.plot import plot_simulation
 
         plot_simulation(result.rows, plot)
-    fmt = output_format(output, as_json)
+    fmt = opts.output
     if fmt != "table":
         emit_rows(rows, FIELDS, fmt)
         return
@@ -139,7 +136,7 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
         click.echo(f"Plot written to {plot}", err=True)
 
 
-def _read_workload(env: Env, inputs: HTCondorInputs, workload: str | None) -> list[Job]:
+def _read_workload(env: Env, inputs: CycleInputs, workload: str | None) -> list[Job]:
     """The workload's jobs, checked against the queue and the config.
 
     Raises:
