@@ -24,7 +24,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -162,20 +161,43 @@ ROWS = (
 )
 
 
+#: Runs the command and prints its wall, CPU and peak RSS. Linux keeps the high-water RSS
+#: of the process that forked across ``exec``, so ``fs`` must be forked by a small process,
+#: not by this runner (its generated inputs would show up as every row's peak memory).
+_LAUNCH = """
+import os, subprocess, sys, time
+t0 = time.perf_counter()
+proc = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)
+_, status, usage = os.wait4(proc.pid, 0)
+wall = time.perf_counter() - t0
+code = os.waitstatus_to_exitcode(status)
+print(code, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0)
+"""
+
+
 def _fs(args: list[str]) -> tuple[float, float, float]:
     """Run ``fs args``: (wall s, CPU s, peak RSS MiB) of that process alone."""
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "fairshare_cli", *args, *(["--now", NOW] if _views(args) else [])],
-        stdout=subprocess.DEVNULL,
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            _LAUNCH,
+            sys.executable,
+            "-m",
+            "fairshare_cli",
+            *args,
+            *(["--now", NOW] if _views(args) else []),
+        ],
+        capture_output=True,
+        text=True,
         cwd=REPO,
         env={**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "200"},
+        check=True,
     )
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - t0
-    if os.waitstatus_to_exitcode(status) != 0:
+    code, wall, cpu, peak = out.stdout.split()
+    if code != "0":
         raise SystemExit(f"fs {' '.join(args)} failed")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0
+    return float(wall), float(cpu), float(peak)
 
 
 def _views(args: list[str]) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -172,6 +173,11 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
     if opts.fmt != "table":
         if opts.weights:
             emit_weights(ctx.weights, opts.fmt)
+        elif opts.fmt == "json":
+            from fairshare_cli.render.sprio_json import json_text
+
+            sys.stdout.write(json_text(rows, JSON_FIELDS))
+            sys.stdout.write("\n")  # not ``+ "\n"``: no copy of a text of 100 MB
         else:
             emit_rows(render.json_rows(rows), JSON_FIELDS, opts.fmt)
         return

@@ -14,7 +14,7 @@ from typing import IO, Any
 from fairshare_cli.core.usage import UsageRecord, parse_record
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.classad_dumps import Expr, iter_ads, open_dump
-from fairshare_cli.io.inputs import not_utf8, open_input
+from fairshare_cli.io.inputs import loads_line, not_utf8, open_input
 
 FORMATS = ("auto", "csv", "jsonl")
 
@@ -103,7 +103,7 @@ def _jsonl_records(stream: Any, path: str) -> Iterator[UsageRecord]:
                 f"{path}: expected JSON lines (one record object per line), not a JSON array"
             )
         try:
-            obj = json.loads(text)
+            obj = loads_line(text)
         except json.JSONDecodeError as exc:
             raise InputError(f"{path} line {lineno}: not valid JSON: {exc.msg}") from None
         except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting

@@ -19,6 +19,7 @@ from typing import Any
 from fairshare_cli.core.state import FORMAT_MARK, SCHEMA_VERSION, State, state_to_json
 from fairshare_cli.errors import RuntimeFailure, StateError
 from fairshare_cli.io.atomic import atomic_write_text
+from fairshare_cli.io.inputs import fast_loads
 
 #: Upgrades from schema version N to N + 1, by N. Empty while there is only version 1.
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
@@ -57,8 +58,10 @@ def load_state(path: Path) -> State:
         raise StateError(
             f"state file {path} is empty (truncated?); fix it or move it aside to start afresh"
         )
+    doc = fast_loads(data, None)  # never None for a state: it is an object
     try:
-        doc = json.loads(data, parse_constant=_non_finite, parse_float=_finite_float)
+        if doc is None:  # orjson refused it: the standard library words why
+            doc = json.loads(data, parse_constant=_non_finite, parse_float=_finite_float)
     except NonFiniteNumber as exc:
         raise StateError(
             f"state file {path} holds the number {exc}, expected finite numbers only; "

@@ -52,15 +52,19 @@ def emit_rows(
     out: TextIO | None = None,
 ) -> None:
     """Write ``rows`` (or one object for json) as json, ndjson or csv to stdout."""
+    from fairshare_cli.render import fastjson
+
     out = out or sys.stdout
     if isinstance(rows, Mapping):
-        out.write(json.dumps(jsonable(rows), indent=2) + "\n")
+        out.write(fastjson.dumps_indented(rows) + "\n")
         return
     cols = list(columns) if columns is not None else (list(rows[0]) if rows else [])
-    picked = [{c: jsonable(r.get(c)) for c in cols} for r in rows]
     if fmt == "json":
-        out.write(json.dumps(picked, indent=2) + "\n")
-    elif fmt == "ndjson":
+        out.write(fastjson.dumps_rows(rows, cols))
+        out.write("\n")
+        return
+    picked = [{c: jsonable(r.get(c)) for c in cols} for r in rows]
+    if fmt == "ndjson":
         for r in picked:
             out.write(json.dumps(r) + "\n")
     elif fmt == "csv":

@@ -220,6 +220,19 @@ def _tres_weighted(row: PriorityRow) -> str:
     return ",".join([f"{k}={v:.0f}" for k, v in items.items() if v])
 
 
+def _tres_weighted_cached() -> Callable[[PriorityRow], str]:
+    """:func:`_tres_weighted` remembered per TRES dict (jobs of one size share one)."""
+    seen: dict[int, tuple[Mapping[str, float], str]] = {}
+
+    def text(row: PriorityRow) -> str:
+        hit = seen.get(id(row.tres_w))
+        if hit is None:  # the dict is kept in ``seen`` so its id is not reused
+            hit = seen[id(row.tres_w)] = (row.tres_w, _tres_weighted(row))
+        return hit[1]
+
+    return text
+
+
 def _tres_norm(row: PriorityRow, weights: Weights) -> str:
     parts = []
     for k, v in row.tres_w.items():
@@ -318,7 +331,7 @@ def compile_row(fmt: SprioFormat, weights: Weights, cluster: str) -> Callable[[P
     namespace: dict[str, Any] = {
         "cluster": cluster,
         "weights": weights,
-        "tres_w": _tres_weighted,
+        "tres_w": _tres_weighted_cached(),
         "tres_n": _tres_norm,
     }
     exec(compile(source, "<sprio format>", "exec"), namespace)  # built from our own pieces only
@@ -366,7 +379,7 @@ def render(
     else:
         row_text = compile_row(fmt, weights, cluster)
         lines.extend(row_text(row) for row in rows)
-    return "".join(s + "\n" for s in lines)
+    return "\n".join(lines) + "\n" if lines else ""
 
 
 def _sort_value(letter: str, row: PriorityRow) -> Any:

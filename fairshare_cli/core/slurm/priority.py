@@ -208,6 +208,13 @@ class _RowMaker:
         self.part_cache: dict[str | None, list[tuple[PartitionInfo, float]]] = {}
         self.qos_cache: dict[str | None, float] = {}
         self.js_cache: dict[tuple[int, int, float | None, float | None], float] = {}
+        # TRES from the job's size only (not its attributes): shared by jobs of one size.
+        self.tres_by_size = all(
+            k in ("cpu", "billing", "mem", "node") for k, _ in self.tres_weights
+        )
+        self.tres_cache: dict[
+            tuple[str, int, int, int], tuple[dict[str, float], dict[str, float]]
+        ] = {}
 
     def association(self, job: Any, user: str) -> Any:
         """The job's association, or None for a job that is not a Slurm job.
@@ -294,9 +301,21 @@ class _RowMaker:
         return f_js
 
     def tres(self, job: Any, info: PartitionInfo) -> tuple[dict[str, float], dict[str, float]]:
-        """The TRES factors and weighted factors of a job in one partition."""
+        """The TRES factors and weighted factors of a job in one partition.
+
+        Rows share these dicts (jobs of one size in one partition): never mutate them.
+        """
         if not self.tres_weights:
             return _NO_TRES, _NO_TRES
+        if not self.tres_by_size:
+            return self._tres(job, info)
+        key = (info.name, job.request_cpus, job.request_memory, job.num_nodes)
+        both = self.tres_cache.get(key)
+        if both is None:
+            both = self.tres_cache[key] = self._tres(job, info)
+        return both
+
+    def _tres(self, job: Any, info: PartitionInfo) -> tuple[dict[str, float], dict[str, float]]:
         tres_f: dict[str, float] = {}
         tres_w: dict[str, float] = {}
         for tname, tw in self.tres_weights:

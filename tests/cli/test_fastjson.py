@@ -1,0 +1,147 @@
+"""``--json`` through orjson must be byte for byte what the standard library printed before.
+
+The reference is ``json.dumps(jsonable(value), indent=2)``, the code every ``--json`` view
+used until ``fairshare_cli/render/fastjson.py``; jobs files read through orjson must give
+the objects ``json.loads`` gives.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fairshare_cli.io.inputs import read_json
+from fairshare_cli.render import fastjson
+from fairshare_cli.render.formats import Time, jsonable
+
+leaves = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.floats(min_value=-1e-3, max_value=1e-3)
+    | st.text(max_size=8)
+    | st.builds(Time, st.floats(min_value=-10.0, max_value=4e9))
+)
+values = st.recursive(
+    leaves,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.tuples(inner, inner)
+        | st.dictionaries(st.text(max_size=5), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+def _reference(value: Any) -> str:
+    return json.dumps(jsonable(value), indent=2)
+
+
+@settings(max_examples=400, deadline=None)
+@given(values)
+def test_dumps_indented_is_the_standard_librarys_text(value: Any) -> None:
+    assert fastjson.dumps_indented(value) == _reference(value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.dictionaries(st.sampled_from("abcd"), values, max_size=4), max_size=4))
+def test_dumps_rows_picks_columns_like_the_standard_library(rows: list[dict[str, Any]]) -> None:
+    cols = ["b", "a", "z"]
+    want = json.dumps([{c: jsonable(r.get(c)) for c in cols} for r in rows], indent=2)
+    assert fastjson.dumps_rows(rows, cols) == want
+
+
+def test_the_cases_orjson_prints_differently() -> None:
+    """Each case where orjson alone differs from ``json.dumps``: tiny floats (``1e-05``
+    against ``0.00001``), NaN/inf (``jsonable`` gives null and "inf"), non-ASCII and DEL
+    (escaped by ``ensure_ascii``), integers beyond 64 bits, and non-string keys."""
+    cases: list[Any] = [
+        {"f": 1e-05, "g": -7.5e-09, "h": 1e16, "i": 0.0001, "j": -0.0},
+        [math.nan, math.inf, -math.inf],
+        {"s": "é\x7f\x1f\u2028"},
+        [2**64, -(2**63) - 1],
+        {1: "a", None: 2},
+        {"t": Time(1795262400.5), "u": Time(0.0)},
+    ]
+    for value in cases:
+        assert fastjson.dumps_indented(value) == _reference(value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+                    lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner),
+                    max_leaves=15))  # fmt: skip
+def test_read_json_gives_json_loads_objects(tmp_path_factory: Any, value: Any) -> None:
+    path: Path = tmp_path_factory.mktemp("j") / "doc.json"
+    text = json.dumps(value)
+    path.write_text(text, encoding="utf-8")
+    got = read_json(str(path))
+    assert json.dumps(got) == json.dumps(json.loads(text))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.text(max_size=4),
+            st.lists(st.floats(allow_nan=True) | st.floats(-1e-3, 1e-3), min_size=12, max_size=12),
+            st.dictionaries(st.sampled_from(["cpu", "mem", "é"]), st.floats(), max_size=2),
+        ),
+        max_size=4,
+    )
+)
+def test_sprio_json_text_is_emit_rows_text(cases: list[Any]) -> None:
+    """sprio's own ``--json`` writer against the general one (``emit_rows(json_rows(...))``)."""
+    from fairshare_cli.cli.sprio import JSON_FIELDS
+    from fairshare_cli.core.slurm.priority import PriorityRow
+    from fairshare_cli.render import sprio
+    from fairshare_cli.render.sprio_json import json_text
+
+    rows = [
+        PriorityRow(
+            f"{i}",
+            "batch",
+            user,
+            "acct",
+            "normal",
+            7,
+            0,
+            0,
+            tuple(nums[:6]),
+            tuple(nums[6:]),
+            tres,
+            tres,
+        )
+        for i, (user, nums, tres) in enumerate(cases)
+    ]
+    want = json.dumps(
+        [{c: jsonable(r.get(c)) for c in JSON_FIELDS} for r in sprio.json_rows(rows)], indent=2
+    )
+    assert json_text(rows, JSON_FIELDS) == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(
+        st.text(max_size=4),
+        st.none()
+        | st.booleans()
+        | st.integers(min_value=-(2**70), max_value=2**70)
+        | st.floats()
+        | st.text(max_size=4)
+        | st.lists(st.integers(), max_size=2),
+        max_size=5,
+    )
+    | st.lists(st.integers(), max_size=2)
+)
+def test_loads_line_gives_json_loads_objects(value: Any) -> None:
+    from fairshare_cli.io.inputs import loads_line
+
+    text = json.dumps(value)
+    assert repr(loads_line(text)) == repr(json.loads(text))
