@@ -15,7 +15,7 @@ from fairshare_cli.errors import InputError
 
 if TYPE_CHECKING:
     from fairshare_cli.cli.htcondor_inputs import HTCondorInputs
-    from fairshare_cli.core.jobs import Job
+    from fairshare_cli.core.batches import JobBatch
 
 FIELDS = ("time", "kind", "name", "slots", "effective_priority", "quota", "fairshare")
 
@@ -94,7 +94,7 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
     from fairshare_cli.core.operations.simulate import (
         SimWindow,
         simulate_rows_json,
-        slurm_fairshare_of,
+        slurm_series_of,
     )
     from fairshare_cli.core.operations.simulate import simulate as run
     from fairshare_cli.render.formats import Time, emit_rows
@@ -120,7 +120,7 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
         inputs.jobs,
         jobs_in,
         SimWindow(env.now, span, step),
-        slurm_fairshare=slurm_fairshare_of(env.config, env.state.section("slurm")),
+        slurm=slurm_series_of(env.config, env.state.section("slurm")),
         progress=progress,
     )
     rows = simulate_rows_json(result.rows)
@@ -139,31 +139,43 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
         click.echo(f"Plot written to {plot}", err=True)
 
 
-def _read_workload(env: Env, inputs: HTCondorInputs, workload: str | None) -> list[Job]:
-    """The workload's jobs, checked against the queue and the config.
+def _read_workload(env: Env, inputs: HTCondorInputs, workload: str | None) -> list[JobBatch]:
+    """The workload's jobs (a ``count`` object stays one batch), checked against the queue
+    and the config.
 
     Raises:
         InputError: a job id already queued, a bad expression or group, an unknown QOS.
     """
     from fairshare_cli.core.htcondor.pool import check_jobs
-    from fairshare_cli.core.jobs import parse_jobs
-    from fairshare_cli.io.jobs import load_job_objects
+    from fairshare_cli.io.jobs import batches_from_objects, load_job_objects
 
-    jobs_in = parse_jobs(load_job_objects(workload), workload) if workload else []
-    known = {j.id for j in inputs.jobs}
-    clash = next((j.id for j in jobs_in if j.id in known), None)
+    batches = batches_from_objects(load_job_objects(workload), workload) if workload else []
+    firsts = [b.job for b in batches]
+    clash = _first_known(batches, {j.id for j in inputs.jobs})
     if clash is not None:
         raise InputError(f"{workload}: job {clash} is already in the state's queue")
     if workload:
-        check_jobs(jobs_in, env.config, workload)
+        check_jobs(firsts, env.config, workload)
     if env.config.accounts:
         # Finished work is charged to Slurm with its QOS usage factor: refuse an unknown
         # QOS here, naming the job, rather than as an anonymous usage record later.
-        for source, jobs in ((inputs.jobs_source, inputs.jobs), (workload, jobs_in)):
+        for source, jobs in ((inputs.jobs_source, inputs.jobs), (workload, firsts)):
             for job in jobs:
                 if job.qos and job.qos != "normal" and job.qos not in env.config.qos:
                     raise InputError(f'{source}: job {job.id}: unknown QOS "{job.qos}"')
-    return jobs_in
+    return batches
+
+
+def _first_known(batches: list[JobBatch], known: set[str]) -> str | None:
+    """The first workload job id already in ``known`` (batches are never expanded)."""
+    by_cluster: dict[str, list[str]] = {}
+    for job_id in known:
+        by_cluster.setdefault(job_id.partition(".")[0], []).append(job_id)
+    for batch in batches:
+        found = [j for j in by_cluster.get(batch.job.id.partition(".")[0], ()) if batch.holds(j)]
+        if found:
+            return min(found, key=lambda j: (len(j), j))
+    return None
 
 
 def _progress() -> Callable[[float], None]:
