@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 import click
@@ -16,6 +16,7 @@ from fairshare_cli.errors import InputError
 if TYPE_CHECKING:
     from fairshare_cli.cli.htcondor_inputs import HTCondorInputs
     from fairshare_cli.core.batches import JobBatch
+    from fairshare_cli.core.operations.simulate import SimRow
 
 FIELDS = ("time", "kind", "name", "slots", "effective_priority", "quota", "fairshare")
 
@@ -93,11 +94,9 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
     from fairshare_cli.cli.htcondor_inputs import load_inputs
     from fairshare_cli.core.operations.simulate import (
         SimWindow,
-        simulate_rows_json,
         slurm_series_of,
     )
     from fairshare_cli.core.operations.simulate import simulate as run
-    from fairshare_cli.render.formats import Time, emit_rows
 
     span = duration(until, "--until")
     step = duration(cycle, "--cycle")
@@ -123,16 +122,13 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
         slurm=slurm_series_of(env.config, env.state.section("slurm")),
         progress=progress,
     )
-    rows = simulate_rows_json(result.rows)
-    for r in rows:
-        r["time"] = Time(r["time"])
     if plot:
         from fairshare_cli.io.plot import plot_simulation
 
         plot_simulation(result.rows, plot)
     fmt = output_format(output, as_json)
     if fmt != "table":
-        emit_rows(rows, FIELDS, fmt)
+        _emit(result.rows, fmt)
         return
     click.echo(_table(result.rows), nl=False)
     if plot:
@@ -179,10 +175,56 @@ def _first_known(batches: list[JobBatch], known: set[str]) -> str | None:
 
 
 def _progress() -> Callable[[float], None]:
+    """A one-line progress bar on stderr with an estimate of the time left."""
+    import time
+
+    began = time.monotonic()
+    width = 30
+
     def show(fraction: float) -> None:
-        click.echo(f"\rsimulating: {fraction:6.1%}", err=True, nl=fraction >= 1.0)
+        spent = time.monotonic() - began
+        left = spent * (1 - fraction) / fraction if fraction > 0 else 0.0
+        done = int(width * fraction)
+        bar = "#" * done + "-" * (width - done)
+        eta = f"{int(left // 60)}:{int(left % 60):02d} left" if fraction < 1 else "done"
+        click.echo(f"\rsimulating [{bar}] {fraction:6.1%}  {eta:>10}", err=True, nl=fraction >= 1)
 
     return show
+
+
+def _emit(rows: Sequence[SimRow], fmt: str) -> None:
+    """Rows as json, ndjson or csv, written as they are converted (a long run's rows are
+    never all held twice); the bytes are those of ``emit_rows``."""
+    import csv
+    import json
+
+    from fairshare_cli.core.operations.simulate import simulate_rows_json
+    from fairshare_cli.render.formats import Time, jsonable
+
+    def picked() -> Iterator[dict[str, object]]:
+        for k in range(0, len(rows), 1000):
+            for r in simulate_rows_json(rows[k : k + 1000]):
+                r["time"] = Time(r["time"])
+                yield {c: jsonable(r[c]) for c in FIELDS}
+
+    out = sys.stdout
+    if fmt == "json":
+        first = True
+        out.write("[")
+        for r in picked():
+            out.write(
+                ("\n  " if first else ",\n  ") + json.dumps(r, indent=2).replace("\n", "\n  ")
+            )
+            first = False
+        out.write("]\n" if first else "\n]\n")
+    elif fmt == "ndjson":
+        for r in picked():
+            out.write(json.dumps(r) + "\n")
+    else:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(FIELDS)
+        for r in picked():
+            writer.writerow(["" if v is None else v for v in r.values()])
 
 
 def _table(rows: Sequence[object]) -> str:
