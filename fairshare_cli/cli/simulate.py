@@ -18,7 +18,17 @@ if TYPE_CHECKING:
     from fairshare_cli.core.batches import JobBatch
     from fairshare_cli.core.operations.simulate import SimRow
 
-FIELDS = ("time", "kind", "name", "slots", "effective_priority", "quota", "fairshare")
+FIELDS = (
+    "time",
+    "kind",
+    "name",
+    "slots",
+    "effective_priority",
+    "quota",
+    "fairshare",
+    "pending",
+    "capacity",
+)
 
 
 def duration(text: str, what: str) -> float:
@@ -232,18 +242,19 @@ def _table(rows: Sequence[object]) -> str:
     from fairshare_cli.core.operations.simulate import SimRow
     from fairshare_cli.render.formats import iso
 
-    def num(x: float | None, spec: str) -> str:
+    def num(x: float | int | None, spec: str) -> str:
         return "" if x is None else format(x, spec)
 
     lines = [
         f"{'Time':<20} {'Kind':<10} {'Name':<36} {'Slots':>8} {'EffPrio':>12} "
-        f"{'Quota':>9} {'FairShare':>9}"
+        f"{'Quota':>9} {'FairShare':>9} {'Pending':>8} {'Capacity':>8}"
     ]
     for r in rows:
         assert isinstance(r, SimRow)
         lines.append(
             f"{iso(r.time) or '':<20} {r.kind:<10} {r.name:<36} {r.slots:>8.0f} "
             f"{num(r.effective_priority, '12.2f'):>12} {num(r.quota, '9.2f'):>9} "
-            f"{num(r.fairshare, '9.6f'):>9}".rstrip()
+            f"{num(r.fairshare, '9.6f'):>9} {num(r.pending, '8d'):>8} "
+            f"{num(r.capacity, '8.0f'):>8}".rstrip()
         )
     return "\n".join(lines) + "\n"

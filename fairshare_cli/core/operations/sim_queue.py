@@ -90,6 +90,7 @@ class SimQueue:
         self.next_pending = 0
         self.idle: list[JobBatch] = []
         self.idle_jobs = 0
+        self.idle_of: dict[str, int] = {}  # idle jobs per submitter
         self.running: dict[str, _Running] = {}
         self.ends: list[tuple[float, int, str]] = []  # (end, seq, job id), a heap
         self.seq = 0
@@ -144,7 +145,9 @@ class SimQueue:
     def _add_idle(self, batch: JobBatch) -> None:
         self.idle.append(batch)
         self.idle_jobs += batch.count
-        self.seen.add(self.name_of(batch.job))
+        name = self.name_of(batch.job)
+        self.idle_of[name] = self.idle_of.get(name, 0) + batch.count
+        self.seen.add(name)
 
     def _add_running(self, job: Job, submitter: str, weight: float | None, began: float) -> None:
         end = began + job.run_time if job.run_time is not None else None
@@ -296,6 +299,7 @@ class SimQueue:
             for i in taken_here:
                 job_id = batch.job_id(i)
                 taken[job_id] = batch.job if batch.count == 1 else replace(batch.job, id=job_id)
+            self.idle_of[self.name_of(batch.job)] -= len(taken_here)
         self.idle = kept
         self.idle_jobs -= len(taken)
         return taken
@@ -307,8 +311,16 @@ class SimQueue:
         from fairshare_cli.core.operations.simulate import SimRow
 
         prio = priorities_at(self.accountant, self.config, t)
+        idle = self.idle_of
         out = [
-            SimRow(t, "submitter", n, float(self.held.get(n, 0)), prio(n).effective_priority)
+            SimRow(
+                t,
+                "submitter",
+                n,
+                float(self.held.get(n, 0)),
+                prio(n).effective_priority,
+                pending=idle.get(n, 0),
+            )
             for n in sorted(self.seen)
         ]
         if self.config.groups:
@@ -318,6 +330,9 @@ class SimQueue:
                 SimRow(t, "slurm_user", user, float(self.cpus.get(user, 0)), fairshare=factor)
                 for user, factor in sorted(self.slurm.factors(t).items())
             ]
+        capacity = float(len(self.configured))
+        in_use = float(self.claimed_configured)
+        out.append(SimRow(t, "pool", "pool", in_use, pending=self.idle_jobs, capacity=capacity))
         return out
 
     def _group_rows(self, t: float) -> list[SimRow]:

@@ -36,12 +36,16 @@ class SimRow:
     """One entity after one cycle (DESIGN §5 ``simulate`` fields)."""
 
     time: float
-    kind: str  # "submitter" | "group" | "slurm_user"
+    kind: str  # "submitter" | "group" | "slurm_user" | "pool"
     name: str
     slots: float
     effective_priority: float | None = None
     quota: float | None = None
     fairshare: float | None = None
+    #: idle jobs (submitters and the pool; pending jobs for Slurm users)
+    pending: int | None = None
+    #: the pool's slots (pool rows)
+    capacity: float | None = None
 
 
 @dataclass(frozen=True)
@@ -131,6 +135,8 @@ def simulate_rows_json(rows: Sequence[SimRow]) -> list[dict[str, Any]]:
             "effective_priority": r.effective_priority,
             "quota": r.quota,
             "fairshare": r.fairshare,
+            "pending": r.pending,
+            "capacity": r.capacity,
         }
         for r in rows
     ]

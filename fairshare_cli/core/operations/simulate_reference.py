@@ -15,7 +15,7 @@ from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor import cycle_accounting
-from fairshare_cli.core.htcondor.negotiator import negotiate_cycle
+from fairshare_cli.core.htcondor.negotiator import expand_slots, negotiate_cycle
 from fairshare_cli.core.htcondor.pool import (
     NegotiatorState,
     commit_cycle,
@@ -186,6 +186,10 @@ class _Simulation:
             out += self._group_rows(t)
         if slurm_fairshare is not None:
             out += self._slurm_rows(t, slurm_fairshare)
+        slots = {f"slot{k}@{m}".lower() for _, m, k in expand_slots(self.config.machines)}
+        in_use = sum(1 for s in self.negotiator.claims if s.lower() in slots)
+        idle = sum(1 for j in self.jobs if j.status == "idle")
+        out.append(SimRow(t, "pool", "pool", float(in_use), pending=idle, capacity=len(slots)))
         return out
 
     def _submitter_rows(self, t: float) -> list[SimRow]:
@@ -195,8 +199,19 @@ class _Simulation:
         self.seen.update(held)
         self.seen.update(self.name_of(j) for j in self.jobs if j.status == "idle")
         prio = priorities_at(self.accountant, self.config, t)
+        idle: dict[str, int] = {}
+        for j in self.jobs:
+            if j.status == "idle":
+                idle[self.name_of(j)] = idle.get(self.name_of(j), 0) + 1
         return [
-            SimRow(t, "submitter", n, float(held.get(n, 0)), prio(n).effective_priority)
+            SimRow(
+                t,
+                "submitter",
+                n,
+                float(held.get(n, 0)),
+                prio(n).effective_priority,
+                pending=idle.get(n, 0),
+            )
             for n in sorted(self.seen)
         ]
 

@@ -93,8 +93,8 @@ def test_fast_simulation_equals_the_reference(
     fast = simulate(
         config, empty, NegotiatorState(), [], batches, window, slurm=slurm_series_of(config, None)
     )
-    assert [(r.time, r.kind, r.name, r.slots) for r in fast.rows] == [
-        (r.time, r.kind, r.name, r.slots) for r in ref.rows
+    assert [(r.time, r.kind, r.name, r.slots, r.pending, r.capacity) for r in fast.rows] == [
+        (r.time, r.kind, r.name, r.slots, r.pending, r.capacity) for r in ref.rows
     ]
     for got, want in zip(fast.rows, ref.rows, strict=True):
         assert _near(got.effective_priority, want.effective_priority)
