@@ -77,6 +77,18 @@ def duration(text: str, what: str) -> float:
     metavar="PNG",
     help="Also draw slots held and effective priorities over time (matplotlib).",
 )
+@click.option(
+    "--scheduler",
+    type=click.Choice(["htcondor", "slurm"]),
+    default="htcondor",
+    show_default=True,
+    help="Negotiation cycles (htcondor) or multifactor priority order on nodes (slurm).",
+)
+@click.option(
+    "--backfill",
+    is_flag=True,
+    help="With --scheduler slurm: Slurm's backfill for jobs with time limits.",
+)
 @output_options
 @common_options
 def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
@@ -84,6 +96,8 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
     until: str,
     cycle: str,
     plot: str | None,
+    scheduler: str,
+    backfill: bool,
     output: str | None,
     as_json: bool,
     config_path: str | None,
@@ -114,7 +128,11 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
         raise InputError(
             f"--until {until} / --cycle {cycle} is over 100,000 cycles; use a longer --cycle"
         )
+    if backfill and scheduler != "slurm":
+        raise click.UsageError("--backfill needs --scheduler slurm")
     env = load_env(config_path, state_path, now)
+    if scheduler == "slurm" and not env.config.accounts:
+        raise InputError(f"{env.config.path}: --scheduler slurm needs [accounts] in the config")
     inputs = load_inputs(env, None)
     if env.config.accounts:
         from fairshare_cli.core.slurm.usage import usage_from_json
@@ -131,6 +149,8 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
         SimWindow(env.now, span, step),
         slurm=slurm_series_of(env.config, env.state.section("slurm")),
         progress=progress,
+        scheduler=scheduler,
+        backfill=backfill,
     )
     if plot:
         from fairshare_cli.io.plot import plot_simulation

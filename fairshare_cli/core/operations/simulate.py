@@ -81,7 +81,7 @@ class SimWindow:
     cycle: float
 
 
-def simulate(
+def simulate(  # noqa: PLR0913  the library API: six inputs, then keyword options
     config: Config,
     accountant: acct.AccountantState,
     negotiator: NegotiatorState,
@@ -91,6 +91,8 @@ def simulate(
     *,
     slurm: SlurmSeries | None = None,
     progress: Callable[[float], None] | None = None,
+    scheduler: str = "htcondor",
+    backfill: bool = False,
 ) -> SimResult:
     """Run cycles from ``window.start`` every ``window.cycle`` seconds until the end.
 
@@ -105,11 +107,25 @@ def simulate(
         slurm: the Slurm usage the simulated work is charged to (None: no ``slurm_user``
             rows); see :func:`slurm_series_of`.
         progress: called with the fraction done after each cycle.
+        scheduler: ``"htcondor"`` (negotiation cycles) or ``"slurm"`` (multifactor
+            priority order on the partitions' nodes, :mod:`.sim_slurm`; needs ``slurm``).
+        backfill: with ``"slurm"``, Slurm's backfill for jobs with time limits.
 
     Returns:
-        The rows of every cycle and the final state.
+        The rows of every cycle and the final state (with ``"slurm"``, the accountant and
+        negotiator as they came in, and no jobs).
+
+    Raises:
+        ValueError: ``"slurm"`` without a Slurm series.
     """
     from fairshare_cli.core.operations.sim_queue import SimQueue
+
+    if scheduler == "slurm":
+        if slurm is None:
+            raise ValueError("the slurm scheduler needs accounts (a Slurm series)")
+        return _simulate_slurm(
+            config, slurm, queue, workload, window, progress, backfill, (accountant, negotiator)
+        )
 
     sim = SimQueue(config, accountant, negotiator, queue, workload, window.start, slurm)
     rows: list[SimRow] = []
@@ -122,6 +138,31 @@ def simulate(
         if progress is not None:
             progress((k + 1) / len(times))
     return SimResult(tuple(rows), sim.live_jobs(), sim.accountant, sim.negotiator(), len(times))
+
+
+def _simulate_slurm(
+    config: Config,
+    slurm: SlurmSeries,
+    queue: Sequence[Job | JobBatch],
+    workload: Sequence[Job | JobBatch],
+    window: SimWindow,
+    progress: Callable[[float], None] | None,
+    backfill: bool,
+    htcondor: tuple[acct.AccountantState, NegotiatorState],
+) -> SimResult:
+    from fairshare_cli.core.operations.sim_slurm import SlurmSim
+
+    sim = SlurmSim(config, slurm, queue, workload, window.start, backfill)
+    rows: list[SimRow] = []
+    times = cycle_times(window.start, window.until, window.cycle)
+    for k, t in enumerate(times):
+        sim.finish_jobs(t)
+        sim.submit_due(t)
+        sim.schedule(t)
+        rows.extend(sim.rows(t))
+        if progress is not None:
+            progress((k + 1) / len(times))
+    return SimResult(tuple(rows), (), htcondor[0], htcondor[1], len(times))
 
 
 def simulate_rows_json(rows: Sequence[SimRow]) -> list[dict[str, Any]]:
@@ -166,6 +207,7 @@ class SlurmSeries:
         self.open: dict[str, str] = {}  # job id -> the tag of its running charge
         self.ended: dict[str, float] = {}  # tag -> end, applied at the next advance
         self.started = 0
+        self._tree: tuple[float, float, Any] | None = None
 
     def start(self, job_id: str, job: Job, t: float) -> None:
         """A job starts at ``t``: a running charge from ``t`` on.
@@ -199,14 +241,16 @@ class SlurmSeries:
         tag = self.open.pop(job_id, None)
         if tag is not None:
             self.ended[tag] = t
+            self._tree = None
 
-    def factors(self, t: float) -> dict[str, float]:
-        """The fair-share factor of each user association at ``t`` (``user`` or, for a user
-        in several accounts, ``user (account)``)."""
+    def tree(self, t: float) -> tuple[float, Any]:
+        """The association tree with usage and fair share as the last decay pass before
+        ``t`` left them, and that pass's time (once per ``t``)."""
         from fairshare_cli.core.slurm import model as slurm
         from fairshare_cli.core.slurm import usage as su
-        from fairshare_cli.core.slurm.fairshare import share_rows
 
+        if self._tree is not None and self._tree[0] == t:
+            return self._tree[1], self._tree[2]
         if self.ended:
             ended = self.ended
             running = tuple(
@@ -216,7 +260,16 @@ class SlurmSeries:
             self.state = replace(self.state, running=running)
             self.ended = {}
         self.state = su.advance(self.state, t, self.params)
-        _, tree = slurm.evaluate(self.config, self.state, t)
+        when, tree = slurm.evaluate(self.config, self.state, t)
+        self._tree = (t, when, tree)
+        return when, tree
+
+    def factors(self, t: float) -> dict[str, float]:
+        """The fair-share factor of each user association at ``t`` (``user`` or, for a user
+        in several accounts, ``user (account)``)."""
+        from fairshare_cli.core.slurm.fairshare import share_rows
+
+        _, tree = self.tree(t)
         users = [r for r in share_rows(tree, self.algo) if r.get("is_user")]
         counts: dict[str, int] = {}
         for r in users:
