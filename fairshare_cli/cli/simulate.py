@@ -163,6 +163,10 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
     click.echo(_table(result.rows), nl=False)
     if plot:
         click.echo(f"Plot written to {plot}", err=True)
+    elif sys.stdout.isatty():
+        from fairshare_cli.render.sim_chart import spark_chart
+
+        click.echo("\n" + spark_chart(result.rows), nl=False)
 
 
 def _read_workload(env: Env, inputs: HTCondorInputs, workload: str | None) -> list[JobBatch]:
