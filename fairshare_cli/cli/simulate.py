@@ -110,10 +110,12 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
     Examples:
       fs simulate --workload sample_configs/workload.json --until 6:00:00 --cycle 600
       fs simulate --workload jobs.json --until 2-0 --cycle 300 --json
+      fs simulate --workload jobs.json --scheduler slurm --backfill --until 1-0
     Starts from the state at --now: its queue, claims and priorities. Each cycle, jobs
     whose run_time is up finish, workload jobs whose submit_time has come are queued, and
-    one negotiation cycle is committed. One row per cycle and submitter, group and Slurm
-    user. The state file is not changed.
+    one negotiation cycle is committed (with --scheduler slurm: pending jobs start in
+    multifactor priority order on their partitions' nodes). One row per cycle and
+    submitter, group, Slurm user and the pool. The state file is not changed.
     """
     from fairshare_cli.cli.htcondor_inputs import load_inputs
     from fairshare_cli.core.operations.simulate import (
