@@ -29,7 +29,7 @@ from fairshare_cli.io.config import build_config
 START = 1_795_262_400.0
 
 
-def _config(slots: int, profile: str, preempt: bool, slurm: bool) -> Any:
+def _config(slots: int, profile: str, preempt: bool, slurm: bool, groups: bool = False) -> Any:
     raw: dict[str, Any] = {
         "pool": {"uid_domain": "d", "defaults": profile},
         "accountant": {"priority_halflife": 3600},
@@ -37,6 +37,8 @@ def _config(slots: int, profile: str, preempt: bool, slurm: bool) -> Any:
     }
     if preempt:
         raw["negotiator"] = {"preemption_requirements": "true"}
+    if groups:
+        raw["groups"] = {"group_x": {"quota": 2, "accept_surplus": True}}
     if slurm:
         raw["priority"] = {"calc_period": 300, "decay_halflife": 7200}
         raw["accounts"] = {"hep": {"shares": 1, "users": {"a": 1, "b": 2, "c": 1}}}
@@ -60,7 +62,7 @@ job = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     jobs=st.lists(job, min_size=1, max_size=6),
     slots=st.integers(1, 5),
@@ -68,13 +70,21 @@ job = st.fixed_dictionaries(
     preempt=st.booleans(),
     slurm=st.booleans(),
     cycle=st.sampled_from([300, 600, 700]),
+    groups=st.booleans(),
 )
 def test_fast_simulation_equals_the_reference(
-    jobs: list[dict[str, Any]], slots: int, profile: str, preempt: bool, slurm: bool, cycle: int
+    jobs: list[dict[str, Any]],
+    slots: int,
+    profile: str,
+    preempt: bool,
+    slurm: bool,
+    cycle: int,
+    groups: bool,
 ) -> None:
-    config = _config(slots, profile, preempt, slurm)
+    config = _config(slots, profile, preempt, slurm, groups)
     objs = [
         {**j, "id": f"{k + 1}.0", "submit_time": START + j["submit_time"], "account": "hep"}
+        | ({"accounting_group": f"group_x.{j['owner']}"} if groups and j["owner"] != "c" else {})
         for k, j in enumerate(jobs)
     ]
     singles = [one for k, o in enumerate(objs) for one in parse_job(o, f"job {k}")]
