@@ -43,7 +43,10 @@ def check(config_path: str | None, output: str | None, as_json: bool) -> None:
     path = resolve_config_path(config_path)
     config = load_config(path)
     check_expressions(config)
+    for note in config.dirac.notes:
+        click.echo(f"warning: {note}", err=True)
     data = _plain(dataclasses.asdict(config))
+    data["dirac"].pop("notes")
     fmt = output_format(output, as_json)
     if fmt == "json":
         emit_rows(data, None, "json")
