@@ -10,7 +10,8 @@ from typing import Any
 import click
 
 from fairshare_cli.cli.context import resolve_config_path
-from fairshare_cli.cli.options import output_format, output_options
+from fairshare_cli.cli.options import GlobalOptions, output_options, pass_options, store_option
+from fairshare_cli.core.config import Config
 from fairshare_cli.errors import InputError, RuntimeFailure
 
 
@@ -26,9 +27,12 @@ def config_group() -> None:
     envvar="FAIRSHARE_CONFIG",
     metavar="PATH",
     help="Pool config (default: ./fairshare.toml, else the user config dir).",
+    expose_value=False,
+    callback=store_option("config_path"),
 )
 @output_options
-def check(config_path: str | None, output: str | None, as_json: bool) -> None:
+@pass_options
+def check(opts: GlobalOptions) -> None:
     """Validate a pool config and print every effective value (profile applied).
 
     \b
@@ -40,14 +44,15 @@ def check(config_path: str | None, output: str | None, as_json: bool) -> None:
     from fairshare_cli.io.config import check_expressions, load_config
     from fairshare_cli.render.formats import emit_rows
 
-    path = resolve_config_path(config_path)
+    path = resolve_config_path(opts.config_path)
     config = load_config(path)
     check_expressions(config)
     for note in config.dirac.notes:
         click.echo(f"warning: {note}", err=True)
+    _warn_slot_weights(config)
     data = _plain(dataclasses.asdict(config))
     data["dirac"].pop("notes")
-    fmt = output_format(output, as_json)
+    fmt = opts.output
     if fmt == "json":
         emit_rows(data, None, "json")
         return
@@ -58,6 +63,23 @@ def check(config_path: str | None, output: str | None, as_json: bool) -> None:
     click.echo(f'# {path}: valid; effective values (profile "{config.pool.defaults}")')
     for key, value in _flatten(data):
         click.echo(f"{key} = {_toml(value)}")
+
+
+def _warn_slot_weights(config: Config) -> None:
+    """One stderr line per machine stanza whose slots ``slot_weight`` cannot weigh."""
+    import enum
+    import time
+
+    from fairshare_cli.core.htcondor.claims import unweighable_machines
+
+    for name, value in unweighable_machines(config, time.time()):
+        shown = value.name.lower() if isinstance(value, enum.Enum) else repr(value)
+        click.echo(
+            f'warning: [negotiator] slot_weight "{config.negotiator.slot_weight}" is '
+            f'{shown} on the slots of machine "{name}", not a number of 0 or more; '
+            "each of them weighs 1.0",
+            err=True,
+        )
 
 
 def _plain(value: Any) -> Any:

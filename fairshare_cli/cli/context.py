@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+import click
+
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.jobs import parse_time
 from fairshare_cli.core.state import SectionError, State
@@ -65,9 +67,7 @@ class Env:
     config: Config
     state: State
     now: float
-    config_path: Path
     state_path: Path
-    overrides: Mapping[str, Any] = field(default_factory=dict)
 
     def decode(self, name: str, decoder: Callable[[Any], T]) -> T:
         """Decode one state section, naming the state file on failure.
@@ -75,48 +75,108 @@ class Env:
         Raises:
             StateError: the section is malformed.
         """
-        try:
+        with self.section_errors():
             return decoder(self.state.section(name))
+
+    @contextlib.contextmanager
+    def section_errors(self) -> Iterator[None]:
+        """Turn a malformed state section (``SectionError``) into a ``StateError`` naming
+        the state file.
+
+        Raises:
+            StateError: the body met a malformed section.
+        """
+        try:
+            yield
         except SectionError as exc:
             raise StateError(f"state file {self.state_path}: {exc}") from None
 
 
-#: Config overrides set by ``fs whatif --set`` for the view it runs (read-only commands).
-WHATIF_OVERRIDES: dict[str, Any] = {}
-#: ``fs whatif --rederive-factors``: stored factors the unchanged config derives are
-#: derived again under the changed one (holds "rederive" while such a view runs).
-WHATIF_READING: set[str] = set()
+#: ``ctx.meta`` key of the config overrides ``fs whatif --set`` hands to the view it runs.
+WHATIF_OVERRIDES = "fairshare_cli.whatif_overrides"
+#: ``ctx.meta`` key set by ``fs whatif --rederive-factors``: stored factors the unchanged
+#: config derives are derived again under the changed one.
+WHATIF_REDERIVE = "fairshare_cli.whatif_rederive"
 
 
-def load_env(
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
-    overrides: Mapping[str, Any] | None = None,
-) -> Env:
-    """Config, state and ``now`` for a read-only command.
+@dataclass
+class GlobalOptions:
+    """The options every command shares, gathered on Click's context by their callbacks.
+
+    Attributes:
+        config_path: ``--config`` (None: ``./fairshare.toml``, else the user config).
+        state_path: ``--state`` (None: ``[pool] state``, else the user state).
+        now: ``--now`` as given (None: the clock, read once by :meth:`when`).
+        output_choice: ``--output`` (None: not given); ``as_json``: ``--json`` (see
+            :attr:`output`).
+        overrides: config keys changed by ``fs whatif --set`` (read-only views only).
+        rederive: ``fs whatif --rederive-factors`` (with ``overrides``).
+    """
+
+    config_path: str | None = None
+    state_path: str | None = None
+    now: str | None = None
+    output_choice: str | None = None
+    as_json: bool = False
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+    rederive: bool = False
+    _when: float | None = field(default=None, repr=False)
+
+    @property
+    def output(self) -> str:
+        """The format chosen by ``--output`` / ``--json`` (table when neither is given).
+
+        Raises:
+            click.UsageError: ``--json`` with an ``--output`` other than json.
+        """
+        output = self.output_choice
+        if self.as_json and output not in (None, "json"):
+            raise click.UsageError(f"--json and --output {output} disagree; give one of them")
+        return "json" if self.as_json else (output or "table")
+
+    def when(self) -> float:
+        """``--now`` as epoch seconds, resolved (and the clock read) once.
+
+        Raises:
+            InputError: not epoch seconds or ISO-8601.
+        """
+        if self._when is None:
+            self._when = resolve_now(self.now)
+        return self._when
+
+
+def global_options(ctx: click.Context) -> GlobalOptions:
+    """The command's :class:`GlobalOptions`, made on first use (with ``whatif``'s overrides)."""
+    found = ctx.find_object(GlobalOptions)
+    if found is None:
+        found = GlobalOptions(
+            overrides=dict(ctx.meta.get(WHATIF_OVERRIDES, {})),
+            rederive=bool(ctx.meta.get(WHATIF_REDERIVE)),
+        )
+        ctx.obj = found
+    return found
+
+
+#: Passes the command's :class:`GlobalOptions` as its first argument.
+pass_options = click.make_pass_decorator(GlobalOptions)
+
+
+def load_env(opts: GlobalOptions) -> Env:
+    """Config, state and ``now`` for a read-only command (``whatif`` overrides applied).
 
     Raises:
         FairshareError: any of them is missing or invalid.
     """
-    if overrides is None and WHATIF_OVERRIDES:
-        overrides = WHATIF_OVERRIDES
-    when = resolve_now(now)
-    cpath = resolve_config_path(config_path)
+    overrides = opts.overrides or None
+    when = opts.when()
+    cpath = resolve_config_path(opts.config_path)
     config = load_config(cpath, overrides)
-    spath = resolve_state_path(state_path, config)
+    spath = resolve_state_path(opts.state_path, config)
     state = load_state(spath)
     refuse_going_back(state, when, spath)
-    if "rederive" in WHATIF_READING and overrides:
+    if opts.rederive and overrides:
         state = _rederive_factors(state, load_config(cpath), spath)
-    return Env(
-        config=config,
-        state=state,
-        now=when,
-        config_path=cpath,
-        state_path=spath,
-        overrides=dict(overrides or {}),
-    )
+    return Env(config=config, state=state, now=when, state_path=spath)
 
 
 def _rederive_factors(state: State, current: Config, path: Path) -> State:
@@ -136,11 +196,7 @@ def _rederive_factors(state: State, current: Config, path: Path) -> State:
 
 @contextlib.contextmanager
 def mutate_state(
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
-    dry_run: bool = False,
-    queue_only: bool = False,
+    opts: GlobalOptions, dry_run: bool = False, queue_only: bool = False
 ) -> Iterator[Env]:
     """Lock the state, load it, let the caller replace ``env.state``, then save once.
 
@@ -151,18 +207,17 @@ def mutate_state(
     Raises:
         FairshareError: loading failed; the state file is untouched.
     """
-    when = resolve_now(now)
-    cpath = resolve_config_path(config_path)
+    when = opts.when()
+    cpath = resolve_config_path(opts.config_path)
     config = load_config(cpath)
-    spath = resolve_state_path(state_path, config)
+    spath = resolve_state_path(opts.state_path, config)
     with state_lock(spath):
-        env = Env(
-            config=config, state=load_state(spath), now=when, config_path=cpath, state_path=spath
-        )
+        env = Env(config=config, state=load_state(spath), now=when, state_path=spath)
         if not queue_only:
             refuse_going_back(env.state, when, spath)
         before = env.state
-        yield env
+        with env.section_errors():
+            yield env
         if not dry_run and env.state is not before:
             save_state(spath, env.state)
 
@@ -183,9 +238,3 @@ def refuse_going_back(state: State, now: float, path: Path) -> None:
             f"({iso(last) or last}): a view cannot show the past from decayed values and an "
             "edit cannot go back; give that time or a later one"
         )
-
-
-def require(condition: bool, message: str) -> None:
-    """Raise an :class:`InputError` with ``message`` unless ``condition``."""
-    if not condition:
-        raise InputError(message)

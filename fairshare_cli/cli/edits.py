@@ -2,22 +2,26 @@
 
 Each takes the state lock, brings the record up to ``now``, changes it, writes once, and
 prints condor_userprio's confirmation line. ``--dry-run`` prints the line and writes nothing.
+The seven commands differ in a name, a value parser, an accountant call and a confirmation
+line: they are rows of :data:`EDITS`, made into commands by :func:`edit_command`.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import click
 
 from fairshare_cli.cli.context import Env, mutate_state
-from fairshare_cli.cli.options import common_options, dry_run_option
+from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.jobs import parse_time
 from fairshare_cli.errors import InputError
 
-Edit = Callable[[acct.AccountantState, Env, str], acct.AccountantState]
+Change = Callable[[acct.AccountantState, Env, str, Any], acct.AccountantState]
 
 
 def record_name(env: Env, name: str) -> str:
@@ -57,143 +61,6 @@ def number(text: str, what: str) -> float:
     return value
 
 
-def _run(
-    name: str,
-    dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
-    edit: Edit,
-    message: Callable[[str], str],
-) -> None:
-    with mutate_state(config_path, state_path, now, dry_run) as env:
-        full = record_name(env, name)
-        state = env.decode("accountant", acct.accountant_from_json)
-        new = edit(state, env, full)
-        env.state = env.state.with_section("accountant", acct.accountant_to_json(new))
-        prefix = "(dry run, nothing written) " if dry_run else ""
-        click.echo(prefix + message(full))
-
-
-def _edit_command(
-    name: str, help_text: str, argument: str | None
-) -> Callable[[Callable[..., None]], click.Command]:
-    def deco(func: Callable[..., None]) -> click.Command:
-        func.__doc__ = help_text
-        func = common_options(dry_run_option(func))
-        if argument:
-            func = click.argument(argument)(func)
-        func = click.argument("name")(func)
-        return click.command(name, context_settings={"ignore_unknown_options": True})(func)
-
-    return deco
-
-
-@_edit_command(
-    "setfactor",
-    """Set a submitter's priority factor, like condor_userprio -setfactor.
-
-    \b
-    Example:
-      fs setfactor alice@example.org 4
-    The factor multiplies the real priority; it must be at least 1.
-    """,
-    "value",
-)
-def setfactor(
-    name: str,
-    value: str,
-    dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
-) -> None:
-    factor = number(value, "priority factor")
-    if factor < 1:
-        raise InputError("Priority factors must be greater than or equal to 1.")
-
-    def edit(s: acct.AccountantState, env: Env, n: str) -> acct.AccountantState:
-        if "@" not in n:
-            raise InputError(
-                f"cannot set the factor of group '{n}' here (condor_userprio refuses too); "
-                f'set prio_factor in [groups."{n}"] of the config'
-            )
-        return acct.set_factor(s, env.config, n, factor, env.now)
-
-    _run(
-        name,
-        dry_run,
-        config_path,
-        state_path,
-        now,
-        edit,
-        lambda n: f"The priority factor of {n} was set to {factor:f}",
-    )
-
-
-@_edit_command(
-    "setprio",
-    """Set a submitter's real priority, like condor_userprio -setprio.
-
-    \b
-    Example:
-      fs setprio alice@example.org 10
-    Reads clamp the real priority to 0.5; the effective priority is real x factor.
-    """,
-    "value",
-)
-def setprio(
-    name: str,
-    value: str,
-    dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
-) -> None:
-    prio = number(value, "priority")
-    _run(
-        name,
-        dry_run,
-        config_path,
-        state_path,
-        now,
-        lambda s, env, n: acct.set_priority(s, env.config, n, prio, env.now),
-        lambda n: f"The priority of {n} was set to {prio:f}",
-    )
-
-
-@_edit_command(
-    "setaccum",
-    """Set weighted accumulated usage (slot-seconds), like -setaccum.
-
-    \b
-    Example:
-      fs setaccum alice@example.org 36000
-    """,
-    "value",
-)
-def setaccum(
-    name: str,
-    value: str,
-    dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
-) -> None:
-    secs = number(value, "accumulated usage")
-    if secs < 0:
-        raise InputError("Usage must be greater than 0 seconds")
-    _run(
-        name,
-        dry_run,
-        config_path,
-        state_path,
-        now,
-        lambda s, env, n: acct.set_accumulated(s, env.config, n, secs, env.now),
-        lambda n: f"The Accumulated Usage of {n} was set to {secs:f}",
-    )
-
-
 def _time_value(value: str) -> float:
     try:
         t = parse_time(value, "time")
@@ -204,112 +71,214 @@ def _time_value(value: str) -> float:
     return t
 
 
-@_edit_command(
-    "setbegin",
-    """Set the usage begin time, like condor_userprio -setbegin.
+def _factor(text: str) -> float:
+    factor = number(text, "priority factor")
+    if factor < 1:
+        raise InputError("Priority factors must be greater than or equal to 1.")
+    return factor
+
+
+def _seconds(text: str) -> float:
+    secs = number(text, "accumulated usage")
+    if secs < 0:
+        raise InputError("Usage must be greater than 0 seconds")
+    return secs
+
+
+def _set_factor(s: acct.AccountantState, env: Env, n: str, factor: float) -> acct.AccountantState:
+    if "@" not in n:
+        raise InputError(
+            f"cannot set the factor of group '{n}' here (condor_userprio refuses too); "
+            f'set prio_factor in [groups."{n}"] of the config'
+        )
+    return acct.set_factor(s, env.config, n, factor, env.now)
+
+
+def _full_name(name: str) -> None:
+    """``condor_userprio -delete`` refuses a name without a domain too.
+
+    Raises:
+        InputError: ``name`` has no ``@``.
+    """
+    if "@" not in name:
+        raise InputError(
+            f"NAME '{name}': give the full name of the record to delete (user@uid.domain "
+            "or user@full.host.name), as condor_userprio -delete requires; group records "
+            "come back at every reconfig"
+        )
+
+
+def _delete(s: acct.AccountantState, env: Env, n: str, _: None) -> acct.AccountantState:
+    if n not in s.records:
+        click.echo(f"fs: note: there was no accountant record named {n}", err=True)
+    return acct.delete(s, n)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One ``condor_userprio`` edit as a command.
+
+    Attributes:
+        name: the command's name.
+        help: its help text.
+        argument: the value argument's name (None: the command takes only NAME).
+        parse: reads the value argument (before anything is loaded).
+        change: the accountant call, given the state, the env, the full name and the value.
+        message: the confirmation line, given the full name and the value.
+        every: with ``--all`` (NAME optional): the change and the line for every record.
+        check_name: refuses a NAME before anything is loaded.
+    """
+
+    name: str
+    help: str
+    argument: str | None
+    parse: Callable[[str], Any]
+    change: Change
+    message: Callable[[str, Any], str]
+    every: tuple[Callable[[acct.AccountantState, Env], acct.AccountantState], str] | None = None
+    check_name: Callable[[str], None] | None = None
+
+
+def _run(edit: Edit, opts: GlobalOptions, params: dict[str, Any]) -> None:
+    """Parse the value, then lock, change the record named and print the line."""
+    name: str | None = params["name"]
+    value = edit.parse(params[edit.argument]) if edit.argument else None
+    if edit.check_name is not None and name is not None:
+        edit.check_name(name)
+    if edit.every is not None and bool(name) == params["all_"]:
+        raise click.UsageError("give a NAME or --all (not both)")
+    dry_run: bool = params["dry_run"]
+    prefix = "(dry run, nothing written) " if dry_run else ""
+    with mutate_state(opts, dry_run) as env:
+        if edit.every is not None and name is None:
+            change_all, line = edit.every
+            state = env.decode("accountant", acct.accountant_from_json)
+            env.state = env.state.with_section(
+                "accountant", acct.accountant_to_json(change_all(state, env))
+            )
+            click.echo(prefix + line)
+            return
+        assert name is not None
+        full = record_name(env, name)
+        state = env.decode("accountant", acct.accountant_from_json)
+        new = edit.change(state, env, full, value)
+        env.state = env.state.with_section("accountant", acct.accountant_to_json(new))
+        click.echo(prefix + edit.message(full, value))
+
+
+def edit_command(edit: Edit) -> click.Command:
+    """The click command of one :class:`Edit` (arguments and options as condor_userprio's)."""
+
+    @pass_options
+    def callback(opts: GlobalOptions, /, **params: Any) -> None:
+        _run(edit, opts, params)
+
+    callback.__doc__ = edit.help
+    func: Any = callback
+    if edit.every is not None:
+        func = dry_run_option(common_options(func))
+        func = click.option("--all", "all_", is_flag=True, help="Reset every record (-resetall).")(
+            func
+        )
+        func = click.argument("name", required=False)(func)
+        return click.command(edit.name)(func)
+    func = common_options(dry_run_option(func))
+    if edit.argument:
+        func = click.argument(edit.argument)(func)
+    func = click.argument("name")(func)
+    return click.command(edit.name, context_settings={"ignore_unknown_options": True})(func)
+
+
+EDITS = (
+    Edit(
+        "setfactor",
+        """Set a submitter's priority factor, like condor_userprio -setfactor.
+
+    \b
+    Example:
+      fs setfactor alice@example.org 4
+    The factor multiplies the real priority; it must be at least 1.
+    """,
+        "value",
+        _factor,
+        _set_factor,
+        lambda n, factor: f"The priority factor of {n} was set to {factor:f}",
+    ),
+    Edit(
+        "setprio",
+        """Set a submitter's real priority, like condor_userprio -setprio.
+
+    \b
+    Example:
+      fs setprio alice@example.org 10
+    Reads clamp the real priority to 0.5; the effective priority is real x factor.
+    """,
+        "value",
+        lambda text: number(text, "priority"),
+        lambda s, env, n, prio: acct.set_priority(s, env.config, n, prio, env.now),
+        lambda n, prio: f"The priority of {n} was set to {prio:f}",
+    ),
+    Edit(
+        "setaccum",
+        """Set weighted accumulated usage (slot-seconds), like -setaccum.
+
+    \b
+    Example:
+      fs setaccum alice@example.org 36000
+    """,
+        "value",
+        _seconds,
+        lambda s, env, n, secs: acct.set_accumulated(s, env.config, n, secs, env.now),
+        lambda n, secs: f"The Accumulated Usage of {n} was set to {secs:f}",
+    ),
+    Edit(
+        "setbegin",
+        """Set the usage begin time, like condor_userprio -setbegin.
 
     \b
     Example:
       fs setbegin alice@example.org 2026-11-01T00:00:00Z
     """,
-    "when",
-)
-def setbegin(
-    name: str,
-    when: str,
-    dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
-) -> None:
-    t = _time_value(when)
-    _run(
-        name,
-        dry_run,
-        config_path,
-        state_path,
-        now,
-        lambda s, env, n: acct.set_begin(s, env.config, n, t, env.now),
-        lambda n: f"The Begin Usage Time of {n} was set to {int(t)}",
-    )
-
-
-@_edit_command(
-    "setlast",
-    """Set the last usage time, like condor_userprio -setlast.
+        "when",
+        _time_value,
+        lambda s, env, n, t: acct.set_begin(s, env.config, n, t, env.now),
+        lambda n, t: f"The Begin Usage Time of {n} was set to {int(t)}",
+    ),
+    Edit(
+        "setlast",
+        """Set the last usage time, like condor_userprio -setlast.
 
     \b
     Example:
       fs setlast alice@example.org 1763726400
     """,
-    "when",
-)
-def setlast(
-    name: str,
-    when: str,
-    dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
-) -> None:
-    t = _time_value(when)
-    _run(
-        name,
-        dry_run,
-        config_path,
-        state_path,
-        now,
-        lambda s, env, n: acct.set_last(s, env.config, n, t, env.now),
-        lambda n: f"The Last Usage Time of {n} was set to {int(t)}",
-    )
-
-
-@click.command("resetusage")
-@click.argument("name", required=False)
-@click.option("--all", "all_", is_flag=True, help="Reset every record (-resetall).")
-@dry_run_option
-@common_options
-def resetusage(
-    name: str | None,
-    all_: bool,
-    dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
-) -> None:
-    """Reset accumulated usage, like condor_userprio -resetusage / -resetall.
+        "when",
+        _time_value,
+        lambda s, env, n, t: acct.set_last(s, env.config, n, t, env.now),
+        lambda n, t: f"The Last Usage Time of {n} was set to {int(t)}",
+    ),
+    Edit(
+        "resetusage",
+        """Reset accumulated usage, like condor_userprio -resetusage / -resetall.
 
     \b
     Examples:
       fs resetusage alice@example.org
       fs resetusage --all
     The real priority is left as it is; the begin-usage time becomes now.
-    """
-    if bool(name) == all_:
-        raise click.UsageError("give a NAME or --all (not both)")
-    if all_:
-        with mutate_state(config_path, state_path, now, dry_run) as env:
-            state = env.decode("accountant", acct.accountant_from_json)
-            new = acct.reset_usage(state, env.config, None, env.now)
-            env.state = env.state.with_section("accountant", acct.accountant_to_json(new))
-            prefix = "(dry run, nothing written) " if dry_run else ""
-            click.echo(prefix + "The accumulated usage was reset for all users")
-        return
-    assert name is not None
-    _run(
-        name,
-        dry_run,
-        config_path,
-        state_path,
-        now,
-        lambda s, env, n: acct.reset_usage(s, env.config, [n], env.now),
-        lambda n: f"The accumulated usage of {n} was reset",
-    )
-
-
-@_edit_command(
-    "delete",
-    """Delete an accountant record, like condor_userprio -delete.
+    """,
+        None,
+        str,
+        lambda s, env, n, _: acct.reset_usage(s, env.config, [n], env.now),
+        lambda n, _: f"The accumulated usage of {n} was reset",
+        every=(
+            lambda s, env: acct.reset_usage(s, env.config, None, env.now),
+            "The accumulated usage was reset for all users",
+        ),
+    ),
+    Edit(
+        "delete",
+        """Delete an accountant record, like condor_userprio -delete.
 
     \b
     Example:
@@ -317,29 +286,19 @@ def resetusage(
     The record returns with defaults (priority 0.5) if the submitter is seen again. As
     condor_userprio, it takes only a full name: a group or a bare user is refused.
     """,
-    None,
+        None,
+        str,
+        _delete,
+        lambda n, _: f"The accountant record named {n} was deleted",
+        check_name=_full_name,
+    ),
 )
-def delete(
-    name: str, dry_run: bool, config_path: str | None, state_path: str | None, now: str | None
-) -> None:
-    if "@" not in name:  # condor_userprio -delete refuses a name without a domain too
-        raise InputError(
-            f"NAME '{name}': give the full name of the record to delete (user@uid.domain "
-            "or user@full.host.name), as condor_userprio -delete requires; group records "
-            "come back at every reconfig"
-        )
 
-    def edit(s: acct.AccountantState, env: Env, n: str) -> acct.AccountantState:
-        if n not in s.records:
-            click.echo(f"fs: note: there was no accountant record named {n}", err=True)
-        return acct.delete(s, n)
-
-    _run(
-        name,
-        dry_run,
-        config_path,
-        state_path,
-        now,
-        edit,
-        lambda n: f"The accountant record named {n} was deleted",
-    )
+_COMMANDS = {edit.name: edit_command(edit) for edit in EDITS}
+setfactor = _COMMANDS["setfactor"]
+setprio = _COMMANDS["setprio"]
+setaccum = _COMMANDS["setaccum"]
+setbegin = _COMMANDS["setbegin"]
+setlast = _COMMANDS["setlast"]
+resetusage = _COMMANDS["resetusage"]
+delete = _COMMANDS["delete"]

@@ -1,35 +1,13 @@
-"""What ``fs negotiate`` and ``fs quota`` read: the queue, the accountant, the claims."""
+"""What ``fs negotiate``, ``fs quota`` and ``fs simulate`` read: the queue, the accountant,
+the claims (from ``--jobs-file`` or the state)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from fairshare_cli.cli.context import Env
-from fairshare_cli.core.batches import JobBatch
-from fairshare_cli.core.htcondor import accountant as acct
-from fairshare_cli.core.htcondor.negotiator import Claim
-from fairshare_cli.core.htcondor.pool import (
-    NegotiatorState,
-    check_jobs,
-    current_claims,
-    negotiator_from_json,
-)
-from fairshare_cli.core.jobs import Job, parse_jobs
+from fairshare_cli.core.operations.negotiate import CycleInputs, read_inputs
 
 
-@dataclass
-class HTCondorInputs:
-    """The queue and the state sections a negotiation reads."""
-
-    jobs: list[Job]
-    batches: list[JobBatch]
-    jobs_source: str
-    accountant: acct.AccountantState
-    negotiator: NegotiatorState
-    claims: list[Claim]
-
-
-def load_inputs(env: Env, jobs_file: str | None) -> HTCondorInputs:
+def load_inputs(env: Env, jobs_file: str | None) -> CycleInputs:
     """Jobs from ``--jobs-file`` or the state, the accountant and negotiator sections.
 
     Raises:
@@ -43,14 +21,7 @@ def load_inputs(env: Env, jobs_file: str | None) -> HTCondorInputs:
         from fairshare_cli.io.jobs import load_job_batches
 
         batches = load_job_batches(jobs_file)
-        jobs = [b.job for b in batches]  # one per batch: enough for checks and claims
-        source = f"jobs file {jobs_file}"
-    else:
-        source = f"state file {env.state_path}: jobs"
-        jobs = env.decode("jobs", lambda raw: parse_jobs([] if raw is None else raw, source))
-        batches = [JobBatch(j) for j in jobs]
-    check_jobs(jobs, env.config, source)
-    accountant = env.decode("accountant", acct.accountant_from_json)
-    negotiator = env.decode("negotiator", negotiator_from_json)
-    claims = current_claims(negotiator, jobs, env.config, env.now)
-    return HTCondorInputs(jobs, batches, source, accountant, negotiator, claims)
+        with env.section_errors():
+            return read_inputs(env.config, env.state, env.now, f"jobs file {jobs_file}", batches)
+    with env.section_errors():
+        return read_inputs(env.config, env.state, env.now, f"state file {env.state_path}: jobs")

@@ -12,22 +12,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 import click
 
 from fairshare_cli.cli.context import mutate_state
-from fairshare_cli.cli.options import common_options, dry_run_option
-from fairshare_cli.core.dirac.correction import make_dirac_history_sink
-from fairshare_cli.core.htcondor.replay import make_accountant_history_sink
-from fairshare_cli.core.slurm.model import make_slurm_history_sink
-from fairshare_cli.core.state import SectionError
-from fairshare_cli.core.usage import SinkFactory, UnsortedHistory, UsageRecord
-from fairshare_cli.errors import InputError, StateError
+from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
+from fairshare_cli.core.operations.import_usage import HISTORY_SINKS
+from fairshare_cli.core.usage import SinkFactory, UsageRecord
 from fairshare_cli.io.history import FORMATS, read_condor_history, read_records
-
-#: One sink per subsystem, by state section: each charges records to its own model.
-HISTORY_SINKS: dict[str, SinkFactory] = {
-    "accountant": make_accountant_history_sink,
-    "dirac": make_dirac_history_sink,
-    "slurm": make_slurm_history_sink,
-}
-
 
 rebuild_option = click.option(
     "--rebuild",
@@ -93,16 +81,15 @@ def import_group() -> None:
 @rebuild_option
 @dry_run_option
 @common_options
-def history(  # noqa: PLR0913  Click passes each option as one keyword argument
+@pass_options
+def history(
+    opts: GlobalOptions,
     file: str,
     fmt: str,
     cycle: float | None,
     cycle_start: str | None,
     rebuild: bool,
     dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Charge a usage history (CSV or JSON lines; - for stdin) to every model.
 
@@ -125,9 +112,7 @@ def history(  # noqa: PLR0913  Click passes each option as one keyword argument
             file,
             rebuild,
             dry_run,
-            config_path,
-            state_path,
-            now,
+            opts,
             sinks,
         )
 
@@ -156,13 +141,12 @@ def cycle_sink(cycle: float | None, cycle_start: str | None) -> SinkFactory:
 @rebuild_option
 @dry_run_option
 @common_options
+@pass_options
 def condor_history(
+    opts: GlobalOptions,
     file: str,
     rebuild: bool,
     dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Charge finished jobs from condor_history -json output (- for stdin).
 
@@ -178,9 +162,7 @@ def condor_history(
             file,
             rebuild,
             dry_run,
-            config_path,
-            state_path,
-            now,
+            opts,
         )
 
 
@@ -206,49 +188,31 @@ def _import(
     label: str,
     rebuild: bool,
     dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
-    history_sinks: Mapping[str, SinkFactory] = HISTORY_SINKS,
+    opts: GlobalOptions,
+    sinks: Mapping[str, SinkFactory] = HISTORY_SINKS,
 ) -> None:
-    """Feed every record to every sink, then store each sink's section; one write.
+    """Feed every record to every model (re-reading an unsorted source once); one write."""
+    from fairshare_cli.core.operations.import_usage import import_usage
+    from fairshare_cli.io.usage_store import SECTION, import_log
 
-    Sinks first stream (records in start order, flat memory); if the file turns out not to
-    be in order they are made again to buffer and sort, and the file is read once more.
-    """
-    with mutate_state(config_path, state_path, now, dry_run) as env:
-        for presorted in (True, False):
-            try:
-                sinks = {
-                    name: make(
-                        env.config, env.state.section(name), env.now, rebuild, presorted=presorted
-                    )
-                    for name, make in history_sinks.items()
-                }
-            except SectionError as exc:
-                raise StateError(f"state file {env.state_path}: {exc}") from None
-            count = 0
-            try:
-                for record in records():
-                    count += 1
-                    try:
-                        for sink in sinks.values():
-                            sink.add(record)
-                    except InputError as exc:  # a sink names the record; add the file
-                        raise InputError(f"{label}: {exc}") from None
-            except UnsortedHistory:
-                continue
-            break
-        state = env.state
-        for name, sink in sinks.items():
-            state = state.with_section(name, sink.finish())
-        env.state = state
+    with (
+        mutate_state(opts, dry_run) as env,
+        import_log(env.state_path, env.state.section(SECTION), rebuild, dry_run) as log,
+    ):
+        feed = records if log is None else (lambda: log.tee(records()))
+        env.state, done = import_usage(
+            env.config, env.state, env.now, feed, label=label, rebuild=rebuild, sinks=sinks
+        )
+        if log is not None:  # the usage history store (fs whatif replays from it)
+            marks = log.finish(env.now, env.config.pool.usage_history_window)
+            env.state = env.state.with_section(SECTION, marks.to_json())
         prefix = "(dry run, nothing written) " if dry_run else ""
+        count = done.records
         click.echo(
             f"{prefix}Imported {count} usage record{'s' if count != 1 else ''} "
             f"from {label} into {env.state_path}"
         )
-        unplaced = sorted(getattr(sinks["slurm"], "ignored", ()))
+        unplaced = done.slurm_unplaced
         if unplaced and env.config.accounts:
             click.echo(
                 f"Slurm: ignored the usage of {len(unplaced)} user"
@@ -262,13 +226,12 @@ def _import(
 @rebuild_option
 @dry_run_option
 @common_options
+@pass_options
 def sacct(
+    opts: GlobalOptions,
     file: str,
     rebuild: bool,
     dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Charge jobs from sacct output (sacct -P; - for stdin) to every model.
 
@@ -279,11 +242,10 @@ def sacct(
     Jobs still running at --now (End after it, or Unknown) keep accruing; steps and jobs
     that never started are skipped. Times without a zone are read as UTC.
     """
-    from fairshare_cli.cli.context import resolve_now
     from fairshare_cli.io.inputs import open_input
     from fairshare_cli.io.sacct import read_sacct
 
-    when = resolve_now(now)
+    when = opts.when()  # a bad --now is reported before the file is opened
     with open_input(file) as fh:
         records = list(read_sacct(fh, file, when))
-    _import(lambda: records, file, rebuild, dry_run, config_path, state_path, repr(when))
+    _import(lambda: records, file, rebuild, dry_run, opts)

@@ -3,132 +3,19 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import click
 
-from fairshare_cli.cli.context import Env, mutate_state, refuse_going_back
-from fairshare_cli.cli.options import common_options, dry_run_option
-from fairshare_cli.core.jobs import Job, job_to_json, parse_jobs
+from fairshare_cli.cli.context import mutate_state, refuse_going_back
+from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, UINT32_MAX
 from fairshare_cli.errors import InputError
 
 
-def _queue(env: Env) -> list[Job]:
-    return env.decode(
-        "jobs", lambda raw: parse_jobs([] if raw is None else raw, f"{env.state_path}: jobs")
-    )
-
-
-def _store(env: Env, jobs: Iterable[Job]) -> None:
-    env.state = env.state.with_section("jobs", [job_to_json(j) for j in jobs])
-
-
-def _release(env: Env, gone: list[Job]) -> None:
-    """Running jobs removed: their slots are released and their usage stops now."""
-    from fairshare_cli.core.dirac.correction import record_cycle
-    from fairshare_cli.core.htcondor import accountant as acct
-    from fairshare_cli.core.htcondor.pool import (
-        negotiator_from_json,
-        negotiator_to_json,
-        release_jobs,
-    )
-    from fairshare_cli.core.state import SectionError
-    from fairshare_cli.errors import StateError
-
-    accountant = env.decode("accountant", acct.accountant_from_json)
-    negotiator = env.decode("negotiator", negotiator_from_json)
-    accountant, negotiator = release_jobs(gone, accountant, negotiator, env.config, env.now)
-    _slurm_charges(env, gone, stop=True)
-    state = env.state.with_section("accountant", acct.accountant_to_json(accountant))
-    state = state.with_section("negotiator", negotiator_to_json(negotiator))
-    stopped = [(j.dirac_group, j.owner) for j in gone if j.status == "running" and j.dirac_group]
-    if stopped:
-        try:
-            dirac = record_cycle(state.section("dirac"), [], stopped, env.now)
-        except SectionError as exc:
-            raise StateError(f"state file {env.state_path}: {exc}") from None
-        state = state.with_section("dirac", dirac)
-    env.state = state
-
-
-def _slurm_charges(env: Env, jobs: list[Job], stop: bool) -> None:
-    """Running Slurm jobs accrue usage from their start (submit) until removed (rm)."""
-    from fairshare_cli.core.slurm import snapshot
-    from fairshare_cli.core.slurm.usage import usage_from_json, usage_to_json
-
-    if not any(j.status == "running" for j in jobs) or not env.config.accounts:
-        return
-    slurm = env.decode("slurm", usage_from_json)
-    if stop:
-        slurm = snapshot.stop_charges(slurm, [j.id for j in jobs], env.now)
-    else:
-        slurm = snapshot.charge_running_jobs(slurm, jobs, env.config, env.now)
-    env.state = env.state.with_section("slurm", usage_to_json(slurm))
-
-
-def _matches(job: Job, wanted: str) -> bool:
-    """``12.3`` names one job; ``12`` names every job of cluster 12 (as condor_rm does)."""
-    return job.id == wanted or ("." not in wanted and job.id.split(".", 1)[0] == wanted)
-
-
 def _prefix(dry_run: bool) -> str:
     return "(dry run, nothing written) " if dry_run else ""
-
-
-NICE_LIMIT = 2147483645  # NICE_OFFSET − 3
-
-
-def _check_slurm_fields(env: Env, job: Job) -> None:
-    """Reject a job naming a partition, QOS or account the config does not define, or with
-    a nice or site factor Slurm refuses."""
-    if abs(job.nice) > NICE_LIMIT:
-        raise InputError(f"job {job.id}: Invalid --nice value, out of range (+/- {NICE_LIMIT})")
-    if abs(job.site_factor) > NICE_LIMIT:
-        raise InputError(f"job {job.id}: SiteFactor value out of range (+/- {NICE_LIMIT})")
-    cfg = env.config
-    for name in job.partitions:
-        if cfg.partitions and name not in cfg.partitions:
-            raise InputError(f'job {job.id}: unknown partition "{name}" (see [partitions])')
-    if job.qos is not None and cfg.qos and job.qos not in cfg.qos:
-        raise InputError(f'job {job.id}: unknown QOS "{job.qos}" (see [qos])')
-    if job.account is not None and cfg.accounts and job.account not in cfg.accounts:
-        raise InputError(f'job {job.id}: unknown account "{job.account}" (see [accounts])')
-    _check_association(env, job)
-
-
-def _check_association(env: Env, job: Job) -> None:
-    """A Slurm job needs its user's association in its account (default: the user's
-    first), as ``sbatch`` does; a job naming no account, partition or QOS is not Slurm's."""
-    cfg = env.config
-    if not cfg.accounts or (job.account is None and job.partition is None and job.qos is None):
-        return
-    from fairshare_cli.core.slurm.factors import job_user
-
-    user = job_user(job.owner)
-    account = job.account
-    if account is None:
-        if any(user in spec.users for spec in cfg.accounts.values()):
-            return
-    elif user in cfg.accounts[account].users:
-        return
-    where = f' in account "{account}"' if account else ""
-    raise InputError(
-        f'job {job.id}: user "{user}" has no association{where} (sbatch: "Invalid account '
-        'or account/partition combination specified"); add it to [accounts]'
-    )
-
-
-def _next_cluster(jobs: list[Job]) -> int:
-    best = 0
-    for job in jobs:
-        head = job.id.split(".", 1)[0]
-        if head.isdigit():
-            best = max(best, int(head))
-    return best + 1
 
 
 @click.command("submit")
@@ -156,7 +43,9 @@ def _next_cluster(jobs: list[Job]) -> int:
 )
 @dry_run_option
 @common_options
+@pass_options
 def submit(
+    opts: GlobalOptions,
     jobs_file: str | None,
     job_id: str | None,
     owner: str | None,
@@ -174,9 +63,6 @@ def submit(
     job_prio: int | None,
     sets: tuple[str, ...],
     dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Add jobs to the queue (like sbatch / condor_submit).
 
@@ -188,65 +74,66 @@ def submit(
     The submit time is --now unless given with --set submit_time=...
     """
     from fairshare_cli.cli.sshare import invoking_user
+    from fairshare_cli.core.operations.queue import add_jobs, new_jobs, read_queue
 
-    with mutate_state(config_path, state_path, now, dry_run, queue_only=True) as env:
-        queue = _queue(env)
+    with mutate_state(opts, dry_run, queue_only=True) as env:
+        queue = read_queue(env.state, str(env.state_path))
         if jobs_file is not None:
             objs = _read_objects(Path(jobs_file))
         else:
-            obj: dict[str, Any] = {"owner": owner or invoking_user() or "nobody"}
-            for key, value in (
-                ("account", account),
-                ("partition", partition),
-                ("qos", qos),
-                ("request_cpus", request_cpus),
-                ("request_memory", request_memory),
-                ("num_nodes", num_nodes),
-                ("time_limit", time_limit),
-                ("nice", nice),
-                ("accounting_group", accounting_group),
-                ("dirac_group", dirac_group),
-                ("job_prio", job_prio),
-            ):
-                if value is not None:
-                    obj[key] = value
-            for item in sets:
-                key, eq, text = item.partition("=")
-                if not eq:
-                    raise InputError(f"--set {item}: expected FIELD=VALUE")
-                try:
-                    obj[key.strip()] = json.loads(text)
-                except (ValueError, RecursionError):  # not JSON: plain text
-                    obj[key.strip()] = text
-            if count > 1:
-                obj["count"] = count
-            objs = [obj]
-        next_id = _next_cluster(queue)
-        for obj in objs:
-            obj.setdefault("submit_time", env.now)
-            if "id" not in obj:
-                obj["id"] = job_id if job_id is not None and len(objs) == 1 else str(next_id)
-                next_id += 1
-        new = parse_jobs(objs, jobs_file or "fs submit")
-        taken = {j.id for j in queue}
-        source = jobs_file or "fs submit"
-        for job in new:
-            if job.id in taken:
-                raise InputError(
-                    f"{source}: job id {job.id} is already in the queue of {env.state_path}"
-                )
-            try:
-                _check_slurm_fields(env, job)
-            except InputError as exc:
-                raise InputError(f"{source}: {exc}") from None
+            fields = {
+                "account": account,
+                "partition": partition,
+                "qos": qos,
+                "request_cpus": request_cpus,
+                "request_memory": request_memory,
+                "num_nodes": num_nodes,
+                "time_limit": time_limit,
+                "nice": nice,
+                "accounting_group": accounting_group,
+                "dirac_group": dirac_group,
+                "job_prio": job_prio,
+            }
+            objs = [_job_object(owner or invoking_user() or "nobody", fields, sets, count)]
+        new = new_jobs(
+            env.config,
+            queue,
+            objs,
+            env.now,
+            source=jobs_file or "fs submit",
+            where=str(env.state_path),
+            job_id=job_id,
+        )
         if any(job.status == "running" for job in new):  # running jobs are charged from now
             refuse_going_back(env.state, env.now, env.state_path)
-        _store(env, [*queue, *new])
-        _slurm_charges(env, new, stop=False)
+        env.state = add_jobs(env.config, env.state, queue, new, env.now)
         ids = ", ".join(j.id for j in new)
         click.echo(
             f"{_prefix(dry_run)}Submitted {len(new)} job{'s' if len(new) != 1 else ''}: {ids}"
         )
+
+
+def _job_object(
+    owner: str, fields: dict[str, Any], sets: tuple[str, ...], count: int
+) -> dict[str, Any]:
+    """One job object from ``fs submit``'s options; ``--set FIELD=VALUE`` (JSON or text).
+
+    Raises:
+        InputError: a ``--set`` without ``=``.
+    """
+    obj: dict[str, Any] = {"owner": owner}
+    obj.update((key, value) for key, value in fields.items() if value is not None)
+    for item in sets:
+        key, eq, text = item.partition("=")
+        if not eq:
+            raise InputError(f"--set {item}: expected FIELD=VALUE")
+        try:
+            obj[key.strip()] = json.loads(text)
+        except (ValueError, RecursionError):  # not JSON: plain text
+            obj[key.strip()] = text
+    if count > 1:
+        obj["count"] = count
+    return obj
 
 
 def _read_objects(path: Path) -> list[dict[str, Any]]:
@@ -280,14 +167,13 @@ def _read_objects(path: Path) -> list[dict[str, Any]]:
 )
 @dry_run_option
 @common_options
+@pass_options
 def prio(
+    opts: GlobalOptions,
     job_id: str,
     value: str,
     slurm: bool,
     dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Set a job's priority (like condor_prio -p, or scontrol update priority= with --slurm).
 
@@ -305,22 +191,12 @@ def prio(
         raise InputError(f"priority {number}: expected 0 to {UINT32_MAX} for a Slurm job")
     if not INT64_MIN <= number <= INT64_MAX:
         raise InputError(f"priority {number}: expected a whole number that fits in 64 bits")
-    with mutate_state(config_path, state_path, now, dry_run, queue_only=True) as env:
-        queue = _queue(env)
-        hit = [j for j in queue if _matches(j, job_id)]
-        if not hit:
-            raise InputError(f'no job "{job_id}" in the queue')
-        out = []
-        for job in queue:
-            if _matches(job, job_id):
-                if slurm:
-                    job = replace(job, admin_priority=number)
-                    if number == 0:
-                        job = replace(job, status="held")
-                else:
-                    job = replace(job, job_prio=number)
-            out.append(job)
-        _store(env, out)
+    from fairshare_cli.core.operations.queue import set_priority
+
+    with mutate_state(opts, dry_run, queue_only=True) as env:
+        env.state, hit = set_priority(
+            env.state, job_id, number, slurm=slurm, where=str(env.state_path)
+        )
         what = "admin priority" if slurm else "JobPrio"
         click.echo(f"{_prefix(dry_run)}Set {what} of {', '.join(j.id for j in hit)} to {number}")
 
@@ -329,12 +205,11 @@ def prio(
 @click.argument("job_ids", nargs=-1, required=True, metavar="JOBID...")
 @dry_run_option
 @common_options
+@pass_options
 def rm(
+    opts: GlobalOptions,
     job_ids: tuple[str, ...],
     dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Remove jobs from the queue (like condor_rm / scancel); CLUSTER removes all its jobs.
 
@@ -343,15 +218,10 @@ def rm(
       fs rm 12.0 13
       fs rm 5 --dry-run
     """
-    with mutate_state(config_path, state_path, now, dry_run) as env:
-        queue = _queue(env)
-        for wanted in job_ids:
-            if not any(_matches(j, wanted) for j in queue):
-                raise InputError(f'no job "{wanted}" in the queue')
-        gone = [j for j in queue if any(_matches(j, w) for w in job_ids)]
-        _store(env, [j for j in queue if j not in gone])
-        if any(j.status == "running" for j in gone):
-            _release(env, gone)
+    from fairshare_cli.core.operations.queue import remove
+
+    with mutate_state(opts, dry_run) as env:
+        env.state, gone = remove(env.config, env.state, env.now, job_ids, where=str(env.state_path))
         click.echo(
             f"{_prefix(dry_run)}Removed {len(gone)} job{'s' if len(gone) != 1 else ''}: "
             f"{', '.join(j.id for j in gone)}"

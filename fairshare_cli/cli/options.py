@@ -1,4 +1,4 @@
-"""Options every command shares, as small decorators."""
+"""Options every command shares, as small decorators that fill :class:`GlobalOptions`."""
 
 from __future__ import annotations
 
@@ -7,9 +7,37 @@ from typing import Any, TypeVar
 
 import click
 
+from fairshare_cli.cli.context import GlobalOptions, global_options, pass_options
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 OUTPUT_FORMATS = ("table", "json", "ndjson", "csv")
+
+__all__ = ["GlobalOptions", "common_options", "dry_run_option", "output_options", "pass_options"]
+
+
+def store_option(attr: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    """A callback that stores the option's value on the command's :class:`GlobalOptions`."""
+
+    def store(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        setattr(global_options(ctx), attr, value)
+        return value
+
+    return store
+
+
+def config_option(func: F) -> F:
+    """``--config`` (with FAIRSHARE_CONFIG)."""
+    return click.option(
+        "--config",
+        "config_path",
+        envvar="FAIRSHARE_CONFIG",
+        metavar="PATH",
+        type=click.Path(dir_okay=False),
+        help="Pool config (default: ./fairshare.toml, else the user config dir).",
+        expose_value=False,
+        callback=store_option("config_path"),
+    )(func)
 
 
 def common_options(func: F) -> F:
@@ -20,6 +48,8 @@ def common_options(func: F) -> F:
         envvar="FAIRSHARE_NOW",
         metavar="WHEN",
         help="Evaluate at this time: epoch seconds or ISO-8601 (default: the clock).",
+        expose_value=False,
+        callback=store_option("now"),
     )(func)
     func = click.option(
         "--state",
@@ -28,16 +58,10 @@ def common_options(func: F) -> F:
         metavar="PATH",
         type=click.Path(dir_okay=False),
         help="State file (default: [pool] state in the config, else the user state dir).",
+        expose_value=False,
+        callback=store_option("state_path"),
     )(func)
-    func = click.option(
-        "--config",
-        "config_path",
-        envvar="FAIRSHARE_CONFIG",
-        metavar="PATH",
-        type=click.Path(dir_okay=False),
-        help="Pool config (default: ./fairshare.toml, else the user config dir).",
-    )(func)
-    return func
+    return config_option(func)
 
 
 def output_options(func: F) -> F:
@@ -47,6 +71,8 @@ def output_options(func: F) -> F:
         "as_json",
         is_flag=True,
         help="Shorthand for --output json.",
+        expose_value=False,
+        callback=store_option("as_json"),
     )(func)
     func = click.option(
         "--output",
@@ -54,19 +80,10 @@ def output_options(func: F) -> F:
         type=click.Choice(OUTPUT_FORMATS),
         default=None,
         help="Output format  [default: table]",
+        expose_value=False,
+        callback=store_option("output_choice"),
     )(func)
     return func
-
-
-def output_format(output: str | None, as_json: bool) -> str:
-    """The format chosen by ``--output`` / ``--json`` (table when neither is given).
-
-    Raises:
-        click.UsageError: ``--json`` with an ``--output`` other than json.
-    """
-    if as_json and output not in (None, "json"):
-        raise click.UsageError(f"--json and --output {output} disagree; give one of them")
-    return "json" if as_json else (output or "table")
 
 
 def dry_run_option(func: F) -> F:

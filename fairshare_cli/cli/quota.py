@@ -6,7 +6,7 @@ import click
 
 from fairshare_cli.cli.context import load_env
 from fairshare_cli.cli.htcondor_inputs import load_inputs
-from fairshare_cli.cli.options import common_options, output_format, output_options
+from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 
 
 @click.command("quota")
@@ -18,13 +18,10 @@ from fairshare_cli.cli.options import common_options, output_format, output_opti
 )
 @output_options
 @common_options
+@pass_options
 def quota(
+    opts: GlobalOptions,
     jobs_file: str | None,
-    output: str | None,
-    as_json: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Show group quotas and this cycle's limits (like condor_userprio -quotas).
 
@@ -39,10 +36,10 @@ def quota(
     from fairshare_cli.render.formats import emit_rows
     from fairshare_cli.render.negotiate import QUOTA_FIELDS, quota_json_rows, render_quota
 
-    env = load_env(config_path, state_path, now)
+    env = load_env(opts)
     inputs = load_inputs(env, jobs_file)
     rows = quota_view(env.config, inputs.batches, inputs.accountant, inputs.claims, env.now)
-    fmt = output_format(output, as_json)
+    fmt = opts.output
     if fmt != "table":
         emit_rows(quota_json_rows(rows), QUOTA_FIELDS, fmt)
         return

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING
 import click
 
 from fairshare_cli.cli.context import Env, load_env
-from fairshare_cli.cli.options import common_options, output_format, output_options
+from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 from fairshare_cli.core.timestr import TimeStringError, time_str2secs
 from fairshare_cli.errors import InputError
 
 if TYPE_CHECKING:
-    from fairshare_cli.cli.htcondor_inputs import HTCondorInputs
     from fairshare_cli.core.batches import JobBatch
+    from fairshare_cli.core.operations.negotiate import CycleInputs
     from fairshare_cli.core.operations.simulate import SimRow
 
 FIELDS = (
@@ -91,18 +91,15 @@ def duration(text: str, what: str) -> float:
 )
 @output_options
 @common_options
-def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
+@pass_options
+def simulate(
+    opts: GlobalOptions,
     workload: str | None,
     until: str,
     cycle: str,
     plot: str | None,
     scheduler: str,
     backfill: bool,
-    output: str | None,
-    as_json: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Run negotiation cycles forward over a workload and show who holds what.
 
@@ -132,7 +129,7 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
         )
     if backfill and scheduler != "slurm":
         raise click.UsageError("--backfill needs --scheduler slurm")
-    env = load_env(config_path, state_path, now)
+    env = load_env(opts)
     if scheduler == "slurm" and not env.config.accounts:
         raise InputError(f"{env.config.path}: --scheduler slurm needs [accounts] in the config")
     inputs = load_inputs(env, None)
@@ -158,7 +155,7 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
         from fairshare_cli.io.plot import plot_simulation
 
         plot_simulation(result.rows, plot)
-    fmt = output_format(output, as_json)
+    fmt = opts.output
     if fmt != "table":
         _emit(result.rows, fmt)
         return
@@ -171,7 +168,7 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
         click.echo("\n" + spark_chart(result.rows), nl=False)
 
 
-def _read_workload(env: Env, inputs: HTCondorInputs, workload: str | None) -> list[JobBatch]:
+def _read_workload(env: Env, inputs: CycleInputs, workload: str | None) -> list[JobBatch]:
     """The workload's jobs (a ``count`` object stays one batch), checked against the queue
     and the config.
 

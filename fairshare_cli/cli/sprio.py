@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from fairshare_cli.cli.context import Env, load_env
-from fairshare_cli.cli.options import common_options, output_format, output_options
+from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 from fairshare_cli.errors import InputError, RuntimeFailure
 from fairshare_cli.io.jobs import gc_paused, load_job_objects
 from fairshare_cli.render.sprio_weights import emit_weights
@@ -81,7 +81,9 @@ def load_jobs(env: Env, jobs_file: str | None) -> list[Any]:
 @click.option("--jobs-file", metavar="FILE", help="Read jobs from a JSON file, not the state.")
 @output_options
 @common_options
+@pass_options
 def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
+    common: GlobalOptions,
     long_: bool,
     weights: bool,
     norm: bool,
@@ -93,11 +95,6 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     noheader: bool,
     verbose: int,
     jobs_file: str | None,
-    output: str | None,
-    as_json: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Show the factors of pending jobs' priorities, like Slurm's sprio.
 
@@ -126,10 +123,10 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         noheader=noheader,
         verbose=verbose,
         jobs_file=jobs_file,
-        fmt=output_format(output, as_json),
+        fmt=common.output,
     )
     with gc_paused():
-        _sprio(opts, load_env(config_path, state_path, now))
+        _sprio(opts, load_env(common))
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import os
 import click
 
 from fairshare_cli.cli.context import load_env
-from fairshare_cli.cli.options import common_options, output_format, output_options
+from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 
 JSON_FIELDS = (
     "account",
@@ -64,7 +64,9 @@ def invoking_user() -> str | None:
 )
 @output_options
 @common_options
+@pass_options
 def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
+    opts: GlobalOptions,
     all_users: bool,
     long_: bool,
     accounts: tuple[str, ...],
@@ -74,11 +76,6 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
     parsable2: bool,
     noheader: bool,
     formats: tuple[str, ...],
-    output: str | None,
-    as_json: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Show association shares, usage and fair share, like Slurm's sshare.
 
@@ -95,7 +92,7 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
     from fairshare_cli.render import sshare as render
     from fairshare_cli.render.formats import emit_rows
 
-    env = load_env(config_path, state_path, now)
+    env = load_env(opts)
     state = env.decode("slurm", usage_from_json)
     _, tree = slurm.evaluate(env.config, state, env.now)
     algo = slurm.algorithm(env.config)
@@ -123,7 +120,7 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
             continue
         picked.append(row)
 
-    fmt = output_format(output, as_json)
+    fmt = opts.output
     if fmt != "table":
         emit_rows(picked, JSON_FIELDS, fmt)
         return

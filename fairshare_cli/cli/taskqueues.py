@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from fairshare_cli.cli.context import load_env
-from fairshare_cli.cli.options import common_options, output_format, output_options
+from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 from fairshare_cli.errors import StateError
 
 
@@ -18,13 +18,10 @@ from fairshare_cli.errors import StateError
 )
 @output_options
 @common_options
+@pass_options
 def taskqueues(
+    opts: GlobalOptions,
     jobs_file: str | None,
-    output: str | None,
-    as_json: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Show DIRAC task queues and their priorities, like DIRAC's TaskQueueDB.
 
@@ -48,7 +45,7 @@ def taskqueues(
         taskqueue_records,
     )
 
-    env = load_env(config_path, state_path, now)
+    env = load_env(opts)
     dirac = env.config.dirac
     with gc_paused():
         if jobs_file is not None:
@@ -75,7 +72,7 @@ def taskqueues(
             corrector,
             dirac.job_priority_weighting,  # type: ignore[arg-type]
         )
-    fmt = output_format(output, as_json)
+    fmt = opts.output
     if fmt == "table":
         click.echo(render_taskqueues(rows), nl=False)
     else:

@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from fairshare_cli.cli.context import Env, load_env
-from fairshare_cli.cli.options import common_options, output_format, output_options
+from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 from fairshare_cli.core.htcondor.accountant import AccountantState, accountant_from_json
 from fairshare_cli.core.htcondor.userprio import (
     SORT_KEYS,
@@ -58,7 +58,9 @@ JSON_FIELDS = (
 @click.option("--long", "long_", is_flag=True, help="Raw accounting ads (-long).")
 @output_options
 @common_options
+@pass_options
 def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
+    opts: GlobalOptions,
     names: tuple[str, ...],
     all_cols: bool,
     allusers: bool,
@@ -67,11 +69,6 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     hierarchical: bool | None,
     sort: str,
     long_: bool,
-    output: str | None,
-    as_json: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Show user priorities, like condor_userprio.
 
@@ -84,7 +81,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     """
     from fairshare_cli.render.userprio import choose_columns, render_long, render_userprio
 
-    env = load_env(config_path, state_path, now)
+    env = load_env(opts)
     state, jobs, group_info = _read_inputs(env)
     query = UserprioQuery(
         names=names,
@@ -96,7 +93,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         priority_only=priority and not usage and not all_cols,
     )
     view = userprio_view(state, env.config, env.now, query, jobs=jobs, group_info=group_info)
-    fmt = output_format(output, as_json)
+    fmt = opts.output
     if fmt != "table":
         emit_rows(_json_rows(view), JSON_FIELDS, fmt)
         return

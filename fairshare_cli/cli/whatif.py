@@ -72,7 +72,7 @@ def whatif(
     reach records that store none yet (new submitters, old states), not existing ones.
     --rederive-factors reads them as if the new values had always been in force.
     """
-    from fairshare_cli.cli import context
+    from fairshare_cli.cli.context import WHATIF_OVERRIDES, WHATIF_REDERIVE
     from fairshare_cli.cli.main import cli
 
     overrides = dict(parse_assignment(a) for a in assignments)
@@ -82,13 +82,8 @@ def whatif(
     command = cli.get_command(ctx, view)
     if command is None:
         raise click.UsageError(f"the {view} view is not available in this version")
-    context.WHATIF_OVERRIDES.clear()
-    context.WHATIF_OVERRIDES.update(overrides)
-    if rederive_factors:
-        context.WHATIF_READING.add("rederive")
-    try:
-        with command.make_context(view, argv, parent=ctx) as sub:
-            command.invoke(sub)
-    finally:
-        context.WHATIF_OVERRIDES.clear()
-        context.WHATIF_READING.clear()
+    # The view's options read the overrides from the context they share (ctx.meta).
+    ctx.meta[WHATIF_OVERRIDES] = overrides
+    ctx.meta[WHATIF_REDERIVE] = rederive_factors
+    with command.make_context(view, argv, parent=ctx) as sub:
+        command.invoke(sub)

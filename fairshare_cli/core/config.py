@@ -73,6 +73,7 @@ class PoolConfig:
     local_domains: tuple[str, ...] = ()
     defaults: Profile = "legacy"
     state: str | None = None
+    usage_history_window: float = 90 * 86400.0  # 0: keep all (fs whatif replays from it)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ them before appending its own. Readers take no lock: they read rows up to ``seq`
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import closing
@@ -226,3 +227,98 @@ def count(path: Path) -> int:
         return 0
     with closing(sqlite3.connect(path)) as conn:
         return int(conn.execute("SELECT COUNT(*) FROM records").fetchone()[0])
+
+
+SECTION = "usage_history"
+"""The state section holding the store's marks: what the state includes of the file."""
+
+
+def marks_of(section: object) -> Marks:
+    """The marks a state section records (none: nothing of the file is the state's).
+
+    Raises:
+        StateError: the section is not two whole numbers.
+    """
+    if section is None:
+        return Marks()
+    if isinstance(section, dict):
+        r, e = section.get("records", 0), section.get("ends", 0)
+        if type(r) is int and type(e) is int and r >= 0 and e >= 0:
+            return Marks(r, e)
+    raise StateError(f'state section "{SECTION}": expected {{"records": N, "ends": N}}')
+
+
+class ImportLog:
+    """The records of one import, appended to the store as they stream by.
+
+    ``tee`` passes records through while inserting them (in batches, in the open
+    transaction); a second pass (an unsorted source is read twice) first drops the first
+    pass's rows. ``finish`` commits, prunes to the window and returns the marks for the
+    state; until then nothing is visible to readers, and rows past the state's marks are
+    rolled back by the next writer if the state is never written.
+    """
+
+    BATCH = 10_000
+
+    def __init__(self, store: UsageStore, start: Marks, rebuild: bool) -> None:
+        self.store = store
+        self.start = start
+        self.rebuild = rebuild
+
+    def tee(self, records: Iterable[UsageRecord]) -> Iterator[UsageRecord]:
+        conn = self.store._conn
+        if self.rebuild:
+            conn.execute("DELETE FROM records")
+            conn.execute("DELETE FROM ends")
+        else:
+            conn.execute("DELETE FROM records WHERE id > ?", (self.start.records,))
+        batch: list[tuple[UsageRecord, str | None]] = []
+        for record in records:
+            batch.append((record, None))
+            if len(batch) >= self.BATCH:
+                self._insert(batch)
+                batch = []
+            yield record
+        self._insert(batch)
+
+    def _insert(self, batch: list[tuple[UsageRecord, str | None]]) -> None:
+        rows = [
+            (r.start, r.end, r.owner, r.accounting_group, int(r.nice_user), r.account,
+             r.partition, r.qos, r.dirac_group, r.slots, r.cpus, job)
+            for r, job in batch
+        ]  # fmt: skip
+        self.store._conn.executemany(f"INSERT INTO records ({_COLUMNS}) VALUES ({_QMARKS})", rows)
+
+    def finish(self, now: float, window: float) -> Marks:
+        """Commit, drop what ended before the window, and say what the state now includes."""
+        self.store._conn.commit()
+        if window > 0:
+            self.store.prune(now - window)
+        return self.store.marks()
+
+
+@contextlib.contextmanager
+def import_log(
+    state_path: Path, section: object, rebuild: bool, dry_run: bool
+) -> Iterator[ImportLog | None]:
+    """An :class:`ImportLog` on the store beside ``state_path`` (None on a dry run).
+
+    Call under the state lock: rows past the state's marks (a writer that died before
+    writing its state) are dropped first. Leaving by an exception commits nothing.
+
+    Raises:
+        StateError: the store or the state's marks are not ours.
+        RuntimeFailure: the store cannot be opened.
+    """
+    if dry_run:
+        yield None
+        return
+    start = marks_of(section)
+    with open_store(store_path(state_path)) as store:
+        assert store is not None
+        store.rollback_after(start)
+        try:
+            yield ImportLog(store, start, rebuild)
+        except BaseException:
+            store._conn.rollback()
+            raise

@@ -153,6 +153,26 @@ STATE_CASES = [
         "negotiator.claims.slot1@exec001.start_time",
     ),
     (
+        json.dumps(
+            {
+                **STATE,
+                "jobs": [{"id": "1", "owner": "alice", "status": "running"}],
+                "negotiator": {
+                    "claims": {
+                        "slot1@exec001": {
+                            "job_id": "1",
+                            "submitter": "alice@example.org",
+                            "start_time": 0,
+                            "weight": -4,
+                        }
+                    }
+                },
+            }
+        ),
+        "negotiate",
+        "negotiator.claims.slot1@exec001.weight",
+    ),
+    (
         json.dumps({**STATE, "negotiator": {"rr_times": {"group_a": -1e300}}}),
         "quota",
         "negotiator.rr_times",

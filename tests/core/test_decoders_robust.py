@@ -17,7 +17,7 @@ from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS, DiracGroupSpec
 from fairshare_cli.core.dirac.correction import history_from_json
 from fairshare_cli.core.dirac.jobs import task_queues_from_objects
 from fairshare_cli.core.htcondor.accountant import accountant_from_json
-from fairshare_cli.core.htcondor.pool import negotiator_from_json
+from fairshare_cli.core.htcondor.claims import negotiator_from_json
 from fairshare_cli.core.jobs import parse_jobs
 from fairshare_cli.core.slurm.jobs import slurm_jobs
 from fairshare_cli.core.slurm.usage import usage_from_json
@@ -31,7 +31,7 @@ KEYS = st.sampled_from(
      "running_jobs", "id", "owner", "count", "status", "submit_time", "request_cpus",
      "time_limit", "dirac_group", "dirac_requirements", "cpu_time", "account", "user", "rate",
      "start", "end", "priority", "is_group", "job_id", "submitter", "start_time", "slots",
-     "nice_user", "lhcb_user", "a@b"]
+     "nice_user", "lhcb_user", "a@b", "weight"]
 )  # fmt: skip
 SCALARS = st.one_of(
     st.none(),

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -83,3 +85,33 @@ def test_foreign_files_are_refused_untouched(tmp_path: Path) -> None:
     conn.close()
     with pytest.raises(StateError, match="refusing to use it"), open_store(other):
         pass
+
+
+def test_imports_keep_their_records_beside_the_state(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """fs import history appends what it charged; --rebuild starts the store afresh."""
+    import json
+
+    from fairshare_cli.io.usage_store import marks_of
+
+    config = tmp_path / "pool.toml"
+    config.write_text('[pool]\nuid_domain = "example.org"\n', encoding="utf-8")
+    hist = tmp_path / "h.csv"
+    hist.write_text(
+        "owner,start,end,slots\nalice,2026-11-20T00:00:00Z,2026-11-20T01:00:00Z,2\n"
+        "bob,2026-11-20T00:30:00Z,,1\n",
+        encoding="utf-8",
+    )
+    state = tmp_path / "state.json"
+    args = ["--config", str(config), "--state", str(state), "--now", "2026-11-21T00:00:00Z"]
+    assert run("import", "history", str(hist), *args).exit_code == 0
+    marks = marks_of(json.loads(state.read_text())["usage_history"])
+    with open_store(store_path(state), create=False) as store:
+        assert store is not None
+        got = [(r.owner, r.slots, r.end is None) for r in store.records(marks)]
+    assert got == [("alice", 2, False), ("bob", 1, True)]
+    assert run("import", "history", str(hist), "--rebuild", *args).exit_code == 0
+    assert count(store_path(state)) == 2
+    dry = run("import", "history", str(hist), "--dry-run", "--rebuild", *args)
+    assert dry.exit_code == 0 and count(store_path(state)) == 2

@@ -13,7 +13,7 @@ from fairshare_cli.cli.imports._slurm_state import (
     slurm_section,
     store_slurm,
 )
-from fairshare_cli.cli.options import common_options, dry_run_option
+from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 
 
 @click.command("scontrol-assoc")
@@ -21,13 +21,12 @@ from fairshare_cli.cli.options import common_options, dry_run_option
 @last_decay_option
 @dry_run_option
 @common_options
+@pass_options
 def command(
+    opts: GlobalOptions,
     file: str,
     last_decay: str | None,
     dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Set Slurm raw usage from scontrol show assoc_mgr output (- for stdin).
 
@@ -44,7 +43,7 @@ def command(
     from fairshare_cli.render.formats import iso
 
     dump = read_assoc_mgr(file)
-    with mutate_state(config_path, state_path, now, dry_run) as env:
+    with mutate_state(opts, dry_run) as env:
         when = resolve_last_decay(last_decay, env)
         usage, ignored = known_usage(dump.users, env.config)
         store_slurm(env, with_usage(slurm_section(env), usage, when))

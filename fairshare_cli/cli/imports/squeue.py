@@ -13,7 +13,7 @@ from fairshare_cli.cli.imports._slurm_state import (
     slurm_section,
     store_slurm,
 )
-from fairshare_cli.cli.options import common_options, dry_run_option
+from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.jobs import Job, job_to_json, parse_job, parse_jobs
 from fairshare_cli.io.importers.squeue import ImportedJob, JobDump
 
@@ -28,14 +28,13 @@ from fairshare_cli.io.importers.squeue import ImportedJob, JobDump
 )
 @dry_run_option
 @common_options
+@pass_options
 def command(
+    opts: GlobalOptions,
     file: str,
     last_decay: str | None,
     no_site_factor: bool,
     dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Put Slurm's pending and running jobs into the queue (- for stdin).
 
@@ -53,7 +52,7 @@ def command(
     from fairshare_cli.io.importers.squeue import read_jobs
 
     dump = read_jobs(file)
-    with mutate_state(config_path, state_path, now, dry_run) as env:
+    with mutate_state(opts, dry_run) as env:
         when = resolve_last_decay(last_decay, env)
         ignored = [f"{j} (finished)" for j in dump.skipped]
         for item in dump.jobs:

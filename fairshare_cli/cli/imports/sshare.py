@@ -13,7 +13,7 @@ from fairshare_cli.cli.imports._slurm_state import (
     slurm_section,
     store_slurm,
 )
-from fairshare_cli.cli.options import common_options, dry_run_option
+from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 
 
 @click.command("sshare")
@@ -28,15 +28,14 @@ from fairshare_cli.cli.options import common_options, dry_run_option
 @click.option("--replace", is_flag=True, help="With --into: overwrite differing values.")
 @dry_run_option
 @common_options
+@pass_options
 def command(
+    opts: GlobalOptions,
     file: str,
     last_decay: str | None,
     into: str | None,
     replace: bool,
     dry_run: bool,
-    config_path: str | None,
-    state_path: str | None,
-    now: str | None,
 ) -> None:
     """Set Slurm raw usage from sshare -a -l -P output (- for stdin).
 
@@ -63,7 +62,7 @@ def command(
             dry_run,
             f"{file}: {plural(accounts, 'account')}",
         )
-    with mutate_state(config_path, state_path, now, dry_run) as env:
+    with mutate_state(opts, dry_run) as env:
         when = resolve_last_decay(last_decay, env)
         usage, ignored = known_usage(shares.usage, env.config)
         store_slurm(env, with_usage(slurm_section(env), usage, when))

@@ -137,22 +137,6 @@ def history_from_json(raw: object) -> RunningHistory:
     return history
 
 
-def add_running_jobs(
-    section: Any, group: str, owner: str, start: float, end: float | None, jobs: int
-) -> dict[str, Any]:
-    """The ``dirac`` section with ``jobs`` more running for (group, owner) from start to end.
-
-    For commands that start DIRAC jobs (a committed negotiation cycle): ``end`` None means
-    still running.
-
-    Raises:
-        SectionError: the section given is malformed.
-    """
-    history = history_from_json(section)
-    history.add(group, owner, start, end, jobs)
-    return history_to_json(history)
-
-
 def record_cycle(
     section: Any,
     started: Iterable[tuple[str, str]],

@@ -286,6 +286,40 @@ class Evaluator:
         return default
 
 
+def slot_weight(value: object) -> float:
+    """What one slot weighs, given its ``SLOT_WEIGHT`` evaluation (``Accountant::GetSlotWeight``).
+
+    HTCondor reads the expression with ``EvalFloat`` (a number; a boolean counts 0 or 1)
+    and falls back to 1.0 when that fails or the weight is negative. A ClassAd
+    ``Undefined`` or ``Error`` is refused here although ``classad2`` hands it over as an
+    ``IntEnum`` (``Undefined`` == 2): it is not a number, and the slot weighs 1.0.
+    """
+    if value is True:
+        return 1.0
+    if value is False:
+        return 0.0
+    if type(value) in (int, float):
+        weight = float(value)  # type: ignore[arg-type]
+        return 1.0 if weight < 0 else weight
+    return 1.0
+
+
+def is_slot_weight(value: object) -> bool:
+    """Whether a ``SLOT_WEIGHT`` evaluation is a usable weight (else 1.0 is charged)."""
+    if value is True or value is False:
+        return True
+    return type(value) in (int, float) and not float(value) < 0  # type: ignore[arg-type]
+
+
+def evaluate_slot_weight(text: str, values: Mapping[str, object], where: str) -> float:
+    """The weight of a slot whose ad holds ``values``: ``SLOT_WEIGHT`` via :func:`slot_weight`.
+
+    Raises:
+        InputError: naming ``where`` when the expression does not parse.
+    """
+    return slot_weight(evaluate_alone(text, values, where))
+
+
 def evaluate_alone(text: str, values: Mapping[str, object], where: str) -> object:
     """Evaluate ``text`` against one ad built from ``values`` (no target).
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
-from fairshare_cli.core.htcondor.replay import slot_weigher
+from fairshare_cli.core.htcondor.replay import record_weigher
 from fairshare_cli.core.usage import HistorySink, UsageRecord
 from fairshare_cli.errors import InputError
 
@@ -70,7 +70,7 @@ class CycleReplay:
         self.stored = state
         self.records = acct.all_records(state, config)
         self.tree = acct.GroupTree(config.groups)
-        self.weigh = slot_weigher(config)
+        self.weigh = record_weigher(config)
         self.events: list[tuple[float, int, int, str, int, float, float]] = []
         self.plans: dict[str, list[tuple[str, bool, bool]]] = {}
         self.rows: dict[str, list[Any]] = {}

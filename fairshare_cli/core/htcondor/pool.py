@@ -1,23 +1,18 @@
-"""The HTCondor pool as the negotiator sees it: knobs, groups, submitters, claims.
+"""The HTCondor pool as the negotiator sees it: knobs, groups, submitters, quotas.
 
 Glue between the config / accountant / job queue and the pure negotiation code in
-:mod:`fairshare_cli.core.htcondor.negotiator`
-and :mod:`fairshare_cli.core.htcondor.quotas`, plus the
-``negotiator`` state section (slot claims and group round-robin times) and committing a
-cycle's matches (``AddMatch`` / ``RemoveMatch`` through the accountant).
+:mod:`fairshare_cli.core.htcondor.negotiator` and :mod:`fairshare_cli.core.htcondor.quotas`.
+The ``negotiator`` state section (claims) is :mod:`fairshare_cli.core.htcondor.claims`;
+committing a cycle is :mod:`fairshare_cli.core.operations.negotiate`.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
 
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
-from fairshare_cli.core.htcondor import cycle_accounting
 from fairshare_cli.core.htcondor.classads import check_expression, evaluate_alone
 from fairshare_cli.core.htcondor.groups import (
     GroupConfig,
@@ -28,17 +23,12 @@ from fairshare_cli.core.htcondor.groups import (
 )
 from fairshare_cli.core.htcondor.negotiator import (
     Claim,
-    CycleResult,
     NegotiatorKnobs,
     SubmitterPrio,
-    machine_names,
     pool_size,
 )
 from fairshare_cli.core.htcondor.quotas import QuotaRow, quota_rows
-from fairshare_cli.core.htcondor.replay import slot_weigher
 from fairshare_cli.core.jobs import Job
-from fairshare_cli.core.limits import TIME_MAX, TIME_MIN
-from fairshare_cli.core.state import SectionError
 from fairshare_cli.errors import InputError
 
 
@@ -165,204 +155,6 @@ def priorities_at(
         return found
 
     return prio
-
-
-# --------------------------------------------------------------------------- state section
-
-
-@dataclass(frozen=True)
-class NegotiatorState:
-    """The ``negotiator`` state section: claims by slot and group round-robin times."""
-
-    claims: Mapping[str, Claim] = field(default_factory=dict)
-    rr_times: Mapping[str, float] = field(default_factory=dict)
-    last_cycle: float | None = None
-
-
-def _is_time(value: Any) -> bool:
-    """Epoch seconds within the years 1 to 9999 (what ``parse_time`` accepts)."""
-    return (
-        isinstance(value, (int, float))
-        and not isinstance(value, bool)
-        and TIME_MIN <= value <= TIME_MAX
-    )
-
-
-def negotiator_from_json(raw: Any) -> NegotiatorState:
-    """Decode the ``negotiator`` section.
-
-    Raises:
-        SectionError: naming the malformed key.
-    """
-    if raw is None:
-        return NegotiatorState()
-    if not isinstance(raw, Mapping):
-        raise SectionError("negotiator: expected an object")
-    claims: dict[str, Claim] = {}
-    raw_claims = raw.get("claims", {})
-    if not isinstance(raw_claims, Mapping):
-        raise SectionError("negotiator.claims: expected an object keyed by slot name")
-    for slot, body in raw_claims.items():
-        where = f"negotiator.claims.{slot}"
-        if not isinstance(body, Mapping):
-            raise SectionError(f"{where}: expected an object")
-        submitter, job_id, start = body.get("submitter"), body.get("job_id"), body.get("start_time")
-        if not isinstance(submitter, str) or not isinstance(job_id, str):
-            raise SectionError(f"{where}: expected string 'submitter' and 'job_id'")
-        if not isinstance(start, (int, float)) or not _is_time(start):
-            raise SectionError(f"{where}.start_time: expected epoch seconds")
-        claims[slot] = Claim(slot, submitter, job_id, float(start))
-    rr = raw.get("rr_times", {})
-    if not isinstance(rr, Mapping) or not all(_is_time(v) for v in rr.values()):
-        raise SectionError("negotiator.rr_times: expected group name -> epoch seconds")
-    last = raw.get("last_cycle")
-    if last is not None and not _is_time(last):
-        raise SectionError("negotiator.last_cycle: expected epoch seconds or null")
-    return NegotiatorState(claims, {k: float(v) for k, v in rr.items()}, last)
-
-
-def negotiator_to_json(state: NegotiatorState) -> dict[str, Any]:
-    """Encode the ``negotiator`` section."""
-    return {
-        "claims": {
-            slot: {"submitter": c.submitter, "job_id": c.job_id, "start_time": c.start_time}
-            for slot, c in sorted(state.claims.items())
-        },
-        "rr_times": dict(sorted(state.rr_times.items())),
-        "last_cycle": state.last_cycle,
-    }
-
-
-def current_claims(
-    state: NegotiatorState, jobs: Sequence[Job], config: Config, now: float
-) -> list[Claim]:
-    """Claims from the state section, plus running jobs that name a slot the section lacks.
-
-    A claim whose job is in the queue but no longer running is dropped.
-    """
-    status = {job.id: job.status for job in jobs}
-    claims = {
-        slot: c for slot, c in state.claims.items() if status.get(c.job_id, "running") == "running"
-    }
-    name = submitter_of(config)
-    for job in jobs:
-        if job.status == "running" and job.slot and job.slot not in claims:
-            start = job.start_time if job.start_time is not None else now
-            claims[job.slot] = Claim(job.slot, name(job), job.id, start)
-    return list(claims.values())
-
-
-# --------------------------------------------------------------------------- commit
-
-
-def commit_cycle(
-    result: CycleResult,
-    jobs: Sequence[Job],
-    accountant: acct.AccountantState,
-    negotiator: NegotiatorState,
-    config: Config,
-    now: float,
-) -> tuple[list[Job], acct.AccountantState, NegotiatorState]:
-    """Apply a cycle's matches: jobs start, claims change hands, the accountant charges.
-
-    The accountant is updated to ``now`` (``UpdatePriorities``, every record); claims whose
-    job is in the queue but no longer running are removed (``CheckMatches``: charged up to
-    now); each match is then ``AddMatch`` for its submitter; a preemption first
-    ``RemoveMatch``es the slot's previous holder, whose job goes back to idle (see
-    :mod:`cycle_accounting`).
-
-    Returns:
-        The new job list, accountant state and negotiator section.
-    """
-    claims = dict(negotiator.claims)
-    # CheckMatches: a claim whose job is in the queue but no longer running has ended
-    status = {job.id: job.status for job in jobs}
-    ended = [c for c in claims.values() if status.get(c.job_id, "running") != "running"]
-    for c in ended:
-        del claims[c.slot]
-    by_id = {m.job_id: m for m in result.matches}
-    preempted = {m.preempted_job for m in result.matches if m.preempted_job}
-    new_jobs: list[Job] = []
-    for job in jobs:
-        m = by_id.get(job.id)
-        if m is not None:
-            new_jobs.append(replace(job, status="running", slot=m.slot, start_time=now))
-        elif job.id in preempted and job.status == "running":
-            new_jobs.append(replace(job, status="idle", slot=None, start_time=None))
-        else:
-            new_jobs.append(job)
-    add: dict[str, list[float]] = {}
-    remove: dict[str, list[float]] = {}
-    for m in result.matches:
-        old = claims.get(m.slot)
-        if old is not None and m.preempted_job:
-            entry = remove.setdefault(old.submitter, [0.0, 0])
-            entry[0] += m.weight
-            entry[1] += 1
-        claims[m.slot] = Claim(m.slot, m.submitter, m.job_id, now)
-        entry = add.setdefault(m.submitter, [0.0, 0])
-        entry[0] += m.weight
-        entry[1] += 1
-    # UpdatePriorities at the cycle's time, then each match (and preemption) at that time.
-    state = cycle_accounting.update_priorities(accountant, config, now)
-    weight_of = slot_weights(config)
-    for c in ended:  # seen now: charged up to now by the update
-        state = cycle_accounting.remove_match_at(
-            state, config, c.submitter, weight_of(c.slot), now, c.start_time
-        )
-    for name, (weight, count) in sorted(remove.items()):
-        state = cycle_accounting.remove_match_at(state, config, name, weight, now, now, int(count))
-    for name, (weight, count) in sorted(add.items()):
-        state = cycle_accounting.add_match_at(state, config, name, weight, now, int(count))
-    rr = dict(negotiator.rr_times)
-    rr.update({k: v for k, v in result.rr_times.items() if math.isfinite(v)})
-    return new_jobs, state, NegotiatorState(claims, rr, now)
-
-
-def slot_weights(config: Config) -> Callable[[str], float]:
-    """A slot name's weight (1 without slot weights, else ``SLOT_WEIGHT`` of its Cpus)."""
-    weigh = slot_weigher(config)
-    by_machine: dict[str, float] = {}
-    for spec in config.machines:
-        cpus = spec.attributes.get("Cpus", 1)
-        w = weigh(int(cpus) if isinstance(cpus, (int, float)) else 1)
-        for machine in machine_names(spec):
-            by_machine[machine] = w
-
-    def weight(slot: str) -> float:
-        machine = slot.split("@", 1)[1] if "@" in slot else slot
-        return by_machine.get(machine, 1.0)
-
-    return weight
-
-
-def release_jobs(
-    removed: Iterable[Job],
-    accountant: acct.AccountantState,
-    negotiator: NegotiatorState,
-    config: Config,
-    now: float,
-) -> tuple[acct.AccountantState, NegotiatorState]:
-    """Running jobs leave the pool (``condor_rm``): ``RemoveMatch`` and their claims go.
-
-    Returns:
-        The accountant and negotiator section after the jobs released their slots.
-    """
-    name_of = submitter_of(config)
-    weight_of = slot_weights(config)
-    claims = dict(negotiator.claims)
-    by_job = {c.job_id: c for c in claims.values()}
-    for job in removed:
-        if job.status != "running":
-            continue
-        claim = by_job.get(job.id)
-        slot = claim.slot if claim is not None else job.slot
-        if claim is not None:
-            del claims[claim.slot]
-        submitter = claim.submitter if claim is not None else name_of(job)
-        weight = weight_of(slot) if slot else 1.0
-        accountant = acct.remove_match(accountant, config, submitter, weight, now)
-    return accountant, NegotiatorState(claims, negotiator.rr_times, negotiator.last_cycle)
 
 
 def group_demand(

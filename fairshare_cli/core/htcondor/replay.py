@@ -11,33 +11,33 @@ from typing import Any
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.htcondor.classads import evaluate_slot_weight, slot_weight
 from fairshare_cli.core.usage import HistorySink, UnsortedHistory, UsageRecord, parse_record
 from fairshare_cli.errors import InputError
 
 
-def slot_weigher(config: Config) -> Callable[[int], float]:
+def record_weigher(config: Config) -> Callable[[int], float]:
     """Weight of one slot of ``cpus`` CPUs: 1 without slot weights, else ``SLOT_WEIGHT``.
 
-    A weight that is missing or negative falls back to 1.0, as the negotiator does.
+    A usage record names no machine: ``SLOT_WEIGHT`` is evaluated over ``Cpus`` alone,
+    through the ClassAd bridge; what does not evaluate to a number of 0 or more (``Memory``
+    is undefined here) falls back to 1.0, as the negotiator does. A record's weight is
+    charged at its start and the same weight is taken back at its end.
     """
     neg = config.negotiator
     if not neg.use_slot_weights:
         return lambda cpus: 1.0
     expr = neg.slot_weight.strip()
     if expr.lower() == "cpus":
-        return lambda cpus: float(cpus) if cpus >= 0 else 1.0
+        return slot_weight
     cache: dict[int, float] = {}
 
     def weigh(cpus: int) -> float:
-        if cpus not in cache:
-            from classad2 import ClassAd, ExprTree
-
-            ad = ClassAd({"Cpus": cpus})
-            ad["SlotWeight"] = ExprTree(expr)
-            value = ad.eval("SlotWeight")
-            ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
-            cache[cpus] = float(value) if ok else 1.0
-        return cache[cpus]
+        found = cache.get(cpus)
+        if found is None:
+            found = evaluate_slot_weight(expr, {"Cpus": cpus}, "[negotiator] slot_weight")
+            cache[cpus] = found
+        return found
 
     return weigh
 
@@ -70,7 +70,7 @@ class AccountantReplay:
             )
         self.state = state
         self.records = acct.all_records(state, config)
-        self.weigh = slot_weigher(config)
+        self.weigh = record_weigher(config)
         self.presorted = presorted
         self.last_start = -math.inf
         self.pending: list[tuple[float, int, int, int, float]] = []

@@ -5,7 +5,8 @@ workload is read through a moving index, idle jobs stay :class:`JobBatch` es unt
 negotiator matches some of them (the rest of a batch stays one batch), a finished job leaves,
 and the counts the rows print (slots held per submitter, CPUs per Slurm user, idle jobs)
 are updated with each start and end. The accountant is charged as
-:func:`fairshare_cli.core.htcondor.pool.commit_cycle` charges it, one call per submitter.
+:func:`fairshare_cli.core.operations.negotiate.apply_matches` charges it, one call per
+submitter; every release gives back the weight its claim was charged.
 """
 
 from __future__ import annotations
@@ -20,15 +21,18 @@ from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor import cycle_accounting
+from fairshare_cli.core.htcondor.claims import (
+    NegotiatorState,
+    claim_weight,
+    current_claims,
+    slot_weigher,
+)
 from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, expand_slots, negotiate_cycle
 from fairshare_cli.core.htcondor.pool import (
-    NegotiatorState,
-    current_claims,
     group_tree,
     negotiator_knobs,
     priorities_at,
     quota_view,
-    slot_weights,
     submitter_of,
 )
 from fairshare_cli.core.jobs import Job, cluster_proc
@@ -80,7 +84,7 @@ class SimQueue:
         self.start = start
         self.slurm = slurm
         self.name_of = submitter_of(config)
-        self.weight_of_slot = slot_weights(config)
+        self.weigh = slot_weigher(config)
         self.tree = group_tree(config)
         self.knobs = negotiator_knobs(config)
         self.configured = {f"slot{k}@{m}".lower() for _, m, k in expand_slots(config.machines)}
@@ -118,8 +122,15 @@ class SimQueue:
                 for i in range(batch.count):
                     one = job if batch.count == 1 else replace(job, id=batch.job_id(i))
                     began = job.start_time if job.start_time is not None else self.start
-                    weight = self.weight_of_slot(job.slot) if job.slot else None
-                    self._add_running(one, self.name_of(one), weight, began)
+                    self._add_running(one, self.name_of(one), self._held(one, began), began)
+
+    def _held(self, job: Job, began: float) -> float | None:
+        """The weight a running job of the queue gives back: its claim's, else its slot's
+        (when it started), else None (1.0)."""
+        slot = self.slot_of_job.get(job.id)
+        if slot is not None:
+            return claim_weight(self.claims[slot], self.weigh)
+        return self.weigh(job.slot, began) if job.slot else None
 
     # -- bookkeeping ----------------------------------------------------------------
 
@@ -237,7 +248,7 @@ class SimQueue:
         self.last_cycle = t
 
     def _commit(self, result: CycleResult, t: float) -> None:
-        """The accountant as ``commit_cycle`` charges it; matched jobs leave their batches,
+        """The accountant as ``apply_matches`` charges it; matched jobs leave their batches,
         preempted ones go back to idle."""
         add: dict[str, list[float]] = {}
         remove: dict[str, list[float]] = {}
@@ -245,7 +256,7 @@ class SimQueue:
             old = self.claims.get(m.slot)
             if old is not None and m.preempted_job:
                 entry = remove.setdefault(old.submitter, [0.0, 0])
-                entry[0] += m.weight
+                entry[0] += claim_weight(old, self.weigh)
                 entry[1] += 1
             entry = add.setdefault(m.submitter, [0.0, 0])
             entry[0] += m.weight
@@ -265,7 +276,7 @@ class SimQueue:
                 back = replace(run.job, status="idle", slot=None, start_time=None)
                 self._add_idle(JobBatch(back))
             job = replace(started[m.job_id], status="running", slot=m.slot, start_time=t)
-            self._claim(Claim(m.slot, m.submitter, m.job_id, t))
+            self._claim(Claim(m.slot, m.submitter, m.job_id, t, m.weight))
             self._add_running(job, m.submitter, m.weight, t)
             if self.slurm is not None:
                 self.slurm.start(m.job_id, job, t)

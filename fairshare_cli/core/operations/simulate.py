@@ -26,7 +26,7 @@ from typing import Any
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
-from fairshare_cli.core.htcondor.pool import NegotiatorState
+from fairshare_cli.core.htcondor.claims import NegotiatorState
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.usage import UsageRecord
 

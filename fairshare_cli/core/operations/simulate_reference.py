@@ -15,19 +15,22 @@ from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor import cycle_accounting
-from fairshare_cli.core.htcondor.negotiator import expand_slots, negotiate_cycle
-from fairshare_cli.core.htcondor.pool import (
+from fairshare_cli.core.htcondor.claims import (
     NegotiatorState,
-    commit_cycle,
+    claim_weight,
     current_claims,
+    slot_weigher,
+)
+from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots, negotiate_cycle
+from fairshare_cli.core.htcondor.pool import (
     group_tree,
     negotiator_knobs,
     priorities_at,
     quota_view,
-    slot_weights,
     submitter_of,
 )
 from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.operations.negotiate import apply_matches
 from fairshare_cli.core.operations.simulate import SimResult, SimRow, SimWindow, cycle_times
 from fairshare_cli.core.usage import UsageRecord
 
@@ -80,6 +83,18 @@ def simulate_reference(
     return SimResult(tuple(rows), tuple(sim.jobs), sim.accountant, sim.negotiator, len(times))
 
 
+def _held_weight(
+    job: Job, held: Mapping[str, Claim], weigh: Callable[[str, float], float], start: float
+) -> float:
+    """The weight a finishing job gives back: its claim's, else its slot's, else 1.0."""
+    claim = held.get(job.id)
+    if claim is not None:
+        return claim_weight(claim, weigh)
+    if job.slot:
+        return weigh(job.slot, job.start_time if job.start_time is not None else start)
+    return 1.0
+
+
 class _Simulation:
     """The state a simulation carries from cycle to cycle."""
 
@@ -97,18 +112,13 @@ class _Simulation:
         self.negotiator = negotiator
         self.start = start
         self.name_of = submitter_of(config)
-        self.weight_of_slot = slot_weights(config)
+        self.weigh = slot_weigher(config)
         self.tree = group_tree(config)
         self.knobs = negotiator_knobs(config)
         self.jobs: list[Job] = list(queue)
         self.pending = sorted(workload, key=lambda j: (self._submitted(j), j.cluster_proc))
         #: job id -> (job, start, end): the work done, for Slurm's usage
         self.ran: dict[str, tuple[Job, float, float | None]] = {}
-        #: job id -> the slot weight it was charged with
-        self.weights: dict[str, float] = {}
-        for job in self.jobs:
-            if job.status == "running" and job.slot:
-                self.weights[job.id] = self.weight_of_slot(job.slot)
         self.seen: set[str] = set()  # submitters keep a row (0 slots) once they have appeared
 
     def _submitted(self, job: Job) -> float:
@@ -116,7 +126,8 @@ class _Simulation:
 
     def finish_jobs(self, t: float) -> None:
         """``UpdatePriorities`` at ``t``, then ``CheckMatches`` sees the jobs whose run time is
-        up: their slots were charged up to ``t`` (HTCondor sees an end at the next cycle)."""
+        up: their slots were charged up to ``t`` (HTCondor sees an end at the next cycle),
+        and each gives back the weight its claim was charged."""
         self.accountant = cycle_accounting.update_priorities(self.accountant, self.config, t)
         ending = []
         for i, job in enumerate(self.jobs):
@@ -124,10 +135,12 @@ class _Simulation:
                 began = job.start_time if job.start_time is not None else self.start
                 if began + job.run_time <= t:
                     ending.append((began + job.run_time, i))
+        held = {c.job_id: c for c in self.negotiator.claims.values()} if ending else {}
         for end, i in sorted(ending):
             job = self.jobs[i]
+            weight = _held_weight(job, held, self.weigh, self.start)
             self.accountant = cycle_accounting.remove_match_at(
-                self.accountant, self.config, self.name_of(job), self.weights.pop(job.id, 1.0), t, t
+                self.accountant, self.config, self.name_of(job), weight, t, t
             )
             self.jobs[i] = replace(job, status="completed")
             if job.id in self.ran:
@@ -163,20 +176,17 @@ class _Simulation:
             t,
             rr_times=negotiator.rr_times,
         )
-        new_live, self.accountant, self.negotiator = commit_cycle(
+        new_live, self.accountant, self.negotiator = apply_matches(
             result, live, self.accountant, negotiator, config, t
         )
         by_id = {j.id: j for j in new_live}
         self.jobs = [by_id.get(j.id, j) for j in self.jobs]
         ran = self.ran
         for m in result.matches:
-            self.weights[m.job_id] = m.weight
-            if m.preempted_job:
-                self.weights.pop(m.preempted_job, None)
-                if m.preempted_job in ran:
-                    old = ran[m.preempted_job]
-                    ran[m.preempted_job + f"#{t}"] = (old[0], old[1], t)
-                    del ran[m.preempted_job]
+            if m.preempted_job and m.preempted_job in ran:
+                old = ran[m.preempted_job]
+                ran[m.preempted_job + f"#{t}"] = (old[0], old[1], t)
+                del ran[m.preempted_job]
             ran[m.job_id] = (by_id[m.job_id], t, None)
 
     def rows(self, t: float, slurm_fairshare: SlurmFairshare | None) -> list[SimRow]:

@@ -23,7 +23,7 @@ def read_pool(top: Reader, file: str) -> PoolConfig:
         top.table.get("pool", {}),
         "pool",
         file,
-        ("name", "uid_domain", "local_domains", "defaults", "state"),
+        ("name", "uid_domain", "local_domains", "defaults", "state", "usage_history_window"),
     )
     defaults = r.get("defaults", r.string, "legacy")
     if defaults not in PROFILE_DEFAULTS:
@@ -35,6 +35,7 @@ def read_pool(top: Reader, file: str) -> PoolConfig:
         local_domains=r.get("local_domains", r.string_list, ()),
         defaults=defaults,  # type: ignore[arg-type]
         state=state,
+        usage_history_window=r.dur("usage_history_window", 90 * 86400.0),
     )
 
 

@@ -13,11 +13,11 @@ from fairshare_cli.core.dirac.correction import (
     DiracHistorySink,
     HistoryCorrector,
     RunningHistory,
-    add_running_jobs,
     apply_correction,
     average_running,
     history_from_json,
     history_to_json,
+    record_cycle,
     slice_history,
 )
 from fairshare_cli.core.state import SectionError
@@ -187,11 +187,14 @@ def test_history_sink_adds_to_or_rebuilds_the_section() -> None:
     assert rebuilt.finish() == {"running_jobs": {"g": {"a": [[10, 2], [30, -2]]}}}
 
 
-def test_add_running_jobs_to_a_section() -> None:
-    section = add_running_jobs(None, "g", "a", 100, None, 4)
-    section = add_running_jobs(section, "g", "a", 50, 100, 2)
-    assert section == {"running_jobs": {"g": {"a": [[50, 2], [100, 2]]}}}
-    assert average_running(history_from_json(section).events[("g", "a")], 50, 150) == 3.0
+def test_record_cycle_counts_started_and_stopped_jobs() -> None:
+    """Two jobs start at 100; at 150 one starts and one is preempted (the changes cancel
+    and leave no step); at 200 one stops. Over [100, 300]: 2 for 100 s, 1 for 100 s."""
+    section = record_cycle(None, [("g", "a"), ("g", "a")], [], 100)
+    section = record_cycle(section, [("g", "a")], [("g", "a")], 150)
+    section = record_cycle(section, [], [("g", "a")], 200)
+    assert section == {"running_jobs": {"g": {"a": [[100, 2], [200, -1]]}}}
+    assert average_running(history_from_json(section).events[("g", "a")], 100, 300) == 1.5
 
 
 def test_slice_history_groups_owners() -> None:

@@ -185,15 +185,16 @@ def test_group_records_get_the_remote_factor_with_local_domains() -> None:
 
 
 def test_committed_cycle_sees_an_ended_claim() -> None:
-    """commit_cycle = UpdatePriorities, CheckMatches, then the matches.
+    """apply_matches = UpdatePriorities, CheckMatches, then the matches.
 
     u@d's job 1.0 held slot1@m001 from 0 (cycle at 0); by the cycle at 100 it is no longer
     running. The update at 100 charges the whole interval (P = 0.5*0.5 + 1*0.5 = 0.75,
     accumulated 100), then CheckMatches removes the claim with nothing uncharged.
     """
+    from fairshare_cli.core.htcondor.claims import NegotiatorState
     from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult
-    from fairshare_cli.core.htcondor.pool import NegotiatorState, commit_cycle
     from fairshare_cli.core.jobs import Job
+    from fairshare_cli.core.operations.negotiate import apply_matches
 
     config = cfg()
     s = update_priorities(acct.EMPTY, config, 0.0)
@@ -201,7 +202,7 @@ def test_committed_cycle_sees_an_ended_claim() -> None:
     neg = NegotiatorState({"slot1@m001": Claim("slot1@m001", "u@d", "1.0", 0.0)})
     jobs = [Job(id="1.0", owner="u", status="completed")]
     empty = CycleResult([], [], [], [], 0.0, 0, 0, {}, {})
-    _, s, neg = commit_cycle(empty, jobs, s, neg, config, 100.0)
+    _, s, neg = apply_matches(empty, jobs, s, neg, config, 100.0)
     u = s.records["u@d"]
     assert not neg.claims
     assert (u.resources_used, u.accumulated_usage, u.uncharged_time) == (0, 100.0, 0.0)

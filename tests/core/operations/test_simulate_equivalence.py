@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.htcondor import accountant as acct
-from fairshare_cli.core.htcondor.pool import NegotiatorState
+from fairshare_cli.core.htcondor.claims import NegotiatorState
 from fairshare_cli.core.jobs import parse_job
 from fairshare_cli.core.operations.simulate import SimWindow, simulate, slurm_series_of
 from fairshare_cli.core.operations.simulate_reference import (

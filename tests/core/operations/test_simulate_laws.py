@@ -8,7 +8,7 @@ import pytest
 
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.htcondor import accountant as acct
-from fairshare_cli.core.htcondor.pool import NegotiatorState
+from fairshare_cli.core.htcondor.claims import NegotiatorState
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.operations.simulate import SimResult, SimWindow, simulate
 from fairshare_cli.io.config import build_config

@@ -18,6 +18,8 @@ class Claim:
     submitter: str
     job_id: str
     start_time: float
+    #: The slot weight ``AddMatch`` charged; a release subtracts it (None: an older state).
+    weight: float | None = None
 
 
 @dataclass(frozen=True)

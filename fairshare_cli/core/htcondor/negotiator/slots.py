@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.htcondor.classads import Ad, Compiled, Evaluator
+from fairshare_cli.core.htcondor.classads import slot_weight as weight_of_value
 from fairshare_cli.core.htcondor.negotiator.common import float32
 from fairshare_cli.core.htcondor.negotiator.results import Claim, NegotiatorKnobs, SubmitterPrio
 from fairshare_cli.errors import ConfigError
@@ -237,11 +238,10 @@ def slot_ad(spec: MachineSpec, values: dict[str, object], ev: Evaluator) -> Ad:
 
 def slot_weight(ev: Evaluator, expr: Compiled | None, ad: Ad, empty: Ad) -> float:
     """``SLOT_WEIGHT`` of a slot ad; 1.0 without slot weights or when it is not a number
-    that is at least 0 (booleans count as 0/1)."""
+    that is at least 0 (booleans count as 0/1): the bridge's :func:`classads.slot_weight`."""
     if expr is None:
         return 1.0
-    weight = ev.number(expr, ad, empty, -1.0)
-    return 1.0 if weight < 0 else weight
+    return weight_of_value(ev.evaluate(expr, ad, empty))
 
 
 def pool_size(

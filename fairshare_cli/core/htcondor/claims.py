@@ -1,0 +1,193 @@
+"""Slot claims: the ``negotiator`` state section and the weight each claim was charged.
+
+HTCondor's accountant keeps one resource record per claimed slot (``RemoteUser``,
+``SlotWeight``, ``StartTime``) and ``RemoveMatch`` subtracts the ``SlotWeight`` stored
+there, never a fresh evaluation. A :class:`Claim` here does the same: it stores the weight
+``AddMatch`` charged, and every release (``fs rm``, a preemption, a finished job in
+``fs simulate``) takes that weight back through :func:`claim_weight`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from fairshare_cli.core.config import Config, MachineSpec
+from fairshare_cli.core.htcondor.classads import (
+    evaluate_alone,
+    evaluate_slot_weight,
+    is_slot_weight,
+)
+from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots, machine_names
+from fairshare_cli.core.htcondor.negotiator.slots import Slot, slot_values
+from fairshare_cli.core.htcondor.pool import submitter_of
+from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.limits import TIME_MAX, TIME_MIN
+from fairshare_cli.core.state import SectionError
+
+
+@dataclass(frozen=True)
+class NegotiatorState:
+    """The ``negotiator`` state section: claims by slot and group round-robin times."""
+
+    claims: Mapping[str, Claim] = field(default_factory=dict)
+    rr_times: Mapping[str, float] = field(default_factory=dict)
+    last_cycle: float | None = None
+
+
+def _is_time(value: Any) -> bool:
+    """Epoch seconds within the years 1 to 9999 (what ``parse_time`` accepts)."""
+    return (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and TIME_MIN <= value <= TIME_MAX
+    )
+
+
+def _claim_from_json(slot: str, body: Any) -> Claim:
+    where = f"negotiator.claims.{slot}"
+    if not isinstance(body, Mapping):
+        raise SectionError(f"{where}: expected an object")
+    submitter, job_id, start = body.get("submitter"), body.get("job_id"), body.get("start_time")
+    if not isinstance(submitter, str) or not isinstance(job_id, str):
+        raise SectionError(f"{where}: expected string 'submitter' and 'job_id'")
+    if not isinstance(start, (int, float)) or not _is_time(start):
+        raise SectionError(f"{where}.start_time: expected epoch seconds")
+    weight = body.get("weight")
+    if weight is not None and (
+        not isinstance(weight, (int, float)) or isinstance(weight, bool) or weight < 0
+    ):
+        raise SectionError(f"{where}.weight: expected the slot weight charged (0 or more)")
+    return Claim(slot, submitter, job_id, float(start), None if weight is None else float(weight))
+
+
+def negotiator_from_json(raw: Any) -> NegotiatorState:
+    """Decode the ``negotiator`` section (a claim without ``weight`` is from an older state).
+
+    Raises:
+        SectionError: naming the malformed key.
+    """
+    if raw is None:
+        return NegotiatorState()
+    if not isinstance(raw, Mapping):
+        raise SectionError("negotiator: expected an object")
+    raw_claims = raw.get("claims", {})
+    if not isinstance(raw_claims, Mapping):
+        raise SectionError("negotiator.claims: expected an object keyed by slot name")
+    claims = {slot: _claim_from_json(slot, body) for slot, body in raw_claims.items()}
+    rr = raw.get("rr_times", {})
+    if not isinstance(rr, Mapping) or not all(_is_time(v) for v in rr.values()):
+        raise SectionError("negotiator.rr_times: expected group name -> epoch seconds")
+    last = raw.get("last_cycle")
+    if last is not None and not _is_time(last):
+        raise SectionError("negotiator.last_cycle: expected epoch seconds or null")
+    return NegotiatorState(claims, {k: float(v) for k, v in rr.items()}, last)
+
+
+def _claim_to_json(claim: Claim) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "submitter": claim.submitter,
+        "job_id": claim.job_id,
+        "start_time": claim.start_time,
+    }
+    if claim.weight is not None:
+        body["weight"] = claim.weight
+    return body
+
+
+def negotiator_to_json(state: NegotiatorState) -> dict[str, Any]:
+    """Encode the ``negotiator`` section."""
+    return {
+        "claims": {slot: _claim_to_json(c) for slot, c in sorted(state.claims.items())},
+        "rr_times": dict(sorted(state.rr_times.items())),
+        "last_cycle": state.last_cycle,
+    }
+
+
+def current_claims(
+    state: NegotiatorState, jobs: Sequence[Job], config: Config, now: float
+) -> list[Claim]:
+    """Claims from the state section, plus running jobs that name a slot the section lacks.
+
+    A claim whose job is in the queue but no longer running is dropped. A claim made up
+    for a running job has no charged weight (``None``): see :func:`claim_weight`.
+    """
+    status = {job.id: job.status for job in jobs}
+    claims = {
+        slot: c for slot, c in state.claims.items() if status.get(c.job_id, "running") == "running"
+    }
+    name = submitter_of(config)
+    for job in jobs:
+        if job.status == "running" and job.slot and job.slot not in claims:
+            start = job.start_time if job.start_time is not None else now
+            claims[job.slot] = Claim(job.slot, name(job), job.id, start)
+    return list(claims.values())
+
+
+def unclaimed_slot_values(
+    spec: MachineSpec, stanza: int, machine: str, slot_id: int, now: float
+) -> dict[str, object]:
+    """The ad of an unclaimed slot as the negotiator builds it at ``now``."""
+    return slot_values(spec, Slot(0, stanza, machine, slot_id), now)
+
+
+def slot_weigher(config: Config) -> Callable[[str, float], float]:
+    """The weight a negotiation at ``now`` charges for matching the unclaimed slot named.
+
+    1.0 without slot weights or for a slot no machine stanza defines; else ``SLOT_WEIGHT``
+    over the slot's ad through the ClassAd bridge (not a number or negative: 1.0).
+    """
+    neg = config.negotiator
+    if not neg.use_slot_weights:
+        return lambda slot, now: 1.0
+    where = "[negotiator] slot_weight"
+    index: dict[str, tuple[int, str, int]] = {}
+
+    def weigh(slot: str, now: float) -> float:
+        if not index:
+            for stanza, machine, slot_id in expand_slots(config.machines):
+                index[f"slot{slot_id}@{machine}".lower()] = (stanza, machine, slot_id)
+        found = index.get(slot.lower())
+        if found is None:
+            return 1.0
+        stanza, machine, slot_id = found
+        values = unclaimed_slot_values(config.machines[stanza], stanza, machine, slot_id, now)
+        return evaluate_slot_weight(neg.slot_weight, values, where)
+
+    return weigh
+
+
+def unweighable_machines(config: Config, now: float) -> list[tuple[str, object]]:
+    """Machine stanzas whose slots ``SLOT_WEIGHT`` cannot weigh, with what it evaluates to.
+
+    With slot weights on, a stanza is listed when the expression over its first slot's
+    ad is not a number of 0 or more; the negotiator then charges 1.0 for each of its slots.
+
+    Raises:
+        InputError: the expression does not parse.
+    """
+    neg = config.negotiator
+    if not neg.use_slot_weights:
+        return []
+    out: list[tuple[str, object]] = []
+    for stanza, spec in enumerate(config.machines):
+        names = machine_names(spec)
+        if not names or spec.slots < 1:
+            continue
+        values = unclaimed_slot_values(spec, stanza, names[0], 1, now)
+        value = evaluate_alone(neg.slot_weight, values, "[negotiator] slot_weight")
+        if not is_slot_weight(value):
+            out.append((spec.name, value))
+    return out
+
+
+def claim_weight(claim: Claim, weigh: Callable[[str, float], float]) -> float:
+    """The weight to release for ``claim``: the one it was charged with.
+
+    A claim from an older state (no stored weight) gets what that state's ``fs negotiate``
+    charged: the slot's weight when it was matched, at the claim's start.
+    """
+    if claim.weight is not None:
+        return claim.weight
+    return weigh(claim.slot, claim.start_time)

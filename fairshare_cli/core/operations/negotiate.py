@@ -1,0 +1,243 @@
+"""One negotiation cycle, run and committed: the library call behind ``fs negotiate``.
+
+``negotiate(config, state, now)`` reads the queue, the accountant and the claims from the
+state, runs one cycle and returns the state with the cycle committed: matched jobs run on
+their slots, claims change hands with the slot weight each was charged, the accountant
+``AddMatch``es every match and ``RemoveMatch``es every preempted claim (by the weight that
+claim was charged), and DIRAC's running-jobs history counts the jobs that started and
+stopped. The command line, scripts and tests make the same calls.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from fairshare_cli.core.batches import JobBatch
+from fairshare_cli.core.config import Config
+from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.htcondor import cycle_accounting
+from fairshare_cli.core.htcondor.claims import (
+    NegotiatorState,
+    claim_weight,
+    current_claims,
+    negotiator_from_json,
+    negotiator_to_json,
+    slot_weigher,
+)
+from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, negotiate_cycle
+from fairshare_cli.core.htcondor.pool import (
+    check_jobs,
+    group_tree,
+    negotiator_knobs,
+    priorities_at,
+    submitter_of,
+)
+from fairshare_cli.core.jobs import Job, job_to_json, parse_jobs
+from fairshare_cli.core.state import State
+from fairshare_cli.errors import InputError
+
+
+@dataclass
+class CycleInputs:
+    """The queue and the state sections a negotiation reads."""
+
+    jobs: list[Job]
+    batches: list[JobBatch]
+    jobs_source: str
+    accountant: acct.AccountantState
+    negotiator: NegotiatorState
+    claims: list[Claim]
+
+
+def read_inputs(
+    config: Config,
+    state: State,
+    now: float,
+    source: str,
+    batches: Sequence[JobBatch] | None = None,
+) -> CycleInputs:
+    """The queue (``batches`` when given, else the state's ``jobs``), accountant and claims.
+
+    Args:
+        source: names the queue in messages (``state file …: jobs``, ``jobs file …``).
+
+    Raises:
+        InputError: a malformed job, or an accounting group without a configured parent.
+        SectionError: a malformed state section.
+    """
+    if batches is None:
+        raw = state.section("jobs")
+        jobs = parse_jobs([] if raw is None else raw, source)
+        batches = [JobBatch(j) for j in jobs]
+    else:
+        jobs = [b.job for b in batches]  # one per batch: enough for checks and claims
+    check_jobs(jobs, config, source)
+    accountant = acct.accountant_from_json(state.section("accountant"))
+    negotiator = negotiator_from_json(state.section("negotiator"))
+    claims = current_claims(negotiator, jobs, config, now)
+    return CycleInputs(jobs, list(batches), source, accountant, negotiator, claims)
+
+
+def run_cycle(
+    config: Config,
+    inputs: CycleInputs,
+    now: float,
+    *,
+    explain_job: str | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> CycleResult:
+    """One negotiation cycle over ``inputs`` at ``now`` (nothing committed).
+
+    Raises:
+        InputError: ``explain_job`` is not an idle job of the queue.
+        ConfigError: bad groups or expressions in the config.
+    """
+    idle = (b for b in inputs.batches if b.job.status == "idle")
+    if explain_job is not None and not any(b.holds(explain_job) for b in idle):
+        raise InputError(
+            f"--explain {explain_job}: no idle job with that id in {inputs.jobs_source}"
+        )
+    return negotiate_cycle(
+        config.machines,
+        inputs.claims,
+        inputs.batches,
+        submitter_of(config),
+        priorities_at(inputs.accountant, config, now),
+        group_tree(config),
+        negotiator_knobs(config),
+        now,
+        explain_job=explain_job,
+        rr_times=inputs.negotiator.rr_times,
+        progress=progress,
+    )
+
+
+def apply_matches(
+    result: CycleResult,
+    jobs: Sequence[Job],
+    accountant: acct.AccountantState,
+    negotiator: NegotiatorState,
+    config: Config,
+    now: float,
+) -> tuple[list[Job], acct.AccountantState, NegotiatorState]:
+    """Apply a cycle's matches: jobs start, claims change hands, the accountant charges.
+
+    The accountant is updated to ``now`` (``UpdatePriorities``, every record); claims whose
+    job is in the queue but no longer running are removed (``CheckMatches``: charged up to
+    now); each match is then ``AddMatch`` of its slot's weight for its submitter, and the
+    new claim stores that weight; a preemption first ``RemoveMatch``es the slot's previous
+    holder, whose job goes back to idle (see :mod:`cycle_accounting`). Every release gives
+    back the weight its claim was charged.
+
+    Returns:
+        The new job list, accountant state and negotiator section.
+    """
+    claims = dict(negotiator.claims)
+    # CheckMatches: a claim whose job is in the queue but no longer running has ended
+    status = {job.id: job.status for job in jobs}
+    ended = [c for c in claims.values() if status.get(c.job_id, "running") != "running"]
+    for c in ended:
+        del claims[c.slot]
+    by_id = {m.job_id: m for m in result.matches}
+    preempted = {m.preempted_job for m in result.matches if m.preempted_job}
+    new_jobs: list[Job] = []
+    for job in jobs:
+        m = by_id.get(job.id)
+        if m is not None:
+            new_jobs.append(replace(job, status="running", slot=m.slot, start_time=now))
+        elif job.id in preempted and job.status == "running":
+            new_jobs.append(replace(job, status="idle", slot=None, start_time=None))
+        else:
+            new_jobs.append(job)
+    weigh = slot_weigher(config)
+    add: dict[str, list[float]] = {}
+    remove: dict[str, list[float]] = {}
+    for m in result.matches:
+        old = claims.get(m.slot)
+        if old is not None and m.preempted_job:
+            entry = remove.setdefault(old.submitter, [0.0, 0])
+            entry[0] += claim_weight(old, weigh)
+            entry[1] += 1
+        claims[m.slot] = Claim(m.slot, m.submitter, m.job_id, now, m.weight)
+        entry = add.setdefault(m.submitter, [0.0, 0])
+        entry[0] += m.weight
+        entry[1] += 1
+    # UpdatePriorities at the cycle's time, then each match (and preemption) at that time.
+    state = cycle_accounting.update_priorities(accountant, config, now)
+    for c in ended:  # seen now: charged up to now by the update
+        state = cycle_accounting.remove_match_at(
+            state, config, c.submitter, claim_weight(c, weigh), now, c.start_time
+        )
+    for name, (weight, count) in sorted(remove.items()):
+        state = cycle_accounting.remove_match_at(state, config, name, weight, now, now, int(count))
+    for name, (weight, count) in sorted(add.items()):
+        state = cycle_accounting.add_match_at(state, config, name, weight, now, int(count))
+    rr = dict(negotiator.rr_times)
+    rr.update({k: v for k, v in result.rr_times.items() if math.isfinite(v)})
+    return new_jobs, state, NegotiatorState(claims, rr, now)
+
+
+def _dirac_changes(
+    result: CycleResult, jobs: Sequence[Job]
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The (DIRAC group, owner) of every job the cycle started, and of every job it stopped."""
+    by_id = {j.id: j for j in jobs}
+
+    def entity(job_id: str | None) -> tuple[str, str] | None:
+        job = by_id.get(job_id) if job_id else None
+        return (job.dirac_group, job.owner) if job and job.dirac_group else None
+
+    started = [e for m in result.matches if (e := entity(m.job_id))]
+    stopped = [e for m in result.matches if (e := entity(m.preempted_job))]
+    return started, stopped
+
+
+def commit(
+    config: Config, state: State, inputs: CycleInputs, result: CycleResult, now: float
+) -> State:
+    """The state with ``result`` committed (jobs, accountant, claims, DIRAC history).
+
+    Raises:
+        SectionError: the ``dirac`` section is malformed.
+    """
+    jobs, accountant, negotiator = apply_matches(
+        result, inputs.jobs, inputs.accountant, inputs.negotiator, config, now
+    )
+    state = (
+        state.with_section("jobs", [job_to_json(j) for j in jobs])
+        .with_section("accountant", acct.accountant_to_json(accountant))
+        .with_section("negotiator", negotiator_to_json(negotiator))
+    )
+    # DIRAC's running-jobs history (share correction) counts the jobs that started.
+    started, stopped = _dirac_changes(result, inputs.jobs)
+    if started or stopped:
+        from fairshare_cli.core.dirac.correction import record_cycle
+
+        state = state.with_section(
+            "dirac", record_cycle(state.section("dirac"), started, stopped, now)
+        )
+    return state
+
+
+def negotiate(
+    config: Config,
+    state: State,
+    now: float,
+    *,
+    source: str = "state: jobs",
+    explain_job: str | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> tuple[State, CycleResult]:
+    """Run one cycle over the state's queue at ``now`` and commit it.
+
+    Returns:
+        The new state and what the cycle did.
+
+    Raises:
+        FairshareError: bad jobs or config; SectionError: a malformed state section.
+    """
+    inputs = read_inputs(config, state, now, source)
+    result = run_cycle(config, inputs, now, explain_job=explain_job, progress=progress)
+    return commit(config, state, inputs, result, now), result

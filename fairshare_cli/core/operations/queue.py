@@ -1,0 +1,303 @@
+"""Job-queue changes: submit, prio and rm (``fs submit``, ``fs prio``, ``fs rm``).
+
+Each takes the state and returns the new state and what changed. Removing a running job
+is more than a queue edit: its claim is released, the accountant stops charging it
+(``RemoveMatch`` of the weight the claim was charged), DIRAC's running-jobs history
+closes its interval and Slurm stops charging it. A running Slurm job submitted starts
+accruing Slurm usage from its start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from fairshare_cli.core.config import Config
+from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.htcondor.claims import (
+    NegotiatorState,
+    claim_weight,
+    negotiator_from_json,
+    negotiator_to_json,
+    slot_weigher,
+)
+from fairshare_cli.core.htcondor.pool import submitter_of
+from fairshare_cli.core.jobs import Job, job_to_json, parse_jobs
+from fairshare_cli.core.state import State
+from fairshare_cli.errors import InputError
+
+NICE_LIMIT = 2147483645  # NICE_OFFSET − 3
+
+
+def read_queue(state: State, where: str) -> list[Job]:
+    """The state's ``jobs`` section; ``where`` names the state file in messages.
+
+    Raises:
+        InputError: a malformed job.
+    """
+    raw = state.section("jobs")
+    return parse_jobs([] if raw is None else raw, f"{where}: jobs")
+
+
+def _store(state: State, jobs: Iterable[Job]) -> State:
+    return state.with_section("jobs", [job_to_json(j) for j in jobs])
+
+
+def matches(job: Job, wanted: str) -> bool:
+    """``12.3`` names one job; ``12`` names every job of cluster 12 (as condor_rm does)."""
+    return job.id == wanted or ("." not in wanted and job.id.split(".", 1)[0] == wanted)
+
+
+def check_slurm_fields(config: Config, job: Job) -> None:
+    """Reject a job naming a partition, QOS or account the config does not define, or with
+    a nice or site factor Slurm refuses.
+
+    Raises:
+        InputError: naming the job and the field.
+    """
+    if abs(job.nice) > NICE_LIMIT:
+        raise InputError(f"job {job.id}: Invalid --nice value, out of range (+/- {NICE_LIMIT})")
+    if abs(job.site_factor) > NICE_LIMIT:
+        raise InputError(f"job {job.id}: SiteFactor value out of range (+/- {NICE_LIMIT})")
+    for name in job.partitions:
+        if config.partitions and name not in config.partitions:
+            raise InputError(f'job {job.id}: unknown partition "{name}" (see [partitions])')
+    if job.qos is not None and config.qos and job.qos not in config.qos:
+        raise InputError(f'job {job.id}: unknown QOS "{job.qos}" (see [qos])')
+    if job.account is not None and config.accounts and job.account not in config.accounts:
+        raise InputError(f'job {job.id}: unknown account "{job.account}" (see [accounts])')
+    _check_association(config, job)
+
+
+def _check_association(config: Config, job: Job) -> None:
+    """A Slurm job needs its user's association in its account (default: the user's
+    first), as ``sbatch`` does; a job naming no account, partition or QOS is not Slurm's."""
+    if not config.accounts or (job.account is None and job.partition is None and job.qos is None):
+        return
+    from fairshare_cli.core.slurm.factors import job_user
+
+    user = job_user(job.owner)
+    account = job.account
+    if account is None:
+        if any(user in spec.users for spec in config.accounts.values()):
+            return
+    elif user in config.accounts[account].users:
+        return
+    where = f' in account "{account}"' if account else ""
+    raise InputError(
+        f'job {job.id}: user "{user}" has no association{where} (sbatch: "Invalid account '
+        'or account/partition combination specified"); add it to [accounts]'
+    )
+
+
+def _slurm_charges(
+    config: Config, state: State, jobs: Sequence[Job], now: float, stop: bool
+) -> State:
+    """Running Slurm jobs accrue usage from their start (submit) until removed (rm).
+
+    Raises:
+        SectionError: a malformed ``slurm`` section.
+    """
+    from fairshare_cli.core.slurm import snapshot
+    from fairshare_cli.core.slurm.usage import usage_from_json, usage_to_json
+
+    if not any(j.status == "running" for j in jobs) or not config.accounts:
+        return state
+    slurm = usage_from_json(state.section("slurm"))
+    if stop:
+        slurm = snapshot.stop_charges(slurm, [j.id for j in jobs], now)
+    else:
+        slurm = snapshot.charge_running_jobs(slurm, jobs, config, now)
+    return state.with_section("slurm", usage_to_json(slurm))
+
+
+def _next_cluster(jobs: Sequence[Job]) -> int:
+    best = 0
+    for job in jobs:
+        head = job.id.split(".", 1)[0]
+        if head.isdigit():
+            best = max(best, int(head))
+    return best + 1
+
+
+def new_jobs(
+    config: Config,
+    queue: Sequence[Job],
+    objects: Sequence[Mapping[str, Any]],
+    now: float,
+    *,
+    source: str,
+    where: str,
+    job_id: str | None = None,
+) -> list[Job]:
+    """The jobs ``objects`` describe (DESIGN §4 job objects), checked against ``queue``.
+
+    A job without ``submit_time`` is submitted at ``now``; one without ``id`` gets
+    ``job_id`` (a single job) or the next free cluster number.
+
+    Args:
+        source: names the objects in messages (a file, or ``fs submit``).
+        where: names the state file in messages.
+
+    Raises:
+        InputError: a malformed job, an id already queued, or an unknown Slurm field.
+    """
+    objs = [dict(o) for o in objects]
+    next_id = _next_cluster(queue)
+    for obj in objs:
+        obj.setdefault("submit_time", now)
+        if "id" not in obj:
+            obj["id"] = job_id if job_id is not None and len(objs) == 1 else str(next_id)
+            next_id += 1
+    new = parse_jobs(objs, source)
+    taken = {j.id for j in queue}
+    for job in new:
+        if job.id in taken:
+            raise InputError(f"{source}: job id {job.id} is already in the queue of {where}")
+        try:
+            check_slurm_fields(config, job)
+        except InputError as exc:
+            raise InputError(f"{source}: {exc}") from None
+    return new
+
+
+def add_jobs(
+    config: Config, state: State, queue: Sequence[Job], new: Sequence[Job], now: float
+) -> State:
+    """The state with ``new`` queued after ``queue``; running Slurm jobs start accruing.
+
+    Raises:
+        SectionError: a malformed ``slurm`` section.
+    """
+    state = _store(state, [*queue, *new])
+    return _slurm_charges(config, state, new, now, stop=False)
+
+
+def submit(
+    config: Config,
+    state: State,
+    now: float,
+    objects: Sequence[Mapping[str, Any]],
+    *,
+    source: str,
+    where: str,
+    job_id: str | None = None,
+) -> tuple[State, list[Job]]:
+    """Add the jobs described by ``objects`` to the queue (:func:`new_jobs`, :func:`add_jobs`).
+
+    Returns:
+        The new state and the jobs added.
+
+    Raises:
+        InputError: a malformed job, an id already queued, or an unknown Slurm field.
+        SectionError: a malformed state section.
+    """
+    queue = read_queue(state, where)
+    new = new_jobs(config, queue, objects, now, source=source, where=where, job_id=job_id)
+    return add_jobs(config, state, queue, new, now), new
+
+
+def set_priority(
+    state: State, job_id: str, number: int, *, slurm: bool, where: str
+) -> tuple[State, list[Job]]:
+    """Set ``JobPrio`` (or, with ``slurm``, the admin priority; 0 holds) of the jobs named.
+
+    Returns:
+        The new state and the jobs changed (before the change).
+
+    Raises:
+        InputError: no job of that id.
+    """
+    queue = read_queue(state, where)
+    hit = [j for j in queue if matches(j, job_id)]
+    if not hit:
+        raise InputError(f'no job "{job_id}" in the queue')
+    out = []
+    for job in queue:
+        if matches(job, job_id):
+            if slurm:
+                job = replace(job, admin_priority=number)
+                if number == 0:
+                    job = replace(job, status="held")
+            else:
+                job = replace(job, job_prio=number)
+        out.append(job)
+    return _store(state, out), hit
+
+
+def release_jobs(
+    removed: Iterable[Job],
+    accountant: acct.AccountantState,
+    negotiator: NegotiatorState,
+    config: Config,
+    now: float,
+) -> tuple[acct.AccountantState, NegotiatorState]:
+    """Running jobs leave the pool (``condor_rm``): ``RemoveMatch`` and their claims go.
+
+    Each claim gives back the weight it was charged; a running job without a claim gives
+    back its slot's weight (1.0 without a slot).
+
+    Returns:
+        The accountant and negotiator section after the jobs released their slots.
+    """
+    name_of = submitter_of(config)
+    weigh = slot_weigher(config)
+    claims = dict(negotiator.claims)
+    by_job = {c.job_id: c for c in claims.values()}
+    for job in removed:
+        if job.status != "running":
+            continue
+        claim = by_job.get(job.id)
+        if claim is not None:
+            del claims[claim.slot]
+            submitter, weight = claim.submitter, claim_weight(claim, weigh)
+        else:
+            began = job.start_time if job.start_time is not None else now
+            submitter = name_of(job)
+            weight = weigh(job.slot, began) if job.slot else 1.0
+        accountant = acct.remove_match(accountant, config, submitter, weight, now)
+    return accountant, NegotiatorState(claims, negotiator.rr_times, negotiator.last_cycle)
+
+
+def _release(config: Config, state: State, gone: Sequence[Job], now: float) -> State:
+    """Running jobs removed: their slots are released and their usage stops now.
+
+    Raises:
+        SectionError: a malformed ``accountant``, ``negotiator`` or ``dirac`` section.
+    """
+    from fairshare_cli.core.dirac.correction import record_cycle
+
+    accountant = acct.accountant_from_json(state.section("accountant"))
+    negotiator = negotiator_from_json(state.section("negotiator"))
+    accountant, negotiator = release_jobs(gone, accountant, negotiator, config, now)
+    state = _slurm_charges(config, state, gone, now, stop=True)
+    state = state.with_section("accountant", acct.accountant_to_json(accountant))
+    state = state.with_section("negotiator", negotiator_to_json(negotiator))
+    stopped = [(j.dirac_group, j.owner) for j in gone if j.status == "running" and j.dirac_group]
+    if stopped:
+        state = state.with_section("dirac", record_cycle(state.section("dirac"), [], stopped, now))
+    return state
+
+
+def remove(
+    config: Config, state: State, now: float, job_ids: Sequence[str], *, where: str
+) -> tuple[State, list[Job]]:
+    """Remove the jobs named (``12.3``, or ``12`` for a whole cluster) from the queue.
+
+    Returns:
+        The new state and the jobs removed.
+
+    Raises:
+        InputError: an id that names no job.
+        SectionError: a malformed state section.
+    """
+    queue = read_queue(state, where)
+    for wanted in job_ids:
+        if not any(matches(j, wanted) for j in queue):
+            raise InputError(f'no job "{wanted}" in the queue')
+    gone = [j for j in queue if any(matches(j, w) for w in job_ids)]
+    state = _store(state, [j for j in queue if j not in gone])
+    if any(j.status == "running" for j in gone):
+        state = _release(config, state, gone, now)
+    return state, gone

@@ -1,0 +1,107 @@
+"""``GlobalOptions`` on Click's context; ``whatif``'s overrides in ``ctx.meta``, not a global."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from fairshare_cli.cli.context import WHATIF_OVERRIDES, GlobalOptions
+from fairshare_cli.cli.main import cli
+from fairshare_cli.cli.options import common_options, output_options, pass_options
+
+POOL = """
+[pool]
+uid_domain = "example.org"
+[[machines]]
+name = "exec"
+"""
+
+
+@click.command()
+@output_options
+@common_options
+@pass_options
+def show(opts: GlobalOptions) -> None:
+    """Echo what the options gathered."""
+    click.echo(f"{opts.config_path} {opts.state_path} {opts.now} {opts.output} {opts.overrides}")
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "expected"),
+    [
+        pytest.param([], {}, "None None None table {}", id="defaults"),
+        pytest.param(
+            ["--config", "c.toml", "--state", "s.json", "--now", "5", "--output", "csv"],
+            {},
+            "c.toml s.json 5 csv {}",
+            id="flags",
+        ),
+        pytest.param(["--output", "json", "--json"], {}, "None None None json {}", id="json-twice"),
+        pytest.param(
+            ["--now", "7"],
+            {"FAIRSHARE_CONFIG": "e.toml", "FAIRSHARE_NOW": "6"},
+            "e.toml None 7 table {}",
+            id="env-then-flag",
+        ),
+    ],
+)
+def test_options_gather_on_the_context(args: list[str], env: dict[str, str], expected: str) -> None:
+    result = CliRunner().invoke(show, args, env=env, catch_exceptions=False)
+    assert result.output == expected + "\n"
+
+
+def test_json_and_another_output_disagree() -> None:
+    result = CliRunner().invoke(show, ["--output", "csv", "--json"])
+    assert result.exit_code == 2
+    assert "--json and --output csv disagree; give one of them" in result.output
+
+
+def test_overrides_come_from_ctx_meta() -> None:
+    """What ``fs whatif`` puts in the shared ``ctx.meta`` reaches the view's options."""
+    parent = click.Context(click.Group("fs"))
+    parent.meta[WHATIF_OVERRIDES] = {"accountant.priority_halflife": 60}
+    with show.make_context("show", [], parent=parent) as sub:
+        opts = sub.find_object(GlobalOptions)
+    assert opts is not None
+    assert opts.overrides == {"accountant.priority_halflife": 60}
+
+
+def test_now_is_resolved_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without --now the clock is read once, however often a command asks."""
+    import time
+
+    ticks = iter([100.0, 200.0])
+    monkeypatch.setattr(time, "time", lambda: next(ticks))
+    opts = GlobalOptions()
+    assert opts.when() == 100.0
+    assert opts.when() == 100.0
+
+
+def test_whatif_leaves_no_override_behind(tmp_path: Path, write_config: Any) -> None:
+    """One process: a view, the view under whatif, the view again: as the first time.
+
+    Real priority 10 at time 0 with no usage, read an hour later (P' = P·β, β = 0.5^(t/h)):
+    a half-life of a day gives 10 × 2^(-1/24); a half-life of a minute 10 × 2^(-60), which
+    the floor lifts to 0.5."""
+    cfg = write_config(POOL)
+    args = ["--config", str(cfg), "--state", str(tmp_path / "s.json")]
+    runner = CliRunner()
+    assert runner.invoke(cli, ["setprio", "alice", "10", *args, "--now", "0"]).exit_code == 0
+    view = ["userprio", *args, "--now", "3600", "--json"]
+
+    def eup(result: Any) -> float:
+        assert result.exit_code == 0, result.output
+        rows = {r["name"]: r for r in json.loads(result.output)}
+        return float(rows["alice@example.org"]["effective_priority"])
+
+    plain = eup(runner.invoke(cli, view))
+    changed = eup(runner.invoke(cli, ["whatif", "--set", "accountant.priority_halflife=60", *view]))
+    again = eup(runner.invoke(cli, view))
+    assert plain == pytest.approx(10 * 2 ** (-1 / 24))
+    assert changed == pytest.approx(0.5)
+    assert again == plain
