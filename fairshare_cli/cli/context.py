@@ -97,6 +97,9 @@ WHATIF_OVERRIDES = "fairshare_cli.whatif_overrides"
 #: ``ctx.meta`` key set by ``fs whatif --rederive-factors``: stored factors the unchanged
 #: config derives are derived again under the changed one.
 WHATIF_REDERIVE = "fairshare_cli.whatif_rederive"
+#: ``ctx.meta`` key of ``fs whatif``'s replay: ``(config, state, now, state_path) -> state``
+#: rebuilds the "after" state from the usage history under the changed config.
+WHATIF_REPLAY = "fairshare_cli.whatif_replay"
 
 
 @dataclass
@@ -120,6 +123,7 @@ class GlobalOptions:
     as_json: bool = False
     overrides: Mapping[str, Any] = field(default_factory=dict)
     rederive: bool = False
+    replay: Callable[[Config, State, float, Path], State] | None = None
     _when: float | None = field(default=None, repr=False)
 
     @property
@@ -152,6 +156,7 @@ def global_options(ctx: click.Context) -> GlobalOptions:
         found = GlobalOptions(
             overrides=dict(ctx.meta.get(WHATIF_OVERRIDES, {})),
             rederive=bool(ctx.meta.get(WHATIF_REDERIVE)),
+            replay=ctx.meta.get(WHATIF_REPLAY),
         )
         ctx.obj = found
     return found
@@ -176,6 +181,8 @@ def load_env(opts: GlobalOptions) -> Env:
     refuse_going_back(state, when, spath)
     if opts.rederive and overrides:
         state = _rederive_factors(state, load_config(cpath), spath)
+    if opts.replay is not None:
+        state = opts.replay(config, state, when, spath)
     return Env(config=config, state=state, now=when, state_path=spath)
 
 

@@ -1,7 +1,10 @@
-"""``fs whatif``: run a view with config keys changed, without touching any file."""
+"""``fs whatif``: a view under the current config and under a changed one, compared."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 from typing import Any
 
 import click
@@ -49,6 +52,16 @@ def parse_assignment(text: str) -> tuple[str, Any]:
     help="Read factor changes as if always in force: stored factors the current config "
     "derives are derived again (default: stored factors stay, as in HTCondor).",
 )
+@click.option(
+    "--history",
+    "history_file",
+    metavar="FILE",
+    type=click.Path(dir_okay=False, exists=True),
+    help="Replay this usage history (CSV or JSON lines) for the after side, instead of the "
+    "history kept beside the state.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print before, after and changes as JSON.")
+@click.option("--wide", is_flag=True, help="Do not fit the table to the terminal.")
 @click.argument("view", type=click.Choice(VIEWS))
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 @click.pass_context
@@ -56,34 +69,70 @@ def whatif(
     ctx: click.Context,
     assignments: tuple[str, ...],
     rederive_factors: bool,
+    history_file: str | None,
+    as_json: bool,
+    wide: bool,
     view: str,
     args: tuple[str, ...],
 ) -> None:
-    """Show a view as it would be with config keys changed; nothing is written.
+    """Compare a view under the current config and with config keys changed; nothing is written.
 
     \b
     Examples:
       fs whatif --set accountant.priority_halflife=3600 userprio --config sample_configs/pool.toml
       fs whatif --set 'groups."group_physics".quota=300' quota
       fs whatif --set priority.fairshare=classic sshare -a -l
-    Dotted keys are the config's (DESIGN §3); quote group names that contain dots.
+    Prints each row's main figures before -> after, its rank change (+3, -1), rows that
+    appear or leave, and a count of what moved ("no differences" when nothing did).
+    Dotted keys are the config's; quote group names that contain dots.
+    A half-life, slot weight, Slurm decay or QOS usage factor revalues recorded usage: for
+    those the after side replays the usage history kept beside the state (or --history).
     Priority factors are read as HTCondor keeps them: a record stores its factor when it
     is first written, so new default/remote/nice-user or group prio_factor values only
     reach records that store none yet (new submitters, old states), not existing ones.
     --rederive-factors reads them as if the new values had always been in force.
     """
-    from fairshare_cli.cli.context import WHATIF_OVERRIDES, WHATIF_REDERIVE
+    from fairshare_cli.cli.context import WHATIF_OVERRIDES, WHATIF_REDERIVE, WHATIF_REPLAY
     from fairshare_cli.cli.main import cli
+    from fairshare_cli.cli.whatif_replay import make_replay, needs_replay
+    from fairshare_cli.core.operations.whatif import compare, diff_json, rows_of
 
     overrides = dict(parse_assignment(a) for a in assignments)
-    argv = list(args)
+    argv = [a for a in args if a != "--json"]
+    as_json = as_json or len(argv) != len(args)
     if view == "negotiate" and "--dry-run" not in argv:
         argv.append("--dry-run")
     command = cli.get_command(ctx, view)
     if command is None:
         raise click.UsageError(f"the {view} view is not available in this version")
+    ctx.meta[WHATIF_REDERIVE] = False
+    ctx.meta[WHATIF_OVERRIDES] = {}
+    ctx.meta[WHATIF_REPLAY] = None
+    before = _view_json(ctx, command, view, argv)
     # The view's options read the overrides from the context they share (ctx.meta).
     ctx.meta[WHATIF_OVERRIDES] = overrides
     ctx.meta[WHATIF_REDERIVE] = rederive_factors
-    with command.make_context(view, argv, parent=ctx) as sub:
+    if history_file is not None or needs_replay(overrides):
+        ctx.meta[WHATIF_REPLAY] = make_replay(history_file)
+    after = _view_json(ctx, command, view, argv)
+    diff = compare(view, rows_of(view, before), rows_of(view, after))
+    if as_json:
+        click.echo(json.dumps(diff_json(diff, before, after), indent=2))
+        return
+    from fairshare_cli.render.whatif import render_diff
+
+    keys = ", ".join(f"{k}={v}" for k, v in overrides.items())
+    render_diff(diff, f"fs {view} with {keys}: before -> after", wide=wide)
+
+
+def _view_json(ctx: click.Context, command: click.Command, view: str, argv: list[str]) -> Any:
+    """Run the view with ``--json`` and return what it printed, parsed."""
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)
+    with (
+        contextlib.redirect_stdout(out),
+        command.make_context(view, [*argv, "--json"], parent=ctx) as sub,
+    ):
         command.invoke(sub)
+    out.flush()
+    return json.loads(raw.getvalue().decode("utf-8"))

@@ -104,6 +104,10 @@ class NegotiatorConfig:
     use_weighted_demand: bool = True
     accept_surplus: bool = False
     autoregroup: bool = False
+    consider_preemption: bool = True
+    #: ``NAME_LIMIT`` by lower-cased name, and ``CONCURRENCY_LIMIT_DEFAULT``.
+    concurrency_limits: Mapping[str, float] = field(default_factory=dict)
+    concurrency_limit_default: float = 2308032.0
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,8 @@ class Job:
     request_memory: int = 0
     requirements: str | None = None
     rank: str | None = None
+    #: HTCondor's ``ConcurrencyLimits`` (``"sw,db:2"``).
+    concurrency_limits: str | None = None
     account: str | None = None
     partition: str | None = None
     qos: str | None = None
@@ -110,6 +112,7 @@ _STR_FIELDS = {
     "accounting_group",
     "requirements",
     "rank",
+    "concurrency_limits",
     "account",
     "partition",
     "qos",

@@ -266,6 +266,7 @@ _REASON_TEXT = {
     "preemption_requirements": "only claimed slots match and PREEMPTION_REQUIREMENTS is false",
     "preemption_rank": "only claimed slots match and their machine RANK prefers the running job",
     "pool_exhausted": "no slot was left",
+    "concurrency_limit": "a concurrency limit it needs was reached",
     "ceiling": "its submitter reached its ceiling",
     "not_reached": "its submitter was not asked for more jobs this cycle",
 }

@@ -88,9 +88,13 @@ def render_diff(
         diff.view if diff.view != "negotiate" else "submitter", overflow="fold", min_width=12
     )
     table.add_column("rank", no_wrap=True, justify="right")
-    for name in diff.figures:
+    # Only the figures that moved somewhere (the first one when only ranks moved): the
+    # table stays narrow enough for a terminal, and numbers are never cut.
+    shown = [n for n in diff.figures if any(n in r.changed for r in diff.rows)]
+    shown = shown or list(diff.figures[:1])
+    for name in shown:
         table.add_column(LABELS.get(name, name), no_wrap=True, justify="right")
     for row in diff.rows:
-        table.add_row(Text(row.key), rank_text(row), *(cell(row, n) for n in diff.figures))
+        table.add_row(Text(row.key), rank_text(row), *(cell(row, n) for n in shown))
     console.print(table)
     console.print(summary(diff), markup=False)

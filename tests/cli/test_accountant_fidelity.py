@@ -314,7 +314,7 @@ def test_whatif_offers_both_factor_readings(
         change = ["--set", "accountant.default_prio_factor=10", *flags]
         result = run("whatif", *change, "userprio", "--allusers", *args, "--json")
         assert result.exit_code == 0, result.stderr
-        rows = json.loads(result.stdout)
+        rows = json.loads(result.stdout)["after"]
         return {r["name"]: r["priority_factor"] for r in rows if not r["is_group"]} | {
             "alice eup": next(r for r in rows if r["name"] == "alice@d")["effective_priority"]
         }

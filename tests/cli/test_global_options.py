@@ -96,7 +96,8 @@ def test_whatif_leaves_no_override_behind(tmp_path: Path, write_config: Any) -> 
 
     def eup(result: Any) -> float:
         assert result.exit_code == 0, result.output
-        rows = {r["name"]: r for r in json.loads(result.output)}
+        doc = json.loads(result.stdout)
+        rows = {r["name"]: r for r in (doc["after"] if isinstance(doc, dict) else doc)}
         return float(rows["alice@example.org"]["effective_priority"])
 
     plain = eup(runner.invoke(cli, view))

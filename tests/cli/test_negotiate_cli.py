@@ -291,3 +291,24 @@ def test_quota_csv_has_the_json_columns(files: Callable[..., list[str]], run: An
         "accept_surplus,in_use,demand"
     )
     assert rows[1].startswith("group_physics,<none>,100.0,,100.0,10.0,0,false,")
+
+
+def test_negotiate_concurrency_limits_and_no_preemption(
+    files: Callable[..., list[str]], run: Any
+) -> None:
+    """``LICENSE_LIMIT = 2`` ("License" in the job, any case): of 3 ``license`` jobs in a
+    pool of 10, two match and the third is refused for the limit; ``consider_preemption``
+    is accepted alongside."""
+    jobs = [{"id": "1.0", "owner": "a", "count": 3, "concurrency_limits": "License"}]
+    extra = "[negotiator]\nconcurrency_limits = { LICENSE = 2 }\nconsider_preemption = false\n"
+    args = files(jobs, extra=extra)
+    result = run("negotiate", "--dry-run", *args, "--json")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert [m["job_id"] for m in doc["matches"]] == ["1.0", "1.1"]
+    assert doc["unmatched"] == [
+        {"job_id": "1.2", "submitter": "a@example.org", "reason": "concurrency_limit"}
+    ]
+    story = run("negotiate", "--dry-run", *args, "--explain", "1.2")
+    assert story.exit_code == 0, story.stderr
+    assert "a concurrency limit it needs was reached" in story.stdout

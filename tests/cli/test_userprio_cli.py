@@ -314,11 +314,17 @@ def test_whatif_changes_view_not_state(
         "--json",
     )
     assert result.exit_code == 0, result.stderr
-    alt = {r["name"]: r["effective_priority"] for r in json.loads(result.stdout)}
+    doc = json.loads(result.stdout)
+    assert {r["name"]: r["effective_priority"] for r in doc["before"]} == base
+    alt = {r["name"]: r["effective_priority"] for r in doc["after"]}
     assert base["alice@example.org"] == pytest.approx(5.25 / 2)
-    # two half-lives; alice's factor (1) was stored when the import wrote her record, so a
-    # new default_prio_factor does not reach her (GetPriorityFactor stores on first read)
-    assert alt["alice@example.org"] == pytest.approx(5.25 / 4)
+    # A half-life revalues the past, so the after side replays the kept history: alice's
+    # 10 slots for a day are two half-lives of 43200 s from 0.5: 10 - 9.5/4 = 7.625 at NOW,
+    # then a day (two half-lives) idle: 7.625/4. Her factor (1) was stored when the import
+    # wrote her record, so the new default_prio_factor does not reach her.
+    assert alt["alice@example.org"] == pytest.approx(7.625 / 4)
+    fields = {(c["key"], c["field"]) for c in doc["changes"]}
+    assert ("alice@example.org", "effective_priority") in fields
     assert state.read_bytes() == before
     bad = run("whatif", "--set", "accountant.priority_halflife=-1", "userprio", *pool)
     assert bad.exit_code == 2

@@ -44,6 +44,33 @@ def test_profiles(write_config: Callable[[str], Path]) -> None:
     assert explicit.accountant.default_prio_factor == 1.0
 
 
+def test_consider_preemption_reaches_the_negotiator(write_config: Callable[[str], Path]) -> None:
+    """``NEGOTIATOR_CONSIDER_PREEMPTION`` defaults to true in both profiles."""
+    from fairshare_cli.core.htcondor.pool import negotiator_knobs
+
+    for profile in ("legacy", "current"):
+        default = load_config(write_config(f'[pool]\ndefaults = "{profile}"\n'))
+        assert negotiator_knobs(default).consider_preemption is True
+    off = load_config(write_config("[negotiator]\nconsider_preemption = false\n"))
+    assert off.negotiator.consider_preemption is False
+    assert negotiator_knobs(off).consider_preemption is False
+
+
+def test_concurrency_limits_config(write_config: Callable[[str], Path]) -> None:
+    """``NAME_LIMIT`` keys ignore case (HTCondor's knobs do); the default is 2308032."""
+    default = load_config(write_config("[pool]\n"))
+    assert default.negotiator.concurrency_limit_default == 2308032
+    assert default.negotiator.concurrency_limits == {}
+    c = load_config(
+        write_config(
+            '[negotiator]\nconcurrency_limits = { SW = 10, "x.y" = 2.5 }\n'
+            "concurrency_limit_default = 4\n"
+        )
+    )
+    assert c.negotiator.concurrency_limits == {"sw": 10.0, "x.y": 2.5}
+    assert c.negotiator.concurrency_limit_default == 4.0
+
+
 def test_durations(write_config: Callable[[str], Path]) -> None:
     c = load_config(
         write_config(
@@ -69,6 +96,25 @@ def test_durations(write_config: Callable[[str], Path]) -> None:
         pytest.param("[poool]\n", "did you mean 'pool'", id="unknown-section"),
         pytest.param(
             "[accountant]\npriority_halflife = true\n", "expected a number", id="wrong-type"
+        ),
+        pytest.param(
+            '[negotiator]\nconsider_preemption = "no"\n', "true or false", id="preempt-bool"
+        ),
+        pytest.param(
+            '[negotiator]\nconcurrency_limits = { "bad-name" = 1 }\n',
+            "concurrency_limits.bad-name: expected a limit name",
+            id="limit-name",
+        ),
+        pytest.param(
+            "[negotiator]\nconcurrency_limits = { sw = -1 }\n", "at least 0", id="limit-neg"
+        ),
+        pytest.param(
+            "[negotiator]\nconcurrency_limits = { sw = 1, SW = 2 }\n",
+            "names ignore case",
+            id="limit-dup",
+        ),
+        pytest.param(
+            "[negotiator]\nconcurrency_limits = 5\n", "expected a table", id="limit-table"
         ),
         pytest.param("[accountant]\npriority_halflife = -5\n", "0 or more", id="negative-hl"),
         pytest.param(

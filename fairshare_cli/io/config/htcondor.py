@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from fairshare_cli.core.config import (
@@ -14,8 +14,9 @@ from fairshare_cli.core.config import (
     NegotiatorConfig,
     PoolConfig,
 )
+from fairshare_cli.core.htcondor.concurrency import parse_limits
 from fairshare_cli.core.limits import INT32_MAX, INT64_MAX, INT64_MIN, MAX_POOL_SLOTS
-from fairshare_cli.io.config.reader import Reader
+from fairshare_cli.io.config.reader import Reader, kind
 
 
 def read_pool(top: Reader, file: str) -> PoolConfig:
@@ -85,6 +86,9 @@ def read_negotiator(top: Reader, file: str, prof: Mapping[str, Any]) -> Negotiat
             "use_weighted_demand",
             "accept_surplus",
             "autoregroup",
+            "consider_preemption",
+            "concurrency_limits",
+            "concurrency_limit_default",
         ),
     )
     return NegotiatorConfig(
@@ -112,7 +116,33 @@ def read_negotiator(top: Reader, file: str, prof: Mapping[str, Any]) -> Negotiat
         use_weighted_demand=r.get("use_weighted_demand", r.boolean, d.use_weighted_demand),
         accept_surplus=r.get("accept_surplus", r.boolean, d.accept_surplus),
         autoregroup=r.get("autoregroup", r.boolean, d.autoregroup),
+        consider_preemption=r.get("consider_preemption", r.boolean, d.consider_preemption),
+        concurrency_limits=r.get("concurrency_limits", _limit_table(r), d.concurrency_limits),
+        concurrency_limit_default=r.num(
+            "concurrency_limit_default", d.concurrency_limit_default, lo=0.0
+        ),
     )
+
+
+def _limit_table(r: Reader) -> Callable[[Any, str], dict[str, float]]:
+    """``[negotiator] concurrency_limits = { NAME = N }``: ``NAME_LIMIT`` (names are
+    case-insensitive, as HTCondor's knobs; a name is an attribute name, or two joined by a
+    dot)."""
+
+    def convert(value: Any, key: str) -> dict[str, float]:
+        if not isinstance(value, Mapping):
+            r.fail(f"{key}: expected a table of limit names to numbers, got {kind(value)}")
+        out: dict[str, float] = {}
+        for name, n in value.items():
+            where = f"{key}.{name}"
+            if not parse_limits(name) or parse_limits(name)[0][0] != name.lower():
+                r.fail(f"{where}: expected a limit name (letters, digits, _; one dot at most)")
+            if name.lower() in out:
+                r.fail(f"{where}: the same limit as another key (names ignore case)")
+            out[name.lower()] = r.number(n, where, lo=0.0)
+        return out
+
+    return convert
 
 
 def read_machines(top: Reader, file: str) -> tuple[MachineSpec, ...]:

@@ -55,6 +55,7 @@ class J:
     request_memory: float = 1024
     requirements: str | None = None
     rank: str | None = None
+    concurrency_limits: str | None = None
     slot: str | None = None
     start_time: float | None = None
 

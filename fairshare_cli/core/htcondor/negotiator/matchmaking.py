@@ -234,6 +234,9 @@ class Matchmaker:
         rank group with an acceptable slot wins, ties going to the slot first in the pool.
         """
         # hot: once per job matched or rejected (benchmarks/bench_negotiate.py)
+        if ac.limits and self.state.limits.refuses(ac.limits):
+            # rejectForConcurrencyLimits, before any candidate (the limits are a string)
+            return None, NO_PREEMPTION, "concurrency_limit"
         if ac.groups is None:
             self.candidates.unclaimed(ac)
         groups, keys = ac.groups or [], ac.group_keys

@@ -43,6 +43,7 @@ class PieSpin:
         pie_left: ``pieLeft`` as the spin starts (``calculatePieLeft``): Σ submitter limits.
         capped_group: the group whose quota caps what it takes (``groupAccountingName``);
             None without groups and in the autoregroup round of ``<none>``.
+        preempt: ``NEGOTIATOR_CONSIDER_PREEMPTION``.
     """
 
     number: int
@@ -53,12 +54,13 @@ class PieSpin:
     group_usage: float
     pie_left: float
     capped_group: str | None
+    preempt: bool = True
 
     @property
     def ignore_submitter_limit(self) -> bool:
         """The first spin may go over a submitter's limit for machine-rank preemption
-        (``NEGOTIATOR_CONSIDER_PREEMPTION`` is on)."""
-        return self.number == 1
+        (only when ``NEGOTIATOR_CONSIDER_PREEMPTION`` is on)."""
+        return self.number == 1 and self.preempt
 
 
 class SubmitterLimit(NamedTuple):
@@ -71,12 +73,15 @@ class SubmitterLimit(NamedTuple):
 
 def submitter_limit(spin: PieSpin, eup: float, usage: float) -> SubmitterLimit:
     """A submitter's slice (``calculateSubmitterLimit``): its share of the spin's slot
-    weight total less what it uses, and on unclaimed slots no more than the group has left."""
+    weight total less what it uses, and on unclaimed slots no more than the group has left.
+    Without preemption every slot is an unclaimed one: the limit is the unclaimed limit."""
     share = spin.max_prio / (eup * spin.normal)
     limit = max(0.0, share * spin.slot_weight_total - usage)
     limit_unclaimed = limit
     if spin.capped_group is not None:
         limit_unclaimed = min(limit, max(0.0, spin.group_quota - spin.group_usage))
+    if not spin.preempt:
+        limit = limit_unclaimed
     return SubmitterLimit(limit, limit_unclaimed, share)
 
 
@@ -112,18 +117,25 @@ class Pie:
         tree = self.snap.tree
         autoregroup_round = tree is not None and tree.autoregroup and group_name == ROOT
         capped = None if autoregroup_round else group_name
+        preempt = self.snap.knobs.consider_preemption
         number = 0
         while True:
             number += 1
             state.spins += 1
             group_usage = state.group_usage.get(capped, 0.0) if capped else 0.0
-            if number > 1 and capped is not None and group_usage >= group_quota:
+            if (number > 1 or not preempt) and capped is not None and group_usage >= group_quota:
                 for sub in subs:
                     sub.stop_reason = "group_quota"
                 break
+            if not preempt:  # filter_submitters_no_idle, before the normalization
+                subs[:] = [s for s in subs if s.idle > 0]
             if not subs:
                 break
             spin = self._spin(subs, number, group_quota, group_usage, capped)
+            if not preempt and spin.pie_left <= 0:  # "no slots available to match"
+                for sub in subs:
+                    sub.stop_reason = sub.stop_reason or "submitter_limit"
+                break
             if number == 1:
                 subs.sort(key=lambda s: (s.eup, s.starvation, s.name))
             count_orig = len(subs)
@@ -145,7 +157,10 @@ class Pie:
         max_prio = max(s.eup for s in subs)
         normal = sum(max_prio / s.eup for s in {s.name: s for s in subs}.values())
         total = min(self.snap.pool_weight, group_quota)
-        spin = PieSpin(number, max_prio, normal, total, group_quota, group_usage, 0.0, capped)
+        preempt = self.snap.knobs.consider_preemption
+        spin = PieSpin(
+            number, max_prio, normal, total, group_quota, group_usage, 0.0, capped, preempt
+        )
         usage = self.state.usage
         pie_left = 0.0
         for sub in subs:
@@ -164,7 +179,7 @@ class Pie:
         halted = False
         for sub in subs:
             if not halted and (
-                spin.number > 1
+                not spin.ignore_submitter_limit
                 and spin.capped_group is not None
                 and state.group_usage.get(spin.capped_group, 0.0) >= spin.group_quota
             ):
@@ -231,6 +246,11 @@ class Pie:
         # hot: once per job matched or rejected (benchmarks/bench_negotiate.py)
         sub = turn.sub
         limited = False
+        # without preemption and slot weights, a limit refusal ends the turn ("Hit
+        # submitter limit: done negotiating")
+        done_at_limit = not (
+            self.snap.knobs.consider_preemption or self.snap.knobs.use_slot_weights
+        )
         rejected: dict[object, str] = {}
         for run in sub.runs:
             if not run.left:
@@ -250,9 +270,13 @@ class Pie:
                 if slot is None:
                     limited = self._rejected(turn, run, ac, reason, group_name) or limited
                     rejected[run.skip_key] = reason
+                    if limited and done_at_limit:
+                        return True, pie_left
                     break
                 self.explainer.matching = ac.matching_slots
                 cost = self._record_match(sub, job_id, slot, tier, group_name)
+                if ac.limits:  # Accountant::AddMatch: IncrementLimits
+                    self.state.limits.add(ac.limits)
                 run.advance()
                 turn.used += cost
                 if slot.claim is None:

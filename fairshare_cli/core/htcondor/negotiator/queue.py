@@ -13,6 +13,7 @@ from typing import Any
 
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.htcondor.classads import Ad, Evaluator
+from fairshare_cli.core.htcondor.concurrency import Limits, parse_limits
 from fairshare_cli.core.htcondor.negotiator.claimed import ClaimedList
 from fairshare_cli.core.htcondor.negotiator.common import id_key, split_id
 from fairshare_cli.core.htcondor.negotiator.results import (
@@ -71,11 +72,22 @@ class AutoCluster:
     found on first use; ``ptr`` skips the unclaimed candidate groups already used up.
     """
 
-    __slots__ = ("ad", "claimed", "group_keys", "groups", "index", "matching_slots", "ptr")
+    __slots__ = (
+        "ad",
+        "claimed",
+        "group_keys",
+        "groups",
+        "index",
+        "limits",
+        "matching_slots",
+        "ptr",
+    )
 
-    def __init__(self, index: int, ad: Ad) -> None:
+    def __init__(self, index: int, ad: Ad, limits: Limits = ()) -> None:
         self.index = index
         self.ad = ad
+        #: the jobs' ``ConcurrencyLimits`` (a significant attribute: one string per cluster)
+        self.limits = limits
         self.groups: list[list[Any]] | None = None
         self.group_keys: list[tuple[float, ...]] = []
         self.claimed: ClaimedList | None = None
@@ -247,15 +259,17 @@ def group_queue(
         lowered: dict[str, object] | None = None
         if sig_attrs:
             lowered = {k.lower(): v for k, v in job_values(job, submitter).items()}
+        limits = parse_limits(job.concurrency_limits) if job.concurrency_limits else ()
         key: tuple[object, ...] = (
             job.requirements or "true",
             job.rank or "0",
             tuple(lowered.get(a) for a in sig_attrs) if lowered else (),
             submitter if need_submitter else None,
+            limits,
         )
         ac = ac_by_key.get(key)
         if ac is None:
-            ac = AutoCluster(len(autoclusters), job_ad(ev, job, submitter))
+            ac = AutoCluster(len(autoclusters), job_ad(ev, job, submitter), limits)
             autoclusters.append(ac)
             ac_by_key[key] = ac
         per_sub.setdefault(submitter, []).append((order_key(job, legacy), ac, batch))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +49,9 @@ class NegotiatorKnobs:
     pre_job_rank: str | None = None
     post_job_rank: str | None = None
     use_weighted_demand: bool = True
+    consider_preemption: bool = True
+    concurrency_limits: Mapping[str, float] = field(default_factory=dict)
+    concurrency_limit_default: float = 2308032.0
     quotas: QuotaKnobs = field(default_factory=QuotaKnobs)
 
 

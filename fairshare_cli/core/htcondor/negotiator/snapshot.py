@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.htcondor.classads import Ad, Evaluator
+from fairshare_cli.core.htcondor.concurrency import LimitCounts, parse_limits
 from fairshare_cli.core.htcondor.groups import ROOT, GroupTree, assign_quotas, assigned_group
 from fairshare_cli.core.htcondor.negotiator.queue import (
     JOB_NAMES,
@@ -83,6 +84,9 @@ class Snapshot:
         slot_class: pool index of a slot -> its class.
         pool_weight: Σ slot weights (slot count without slot weights), before any match.
         min_weight: the smallest slot weight (``minSlotWeight``).
+        limit_counts: the concurrency limits the claims hold as the cycle starts.
+        matchable: how many slots a job may be matched to (every slot, or only the
+            unclaimed ones when ``consider_preemption`` is off).
         submitters: the queue, by submitter name: each one's idle jobs as runs in job
             order. The runs' positions, stop reasons and summaries are the pie spins' to
             change (see :mod:`.pie`).
@@ -114,6 +118,7 @@ class Snapshot:
         self.unclaimed_per_submitter = any(r in SUBMITTER_ATTRS for r in self.refs)
         self.all_refs = frozenset(refs | preempt_refs)
         self._build_slots(machines, list(inputs.claims), running)
+        self.limit_counts = self._claimed_limits(running)
         self.autoclusters, queued, self.demand = group_queue(
             idle, running.values(), self.ev, self.refs, inputs.submitter_of, knobs
         )
@@ -210,6 +215,16 @@ class Snapshot:
             cls.slots.append(slot)
         self._weigh_pool()
 
+    def _claimed_limits(self, running: dict[str, Job]) -> LimitCounts:
+        """The concurrency limits the claims hold as the cycle starts (``LoadLimits``)."""
+        knobs = self.knobs
+        counts = LimitCounts(knobs.concurrency_limits, knobs.concurrency_limit_default)
+        for slot in self.slots:
+            job = running.get(slot.claim.job_id) if slot.claim is not None else None
+            if job is not None and job.concurrency_limits:
+                counts.add(parse_limits(job.concurrency_limits))
+        return counts
+
     def _weigh_pool(self) -> None:
         """Slot classes by slot, the pool's weight and its smallest slot weight."""
         self.slot_class: dict[int, SlotClass] = {}
@@ -222,6 +237,13 @@ class Snapshot:
         self.min_weight = min(weights) if (weights and use_weights) else 1.0
         self.unclaimed_classes = [c for c in self.classes if not c.claimed]
         self.claimed_classes = [c for c in self.classes if c.claimed]
+        if not self.knobs.consider_preemption:
+            # trimStartdAds_PreemptionLogic: claimed slots leave the cycle's candidates
+            # (after the pool's weight and smallest weight were taken, untrimmed)
+            self.claimed_classes = []
+        self.matchable = sum(len(c.slots) for c in self.unclaimed_classes) + sum(
+            len(c.slots) for c in self.claimed_classes
+        )
 
     def _claimed_values(
         self, spec: MachineSpec, slot: Slot, claim: Claim, running: dict[str, Job]

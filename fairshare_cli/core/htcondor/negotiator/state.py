@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fairshare_cli.core.htcondor.concurrency import LimitCounts
 from fairshare_cli.core.htcondor.groups import ROOT
 from fairshare_cli.core.htcondor.negotiator.results import Match
 from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
@@ -19,6 +20,7 @@ class CycleState:
             group quotas).
         matches: the matches so far, in order.
         available: slots not matched yet.
+        limits: the accountant's concurrency-limit counts, matches included.
         spins: pie spins so far, over every group.
     """
 
@@ -26,6 +28,7 @@ class CycleState:
         "available",
         "group_quota",
         "group_usage",
+        "limits",
         "matches",
         "negotiating_group",
         "spins",
@@ -38,5 +41,8 @@ class CycleState:
         self.group_quota: dict[str, float] = {}
         self.negotiating_group = ROOT
         self.matches: list[Match] = []
-        self.available = len(snap.slots)
+        self.available = snap.matchable
+        start = snap.limit_counts
+        self.limits = LimitCounts(start.maxima, start.default)
+        self.limits.counts = dict(start.counts)
         self.spins = 0

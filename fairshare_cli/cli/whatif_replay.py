@@ -1,0 +1,100 @@
+"""``fs whatif`` replay: the state rebuilt from the usage history under the changed config.
+
+A half-life, a slot weight, a Slurm decay or usage factor changes how the recorded past is
+valued, but the state keeps usage already valued (decayed to its last update): changing
+the key and reading the same state would show no difference. So for such keys the
+"after" side replays the kept usage history (the store beside the state, or
+``--history FILE``) into a fresh copy of the state's models, under the changed config.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import click
+
+from fairshare_cli.core.config import Config
+from fairshare_cli.core.state import State
+from fairshare_cli.core.usage import UsageRecord
+
+#: Keys whose change revalues recorded usage (the "after" side replays the history).
+REPLAY_KEYS = (
+    r"accountant\.priority_halflife",
+    r"negotiator\.(use_slot_weights|slot_weight)",
+    r"priority\.(decay_halflife|calc_period|usage_reset_period|enforce_limits)",
+    r'qos\.("[^"]*"|[^.]+)\.usage_factor',
+)
+_REPLAY = re.compile("|".join(f"(?:{k})" for k in REPLAY_KEYS))
+
+Replay = Callable[[Config, State, float, Path], State]
+
+
+def needs_replay(overrides: Mapping[str, Any]) -> list[str]:
+    """The changed keys that revalue the recorded past."""
+    return [k for k in overrides if _REPLAY.fullmatch(k)]
+
+
+def make_replay(history_file: str | None) -> Replay:
+    """The replay ``load_env`` applies to the "after" state (``--history`` or the store)."""
+
+    def replay(config: Config, state: State, now: float, state_path: Path) -> State:
+        if history_file is not None:
+            from fairshare_cli.io.history import read_records
+
+            return _rebuild(config, state, now, lambda: read_records(history_file), history_file)
+        return _from_store(config, state, now, state_path)
+
+    return replay
+
+
+def _rebuild(
+    config: Config,
+    state: State,
+    now: float,
+    records: Callable[[], Iterable[UsageRecord]],
+    label: str,
+) -> State:
+    from fairshare_cli.core.operations.import_usage import import_usage
+
+    rebuilt, _ = import_usage(config, state, now, records, label=label, rebuild=True)
+    return rebuilt
+
+
+def _from_store(config: Config, state: State, now: float, state_path: Path) -> State:
+    from fairshare_cli.io.usage_store import SECTION, marks_of, open_store, store_path
+
+    marks = marks_of(state.section(SECTION))
+    path = store_path(state_path)
+    with open_store(path, create=False) as store:
+        if store is None or marks.records == 0:
+            click.echo(
+                f"fs: note: no usage history is kept beside {state_path} (imports keep one "
+                "from now on); the after view revalues nothing: pass --history FILE",
+                err=True,
+            )
+            return state
+        first = store.first_start(marks)
+        recorded = _first_recorded_use(state)
+        if first is not None and recorded is not None and recorded < first:
+            from fairshare_cli.render.formats import iso
+
+            click.echo(
+                f"fs: note: the kept usage history starts at {iso(first)}, after the "
+                f"recorded usage (from {iso(recorded)}); older usage is not replayed",
+                err=True,
+            )
+        return _rebuild(config, state, now, lambda: store.records(marks), str(path))
+
+
+def _first_recorded_use(state: State) -> float | None:
+    records = (state.section("accountant") or {}).get("records", {})
+    begins = [
+        r.get("begin_usage_time", 0.0)
+        for r in records.values()
+        if isinstance(r, dict) and isinstance(r.get("begin_usage_time"), (int, float))
+    ]
+    begins = [b for b in begins if b > 0]
+    return min(begins) if begins else None

@@ -1,0 +1,75 @@
+"""Concurrency limits: the job's ``ConcurrencyLimits`` against the accountant's counts.
+
+Mirrors ``ParseConcurrencyLimit`` (``src/condor_utils/NegotiationUtils.cpp``),
+``Accountant::GetLimitMax``/``LoadLimits``/``IncrementLimits`` and
+``Matchmaker::rejectForConcurrencyLimits`` (``src/condor_negotiator.V6``): the string is
+lower-cased and split on commas and white space; each token is ``name`` or
+``name:amount`` (an amount that is not above 0, or not a number, counts 1); a name is an
+attribute name, or two joined by one dot (a sub-limit), and tokens with any other name are
+ignored. A limit's maximum is ``NAME_LIMIT``, else ``CONCURRENCY_LIMIT_DEFAULT`` (2308032).
+Claims already running count against their limits; each match adds to them (preempting a
+claim does not give its limits back within the cycle: the accountant never decrements).
+A job is refused when any of its limits would go over its maximum.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+#: ``CONCURRENCY_LIMIT_DEFAULT``'s default (``Accountant::GetLimitMax``).
+DEFAULT_LIMIT_MAX = 2308032.0
+
+_SPLIT = re.compile(r"[,\s]+")
+_ATTR = re.compile(r"[a-z_][a-z0-9_]*\Z")
+_FLOAT_PREFIX = re.compile(r"\s*[+-]?(?:\d+\.?\d*(?:e[+-]?\d+)?|\.\d+(?:e[+-]?\d+)?|inf|nan)")
+
+#: A job's limits: (lower-cased name, increment) for each valid token, in order.
+Limits = tuple[tuple[str, float], ...]
+
+
+def _strtod(text: str) -> float:
+    """C ``strtod``: the longest number at the start of ``text``, else 0."""
+    m = _FLOAT_PREFIX.match(text)
+    return float(m.group(0)) if m else 0.0
+
+
+def parse_limits(text: str) -> Limits:
+    """The valid tokens of a ``ConcurrencyLimits`` string (``ParseConcurrencyLimit``)."""
+    out: list[tuple[str, float]] = []
+    for token in _SPLIT.split(text.lower()):
+        if not token:
+            continue
+        name, sep, amount = token.partition(":")
+        increment = _strtod(amount) if sep else 1.0
+        if not increment > 0:
+            increment = 1.0
+        if all(_ATTR.match(part) for part in name.split(".", 1)):
+            out.append((name, increment))
+    return tuple(out)
+
+
+class LimitCounts:
+    """The accountant's concurrency-limit counts and maxima for one cycle."""
+
+    __slots__ = ("counts", "default", "maxima")
+
+    def __init__(self, maxima: Mapping[str, float], default: float) -> None:
+        self.maxima = {k.lower(): float(v) for k, v in maxima.items()}
+        self.default = default
+        self.counts: dict[str, float] = {}
+
+    def add(self, limits: Limits) -> None:
+        """``IncrementLimits``: a claim or a match holds these limits."""
+        counts = self.counts
+        for name, inc in limits:
+            counts[name] = counts.get(name, 0.0) + inc
+
+    def refuses(self, limits: Limits) -> bool:
+        """``rejectForConcurrencyLimits``: some limit would go over its maximum."""
+        counts, maxima, default = self.counts, self.maxima, self.default
+        for name, inc in limits:
+            count = counts.get(name, 0.0)
+            if count < 0 or count + inc > maxima.get(name, default):
+                return True
+        return False
