@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 import click
@@ -14,10 +14,21 @@ from fairshare_cli.core.timestr import TimeStringError, time_str2secs
 from fairshare_cli.errors import InputError
 
 if TYPE_CHECKING:
-    from fairshare_cli.core.jobs import Job
+    from fairshare_cli.core.batches import JobBatch
     from fairshare_cli.core.operations.negotiate import CycleInputs
+    from fairshare_cli.core.operations.simulate import SimRow
 
-FIELDS = ("time", "kind", "name", "slots", "effective_priority", "quota", "fairshare")
+FIELDS = (
+    "time",
+    "kind",
+    "name",
+    "slots",
+    "effective_priority",
+    "quota",
+    "fairshare",
+    "pending",
+    "capacity",
+)
 
 
 def duration(text: str, what: str) -> float:
@@ -66,6 +77,18 @@ def duration(text: str, what: str) -> float:
     metavar="PNG",
     help="Also draw slots held and effective priorities over time (matplotlib).",
 )
+@click.option(
+    "--scheduler",
+    type=click.Choice(["htcondor", "slurm"]),
+    default="htcondor",
+    show_default=True,
+    help="Negotiation cycles (htcondor) or multifactor priority order on nodes (slurm).",
+)
+@click.option(
+    "--backfill",
+    is_flag=True,
+    help="With --scheduler slurm: Slurm's backfill for jobs with time limits.",
+)
 @output_options
 @common_options
 @pass_options
@@ -75,6 +98,8 @@ def simulate(
     until: str,
     cycle: str,
     plot: str | None,
+    scheduler: str,
+    backfill: bool,
 ) -> None:
     """Run negotiation cycles forward over a workload and show who holds what.
 
@@ -82,19 +107,19 @@ def simulate(
     Examples:
       fs simulate --workload sample_configs/workload.json --until 6:00:00 --cycle 600
       fs simulate --workload jobs.json --until 2-0 --cycle 300 --json
+      fs simulate --workload jobs.json --scheduler slurm --backfill --until 1-0
     Starts from the state at --now: its queue, claims and priorities. Each cycle, jobs
     whose run_time is up finish, workload jobs whose submit_time has come are queued, and
-    one negotiation cycle is committed. One row per cycle and submitter, group and Slurm
-    user. The state file is not changed.
+    one negotiation cycle is committed (with --scheduler slurm: pending jobs start in
+    multifactor priority order on their partitions' nodes). One row per cycle and
+    submitter, group, Slurm user and the pool. The state file is not changed.
     """
     from fairshare_cli.cli.htcondor_inputs import load_inputs
     from fairshare_cli.core.operations.simulate import (
         SimWindow,
-        simulate_rows_json,
-        slurm_fairshare_of,
+        slurm_series_of,
     )
     from fairshare_cli.core.operations.simulate import simulate as run
-    from fairshare_cli.render.formats import Time, emit_rows
 
     span = duration(until, "--until")
     step = duration(cycle, "--cycle")
@@ -102,7 +127,11 @@ def simulate(
         raise InputError(
             f"--until {until} / --cycle {cycle} is over 100,000 cycles; use a longer --cycle"
         )
+    if backfill and scheduler != "slurm":
+        raise click.UsageError("--backfill needs --scheduler slurm")
     env = load_env(opts)
+    if scheduler == "slurm" and not env.config.accounts:
+        raise InputError(f"{env.config.path}: --scheduler slurm needs [accounts] in the config")
     inputs = load_inputs(env, None)
     if env.config.accounts:
         from fairshare_cli.core.slurm.usage import usage_from_json
@@ -117,57 +146,118 @@ def simulate(
         inputs.jobs,
         jobs_in,
         SimWindow(env.now, span, step),
-        slurm_fairshare=slurm_fairshare_of(env.config, env.state.section("slurm")),
+        slurm=slurm_series_of(env.config, env.state.section("slurm")),
         progress=progress,
+        scheduler=scheduler,
+        backfill=backfill,
     )
-    rows = simulate_rows_json(result.rows)
-    for r in rows:
-        r["time"] = Time(r["time"])
     if plot:
         from fairshare_cli.io.plot import plot_simulation
 
         plot_simulation(result.rows, plot)
     fmt = opts.output
     if fmt != "table":
-        emit_rows(rows, FIELDS, fmt)
+        _emit(result.rows, fmt)
         return
     click.echo(_table(result.rows), nl=False)
     if plot:
         click.echo(f"Plot written to {plot}", err=True)
+    elif sys.stdout.isatty():
+        from fairshare_cli.render.sim_chart import spark_chart
+
+        click.echo("\n" + spark_chart(result.rows), nl=False)
 
 
-def _read_workload(env: Env, inputs: CycleInputs, workload: str | None) -> list[Job]:
-    """The workload's jobs, checked against the queue and the config.
+def _read_workload(env: Env, inputs: CycleInputs, workload: str | None) -> list[JobBatch]:
+    """The workload's jobs (a ``count`` object stays one batch), checked against the queue
+    and the config.
 
     Raises:
         InputError: a job id already queued, a bad expression or group, an unknown QOS.
     """
     from fairshare_cli.core.htcondor.pool import check_jobs
-    from fairshare_cli.core.jobs import parse_jobs
-    from fairshare_cli.io.jobs import load_job_objects
+    from fairshare_cli.io.jobs import batches_from_objects, load_job_objects
 
-    jobs_in = parse_jobs(load_job_objects(workload), workload) if workload else []
-    known = {j.id for j in inputs.jobs}
-    clash = next((j.id for j in jobs_in if j.id in known), None)
+    batches = batches_from_objects(load_job_objects(workload), workload) if workload else []
+    firsts = [b.job for b in batches]
+    clash = _first_known(batches, {j.id for j in inputs.jobs})
     if clash is not None:
         raise InputError(f"{workload}: job {clash} is already in the state's queue")
     if workload:
-        check_jobs(jobs_in, env.config, workload)
+        check_jobs(firsts, env.config, workload)
     if env.config.accounts:
         # Finished work is charged to Slurm with its QOS usage factor: refuse an unknown
         # QOS here, naming the job, rather than as an anonymous usage record later.
-        for source, jobs in ((inputs.jobs_source, inputs.jobs), (workload, jobs_in)):
+        for source, jobs in ((inputs.jobs_source, inputs.jobs), (workload, firsts)):
             for job in jobs:
                 if job.qos and job.qos != "normal" and job.qos not in env.config.qos:
                     raise InputError(f'{source}: job {job.id}: unknown QOS "{job.qos}"')
-    return jobs_in
+    return batches
+
+
+def _first_known(batches: list[JobBatch], known: set[str]) -> str | None:
+    """The first workload job id already in ``known`` (batches are never expanded)."""
+    by_cluster: dict[str, list[str]] = {}
+    for job_id in known:
+        by_cluster.setdefault(job_id.partition(".")[0], []).append(job_id)
+    for batch in batches:
+        found = [j for j in by_cluster.get(batch.job.id.partition(".")[0], ()) if batch.holds(j)]
+        if found:
+            return min(found, key=lambda j: (len(j), j))
+    return None
 
 
 def _progress() -> Callable[[float], None]:
+    """A one-line progress bar on stderr with an estimate of the time left."""
+    import time
+
+    began = time.monotonic()
+    width = 30
+
     def show(fraction: float) -> None:
-        click.echo(f"\rsimulating: {fraction:6.1%}", err=True, nl=fraction >= 1.0)
+        spent = time.monotonic() - began
+        left = spent * (1 - fraction) / fraction if fraction > 0 else 0.0
+        done = int(width * fraction)
+        bar = "#" * done + "-" * (width - done)
+        eta = f"{int(left // 60)}:{int(left % 60):02d} left" if fraction < 1 else "done"
+        click.echo(f"\rsimulating [{bar}] {fraction:6.1%}  {eta:>10}", err=True, nl=fraction >= 1)
 
     return show
+
+
+def _emit(rows: Sequence[SimRow], fmt: str) -> None:
+    """Rows as json, ndjson or csv, written as they are converted (a long run's rows are
+    never all held twice); the bytes are those of ``emit_rows``."""
+    import csv
+    import json
+
+    from fairshare_cli.core.operations.simulate import simulate_rows_json
+    from fairshare_cli.render.formats import Time, jsonable
+
+    def picked() -> Iterator[dict[str, object]]:
+        for k in range(0, len(rows), 1000):
+            for r in simulate_rows_json(rows[k : k + 1000]):
+                r["time"] = Time(r["time"])
+                yield {c: jsonable(r[c]) for c in FIELDS}
+
+    out = sys.stdout
+    if fmt == "json":
+        first = True
+        out.write("[")
+        for r in picked():
+            out.write(
+                ("\n  " if first else ",\n  ") + json.dumps(r, indent=2).replace("\n", "\n  ")
+            )
+            first = False
+        out.write("]\n" if first else "\n]\n")
+    elif fmt == "ndjson":
+        for r in picked():
+            out.write(json.dumps(r) + "\n")
+    else:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(FIELDS)
+        for r in picked():
+            writer.writerow(["" if v is None else v for v in r.values()])
 
 
 def _table(rows: Sequence[object]) -> str:
@@ -175,18 +265,19 @@ def _table(rows: Sequence[object]) -> str:
     from fairshare_cli.core.operations.simulate import SimRow
     from fairshare_cli.render.formats import iso
 
-    def num(x: float | None, spec: str) -> str:
+    def num(x: float | int | None, spec: str) -> str:
         return "" if x is None else format(x, spec)
 
     lines = [
         f"{'Time':<20} {'Kind':<10} {'Name':<36} {'Slots':>8} {'EffPrio':>12} "
-        f"{'Quota':>9} {'FairShare':>9}"
+        f"{'Quota':>9} {'FairShare':>9} {'Pending':>8} {'Capacity':>8}"
     ]
     for r in rows:
         assert isinstance(r, SimRow)
         lines.append(
             f"{iso(r.time) or '':<20} {r.kind:<10} {r.name:<36} {r.slots:>8.0f} "
             f"{num(r.effective_priority, '12.2f'):>12} {num(r.quota, '9.2f'):>9} "
-            f"{num(r.fairshare, '9.6f'):>9}".rstrip()
+            f"{num(r.fairshare, '9.6f'):>9} {num(r.pending, '8d'):>8} "
+            f"{num(r.capacity, '8.0f'):>8}".rstrip()
         )
     return "\n".join(lines) + "\n"

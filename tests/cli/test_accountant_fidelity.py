@@ -105,7 +105,11 @@ def test_simulate_sees_an_end_at_the_next_cycle(
         "--json",
     )
     assert result.exit_code == 0, result.stderr
-    rows = [(r["slots"], r["effective_priority"]) for r in json.loads(result.stdout)]
+    rows = [
+        (r["slots"], r["effective_priority"])
+        for r in json.loads(result.stdout)
+        if r["kind"] == "submitter"
+    ]
     p13 = 2 - 1.5 * 0.5 ** (1 / 24)
     p14 = 2 - 1.5 * 0.5 ** (2 / 24)
     assert [s for s, _ in rows] == [2.0, 2.0, 0.0, 0.0]

@@ -51,6 +51,9 @@ def test_two_users_share_four_slots(
         for r in rows
         if r["kind"] == "submitter"
     ]
+    assert {
+        r["pending"] for r in rows if r["kind"] == "submitter" and r["time"] == rows[0]["time"]
+    } == {2}
     one_h = 2 - 1.5 * 0.5 ** (1 / 24)  # two slots for an hour from 0.5, half-life a day
     two_h = 2 - 1.5 * 0.5 ** (2 / 24)
     assert [(t, n, s) for t, n, s, _ in subs] == [
@@ -70,7 +73,16 @@ def test_two_users_share_four_slots(
         "effective_priority",
         "quota",
         "fairshare",
+        "pending",
+        "capacity",
     }
+    pool = [r for r in rows if r["kind"] == "pool"]
+    # 4 slots, 8 jobs: 4 run and 4 wait for the first hour, all 8 are done at the third
+    assert [(r["slots"], r["capacity"], r["pending"]) for r in pool] == [
+        (4.0, 4.0, 4),
+        (4.0, 4.0, 0),
+        (0.0, 4.0, 0),
+    ]
     assert not (tmp_path / "s.json").exists()  # nothing written
 
 
@@ -85,6 +97,8 @@ def test_table_and_bad_durations(args: list[str], run: Callable[..., Any]) -> No
         "EffPrio",
         "Quota",
         "FairShare",
+        "Pending",
+        "Capacity",
     ]
     for bad in (["--until", "1:2:3:4"], ["--cycle", "0"], ["--cycle", "-5"]):
         r = run("simulate", *args, *bad)

@@ -2,40 +2,32 @@
 
 Each cycle at time ``t``: the accountant is updated (``UpdatePriorities``), jobs whose
 ``run_time`` is up are seen to have finished (``CheckMatches``: their slots were charged up
-to ``t``, as HTCondor sees an end at the next cycle, and give back the weight their claim
-was charged), workload jobs whose ``submit_time`` has come join the queue, one negotiation
-cycle runs and its matches are committed (``AddMatch``), and a row per submitter, group
-and Slurm user records what each holds afterwards. Everything is a function of the inputs;
-nothing reads a clock or a file.
+to ``t``, as HTCondor sees an end at the next cycle), workload jobs whose ``submit_time``
+has come join the queue, one negotiation cycle runs and its matches are committed
+(``AddMatch``), and a row per submitter, group and Slurm user records what each holds
+afterwards. Everything is a function of the inputs; nothing reads a clock or a file.
+
+Cost grows with what changes, not with the queue (the queue and its bookkeeping are in
+:mod:`.sim_queue`): idle jobs stay batches (a count, not N objects) until they start,
+finished jobs leave, the jobs that end are popped from a heap, the counts each row needs are
+kept as they change, and the Slurm series charges each cycle's work once
+(:class:`SlurmSeries`). A cycle with no idle job, or with no free slot when no claimed slot
+can be taken, matches nothing and is not negotiated (only without groups, whose round-robin
+times a cycle moves). :mod:`.simulate_reference` keeps the plain loop for tests.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
-from fairshare_cli.core.htcondor import cycle_accounting
-from fairshare_cli.core.htcondor.claims import (
-    NegotiatorState,
-    claim_weight,
-    current_claims,
-    slot_weigher,
-)
-from fairshare_cli.core.htcondor.negotiator import Claim, negotiate_cycle
-from fairshare_cli.core.htcondor.pool import (
-    group_tree,
-    negotiator_knobs,
-    priorities_at,
-    quota_view,
-    submitter_of,
-)
+from fairshare_cli.core.htcondor.claims import NegotiatorState
 from fairshare_cli.core.jobs import Job
-from fairshare_cli.core.operations.negotiate import apply_matches
 from fairshare_cli.core.usage import UsageRecord
 
 
@@ -44,17 +36,25 @@ class SimRow:
     """One entity after one cycle (docs/json.md ``simulate`` fields)."""
 
     time: float
-    kind: str  # "submitter" | "group" | "slurm_user"
+    kind: str  # "submitter" | "group" | "slurm_user" | "pool"
     name: str
     slots: float
     effective_priority: float | None = None
     quota: float | None = None
     fairshare: float | None = None
+    #: idle jobs (submitters and the pool; pending jobs for Slurm users)
+    pending: int | None = None
+    #: the pool's slots (pool rows)
+    capacity: float | None = None
 
 
 @dataclass(frozen=True)
 class SimResult:
-    """All rows in time order, and the final queue, accountant and claims."""
+    """All rows in time order, and the final queue, accountant and claims.
+
+    ``jobs`` is the live queue at the end (idle batches, then running jobs): finished jobs
+    have left it.
+    """
 
     rows: tuple[SimRow, ...]
     jobs: tuple[Job, ...]
@@ -71,9 +71,6 @@ def cycle_times(start: float, until: float, cycle: float) -> list[float]:
     return [start + k * cycle for k in range(n + 1)]
 
 
-SlurmFairshare = Callable[[Sequence[UsageRecord], float], Mapping[str, float]]
-
-
 @dataclass(frozen=True)
 class SimWindow:
     """When the simulation runs: from ``start``, a cycle every ``cycle`` seconds, until
@@ -84,16 +81,18 @@ class SimWindow:
     cycle: float
 
 
-def simulate(
+def simulate(  # noqa: PLR0913  the library API: six inputs, then keyword options
     config: Config,
     accountant: acct.AccountantState,
     negotiator: NegotiatorState,
-    queue: Sequence[Job],
-    workload: Sequence[Job],
+    queue: Sequence[Job | JobBatch],
+    workload: Sequence[Job | JobBatch],
     window: SimWindow,
     *,
-    slurm_fairshare: SlurmFairshare | None = None,
+    slurm: SlurmSeries | None = None,
     progress: Callable[[float], None] | None = None,
+    scheduler: str = "htcondor",
+    backfill: bool = False,
 ) -> SimResult:
     """Run cycles from ``window.start`` every ``window.cycle`` seconds until the end.
 
@@ -102,192 +101,68 @@ def simulate(
         accountant: the accountant at the start.
         negotiator: claims and round-robin times at the start.
         queue: the jobs already in the queue (running ones keep their slots).
-        workload: jobs to submit at their ``submit_time`` (none: at the start); a job with
-            ``run_time`` finishes that long after it starts.
+        workload: jobs (or batches of identical jobs) to submit at their ``submit_time``
+            (none: at the start); a job with ``run_time`` finishes that long after it starts.
         window: start, length and cycle interval.
-        slurm_fairshare: given the usage records of the work done so far and a time, the
-            Slurm fair-share factor per user (None: no ``slurm_user`` rows).
+        slurm: the Slurm usage the simulated work is charged to (None: no ``slurm_user``
+            rows); see :func:`slurm_series_of`.
         progress: called with the fraction done after each cycle.
+        scheduler: ``"htcondor"`` (negotiation cycles) or ``"slurm"`` (multifactor
+            priority order on the partitions' nodes, :mod:`.sim_slurm`; needs ``slurm``).
+        backfill: with ``"slurm"``, Slurm's backfill for jobs with time limits.
 
     Returns:
-        The rows of every cycle and the final state.
+        The rows of every cycle and the final state (with ``"slurm"``, the accountant and
+        negotiator as they came in, and no jobs).
+
+    Raises:
+        ValueError: ``"slurm"`` without a Slurm series.
     """
-    sim = _Simulation(config, accountant, negotiator, queue, workload, window.start)
+    from fairshare_cli.core.operations.sim_queue import SimQueue
+
+    if scheduler == "slurm":
+        if slurm is None:
+            raise ValueError("the slurm scheduler needs accounts (a Slurm series)")
+        return _simulate_slurm(
+            config, slurm, queue, workload, window, progress, backfill, (accountant, negotiator)
+        )
+
+    sim = SimQueue(config, accountant, negotiator, queue, workload, window.start, slurm)
     rows: list[SimRow] = []
     times = cycle_times(window.start, window.until, window.cycle)
     for k, t in enumerate(times):
         sim.finish_jobs(t)
         sim.submit_due(t)
         sim.negotiate(t)
-        rows.extend(sim.rows(t, slurm_fairshare))
+        rows.extend(sim.rows(t))
         if progress is not None:
             progress((k + 1) / len(times))
-    return SimResult(tuple(rows), tuple(sim.jobs), sim.accountant, sim.negotiator, len(times))
+    return SimResult(tuple(rows), sim.live_jobs(), sim.accountant, sim.negotiator(), len(times))
 
 
-def _held_weight(
-    job: Job, held: Mapping[str, Claim], weigh: Callable[[str, float], float], start: float
-) -> float:
-    """The weight a finishing job gives back: its claim's, else its slot's, else 1.0."""
-    claim = held.get(job.id)
-    if claim is not None:
-        return claim_weight(claim, weigh)
-    if job.slot:
-        return weigh(job.slot, job.start_time if job.start_time is not None else start)
-    return 1.0
+def _simulate_slurm(
+    config: Config,
+    slurm: SlurmSeries,
+    queue: Sequence[Job | JobBatch],
+    workload: Sequence[Job | JobBatch],
+    window: SimWindow,
+    progress: Callable[[float], None] | None,
+    backfill: bool,
+    htcondor: tuple[acct.AccountantState, NegotiatorState],
+) -> SimResult:
+    from fairshare_cli.core.operations.sim_slurm import SlurmSim
 
-
-class _Simulation:
-    """The state a simulation carries from cycle to cycle."""
-
-    def __init__(
-        self,
-        config: Config,
-        accountant: acct.AccountantState,
-        negotiator: NegotiatorState,
-        queue: Sequence[Job],
-        workload: Sequence[Job],
-        start: float,
-    ) -> None:
-        self.config = config
-        self.accountant = accountant
-        self.negotiator = negotiator
-        self.start = start
-        self.name_of = submitter_of(config)
-        self.weigh = slot_weigher(config)
-        self.tree = group_tree(config)
-        self.knobs = negotiator_knobs(config)
-        self.jobs: list[Job] = list(queue)
-        self.pending = sorted(workload, key=lambda j: (self._submitted(j), j.cluster_proc))
-        #: job id -> (job, start, end): the work done, for Slurm's usage
-        self.ran: dict[str, tuple[Job, float, float | None]] = {}
-        self.seen: set[str] = set()  # submitters keep a row (0 slots) once they have appeared
-
-    def _submitted(self, job: Job) -> float:
-        return job.submit_time if job.submit_time is not None else self.start
-
-    def finish_jobs(self, t: float) -> None:
-        """``UpdatePriorities`` at ``t``, then ``CheckMatches`` sees the jobs whose run time is
-        up: their slots were charged up to ``t`` (HTCondor sees an end at the next cycle),
-        and each gives back the weight its claim was charged."""
-        self.accountant = cycle_accounting.update_priorities(self.accountant, self.config, t)
-        ending = []
-        for i, job in enumerate(self.jobs):
-            if job.status == "running" and job.run_time is not None:
-                began = job.start_time if job.start_time is not None else self.start
-                if began + job.run_time <= t:
-                    ending.append((began + job.run_time, i))
-        held = {c.job_id: c for c in self.negotiator.claims.values()} if ending else {}
-        for end, i in sorted(ending):
-            job = self.jobs[i]
-            weight = _held_weight(job, held, self.weigh, self.start)
-            self.accountant = cycle_accounting.remove_match_at(
-                self.accountant, self.config, self.name_of(job), weight, t, t
-            )
-            self.jobs[i] = replace(job, status="completed")
-            if job.id in self.ran:
-                self.ran[job.id] = (self.ran[job.id][0], self.ran[job.id][1], end)
-
-    def submit_due(self, t: float) -> None:
-        """Workload jobs whose submit time has come join the queue."""
-        pending = self.pending
-        while pending and self._submitted(pending[0]) <= t:
-            job = pending.pop(0)
-            self.jobs.append(
-                replace(
-                    job, status="idle", slot=None, start_time=None, submit_time=self._submitted(job)
-                )
-            )
-
-    def negotiate(self, t: float) -> None:
-        """One negotiation cycle at ``t``, committed (``AddMatch``, preemptions released)."""
-        config = self.config
-        live = [j for j in self.jobs if j.status in ("idle", "running")]
-        claims = current_claims(self.negotiator, self.jobs, config, t)  # finished: no claim
-        negotiator = NegotiatorState(
-            {c.slot: c for c in claims}, self.negotiator.rr_times, self.negotiator.last_cycle
-        )
-        result = negotiate_cycle(
-            config.machines,
-            claims,
-            [JobBatch(j) for j in live],
-            self.name_of,
-            priorities_at(self.accountant, config, t),
-            self.tree,
-            self.knobs,
-            t,
-            rr_times=negotiator.rr_times,
-        )
-        new_live, self.accountant, self.negotiator = apply_matches(
-            result, live, self.accountant, negotiator, config, t
-        )
-        by_id = {j.id: j for j in new_live}
-        self.jobs = [by_id.get(j.id, j) for j in self.jobs]
-        ran = self.ran
-        for m in result.matches:
-            if m.preempted_job and m.preempted_job in ran:
-                old = ran[m.preempted_job]
-                ran[m.preempted_job + f"#{t}"] = (old[0], old[1], t)
-                del ran[m.preempted_job]
-            ran[m.job_id] = (by_id[m.job_id], t, None)
-
-    def rows(self, t: float, slurm_fairshare: SlurmFairshare | None) -> list[SimRow]:
-        """What each submitter, group and Slurm user holds after the cycle at ``t``."""
-        out = self._submitter_rows(t)
-        if self.config.groups:
-            out += self._group_rows(t)
-        if slurm_fairshare is not None:
-            out += self._slurm_rows(t, slurm_fairshare)
-        return out
-
-    def _submitter_rows(self, t: float) -> list[SimRow]:
-        held: dict[str, int] = {}
-        for c in self.negotiator.claims.values():
-            held[c.submitter] = held.get(c.submitter, 0) + 1
-        self.seen.update(held)
-        self.seen.update(self.name_of(j) for j in self.jobs if j.status == "idle")
-        prio = priorities_at(self.accountant, self.config, t)
-        return [
-            SimRow(t, "submitter", n, float(held.get(n, 0)), prio(n).effective_priority)
-            for n in sorted(self.seen)
-        ]
-
-    def _group_rows(self, t: float) -> list[SimRow]:
-        config, accountant = self.config, self.accountant
-        live = [JobBatch(j) for j in self.jobs if j.status in ("idle", "running")]
-        claims = list(self.negotiator.claims.values())
-        records = acct.view(accountant, config, t)
-        gtree = acct.GroupTree(config.groups)
-        out = []
-        for r in quota_view(config, live, accountant, claims, t):
-            rec = records.get(r.group)
-            eup = None
-            if rec is not None:
-                eup = acct.effective_priority(rec, acct.priority_factor(rec, config, gtree))
-            out.append(SimRow(t, "group", r.group, r.in_use, eup, r.quota))
-        return out
-
-    def _slurm_rows(self, t: float, slurm_fairshare: SlurmFairshare) -> list[SimRow]:
-        records_so_far = [
-            UsageRecord(
-                owner=job.owner,
-                start=began,
-                end=end,
-                account=job.account,
-                partition=job.partition.split(",")[0] if job.partition else None,
-                qos=job.qos,
-                cpus=job.request_cpus,
-            )
-            for job, began, end in self.ran.values()
-        ]
-        running: dict[str, int] = {}
-        for j in self.jobs:
-            if j.status == "running":
-                running[j.owner] = running.get(j.owner, 0) + j.request_cpus
-        return [
-            SimRow(t, "slurm_user", user, float(running.get(user, 0)), fairshare=factor)
-            for user, factor in sorted(slurm_fairshare(records_so_far, t).items())
-        ]
+    sim = SlurmSim(config, slurm, queue, workload, window.start, backfill)
+    rows: list[SimRow] = []
+    times = cycle_times(window.start, window.until, window.cycle)
+    for k, t in enumerate(times):
+        sim.finish_jobs(t)
+        sim.submit_due(t)
+        sim.schedule(t)
+        rows.extend(sim.rows(t))
+        if progress is not None:
+            progress((k + 1) / len(times))
+    return SimResult(tuple(rows), (), htcondor[0], htcondor[1], len(times))
 
 
 def simulate_rows_json(rows: Sequence[SimRow]) -> list[dict[str, Any]]:
@@ -301,33 +176,101 @@ def simulate_rows_json(rows: Sequence[SimRow]) -> list[dict[str, Any]]:
             "effective_priority": r.effective_priority,
             "quota": r.quota,
             "fairshare": r.fairshare,
+            "pending": r.pending,
+            "capacity": r.capacity,
         }
         for r in rows
     ]
 
 
-def slurm_fairshare_of(config: Config, section: Any) -> SlurmFairshare | None:
-    """The Slurm fair-share factor of each user at ``t``, given the work done so far.
+class SlurmSeries:
+    """The Slurm usage of the simulated work, charged once as it happens.
 
-    The simulated work is charged on top of the state's ``slurm`` section exactly as
-    ``fs import history`` would charge it; a user in several accounts appears as
-    ``user (account)``. None when the config has no accounts.
+    Starts from the state's ``slurm`` section. A job that starts adds a running charge
+    (its CPUs × QOS usage factor, as ``fs import history`` rates it); one that ends gets
+    its end; each cycle the usage is advanced to the last decay pass (``_apply_new_usage``
+    and ``_apply_decay`` as the decay thread runs them every ``PriorityCalcPeriod``), which
+    folds ended charges in. The cost of a cycle is that of the running charges and the
+    associations, not of the work done so far.
     """
-    if not config.accounts:
-        return None
-    from fairshare_cli.core.slurm import model as slurm
-    from fairshare_cli.core.slurm.fairshare import share_rows
-    from fairshare_cli.core.slurm.usage import usage_from_json
 
-    algo = slurm.algorithm(config)
+    def __init__(self, config: Config, section: Any) -> None:
+        from fairshare_cli.core.slurm import model as slurm
+        from fairshare_cli.core.slurm.usage import usage_from_json
 
-    def factors(records: Sequence[UsageRecord], t: float) -> dict[str, float]:
-        sink = slurm.make_slurm_history_sink(config, section, t, False, presorted=False)
-        for rec in sorted(records, key=lambda r: r.start):
-            sink.add(rec)
-        state = usage_from_json(sink.finish())
-        _, tree = slurm.evaluate(config, state, t)
-        users = [r for r in share_rows(tree, algo) if r.get("is_user")]
+        self.config = config
+        self.params = slurm.decay_params(config)
+        self.state = usage_from_json(section)
+        self.algo = slurm.algorithm(config)
+        #: rates records exactly as an import would (association, QOS usage factor)
+        self.sink = slurm.SlurmHistorySink(config, section, 0.0, False)
+        self.open: dict[str, str] = {}  # job id -> the tag of its running charge
+        self.ended: dict[str, float] = {}  # tag -> end, applied at the next advance
+        self.started = 0
+        self._tree: tuple[float, float, Any] | None = None
+
+    def start(self, job_id: str, job: Job, t: float) -> None:
+        """A job starts at ``t``: a running charge from ``t`` on.
+
+        Raises:
+            InputError: the job names an unknown QOS.
+        """
+        from fairshare_cli.core.slurm.usage import RunningCharge
+
+        record = UsageRecord(
+            owner=job.owner,
+            start=t,
+            end=None,
+            account=job.account,
+            partition=job.partition.split(",")[0] if job.partition else None,
+            qos=job.qos,
+            cpus=job.request_cpus,
+        )
+        charge = self.sink.key_and_rate(record, f"job {job_id}")
+        if charge is None:
+            return
+        (account, user), rate = charge
+        self.started += 1
+        tag = f"simulate:{self.started}"
+        self.open[job_id] = tag
+        running = (*self.state.running, RunningCharge(account, user, rate, t, None, tag))
+        self.state = replace(self.state, running=running)
+
+    def end(self, job_id: str, t: float) -> None:
+        """A job that started here ended at ``t`` (it is charged up to ``t``)."""
+        tag = self.open.pop(job_id, None)
+        if tag is not None:
+            self.ended[tag] = t
+            self._tree = None
+
+    def tree(self, t: float) -> tuple[float, Any]:
+        """The association tree with usage and fair share as the last decay pass before
+        ``t`` left them, and that pass's time (once per ``t``)."""
+        from fairshare_cli.core.slurm import model as slurm
+        from fairshare_cli.core.slurm import usage as su
+
+        if self._tree is not None and self._tree[0] == t:
+            return self._tree[1], self._tree[2]
+        if self.ended:
+            ended = self.ended
+            running = tuple(
+                r if r.job not in ended else replace(r, end=ended[r.job])
+                for r in self.state.running
+            )
+            self.state = replace(self.state, running=running)
+            self.ended = {}
+        self.state = su.advance(self.state, t, self.params)
+        when, tree = slurm.evaluate(self.config, self.state, t)
+        self._tree = (t, when, tree)
+        return when, tree
+
+    def factors(self, t: float) -> dict[str, float]:
+        """The fair-share factor of each user association at ``t`` (``user`` or, for a user
+        in several accounts, ``user (account)``)."""
+        from fairshare_cli.core.slurm.fairshare import share_rows
+
+        _, tree = self.tree(t)
+        users = [r for r in share_rows(tree, self.algo) if r.get("is_user")]
         counts: dict[str, int] = {}
         for r in users:
             counts[str(r["user"])] = counts.get(str(r["user"]), 0) + 1
@@ -340,4 +283,8 @@ def slurm_fairshare_of(config: Config, section: Any) -> SlurmFairshare | None:
                 out[name] = float(value)
         return out
 
-    return factors
+
+def slurm_series_of(config: Config, section: Any) -> SlurmSeries | None:
+    """The Slurm series of a simulation on top of the state's ``slurm`` section, or None
+    when the config has no accounts."""
+    return SlurmSeries(config, section) if config.accounts else None

@@ -197,16 +197,35 @@ class SlurmHistorySink:
 
     def add(self, record: UsageRecord) -> None:
         self.count += 1
+        charge = self.key_and_rate(record, f"record {self.count}")
+        if charge is None:
+            return
+        key, rate = charge
+        t = self.state.last_decay_ran
+        assert t is not None
+        add = su.record_charge(
+            t, self.cutoff, record.start, record.end, rate, self.now, self.params
+        )
+        self.usage[key] = self.usage.get(key, 0.0) + add
+        if su.still_running(record.end, self.now):
+            self.running.append(su.RunningCharge(key[0], key[1], rate, record.start, record.end))
+
+    def key_and_rate(self, record: UsageRecord, where: str) -> tuple[su.UsageKey, float] | None:
+        """The association a record charges and its rate (CPUs × QOS usage factor), or
+        None when it is not Slurm work (its user is then in ``ignored``).
+
+        Raises:
+            InputError: the record names an unknown QOS.
+        """
         tree = self.tree
         if tree is None:
-            return
-        where = f"record {self.count}"
+            return None
         user = job_user(record.owner)
         assoc = tree.user_assoc(user, record.account)
         if assoc is None:
             if record.account is None:
                 self.ignored.add(user)
-                return
+                return None
             # An association Slurm no longer has: its usage stays with the account.
             key = (record.account, user)
         else:
@@ -220,15 +239,7 @@ class SlurmHistorySink:
                 raise InputError(f'{where}: unknown QOS "{qname}"')
             if spec is not None and spec.usage_factor >= 0:
                 factor = spec.usage_factor
-        rate = record.slots * record.cpus * factor
-        t = self.state.last_decay_ran
-        assert t is not None
-        add = su.record_charge(
-            t, self.cutoff, record.start, record.end, rate, self.now, self.params
-        )
-        self.usage[key] = self.usage.get(key, 0.0) + add
-        if su.still_running(record.end, self.now):
-            self.running.append(su.RunningCharge(key[0], key[1], rate, record.start, record.end))
+        return key, record.slots * record.cpus * factor
 
     def finish(self) -> Any:
         from dataclasses import replace

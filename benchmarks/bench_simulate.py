@@ -1,0 +1,155 @@
+"""Time ``fs simulate`` at pool scale (figures for issue 13).
+
+    python benchmarks/bench_simulate.py             # both cases
+    python benchmarks/bench_simulate.py --case busy # one case
+    python benchmarks/bench_simulate.py --scale 0.1 # a tenth of each size
+
+Cases (seeded, so every run simulates the same pool):
+
+* ``busy``: three always-busy users with priority factors 1, 4 and 16 on 1,000 slots,
+  200,000 queued jobs each (three ``count`` objects), jobs of 5 to 20 minutes, 300
+  one-minute cycles. Target: under 60 s.
+* ``week``: seven simulated days of a 10,000-slot pool with one-minute cycles and 100,000
+  jobs: 40 users submit clusters (1 to 2,000 jobs, heavy-tailed) at random times, more by
+  day than by night; run times are log-normal (median 40 minutes, a long tail of
+  many-hour jobs). Target: under 5 minutes and 1 GB.
+
+Each case runs the real command in a fresh interpreter (``--json`` to a file) and prints
+wall time, CPU time, peak RSS of that process and the number of rows written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+NOW = "2026-11-21T12:00:00Z"
+NOW_EPOCH = 1795262400.0
+
+
+def _fs(folder: Path, command: str, *args: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "fairshare_cli",
+        command,
+        "--config",
+        str(folder / "pool.toml"),
+        "--state",
+        str(folder / "state.json"),
+        "--now",
+        NOW,
+        *args,
+    ]
+
+
+def _pool(folder: Path, slots: int) -> None:
+    machines = max(slots // 10, 1)
+    (folder / "pool.toml").write_text(
+        '[pool]\nuid_domain = "d"\ndefaults = "current"\n'
+        "[accountant]\npriority_halflife = 3600\n"
+        f'[[machines]]\nname = "exec"\ncount = {machines}\nslots = 10\n'
+    )
+
+
+def make_busy(folder: Path, scale: float) -> list[str]:
+    """Three users, factors 1, 4, 16, on 1,000 slots; 200,000 queued jobs each."""
+    rng = random.Random(13)
+    slots = max(int(1000 * scale), 10)
+    per_user = max(int(200_000 * scale), 100)
+    _pool(folder, slots)
+    work = []
+    for k, (user, factor) in enumerate((("u1", 1), ("u4", 4), ("u16", 16))):
+        subprocess.run(_fs(folder, "setfactor", f"{user}@d", str(factor)), check=True)
+        # one count object per run time: the queue is a handful of batches
+        left = per_user
+        for m in range(4):
+            count = left if m == 3 else left // 4
+            left -= count
+            run_time = rng.choice([300, 600, 900, 1200])
+            work.append(
+                {"id": f"{k * 10 + m + 1}.0", "count": count, "owner": user, "run_time": run_time}
+            )
+    (folder / "workload.json").write_text(json.dumps(work))
+    return ["simulate", "--workload", str(folder / "workload.json"), "--until", "299:00"]
+
+
+def make_week(folder: Path, scale: float) -> list[str]:
+    """A 10,000-slot pool over seven days, 100,000 jobs in heavy-tailed clusters."""
+    rng = random.Random(7)
+    slots = max(int(10_000 * scale), 10)
+    total = max(int(100_000 * scale), 100)
+    _pool(folder, slots)
+    users = [f"user{i:02d}" for i in range(40)]
+    weights = [1.0 / (i + 1) for i in range(len(users))]  # a few heavy users, many light
+    week = 7 * 86400.0
+    work: list[dict[str, Any]] = []
+    made = 0
+    cluster = 0
+    while made < total:
+        cluster += 1
+        count = min(int(math.exp(rng.uniform(0, math.log(2000)))), total - made)
+        while True:  # more submissions by day (08-20 UTC) than by night
+            at = rng.uniform(0, week)
+            if 8 <= (at / 3600) % 24 < 20 or rng.random() < 0.3:
+                break
+        run_time = min(int(rng.lognormvariate(math.log(2400), 1.2)), 3 * 86400)
+        user = rng.choices(users, weights)[0]
+        work.append(
+            {
+                "id": f"{cluster}.0",
+                "count": count,
+                "owner": user,
+                "submit_time": NOW_EPOCH + at,
+                "run_time": max(run_time, 60),
+            }
+        )
+        made += count
+    (folder / "workload.json").write_text(json.dumps(work))
+    return ["simulate", "--workload", str(folder / "workload.json"), "--until", "7-0"]
+
+
+CASES = {"busy": make_busy, "week": make_week}
+
+
+def run(case: str, scale: float) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        args = CASES[case](folder, scale)
+        out = folder / "rows.json"
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        with out.open("w") as fh:
+            subprocess.run(_fs(folder, *args, "--cycle", "60", "--json"), check=True, stdout=fh)
+        wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        rows = len(json.loads(out.read_text()))
+        rss = after.ru_maxrss / 1024  # peak RSS of the largest child so far, MB
+        print(
+            f"{case:>5} scale {scale:g}: wall {wall:7.1f} s  cpu {cpu:7.1f} s  "
+            f"peak RSS {rss:7.1f} MB  rows {rows:,}",
+            flush=True,
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--case", choices=sorted(CASES), action="append")
+    parser.add_argument("--scale", type=float, default=1.0)
+    opts = parser.parse_args()
+    for case in opts.case or sorted(CASES):
+        run(case, opts.scale)
+
+
+if __name__ == "__main__":
+    main()

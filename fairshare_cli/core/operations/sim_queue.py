@@ -1,0 +1,394 @@
+"""The working set of ``fs simulate``: idle batches, running jobs, claims, kept as they change.
+
+What a cycle costs is what changed in it: the jobs that end are popped from a heap, the
+workload is read through a moving index, idle jobs stay :class:`JobBatch` es until the
+negotiator matches some of them (the rest of a batch stays one batch), a finished job leaves,
+and the counts the rows print (slots held per submitter, CPUs per Slurm user, idle jobs)
+are updated with each start and end. The accountant is charged as
+:func:`fairshare_cli.core.operations.negotiate.apply_matches` charges it, one call per
+submitter; every release gives back the weight its claim was charged.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from fairshare_cli.core.batches import JobBatch
+from fairshare_cli.core.config import Config
+from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.htcondor import cycle_accounting
+from fairshare_cli.core.htcondor.claims import (
+    NegotiatorState,
+    claim_weight,
+    current_claims,
+    slot_weigher,
+)
+from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, expand_slots, negotiate_cycle
+from fairshare_cli.core.htcondor.pool import (
+    group_tree,
+    negotiator_knobs,
+    priorities_at,
+    quota_view,
+    submitter_of,
+)
+from fairshare_cli.core.jobs import Job, cluster_proc
+
+if TYPE_CHECKING:
+    from fairshare_cli.core.operations.simulate import SimRow, SlurmSeries
+
+
+class _Running:
+    """A running job: what its end releases."""
+
+    __slots__ = ("batch", "end", "job", "seq", "submitter", "weight")
+
+    def __init__(self, job: Job, submitter: str, weight: float | None, end: float | None) -> None:
+        self.job = job
+        self.batch = JobBatch(job)
+        self.submitter = submitter
+        self.weight = weight  # None: no slot was charged (removal subtracts 1.0, as before)
+        self.end = end
+        self.seq = 0
+
+
+def _never_preempts(config: Config) -> bool:
+    """Whether no claimed slot can ever be matched: ``PREEMPTION_REQUIREMENTS`` is the
+    constant false (no priority preemption) and every machine ``RANK`` is a constant (no
+    rank preemption). Conservative: only these literal forms count."""
+    preq = (config.negotiator.preemption_requirements or "").strip().lower()
+    ranks = {(spec.rank or "0").strip() for spec in config.machines}
+    return preq in ("false", "0") and ranks <= {"0", "0.0", ""}
+
+
+class SimQueue:
+    """The state a simulation carries from cycle to cycle."""
+
+    def __init__(
+        self,
+        config: Config,
+        accountant: acct.AccountantState,
+        negotiator: NegotiatorState,
+        queue: Sequence[Job | JobBatch],
+        workload: Sequence[Job | JobBatch],
+        start: float,
+        slurm: SlurmSeries | None,
+    ) -> None:
+        self.config = config
+        self.accountant = accountant
+        self.rr_times = dict(negotiator.rr_times)
+        self.last_cycle = negotiator.last_cycle
+        self.start = start
+        self.slurm = slurm
+        self.name_of = submitter_of(config)
+        self.weigh = slot_weigher(config)
+        self.tree = group_tree(config)
+        self.knobs = negotiator_knobs(config)
+        self.configured = {f"slot{k}@{m}".lower() for _, m, k in expand_slots(config.machines)}
+        self.skip_when_full = self.tree is None and _never_preempts(config)
+        batches = [b if isinstance(b, JobBatch) else JobBatch(b) for b in workload]
+        self.pending = sorted(batches, key=lambda b: (self._submitted(b.job), b.job.cluster_proc))
+        self.next_pending = 0
+        self.idle: list[JobBatch] = []
+        self.idle_jobs = 0
+        self.idle_of: dict[str, int] = {}  # idle jobs per submitter
+        self.running: dict[str, _Running] = {}
+        self.ends: list[tuple[float, int, str]] = []  # (end, seq, job id), a heap
+        self.seq = 0
+        self.claims: dict[str, Claim] = {}
+        self.slot_of_job: dict[str, str] = {}
+        self.held: dict[str, int] = {}  # slots held per submitter (claims)
+        self.cpus: dict[str, int] = {}  # CPUs of running jobs per owner (Slurm rows)
+        self.claimed_configured = 0
+        self.seen: set[str] = set()  # submitters keep a row (0 slots) once they have appeared
+        self._load(negotiator, queue)
+
+    def _submitted(self, job: Job) -> float:
+        return job.submit_time if job.submit_time is not None else self.start
+
+    def _load(self, negotiator: NegotiatorState, queue: Sequence[Job | JobBatch]) -> None:
+        singles = [item.job if isinstance(item, JobBatch) else item for item in queue]
+        for claim in current_claims(negotiator, singles, self.config, self.start):
+            self._claim(claim)
+        for item in queue:
+            batch = item if isinstance(item, JobBatch) else JobBatch(item)
+            job = batch.job
+            if job.status == "idle":
+                self._add_idle(batch)
+            elif job.status == "running":
+                for i in range(batch.count):
+                    one = job if batch.count == 1 else replace(job, id=batch.job_id(i))
+                    began = job.start_time if job.start_time is not None else self.start
+                    self._add_running(one, self.name_of(one), self._held(one, began), began)
+
+    def _held(self, job: Job, began: float) -> float | None:
+        """The weight a running job of the queue gives back: its claim's, else its slot's
+        (when it started), else None (1.0)."""
+        slot = self.slot_of_job.get(job.id)
+        if slot is not None:
+            return claim_weight(self.claims[slot], self.weigh)
+        return self.weigh(job.slot, began) if job.slot else None
+
+    # -- bookkeeping ----------------------------------------------------------------
+
+    def _claim(self, claim: Claim) -> None:
+        old = self.claims.get(claim.slot)
+        if old is not None:
+            self._unclaim(old)
+        self.claims[claim.slot] = claim
+        self.slot_of_job[claim.job_id] = claim.slot
+        self.held[claim.submitter] = self.held.get(claim.submitter, 0) + 1
+        self.seen.add(claim.submitter)
+        if claim.slot.lower() in self.configured:
+            self.claimed_configured += 1
+
+    def _unclaim(self, claim: Claim) -> None:
+        del self.claims[claim.slot]
+        if self.slot_of_job.get(claim.job_id) == claim.slot:
+            del self.slot_of_job[claim.job_id]
+        self.held[claim.submitter] -= 1
+        if claim.slot.lower() in self.configured:
+            self.claimed_configured -= 1
+
+    def _add_idle(self, batch: JobBatch) -> None:
+        self.idle.append(batch)
+        self.idle_jobs += batch.count
+        name = self.name_of(batch.job)
+        self.idle_of[name] = self.idle_of.get(name, 0) + batch.count
+        self.seen.add(name)
+
+    def _add_running(self, job: Job, submitter: str, weight: float | None, began: float) -> None:
+        end = began + job.run_time if job.run_time is not None else None
+        run = _Running(job, submitter, weight, end)
+        self.running[job.id] = run
+        self.cpus[job.owner] = self.cpus.get(job.owner, 0) + job.request_cpus
+        if end is not None:
+            self.seq += 1
+            run.seq = self.seq
+            heapq.heappush(self.ends, (end, self.seq, job.id))
+
+    def _drop_running(self, job_id: str, t: float) -> _Running:
+        run = self.running.pop(job_id)
+        self.cpus[run.job.owner] -= run.job.request_cpus
+        slot = self.slot_of_job.get(job_id)
+        if slot is not None and self.claims[slot].job_id == job_id:
+            self._unclaim(self.claims[slot])
+        if self.slurm is not None:
+            self.slurm.end(job_id, t)
+        return run
+
+    # -- one cycle ------------------------------------------------------------------
+
+    def finish_jobs(self, t: float) -> None:
+        """``UpdatePriorities`` at ``t``, then ``CheckMatches`` sees the jobs whose run time is
+        up: their slots were charged up to ``t`` (HTCondor sees an end at the next cycle)."""
+        self.accountant = cycle_accounting.update_priorities(self.accountant, self.config, t)
+        released: dict[str, list[float]] = {}
+        ends = self.ends
+        while ends and ends[0][0] <= t:
+            end, seq, job_id = heapq.heappop(ends)
+            run = self.running.get(job_id)
+            if run is None or run.seq != seq:
+                continue  # preempted since: this end is stale
+            self._drop_running(job_id, end)
+            entry = released.setdefault(run.submitter, [0.0, 0])
+            entry[0] += 1.0 if run.weight is None else run.weight
+            entry[1] += 1
+        for name, (weight, count) in released.items():
+            self.accountant = cycle_accounting.remove_match_at(
+                self.accountant, self.config, name, weight, t, t, int(count)
+            )
+
+    def submit_due(self, t: float) -> None:
+        """Workload jobs whose submit time has come join the queue."""
+        pending = self.pending
+        k = self.next_pending
+        while k < len(pending) and self._submitted(pending[k].job) <= t:
+            batch = pending[k]
+            job = replace(
+                batch.job,
+                status="idle",
+                slot=None,
+                start_time=None,
+                submit_time=self._submitted(batch.job),
+            )
+            self._add_idle(JobBatch(job, batch.count))
+            k += 1
+        self.next_pending = k
+
+    def negotiate(self, t: float) -> None:
+        """One negotiation cycle at ``t``, committed (``AddMatch``, preemptions released).
+
+        Skipped when it cannot match anything: no idle job, or (no claimed slot can be
+        taken) no free slot; only without groups, whose round-robin times a cycle moves.
+        """
+        free = len(self.configured) - self.claimed_configured
+        if self.tree is None and (not self.idle_jobs or (self.skip_when_full and free <= 0)):
+            self.accountant = cycle_accounting.update_priorities(self.accountant, self.config, t)
+            self.last_cycle = t
+            return
+        config = self.config
+        jobs = [*self.idle, *(r.batch for r in self.running.values())]
+        result = negotiate_cycle(
+            config.machines,
+            list(self.claims.values()),
+            jobs,
+            self.name_of,
+            priorities_at(self.accountant, config, t),
+            self.tree,
+            self.knobs,
+            t,
+            rr_times=self.rr_times,
+        )
+        self._commit(result, t)
+        self.rr_times.update({k: v for k, v in result.rr_times.items() if math.isfinite(v)})
+        self.last_cycle = t
+
+    def _commit(self, result: CycleResult, t: float) -> None:
+        """The accountant as ``apply_matches`` charges it; matched jobs leave their batches,
+        preempted ones go back to idle."""
+        add: dict[str, list[float]] = {}
+        remove: dict[str, list[float]] = {}
+        for m in result.matches:
+            old = self.claims.get(m.slot)
+            if old is not None and m.preempted_job:
+                entry = remove.setdefault(old.submitter, [0.0, 0])
+                entry[0] += claim_weight(old, self.weigh)
+                entry[1] += 1
+            entry = add.setdefault(m.submitter, [0.0, 0])
+            entry[0] += m.weight
+            entry[1] += 1
+        state = cycle_accounting.update_priorities(self.accountant, self.config, t)
+        for name, (weight, count) in sorted(remove.items()):
+            state = cycle_accounting.remove_match_at(
+                state, self.config, name, weight, t, t, int(count)
+            )
+        for name, (weight, count) in sorted(add.items()):
+            state = cycle_accounting.add_match_at(state, self.config, name, weight, t, int(count))
+        self.accountant = state
+        started = self._take_idle({m.job_id for m in result.matches})
+        for m in result.matches:
+            if m.preempted_job and m.preempted_job in self.running:
+                run = self._drop_running(m.preempted_job, t)
+                back = replace(run.job, status="idle", slot=None, start_time=None)
+                self._add_idle(JobBatch(back))
+            job = replace(started[m.job_id], status="running", slot=m.slot, start_time=t)
+            self._claim(Claim(m.slot, m.submitter, m.job_id, t, m.weight))
+            self._add_running(job, m.submitter, m.weight, t)
+            if self.slurm is not None:
+                self.slurm.start(m.job_id, job, t)
+
+    def _take_idle(self, ids: set[str]) -> dict[str, Job]:
+        """Remove the matched jobs from the idle batches; the rest of a batch stays batched.
+
+        Returns:
+            The matched jobs by id (idle, as they were queued).
+        """
+        taken: dict[str, Job] = {}
+        if not ids:
+            return taken
+        by_cluster: dict[str, list[str]] = {}
+        for job_id in ids:
+            by_cluster.setdefault(job_id.partition(".")[0], []).append(job_id)
+        kept: list[JobBatch] = []
+        for batch in self.idle:
+            cluster = batch.job.id.partition(".")[0]
+            if cluster not in by_cluster:
+                kept.append(batch)
+                continue
+            if batch.count == 1:
+                taken_here = [0] if batch.job.id in ids else []
+            else:
+                taken_here = _offsets(batch, by_cluster[cluster])
+            if not taken_here:
+                kept.append(batch)
+                continue
+            kept.extend(_rest(batch, taken_here))
+            for i in taken_here:
+                job_id = batch.job_id(i)
+                taken[job_id] = batch.job if batch.count == 1 else replace(batch.job, id=job_id)
+            self.idle_of[self.name_of(batch.job)] -= len(taken_here)
+        self.idle = kept
+        self.idle_jobs -= len(taken)
+        return taken
+
+    # -- rows -----------------------------------------------------------------------
+
+    def rows(self, t: float) -> list[SimRow]:
+        """What each submitter, group and Slurm user holds after the cycle at ``t``."""
+        from fairshare_cli.core.operations.simulate import SimRow
+
+        prio = priorities_at(self.accountant, self.config, t)
+        idle = self.idle_of
+        out = [
+            SimRow(
+                t,
+                "submitter",
+                n,
+                float(self.held.get(n, 0)),
+                prio(n).effective_priority,
+                pending=idle.get(n, 0),
+            )
+            for n in sorted(self.seen)
+        ]
+        if self.config.groups:
+            out += self._group_rows(t)
+        if self.slurm is not None:
+            out += [
+                SimRow(t, "slurm_user", user, float(self.cpus.get(user, 0)), fairshare=factor)
+                for user, factor in sorted(self.slurm.factors(t).items())
+            ]
+        capacity = float(len(self.configured))
+        in_use = float(self.claimed_configured)
+        out.append(SimRow(t, "pool", "pool", in_use, pending=self.idle_jobs, capacity=capacity))
+        return out
+
+    def _group_rows(self, t: float) -> list[SimRow]:
+        from fairshare_cli.core.operations.simulate import SimRow
+
+        config, accountant = self.config, self.accountant
+        live = [*self.idle, *(r.batch for r in self.running.values())]
+        records = acct.view(accountant, config, t)
+        gtree = acct.GroupTree(config.groups)
+        out = []
+        for r in quota_view(config, live, accountant, list(self.claims.values()), t):
+            rec = records.get(r.group)
+            eup = None
+            if rec is not None:
+                eup = acct.effective_priority(rec, acct.priority_factor(rec, config, gtree))
+            out.append(SimRow(t, "group", r.group, r.in_use, eup, r.quota))
+        return out
+
+    def live_jobs(self) -> tuple[Job, ...]:
+        """The queue at the end: idle batches (their first job) then running jobs."""
+        return (*(b.job for b in self.idle), *(r.job for r in self.running.values()))
+
+    def negotiator(self) -> NegotiatorState:
+        """The ``negotiator`` section at the end."""
+        return NegotiatorState(dict(self.claims), dict(self.rr_times), self.last_cycle)
+
+
+def _offsets(batch: JobBatch, ids: list[str]) -> list[int]:
+    """Offsets in a batch of the matched ids of its cluster (by proc number, no scan)."""
+    _, first = cluster_proc(batch.job.id)
+    out = []
+    for job_id in ids:
+        proc = cluster_proc(job_id)[1]
+        if first <= proc < first + batch.count and batch.job_id(proc - first) == job_id:
+            out.append(proc - first)
+    return sorted(out)
+
+
+def _rest(batch: JobBatch, taken: list[int]) -> list[JobBatch]:
+    """What is left of a batch once the jobs at ``taken`` (sorted offsets) are gone."""
+    out = []
+    lo = 0
+    for i in [*taken, batch.count]:
+        if i > lo:
+            job = batch.job if lo == 0 else replace(batch.job, id=batch.job_id(lo))
+            out.append(JobBatch(job, i - lo))
+        lo = i + 1
+    return out

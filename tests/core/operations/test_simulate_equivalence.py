@@ -1,0 +1,114 @@
+"""The fast simulation gives the reference loop's rows on small random workloads.
+
+:func:`simulate_reference` re-reads every job each cycle, expands batches and recharges all
+the Slurm work done so far; :func:`simulate` keeps batches, a heap of ends and counts kept
+as they change, skips cycles that cannot match, and charges Slurm usage once per cycle. The
+slot counts must be equal; priorities and fair-share factors equal to rounding (the Slurm
+series folds each decay pass in instead of summing a geometric series at once).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fairshare_cli.core.batches import JobBatch
+from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.htcondor.claims import NegotiatorState
+from fairshare_cli.core.jobs import parse_job
+from fairshare_cli.core.operations.simulate import SimWindow, simulate, slurm_series_of
+from fairshare_cli.core.operations.simulate_reference import (
+    simulate_reference,
+    slurm_fairshare_of,
+)
+from fairshare_cli.io.config import build_config
+
+START = 1_795_262_400.0
+
+
+def _config(slots: int, profile: str, preempt: bool, slurm: bool, groups: bool = False) -> Any:
+    raw: dict[str, Any] = {
+        "pool": {"uid_domain": "d", "defaults": profile},
+        "accountant": {"priority_halflife": 3600},
+        "machines": [{"name": "m", "count": 1, "slots": slots}],
+    }
+    if preempt:
+        raw["negotiator"] = {"preemption_requirements": "true"}
+    if groups:
+        raw["groups"] = {"group_x": {"quota": 2, "accept_surplus": True}}
+    if slurm:
+        raw["priority"] = {"calc_period": 300, "decay_halflife": 7200}
+        raw["accounts"] = {"hep": {"shares": 1, "users": {"a": 1, "b": 2, "c": 1}}}
+    return build_config(raw, "test.toml")
+
+
+def _near(got: float | None, want: float | None) -> bool:
+    if got is None or want is None:
+        return got is want
+    return got == pytest.approx(want, rel=1e-9, abs=1e-12)
+
+
+job = st.fixed_dictionaries(
+    {
+        "owner": st.sampled_from(["a", "b", "c"]),
+        "count": st.integers(1, 5),
+        "run_time": st.sampled_from([300, 900, 1200, 3600, None]),
+        "submit_time": st.sampled_from([0, 0, 600, 1500, 3000]),
+        "job_prio": st.integers(0, 1),
+    }
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    jobs=st.lists(job, min_size=1, max_size=6),
+    slots=st.integers(1, 5),
+    profile=st.sampled_from(["current", "legacy"]),
+    preempt=st.booleans(),
+    slurm=st.booleans(),
+    cycle=st.sampled_from([300, 600, 700]),
+    groups=st.booleans(),
+)
+def test_fast_simulation_equals_the_reference(
+    jobs: list[dict[str, Any]],
+    slots: int,
+    profile: str,
+    preempt: bool,
+    slurm: bool,
+    cycle: int,
+    groups: bool,
+) -> None:
+    config = _config(slots, profile, preempt, slurm, groups)
+    objs = [
+        {**j, "id": f"{k + 1}.0", "submit_time": START + j["submit_time"], "account": "hep"}
+        | ({"accounting_group": f"group_x.{j['owner']}"} if groups and j["owner"] != "c" else {})
+        for k, j in enumerate(jobs)
+    ]
+    singles = [one for k, o in enumerate(objs) for one in parse_job(o, f"job {k}")]
+    batches = [JobBatch(parse_job({**o, "count": 1}, "b")[0], o["count"]) for o in objs]
+    window = SimWindow(START, 3 * 3600, cycle)
+    empty = acct.AccountantState(records={})
+    ref = simulate_reference(
+        config,
+        empty,
+        NegotiatorState(),
+        [],
+        singles,
+        window,
+        slurm_fairshare=slurm_fairshare_of(config, None),
+    )
+    fast = simulate(
+        config, empty, NegotiatorState(), [], batches, window, slurm=slurm_series_of(config, None)
+    )
+    assert [(r.time, r.kind, r.name, r.slots, r.pending, r.capacity) for r in fast.rows] == [
+        (r.time, r.kind, r.name, r.slots, r.pending, r.capacity) for r in ref.rows
+    ]
+    for got, want in zip(fast.rows, ref.rows, strict=True):
+        assert _near(got.effective_priority, want.effective_priority)
+        assert _near(got.fairshare, want.fairshare)
+    assert {c.job_id for c in fast.negotiator.claims.values()} == {
+        c.job_id for c in ref.negotiator.claims.values()
+    }
