@@ -75,8 +75,12 @@ class Env:
         Raises:
             StateError: the section is malformed.
         """
+        from fairshare_cli.core.operations.validate import check_known_keys
+
         try:
-            return decoder(self.state.section(name))
+            raw = self.state.section(name)
+            check_known_keys(name, raw)
+            return decoder(raw)
         except SectionError as exc:
             raise StateError(f"state file {self.state_path}: {exc}") from None
 
@@ -133,8 +137,26 @@ def mutate_state(
         )
         before = env.state
         yield env
-        if not dry_run and env.state is not before:
-            save_state(spath, env.state)
+        if env.state is not before:
+            _check_written(before, env, spath)
+            if not dry_run:
+                save_state(spath, env.state)
+
+
+def _check_written(before: State, env: Env, spath: Path) -> None:
+    """What is about to be written must be what every view can read (exit 2 if not).
+
+    Raises:
+        StateError: a section a view would refuse; InputError: a job a view would refuse.
+    """
+    from fairshare_cli.core.operations.validate import check_state
+
+    try:
+        check_state(before, env.state, env.config, f"state file {spath}")
+    except SectionError as exc:
+        raise StateError(
+            f"refusing to write state file {spath}: {exc}; nothing was written"
+        ) from None
 
 
 def require(condition: bool, message: str) -> None:

@@ -14,6 +14,7 @@ from fairshare_cli.cli.context import Env, mutate_state
 from fairshare_cli.cli.options import common_options, dry_run_option
 from fairshare_cli.core.jobs import Job, job_to_json, parse_jobs
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, UINT32_MAX
+from fairshare_cli.core.operations.validate import check_jobs_against_config
 from fairshare_cli.errors import InputError
 
 
@@ -239,12 +240,18 @@ def submit(
                 _check_slurm_fields(env, job)
             except InputError as exc:
                 raise InputError(f"{source}: {exc}") from None
+        check_jobs_against_config(zip(_each_job(objs), new, strict=True), env.config, source)
         _store(env, [*queue, *new])
         _slurm_charges(env, new, stop=False)
         ids = ", ".join(j.id for j in new)
         click.echo(
             f"{_prefix(dry_run)}Submitted {len(new)} job{'s' if len(new) != 1 else ''}: {ids}"
         )
+
+
+def _each_job(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The object of each parsed job (``count`` identical jobs share theirs)."""
+    return [o for o in objs for _ in range(o.get("count", 1))]
 
 
 def _read_objects(path: Path) -> list[dict[str, Any]]:

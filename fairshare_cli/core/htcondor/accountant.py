@@ -21,6 +21,7 @@ from typing import Any
 from fairshare_cli.core.config import Config, GroupSpec
 from fairshare_cli.core.htcondor.groups import ROOT, deepest_group, group_path
 from fairshare_cli.core.state import SectionError
+from fairshare_cli.errors import did_you_mean
 
 MIN_PRIORITY = 0.5
 MIN_FACTOR = 1.0
@@ -400,6 +401,19 @@ def accountant_to_json(state: AccountantState) -> dict[str, Any]:
     }
 
 
+_FIELD_SET = frozenset(_FIELDS)
+#: The least value of each record field that has one: usage is never negative and a
+#: priority factor is at least 1 (``condor_userprio -setfactor`` refuses less).
+_LEAST = {
+    "priority_factor": 1.0,
+    "resources_used": 0,
+    "weighted_resources_used": 0.0,
+    "hier_weighted_resources_used": 0.0,
+    "accumulated_usage": 0.0,
+    "weighted_accumulated_usage": 0.0,
+}
+
+
 def accountant_from_json(raw: Any) -> AccountantState:
     """Decode the ``accountant`` state section.
 
@@ -410,24 +424,40 @@ def accountant_from_json(raw: Any) -> AccountantState:
         return EMPTY
     if not isinstance(raw, Mapping) or not isinstance(raw.get("records", {}), Mapping):
         raise SectionError("accountant: expected an object with 'records'")
-    records: dict[str, CustomerRecord] = {}
-    for name, body in raw.get("records", {}).items():
-        if not isinstance(body, Mapping):
-            raise SectionError(f"accountant.records.{name}: expected an object")
-        kw: dict[str, Any] = {}
-        for f in _FIELDS:
-            if f not in body:
-                continue
-            v = body[f]
-            if f == "is_group":
-                if not isinstance(v, bool):
-                    raise SectionError(f"accountant.records.{name}.{f}: expected true/false")
-                kw[f] = v
-            elif v is None and f in ("last_update", "priority_factor"):
-                kw[f] = None
-            elif isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-                raise SectionError(f"accountant.records.{name}.{f}: expected a finite number")
-            else:
-                kw[f] = int(v) if f == "resources_used" else float(v)
-        records[name] = CustomerRecord(name=name, **kw)
+    raw = {"records": {}, **raw}
+    records = {name: _record_from_json(name, body) for name, body in raw["records"].items()}
     return AccountantState(records=records)
+
+
+def _record_from_json(name: str, body: Any) -> CustomerRecord:
+    """One record of the ``accountant`` section: known fields, finite, in range.
+
+    Raises:
+        SectionError: naming the record and field.
+    """
+    if not isinstance(body, Mapping):
+        raise SectionError(f"accountant.records.{name}: expected an object")
+    for f in body:
+        if f not in _FIELD_SET:
+            extra = did_you_mean(str(f), _FIELDS)
+            raise SectionError(f"accountant.records.{name}: unknown field {f!r}{extra}")
+    kw: dict[str, Any] = {}
+    for f in _FIELDS:
+        if f not in body:
+            continue
+        v = body[f]
+        if f == "is_group":
+            if not isinstance(v, bool):
+                raise SectionError(f"accountant.records.{name}.{f}: expected true/false")
+            kw[f] = v
+        elif v is None and f in ("last_update", "priority_factor"):
+            kw[f] = None
+        elif isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise SectionError(f"accountant.records.{name}.{f}: expected a finite number")
+        elif v < _LEAST.get(f, v):
+            raise SectionError(
+                f"accountant.records.{name}.{f}: expected {_LEAST[f]:g} or more, got {v!r}"
+            )
+        else:
+            kw[f] = int(v) if f == "resources_used" else float(v)
+    return CustomerRecord(name=name, **kw)

@@ -14,6 +14,7 @@ from fairshare_cli.core.config import (
     DiracSlice,
 )
 from fairshare_cli.core.dirac.taskqueues import valid_cpu_segments
+from fairshare_cli.core.limits import INT64_MAX
 from fairshare_cli.io.config.reader import Reader, choice, int_list
 
 
@@ -30,8 +31,9 @@ def read_dirac(top: Reader, file: str) -> DiracConfig:
         ("groups", "correction", "job_priority_weighting", "cpu_segments"),
     )
     groups_raw = r.table.get("groups", {})
-    names = tuple(groups_raw) if isinstance(groups_raw, Mapping) else ()
+    names = frozenset(groups_raw) if isinstance(groups_raw, Mapping) else frozenset()
     g0 = Reader(groups_raw, "dirac.groups", file, names)
+    g0.check_names(g0.table)
     groups: dict[str, DiracGroupSpec] = {}
     for name, body in g0.table.items():
         g = Reader(
@@ -39,7 +41,7 @@ def read_dirac(top: Reader, file: str) -> DiracConfig:
         )
         groups[name] = DiracGroupSpec(
             name=name,
-            job_share=g.int_("job_share", 1000, lo=0),
+            job_share=g.int_("job_share", 1000, lo=0, hi=INT64_MAX),
             job_sharing=g.get("job_sharing", g.boolean, False),
             allow_background_tqs=g.get("allow_background_tqs", g.boolean, False),
         )
