@@ -25,7 +25,8 @@ from fairshare_cli.core.dirac.taskqueues import (
     cpu_segment,
 )
 from fairshare_cli.core.jobs import JOB_STATUSES, Job, parse_jobs
-from fairshare_cli.core.limits import MAX_JOB_COUNT
+from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, MAX_JOB_COUNT
+from fairshare_cli.core.names import name_problem
 from fairshare_cli.errors import InputError, did_you_mean
 
 DEFAULT_CPU_TIME = 86400
@@ -54,18 +55,29 @@ def _entry(obj: Any) -> tuple[Any, ...]:
 
     A waiting DIRAC job gives ``(owner, group, user_priority, count, field names,
     requirement names, *requirement values)`` (lists made tuples; None for no
-    requirements); any other job ``(status, has_owner, field names)``, which is only
-    checked. Flat, because nested tuples cost a Counter dearly.
+    requirements); any other job ``(status, has_owner, field names, count,
+    user_priority)``, which is only checked. Flat, because nested tuples cost a Counter dearly.
     """
     group = obj.get("dirac_group")
     status = obj.get("status")
     if group is None or status not in _WAITING or "owner" not in obj:
-        return (status, "owner" in obj, tuple(obj))
+        return (status, "owner" in obj, tuple(obj), obj.get("count", 1), obj.get("user_priority"))
     req = obj.get("dirac_requirements")
     head = (obj["owner"], group, obj.get("user_priority"), obj.get("count", 1), tuple(obj))
     if req is None:
         return (*head, None)
     return (*head, tuple(req), *[tuple(v) if type(v) is list else v for v in req.values()])
+
+
+_OTHER = 5  # the length of the entry of a job that is not a waiting DIRAC job
+
+
+def _whole(value: Any) -> bool:
+    """A whole number the full parser accepts (an int, or a float with no fraction)."""
+    kind = type(value)
+    return (kind is int or (kind is float and value.is_integer())) and (
+        INT64_MIN <= value <= INT64_MAX
+    )
 
 
 def _definition_key(entry: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -82,13 +94,14 @@ def _check(objs: Sequence[Any], counts: Counter[tuple[Any, ...]], source: str) -
     expanded = False
     ok = True
     for entry in counts:
-        if len(entry) == 3:
-            status, has_owner, fields = entry
+        if len(entry) == _OTHER:
+            status, has_owner, fields, count, prio = entry
             ok = ok and has_owner and (status is None or status in JOB_STATUSES)
+            ok = ok and (prio is None or _whole(prio))
         else:
             count, fields = entry[3], entry[4]
-            ok = ok and type(count) is int and 1 <= count <= MAX_JOB_COUNT
-            expanded = expanded or count != 1
+        ok = ok and type(count) is int and 1 <= count <= MAX_JOB_COUNT
+        expanded = expanded or count != 1
         ok = ok and all(f in _JOB_FIELDS for f in fields)
     try:
         ids = set(map(itemgetter("id"), objs))
@@ -122,10 +135,10 @@ def definer(
     def define(key: Hashable) -> TaskQueueDefinition:
         fields: tuple[Any, ...] = key  # type: ignore[assignment]
         owner, group, _, names, *values = fields
-        if not isinstance(owner, str) or not owner:
+        if not isinstance(owner, str) or name_problem(owner, submitter=True) is not None:
             raise ValueError(f"owner: expected a user name, got {owner!r}")
-        if not isinstance(group, str):
-            raise ValueError(f"dirac_group: expected a string, got {group!r}")
+        if not isinstance(group, str) or name_problem(group) is not None:
+            raise ValueError(f"dirac_group: expected a name, got {group!r}")
         if group not in groups:
             extra = did_you_mean(group, sorted(groups))
             known = ", ".join(sorted(groups)) or "none configured"
@@ -210,12 +223,12 @@ def task_queues_from_objects(
     triples = [
         (_definition_key(e), 1 if e[2] is None else e[2], e[3] * n)
         for e, n in counts.items()
-        if len(e) != 3
+        if len(e) != _OTHER
     ]
     try:
         queues = build_task_queues(triples, define)
         if len({q.definition for q in queues}) != len(queues):
-            entries = (e for e in map(_entry, objs) if len(e) != 3)
+            entries = (e for e in map(_entry, objs) if len(e) != _OTHER)
             ordered = ((_definition_key(e), 1 if e[2] is None else e[2], e[3]) for e in entries)
             queues = build_task_queues(ordered, define)
     except (ValueError, TypeError) as exc:
@@ -249,7 +262,7 @@ def _locate(
     """Name the first waiting job whose key gives ``message``."""
     for i, obj in enumerate(objs):
         entry = _entry(obj)
-        if len(entry) == 3:
+        if len(entry) == _OTHER:
             continue
         try:
             define(_definition_key(entry))
