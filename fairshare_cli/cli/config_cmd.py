@@ -36,22 +36,25 @@ def check(config_path: str | None, output: str, as_json: bool) -> None:
       fs config check --config sample_configs/pool.toml
     Exit 0 when valid; exit 2 with one line naming the key when not.
     """
-    from fairshare_cli.io.config import check_expressions, load_config
+    from fairshare_cli.io.config import load_config  # its expressions are checked there
     from fairshare_cli.render.formats import emit_rows
 
     path = resolve_config_path(config_path)
     config = load_config(path)
-    check_expressions(config)
-    data = _plain(dataclasses.asdict(config))
+    data = _plain(config)
     if output_format(output, as_json) != "table":
         emit_rows(data, None, "json")
         return
-    click.echo(f'# {path}: valid; effective values (profile "{config.pool.defaults}")')
-    for key, value in _flatten(data):
-        click.echo(f"{key} = {_toml(value)}")
+    lines = [f'# {path}: valid; effective values (profile "{config.pool.defaults}")']
+    lines += [f"{key} = {_toml(value)}" for key, value in _flatten(data)]
+    click.echo("\n".join(lines))  # one write: 60,000 lines for a 10,000-account tree
 
 
 def _plain(value: Any) -> Any:
+    """Dataclasses as dicts, tuples as lists (``dataclasses.asdict`` without its deep
+    copies: linear and several times faster on a 10,000-account config)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
