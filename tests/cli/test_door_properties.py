@@ -70,7 +70,7 @@ VIEWS = (
     ["taskqueues", "--json"],
 )
 
-HOSTILE = st.one_of(
+HOSTILE: st.SearchStrategy[Any] = st.one_of(
     st.sampled_from(
         [
             0,
