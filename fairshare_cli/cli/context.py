@@ -136,11 +136,27 @@ def mutate_state(
             config=config, state=load_state(spath), now=when, config_path=cpath, state_path=spath
         )
         before = env.state
+        _check_loaded(env)
         yield env
         if env.state is not before:
             _check_written(before, env, spath)
             if not dry_run:
                 save_state(spath, env.state)
+
+
+def _check_loaded(env: Env) -> None:
+    """Refuse a section with keys this fs would drop when it writes the state back.
+
+    Raises:
+        StateError: naming the state file, the section and the key.
+    """
+    from fairshare_cli.core.operations.validate import check_known_keys
+
+    for name, raw in env.state.sections.items():
+        try:
+            check_known_keys(name, raw)
+        except SectionError as exc:
+            raise StateError(f"state file {env.state_path}: {exc}") from None
 
 
 def _check_written(before: State, env: Env, spath: Path) -> None:

@@ -374,3 +374,25 @@ def test_edits_keep_the_state_readable(env: dict[str, Path], run: Callable[..., 
     """A write refused by the door says so and writes nothing (exit 2)."""
     assert run("setfactor", "alice@example.org", "3", *common(env)).exit_code == 0
     views_succeed(env, run)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["import", "history", "{hist}"],
+        ["setfactor", "alice", "2"],
+        ["submit", "--owner", "alice"],
+        ["rm", "1"],
+    ],
+)
+def test_foreign_section_content_is_never_dropped_by_a_write(
+    args: list[str], env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    """Once read as empty and silently dropped on the next write."""
+    env["state"].write_text(json.dumps({**STATE, "accountant": {"records": {}, "zzz": 1}}))
+    hist = env["dir"] / "h.jsonl"
+    hist.write_text('{"owner": "alice", ' + S + "}\n")
+    before = env["state"].read_bytes()
+    result = run(*[a.format(hist=hist) for a in args], *common(env))
+    refused(result, str(env["state"]), "accountant: unknown key 'zzz'")
+    assert env["state"].read_bytes() == before
