@@ -307,6 +307,8 @@ STATE_CASES: list[tuple[dict[str, Any], str, str]] = [
         "acumulated_usage",
     ),
     ({"accountant": {"zzz": 1}}, "userprio", "zzz"),
+    ({"slurm": {"usage": {"hep": {"alice": -3600.0}}}}, "sshare", "slurm.usage.hep.alice"),
+    ({"slurm": {"usage": {"hep": {"alice": -1}}}}, "sprio", "slurm.usage.hep.alice"),
     ({"accountant": {"records": {}, "recrods": RECORD}}, "setfactor", "recrods"),
     ({"negotiator": {"claimz": {}}}, "negotiate", "claimz"),
     ({"slurm": {"usage": {}, "foreign": [1]}}, "sshare", "foreign"),
