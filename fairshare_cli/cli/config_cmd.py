@@ -28,13 +28,14 @@ def config_group() -> None:
     help="Pool config (default: ./fairshare.toml, else the user config dir).",
 )
 @output_options
-def check(config_path: str | None, output: str, as_json: bool) -> None:
+def check(config_path: str | None, output: str | None, as_json: bool) -> None:
     """Validate a pool config and print every effective value (profile applied).
 
     \b
     Example:
       fs config check --config sample_configs/pool.toml
-    Exit 0 when valid; exit 2 with one line naming the key when not.
+    Exit 0 when valid; exit 2 with one line naming the key when not. --output json
+    prints the values nested; ndjson and csv one key (dotted) and value per row.
     """
     from fairshare_cli.io.config import load_config  # its expressions are checked there
     from fairshare_cli.render.formats import emit_rows
@@ -42,8 +43,13 @@ def check(config_path: str | None, output: str, as_json: bool) -> None:
     path = resolve_config_path(config_path)
     config = load_config(path)
     data = _plain(config)
-    if output_format(output, as_json) != "table":
+    fmt = output_format(output, as_json)
+    if fmt == "json":
         emit_rows(data, None, "json")
+        return
+    if fmt in ("ndjson", "csv"):  # one row per effective value, keys dotted as in the table
+        rows = [{"key": k, "value": v} for k, v in _flatten(data)]
+        emit_rows(rows, ("key", "value"), fmt)
         return
     lines = [f'# {path}: valid; effective values (profile "{config.pool.defaults}")']
     lines += [f"{key} = {_toml(value)}" for key, value in _flatten(data)]

@@ -87,6 +87,9 @@ class Env:
 
 #: Config overrides set by ``fs whatif --set`` for the view it runs (read-only commands).
 WHATIF_OVERRIDES: dict[str, Any] = {}
+#: ``fs whatif --rederive-factors``: stored factors the unchanged config derives are
+#: derived again under the changed one (holds "rederive" while such a view runs).
+WHATIF_READING: set[str] = set()
 
 
 def load_env(
@@ -106,9 +109,13 @@ def load_env(
     cpath = resolve_config_path(config_path)
     config = load_config(cpath, overrides)
     spath = resolve_state_path(state_path, config)
+    state = load_state(spath)
+    refuse_going_back(state, when, spath)
+    if "rederive" in WHATIF_READING and overrides:
+        state = _rederive_factors(state, load_config(cpath), spath)
     return Env(
         config=config,
-        state=load_state(spath),
+        state=state,
         now=when,
         config_path=cpath,
         state_path=spath,
@@ -116,13 +123,34 @@ def load_env(
     )
 
 
+def _rederive_factors(state: State, current: Config, path: Path) -> State:
+    """The state with the factors ``current`` derives forgotten (``whatif`` only)."""
+    from fairshare_cli.core.htcondor import accountant as acct
+    from fairshare_cli.core.htcondor.factors import forget_derived_factors
+
+    if state.section("accountant") is None:
+        return state
+    try:
+        accountant = acct.accountant_from_json(state.section("accountant"))
+    except SectionError as exc:
+        raise StateError(f"state file {path}: {exc}") from None
+    forgotten = forget_derived_factors(accountant, current)
+    return state.with_section("accountant", acct.accountant_to_json(forgotten))
+
+
 @contextlib.contextmanager
 def mutate_state(
-    config_path: str | None, state_path: str | None, now: str | None, dry_run: bool = False
+    config_path: str | None,
+    state_path: str | None,
+    now: str | None,
+    dry_run: bool = False,
+    queue_only: bool = False,
 ) -> Iterator[Env]:
     """Lock the state, load it, let the caller replace ``env.state``, then save once.
 
-    Nothing is written when the body raises or when ``dry_run`` is set.
+    Nothing is written when the body raises or when ``dry_run`` is set. ``now`` may not be
+    before the state's last update unless the edit only touches the job queue
+    (``queue_only``: a job may be submitted "in the past" to give it an age).
 
     Raises:
         FairshareError: loading failed; the state file is untouched.
@@ -135,6 +163,8 @@ def mutate_state(
         env = Env(
             config=config, state=load_state(spath), now=when, config_path=cpath, state_path=spath
         )
+        if not queue_only:
+            refuse_going_back(env.state, when, spath)
         before = env.state
         _check_loaded(env)
         yield env
@@ -173,6 +203,24 @@ def _check_written(before: State, env: Env, spath: Path) -> None:
         raise StateError(
             f"refusing to write state file {spath}: {exc}; nothing was written"
         ) from None
+
+
+def refuse_going_back(state: State, now: float, path: Path) -> None:
+    """Refuse a ``--now`` earlier than the state's last update (views and edits alike).
+
+    Raises:
+        InputError: naming the state file and its last update.
+    """
+    from fairshare_cli.core.operations.last_update import state_last_update
+    from fairshare_cli.render.formats import iso
+
+    last = state_last_update(state)
+    if last is not None and now < last:
+        raise InputError(
+            f"--now {iso(now) or now} is before the last update of state file {path} "
+            f"({iso(last) or last}): a view cannot show the past from decayed values and an "
+            "edit cannot go back; give that time or a later one"
+        )
 
 
 def require(condition: bool, message: str) -> None:

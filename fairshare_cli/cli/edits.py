@@ -316,13 +316,21 @@ def resetusage(
     \b
     Example:
       fs delete olduser@example.org
-    The record returns with defaults (priority 0.5) if the submitter is seen again.
+    The record returns with defaults (priority 0.5) if the submitter is seen again. As
+    condor_userprio, it takes only a full name: a group or a bare user is refused.
     """,
     None,
 )
 def delete(
     name: str, dry_run: bool, config_path: str | None, state_path: str | None, now: str | None
 ) -> None:
+    if "@" not in name:  # condor_userprio -delete refuses a name without a domain too
+        raise InputError(
+            f"NAME '{name}': give the full name of the record to delete (user@uid.domain "
+            "or user@full.host.name), as condor_userprio -delete requires; group records "
+            "come back at every reconfig"
+        )
+
     def edit(s: acct.AccountantState, env: Env, n: str) -> acct.AccountantState:
         if n not in s.records:
             click.echo(f"fs: note: there was no accountant record named {n}", err=True)

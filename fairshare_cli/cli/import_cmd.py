@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 import click
 
@@ -78,12 +79,25 @@ def import_group() -> None:
     show_default=True,
     help="Input format (auto: by extension, else by the first character).",
 )
+@click.option(
+    "--cycle",
+    type=float,
+    metavar="SECONDS",
+    help="Account as a negotiator cycling every SECONDS would (default: exactly).",
+)
+@click.option(
+    "--cycle-start",
+    metavar="WHEN",
+    help="A time the cycle grid passes through (default: epoch multiples of --cycle).",
+)
 @rebuild_option
 @dry_run_option
 @common_options
-def history(
+def history(  # noqa: PLR0913  Click passes each option as one keyword argument
     file: str,
     fmt: str,
+    cycle: float | None,
+    cycle_start: str | None,
     rebuild: bool,
     dry_run: bool,
     config_path: str | None,
@@ -93,11 +107,18 @@ def history(
     """Charge a usage history (CSV or JSON lines; - for stdin) to every model.
 
     \b
-    Example:
+    Examples:
       fs import history sample_configs/history.csv --now 2026-11-21T12:00:00Z
+      fs import history h.csv --cycle 300 --cycle-start 2026-11-20T00:00:00Z
     Each record: owner, accounting_group, account, partition, qos, dirac_group, start,
-    end (empty: still running), slots, cpus. The HTCondor accountant replays it exactly.
+    end (empty: still running), slots, cpus. The HTCondor accountant replays it exactly
+    (as if it updated at every start and end); with --cycle, as a negotiator on that grid
+    of cycles would: a start is a match made that far into its cycle, an end is seen at
+    the next cycle.
     """
+    sinks = HISTORY_SINKS
+    if cycle is not None or cycle_start is not None:
+        sinks = {**HISTORY_SINKS, "accountant": cycle_sink(cycle, cycle_start)}
     with spooled(file) as path:
         _import(
             lambda: read_records(path, fmt, label=file),
@@ -107,7 +128,27 @@ def history(
             config_path,
             state_path,
             now,
+            sinks,
         )
+
+
+def cycle_sink(cycle: float | None, cycle_start: str | None) -> SinkFactory:
+    """The accountant's sink for ``--cycle`` / ``--cycle-start``.
+
+    Raises:
+        click.UsageError: ``--cycle-start`` without ``--cycle``, or a cycle that is not a
+            positive number of seconds.
+    """
+    from fairshare_cli.core.htcondor.cycle_replay import make_cycle_history_sink
+    from fairshare_cli.core.jobs import parse_time
+
+    if cycle is None:
+        raise click.UsageError("--cycle-start needs --cycle SECONDS")
+    if not (cycle > 0 and math.isfinite(cycle)):
+        raise click.UsageError(f"--cycle {cycle}: expected a positive number of seconds")
+    phase = parse_time(cycle_start, "--cycle-start") if cycle_start else 0.0
+    factory: SinkFactory = make_cycle_history_sink(cycle, phase)
+    return factory
 
 
 @import_group.command("condor-history")
@@ -168,6 +209,7 @@ def _import(
     config_path: str | None,
     state_path: str | None,
     now: str | None,
+    history_sinks: Mapping[str, SinkFactory] = HISTORY_SINKS,
 ) -> None:
     """Feed every record to every sink, then store each sink's section; one write.
 
@@ -181,7 +223,7 @@ def _import(
                     name: make(
                         env.config, env.state.section(name), env.now, rebuild, presorted=presorted
                     )
-                    for name, make in HISTORY_SINKS.items()
+                    for name, make in history_sinks.items()
                 }
             except SectionError as exc:
                 raise StateError(f"state file {env.state_path}: {exc}") from None

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from fairshare_cli.cli.context import Env, mutate_state
+from fairshare_cli.cli.context import Env, mutate_state, refuse_going_back
 from fairshare_cli.cli.options import common_options, dry_run_option
 from fairshare_cli.core.jobs import Job, job_to_json, parse_jobs
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, UINT32_MAX
@@ -190,7 +190,7 @@ def submit(
     """
     from fairshare_cli.cli.sshare import invoking_user
 
-    with mutate_state(config_path, state_path, now, dry_run) as env:
+    with mutate_state(config_path, state_path, now, dry_run, queue_only=True) as env:
         queue = _queue(env)
         if jobs_file is not None:
             objs = _read_objects(Path(jobs_file))
@@ -241,6 +241,8 @@ def submit(
             except InputError as exc:
                 raise InputError(f"{source}: {exc}") from None
         check_jobs_against_config(zip(_each_job(objs), new, strict=True), env.config, source)
+        if any(job.status == "running" for job in new):  # running jobs are charged from now
+            refuse_going_back(env.state, env.now, env.state_path)
         _store(env, [*queue, *new])
         _slurm_charges(env, new, stop=False)
         ids = ", ".join(j.id for j in new)
@@ -310,7 +312,7 @@ def prio(
         raise InputError(f"priority {number}: expected 0 to {UINT32_MAX} for a Slurm job")
     if not INT64_MIN <= number <= INT64_MAX:
         raise InputError(f"priority {number}: expected a whole number that fits in 64 bits")
-    with mutate_state(config_path, state_path, now, dry_run) as env:
+    with mutate_state(config_path, state_path, now, dry_run, queue_only=True) as env:
         queue = _queue(env)
         hit = [j for j in queue if _matches(j, job_id)]
         if not hit:

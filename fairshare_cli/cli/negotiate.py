@@ -62,6 +62,13 @@ def _show(result: CycleResult, fmt: str, explain: str | None, committed: str | N
     if explain is not None:
         if fmt == "table":
             click.echo("\n".join(explain_lines(explain, result.explain)))
+        elif fmt == "ndjson":  # one event per line (each with its own keys)
+            import json
+
+            from fairshare_cli.render.formats import jsonable
+
+            for e in result.explain:
+                click.echo(json.dumps(jsonable({"job_id": explain, **e})))
         else:
             emit_rows({"job_id": explain, "events": result.explain}, None, "json")
         return
@@ -92,7 +99,7 @@ def negotiate(
     explain: str | None,
     jobs_file: str | None,
     dry_run: bool,
-    output: str,
+    output: str | None,
     as_json: bool,
     config_path: str | None,
     state_path: str | None,
@@ -111,6 +118,10 @@ def negotiate(
     ndjson prints one line per match, submitter and unmatched job; csv the matches.
     """
     fmt = output_format(output, as_json)
+    if explain is not None and fmt == "csv":
+        raise click.UsageError(
+            "--explain prints a story of events with no fixed columns: use table, json or ndjson"
+        )
     show_progress = sys.stderr.isatty()
     if dry_run:
         env = load_env(config_path, state_path, now)

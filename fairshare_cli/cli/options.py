@@ -52,16 +52,21 @@ def output_options(func: F) -> F:
         "--output",
         "output",
         type=click.Choice(OUTPUT_FORMATS),
-        default="table",
-        show_default=True,
-        help="Output format.",
+        default=None,
+        help="Output format  [default: table]",
     )(func)
     return func
 
 
-def output_format(output: str, as_json: bool) -> str:
-    """The format chosen by ``--output`` / ``--json``."""
-    return "json" if as_json else output
+def output_format(output: str | None, as_json: bool) -> str:
+    """The format chosen by ``--output`` / ``--json`` (table when neither is given).
+
+    Raises:
+        click.UsageError: ``--json`` with an ``--output`` other than json.
+    """
+    if as_json and output not in (None, "json"):
+        raise click.UsageError(f"--json and --output {output} disagree; give one of them")
+    return "json" if as_json else (output or "table")
 
 
 def dry_run_option(func: F) -> F:

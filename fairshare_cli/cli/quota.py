@@ -20,7 +20,7 @@ from fairshare_cli.cli.options import common_options, output_format, output_opti
 @common_options
 def quota(
     jobs_file: str | None,
-    output: str,
+    output: str | None,
     as_json: bool,
     config_path: str | None,
     state_path: str | None,

@@ -73,7 +73,7 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
     until: str,
     cycle: str,
     plot: str | None,
-    output: str,
+    output: str | None,
     as_json: bool,
     config_path: str | None,
     state_path: str | None,

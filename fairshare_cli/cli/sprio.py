@@ -93,7 +93,7 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     noheader: bool,
     verbose: int,
     jobs_file: str | None,
-    output: str,
+    output: str | None,
     as_json: bool,
     config_path: str | None,
     state_path: str | None,

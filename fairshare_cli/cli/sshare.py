@@ -74,7 +74,7 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
     parsable2: bool,
     noheader: bool,
     formats: tuple[str, ...],
-    output: str,
+    output: str | None,
     as_json: bool,
     config_path: str | None,
     state_path: str | None,

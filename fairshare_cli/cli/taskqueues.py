@@ -20,7 +20,7 @@ from fairshare_cli.errors import StateError
 @common_options
 def taskqueues(
     jobs_file: str | None,
-    output: str,
+    output: str | None,
     as_json: bool,
     config_path: str | None,
     state_path: str | None,

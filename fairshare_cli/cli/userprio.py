@@ -67,7 +67,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     hierarchical: bool | None,
     sort: str,
     long_: bool,
-    output: str,
+    output: str | None,
     as_json: bool,
     config_path: str | None,
     state_path: str | None,
@@ -146,5 +146,5 @@ def _json_rows(view: UserprioView) -> list[dict[str, Any]]:
             "begin_usage_time": Time(r.begin_usage_time),
             "last_usage_time": Time(r.last_usage_time),
         }
-        for r in view.rows
+        for r in view.listed
     ]

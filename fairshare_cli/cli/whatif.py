@@ -43,11 +43,21 @@ def parse_assignment(text: str) -> tuple[str, Any]:
     required=True,
     help="A dotted config key and its new value (repeatable).",
 )
+@click.option(
+    "--rederive-factors",
+    is_flag=True,
+    help="Read factor changes as if always in force: stored factors the current config "
+    "derives are derived again (default: stored factors stay, as in HTCondor).",
+)
 @click.argument("view", type=click.Choice(VIEWS))
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 @click.pass_context
 def whatif(
-    ctx: click.Context, assignments: tuple[str, ...], view: str, args: tuple[str, ...]
+    ctx: click.Context,
+    assignments: tuple[str, ...],
+    rederive_factors: bool,
+    view: str,
+    args: tuple[str, ...],
 ) -> None:
     """Show a view as it would be with config keys changed; nothing is written.
 
@@ -57,6 +67,10 @@ def whatif(
       fs whatif --set 'groups."group_physics".quota=300' quota
       fs whatif --set priority.fairshare=classic sshare -a -l
     Dotted keys are the config's (DESIGN §3); quote group names that contain dots.
+    Priority factors are read as HTCondor keeps them: a record stores its factor when it
+    is first written, so new default/remote/nice-user or group prio_factor values only
+    reach records that store none yet (new submitters, old states), not existing ones.
+    --rederive-factors reads them as if the new values had always been in force.
     """
     from fairshare_cli.cli import context
     from fairshare_cli.cli.main import cli
@@ -70,8 +84,11 @@ def whatif(
         raise click.UsageError(f"the {view} view is not available in this version")
     context.WHATIF_OVERRIDES.clear()
     context.WHATIF_OVERRIDES.update(overrides)
+    if rederive_factors:
+        context.WHATIF_READING.add("rederive")
     try:
         with command.make_context(view, argv, parent=ctx) as sub:
             command.invoke(sub)
     finally:
         context.WHATIF_OVERRIDES.clear()
+        context.WHATIF_READING.clear()

@@ -147,7 +147,7 @@ COLUMNS: dict[str, Column] = {
             _num(lambda r: r.weighted_accumulated_usage_hours, 2, 12),
         ),
         Column("start_time", 16, "Usage", "Start Time", _date(lambda r: r.begin_usage_time, True)),
-        Column("last_time", 16, "Last", "Usage Time", _date(lambda r: r.last_usage_time, False)),
+        Column("last_time", 16, "Last", "Usage Time", _date(lambda r: r.last_usage_time, True)),
         Column("time_since", 10, "Time Since", "Last Usage", _since),
         Column("requested", 10, "Weighted", "Requested", _num(lambda r: r.requested, 0, 10)),
         Column(
@@ -290,7 +290,7 @@ def _footer(view: UserprioView, cols: Sequence[Column], width: int, now: float) 
 def render_long(view: UserprioView, now: float) -> str:
     """``-long``: each record as an accounting ad in the old ``attr = value`` form."""
     out: list[str] = []
-    for r in view.rows:
+    for r in view.listed or view.rows:
         ad = {
             "MyType": '"Accounting"',
             "Name": f'"{r.name}"',

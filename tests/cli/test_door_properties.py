@@ -266,7 +266,10 @@ def test_import_history(recs: list[dict[str, Any]]) -> None:
 
 SACCT_TEXT = st.one_of(
     st.sampled_from(["", " ", "a b", "a\tb", "-1", "0", "4", "1" + "0" * 30, "x", "Unknown"]),
-    st.text(alphabet=st.characters(blacklist_characters="|\n\r"), max_size=4),
+    st.text(
+        alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="|\n\r"),
+        max_size=4,
+    ),
 )
 
 

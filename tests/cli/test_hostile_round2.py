@@ -307,6 +307,8 @@ STATE_CASES: list[tuple[dict[str, Any], str, str]] = [
         "acumulated_usage",
     ),
     ({"accountant": {"zzz": 1}}, "userprio", "zzz"),
+    ({"negotiator": {"last_cycle": 2**63 - 1}}, "negotiate", "negotiator.last_cycle"),
+    ({"slurm": {"last_decay_ran": 1e300}}, "sshare", "last_decay_ran"),
     ({"slurm": {"usage": {"hep": {"alice": -3600.0}}}}, "sshare", "slurm.usage.hep.alice"),
     ({"slurm": {"usage": {"hep": {"alice": -1}}}}, "sprio", "slurm.usage.hep.alice"),
     ({"accountant": {"records": {}, "recrods": RECORD}}, "setfactor", "recrods"),

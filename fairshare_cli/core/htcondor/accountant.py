@@ -7,8 +7,8 @@ root ``<none>``). The real user priority (RUP) decays towards the weighted resou
     P' = max(P·β + Uw·(1 − β), 0.5),   β = 0.5 ** (Δt / half_life)
 
 Decay is lazy and exact: a record stores its RUP as of ``last_update`` and the resources it
-has held since, so its value at any later ``now`` is one step of the formula (with constant
-usage the steps compose exactly). Mutating operations first bring a record up to ``now``.
+has held since, so its value at any later ``now`` is one update (steps compose exactly).
+Edits, as HTCondor's, run no update (per-cycle accounting: :mod:`cycle_accounting`).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from typing import Any
 
 from fairshare_cli.core.config import Config, GroupSpec
 from fairshare_cli.core.htcondor.groups import ROOT, deepest_group, group_path
+from fairshare_cli.core.htcondor.record_checks import check_record
 from fairshare_cli.core.state import SectionError
-from fairshare_cli.errors import did_you_mean
 
 MIN_PRIORITY = 0.5
 MIN_FACTOR = 1.0
@@ -33,9 +33,12 @@ NICE_USER_PREFIX = "nice-user"
 class CustomerRecord:
     """One accountant record (a submitter or a group), valid as of ``last_update``.
 
-    ``priority`` is the RUP without the factor. ``priority_factor`` is only set by an explicit
-    ``setfactor``; otherwise the factor comes from the config (see :func:`priority_factor`).
-    Accumulated usages are in (weighted) slot-seconds; times are epoch seconds, 0 = never.
+    ``priority`` is the RUP without the factor. ``priority_factor`` is the stored factor (by
+    ``setfactor``, or derived and stored when ``fs`` first writes the record, as
+    ``GetPriorityFactor`` stores it on first read); None until then. ``uncharged_time`` (and
+    its weighted twin) is ``UnchargedTime``, the correction matches made or removed since
+    ``last_update`` leave for the next update. Usages are in (weighted) slot-seconds; times
+    are epoch seconds, 0 = never.
     """
 
     name: str
@@ -50,13 +53,8 @@ class CustomerRecord:
     weighted_accumulated_usage: float = 0.0
     begin_usage_time: float = 0.0
     last_usage_time: float = 0.0
-
-    @property
-    def charged_usage(self) -> float:
-        """Weighted usage the RUP decays towards (groups: their whole subtree's)."""
-        if self.hier_weighted_resources_used > 0:
-            return self.hier_weighted_resources_used
-        return self.weighted_resources_used
+    uncharged_time: float = 0.0
+    weighted_uncharged_time: float = 0.0
 
 
 def decay_factor(dt: float, half_life: float) -> float:
@@ -67,11 +65,15 @@ def decay_factor(dt: float, half_life: float) -> float:
 
 
 def advance(rec: CustomerRecord, now: float, half_life: float) -> CustomerRecord:
-    """The record brought up to ``now`` with the usage it held since ``last_update``.
+    """The record brought up to ``now``: ``Accountant::UpdateOnePriority`` for one record.
 
-    Mirrors ``UpdatePriorities`` for one record; Δt ≤ 0 changes nothing (a clock that went
-    back only moves ``last_update``). ``begin_usage_time`` is the start of the first interval
-    with usage and ``last_usage_time`` the end of the last one.
+    Over Δt = now − last_update the recent usage is ``ResourcesUsed + UnchargedTime/Δt``
+    (weighted likewise; a group with subtree usage takes ``HierWeightedResourcesUsed``
+    instead, without the uncharged correction); the accumulated usages grow by
+    ``ResourcesUsed·Δt + UnchargedTime``; ``BeginUsageTime`` becomes ``now`` when it is 0
+    and the accumulated usage is above 0; ``LastUsageTime`` becomes ``now`` when the recent
+    (unweighted) usage is above 0; the uncharged times go back to 0. Δt ≤ 0 changes nothing
+    (a clock that went back only moves ``last_update``).
     """
     if rec.last_update is None:
         return replace(rec, last_update=now, priority=max(rec.priority, MIN_PRIORITY))
@@ -82,13 +84,20 @@ def advance(rec: CustomerRecord, now: float, half_life: float) -> CustomerRecord
         return replace(rec, last_update=now)
     beta = decay_factor(dt, half_life)
     p = max(rec.priority, MIN_PRIORITY)
-    new_p = max(p * beta + rec.charged_usage * (1.0 - beta), MIN_PRIORITY)
-    acc = rec.accumulated_usage + rec.resources_used * dt
-    wacc = rec.weighted_accumulated_usage + rec.weighted_resources_used * dt
-    used = rec.resources_used > 0
+    recent = rec.resources_used + rec.uncharged_time / dt
+    weighted_recent = rec.weighted_resources_used + rec.weighted_uncharged_time / dt
+    if rec.hier_weighted_resources_used > 0:
+        weighted_recent = rec.hier_weighted_resources_used
+    new_p = max(p * beta + weighted_recent * (1.0 - beta), MIN_PRIORITY)
+    acc = rec.accumulated_usage + rec.resources_used * dt + rec.uncharged_time
+    wacc = (
+        rec.weighted_accumulated_usage
+        + rec.weighted_resources_used * dt
+        + rec.weighted_uncharged_time
+    )
     begin = rec.begin_usage_time
-    if used and begin <= 0:
-        begin = rec.last_update
+    if acc > 0 and begin == 0:
+        begin = now
     return replace(
         rec,
         priority=new_p,
@@ -96,7 +105,9 @@ def advance(rec: CustomerRecord, now: float, half_life: float) -> CustomerRecord
         accumulated_usage=acc,
         weighted_accumulated_usage=wacc,
         begin_usage_time=begin,
-        last_usage_time=now if used else rec.last_usage_time,
+        last_usage_time=now if recent > 0 else rec.last_usage_time,
+        uncharged_time=0.0,
+        weighted_uncharged_time=0.0,
     )
 
 
@@ -165,22 +176,29 @@ class GroupTree:
 def priority_factor(rec: CustomerRecord, config: Config, tree: GroupTree) -> float:
     """The priority factor in force for a record (reference/htcondor.md §2.3).
 
-    Precedence: explicit (``setfactor``), nice user (name starts with ``nice-user``), the
-    deepest group's ``prio_factor``, remote domain (not in ``local_domains``), default.
-    A factor below 1 counts as 1.
+    The stored factor when the record has one; else the one ``GetPriorityFactor`` derives
+    (and would store): nice user (name starts with ``nice-user``), the deepest group's
+    ``prio_factor``, remote domain, default. A group record's name has no domain, so with
+    ``local_domains`` set a group (and ``<none>``) without a ``prio_factor`` of its own gets
+    ``remote_prio_factor``. A factor below 1 counts as 1.
     """
-    acc = config.accountant
     if rec.priority_factor is not None:
         return max(rec.priority_factor, MIN_FACTOR)
-    if rec.name.startswith(NICE_USER_PREFIX):
+    return derived_factor(rec.name, config, tree)
+
+
+def derived_factor(name: str, config: Config, tree: GroupTree) -> float:
+    """The factor ``GetPriorityFactor`` derives for a record that stores none."""
+    acc = config.accountant
+    if name.startswith(NICE_USER_PREFIX):
         return acc.nice_user_prio_factor
-    group = tree.group_of(rec.name)
+    group = tree.group_of(name)
     if group != ROOT_GROUP:
         gf = tree.groups[group].prio_factor
         if gf:
             return max(gf, MIN_FACTOR)
     local = config.pool.local_domains
-    if local and not rec.is_group and domain_of(rec.name) not in local:
+    if local and domain_of(name) not in local:
         return acc.remote_prio_factor
     return acc.default_prio_factor
 
@@ -231,23 +249,50 @@ def bring_up_to_date(
     for n in list(todo):
         if n in records:
             records[n] = advance(records[n], now, h)
-    return AccountantState(records=records)
+    return AccountantState(records=store_factors(records, config))
 
 
-def _touch(state: AccountantState, config: Config, name: str, now: float) -> dict[str, Any]:
-    records = dict(all_records(state, config))
-    rec = records.get(name) or CustomerRecord(name=name, is_group="@" not in name)
-    records[name] = advance(rec, now, config.accountant.priority_halflife)
+def last_update_of(state: AccountantState) -> float | None:
+    """The accountant's ``LastUpdateTime``: the latest update of any record (None: never)."""
+    times = [r.last_update for r in state.records.values() if r.last_update is not None]
+    return max(times) if times else None
+
+
+def new_record(name: str, state: AccountantState, now: float) -> CustomerRecord:
+    """A record created by an edit or a match: as of the accountant's last update (or now)."""
+    since = last_update_of(state)
+    when = now if since is None else since
+    return CustomerRecord(name=name, is_group="@" not in name, last_update=when)
+
+
+def store_factors(records: dict[str, CustomerRecord], config: Config) -> dict[str, CustomerRecord]:
+    """Store the derived factor in every record that has none (``GetPriorityFactor``'s write).
+
+    HTCondor reads every record's factor each cycle and for each ``condor_userprio``, and the
+    first read stores it; ``fs`` stores it whenever it writes the accountant. Later changes
+    of the factor knobs then leave the record alone until ``setfactor`` or ``delete``.
+    """
+    tree: GroupTree | None = None
+    for n, r in records.items():
+        if r.priority_factor is None:
+            tree = tree or GroupTree(config.groups)
+            factor = max(derived_factor(n, config, tree), MIN_FACTOR)
+            records[n] = replace(r, priority_factor=factor)
     return records
 
 
 def _set(
     state: AccountantState, config: Config, name: str, now: float, **fields: Any
 ) -> AccountantState:
-    """Bring ``name`` up to ``now`` (creating it if need be), then set ``fields``."""
-    records = _touch(state, config, name, now)
-    records[name] = replace(records[name], **fields)
-    return AccountantState(records=records)
+    """Set ``fields`` of ``name`` (created if need be) as HTCondor's edits do: no update.
+
+    The record keeps its ``last_update``; the next update (a cycle, or a view at a later
+    ``now``) charges the whole interval since then with the edited values.
+    """
+    records = dict(all_records(state, config))
+    rec = records.get(name) or new_record(name, state, now)
+    records[name] = replace(rec, **fields)
+    return AccountantState(records=store_factors(records, config))
 
 
 def set_priority(
@@ -288,19 +333,19 @@ def set_last(
 def reset_usage(
     state: AccountantState, config: Config, names: Iterable[str] | None, now: float
 ) -> AccountantState:
-    """``-resetusage`` / ``-resetall``: zero accumulated usage, begin = now, RUP unchanged."""
-    updated = bring_up_to_date(state, config, now, names)
-    records = dict(updated.records)
-    targets = records.keys() if names is None else list(names)
-    for n in list(targets):
+    """``-resetusage`` / ``-resetall``: zero accumulated usage, begin = now, RUP unchanged.
+
+    No update runs: usage held since the last update is charged by the next one.
+    """
+    records = dict(all_records(state, config))
+    targets = list(records) if names is None else list(names)
+    for n in targets:
         # An unknown name gets a fresh record, as every other edit (and HTCondor) does.
-        rec = records.get(n) or advance(
-            CustomerRecord(name=n, is_group="@" not in n), now, config.accountant.priority_halflife
-        )
+        rec = records.get(n) or new_record(n, state, now)
         records[n] = replace(
             rec, accumulated_usage=0.0, weighted_accumulated_usage=0.0, begin_usage_time=now
         )
-    return AccountantState(records=records)
+    return AccountantState(records=store_factors(records, config))
 
 
 def delete(state: AccountantState, name: str) -> AccountantState:
@@ -311,9 +356,13 @@ def delete(state: AccountantState, name: str) -> AccountantState:
 
 
 def charge_targets(submitter: str, tree: GroupTree) -> tuple[str, list[str]]:
-    """The submitter's assigned group and the groups whose subtree usage it counts in."""
+    """The submitter's assigned group and the groups whose subtree usage it counts in.
+
+    ``AddMatch`` walks the assigned group's name and its dotted prefixes, so an ungrouped
+    submitter counts in ``<none>``'s subtree usage too.
+    """
     group = tree.group_of(submitter)
-    return group, tree.ancestors(group)
+    return group, tree.ancestors(group) or [ROOT_GROUP]
 
 
 def add_match(
@@ -366,7 +415,7 @@ def _change_use(
                 rec, hier_weighted_resources_used=_clamp0(rec.hier_weighted_resources_used + weight)
             )
         records[n] = rec
-    return AccountantState(records=records)
+    return AccountantState(records=store_factors(records, config))
 
 
 def _clamp0(x: float) -> float:
@@ -388,30 +437,21 @@ _FIELDS = (
     "weighted_accumulated_usage",
     "begin_usage_time",
     "last_usage_time",
+    "uncharged_time",
+    "weighted_uncharged_time",
 )
+#: Written only when not zero, so states without per-cycle matches keep their old shape.
+_SPARSE = frozenset({"uncharged_time", "weighted_uncharged_time"})
 
 
 def accountant_to_json(state: AccountantState) -> dict[str, Any]:
     """The ``accountant`` state section."""
     return {
         "records": {
-            name: {f: getattr(rec, f) for f in _FIELDS}
+            name: {f: getattr(rec, f) for f in _FIELDS if f not in _SPARSE or getattr(rec, f) != 0}
             for name, rec in sorted(state.records.items())
         }
     }
-
-
-_FIELD_SET = frozenset(_FIELDS)
-#: The least value of each record field that has one: usage is never negative and a
-#: priority factor is at least 1 (``condor_userprio -setfactor`` refuses less).
-_LEAST = {
-    "priority_factor": 1.0,
-    "resources_used": 0,
-    "weighted_resources_used": 0.0,
-    "hier_weighted_resources_used": 0.0,
-    "accumulated_usage": 0.0,
-    "weighted_accumulated_usage": 0.0,
-}
 
 
 def accountant_from_json(raw: Any) -> AccountantState:
@@ -424,40 +464,25 @@ def accountant_from_json(raw: Any) -> AccountantState:
         return EMPTY
     if not isinstance(raw, Mapping) or not isinstance(raw.get("records", {}), Mapping):
         raise SectionError("accountant: expected an object with 'records'")
-    raw = {"records": {}, **raw}
-    records = {name: _record_from_json(name, body) for name, body in raw["records"].items()}
+    records: dict[str, CustomerRecord] = {}
+    for name, body in raw.get("records", {}).items():
+        check_record(name, body, _FIELDS)  # known fields, in range: the one door
+        kw: dict[str, Any] = {}
+        for f in _FIELDS:
+            if f not in body:
+                continue
+            v = body[f]
+            if f == "is_group":
+                if not isinstance(v, bool):
+                    raise SectionError(f"accountant.records.{name}.{f}: expected true/false")
+                kw[f] = v
+            elif v is None and f in ("last_update", "priority_factor"):
+                kw[f] = None
+            elif isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                raise SectionError(f"accountant.records.{name}.{f}: expected a finite number")
+            else:
+                kw[f] = int(v) if f == "resources_used" else float(v)
+        if name == ROOT_GROUP:  # AddMatch charges <none>'s subtree usage with its own
+            kw["hier_weighted_resources_used"] = kw.get("weighted_resources_used", 0.0)
+        records[name] = CustomerRecord(name=name, **kw)
     return AccountantState(records=records)
-
-
-def _record_from_json(name: str, body: Any) -> CustomerRecord:
-    """One record of the ``accountant`` section: known fields, finite, in range.
-
-    Raises:
-        SectionError: naming the record and field.
-    """
-    if not isinstance(body, Mapping):
-        raise SectionError(f"accountant.records.{name}: expected an object")
-    for f in body:
-        if f not in _FIELD_SET:
-            extra = did_you_mean(str(f), _FIELDS)
-            raise SectionError(f"accountant.records.{name}: unknown field {f!r}{extra}")
-    kw: dict[str, Any] = {}
-    for f in _FIELDS:
-        if f not in body:
-            continue
-        v = body[f]
-        if f == "is_group":
-            if not isinstance(v, bool):
-                raise SectionError(f"accountant.records.{name}.{f}: expected true/false")
-            kw[f] = v
-        elif v is None and f in ("last_update", "priority_factor"):
-            kw[f] = None
-        elif isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            raise SectionError(f"accountant.records.{name}.{f}: expected a finite number")
-        elif v < _LEAST.get(f, v):
-            raise SectionError(
-                f"accountant.records.{name}.{f}: expected {_LEAST[f]:g} or more, got {v!r}"
-            )
-        else:
-            kw[f] = int(v) if f == "resources_used" else float(v)
-    return CustomerRecord(name=name, **kw)

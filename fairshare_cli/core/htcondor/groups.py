@@ -149,11 +149,18 @@ def validate_group_configs(configs: Iterable[GroupConfig], source: str = "config
                 raise ConfigError(f'{key}: parent group "{parent}" is not configured')
 
 
-def build_group_tree(configs: Iterable[GroupConfig], source: str = "config") -> GroupTree:
+def build_group_tree(
+    configs: Iterable[GroupConfig],
+    source: str = "config",
+    global_accept_surplus: bool = False,
+    global_autoregroup: bool = False,
+) -> GroupTree:
     """Build the HGQ tree from the configured groups (``hgq_construct_tree``).
 
     Groups are sorted case-insensitively so parents come before children; the root
-    ``<none>`` always accepts surplus and autoregroups when any group does.
+    ``<none>`` always accepts surplus. Surplus sharing is global, and the root autoregroups,
+    when any group does or when the global ``GROUP_ACCEPT_SURPLUS`` / ``GROUP_AUTOREGROUP``
+    is true, even if every group overrides it to false.
 
     Raises:
         ConfigError: from :func:`validate_group_configs`.
@@ -162,8 +169,8 @@ def build_group_tree(configs: Iterable[GroupConfig], source: str = "config") -> 
     validate_group_configs(items, source)
     root = GroupNode(name=ROOT, accept_surplus=True, configured=True)
     by_name: dict[str, GroupNode] = {ROOT: root}
-    any_autoregroup = False
-    any_accept = False
+    any_autoregroup = global_autoregroup
+    any_accept = global_accept_surplus
     for c in items:
         parent = by_name[c.name.rsplit(".", 1)[0].lower()] if "." in c.name else root
         if c.quota is not None:

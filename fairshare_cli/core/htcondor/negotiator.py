@@ -1826,12 +1826,16 @@ class _Cycle:
         """
         spin_in_group = 0
         self.negotiating_group = group_name or ROOT
+        # The autoregroup round of <none> negotiates without a group name: no group cap
+        capped = (
+            group_name if not (self.tree and self.tree.autoregroup and group_name == ROOT) else None
+        )
         while True:
             spin_in_group += 1
             self.spins += 1
             ignore_limit = spin_in_group == 1  # NEGOTIATOR_CONSIDER_PREEMPTION is on
-            group_usage = self.group_usage.get(group_name, 0.0) if group_name else 0.0
-            if not ignore_limit and group_name is not None and group_usage >= group_quota:
+            group_usage = self.group_usage.get(capped, 0.0) if capped else 0.0
+            if not ignore_limit and capped is not None and group_usage >= group_quota:
                 for sub in subs:
                     sub.stop_reason = "group_quota"
                 break
@@ -1848,7 +1852,7 @@ class _Cycle:
             }
             pie_left = 0.0
             for sub in subs:
-                limit, _, _ = self._limits(sub, env, group_quota, group_name)
+                limit, _, _ = self._limits(sub, env, group_quota, capped)
                 usage = self.usage.get(sub.name, 0.0)
                 sub.starvation = usage / (usage + limit) if usage + limit > 0 else FLT_MAX
                 pie_left += limit
@@ -1865,14 +1869,14 @@ class _Cycle:
                     continue
                 if (
                     not ignore_limit
-                    and group_name is not None
-                    and self.group_usage.get(group_name, 0.0) >= group_quota
+                    and capped is not None
+                    and self.group_usage.get(capped, 0.0) >= group_quota
                 ):
                     halted = True
                     sub.stop_reason = "group_quota"
                     keep.append(sub)
                     continue
-                limit, limit_unclaimed, share = self._limits(sub, env, group_quota, group_name)
+                limit, limit_unclaimed, share = self._limits(sub, env, group_quota, capped)
                 if sub.summary.share is None:
                     sub.summary.share = share
                     sub.summary.limit = share * env["total"]

@@ -17,6 +17,7 @@ from typing import Any
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.htcondor import cycle_accounting
 from fairshare_cli.core.htcondor.classads import check_expression, evaluate_alone
 from fairshare_cli.core.htcondor.groups import (
     GroupConfig,
@@ -83,7 +84,12 @@ def group_tree(config: Config) -> GroupTree | None:
         )
         for g in config.groups.values()
     ]
-    return build_group_tree(configs, source=config.path)
+    return build_group_tree(
+        configs,
+        source=config.path,
+        global_accept_surplus=n.accept_surplus,
+        global_autoregroup=n.autoregroup,
+    )
 
 
 def submitter_of(config: Config) -> Callable[[Job], str]:
@@ -259,13 +265,21 @@ def commit_cycle(
 ) -> tuple[list[Job], acct.AccountantState, NegotiatorState]:
     """Apply a cycle's matches: jobs start, claims change hands, the accountant charges.
 
-    Each match is ``AddMatch`` for its submitter; a preemption first ``RemoveMatch``es the
-    slot's previous holder, whose job goes back to idle.
+    The accountant is updated to ``now`` (``UpdatePriorities``, every record); claims whose
+    job is in the queue but no longer running are removed (``CheckMatches``: charged up to
+    now); each match is then ``AddMatch`` for its submitter; a preemption first
+    ``RemoveMatch``es the slot's previous holder, whose job goes back to idle (see
+    :mod:`cycle_accounting`).
 
     Returns:
         The new job list, accountant state and negotiator section.
     """
     claims = dict(negotiator.claims)
+    # CheckMatches: a claim whose job is in the queue but no longer running has ended
+    status = {job.id: job.status for job in jobs}
+    ended = [c for c in claims.values() if status.get(c.job_id, "running") != "running"]
+    for c in ended:
+        del claims[c.slot]
     by_id = {m.job_id: m for m in result.matches}
     preempted = {m.preempted_job for m in result.matches if m.preempted_job}
     new_jobs: list[Job] = []
@@ -289,11 +303,17 @@ def commit_cycle(
         entry = add.setdefault(m.submitter, [0.0, 0])
         entry[0] += m.weight
         entry[1] += 1
-    state = accountant
+    # UpdatePriorities at the cycle's time, then each match (and preemption) at that time.
+    state = cycle_accounting.update_priorities(accountant, config, now)
+    weight_of = slot_weights(config)
+    for c in ended:  # seen now: charged up to now by the update
+        state = cycle_accounting.remove_match_at(
+            state, config, c.submitter, weight_of(c.slot), now, c.start_time
+        )
     for name, (weight, count) in sorted(remove.items()):
-        state = acct.remove_match(state, config, name, weight, now, slots=int(count))
+        state = cycle_accounting.remove_match_at(state, config, name, weight, now, now, int(count))
     for name, (weight, count) in sorted(add.items()):
-        state = acct.add_match(state, config, name, weight, now, slots=int(count))
+        state = cycle_accounting.add_match_at(state, config, name, weight, now, int(count))
     rr = dict(negotiator.rr_times)
     rr.update({k: v for k, v in result.rr_times.items() if math.isfinite(v)})
     return new_jobs, state, NegotiatorState(claims, rr, now)

@@ -130,9 +130,9 @@ class AccountantReplay:
                 if res > 0:
                     row[5] += res * dt
                     row[6] += row[3] * dt
-                    if row[7] <= 0:
-                        row[7] = last
                     row[8] = t
+                if row[7] == 0 and row[5] > 0:  # the first update that finds usage
+                    row[7] = t
                 row[1] = t
             if own:
                 row[2] = max(row[2] + dslots, 0)
@@ -217,6 +217,7 @@ class AccountantReplay:
                 last_usage_time=row[8],
             )
             records[name] = acct.advance(rec, self.now, self.half_life)
+        records = acct.store_factors(records, self.config)  # written: factors are stored
         return acct.accountant_to_json(acct.AccountantState(records=records))
 
 

@@ -68,11 +68,14 @@ class UserprioView:
     hidden: int = 0
     named: tuple[str, ...] = field(default_factory=tuple)
     active: tuple[UserprioRow, ...] = ()  # every record past the activity filter, shown or not
+    listed: tuple[UserprioRow, ...] = ()  # --long and --json: every row, <none> included
 
 
 def requested_by_submitter(jobs: Iterable[Job], config: Config) -> dict[str, float]:
-    """Weighted demand per submitter: idle plus running jobs (``WeightedIdleJobs + ...``)."""
-    weighted = config.negotiator.use_slot_weights and config.negotiator.use_weighted_demand
+    """Demand per submitter: idle plus running jobs, weighted by their CPUs when
+    ``use_weighted_demand`` is on (``WeightedIdleJobs + WeightedRunningJobs``), as ``fs
+    quota`` counts it; else counted."""
+    weighted = config.negotiator.use_weighted_demand
     out: dict[str, float] = {}
     dom = config.pool.uid_domain
     for job in jobs:
@@ -175,8 +178,15 @@ def userprio_view(
             _flat_order(shown, query.sort, query.show_priority, query.show_usage)
         )
     matched = sum(1 for n in records if query.wanted(n)) if query.names else len(records)
+    # condor_userprio -long prints every ad past the filter: the groups (<none>) too
+    listed = (
+        ordered
+        if hier
+        else _flat_order(users + groups, query.sort, query.show_priority, query.show_usage)
+    )
     return UserprioView(
         rows=tuple(ordered),
+        listed=tuple(listed),
         hierarchical=hier,
         total_records=matched,
         active=tuple(rows),

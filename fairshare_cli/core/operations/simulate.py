@@ -1,9 +1,11 @@
 """Run negotiation cycles forward in time over a workload (``fs simulate``).
 
-Each cycle at time ``t``: jobs whose ``run_time`` is up finish (``RemoveMatch`` at their
-exact end), workload jobs whose ``submit_time`` has come join the queue, one negotiation
-cycle runs and its matches are committed (``AddMatch``), and a row per submitter, group
-and Slurm user records what each holds afterwards. Everything is a function of the inputs;
+Each cycle at time ``t``: the accountant is updated (``UpdatePriorities``), jobs whose
+``run_time`` is up are seen to have finished (``CheckMatches``: their slots were charged up
+to ``t``, as HTCondor sees an end at the next cycle), workload jobs whose ``submit_time``
+has come join the queue, one negotiation cycle runs and its matches are committed
+(``AddMatch``), and a row per submitter, group and Slurm user records what each holds
+afterwards. Everything is a function of the inputs;
 nothing reads a clock or a file.
 """
 
@@ -17,6 +19,7 @@ from typing import Any
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.htcondor import cycle_accounting
 from fairshare_cli.core.htcondor.negotiator import negotiate_cycle
 from fairshare_cli.core.htcondor.pool import (
     NegotiatorState,
@@ -154,7 +157,9 @@ class _Simulation:
         return job.submit_time if job.submit_time is not None else self.start
 
     def finish_jobs(self, t: float) -> None:
-        """Jobs whose run time is up leave their slots at their exact end (``RemoveMatch``)."""
+        """``UpdatePriorities`` at ``t``, then ``CheckMatches`` sees the jobs whose run time is
+        up: their slots were charged up to ``t`` (HTCondor sees an end at the next cycle)."""
+        self.accountant = cycle_accounting.update_priorities(self.accountant, self.config, t)
         ending = []
         for i, job in enumerate(self.jobs):
             if job.status == "running" and job.run_time is not None:
@@ -163,8 +168,8 @@ class _Simulation:
                     ending.append((began + job.run_time, i))
         for end, i in sorted(ending):
             job = self.jobs[i]
-            self.accountant = acct.remove_match(
-                self.accountant, self.config, self.name_of(job), self.weights.pop(job.id, 1.0), end
+            self.accountant = cycle_accounting.remove_match_at(
+                self.accountant, self.config, self.name_of(job), self.weights.pop(job.id, 1.0), t, t
             )
             self.jobs[i] = replace(job, status="completed")
             if job.id in self.ran:

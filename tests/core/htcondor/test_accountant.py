@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -79,11 +80,34 @@ def test_uneven_split_equals_one_step() -> None:
 
 
 def test_accumulated_usage_and_times() -> None:
+    """Two slots held from 1000 to 4600: 2 x 3600 = 7200 slot-seconds.
+
+    ``UpdateOnePriority`` sets BeginUsageTime to the update's own time T when the
+    accumulated usage is above 0 and BeginUsageTime is 0: the update at 4600, not the start
+    of the interval (1000). LastUsageTime is T when ResourcesUsed > 0: 4600.
+    """
     r = rec(priority=0.5, in_use=2, t=1000.0)
     after = acct.advance(r, 4600.0, DAY)
     assert after.weighted_accumulated_usage == 7200.0
-    assert after.begin_usage_time == 1000.0
+    assert after.begin_usage_time == 4600.0
     assert after.last_usage_time == 4600.0
+
+
+def test_begin_usage_time_is_the_first_update_that_finds_usage() -> None:
+    """Item 1: begin is set once, by the first update whose accumulated usage is above 0.
+
+    Record idle at t=0 (no usage); update at 100: accumulated 0, begin stays 0. A slot is
+    held from then; update at 250: accumulated 150 > 0, begin = 250. Update at 400:
+    begin already set, stays 250 (accumulated 300).
+    """
+    r = rec(priority=0.5, in_use=0, t=0.0)
+    r = acct.advance(r, 100.0, DAY)
+    assert r.begin_usage_time == 0.0
+    r = replace(r, resources_used=1, weighted_resources_used=1.0)
+    r = acct.advance(r, 250.0, DAY)
+    assert (r.begin_usage_time, r.accumulated_usage) == (250.0, 150.0)
+    r = acct.advance(r, 400.0, DAY)
+    assert (r.begin_usage_time, r.accumulated_usage) == (250.0, 300.0)
 
 
 def test_clock_going_back_changes_nothing_but_time() -> None:
@@ -150,13 +174,24 @@ def test_match_bookkeeping_charges_groups() -> None:
 
 
 def test_reset_usage_keeps_priority() -> None:
+    """``ResetAccumulatedUsage`` writes 0, 0 and BeginUsageTime = now, and runs no update.
+
+    Two slots from t=0 (last update 0); reset at DAY: the stored RUP is still 0.5 and the
+    accumulated usage 0. The next update (a view at DAY) charges the whole interval since
+    the last update, as HTCondor's next cycle would: RUP = 0.5·0.5 + 2·(1 − 0.5) = 1.25 and
+    accumulated usage 0 + 2·DAY; begin stays DAY (already set).
+    """
     config = cfg()
     s = acct.add_match(acct.EMPTY, config, "u@d", 2.0, 0.0, slots=2)
     s = acct.reset_usage(s, config, ["u@d"], DAY)
     r = s.records["u@d"]
     assert r.weighted_accumulated_usage == 0.0
     assert r.begin_usage_time == DAY
-    assert r.priority == pytest.approx(0.5 * 0.5 + 2 * 0.5)
+    assert r.priority == 0.5
+    seen = acct.view(s, config, DAY)["u@d"]
+    assert seen.priority == pytest.approx(0.5 * 0.5 + 2 * 0.5)
+    assert seen.weighted_accumulated_usage == 2 * DAY
+    assert seen.begin_usage_time == DAY
 
 
 def test_json_round_trip() -> None:

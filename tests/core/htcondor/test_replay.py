@@ -110,7 +110,8 @@ def test_hand_checked_replay() -> None:
     u = state.records["u@d"]
     assert u.priority == pytest.approx((10 - 9.5 / 2) / 2)
     assert u.weighted_accumulated_usage == 10 * DAY
-    assert u.begin_usage_time == 0.0
+    # BeginUsageTime: set by the first update that finds usage (the end's, at DAY)
+    assert u.begin_usage_time == DAY
     assert u.last_usage_time == DAY
     g = state.records["<none>"]
     assert g.weighted_accumulated_usage == 10 * DAY

@@ -1,0 +1,96 @@
+"""Per-cycle accounting: what HTCondor's negotiator does to the accountant each cycle.
+
+A cycle at ``T`` first runs ``Accountant::UpdatePriorities`` (every record, groups
+included, is updated over the interval since the last update), then ``CheckMatches``
+(claims that ended since are removed: their usage was charged up to ``T``), then
+negotiates; each match it makes ``s`` seconds into the cycle is an ``AddMatch`` that
+records ``−s`` of uncharged time, so the next update charges exactly the time the slot was
+held. A group's priority follows its subtree's weighted usage
+(``HierWeightedResourcesUsed``), which has no such correction. This is HTCondor 25.0's
+``Accountant.cpp`` and ``matchmaker.cpp`` (phase 2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from fairshare_cli.core.config import Config
+from fairshare_cli.core.htcondor import accountant as acct
+
+
+def update_priorities(
+    state: acct.AccountantState, config: Config, t: float
+) -> acct.AccountantState:
+    """``UpdatePriorities`` at ``t``: every record brought up to ``t`` (factors stored)."""
+    return acct.bring_up_to_date(state, config, t)
+
+
+def _targets(config: Config, submitter: str) -> tuple[str, list[str]]:
+    return acct.charge_targets(submitter, acct.GroupTree(config.groups))
+
+
+def charge_record(
+    rec: acct.CustomerRecord, slots: int, weight: float, held: float, own: bool, in_hier: bool
+) -> acct.CustomerRecord:
+    """One record's share of a match change: ``slots``/``weight`` (negative to remove) and
+    ``held`` seconds of uncharged time (``−(t − L)`` for a new match, ``t − max(start, L)``
+    for a removed one)."""
+    fields: dict[str, Any] = {}
+    if own:
+        fields["resources_used"] = max(rec.resources_used + slots, 0)
+        fields["weighted_resources_used"] = max(rec.weighted_resources_used + weight, 0.0)
+        fields["uncharged_time"] = rec.uncharged_time + held * abs(slots)
+        fields["weighted_uncharged_time"] = rec.weighted_uncharged_time + held * abs(weight)
+    if in_hier:
+        hier = max(rec.hier_weighted_resources_used + weight, 0.0)
+        fields["hier_weighted_resources_used"] = hier
+    return replace(rec, **fields) if fields else rec
+
+
+def add_match_at(
+    state: acct.AccountantState,
+    config: Config,
+    submitter: str,
+    weight: float,
+    t: float,
+    slots: int = 1,
+) -> acct.AccountantState:
+    """``AddMatch`` at ``t`` with no update: ``UnchargedTime −= t − LastUpdateTime``.
+
+    On the submitter and its assigned group: +slots, +weight, and the uncharged times
+    −(t − L)·slots and −(t − L)·weight; on the group and its dotted prefixes (``<none>``
+    for an ungrouped submitter) +weight of subtree usage.
+    """
+    group, hier = _targets(config, submitter)
+    records = acct.all_records(state, config)
+    for n in dict.fromkeys([submitter, group, *hier]):
+        rec = records.get(n) or acct.new_record(n, state, t)
+        since = t - rec.last_update if rec.last_update is not None else 0.0
+        records[n] = charge_record(rec, slots, weight, -since, n in (submitter, group), n in hier)
+    return acct.AccountantState(records=acct.store_factors(records, config))
+
+
+def remove_match_at(
+    state: acct.AccountantState,
+    config: Config,
+    submitter: str,
+    weight: float,
+    t: float,
+    start: float,
+    slots: int = 1,
+) -> acct.AccountantState:
+    """``RemoveMatch`` at ``t`` with no update: ``UnchargedTime += t − max(start, L)``.
+
+    Counts drop (never below 0) on the submitter and its assigned group, subtree usage on
+    the group and its prefixes. Right after an update at ``t`` (an end seen by
+    ``CheckMatches``) the uncharged time added is 0: the slot was charged up to ``t``.
+    """
+    group, hier = _targets(config, submitter)
+    records = acct.all_records(state, config)
+    for n in dict.fromkeys([submitter, group, *hier]):
+        rec = records.get(n) or acct.new_record(n, state, t)
+        last = rec.last_update if rec.last_update is not None else t
+        held = t - max(start, last)
+        records[n] = charge_record(rec, -slots, -weight, held, n in (submitter, group), n in hier)
+    return acct.AccountantState(records=acct.store_factors(records, config))

@@ -1,0 +1,206 @@
+"""``fs import history --cycle``: usage records replayed on a grid of negotiation cycles.
+
+Cycles run at ``cycle_start + k·cycle`` (k any integer). A record starting at ``s`` is a
+match made ``s − C`` seconds into the cycle ``C`` at or before ``s`` (``AddMatch`` after
+that cycle's update, with its uncharged time); its end is seen by the first cycle at or
+after the end, and never before the cycle after the match (``CheckMatches`` after that
+cycle's update, so the slot is charged up to it); an end not yet seen by ``--now`` is seen
+there. Records are updated lazily: between two cycles that touch a record its usage is
+constant and has no uncharged time, so one update over the whole gap is exact.
+Every event is buffered and sorted (this is not the streaming path of the default replay);
+records are worked on as mutable rows (about 1.6x the default replay's CPU on 100,000
+records from ``benchmarks/make_history.py``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import Any
+
+from fairshare_cli.core.config import Config
+from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.htcondor.replay import slot_weigher
+from fairshare_cli.core.usage import HistorySink, UsageRecord
+from fairshare_cli.errors import InputError
+
+# Order of events at one cycle time: the update, then ends seen, then new matches.
+_UPDATE, _END, _START = 0, 1, 2
+#: A replayed record's numbers, in the order of its row.
+_ROW_FIELDS = (
+    "priority",
+    "last_update",
+    "resources_used",
+    "weighted_resources_used",
+    "hier_weighted_resources_used",
+    "accumulated_usage",
+    "weighted_accumulated_usage",
+    "begin_usage_time",
+    "last_usage_time",
+    "uncharged_time",
+    "weighted_uncharged_time",
+)
+
+
+class CycleReplay:
+    """Replays usage records as a negotiator on a grid of cycles would account them."""
+
+    def __init__(
+        self,
+        config: Config,
+        section: Any,
+        now: float,
+        rebuild: bool,
+        cycle: float,
+        cycle_start: float = 0.0,
+    ) -> None:
+        if not (cycle > 0 and math.isfinite(cycle)):
+            raise InputError(f"--cycle {cycle}: expected a positive number of seconds")
+        self.config, self.now, self.cycle, self.phase = config, now, cycle, cycle_start
+        state = acct.accountant_from_json(section)
+        if rebuild:
+            state = acct.AccountantState(
+                records={
+                    n: acct.CustomerRecord(
+                        name=n, is_group=r.is_group, priority_factor=r.priority_factor
+                    )
+                    for n, r in state.records.items()
+                }
+            )
+        self.stored = state
+        self.records = acct.all_records(state, config)
+        self.tree = acct.GroupTree(config.groups)
+        self.weigh = slot_weigher(config)
+        self.events: list[tuple[float, int, int, str, int, float, float]] = []
+        self.plans: dict[str, list[tuple[str, bool, bool]]] = {}
+        self.rows: dict[str, list[Any]] = {}
+        self.count = 0
+
+    def cycle_at_or_before(self, t: float) -> float:
+        """The last cycle time ≤ ``t``."""
+        return self.phase + math.floor((t - self.phase) / self.cycle) * self.cycle
+
+    def cycle_at_or_after(self, t: float) -> float:
+        """The first cycle time ≥ ``t``."""
+        return self.phase + math.ceil((t - self.phase) / self.cycle) * self.cycle
+
+    def add(self, record: UsageRecord) -> None:
+        self.count += 1
+        where = f"record {self.count}"
+        if record.start > self.now:
+            raise InputError(f"{where}: starts after --now")
+        if record.end is not None and record.end > self.now:
+            raise InputError(
+                f"{where}: ends after --now (give a later --now, or end = null "
+                "for work still running)"
+            )
+        submitter = acct.submitter_name(
+            record.owner, record.accounting_group, record.nice_user, self.config.pool.uid_domain
+        )
+        stored = self.stored.records.get(submitter)
+        last = stored.last_update if stored is not None else None
+        if last is not None and record.start < last:
+            raise InputError(
+                f"{where}: starts before {submitter}'s last update; the accountant "
+                "already counts that time (use --rebuild to replay the whole history afresh)"
+            )
+        if record.slots == 0:
+            return
+        w = record.slots * self.weigh(record.cpus)
+        c = self.cycle_at_or_before(record.start)
+        nxt = c + self.cycle
+        seen = None
+        if record.end is not None:
+            seen = min(max(self.cycle_at_or_after(record.end), nxt), self.now)
+            if seen <= c:  # starts and ends at --now, on a cycle: nothing to charge yet
+                return
+        k = self.count
+        self.events.append((c, _START, k, submitter, record.slots, w, record.start))
+        if nxt <= self.now:  # the next update charges the uncharged part
+            self.events.append((nxt, _UPDATE, k, submitter, 0, 0.0, nxt))
+        if seen is not None:
+            self.events.append((seen, _END, k, submitter, record.slots, w, record.start))
+
+    def _targets(self, submitter: str) -> list[tuple[str, bool, bool]]:
+        """The records a match of ``submitter`` changes: (name, own counts, subtree usage)."""
+        found = self.plans.get(submitter)
+        if found is None:
+            group, hier = acct.charge_targets(submitter, self.tree)
+            names = dict.fromkeys([submitter, group, *hier])
+            found = [(n, n in (submitter, group), n in hier) for n in names]
+            self.plans[submitter] = found
+        return found
+
+    def _row(self, name: str) -> list[Any]:
+        """A mutable copy of a record's numbers (see :data:`_ROW_FIELDS`)."""
+        row = self.rows.get(name)
+        if row is None:
+            rec = self.records.get(name) or acct.CustomerRecord(name=name, is_group="@" not in name)
+            row = [getattr(rec, f) for f in _ROW_FIELDS]
+            self.rows[name] = row
+        return row
+
+    def _update(self, row: list[Any], t: float) -> None:
+        """``UpdateOnePriority`` at ``t`` on a row, as :func:`accountant.advance` does; a
+        record already updated past ``t`` stays."""
+        last = row[1]
+        if last is None:
+            row[0], row[1] = max(row[0], acct.MIN_PRIORITY), t
+            return
+        dt = t - last
+        if dt <= 0:
+            return
+        h = self.config.accountant.priority_halflife
+        beta = acct.decay_factor(dt, h)
+        recent = row[2] + row[9] / dt
+        weighted = row[4] if row[4] > 0 else row[3] + row[10] / dt
+        p = max(row[0], acct.MIN_PRIORITY) * beta + weighted * (1.0 - beta)
+        row[0] = max(p, acct.MIN_PRIORITY)
+        row[5] = row[5] + row[2] * dt + row[9]
+        row[6] = row[6] + row[3] * dt + row[10]
+        if row[5] > 0 and row[7] == 0:
+            row[7] = t
+        if recent > 0:
+            row[8] = t
+        row[1], row[9], row[10] = t, 0.0, 0.0
+
+    def finish(self) -> Any:
+        """Replay the events in time order (the cycle's update, then ends, then matches)."""
+        self.events.sort(key=lambda e: (e[0], e[1], e[2]))
+        for t, kind, _, submitter, slots, w, start in self.events:
+            for name, own, in_hier in self._targets(submitter):
+                row = self._row(name)
+                self._update(row, t)  # the cycle's update (UpdatePriorities)
+                if kind == _UPDATE:
+                    continue
+                if kind == _START:  # AddMatch `start - t` seconds into the cycle
+                    held = -max(start - (row[1] if row[1] is not None else t), 0.0)
+                    ds, dw = slots, w
+                else:  # CheckMatches: RemoveMatch right after the update, nothing uncharged
+                    held, ds, dw = 0.0, -slots, -w
+                if own:
+                    row[2] = max(row[2] + ds, 0)
+                    row[3] = max(row[3] + dw, 0.0)
+                    row[9] += held * slots
+                    row[10] += held * w
+                if in_hier:
+                    row[4] = max(row[4] + dw, 0.0)
+        h = self.config.accountant.priority_halflife
+        records = dict(self.records)
+        for name, row in self.rows.items():
+            base = records.get(name) or acct.CustomerRecord(name=name, is_group="@" not in name)
+            records[name] = replace(base, **dict(zip(_ROW_FIELDS, row, strict=True)))
+        records = {n: acct.advance(r, self.now, h) for n, r in records.items()}
+        state = acct.AccountantState(records=acct.store_factors(records, self.config))
+        return acct.accountant_to_json(state)
+
+
+def make_cycle_history_sink(cycle: float, cycle_start: float) -> Any:
+    """A sink factory (``fs import history --cycle``) for the accountant's section."""
+
+    def make(
+        config: Config, section: Any, now: float, rebuild: bool, presorted: bool = True
+    ) -> HistorySink:
+        return CycleReplay(config, section, now, rebuild, cycle, cycle_start)
+
+    return make

@@ -1,0 +1,29 @@
+"""The second reading of a factor change: as if the new knobs had been in force all along.
+
+HTCondor stores a record's factor the first time it reads it (``GetPriorityFactor``), so a
+new ``DEFAULT_PRIO_FACTOR``, ``REMOTE_PRIO_FACTOR``, ``NICE_USER_PRIO_FACTOR`` or group
+factor reaches only records that store none yet. ``fs whatif --rederive-factors`` asks the
+other question: each stored factor that the current config derives (one that was never
+set by hand, as far as the state can tell) is forgotten, so the changed config derives it
+afresh. A ``setfactor`` value equal to the derived one cannot be told apart and is
+forgotten too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from fairshare_cli.core.config import Config
+from fairshare_cli.core.htcondor import accountant as acct
+
+
+def forget_derived_factors(state: acct.AccountantState, current: Config) -> acct.AccountantState:
+    """Drop every stored factor equal to the one ``current`` derives for its record."""
+    tree = acct.GroupTree(current.groups)
+    records = {}
+    for name, rec in state.records.items():
+        derived = max(acct.derived_factor(name, current, tree), acct.MIN_FACTOR)
+        if rec.priority_factor is not None and rec.priority_factor == derived:
+            rec = replace(rec, priority_factor=None)
+        records[name] = rec
+    return acct.AccountantState(records=records)

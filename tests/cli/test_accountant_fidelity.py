@@ -1,0 +1,323 @@
+"""HTCondor accountant details through the CLI (issue 12 items 2, 4, 5), hand-checked."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+NOW = "2026-11-21T12:00:00Z"
+CAPTURE = Path(__file__).resolve().parents[1] / "fixtures" / "htcondor-25.0" / "flat_users"
+GROUPS = """
+[pool]
+uid_domain = "htc.test"
+local_domains = ["htc.test"]
+[accountant]
+default_prio_factor = 1000
+remote_prio_factor = 1e7
+[groups."group_ops"]
+quota = 4
+"""
+
+
+def test_group_rows_show_the_remote_factor(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """The real 25.0 capture (tests/fixtures/htcondor-25.0) prints group_ops and <none>
+    with factor 1e+07 = REMOTE_PRIO_FACTOR: a group name has no domain, so it is not in
+    ACCOUNTANT_LOCAL_DOMAIN. ops runs 4 slots for 6 h from 06:00 (half-life one day):
+    RUP = 4 - 3.5 * 0.5**0.25; the group's effective priority is RUP x 1e7 (in --json;
+    the table leaves a group's effective priority blank). The factor prints as "%.3g"
+    because "%9.2f" of 1e7 is wider than 9: "1e+07".
+    """
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(
+        '{"owner": "ops", "accounting_group": "group_ops.ops", "start": "2026-11-21T06:00:00Z",'
+        ' "end": null, "slots": 4}\n'
+    )
+    args = ["--config", str(write_config(GROUPS)), "--state", str(tmp_path / "s.json")]
+    assert run("import", "history", str(hist), *args, "--now", NOW).exit_code == 0
+    table = run("userprio", *args, "--now", NOW).stdout.splitlines()
+    row = next(line for line in table if line.startswith("group_ops "))
+    assert row.split()[1:4] == ["4.00", "no", "1e+07"]
+    out = run("userprio", *args, "--now", NOW, "--json", "--allusers").stdout
+    rows = {r["name"]: r for r in json.loads(out)}
+    rup = 4 - 3.5 * 0.5**0.25
+    assert rows["group_ops"]["priority_factor"] == 1e7
+    assert rows["group_ops"]["effective_priority"] == pytest.approx(rup * 1e7)
+    assert rows["<none>"]["priority_factor"] == 1e7
+    assert rows["group_ops.ops@htc.test"]["priority_factor"] == 1000
+
+
+def test_factor_stored_when_the_state_is_written(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """After an import the records store their factors (1000 for ops); raising
+    default_prio_factor to 5000 in the config leaves ops at 1000, as HTCondor's stored
+    PriorityFactor does, until fs delete (the record comes back with the factor derived
+    afresh: 5000)."""
+    hist = tmp_path / "h.jsonl"
+    hist.write_text('{"owner": "ops", "start": "2026-11-21T06:00:00Z", "end": null}\n')
+    cfg = write_config(GROUPS)
+    args = ["--config", str(cfg), "--state", str(tmp_path / "s.json")]
+    assert run("import", "history", str(hist), *args, "--now", NOW).exit_code == 0
+    cfg.write_text(GROUPS.replace("default_prio_factor = 1000", "default_prio_factor = 5000"))
+
+    def factor() -> float:
+        out = run("userprio", "ops@htc.test", *args, "--now", NOW, "--json").stdout
+        return float(json.loads(out)[0]["priority_factor"])
+
+    assert factor() == 1000
+    assert run("delete", "ops@htc.test", *args, "--now", NOW).exit_code == 0
+    assert run("setprio", "ops@htc.test", "2", *args, "--now", NOW).exit_code == 0
+    assert factor() == 5000
+
+
+def test_simulate_sees_an_end_at_the_next_cycle(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """Two slots from 12:00 for 1.5 h, cycles every hour (half-life one day).
+
+    The end at 13:30 is seen by the cycle at 14:00, which first charges the whole hour:
+    13:00: P = 2 - 1.5 * 0.5**(1/24); 14:00: P = 2 - 1.5 * 0.5**(2/24), then 0 slots;
+    15:00: that decays: P14 * 0.5**(1/24).
+    """
+    config = write_config('[pool]\nuid_domain = "d"\n[[machines]]\nname = "m"\nslots = 4\n')
+    work = tmp_path / "w.json"
+    work.write_text(json.dumps([{"id": "1.0", "count": 2, "owner": "a", "run_time": 5400}]))
+    result = run(
+        "simulate",
+        "--config",
+        str(config),
+        "--state",
+        str(tmp_path / "s.json"),
+        "--now",
+        NOW,
+        "--workload",
+        str(work),
+        "--until",
+        "3:00:00",
+        "--cycle",
+        "3600",
+        "--json",
+    )
+    assert result.exit_code == 0, result.stderr
+    rows = [(r["slots"], r["effective_priority"]) for r in json.loads(result.stdout)]
+    p13 = 2 - 1.5 * 0.5 ** (1 / 24)
+    p14 = 2 - 1.5 * 0.5 ** (2 / 24)
+    assert [s for s, _ in rows] == [2.0, 2.0, 0.0, 0.0]
+    assert [p for _, p in rows] == pytest.approx([0.5, p13, p14, p14 * 0.5 ** (1 / 24)])
+
+
+def test_import_history_on_a_cycle_grid(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """One slot from 10:20 to 10:50, cycles every hour through 10:00; now 12:00.
+
+    The match is made 20 min into the 10:00 cycle (uncharged -20 min); the end is seen at
+    11:00, after that cycle charged the slot up to 11:00: 40 min = 0.6667 h. The default
+    replay charges the exact 30 min.
+    """
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(
+        '{"owner": "a", "start": "2026-11-21T10:20:00Z", "end": "2026-11-21T10:50:00Z"}\n'
+    )
+    config = write_config('[pool]\nuid_domain = "d"\n')
+
+    def hours(*extra: str) -> float:
+        state = tmp_path / f"s{len(extra)}.json"
+        args = ["--config", str(config), "--state", str(state), "--now", NOW]
+        result = run("import", "history", str(hist), *args, *extra)
+        assert result.exit_code == 0, result.stderr
+        out = run("userprio", "a@d", *args, "--json").stdout
+        return float(json.loads(out)[0]["accumulated_usage_hours"])
+
+    assert hours() == pytest.approx(0.5)
+    assert hours("--cycle", "3600", "--cycle-start", "2026-11-21T10:00:00Z") == pytest.approx(
+        40 / 60
+    )
+    bad = run("import", "history", str(hist), "--config", str(config), "--cycle-start", NOW)
+    assert bad.exit_code == 2
+    assert "--cycle-start needs --cycle" in bad.stderr
+
+
+def test_requested_is_weighted_with_use_weighted_demand_alone(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """Slot weights off (legacy), use_weighted_demand on (its default): a 4-CPU idle job
+    counts 4 in the group's Weighted Requested, as fs quota's demand and HTCondor's
+    WeightedIdleJobs do (before: 1)."""
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(
+        json.dumps(
+            [{"id": "1.0", "owner": "ops", "accounting_group": "group_ops.ops", "request_cpus": 4}]
+        )
+    )
+    args = ["--config", str(write_config(GROUPS)), "--state", str(tmp_path / "s.json")]
+    assert run("submit", "--file", str(jobs), *args, "--now", NOW).exit_code == 0
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(
+        '{"owner": "ops", "accounting_group": "group_ops.ops", "start": "2026-11-21T06:00:00Z",'
+        ' "end": null}\n'
+    )
+    assert run("import", "history", str(hist), *args, "--now", NOW).exit_code == 0
+    quota = json.loads(run("quota", *args, "--now", NOW, "--json").stdout)
+    assert next(r for r in quota if r["group"] == "group_ops")["demand"] == 4
+    table = run("userprio", *args, "--now", NOW).stdout.splitlines()
+    row = next(line for line in table if line.startswith("group_ops "))
+    assert row.split()[-1] == "4"
+
+
+def test_none_record_in_long_and_json_without_groups(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """condor_userprio -long prints every ad, <none> included, even with no groups; the
+    table hides <none> without other group rows. A never-set last usage time (0) prints
+    blank in the Last Usage Time column (FormatDateTime's "" for times <= 0)."""
+    hist = tmp_path / "h.jsonl"
+    hist.write_text('{"owner": "a", "start": "2026-11-21T06:00:00Z", "end": null}\n')
+    args = [
+        "--config",
+        str(write_config('[pool]\nuid_domain = "d"\n')),
+        "--state",
+        str(tmp_path / "s.json"),
+    ]
+    assert run("import", "history", str(hist), *args, "--now", NOW).exit_code == 0
+    assert run("setprio", "z@d", "3", *args, "--now", NOW).exit_code == 0
+    names = [r["name"] for r in json.loads(run("userprio", *args, "--now", NOW, "--json").stdout)]
+    assert "<none>" in names
+    assert 'Name = "<none>"' in run("userprio", *args, "--now", NOW, "--long").stdout
+    assert "<none>" not in run("userprio", *args, "--now", NOW).stdout
+    table = run("userprio", "z", *args, "--now", NOW, "--all").stdout.splitlines()
+    row = next(line for line in table if line.startswith("z@d"))
+    assert "/" not in row  # neither 1/01/1970 nor any other date: both times are 0
+
+
+@pytest.mark.parametrize("name", ["group_ops", "ops", "<none>"])
+def test_delete_needs_a_full_name(
+    name: str, tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """condor_userprio -delete refuses a name without "@" (exit 1 there; usage error here)."""
+    args = ["--config", str(write_config(GROUPS)), "--state", str(tmp_path / "s.json")]
+    result = run("delete", name, *args, "--now", NOW)
+    assert result.exit_code == 2
+    assert "full name of the record" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "s.json").exists()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["userprio"], ["quota"], ["sshare"], ["setprio", "a@d", "3"], ["resetusage", "--all"]],
+)
+def test_now_before_the_last_update_is_refused(
+    command: list[str],
+    tmp_path: Path,
+    write_config: Callable[[str], Path],
+    run: Callable[..., Any],
+) -> None:
+    """The import brought the state up to 12:00; a view or an edit at 11:00 is refused with
+    exit 2, one line naming the state's last update; the state file is left untouched. A
+    submission only adds a job (it may be dated earlier to give it an age)."""
+    hist = tmp_path / "h.jsonl"
+    hist.write_text('{"owner": "a", "start": "2026-11-21T06:00:00Z", "end": null}\n')
+    state = tmp_path / "s.json"
+    args = ["--config", str(write_config('[pool]\nuid_domain = "d"\n')), "--state", str(state)]
+    assert run("import", "history", str(hist), *args, "--now", NOW).exit_code == 0
+    before = state.read_bytes()
+    result = run(*command, *args, "--now", "2026-11-21T11:00:00Z")
+    assert result.exit_code == 2
+    assert "before the last update of state file" in result.stderr
+    assert "(2026-11-21T12:00:00Z)" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert state.read_bytes() == before
+    assert run(*command, *args, "--now", NOW).exit_code == 0
+    sub = run("submit", "--owner", "a", *args, "--now", "2026-11-21T11:00:00Z")
+    assert sub.exit_code == 0, sub.stderr
+    # a running job would be charged from then on: that is an edit going back
+    running = ["--set", "status=running", "--set", "slot=slot1@m001"]
+    late = run("submit", "--owner", "a", *running, *args, "--now", "2026-11-21T11:00:00Z")
+    assert late.exit_code == 2
+    assert "before the last update" in late.stderr
+
+
+def test_whatif_help_says_which_factor_reading_it_uses(run: Callable[..., Any]) -> None:
+    """Item 3: the stored factor wins in fs whatif; its help says so."""
+    text = " ".join(run("whatif", "--help").stdout.split())
+    assert "a record stores its factor when it is first written" in text
+
+
+def _column(table: str, heading: str) -> dict[str, str]:
+    """Cells of one condor_userprio column by row name, cut at the dashes line's widths."""
+    lines = table.splitlines()
+    dashes = next(i for i, line in enumerate(lines) if line.startswith("---"))
+    spans, pos = [], 0
+    for run_ in lines[dashes].split(" "):
+        spans.append((pos, pos + len(run_)))
+        pos += len(run_) + 1
+    head = [" ".join(lines[dashes - k][a:b].split()) for k in (2, 1) for a, b in spans]
+    n = len(spans)
+    titles = [f"{head[i]} {head[n + i]}".strip() for i in range(n)]
+    a, b = spans[titles.index(heading)]
+    rows = lines[dashes + 1 : len(lines) - 2]
+    return {row[: spans[0][1]].strip(): row[a:b].strip() for row in rows}
+
+
+def test_group_factor_cells_match_the_real_capture(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """The capture's knobs (UID_DOMAIN and ACCOUNTANT_LOCAL_DOMAIN htc.test, factors 1000 /
+    1e7 / 1e7, group_ops quota 4 accepting surplus): its group_ops and <none> rows print the
+    factor 1e+07. fs prints the same cells for the same knobs."""
+    real = _column((CAPTURE / "condor_userprio.txt").read_text(), "Priority Factor")
+    config = write_config(GROUPS.replace("quota = 4", "quota = 4\naccept_surplus = true"))
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(
+        '{"owner": "ops", "accounting_group": "group_ops.ops", "start": "2026-11-21T11:00:00Z",'
+        ' "end": null, "slots": 4}\n'
+        '{"owner": "dan", "start": "2026-11-21T11:00:00Z", "end": null, "slots": 5}\n'
+    )
+    args = ["--config", str(config), "--state", str(tmp_path / "s.json"), "--now", NOW]
+    assert run("import", "history", str(hist), *args).exit_code == 0
+    ours = _column(run("userprio", *args).stdout, "Priority Factor")
+    assert real["group_ops"] == ours["group_ops"] == "1e+07"
+    assert real["<none>"] == ours["<none>"] == "1e+07"
+    assert real["ops@htc.test"] == ours["ops@htc.test"] == "1000.00"
+
+
+def test_whatif_offers_both_factor_readings(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """alice: 10 slots for one half-life from 0.5: RUP 10 - 9.5/2 = 5.25, stored factor 1
+    (the legacy default, stored by the import); bob: setfactor 3. With default_prio_factor
+    = 10, HTCondor's reading keeps alice at 1 (EUP 5.25); --rederive-factors reads the new
+    default as always in force: 10 x 5.25 = 52.5. bob's 3 is not the derived 1, so it stays
+    under both readings."""
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(
+        '{"owner": "alice", "start": "2026-11-20T12:00:00Z", "end": "2026-11-21T12:00:00Z",'
+        ' "slots": 10}\n'
+    )
+    args = ["--config", str(write_config('[pool]\nuid_domain = "d"\n')), "--state"]
+    args += [str(tmp_path / "s.json"), "--now", NOW]
+    assert run("import", "history", str(hist), *args).exit_code == 0
+    assert run("setfactor", "bob@d", "3", *args).exit_code == 0
+
+    def eup(*flags: str) -> dict[str, float]:
+        change = ["--set", "accountant.default_prio_factor=10", *flags]
+        result = run("whatif", *change, "userprio", "--allusers", *args, "--json")
+        assert result.exit_code == 0, result.stderr
+        rows = json.loads(result.stdout)
+        return {r["name"]: r["priority_factor"] for r in rows if not r["is_group"]} | {
+            "alice eup": next(r for r in rows if r["name"] == "alice@d")["effective_priority"]
+        }
+
+    kept = eup()
+    assert (kept["alice@d"], kept["bob@d"]) == (1.0, 3.0)
+    assert kept["alice eup"] == pytest.approx(5.25)
+    fresh = eup("--rederive-factors")
+    assert (fresh["alice@d"], fresh["bob@d"]) == (10.0, 3.0)
+    assert fresh["alice eup"] == pytest.approx(52.5)

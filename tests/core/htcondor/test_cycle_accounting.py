@@ -1,0 +1,309 @@
+"""Per-cycle accounting (issue 12 items 1-4), hand-checked against Accountant.cpp's rules.
+
+Half-life 100 s throughout, so one 100 s cycle halves: beta = 0.5.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fairshare_cli.core.config import AccountantConfig, Config, GroupSpec, PoolConfig
+from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.htcondor.cycle_accounting import (
+    add_match_at,
+    remove_match_at,
+    update_priorities,
+)
+from fairshare_cli.core.htcondor.cycle_replay import CycleReplay
+from fairshare_cli.core.htcondor.replay import AccountantReplay
+from fairshare_cli.core.usage import UsageRecord
+
+H = 100.0
+
+
+def cfg(**kw: object) -> Config:
+    acc = AccountantConfig(priority_halflife=H, default_prio_factor=1.0)
+    return Config(accountant=acc, pool=PoolConfig(uid_domain="d"), **kw)  # type: ignore[arg-type]
+
+
+def test_match_made_inside_a_cycle_records_its_uncharged_time() -> None:
+    """A match 40 s into the cycle at 0, updates at 100, 200, 300 (end at 150, seen at 200).
+
+    AddMatch at 40 (LastUpdateTime 0): UnchargedTime = -40, ResourcesUsed = 1.
+    Update at 100 (dt 100): recent = 1 + (-40)/100 = 0.6, P = 0.5*0.5 + 0.6*0.5 = 0.55,
+    accumulated = 1*100 - 40 = 60, BeginUsageTime = 100 (first update with usage > 0),
+    LastUsageTime = 100. The group <none> has HierWeightedResourcesUsed 1 > 0, which
+    replaces its recent usage without the correction: P = 0.5*0.5 + 1*0.5 = 0.75; its
+    accumulated usage has the correction: 60.
+    The job ends at 150; the cycle at 200 updates first (still held: recent 1,
+    P = 0.55*0.5 + 1*0.5 = 0.775, accumulated 160, last usage 200), then CheckMatches
+    removes it with no uncharged time (200 - max(40, 200) = 0). At 300 nothing is held:
+    P = 0.775*0.5 = 0.3875, clamped to 0.5; accumulated stays 160, last usage 200.
+    """
+    config = cfg()
+    s = update_priorities(acct.EMPTY, config, 0.0)
+    s = add_match_at(s, config, "u@d", 1.0, 40.0)
+    assert s.records["u@d"].uncharged_time == -40.0
+    s = update_priorities(s, config, 100.0)
+    u, none = s.records["u@d"], s.records["<none>"]
+    assert u.priority == pytest.approx(0.55)
+    assert (u.accumulated_usage, u.begin_usage_time, u.last_usage_time) == (60.0, 100.0, 100.0)
+    assert u.uncharged_time == 0.0
+    assert none.priority == pytest.approx(0.75)
+    assert none.accumulated_usage == 60.0
+    s = update_priorities(s, config, 200.0)
+    s = remove_match_at(s, config, "u@d", 1.0, 200.0, start=40.0)
+    u = s.records["u@d"]
+    assert u.priority == pytest.approx(0.775)
+    assert (u.accumulated_usage, u.resources_used, u.uncharged_time) == (160.0, 0, 0.0)
+    u = update_priorities(s, config, 300.0).records["u@d"]
+    assert u.priority == 0.5
+    assert (u.accumulated_usage, u.last_usage_time) == (160.0, 200.0)
+
+
+def test_removal_between_updates_is_charged_exactly() -> None:
+    """RemoveMatch at 70 (held since 0, last update 0): UnchargedTime += 70 - max(0, 0).
+
+    Update at 100: recent = 0 + 70/100 = 0.7, P = 0.5*0.5 + 0.7*0.5 = 0.6, accumulated 70.
+    """
+    config = cfg()
+    s = update_priorities(acct.EMPTY, config, 0.0)
+    s = add_match_at(s, config, "u@d", 1.0, 0.0)
+    s = remove_match_at(s, config, "u@d", 1.0, 70.0, start=0.0)
+    u = update_priorities(s, config, 100.0).records["u@d"]
+    assert u.priority == pytest.approx(0.6)
+    assert u.accumulated_usage == 70.0
+
+
+def test_edit_between_cycles_is_charged_over_the_whole_interval() -> None:
+    """setprio 10 at 50 between the cycles at 0 and 100, two slots held since 0.
+
+    HTCondor's SetPriority runs no update, so the update at 100 decays the edited value
+    over the whole interval: P = 10*0.5 + 2*(1 - 0.5) = 6 (not 10*0.5**0.5 + 2*(1 -
+    0.5**0.5) = 7.657..., which an update at the edit would give).
+    """
+    config = cfg()
+    s = update_priorities(acct.EMPTY, config, 0.0)
+    s = add_match_at(s, config, "u@d", 2.0, 0.0, slots=2)
+    s = acct.set_priority(s, config, "u@d", 10.0, 50.0)
+    assert s.records["u@d"].last_update == 0.0
+    assert update_priorities(s, config, 100.0).records["u@d"].priority == pytest.approx(6.0)
+
+
+def test_import_on_a_cycle_grid() -> None:
+    """The first test's job as a history record: start 40, end 150, cycles every 100 s.
+
+    On the grid: u@d P = 0.775, accumulated 160 s, begin 100, last usage 200 at now 200.
+    The default (exact) replay charges 110 s: P after [40, 150] from 0.5 with one slot,
+    then decay to 200: p150 = 1 - 0.5*0.5**1.1, p200 = max(p150*0.5**0.5, 0.5).
+    """
+    config = cfg()
+    rec = UsageRecord(owner="u", start=40.0, end=150.0)
+    grid = CycleReplay(config, None, 200.0, rebuild=False, cycle=100.0, cycle_start=0.0)
+    grid.add(rec)
+    u = acct.accountant_from_json(grid.finish()).records["u@d"]
+    assert u.priority == pytest.approx(0.775)
+    assert (u.accumulated_usage, u.begin_usage_time, u.last_usage_time) == (160.0, 100.0, 200.0)
+    exact = AccountantReplay(config, None, 200.0, rebuild=False)
+    exact.add(rec)
+    e = acct.accountant_from_json(exact.finish()).records["u@d"]
+    assert e.accumulated_usage == pytest.approx(110.0)
+    p150 = 1 - 0.5 * 0.5**1.1
+    assert e.priority == pytest.approx(max(p150 * 0.5**0.5, 0.5))
+
+
+def test_import_grid_phase_and_group_without_correction() -> None:
+    """Grid through 30 (cycles ..., 30, 130, 230); g.u@d starts at 80 with 2 slots, runs on.
+
+    Match 50 s into the cycle at 30: UnchargedTime = -50 per slot, -100 in all. Update at
+    130: the user: recent = 2 - 100/100 = 1, P = 0.5*0.5 + 1*0.5 = 0.75, accumulated
+    2*100 - 100 = 100. The group g: subtree usage 2, no correction: P = 0.5*0.5 + 2*0.5 =
+    1.25 (its accumulated usage is corrected: 100). now = 180 (between cycles): the final
+    update over 50 s, beta = 0.5**0.5: P = 0.75*b + 2*(1 - b), accumulated 100 + 2*50 = 200.
+    """
+    config = cfg(groups={"g": GroupSpec(name="g")})
+    grid = CycleReplay(config, None, 180.0, rebuild=False, cycle=100.0, cycle_start=30.0)
+    grid.add(UsageRecord(owner="u", accounting_group="g.u", start=80.0, end=None, slots=2))
+    recs = acct.accountant_from_json(grid.finish()).records
+    b = 0.5**0.5
+    assert recs["g.u@d"].priority == pytest.approx(0.75 * b + 2 * (1 - b))
+    assert recs["g.u@d"].accumulated_usage == pytest.approx(200.0)
+    assert recs["g"].priority == pytest.approx(1.25 * b + 2 * (1 - b))
+    assert recs["g"].accumulated_usage == pytest.approx(200.0)
+
+
+def test_factor_is_stored_on_first_write_and_kept() -> None:
+    """GetPriorityFactor stores the factor it derives; later config changes leave it.
+
+    Default factor 1 when u@d is first written (a match): stored 1. With the default
+    raised to 5 the record keeps 1, a new record v@d gets 5, and after delete u@d is
+    derived afresh: 5. An old record with no stored factor derives from today's config.
+    """
+    config = cfg()
+    s = update_priorities(acct.EMPTY, config, 0.0)
+    s = add_match_at(s, config, "u@d", 1.0, 0.0)
+    assert s.records["u@d"].priority_factor == 1.0
+    later = cfg()
+    later = Config(
+        accountant=AccountantConfig(priority_halflife=H, default_prio_factor=5.0),
+        pool=later.pool,
+    )
+    tree = acct.GroupTree({})
+    assert acct.priority_factor(s.records["u@d"], later, tree) == 1.0
+    s = add_match_at(s, later, "v@d", 1.0, 0.0)
+    assert s.records["v@d"].priority_factor == 5.0
+    s = acct.delete(s, "u@d")
+    assert acct.priority_factor(acct.CustomerRecord(name="u@d"), later, tree) == 5.0
+
+
+def test_group_records_get_the_remote_factor_with_local_domains() -> None:
+    """A group name has no domain, so with local_domains set it is not local.
+
+    remote_prio_factor 1e4: group_a (no prio_factor) and <none> get 1e4; group_b with
+    prio_factor 2 gets 2; a local user 1; a remote user 1e4. The group's effective
+    priority is RUP x factor: 0.5 x 1e4 = 5000.
+    """
+    acc = AccountantConfig(priority_halflife=H, default_prio_factor=1.0, remote_prio_factor=1e4)
+    config = Config(
+        accountant=acc,
+        pool=PoolConfig(uid_domain="d", local_domains=("d",)),
+        groups={
+            "group_a": GroupSpec(name="group_a"),
+            "group_b": GroupSpec(name="group_b", prio_factor=2.0),
+        },
+    )
+    tree = acct.GroupTree(config.groups)
+    factors = {
+        n: acct.derived_factor(n, config, tree)
+        for n in ("group_a", "group_b", "<none>", "u@d", "x@else")
+    }
+    assert factors == {"group_a": 1e4, "group_b": 2.0, "<none>": 1e4, "u@d": 1.0, "x@else": 1e4}
+    rec = acct.view(acct.EMPTY, config, 0.0)["group_a"]
+    assert acct.effective_priority(rec, acct.priority_factor(rec, config, tree)) == 5000.0
+
+
+def test_committed_cycle_sees_an_ended_claim() -> None:
+    """commit_cycle = UpdatePriorities, CheckMatches, then the matches.
+
+    u@d's job 1.0 held slot1@m001 from 0 (cycle at 0); by the cycle at 100 it is no longer
+    running. The update at 100 charges the whole interval (P = 0.5*0.5 + 1*0.5 = 0.75,
+    accumulated 100), then CheckMatches removes the claim with nothing uncharged.
+    """
+    from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult
+    from fairshare_cli.core.htcondor.pool import NegotiatorState, commit_cycle
+    from fairshare_cli.core.jobs import Job
+
+    config = cfg()
+    s = update_priorities(acct.EMPTY, config, 0.0)
+    s = add_match_at(s, config, "u@d", 1.0, 0.0)
+    neg = NegotiatorState({"slot1@m001": Claim("slot1@m001", "u@d", "1.0", 0.0)})
+    jobs = [Job(id="1.0", owner="u", status="completed")]
+    empty = CycleResult([], [], [], [], 0.0, 0, 0, {}, {})
+    _, s, neg = commit_cycle(empty, jobs, s, neg, config, 100.0)
+    u = s.records["u@d"]
+    assert not neg.claims
+    assert (u.resources_used, u.accumulated_usage, u.uncharged_time) == (0, 100.0, 0.0)
+    assert u.priority == pytest.approx(0.75)
+
+
+GRID = 100.0
+on_grid = st.builds(
+    lambda owner, start, length, slots, running: UsageRecord(
+        owner=owner[0],
+        accounting_group=owner[1],
+        start=start * GRID,
+        end=None if running else min(start + length, 40) * GRID,
+        slots=slots,
+    ),
+    st.sampled_from([("alice", None), ("bob", "g.h.bob"), ("carol", "g.carol")]),
+    st.integers(0, 39),
+    st.integers(1, 10),
+    st.integers(1, 4),
+    st.booleans(),
+)
+GROUPS = {"g": GroupSpec("g", quota=10), "g.h": GroupSpec("g.h", quota=5)}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(on_grid, min_size=1, max_size=10))
+def test_grid_aligned_history_accounts_as_the_exact_replay(records: list[UsageRecord]) -> None:
+    """Starts and ends on cycle times leave no uncharged time and no end waits for a later
+    cycle, so per-cycle accounting charges exactly what the continuous replay charges."""
+    config = cfg(groups=GROUPS)
+    now = 40 * GRID
+    grid = CycleReplay(config, None, now, rebuild=False, cycle=GRID)
+    exact = AccountantReplay(config, None, now, rebuild=False, presorted=False)
+    for r in sorted(records, key=lambda r: r.start):
+        grid.add(r)
+        exact.add(r)
+    a = acct.accountant_from_json(grid.finish()).records
+    b = acct.accountant_from_json(exact.finish()).records
+    assert a.keys() == b.keys()
+    for name in a:
+        assert a[name].accumulated_usage == pytest.approx(b[name].accumulated_usage)
+        assert a[name].priority == pytest.approx(b[name].priority, rel=1e-9)
+        assert a[name].resources_used == b[name].resources_used
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(on_grid, min_size=1, max_size=10), st.floats(1.0, 99.0))
+def test_off_grid_usage_is_charged_to_the_cycle_that_sees_the_end(
+    records: list[UsageRecord], shift: float
+) -> None:
+    """Shift every record by ``shift`` seconds off the grid: a user's accumulated usage is
+    then the sum over records of (first cycle at or after the end) - start, capped at now."""
+    config = cfg()
+    now = 45 * GRID
+    grid = CycleReplay(config, None, now, rebuild=False, cycle=GRID)
+    expected: dict[str, float] = {}
+    for r in sorted(records, key=lambda r: r.start):
+        moved = r._replace(accounting_group=None, start=r.start + shift)
+        if r.end is not None:
+            moved = moved._replace(end=r.end + shift)
+        grid.add(moved)
+        start_cycle = moved.start - shift
+        seen = now if moved.end is None else max(moved.end - shift + GRID, start_cycle + GRID)
+        name = f"{r.owner}@d"
+        expected[name] = expected.get(name, 0.0) + moved.slots * (min(seen, now) - moved.start)
+    got = acct.accountant_from_json(grid.finish()).records
+    for name, usage in expected.items():
+        assert got[name].accumulated_usage == pytest.approx(usage)
+
+
+def test_a_record_starting_and_ending_at_now_on_a_cycle_charges_nothing() -> None:
+    """start = end = now = a cycle time: the match and its end fall in one instant."""
+    grid = CycleReplay(cfg(), None, 300.0, rebuild=False, cycle=100.0)
+    grid.add(UsageRecord(owner="u", start=300.0, end=300.0))
+    grid.add(UsageRecord(owner="v", start=250.0, end=300.0))
+    records = acct.accountant_from_json(grid.finish()).records
+    assert "u@d" not in records
+    # v: match 50 s into the cycle at 200, end seen at 300: charged 300 - 250 = 50 s
+    assert (records["v@d"].accumulated_usage, records["v@d"].resources_used) == (50.0, 0)
+
+
+def test_none_counts_its_own_usage_as_subtree_usage() -> None:
+    """AddMatch's subtree loop starts at the assigned group's name, <none> included, so
+    <none>'s HierWeightedResourcesUsed equals its own weighted usage. An older state that
+    stored 0 there is read that way: 10 slots held since 0, update at 100 (beta 0.5):
+    P = 0.5*0.5 + 10*0.5 = 5.25; a new ungrouped match 40 s into the cycle adds 1 to both,
+    and <none> (subtree usage, no correction) then follows 11."""
+    raw = {
+        "records": {
+            "<none>": {
+                "is_group": True,
+                "last_update": 0.0,
+                "resources_used": 10,
+                "weighted_resources_used": 10.0,
+            }
+        }
+    }
+    config = cfg()
+    s = acct.accountant_from_json(raw)
+    assert s.records["<none>"].hier_weighted_resources_used == 10.0
+    s = update_priorities(s, config, 100.0)
+    assert s.records["<none>"].priority == pytest.approx(5.25)
+    s = add_match_at(s, config, "u@d", 1.0, 140.0)
+    none = update_priorities(s, config, 200.0).records["<none>"]
+    assert none.priority == pytest.approx(5.25 * 0.5 + 11 * 0.5)
