@@ -33,10 +33,10 @@ def run(args: list[str], env: dict[str, str]) -> tuple[float, float]:
 def breakdown(directory: Path) -> None:
     """Time each stage in this process."""
     from fairshare_cli.core.dirac.correction import HistoryCorrector, history_from_json
-    from fairshare_cli.core.dirac.jobs import task_queues_from_objects
     from fairshare_cli.core.dirac.taskqueues import task_queue_rows
     from fairshare_cli.io.config import load_config
-    from fairshare_cli.io.jobs import gc_paused, load_job_objects
+    from fairshare_cli.io.dirac_jobs import task_queues_from_file
+    from fairshare_cli.io.jobs import gc_paused
     from fairshare_cli.io.state import load_state
     from fairshare_cli.render.taskqueues import render_taskqueues
 
@@ -45,23 +45,24 @@ def breakdown(directory: Path) -> None:
     dirac = config.dirac
     with gc_paused():
         t0 = time.perf_counter()
-        objs = load_job_objects(str(directory / "jobs.json"))
+        queues = task_queues_from_file(
+            str(directory / "jobs.json"), dirac.groups, dirac.cpu_segments
+        )
         t1 = time.perf_counter()
-        queues = task_queues_from_objects(objs, "jobs.json", dirac.groups, dirac.cpu_segments)
-        t2 = time.perf_counter()
         history = history_from_json(state.section("dirac"))
         now = 1795262400.0
         rows = task_queue_rows(
             queues, dirac.groups, HistoryCorrector(dirac.correction, history, now)
         )
-        t3 = time.perf_counter()
+        t2 = time.perf_counter()
         render_taskqueues(rows)
-        t4 = time.perf_counter()
-    print(f"  {len(objs)} jobs, {len(queues)} task queues")
-    print(f"  parse jobs file   {t1 - t0:6.2f} s")
-    print(f"  group into TQs    {t2 - t1:6.2f} s")
-    print(f"  priorities+first  {t3 - t2:6.2f} s")
-    print(f"  render table      {t4 - t3:6.2f} s")
+        t3 = time.perf_counter()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"  {sum(q.jobs for q in queues)} jobs, {len(queues)} task queues")
+    print(f"  stream jobs into TQs {t1 - t0:6.2f} s")
+    print(f"  priorities+first     {t2 - t1:6.2f} s")
+    print(f"  render table         {t3 - t2:6.2f} s")
+    print(f"  peak RSS             {peak:6.0f} MiB")
 
 
 def main() -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import os
 import statistics
 import subprocess
@@ -196,7 +197,11 @@ def measure(row: Row, scale: float, repeat: int, scratch: Path) -> tuple[int, fl
     n = max(1, round(row.size * scale))
     folder = scratch / f"{row.name}-{n}"
     folder.mkdir(parents=True, exist_ok=True)
-    runs = [_fs(row.make(folder, n)) for _ in range(repeat)]
+    # Inputs are made in a child: Linux keeps a process's peak RSS across exec, so fs runs
+    # forked from a runner that had just built a million jobs would report its peak.
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        args = pool.apply(row.make, (folder, n))
+    runs = [_fs(args) for _ in range(repeat)]
     return (
         n,
         statistics.median(r[0] for r in runs),

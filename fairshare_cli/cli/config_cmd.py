@@ -42,7 +42,10 @@ def check(config_path: str | None, output: str | None, as_json: bool) -> None:
 
     path = resolve_config_path(config_path)
     config = load_config(path)
+    for note in config.dirac.notes:
+        click.echo(f"warning: {note}", err=True)
     data = _plain(config)
+    data["dirac"].pop("notes")
     fmt = output_format(output, as_json)
     if fmt == "json":
         emit_rows(data, None, "json")

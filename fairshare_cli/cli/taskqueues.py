@@ -37,9 +37,10 @@ def taskqueues(
     its entity, and the chance a pilot matching every queue tries it first.
     """
     from fairshare_cli.core.dirac.correction import HistoryCorrector, history_from_json
-    from fairshare_cli.core.dirac.jobs import task_queues_from_objects
+    from fairshare_cli.core.dirac.jobs import task_queues_from_objects, unlisted_groups
     from fairshare_cli.core.dirac.taskqueues import task_queue_rows
-    from fairshare_cli.io.jobs import gc_paused, load_job_objects
+    from fairshare_cli.io.dirac_jobs import task_queues_from_file
+    from fairshare_cli.io.jobs import gc_paused
     from fairshare_cli.render.formats import emit_rows
     from fairshare_cli.render.taskqueues import (
         JSON_FIELDS,
@@ -51,16 +52,19 @@ def taskqueues(
     dirac = env.config.dirac
     with gc_paused():
         if jobs_file is not None:
-            objs = load_job_objects(jobs_file)
-            source = jobs_file
+            queues = task_queues_from_file(jobs_file, dirac.groups, dirac.cpu_segments)
         else:
             raw = env.state.section("jobs")
             if raw is not None and not isinstance(raw, list):
                 raise StateError(f"state file {env.state_path}: jobs must be a list of jobs")
-            objs = raw or []
             source = f"state file {env.state_path}: jobs"
-        queues = task_queues_from_objects(objs, source, dirac.groups, dirac.cpu_segments)
-        del objs
+            queues = task_queues_from_objects(raw or [], source, dirac.groups, dirac.cpu_segments)
+        for group, jobs, extra in unlisted_groups(queues, dirac.groups):
+            click.echo(
+                f"warning: dirac_group '{group}' ({jobs} waiting job{'s' * (jobs != 1)}) is not "
+                f"in [dirac.groups]{extra}; DIRAC gives it the default share 1000",
+                err=True,
+            )
         corrector = None
         if dirac.correction.enabled:
             history = env.decode("dirac", history_from_json)

@@ -277,6 +277,8 @@ class DiracConfig:
     correction: DiracCorrectionConfig = field(default_factory=DiracCorrectionConfig)
     job_priority_weighting: str = "average"
     cpu_segments: tuple[int, ...] = DIRAC_CPU_SEGMENTS
+    notes: tuple[str, ...] = field(default=(), compare=False)
+    """Where DIRAC reads a value differently from what it says (``fs config check`` warns)."""
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,8 @@ class Job:
     #: Slurm admin-set priority (``scontrol update job priority=N``): bypasses the factors.
     admin_priority: int | None = None
     dirac_group: str | None = None
-    user_priority: int = 1
+    #: DIRAC's UserPriority; TaskQueueDB keeps ``int()`` of it (a float is truncated).
+    user_priority: float = 1
     dirac_requirements: Mapping[str, Any] = field(default_factory=dict)
     slot: str | None = None
     start_time: float | None = None
@@ -97,7 +98,6 @@ _INT_FIELDS = {
     "num_nodes",
     "nice",
     "site_factor",
-    "user_priority",
     "admin_priority",
     "pre_job_prio1",
     "pre_job_prio2",
@@ -300,6 +300,15 @@ def _whole(value: Any, w: str) -> int:
     return int(value)
 
 
+def _finite(value: Any, w: str) -> float:
+    """A number that need not be whole (DIRAC's UserPriority; TaskQueueDB keeps ``int()``)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InputError(f"{w}: expected a number, got {value!r}")
+    if not math.isfinite(value) or not INT64_MIN <= value <= INT64_MAX:
+        raise InputError(f"{w}: expected a finite number that fits in 64 bits, got {value!r}")
+    return value
+
+
 def _flag(value: Any, w: str) -> bool:
     if not isinstance(value, bool):
         raise InputError(f"{w}: expected true or false, got {value!r}")
@@ -346,6 +355,7 @@ _PARSERS: dict[str, Callable[[Any, str], Any]] = {
     "time_limit": _duration,
     "run_time": _duration,
     "nice_user": _flag,
+    "user_priority": _finite,
     "dirac_requirements": _object,
     "attributes": _object,
     **dict.fromkeys(("requirements", "rank", "status"), _text),

@@ -15,25 +15,29 @@ from fairshare_cli.errors import InputError
 from fairshare_cli.io.inputs import JSONFault, read_json
 
 
-def load_job_objects(path: str) -> list[Any]:
+def load_job_objects(path: str, name: str | None = None) -> list[Any]:
     """The raw job objects of a jobs file (``-`` is stdin).
 
-    Call it inside :func:`gc_paused` for big files.
+    ``name`` names the file in errors (default: ``path``). Call it inside
+    :func:`gc_paused` for big files.
 
     Raises:
         InputError: the file cannot be read, is not JSON, or is not a list.
     """
+    label = name or path
     try:
-        objs = read_json(path)
+        objs = read_json(path, label)
     except JSONFault as fault:
         at = (
             fault.reason
             if fault.line is None
             else (f"line {fault.line}, column {fault.column}: {fault.reason}")
         )
-        raise InputError(f"{path}: not valid JSON ({at}); expected a list of job objects") from None
+        raise InputError(
+            f"{label}: not valid JSON ({at}); expected a list of job objects"
+        ) from None
     if not isinstance(objs, list):
-        raise InputError(f"{path}: expected a JSON list of job objects, got {type(objs).__name__}")
+        raise InputError(f"{label}: expected a JSON list of job objects, got {type(objs).__name__}")
     return objs
 
 

@@ -38,6 +38,9 @@ class MergeReport:
 INLINE_KEYS = frozenset({"users", "user_priority", "attributes", "tres", "concurrency_limits"})
 """Tables written inline (``users = { u1 = 1 }``), as the config examples show them."""
 
+INLINE_ARRAY_KEYS = frozenset({"slices"})
+"""Arrays of tables written as arrays of inline tables (``slices = [ { ... }, ... ]``)."""
+
 
 def fragment_text(fragment: Fragment) -> str:
     """The fragment as TOML text (tables in the fragment's order)."""
@@ -52,6 +55,15 @@ def _value(key: str, value: Any) -> Any:
         inline = tomlkit.inline_table()
         inline.update(_plain(value))
         return inline
+    if key in INLINE_ARRAY_KEYS and isinstance(value, (list, tuple)):
+        items = tomlkit.array()
+        for item in value:
+            inline = tomlkit.inline_table()
+            inline.update(_plain(item))
+            items.append(inline)
+        if len(items) > 1:
+            items.multiline(True)
+        return items
     if isinstance(value, (list, tuple)) and value and all(isinstance(v, Mapping) for v in value):
         array = tomlkit.aot()
         for item in value:

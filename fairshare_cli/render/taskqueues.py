@@ -41,6 +41,9 @@ def taskqueue_records(rows: Sequence[TaskQueueRow]) -> list[dict[str, Any]]:
                     "platforms": list(d.platforms),
                     "job_types": list(d.job_types),
                     "tags": list(d.tags),
+                    "grid_ces": list(d.grid_ces),
+                    "min_ram": d.min_ram,
+                    "max_ram": d.max_ram,
                 },
                 "jobs": row.queue.jobs,
                 "priority": row.priority,
@@ -56,8 +59,10 @@ def _names(values: tuple[str, ...]) -> str:
     return ",".join(values) if values else "-"
 
 
+Column = tuple[str, bool, Callable[[TaskQueueRow], str]]
+
 #: (header, right-aligned, cell) per column.
-COLUMNS: tuple[tuple[str, bool, Callable[[TaskQueueRow], str]], ...] = (
+COLUMNS: tuple[Column, ...] = (
     ("TQId", True, lambda r: str(r.queue.tq_id)),
     ("Owner", False, lambda r: r.queue.definition.owner),
     ("Group", False, lambda r: r.queue.definition.group),
@@ -74,11 +79,30 @@ COLUMNS: tuple[tuple[str, bool, Callable[[TaskQueueRow], str]], ...] = (
     ("First%", True, lambda r: f"{100 * r.p_first:.3f}"),
 )
 
+GRID_CES: Column = ("GridCEs", False, lambda r: _names(r.queue.definition.grid_ces))
+RAM: tuple[Column, ...] = (
+    ("MinRAM", True, lambda r: str(r.queue.definition.min_ram)),
+    ("MaxRAM", True, lambda r: str(r.queue.definition.max_ram)),
+)
+
+
+def columns_for(rows: Sequence[TaskQueueRow]) -> tuple[Column, ...]:
+    """The columns: GridCEs (after BannedSites) and MinRAM/MaxRAM (after Tags) when used."""
+    out = list(COLUMNS)
+    if any(r.queue.definition.min_ram or r.queue.definition.max_ram for r in rows):
+        at = [head for head, _, _ in out].index("Tags") + 1
+        out[at:at] = RAM
+    if any(r.queue.definition.grid_ces for r in rows):
+        at = [head for head, _, _ in out].index("BannedSites") + 1
+        out.insert(at, GRID_CES)
+    return tuple(out)
+
 
 def render_taskqueues(rows: Sequence[TaskQueueRow]) -> str:
     """The task-queue table: one line per queue, columns two spaces apart."""
-    cells = [[cell(row) for _, _, cell in COLUMNS] for row in rows]
-    widths = [len(head) for head, _, _ in COLUMNS]
+    columns = columns_for(rows)
+    cells = [[cell(row) for _, _, cell in columns] for row in rows]
+    widths = [len(head) for head, _, _ in columns]
     for line in cells:
         for k, text in enumerate(line):
             if len(text) > widths[k]:
@@ -87,11 +111,11 @@ def render_taskqueues(rows: Sequence[TaskQueueRow]) -> str:
     def fmt(line: Sequence[str]) -> str:
         parts = [
             text.rjust(w) if right else text.ljust(w)
-            for text, w, (_, right, _) in zip(line, widths, COLUMNS, strict=True)
+            for text, w, (_, right, _) in zip(line, widths, columns, strict=True)
         ]
         return "  ".join(parts).rstrip()
 
-    out = [fmt([head for head, _, _ in COLUMNS])]
+    out = [fmt([head for head, _, _ in columns])]
     out.extend(fmt(line) for line in cells)
     if not rows:
         out.append("(no waiting DIRAC jobs)")

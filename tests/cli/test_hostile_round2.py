@@ -84,7 +84,6 @@ SUBMIT_FILE_CASES: list[tuple[str, Any, str]] = [
     ("poisoned: 50,000-term rank", {"rank": " + ".join(["1"] * 50_000)}, "rank"),
     ("poisoned: 200-operator rank", {"rank": " + ".join(["1"] * 200)}, "at most 150"),
     ("poisoned: accounting group", {"accounting_group": "group_zzz.alice"}, "group_zzz"),
-    ("poisoned: dirac group", {"dirac_group": "nosuch"}, "dirac_group"),
     (
         "poisoned: dirac requirements",
         {"dirac_group": "lhcb_user", "dirac_requirements": {"sites": 5}},
@@ -359,7 +358,6 @@ TASKQUEUE_CASES = [
     ('[{"id": "9", "owner": "alice", "count": "10"}]', "count"),
     ('[{"id": "9", "owner": "alice", "dirac_group": "lhcb_user", "count": "10"}]', "count"),
     ('[{"id": "9", "owner": "alice", "dirac_group": "lhcb_user", "user_priority": NaN}]', "nan"),
-    ('[{"id": "9", "owner": "alice", "user_priority": NaN}]', "nan"),
     ('[{"id": "9", "owner": " ", "dirac_group": "lhcb_user"}]', "owner"),
     ('[{"id": "9", "owner": "a", "count": 3}, {"id": "9.1", "owner": "a"}]', "duplicate"),
 ]

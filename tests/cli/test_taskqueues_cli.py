@@ -84,6 +84,9 @@ def test_json_fields(run: Callable[..., Any], files: Callable[..., list[str]]) -
         "platforms": [],
         "job_types": ["Reconstruction"],
         "tags": [],
+        "grid_ces": [],
+        "min_ram": 0,
+        "max_ram": 0,
     }
     # alice's queues average priorities 2 and 1: 2/3 and 1/3 of her half of 1000; the
     # JobSharing group's two queues split 4000.
@@ -189,17 +192,54 @@ def test_documented_sum_weighting(run: Callable[..., Any], files: Callable[..., 
     assert [r["priority"] for r in rows[:2]] == [400.0, 100.0]
 
 
-def test_unknown_group_is_refused(
-    run: Callable[..., Any], files: Callable[..., list[str]], tmp_path: Path
+def test_unlisted_group_gets_the_default_share(
+    run: Callable[..., Any], files: Callable[..., list[str]]
 ) -> None:
+    """Issue 12 item 14: a group /Registry/Groups does not list gets DEFAULT_GROUP_SHARE.
+
+    By hand from ``recalculateTQSharesForEntity``: 'lhcb_usr' is not listed, so its share is
+    ``float(DEFAULT_GROUP_SHARE)`` = 1000, split over its one owner (eve, one queue): 1000.
+    alice alone in lhcb_user (1000): her queue of priorities 1 and 3 averages RealPriority 2,
+    her other queue 1, so T = 3 and they get 1000·2/3 and 1000·1/3. Total 2000.
+    """
     jobs = [*JOBS[:3], {"id": "9.0", "owner": "eve", "dirac_group": "lhcb_usr"}]
-    result = run("taskqueues", *files(jobs=jobs))
-    assert result.exit_code == 2
-    assert result.stdout == ""
+    result = run("taskqueues", *files(jobs=jobs), "--json")
+    assert result.exit_code == 0, result.stderr
     assert result.stderr == (
-        f"fs: error: {tmp_path / 'jobs.json'}: job 3 ('9.0'): dirac_group: 'lhcb_usr' is not "
-        "in [dirac.groups] (did you mean 'lhcb_user'?); known: lhcb_prod, lhcb_user\n"
+        "warning: dirac_group 'lhcb_usr' (1 waiting job) is not in [dirac.groups] "
+        "(did you mean 'lhcb_user'?); DIRAC gives it the default share 1000\n"
     )
+    rows = json.loads(result.stdout)
+    assert [(r["owner"], r["group"]) for r in rows] == [
+        ("alice", "lhcb_user"), ("alice", "lhcb_user"), ("eve", "lhcb_usr")
+    ]  # fmt: skip
+    assert rows[0]["priority"] == pytest.approx(2000 / 3, abs=5e-5)
+    assert rows[1]["priority"] == pytest.approx(1000 / 3, abs=5e-5)
+    assert rows[2]["priority"] == 1000.0
+    assert rows[2]["share"] == pytest.approx(0.5, abs=1e-7)
+
+
+def test_unlisted_group_is_not_corrected_between_groups(
+    run: Callable[..., Any], files: Callable[..., list[str]]
+) -> None:
+    """``__updateGlobalShares`` corrects only the listed groups; the unlisted one keeps 1000.
+
+    One instance between groups, one slice (Max 2, weight 1), no history at all for the
+    slice: DIRAC discards the history and corrects nothing, so every factor is 1. With
+    history for lhcb_user only (see the correction tests), the unlisted group would still
+    be left out of the corrector's input; here: its factor is 1 and its priority 1000.
+    """
+    config = CONFIG + (
+        '[dirac.correction]\nenabled = true\n[[dirac.correction.instances]]\nname = "g"\n'
+        "slices = [{ time_span = 3600, weight = 1, max_correction = 2 }]\n"
+    )
+    jobs = [JOBS[3], {"id": "9.0", "owner": "eve", "dirac_group": "other"}]
+    result = run("taskqueues", *files(config=config, jobs=jobs), "--json")
+    assert result.exit_code == 0, result.stderr
+    rows = json.loads(result.stdout)
+    assert [(r["owner"], r["priority"], r["correction"]) for r in rows] == [
+        ("bob", 1000.0, 1.0), ("eve", 1000.0, 1.0)
+    ]  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -248,7 +288,7 @@ def test_bad_correction_config(
         pytest.param('[{"id": "1.0"}]', "job 0: missing required field 'owner'", id="no-owner"),
         pytest.param(
             '[{"id": "1.0", "owner": "a", "dirac_group": "lhcb_user", "user_priority": "hi"}]',
-            "job 0.user_priority: expected a whole number, got 'hi'",
+            "job 0.user_priority: expected a number, got 'hi'",
             id="bad-priority",
         ),
         pytest.param(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,6 +32,64 @@ def test_defaults_are_diracs_code(write_config: Callable[[str], Path]) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("value", "share", "note"),
+    [
+        pytest.param("250", 250, None, id="positive"),
+        pytest.param('"250"', 250, None, id="text-of-an-integer"),
+        pytest.param(
+            "-5",
+            -5,
+            "-5: DIRAC floors every task queue of this group at the minimum priority 0.001",
+            id="negative",
+        ),
+        pytest.param("0", 0, "0: DIRAC floors every task queue", id="zero"),
+        pytest.param(
+            "250.5", 1000, "250.5 is not an integer; DIRAC reads the default 1000", id="float"
+        ),
+        pytest.param(
+            '"500 # half"',
+            1000,
+            "'500 # half' is not an integer; DIRAC reads the default 1000",
+            id="text",
+        ),
+        pytest.param("true", 1000, "True is not an integer", id="bool"),
+    ],
+)
+def test_job_share_as_dirac_reads_it(
+    write_config: Callable[[str], Path], value: str, share: int, note: str | None
+) -> None:
+    """Issue 12 item 14: ``getGroupShares`` reads ``int(text)``, the default 1000 on failure."""
+    path = write_config(f"[dirac.groups.g]\njob_share = {value}\n")
+    dirac = load_config(path).dirac
+    assert dirac.groups["g"].job_share == share
+    if note is None:
+        assert dirac.notes == ()
+    else:
+        assert len(dirac.notes) == 1
+        assert dirac.notes[0].startswith(f"{path}: dirac.groups.g.job_share = {note}")
+
+
+def test_config_check_warns_about_each_share(
+    write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    path = write_config(
+        "[dirac.groups.a]\njob_share = -1\n[dirac.groups.b]\njob_share = 'lots'\n"
+        "[dirac.groups.c]\njob_share = 7\n"
+    )
+    result = run("config", "check", "--config", str(path))
+    assert result.exit_code == 0
+    assert result.stderr.splitlines() == [
+        f"warning: {path}: dirac.groups.a.job_share = -1: DIRAC floors every task queue of "
+        "this group at the minimum priority 0.001",
+        f"warning: {path}: dirac.groups.b.job_share = 'lots' is not an integer; DIRAC reads "
+        "the default 1000",
+    ]
+    assert "dirac.groups.a.job_share = -1\n" in result.stdout
+    assert "dirac.groups.b.job_share = 1000\n" in result.stdout
+    assert "notes" not in result.stdout
+
+
 def test_documented_variants(write_config: Callable[[str], Path]) -> None:
     config = load_config(
         write_config(
@@ -47,11 +106,6 @@ def test_documented_variants(write_config: Callable[[str], Path]) -> None:
 @pytest.mark.parametrize(
     ("text", "needle"),
     [
-        pytest.param(
-            "[dirac.groups.g]\njob_share = 250.5\n",
-            "dirac.groups.g.job_share: expected a whole number, got number 250.5",
-            id="fractional-share",
-        ),
         pytest.param(
             '[dirac]\njob_priority_weighting = "mean"\n',
             'dirac.job_priority_weighting: expected one of "average", "sum", got "mean"',

@@ -4,16 +4,17 @@
 :class:`~fairshare_cli.core.jobs.Job` for each: every job becomes a flat key tuple, the
 keys are counted in C, and each distinct key is checked and turned into a task-queue
 definition once. What is checked: every job has an ``id`` (unique) and an ``owner``, known
-field names, a known status, a whole ``count``; a waiting DIRAC job also a known
-``dirac_group``, a whole ``user_priority`` and well-formed ``dirac_requirements``. Fields
+field names, a known status, a whole ``count``; a waiting DIRAC job also a string
+``dirac_group``, a finite ``user_priority`` and well-formed ``dirac_requirements``. Fields
 that task queues do not read are not otherwise checked. A job that fails goes through the
 full job parser, so the message is the one every other command gives.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any
 
@@ -25,7 +26,7 @@ from fairshare_cli.core.dirac.taskqueues import (
     cpu_segment,
 )
 from fairshare_cli.core.jobs import JOB_STATUSES, Job, parse_jobs
-from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, MAX_JOB_COUNT
+from fairshare_cli.core.limits import MAX_JOB_COUNT
 from fairshare_cli.core.names import name_problem
 from fairshare_cli.errors import InputError, did_you_mean
 
@@ -36,11 +37,14 @@ REQUIREMENT_KEYS = (
     "cpu_time",
     "sites",
     "banned_sites",
+    "grid_ces",
     "platform",
     "platforms",
     "job_type",
     "job_types",
     "tags",
+    "min_ram",
+    "max_ram",
 )
 """Keys of a job's ``dirac_requirements``; singular and plural forms add up."""
 
@@ -55,29 +59,18 @@ def _entry(obj: Any) -> tuple[Any, ...]:
 
     A waiting DIRAC job gives ``(owner, group, user_priority, count, field names,
     requirement names, *requirement values)`` (lists made tuples; None for no
-    requirements); any other job ``(status, has_owner, field names, count,
-    user_priority)``, which is only checked. Flat, because nested tuples cost a Counter dearly.
+    requirements); any other job ``(status, has_owner, field names)``, which is only
+    checked. Flat, because nested tuples cost a Counter dearly.
     """
     group = obj.get("dirac_group")
     status = obj.get("status")
     if group is None or status not in _WAITING or "owner" not in obj:
-        return (status, "owner" in obj, tuple(obj), obj.get("count", 1), obj.get("user_priority"))
+        return (status, "owner" in obj, tuple(obj))
     req = obj.get("dirac_requirements")
     head = (obj["owner"], group, obj.get("user_priority"), obj.get("count", 1), tuple(obj))
     if req is None:
         return (*head, None)
     return (*head, tuple(req), *[tuple(v) if type(v) is list else v for v in req.values()])
-
-
-_OTHER = 5  # the length of the entry of a job that is not a waiting DIRAC job
-
-
-def _whole(value: Any) -> bool:
-    """A whole number the full parser accepts (an int, or a float with no fraction)."""
-    kind = type(value)
-    return (kind is int or (kind is float and value.is_integer())) and (
-        INT64_MIN <= value <= INT64_MAX
-    )
 
 
 def _definition_key(entry: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -94,14 +87,15 @@ def _check(objs: Sequence[Any], counts: Counter[tuple[Any, ...]], source: str) -
     expanded = False
     ok = True
     for entry in counts:
-        if len(entry) == _OTHER:
-            status, has_owner, fields, count, prio = entry
+        if len(entry) == 3:
+            status, has_owner, fields = entry
             ok = ok and has_owner and (status is None or status in JOB_STATUSES)
-            ok = ok and (prio is None or _whole(prio))
+            expanded = expanded or "count" in fields  # its ids C.0 ... count too
         else:
-            count, fields = entry[3], entry[4]
-        ok = ok and type(count) is int and 1 <= count <= MAX_JOB_COUNT
-        expanded = expanded or count != 1
+            prio, count, fields = entry[2], entry[3], entry[4]
+            ok = ok and type(count) is int and 1 <= count <= MAX_JOB_COUNT
+            ok = ok and (prio is None or (type(prio) in (int, float) and math.isfinite(prio)))
+            expanded = expanded or count != 1
         ok = ok and all(f in _JOB_FIELDS for f in fields)
     try:
         ids = set(map(itemgetter("id"), objs))
@@ -115,6 +109,9 @@ def _check(objs: Sequence[Any], counts: Counter[tuple[Any, ...]], source: str) -
     seen: set[str] = set()
     for i, obj in enumerate(objs):
         count = obj.get("count", 1)
+        if type(count) is not int or not 1 <= count <= MAX_JOB_COUNT:
+            parse_jobs(objs, source)  # the parser's message
+            raise InputError(f"{source}: job {i}: a job is malformed")
         base = str(obj["id"])
         names = [base] if count == 1 else [f"{base.split('.', 1)[0]}.{k}" for k in range(count)]
         for name in names:
@@ -137,14 +134,8 @@ def definer(
         owner, group, _, names, *values = fields
         if not isinstance(owner, str) or name_problem(owner, submitter=True) is not None:
             raise ValueError(f"owner: expected a user name, got {owner!r}")
-        if not isinstance(group, str) or name_problem(group) is not None:
-            raise ValueError(f"dirac_group: expected a name, got {group!r}")
-        if group not in groups:
-            extra = did_you_mean(group, sorted(groups))
-            known = ", ".join(sorted(groups)) or "none configured"
-            raise ValueError(
-                f"dirac_group: '{group}' is not in [dirac.groups]{extra}; known: {known}"
-            )
+        if not isinstance(group, str):
+            raise ValueError(f"dirac_group: expected a string, got {group!r}")
         if names is None:
             return TaskQueueDefinition(owner, group, cpu_segment(DEFAULT_CPU_TIME, segments))
         for name in names:
@@ -161,6 +152,7 @@ def definer(
             raise ValueError(
                 f"dirac_requirements.cpu_time: expected seconds (0 or more), got {cpu!r}"
             )
+        min_ram, max_ram = _ram(req.get("min_ram"), req.get("max_ram"))
         return TaskQueueDefinition(
             owner=owner,
             group=group,
@@ -170,9 +162,53 @@ def definer(
             platforms=_names("platform", platform, _names("platforms", platforms)),
             job_types=_names("job_type", job_type, _names("job_types", job_types)),
             tags=_names("tags", tags),
+            grid_ces=_names("grid_ces", req.get("grid_ces")),
+            min_ram=min_ram,
+            max_ram=max_ram,
         )
 
     return define
+
+
+def _ram(min_ram: Any, max_ram: Any) -> tuple[int, int]:
+    """``MinRAM``/``MaxRAM`` (MB) as ``_checkTaskQueueDefinition`` accepts them.
+
+    Each must be an integer of 0 or more; MinRAM may not exceed a MaxRAM above 0.
+    """
+    values = []
+    for key, value in (("min_ram", min_ram), ("max_ram", max_ram)):
+        if value is None:
+            value = 0
+        if type(value) is not int or value < 0:
+            raise ValueError(
+                f"dirac_requirements.{key}: expected a whole number of MB (0 or more), "
+                f"got {value!r}"
+            )
+        values.append(value)
+    low, high = values
+    if high > 0 and low > high:
+        raise ValueError(
+            f"dirac_requirements: min_ram {low} is above max_ram {high}; DIRAC refuses the job"
+        )
+    return low, high
+
+
+def unlisted_groups(
+    queues: Sequence[TaskQueue], groups: Mapping[str, DiracGroupSpec]
+) -> list[tuple[str, int, str]]:
+    """Groups of waiting jobs that ``[dirac.groups]`` does not list.
+
+    DIRAC gives such a group ``DEFAULT_GROUP_SHARE``; the caller warns about each.
+
+    Returns:
+        ``(group, waiting jobs, did-you-mean text or "")``, sorted by group.
+    """
+    jobs: dict[str, int] = {}
+    for queue in queues:
+        group = queue.definition.group
+        if group not in groups:
+            jobs[group] = jobs.get(group, 0) + queue.jobs
+    return [(group, jobs[group], did_you_mean(group, sorted(groups))) for group in sorted(jobs)]
 
 
 def _unknown(what: str, name: str, known: Sequence[str]) -> str:
@@ -220,27 +256,79 @@ def task_queues_from_objects(
         raise InputError(_unhashable(objs, source)) from None
     _check(objs, counts, source)
     define = definer(groups, segments)
-    triples = [
-        (_definition_key(e), 1 if e[2] is None else e[2], e[3] * n)
-        for e, n in counts.items()
-        if len(e) != _OTHER
-    ]
     try:
-        queues = build_task_queues(triples, define)
-        if len({q.definition for q in queues}) != len(queues):
-            entries = (e for e in map(_entry, objs) if len(e) != _OTHER)
-            ordered = ((_definition_key(e), 1 if e[2] is None else e[2], e[3]) for e in entries)
-            queues = build_task_queues(ordered, define)
+        queues = queues_from_counts(counts.items(), define)
+        if overflowed(queues):
+            queues = queues_in_order(map(_entry, objs), define)
     except (ValueError, TypeError) as exc:
         parse_jobs(objs, source)  # a field any job must get right: the usual message
         raise InputError(_locate(objs, source, define, str(exc))) from None
-    for queue in queues:
-        for prio, _ in queue.priority_counts:
-            whole = isinstance(prio, int) or (isinstance(prio, float) and prio.is_integer())
-            if isinstance(prio, bool) or not whole:
-                parse_jobs(objs, source)
-                raise InputError(f"{source}: user_priority {prio!r} is not a whole number")
     return queues
+
+
+def queues_from_counts(
+    counts: Iterable[tuple[tuple[Any, ...], int]], define: Callable[[Hashable], TaskQueueDefinition]
+) -> list[TaskQueue]:
+    """Task queues from distinct entries and how many jobs each stands for, in order.
+
+    The same queues as inserting the jobs one at a time unless :func:`overflowed`.
+
+    Raises:
+        ValueError: from ``define`` (a bad requirement), or TypeError.
+    """
+    triples = [
+        (_definition_key(e), 1 if e[2] is None else e[2], e[3] * n)
+        for e, n in counts
+        if len(e) != 3
+    ]
+    return build_task_queues(triples, define)
+
+
+def overflowed(queues: Sequence[TaskQueue]) -> bool:
+    """Whether a definition needed a sibling queue (then counted jobs must be replayed)."""
+    return len({q.definition.match_key() for q in queues}) != len(queues)
+
+
+def queues_in_order(
+    entries: Iterable[tuple[Any, ...]], define: Callable[[Hashable], TaskQueueDefinition]
+) -> list[TaskQueue]:
+    """Task queues from every job's entry, one job at a time (exact when a queue fills up)."""
+    waiting = (e for e in entries if len(e) != 3)
+    return build_task_queues(
+        ((_definition_key(e), 1 if e[2] is None else e[2], e[3]) for e in waiting), define
+    )
+
+
+def entry_of(
+    owner: Any, group: Any, priority: Any, count: Any, status: Any, requirements: Any
+) -> tuple[Any, ...]:
+    """The entry (as :func:`_entry` makes it) of one job's decoded fields, checked.
+
+    For readers that already refused unknown field names; a missing ``count`` is 1.
+
+    Raises:
+        ValueError: anything the job parser would refuse in these fields (the caller then
+            reads the jobs the usual way, for the usual message).
+    """
+    if not isinstance(owner, str):
+        raise ValueError("owner")
+    if not (status is None or status in JOB_STATUSES):
+        raise ValueError("status")
+    if type(count) is not int or not 1 <= count <= MAX_JOB_COUNT:
+        raise ValueError("count")
+    if not (priority is None or (type(priority) in (int, float) and math.isfinite(priority))):
+        raise ValueError("user_priority")
+    if group is None or status not in _WAITING:
+        return (status, True, ())
+    head = (owner, group, priority, count, ())
+    if requirements is None:
+        return (*head, None)
+    if not isinstance(requirements, dict):
+        raise ValueError("dirac_requirements")
+    values = [tuple(v) if type(v) is list else v for v in requirements.values()]
+    entry = (*head, tuple(requirements), *values)
+    hash(entry)  # a nested list or object: TypeError
+    return entry
 
 
 def _unhashable(objs: Sequence[Any], source: str) -> str:
@@ -262,7 +350,7 @@ def _locate(
     """Name the first waiting job whose key gives ``message``."""
     for i, obj in enumerate(objs):
         entry = _entry(obj)
-        if len(entry) == _OTHER:
+        if len(entry) == 3:
             continue
         try:
             define(_definition_key(entry))

@@ -15,10 +15,11 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS as DEFAULT_CPU_SEGMENTS
+from fairshare_cli.core.dirac.first_try import first_try_probabilities
 from fairshare_cli.core.float32 import float32
 
 TQ_MIN_SHARE = 0.001
@@ -32,6 +33,9 @@ MAX_JOBS_PER_TQ = 5000
 
 NEW_TQ_PRIORITY = 1.0
 """Priority of a task queue before its first recalculation."""
+
+DEFAULT_GROUP_SHARE = 1000
+"""``DEFAULT_GROUP_SHARE``: the share of a group ``/Registry/Groups`` does not list."""
 
 
 JobPriorityWeighting = Literal["average", "sum"]
@@ -47,7 +51,7 @@ class GroupPolicy(Protocol):
     """What task-queue priorities need to know about a DIRAC group (``/Registry/Groups/<g>``)."""
 
     @property
-    def job_share(self) -> int:
+    def job_share(self) -> float:
         """``JobShare``."""
 
     @property
@@ -71,7 +75,10 @@ corrected. Mirrors ``SharesCorrector.correctShares``.
 
 @dataclass(frozen=True, slots=True)
 class TaskQueueDefinition:
-    """What makes two jobs land in the same task queue (multi-value fields as sorted sets)."""
+    """What makes two jobs land in the same task queue (multi-value fields as sorted sets).
+
+    ``min_ram``/``max_ram`` (MB) are DIRAC 9's ``tq_RAM_requirements`` row; 0 and 0 is no row.
+    """
 
     owner: str
     group: str
@@ -81,14 +88,34 @@ class TaskQueueDefinition:
     platforms: tuple[str, ...] = ()
     job_types: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
+    grid_ces: tuple[str, ...] = ()
+    min_ram: int = 0
+    max_ram: int = 0
 
     def grouping_key(self) -> tuple[object, ...]:
-        """The definition without Sites and BannedSites.
+        """The definition without ``priorityIgnoredFields`` (Sites, BannedSites, MinRAM, MaxRAM).
 
         ``calculate_priority`` gives every queue of an entity with the same grouping key the sum
-        of their priorities.
+        of their priorities. It compares in Python, so owner names differing in case differ.
         """
-        return (self.owner, self.group, self.cpu_time, self.platforms, self.job_types, self.tags)
+        return (
+            self.owner,
+            self.group,
+            self.cpu_time,
+            self.platforms,
+            self.job_types,
+            self.tags,
+            self.grid_ces,
+        )
+
+    def match_key(self) -> TaskQueueDefinition:
+        """The definition as ``__findSmallestTaskQueue`` compares it in MariaDB.
+
+        ``Owner`` is compared under the table's case-insensitive collation, so a job of
+        ``Alice`` lands in the queue ``alice`` made (the queue keeps its first spelling).
+        """
+        lower = self.owner.lower()
+        return self if lower == self.owner else replace(self, owner=lower)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +125,7 @@ class TaskQueue:
     tq_id: int
     definition: TaskQueueDefinition
     priority_counts: tuple[tuple[int, int], ...]
-    """``(user_priority, jobs)`` pairs, sorted by priority, jobs > 0."""
+    """``(Priority, jobs)`` pairs (Priority = ``int(UserPriority)``), sorted, jobs > 0."""
 
     @property
     def jobs(self) -> int:
@@ -159,12 +186,21 @@ def _float32_text(value: float) -> float:
     return value
 
 
-def real_priority(user_priority: int) -> float:
+def job_priority(user_priority: float) -> int:
+    """The ``Priority`` DIRAC keeps for a job: ``insertJob`` passes ``int(jobPriority)`` on.
+
+    A float is truncated toward zero (3.7 -> 3, 0.5 -> 0, -0.5 -> 0).
+    """
+    return int(user_priority)
+
+
+def real_priority(user_priority: float) -> float:
     """Map a job's UserPriority to the RealPriority DIRAC stores for it.
 
-    Mirrors ``TaskQueueDB.__hackJobPriority``: the priority is clamped to [0.001, 10]; the
-    bottom maps to 1e-5 and the top to 1e6, anything between is kept. The value is written
-    with ``%f`` into a FLOAT column, so it is returned as read back.
+    Mirrors ``TaskQueueDB.__hackJobPriority``: the priority is truncated (``int``), clamped to
+    [0.001, 10]; the bottom (0 or less, negative priorities included) maps to 1e-5 and the top
+    (10 or more) to 1e6, anything between is kept. The value is stored in a FLOAT column, so
+    it is returned as read back.
     """
     p = min(max(int(user_priority), 0.001), 10)
     if p == 0.001:
@@ -182,15 +218,17 @@ def stored_priority(priority: float) -> float:
 
 
 def build_task_queues(
-    jobs: Iterable[tuple[Hashable, int, int]],
+    jobs: Iterable[tuple[Hashable, float, int]],
     define: Callable[[Hashable], TaskQueueDefinition],
     max_jobs_per_tq: int = MAX_JOBS_PER_TQ,
 ) -> list[TaskQueue]:
     """Insert waiting jobs, in order, into task queues like ``TaskQueueDB.insertJob``.
 
-    Jobs whose definitions are equal share a queue; a definition's queue that already holds
-    ``max_jobs_per_tq`` jobs gets a new sibling (the emptiest queue is always the newest one,
-    since jobs are only inserted). Queue ids count from 1 in creation order.
+    Jobs whose definitions match (:meth:`TaskQueueDefinition.match_key`: owner names compared
+    without case) share a queue; a queue keeps the definition of the job that created it. A
+    definition's queue that already holds ``max_jobs_per_tq`` jobs gets a new sibling (the
+    emptiest queue is always the newest one, since jobs are only inserted). Queue ids count
+    from 1 in creation order. Each job's priority level is :func:`job_priority`.
 
     Args:
         jobs: ``(raw_key, user_priority, count)`` per job (count identical jobs), in insertion
@@ -203,38 +241,37 @@ def build_task_queues(
     Returns:
         The task queues in id order.
     """
-    definition_index: dict[Hashable, int] = {}
+    definition_index: dict[Hashable, tuple[int, TaskQueueDefinition]] = {}
     definitions: dict[TaskQueueDefinition, int] = {}
-    definition_list: list[TaskQueueDefinition] = []
     fill: list[int] = []  # jobs in the newest queue of each definition
     newest: list[int] = []  # tq_id of that queue
     tq_definition: list[TaskQueueDefinition] = []
     counts: dict[tuple[int, int], int] = {}
     for raw_key, user_priority, n in jobs:
-        d = definition_index.get(raw_key)
-        if d is None:
+        found = definition_index.get(raw_key)
+        if found is None:
             definition = define(raw_key)
-            d = definitions.get(definition)
-            if d is None:
-                d = definitions[definition] = len(fill)
-                definition_list.append(definition)
+            d = definitions.setdefault(definition.match_key(), len(fill))
+            if d == len(fill):
                 fill.append(max_jobs_per_tq)
                 newest.append(0)
-            definition_index[raw_key] = d
+            found = definition_index[raw_key] = (d, definition)
+        d, definition = found
+        level = int(user_priority)
         while n:
             held = fill[d]
             if held >= max_jobs_per_tq:
-                tq_definition.append(definition_list[d])
+                tq_definition.append(definition)
                 newest[d] = len(tq_definition)
                 held = 0
             take = min(n, max_jobs_per_tq - held)
             fill[d] = held + take
-            key = (newest[d], user_priority)
+            key = (newest[d], level)
             counts[key] = counts.get(key, 0) + take
             n -= take
     per_queue: list[list[tuple[int, int]]] = [[] for _ in tq_definition]
-    for (tq_id, user_priority), n in counts.items():
-        per_queue[tq_id - 1].append((user_priority, n))
+    for (tq_id, level), n in counts.items():
+        per_queue[tq_id - 1].append((level, n))
     return [
         TaskQueue(i + 1, definition, tuple(sorted(levels)))
         for i, (definition, levels) in enumerate(zip(tq_definition, per_queue, strict=True))
@@ -298,6 +335,20 @@ def entity_priorities(
     return prios
 
 
+@dataclass(frozen=True, slots=True)
+class UnlistedGroup:
+    """A group ``/Registry/Groups`` does not list, as ``recalculateTQSharesForEntity`` sees it.
+
+    Its share is ``float(DEFAULT_GROUP_SHARE)``, its property list empty (no JobSharing) and
+    ``AllowBackgroundTQs`` false; the correction between groups never sees it, because
+    ``__updateGlobalShares`` only passes on the groups of ``getGroupShares``.
+    """
+
+    job_share: float = float(DEFAULT_GROUP_SHARE)
+    job_sharing: bool = False
+    allow_background_tqs: bool = False
+
+
 def task_queue_priorities(
     queues: Sequence[TaskQueue],
     groups: Mapping[str, GroupPolicy],
@@ -306,150 +357,79 @@ def task_queue_priorities(
 ) -> list[tuple[float, float]]:
     """Every queue's full-precision priority and the share correction applied to it.
 
-    Mirrors ``recalculateTQSharesForAll``: the group shares (JobShare) of the groups present
-    in queues, corrected between groups when ``correct`` is given; a JobSharing group is one
-    entity with the group share, any other group splits it evenly over its owners with
-    queues, optionally corrected between those owners; then :func:`entity_priorities`.
+    Mirrors ``recalculateTQSharesForAll``: the group shares (JobShare) of the listed groups
+    present in queues, corrected between groups when ``correct`` is given (a group ``groups``
+    does not list gets :class:`UnlistedGroup`'s default share, uncorrected); a JobSharing
+    group is one entity with the group share, any other group splits it evenly over its
+    owners with queues (owners compared without case, as MariaDB's ``GROUP BY Owner`` and
+    ``Owner=%s`` do; an entity is named by its first queue's spelling), optionally corrected
+    between those owners; then :func:`entity_priorities`.
 
     Args:
         queues: all task queues, in id order.
-        groups: policy per group; every queue's group must be present.
+        groups: policy per listed group.
         correct: the share corrector (None when ``EnableSharesCorrection`` is off).
         weighting: see :data:`JobPriorityWeighting`.
 
     Returns:
         ``(priority, correction_factor)`` per queue, in the order given.
-
-    Raises:
-        KeyError: a queue's group is not in ``groups``.
     """
     by_group: dict[str, list[int]] = {}
     for i, queue in enumerate(queues):
         by_group.setdefault(queue.definition.group, []).append(i)
     active = sorted(by_group)
-    shares: dict[str, float] = {g: groups[g].job_share for g in active}
-    group_factor = dict.fromkeys(active, 1.0)
+    shares: dict[str, float] = {g: groups[g].job_share for g in active if g in groups}
+    group_factor = dict.fromkeys(shares, 1.0)
     if correct is not None and shares:
         shares, group_factor = correct(shares, None)
     weights = [job_weight(q, weighting) for q in queues]
     result: list[tuple[float, float]] = [(NEW_TQ_PRIORITY, 1.0)] * len(queues)
     for group in active:
-        policy = groups[group]
-        indices = by_group[group]
-        if policy.job_sharing:
-            entities: dict[str | None, list[int]] = {None: indices}
-            entity_share: dict[str | None, float] = {None: shares[group]}
-            entity_factor: dict[str | None, float] = {None: group_factor[group]}
-        else:
-            entities = {}
-            for i in indices:
-                entities.setdefault(queues[i].definition.owner, []).append(i)
-            owners = sorted(o for o in entities if o is not None)
-            split = shares[group] / len(owners)
-            owner_shares = dict.fromkeys(owners, split)
-            owner_factor = dict.fromkeys(owners, 1.0)
-            if correct is not None:
-                owner_shares, owner_factor = correct(owner_shares, group)
-            entity_share = dict(owner_shares.items())
-            entity_factor = {o: group_factor[group] * owner_factor[o] for o in owners}
-        for entity, members in entities.items():
+        policy: GroupPolicy = groups.get(group) or UnlistedGroup()
+        share = shares.get(group, policy.job_share)
+        factor = group_factor.get(group, 1.0)
+        for members, entity_share, entity_factor in _entities(
+            queues, by_group[group], group, policy.job_sharing, share, factor, correct
+        ):
             prios = entity_priorities(
                 [queues[i] for i in members],
                 [weights[i] for i in members],
-                entity_share[entity],
+                entity_share,
                 policy.allow_background_tqs,
             )
             for i, prio in zip(members, prios, strict=True):
-                result[i] = (prio, entity_factor[entity])
+                result[i] = (prio, entity_factor)
     return result
 
 
-def first_try_probabilities(priorities: Sequence[float], nodes: int = 24) -> list[float]:
-    """Chance that each queue comes first in ``ORDER BY RAND() / Priority ASC``.
+def _entities(
+    queues: Sequence[TaskQueue],
+    indices: list[int],
+    group: str,
+    job_sharing: bool,
+    share: float,
+    factor: float,
+    correct: ShareCorrector | None,
+) -> list[tuple[list[int], float, float]]:
+    """A group's entities: ``(queue indices, share, correction factor)`` each.
 
-    With U_i uniform on (0, 1) per queue, queue i is first when U_i/P_i is the smallest key.
-    With r_j = P_j / max P this is ``r_i ∫_0^1 Π_{j≠i} (1 - r_j t) dt``, a polynomial
-    integral computed with Gauss-Legendre quadrature on panels that follow the integrand's
-    roughly ``exp(-t Σ r_j)`` decay (exact for up to ``2·nodes`` queues). Equal priorities are
-    evaluated once. For two queues P1 >= P2 it is ``1 - P2/(2 P1)`` for the first.
-
-    Args:
-        priorities: the queues' stored priorities (all > 0).
-        nodes: Gauss-Legendre points per panel.
-
-    Returns:
-        One probability per queue, in the order given; they sum to 1.
+    Mirrors ``recalculateTQSharesForEntity``: a JobSharing group is one entity; otherwise
+    the share is split over the owners (case-insensitively) and the in-group corrector runs.
     """
-    if not priorities:
-        return []
-    top = max(priorities)
-    multiplicity: dict[float, int] = {}
-    for p in priorities:
-        multiplicity[p] = multiplicity.get(p, 0) + 1
-    ratios = [(p / top, m) for p, m in multiplicity.items()]
-    total = sum(r * m for r, m in ratios)
-    degree = len(priorities) - 1
-    points = _panel_points(total, degree, nodes)
-    log_product = [sum(m * math.log1p(-r * t) for r, m in ratios) for t, _ in points]
-    chance: dict[float, float] = {}
-    for p, (r, _) in zip(multiplicity, ratios, strict=True):
-        acc = math.fsum(
-            w * math.exp(lp - math.log1p(-r * t))
-            for (t, w), lp in zip(points, log_product, strict=True)
-        )
-        chance[p] = r * acc
-    return [chance[p] for p in priorities]
-
-
-def _panel_points(total: float, degree: int, nodes: int) -> list[tuple[float, float]]:
-    """Quadrature points and weights over [0, 1] for ``Π (1 - r_j t)`` with ``Σ r_j = total``."""
-    base = _gauss_legendre(nodes)
-    if degree < 2 * nodes:
-        edges = [0.0, 1.0]
-    else:
-        # The product is at most exp(-total·t); past t = 80/total it is negligible.
-        upper = min(1.0, 80.0 / total)
-        edges = [0.0]
-        step = 1.0 / total
-        while step < upper:
-            edges.append(step)
-            step *= 2.0
-        edges.append(upper)
-    points: list[tuple[float, float]] = []
-    for a, b in itertools.pairwise(edges):
-        half = (b - a) / 2.0
-        mid = (a + b) / 2.0
-        points.extend((mid + half * x, half * w) for x, w in base)
-    return points
-
-
-_GL_CACHE: dict[int, list[tuple[float, float]]] = {}
-
-
-def _gauss_legendre(n: int) -> list[tuple[float, float]]:
-    """Gauss-Legendre nodes and weights on [-1, 1] (Newton iteration on P_n)."""
-    cached = _GL_CACHE.get(n)
-    if cached is not None:
-        return cached
-    result: list[tuple[float, float]] = []
-    for k in range(1, n + 1):
-        x = math.cos(math.pi * (k - 0.25) / (n + 0.5))
-        for _ in range(100):
-            p0, p1 = 1.0, x
-            for j in range(2, n + 1):
-                p0, p1 = p1, ((2 * j - 1) * x * p1 - (j - 1) * p0) / j
-            dp = n * (x * p1 - p0) / (x * x - 1.0)
-            dx = p1 / dp
-            x -= dx
-            if abs(dx) < 1e-16:
-                break
-        p0, p1 = 1.0, x
-        for j in range(2, n + 1):
-            p0, p1 = p1, ((2 * j - 1) * x * p1 - (j - 1) * p0) / j
-        dp = n * (x * p1 - p0) / (x * x - 1.0)
-        result.append((x, 2.0 / ((1.0 - x * x) * dp * dp)))
-    _GL_CACHE[n] = result
-    return result
+    if job_sharing:
+        return [(indices, share, factor)]
+    members: dict[str, list[int]] = {}
+    names: dict[str, str] = {}
+    for i in indices:
+        owner = queues[i].definition.owner
+        members.setdefault(owner.lower(), []).append(i)
+        names.setdefault(owner.lower(), owner)
+    split = share / len(members)
+    owner_shares = {names[k]: split for k in sorted(members)}
+    owner_factor = dict.fromkeys(owner_shares, 1.0)
+    if correct is not None:
+        owner_shares, owner_factor = correct(owner_shares, group)
+    return [(members[k], owner_shares[names[k]], factor * owner_factor[names[k]]) for k in members]
 
 
 def task_queue_rows(

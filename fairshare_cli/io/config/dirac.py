@@ -13,7 +13,8 @@ from fairshare_cli.core.config import (
     DiracGroupSpec,
     DiracSlice,
 )
-from fairshare_cli.core.dirac.taskqueues import valid_cpu_segments
+from fairshare_cli.core.dirac.registry import read_job_share
+from fairshare_cli.core.dirac.taskqueues import DEFAULT_GROUP_SHARE, valid_cpu_segments
 from fairshare_cli.core.limits import INT64_MAX
 from fairshare_cli.io.config.reader import Reader, choice, int_list
 
@@ -21,9 +22,12 @@ from fairshare_cli.io.config.reader import Reader, choice, int_list
 def read_dirac(top: Reader, file: str) -> DiracConfig:
     """``[dirac]``: groups, share correction and the code-versus-docs switches.
 
-    DIRAC reads JobShare and every corrector option as an integer and silently falls back
-    to the default on anything else; here a non-integer is an error instead.
+    ``job_share`` is read as DIRAC reads JobShare (:func:`read_job_share`), with a note in
+    ``notes`` where that differs from a positive integer. DIRAC reads every corrector option
+    as an integer and silently falls back to the default on anything else; here a
+    non-integer is an error instead.
     """
+    notes: list[str] = []
     r = Reader(
         top.table.get("dirac", {}),
         "dirac",
@@ -39,9 +43,14 @@ def read_dirac(top: Reader, file: str) -> DiracConfig:
         g = Reader(
             body, f"dirac.groups.{name}", file, ("job_share", "job_sharing", "allow_background_tqs")
         )
+        share, note = read_job_share(g.table.get("job_share", DEFAULT_GROUP_SHARE))
+        if abs(share) > INT64_MAX:  # packed as a float32 by the task queues
+            g.fail(f"dirac.groups.{name}.job_share: expected a whole number that fits in 64 bits")
+        if note:
+            notes.append(f"{file}: dirac.groups.{name}.job_share = {note}")
         groups[name] = DiracGroupSpec(
             name=name,
-            job_share=g.int_("job_share", 1000, lo=0, hi=INT64_MAX),
+            job_share=share,
             job_sharing=g.get("job_sharing", g.boolean, False),
             allow_background_tqs=g.get("allow_background_tqs", g.boolean, False),
         )
@@ -89,6 +98,7 @@ def read_dirac(top: Reader, file: str) -> DiracConfig:
         ),
         job_priority_weighting=weighting,
         cpu_segments=tuple(segments),
+        notes=tuple(notes),
     )
 
 

@@ -128,8 +128,6 @@ def test_input_order_only_changes_ids() -> None:
 @pytest.mark.parametrize(
     ("objs", "message"),
     [
-        pytest.param([job(1, group="nope")], "job 0 ('1.0'): dirac_group: 'nope' is not in "
-                     "[dirac.groups]; known: prod, user", id="unknown-group"),
         pytest.param([job(1, colour="red")], "job 0: unknown job field 'colour'", id="field"),
         pytest.param([job(1), job(1)], "job 1: duplicate job id '1.0'", id="duplicate"),
         pytest.param([job(1, count=2), job(2), {"id": "1.1", "owner": "x"}],
@@ -143,8 +141,10 @@ def test_input_order_only_changes_ids() -> None:
         pytest.param([job(1, dirac_requirements={"cpu_time": "long"})],
                      "job 0 ('1.0'): dirac_requirements.cpu_time: expected seconds (0 or more), "
                      "got 'long'", id="cpu-time"),
-        pytest.param([job(1, dirac_requirements={"tags": "gpu"}), job(2, user_priority=1.5)],
-                     "job 1.user_priority: expected a whole number, got 1.5", id="priority"),
+        pytest.param([job(1, dirac_requirements={"tags": "gpu"}), job(2, user_priority="1")],
+                     "job 1.user_priority: expected a number, got '1'", id="priority"),
+        pytest.param([job(1, user_priority=float("nan"))],
+                     "job 0.user_priority: expected a finite number", id="priority-nan"),
         pytest.param(["job"], "job 0: expected a job object, got str", id="not-object"),
     ],
 )  # fmt: skip

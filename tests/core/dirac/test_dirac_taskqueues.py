@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fairshare_cli.core.dirac.first_try import first_try_probabilities
 from fairshare_cli.core.dirac.taskqueues import (
     DEFAULT_CPU_SEGMENTS,
     TQ_MIN_SHARE,
@@ -19,7 +20,6 @@ from fairshare_cli.core.dirac.taskqueues import (
     TaskQueueDefinition,
     build_task_queues,
     cpu_segment,
-    first_try_probabilities,
     real_priority,
     stored_priority,
     task_queue_priorities,
@@ -351,3 +351,39 @@ def test_correction_factors_multiply_group_and_owner() -> None:
     jobs = [(definition("alice", "user", 300), 1), (definition("bob", "user", 300), 1)]
     got = task_queue_priorities(queues_of(jobs), {"user": Group(1000)}, correct)
     assert got == [(500.0, 1.0), (1500.0, 3.0)]
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["alice", "Alice", "ALICE", "bob", "Bob"]),
+            st.sampled_from([360, 3600, 86400]),
+            st.floats(min_value=-20, max_value=20, allow_nan=False),
+        ),
+        min_size=1,
+        max_size=40,
+    )
+)
+def test_float_priorities_and_owner_case_are_what_dirac_stores(
+    jobs: list[tuple[str, int, float]],
+) -> None:
+    """Truncating priorities (``int``) first changes nothing; the owner's case makes no
+    new queue and no new owner.
+
+    Folding every owner name to lower case can only merge queues that differ in owner
+    spelling and then their grouping; so the queue count and the jobs per queue are those
+    of the folded input, and each owner entity (case-insensitive) keeps its share.
+    """
+    groups = {"g": Group(job_share=1000)}
+    raw = [(definition(o, "g", c), p) for o, c, p in jobs]
+    truncated = [(definition(o, "g", c), float(int(p))) for o, c, p in jobs]
+    assert priorities(raw, groups) == priorities(truncated, groups)  # type: ignore[arg-type]
+    folded = [(definition(o.lower(), "g", c), p) for o, c, p in jobs]
+    mine, theirs = queues_of(raw), queues_of(folded)  # type: ignore[arg-type]
+    assert [q.jobs for q in mine] == [q.jobs for q in theirs]
+    assert [q.definition.owner.lower() for q in mine] == [q.definition.owner for q in theirs]
+    owners = {o.lower() for o, _, _ in jobs}
+    by_owner: dict[str, float] = {}
+    for q, p in zip(mine, priorities(raw, groups), strict=True):  # type: ignore[arg-type]
+        by_owner[q.definition.owner.lower()] = by_owner.get(q.definition.owner.lower(), 0) + p
+    assert set(by_owner) == owners

@@ -1,0 +1,319 @@
+"""Claimed candidates of an autocluster, and the lazily filtered view one submitter takes.
+
+A job may preempt a claimed slot when the machine ranks it above the job it runs (machine
+rank preemption) or, for priority preemption, when ``PREEMPTION_REQUIREMENTS`` allows its
+submitter (``matchmakingAlgorithm``). The candidates are sorted once per autocluster; a
+submitter's scan then skips, in logarithmic time, the entries it can never take: used-up
+classes (a union-find) and entries that fail a :class:`Bound` (a segment tree per bound,
+found by :mod:`.preemption`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from fairshare_cli.core.htcondor.classads import Ad, Compiled
+from fairshare_cli.core.htcondor.negotiator.common import (
+    FLIP,
+    INF,
+    PRIO_PREEMPTION,
+    RANK_PREEMPTION,
+    Number,
+    compare,
+)
+from fairshare_cli.core.htcondor.negotiator.slots import SlotClass
+
+#: A claimed candidate: (rank key, slot class, preemption state).
+Entry = tuple[tuple[float, ...], SlotClass, int]
+
+
+@dataclass
+class Bound:
+    """A necessary condition for priority preemption: ``slot value OP job value``.
+
+    From a top-level ``&&`` operand of ``PREEMPTION_REQUIREMENTS`` comparing an expression
+    of the slot alone with one of the job alone (``RemoteUserPrio > SubmitterUserPrio *
+    1.2``), or from 7.x's hard-coded ``remote EUP >= submitter EUP + 0.5``. When the two
+    sides are numbers and the comparison is false, the operand is false and so is the
+    whole conjunction: the pair needs no evaluation. Anything else (undefined, strings)
+    proves nothing and the pair is evaluated in full.
+
+    Attributes:
+        op: the comparison, slot side on the left.
+        job_expr: the job side, compiled in the slot's scope (None: the submitter's EUP
+            + 0.5, the 7.x rule).
+        slot_ad: an ad to evaluate ``job_expr`` with as ``MY`` (it reads only TARGET).
+        slot_values: claimed class index -> the slot side's value (None: not a number).
+    """
+
+    op: str
+    job_expr: Compiled | None
+    slot_ad: Ad | None
+    slot_values: dict[int, Number | None]
+
+
+class ClaimedList:
+    """Claimed candidates of one autocluster, best first, with why others were left out.
+
+    ``bound_trees`` caches, per :class:`Bound`, a segment tree of the slot values in entry
+    order, so that a scan finds the next entry that can pass in logarithmic time.
+    """
+
+    __slots__ = (
+        "bound_trees",
+        "entries",
+        "live_next",
+        "matching",
+        "next_rank",
+        "prio_before",
+        "rank_rejected",
+    )
+
+    def __init__(self) -> None:
+        self.entries: list[Entry] = []
+        self.matching = 0
+        self.rank_rejected = 0
+        self.bound_trees: dict[int, list[Number]] = {}
+        self.live_next: list[int] | None = None
+        self.next_rank: list[int] | None = None
+        self.prio_before: list[int] = []
+
+    def tree(self, k: int, bound: Bound) -> list[Number]:
+        """A max segment tree over the entries of bound ``k``'s slot values (negated for
+        ``<``/``<=``), built once: leaves are priority entries' values (an unknown value
+        is +inf, the most permissive), machine-rank entries and padding -inf."""
+        found = self.bound_trees.get(k)
+        if found is not None:
+            return found
+        entries = self.entries
+        size = 1
+        while size < len(entries):
+            size *= 2
+        tree: list[Number] = [-INF] * (2 * size)
+        upward = bound.op in (">", ">=")
+        for i, e in enumerate(entries):
+            if e[2] == PRIO_PREEMPTION:
+                v = bound.slot_values.get(e[1].index)
+                tree[size + i] = INF if v is None else (v if upward else -v)
+        for j in range(size - 1, 0, -1):
+            left, right = tree[2 * j], tree[2 * j + 1]
+            tree[j] = left if compare(left, ">=", right) else right
+        self.bound_trees[k] = tree
+        return tree
+
+    def find_live(self, pos: int) -> int:
+        """The first entry index >= ``pos`` whose class still has a free slot.
+
+        Classes only ever lose slots during a cycle, so entries found used up are linked
+        past for good (a union-find with path compression, shared by every submitter
+        scanning this list)."""
+        nxt = self.live_next
+        entries = self.entries
+        n = len(entries)
+        if nxt is None:
+            nxt = self.live_next = list(range(n + 1))
+        seen: list[int] = []
+        p = pos
+        while p < n:
+            q = nxt[p]
+            if q != p:
+                seen.append(p)
+                p = q
+                continue
+            cls = entries[p][1]
+            if cls.head < len(cls.slots):
+                break
+            nxt[p] = p + 1
+            seen.append(p)
+            p += 1
+        for j in seen:
+            nxt[j] = p
+        return p
+
+    def rank_index(self) -> tuple[list[int], list[int]]:
+        """(next machine-rank entry at or after each position, priority entries before it)."""
+        if self.next_rank is None:
+            n = len(self.entries)
+            nxt = [n] * (n + 1)
+            before = [0] * (n + 1)
+            for i in range(n - 1, -1, -1):
+                nxt[i] = i if self.entries[i][2] == RANK_PREEMPTION else nxt[i + 1]
+            for i, e in enumerate(self.entries):
+                before[i + 1] = before[i] + (e[2] == PRIO_PREEMPTION)
+            self.next_rank = nxt
+            self.prio_before = before
+        return self.next_rank, self.prio_before
+
+
+class Allowed:
+    """A lazily filtered view of a sorted claimed-candidate list (filtered at most once).
+
+    ``tests`` are the submitter's sides of the :class:`Bound` conditions: priority
+    entries that fail one are refused without evaluating ``PREEMPTION_REQUIREMENTS``,
+    and the scan jumps over them (a segment tree search per test).
+    """
+
+    __slots__ = (
+        "claimed",
+        "decided",
+        "keep",
+        "live",
+        "owner",
+        "pending",
+        "plain",
+        "pos",
+        "refused",
+        "taken",
+        "tests",
+    )
+
+    def __init__(
+        self,
+        claimed: ClaimedList,
+        keep: Callable[[Entry], bool],
+        tests: Sequence[tuple[int, Bound, Number]] = (),
+        owner: str | None = None,
+        decided: bool = False,
+        plain: bool = False,
+    ) -> None:
+        self.plain = plain
+        self.claimed = claimed
+        self.keep = keep
+        self.owner = owner
+        self.decided = decided
+        self.pos = 0
+        self.taken: list[Entry] = []
+        self.refused = False
+        self.live = 0
+        self.pending: list[tuple[int, int]] = []
+        self.tests: list[tuple[list[Number], str, Number]] = []
+        for k, bound, w in tests:
+            tree = claimed.tree(k, bound)
+            if bound.op in (">", ">="):
+                self.tests.append((tree, bound.op, w))
+            else:  # v < w  is  -v > -w
+                self.tests.append((tree, FLIP[bound.op], -w))
+
+    @staticmethod
+    def _first(tree: list[Number], op: str, w: Number, pos: int, n: int) -> int:
+        """The first entry index >= ``pos`` whose tree leaf ``OP w`` holds (``n``: none)."""
+        if pos >= n:
+            return n
+        size = len(tree) // 2
+        i = pos + size
+        while True:
+            if compare(tree[i], op, w):
+                while i < size:
+                    i = 2 * i if compare(tree[2 * i], op, w) else 2 * i + 1
+                return min(i - size, n)
+            while i & 1:
+                i >>= 1
+            if i == 0:
+                return n
+            i += 1
+
+    def _next_candidate(self, pos: int) -> int:
+        """The next entry index >= ``pos`` with a free slot that is a machine-rank entry or
+        a priority entry passing every test (``len(entries)``: none).
+
+        The priority entries jumped over either fail a test (refused) or are used up;
+        whether one of the latter would have been refused is left to :meth:`was_refused`.
+        """
+        claimed = self.claimed
+        n = len(claimed.entries)
+        nxt, before = claimed.rank_index()
+        entries = claimed.entries
+        p = pos
+        while True:
+            p = claimed.find_live(p)
+            if p >= n or entries[p][2] != PRIO_PREEMPTION:
+                break
+            q = p
+            for tree, op, w in self.tests:
+                q = max(q, self._first(tree, op, w, q, n))
+            if q == p:
+                break
+            p = min(q, nxt[p])
+        if before[p] > before[pos] and not self.refused:
+            self.pending.append((pos, p))
+        return p
+
+    def get(self, i: int) -> Entry | None:
+        """The ``i``-th allowed candidate, or None past the end."""
+        taken = self.taken
+        source = self.claimed.entries
+        if self.plain:  # every entry decided in turn
+            while len(taken) <= i:
+                if self.pos >= len(source):
+                    return None
+                entry = source[self.pos]
+                self.pos += 1
+                if self.keep(entry):
+                    taken.append(entry)
+                elif entry[2] == PRIO_PREEMPTION:
+                    self.refused = True
+            return taken[i]
+        while len(taken) <= i:
+            pos = self._next_candidate(self.pos)
+            if pos >= len(source):
+                self.pos = pos
+                return None
+            entry = source[pos]
+            self.pos = pos + 1
+            if self._keep(pos, entry):
+                taken.append(entry)
+            elif entry[2] == PRIO_PREEMPTION:
+                self.refused = True
+        return taken[i]
+
+    def _keep(self, pos: int, entry: Entry) -> bool:
+        """``keep(entry)`` for an entry that passes every test; without evaluating when the
+        tests decide ``PREEMPTION_REQUIREMENTS`` (every operand a bound with numbers on both
+        sides here, or true on the slot alone)."""
+        if self.decided and entry[2] == PRIO_PREEMPTION and entry[1].preq_slot_true:
+            known = True
+            for tree, _, _ in self.tests:
+                v = tree[len(tree) // 2 + pos]
+                if v == INF or v == -INF:
+                    known = False
+                    break
+            if known:
+                return entry[1].remote != self.owner
+        return self.keep(entry)
+
+    def _fails(self, pos: int) -> bool:
+        """Whether the priority entry at ``pos`` fails one of the tests."""
+        return any(not compare(tree[len(tree) // 2 + pos], op, w) for tree, op, w in self.tests)
+
+    def first_live(self) -> int:
+        """Index of the first taken entry whose class still has a free slot (those before
+        it can never be used again this cycle)."""
+        taken = self.taken
+        live = self.live
+        while live < len(taken) and not self.plain:
+            cls = taken[live][1]
+            if cls.head < len(cls.slots):
+                break
+            live += 1
+        self.live = live
+        return live
+
+    def was_refused(self) -> bool:
+        """Whether a priority entry the scan went past was refused (for the reason):
+        settles the ranges jumped over lazily, in scan order, stopping at the first."""
+        if not self.refused:
+            entries = self.claimed.entries
+            for start, end in self.pending:
+                for j in range(start, end):
+                    entry = entries[j]
+                    if entry[2] == PRIO_PREEMPTION and (self._fails(j) or not self._keep(j, entry)):
+                        self.refused = True
+                        break
+                if self.refused:
+                    break
+        self.pending = []
+        return self.refused
+
+
+NO_CLAIMED = Allowed(ClaimedList(), lambda entry: False)

@@ -1,0 +1,180 @@
+"""One HTCondor negotiation cycle (``Matchmaker::negotiationTime``), from inputs to result.
+
+The parts: :mod:`.snapshot` takes the cycle's frozen inputs (slots and slot classes,
+autoclusters, compiled expressions), :mod:`.preemption` reads what claimed slots allow,
+:mod:`.candidates` and :mod:`.matchmaking` find slots for jobs, :mod:`.pie` spins the pie
+over the changing :mod:`.state`, group by group when group quotas are configured (the
+quotas of :mod:`fairshare_cli.core.htcondor.quotas` decide how many slots each group
+negotiates for), and :mod:`.explain` records one job's story.
+
+Deterministic tie-breaks where HTCondor's sorts are unstable: submitters by name, groups in
+breadth-first order, slots in configuration order (stanza, machine, slot id).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from fairshare_cli.core.batches import JobBatch
+from fairshare_cli.core.config import MachineSpec
+from fairshare_cli.core.htcondor.classads import evaluate_alone
+from fairshare_cli.core.htcondor.groups import ROOT, GroupNode, GroupTree
+from fairshare_cli.core.htcondor.negotiator.candidates import Candidates
+from fairshare_cli.core.htcondor.negotiator.common import INT_MAX
+from fairshare_cli.core.htcondor.negotiator.explain import Explainer
+from fairshare_cli.core.htcondor.negotiator.matchmaking import Matchmaker
+from fairshare_cli.core.htcondor.negotiator.pie import Pie
+from fairshare_cli.core.htcondor.negotiator.preemption import analyse_claimed
+from fairshare_cli.core.htcondor.negotiator.queue import Submitter
+from fairshare_cli.core.htcondor.negotiator.results import (
+    Claim,
+    CycleResult,
+    NegotiatorKnobs,
+    SubmitterPrio,
+    UnmatchedRun,
+)
+from fairshare_cli.core.htcondor.negotiator.snapshot import CycleInputs, Snapshot
+from fairshare_cli.core.htcondor.negotiator.state import CycleState
+from fairshare_cli.core.htcondor.quotas import (
+    negotiate_groups,
+    prepare_groups,
+    updated_rr_times,
+)
+from fairshare_cli.core.jobs import Job
+
+
+def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an argument
+    machines: Sequence[MachineSpec],
+    claims: Iterable[Claim],
+    jobs: Iterable[Job | JobBatch],
+    submitter_of: Callable[[Job], str],
+    priorities: Callable[[str], SubmitterPrio],
+    tree: GroupTree | None,
+    knobs: NegotiatorKnobs,
+    now: float,
+    *,
+    explain_job: str | None = None,
+    rr_times: Mapping[str, float] | None = None,
+    progress: Callable[[float], None] | None = None,
+    reference: bool = False,
+) -> CycleResult:
+    """Run one negotiation cycle and return its matches, summaries and unmatched jobs.
+
+    Args:
+        machines: the ``[[machines]]`` stanzas (expanded to slots here).
+        claims: slots currently held by running jobs.
+        jobs: the queue (jobs or batches of identical jobs); idle jobs negotiate, running
+            jobs count as demand.
+        submitter_of: the accountant's submitter name of a job (``owner@domain``,
+            ``group.owner@domain``, ``nice-user.owner@domain``).
+        priorities: the accountant's view of a submitter at ``now``.
+        tree: the group tree, or None without groups.
+        knobs: negotiator settings.
+        now: the cycle time (epoch seconds).
+        explain_job: a job id whose story is recorded in ``CycleResult.explain``.
+        rr_times: persisted group round-robin times.
+        progress: called with the fraction of slots matched, now and then.
+        reference: search claimed slots the plain way — every class on its own, every
+            candidate's ``PREEMPTION_REQUIREMENTS`` evaluated, no pruning — for tests
+            that check the fast path gives the same cycle.
+
+    Raises:
+        ConfigError: a machine or negotiator expression does not parse.
+        InputError: a job expression does not parse.
+    """
+    inputs = CycleInputs(machines, claims, jobs, submitter_of, priorities, tree, knobs, now)
+    snap = Snapshot(inputs, reference)
+    plan = analyse_claimed(snap)
+    state = CycleState(snap)
+    subs = snap.submitters
+    explainer = Explainer(explain_job)
+    explainer.find_submitter(subs.values())
+    pie = Pie(snap, state, Matchmaker(snap, plan, Candidates(snap), state), explainer, progress)
+    rr: dict[str, float] = {}
+    group_limits: dict[str, int | None] = {}
+    if snap.tree is None:
+        pie.negotiate_with_group(list(subs.values()), INT_MAX, None)
+    else:
+        rr, group_limits = _negotiate_groups(snap.tree, pie, subs, rr_times or {})
+    return CycleResult(
+        matches=state.matches,
+        submitters=sorted(
+            (s.summary for s in subs.values()),
+            key=lambda s: (s.effective_priority, s.name),
+        ),
+        unmatched=_unmatched(subs.values(), state, explainer),
+        explain=explainer.events,
+        pool_size=snap.pool_weight,
+        spins=state.spins,
+        evaluations=snap.ev.evaluations,
+        rr_times=rr,
+        group_limits=group_limits,
+    )
+
+
+def _negotiate_groups(
+    tree: GroupTree, pie: Pie, subs: dict[str, Submitter], rr_times: Mapping[str, float]
+) -> tuple[dict[str, float], dict[str, int | None]]:
+    """Each group's pie spins, in the order and with the limits group quotas give
+    (``negotiationTime``'s group loop). Returns the new round-robin times and each
+    group's first limit."""
+    snap, state = pie.snap, pie.state
+    members: dict[str, list[str]] = {}
+    demand: dict[str, float] = {}
+    for sub in subs.values():
+        g = sub.group or ROOT
+        members.setdefault(g, []).append(sub.name)
+        demand[g] = demand.get(g, 0.0) + snap.demand.get(sub.name, 0.0)
+    quota_pool = snap.pool_weight
+    usage = state.group_usage
+    quotas = snap.knobs.quotas
+    prepare_groups(
+        tree, quota_pool, demand, members, lambda name: usage.get(name, 0.0), quotas, rr_times
+    )
+    for node in tree.groups:
+        state.group_quota[node.name] = node.quota
+    if tree.autoregroup:  # the root negotiates for the whole pool
+        state.group_quota[ROOT] = quota_pool
+    group_subs = {g.name: [subs[n] for n in g.submitters] for g in tree.groups}
+    explained = pie.explainer.submitter
+
+    def negotiate(group: GroupNode, limit: int) -> None:
+        if explained is not None and explained in group_subs[group.name]:
+            pie.explainer.note("group", group=group.name, limit=limit, quota=group.quota)
+        pie.negotiate_with_group(group_subs[group.name], float(limit), group.name)
+
+    negotiate_groups(
+        tree,
+        quota_pool,
+        quotas,
+        lambda name: usage.get(name, 0.0),
+        negotiate,
+        lambda expr, values: evaluate_alone(expr, values, "[negotiator] group_sort_expr"),
+    )
+    group_limits = {g.name: g.first_limit for g in tree.groups}
+    for sub in subs.values():  # never negotiated: its group had nothing allocated
+        if sub.stop_reason is None and not group_limits.get(sub.group or ROOT):
+            sub.stop_reason = "group_quota"
+    return updated_rr_times(tree, snap.now), group_limits
+
+
+def _unmatched(
+    subs: Iterable[Submitter], state: CycleState, explainer: Explainer
+) -> list[UnmatchedRun]:
+    """The idle jobs left, by submitter and reason, in queue order."""
+    default = "pool_exhausted" if state.available <= 0 else "not_reached"
+    unmatched: list[UnmatchedRun] = []
+    for sub in subs:
+        for run in sub.runs:
+            if not run.left:
+                continue
+            reason = run.reason or sub.stop_reason or default
+            if explainer.job_id is not None and run.holds(explainer.job_id):
+                explainer.note("unmatched", reason=reason)
+            segments = run.segments()
+            last = unmatched[-1] if unmatched else None
+            if last is not None and last.submitter == sub.name and last.reason == reason:
+                last.segments.extend(segments)
+            else:
+                unmatched.append(UnmatchedRun(sub.name, reason, segments))
+    return unmatched

@@ -1,0 +1,361 @@
+"""The best slot for a job (``Matchmaker::matchmakingAlgorithm``), or why there is none.
+
+A submitter's turn sees each autocluster through the ad HTCondor gives its jobs during
+negotiation (``SubmitterUserPrio``, ``SubmitterGroup``, … set by ``Matchmaker::negotiate``)
+and walks its unclaimed and claimed candidates together, in rank order.
+"""
+
+from __future__ import annotations
+
+from fairshare_cli.core.htcondor.classads import Ad
+from fairshare_cli.core.htcondor.groups import ROOT
+from fairshare_cli.core.htcondor.negotiator.candidates import Candidates
+from fairshare_cli.core.htcondor.negotiator.claimed import (
+    NO_CLAIMED,
+    Allowed,
+    Bound,
+    ClaimedList,
+    Entry,
+)
+from fairshare_cli.core.htcondor.negotiator.common import (
+    NO_PREEMPTION,
+    PRIO_PREEMPTION,
+    RANK_PREEMPTION,
+    Number,
+    float32,
+    number,
+)
+from fairshare_cli.core.htcondor.negotiator.preemption import PreemptionPlan
+from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster, Submitter
+from fairshare_cli.core.htcondor.negotiator.slots import Slot, SlotClass
+from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
+from fairshare_cli.core.htcondor.negotiator.state import CycleState
+from fairshare_cli.errors import InputError
+
+
+def permits(used: float, allowed: float, cost: float) -> bool:
+    """``SubmitterLimitPermits``: fits, or the first match of a spin may round up."""
+    return used + cost <= allowed or (used <= 0 and allowed > 0)
+
+
+class Turn:
+    """One submitter's turn (``Matchmaker::negotiate``): its limits, what it has used, and
+    the job ads and candidates found for it (on first use, kept for the turn).
+
+    Attributes:
+        limit: ``submitterLimit`` (capped by what is left of the pie).
+        limit_unclaimed: ``submitterLimitUnclaimed`` (capped by the group quota).
+        used: ``limitUsed``, the slot weight matched this turn.
+        used_unclaimed: ``limitUsedUnclaimed``, the part of it on unclaimed slots.
+    """
+
+    __slots__ = (
+        "acs",
+        "ads",
+        "claimed",
+        "limit",
+        "limit_unclaimed",
+        "sub",
+        "used",
+        "used_unclaimed",
+    )
+
+    def __init__(self, sub: Submitter, limit: float, limit_unclaimed: float) -> None:
+        self.sub = sub
+        self.limit = limit
+        self.limit_unclaimed = limit_unclaimed
+        self.used = 0.0
+        self.used_unclaimed = 0.0
+        self.ads: dict[int, Ad] = {}
+        self.acs: dict[int, AutoCluster] = {}
+        self.claimed: dict[int, ClaimedList] = {}
+
+
+class Matchmaker:
+    """Finds slots for jobs over a snapshot, reading the cycle's changing state."""
+
+    def __init__(
+        self, snap: Snapshot, plan: PreemptionPlan, candidates: Candidates, state: CycleState
+    ) -> None:
+        self.snap = snap
+        self.plan = plan
+        self.candidates = candidates
+        self.state = state
+        self.ev = snap.ev
+        self.legacy = snap.legacy
+        self.reference = snap.reference
+        self.claimed_classes = snap.claimed_classes
+        self.min_weight = snap.min_weight
+        self.rank_constant = plan.rank_constant
+        self.preq_never = plan.preq_never
+        #: (submitter, negotiating group, autocluster) -> the claimed candidates it may take
+        self.allowed: dict[tuple[str, str, int], Allowed] = {}
+        #: (submitter, negotiating group, slot class) -> PREEMPTION_REQUIREMENTS
+        self.preemption_memo: dict[tuple[str, str, int], bool] = {}
+
+    # -- the turn's view of an autocluster -------------------------------------------
+
+    def turn_ac(self, turn: Turn, ac: AutoCluster) -> AutoCluster:
+        """The autocluster as this submitter's turn sees it: itself, or — when a job-side
+        or machine-side expression reads the submitter's ephemeral attributes — a copy
+        whose ad carries them (its candidates are then ranked for this turn only, as
+        HTCondor rebuilds its match list for every submitter it negotiates with)."""
+        if not self.snap.unclaimed_per_submitter:
+            return ac
+        found = turn.acs.get(ac.index)
+        if found is None:
+            found = turn.acs[ac.index] = AutoCluster(ac.index, self.job_ad_for(turn, ac))
+        return found
+
+    def job_ad_for(self, turn: Turn, ac: AutoCluster) -> Ad:
+        """The autocluster's job ad for this turn (built on first use)."""
+        found = turn.ads.get(ac.index)
+        if found is None:
+            found = turn.ads[ac.index] = self._submitter_job_ad(turn.sub, ac)
+        return found
+
+    def _submitter_job_ad(self, sub: Submitter, ac: AutoCluster) -> Ad:
+        """The autocluster's job ad with the submitter's ephemeral attributes (seed §3.4.3,
+        reference §5.6; ``Matchmaker::negotiate``).
+
+        ``SubmitterNegotiatingGroup`` is the group being negotiated (``<none>`` without
+        group quotas and for the root), ``SubmitterAutoregroup`` whether this is the
+        autoregroup round of ``<none>``. With group quotas in effect every submitter —
+        those of ``<none>`` too — gets ``SubmitterGroup``, its group's usage and quota.
+        """
+        state = self.state
+        values = {k: v for k, v in ac.ad.values.values()}
+        negotiating = state.negotiating_group
+        tree = self.snap.tree
+        autoregroup = tree is not None and tree.autoregroup and negotiating == ROOT
+        # 7.x assigned the submitter's EUP as a C float, today's code as a double
+        eup = float32(sub.eup) if self.legacy else sub.eup
+        values.update(
+            {
+                "SubmitterUserPrio": eup,
+                "SubmittorPrio": eup,
+                "SubmitterUserResourcesInUse": state.usage.get(sub.name, 0.0),
+                "SubmitterNegotiatingGroup": negotiating,
+                "SubmitterAutoregroup": autoregroup,
+            }
+        )
+        if sub.group is not None:
+            values["SubmitterGroup"] = sub.group
+            values["SubmitterGroupResourcesInUse"] = state.group_usage.get(sub.group, 0.0)
+            values["SubmitterGroupQuota"] = state.group_quota.get(sub.group, 0.0)
+        exprs = {k: c.text for k, c in ac.ad.exprs.values()}
+        return Ad(values, exprs, self.ev, "job", InputError)
+
+    # -- claimed candidates ------------------------------------------------------------
+
+    def claimed_for(self, turn: Turn, ac: AutoCluster) -> ClaimedList:
+        """The claimed candidates, per autocluster (or per submitter when the expressions
+        read the submitter's negotiation-time attributes)."""
+        if self.plan.claimed_per_submitter:
+            found = turn.claimed.get(ac.index)
+            if found is None:
+                job_ad = self.job_ad_for(turn, ac)
+                found = turn.claimed[ac.index] = self.candidates.claimed_entries(job_ad)
+            return found
+        if ac.claimed is None:
+            ac.claimed = self.candidates.claimed_entries(ac.ad)
+        return ac.claimed
+
+    def _allowed_claimed(self, turn: Turn, ac: AutoCluster) -> Allowed:
+        """The claimed candidates this submitter may take, filtered lazily: machine-rank ones,
+        and those whose ``PREEMPTION_REQUIREMENTS`` allow it.
+
+        Kept for the whole cycle per (submitter, autocluster), as HTCondor may with
+        ``PREEMPTION_REQUIREMENTS_STABLE`` (the default); slots taken later are skipped by
+        the walk.
+        """
+        key = (turn.sub.name, self.state.negotiating_group, ac.index)
+        found = self.allowed.get(key)
+        if found is None:
+            found = self.allowed[key] = self._new_allowed(turn, ac)
+        return found
+
+    def _new_allowed(self, turn: Turn, ac: AutoCluster) -> Allowed:
+        """A new filtered view for the submitter: its ``PREEMPTION_REQUIREMENTS`` test per
+        candidate (memoised per slot class where it can be) and its sides of the bounds."""
+        sub = turn.sub
+        state = self.state
+        job_ad = self.job_ad_for(turn, ac)
+        # PREEMPTION_REQUIREMENTS reading only the submitter's attributes on the job
+        # side gives one answer per (submitter, slot class) whatever the autocluster
+        memo = self.preemption_memo if self.plan.preq_reads_submitter_only else {}
+
+        def allowed(entry: Entry) -> bool:
+            cls, tier = entry[1], entry[2]
+            if cls.remote == sub.name:
+                return False
+            if tier == RANK_PREEMPTION:
+                return True
+            # the same for every autocluster of sub in this group
+            key = (sub.name, state.negotiating_group, cls.index)
+            ok = memo.get(key)
+            if ok is None:
+                ok = memo[key] = self._preemption_allowed(sub, cls, job_ad)
+            return ok
+
+        tests: list[tuple[int, Bound, Number]] = []
+        for k, bound in enumerate(self.plan.bounds):
+            if bound.job_expr is None:
+                w: Number | None = sub.eup + 0.5
+            else:
+                assert bound.slot_ad is not None
+                w = number(self.ev.evaluate(bound.job_expr, bound.slot_ad, job_ad))
+            if w is not None:
+                tests.append((k, bound, w))
+        decided = self.plan.preq_covered and len(tests) == len(self.plan.bounds)
+        claimed = self.claimed_for(turn, ac)
+        return Allowed(claimed, allowed, tests, sub.name, decided, self.reference)
+
+    def _preemption_allowed(self, sub: Submitter, cls: SlotClass, job_ad: Ad) -> bool:
+        """``PREEMPTION_REQUIREMENTS`` (MY = slot, TARGET = job), and in 7.x the hard-coded
+        rule that the running user's priority be at least 0.5 worse."""
+        # the cheap test first, on the accountant's (double) EUP
+        if (
+            self.legacy
+            and cls.remote is not None
+            and self.snap.priorities(cls.remote).effective_priority < sub.eup + 0.5
+        ):
+            return False
+        preq = self.snap.slot_exprs[(cls.slots[0].stanza, True)].preq
+        # each (submitter, slot class) is decided once and memoised by the caller
+        return preq is None or self.ev.is_true(preq, cls.ad, job_ad, cached=False)
+
+    # -- the search ----------------------------------------------------------------------
+
+    def find(self, turn: Turn, ac: AutoCluster, only_rank: bool) -> tuple[Slot | None, int, str]:
+        """The best slot for the next job of ``ac`` (``matchmakingAlgorithm``), or a reason.
+
+        Walks unclaimed groups and claimed candidates together in rank order; the first
+        rank group with an acceptable slot wins, ties going to the slot first in the pool.
+        """
+        # hot: once per job matched or rejected (benchmarks/bench_negotiate.py)
+        if ac.groups is None:
+            self.candidates.unclaimed(ac)
+        groups, keys = ac.groups or [], ac.group_keys
+        n_groups = len(groups)
+        use_claimed = bool(self.claimed_classes) and not (
+            self.rank_constant and (self.preq_never or only_rank or turn.limit <= 0)
+        )
+        # no priority preemption can pass the limit: one allowed candidate is enough to
+        # know the job was rejected for the submitter limit
+        prio_blocked = not permits(turn.used, turn.limit, self.min_weight)
+        claimed = self._allowed_claimed(turn, ac) if use_claimed else NO_CLAIMED
+        gi, ci = ac.ptr, claimed.first_live()
+        limit_rejected = False
+        while True:
+            head = claimed.get(ci)
+            if head is None and gi >= n_groups:
+                break
+            if head is None or (gi < n_groups and keys[gi] > head[0]):
+                best, exhausted, rejected = self._pick_unclaimed(groups[gi], turn, only_rank)
+                limit_rejected = limit_rejected or rejected
+                if exhausted and gi == ac.ptr:
+                    ac.ptr = gi + 1
+                gi += 1
+                if best is not None:
+                    return self._take(best), NO_PREEMPTION, ""
+                continue
+            best, tier, ci, limit_rejected = self._pick_claimed(
+                claimed, ci, turn, only_rank, limit_rejected
+            )
+            if best is not None:
+                return self._take(best), tier, ""
+            if prio_blocked and limit_rejected and self.rank_constant:
+                break
+        policy_rejected = claimed.was_refused()
+        reason = self._reject_reason(turn, ac, only_rank, limit_rejected, policy_rejected)
+        return None, NO_PREEMPTION, reason
+
+    @staticmethod
+    def _take(cls: SlotClass) -> Slot:
+        slot = cls.slots[cls.head]
+        cls.head += 1
+        return slot
+
+    @staticmethod
+    def _pick_unclaimed(
+        group: list[SlotClass], turn: Turn, only_rank: bool
+    ) -> tuple[SlotClass | None, bool, bool]:
+        """The class of one rank group with the first free slot that fits the unclaimed
+        limit: (class or None, whether the group is used up, whether the limit refused)."""
+        best: SlotClass | None = None
+        exhausted = True
+        rejected = False
+        for cls in group:
+            if cls.head >= len(cls.slots):
+                continue
+            exhausted = False
+            if only_rank:
+                continue
+            if not permits(turn.used_unclaimed, turn.limit_unclaimed, cls.weight):
+                rejected = True
+                continue
+            if best is None or cls.first_index() < best.first_index():
+                best = cls
+        return best, exhausted, rejected
+
+    def _pick_claimed(
+        self, claimed: Allowed, ci: int, turn: Turn, only_rank: bool, limit_rejected: bool
+    ) -> tuple[SlotClass | None, int, int, bool]:
+        """The class of the claimed rank group at ``ci`` with the first free slot that the
+        submitter may take: (class or None, its preemption state, the index after the
+        group, whether the submitter limit has refused a candidate, this group included).
+
+        Once the limit refused one, and no priority preemption can fit it, the rest of
+        the priority candidates are not looked at.
+        """
+        head = claimed.get(ci)
+        assert head is not None
+        key = head[0]
+        best: SlotClass | None = None
+        best_tier = PRIO_PREEMPTION
+        name = turn.sub.name
+        prio_blocked = not permits(turn.used, turn.limit, self.min_weight)
+        while head is not None and head[0] == key:
+            _, cls, tier = head
+            ci += 1
+            head = claimed.get(ci)
+            if cls.head >= len(cls.slots) or cls.remote == name:
+                continue
+            if only_rank and tier != RANK_PREEMPTION:
+                continue
+            if tier == PRIO_PREEMPTION:
+                if prio_blocked and limit_rejected:
+                    continue
+                if not permits(turn.used, turn.limit, cls.weight):
+                    limit_rejected = True
+                    continue
+            if best is None or cls.first_index() < best.first_index():
+                best, best_tier = cls, tier
+        return best, best_tier, ci, limit_rejected
+
+    def _reject_reason(
+        self,
+        turn: Turn,
+        ac: AutoCluster,
+        only_rank: bool,
+        limit_rejected: bool,
+        policy_rejected: bool,
+    ) -> str:
+        """Why no slot was found for a job of ``ac`` (DESIGN §5 unmatched reasons)."""
+        if limit_rejected:
+            return "group_quota" if turn.limit_unclaimed < turn.limit else "submitter_limit"
+        if only_rank:
+            return "submitter_limit"
+        if policy_rejected:
+            return "preemption_requirements"
+        if ac.matching_slots == 0 and not self.candidates.any_claimed_match(ac):
+            return "no_matching_slot"
+        if ac.matching_slots == 0 and self.claimed_classes:
+            if self.preq_never or not self.rank_constant:
+                return "preemption_requirements"
+            claimed = self.claimed_for(turn, ac)
+            if claimed.rank_rejected and not claimed.entries:
+                return "preemption_rank"
+            return "preemption_requirements"
+        return "matching_slots_taken"

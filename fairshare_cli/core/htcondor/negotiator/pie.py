@@ -1,0 +1,330 @@
+"""Pie spins: each group's submitters share what is left of the pool, spin after spin.
+
+Mirrors ``Matchmaker::negotiateWithGroup`` (the spins), ``calculateNormalizationFactor``,
+``calculatePieLeft`` and ``calculateSubmitterLimit`` (the slices) and ``Matchmaker::negotiate``
+(one submitter's turn) in HTCondor's ``src/condor_negotiator.V6/matchmaker.cpp``
+(reference §5, seed §3.4.5-3.4.6): each submitter gets a slice inversely proportional to
+its effective priority, net of what it already uses; the pie is spun again over what is
+left until no slots, no jobs or no progress remain. A job that matches nothing does not
+block the next one, but the rest of its autocluster (its cluster, in the 7.x ``legacy``
+profile) is skipped for the rest of that submitter's turn.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import NamedTuple
+
+from fairshare_cli.core.float32 import FLT_MAX
+from fairshare_cli.core.htcondor.groups import ROOT
+from fairshare_cli.core.htcondor.negotiator.common import REASON_NAMES
+from fairshare_cli.core.htcondor.negotiator.explain import Explainer
+from fairshare_cli.core.htcondor.negotiator.matchmaking import Matchmaker, Turn
+from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster, Run, Submitter
+from fairshare_cli.core.htcondor.negotiator.results import Match
+from fairshare_cli.core.htcondor.negotiator.slots import Slot
+from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
+from fairshare_cli.core.htcondor.negotiator.state import CycleState
+
+
+@dataclass(frozen=True, slots=True)
+class PieSpin:
+    """The numbers one spin of the pie shares out (``negotiateWithGroup``'s locals).
+
+    Attributes:
+        number: ``spin_pie``, 1 for the group's first spin.
+        max_prio: ``maxPrioValue``, the worst effective priority among the submitters.
+        normal: ``normalFactor``, Σ max_prio / EUP over the submitters.
+        slot_weight_total: ``slotWeightTotal``, the pool's weight trimmed to the quota.
+        group_quota: ``groupQuota``, what the group negotiates for.
+        group_usage: ``groupusage``, the group's weighted usage as the spin starts.
+        pie_left: ``pieLeft`` as the spin starts (``calculatePieLeft``): Σ submitter limits.
+        capped_group: the group whose quota caps what it takes (``groupAccountingName``);
+            None without groups and in the autoregroup round of ``<none>``.
+    """
+
+    number: int
+    max_prio: float
+    normal: float
+    slot_weight_total: float
+    group_quota: float
+    group_usage: float
+    pie_left: float
+    capped_group: str | None
+
+    @property
+    def ignore_submitter_limit(self) -> bool:
+        """The first spin may go over a submitter's limit for machine-rank preemption
+        (``NEGOTIATOR_CONSIDER_PREEMPTION`` is on)."""
+        return self.number == 1
+
+
+class SubmitterLimit(NamedTuple):
+    """``calculateSubmitterLimit``'s results for one submitter in one spin."""
+
+    limit: float
+    limit_unclaimed: float
+    share: float
+
+
+def submitter_limit(spin: PieSpin, eup: float, usage: float) -> SubmitterLimit:
+    """A submitter's slice (``calculateSubmitterLimit``): its share of the spin's slot
+    weight total less what it uses, and on unclaimed slots no more than the group has left."""
+    share = spin.max_prio / (eup * spin.normal)
+    limit = max(0.0, share * spin.slot_weight_total - usage)
+    limit_unclaimed = limit
+    if spin.capped_group is not None:
+        limit_unclaimed = min(limit, max(0.0, spin.group_quota - spin.group_usage))
+    return SubmitterLimit(limit, limit_unclaimed, share)
+
+
+class Pie:
+    """Runs the pie spins of a cycle over its state (``negotiateWithGroup``)."""
+
+    def __init__(
+        self,
+        snap: Snapshot,
+        state: CycleState,
+        matchmaker: Matchmaker,
+        explainer: Explainer,
+        progress: Callable[[float], None] | None,
+    ) -> None:
+        self.snap = snap
+        self.state = state
+        self.matchmaker = matchmaker
+        self.explainer = explainer
+        self.progress = progress
+        self.min_weight = snap.min_weight
+
+    def negotiate_with_group(
+        self, subs: list[Submitter], group_quota: float, group_name: str | None
+    ) -> None:
+        """The pie-spin loop for one group (``Matchmaker::negotiateWithGroup``).
+
+        ``subs`` is the group's submitter list; submitters that are done are removed from
+        it, as HTCondor removes their ads.
+        """
+        state = self.state
+        state.negotiating_group = group_name or ROOT
+        # the autoregroup round of <none> negotiates without a group name: no group cap
+        tree = self.snap.tree
+        autoregroup_round = tree is not None and tree.autoregroup and group_name == ROOT
+        capped = None if autoregroup_round else group_name
+        number = 0
+        while True:
+            number += 1
+            state.spins += 1
+            group_usage = state.group_usage.get(capped, 0.0) if capped else 0.0
+            if number > 1 and capped is not None and group_usage >= group_quota:
+                for sub in subs:
+                    sub.stop_reason = "group_quota"
+                break
+            if not subs:
+                break
+            spin = self._spin(subs, number, group_quota, group_usage, capped)
+            if number == 1:
+                subs.sort(key=lambda s: (s.eup, s.starvation, s.name))
+            count_orig = len(subs)
+            pie_left = self._turns(subs, spin, group_name)
+            progressed = pie_left < spin.pie_left or len(subs) < count_orig
+            if not progressed or not subs or state.available <= 0:
+                break
+
+    def _spin(
+        self,
+        subs: list[Submitter],
+        number: int,
+        group_quota: float,
+        group_usage: float,
+        capped: str | None,
+    ) -> PieSpin:
+        """A new spin's numbers (``calculateNormalizationFactor``, ``calculatePieLeft``);
+        sets each submitter's starvation ratio (``SubmitterStarvation``)."""
+        max_prio = max(s.eup for s in subs)
+        normal = sum(max_prio / s.eup for s in {s.name: s for s in subs}.values())
+        total = min(self.snap.pool_weight, group_quota)
+        spin = PieSpin(number, max_prio, normal, total, group_quota, group_usage, 0.0, capped)
+        usage = self.state.usage
+        pie_left = 0.0
+        for sub in subs:
+            used = usage.get(sub.name, 0.0)
+            limit = submitter_limit(spin, sub.eup, used).limit
+            sub.starvation = used / (used + limit) if used + limit > 0 else FLT_MAX
+            pie_left += limit
+        return replace(spin, pie_left=pie_left)
+
+    def _turns(self, subs: list[Submitter], spin: PieSpin, group_name: str | None) -> float:
+        """Every submitter's turn in this spin, in order; keeps in ``subs`` those that
+        resume in the next spin. Returns what is left of the pie."""
+        state = self.state
+        pie_left = spin.pie_left
+        keep: list[Submitter] = []
+        halted = False
+        for sub in subs:
+            if not halted and (
+                spin.number > 1
+                and spin.capped_group is not None
+                and state.group_usage.get(spin.capped_group, 0.0) >= spin.group_quota
+            ):
+                halted = True
+                sub.stop_reason = "group_quota"
+            if halted:
+                keep.append(sub)
+                continue
+            resume, pie_left = self._turn(sub, spin, pie_left, group_name)
+            if resume:
+                keep.append(sub)
+            if self.progress is not None:
+                self.progress(len(state.matches) / max(1, len(self.snap.slots)))
+        subs[:] = keep
+        return pie_left
+
+    def _turn(
+        self, sub: Submitter, spin: PieSpin, pie_left: float, group_name: str | None
+    ) -> tuple[bool, float]:
+        """One submitter's slice and, when it may use it, its turn. Returns whether it
+        resumes in the next spin and what is left of the pie."""
+        usage = self.state.usage.get(sub.name, 0.0)
+        limit, limit_unclaimed, share = submitter_limit(spin, sub.eup, usage)
+        if sub.summary.share is None:
+            sub.summary.share = share
+            sub.summary.limit = share * spin.slot_weight_total
+        if limit > pie_left:
+            limit = pie_left
+        headroom = math.inf
+        if sub.ceiling >= 0:
+            headroom = max(0.0, sub.ceiling - int(usage))
+        if sub is self.explainer.submitter:
+            self.explainer.note(
+                "turn",
+                spin=self.state.spins,
+                group=group_name,
+                share=share,
+                limit=limit,
+                limit_unclaimed=limit_unclaimed,
+                pie_left=pie_left,
+            )
+        if sub.idle <= 0:
+            return False, pie_left
+        if spin.number > 1 and (limit < self.min_weight or pie_left < self.min_weight):
+            sub.stop_reason = sub.stop_reason or "submitter_limit"
+            return True, pie_left
+        if headroom <= 0 or headroom < self.min_weight:
+            sub.stop_reason = "ceiling"
+            return False, pie_left
+        turn = Turn(sub, limit, limit_unclaimed)
+        return self._negotiate(turn, headroom, spin.ignore_submitter_limit, pie_left, group_name)
+
+    def _negotiate(
+        self,
+        turn: Turn,
+        headroom: float,
+        ignore_limit: bool,
+        pie_left: float,
+        group_name: str | None,
+    ) -> tuple[bool, float]:
+        """One submitter's turn (``Matchmaker::negotiate``): its jobs in order, each
+        matched or rejected, until a limit stops it. Returns whether it resumes in the
+        next spin and what is left of the pie."""
+        # hot: once per job matched or rejected (benchmarks/bench_negotiate.py)
+        sub = turn.sub
+        limited = False
+        rejected: dict[object, str] = {}
+        for run in sub.runs:
+            if not run.left:
+                continue
+            if run.skip_key in rejected:
+                run.reason = rejected[run.skip_key]
+                continue
+            while run.left:
+                stop = self._must_stop(turn, headroom, ignore_limit)
+                if stop is not None:
+                    sub.stop_reason = stop
+                    return True, pie_left
+                only_rank = turn.used >= turn.limit
+                job_id = run.head_id()
+                ac = self.matchmaker.turn_ac(turn, run.ac)
+                slot, tier, reason = self.matchmaker.find(turn, ac, only_rank)
+                if slot is None:
+                    limited = self._rejected(turn, run, ac, reason, group_name) or limited
+                    rejected[run.skip_key] = reason
+                    break
+                self.explainer.matching = ac.matching_slots
+                cost = self._record_match(sub, job_id, slot, tier, group_name)
+                run.advance()
+                turn.used += cost
+                if slot.claim is None:
+                    turn.used_unclaimed += cost
+                pie_left -= cost
+        if turn.used >= turn.limit and not limited:
+            sub.stop_reason = "submitter_limit"
+        return turn.used >= turn.limit or limited, pie_left
+
+    def _must_stop(self, turn: Turn, headroom: float, ignore_limit: bool) -> str | None:
+        """Why the turn ends before its next job (None: it goes on)."""
+        if turn.used >= turn.limit and not ignore_limit:
+            return "submitter_limit"
+        if turn.used >= headroom:
+            return "ceiling"
+        if self.state.available <= 0:
+            return "pool_exhausted"
+        return None
+
+    def _rejected(
+        self, turn: Turn, run: Run, ac: AutoCluster, reason: str, group_name: str | None
+    ) -> bool:
+        """The head job of ``run`` (of autocluster ``ac`` as the turn sees it) found no
+        slot: the rest of the run waits with ``reason``. Returns whether a limit (the
+        submitter's or the group's) refused it."""
+        run.reason = reason
+        explained = self.explainer.job_id
+        if explained is not None and run.head_id() == explained:
+            self.explainer.note(
+                "rejected",
+                spin=self.state.spins,
+                reason=reason,
+                group=group_name,
+                unclaimed_matching=ac.matching_slots,
+            )
+        if reason in ("submitter_limit", "group_quota"):
+            turn.sub.stop_reason = reason
+            return True
+        return False
+
+    def _record_match(
+        self, sub: Submitter, job_id: str, slot: Slot, tier: int, group_name: str | None
+    ) -> float:
+        """Record a match and charge its slot weight (``Accountant::AddMatch``, which on a
+        claimed slot first removes the match it replaces). Returns the weight."""
+        state = self.state
+        weight = self.snap.slot_class[slot.index].weight
+        preempted = None
+        claim = slot.claim
+        if claim is not None:
+            preempted = claim.job_id
+            old = claim.submitter
+            state.usage[old] = max(0.0, state.usage.get(old, 0.0) - weight)
+            old_group = slot.remote_group or ROOT
+            state.group_usage[old_group] = max(0.0, state.group_usage.get(old_group, 0.0) - weight)
+        state.usage[sub.name] = state.usage.get(sub.name, 0.0) + weight
+        g = sub.group or ROOT
+        state.group_usage[g] = state.group_usage.get(g, 0.0) + weight
+        state.available -= 1
+        reason = REASON_NAMES[tier]
+        state.matches.append(
+            Match(job_id, sub.name, slot.name, reason, preempted, weight, sub.group)
+        )
+        sub.summary.matched += 1
+        if job_id == self.explainer.job_id:
+            self.explainer.note(
+                "matched",
+                spin=state.spins,
+                slot=slot.name,
+                reason=reason,
+                preempted_job=preempted,
+                group=group_name,
+                unclaimed_matching=self.explainer.matching,
+            )
+        return weight

@@ -1,0 +1,294 @@
+"""The queue as a cycle negotiates it: job ads, autoclusters, job order and runs.
+
+Jobs are grouped into autoclusters (identical values of every job attribute that any
+expression reads); a submitter's queue is a list of :class:`Run` — consecutive jobs of one
+autocluster (and one cluster, in the 7.x ``legacy`` profile) — so skipping a rejected
+autocluster costs one step, not one per job.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from fairshare_cli.core.batches import JobBatch
+from fairshare_cli.core.htcondor.classads import Ad, Evaluator
+from fairshare_cli.core.htcondor.negotiator.claimed import ClaimedList
+from fairshare_cli.core.htcondor.negotiator.common import id_key, split_id
+from fairshare_cli.core.htcondor.negotiator.results import (
+    NegotiatorKnobs,
+    SubmitterPrio,
+    SubmitterSummary,
+)
+from fairshare_cli.core.jobs import Job
+from fairshare_cli.errors import InputError
+
+#: Job attributes set per submitter during negotiation (seed §3.4.3, reference §5.6).
+SUBMITTER_ATTRS = (
+    "submitteruserprio",
+    "submittorprio",
+    "submitteruserresourcesinuse",
+    "submittergroup",
+    "submittergroupresourcesinuse",
+    "submittergroupquota",
+    "submitternegotiatinggroup",
+    "submitterautoregroup",
+)
+#: The attributes of a job ad (lower case): the fields of :class:`~fairshare_cli.core.jobs.Job`
+#: the negotiator reads.
+JOB_NAMES = frozenset(
+    {
+        "owner",
+        "user",
+        "accountinggroup",
+        "niceuser",
+        "jobprio",
+        "qdate",
+        "jobstatus",
+        "requestcpus",
+        "requestmemory",
+        "requestdisk",
+        "clusterid",
+        "procid",
+        "requirements",
+        "rank",
+    }
+)
+
+#: ``RequestDisk`` (KiB) of a job with no ``request_disk``: condor_submit's default
+#: ``JOB_DEFAULT_REQUESTDISK = MAX({1024, (TransferInputSizeMB+1) * 1.25}) * 1024``, a real,
+#: for a job with less than 818 MB of input (fs jobs have none).
+DEFAULT_REQUEST_DISK = 1048576.0
+
+#: A submitter's idle batch with its job-order key and autocluster.
+Queued = tuple[tuple[object, ...], "AutoCluster", JobBatch]
+
+
+class AutoCluster:
+    """Idle jobs that agree on every attribute the cycle's expressions read.
+
+    ``ad`` is fixed; ``groups``/``group_keys`` (unclaimed candidates) and ``claimed`` are
+    found on first use; ``ptr`` skips the unclaimed candidate groups already used up.
+    """
+
+    __slots__ = ("ad", "claimed", "group_keys", "groups", "index", "matching_slots", "ptr")
+
+    def __init__(self, index: int, ad: Ad) -> None:
+        self.index = index
+        self.ad = ad
+        self.groups: list[list[Any]] | None = None
+        self.group_keys: list[tuple[float, ...]] = []
+        self.claimed: ClaimedList | None = None
+        self.ptr = 0
+        self.matching_slots = 0
+
+
+class Run:
+    """Consecutive jobs of one submitter with the same autocluster (and cluster in legacy)."""
+
+    __slots__ = ("ac", "batches", "bi", "left", "off", "reason", "skip_key")
+
+    def __init__(self, ac: AutoCluster, skip_key: object, batch: JobBatch) -> None:
+        self.ac = ac
+        self.skip_key = skip_key
+        self.batches = [batch]
+        self.bi = 0
+        self.off = 0
+        self.left = batch.count
+        self.reason: str | None = None
+
+    def add(self, batch: JobBatch) -> None:
+        """Append a batch of the same autocluster."""
+        self.batches.append(batch)
+        self.left += batch.count
+
+    def head_id(self) -> str:
+        """The id of the next job to negotiate."""
+        return self.batches[self.bi].job_id(self.off)
+
+    def advance(self) -> None:
+        """The head job matched: move to the next one."""
+        self.off += 1
+        self.left -= 1
+        if self.off >= self.batches[self.bi].count:
+            self.bi += 1
+            self.off = 0
+
+    def segments(self) -> list[tuple[JobBatch, int]]:
+        """The jobs not yet matched, as (batch, first index) segments."""
+        out = [(self.batches[self.bi], self.off)] if self.left else []
+        out.extend((b, 0) for b in self.batches[self.bi + 1 :])
+        return out
+
+    def holds(self, job_id: str) -> bool:
+        """Whether ``job_id`` is among the jobs not yet matched."""
+        return any(b.holds(job_id, start) for b, start in self.segments())
+
+
+class Submitter:
+    """A submitter with idle jobs: its runs, and how its turns went."""
+
+    __slots__ = (
+        "ceiling",
+        "eup",
+        "group",
+        "idle",
+        "name",
+        "runs",
+        "starvation",
+        "stop_reason",
+        "summary",
+    )
+
+    def __init__(self, name: str, eup: float, group: str | None, ceiling: int) -> None:
+        self.name = name
+        self.eup = eup
+        self.group = group
+        self.ceiling = ceiling
+        self.runs: list[Run] = []
+        self.idle = 0
+        self.starvation = 0.0
+        self.stop_reason: str | None = None
+        self.summary = SubmitterSummary(name, group, eup)
+
+
+def job_values(job: Job, submitter: str) -> dict[str, object]:
+    """The literal attributes of a job's ad."""
+    cluster, proc = split_id(job.id)
+    values: dict[str, object] = {
+        "Owner": job.owner,
+        "User": submitter,
+        "NiceUser": bool(job.nice_user),
+        "JobPrio": int(job.job_prio),
+        "QDate": int(job.submit_time or 0),
+        "JobStatus": 1 if job.status == "idle" else 2,
+        "RequestCpus": job.request_cpus,
+        "RequestMemory": job.request_memory,
+        "RequestDisk": DEFAULT_REQUEST_DISK,
+        "ClusterId": cluster,
+        "ProcId": proc,
+    }
+    if job.accounting_group:
+        values["AccountingGroup"] = submitter
+    return values
+
+
+def job_ad(ev: Evaluator, job: Job, submitter: str) -> Ad:
+    """A job's ad: its literal attributes, ``Requirements`` and ``Rank``.
+
+    Raises:
+        InputError: the job's requirements or rank do not parse.
+    """
+    return Ad(
+        job_values(job, submitter),
+        {"Requirements": job.requirements or "true", "Rank": job.rank or "0"},
+        ev,
+        f"job {job.id}",
+        InputError,
+    )
+
+
+def order_key(job: Job, legacy: bool) -> tuple[object, ...]:
+    """Job order within a submitter (reference §5.4; seed §3.4.5 for legacy)."""
+    if legacy:
+        return (-int(job.job_prio), float(job.submit_time or 0.0), id_key(job.id))
+    pre1 = getattr(job, "pre_job_prio1", None) or 0
+    pre2 = getattr(job, "pre_job_prio2", None) or 0
+    post1 = getattr(job, "post_job_prio1", None) or 0
+    post2 = getattr(job, "post_job_prio2", None) or 0
+    return (-pre1, -pre2, -int(job.job_prio), -post1, -post2, id_key(job.id))
+
+
+def scan_jobs(
+    jobs: Iterable[Job | JobBatch],
+) -> tuple[list[JobBatch], dict[str, Job], dict[tuple[str, str], str]]:
+    """The idle batches, the running jobs by id, and the idle jobs' distinct
+    (requirements, rank) texts with the first job id showing each."""
+    idle: list[JobBatch] = []
+    running: dict[str, Job] = {}
+    texts: dict[tuple[str, str], str] = {}
+    for item in jobs:
+        batch = item if isinstance(item, JobBatch) else JobBatch(item)
+        job = batch.job
+        if job.status == "idle":
+            idle.append(batch)
+            texts.setdefault((job.requirements or "true", job.rank or "0"), job.id)
+        elif job.status == "running":
+            for i in range(batch.count):
+                running[batch.job_id(i)] = job
+    return idle, running, texts
+
+
+def group_queue(
+    idle: list[JobBatch],
+    running: Iterable[Job],
+    ev: Evaluator,
+    refs: frozenset[str],
+    submitter_of: Callable[[Job], str],
+    knobs: NegotiatorKnobs,
+) -> tuple[list[AutoCluster], dict[str, list[Queued]], dict[str, float]]:
+    """Autoclusters, each submitter's idle batches (not yet in order) and demand per
+    submitter (idle and running jobs, by CPUs with ``use_weighted_demand``).
+
+    Raises:
+        InputError: a job's requirements or rank do not parse.
+    """
+    legacy = knobs.profile == "legacy"
+    weighted = knobs.use_weighted_demand
+    sig_attrs = [a for a in JOB_NAMES if a in refs and a not in ("requirements", "rank")]
+    need_submitter = any(a in refs for a in SUBMITTER_ATTRS) or "user" in refs
+    autoclusters: list[AutoCluster] = []
+    ac_by_key: dict[tuple[object, ...], AutoCluster] = {}
+    per_sub: dict[str, list[Queued]] = {}
+    demand: dict[str, float] = {}
+    for batch in idle:
+        job = batch.job
+        submitter = submitter_of(job)
+        lowered: dict[str, object] | None = None
+        if sig_attrs:
+            lowered = {k.lower(): v for k, v in job_values(job, submitter).items()}
+        key: tuple[object, ...] = (
+            job.requirements or "true",
+            job.rank or "0",
+            tuple(lowered.get(a) for a in sig_attrs) if lowered else (),
+            submitter if need_submitter else None,
+        )
+        ac = ac_by_key.get(key)
+        if ac is None:
+            ac = AutoCluster(len(autoclusters), job_ad(ev, job, submitter))
+            autoclusters.append(ac)
+            ac_by_key[key] = ac
+        per_sub.setdefault(submitter, []).append((order_key(job, legacy), ac, batch))
+        weight = job.request_cpus if weighted else 1
+        demand[submitter] = demand.get(submitter, 0.0) + weight * batch.count
+    for job in running:
+        submitter = submitter_of(job)
+        demand[submitter] = demand.get(submitter, 0.0) + (job.request_cpus if weighted else 1)
+    return autoclusters, per_sub, demand
+
+
+def make_submitters(
+    per_sub: dict[str, list[Queued]],
+    demand: dict[str, float],
+    priorities: Callable[[str], SubmitterPrio],
+    group_of: Callable[[str], str | None],
+    legacy: bool,
+) -> dict[str, Submitter]:
+    """The submitters, by name in order: those with jobs in the queue (idle or running),
+    as HTCondor's submitter ads; their idle jobs in job order, as runs."""
+    subs: dict[str, Submitter] = {}
+    for name in sorted(demand):
+        prio = priorities(name)
+        subs[name] = Submitter(name, prio.effective_priority, group_of(name), prio.ceiling)
+    for name, entries in per_sub.items():
+        entries.sort(key=lambda e: e[0])
+        sub = subs[name]
+        sub.idle = sum(e[2].count for e in entries)
+        runs = sub.runs
+        for _, ac, batch in entries:
+            skip_key: object = split_id(batch.job.id)[0] if legacy else ac.index
+            if runs and runs[-1].ac is ac and runs[-1].skip_key == skip_key:
+                runs[-1].add(batch)
+            else:
+                runs.append(Run(ac, skip_key, batch))
+    return subs

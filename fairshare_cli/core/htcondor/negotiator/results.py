@@ -1,0 +1,121 @@
+"""What goes into a negotiation cycle besides slots and jobs, and what comes out of it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from fairshare_cli.core.batches import JobBatch
+from fairshare_cli.core.htcondor.groups import QuotaKnobs
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A slot held by a running job (from the ``negotiator`` state section)."""
+
+    slot: str
+    submitter: str
+    job_id: str
+    start_time: float
+
+
+@dataclass(frozen=True)
+class SubmitterPrio:
+    """What the accountant says about a submitter at ``now``.
+
+    Attributes:
+        effective_priority: EUP = max(RUP, 0.5) × factor.
+        weighted_in_use: weighted resources in use (slot weights of the slots it holds).
+        ceiling: ``Ceiling`` (-1 = unlimited).
+    """
+
+    effective_priority: float
+    weighted_in_use: float = 0.0
+    ceiling: int = -1
+
+
+@dataclass(frozen=True)
+class NegotiatorKnobs:
+    """Negotiator settings (DESIGN §3 ``[negotiator]``), profile already applied."""
+
+    profile: str = "legacy"
+    use_slot_weights: bool = False
+    slot_weight: str = "Cpus"
+    preemption_requirements: str | None = None
+    preemption_rank: str | None = None
+    pre_job_rank: str | None = None
+    post_job_rank: str | None = None
+    use_weighted_demand: bool = True
+    quotas: QuotaKnobs = field(default_factory=QuotaKnobs)
+
+
+@dataclass(frozen=True)
+class Match:
+    """One match of the cycle (DESIGN §5 ``negotiate.matches``)."""
+
+    job_id: str
+    submitter: str
+    slot: str
+    reason: str
+    preempted_job: str | None
+    weight: float
+    group: str | None
+
+
+@dataclass
+class SubmitterSummary:
+    """One submitter's part of the cycle (DESIGN §5 ``negotiate.submitters``)."""
+
+    name: str
+    group: str | None
+    effective_priority: float
+    share: float | None = None
+    limit: float | None = None
+    matched: int = 0
+
+
+@dataclass
+class UnmatchedRun:
+    """Idle jobs of one submitter left unmatched for one reason (kept as batch segments)."""
+
+    submitter: str
+    reason: str
+    segments: list[tuple[JobBatch, int]]
+
+    @property
+    def count(self) -> int:
+        """How many jobs."""
+        return sum(b.count - start for b, start in self.segments)
+
+    def iter_ids(self) -> Iterator[str]:
+        """The job ids, in queue order."""
+        for batch, start in self.segments:
+            for i in range(start, batch.count):
+                yield batch.job_id(i)
+
+    @property
+    def job_ids(self) -> list[str]:
+        """The job ids as a list (for small results)."""
+        return list(self.iter_ids())
+
+
+@dataclass
+class CycleResult:
+    """Everything one cycle did."""
+
+    matches: list[Match]
+    submitters: list[SubmitterSummary]
+    unmatched: list[UnmatchedRun]
+    explain: list[dict[str, Any]]
+    pool_size: float
+    spins: int
+    evaluations: int
+    rr_times: dict[str, float]
+    group_limits: dict[str, int | None]
+
+    def iter_unmatched(self) -> Iterator[tuple[str, str, str]]:
+        """Yield ``(job_id, submitter, reason)`` for every unmatched idle job."""
+        for run in self.unmatched:
+            for job_id in run.iter_ids():
+                yield job_id, run.submitter, run.reason

@@ -1,0 +1,294 @@
+"""The cycle's frozen inputs: slots and slot classes, autoclusters, compiled expressions.
+
+Built once at the start of a cycle (``Matchmaker::negotiationTime`` before the first pie
+spin: the startd ads with their slot weights, ``addRemoteUserPrios``, the submitters and
+their queues) and never changed after; the changing state lives in :mod:`.state`. The
+exceptions are pointers and caches kept on the objects for speed: a slot class's ``head``,
+an autocluster's ``ptr`` and its candidate lists, and the submitters' runs (the queue the
+pie spins work through).
+
+Scale: slots fall into slot classes (same machine stanza, same claim state, same values of
+the per-slot attributes any expression reads), so Requirements and ranks are evaluated once
+per (autocluster, slot class) pair through :mod:`fairshare_cli.core.htcondor.classads`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from fairshare_cli.core.batches import JobBatch
+from fairshare_cli.core.config import MachineSpec
+from fairshare_cli.core.htcondor.classads import Ad, Evaluator
+from fairshare_cli.core.htcondor.groups import ROOT, GroupTree, assign_quotas, assigned_group
+from fairshare_cli.core.htcondor.negotiator.queue import (
+    JOB_NAMES,
+    SUBMITTER_ATTRS,
+    group_queue,
+    job_ad,
+    make_submitters,
+    scan_jobs,
+)
+from fairshare_cli.core.htcondor.negotiator.results import Claim, NegotiatorKnobs, SubmitterPrio
+from fairshare_cli.core.htcondor.negotiator.slots import (
+    CLAIM_ATTRS,
+    PER_SLOT,
+    Slot,
+    SlotClass,
+    SlotExprs,
+    claimed_values,
+    compile_slot_exprs,
+    expand_slots,
+    slot_ad,
+    slot_values,
+    slot_weight,
+    stanza_slot_names,
+    within_resource_limits,
+)
+from fairshare_cli.core.jobs import Job
+from fairshare_cli.errors import ConfigError, InputError
+
+
+@dataclass(frozen=True)
+class CycleInputs:
+    """What a cycle reads (:func:`~.cycle.negotiate_cycle`'s arguments but its options).
+
+    Attributes:
+        machines: the ``[[machines]]`` stanzas.
+        claims: slots held by running jobs.
+        jobs: the queue (jobs or batches of identical jobs), read once.
+        submitter_of: the accountant's submitter name of a job.
+        priorities: the accountant's view of a submitter at ``now``.
+        tree: the group tree, or None without groups.
+        knobs: negotiator settings.
+        now: the cycle time (epoch seconds).
+    """
+
+    machines: Sequence[MachineSpec]
+    claims: Iterable[Claim]
+    jobs: Iterable[Job | JobBatch]
+    submitter_of: Callable[[Job], str]
+    priorities: Callable[[str], SubmitterPrio]
+    tree: GroupTree | None
+    knobs: NegotiatorKnobs
+    now: float
+
+
+class Snapshot:
+    """Everything a cycle reads and never changes (see the module docstring).
+
+    Attributes:
+        slot_exprs: (stanza, claimed) -> the negotiator's slot-scope expressions.
+        refs: attribute names read by matching and ranking (not by the preemption knobs).
+        slot_class: pool index of a slot -> its class.
+        pool_weight: Σ slot weights (slot count without slot weights), before any match.
+        min_weight: the smallest slot weight (``minSlotWeight``).
+        submitters: the queue, by submitter name: each one's idle jobs as runs in job
+            order. The runs' positions, stop reasons and summaries are the pie spins' to
+            change (see :mod:`.pie`).
+        demand: submitter -> running + idle jobs (by CPUs with weighted demand).
+        usage: submitter -> weighted resources in use at the start of the cycle.
+        group_usage: group -> Σ of its submitters' ``usage``.
+    """
+
+    def __init__(self, inputs: CycleInputs, reference: bool) -> None:
+        machines, tree, knobs = inputs.machines, inputs.tree, inputs.knobs
+        priorities = inputs.priorities
+        self.knobs = knobs
+        self.legacy = knobs.profile == "legacy"
+        self.reference = reference
+        self.now = inputs.now
+        self.priorities = priorities
+        self.tree = tree if (tree is not None and len(tree.groups) > 1) else None
+        self.ev = Evaluator()
+        self.empty = Ad({}, {}, self.ev, "empty")
+        self.stanza_names = [spec.name for spec in machines]
+        refs, preempt_refs = self._compile_slot_side(machines)
+        idle, running, texts = scan_jobs(inputs.jobs)
+        for (req, rank), job_id in texts.items():
+            for what, text in (("requirements", req), ("rank", rank)):
+                c = self.ev.compile(text, JOB_NAMES, f"job {job_id} {what}", InputError)
+                refs.update(c.my_refs)
+                refs.update(c.target_refs)
+        self.refs = frozenset(refs)
+        self.unclaimed_per_submitter = any(r in SUBMITTER_ATTRS for r in self.refs)
+        self.all_refs = frozenset(refs | preempt_refs)
+        self._build_slots(machines, list(inputs.claims), running)
+        self.autoclusters, queued, self.demand = group_queue(
+            idle, running.values(), self.ev, self.refs, inputs.submitter_of, knobs
+        )
+        self.submitters = make_submitters(
+            queued, self.demand, priorities, self.group_of, self.legacy
+        )
+        del queued  # the runs hold the batches now
+        self.usage, self.group_usage = self._usage()
+        self._add_remote_group_attrs()
+
+    def group_of(self, submitter: str) -> str | None:
+        """The submitter's group (None without group quotas)."""
+        if self.tree is None:
+            return None
+        return assigned_group(self.tree, submitter).name
+
+    def _compile_slot_side(self, machines: Sequence[MachineSpec]) -> tuple[set[str], set[str]]:
+        """Compile the negotiator's slot-scope expressions for unclaimed and claimed slot
+        shapes, and every stanza's START and RANK; return the attribute names they read
+        (matching and ranking, preemption).
+
+        Raises:
+            ConfigError: one does not parse.
+        """
+        self.slot_exprs: dict[tuple[int, bool], SlotExprs] = {}
+        refs: set[str] = set()
+        preempt_refs: set[str] = set()
+        for i, spec in enumerate(machines):
+            for claimed in (False, True):
+                exprs = compile_slot_exprs(self.ev, self.knobs, stanza_slot_names(spec, claimed))
+                self.slot_exprs[(i, claimed)] = exprs
+                for target, c in (
+                    (refs, exprs.pre),
+                    (refs, exprs.post),
+                    (refs, exprs.weight),
+                    (preempt_refs, exprs.preq),
+                    (preempt_refs, exprs.prank),
+                ):
+                    if c is not None:
+                        target.update(c.my_refs)
+                        target.update(c.target_refs)
+            stanza = stanza_slot_names(spec, False)
+            limits = within_resource_limits(spec)
+            for what, text in (("start", spec.start), ("rank", spec.rank), ("limits", limits)):
+                where = f"machine {spec.name} {what}"
+                c = self.ev.compile(text or "true", stanza, where, ConfigError)
+                refs.update(c.my_refs)
+                refs.update(c.target_refs)
+        return refs, preempt_refs
+
+    def _build_slots(
+        self, machines: Sequence[MachineSpec], claims: list[Claim], running: dict[str, Job]
+    ) -> None:
+        """Every slot, its claim, and the slot classes with their ads and weights."""
+        by_name: dict[str, Slot] = {}
+        self.slots: list[Slot] = []
+        for index, (stanza, machine, slot_id) in enumerate(expand_slots(machines)):
+            slot = Slot(index, stanza, machine, slot_id)
+            self.slots.append(slot)
+            by_name[slot.name.lower()] = slot
+        for held in claims:
+            target = by_name.get(held.slot.lower())
+            if target is None:
+                continue  # a claim on a slot no longer configured: ignored, like a stale ad
+            target.claim = held
+        self.classes: list[SlotClass] = []
+        class_by_key: dict[tuple[object, ...], SlotClass] = {}
+        per_slot = [a for a in PER_SLOT if a in self.all_refs]
+        claim_attrs = [a for a in CLAIM_ATTRS if a in self.all_refs]
+        for slot in self.slots:
+            spec = machines[slot.stanza]
+            claim = slot.claim
+            values = None
+            if claim is None:
+                key: tuple[object, ...] = (slot.stanza, None)
+            else:
+                values = self._claimed_values(spec, slot, claim, running)
+                lowered = {k.lower(): v for k, v in values.items()}
+                key = (slot.stanza, claim.submitter, tuple(lowered.get(a) for a in claim_attrs))
+            if per_slot:
+                lowered_slot = {"name": slot.name, "machine": slot.machine, "slotid": slot.slot_id}
+                key = (*key, tuple(lowered_slot[a] for a in per_slot))
+            cls = class_by_key.get(key)
+            if cls is None:
+                if values is None:
+                    values = slot_values(spec, slot, self.now)
+                ad = slot_ad(spec, values, self.ev)
+                expr = self.slot_exprs[(slot.stanza, claim is not None)].weight
+                weight = slot_weight(self.ev, expr, ad, self.empty)
+                cls = SlotClass(len(self.classes), ad, weight, claim is not None)
+                cls.remote = claim.submitter if claim is not None else None
+                self.classes.append(cls)
+                class_by_key[key] = cls
+            cls.slots.append(slot)
+        self._weigh_pool()
+
+    def _weigh_pool(self) -> None:
+        """Slot classes by slot, the pool's weight and its smallest slot weight."""
+        self.slot_class: dict[int, SlotClass] = {}
+        for cls in self.classes:
+            for slot in cls.slots:
+                self.slot_class[slot.index] = cls
+        weights = [self.slot_class[s.index].weight for s in self.slots]
+        use_weights = self.knobs.use_slot_weights
+        self.pool_weight = sum(weights) if use_weights else float(len(weights))
+        self.min_weight = min(weights) if (weights and use_weights) else 1.0
+        self.unclaimed_classes = [c for c in self.classes if not c.claimed]
+        self.claimed_classes = [c for c in self.classes if c.claimed]
+
+    def _claimed_values(
+        self, spec: MachineSpec, slot: Slot, claim: Claim, running: dict[str, Job]
+    ) -> dict[str, object]:
+        """A claimed slot's literal attributes: the claim's ``Remote*``, its group and the
+        machine's ``CurrentRank`` of the job it runs."""
+        job = running.get(claim.job_id)
+        owner = job.owner if job is not None else claim.submitter.split("@")[0]
+        prio = self.priorities(claim.submitter)
+        values = claimed_values(spec, slot, claim, prio, owner, self.now)
+        group = self.group_of(claim.submitter)
+        if group is not None and group != ROOT:
+            values["AccountingGroup"] = claim.submitter
+            values["RemoteGroup"] = group
+        slot.remote_group = group
+        if job is not None:
+            ev = self.ev
+            job_side = job_ad(ev, job, claim.submitter)
+            probe = Ad(values, {"Rank": spec.rank or "0"}, ev, f"machine {spec.name}")
+            values["CurrentRank"] = ev.number(probe.exprs["rank"][1], probe, job_side, 0.0)
+        else:
+            values["CurrentRank"] = 0.0
+        return values
+
+    def _usage(self) -> tuple[dict[str, float], dict[str, float]]:
+        """Weighted usage at the start of the cycle, by submitter and by group: the
+        accountant's, for every submitter that wants slots or holds one."""
+        usage: dict[str, float] = {}
+        for name in sorted(self.demand):
+            usage[name] = self.priorities(name).weighted_in_use
+        for slot in self.slots:  # holders that no longer have jobs still count as users
+            if slot.claim is not None and slot.claim.submitter not in usage:
+                usage[slot.claim.submitter] = self.priorities(slot.claim.submitter).weighted_in_use
+        group_usage: dict[str, float] = {}
+        for name, value in usage.items():
+            g = self.group_of(name) or ROOT
+            group_usage[g] = group_usage.get(g, 0.0) + value
+        return usage, group_usage
+
+    def _add_remote_group_attrs(self) -> None:
+        """``RemoteGroup``, ``RemoteGroupResourcesInUse`` and ``RemoteGroupQuota`` on claimed
+        slots (``Matchmaker::addRemoteUserPrios``, seed §3.4.3, reference §5.6).
+
+        Set only with group quotas in effect, for every running submitter — ``<none>``
+        included, as HTCondor's group table holds the root. The usage is the group's at the
+        start of the cycle; the quota is the one assigned from the pool size (the whole pool
+        for ``<none>`` in autoregroup mode). Slot weights were computed before, as HTCondor
+        sums them before it adds these attributes.
+        """
+        tree = self.tree
+        if tree is None or not self.claimed_classes:
+            return
+        for g in tree.groups:
+            g.quota = g.subtree_quota = 0.0
+        assign_quotas(tree.root, self.pool_weight, self.knobs.quotas.allow_quota_oversubscription)
+        quotas = {g.name: g.quota for g in tree.groups}
+        if tree.autoregroup:
+            quotas[ROOT] = self.pool_weight
+        for cls in self.claimed_classes:
+            slot = cls.slots[0]
+            group = slot.remote_group
+            if group is None:
+                continue
+            values = {k: v for k, v in cls.ad.values.values()}
+            values["RemoteGroup"] = group
+            values["RemoteGroupResourcesInUse"] = self.group_usage.get(group, 0.0)
+            values["RemoteGroupQuota"] = quotas.get(group, 0.0)
+            exprs = {k: c.text for k, c in cls.ad.exprs.values()}
+            spec_name = self.stanza_names[slot.stanza]
+            cls.ad = Ad(values, exprs, self.ev, f"machine {spec_name}", ConfigError)

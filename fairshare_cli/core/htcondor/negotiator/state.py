@@ -1,0 +1,42 @@
+"""The changing state of a negotiation cycle (everything else is in the snapshot)."""
+
+from __future__ import annotations
+
+from fairshare_cli.core.htcondor.groups import ROOT
+from fairshare_cli.core.htcondor.negotiator.results import Match
+from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
+
+
+class CycleState:
+    """What the pie spins change: usage, matches, free slots, the group negotiating.
+
+    Attributes:
+        usage: submitter -> weighted resources in use (the accountant's, then each match
+            adds its slot weight and each preemption takes the preempted one's off).
+        group_usage: group -> the same, summed over its submitters.
+        group_quota: group -> the quota it negotiates with this cycle.
+        negotiating_group: the group whose submitters negotiate now (``<none>`` without
+            group quotas).
+        matches: the matches so far, in order.
+        available: slots not matched yet.
+        spins: pie spins so far, over every group.
+    """
+
+    __slots__ = (
+        "available",
+        "group_quota",
+        "group_usage",
+        "matches",
+        "negotiating_group",
+        "spins",
+        "usage",
+    )
+
+    def __init__(self, snap: Snapshot) -> None:
+        self.usage = dict(snap.usage)
+        self.group_usage = dict(snap.group_usage)
+        self.group_quota: dict[str, float] = {}
+        self.negotiating_group = ROOT
+        self.matches: list[Match] = []
+        self.available = len(snap.slots)
+        self.spins = 0

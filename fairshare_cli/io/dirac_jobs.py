@@ -1,0 +1,303 @@
+"""Stream a big jobs file into the distinct DIRAC entries ``fs taskqueues`` groups.
+
+Tuned for ``benchmarks/bench_taskqueues.py`` (a million jobs in 5000 queues): instead of
+decoding the whole file into a million dicts (1.3 GB, seconds), the file is read in chunks
+and each chunk's jobs are decoded by ``msgspec`` into a slotted record whose task-queue
+fields stay raw JSON text (the others are decoded, so that what Python's ``json`` refuses,
+a 5000-digit number or a nesting too deep, is refused here too). A job's key is the six
+raw texts joined by a NUL byte (a byte JSON text cannot hold), so counting the keys hashes
+one short ``bytes`` per job, in C. Only the distinct keys (about one per queue and
+priority) are decoded into Python values.
+
+The fast reader refuses (:class:`FastPathRefused`) whatever it cannot decide alone: a
+file that is not a JSON list of objects with known fields and string ids, a duplicate
+id (``count`` stanzas' ids included), a value the job parser would refuse. The caller then reads
+the file the usual way (:func:`~fairshare_cli.io.jobs.load_job_objects`), which gives
+the usual error message, or the same queues when the file was valid after all.
+"""
+
+from __future__ import annotations
+
+import itertools
+from array import array
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from operator import attrgetter
+from typing import IO, Any
+
+from fairshare_cli.core.config import DiracGroupSpec
+from fairshare_cli.core.dirac.jobs import (
+    definer,
+    entry_of,
+    overflowed,
+    queues_from_counts,
+    queues_in_order,
+    task_queues_from_objects,
+)
+from fairshare_cli.core.dirac.taskqueues import TaskQueue
+from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.limits import MAX_JOB_COUNT
+
+CHUNK = 1 << 20
+"""Bytes read at a time (1 MiB: some 4,000 jobs; bigger chunks only cost page faults)."""
+
+KEY_FIELDS = ("owner", "dirac_group", "user_priority", "count", "status", "dirac_requirements")
+"""The job fields a task queue reads, in the order of :func:`entry_of`'s arguments."""
+
+MAX_BUFFER = 1 << 26
+"""Past 64 MiB without a complete element, the file is read the usual way."""
+
+_WHITESPACE = b" \t\r\n"
+_MAX_TRIES = 16
+
+
+class FastPathRefused(Exception):
+    """The fast reader cannot decide; read the file the usual way."""
+
+
+@dataclass
+class DiracJobKeys:
+    """The distinct entries of a jobs file, with how many jobs each stands for.
+
+    ``order`` (when asked for) is each job's index into ``entries``, in file order.
+    """
+
+    entries: list[tuple[Any, ...]]
+    counts: list[int]
+    order: array[int] | None = None
+
+
+def task_queues_from_file(
+    path: str, groups: Mapping[str, DiracGroupSpec], segments: Sequence[int]
+) -> list[TaskQueue]:
+    """The task queues of a jobs file (``-`` is stdin), streamed when it can be.
+
+    Gives exactly what :func:`~fairshare_cli.core.dirac.jobs.task_queues_from_objects` gives
+    for the file's objects, errors included (those come from that path). Stdin is first
+    copied to a temporary file, so that it too can be read again.
+
+    Raises:
+        InputError: the file cannot be read, is not a list of valid jobs, ...
+    """
+    if path != "-":
+        return _from_path(path, path, groups, segments)
+    import shutil
+    import sys
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(prefix="fs-jobs-", suffix=".json") as spool:
+        shutil.copyfileobj(sys.stdin.buffer, spool)
+        spool.flush()
+        return _from_path(spool.name, path, groups, segments)
+
+
+def _from_path(
+    path: str, name: str, groups: Mapping[str, DiracGroupSpec], segments: Sequence[int]
+) -> list[TaskQueue]:
+    from fairshare_cli.io.jobs import load_job_objects
+
+    try:
+        with open(path, "rb") as raw:
+            keys = read_dirac_job_keys(raw)
+            define = definer(groups, segments)
+            queues = queues_from_counts(zip(keys.entries, keys.counts, strict=True), define)
+            if overflowed(queues):
+                raw.seek(0)
+                keys = read_dirac_job_keys(raw, ordered=True)
+                assert keys.order is not None
+                queues = queues_in_order(map(keys.entries.__getitem__, keys.order), define)
+            return queues
+    except (FastPathRefused, OSError, ValueError, TypeError):
+        pass
+    objs = load_job_objects(path, name)
+    return task_queues_from_objects(objs, name, groups, segments)
+
+
+def read_dirac_job_keys(raw: IO[bytes], ordered: bool = False) -> DiracJobKeys:
+    """Stream the jobs file ``raw`` (binary, at its start) into its distinct entries.
+
+    Args:
+        raw: the open file.
+        ordered: also record each job's entry, in order (to replay a full queue).
+
+    Raises:
+        FastPathRefused: see the module docstring.
+    """
+    import msgspec
+
+    record = _record_type()
+    decoder = msgspec.json.Decoder(list[record])  # type: ignore[valid-type]
+    key_of = attrgetter(*KEY_FIELDS)
+    id_of = attrgetter("id")
+    join = b"\x00".join
+    counts: Counter[bytes] = Counter()
+    index: dict[bytes, int] = {}
+    order: array[int] = array("q")
+    serial = itertools.count()
+    id_hashes: array[int] = array("q")  # a set of a million strings costs more
+    one = msgspec.Raw(b"1")
+    stanzas: list[tuple[str, bytes]] = []  # (id, count text) of the jobs with a count
+    jobs = 0
+    for batch in _batches(raw, decoder):
+        keys = map(join, map(key_of, batch))
+        if ordered:
+            order.extend(map(index.setdefault, keys, serial))
+        else:
+            counts.update(keys)
+        id_hashes.extend(map(hash, map(id_of, batch)))
+        stanzas.extend((r.id, bytes(r.count)) for r in batch if r.count != one)
+        jobs += len(batch)
+    _check_ids(id_hashes, jobs, stanzas)
+    if ordered:
+        codes = {code: i for i, code in enumerate(index.values())}
+        order = array("q", map(codes.__getitem__, order))
+        distinct = list(index)
+    else:
+        distinct = list(counts)
+    entries = _decode_keys(distinct)
+    return DiracJobKeys(entries, [counts[k] for k in distinct], order if ordered else None)
+
+
+def _check_ids(id_hashes: array[int], jobs: int, stanzas: list[tuple[str, bytes]]) -> None:
+    """Refuse duplicate job ids, ``count`` stanzas' ``C.0`` … ``C.(N-1)`` included.
+
+    Works on the ids' hashes: two ids of one hash (a duplicate, or very rarely a clash)
+    go the usual way, which then decides.
+
+    Raises:
+        FastPathRefused: a possible duplicate, or a count that is not a whole number.
+    """
+    singles = set(id_hashes)
+    if len(singles) != jobs:
+        raise FastPathRefused("duplicate job ids")
+    names: set[int] = set()
+    clusters: set[str] = set()
+    for job_id, text in stanzas:
+        try:
+            count = int(text)
+        except ValueError:
+            raise FastPathRefused("count") from None
+        if not 1 <= count <= MAX_JOB_COUNT or text != str(count).encode():
+            raise FastPathRefused("count")
+        singles.discard(hash(job_id))
+        cluster = job_id.split(".", 1)[0]
+        if cluster in clusters:
+            raise FastPathRefused("duplicate job ids")
+        clusters.add(cluster)
+        names.update(hash(f"{cluster}.{k}") for k in range(count))
+    if stanzas and (len(names) != sum(int(t) for _, t in stanzas) or not names.isdisjoint(singles)):
+        raise FastPathRefused("duplicate job ids")
+
+
+def _record_type() -> type:
+    """A msgspec record of a job: a string ``id``, every other known field as raw text."""
+    import msgspec
+
+    # The task-queue fields stay raw text: absent is null (as the job parser reads it),
+    # except count, which is then 1. The others are decoded (and dropped) so that msgspec
+    # refuses what Python's json would (an integer of 4300 digits, a nesting too deep).
+    # A DIRAC job's usual fields first: msgspec finds a field fastest where it expects it.
+    first = ("owner", "dirac_group", "status", "submit_time", "user_priority")
+    names = [*first, *(n for n in (*Job.__dataclass_fields__, "count") if n not in first)]
+    fields: list[tuple[str, Any, Any]] = [
+        (name, msgspec.Raw, msgspec.Raw(b"1" if name == "count" else b"null"))
+        if name in KEY_FIELDS
+        else (name, object, None)
+        for name in names
+        if name != "id"
+    ]
+    return msgspec.defstruct(
+        "JobFields", [("id", str), *fields], forbid_unknown_fields=True, gc=False
+    )
+
+
+def _batches(raw: IO[bytes], decoder: Any) -> Iterator[list[Any]]:
+    """The file's jobs, a chunk at a time (a JSON list of objects, checked as it goes).
+
+    Each chunk is cut after its last complete element: a cut after a ``}`` that closes
+    something else, or inside a string, leaves a text that does not decode, so the next
+    ``}`` back is tried.
+
+    Raises:
+        FastPathRefused: not a JSON list of objects, or a job the record refuses.
+    """
+    import msgspec
+
+    buf = raw.read(CHUNK).lstrip(_WHITESPACE)
+    if not buf.startswith(b"["):
+        raise FastPathRefused("not a JSON list")
+    buf = buf[1:]
+    eof = False
+    first: bool | None = True  # True: no element yet; False: after one; None: after a comma
+    while True:
+        buf = buf.lstrip(_WHITESPACE)
+        if not buf and not eof:
+            data = raw.read(CHUNK)
+            eof = not data
+            buf += data
+            continue
+        if buf.startswith(b"]"):
+            if first is None or buf[1:].strip(_WHITESPACE) or raw.read().strip(_WHITESPACE):
+                raise FastPathRefused("not a JSON list")  # a trailing comma, or more after ]
+            return
+        if first is False:
+            if not buf.startswith(b","):
+                raise FastPathRefused("expected a comma")
+            buf = buf[1:].lstrip(_WHITESPACE)
+            first = None  # an element must follow
+        batch, used = _decode_prefix(buf, decoder, msgspec)
+        if batch is None:
+            if eof:
+                raise FastPathRefused("truncated")
+            if len(buf) > MAX_BUFFER:
+                raise FastPathRefused("an element too big to stream")
+            data = raw.read(CHUNK)
+            eof = not data
+            buf += data
+            continue
+        buf = buf[used:]
+        first = False
+        yield batch
+
+
+def _decode_prefix(buf: bytes, decoder: Any, msgspec: Any) -> tuple[list[Any] | None, int]:
+    """Decode the complete elements at the start of ``buf``: (records, bytes used).
+
+    (None, 0) when no complete element is found among the last ``}`` tried.
+
+    Raises:
+        FastPathRefused: an element the record refuses.
+    """
+    cut = len(buf)
+    for _ in range(_MAX_TRIES):
+        cut = buf.rfind(b"}", 0, cut)
+        if cut < 0:
+            return None, 0
+        try:
+            return decoder.decode(b"[" + buf[: cut + 1] + b"]"), cut + 1
+        except msgspec.ValidationError as exc:
+            raise FastPathRefused(str(exc)) from None
+        except msgspec.DecodeError:
+            continue
+    return None, 0
+
+
+def _decode_keys(keys: list[bytes]) -> list[tuple[Any, ...]]:
+    """Each distinct key's six fields as Python values, as entries (:func:`entry_of`).
+
+    A key is six JSON texts joined by NUL, which JSON text cannot hold: all keys decode as
+    one JSON list of lists once every NUL is a comma.
+
+    Raises:
+        FastPathRefused: a field the job parser would refuse, or text that is not JSON.
+    """
+    import msgspec
+
+    text = b"[[" + b"],[".join(keys).replace(b"\x00", b",") + b"]]" if keys else b"[]"
+    try:
+        rows = msgspec.json.decode(text)
+        entries = [entry_of(*fields) for fields in rows]
+    except (msgspec.DecodeError, ValueError, TypeError) as exc:
+        raise FastPathRefused(str(exc)) from None
+    return entries

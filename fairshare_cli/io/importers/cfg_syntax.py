@@ -1,0 +1,225 @@
+"""DIRAC's configuration syntax (``.cfg``), read as DIRAC's ``diraccfg.CFG`` reads it.
+
+The facts mirrored here (from ``CFG.loadFromBuffer``, ``CFG.getOption``, ``CFG.mergeWith``
+and ``ConfigurationClient.getOption``), written anew:
+
+- Lines are stripped; blank lines are skipped; a line whose first character is ``#`` is a
+  comment. A ``#`` later in a line is *not* a comment: it belongs to the value.
+- Characters are scanned left to right: ``{`` opens a section named by the text gathered
+  since the last statement (the name may sit on the line before the brace), ``}`` closes
+  one; the first ``=`` makes the whole line an option, named by everything before the first
+  ``=`` of the line, valued by everything after it; ``+=`` appends ``", value"`` to an option
+  declared before. An option set twice keeps its last value.
+- A section opened twice at one level, an empty name, a ``+=`` to an undeclared option and
+  unbalanced braces make DIRAC refuse the file.
+- Typed reads convert the text to the type of the default: ``int(text)`` (anything Python's
+  ``int`` refuses gives the default), booleans true only for ``y``, ``yes``, ``true``, ``1``
+  (any case), lists split on commas with blanks dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from fairshare_cli.errors import InputError
+
+T = TypeVar("T")
+
+
+@dataclass
+class CfgSection:
+    """One section: options (text) and sub-sections, in file order, with their line numbers."""
+
+    entries: dict[str, str | CfgSection] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
+    line: int = 0
+    """Where the section was opened (0 for the root)."""
+
+    def section(self, path: str) -> CfgSection | None:
+        """The sub-section at a ``/``-separated path, or None."""
+        node: CfgSection = self
+        for part in _parts(path):
+            child = node.entries.get(part)
+            if not isinstance(child, CfgSection):
+                return None
+            node = child
+        return node
+
+    def sections(self) -> list[str]:
+        """Names of the sub-sections, in order."""
+        return [k for k, v in self.entries.items() if isinstance(v, CfgSection)]
+
+    def options(self) -> list[str]:
+        """Names of the options, in order."""
+        return [k for k, v in self.entries.items() if isinstance(v, str)]
+
+    def text(self, path: str) -> str | None:
+        """The raw text of the option at ``path``, None when absent or a section."""
+        *head, name = _parts(path) or [""]
+        node = self.section("/".join(head)) if head else self
+        value = node.entries.get(name) if node is not None else None
+        return value if isinstance(value, str) else None
+
+    def line_of(self, path: str) -> int:
+        """The line that last set the entry at ``path`` (0 when unknown)."""
+        *head, name = _parts(path) or [""]
+        node = self.section("/".join(head)) if head else self
+        return node.lines.get(name, 0) if node is not None else 0
+
+
+def _parts(path: str) -> list[str]:
+    return [p.strip() for p in path.split("/") if p.strip()]
+
+
+def cfg_int(text: str | None, default: int) -> int:
+    """An option read with an ``int`` default (``getValue(path, 1000)``)."""
+    value = cfg_int_or_none(text)
+    return default if value is None else value
+
+
+def cfg_int_or_none(text: str | None) -> int | None:
+    """``int(text)``, or None where DIRAC's typed read would fall back to its default."""
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def cfg_bool(text: str | None, default: bool) -> bool:
+    """An option read with a ``bool`` default."""
+    if text is None:
+        return default
+    return text.lower() in ("y", "yes", "true", "1")
+
+
+def cfg_list(text: str | None, default: list[str]) -> list[str]:
+    """An option read with a list default: comma-separated, blanks dropped."""
+    if text is None:
+        return default
+    return [item.strip() for item in text.split(",") if item.strip()]
+
+
+def parse_cfg(lines: Iterable[str], source: str) -> CfgSection:
+    """Parse DIRAC ``.cfg`` text (an iterable of lines, e.g. an open file).
+
+    Raises:
+        InputError: ``SOURCE:LINE: ...`` for what DIRAC refuses: unbalanced braces, a section
+            opened twice, an empty name, ``+=`` to an option not declared before.
+    """
+    root = CfgSection()
+    stack: list[CfgSection] = []
+    current = root
+    pending = ""
+    number = 0
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        for index, char in enumerate(line):
+            if char == "{":
+                name = pending.strip()
+                pending = ""
+                stack.append(current)
+                current = _open(current, name, source, number)
+            elif char == "}":
+                if not stack:
+                    raise InputError(
+                        f"{source}:{number}: '}}' closes a section that was never opened"
+                    )
+                current = stack.pop()
+            elif char == "=":
+                name, _, value = line.partition("=")
+                _set(current, name.strip(), value.strip(), source, number)
+                pending = ""
+                break
+            elif line.startswith("+=", index):
+                name, _, value = line.partition("+=")
+                _append(current, name.strip(), value.strip(), source, number)
+                pending = ""
+                break
+            else:
+                pending += char
+    if stack:
+        raise InputError(
+            f"{source}:{number}: the file ends inside section '{_name_of(stack[-1], current)}' "
+            f"(opened on line {current.line}); expected a closing '}}'"
+        )
+    return root
+
+
+def _name_of(parent: CfgSection, child: CfgSection) -> str:
+    return next((k for k, v in parent.entries.items() if v is child), "?")
+
+
+def _parent(node: CfgSection, name: str, source: str, number: int) -> tuple[CfgSection, str]:
+    """Resolve a name that may be a ``/`` path into (its parent section, its last part)."""
+    if not name:
+        raise InputError(f"{source}:{number}: expected a name before '{{' or '='")
+    if "/" not in name:
+        return node, name
+    parts = _parts(name)
+    parent = node.section("/".join(parts[:-1])) if len(parts) > 1 else node
+    if parent is None or not parts:
+        raise InputError(
+            f"{source}:{number}: '{name}' names a section path whose parent does not exist"
+        )
+    return parent, parts[-1]
+
+
+def _open(node: CfgSection, name: str, source: str, number: int) -> CfgSection:
+    parent, last = _parent(node, name, source, number)
+    if last in parent.entries:
+        raise InputError(
+            f"{source}:{number}: section '{name}' is opened again (first on line "
+            f"{parent.lines.get(last, '?')}); DIRAC refuses a file that repeats a section"
+        )
+    child = CfgSection(line=number)
+    parent.entries[last] = child
+    parent.lines[last] = number
+    return child
+
+
+def _set(node: CfgSection, name: str, value: str, source: str, number: int) -> None:
+    parent, last = _parent(node, name, source, number)
+    parent.entries[last] = value
+    parent.lines[last] = number
+
+
+def _append(node: CfgSection, name: str, value: str, source: str, number: int) -> None:
+    parent, last = _parent(node, name, source, number)
+    old = parent.entries.get(last)
+    if not isinstance(old, str):
+        raise InputError(
+            f"{source}:{number}: '{name} += ...' appends to an option not declared before; "
+            f"expected '{name} = ...' first"
+        )
+    parent.entries[last] = f"{old}, {value}"
+    parent.lines[last] = number
+
+
+def merge_cfg(base: CfgSection, over: CfgSection) -> CfgSection:
+    """``base.mergeWith(over)``: options of ``over`` win; sections merge recursively."""
+    out = CfgSection(line=over.line or base.line)
+    for source in (base, over):
+        for name in source.options():
+            out.entries[name] = source.entries[name]
+            out.lines[name] = source.lines.get(name, 0)
+    for name in base.sections():
+        mine = base.entries[name]
+        theirs = over.entries.get(name)
+        assert isinstance(mine, CfgSection)
+        if isinstance(theirs, CfgSection):
+            out.entries[name] = merge_cfg(mine, theirs)
+            out.lines[name] = over.lines.get(name, 0)
+        elif name not in out.entries:
+            out.entries[name] = mine
+            out.lines[name] = base.lines.get(name, 0)
+    for name in over.sections():
+        if name not in out.entries:
+            out.entries[name] = over.entries[name]
+            out.lines[name] = over.lines.get(name, 0)
+    return out

@@ -1,0 +1,292 @@
+"""``fs import dirac-cfg``: a DIRAC configuration's groups and job scheduling as ``[dirac]``.
+
+Values are read along DIRAC's own code paths (DIRAC 9.1):
+
+- ``/Registry/Groups/<g>`` through ``gConfig``: ``JobShare`` typed by the default 1000
+  (``TaskQueueDB.getGroupShares``), ``Properties`` as a list (``JobSharing`` in it makes
+  the group one entity), ``AllowBackgroundTQs`` as a boolean.
+- ``JobScheduling/...`` through the ``Operations`` helper, which merges
+  ``/Operations/Defaults`` with ``/Operations/<VO>`` (the VO of ``/DIRAC/VirtualOrganization``;
+  a TaskQueueDB service has no proxy to take another from). DIRAC 8 also merged
+  ``/Operations/<Setup>``, ``/Operations/<VO>/Defaults`` and ``/Operations/<VO>/<Setup>``;
+  ``setup`` selects that layout.
+- ``taskQueueCPUTimeIntervals`` (``TaskQueueDB.fitCPUTimeToSegments``: not strictly
+  increasing positive integers fall back to the defaults), ``EnableSharesCorrection``, and
+  ``ShareCorrections`` (``SharesCorrector``: the types in ``ShareCorrectorsToStart``, each
+  sub-section an instance keyed by its ``Group``; ``BaseHistoryCorrector``: the instance's
+  ``MaxGlobalCorrection`` and every sub-section a slice with ``TimeSpan``, ``Weight``,
+  ``MaxCorrection``, all typed by their integer defaults).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS
+from fairshare_cli.core.dirac.registry import read_job_share
+from fairshare_cli.core.dirac.taskqueues import DEFAULT_GROUP_SHARE
+from fairshare_cli.errors import InputError
+from fairshare_cli.io.importers.cfg_syntax import (
+    CfgSection,
+    cfg_bool,
+    cfg_int,
+    cfg_int_or_none,
+    cfg_list,
+    merge_cfg,
+)
+
+CORRECTOR_TYPES = ("WMSHistory", "MonitoringHistory")
+"""The ``<Type>Corrector`` classes DIRAC ships (both read the same options)."""
+
+GROUP_KEYS = ("JobShare", "Properties", "AllowBackgroundTQs")
+SCHEDULING_KEYS = ("taskQueueCPUTimeIntervals", "EnableSharesCorrection", "ShareCorrections")
+SLICE_DEFAULTS = (("TimeSpan", 604800), ("Weight", 1), ("MaxCorrection", 3))
+"""``BaseHistoryCorrector._fillSlices``: slice options and their defaults."""
+
+
+@dataclass
+class DiracCfgImport:
+    """What a DIRAC configuration gives: the fragment and what to tell the user."""
+
+    fragment: dict[str, Any]
+    summary: str
+    ignored: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Reading:
+    source: str
+    ignored: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def warn(self, line: int, message: str) -> None:
+        self.warnings.append(f"{self.source}:{line}: {message}")
+
+    def fail(self, line: int, message: str) -> InputError:
+        return InputError(f"{self.source}:{line}: {message}")
+
+
+def read_dirac_cfg(
+    root: CfgSection, source: str, vo: str | None = None, setup: str | None = None
+) -> DiracCfgImport:
+    """The ``[dirac]`` fragment of a parsed DIRAC configuration.
+
+    Args:
+        root: the parsed file (:func:`~fairshare_cli.io.importers.cfg_syntax.parse_cfg`).
+        source: the file's name, for messages.
+        vo: the VO whose ``/Operations/<VO>`` applies (default: the file's
+            ``/DIRAC/VirtualOrganization``).
+        setup: a DIRAC 8 setup name: read ``/Operations`` as DIRAC 8 did.
+
+    Raises:
+        InputError: ``FILE:LINE:`` for values DIRAC itself would fail on, or ``fs`` cannot
+            represent (an empty CPU segment list, slice weights summing to zero, ...).
+    """
+    reading = _Reading(source)
+    if vo is None:
+        vo = (root.text("DIRAC/VirtualOrganization") or "").strip() or None
+    for name in root.sections():
+        if name not in ("Registry", "Operations", "DIRAC"):
+            reading.ignored.append(name)
+    groups = _groups(root, reading)
+    ops = _operations(root, vo, setup, reading)
+    sched = ops.section("JobScheduling") or CfgSection()
+    for name in sched.entries:
+        if name not in SCHEDULING_KEYS:
+            reading.ignored.append(f"Operations/JobScheduling/{name}")
+    segments = _segments(sched, reading)
+    dirac: dict[str, Any] = {"cpu_segments": segments or list(DIRAC_CPU_SEGMENTS)}
+    dirac["groups"] = groups
+    enabled = cfg_bool(sched.text("EnableSharesCorrection"), False)
+    instances = _instances(sched, set(groups), reading)
+    dirac["correction"] = {"enabled": enabled, "instances": instances}
+    slices = sum(len(i["slices"]) for i in instances)
+    summary = (
+        f"dirac-cfg: {len(groups)} group{'s' * (len(groups) != 1)}, "
+        f"share correction {'on' if enabled else 'off'} with {len(instances)} "
+        f"instance{'s' * (len(instances) != 1)} ({slices} slice{'s' * (slices != 1)})"
+        + (f", {len(segments)} CPU segments" if segments is not None else ", default CPU segments")
+    )
+    return DiracCfgImport({"dirac": dirac}, summary, reading.ignored, reading.warnings)
+
+
+def _groups(root: CfgSection, reading: _Reading) -> dict[str, dict[str, Any]]:
+    """``/Registry/Groups/<g>`` as ``[dirac.groups.<g>]``, each value as DIRAC reads it."""
+    registry = root.section("Registry") or CfgSection()
+    for name in registry.entries:
+        if name != "Groups":
+            reading.ignored.append(f"Registry/{name}")
+    section = registry.section("Groups") or CfgSection()
+    out: dict[str, dict[str, Any]] = {}
+    for name in section.sections():
+        group = section.section(name)
+        assert group is not None
+        for key in group.entries:
+            if key not in GROUP_KEYS:
+                reading.ignored.append(f"Registry/Groups/*/{key}")
+        text = group.text("JobShare")
+        share, note = read_job_share(DEFAULT_GROUP_SHARE if text is None else text)
+        if note:
+            reading.warn(group.line_of("JobShare"), f"Registry/Groups/{name}/JobShare = {note}")
+        out[name] = {
+            "job_share": share,
+            "job_sharing": "JobSharing" in cfg_list(group.text("Properties"), []),
+            "allow_background_tqs": cfg_bool(group.text("AllowBackgroundTQs"), False),
+        }
+    return out
+
+
+def _operations(
+    root: CfgSection, vo: str | None, setup: str | None, reading: _Reading
+) -> CfgSection:
+    """The ``Operations`` helper's merged view (later paths win)."""
+    if setup:
+        paths = ["Defaults", setup]
+        if vo:
+            paths += [f"{vo}/Defaults", f"{vo}/{setup}"]
+    else:
+        paths = ["Defaults", *([vo] if vo else [])]
+    ops = root.section("Operations") or CfgSection()
+    used = {p.split("/", 1)[0] for p in paths}
+    for name in ops.entries:
+        if name not in used:
+            reading.ignored.append(f"Operations/{name}")
+    merged = CfgSection()
+    for path in paths:
+        part = ops.section(path)
+        if part is not None:
+            merged = merge_cfg(merged, part)
+    for name in merged.entries:
+        if name != "JobScheduling":
+            reading.ignored.append(f"Operations/*/{name}")
+    return merged
+
+
+def _segments(sched: CfgSection, reading: _Reading) -> list[int] | None:
+    """``taskQueueCPUTimeIntervals`` as ``fitCPUTimeToSegments`` uses it (None: not set)."""
+    text = sched.text("taskQueueCPUTimeIntervals")
+    if text is None:
+        return None
+    line = sched.line_of("taskQueueCPUTimeIntervals")
+    items = cfg_list(text, [])
+    if not items:
+        raise reading.fail(
+            line,
+            "JobScheduling/taskQueueCPUTimeIntervals is empty; DIRAC fails on every job "
+            "insertion (no segment to map a CPU time to); expected a list of seconds",
+        )
+    try:
+        values = [int(item) for item in items]
+    except ValueError:
+        values = []
+    last = 0
+    for value in values:
+        if value <= last:
+            values = []
+            break
+        last = value
+    if not values:
+        reading.warn(
+            line,
+            f"JobScheduling/taskQueueCPUTimeIntervals = {text!r} is not strictly increasing "
+            "positive whole numbers; DIRAC uses its default segments",
+        )
+        return list(DIRAC_CPU_SEGMENTS)
+    return values
+
+
+def _instances(sched: CfgSection, groups: set[str], reading: _Reading) -> list[dict[str, Any]]:
+    """Corrector instances of the started types, in ``ShareCorrectorsToStart`` order."""
+    base = sched.section("ShareCorrections") or CfgSection()
+    started = cfg_list(base.text("ShareCorrectorsToStart"), [])
+    for name in base.entries:
+        if name != "ShareCorrectorsToStart" and name not in started:
+            reading.ignored.append(f"Operations/JobScheduling/ShareCorrections/{name}")
+    out: list[dict[str, Any]] = []
+    keys: dict[str, str] = {}
+    for kind in started:
+        line = base.line_of("ShareCorrectorsToStart")
+        section = base.section(kind)
+        if kind not in CORRECTOR_TYPES:
+            reading.warn(line, f"corrector type '{kind}' does not exist; DIRAC starts none")
+            continue
+        if section is None:
+            reading.warn(line, f"corrector type '{kind}' has no section; DIRAC starts none")
+            continue
+        for name in section.sections():
+            inst = section.section(name)
+            assert inst is not None
+            where = f"ShareCorrections/{kind}/{name}"
+            group = (inst.text("Group") or "").strip()
+            key = group or "<between groups>"
+            if key in keys:
+                reading.warn(
+                    inst.line,
+                    f"{where} corrects the same {'group' if group else 'groups'} as "
+                    f"{keys[key]}; DIRAC refuses the second (fs applies one corrector per key)",
+                )
+                continue
+            if group and group not in groups:
+                reading.warn(
+                    inst.line,
+                    f"{where} corrects group '{group}', which /Registry/Groups does not "
+                    "list; left out",
+                )
+                continue
+            keys[key] = where
+            if not inst.sections():
+                reading.warn(
+                    inst.line, f"{where} has no time slices; DIRAC's instance corrects nothing"
+                )
+                continue
+            out.append(_instance(inst, name, group, where, reading))
+    return out
+
+
+def _instance(
+    inst: CfgSection, name: str, group: str, where: str, reading: _Reading
+) -> dict[str, Any]:
+    for key in inst.options():
+        if key not in ("Group", "MaxGlobalCorrection"):
+            reading.ignored.append(f"ShareCorrections/*/*/{key}")
+    top = _positive(inst, "MaxGlobalCorrection", 5, where, reading, least=1)
+    slices = []
+    for piece in inst.sections():
+        section = inst.section(piece)
+        assert section is not None
+        values = {
+            key: _positive(section, key, default, f"{where}/{piece}", reading, least)
+            for (key, default), least in zip(SLICE_DEFAULTS, (1, 0, 1), strict=True)
+        }
+        slices.append(
+            {
+                "time_span": values["TimeSpan"],
+                "weight": values["Weight"],
+                "max_correction": values["MaxCorrection"],
+            }
+        )
+    if sum(s["weight"] for s in slices) <= 0:
+        raise reading.fail(
+            inst.line,
+            f"{where}: the slice weights sum to zero; DIRAC's corrector fails to start "
+            "(it divides each weight by their sum); expected at least one positive Weight",
+        )
+    return {"name": name, "group": group, "max_global_correction": top, "slices": slices}
+
+
+def _positive(
+    section: CfgSection, key: str, default: int, where: str, reading: _Reading, least: int
+) -> int:
+    """An integer corrector option (DIRAC's default for non-integers), at least ``least``."""
+    text = section.text(key)
+    value = cfg_int(text, default)
+    line = section.line_of(key)
+    if text is not None and cfg_int_or_none(text) is None:
+        reading.warn(line, f"{where}/{key} = {text!r} is not an integer; DIRAC reads {default}")
+    if value < least:
+        raise reading.fail(
+            line, f"{where}/{key} = {value}: expected a whole number of at least {least}"
+        )
+    return value

@@ -1,0 +1,226 @@
+"""Issue 12 items 12-15: what DIRAC 9.1's TaskQueueDB holds that ``fs`` refused or merged wrongly.
+
+Every expected number is derived by hand from ``TaskQueueDB.py`` (DIRAC 9.1.22):
+``insertJob`` (``int(jobPriority)``), ``__hackJobPriority`` (clamp to [0.001, 10], bottom
+1e-5, top 1e6), ``__findSmallestTaskQueue`` (``Owner = %s`` under MariaDB's case-insensitive
+collation; the RAM row matched exactly, 0/0 meaning no row), ``recalculateTQSharesForEntity``
+(``GROUP BY Owner``, the share split evenly), ``calculate_priority`` (``max(share/T·a,
+0.001)``, then the sum over queues equal once ``Sites``, ``BannedSites``, ``MinRAM`` and
+``MaxRAM`` are dropped, compared as Python strings) and ``Priority=%.4f`` into a FLOAT.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fairshare_cli.core.float32 import float32
+
+NOW = "2026-11-21T12:00:00Z"
+CONFIG = """
+[dirac.groups.user]
+job_share = 1000
+[dirac.groups.prod]
+job_share = 1000
+job_sharing = true
+"""
+
+
+def job(
+    n: int, owner: str = "alice", group: str = "user", prio: float = 1, **req: Any
+) -> dict[str, Any]:
+    obj: dict[str, Any] = {
+        "id": f"{n}.0",
+        "owner": owner,
+        "dirac_group": group,
+        "user_priority": prio,
+    }
+    obj["dirac_requirements"] = {"cpu_time": 3600, **req}
+    return obj
+
+
+@pytest.fixture
+def queues(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
+) -> Callable[..., list[dict[str, Any]]]:
+    """Run ``fs taskqueues --json`` over jobs and return the rows."""
+
+    def go(jobs: list[dict[str, Any]], config: str = CONFIG) -> list[dict[str, Any]]:
+        cfg = write_config(config)
+        path = tmp_path / "jobs.json"
+        path.write_text(json.dumps(jobs), encoding="utf-8")
+        args = ["--config", str(cfg), "--state", str(tmp_path / "s.json"), "--now", NOW]
+        result = run("taskqueues", *args, "--jobs-file", str(path), "--json")
+        assert result.exit_code == 0, result.stderr
+        rows: list[dict[str, Any]] = json.loads(result.stdout)
+        return rows
+
+    return go
+
+
+def test_item12_grid_ces_and_ram_are_queue_keys(
+    queues: Callable[..., list[dict[str, Any]]],
+) -> None:
+    """GridCEs and the RAM range split queues; only GridCEs keep them apart in the grouping.
+
+    Five queues of alice (share 1000, every job priority 1 so every average is 1, T = 5):
+    [ce1], [ce2], RAM 2000-4000, RAM 2000-0 and no requirement (which the 0/0 job joins).
+    Each gets 1000/5 = 200; the last three differ only in MinRAM/MaxRAM (priorityIgnoredFields)
+    so each gets their sum 600; the GridCEs queues stay apart at 200.
+    """
+    rows = queues([
+        job(1, grid_ces=["ce1.cern.ch"]),
+        job(2, grid_ces=["ce2.cern.ch"]),
+        job(3, min_ram=2000, max_ram=4000),
+        job(4, min_ram=2000),
+        job(5),
+        job(6, min_ram=0, max_ram=0),
+    ])  # fmt: skip
+    got = [
+        (r["requirements"]["grid_ces"], r["requirements"]["min_ram"],
+         r["requirements"]["max_ram"], r["jobs"], r["priority"])
+        for r in rows
+    ]  # fmt: skip
+    assert got == [
+        (["ce1.cern.ch"], 0, 0, 1, 200.0),
+        (["ce2.cern.ch"], 0, 0, 1, 200.0),
+        ([], 2000, 4000, 1, 600.0),
+        ([], 2000, 0, 1, 600.0),
+        ([], 0, 0, 2, 600.0),
+    ]
+
+
+def test_item12_table_shows_the_new_columns_only_when_used(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
+) -> None:
+    cfg = write_config(CONFIG)
+    path = tmp_path / "jobs.json"
+    args = ["taskqueues", "--config", str(cfg), "--state", str(tmp_path / "s.json"), "--now", NOW,
+            "--jobs-file", str(path)]  # fmt: skip
+    path.write_text(json.dumps([job(1)]), encoding="utf-8")
+    plain = run(*args).stdout.splitlines()[0]
+    assert "GridCEs" not in plain
+    assert "RAM" not in plain
+    path.write_text(json.dumps([job(1, grid_ces="ce1"), job(2, min_ram=1024)]), encoding="utf-8")
+    lines = [line.split() for line in run(*args).stdout.splitlines()]
+    head = lines[0]
+    assert head[head.index("BannedSites") + 1] == "GridCEs"
+    assert head[head.index("Tags") + 1 : head.index("Tags") + 3] == ["MinRAM", "MaxRAM"]
+    assert lines[1][head.index("GridCEs")] == "ce1"
+    assert lines[2][head.index("MinRAM")] == "1024"
+
+
+@pytest.mark.parametrize(
+    ("req", "message"),
+    [
+        pytest.param({"min_ram": 5000, "max_ram": 4000},
+                     "min_ram 5000 is above max_ram 4000; DIRAC refuses the job", id="min-above-max"),
+        pytest.param({"min_ram": -1}, "dirac_requirements.min_ram: expected a whole number of MB "
+                     "(0 or more), got -1", id="negative"),
+        pytest.param({"max_ram": 2.5}, "dirac_requirements.max_ram: expected a whole number of MB",
+                     id="float"),
+        pytest.param({"grid_ces": [3]}, "dirac_requirements.grid_ces: expected names", id="ce"),
+    ],
+)  # fmt: skip
+def test_item12_bad_requirements(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path,
+    req: dict[str, Any], message: str,
+) -> None:  # fmt: skip
+    cfg = write_config(CONFIG)
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps([job(1), job(2, **req)]), encoding="utf-8")
+    result = run("taskqueues", "--config", str(cfg), "--jobs-file", str(path), "--now", NOW)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"fs: error: {path}: job 1 ('2.0'): ")
+    assert message in result.stderr
+
+
+def test_item13_float_user_priorities(queues: Callable[..., list[dict[str, Any]]]) -> None:
+    """``insertJob`` stores ``int(jobPriority)``: 0.5 -> 0 (RealPriority 1e-5), 3.7 -> 3, 9.9 -> 9.
+
+    alice's first queue averages a = (1e-5 + 3 + 9) / 3 (RealPriority read back from a
+    FLOAT), her second holds one priority-10.5 job: int 10, the top, RealPriority 1e6.
+    T = a + 1e6; the first gets max(1000·a/T, 0.001) = 0.0040 (stored to 4 decimals), the
+    second 1000·1e6/T = 999.9960. Taken as is (no truncation) the first would average 4.7
+    and the second would still be 1e6: 0.0047.
+    """
+    rows = queues([
+        job(1, prio=0.5), job(2, prio=3.7), job(3, prio=9.9),
+        job(4, prio=10.5, cpu_time=86400),
+    ])  # fmt: skip
+    a = (float32(1e-5) + 3 + 9) / 3
+    total = a + 1e6
+    assert 1000 * a / total == pytest.approx(0.0040000, abs=5e-8)
+    assert [r["priority"] for r in rows] == [
+        float(f"{1000 * a / total:.4f}"),
+        float(f"{1000 * 1e6 / total:.4f}"),
+    ]
+    assert [r["priority"] for r in rows] == [0.004, 999.996]
+
+
+def test_item14_non_positive_shares_floor_every_queue(
+    queues: Callable[..., list[dict[str, Any]]],
+) -> None:
+    """JobShare -5 (user) and 0 (prod, JobSharing), read as is by ``getGroupShares``.
+
+    user: -5 split over alice and bob (-2.5 each): max(-2.5/T·a, 0.001) = 0.001 per queue.
+    prod: 0: both queues 0.001, then summed because they differ only in their sites: 0.002.
+    """
+    config = CONFIG.replace("job_share = 1000\n[dirac.groups.prod]\njob_share = 1000",
+                            "job_share = -5\n[dirac.groups.prod]\njob_share = 0")  # fmt: skip
+    rows = queues(
+        [job(1), job(2, owner="bob"), job(3, owner="p", group="prod", sites=["A"]),
+         job(4, owner="p", group="prod", sites=["B"])],
+        config,
+    )  # fmt: skip
+    assert [r["priority"] for r in rows] == [0.001, 0.001, 0.002, 0.002]
+
+
+def test_item15_owner_case_and_negative_priorities(
+    queues: Callable[..., list[dict[str, Any]]],
+) -> None:
+    """Owners compared without case in MariaDB, with case in ``calculate_priority``'s hash.
+
+    'Alice' makes queue 1 (cpu 3600, site S1); 'alice' with the same requirements joins it;
+    'alice' at site S2 makes queue 2; 'ALICE' at 86400 s makes queue 3; bob has queue 4.
+    ``GROUP BY Owner`` sees two owners: 500 each. alice's three queues average 1 (T = 3):
+    1000/6 each; queues 1 and 2 differ only in sites, but their Owner texts differ ('Alice'
+    and 'alice'), so Python's grouping keeps them apart: no sum. Bob: one queue, 500.
+    A negative priority (bob's -3, int -3) clamps like 0: RealPriority 1e-5, and with bob's
+    other job (priority 1) his one queue averages (1 + 1e-5)/2; alone, it still gets 500.
+    """
+    rows = queues([
+        job(1, owner="Alice", sites=["S1"]),
+        job(2, owner="alice", sites=["S1"]),
+        job(3, owner="alice", sites=["S2"]),
+        job(4, owner="ALICE", cpu_time=86400),
+        job(5, owner="bob", prio=-3),
+        job(6, owner="bob"),
+    ])  # fmt: skip
+    third = float(f"{1000 / 6:.4f}")
+    assert [(r["owner"], r["jobs"], r["priority"]) for r in rows] == [
+        ("Alice", 2, pytest.approx(third, rel=1e-7)),
+        ("alice", 1, pytest.approx(third, rel=1e-7)),
+        ("ALICE", 1, pytest.approx(third, rel=1e-7)),
+        ("bob", 2, 500.0),
+    ]
+
+
+def test_item15_negative_priority_against_another_queue(
+    queues: Callable[..., list[dict[str, Any]]],
+) -> None:
+    """alice: queue A holds one priority -3 job (RealPriority 1e-5), queue B one priority 1.
+
+    T = 1e-5 + 1: A = max(1000·1e-5/T, 0.001) = 0.0100 (4 decimals), B = 1000/T = 999.9900.
+    """
+    rows = queues([job(1, prio=-3), job(2, cpu_time=86400)])
+    low = float32(1e-5)
+    assert [r["priority"] for r in rows] == [
+        float(f"{1000 * low / (1 + low):.4f}"),
+        float(f"{1000 / (1 + low):.4f}"),
+    ]
+    assert [r["priority"] for r in rows] == [0.01, 999.99]
