@@ -133,7 +133,26 @@ def check_jobs_against_config(
     if not pairs:
         return
     check_jobs([j for _, j in pairs], config, source)
+    for _, job in pairs:  # what sprio and sshare refuse (fs submit also checks associations)
+        _check_slurm_names(job, config, source)
     dirac = [o for o, j in pairs if j.dirac_group is not None]
     if dirac:
         dedup = list({id(o): o for o in dirac}.values())
         task_queues_from_objects(dedup, source, config.dirac.groups, config.dirac.cpu_segments)
+
+
+def _check_slurm_names(job: Job, config: Config, source: str) -> None:
+    """A job's account, partitions and QOS must be configured (when any are).
+
+    Raises:
+        InputError: naming ``source`` and the job.
+    """
+    from fairshare_cli.errors import InputError
+
+    if job.account is not None and config.accounts and job.account not in config.accounts:
+        raise InputError(f'{source}: job {job.id}: unknown account "{job.account}"')
+    for name in job.partitions:
+        if config.partitions and name not in config.partitions:
+            raise InputError(f'{source}: job {job.id}: unknown partition "{name}"')
+    if job.qos is not None and config.qos and job.qos not in config.qos:
+        raise InputError(f'{source}: job {job.id}: unknown QOS "{job.qos}"')

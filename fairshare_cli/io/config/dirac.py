@@ -19,6 +19,14 @@ from fairshare_cli.core.limits import INT64_MAX
 from fairshare_cli.io.config.reader import Reader, choice, int_list
 
 
+def _job_share(g: Reader, name: str) -> tuple[int, str | None]:
+    """``job_share`` as DIRAC reads it, within 64 bits (the task queues pack it as float32)."""
+    share, note = read_job_share(g.table.get("job_share", DEFAULT_GROUP_SHARE))
+    if abs(share) > INT64_MAX:
+        g.fail(f"dirac.groups.{name}.job_share: expected a whole number that fits in 64 bits")
+    return share, note
+
+
 def read_dirac(top: Reader, file: str) -> DiracConfig:
     """``[dirac]``: groups, share correction and the code-versus-docs switches.
 
@@ -43,9 +51,7 @@ def read_dirac(top: Reader, file: str) -> DiracConfig:
         g = Reader(
             body, f"dirac.groups.{name}", file, ("job_share", "job_sharing", "allow_background_tqs")
         )
-        share, note = read_job_share(g.table.get("job_share", DEFAULT_GROUP_SHARE))
-        if abs(share) > INT64_MAX:  # packed as a float32 by the task queues
-            g.fail(f"dirac.groups.{name}.job_share: expected a whole number that fits in 64 bits")
+        share, note = _job_share(g, name)
         if note:
             notes.append(f"{file}: dirac.groups.{name}.job_share = {note}")
         groups[name] = DiracGroupSpec(
