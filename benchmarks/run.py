@@ -131,6 +131,16 @@ def make_import(folder: Path, n: int) -> list[str]:
     return ["import", "history", str(hist), "--rebuild", *_common(folder), "--now", NOW]
 
 
+def make_account_chain(folder: Path, n: int) -> list[str]:
+    """A chain of ``n`` accounts, each the parent of the next (issue 10: once superlinear)."""
+    config = folder / "chain.toml"
+    if not config.exists():
+        parts = ["[accounts.a0]\nshares = 1\nusers = { alice = 1 }\n"]
+        parts += [f'[accounts.a{i}]\nparent = "a{i - 1}"\nshares = 1\n' for i in range(1, n)]
+        config.write_text("".join(parts), encoding="utf-8")
+    return ["config", "check", "--config", str(config)]
+
+
 def make_help(folder: Path, n: int) -> list[str]:
     return ["--help"]
 
@@ -157,6 +167,7 @@ ROWS = (
     ),
     Row("taskqueues", "fs taskqueues", 1_000_000, "jobs", make_taskqueues),
     Row("import", "fs import history (3 models)", 1_000_000, "records", make_import),
+    Row("chain", "fs config check (account chain)", 10_000, "accounts", make_account_chain),
     Row("help", "fs --help", 1, "", make_help),
 )
 
@@ -201,7 +212,7 @@ def _fs(args: list[str]) -> tuple[float, float, float]:
 
 
 def _views(args: list[str]) -> bool:
-    return bool(args) and args[0] != "--help" and "--now" not in args
+    return bool(args) and args[0] not in ("--help", "config") and "--now" not in args
 
 
 def measure(row: Row, scale: float, repeat: int, scratch: Path) -> tuple[int, float, float, float]:

@@ -41,12 +41,11 @@ def check(opts: GlobalOptions) -> None:
     Exit 0 when valid; exit 2 with one line naming the key when not. --output json
     prints the values nested; ndjson and csv one key (dotted) and value per row.
     """
-    from fairshare_cli.io.config import check_expressions, load_config, read_toml
+    from fairshare_cli.io.config import load_config, read_toml  # expressions checked there
     from fairshare_cli.render.formats import emit_rows
 
     path = resolve_config_path(opts.config_path)
     config = load_config(path)
-    check_expressions(config)
     if "defaults" not in (read_toml(path).get("pool") or {}):
         click.echo(
             f'fs: warning: {path} sets no [pool] defaults; using "legacy" (HTCondor 7.x, '
@@ -56,7 +55,7 @@ def check(opts: GlobalOptions) -> None:
     for note in config.dirac.notes:
         click.echo(f"fs: warning: {note}", err=True)
     _warn_slot_weights(config)
-    data = _plain(dataclasses.asdict(config))
+    data = _plain(config)
     data["dirac"].pop("notes")
     fmt = opts.output
     if fmt == "json":
@@ -66,10 +65,9 @@ def check(opts: GlobalOptions) -> None:
         rows = [{"key": k, "value": v} for k, v in _flatten(data)]
         emit_rows(rows, ("key", "value"), fmt)
         return
-    click.echo(f'# profile "{config.pool.defaults}"')
-    click.echo(f"# {path}: valid; effective values")
-    for key, value in _flatten(data):
-        click.echo(f"{key} = {_toml(value)}")
+    lines = [f'# profile "{config.pool.defaults}"', f"# {path}: valid; effective values"]
+    lines += [f"{key} = {_toml(value)}" for key, value in _flatten(data)]
+    click.echo("\n".join(lines))  # one write: 60,000 lines for a 10,000-account tree
 
 
 def _warn_slot_weights(config: Config) -> None:
@@ -90,6 +88,10 @@ def _warn_slot_weights(config: Config) -> None:
 
 
 def _plain(value: Any) -> Any:
+    """Dataclasses as dicts, tuples as lists (``dataclasses.asdict`` without its deep
+    copies: linear and several times faster on a 10,000-account config)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

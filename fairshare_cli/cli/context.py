@@ -92,8 +92,12 @@ class Env:
         Raises:
             StateError: the section is malformed.
         """
+        from fairshare_cli.core.operations.validate import check_known_keys
+
         with self.section_errors():
-            return decoder(self.state.section(name))
+            raw = self.state.section(name)
+            check_known_keys(name, raw)
+            return decoder(raw)
 
     @contextlib.contextmanager
     def section_errors(self) -> Iterator[None]:
@@ -198,9 +202,11 @@ def load_env(opts: GlobalOptions) -> Env:
     refuse_going_back(state, when, spath)
     if opts.rederive and overrides:
         state = _rederive_factors(state, load_config(cpath), spath)
+    env = Env(config=config, state=state, now=when, state_path=spath)
+    _check_loaded(env)  # a section this fs would drop is refused by views too
     if opts.replay is not None:
-        state = opts.replay(config, state, when, spath)
-    return Env(config=config, state=state, now=when, state_path=spath)
+        env.state = opts.replay(config, state, when, spath)
+    return env
 
 
 def _rederive_factors(state: State, current: Config, path: Path) -> State:
@@ -240,10 +246,44 @@ def mutate_state(
         if not queue_only:
             refuse_going_back(env.state, when, spath)
         before = env.state
+        _check_loaded(env)
         with env.section_errors():
             yield env
-        if not dry_run and env.state is not before:
-            save_state(spath, env.state)
+        if env.state is not before:
+            _check_written(before, env, spath)
+            if not dry_run:
+                save_state(spath, env.state)
+
+
+def _check_loaded(env: Env) -> None:
+    """Refuse a section with keys this fs would drop when it writes the state back.
+
+    Raises:
+        StateError: naming the state file, the section and the key.
+    """
+    from fairshare_cli.core.operations.validate import check_known_keys
+
+    for name, raw in env.state.sections.items():
+        try:
+            check_known_keys(name, raw)
+        except SectionError as exc:
+            raise StateError(f"state file {env.state_path}: {exc}") from None
+
+
+def _check_written(before: State, env: Env, spath: Path) -> None:
+    """What is about to be written must be what every view can read (exit 2 if not).
+
+    Raises:
+        StateError: a section a view would refuse; InputError: a job a view would refuse.
+    """
+    from fairshare_cli.core.operations.validate import check_state
+
+    try:
+        check_state(before, env.state, env.config, f"state file {spath}")
+    except SectionError as exc:
+        raise StateError(
+            f"refusing to write state file {spath}: {exc}; nothing was written"
+        ) from None
 
 
 def refuse_going_back(state: State, now: float, path: Path) -> None:

@@ -20,6 +20,7 @@ from fairshare_cli.cli.names import create_option, new_record_note
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.jobs import parse_time
+from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError
 
 Change = Callable[[acct.AccountantState, Env, str, Any], acct.AccountantState]
@@ -34,6 +35,7 @@ def record_name(env: Env, name: str) -> str:
     """
     if not name.strip() or name.strip().startswith("@"):
         raise InputError(f"NAME '{name}': expected user@domain, a user or a group name")
+    check_name(name, "NAME", submitter=True)
     if name == acct.ROOT_GROUP or name in env.config.groups:
         return name
     lowered = {g.lower(): g for g in env.config.groups}

@@ -12,6 +12,7 @@ from fairshare_cli.cli.context import Env, mutate_state, refuse_going_back
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, UINT32_MAX
+from fairshare_cli.core.operations.validate import check_jobs_against_config
 from fairshare_cli.errors import InputError
 
 
@@ -107,6 +108,9 @@ def submit(
             where=str(env.state_path),
             job_id=job_id,
         )
+        check_jobs_against_config(
+            zip(_each_job(objs), new, strict=True), env.config, jobs_file or "fs submit"
+        )
         if any(job.status == "running" for job in new):  # running jobs are charged from now
             refuse_going_back(env.state, env.now, env.state_path)
         env.state = add_jobs(env.config, env.state, queue, new, env.now)
@@ -172,6 +176,11 @@ def _job_object(
     if count > 1:
         obj["count"] = count
     return obj
+
+
+def _each_job(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The object of each parsed job (``count`` identical jobs share theirs)."""
+    return [o for o in objs for _ in range(o.get("count", 1))]
 
 
 def _read_objects(path: Path) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ from fairshare_cli.core.limits import INT64_MIN as INT64_MIN
 from fairshare_cli.core.limits import MAX_JOB_COUNT as MAX_JOB_COUNT
 from fairshare_cli.core.limits import TIME_MAX as TIME_MAX
 from fairshare_cli.core.limits import TIME_MIN as TIME_MIN
+from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError, did_you_mean
 
 JOB_STATUSES = ("idle", "running", "held", "completed", "removed")
@@ -140,6 +141,16 @@ def _days_from_civil(y: int, m: int, d: int) -> int:
     return era * 146097 + doe - 719468
 
 
+def _real_date(year: int, month: int, day: int) -> bool:
+    """``year-month-day`` is a day of the proleptic Gregorian calendar (no 02-31)."""
+    if not 1 <= month <= 12 or day < 1:
+        return False
+    if month == 2:
+        leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+        return day <= (29 if leap else 28)
+    return day <= (30 if month in (4, 6, 9, 11) else 31)
+
+
 def parse_time(value: Any, where: str) -> float:
     """Epoch seconds from a number or an ISO-8601 string (naive means UTC).
 
@@ -179,12 +190,14 @@ def _parse_time_text(value: str, where: str) -> float:
         if fast is not None:
             return fast
     m = _ISO_UTC.match(text)
-    if (
-        m is not None
-        and 1 <= int(m[2]) <= 12
-        and 1 <= int(m[3]) <= 31
-        and (int(m[4]) < 24 and int(m[5]) < 60 and int(m[6]) < 61)
-    ):
+    if m is not None and not _real_date(int(m[1]), int(m[2]), int(m[3])):
+        raise InputError(
+            f"{where}: expected a real calendar date, got {value!r} "
+            f"({m[1]}-{m[2]} has no day {int(m[3])})"
+            if 1 <= int(m[2]) <= 12
+            else f"{where}: expected a real calendar date, got {value!r} (no month {m[2]})"
+        )
+    if m is not None and (int(m[4]) < 24 and int(m[5]) < 60 and int(m[6]) < 61):
         days = _days_from_civil(int(m[1]), int(m[2]), int(m[3]))
         if len(_DAY_CACHE) < 100_000:
             _DAY_CACHE[f"{m[1]}-{m[2]}-{m[3]}"] = days
@@ -228,8 +241,8 @@ def _duration(value: Any, where: str) -> float:
             return time_str2secs(value)
         except TimeStringError as exc:
             raise InputError(f"{where}: {exc}") from None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-        raise InputError(f"{where}: expected a duration in seconds, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
+        raise InputError(f"{where}: expected a duration of 0 or more seconds, got {value!r}")
     return float(value)
 
 
@@ -256,6 +269,9 @@ def parse_job(obj: Any, where: str) -> list[Job]:
             raise InputError(f"{where}: unknown job field '{key}'{extra}")
         if value is not None:
             kw[key] = parse(value, f"{where}.{key}")
+            low = _LOWEST.get(key)
+            if low is not None and kw[key] < low:
+                raise InputError(f"{where}.{key}: expected {low} or more, got {value!r}")
     status = kw.get("status", "idle")
     if status not in JOB_STATUSES:
         raise InputError(
@@ -317,7 +333,22 @@ def _text(value: Any, w: str) -> str:
 def _job_id(value: Any, w: str) -> str:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         value = str(value)
-    return _text(value, w)
+    return check_name(_text(value, w), w)
+
+
+def _name(value: Any, w: str) -> str:
+    return check_name(_text(value, w), w, submitter=True)
+
+
+def _partitions(value: Any, w: str) -> str:
+    text = _text(value, w)
+    for name in text.split(","):
+        check_name(name, w)
+    return text
+
+
+#: The least value of whole-number fields that are amounts (``--cpus -8`` is refused too).
+_LOWEST = {"request_cpus": 0, "request_memory": 0, "num_nodes": 1}
 
 
 #: How each job field is read from JSON (every field of :class:`Job` has one).
@@ -330,7 +361,9 @@ _PARSERS: dict[str, Callable[[Any, str], Any]] = {
     "user_priority": _finite,
     "dirac_requirements": _object,
     "attributes": _object,
-    **dict.fromkeys(_STR_FIELDS - {"id"}, _text),
+    **dict.fromkeys(("requirements", "rank", "status", "concurrency_limits"), _text),
+    **dict.fromkeys(("owner", "accounting_group", "account", "qos", "dirac_group", "slot"), _name),
+    "partition": _partitions,
     "id": _job_id,
 }
 
@@ -349,16 +382,24 @@ def parse_jobs(objs: Iterable[Any], source: str) -> list[Job]:
     """Jobs from a list of job objects; ``source`` names the file in errors.
 
     Raises:
-        InputError: not a list, a malformed job or a duplicate id.
+        InputError: not a list, a malformed job, a duplicate id or two running jobs on
+            one slot.
     """
     require_job_list(objs, source)
     jobs: list[Job] = []
     seen: set[str] = set()
+    slots: set[str] = set()
     for i, obj in enumerate(objs):
         for job in parse_job(obj, f"{source}: job {i}"):
             if job.id in seen:
                 raise InputError(f"{source}: job {i}: duplicate job id '{job.id}'")
             seen.add(job.id)
+            if job.status == "running" and job.slot is not None:
+                if job.slot in slots:
+                    raise InputError(
+                        f"{source}: job {i}: slot '{job.slot}' already runs another job"
+                    )
+                slots.add(job.slot)
             jobs.append(job)
     return jobs
 

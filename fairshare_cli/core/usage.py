@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, Protocol
 
 from fairshare_cli.core.jobs import parse_time
+from fairshare_cli.core.limits import INT64_MAX
+from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError, did_you_mean
 
 
@@ -100,7 +102,7 @@ def parse_record(obj: Mapping[str, Any], where: str) -> UsageRecord:
     cpus = 1 if cpus in _ABSENT else _count(cpus, f"{where}: cpus")
     nice = get("nice_user")
     return UsageRecord(
-        owner if type(owner) is str else _str(owner, f"{where}: owner"),
+        _named(owner if type(owner) is str else _str(owner, f"{where}: owner"), where, "owner"),
         t0,
         t1,
         _text(get("accounting_group"), where, "accounting_group"),
@@ -117,18 +119,33 @@ def parse_record(obj: Mapping[str, Any], where: str) -> UsageRecord:
 def _text(value: Any, where: str, key: str) -> str | None:
     if value in _ABSENT:
         return None
-    return value if type(value) is str else _str(value, f"{where}: {key}")
+    text = value if type(value) is str else _str(value, f"{where}: {key}")
+    return _named(text, where, key)
+
+
+_GOOD_NAMES: set[str] = set()
+
+
+def _named(text: str, where: str, key: str) -> str:
+    """``text`` if it is a name (``core.names``); names seen before are not checked again."""
+    if text not in _GOOD_NAMES:
+        check_name(text, f"{where}: {key}", submitter=True)
+        if len(_GOOD_NAMES) < 100_000:
+            _GOOD_NAMES.add(text)
+    return text
 
 
 def _count(value: Any, where: str) -> int:
-    if type(value) is int and value >= 0:
+    if type(value) is int and 0 <= value <= INT64_MAX:
         return value
     try:
         f = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise InputError(f"{where}: expected a whole number, got {value!r}") from None
     if isinstance(value, bool) or not math.isfinite(f) or f < 0 or not f.is_integer():
         raise InputError(f"{where}: expected a whole number of 0 or more, got {value!r}")
+    if f > INT64_MAX:
+        raise InputError(f"{where}: expected a whole number that fits in 64 bits, got {value!r}")
     return int(f)
 
 

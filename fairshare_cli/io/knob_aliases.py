@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 #: Per table (``*`` for a name the admin chooses): the real knob name -> the config key.
@@ -87,7 +87,7 @@ def _shown(pattern: str, key: str) -> str:
 
 
 def apply_aliases(
-    table: Mapping[str, Any], where: str, allowed: tuple[str, ...], fail: Callable[[str], None]
+    table: Mapping[str, Any], where: str, allowed: Collection[str], fail: Callable[[str], None]
 ) -> Mapping[str, Any]:
     """``table`` with this table's knob names renamed to config keys.
 

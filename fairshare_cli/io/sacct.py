@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import IO
 
 from fairshare_cli.core.jobs import parse_time
-from fairshare_cli.core.usage import UsageRecord
+from fairshare_cli.core.usage import UsageRecord, parse_record
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import column_spans
 from fairshare_cli.io.inputs import read_text
@@ -116,18 +116,20 @@ def _record(row: _Row, cpu_field: str, where: str, now: float) -> UsageRecord | 
         raise InputError(
             f"{where}: {cpu_field}: expected a whole number, got {cpus_text!r}"
         ) from None
-    if cpus <= 0:
+    if cpus < 0:
+        raise InputError(f"{where}: {cpu_field}: expected 0 or more CPUs, got {cpus_text!r}")
+    if cpus == 0:  # never allocated (a job cancelled while pending)
         return None
     user = get("user")
     if not user:
         raise InputError(f"{where}: User is empty")
-    return UsageRecord(
-        owner=user,
-        start=start,
-        end=end,
-        account=get("account") or None,
-        partition=get("partition") or None,
-        qos=get("qos") or None,
-        slots=1,
-        cpus=cpus,
-    )
+    obj = {
+        "owner": user,
+        "start": start,
+        "end": end,
+        "account": get("account"),
+        "partition": get("partition"),
+        "qos": get("qos"),
+        "cpus": cpus,
+    }
+    return parse_record(obj, where)  # the one door of every usage record

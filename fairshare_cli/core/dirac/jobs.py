@@ -27,6 +27,7 @@ from fairshare_cli.core.dirac.taskqueues import (
 )
 from fairshare_cli.core.jobs import JOB_STATUSES, Job, parse_jobs
 from fairshare_cli.core.limits import MAX_JOB_COUNT
+from fairshare_cli.core.names import name_problem
 from fairshare_cli.errors import InputError, did_you_mean
 
 DEFAULT_CPU_TIME = 86400
@@ -131,7 +132,7 @@ def definer(
     def define(key: Hashable) -> TaskQueueDefinition:
         fields: tuple[Any, ...] = key  # type: ignore[assignment]
         owner, group, _, names, *values = fields
-        if not isinstance(owner, str) or not owner:
+        if not isinstance(owner, str) or name_problem(owner, submitter=True) is not None:
             raise ValueError(f"owner: expected a user name, got {owner!r}")
         if not isinstance(group, str):
             raise ValueError(f"dirac_group: expected a string, got {group!r}")

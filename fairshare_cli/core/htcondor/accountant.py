@@ -20,6 +20,7 @@ from typing import Any
 
 from fairshare_cli.core.config import Config, GroupSpec
 from fairshare_cli.core.htcondor.groups import ROOT, deepest_group, group_path
+from fairshare_cli.core.htcondor.record_checks import check_record
 from fairshare_cli.core.state import SectionError
 
 MIN_PRIORITY = 0.5
@@ -465,8 +466,7 @@ def accountant_from_json(raw: Any) -> AccountantState:
         raise SectionError("accountant: expected an object with 'records'")
     records: dict[str, CustomerRecord] = {}
     for name, body in raw.get("records", {}).items():
-        if not isinstance(body, Mapping):
-            raise SectionError(f"accountant.records.{name}: expected an object")
+        check_record(name, body, _FIELDS)  # known fields, in range: the one door
         kw: dict[str, Any] = {}
         for f in _FIELDS:
             if f not in body:

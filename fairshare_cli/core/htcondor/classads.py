@@ -217,6 +217,8 @@ class Evaluator:
             return found
         from classad2 import ExprTree
 
+        check_expression_size(text, where, error)
+
         rewritten, my_refs, target_refs = rewrite_scopes(text, my_names)
         try:
             tree = ExprTree(rewritten)
@@ -333,6 +335,33 @@ def evaluate_alone(text: str, values: Mapping[str, object], where: str) -> objec
     empty = Ad({}, {}, evaluator, where)
     compiled = evaluator.compile(text, ad.names, where)
     return evaluator.evaluate(compiled, ad, empty)
+
+
+#: The most operators and brackets an expression may hold. classad2 evaluates an expression
+#: recursively and gives up past about 400 nested operators (165 nested brackets); 150 of
+#: either keeps every accepted expression evaluable, and is far above what real pools write.
+MAX_EXPRESSION_OPERATORS = 150
+#: The longest expression text accepted.
+MAX_EXPRESSION_LENGTH = 20_000
+
+
+def check_expression_size(text: str, where: str, error: type[FairshareError] = InputError) -> None:
+    """Refuse an expression too long or too deeply built for the evaluator (one line).
+
+    Raises:
+        FairshareError: (of class ``error``) naming ``where`` and the limit.
+    """
+    if len(text) > MAX_EXPRESSION_LENGTH:
+        raise error(
+            f"{where}: expression of {len(text):,} characters; at most "
+            f"{MAX_EXPRESSION_LENGTH:,} are allowed"
+        )
+    ops = sum(1 for m in _TOKEN.finditer(text) if m.lastgroup == "other" and m[0] not in ")]},")
+    if ops > MAX_EXPRESSION_OPERATORS:
+        raise error(
+            f"{where}: expression with {ops:,} operators and brackets; at most "
+            f"{MAX_EXPRESSION_OPERATORS} are allowed"
+        )
 
 
 def check_expression(text: str, where: str, error: type[FairshareError] = InputError) -> None:

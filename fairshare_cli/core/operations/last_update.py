@@ -10,12 +10,14 @@ import math
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from fairshare_cli.core.limits import TIME_MAX, TIME_MIN
 from fairshare_cli.core.state import State
 
 
 def _number(value: Any) -> float | None:
+    """A time within the years 1 to 9999, else None (its section's decoder refuses it)."""
     ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-    return float(value) if ok and math.isfinite(value) else None
+    return float(value) if ok and math.isfinite(value) and TIME_MIN <= value <= TIME_MAX else None
 
 
 def _times(state: State) -> Iterator[float | None]:

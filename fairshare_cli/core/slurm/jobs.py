@@ -9,6 +9,7 @@ error messages are exactly those of ``parse_jobs``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -22,6 +23,7 @@ from fairshare_cli.core.jobs import (
     split_partitions,
 )
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, TIME_MAX, TIME_MIN
+from fairshare_cli.core.names import name_problem
 from fairshare_cli.errors import InputError
 
 _FAST = frozenset(
@@ -120,11 +122,11 @@ class SlurmJob:
         return cluster_proc(self.id)
 
 
-def _int(value: Any, default: int) -> int | None:
-    """``default`` for None, the value for an int, None (not fast) otherwise."""
+def _int(value: Any, default: int, least: int = INT64_MIN) -> int | None:
+    """``default`` for None, the value for an int from ``least``, None (not fast) otherwise."""
     if value is None:
         return default
-    return value if type(value) is int and INT64_MIN <= value <= INT64_MAX else None
+    return value if type(value) is int and least <= value <= INT64_MAX else None
 
 
 def _fast(obj: Any) -> SlurmJob | None:
@@ -145,14 +147,16 @@ def _fast(obj: Any) -> SlurmJob | None:
         or (qos is not None and type(qos) is not str)
     ):
         return None
+    if not _good_names(job_id, owner, account, partition, qos):
+        return None
     status = get("status")
     if status is None:
         status = "idle"
     elif type(status) is not str or status not in _STATUSES:
         return None
-    nodes = _int(get("num_nodes"), 1)
-    cpus = _int(get("request_cpus"), 1)
-    memory = _int(get("request_memory"), 0)
+    nodes = _int(get("num_nodes"), 1, least=1)
+    cpus = _int(get("request_cpus"), 1, least=0)
+    memory = _int(get("request_memory"), 0, least=0)
     site = _int(get("site_factor"), 0)
     nice = _int(get("nice"), 0)
     if nodes is None or cpus is None or memory is None or site is None or nice is None:
@@ -166,7 +170,7 @@ def _fast(obj: Any) -> SlurmJob | None:
         return None
     limit = get("time_limit")
     if limit is not None:
-        if type(limit) not in (int, float) or limit < 0:
+        if type(limit) not in (int, float) or not 0 <= limit < math.inf:
             return None
         limit = float(limit)
     return SlurmJob(
@@ -190,6 +194,19 @@ def _fast(obj: Any) -> SlurmJob | None:
 
 
 _BAD = object()
+_GOOD_NAMES: set[str] = set()
+
+
+def _good_names(*names: str | None) -> bool:
+    """Each name passes the one name rule (remembered, so each is checked once)."""
+    for name in names:
+        if name is None or name in _GOOD_NAMES:
+            continue
+        if any(name_problem(part, submitter=True) is not None for part in name.split(",")):
+            return False
+        if len(_GOOD_NAMES) < 100_000:
+            _GOOD_NAMES.add(name)
+    return True
 
 
 def _time(when: Any) -> Any:
@@ -218,13 +235,21 @@ def slurm_jobs(objs: Iterable[Any], source: str) -> list[SlurmJob]:
     require_job_list(objs, source)
     out: list[SlurmJob] = []
     seen: set[str] = set()
+    slots: set[str] = set()
     for i, obj in enumerate(objs):
         view = _fast(obj)
-        views = (
-            [view]
-            if view is not None
-            else [SlurmJob.of(job) for job in parse_job(obj, f"{source}: job {i}")]
-        )
+        if view is not None:
+            views = [view]
+        else:
+            full = parse_job(obj, f"{source}: job {i}")
+            for parsed in full:
+                if parsed.status == "running" and parsed.slot is not None:
+                    if parsed.slot in slots:
+                        raise InputError(
+                            f"{source}: job {i}: slot '{parsed.slot}' already runs another job"
+                        )
+                    slots.add(parsed.slot)
+            views = [SlurmJob.of(parsed) for parsed in full]
         for job in views:
             if job.id in seen:
                 raise InputError(f"{source}: job {i}: duplicate job id '{job.id}'")

@@ -116,6 +116,14 @@ def _number(value: Any, key: str) -> float:
     return float(value)
 
 
+def _amount(value: Any, key: str) -> float:
+    """A usage or a rate: a stored number that is never negative (Slurm's usage_raw)."""
+    number = _number(value, key)
+    if number < 0:
+        raise SectionError(f"slurm.{key}: expected 0 or more, got {value!r}")
+    return number
+
+
 def _optional_number(value: Any, key: str) -> float | None:
     return None if value is None else _number(value, key)
 
@@ -129,7 +137,7 @@ def _usage_table(table: Any) -> dict[UsageKey, float]:
         if not isinstance(users, Mapping):
             raise SectionError(f"slurm.usage.{account}: expected an object of users")
         for user, value in users.items():
-            usage[(str(account), str(user))] = _number(value, f"usage.{account}.{user}")
+            usage[(str(account), str(user))] = _amount(value, f"usage.{account}.{user}")
     return usage
 
 
@@ -147,7 +155,7 @@ def _running_charges(items: Any) -> tuple[RunningCharge, ...]:
             RunningCharge(
                 str(item["account"]),
                 str(item["user"]),
-                _number(item["rate"], f"running[{i}].rate"),
+                _amount(item["rate"], f"running[{i}].rate"),
                 _number(item["start"], f"running[{i}].start"),
                 _optional_number(item.get("end"), f"running[{i}].end"),
                 None if item.get("job") is None else str(item["job"]),

@@ -145,7 +145,7 @@ def build_config(raw: Mapping[str, Any], file: str) -> Config:
     top = Reader(raw, "", file, TOP_KEYS)
     pool = read_pool(top, file)
     prof = PROFILE_DEFAULTS[pool.defaults]
-    return Config(
+    config = Config(
         path=file,
         pool=pool,
         accountant=read_accountant(top, file, prof),
@@ -158,13 +158,16 @@ def build_config(raw: Mapping[str, Any], file: str) -> Config:
         accounts=read_accounts(top, file),
         dirac=read_dirac(top, file),
     )
+    check_expressions(config)  # at the door: every command that loads a config
+    return config
 
 
 def check_expressions(config: Config) -> None:
     """Parse every ClassAd expression of the config (negotiator knobs, machine start/rank).
 
-    Loading a config does not parse them (most commands never evaluate one); ``fs config
-    check`` and the HTCondor views call this so that a typo names the file and key.
+    :func:`build_config` calls this, so every command that loads a config (an import
+    too, which never evaluates one) refuses a typo or an oversized expression, naming the
+    file and key.
 
     Raises:
         ConfigError: naming the file and key of the first expression that does not parse.

@@ -15,7 +15,16 @@ from fairshare_cli.core.config import (
 )
 from fairshare_cli.core.dirac.registry import read_job_share
 from fairshare_cli.core.dirac.taskqueues import DEFAULT_GROUP_SHARE, valid_cpu_segments
+from fairshare_cli.core.limits import INT64_MAX
 from fairshare_cli.io.config.reader import Reader, choice, int_list
+
+
+def _job_share(g: Reader, name: str) -> tuple[int, str | None]:
+    """``job_share`` as DIRAC reads it, within 64 bits (the task queues pack it as float32)."""
+    share, note = read_job_share(g.table.get("job_share", DEFAULT_GROUP_SHARE))
+    if abs(share) > INT64_MAX:
+        g.fail(f"dirac.groups.{name}.job_share: expected a whole number that fits in 64 bits")
+    return share, note
 
 
 def read_dirac(top: Reader, file: str) -> DiracConfig:
@@ -34,14 +43,15 @@ def read_dirac(top: Reader, file: str) -> DiracConfig:
         ("groups", "correction", "job_priority_weighting", "cpu_segments"),
     )
     groups_raw = r.table.get("groups", {})
-    names = tuple(groups_raw) if isinstance(groups_raw, Mapping) else ()
+    names = frozenset(groups_raw) if isinstance(groups_raw, Mapping) else frozenset()
     g0 = Reader(groups_raw, "dirac.groups", file, names)
+    g0.check_names(g0.table)
     groups: dict[str, DiracGroupSpec] = {}
     for name, body in g0.table.items():
         g = Reader(
             body, f"dirac.groups.{name}", file, ("job_share", "job_sharing", "allow_background_tqs")
         )
-        share, note = read_job_share(g.table.get("job_share", DEFAULT_GROUP_SHARE))
+        share, note = _job_share(g, name)
         if note:
             notes.append(f"{file}: dirac.groups.{name}.job_share = {note}")
         groups[name] = DiracGroupSpec(

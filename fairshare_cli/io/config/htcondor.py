@@ -177,6 +177,8 @@ def read_machines(top: Reader, file: str) -> tuple[MachineSpec, ...]:
                 r.fail(f"{at}: expected a finite number, got {v}")
             if isinstance(v, int) and not isinstance(v, bool) and not INT64_MIN <= v <= INT64_MAX:
                 r.fail(f"{at}: expected a whole number that fits in 64 bits, got {v}")
+            if k.lower() in RESOURCE_ATTRIBUTES and type(v) in (int, float) and v < 0:
+                r.fail(f"{at}: expected a number of 0 or more (a slot resource), got {v!r}")
         hosts, count = _hosts_and_count(r, i, seen_hosts)
         slots = r.int_("slots", 1, lo=1, hi=MAX_POOL_SLOTS)
         total += count * slots
@@ -213,9 +215,16 @@ def _hosts_and_count(r: Reader, i: int, seen: set[str]) -> tuple[tuple[str, ...]
     return hosts, int(count)
 
 
+#: Machine attributes that are amounts of a resource: never negative (lower case).
+RESOURCE_ATTRIBUTES = frozenset(
+    ("cpus", "memory", "disk", "gpus", "swap", "totalcpus", "totalmemory", "totaldisk")
+)
+
+
 def read_groups(top: Reader, file: str) -> dict[str, GroupSpec]:
     table = top.table.get("groups", {})
-    r0 = Reader(table, "groups", file, tuple(table) if isinstance(table, Mapping) else ())
+    r0 = Reader(table, "groups", file, frozenset(table) if isinstance(table, Mapping) else ())
+    r0.check_names(r0.table)
     out: dict[str, GroupSpec] = {}
     lowered: dict[str, str] = {}
     for name, body in r0.table.items():

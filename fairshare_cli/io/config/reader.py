@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from fairshare_cli.core.limits import UINT32_MAX
+from fairshare_cli.core.names import name_problem
 from fairshare_cli.core.timestr import TimeStringError, time_str2mins, time_str2secs
 from fairshare_cli.errors import ConfigError, did_you_mean
 from fairshare_cli.io.knob_aliases import apply_aliases, knob_hint
@@ -18,18 +19,32 @@ Table = Mapping[str, Any]
 class Reader:
     """Checks one TOML table: known keys only, typed values, a clear error otherwise."""
 
-    def __init__(self, table: Any, where: str, file: str, allowed: tuple[str, ...]) -> None:
+    def __init__(
+        self, table: Any, where: str, file: str, allowed: tuple[str, ...] | frozenset[str]
+    ) -> None:
         self.file = file
         self.where = where
         if not isinstance(table, Mapping):
             self.fail(f"{where}: expected a table, got {kind(table)}")
         self.table: Table = apply_aliases(table, where, allowed, self.fail)  # knob names
+        names = allowed if isinstance(allowed, tuple) else tuple(sorted(allowed))
+        # ``in`` on 10,000 account names: a set, not a scan of the tuple (quadratic).
+        members = allowed if isinstance(allowed, frozenset) else frozenset(allowed)
         for key in self.table:
-            if key not in allowed:
-                extra = did_you_mean(key, allowed)
+            if key not in members:
+                extra = did_you_mean(key, names)
                 extra = knob_hint(key, where, close=not extra) or extra
-                known = ", ".join(allowed) if allowed else "none"
+                known = ", ".join(names) if names else "none"
                 self.fail(f"unknown key '{self.key(key)}'{extra}; known keys: {known}")
+
+    def check_names(self, table: Mapping[str, Any], sub: str = "") -> None:
+        """Every key of ``table`` is a name (``fairshare_cli.core.names``: no blanks, no
+        control characters, at most one ``@``)."""
+        for name in table:
+            problem = name_problem(name, submitter=True)
+            if problem is not None:
+                at = self.key(sub) if sub else self.where
+                self.fail(f"{at}: {problem}")
 
     def key(self, key: str) -> str:
         return f"{self.where}.{key}" if self.where else key
@@ -139,7 +154,9 @@ def kind(value: Any) -> str:
 
 def named_tables(top: Reader, key: str) -> Reader:
     table = top.table.get(key, {})
-    return Reader(table, key, top.file, tuple(table) if isinstance(table, Mapping) else ())
+    reader = Reader(table, key, top.file, frozenset(table) if isinstance(table, Mapping) else ())
+    reader.check_names(reader.table)
+    return reader
 
 
 def choice(reader: Reader, choices: tuple[str, ...]) -> Callable[[Any, str], str]:

@@ -178,6 +178,7 @@ def read_accounts(top: Reader, file: str) -> dict[str, AccountSpec]:
         users_raw = r.table.get("users", {})
         if not isinstance(users_raw, Mapping):
             r.fail(f"accounts.{name}.users: expected a table like {{ alice = 1 }}")
+        r.check_names(users_raw, "users")
         users = {u: r.shares(v, f"accounts.{name}.users.{u}") for u, v in users_raw.items()}
         parent = None if name == "root" else r.get("parent", r.string, "root")
         if name == "root" and r.has("parent"):

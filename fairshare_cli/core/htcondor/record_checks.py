@@ -1,0 +1,54 @@
+"""What an accountant record of the state may hold: known fields, each within its range.
+
+Kept apart from ``accountant.py`` (which converts the fields) so that the rule reads in one
+place: usage is never negative and a priority factor is at least 1, as
+``condor_userprio -setfactor`` requires; a field this fs does not know would be dropped on
+the next write, so it is refused rather than read as absent.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from fairshare_cli.core.state import SectionError
+from fairshare_cli.errors import did_you_mean
+
+#: The least value of each record field that has one.
+LEAST: dict[str, float] = {
+    "priority_factor": 1.0,
+    **dict.fromkeys(
+        (
+            "resources_used",
+            "weighted_resources_used",
+            "hier_weighted_resources_used",
+            "accumulated_usage",
+            "weighted_accumulated_usage",
+            "uncharged_time",
+            "weighted_uncharged_time",
+        ),
+        0.0,
+    ),
+}
+
+
+def check_record(name: str, body: Any, fields: Iterable[str]) -> None:
+    """Refuse a record that is not an object, has an unknown field or a value out of range.
+
+    Raises:
+        SectionError: naming ``accountant.records.<name>`` and the field.
+    """
+    if not isinstance(body, dict):
+        raise SectionError(f"accountant.records.{name}: expected an object")
+    known = tuple(fields)
+    for f, v in body.items():
+        if f not in known:
+            extra = did_you_mean(str(f), known)
+            raise SectionError(f"accountant.records.{name}: unknown field {f!r}{extra}")
+        least = LEAST.get(f)
+        numeric = type(v) in (int, float) and math.isfinite(v)
+        if least is not None and numeric and v < least:
+            raise SectionError(
+                f"accountant.records.{name}.{f}: expected {least:g} or more, got {v!r}"
+            )

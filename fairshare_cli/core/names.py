@@ -1,0 +1,43 @@
+"""The one rule for names (users, submitters, groups, accounts, partitions, QOS, job ids).
+
+A name is what a scheduler prints in a column and stores as a key: it is never empty and
+has no blanks and no control or other unprintable characters (each of these once let a
+name in that a table could not show on one line or a later command could not name). A
+submitter (``user@domain``) has at most one ``@``. Every door that takes a name (job
+objects, usage records, config keys, edit commands) calls :func:`check_name`.
+"""
+
+from __future__ import annotations
+
+from fairshare_cli.errors import InputError
+
+#: The longest name accepted: far above any scheduler's (Slurm's are 64 bytes at most).
+MAX_NAME_LENGTH = 1024
+
+
+def name_problem(name: object, submitter: bool = False) -> str | None:
+    """What is wrong with ``name`` as a name, or None when it is a good one."""
+    if not isinstance(name, str):
+        return f"expected a name (a string), got {name!r}"
+    if not name:
+        return "expected a name, got an empty one"
+    if len(name) > MAX_NAME_LENGTH:
+        return f"expected a name of at most {MAX_NAME_LENGTH} characters, got {len(name)}"
+    if not name.isprintable() or any(c.isspace() for c in name):
+        return f"expected a name without blanks or control characters, got {name!r}"
+    if submitter and name.count("@") > 1:
+        return f"expected a name with at most one '@' (user@domain), got {name!r}"
+    return None
+
+
+def check_name(name: object, where: str, submitter: bool = False) -> str:
+    """``name`` if it is a good name (see the module docstring).
+
+    Raises:
+        InputError: naming ``where`` and what is wrong.
+    """
+    problem = name_problem(name, submitter)
+    if problem is not None:
+        raise InputError(f"{where}: {problem}")
+    assert isinstance(name, str)
+    return name

@@ -1,0 +1,158 @@
+"""The door of the state: what a command writes is what every view will read.
+
+Every view decodes a state section with that section's decoder (``accountant_from_json``,
+``negotiator_from_json``, ``usage_from_json``, ``history_from_json``, ``parse_jobs``) and
+checks its jobs against the config (ClassAd expressions, accounting groups, DIRAC groups and
+requirements). :func:`check_state` applies those same readers to each section a command
+changed, before anything is written, so an input that would poison the state is refused
+(exit 2) instead of being stored and refused by every later view.
+
+:func:`check_known_keys` refuses a section holding keys its encoder does not write: such
+content was read as empty and silently dropped on the next write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from fairshare_cli.core.config import Config
+from fairshare_cli.core.jobs import Job, parse_jobs
+from fairshare_cli.core.state import SectionError, State
+from fairshare_cli.errors import did_you_mean
+
+Codec = tuple[Callable[[Any], Any], Callable[[Any], Any]]
+
+
+def _codecs() -> dict[str, Codec]:
+    """Decoder and encoder of each structured section (imported on first use)."""
+    from fairshare_cli.core.dirac import correction
+    from fairshare_cli.core.htcondor import accountant, claims
+    from fairshare_cli.core.slurm import usage
+
+    return {
+        "accountant": (accountant.accountant_from_json, accountant.accountant_to_json),
+        "negotiator": (claims.negotiator_from_json, claims.negotiator_to_json),
+        "slurm": (usage.usage_from_json, usage.usage_to_json),
+        "dirac": (correction.history_from_json, correction.history_to_json),
+    }
+
+
+_KNOWN: dict[str, frozenset[str]] = {}
+
+
+def known_keys(name: str) -> frozenset[str] | None:
+    """The top-level keys section ``name`` is written with, or None for a free-form one."""
+    if not _KNOWN:
+        for section, (decode, encode) in _codecs().items():
+            _KNOWN[section] = frozenset(encode(decode(None)))
+    return _KNOWN.get(name)
+
+
+def check_known_keys(name: str, raw: Any) -> None:
+    """Refuse keys in section ``name`` that its encoder would drop on the next write.
+
+    Raises:
+        SectionError: naming the section and the first unknown key.
+    """
+    known = known_keys(name)
+    if known is None or not isinstance(raw, Mapping):
+        return
+    unknown = sorted((k for k in raw if k not in known), key=str)
+    if unknown:
+        key = unknown[0]
+        raise SectionError(
+            f"{name}: unknown key {key!r}{did_you_mean(str(key), sorted(known))} "
+            "(this fs would drop it on the next write)"
+        )
+
+
+def decode_section(name: str, raw: Any) -> Any:
+    """Section ``name`` decoded as every view decodes it (keys checked first).
+
+    Raises:
+        SectionError: it is malformed.
+    """
+    check_known_keys(name, raw)
+    codec = _codecs().get(name)
+    return raw if codec is None else codec[0](raw)
+
+
+def check_state(before: State, after: State, config: Config, source: str) -> None:
+    """Decode every section of ``after`` that is not the very object ``before`` held.
+
+    Jobs are parsed in full; those new or changed are also checked against the config.
+
+    Raises:
+        SectionError: a section a view would refuse.
+        InputError: a job a view would refuse (naming ``source``).
+    """
+    for name, raw in after.sections.items():
+        if before.sections.get(name) is raw:
+            continue
+        if name == "jobs":
+            jobs = parse_jobs([] if raw is None else raw, f"{source}: jobs")
+            old = before.sections.get("jobs")
+            old_objs = {_key(o): o for o in old} if isinstance(old, list) else {}
+            pairs = zip(_objects(raw), jobs, strict=True)
+            fresh = [(o, j) for o, j in pairs if old_objs.get(_key(o)) != o]
+            check_jobs_against_config(fresh, config, f"{source}: jobs")
+        else:
+            decode_section(name, raw)
+
+
+def _objects(raw: Any) -> list[Any]:
+    """One object per parsed job (a ``count`` object stands for each of its jobs)."""
+    out: list[Any] = []
+    for obj in raw or []:
+        count = obj.get("count", 1) if isinstance(obj, Mapping) else 1
+        out.extend([obj] * (count if isinstance(count, int) else 1))
+    return out
+
+
+def _key(obj: Any) -> Any:
+    return obj.get("id") if isinstance(obj, Mapping) else None
+
+
+def check_jobs_against_config(
+    pairs: Iterable[tuple[Any, Job]], config: Config, source: str
+) -> None:
+    """The checks the HTCondor and DIRAC views make of a job, made when it enters.
+
+    Expressions (``requirements``, ``rank``) must parse and fit the size limit, a dotted
+    ``accounting_group`` must name a configured parent group, and a waiting DIRAC job must
+    name a configured ``dirac_group`` with well-formed ``dirac_requirements``.
+
+    Raises:
+        InputError: naming ``source`` and the job.
+    """
+    from fairshare_cli.core.dirac.jobs import task_queues_from_objects
+    from fairshare_cli.core.htcondor.pool import check_jobs
+
+    pairs = list(pairs)
+    if not pairs:
+        return
+    check_jobs([j for _, j in pairs], config, source)
+    for _, job in pairs:  # what sprio and sshare refuse (fs submit also checks associations)
+        _check_slurm_names(job, config, source)
+    dirac = [o for o, j in pairs if j.dirac_group is not None]
+    if dirac:
+        dedup = list({id(o): o for o in dirac}.values())
+        task_queues_from_objects(dedup, source, config.dirac.groups, config.dirac.cpu_segments)
+
+
+def _check_slurm_names(job: Job, config: Config, source: str) -> None:
+    """A job's account, partitions and QOS must be configured (when any are).
+
+    Raises:
+        InputError: naming ``source`` and the job.
+    """
+    from fairshare_cli.errors import InputError
+
+    if job.account is not None and config.accounts and job.account not in config.accounts:
+        raise InputError(f'{source}: job {job.id}: unknown account "{job.account}"')
+    for name in job.partitions:
+        if config.partitions and name not in config.partitions:
+            raise InputError(f'{source}: job {job.id}: unknown partition "{name}"')
+    if job.qos is not None and config.qos and job.qos not in config.qos:
+        raise InputError(f'{source}: job {job.id}: unknown QOS "{job.qos}"')
