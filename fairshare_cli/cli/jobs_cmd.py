@@ -47,7 +47,7 @@ def _prefix(dry_run: bool) -> str:
 @dry_run_option
 @common_options
 @pass_options
-def submit(
+def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
     opts: GlobalOptions,
     jobs_file: str | None,
     job_id: str | None,

@@ -58,8 +58,12 @@ def _rebuild(
     label: str,
 ) -> State:
     from fairshare_cli.core.operations.import_usage import import_usage
+    from fairshare_cli.render.progress import counted
 
-    rebuilt, _ = import_usage(config, state, now, records, label=label, rebuild=True)
+    def counted_records() -> Iterable[UsageRecord]:  # progress on a terminal after a second
+        return counted(records(), "whatif: replaying the usage history", "records")
+
+    rebuilt, _ = import_usage(config, state, now, counted_records, label=label, rebuild=True)
     return rebuilt
 
 
