@@ -20,7 +20,7 @@ from typing import Any
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
-from fairshare_cli.core.htcondor.replay import record_weigher
+from fairshare_cli.core.htcondor.replay import admit_record, record_weigher
 from fairshare_cli.core.usage import HistorySink, UsageRecord
 from fairshare_cli.errors import InputError
 
@@ -86,24 +86,7 @@ class CycleReplay:
 
     def add(self, record: UsageRecord) -> None:
         self.count += 1
-        where = f"record {self.count}"
-        if record.start > self.now:
-            raise InputError(f"{where}: starts after --now")
-        if record.end is not None and record.end > self.now:
-            raise InputError(
-                f"{where}: ends after --now (give a later --now, or end = null "
-                "for work still running)"
-            )
-        submitter = acct.submitter_name(
-            record.owner, record.accounting_group, record.nice_user, self.config.pool.uid_domain
-        )
-        stored = self.stored.records.get(submitter)
-        last = stored.last_update if stored is not None else None
-        if last is not None and record.start < last:
-            raise InputError(
-                f"{where}: starts before {submitter}'s last update; the accountant "
-                "already counts that time (use --rebuild to replay the whole history afresh)"
-            )
+        submitter = admit_record(record, f"record {self.count}", self.now, self.config, self.stored)
         if record.slots == 0:
             return
         w = record.slots * self.weigh(record.cpus)

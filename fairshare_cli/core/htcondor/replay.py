@@ -42,6 +42,33 @@ def record_weigher(config: Config) -> Callable[[int], float]:
     return weigh
 
 
+def admit_record(record: UsageRecord, where: str, now: float, config: Config, stored: Any) -> str:
+    """The submitter a record charges, once its times pass the checks every replay makes.
+
+    ``stored`` is the accountant state the import starts from.
+
+    Raises:
+        InputError: the record starts or ends after ``now``, or starts before its
+            submitter's last update (the accountant already counts that time).
+    """
+    if record.start > now:
+        raise InputError(f"{where}: starts after --now")
+    if record.end is not None and record.end > now:
+        raise InputError(
+            f"{where}: ends after --now (give a later --now, or end = null for work still running)"
+        )
+    submitter = acct.submitter_name(
+        record.owner, record.accounting_group, record.nice_user, config.pool.uid_domain
+    )
+    rec = stored.records.get(submitter)
+    if rec is not None and rec.last_update is not None and record.start < rec.last_update:
+        raise InputError(
+            f"{where}: starts before {submitter}'s last update; the accountant already "
+            "counts that time (use --rebuild to replay the whole history afresh)"
+        )
+    return str(submitter)
+
+
 class AccountantReplay:
     """Replays records into the accountant exactly, in time order (see :mod:`accountant`).
 
@@ -145,26 +172,7 @@ class AccountantReplay:
     def add(self, record: UsageRecord) -> None:
         self.count += 1
         where = f"record {self.count}"
-        if record.start > self.now:
-            raise InputError(f"{where}: starts after --now")
-        if record.end is not None and record.end > self.now:
-            raise InputError(
-                f"{where}: ends after --now (give a later --now, or end = null "
-                "for work still running)"
-            )
-        submitter = acct.submitter_name(
-            record.owner, record.accounting_group, record.nice_user, self.config.pool.uid_domain
-        )
-        stored = self.state.records.get(submitter)
-        if (
-            stored is not None
-            and stored.last_update is not None
-            and (record.start < stored.last_update)
-        ):
-            raise InputError(
-                f"{where}: starts before {submitter}'s last update; the accountant already "
-                "counts that time (use --rebuild to replay the whole history afresh)"
-            )
+        submitter = admit_record(record, where, self.now, self.config, self.state)
         if record.slots == 0:
             return
         tid = self._target(submitter)

@@ -267,21 +267,10 @@ class SlurmSeries:
     def factors(self, t: float) -> dict[str, float]:
         """The fair-share factor of each user association at ``t`` (``user`` or, for a user
         in several accounts, ``user (account)``)."""
-        from fairshare_cli.core.slurm.fairshare import share_rows
+        from fairshare_cli.core.slurm.fairshare import user_fairshare_factors
 
         _, tree = self.tree(t)
-        users = [r for r in share_rows(tree, self.algo) if r.get("is_user")]
-        counts: dict[str, int] = {}
-        for r in users:
-            counts[str(r["user"])] = counts.get(str(r["user"]), 0) + 1
-        out: dict[str, float] = {}
-        for r in users:
-            user = str(r["user"])
-            name = user if counts[user] == 1 else f"{user} ({r['account']})"
-            value = r.get("fairshare")
-            if isinstance(value, (int, float)):
-                out[name] = float(value)
-        return out
+        return user_fairshare_factors(tree, self.algo)
 
 
 def slurm_series_of(config: Config, section: Any) -> SlurmSeries | None:

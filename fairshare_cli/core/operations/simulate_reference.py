@@ -273,7 +273,7 @@ def slurm_fairshare_of(config: Config, section: object) -> SlurmFairshare | None
     if not config.accounts:
         return None
     from fairshare_cli.core.slurm import model as slurm
-    from fairshare_cli.core.slurm.fairshare import share_rows
+    from fairshare_cli.core.slurm.fairshare import user_fairshare_factors
     from fairshare_cli.core.slurm.usage import usage_from_json
 
     algo = slurm.algorithm(config)
@@ -284,17 +284,6 @@ def slurm_fairshare_of(config: Config, section: object) -> SlurmFairshare | None
             sink.add(rec)
         state = usage_from_json(sink.finish())
         _, tree = slurm.evaluate(config, state, t)
-        users = [r for r in share_rows(tree, algo) if r.get("is_user")]
-        counts: dict[str, int] = {}
-        for r in users:
-            counts[str(r["user"])] = counts.get(str(r["user"]), 0) + 1
-        out: dict[str, float] = {}
-        for r in users:
-            user = str(r["user"])
-            name = user if counts[user] == 1 else f"{user} ({r['account']})"
-            value = r.get("fairshare")
-            if isinstance(value, (int, float)):
-                out[name] = float(value)
-        return out
+        return user_fairshare_factors(tree, algo)
 
     return factors

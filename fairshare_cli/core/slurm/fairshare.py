@@ -261,3 +261,20 @@ def share_rows(
             }
         )
     return rows
+
+
+def user_fairshare_factors(tree: AssocTree, algo: str) -> dict[str, float]:
+    """Each user association's fair-share factor, as sshare prints it, by name: ``user``,
+    or ``user (account)`` for a user in several accounts (the simulation's series)."""
+    users = [r for r in share_rows(tree, algo) if r.get("is_user")]
+    counts: dict[str, int] = {}
+    for r in users:
+        counts[str(r["user"])] = counts.get(str(r["user"]), 0) + 1
+    out: dict[str, float] = {}
+    for r in users:
+        user = str(r["user"])
+        name = user if counts[user] == 1 else f"{user} ({r['account']})"
+        value = r.get("fairshare")
+        if isinstance(value, (int, float)):
+            out[name] = float(value)
+    return out
