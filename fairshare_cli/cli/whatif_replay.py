@@ -75,8 +75,9 @@ def _from_store(config: Config, state: State, now: float, state_path: Path) -> S
     with open_store(path, create=False) as store:
         if store is None or marks.records == 0:
             click.echo(
-                f"fs: note: no usage history is kept beside {state_path} (imports keep one "
-                "from now on); the after view revalues nothing: pass --history FILE",
+                f"fs: note: no usage history is kept beside {state_path} (imports and "
+                "committed cycles keep one from now on); the after view revalues nothing: "
+                "pass --history FILE",
                 err=True,
             )
             return state

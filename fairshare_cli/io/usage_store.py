@@ -21,6 +21,8 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
+from fairshare_cli.core.operations.usage_log import ClaimUsage
+from fairshare_cli.core.state import State
 from fairshare_cli.core.usage import UsageRecord
 from fairshare_cli.errors import RuntimeFailure, StateError
 
@@ -322,3 +324,22 @@ def import_log(
         except BaseException:
             store._conn.rollback()
             raise
+
+
+def log_usage(state_path: Path, state: State, usage: ClaimUsage) -> State:
+    """Append what a command charged (claims opened and closed) to the store beside
+    ``state_path``; the state with its new marks. Call under the state lock, before the
+    state is written (rows past the state's marks are dropped first).
+
+    Raises:
+        StateError: the store or the state's marks are not ours.
+        RuntimeFailure: the store cannot be opened.
+    """
+    if not usage:
+        return state
+    start = marks_of(state.section(SECTION))
+    with open_store(store_path(state_path)) as store:
+        assert store is not None
+        store.rollback_after(start)
+        marks = store.append(usage.started, usage.ended)
+    return state.with_section(SECTION, marks.to_json())
