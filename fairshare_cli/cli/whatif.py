@@ -98,7 +98,7 @@ def whatif(
     """
     from fairshare_cli.cli.context import WHATIF_OVERRIDES, WHATIF_REDERIVE, WHATIF_REPLAY
     from fairshare_cli.cli.main import cli
-    from fairshare_cli.cli.whatif_replay import make_replay, needs_replay
+    from fairshare_cli.cli.whatif_replay import make_replay, needs_replay, replayed_sections
     from fairshare_cli.core.operations.whatif import compare, diff_json, rows_of
 
     overrides = dict(parse_assignment(a) for a in assignments)
@@ -117,7 +117,7 @@ def whatif(
         ctx.meta[WHATIF_OVERRIDES] = overrides
         ctx.meta[WHATIF_REDERIVE] = rederive_factors
         if history_file is not None or needs_replay(overrides):
-            ctx.meta[WHATIF_REPLAY] = make_replay(history_file)
+            ctx.meta[WHATIF_REPLAY] = make_replay(history_file, replayed_sections(overrides))
 
     if view == "simulate":
         from fairshare_cli.cli.whatif_simulate import compare_simulations
