@@ -126,6 +126,9 @@ class MachineSpec:
     rank: str = "0"
     partitions: tuple[str, ...] = ()
     hosts: tuple[str, ...] = ()
+    #: Each slot is a partitionable slot whose ``attributes`` are its totals
+    #: (``SLOT_TYPE_1_PARTITIONABLE``): a match carves a dynamic slot out of it.
+    partitionable: bool = False
 
 
 @dataclass(frozen=True)

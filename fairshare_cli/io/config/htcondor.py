@@ -158,7 +158,17 @@ def read_machines(top: Reader, file: str) -> tuple[MachineSpec, ...]:
             item,
             f"machines[{i}]",
             file,
-            ("name", "count", "slots", "attributes", "start", "rank", "partitions", "hosts"),
+            (
+                "name",
+                "count",
+                "slots",
+                "attributes",
+                "start",
+                "rank",
+                "partitions",
+                "hosts",
+                "partitionable",
+            ),
         )
         if not r.has("name"):
             r.fail(f"machines[{i}].name: required (machines are named <name>001, <name>002, ...)")
@@ -197,9 +207,24 @@ def read_machines(top: Reader, file: str) -> tuple[MachineSpec, ...]:
                 rank=r.get("rank", r.string, "0"),
                 partitions=r.get("partitions", r.string_list, ()),
                 hosts=hosts,
+                partitionable=_partitionable(r, i, attrs),
             )
         )
     return tuple(out)
+
+
+def _partitionable(r: Reader, i: int, attrs: Mapping[str, Any]) -> bool:
+    """``partitionable``: a boolean; a partitionable slot needs whole ``Cpus`` of at least 1
+    (the startd carves whole CPUs out of it)."""
+    if not r.get("partitionable", r.boolean, False):
+        return False
+    cpus = {k.lower(): v for k, v in attrs.items()}.get("cpus")
+    if type(cpus) is not int or cpus < 1:
+        r.fail(
+            f"machines[{i}].partitionable: a partitionable slot needs attributes.Cpus, "
+            f"a whole number of 1 or more (its total CPUs), got {cpus!r}"
+        )
+    return True
 
 
 def _hosts_and_count(r: Reader, i: int, seen: set[str]) -> tuple[tuple[str, ...], int]:

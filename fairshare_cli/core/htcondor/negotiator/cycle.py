@@ -104,7 +104,7 @@ def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an
         ),
         unmatched=_unmatched(subs.values(), state, explainer),
         explain=explainer.events,
-        pool_size=snap.pool_weight,
+        pool_size=snap.quota_pool,
         spins=state.spins,
         evaluations=snap.ev.evaluations,
         rr_times=rr,
@@ -125,7 +125,7 @@ def _negotiate_groups(
         g = sub.group or ROOT
         members.setdefault(g, []).append(sub.name)
         demand[g] = demand.get(g, 0.0) + snap.demand.get(sub.name, 0.0)
-    quota_pool = snap.pool_weight
+    quota_pool = snap.quota_pool
     usage = state.group_usage
     quotas = snap.knobs.quotas
     prepare_groups(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from fairshare_cli.core.htcondor.classads import Ad
 from fairshare_cli.core.htcondor.groups import ROOT
 from fairshare_cli.core.htcondor.negotiator.candidates import Candidates
+from fairshare_cli.core.htcondor.negotiator.carving import Carver
 from fairshare_cli.core.htcondor.negotiator.claimed import (
     NO_CLAIMED,
     Allowed,
@@ -92,6 +93,10 @@ class Matchmaker:
         self.allowed: dict[tuple[str, str, int], Allowed] = {}
         #: (submitter, negotiating group, slot class) -> PREEMPTION_REQUIREMENTS
         self.preemption_memo: dict[tuple[str, str, int], bool] = {}
+        #: partitionable slots' carving (None in a pool without them)
+        self.carver = Carver(snap) if any(s.partitionable for s in snap.slots) else None
+        #: autocluster -> the snapshot generation its unclaimed candidates were found in
+        self.seen_generation: dict[int, int] = {}
 
     # -- the turn's view of an autocluster -------------------------------------------
 
@@ -237,6 +242,10 @@ class Matchmaker:
         if ac.limits and self.state.limits.refuses(ac.limits):
             # rejectForConcurrencyLimits, before any candidate (the limits are a string)
             return None, NO_PREEMPTION, "concurrency_limit"
+        if self.snap.generation and self.seen_generation.get(id(ac)) != self.snap.generation:
+            # a partitionable slot changed: its leftover is a new candidate
+            ac.groups, ac.ptr = None, 0
+            self.seen_generation[id(ac)] = self.snap.generation
         if ac.groups is None:
             self.candidates.unclaimed(ac)
         groups, keys = ac.groups or [], ac.group_keys
@@ -255,12 +264,14 @@ class Matchmaker:
             if head is None and gi >= n_groups:
                 break
             if head is None or (gi < n_groups and keys[gi] > head[0]):
-                best, exhausted, rejected = self._pick_unclaimed(groups[gi], turn, only_rank)
+                best, exhausted, rejected = self._pick_unclaimed(groups[gi], turn, only_rank, ac)
                 limit_rejected = limit_rejected or rejected
                 if exhausted and gi == ac.ptr:
                     ac.ptr = gi + 1
                 gi += 1
                 if best is not None:
+                    if best.partitionable and self.carver is not None:
+                        return self.carver.take(best, ac.ad), NO_PREEMPTION, ""
                     return self._take(best), NO_PREEMPTION, ""
                 continue
             best, tier, ci, limit_rejected = self._pick_claimed(
@@ -280,9 +291,8 @@ class Matchmaker:
         cls.head += 1
         return slot
 
-    @staticmethod
     def _pick_unclaimed(
-        group: list[SlotClass], turn: Turn, only_rank: bool
+        self, group: list[SlotClass], turn: Turn, only_rank: bool, ac: AutoCluster
     ) -> tuple[SlotClass | None, bool, bool]:
         """The class of one rank group with the first free slot that fits the unclaimed
         limit: (class or None, whether the group is used up, whether the limit refused)."""
@@ -295,7 +305,10 @@ class Matchmaker:
             exhausted = False
             if only_rank:
                 continue
-            if not permits(turn.used_unclaimed, turn.limit_unclaimed, cls.weight):
+            cost = cls.weight
+            if cls.partitionable and self.carver is not None:
+                cost = self.carver.cost(cls, ac.ad)  # the carved slot's weight
+            if not permits(turn.used_unclaimed, turn.limit_unclaimed, cost):
                 rejected = True
                 continue
             if best is None or cls.first_index() < best.first_index():

@@ -335,10 +335,12 @@ class Pie:
         state.usage[sub.name] = state.usage.get(sub.name, 0.0) + weight
         g = sub.group or ROOT
         state.group_usage[g] = state.group_usage.get(g, 0.0) + weight
-        state.available -= 1
+        carver = self.matchmaker.carver
+        if carver is None or claim is not None or carver.spent(slot):
+            state.available -= 1
         reason = REASON_NAMES[tier]
         state.matches.append(
-            Match(job_id, sub.name, slot.name, reason, preempted, weight, sub.group)
+            Match(job_id, sub.name, slot.name, reason, preempted, weight, sub.group, slot.resources)
         )
         sub.summary.matched += 1
         if job_id == self.explainer.job_id:

@@ -20,6 +20,9 @@ class Claim:
     start_time: float
     #: The slot weight ``AddMatch`` charged; a release subtracts it (None: an older state).
     weight: float | None = None
+    #: On a dynamic slot (``slot1_1@...``): the resources carved out of its partitionable
+    #: slot (``Cpus``, ``Memory``, ``Disk``), which go back to it when the claim ends.
+    resources: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,8 @@ class Match:
     preempted_job: str | None
     weight: float
     group: str | None
+    #: The dynamic slot's carved resources when ``slot`` is one (see :class:`Claim`).
+    resources: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass
