@@ -175,6 +175,20 @@ def slot_weigher(config: Config) -> Callable[[str, float], float]:
     return weigh
 
 
+def dynamic_slot_weigher(config: Config, now: float) -> Callable[[MachineSpec, Slot], float]:
+    """``SLOT_WEIGHT`` of a dynamic slot (its own ``Cpus``, ``Memory``, ...) at ``now``;
+    1.0 without slot weights (see :func:`slot_weigher`)."""
+    neg = config.negotiator
+    if not neg.use_slot_weights:
+        return lambda spec, slot: 1.0
+
+    def weigh(spec: MachineSpec, slot: Slot) -> float:
+        values = slot_values(spec, slot, now)
+        return evaluate_slot_weight(neg.slot_weight, values, "[negotiator] slot_weight")
+
+    return weigh
+
+
 def unweighable_machines(config: Config, now: float) -> list[tuple[str, object]]:
     """Machine stanzas whose slots ``SLOT_WEIGHT`` cannot weigh, with what it evaluates to.
 
