@@ -51,20 +51,16 @@ class Candidates:
         rows: list[tuple[tuple[float, ...], SlotClass]] = []
         job_req = ac.ad.exprs["requirements"][1]
         matching = 0
-        # a partitionable slot matched as it was and as what is left of it counts once
-        pslots: set[int] = set()
         for cls in self.unclaimed_classes:
             sad = cls.ad
             if not ev.is_true(job_req, ac.ad, sad):
                 continue
             if not ev.is_true(sad.exprs["requirements"][1], sad, ac.ad):
                 continue
-            if cls.partitionable:
-                pslots.update(s.index for s in cls.slots)
-            else:
-                matching += len(cls.slots)
+            # a partitionable slot is free in one class (the others hold it as taken)
+            matching += len(cls.slots) - cls.head if cls.partitionable else len(cls.slots)
             rows.append(((*self.ranks(cls, ac.ad, False), NO_PREEMPTION, -FLT_MAX), cls))
-        ac.matching_slots = matching + len(pslots)
+        ac.matching_slots = matching
         rows.sort(key=lambda r: (tuple(-x for x in r[0]), r[1].index))
         groups: list[list[SlotClass]] = []
         keys: list[tuple[float, ...]] = []

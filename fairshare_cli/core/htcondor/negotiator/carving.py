@@ -14,6 +14,8 @@ match per cycle, its leftover waits for the next one.
 
 from __future__ import annotations
 
+import bisect
+
 from fairshare_cli.core.htcondor.classads import Ad
 from fairshare_cli.core.htcondor.negotiator.partitionable import (
     Resources,
@@ -41,6 +43,10 @@ class Carver:
         self.leftovers_matchable = snap.knobs.use_slot_weights
         #: (stanza, carved resources) -> the dynamic slot's SLOT_WEIGHT
         self._weights: dict[tuple[int, Resources], float] = {}
+        #: (stanza, carved resources) -> the class of this cycle's dynamic slots of that size
+        self._carved: dict[tuple[int, Resources], SlotClass] = {}
+        #: (stanza, leftover) -> the class of partitionable slots with that much left
+        self._leftovers: dict[tuple[int, Resources], SlotClass] = {}
 
     @staticmethod
     def request(job_ad: Ad) -> dict[str, object]:
@@ -81,17 +87,45 @@ class Carver:
         pslot = cls.slots[cls.head]
         cls.head += 1
         dslot = dynamic_slot(len(snap.slots), pslot, next_number(pslot))
+        dslot.resources = carved
         snap.slots.append(dslot)
-        dcls = self._new_class(dslot, carved)
-        snap.slot_class[dslot.index] = dcls
+        snap.slot_class[dslot.index] = self._dynamic_class(dslot)
         pslot.resources = minus(pslot.resources, carved)
+        if cls.head >= len(cls.slots):  # used up: no longer a candidate
+            snap.unclaimed_classes.remove(cls)
         if self.leftovers_matchable and not exhausted(pslot.resources):
-            left = self._new_class(pslot, pslot.resources)
-            left.partitionable = True
-            snap.unclaimed_classes.append(left)
-            snap.slot_class[pslot.index] = left
+            self._put_back(pslot)
         snap.generation += 1
         return dslot
+
+    def _dynamic_class(self, dslot: Slot) -> SlotClass:
+        """The class holding the just-carved dynamic slots of one stanza and size (not a
+        candidate again this cycle: it carries their weight for the accountant)."""
+        key = (dslot.stanza, dslot.resources)
+        found = self._carved.get(key)
+        if found is None:
+            found = self._carved[key] = self._new_class(dslot, dslot.resources)
+            self._weights.setdefault(key, found.weight)
+        else:
+            found.slots.append(dslot)
+        return found
+
+    def _put_back(self, pslot: Slot) -> None:
+        """The partitionable slot's leftover becomes a candidate: in the class of the
+        slots of its stanza with as much left (in pool order), or a new one."""
+        snap = self.snap
+        key = (pslot.stanza, pslot.resources)
+        left = self._leftovers.get(key)
+        if left is None or left.head >= len(left.slots):
+            left = self._new_class(pslot, pslot.resources)
+            left.partitionable = True
+            self._leftovers[key] = left
+            snap.unclaimed_classes.append(left)
+        else:
+            free = left.slots[left.head :]
+            bisect.insort(free, pslot, key=lambda s: s.index)
+            left.slots[left.head :] = free
+        snap.slot_class[pslot.index] = left
 
     def spent(self, dslot: Slot) -> bool:
         """Whether the match on ``dslot`` (just carved) took its partitionable slot out of

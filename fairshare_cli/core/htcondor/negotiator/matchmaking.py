@@ -243,9 +243,7 @@ class Matchmaker:
             # rejectForConcurrencyLimits, before any candidate (the limits are a string)
             return None, NO_PREEMPTION, "concurrency_limit"
         if self.snap.generation and self.seen_generation.get(id(ac)) != self.snap.generation:
-            # a partitionable slot changed: its leftover is a new candidate
-            ac.groups, ac.ptr = None, 0
-            self.seen_generation[id(ac)] = self.snap.generation
+            self._refresh(ac)
         if ac.groups is None:
             self.candidates.unclaimed(ac)
         groups, keys = ac.groups or [], ac.group_keys
@@ -284,6 +282,18 @@ class Matchmaker:
         policy_rejected = claimed.was_refused()
         reason = self._reject_reason(turn, ac, only_rank, limit_rejected, policy_rejected)
         return None, NO_PREEMPTION, reason
+
+    def _refresh(self, ac: AutoCluster) -> None:
+        """A partitionable slot changed since ``ac``'s candidates were found: find them
+        again (its leftover is a new candidate). Slots that matched before and were
+        carved since still count as matching (a rejection then says they were taken)."""
+        self.seen_generation[id(ac)] = self.snap.generation
+        if ac.groups is None:
+            return
+        before = ac.matching_slots
+        self.candidates.unclaimed(ac)
+        ac.ptr = 0
+        ac.matching_slots = max(before, ac.matching_slots)
 
     @staticmethod
     def _take(cls: SlotClass) -> Slot:

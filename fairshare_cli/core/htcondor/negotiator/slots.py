@@ -214,11 +214,13 @@ def slot_values(spec: MachineSpec, slot: Slot, now: float) -> dict[str, object]:
 
 
 def _partition_values(values: dict[str, object], slot: Slot) -> None:
-    """A partitionable slot's leftover or a dynamic slot's own resources, and its type."""
-    for key in [k for k in values if k.lower() in ("cpus", "memory", "disk")]:
-        del values[key]  # the stanza's spelling goes: the ad has one of each
-    values.update({r: int(v) if float(v).is_integer() else v for r, v in slot.resources})
-    if slot.partitionable:
+    """A partitionable slot's leftover or a dynamic slot's own resources, and its type
+    (a slot built without them, outside a cycle, shows the stanza's totals)."""
+    if slot.resources:
+        for key in [k for k in values if k.lower() in ("cpus", "memory", "disk")]:
+            del values[key]  # the stanza's spelling goes: the ad has one of each
+        values.update({r: int(v) if float(v).is_integer() else v for r, v in slot.resources})
+    if slot.parent is None:
         values.update({"SlotType": "Partitionable", "PartitionableSlot": True})
     else:
         values.update({"SlotType": "Dynamic", "DynamicSlot": True})
