@@ -108,3 +108,63 @@ def test_bad_partitionable_is_one_line_exit_2(
     assert result.exit_code == 2
     assert message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("resources", [{"Cpus": -1}, {"Cpus": "4"}, [4], {"Cpus": True}], ids=str)
+def test_bad_claim_resources_are_refused(
+    tmp_path: Path, run: Any, write_config: Any, resources: object
+) -> None:
+    """A claim's ``resources`` must map names to amounts of 0 or more: else exit 2 with
+    one line naming the key, and the state file is left as it was."""
+    args = _args(tmp_path, write_config)
+    _submit(run, args, 4)
+    assert run("negotiate", *args, "--now", NOW).exit_code == 0
+    path = tmp_path / "state.json"
+    raw = json.loads(path.read_text())
+    raw["negotiator"]["claims"]["slot1_1@big001"]["resources"] = resources
+    path.write_text(json.dumps(raw))
+    before = path.read_bytes()
+    result = run("negotiate", *args, "--now", LATER)
+    assert result.exit_code == 2
+    assert "negotiator.claims.slot1_1@big001.resources: expected resource name -> amount" in (
+        result.stderr
+    )
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert path.read_bytes() == before
+
+
+def test_simulate_gives_carved_cpus_back_when_jobs_end(
+    tmp_path: Path, run: Any, write_config: Any
+) -> None:
+    """Three 4-CPU jobs of 600 s then one 8-CPU job of 1200 s on 16 CPUs: cycle 0 carves
+    4 + 4 + 4 = 12 CPUs in job order and the 8-CPU job does not fit the 4 left; at 600 s
+    the three end and give their 12 back, and the 8-CPU job takes 8: 1 slot held; at
+    1200 s it still runs; at 1800 s it ends: 0. The pool row's capacity is the
+    partitionable slot's 16 CPUs."""
+    workload = tmp_path / "w.json"
+    workload.write_text(
+        json.dumps(
+            [
+                {"id": "1.0", "owner": "alice", "run_time": 600, "request_cpus": 4, "count": 3},
+                {"id": "2.0", "owner": "alice", "run_time": 1200, "request_cpus": 8},
+            ]
+        )
+    )
+    args = _args(tmp_path, write_config)
+    result = run(
+        "simulate",
+        *args,
+        "--now",
+        NOW,
+        "--workload",
+        str(workload),
+        "--until",
+        "1800",
+        "--cycle",
+        "600",
+        "--output",
+        "json",
+    )
+    assert result.exit_code == 0, result.stderr
+    pool = [(r["slots"], r["capacity"]) for r in json.loads(result.stdout) if r["kind"] == "pool"]
+    assert pool == [(3.0, 16.0), (1.0, 16.0), (1.0, 16.0), (0.0, 16.0)]
