@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from negotiation_helpers import CURRENT, NOW, J, jobs, run
+from negotiation_helpers import CURRENT, LEGACY, NOW, J, jobs, run
 
 from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.htcondor.groups import GroupConfig, QuotaKnobs, build_group_tree
@@ -118,6 +118,42 @@ def test_ended_claim_gives_its_resources_back() -> None:
     assert [(m.job_id, m.slot, m.weight) for m in result.matches] == [
         ("2.0", "slot1_3@big001", 8.0)
     ]
+
+
+def test_priority_preemption_of_a_dynamic_slot_keeps_its_resources() -> None:
+    """Two 2-CPU dynamic slots of b (EUP 100, running 7200 s) fill a 4-CPU partitionable
+    slot. The legacy ``PREEMPTION_REQUIREMENTS`` (``TotalJobRuntime > 3600 &&
+    RemoteUserPrio > SubmitterUserPrio * 1.2``: 7200 > 3600, 100 > 0.5 × 1.2) let a
+    (EUP 0.5) preempt: its 2-CPU job takes slot1_1 as it is (``WithinResourceLimits`` on the
+    dynamic slot: 2 <= 2); its 3-CPU job fits neither dynamic slot nor the 0 CPUs left."""
+    claims = [
+        Claim(
+            f"slot1_{k}@big001",
+            "b@example.org",
+            f"1.{k - 1}",
+            NOW - 7200,
+            1.0,
+            (("Cpus", 2), ("Memory", 1024)),
+        )
+        for k in (1, 2)
+    ]
+    queue = [
+        J(
+            id=f"1.{k}",
+            owner="b",
+            status="running",
+            request_cpus=2,
+            slot=f"slot1_{k + 1}@big001",
+            start_time=NOW - 7200,
+        )
+        for k in (0, 1)
+    ] + [J(id="2.0", owner="a", request_cpus=2), J(id="2.1", owner="a", request_cpus=3)]
+    prios = {"b@example.org": 100.0, "a@example.org": 0.5}
+    result = run(pslots(1, 4, 8192), queue, prios=prios, knobs=LEGACY, claims=claims)
+    assert [
+        (m.job_id, m.slot, m.reason, m.preempted_job, dict(m.resources)) for m in result.matches
+    ] == [("2.0", "slot1_1@big001", "priority", "1.0", {"Cpus": 2, "Memory": 1024})]
+    assert list(result.iter_unmatched()) == [("2.1", "a@example.org", "no_matching_slot")]
 
 
 def test_without_slot_weights_a_pslot_takes_one_match_per_cycle() -> None:
