@@ -88,7 +88,7 @@ class SimQueue:
         self.weigh = slot_weigher(config)
         self.tree = group_tree(config)
         self.knobs = negotiator_knobs(config)
-        self.configured, self.partitionable, self.capacity = _pool_slots(config)
+        self.configured, self.partitionable, self.capacity = pool_slots(config)
         self.skip_when_full = self.tree is None and _never_preempts(config)
         batches = [b if isinstance(b, JobBatch) else JobBatch(b) for b in workload]
         self.pending = sorted(batches, key=lambda b: (self._submitted(b.job), b.job.cluster_proc))
@@ -155,11 +155,7 @@ class SimQueue:
             self.claimed_configured -= 1
 
     def _held_slot(self, name: str) -> str:
-        """The configured slot a claim holds (a dynamic slot's partitionable one)."""
-        found = parent_name(name)
-        if found is not None and found[0].lower() in self.partitionable:
-            return found[0].lower()
-        return name.lower()
+        return held_slot(name, self.partitionable)
 
     def _add_idle(self, batch: JobBatch) -> None:
         self.idle.append(batch)
@@ -402,7 +398,7 @@ def _rest(batch: JobBatch, taken: list[int]) -> list[JobBatch]:
     return out
 
 
-def _pool_slots(config: Config) -> tuple[set[str], set[str], int]:
+def pool_slots(config: Config) -> tuple[set[str], set[str], int]:
     """The configured slot names and the partitionable ones among them (lower case), and
     the pool row's capacity: one per static slot, and a partitionable slot's total CPUs
     (the most dynamic slots it can hold)."""
@@ -419,3 +415,12 @@ def _pool_slots(config: Config) -> tuple[set[str], set[str], int]:
         else:
             capacity += 1
     return names, partitionable, capacity
+
+
+def held_slot(name: str, partitionable: set[str]) -> str:
+    """The configured slot a claim holds, lower case: a dynamic slot's partitionable slot
+    (one of ``partitionable``), else the slot named."""
+    found = parent_name(name)
+    if found is not None and found[0].lower() in partitionable:
+        return found[0].lower()
+    return name.lower()
