@@ -341,3 +341,40 @@ def test_stdin_is_a_file_like_any_other(
     for view in (["userprio"], ["quota"], ["negotiate", "--dry-run"], ["sprio"], ["sshare"]):
         out = run(*view, "--config", str(cfg), *state)
         assert out.exit_code == 0, (view, out.stderr)
+
+
+def test_partitionable_slots_from_condor_status_long(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """``condor_status -long``: a partitionable slot publishing ``TotalSlotCpus = 8`` and
+    ``TotalSlotMemory = 16384`` (taken as its totals), 4 CPUs left, its ``Child*`` lists
+    and ``NumDynamicSlots`` (about the split, not machine attributes), and one claimed
+    4-CPU dynamic slot: one partitionable machine of 8 CPUs, one claim on slot1_1@m2
+    holding 4 CPUs and 8192 MB."""
+    dump = tmp_path / "status.long.txt"
+    dump.write_text(
+        'Name = "slot1@m2"\nMachine = "m2"\nSlotType = "Partitionable"\n'
+        "PartitionableSlot = true\nCpus = 4\nMemory = 8192\nTotalSlotCpus = 8\n"
+        'TotalSlotMemory = 16384\nNumDynamicSlots = 1\nChildCpus = { 4 }\nState = "Unclaimed"\n'
+        'OpSys = "LINUX"\n\n'
+        'Name = "slot1_1@m2"\nMachine = "m2"\nSlotType = "Dynamic"\nDynamicSlot = true\n'
+        'Cpus = 4\nMemory = 8192\nState = "Claimed"\nRemoteUser = "a@d"\nJobId = "7.0"\n'
+        'JobStart = 1795258000\nOpSys = "LINUX"\n'
+    )
+    cfg = write_config("[pool]\nuid_domain = 'd'\n")
+    state = tmp_path / "s.json"
+    args = ["--into", str(cfg), "--state", str(state), "--now", NOW]
+    result = run("import", "condor-status", str(dump), *args)
+    assert result.exit_code == 0, result.stderr
+    assert "ignored" not in result.stderr
+    assert 'attributes = {Cpus = 8, Memory = 16384, OpSys = "LINUX"}' in cfg.read_text()
+    claims = json.loads(state.read_text())["negotiator"]["claims"]
+    assert claims == {
+        "slot1_1@m2": {
+            "submitter": "a@d",
+            "job_id": "7.0",
+            "start_time": 1795258000.0,
+            "weight": 1.0,
+            "resources": {"Cpus": 4, "Memory": 8192},
+        }
+    }

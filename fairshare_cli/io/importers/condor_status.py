@@ -84,6 +84,7 @@ PARTITION = frozenset(
         "DSlotId",
         "ParentSlotId",
         "SlotTypeID",
+        "NumDynamicSlots",
         "TotalSlotCpus",
         "TotalSlotMemory",
         "TotalSlotDisk",
@@ -147,7 +148,7 @@ def _slot(ad: Ad, line: int, label: str, dump: StatusDump) -> SlotAd | None:
         dump.partitionable.append(name)
     attrs: dict[str, Any] = {}
     for key, value in ad.items():
-        if key.lower() in DYNAMIC or value is None or (split and key.lower() in PARTITION):
+        if key.lower() in DYNAMIC or value is None or (split and _about_split(key)):
             continue
         if isinstance(value, Expr) or not isinstance(value, (str, int, float, bool)):
             dump.ignored.add(key)
@@ -169,6 +170,13 @@ def _slot(ad: Ad, line: int, label: str, dump: StatusDump) -> SlotAd | None:
             since = ad.get("JobStart") or ad.get("EnteredCurrentState")
             slot.since = float(since) if isinstance(since, (int, float)) else None
     return slot
+
+
+def _about_split(key: str) -> bool:
+    """Whether a partitionable or dynamic slot's attribute describes the split (its type,
+    its resources, its dynamic slots' ``Child*`` lists): not a stanza attribute."""
+    lowered = key.lower()
+    return lowered in PARTITION or lowered.startswith("child")
 
 
 def _resources(ad: Ad, totals: bool) -> dict[str, float]:
