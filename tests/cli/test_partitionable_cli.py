@@ -168,3 +168,43 @@ def test_simulate_gives_carved_cpus_back_when_jobs_end(
     assert result.exit_code == 0, result.stderr
     pool = [(r["slots"], r["capacity"]) for r in json.loads(result.stdout) if r["kind"] == "pool"]
     assert pool == [(3.0, 16.0), (1.0, 16.0), (1.0, 16.0), (0.0, 16.0)]
+
+
+def test_running_jobs_submitted_carve_their_dynamic_slots(
+    tmp_path: Path, run: Any, write_config: Any
+) -> None:
+    """A running 6-CPU, 2000 MB job naming slot1_2@big001 holds it with 6 CPUs and 2048 MB
+    (2000 rounded up to 16 × 128); a running 3-CPU job naming no slot gets the lowest free
+    number, slot1_1, with 3 CPUs and 128 MB (0 rounded up to 128). 16 - 6 - 3 = 7 CPUs are
+    left, so an 8-CPU job matches nothing; charged 6 and 3 (SLOT_WEIGHT = Cpus)."""
+    args = _args(tmp_path, write_config)
+    for owner, cpus, memory, extra in (
+        ("x", "6", "2000", ["--set", "slot=slot1_2@big001"]),
+        ("y", "3", "0", []),
+    ):
+        result = run(
+            "submit",
+            *args,
+            "--owner",
+            owner,
+            "--cpus",
+            cpus,
+            "--memory",
+            memory,
+            "--set",
+            "status=running",
+            *extra,
+            "--now",
+            NOW,
+        )
+        assert result.exit_code == 0, result.stderr
+    claims = json.loads((tmp_path / "state.json").read_text())["negotiator"]["claims"]
+    assert {s: (c["job_id"], c["resources"], c["weight"]) for s, c in claims.items()} == {
+        "slot1_1@big001": ("2", {"Cpus": 3, "Memory": 128}, 3.0),
+        "slot1_2@big001": ("1", {"Cpus": 6, "Memory": 2048}, 6.0),
+    }
+    _submit(run, args, 8)
+    result = run("negotiate", *args, "--now", NOW, "--json", "--dry-run")
+    assert json.loads(result.stdout)["unmatched"] == [
+        {"job_id": "3", "submitter": "alice@example.org", "reason": "no_matching_slot"}
+    ]
