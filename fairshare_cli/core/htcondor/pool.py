@@ -153,7 +153,12 @@ def priorities_at(
                 else acct.CustomerRecord(name=name)
             )
             factor = acct.priority_factor(rec, config, tree)
-            found = SubmitterPrio(acct.effective_priority(rec, factor), rec.weighted_resources_used)
+            found = SubmitterPrio(
+                acct.effective_priority(rec, factor),
+                rec.weighted_resources_used,
+                rec.ceiling,
+                rec.floor,
+            )
             cache[name] = found
         return found
 

@@ -143,6 +143,7 @@ class Submitter:
     __slots__ = (
         "ceiling",
         "eup",
+        "floor",
         "group",
         "idle",
         "name",
@@ -152,11 +153,14 @@ class Submitter:
         "summary",
     )
 
-    def __init__(self, name: str, eup: float, group: str | None, ceiling: int) -> None:
+    def __init__(
+        self, name: str, eup: float, group: str | None, ceiling: int, floor: int = 0
+    ) -> None:
         self.name = name
         self.eup = eup
         self.group = group
         self.ceiling = ceiling
+        self.floor = floor
         self.runs: list[Run] = []
         self.idle = 0
         self.starvation = 0.0
@@ -301,7 +305,9 @@ def make_submitters(
     subs: dict[str, Submitter] = {}
     for name in sorted(demand):
         prio = priorities(name)
-        subs[name] = Submitter(name, prio.effective_priority, group_of(name), prio.ceiling)
+        subs[name] = Submitter(
+            name, prio.effective_priority, group_of(name), prio.ceiling, prio.floor
+        )
     for name, entries in per_sub.items():
         entries.sort(key=lambda e: e[0])
         sub = subs[name]

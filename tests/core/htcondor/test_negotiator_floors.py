@@ -1,0 +1,114 @@
+"""Submitter floors and ceilings in a negotiation cycle (``matchmaker.cpp``, HTCondor 25.0).
+
+The rules, read from ``Matchmaker::negotiationTime``, ``findBelowFloorSubmitters``,
+``negotiateWithGroup``, ``calculateSubmitterLimit`` and ``negotiate``:
+
+- Floor round: before the pool's (or each group's) pie spins, the submitters whose
+  ``Floor`` is above 0 and whose weighted usage is below it negotiate alone, in one spin
+  (the ``do ... while`` ends on ``isFloorRound``). The normalization and the pie are theirs
+  alone; each one's limit is ``min(Floor, limit)`` — the floor itself, not what is left of
+  it; the full round that follows starts from the usage the floor round left.
+- Ceiling: ``submitterCeiling = Ceiling - (int) WeightedResourcesUsed`` (``-1`` = INT_MAX),
+  at least 0; a turn with no headroom (or less than the smallest slot weight) is skipped
+  and the submitter is done for the cycle (``MM_DONE``); within a turn, matching stops once
+  the slots matched in it reach the headroom (``MM_RESUME``: the next spin finds no
+  headroom and drops it).
+"""
+
+from __future__ import annotations
+
+from negotiation_helpers import NOW, J, jobs, matched_per_submitter, pool, run
+
+from fairshare_cli.core.htcondor.negotiator import Claim
+
+ALICE, BOB = "alice@example.org", "bob@example.org"
+PRIOS = {BOB: 1.5}  # alice at EUP 0.5
+
+
+def _queue() -> list[J]:
+    return jobs("alice", 4, 1) + jobs("bob", 4, 2)
+
+
+def test_without_floor_or_ceiling_the_pie_decides() -> None:
+    """4 slots; alice EUP 0.5, bob EUP 1.5, 4 idle jobs each. Spin 1: max 1.5, normal
+    1.5/0.5 + 1.5/1.5 = 4; alice's share 1.5/(0.5·4) = 0.75 → limit 3, bob's 0.25 → 1.
+    alice (better EUP) goes first: alice 3, bob 1."""
+    result = run(pool(4), _queue(), prios=PRIOS)
+    assert matched_per_submitter(result) == {ALICE: 3, BOB: 1}
+
+
+def test_a_submitter_below_its_floor_is_served_first_up_to_it() -> None:
+    """bob has floor 3, uses 0 < 3: the floor round has bob alone (max 1.5, normal 1,
+    share 1, limit 4 − 0 = 4, capped at the floor: 3) and bob takes 3 slots before alice
+    negotiates. The full round: alice's limit 3, bob's 0.25·4 − 3 < 0 → 0; one slot is
+    left and alice takes it: bob 3, alice 1 (the reverse of the pie alone)."""
+    result = run(pool(4), _queue(), prios=PRIOS, floors={BOB: 3})
+    assert [m.submitter for m in result.matches] == [BOB, BOB, BOB, ALICE]
+
+
+def test_a_floor_the_submitter_already_reaches_gives_no_floor_round() -> None:
+    """bob holds 3 claimed slots with floor 3: usage 3 is not below it, so no floor round;
+    the 3 free slots go by the pie: normal 4 over a pool of 6, alice's limit 0.75·6 = 4.5,
+    bob's 0.25·6 − 3 < 0: alice takes all 3."""
+    claims = [Claim(f"slot1@exec00{i}", BOB, f"9.{i}", NOW - 60) for i in (1, 2, 3)]
+    queue = [J(f"9.{i}", "bob", status="running") for i in (1, 2, 3)] + _queue()
+    result = run(pool(6), queue, prios=PRIOS, usage={BOB: 3.0}, claims=claims, floors={BOB: 3})
+    assert matched_per_submitter(result) == {ALICE: 3}
+
+
+def test_the_floor_round_limit_is_the_floor_not_what_is_left_of_it() -> None:
+    """Pool of 6; bob holds 1 (usage 1 < floor 3). Floor round: bob alone, share 1,
+    limit 6 − 1 = 5, capped at the floor 3 — not at 3 − 1 = 2 — so bob takes 3 new slots
+    (4 in use, past its floor). Full round: 2 free slots; alice's limit 0.75·6 = 4.5, bob's
+    0.25·6 − 4 < 0: alice takes both. A floor net of usage would give bob 2 and alice 3."""
+    claims = [Claim("slot1@exec001", BOB, "9.0", NOW - 60)]
+    queue = [J("9.0", "bob", status="running"), *jobs("alice", 5, 1), *jobs("bob", 5, 2)]
+    result = run(pool(6), queue, prios=PRIOS, usage={BOB: 1.0}, claims=claims, floors={BOB: 3})
+    assert [m.submitter for m in result.matches] == [BOB, BOB, BOB, ALICE, ALICE]
+
+
+def test_the_floor_round_shares_among_the_submitters_below_their_floors() -> None:
+    """Pool of 4; alice (EUP 0.5) and bob (EUP 1.5) both have floor 3. The floor round has
+    both: normal 4, alice's limit 3 (min(3, 3)), bob's min(3, 1) = 1; one spin only, so
+    after alice 3 and bob 1 the round ends and the full round finds the pool used up."""
+    result = run(pool(4), _queue(), prios=PRIOS, floors={ALICE: 3, BOB: 3})
+    assert [m.submitter for m in result.matches] == [ALICE, ALICE, ALICE, BOB]
+
+
+def test_a_ceiling_caps_matches_and_the_rest_goes_to_the_others() -> None:
+    """alice's ceiling 2: spin 1 alice stops at 2 (headroom 2 − 0), bob takes his limit 1.
+    Spin 2 (normal 4 again): alice's headroom 2 − 2 = 0, skipped and done; bob's limit
+    1 − 1 = 0, resumes. Spin 3 without alice: bob's share 1, limit 4 − 1 = 3, and he
+    takes the last slot: alice 2, bob 2; alice's 2 others wait for her ceiling."""
+    result = run(pool(4), _queue(), prios=PRIOS, ceilings={ALICE: 2})
+    assert matched_per_submitter(result) == {ALICE: 2, BOB: 2}
+    reasons = {(u.submitter, u.reason): u.count for u in result.unmatched}
+    assert reasons[(ALICE, "ceiling")] == 2
+
+
+def test_a_ceiling_already_reached_gets_no_turn() -> None:
+    """alice holds 2 slots with ceiling 2: headroom 0, her turn is skipped; bob takes the
+    2 free slots (his limit in spin 1: normal 4, 0.25·4 = 1; spin 2 without alice:
+    share 1, 4 − 1 = 3)."""
+    claims = [Claim(f"slot1@exec00{i}", ALICE, f"9.{i}", NOW - 60) for i in (1, 2)]
+    queue = [J(f"9.{i}", "alice", status="running") for i in (1, 2)] + _queue()
+    result = run(
+        pool(4), queue, prios=PRIOS, usage={ALICE: 2.0}, claims=claims, ceilings={ALICE: 2}
+    )
+    assert matched_per_submitter(result) == {BOB: 2}
+
+
+def test_ceiling_zero_stops_a_submitter_and_minus_one_is_unlimited() -> None:
+    """Ceiling 0: no headroom, alice never negotiates and bob's spins take all 4 slots.
+    Ceiling -1 (the default) is INT_MAX: the plain pie, alice 3 and bob 1."""
+    stopped = run(pool(4), _queue(), prios=PRIOS, ceilings={ALICE: 0})
+    assert matched_per_submitter(stopped) == {BOB: 4}
+    unlimited = run(pool(4), _queue(), prios=PRIOS, ceilings={ALICE: -1})
+    assert matched_per_submitter(unlimited) == {ALICE: 3, BOB: 1}
+
+
+def test_a_floor_above_the_ceiling_stops_at_the_ceiling() -> None:
+    """bob: floor 3, ceiling 2. The floor round's limit is 3 but the headroom is 2: bob
+    takes 2 and is done; the full round skips him (headroom 0) and alice takes 2."""
+    result = run(pool(4), _queue(), prios=PRIOS, floors={BOB: 3}, ceilings={BOB: 2})
+    assert [m.submitter for m in result.matches] == [BOB, BOB, ALICE, ALICE]
