@@ -56,6 +56,7 @@ class J:
     requirements: str | None = None
     rank: str | None = None
     concurrency_limits: str | None = None
+    concurrency_limits_expr: str | None = None
     slot: str | None = None
     start_time: float | None = None
 

@@ -307,8 +307,8 @@ class Pie:
                     break
                 self.explainer.matching = ac.matching_slots
                 cost = self._record_match(sub, job_id, slot, tier, group_name)
-                if ac.limits:  # Accountant::AddMatch: IncrementLimits
-                    self.state.limits.add(ac.limits)
+                if self.matchmaker.matched_limits:  # AddMatch: IncrementLimits
+                    self.state.limits.add(self.matchmaker.matched_limits)
                 run.advance()
                 turn.used += cost
                 if slot.claim is None:

@@ -54,6 +54,7 @@ class NegotiatorKnobs:
     consider_preemption: bool = True
     concurrency_limits: Mapping[str, float] = field(default_factory=dict)
     concurrency_limit_default: float = 2308032.0
+    concurrency_limit_scope_defaults: Mapping[str, float] = field(default_factory=dict)
     quotas: QuotaKnobs = field(default_factory=QuotaKnobs)
 
 
