@@ -110,3 +110,14 @@ def test_a_running_job_s_expression_counts_against_its_slot() -> None:
         _two_sites(), queue, knobs=SITE_LIMITS, claims=claims, usage={"b@example.org": 1.0}
     )
     assert [(m.job_id, m.slot) for m in result.matches] == [("1.0", "slot1@wexec001")]
+
+
+def test_limits_hold_when_the_job_ad_carries_submitter_attributes() -> None:
+    """A job whose requirements read ``SubmitterUserPrio`` is matched through a per-turn
+    copy of its autocluster (``Matchmaker::negotiate`` puts the submitter's attributes in
+    the request); its ``ConcurrencyLimits`` still count: SW_LIMIT 1, two jobs, one match."""
+    knobs = replace(LEGACY, concurrency_limits={"sw": 1.0})
+    queue = jobs("a", 2, 1, concurrency_limits="sw", requirements="SubmitterUserPrio < 100")
+    result = run(pool(4), queue, knobs=knobs)
+    assert [m.job_id for m in result.matches] == ["1.0"]
+    assert [(j, r) for j, _, r in result.iter_unmatched()] == [("1.1", "concurrency_limit")]
