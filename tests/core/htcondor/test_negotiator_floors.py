@@ -17,8 +17,12 @@ The rules, read from ``Matchmaker::negotiationTime``, ``findBelowFloorSubmitters
 
 from __future__ import annotations
 
-from negotiation_helpers import NOW, J, jobs, matched_per_submitter, pool, run
+from dataclasses import replace
+from typing import Any
 
+from negotiation_helpers import LEGACY, NOW, J, jobs, matched_per_submitter, pool, run
+
+from fairshare_cli.core.htcondor.groups import GroupConfig, build_group_tree
 from fairshare_cli.core.htcondor.negotiator import Claim
 
 ALICE, BOB = "alice@example.org", "bob@example.org"
@@ -112,3 +116,48 @@ def test_a_floor_above_the_ceiling_stops_at_the_ceiling() -> None:
     takes 2 and is done; the full round skips him (headroom 0) and alice takes 2."""
     result = run(pool(4), _queue(), prios=PRIOS, floors={BOB: 3}, ceilings={BOB: 2})
     assert [m.submitter for m in result.matches] == [BOB, BOB, ALICE, ALICE]
+
+
+def test_without_preemption_the_floor_round_drops_submitters_without_idle_jobs() -> None:
+    """Pool of 4; carol (EUP 0.5, floor 5) runs 1 job on exec001 and has no idle one; bob
+    (EUP 1.5, floor 3) and alice (EUP 0.5, no floor) have 4 idle jobs each.
+
+    Preemption on: the floor round normalizes over bob and carol (max 1.5, normal
+    1 + 3 = 4): bob's limit min(3, 0.25·4) = 1, he takes 1. Full round, spin 1 (normal
+    3 + 1 + 3 = 7): alice 1.5/(0.5·7)·4 = 1.71 → 1 match, bob 0.57 − 1 → 0, carol done;
+    spin 2 without carol (normal 4): alice 0.75·4 − 1 = 2, the last free slot: alice 2,
+    bob 1.
+
+    ``NEGOTIATOR_CONSIDER_PREEMPTION = False``: ``filter_submitters_no_idle`` drops carol
+    before the normalization, so bob is alone (share 1, limit min(3, 4 − 0) = 3) and takes
+    the 3 free slots; the pool stays 4 (untrimmed) and alice finds it used up."""
+    carol = "carol@example.org"
+    claims = [Claim("slot1@exec001", carol, "9.0", NOW - 60)]
+    queue = [J("9.0", "carol", status="running"), *_queue()]
+    kw: dict[str, Any] = {
+        "prios": {BOB: 1.5, carol: 0.5},
+        "usage": {carol: 1.0},
+        "claims": claims,
+        "floors": {BOB: 3, carol: 5},
+    }
+    on = run(pool(4), queue, **kw)
+    assert [m.submitter for m in on.matches] == [BOB, ALICE, ALICE]
+    off = run(pool(4), queue, knobs=replace(LEGACY, consider_preemption=False), **kw)
+    assert [m.submitter for m in off.matches] == [BOB, BOB, BOB]
+    assert off.pool_size == 4
+
+
+def test_with_group_quotas_each_group_has_its_floor_round() -> None:
+    """group_a (quota 4) holds x (EUP 0.5) and y (EUP 1.5, floor 3), 4 jobs each; pool 4.
+    The group negotiates for 4: without the floor its pie (normal 4, slot weight total
+    min(4, 4)) gives x 3 and y 1; with it, the group's floor round (``findBelowFloor
+    Submitters`` over the group's submitters) gives y min(3, 4) = 3 first and x the last."""
+    tree = build_group_tree([GroupConfig("group_a", quota=4)])
+    x, y = "group_a.x@example.org", "group_a.y@example.org"
+    queue = jobs("x", 4, 1, accounting_group="group_a.x") + jobs(
+        "y", 4, 2, accounting_group="group_a.y"
+    )
+    plain = run(pool(4), queue, prios={y: 1.5}, tree=tree)
+    assert matched_per_submitter(plain) == {x: 3, y: 1}
+    floored = run(pool(4), queue, prios={y: 1.5}, tree=tree, floors={y: 3})
+    assert [m.submitter for m in floored.matches] == [y, y, y, x]

@@ -121,9 +121,9 @@ class Pie:
         below = [s for s in subs if s.floor > 0 and usage.get(s.name, 0.0) < s.floor]
         if not below:
             return
-        reasons = [s.stop_reason for s in below]
+        reasons = [(s, s.stop_reason) for s in below]
         self.negotiate_with_group(below, group_quota, group_name, floor_round=True)
-        for sub, reason in zip(below, reasons, strict=True):  # the full round decides
+        for sub, reason in reasons:  # the full round decides why jobs wait
             sub.stop_reason = reason
 
     def negotiate_with_group(
