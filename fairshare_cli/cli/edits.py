@@ -113,7 +113,6 @@ def _submitter_only(what: str) -> Callable[[acct.AccountantState, Env, str, int]
     """The ``setfloor``/``setceiling`` change: only a submitter (``user@domain``) has one,
     as condor_userprio requires the full name; the negotiator reads it from the
     submitter's own record."""
-    setter = acct.set_floor if what == "floor" else acct.set_ceiling
 
     def change(s: acct.AccountantState, env: Env, n: str, value: int) -> acct.AccountantState:
         if "@" not in n:
@@ -121,7 +120,7 @@ def _submitter_only(what: str) -> Callable[[acct.AccountantState, Env, str, int]
                 f"cannot set the {what} of group '{n}': condor_userprio requires the full "
                 "name of a submitter (user@uid.domain or user@full.host.name)"
             )
-        return setter(s, env.config, n, value, env.now)
+        return acct.set_floor_or_ceiling(s, env.config, n, what, value, env.now)
 
     return change
 

@@ -37,9 +37,8 @@ class CustomerRecord:
     ``setfactor``, or derived and stored when ``fs`` first writes the record, as
     ``GetPriorityFactor`` stores it on first read); None until then. ``uncharged_time`` (and
     its weighted twin) is ``UnchargedTime``, the correction matches made or removed since
-    ``last_update`` leave for the next update. ``floor`` and ``ceiling`` are the record's
-    ``Floor`` (0 = none) and ``Ceiling`` (-1 = unlimited), set by ``setfloor`` and
-    ``setceiling``. Usages are in (weighted) slot-seconds; times are epoch seconds, 0 = never.
+    ``last_update`` leave for the next update. ``Floor`` (0 = none) and ``Ceiling`` (-1 =
+    unlimited) are set by edits. Usages are in (weighted) slot-seconds; times: epoch, 0 = never.
     """
 
     name: str
@@ -312,18 +311,11 @@ def set_factor(
     return _set(state, config, name, now, priority_factor=max(value, MIN_FACTOR))
 
 
-def set_floor(
-    state: AccountantState, config: Config, name: str, value: int, now: float
+def set_floor_or_ceiling(
+    state: AccountantState, config: Config, name: str, field: str, value: int, now: float
 ) -> AccountantState:
-    """``-setfloor``: the submitter's floor (``Accountant::SetFloor``; 0 = none)."""
-    return _set(state, config, name, now, floor=value)
-
-
-def set_ceiling(
-    state: AccountantState, config: Config, name: str, value: int, now: float
-) -> AccountantState:
-    """``-setceiling``: the submitter's ceiling (``Accountant::SetCeiling``; -1 = unlimited)."""
-    return _set(state, config, name, now, ceiling=value)
+    """``-setfloor``/``-setceiling`` (``SetFloor``/``SetCeiling``) of ``field``."""
+    return _set(state, config, name, now, **{field: value})
 
 
 def set_accumulated(
@@ -459,22 +451,15 @@ _FIELDS = (
     "floor",
     "ceiling",
 )
-#: Written only when not at their default, so states without per-cycle matches, floors or
-#: ceilings keep their old shape.
+#: Written only when not at their default: older states keep their shape.
 _SPARSE = {"uncharged_time": 0.0, "weighted_uncharged_time": 0.0, "floor": 0, "ceiling": -1}
-#: Whole-number fields.
-_INTS = frozenset({"resources_used", "floor", "ceiling"})
 
 
 def accountant_to_json(state: AccountantState) -> dict[str, Any]:
     """The ``accountant`` state section."""
     return {
         "records": {
-            name: {
-                f: getattr(rec, f)
-                for f in _FIELDS
-                if f not in _SPARSE or getattr(rec, f) != _SPARSE[f]
-            }
+            name: {f: getattr(rec, f) for f in _FIELDS if getattr(rec, f) != _SPARSE.get(f, ...)}
             for name, rec in sorted(state.records.items())
         }
     }
@@ -507,7 +492,7 @@ def accountant_from_json(raw: Any) -> AccountantState:
             elif isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
                 raise SectionError(f"accountant.records.{name}.{f}: expected a finite number")
             else:
-                kw[f] = int(v) if f in _INTS else float(v)
+                kw[f] = int(v) if f in ("resources_used", "floor", "ceiling") else float(v)
         if name == ROOT_GROUP:  # AddMatch charges <none>'s subtree usage with its own
             kw["hier_weighted_resources_used"] = kw.get("weighted_resources_used", 0.0)
         records[name] = CustomerRecord(name=name, **kw)
