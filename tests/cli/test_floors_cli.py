@@ -62,6 +62,8 @@ def test_setfloor_and_setceiling_store_the_record_and_print_condor_userprio_line
     assert table.exit_code == 0, table.stderr
     row = next(line for line in table.stdout.splitlines() if line.startswith("alice"))
     assert row.endswith("      3.00      5.00")
+    long = run("userprio", "--long", "alice@example.org", *args).stdout
+    assert "Ceiling = 5\nFloor = 3\n" in long
     unset = run("setfloor", "alice@example.org", "0", *args)
     assert unset.exit_code == 0
     run("setceiling", "alice@example.org", "-1", *args)
@@ -168,3 +170,26 @@ def test_condor_userprio_import_brings_floor_and_ceiling(tmp_path: Path, run: An
     )
     assert bad.exit_code == 2
     assert "Floor3 = -3" in bad.stderr
+
+
+def test_explain_names_the_floor_round(args: list[str], run: Any, tmp_path: Path) -> None:
+    """bob (floor 3) negotiates in the floor round first: his story says so (spin 1, share
+    1, limit min(3, 4) = 3), then in the full round's spin 2 (normal 1.5/0.5 + 1 = 4)."""
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(
+        json.dumps(
+            [{"id": "1.0", "owner": "alice", "count": 4}, {"id": "2.0", "owner": "bob", "count": 4}]
+        )
+    )
+    assert run("setprio", "bob", "1.5", "--create", *args).exit_code == 0
+    assert run("setfloor", "bob", "3", *args).exit_code == 0
+    cycle = ["negotiate", "--dry-run", "--jobs-file", str(jobs), "--explain", "2.3", *args]
+    story = run(*cycle)
+    assert story.exit_code == 0, story.stderr
+    assert "  spin 1 (floor round): share 1.0000, limit 3.00 (unclaimed 4.00), pie left 4.00" in (
+        story.stdout
+    )
+    events = json.loads(run(*cycle, "--json").stdout)["events"]
+    turns = [e for e in events if e["event"] == "turn"]
+    assert turns[0]["floor_round"] is True
+    assert all("floor_round" not in e for e in turns[1:])

@@ -252,6 +252,7 @@ class Pie:
                 limit=limit,
                 limit_unclaimed=limit_unclaimed,
                 pie_left=pie_left,
+                **({"floor_round": True} if spin.floor_round else {}),
             )
         if sub.idle <= 0:
             return False, pie_left
