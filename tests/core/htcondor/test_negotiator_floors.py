@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from negotiation_helpers import LEGACY, NOW, J, jobs, matched_per_submitter, pool, run
 
 from fairshare_cli.core.htcondor.groups import GroupConfig, build_group_tree
@@ -161,3 +163,36 @@ def test_with_group_quotas_each_group_has_its_floor_round() -> None:
     assert matched_per_submitter(plain) == {x: 3, y: 1}
     floored = run(pool(4), queue, prios={y: 1.5}, tree=tree, floors={y: 3})
     assert [m.submitter for m in floored.matches] == [y, y, y, x]
+
+
+@given(
+    slots=st.integers(1, 10),
+    idle=st.lists(st.integers(0, 6), min_size=3, max_size=3),
+    eups=st.lists(st.sampled_from([0.5, 1.0, 1.5, 4.0]), min_size=3, max_size=3),
+    ceilings=st.lists(st.integers(-1, 5), min_size=3, max_size=3),
+    floor=st.integers(0, 8),
+)
+@settings(max_examples=60, deadline=None)
+def test_ceilings_cap_and_a_lone_floor_is_served(
+    slots: int, idle: list[int], eups: list[float], ceilings: list[int], floor: int
+) -> None:
+    """No submitter gets more than its ceiling (nothing in use, so headroom = ceiling);
+    the one submitter with a floor and no ceiling gets at least min(floor, its jobs, the
+    pool): alone in the floor round its share is 1 and its limit the whole pool."""
+    names = ["a", "b", "c"]
+    queue = [j for i, n in enumerate(names) for j in jobs(n, idle[i], i + 1)]
+    full = [f"{n}@example.org" for n in names]
+    ceilings[0] = -1
+    result = run(
+        pool(slots),
+        queue,
+        prios=dict(zip(full, eups, strict=True)),
+        floors={full[0]: floor},
+        ceilings=dict(zip(full, ceilings, strict=True)),
+    )
+    got = matched_per_submitter(result)
+    for name, ceiling in zip(full, ceilings, strict=True):
+        if ceiling >= 0:
+            assert got.get(name, 0) <= ceiling
+    assert got.get(full[0], 0) >= min(floor, idle[0], slots)
+    assert len(result.matches) <= slots
