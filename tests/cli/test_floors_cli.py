@@ -193,3 +193,21 @@ def test_explain_names_the_floor_round(args: list[str], run: Any, tmp_path: Path
     turns = [e for e in events if e["event"] == "turn"]
     assert turns[0]["floor_round"] is True
     assert all("floor_round" not in e for e in turns[1:])
+
+
+def test_a_rebuilt_history_keeps_floors_and_ceilings(
+    args: list[str], run: Any, tmp_path: Path
+) -> None:
+    """``fs import history --rebuild`` forgets usage, not what an admin set: as the explicit
+    factor, the floor and the ceiling stay (HTCondor keeps them in the record until it is
+    deleted)."""
+    history = tmp_path / "h.csv"
+    history.write_text("owner,start,end,slots\nalice,2026-11-20T10:00:00Z,2026-11-20T11:00:00Z,2\n")
+    assert run("import", "history", str(history), *args).exit_code == 0
+    assert run("setfloor", "alice", "3", *args).exit_code == 0
+    assert run("setceiling", "alice", "7", *args).exit_code == 0
+    result = run("import", "history", str(history), "--rebuild", *args)
+    assert result.exit_code == 0, result.stderr
+    rec = _records(args)["alice@example.org"]
+    assert (rec["floor"], rec["ceiling"]) == (3, 7)
+    assert rec["weighted_accumulated_usage"] == 7200.0
