@@ -108,6 +108,8 @@ class NegotiatorConfig:
     #: ``NAME_LIMIT`` by lower-cased name, and ``CONCURRENCY_LIMIT_DEFAULT``.
     concurrency_limits: Mapping[str, float] = field(default_factory=dict)
     concurrency_limit_default: float = 2308032.0
+    #: ``CONCURRENCY_LIMIT_DEFAULT_<SCOPE>`` by lower-cased scope.
+    concurrency_limit_scope_defaults: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -89,6 +89,7 @@ def read_negotiator(top: Reader, file: str, prof: Mapping[str, Any]) -> Negotiat
             "consider_preemption",
             "concurrency_limits",
             "concurrency_limit_default",
+            "concurrency_limit_scope_defaults",
         ),
     )
     return NegotiatorConfig(
@@ -121,6 +122,9 @@ def read_negotiator(top: Reader, file: str, prof: Mapping[str, Any]) -> Negotiat
         concurrency_limit_default=r.num(
             "concurrency_limit_default", d.concurrency_limit_default, lo=0.0
         ),
+        concurrency_limit_scope_defaults=r.get(
+            "concurrency_limit_scope_defaults", _scope_table(r), d.concurrency_limit_scope_defaults
+        ),
     )
 
 
@@ -139,6 +143,27 @@ def _limit_table(r: Reader) -> Callable[[Any, str], dict[str, float]]:
                 r.fail(f"{where}: expected a limit name (letters, digits, _; one dot at most)")
             if name.lower() in out:
                 r.fail(f"{where}: the same limit as another key (names ignore case)")
+            out[name.lower()] = r.number(n, where, lo=0.0)
+        return out
+
+    return convert
+
+
+def _scope_table(r: Reader) -> Callable[[Any, str], dict[str, float]]:
+    """``[negotiator] concurrency_limit_scope_defaults = { SCOPE = N }``:
+    ``CONCURRENCY_LIMIT_DEFAULT_<SCOPE>``, the maximum of a limit ``SCOPE.name`` that has
+    no ``NAME_LIMIT`` of its own (scopes are attribute names; case is ignored)."""
+
+    def convert(value: Any, key: str) -> dict[str, float]:
+        if not isinstance(value, Mapping):
+            r.fail(f"{key}: expected a table of scope names to numbers, got {kind(value)}")
+        out: dict[str, float] = {}
+        for name, n in value.items():
+            where = f"{key}.{name}"
+            if "." in name or not parse_limits(name) or parse_limits(name)[0][0] != name.lower():
+                r.fail(f"{where}: expected a scope name (letters, digits and _)")
+            if name.lower() in out:
+                r.fail(f"{where}: the same scope as another key (names ignore case)")
             out[name.lower()] = r.number(n, where, lo=0.0)
         return out
 

@@ -32,12 +32,14 @@ class SubmitterPrio:
     Attributes:
         effective_priority: EUP = max(RUP, 0.5) × factor.
         weighted_in_use: weighted resources in use (slot weights of the slots it holds).
-        ceiling: ``Ceiling`` (-1 = unlimited).
+        ceiling: ``Ceiling`` (-1 = unlimited; ``Accountant::GetCeiling``).
+        floor: ``Floor`` (0 = none; ``Accountant::GetFloor``).
     """
 
     effective_priority: float
     weighted_in_use: float = 0.0
     ceiling: int = -1
+    floor: int = 0
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,7 @@ class NegotiatorKnobs:
     consider_preemption: bool = True
     concurrency_limits: Mapping[str, float] = field(default_factory=dict)
     concurrency_limit_default: float = 2308032.0
+    concurrency_limit_scope_defaults: Mapping[str, float] = field(default_factory=dict)
     quotas: QuotaKnobs = field(default_factory=QuotaKnobs)
 
 

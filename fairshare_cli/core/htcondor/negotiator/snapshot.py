@@ -32,6 +32,7 @@ from fairshare_cli.core.htcondor.negotiator.queue import (
     SUBMITTER_ATTRS,
     group_queue,
     job_ad,
+    job_limits,
     job_names,
     make_submitters,
     scan_jobs,
@@ -139,11 +140,12 @@ class Snapshot:
                 c = self.ev.compile(text, names, f"job {job_id} {what}", InputError)
                 refs.update(c.my_refs)
                 refs.update(c.target_refs)
+        refs.update(self._limit_expr_refs(idle, names))
         self.refs = frozenset(refs)
         self.unclaimed_per_submitter = any(r in SUBMITTER_ATTRS for r in self.refs)
         self.all_refs = frozenset(refs | preempt_refs)
         self._build_slots(machines, list(inputs.claims), running)
-        self.limit_counts = self._claimed_limits(running)
+        self.limit_counts = self._claimed_limits(running, inputs.submitter_of)
         self.autoclusters, queued, self.demand = group_queue(
             idle, running.values(), self.ev, self.refs, inputs.submitter_of, knobs
         )
@@ -242,14 +244,41 @@ class Snapshot:
             cls.slots.append(slot)
         self._weigh_pool()
 
-    def _claimed_limits(self, running: dict[str, Job]) -> LimitCounts:
-        """The concurrency limits the claims hold as the cycle starts (``LoadLimits``)."""
+    def _limit_expr_refs(self, idle: Iterable[JobBatch], names: frozenset[str]) -> set[str]:
+        """What the idle jobs' ``ConcurrencyLimits`` expressions read (they split slot
+        classes and autoclusters as matching expressions do)."""
+        refs: set[str] = set()
+        for text in {b.job.concurrency_limits_expr for b in idle} - {None}:
+            assert text is not None
+            c = self.ev.compile(text, names, "job concurrency_limits_expr", InputError)
+            refs.update(c.my_refs)
+            refs.update(c.target_refs)
+        return refs
+
+    def _claimed_limits(
+        self, running: dict[str, Job], submitter_of: Callable[[Job], str]
+    ) -> LimitCounts:
+        """The concurrency limits the claims hold as the cycle starts (``LoadLimits``: the
+        slot's ``ConcurrencyLimits``, the job's evaluated against the slot it runs on)."""
         knobs = self.knobs
-        counts = LimitCounts(knobs.concurrency_limits, knobs.concurrency_limit_default)
+        counts = LimitCounts(
+            knobs.concurrency_limits,
+            knobs.concurrency_limit_default,
+            knobs.concurrency_limit_scope_defaults,
+        )
         for slot in self.slots:
             job = running.get(slot.claim.job_id) if slot.claim is not None else None
-            if job is not None and job.concurrency_limits:
+            if job is None:
+                continue
+            if job.concurrency_limits:
                 counts.add(parse_limits(job.concurrency_limits))
+            elif job.concurrency_limits_expr:
+                ad = job_ad(self.ev, job, submitter_of(job))
+                limits, expr = job_limits(self.ev, job, ad)
+                if expr is not None:
+                    value = self.ev.evaluate(expr, ad, self.slot_class[slot.index].ad)
+                    limits = parse_limits(value) if isinstance(value, str) else ()
+                counts.add(limits)
         return counts
 
     def _weigh_pool(self) -> None:
