@@ -156,3 +156,22 @@ def test_dry_runs_keep_no_history(tmp_path: Path, run: Callable[..., Any]) -> No
     assert run("submit", "--owner", "alice", *args).exit_code == 0
     assert run("negotiate", "--dry-run", *args).exit_code == 0
     assert not state.with_name("state.history.sqlite").exists()
+
+
+def test_a_dynamic_slot_is_recorded_with_the_cpus_carved_for_it() -> None:
+    """A claim on ``slot1_1@m001`` carved 4 CPUs out of its partitionable slot: its record
+    holds one slot of 4 CPUs (a ``Cpus`` slot weight replays to the 4 charged)."""
+    from fairshare_cli.core.operations.usage_log import claim_usage
+    from fairshare_cli.core.state import State
+    from fairshare_cli.io.config import build_config
+    from fairshare_cli.io.toml import tomllib
+
+    config = build_config(tomllib.loads(TINY.format(half_life=3600)), "tiny.toml")
+    t0 = 1795132800.0
+    claim = {
+        "submitter": "alice@example.org", "job_id": "1", "start_time": t0, "weight": 4.0,
+        "resources": {"Cpus": 4, "Memory": 1024},
+    }  # fmt: skip
+    after = State(sections={"negotiator": {"claims": {"slot1_1@m001": claim}}})
+    [(record, _)] = claim_usage(config, State(sections={}), after, t0).started
+    assert (record.owner, record.slots, record.cpus) == ("alice@example.org", 1, 4)

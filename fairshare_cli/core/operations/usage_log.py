@@ -52,8 +52,9 @@ def claim_usage(config: Config, before: State, after: State, now: float) -> Clai
     """The claims ``after`` has that ``before`` lacks (started) and the reverse (ended).
 
     A started claim becomes a record from ``now`` (the accountant charges it from the
-    command's time, ``AddMatch`` at ``now``) of one slot of the slot's ``Cpus`` (so that a
-    ``Cpus`` slot weight replays to the weight charged); its owner, groups, account,
+    command's time, ``AddMatch`` at ``now``) of one slot of the slot's ``Cpus`` (a dynamic
+    slot's: the CPUs carved for it), so that a ``Cpus`` slot weight replays to the weight
+    charged; its owner, groups, account,
     partition and QOS are its job's. A claim whose job is not in the queue is charged to
     its submitter's name as the owner.
 
@@ -119,7 +120,12 @@ def _cpus(attributes: Mapping[str, object]) -> int | None:
 def _record(
     claim: Claim, job: Job | None, cpus_of: Callable[[str], int | None], now: float
 ) -> UsageRecord:
-    cpus = cpus_of(claim.slot) or (job.request_cpus if job is not None else 1)
+    carved = dict(claim.resources).get("Cpus")  # a dynamic slot: the CPUs carved for it
+    cpus = (
+        int(carved)
+        if carved
+        else (cpus_of(claim.slot) or (job.request_cpus if job is not None else 1))
+    )
     if job is None:
         return UsageRecord(owner=claim.submitter, start=now, cpus=max(int(cpus), 1))
     return UsageRecord(
