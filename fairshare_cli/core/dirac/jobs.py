@@ -26,7 +26,7 @@ from fairshare_cli.core.dirac.taskqueues import (
     cpu_segment,
 )
 from fairshare_cli.core.jobs import JOB_STATUSES, Job, parse_jobs
-from fairshare_cli.core.limits import MAX_JOB_COUNT
+from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, MAX_JOB_COUNT
 from fairshare_cli.core.names import name_problem
 from fairshare_cli.errors import InputError, did_you_mean
 
@@ -310,21 +310,25 @@ def entry_of(
         ValueError: anything the job parser would refuse in these fields (the caller then
             reads the jobs the usual way, for the usual message).
     """
-    if not isinstance(owner, str):
+    if name_problem(owner, submitter=True) is not None:
         raise ValueError("owner")
     if not (status is None or status in JOB_STATUSES):
         raise ValueError("status")
     if type(count) is not int or not 1 <= count <= MAX_JOB_COUNT:
         raise ValueError("count")
-    if not (priority is None or (type(priority) in (int, float) and math.isfinite(priority))):
-        raise ValueError("user_priority")
+    if not (
+        priority is None or (type(priority) in (int, float) and INT64_MIN <= priority <= INT64_MAX)
+    ):
+        raise ValueError("user_priority")  # NaN fails the range too
+    if group is not None and name_problem(group, submitter=True) is not None:
+        raise ValueError("dirac_group")
+    if not (requirements is None or isinstance(requirements, dict)):
+        raise ValueError("dirac_requirements")
     if group is None or status not in _WAITING:
         return (status, True, ())
     head = (owner, group, priority, count, ())
     if requirements is None:
         return (*head, None)
-    if not isinstance(requirements, dict):
-        raise ValueError("dirac_requirements")
     values = [tuple(v) if type(v) is list else v for v in requirements.values()]
     entry = (*head, tuple(requirements), *values)
     hash(entry)  # a nested list or object: TypeError
