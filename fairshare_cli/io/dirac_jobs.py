@@ -44,7 +44,7 @@ from fairshare_cli.core.jobs import (
     parse_jobs,
 )
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, MAX_JOB_COUNT, TIME_MAX, TIME_MIN
-from fairshare_cli.core.names import MAX_NAME_LENGTH
+from fairshare_cli.core.names import MAX_NAME_LENGTH, name_problem
 from fairshare_cli.errors import InputError
 
 CHUNK = 1 << 20
@@ -402,7 +402,10 @@ def _decode_keys(keys: list[bytes]) -> list[tuple[Any, ...]]:
     text = b"[[" + b"],[".join(keys).replace(b"\x00", b",") + b"]]" if keys else b"[]"
     try:
         rows = msgspec.json.decode(text)
-        entries = [entry_of(*fields) for fields in rows]
+        names = {row[0] for row in rows} | {row[1] for row in rows if row[1] is not None}
+        if any(name_problem(name, submitter=True) for name in names):
+            raise FastPathRefused("owner or dirac_group")
+        entries = [entry_of(o, g, p, c, s, r, names_checked=True) for o, g, p, c, s, r in rows]
     except (msgspec.DecodeError, ValueError, TypeError) as exc:
         raise FastPathRefused(str(exc)) from None
     return entries

@@ -94,8 +94,10 @@ def apply_aliases(
     Raises (through ``fail``):
         ConfigError: a knob and its key are both set.
     """
+    if all(key in allowed for key in table):  # first: 10,000 account tables (bench chain)
+        return table
     knobs = {k.upper(): v for k, v in KNOBS.get(table_pattern(where), {}).items()}
-    if not knobs or all(key in allowed for key in table):
+    if not knobs:
         return table
     out: dict[str, Any] = {}
     for key, value in table.items():

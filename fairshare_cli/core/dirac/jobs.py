@@ -300,17 +300,24 @@ def queues_in_order(
 
 
 def entry_of(
-    owner: Any, group: Any, priority: Any, count: Any, status: Any, requirements: Any
+    owner: Any,
+    group: Any,
+    priority: Any,
+    count: Any,
+    status: Any,
+    requirements: Any,
+    names_checked: bool = False,
 ) -> tuple[Any, ...]:
     """The entry (as :func:`_entry` makes it) of one job's decoded fields, checked.
 
     For readers that already refused unknown field names; a missing ``count`` is 1.
+    ``names_checked``: the caller checked ``owner`` and ``group`` as names already.
 
     Raises:
         ValueError: anything the job parser would refuse in these fields (the caller then
             reads the jobs the usual way, for the usual message).
     """
-    if name_problem(owner, submitter=True) is not None:
+    if not names_checked and name_problem(owner, submitter=True) is not None:
         raise ValueError("owner")
     if not (status is None or status in JOB_STATUSES):
         raise ValueError("status")
@@ -320,7 +327,7 @@ def entry_of(
         priority is None or (type(priority) in (int, float) and INT64_MIN <= priority <= INT64_MAX)
     ):
         raise ValueError("user_priority")  # NaN fails the range too
-    if group is not None and name_problem(group, submitter=True) is not None:
+    if not names_checked and group is not None and name_problem(group, submitter=True):
         raise ValueError("dirac_group")
     if not (requirements is None or isinstance(requirements, dict)):
         raise ValueError("dirac_requirements")
