@@ -247,23 +247,35 @@ def _field_type(name: str, msgspec: Any) -> Any:
         return Annotated[int, msgspec.Meta(ge=INT64_MIN if low is None else low, le=INT64_MAX)]
     if kind == "time":
         return Annotated[float, msgspec.Meta(ge=TIME_MIN, le=TIME_MAX)] | str
-    if kind == "duration":
-        return Annotated[float, msgspec.Meta(ge=0)] | str
+    if kind == "duration":  # a Slurm time string is read the usual way
+        return Annotated[float, msgspec.Meta(ge=0)]
     if kind == "flag":
         return bool
     if kind == "object":
         return dict[str, Any]
-    if kind in ("text", "name", "partition"):
+    if kind == "text":
         return str
+    if kind == "name":  # every such field is a submitter name; other names the usual way
+        return Annotated[str, msgspec.Meta(pattern=_ASCII_SUBMITTER)]
+    if kind == "partition":
+        return Annotated[str, msgspec.Meta(pattern=_ASCII_PARTITIONS)]
     raise AssertionError(f"job field {name}: no streamed type for kind {kind}")
 
 
+_NAME_CHAR = "[!-?A-~]"  # printable ASCII but the space and '@'
+_ASCII_SUBMITTER = rf"\A(?={_NAME_CHAR}|@)(?:{_NAME_CHAR}|@(?!.*@)){{1,{MAX_NAME_LENGTH}}}\Z"
+"""Names that :func:`~fairshare_cli.core.names.name_problem` accepts as submitters, in
+printable ASCII (at most one '@'); a name beyond ASCII is read the usual way."""
+
+_PART = f"[!-+\\--~]{{1,{MAX_NAME_LENGTH}}}"  # printable ASCII but the space and ','
+_ASCII_PARTITIONS = rf"\A{_PART}(?:,{_PART})*\Z"
+"""Comma-separated partition names (each a name), in printable ASCII."""
+
 VALUE_FIELDS = tuple(
-    n
-    for n in Job.__dataclass_fields__
-    if n not in KEY_FIELDS and job_field_kind(n) in ("time", "duration", "name", "partition")
+    n for n in Job.__dataclass_fields__ if n not in KEY_FIELDS and job_field_kind(n) == "time"
 )
-"""Fields whose strings the job parser reads further: checked once per distinct value."""
+"""Fields whose strings the job parser reads further (ISO-8601 times): checked once per
+distinct value."""
 
 
 def _check_values(values: set[tuple[Any, ...]], checked: set[tuple[Any, ...]]) -> None:

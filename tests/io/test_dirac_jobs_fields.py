@@ -4,8 +4,8 @@ Issue 10: the msgspec reader once let through values in fields task queues do no
 negative ``request_cpus``, a NaN ``user_priority`` on a job without ``dirac_group``). Now
 each field is typed as :func:`~fairshare_cli.core.jobs.parse_job` reads it, so for any job
 object the reader alone (no fallback) accepts exactly what the parser accepts, except the
-few forms it hands to the usual path on purpose (a number as id, a whole number written
-as a float, an unlimited duration written as ``1e400``), which the parser then decides.
+few forms it hands to the usual path on purpose (:func:`handed_on`), which the parser then
+decides.
 Through ``task_queues_from_file`` the message is the parser's own: file, job, field.
 """
 
@@ -69,8 +69,15 @@ job = st.fixed_dictionaries(
 
 
 def handed_on(obj: dict[str, Any]) -> bool:
-    """Forms the streamed reader leaves to the usual path although the parser takes them."""
-    return any(isinstance(obj.get(k), float) for k in WHOLE) or obj.get("count") == 2.0
+    """Forms the streamed reader leaves to the usual path although the parser takes them:
+    a whole number written as a float, a duration as a Slurm time string, a name (other
+    than owner and dirac_group) beyond printable ASCII."""
+    names = ("accounting_group", "account", "qos", "slot", "partition")
+    return (
+        any(isinstance(obj.get(k), float) for k in WHOLE)
+        or any(isinstance(obj.get(k), str) for k in ("time_limit", "run_time"))
+        or any(isinstance(obj.get(k), str) and not obj[k].isascii() for k in names)
+    )
 
 
 def reader_accepts(path: Path) -> bool:
