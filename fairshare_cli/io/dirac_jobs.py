@@ -3,8 +3,10 @@
 Tuned for ``benchmarks/bench_taskqueues.py`` (a million jobs in 5000 queues): instead of
 decoding the whole file into a million dicts (1.3 GB, seconds), the file is read in chunks
 and each chunk's jobs are decoded by ``msgspec`` into a slotted record whose task-queue
-fields stay raw JSON text (the others are decoded, so that what Python's ``json`` refuses,
-a 5000-digit number or a nesting too deep, is refused here too). A job's key is the six
+fields stay raw JSON text. Every other field is decoded to the type and range the job
+parser (:func:`~fairshare_cli.core.jobs.parse_job`) wants, so that what it refuses (a
+negative ``request_cpus``, a blank in an account name, a 5000-digit number) is refused
+here too, in C (issue 10: a job is checked whole wherever it is read). A job's key is the six
 raw texts joined by a NUL byte (a byte JSON text cannot hold), so counting the keys hashes
 one short ``bytes`` per job, in C. Only the distinct keys (about one per queue and
 priority) are decoded into Python values.
@@ -12,8 +14,9 @@ priority) are decoded into Python values.
 The fast reader refuses (:class:`FastPathRefused`) whatever it cannot decide alone: a
 file that is not a JSON list of objects with known fields and string ids, a duplicate
 id (``count`` stanzas' ids included), a value the job parser would refuse. The caller then reads
-the file the usual way (:func:`~fairshare_cli.io.jobs.load_job_objects`), which gives
-the usual error message, or the same queues when the file was valid after all.
+the file the usual way (:func:`~fairshare_cli.io.jobs.load_job_objects`, then every job
+through the job parser), which gives the usual error message, or the same queues when the
+file was valid after all (a number as id, a name beyond ASCII, a Slurm time string).
 """
 
 from __future__ import annotations

@@ -6,8 +6,10 @@ keys are counted in C, and each distinct key is checked and turned into a task-q
 definition once. What is checked: every job has an ``id`` (unique) and an ``owner``, known
 field names, a known status, a whole ``count``; a waiting DIRAC job also a string
 ``dirac_group``, a finite ``user_priority`` and well-formed ``dirac_requirements``. Fields
-that task queues do not read are not otherwise checked. A job that fails goes through the
-full job parser, so the message is the one every other command gives.
+that task queues do not read are not otherwise checked here: a jobs file's reader
+(``io/dirac_jobs.py``) checks them, and the state's jobs were checked when written. A job
+that fails goes through the full job parser, so the message is the one every other
+command gives.
 """
 
 from __future__ import annotations
