@@ -57,6 +57,7 @@ fields: dict[str, Any] = {
     "requirements": st.one_of(st.just("true"), odd),
     "rank": st.one_of(st.just("0"), odd),
     "concurrency_limits": st.one_of(st.just("sw:2"), odd),
+    "concurrency_limits_expr": st.one_of(st.just('strcat("license.", TARGET.Site)'), odd),
     "attributes": st.one_of(st.just({"x": [1, {"y": None}]}), odd),
     "dirac_requirements": st.one_of(st.just({"cpu_time": 300, "sites": ["A"]}), odd),
 }
