@@ -38,7 +38,9 @@ def command(
     usage of every user association replaces the state's, as of the last decay pass;
     usage of users the config has no association for is listed as ignored. Where the
     state already holds usage from an earlier pass that, decayed to this one, rounds to
-    what the dump printed, that value is kept with all its decimals.
+    what the dump printed, that value is kept with all its decimals. QOS usage factors
+    are not in this dump (scontrol prints no UsageFactor): import them from
+    sacctmgr show qos format=Name,Priority,UsageFactor (fs import sacctmgr).
     """
     from fairshare_cli.core.slurm.snapshot import keep_precision, known_usage, with_usage
     from fairshare_cli.io.importers.scontrol_assoc import read_assoc_mgr
