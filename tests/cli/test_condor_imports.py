@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.test_bad_input import refused
+from tests.cli.conftest import refused
 from tests.conftest import FIXTURES
 
 POOL = FIXTURES / "htcondor-25.0" / "flat_users"
