@@ -45,11 +45,9 @@ def check(opts: GlobalOptions) -> None:
     from fairshare_cli.render.formats import emit_rows
 
     path = resolve_config_path(opts.config_path)
-    raw = read_toml(path)  # once: a 10,000-account file takes most of the time to parse
-    pool = raw.get("pool")
-    no_defaults = not isinstance(pool, dict) or "defaults" not in pool
+    raw = read_toml(path)  # once: for the config and for the missing-defaults warning
     config = build_config(raw, str(path))
-    if no_defaults:
+    if "defaults" not in (raw.get("pool") or {}):
         click.echo(
             f'fs: warning: {path} sets no [pool] defaults; using "legacy" (HTCondor 7.x, '
             'Slurm 2.0); write defaults = "current" for what today\'s releases do',

@@ -112,7 +112,9 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
       fs userprio --config sample_configs/pool.toml
       fs userprio --all --allusers
       fs userprio alice --json
-    Rows: submitters (and groups) used in the last 24 hours, best priority first.
+    Rows: submitters (and groups) used in the last 24 hours, best priority first;
+    while the state holds a queue, only submitters with jobs in it (as the collector's
+    Accounting ads that plain condor_userprio reads: --allusers lists every record).
 
     condor_userprio's own spellings work too: single-dash options and their unique
     prefixes (-allusers, -all, -usage, -priority, -hier, -flat, -l/-long, -most), and

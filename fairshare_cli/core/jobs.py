@@ -9,13 +9,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-# TEMPORARY explicit re-exports (``X as X``) for branches written before core/limits.py; the
-# lead turns this back into a plain import once every import names ``limits``.
-from fairshare_cli.core.limits import INT64_MAX as INT64_MAX
-from fairshare_cli.core.limits import INT64_MIN as INT64_MIN
-from fairshare_cli.core.limits import MAX_JOB_COUNT as MAX_JOB_COUNT
-from fairshare_cli.core.limits import TIME_MAX as TIME_MAX
-from fairshare_cli.core.limits import TIME_MIN as TIME_MIN
+from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, MAX_JOB_COUNT, TIME_MAX, TIME_MIN
 from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError, did_you_mean
 

@@ -15,7 +15,12 @@ from typing import Any
 
 #: Per table (``*`` for a name the admin chooses): the real knob name -> the config key.
 KNOBS: dict[str, dict[str, str]] = {
-    "pool": {"UID_DOMAIN": "uid_domain", "ACCOUNTANT_LOCAL_DOMAIN": "local_domains"},
+    "pool": {
+        "UID_DOMAIN": "uid_domain",
+        "ACCOUNTANT_LOCAL_DOMAIN": "local_domains",
+        "START": "start",
+        "RANK": "rank",
+    },
     "accountant": {
         "PRIORITY_HALFLIFE": "priority_halflife",
         "DEFAULT_PRIO_FACTOR": "default_prio_factor",
