@@ -208,7 +208,6 @@ def _as_dumped(env: Env, state: AccountantState) -> tuple[float, dict[str, Group
     accountant, records show as of its ``LastUpdate`` with the quotas it reported, as
     condor_userprio shows them; otherwise at ``--now`` with no dumped quotas.
     """
-    from fairshare_cli.core.htcondor.claims import negotiator_from_json
     from fairshare_cli.core.htcondor.snapshot import (
         SECTION,
         snapshot_from_json,
@@ -218,6 +217,8 @@ def _as_dumped(env: Env, state: AccountantState) -> tuple[float, dict[str, Group
     snap = env.decode(SECTION, snapshot_from_json)
     if snap is None:
         return env.now, {}
+    from fairshare_cli.core.htcondor.claims import negotiator_from_json  # only with a dump
+
     last_cycle = env.decode("negotiator", negotiator_from_json).last_cycle
     if not snapshot_in_force(snap, last_cycle, env.now, state):
         return env.now, {}

@@ -13,6 +13,7 @@ content was read as empty and silently dropped on the next write.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -24,18 +25,31 @@ from fairshare_cli.errors import did_you_mean
 Codec = tuple[Callable[[Any], Any], Callable[[Any], Any]]
 
 
-def _codecs() -> dict[str, Codec]:
-    """Decoder and encoder of each structured section (imported on first use)."""
-    from fairshare_cli.core.dirac import correction
-    from fairshare_cli.core.htcondor import accountant, claims
-    from fairshare_cli.core.slurm import usage
+#: The module and the decoder/encoder names of each structured section.
+_CODECS = {
+    "accountant": (
+        "fairshare_cli.core.htcondor.accountant",
+        "accountant_from_json",
+        "accountant_to_json",
+    ),
+    "negotiator": (
+        "fairshare_cli.core.htcondor.claims",
+        "negotiator_from_json",
+        "negotiator_to_json",
+    ),
+    "slurm": ("fairshare_cli.core.slurm.usage", "usage_from_json", "usage_to_json"),
+    "dirac": ("fairshare_cli.core.dirac.correction", "history_from_json", "history_to_json"),
+}
 
-    return {
-        "accountant": (accountant.accountant_from_json, accountant.accountant_to_json),
-        "negotiator": (claims.negotiator_from_json, claims.negotiator_to_json),
-        "slurm": (usage.usage_from_json, usage.usage_to_json),
-        "dirac": (correction.history_from_json, correction.history_to_json),
-    }
+
+def _codec(name: str) -> Codec | None:
+    """Decoder and encoder of section ``name`` (None: free-form), its module imported on first
+    use: a view of the accountant does not pay for the negotiator's modules."""
+    found = _CODECS.get(name)
+    if found is None:
+        return None
+    module = importlib.import_module(found[0])
+    return getattr(module, found[1]), getattr(module, found[2])
 
 
 _KNOWN: dict[str, frozenset[str]] = {}
@@ -43,10 +57,12 @@ _KNOWN: dict[str, frozenset[str]] = {}
 
 def known_keys(name: str) -> frozenset[str] | None:
     """The top-level keys section ``name`` is written with, or None for a free-form one."""
-    if not _KNOWN:
-        for section, (decode, encode) in _codecs().items():
-            _KNOWN[section] = frozenset(encode(decode(None)))
-    return _KNOWN.get(name)
+    if name not in _KNOWN:
+        codec = _codec(name)
+        if codec is None:
+            return None
+        _KNOWN[name] = frozenset(codec[1](codec[0](None)))
+    return _KNOWN[name]
 
 
 def check_known_keys(name: str, raw: Any) -> None:
@@ -74,7 +90,7 @@ def decode_section(name: str, raw: Any) -> Any:
         SectionError: it is malformed.
     """
     check_known_keys(name, raw)
-    codec = _codecs().get(name)
+    codec = _codec(name)
     return raw if codec is None else codec[0](raw)
 
 
