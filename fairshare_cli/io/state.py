@@ -60,7 +60,7 @@ def load_state(path: Path) -> State:
         )
     doc = fast_loads(data, None)  # never None for a state: it is an object
     try:
-        if doc is None:  # orjson refused it: the standard library words why
+        if doc is None:  # msgspec refused it: the standard library words why
             doc = json.loads(data, parse_constant=_non_finite, parse_float=_finite_float)
     except NonFiniteNumber as exc:
         raise StateError(

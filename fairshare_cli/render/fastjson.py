@@ -1,17 +1,19 @@
-"""``--json`` text through orjson, byte for byte what ``json.dumps(jsonable(v), indent=2)`` gives.
+"""``--json`` text through msgspec, byte for byte what ``json.dumps(jsonable(v), indent=2)`` gives.
 
 The standard library's encoder is pure Python with ``indent``: for ``fs sprio -l --json``
 over 100,000 jobs it was three quarters of the run (``benchmarks/run.py --rows sprio-json``).
-orjson writes the same layout with ``OPT_INDENT_2``; where the two differ this module steers
-it back or falls back to the standard library:
+msgspec encodes compact text and :func:`msgspec.json.format` lays it out as ``indent=2``
+does; where the two differ this module steers it back or falls back to the standard library:
 
-- floats: orjson's shortest round-trip digits equal ``repr`` except below 1e-4 in magnitude
-  (``1e-05`` against ``0.00001``), so those go in as ``repr`` text (:class:`orjson.Fragment`);
-  NaN and infinities become ``null`` and ``"inf"``/``"-inf"`` as :func:`jsonable` does;
-- strings: ``json.dumps`` escapes every character outside printable ASCII; orjson writes
+- floats: msgspec's shortest round-trip digits equal ``repr`` only from 1e-4 to below 1e16
+  in magnitude (it prints ``0.00001`` and ``1e16`` where ``repr`` prints ``1e-05`` and
+  ``1e+16``), so the others go in as ``repr`` text (:class:`msgspec.Raw`); NaN and
+  infinities become ``null`` and ``"inf"``/``"-inf"`` as :func:`jsonable` does;
+- strings: ``json.dumps`` escapes every character outside printable ASCII; msgspec writes
   UTF-8 and DEL raw, so any such byte in the output means the standard library redoes it;
-- anything orjson refuses (integers beyond 64 bits, keys that are not strings, other
-  types) also goes to the standard library.
+- keys that are not strings, and every type beyond dict, list, str, int, float, bool and
+  None (msgspec would encode dataclasses, enums or datetimes that ``json.dumps`` refuses),
+  also go to the standard library.
 """
 
 from __future__ import annotations
@@ -20,48 +22,63 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import orjson
+import msgspec
 
 from fairshare_cli.render.formats import Time, iso, jsonable
 
 _SMALL = 1e-4
-#: Subclasses, dataclasses and datetimes are refused, as ``json.dumps`` refuses them.
-_INDENT = (
-    orjson.OPT_INDENT_2
-    | orjson.OPT_PASSTHROUGH_SUBCLASS
-    | orjson.OPT_PASSTHROUGH_DATACLASS
-    | orjson.OPT_PASSTHROUGH_DATETIME
-)
+_LARGE = 1e16
+
+
+class _Refused(Exception):
+    """A value :func:`json.dumps` must print (see the module docstring)."""
+
+
+def _refuse(value: Any) -> Any:
+    raise _Refused
+
+
+_encode = msgspec.json.Encoder(enc_hook=_refuse).encode
+_format = msgspec.json.format
 
 
 def _float(value: float) -> Any:
-    """A float orjson would not print as ``repr`` does (tiny, NaN or infinite)."""
+    """A float msgspec would not print as ``repr`` does (tiny, huge, NaN or infinite)."""
     if value != value:
         return None
     if value - value != 0:
         return "inf" if value > 0 else "-inf"
-    return orjson.Fragment(repr(value))
+    return msgspec.Raw(repr(value).encode("ascii"))
 
 
 def _prep(value: Any) -> Any:
-    """:func:`jsonable` for orjson (see the module docstring)."""
+    """:func:`jsonable` for msgspec (see the module docstring)."""
     kind = type(value)
     if kind is str or kind is int or value is None or kind is bool:
         return value
     if kind is float:
-        if (value >= _SMALL or value <= -_SMALL or value == 0.0) and value - value == 0:
+        if _SMALL <= abs(value) < _LARGE or value == 0.0:
             return value
         return _float(value)
     if kind is dict:
-        return _prep_map(value, value)
+        return _prep_map(value, _str_keys(value))
     if kind is Time:
         return iso(float(value))
     if isinstance(value, float):
         return _prep(float(value))
     if isinstance(value, Mapping):
-        return _prep_map(value, value)
+        return _prep_map(value, _str_keys(value))
     if isinstance(value, (list, tuple)):
         return [_prep(v) for v in value]
+    raise _Refused
+
+
+def _str_keys(value: Mapping[Any, Any]) -> Any:
+    """The keys of ``value``, all exact strings (msgspec prints ``1`` as ``"1"`` as
+    ``json.dumps`` does, but ``None`` or ``True`` unlike it)."""
+    for k in value:
+        if type(k) is not str:
+            raise _Refused
     return value
 
 
@@ -80,7 +97,7 @@ def _prep_map(value: Mapping[str, Any], keys: Any) -> dict[Any, Any]:
             or kind is int
             or v is None
             or kind is bool
-            or (kind is float and (v >= _SMALL or v <= -_SMALL or v == 0.0) and v - v == 0)
+            or (kind is float and (_SMALL <= abs(v) < _LARGE or v == 0.0))
         ):
             out[k] = v
         else:
@@ -89,16 +106,16 @@ def _prep_map(value: Mapping[str, Any], keys: Any) -> dict[Any, Any]:
 
 
 def plain_floats(values: Iterable[float]) -> bool:
-    """Whether orjson prints each of these floats as ``repr`` does (C-level calls only).
+    """Whether msgspec prints each of these floats as ``repr`` does (C-level calls only).
 
-    Zeros are plain; the rest must be finite (a NaN or an infinity makes the sum so) and at
-    least 1e-4 in magnitude.
+    Zeros are plain; the rest must be finite (a NaN or an infinity makes the sum so) and
+    lie from 1e-4 to below 1e16 in magnitude.
     """
-    nonzero = [*filter(None, values)]
+    nonzero = [*map(abs, filter(None, values))]
     if not nonzero:
         return True
-    total = sum(map(abs, nonzero))
-    return total - total == 0 and min(map(abs, nonzero)) >= _SMALL
+    total = sum(nonzero)
+    return total - total == 0 and min(nonzero) >= _SMALL and max(nonzero) < _LARGE
 
 
 def prepared(value: Any) -> Any:
@@ -107,12 +124,12 @@ def prepared(value: Any) -> Any:
 
 
 def dumps_ready(value: Any) -> str | None:
-    """The indented text of a value built for orjson (dicts, lists, str, int, None, bool,
-    :func:`plain_floats` and :func:`prepared` parts), or None when the standard library
-    must print it (non-ASCII text, a big integer, another type)."""
+    """The indented text of a value built for msgspec (dicts with string keys, lists, str,
+    int, None, bool, :func:`plain_floats` and :func:`prepared` parts), or None when the
+    standard library must print it (non-ASCII text, another type)."""
     try:
-        data = orjson.dumps(value, option=_INDENT)
-    except TypeError:
+        data = _format(_encode(value), indent=2)
+    except _Refused:
         return None
     if not data.isascii() or b"\x7f" in data:
         return None
@@ -122,8 +139,8 @@ def dumps_ready(value: Any) -> str | None:
 def dumps_indented(value: Any) -> str:
     """``json.dumps(jsonable(value), indent=2)``, fast."""
     try:
-        data = orjson.dumps(_prep(value), option=_INDENT)
-    except TypeError:
+        data = _format(_encode(_prep(value)), indent=2)
+    except _Refused:
         return json.dumps(jsonable(value), indent=2)
     if not data.isascii() or b"\x7f" in data:
         return json.dumps(jsonable(value), indent=2)
@@ -132,9 +149,11 @@ def dumps_indented(value: Any) -> str:
 
 def dumps_rows(rows: Sequence[Mapping[str, Any]], cols: Sequence[str]) -> str:
     """``json.dumps([{c: jsonable(r.get(c)) for c in cols} for r in rows], indent=2)``."""
+    keys = dict.fromkeys(cols)
     try:
-        data = orjson.dumps([_prep_map(r, cols) for r in rows], option=_INDENT)
-    except TypeError:
+        _str_keys(keys)
+        data = _format(_encode([_prep_map(r, keys) for r in rows]), indent=2)
+    except _Refused:
         data = b"\x80"
     if not data.isascii() or b"\x7f" in data:
         return json.dumps([{c: jsonable(r.get(c)) for c in cols} for r in rows], indent=2)

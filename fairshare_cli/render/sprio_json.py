@@ -1,4 +1,4 @@
-"""``fs sprio --json``: the rows' JSON text, built for orjson (byte-identical to
+"""``fs sprio --json``: the rows' JSON text, built for msgspec (byte-identical to
 ``emit_rows(json_rows(rows), fields, "json")``)."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ def json_text(rows: Sequence[PriorityRow], fields: Sequence[str]) -> str:
     """``--json`` of sprio rows: the text of ``emit_rows(json_rows(rows), fields, "json")``.
 
     A measured hot loop (``benchmarks/run.py --rows sprio-json``): rows are built straight
-    for orjson; a row with a float orjson would print unlike ``repr`` goes through
+    for msgspec; a row with a float msgspec would print unlike ``repr`` goes through
     :func:`fastjson.prepared` first. (Printing each row with a ``%`` template is slower:
-    ``repr`` of a float costs more than orjson's whole row.)
+    ``repr`` of a float costs more than msgspec's whole row.)
     """
     from fairshare_cli.render import fastjson
 

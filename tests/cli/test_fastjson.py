@@ -1,17 +1,20 @@
-"""``--json`` through orjson must be byte for byte what the standard library printed before.
+"""``--json`` through msgspec must be byte for byte what the standard library printed before.
 
 The reference is ``json.dumps(jsonable(value), indent=2)``, the code every ``--json`` view
-used until ``fairshare_cli/render/fastjson.py``; jobs files read through orjson must give
+used until ``fairshare_cli/render/fastjson.py``; jobs files read through msgspec must give
 the objects ``json.loads`` gives.
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +28,7 @@ leaves = (
     | st.integers(min_value=-(2**70), max_value=2**70)
     | st.floats(allow_nan=True, allow_infinity=True)
     | st.floats(min_value=-1e-3, max_value=1e-3)
+    | st.floats(min_value=1e15, max_value=1e17)
     | st.text(max_size=8)
     | st.builds(Time, st.floats(min_value=-10.0, max_value=4e9))
 )
@@ -57,20 +61,48 @@ def test_dumps_rows_picks_columns_like_the_standard_library(rows: list[dict[str,
     assert fastjson.dumps_rows(rows, cols) == want
 
 
-def test_the_cases_orjson_prints_differently() -> None:
-    """Each case where orjson alone differs from ``json.dumps``: tiny floats (``1e-05``
-    against ``0.00001``), NaN/inf (``jsonable`` gives null and "inf"), non-ASCII and DEL
-    (escaped by ``ensure_ascii``), integers beyond 64 bits, and non-string keys."""
+def test_the_cases_msgspec_prints_differently() -> None:
+    """Each case where msgspec alone differs from ``json.dumps``: tiny and huge floats
+    (``0.00001`` against ``1e-05``, ``1e16`` against ``1e+16``; the edges 1e-4 and just
+    below 1e16 print alike), NaN/inf (``jsonable`` gives null and "inf"), non-ASCII and DEL
+    (escaped by ``ensure_ascii``), integers beyond 64 bits, non-string keys (msgspec would
+    print ``None`` as ``"None"``), and types ``json.dumps`` refuses."""
     cases: list[Any] = [
-        {"f": 1e-05, "g": -7.5e-09, "h": 1e16, "i": 0.0001, "j": -0.0},
+        {"f": 1e-05, "g": -7.5e-09, "h": 1e16, "i": 0.0001, "j": -0.0, "k": -1e22},
+        [9999999999999998.0, 1.7976931348623157e308, 5e-324, 1e-4 * (1 - 2**-52)],
         [math.nan, math.inf, -math.inf],
         {"s": "é\x7f\x1f\u2028"},
         [2**64, -(2**63) - 1],
         {1: "a", None: 2},
+        {True: 1, 2.5: [3]},
         {"t": Time(1795262400.5), "u": Time(0.0)},
     ]
     for value in cases:
         assert fastjson.dumps_indented(value) == _reference(value)
+    for refused in (datetime.date(2026, 11, 21), {"d": Decimal("1.5")}, [{1, 2}]):
+        with pytest.raises(TypeError):
+            fastjson.dumps_indented(refused)  # as json.dumps refuses it
+
+
+def test_jobs_file_numbers_msgspec_refuses_read_as_json_loads_reads_them(tmp_path: Path) -> None:
+    """A number msgspec refuses (an integer of 5,000 digits, 1e400) or text it refuses (a
+    lone surrogate escape, a byte-order mark) is read, or refused, by ``json.loads``: 1e400
+    is infinity there, the lone surrogate is kept, and 5,000 digits exceed Python's limit."""
+    from fairshare_cli.io.inputs import JSONFault, fast_loads
+
+    assert fast_loads(b'[1e400, "\\ud800"]', None) is None
+    assert fast_loads(b"\xef\xbb\xbf[1]", None) is None
+    assert fast_loads(b"[" + b"7" * 5000 + b"]", None) is None
+    assert fast_loads(b'{"a": 1, "a": 2, "b": 123456789012345678901234567890}', None) == {
+        "a": 2,
+        "b": 123456789012345678901234567890,
+    }
+    path = tmp_path / "doc.json"
+    path.write_bytes(b'[1e400, "\\ud800"]')
+    assert read_json(str(path)) == [math.inf, "\ud800"]
+    path.write_bytes(b"[" + b"7" * 5000 + b"]")
+    with pytest.raises(JSONFault):
+        read_json(str(path))
 
 
 @settings(max_examples=200, deadline=None)
