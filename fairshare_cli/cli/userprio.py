@@ -19,6 +19,7 @@ from fairshare_cli.core.htcondor.userprio import (
 )
 from fairshare_cli.core.jobs import Job, parse_jobs
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.jobs import gc_paused
 from fairshare_cli.render.formats import Time, emit_rows
 
 JSON_FIELDS = (
@@ -91,6 +92,7 @@ class UserprioCommand(click.Command):
 @output_options
 @common_options
 @pass_options
+@gc_paused()  # 20,000 records are 100,000 containers and no cycle: collecting costs 1/8
 def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     opts: GlobalOptions,
     names: tuple[str, ...],
