@@ -2,7 +2,7 @@
 
 Each takes the state lock, brings the record up to ``now``, changes it, writes once, and
 prints condor_userprio's confirmation line. ``--dry-run`` prints the line and writes nothing.
-The seven commands differ in a name, a value parser, an accountant call and a confirmation
+The nine commands differ in a name, a value parser, an accountant call and a confirmation
 line: they are rows of :data:`EDITS`, made into commands by :func:`edit_command`.
 """
 
@@ -20,6 +20,7 @@ from fairshare_cli.cli.names import create_option, new_record_note
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.jobs import parse_time
+from fairshare_cli.core.limits import INT32_MAX
 from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError
 
@@ -86,6 +87,42 @@ def _seconds(text: str) -> float:
     if secs < 0:
         raise InputError("Usage must be greater than 0 seconds")
     return secs
+
+
+def _whole(text: str, what: str, least: int) -> int:
+    """A whole number from ``least`` to ``INT_MAX`` (the negotiator reads a C ``int``).
+
+    condor_userprio reads it with ``strtol`` and refuses one below ``least`` with the same
+    line; fs also refuses text that is not a whole number rather than reading its prefix.
+
+    Raises:
+        InputError: not a whole number, or out of range.
+    """
+    try:
+        value = int(text.strip())
+    except ValueError:
+        raise InputError(f"{what}: expected a whole number, got '{text}'") from None
+    if value < least:
+        raise InputError(f"{what} must be greater than or equal to {least}.")
+    if value > INT32_MAX:
+        raise InputError(f"{what}: expected at most {INT32_MAX}, got {value}")
+    return value
+
+
+def _submitter_only(what: str) -> Callable[[acct.AccountantState, Env, str, int], Any]:
+    """The ``setfloor``/``setceiling`` change: only a submitter (``user@domain``) has one,
+    as condor_userprio requires the full name; the negotiator reads it from the
+    submitter's own record."""
+
+    def change(s: acct.AccountantState, env: Env, n: str, value: int) -> acct.AccountantState:
+        if "@" not in n:
+            raise InputError(
+                f"cannot set the {what} of group '{n}': condor_userprio requires the full "
+                "name of a submitter (user@uid.domain or user@full.host.name)"
+            )
+        return acct.set_floor_or_ceiling(s, env.config, n, what, value, env.now)
+
+    return change
 
 
 def _set_factor(s: acct.AccountantState, env: Env, n: str, factor: float) -> acct.AccountantState:
@@ -223,6 +260,36 @@ EDITS = (
         lambda n, prio: f"The priority of {n} was set to {prio:f}",
     ),
     Edit(
+        "setfloor",
+        """Set a submitter's floor, like condor_userprio -setfloor.
+
+    \b
+    Example:
+      fs setfloor alice@example.org 4
+    Each cycle, submitters below their floor negotiate first, each for up to its floor
+    (weighted slots); 0 removes the floor.
+    """,
+        "value",
+        lambda text: _whole(text, "floor", 0),
+        _submitter_only("floor"),
+        lambda n, value: f"The floor of {n} was set to {value}",
+    ),
+    Edit(
+        "setceiling",
+        """Set a submitter's ceiling, like condor_userprio -setceiling.
+
+    \b
+    Example:
+      fs setceiling alice@example.org 10
+    The negotiator matches no more for the submitter once its weighted slots in use
+    reach the ceiling; -1 removes the ceiling.
+    """,
+        "value",
+        lambda text: _whole(text, "ceiling", -1),
+        _submitter_only("ceiling"),
+        lambda n, value: f"The ceiling of {n} was set to {value}",
+    ),
+    Edit(
         "setaccum",
         """Set weighted accumulated usage (slot-seconds), like -setaccum.
 
@@ -301,6 +368,8 @@ EDITS = (
 _COMMANDS = {edit.name: edit_command(edit) for edit in EDITS}
 setfactor = _COMMANDS["setfactor"]
 setprio = _COMMANDS["setprio"]
+setfloor = _COMMANDS["setfloor"]
+setceiling = _COMMANDS["setceiling"]
 setaccum = _COMMANDS["setaccum"]
 setbegin = _COMMANDS["setbegin"]
 setlast = _COMMANDS["setlast"]

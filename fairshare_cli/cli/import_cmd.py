@@ -24,7 +24,7 @@ LARGE_INPUT = 50_000_000
 rebuild_option = click.option(
     "--rebuild",
     is_flag=True,
-    help="Forget recorded usage (keeping explicit factors) and replay from scratch.",
+    help="Forget recorded usage (keeping set factors, floors, ceilings) and replay from scratch.",
 )
 
 

@@ -13,6 +13,8 @@ _COMMANDS: dict[str, str] = {
     "userprio": "fairshare_cli.cli.userprio:userprio",
     "setfactor": "fairshare_cli.cli.edits:setfactor",
     "setprio": "fairshare_cli.cli.edits:setprio",
+    "setfloor": "fairshare_cli.cli.edits:setfloor",
+    "setceiling": "fairshare_cli.cli.edits:setceiling",
     "setaccum": "fairshare_cli.cli.edits:setaccum",
     "setbegin": "fairshare_cli.cli.edits:setbegin",
     "setlast": "fairshare_cli.cli.edits:setlast",
@@ -38,6 +40,8 @@ _SUMMARIES: dict[str, str] = {
     "userprio": "Show user priorities (like condor_userprio).",
     "setfactor": "Set a submitter's priority factor (condor_userprio -setfactor).",
     "setprio": "Set a submitter's real priority (condor_userprio -setprio).",
+    "setfloor": "Set a submitter's floor (condor_userprio -setfloor).",
+    "setceiling": "Set a submitter's ceiling (condor_userprio -setceiling).",
     "setaccum": "Set accumulated usage in slot-hours*3600 (condor_userprio -setaccum).",
     "setbegin": "Set the usage begin time (condor_userprio -setbegin).",
     "setlast": "Set the last usage time (condor_userprio -setlast).",
@@ -178,8 +182,8 @@ def cli(ctx: click.Context, debug: bool) -> None:
     'fairshare' is the same program as 'fs' (OpenAFS also installs an 'fs').
     'fs userprio' takes condor_userprio's single-dash options and prefixes
     (-allusers, -all, -usage, -priority, -hier, -flat, -l, -most) and its edits
-    (-setfactor, -setprio, -setaccum, -setbegin, -setlast, -resetusage, -resetall,
-    -delete). The docs (config keys, the job object, the state file, JSON fields,
-    exit codes) are installed with fs: 'fs --version' shows where.
+    (-setfactor, -setprio, -setfloor, -setceiling, -setaccum, -setbegin, -setlast,
+    -resetusage, -resetall, -delete). The docs (config keys, the job object, the state
+    file, JSON fields, exit codes) are installed with fs: 'fs --version' shows where.
     """
     ctx.obj = {"debug": debug}

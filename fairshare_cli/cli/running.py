@@ -25,6 +25,7 @@ def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) 
     from fairshare_cli.core.htcondor import accountant as acct
     from fairshare_cli.core.htcondor.claims import (
         NegotiatorState,
+        dynamic_slot_weigher,
         negotiator_from_json,
         negotiator_to_json,
         slot_weigher,
@@ -45,7 +46,8 @@ def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) 
     def weight_of(slot: str) -> float:
         return weigh(slot, env.now)
 
-    placement = place_running(work, negotiator.claims, config.machines, env.now, weight_of)
+    dynamic = dynamic_slot_weigher(config, env.now)
+    placement = place_running(work, negotiator.claims, config.machines, env.now, weight_of, dynamic)
     if (
         not placement.new
         and not placement.displaced

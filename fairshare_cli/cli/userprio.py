@@ -118,8 +118,9 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
 
     condor_userprio's own spellings work too: single-dash options and their unique
     prefixes (-allusers, -all, -usage, -priority, -hier, -flat, -l/-long, -most), and
-    the edits -setfactor NAME F, -setprio, -setaccum, -setbegin, -setlast,
-    -resetusage NAME, -resetall and -delete NAME run 'fs setfactor' ... instead.
+    the edits -setfactor NAME F, -setprio, -setfloor, -setceiling, -setaccum,
+    -setbegin, -setlast, -resetusage NAME, -resetall and -delete NAME run
+    'fs setfactor' ... instead.
     """
     from fairshare_cli.render.userprio import (
         COLUMNS,

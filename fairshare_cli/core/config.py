@@ -108,6 +108,8 @@ class NegotiatorConfig:
     #: ``NAME_LIMIT`` by lower-cased name, and ``CONCURRENCY_LIMIT_DEFAULT``.
     concurrency_limits: Mapping[str, float] = field(default_factory=dict)
     concurrency_limit_default: float = 2308032.0
+    #: ``CONCURRENCY_LIMIT_DEFAULT_<SCOPE>`` by lower-cased scope.
+    concurrency_limit_scope_defaults: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,9 @@ class MachineSpec:
     rank: str = "0"
     partitions: tuple[str, ...] = ()
     hosts: tuple[str, ...] = ()
+    #: Each slot is a partitionable slot whose ``attributes`` are its totals
+    #: (``SLOT_TYPE_1_PARTITIONABLE``): a match carves a dynamic slot out of it.
+    partitionable: bool = False
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,9 @@ class Job:
     rank: str | None = None
     #: HTCondor's ``ConcurrencyLimits`` (``"sw,db:2"``).
     concurrency_limits: str | None = None
+    #: ``ConcurrencyLimits`` as a ClassAd expression evaluated against each candidate slot
+    #: (``strcat("license.", TARGET.Site)``); not with ``concurrency_limits``.
+    concurrency_limits_expr: str | None = None
     account: str | None = None
     partition: str | None = None
     qos: str | None = None
@@ -114,6 +117,7 @@ _STR_FIELDS = {
     "requirements",
     "rank",
     "concurrency_limits",
+    "concurrency_limits_expr",
     "account",
     "partition",
     "qos",
@@ -361,7 +365,9 @@ _PARSERS: dict[str, Callable[[Any, str], Any]] = {
     "user_priority": _finite,
     "dirac_requirements": _object,
     "attributes": _object,
-    **dict.fromkeys(("requirements", "rank", "status", "concurrency_limits"), _text),
+    **dict.fromkeys(
+        ("requirements", "rank", "status", "concurrency_limits", "concurrency_limits_expr"), _text
+    ),
     **dict.fromkeys(("owner", "accounting_group", "account", "qos", "dirac_group", "slot"), _name),
     "partition": _partitions,
     "id": _job_id,

@@ -37,6 +37,8 @@ KNOBS: dict[str, dict[str, str]] = {
         "NEGOTIATOR_USE_WEIGHTED_DEMAND": "use_weighted_demand",
         "GROUP_ACCEPT_SURPLUS": "accept_surplus",
         "GROUP_AUTOREGROUP": "autoregroup",
+        "NEGOTIATOR_CONSIDER_PREEMPTION": "consider_preemption",
+        "CONCURRENCY_LIMIT_DEFAULT": "concurrency_limit_default",
     },
     "machines": {"START": "start", "RANK": "rank"},
     "groups.*": {
@@ -72,6 +74,12 @@ KNOBS: dict[str, dict[str, str]] = {
     "dirac.correction": {"EnableSharesCorrection": "enabled"},
 }
 
+#: Per table: knobs named by a prefix and a name the admin chooses -> the config key whose
+#: table they fill (``CONCURRENCY_LIMIT_DEFAULT_LICENSE = 2`` is ``{ license = 2 }``).
+PREFIX_KNOBS: dict[str, dict[str, str]] = {
+    "negotiator": {"CONCURRENCY_LIMIT_DEFAULT_": "concurrency_limit_scope_defaults"},
+}
+
 _NAMED = re.compile(r'^(groups|partitions|qos|accounts|dirac\.groups)\.(?:"[^"]*"|[^.]+)$')
 
 
@@ -94,12 +102,22 @@ def apply_aliases(
     Raises (through ``fail``):
         ConfigError: a knob and its key are both set.
     """
-    knobs = {k.upper(): v for k, v in KNOBS.get(table_pattern(where), {}).items()}
+    pattern = table_pattern(where)
+    knobs = {k.upper(): v for k, v in KNOBS.get(pattern, {}).items()}
     if not knobs or all(key in allowed for key in table):
         return table
+    prefixes = PREFIX_KNOBS.get(pattern, {})
     out: dict[str, Any] = {}
     for key, value in table.items():
         target = knobs.get(key.upper()) if key not in allowed else None
+        found = _prefixed(key, prefixes) if target is None and key not in allowed else None
+        if found is not None:
+            target, name = found
+            where_key = f"{where}.{target}" if where else target
+            if target in table:
+                fail(f"{where_key} is set twice: as '{target}' and as the knob '{key}'")
+            out.setdefault(target, {})[name] = value
+            continue
         if target is None:
             out.setdefault(key, value)
             continue
@@ -108,6 +126,15 @@ def apply_aliases(
             fail(f"{where_key} is set twice: as '{target}' and as its knob name '{key}'")
         out[target] = value
     return out
+
+
+def _prefixed(key: str, prefixes: Mapping[str, str]) -> tuple[str, str] | None:
+    """(config key, name) of a prefixed knob (``CONCURRENCY_LIMIT_DEFAULT_LICENSE`` ->
+    (``concurrency_limit_scope_defaults``, ``LICENSE``)); None when ``key`` is no such knob."""
+    for prefix, target in prefixes.items():
+        if key.upper().startswith(prefix) and len(key) > len(prefix):
+            return target, key[len(prefix) :]
+    return None
 
 
 def knob_hint(key: str, where: str, close: bool = True) -> str | None:

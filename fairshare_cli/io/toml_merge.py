@@ -35,7 +35,16 @@ class MergeReport:
     unchanged: list[str] = field(default_factory=list)
 
 
-INLINE_KEYS = frozenset({"users", "user_priority", "attributes", "tres", "concurrency_limits"})
+INLINE_KEYS = frozenset(
+    {
+        "users",
+        "user_priority",
+        "attributes",
+        "tres",
+        "concurrency_limits",
+        "concurrency_limit_scope_defaults",
+    }
+)
 """Tables written inline (``users = { u1 = 1 }``), as the config examples show them."""
 
 INLINE_ARRAY_KEYS = frozenset({"slices"})

@@ -285,8 +285,9 @@ def explain_lines(job_id: str, events: Sequence[dict[str, Any]]) -> list[str]:
                 f"(quota {_num(e['quota'])})"
             )
         elif kind == "turn":
+            floor = " (floor round)" if e.get("floor_round") else ""
             lines.append(
-                f"  spin {e['spin']}: share {_num(e['share'], 4)}, limit {_num(e['limit'])} "
+                f"  spin {e['spin']}{floor}: share {_num(e['share'], 4)}, limit {_num(e['limit'])} "
                 f"(unclaimed {_num(e['limit_unclaimed'])}), pie left {_num(e['pie_left'])}"
             )
         elif kind == "rejected":

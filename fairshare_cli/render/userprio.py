@@ -311,6 +311,9 @@ def render_long(view: UserprioView, now: float) -> str:
             "LastUsageTime": str(int(r.last_usage_time)),
             "LastUpdate": str(int(now)),
         }
+        if r.floor > 0 or r.ceiling > -1:  # the accountant's Floor/Ceiling, when set
+            ad["Ceiling"] = str(int(r.ceiling))
+            ad["Floor"] = str(int(r.floor))
         if r.is_group:
             if r.config_quota is not None:
                 ad["ConfigQuota"] = repr(r.config_quota)

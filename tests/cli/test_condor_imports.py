@@ -190,15 +190,24 @@ def test_condor_history_long_is_the_json(
     assert outputs[0] == outputs[1]
 
 
-def test_partitionable_slots_come_in_as_their_dynamic_slots(
+def test_partitionable_slots_come_in_with_their_dynamic_slots_as_claims(
     tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
 ) -> None:
+    """A partitionable slot publishing 6 CPUs and 3072 MB left, and two claimed dynamic
+    slots of 2 CPUs and 1024 MB each: a ``partitionable = true`` machine of 6 + 2 + 2 = 10
+    CPUs and 3072 + 1024 + 1024 = 5120 MB (no ``TotalSlot*`` published), and two claims on
+    slot1_1@m1 and slot1_2@m1 carrying their resources. Slot weights off (the legacy
+    defaults): each claim weighs 1, and the quota pool is ``count_effective_slots`` = 6
+    CPUs left + 2 dynamic slots = 8. A later cycle carves the leftover: a 6-CPU job fits,
+    a 7-CPU one does not."""
     ads = [
         {
             "Name": "slot1@m1",
             "Machine": "m1",
             "SlotType": "Partitionable",
+            "PartitionableSlot": True,
             "Cpus": 6,
+            "Memory": 3072,
             "State": "Unclaimed",
         },
         {
@@ -206,6 +215,7 @@ def test_partitionable_slots_come_in_as_their_dynamic_slots(
             "Machine": "m1",
             "SlotType": "Dynamic",
             "Cpus": 2,
+            "Memory": 1024,
             "State": "Claimed",
             "RemoteUser": "a@d",
             "AccountingGroup": "a@d",
@@ -217,6 +227,7 @@ def test_partitionable_slots_come_in_as_their_dynamic_slots(
             "Machine": "m1",
             "SlotType": "Dynamic",
             "Cpus": 2,
+            "Memory": 1024,
             "State": "Claimed",
             "RemoteUser": "b@d",
             "JobStart": 1795258000,
@@ -226,41 +237,33 @@ def test_partitionable_slots_come_in_as_their_dynamic_slots(
     dump.write_text(json.dumps(ads))
     cfg = write_config("[pool]\nuid_domain = 'd'\n")
     state = tmp_path / "s.json"
-    result = run(
-        "import",
-        "condor-status",
-        str(dump),
-        "--into",
-        str(cfg),
-        "--state",
-        str(state),
-        "--now",
-        NOW,
-    )
+    args = ["--config", str(cfg), "--state", str(state), "--now", NOW]
+    result = run("import", "condor-status", str(dump), "--into", str(cfg), *args[2:])
     assert result.exit_code == 0, result.stderr
-    assert "1 partitionable slot(s) not modelled: their dynamic slots came in as static" in (
+    assert "1 slots on 1 [[machines]] entry, 2 claimed (1 partitionable, with 2 dynamic" in (
         result.stderr
     )
-    assert 'hosts = ["m1"]' in cfg.read_text() and "slots = 2" in cfg.read_text()
+    text = cfg.read_text()
+    assert "partitionable = true" in text
+    assert "attributes = {Cpus = 10, Memory = 5120}" in text
     claims = json.loads(state.read_text())["negotiator"]["claims"]
-    assert {s: c["submitter"] for s, c in claims.items()} == {"slot1@m1": "a@d", "slot2@m1": "b@d"}
-    rows = json.loads(
-        run(
-            "userprio",
-            "--allusers",
-            "--json",
-            "--config",
-            str(cfg),
-            "--state",
-            str(state),
-            "--now",
-            NOW,
-        ).stdout
-    )
+    assert {s: (c["submitter"], c["resources"]) for s, c in claims.items()} == {
+        "slot1_1@m1": ("a@d", {"Cpus": 2, "Memory": 1024}),
+        "slot1_2@m1": ("b@d", {"Cpus": 2, "Memory": 1024}),
+    }
+    rows = json.loads(run("userprio", "--allusers", "--json", *args).stdout)
     assert {r["name"]: r["resources_in_use"] for r in rows if not r["is_group"]} == {
         "a@d": 1,
         "b@d": 1,
     }
+    quota = json.loads(run("quota", "--json", *args).stdout)
+    assert quota[0]["subtree_quota"] == 8.0
+    for cpus in ("7", "6"):
+        assert run("submit", *args, "--owner", "c", "--cpus", cpus).exit_code == 0
+    result = run("negotiate", "--json", "--dry-run", *args)
+    assert result.exit_code == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert [(m["job_id"], m["slot"]) for m in out["matches"]] == [("2", "slot1_3@m1")]
 
 
 def test_condor_status_dry_run_writes_nothing(tmp_path: Path, run: Callable[..., Any]) -> None:
@@ -338,3 +341,40 @@ def test_stdin_is_a_file_like_any_other(
     for view in (["userprio"], ["quota"], ["negotiate", "--dry-run"], ["sprio"], ["sshare"]):
         out = run(*view, "--config", str(cfg), *state)
         assert out.exit_code == 0, (view, out.stderr)
+
+
+def test_partitionable_slots_from_condor_status_long(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """``condor_status -long``: a partitionable slot publishing ``TotalSlotCpus = 8`` and
+    ``TotalSlotMemory = 16384`` (taken as its totals), 4 CPUs left, its ``Child*`` lists
+    and ``NumDynamicSlots`` (about the split, not machine attributes), and one claimed
+    4-CPU dynamic slot: one partitionable machine of 8 CPUs, one claim on slot1_1@m2
+    holding 4 CPUs and 8192 MB."""
+    dump = tmp_path / "status.long.txt"
+    dump.write_text(
+        'Name = "slot1@m2"\nMachine = "m2"\nSlotType = "Partitionable"\n'
+        "PartitionableSlot = true\nCpus = 4\nMemory = 8192\nTotalSlotCpus = 8\n"
+        'TotalSlotMemory = 16384\nNumDynamicSlots = 1\nChildCpus = { 4 }\nState = "Unclaimed"\n'
+        'OpSys = "LINUX"\n\n'
+        'Name = "slot1_1@m2"\nMachine = "m2"\nSlotType = "Dynamic"\nDynamicSlot = true\n'
+        'Cpus = 4\nMemory = 8192\nState = "Claimed"\nRemoteUser = "a@d"\nJobId = "7.0"\n'
+        'JobStart = 1795258000\nOpSys = "LINUX"\n'
+    )
+    cfg = write_config("[pool]\nuid_domain = 'd'\n")
+    state = tmp_path / "s.json"
+    args = ["--into", str(cfg), "--state", str(state), "--now", NOW]
+    result = run("import", "condor-status", str(dump), *args)
+    assert result.exit_code == 0, result.stderr
+    assert "ignored" not in result.stderr
+    assert 'attributes = {Cpus = 8, Memory = 16384, OpSys = "LINUX"}' in cfg.read_text()
+    claims = json.loads(state.read_text())["negotiator"]["claims"]
+    assert claims == {
+        "slot1_1@m2": {
+            "submitter": "a@d",
+            "job_id": "7.0",
+            "start_time": 1795258000.0,
+            "weight": 1.0,
+            "resources": {"Cpus": 4, "Memory": 8192},
+        }
+    }

@@ -87,6 +87,7 @@ FLAGS = (
     "NEGOTIATOR_USE_WEIGHTED_DEMAND",
     "GROUP_ACCEPT_SURPLUS",
     "GROUP_AUTOREGROUP",
+    "NEGOTIATOR_CONSIDER_PREEMPTION",
     "PriorityFavorSmall",
     "EnableSharesCorrection",
     "AllowBackgroundTQs",

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 import click
 
 from fairshare_cli.cli.fragment import emit_fragment, fragment_options
 from fairshare_cli.cli.options import GlobalOptions, common_options, pass_options
+
+if TYPE_CHECKING:
+    from fairshare_cli.cli.context import Env
+    from fairshare_cli.io.importers.condor_status import SlotAd
 
 
 @click.command("condor-status")
@@ -33,7 +38,9 @@ def command(
     Claimed slots become claims in the state (held by AccountingGroup, else RemoteUser,
     for JobId), charged to the accountant beyond the use it already records; claims on
     slots the dump shows unclaimed are released.
-    Partitionable slots: their current dynamic slots come in as static slots.
+    Partitionable slots become partitionable = true machines (their totals as
+    attributes) and their claimed dynamic slots claims on slotK_N@machine that carry
+    the resources carved out of them.
     """
     from fairshare_cli.cli.context import mutate_state
     from fairshare_cli.cli.running import hold_slots, release_slots
@@ -46,15 +53,16 @@ def command(
         dump = read_status(fh, file)
     machines, names, notes = machines_fragment(dump)
     fragment = {"machines": machines}
-    claimed = [s for s in dump.slots if s.holder]
+    claimed = [s for s in dump.slots if s.holder and s.name in names]
+    dynamic = [s for s in dump.slots if s.slot_type == "Dynamic"]
     summary = (
-        f"condor-status {file}: {len(dump.slots)} slots on {len(machines)} "
+        f"condor-status {file}: {len(dump.slots) - len(dynamic)} slots on {len(machines)} "
         f"[[machines]] entr{'y' if len(machines) == 1 else 'ies'}, {len(claimed)} claimed"
     )
     if dump.partitionable:
         summary += (
-            f"; {len(dump.partitionable)} partitionable slot(s) not modelled: their dynamic "
-            "slots came in as static slots"
+            f" ({len(dump.partitionable)} partitionable, with {len(dynamic)} dynamic "
+            "slot(s) carved out of them)"
         )
     ignored = [f"{a} (expression)" for a in sorted(dump.ignored)] + notes
     # The claims go into the state at --config's (or --into's) state, placed on the
@@ -69,10 +77,12 @@ def command(
                 start_time=s.since if s.since is not None else env.now,
                 slot=names[s.name],
                 label=f"{file}:{s.line}: {s.name}",
+                resources=tuple(s.resources.items()) if s.slot_type == "Dynamic" else (),
             )
             for s in claimed
         ]
-        free = [names[s.name] for s in dump.slots if not s.holder]
+        free = [names[s.name] for s in dump.slots if not s.holder and s.name in names]
+        free += stale_dynamic_claims(env, names, claimed)
         released = release_slots(env, free, config)
         placement = hold_slots(env, work, config)
         emit_fragment(fragment, into, replace, dry_run, summary, ignored)
@@ -82,3 +92,20 @@ def command(
             + (f", {released} released (slots now unclaimed)" if released else ""),
             err=True,
         )
+
+
+def stale_dynamic_claims(env: Env, names: dict[str, str], claimed: list[SlotAd]) -> list[str]:
+    """Claims in the state on dynamic slots of the dump's partitionable slots that the dump
+    does not show claimed (their jobs ended: the resources went back)."""
+    from fairshare_cli.core.htcondor.claims import negotiator_from_json
+    from fairshare_cli.core.htcondor.negotiator.partitionable import parent_name
+
+    pslots = {names[p].lower() for p in names if "_" not in p.split("@", 1)[0]}
+    still = {names[s.name] for s in claimed}
+    held = env.decode("negotiator", negotiator_from_json).claims
+    out: list[str] = []
+    for slot in held:
+        found = parent_name(slot)
+        if found is not None and found[0].lower() in pslots and slot not in still:
+            out.append(slot)
+    return out

@@ -37,8 +37,8 @@ class CustomerRecord:
     ``setfactor``, or derived and stored when ``fs`` first writes the record, as
     ``GetPriorityFactor`` stores it on first read); None until then. ``uncharged_time`` (and
     its weighted twin) is ``UnchargedTime``, the correction matches made or removed since
-    ``last_update`` leave for the next update. Usages are in (weighted) slot-seconds; times
-    are epoch seconds, 0 = never.
+    ``last_update`` leave for the next update. ``Floor`` (0 = none) and ``Ceiling`` (-1 =
+    unlimited) are set by edits. Usages are in (weighted) slot-seconds; times: epoch, 0 = never.
     """
 
     name: str
@@ -55,6 +55,8 @@ class CustomerRecord:
     last_usage_time: float = 0.0
     uncharged_time: float = 0.0
     weighted_uncharged_time: float = 0.0
+    floor: int = 0
+    ceiling: int = -1
 
 
 def decay_factor(dt: float, half_life: float) -> float:
@@ -309,6 +311,13 @@ def set_factor(
     return _set(state, config, name, now, priority_factor=max(value, MIN_FACTOR))
 
 
+def set_floor_or_ceiling(
+    state: AccountantState, config: Config, name: str, field: str, value: int, now: float
+) -> AccountantState:
+    """``-setfloor``/``-setceiling`` (``SetFloor``/``SetCeiling``) of ``field``."""
+    return _set(state, config, name, now, **{field: value})
+
+
 def set_accumulated(
     state: AccountantState, config: Config, name: str, seconds: float, now: float
 ) -> AccountantState:
@@ -439,16 +448,18 @@ _FIELDS = (
     "last_usage_time",
     "uncharged_time",
     "weighted_uncharged_time",
+    "floor",
+    "ceiling",
 )
-#: Written only when not zero, so states without per-cycle matches keep their old shape.
-_SPARSE = frozenset({"uncharged_time", "weighted_uncharged_time"})
+#: Written only when not at their default: older states keep their shape.
+_SPARSE = {"uncharged_time": 0.0, "weighted_uncharged_time": 0.0, "floor": 0, "ceiling": -1}
 
 
 def accountant_to_json(state: AccountantState) -> dict[str, Any]:
     """The ``accountant`` state section."""
     return {
         "records": {
-            name: {f: getattr(rec, f) for f in _FIELDS if f not in _SPARSE or getattr(rec, f) != 0}
+            name: {f: getattr(rec, f) for f in _FIELDS if getattr(rec, f) != _SPARSE.get(f, ...)}
             for name, rec in sorted(state.records.items())
         }
     }
@@ -481,7 +492,7 @@ def accountant_from_json(raw: Any) -> AccountantState:
             elif isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
                 raise SectionError(f"accountant.records.{name}.{f}: expected a finite number")
             else:
-                kw[f] = int(v) if f == "resources_used" else float(v)
+                kw[f] = int(v) if f in ("resources_used", "floor", "ceiling") else float(v)
         if name == ROOT_GROUP:  # AddMatch charges <none>'s subtree usage with its own
             kw["hier_weighted_resources_used"] = kw.get("weighted_resources_used", 0.0)
         records[name] = CustomerRecord(name=name, **kw)

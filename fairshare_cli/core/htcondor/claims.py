@@ -59,7 +59,22 @@ def _claim_from_json(slot: str, body: Any) -> Claim:
         not isinstance(weight, (int, float)) or isinstance(weight, bool) or weight < 0
     ):
         raise SectionError(f"{where}.weight: expected the slot weight charged (0 or more)")
-    return Claim(slot, submitter, job_id, float(start), None if weight is None else float(weight))
+    resources = _resources_from_json(where, body.get("resources", {}))
+    charged = None if weight is None else float(weight)
+    return Claim(slot, submitter, job_id, float(start), charged, resources)
+
+
+def _resources_from_json(where: str, raw: Any) -> tuple[tuple[str, float], ...]:
+    """A dynamic slot's ``resources``: ``{"Cpus": 4, "Memory": 1024, ...}`` (0 or more)."""
+    if not isinstance(raw, Mapping) or not all(
+        isinstance(k, str)
+        and isinstance(v, (int, float))
+        and not isinstance(v, bool)
+        and 0 <= v < float("inf")
+        for k, v in raw.items()
+    ):
+        raise SectionError(f"{where}.resources: expected resource name -> amount (0 or more)")
+    return tuple((k, v) for k, v in raw.items())
 
 
 def negotiator_from_json(raw: Any) -> NegotiatorState:
@@ -93,6 +108,8 @@ def _claim_to_json(claim: Claim) -> dict[str, Any]:
     }
     if claim.weight is not None:
         body["weight"] = claim.weight
+    if claim.resources:
+        body["resources"] = dict(claim.resources)
     return body
 
 
@@ -154,6 +171,20 @@ def slot_weigher(config: Config) -> Callable[[str, float], float]:
         stanza, machine, slot_id = found
         values = unclaimed_slot_values(config.machines[stanza], stanza, machine, slot_id, now)
         return evaluate_slot_weight(neg.slot_weight, values, where)
+
+    return weigh
+
+
+def dynamic_slot_weigher(config: Config, now: float) -> Callable[[MachineSpec, Slot], float]:
+    """``SLOT_WEIGHT`` of a dynamic slot (its own ``Cpus``, ``Memory``, ...) at ``now``;
+    1.0 without slot weights (see :func:`slot_weigher`)."""
+    neg = config.negotiator
+    if not neg.use_slot_weights:
+        return lambda spec, slot: 1.0
+
+    def weigh(spec: MachineSpec, slot: Slot) -> float:
+        values = slot_values(spec, slot, now)
+        return evaluate_slot_weight(neg.slot_weight, values, "[negotiator] slot_weight")
 
     return weigh
 

@@ -6,7 +6,9 @@ Mirrors ``ParseConcurrencyLimit`` (``src/condor_utils/NegotiationUtils.cpp``),
 lower-cased and split on commas and white space; each token is ``name`` or
 ``name:amount`` (an amount that is not above 0, or not a number, counts 1); a name is an
 attribute name, or two joined by one dot (a sub-limit), and tokens with any other name are
-ignored. A limit's maximum is ``NAME_LIMIT``, else ``CONCURRENCY_LIMIT_DEFAULT`` (2308032).
+ignored. A limit's maximum is ``NAME_LIMIT``, else, for a sub-limit ``scope.name``,
+``CONCURRENCY_LIMIT_DEFAULT_<scope>`` (the part before the last dot), else
+``CONCURRENCY_LIMIT_DEFAULT`` (2308032).
 Claims already running count against their limits; each match adds to them (preempting a
 claim does not give its limits back within the cycle: the accountant never decrements).
 A job is refused when any of its limits would go over its maximum.
@@ -52,12 +54,29 @@ def parse_limits(text: str) -> Limits:
 class LimitCounts:
     """The accountant's concurrency-limit counts and maxima for one cycle."""
 
-    __slots__ = ("counts", "default", "maxima")
+    __slots__ = ("counts", "default", "maxima", "scopes")
 
-    def __init__(self, maxima: Mapping[str, float], default: float) -> None:
+    def __init__(
+        self,
+        maxima: Mapping[str, float],
+        default: float,
+        scopes: Mapping[str, float] | None = None,
+    ) -> None:
         self.maxima = {k.lower(): float(v) for k, v in maxima.items()}
         self.default = default
+        self.scopes = {k.lower(): float(v) for k, v in (scopes or {}).items()}
         self.counts: dict[str, float] = {}
+
+    def maximum(self, name: str) -> float:
+        """``Accountant::GetLimitMax``: ``NAME_LIMIT``, else the scope's default (the part
+        of the name before its last dot), else ``CONCURRENCY_LIMIT_DEFAULT``."""
+        found = self.maxima.get(name)
+        if found is not None:
+            return found
+        scope, dot, _ = name.rpartition(".")
+        if dot and self.scopes:
+            return self.scopes.get(scope, self.default)
+        return self.default
 
     def add(self, limits: Limits) -> None:
         """``IncrementLimits``: a claim or a match holds these limits."""
@@ -67,9 +86,9 @@ class LimitCounts:
 
     def refuses(self, limits: Limits) -> bool:
         """``rejectForConcurrencyLimits``: some limit would go over its maximum."""
-        counts, maxima, default = self.counts, self.maxima, self.default
+        counts = self.counts
         for name, inc in limits:
             count = counts.get(name, 0.0)
-            if count < 0 or count + inc > maxima.get(name, default):
+            if count < 0 or count + inc > self.maximum(name):
                 return True
         return False

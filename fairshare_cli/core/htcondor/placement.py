@@ -17,11 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from fairshare_cli.core.config import Config, MachineSpec
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.classads import Ad, Evaluator
 from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots
+from fairshare_cli.core.htcondor.negotiator.slots import Slot
+from fairshare_cli.core.htcondor.pslot_placement import DynamicWeigher, PartitionablePool
 from fairshare_cli.core.jobs import Job
 
 #: Job ids of claims held by running usage-history records (``history:<name>:<start>:<n>``).
@@ -52,6 +55,8 @@ class Running:
     cpus: int = 1
     label: str = ""
     charged: float = 0.0
+    #: What its dynamic slot has (``Cpus``, ``Memory``, ``Disk``), when the source says.
+    resources: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -74,6 +79,7 @@ class _Slots:
         self.order = [
             (stanza, f"slot{k}@{machine}", machine, k)
             for stanza, machine, k in expand_slots(machines)
+            if not machines[stanza].partitionable  # work holds dynamic slots of those
         ]
         self.by_name = {name.lower(): name for _, name, _, _ in self.order}
         self.ev = Evaluator()
@@ -94,6 +100,10 @@ class _Slots:
             if name not in claims and _fits(item, self.ad(stanza, name, machine, k), self):
                 return name
         return None
+
+    def pslot_ad(self, slot: Slot) -> Ad:
+        """A partitionable slot's ad (its totals: ``fits`` checks requirements and start)."""
+        return self.ad(slot.stanza, slot.name, slot.machine, slot.slot_id)
 
     def ad(self, stanza: int, name: str, machine: str, slot_id: int) -> Ad:
         found = self._ads.get(name)
@@ -148,12 +158,18 @@ def _fits(work: Running, slot_ad: Ad, slots: _Slots) -> bool:
     )
 
 
+def _fits_pslot(work: Running, slots: _Slots, pslot: Slot) -> bool:
+    """Whether ``work`` fits a partitionable slot's totals, requirements and start."""
+    return _fits(work, slots.pslot_ad(pslot), slots)
+
+
 def place_running(
     work: Iterable[Running],
     claims: Mapping[str, Claim],
     machines: Sequence[MachineSpec],
     now: float,
     weight_of: Callable[[str], float] = lambda slot: 1.0,
+    dynamic_weight: DynamicWeigher = lambda spec, slot: 1.0,
 ) -> Placement:
     """Put running work on slots: the named slot, else the first free slot that fits.
 
@@ -169,6 +185,7 @@ def place_running(
         other work took over (their holders no longer use those slots).
     """
     slots = _Slots(machines, now)
+    pslots = PartitionablePool(machines, claims, dynamic_weight)
     out = dict(claims)
     by_job = {c.job_id: c for c in out.values() if c.job_id}
     new: list[Claim] = []
@@ -178,21 +195,31 @@ def place_running(
     for item in work:
         if item.job_id and item.job_id in by_job:
             continue
+        carved: tuple[tuple[str, float], ...] = ()
+        dynamic = pslots.named(item) if pslots else None
         target = slots.by_name.get(item.slot.lower()) if item.slot else None
-        if target is None:
+        if dynamic is None and target is None:
             target = slots.first_free(item, out)
-            if target is None:
+            if target is None and pslots:
+                dynamic = pslots.first_free(item, partial(_fits_pslot, item, slots))
+            if target is None and dynamic is None:
                 unplaced.append(item)
                 continue
             if item.slot:
-                moved.append((item, target))
+                moved.append((item, dynamic[0] if dynamic else str(target)))
+        if dynamic is not None:
+            target, carved = dynamic
+        assert target is not None
         old = out.get(target)
         if old is not None and (old.submitter, old.job_id) == (item.submitter, item.job_id):
             continue  # the same claim again
         if old is not None:
             displaced.append(old)
-        weight = item.charged if item.charged > 0 else weight_of(target)
-        claim = Claim(target, item.submitter, item.job_id, item.start_time, weight)
+        if item.charged > 0:
+            weight = item.charged
+        else:
+            weight = pslots.weight(target, carved) if carved else weight_of(target)
+        claim = Claim(target, item.submitter, item.job_id, item.start_time, weight, carved)
         out[target] = claim
         if item.job_id:
             by_job[item.job_id] = claim

@@ -47,6 +47,7 @@ def negotiator_knobs(config: Config) -> NegotiatorKnobs:
         consider_preemption=n.consider_preemption,
         concurrency_limits=n.concurrency_limits,
         concurrency_limit_default=n.concurrency_limit_default,
+        concurrency_limit_scope_defaults=n.concurrency_limit_scope_defaults,
         quotas=QuotaKnobs(
             allow_quota_oversubscription=n.allow_quota_oversubscription,
             use_slot_weights=n.use_slot_weights,
@@ -114,7 +115,17 @@ def check_jobs(jobs: Iterable[Job], config: Config, source: str) -> None:
     known = {g.lower() for g in config.groups}
     checked: set[tuple[str, str]] = set()
     for job in jobs:
-        for what, text in (("requirements", job.requirements), ("rank", job.rank)):
+        limits_expr = job.concurrency_limits_expr
+        if limits_expr is not None and job.concurrency_limits is not None:
+            raise InputError(
+                f"{source}: job {job.id}: concurrency_limits and concurrency_limits_expr are "
+                "both set; HTCondor's job has one ConcurrencyLimits: keep one"
+            )
+        for what, text in (
+            ("requirements", job.requirements),
+            ("rank", job.rank),
+            ("concurrency_limits_expr", limits_expr),
+        ):
             if text is not None and (what, text) not in checked:
                 checked.add((what, text))
                 check_expression(text, f"{source}: job {job.id} {what}", InputError)
@@ -153,7 +164,12 @@ def priorities_at(
                 else acct.CustomerRecord(name=name)
             )
             factor = acct.priority_factor(rec, config, tree)
-            found = SubmitterPrio(acct.effective_priority(rec, factor), rec.weighted_resources_used)
+            found = SubmitterPrio(
+                acct.effective_priority(rec, factor),
+                rec.weighted_resources_used,
+                rec.ceiling,
+                rec.floor,
+            )
             cache[name] = found
         return found
 

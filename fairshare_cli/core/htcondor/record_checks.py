@@ -1,8 +1,9 @@
 """What an accountant record of the state may hold: known fields, each within its range.
 
 Kept apart from ``accountant.py`` (which converts the fields) so that the rule reads in one
-place: usage is never negative and a priority factor is at least 1, as
-``condor_userprio -setfactor`` requires; a field this fs does not know would be dropped on
+place: usage is never negative, a priority factor is at least 1, as
+``condor_userprio -setfactor`` requires, a floor is 0 or more and a ceiling -1 or more
+(whole numbers, as the accountant stores them); a field this fs does not know would be dropped on
 the next write, so it is refused rather than read as absent.
 """
 
@@ -12,12 +13,18 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from fairshare_cli.core.limits import INT32_MAX
 from fairshare_cli.core.state import SectionError
 from fairshare_cli.errors import did_you_mean
+
+#: Whole-number fields held in a C ``int`` (``Accountant::SetFloor``/``SetCeiling``).
+C_INTS = frozenset({"floor", "ceiling"})
 
 #: The least value of each record field that has one.
 LEAST: dict[str, float] = {
     "priority_factor": 1.0,
+    "floor": 0.0,
+    "ceiling": -1.0,
     **dict.fromkeys(
         (
             "resources_used",
@@ -48,6 +55,11 @@ def check_record(name: str, body: Any, fields: Iterable[str]) -> None:
             raise SectionError(f"accountant.records.{name}: unknown field {f!r}{extra}")
         least = LEAST.get(f)
         numeric = type(v) in (int, float) and math.isfinite(v)
+        if f in C_INTS and not (numeric and v == int(v) and v <= INT32_MAX):
+            raise SectionError(
+                f"accountant.records.{name}.{f}: expected a whole number up to "
+                f"{INT32_MAX}, got {v!r}"
+            )
         if least is not None and numeric and v < least:
             raise SectionError(
                 f"accountant.records.{name}.{f}: expected {least:g} or more, got {v!r}"

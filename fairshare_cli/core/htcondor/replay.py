@@ -90,7 +90,11 @@ class AccountantReplay:
             state = acct.AccountantState(
                 records={
                     n: acct.CustomerRecord(
-                        name=n, is_group=r.is_group, priority_factor=r.priority_factor
+                        name=n,
+                        is_group=r.is_group,
+                        priority_factor=r.priority_factor,
+                        floor=r.floor,
+                        ceiling=r.ceiling,
                     )
                     for n, r in state.records.items()
                 }

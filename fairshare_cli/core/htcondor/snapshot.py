@@ -54,6 +54,8 @@ class AccountingAd:
     effective_quota: float | None = None
     subtree_quota: float | None = None
     sort_key: float | None = None
+    floor: int = 0
+    ceiling: int = -1
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,8 @@ def records_from_ads(
             weighted_accumulated_usage=ad.weighted_accumulated_usage,
             begin_usage_time=ad.begin_usage_time,
             last_usage_time=ad.last_usage_time,
+            floor=ad.floor,
+            ceiling=ad.ceiling,
         )
     return acct.AccountantState(records=records), count
 

@@ -261,6 +261,8 @@ def _active_rows(
                 surplus=surplus_policy(config, name)
                 if rec.is_group and (name == acct.ROOT_GROUP or name in config.groups)
                 else "",
+                floor=rec.floor,
+                ceiling=rec.ceiling,
             )
         )
     return rows

@@ -160,7 +160,7 @@ def apply_matches(
             entry = remove.setdefault(old.submitter, [0.0, 0])
             entry[0] += claim_weight(old, weigh)
             entry[1] += 1
-        claims[m.slot] = Claim(m.slot, m.submitter, m.job_id, now, m.weight)
+        claims[m.slot] = Claim(m.slot, m.submitter, m.job_id, now, m.weight, m.resources)
         entry = add.setdefault(m.submitter, [0.0, 0])
         entry[0] += m.weight
         entry[1] += 1

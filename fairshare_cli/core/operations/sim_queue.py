@@ -28,6 +28,7 @@ from fairshare_cli.core.htcondor.claims import (
     slot_weigher,
 )
 from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, expand_slots, negotiate_cycle
+from fairshare_cli.core.htcondor.negotiator.partitionable import parent_name, totals
 from fairshare_cli.core.htcondor.pool import (
     group_tree,
     negotiator_knobs,
@@ -87,7 +88,7 @@ class SimQueue:
         self.weigh = slot_weigher(config)
         self.tree = group_tree(config)
         self.knobs = negotiator_knobs(config)
-        self.configured = {f"slot{k}@{m}".lower() for _, m, k in expand_slots(config.machines)}
+        self.configured, self.partitionable, self.capacity = pool_slots(config)
         self.skip_when_full = self.tree is None and _never_preempts(config)
         batches = [b if isinstance(b, JobBatch) else JobBatch(b) for b in workload]
         self.pending = sorted(batches, key=lambda b: (self._submitted(b.job), b.job.cluster_proc))
@@ -142,7 +143,7 @@ class SimQueue:
         self.slot_of_job[claim.job_id] = claim.slot
         self.held[claim.submitter] = self.held.get(claim.submitter, 0) + 1
         self.seen.add(claim.submitter)
-        if claim.slot.lower() in self.configured:
+        if self._held_slot(claim.slot) in self.configured:
             self.claimed_configured += 1
 
     def _unclaim(self, claim: Claim) -> None:
@@ -150,8 +151,11 @@ class SimQueue:
         if self.slot_of_job.get(claim.job_id) == claim.slot:
             del self.slot_of_job[claim.job_id]
         self.held[claim.submitter] -= 1
-        if claim.slot.lower() in self.configured:
+        if self._held_slot(claim.slot) in self.configured:
             self.claimed_configured -= 1
+
+    def _held_slot(self, name: str) -> str:
+        return held_slot(name, self.partitionable)
 
     def _add_idle(self, batch: JobBatch) -> None:
         self.idle.append(batch)
@@ -225,7 +229,7 @@ class SimQueue:
         Skipped when it cannot match anything: no idle job, or (no claimed slot can be
         taken) no free slot; only without groups, whose round-robin times a cycle moves.
         """
-        free = len(self.configured) - self.claimed_configured
+        free = self.capacity - self.claimed_configured
         if self.tree is None and (not self.idle_jobs or (self.skip_when_full and free <= 0)):
             self.accountant = cycle_accounting.update_priorities(self.accountant, self.config, t)
             self.last_cycle = t
@@ -276,7 +280,7 @@ class SimQueue:
                 back = replace(run.job, status="idle", slot=None, start_time=None)
                 self._add_idle(JobBatch(back))
             job = replace(started[m.job_id], status="running", slot=m.slot, start_time=t)
-            self._claim(Claim(m.slot, m.submitter, m.job_id, t, m.weight))
+            self._claim(Claim(m.slot, m.submitter, m.job_id, t, m.weight, m.resources))
             self._add_running(job, m.submitter, m.weight, t)
             if self.slurm is not None:
                 self.slurm.start(m.job_id, job, t)
@@ -341,7 +345,7 @@ class SimQueue:
                 SimRow(t, "slurm_user", user, float(self.cpus.get(user, 0)), fairshare=factor)
                 for user, factor in sorted(self.slurm.factors(t).items())
             ]
-        capacity = float(len(self.configured))
+        capacity = float(self.capacity)
         in_use = float(self.claimed_configured)
         out.append(SimRow(t, "pool", "pool", in_use, pending=self.idle_jobs, capacity=capacity))
         return out
@@ -392,3 +396,31 @@ def _rest(batch: JobBatch, taken: list[int]) -> list[JobBatch]:
             out.append(JobBatch(job, i - lo))
         lo = i + 1
     return out
+
+
+def pool_slots(config: Config) -> tuple[set[str], set[str], int]:
+    """The configured slot names and the partitionable ones among them (lower case), and
+    the pool row's capacity: one per static slot, and a partitionable slot's total CPUs
+    (the most dynamic slots it can hold)."""
+    names: set[str] = set()
+    partitionable: set[str] = set()
+    capacity = 0
+    for stanza, machine, k in expand_slots(config.machines):
+        name = f"slot{k}@{machine}".lower()
+        names.add(name)
+        spec = config.machines[stanza]
+        if spec.partitionable:
+            partitionable.add(name)
+            capacity += int(dict(totals(spec))["Cpus"])
+        else:
+            capacity += 1
+    return names, partitionable, capacity
+
+
+def held_slot(name: str, partitionable: set[str]) -> str:
+    """The configured slot a claim holds, lower case: a dynamic slot's partitionable slot
+    (one of ``partitionable``), else the slot named."""
+    found = parent_name(name)
+    if found is not None and found[0].lower() in partitionable:
+        return found[0].lower()
+    return name.lower()

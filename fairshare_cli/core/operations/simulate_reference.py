@@ -21,7 +21,7 @@ from fairshare_cli.core.htcondor.claims import (
     current_claims,
     slot_weigher,
 )
-from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots, negotiate_cycle
+from fairshare_cli.core.htcondor.negotiator import Claim, negotiate_cycle
 from fairshare_cli.core.htcondor.pool import (
     group_tree,
     negotiator_knobs,
@@ -31,6 +31,7 @@ from fairshare_cli.core.htcondor.pool import (
 )
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.operations.negotiate import apply_matches
+from fairshare_cli.core.operations.sim_queue import held_slot, pool_slots
 from fairshare_cli.core.operations.simulate import SimResult, SimRow, SimWindow, cycle_times
 from fairshare_cli.core.usage import UsageRecord
 
@@ -196,10 +197,10 @@ class _Simulation:
             out += self._group_rows(t)
         if slurm_fairshare is not None:
             out += self._slurm_rows(t, slurm_fairshare)
-        slots = {f"slot{k}@{m}".lower() for _, m, k in expand_slots(self.config.machines)}
-        in_use = sum(1 for s in self.negotiator.claims if s.lower() in slots)
+        slots, partitionable, capacity = pool_slots(self.config)
+        in_use = sum(1 for s in self.negotiator.claims if held_slot(s, partitionable) in slots)
         idle = sum(1 for j in self.jobs if j.status == "idle")
-        out.append(SimRow(t, "pool", "pool", float(in_use), pending=idle, capacity=len(slots)))
+        out.append(SimRow(t, "pool", "pool", float(in_use), pending=idle, capacity=capacity))
         return out
 
     def _submitter_rows(self, t: float) -> list[SimRow]:

@@ -89,6 +89,7 @@ def read_negotiator(top: Reader, file: str, prof: Mapping[str, Any]) -> Negotiat
             "consider_preemption",
             "concurrency_limits",
             "concurrency_limit_default",
+            "concurrency_limit_scope_defaults",
         ),
     )
     return NegotiatorConfig(
@@ -121,6 +122,9 @@ def read_negotiator(top: Reader, file: str, prof: Mapping[str, Any]) -> Negotiat
         concurrency_limit_default=r.num(
             "concurrency_limit_default", d.concurrency_limit_default, lo=0.0
         ),
+        concurrency_limit_scope_defaults=r.get(
+            "concurrency_limit_scope_defaults", _scope_table(r), d.concurrency_limit_scope_defaults
+        ),
     )
 
 
@@ -145,6 +149,27 @@ def _limit_table(r: Reader) -> Callable[[Any, str], dict[str, float]]:
     return convert
 
 
+def _scope_table(r: Reader) -> Callable[[Any, str], dict[str, float]]:
+    """``[negotiator] concurrency_limit_scope_defaults = { SCOPE = N }``:
+    ``CONCURRENCY_LIMIT_DEFAULT_<SCOPE>``, the maximum of a limit ``SCOPE.name`` that has
+    no ``NAME_LIMIT`` of its own (scopes are attribute names; case is ignored)."""
+
+    def convert(value: Any, key: str) -> dict[str, float]:
+        if not isinstance(value, Mapping):
+            r.fail(f"{key}: expected a table of scope names to numbers, got {kind(value)}")
+        out: dict[str, float] = {}
+        for name, n in value.items():
+            where = f"{key}.{name}"
+            if "." in name or not parse_limits(name) or parse_limits(name)[0][0] != name.lower():
+                r.fail(f"{where}: expected a scope name (letters, digits and _)")
+            if name.lower() in out:
+                r.fail(f"{where}: the same scope as another key (names ignore case)")
+            out[name.lower()] = r.number(n, where, lo=0.0)
+        return out
+
+    return convert
+
+
 def read_machines(top: Reader, file: str) -> tuple[MachineSpec, ...]:
     items = top.table.get("machines", [])
     if not isinstance(items, list):
@@ -158,7 +183,17 @@ def read_machines(top: Reader, file: str) -> tuple[MachineSpec, ...]:
             item,
             f"machines[{i}]",
             file,
-            ("name", "count", "slots", "attributes", "start", "rank", "partitions", "hosts"),
+            (
+                "name",
+                "count",
+                "slots",
+                "attributes",
+                "start",
+                "rank",
+                "partitions",
+                "hosts",
+                "partitionable",
+            ),
         )
         if not r.has("name"):
             r.fail(f"machines[{i}].name: required (machines are named <name>001, <name>002, ...)")
@@ -197,9 +232,24 @@ def read_machines(top: Reader, file: str) -> tuple[MachineSpec, ...]:
                 rank=r.get("rank", r.string, "0"),
                 partitions=r.get("partitions", r.string_list, ()),
                 hosts=hosts,
+                partitionable=_partitionable(r, i, attrs),
             )
         )
     return tuple(out)
+
+
+def _partitionable(r: Reader, i: int, attrs: Mapping[str, Any]) -> bool:
+    """``partitionable``: a boolean; a partitionable slot needs whole ``Cpus`` of at least 1
+    (the startd carves whole CPUs out of it)."""
+    if not r.get("partitionable", r.boolean, False):
+        return False
+    cpus = {k.lower(): v for k, v in attrs.items()}.get("cpus")
+    if type(cpus) is not int or cpus < 1:
+        r.fail(
+            f"machines[{i}].partitionable: a partitionable slot needs attributes.Cpus, "
+            f"a whole number of 1 or more (its total CPUs), got {cpus!r}"
+        )
+    return True
 
 
 def _hosts_and_count(r: Reader, i: int, seen: set[str]) -> tuple[tuple[str, ...], int]:

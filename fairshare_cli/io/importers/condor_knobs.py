@@ -80,7 +80,12 @@ SIMPLE: dict[str, tuple[str, str, Convert]] = {
     "NEGOTIATOR_USE_WEIGHTED_DEMAND": ("negotiator", "use_weighted_demand", _bool),
     "GROUP_ACCEPT_SURPLUS": ("negotiator", "accept_surplus", _bool),
     "GROUP_AUTOREGROUP": ("negotiator", "autoregroup", _bool),
+    "NEGOTIATOR_CONSIDER_PREEMPTION": ("negotiator", "consider_preemption", _bool),
+    "CONCURRENCY_LIMIT_DEFAULT": ("negotiator", "concurrency_limit_default", _float),
 }
+
+#: ``CONCURRENCY_LIMIT_DEFAULT_<SCOPE>``: the default maximum of the limits ``scope.name``.
+SCOPE_DEFAULT = "CONCURRENCY_LIMIT_DEFAULT_"
 
 #: Per-group knobs: prefix -> (group key, converter).
 PER_GROUP: dict[str, tuple[str, Convert]] = {
@@ -125,7 +130,7 @@ def fragment_from_knobs(conf: ConfigFile) -> tuple[dict[str, Any], list[str], li
         elif key == "ACCOUNTANT_LOCAL_DOMAIN":
             put("pool", "local_domains", [text.strip()] if text.strip() else [])
             used.append(name)
-        elif key == "GROUP_NAMES":
+        elif key == "GROUP_NAMES" or _scope_default(fragment, key, name, text, where):
             used.append(name)
         elif key in PER_SLOT:
             ignored.append(f"{name} (per slot: from condor-status)")
@@ -144,6 +149,19 @@ def fragment_from_knobs(conf: ConfigFile) -> tuple[dict[str, Any], list[str], li
         fragment["groups"] = dict(sorted(fragment["groups"].items(), key=lambda kv: kv[0].lower()))
     order = ("pool", "accountant", "negotiator", "groups")
     return {k: fragment[k] for k in order if k in fragment}, used, ignored
+
+
+def _scope_default(fragment: dict[str, Any], key: str, name: str, text: str, where: str) -> bool:
+    """Put ``CONCURRENCY_LIMIT_DEFAULT_<SCOPE>`` into ``[negotiator]
+    concurrency_limit_scope_defaults``; False for any other knob."""
+    if not key.startswith(SCOPE_DEFAULT) or len(key) == len(SCOPE_DEFAULT):
+        return False
+    if text.strip():
+        table = fragment.setdefault("negotiator", {})
+        table.setdefault("concurrency_limit_scope_defaults", {})[
+            name[len(SCOPE_DEFAULT) :].lower()
+        ] = _float(text, where)
+    return True
 
 
 def _group_names(conf: ConfigFile) -> list[str]:

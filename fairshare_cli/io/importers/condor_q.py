@@ -44,6 +44,7 @@ _OWN = frozenset(
         "AccountingGroup",
         "Requirements",
         "Rank",
+        "ConcurrencyLimits",
     ]
 )
 
@@ -132,6 +133,11 @@ def job_from_ad(ad: Ad, where: str, groups: frozenset[str]) -> Job | None:
         "rank": rank,
         "attributes": referenced(ad, requirements, rank),
     }
+    limits = ad.get("ConcurrencyLimits")  # a string, or an expression to evaluate per slot
+    if isinstance(limits, Expr):
+        obj["concurrency_limits_expr"] = limits.text
+    elif isinstance(limits, str) and limits:
+        obj["concurrency_limits"] = limits
     if status == "running":
         host = ad.get("RemoteHost")
         obj["slot"] = host if isinstance(host, str) and host else None

@@ -8,9 +8,10 @@ daemon (addresses, update counters) is left out, and expression attributes (``Sl
 ``start`` and ``rank``. Machines whose slots are alike share one ``[[machines]]`` entry
 naming them in ``hosts``.
 
-Partitionable slots are not modelled yet: a partitionable slot's current dynamic slots are
-imported as static slots of its machine (``slot1_2@m`` becomes ``slotN@m``), and the
-partitionable slot itself (its unclaimed rest) is left out; the summary says so.
+A partitionable slot comes in as a ``partitionable = true`` machine whose ``Cpus``,
+``Memory`` and ``Disk`` are its totals (``TotalSlotCpus`` ..., else what it has left plus
+what its dynamic slots in the dump hold); its claimed dynamic slots come in as claims on
+``slotK_N@m`` carrying their resources, carved out of it as the startd did.
 """
 
 from __future__ import annotations
@@ -72,6 +73,30 @@ DYNAMIC = frozenset(
 )
 
 
+#: What a partitionable or dynamic slot publishes about its split (the config and the
+#: negotiator make these; its resources are read separately).
+PARTITION = frozenset(
+    a.lower()
+    for a in [
+        "SlotType",
+        "PartitionableSlot",
+        "DynamicSlot",
+        "DSlotId",
+        "ParentSlotId",
+        "SlotTypeID",
+        "NumDynamicSlots",
+        "TotalSlotCpus",
+        "TotalSlotMemory",
+        "TotalSlotDisk",
+        "Cpus",
+        "Memory",
+        "Disk",
+    ]
+)
+#: The resources a dynamic slot is carved of.
+RESOURCES = ("Cpus", "Memory", "Disk")
+
+
 @dataclass
 class SlotAd:
     """One slot of the dump, reduced to what the config and the claims need."""
@@ -86,6 +111,10 @@ class SlotAd:
     holder: str | None = None
     job_id: str | None = None
     since: float | None = None
+    #: A dynamic slot's ``Cpus``/``Memory``/``Disk``; a partitionable slot's totals.
+    resources: dict[str, float] = field(default_factory=dict)
+    #: A partitionable slot's ``Cpus``/``Memory``/``Disk`` left (what it publishes).
+    left: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -114,22 +143,24 @@ def _slot(ad: Ad, line: int, label: str, dump: StatusDump) -> SlotAd | None:
     if not isinstance(machine, str) or not machine:
         machine = name.split("@", 1)[1]
     slot_type = str(ad.get("SlotType", "Static"))
+    split = slot_type in ("Partitionable", "Dynamic")
     if slot_type == "Partitionable":
         dump.partitionable.append(name)
-        return None
     attrs: dict[str, Any] = {}
     for key, value in ad.items():
-        if key.lower() in DYNAMIC or value is None:
+        if key.lower() in DYNAMIC or value is None or (split and _about_split(key)):
             continue
         if isinstance(value, Expr) or not isinstance(value, (str, int, float, bool)):
             dump.ignored.add(key)
             continue
         attrs[key] = value
-    if slot_type == "Dynamic":
-        attrs["SlotType"] = "Static"
     start = _text(ad["Start"]) if "Start" in ad else "true"
     rank = _text(ad["Rank"]) if "Rank" in ad else "0"
     slot = SlotAd(name, machine, attrs, start, rank, slot_type, line)
+    if split:
+        slot.resources = _resources(ad, slot_type == "Partitionable")
+        if slot_type == "Partitionable":
+            slot.left = _resources(ad, False)
     if str(ad.get("State", "")) == "Claimed":
         holder = ad.get("AccountingGroup") or ad.get("RemoteUser")
         if isinstance(holder, str) and holder:
@@ -139,6 +170,24 @@ def _slot(ad: Ad, line: int, label: str, dump: StatusDump) -> SlotAd | None:
             since = ad.get("JobStart") or ad.get("EnteredCurrentState")
             slot.since = float(since) if isinstance(since, (int, float)) else None
     return slot
+
+
+def _about_split(key: str) -> bool:
+    """Whether a partitionable or dynamic slot's attribute describes the split (its type,
+    its resources, its dynamic slots' ``Child*`` lists): not a stanza attribute."""
+    lowered = key.lower()
+    return lowered in PARTITION or lowered.startswith("child")
+
+
+def _resources(ad: Ad, totals: bool) -> dict[str, float]:
+    """A dynamic slot's resources, or a partitionable slot's ``TotalSlot*`` (those it
+    publishes; a missing total is completed from its dynamic slots later)."""
+    out: dict[str, float] = {}
+    for r in RESOURCES:
+        value = ad.get(f"TotalSlot{r}") if totals else ad.get(r)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            out[r] = value
+    return out
 
 
 def read_status(fh: IO[str], label: str) -> StatusDump:
@@ -166,24 +215,32 @@ def machines_fragment(dump: StatusDump) -> tuple[list[dict[str, Any]], dict[str,
     Machines are grouped by their slots' attributes, ``start`` and ``rank`` and number of
     slots, in the order the dump first shows them; slots of one machine are numbered
     ``slot1``, ``slot2``, ... in dump order (a machine whose slots differ takes its first
-    slot's attributes for all: noted).
+    slot's attributes for all: noted). Dynamic slots are not slots of the stanza: each is
+    named after its partitionable slot's new name (``slot1_2@m`` of ``slot3@m`` becomes
+    ``slot1_2@m`` when ``slot3@m`` is the machine's first slot).
     """
     by_machine: dict[str, list[SlotAd]] = {}
+    dynamic = [s for s in dump.slots if s.slot_type == "Dynamic"]
     for slot in dump.slots:
-        by_machine.setdefault(slot.machine, []).append(slot)
+        if slot.slot_type != "Dynamic":
+            by_machine.setdefault(slot.machine, []).append(slot)
     for slots in by_machine.values():
         slots.sort(key=_slot_number)
+    _complete_totals(by_machine, dynamic)
     stanzas: dict[tuple[Any, ...], dict[str, Any]] = {}
     names: dict[str, str] = {}
     notes: list[str] = []
     for machine, slots in by_machine.items():
         first = slots[0]
+        attrs = _stanza_attributes(first)
         if any(
-            (s.attributes, s.start, s.rank) != (first.attributes, first.start, first.rank)
+            (_stanza_attributes(s), s.start, s.rank, s.slot_type)
+            != (attrs, first.start, first.rank, first.slot_type)
             for s in slots[1:]
         ):
             notes.append(f"{machine}: its slots differ; all imported like {first.name}")
-        key = (tuple(sorted(first.attributes.items())), first.start, first.rank, len(slots))
+        split = first.slot_type == "Partitionable"
+        key = (tuple(sorted(attrs.items())), first.start, first.rank, len(slots), split)
         stanza = stanzas.get(key)
         if stanza is None:
             stanza = {
@@ -192,10 +249,63 @@ def machines_fragment(dump: StatusDump) -> tuple[list[dict[str, Any]], dict[str,
                 "slots": len(slots),
                 "start": first.start,
                 "rank": first.rank,
-                "attributes": dict(sorted(first.attributes.items())),
+                "attributes": dict(sorted(attrs.items())),
             }
+            if split:
+                stanza["partitionable"] = True
             stanzas[key] = stanza
         stanza["hosts"].append(machine)
         for k, slot in enumerate(slots, start=1):
             names[slot.name] = f"slot{k}@{machine}"
+    notes += _name_dynamic(dynamic, by_machine, names)
     return list(stanzas.values()), names, notes
+
+
+def _parent_of(slot: SlotAd) -> str | None:
+    """A dynamic slot's partitionable slot name (``slot1_2@m`` -> ``slot1@m``)."""
+    m = re.match(r"^slot(\d+)_\d+@(.+)$", slot.name)
+    return f"slot{m.group(1)}@{m.group(2)}" if m else None
+
+
+def _complete_totals(by_machine: dict[str, list[SlotAd]], dynamic: list[SlotAd]) -> None:
+    """A partitionable slot's totals: ``TotalSlot*`` where published, else what it has
+    left plus what its dynamic slots in the dump hold."""
+    held: dict[str, dict[str, float]] = {}
+    for d in dynamic:
+        parent = _parent_of(d)
+        if parent is not None:
+            sums = held.setdefault(parent, {})
+            for r, v in d.resources.items():
+                sums[r] = sums.get(r, 0) + v
+    for slots in by_machine.values():
+        for p in slots:
+            if p.slot_type != "Partitionable":
+                continue
+            for r, left in p.left.items():
+                if r not in p.resources:
+                    p.resources[r] = left + held.get(p.name, {}).get(r, 0)
+
+
+def _stanza_attributes(slot: SlotAd) -> dict[str, Any]:
+    """The stanza's attributes for a slot: a partitionable one's with its totals."""
+    if slot.slot_type != "Partitionable":
+        return slot.attributes
+    return {**slot.attributes, **slot.resources}
+
+
+def _name_dynamic(
+    dynamic: list[SlotAd], by_machine: dict[str, list[SlotAd]], names: dict[str, str]
+) -> list[str]:
+    """Name each dynamic slot after its partitionable slot's config name; notes for those
+    whose partitionable slot is not in the dump (left out)."""
+    notes: list[str] = []
+    kinds = {s.name: s.slot_type for slots in by_machine.values() for s in slots}
+    for d in dynamic:
+        parent = _parent_of(d)
+        if parent is None or kinds.get(parent) != "Partitionable":
+            notes.append(f"{d.name}: its partitionable slot is not in the dump; left out")
+            continue
+        number = d.name.split("@", 1)[0].rsplit("_", 1)[1]
+        base, _, machine = names[parent].partition("@")
+        names[d.name] = f"{base}_{number}@{machine}"
+    return notes

@@ -11,6 +11,7 @@ import re
 from typing import IO, Any
 
 from fairshare_cli.core.htcondor.snapshot import AccountingAd
+from fairshare_cli.core.limits import INT32_MAX
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.classad_dumps import Ad, Expr, iter_ads
 
@@ -54,7 +55,21 @@ def _record(ad: Ad, suffix: str, where: str) -> AccountingAd:
         effective_quota=num("EffectiveQuota", None),
         subtree_quota=num("SubtreeQuota", None),
         sort_key=num("GroupSortKey", None),
+        floor=_c_int(num("Floor"), 0, f"{where}: Floor{suffix}"),
+        ceiling=_c_int(num("Ceiling", -1), -1, f"{where}: Ceiling{suffix}"),
     )
+
+
+def _c_int(value: float, least: int, what: str) -> int:
+    """``Floor``/``Ceiling``: a whole number, ``least`` or more (as ``GetFloor`` and
+    ``GetCeiling`` read it), at most ``INT_MAX``.
+
+    Raises:
+        InputError: not a whole number in range.
+    """
+    if value != int(value) or not least <= value <= INT32_MAX:
+        raise InputError(f"{what} = {value!r}; expected a whole number from {least} to {INT32_MAX}")
+    return int(value)
 
 
 def read_userprio(fh: IO[str], label: str) -> tuple[list[AccountingAd], float]:

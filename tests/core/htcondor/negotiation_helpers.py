@@ -56,6 +56,7 @@ class J:
     requirements: str | None = None
     rank: str | None = None
     concurrency_limits: str | None = None
+    concurrency_limits_expr: str | None = None
     slot: str | None = None
     start_time: float | None = None
 
@@ -83,7 +84,7 @@ def pool(n: int, **attributes: object) -> list[MachineSpec]:
     return [MachineSpec(name="exec", count=n, slots=1, attributes=attrs)]
 
 
-def run(
+def run(  # noqa: PLR0913  a test builder: every cycle input has a default
     machines: list[MachineSpec],
     queue: list[J],
     prios: Mapping[str, float] | None = None,
@@ -92,13 +93,20 @@ def run(
     claims: list[Claim] | None = None,
     tree: GroupTree | None = None,
     explain: str | None = None,
+    floors: Mapping[str, int] | None = None,
+    ceilings: Mapping[str, int] | None = None,
 ) -> CycleResult:
-    """One cycle with EUPs (default 0.5) and weighted usage per submitter."""
+    """One cycle with EUPs (default 0.5), weighted usage, floors (default 0) and ceilings
+    (default -1) per submitter."""
     prios = prios or {}
     usage = usage or {}
+    floors = floors or {}
+    ceilings = ceilings or {}
 
     def prio(name: str) -> SubmitterPrio:
-        return SubmitterPrio(prios.get(name, 0.5), usage.get(name, 0.0))
+        return SubmitterPrio(
+            prios.get(name, 0.5), usage.get(name, 0.0), ceilings.get(name, -1), floors.get(name, 0)
+        )
 
     return negotiate_cycle(
         machines,

@@ -29,11 +29,21 @@ from fairshare_cli.io.config import build_config
 START = 1_795_262_400.0
 
 
-def _config(slots: int, profile: str, preempt: bool, slurm: bool, groups: bool = False) -> Any:
+def _config(
+    slots: int,
+    profile: str,
+    preempt: bool,
+    slurm: bool,
+    groups: bool = False,
+    partitionable: bool = False,
+) -> Any:
+    machine: dict[str, Any] = {"name": "m", "count": 1, "slots": slots}
+    if partitionable:  # 4-CPU partitionable slots that jobs of 1-3 CPUs carve
+        machine |= {"partitionable": True, "attributes": {"Cpus": 4, "Memory": 8192}}
     raw: dict[str, Any] = {
         "pool": {"uid_domain": "d", "defaults": profile},
         "accountant": {"priority_halflife": 3600},
-        "machines": [{"name": "m", "count": 1, "slots": slots}],
+        "machines": [machine],
     }
     if preempt:
         raw["negotiator"] = {"preemption_requirements": "true"}
@@ -58,6 +68,7 @@ job = st.fixed_dictionaries(
         "run_time": st.sampled_from([300, 900, 1200, 3600, None]),
         "submit_time": st.sampled_from([0, 0, 600, 1500, 3000]),
         "job_prio": st.integers(0, 1),
+        "request_cpus": st.integers(1, 3),
     }
 )
 
@@ -71,6 +82,7 @@ job = st.fixed_dictionaries(
     slurm=st.booleans(),
     cycle=st.sampled_from([300, 600, 700]),
     groups=st.booleans(),
+    partitionable=st.booleans(),
 )
 def test_fast_simulation_equals_the_reference(
     jobs: list[dict[str, Any]],
@@ -80,8 +92,9 @@ def test_fast_simulation_equals_the_reference(
     slurm: bool,
     cycle: int,
     groups: bool,
+    partitionable: bool,
 ) -> None:
-    config = _config(slots, profile, preempt, slurm, groups)
+    config = _config(slots, profile, preempt, slurm, groups, partitionable)
     objs = [
         {**j, "id": f"{k + 1}.0", "submit_time": START + j["submit_time"], "account": "hep"}
         | ({"accounting_group": f"group_x.{j['owner']}"} if groups and j["owner"] != "c" else {})

@@ -21,6 +21,7 @@ from __future__ import annotations
 from fairshare_cli.core.float32 import FLT_MAX
 from fairshare_cli.core.htcondor.negotiator.common import INT_MAX
 from fairshare_cli.core.htcondor.negotiator.cycle import negotiate_cycle
+from fairshare_cli.core.htcondor.negotiator.partitionable import pool_size
 from fairshare_cli.core.htcondor.negotiator.results import (
     Claim,
     CycleResult,
@@ -30,7 +31,7 @@ from fairshare_cli.core.htcondor.negotiator.results import (
     SubmitterSummary,
     UnmatchedRun,
 )
-from fairshare_cli.core.htcondor.negotiator.slots import expand_slots, machine_names, pool_size
+from fairshare_cli.core.htcondor.negotiator.slots import expand_slots, machine_names
 
 __all__ = [
     "FLT_MAX",

@@ -57,7 +57,8 @@ class Candidates:
                 continue
             if not ev.is_true(sad.exprs["requirements"][1], sad, ac.ad):
                 continue
-            matching += len(cls.slots)
+            # a partitionable slot is free in one class (the others hold it as taken)
+            matching += len(cls.slots) - cls.head if cls.partitionable else len(cls.slots)
             rows.append(((*self.ranks(cls, ac.ad, False), NO_PREEMPTION, -FLT_MAX), cls))
         ac.matching_slots = matching
         rows.sort(key=lambda r: (tuple(-x for x in r[0]), r[1].index))

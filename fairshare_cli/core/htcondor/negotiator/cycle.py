@@ -3,7 +3,8 @@
 The parts: :mod:`.snapshot` takes the cycle's frozen inputs (slots and slot classes,
 autoclusters, compiled expressions), :mod:`.preemption` reads what claimed slots allow,
 :mod:`.candidates` and :mod:`.matchmaking` find slots for jobs, :mod:`.pie` spins the pie
-over the changing :mod:`.state`, group by group when group quotas are configured (the
+over the changing :mod:`.state` (after a floor round for the submitters below their
+floor), group by group when group quotas are configured (the
 quotas of :mod:`fairshare_cli.core.htcondor.quotas` decide how many slots each group
 negotiates for), and :mod:`.explain` records one job's story.
 
@@ -93,6 +94,7 @@ def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an
     rr: dict[str, float] = {}
     group_limits: dict[str, int | None] = {}
     if snap.tree is None:
+        pie.floor_round(list(subs.values()), INT_MAX, None)
         pie.negotiate_with_group(list(subs.values()), INT_MAX, None)
     else:
         rr, group_limits = _negotiate_groups(snap.tree, pie, subs, rr_times or {})
@@ -104,7 +106,7 @@ def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an
         ),
         unmatched=_unmatched(subs.values(), state, explainer),
         explain=explainer.events,
-        pool_size=snap.pool_weight,
+        pool_size=snap.quota_pool,
         spins=state.spins,
         evaluations=snap.ev.evaluations,
         rr_times=rr,
@@ -125,7 +127,7 @@ def _negotiate_groups(
         g = sub.group or ROOT
         members.setdefault(g, []).append(sub.name)
         demand[g] = demand.get(g, 0.0) + snap.demand.get(sub.name, 0.0)
-    quota_pool = snap.pool_weight
+    quota_pool = snap.quota_pool
     usage = state.group_usage
     quotas = snap.knobs.quotas
     prepare_groups(
@@ -141,6 +143,7 @@ def _negotiate_groups(
     def negotiate(group: GroupNode, limit: int) -> None:
         if explained is not None and explained in group_subs[group.name]:
             pie.explainer.note("group", group=group.name, limit=limit, quota=group.quota)
+        pie.floor_round(group_subs[group.name], float(limit), group.name)
         pie.negotiate_with_group(group_subs[group.name], float(limit), group.name)
 
     negotiate_groups(

@@ -7,9 +7,11 @@ and walks its unclaimed and claimed candidates together, in rank order.
 
 from __future__ import annotations
 
-from fairshare_cli.core.htcondor.classads import Ad
+from fairshare_cli.core.htcondor.classads import Ad, Compiled, Evaluator
+from fairshare_cli.core.htcondor.concurrency import LimitCounts, Limits, parse_limits
 from fairshare_cli.core.htcondor.groups import ROOT
 from fairshare_cli.core.htcondor.negotiator.candidates import Candidates
+from fairshare_cli.core.htcondor.negotiator.carving import Carver
 from fairshare_cli.core.htcondor.negotiator.claimed import (
     NO_CLAIMED,
     Allowed,
@@ -36,6 +38,38 @@ from fairshare_cli.errors import InputError
 def permits(used: float, allowed: float, cost: float) -> bool:
     """``SubmitterLimitPermits``: fits, or the first match of a spin may round up."""
     return used + cost <= allowed or (used <= 0 and allowed > 0)
+
+
+class LimitTest:
+    """A ``ConcurrencyLimits`` expression evaluated with each candidate (MY = job, TARGET =
+    slot; ``EvalString`` in ``matchmakingAlgorithm``): a candidate whose limits would go
+    over is skipped (``rejForConcurrencyLimit``); one that gives no string takes none."""
+
+    __slots__ = ("counts", "ev", "expr", "found", "job_ad", "refused")
+
+    def __init__(self, ev: Evaluator, expr: Compiled, job_ad: Ad, counts: LimitCounts) -> None:
+        self.ev = ev
+        self.expr = expr
+        self.job_ad = job_ad
+        self.counts = counts
+        self.found: dict[int, Limits] = {}
+        self.refused = False
+
+    def of(self, cls: SlotClass) -> Limits:
+        """The limits a match with a slot of ``cls`` holds (``MatchedConcurrencyLimits``)."""
+        found = self.found.get(cls.index)
+        if found is None:
+            value = self.ev.evaluate(self.expr, self.job_ad, cls.ad)
+            found = self.found[cls.index] = parse_limits(value) if isinstance(value, str) else ()
+        return found
+
+    def allows(self, cls: SlotClass) -> bool:
+        """Whether a slot of ``cls`` passes ``rejectForConcurrencyLimits``."""
+        limits = self.of(cls)
+        if limits and self.counts.refuses(limits):
+            self.refused = True
+            return False
+        return True
 
 
 class Turn:
@@ -92,6 +126,12 @@ class Matchmaker:
         self.allowed: dict[tuple[str, str, int], Allowed] = {}
         #: (submitter, negotiating group, slot class) -> PREEMPTION_REQUIREMENTS
         self.preemption_memo: dict[tuple[str, str, int], bool] = {}
+        #: partitionable slots' carving (None in a pool without them)
+        self.carver = Carver(snap) if any(s.partitionable for s in snap.slots) else None
+        #: autocluster -> the snapshot generation its unclaimed candidates were found in
+        self.seen_generation: dict[int, int] = {}
+        #: the concurrency limits of the last match found (``IncrementLimits`` adds them)
+        self.matched_limits: Limits = ()
 
     # -- the turn's view of an autocluster -------------------------------------------
 
@@ -104,7 +144,9 @@ class Matchmaker:
             return ac
         found = turn.acs.get(ac.index)
         if found is None:
-            found = turn.acs[ac.index] = AutoCluster(ac.index, self.job_ad_for(turn, ac))
+            ad = self.job_ad_for(turn, ac)
+            expr = ad.exprs["concurrencylimits"][1] if ac.limits_expr is not None else None
+            found = turn.acs[ac.index] = AutoCluster(ac.index, ad, ac.limits, expr)
         return found
 
     def job_ad_for(self, turn: Turn, ac: AutoCluster) -> Ad:
@@ -237,8 +279,7 @@ class Matchmaker:
         if ac.limits and self.state.limits.refuses(ac.limits):
             # rejectForConcurrencyLimits, before any candidate (the limits are a string)
             return None, NO_PREEMPTION, "concurrency_limit"
-        if ac.groups is None:
-            self.candidates.unclaimed(ac)
+        test = self._prepare(ac)
         groups, keys = ac.groups or [], ac.group_keys
         n_groups = len(groups)
         use_claimed = bool(self.claimed_classes) and not (
@@ -255,34 +296,76 @@ class Matchmaker:
             if head is None and gi >= n_groups:
                 break
             if head is None or (gi < n_groups and keys[gi] > head[0]):
-                best, exhausted, rejected = self._pick_unclaimed(groups[gi], turn, only_rank)
+                best, exhausted, rejected = self._pick_unclaimed(
+                    groups[gi], turn, only_rank, ac, test
+                )
                 limit_rejected = limit_rejected or rejected
                 if exhausted and gi == ac.ptr:
                     ac.ptr = gi + 1
                 gi += 1
                 if best is not None:
-                    return self._take(best), NO_PREEMPTION, ""
+                    return self._take_unclaimed(best, ac, test), NO_PREEMPTION, ""
                 continue
             best, tier, ci, limit_rejected = self._pick_claimed(
-                claimed, ci, turn, only_rank, limit_rejected
+                claimed, ci, turn, only_rank, limit_rejected, test
             )
             if best is not None:
-                return self._take(best), tier, ""
+                return self._take(best, test), tier, ""
             if prio_blocked and limit_rejected and self.rank_constant:
                 break
         policy_rejected = claimed.was_refused()
+        if test is not None and test.refused and not limit_rejected:
+            return None, NO_PREEMPTION, "concurrency_limit"
         reason = self._reject_reason(turn, ac, only_rank, limit_rejected, policy_rejected)
         return None, NO_PREEMPTION, reason
 
-    @staticmethod
-    def _take(cls: SlotClass) -> Slot:
+    def _prepare(self, ac: AutoCluster) -> LimitTest | None:
+        """Ready ``ac`` for a search: its limits as the match's, its unclaimed candidates
+        found (again, if a partitionable slot changed since); its limit test, if any."""
+        self.matched_limits = ac.limits
+        test = None
+        if ac.limits_expr is not None:
+            test = LimitTest(self.ev, ac.limits_expr, ac.ad, self.state.limits)
+        if self.snap.generation and self.seen_generation.get(id(ac)) != self.snap.generation:
+            self._refresh(ac)
+        if ac.groups is None:
+            self.candidates.unclaimed(ac)
+        return test
+
+    def _take_unclaimed(self, cls: SlotClass, ac: AutoCluster, test: LimitTest | None) -> Slot:
+        """The next slot of an unclaimed class: carved for ``ac`` if partitionable."""
+        if cls.partitionable and self.carver is not None:
+            if test is not None:
+                self.matched_limits = test.of(cls)
+            return self.carver.take(cls, ac.ad)
+        return self._take(cls, test)
+
+    def _refresh(self, ac: AutoCluster) -> None:
+        """A partitionable slot changed since ``ac``'s candidates were found: find them
+        again (its leftover is a new candidate). Slots that matched before and were
+        carved since still count as matching (a rejection then says they were taken)."""
+        self.seen_generation[id(ac)] = self.snap.generation
+        if ac.groups is None:
+            return
+        before = ac.matching_slots
+        self.candidates.unclaimed(ac)
+        ac.ptr = 0
+        ac.matching_slots = max(before, ac.matching_slots)
+
+    def _take(self, cls: SlotClass, test: LimitTest | None) -> Slot:
+        if test is not None:
+            self.matched_limits = test.of(cls)
         slot = cls.slots[cls.head]
         cls.head += 1
         return slot
 
-    @staticmethod
     def _pick_unclaimed(
-        group: list[SlotClass], turn: Turn, only_rank: bool
+        self,
+        group: list[SlotClass],
+        turn: Turn,
+        only_rank: bool,
+        ac: AutoCluster,
+        test: LimitTest | None,
     ) -> tuple[SlotClass | None, bool, bool]:
         """The class of one rank group with the first free slot that fits the unclaimed
         limit: (class or None, whether the group is used up, whether the limit refused)."""
@@ -295,15 +378,26 @@ class Matchmaker:
             exhausted = False
             if only_rank:
                 continue
-            if not permits(turn.used_unclaimed, turn.limit_unclaimed, cls.weight):
+            cost = cls.weight
+            if cls.partitionable and self.carver is not None:
+                cost = self.carver.cost(cls, ac.ad)  # the carved slot's weight
+            if not permits(turn.used_unclaimed, turn.limit_unclaimed, cost):
                 rejected = True
+                continue
+            if test is not None and not test.allows(cls):
                 continue
             if best is None or cls.first_index() < best.first_index():
                 best = cls
         return best, exhausted, rejected
 
     def _pick_claimed(
-        self, claimed: Allowed, ci: int, turn: Turn, only_rank: bool, limit_rejected: bool
+        self,
+        claimed: Allowed,
+        ci: int,
+        turn: Turn,
+        only_rank: bool,
+        limit_rejected: bool,
+        test: LimitTest | None,
     ) -> tuple[SlotClass | None, int, int, bool]:
         """The class of the claimed rank group at ``ci`` with the first free slot that the
         submitter may take: (class or None, its preemption state, the index after the
@@ -333,6 +427,8 @@ class Matchmaker:
                 if not permits(turn.used, turn.limit, cls.weight):
                     limit_rejected = True
                     continue
+            if test is not None and not test.allows(cls):
+                continue
             if best is None or cls.first_index() < best.first_index():
                 best, best_tier = cls, tier
         return best, best_tier, ci, limit_rejected

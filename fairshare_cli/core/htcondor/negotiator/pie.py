@@ -44,6 +44,8 @@ class PieSpin:
         capped_group: the group whose quota caps what it takes (``groupAccountingName``);
             None without groups and in the autoregroup round of ``<none>``.
         preempt: ``NEGOTIATOR_CONSIDER_PREEMPTION``.
+        floor_round: the floor round (``isFloorRound``): one spin in which each submitter's
+            limit is capped at its floor.
     """
 
     number: int
@@ -55,6 +57,7 @@ class PieSpin:
     pie_left: float
     capped_group: str | None
     preempt: bool = True
+    floor_round: bool = False
 
     @property
     def ignore_submitter_limit(self) -> bool:
@@ -103,13 +106,38 @@ class Pie:
         self.progress = progress
         self.min_weight = snap.min_weight
 
-    def negotiate_with_group(
+    def floor_round(
         self, subs: list[Submitter], group_quota: float, group_name: str | None
+    ) -> None:
+        """The floor round that precedes a group's (or the pool's) pie spins.
+
+        Mirrors ``Matchmaker::findBelowFloorSubmitters`` and ``negotiateWithGroup`` with
+        ``isFloorRound``: the submitters with a floor above 0 whose weighted usage is below
+        it negotiate alone, in one spin whose normalization and pie are theirs, each for at
+        most its floor (``calculateSubmitterLimit`` caps the limit at the floor itself, not
+        at what is left of it). ``subs`` is left as it was; the round's matches count.
+        """
+        usage = self.state.usage
+        below = [s for s in subs if s.floor > 0 and usage.get(s.name, 0.0) < s.floor]
+        if not below:
+            return
+        reasons = [(s, s.stop_reason) for s in below]
+        self.negotiate_with_group(below, group_quota, group_name, floor_round=True)
+        for sub, reason in reasons:  # the full round decides why jobs wait
+            sub.stop_reason = reason
+
+    def negotiate_with_group(
+        self,
+        subs: list[Submitter],
+        group_quota: float,
+        group_name: str | None,
+        *,
+        floor_round: bool = False,
     ) -> None:
         """The pie-spin loop for one group (``Matchmaker::negotiateWithGroup``).
 
         ``subs`` is the group's submitter list; submitters that are done are removed from
-        it, as HTCondor removes their ads.
+        it, as HTCondor removes their ads. The floor round spins once.
         """
         state = self.state
         state.negotiating_group = group_name or ROOT
@@ -132,6 +160,8 @@ class Pie:
             if not subs:
                 break
             spin = self._spin(subs, number, group_quota, group_usage, capped)
+            if floor_round:
+                spin = replace(spin, floor_round=True)
             if not preempt and spin.pie_left <= 0:  # "no slots available to match"
                 for sub in subs:
                     sub.stop_reason = sub.stop_reason or "submitter_limit"
@@ -141,7 +171,7 @@ class Pie:
             count_orig = len(subs)
             pie_left = self._turns(subs, spin, group_name)
             progressed = pie_left < spin.pie_left or len(subs) < count_orig
-            if not progressed or not subs or state.available <= 0:
+            if not progressed or not subs or state.available <= 0 or floor_round:
                 break
 
     def _spin(
@@ -203,7 +233,9 @@ class Pie:
         resumes in the next spin and what is left of the pie."""
         usage = self.state.usage.get(sub.name, 0.0)
         limit, limit_unclaimed, share = submitter_limit(spin, sub.eup, usage)
-        if sub.summary.share is None:
+        if spin.floor_round:  # calculateSubmitterLimit: min(floor, limit); the full
+            limit = min(float(sub.floor), limit)  # round records the share
+        elif sub.summary.share is None:
             sub.summary.share = share
             sub.summary.limit = share * spin.slot_weight_total
         if limit > pie_left:
@@ -220,6 +252,7 @@ class Pie:
                 limit=limit,
                 limit_unclaimed=limit_unclaimed,
                 pie_left=pie_left,
+                **({"floor_round": True} if spin.floor_round else {}),
             )
         if sub.idle <= 0:
             return False, pie_left
@@ -275,8 +308,8 @@ class Pie:
                     break
                 self.explainer.matching = ac.matching_slots
                 cost = self._record_match(sub, job_id, slot, tier, group_name)
-                if ac.limits:  # Accountant::AddMatch: IncrementLimits
-                    self.state.limits.add(ac.limits)
+                if self.matchmaker.matched_limits:  # AddMatch: IncrementLimits
+                    self.state.limits.add(self.matchmaker.matched_limits)
                 run.advance()
                 turn.used += cost
                 if slot.claim is None:
@@ -335,10 +368,12 @@ class Pie:
         state.usage[sub.name] = state.usage.get(sub.name, 0.0) + weight
         g = sub.group or ROOT
         state.group_usage[g] = state.group_usage.get(g, 0.0) + weight
-        state.available -= 1
+        carver = self.matchmaker.carver
+        if carver is None or claim is not None or carver.spent(slot):
+            state.available -= 1
         reason = REASON_NAMES[tier]
         state.matches.append(
-            Match(job_id, sub.name, slot.name, reason, preempted, weight, sub.group)
+            Match(job_id, sub.name, slot.name, reason, preempted, weight, sub.group, slot.resources)
         )
         sub.summary.matched += 1
         if job_id == self.explainer.job_id:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from fairshare_cli.core.batches import JobBatch
-from fairshare_cli.core.htcondor.classads import Ad, Evaluator
+from fairshare_cli.core.htcondor.classads import Ad, Compiled, Evaluator
 from fairshare_cli.core.htcondor.concurrency import Limits, parse_limits
 from fairshare_cli.core.htcondor.negotiator.claimed import ClaimedList
 from fairshare_cli.core.htcondor.negotiator.common import id_key, split_id
@@ -79,15 +79,20 @@ class AutoCluster:
         "groups",
         "index",
         "limits",
+        "limits_expr",
         "matching_slots",
         "ptr",
     )
 
-    def __init__(self, index: int, ad: Ad, limits: Limits = ()) -> None:
+    def __init__(
+        self, index: int, ad: Ad, limits: Limits = (), limits_expr: Compiled | None = None
+    ) -> None:
         self.index = index
         self.ad = ad
         #: the jobs' ``ConcurrencyLimits`` (a significant attribute: one string per cluster)
         self.limits = limits
+        #: ``ConcurrencyLimits`` that is no string alone: evaluated against each candidate
+        self.limits_expr = limits_expr
         self.groups: list[list[Any]] | None = None
         self.group_keys: list[tuple[float, ...]] = []
         self.claimed: ClaimedList | None = None
@@ -143,6 +148,7 @@ class Submitter:
     __slots__ = (
         "ceiling",
         "eup",
+        "floor",
         "group",
         "idle",
         "name",
@@ -152,11 +158,14 @@ class Submitter:
         "summary",
     )
 
-    def __init__(self, name: str, eup: float, group: str | None, ceiling: int) -> None:
+    def __init__(
+        self, name: str, eup: float, group: str | None, ceiling: int, floor: int = 0
+    ) -> None:
         self.name = name
         self.eup = eup
         self.group = group
         self.ceiling = ceiling
+        self.floor = floor
         self.runs: list[Run] = []
         self.idle = 0
         self.starvation = 0.0
@@ -198,13 +207,25 @@ def job_ad(ev: Evaluator, job: Job, submitter: str) -> Ad:
     Raises:
         InputError: the job's requirements or rank do not parse.
     """
-    return Ad(
-        job_values(job, submitter),
-        {"Requirements": job.requirements or "true", "Rank": job.rank or "0"},
-        ev,
-        f"job {job.id}",
-        InputError,
-    )
+    exprs = {"Requirements": job.requirements or "true", "Rank": job.rank or "0"}
+    if job.concurrency_limits_expr:
+        exprs["ConcurrencyLimits"] = job.concurrency_limits_expr
+    return Ad(job_values(job, submitter), exprs, ev, f"job {job.id}", InputError)
+
+
+def job_limits(ev: Evaluator, job: Job, ad: Ad) -> tuple[Limits, Compiled | None]:
+    """The job's concurrency limits: its string, or its ``ConcurrencyLimits`` expression
+    when that is a string evaluated alone (``ClassAd::LookupString`` in
+    ``matchmakingAlgorithm``); else the expression, to evaluate with each candidate."""
+    if job.concurrency_limits:
+        return parse_limits(job.concurrency_limits), None
+    found = ad.exprs.get("concurrencylimits")
+    if found is None:
+        return (), None
+    value = ev.evaluate(found[1], ad, Ad({}, {}, ev, "no target"))
+    if isinstance(value, str):
+        return parse_limits(value), None
+    return (), found[1]
 
 
 def order_key(job: Job, legacy: bool) -> tuple[object, ...]:
@@ -274,10 +295,12 @@ def group_queue(
             tuple(lowered.get(a) for a in sig_attrs) if lowered else (),
             submitter if need_submitter else None,
             limits,
+            job.concurrency_limits_expr,
         )
         ac = ac_by_key.get(key)
         if ac is None:
-            ac = AutoCluster(len(autoclusters), job_ad(ev, job, submitter), limits)
+            ad = job_ad(ev, job, submitter)
+            ac = AutoCluster(len(autoclusters), ad, *job_limits(ev, job, ad))
             autoclusters.append(ac)
             ac_by_key[key] = ac
         per_sub.setdefault(submitter, []).append((order_key(job, legacy), ac, batch))
@@ -301,7 +324,9 @@ def make_submitters(
     subs: dict[str, Submitter] = {}
     for name in sorted(demand):
         prio = priorities(name)
-        subs[name] = Submitter(name, prio.effective_priority, group_of(name), prio.ceiling)
+        subs[name] = Submitter(
+            name, prio.effective_priority, group_of(name), prio.ceiling, prio.floor
+        )
     for name, entries in per_sub.items():
         entries.sort(key=lambda e: e[0])
         sub = subs[name]

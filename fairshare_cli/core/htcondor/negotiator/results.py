@@ -20,6 +20,9 @@ class Claim:
     start_time: float
     #: The slot weight ``AddMatch`` charged; a release subtracts it (None: an older state).
     weight: float | None = None
+    #: On a dynamic slot (``slot1_1@...``): the resources carved out of its partitionable
+    #: slot (``Cpus``, ``Memory``, ``Disk``), which go back to it when the claim ends.
+    resources: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -29,12 +32,14 @@ class SubmitterPrio:
     Attributes:
         effective_priority: EUP = max(RUP, 0.5) × factor.
         weighted_in_use: weighted resources in use (slot weights of the slots it holds).
-        ceiling: ``Ceiling`` (-1 = unlimited).
+        ceiling: ``Ceiling`` (-1 = unlimited; ``Accountant::GetCeiling``).
+        floor: ``Floor`` (0 = none; ``Accountant::GetFloor``).
     """
 
     effective_priority: float
     weighted_in_use: float = 0.0
     ceiling: int = -1
+    floor: int = 0
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,7 @@ class NegotiatorKnobs:
     consider_preemption: bool = True
     concurrency_limits: Mapping[str, float] = field(default_factory=dict)
     concurrency_limit_default: float = 2308032.0
+    concurrency_limit_scope_defaults: Mapping[str, float] = field(default_factory=dict)
     quotas: QuotaKnobs = field(default_factory=QuotaKnobs)
 
 
@@ -66,6 +72,8 @@ class Match:
     preempted_job: str | None
     weight: float
     group: str | None
+    #: The dynamic slot's carved resources when ``slot`` is one (see :class:`Claim`).
+    resources: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass

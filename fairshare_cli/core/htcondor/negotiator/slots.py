@@ -40,6 +40,8 @@ BASE_SLOT_NAMES = frozenset(
     {"name", "machine", "slotid", "state", "activity", "currenttime"}
     | {"enteredcurrentstate", "mycurrenttime", "requirements", "rank"}
 )
+#: What partitionable and dynamic slots publish besides (``SlotType``, ...).
+PARTITION_NAMES = frozenset({"slottype", "partitionableslot", "dynamicslot"})
 
 
 #: The resources of the startd's check that a job fits a slot, in its order.
@@ -49,7 +51,19 @@ RESOURCES = ("Cpus", "Memory", "Disk")
 class Slot:
     """One slot of the pool, in configuration order (``index``)."""
 
-    __slots__ = ("claim", "index", "machine", "name", "remote_group", "slot_id", "stanza")
+    __slots__ = (
+        "children",
+        "claim",
+        "index",
+        "machine",
+        "name",
+        "parent",
+        "partitionable",
+        "remote_group",
+        "resources",
+        "slot_id",
+        "stanza",
+    )
 
     def __init__(self, index: int, stanza: int, machine: str, slot_id: int) -> None:
         self.index = index
@@ -59,6 +73,14 @@ class Slot:
         self.name = f"slot{slot_id}@{machine}"
         self.claim: Claim | None = None
         self.remote_group: str | None = None
+        #: A partitionable slot (its ``resources`` are what is left of its totals).
+        self.partitionable = False
+        #: The ``Cpus``/``Memory``/``Disk`` of a partitionable or dynamic slot (else empty).
+        self.resources: tuple[tuple[str, float], ...] = ()
+        #: A dynamic slot's partitionable slot (None for any other).
+        self.parent: Slot | None = None
+        #: A partitionable slot's dynamic slot numbers in use.
+        self.children: set[int] = set()
 
 
 class SlotClass:
@@ -74,6 +96,7 @@ class SlotClass:
         "head",
         "index",
         "never_preempted",
+        "partitionable",
         "preq_slot_true",
         "remote",
         "slots",
@@ -90,6 +113,8 @@ class SlotClass:
         self.remote: str | None = None
         self.never_preempted = False
         self.preq_slot_true = True
+        #: Its slots are partitionable: a match carves a dynamic slot (``.partitionable``).
+        self.partitionable = False
 
     def first_index(self) -> int:
         """Pool index of its first free slot (a huge number when none is left)."""
@@ -135,6 +160,8 @@ def expand_slots(machines: Sequence[MachineSpec]) -> list[tuple[int, str, int]]:
 def stanza_slot_names(spec: MachineSpec, claimed: bool) -> frozenset[str]:
     """The attribute names of a slot ad of ``spec`` (lower case), claimed or not."""
     names = BASE_SLOT_NAMES | {k.lower() for k in spec.attributes}
+    if spec.partitionable:
+        names |= PARTITION_NAMES
     return names | frozenset(CLAIM_ATTRS) if claimed else names
 
 
@@ -170,6 +197,8 @@ def compile_slot_exprs(ev: Evaluator, knobs: NegotiatorKnobs, names: frozenset[s
 def slot_values(spec: MachineSpec, slot: Slot, now: float) -> dict[str, object]:
     """The literal attributes of a slot's ad (an unclaimed one's state included)."""
     values: dict[str, object] = dict(spec.attributes)
+    if spec.partitionable:
+        _partition_values(values, slot)
     values.update(
         {
             "Name": slot.name,
@@ -182,6 +211,19 @@ def slot_values(spec: MachineSpec, slot: Slot, now: float) -> dict[str, object]:
     if slot.claim is None:
         values.update({"State": "Unclaimed", "Activity": "Idle", "EnteredCurrentState": int(now)})
     return values
+
+
+def _partition_values(values: dict[str, object], slot: Slot) -> None:
+    """A partitionable slot's leftover or a dynamic slot's own resources, and its type
+    (a slot built without them, outside a cycle, shows the stanza's totals)."""
+    if slot.resources:
+        for key in [k for k in values if k.lower() in ("cpus", "memory", "disk")]:
+            del values[key]  # the stanza's spelling goes: the ad has one of each
+        values.update({r: int(v) if float(v).is_integer() else v for r, v in slot.resources})
+    if slot.parent is None:
+        values.update({"SlotType": "Partitionable", "PartitionableSlot": True})
+    else:
+        values.update({"SlotType": "Dynamic", "DynamicSlot": True})
 
 
 def claimed_values(
@@ -283,7 +325,7 @@ def pool_size(
             for k in range(1, spec.slots + 1):
                 slot = Slot(0, i, machine, k)
                 slot.claim = held.get(slot.name.lower())
-                ad = slot_ad(spec, _pool_size_values(spec, slot, now), ev)
+                ad = slot_ad(spec, pool_size_values(spec, slot, now), ev)
                 weights.append(slot_weight(ev, compiled[slot.claim is not None], ad, empty))
     return sum(weights)
 
@@ -293,7 +335,7 @@ def _slot_count(spec: MachineSpec) -> int:
     return max(0, spec.count) * max(0, spec.slots)
 
 
-def _pool_size_values(spec: MachineSpec, slot: Slot, now: float) -> dict[str, object]:
+def pool_size_values(spec: MachineSpec, slot: Slot, now: float) -> dict[str, object]:
     """A slot's literal attributes as :func:`pool_size` sees them."""
     if slot.claim is None:
         return slot_values(spec, slot, now)

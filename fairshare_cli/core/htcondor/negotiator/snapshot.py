@@ -22,10 +22,17 @@ from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.htcondor.classads import Ad, Evaluator
 from fairshare_cli.core.htcondor.concurrency import LimitCounts, parse_limits
 from fairshare_cli.core.htcondor.groups import ROOT, GroupTree, assign_quotas, assigned_group
+from fairshare_cli.core.htcondor.negotiator.partitionable import (
+    add_dynamic_slots,
+    effective_slots,
+    exhausted,
+)
 from fairshare_cli.core.htcondor.negotiator.queue import (
+    DEFAULT_REQUEST_DISK,
     SUBMITTER_ATTRS,
     group_queue,
     job_ad,
+    job_limits,
     job_names,
     make_submitters,
     scan_jobs,
@@ -48,6 +55,23 @@ from fairshare_cli.core.htcondor.negotiator.slots import (
 )
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.errors import ConfigError, InputError
+
+
+def _request_of(running: dict[str, Job]) -> Callable[[Claim], dict[str, object]]:
+    """The request of the running job a claim holds (for a dynamic slot whose claim does
+    not record what was carved)."""
+
+    def request(claim: Claim) -> dict[str, object]:
+        job = running.get(claim.job_id)
+        if job is None:
+            return {}
+        return {
+            "Cpus": job.request_cpus,
+            "Memory": job.request_memory,
+            "Disk": DEFAULT_REQUEST_DISK,
+        }
+
+    return request
 
 
 @dataclass(frozen=True)
@@ -107,6 +131,7 @@ class Snapshot:
         self.ev = Evaluator()
         self.empty = Ad({}, {}, self.ev, "empty")
         self.stanza_names = [spec.name for spec in machines]
+        self.machines = machines
         refs, preempt_refs = self._compile_slot_side(machines)
         idle, running, texts = scan_jobs(inputs.jobs)
         names = job_names(idle)
@@ -115,11 +140,12 @@ class Snapshot:
                 c = self.ev.compile(text, names, f"job {job_id} {what}", InputError)
                 refs.update(c.my_refs)
                 refs.update(c.target_refs)
+        refs.update(self._limit_expr_refs(idle, names))
         self.refs = frozenset(refs)
         self.unclaimed_per_submitter = any(r in SUBMITTER_ATTRS for r in self.refs)
         self.all_refs = frozenset(refs | preempt_refs)
         self._build_slots(machines, list(inputs.claims), running)
-        self.limit_counts = self._claimed_limits(running)
+        self.limit_counts = self._claimed_limits(running, inputs.submitter_of)
         self.autoclusters, queued, self.demand = group_queue(
             idle, running.values(), self.ev, self.refs, inputs.submitter_of, knobs
         )
@@ -180,7 +206,7 @@ class Snapshot:
             slot = Slot(index, stanza, machine, slot_id)
             self.slots.append(slot)
             by_name[slot.name.lower()] = slot
-        for held in claims:
+        for held in add_dynamic_slots(self.slots, machines, claims, _request_of(running)):
             target = by_name.get(held.slot.lower())
             if target is None:
                 continue  # a claim on a slot no longer configured: ignored, like a stale ad
@@ -194,11 +220,12 @@ class Snapshot:
             claim = slot.claim
             values = None
             if claim is None:
-                key: tuple[object, ...] = (slot.stanza, None)
+                key: tuple[object, ...] = (slot.stanza, None, slot.resources)
             else:
                 values = self._claimed_values(spec, slot, claim, running)
                 lowered = {k.lower(): v for k, v in values.items()}
-                key = (slot.stanza, claim.submitter, tuple(lowered.get(a) for a in claim_attrs))
+                claimed_key = tuple(lowered.get(a) for a in claim_attrs)
+                key = (slot.stanza, claim.submitter, claimed_key, slot.resources)
             if per_slot:
                 lowered_slot = {"name": slot.name, "machine": slot.machine, "slotid": slot.slot_id}
                 key = (*key, tuple(lowered_slot[a] for a in per_slot))
@@ -211,19 +238,47 @@ class Snapshot:
                 weight = slot_weight(self.ev, expr, ad, self.empty)
                 cls = SlotClass(len(self.classes), ad, weight, claim is not None)
                 cls.remote = claim.submitter if claim is not None else None
+                cls.partitionable = slot.partitionable
                 self.classes.append(cls)
                 class_by_key[key] = cls
             cls.slots.append(slot)
         self._weigh_pool()
 
-    def _claimed_limits(self, running: dict[str, Job]) -> LimitCounts:
-        """The concurrency limits the claims hold as the cycle starts (``LoadLimits``)."""
+    def _limit_expr_refs(self, idle: Iterable[JobBatch], names: frozenset[str]) -> set[str]:
+        """What the idle jobs' ``ConcurrencyLimits`` expressions read (they split slot
+        classes and autoclusters as matching expressions do)."""
+        refs: set[str] = set()
+        for text in {b.job.concurrency_limits_expr for b in idle} - {None}:
+            assert text is not None
+            c = self.ev.compile(text, names, "job concurrency_limits_expr", InputError)
+            refs.update(c.my_refs)
+            refs.update(c.target_refs)
+        return refs
+
+    def _claimed_limits(
+        self, running: dict[str, Job], submitter_of: Callable[[Job], str]
+    ) -> LimitCounts:
+        """The concurrency limits the claims hold as the cycle starts (``LoadLimits``: the
+        slot's ``ConcurrencyLimits``, the job's evaluated against the slot it runs on)."""
         knobs = self.knobs
-        counts = LimitCounts(knobs.concurrency_limits, knobs.concurrency_limit_default)
+        counts = LimitCounts(
+            knobs.concurrency_limits,
+            knobs.concurrency_limit_default,
+            knobs.concurrency_limit_scope_defaults,
+        )
         for slot in self.slots:
             job = running.get(slot.claim.job_id) if slot.claim is not None else None
-            if job is not None and job.concurrency_limits:
+            if job is None:
+                continue
+            if job.concurrency_limits:
                 counts.add(parse_limits(job.concurrency_limits))
+            elif job.concurrency_limits_expr:
+                ad = job_ad(self.ev, job, submitter_of(job))
+                limits, expr = job_limits(self.ev, job, ad)
+                if expr is not None:
+                    value = self.ev.evaluate(expr, ad, self.slot_class[slot.index].ad)
+                    limits = parse_limits(value) if isinstance(value, str) else ()
+                counts.add(limits)
         return counts
 
     def _weigh_pool(self) -> None:
@@ -242,9 +297,19 @@ class Snapshot:
             # trimStartdAds_PreemptionLogic: claimed slots leave the cycle's candidates
             # (after the pool's weight and smallest weight were taken, untrimmed)
             self.claimed_classes = []
-        self.matchable = sum(len(c.slots) for c in self.unclaimed_classes) + sum(
-            len(c.slots) for c in self.claimed_classes
+        self.matchable = sum(
+            len(c.slots) for c in self.unclaimed_classes if not c.partitionable
+        ) + sum(len(c.slots) for c in self.claimed_classes)
+        # a partitionable slot stays matchable until nothing is left of it
+        self.matchable += sum(
+            1 for s in self.slots if s.partitionable and not exhausted(s.resources)
         )
+        # the pool group quotas share: weighted, or count_effective_slots
+        self.quota_pool = (
+            self.pool_weight if use_weights else float(sum(effective_slots(s) for s in self.slots))
+        )
+        #: bumped whenever a match changes a partitionable slot (candidate lists go stale)
+        self.generation = 0
 
     def _claimed_values(
         self, spec: MachineSpec, slot: Slot, claim: Claim, running: dict[str, Job]
@@ -299,10 +364,10 @@ class Snapshot:
             return
         for g in tree.groups:
             g.quota = g.subtree_quota = 0.0
-        assign_quotas(tree.root, self.pool_weight, self.knobs.quotas.allow_quota_oversubscription)
+        assign_quotas(tree.root, self.quota_pool, self.knobs.quotas.allow_quota_oversubscription)
         quotas = {g.name: g.quota for g in tree.groups}
         if tree.autoregroup:
-            quotas[ROOT] = self.pool_weight
+            quotas[ROOT] = self.quota_pool
         for cls in self.claimed_classes:
             slot = cls.slots[0]
             group = slot.remote_group

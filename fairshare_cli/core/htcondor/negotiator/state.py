@@ -43,6 +43,6 @@ class CycleState:
         self.matches: list[Match] = []
         self.available = snap.matchable
         start = snap.limit_counts
-        self.limits = LimitCounts(start.maxima, start.default)
+        self.limits = LimitCounts(start.maxima, start.default, start.scopes)
         self.limits.counts = dict(start.counts)
         self.spins = 0

@@ -1,0 +1,217 @@
+"""Partitionable slots: dynamic slots carved out of them, and what is left.
+
+A ``[[machines]]`` stanza with ``partitionable = true`` makes each of its slots a
+partitionable slot (``slot1@host``) whose ``attributes`` are its totals. What HTCondor does
+with one (``src/condor_startd.V6/Resource.cpp`` ``create_dslot``,
+``src/condor_negotiator.V6/matchmaker.cpp``):
+
+* a match carves a dynamic slot (``slot1_1@host``, the lowest free number: the startd's
+  ``IdDispenser``) of the job's request out of it. The startd first rounds the request with
+  ``MODIFY_REQUEST_EXPR_REQUEST*`` (25.0's defaults: ``quantize(RequestCpus,{1})``,
+  ``quantize(RequestMemory,{128})``, ``quantize(RequestDisk - CATALOG_SPACE,{1024})``,
+  with no catalogs ``CATALOG_SPACE`` is 0) and, when the rounded request no longer fits the
+  partitionable slot, carves the request as it came (``MUST_MODIFY_REQUEST_EXPRS`` false);
+* the partitionable slot publishes what is left (``Cpus``, ``Memory``, ``Disk``), so its
+  ``Requirements`` (``WithinResourceLimits``: ``MY.Cpus > 0 && TARGET.RequestCpus <=
+  MY.Cpus`` ...) decide whether another job still fits; the leftover stays matchable in the
+  same cycle (see docs/differences: the negotiator's consumption-policy path, which is what
+  25.0's schedd reaches by claiming the leftovers, ``CLAIM_PARTITIONABLE_LEFTOVERS``);
+* a dynamic slot is an ordinary claimed slot: ``SLOT_WEIGHT`` is evaluated on its own
+  attributes (``Cpus`` = the carved CPUs) and that is what the match is charged;
+* the pool size group quotas share is ``Σ SLOT_WEIGHT`` over every slot ad with slot
+  weights (the partitionable slot with its leftover, each dynamic slot), else
+  ``count_effective_slots``: a partitionable slot counts its leftover ``Cpus``, every other
+  slot ad 1.
+
+The carved resources travel with the claim (:attr:`Claim.resources`); a claim that ends
+gives them back because a cycle rebuilds the leftover from the claims it is given.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from fairshare_cli.core.config import MachineSpec
+from fairshare_cli.core.htcondor.classads import Ad, Evaluator
+from fairshare_cli.core.htcondor.negotiator.results import Claim, NegotiatorKnobs
+from fairshare_cli.core.htcondor.negotiator.slots import (
+    RESOURCES,
+    Slot,
+    compile_knob,
+    expand_slots,
+    pool_size_values,
+    slot_ad,
+    slot_weight,
+    stanza_slot_names,
+)
+from fairshare_cli.core.htcondor.negotiator.slots import pool_size as static_pool_size
+
+Resources = tuple[tuple[str, float], ...]
+
+#: ``MODIFY_REQUEST_EXPR_REQUEST*`` quanta (25.0 defaults), by resource.
+QUANTA = {"Cpus": 1, "Memory": 128, "Disk": 1024}
+
+_DSLOT = re.compile(r"^slot(\d+)_(\d+)@(.+)$", re.IGNORECASE)
+
+
+def stanza_resources(spec: MachineSpec) -> list[str]:
+    """The resources a partitionable stanza carves (those its ``attributes`` configure)."""
+    configured = {k.lower() for k in spec.attributes}
+    return [r for r in RESOURCES if r.lower() in configured]
+
+
+def totals(spec: MachineSpec) -> Resources:
+    """A partitionable slot's totals, from the stanza's attributes (any case)."""
+    lowered = {k.lower(): v for k, v in spec.attributes.items()}
+    return tuple((r, lowered[r.lower()]) for r in stanza_resources(spec))
+
+
+def parent_name(name: str) -> tuple[str, int] | None:
+    """``slot1_3@host`` -> (``slot1@host``, 3); None for any other name."""
+    m = _DSLOT.match(name)
+    if m is None:
+        return None
+    return f"slot{m.group(1)}@{m.group(3)}", int(m.group(2))
+
+
+def quantize(value: float, quantum: int) -> float:
+    """ClassAd ``quantize(value, {quantum})`` assigned as an integer: the quantum when the
+    value is no larger, else the next multiple of it (``fnCall.cpp`` ``doMath2``)."""
+    if value <= quantum:
+        return float(quantum)
+    return float(math.ceil(value / quantum) * quantum)
+
+
+def carve(leftover: Resources, request: Mapping[str, object]) -> Resources:
+    """The dynamic slot a job's ``Request*`` carves out of ``leftover`` (a partitionable
+    slot's free resources): the rounded request if it fits, else the request as it is.
+
+    ``request`` maps ``Cpus``/``Memory``/``Disk`` to the job's ``RequestCpus`` ... (a
+    missing or non-numeric one counts as 0, as the startd's ``EvalInteger`` fails)."""
+    raw = {r: _number(request.get(r)) for r, _ in leftover}
+    rounded = {r: quantize(v, QUANTA[r]) for r, v in raw.items()}
+    free = dict(leftover)
+    if all(rounded[r] <= free[r] for r in rounded):
+        return tuple((r, amount(rounded[r])) for r, _ in leftover)
+    return tuple((r, amount(int(raw[r]))) for r, _ in leftover)
+
+
+def amount(value: float) -> float:
+    """A resource amount, whole ones as ``int`` (as the startd publishes and JSON shows)."""
+    return int(value) if float(value).is_integer() else value
+
+
+def _number(value: object) -> float:
+    if type(value) in (int, float) and math.isfinite(value):  # type: ignore[arg-type]
+        return max(0.0, float(value))  # type: ignore[arg-type]
+    return 0.0
+
+
+def minus(left: Resources, taken: Resources) -> Resources:
+    """``left`` less ``taken`` (resource by resource, never below 0)."""
+    used = dict(taken)
+    return tuple((r, amount(max(0, v - used.get(r, 0)))) for r, v in left)
+
+
+def exhausted(resources: Resources) -> bool:
+    """Whether a partitionable slot has nothing left to carve (``MY.Cpus > 0`` and the
+    other configured resources' ``> 0`` fail)."""
+    return any(v <= 0 for _, v in resources)
+
+
+def add_dynamic_slots(
+    slots: list[Slot],
+    machines: Sequence[MachineSpec],
+    claims: Iterable[Claim],
+    request_of: Callable[[Claim], Mapping[str, object]],
+) -> list[Claim]:
+    """Give the partitionable slots among ``slots`` their totals, and append a dynamic slot
+    (claimed) for each claim that names one of theirs, its resources taken from the
+    partitionable slot. Returns the other claims (on static slots, or on nothing known).
+
+    ``request_of`` gives the request of a claim that has no recorded resources (a running
+    job placed on ``slot1_2@host`` by hand or an older state): it is carved as a match would.
+    """
+    parents: dict[str, Slot] = {}
+    for slot in slots:
+        spec = machines[slot.stanza]
+        if spec.partitionable:
+            slot.partitionable = True
+            slot.resources = totals(spec)
+            parents[slot.name.lower()] = slot
+    rest: list[Claim] = []
+    for claim in sorted(claims, key=lambda c: c.slot.lower()):
+        found = parent_name(claim.slot)
+        parent = parents.get(found[0].lower()) if found is not None else None
+        if parent is None or found is None:
+            rest.append(claim)
+            continue
+        carved = claim.resources or carve(parent.resources, request_of(claim))
+        known = {r for r, _ in parent.resources}
+        carved = tuple((r, amount(v)) for r, v in carved if r in known)
+        dslot = dynamic_slot(len(slots), parent, found[1])
+        dslot.name = claim.slot
+        dslot.resources = carved
+        dslot.claim = claim
+        parent.resources = minus(parent.resources, carved)
+        slots.append(dslot)
+    return rest
+
+
+def dynamic_slot(index: int, parent: Slot, number: int) -> Slot:
+    """A dynamic slot of ``parent`` numbered ``number`` (``slot1_<number>@host``); it keeps
+    the parent's ``SlotID``, as the startd's dynamic slots do."""
+    dslot = Slot(index, parent.stanza, parent.machine, parent.slot_id)
+    dslot.name = f"slot{parent.slot_id}_{number}@{parent.machine}"
+    dslot.parent = parent
+    parent.children.add(number)
+    return dslot
+
+
+def next_number(parent: Slot) -> int:
+    """The lowest dynamic slot number not in use on ``parent`` (``IdDispenser::next``)."""
+    n = 1
+    while n in parent.children:
+        n += 1
+    return n
+
+
+def effective_slots(slot: Slot) -> int:
+    """``count_effective_slots``: a partitionable slot counts its ``Cpus``, any other 1."""
+    if not slot.partitionable:
+        return 1
+    return int(dict(slot.resources).get("Cpus", 0))
+
+
+def pool_size(
+    machines: Sequence[MachineSpec], claims: Iterable[Claim], knobs: NegotiatorKnobs, now: float
+) -> float:
+    """The pool size group quotas share (:func:`.slots.pool_size`), partitionable slots
+    included: ``Σ SLOT_WEIGHT`` over every slot ad (a partitionable slot with what is left,
+    each dynamic slot with its own resources), else ``count_effective_slots``.
+
+    Raises:
+        ConfigError: with slot weights on, ``slot_weight`` or a machine's ``start`` or
+            ``rank`` does not parse.
+    """
+    claims = list(claims)
+    if not any(spec.partitionable for spec in machines):
+        return static_pool_size(machines, claims, knobs, now)
+    slots = [Slot(i, *where) for i, where in enumerate(expand_slots(machines))]
+    held = {c.slot.lower(): c for c in add_dynamic_slots(slots, machines, claims, lambda c: {})}
+    if not knobs.use_slot_weights:
+        return float(sum(effective_slots(slot) for slot in slots))
+    ev = Evaluator()
+    empty = Ad({}, {}, ev, "empty")
+    total = 0.0
+    for slot in slots:
+        spec = machines[slot.stanza]
+        if slot.parent is None and not slot.partitionable:
+            slot.claim = held.get(slot.name.lower())
+        claimed = slot.claim is not None
+        expr = compile_knob(ev, knobs.slot_weight, stanza_slot_names(spec, claimed), "slot_weight")
+        ad = slot_ad(spec, pool_size_values(spec, slot, now), ev)
+        total += slot_weight(ev, expr, ad, empty)
+    return total

@@ -1,0 +1,67 @@
+"""Issue 12 items the audit found without a test of their own, hand-derived from the source.
+
+Item 6: ``fs`` follows HTCondor 25.0's ``CheckMatches`` (``Accountant.cpp``): a claim that
+goes on is neither removed nor added again, so the unweighted ``ResourcesUsed`` stays the
+number of claims and each ``UpdatePriorities`` charges ``ResourcesUsed × interval``. (25.14
+adds every claim back each cycle without ``RemoveMatch``: ``ResourcesUsed`` would be 6
+after the second cycle and 9 after the third.)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+POOL = """
+[pool]
+uid_domain = "example.org"
+defaults = "current"
+
+[[machines]]
+name = "exec"
+count = 3
+slots = 1
+attributes = { Cpus = 1, Memory = 4096 }
+"""
+
+
+def test_item6_resources_used_stays_the_claims_over_cycles(
+    tmp_path: Path, write_config: Callable[..., Path], run: Any
+) -> None:
+    """3 slots, alice's 3 jobs. Cycles at 12:00 (3 matches), 12:10 and 12:20 (none): 25.0
+    keeps ResourcesUsed = 3; the updates at 12:10 and 12:20 charge 3 × 600 s each: 1.00
+    hour, unweighted and weighted. BeginUsageTime is 12:10, the first update that finds
+    usage (item 1). RUP = 0.5·β + 3·(1 − β), β = 0.5^(1200/86400) (two 600 s steps
+    compose), with the default half-life of a day."""
+    cfg = write_config(POOL)
+    state = ["--config", str(cfg), "--state", str(tmp_path / "state.json")]
+    at = "2026-11-21T12:{}:00Z"
+    assert (
+        run(
+            "submit",
+            "--id",
+            "1",
+            "--owner",
+            "alice",
+            "--count",
+            "3",
+            *state,
+            "--now",
+            at.format("00"),
+        ).exit_code
+        == 0
+    )
+    for minute in ("00", "10", "20"):
+        result = run("negotiate", *state, "--now", at.format(minute))
+        assert result.exit_code == 0, result.stderr
+    out = run("userprio", "--json", "--allusers", *state, "--now", at.format("20"))
+    alice = next(r for r in json.loads(out.stdout) if r["name"] == "alice@example.org")
+    beta = 0.5 ** (1200 / 86400)
+    assert alice["resources_in_use"] == 3
+    assert alice["accumulated_usage_hours"] == 1.0
+    assert alice["weighted_accumulated_usage_hours"] == 1.0
+    assert alice["begin_usage_time"] == at.format("10")
+    assert math.isclose(alice["real_priority"], 0.5 * beta + 3 * (1 - beta), rel_tol=1e-12)

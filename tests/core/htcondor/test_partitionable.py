@@ -1,0 +1,252 @@
+"""Partitionable slots (issue 12, item 11), checked against HTCondor's rules.
+
+The rules, from HTCondor's source: the startd carves a dynamic slot of the job's request
+rounded by ``MODIFY_REQUEST_EXPR_REQUEST*`` (25.0: ``quantize(RequestCpus,{1})``,
+``quantize(RequestMemory,{128})``, ``quantize(RequestDisk,{1024})``; when the rounded
+request no longer fits, the request as it is: ``Resource.cpp``); the dynamic slot is named
+``slot1_<lowest free number>@host`` (``IdDispenser``); the partitionable slot publishes what
+is left, and its ``WithinResourceLimits`` (``MY.Cpus > 0 && TARGET.RequestCpus <=
+MY.Cpus && MY.Memory > 0 && ...``) decides whether more fits; the match costs the
+``SLOT_WEIGHT`` of the carved slot (``Cpus``, so its CPUs); the group-quota pool is
+``Σ SLOT_WEIGHT`` over all slot ads with slot weights, else ``count_effective_slots``
+(a partitionable slot counts its ``Cpus``, every other ad 1: ``matchmaker.cpp``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from negotiation_helpers import CURRENT, LEGACY, NOW, J, jobs, run
+
+from fairshare_cli.core.config import MachineSpec
+from fairshare_cli.core.htcondor.groups import GroupConfig, QuotaKnobs, build_group_tree
+from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, expand_slots, pool_size
+from fairshare_cli.core.htcondor.negotiator.partitionable import add_dynamic_slots, quantize
+from fairshare_cli.core.htcondor.negotiator.slots import Slot
+
+UNWEIGHTED = replace(CURRENT, use_slot_weights=False)
+
+
+def pslots(count: int, cpus: int, memory: int) -> list[MachineSpec]:
+    """``count`` machines ``big001`` ... of one partitionable slot each."""
+    attrs = {"Cpus": cpus, "Memory": memory}
+    return [MachineSpec(name="big", count=count, attributes=attrs, partitionable=True)]
+
+
+def claims_of(result: CycleResult, kept: list[Claim] | None = None) -> list[Claim]:
+    """The claims after committing ``result`` (as ``fs negotiate`` records them)."""
+    out = {c.slot: c for c in kept or []}
+    for m in result.matches:
+        out[m.slot] = Claim(m.slot, m.submitter, m.job_id, NOW, m.weight, m.resources)
+    return list(out.values())
+
+
+def test_quantize_is_classads() -> None:
+    """``quantize(x, {q})``: q when x <= q, else the next multiple of q (``fnCall.cpp``)."""
+    assert [quantize(x, 128) for x in (0, 1, 128, 129, 1000, 1024)] == [
+        128,
+        128,
+        128,
+        256,
+        1024,
+        1024,
+    ]
+
+
+def test_16_core_pslot_with_jobs_of_4_4_8_2_cpus() -> None:
+    """16 CPUs: 4 + 4 + 8 carve slot1_1, slot1_2, slot1_3 and leave 0 CPUs, so the 2-CPU
+    job finds nothing (``MY.Cpus > 0`` fails) and the pool is exhausted. Memory 1000 is
+    rounded to 1024; each match costs its carved CPUs (SLOT_WEIGHT = Cpus): 4, 4, 8."""
+    queue = [
+        J(id=f"1.{i}", owner="a", request_cpus=c, request_memory=1000)
+        for i, c in enumerate((4, 4, 8, 2))
+    ]
+    result = run(pslots(1, 16, 65536), queue, knobs=CURRENT)
+    assert [(m.job_id, m.slot, m.weight) for m in result.matches] == [
+        ("1.0", "slot1_1@big001", 4.0),
+        ("1.1", "slot1_2@big001", 4.0),
+        ("1.2", "slot1_3@big001", 8.0),
+    ]
+    assert [dict(m.resources) for m in result.matches] == [
+        {"Cpus": 4, "Memory": 1024},
+        {"Cpus": 4, "Memory": 1024},
+        {"Cpus": 8, "Memory": 1024},
+    ]
+    assert list(result.iter_unmatched()) == [("1.3", "a@example.org", "pool_exhausted")]
+    # group-quota pool before the cycle: SLOT_WEIGHT of the 16-CPU partitionable slot
+    assert result.pool_size == 16.0
+
+
+def test_memory_bound_carving() -> None:
+    """4096 MB, jobs of 1 CPU and 1500, 1500, 1500, 1000 MB: 1500 rounds to 1536 (12 ×
+    128); two carve 3072 MB and leave 1024, where 1500 > 1024 does not fit (its slot was
+    taken); 1000 rounds to 1024 = what is left, so the fourth job takes it, 13 CPUs stay
+    idle but the slot is spent (``MY.Memory > 0`` fails)."""
+    queue = [
+        J(id=f"1.{i}", owner="a", request_memory=mb)
+        for i, mb in enumerate((1500, 1500, 1500, 1000))
+    ]
+    result = run(pslots(1, 16, 4096), queue, knobs=CURRENT)
+    assert [(m.job_id, m.slot, dict(m.resources)) for m in result.matches] == [
+        ("1.0", "slot1_1@big001", {"Cpus": 1, "Memory": 1536}),
+        ("1.1", "slot1_2@big001", {"Cpus": 1, "Memory": 1536}),
+        ("1.3", "slot1_3@big001", {"Cpus": 1, "Memory": 1024}),
+    ]
+    assert list(result.iter_unmatched()) == [("1.2", "a@example.org", "matching_slots_taken")]
+
+
+def test_rounded_request_that_does_not_fit_is_carved_as_asked() -> None:
+    """1000 MB left, a 1000 MB job: rounded to 1024 it no longer fits, so the startd
+    retries without the edits (``MUST_MODIFY_REQUEST_EXPRS = false``) and carves 1000."""
+    result = run(pslots(1, 4, 1000), jobs("a", 1, 1, request_memory=1000), knobs=CURRENT)
+    assert [dict(m.resources) for m in result.matches] == [{"Cpus": 1, "Memory": 1000}]
+
+
+def test_ended_claim_gives_its_resources_back() -> None:
+    """After 4 + 4 + 8, removing the 8-CPU claim (slot1_3) frees 8 CPUs: an 8-CPU job
+    fits again and gets the lowest free number, slot1_3; a 1-CPU job does not (0 left)."""
+    first = run(
+        pslots(1, 16, 65536),
+        [J(id=f"1.{i}", owner="a", request_cpus=c) for i, c in enumerate((4, 4, 8))],
+        knobs=CURRENT,
+    )
+    held = [c for c in claims_of(first) if c.slot != "slot1_3@big001"]
+    queue = [J(id="2.0", owner="b", request_cpus=8), J(id="3.0", owner="b", request_cpus=1)]
+    result = run(pslots(1, 16, 65536), queue, knobs=CURRENT, claims=held)
+    assert [(m.job_id, m.slot, m.weight) for m in result.matches] == [
+        ("2.0", "slot1_3@big001", 8.0)
+    ]
+
+
+def test_priority_preemption_of_a_dynamic_slot_keeps_its_resources() -> None:
+    """Two 2-CPU dynamic slots of b (EUP 100, running 7200 s) fill a 4-CPU partitionable
+    slot. The legacy ``PREEMPTION_REQUIREMENTS`` (``TotalJobRuntime > 3600 &&
+    RemoteUserPrio > SubmitterUserPrio * 1.2``: 7200 > 3600, 100 > 0.5 × 1.2) let a
+    (EUP 0.5) preempt: its 2-CPU job takes slot1_1 as it is (``WithinResourceLimits`` on the
+    dynamic slot: 2 <= 2); its 3-CPU job fits neither dynamic slot nor the 0 CPUs left."""
+    claims = [
+        Claim(
+            f"slot1_{k}@big001",
+            "b@example.org",
+            f"1.{k - 1}",
+            NOW - 7200,
+            1.0,
+            (("Cpus", 2), ("Memory", 1024)),
+        )
+        for k in (1, 2)
+    ]
+    queue = [
+        J(
+            id=f"1.{k}",
+            owner="b",
+            status="running",
+            request_cpus=2,
+            slot=f"slot1_{k + 1}@big001",
+            start_time=NOW - 7200,
+        )
+        for k in (0, 1)
+    ] + [J(id="2.0", owner="a", request_cpus=2), J(id="2.1", owner="a", request_cpus=3)]
+    prios = {"b@example.org": 100.0, "a@example.org": 0.5}
+    result = run(pslots(1, 4, 8192), queue, prios=prios, knobs=LEGACY, claims=claims)
+    assert [
+        (m.job_id, m.slot, m.reason, m.preempted_job, dict(m.resources)) for m in result.matches
+    ] == [("2.0", "slot1_1@big001", "priority", "1.0", {"Cpus": 2, "Memory": 1024})]
+    assert list(result.iter_unmatched()) == [("2.1", "a@example.org", "no_matching_slot")]
+
+
+def test_without_slot_weights_a_pslot_takes_one_match_per_cycle() -> None:
+    """``NEGOTIATOR_USE_SLOT_WEIGHTS = False``: no leftover claiming
+    (``CLAIM_PARTITIONABLE_LEFTOVERS`` follows it) and the negotiator drops a matched ad for
+    the cycle, so 2 partitionable slots take 2 of 4 jobs; each match costs 1."""
+    result = run(pslots(2, 8, 8192), jobs("a", 4, 1), knobs=UNWEIGHTED)
+    assert [(m.slot, m.weight) for m in result.matches] == [
+        ("slot1_1@big001", 1.0),
+        ("slot1_1@big002", 1.0),
+    ]
+
+
+def test_pool_size_counts_carved_slots() -> None:
+    """16 CPUs carved 4, 4, 8: with slot weights Σ SLOT_WEIGHT = 0 (what is left) + 4 +
+    4 + 8 = 16; without, ``count_effective_slots`` = 0 CPUs left + 3 dynamic slots = 3;
+    before any claim, 16 either way."""
+    machines = pslots(1, 16, 65536)
+    queue = [J(id=f"1.{i}", owner="a", request_cpus=c) for i, c in enumerate((4, 4, 8))]
+    held = claims_of(run(machines, queue, knobs=CURRENT))
+    assert pool_size(machines, held, CURRENT, NOW) == 16.0
+    assert pool_size(machines, held, UNWEIGHTED, NOW) == 3.0
+    assert pool_size(machines, [], UNWEIGHTED, NOW) == 16.0
+
+
+def test_group_quota_on_a_pool_of_pslots() -> None:
+    """Two 8-CPU partitionable slots: the quota pool is 16 (Σ SLOT_WEIGHT). group_a gets
+    0.25 × 16 = 4, group_b 0.75 × 16 = 12, no surplus. group_a's 1-CPU jobs take 4 CPUs
+    (4 jobs); group_b's 2-CPU jobs take 12 CPUs (6 jobs). Each group's limit is in CPUs,
+    as each match costs its carved CPUs."""
+    quotas = QuotaKnobs(allow_quota_oversubscription=False, use_slot_weights=True)
+    tree = build_group_tree(
+        [GroupConfig("group_a", dynamic_quota=0.25), GroupConfig("group_b", dynamic_quota=0.75)]
+    )
+    queue = jobs("a", 8, 1, accounting_group="group_a.a") + jobs(
+        "b", 8, 2, accounting_group="group_b.b", request_cpus=2
+    )
+    result = run(pslots(2, 8, 65536), queue, knobs=replace(CURRENT, quotas=quotas), tree=tree)
+    cpus: dict[str, float] = {}
+    for m in result.matches:
+        cpus[m.group or ""] = cpus.get(m.group or "", 0.0) + dict(m.resources)["Cpus"]
+    assert cpus == {"group_a": 4.0, "group_b": 12.0}
+    assert result.pool_size == 16.0
+
+
+def _leftovers(machines: list[MachineSpec], claims: list[Claim]) -> list[Slot]:
+    slots = [Slot(i, *where) for i, where in enumerate(expand_slots(machines))]
+    add_dynamic_slots(slots, machines, claims, lambda c: {})
+    return slots
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(st.tuples(st.integers(1, 6), st.integers(0, 5000)), max_size=6),
+            st.lists(st.integers(0, 20), max_size=4),
+        ),
+        min_size=1,
+        max_size=5,
+    )
+)
+def test_carved_plus_leftover_is_the_totals(
+    steps: list[tuple[list[tuple[int, int]], list[int]]],
+) -> None:
+    """After any sequence of cycles and removals, on each partitionable slot the carved
+    resources and what is left add up to its totals (never more than it has), every claim
+    was charged its carved CPUs, and weighted use returns to 0 once every claim ends."""
+    machines = pslots(2, 8, 8192)
+    held: list[Claim] = []
+    in_use = 0.0
+    cluster = 1
+    for queue_spec, removals in steps:
+        queue = [
+            J(id=f"{cluster + i}.0", owner="u", request_cpus=c, request_memory=mb)
+            for i, (c, mb) in enumerate(queue_spec)
+        ]
+        cluster += len(queue)
+        result = run(machines, queue, knobs=CURRENT, claims=held)
+        held = claims_of(result, held)
+        in_use += sum(m.weight for m in result.matches)
+        for r in removals:
+            if held:
+                gone = held.pop(r % len(held))
+                in_use -= gone.weight or 0.0
+        slots = _leftovers(machines, held)
+        for parent in (s for s in slots if s.partitionable):
+            carved = [s for s in slots if s.parent is parent]
+            for resource, total in (("Cpus", 8), ("Memory", 8192)):
+                used = sum(dict(s.resources)[resource] for s in carved)
+                assert used + dict(parent.resources)[resource] == total
+        assert all(c.weight == dict(c.resources)["Cpus"] for c in held)
+        assert in_use == sum(dict(c.resources)["Cpus"] for c in held)
+    for c in held:
+        in_use -= c.weight or 0.0
+    assert in_use == 0.0
