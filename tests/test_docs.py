@@ -106,3 +106,33 @@ def test_nothing_points_outside_the_repo() -> None:
         assert "DESIGN" not in text, path
         if path.suffix == ".md":
             assert "§" not in text, path
+
+
+@pytest.mark.parametrize(
+    ("expression", "ok"),
+    [
+        pytest.param("1" + " + 1" * 150, True, id="150-operators"),
+        pytest.param("1" + " + 1" * 151, False, id="151-operators"),
+        pytest.param("a" + " && a" * 75, True, id="75-ands-count-150"),
+        pytest.param("a" + " && a" * 76, False, id="76-ands-count-152"),
+        pytest.param("f(" + ", ".join(["1"] * 200) + ")", True, id="commas-free"),
+        pytest.param('"' + "+" * 19_998 + '"', True, id="20000-chars-strings-free"),
+        pytest.param('"' + "+" * 19_999 + '"', False, id="20001-chars"),
+    ],
+)
+def test_documented_expression_limits(
+    expression: str, ok: bool, write_config: Any, run: Any
+) -> None:
+    """docs/config.md's limits are the ones enforced: 20,000 characters; 150 operator
+    characters and opening brackets (``&&`` two, commas and string contents none)."""
+    from fairshare_cli.core.htcondor import classads
+
+    text = (DOCS / "config.md").read_text()
+    assert f"{classads.MAX_EXPRESSION_LENGTH:,} characters" in text
+    assert f"at most {classads.MAX_EXPRESSION_OPERATORS}\noperator characters" in text
+    assert "20,000 characters and 150 operator" in (DOCS / "jobs.md").read_text()
+    cfg = write_config(f"[negotiator]\nslot_weight = '{expression}'\n")
+    res = run("config", "check", "--config", str(cfg))
+    assert res.exit_code == (0 if ok else 2), res.stderr
+    if not ok:
+        assert "slot_weight" in res.stderr and len(res.stderr.splitlines()) == 1

@@ -41,12 +41,13 @@ def check(opts: GlobalOptions) -> None:
     Exit 0 when valid; exit 2 with one line naming the key when not. --output json
     prints the values nested; ndjson and csv one key (dotted) and value per row.
     """
-    from fairshare_cli.io.config import load_config, read_toml  # expressions checked there
+    from fairshare_cli.io.config import build_config, read_toml  # expressions checked there
     from fairshare_cli.render.formats import emit_rows
 
     path = resolve_config_path(opts.config_path)
-    config = load_config(path)
-    if "defaults" not in (read_toml(path).get("pool") or {}):
+    raw = read_toml(path)  # once: for the config and for the missing-defaults warning
+    config = build_config(raw, str(path))
+    if "defaults" not in (raw.get("pool") or {}):
         click.echo(
             f'fs: warning: {path} sets no [pool] defaults; using "legacy" (HTCondor 7.x, '
             'Slurm 2.0); write defaults = "current" for what today\'s releases do',
@@ -87,11 +88,21 @@ def _warn_slot_weights(config: Config) -> None:
         )
 
 
+_LEAVES = frozenset((str, int, float, bool, type(None)))
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # a dataclass's field names, once per class
+
+
 def _plain(value: Any) -> Any:
     """Dataclasses as dicts, tuples as lists (``dataclasses.asdict`` without its deep
     copies: linear and several times faster on a 10,000-account config)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    kind = type(value)
+    if kind in _LEAVES:
+        return value
+    names = _FIELD_NAMES.get(kind)
+    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(value))
+    if names is not None:
+        return {name: _plain(getattr(value, name)) for name in names}
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

@@ -43,12 +43,16 @@ def load_jobs(env: Env, jobs_file: str | None) -> list[Any]:
         InputError: the file is missing, not JSON, or holds a malformed job.
     """
     from fairshare_cli.core.slurm.jobs import slurm_jobs
+    from fairshare_cli.io.slurm_jobs import fast_sprio_jobs
 
     if jobs_file is None:
         return env.decode(
             "jobs",
             lambda raw: slurm_jobs([] if raw is None else raw, f"{env.state_path}: jobs"),
         )
+    fast = fast_sprio_jobs(jobs_file)
+    if fast is not None:
+        return fast
     return slurm_jobs(load_job_objects(jobs_file), jobs_file)
 
 

@@ -74,6 +74,9 @@ class PoolConfig:
     defaults: Profile = "legacy"
     state: str | None = None
     usage_history_window: float = 90 * 86400.0  # 0: keep all (fs whatif replays from it)
+    #: ``START`` / ``RANK`` of condor_config: what a ``[[machines]]`` entry without its own takes.
+    start: str = "true"
+    rank: str = "0"
 
 
 @dataclass(frozen=True)

@@ -12,54 +12,7 @@ from typing import Any
 
 import pytest
 
-NOW = "2026-11-21T12:00:00Z"
-CONFIG = """
-[pool]
-uid_domain = "example.org"
-[[machines]]
-name = "exec"
-count = 2
-slots = 2
-attributes = { Cpus = 1, Memory = 4096 }
-partitions = ["batch"]
-[groups."group_a"]
-quota = 2
-[partitions.batch]
-default = true
-[qos.normal]
-priority = 0
-[accounts.hep]
-shares = 1
-users = { alice = 1 }
-[dirac.groups.lhcb_user]
-job_share = 1000
-"""
-STATE: dict[str, Any] = {
-    "format": "fairshare-cli state",
-    "schema_version": 1,
-    "jobs": [{"id": "1", "owner": "alice", "account": "hep", "submit_time": 1795258800.0}],
-}
-
-
-def refused(result: Any, *must: str, code: int = 2) -> None:
-    """Exit ``code``, one ``fs: error:`` line naming what is wrong, no traceback."""
-    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("fs: error: "), result.stderr
-    for text in must:
-        assert text in lines[0], (text, lines[0])
-
-
-@pytest.fixture
-def env(tmp_path: Path, write_config: Callable[[str], Path]) -> dict[str, Path]:
-    state = tmp_path / "state.json"
-    state.write_text(json.dumps(STATE))
-    return {"config": write_config(CONFIG), "state": state, "dir": tmp_path}
-
-
-def common(env: dict[str, Path]) -> list[str]:
-    return ["--config", str(env["config"]), "--state", str(env["state"]), "--now", NOW]
-
+from tests.cli.conftest import CONFIG, NOW, STATE, common, refused
 
 # ------------------------------------------------------------------------------ config
 CONFIG_CASES = [

@@ -180,21 +180,34 @@ def test_next_cycle_matches_per_submitter(
     assert all(m["reason"] == "no_preemption" for m in json.loads(out.stdout)["matches"])
 
 
-def test_plain_userprio_is_the_capture_but_for_the_remote_user(
+@pytest.mark.parametrize(("config", "status", "queue"), FORMS)
+def test_plain_userprio_is_the_capture_line_for_line(
+    tmp_path: Path, run: Callable[..., Any], config: str, status: str, queue: str
+) -> None:
+    """Plain ``condor_userprio`` reads the collector's Accounting ads, which the
+    negotiator sends only for submitters with a submitter ad (``forwardAccountingData``
+    over the names ``obtainAdsFromCollector`` saw) and for every group
+    (``forwardGroupAccounting``): zed@other.org, whose work is claims only, is not
+    listed, nor counted in the footer (24 slots in use, 50.25 hours, where -allusers
+    has 25 and 50.26). The footer's time since the activity cut-off (``LastUpdate``
+    minus the clock's 24 hours ago) is 0+23:59."""
+    args = import_pool(tmp_path, run, config, status, queue)
+    res = run("userprio", *args, "--now", CAPTURE)
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout.splitlines() == (POOL / "condor_userprio.txt").read_text().splitlines()
+
+
+def test_plain_userprio_json_lists_the_same_records(
     tmp_path: Path, run: Callable[..., Any]
 ) -> None:
-    """Plain ``condor_userprio`` reads the collector's ads, which 25.0 sends only for
-    submitters with jobs queued (and groups): zed@other.org, whose work is claims only, is
-    left out there. Every other line, the footer's time since the activity cut-off
-    (``LastUpdate`` minus the clock's 24 hours ago: 0+23:59) included, is the capture's."""
+    """``--json`` without ``--allusers`` lists the plain table's records (and groups)."""
     args = import_pool(tmp_path, run)
-    got = run("userprio", *args, "--now", CAPTURE).stdout.splitlines()
-    want = (POOL / "condor_userprio.txt").read_text().splitlines()
-    zed = [line for line in got if line.strip().startswith("zed@other.org")]
-    assert len(zed) == 1
-    rest = [line for line in got if line not in zed]
-    assert rest[:-1] == want[:-1]
-    assert rest[-1].split()[-1] == want[-1].split()[-1] == "0+23:59"
+    rows = json.loads(run("userprio", "--json", *args, "--now", CAPTURE).stdout)
+    names = {r["name"] for r in rows}
+    assert "zed@other.org" not in names
+    assert {"dan@htc.test", "group_ops.ops@htc.test", "nice-user.eve@htc.test"} <= names
+    everyone = run("userprio", "--allusers", "--json", *args, "--now", CAPTURE).stdout
+    assert "zed@other.org" in {r["name"] for r in json.loads(everyone)}
 
 
 def test_after_a_committed_cycle_the_accountant_moves_on(

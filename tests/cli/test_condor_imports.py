@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.test_bad_input import refused
+from tests.cli.conftest import refused
 from tests.conftest import FIXTURES
 
 POOL = FIXTURES / "htcondor-25.0" / "flat_users"
@@ -50,6 +50,7 @@ def test_condor_config_syntax(tmp_path: Path, run: Callable[..., Any]) -> None:
         'defaults = "current"\n'
         'uid_domain = "example.org"\n'
         'local_domains = ["example.org"]\n'
+        'start = "True"\n'
         "\n"
         "[accountant]\n"
         "priority_halflife = 86400\n"
@@ -66,9 +67,51 @@ def test_condor_config_syntax(tmp_path: Path, run: Callable[..., Any]) -> None:
         "dynamic_quota = 0.25\n"
     )
     assert result.stderr == (
-        f"condor-config {tmp_path / 'condor_config'}: 9 knobs taken, 2 groups; ignored 3: "
-        "GROUP_PRIO_FACTOR_group_unknown, SCHEDD_NAME, START (per slot: from condor-status)\n"
+        f"condor-config {tmp_path / 'condor_config'}: 10 knobs taken, 2 groups; ignored 2: "
+        "GROUP_PRIO_FACTOR_group_unknown, SCHEDD_NAME\n"
     )
+
+
+def test_condor_config_start_and_rank_reach_the_machines(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """START and RANK are the startd's knobs, every slot's Start and Rank: the
+    negotiator matches a job only to a slot whose Requirements (START) hold. They become
+    ``[pool] start`` / ``rank``, which a ``[[machines]]`` entry without its own takes;
+    with ``START = TARGET.Owner != "bob"`` bob's job matches no slot and alice's one."""
+    cfg = tmp_path / "pool.toml"
+    cfg.write_text('[[machines]]\nname = "m"\ncount = 2\nattributes = { Cpus = 1 }\n')
+    conf = tmp_path / "condor_config"
+    conf.write_text('START = TARGET.Owner != "bob"\nRANK = TARGET.RequestCpus\n')
+    res = run("import", "condor-config", str(conf), "--into", str(cfg))
+    assert res.exit_code == 0, res.stderr
+    assert "2 knobs taken" in res.stderr and "ignored" not in res.stderr
+    res = run("config", "check", "--config", str(cfg), "--json")
+    assert res.exit_code == 0, res.stderr
+    shown = json.loads(res.stdout)
+    pair = ('TARGET.Owner != "bob"', "TARGET.RequestCpus")
+    assert (shown["pool"]["start"], shown["pool"]["rank"]) == pair
+    assert [(m["start"], m["rank"]) for m in shown["machines"]] == [pair]
+    args = ["--config", str(cfg), "--state", str(tmp_path / "s.json"), "--now", NOW]
+    for owner in ("alice", "bob"):
+        res = run("submit", "--owner", owner, *args)
+        assert res.exit_code == 0, res.stderr
+    res = run("negotiate", "--dry-run", "--json", *args)
+    assert res.exit_code == 0, res.stderr
+    matched = [m["submitter"].split("@")[0] for m in json.loads(res.stdout)["matches"]]
+    assert matched == ["alice"]
+
+
+def test_condor_config_bad_start_names_the_key(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """A START that does not parse is refused when the fragment is merged (exit 2)."""
+    cfg = tmp_path / "pool.toml"
+    cfg.write_text("")
+    conf = tmp_path / "condor_config"
+    conf.write_text("START = (TARGET.Owner\n")
+    res = run("import", "condor-config", str(conf), "--into", str(cfg))
+    assert res.exit_code == 2
+    assert "[pool] start" in res.stderr and len(res.stderr.splitlines()) == 1
+    assert cfg.read_text() == ""
 
 
 @pytest.mark.parametrize(

@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from fairshare_cli.cli.main import cli
+from tests.cli.conftest import CONFIG, NOW, NOW_EPOCH, STATE, write_pool
 
 EXAMPLES = 500
 SETTINGS = settings(
@@ -33,34 +34,6 @@ SETTINGS = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
-NOW = "2026-11-21T12:00:00Z"
-NOW_EPOCH = 1795262400.0
-CONFIG = """
-[pool]
-uid_domain = "example.org"
-[[machines]]
-name = "exec"
-count = 2
-slots = 2
-attributes = { Cpus = 2, Memory = 4096 }
-partitions = ["batch"]
-[groups."group_a"]
-quota = 2
-[partitions.batch]
-default = true
-[qos.normal]
-priority = 0
-[accounts.hep]
-shares = 1
-users = { alice = 1, bob = 1 }
-[dirac.groups.lhcb_user]
-job_share = 1000
-"""
-STATE: dict[str, Any] = {
-    "format": "fairshare-cli state",
-    "schema_version": 1,
-    "jobs": [{"id": "1", "owner": "alice", "account": "hep", "submit_time": 1795258800.0}],
-}
 #: Every view, as JSON (the same computation as the table, without Rich's layout cost).
 VIEWS = (
     ["userprio", "--json"],
@@ -151,11 +124,7 @@ def pool(config: str = CONFIG, state: str | None = None) -> Iterator[dict[str, P
     """A throw-away folder with a config and a state (hypothesis reruns the body)."""
     folder = Path(tempfile.mkdtemp(prefix="fs-door-"))
     try:
-        (folder / "pool.toml").write_text(config, encoding="utf-8")
-        (folder / "state.json").write_text(
-            json.dumps(STATE) if state is None else state, encoding="utf-8"
-        )
-        yield {"dir": folder, "config": folder / "pool.toml", "state": folder / "state.json"}
+        yield write_pool(folder, config, state)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -324,7 +293,7 @@ def test_import_condor_history(
 
 CONFIG_EDITS = (
     ("job_share = 1000", "job_share = {v}"),
-    ("Cpus = 2,", "Cpus = {v},"),
+    ("Cpus = 1,", "Cpus = {v},"),
     ("Memory = 4096", "Memory = {v}"),
     ("quota = 2", "quota = {v}"),
     ("count = 2", "count = {v}"),
@@ -490,3 +459,27 @@ def test_command_line(command: str, name: str, value: str, now: str) -> None:
         base = [*common(env)[:-1], now]
         result = run(*args, *base)
         assert_refused_or_readable(result, env, before)
+
+
+def test_every_kind_runs_at_least_500_cases() -> None:
+    """Issue 10: at least 500 generated cases per input kind in CI. Each property test
+    here carries its own settings (an explicit ``max_examples`` wins over any profile)."""
+    import sys
+
+    module = sys.modules[__name__]
+    kinds = {
+        name: getattr(module, name)
+        for name in dir(module)
+        if name.startswith("test_") and hasattr(getattr(module, name), "hypothesis")
+    }
+    assert set(kinds) == {
+        "test_submit_file",
+        "test_import_history",
+        "test_import_sacct",
+        "test_import_condor_history",
+        "test_config",
+        "test_state",
+        "test_command_line",
+    }
+    for name, fn in kinds.items():
+        assert fn._hypothesis_internal_use_settings.max_examples >= 500, name

@@ -177,3 +177,90 @@ def test_loads_line_gives_json_loads_objects(value: Any) -> None:
 
     text = json.dumps(value)
     assert repr(loads_line(text)) == repr(json.loads(text))
+
+
+floats = (
+    st.floats(allow_nan=True, allow_infinity=True)
+    | st.floats(min_value=-1e-3, max_value=1e-3)
+    | st.floats(min_value=1e15, max_value=1e17)
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    whos=st.lists(
+        st.tuples(
+            st.sampled_from(["alice", "bob@x", "é", 'q"\\']),
+            st.lists(floats, min_size=6, max_size=6),
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+    parts=st.lists(
+        st.tuples(
+            st.sampled_from(["batch", "gpu"]),
+            st.lists(floats, min_size=4, max_size=4),
+            st.dictionaries(st.sampled_from(["cpu", "mem", "é"]), floats, max_size=2),
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+    jobs=st.lists(
+        st.tuples(
+            st.integers(0, 2),
+            st.integers(0, 2),
+            st.sampled_from(["1", "2.5", "x\u00e9"]),
+            st.integers(-(2**63), 2**63),
+            st.integers(-5, 5),
+            floats,
+            floats,
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+)
+def test_sprio_json_of_grouped_rows_is_emit_rows_text(
+    whos: list[Any], parts: list[Any], jobs: list[Any]
+) -> None:
+    """Rows that carry a ``group`` (as ``compute_rows`` makes them) are printed per group
+    and per row; the text must still be the general writer's: each value, tiny, huge or
+    non-finite floats, quotes and non-ASCII names, in its place."""
+    from fairshare_cli.cli.sprio import JSON_FIELDS
+    from fairshare_cli.core.slurm.priority import PriorityRow
+    from fairshare_cli.render import sprio
+    from fairshare_cli.render.sprio_json import json_text
+
+    who_objs = [object() for _ in whos]
+    part_objs = [object() for _ in parts]
+    groups = {(i, j): (w, p) for i, w in enumerate(who_objs) for j, p in enumerate(part_objs)}
+    rows = []
+    for wi, pi, jid, prio, nice, age, age_w in jobs:
+        user, wf = whos[wi % len(whos)]
+        name, pf, tres = parts[pi % len(parts)]
+        f = (age, wf[0], wf[1], pf[0], pf[1], wf[2])
+        wt = (age_w, wf[3], wf[4], pf[2], pf[3], wf[5])
+        group = groups[(wi % len(whos), pi % len(parts))]
+        rows.append(
+            PriorityRow(
+                jid,
+                name,
+                user,
+                "acct",
+                "normal",
+                prio,
+                0,
+                nice,
+                f,
+                wt,
+                tres,
+                tres,
+                False,
+                0.0,
+                (0, 0, jid),
+                group,
+            )
+        )
+    want = json.dumps(
+        [{c: jsonable(r.get(c)) for c in JSON_FIELDS} for r in sprio.json_rows(rows)], indent=2
+    )
+    assert json_text(rows, JSON_FIELDS) == want

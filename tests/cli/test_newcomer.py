@@ -47,6 +47,29 @@ def test_check_warns_without_a_profile(
     assert check.stderr.startswith(f"fs: warning: {cfg} sets no [pool] defaults")
 
 
+def test_check_reads_the_file_once(
+    write_config: Callable[[str], Path],
+    run: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The config and the missing-defaults warning come from one read of the TOML."""
+    import fairshare_cli.io.config as config_io
+
+    reads: list[Path] = []
+    real = config_io.read_toml
+
+    def counting(path: Path) -> dict[str, Any]:
+        reads.append(path)
+        return real(path)
+
+    monkeypatch.setattr(config_io, "read_toml", counting)
+    cfg = write_config("[pool]\nname = 'x'\n")
+    check = run("config", "check", "--config", str(cfg))
+    assert check.exit_code == 0, check.stderr
+    assert "sets no [pool] defaults" in check.stderr
+    assert reads == [cfg]
+
+
 def test_init_example_follows_the_readme(
     tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:

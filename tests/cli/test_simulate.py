@@ -238,7 +238,7 @@ def test_rm_of_a_running_job_releases_its_slot(
     rows = {
         r["name"]: r
         for r in json.loads(
-            run("userprio", *args, "--now", "2026-11-21T13:00:00Z", "--json").stdout
+            run("userprio", "--allusers", *args, "--now", "2026-11-21T13:00:00Z", "--json").stdout
         )
     }
     assert rows["a@d"]["weighted_resources_in_use"] == 0

@@ -419,3 +419,27 @@ def test_named_users_match_like_condor_userprio(pool: list[str], run: Callable[.
     assert names("alice@elsewhere.net") == []
     # the only one active in the last 24 hours (and <none>, which he charges)
     assert names() == ["bob@example.org", "<none>"]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        pytest.param(["setprio", "alice", "-5"], id="fs-setprio"),
+        pytest.param(["userprio", "-setprio", "alice@example.org", "-5"], id="condor-form"),
+    ],
+)
+def test_negative_setprio_is_stored_and_reads_clamp(
+    pool: list[str], run: Callable[..., Any], tmp_path: Path, command: list[str]
+) -> None:
+    """condor_userprio -setprio takes its value with atof and no check (user_prio.cpp);
+    the negotiator's SET_PRIORITY handler stores it as given (Accountant::SetPriority).
+    A read (Accountant::GetPriority) lifts anything below MinPriority to 0.5, so alice,
+    who was at 5.25 (10 slots for one half-life from 0.5), then shows 0.50 × factor 1."""
+    result = run(*command, *pool, "--now", NOW)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "The priority of alice@example.org was set to -5.000000\n"
+    stored = json.loads((tmp_path / "s.json").read_text())["accountant"]["records"]
+    assert stored["alice@example.org"]["priority"] == -5.0
+    rows = json.loads(run("userprio", *pool, "--now", NOW, "--json").stdout)
+    alice = next(r for r in rows if r["name"] == "alice@example.org")
+    assert (alice["real_priority"], alice["effective_priority"]) == (0.5, 0.5)

@@ -21,8 +21,10 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool) -> None:
       condor_config_val -dump | fs import condor-config - --into pool.toml
     Takes the knobs the pool config models, under their real names (PRIORITY_HALFLIFE,
     *_PRIO_FACTOR, UID_DOMAIN, ACCOUNTANT_LOCAL_DOMAIN, GROUP_NAMES and the GROUP_* knobs,
-    NEGOTIATOR_*, PREEMPTION_*, SLOT_WEIGHT, GROUP_SORT_EXPR), expanding $(MACRO) and
-    $(MACRO:default) and following include lines; every other knob is listed as ignored.
+    NEGOTIATOR_*, PREEMPTION_*, SLOT_WEIGHT, GROUP_SORT_EXPR, and START and RANK as
+    [pool] start and rank, which [[machines]] entries without their own take), expanding
+    $(MACRO) and $(MACRO:default) and following include lines; every other knob is
+    listed as ignored.
     """
     from fairshare_cli.io.importers.classad_dumps import open_dump
     from fairshare_cli.io.importers.condor_config import read_config

@@ -36,9 +36,13 @@ def command(
       fs import scontrol-assoc assoc_mgr.txt --last-decay 2026-11-21T23:13:20Z
     UsageRaw has two decimals there (sshare's RawUsage is cut to an integer). The
     usage of every user association replaces the state's, as of the last decay pass;
-    usage of users the config has no association for is listed as ignored.
+    usage of users the config has no association for is listed as ignored. Where the
+    state already holds usage from an earlier pass that, decayed to this one, rounds to
+    what the dump printed, that value is kept with all its decimals. QOS usage factors
+    are not in this dump (scontrol prints no UsageFactor): import them from
+    sacctmgr show qos format=Name,Priority,UsageFactor (fs import sacctmgr).
     """
-    from fairshare_cli.core.slurm.snapshot import known_usage, with_usage
+    from fairshare_cli.core.slurm.snapshot import keep_precision, known_usage, with_usage
     from fairshare_cli.io.importers.scontrol_assoc import read_assoc_mgr
     from fairshare_cli.render.formats import iso
 
@@ -46,10 +50,17 @@ def command(
     with mutate_state(opts, dry_run) as env:
         when = resolve_last_decay(last_decay, env)
         usage, ignored = known_usage(dump.users, env.config)
-        store_slurm(env, with_usage(slurm_section(env), usage, when))
+        prior = slurm_section(env)
+        usage, kept = keep_precision(prior, usage, when, env.config)
+        store_slurm(env, with_usage(prior, usage, when))
+        text = (
+            f"{file}: usage of {plural(len(usage), 'user association')} as of the decay pass "
+            f"at {iso(when)} into {env.state_path}"
+        )
+        if kept:
+            text += f"; {len(kept)} kept to every decimal from the state's earlier pass"
         report(
             dry_run,
-            f"{file}: usage of {plural(len(usage), 'user association')} as of the decay pass "
-            f"at {iso(when)} into {env.state_path}",
+            text,
             [*ignored, *(f"{p} (per partition)" for p in dump.partitions)],
         )

@@ -15,42 +15,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from fairshare_cli.core.htcondor.groups import (
-    ROOT,
     SORT_KEY_MAX,
-    GroupConfig,
     GroupNode,
     GroupTree,
     QuotaKnobs,
     assign_quotas,
-    assigned_group,
-    build_group_tree,
     fairshare,
     recover_remainders,
 )
-
-# TEMPORARY: the negotiator (being split into a package by another helper) and branches
-# written before the split import the group-tree names from here; the lead drops them from
-# this list once every import names ``groups``.
-__all__ = [
-    "ROOT",
-    "GroupConfig",
-    "GroupNode",
-    "GroupTree",
-    "NegotiateFn",
-    "QuotaKnobs",
-    "QuotaRow",
-    "RoundLog",
-    "SortEvaluator",
-    "assign_quotas",
-    "assigned_group",
-    "build_group_tree",
-    "negotiate_groups",
-    "prepare_groups",
-    "quota_rows",
-    "sort_keys",
-    "strict_enforce_quota",
-    "updated_rr_times",
-]
 
 
 def _subtree_usage(node: GroupNode, usage: Callable[[str], float]) -> float:

@@ -213,17 +213,30 @@ def _active_rows(
     jobs: Sequence[Job],
     group_info: Mapping[str, GroupQuotaInfo],
 ) -> list[UserprioRow]:
-    """A row for every record that is named (if any are) and active since ``cutoff``."""
+    """A row for every record that is named (if any are) and active since ``cutoff``.
+
+    With the activity filter on (plain ``condor_userprio``), the tool reads the
+    collector's Accounting ads, not the negotiator: ``forwardAccountingData`` sends one
+    per submitter that has a submitter ad (jobs in a schedd's queue) and
+    ``forwardGroupAccounting`` one per group. So while ``fs`` holds a queue, a user record
+    none of whose jobs is in it (a remote submitter whose work is claims only, a user whose
+    jobs all left) is not listed. With no queue at all ``fs`` cannot tell, and lists every
+    active record (``-allusers`` and named records are never filtered so).
+    """
     tree = acct.GroupTree(config.groups)
     requested = requested_by_submitter(jobs, config)
     group_req: dict[str, float] = {}
     for sub, amount in requested.items():
         g = tree.group_of(sub)
         group_req[g] = group_req.get(g, 0.0) + amount
+    dom = config.pool.uid_domain
+    queued = {acct.submitter_name(j.owner, j.accounting_group, j.nice_user, dom) for j in jobs}
     rows: list[UserprioRow] = []
     for name, rec in records.items():
         if query.names and not query.wanted(name):
             continue
+        if cutoff is not None and queued and not rec.is_group and name not in queued:
+            continue  # no submitter ad: no Accounting ad in the collector
         if cutoff is not None:
             last = rec.last_usage_time if rec.last_usage_time > 0 else -1.0
             if last < cutoff:

@@ -24,29 +24,37 @@ from fairshare_cli.errors import did_you_mean
 Codec = tuple[Callable[[Any], Any], Callable[[Any], Any]]
 
 
-def _codecs() -> dict[str, Codec]:
-    """Decoder and encoder of each structured section (imported on first use)."""
-    from fairshare_cli.core.dirac import correction
-    from fairshare_cli.core.htcondor import accountant, claims
-    from fairshare_cli.core.slurm import usage
+def _codec(name: str) -> Codec | None:
+    """Decoder and encoder of one structured section, importing only its own module (a
+    Slurm view need not import the HTCondor negotiator); None for a free-form section."""
+    if name == "accountant":
+        from fairshare_cli.core.htcondor import accountant
 
-    return {
-        "accountant": (accountant.accountant_from_json, accountant.accountant_to_json),
-        "negotiator": (claims.negotiator_from_json, claims.negotiator_to_json),
-        "slurm": (usage.usage_from_json, usage.usage_to_json),
-        "dirac": (correction.history_from_json, correction.history_to_json),
-    }
+        return accountant.accountant_from_json, accountant.accountant_to_json
+    if name == "negotiator":
+        from fairshare_cli.core.htcondor import claims
+
+        return claims.negotiator_from_json, claims.negotiator_to_json
+    if name == "slurm":
+        from fairshare_cli.core.slurm import usage
+
+        return usage.usage_from_json, usage.usage_to_json
+    if name == "dirac":
+        from fairshare_cli.core.dirac import correction
+
+        return correction.history_from_json, correction.history_to_json
+    return None
 
 
-_KNOWN: dict[str, frozenset[str]] = {}
+_KNOWN: dict[str, frozenset[str] | None] = {}
 
 
 def known_keys(name: str) -> frozenset[str] | None:
     """The top-level keys section ``name`` is written with, or None for a free-form one."""
-    if not _KNOWN:
-        for section, (decode, encode) in _codecs().items():
-            _KNOWN[section] = frozenset(encode(decode(None)))
-    return _KNOWN.get(name)
+    if name not in _KNOWN:
+        codec = _codec(name)
+        _KNOWN[name] = None if codec is None else frozenset(codec[1](codec[0](None)))
+    return _KNOWN[name]
 
 
 def check_known_keys(name: str, raw: Any) -> None:
@@ -74,7 +82,7 @@ def decode_section(name: str, raw: Any) -> Any:
         SectionError: it is malformed.
     """
     check_known_keys(name, raw)
-    codec = _codecs().get(name)
+    codec = _codec(name)
     return raw if codec is None else codec[0](raw)
 
 

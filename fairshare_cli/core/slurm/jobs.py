@@ -209,6 +209,12 @@ def _good_names(*names: str | None) -> bool:
     return True
 
 
+def names_good(names: Iterable[str | None]) -> bool:
+    """Each of ``names`` (None skipped) passes the one name rule as a submitter's name
+    does, each comma-separated part of it (a job id, owner, account, partition or QOS)."""
+    return _good_names(*names)
+
+
 def _time(when: Any) -> Any:
     """Epoch seconds of a job time (None stays None); ``_BAD`` when it needs the parser."""
     if when is None:

@@ -89,13 +89,16 @@ class PriorityRow:
     """One sprio row: a job in one partition, its factors and weighted factors.
 
     ``f`` and ``wt`` hold the six scalar factors and weighted factors in
-    :data:`FACTOR_KEYS` order; ``tres_f`` / ``tres_w`` the TRES ones by name.
+    :data:`FACTOR_KEYS` order; ``tres_f`` / ``tres_w`` the TRES ones by name. Rows with
+    the same ``group`` object (when not None) differ only in job id, priority, site, nice
+    and the age factor and its weighted value: a renderer may print the rest once a group.
     """
 
     __slots__ = (
         "account",
         "admin",
         "f",
+        "group",
         "job_id",
         "nice",
         "partition",
@@ -127,6 +130,7 @@ class PriorityRow:
         admin: bool = False,
         priority_value: float = 0.0,
         sort_key: tuple[int, int, str] = (0, 0, ""),
+        group: object = None,
     ) -> None:
         self.job_id = job_id
         self.partition = partition
@@ -143,6 +147,7 @@ class PriorityRow:
         self.admin = admin
         self.priority_value = priority_value
         self.sort_key = sort_key
+        self.group = group
 
     @property
     def factors(self) -> dict[str, Any]:
@@ -215,6 +220,11 @@ class _RowMaker:
         self.tres_cache: dict[
             tuple[str, int, int, int], tuple[dict[str, float], dict[str, float]]
         ] = {}
+        #: :meth:`_who` and :meth:`_size` by the job fields each reads.
+        self.who_cache: dict[tuple[Any, ...], Any] = {}
+        self.size_cache: dict[tuple[Any, ...], Any] = {}
+        #: The ``group`` of rows (:class:`PriorityRow`) by their shared parts.
+        self.row_groups: dict[tuple[int, int], object] = {}
 
     def association(self, job: Any, user: str) -> Any:
         """The job's association, or None for a job that is not a Slurm job.
@@ -335,6 +345,78 @@ class _RowMaker:
     def add_rows(self, job: Any, rows: list[PriorityRow]) -> None:
         """Append the job's rows, one per partition (nothing for a non-Slurm job).
 
+        A measured hot loop (``benchmarks/run.py --rows sprio``): what the jobs of one
+        owner, account, partition list and QOS share (:meth:`_who`) and what the jobs of
+        one size share in those partitions (:meth:`_size`) are each computed once.
+
+        Raises:
+            InputError: an unknown partition, QOS, account or association.
+        """
+        partition = job.partition
+        key = (job.owner, job.account, partition, job.qos)
+        who = self.who_cache.get(key, _UNSEEN)
+        if who is _UNSEEN:
+            who = self.who_cache[key] = self._who(job)
+        if who is None:
+            return
+        user, account, qdisplay, f_assoc, f_fs, f_qos, b_w, c_w, g_w, pinfos = who
+        skey = (partition, job.num_nodes, job.request_cpus, job.request_memory, job.time_limit)
+        if job.attributes and not self.tres_by_size:  # its TRES may differ by attributes
+            size = self._size(job, pinfos)
+        else:
+            size = self.size_cache.get(skey)
+            if size is None:
+                size = self.size_cache[skey] = self._size(job, pinfos)
+        f_js, d_w, parts = size
+        jid = job.id
+        sort_key = (int(jid), 0, jid) if jid.isdigit() else (*job.cluster_proc, jid)
+        admin = job.admin_priority
+        if admin is not None:
+            zero = (0.0,) * 6
+            for name, _f_part, _e_w, _tres_f, _tres_w, _terms in parts:
+                rows.append(
+                    PriorityRow(
+                        jid, name, user, account, qdisplay, admin, 0, 0,
+                        zero, zero, {}, {}, True, float(admin), sort_key,
+                    )
+                )  # fmt: skip
+            return
+        w_age = self.weights[0]
+        accrue = job.accrue_time if job.accrue_time is not None else job.submit_time
+        f_age = age_factor(accrue, self.now, self.max_age) if w_age else 0.0
+        a_w = f_age * w_age
+        site = job.site_factor
+        nice = job.nice
+        groups = self.row_groups
+        for part in parts:
+            name, f_part, e_w, tres_f, tres_w, terms = part
+            # sprio's PRIORITY: the weighted factors re-added in its order (age, assoc,
+            # fair share, job size, partition, QOS, site, −nice, then each non-zero TRES
+            # term), at least 1; %Y prints it truncated, %y divides it by 2^32−1. (Not
+            # sum(): from Python 3.12 it compensates rounding, which C does not.)
+            p = a_w + b_w + c_w + d_w + e_w + g_w + site - nice
+            for value in terms:
+                p += value
+            if p < 1:
+                p = 1.0
+            gkey = (id(who), id(part))  # both live in the caches while rows are made
+            group = groups.get(gkey)
+            if group is None:
+                group = groups[gkey] = (who, part)
+            rows.append(
+                PriorityRow(
+                    jid, name, user, account, qdisplay, int(p), site, nice,
+                    (f_age, f_assoc, f_fs, f_js, f_part, f_qos),
+                    (a_w, b_w, c_w, d_w, e_w, g_w),
+                    tres_f, tres_w, False, p, sort_key, group,
+                )
+            )  # fmt: skip
+
+    def _who(self, job: Any) -> Any:
+        """What the jobs of one owner, account, partition list and QOS share: user,
+        account, QOS shown, the ASSOC, fair-share and QOS factors and their weighted
+        values, the partitions with their factors; None for a job that is not a Slurm job.
+
         Raises:
             InputError: an unknown partition, QOS, account or association.
         """
@@ -342,57 +424,30 @@ class _RowMaker:
         user = owner.split("@", 1)[0] if "@" in owner else owner
         assoc = self.association(job, user)
         if assoc is None:
-            return
+            return None
         pinfos = self.partitions(job)
         qname = job.qos or self.ctx.default_qos
         f_qos = self.qos_factor(job, qname)
-        accrue = job.accrue_time if job.accrue_time is not None else job.submit_time
-        f_age = age_factor(accrue, self.now, self.max_age) if self.weights[0] else 0.0
         f_assoc = self.ctx.assoc_factors.get((assoc.account, user), 0.0) if self.weights[1] else 0.0
         f_fs = self.fairshare(assoc)
+        _w_age, w_assoc, w_fs, _w_js, _w_part, w_qos = self.weights
+        return (user, assoc.account, qname or "", f_assoc, f_fs, f_qos, f_assoc * w_assoc,
+                f_fs * w_fs, f_qos * w_qos, pinfos)  # fmt: skip
+
+    def _size(self, job: Any, pinfos: list[tuple[PartitionInfo, float]]) -> Any:
+        """What the jobs of one size share in these partitions: the job-size factor and
+        its weighted value, and per partition its name, partition factor and weighted
+        value, TRES factors, weighted TRES factors and the non-zero weighted TRES terms."""
         f_js = self.jobsize(job, pinfos[0][0].max_time)
-        jid = job.id
-        sort_key = (int(jid), 0, jid) if jid.isdigit() else (*job.cluster_proc, jid)
-        qdisplay = qname or ""
-        admin = job.admin_priority
+        parts = []
         for info, f_part in pinfos:
-            if admin is not None:
-                zero = (0.0,) * 6
-                rows.append(
-                    PriorityRow(
-                        jid, info.name, user, assoc.account, qdisplay, admin, 0, 0,
-                        zero, zero, {}, {}, True, float(admin), sort_key,
-                    )
-                )  # fmt: skip
-                continue
             tres_f, tres_w = self.tres(job, info)
-            w_age, w_assoc, w_fs, w_js, w_part, w_qos = self.weights
-            a_w = f_age * w_age
-            b_w = f_assoc * w_assoc
-            c_w = f_fs * w_fs
-            d_w = f_js * w_js
-            e_w = f_part * w_part
-            g_w = f_qos * w_qos
-            site = job.site_factor
-            nice = job.nice
-            # sprio's PRIORITY: the weighted factors re-added in its order (age, assoc,
-            # fair share, job size, partition, QOS, site, −nice, then each non-zero TRES
-            # term), at least 1; %Y prints it truncated, %y divides it by 2^32−1. (Not
-            # sum(): from Python 3.12 it compensates rounding, which C does not.)
-            p = a_w + b_w + c_w + d_w + e_w + g_w + site - nice
-            for value in tres_w.values():
-                if value:
-                    p += value
-            if p < 1:
-                p = 1.0
-            rows.append(
-                PriorityRow(
-                    jid, info.name, user, assoc.account, qdisplay, int(p), site, nice,
-                    (f_age, f_assoc, f_fs, f_js, f_part, f_qos),
-                    (a_w, b_w, c_w, d_w, e_w, g_w),
-                    tres_f, tres_w, False, p, sort_key,
-                )
-            )  # fmt: skip
+            terms = tuple(filter(None, tres_w.values()))
+            parts.append((info.name, f_part, f_part * self.weights[4], tres_f, tres_w, terms))
+        return f_js, f_js * self.weights[3], parts
+
+
+_UNSEEN = object()
 
 
 def _partition_factors(

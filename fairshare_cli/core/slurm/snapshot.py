@@ -54,6 +54,40 @@ def with_usage(
     return replace(state, usage=dict(usage), last_decay_ran=last_decay)
 
 
+def keep_precision(
+    state: su.SlurmUsage,
+    usage: Mapping[su.UsageKey, float],
+    last_decay: float,
+    config: Config,
+    tolerance: float = 0.005,
+) -> tuple[dict[su.UsageKey, float], list[su.UsageKey]]:
+    """Printed usage replaced by the state's own where they agree to the printed precision.
+
+    ``scontrol show assoc_mgr`` prints usage to two decimals. A state already holding
+    usage from an earlier pass (made exact from that dump's jobs, say) is brought to the
+    new dump's pass as slurmctld would have (decayed, running jobs charged, a restart
+    between the passes included: :func:`at_pass`). Where that value rounds to what the
+    new dump printed (within ``tolerance``), no other usage came in between and it is the
+    same number with every decimal, so it is kept. Returns the usage and the keys kept.
+    """
+    t = state.last_decay_ran
+    if t is None or not state.usage or last_decay < t:
+        return dict(usage), []
+    before = at_pass(state, last_decay, config).usage
+    out = dict(usage)
+    kept: list[su.UsageKey] = []
+    for key, printed in sorted(usage.items()):
+        exact = before.get(key)
+        if (
+            exact is not None
+            and exact != printed
+            and abs(exact - printed) <= tolerance * (1 + 1e-9)
+        ):
+            out[key] = exact
+            kept.append(key)
+    return out, kept
+
+
 def known_usage(
     usage: Mapping[su.UsageKey, float], config: Config
 ) -> tuple[dict[su.UsageKey, float], list[str]]:

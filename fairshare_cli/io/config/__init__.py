@@ -150,7 +150,7 @@ def build_config(raw: Mapping[str, Any], file: str) -> Config:
         pool=pool,
         accountant=read_accountant(top, file, prof),
         negotiator=read_negotiator(top, file, prof),
-        machines=read_machines(top, file),
+        machines=read_machines(top, file, pool),
         groups=read_groups(top, file),
         priority=read_priority(top, file, prof),
         partitions=read_partitions(top, file),
@@ -186,6 +186,7 @@ def check_expressions(config: Config) -> None:
             "group_sort_expr",
         )
     ]
+    texts += [("[pool] start", config.pool.start), ("[pool] rank", config.pool.rank)]
     for spec in config.machines:
         texts += [
             (f"machine {spec.name} start", spec.start),

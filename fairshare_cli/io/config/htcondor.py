@@ -24,7 +24,16 @@ def read_pool(top: Reader, file: str) -> PoolConfig:
         top.table.get("pool", {}),
         "pool",
         file,
-        ("name", "uid_domain", "local_domains", "defaults", "state", "usage_history_window"),
+        (
+            "name",
+            "uid_domain",
+            "local_domains",
+            "defaults",
+            "state",
+            "usage_history_window",
+            "start",
+            "rank",
+        ),
     )
     defaults = r.get("defaults", r.string, "legacy")
     if defaults not in PROFILE_DEFAULTS:
@@ -37,6 +46,8 @@ def read_pool(top: Reader, file: str) -> PoolConfig:
         defaults=defaults,  # type: ignore[arg-type]
         state=state,
         usage_history_window=r.dur("usage_history_window", 90 * 86400.0),
+        start=r.get("start", r.string, "true"),
+        rank=r.get("rank", r.string, "0"),
     )
 
 
@@ -170,7 +181,11 @@ def _scope_table(r: Reader) -> Callable[[Any, str], dict[str, float]]:
     return convert
 
 
-def read_machines(top: Reader, file: str) -> tuple[MachineSpec, ...]:
+def read_machines(
+    top: Reader, file: str, pool: PoolConfig | None = None
+) -> tuple[MachineSpec, ...]:
+    """``[[machines]]``; an entry without ``start`` / ``rank`` takes ``[pool]``'s."""
+    pool = pool or PoolConfig()
     items = top.table.get("machines", [])
     if not isinstance(items, list):
         top.fail("machines: expected an array of tables ([[machines]])")
@@ -228,8 +243,8 @@ def read_machines(top: Reader, file: str) -> tuple[MachineSpec, ...]:
                 count=count,
                 slots=slots,
                 attributes=dict(attrs),
-                start=r.get("start", r.string, "true"),
-                rank=r.get("rank", r.string, "0"),
+                start=r.get("start", r.string, pool.start),
+                rank=r.get("rank", r.string, pool.rank),
                 partitions=r.get("partitions", r.string_list, ()),
                 hosts=hosts,
                 partitionable=_partitionable(r, i, attrs),

@@ -58,6 +58,9 @@ Convert = Callable[[str, str], Any]
 #: Knob -> (config section, key, converter).
 SIMPLE: dict[str, tuple[str, str, Convert]] = {
     "UID_DOMAIN": ("pool", "uid_domain", lambda t, w: t.strip()),
+    # The startd's: every slot's Start and Rank unless condor-status brings its own.
+    "START": ("pool", "start", _expr),
+    "RANK": ("pool", "rank", _expr),
     "PRIORITY_HALFLIFE": ("accountant", "priority_halflife", _number),
     "DEFAULT_PRIO_FACTOR": ("accountant", "default_prio_factor", _float),
     "NICE_USER_PRIO_FACTOR": ("accountant", "nice_user_prio_factor", _float),
@@ -96,9 +99,6 @@ PER_GROUP: dict[str, tuple[str, Convert]] = {
     "GROUP_PRIO_FACTOR_": ("prio_factor", _float),
 }
 
-#: Knobs used elsewhere: START and RANK are per slot, read from condor_status's slot ads.
-PER_SLOT = ("START", "RANK")
-
 
 def fragment_from_knobs(conf: ConfigFile) -> tuple[dict[str, Any], list[str], list[str]]:
     """The config fragment, the knobs it took (real names), and the knobs ignored.
@@ -132,8 +132,6 @@ def fragment_from_knobs(conf: ConfigFile) -> tuple[dict[str, Any], list[str], li
             used.append(name)
         elif key == "GROUP_NAMES" or _scope_default(fragment, key, name, text, where):
             used.append(name)
-        elif key in PER_SLOT:
-            ignored.append(f"{name} (per slot: from condor-status)")
         elif (hit := _per_group(key, lower_groups)) is not None:
             group, field, convert = hit
             if text.strip():

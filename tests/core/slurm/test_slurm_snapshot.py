@@ -8,7 +8,7 @@ import pytest
 
 from fairshare_cli.core.config import AccountSpec, Config, QosSpec, SlurmPriorityConfig
 from fairshare_cli.core.slurm.assoc_priority import assoc_factors, effective_priorities
-from fairshare_cli.core.slurm.snapshot import JobCharge, refine_usage
+from fairshare_cli.core.slurm.snapshot import JobCharge, keep_precision, refine_usage
 from fairshare_cli.core.slurm.usage import SlurmUsage
 
 T = 1_795_303_160.0  # a decay pass
@@ -41,6 +41,40 @@ def test_refine_only_what_the_jobs_explain(imported: float, refined: bool) -> No
     assert keys == ([("a", "u")] if refined else [])
     assert out.usage[("a", "u")] == (6000.0 if refined else imported)
     assert out.usage[("a", "v")] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("printed", "kept"),
+    [
+        pytest.param(1234.57, True, id="rounds-to-it"),
+        pytest.param(1234.56, False, id="more-than-rounding-away"),
+    ],
+)
+def test_keep_precision_where_the_print_agrees(printed: float, kept: bool) -> None:
+    """No decay: the state's 1234.5678 at T is still 1234.5678 five passes on; printed
+    to two decimals that is 1234.57 (kept), while 1234.56 is 0.0078 away (usage came or
+    went in between: the print wins). A dump from before the state's pass keeps nothing."""
+    state = SlurmUsage(last_decay_ran=T, usage={("a", "u"): 1234.5678, ("a", "v"): 0.0})
+    usage, keys = keep_precision(state, {("a", "u"): printed, ("a", "v"): 0.0}, T + 300, CONFIG)
+    assert keys == ([("a", "u")] if kept else [])
+    assert usage == {("a", "u"): 1234.5678 if kept else printed, ("a", "v"): 0.0}
+    assert keep_precision(state, {("a", "u"): 1234.57}, T - 60, CONFIG) == (
+        {("a", "u"): 1234.57},
+        [],
+    )
+
+
+def test_keep_precision_across_a_restart() -> None:
+    """Half-life 600 s, d = 1 − 0.693/600: passes at T+60…T+360 on the old grid, then a
+    restart's first pass at T+386 decays by d^26 (``restart``): 1000 · d^360 · d^26."""
+    config = Config(priority=SlurmPriorityConfig(decay_halflife=600.0, calc_period=60.0))
+    d = 1 - 0.693 / 600
+    exact = 1000.0 * d**360 * d**26
+    state = SlurmUsage(last_decay_ran=T, usage={("a", "u"): 1000.0})
+    usage, keys = keep_precision(state, {("a", "u"): round(exact, 2)}, T + 386, config)
+    assert keys == [("a", "u")]
+    assert usage[("a", "u")] == pytest.approx(exact, rel=1e-14)
+    assert usage[("a", "u")] != round(exact, 2)
 
 
 def test_assoc_priority_inherits_and_normalises() -> None:

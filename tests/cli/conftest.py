@@ -1,0 +1,78 @@
+"""The small pool the hostile-input tests start from, shared by ``test_bad_input``,
+``test_hostile_round2`` and ``test_door_properties``: a config (two 2-slot machines in
+Slurm partition ``batch``, HTCondor group ``group_a``, Slurm account ``hep`` with alice
+and bob, DIRAC group ``lhcb_user``), a state with one pending job, and the views."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+NOW = "2026-11-21T12:00:00Z"
+NOW_EPOCH = 1795262400.0
+CONFIG = """
+[pool]
+uid_domain = "example.org"
+[[machines]]
+name = "exec"
+count = 2
+slots = 2
+attributes = { Cpus = 1, Memory = 4096 }
+partitions = ["batch"]
+[groups."group_a"]
+quota = 2
+[partitions.batch]
+default = true
+[qos.normal]
+priority = 0
+[accounts.hep]
+shares = 1
+users = { alice = 1, bob = 1 }
+[dirac.groups.lhcb_user]
+job_share = 1000
+"""
+STATE: dict[str, Any] = {
+    "format": "fairshare-cli state",
+    "schema_version": 1,
+    "jobs": [{"id": "1", "owner": "alice", "account": "hep", "submit_time": 1795258800.0}],
+}
+#: Every view a state must stay readable by.
+VIEWS = (
+    ["userprio"],
+    ["sprio"],
+    ["sshare"],
+    ["quota"],
+    ["negotiate", "--dry-run"],
+    ["taskqueues"],
+)
+
+
+def write_pool(folder: Path, config: str = CONFIG, state: str | None = None) -> dict[str, Path]:
+    """Write the pool's config and state into ``folder``; their paths and the folder."""
+    (folder / "pool.toml").write_text(config, encoding="utf-8")
+    text = json.dumps(STATE) if state is None else state
+    (folder / "state.json").write_text(text, encoding="utf-8")
+    return {"config": folder / "pool.toml", "state": folder / "state.json", "dir": folder}
+
+
+def common(env: dict[str, Path]) -> list[str]:
+    """``--config``, ``--state`` and ``--now`` of the pool."""
+    return ["--config", str(env["config"]), "--state", str(env["state"]), "--now", NOW]
+
+
+def refused(result: Any, *must: str, code: int = 2) -> None:
+    """Exit ``code``, one ``fs: error:`` line naming what is wrong, no traceback."""
+    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("fs: error: "), result.stderr
+    for text in must:
+        assert text in lines[0], (text, lines[0])
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, Path]:
+    """The pool in ``tmp_path``."""
+    return write_pool(tmp_path)
