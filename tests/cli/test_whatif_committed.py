@@ -92,7 +92,13 @@ def test_half_life_replay_of_committed_cycles(
     """
     fs = driven["fs"]
     result = fs(
-        "whatif", "--set", "accountant.priority_halflife=3600", "userprio", "--json", now=T2
+        "whatif",
+        "--set",
+        "accountant.priority_halflife=3600",
+        "userprio",
+        "--allusers",
+        "--json",
+        now=T2,
     )
     doc = json.loads(result.stdout)
     before, after = _by_name(doc["before"]), _by_name(doc["after"])
@@ -114,7 +120,7 @@ def test_half_life_replay_of_committed_cycles(
     )
     args = ["--config", str(short), "--state", str(tmp_path / "fresh.json"), "--now", T2]
     assert run("import", "history", str(history), *args).exit_code == 0
-    direct = json.loads(run("userprio", *args, "--json").stdout)
+    direct = json.loads(run("userprio", "--allusers", *args, "--json").stdout)
     assert doc["after"] == direct
 
 
