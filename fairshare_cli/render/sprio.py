@@ -9,6 +9,7 @@ formats ``%.0f`` / ``%.7f`` / ``%16.14f``).
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -455,9 +456,22 @@ def sort_rows(rows: list[PriorityRow], spec: str) -> list[PriorityRow]:
                 return -1 if a < b else 1
 
             out.sort(key=functools.cmp_to_key(cmp), reverse=desc)
+        elif letter in _ATTR_KEYS:  # a plain attribute: no Python call a row
+            out.sort(key=operator.attrgetter(_ATTR_KEYS[letter]), reverse=desc)
         else:
             out.sort(key=functools.partial(_sort_value, letter), reverse=desc)
     return out
+
+
+#: The ``-S`` letters whose key (:func:`_sort_value`) is a row attribute.
+_ATTR_KEYS = {
+    "i": "sort_key",
+    "N": "nice",
+    "n": "qos",
+    "o": "account",
+    "r": "partition",
+    "u": "user",
+}
 
 
 def json_rows(rows: Sequence[PriorityRow]) -> list[Mapping[str, Any]]:

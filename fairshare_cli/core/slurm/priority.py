@@ -360,7 +360,7 @@ class _RowMaker:
             return
         user, account, qdisplay, f_assoc, f_fs, f_qos, b_w, c_w, g_w, pinfos = who
         skey = (partition, job.num_nodes, job.request_cpus, job.request_memory, job.time_limit)
-        if job.attributes and not self.tres_by_size:  # its TRES may differ by attributes
+        if not self.tres_by_size and job.attributes:  # its TRES may differ by attributes
             size = self._size(job, pinfos)
         else:
             size = self.size_cache.get(skey)
