@@ -447,18 +447,12 @@ class _RowMaker:
 _UNSEEN = object()
 
 
-def _admin_rows(
-    jid: str, who: Any, parts: list[Any], admin: int, sort_key: tuple[int, int, str]
-) -> list[PriorityRow]:
-    """The rows of a job with an admin-set priority (``scontrol update priority=``): no
-    factors, its priority as set, one row per partition (``parts`` as ``_size`` makes)."""
-    user, account, qdisplay = who[:3]
+def _admin_rows(jid: str, who: Any, parts: Any, admin: int, sort_key: Any) -> list[PriorityRow]:
+    """The rows of a job with an admin-set priority: no factors, one row per partition."""
     zero = (0.0,) * 6
     return [
-        PriorityRow(
-            jid, part[0], user, account, qdisplay, admin, 0, 0,
-            zero, zero, {}, {}, True, float(admin), sort_key,
-        )
+        PriorityRow(jid, part[0], who[0], who[1], who[2], admin, 0, 0, zero, zero, {}, {}, True,
+                    float(admin), sort_key)
         for part in parts
     ]  # fmt: skip
 
