@@ -178,10 +178,7 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
         if opts.weights:
             emit_weights(ctx.weights, opts.fmt)
         elif opts.fmt == "json":
-            from fairshare_cli.render.sprio_json import json_text
-
-            sys.stdout.write(json_text(rows, JSON_FIELDS))
-            sys.stdout.write("\n")  # not ``+ "\n"``: no copy of a text of 100 MB
+            _write_json(rows)
         else:
             emit_rows(render.json_rows(rows), JSON_FIELDS, opts.fmt)
         return
@@ -209,17 +206,25 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
     parsed, warnings = render.parse_format(spec)
     for message in warnings:
         click.echo(f"fs: error: {message}", err=True)
-    click.echo(
-        render.render(
-            parsed,
-            rows,
-            ctx.weights,
-            header=not opts.noheader,
-            weights_only=opts.weights,
-            cluster=env.config.pool.name,
-        ),
-        nl=False,
-    )
+    for chunk in render.render_chunks(
+        parsed,
+        rows,
+        ctx.weights,
+        header=not opts.noheader,
+        weights_only=opts.weights,
+        cluster=env.config.pool.name,
+    ):
+        click.echo(chunk, nl=False)
+
+
+def _write_json(rows: list[PriorityRow]) -> None:
+    """``--json`` of the rows, written in pieces (some 700 KB each), then a newline."""
+    from fairshare_cli.render.sprio_json import json_chunks
+
+    write = sys.stdout.write
+    for chunk in json_chunks(rows, JSON_FIELDS):
+        write(chunk)
+    write("\n")
 
 
 def _selected(rows: list[PriorityRow], opts: SprioOptions) -> list[PriorityRow]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from pathlib import Path
 
 from fairshare_cli.errors import RuntimeFailure
@@ -18,6 +17,8 @@ def atomic_write_text(path: Path, text: str, what: str, mode: int = 0o600) -> No
     Raises:
         RuntimeFailure: the folder cannot be created or written (the old file is kept).
     """
+    import tempfile  # here, not at import: read-only commands never write
+
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)

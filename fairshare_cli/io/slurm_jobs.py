@@ -15,6 +15,7 @@ caller reads the file the exact way, whose results and error messages are the us
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -81,11 +82,11 @@ def fast_sprio_jobs(path: str) -> list[SprioJob] | None:
         jobs = _DECODER.decode(data)
     except (OSError, ValueError, RecursionError):  # msgspec's errors are ValueErrors
         return None
-    ids = [job.id for job in jobs]
+    ids = list(map(attrgetter("id"), jobs))
     if len(set(ids)) != len(ids) or not _ids_good(ids):
         return None
     for column in ("owner", "account", "partition", "qos"):
-        names = {getattr(job, column) for job in jobs}
+        names = set(map(attrgetter(column), jobs))
         names.discard(None)
         if not names_good(names):
             return None

@@ -9,7 +9,8 @@ formats ``%.0f`` / ``%.7f`` / ``%16.14f``).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+import operator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -362,8 +363,28 @@ def render(
     weights_only: bool = False,
     cluster: str = "",
 ) -> str:
-    """The whole sprio output for a parsed format."""
-    lines: list[str] = []
+    """The whole sprio output for a parsed format (:func:`render_chunks` joined)."""
+    return "".join(
+        render_chunks(fmt, rows, weights, header=header, weights_only=weights_only, cluster=cluster)
+    )
+
+
+#: Rows per piece of :func:`render_chunks` (some 100 KB of text).
+CHUNK_ROWS = 1024
+
+
+def render_chunks(
+    fmt: SprioFormat,
+    rows: Sequence[PriorityRow],
+    weights: Weights,
+    *,
+    header: bool = True,
+    weights_only: bool = False,
+    cluster: str = "",
+) -> Iterator[str]:
+    """The sprio output for a parsed format in pieces of :data:`CHUNK_ROWS` lines (each
+    ending in a newline), to be written one by one: a 100,000-job listing is never held
+    as one text."""
 
     def line(values: Callable[[FormatField], str]) -> str:
         parts = [fmt.prefix]
@@ -372,14 +393,18 @@ def render(
             parts.append(f.suffix)
         return "".join(parts)
 
+    first: list[str] = []
     if header:
-        lines.append(line(lambda f: HEADERS[f.letter]))
+        first.append(line(lambda f: HEADERS[f.letter]))
     if weights_only:
-        lines.append(line(lambda f: weights_value(f.letter, weights)))
-    else:
-        row_text = compile_row(fmt, weights, cluster)
-        lines.extend(row_text(row) for row in rows)
-    return "\n".join(lines) + "\n" if lines else ""
+        first.append(line(lambda f: weights_value(f.letter, weights)))
+        yield "".join(text + "\n" for text in first)
+        return
+    if first:
+        yield first[0] + "\n"
+    row_text = compile_row(fmt, weights, cluster)
+    for start in range(0, len(rows), CHUNK_ROWS):
+        yield "\n".join(map(row_text, rows[start : start + CHUNK_ROWS])) + "\n"
 
 
 def _sort_value(letter: str, row: PriorityRow) -> Any:
@@ -431,9 +456,22 @@ def sort_rows(rows: list[PriorityRow], spec: str) -> list[PriorityRow]:
                 return -1 if a < b else 1
 
             out.sort(key=functools.cmp_to_key(cmp), reverse=desc)
+        elif letter in _ATTR_KEYS:  # a plain attribute: no Python call a row
+            out.sort(key=operator.attrgetter(_ATTR_KEYS[letter]), reverse=desc)
         else:
             out.sort(key=functools.partial(_sort_value, letter), reverse=desc)
     return out
+
+
+#: The ``-S`` letters whose key (:func:`_sort_value`) is a row attribute.
+_ATTR_KEYS = {
+    "i": "sort_key",
+    "N": "nice",
+    "n": "qos",
+    "o": "account",
+    "r": "partition",
+    "u": "user",
+}
 
 
 def json_rows(rows: Sequence[PriorityRow]) -> list[Mapping[str, Any]]:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from fairshare_cli.core.slurm.priority import FACTOR_KEYS, PriorityRow
@@ -11,7 +11,14 @@ from fairshare_cli.render.sprio import json_rows
 
 
 def json_text(rows: Sequence[PriorityRow], fields: Sequence[str]) -> str:
-    """``--json`` of sprio rows: the text of ``emit_rows(json_rows(rows), fields, "json")``.
+    """``--json`` of sprio rows: the text of ``emit_rows(json_rows(rows), fields, "json")``
+    (:func:`json_chunks` joined)."""
+    return "".join(json_chunks(rows, fields))
+
+
+def json_chunks(rows: Sequence[PriorityRow], fields: Sequence[str]) -> Iterator[str]:
+    """:func:`json_text` in pieces to write one by one (rows that all carry a ``group``
+    are printed some 1,000 at a time, so the text of a 100,000-job queue is never whole).
 
     A measured hot loop (``benchmarks/run.py --rows sprio-json``): rows are built straight
     for msgspec; a row with a float msgspec would print unlike ``repr`` goes through
@@ -21,11 +28,13 @@ def json_text(rows: Sequence[PriorityRow], fields: Sequence[str]) -> str:
     from fairshare_cli.render import fastjson
 
     if tuple(fields) != JSON_KEYS:
-        return fastjson.dumps_rows(json_rows(rows), fields)
+        yield fastjson.dumps_rows(json_rows(rows), fields)
+        return
     if rows and all(r.group is not None for r in rows):
-        text = _grouped_text(rows)
-        if text is not None:
-            return text
+        chunks = _grouped_chunks(rows)
+        if chunks is not None:
+            yield from chunks
+            return
     plain = fastjson.plain_floats
     prepared = fastjson.prepared
     checked: dict[int, tuple[Mapping[str, float], bool]] = {}  # TRES dicts are shared
@@ -52,7 +61,7 @@ def json_text(rows: Sequence[PriorityRow], fields: Sequence[str]) -> str:
         }  # fmt: skip
         out.append(row if ok and hit[1] and plain((*f, *wt)) else prepared(row))
     text = fastjson.dumps_ready(out)
-    return text if text is not None else fastjson.dumps_rows(json_rows(rows), fields)
+    yield text if text is not None else fastjson.dumps_rows(json_rows(rows), fields)
 
 
 #: The row's values in the order ``json.dumps`` prints them: where each comes from (the
@@ -137,25 +146,38 @@ def _float_texts(values: list[float]) -> list[str] | None:
     return texts
 
 
-def _grouped_text(rows: Sequence[PriorityRow]) -> str | None:
-    """``--json`` of rows that all carry a ``group``: the texts of each ``who``, each
-    ``part`` and each group made once, each row's own values put in (the age floats'
-    texts made in bulk); None when a non-finite age needs the general writer.
+def _grouped_chunks(rows: Sequence[PriorityRow]) -> Iterator[str] | None:
+    """``--json`` of rows that all carry a ``group``, in pieces: the texts of each ``who``,
+    each ``part`` and each group made once, each row's own values put in (the age floats'
+    texts made in bulk first); None when a non-finite age needs the general writer.
 
     A measured hot loop (``benchmarks/run.py --rows sprio-json``).
     """
-    from json.encoder import encode_basestring_ascii as quoted  # json.dumps' own, in C
-
     ages = _float_texts([r.f[0] for r in rows])
     ages_w = _float_texts([r.wt[0] for r in rows])
     if ages is None or ages_w is None:
         return None
+    return _grouped_pieces(rows, ages, ages_w)
+
+
+#: Rows per piece of :func:`_grouped_pieces` (some 700 KB of text).
+CHUNK_ROWS = 1024
+
+
+def _grouped_pieces(
+    rows: Sequence[PriorityRow], ages: list[str], ages_w: list[str]
+) -> Iterator[str]:
+    """The pieces of :func:`_grouped_chunks` (``ages``, ``ages_w``: the texts of the rows'
+    age factors and weighted age factors)."""
+    from json.encoder import encode_basestring_ascii as quoted  # json.dumps' own, in C
+
     template = _template()
     whos: dict[int, tuple[str, ...]] = {}
     parts: dict[int, tuple[str, ...]] = {}
     groups: dict[int, tuple[str, ...]] = {}
     out: list[str] = []
     add = out.append
+    lead = "[\n  "
     for r, age, age_w in zip(rows, ages, ages_w, strict=True):
         g = groups.get(id(r.group))
         if g is None:
@@ -178,7 +200,11 @@ def _grouped_text(rows: Sequence[PriorityRow]) -> str | None:
         g0, g1, g2, g3, g4, g5, g6 = g
         add(f"{g0}{quoted(r.job_id)}{g1}{r.priority}{g2}{r.site}{g3}{r.nice}{g4}{age}{g5}"
             f"{age_w}{g6}")  # fmt: skip
-    return "[\n  " + ",\n  ".join(out) + "\n]"
+        if len(out) == CHUNK_ROWS:
+            yield lead + ",\n  ".join(out)
+            lead = ",\n  "
+            out.clear()
+    yield (lead + ",\n  ".join(out) if out else "") + "\n]"  # ``rows`` is not empty
 
 
 _NONE: Any = object()

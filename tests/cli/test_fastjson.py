@@ -264,3 +264,29 @@ def test_sprio_json_of_grouped_rows_is_emit_rows_text(
         [{c: jsonable(r.get(c)) for c in JSON_FIELDS} for r in sprio.json_rows(rows)], indent=2
     )
     assert json_text(rows, JSON_FIELDS) == want
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 4, 5])
+def test_sprio_json_in_pieces_is_the_whole_text(
+    count: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Grouped rows are printed CHUNK_ROWS at a time (here 2, so counts on and off a
+    multiple): the pieces joined are ``json.dumps`` of the rows."""
+    from fairshare_cli.cli.sprio import JSON_FIELDS
+    from fairshare_cli.core.slurm.priority import PriorityRow
+    from fairshare_cli.render import sprio, sprio_json
+
+    monkeypatch.setattr(sprio_json, "CHUNK_ROWS", 2)
+    groups = [(object(), object()), (object(), object())]
+    rows = [
+        PriorityRow(
+            str(i), "batch", "alice", "hep", "normal", 100 + i, 0, 0,
+            (0.25 * i, 0.0, 0.5, 0.125, 1.0, 0.0), (250.0 * i, 0.0, 5000.0, 125.0, 1000.0, 0.0),
+            {"cpu": 0.5}, {"cpu": 50.0}, False, 100.0 + i, (i, 0, str(i)), groups[0],
+        )
+        for i in range(count)
+    ]  # fmt: skip
+    want = json.dumps(
+        [{c: jsonable(r.get(c)) for c in JSON_FIELDS} for r in sprio.json_rows(rows)], indent=2
+    )
+    assert "".join(sprio_json.json_chunks(rows, JSON_FIELDS)) == want

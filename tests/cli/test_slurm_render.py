@@ -124,3 +124,21 @@ def test_sshare_parsable_modes() -> None:
     assert sshare.render(fields, rows).splitlines()[1] == (
         "-------------------- ---------- ---------- "
     )
+
+
+@pytest.mark.parametrize("count", [0, 1, 2, 3, 4, 5])
+@pytest.mark.parametrize("header", [True, False])
+def test_sprio_output_in_pieces_is_the_lines_joined(
+    count: int, header: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Written in pieces of CHUNK_ROWS rows (here 2, so counts on and off a multiple),
+    the output is the header and one line per row, each ending in a newline."""
+    monkeypatch.setattr(sprio, "CHUNK_ROWS", 2)
+    fmt, _ = sprio.parse_format("%.5i %.6Y")
+    rows = [_row(str(i + 1), 100.0 * (i + 1)) for i in range(count)]
+    lines = (["JOBID PRIORI"] if header else []) + [
+        f"{i + 1:>5} {100 * (i + 1):>6}" for i in range(count)
+    ]
+    want = "".join(line + "\n" for line in lines)
+    assert sprio.render(fmt, rows, W, header=header) == want
+    assert "".join(sprio.render_chunks(fmt, rows, W, header=header)) == want

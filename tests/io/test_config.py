@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from fairshare_cli.core.htcondor.classads import check_expression
 from fairshare_cli.errors import ConfigError
-from fairshare_cli.io.config import load_config
+from fairshare_cli.io.config import BUILTIN_EXPRESSIONS, load_config
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -173,3 +174,29 @@ def test_override(write_config: Callable[[str], Path]) -> None:
     c = load_config(path, {'groups."g".quota': 7, "accountant.priority_halflife": 60})
     assert c.groups["g"].quota == 7
     assert c.accountant.priority_halflife == 60
+
+
+@pytest.mark.parametrize("text", sorted(BUILTIN_EXPRESSIONS))
+def test_builtin_expressions_parse(text: str) -> None:
+    """check_expressions skips the built-in texts, so each must parse (classad2 says so)."""
+    check_expression(text, "built-in", ConfigError)
+
+
+def test_a_config_with_no_expressions_of_its_own_checks_none(
+    write_config: Callable[[str], Path],
+) -> None:
+    """A config setting no expression holds only built-in texts; one it sets is checked
+    (a typo in a legacy profile's knob is still refused at the door)."""
+    config = load_config(write_config('[pool]\ndefaults = "current"\n'))
+    neg = config.negotiator
+    assert {neg.slot_weight, neg.preemption_requirements, neg.pre_job_rank} <= BUILTIN_EXPRESSIONS
+    with pytest.raises(ConfigError, match=r"\[negotiator\] slot_weight: cannot parse"):
+        load_config(write_config('[pool]\n[negotiator]\nslot_weight = "Cpus +"\n'))
+
+
+def test_default_cpu_segments_are_valid() -> None:
+    """read_dirac checks cpu_segments only when a config sets them: the default must pass."""
+    from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS
+    from fairshare_cli.core.dirac.taskqueues import valid_cpu_segments
+
+    assert valid_cpu_segments(DIRAC_CPU_SEGMENTS)

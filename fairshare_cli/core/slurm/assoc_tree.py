@@ -226,6 +226,30 @@ def build_tree(accounts: Mapping[str, AccountLike] | Iterable[AccountLike]) -> A
     return AssocTree(root, assocs)
 
 
+def check_tree(accounts: Mapping[str, AccountLike]) -> None:
+    """Refuse what :func:`build_tree` refuses, with its error, building no tree when every
+    share is plainly valid (then only a parent or a cycle can be wrong).
+
+    The config reader checks ``[accounts]`` so at the door; the tree is built once more
+    when a view evaluates it (a 10,000-user tree twice was a tenth of ``fs sshare``).
+
+    Raises:
+        ConfigError: as :func:`build_tree` raises it.
+    """
+    specs = list(accounts.values())
+    if all(_plain_shares(s.shares) and all(map(_plain_shares, s.users.values())) for s in specs):
+        _check_parents(specs, {spec.name: spec for spec in specs})
+    else:
+        build_tree(accounts)
+
+
+def _plain_shares(value: Shares) -> bool:
+    """Whether :func:`_shares_value` takes ``value`` without a word."""
+    if type(value) is int:
+        return 0 <= value < FS_USE_PARENT
+    return isinstance(value, str) and value.lower() == "parent"
+
+
 def _check_parents(specs: list[AccountLike], by_name: Mapping[str, AccountLike]) -> None:
     """Every parent exists and no account is its own ancestor.
 

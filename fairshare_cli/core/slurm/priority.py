@@ -16,7 +16,6 @@ from fairshare_cli.core.slurm.assoc_tree import AssocTree
 from fairshare_cli.core.slurm.factors import (
     INFINITE_MAX_AGE,
     INFINITE_MINUTES,
-    age_factor,
     clamp_priority,
     job_size_factor,
     job_tres_value,
@@ -361,7 +360,7 @@ class _RowMaker:
             return
         user, account, qdisplay, f_assoc, f_fs, f_qos, b_w, c_w, g_w, pinfos = who
         skey = (partition, job.num_nodes, job.request_cpus, job.request_memory, job.time_limit)
-        if job.attributes and not self.tres_by_size:  # its TRES may differ by attributes
+        if not self.tres_by_size and job.attributes:  # its TRES may differ by attributes
             size = self._size(job, pinfos)
         else:
             size = self.size_cache.get(skey)
@@ -372,18 +371,16 @@ class _RowMaker:
         sort_key = (int(jid), 0, jid) if jid.isdigit() else (*job.cluster_proc, jid)
         admin = job.admin_priority
         if admin is not None:
-            zero = (0.0,) * 6
-            for name, _f_part, _e_w, _tres_f, _tres_w, _terms in parts:
-                rows.append(
-                    PriorityRow(
-                        jid, name, user, account, qdisplay, admin, 0, 0,
-                        zero, zero, {}, {}, True, float(admin), sort_key,
-                    )
-                )  # fmt: skip
+            rows.extend(_admin_rows(jid, who, parts, admin, sort_key))
             return
         w_age = self.weights[0]
+        f_age = 0.0
         accrue = job.accrue_time if job.accrue_time is not None else job.submit_time
-        f_age = age_factor(accrue, self.now, self.max_age) if w_age else 0.0
+        if w_age and accrue is not None:  # age_factor() inlined (a function call a job)
+            max_age = self.max_age
+            now = self.now
+            diff = int(now - accrue) if accrue < now else 0
+            f_age = 1.0 if max_age <= 0 or diff >= max_age else diff / max_age
         a_w = f_age * w_age
         site = job.site_factor
         nice = job.nice
@@ -448,6 +445,16 @@ class _RowMaker:
 
 
 _UNSEEN = object()
+
+
+def _admin_rows(jid: str, who: Any, parts: Any, admin: int, sort_key: Any) -> list[PriorityRow]:
+    """The rows of a job with an admin-set priority: no factors, one row per partition."""
+    zero = (0.0,) * 6
+    return [
+        PriorityRow(jid, part[0], who[0], who[1], who[2], admin, 0, 0, zero, zero, {}, {}, True,
+                    float(admin), sort_key)
+        for part in parts
+    ]  # fmt: skip
 
 
 def _partition_factors(

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from fairshare_cli.core.config import PROFILE_DEFAULTS, Config
+from fairshare_cli.core.config import PROFILE_DEFAULTS, Config, NegotiatorConfig, PoolConfig
 from fairshare_cli.errors import ConfigError
 from fairshare_cli.io.config.dirac import read_dirac
 from fairshare_cli.io.config.htcondor import (
@@ -169,11 +169,13 @@ def check_expressions(config: Config) -> None:
     too, which never evaluates one) refuses a typo or an oversized expression, naming the
     file and key.
 
+    The built-in texts (:data:`BUILTIN_EXPRESSIONS`, what a config that sets none of these
+    keys holds) are known to parse and are skipped, so a config without expressions of
+    its own (every Slurm-only or DIRAC-only one) never imports ``classad2``.
+
     Raises:
         ConfigError: naming the file and key of the first expression that does not parse.
     """
-    from fairshare_cli.core.htcondor.classads import check_expression
-
     neg = config.negotiator
     texts = [
         (f"[negotiator] {key}", getattr(neg, key))
@@ -193,5 +195,36 @@ def check_expressions(config: Config) -> None:
             (f"machine {spec.name} rank", spec.rank),
         ]
     for key, text in texts:
-        if text is not None and text.strip():
+        if text is not None and text.strip() and text not in BUILTIN_EXPRESSIONS:
+            from fairshare_cli.core.htcondor.classads import check_expression
+
             check_expression(text, f"{config.path}: {key}", ConfigError)
+
+
+#: The expression texts a config holds for keys it does not set (the dataclass and profile
+#: defaults): :func:`check_expressions` skips them (``tests`` parse each one).
+BUILTIN_EXPRESSIONS = frozenset(
+    text
+    for text in (
+        *(
+            getattr(NegotiatorConfig(), key)
+            for key in (
+                "slot_weight",
+                "preemption_requirements",
+                "preemption_rank",
+                "pre_job_rank",
+                "post_job_rank",
+                "group_sort_expr",
+            )
+        ),
+        PoolConfig().start,
+        PoolConfig().rank,
+        *(
+            value
+            for prof in PROFILE_DEFAULTS.values()
+            for key, value in prof.items()
+            if key.startswith("negotiator.") and isinstance(value, str)
+        ),
+    )
+    if text.strip()
+)

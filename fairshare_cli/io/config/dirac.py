@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fairshare_cli.core.config import (
@@ -13,18 +13,27 @@ from fairshare_cli.core.config import (
     DiracGroupSpec,
     DiracSlice,
 )
-from fairshare_cli.core.dirac.registry import read_job_share
-from fairshare_cli.core.dirac.taskqueues import DEFAULT_GROUP_SHARE, valid_cpu_segments
 from fairshare_cli.core.limits import INT64_MAX
 from fairshare_cli.io.config.reader import Reader, choice, int_list
 
 
 def _job_share(g: Reader, name: str) -> tuple[int, str | None]:
     """``job_share`` as DIRAC reads it, within 64 bits (the task queues pack it as float32)."""
+    from fairshare_cli.core.dirac.registry import read_job_share
+    from fairshare_cli.core.dirac.taskqueues import DEFAULT_GROUP_SHARE
+
     share, note = read_job_share(g.table.get("job_share", DEFAULT_GROUP_SHARE))
     if abs(share) > INT64_MAX:
         g.fail(f"dirac.groups.{name}.job_share: expected a whole number that fits in 64 bits")
     return share, note
+
+
+def _valid_cpu_segments(segments: Sequence[int]) -> bool:
+    """:func:`~fairshare_cli.core.dirac.taskqueues.valid_cpu_segments`, imported only for a
+    config that sets ``cpu_segments`` (a Slurm or HTCondor one loads no DIRAC module)."""
+    from fairshare_cli.core.dirac.taskqueues import valid_cpu_segments
+
+    return valid_cpu_segments(segments)
 
 
 def read_dirac(top: Reader, file: str) -> DiracConfig:
@@ -62,7 +71,7 @@ def read_dirac(top: Reader, file: str) -> DiracConfig:
         )
     weighting = r.get("job_priority_weighting", choice(r, ("average", "sum")), "average")
     segments = r.get("cpu_segments", int_list(r), DIRAC_CPU_SEGMENTS)
-    if not valid_cpu_segments(segments):
+    if r.has("cpu_segments") and not _valid_cpu_segments(segments):
         r.fail(
             "dirac.cpu_segments: expected strictly increasing positive whole numbers of seconds "
             "(DIRAC would silently fall back to its default segments)"

@@ -192,10 +192,10 @@ def read_accounts(top: Reader, file: str) -> dict[str, AccountSpec]:
         )
     if out:
         # Parents, cycles and shares of the association tree (fairshare_cli.core.slurm.assoc_tree).
-        from fairshare_cli.core.slurm.assoc_tree import build_tree
+        from fairshare_cli.core.slurm.assoc_tree import check_tree
 
         try:
-            build_tree(out)
+            check_tree(out)
         except ConfigError as exc:
             r0.fail(str(exc))
     return out

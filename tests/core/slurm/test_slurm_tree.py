@@ -339,3 +339,43 @@ def test_a_chain_ten_thousand_deep_builds() -> None:
     cyclic = [*specs[:3], AccountSpec(name="a0", parent="a2")]
     with pytest.raises(ConfigError, match=r"cycle \(a0 -> a2 -> a1 -> a0\)"):
         build_tree(cyclic)
+
+
+_SHARES = st.one_of(
+    st.integers(min_value=-2, max_value=2),
+    st.sampled_from([0x7FFFFFFE, 0x7FFFFFFF, 2**32, "parent", "Parent", "half", True, 1.5]),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["root", "a", "b", "c", None, "x"]),
+            _SHARES,
+            st.dictionaries(st.sampled_from(["u", "v"]), _SHARES, max_size=2),
+        ),
+        max_size=3,
+    )
+)
+def test_check_tree_refuses_what_build_tree_refuses(
+    specs: list[tuple[str | None, object, dict[str, object]]],
+) -> None:
+    """check_tree (the config reader's check, building no tree when the shares are plain)
+    raises exactly when build_tree does, with its message: unknown parents, cycles and
+    shares out of range or of the wrong kind, in any mix."""
+    from fairshare_cli.core.slurm.assoc_tree import check_tree
+
+    accounts = {
+        name: AccountDef(name, parent=parent, shares=shares, users=users)  # type: ignore[arg-type]
+        for name, (parent, shares, users) in zip("abc", specs, strict=False)
+    }
+
+    def outcome(check: object) -> str | None:
+        try:
+            check(accounts)  # type: ignore[operator]
+        except ConfigError as exc:
+            return str(exc)
+        return None
+
+    assert outcome(check_tree) == outcome(build_tree)
