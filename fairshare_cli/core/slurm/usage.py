@@ -8,9 +8,11 @@ seconds since the previous pass, to the job's association and every ancestor. A 
 between two passes is charged only up to the pass before its end, unless accounting limits
 are enforced (then its last part is charged when it ends, as ``priority_p_job_end`` does).
 
-Everything is linear in usage, so a record's contribution at a pass ``T`` is computed on
-its own (closed form over full periods) and views are lazy: the stored values plus the
-decay and charges of the passes between the last stored pass and ``now``.
+Views are lazy: the stored values plus the decay and charges of the passes between the
+last stored pass and ``now``. The charges are split per pass and folded per association
+(:mod:`.passes`), so associations charged the same amounts at the same passes get the
+same usage to the last bit, however their work was cut into jobs (Fair Tree ties them,
+as Slurm does); :func:`charge_at` is one job's charge in closed form.
 Times are epoch seconds; resets are computed in UTC.
 """
 
@@ -344,14 +346,26 @@ def usage_at(
         charge_job_end=params.charge_job_end,
         view=now,
     )
+    from fairshare_cli.core.slurm.passes import Ledger, charge, fold
+
     out: dict[UsageKey, float] = {key: 0.0 for key in state.usage}
     if not stored_reset:
         keep = real_decay(factor, t - base)
         out = {key: value * keep for key, value in state.usage.items()}
+    ledgers: dict[UsageKey, Ledger] = {}
     for run in state.running:
-        add = charge_at(run.start, run.end, run.rate, grid)
-        key = (run.account, run.user)
-        out[key] = out.get(key, 0.0) + add
+        charge(
+            ledgers.setdefault((run.account, run.user), Ledger()),
+            run.start,
+            run.end,
+            run.rate,
+            grid,
+        )
+    for key, ledger in ledgers.items():
+        if anchor is None:  # no pass before: the charges add to the stored usage
+            out[key] = out.get(key, 0.0) + fold(ledger, grid, None)
+        else:  # the stored usage at the anchor, then every pass since, in order
+            out[key] = fold(ledger, grid, 0, 0.0 if stored_reset else state.usage.get(key, 0.0))
     return t, out
 
 
@@ -392,6 +406,20 @@ def record_cutoff(state: SlurmUsage, params: DecayParams) -> float | None:
     return cutoff
 
 
+def record_grid(t: float, cutoff: float | None, now: float, params: DecayParams) -> PassGrid:
+    """The passes a newly imported job is charged over: those up to ``t`` (the state's
+    last pass) and at or after ``cutoff``, looked at ``now``."""
+    return PassGrid(
+        anchor=t,
+        period=params.calc_period,
+        factor=params.factor,
+        upto=t,
+        cutoff=cutoff,
+        charge_job_end=params.charge_job_end,
+        view=now,
+    )
+
+
 def record_charge(
     t: float,
     cutoff: float | None,
@@ -402,16 +430,12 @@ def record_charge(
     params: DecayParams,
 ) -> float:
     """Usage a newly imported job adds at pass ``t`` (the state's last pass)."""
-    grid = PassGrid(
-        anchor=t,
-        period=params.calc_period,
-        factor=params.factor,
-        upto=t,
-        cutoff=cutoff,
-        charge_job_end=params.charge_job_end,
-        view=now,
-    )
-    return charge_at(start, end, rate, grid)
+    from fairshare_cli.core.slurm.passes import Ledger, charge, fold
+
+    grid = record_grid(t, cutoff, now, params)
+    ledger = Ledger()
+    charge(ledger, start, end, rate, grid)
+    return fold(ledger, grid, None)
 
 
 def still_running(end: float | None, now: float) -> bool:
