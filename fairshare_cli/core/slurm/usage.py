@@ -8,11 +8,9 @@ seconds since the previous pass, to the job's association and every ancestor. A 
 between two passes is charged only up to the pass before its end, unless accounting limits
 are enforced (then its last part is charged when it ends, as ``priority_p_job_end`` does).
 
-Views are lazy: the stored values plus the decay and charges of the passes between the
-last stored pass and ``now``. The charges are split per pass and folded per association
-(:mod:`.passes`), so associations charged the same amounts at the same passes get the
-same usage to the last bit, however their work was cut into jobs (Fair Tree ties them,
-as Slurm does); :func:`charge_at` is one job's charge in closed form.
+Views are lazy: the stored values plus the passes since the last stored pass, folded per
+association (:mod:`.passes`: equal charges at the same passes give bit-identical usage, as
+in Slurm); :func:`charge_at` is one job's charge in closed form.
 Times are epoch seconds; resets are computed in UTC.
 """
 
@@ -482,14 +480,20 @@ def restart(state: SlurmUsage, at: float, params: DecayParams) -> SlurmUsage:
     assert t is not None
     if at <= t:
         return state
-    factor = params.factor
-    keep = real_decay(factor, at - t)
+    from fairshare_cli.core.slurm.passes import Ledger, charge, fold
+
+    keep = real_decay(params.factor, at - t)
     usage = {key: value * keep for key, value in state.usage.items()}
-    for run in state.running:
-        if run.end is not None and run.end < at:
-            continue
-        delta = at - max(t, run.start)
-        if delta > 0:
-            key = (run.account, run.user)
-            usage[key] = usage.get(key, 0.0) + delta * real_decay(factor, delta) * run.rate
+    grid = PassGrid(anchor=t, period=at - t, factor=params.factor, upto=at, after=t)
+    ledgers: dict[UsageKey, Ledger] = {}
+    for run in state.running:  # one pass, ``at - t`` after the last: charged per key
+        charge(
+            ledgers.setdefault((run.account, run.user), Ledger()),
+            run.start,
+            run.end,
+            run.rate,
+            grid,
+        )
+    for key, ledger in ledgers.items():
+        usage[key] = fold(ledger, grid, 0, state.usage.get(key, 0.0))
     return replace(state, usage=usage, last_decay_ran=at)
