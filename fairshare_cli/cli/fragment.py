@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from fairshare_cli.io.toml_merge import Fragment, fragment_text, merge_into_file
+if TYPE_CHECKING:  # tomlkit only when a fragment is written: `fs import --help` stays light
+    from fairshare_cli.io.toml_merge import Fragment
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -54,6 +55,7 @@ def emit_fragment(
             the merged config is invalid (nothing written).
     """
     from fairshare_cli.io.config import build_config
+    from fairshare_cli.io.toml_merge import fragment_text, merge_into_file
 
     skipped = sorted(set(ignored))
     note = f"; ignored {len(skipped)}: {', '.join(skipped)}" if skipped else ""

@@ -19,6 +19,7 @@ from fairshare_cli.core.htcondor.userprio import (
 )
 from fairshare_cli.core.jobs import Job, parse_jobs
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.jobs import gc_paused
 from fairshare_cli.render.formats import Time, emit_rows
 
 JSON_FIELDS = (
@@ -91,6 +92,7 @@ class UserprioCommand(click.Command):
 @output_options
 @common_options
 @pass_options
+@gc_paused()  # 20,000 records are 100,000 containers and no cycle: collecting costs 1/8
 def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     opts: GlobalOptions,
     names: tuple[str, ...],
@@ -211,7 +213,6 @@ def _as_dumped(env: Env, state: AccountantState) -> tuple[float, dict[str, Group
     accountant, records show as of its ``LastUpdate`` with the quotas it reported, as
     condor_userprio shows them; otherwise at ``--now`` with no dumped quotas.
     """
-    from fairshare_cli.core.htcondor.claims import negotiator_from_json
     from fairshare_cli.core.htcondor.snapshot import (
         SECTION,
         snapshot_from_json,
@@ -221,6 +222,8 @@ def _as_dumped(env: Env, state: AccountantState) -> tuple[float, dict[str, Group
     snap = env.decode(SECTION, snapshot_from_json)
     if snap is None:
         return env.now, {}
+    from fairshare_cli.core.htcondor.claims import negotiator_from_json  # only with a dump
+
     last_cycle = env.decode("negotiator", negotiator_from_json).last_cycle
     if not snapshot_in_force(snap, last_cycle, env.now, state):
         return env.now, {}

@@ -167,6 +167,8 @@ def parse_time(value: Any, where: str) -> float:
 def _parse_time(value: Any, where: str) -> float:
     if isinstance(value, bool):
         raise InputError(f"{where}: expected epoch seconds or an ISO-8601 time, got {value}")
+    if isinstance(value, int) and not TIME_MIN <= value <= TIME_MAX:
+        return math.inf  # past a float's range too: parse_time names the range
     if isinstance(value, (int, float)):
         if not math.isfinite(value):
             raise InputError(f"{where}: expected a finite time, got {value}")
@@ -241,7 +243,7 @@ def _duration(value: Any, where: str) -> float:
             raise InputError(f"{where}: {exc}") from None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
         raise InputError(f"{where}: expected a duration of 0 or more seconds, got {value!r}")
-    return float(value)
+    return float(value) if value <= 1e308 else math.inf  # a longer integer: unlimited
 
 
 def parse_job(obj: Any, where: str) -> list[Job]:
@@ -266,10 +268,7 @@ def parse_job(obj: Any, where: str) -> list[Job]:
             extra = did_you_mean(key, sorted(_FIELDS | {"count"})) or " (fields: docs/jobs.md)"
             raise InputError(f"{where}: unknown job field '{key}'{extra}")
         if value is not None:
-            kw[key] = parse(value, f"{where}.{key}")
-            low = _LOWEST.get(key)
-            if low is not None and kw[key] < low:
-                raise InputError(f"{where}.{key}: expected {low} or more, got {value!r}")
+            kw[key] = _read_field(parse, key, value, where)
     status = kw.get("status", "idle")
     if status not in JOB_STATUSES:
         raise InputError(
@@ -279,6 +278,44 @@ def parse_job(obj: Any, where: str) -> list[Job]:
         return [Job(**kw)]
     cluster = kw["id"].split(".", 1)[0]
     return [Job(**{**kw, "id": f"{cluster}.{i}"}) for i in range(count)]
+
+
+def check_job_field(key: str, value: Any, where: str) -> None:
+    """Refuse ``value`` of job field ``key`` as :func:`parse_job` would (None is absent).
+
+    For readers that decode a job's fields themselves (``fs taskqueues``'s streamed
+    reader): the same rule, the same message.
+
+    Raises:
+        InputError: naming ``where`` and ``key``; KeyError: ``key`` is not a job field.
+    """
+    if key == "count":
+        _count(value, f"{where}.{key}")
+        return
+    if value is not None:
+        _read_field(_PARSERS[key], key, value, where)
+
+
+def _read_field(parse: Callable[[Any, str], Any], key: str, value: Any, where: str) -> Any:
+    """One non-null field's value as :func:`parse_job` reads it (amounts checked too)."""
+    parsed = parse(value, f"{where}.{key}")
+    low = _LOWEST.get(key)
+    if low is not None and parsed < low:
+        raise InputError(f"{where}.{key}: expected {low} or more, got {value!r}")
+    return parsed
+
+
+def job_field_kind(key: str) -> str:
+    """How field ``key`` is read: whole, time, duration, flag, number, object, text, name,
+    partition or id (the rules of :func:`parse_job`; ``count`` is whole)."""
+    if key == "count":
+        return "whole"
+    return _KINDS[_PARSERS[key]]
+
+
+def lowest_job_value(key: str) -> int | None:
+    """The least value of a whole-number field that is an amount, or None."""
+    return _LOWEST.get(key)
 
 
 def _count(value: Any, w: str) -> int:
@@ -305,7 +342,8 @@ def _finite(value: Any, w: str) -> float:
     """A number that need not be whole (DIRAC's UserPriority; TaskQueueDB keeps ``int()``)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InputError(f"{w}: expected a number, got {value!r}")
-    if not math.isfinite(value) or not INT64_MIN <= value <= INT64_MAX:
+    # The range first: math.isfinite of an integer past a float's range raises.
+    if not INT64_MIN <= value <= INT64_MAX or not math.isfinite(value):
         raise InputError(f"{w}: expected a finite number that fits in 64 bits, got {value!r}")
     return value
 
@@ -365,6 +403,20 @@ _PARSERS: dict[str, Callable[[Any, str], Any]] = {
     **dict.fromkeys(("owner", "accounting_group", "account", "qos", "dirac_group", "slot"), _name),
     "partition": _partitions,
     "id": _job_id,
+}
+
+
+_KINDS: dict[Callable[[Any, str], Any], str] = {
+    _whole: "whole",
+    parse_time: "time",
+    _duration: "duration",
+    _flag: "flag",
+    _finite: "number",
+    _object: "object",
+    _text: "text",
+    _name: "name",
+    _partitions: "partition",
+    _job_id: "id",
 }
 
 

@@ -68,9 +68,15 @@ def load_job_batches(path: str) -> list[JobBatch]:
         InputError: the file is missing, not JSON, not a list, a job is malformed, or two
             jobs share an id.
     """
+    source = f"jobs file {path}"
     with gc_paused():
-        objs = load_job_objects(path)
-        return batches_from_objects(objs, f"jobs file {path}")
+        if path != "-":
+            from fairshare_cli.io.jobs_stream import stream_job_batches
+
+            streamed = stream_job_batches(path, source)
+            if streamed is not None:
+                return streamed
+        return batches_from_objects(load_job_objects(path), source)
 
 
 def batches_from_objects(objs: list[Any], source: str) -> list[JobBatch]:
@@ -79,43 +85,101 @@ def batches_from_objects(objs: list[Any], source: str) -> list[JobBatch]:
     Raises:
         InputError: a malformed job or a duplicate id, naming ``source`` and the job.
     """
-    batches: list[JobBatch] = []
-    singles: set[str] = set()
-    stanzas: dict[str, int] = {}
-    prev_rest: dict[str, Any] | None = None  # the previous single job's object minus its id
-    prev_next = ""  # the id that would extend the last batch
+    batcher = Batcher(source)
     for i, obj in enumerate(objs):
-        where = f"{source}: job {i}"
+        batcher.add(obj, i)
+    return batcher.finish()
+
+
+class Batcher:
+    """Job objects, one at a time, into batches (see :func:`load_job_batches`).
+
+    ``prev_rest`` is the previous single job's object minus its id and ``prev_next`` the id
+    that would extend the last batch (``None``/``""`` after a ``count`` stanza). The last
+    batch's jobs beyond its first are counted in ``extra`` until the next batch starts.
+    """
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.batches: list[JobBatch] = []
+        self.singles: set[str] = set()
+        self.stanzas: dict[str, int] = {}
+        self.prev_rest: dict[str, Any] | None = None
+        self.prev_next = ""
+        self.extra = 0
+        #: the last single job's cluster and the proc of ``prev_next``, when its cluster
+        #: has no ``count`` stanza (so only ``singles`` can hold its next ids)
+        self._run: tuple[str, int] | None = None
+
+    def finish(self) -> list[JobBatch]:
+        """The batches so far."""
+        if self.extra:
+            last = self.batches[-1]
+            self.batches[-1] = JobBatch(last.job, last.count + self.extra)
+            self.extra = 0
+        return self.batches
+
+    def extend(self, job_id: str, i: int) -> None:
+        """The ``i``-th object is the last batch's next job ``job_id`` (its id aside, the
+        same object as the last single job's).
+
+        Raises:
+            InputError: ``job_id`` was taken.
+        """
+        run = self._run
+        if run is None or job_id in self.singles:
+            _check_single(job_id, self.singles, self.stanzas, f"{self.source}: job {i}")
+            self.prev_next = _next_id(job_id)
+        else:
+            self.singles.add(job_id)
+            proc = run[1] + 1
+            self._run = (run[0], proc)
+            self.prev_next = f"{run[0]}.{proc}"
+        self.extra += 1
+
+    def _start(self, batch: JobBatch) -> None:
+        self.finish()
+        self.batches.append(batch)
+        cluster, _, proc = batch.job.id.partition(".")
+        fast = batch.count == 1 and proc.isdecimal() and proc.isascii()
+        self._run = (cluster, int(proc) + 1) if fast and cluster not in self.stanzas else None
+
+    def add(self, obj: Any, i: int) -> None:
+        """The ``i``-th job object: it extends the last batch or starts a new one.
+
+        Raises:
+            InputError: a malformed job or a duplicate id.
+        """
+        where = f"{self.source}: job {i}"
         if isinstance(obj, dict) and obj.get("count", 1) == 1 and isinstance(obj.get("id"), str):
             job_id = obj.pop("id")
-            same = prev_rest is not None and job_id == prev_next and obj == prev_rest
+            same = self.prev_rest is not None and job_id == self.prev_next and obj == self.prev_rest
             obj["id"] = job_id
             if same:
-                _check_single(job_id, singles, stanzas, where)
-                last = batches[-1]
-                batches[-1] = JobBatch(last.job, last.count + 1)
-                prev_next = _next_id(job_id)
-                continue
+                self.extend(job_id, i)
+                return
         count = obj.get("count", 1) if isinstance(obj, dict) else 1
         if count == 1 or not isinstance(obj, dict):
             for job in parse_job(obj, where):
-                _check_single(job.id, singles, stanzas, where)
-                batches.append(JobBatch(job))
-                prev_rest = {k: v for k, v in obj.items() if k != "id"}
-                prev_next = _next_id(job.id)
-            continue
-        prev_rest = None
+                _check_single(job.id, self.singles, self.stanzas, where)
+                self._start(JobBatch(job))
+                self.prev_rest = {k: v for k, v in obj.items() if k != "id"}
+                self.prev_next = _next_id(job.id)
+            return
+        self.prev_rest = None
+        self._add_stanza(obj, count, where)
+
+    def _add_stanza(self, obj: dict[str, Any], count: Any, where: str) -> None:
         proto = parse_job({**obj, "count": 1}, where)[0]  # validates every field
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise InputError(f"{where}.count: expected a whole number of at least 1, got {count!r}")
         if count > MAX_JOB_COUNT:
             raise InputError(f"{where}.count: expected at most {MAX_JOB_COUNT:,} jobs, got {count}")
         cluster = proto.id.split(".", 1)[0]
-        if cluster in stanzas or any(s.split(".", 1)[0] == cluster for s in singles):
+        if cluster in self.stanzas or any(s.split(".", 1)[0] == cluster for s in self.singles):
             raise InputError(f"{where}: duplicate job id '{cluster}.0'")
-        stanzas[cluster] = count
-        batches.append(JobBatch(replace(proto, id=f"{cluster}.0"), count))
-    return batches
+        self.stanzas[cluster] = count
+        self._start(JobBatch(replace(proto, id=f"{cluster}.0"), count))
 
 
 def _next_id(job_id: str) -> str:

@@ -107,9 +107,11 @@ def apply_aliases(
     Raises (through ``fail``):
         ConfigError: a knob and its key are both set.
     """
+    if all(key in allowed for key in table):  # first: 10,000 account tables (bench chain)
+        return table
     pattern = table_pattern(where)
     knobs = {k.upper(): v for k, v in KNOBS.get(pattern, {}).items()}
-    if not knobs or all(key in allowed for key in table):
+    if not knobs:
         return table
     prefixes = PREFIX_KNOBS.get(pattern, {})
     out: dict[str, Any] = {}

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS, DiracGroupSpec
 from fairshare_cli.core.dirac.jobs import task_queues_from_objects
+from fairshare_cli.core.jobs import parse_jobs
 from fairshare_cli.errors import InputError
 from fairshare_cli.io import dirac_jobs
 from fairshare_cli.io.dirac_jobs import task_queues_from_file
@@ -67,14 +68,18 @@ def write(path: Path, objs: Any, layout: int) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+def door(objs: Any, source: str) -> Any:
+    """The queues of the jobs as every command reads a jobs file: each job parsed first."""
+    parse_jobs(objs, source)
+    return task_queues_from_objects(objs, source, GROUPS, DIRAC_CPU_SEGMENTS)
+
+
 def both(path: Path) -> tuple[Any, Any]:
     """(fast result or error text, object-path result or error text)."""
     out = []
     for reader in (
         lambda: task_queues_from_file(str(path), GROUPS, DIRAC_CPU_SEGMENTS),
-        lambda: task_queues_from_objects(
-            json.loads(path.read_text(encoding="utf-8")), str(path), GROUPS, DIRAC_CPU_SEGMENTS
-        ),
+        lambda: door(json.loads(path.read_text(encoding="utf-8")), str(path)),
     ):
         try:
             out.append(reader())
@@ -162,9 +167,7 @@ def test_what_the_fast_reader_hands_back(
     from fairshare_cli.io.jobs import load_job_objects
 
     try:
-        slow_text = task_queues_from_objects(
-            load_job_objects(str(path)), str(path), GROUPS, DIRAC_CPU_SEGMENTS
-        )
+        slow_text = door(load_job_objects(str(path)), str(path))
     except InputError as exc:
         slow_text = str(exc)
     assert fast == slow_text

@@ -6,8 +6,10 @@ keys are counted in C, and each distinct key is checked and turned into a task-q
 definition once. What is checked: every job has an ``id`` (unique) and an ``owner``, known
 field names, a known status, a whole ``count``; a waiting DIRAC job also a string
 ``dirac_group``, a finite ``user_priority`` and well-formed ``dirac_requirements``. Fields
-that task queues do not read are not otherwise checked. A job that fails goes through the
-full job parser, so the message is the one every other command gives.
+that task queues do not read are not otherwise checked here: a jobs file's reader
+(``io/dirac_jobs.py``) checks them, and the state's jobs were checked when written. A job
+that fails goes through the full job parser, so the message is the one every other
+command gives.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from fairshare_cli.core.dirac.taskqueues import (
     cpu_segment,
 )
 from fairshare_cli.core.jobs import JOB_STATUSES, Job, parse_jobs
-from fairshare_cli.core.limits import MAX_JOB_COUNT
+from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, MAX_JOB_COUNT
 from fairshare_cli.core.names import name_problem
 from fairshare_cli.errors import InputError, did_you_mean
 
@@ -300,31 +302,42 @@ def queues_in_order(
 
 
 def entry_of(
-    owner: Any, group: Any, priority: Any, count: Any, status: Any, requirements: Any
+    owner: Any,
+    group: Any,
+    priority: Any,
+    count: Any,
+    status: Any,
+    requirements: Any,
+    names_checked: bool = False,
 ) -> tuple[Any, ...]:
     """The entry (as :func:`_entry` makes it) of one job's decoded fields, checked.
 
     For readers that already refused unknown field names; a missing ``count`` is 1.
+    ``names_checked``: the caller checked ``owner`` and ``group`` as names already.
 
     Raises:
         ValueError: anything the job parser would refuse in these fields (the caller then
             reads the jobs the usual way, for the usual message).
     """
-    if not isinstance(owner, str):
+    if not names_checked and name_problem(owner, submitter=True) is not None:
         raise ValueError("owner")
     if not (status is None or status in JOB_STATUSES):
         raise ValueError("status")
     if type(count) is not int or not 1 <= count <= MAX_JOB_COUNT:
         raise ValueError("count")
-    if not (priority is None or (type(priority) in (int, float) and math.isfinite(priority))):
-        raise ValueError("user_priority")
+    if not (
+        priority is None or (type(priority) in (int, float) and INT64_MIN <= priority <= INT64_MAX)
+    ):
+        raise ValueError("user_priority")  # NaN fails the range too
+    if not names_checked and group is not None and name_problem(group, submitter=True):
+        raise ValueError("dirac_group")
+    if not (requirements is None or isinstance(requirements, dict)):
+        raise ValueError("dirac_requirements")
     if group is None or status not in _WAITING:
         return (status, True, ())
     head = (owner, group, priority, count, ())
     if requirements is None:
         return (*head, None)
-    if not isinstance(requirements, dict):
-        raise ValueError("dirac_requirements")
     values = [tuple(v) if type(v) is list else v for v in requirements.values()]
     entry = (*head, tuple(requirements), *values)
     hash(entry)  # a nested list or object: TypeError
