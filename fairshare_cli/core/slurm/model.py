@@ -19,6 +19,8 @@ from fairshare_cli.core.slurm.assoc_priority import assoc_factors
 from fairshare_cli.core.slurm.assoc_tree import AssocTree, build_tree, set_usage
 from fairshare_cli.core.slurm.factors import effective_algorithm, job_user, parse_flags
 from fairshare_cli.core.slurm.fairshare import compute_fairshare
+from fairshare_cli.core.slurm.passes import Ledger, fold
+from fairshare_cli.core.slurm.passes import charge as charge_passes
 from fairshare_cli.core.slurm.priority import (
     PartitionInfo,
     PriorityContext,
@@ -192,6 +194,11 @@ class SlurmHistorySink:
         self.running = list(self.state.running)
         self.cutoff = su.record_cutoff(self.state, self.params)
         self.count = 0
+        t = self.state.last_decay_ran
+        assert t is not None  # advanced
+        self.grid = su.record_grid(t, self.cutoff, now, self.params)
+        #: what the records charge each association, pass by pass (folded at the end)
+        self.ledgers: dict[su.UsageKey, Ledger] = {}
         #: Users whose records were left out (no association, no account), by name.
         self.ignored: set[str] = set()
 
@@ -201,12 +208,8 @@ class SlurmHistorySink:
         if charge is None:
             return
         key, rate = charge
-        t = self.state.last_decay_ran
-        assert t is not None
-        add = su.record_charge(
-            t, self.cutoff, record.start, record.end, rate, self.now, self.params
-        )
-        self.usage[key] = self.usage.get(key, 0.0) + add
+        ledger = self.ledgers.setdefault(key, Ledger())
+        charge_passes(ledger, record.start, record.end, rate, self.grid)
         if su.still_running(record.end, self.now):
             self.running.append(su.RunningCharge(key[0], key[1], rate, record.start, record.end))
 
@@ -244,7 +247,10 @@ class SlurmHistorySink:
     def finish(self) -> Any:
         from dataclasses import replace
 
-        return su.usage_to_json(replace(self.state, usage=self.usage, running=tuple(self.running)))
+        usage = dict(self.usage)
+        for key, ledger in self.ledgers.items():
+            usage[key] = usage.get(key, 0.0) + fold(ledger, self.grid, None)
+        return su.usage_to_json(replace(self.state, usage=usage, running=tuple(self.running)))
 
 
 def make_slurm_history_sink(

@@ -17,6 +17,7 @@ from fairshare_cli.core.slurm import usage as su
 from fairshare_cli.core.slurm.factors import job_user
 from fairshare_cli.core.slurm.jobs import SlurmJob
 from fairshare_cli.core.slurm.model import decay_params, evaluate, priority_context
+from fairshare_cli.core.slurm.passes import charged
 from fairshare_cli.core.slurm.priority import compute_rows
 from fairshare_cli.errors import InputError
 
@@ -235,12 +236,18 @@ def refine_usage(
     if t is None:
         return state, []
     params = decay_params(config)
-    sums: dict[su.UsageKey, float] = {}
-    for job in jobs:
-        rate = job.billing * _usage_factor(config, job.qos)
-        add = su.record_charge(t, None, job.start, job.end, rate, t, params)
-        key = (job.account, job.user)
-        sums[key] = sums.get(key, 0.0) + add
+    sums = charged(
+        (
+            (
+                (job.account, job.user),
+                job.start,
+                job.end,
+                job.billing * _usage_factor(config, job.qos),
+            )
+            for job in jobs
+        ),
+        su.record_grid(t, None, t, params),
+    )
     usage = dict(state.usage)
     refined: list[su.UsageKey] = []
     for key, exact in sorted(sums.items()):

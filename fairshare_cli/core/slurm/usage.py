@@ -8,9 +8,9 @@ seconds since the previous pass, to the job's association and every ancestor. A 
 between two passes is charged only up to the pass before its end, unless accounting limits
 are enforced (then its last part is charged when it ends, as ``priority_p_job_end`` does).
 
-Everything is linear in usage, so a record's contribution at a pass ``T`` is computed on
-its own (closed form over full periods) and views are lazy: the stored values plus the
-decay and charges of the passes between the last stored pass and ``now``.
+Views are lazy: the stored values plus the passes since the last stored pass, folded per
+association (:mod:`.passes`: equal charges at the same passes give bit-identical usage, as
+in Slurm); :func:`charge_at` is one job's charge in closed form.
 Times are epoch seconds; resets are computed in UTC.
 """
 
@@ -344,14 +344,26 @@ def usage_at(
         charge_job_end=params.charge_job_end,
         view=now,
     )
+    from fairshare_cli.core.slurm.passes import Ledger, charge, fold
+
     out: dict[UsageKey, float] = {key: 0.0 for key in state.usage}
     if not stored_reset:
         keep = real_decay(factor, t - base)
         out = {key: value * keep for key, value in state.usage.items()}
+    ledgers: dict[UsageKey, Ledger] = {}
     for run in state.running:
-        add = charge_at(run.start, run.end, run.rate, grid)
-        key = (run.account, run.user)
-        out[key] = out.get(key, 0.0) + add
+        charge(
+            ledgers.setdefault((run.account, run.user), Ledger()),
+            run.start,
+            run.end,
+            run.rate,
+            grid,
+        )
+    for key, ledger in ledgers.items():
+        if anchor is None:  # no pass before: the charges add to the stored usage
+            out[key] = out.get(key, 0.0) + fold(ledger, grid, None)
+        else:  # the stored usage at the anchor, then every pass since, in order
+            out[key] = fold(ledger, grid, 0, 0.0 if stored_reset else state.usage.get(key, 0.0))
     return t, out
 
 
@@ -392,6 +404,20 @@ def record_cutoff(state: SlurmUsage, params: DecayParams) -> float | None:
     return cutoff
 
 
+def record_grid(t: float, cutoff: float | None, now: float, params: DecayParams) -> PassGrid:
+    """The passes a newly imported job is charged over: those up to ``t`` (the state's
+    last pass) and at or after ``cutoff``, looked at ``now``."""
+    return PassGrid(
+        anchor=t,
+        period=params.calc_period,
+        factor=params.factor,
+        upto=t,
+        cutoff=cutoff,
+        charge_job_end=params.charge_job_end,
+        view=now,
+    )
+
+
 def record_charge(
     t: float,
     cutoff: float | None,
@@ -402,16 +428,12 @@ def record_charge(
     params: DecayParams,
 ) -> float:
     """Usage a newly imported job adds at pass ``t`` (the state's last pass)."""
-    grid = PassGrid(
-        anchor=t,
-        period=params.calc_period,
-        factor=params.factor,
-        upto=t,
-        cutoff=cutoff,
-        charge_job_end=params.charge_job_end,
-        view=now,
-    )
-    return charge_at(start, end, rate, grid)
+    from fairshare_cli.core.slurm.passes import Ledger, charge, fold
+
+    grid = record_grid(t, cutoff, now, params)
+    ledger = Ledger()
+    charge(ledger, start, end, rate, grid)
+    return fold(ledger, grid, None)
 
 
 def still_running(end: float | None, now: float) -> bool:
@@ -458,14 +480,20 @@ def restart(state: SlurmUsage, at: float, params: DecayParams) -> SlurmUsage:
     assert t is not None
     if at <= t:
         return state
-    factor = params.factor
-    keep = real_decay(factor, at - t)
+    from fairshare_cli.core.slurm.passes import Ledger, charge, fold
+
+    keep = real_decay(params.factor, at - t)
     usage = {key: value * keep for key, value in state.usage.items()}
-    for run in state.running:
-        if run.end is not None and run.end < at:
-            continue
-        delta = at - max(t, run.start)
-        if delta > 0:
-            key = (run.account, run.user)
-            usage[key] = usage.get(key, 0.0) + delta * real_decay(factor, delta) * run.rate
+    grid = PassGrid(anchor=t, period=at - t, factor=params.factor, upto=at, after=t)
+    ledgers: dict[UsageKey, Ledger] = {}
+    for run in state.running:  # one pass, ``at - t`` after the last: charged per key
+        charge(
+            ledgers.setdefault((run.account, run.user), Ledger()),
+            run.start,
+            run.end,
+            run.rate,
+            grid,
+        )
+    for key, ledger in ledgers.items():
+        usage[key] = fold(ledger, grid, 0, state.usage.get(key, 0.0))
     return replace(state, usage=usage, last_decay_ran=at)

@@ -4,7 +4,9 @@
 the Slurm work done so far; :func:`simulate` keeps batches, a heap of ends and counts kept
 as they change, skips cycles that cannot match, and charges Slurm usage once per cycle. The
 slot counts must be equal; priorities and fair-share factors equal to rounding (the Slurm
-series folds each decay pass in instead of summing a geometric series at once).
+series folds the passes of each cycle in, the reference all passes since the start). Equal
+work charged at the same passes gets bit-identical usage in both, so Fair Tree ties stay
+ties (``tests/cli/test_slurm_equal_work_ties.py``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,172 @@
+"""What the decay thread charges one association, pass by pass, and its fold.
+
+At each decay pass Slurm multiplies every ``usage_raw`` by ``d^Δ`` (``_apply_decay``), then
+adds each running job's ``δ · d^δ · billable · usage_factor`` for the seconds since the
+previous pass (``_apply_new_usage``; with limits enforced a job's last part is added when
+it ends, ``priority_p_job_end``). Two associations charged the same amounts at the same
+passes therefore get the same ``usage_raw`` (the same operations on the same numbers),
+and Fair Tree, which compares ``level_fs`` with ``==``, ties them
+(``_count_tied_accounts``, ``_calc_tree_fs`` in ``fair_tree.c``).
+
+So a job's charge is not summed on its own and then added: it is split into what it adds
+at each pass (:class:`Ledger`: the full periods as a rate from one pass to another, the
+partial first period and the end as amounts at a pass), and an association's usage folds
+the passes in order. What a pass adds depends only on what was charged at it (the exact
+sum of the rates running a full period there, partial amounts summed with ``fsum``), not on
+how the work was cut into jobs or in which order they were read: five 300-second jobs run
+back to back and one 1,500-second job charge equal passes and get bit-identical usage.
+A run of passes adding the same amount ``C`` folds at once as
+``u · d^(nP) + C · (1 + q + … + q^(n-1))`` with ``q = d^P``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from fairshare_cli.core.slurm.usage import PassGrid, UsageKey, real_decay
+
+
+@dataclass
+class Ledger:
+    """What one association is charged at each pass ``k`` (the pass at anchor + k·period).
+
+    Attributes:
+        rates: the change, from pass ``k`` on, of the rate charged a full period per pass
+            (exact, so a rate that stops and one that starts at the same pass cancel).
+        extras: amounts charged at pass ``k`` besides the full periods (a job's first,
+            partial period; with ``charge_job_end``, its part after the last pass before
+            its end, which the next pass decays), as the partials of their exact sum.
+    """
+
+    rates: dict[int, int | Fraction] = field(default_factory=dict)
+    extras: dict[int, list[float]] = field(default_factory=dict)
+
+    def add_rate(self, first: int, last: int, rate: float) -> None:
+        # whole CPU counts (the usual rate) stay ints: exact and much cheaper than Fraction
+        exact = int(rate) if rate.is_integer() else Fraction(rate)
+        rates = self.rates
+        rates[first] = rates.get(first, 0) + exact
+        rates[last + 1] = rates.get(last + 1, 0) - exact
+
+    def add_extra(self, k: int, amount: float) -> None:
+        """Add ``amount`` to pass ``k``'s exact sum, kept as non-overlapping partials
+        (Shewchuk's ``msum``, the sum ``math.fsum`` rounds): whatever the order, ``fsum``
+        of them is the same, and a pass holds a few floats however many jobs it has."""
+        partials = self.extras.setdefault(k, [])
+        i = 0
+        x = amount
+        for y in partials:
+            if abs(x) < abs(y):
+                x, y = y, x
+            hi = x + y
+            lo = y - (hi - x)
+            if lo:
+                partials[i] = lo
+                i += 1
+            x = hi
+        partials[i:] = [x]
+
+
+def _index(grid: PassGrid, t: float) -> int:
+    """The index of the last pass at or before ``t``."""
+    return math.floor((t - grid.anchor) / grid.period)
+
+
+def charge(ledger: Ledger, start: float, end: float | None, rate: float, grid: PassGrid) -> None:
+    """Add a job's charges to ``ledger``: the passes of :func:`~.usage.charge_at`.
+
+    The passes ``t`` in ``(after, upto]`` (and at or after ``cutoff``, the last reset)
+    during which the job ran (``start < t ≤ end``) charge ``Δ · d^Δ · rate`` for the
+    seconds since the previous pass; with ``charge_job_end``, a job that ended by ``view``
+    is charged its part after the last pass before its end, at that pass.
+    """
+    period, factor = grid.period, grid.factor
+    lo = start if grid.after is None else max(start, grid.after)
+    k_first = _index(grid, lo) + 1
+    if grid.cutoff is not None:
+        k_first = max(k_first, math.ceil((grid.cutoff - grid.anchor) / period))
+    k_last = _index(grid, grid.upto if end is None else min(grid.upto, end))
+    if k_first <= k_last:
+        t_first = grid.anchor + k_first * period
+        delta = t_first - max(t_first - period, start)
+        k_full = k_first
+        if delta < period:
+            ledger.add_extra(k_first, delta * real_decay(factor, delta) * rate)
+            k_full += 1
+        if k_full <= k_last:
+            ledger.add_rate(k_full, k_last, rate)
+    if not grid.charge_job_end or end is None:
+        return
+    limit = grid.upto if grid.view is None else max(grid.view, grid.upto)
+    if end > limit or (grid.after is not None and end <= grid.after):
+        return
+    k_prev = _index(grid, end)
+    t_prev = grid.anchor + k_prev * period
+    if grid.cutoff is not None and t_prev < grid.cutoff:
+        return
+    delta = end - max(t_prev, start)
+    if delta > 0:
+        ledger.add_extra(k_prev, delta * real_decay(factor, delta) * rate)
+
+
+def fold(ledger: Ledger, grid: PassGrid, k_from: int | None, u: float = 0.0) -> float:
+    """The usage at pass ``grid.upto``: ``u`` at pass ``k_from`` (after that pass's
+    charges), then every later pass decays it and adds its charges.
+
+    ``k_from`` None: from before the first charge (``u`` must be 0).
+    """
+    period, factor = grid.period, grid.factor
+    k_to = _index(grid, grid.upto)
+    points = sorted(set(ledger.rates) | set(ledger.extras))
+    if k_from is None:
+        k_from = (points[0] - 1) if points else k_to
+    per = period * real_decay(factor, period)
+    rate: int | Fraction = 0
+    runs: list[list[float]] = []  # [amount a pass adds, passes in a row]
+    k = k_from
+    for p in points:
+        if p <= k_from:
+            rate += ledger.rates.get(p, 0)
+            u += math.fsum(ledger.extras.get(p, ())) if p == k_from else 0.0
+            continue
+        if p > k_to:
+            break
+        _extend(runs, per * float(rate), p - 1 - k)
+        rate += ledger.rates.get(p, 0)
+        _extend(runs, math.fsum([per * float(rate), *ledger.extras.get(p, ())]), 1)
+        k = p
+    _extend(runs, per * float(rate), k_to - k)
+    q = real_decay(factor, period)
+    done = k_from
+    for amount, n in runs:
+        count = int(n)
+        start = grid.anchor + done * period
+        done += count
+        u *= real_decay(factor, (grid.anchor + done * period) - start)
+        if amount:
+            u += amount * (float(count) if q == 1.0 else (1.0 - q**count) / (1.0 - q))
+    return u
+
+
+def _extend(runs: list[list[float]], amount: float, n: int) -> None:
+    """Append ``n`` passes adding ``amount`` each, merged with the run before if equal."""
+    if n <= 0:
+        return
+    if runs and runs[-1][0] == amount:
+        runs[-1][1] += n
+    else:
+        runs.append([amount, float(n)])
+
+
+def charged(
+    jobs: Iterable[tuple[UsageKey, float, float | None, float]], grid: PassGrid
+) -> dict[UsageKey, float]:
+    """What ``(key, start, end, rate)`` jobs add to each association by pass ``grid.upto``
+    (from before their first pass; add it to the usage stored at that pass)."""
+    ledgers: dict[UsageKey, Ledger] = {}
+    for key, start, end, rate in jobs:
+        charge(ledgers.setdefault(key, Ledger()), start, end, rate, grid)
+    return {key: fold(ledger, grid, None) for key, ledger in ledgers.items()}
