@@ -402,7 +402,12 @@ def record_charge(
     params: DecayParams,
 ) -> float:
     """Usage a newly imported job adds at pass ``t`` (the state's last pass)."""
-    grid = PassGrid(
+    return charge_at(start, end, rate, record_grid(t, cutoff, now, params))
+
+
+def record_grid(t: float, cutoff: float | None, now: float, params: DecayParams) -> PassGrid:
+    """The passes :func:`record_charge` counts over (one grid serves a whole import)."""
+    return PassGrid(
         anchor=t,
         period=params.calc_period,
         factor=params.factor,
@@ -411,7 +416,6 @@ def record_charge(
         charge_job_end=params.charge_job_end,
         view=now,
     )
-    return charge_at(start, end, rate, grid)
 
 
 def still_running(end: float | None, now: float) -> bool:
