@@ -13,6 +13,8 @@ Cases (seeded, so every run simulates the same pool):
   jobs: 40 users submit clusters (1 to 2,000 jobs, heavy-tailed) at random times, more by
   day than by night; run times are log-normal (median 40 minutes, a long tail of
   many-hour jobs). Target: under 5 minutes and 1 GB.
+* ``backfill``: ``--scheduler slurm --backfill`` on 1,000 nodes of 16 CPUs, 20,000 jobs
+  with time limits (1 to 12 hours) submitted over one simulated day by 20 users.
 
 Each case runs the real command in a fresh interpreter (``--json`` to a file) and prints
 wall time, CPU time, peak RSS of that process and the number of rows written.
@@ -118,7 +120,68 @@ def make_week(folder: Path, scale: float) -> list[str]:
     return ["simulate", "--workload", str(folder / "workload.json"), "--until", "7-0"]
 
 
-CASES = {"busy": make_busy, "week": make_week}
+BACKFILL_POOL = """\
+[pool]
+uid_domain = "d"
+[priority]
+fairshare = "fair_tree"
+decay_halflife = "7-0"
+calc_period = "5"
+[priority.weights]
+age = 1000
+fairshare = 10000
+jobsize = 1000
+[partitions.batch]
+default = true
+max_time = "2-0"
+[[machines]]
+name = "node"
+count = {nodes}
+slots = 16
+attributes = {{ Cpus = 1 }}
+partitions = ["batch"]
+"""
+
+
+def make_backfill(folder: Path, scale: float) -> list[str]:
+    """Slurm mode with backfill: 1,000 nodes of 16 CPUs, 20,000 jobs with time limits
+    submitted over a day by 20 users in 4 accounts (1 to 16 CPUs, limits of 1 to 12 hours,
+    run times 30% to 100% of the limit: a little more work than the nodes can run); one
+    simulated day."""
+    rng = random.Random(17)
+    nodes = max(int(1000 * scale), 4)
+    total = max(int(20_000 * scale), 40)
+    accounts = "".join(
+        f"[accounts.a{a}]\nshares = {a + 1}\nusers = {{ "
+        + ", ".join(f"u{a * 5 + k} = 1" for k in range(5))
+        + " }\n"
+        for a in range(4)
+    )
+    (folder / "pool.toml").write_text(BACKFILL_POOL.format(nodes=nodes) + accounts)
+    work = []
+    for i in range(total):
+        limit = rng.randint(1, 12) * 3600
+        user = rng.randrange(20)
+        work.append(
+            {
+                "id": str(i + 1),
+                "owner": f"u{user}",
+                "account": f"a{user // 5}",
+                "partition": "batch",
+                "request_cpus": rng.choice([1, 1, 2, 4, 8, 16]),
+                "time_limit": limit,
+                "run_time": int(limit * rng.uniform(0.3, 1.0)),
+                "submit_time": NOW_EPOCH + rng.uniform(0, 86400),
+            }
+        )
+    (folder / "workload.json").write_text(json.dumps(work))
+    return [
+        "simulate", "--workload", str(folder / "workload.json"), "--until", "1-0",
+        "--scheduler", "slurm", "--backfill",
+    ]  # fmt: skip
+
+
+CASES = {"busy": make_busy, "week": make_week, "backfill": make_backfill}
 
 
 def run(case: str, scale: float) -> None:

@@ -131,6 +131,14 @@ def make_import(folder: Path, n: int) -> list[str]:
     return ["import", "history", str(hist), "--rebuild", *_common(folder), "--now", NOW]
 
 
+def make_whatif_replay(folder: Path, n: int) -> list[str]:
+    """``n`` records imported once (the store beside the state keeps them), then replayed
+    under a 3600 s half-life by ``fs whatif``."""
+    if not (folder / "state.history.sqlite").exists():
+        _fs(make_import(folder, n))
+    return ["whatif", "--set", "accountant.priority_halflife=3600", "userprio", *_common(folder)]
+
+
 def make_account_chain(folder: Path, n: int) -> list[str]:
     """A chain of ``n`` accounts, each the parent of the next (issue 10: once superlinear)."""
     config = folder / "chain.toml"
@@ -167,6 +175,13 @@ ROWS = (
     ),
     Row("taskqueues", "fs taskqueues", 1_000_000, "jobs", make_taskqueues),
     Row("import", "fs import history (3 models)", 1_000_000, "records", make_import),
+    Row(
+        "whatif-replay",
+        "fs whatif --set halflife userprio",
+        1_000_000,
+        "records",
+        make_whatif_replay,
+    ),
     Row("chain", "fs config check (account chain)", 10_000, "accounts", make_account_chain),
     Row("help", "fs --help", 1, "", make_help),
 )

@@ -252,7 +252,21 @@ def mutate_state(
         if env.state is not before:
             _check_written(before, env, spath)
             if not dry_run:
+                env.state = _log_usage(before, env)
                 save_state(spath, env.state)
+
+
+def _log_usage(before: State, env: Env) -> State:
+    """The usage the command charged (claims opened and closed) appended to the usage
+    history store, in the same locked write as the state (``fs whatif`` replays it)."""
+    if env.state.section("negotiator") is before.section("negotiator"):
+        return env.state
+    from fairshare_cli.core.operations.usage_log import claim_usage
+    from fairshare_cli.io.usage_store import log_usage
+
+    with env.section_errors():
+        usage = claim_usage(env.config, before, env.state, env.now)
+    return log_usage(env.state_path, env.state, usage)
 
 
 def _check_loaded(env: Env) -> None:

@@ -114,6 +114,24 @@ def simulate(
     multifactor priority order on their partitions' nodes). One row per cycle and
     submitter, group, Slurm user and the pool. The state file is not changed.
     """
+    rows = run_simulation(opts, workload, until, cycle, scheduler, backfill)
+    show_rows(rows, opts.output, plot)
+
+
+def run_simulation(
+    opts: GlobalOptions,
+    workload: str | None,
+    until: str,
+    cycle: str,
+    scheduler: str,
+    backfill: bool,
+) -> tuple[SimRow, ...]:
+    """The simulation's rows, under the config ``opts`` loads (``fs whatif`` overrides
+    applied).
+
+    Raises:
+        FairshareError: bad options, config, state or workload.
+    """
     from fairshare_cli.cli.htcondor_inputs import load_inputs
     from fairshare_cli.core.operations.simulate import (
         SimWindow,
@@ -151,21 +169,25 @@ def simulate(
         scheduler=scheduler,
         backfill=backfill,
     )
+    return result.rows
+
+
+def show_rows(rows: Sequence[SimRow], fmt: str, plot: str | None) -> None:
+    """Rows in ``fmt``; the plot when asked for, else a terminal chart on a terminal."""
     if plot:
         from fairshare_cli.io.plot import plot_simulation
 
-        plot_simulation(result.rows, plot)
-    fmt = opts.output
+        plot_simulation(rows, plot)
     if fmt != "table":
-        _emit(result.rows, fmt)
+        emit_series(rows, fmt)
         return
-    click.echo(_table(result.rows), nl=False)
+    click.echo(series_table(rows), nl=False)
     if plot:
         click.echo(f"Plot written to {plot}", err=True)
     elif sys.stdout.isatty():
         from fairshare_cli.render.sim_chart import spark_chart
 
-        click.echo("\n" + spark_chart(result.rows), nl=False)
+        click.echo("\n" + spark_chart(rows), nl=False)
 
 
 def _read_workload(env: Env, inputs: CycleInputs, workload: str | None) -> list[JobBatch]:
@@ -225,20 +247,25 @@ def _progress() -> Callable[[float], None]:
     return show
 
 
-def _emit(rows: Sequence[SimRow], fmt: str) -> None:
+def emit_series(rows: Sequence[SimRow], fmt: str, policy: Sequence[str] | None = None) -> None:
     """Rows as json, ndjson or csv, written as they are converted (a long run's rows are
-    never all held twice); the bytes are those of ``emit_rows``."""
+    never all held twice); the bytes are those of ``emit_rows``. ``policy`` (one label per
+    row, ``fs whatif``) adds a first field ``policy``."""
     import csv
     import json
 
     from fairshare_cli.core.operations.simulate import simulate_rows_json
     from fairshare_cli.render.formats import Time, jsonable
 
+    fields = FIELDS if policy is None else ("policy", *FIELDS)
+
     def picked() -> Iterator[dict[str, object]]:
         for k in range(0, len(rows), 1000):
-            for r in simulate_rows_json(rows[k : k + 1000]):
+            for i, r in enumerate(simulate_rows_json(rows[k : k + 1000]), start=k):
                 r["time"] = Time(r["time"])
-                yield {c: jsonable(r[c]) for c in FIELDS}
+                if policy is not None:
+                    r["policy"] = policy[i]
+                yield {c: jsonable(r[c]) for c in fields}
 
     out = sys.stdout
     if fmt == "json":
@@ -255,27 +282,30 @@ def _emit(rows: Sequence[SimRow], fmt: str) -> None:
             out.write(json.dumps(r) + "\n")
     else:
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(FIELDS)
+        writer.writerow(fields)
         for r in picked():
             writer.writerow(["" if v is None else v for v in r.values()])
 
 
-def _table(rows: Sequence[object]) -> str:
-    """A fixed-width listing (Rich is too slow for tens of thousands of rows)."""
+def series_table(rows: Sequence[object], policy: Sequence[str] | None = None) -> str:
+    """A fixed-width listing (Rich is too slow for tens of thousands of rows); ``policy``
+    (one label per row, ``fs whatif``) adds a first column."""
     from fairshare_cli.core.operations.simulate import SimRow
     from fairshare_cli.render.formats import iso
 
     def num(x: float | int | None, spec: str) -> str:
         return "" if x is None else format(x, spec)
 
+    head = "" if policy is None else f"{'Policy':<7}"
     lines = [
-        f"{'Time':<20} {'Kind':<10} {'Name':<36} {'Slots':>8} {'EffPrio':>12} "
+        f"{head}{'Time':<20} {'Kind':<10} {'Name':<36} {'Slots':>8} {'EffPrio':>12} "
         f"{'Quota':>9} {'FairShare':>9} {'Pending':>8} {'Capacity':>8}"
     ]
-    for r in rows:
+    for i, r in enumerate(rows):
         assert isinstance(r, SimRow)
+        tag = "" if policy is None else f"{policy[i]:<7}"
         lines.append(
-            f"{iso(r.time) or '':<20} {r.kind:<10} {r.name:<36} {r.slots:>8.0f} "
+            f"{tag}{iso(r.time) or '':<20} {r.kind:<10} {r.name:<36} {r.slots:>8.0f} "
             f"{num(r.effective_priority, '12.2f'):>12} {num(r.quota, '9.2f'):>9} "
             f"{num(r.fairshare, '9.6f'):>9} {num(r.pending, '8d'):>8} "
             f"{num(r.capacity, '8.0f'):>8}".rstrip()

@@ -12,8 +12,9 @@ import click
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.toml import tomllib
 
-#: Views that only read; ``negotiate`` is forced to ``--dry-run``.
-VIEWS = ("userprio", "sprio", "sshare", "quota", "negotiate", "taskqueues")
+#: Views that only read; ``negotiate`` is forced to ``--dry-run``; ``simulate`` runs the
+#: workload under both configs and shows both series.
+VIEWS = ("userprio", "sprio", "sshare", "quota", "negotiate", "taskqueues", "simulate")
 
 
 def parse_assignment(text: str) -> tuple[str, Any]:
@@ -82,8 +83,11 @@ def whatif(
       fs whatif --set accountant.priority_halflife=3600 userprio --config sample_configs/pool.toml
       fs whatif --set 'groups."group_physics".quota=300' quota
       fs whatif --set priority.fairshare=classic sshare -a -l
+      fs whatif --set 'accountant.priority_factor=4' simulate --workload jobs.json --plot w.png
     Prints each row's main figures before -> after, its rank change (+3, -1), rows that
     appear or leave, and a count of what moved ("no differences" when nothing did).
+    With simulate, the workload runs under both configs: rows tagged before/after (a
+    "policy" field in json/ndjson/csv), --plot overlays the two runs (after dashed).
     Dotted keys are the config's (docs/config.md); quote group names that contain dots.
     A half-life, slot weight, Slurm decay or QOS usage factor revalues recorded usage: for
     those the after side replays the usage history kept beside the state (or --history).
@@ -94,7 +98,7 @@ def whatif(
     """
     from fairshare_cli.cli.context import WHATIF_OVERRIDES, WHATIF_REDERIVE, WHATIF_REPLAY
     from fairshare_cli.cli.main import cli
-    from fairshare_cli.cli.whatif_replay import make_replay, needs_replay
+    from fairshare_cli.cli.whatif_replay import make_replay, needs_replay, replayed_sections
     from fairshare_cli.core.operations.whatif import compare, diff_json, rows_of
 
     overrides = dict(parse_assignment(a) for a in assignments)
@@ -108,12 +112,21 @@ def whatif(
     ctx.meta[WHATIF_REDERIVE] = False
     ctx.meta[WHATIF_OVERRIDES] = {}
     ctx.meta[WHATIF_REPLAY] = None
+
+    def set_after() -> None:  # the view's options read the overrides from ctx.meta
+        ctx.meta[WHATIF_OVERRIDES] = overrides
+        ctx.meta[WHATIF_REDERIVE] = rederive_factors
+        if history_file is not None or needs_replay(overrides):
+            ctx.meta[WHATIF_REPLAY] = make_replay(history_file, replayed_sections(overrides))
+
+    if view == "simulate":
+        from fairshare_cli.cli.whatif_simulate import compare_simulations
+
+        sim_args = [*args, "--json"] if as_json and "--json" not in args else list(args)
+        compare_simulations(ctx, command, sim_args, overrides, set_after)
+        return
     before = _view_json(ctx, command, view, argv)
-    # The view's options read the overrides from the context they share (ctx.meta).
-    ctx.meta[WHATIF_OVERRIDES] = overrides
-    ctx.meta[WHATIF_REDERIVE] = rederive_factors
-    if history_file is not None or needs_replay(overrides):
-        ctx.meta[WHATIF_REPLAY] = make_replay(history_file)
+    set_after()
     after = _view_json(ctx, command, view, argv)
     diff = compare(view, rows_of(view, before), rows_of(view, after))
     if as_json:

@@ -20,32 +20,44 @@ from fairshare_cli.core.config import Config
 from fairshare_cli.core.state import State
 from fairshare_cli.core.usage import UsageRecord
 
-#: Keys whose change revalues recorded usage (the "after" side replays the history).
+#: Keys whose change revalues recorded usage (the "after" side replays the history), with
+#: the state section (model) each revalues: only those models are rebuilt.
 REPLAY_KEYS = (
-    r"accountant\.priority_halflife",
-    r"negotiator\.(use_slot_weights|slot_weight)",
-    r"priority\.(decay_halflife|calc_period|usage_reset_period|enforce_limits)",
-    r'qos\.("[^"]*"|[^.]+)\.usage_factor',
+    (r"accountant\.priority_halflife", "accountant"),
+    (r"negotiator\.(use_slot_weights|slot_weight)", "accountant"),
+    (r"priority\.(decay_halflife|calc_period|usage_reset_period|enforce_limits)", "slurm"),
+    (r'qos\.("[^"]*"|[^.]+)\.usage_factor', "slurm"),
 )
-_REPLAY = re.compile("|".join(f"(?:{k})" for k in REPLAY_KEYS))
+_REPLAY = [(re.compile(k), section) for k, section in REPLAY_KEYS]
 
 Replay = Callable[[Config, State, float, Path], State]
 
 
 def needs_replay(overrides: Mapping[str, Any]) -> list[str]:
     """The changed keys that revalue the recorded past."""
-    return [k for k in overrides if _REPLAY.fullmatch(k)]
+    return [k for k in overrides if any(r.fullmatch(k) for r, _ in _REPLAY)]
 
 
-def make_replay(history_file: str | None) -> Replay:
-    """The replay ``load_env`` applies to the "after" state (``--history`` or the store)."""
+def replayed_sections(overrides: Mapping[str, Any]) -> frozenset[str]:
+    """The models the changed keys revalue (none: every model, as ``--history`` alone)."""
+    return frozenset(s for k in overrides for r, s in _REPLAY if r.fullmatch(k))
+
+
+def make_replay(history_file: str | None, sections: frozenset[str] = frozenset()) -> Replay:
+    """The replay ``load_env`` applies to the "after" state (``--history`` or the store).
+
+    Only the models in ``sections`` are rebuilt (all when empty): a half-life revalues the
+    accountant's past, not Slurm's or DIRAC's, whose sections stay as stored.
+    """
 
     def replay(config: Config, state: State, now: float, state_path: Path) -> State:
         if history_file is not None:
             from fairshare_cli.io.history import read_records
 
-            return _rebuild(config, state, now, lambda: read_records(history_file), history_file)
-        return _from_store(config, state, now, state_path)
+            return _rebuild(
+                config, state, now, lambda: read_records(history_file), history_file, sections
+            )
+        return _from_store(config, state, now, state_path, sections)
 
     return replay
 
@@ -56,18 +68,24 @@ def _rebuild(
     now: float,
     records: Callable[[], Iterable[UsageRecord]],
     label: str,
+    sections: frozenset[str],
 ) -> State:
-    from fairshare_cli.core.operations.import_usage import import_usage
+    from fairshare_cli.core.operations.import_usage import HISTORY_SINKS, import_usage
     from fairshare_cli.render.progress import counted
 
     def counted_records() -> Iterable[UsageRecord]:  # progress on a terminal after a second
         return counted(records(), "whatif: replaying the usage history", "records")
 
-    rebuilt, _ = import_usage(config, state, now, counted_records, label=label, rebuild=True)
+    sinks = {k: v for k, v in HISTORY_SINKS.items() if not sections or k in sections}
+    rebuilt, _ = import_usage(
+        config, state, now, counted_records, label=label, rebuild=True, sinks=sinks
+    )
     return rebuilt
 
 
-def _from_store(config: Config, state: State, now: float, state_path: Path) -> State:
+def _from_store(
+    config: Config, state: State, now: float, state_path: Path, sections: frozenset[str]
+) -> State:
     from fairshare_cli.io.usage_store import SECTION, marks_of, open_store, store_path
 
     marks = marks_of(state.section(SECTION))
@@ -75,8 +93,9 @@ def _from_store(config: Config, state: State, now: float, state_path: Path) -> S
     with open_store(path, create=False) as store:
         if store is None or marks.records == 0:
             click.echo(
-                f"fs: note: no usage history is kept beside {state_path} (imports keep one "
-                "from now on); the after view revalues nothing: pass --history FILE",
+                f"fs: note: no usage history is kept beside {state_path} (imports and "
+                "committed cycles keep one from now on); the after view revalues nothing: "
+                "pass --history FILE",
                 err=True,
             )
             return state
@@ -90,7 +109,7 @@ def _from_store(config: Config, state: State, now: float, state_path: Path) -> S
                 f"recorded usage (from {iso(recorded)}); older usage is not replayed",
                 err=True,
             )
-        return _rebuild(config, state, now, lambda: store.records(marks), str(path))
+        return _rebuild(config, state, now, lambda: store.records(marks), str(path), sections)
 
 
 def _first_recorded_use(state: State) -> float | None:

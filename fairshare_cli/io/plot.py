@@ -39,13 +39,59 @@ def wants_log(values: Sequence[float]) -> bool:
     return bool(positive) and max(positive) / min(positive) > 100
 
 
-def plot_simulation(rows: Sequence[SimRow], path: str) -> None:
+def plot_simulation(
+    rows: Sequence[SimRow], path: str, after: Sequence[SimRow] | None = None
+) -> None:
     """Slots held per submitter (or CPUs per Slurm user) with the pool's capacity (top), and
     effective priority (or fair-share factor) below; distinct colours and markers, the
     legend outside the axes.
 
+    With ``after`` (``fs whatif ... simulate``) both runs are drawn over each other: one
+    colour and marker per entity, ``rows`` solid (before) and ``after`` dashed.
+
     Raises:
         InputError: matplotlib is not installed, or the file cannot be written.
+    """
+    plt = _pyplot()
+    kind, series = series_of(rows)
+    later = series_of(after)[1] if after is not None else {}
+    t0 = min((r.time for r in rows), default=0.0)
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(11, 7), sharex=True)
+    names = sorted(set(series) | set(later))
+    cmap = plt.get_cmap("tab10" if len(names) <= 10 else "tab20")
+    colours = [cmap(i) for i in range(cmap.N)]
+    values: list[float] = []
+    for k, name in enumerate(names):
+        style: dict[str, Any] = {
+            "color": colours[k % len(colours)],
+            "marker": MARKERS[k % len(MARKERS)],
+            "markersize": 5,
+        }
+        runs = ((series.get(name), "-"), (later.get(name), "--"))
+        for n, (points, line) in enumerate(p for p in runs if p[0]):
+            assert points is not None
+            xs = [(t - t0) / 3600.0 for t, _, _ in points]
+            # staggered markers: coinciding lines (and the two runs) both show
+            style["markevery"] = ((k + 2 * n) % 5, max(len(xs) // 12, 1))
+            label = name if n == 0 else None
+            top.step(xs, [s for _, s, _ in points], where="post", linestyle=line, label=label,
+                     **style)  # fmt: skip
+            bottom.plot(xs, [v for _, _, v in points], linestyle=line, **style)
+            values += [v for _, _, v in points]
+    _decorate(fig, top, bottom, rows, kind, values, compared=after is not None)
+    try:
+        fig.savefig(path, format="png", bbox_inches="tight")
+    except OSError as exc:
+        raise InputError(f"cannot write {path}: {exc.strerror}") from None
+    finally:
+        plt.close(fig)
+
+
+def _pyplot() -> Any:
+    """matplotlib's pyplot on the Agg backend.
+
+    Raises:
+        InputError: matplotlib is not installed.
     """
     try:
         import matplotlib
@@ -56,24 +102,20 @@ def plot_simulation(rows: Sequence[SimRow], path: str) -> None:
         raise InputError(
             "--plot needs matplotlib: pip install 'fairshare-cli[plot]' (or matplotlib)"
         ) from None
-    kind, series = series_of(rows)
+    return plt
+
+
+def _decorate(
+    fig: Any,
+    top: Any,
+    bottom: Any,
+    rows: Sequence[SimRow],
+    kind: str,
+    values: list[float],
+    compared: bool,
+) -> None:
+    """The pool's capacity, axis labels and scales, and the legend (outside the axes)."""
     t0 = min((r.time for r in rows), default=0.0)
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(11, 7), sharex=True)
-    cmap = plt.get_cmap("tab10" if len(series) <= 10 else "tab20")
-    colours = [cmap(i) for i in range(cmap.N)]
-    values: list[float] = []
-    for k, (name, points) in enumerate(sorted(series.items())):
-        xs = [(t - t0) / 3600.0 for t, _, _ in points]
-        style: dict[str, Any] = {
-            "color": colours[k % len(colours)],
-            "marker": MARKERS[k % len(MARKERS)],
-            "markevery": (k % 5, max(len(xs) // 12, 1)),  # staggered: coinciding lines show
-            "markersize": 5,
-            "label": name,
-        }
-        top.step(xs, [s for _, s, _ in points], where="post", **style)
-        bottom.plot(xs, [v for _, _, v in points], **style)
-        values += [v for _, _, v in points]
     pool = [r for r in rows if r.kind == "pool"]
     if pool:
         top.step(
@@ -81,20 +123,17 @@ def plot_simulation(rows: Sequence[SimRow], path: str) -> None:
             [r.capacity or 0.0 for r in pool],
             where="post",
             color="black",
-            linestyle="--",
+            linestyle=":" if compared else "--",
             label="pool capacity",
         )
+    if compared:  # which line style is which run
+        top.plot([], [], color="grey", linestyle="-", label="before (current config)")
+        top.plot([], [], color="grey", linestyle="--", label="after (--set)")
     top.set_ylabel("slots held" if kind == "submitter" else "CPUs in use")
     bottom.set_ylabel("effective priority" if kind == "submitter" else "fair-share factor")
     if wants_log(values):
         bottom.set_yscale("log")
     bottom.set_xlabel("hours since start")
-    top.set_title("fs simulate")
+    top.set_title("fs whatif ... simulate" if compared else "fs simulate")
     top.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
-    try:
-        fig.savefig(path, format="png", bbox_inches="tight")
-    except OSError as exc:
-        raise InputError(f"cannot write {path}: {exc.strerror}") from None
-    finally:
-        plt.close(fig)

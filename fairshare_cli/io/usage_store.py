@@ -21,6 +21,8 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
+from fairshare_cli.core.operations.usage_log import ClaimUsage
+from fairshare_cli.core.state import State
 from fairshare_cli.core.usage import UsageRecord
 from fairshare_cli.errors import RuntimeFailure, StateError
 
@@ -125,25 +127,13 @@ class UsageStore:
         ``end`` (None: still running).
         """
         query = (
-            "SELECT start, COALESCE(end, (SELECT MIN(e.end) FROM ends e WHERE e.job = "
-            "records.job AND e.id <= ?)), owner, accounting_group, nice_user, account, "
-            "partition, qos, dirac_group, slots, cpus FROM records WHERE id <= ? "
-            "ORDER BY start, id"
+            "SELECT owner, start, COALESCE(end, (SELECT MIN(e.end) FROM ends e WHERE e.job = "
+            "records.job AND e.id <= ?)), accounting_group, nice_user, account, partition, "
+            "qos, dirac_group, slots, cpus FROM records WHERE id <= ? ORDER BY start, id"
         )
-        for row in self._conn.execute(query, (marks.ends, marks.records)):
-            yield UsageRecord(
-                owner=row[2],
-                start=row[0],
-                end=row[1],
-                accounting_group=row[3],
-                nice_user=bool(row[4]),
-                account=row[5],
-                partition=row[6],
-                qos=row[7],
-                dirac_group=row[8],
-                slots=row[9],
-                cpus=row[10],
-            )
+        # the columns in UsageRecord's field order: built by _make, not field by field
+        # (benchmarks/run.py whatif-replay reads a million); nice_user stays 0 or 1
+        return map(UsageRecord._make, self._conn.execute(query, (marks.ends, marks.records)))
 
     def first_start(self, marks: Marks) -> float | None:
         """The earliest start kept (None: empty)."""
@@ -322,3 +312,22 @@ def import_log(
         except BaseException:
             store._conn.rollback()
             raise
+
+
+def log_usage(state_path: Path, state: State, usage: ClaimUsage) -> State:
+    """Append what a command charged (claims opened and closed) to the store beside
+    ``state_path``; the state with its new marks. Call under the state lock, before the
+    state is written (rows past the state's marks are dropped first).
+
+    Raises:
+        StateError: the store or the state's marks are not ours.
+        RuntimeFailure: the store cannot be opened.
+    """
+    if not usage:
+        return state
+    start = marks_of(state.section(SECTION))
+    with open_store(store_path(state_path)) as store:
+        assert store is not None
+        store.rollback_after(start)
+        marks = store.append(usage.started, usage.ended)
+    return state.with_section(SECTION, marks.to_json())

@@ -97,3 +97,18 @@ def test_state_without_kept_history_says_so(tmp_path: Path, run: Callable[..., A
     result = run("whatif", "--set", "accountant.priority_halflife=3600", "userprio", *args)
     assert result.exit_code == 0
     assert "no usage history is kept" in result.stderr
+
+
+def test_only_the_models_a_key_revalues_are_replayed() -> None:
+    """A half-life or slot weight revalues the accountant's past, a Slurm decay or usage
+    factor Slurm's; other models keep their stored sections (all replay with --history
+    alone)."""
+    from fairshare_cli.cli.whatif_replay import needs_replay, replayed_sections
+
+    half = {"accountant.priority_halflife": 3600}
+    assert needs_replay(half) == ["accountant.priority_halflife"]
+    assert replayed_sections(half) == {"accountant"}
+    slurm = {"priority.decay_halflife": "1-0", 'qos."long".usage_factor': 2.0}
+    assert replayed_sections(slurm) == {"slurm"}
+    assert replayed_sections({**half, **slurm, "pool.name": "x"}) == {"accountant", "slurm"}
+    assert replayed_sections({"pool.name": "x"}) == frozenset()

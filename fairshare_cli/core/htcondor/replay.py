@@ -145,8 +145,12 @@ class AccountantReplay:
         return tid
 
     def _apply(self, t: float, tid: int, dslots: int, dweight: float) -> None:
-        """Advance every record the event touches to ``t``, then change its usage."""
+        """Advance every record the event touches to ``t``, then change its usage.
+
+        Hot: two million calls per benchmarks/run.py whatif-replay (locals, no ``max``).
+        """
         h = self.half_life
+        floor = acct.MIN_PRIORITY
         for row, own, in_hier in self._plans[tid]:
             last = row[1]
             if last is None:
@@ -155,10 +159,10 @@ class AccountantReplay:
                 dt = t - last
                 res = row[2]
                 uw = row[4] if row[4] > 0 else row[3]
-                if uw or row[0] > acct.MIN_PRIORITY:
+                if uw or row[0] > floor:
                     beta = 0.5 ** (dt / h) if h > 0 else 0.0
                     p = row[0] * beta + uw * (1.0 - beta)
-                    row[0] = p if p > acct.MIN_PRIORITY else acct.MIN_PRIORITY
+                    row[0] = p if p > floor else floor
                 if res > 0:
                     row[5] += res * dt
                     row[6] += row[3] * dt
@@ -167,7 +171,8 @@ class AccountantReplay:
                     row[7] = t
                 row[1] = t
             if own:
-                row[2] = max(row[2] + dslots, 0)
+                n = row[2] + dslots
+                row[2] = n if n > 0 else 0
                 nw = row[3] + dweight
                 row[3] = nw if nw > 1e-9 else 0.0
             if in_hier:
@@ -175,26 +180,27 @@ class AccountantReplay:
                 row[4] = nh if nh > 1e-9 else 0.0
 
     def add(self, record: UsageRecord) -> None:
-        """Replay one record (a measured hot path: ``benchmarks/run.py --rows import``)."""
+        # hot: a million calls per benchmarks/run.py whatif-replay (admissions cached)
         self.count += 1
-        # The submitter (and its stored last update) once per (owner, group, nice_user);
-        # admit_record checks afresh, and names the error, whenever a check could fail.
-        by = (record.owner, record.accounting_group, record.nice_user)
-        known = self._admitted.get(by)
-        end = record.end
+        key = (record.owner, record.accounting_group, record.nice_user)
+        known = self._admitted.get(key)
+        start, end = record.start, record.end
         if (
             known is None
-            or record.start > self.now
+            or start < known[1]
+            or start > self.now
             or (end is not None and end > self.now)
-            or record.start < known[1]
-        ):
-            name = admit_record(record, f"record {self.count}", self.now, self.config, self.state)
-            stored = self.state.records.get(name)
+        ):  # the checks, and the message naming the record, as every replay makes them
+            where = f"record {self.count}"
+            submitter = admit_record(record, where, self.now, self.config, self.state)
+            stored = self.state.records.get(submitter)
             last = stored.last_update if stored is not None else None
-            known = self._admitted[by] = (name, -math.inf if last is None else last)
+            known = (submitter, -math.inf if last is None else last)
+            self._admitted[key] = known
+        submitter = known[0]
         if record.slots == 0:
             return
-        tid = self._target(known[0])
+        tid = self._target(submitter)
         w = record.slots * self.weigh(record.cpus)
         if self.presorted:
             if record.start < self.last_start:

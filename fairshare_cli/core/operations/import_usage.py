@@ -112,5 +112,5 @@ def import_usage(
             made, count = _feed(config, state, now, records(), label, rebuild, False, sinks)
     for name, sink in made.items():
         state = state.with_section(name, sink.finish())
-    unplaced = tuple(sorted(getattr(made["slurm"], "ignored", ())))
+    unplaced = tuple(sorted(getattr(made.get("slurm"), "ignored", ())))
     return state, ImportSummary(count, unplaced)

@@ -40,6 +40,9 @@ from fairshare_cli.core.operations.simulate import SimRow, SlurmSeries
 
 INF = math.inf
 
+#: A backfill reservation on one node: CPUs held from, to.
+Reservation = tuple[float, float, int]
+
 
 @dataclass
 class _Node:
@@ -245,7 +248,7 @@ class SlurmSim:
     def _backfill(self, order: list[JobBatch], t: float) -> list[JobBatch]:
         """Start lower-priority jobs now where that delays no higher-priority job's planned
         start; reserve CPUs for each job that cannot start (``_attempt_backfill``)."""
-        reserved: list[tuple[str, float, float, int]] = []  # node, from, to, cpus
+        reserved: dict[str, list[Reservation]] = {}  # by node: (from, to, cpus)
         left = []
         for batch in order:
             parts = self.prio[batch.job.id][1]
@@ -262,7 +265,8 @@ class SlurmSim:
                 if nodes:
                     length = job.time_limit if job.time_limit is not None else INF
                     per = math.ceil(job.request_cpus / max(job.num_nodes, 1))
-                    reserved += [(n.name, when, when + length, per) for n in nodes]
+                    for n in nodes:
+                        reserved.setdefault(n.name, []).append((when, when + length, per))
                 break
             if started < batch.count:
                 left.append(self._rest(batch, started))
@@ -273,40 +277,47 @@ class SlurmSim:
         job: Job,
         parts: tuple[str, ...],
         t: float,
-        reserved: list[tuple[str, float, float, int]],
+        reserved: dict[str, list[Reservation]],
     ) -> tuple[float, list[_Node]]:
         """The earliest time the job's CPUs are free for its whole time limit on enough
-        nodes, given the planned ends and the reservations, and those nodes."""
+        nodes, given the planned ends and the reservations, and those nodes (the first in
+        config order that are free then).
+
+        A node's free CPUs only rise at its own planned ends and reservation ends, so the
+        earliest time one node can take the job is ``t`` or one of those: a one-node job
+        asks each node for its own earliest time (no later than the best so far) instead
+        of trying every node at every time of the cluster (benchmarks/bench_simulate.py
+        backfill).
+        """
         want = max(job.num_nodes, 1)
         per = math.ceil(job.request_cpus / want)
         length = job.time_limit if job.time_limit is not None else INF
+        nodes = [n for n in self.nodes if not parts or not n.partitions.isdisjoint(parts)]
+        if want == 1:
+            best, found = INF, None
+            for node in nodes:
+                if node.cpus < per:
+                    continue
+                when = _node_earliest(node, per, t, length, reserved.get(node.name, ()), best)
+                if when < best:
+                    best, found = when, node
+                    if when == t:
+                        break
+            return (best, [found]) if found is not None else (INF, [])
         times = {t}
         for node in self.nodes:
             times.update(end for end, _ in node.planned.values() if t < end < INF)
-        times.update(to for _, _, to, _ in reserved if t < to < INF)
+        for held in reserved.values():
+            times.update(to for _, to, _ in held if t < to < INF)
         for when in sorted(times):
             chosen = [
                 n
-                for n in self.nodes
-                if (not parts or not n.partitions.isdisjoint(parts))
-                and self._free_during(n, when, when + length, reserved) >= per
+                for n in nodes
+                if _free_during(n, when, when + length, reserved.get(n.name, ())) >= per
             ]
             if len(chosen) >= want:
                 return when, chosen[:want]
         return INF, []
-
-    @staticmethod
-    def _free_during(
-        node: _Node, lo: float, hi: float, reserved: list[tuple[str, float, float, int]]
-    ) -> int:
-        """The fewest CPUs free on the node at any moment of ``[lo, hi)``."""
-        points = {lo} | {a for name, a, _, _ in reserved if name == node.name and lo < a < hi}
-        worst = node.cpus
-        for p in points:
-            busy = sum(c for end, c in node.planned.values() if end > p)
-            busy += sum(c for name, a, b, c in reserved if name == node.name and a <= p < b)
-            worst = min(worst, node.cpus - busy)
-        return worst
 
     # -- rows -----------------------------------------------------------------------
 
@@ -334,3 +345,36 @@ class SlurmSim:
         pending = sum(b.count for b in self.pending)
         out.append(SimRow(t, "pool", "pool", in_use, pending=pending, capacity=self.capacity))
         return out
+
+
+def _node_earliest(
+    node: _Node,
+    per: int,
+    t: float,
+    length: float,
+    reserved: Sequence[Reservation],
+    before: float,
+) -> float:
+    """The earliest time (``t``, a planned end or a reservation end, before ``before``)
+    from which ``per`` CPUs of the node are free for ``length``; INF when none."""
+    times = {t}
+    times.update(end for end, _ in node.planned.values() if t < end < before)
+    times.update(to for _, to, _ in reserved if t < to < before)
+    for when in sorted(times):
+        if when >= before:
+            break
+        if _free_during(node, when, when + length, reserved) >= per:
+            return when
+    return INF
+
+
+def _free_during(node: _Node, lo: float, hi: float, reserved: Sequence[Reservation]) -> int:
+    """The fewest CPUs free on the node at any moment of ``[lo, hi)`` (free CPUs only fall
+    at a reservation's start)."""
+    points = {lo} | {a for a, _, _ in reserved if lo < a < hi}
+    worst = node.cpus
+    for p in points:
+        busy = sum(c for end, c in node.planned.values() if end > p)
+        busy += sum(c for a, b, c in reserved if a <= p < b)
+        worst = min(worst, node.cpus - busy)
+    return worst

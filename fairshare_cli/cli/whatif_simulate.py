@@ -1,0 +1,90 @@
+"""``fs whatif --set KEY=VALUE simulate --workload W``: one workload under both policies.
+
+The simulation runs twice over the same state and workload, under the current config
+("before") and under the changed one ("after"); nothing is duplicated: both runs are
+``fs simulate``'s own (:func:`~fairshare_cli.cli.simulate.run_simulation`). The rows come
+out as one series per policy: json/ndjson/csv rows carry a first field ``policy``, the
+table a first column; ``--plot`` overlays the two runs (solid before, dashed after) and a
+terminal gets two sparklines per entity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from fairshare_cli.core.operations.simulate import SimRow
+
+
+def compare_simulations(
+    ctx: click.Context,
+    command: click.Command,
+    argv: list[str],
+    overrides: Mapping[str, Any],
+    set_after: Callable[[], None],
+) -> None:
+    """Run ``fs simulate argv`` before and after ``set_after`` puts the overrides in
+    place, then show both series.
+
+    Raises:
+        FairshareError: bad options, config, state or workload (either side).
+    """
+    from fairshare_cli.cli.options import GlobalOptions
+
+    before, opts, plot = _run(ctx, command, argv)
+    set_after()
+    after, _, _ = _run(ctx, command, argv)
+    assert isinstance(opts, GlobalOptions)
+    show_both(before, after, opts.output, plot, overrides)
+
+
+def _run(
+    ctx: click.Context, command: click.Command, argv: list[str]
+) -> tuple[tuple[SimRow, ...], object, str | None]:
+    """The rows of one ``fs simulate`` run (its options parsed as the command parses them),
+    its global options and its ``--plot``."""
+    from fairshare_cli.cli.options import GlobalOptions
+    from fairshare_cli.cli.simulate import run_simulation
+
+    with command.make_context("simulate", list(argv), parent=ctx) as sub:
+        params = dict(sub.params)
+        opts = sub.find_object(GlobalOptions)
+        assert opts is not None
+        plot = params.pop("plot")
+        rows = run_simulation(opts, **params)
+    return rows, opts, plot
+
+
+def show_both(
+    before: Sequence[SimRow],
+    after: Sequence[SimRow],
+    fmt: str,
+    plot: str | None,
+    overrides: Mapping[str, Any],
+) -> None:
+    """Both series: rows tagged by policy, the overlaid plot or the terminal chart."""
+    import sys
+
+    from fairshare_cli.cli.simulate import emit_series, series_table
+
+    rows = [*before, *after]
+    policy = ["before"] * len(before) + ["after"] * len(after)
+    if plot:
+        from fairshare_cli.io.plot import plot_simulation
+
+        plot_simulation(before, plot, after=after)
+    if fmt != "table":
+        emit_series(rows, fmt, policy)
+        return
+    keys = ", ".join(f"{k}={v}" for k, v in overrides.items())
+    click.echo(f"fs simulate with {keys}: before (current config), then after")
+    click.echo(series_table(rows, policy), nl=False)
+    if plot:
+        click.echo(f"Plot written to {plot} (before solid, after dashed)", err=True)
+    elif sys.stdout.isatty():
+        from fairshare_cli.render.sim_chart import spark_chart
+
+        click.echo("\n" + spark_chart(before, after=after), nl=False)

@@ -1,0 +1,141 @@
+"""What a command charged, as usage history: the claims it opened and the claims it closed.
+
+Every command that charges the accountant does so through slot claims: ``fs negotiate``
+opens one per match (``AddMatch``) and closes the preempted ones and those whose job
+stopped running (``RemoveMatch``), ``fs rm`` closes the claims of the running jobs it
+removes, ``fs submit`` of running work and ``fs import condor-q``/``condor-status`` open
+and close claims. So the usage a command adds to the history is the difference between
+the claims before and after it: a claim that appears is work that starts being charged
+now (a record with no end), a claim that disappears is work that stops now (an end for
+that record). Replaying those records (``fs whatif``) charges what the command charged.
+
+Claims of usage-history records (``history:`` job ids) are left out: ``fs import
+history`` writes those records itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from fairshare_cli.core.config import Config
+from fairshare_cli.core.htcondor.claims import negotiator_from_json
+from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots
+from fairshare_cli.core.htcondor.placement import HISTORY_PREFIX
+from fairshare_cli.core.jobs import Job, parse_jobs
+from fairshare_cli.core.state import State
+from fairshare_cli.core.usage import UsageRecord
+
+
+@dataclass(frozen=True)
+class ClaimUsage:
+    """What one command adds to the usage history.
+
+    Attributes:
+        started: records of work charged from now on, each with the key of its claim.
+        ended: ``(claim key, now)`` for every claim released.
+    """
+
+    started: tuple[tuple[UsageRecord, str], ...] = ()
+    ended: tuple[tuple[str, float], ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.started or self.ended)
+
+
+def claim_key(claim: Claim) -> str:
+    """The store's key for one claim: its job, slot and start (unique over the pool's life)."""
+    return f"{claim.job_id} {claim.slot} {claim.start_time!r}"
+
+
+def claim_usage(config: Config, before: State, after: State, now: float) -> ClaimUsage:
+    """The claims ``after`` has that ``before`` lacks (started) and the reverse (ended).
+
+    A started claim becomes a record from ``now`` (the accountant charges it from the
+    command's time, ``AddMatch`` at ``now``) of one slot of the slot's ``Cpus`` (a dynamic
+    slot's: the CPUs carved for it), so that a ``Cpus`` slot weight replays to the weight
+    charged; its owner, groups, account,
+    partition and QOS are its job's. A claim whose job is not in the queue is charged to
+    its submitter's name as the owner.
+
+    Raises:
+        SectionError: a malformed ``negotiator`` or ``jobs`` section.
+    """
+    old = _claims(before)
+    new = _claims(after)
+    if old.keys() == new.keys():
+        return ClaimUsage()
+    jobs = _jobs_by_id(after, before, {c.job_id for k, c in new.items() if k not in old})
+    cpus_of = _slot_cpus(config)
+    started = tuple(
+        (_record(c, jobs.get(c.job_id), cpus_of, now), k) for k, c in new.items() if k not in old
+    )
+    ended = tuple((k, now) for k in old if k not in new)
+    return ClaimUsage(started, ended)
+
+
+def _claims(state: State) -> dict[str, Claim]:
+    negotiator = negotiator_from_json(state.section("negotiator"))
+    return {
+        claim_key(c): c
+        for c in negotiator.claims.values()
+        if not c.job_id.startswith(HISTORY_PREFIX)
+    }
+
+
+def _jobs_by_id(after: State, before: State, wanted: set[str]) -> dict[str, Job]:
+    """The jobs named in ``wanted`` (from ``after``'s queue, else ``before``'s)."""
+    found: dict[str, Job] = {}
+    for state in (after, before):
+        raw = state.section("jobs")
+        if not raw or not wanted - found.keys():
+            continue
+        for job in parse_jobs([o for o in raw if o.get("id") in wanted], "state: jobs"):
+            found.setdefault(job.id, job)
+    return found
+
+
+def _slot_cpus(config: Config) -> Callable[[str], int | None]:
+    """The ``Cpus`` of the configured slot named (None: not configured or no count)."""
+    index: dict[str, int | None] = {}
+
+    def cpus(slot: str) -> int | None:
+        if not index:
+            for stanza, machine, slot_id in expand_slots(config.machines):
+                index[f"slot{slot_id}@{machine}".lower()] = _cpus(
+                    config.machines[stanza].attributes
+                )
+        return index.get(slot.lower())
+
+    return cpus
+
+
+def _cpus(attributes: Mapping[str, object]) -> int | None:
+    for key, value in attributes.items():
+        if key.lower() == "cpus" and type(value) is int and value > 0:
+            return value
+    return None
+
+
+def _record(
+    claim: Claim, job: Job | None, cpus_of: Callable[[str], int | None], now: float
+) -> UsageRecord:
+    carved = dict(claim.resources).get("Cpus")  # a dynamic slot: the CPUs carved for it
+    cpus = (
+        int(carved)
+        if carved
+        else (cpus_of(claim.slot) or (job.request_cpus if job is not None else 1))
+    )
+    if job is None:
+        return UsageRecord(owner=claim.submitter, start=now, cpus=max(int(cpus), 1))
+    return UsageRecord(
+        owner=job.owner,
+        start=now,
+        accounting_group=job.accounting_group,
+        nice_user=job.nice_user,
+        account=job.account,
+        partition=job.partition,
+        qos=job.qos,
+        dirac_group=job.dirac_group,
+        cpus=max(int(cpus), 1),
+    )

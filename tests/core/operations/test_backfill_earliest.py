@@ -1,0 +1,82 @@
+"""Backfill's earliest start: the per-node search equals trying every node at every time."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.operations.sim_slurm import SlurmSim, _free_during, _Node
+
+T = 1000.0
+INF = math.inf
+
+
+def _reference(
+    nodes: list[_Node], per: int, want: int, length: float, t: float, reserved: dict[str, Any]
+) -> tuple[float, list[str]]:
+    """The plain search: every planned end and reservation end of the cluster (and ``t``)
+    in order; the first time ``want`` nodes are free for ``length``; the first in order."""
+    times = {t}
+    for node in nodes:
+        times.update(end for end, _ in node.planned.values() if t < end < INF)
+    for held in reserved.values():
+        times.update(to for _, to, _ in held if t < to < INF)
+    for when in sorted(times):
+        chosen = [
+            n.name
+            for n in nodes
+            if _free_during(n, when, when + length, reserved.get(n.name, ())) >= per
+        ]
+        if len(chosen) >= want:
+            return when, chosen[:want]
+    return INF, []
+
+
+@st.composite
+def clusters(draw: Any) -> tuple[list[_Node], dict[str, Any]]:
+    nodes = []
+    reserved: dict[str, list[tuple[float, float, int]]] = {}
+    for i in range(draw(st.integers(1, 5))):
+        cpus = draw(st.integers(1, 8))
+        node = _Node(f"n{i}", cpus, frozenset({"batch"}))
+        for k in range(draw(st.integers(0, 4))):
+            c = draw(st.integers(1, cpus))
+            if node.used + c > cpus:
+                break
+            node.used += c
+            end = draw(st.sampled_from([T + 60, T + 120, T + 300, T + 600, INF]))
+            node.planned[f"j{i}.{k}"] = (end, c)
+        for _ in range(draw(st.integers(0, 3))):
+            a = draw(st.sampled_from([T, T + 60, T + 180, T + 300]))
+            b = a + draw(st.sampled_from([60.0, 240.0, 600.0, INF]))
+            reserved.setdefault(node.name, []).append((a, b, draw(st.integers(1, cpus))))
+        nodes.append(node)
+    return nodes, reserved
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    clusters(),
+    st.integers(1, 8),
+    st.integers(1, 2),
+    st.sampled_from([60.0, 200.0, 600.0, INF]),
+)
+def test_earliest_equals_the_plain_search(
+    cluster: tuple[list[_Node], dict[str, Any]], cpus: int, want: int, length: float
+) -> None:
+    nodes, reserved = cluster
+    sim = SlurmSim.__new__(SlurmSim)
+    sim.nodes = nodes
+    job = Job(
+        id="9",
+        owner="u",
+        request_cpus=cpus * want,
+        num_nodes=want,
+        time_limit=None if length == INF else length,
+    )
+    when, chosen = sim._earliest(job, ("batch",), T, reserved)
+    assert (when, [n.name for n in chosen]) == _reference(nodes, cpus, want, length, T, reserved)
