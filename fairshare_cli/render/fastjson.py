@@ -147,56 +147,6 @@ def dumps_indented(value: Any) -> str:
     return data.decode("ascii")
 
 
-_encode_sorted = msgspec.json.Encoder(enc_hook=_refuse, order="sorted").encode
-
-
-def _plain(value: Any) -> Any:
-    """``value`` for :func:`dumps_sorted`: exact JSON types only, floats finite.
-
-    A measured hot loop (``benchmarks/run.py --rows import``: a 30 MB state at 1M records).
-    """
-    kind = type(value)
-    if kind is list or kind is tuple:
-        out = []
-        for v in value:
-            k = type(v)
-            if (
-                k is int
-                or k is str
-                or v is None
-                or k is bool
-                or (k is float and (_SMALL <= abs(v) < _LARGE or v == 0.0))
-            ):
-                out.append(v)
-            else:
-                out.append(_plain(v))
-        return out
-    if kind is dict:
-        return {k: _plain(v) for k, v in _str_keys(value).items()}
-    if kind is str or kind is int or value is None or kind is bool:
-        return value
-    if kind is float and value - value == 0:  # finite: NaN and infinities are refused
-        if _SMALL <= abs(value) < _LARGE or value == 0.0:
-            return value
-        return msgspec.Raw(repr(value).encode("ascii"))
-    raise _Refused
-
-
-def dumps_sorted(value: Any) -> str:
-    """``json.dumps(value, indent=2, sort_keys=True, allow_nan=False)``, fast.
-
-    Raises:
-        ValueError: a NaN or an infinity (as :func:`json.dumps` raises it).
-    """
-    try:
-        data = _format(_encode_sorted(_plain(value)), indent=2)
-    except _Refused:
-        data = b"\x80"
-    if not data.isascii() or b"\x7f" in data:
-        return json.dumps(value, indent=2, sort_keys=True, allow_nan=False)
-    return data.decode("ascii")
-
-
 def dumps_rows(rows: Sequence[Mapping[str, Any]], cols: Sequence[str]) -> str:
     """``json.dumps([{c: jsonable(r.get(c)) for c in cols} for r in rows], indent=2)``."""
     keys = dict.fromkeys(cols)
