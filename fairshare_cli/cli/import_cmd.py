@@ -271,7 +271,7 @@ def _hold_running(
         negotiator_from_json,
         negotiator_to_json,
     )
-    from fairshare_cli.core.htcondor.placement import HISTORY_PREFIX, Running
+    from fairshare_cli.core.htcondor.placement import HISTORY_PREFIX, Running, pool_room
 
     if rebuild:
         neg = env.decode("negotiator", negotiator_from_json)
@@ -283,10 +283,14 @@ def _hold_running(
 
     domain = env.config.pool.uid_domain
     weigh = record_weigher(env.config)
+    if not env.config.machines:  # no pool to hold slots in
+        return
+    room = pool_room(env.config.machines)
     work = []
     for number, rec in running:
         name = submitter_name(rec.owner, rec.accounting_group, rec.nice_user, domain)
-        for k in range(rec.slots):
+        held = min(rec.slots, room)  # a piece per slot, at most what the pool can hold
+        for k in range(held + (rec.slots > held)):
             work.append(
                 Running(
                     submitter=name,
@@ -295,6 +299,7 @@ def _hold_running(
                     cpus=rec.cpus,
                     label=f"{label}: record {number} ({name}, running since {rec.start:.0f})",
                     charged=weigh(rec.cpus),
+                    slots=1 if k < held else rec.slots - held,
                 )
             )
     if work:

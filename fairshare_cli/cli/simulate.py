@@ -252,6 +252,7 @@ def emit_series(rows: Sequence[SimRow], fmt: str, policy: Sequence[str] | None =
     never all held twice); the bytes are those of ``emit_rows``. ``policy`` (one label per
     row, ``fs whatif``) adds a first field ``policy``."""
     import csv
+    import itertools
     import json
 
     from fairshare_cli.core.operations.simulate import simulate_rows_json
@@ -269,13 +270,19 @@ def emit_series(rows: Sequence[SimRow], fmt: str, policy: Sequence[str] | None =
 
     out = sys.stdout
     if fmt == "json":
+        from fairshare_cli.render.fastjson import dumps_indented
+
+        # json.dumps(rows, indent=2), a thousand rows at a time: each chunk's list text
+        # without its brackets (the standard library's indented encoder is pure Python)
         first = True
         out.write("[")
-        for r in picked():
-            out.write(
-                ("\n  " if first else ",\n  ") + json.dumps(r, indent=2).replace("\n", "\n  ")
-            )
-            first = False
+        chunk: list[dict[str, object]] = []
+        for r in itertools.chain(picked(), [None]):
+            if r is not None:
+                chunk.append(r)
+            if chunk and (r is None or len(chunk) == 1000):
+                out.write(("\n" if first else ",\n") + dumps_indented(chunk)[2:-2])
+                first, chunk = False, []
         out.write("]\n" if first else "\n]\n")
     elif fmt == "ndjson":
         for r in picked():

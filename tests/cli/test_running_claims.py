@@ -139,6 +139,27 @@ def test_running_work_that_finds_no_slot_is_a_warning(
     assert (bob["resources_in_use"], bob["accumulated_usage_hours"]) == (0, 2.0)  # 10:00-12:00
 
 
+def test_a_record_running_on_more_slots_than_the_pool_holds_what_fits(
+    tmp_path: Path, pool: list[str], run: Callable[..., Any]
+) -> None:
+    """A running record of 10**15 slots (a 64-bit count the door accepts) on this 20-slot
+    pool: the first 20 pieces take the 20 slots, the rest is one unplaced piece whose use
+    stops at once, never 10**15 objects (this used to run out of memory). Hand-derived:
+    bob holds all 20 slots; his accumulated usage is the 2 hours 10:00-12:00 of every one
+    of the 10**15 slots the replay charged (2e15 slot-hours)."""
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(json.dumps({"owner": "bob", "start": START, "slots": 10**15}) + "\n")
+    result = run("import", "history", str(hist), *pool, "--now", NOW)
+    assert result.exit_code == 0, result.stderr
+    assert "running, but no free slot fits" in result.stderr
+    rows = json.loads(run("userprio", "--allusers", "--json", *pool, "--now", NOW).stdout)
+    bob = next(r for r in rows if r["name"] == "bob@d.org")
+    assert bob["resources_in_use"] == 20
+    assert bob["accumulated_usage_hours"] == pytest.approx(2e15)
+    claims = json.loads(Path(pool[3]).read_text())["negotiator"]["claims"]
+    assert len(claims) == 20
+
+
 def test_sample_pool_footer_never_exceeds_the_pool(tmp_path: Path, run: Callable[..., Any]) -> None:
     """Issue 11: after fs submit and fs negotiate it showed 431 in use on 420 slots."""
     args = ["--config", str(REPO / "sample_configs" / "pool.toml")]

@@ -57,6 +57,9 @@ class Running:
     charged: float = 0.0
     #: What its dynamic slot has (``Cpus``, ``Memory``, ``Disk``), when the source says.
     resources: tuple[tuple[str, float], ...] = ()
+    #: How many slots' use it stands for: more than one only for the part of a record the
+    #: pool has no room for (see :func:`pool_room`), which is never placed.
+    slots: int = 1
 
 
 @dataclass(frozen=True)
@@ -189,12 +192,13 @@ def place_running(
     out = dict(claims)
     by_job = {c.job_id: c for c in out.values() if c.job_id}
     new: list[Claim] = []
-    unplaced: list[Running] = []
+    work = list(work)
+    unplaced = [item for item in work if item.slots > 1]
     moved: list[tuple[Running, str]] = []
     displaced: list[Claim] = []
     for item in work:
-        if item.job_id and item.job_id in by_job:
-            continue
+        if item.slots > 1 or (item.job_id and item.job_id in by_job):
+            continue  # more than the pool can hold (unplaced, below), or held already
         carved: tuple[tuple[str, float], ...] = ()
         dynamic = pslots.named(item) if pslots else None
         target = slots.by_name.get(item.slot.lower()) if item.slot else None
@@ -282,8 +286,23 @@ def uncharge_unplaced(
     """
     for item in unplaced:
         if item.charged > 0:
-            state = acct.remove_match(state, config, item.submitter, item.charged, now)
+            state = acct.remove_match(
+                state, config, item.submitter, item.charged * item.slots, now, item.slots
+            )
     return state
+
+
+def pool_room(machines: Sequence[MachineSpec]) -> int:
+    """The most pieces of running work the configured slots can hold at once: one per
+    static slot, one per CPU of a partitionable slot (a dynamic slot has at least one)."""
+    room = 0
+    for spec in machines:
+        per = 1
+        if spec.partitionable:
+            cpus = spec.attributes.get("Cpus", 1)
+            per = max(int(cpus), 1) if isinstance(cpus, int | float) else 1
+        room += spec.count * spec.slots * per
+    return room
 
 
 def claims_by_slot(claims: Iterable[Claim]) -> dict[str, Claim]:
