@@ -76,7 +76,7 @@ def _warn(placement: Placement) -> None:
     pieces: dict[tuple[str, str | None, bool], int] = {}
     for item in placement.unplaced:
         key = (item.label, item.slot, item.charged > 0)
-        pieces[key] = pieces.get(key, 0) + 1
+        pieces[key] = pieces.get(key, 0) + item.slots
     for (label, named, charged), count in pieces.items():
         where = f" (named {named})" if named else ""
         if count == 1:
