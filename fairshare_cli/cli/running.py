@@ -72,12 +72,20 @@ def _warn(placement: Placement) -> None:
             f"fs: warning: {item.label}: slot {item.slot} is not configured; it holds {slot}",
             err=True,
         )
+    # One warning per piece of work: the slots of one record share its label.
+    pieces: dict[tuple[str, str | None, bool], int] = {}
     for item in placement.unplaced:
-        where = f" (named {item.slot})" if item.slot else ""
-        stops = "; its use stops now" if item.charged > 0 else ""
+        key = (item.label, item.slot, item.charged > 0)
+        pieces[key] = pieces.get(key, 0) + item.slots
+    for (label, named, charged), count in pieces.items():
+        where = f" (named {named})" if named else ""
+        if count == 1:
+            fits, holds = "it", f"it holds no slot{'; its use stops now' if charged else ''}"
+        else:
+            fits = f"{count} of its slots"
+            holds = f"they hold no slot{'; their use stops now' if charged else ''}"
         click.echo(
-            f"fs: warning: {item.label}: running, but no free slot fits it{where}; "
-            f"it holds no slot{stops}",
+            f"fs: warning: {label}: running, but no free slot fits {fits}{where}; {holds}",
             err=True,
         )
 

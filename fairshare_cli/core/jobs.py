@@ -186,7 +186,7 @@ def _parse_time_text(value: str, where: str) -> float:
     """
     text = value.strip()
     if len(text) == 20 and text[19] == "Z" and text[10] == "T":
-        fast = _cached_utc(text)
+        fast = cached_utc(text)
         if fast is not None:
             return fast
     m = _ISO_UTC.match(text)
@@ -219,7 +219,7 @@ def _parse_time_text(value: str, where: str) -> float:
     return stamp.timestamp()
 
 
-def _cached_utc(text: str) -> float | None:
+def cached_utc(text: str) -> float | None:
     """``YYYY-MM-DDTHH:MM:SSZ`` on a day seen before, or None to parse it in full."""
     days = _DAY_CACHE.get(text[:10])
     if days is None:

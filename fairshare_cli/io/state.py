@@ -100,8 +100,10 @@ def save_state(path: Path, state: State) -> None:
     Raises:
         RuntimeFailure: the folder cannot be created or written (the old file is kept).
     """
+    from fairshare_cli.io.state_json import dumps_sorted  # msgspec: not on --help paths
+
     try:
-        text = json.dumps(state_to_json(state), indent=2, sort_keys=True, allow_nan=False) + "\n"
+        text = dumps_sorted(state_to_json(state)) + "\n"
     except ValueError as exc:  # a NaN or infinity: JSON has no such number
         raise RuntimeFailure(
             f"cannot write state file {path}: {exc}; nothing was written"

@@ -217,3 +217,17 @@ def test_in_use_never_exceeds_the_pool(
         in_use = sum(r["resources_in_use"] for r in json.loads(out.stdout) if not r["is_group"])
         claims = json.loads((folder / "s.json").read_text())["negotiator"]["claims"]
         assert in_use == len(claims) <= 6
+
+
+def test_a_record_whose_slots_find_no_slot_is_one_warning(
+    tmp_path: Path, pool: list[str], run: Callable[..., Any]
+) -> None:
+    """Three slots of 8 CPUs, none of which fits: one line for the record, not three."""
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(json.dumps({"owner": "bob", "start": START, "cpus": 8, "slots": 3}) + "\n")
+    result = run("import", "history", str(hist), *pool, "--now", NOW)
+    assert result.exit_code == 0
+    assert result.stderr == (
+        f"fs: warning: {hist}: record 1 (bob@d.org, running since {START}): running, but no "
+        "free slot fits 3 of its slots; they hold no slot; their use stops now\n"
+    )
