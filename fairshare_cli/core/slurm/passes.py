@@ -166,7 +166,15 @@ def charged(
 ) -> dict[UsageKey, float]:
     """What ``(key, start, end, rate)`` jobs add to each association by pass ``grid.upto``
     (from before their first pass; add it to the usage stored at that pass)."""
+    return {key: fold(ledger, grid, None) for key, ledger in ledgers_of(jobs, grid).items()}
+
+
+def ledgers_of(
+    jobs: Iterable[tuple[UsageKey, float, float | None, float]], grid: PassGrid
+) -> dict[UsageKey, Ledger]:
+    """The ledger of what ``(key, start, end, rate)`` jobs charge each association on
+    ``grid``, pass by pass (not yet folded)."""
     ledgers: dict[UsageKey, Ledger] = {}
     for key, start, end, rate in jobs:
         charge(ledgers.setdefault(key, Ledger()), start, end, rate, grid)
-    return {key: fold(ledger, grid, None) for key, ledger in ledgers.items()}
+    return ledgers

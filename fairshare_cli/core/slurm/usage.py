@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -344,22 +344,13 @@ def usage_at(
         charge_job_end=params.charge_job_end,
         view=now,
     )
-    from fairshare_cli.core.slurm.passes import Ledger, charge, fold
+    from fairshare_cli.core.slurm.passes import fold, ledgers_of
 
     out: dict[UsageKey, float] = {key: 0.0 for key in state.usage}
     if not stored_reset:
         keep = real_decay(factor, t - base)
         out = {key: value * keep for key, value in state.usage.items()}
-    ledgers: dict[UsageKey, Ledger] = {}
-    for run in state.running:
-        charge(
-            ledgers.setdefault((run.account, run.user), Ledger()),
-            run.start,
-            run.end,
-            run.rate,
-            grid,
-        )
-    for key, ledger in ledgers.items():
+    for key, ledger in ledgers_of(_running_jobs(state), grid).items():
         if anchor is None:  # no pass before: the charges add to the stored usage
             out[key] = out.get(key, 0.0) + fold(ledger, grid, None)
         else:  # the stored usage at the anchor, then every pass since, in order
@@ -436,6 +427,11 @@ def record_charge(
     return fold(ledger, grid, None)
 
 
+def _running_jobs(state: SlurmUsage) -> Iterator[tuple[UsageKey, float, float | None, float]]:
+    """The state's running jobs as ``(key, start, end, rate)`` charges."""
+    return (((r.account, r.user), r.start, r.end, r.rate) for r in state.running)
+
+
 def still_running(end: float | None, now: float) -> bool:
     """True for a job that keeps accruing in later views (no end, or one after ``now``)."""
     return end is None or end > now
@@ -480,20 +476,12 @@ def restart(state: SlurmUsage, at: float, params: DecayParams) -> SlurmUsage:
     assert t is not None
     if at <= t:
         return state
-    from fairshare_cli.core.slurm.passes import Ledger, charge, fold
+    from fairshare_cli.core.slurm.passes import fold, ledgers_of
 
     keep = real_decay(params.factor, at - t)
     usage = {key: value * keep for key, value in state.usage.items()}
     grid = PassGrid(anchor=t, period=at - t, factor=params.factor, upto=at, after=t)
-    ledgers: dict[UsageKey, Ledger] = {}
-    for run in state.running:  # one pass, ``at - t`` after the last: charged per key
-        charge(
-            ledgers.setdefault((run.account, run.user), Ledger()),
-            run.start,
-            run.end,
-            run.rate,
-            grid,
-        )
-    for key, ledger in ledgers.items():
+    # one pass, ``at - t`` after the last: the running jobs charged per key
+    for key, ledger in ledgers_of(_running_jobs(state), grid).items():
         usage[key] = fold(ledger, grid, 0, state.usage.get(key, 0.0))
     return replace(state, usage=usage, last_decay_ran=at)
