@@ -162,6 +162,17 @@ def build_config(raw: Mapping[str, Any], file: str) -> Config:
     return config
 
 
+#: The ``[negotiator]`` keys whose values are ClassAd expressions.
+_NEGOTIATOR_EXPRESSIONS = (
+    "slot_weight",
+    "preemption_requirements",
+    "preemption_rank",
+    "pre_job_rank",
+    "post_job_rank",
+    "group_sort_expr",
+)
+
+
 def check_expressions(config: Config) -> None:
     """Parse every ClassAd expression of the config (negotiator knobs, machine start/rank).
 
@@ -177,17 +188,7 @@ def check_expressions(config: Config) -> None:
         ConfigError: naming the file and key of the first expression that does not parse.
     """
     neg = config.negotiator
-    texts = [
-        (f"[negotiator] {key}", getattr(neg, key))
-        for key in (
-            "slot_weight",
-            "preemption_requirements",
-            "preemption_rank",
-            "pre_job_rank",
-            "post_job_rank",
-            "group_sort_expr",
-        )
-    ]
+    texts = [(f"[negotiator] {key}", getattr(neg, key)) for key in _NEGOTIATOR_EXPRESSIONS]
     texts += [("[pool] start", config.pool.start), ("[pool] rank", config.pool.rank)]
     for spec in config.machines:
         texts += [
@@ -206,17 +207,7 @@ def check_expressions(config: Config) -> None:
 BUILTIN_EXPRESSIONS = frozenset(
     text
     for text in (
-        *(
-            getattr(NegotiatorConfig(), key)
-            for key in (
-                "slot_weight",
-                "preemption_requirements",
-                "preemption_rank",
-                "pre_job_rank",
-                "post_job_rank",
-                "group_sort_expr",
-            )
-        ),
+        *(getattr(NegotiatorConfig(), key) for key in _NEGOTIATOR_EXPRESSIONS),
         PoolConfig().start,
         PoolConfig().rank,
         *(
