@@ -2,7 +2,7 @@
 sort_keys=True, allow_nan=False)``, three times faster on the 30 MB state a 1M-record
 ``fs import history`` writes (``benchmarks/run.py --rows import``).
 
-The same steering as ``render/fastjson.py`` (which ``io`` may not import): floats msgspec
+The same steering as ``render/fastjson.py`` (shared in ``core/jsontext.py``): floats msgspec
 would not print as ``repr`` does (below 1e-4 or from 1e16 in magnitude) go in as ``repr``
 text; NaN and infinities, keys that are not strings, non-ASCII text and any type beyond
 dict, list, tuple, str, int, float, bool and None go to the standard library, which
@@ -16,16 +16,10 @@ from typing import Any
 
 import msgspec
 
-_SMALL = 1e-4
-_LARGE = 1e16
-
-
-class _Refused(Exception):
-    """A value :func:`json.dumps` must print."""
-
-
-def _refuse(value: Any) -> Any:
-    raise _Refused
+from fairshare_cli.core.jsontext import LARGE as _LARGE
+from fairshare_cli.core.jsontext import SMALL as _SMALL
+from fairshare_cli.core.jsontext import Refused as _Refused
+from fairshare_cli.core.jsontext import indented, refuse, repr_float
 
 
 def _str_keys(value: dict[Any, Any]) -> dict[str, Any]:
@@ -36,8 +30,7 @@ def _str_keys(value: dict[Any, Any]) -> dict[str, Any]:
     return {k: _plain(v) for k, v in value.items()}
 
 
-_format = msgspec.json.format
-_encode_sorted = msgspec.json.Encoder(enc_hook=_refuse, order="sorted").encode
+_encode_sorted = msgspec.json.Encoder(enc_hook=refuse, order="sorted").encode
 
 
 def _plain(value: Any) -> Any:
@@ -71,7 +64,7 @@ def _plain(value: Any) -> Any:
     if kind is float and value - value == 0:  # finite: NaN and infinities are refused
         if _SMALL <= abs(value) < _LARGE or value == 0.0:
             return value
-        return msgspec.Raw(repr(value).encode("ascii"))
+        return repr_float(value)
     raise _Refused
 
 
@@ -82,9 +75,9 @@ def dumps_sorted(value: Any) -> str:
         ValueError: a NaN or an infinity (as :func:`json.dumps` raises it).
     """
     try:
-        data = _format(_encode_sorted(_plain(value)), indent=2)
+        text = indented(_encode_sorted(_plain(value)))
     except _Refused:
-        data = b"\x80"
-    if not data.isascii() or b"\x7f" in data:
+        text = None
+    if text is None:
         return json.dumps(value, indent=2, sort_keys=True, allow_nan=False)
-    return data.decode("ascii")
+    return text

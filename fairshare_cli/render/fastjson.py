@@ -24,22 +24,13 @@ from typing import Any
 
 import msgspec
 
+from fairshare_cli.core.jsontext import LARGE as _LARGE
+from fairshare_cli.core.jsontext import SMALL as _SMALL
+from fairshare_cli.core.jsontext import Refused as _Refused
+from fairshare_cli.core.jsontext import indented, refuse, repr_float
 from fairshare_cli.render.formats import Time, iso, jsonable
 
-_SMALL = 1e-4
-_LARGE = 1e16
-
-
-class _Refused(Exception):
-    """A value :func:`json.dumps` must print (see the module docstring)."""
-
-
-def _refuse(value: Any) -> Any:
-    raise _Refused
-
-
-_encode = msgspec.json.Encoder(enc_hook=_refuse).encode
-_format = msgspec.json.format
+_encode = msgspec.json.Encoder(enc_hook=refuse).encode
 
 
 def _float(value: float) -> Any:
@@ -48,7 +39,7 @@ def _float(value: float) -> Any:
         return None
     if value - value != 0:
         return "inf" if value > 0 else "-inf"
-    return msgspec.Raw(repr(value).encode("ascii"))
+    return repr_float(value)
 
 
 def _prep(value: Any) -> Any:
@@ -128,23 +119,18 @@ def dumps_ready(value: Any) -> str | None:
     int, None, bool, :func:`plain_floats` and :func:`prepared` parts), or None when the
     standard library must print it (non-ASCII text, another type)."""
     try:
-        data = _format(_encode(value), indent=2)
+        return indented(_encode(value))
     except _Refused:
         return None
-    if not data.isascii() or b"\x7f" in data:
-        return None
-    return data.decode("ascii")
 
 
 def dumps_indented(value: Any) -> str:
     """``json.dumps(jsonable(value), indent=2)``, fast."""
     try:
-        data = _format(_encode(_prep(value)), indent=2)
+        text = indented(_encode(_prep(value)))
     except _Refused:
-        return json.dumps(jsonable(value), indent=2)
-    if not data.isascii() or b"\x7f" in data:
-        return json.dumps(jsonable(value), indent=2)
-    return data.decode("ascii")
+        text = None
+    return json.dumps(jsonable(value), indent=2) if text is None else text
 
 
 def dumps_rows(rows: Sequence[Mapping[str, Any]], cols: Sequence[str]) -> str:
@@ -152,9 +138,9 @@ def dumps_rows(rows: Sequence[Mapping[str, Any]], cols: Sequence[str]) -> str:
     keys = dict.fromkeys(cols)
     try:
         _str_keys(keys)
-        data = _format(_encode([_prep_map(r, keys) for r in rows]), indent=2)
+        text = indented(_encode([_prep_map(r, keys) for r in rows]))
     except _Refused:
-        data = b"\x80"
-    if not data.isascii() or b"\x7f" in data:
+        text = None
+    if text is None:
         return json.dumps([{c: jsonable(r.get(c)) for c in cols} for r in rows], indent=2)
-    return data.decode("ascii")
+    return text
