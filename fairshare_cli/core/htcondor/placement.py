@@ -23,6 +23,7 @@ from fairshare_cli.core.config import Config, MachineSpec
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.classads import Ad, Evaluator
 from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots
+from fairshare_cli.core.htcondor.negotiator.partitionable import totals
 from fairshare_cli.core.htcondor.negotiator.slots import Slot
 from fairshare_cli.core.htcondor.pslot_placement import DynamicWeigher, PartitionablePool
 from fairshare_cli.core.jobs import Job
@@ -297,10 +298,7 @@ def pool_room(machines: Sequence[MachineSpec]) -> int:
     static slot, one per CPU of a partitionable slot (a dynamic slot has at least one)."""
     room = 0
     for spec in machines:
-        per = 1
-        if spec.partitionable:
-            cpus = spec.attributes.get("Cpus", 1)
-            per = max(int(cpus), 1) if isinstance(cpus, int | float) else 1
+        per = max(int(dict(totals(spec)).get("Cpus", 1)), 1) if spec.partitionable else 1
         room += spec.count * spec.slots * per
     return room
 
