@@ -135,6 +135,15 @@ class MachineSpec:
     #: (``SLOT_TYPE_1_PARTITIONABLE``): a match carves a dynamic slot out of it.
     partitionable: bool = False
 
+    def attribute(self, name: str) -> Any:
+        """The attribute ``name`` in any letter case (ClassAd names ignore it), or None."""
+        lowered = name.lower()
+        found = None
+        for key, value in self.attributes.items():
+            if key.lower() == lowered:
+                found = value
+        return found
+
 
 @dataclass(frozen=True)
 class GroupSpec:

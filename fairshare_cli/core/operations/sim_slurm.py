@@ -67,10 +67,8 @@ def _nodes(config: Config) -> list[_Node]:
     ``partitions`` (none: every partition)."""
     out = []
     for spec in config.machines:
-        cpus = 1
-        for key, value in spec.attributes.items():
-            if key.lower() == "cpus" and isinstance(value, (int, float)):
-                cpus = int(value)
+        value = spec.attribute("Cpus")
+        cpus = int(value) if isinstance(value, (int, float)) else 1
         parts = frozenset(spec.partitions or config.partitions)
         for name in machine_names(spec):
             out.append(_Node(name, spec.slots * cpus, parts))

@@ -15,7 +15,7 @@ history`` writes those records itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from fairshare_cli.core.config import Config
@@ -102,19 +102,13 @@ def _slot_cpus(config: Config) -> Callable[[str], int | None]:
     def cpus(slot: str) -> int | None:
         if not index:
             for stanza, machine, slot_id in expand_slots(config.machines):
-                index[f"slot{slot_id}@{machine}".lower()] = _cpus(
-                    config.machines[stanza].attributes
+                cpus = config.machines[stanza].attribute("Cpus")
+                index[f"slot{slot_id}@{machine}".lower()] = (
+                    cpus if type(cpus) is int and cpus > 0 else None
                 )
         return index.get(slot.lower())
 
     return cpus
-
-
-def _cpus(attributes: Mapping[str, object]) -> int | None:
-    for key, value in attributes.items():
-        if key.lower() == "cpus" and type(value) is int and value > 0:
-            return value
-    return None
 
 
 def _record(
