@@ -15,14 +15,66 @@ holds the two equal).
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from dataclasses import MISSING, fields
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol
 
 import msgspec
 
-from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, CustomerRecord
+from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, CustomerRecord, accountant_from_json
 from fairshare_cli.core.htcondor.record_checks import C_INTS, LEAST
 from fairshare_cli.core.limits import INT32_MAX
+
+
+class StoredRecord(Protocol):
+    """A stored record as a view reads it: a :class:`CustomerRecord` or a decoded struct
+    (which has no ``name``: the records' keys are the names)."""
+
+    @property
+    def is_group(self) -> bool: ...
+
+    @property
+    def priority(self) -> float: ...
+
+    @property
+    def last_update(self) -> float | None: ...
+
+    @property
+    def priority_factor(self) -> float | None: ...
+
+    @property
+    def resources_used(self) -> int: ...
+
+    @property
+    def weighted_resources_used(self) -> float: ...
+
+    @property
+    def hier_weighted_resources_used(self) -> float: ...
+
+    @property
+    def accumulated_usage(self) -> float: ...
+
+    @property
+    def weighted_accumulated_usage(self) -> float: ...
+
+    @property
+    def begin_usage_time(self) -> float: ...
+
+    @property
+    def last_usage_time(self) -> float: ...
+
+    @property
+    def uncharged_time(self) -> float: ...
+
+    @property
+    def weighted_uncharged_time(self) -> float: ...
+
+    @property
+    def floor(self) -> int: ...
+
+    @property
+    def ceiling(self) -> int: ...
+
 
 _BIG = sys.float_info.max  # a float bound that refuses NaN and the infinities too
 
@@ -52,29 +104,53 @@ def _body_type() -> Any:
 
 _BODY = _body_type()
 _RECORDS = dict[str, _BODY]  # type: ignore[valid-type]
+_STORED = msgspec.structs.fields(_BODY)
 
 
-def fast_records(records: Any) -> dict[str, CustomerRecord] | None:
-    """The records of ``records`` (the section's ``records`` object) as the exact reader
-    reads them, or None when it must read them (anything unusual, any error)."""
+def fast_bodies(records: Any) -> dict[str, Any] | None:
+    """The records of ``records`` (the section's ``records`` object) as read-only structs
+    with a record's attributes but no ``name`` (:class:`StoredRecord`), or None when the
+    exact reader must read them (anything unusual, any error)."""
     if type(records) is not dict:
         return None
     try:
-        bodies = msgspec.convert(records, _RECORDS, strict=True)
+        bodies: dict[str, Any] = msgspec.convert(records, _RECORDS, strict=True)
     except msgspec.ValidationError:
         return None
+    root = bodies.get(ROOT_GROUP)
+    if root is not None:  # AddMatch charges <none>'s subtree usage with its own
+        root.hier_weighted_resources_used = root.weighted_resources_used
+    return bodies
+
+
+def fast_records(records: Any) -> dict[str, CustomerRecord] | None:
+    """The records of ``records`` as the exact reader reads them, or None when it must."""
+    bodies = fast_bodies(records)
+    if bodies is None:
+        return None
+    names = [f.name for f in _STORED]
     out: dict[str, CustomerRecord] = {}
     new = object.__new__
-    set_dict = object.__setattr__
-    as_dict = msgspec.structs.asdict
+    set_attr = object.__setattr__  # as CustomerRecord's own (frozen) __init__ sets them
+    as_tuple = msgspec.structs.astuple
     for name, body in bodies.items():
-        values = as_dict(body)
-        values["name"] = name
-        if name == ROOT_GROUP:  # AddMatch charges <none>'s subtree usage with its own
-            values["hier_weighted_resources_used"] = values["weighted_resources_used"]
-        # CustomerRecord's own __init__ sets 16 frozen fields one by one (4 us a record):
-        # the same instance, its fields' values in its __dict__ (tests: equal, same type).
         rec = new(CustomerRecord)
-        set_dict(rec, "__dict__", values)
+        set_attr(rec, "name", name)
+        for field, value in zip(names, as_tuple(body), strict=True):
+            set_attr(rec, field, value)
         out[name] = rec
     return out
+
+
+def stored_records(raw: Any) -> Mapping[str, StoredRecord]:
+    """The ``accountant`` section's records for a view that only reads them (``fs
+    userprio``): :func:`fast_bodies` when it can, else the exact reader's records.
+
+    Raises:
+        SectionError: the section is malformed (the exact reader's message).
+    """
+    if type(raw) is dict:
+        bodies = fast_bodies(raw.get("records", {}))
+        if bodies is not None:
+            return bodies
+    return accountant_from_json(raw).records

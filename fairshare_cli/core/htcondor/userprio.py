@@ -10,14 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any
-
-import msgspec
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.float32 import FLT_MAX
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.jobs import Job
+
+if TYPE_CHECKING:  # the decoder imports msgspec: not on the --help path
+    from fairshare_cli.core.htcondor.accountant_decode import StoredRecord
 
 ACTIVITY_WINDOW = 86400.0
 SORT_KEYS = ("priority", "name", "usage", "factor", "in-use", "last-usage")
@@ -32,11 +33,11 @@ class GroupQuotaInfo:
     sort_key: float | None = None
 
 
-class UserprioRow(msgspec.Struct, frozen=True, gc=False):
+class UserprioRow(NamedTuple):
     """One line of ``condor_userprio``: a submitter or a group.
 
-    A struct, not a dataclass: 20,000 of them are built per view, positionally, in field
-    order (``benchmarks/run.py --rows userprio``).
+    A named tuple, not a frozen dataclass: 20,000 of them are built per view, positionally
+    in field order (``benchmarks/run.py --rows userprio``).
     """
 
     name: str
@@ -144,7 +145,7 @@ class UserprioQuery:
 
 
 def userprio_view(
-    state: acct.AccountantState,
+    stored: Mapping[str, StoredRecord],
     config: Config,
     now: float,
     query: UserprioQuery | None = None,
@@ -156,7 +157,8 @@ def userprio_view(
     """Compute the rows of ``condor_userprio`` at ``now``.
 
     Args:
-        state: the accountant.
+        stored: the accountant's records as stored, by name (``AccountantState.records``,
+            or ``accountant_decode.stored_records``).
         config: the pool config (groups, quotas, surplus policy).
         now: the time the view is for.
         query: the options: names, filters, order and columns (HTCondor's defaults if None).
@@ -167,7 +169,10 @@ def userprio_view(
             as of its last update.
     """
     query = query or UserprioQuery()
-    records = acct.all_records(state, config)  # as stored: brought to ``now`` row by row
+    records = dict(stored)  # as acct.all_records: a fresh record for each group not stored
+    for name in [acct.ROOT_GROUP, *config.groups]:
+        if name not in records:
+            records[name] = acct.CustomerRecord(name=name, is_group=True)
     since = now if activity_now is None else activity_now
     cutoff = None if (query.all_users or query.names) else since - ACTIVITY_WINDOW
     rows = _active_rows(records, config, now, query, cutoff, jobs, group_info or {})
@@ -212,7 +217,7 @@ def userprio_view(
 
 
 def advanced_values(
-    rec: acct.CustomerRecord, now: float, half_life: float, betas: dict[float, float]
+    rec: StoredRecord, now: float, half_life: float, betas: dict[float, float]
 ) -> tuple[float, float, float, float, float]:
     """What :func:`accountant.advance` makes of the record's priority, (weighted)
     accumulated usage, begin and last usage time at ``now``, without building a record.
@@ -259,7 +264,7 @@ def advanced_values(
 
 
 def _active_rows(
-    records: Mapping[str, acct.CustomerRecord],
+    records: Mapping[str, StoredRecord],
     config: Config,
     now: float,
     query: UserprioQuery,
@@ -342,7 +347,7 @@ def _active_rows(
 
 def _full_row(
     name: str,
-    rec: acct.CustomerRecord,
+    rec: StoredRecord,
     measured: tuple[float, float, float, float, float, float],
     config: Config,
     query: UserprioQuery,
