@@ -226,10 +226,11 @@ def advanced_values(
     holds the two equal); ``betas`` caches the decay factor per Δt, as most records were
     last updated together.
     """
+    least = acct.MIN_PRIORITY  # max(x, least) as ``least if x < least else x`` (NaN kept)
     last_update = rec.last_update
     if last_update is None:
         return (
-            max(rec.priority, acct.MIN_PRIORITY),
+            least if rec.priority < least else rec.priority,
             rec.accumulated_usage,
             rec.weighted_accumulated_usage,
             rec.begin_usage_time,
@@ -247,14 +248,16 @@ def advanced_values(
     beta = betas.get(dt)
     if beta is None:
         beta = betas[dt] = acct.decay_factor(dt, half_life)
-    p = max(rec.priority, acct.MIN_PRIORITY)
+    p = least if rec.priority < least else rec.priority
     used = rec.resources_used
     weighted = rec.weighted_resources_used
     recent = used + rec.uncharged_time / dt
     weighted_recent = weighted + rec.weighted_uncharged_time / dt
     if rec.hier_weighted_resources_used > 0:
         weighted_recent = rec.hier_weighted_resources_used
-    new_p = max(p * beta + weighted_recent * (1.0 - beta), acct.MIN_PRIORITY)
+    new_p = p * beta + weighted_recent * (1.0 - beta)
+    if new_p < least:
+        new_p = least
     acc = rec.accumulated_usage + used * dt + rec.uncharged_time
     wacc = rec.weighted_accumulated_usage + weighted * dt + rec.weighted_uncharged_time
     begin = rec.begin_usage_time
@@ -297,22 +300,24 @@ def _active_rows(
     half_life = config.accountant.priority_halflife
     betas: dict[float, float] = {}
     root = acct.ROOT_GROUP
+    least_factor, least_priority = acct.MIN_FACTOR, acct.MIN_PRIORITY
+    named = bool(query.names)
     rows: list[UserprioRow] = []
     for name, rec in records.items():
-        if query.names and not query.wanted(name):
+        if named and not query.wanted(name):
             continue
         if cutoff is not None and queued and not rec.is_group and name not in queued:
             continue  # no submitter ad: no Accounting ad in the collector
         prio, acc, wacc, begin, last_usage = advanced_values(rec, now, half_life, betas)
         if cutoff is not None and (last_usage if last_usage > 0 else -1.0) < cutoff:
             continue
-        stored = rec.priority_factor
-        factor = (
-            max(stored, acct.MIN_FACTOR)
-            if stored is not None
-            else acct.derived_factor(name, config, tree)
-        )
-        eup = max(prio, acct.MIN_PRIORITY) * factor  # acct.effective_priority
+        # max(x, least) as ``least if x < least else x`` (the same for NaN)
+        factor = rec.priority_factor
+        if factor is None:
+            factor = acct.derived_factor(name, config, tree)
+        elif factor < least_factor:
+            factor = least_factor
+        eup = (least_priority if prio < least_priority else prio) * factor  # effective_priority
         if not rec.is_group and name != root:
             rows.append(
                 UserprioRow(
@@ -400,15 +405,12 @@ def _group_factor(config: Config, group: str) -> float:
 
 def _without_leading_root(ordered: list[UserprioRow]) -> list[UserprioRow]:
     """The <none> row shows in flat mode only after another group row (user_prio.cpp)."""
-    seen_group = False
-    kept: list[UserprioRow] = []
-    for row in ordered:
-        if row.is_group:
-            if row.name == acct.ROOT_GROUP and not seen_group:
-                continue
-            seen_group = True
-        kept.append(row)
-    return kept
+    flags = list(map(attrgetter("is_group"), ordered))
+    if True in flags:
+        first = flags.index(True)  # names are unique: only a first group can be <none>
+        if ordered[first].name == acct.ROOT_GROUP:
+            return ordered[:first] + ordered[first + 1 :]
+    return ordered
 
 
 def global_surplus_policy(config: Config) -> str:
