@@ -290,13 +290,7 @@ def _active_rows(
     """
     tree = acct.GroupTree(config.groups)
     group_of = tree.group_of if config.groups else None  # no groups: every user in <none>
-    requested = requested_by_submitter(jobs, config)
-    group_req: dict[str, float] = {}
-    for sub, amount in requested.items():
-        g = tree.group_of(sub)
-        group_req[g] = group_req.get(g, 0.0) + amount
-    dom = config.pool.uid_domain
-    queued = {acct.submitter_name(j.owner, j.accounting_group, j.nice_user, dom) for j in jobs}
+    group_req, queued = _demand(jobs, config, tree)
     half_life = config.accountant.priority_halflife
     betas: dict[float, float] = {}
     root = acct.ROOT_GROUP
@@ -348,6 +342,20 @@ def _active_rows(
         measured = (eup, factor, acc, wacc, begin, last_usage)
         rows.append(_full_row(name, rec, measured, config, query, tree, group_req, group_info))
     return rows
+
+
+def _demand(
+    jobs: Sequence[Job], config: Config, tree: acct.GroupTree
+) -> tuple[dict[str, float], set[str]]:
+    """Each group's demand (its submitters' :func:`requested_by_submitter`) and the
+    submitters with jobs in the queue."""
+    group_req: dict[str, float] = {}
+    for sub, amount in requested_by_submitter(jobs, config).items():
+        g = tree.group_of(sub)
+        group_req[g] = group_req.get(g, 0.0) + amount
+    dom = config.pool.uid_domain
+    queued = {acct.submitter_name(j.owner, j.accounting_group, j.nice_user, dom) for j in jobs}
+    return group_req, queued
 
 
 def _full_row(
