@@ -138,7 +138,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     view = userprio_view(
         records, env.config, shown_at, query, jobs=jobs, group_info=group_info, activity_now=env.now
     )
-    for line in unmatched_names(names, records, env.config.pool.uid_domain):
+    for line in unmatched_names(names, records, env.config.pool.uid_domain) if names else ():
         click.echo(f"fs: note: {line}", err=True)
     fmt = opts.output
     if fmt != "table":

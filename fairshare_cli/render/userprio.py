@@ -396,14 +396,18 @@ def _name_width(view: UserprioView) -> int:
     """The name column's width: the longest active name (indented in hierarchical mode),
     10 to 99, and room for the footer label."""
     hier = view.hierarchical
-    width = 10
-    for row in view.active or view.rows:  # every active record counts, shown or not
-        n = len(row.name)
-        if hier and not row.is_group:
-            n += 2
-            if row.group != ROOT_GROUP:
-                n -= len(row.group)  # (condor_userprio does not count the dot)
-        width = max(width, n)
+    counted = view.active or view.rows  # every active record counts, shown or not
+    if not hier:
+        width = max(10, max(map(len, map(attrgetter("name"), counted)), default=0))
+    else:
+        width = 10
+        for row in counted:
+            n = len(row.name)
+            if not row.is_group:
+                n += 2
+                if row.group != ROOT_GROUP:
+                    n -= len(row.group)  # (condor_userprio does not count the dot)
+            width = max(width, n)
     width = min(width, 99)
     width = max(width, len(f"Number of users: {view.total_records}"))
     if hier:

@@ -132,3 +132,21 @@ def test_the_quick_iso_covers_whole_seconds_to_the_year_9999() -> None:
     last = 253402300799.0  # 9999-12-31T23:59:59Z
     assert iso_times([last, 1.0, math.pi]) == [iso(last), iso(1.0), iso(math.pi)]
     assert iso_times([last]) == ["9999-12-31T23:59:59Z"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(rows, max_size=6), st.booleans())
+def test_the_name_column_is_the_longest_active_name(table: list[UserprioRow], hier: bool) -> None:
+    """condor_userprio's rule: the longest name, a hierarchical user's counted with its two
+    spaces of indent and without its group (the dot not counted), 10 to 99; then room for
+    ``Number of users: N``, and two more in hierarchical mode."""
+    view = _view(table, hier)
+    lines = render_userprio(view, ["priority"], NOW).splitlines()
+    longest = 10
+    for r in table:
+        n = len(r.name)
+        if hier and not r.is_group:
+            n += 2 - (len(r.group) if r.group != "<none>" else 0)
+        longest = max(longest, n)
+    want = max(min(longest, 99), len(f"Number of users: {len(table)}")) + (2 if hier else 0)
+    assert len(lines[1]) == want + 1 + 12
