@@ -186,12 +186,13 @@ def _emit(view: UserprioView, fmt: str) -> None:
     """The rows as ``--format json/ndjson/csv``: the columnar writer for json when it can."""
     from fairshare_cli.render.userprio_json import JSON_FIELDS, userprio_json
 
-    text = userprio_json(view.listed) if fmt == "json" else None
-    if text is None:
+    pieces = userprio_json(view.listed) if fmt == "json" else None
+    if pieces is None:
         emit_rows(_json_rows(view), JSON_FIELDS, fmt)
-    else:
-        sys.stdout.write(text)
-        sys.stdout.write("\n")
+        return
+    for piece in pieces:
+        sys.stdout.write(piece)
+    sys.stdout.write("\n")
 
 
 def _json_rows(view: UserprioView) -> list[dict[str, Any]]:

@@ -6,7 +6,8 @@ and an ISO time per cell in Python; over 20,000 submitters that was most of the 
 msgspec prints as ``repr`` does (:func:`fastjson.plain_floats`) go in as they are, the others
 through :func:`fastjson.prepared`; times become ISO text once per distinct value; then one
 struct per row (its fields in :data:`JSON_FIELDS` order, as the dict's keys were) and one
-encode. The text is the general writer's byte for byte; what it cannot vouch for (text
+encode a chunk of rows at a time. The text is the general writer's byte for byte; what it
+cannot vouch for (text
 ``json.dumps`` would escape, a value of another type) returns None, and the caller asks the
 general writer (``tests/cli/test_userprio_json.py`` holds the two equal).
 """
@@ -47,9 +48,13 @@ _YEAR_10000 = 253402300800.0
 _ISO = "%Y-%m-%dT%H:%M:%SZ"
 
 
-def userprio_json(rows: Sequence[UserprioRow]) -> str | None:
-    """``emit_rows``'s ``--json`` text of the rows (no final newline), or None when the
-    general writer must print it."""
+#: Rows laid out together: the text is written a piece at a time, never whole.
+CHUNK = 2048
+
+
+def userprio_json(rows: Sequence[UserprioRow]) -> list[str] | None:
+    """``emit_rows``'s ``--json`` text of the rows (no final newline) in pieces to write one
+    after another, or None when the general writer must print it."""
     columns: list[list[Any]] = [
         list(map(attrgetter("name"), rows)),
         list(map(attrgetter("is_group"), rows)),
@@ -59,7 +64,19 @@ def userprio_json(rows: Sequence[UserprioRow]) -> str | None:
         columns.append(values if plain_floats(values) else [prepared(v) for v in values])
     for field in _TIMES:
         columns.append(iso_times(map(attrgetter(field), rows)))
-    return dumps_ready(list(map(_Row, *columns)))
+    structs = list(map(_Row, *columns))
+    if len(structs) <= CHUNK:
+        text = dumps_ready(structs)
+        return None if text is None else [text]
+    # Each chunk's "[\n" ... "\n]" dropped, the chunks joined as the list's items are.
+    pieces = ["[\n"]
+    for start in range(0, len(structs), CHUNK):
+        text = dumps_ready(structs[start : start + CHUNK])
+        if text is None:
+            return None
+        pieces.extend((",\n" if start else "", text[2:-2]))
+    pieces.append("\n]")
+    return pieces
 
 
 def iso_times(times: Iterable[float]) -> list[str | None]:

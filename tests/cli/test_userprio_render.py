@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from fairshare_cli.cli.userprio import _json_rows
 from fairshare_cli.core.htcondor.userprio import UserprioRow, UserprioView
+from fairshare_cli.render import userprio_json as userprio_json_module
 from fairshare_cli.render.formats import emit_rows, iso, jsonable
 from fairshare_cli.render.userprio import COLUMNS, _cell, column_cells, render_userprio
 from fairshare_cli.render.userprio_json import JSON_FIELDS, iso_times, userprio_json
@@ -97,17 +98,23 @@ def test_the_table_is_the_cell_by_cell_table(table: list[UserprioRow], hier: boo
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(rows, max_size=6))
-def test_json_is_the_general_writers(table: list[UserprioRow]) -> None:
+@given(st.lists(rows, max_size=6), st.sampled_from([1, 2, 2048]))
+def test_json_is_the_general_writers(table: list[UserprioRow], chunk: int) -> None:
     """(Times past the year 9999 make ``iso`` raise, in both writers: left out here.)"""
     table = [r for r in table if max(r.begin_usage_time, r.last_usage_time) < 2.5e11]
     out = io.StringIO()
     emit_rows(_json_rows(_view(table, False)), JSON_FIELDS, "json", out)
-    got = userprio_json(table)
+    saved = userprio_json_module.CHUNK
+    userprio_json_module.CHUNK = chunk  # rows laid out together: 1 and 2 cut 6 rows up
+    try:
+        pieces = userprio_json(table)
+    finally:
+        userprio_json_module.CHUNK = saved
     if any(not r.name.isascii() for r in table):
-        assert got is None
+        assert pieces is None
         return
-    assert got is not None
+    assert pieces is not None
+    got = "".join(pieces)
     assert got + "\n" == out.getvalue()
     standard = [{c: jsonable(r[c]) for c in JSON_FIELDS} for r in _json_rows(_view(table, False))]
     assert got == json.dumps(standard, indent=2)
