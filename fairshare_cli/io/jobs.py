@@ -179,7 +179,8 @@ class Batcher:
         if cluster in self.stanzas or any(s.split(".", 1)[0] == cluster for s in self.singles):
             raise InputError(f"{where}: duplicate job id '{cluster}.0'")
         self.stanzas[cluster] = count
-        self._start(JobBatch(replace(proto, id=f"{cluster}.0"), count))
+        first = f"{cluster}.0"
+        self._start(JobBatch(proto if proto.id == first else replace(proto, id=first), count))
 
 
 def _next_id(job_id: str) -> str:
