@@ -56,7 +56,6 @@ from fairshare_cli.core.htcondor.negotiator.slots import (
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.errors import ConfigError, InputError
 
-
 #: The :class:`Slot` field of each per-slot attribute (``PER_SLOT``).
 _SLOT_FIELD = {"name": "name", "machine": "machine", "slotid": "slot_id"}
 
