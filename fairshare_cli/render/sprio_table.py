@@ -124,13 +124,10 @@ def _group_texts(groups: list[list[Any]], weights: Weights, namespace: dict[str,
 
 
 def _fits(values: list[Any], conversion: str, width: int) -> bool:
-    """Whether every value printed with ``conversion`` fits a cell of ``width`` (then the
-    numbers go straight into their cells, never cut)."""
+    """Whether every value (all ints, or all finite floats) printed with ``conversion``
+    fits a cell of ``width``: then the numbers go straight into their cells, never cut."""
     if width <= 0 or not values:
         return width > 0
-    total = sum(values)
-    if total - total != 0:  # an infinity or a NaN: printed as text
-        return False
     return all(len(("%" + conversion) % v) <= width for v in (min(values), max(values)))
 
 
@@ -140,16 +137,23 @@ def _row_column(f: Any, table: PriorityTable, weights: Weights) -> tuple[str, li
     name, conversion = _ROW_VALUES[f.letter]
     values: list[Any] = getattr(table, _COLUMNS[name])
     side = "" if f.right else "-"
+    if conversion is not None:
+        kinds = set(map(type, values))
+        if kinds == {int} and conversion == ".0f" and values:
+            if max(map(abs, (min(values), max(values)))) <= 2**53:
+                conversion = "d"  # whole numbers print the same, quicker
+        elif kinds == {float}:
+            total = sum(values)
+            if total - total != 0:  # an infinity or a NaN (or too large a sum): as text
+                conversion = None
+        elif kinds != {int}:
+            conversion = None
     if conversion is not None and _fits(values, conversion, f.width):
-        if (
-            conversion == ".0f"
-            and name != "aw"
-            and set(map(type, values)) == {int}
-            and max(map(abs, (min(values), max(values)))) <= 2**53
-        ):
-            conversion = "d"  # whole numbers print the same, quicker
         return f"%{side}{f.width}{conversion}", values
-    text = eval(compile(f"lambda {name}: {_expr(f.letter, weights)}", "<sprio cell>", "eval"))
+    expr = _expr(f.letter, weights)
+    if expr == name:  # the job id: the text itself
+        return _cell_spec(f), values
+    text = eval(compile(f"lambda {name}: {expr}", "<sprio cell>", "eval"))
     return _cell_spec(f), list(map(text, values))
 
 
