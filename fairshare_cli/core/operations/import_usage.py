@@ -78,22 +78,23 @@ def _feed(
         _Refused: anything refused, ``batched``.
     """
     count = 0
-    try:
-        if batched:
-            adders = [batch_adder(sink) for sink in sinks.values()]
+    if batched:
+        adders = [batch_adder(sink) for sink in sinks.values()]
+        try:
             for batch in batches_of(records):
                 count += len(batch)
                 for add in adders:
                     add(batch)
-        else:
-            for record in records:
-                count += 1
-                for sink in sinks.values():
-                    sink.add(record)
-    except InputError as exc:  # a sink names the record; add the file
-        if batched:
+        except InputError:
             raise _Refused() from None
-        raise InputError(f"{label}: {exc}") from None
+        return count
+    for record in records:
+        count += 1
+        try:
+            for sink in sinks.values():
+                sink.add(record)
+        except InputError as exc:  # a sink names the record; add the file
+            raise InputError(f"{label}: {exc}") from None
     return count
 
 
