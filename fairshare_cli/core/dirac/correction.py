@@ -187,6 +187,23 @@ class DiracHistorySink:
         if record.end is not None:
             changes[record.end] = changes.get(record.end, 0) - record.slots
 
+    def add_batch(self, records: list[UsageRecord]) -> None:
+        """:meth:`add` for each record, in order (``benchmarks/run.py --rows import``)."""
+        batch, cutoff = self._batch, self._cutoff
+        for owner, start, end, _, _, _, _, _, group, slots, _ in records:
+            if group is None or slots == 0:
+                continue
+            if end is not None and (end <= start or end <= cutoff):
+                continue
+            if start < cutoff:
+                start = cutoff
+            changes = batch.get((group, owner))
+            if changes is None:
+                changes = batch[(group, owner)] = {}
+            changes[start] = changes.get(start, 0) + slots
+            if end is not None:
+                changes[end] = changes.get(end, 0) - slots
+
     def finish(self) -> dict[str, Any]:
         """Fold the batch into the history and return the new section JSON."""
         batch, self._batch = self._batch, {}

@@ -48,8 +48,10 @@ class Ledger:
         # whole CPU counts (the usual rate) stay ints: exact and much cheaper than Fraction
         exact = int(rate) if rate.is_integer() else Fraction(rate)
         rates = self.rates
-        rates[first] = rates.get(first, 0) + exact
-        rates[last + 1] = rates.get(last + 1, 0) - exact
+        get = rates.get
+        rates[first] = get(first, 0) + exact
+        last += 1
+        rates[last] = get(last, 0) - exact
 
     def add_extra(self, k: int, amount: float) -> None:
         """Add ``amount`` to pass ``k``'s exact sum, kept as non-overlapping partials
@@ -82,30 +84,45 @@ def charge(ledger: Ledger, start: float, end: float | None, rate: float, grid: P
     during which the job ran (``start < t ≤ end``) charge ``Δ · d^Δ · rate`` for the
     seconds since the previous pass; with ``charge_job_end``, a job that ended by ``view``
     is charged its part after the last pass before its end, at that pass.
+
+    A measured hot path (``benchmarks/run.py --rows import``): :func:`_index`,
+    :func:`~.usage.real_decay` and a first charge at a pass written out in place.
     """
-    period, factor = grid.period, grid.factor
-    lo = start if grid.after is None else max(start, grid.after)
-    k_first = _index(grid, lo) + 1
-    if grid.cutoff is not None:
-        k_first = max(k_first, math.ceil((grid.cutoff - grid.anchor) / period))
-    k_last = _index(grid, grid.upto if end is None else min(grid.upto, end))
+    anchor, period, factor, after, cutoff = (
+        grid.anchor,
+        grid.period,
+        grid.factor,
+        grid.after,
+        grid.cutoff,
+    )
+    lo = start if after is None else max(start, after)
+    k_first = math.floor((lo - anchor) / period) + 1
+    if cutoff is not None:
+        k_first = max(k_first, math.ceil((cutoff - anchor) / period))
+    upto = grid.upto
+    k_last = math.floor(((upto if end is None else min(upto, end)) - anchor) / period)
     if k_first <= k_last:
-        t_first = grid.anchor + k_first * period
+        t_first = anchor + k_first * period
         delta = t_first - max(t_first - period, start)
         k_full = k_first
         if delta < period:
-            ledger.add_extra(k_first, delta * real_decay(factor, delta) * rate)
+            amount = delta * real_decay(factor, delta) * rate
+            partials = ledger.extras.get(k_first)
+            if partials is None:  # (what add_extra makes of a first amount)
+                ledger.extras[k_first] = [amount]
+            else:
+                ledger.add_extra(k_first, amount)
             k_full += 1
         if k_full <= k_last:
             ledger.add_rate(k_full, k_last, rate)
     if not grid.charge_job_end or end is None:
         return
-    limit = grid.upto if grid.view is None else max(grid.view, grid.upto)
-    if end > limit or (grid.after is not None and end <= grid.after):
+    limit = upto if grid.view is None else max(grid.view, upto)
+    if end > limit or (after is not None and end <= after):
         return
     k_prev = _index(grid, end)
-    t_prev = grid.anchor + k_prev * period
-    if grid.cutoff is not None and t_prev < grid.cutoff:
+    t_prev = anchor + k_prev * period
+    if cutoff is not None and t_prev < cutoff:
         return
     delta = end - max(t_prev, start)
     if delta > 0:
