@@ -102,6 +102,9 @@ def history_to_json(history: RunningHistory) -> dict[str, Any]:
     return {"running_jobs": running}
 
 
+_NUMBERS = (int, float)
+
+
 def history_from_json(raw: object) -> RunningHistory:
     """Read the ``dirac`` state section written by :func:`history_to_json` (None: empty).
 
@@ -120,18 +123,21 @@ def history_from_json(raw: object) -> RunningHistory:
         if not isinstance(owners, dict):
             raise SectionError(f"state section 'dirac': running_jobs.{group} must be an object")
         for owner, steps in owners.items():
+            # (a million steps in a state of benchmarks/run.py --rows import: no calls)
             parsed: list[tuple[float, float]] = []
+            append = parsed.append
             for k, step in enumerate(steps if isinstance(steps, list) else [None]):
                 if not (
                     isinstance(step, list)
                     and len(step) == 2
-                    and all(type(x) in (int, float) for x in step)
+                    and type(step[0]) in _NUMBERS
+                    and type(step[1]) in _NUMBERS
                 ):
                     raise SectionError(
                         f"state section 'dirac': running_jobs.{group}.{owner}[{k}] "
                         "must be [time, delta]"
                     )
-                parsed.append((step[0], step[1]))
+                append((step[0], step[1]))
             parsed.sort()
             history.events[(group, owner)] = parsed
     return history

@@ -168,6 +168,73 @@ def fold(ledger: Ledger, grid: PassGrid, k_from: int | None, u: float = 0.0) -> 
     return u
 
 
+class Folding:
+    """``fold(ledger, grid, None)`` computed as passes become final, so that a ledger
+    fed records in start order holds only the passes still open (flat memory).
+
+    :meth:`take` folds (and removes) the ledger's passes before a given one: no later
+    charge may fall there. The operations are :func:`fold`'s, in its order: the same
+    runs (a run stays open while the next pass may extend it), applied one by one.
+    """
+
+    def __init__(self, grid: PassGrid) -> None:
+        self.grid = grid
+        self.k_to = _index(grid, grid.upto)
+        self.q = real_decay(grid.factor, grid.period)
+        self.per = grid.period * self.q
+        self.k: int | None = None  # the last pass folded (None: none yet)
+        self.done = 0  # the pass the usage stands at
+        self.rate: int | Fraction = 0
+        self.u = 0.0
+        self.run: list[float] | None = None  # [amount a pass adds, passes in a row]
+
+    def take(self, ledger: Ledger, below: int | None = None) -> None:
+        """Fold the ledger's passes before ``below`` (all when None), in order."""
+        rates, extras = ledger.rates, ledger.extras
+        points = sorted({p for p in (*rates, *extras) if below is None or p < below})
+        for p in points:
+            change = rates.pop(p, 0)
+            partials = extras.pop(p, ())
+            if p > self.k_to:  # (fold stops at upto)
+                continue
+            if self.k is None:
+                self.k = self.done = p - 1
+            self._extend(self.per * float(self.rate), p - 1 - self.k)
+            self.rate += change
+            self._extend(math.fsum([self.per * float(self.rate), *partials]), 1)
+            self.k = p
+
+    def result(self) -> float:
+        """The usage at pass ``grid.upto`` (call once, after the last :meth:`take`)."""
+        if self.k is None:
+            return self.u
+        self._extend(self.per * float(self.rate), self.k_to - self.k)
+        if self.run is not None:
+            self._apply(*self.run)
+            self.run = None
+        return self.u
+
+    def _extend(self, amount: float, n: int) -> None:
+        if n <= 0:
+            return
+        run = self.run
+        if run is not None and run[0] == amount:
+            run[1] += n
+            return
+        if run is not None:
+            self._apply(*run)
+        self.run = [amount, float(n)]
+
+    def _apply(self, amount: float, n: float) -> None:
+        grid, q = self.grid, self.q
+        count = int(n)
+        start = grid.anchor + self.done * grid.period
+        self.done += count
+        self.u *= real_decay(grid.factor, (grid.anchor + self.done * grid.period) - start)
+        if amount:
+            self.u += amount * (float(count) if q == 1.0 else (1.0 - q**count) / (1.0 - q))
+
+
 def _extend(runs: list[list[float]], amount: float, n: int) -> None:
     """Append ``n`` passes adding ``amount`` each, merged with the run before if equal."""
     if n <= 0:
