@@ -197,19 +197,13 @@ _MINUTE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:")
 _MINUTES_KEPT = 100_000  # then forgotten at once (records come in time order: flat memory)
 
 
-def _learn_minutes(texts: Iterable[str | None]) -> bool:
-    """Cache the minute of each time in ``texts`` (None and "" are skipped); False when
-    one is not ``YYYY-MM-DDTHH:MM:`` followed by what :data:`_SECONDS` knows, or its
-    minute is not a time :func:`~.jobs.parse_time` accepts."""
-    for text in texts:
-        if not text:
-            continue
-        prefix = text[:17]
+def _learn_minutes(prefixes: Iterable[str]) -> bool:
+    """Cache each ``YYYY-MM-DDTHH:MM:`` of ``prefixes`` not cached yet; False when one is
+    not of that shape or not a time :func:`~.jobs.parse_time` accepts."""
+    for prefix in prefixes:
         if prefix in _MINUTES:
-            if text[17:] not in _SECONDS:
-                return False
             continue
-        if text[17:] not in _SECONDS or not _MINUTE.fullmatch(prefix):
+        if not _MINUTE.fullmatch(prefix):
             return False
         try:
             # prefix + "SSZ" parses as this + SS: float(whole seconds), exact either way
@@ -230,7 +224,9 @@ def _times(lines: Sequence[TypedLine]) -> tuple[list[float], list[float | None]]
         starts = [minutes[r.start[:17]] + seconds[r.start[17:]] for r in lines]
         ends = [minutes[e[:17]] + seconds[e[17:]] if e else None for e in [r.end for r in lines]]
     except KeyError:
-        if not _learn_minutes(chain([r.start for r in lines], [r.end for r in lines])):
+        prefixes = {r.start[:17] for r in lines}
+        prefixes.update([e[:17] for e in [r.end for r in lines] if e])
+        if not _learn_minutes(prefixes.difference(minutes)):
             return None
         try:
             starts = [minutes[r.start[:17]] + seconds[r.start[17:]] for r in lines]
