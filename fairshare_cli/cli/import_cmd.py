@@ -16,7 +16,7 @@ from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_opt
 from fairshare_cli.core.operations.import_usage import HISTORY_SINKS
 from fairshare_cli.core.usage import Batches, SinkFactory, UsageRecord, batches_of
 from fairshare_cli.io.history import FORMATS, read_condor_history, read_records_batched
-from fairshare_cli.render.progress import counting
+from fairshare_cli.render.progress import counted_batches
 
 #: Inputs larger than this (bytes) show a progress bar when stderr is a terminal.
 LARGE_INPUT = 50_000_000
@@ -228,7 +228,7 @@ def _import(
     ):
 
         def counting() -> Iterable[UsageRecord]:  # a count on stderr for long imports
-            return Batches(counted_batches(batches_of(records()), f"importing {label}"))
+            return Batches(counted_batches(records(), f"importing {label}", "records"))
 
         feed = counting if log is None else (lambda: log.tee(counting()))
         env.state, done = import_usage(
@@ -259,18 +259,6 @@ def _import(
                 f"{'s' if len(unplaced) != 1 else ''} with no association: {', '.join(unplaced)}",
                 err=True,
             )
-
-
-def counted_batches(
-    batches: Iterable[list[UsageRecord]], label: str
-) -> Iterator[list[UsageRecord]]:
-    """``batches``, their records counted on stderr (:func:`~.render.progress.counting`)."""
-    with counting(label, "records") as tick:
-        done = 0
-        for batch in batches:
-            done += len(batch)
-            tick(done)
-            yield batch
 
 
 def _hold_running(

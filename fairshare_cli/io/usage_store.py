@@ -23,7 +23,7 @@ from pathlib import Path
 
 from fairshare_cli.core.operations.usage_log import ClaimUsage
 from fairshare_cli.core.state import State
-from fairshare_cli.core.usage import Batches, UsageRecord, batches_of
+from fairshare_cli.core.usage import BATCH, Batches, UsageRecord, batches_of
 from fairshare_cli.errors import RuntimeFailure, StateError
 
 SCHEMA = """
@@ -120,7 +120,7 @@ class UsageStore:
         e = self._conn.execute("SELECT COALESCE(MAX(id), 0) FROM ends").fetchone()[0]
         return Marks(int(r), int(e))
 
-    def records(self, marks: Marks) -> Iterator[UsageRecord]:
+    def records(self, marks: Marks) -> Batches:
         """Every record up to ``marks``, in start-time order, open ones closed by their end.
 
         A record whose job has an end row (up to ``marks``) ends there; otherwise its own
@@ -131,9 +131,10 @@ class UsageStore:
             "records.job AND e.id <= ?)), accounting_group, nice_user, account, partition, "
             "qos, dirac_group, slots, cpus FROM records WHERE id <= ? ORDER BY start, id"
         )
-        # the columns in UsageRecord's field order: built by _make, not field by field
-        # (benchmarks/run.py whatif-replay reads a million); nice_user stays 0 or 1
-        return map(UsageRecord._make, self._conn.execute(query, (marks.ends, marks.records)))
+        # the columns in UsageRecord's field order: built by _make, not field by field,
+        # a batch at a time (benchmarks/run.py whatif-replay reads a million); nice_user
+        # stays 0 or 1
+        return Batches(_fetched(self._conn.execute(query, (marks.ends, marks.records))))
 
     def first_start(self, marks: Marks) -> float | None:
         """The earliest start kept (None: empty)."""
@@ -155,6 +156,12 @@ class UsageStore:
             self._conn.executemany("DELETE FROM records WHERE id = ?", ids)
             self._conn.executemany("DELETE FROM ends WHERE job = ?", jobs)
         return len(closed)
+
+
+def _fetched(cursor: sqlite3.Cursor) -> Iterator[list[UsageRecord]]:
+    make = UsageRecord._make
+    while rows := cursor.fetchmany(BATCH):
+        yield list(map(make, rows))
 
 
 def _qmarks(columns: str) -> str:
