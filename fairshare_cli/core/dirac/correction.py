@@ -226,7 +226,15 @@ class DiracHistorySink:
             self._history.events[key] = sorted((t, d) for t, d in steps.items() if d != 0)
         if math.isfinite(self._cutoff):
             fold_before(self._history, self._cutoff)
-        return history_to_json(self._history)
+        # history_to_json, each key's steps freed once written (the section is the
+        # largest of a big import's state: benchmarks/run.py --rows import)
+        events = self._history.events
+        running: dict[str, dict[str, list[list[float]]]] = {}
+        for key in sorted(events):
+            kept = events.pop(key)
+            if kept:
+                running.setdefault(key[0], {})[key[1]] = [[t, d] for t, d in kept]
+        return {"running_jobs": running}
 
 
 def fold_before(history: RunningHistory, cutoff: float) -> None:
