@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, MAX_JOB_COUNT, TIME_MAX, TIME_MIN
-from fairshare_cli.core.names import check_name
+from fairshare_cli.core.names import ascii_digits, check_name
 from fairshare_cli.errors import InputError, did_you_mean
 
 JOB_STATUSES = ("idle", "running", "held", "completed", "removed")
@@ -83,10 +83,9 @@ def split_partitions(partition: str | None) -> tuple[str, ...]:
 def cluster_proc(job_id: str) -> tuple[int, int]:
     """(ClusterId, ProcId) from an id like ``12.3``; non-numeric ids sort last."""
     head, _, tail = job_id.partition(".")
-    try:
+    if ascii_digits(head) and (not tail or ascii_digits(tail)):
         return int(head), int(tail or 0)
-    except ValueError:
-        return (2**62, 0)
+    return (2**62, 0)
 
 
 _FIELDS = {f for f in Job.__dataclass_fields__}

@@ -15,6 +15,12 @@ from fairshare_cli.errors import InputError
 MAX_NAME_LENGTH = 1024
 
 
+def ascii_digits(text: str) -> bool:
+    """Whether ``text`` is one or more of the digits 0-9 (``str.isdigit`` also takes ``²`` and
+    other digits ``int`` refuses or reads as another number)."""
+    return text.isascii() and text.isdigit()
+
+
 def name_problem(name: object, submitter: bool = False) -> str | None:
     """What is wrong with ``name`` as a name, or None when it is a good one."""
     if not isinstance(name, str):

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from fairshare_cli.core.names import ascii_digits
 from fairshare_cli.errors import InputError
 
 #: (name, default width, kind) in sshare's table order; negative width = left-justified.
@@ -125,7 +126,7 @@ def _atoi(text: str) -> int:
         text = text[1:]
     digits = ""
     for ch in text:
-        if not ch.isdigit():
+        if not ascii_digits(ch):
             break
         digits += ch
     return sign * int(digits) if digits else 0
