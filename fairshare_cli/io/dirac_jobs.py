@@ -1,9 +1,11 @@
 """Stream a big jobs file into the distinct DIRAC entries ``fs taskqueues`` groups.
 
-Tuned for ``benchmarks/bench_taskqueues.py`` (a million jobs in 5000 queues): instead of
-decoding the whole file into a million dicts (1.3 GB, seconds), the file is read in chunks
-and each chunk's jobs are decoded by ``msgspec`` into a slotted record whose task-queue
-fields stay raw JSON text. Every other field is decoded to the type and range the job
+Tuned for ``benchmarks/run.py`` row ``taskqueues`` (a million jobs in 5000 queues):
+instead of decoding the whole file into a million dicts (1.3 GB, seconds), the file is
+read in chunks into one reused buffer (``io/dirac_jobs_window.py``) and each chunk's jobs
+are decoded by ``msgspec`` into a slotted record whose task-queue fields stay raw JSON
+text: a record of a usual DIRAC job's fields, or of every job field from the first batch
+that has another. Every other field is decoded to the type and range the job
 parser (:func:`~fairshare_cli.core.jobs.parse_job`) wants, so that what it refuses (a
 negative ``request_cpus``, a blank in an account name, a 5000-digit number) is refused
 here too, in C (issue 10: a job is checked whole wherever it is read). A job's key is the six
