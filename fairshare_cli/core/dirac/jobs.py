@@ -220,6 +220,8 @@ def _unknown(what: str, name: str, known: Sequence[str]) -> str:
 
 def _names(key: str, value: Any, more: tuple[str, ...] = ()) -> tuple[str, ...]:
     """A set of names (a string is one name, "" none) as a sorted tuple."""
+    if not more and (value is None or type(value) is str):  # the usual forms, at once
+        return (value,) if value else ()
     if value is None:
         items: tuple[Any, ...] = ()
     elif isinstance(value, str):
