@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import math
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -102,7 +104,7 @@ class Batcher:
     def __init__(self, source: str) -> None:
         self.source = source
         self.batches: list[JobBatch] = []
-        self.singles: set[str] = set()
+        self.singles = TakenIds()
         self.stanzas: dict[str, int] = {}
         self.prev_rest: dict[str, Any] | None = None
         self.prev_next = ""
@@ -176,10 +178,11 @@ class Batcher:
         if count > MAX_JOB_COUNT:
             raise InputError(f"{where}.count: expected at most {MAX_JOB_COUNT:,} jobs, got {count}")
         cluster = proto.id.split(".", 1)[0]
-        if cluster in self.stanzas or any(s.split(".", 1)[0] == cluster for s in self.singles):
+        if cluster in self.stanzas or self.singles.has_cluster(cluster):
             raise InputError(f"{where}: duplicate job id '{cluster}.0'")
         self.stanzas[cluster] = count
-        self._start(JobBatch(replace(proto, id=f"{cluster}.0"), count))
+        first = f"{cluster}.0"
+        self._start(JobBatch(proto if proto.id == first else replace(proto, id=first), count))
 
 
 def _next_id(job_id: str) -> str:
@@ -187,7 +190,7 @@ def _next_id(job_id: str) -> str:
     return f"{cluster}.{int(proc) + 1}" if proc.isdigit() else ""
 
 
-def _check_single(job_id: str, singles: set[str], stanzas: dict[str, int], where: str) -> None:
+def _check_single(job_id: str, singles: TakenIds, stanzas: dict[str, int], where: str) -> None:
     cluster, _, proc = job_id.partition(".")
     taken = job_id in singles or (
         cluster in stanzas and proc.isdigit() and int(proc) < stanzas[cluster]
@@ -195,3 +198,77 @@ def _check_single(job_id: str, singles: set[str], stanzas: dict[str, int], where
     if taken:
         raise InputError(f"{where}: duplicate job id '{job_id}'")
     singles.add(job_id)
+
+
+class TakenIds:
+    """The ids of the single jobs read so far, a million of them without a million strings.
+
+    An id ``C.P`` whose ``P`` is written as Python writes an int (``1.0``, ``1.17``, not
+    ``1.017``) is kept as a range of procs of cluster ``C``; any other id as itself.
+    """
+
+    def __init__(self) -> None:
+        #: cluster -> the bounds of its taken procs: [lo, hi) pairs, sorted, apart
+        self._ranges: dict[str, list[int]] = {}
+        self._others: set[str] = set()
+
+    @staticmethod
+    def _split(job_id: str) -> tuple[str, int] | None:
+        cluster, dot, proc = job_id.partition(".")
+        if dot and proc.isdecimal() and proc.isascii() and (proc == "0" or proc[0] != "0"):
+            return cluster, int(proc)
+        return None
+
+    def __contains__(self, job_id: object) -> bool:
+        if not isinstance(job_id, str):
+            return False
+        split = self._split(job_id)
+        if split is None:
+            return job_id in self._others
+        bounds = self._ranges.get(split[0])
+        return bounds is not None and bisect_right(bounds, split[1]) % 2 == 1
+
+    def add(self, job_id: str) -> None:
+        """Take ``job_id``."""
+        split = self._split(job_id)
+        if split is None:
+            self._others.add(job_id)
+        else:
+            self.add_range(split[0], split[1], split[1] + 1)
+
+    def add_range(self, cluster: str, lo: int, hi: int) -> None:
+        """Take ``cluster.lo`` … ``cluster.(hi-1)`` (``lo < hi``)."""
+        bounds = self._ranges.setdefault(cluster, [])
+        if not bounds or lo > bounds[-1]:
+            bounds += (lo, hi)
+        elif lo == bounds[-1]:
+            bounds[-1] = hi
+        else:  # out of order: merge with whatever it touches
+            i = bisect_right(bounds, lo)
+            j = bisect_right(bounds, hi)
+            if i % 2 == 1:  # lo falls inside a range: start there
+                i -= 1
+                lo = bounds[i]
+            elif i > 0 and bounds[i - 1] == lo:  # touches the range before
+                i -= 2
+                lo = bounds[i]
+            if j % 2 == 1:  # hi falls inside (or touches) a range: end there
+                hi = max(hi, bounds[j])
+                j += 1
+            bounds[i:j] = [lo, hi]
+
+    def next_taken(self, cluster: str, proc: int) -> float:
+        """The least taken proc of ``cluster`` at or after ``proc`` (inf: none)."""
+        bounds = self._ranges.get(cluster)
+        if not bounds:
+            return math.inf
+        i = bisect_right(bounds, proc)
+        if i % 2 == 1:
+            return proc
+        return bounds[i] if i < len(bounds) else math.inf
+
+    def has_cluster(self, cluster: str) -> bool:
+        """Whether an id of ``cluster`` (its text before the first dot) is taken."""
+        if self._ranges.get(cluster):
+            return True
+        return any(s.split(".", 1)[0] == cluster for s in self._others)

@@ -10,6 +10,7 @@ list, and ``load_job_batches`` always equals it (or fails with the same one-line
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 
 from fairshare_cli.errors import InputError
 from fairshare_cli.io import jobs_stream
-from fairshare_cli.io.jobs import batches_from_objects, load_job_batches
+from fairshare_cli.io.jobs import TakenIds, batches_from_objects, load_job_batches
 
 
 def _expected(path: Path) -> object:
@@ -121,3 +122,78 @@ def test_same_batches_or_same_error_as_the_whole_file_reader(
     streamed = jobs_stream.stream_job_batches(str(path), f"jobs file {path}")
     if streamed is not None:
         assert streamed == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.tuples(st.sampled_from(["1", "2", "x"]), st.integers(0, 40), st.integers(1, 6)),
+            st.sampled_from(["1.007", "1.2.3", "x", "2.", ".5", "1.٣"]),
+        ),
+        max_size=30,
+    ),
+    st.lists(st.text("12x.07٣", max_size=5), max_size=20),
+)
+def test_taken_ids_hold_what_a_set_of_ids_holds(
+    adds: list[tuple[str, int, int] | str], probes: list[str]
+) -> None:
+    """Ranges of procs per cluster and the odd ids aside answer membership, the next
+    taken proc and "any id of this cluster" as a plain set of every id added does."""
+    taken = TakenIds()
+    plain: set[str] = set()
+    for item in adds:
+        if isinstance(item, str):
+            taken.add(item)
+            plain.add(item)
+        else:
+            cluster, lo, n = item
+            taken.add_range(cluster, lo, lo + n)
+            plain.update(f"{cluster}.{p}" for p in range(lo, lo + n))
+    for job_id in [*plain, *probes, *(f"{c}.{p}" for c in "12x" for p in range(50))]:
+        assert (job_id in taken) == (job_id in plain), job_id
+    for cluster in ["1", "2", "x", "", "3"]:
+        assert taken.has_cluster(cluster) == any(s.split(".", 1)[0] == cluster for s in plain)
+        for proc in range(50):
+            later = [p for p in range(proc, 60) if f"{cluster}.{p}" in plain]
+            assert taken.next_taken(cluster, proc) == (later[0] if later else math.inf)
+
+
+def _run_of(n: int, **fields: object) -> list[object]:
+    return [{"owner": "alice", **fields, "id": f"7.{p}"} for p in range(n)]
+
+
+@pytest.mark.parametrize(
+    "objs",
+    [
+        pytest.param(_run_of(120), id="id-last-key"),
+        pytest.param(_run_of(120, owner="id"), id="id-also-a-value"),
+        pytest.param(_run_of(120, requirements='Foo == "a\\\\b"'), id="escapes"),
+        pytest.param([{"id": "7.60", "owner": "bob"}, *_run_of(120)], id="taken-mid-run"),
+        pytest.param([*_run_of(60), {"id": "7.60", "owner": "bob"}, *_run_of(120)], id="resumed"),
+        pytest.param([{"id": "7.007", "owner": "alice"}, *_run_of(20)], id="odd-first-proc"),
+        pytest.param(
+            [{"id": f"8.{p}", "owner": "alice", "attributes": {"id": "x"}} for p in range(9)],
+            id="nested-id",
+        ),
+        pytest.param(
+            [{"attributes": {"id": f"9.{p}"}, "id": "9.0", "owner": "a"} for p in range(3)],
+            id="nested-id-first",
+        ),
+    ],
+)
+def test_runs_read_by_their_bytes_give_the_whole_file_readers_batches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, objs: list[object]
+) -> None:
+    """Jobs that extend a run are recognised by their bytes (the first job's with the next
+    id in place): wherever the id key sits, and not where the bytes cannot tell (an "id"
+    elsewhere, escapes), nor past an id taken before. Batches or error as the whole-file
+    reader's, in pieces of 512 bytes and whole."""
+    for block in (512, 1 << 22):
+        monkeypatch.setattr(jobs_stream, "BLOCK", block)
+        for layout in ((None, (", ", ": ")), (1, (",", ": "))):
+            path = _write(tmp_path, objs, *layout)
+            expected = _expected(path)
+            assert _loaded(path) == expected
+            streamed = jobs_stream.stream_job_batches(str(path), f"jobs file {path}")
+            assert streamed is None or streamed == expected

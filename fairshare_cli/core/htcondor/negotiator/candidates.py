@@ -10,6 +10,7 @@ show the job the same values; the lists are kept for the whole cycle.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 from fairshare_cli.core.float32 import FLT_MAX
 from fairshare_cli.core.htcondor.classads import Ad, Compiled
@@ -27,6 +28,16 @@ from fairshare_cli.core.htcondor.negotiator.slots import SlotClass
 from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
 
 
+def _typed(values: Iterable[object]) -> tuple[object, ...]:
+    """``values`` as a cache key that tells ``1``, ``1.0`` and ``True`` apart (and classad2's
+    ``Undefined``, an IntEnum equal to 2, from ``2``)."""
+    return tuple((type(v), v) for v in values)
+
+
+#: A candidate's rank key (pre-job rank, job rank, post-job rank, preemption state, rank).
+Key = tuple[float, ...]
+
+
 class Candidates:
     """Finds and caches the ranked candidates of autoclusters (over a :class:`Snapshot`)."""
 
@@ -40,15 +51,89 @@ class Candidates:
         self._partitions: dict[frozenset[str], list[tuple[SlotClass, list[SlotClass]]]] = {}
         self._entry_lists: dict[tuple[object, ...], ClaimedList] = {}
         self._static_exprs: list[Compiled] | None = None
+        #: no partitionable slot: the unclaimed classes stay as they are all cycle
+        self._fixed = not snap.reference and not any(c.partitionable for c in snap.classes)
+        self._layouts: dict[tuple[int, int], list[tuple[Compiled, bool, list[Ad]]] | None] = {}
+        self._vectors: dict[tuple[int, tuple[object, ...]], tuple[object, ...]] = {}
+        self._found: dict[tuple[object, ...], tuple[list[list[SlotClass]], list[Key], int]] = {}
 
     def unclaimed(self, ac: AutoCluster) -> None:
         """Unclaimed slot classes the autocluster matches, in groups of equal rank, best first.
 
         Fills ``ac.groups`` and ``ac.group_keys`` (pre-job rank, job rank, post-job rank,
-        reason, preemption rank); evaluated once per (autocluster, slot class).
+        reason, preemption rank) and ``ac.matching_slots``. Autoclusters whose evaluations
+        come out the same with every class (:meth:`_outcomes`) share one answer.
         """
+        outcomes = self._outcomes(ac.ad) if self._fixed else None
+        if outcomes is not None:
+            found = self._found.get(outcomes)
+            if found is not None:
+                ac.groups, ac.group_keys, ac.matching_slots = found
+                return
+        self._rank_unclaimed(ac)
+        if outcomes is not None:
+            self._found[outcomes] = (ac.groups or [], ac.group_keys, ac.matching_slots)
+
+    def _outcomes(self, job_ad: Ad) -> tuple[object, ...] | None:
+        """Every value :meth:`_rank_unclaimed` reads for this job ad, with every unclaimed
+        class (None: not known without evaluating class by class).
+
+        Each expression's value depends only on the values it reads from either side
+        (:mod:`~fairshare_cli.core.htcondor.classads`), so it is evaluated once per value
+        the job side shows it and per group of classes that show it the same values:
+        a handful per autocluster where there are autoclusters × slot classes pairs.
+        """
+        job_req = job_ad.exprs["requirements"][1]
+        job_rank = job_ad.exprs["rank"][1]
+        layout_key = (job_req.uid, job_rank.uid)
+        if layout_key not in self._layouts:
+            self._layouts[layout_key] = self._layout(job_req, job_rank)
+        layout = self._layouts[layout_key]
+        if layout is None:
+            return None
         ev = self.ev
-        rows: list[tuple[tuple[float, ...], SlotClass]] = []
+        parts: list[object] = [layout_key]
+        for expr, job_is_my, reps in layout:
+            seen = job_ad.projection(expr, 0 if job_is_my else 1)
+            if seen is None:
+                return None
+            seen = _typed(seen)
+            vec = self._vectors.get((expr.uid, seen))
+            if vec is None:
+                values = [
+                    ev.evaluate(expr, job_ad, rep) if job_is_my else ev.evaluate(expr, rep, job_ad)
+                    for rep in reps
+                ]
+                vec = _typed(values)
+                self._vectors[(expr.uid, seen)] = vec
+            parts.append(vec)
+        return tuple(parts)
+
+    def _layout(
+        self, job_req: Compiled, job_rank: Compiled
+    ) -> list[tuple[Compiled, bool, list[Ad]]] | None:
+        """The expressions a row reads, each with whether the job is its MY ad and one
+        class ad per distinct set of values the classes show it (None: some class shows
+        an expression that reads further attributes)."""
+        cells: dict[int, tuple[Compiled, bool, dict[tuple[object, ...], Ad]]] = {}
+        for cls in self.unclaimed_classes:
+            exprs = self.slot_exprs[(cls.slots[0].stanza, False)]
+            todo = [(job_req, True), (cls.ad.exprs["requirements"][1], False), (job_rank, True)]
+            todo += [(e, False) for e in (exprs.pre, exprs.post) if e is not None]
+            for expr, job_is_my in todo:
+                shown = cls.ad.projection(expr, 1 if job_is_my else 0)
+                if shown is None:
+                    return None
+                entry = cells.setdefault(expr.uid, (expr, job_is_my, {}))
+                if entry[1] != job_is_my:
+                    return None  # one expression on both sides: not worth the bookkeeping
+                entry[2].setdefault(_typed(shown), cls.ad)
+        return [(expr, mine, list(reps.values())) for expr, mine, reps in cells.values()]
+
+    def _rank_unclaimed(self, ac: AutoCluster) -> None:
+        """:meth:`unclaimed`, class by class."""
+        ev = self.ev
+        rows: list[tuple[Key, SlotClass]] = []
         job_req = ac.ad.exprs["requirements"][1]
         matching = 0
         for cls in self.unclaimed_classes:
@@ -63,7 +148,7 @@ class Candidates:
         ac.matching_slots = matching
         rows.sort(key=lambda r: (tuple(-x for x in r[0]), r[1].index))
         groups: list[list[SlotClass]] = []
-        keys: list[tuple[float, ...]] = []
+        keys: list[Key] = []
         for key, cls in rows:
             if not keys or key != keys[-1]:
                 groups.append([])

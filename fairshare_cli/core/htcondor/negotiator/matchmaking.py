@@ -132,6 +132,11 @@ class Matchmaker:
         self.seen_generation: dict[int, int] = {}
         #: the concurrency limits of the last match found (``IncrementLimits`` adds them)
         self.matched_limits: Limits = ()
+        #: the smallest weight an unclaimed match can cost (None: not fixed, or the plain
+        #: search of ``reference``): a limit that refuses it refuses every unclaimed slot
+        weights = [c.weight for c in snap.unclaimed_classes]
+        fixed = self.carver is None and not self.reference and all(w == w for w in weights)
+        self.cheapest: float | None = min(weights) if (fixed and weights) else None
 
     # -- the turn's view of an autocluster -------------------------------------------
 
@@ -287,6 +292,8 @@ class Matchmaker:
         )
         # no priority preemption can pass the limit: one allowed candidate is enough to
         # know the job was rejected for the submitter limit
+        if not use_claimed and not self.reference:
+            return self._find_unclaimed(turn, ac, only_rank, test)
         prio_blocked = not permits(turn.used, turn.limit, self.min_weight)
         claimed = self._allowed_claimed(turn, ac) if use_claimed else NO_CLAIMED
         gi, ci = ac.ptr, claimed.first_live()
@@ -317,6 +324,37 @@ class Matchmaker:
         if test is not None and test.refused and not limit_rejected:
             return None, NO_PREEMPTION, "concurrency_limit"
         reason = self._reject_reason(turn, ac, only_rank, limit_rejected, policy_rejected)
+        return None, NO_PREEMPTION, reason
+
+    def _find_unclaimed(
+        self, turn: Turn, ac: AutoCluster, only_rank: bool, test: LimitTest | None
+    ) -> tuple[Slot | None, int, str]:
+        """:meth:`find` with no claimed candidate to consider: the unclaimed rank groups in
+        order, stopping where the rest can change neither the answer nor the reason (only
+        machine-rank preemption wanted: none is unclaimed; the submitter limit refuses the
+        cheapest unclaimed slot: it refuses them all)."""
+        # hot: once per job matched or rejected (benchmarks/bench_negotiate.py)
+        groups = ac.groups or []
+        n_groups = len(groups)
+        cheapest = self.cheapest
+        hopeless = cheapest is not None and not permits(
+            turn.used_unclaimed, turn.limit_unclaimed, cheapest
+        )
+        limit_rejected = False
+        gi = ac.ptr
+        while gi < n_groups and not only_rank:
+            best, exhausted, rejected = self._pick_unclaimed(groups[gi], turn, False, ac, test)
+            if exhausted and gi == ac.ptr:
+                ac.ptr = gi + 1
+            gi += 1
+            if best is not None:
+                return self._take_unclaimed(best, ac, test), NO_PREEMPTION, ""
+            limit_rejected = limit_rejected or rejected
+            if hopeless and rejected:
+                break
+        if test is not None and test.refused and not limit_rejected:
+            return None, NO_PREEMPTION, "concurrency_limit"
+        reason = self._reject_reason(turn, ac, only_rank, limit_rejected, False)
         return None, NO_PREEMPTION, reason
 
     def _prepare(self, ac: AutoCluster) -> LimitTest | None:

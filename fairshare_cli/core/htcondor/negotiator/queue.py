@@ -103,7 +103,7 @@ class AutoCluster:
 class Run:
     """Consecutive jobs of one submitter with the same autocluster (and cluster in legacy)."""
 
-    __slots__ = ("ac", "batches", "bi", "left", "off", "reason", "skip_key")
+    __slots__ = ("ac", "batches", "bi", "first", "left", "off", "reason", "skip_key")
 
     def __init__(self, ac: AutoCluster, skip_key: object, batch: JobBatch) -> None:
         self.ac = ac
@@ -113,6 +113,8 @@ class Run:
         self.off = 0
         self.left = batch.count
         self.reason: str | None = None
+        #: (batch index, cluster, first proc) of the batch ``head_id`` last named
+        self.first: tuple[int, str, int] | None = None
 
     def add(self, batch: JobBatch) -> None:
         """Append a batch of the same autocluster."""
@@ -120,8 +122,14 @@ class Run:
         self.left += batch.count
 
     def head_id(self) -> str:
-        """The id of the next job to negotiate."""
-        return self.batches[self.bi].job_id(self.off)
+        """The id of the next job to negotiate (:meth:`JobBatch.job_id`)."""
+        batch = self.batches[self.bi]
+        if batch.count == 1:
+            return batch.job.id
+        if self.first is None or self.first[0] != self.bi:  # the batch's cluster, once
+            cluster, _, proc = batch.job.id.partition(".")
+            self.first = (self.bi, cluster, int(proc) if proc.isdigit() else 0)
+        return f"{self.first[1]}.{self.first[2] + self.off}"
 
     def advance(self) -> None:
         """The head job matched: move to the next one."""

@@ -56,6 +56,9 @@ from fairshare_cli.core.htcondor.negotiator.slots import (
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.errors import ConfigError, InputError
 
+#: The :class:`Slot` field of each per-slot attribute (``PER_SLOT``).
+_SLOT_FIELD = {"name": "name", "machine": "machine", "slotid": "slot_id"}
+
 
 def _request_of(running: dict[str, Job]) -> Callable[[Claim], dict[str, object]]:
     """The request of the running job a claim holds (for a dynamic slot whose claim does
@@ -200,12 +203,11 @@ class Snapshot:
         self, machines: Sequence[MachineSpec], claims: list[Claim], running: dict[str, Job]
     ) -> None:
         """Every slot, its claim, and the slot classes with their ads and weights."""
-        by_name: dict[str, Slot] = {}
-        self.slots: list[Slot] = []
-        for index, (stanza, machine, slot_id) in enumerate(expand_slots(machines)):
-            slot = Slot(index, stanza, machine, slot_id)
-            self.slots.append(slot)
-            by_name[slot.name.lower()] = slot
+        self.slots: list[Slot] = [
+            Slot(index, stanza, machine, slot_id)
+            for index, (stanza, machine, slot_id) in enumerate(expand_slots(machines))
+        ]
+        by_name = {slot.name.lower(): slot for slot in self.slots} if claims else {}
         for held in add_dynamic_slots(self.slots, machines, claims, _request_of(running)):
             target = by_name.get(held.slot.lower())
             if target is None:
@@ -227,8 +229,7 @@ class Snapshot:
                 claimed_key = tuple(lowered.get(a) for a in claim_attrs)
                 key = (slot.stanza, claim.submitter, claimed_key, slot.resources)
             if per_slot:
-                lowered_slot = {"name": slot.name, "machine": slot.machine, "slotid": slot.slot_id}
-                key = (*key, tuple(lowered_slot[a] for a in per_slot))
+                key = (*key, tuple(getattr(slot, _SLOT_FIELD[a]) for a in per_slot))
             cls = class_by_key.get(key)
             if cls is None:
                 if values is None:
