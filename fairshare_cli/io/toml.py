@@ -1,12 +1,45 @@
-"""The TOML reader: ``tomllib`` from 3.11, its twin ``tomli`` before."""
+"""The TOML reader: ``rtoml`` (Rust) first, ``tomllib`` (``tomli`` before 3.11) for the rest.
+
+``rtoml`` parses a pool config about eight times faster than ``tomllib`` (issue 14: the
+170 KB config of 10,000 associations in 6 ms instead of 50), and gives the same values in
+the same key order for every TOML 1.0 document. :func:`loads` hands ``tomllib`` whatever
+``rtoml`` refuses, so an error is always ``tomllib``'s (its words, line and column), and
+what ``rtoml`` cannot hold (nesting deeper than its limit) is still read. A document with
+a date-time goes to ``tomllib`` as well: ``rtoml``'s offset date-times carry a time zone
+class of its own, and a message that quotes such a value would read differently.
+"""
 
 from __future__ import annotations
 
+import re
 import sys
+from typing import Any
+
+import rtoml
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-__all__ = ["tomllib"]
+__all__ = ["loads", "tomllib"]
+
+#: An RFC 3339 date and time, as TOML writes one (with or without an offset).
+_DATE_TIME = re.compile(r"\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d")
+
+
+def loads(text: str) -> dict[str, Any]:
+    """Parse TOML ``text``: what ``tomllib.loads`` returns, or raises.
+
+    Raises:
+        tomllib.TOMLDecodeError: not valid TOML (``tomllib``'s message).
+        ValueError, RecursionError: an over-long integer, too deep a nesting (``tomllib``).
+    """
+    if _DATE_TIME.search(text) is None:
+        try:
+            data: dict[str, Any] = rtoml.loads(text)
+            return data
+        except ValueError:  # rtoml.TomlParsingError: tomllib says what is wrong, or reads it
+            pass
+    exact: dict[str, Any] = tomllib.loads(text)
+    return exact

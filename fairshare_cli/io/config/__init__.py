@@ -23,7 +23,7 @@ from fairshare_cli.io.config.slurm import (
     read_priority,
     read_qos,
 )
-from fairshare_cli.io.toml import tomllib
+from fairshare_cli.io.toml import loads, tomllib
 
 __all__ = [
     "TOP_KEYS",
@@ -43,9 +43,7 @@ def read_toml(path: Path) -> dict[str, Any]:
         ConfigError: the file is missing, unreadable or not valid TOML.
     """
     try:
-        with path.open("rb") as fh:
-            data: dict[str, Any] = tomllib.load(fh)
-            return data
+        return loads(path.read_bytes().decode())
     except FileNotFoundError:
         raise ConfigError(f"config file {path} does not exist") from None
     except OSError as exc:
