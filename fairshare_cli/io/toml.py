@@ -17,15 +17,11 @@ from typing import Any
 
 import rtoml
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
+__all__ = ["exact_loads", "loads"]
 
-__all__ = ["loads", "tomllib"]
-
-#: An RFC 3339 date and time, as TOML writes one (with or without an offset).
-_DATE_TIME = re.compile(r"\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d")
+#: What every TOML date-time holds (``-MM-DDTHH:``; a literal first, so a search of a big
+#: config skips along at C speed: 0.1 ms for 450 KB, where ``\d{4}-...`` took 6).
+_DATE_TIME = re.compile(r"-\d\d-\d\d[Tt ]\d\d:")
 
 
 def loads(text: str) -> dict[str, Any]:
@@ -41,5 +37,19 @@ def loads(text: str) -> dict[str, Any]:
             return data
         except ValueError:  # rtoml.TomlParsingError: tomllib says what is wrong, or reads it
             pass
-    exact: dict[str, Any] = tomllib.loads(text)
-    return exact
+    return exact_loads(text)
+
+
+def exact_loads(text: str) -> dict[str, Any]:
+    """``tomllib.loads(text)`` (``tomli`` before 3.11), imported only when it is needed.
+
+    Raises:
+        tomllib.TOMLDecodeError, ValueError, RecursionError: as ``tomllib`` raises them.
+    """
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib
+
+    data: dict[str, Any] = tomllib.loads(text)
+    return data

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,12 @@ from hypothesis import strategies as st
 
 from fairshare_cli.errors import ConfigError
 from fairshare_cli.io.config import read_toml
-from fairshare_cli.io.toml import loads, tomllib
+from fairshare_cli.io.toml import loads
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - 3.10
+    import tomli as tomllib
 
 REPO = Path(__file__).resolve().parents[2]
 

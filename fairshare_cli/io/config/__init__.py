@@ -23,7 +23,7 @@ from fairshare_cli.io.config.slurm import (
     read_priority,
     read_qos,
 )
-from fairshare_cli.io.toml import loads, tomllib
+from fairshare_cli.io.toml import loads
 
 __all__ = [
     "TOP_KEYS",
@@ -52,9 +52,7 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(
             f"config file {path} is not UTF-8 text (byte {exc.start}); expected a TOML file"
         ) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
-    except (ValueError, RecursionError) as exc:  # an over-long integer, too deep a nesting
+    except (ValueError, RecursionError) as exc:  # TOMLDecodeError, too long an int, too deep
         raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
 
 
