@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from fairshare_cli.errors import InputError
@@ -213,11 +214,22 @@ def render(
     for start in range(0, len(rows), _BLOCK):
         block = rows[start : start + _BLOCK]
         columns = [
-            _column(f, [row.get(key) for row in block], parsable, memo)
-            for f, key, memo in zip(fields, keys, memos, strict=True)
+            _column(f, values, parsable, memo)
+            for f, values, memo in zip(fields, _values(block, keys), memos, strict=True)
         ]
         lines.extend(sep.join(cells) + tail for cells in zip(*columns, strict=True))
     return "".join(line + "\n" for line in lines)
+
+
+def _values(block: Sequence[Mapping[str, Any]], keys: list[str]) -> list[Sequence[Any]]:
+    """Each key's values in ``block`` (None where a row lacks the key): one ``itemgetter``
+    call a row when every row has every key, as sshare's rows do."""
+    if len(keys) > 1:
+        try:
+            return list(zip(*map(itemgetter(*keys), block), strict=True))
+        except KeyError:
+            pass
+    return [[row.get(key) for row in block] for key in keys]
 
 
 #: Rows rendered together by :func:`render`.
@@ -229,7 +241,7 @@ _MEMO_SIZE = 64
 _INF = float("inf")
 
 
-def _column(field: Field, values: list[Any], parsable: bool, memo: dict[Any, str]) -> list[str]:
+def _column(field: Field, values: Sequence[Any], parsable: bool, memo: dict[Any, str]) -> list[str]:
     """``[format_value(field, v, parsable) for v in values]``, with the table's common
     table cells (a finite float or an int, a string that fits) made without the general
     checks, and a few others remembered in ``memo`` by type and value (blanks, and the
