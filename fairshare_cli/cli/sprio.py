@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
+from itertools import chain, islice
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -16,7 +17,8 @@ from fairshare_cli.io.jobs import gc_paused, load_job_objects
 from fairshare_cli.render.sprio_weights import emit_weights
 
 if TYPE_CHECKING:
-    from fairshare_cli.core.slurm.priority import PriorityRow
+    from fairshare_cli.core.slurm.priority import PriorityContext, PriorityRow
+    from fairshare_cli.core.slurm.priority_table import PriorityTable
 
 JSON_FIELDS = (
     "job_id",
@@ -154,7 +156,6 @@ class SprioOptions:
 
 def _sprio(opts: SprioOptions, env: Env) -> None:
     from fairshare_cli.core.slurm import model as slurm
-    from fairshare_cli.core.slurm.priority import compute_rows
     from fairshare_cli.core.slurm.usage import usage_from_json
     from fairshare_cli.render import sprio as render
     from fairshare_cli.render.formats import emit_rows
@@ -168,17 +169,13 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
     state = env.decode("slurm", usage_from_json)
     when, tree = slurm.evaluate(env.config, state, env.now)
     ctx = slurm.priority_context(env.config, tree)
-    try:
-        rows = compute_rows(job_list, ctx, when, listed_at=env.now)
-    except InputError as exc:  # a job the tree cannot place: name where it came from
-        source = opts.jobs_file or f"state file {env.state_path}: jobs"
-        raise InputError(f"{source}: {exc}") from None
-    rows = render.sort_rows(_selected(rows, opts), opts.sort or "i")
+    table = _table(opts, job_list, ctx, when, env.now)
+    rows = [] if table is not None else _rows(opts, env, job_list, ctx, when)
     if opts.fmt != "table":
         if opts.weights:
             emit_weights(ctx.weights, opts.fmt)
         elif opts.fmt == "json":
-            _write_json(rows)
+            _write_json(rows, table)
         else:
             emit_rows(render.json_rows(rows), JSON_FIELDS, opts.fmt)
         return
@@ -206,23 +203,72 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
     parsed, warnings = render.parse_format(spec)
     for message in warnings:
         click.echo(f"fs: error: {message}", err=True)
-    for chunk in render.render_chunks(
+    chunks = render.render_chunks(
         parsed,
         rows,
         ctx.weights,
         header=not opts.noheader,
         weights_only=opts.weights,
         cluster=env.config.pool.name,
-    ):
+    )
+    if table is not None:
+        from fairshare_cli.render.sprio_table import table_chunks
+
+        chunks = chain(
+            islice(chunks, 1), table_chunks(parsed, table, ctx.weights, env.config.pool.name)
+        )
+    for chunk in chunks:
         click.echo(chunk, nl=False)
 
 
-def _write_json(rows: list[PriorityRow]) -> None:
-    """``--json`` of the rows, written in pieces (some 700 KB each), then a newline."""
-    from fairshare_cli.render.sprio_json import json_chunks
+def _rows(
+    opts: SprioOptions, env: Env, job_list: list[Any], ctx: PriorityContext, when: float
+) -> list[PriorityRow]:
+    """The rows asked for (``-j``, ``-u``, ``-p``) in the order asked for (``-S``).
 
+    Raises:
+        InputError: a job the association tree cannot place, named with its source.
+    """
+    from fairshare_cli.core.slurm.priority import compute_rows
+    from fairshare_cli.render import sprio as render
+
+    try:
+        rows = compute_rows(job_list, ctx, when, listed_at=env.now)
+    except InputError as exc:  # a job the tree cannot place: name where it came from
+        source = opts.jobs_file or f"state file {env.state_path}: jobs"
+        raise InputError(f"{source}: {exc}") from None
+    return render.sort_rows(_selected(rows, opts), opts.sort or "i")
+
+
+def _table(
+    opts: SprioOptions, job_list: list[Any], ctx: PriorityContext, when: float, now: float
+) -> PriorityTable | None:
+    """The rows as a :class:`PriorityTable` when the listing is sprio's default order of
+    every row of a plain queue (no ``-j``/``-u``/``-p``, ``-S i``), else None."""
+    from fairshare_cli.core.slurm.priority_table import compute_table
+
+    if (
+        opts.weights
+        or opts.fmt not in ("table", "json")
+        or opts.sort not in (None, "i")
+        or _split(opts.jobs)
+        or _split(opts.users)
+        or _split(opts.partitions)
+    ):
+        return None
+    return compute_table(job_list, ctx, when, listed_at=now)
+
+
+def _write_json(rows: list[PriorityRow], table: PriorityTable | None) -> None:
+    """``--json`` of the rows (or the table's), written in pieces (some 700 KB each), then
+    a newline."""
+    from fairshare_cli.render.sprio_json import json_chunks, table_chunks
+
+    chunks = None if table is None else table_chunks(table)
+    if chunks is None:
+        chunks = json_chunks(rows if table is None else table.rows(), JSON_FIELDS)
     write = sys.stdout.write
-    for chunk in json_chunks(rows, JSON_FIELDS):
+    for chunk in chunks:
         write(chunk)
     write("\n")
 

@@ -15,6 +15,7 @@ caller reads the file the exact way, whose results and error messages are the us
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from operator import attrgetter
 from typing import Annotated, Any, Literal
 
@@ -83,30 +84,30 @@ def fast_sprio_jobs(path: str) -> list[SprioJob] | None:
     except (OSError, ValueError, RecursionError):  # msgspec's errors are ValueErrors
         return None
     ids = list(map(attrgetter("id"), jobs))
-    if len(set(ids)) != len(ids) or not _ids_good(ids):
+    if len(set(ids)) != len(ids) or not _all_good(ids):
         return None
     for column in ("owner", "account", "partition", "qos"):
         names = set(map(attrgetter(column), jobs))
         names.discard(None)
-        if not names_good(names):
+        if not _all_good(names):
             return None
     return jobs
 
 
-def _ids_good(ids: list[str]) -> bool:
-    """Whether every id passes the name rule, checked on the ids' joined text (C speed):
-    printable without spaces (so without blanks or control characters), no ``@`` nor
-    ``,``, none empty nor too long. Any other id set is checked one by one."""
-    if not ids:
+def _all_good(names: Collection[str]) -> bool:
+    """Whether every name passes the name rule, checked on the names' joined text (C
+    speed): printable without spaces (so without blanks or control characters), no ``@``
+    nor ``,``, none empty nor too long. Any other set is checked one by one."""
+    if not names:
         return True
-    joined = "".join(ids)
+    joined = "".join(names)
     if (
         joined.isprintable()
         and " " not in joined
         and "@" not in joined
         and "," not in joined
-        and min(map(len, ids)) > 0
-        and max(map(len, ids)) <= MAX_NAME_LENGTH
+        and min(map(len, names)) > 0
+        and max(map(len, names)) <= MAX_NAME_LENGTH
     ):
         return True
-    return names_good(ids)
+    return names_good(names)

@@ -112,6 +112,12 @@ def rewrite_scopes(text: str, my_names: frozenset[str]) -> tuple[str, set[str], 
     return "".join(out), my_refs, target_refs
 
 
+def typed(value: object) -> tuple[type, object]:
+    """``value`` with its type, for cache keys: Python holds ``1 == 1.0 == True`` (and
+    classad2's ``Undefined``, an IntEnum, equal to 2), where ClassAd results differ."""
+    return (type(value), value)
+
+
 class Ad:
     """One side of a match: literal attributes and compiled expression attributes.
 
@@ -143,7 +149,9 @@ class Ad:
         self._proj: dict[tuple[int, int], tuple[object, ...] | None] = {}
 
     def projection(self, expr: Compiled, side: int) -> tuple[object, ...] | None:
-        """The values ``expr`` reads from this ad (side 0: as MY, 1: as TARGET), cached.
+        """The values ``expr`` reads from this ad (side 0: as MY, 1: as TARGET), cached,
+        each with its type (:func:`typed`): a cache key that tells ``1``, ``1.0`` and ``true``
+        apart, whose results can differ (``Memory / 3``).
 
         None when it reads an expression attribute that itself reads attributes: the
         result then depends on both ads and the caller computes a full key.
@@ -159,7 +167,7 @@ class Ad:
             inner = self.exprs.get(ref)
             if inner is None:
                 item = self.values.get(ref)
-                out.append(None if item is None else item[1])
+                out.append(typed(None if item is None else item[1]))
             elif inner[1].my_refs or inner[1].target_refs:
                 out = []
                 break
@@ -234,7 +242,7 @@ class Evaluator:
             for ref in refs:
                 inner = side.exprs.get(ref)
                 if inner is None:
-                    parts.append(side.get(ref))
+                    parts.append(typed(side.get(ref)))
                 elif depth < 4:
                     parts.append(self._key(inner[1], side, other, depth + 1))
                 else:  # self-referencing expressions: give up sharing

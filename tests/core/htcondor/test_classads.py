@@ -41,6 +41,23 @@ def test_evaluation_falls_through_to_target_and_is_shared() -> None:
     assert ev.evaluations == 2  # slot3 differs from slot2 only in a name nobody reads
 
 
+def test_an_integer_a_real_and_a_boolean_do_not_share_a_result() -> None:
+    """ClassAd integer division truncates (2048 / 3 is 682) where a real divides (682.67),
+    and ``true`` is not the integer 1; Python holds ``2048 == 2048.0`` and ``1 == True``, so
+    a cache keyed by bare values gave the first slot's answer to the others."""
+    ev = Evaluator()
+    job = Ad({}, {"Requirements": "Memory / 3 > 682"}, ev, "job")
+    req = job.exprs["requirements"][1]
+    as_int = Ad({"Memory": 2048}, {}, ev, "slot")
+    as_real = Ad({"Memory": 2048.0}, {}, ev, "slot")
+    assert ev.is_true(req, job, as_int) is False
+    assert ev.is_true(req, job, as_real) is True
+    flag = Ad({}, {"Requirements": "IsFast =?= true"}, ev, "job")
+    flag_req = flag.exprs["requirements"][1]
+    assert ev.is_true(flag_req, flag, Ad({"IsFast": 1}, {}, ev, "slot")) is False
+    assert ev.is_true(flag_req, flag, Ad({"IsFast": True}, {}, ev, "slot")) is True
+
+
 @pytest.mark.parametrize(
     ("text", "parts"),
     [

@@ -13,7 +13,7 @@ import math
 from collections.abc import Iterable
 
 from fairshare_cli.core.float32 import FLT_MAX
-from fairshare_cli.core.htcondor.classads import Ad, Compiled
+from fairshare_cli.core.htcondor.classads import Ad, Compiled, typed
 from fairshare_cli.core.htcondor.negotiator.claimed import ClaimedList
 from fairshare_cli.core.htcondor.negotiator.common import (
     DBL_MAX,
@@ -29,9 +29,9 @@ from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
 
 
 def _typed(values: Iterable[object]) -> tuple[object, ...]:
-    """``values`` as a cache key that tells ``1``, ``1.0`` and ``True`` apart (and classad2's
+    """Results as a cache key that tells ``1``, ``1.0`` and ``True`` apart (and classad2's
     ``Undefined``, an IntEnum equal to 2, from ``2``)."""
-    return tuple((type(v), v) for v in values)
+    return tuple(map(typed, values))
 
 
 #: A candidate's rank key (pre-job rank, job rank, post-job rank, preemption state, rank).
@@ -97,7 +97,6 @@ class Candidates:
             seen = job_ad.projection(expr, 0 if job_is_my else 1)
             if seen is None:
                 return None
-            seen = _typed(seen)
             vec = self._vectors.get((expr.uid, seen))
             if vec is None:
                 values = [
@@ -127,7 +126,7 @@ class Candidates:
                 entry = cells.setdefault(expr.uid, (expr, job_is_my, {}))
                 if entry[1] != job_is_my:
                     return None  # one expression on both sides: not worth the bookkeeping
-                entry[2].setdefault(_typed(shown), cls.ad)
+                entry[2].setdefault(shown, cls.ad)
         return [(expr, mine, list(reps.values())) for expr, mine, reps in cells.values()]
 
     def _rank_unclaimed(self, ac: AutoCluster) -> None:
@@ -302,7 +301,7 @@ class Candidates:
             if inner is None:
                 item = ad.values.get(name)
                 value = None if item is None else item[1]
-                parts.append((type(value).__name__, value))
+                parts.append(typed(value))
                 continue
             compiled = inner[1]
             if any(r in ad.exprs for r in compiled.my_refs):
@@ -311,7 +310,7 @@ class Candidates:
             for r in compiled.my_refs:
                 item = ad.values.get(r)
                 value = None if item is None else item[1]
-                inner_values.append((type(value).__name__, value))
+                inner_values.append(typed(value))
             parts.append(("expr", compiled.uid, tuple(inner_values)))
         return tuple(parts)
 

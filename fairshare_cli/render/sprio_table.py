@@ -1,0 +1,212 @@
+"""sprio's job lines for a :class:`~fairshare_cli.core.slurm.priority_table.PriorityTable`:
+the text :func:`~fairshare_cli.render.sprio.render_chunks` prints for its rows, with the
+cells a :class:`WhoShare` or a :class:`PartShare` decides printed once each.
+
+A format's fields fall in four kinds: the row's own (job id, priority, site, nice, age),
+its ``WhoShare``'s (user, account, QOS name, ASSOC, fair share, QOS), its ``PartShare``'s
+(partition, job size, partition, TRES) and constants (cluster, SLUID). Neighbouring cells of
+one share and the text between them are joined once a share; a line is then one f-string
+of the row's values and those pieces, compiled once for the format.
+
+A measured hot loop (``benchmarks/run.py --rows sprio``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from operator import itemgetter
+from typing import Any
+
+from fairshare_cli.core.slurm.priority import Weights
+from fairshare_cli.core.slurm.priority_table import PartShare, PriorityTable, WhoShare
+from fairshare_cli.render.sprio import (
+    CHUNK_ROWS,
+    FACTOR_LETTERS,
+    SprioFormat,
+    _tres_norm,
+    _tres_weighted_cached,
+    _value_expr,
+)
+
+_WHO_LETTERS = set("uonBbFfQq")
+_PART_LETTERS = set("rJjPpTt")
+#: The table column each row letter reads, and the printf conversion its value takes when
+#: every value fits its cell (None: printed as text, then cut to the cell).
+_ROW_VALUES: dict[str, tuple[str, str | None]] = {
+    "i": ("jid", None),
+    "Y": ("pi", "d"),
+    "y": ("p", None),
+    "S": ("site", ".0f"),
+    "N": ("nice", ".0f"),
+    "A": ("aw", ".0f"),
+    "a": ("aw", None),
+}
+_COLUMNS = {
+    "jid": "ids",
+    "pi": "priority_ints",
+    "p": "priorities",
+    "site": "sites",
+    "nice": "nices",
+    "aw": "ages_w",
+}
+
+
+def _kind(letter: str, weights: Weights) -> str:
+    """Whose value a letter prints: ``row``, ``who``, ``part`` or ``const``."""
+    if letter in _WHO_LETTERS:
+        return "who"
+    if letter in _PART_LETTERS:
+        return "part"
+    if letter == "a" and not weights.get(FACTOR_LETTERS["A"]):
+        return "const"
+    return "row" if letter in _ROW_VALUES else "const"
+
+
+def _groups(fmt: SprioFormat, weights: Weights) -> list[tuple[str, list[Any]]]:
+    """The format as a sequence of row fields and groups (``who``, ``part`` or ``const``)
+    of neighbouring cells of one kind with the text around them."""
+    out: list[tuple[str, list[Any]]] = []
+    kind: str = "const"
+    items: list[Any] = [fmt.prefix]
+    for f in fmt.fields:
+        k = _kind(f.letter, weights)
+        if k == "row":
+            out.append((kind, items))
+            out.append(("row", [f]))
+            kind, items = "const", []
+        elif k == "const" or k == kind or kind == "const":
+            kind = kind if k == "const" else k
+            items.append(f)
+        else:
+            out.append((kind, items))
+            kind, items = k, [f]
+        items.append(f.suffix)
+    out.append((kind, items))
+    return out
+
+
+def _cell_spec(f: Any) -> str:
+    """The printf conversion that prints a text in a field's cell (``%N.Ns``: cut to N)."""
+    side = "" if f.right else "-"
+    return f"%{side}{f.width}.{f.width}s" if f.width > 0 else "%s"
+
+
+#: What each letter's expression (:func:`~fairshare_cli.render.sprio._value_expr`, over a
+#: row ``r``) reads, as a share or a table column names it.
+_NAMES = (
+    ("r.wt[0]", "aw"), ("r.wt[1]", "r.b"), ("r.wt[2]", "r.c"), ("r.wt[3]", "r.d"),
+    ("r.wt[4]", "r.e"), ("r.wt[5]", "r.g"), ("r.job_id", "jid"),
+    ("r.priority_value if r.admin else r.priority_value", "p"), ("r.priority", "pi"),
+    ("r.site", "site"), ("r.nice", "nice"),
+)  # fmt: skip
+
+
+def _expr(letter: str, weights: Weights) -> str:
+    """The expression of a letter's text over a share ``r`` or a row's columns."""
+    expr = _value_expr(letter, weights)
+    for old, new in _NAMES:
+        expr = expr.replace(old, new)
+    return expr
+
+
+def _group_texts(groups: list[list[Any]], weights: Weights, namespace: dict[str, Any]) -> Any:
+    """A function printing, for a share, the text of each of ``groups`` (cells and the
+    literal text around them), as a tuple."""
+    parts = []
+    for items in groups:
+        template = "".join(
+            i.replace("%", "%%") if isinstance(i, str) else _cell_spec(i) for i in items
+        )
+        exprs = "".join(f"{_expr(i.letter, weights)}, " for i in items if not isinstance(i, str))
+        parts.append(f"{template!r} % ({exprs}), ")
+    source = f"lambda r: ({''.join(parts)})"
+    return eval(compile(source, "<sprio cells>", "eval"), namespace)  # our own pieces only
+
+
+def _fits(values: list[Any], conversion: str, width: int) -> bool:
+    """Whether every value (all ints, or all finite floats) printed with ``conversion``
+    fits a cell of ``width``: then the numbers go straight into their cells, never cut."""
+    if width <= 0 or not values:
+        return width > 0
+    return all(len(("%" + conversion) % v) <= width for v in (min(values), max(values)))
+
+
+def _row_column(f: Any, table: PriorityTable, weights: Weights) -> tuple[str, list[Any]]:
+    """The printf conversion of a row letter's cell and the column of values it prints:
+    numbers straight into their cells where they all fit, else texts (cut to the cell)."""
+    name, conversion = _ROW_VALUES[f.letter]
+    values: list[Any] = getattr(table, _COLUMNS[name])
+    side = "" if f.right else "-"
+    if conversion is not None:
+        kinds = set(map(type, values))
+        if kinds == {int} and conversion == ".0f" and values:
+            if max(map(abs, (min(values), max(values)))) <= 2**53:
+                conversion = "d"  # whole numbers print the same, quicker
+        elif kinds == {float}:
+            total = sum(values)
+            if total - total != 0:  # an infinity or a NaN (or too large a sum): as text
+                conversion = None
+        elif kinds != {int}:
+            conversion = None
+    if conversion is not None and _fits(values, conversion, f.width):
+        return f"%{side}{f.width}{conversion}", values
+    expr = _expr(f.letter, weights)
+    if expr == name:  # the job id: the text itself
+        return _cell_spec(f), values
+    text = eval(compile(f"lambda {name}: {expr}", "<sprio cell>", "eval"))
+    return _cell_spec(f), list(map(text, values))
+
+
+def table_chunks(
+    fmt: SprioFormat, table: PriorityTable, weights: Weights, cluster: str
+) -> Iterator[str]:
+    """The job lines of :func:`~fairshare_cli.render.sprio.render_chunks` for a table's
+    rows (each ending in a newline), :data:`~fairshare_cli.render.sprio.CHUNK_ROWS` at a
+    time: each chunk is one ``%`` of a template repeated a row, the row's values laid out
+    in one list by slice assignment (no Python code a row)."""
+    row, slots, who_texts, part_texts = _layout(fmt, table, weights, cluster)
+    width = len(slots)
+    for start in range(0, len(table.ids), CHUNK_ROWS):
+        stop = start + CHUNK_ROWS
+        count = len(table.ids[start:stop])
+        values: list[Any] = [None] * (width * count)
+        whos = list(map(who_texts.__getitem__, table.whos[start:stop]))
+        parts = list(map(part_texts.__getitem__, table.parts[start:stop]))
+        for k, (kind, slot) in enumerate(slots):
+            if kind == "row":
+                values[k::width] = slot[start:stop]
+            else:
+                values[k::width] = map(itemgetter(slot), whos if kind == "who" else parts)
+        yield row * count % tuple(values)
+
+
+def _layout(
+    fmt: SprioFormat, table: PriorityTable, weights: Weights, cluster: str
+) -> tuple[str, list[tuple[str, Any]], dict[WhoShare, Any], dict[PartShare, Any]]:
+    """A row's template, what fills each of its ``%s`` and numbers (a row column, or the
+    index of a group in the texts of a row's share) and the texts of each share."""
+    namespace = {"cluster": cluster, "weights": weights, "tres_w": _tres_weighted_cached(),
+                 "tres_n": _tres_norm}  # fmt: skip
+    specs: list[str] = []
+    slots: list[tuple[str, Any]] = []  # ("row", values) or (kind, index into its texts)
+    groups: dict[str, list[list[Any]]] = {"who": [], "part": []}
+    for kind, items in _groups(fmt, weights):
+        if kind == "row":
+            spec, values = _row_column(items[0], table, weights)
+            specs.append(spec)
+            slots.append(("row", values))
+        elif kind == "const":
+            (text,) = _group_texts([items], weights, namespace)(None)
+            specs.append(text.replace("%", "%%"))
+        else:
+            specs.append("%s")
+            slots.append((kind, len(groups[kind])))
+            groups[kind].append(items)
+    who_text = _group_texts(groups["who"], weights, namespace)
+    part_text = _group_texts(groups["part"], weights, namespace)
+    return (
+        "".join(specs) + "\n",
+        slots,
+        {w: who_text(w) for w in dict.fromkeys(table.whos)},
+        {s: part_text(s) for s in dict.fromkeys(table.parts)},
+    )

@@ -1,0 +1,84 @@
+"""``fs sprio`` prints the same bytes whether its rows go the column path
+(``compute_table``) or the row path (``compute_rows``), on the benchmark's own kind of
+queue (a shuffled copy too), for every listing the column path takes and some it leaves."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fairshare_cli.core.slurm import priority_table
+
+REPO = Path(__file__).resolve().parents[2]
+NOW = "2026-11-21T12:00:00Z"
+
+
+@pytest.fixture(scope="module")
+def pool(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The benchmark's pool (``slurm_bench.make_pool``) at 300 jobs, and a shuffled queue."""
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        import slurm_bench
+    finally:
+        sys.path.pop(0)
+    folder = tmp_path_factory.mktemp("sprio-pool")
+    slurm_bench.make_pool(folder, 200, 300)
+    jobs = json.loads((folder / "jobs.json").read_text())
+    random.Random(3).shuffle(jobs)
+    jobs[5]["site_factor"] = 12345678901
+    (folder / "shuffled.json").write_text(json.dumps(jobs))
+    return folder
+
+
+LISTINGS = [
+    (["-l"], True),
+    (["-l", "--json"], True),
+    (["--json"], True),
+    (["-l", "-n"], True),
+    ([], True),
+    (["-l", "-h", "-v", "-S", "i"], True),
+    (["-o", "%i|%.4Y %5A%%%c %.3a %20t %y %u %.30f %N"], True),
+    (["-l", "-S", "-Y"], False),
+    (["-l", "-u", "u0_0_1,u1_2_3"], False),
+    (["-l", "-p", "express"], False),
+    (["--format", "no fields"], True),
+    (["--output", "csv"], False),
+    (["--output", "ndjson", "-l"], False),
+]
+
+
+@pytest.mark.parametrize("jobs_file", ["jobs.json", "shuffled.json"])
+@pytest.mark.parametrize(("options", "columns"), LISTINGS)
+def test_column_path_prints_the_row_paths_bytes(
+    pool: Path,
+    jobs_file: str,
+    options: list[str],
+    columns: bool,
+    run: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    args = ["sprio", *options, "--config", str(pool / "pool.toml"), "--state",
+            str(pool / "state.json"), "--jobs-file", str(pool / jobs_file), "--now", NOW]  # fmt: skip
+    made: list[object] = []
+    compute_table = priority_table.compute_table
+
+    def spy(*a: Any, **k: Any) -> Any:
+        made.append(compute_table(*a, **k))
+        return made[-1]
+
+    monkeypatch.setattr(priority_table, "compute_table", spy)
+    fast = run(*args)
+    assert fast.exit_code == 0, fast.stderr
+    assert (bool(made) and made[0] is not None) == columns
+    monkeypatch.setattr(priority_table, "compute_table", lambda *a, **k: None)
+    slow = run(*args)
+    assert slow.exit_code == 0, slow.stderr
+    assert fast.stdout == slow.stdout
+    assert fast.stderr == slow.stderr
+    assert fast.stdout.count("\n") > (300 if columns else 1)

@@ -1,0 +1,239 @@
+"""The column path of sprio (``compute_table``, its table and ``--json`` writers) against
+the row path (``compute_rows``, ``render_chunks``, ``json_text``): the same rows, the same
+bytes, on generated queues; and the queues it hands back to the row path."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fairshare_cli.cli.sprio import JSON_FIELDS
+from fairshare_cli.core.slurm.assoc_tree import AccountDef, build_tree, set_usage
+from fairshare_cli.core.slurm.factors import parse_flags
+from fairshare_cli.core.slurm.fairshare import compute_fairshare
+from fairshare_cli.core.slurm.jobs import slurm_jobs
+from fairshare_cli.core.slurm.priority import (
+    PartitionInfo,
+    PriorityContext,
+    PriorityRow,
+    QosInfo,
+    Weights,
+    compute_rows,
+)
+from fairshare_cli.core.slurm.priority_table import compute_table
+from fairshare_cli.errors import InputError
+from fairshare_cli.io.slurm_jobs import SprioJob
+from fairshare_cli.render import sprio as render
+from fairshare_cli.render.sprio_json import json_text
+from fairshare_cli.render.sprio_json import table_chunks as json_chunks
+from fairshare_cli.render.sprio_table import table_chunks
+
+DAY = 86400.0
+NOW = 100 * DAY
+TRES: tuple[dict[str, float], ...] = (
+    {},
+    {"cpu": 100.0},
+    {"cpu": 100.0, "mem": 0.5},
+    {"cpu": 2.5, "node": 7.0},
+)
+
+
+def _context(tres: dict[str, float], flags: list[str], max_age: float, w: int) -> PriorityContext:
+    tree = build_tree(
+        [
+            AccountDef("A", shares=40),
+            AccountDef("B", parent="A", shares=30, users={"user1": 1}),
+            AccountDef("C", parent="A", shares=10, users={"user2": 1, "user3": 1}),
+            AccountDef("D", shares=60, users={"user1": 2}),
+        ]
+    )
+    set_usage(tree, {("B", "user1"): 0.2, ("C", "user2"): 0.25, ("D", "user1"): 0.1})
+    compute_fairshare(tree, "linear", capacity=1.0)
+    return PriorityContext(
+        weights=Weights(
+            age=w, assoc=w // 3, fairshare=10000, jobsize=1000, partition=w, qos=1000, tres=tres
+        ),
+        max_age=max_age,
+        favor_small=False,
+        flags=parse_flags(flags),
+        algorithm="linear",
+        tree=tree,
+        partitions={
+            "batch": PartitionInfo("batch", 1, tres={"cpu": 64.0, "mem": 1000.0}),
+            "express": PartitionInfo("express", 4, max_time=3600.0, tres={"cpu": 16.0}),
+        },
+        qos={"normal": QosInfo("normal", 0), "high": QosInfo("high", 100)},
+        node_count=8,
+        cluster_cpus=64,
+        default_partition="batch",
+        default_qos="normal",
+        assoc_factors={("B", "user1"): 0.75},
+    )
+
+
+times = st.floats(NOW - 30 * DAY, NOW + DAY) | st.none()
+#: Owners and accounts (the last has no association: the queue is the row path's).
+WHO = [("user1", "B"), ("user1", "D"), ("user1", None), ("user2", "C"), ("user3", "C"),
+       ("user1@site", "B"), ("user3", "B")]  # fmt: skip
+job_objects = st.fixed_dictionaries(
+    {
+        "who": st.sampled_from(WHO[:-1] * 12 + WHO[-1:]),
+        "partition": st.sampled_from([None, "batch", "express", "batch,express", "express,batch"]),
+        "qos": st.sampled_from([None, "normal", "high"]),
+        "status": st.sampled_from(["idle", "idle", "idle", "running", "held"]),
+        "submit_time": times,
+        "accrue_time": st.none() | times,
+        "time_limit": st.none() | st.floats(0, 1e6),
+        "num_nodes": st.integers(1, 4),
+        "request_cpus": st.integers(0, 64),
+        "request_memory": st.integers(0, 4000),
+        "site_factor": st.sampled_from([0, 0, 7, -3, 2**40]),
+        "nice": st.sampled_from([0, 0, 10, -10, 2**33]),
+    }
+)
+
+
+def _job(i: int, obj: dict[str, Any]) -> dict[str, Any]:
+    owner, account = obj.pop("who")
+    return {"id": str(i), "owner": owner, "account": account, **obj}
+
+
+queues = st.lists(job_objects, max_size=12).flatmap(
+    lambda objs: st.permutations(range(1, len(objs) + 1)).map(
+        lambda ids: [_job(i, dict(o)) for i, o in zip(ids, objs, strict=True)]
+    )
+)
+contexts = st.builds(
+    _context,
+    st.sampled_from(TRES),
+    st.sampled_from([[], ["CALCULATE_RUNNING"], ["NO_NORMAL_PART", "NO_NORMAL_TRES"]]),
+    st.sampled_from([14 * DAY, 0.0, 3.0]),
+    st.sampled_from([0, 1000, 3]),
+)
+
+
+def _fields(row: PriorityRow) -> tuple[str, ...]:
+    """Every field of a row but its group, as text (``repr``: floats to the last bit)."""
+    return tuple(repr(getattr(row, k)) for k in PriorityRow.__slots__ if k != "group")
+
+
+def _expected(jobs: list[Any], ctx: PriorityContext) -> list[PriorityRow] | None:
+    try:
+        return render.sort_rows(compute_rows(jobs, ctx, NOW, listed_at=NOW + 60), "i")
+    except InputError:
+        return None
+
+
+def _both_kinds(objs: list[dict[str, Any]]) -> list[list[Any]]:
+    """The queue as the fast reader's records and as the exact reader's views."""
+    sprio_jobs = msgspec.json.decode(json.dumps(objs), type=list[SprioJob])
+    return [sprio_jobs, slurm_jobs(objs, "jobs.json")]
+
+
+@settings(max_examples=200, deadline=None)
+@given(queues, contexts)
+def test_table_rows_are_compute_rows(objs: list[dict[str, Any]], ctx: PriorityContext) -> None:
+    """Every field of every row, in sprio's default order (``-S i``), is the row path's;
+    such a plain queue (numeric ids, no admin priority, times given) always gets a table."""
+    for jobs in _both_kinds(objs):
+        want = _expected(jobs, ctx)
+        table = compute_table(jobs, ctx, NOW, listed_at=NOW + 60)
+        if want is None:  # a job the tree cannot place: the row path says which
+            assert table is None
+            continue
+        needs_times = ctx.weights.age and any(
+            o["accrue_time"] is None and o["submit_time"] is None for o in objs
+        )
+        if not needs_times:
+            assert table is not None
+        if table is not None:
+            assert [_fields(r) for r in table.rows()] == [_fields(r) for r in want]
+
+
+def _format(fields: list[tuple[str, int, bool]]) -> str:
+    return " ".join(
+        f"%{'.' if right else ''}{width or ''}{letter}" for letter, width, right in fields
+    )
+
+
+formats = st.sampled_from(
+    [
+        "%.15i %9r %.8u %.8o %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10n %.10Q %.11N %.20T",
+        "%.15i %9r %.8u %.8o %10y %10a %10b %10f %10j %10p %10n %10q %20t",
+        "%.15i %9r %.10Y %.10S %.10A %.10F %.10J %.10P %.10Q %.20T",
+    ]
+) | st.lists(
+    st.tuples(st.sampled_from("isruoncYySAaBbFfJjPpQqNTt"), st.integers(0, 12), st.booleans()),
+    max_size=8,
+).map(_format)
+
+
+@settings(max_examples=200, deadline=None)
+@given(queues, contexts, formats)
+def test_table_text_is_render_chunks_text(
+    objs: list[dict[str, Any]], ctx: PriorityContext, spec: str
+) -> None:
+    """The job lines of any format (cells cut, numbers too wide for their cells, zero
+    widths) and the ``--json`` text are the row path's, byte for byte."""
+    (jobs,) = _both_kinds(objs)[:1]
+    table = compute_table(jobs, ctx, NOW, listed_at=NOW + 60)
+    if table is None:
+        return
+    rows = table.rows()
+    fmt, _ = render.parse_format(spec)
+    want = "".join(render.render_chunks(fmt, rows, ctx.weights, header=False, cluster="c%l"))
+    assert "".join(table_chunks(fmt, table, ctx.weights, "c%l")) == want
+    pieces = json_chunks(table)
+    text = json_text(rows, JSON_FIELDS)
+    if pieces is None:
+        assert not rows
+    else:
+        assert "".join(pieces) == text
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        ({"admin_priority": 5}, "an admin-set priority"),
+        ({"id": "12.3"}, "an id that is not a plain number"),
+        ({"id": "002"}, "an id whose number another id has"),
+        ({"account": "nope"}, "an unknown account: the row path names it"),
+        ({"submit_time": None}, "no submit nor accrue time"),
+    ],
+)
+def test_queues_the_table_leaves_to_the_row_path(change: dict[str, Any], why: str) -> None:
+    """Each of these queues gets no table (None), so the row path prints it."""
+    ctx = _context(TRES[1], [], 14 * DAY, 1000)
+    base = {"owner": "user1", "account": "B", "partition": "batch", "submit_time": NOW - DAY}
+    objs = [{"id": "2", **base}, {**base, "id": "3", **change}]
+    for jobs in _both_kinds(objs):
+        assert compute_table(jobs, ctx, NOW) is None, why
+
+
+def test_attributes_that_change_tres_go_to_the_row_path() -> None:
+    """A TRES weight on a GRES reads job attributes: such queues are the row path's."""
+    ctx = _context({"cpu": 1.0, "gres/gpu": 10.0}, [], 14 * DAY, 1000)
+    objs = [{"id": "1", "owner": "user1", "account": "B", "submit_time": NOW - DAY,
+             "attributes": {"RequestGpus": 2}}]  # fmt: skip
+    assert compute_table(slurm_jobs(objs, "jobs.json"), ctx, NOW) is None
+
+
+def test_rows_out_of_order_are_sorted_by_number() -> None:
+    """Ids are listed by number (``-S i``), not as text; each job's partitions in order."""
+    ctx = _context(TRES[1], [], 14 * DAY, 1000)
+    objs = [
+        {"id": i, "owner": "user2", "account": "C", "partition": "express,batch",
+         "submit_time": NOW - DAY}
+        for i in ("10", "9", "100")
+    ]  # fmt: skip
+    table = compute_table(slurm_jobs(objs, "jobs.json"), ctx, NOW)
+    assert table is not None
+    assert list(zip(table.ids, [p.partition for p in table.parts], strict=True)) == [
+        ("9", "express"), ("9", "batch"), ("10", "express"), ("10", "batch"),
+        ("100", "express"), ("100", "batch"),
+    ]  # fmt: skip
