@@ -11,6 +11,13 @@ subprocess: wall time (median of ``--repeat``), CPU time (user + system, median)
 RSS of that process. ``ratio`` is the cost growth per doubling of the size, from the size
 before it: ``(wall / wall_before) ** (1 / log2(n / n_before))``. Linear reads ~2.0,
 quadratic ~4.0; a fixed start-up cost pulls small sizes below 2.
+
+The package's bytecode is compiled first, as installing it does (pip writes the ``.pyc``
+files), and every run reads it: where ``PYTHONDONTWRITEBYTECODE`` is set, as on the
+project's machines, Python would otherwise compile each module from source on each run
+(about 50 ms of ``fs sshare``'s CPU that an installed fs never pays). ``--from-source``
+measures that way instead: it removes the package's ``__pycache__`` folders and runs with
+``PYTHONDONTWRITEBYTECODE=1``.
 """
 
 from __future__ import annotations
@@ -217,13 +224,17 @@ def _fs(args: list[str]) -> tuple[float, float, float]:
         capture_output=True,
         text=True,
         cwd=REPO,
-        env={**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "200"},
+        env={**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "200", **_BYTECODE_ENV},
         check=True,
     )
     code, wall, cpu, peak = out.stdout.split()
     if code != "0":
         raise SystemExit(f"fs {' '.join(args)} failed")
     return float(wall), float(cpu), float(peak)
+
+
+#: Set by ``--from-source``: no bytecode of the package is written (none is left to read).
+_BYTECODE_ENV: dict[str, str] = {}
 
 
 def _views(args: list[str]) -> bool:
@@ -254,6 +265,11 @@ def main() -> None:
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--scratch", default="", help="folder for generated inputs (kept)")
     p.add_argument("--list", action="store_true", help="list the rows and exit")
+    p.add_argument(
+        "--from-source",
+        action="store_true",
+        help="remove the package's bytecode and write none (each run compiles it)",
+    )
     a = p.parse_args()
     if a.list:
         for row in ROWS:
@@ -262,6 +278,16 @@ def main() -> None:
     wanted = set(a.rows.split(",")) - {""}
     scales = [float(s) for s in a.scales.split(",")]
     scratch = Path(a.scratch or tempfile.mkdtemp(prefix="fs-bench-"))
+    if a.from_source:
+        import shutil
+
+        for cache in (REPO / "fairshare_cli").rglob("__pycache__"):
+            shutil.rmtree(cache)
+        _BYTECODE_ENV["PYTHONDONTWRITEBYTECODE"] = "1"
+    else:
+        import compileall
+
+        compileall.compile_dir(REPO / "fairshare_cli", quiet=1)
     print(f"{'command':<38} {'size':>10} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9} {'ratio':>6}")
     for row in ROWS:
         if wanted and row.name not in wanted:

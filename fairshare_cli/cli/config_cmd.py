@@ -5,14 +5,16 @@ from __future__ import annotations
 import dataclasses
 import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from fairshare_cli.cli.context import resolve_config_path
 from fairshare_cli.cli.options import GlobalOptions, output_options, pass_options, store_option
-from fairshare_cli.core.config import Config
 from fairshare_cli.errors import InputError
+
+if TYPE_CHECKING:  # the config model loads when a command runs (`--help` stays light)
+    from fairshare_cli.core.config import Config
 
 
 @click.group("config")

@@ -7,17 +7,17 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from fairshare_cli.core.config import Config
-from fairshare_cli.core.jobs import parse_time
-from fairshare_cli.core.state import SectionError, State
 from fairshare_cli.errors import ConfigError, InputError, StateError
-from fairshare_cli.io.config import load_config
-from fairshare_cli.io.paths import user_config_file, user_state_file
-from fairshare_cli.io.state import load_state, save_state, state_lock
+
+# The config and state readers load when a command runs, not when its module is imported:
+# every command module imports this one, and `fs CMD --help` must stay light (issue 14).
+if TYPE_CHECKING:
+    from fairshare_cli.core.config import Config
+    from fairshare_cli.core.state import State
 
 T = TypeVar("T")
 
@@ -28,6 +28,8 @@ def resolve_config_path(given: str | None) -> Path:
     Raises:
         ConfigError: none exists.
     """
+    from fairshare_cli.io.paths import user_config_file
+
     if given:
         return Path(given)
     for candidate in (Path("fairshare.toml"), user_config_file()):
@@ -46,6 +48,8 @@ def resolve_state_path(given: str | None, config: Config) -> Path:
         return existing_folder(Path(given))
     if config.pool.state:
         return existing_folder(Path(config.path).parent / config.pool.state)
+    from fairshare_cli.io.paths import user_state_file
+
     return user_state_file()
 
 
@@ -74,6 +78,8 @@ def resolve_now(given: str | None) -> float:
     """
     if given is None or given == "":
         return time.time()
+    from fairshare_cli.core.epoch import parse_time
+
     return parse_time(given, "--now")
 
 
@@ -107,6 +113,8 @@ class Env:
         Raises:
             StateError: the body met a malformed section.
         """
+        from fairshare_cli.core.state import SectionError
+
         try:
             yield
         except SectionError as exc:
@@ -193,6 +201,9 @@ def load_env(opts: GlobalOptions) -> Env:
     Raises:
         FairshareError: any of them is missing or invalid.
     """
+    from fairshare_cli.io.config import load_config
+    from fairshare_cli.io.state import load_state
+
     overrides = opts.overrides or None
     when = opts.when()
     cpath = resolve_config_path(opts.config_path)
@@ -213,6 +224,7 @@ def _rederive_factors(state: State, current: Config, path: Path) -> State:
     """The state with the factors ``current`` derives forgotten (``whatif`` only)."""
     from fairshare_cli.core.htcondor import accountant as acct
     from fairshare_cli.core.htcondor.factors import forget_derived_factors
+    from fairshare_cli.core.state import SectionError
 
     if state.section("accountant") is None:
         return state
@@ -237,6 +249,9 @@ def mutate_state(
     Raises:
         FairshareError: loading failed; the state file is untouched.
     """
+    from fairshare_cli.io.config import load_config
+    from fairshare_cli.io.state import load_state, save_state, state_lock
+
     when = opts.when()
     cpath = resolve_config_path(opts.config_path)
     config = load_config(cpath)
@@ -276,6 +291,7 @@ def _check_loaded(env: Env) -> None:
         StateError: naming the state file, the section and the key.
     """
     from fairshare_cli.core.operations.validate import check_known_keys
+    from fairshare_cli.core.state import SectionError
 
     for name, raw in env.state.sections.items():
         try:
@@ -291,6 +307,7 @@ def _check_written(before: State, env: Env, spath: Path) -> None:
         StateError: a section a view would refuse; InputError: a job a view would refuse.
     """
     from fairshare_cli.core.operations.validate import check_state
+    from fairshare_cli.core.state import SectionError
 
     try:
         check_state(before, env.state, env.config, f"state file {spath}")

@@ -3,8 +3,11 @@ the claims (from ``--jobs-file`` or the state)."""
 
 from __future__ import annotations
 
-from fairshare_cli.cli.context import Env
-from fairshare_cli.core.operations.negotiate import CycleInputs, read_inputs
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the negotiator loads when a command runs (`fs quota --help` stays light)
+    from fairshare_cli.cli.context import Env
+    from fairshare_cli.core.operations.negotiate import CycleInputs
 
 
 def load_inputs(env: Env, jobs_file: str | None) -> CycleInputs:
@@ -14,6 +17,7 @@ def load_inputs(env: Env, jobs_file: str | None) -> CycleInputs:
         FairshareError: a malformed state section or jobs file, or a job whose accounting
             group has no configured parent.
     """
+    from fairshare_cli.core.operations.negotiate import read_inputs
     from fairshare_cli.io.config import check_expressions
 
     check_expressions(env.config)

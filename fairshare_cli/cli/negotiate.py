@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
@@ -16,8 +17,10 @@ from fairshare_cli.cli.options import (
     pass_options,
     wide_option,
 )
-from fairshare_cli.core.htcondor.negotiator import CycleResult
-from fairshare_cli.core.operations.negotiate import CycleInputs
+
+if TYPE_CHECKING:  # the negotiator loads when the command runs (`--help` stays light)
+    from fairshare_cli.core.htcondor.negotiator import CycleResult
+    from fairshare_cli.core.operations.negotiate import CycleInputs
 
 
 def _run_cycle(

@@ -86,7 +86,7 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
       fs sshare -a --json
     Rows: every account, and the users asked for (-a: all; default: you).
     """
-    from fairshare_cli.core.slurm import model as slurm
+    from fairshare_cli.core.slurm import tree_usage as slurm
     from fairshare_cli.core.slurm.fairshare import share_rows
     from fairshare_cli.core.slurm.usage import usage_from_json
     from fairshare_cli.render import sshare as render

@@ -10,7 +10,6 @@ from typing import Any
 import click
 
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.toml import tomllib
 
 #: Views that only read; ``negotiate`` is forced to ``--dry-run``; ``simulate`` runs the
 #: workload under both configs and shows both series.
@@ -30,7 +29,9 @@ def parse_assignment(text: str) -> tuple[str, Any]:
             f"--set {text}: expected KEY=VALUE, e.g. accountant.priority_halflife=3600"
         )
     try:
-        value = tomllib.loads(f"v = {raw.strip()}")["v"]
+        from fairshare_cli.io.toml import loads
+
+        value = loads(f"v = {raw.strip()}")["v"]
     except (ValueError, RecursionError):  # not a TOML value (or too big a one): a string
         value = raw.strip()
     return key.strip(), value

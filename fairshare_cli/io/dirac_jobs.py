@@ -1,9 +1,11 @@
 """Stream a big jobs file into the distinct DIRAC entries ``fs taskqueues`` groups.
 
-Tuned for ``benchmarks/bench_taskqueues.py`` (a million jobs in 5000 queues): instead of
-decoding the whole file into a million dicts (1.3 GB, seconds), the file is read in chunks
-and each chunk's jobs are decoded by ``msgspec`` into a slotted record whose task-queue
-fields stay raw JSON text. Every other field is decoded to the type and range the job
+Tuned for ``benchmarks/run.py`` row ``taskqueues`` (a million jobs in 5000 queues):
+instead of decoding the whole file into a million dicts (1.3 GB, seconds), the file is
+read in chunks into one reused buffer (``io/dirac_jobs_window.py``) and each chunk's jobs
+are decoded by ``msgspec`` into a slotted record whose task-queue fields stay raw JSON
+text: a record of a usual DIRAC job's fields, or of every job field from the first batch
+that has another. Every other field is decoded to the type and range the job
 parser (:func:`~fairshare_cli.core.jobs.parse_job`) wants, so that what it refuses (a
 negative ``request_cpus``, a blank in an account name, a 5000-digit number) is refused
 here too, in C (issue 10: a job is checked whole wherever it is read). A job's key is the six
@@ -24,21 +26,22 @@ from __future__ import annotations
 import itertools
 from array import array
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from io import BufferedIOBase
 from operator import attrgetter
-from typing import IO, Any
+from typing import Any
 
 from fairshare_cli.core.config import DiracGroupSpec
 from fairshare_cli.core.dirac.jobs import (
+    WAITING_STATUSES,
+    check_entry_fields,
     definer,
-    entry_of,
+    definition_key,
     overflowed,
-    queues_from_counts,
-    queues_in_order,
     task_queues_from_objects,
 )
-from fairshare_cli.core.dirac.taskqueues import TaskQueue
+from fairshare_cli.core.dirac.taskqueues import TaskQueue, TaskQueueDefinition, build_task_queues
 from fairshare_cli.core.jobs import (
     Job,
     check_job_field,
@@ -47,37 +50,61 @@ from fairshare_cli.core.jobs import (
     parse_jobs,
 )
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, MAX_JOB_COUNT, TIME_MAX, TIME_MIN
-from fairshare_cli.core.names import MAX_NAME_LENGTH, name_problem
+from fairshare_cli.core.names import MAX_NAME_LENGTH
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.dirac_jobs_window import FastPathRefused, json_list_batches
 
-CHUNK = 1 << 20
-"""Bytes read at a time (1 MiB: some 4,000 jobs; bigger chunks only cost page faults)."""
+__all__ = ["FastPathRefused", "read_dirac_job_keys", "task_queues_from_file"]
+
+CHUNK = 1 << 17
+"""Bytes read at a time (see :data:`~fairshare_cli.io.dirac_jobs_window.CHUNK`)."""
 
 KEY_FIELDS = ("owner", "dirac_group", "user_priority", "count", "status", "dirac_requirements")
-"""The job fields a task queue reads, in the order of :func:`entry_of`'s arguments."""
+"""The job fields a task queue reads, as raw JSON texts joined into a job's key."""
 
 MAX_BUFFER = 1 << 26
 """Past 64 MiB without a complete element, the file is read the usual way."""
 
-_WHITESPACE = b" \t\r\n"
-_MAX_TRIES = 16
 _MAX_CHECKED = 100_000
 
-
-class FastPathRefused(Exception):
-    """The fast reader cannot decide; read the file the usual way."""
+QueueJob = tuple[tuple[bytes, bytes, bytes], "int | float", int]
+"""A waiting job as :func:`~fairshare_cli.core.dirac.taskqueues.build_task_queues` takes
+it: (raw key: its owner, group and requirement texts; user priority; count)."""
 
 
 @dataclass
 class DiracJobKeys:
-    """The distinct entries of a jobs file, with how many jobs each stands for.
+    """The distinct keys of a jobs file: how many jobs each stands for, and their jobs.
 
-    ``order`` (when asked for) is each job's index into ``entries``, in file order.
+    A key is the raw JSON texts of a job's :data:`KEY_FIELDS`, joined by a NUL byte (which
+    JSON text cannot hold). ``jobs`` holds each key's job as a task queue takes it (None: a
+    job no queue holds), ``values`` each distinct field text's value. ``order`` (when asked
+    for) is each job's index into ``keys``, in file order.
     """
 
-    entries: list[tuple[Any, ...]]
+    keys: list[bytes]
     counts: list[int]
+    jobs: list[QueueJob | None]
+    values: dict[bytes, Any]
     order: array[int] | None = None
+
+    def definer(
+        self, define: Callable[[Hashable], TaskQueueDefinition]
+    ) -> Callable[[Hashable], TaskQueueDefinition]:
+        """The ``define`` of :func:`~fairshare_cli.core.dirac.taskqueues.build_task_queues`
+        for the raw keys of :attr:`jobs`, from :func:`~fairshare_cli.core.dirac.jobs.definer`'s.
+
+        The returned function raises TypeError for a requirement value that is not a number,
+        a name or a list of names, and what ``define`` raises.
+        """
+        values = self.values
+
+        def define_job(raw_key: Hashable) -> TaskQueueDefinition:
+            texts: tuple[bytes, bytes, bytes] = raw_key  # type: ignore[assignment]
+            owner, group, req = (values[text] for text in texts)
+            return define(definition_key(owner, group, req))
+
+        return define_job
 
 
 def task_queues_from_file(
@@ -112,13 +139,16 @@ def _from_path(
     try:
         with open(path, "rb") as raw:
             keys = read_dirac_job_keys(raw)
-            define = definer(groups, segments)
-            queues = queues_from_counts(zip(keys.entries, keys.counts, strict=True), define)
+            jobs, define = keys.jobs, keys.definer(definer(groups, segments))
+            counted = [(k, p, c * n) for (k, p, c), n in _waiting(jobs, keys.counts)]
+            queues = build_task_queues(counted, define)
             if overflowed(queues):
                 raw.seek(0)
-                keys = read_dirac_job_keys(raw, ordered=True)
-                assert keys.order is not None
-                queues = queues_in_order(map(keys.entries.__getitem__, keys.order), define)
+                order = read_dirac_job_keys(raw, ordered=True).order
+                assert order is not None
+                queues = build_task_queues(
+                    (job for job in map(jobs.__getitem__, order) if job is not None), define
+                )
             return queues
     except (FastPathRefused, OSError, ValueError, TypeError):
         pass
@@ -127,74 +157,85 @@ def _from_path(
     return task_queues_from_objects(objs, name, groups, segments)
 
 
-def read_dirac_job_keys(raw: IO[bytes], ordered: bool = False) -> DiracJobKeys:
-    """Stream the jobs file ``raw`` (binary, at its start) into its distinct entries.
+def _waiting(jobs: list[QueueJob | None], counts: list[int]) -> Iterator[tuple[QueueJob, int]]:
+    """The waiting jobs among distinct keys' jobs, with how many jobs each key stands for."""
+    return ((job, n) for job, n in zip(jobs, counts, strict=True) if job is not None)
+
+
+def read_dirac_job_keys(raw: BufferedIOBase, ordered: bool = False) -> DiracJobKeys:
+    """Stream the jobs file ``raw`` (binary, at its start) into its distinct keys.
+
+    Hot loop of ``benchmarks/run.py`` row ``taskqueues``: every per-job step is a C call
+    over a batch (``map``, ``Counter.update``, ``set.update``); Python runs once per batch
+    of some 500 jobs.
 
     Args:
         raw: the open file.
-        ordered: also record each job's entry, in order (to replay a full queue).
+        ordered: also record each job's key, in order (to replay a full queue).
 
     Raises:
         FastPathRefused: see the module docstring.
     """
     import msgspec
 
-    record = _record_type()
-    decoder = msgspec.json.Decoder(list[record])  # type: ignore[valid-type]
+    slim, record = _record_types()
+    decoders = [msgspec.json.Decoder(list[r]) for r in (slim, record)]  # type: ignore[valid-type]
     key_of = attrgetter(*KEY_FIELDS)
-    id_of = attrgetter("id")
+    id_of, count_of, slot_of = attrgetter("id"), attrgetter("count"), attrgetter("slot")
     join = b"\x00".join
     counts: Counter[bytes] = Counter()
     index: dict[bytes, int] = {}
     order: array[int] = array("q")
     serial = itertools.count()
-    id_hashes: array[int] = array("q")  # a set of a million strings costs more
-    one = msgspec.Raw(b"1")
+    ids: set[str] = set()
+    single = msgspec.Raw(b"1").__eq__
     stanzas: list[tuple[str, bytes]] = []  # (id, count text) of the jobs with a count
-    values_of = attrgetter(*VALUE_FIELDS)
-    slot_of = attrgetter("slot")
-    checked: set[tuple[Any, ...]] = set()
+    checked: dict[str, set[Any]] = {}
     taken: set[str] = set()
     jobs = 0
-    for batch in _batches(raw, decoder):
+    for batch in json_list_batches(raw, decoders, CHUNK, MAX_BUFFER):
         keys = map(join, map(key_of, batch))
         if ordered:
             order.extend(map(index.setdefault, keys, serial))
         else:
             counts.update(keys)
-        ids = list(map(id_of, batch))
-        _check_ids_are_names(ids)
-        id_hashes.extend(map(hash, ids))
-        stanzas.extend((r.id, bytes(r.count)) for r in batch if r.count != one)
-        _check_values(set(map(values_of, batch)), checked)
-        if any(map(slot_of, batch)):
+        batch_ids = list(map(id_of, batch))
+        _check_ids_are_names(batch_ids)
+        ids.update(batch_ids)
+        jobs += len(batch_ids)
+        if not all(map(single, map(count_of, batch))):
+            stanzas.extend((r.id, bytes(r.count)) for r in batch if not single(r.count))
+        full = not isinstance(batch[0], slim)  # the slim record has no slot, one time
+        _check_values(batch, checked, VALUE_GETTERS if full else SLIM_VALUE_GETTERS)
+        if full and any(map(slot_of, batch)):
             _check_slots([(r.status, r.slot) for r in batch if r.slot is not None], taken)
-        jobs += len(batch)
-    _check_ids(id_hashes, jobs, stanzas)
+    _check_ids(ids, jobs, stanzas)
     if ordered:
         codes = {code: i for i, code in enumerate(index.values())}
         order = array("q", map(codes.__getitem__, order))
-        distinct = list(index)
+        distinct, tallies = list(index), []
     else:
-        distinct = list(counts)
-    entries = _decode_keys(distinct)
-    return DiracJobKeys(entries, [counts[k] for k in distinct], order if ordered else None)
+        distinct, tallies = list(counts), list(counts.values())
+    jobs_of, values = queue_jobs(distinct)
+    return DiracJobKeys(distinct, tallies, jobs_of, values, order if ordered else None)
 
 
-def _check_ids(id_hashes: array[int], jobs: int, stanzas: list[tuple[str, bytes]]) -> None:
+def _check_ids(ids: set[str], jobs: int, stanzas: list[tuple[str, bytes]]) -> None:
     """Refuse duplicate job ids, ``count`` stanzas' ``C.0`` … ``C.(N-1)`` included.
 
-    Works on the ids' hashes: two ids of one hash (a duplicate, or very rarely a clash)
-    go the usual way, which then decides.
+    ``ids``: the jobs' ids as written (a stanza's own id among them, which is not a job's).
 
     Raises:
-        FastPathRefused: a possible duplicate, or a count that is not a whole number.
+        FastPathRefused: a duplicate (or a stanza's id also written as a job's, which the
+            usual way decides), or a count that is not a whole number.
     """
-    singles = set(id_hashes)
-    if len(singles) != jobs:
+    if len(ids) != jobs:
         raise FastPathRefused("duplicate job ids")
-    names: set[int] = set()
+    if not stanzas:
+        return
+    names: set[str] = set()
     clusters: set[str] = set()
+    total = 0
     for job_id, text in stanzas:
         try:
             count = int(text)
@@ -202,46 +243,71 @@ def _check_ids(id_hashes: array[int], jobs: int, stanzas: list[tuple[str, bytes]
             raise FastPathRefused("count") from None
         if not 1 <= count <= MAX_JOB_COUNT or text != str(count).encode():
             raise FastPathRefused("count")
-        singles.discard(hash(job_id))
+        ids.discard(job_id)
         cluster = job_id.split(".", 1)[0]
         if cluster in clusters:
             raise FastPathRefused("duplicate job ids")
         clusters.add(cluster)
-        names.update(hash(f"{cluster}.{k}") for k in range(count))
-    if stanzas and (len(names) != sum(int(t) for _, t in stanzas) or not names.isdisjoint(singles)):
+        names.update(f"{cluster}.{k}" for k in range(count))
+        total += count
+    if len(names) != total or not names.isdisjoint(ids):
         raise FastPathRefused("duplicate job ids")
 
 
-def _record_type() -> type:
-    """A msgspec record of a job: the task-queue fields as raw text, the others typed.
+DIRAC_FIELDS = (
+    *("id", "owner", "dirac_group", "status", "submit_time", "user_priority"),
+    *("dirac_requirements", "count"),
+)
+"""The fields of a usual DIRAC job, in their usual order: a record of only these
+(:func:`_record_types`) is decoded faster (msgspec fills in and frees every field of a
+record, absent or not)."""
+
+
+def _record_types() -> tuple[type, type]:
+    """msgspec records of a job: one of :data:`DIRAC_FIELDS`, then one of every field.
 
     The task-queue fields (:data:`KEY_FIELDS`) stay raw text, checked once per distinct
-    key (:func:`entry_of`); absent is null (as the job parser reads it), except count,
+    key (:func:`queue_jobs`); absent is null (as the job parser reads it), except count,
     which is then 1. Every other field is decoded to the type the job parser wants, with
     its range (:func:`~fairshare_cli.core.jobs.job_field_kind`), so msgspec refuses in C
-    what the parser would; strings the parser reads further (names, times, durations) are
-    checked once per distinct value (:func:`_check_values`). A refusal sends the file the
+    what the parser would; strings the parser reads further (times) are checked once per
+    distinct value (:func:`_check_values`). Both records refuse unknown fields; a batch
+    the first refuses is decoded with the second. A refusal by both sends the file the
     usual way, for the usual message.
     """
+    from typing import Annotated
+
     import msgspec
 
+    job_id = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_NAME_LENGTH)]
     # A DIRAC job's usual fields first: msgspec finds a field fastest where it expects it.
-    first = ("owner", "dirac_group", "status", "submit_time", "user_priority")
-    names = [*first, *(n for n in (*Job.__dataclass_fields__, "count") if n not in first)]
+    names = [*DIRAC_FIELDS]
+    names += [n for n in (*Job.__dataclass_fields__, "count") if n not in names]
     fields: list[tuple[str, Any, Any]] = [
-        (name, msgspec.Raw, msgspec.Raw(b"1" if name == "count" else b"null"))
+        ("id", job_id, msgspec.NODEFAULT)
+        if name == "id"
+        else (name, msgspec.Raw, msgspec.Raw(b"1" if name == "count" else b"null"))
         if name in KEY_FIELDS
         else (name, _field_type(name, msgspec) | None, None)
         for name in names
-        if name != "id"
     ]
-    return msgspec.defstruct(
-        "JobFields", [("id", str), *fields], forbid_unknown_fields=True, gc=False
+    return tuple(  # type: ignore[return-value]
+        msgspec.defstruct(
+            name,
+            [(n, t) if d is msgspec.NODEFAULT else (n, t, d) for n, t, d in chosen],
+            forbid_unknown_fields=True,
+            gc=False,
+            kw_only=True,
+        )
+        for name, chosen in (
+            ("DiracJob", [f for f in fields if f[0] in DIRAC_FIELDS]),
+            ("JobFields", fields),
+        )
     )
 
 
 def _field_type(name: str, msgspec: Any) -> Any:
-    """The msgspec type of a job field that task queues do not read (see _record_type)."""
+    """The msgspec type of a job field (see _record_type); None is added by the caller."""
     from typing import Annotated
 
     kind = job_field_kind(name)
@@ -280,40 +346,44 @@ VALUE_FIELDS = tuple(
 """Fields whose strings the job parser reads further (ISO-8601 times): checked once per
 distinct value."""
 
+VALUE_GETTERS = tuple((name, attrgetter(name)) for name in VALUE_FIELDS)
+SLIM_VALUE_GETTERS = tuple(item for item in VALUE_GETTERS if item[0] in DIRAC_FIELDS)
 
-def _check_values(values: set[tuple[Any, ...]], checked: set[tuple[Any, ...]]) -> None:
-    """Check each distinct tuple of :data:`VALUE_FIELDS` values as the job parser would.
 
-    ``checked`` remembers tuples already checked (up to a bound), across batches.
+def _check_values(
+    batch: list[Any], checked: dict[str, set[Any]], getters: Sequence[tuple[str, Any]]
+) -> None:
+    """Check each distinct value of :data:`VALUE_FIELDS` in ``batch`` as the job parser would.
+
+    ``getters``: those of the batch's record. ``checked`` remembers the values already
+    checked per field (up to a bound), across batches. One set per field: a tuple of the
+    fields per job costs more.
 
     Raises:
         FastPathRefused: a value the parser refuses.
     """
-    for row in values - checked:
-        for key, value in zip(VALUE_FIELDS, row, strict=True):
-            if value is not None:
-                try:
-                    check_job_field(key, value, "job")
-                except InputError:
-                    raise FastPathRefused(key) from None
-        if len(checked) < _MAX_CHECKED:
-            checked.add(row)
+    for key, values_of in getters:
+        seen = checked.setdefault(key, {None})
+        for value in set(map(values_of, batch)) - seen:
+            try:
+                check_job_field(key, value, "job")
+            except InputError:
+                raise FastPathRefused(key) from None
+            if len(seen) < _MAX_CHECKED:
+                seen.add(value)
 
 
 def _check_ids_are_names(ids: list[str]) -> None:
     """The ids of a batch are names (:func:`~fairshare_cli.core.names.name_problem`).
 
-    Checked on the batch at once, in C: every id printable (so no blank but the space),
-    no space, none empty or too long.
+    Checked on the batch at once, in C: every id printable (so no blank but the space) and
+    no space; the record checked their lengths.
 
     Raises:
         FastPathRefused: an id that is not a name.
     """
-    if not ids:
-        return
     text = "".join(ids)
-    lengths = list(map(len, ids))
-    if " " in text or not text.isprintable() or min(lengths) < 1 or max(lengths) > MAX_NAME_LENGTH:
+    if " " in text or not text.isprintable():
         raise FastPathRefused("id")
 
 
@@ -332,95 +402,37 @@ def _check_slots(slotted: list[tuple[Any, str]], taken: set[str]) -> None:
             taken.add(slot)
 
 
-def _batches(raw: IO[bytes], decoder: Any) -> Iterator[list[Any]]:
-    """The file's jobs, a chunk at a time (a JSON list of objects, checked as it goes).
+def queue_jobs(keys: list[bytes]) -> tuple[list[QueueJob | None], dict[bytes, Any]]:
+    """Each distinct key's job as a task queue takes it (None: a job no queue holds), and
+    each distinct field text's value.
 
-    Each chunk is cut after its last complete element: a cut after a ``}`` that closes
-    something else, or inside a string, leaves a text that does not decode, so the next
-    ``}`` back is tried.
+    Each distinct text of a field is decoded and checked once, as the job parser would
+    (:func:`~fairshare_cli.core.dirac.jobs.check_entry_fields`); a waiting job's raw key
+    is its owner, group and requirement texts (:meth:`DiracJobKeys.definer`).
 
     Raises:
-        FastPathRefused: not a JSON list of objects, or a job the record refuses.
+        FastPathRefused: a value the job parser would refuse, or text that is not JSON
+            (then the file is read the usual way, for the usual message).
     """
     import msgspec
 
-    buf = raw.read(CHUNK).lstrip(_WHITESPACE)
-    if not buf.startswith(b"["):
-        raise FastPathRefused("not a JSON list")
-    buf = buf[1:]
-    eof = False
-    first: bool | None = True  # True: no element yet; False: after one; None: after a comma
-    while True:
-        buf = buf.lstrip(_WHITESPACE)
-        if not buf and not eof:
-            data = raw.read(CHUNK)
-            eof = not data
-            buf += data
-            continue
-        if buf.startswith(b"]"):
-            if first is None or buf[1:].strip(_WHITESPACE) or raw.read().strip(_WHITESPACE):
-                raise FastPathRefused("not a JSON list")  # a trailing comma, or more after ]
-            return
-        if first is False:
-            if not buf.startswith(b","):
-                raise FastPathRefused("expected a comma")
-            buf = buf[1:].lstrip(_WHITESPACE)
-            first = None  # an element must follow
-        batch, used = _decode_prefix(buf, decoder, msgspec)
-        if batch is None:
-            if eof:
-                raise FastPathRefused("truncated")
-            if len(buf) > MAX_BUFFER:
-                raise FastPathRefused("an element too big to stream")
-            data = raw.read(CHUNK)
-            eof = not data
-            buf += data
-            continue
-        buf = buf[used:]
-        first = False
-        yield batch
-
-
-def _decode_prefix(buf: bytes, decoder: Any, msgspec: Any) -> tuple[list[Any] | None, int]:
-    """Decode the complete elements at the start of ``buf``: (records, bytes used).
-
-    (None, 0) when no complete element is found among the last ``}`` tried.
-
-    Raises:
-        FastPathRefused: an element the record refuses.
-    """
-    cut = len(buf)
-    for _ in range(_MAX_TRIES):
-        cut = buf.rfind(b"}", 0, cut)
-        if cut < 0:
-            return None, 0
-        try:
-            return decoder.decode(b"[" + buf[: cut + 1] + b"]"), cut + 1
-        except msgspec.ValidationError as exc:
-            raise FastPathRefused(str(exc)) from None
-        except msgspec.DecodeError:
-            continue
-    return None, 0
-
-
-def _decode_keys(keys: list[bytes]) -> list[tuple[Any, ...]]:
-    """Each distinct key's six fields as Python values, as entries (:func:`entry_of`).
-
-    A key is six JSON texts joined by NUL, which JSON text cannot hold: all keys decode as
-    one JSON list of lists once every NUL is a comma.
-
-    Raises:
-        FastPathRefused: a field the job parser would refuse, or text that is not JSON.
-    """
-    import msgspec
-
-    text = b"[[" + b"],[".join(keys).replace(b"\x00", b",") + b"]]" if keys else b"[]"
+    rows = [key.split(b"\x00") for key in keys]
+    columns = [{row[i] for row in rows} for i in range(len(KEY_FIELDS))]
     try:
-        rows = msgspec.json.decode(text)
-        names = {row[0] for row in rows} | {row[1] for row in rows if row[1] is not None}
-        if any(name_problem(name, submitter=True) for name in names):
-            raise FastPathRefused("owner or dirac_group")
-        entries = [entry_of(o, g, p, c, s, r, names_checked=True) for o, g, p, c, s, r in rows]
-    except (msgspec.DecodeError, ValueError, TypeError) as exc:
+        values = {text: msgspec.json.decode(text) for column in columns for text in column}
+        owners, groups, priorities, counts, statuses, reqs = (
+            [values[text] for text in column] for column in columns
+        )
+        check_entry_fields(owners, groups, priorities, counts, statuses, reqs)
+    except ValueError as exc:  # msgspec.DecodeError is a ValueError
         raise FastPathRefused(str(exc)) from None
-    return entries
+    waiting = {text for text in columns[4] if values[text] in WAITING_STATUSES}
+    priority = {text: 1 if values[text] is None else values[text] for text in columns[2]}
+    null = b"null"
+    jobs: list[QueueJob | None] = [
+        None
+        if group == null or status not in waiting
+        else ((owner, group, req), priority[prio], values[count])
+        for owner, group, prio, count, status, req in rows
+    ]
+    return jobs, values

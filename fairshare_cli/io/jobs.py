@@ -13,6 +13,7 @@ from typing import Any
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.jobs import parse_job
 from fairshare_cli.core.limits import MAX_JOB_COUNT
+from fairshare_cli.core.names import ascii_digits
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.inputs import JSONFault, read_json
 
@@ -187,13 +188,13 @@ class Batcher:
 
 def _next_id(job_id: str) -> str:
     cluster, _, proc = job_id.partition(".")
-    return f"{cluster}.{int(proc) + 1}" if proc.isdigit() else ""
+    return f"{cluster}.{int(proc) + 1}" if ascii_digits(proc) else ""
 
 
 def _check_single(job_id: str, singles: TakenIds, stanzas: dict[str, int], where: str) -> None:
     cluster, _, proc = job_id.partition(".")
     taken = job_id in singles or (
-        cluster in stanzas and proc.isdigit() and int(proc) < stanzas[cluster]
+        cluster in stanzas and ascii_digits(proc) and int(proc) < stanzas[cluster]
     )
     if taken:
         raise InputError(f"{where}: duplicate job id '{job_id}'")

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from fairshare_cli.core.names import ascii_digits
 from fairshare_cli.core.slurm.priority import PriorityRow, Weights
 from fairshare_cli.errors import InputError
 
@@ -102,7 +103,7 @@ def parse_format(spec: str) -> tuple[SprioFormat, list[str]]:
             right = True
             pos += 1
         digits = ""
-        while pos < len(spec) and spec[pos].isdigit():
+        while pos < len(spec) and ascii_digits(spec[pos]):
             digits += spec[pos]
             pos += 1
         letter = spec[pos] if pos < len(spec) else ""

@@ -9,10 +9,12 @@ doubles falling back to ``%*.*e``, blank NO_VAL, ``|``-separated parsable modes)
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
+from fairshare_cli.core.names import ascii_digits
 from fairshare_cli.errors import InputError
 
 #: (name, default width, kind) in sshare's table order; negative width = left-justified.
@@ -125,7 +127,7 @@ def _atoi(text: str) -> int:
         text = text[1:]
     digits = ""
     for ch in text:
-        if not ch.isdigit():
+        if not ascii_digits(ch):
             break
         digits += ch
     return sign * int(digits) if digits else 0
@@ -189,47 +191,89 @@ def render(
     """
     lines: list[str] = []
     parsable = mode != "table"
-    last = len(fields) - 1
-
-    def join(cells: list[str]) -> str:
-        if mode == "table":
-            return "".join(c + " " for c in cells)
-        if mode == "parsable":
-            return "".join(c + "|" for c in cells)
-        return "|".join(cells)
+    sep = " " if mode == "table" else "|"
+    tail = "" if mode == "parsable2" or not fields else sep
 
     if header:
         if parsable:
-            lines.append(join([f.name for f in fields]))
+            lines.append(sep.join(f.name for f in fields) + tail)
         else:
             cells = []
             for f in fields:
                 a = abs(f.width)
                 name = f.name[:a]
                 cells.append(name.rjust(a) if f.width > 0 else name.ljust(a))
-            lines.append(join(cells))
-            lines.append(join(["-" * abs(f.width) for f in fields]))
-    del last
-    printers = [(f.key, _cell_printer(f, parsable)) for f in fields]
-    for row in rows:  # a measured hot loop (benchmarks/run.py --rows sshare)
-        get = row.get
-        lines.append(join([cell(get(key)) for key, cell in printers]))
+            lines.append(sep.join(cells) + tail)
+            lines.append(sep.join("-" * abs(f.width) for f in fields) + tail)
+    if not fields:
+        lines.extend("" for _ in rows)
+    keys = [f.key for f in fields]
+    memos: list[dict[Any, str]] = [{} for _ in fields]
+    # Column by column, a block of rows at a time: each field's cells in one comprehension
+    # (benchmarks/run.py --rows sshare: a third of the cost of a call per cell), then the
+    # block's rows joined; blocks keep the cells of only a few rows in memory at once.
+    for start in range(0, len(rows), _BLOCK):
+        block = rows[start : start + _BLOCK]
+        columns = [
+            _column(f, values, parsable, memo)
+            for f, values, memo in zip(fields, _values(block, keys), memos, strict=True)
+        ]
+        lines.extend(sep.join(cells) + tail for cells in zip(*columns, strict=True))
     return "".join(line + "\n" for line in lines)
 
 
-def _cell_printer(field: Field, parsable: bool) -> Callable[[Any], str]:
-    """``lambda value: format_value(field, value, parsable)``, with the table's common
-    doubles (a float that fits its cell) printed without the general checks."""
+def _values(block: Sequence[Mapping[str, Any]], keys: list[str]) -> list[Sequence[Any]]:
+    """Each key's values in ``block`` (None where a row lacks the key): one ``itemgetter``
+    call a row when every row has every key, as sshare's rows do."""
+    if len(keys) > 1:
+        try:
+            return list(zip(*map(itemgetter(*keys), block), strict=True))
+        except KeyError:
+            pass
+    return [[row.get(key) for row in block] for key in keys]
+
+
+#: Rows rendered together by :func:`render`.
+_BLOCK = 512
+#: The most uncommon cells one column remembers.
+_MEMO_SIZE = 64
+
+
+_INF = float("inf")
+
+
+def _column(field: Field, values: Sequence[Any], parsable: bool, memo: dict[Any, str]) -> list[str]:
+    """``[format_value(field, v, parsable) for v in values]``, with the table's common
+    table cells (a finite float or an int, a string that fits) made without the general
+    checks, and a few others remembered in ``memo`` by type and value (blanks, and the
+    TRES column's one text cut to its width)."""
+
+    if parsable:
+        return [format_value(field, v, True) for v in values]
+
+    def slow(value: Any) -> str:
+        key = (type(value), value)
+        text = memo.get(key)
+        if text is None:
+            text = format_value(field, value, False)
+            if len(memo) < _MEMO_SIZE:
+                memo[key] = text
+        return text
+
     a = abs(field.width)
-    if field.kind != "double" or parsable:
-        return lambda value: format_value(field, value, parsable)
+    if field.kind == "double":
+        fmt = f"%{a}f"
+        return [
+            t
+            if type(v) is float and v not in _BLANK_DOUBLES and len(t := fmt % v) <= a
+            else slow(v)
+            for v in values
+        ]
+    if field.kind == "uint":
+        fmt = f"%{a}d" if field.width > 0 else f"%-{a}d"
+        return [
+            fmt % v if type(v) is int or (type(v) is float and -_INF < v < _INF) else slow(v)
+            for v in values
+        ]
     pad = str.rjust if field.width > 0 else str.ljust
-
-    def double(value: Any) -> str:
-        if type(value) is float and value not in _BLANK_DOUBLES:
-            text = "%*f" % (a, value)
-            if len(text) <= a:
-                return pad(text, a)
-        return format_value(field, value, parsable)
-
-    return double
+    return [pad(v, a) if type(v) is str and len(v) <= a else slow(v) for v in values]

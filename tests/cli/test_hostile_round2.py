@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.conftest import CONFIG, STATE, VIEWS, common, refused
+from tests.cli.conftest import CONFIG, STATE, VIEWS, common, refused, write_pool
 
 
 def views_succeed(env: dict[str, Path], run: Callable[..., Any]) -> None:
@@ -370,3 +370,19 @@ def test_an_account_chain_5000_deep_is_linear(
     assert res.exit_code == 0, res.stderr
     if command[0] == "config":
         assert f'"a{n - 1}"' in res.stdout  # the deepest account made it into the tree
+
+
+# ------------------------------------------------------------------ ids of non-ASCII digits
+def test_ids_of_other_digits_are_names_not_numbers(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``"²"`` passes ``str.isdigit`` but not ``int``: such ids once crashed ``fs negotiate``
+    (a ValueError from the job-id sort). They are names like any other: every view reads
+    them, and sprio lists them after the numbered jobs (sorted as non-numeric ids)."""
+    jobs = [
+        {"id": i, "owner": "alice", "account": "hep", "submit_time": 1795258800.0}
+        for i in ("²", "5.²", "٣", "7")
+    ]
+    env = write_pool(tmp_path, state=json.dumps({**STATE, "jobs": jobs}))
+    views_succeed(env, run)
+    result = run("sprio", "-o", "%i", "-h", *common(env))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.split() == ["7", "5.²", "²", "٣"]

@@ -131,9 +131,9 @@ def test_a_claim_changing_hands_ends_one_record_and_starts_another() -> None:
     from fairshare_cli.core.operations.usage_log import claim_usage
     from fairshare_cli.core.state import State
     from fairshare_cli.io.config import build_config
-    from fairshare_cli.io.toml import tomllib
+    from fairshare_cli.io.toml import loads
 
-    config = build_config(tomllib.loads(TINY.format(half_life=3600)), "tiny.toml")
+    config = build_config(loads(TINY.format(half_life=3600)), "tiny.toml")
     t0, t1 = 1795132800.0, 1795136400.0
 
     def state(job: str, owner: str, start: float) -> State:
@@ -170,9 +170,9 @@ def test_a_dynamic_slot_is_recorded_with_the_cpus_carved_for_it() -> None:
     from fairshare_cli.core.operations.usage_log import claim_usage
     from fairshare_cli.core.state import State
     from fairshare_cli.io.config import build_config
-    from fairshare_cli.io.toml import tomllib
+    from fairshare_cli.io.toml import loads
 
-    config = build_config(tomllib.loads(TINY.format(half_life=3600)), "tiny.toml")
+    config = build_config(loads(TINY.format(half_life=3600)), "tiny.toml")
     t0 = 1795132800.0
     claim = {
         "submitter": "alice@example.org", "job_id": "1", "start_time": t0, "weight": 4.0,

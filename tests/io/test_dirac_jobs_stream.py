@@ -208,3 +208,27 @@ def test_stdin_and_binary_junk(tmp_path: Path, run: Any, write_config: Any) -> N
     result = run(*args, "--jobs-file", str(junk))
     assert result.exit_code == 2
     assert result.stderr.startswith(f"fs: error: {junk}: not UTF-8 text")
+
+
+@pytest.mark.parametrize("extra", [{"request_cpus": 4}, {"request_cpus": -1}, {"slot": "s 1"}])
+def test_a_field_beyond_the_dirac_record_later_in_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, extra: dict[str, Any]
+) -> None:
+    """Jobs of the usual DIRAC fields first (the slim record), then one with another field:
+    from that batch on the full record decodes, checking that field as the parser would."""
+    monkeypatch.setattr(dirac_jobs, "CHUNK", 256)
+    objs: list[dict[str, Any]] = [
+        {"id": f"{i}.0", "owner": "alice", "dirac_group": "user", "user_priority": i % 3}
+        for i in range(40)
+    ]
+    objs[30].update(extra)
+    path = tmp_path / "jobs.json"
+    write(path, objs, 0)
+    fast, slow = both(path)
+    assert fast == slow
+    if extra.get("request_cpus") == 4:  # valid: the fast reader decided alone
+        assert [q.jobs for q in fast] == [40]
+        with path.open("rb") as raw:
+            assert sum(dirac_jobs.read_dirac_job_keys(raw).counts) == 40
+    else:
+        assert isinstance(slow, str)

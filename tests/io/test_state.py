@@ -105,3 +105,40 @@ def test_state_below_a_file_is_bad_input(tmp_path: Path) -> None:
         state_lock(blocker / "sub" / "state.json"),
     ):
         pass
+
+
+_SMALL_STATE = (
+    '{"format": "fairshare-cli state", "schema_version": 1, "x": {"a": 1, "a": 2.5},'
+    ' "slurm": {"usage": {"g": {"u\\u00e9": 7887233.511355132, "v": 1e-7, "w": 123456789012345678}}},'
+    ' "jobs": [{"id": "1.0", "owner": "al\\"ice", "prio": -0.0, "n": null, "t": true}]}'
+)
+
+
+def test_a_small_state_is_read_without_msgspec_as_msgspec_reads_it(tmp_path: Path) -> None:
+    """Below ``MSGSPEC_FROM`` a fresh fs reads the state with the standard library (msgspec
+    is not even imported); padded past it, msgspec reads the same document: the same
+    sections, to the float (compared by repr, which shows -0.0 and every digit)."""
+    import subprocess
+    import sys
+
+    from fairshare_cli.io import state as state_io
+
+    small = tmp_path / "small.json"
+    small.write_text(_SMALL_STATE, encoding="utf-8")
+    big = tmp_path / "big.json"
+    big.write_text(_SMALL_STATE + " " * state_io.MSGSPEC_FROM, encoding="utf-8")
+    probe = (
+        "import sys\nfrom pathlib import Path\nfrom fairshare_cli.io.state import load_state\n"
+        "print(repr(load_state(Path(sys.argv[1])).sections), 'msgspec' in sys.modules)"
+    )
+
+    def read(path: Path) -> tuple[str, str]:
+        out = subprocess.run(
+            [sys.executable, "-c", probe, str(path)], capture_output=True, text=True, check=True
+        )
+        sections, msgspec_loaded = out.stdout.rsplit(" ", 1)
+        return sections, msgspec_loaded.strip()
+
+    small_read, big_read = read(small), read(big)
+    assert small_read[1] == "False" and big_read[1] == "True"
+    assert small_read[0] == big_read[0] == repr(load_state(big).sections)

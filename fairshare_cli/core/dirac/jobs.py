@@ -53,7 +53,8 @@ REQUIREMENT_KEYS = (
 _JOB_FIELDS = frozenset(Job.__dataclass_fields__) | {"count"}
 
 
-_WAITING = ("idle", None)  # a null field takes its default, as in the full parser
+WAITING_STATUSES = ("idle", None)
+"""Statuses of a waiting job (null takes the default, as in the full parser)."""
 
 
 def _entry(obj: Any) -> tuple[Any, ...]:
@@ -66,7 +67,7 @@ def _entry(obj: Any) -> tuple[Any, ...]:
     """
     group = obj.get("dirac_group")
     status = obj.get("status")
-    if group is None or status not in _WAITING or "owner" not in obj:
+    if group is None or status not in WAITING_STATUSES or "owner" not in obj:
         return (status, "owner" in obj, tuple(obj))
     req = obj.get("dirac_requirements")
     head = (obj["owner"], group, obj.get("user_priority"), obj.get("count", 1), tuple(obj))
@@ -219,6 +220,8 @@ def _unknown(what: str, name: str, known: Sequence[str]) -> str:
 
 def _names(key: str, value: Any, more: tuple[str, ...] = ()) -> tuple[str, ...]:
     """A set of names (a string is one name, "" none) as a sorted tuple."""
+    if not more and (value is None or type(value) is str):  # the usual forms, at once
+        return (value,) if value else ()
     if value is None:
         items: tuple[Any, ...] = ()
     elif isinstance(value, str):
@@ -301,47 +304,54 @@ def queues_in_order(
     )
 
 
-def entry_of(
-    owner: Any,
-    group: Any,
-    priority: Any,
-    count: Any,
-    status: Any,
-    requirements: Any,
-    names_checked: bool = False,
-) -> tuple[Any, ...]:
-    """The entry (as :func:`_entry` makes it) of one job's decoded fields, checked.
+def check_entry_fields(
+    owners: Iterable[Any],
+    groups: Iterable[Any],
+    priorities: Iterable[Any],
+    counts: Iterable[Any],
+    statuses: Iterable[Any],
+    requirements: Iterable[Any],
+) -> None:
+    """Refuse what the job parser would refuse in the fields a task queue reads.
 
-    For readers that already refused unknown field names; a missing ``count`` is 1.
-    ``names_checked``: the caller checked ``owner`` and ``group`` as names already.
+    For readers that decode these fields themselves and already refused unknown field
+    names (``io/dirac_jobs.py``): each argument holds the distinct decoded values of one
+    field (None where the field is null or absent; a missing ``count`` is 1). A waiting
+    job's requirements are checked further by :func:`definer`.
 
     Raises:
-        ValueError: anything the job parser would refuse in these fields (the caller then
-            reads the jobs the usual way, for the usual message).
+        ValueError: naming the field (the caller then reads the jobs the usual way, for
+            the usual message).
     """
-    if not names_checked and name_problem(owner, submitter=True) is not None:
+    if any(name_problem(owner, submitter=True) for owner in owners):
         raise ValueError("owner")
-    if not (status is None or status in JOB_STATUSES):
+    if any(g is not None and name_problem(g, submitter=True) for g in groups):
+        raise ValueError("dirac_group")
+    if not all(status is None or status in JOB_STATUSES for status in statuses):
         raise ValueError("status")
-    if type(count) is not int or not 1 <= count <= MAX_JOB_COUNT:
+    if not all(type(count) is int and 1 <= count <= MAX_JOB_COUNT for count in counts):
         raise ValueError("count")
-    if not (
-        priority is None or (type(priority) in (int, float) and INT64_MIN <= priority <= INT64_MAX)
+    if not all(
+        p is None or (type(p) in (int, float) and INT64_MIN <= p <= INT64_MAX) for p in priorities
     ):
         raise ValueError("user_priority")  # NaN fails the range too
-    if not names_checked and group is not None and name_problem(group, submitter=True):
-        raise ValueError("dirac_group")
-    if not (requirements is None or isinstance(requirements, dict)):
+    if not all(req is None or isinstance(req, dict) for req in requirements):
         raise ValueError("dirac_requirements")
-    if group is None or status not in _WAITING:
-        return (status, True, ())
-    head = (owner, group, priority, count, ())
+
+
+def definition_key(owner: str, group: str, requirements: dict[str, Any] | None) -> tuple[Any, ...]:
+    """The :func:`_definition_key` of a waiting job's checked fields, for :func:`definer`.
+
+    Raises:
+        TypeError: a requirement value that is not a number, a name or a list of names
+            (a nested list or object).
+    """
     if requirements is None:
-        return (*head, None)
+        return (owner, group, (), None)
     values = [tuple(v) if type(v) is list else v for v in requirements.values()]
-    entry = (*head, tuple(requirements), *values)
-    hash(entry)  # a nested list or object: TypeError
-    return entry
+    key = (owner, group, (), tuple(requirements), *values)
+    hash(key)
+    return key
 
 
 def _unhashable(objs: Sequence[Any], source: str) -> str:

@@ -14,12 +14,14 @@ content was read as empty and silently dropped on the next write.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fairshare_cli.core.config import Config
-from fairshare_cli.core.jobs import Job, parse_jobs
 from fairshare_cli.core.state import SectionError, State
 from fairshare_cli.errors import did_you_mean
+
+if TYPE_CHECKING:  # every view checks its state's keys here: it need not load the job model
+    from fairshare_cli.core.config import Config
+    from fairshare_cli.core.jobs import Job
 
 Codec = tuple[Callable[[Any], Any], Callable[[Any], Any]]
 
@@ -95,6 +97,8 @@ def check_state(before: State, after: State, config: Config, source: str) -> Non
         SectionError: a section a view would refuse.
         InputError: a job a view would refuse (naming ``source``).
     """
+    from fairshare_cli.core.jobs import parse_jobs
+
     for name, raw in after.sections.items():
         if before.sections.get(name) is raw:
             continue

@@ -137,8 +137,8 @@ class AssocTree:
         self.root = root
         self.assocs = assocs
         self.by_key: dict[tuple[str, str | None], Assoc] = {(a.account, a.user): a for a in assocs}
-        self.users = [a for a in assocs if a.is_user]
-        self.accounts: dict[str, Assoc] = {a.account: a for a in assocs if not a.is_user}
+        self.users = [a for a in assocs if a.user is not None]
+        self.accounts: dict[str, Assoc] = {a.account: a for a in assocs if a.user is None}
         self._user_default: dict[str, Assoc] = {}
         for a in self.users:
             assert a.user is not None
@@ -163,8 +163,14 @@ class AssocTree:
         while stack:
             a = stack.pop()
             out.append(a)
-            stack.extend(sorted(a.children, key=lambda c: c.lineage_part.encode(), reverse=True))
+            if a.children:
+                stack.extend(sorted(a.children, key=_part_bytes, reverse=True))
         return out
+
+
+def _part_bytes(a: Assoc) -> bytes:
+    """``a.lineage_part.encode()`` of a child (never root): the key sshare's order sorts by."""
+    return (f"0-{a.user}/" if a.user is not None else f"{a.account}/").encode()
 
 
 def _shares_value(value: Shares, where: str) -> int:
@@ -211,13 +217,10 @@ def build_tree(accounts: Mapping[str, AccountLike] | Iterable[AccountLike]) -> A
             continue
         spec = todo[i]
         stack.append((parent_assoc, todo, i + 1))
-        acct = Assoc(
-            len(assocs) + 1,
-            spec.name,
-            None,
-            _shares_value(spec.shares, f"accounts.{spec.name}.shares"),
-            parent_assoc,
-        )
+        shares = spec.shares
+        if type(shares) is not int or not 0 <= shares < FS_USE_PARENT:  # else checked here
+            shares = _shares_value(shares, f"accounts.{spec.name}.shares")
+        acct = Assoc(len(assocs) + 1, spec.name, None, shares, parent_assoc)
         parent_assoc.children.append(acct)
         assocs.append(acct)
         _add_users(acct, spec, assocs)
@@ -276,15 +279,12 @@ def _add_users(acct: Assoc, spec: AccountLike | None, assocs: list[Assoc]) -> No
     """
     if spec is None:
         return
+    children = acct.children
     for user, shares in spec.users.items():
-        u = Assoc(
-            len(assocs) + 1,
-            acct.account,
-            user,
-            _shares_value(shares, f"accounts.{spec.name}.users.{user}"),
-            acct,
-        )
-        acct.children.append(u)
+        if type(shares) is not int or not 0 <= shares < FS_USE_PARENT:  # else checked here
+            shares = _shares_value(shares, f"accounts.{spec.name}.users.{user}")
+        u = Assoc(len(assocs) + 1, acct.account, user, shares, acct)
+        children.append(u)
         assocs.append(u)
 
 
@@ -321,17 +321,20 @@ def _link_fair_share(assocs: list[Assoc]) -> None:
             continue
         # The nearest ancestor not in parent mode; a parent-mode ``p`` already knows its own
         # (top-down order), so deep Fairshare=parent chains stay linear.
-        fs = p.fs_parent if p.is_parent_mode and p.fs_parent is not None else p
+        fs = p.fs_parent if p.shares_raw == FS_USE_PARENT and p.fs_parent is not None else p
         a.fs_parent = fs
         fs.fs_children.append(a)
     for a in assocs:
+        kids = a.fs_children
+        if not kids:
+            continue
         total = 0
-        for c in a.fs_children:
-            if c.is_parent_mode:
-                total += sum(g.shares_raw for g in c.fs_children if not g.is_parent_mode)
+        for c in kids:
+            if c.shares_raw == FS_USE_PARENT:  # a parent-mode child: its children's shares
+                total += sum(g.shares_raw for g in c.fs_children if g.shares_raw != FS_USE_PARENT)
             else:
                 total += c.shares_raw
-        for c in a.fs_children:
+        for c in kids:
             c.level_shares = total
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from fairshare_cli.core.slurm.assoc_tree import NO_VAL, Assoc, AssocTree, fs_assoc
+from fairshare_cli.core.slurm.assoc_tree import FS_USE_PARENT, NO_VAL, Assoc, AssocTree, fs_assoc
 
 ALGORITHMS = ("linear", "classic", "fair_tree", "depth_oblivious")
 
@@ -138,7 +138,8 @@ def _fair_tree(tree: AssocTree) -> None:
 
 def _set_level_fs(a: Assoc, fs: Assoc) -> None:
     """``_calc_assoc_fs``: level shares, level usage and level fair share of one association."""
-    if a.is_parent_mode:
+    parent_mode = a.shares_raw == FS_USE_PARENT
+    if parent_mode:
         # the fair-share parent's own level ratio
         if fs.parent is None or not fs.level_shares:
             a.shares_norm = 0.0
@@ -147,8 +148,8 @@ def _set_level_fs(a: Assoc, fs: Assoc) -> None:
     else:
         a.shares_norm = a.shares_raw / a.level_shares if a.level_shares else 0.0
     a.usage_efctv = a.usage_raw / fs.usage_raw if fs.usage_raw else 0.0
-    if a.is_parent_mode:
-        a.level_fs = math.inf if a.is_user else NO_VAL
+    if parent_mode:
+        a.level_fs = math.inf if a.user is not None else NO_VAL
     elif a.shares_norm == 0:
         a.level_fs = 0.0
     elif a.usage_efctv == 0:
@@ -193,7 +194,12 @@ def _rank_users(tree: AssocTree) -> None:
 
 def _sorted_level(children: list[Assoc]) -> list[Assoc]:
     """Siblings by level fair share, highest first; users before accounts on ties."""
-    return sorted(children, key=lambda a: (-(a.level_fs or 0.0), 0 if a.is_user else 1))
+    return sorted(children, key=_level_order)
+
+
+def _level_order(a: Assoc) -> tuple[float, bool]:
+    """Highest level fair share first; users (``False``) before accounts (``True``)."""
+    return -(a.level_fs or 0.0), a.user is None
 
 
 def job_fairshare_factor(a: Assoc, algorithm: str) -> float:
@@ -221,22 +227,24 @@ def share_rows(
     fair_tree = algorithm == "fair_tree"
     run_mins = ",".join(f"{t}=0" for t in DEFAULT_TRES)
     rows: list[dict[str, object]] = []
-    for a in tree.in_lineage_order():
+    for a in tree.in_lineage_order():  # a measured loop: benchmarks/run.py --rows sshare
         is_root = a.parent is None
+        is_user = a.user is not None
+        parent_mode = a.shares_raw == FS_USE_PARENT
         if is_root:
             raw_shares: object = None
-        elif a.is_parent_mode:
+        elif parent_mode:
             raw_shares = "parent"
         else:
             raw_shares = a.shares_raw
         if fair_tree:
-            fairshare = a.fs_factor if a.is_user else None
-        elif a.is_user or account_fairshare:
+            fairshare = a.fs_factor if is_user else None
+        elif is_user or account_fairshare:
             fairshare = a.fs_factor
         else:
             fairshare = None
         level_fs = a.level_fs
-        if a.is_parent_mode or level_fs == NO_VAL:
+        if parent_mode or level_fs == NO_VAL:
             level_fs = None
         rows.append(
             {
@@ -257,7 +265,7 @@ def share_rows(
                 "grp_tres_raw": None,
                 "tres_run_mins": run_mins,
                 "depth": a.depth,
-                "is_user": a.is_user,
+                "is_user": is_user,
             }
         )
     return rows

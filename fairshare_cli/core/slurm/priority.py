@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from fairshare_cli.core.names import ascii_digits
 from fairshare_cli.core.slurm.assoc_tree import AssocTree
 from fairshare_cli.core.slurm.factors import (
     INFINITE_MAX_AGE,
@@ -368,7 +369,7 @@ class _RowMaker:
                 size = self.size_cache[skey] = self._size(job, pinfos)
         f_js, d_w, parts = size
         jid = job.id
-        sort_key = (int(jid), 0, jid) if jid.isdigit() else (*job.cluster_proc, jid)
+        sort_key = (int(jid), 0, jid) if ascii_digits(jid) else (*job.cluster_proc, jid)
         admin = job.admin_priority
         if admin is not None:
             rows.extend(_admin_rows(jid, who, parts, admin, sort_key))

@@ -137,7 +137,9 @@ def _usage_table(table: Any) -> dict[UsageKey, float]:
         if not isinstance(users, Mapping):
             raise SectionError(f"slurm.usage.{account}: expected an object of users")
         for user, value in users.items():
-            usage[(str(account), str(user))] = _amount(value, f"usage.{account}.{user}")
+            if type(value) is not float or not 0.0 <= value <= MAX_STORED:  # else taken as is
+                value = _amount(value, f"usage.{account}.{user}")
+            usage[(str(account), str(user))] = value
     return usage
 
 
@@ -344,12 +346,14 @@ def usage_at(
         charge_job_end=params.charge_job_end,
         view=now,
     )
-    from fairshare_cli.core.slurm.passes import fold, ledgers_of
-
     out: dict[UsageKey, float] = {key: 0.0 for key in state.usage}
     if not stored_reset:
         keep = real_decay(factor, t - base)
         out = {key: value * keep for key, value in state.usage.items()}
+    if not state.running:  # no charge to add: passes (and fractions) need not load
+        return t, out
+    from fairshare_cli.core.slurm.passes import fold, ledgers_of
+
     for key, ledger in ledgers_of(_running_jobs(state), grid).items():
         if anchor is None:  # no pass before: the charges add to the stored usage
             out[key] = out.get(key, 0.0) + fold(ledger, grid, None)

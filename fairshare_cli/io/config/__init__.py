@@ -23,7 +23,7 @@ from fairshare_cli.io.config.slurm import (
     read_priority,
     read_qos,
 )
-from fairshare_cli.io.toml import tomllib
+from fairshare_cli.io.toml import loads
 
 __all__ = [
     "TOP_KEYS",
@@ -43,9 +43,7 @@ def read_toml(path: Path) -> dict[str, Any]:
         ConfigError: the file is missing, unreadable or not valid TOML.
     """
     try:
-        with path.open("rb") as fh:
-            data: dict[str, Any] = tomllib.load(fh)
-            return data
+        return loads(path.read_bytes().decode())
     except FileNotFoundError:
         raise ConfigError(f"config file {path} does not exist") from None
     except OSError as exc:
@@ -54,9 +52,7 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(
             f"config file {path} is not UTF-8 text (byte {exc.start}); expected a TOML file"
         ) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
-    except (ValueError, RecursionError) as exc:  # an over-long integer, too deep a nesting
+    except (ValueError, RecursionError) as exc:  # TOMLDecodeError, too long an int, too deep
         raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
 
 

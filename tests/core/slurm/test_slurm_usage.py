@@ -23,6 +23,7 @@ from fairshare_cli.core.slurm.usage import (
     usage_from_json,
     usage_to_json,
 )
+from fairshare_cli.core.state import SectionError
 
 
 def _t(text: str) -> float:
@@ -185,3 +186,31 @@ def test_history_order_does_not_matter(jobs: list, seed: object) -> None:
     for key in set(a.usage) | set(b.usage):
         assert a.usage.get(key, 0.0) == pytest.approx(b.usage.get(key, 0.0), rel=1e-9, abs=1e-9)
     assert sorted(a.running, key=repr) == sorted(b.running, key=repr)
+
+
+def _amount_outcome(value: object) -> object:
+    from fairshare_cli.core.slurm.usage import _amount
+
+    try:
+        return ("value", repr(_amount(value, "usage.a.u")))
+    except SectionError as exc:
+        return ("error", str(exc))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.sampled_from([-0.0, 0.0, 1e30, 1.0000000000000002e30, -1e-300, True, None, "1"]),
+        st.integers(min_value=-(10**31), max_value=10**31),
+    )
+)
+def test_usage_read_as_is_is_what_the_checked_reader_reads(value: object) -> None:
+    """A plain stored float skips ``_amount`` when decoded; anything else goes through it:
+    the same number (to the bit: repr) or the same error either way."""
+    try:
+        section = usage_from_json({"usage": {"a": {"u": value}}})
+        got: object = ("value", repr(section.usage[("a", "u")]))
+    except SectionError as exc:
+        got = ("error", str(exc))
+    assert got == _amount_outcome(value)

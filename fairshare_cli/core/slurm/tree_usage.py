@@ -1,0 +1,125 @@
+"""The association tree of the pool config with the state's usage and fair share.
+
+What ``fs sshare`` shows and every Slurm view starts from: the tree of ``[accounts]``, the
+usage the last decay pass before ``now`` left (:mod:`~fairshare_cli.core.slurm.usage`) and
+the fair share of the configured algorithm (:mod:`~fairshare_cli.core.slurm.fairshare`).
+Apart from :mod:`~fairshare_cli.core.slurm.model` (job priority, the history sink) so that
+``fs sshare`` loads neither (issue 14).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from fairshare_cli.core.slurm import usage as su
+from fairshare_cli.core.slurm.assoc_tree import AssocTree, build_tree, set_usage
+from fairshare_cli.core.slurm.factors import effective_algorithm
+from fairshare_cli.core.slurm.fairshare import compute_fairshare
+from fairshare_cli.errors import ConfigError
+
+if TYPE_CHECKING:
+    from fairshare_cli.core.config import Config
+
+__all__ = [
+    "ClusterSize",
+    "algorithm",
+    "cluster_size",
+    "decay_params",
+    "evaluate",
+    "tree_from_config",
+]
+
+
+def algorithm(config: Config) -> str:
+    """The fair-share algorithm in effect (the knob, or what the flags select)."""
+    return effective_algorithm(config.priority.fairshare, config.priority.flags)
+
+
+def decay_params(config: Config) -> su.DecayParams:
+    """Decay, calc period, reset period and end-of-job charging from ``[priority]``."""
+    p = config.priority
+    return su.DecayParams(
+        halflife=p.decay_halflife,
+        calc_period=p.calc_period if p.calc_period > 0 else 300.0,
+        reset_period=p.usage_reset_period,
+        charge_job_end=p.enforce_limits,
+    )
+
+
+def tree_from_config(config: Config) -> AssocTree:
+    """The association tree of ``[accounts]``.
+
+    Raises:
+        ConfigError: an unknown parent, a cycle or bad shares, naming the config file.
+    """
+    try:
+        return build_tree(config.accounts)
+    except ConfigError as exc:
+        raise ConfigError(f"{config.path}: {exc}") from None
+
+
+@dataclass(frozen=True)
+class ClusterSize:
+    """Nodes and CPUs of the cluster, and TRES counts per partition."""
+
+    node_count: int
+    cpus: int
+    partition_tres: Mapping[str, Mapping[str, float]]
+
+
+def _attr(machine: Any, name: str, default: float) -> float:
+    for key, value in machine.attributes.items():
+        if key.lower() == name.lower() and isinstance(value, (int, float)):
+            return float(value)
+    return default
+
+
+def cluster_size(config: Config) -> ClusterSize:
+    """Every ``[[machines]]`` entry is ``count`` nodes of ``slots × Cpus`` CPUs.
+
+    A machine with no ``partitions`` belongs to every partition.
+    """
+    nodes = 0
+    cpus = 0
+    per_part: dict[str, dict[str, float]] = {name: {} for name in config.partitions}
+    for m in config.machines:
+        node_cpus = m.slots * _attr(m, "Cpus", 1.0)
+        node_mem = m.slots * _attr(m, "Memory", 0.0)
+        nodes += m.count
+        cpus += int(m.count * node_cpus)
+        for pname in m.partitions or tuple(config.partitions):
+            t = per_part.setdefault(pname, {})
+            t["node"] = t.get("node", 0.0) + m.count
+            t["cpu"] = t.get("cpu", 0.0) + m.count * node_cpus
+            t["billing"] = t.get("billing", 0.0) + m.count * node_cpus
+            t["mem"] = t.get("mem", 0.0) + m.count * node_mem
+    return ClusterSize(nodes, cpus, per_part)
+
+
+def evaluate(config: Config, state: su.SlurmUsage, now: float) -> tuple[float, AssocTree]:
+    """The tree with usage and fair share as the last decay pass before ``now`` left them.
+
+    Returns the pass time (what sprio's ages count to) and the computed tree.
+
+    Raises:
+        ConfigError: the account tree is invalid.
+    """
+    tree = tree_from_config(config)
+    t, usage = su.usage_at(state, now, decay_params(config))
+    set_usage(tree, usage)
+    capacity = None
+    if config.priority.usage_normalization == "capacity":
+        hl = config.priority.decay_halflife
+        size = cluster_size(config)
+        if size.cpus and hl > 0 and not math.isinf(hl):
+            capacity = size.cpus * hl * 2.0
+    compute_fairshare(
+        tree,
+        algorithm(config),
+        dampening_factor=config.priority.dampening_factor,
+        capacity=capacity,
+    )
+    return t, tree

@@ -1,0 +1,124 @@
+"""sshare's table, built column by column, is the cell-by-cell ``format_value`` output.
+
+``render`` formats common cells (a float or int that fits, a string that fits) inline and
+remembers a few uncommon ones; :func:`cell_by_cell` is the plain rule it must equal: every
+cell through ``format_value``, the header and the mode's separators as sshare prints them
+(``print_fields.c``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fairshare_cli.render import sshare
+from fairshare_cli.render.sshare import FIELDS, Field, format_value, render
+
+
+def cell_by_cell(
+    fields: Sequence[Field], rows: Sequence[Mapping[str, Any]], mode: str, header: bool
+) -> str:
+    parsable = mode != "table"
+
+    def join(cells: list[str]) -> str:
+        if mode == "table":
+            return "".join(c + " " for c in cells)
+        if mode == "parsable":
+            return "".join(c + "|" for c in cells)
+        return "|".join(cells)
+
+    lines = []
+    if header:
+        if parsable:
+            lines.append(join([f.name for f in fields]))
+        else:
+            lines.append(
+                join(
+                    [
+                        f.name[: abs(f.width)].rjust(abs(f.width))
+                        if f.width > 0
+                        else f.name[: abs(f.width)].ljust(abs(f.width))
+                        for f in fields
+                    ]
+                )
+            )
+            lines.append(join(["-" * abs(f.width) for f in fields]))
+    for row in rows:
+        lines.append(join([format_value(f, row.get(f.key), parsable) for f in fields]))
+    return "".join(line + "\n" for line in lines)
+
+
+VALUES = st.one_of(
+    st.none(),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([4294967294.0, 4294967295.0, 18446744073709551614.0, 1e300, -0.0]),
+    st.integers(min_value=-(10**12), max_value=10**12),
+    st.sampled_from(["parent", "", "cpu=0,mem=0,energy=0,node=0,billing=0,fs/disk=0"]),
+    st.text(max_size=40),
+)
+FIELD_LISTS = st.lists(
+    st.builds(
+        lambda spec, width: Field(spec[0], width or spec[1], spec[2]),
+        st.sampled_from(FIELDS),
+        st.integers(min_value=-40, max_value=40),
+    ),
+    max_size=8,
+)
+
+
+def rows_for(values: list[Any]) -> list[dict[str, Any]]:
+    keys = sorted(set(sshare.FIELD_KEYS.values()))
+    return [
+        {key: values[(i * len(keys) + k) % len(values)] for k, key in enumerate(keys)}
+        for i in range(len(values))
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    FIELD_LISTS,
+    st.lists(VALUES, min_size=1, max_size=40),
+    st.sampled_from(["table", "parsable", "parsable2"]),
+    st.booleans(),
+)
+def test_render_is_format_value_cell_by_cell(
+    fields: list[Field], values: list[Any], mode: str, header: bool
+) -> None:
+    """Every kind of value in every kind of field, at any width, in every mode."""
+    rows = rows_for(values)
+    try:
+        expected: Any = cell_by_cell(fields, rows, mode, header)
+    except (OverflowError, ValueError, TypeError):  # "%d" of inf, float() of a text ...
+        expected = "refused"
+    try:
+        got: Any = render(fields, rows, mode=mode, header=header)
+    except (OverflowError, ValueError, TypeError):  # (the first bad cell may differ)
+        got = "refused"
+    assert got == expected
+
+
+def test_blocks_of_rows_join_in_order() -> None:
+    """More rows than one block (and not a multiple of it), repeated cut TRES text and
+    blanks remembered across blocks: still the cell-by-cell text."""
+    fields = sshare.parse_format(sshare.LONG_FAIR_TREE)
+    tres = "cpu=0,mem=0,energy=0,node=0,billing=0,fs/disk=0,vmem=0,pages=0"
+    rows = [
+        {
+            "account_display": f"{'  ' * (i % 3)}acct{i}",
+            "user": None if i % 4 == 0 else f"user{i}",
+            "raw_shares": "parent" if i % 7 == 0 else i % 100,
+            "norm_shares": i / 1300.0,
+            "raw_usage": float(i * 12345),
+            "norm_usage": None if i == 0 else 1.0 / (i + 1),
+            "effective_usage": 1e-9 * i,
+            "fairshare": None if i % 4 == 0 else (i % 13) / 13,
+            "level_fs": float("inf") if i % 5 == 0 else 123456789.0 * i,
+            "tres_run_mins": tres,
+        }
+        for i in range(sshare._BLOCK * 2 + 37)
+    ]
+    for mode in ("table", "parsable", "parsable2"):
+        assert render(fields, rows, mode=mode) == cell_by_cell(fields, rows, mode, True)
