@@ -22,8 +22,8 @@ from typing import Annotated, Any, Protocol
 import msgspec
 
 from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, CustomerRecord, accountant_from_json
-from fairshare_cli.core.htcondor.record_checks import C_INTS, LEAST
-from fairshare_cli.core.limits import INT32_MAX
+from fairshare_cli.core.htcondor.record_checks import C_INTS, LEAST, TIMES
+from fairshare_cli.core.limits import INT32_MAX, TIME_MAX, TIME_MIN
 
 
 class StoredRecord(Protocol):
@@ -88,7 +88,8 @@ def _field_type(name: str, kind: Any) -> Any:
         return Annotated[int, msgspec.Meta(ge=int(least or 0), le=INT32_MAX)]
     if kind == "int":
         return int if least is None else Annotated[int, msgspec.Meta(ge=int(least))]
-    number = Annotated[float, msgspec.Meta(ge=-_BIG if least is None else least, le=_BIG)]
+    low, high = (TIME_MIN, TIME_MAX) if name in TIMES else (-_BIG if least is None else least, _BIG)
+    number = Annotated[float, msgspec.Meta(ge=low, le=high)]
     return number | None if "None" in str(kind) else number
 
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor import accountant_decode as dec
-from fairshare_cli.core.limits import INT32_MAX
+from fairshare_cli.core.limits import INT32_MAX, TIME_MAX, TIME_MIN
 from fairshare_cli.core.state import SectionError
 
 FIELDS = [f.name for f in dataclasses.fields(acct.CustomerRecord) if f.name != "name"]
@@ -44,17 +44,20 @@ body: st.SearchStrategy[dict[str, Any]] = st.dictionaries(
     max_size=6,
 )
 finite = st.floats(allow_nan=False, allow_infinity=False)
+times = st.floats(min_value=TIME_MIN, max_value=TIME_MAX) | st.sampled_from(
+    [TIME_MIN, TIME_MAX, TIME_MAX + 1, 4e11, -1e12]
+)
 usage = st.floats(min_value=0.0, max_value=1e12) | st.integers(min_value=0, max_value=10**6)
 valid_field = {
     "is_group": st.booleans(),
     "priority": finite | st.integers(-5, 5),
-    "last_update": st.none() | finite,
+    "last_update": st.none() | times,
     "priority_factor": st.none() | st.floats(min_value=1.0, max_value=1e6) | st.just(1),
     "resources_used": st.integers(min_value=0, max_value=2**40),
     "floor": st.integers(min_value=0, max_value=INT32_MAX),
     "ceiling": st.integers(min_value=-1, max_value=INT32_MAX),
-    "begin_usage_time": finite,
-    "last_usage_time": finite,
+    "begin_usage_time": times | finite,
+    "last_usage_time": times,
 }
 valid_body = st.fixed_dictionaries({}, optional={f: valid_field.get(f, usage) for f in FIELDS})
 body = st.one_of(valid_body, valid_body, body)
@@ -152,6 +155,7 @@ def test_a_written_section_takes_the_fast_path() -> None:
         ({"u@d": {"priority_factor": 0.5}}, "priority_factor: expected 1 or more, got 0.5"),
         ({"u@d": {"floor": 1.5}}, "floor: expected a whole number up to"),
         ({"u@d": {"priority": float("nan")}}, "priority: expected a finite number"),
+        ({"u@d": {"last_usage_time": 4e11}}, "last_usage_time: expected a time between"),
     ],
 )
 def test_errors_keep_the_exact_readers_words(records: dict[str, Any], message: str) -> None:
