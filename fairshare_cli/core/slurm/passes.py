@@ -72,6 +72,10 @@ class Ledger:
         partials[i:] = [x]
 
 
+#: ``real_decay``'s floor (C's DBL_MIN).
+_DBL_MIN = 2.2250738585072014e-308
+
+
 def _index(grid: PassGrid, t: float) -> int:
     """The index of the last pass at or before ``t``."""
     return math.floor((t - grid.anchor) / grid.period)
@@ -86,37 +90,58 @@ def charge(ledger: Ledger, start: float, end: float | None, rate: float, grid: P
     is charged its part after the last pass before its end, at that pass.
 
     A measured hot path (``benchmarks/run.py --rows import``): :func:`_index`,
-    :func:`~.usage.real_decay` and a first charge at a pass written out in place.
+    :func:`~.usage.real_decay`, ``max``/``min``, :meth:`Ledger.add_rate` and a first
+    charge at a pass written out in place (the same operations, in the same order).
     """
-    anchor, period, factor, after, cutoff = (
-        grid.anchor,
-        grid.period,
-        grid.factor,
-        grid.after,
-        grid.cutoff,
-    )
-    lo = start if after is None else max(start, after)
+    anchor, period, after, upto = grid.anchor, grid.period, grid.after, grid.upto
+    lo = after if after is not None and after > start else start  # max(start, after)
     k_first = math.floor((lo - anchor) / period) + 1
+    cutoff = grid.cutoff
     if cutoff is not None:
-        k_first = max(k_first, math.ceil((cutoff - anchor) / period))
-    upto = grid.upto
-    k_last = math.floor(((upto if end is None else min(upto, end)) - anchor) / period)
+        k_cut = math.ceil((cutoff - anchor) / period)
+        if k_cut > k_first:
+            k_first = k_cut
+    k_last = math.floor(((end if end is not None and end < upto else upto) - anchor) / period)
     if k_first <= k_last:
         t_first = anchor + k_first * period
-        delta = t_first - max(t_first - period, start)
+        prev = t_first - period
+        delta = t_first - (start if start > prev else prev)  # max(prev, start)
         k_full = k_first
         if delta < period:
-            amount = delta * real_decay(factor, delta) * rate
-            partials = ledger.extras.get(k_first)
-            if partials is None:  # (what add_extra makes of a first amount)
-                ledger.extras[k_first] = [amount]
+            if delta <= 0:  # real_decay(factor, delta)
+                decay = 1.0
+            else:
+                decay = grid.factor**delta
+                if decay < _DBL_MIN:
+                    decay = _DBL_MIN
+            amount = delta * decay * rate
+            extras = ledger.extras
+            if k_first not in extras:  # (what add_extra makes of a first amount)
+                extras[k_first] = [amount]
             else:
                 ledger.add_extra(k_first, amount)
             k_full += 1
-        if k_full <= k_last:
-            ledger.add_rate(k_full, k_last, rate)
-    if not grid.charge_job_end or end is None:
-        return
+        if k_full <= k_last:  # ledger.add_rate(k_full, k_last, rate)
+            exact = int(rate) if rate.is_integer() else Fraction(rate)
+            rates = ledger.rates
+            get = rates.get
+            rates[k_full] = get(k_full, 0) + exact
+            k_stop = k_last + 1
+            rates[k_stop] = get(k_stop, 0) - exact
+    if grid.charge_job_end and end is not None:
+        _charge_end(ledger, start, end, rate, grid)
+
+
+def _charge_end(ledger: Ledger, start: float, end: float, rate: float, grid: PassGrid) -> None:
+    """With ``charge_job_end``: a job that ended by ``view`` is charged its part after the
+    last pass before its end, at that pass (:func:`charge`)."""
+    anchor, period, after, upto, cutoff = (
+        grid.anchor,
+        grid.period,
+        grid.after,
+        grid.upto,
+        grid.cutoff,
+    )
     limit = upto if grid.view is None else max(grid.view, upto)
     if end > limit or (after is not None and end <= after):
         return
@@ -126,7 +151,7 @@ def charge(ledger: Ledger, start: float, end: float | None, rate: float, grid: P
         return
     delta = end - max(t_prev, start)
     if delta > 0:
-        ledger.add_extra(k_prev, delta * real_decay(factor, delta) * rate)
+        ledger.add_extra(k_prev, delta * real_decay(grid.factor, delta) * rate)
 
 
 def fold(ledger: Ledger, grid: PassGrid, k_from: int | None, u: float = 0.0) -> float:
