@@ -14,9 +14,9 @@ import click
 from fairshare_cli.cli.context import Env, mutate_state
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.operations.import_usage import HISTORY_SINKS
-from fairshare_cli.core.usage import SinkFactory, UsageRecord
-from fairshare_cli.io.history import FORMATS, read_condor_history, read_records
-from fairshare_cli.render.progress import counted
+from fairshare_cli.core.usage import Batches, SinkFactory, UsageRecord, batches_of
+from fairshare_cli.io.history import FORMATS, read_condor_history, read_records_batched
+from fairshare_cli.render.progress import counted_batches
 
 #: Inputs larger than this (bytes) show a progress bar when stderr is a terminal.
 LARGE_INPUT = 50_000_000
@@ -112,7 +112,7 @@ def history(
         sinks = {**HISTORY_SINKS, "accountant": cycle_sink(cycle, cycle_start)}
     with spooled(file) as path:
         _import(
-            lambda: read_records(path, fmt, label=file),
+            lambda: read_records_batched(path, fmt, label=file),
             file,
             rebuild,
             dry_run,
@@ -209,13 +209,18 @@ def _import(
 
     running: list[tuple[int, UsageRecord]] = []
 
-    def watched(items: Iterable[UsageRecord]) -> Iterator[UsageRecord]:
-        """The records, noting those still running (afresh at each reading)."""
+    def watched(items: Iterable[UsageRecord]) -> Batches:
+        """The records (a list at a time), noting those still running (afresh at each
+        reading)."""
+        return Batches(watching(batches_of(items)))
+
+    def watching(batches: Iterable[list[UsageRecord]]) -> Iterator[list[UsageRecord]]:
         running.clear()
-        for number, record in enumerate(items, start=1):
-            if record.end is None:
-                running.append((number, record))
-            yield record
+        done = 0
+        for batch in batches:
+            running.extend((done + i, r) for i, r in enumerate(batch, 1) if r.end is None)
+            done += len(batch)
+            yield batch
 
     with (
         mutate_state(opts, dry_run) as env,
@@ -223,7 +228,7 @@ def _import(
     ):
 
         def counting() -> Iterable[UsageRecord]:  # a count on stderr for long imports
-            return counted(records(), f"importing {label}", "records")
+            return Batches(counted_batches(records(), f"importing {label}", "records"))
 
         feed = counting if log is None else (lambda: log.tee(counting()))
         env.state, done = import_usage(

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+import sys
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.names import unmatched_names
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
-from fairshare_cli.core.htcondor.accountant import AccountantState, accountant_from_json
+from fairshare_cli.core.htcondor.accountant import accountant_from_json
 from fairshare_cli.core.htcondor.userprio import (
     SORT_KEYS,
     GroupQuotaInfo,
@@ -22,19 +24,8 @@ from fairshare_cli.errors import InputError
 from fairshare_cli.io.jobs import gc_paused
 from fairshare_cli.render.formats import Time, emit_rows
 
-JSON_FIELDS = (
-    "name",
-    "is_group",
-    "effective_priority",
-    "real_priority",
-    "priority_factor",
-    "resources_in_use",
-    "weighted_resources_in_use",
-    "accumulated_usage_hours",
-    "weighted_accumulated_usage_hours",
-    "begin_usage_time",
-    "last_usage_time",
-)
+if TYPE_CHECKING:
+    from fairshare_cli.core.htcondor.accountant_decode import StoredRecord
 
 
 class UserprioCommand(click.Command):
@@ -132,8 +123,8 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     )
 
     env = load_env(opts)
-    state, jobs, group_info = _read_inputs(env)
-    shown_at, dumped = _as_dumped(env, state)
+    records, jobs, group_info = _read_inputs(env)
+    shown_at, dumped = _as_dumped(env)
     group_info.update(dumped)
     query = UserprioQuery(
         names=names,
@@ -145,13 +136,13 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         priority_only=priority and not usage and not all_cols,
     )
     view = userprio_view(
-        state, env.config, shown_at, query, jobs=jobs, group_info=group_info, activity_now=env.now
+        records, env.config, shown_at, query, jobs=jobs, group_info=group_info, activity_now=env.now
     )
-    for line in unmatched_names(names, state.records, env.config.pool.uid_domain):
+    for line in unmatched_names(names, records, env.config.pool.uid_domain) if names else ():
         click.echo(f"fs: note: {line}", err=True)
     fmt = opts.output
     if fmt != "table":
-        emit_rows(_json_rows(view), JSON_FIELDS, fmt)
+        _emit(view, fmt)
         return
     if long_:
         click.echo(render_long(view, shown_at), nl=False)
@@ -163,14 +154,19 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     click.echo(render_userprio(view, cols, shown_at), nl=False)
 
 
-def _read_inputs(env: Env) -> tuple[AccountantState, list[Job], dict[str, GroupQuotaInfo]]:
-    """The accountant, the queue and, when groups are configured, each group's quotas."""
+def _read_inputs(
+    env: Env,
+) -> tuple[Mapping[str, StoredRecord], list[Job], dict[str, GroupQuotaInfo]]:
+    """The accountant's records, the queue and, when groups are configured, each group's
+    quotas."""
     if not env.config.groups:
-        state = env.decode("accountant", accountant_from_json)
+        from fairshare_cli.core.htcondor.accountant_decode import stored_records
+
+        records = env.decode("accountant", stored_records)
         jobs = env.decode(
             "jobs", lambda raw: parse_jobs([] if raw is None else raw, f"{env.state_path}: jobs")
         )
-        return state, jobs, {}
+        return records, jobs, {}
     # Groups: the quota computation reads queue, accountant and claims once for all.
     from fairshare_cli.cli.htcondor_inputs import load_inputs
     from fairshare_cli.core.htcondor.pool import quota_view
@@ -183,11 +179,24 @@ def _read_inputs(env: Env) -> tuple[AccountantState, list[Job], dict[str, GroupQ
         )
         for r in quota_rows
     }
-    return inputs.accountant, inputs.jobs, group_info
+    return inputs.accountant.records, inputs.jobs, group_info
+
+
+def _emit(view: UserprioView, fmt: str) -> None:
+    """The rows as ``--format json/ndjson/csv``: the columnar writer for json when it can."""
+    from fairshare_cli.render.userprio_json import JSON_FIELDS, userprio_json
+
+    pieces = userprio_json(view.listed) if fmt == "json" else None
+    if pieces is None:
+        emit_rows(_json_rows(view), JSON_FIELDS, fmt)
+        return
+    for piece in pieces:
+        sys.stdout.write(piece)
+    sys.stdout.write("\n")
 
 
 def _json_rows(view: UserprioView) -> list[dict[str, Any]]:
-    """The rows for ``--format json/ndjson/csv``, in :data:`JSON_FIELDS` order."""
+    """The rows for ``--format json/ndjson/csv``, in ``JSON_FIELDS`` order."""
     return [
         {
             "name": r.name,
@@ -206,7 +215,7 @@ def _json_rows(view: UserprioView) -> list[dict[str, Any]]:
     ]
 
 
-def _as_dumped(env: Env, state: AccountantState) -> tuple[float, dict[str, GroupQuotaInfo]]:
+def _as_dumped(env: Env) -> tuple[float, dict[str, GroupQuotaInfo]]:
     """The time to show the accountant at, and the group quotas of its last cycle.
 
     While a ``condor_userprio`` dump (``fs import condor-userprio``) still describes the
@@ -225,6 +234,7 @@ def _as_dumped(env: Env, state: AccountantState) -> tuple[float, dict[str, Group
     from fairshare_cli.core.htcondor.claims import negotiator_from_json  # only with a dump
 
     last_cycle = env.decode("negotiator", negotiator_from_json).last_cycle
+    state = env.decode("accountant", accountant_from_json)  # again: only with a dump
     if not snapshot_in_force(snap, last_cycle, env.now, state):
         return env.now, {}
     quotas = {

@@ -52,10 +52,15 @@ def make_replay(history_file: str | None, sections: frozenset[str] = frozenset()
 
     def replay(config: Config, state: State, now: float, state_path: Path) -> State:
         if history_file is not None:
-            from fairshare_cli.io.history import read_records
+            from fairshare_cli.io.history import read_records_batched
 
             return _rebuild(
-                config, state, now, lambda: read_records(history_file), history_file, sections
+                config,
+                state,
+                now,
+                lambda: read_records_batched(history_file),
+                history_file,
+                sections,
             )
         return _from_store(config, state, now, state_path, sections)
 
@@ -71,10 +76,12 @@ def _rebuild(
     sections: frozenset[str],
 ) -> State:
     from fairshare_cli.core.operations.import_usage import HISTORY_SINKS, import_usage
-    from fairshare_cli.render.progress import counted
+    from fairshare_cli.core.usage import Batches
+    from fairshare_cli.render.progress import counted_batches
 
     def counted_records() -> Iterable[UsageRecord]:  # progress on a terminal after a second
-        return counted(records(), "whatif: replaying the usage history", "records")
+        label = "whatif: replaying the usage history"
+        return Batches(counted_batches(records(), label, "records"))
 
     sinks = {k: v for k, v in HISTORY_SINKS.items() if not sections or k in sections}
     rebuilt, _ = import_usage(

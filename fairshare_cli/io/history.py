@@ -7,11 +7,19 @@ import io
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 from pathlib import Path
 from typing import IO, Any
 
-from fairshare_cli.core.usage import UsageRecord, known_record, parse_record
+from fairshare_cli.core.usage import (
+    BATCH,
+    Batches,
+    UsageRecord,
+    batches_of,
+    known_record,
+    parse_record,
+)
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.classad_dumps import Expr, iter_ads, open_dump
 from fairshare_cli.io.inputs import loads_line, not_utf8, open_input
@@ -67,14 +75,31 @@ def read_records(path: str, fmt: str = "auto", label: str | None = None) -> Iter
     Raises:
         InputError: naming the file and line of the first bad record.
     """
+    for batch in read_record_batches(path, fmt, label):
+        yield from batch
+
+
+def read_records_batched(path: str, fmt: str = "auto", label: str | None = None) -> Batches:
+    """:func:`read_records` a list at a time (:class:`~fairshare_cli.core.usage.Batches`)."""
+    return Batches(read_record_batches(path, fmt, label))
+
+
+def read_record_batches(
+    path: str, fmt: str = "auto", label: str | None = None
+) -> Iterator[list[UsageRecord]]:
+    """The records of :func:`read_records` in lists (each non-empty, in file order).
+
+    Raises:
+        InputError: naming the file and line of the first bad record.
+    """
     name = label or path
     fh = open_input(path)
     try:
         kind, stream = _sniff(fh, path, fmt)
         if kind == "csv":
-            yield from _csv_records(stream, name)
+            yield from batches_of(_csv_records(stream, name))
         else:
-            yield from _jsonl_records(stream, name)
+            yield from _jsonl_batches(stream, name)
     except UnicodeDecodeError as exc:
         raise not_utf8(name, exc) from None
     finally:
@@ -91,16 +116,37 @@ def _csv_records(stream: Any, path: str) -> Iterator[UsageRecord]:
         raise InputError(f"{path} line {reader.line_num}: not valid CSV: {exc}") from None
 
 
-def _jsonl_records(stream: Any, path: str) -> Iterator[UsageRecord]:
-    """Records of JSON lines: typed decoding first, :func:`parse_record` for what it refuses.
+def _jsonl_batches(stream: Any, path: str) -> Iterator[list[UsageRecord]]:
+    """Records of JSON lines, :data:`~fairshare_cli.core.usage.BATCH` lines at a time:
+    decoded and checked per column when every line is plain (:func:`plain_batch`), else
+    line by line (:func:`_jsonl_records`), which names the line of an error."""
+    # (not imported by --help: tests/cli/test_help_imports.py)
+    from fairshare_cli.io.history_lines import plain_batch
 
-    A measured hot loop (``benchmarks/run.py --rows import``).
+    done = 0
+    while lines := list(islice(stream, BATCH)):
+        batch = plain_batch(lines)
+        if batch is None:
+            batch = []
+            try:
+                batch.extend(_jsonl_records(lines, path, done))
+            except InputError:
+                if batch:  # the records before the bad line first, as line by line
+                    yield batch
+                raise
+        done += len(lines)
+        if batch:
+            yield batch
+
+
+def _jsonl_records(stream: Iterable[str], path: str, lineno: int = 0) -> Iterator[UsageRecord]:
+    """Records of JSON lines (the line before the first is ``lineno``): typed decoding
+    first, :func:`parse_record` for what it refuses.
     """
     from msgspec import DecodeError  # (not imported by --help: tests/cli/test_help_imports.py)
 
     from fairshare_cli.io.history_lines import decode_line
 
-    lineno = 0
     for line in stream:
         lineno += 1
         text = line.strip()

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import msgspec
 
+from fairshare_cli.core.usage import UsageRecord, known_records
 
-class _Line(msgspec.Struct, forbid_unknown_fields=True):
+
+class _Line(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     """A record line as most are: names and times as strings, counts as integers."""
 
     owner: str
@@ -22,3 +24,17 @@ class _Line(msgspec.Struct, forbid_unknown_fields=True):
 
 
 decode_line = msgspec.json.Decoder(_Line).decode
+
+
+def plain_batch(lines: list[str]) -> list[UsageRecord] | None:
+    """The records of ``lines`` when each is one plain record the exact reader surely
+    accepts (:func:`~fairshare_cli.core.usage.known_records`); None when any is not (a
+    comment, a blank line, another type, a name or time to check in full): the caller then
+    reads these lines one by one. A measured hot path (``benchmarks/run.py --rows import``).
+    """
+    decode = decode_line
+    try:
+        typed = [decode(line) for line in lines]
+    except msgspec.DecodeError:
+        return None
+    return known_records(typed)

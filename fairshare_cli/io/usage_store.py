@@ -23,7 +23,7 @@ from pathlib import Path
 
 from fairshare_cli.core.operations.usage_log import ClaimUsage
 from fairshare_cli.core.state import State
-from fairshare_cli.core.usage import UsageRecord
+from fairshare_cli.core.usage import BATCH, Batches, UsageRecord, batches_of
 from fairshare_cli.errors import RuntimeFailure, StateError
 
 SCHEMA = """
@@ -120,7 +120,7 @@ class UsageStore:
         e = self._conn.execute("SELECT COALESCE(MAX(id), 0) FROM ends").fetchone()[0]
         return Marks(int(r), int(e))
 
-    def records(self, marks: Marks) -> Iterator[UsageRecord]:
+    def records(self, marks: Marks) -> Batches:
         """Every record up to ``marks``, in start-time order, open ones closed by their end.
 
         A record whose job has an end row (up to ``marks``) ends there; otherwise its own
@@ -131,9 +131,10 @@ class UsageStore:
             "records.job AND e.id <= ?)), accounting_group, nice_user, account, partition, "
             "qos, dirac_group, slots, cpus FROM records WHERE id <= ? ORDER BY start, id"
         )
-        # the columns in UsageRecord's field order: built by _make, not field by field
-        # (benchmarks/run.py whatif-replay reads a million); nice_user stays 0 or 1
-        return map(UsageRecord._make, self._conn.execute(query, (marks.ends, marks.records)))
+        # the columns in UsageRecord's field order: built by _make, not field by field,
+        # a batch at a time (benchmarks/run.py whatif-replay reads a million); nice_user
+        # stays 0 or 1
+        return Batches(_fetched(self._conn.execute(query, (marks.ends, marks.records))))
 
     def first_start(self, marks: Marks) -> float | None:
         """The earliest start kept (None: empty)."""
@@ -157,7 +158,19 @@ class UsageStore:
         return len(closed)
 
 
-_QMARKS = ", ".join("?" * len(_COLUMNS.split(",")))
+def _fetched(cursor: sqlite3.Cursor) -> Iterator[list[UsageRecord]]:
+    make = UsageRecord._make
+    while rows := cursor.fetchmany(BATCH):
+        yield list(map(make, rows))
+
+
+def _qmarks(columns: str) -> str:
+    return ", ".join("?" * len(columns.split(",")))
+
+
+_QMARKS = _qmarks(_COLUMNS)
+#: The columns of a record (no job), in :class:`UsageRecord`'s field order.
+_RECORD_COLUMNS = ", ".join(UsageRecord._fields)
 
 
 class open_store:
@@ -248,36 +261,29 @@ class ImportLog:
     rolled back by the next writer if the state is never written.
     """
 
-    BATCH = 10_000
-
     def __init__(self, store: UsageStore, start: Marks, rebuild: bool) -> None:
         self.store = store
         self.start = start
         self.rebuild = rebuild
 
-    def tee(self, records: Iterable[UsageRecord]) -> Iterator[UsageRecord]:
+    def tee(self, records: Iterable[UsageRecord]) -> Batches:
+        """``records`` (a list at a time), each list inserted as it passes."""
         conn = self.store._conn
         if self.rebuild:
             conn.execute("DELETE FROM records")
             conn.execute("DELETE FROM ends")
         else:
             conn.execute("DELETE FROM records WHERE id > ?", (self.start.records,))
-        batch: list[tuple[UsageRecord, str | None]] = []
-        for record in records:
-            batch.append((record, None))
-            if len(batch) >= self.BATCH:
-                self._insert(batch)
-                batch = []
-            yield record
-        self._insert(batch)
+        return Batches(self._teed(batches_of(records)))
 
-    def _insert(self, batch: list[tuple[UsageRecord, str | None]]) -> None:
-        rows = [
-            (r.start, r.end, r.owner, r.accounting_group, int(r.nice_user), r.account,
-             r.partition, r.qos, r.dirac_group, r.slots, r.cpus, job)
-            for r, job in batch
-        ]  # fmt: skip
-        self.store._conn.executemany(f"INSERT INTO records ({_COLUMNS}) VALUES ({_QMARKS})", rows)
+    def _teed(self, batches: Iterable[list[UsageRecord]]) -> Iterator[list[UsageRecord]]:
+        # a record is a tuple in the order of _RECORD_COLUMNS: inserted as it is
+        # (benchmarks/run.py --rows import); nice_user, a bool, is stored as 0 or 1
+        sql = f"INSERT INTO records ({_RECORD_COLUMNS}) VALUES ({_qmarks(_RECORD_COLUMNS)})"
+        insert = self.store._conn.executemany
+        for batch in batches:
+            insert(sql, batch)
+            yield batch
 
     def finish(self, now: float, window: float) -> Marks:
         """Commit, drop what ended before the window, and say what the state now includes."""

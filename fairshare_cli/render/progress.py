@@ -62,3 +62,16 @@ def counted(items: Iterable[T], label: str, unit: str, enabled: bool | None = No
             if not n & 1023:
                 tick(n)
             yield item
+
+
+def counted_batches(items: Iterable[Any], label: str, unit: str) -> Iterator[list[Any]]:
+    """The lists of ``items`` (a :class:`~fairshare_cli.core.usage.Batches`, else lists
+    made of them), their items counted on stderr by :func:`counting` as they are taken."""
+    from fairshare_cli.core.usage import batches_of
+
+    with counting(label, unit) as tick:
+        done = 0
+        for batch in batches_of(items):
+            done += len(batch)
+            tick(done)
+            yield batch

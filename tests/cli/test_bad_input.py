@@ -298,6 +298,23 @@ def test_bad_submit(
     [
         ("owner,start,qos\nalice,2026-11-21T10:00:00Z,nosuch\n", 'record 1: unknown QOS "nosuch"'),
         ("owner,start\nalice,2027-11-21T10:00:00Z\n", "record 1: starts after --now"),
+        # in one batch: the first refusal in record order wins, whichever model or the
+        # reader makes it (records are charged a batch at a time, refusals record by record)
+        (
+            "owner,start,qos\nalice,2026-11-21T10:00:00Z,\nalice,2026-11-21T10:00:01Z,nosuch\n"
+            "alice,2027-11-21T10:00:00Z,\nalice,2026-11-21T10:00:01Z,,x\n",
+            'record 2: unknown QOS "nosuch"',
+        ),
+        (
+            "owner,start,qos\nalice,2026-11-21T10:00:00Z,\nalice,2027-11-21T10:00:00Z,\n"
+            "alice,2026-11-21T10:00:01Z,nosuch\n",
+            "record 2: starts after --now",
+        ),
+        (
+            "owner,start,qos\nalice,2026-11-21T10:00:00Z,\nalice,2026-11-21T10:00:01Z,,x\n"
+            "alice,2026-11-21T10:00:01Z,nosuch\n",
+            " line 3: more values than header columns",
+        ),
     ],
 )
 def test_history_refused_by_a_model_names_the_file(
@@ -306,7 +323,8 @@ def test_history_refused_by_a_model_names_the_file(
     path = env["dir"] / "h.csv"
     path.write_text(content)
     before = env["state"].read_bytes()
-    refused(run("import", "history", str(path), *common(env)), f"{path}: {key}")
+    sep = "" if key.startswith(" line") else ": "  # the reader's "FILE line N", a model's
+    refused(run("import", "history", str(path), *common(env)), f"{path}{sep}{key}")
     assert env["state"].read_bytes() == before
 
 

@@ -386,3 +386,18 @@ def test_ids_of_other_digits_are_names_not_numbers(tmp_path: Path, run: Callable
     result = run("sprio", "-o", "%i", "-h", *common(env))
     assert result.exit_code == 0, result.stderr
     assert result.stdout.split() == ["7", "5.²", "²", "٣"]
+
+
+def test_an_accountant_time_past_the_year_9999_is_refused(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """A hand-edited ``last_usage_time`` of 4e11 (the year 14645) once crashed
+    ``fs userprio --json`` (no ISO date for it); the state door now refuses it, as every
+    other time fs reads."""
+    record = {"priority": 0.5, "last_usage_time": 4e11}
+    state = {**STATE, "accountant": {"records": {"alice@example.org": record}}}
+    env = write_pool(tmp_path, state=json.dumps(state))
+    before = env["state"].read_bytes()
+    for args in (["userprio", "--json"], ["userprio", "-l"]):
+        refused(run(*args, *common(env)), "last_usage_time", "between the years 1 and 9999")
+    assert env["state"].read_bytes() == before

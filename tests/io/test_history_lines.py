@@ -64,3 +64,63 @@ def test_fast_path_is_parse_record(tmp_path_factory: Any, objs: list[dict[str, A
             got = str(exc).replace(str(path), "h.jsonl")
         want = _slow(obj)
         assert got == (want if isinstance(want, str) else [want])
+
+
+def _expected(objs: list[dict[str, Any]]) -> Any:
+    """What the line-by-line reading gives: every record, or the first line's error."""
+    out = []
+    for lineno, obj in enumerate(objs, 1):
+        try:
+            out.append(parse_record(obj, f"h.jsonl line {lineno}"))
+        except InputError as exc:
+            return str(exc)
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_RECORD, min_size=1, max_size=6), st.integers(1, 4))
+def test_batches_are_line_by_line(
+    tmp_path_factory: Any, objs: list[dict[str, Any]], batch: int
+) -> None:
+    """Lines read a batch at a time (checked per column, or line by line when a batch is
+    not plain) give the records, or the error of the first bad line, as parse_record does."""
+    import fairshare_cli.io.history as history
+
+    folder: Path = tmp_path_factory.mktemp("h")
+    path = folder / "h.jsonl"
+    path.write_text("".join(json.dumps(obj) + "\n" for obj in objs))
+    want = _expected(objs)
+    saved = history.BATCH
+    history.BATCH = batch
+    try:
+        for _ in range(2):  # the second time, names and minutes are known
+            try:
+                got: Any = list(read_records(str(path)))
+            except InputError as exc:
+                got = str(exc).replace(str(path), "h.jsonl")
+            assert got == want
+    finally:
+        history.BATCH = saved
+
+
+def test_plain_batch_takes_plain_lines_and_refuses_the_rest() -> None:
+    """The per-column path takes lines of known-good shape and leaves any other line
+    (a time with a fraction, an unknown day, a bad name, an end before the start) to the
+    line-by-line reader."""
+    from fairshare_cli.io.history_lines import plain_batch
+
+    good = '{"owner": "alice", "start": "2026-11-20T10:00:00Z", "end": "2026-11-20T10:00:60Z"}'
+    got = plain_batch([good, good.replace("alice", "bob")])
+    assert got is not None
+    assert [r.end for r in got] == [1795168860.0, 1795168860.0]
+    assert [r.owner for r in got] == ["alice", "bob"]
+    for bad in (
+        good.replace("10:00:00Z", "10:00:00.5Z"),
+        good.replace("2026-11-20T10:00:00Z", "2026-02-30T10:00:00Z"),
+        good.replace("alice", "bad name"),
+        good.replace("10:00:60Z", "09:00:00Z"),
+        good.replace("10:00:00Z", "10:00:61Z"),
+        "# a comment",
+        "",
+    ):
+        assert plain_batch([good, bad]) is None, bad

@@ -102,6 +102,9 @@ def history_to_json(history: RunningHistory) -> dict[str, Any]:
     return {"running_jobs": running}
 
 
+_NUMBERS = (int, float)
+
+
 def history_from_json(raw: object) -> RunningHistory:
     """Read the ``dirac`` state section written by :func:`history_to_json` (None: empty).
 
@@ -120,18 +123,21 @@ def history_from_json(raw: object) -> RunningHistory:
         if not isinstance(owners, dict):
             raise SectionError(f"state section 'dirac': running_jobs.{group} must be an object")
         for owner, steps in owners.items():
+            # (a million steps in a state of benchmarks/run.py --rows import: no calls)
             parsed: list[tuple[float, float]] = []
+            append = parsed.append
             for k, step in enumerate(steps if isinstance(steps, list) else [None]):
                 if not (
                     isinstance(step, list)
                     and len(step) == 2
-                    and all(type(x) in (int, float) for x in step)
+                    and type(step[0]) in _NUMBERS
+                    and type(step[1]) in _NUMBERS
                 ):
                     raise SectionError(
                         f"state section 'dirac': running_jobs.{group}.{owner}[{k}] "
                         "must be [time, delta]"
                     )
-                parsed.append((step[0], step[1]))
+                append((step[0], step[1]))
             parsed.sort()
             history.events[(group, owner)] = parsed
     return history
@@ -187,6 +193,23 @@ class DiracHistorySink:
         if record.end is not None:
             changes[record.end] = changes.get(record.end, 0) - record.slots
 
+    def add_batch(self, records: list[UsageRecord]) -> None:
+        """:meth:`add` for each record, in order (``benchmarks/run.py --rows import``)."""
+        batch, cutoff = self._batch, self._cutoff
+        for owner, start, end, _, _, _, _, _, group, slots, _ in records:
+            if group is None or slots == 0:
+                continue
+            if end is not None and (end <= start or end <= cutoff):
+                continue
+            if start < cutoff:
+                start = cutoff
+            changes = batch.get((group, owner))
+            if changes is None:
+                changes = batch[(group, owner)] = {}
+            changes[start] = changes.get(start, 0) + slots
+            if end is not None:
+                changes[end] = changes.get(end, 0) - slots
+
     def finish(self) -> dict[str, Any]:
         """Fold the batch into the history and return the new section JSON."""
         batch, self._batch = self._batch, {}
@@ -203,7 +226,15 @@ class DiracHistorySink:
             self._history.events[key] = sorted((t, d) for t, d in steps.items() if d != 0)
         if math.isfinite(self._cutoff):
             fold_before(self._history, self._cutoff)
-        return history_to_json(self._history)
+        # history_to_json, each key's steps freed once written (the section is the
+        # largest of a big import's state: benchmarks/run.py --rows import)
+        events = self._history.events
+        running: dict[str, dict[str, list[list[float]]]] = {}
+        for key in sorted(events):
+            kept = events.pop(key)
+            if kept:
+                running.setdefault(key[0], {})[key[1]] = [[t, d] for t, d in kept]
+        return {"running_jobs": running}
 
 
 def fold_before(history: RunningHistory, cutoff: float) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from fairshare_cli.core.config import Config, GroupSpec
@@ -434,23 +434,8 @@ def _clamp0(x: float) -> float:
 # --------------------------------------------------------------------------- JSON
 
 
-_FIELDS = (
-    "is_group",
-    "priority",
-    "last_update",
-    "priority_factor",
-    "resources_used",
-    "weighted_resources_used",
-    "hier_weighted_resources_used",
-    "accumulated_usage",
-    "weighted_accumulated_usage",
-    "begin_usage_time",
-    "last_usage_time",
-    "uncharged_time",
-    "weighted_uncharged_time",
-    "floor",
-    "ceiling",
-)
+#: The stored fields, in the record's order (``name`` is the key).
+_FIELDS = tuple(f.name for f in fields(CustomerRecord))[1:]
 #: Written only when not at their default: older states keep their shape.
 _SPARSE = {"uncharged_time": 0.0, "weighted_uncharged_time": 0.0, "floor": 0, "ceiling": -1}
 
@@ -475,6 +460,11 @@ def accountant_from_json(raw: Any) -> AccountantState:
         return EMPTY
     if not isinstance(raw, Mapping) or not isinstance(raw.get("records", {}), Mapping):
         raise SectionError("accountant: expected an object with 'records'")
+    from fairshare_cli.core.htcondor.accountant_decode import fast_records
+
+    fast = fast_records(raw.get("records", {}))  # one msgspec pass; None: read field by field
+    if fast is not None:
+        return AccountantState(records=fast)
     records: dict[str, CustomerRecord] = {}
     for name, body in raw.get("records", {}).items():
         check_record(name, body, _FIELDS)  # known fields, in range: the one door

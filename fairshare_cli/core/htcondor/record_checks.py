@@ -13,12 +13,16 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from fairshare_cli.core.limits import INT32_MAX
+from fairshare_cli.core.limits import INT32_MAX, TIME_MAX, TIME_MIN
 from fairshare_cli.core.state import SectionError
 from fairshare_cli.errors import did_you_mean
 
 #: Whole-number fields held in a C ``int`` (``Accountant::SetFloor``/``SetCeiling``).
 C_INTS = frozenset({"floor", "ceiling"})
+
+#: Times (epoch seconds): within the years 1 to 9999, as every time fs reads, so that
+#: ``--json`` and ``-l`` can print them.
+TIMES = frozenset({"begin_usage_time", "last_usage_time", "last_update"})
 
 #: The least value of each record field that has one.
 LEAST: dict[str, float] = {
@@ -59,6 +63,11 @@ def check_record(name: str, body: Any, fields: Iterable[str]) -> None:
             raise SectionError(
                 f"accountant.records.{name}.{f}: expected a whole number up to "
                 f"{INT32_MAX}, got {v!r}"
+            )
+        if f in TIMES and numeric and not TIME_MIN <= v <= TIME_MAX:
+            raise SectionError(
+                f"accountant.records.{name}.{f}: expected a time between the years 1 and "
+                f"9999 (epoch seconds {TIME_MIN:.0f} to {TIME_MAX:.0f}), got {v!r}"
             )
         if least is not None and numeric and v < least:
             raise SectionError(

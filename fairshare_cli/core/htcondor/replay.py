@@ -113,6 +113,7 @@ class AccountantReplay:
         self._plans: list[list[tuple[list[Any], bool, bool]]] = []
         self._rows: dict[str, list[Any]] = {}
         self._admitted: dict[tuple[str, str | None, bool], tuple[str, float]] = {}
+        self._weights: dict[int, float] = {}  # one slot's weight by CPUs
         self.count = 0
 
     def _row(self, name: str) -> list[Any]:
@@ -190,13 +191,8 @@ class AccountantReplay:
             or start < known[1]
             or start > self.now
             or (end is not None and end > self.now)
-        ):  # the checks, and the message naming the record, as every replay makes them
-            where = f"record {self.count}"
-            submitter = admit_record(record, where, self.now, self.config, self.state)
-            stored = self.state.records.get(submitter)
-            last = stored.last_update if stored is not None else None
-            known = (submitter, -math.inf if last is None else last)
-            self._admitted[key] = known
+        ):
+            known = self._admit(record)
         submitter = known[0]
         if record.slots == 0:
             return
@@ -220,6 +216,63 @@ class AccountantReplay:
             self.targets.append(tid)
             self.dslots.append(-record.slots)
             self.dweight.append(-w)
+
+    def add_batch(self, batch: list[UsageRecord]) -> None:
+        """:meth:`add` for each record of ``batch``, in order (the same operations).
+
+        A measured hot loop (``benchmarks/run.py --rows import`` and ``whatif-replay``):
+        admissions, targets and weights are cached, the pending ends drained in place.
+        """
+        if not self.presorted:
+            for record in batch:
+                self.add(record)
+            return
+        admitted, target_ids, weights = self._admitted, self._target_ids, self._weights
+        pending, apply, now = self.pending, self._apply, self.now
+        push, pop = heapq.heappush, heapq.heappop
+        count, last_start = self.count, self.last_start
+        for record in batch:
+            count += 1
+            owner, start, end, group, nice, _, _, _, _, slots, cpus = record
+            known = admitted.get((owner, group, nice))
+            if known is None or start < known[1] or start > now or (end is not None and end > now):
+                self.count = count
+                known = self._admit(record)
+            if slots == 0:
+                continue
+            tid = target_ids.get(known[0])
+            if tid is None:
+                tid = self._target(known[0])
+            weight = weights.get(cpus)
+            if weight is None:
+                weight = weights[cpus] = self.weigh(cpus)
+            w = slots * weight
+            if start < last_start:
+                self.count = count
+                raise UnsortedHistory(f"record {count}")
+            last_start = start
+            while pending and pending[0][0] <= start:
+                t, _, ptid, ds, dw = pop(pending)
+                apply(t, ptid, ds, dw)
+            apply(start, tid, slots, w)
+            if end is not None:
+                push(pending, (end, count, tid, -slots, -w))
+        self.count, self.last_start = count, last_start
+
+    def _admit(self, record: UsageRecord) -> tuple[str, float]:
+        """The checks, and the message naming the record (number ``count``), as every
+        replay makes them; the submitter and its last update, cached for the next records.
+
+        Raises:
+            InputError: see :func:`admit_record`.
+        """
+        where = f"record {self.count}"
+        submitter = admit_record(record, where, self.now, self.config, self.state)
+        stored = self.state.records.get(submitter)
+        last = stored.last_update if stored is not None else None
+        known = (submitter, -math.inf if last is None else last)
+        self._admitted[(record.owner, record.accounting_group, record.nice_user)] = known
+        return known
 
     def _drain(self, upto: float) -> None:
         pending = self.pending

@@ -7,13 +7,18 @@ HTCondor sorts with an unstable sort; equal keys here are ordered by name.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.float32 import FLT_MAX
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.jobs import Job
+
+if TYPE_CHECKING:  # the decoder imports msgspec: not on the --help path
+    from fairshare_cli.core.htcondor.accountant_decode import StoredRecord
 
 ACTIVITY_WINDOW = 86400.0
 SORT_KEYS = ("priority", "name", "usage", "factor", "in-use", "last-usage")
@@ -28,9 +33,12 @@ class GroupQuotaInfo:
     sort_key: float | None = None
 
 
-@dataclass(frozen=True)
-class UserprioRow:
-    """One line of ``condor_userprio``: a submitter or a group."""
+class UserprioRow(NamedTuple):
+    """One line of ``condor_userprio``: a submitter or a group.
+
+    A named tuple, not a frozen dataclass: 20,000 of them are built per view, positionally
+    in field order (``benchmarks/run.py --rows userprio``).
+    """
 
     name: str
     is_group: bool
@@ -137,7 +145,7 @@ class UserprioQuery:
 
 
 def userprio_view(
-    state: acct.AccountantState,
+    stored: Mapping[str, StoredRecord],
     config: Config,
     now: float,
     query: UserprioQuery | None = None,
@@ -149,7 +157,8 @@ def userprio_view(
     """Compute the rows of ``condor_userprio`` at ``now``.
 
     Args:
-        state: the accountant.
+        stored: the accountant's records as stored, by name (``AccountantState.records``,
+            or ``accountant_decode.stored_records``).
         config: the pool config (groups, quotas, surplus policy).
         now: the time the view is for.
         query: the options: names, filters, order and columns (HTCondor's defaults if None).
@@ -160,10 +169,13 @@ def userprio_view(
             as of its last update.
     """
     query = query or UserprioQuery()
-    records = acct.view(state, config, now)
+    records = dict(stored)  # as acct.all_records: a fresh record for each group not stored
+    for name in [acct.ROOT_GROUP, *config.groups]:
+        if name not in records:
+            records[name] = acct.CustomerRecord(name=name, is_group=True)
     since = now if activity_now is None else activity_now
     cutoff = None if (query.all_users or query.names) else since - ACTIVITY_WINDOW
-    rows = _active_rows(records, config, query, cutoff, jobs, group_info or {})
+    rows = _active_rows(records, config, now, query, cutoff, jobs, group_info or {})
     users = [r for r in rows if not r.is_group]
     groups = [r for r in rows if r.is_group]
     any_real_group = any(r.group != acct.ROOT_GROUP for r in users)
@@ -175,22 +187,21 @@ def userprio_view(
     else:
         hier = query.hierarchical and has_group_data
     ordered: list[UserprioRow]
+    listed: list[UserprioRow]
+    key = _sort_key(query.sort, query.show_priority, query.show_usage)
     if hier:
-        ordered = _hierarchical_order(
-            users, groups, query.show_priority, query.show_usage, query.sort
+        ordered = listed = _hierarchical_order(
+            users, groups, key, query.show_priority, query.show_usage
         )
     else:
-        shown = users + (groups if any_real_group and not query.priority_only else [])
-        ordered = _without_leading_root(
-            _flat_order(shown, query.sort, query.show_priority, query.show_usage)
-        )
+        with_groups = any_real_group and not query.priority_only
+        ordered = sorted(users + groups if with_groups else users, key=key)
+        # condor_userprio -long prints every ad past the filter: the groups (<none>) too.
+        # (Keys end with the unique name: sorting the sorted users again with the groups
+        # gives the order of sorting all at once, in a pass.)
+        listed = ordered if with_groups else sorted(ordered + groups, key=key)
+        ordered = _without_leading_root(ordered)
     matched = sum(1 for n in records if query.wanted(n)) if query.names else len(records)
-    # condor_userprio -long prints every ad past the filter: the groups (<none>) too
-    listed = (
-        ordered
-        if hier
-        else _flat_order(users + groups, query.sort, query.show_priority, query.show_usage)
-    )
     return UserprioView(
         rows=tuple(ordered),
         listed=tuple(listed),
@@ -205,15 +216,67 @@ def userprio_view(
     )
 
 
+def advanced_values(
+    rec: StoredRecord, now: float, half_life: float, betas: dict[float, float]
+) -> tuple[float, float, float, float, float]:
+    """What :func:`accountant.advance` makes of the record's priority, (weighted)
+    accumulated usage, begin and last usage time at ``now``, without building a record.
+
+    The same operations in the same order (``tests/core/htcondor/test_userprio_rows.py``
+    holds the two equal); ``betas`` caches the decay factor per Δt, as most records were
+    last updated together.
+    """
+    least = acct.MIN_PRIORITY  # max(x, least) as ``least if x < least else x`` (NaN kept)
+    last_update = rec.last_update
+    if last_update is None:
+        return (
+            least if rec.priority < least else rec.priority,
+            rec.accumulated_usage,
+            rec.weighted_accumulated_usage,
+            rec.begin_usage_time,
+            rec.last_usage_time,
+        )
+    dt = now - last_update
+    if dt <= 0:  # unchanged (a clock gone back moves only last_update)
+        return (
+            rec.priority,
+            rec.accumulated_usage,
+            rec.weighted_accumulated_usage,
+            rec.begin_usage_time,
+            rec.last_usage_time,
+        )
+    beta = betas.get(dt)
+    if beta is None:
+        beta = betas[dt] = acct.decay_factor(dt, half_life)
+    p = least if rec.priority < least else rec.priority
+    used = rec.resources_used
+    weighted = rec.weighted_resources_used
+    recent = used + rec.uncharged_time / dt
+    weighted_recent = weighted + rec.weighted_uncharged_time / dt
+    if rec.hier_weighted_resources_used > 0:
+        weighted_recent = rec.hier_weighted_resources_used
+    new_p = p * beta + weighted_recent * (1.0 - beta)
+    if new_p < least:
+        new_p = least
+    acc = rec.accumulated_usage + used * dt + rec.uncharged_time
+    wacc = rec.weighted_accumulated_usage + weighted * dt + rec.weighted_uncharged_time
+    begin = rec.begin_usage_time
+    if acc > 0 and begin == 0:
+        begin = now
+    return new_p, acc, wacc, begin, now if recent > 0 else rec.last_usage_time
+
+
 def _active_rows(
-    records: Mapping[str, acct.CustomerRecord],
+    records: Mapping[str, StoredRecord],
     config: Config,
+    now: float,
     query: UserprioQuery,
     cutoff: float | None,
     jobs: Sequence[Job],
     group_info: Mapping[str, GroupQuotaInfo],
 ) -> list[UserprioRow]:
-    """A row for every record that is named (if any are) and active since ``cutoff``.
+    """A row for every record that is named (if any are) and active since ``cutoff``,
+    each brought up to ``now``.
 
     With the activity filter on (plain ``condor_userprio``), the tool reads the
     collector's Accounting ads, not the negotiator: ``forwardAccountingData`` sends one
@@ -222,63 +285,123 @@ def _active_rows(
     none of whose jobs is in it (a remote submitter whose work is claims only, a user whose
     jobs all left) is not listed. With no queue at all ``fs`` cannot tell, and lists every
     active record (``-allusers`` and named records are never filtered so).
+
+    A measured hot loop (``benchmarks/run.py --rows userprio``): one positional row a user.
     """
     tree = acct.GroupTree(config.groups)
-    requested = requested_by_submitter(jobs, config)
+    group_of = tree.group_of if config.groups else None  # no groups: every user in <none>
+    group_req, queued = _demand(jobs, config, tree)
+    half_life = config.accountant.priority_halflife
+    betas: dict[float, float] = {}
+    root = acct.ROOT_GROUP
+    least_factor, least_priority = acct.MIN_FACTOR, acct.MIN_PRIORITY
+    named = bool(query.names)
+    rows: list[UserprioRow] = []
+    for name, rec in records.items():
+        if named and not query.wanted(name):
+            continue
+        if cutoff is not None and queued and not rec.is_group and name not in queued:
+            continue  # no submitter ad: no Accounting ad in the collector
+        prio, acc, wacc, begin, last_usage = advanced_values(rec, now, half_life, betas)
+        if cutoff is not None and (last_usage if last_usage > 0 else -1.0) < cutoff:
+            continue
+        # max(x, least) as ``least if x < least else x`` (the same for NaN)
+        factor = rec.priority_factor
+        if factor is None:
+            factor = acct.derived_factor(name, config, tree)
+        elif factor < least_factor:
+            factor = least_factor
+        eup = (least_priority if prio < least_priority else prio) * factor  # effective_priority
+        if not rec.is_group and name != root:
+            rows.append(
+                UserprioRow(
+                    name,
+                    False,
+                    root if group_of is None else group_of(name),
+                    eup,
+                    eup / factor,
+                    factor,
+                    rec.resources_used,
+                    rec.weighted_resources_used,
+                    acc / 3600.0,
+                    wacc / 3600.0,
+                    begin,
+                    last_usage,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    "",
+                    rec.floor,
+                    rec.ceiling,
+                    factor,
+                )
+            )
+            continue
+        measured = (eup, factor, acc, wacc, begin, last_usage)
+        rows.append(_full_row(name, rec, measured, config, query, tree, group_req, group_info))
+    return rows
+
+
+def _demand(
+    jobs: Sequence[Job], config: Config, tree: acct.GroupTree
+) -> tuple[dict[str, float], set[str]]:
+    """Each group's demand (its submitters' :func:`requested_by_submitter`) and the
+    submitters with jobs in the queue."""
     group_req: dict[str, float] = {}
-    for sub, amount in requested.items():
+    for sub, amount in requested_by_submitter(jobs, config).items():
         g = tree.group_of(sub)
         group_req[g] = group_req.get(g, 0.0) + amount
     dom = config.pool.uid_domain
     queued = {acct.submitter_name(j.owner, j.accounting_group, j.nice_user, dom) for j in jobs}
-    rows: list[UserprioRow] = []
-    for name, rec in records.items():
-        if query.names and not query.wanted(name):
-            continue
-        if cutoff is not None and queued and not rec.is_group and name not in queued:
-            continue  # no submitter ad: no Accounting ad in the collector
-        if cutoff is not None:
-            last = rec.last_usage_time if rec.last_usage_time > 0 else -1.0
-            if last < cutoff:
-                continue
-        factor = acct.priority_factor(rec, config, tree)
-        eup = acct.effective_priority(rec, factor)
-        shown = _group_factor(config, name) if query.all_users and rec.is_group else factor
-        info = group_info.get(name) if rec.is_group else None
-        # The root's configured quota is 0 (condor_userprio prints 0.00 for <none>).
-        cq: float | None = 0.0 if name == acct.ROOT_GROUP else None
-        if rec.is_group and name in config.groups:
-            spec = config.groups[name]
-            cq = spec.quota if spec.quota is not None else spec.dynamic_quota
-        rows.append(
-            UserprioRow(
-                name=name,
-                is_group=rec.is_group,
-                group=name if rec.is_group else tree.group_of(name),
-                effective_priority=eup,
-                real_priority=eup / factor,
-                priority_factor=factor,
-                table_factor=shown,
-                resources_in_use=rec.resources_used,
-                weighted_resources_in_use=rec.weighted_resources_used,
-                accumulated_usage_hours=rec.accumulated_usage / 3600.0,
-                weighted_accumulated_usage_hours=rec.weighted_accumulated_usage / 3600.0,
-                begin_usage_time=rec.begin_usage_time,
-                last_usage_time=rec.last_usage_time,
-                # Only group records carry Requested (the negotiator's ads, 25.0).
-                requested=group_req.get(name, 0.0) if rec.is_group else None,
-                config_quota=cq,
-                effective_quota=info.effective_quota if info else None,
-                subtree_quota=info.subtree_quota if info else None,
-                sort_key=info.sort_key if info else None,
-                surplus=surplus_policy(config, name)
-                if rec.is_group and (name == acct.ROOT_GROUP or name in config.groups)
-                else "",
-                floor=rec.floor,
-                ceiling=rec.ceiling,
-            )
-        )
-    return rows
+    return group_req, queued
+
+
+def _full_row(
+    name: str,
+    rec: StoredRecord,
+    measured: tuple[float, float, float, float, float, float],
+    config: Config,
+    query: UserprioQuery,
+    tree: acct.GroupTree,
+    group_req: Mapping[str, float],
+    group_info: Mapping[str, GroupQuotaInfo],
+) -> UserprioRow:
+    """A row with every field worked out: a group's quotas, demand and surplus policy."""
+    eup, factor, acc, wacc, begin, last_usage = measured
+    is_group = rec.is_group
+    info = group_info.get(name) if is_group else None
+    # The root's configured quota is 0 (condor_userprio prints 0.00 for <none>).
+    cq: float | None = 0.0 if name == acct.ROOT_GROUP else None
+    if is_group and name in config.groups:
+        spec = config.groups[name]
+        cq = spec.quota if spec.quota is not None else spec.dynamic_quota
+    known = is_group and (name == acct.ROOT_GROUP or name in config.groups)
+    return UserprioRow(
+        name=name,
+        is_group=is_group,
+        group=name if is_group else tree.group_of(name),
+        effective_priority=eup,
+        real_priority=eup / factor,
+        priority_factor=factor,
+        table_factor=_group_factor(config, name) if query.all_users and is_group else factor,
+        resources_in_use=rec.resources_used,
+        weighted_resources_in_use=rec.weighted_resources_used,
+        accumulated_usage_hours=acc / 3600.0,
+        weighted_accumulated_usage_hours=wacc / 3600.0,
+        begin_usage_time=begin,
+        last_usage_time=last_usage,
+        # Only group records carry Requested (the negotiator's ads, 25.0).
+        requested=group_req.get(name, 0.0) if is_group else None,
+        config_quota=cq,
+        effective_quota=info.effective_quota if info else None,
+        subtree_quota=info.subtree_quota if info else None,
+        sort_key=info.sort_key if info else None,
+        surplus=surplus_policy(config, name) if known else "",
+        floor=rec.floor,
+        ceiling=rec.ceiling,
+    )
 
 
 def _group_factor(config: Config, group: str) -> float:
@@ -290,15 +413,12 @@ def _group_factor(config: Config, group: str) -> float:
 
 def _without_leading_root(ordered: list[UserprioRow]) -> list[UserprioRow]:
     """The <none> row shows in flat mode only after another group row (user_prio.cpp)."""
-    seen_group = False
-    kept: list[UserprioRow] = []
-    for row in ordered:
-        if row.is_group:
-            if row.name == acct.ROOT_GROUP and not seen_group:
-                continue
-            seen_group = True
-        kept.append(row)
-    return kept
+    flags = list(map(attrgetter("is_group"), ordered))
+    if True in flags:
+        first = flags.index(True)  # names are unique: only a first group can be <none>
+        if ordered[first].name == acct.ROOT_GROUP:
+            return ordered[:first] + ordered[first + 1 :]
+    return ordered
 
 
 def global_surplus_policy(config: Config) -> str:
@@ -319,36 +439,27 @@ def global_surplus_policy(config: Config) -> str:
     return policy
 
 
-def _user_key(
-    row: UserprioRow, sort: str, show_priority: bool, show_usage: bool
-) -> tuple[float | str, str]:
-    if sort == "name":
-        return (row.name, row.name)
+def _sort_key(sort: str, show_priority: bool, show_usage: bool) -> Callable[[UserprioRow], Any]:
+    """The flat order's key of a row (ties by name): C-level getters where they serve."""
+    if sort == "name" or (sort == "priority" and not show_priority and not show_usage):
+        return attrgetter("name")
     if sort == "factor":
-        return (row.priority_factor, row.name)
+        return attrgetter("priority_factor", "name")
     if sort == "in-use":
-        return (-row.weighted_resources_in_use, row.name)
+        return lambda r: (-r.weighted_resources_in_use, r.name)
     if sort == "last-usage":
-        return (-row.last_usage_time, row.name)
-    if sort == "usage" or (sort == "priority" and not show_priority and show_usage):
-        return (row.weighted_accumulated_usage_hours, row.name)
-    if sort == "priority" and not show_priority:
-        return (row.name, row.name)
-    return (row.effective_priority, row.name)
-
-
-def _flat_order(
-    rows: list[UserprioRow], sort: str, show_priority: bool, show_usage: bool
-) -> list[UserprioRow]:
-    return sorted(rows, key=lambda r: _user_key(r, sort, show_priority, show_usage))
+        return lambda r: (-r.last_usage_time, r.name)
+    if sort == "usage" or (sort == "priority" and not show_priority):
+        return attrgetter("weighted_accumulated_usage_hours", "name")
+    return attrgetter("effective_priority", "name")
 
 
 def _hierarchical_order(
     users: list[UserprioRow],
     groups: list[UserprioRow],
+    key: Callable[[UserprioRow], Any],
     show_priority: bool,
     show_usage: bool,
-    sort: str,
 ) -> list[UserprioRow]:
     ids = {
         g.name: i
@@ -378,8 +489,8 @@ def _hierarchical_order(
     out: list[UserprioRow] = []
     for g in sorted(groups, key=display_order):
         out.append(g)
-        out.extend(_flat_order(by_group.pop(g.name, []), sort, show_priority, show_usage))
+        out.extend(sorted(by_group.pop(g.name, []), key=key))
     for gname in sorted(by_group):  # users whose group row was filtered out
         if gname not in names_present:
-            out.extend(_flat_order(by_group[gname], sort, show_priority, show_usage))
+            out.extend(sorted(by_group[gname], key=key))
     return out

@@ -17,7 +17,14 @@ from fairshare_cli.core.dirac.correction import make_dirac_history_sink
 from fairshare_cli.core.htcondor.replay import make_accountant_history_sink
 from fairshare_cli.core.slurm.model import make_slurm_history_sink
 from fairshare_cli.core.state import State
-from fairshare_cli.core.usage import HistorySink, SinkFactory, UnsortedHistory, UsageRecord
+from fairshare_cli.core.usage import (
+    HistorySink,
+    SinkFactory,
+    UnsortedHistory,
+    UsageRecord,
+    batch_adder,
+    batches_of,
+)
 from fairshare_cli.errors import InputError
 
 #: One sink per subsystem, by state section: each charges records to its own model.
@@ -41,28 +48,46 @@ class ImportSummary:
     slurm_unplaced: tuple[str, ...] = ()
 
 
-def _feed(
+def _sinks(
     config: Config,
     state: State,
     now: float,
-    records: Iterable[UsageRecord],
-    label: str,
     rebuild: bool,
     presorted: bool,
     factories: Mapping[str, SinkFactory],
-) -> tuple[dict[str, HistorySink], int]:
-    """Every record into a fresh sink per section.
+) -> Callable[[], dict[str, HistorySink]]:
+    """Makes a fresh sink per section.
 
-    Raises:
-        UnsortedHistory: ``presorted`` and a record starts before the one before it.
-        InputError: a record a sink refuses (named, with ``label``).
+    Raises (when called):
         SectionError: a malformed state section.
     """
-    sinks = {
+    return lambda: {
         name: make(config, state.section(name), now, rebuild, presorted=presorted)
         for name, make in factories.items()
     }
+
+
+def _feed(
+    sinks: dict[str, HistorySink], records: Iterable[UsageRecord], label: str, batched: bool
+) -> int:
+    """Every record into every sink (a batch at a time when ``batched``); how many.
+
+    Raises:
+        UnsortedHistory: a presorted sink met a record that starts before the one before.
+        InputError: a record a sink refuses (named, with ``label``).
+        _Refused: anything refused, ``batched``.
+    """
     count = 0
+    if batched:
+        adders = [batch_adder(sink) for sink in sinks.values()]
+        try:
+            for batch in batches_of(records):
+                count += len(batch)
+                for add in adders:
+                    add(batch)
+        except InputError:
+            raise _Refused() from None
+        return count
     for record in records:
         count += 1
         try:
@@ -70,7 +95,35 @@ def _feed(
                 sink.add(record)
         except InputError as exc:  # a sink names the record; add the file
             raise InputError(f"{label}: {exc}") from None
-    return sinks, count
+    return count
+
+
+class _Refused(Exception):
+    """A sink or the reader refused a record of a batch: the feed starts again record by
+    record."""
+
+
+def _feed_in_order(
+    make: Callable[[], dict[str, HistorySink]],
+    records: Callable[[], Iterable[UsageRecord]],
+    label: str,
+) -> tuple[dict[str, HistorySink], int]:
+    """Fresh sinks fed a batch at a time (each sink takes a whole batch); when anything is
+    refused, again record by record, so that what is reported is what each record meets
+    first, in record order and sink order (a reader's error, a sink's, an unsorted record).
+
+    Raises:
+        UnsortedHistory: a presorted sink met a record that starts before the one before.
+        InputError: a record the reader or a sink refuses.
+        SectionError: a malformed state section.
+    """
+    sinks = make()
+    try:
+        return sinks, _feed(sinks, records(), label, batched=True)
+    except (_Refused, UnsortedHistory):
+        pass
+    sinks = make()
+    return sinks, _feed(sinks, records(), label, batched=False)
 
 
 def import_usage(
@@ -103,13 +156,15 @@ def import_usage(
             update, ...).
         SectionError: a malformed state section.
     """
+    streaming = _sinks(config, state, now, rebuild, True, sinks)
     try:
-        made, count = _feed(config, state, now, records(), label, rebuild, True, sinks)
+        made, count = _feed_in_order(streaming, records, label)
     except UnsortedHistory:
         if resort is not None:
-            made, count = _feed(config, state, now, resort(records()), label, rebuild, True, sinks)
+            made, count = _feed_in_order(streaming, lambda: resort(records()), label)
         else:
-            made, count = _feed(config, state, now, records(), label, rebuild, False, sinks)
+            buffering = _sinks(config, state, now, rebuild, False, sinks)
+            made, count = _feed_in_order(buffering, records, label)
     for name, sink in made.items():
         state = state.with_section(name, sink.finish())
     unplaced = tuple(sorted(getattr(made.get("slurm"), "ignored", ())))

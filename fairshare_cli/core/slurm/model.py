@@ -9,6 +9,7 @@ charges records to user associations as CPU-seconds × QOS usage factor.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from fairshare_cli.core.config import Config
@@ -16,7 +17,7 @@ from fairshare_cli.core.slurm import usage as su
 from fairshare_cli.core.slurm.assoc_priority import assoc_factors
 from fairshare_cli.core.slurm.assoc_tree import AssocTree
 from fairshare_cli.core.slurm.factors import job_user, parse_flags
-from fairshare_cli.core.slurm.passes import Ledger, fold
+from fairshare_cli.core.slurm.passes import Folding, Ledger, fold
 from fairshare_cli.core.slurm.passes import charge as charge_passes
 from fairshare_cli.core.slurm.priority import (
     PartitionInfo,
@@ -32,7 +33,7 @@ from fairshare_cli.core.slurm.tree_usage import (
     evaluate,
     tree_from_config,
 )
-from fairshare_cli.core.usage import HistorySink, UsageRecord
+from fairshare_cli.core.usage import BATCH, HistorySink, UnsortedHistory, UsageRecord
 from fairshare_cli.errors import InputError
 
 # The tree view moved to tree_usage.py (fs sshare loads no more); its names stay here too.
@@ -107,8 +108,16 @@ class SlurmHistorySink:
     association's usage), or in root for an unknown account.
     """
 
-    def __init__(self, config: Config, section: Any, now: float, rebuild: bool) -> None:
+    def __init__(
+        self, config: Config, section: Any, now: float, rebuild: bool, presorted: bool = False
+    ) -> None:
         self.config = config
+        #: records come in start order: passes before the latest start are folded as
+        #: records go (flat memory); a record that would charge one raises UnsortedHistory
+        self.presorted = presorted
+        self.folds: dict[su.UsageKey, Folding] = {}
+        self._folded_below: int | None = None
+        self._latest = -math.inf
         self.now = now
         self.params = decay_params(config)
         self.tree: AssocTree | None = tree_from_config(config) if config.accounts else None
@@ -143,9 +152,80 @@ class SlurmHistorySink:
         key, per_cpu = found
         rate = record.slots * record.cpus * per_cpu
         ledger = self.ledgers.setdefault(key, Ledger())
-        charge_passes(ledger, record.start, record.end, rate, self.grid)
+        if not self.presorted:
+            charge_passes(ledger, record.start, record.end, rate, self.grid)
+        elif rate != 0:  # (no charge adds no usage: left out, it may come in any order)
+            self._check_order(record.start)
+            charge_passes(ledger, record.start, record.end, rate, self.grid)
         if su.still_running(record.end, self.now):
             self.running.append(su.RunningCharge(key[0], key[1], rate, record.start, record.end))
+        if self.presorted and not self.count % BATCH:
+            self._fold_passed()
+
+    def _check_order(self, start: float) -> None:
+        """Note a charge from ``start``; raise if it may fall on a folded pass.
+
+        Raises:
+            UnsortedHistory: ``start`` is in a pass already folded.
+        """
+        below = self._folded_below
+        if below is not None and math.floor((start - self.grid.anchor) / self.grid.period) < below:
+            raise UnsortedHistory(f"record {self.count}")
+        if start > self._latest:
+            self._latest = start
+
+    def _fold_passed(self) -> None:
+        """Fold every pass before the latest start charged (no later record charges one:
+        a job charges its start's pass or later)."""
+        if self._latest == -math.inf:
+            return
+        below = math.floor((self._latest - self.grid.anchor) / self.grid.period)
+        if self._folded_below is not None and below <= self._folded_below:
+            return
+        for key, ledger in self.ledgers.items():
+            folding = self.folds.get(key)
+            if folding is None:
+                folding = self.folds[key] = Folding(self.grid)
+            folding.take(ledger, below)
+        self._folded_below = below
+
+    def add_batch(self, batch: list[UsageRecord]) -> None:
+        """:meth:`add` for each record of ``batch``, in order (a measured hot loop:
+        ``benchmarks/run.py --rows import``)."""
+        keys, ledgers, running, grid, now = (
+            self._keys,
+            self.ledgers,
+            self.running,
+            self.grid,
+            self.now,
+        )
+        presorted, count = self.presorted, self.count
+        for record in batch:
+            count += 1
+            owner, start, end, _, _, account, _, qos, _, slots, cpus = record
+            found = keys.get((owner, account, qos), self)
+            if found is self:
+                self.count = count
+                one = self.key_and_rate(record._replace(slots=1, cpus=1), f"record {count}")
+                found = keys[(owner, account, qos)] = one
+            if found is None:
+                continue
+            key, per_cpu = found
+            rate = slots * cpus * per_cpu
+            ledger = ledgers.get(key)
+            if ledger is None:
+                ledger = ledgers[key] = Ledger()
+            if not presorted:
+                charge_passes(ledger, start, end, rate, grid)
+            elif rate != 0:
+                self.count = count
+                self._check_order(start)
+                charge_passes(ledger, start, end, rate, grid)
+            if end is None or end > now:  # (su.still_running)
+                running.append(su.RunningCharge(key[0], key[1], rate, start, end))
+        self.count = count
+        if presorted:
+            self._fold_passed()
 
     def key_and_rate(self, record: UsageRecord, where: str) -> tuple[su.UsageKey, float] | None:
         """The association a record charges and its rate (CPUs × QOS usage factor), or
@@ -183,13 +263,19 @@ class SlurmHistorySink:
 
         usage = dict(self.usage)
         for key, ledger in self.ledgers.items():
-            usage[key] = usage.get(key, 0.0) + fold(ledger, self.grid, None)
+            if self.presorted:
+                folding = self.folds.get(key) or Folding(self.grid)
+                folding.take(ledger)
+                usage[key] = usage.get(key, 0.0) + folding.result()
+            else:
+                usage[key] = usage.get(key, 0.0) + fold(ledger, self.grid, None)
         return su.usage_to_json(replace(self.state, usage=usage, running=tuple(self.running)))
 
 
 def make_slurm_history_sink(
     config: Config, section: Any, now: float, rebuild: bool, presorted: bool = True
 ) -> HistorySink:
-    """The Slurm sink for ``fs import history`` (any record order: charges add up)."""
-    del presorted
-    return SlurmHistorySink(config, section, now, rebuild)
+    """The Slurm sink for ``fs import history`` (charges add up in any order; with
+    ``presorted``, passes are folded as records go and a record that charges one already
+    folded raises :class:`~fairshare_cli.core.usage.UnsortedHistory`)."""
+    return SlurmHistorySink(config, section, now, rebuild, presorted)

@@ -48,8 +48,10 @@ class Ledger:
         # whole CPU counts (the usual rate) stay ints: exact and much cheaper than Fraction
         exact = int(rate) if rate.is_integer() else Fraction(rate)
         rates = self.rates
-        rates[first] = rates.get(first, 0) + exact
-        rates[last + 1] = rates.get(last + 1, 0) - exact
+        get = rates.get
+        rates[first] = get(first, 0) + exact
+        last += 1
+        rates[last] = get(last, 0) - exact
 
     def add_extra(self, k: int, amount: float) -> None:
         """Add ``amount`` to pass ``k``'s exact sum, kept as non-overlapping partials
@@ -82,30 +84,45 @@ def charge(ledger: Ledger, start: float, end: float | None, rate: float, grid: P
     during which the job ran (``start < t ≤ end``) charge ``Δ · d^Δ · rate`` for the
     seconds since the previous pass; with ``charge_job_end``, a job that ended by ``view``
     is charged its part after the last pass before its end, at that pass.
+
+    A measured hot path (``benchmarks/run.py --rows import``): :func:`_index`,
+    :func:`~.usage.real_decay` and a first charge at a pass written out in place.
     """
-    period, factor = grid.period, grid.factor
-    lo = start if grid.after is None else max(start, grid.after)
-    k_first = _index(grid, lo) + 1
-    if grid.cutoff is not None:
-        k_first = max(k_first, math.ceil((grid.cutoff - grid.anchor) / period))
-    k_last = _index(grid, grid.upto if end is None else min(grid.upto, end))
+    anchor, period, factor, after, cutoff = (
+        grid.anchor,
+        grid.period,
+        grid.factor,
+        grid.after,
+        grid.cutoff,
+    )
+    lo = start if after is None else max(start, after)
+    k_first = math.floor((lo - anchor) / period) + 1
+    if cutoff is not None:
+        k_first = max(k_first, math.ceil((cutoff - anchor) / period))
+    upto = grid.upto
+    k_last = math.floor(((upto if end is None else min(upto, end)) - anchor) / period)
     if k_first <= k_last:
-        t_first = grid.anchor + k_first * period
+        t_first = anchor + k_first * period
         delta = t_first - max(t_first - period, start)
         k_full = k_first
         if delta < period:
-            ledger.add_extra(k_first, delta * real_decay(factor, delta) * rate)
+            amount = delta * real_decay(factor, delta) * rate
+            partials = ledger.extras.get(k_first)
+            if partials is None:  # (what add_extra makes of a first amount)
+                ledger.extras[k_first] = [amount]
+            else:
+                ledger.add_extra(k_first, amount)
             k_full += 1
         if k_full <= k_last:
             ledger.add_rate(k_full, k_last, rate)
     if not grid.charge_job_end or end is None:
         return
-    limit = grid.upto if grid.view is None else max(grid.view, grid.upto)
-    if end > limit or (grid.after is not None and end <= grid.after):
+    limit = upto if grid.view is None else max(grid.view, upto)
+    if end > limit or (after is not None and end <= after):
         return
     k_prev = _index(grid, end)
-    t_prev = grid.anchor + k_prev * period
-    if grid.cutoff is not None and t_prev < grid.cutoff:
+    t_prev = anchor + k_prev * period
+    if cutoff is not None and t_prev < cutoff:
         return
     delta = end - max(t_prev, start)
     if delta > 0:
@@ -149,6 +166,73 @@ def fold(ledger: Ledger, grid: PassGrid, k_from: int | None, u: float = 0.0) -> 
         if amount:
             u += amount * (float(count) if q == 1.0 else (1.0 - q**count) / (1.0 - q))
     return u
+
+
+class Folding:
+    """``fold(ledger, grid, None)`` computed as passes become final, so that a ledger
+    fed records in start order holds only the passes still open (flat memory).
+
+    :meth:`take` folds (and removes) the ledger's passes before a given one: no later
+    charge may fall there. The operations are :func:`fold`'s, in its order: the same
+    runs (a run stays open while the next pass may extend it), applied one by one.
+    """
+
+    def __init__(self, grid: PassGrid) -> None:
+        self.grid = grid
+        self.k_to = _index(grid, grid.upto)
+        self.q = real_decay(grid.factor, grid.period)
+        self.per = grid.period * self.q
+        self.k: int | None = None  # the last pass folded (None: none yet)
+        self.done = 0  # the pass the usage stands at
+        self.rate: int | Fraction = 0
+        self.u = 0.0
+        self.run: list[float] | None = None  # [amount a pass adds, passes in a row]
+
+    def take(self, ledger: Ledger, below: int | None = None) -> None:
+        """Fold the ledger's passes before ``below`` (all when None), in order."""
+        rates, extras = ledger.rates, ledger.extras
+        points = sorted({p for p in (*rates, *extras) if below is None or p < below})
+        for p in points:
+            change = rates.pop(p, 0)
+            partials = extras.pop(p, ())
+            if p > self.k_to:  # (fold stops at upto)
+                continue
+            if self.k is None:
+                self.k = self.done = p - 1
+            self._extend(self.per * float(self.rate), p - 1 - self.k)
+            self.rate += change
+            self._extend(math.fsum([self.per * float(self.rate), *partials]), 1)
+            self.k = p
+
+    def result(self) -> float:
+        """The usage at pass ``grid.upto`` (call once, after the last :meth:`take`)."""
+        if self.k is None:
+            return self.u
+        self._extend(self.per * float(self.rate), self.k_to - self.k)
+        if self.run is not None:
+            self._apply(*self.run)
+            self.run = None
+        return self.u
+
+    def _extend(self, amount: float, n: int) -> None:
+        if n <= 0:
+            return
+        run = self.run
+        if run is not None and run[0] == amount:
+            run[1] += n
+            return
+        if run is not None:
+            self._apply(*run)
+        self.run = [amount, float(n)]
+
+    def _apply(self, amount: float, n: float) -> None:
+        grid, q = self.grid, self.q
+        count = int(n)
+        start = grid.anchor + self.done * grid.period
+        self.done += count
+        self.u *= real_decay(grid.factor, (grid.anchor + self.done * grid.period) - start)
+        if amount:
+            self.u += amount * (float(count) if q == 1.0 else (1.0 - q**count) / (1.0 - q))
 
 
 def _extend(runs: list[list[float]], amount: float, n: int) -> None:

@@ -132,3 +132,45 @@ def test_a_pass_sums_its_charges_exactly_in_any_order(amounts: list[float], seed
         two.add_extra(3, x)
     assert math.fsum(one.extras[3]) == math.fsum(two.extras[3]) == math.fsum(amounts)
     assert len(one.extras[3]) <= len(amounts)
+
+
+_JOBS = st.lists(
+    st.tuples(
+        st.integers(0, 3000),  # start, seconds after the grid's first pass
+        st.one_of(st.none(), st.integers(0, 2000)),  # run time (None: still running)
+        st.sampled_from([0.0, 1.0, 2.0, 0.5, 3.0, 8.0]),  # rate
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_JOBS, st.booleans(), st.sampled_from([None, 0.0, 1200.0]), st.integers(1, 6))
+def test_folding_as_passes_close_is_fold(
+    jobs: list[tuple[int, int | None, float]],
+    charge_job_end: bool,
+    cutoff: float | None,
+    every: int,
+) -> None:
+    """Folding a ledger's passes as records come in start order (every ``every`` jobs,
+    the passes before the latest start) gives fold's usage bit for bit: the same runs,
+    applied in the same order."""
+    from fairshare_cli.core.slurm.passes import Folding, charge, fold
+
+    anchor = 1.0e9
+    grid = PassGrid(
+        anchor, 60.0, decay_factor(600), anchor + 2400.0, None, cutoff, charge_job_end, None
+    )
+    jobs = sorted(jobs, key=lambda j: j[0])
+    whole, part = Ledger(), Ledger()
+    folding = Folding(grid)
+    for n, (start, run, rate) in enumerate(jobs, 1):
+        t0 = anchor + start - 100.0
+        t1 = None if run is None else t0 + run
+        charge(whole, t0, t1, rate, grid)
+        charge(part, t0, t1, rate, grid)
+        if n % every == 0:
+            folding.take(part, math.floor((t0 - anchor) / grid.period))
+    folding.take(part)
+    assert not part.rates and not part.extras
+    assert folding.result() == fold(whole, grid, None)
