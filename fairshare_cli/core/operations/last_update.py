@@ -37,9 +37,9 @@ def _record_times(bodies: Iterable[Any]) -> Iterator[float | None]:
     """
     bodies = list(bodies)
     if set(map(type, bodies)) <= {dict}:
-        column = list(map(dict.get, bodies, repeat("last_update")))
+        column: list[Any] = list(map(dict.get, bodies, repeat("last_update")))
         if set(map(type, column)) <= _PLAIN:
-            present = list(filter(partial(is_not, None), column))
+            present: list[float] = list(filter(partial(is_not, None), column))
             if not present:
                 return
             if not any(map(math.isnan, present)):
