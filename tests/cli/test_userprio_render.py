@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import time
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -139,6 +140,23 @@ def test_the_quick_iso_covers_whole_seconds_to_the_year_9999() -> None:
     last = 253402300799.0  # 9999-12-31T23:59:59Z
     assert iso_times([last, 1.0, math.pi]) == [iso(last), iso(1.0), iso(math.pi)]
     assert iso_times([last]) == ["9999-12-31T23:59:59Z"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(min_value=1, max_value=253402300799).map(float), max_size=8),
+    st.lists(st.floats(min_value=0.0, max_value=2.5e11), max_size=3),
+)
+def test_whole_seconds_beside_fractional_ones_are_iso(
+    whole: list[float], other: list[float]
+) -> None:
+    """A fractional time (``now`` as a last usage time) among whole ones: each still
+    formats as :func:`iso` does, whole ones through the day/time tables."""
+    values = whole + other
+    assert iso_times(values) == [iso(v) for v in values]
+    assert userprio_json_module._whole_iso(whole) == [
+        time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(v)) for v in whole
+    ]
 
 
 @settings(max_examples=100, deadline=None)
