@@ -175,3 +175,13 @@ def test_the_name_column_is_the_longest_active_name(table: list[UserprioRow], hi
         longest = max(longest, n)
     want = max(min(longest, 99), len(f"Number of users: {len(table)}")) + (2 if hier else 0)
     assert len(lines[1]) == want + 1 + 12
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(rows, min_size=1, max_size=8), st.floats(min_value=0.0, max_value=4e9))
+def test_time_since_in_the_past_is_each_rows_cell(table: list[UserprioRow], ahead: float) -> None:
+    """Every last usage in the past (the whole-column branch): each row's own cell."""
+    now = max(r.last_usage_time for r in table) + 0.25 + ahead
+    table = [r for r in table if now - r.last_usage_time < 2**62]  # int() of the delay
+    c = COLUMNS["time_since"]
+    assert column_cells(c, table, now, []) == [_cell(c, r, now) for r in table]
