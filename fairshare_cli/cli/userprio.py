@@ -222,6 +222,8 @@ def _as_dumped(env: Env) -> tuple[float, dict[str, GroupQuotaInfo]]:
     accountant, records show as of its ``LastUpdate`` with the quotas it reported, as
     condor_userprio shows them; otherwise at ``--now`` with no dumped quotas.
     """
+    if env.state.section("htcondor_snapshot") is None:  # no dump: the module not imported
+        return env.now, {}
     from fairshare_cli.core.htcondor.snapshot import (
         SECTION,
         snapshot_from_json,

@@ -8,7 +8,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, floordiv, sub
 
 from fairshare_cli.core.htcondor.accountant import ROOT_GROUP
 from fairshare_cli.core.htcondor.userprio import UserprioRow, UserprioView
@@ -332,7 +333,13 @@ def _factor_cells(rows: Sequence[UserprioRow], now: float) -> list[str]:
 def _since_cells(rows: Sequence[UserprioRow], now: float) -> list[str]:
     """The time-since column (:func:`_since`): days+hours:minutes depend on the whole
     minutes of the delay only, so each minute's text is made once."""
-    made: dict[int, str] = {}
+    deltas = list(map(sub, repeat(now), map(attrgetter("last_usage_time"), rows)))
+    if deltas and min(deltas) > 0:  # all in the past: whole columns (a NaN raises in int)
+        minutes = list(map(floordiv, map(int, deltas), repeat(60)))
+        some = dict(zip(minutes, deltas, strict=True))  # a delay of each minute
+        made = {m: format_time_nosecs(d).rjust(10) for m, d in some.items()}
+        return list(map(made.__getitem__, minutes))
+    made = {}
     out = []
     recent = "<now>".rjust(10)
     for t in map(attrgetter("last_usage_time"), rows):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import time
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -141,6 +142,23 @@ def test_the_quick_iso_covers_whole_seconds_to_the_year_9999() -> None:
     assert iso_times([last]) == ["9999-12-31T23:59:59Z"]
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(min_value=1, max_value=253402300799).map(float), max_size=8),
+    st.lists(st.floats(min_value=0.0, max_value=2.5e11), max_size=3),
+)
+def test_whole_seconds_beside_fractional_ones_are_iso(
+    whole: list[float], other: list[float]
+) -> None:
+    """A fractional time (``now`` as a last usage time) among whole ones: each still
+    formats as :func:`iso` does, whole ones through the day/time tables."""
+    values = whole + other
+    assert iso_times(values) == [iso(v) for v in values]
+    assert userprio_json_module._whole_iso(whole) == [
+        time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(v)) for v in whole
+    ]
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.lists(rows, max_size=6), st.booleans())
 def test_the_name_column_is_the_longest_active_name(table: list[UserprioRow], hier: bool) -> None:
@@ -157,3 +175,13 @@ def test_the_name_column_is_the_longest_active_name(table: list[UserprioRow], hi
         longest = max(longest, n)
     want = max(min(longest, 99), len(f"Number of users: {len(table)}")) + (2 if hier else 0)
     assert len(lines[1]) == want + 1 + 12
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(rows, min_size=1, max_size=8), st.floats(min_value=0.0, max_value=4e9))
+def test_time_since_in_the_past_is_each_rows_cell(table: list[UserprioRow], ahead: float) -> None:
+    """Every last usage in the past (the whole-column branch): each row's own cell."""
+    now = max(r.last_usage_time for r in table) + 0.25 + ahead
+    table = [r for r in table if now - r.last_usage_time < 2**62]  # int() of the delay
+    c = COLUMNS["time_since"]
+    assert column_cells(c, table, now, []) == [_cell(c, r, now) for r in table]

@@ -7,11 +7,16 @@ edit at an earlier time cannot go back; the command line refuses both (issue 12 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from functools import partial
+from itertools import repeat
+from operator import is_not
 from typing import Any
 
 from fairshare_cli.core.limits import TIME_MAX, TIME_MIN
 from fairshare_cli.core.state import State
+
+_PLAIN = frozenset({int, float, type(None)})
 
 
 def _number(value: Any) -> float | None:
@@ -20,12 +25,37 @@ def _number(value: Any) -> float | None:
     return float(value) if ok and math.isfinite(value) and TIME_MIN <= value <= TIME_MAX else None
 
 
+def _record_times(bodies: Iterable[Any]) -> Iterator[float | None]:
+    """``_number`` of each record body's ``last_update`` (bodies that are not objects
+    skipped), the latest first when it can tell so at column speed.
+
+    The fast pass (``benchmarks/run.py --rows userprio``: 20,000 records) reads the column
+    with C loops when every body is a plain dict and every value an int, a float or None,
+    none NaN and all within the years 1 to 9999: then the latest is ``max`` of them, the
+    same value the per-record pass finds (``float`` is monotonic). Anything else takes the
+    per-record pass.
+    """
+    bodies = list(bodies)
+    if set(map(type, bodies)) <= {dict}:
+        column: list[Any] = list(map(dict.get, bodies, repeat("last_update")))
+        if set(map(type, column)) <= _PLAIN:
+            present: list[float] = list(filter(partial(is_not, None), column))
+            if not present:
+                return
+            if not any(map(math.isnan, present)):
+                low, high = min(present), max(present)
+                if low >= TIME_MIN and high <= TIME_MAX:
+                    yield float(high)
+                    return
+    for body in bodies:  # the accountant's LastUpdateTime
+        if isinstance(body, Mapping):
+            yield _number(body.get("last_update"))
+
+
 def _times(state: State) -> Iterator[float | None]:
     accountant = state.section("accountant")
     if isinstance(accountant, Mapping) and isinstance(accountant.get("records"), Mapping):
-        for body in accountant["records"].values():  # the accountant's LastUpdateTime
-            if isinstance(body, Mapping):
-                yield _number(body.get("last_update"))
+        yield from _record_times(accountant["records"].values())
     slurm = state.section("slurm")
     if isinstance(slurm, Mapping):  # the decay thread's last pass
         yield _number(slurm.get("last_decay_ran"))

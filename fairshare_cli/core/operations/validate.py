@@ -48,7 +48,15 @@ def _codec(name: str) -> Codec | None:
     return None
 
 
-_KNOWN: dict[str, frozenset[str] | None] = {}
+#: The top-level keys each structured section is written with, so that every view checks a
+#: state's keys without importing the Slurm, DIRAC and negotiator models (issue 14);
+#: ``tests/core/operations/test_known_keys.py`` holds them equal to what the encoders write.
+_KNOWN: dict[str, frozenset[str] | None] = {
+    "accountant": frozenset({"records"}),
+    "negotiator": frozenset({"claims", "last_cycle", "rr_times"}),
+    "slurm": frozenset({"last_decay_ran", "last_reset", "reset_now_done", "running", "usage"}),
+    "dirac": frozenset({"running_jobs"}),
+}
 
 
 def known_keys(name: str) -> frozenset[str] | None:
