@@ -60,7 +60,7 @@ def load_state(path: Path) -> State:
         raise StateError(f"state file {path} is a directory; give a file path") from None
     except OSError as exc:
         raise StateError(f"state file {path} cannot be read: {exc.strerror}") from None
-    if not data.strip():
+    if not data or data.isspace():  # the same test as strip(), without a copy of the file
         raise StateError(
             f"state file {path} is empty (truncated?); fix it or move it aside to start afresh"
         )
