@@ -123,12 +123,11 @@ def _group_texts(groups: list[list[Any]], weights: Weights, namespace: dict[str,
     return eval(compile(source, "<sprio cells>", "eval"), namespace)  # our own pieces only
 
 
-def _fits(values: list[Any], conversion: str, width: int) -> bool:
-    """Whether every value (all ints, or all finite floats) printed with ``conversion``
-    fits a cell of ``width``: then the numbers go straight into their cells, never cut."""
-    if width <= 0 or not values:
-        return width > 0
-    return all(len(("%" + conversion) % v) <= width for v in (min(values), max(values)))
+def _fits(ends: tuple[Any, Any], conversion: str, width: int) -> bool:
+    """Whether every value of a column (all ints, or all finite floats) printed with
+    ``conversion`` fits a cell of ``width``, told by its smallest and largest values
+    (``ends``): then the numbers go straight into their cells, never cut."""
+    return width > 0 and all(len(("%" + conversion) % v) <= width for v in ends)
 
 
 def _row_column(f: Any, table: PriorityTable, weights: Weights) -> tuple[str, list[Any]]:
@@ -137,18 +136,22 @@ def _row_column(f: Any, table: PriorityTable, weights: Weights) -> tuple[str, li
     name, conversion = _ROW_VALUES[f.letter]
     values: list[Any] = getattr(table, _COLUMNS[name])
     side = "" if f.right else "-"
+    ends: tuple[Any, ...] = ()
     if conversion is not None:
         kinds = set(map(type, values))
-        if kinds == {int} and conversion == ".0f" and values:
-            if max(map(abs, (min(values), max(values)))) <= 2**53:
+        if kinds == {int}:
+            ends = (min(values), max(values))
+            if conversion == ".0f" and max(map(abs, ends)) <= 2**53:
                 conversion = "d"  # whole numbers print the same, quicker
         elif kinds == {float}:
             total = sum(values)
             if total - total != 0:  # an infinity or a NaN (or too large a sum): as text
                 conversion = None
-        elif kinds != {int}:
+            else:
+                ends = (min(values), max(values))
+        else:  # mixed kinds, or none (an empty column)
             conversion = None
-    if conversion is not None and _fits(values, conversion, f.width):
+    if conversion is not None and _fits(ends, conversion, f.width):
         return f"%{side}{f.width}{conversion}", values
     expr = _expr(f.letter, weights)
     if expr == name:  # the job id: the text itself
