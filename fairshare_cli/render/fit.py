@@ -18,6 +18,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from fairshare_cli.render.fit_plain import plain_output, printed, table_lines
+
 #: The narrowest a text column is squeezed to (unless it is narrower already).
 MIN_TEXT_WIDTH = 8
 #: Between two columns: padding, the rule, padding (Rich, ``show_edge=False``).
@@ -43,8 +45,8 @@ def terminal_width(wide: bool = False) -> int:
     return max(shutil.get_terminal_size((80, 24)).columns, 20)
 
 
-def fit_console(out: TextIO, wide: bool = False) -> Any:
-    """A Rich console as wide as the terminal that never crops a line it prints."""
+def _rich_console(out: TextIO, width: int) -> Any:
+    """A Rich console ``width`` wide that never crops a line it prints."""
     from rich.console import Console
 
     class _Uncropped(Console):
@@ -52,7 +54,35 @@ def fit_console(out: TextIO, wide: bool = False) -> Any:
             kwargs.setdefault("crop", False)
             super().print(*objects, **kwargs)
 
-    return _Uncropped(file=out, width=terminal_width(wide), highlight=False)
+    return _Uncropped(file=out, width=width, highlight=False)
+
+
+class FitConsole:
+    """A console as wide as the terminal that never crops a line it prints: plain tables
+    and lines are written straight (:mod:`fairshare_cli.render.fit_plain`, byte for byte as
+    Rich prints them), anything else goes to a Rich console made when first needed."""
+
+    def __init__(self, out: TextIO, wide: bool = False) -> None:
+        self.file = out
+        self.width = terminal_width(wide)
+        self._plain = plain_output(out)
+        self._rich: Any = None
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        """``rich.console.Console.print`` (no cropping)."""
+        if self._plain and not kwargs:
+            text = printed(objects, self.width)
+            if text is not None:
+                self.file.write(text)
+                return
+        if self._rich is None:
+            self._rich = _rich_console(self.file, self.width)
+        self._rich.print(*objects, **kwargs)
+
+
+def fit_console(out: TextIO, wide: bool = False) -> FitConsole:
+    """A console as wide as the terminal that never crops a line it prints."""
+    return FitConsole(out, wide)
 
 
 @dataclass(frozen=True)
@@ -201,6 +231,16 @@ class FitTable:
                 ]
             table.add_row(*row)
         return table
+
+    def plain(self, width: int) -> str | None:
+        """The table as Rich prints it ``width`` wide, when it fits at natural width and
+        :func:`~fairshare_cli.render.fit_plain.table_lines` can draw it; else ``None``."""
+        headers = [name for name, _ in self.columns]
+        numeric = [num for _, num in self.columns]
+        layout = plan(headers, numeric, self.rows, width)
+        if layout.compact:
+            return None
+        return table_lines(self.title, layout.headers, numeric, self.rows, layout.widths)
 
     def __rich_console__(self, console: Any, options: Any) -> Iterator[Any]:
         headers = [name for name, _ in self.columns]
