@@ -46,7 +46,8 @@ def terminal_width(wide: bool = False) -> int:
 
 
 def _rich_console(out: TextIO, width: int) -> Any:
-    """A Rich console ``width`` wide that never crops a line it prints."""
+    """A Rich console ``width`` wide that never crops a line it prints, and prints text as
+    it is: a name like ``a[/]b`` or ``x:smile:y`` is neither markup nor an emoji code."""
     from rich.console import Console
 
     class _Uncropped(Console):
@@ -54,7 +55,7 @@ def _rich_console(out: TextIO, width: int) -> Any:
             kwargs.setdefault("crop", False)
             super().print(*objects, **kwargs)
 
-    return _Uncropped(file=out, width=width, highlight=False)
+    return _Uncropped(file=out, width=width, highlight=False, markup=False, emoji=False)
 
 
 class FitConsole:

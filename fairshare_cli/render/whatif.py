@@ -79,7 +79,13 @@ def render_diff(
     diff: WhatifDiff, title: str, out: TextIO | None = None, wide: bool = False
 ) -> None:
     """Print the comparison: every row, its rank and main figures, then the footer."""
-    console = Console(file=out or sys.stdout, highlight=False, width=1000 if wide else None)
+    console = Console(
+        file=out or sys.stdout,
+        highlight=False,
+        markup=False,  # names are text: "a[/]b" is not markup, "x:smile:y" not an emoji
+        emoji=False,
+        width=1000 if wide else None,
+    )
     if diff.no_differences:
         console.print(f"{title}: no differences", markup=False)
         return

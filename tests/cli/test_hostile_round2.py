@@ -401,3 +401,20 @@ def test_an_accountant_time_past_the_year_9999_is_refused(
     for args in (["userprio", "--json"], ["userprio", "-l"]):
         refused(run(*args, *common(env)), "last_usage_time", "between the years 1 and 9999")
     assert env["state"].read_bytes() == before
+
+
+def test_names_that_look_like_rich_markup_print_as_they_are(
+    env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    """``a[/]b`` is a good name (printable, no blanks) that Rich read as a closing tag and
+    crashed ``fs negotiate`` on (MarkupError); ``[bold]z`` lost its brackets and
+    ``x:smile:y`` became an emoji. Table cells are text, never markup."""
+    names = ("a[/]b", "x:smile:y", "[bold]z")
+    jobs = [{"id": f"{n + 1}.0", "owner": owner} for n, owner in enumerate(names)]
+    jobs_file = env["dir"] / "jobs.json"
+    jobs_file.write_text(json.dumps(jobs), encoding="utf-8")
+    for extra in ([], ["--wide"]):
+        result = run("negotiate", "--dry-run", "--jobs-file", str(jobs_file), *extra, *common(env))
+        assert result.exit_code == 0, result.stderr
+        for owner in names:
+            assert f"{owner}@example.org" in result.stdout
