@@ -6,7 +6,6 @@ import math
 import sys
 
 from fairshare_cli.core.float32 import float32 as c_float32
-from fairshare_cli.core.names import ascii_digits
 
 INT_MAX = float(2**31 - 1)
 DBL_MAX = sys.float_info.max
@@ -49,8 +48,10 @@ def match_rank(value: object) -> float:
 def split_id(job_id: str) -> tuple[int | str, int | str]:
     """``"12.3"`` -> ``(12, 3)``; parts that are not whole numbers stay strings."""
     cluster, _, proc = job_id.partition(".")
-    c: int | str = int(cluster) if ascii_digits(cluster) else cluster
-    p: int | str = int(proc) if ascii_digits(proc) else proc
+    # ascii_digits written out: called per job of a negotiation (benchmarks row
+    # negotiate-batches)
+    c: int | str = int(cluster) if cluster.isdigit() and cluster.isascii() else cluster
+    p: int | str = int(proc) if proc.isdigit() and proc.isascii() else proc
     return c, p
 
 
