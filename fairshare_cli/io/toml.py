@@ -7,6 +7,10 @@ the same key order for every TOML 1.0 document. :func:`loads` hands ``tomllib`` 
 what ``rtoml`` cannot hold (nesting deeper than its limit) is still read. A document with
 a date-time goes to ``tomllib`` as well: ``rtoml``'s offset date-times carry a time zone
 class of its own, and a message that quotes such a value would read differently.
+
+``rtoml`` also takes a few things TOML 1.1 allows and 1.0 does not (a byte-order mark,
+trailing commas and line breaks in inline tables, times without seconds, ``\\xHH`` escapes);
+docs/config.md says so.
 """
 
 from __future__ import annotations
