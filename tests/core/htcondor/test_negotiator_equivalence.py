@@ -41,6 +41,16 @@ JOB_RANKS = [
 ]
 
 
+def slot_names(machines: list[MachineSpec]) -> list[str]:
+    """The slots' names, as the snapshot names the slots of these stanzas."""
+    return [
+        f"slot{k}@m{i}-{m:03d}"
+        for i, spec in enumerate(machines)
+        for m in range(1, spec.count + 1)
+        for k in range(1, spec.slots + 1)
+    ]
+
+
 @st.composite
 def pools(draw: st.DrawFn) -> tuple[object, ...]:
     stanzas = draw(st.integers(1, 3))
@@ -54,12 +64,7 @@ def pools(draw: st.DrawFn) -> tuple[object, ...]:
         )
         for i in range(stanzas)
     ]
-    names = [
-        f"slot{k}@m{i}-{m:03d}"
-        for i, spec in enumerate(machines)
-        for m in range(1, spec.count + 1)
-        for k in range(1, spec.slots + 1)
-    ]
+    names = slot_names(machines)
     claims: list[Claim] = []
     running: list[J] = []
     for n, slot in enumerate(names):
@@ -175,12 +180,7 @@ def unclaimed_pools(draw: st.DrawFn) -> tuple[object, ...]:
         )
         for i in range(stanzas)
     ]
-    names = [
-        f"slot{k}@m{i}-{m:03d}"
-        for i, spec in enumerate(machines)
-        for m in range(1, spec.count + 1)
-        for k in range(1, spec.slots + 1)
-    ]
+    names = slot_names(machines)
     claims: list[Claim] = []
     queue: list[J] = []
     for n, slot in enumerate(names):
