@@ -19,11 +19,15 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from fairshare_cli.core.config import Config, GroupSpec
+
+# One update of a record lives in decay.py; these stay the accountant's names too.
+from fairshare_cli.core.htcondor.decay import MIN_PRIORITY as MIN_PRIORITY
+from fairshare_cli.core.htcondor.decay import advance as advance
+from fairshare_cli.core.htcondor.decay import decay_factor as decay_factor
 from fairshare_cli.core.htcondor.groups import ROOT, deepest_group, group_path
 from fairshare_cli.core.htcondor.record_checks import check_record
 from fairshare_cli.core.state import SectionError
 
-MIN_PRIORITY = 0.5
 MIN_FACTOR = 1.0
 ROOT_GROUP = ROOT
 NICE_USER_PREFIX = "nice-user"
@@ -57,60 +61,6 @@ class CustomerRecord:
     weighted_uncharged_time: float = 0.0
     floor: int = 0
     ceiling: int = -1
-
-
-def decay_factor(dt: float, half_life: float) -> float:
-    """β = 0.5 ** (Δt / half-life); a half-life of 0 forgets at once (β = 0)."""
-    if half_life <= 0:
-        return 0.0
-    return float(0.5 ** (dt / half_life))
-
-
-def advance(rec: CustomerRecord, now: float, half_life: float) -> CustomerRecord:
-    """The record brought up to ``now``: ``Accountant::UpdateOnePriority`` for one record.
-
-    Over Δt = now − last_update the recent usage is ``ResourcesUsed + UnchargedTime/Δt``
-    (weighted likewise; a group with subtree usage takes ``HierWeightedResourcesUsed``
-    instead, without the uncharged correction); the accumulated usages grow by
-    ``ResourcesUsed·Δt + UnchargedTime``; ``BeginUsageTime`` becomes ``now`` when it is 0
-    and the accumulated usage is above 0; ``LastUsageTime`` becomes ``now`` when the recent
-    (unweighted) usage is above 0; the uncharged times go back to 0. Δt ≤ 0 changes nothing
-    (a clock that went back only moves ``last_update``).
-    """
-    if rec.last_update is None:
-        return replace(rec, last_update=now, priority=max(rec.priority, MIN_PRIORITY))
-    dt = now - rec.last_update
-    if dt == 0:
-        return rec
-    if dt < 0:
-        return replace(rec, last_update=now)
-    beta = decay_factor(dt, half_life)
-    p = max(rec.priority, MIN_PRIORITY)
-    recent = rec.resources_used + rec.uncharged_time / dt
-    weighted_recent = rec.weighted_resources_used + rec.weighted_uncharged_time / dt
-    if rec.hier_weighted_resources_used > 0:
-        weighted_recent = rec.hier_weighted_resources_used
-    new_p = max(p * beta + weighted_recent * (1.0 - beta), MIN_PRIORITY)
-    acc = rec.accumulated_usage + rec.resources_used * dt + rec.uncharged_time
-    wacc = (
-        rec.weighted_accumulated_usage
-        + rec.weighted_resources_used * dt
-        + rec.weighted_uncharged_time
-    )
-    begin = rec.begin_usage_time
-    if acc > 0 and begin == 0:
-        begin = now
-    return replace(
-        rec,
-        priority=new_p,
-        last_update=now,
-        accumulated_usage=acc,
-        weighted_accumulated_usage=wacc,
-        begin_usage_time=begin,
-        last_usage_time=now if recent > 0 else rec.last_usage_time,
-        uncharged_time=0.0,
-        weighted_uncharged_time=0.0,
-    )
 
 
 # --------------------------------------------------------------------------- names, groups

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.float32 import FLT_MAX
 from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.htcondor.decay import advanced_values
 from fairshare_cli.core.jobs import Job
 
 if TYPE_CHECKING:  # the decoder imports msgspec: not on the --help path
@@ -214,56 +215,6 @@ def userprio_view(
         any_real_group=any_real_group,
         named=tuple(sorted(query.names)),
     )
-
-
-def advanced_values(
-    rec: StoredRecord, now: float, half_life: float, betas: dict[float, float]
-) -> tuple[float, float, float, float, float]:
-    """What :func:`accountant.advance` makes of the record's priority, (weighted)
-    accumulated usage, begin and last usage time at ``now``, without building a record.
-
-    The same operations in the same order (``tests/core/htcondor/test_userprio_rows.py``
-    holds the two equal); ``betas`` caches the decay factor per Δt, as most records were
-    last updated together.
-    """
-    least = acct.MIN_PRIORITY  # max(x, least) as ``least if x < least else x`` (NaN kept)
-    last_update = rec.last_update
-    if last_update is None:
-        return (
-            least if rec.priority < least else rec.priority,
-            rec.accumulated_usage,
-            rec.weighted_accumulated_usage,
-            rec.begin_usage_time,
-            rec.last_usage_time,
-        )
-    dt = now - last_update
-    if dt <= 0:  # unchanged (a clock gone back moves only last_update)
-        return (
-            rec.priority,
-            rec.accumulated_usage,
-            rec.weighted_accumulated_usage,
-            rec.begin_usage_time,
-            rec.last_usage_time,
-        )
-    beta = betas.get(dt)
-    if beta is None:
-        beta = betas[dt] = acct.decay_factor(dt, half_life)
-    p = least if rec.priority < least else rec.priority
-    used = rec.resources_used
-    weighted = rec.weighted_resources_used
-    recent = used + rec.uncharged_time / dt
-    weighted_recent = weighted + rec.weighted_uncharged_time / dt
-    if rec.hier_weighted_resources_used > 0:
-        weighted_recent = rec.hier_weighted_resources_used
-    new_p = p * beta + weighted_recent * (1.0 - beta)
-    if new_p < least:
-        new_p = least
-    acc = rec.accumulated_usage + used * dt + rec.uncharged_time
-    wacc = rec.weighted_accumulated_usage + weighted * dt + rec.weighted_uncharged_time
-    begin = rec.begin_usage_time
-    if acc > 0 and begin == 0:
-        begin = now
-    return new_p, acc, wacc, begin, now if recent > 0 else rec.last_usage_time
 
 
 def _active_rows(

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from fairshare_cli.core.config import AccountantConfig, Config, GroupSpec
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.accountant_decode import stored_records
-from fairshare_cli.core.htcondor.userprio import UserprioQuery, advanced_values, userprio_view
+from fairshare_cli.core.htcondor.decay import advanced_values
+from fairshare_cli.core.htcondor.userprio import UserprioQuery, userprio_view
 
 usage = st.floats(min_value=0.0, max_value=1e9)
 times = st.floats(min_value=0.0, max_value=2e9)
