@@ -18,8 +18,8 @@ import click
 from fairshare_cli.cli.context import Env, mutate_state
 from fairshare_cli.cli.names import create_option, new_record_note
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
+from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.htcondor import accountant as acct
-from fairshare_cli.core.jobs import parse_time
 from fairshare_cli.core.limits import INT32_MAX
 from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError

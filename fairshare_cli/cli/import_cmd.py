@@ -128,8 +128,8 @@ def cycle_sink(cycle: float | None, cycle_start: str | None) -> SinkFactory:
         click.UsageError: ``--cycle-start`` without ``--cycle``, or a cycle that is not a
             positive number of seconds.
     """
+    from fairshare_cli.core.epoch import parse_time
     from fairshare_cli.core.htcondor.cycle_replay import make_cycle_history_sink
-    from fairshare_cli.core.jobs import parse_time
 
     if cycle is None:
         raise click.UsageError("--cycle-start needs --cycle SECONDS")

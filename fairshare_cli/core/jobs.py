@@ -7,9 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-# Re-exported: readers of job and record times import them from here too.
-from fairshare_cli.core.epoch import cached_utc as cached_utc
-from fairshare_cli.core.epoch import parse_time as parse_time
+from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, MAX_JOB_COUNT
 from fairshare_cli.core.names import ascii_digits, check_name
 from fairshare_cli.errors import InputError, did_you_mean

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import chain, islice
 from typing import Any, NamedTuple, Protocol
 
-from fairshare_cli.core.jobs import cached_utc, parse_time
+from fairshare_cli.core.epoch import cached_utc, parse_time
 from fairshare_cli.core.limits import INT64_MAX, TIME_MAX, TIME_MIN
 from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError, did_you_mean
@@ -190,7 +190,7 @@ class TypedLine(Protocol):
 
 
 #: ``YYYY-MM-DDTHH:MM:`` of the times met so far -> that minute's epoch seconds (by
-#: :func:`~.jobs.parse_time`); with :data:`_SECONDS`, a time is two lookups and an add.
+#: :func:`~.epoch.parse_time`); with :data:`_SECONDS`, a time is two lookups and an add.
 _MINUTES: dict[str, float] = {}
 _SECONDS = {f"{s:02d}Z": float(s) for s in range(61)}  # parse_time allows a leap second
 _MINUTE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:")
@@ -199,7 +199,7 @@ _MINUTES_KEPT = 100_000  # then forgotten at once (records come in time order: f
 
 def _learn_minutes(prefixes: Iterable[str]) -> bool:
     """Cache each ``YYYY-MM-DDTHH:MM:`` of ``prefixes`` not cached yet; False when one is
-    not of that shape or not a time :func:`~.jobs.parse_time` accepts."""
+    not of that shape or not a time :func:`~.epoch.parse_time` accepts."""
     for prefix in prefixes:
         if prefix in _MINUTES:
             continue
@@ -217,7 +217,7 @@ def _learn_minutes(prefixes: Iterable[str]) -> bool:
 
 
 def _times(lines: Sequence[TypedLine]) -> tuple[list[float], list[float | None]] | None:
-    """The start and end of each line as :func:`~.jobs.parse_time` reads them (None: an
+    """The start and end of each line as :func:`~.epoch.parse_time` reads them (None: an
     end is absent or ""), or None when one is not ``YYYY-MM-DDTHH:MM:SSZ`` of a real time."""
     minutes, seconds = _MINUTES, _SECONDS
     try:

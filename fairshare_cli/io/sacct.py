@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import IO
 
-from fairshare_cli.core.jobs import parse_time
+from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.usage import UsageRecord, parse_record
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import column_spans

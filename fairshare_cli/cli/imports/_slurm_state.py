@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 import click
 
 from fairshare_cli.cli.context import Env
-from fairshare_cli.core.jobs import parse_time
+from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.slurm import usage as su
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -13,12 +13,12 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.jobs import (
     JOB_STATUSES,
     Job,
     cluster_proc,
     parse_job,
-    parse_time,
     require_job_list,
     split_partitions,
 )

@@ -15,7 +15,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairshare_cli.core.jobs import parse_job, parse_time
+from fairshare_cli.core.epoch import parse_time
+from fairshare_cli.core.jobs import parse_job
 from fairshare_cli.core.timestr import TimeStringError, time_str2secs
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import is_prompt, text_lines
