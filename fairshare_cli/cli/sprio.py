@@ -156,6 +156,7 @@ class SprioOptions:
 
 def _sprio(opts: SprioOptions, env: Env) -> None:
     from fairshare_cli.core.slurm import model as slurm
+    from fairshare_cli.core.slurm.tree_usage import evaluate
     from fairshare_cli.core.slurm.usage import usage_from_json
     from fairshare_cli.render import sprio as render
     from fairshare_cli.render.formats import emit_rows
@@ -167,7 +168,7 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
         )
     job_list = load_jobs(env, opts.jobs_file)
     state = env.decode("slurm", usage_from_json)
-    when, tree = slurm.evaluate(env.config, state, env.now)
+    when, tree = evaluate(env.config, state, env.now)
     ctx = slurm.priority_context(env.config, tree)
     table = _table(opts, job_list, ctx, when, env.now)
     rows = [] if table is not None else _rows(opts, env, job_list, ctx, when)

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from fairshare_cli.core.config import Config
-from fairshare_cli.core.slurm.model import decay_params
+from fairshare_cli.core.slurm.tree_usage import decay_params
 from fairshare_cli.core.slurm.usage import restart, usage_from_json, usage_to_json
 from fairshare_cli.core.state import State
 from fairshare_cli.io.config import load_config

@@ -196,12 +196,13 @@ class SlurmSeries:
 
     def __init__(self, config: Config, section: Any) -> None:
         from fairshare_cli.core.slurm import model as slurm
+        from fairshare_cli.core.slurm import tree_usage
         from fairshare_cli.core.slurm.usage import usage_from_json
 
         self.config = config
-        self.params = slurm.decay_params(config)
+        self.params = tree_usage.decay_params(config)
         self.state = usage_from_json(section)
-        self.algo = slurm.algorithm(config)
+        self.algo = tree_usage.algorithm(config)
         #: rates records exactly as an import would (association, QOS usage factor)
         self.sink = slurm.SlurmHistorySink(config, section, 0.0, False)
         self.open: dict[str, str] = {}  # job id -> the tag of its running charge
@@ -246,8 +247,8 @@ class SlurmSeries:
     def tree(self, t: float) -> tuple[float, Any]:
         """The association tree with usage and fair share as the last decay pass before
         ``t`` left them, and that pass's time (once per ``t``)."""
-        from fairshare_cli.core.slurm import model as slurm
         from fairshare_cli.core.slurm import usage as su
+        from fairshare_cli.core.slurm.tree_usage import evaluate
 
         if self._tree is not None and self._tree[0] == t:
             return self._tree[1], self._tree[2]
@@ -260,7 +261,7 @@ class SlurmSeries:
             self.state = replace(self.state, running=running)
             self.ended = {}
         self.state = su.advance(self.state, t, self.params)
-        when, tree = slurm.evaluate(self.config, self.state, t)
+        when, tree = evaluate(self.config, self.state, t)
         self._tree = (t, when, tree)
         return when, tree
 

@@ -274,17 +274,18 @@ def slurm_fairshare_of(config: Config, section: object) -> SlurmFairshare | None
     if not config.accounts:
         return None
     from fairshare_cli.core.slurm import model as slurm
+    from fairshare_cli.core.slurm import tree_usage
     from fairshare_cli.core.slurm.fairshare import user_fairshare_factors
     from fairshare_cli.core.slurm.usage import usage_from_json
 
-    algo = slurm.algorithm(config)
+    algo = tree_usage.algorithm(config)
 
     def factors(records: Sequence[UsageRecord], t: float) -> dict[str, float]:
         sink = slurm.make_slurm_history_sink(config, section, t, False, presorted=False)
         for rec in sorted(records, key=lambda r: r.start):
             sink.add(rec)
         state = usage_from_json(sink.finish())
-        _, tree = slurm.evaluate(config, state, t)
+        _, tree = tree_usage.evaluate(config, state, t)
         return user_fairshare_factors(tree, algo)
 
     return factors

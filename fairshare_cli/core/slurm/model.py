@@ -1,8 +1,8 @@
 """The Slurm model from the pool config and the ``slurm`` state section.
 
 Glue between :mod:`~fairshare_cli.core.config` and the pure pieces: the association tree
-with usage and fair share (:mod:`~fairshare_cli.core.slurm.tree_usage`, whose names this
-module offers too), usage decay (:mod:`~fairshare_cli.core.slurm.usage`) and job priority
+with usage and fair share (:mod:`~fairshare_cli.core.slurm.tree_usage`), usage decay
+(:mod:`~fairshare_cli.core.slurm.usage`) and job priority
 (:mod:`~fairshare_cli.core.slurm.priority`); plus the ``fs import history`` sink that
 charges records to user associations as CPU-seconds × QOS usage factor.
 """
@@ -26,28 +26,13 @@ from fairshare_cli.core.slurm.priority import (
     Weights,
 )
 from fairshare_cli.core.slurm.tree_usage import (
-    ClusterSize,
     algorithm,
     cluster_size,
     decay_params,
-    evaluate,
     tree_from_config,
 )
 from fairshare_cli.core.usage import BATCH, HistorySink, UnsortedHistory, UsageRecord
 from fairshare_cli.errors import InputError
-
-# The tree view moved to tree_usage.py (fs sshare loads no more); its names stay here too.
-__all__ = [
-    "ClusterSize",
-    "SlurmHistorySink",
-    "algorithm",
-    "cluster_size",
-    "decay_params",
-    "evaluate",
-    "make_slurm_history_sink",
-    "priority_context",
-    "tree_from_config",
-]
 
 
 def priority_context(config: Config, tree: AssocTree) -> PriorityContext:

@@ -16,9 +16,10 @@ from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.slurm import usage as su
 from fairshare_cli.core.slurm.factors import job_user
 from fairshare_cli.core.slurm.jobs import SlurmJob
-from fairshare_cli.core.slurm.model import decay_params, evaluate, priority_context
+from fairshare_cli.core.slurm.model import priority_context
 from fairshare_cli.core.slurm.passes import charged
 from fairshare_cli.core.slurm.priority import compute_rows
+from fairshare_cli.core.slurm.tree_usage import decay_params, evaluate
 from fairshare_cli.errors import InputError
 
 #: ``scontrol update job SiteFactor=`` accepts ±(NICE_OFFSET − 3).
