@@ -115,12 +115,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     -setbegin, -setlast, -resetusage NAME, -resetall and -delete NAME run
     'fs setfactor' ... instead.
     """
-    from fairshare_cli.render.userprio import (
-        COLUMNS,
-        choose_columns,
-        render_long,
-        render_userprio,
-    )
+    from fairshare_cli.render.userprio import COLUMNS, choose_columns, render_userprio
 
     env = load_env(opts)
     records, jobs, group_info = _read_inputs(env)
@@ -145,6 +140,8 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         _emit(view, fmt)
         return
     if long_:
+        from fairshare_cli.render.userprio_long import render_long
+
         click.echo(render_long(view, shown_at), nl=False)
         return
     cols = choose_columns(view, all_cols=all_cols, priority=priority, usage=usage)
