@@ -32,6 +32,8 @@ class UserprioCommand(click.Command):
     """``fs userprio`` that also takes condor_userprio's single-dash options and edits."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not any(a[:1] == "-" and a[1:2] not in ("-", "") for a in args):
+            return super().parse_args(ctx, args)  # no single-dash option: nothing to translate
         from fairshare_cli.cli.condor_args import translate
 
         translated = translate(list(args))

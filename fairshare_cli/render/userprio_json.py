@@ -17,8 +17,8 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
-from itertools import chain
-from operator import attrgetter, itemgetter
+from itertools import chain, compress, repeat
+from operator import and_, attrgetter, gt, itemgetter, lt, not_
 from typing import Any
 
 import msgspec
@@ -188,10 +188,9 @@ def number_texts(values: Sequence[Any]) -> list[str] | None:
 
 def time_texts(*columns: list[Any]) -> list[list[str]]:
     """The JSON text of each time's :func:`iso` (``"...Z"`` or ``null``), column by column:
-    a column of whole seconds from 1970 to before the year 10000 as msgspec writes
-    datetimes (:func:`quoted_whole_times`), else each distinct value of all the columns
-    through :func:`iso_times`."""
-    quick = [quoted_whole_times(column) for column in columns]
+    columns of floats by :func:`quoted_times`, any other through :func:`iso_times` (each
+    distinct value of all the columns formatted once)."""
+    quick = [quoted_times(column) for column in columns]
     if None not in quick:
         return quick  # type: ignore[return-value]  # no None in it
     unique = list(set().union(*columns))
@@ -200,18 +199,30 @@ def time_texts(*columns: list[Any]) -> list[list[str]]:
     return [list(map(quoted.__getitem__, column)) for column in columns]
 
 
-def quoted_whole_times(times: list[Any]) -> list[str] | None:
-    """``'"' + iso(t) + '"'`` of each time, or None unless each is a float of whole seconds
-    after 1970 and before the year 10000 (where ``iso`` is ``%Y-%m-%dT%H:%M:%SZ``, as
-    msgspec writes a UTC datetime without microseconds): converted and written in C.
-
-    (``min`` and ``max`` skip a NaN unless it comes first, then neither bound holds; a NaN
-    elsewhere is not whole.)
-    """
+def quoted_times(times: list[Any]) -> list[str] | None:
+    """``'"' + iso(t) + '"'`` (``null`` for None) of each time, or None unless all are
+    floats. Whole seconds after 1970 and before the year 10000 (where ``iso`` is
+    ``%Y-%m-%dT%H:%M:%SZ``, as msgspec writes a UTC datetime without microseconds) are
+    converted and written in C; the others (``now`` as a last usage time, 0, NaN) each
+    distinct one through :func:`iso`."""
     if not times or set(map(type, times)) != {float}:
         return None
-    if not (min(times) > 0 and max(times) < _YEAR_10000) or not all(map(float.is_integer, times)):
-        return None
+    whole = list(
+        map(and_, map(float.is_integer, times), map(and_, map(gt, times, repeat(0.0)),
+                                                    map(lt, times, repeat(_YEAR_10000))))
+    )  # fmt: skip
+    if all(whole):
+        return _whole_texts(times)
+    texts = iter(_whole_texts(list(compress(times, whole))))
+    others = {t: iso(t) for t in set(compress(times, map(not_, whole)))}
+    quoted = {t: "null" if text is None else f'"{text}"' for t, text in others.items()}
+    return [next(texts) if w else quoted[t] for t, w in zip(times, whole, strict=True)]
+
+
+def _whole_texts(times: list[float]) -> list[str]:
+    """The quoted ISO text of whole-second times (1970 to 9999) through msgspec."""
+    if not times:
+        return []
     stamps = msgspec.convert(times, list[datetime], strict=False)
     return msgspec.json.encode(stamps).decode("ascii")[1:-1].split(",")
 
