@@ -15,7 +15,7 @@ general writer (``tests/cli/test_userprio_json.py`` holds the two equal).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from itertools import chain, compress, repeat
 from operator import and_, attrgetter, gt, itemgetter, lt, not_
@@ -55,9 +55,9 @@ CHUNK = 2048
 def userprio_json(rows: Sequence[UserprioRow]) -> list[str] | None:
     """``emit_rows``'s ``--json`` text of the rows (no final newline) in pieces to write one
     after another, or None when the general writer must print it."""
-    texts = json_texts(rows)
-    if texts is not None:  # the template's text when each column's texts could be made
-        return [*_template_pieces(texts)]
+    pieces = template_pieces(rows)
+    if pieces is not None:  # each column's texts could be made: the template's text
+        return pieces
     columns: list[list[Any]] = [
         list(map(attrgetter("name"), rows)),
         list(map(attrgetter("is_group"), rows)),
@@ -227,15 +227,22 @@ def _whole_texts(times: list[float]) -> list[str]:
     return msgspec.json.encode(stamps).decode("ascii")[1:-1].split(",")
 
 
-def _template_pieces(columns: list[list[str]]) -> Iterator[str]:
-    """The rows' text from each field's texts, :data:`CHUNK` rows through one template.
+def template_pieces(rows: Sequence[UserprioRow]) -> list[str] | None:
+    """The rows' text, :data:`CHUNK` rows at a time from their fields' texts
+    (:func:`json_texts`) through one template, or None when a chunk's texts cannot be made.
 
-    A measured hot loop (``benchmarks/run.py --rows userprio-json``).
+    A measured hot loop (``benchmarks/run.py --rows userprio-json``): a chunk's texts at a
+    time, not the whole table's (less memory).
     """
-    yield "[\n"
-    n = len(columns[0])
-    for start in range(0, n, CHUNK):
-        k = min(CHUNK, n - start)
-        cells = chain.from_iterable(zip(*(c[start : start + k] for c in columns), strict=True))
-        yield (",\n" if start else "") + ",\n".join([_ROW] * k) % tuple(cells)
-    yield "\n]"
+    if not rows:
+        return None
+    pieces = ["[\n"]
+    for start in range(0, len(rows), CHUNK):
+        columns = json_texts(rows[start : start + CHUNK])
+        if columns is None:
+            return None
+        cells = tuple(chain.from_iterable(zip(*columns, strict=True)))
+        template = ",\n".join([_ROW] * len(columns[0]))
+        pieces.append((",\n" if start else "") + template % cells)
+    pieces.append("\n]")
+    return pieces
