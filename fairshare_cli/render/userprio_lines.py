@@ -14,7 +14,7 @@ text is the cell-by-cell table's (``tests/cli/test_userprio_lines.py``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import chain, repeat
+from itertools import chain, filterfalse, repeat
 from math import copysign
 from operator import add, floordiv, gt, itemgetter, mod
 from typing import Any
@@ -66,7 +66,7 @@ def number_piece(values: list[Any], width: int, decimals: int) -> Piece | None:
         return None
     spec = f"%{width}.{decimals}f"
     if 2 * len(distinct) > len(values) or (
-        0 in distinct and len({copysign(1.0, v) for v in values if v == 0}) > 1
+        0 in distinct and len(set(map(copysign, repeat(1.0), filterfalse(None, values)))) > 1
     ):
         return spec, values
     made = dict(zip(distinct, map(spec.__mod__, distinct), strict=True))
