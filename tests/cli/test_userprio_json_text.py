@@ -42,7 +42,7 @@ floats = edges | st.floats(allow_nan=True, allow_infinity=True)
 numbers = floats | st.integers(min_value=-(2**70), max_value=2**70)
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(st.lists(numbers, min_size=1, max_size=6))
 def test_number_texts_are_json_dumps_or_none(values: list[float]) -> None:
     texts = number_texts(values)
@@ -50,7 +50,7 @@ def test_number_texts_are_json_dumps_or_none(values: list[float]) -> None:
         assert texts == [json.dumps(v) for v in values]
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.floats(min_value=1e-4, max_value=1e16, exclude_max=True) | st.integers(-(10**20), 10**20))
 def test_plain_numbers_are_taken(value: float) -> None:
     """The range where msgspec writes repr's digits is taken (not sent the slow way)."""
@@ -67,7 +67,7 @@ times = (
 )
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(st.lists(times, min_size=1, max_size=6))
 def test_times_are_quoted_iso(values: list[float]) -> None:
     """Whole seconds through msgspec's datetimes, the others (fractions, 0, NaN) by iso.
@@ -136,7 +136,7 @@ def _general(table: list[UserprioRow]) -> str:
     return out.getvalue()
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.lists(rows, max_size=8) | st.lists(plain_rows, max_size=8), st.sampled_from([1, 3, 2048]))
 def test_the_json_is_the_general_writers(table: list[UserprioRow], chunk: int) -> None:
     saved = module.CHUNK

@@ -62,7 +62,7 @@ def _cell_by_cell(table: list[UserprioRow], hier: bool, cols: list[str], width: 
     ]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     st.lists(user_rows, max_size=12) | st.lists(user_rows | group_rows, max_size=12),
     st.booleans(),

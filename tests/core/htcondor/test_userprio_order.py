@@ -39,7 +39,7 @@ def _unique(rows: list[UserprioRow]) -> list[UserprioRow]:
     return list({r.name: r for r in rows}.values())  # names are unique, as records' keys
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(
     st.lists(row, max_size=12).map(_unique),
     st.sampled_from(SORT_KEYS),
@@ -57,7 +57,7 @@ def test_two_sorts_are_the_keys_order(
         assert sorted_rows(sorted(rows, key=lambda r: r.name), at, descending) == want
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(
     st.lists(row, max_size=12).map(_unique),
     st.integers(0, 12),
