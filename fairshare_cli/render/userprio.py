@@ -254,12 +254,12 @@ def render_userprio(view: UserprioView, columns: Sequence[str], now: float) -> s
 def _chunk_lines(
     cols: Sequence[Column], chunk: Sequence[UserprioRow], hier: bool, width: int, now: float
 ) -> str:
-    """The chunk's table lines joined by newlines: user rows through one template
+    """The chunk's table lines joined by newlines: user rows a column at a time
     (:mod:`fairshare_cli.render.userprio_lines`), a chunk with a group row cell by cell."""
     groups_at = list(compress(count(), map(_field("is_group"), chunk)))
     if hier:
         names = [display_name(row, hier).ljust(width)[:width] for row in chunk]
-    else:  # ljust then cut, as one format (in the template: "%-{width}.{width}s")
+    else:  # ljust then cut, as one format (of users: "%-{width}.{width}s")
         names = list(map(_field("name"), chunk))
     if groups_at:
         cells = [column_cells(c, chunk, now, groups_at) for c in cols]

@@ -1,15 +1,17 @@
-"""``fs userprio --json``: the rows as msgspec structs, column by column.
+"""``fs userprio --json``: the rows' text from each field's JSON text, column by column.
 
 The general writer (:func:`fairshare_cli.render.formats.emit_rows`) prepares a dict per row
 and an ISO time per cell in Python; over 20,000 submitters that was most of the command
-(``benchmarks/run.py --rows userprio-json``). Here each field is one column: floats that
-msgspec prints as ``repr`` does (:func:`fastjson.plain_floats`) go in as they are, the others
-through :func:`fastjson.prepared`; times become ISO text once per distinct value; then one
-struct per row (its fields in :data:`JSON_FIELDS` order, as the dict's keys were) and one
-encode a chunk of rows at a time. The text is the general writer's byte for byte; what it
-cannot vouch for (text
-``json.dumps`` would escape, a value of another type) returns None, and the caller asks the
-general writer (``tests/cli/test_userprio_json.py`` holds the two equal).
+(``benchmarks/run.py --rows userprio-json``). Here each field of a chunk of rows is one
+column of JSON texts made at once (:func:`json_texts`: numbers from one msgspec encode of
+the column, times as msgspec writes datetimes, names as they are), and the chunk is one
+``str.join`` of the columns with the keys between. Where a column is not of those kinds
+the rows go as msgspec structs, column by column, as before (floats that msgspec prints as
+``repr`` does as they are, the others through :func:`fastjson.prepared`, times as ISO text
+once per distinct value, one encode a chunk of rows at a time). The text is the general
+writer's byte for byte; what neither can vouch for (text ``json.dumps`` would escape, a
+value of another type) returns None, and the caller asks the general writer
+(``tests/cli/test_userprio_render.py``, ``tests/cli/test_userprio_json_text.py``).
 """
 
 from __future__ import annotations
@@ -55,8 +57,8 @@ CHUNK = 2048
 def userprio_json(rows: Sequence[UserprioRow]) -> list[str] | None:
     """``emit_rows``'s ``--json`` text of the rows (no final newline) in pieces to write one
     after another, or None when the general writer must print it."""
-    pieces = template_pieces(rows)
-    if pieces is not None:  # each column's texts could be made: the template's text
+    pieces = joined_pieces(rows)
+    if pieces is not None:  # each column's texts could be made
         return pieces
     columns: list[list[Any]] = [
         list(map(attrgetter("name"), rows)),
@@ -126,12 +128,12 @@ def _whole_iso(times: list[float]) -> list[str]:
     return out
 
 
-#: One row of ``json.dumps(rows, indent=2)``, a ``%s`` per field (the name inside quotes).
-_ROW = (
-    "  {\n"
-    + ",\n".join(f'    "{f}": ' + ('"%s"' if f == "name" else "%s") for f in JSON_FIELDS)
-    + "\n  }"
-)
+#: What comes before each field's text in a row of ``json.dumps(rows, indent=2)`` (the
+#: name inside quotes), and after the last one (the next row's comma included).
+_BEFORE = ['  {\n    "name": "'] + [
+    f'",\n    "{f}": ' if f == "is_group" else f',\n    "{f}": ' for f in JSON_FIELDS[1:]
+]
+_AFTER = "\n  },\n"
 #: Bytes in msgspec's text of a list of ints and floats where some float's text is not
 #: ``repr``'s: an exponent (1e16 and up; ``repr`` writes ``1e+16``), the zeros of a
 #: magnitude under 1e-4 (``0.00001``; ``repr`` writes ``1e-05``), ``null`` (NaN, the
@@ -227,9 +229,10 @@ def _whole_texts(times: list[float]) -> list[str]:
     return msgspec.json.encode(stamps).decode("ascii")[1:-1].split(",")
 
 
-def template_pieces(rows: Sequence[UserprioRow]) -> list[str] | None:
+def joined_pieces(rows: Sequence[UserprioRow]) -> list[str] | None:
     """The rows' text, :data:`CHUNK` rows at a time from their fields' texts
-    (:func:`json_texts`) through one template, or None when a chunk's texts cannot be made.
+    (:func:`json_texts`) joined with the keys between, or None when a chunk's texts cannot
+    be made.
 
     A measured hot loop (``benchmarks/run.py --rows userprio-json``): a chunk's texts at a
     time, not the whole table's (less memory).
@@ -241,8 +244,11 @@ def template_pieces(rows: Sequence[UserprioRow]) -> list[str] | None:
         columns = json_texts(rows[start : start + CHUNK])
         if columns is None:
             return None
-        cells = tuple(chain.from_iterable(zip(*columns, strict=True)))
-        template = ",\n".join([_ROW] * len(columns[0]))
-        pieces.append((",\n" if start else "") + template % cells)
+        parts: list[Iterable[str]] = []
+        for before, texts in zip(_BEFORE, columns, strict=True):
+            parts.extend((repeat(before), texts))
+        parts.append(repeat(_AFTER))
+        pieces.append("".join(chain.from_iterable(zip(*parts, strict=False))))
+    pieces[-1] = pieces[-1][:-2]  # the last row's comma and newline
     pieces.append("\n]")
     return pieces

@@ -1,19 +1,20 @@
-"""The rows of ``fs userprio``'s table, a chunk of rows through one ``%`` template.
+"""The rows of ``fs userprio``'s table, a chunk of rows a column at a time, in one join.
 
 :func:`fairshare_cli.render.userprio.column_cells` makes each cell as a ``str`` and the
-table joins them row by row: over 20,000 submitters, half the rendering went to making and
-joining 140,000 cells (``benchmarks/run.py --rows userprio``). Here a chunk of user rows is
-one template, ``"%-W.Ws %12.2f %9.2f ..."`` once per row, filled by one ``%`` from the
-values themselves: a column whose every cell is ``%{w}.{d}f`` of its value (a number that
-fits its width, :func:`plain_format`) or blank is written by the template; any other column
-(a number too wide for ``%f``, a mix of blanks and numbers, the times) goes in as the text
-``column_cells`` makes. A chunk holding a group row is ``column_cells``'s throughout. The
-text is the cell-by-cell table's (``tests/cli/test_userprio_lines.py``).
+table joined them row by row: over 20,000 submitters, half the rendering went to checking,
+making and joining 140,000 cells (``benchmarks/run.py --rows userprio``). Here each column
+of a chunk of user rows is a piece: ``%{w}.{d}f`` of its values where every value's text
+fits its width (:func:`plain_format`; repeated values formatted once), a blank all the way
+down, or else the text ``column_cells`` makes (a number too wide for ``%f``, a mix of blanks
+and numbers, the times); then the chunk is one ``str.join`` of the columns with the blanks
+and spaces between as literals (a ``%`` template of the chunk was five times slower). A
+chunk holding a group row is ``column_cells``'s throughout. The text is the cell-by-cell
+table's (``tests/cli/test_userprio_lines.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import chain, filterfalse, repeat
 from math import copysign
 from operator import add, floordiv, gt, itemgetter, mod
@@ -21,7 +22,7 @@ from typing import Any
 
 from fairshare_cli.core.htcondor.userprio import UserprioRow
 
-#: A column's part of the row template and the values it takes (None: a literal blank).
+#: A column's piece of a chunk: a format and the values it takes (None: the text is literal).
 Piece = tuple[str, "list[Any] | None"]
 
 
@@ -111,7 +112,7 @@ _BLANK_UNLESS: dict[str, Callable[[UserprioRow], Any]] = {
 
 
 def user_piece(key: str, width: int, rows: Sequence[UserprioRow]) -> Piece | None:
-    """Column ``key``'s piece of the template for these user rows, or None when its cells
+    """Column ``key``'s piece of the chunk for these user rows, or None when its cells
     must be made one by one (``column_cells``)."""
     spec = _NUMBERS.get(key)
     if spec is not None:
@@ -138,21 +139,26 @@ def chunk_text(
     """The chunk's lines joined by newlines: ``names`` through the ``name`` format, then
     each column's piece, or its ``cells(column index)`` where the piece is None.
 
-    A measured hot loop (``benchmarks/run.py --rows userprio``): one ``%`` for the chunk.
+    A measured hot loop (``benchmarks/run.py --rows userprio``): the texts of each column
+    made at once, then the chunk in one join, blank columns and spaces between as literals.
     """
-    parts = [name]
-    columns: list[Sequence[Any]] = [names]
+    parts: list[Iterable[str]] = [names if name == "%s" else list(map(name.__mod__, names))]
+    between = ""
     for i, piece in enumerate(pieces):
+        between += " "
+        texts: Sequence[Any]
         if piece is None:
-            parts.append(" %s")
-            columns.append(cells(i))
-            continue
-        text, values = piece
-        parts.append(" " + text)
-        if values is not None:
-            columns.append(values)
-    template = "\n".join(["".join(parts)] * len(names))
-    return template % tuple(chain.from_iterable(zip(*columns, strict=True)))
+            texts = cells(i)
+        else:
+            spec, values = piece
+            if values is None:  # blank all the way down
+                between += spec
+                continue
+            texts = values if spec == "%s" else list(map(spec.__mod__, values))
+        parts.extend((repeat(between), texts))
+        between = ""
+    parts.append(repeat(between + "\n"))
+    return "".join(chain.from_iterable(zip(*parts, strict=False)))[:-1]
 
 
 #: ``+HH:MM`` by minute of the day (made on first use).

@@ -1,6 +1,6 @@
 """``fs userprio --json`` from column texts prints the general writer's bytes.
 
-``userprio_json`` lays the rows out through one template per chunk from each field's JSON
+``userprio_json`` joins the rows of a chunk at once from each field's JSON
 text: numbers from one msgspec encode of the column (kept only where no float's text can
 differ from ``repr``: no exponent, no ``0.0000``, no ``null``), times from msgspec's datetimes
 (whole seconds from 1970 to before the year 10000, else ``iso``), names as they are
@@ -151,14 +151,14 @@ def test_the_json_is_the_general_writers(table: list[UserprioRow], chunk: int) -
 
 @settings(max_examples=100, deadline=None)
 @given(st.lists(plain_rows, min_size=1, max_size=8))
-def test_plain_rows_take_the_template(table: list[UserprioRow]) -> None:
+def test_plain_rows_take_the_column_texts(table: list[UserprioRow]) -> None:
     """Printable names, plain numbers, whole times: every column has its texts."""
     texts = json_texts(table)
     assert texts is not None
     assert len(texts) == len(JSON_FIELDS)
 
 
-def test_names_json_would_escape_are_not_templated() -> None:
+def test_names_json_would_escape_take_the_struct_way() -> None:
     base = UserprioRow("a@d", False, "<none>", 0.5, 0.5, 1.0, 0, 0.0, 0.0, 0.0, NOW, NOW)
     for name in ['q"@d', "b\\@d", "t\t@d", "é@d", "del\x7f@d"]:
         assert json_texts([base._replace(name=name)]) is None

@@ -1,6 +1,6 @@
-"""``fs userprio``'s table through one ``%`` template per chunk prints the cell-by-cell table.
+"""``fs userprio``'s table a column at a time, a chunk in one join, is the cell-by-cell table.
 
-``render/userprio_lines.py`` writes a chunk of user rows with one template: a column is
+``render/userprio_lines.py`` writes a chunk of user rows a column at a time: a column is
 ``%{w}.{d}f`` of its values where each value's ``%f`` text fits the column (else the cells
 ``column_cells`` makes, with ``fmt_number``'s ``%g`` fall-back), repeated values formatted
 once (zeros of both signs one by one), blank where every cell is blank. Whatever the values
@@ -21,7 +21,7 @@ from fairshare_cli.render.userprio import COLUMNS, _cell, display_name, format_t
 from fairshare_cli.render.userprio_lines import minute_texts, number_piece, plain_format
 
 NOW = 1795262400.0
-#: Values that repeat (the template formats each once), the sign of zero, the edges of
+#: Values that repeat (formatted once), the sign of zero, the edges of
 #: each width (%12.2f fits below 1e9, %8.2f below 1e5, %6.0f below 1e6), NaN and infinities.
 edge = st.sampled_from(
     [
@@ -69,7 +69,7 @@ def _cell_by_cell(table: list[UserprioRow], hier: bool, cols: list[str], width: 
     st.sampled_from([1, 3, 2048]),
     st.sampled_from([list(COLUMNS), ["priority", "factor", "in_use", "total_usage"]]),
 )
-def test_the_template_table_is_the_cell_by_cell_table(
+def test_the_joined_table_is_the_cell_by_cell_table(
     table: list[UserprioRow], hier: bool, chunk: int, cols: list[str]
 ) -> None:
     view = UserprioView(
@@ -137,7 +137,7 @@ def test_time_since_with_some_at_now_is_each_rows_cell(lasts: list[float]) -> No
     assert render.column_cells(c, table, NOW, []) == [_cell(c, r, NOW) for r in table]
 
 
-def test_plain_user_rows_take_the_template() -> None:
+def test_plain_user_rows_take_whole_columns() -> None:
     """Plain rows: each column is one piece (numbers, repeated numbers as text, blanks)."""
     from fairshare_cli.render.userprio_lines import user_piece
 
