@@ -39,6 +39,7 @@ _RAW_DECODER: Any = msgspec.json.Decoder(list[msgspec.Raw])
 _ROW_DECODER: Any = msgspec.json.Decoder(JobRow)
 _UNSET: Any = msgspec.UNSET
 _FIELDS = tuple(JobRow.__struct_fields__)
+_astuple: Any = msgspec.structs.astuple
 #: Bytes read at a time; a piece is cut at the first object boundary past half of it.
 BLOCK = 1 << 22
 _BOUNDARY = re.compile(rb"\}\s*,\s*\{")
@@ -101,7 +102,8 @@ def _feed(pieces: Iterator[bytes], batcher: Batcher) -> None:
                 batcher.extend(job_id, base + k)
             else:
                 row.id = job_id
-                fields = {f: v for f in _FIELDS if (v := getattr(row, f)) is not _UNSET}
+                values = zip(_FIELDS, _astuple(row), strict=True)
+                fields = {f: v for f, v in values if v is not _UNSET}
                 batcher.add(fields, base + k)
                 row.id = _UNSET
                 prev = row if batcher.prev_rest is not None else None
