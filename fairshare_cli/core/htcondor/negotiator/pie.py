@@ -19,14 +19,15 @@ from typing import NamedTuple
 
 from fairshare_cli.core.float32 import FLT_MAX
 from fairshare_cli.core.htcondor.groups import ROOT
-from fairshare_cli.core.htcondor.negotiator.common import REASON_NAMES
+from fairshare_cli.core.htcondor.negotiator.common import NO_PREEMPTION, REASON_NAMES
 from fairshare_cli.core.htcondor.negotiator.explain import Explainer
-from fairshare_cli.core.htcondor.negotiator.matchmaking import Matchmaker, Turn
+from fairshare_cli.core.htcondor.negotiator.matchmaking import Matchmaker
 from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster, Run, Submitter
 from fairshare_cli.core.htcondor.negotiator.results import Match
 from fairshare_cli.core.htcondor.negotiator.slots import Slot
 from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
 from fairshare_cli.core.htcondor.negotiator.state import CycleState
+from fairshare_cli.core.htcondor.negotiator.turn import Turn, permits
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,6 +286,9 @@ class Pie:
             self.snap.knobs.consider_preemption or self.snap.knobs.use_slot_weights
         )
         rejected: dict[object, str] = {}
+        # jobs of a run after a match may take the same class's next slots in one step
+        in_steps = self.explainer.job_id is None and self.matchmaker.carver is None
+        in_steps = in_steps and self.matchmaker.unclaimed_only(turn)
         for run in sub.runs:
             if not run.left:
                 continue
@@ -315,9 +319,66 @@ class Pie:
                 if slot.claim is None:
                     turn.used_unclaimed += cost
                 pie_left -= cost
+                if in_steps and run.left and tier == NO_PREEMPTION and not ac.limits:
+                    pie_left = self._same_class(turn, run, ac, slot, headroom, pie_left)
         if turn.used >= turn.limit and not limited:
             sub.stop_reason = "submitter_limit"
         return turn.used >= turn.limit or limited, pie_left
+
+    def _same_class(
+        self, turn: Turn, run: Run, ac: AutoCluster, slot: Slot, headroom: float, pie_left: float
+    ) -> float:
+        """The next jobs of ``run`` on the next slots of ``slot``'s class, for as long as
+        :meth:`_negotiate` would give them those (returns what is left of the pie).
+
+        Each job is one :meth:`Matchmaker.find` that would give the same answer: the turn
+        goes on (under its limit and ceiling, slots left), the unclaimed limit permits the
+        class's weight, and the class's next free slot comes before every other free slot of
+        its rank group (the groups ranked before it refused the job, and still do: they have
+        no free slot, or the limit refused them, and it only grows). Called only after an
+        unclaimed match without concurrency limits, when the turn searches unclaimed slots
+        alone, no partitionable slot is carved and no job is explained. Each match is
+        recorded, and charged, as :meth:`_record_match` does it, in the same order.
+        """
+        # hot: once per job matched (benchmarks row negotiate-batches)
+        if ac.limits_expr is not None or slot.claim is not None:
+            return pie_left
+        cls = self.snap.slot_class[slot.index]
+        group = self.matchmaker.found_group
+        bound = min((c.first_index() for c in group if c is not cls), default=1 << 62)
+        slots, weight = cls.slots, cls.weight
+        state, sub = self.state, turn.sub
+        usage, group_usage, matches = state.usage, state.group_usage, state.matches
+        name, group_name, g = sub.name, sub.group, sub.group or ROOT
+        limit, limit_unclaimed = turn.limit, turn.limit_unclaimed
+        reason = REASON_NAMES[NO_PREEMPTION]
+        head, n_slots = cls.head, len(cls.slots)
+        summary = sub.summary
+        while (
+            run.left
+            and head < n_slots
+            and slots[head].index < bound
+            and turn.used < limit
+            and turn.used < headroom
+            and state.available > 0
+            and permits(turn.used_unclaimed, limit_unclaimed, weight)
+        ):
+            job_id = run.head_id()
+            slot = slots[head]
+            head += 1
+            cls.head = head
+            usage[name] = usage.get(name, 0.0) + weight
+            group_usage[g] = group_usage.get(g, 0.0) + weight
+            state.available -= 1
+            matches.append(
+                Match(job_id, name, slot.name, reason, None, weight, group_name, slot.resources)
+            )
+            summary.matched += 1
+            run.advance()
+            turn.used += weight
+            turn.used_unclaimed += weight
+            pie_left -= weight
+        return pie_left
 
     def _must_stop(self, turn: Turn, headroom: float, ignore_limit: bool) -> str | None:
         """Why the turn ends before its next job (None: it goes on)."""
