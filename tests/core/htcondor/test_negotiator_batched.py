@@ -153,7 +153,7 @@ def test_a_run_moves_to_the_next_class_where_its_slots_come_first() -> None:
     ]
     batch = JobBatch(Job("1.0", "u0", request_memory=1024), 5)
     prios = {"u0@example.org": SubmitterPrio(1.0)}
-    pool = (machines, [], [], [batch], prios, LEGACY, None)
+    pool: tuple[object, ...] = (machines, [], [], [batch], prios, LEGACY, None)
     fast = _cycle(pool, [batch], False)
     assert [(m.job_id, m.slot) for m in fast.matches] == [
         ("1.0", "slot1@m0-001"),
