@@ -162,3 +162,13 @@ def test_a_run_moves_to_the_next_class_where_its_slots_come_first() -> None:
         ("1.3", "slot2@m1-001"),
     ]
     assert fast.matches == _cycle(pool, one_per_job([batch]), True).matches
+
+
+def test_new_match_is_the_dataclass() -> None:
+    """The quick constructor sets every field, in order: equal, same ``vars``, frozen."""
+    from fairshare_cli.core.htcondor.negotiator.results import Match, new_match
+
+    fields = ("1.0", "u0@example.org", "slot1@m0-001", "rank", "9.0", 0.5, "g", (("Cpus", 1.0),))
+    quick, plain = new_match(*fields), Match(*fields)
+    assert quick == plain and list(vars(quick).items()) == list(vars(plain).items())
+    assert hash(quick) == hash(plain)

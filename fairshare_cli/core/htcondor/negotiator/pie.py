@@ -23,7 +23,7 @@ from fairshare_cli.core.htcondor.negotiator.common import NO_PREEMPTION, REASON_
 from fairshare_cli.core.htcondor.negotiator.explain import Explainer
 from fairshare_cli.core.htcondor.negotiator.matchmaking import Matchmaker
 from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster, Run, Submitter
-from fairshare_cli.core.htcondor.negotiator.results import Match
+from fairshare_cli.core.htcondor.negotiator.results import new_match
 from fairshare_cli.core.htcondor.negotiator.slots import Slot
 from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
 from fairshare_cli.core.htcondor.negotiator.state import CycleState
@@ -371,7 +371,7 @@ class Pie:
             group_usage[g] = group_usage.get(g, 0.0) + weight
             state.available -= 1
             matches.append(
-                Match(job_id, name, slot.name, reason, None, weight, group_name, slot.resources)
+                new_match(job_id, name, slot.name, reason, None, weight, group_name, slot.resources)
             )
             summary.matched += 1
             run.advance()
@@ -434,7 +434,9 @@ class Pie:
             state.available -= 1
         reason = REASON_NAMES[tier]
         state.matches.append(
-            Match(job_id, sub.name, slot.name, reason, preempted, weight, sub.group, slot.resources)
+            new_match(
+                job_id, sub.name, slot.name, reason, preempted, weight, sub.group, slot.resources
+            )
         )
         sub.summary.matched += 1
         if job_id == self.explainer.job_id:
