@@ -301,7 +301,6 @@ class Pie:
                     sub.stop_reason = stop
                     return True, pie_left
                 only_rank = turn.used >= turn.limit
-                job_id = run.head_id()
                 ac = self.matchmaker.turn_ac(turn, run.ac)
                 slot, tier, reason = self.matchmaker.find(turn, ac, only_rank)
                 if slot is None:
@@ -311,7 +310,7 @@ class Pie:
                         return True, pie_left
                     break
                 self.explainer.matching = ac.matching_slots
-                cost = self._record_match(sub, job_id, slot, tier, group_name)
+                cost = self._record_match(sub, run.head_id(), slot, tier, group_name)
                 if self.matchmaker.matched_limits:  # AddMatch: IncrementLimits
                     self.state.limits.add(self.matchmaker.matched_limits)
                 run.advance()
