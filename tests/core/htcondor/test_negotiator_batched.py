@@ -172,3 +172,26 @@ def test_new_match_is_the_dataclass() -> None:
     quick, plain = new_match(*fields), Match(*fields)
     assert quick == plain and list(vars(quick).items()) == list(vars(plain).items())
     assert hash(quick) == hash(plain)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(1, 4), min_size=1, max_size=4), st.lists(st.integers(1, 5), max_size=6))
+def test_run_take_names_jobs_as_head_id_and_advance(counts: list[int], takes: list[int]) -> None:
+    """``Run.take(n)``: the ids and position ``n`` steps of ``head_id`` + ``advance`` give."""
+    from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster, Run
+
+    ac = AutoCluster(0, None)  # type: ignore[arg-type]
+    batches = [JobBatch(Job(f"{c}.{c % 2}", "u0"), n) for c, n in enumerate(counts, 1)]
+    bulk, step = Run(ac, 0, batches[0]), Run(ac, 0, batches[0])
+    for b in batches[1:]:
+        bulk.add(b)
+        step.add(b)
+    for n in takes:
+        n = min(n, bulk.left)
+        expected = []
+        for _ in range(n):
+            expected.append(step.head_id())
+            step.advance()
+        assert bulk.take(n) == expected
+        assert (bulk.left, bulk.bi, bulk.off) == (step.left, step.bi, step.off)
+        assert bulk.segments() == step.segments()

@@ -343,40 +343,49 @@ class Pie:
         if ac.limits_expr is not None or slot.claim is not None:
             return pie_left
         cls = self.snap.slot_class[slot.index]
-        group = self.matchmaker.found_group
-        bound = min((c.first_index() for c in group if c is not cls), default=1 << 62)
-        slots, weight = cls.slots, cls.weight
-        state, sub = self.state, turn.sub
-        usage, group_usage, matches = state.usage, state.group_usage, state.matches
-        name, group_name, g = sub.name, sub.group, sub.group or ROOT
+        bound = min(
+            (c.first_index() for c in self.matchmaker.found_group if c is not cls),
+            default=1 << 62,
+        )
+        slots, weight, head = cls.slots, cls.weight, cls.head
+        # how many: the turn's sums and the pool's free slots, step by step as the jobs
+        # would go (the same additions, in the same order)
+        last = min(len(slots), head + run.left)
+        used, used_unclaimed, available = turn.used, turn.used_unclaimed, self.state.available
         limit, limit_unclaimed = turn.limit, turn.limit_unclaimed
-        reason = REASON_NAMES[NO_PREEMPTION]
-        head, n_slots = cls.head, len(cls.slots)
-        summary = sub.summary
+        end = head
         while (
-            run.left
-            and head < n_slots
-            and slots[head].index < bound
-            and turn.used < limit
-            and turn.used < headroom
-            and state.available > 0
-            and permits(turn.used_unclaimed, limit_unclaimed, weight)
+            end < last
+            and slots[end].index < bound
+            and used < limit
+            and used < headroom
+            and available > 0
+            and permits(used_unclaimed, limit_unclaimed, weight)
         ):
-            job_id = run.head_id()
-            slot = slots[head]
-            head += 1
-            cls.head = head
-            usage[name] = usage.get(name, 0.0) + weight
-            group_usage[g] = group_usage.get(g, 0.0) + weight
-            state.available -= 1
-            matches.append(
-                new_match(job_id, name, slot.name, reason, None, weight, group_name, slot.resources)
-            )
-            summary.matched += 1
-            run.advance()
-            turn.used += weight
-            turn.used_unclaimed += weight
+            end += 1
+            used += weight
+            used_unclaimed += weight
+            available -= 1
+        if end == head:
+            return pie_left
+        # record and charge them as _record_match does, match by match
+        state, sub = self.state, turn.sub
+        name, group, g = sub.name, sub.group, sub.group or ROOT
+        usage, group_usage = state.usage.get(name, 0.0), state.group_usage.get(g, 0.0)
+        for _ in range(end - head):
+            usage += weight
+            group_usage += weight
             pie_left -= weight
+        state.usage[name], state.group_usage[g] = usage, group_usage
+        reason = REASON_NAMES[NO_PREEMPTION]
+        state.matches.extend(
+            new_match(job_id, name, s.name, reason, None, weight, group, s.resources)
+            for job_id, s in zip(run.take(end - head), slots[head:end], strict=True)
+        )
+        cls.head = end
+        sub.summary.matched += end - head
+        state.available = available
+        turn.used, turn.used_unclaimed = used, used_unclaimed
         return pie_left
 
     def _must_stop(self, turn: Turn, headroom: float, ignore_limit: bool) -> str | None:

@@ -139,6 +139,28 @@ class Run:
             self.bi += 1
             self.off = 0
 
+    def take(self, n: int) -> list[str]:
+        """The ids of the next ``n`` jobs (at most :attr:`left`), which matched: the run
+        moves past them (as ``n`` times :meth:`head_id` then :meth:`advance`)."""
+        ids: list[str] = []
+        while n > 0:
+            batch = self.batches[self.bi]
+            k = min(n, batch.count - self.off)
+            if batch.count == 1:
+                ids.append(batch.job.id)
+            else:
+                self.head_id()  # the batch's cluster and first proc, in self.first
+                assert self.first is not None
+                cluster, start = self.first[1], self.first[2] + self.off
+                ids.extend([f"{cluster}.{p}" for p in range(start, start + k)])
+            n -= k
+            self.left -= k
+            self.off += k
+            if self.off >= batch.count:
+                self.bi += 1
+                self.off = 0
+        return ids
+
     def segments(self) -> list[tuple[JobBatch, int]]:
         """The jobs not yet matched, as (batch, first index) segments."""
         out = [(self.batches[self.bi], self.off)] if self.left else []
