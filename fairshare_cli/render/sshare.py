@@ -190,6 +190,21 @@ def render(
     ``mode`` is ``table``, ``parsable`` (``-p``: ``|`` after every field) or ``parsable2``
     (``-P``: no ``|`` after the last).
     """
+    keys = [f.key for f in fields]
+    columns = dict(zip(keys, _values(rows, keys), strict=True))
+    return render_columns(fields, columns, len(rows), mode=mode, header=header)
+
+
+def render_columns(
+    fields: Sequence[Field],
+    columns: Mapping[str, Sequence[Any]],
+    count: int,
+    *,
+    mode: str = "table",
+    header: bool = True,
+) -> str:
+    """:func:`render` of ``count`` rows given as columns (each row key's values in row
+    order; a key not in ``columns`` is blank in every row)."""
     lines: list[str] = []
     parsable = mode != "table"
     sep = " " if mode == "table" else "|"
@@ -207,27 +222,36 @@ def render(
             lines.append(sep.join(cells) + tail)
             lines.append(sep.join("-" * abs(f.width) for f in fields) + tail)
     if not fields:
-        lines.extend("" for _ in rows)
-    keys = [f.key for f in fields]
+        lines.extend("" for _ in range(count))
+    values = [columns.get(f.key, _Blank(count)) for f in fields]
     memos: list[dict[Any, str]] = [{} for _ in fields]
-    if not parsable and fields and rows and all(f.width for f in fields):
+    if not parsable and fields and count and all(f.width for f in fields):
         head = "".join(line + "\n" for line in lines)
         body = [
-            _table_block(fields, rows[start : start + _TABLE_BLOCK], keys, memos)
-            for start in range(0, len(rows), _TABLE_BLOCK)
+            _table_block(fields, [v[start : start + _TABLE_BLOCK] for v in values], memos)
+            for start in range(0, count, _TABLE_BLOCK)
         ]
         return head + "".join(body)
     # Column by column, a block of rows at a time: each field's cells in one comprehension
     # (benchmarks/run.py --rows sshare: a third of the cost of a call per cell), then the
     # block's rows joined; blocks keep the cells of only a few rows in memory at once.
-    for start in range(0, len(rows), _BLOCK):
-        block = rows[start : start + _BLOCK]
-        columns = [
-            _column(f, values, parsable, memo)
-            for f, values, memo in zip(fields, _values(block, keys), memos, strict=True)
+    for start in range(0, count, _BLOCK):
+        cells_by_field = [
+            _column(f, v[start : start + _BLOCK], parsable, memo)
+            for f, v, memo in zip(fields, values, memos, strict=True)
         ]
-        lines.extend(sep.join(cells) + tail for cells in zip(*columns, strict=True))
+        lines.extend(sep.join(cells) + tail for cells in zip(*cells_by_field, strict=True))
     return "".join(line + "\n" for line in lines)
+
+
+class _Blank:
+    """``count`` Nones: the column of a key the rows do not have (sliced as a list)."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+
+    def __getitem__(self, part: slice) -> list[None]:
+        return [None] * len(range(self.count)[part])
 
 
 def _values(block: Sequence[Mapping[str, Any]], keys: list[str]) -> list[Sequence[Any]]:
@@ -299,10 +323,7 @@ _NUMBERS = frozenset((int, float, bool, type(None)))
 
 
 def _table_block(
-    fields: Sequence[Field],
-    block: Sequence[Mapping[str, Any]],
-    keys: list[str],
-    memos: list[dict[Any, str]],
+    fields: Sequence[Field], columns: list[Sequence[Any]], memos: list[dict[Any, str]]
 ) -> str:
     """Table-mode lines of ``block`` (each with its newline), one ``%`` a row.
 
@@ -315,7 +336,6 @@ def _table_block(
     sends the block to the column path, which says what is wrong
     (benchmarks/run.py --rows sshare: a third of the column path's cost).
     """
-    columns = _values(block, keys)
     parts: list[str] = []
     used: list[Sequence[Any]] = []
     odd: set[int] = set()
@@ -329,11 +349,11 @@ def _table_block(
             used.append(cells)
     fmt = " ".join(parts) + " \n"
     if not used:
-        return (fmt % ()) * len(block)
+        return (fmt % ()) * len(columns[0])
     try:
         lines = [fmt % args for args in zip(*used, strict=True)]
     except (TypeError, ValueError, OverflowError):
-        return _column_lines(fields, block, keys, memos)
+        return _column_lines(fields, columns, memos)
     width = sum(abs(f.width) + 1 for f in fields) + 1
     if sum(map(len, lines)) != width * len(lines):
         odd.update(i for i, line in enumerate(lines) if len(line) != width)
@@ -380,14 +400,11 @@ def _row_format_column(
 
 
 def _column_lines(
-    fields: Sequence[Field],
-    block: Sequence[Mapping[str, Any]],
-    keys: list[str],
-    memos: list[dict[Any, str]],
+    fields: Sequence[Field], columns: list[Sequence[Any]], memos: list[dict[Any, str]]
 ) -> str:
-    """Table-mode lines of ``block`` made column by column (each cell as ``_column`` makes it)."""
-    columns = [
+    """Table-mode lines made column by column (each cell as ``_column`` makes it)."""
+    cells_by_field = [
         _column(f, values, False, memo)
-        for f, values, memo in zip(fields, _values(block, keys), memos, strict=True)
+        for f, values, memo in zip(fields, columns, memos, strict=True)
     ]
-    return "".join(" ".join(cells) + " \n" for cells in zip(*columns, strict=True))
+    return "".join(" ".join(cells) + " \n" for cells in zip(*cells_by_field, strict=True))

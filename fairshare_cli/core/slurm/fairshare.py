@@ -9,6 +9,7 @@ shares, usage) is :mod:`fairshare_cli.core.slurm.assoc_tree`.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from fairshare_cli.core.slurm.assoc_tree import FS_USE_PARENT, NO_VAL, Assoc, AssocTree, fs_assoc
 
@@ -214,75 +215,108 @@ def job_fairshare_factor(a: Assoc, algorithm: str) -> float:
 DEFAULT_TRES = ("cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages")
 
 
+#: The keys of one of sshare's rows, in order.
+ROW_KEYS = (
+    "account",
+    "account_display",
+    "user",
+    "id",
+    "cluster",
+    "partition",
+    "raw_shares",
+    "norm_shares",
+    "raw_usage",
+    "norm_usage",
+    "effective_usage",
+    "fairshare",
+    "level_fs",
+    "grp_tres_mins",
+    "grp_tres_raw",
+    "tres_run_mins",
+    "depth",
+    "is_user",
+)
+
+
 def share_rows(
     tree: AssocTree, algorithm: str, *, account_fairshare: bool = False, cluster: str = ""
 ) -> list[dict[str, object]]:
-    """sshare's rows, in lineage order, with None where sshare prints a blank.
+    """sshare's rows, in lineage order, with None where sshare prints a blank: the rows
+    of :func:`share_columns` (see there), each a dict of :data:`ROW_KEYS`."""
+    columns = share_columns(tree, algorithm, account_fairshare=account_fairshare, cluster=cluster)
+    return [
+        dict(zip(ROW_KEYS, values, strict=True)) for values in zip(*columns.values(), strict=True)
+    ]
+
+
+def share_columns(
+    tree: AssocTree, algorithm: str, *, account_fairshare: bool = False, cluster: str = ""
+) -> dict[str, list[Any]]:
+    """sshare's rows as columns: each of :data:`ROW_KEYS` (in order) with its value in
+    every row, rows in lineage order, None where sshare prints a blank.
 
     Fair Tree shows FairShare on user rows only and LevelFS everywhere but root and
     ``parent`` rows. The other algorithms show the factor computed from each row's
     effective usage and normalised shares: on user rows, or on every row with
     ``account_fairshare`` (what Slurm 22.05 prints), and LevelFS as 0.
+
+    Column by column, each a comprehension over the associations (benchmarks/run.py
+    --rows sshare: a dict a row was half the cost of the rows and their table).
     """
-    fair_tree = algorithm == "fair_tree"
+    order = tree.in_lineage_order()
+    n = len(order)
+    account = [a.account for a in order]
+    depth = [a.depth for a in order]
+    user = [a.user for a in order]
+    account_factor = account_fairshare and algorithm != "fair_tree"
     run_mins = ",".join(f"{t}=0" for t in DEFAULT_TRES)
-    rows: list[dict[str, object]] = []
-    for a in tree.in_lineage_order():  # a measured loop: benchmarks/run.py --rows sshare
-        is_root = a.parent is None
-        is_user = a.user is not None
-        parent_mode = a.shares_raw == FS_USE_PARENT
-        if is_root:
-            raw_shares: object = None
-        elif parent_mode:
-            raw_shares = "parent"
-        else:
-            raw_shares = a.shares_raw
-        if fair_tree:
-            fairshare = a.fs_factor if is_user else None
-        elif is_user or account_fairshare:
-            fairshare = a.fs_factor
-        else:
-            fairshare = None
-        level_fs = a.level_fs
-        if parent_mode or level_fs == NO_VAL:
-            level_fs = None
-        rows.append(
-            {
-                "account": a.account,
-                "account_display": " " * a.depth + a.account,
-                "user": a.user,
-                "id": a.id,
-                "cluster": cluster,
-                "partition": None,
-                "raw_shares": raw_shares,
-                "norm_shares": a.shares_norm,
-                "raw_usage": a.usage_raw,
-                "norm_usage": None if is_root else a.usage_norm,
-                "effective_usage": a.usage_efctv,
-                "fairshare": fairshare,
-                "level_fs": level_fs,
-                "grp_tres_mins": None,
-                "grp_tres_raw": None,
-                "tres_run_mins": run_mins,
-                "depth": a.depth,
-                "is_user": is_user,
-            }
-        )
-    return rows
+    columns: dict[str, list[Any]] = {
+        "account": account,
+        "account_display": [
+            " " * d + name if d else name for d, name in zip(depth, account, strict=True)
+        ],
+        "user": user,
+        "id": [a.id for a in order],
+        "cluster": [cluster] * n,
+        "partition": [None] * n,
+        "raw_shares": ["parent" if a.shares_raw == FS_USE_PARENT else a.shares_raw for a in order],
+        "norm_shares": [a.shares_norm for a in order],
+        "raw_usage": [a.usage_raw for a in order],
+        "norm_usage": [a.usage_norm for a in order],
+        "effective_usage": [a.usage_efctv for a in order],
+        "fairshare": [a.fs_factor if a.user is not None or account_factor else None for a in order],
+        "level_fs": [
+            None if a.level_fs == NO_VAL or a.shares_raw == FS_USE_PARENT else a.level_fs
+            for a in order
+        ],
+        "grp_tres_mins": [None] * n,
+        "grp_tres_raw": [None] * n,
+        "tres_run_mins": [run_mins] * n,
+        "depth": depth,
+        "is_user": [u is not None for u in user],
+    }
+    # Root, first in lineage order, shows no RawShares or NormUsage.
+    columns["raw_shares"][0] = columns["norm_usage"][0] = None
+    return columns
 
 
 def user_fairshare_factors(tree: AssocTree, algo: str) -> dict[str, float]:
     """Each user association's fair-share factor, as sshare prints it, by name: ``user``,
     or ``user (account)`` for a user in several accounts (the simulation's series)."""
-    users = [r for r in share_rows(tree, algo) if r.get("is_user")]
+    columns = share_columns(tree, algo)
+    users = [
+        (str(user), account, value)
+        for user, account, value in zip(
+            columns["user"], columns["account"], columns["fairshare"], strict=True
+        )
+        if user is not None
+    ]
     counts: dict[str, int] = {}
-    for r in users:
-        counts[str(r["user"])] = counts.get(str(r["user"]), 0) + 1
+    for user, _, _ in users:
+        counts[user] = counts.get(user, 0) + 1
     out: dict[str, float] = {}
-    for r in users:
-        user = str(r["user"])
-        name = user if counts[user] == 1 else f"{user} ({r['account']})"
-        value = r.get("fairshare")
+    for user, account, value in users:
+        name = user if counts[user] == 1 else f"{user} ({account})"
         if isinstance(value, (int, float)):
             out[name] = float(value)
     return out
