@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import os
+from typing import Any
 
 import click
 
@@ -86,10 +88,60 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
       fs sshare -a --json
     Rows: every account, and the users asked for (-a: all; default: you).
     """
+    # Nothing the command builds (the config, the tree, the columns) is garbage before it
+    # ends: the cyclic collector would only walk it (benchmarks/run.py --rows sshare: 6%).
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        algo, columns = _share_columns(opts, all_users, accounts, users, users_only)
+        _print(opts.output, columns, algo, long_, formats, parsable, parsable2, noheader)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _print(
+    fmt: str,
+    columns: dict[str, list[Any]],
+    algo: str,
+    long_: bool,
+    formats: tuple[str, ...],
+    parsable: bool,
+    parsable2: bool,
+    noheader: bool,
+) -> None:
+    """Write the rows in ``columns`` as ``--output`` asks (the table: as sshare prints it)."""
+    from fairshare_cli.render import sshare as render
+
+    if fmt != "table":
+        from fairshare_cli.render.formats import emit_rows
+
+        json_columns = [columns[key] for key in JSON_FIELDS]
+        rows = [
+            dict(zip(JSON_FIELDS, values, strict=True))
+            for values in zip(*json_columns, strict=True)
+        ]
+        emit_rows(rows, JSON_FIELDS, fmt)
+        return
+    spec = ",".join(formats) if formats else render.default_format(long_, algo == "fair_tree")
+    fields = render.parse_format(spec)
+    mode = "parsable2" if parsable2 else "parsable" if parsable else "table"
+    count = len(columns["account"])
+    table = render.render_columns(fields, columns, count, mode=mode, header=not noheader)
+    click.echo(table, nl=False)
+
+
+def _share_columns(
+    opts: GlobalOptions,
+    all_users: bool,
+    accounts: tuple[str, ...],
+    users: tuple[str, ...],
+    users_only: bool,
+) -> tuple[str, dict[str, list[Any]]]:
+    """The algorithm in effect and sshare's columns, holding the rows asked for."""
     from fairshare_cli.core.slurm import tree_usage as slurm
     from fairshare_cli.core.slurm.fairshare import share_columns
     from fairshare_cli.core.slurm.usage import usage_from_json
-    from fairshare_cli.render import sshare as render
 
     env = load_env(opts)
     state = env.decode("slurm", usage_from_json)
@@ -119,21 +171,4 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
             and (not wanted_accounts or account in wanted_accounts)
         ]
         columns = {key: [values[i] for i in picked] for key, values in columns.items()}
-    count = len(columns["account"])
-
-    fmt = opts.output
-    if fmt != "table":
-        from fairshare_cli.render.formats import emit_rows
-
-        json_columns = [columns[key] for key in JSON_FIELDS]
-        rows = [
-            dict(zip(JSON_FIELDS, values, strict=True))
-            for values in zip(*json_columns, strict=True)
-        ]
-        emit_rows(rows, JSON_FIELDS, fmt)
-        return
-    spec = ",".join(formats) if formats else render.default_format(long_, algo == "fair_tree")
-    fields = render.parse_format(spec)
-    mode = "parsable2" if parsable2 else "parsable" if parsable else "table"
-    table = render.render_columns(fields, columns, count, mode=mode, header=not noheader)
-    click.echo(table, nl=False)
+    return algo, columns
