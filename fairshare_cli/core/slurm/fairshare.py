@@ -9,6 +9,7 @@ shares, usage) is :mod:`fairshare_cli.core.slurm.assoc_tree`.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import Any
 
 from fairshare_cli.core.slurm.assoc_tree import FS_USE_PARENT, NO_VAL, Assoc, AssocTree, fs_assoc
@@ -32,7 +33,11 @@ def compute_fairshare(
     root = tree.root
     denom = capacity if capacity is not None else root.usage_raw
     for a in tree.assocs:
-        a.usage_norm = min(a.usage_raw / denom, 1.0) if denom else 0.0
+        if denom:
+            norm = a.usage_raw / denom
+            a.usage_norm = 1.0 if norm > 1.0 else norm  # min(norm, 1.0), without the call
+        else:
+            a.usage_norm = 0.0
         a.fs_factor = None
     if algorithm == "fair_tree":
         _fair_tree(tree)
@@ -170,27 +175,26 @@ def _rank_users(tree: AssocTree) -> None:
         return
     rank = n_users
     rnt = n_users
-    # Iterative depth-first walk: (siblings sorted, next index, account_tied, prev LF).
-    stack: list[list[object]] = [[_sorted_level(tree.root.fs_children), 0, False, NO_VAL]]
+    # Iterative depth-first walk: (siblings sorted, at the first, account_tied, prev LF),
+    # each frame's users in one inner loop (benchmarks/run.py --rows sshare).
+    stack: list[tuple[Iterator[Assoc], bool, bool, float | None]] = [
+        (iter(_sorted_level(tree.root.fs_children)), True, False, NO_VAL)
+    ]
     while stack:
-        frame = stack[-1]
-        sibs: list[Assoc] = frame[0]  # type: ignore[assignment]
-        i: int = frame[1]  # type: ignore[assignment]
-        if i >= len(sibs):
-            stack.pop()
-            continue
-        a = sibs[i]
-        frame[1] = i + 1
-        lf = a.level_fs
-        tied = True if (i == 0 and frame[2]) else (lf == frame[3])
-        frame[3] = lf
-        if a.is_user:
+        sibs, first, account_tied, prev = stack.pop()
+        for a in sibs:
+            lf = a.level_fs
+            tied = True if (first and account_tied) else (lf == prev)
+            prev = lf
+            first = False
+            if a.user is None:
+                stack.append((sibs, False, account_tied, prev))
+                stack.append((iter(_sorted_level(a.fs_children)), True, tied, NO_VAL))
+                break
             if not tied:
                 rank = rnt
             a.fs_factor = rank / n_users
             rnt -= 1
-        else:
-            stack.append([_sorted_level(a.fs_children), 0, tied, NO_VAL])
 
 
 def _sorted_level(children: list[Assoc]) -> list[Assoc]:
