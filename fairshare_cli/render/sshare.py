@@ -325,16 +325,18 @@ _NUMBERS = frozenset((int, float, bool, type(None)))
 def _table_block(
     fields: Sequence[Field], columns: list[Sequence[Any]], memos: list[dict[Any, str]]
 ) -> str:
-    """Table-mode lines of ``block`` (each with its newline), one ``%`` a row.
+    """Table-mode lines of a block of rows given as ``columns`` (each line with its
+    newline), one ``%`` a row.
 
     A column holding one object in every row is printed once into the row format; a text
     column goes in as ``%Ns`` (``None`` as ""), a column of plain numbers as ``%Nf`` or
-    ``%Nd`` (the rows of its few ``None`` made apart), any other as the cells ``_column``
-    makes. Every cell is at least its width, so in a line of the full width every cell
-    is its width, as ``format_value`` makes a cell that fits; a longer line is made cell
-    by cell with ``format_value``. A row the format refuses (``inf`` in a ``%d`` column)
-    sends the block to the column path, which says what is wrong
-    (benchmarks/run.py --rows sshare: a third of the column path's cost).
+    ``%Nd`` (the rows of its few ``None`` made apart; with many, its cells made so, blank
+    for ``None``), any other as the cells ``_column`` makes. Every cell is at least its
+    width, so in a line of the full width every cell is its width, as ``format_value``
+    makes a cell that fits; a longer line is made cell by cell with ``format_value``. A
+    row the format refuses (a text in a number column) sends the block to the column
+    path, which prints or refuses it (benchmarks/run.py --rows sshare: a third of the
+    column path's cost).
     """
     parts: list[str] = []
     used: list[Sequence[Any]] = []
@@ -398,6 +400,9 @@ def _row_format_column(
                     i = values.index(None, i + 1)
                 except ValueError:
                     return spec, values
+        if spec:  # blanks common: the cells, a number's too wide making its line too long
+            blank = " " * a
+            return "%s", [blank if v is None else spec % v for v in values]
     return "%s", _column(field, values, False, memo)
 
 
