@@ -135,33 +135,36 @@ def _fair_tree(tree: AssocTree) -> None:
     root.shares_norm = 0.0
     root.usage_efctv = 1.0
     root.level_fs = NO_VAL
-    for a in tree.assocs:
-        fs = a.fs_parent
-        if fs is not None:
-            _set_level_fs(a, fs)
+    _set_level_fs(tree)
     _rank_users(tree)
 
 
-def _set_level_fs(a: Assoc, fs: Assoc) -> None:
-    """``_calc_assoc_fs``: level shares, level usage and level fair share of one association."""
-    parent_mode = a.shares_raw == FS_USE_PARENT
-    if parent_mode:
-        # the fair-share parent's own level ratio
-        if fs.parent is None or not fs.level_shares:
-            a.shares_norm = 0.0
+def _set_level_fs(tree: AssocTree) -> None:
+    """``_calc_assoc_fs``: level shares, level usage and level fair share of every
+    association but root (a measured loop: benchmarks/run.py --rows sshare)."""
+    for a in tree.assocs:
+        fs = a.fs_parent
+        if fs is None:
+            continue
+        if a.shares_raw == FS_USE_PARENT:
+            # the fair-share parent's own level ratio
+            if fs.parent is None or not fs.level_shares:
+                a.shares_norm = 0.0
+            else:
+                a.shares_norm = fs.shares_raw / fs.level_shares
+            a.usage_efctv = a.usage_raw / fs.usage_raw if fs.usage_raw else 0.0
+            a.level_fs = math.inf if a.user is not None else NO_VAL
+            continue
+        shares_norm = a.shares_raw / a.level_shares if a.level_shares else 0.0
+        usage_efctv = a.usage_raw / fs.usage_raw if fs.usage_raw else 0.0
+        a.shares_norm = shares_norm
+        a.usage_efctv = usage_efctv
+        if shares_norm == 0:
+            a.level_fs = 0.0
+        elif usage_efctv == 0:
+            a.level_fs = math.inf
         else:
-            a.shares_norm = fs.shares_raw / fs.level_shares
-    else:
-        a.shares_norm = a.shares_raw / a.level_shares if a.level_shares else 0.0
-    a.usage_efctv = a.usage_raw / fs.usage_raw if fs.usage_raw else 0.0
-    if parent_mode:
-        a.level_fs = math.inf if a.user is not None else NO_VAL
-    elif a.shares_norm == 0:
-        a.level_fs = 0.0
-    elif a.usage_efctv == 0:
-        a.level_fs = math.inf
-    else:
-        a.level_fs = a.shares_norm / a.usage_efctv
+            a.level_fs = shares_norm / usage_efctv
 
 
 def _rank_users(tree: AssocTree) -> None:
