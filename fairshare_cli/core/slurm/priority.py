@@ -20,6 +20,7 @@ from fairshare_cli.core.slurm.factors import (
     clamp_priority,
     job_size_factor,
     job_tres_value,
+    job_user,
 )
 from fairshare_cli.core.slurm.fairshare import job_fairshare_factor
 from fairshare_cli.errors import InputError
@@ -418,19 +419,31 @@ class _RowMaker:
         Raises:
             InputError: an unknown partition, QOS, account or association.
         """
-        owner = job.owner
-        user = owner.split("@", 1)[0] if "@" in owner else owner
+        user = job_user(job.owner)
         assoc = self.association(job, user)
         if assoc is None:
             return None
         pinfos = self.partitions(job)
-        qname = job.qos or self.ctx.default_qos
-        f_qos = self.qos_factor(job, qname)
+        qname, f_qos, g_w = self.qos_values(job)
+        account, f_assoc, f_fs, b_w, c_w = self.assoc_values(assoc, user)
+        return (user, account, qname, f_assoc, f_fs, f_qos, b_w, c_w, g_w, pinfos)
+
+    def assoc_values(self, assoc: Any, user: str) -> tuple[str, float, float, float, float]:
+        """What the jobs of one association share: its account, the ASSOC and fair-share
+        factors and their weighted values."""
         f_assoc = self.ctx.assoc_factors.get((assoc.account, user), 0.0) if self.weights[1] else 0.0
         f_fs = self.fairshare(assoc)
-        _w_age, w_assoc, w_fs, _w_js, _w_part, w_qos = self.weights
-        return (user, assoc.account, qname or "", f_assoc, f_fs, f_qos, f_assoc * w_assoc,
-                f_fs * w_fs, f_qos * w_qos, pinfos)  # fmt: skip
+        return assoc.account, f_assoc, f_fs, f_assoc * self.weights[1], f_fs * self.weights[2]
+
+    def qos_values(self, job: Any) -> tuple[str, float, float]:
+        """What the jobs of one QOS share: the QOS shown, its factor and weighted factor.
+
+        Raises:
+            InputError: an unknown QOS.
+        """
+        qname = job.qos or self.ctx.default_qos
+        f_qos = self.qos_factor(job, qname)
+        return qname or "", f_qos, f_qos * self.weights[5]
 
     def _size(self, job: Any, pinfos: list[tuple[PartitionInfo, float]]) -> Any:
         """What the jobs of one size share in these partitions: the job-size factor and
