@@ -14,7 +14,7 @@ A measured hot loop (``benchmarks/run.py --rows sprio``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from fairshare_cli.core.slurm.priority import Weights
@@ -166,10 +166,9 @@ def _row_column(
         spec = _cell_spec(f)
         text = eval(compile(f"lambda {name}: {expr}", "<sprio cell>", "eval"))
         cell = lambda v: spec % text(v)  # noqa: E731  one cell, as the row path prints it
-    if kinds == {int}:
-        distinct = set(values)
-        if len(distinct) * 16 <= len(values):
-            return "%s", values, {v: cell(v) for v in distinct}
+    texts = few_texts(values, cell) if kinds == {int} else None
+    if texts is not None:
+        return "%s", values, texts
     if text is not None:
         return spec, list(map(text, values)), None
     return spec, values, None
@@ -184,13 +183,24 @@ def table_chunks(
 ) -> Iterator[str]:
     """The job lines of :func:`~fairshare_cli.render.sprio.render_chunks` for a table's
     rows (each ending in a newline), :data:`~fairshare_cli.render.sprio.CHUNK_ROWS` at a
-    time: each chunk is one ``%`` of a template repeated a row, the row's values laid out
-    in one list by slice assignment (no Python code a row)."""
+    time (:func:`filled_chunks`)."""
     row, slots = _layout(fmt, table, weights, cluster)
+    return filled_chunks(row, slots, len(table.ids))
+
+
+#: A column of values and the text of each value (or None: the values as they are).
+Slot = tuple[list[Any], "dict[Any, str] | None"]
+
+
+def filled_chunks(row: str, slots: list[Slot], rows: int) -> Iterator[str]:
+    """The text of ``rows`` rows of the template ``row`` (one ``%`` conversion a slot),
+    :data:`~fairshare_cli.render.sprio.CHUNK_ROWS` at a time: each chunk is one ``%`` of
+    the template repeated a row, the rows' values laid out in one list by slice assignment
+    (no Python code a row)."""
     width = len(slots)
-    for start in range(0, len(table.ids), CHUNK_ROWS):
+    for start in range(0, rows, CHUNK_ROWS):
         stop = start + CHUNK_ROWS
-        count = len(table.ids[start:stop])
+        count = min(rows, stop) - start
         values: list[Any] = [None] * (width * count)
         for k, (column, texts) in enumerate(slots):
             piece = column[start:stop]
@@ -198,16 +208,23 @@ def table_chunks(
         yield row * count % tuple(values)
 
 
+def few_texts(values: list[Any], text: Callable[[Any], str]) -> dict[Any, str] | None:
+    """The text of each value of a column of few distinct ones (at most one in 16 rows:
+    sites, nices), made once; None for a column of many."""
+    distinct = set(values)
+    return {v: text(v) for v in distinct} if len(distinct) * 16 <= len(values) else None
+
+
 def _layout(
     fmt: SprioFormat, table: PriorityTable, weights: Weights, cluster: str
-) -> tuple[str, list[tuple[list[Any], dict[Any, str] | None]]]:
+) -> tuple[str, list[Slot]]:
     """A row's template and what fills each of its ``%s`` and numbers: a table column,
     with the text of each of its values (shares, few integers) or None (the values go in
     as they are)."""
     namespace = {"cluster": cluster, "weights": weights, "tres_w": _tres_weighted_cached(),
                  "tres_n": _tres_norm}  # fmt: skip
     specs: list[str] = []
-    slots: list[tuple[list[Any], dict[Any, str] | None]] = []
+    slots: list[Slot] = []
     groups: dict[str, list[list[Any]]] = {kind: [] for kind in _SHARES}
     places: list[tuple[str, int]] = []  # (kind, index in its groups) of each share slot
     for kind, items in _groups(fmt, weights):

@@ -237,3 +237,35 @@ def test_rows_out_of_order_are_sorted_by_number() -> None:
         ("9", "express"), ("9", "batch"), ("10", "express"), ("10", "batch"),
         ("100", "express"), ("100", "batch"),
     ]  # fmt: skip
+
+
+#: Long queues whose sites and nices take one or two values (a value a row is printed once,
+#: or put in the template when it is the only one).
+long_queues = st.tuples(
+    st.lists(job_objects, min_size=16, max_size=48),
+    st.sampled_from([[0], [7], [0, 7], [2**40], [-3, 2**40]]),
+    st.sampled_from([[0], [10], [0, 10], [2**33, -10]]),
+    st.randoms(use_true_random=False),
+).map(
+    lambda q: [
+        {**_job(i, dict(o)), "site_factor": q[3].choice(q[1]), "nice": q[3].choice(q[2])}
+        for i, o in enumerate(q[0], start=1)
+    ]
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(long_queues, contexts, formats)
+def test_few_sites_and_nices_print_as_the_row_path(
+    objs: list[dict[str, Any]], ctx: PriorityContext, spec: str
+) -> None:
+    """Site and nice columns of one or a few values (printed once a value, or part of the
+    line's template) give the row path's bytes, cut or too wide for their cells alike."""
+    (jobs,) = _both_kinds(objs)[:1]
+    table = compute_table(jobs, ctx, NOW, listed_at=NOW + 60)
+    if table is None:
+        return
+    rows = table.rows()
+    fmt, _ = render.parse_format(spec + " %.10S %5N %N")
+    want = "".join(render.render_chunks(fmt, rows, ctx.weights, header=False, cluster="c"))
+    assert "".join(table_chunks(fmt, table, ctx.weights, "c")) == want
