@@ -258,7 +258,6 @@ def _table_pieces(table: PriorityTable, ages: list[str], ages_w: list[str]) -> I
         for s in dict.fromkeys(table.parts)
     }
     t0, t6, t7, t8 = ",\n  " + t[0] + '"', t[6], t[7], t[8]
-    first = "["
     for start in range(0, len(table.ids), CHUNK_ROWS):
         stop = start + CHUNK_ROWS
         ids, prios, sites, nices, age_t, age_w_t = (
@@ -279,8 +278,9 @@ def _table_pieces(table: PriorityTable, ages: list[str], ages_w: list[str]) -> I
             f"{ab}{pb}{age_w}{ad}{pd}"
             for (_, ab, ad), (_, _, pb, pd), age_w in zip(ats, pts, age_w_t, strict=True)
         ]
-        yield first + "".join(pieces)[1:]  # the first row follows "[" rather than ","
-        first = ","
+        if start == 0:  # the first row follows "[" rather than ","
+            pieces[0] = "[" + pieces[0][1:]
+        yield "".join(pieces)  # (not copied again to change its first character)
     yield "\n]"
 
 

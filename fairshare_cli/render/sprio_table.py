@@ -14,7 +14,7 @@ A measured hot loop (``benchmarks/run.py --rows sprio``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import Any
 
 from fairshare_cli.core.slurm.priority import Weights
@@ -142,9 +142,11 @@ def _row_column(
     side = "" if f.right else "-"
     ends: tuple[Any, ...] = ()
     kinds = set(map(type, values)) if conversion is not None else set()
+    # Sites and nices take few values: their ends and texts are found among those.
+    distinct = set(values) if kinds == {int} and f.letter in "SN" else values
     if conversion is not None:
         if kinds == {int}:
-            ends = (min(values), max(values))
+            ends = (min(distinct), max(distinct))
             if conversion == ".0f" and max(map(abs, ends)) <= 2**53:
                 conversion = "d"  # whole numbers print the same, quicker
         elif kinds == {float}:
@@ -166,7 +168,7 @@ def _row_column(
         spec = _cell_spec(f)
         text = eval(compile(f"lambda {name}: {expr}", "<sprio cell>", "eval"))
         cell = lambda v: spec % text(v)  # noqa: E731  one cell, as the row path prints it
-    texts = few_texts(values, cell) if kinds == {int} else None
+    texts = few_texts(values, cell, distinct) if kinds == {int} else None
     if texts is not None:
         return "%s", values, texts
     if text is not None:
@@ -198,6 +200,7 @@ def filled_chunks(row: str, slots: list[Slot], rows: int) -> Iterator[str]:
     the template repeated a row, the rows' values laid out in one list by slice assignment
     (no Python code a row)."""
     width = len(slots)
+    full = row * CHUNK_ROWS
     for start in range(0, rows, CHUNK_ROWS):
         stop = start + CHUNK_ROWS
         count = min(rows, stop) - start
@@ -205,13 +208,16 @@ def filled_chunks(row: str, slots: list[Slot], rows: int) -> Iterator[str]:
         for k, (column, texts) in enumerate(slots):
             piece = column[start:stop]
             values[k::width] = piece if texts is None else map(texts.__getitem__, piece)
-        yield row * count % tuple(values)
+        yield (full if count == CHUNK_ROWS else row * count) % tuple(values)
 
 
-def few_texts(values: list[Any], text: Callable[[Any], str]) -> dict[Any, str] | None:
+def few_texts(
+    values: list[Any], text: Callable[[Any], str], distinct: Collection[Any] | None = None
+) -> dict[Any, str] | None:
     """The text of each value of a column of few distinct ones (at most one in 16 rows:
-    sites, nices), made once; None for a column of many."""
-    distinct = set(values)
+    sites, nices), made once; None for a column of many. ``distinct``: the values' set,
+    when known."""
+    distinct = set(values if distinct is None else distinct)
     return {v: text(v) for v in distinct} if len(distinct) * 16 <= len(values) else None
 
 

@@ -27,7 +27,6 @@ from fairshare_cli.core.slurm.factors import job_user
 from fairshare_cli.core.slurm.priority import PriorityContext, PriorityRow, _RowMaker
 from fairshare_cli.errors import InputError
 
-_ASSOC_KEY = attrgetter("owner", "account")
 #: The job fields its :class:`PartShare` s depend on.
 _CLASS_KEY = attrgetter(
     "partition", "qos", "num_nodes", "request_cpus", "request_memory", "time_limit"
@@ -210,7 +209,7 @@ def _assoc_shares(
     when a job names an account or a user the tree does not have (the row path says
     which). A job without an association that names no account, partition nor QOS is not
     a Slurm job: it has no row."""
-    apos = _first_positions(list(map(_ASSOC_KEY, jobs)))
+    apos = _assoc_positions(jobs)
     tree = maker.ctx.tree
     shares: dict[int, AssocShare | None] = {}
     for pos in set(apos):
@@ -227,6 +226,18 @@ def _assoc_shares(
             return None
         jobs, ids, assocs = (list(compress(column, keep)) for column in (jobs, ids, assocs))
     return jobs, ids, assocs  # type: ignore[return-value]
+
+
+def _assoc_positions(jobs: list[Any]) -> list[int]:
+    """For each job, the position of the first job of its owner and account. Each owner
+    mostly names one account: the owners' first positions then do (one hash a text, not a
+    pair), if each job names the account of its owner's first job."""
+    owners = list(map(attrgetter("owner"), jobs))
+    positions = _first_positions(owners)
+    accounts = list(map(attrgetter("account"), jobs))
+    if list(map(accounts.__getitem__, positions)) == accounts:
+        return positions
+    return _first_positions(list(zip(owners, accounts, strict=True)))
 
 
 def _first_positions(keys: list[Any]) -> list[int]:
