@@ -41,6 +41,8 @@ _ROW_VALUES: dict[str, tuple[str, str | None]] = {
     "A": ("aw", ".0f"),
     "a": ("aw", None),
 }
+#: The type of every value of the columns whose values the table makes (not the jobs').
+_TYPED = {"pi": {int}, "aw": {float}}
 _COLUMNS = {
     "jid": "ids",
     "pi": "priority_ints",
@@ -110,8 +112,9 @@ def _expr(letter: str, weights: Weights) -> str:
 
 
 def _group_texts(groups: list[list[Any]], weights: Weights, namespace: dict[str, Any]) -> Any:
-    """A function printing, for a share, the text of each of ``groups`` (cells and the
-    literal text around them), as a tuple."""
+    """A function printing, for each of a list of shares, the text of each of ``groups``
+    (cells and the literal text around them), as a tuple (one list comprehension, not a
+    call a share)."""
     parts = []
     for items in groups:
         template = "".join(
@@ -119,7 +122,7 @@ def _group_texts(groups: list[list[Any]], weights: Weights, namespace: dict[str,
         )
         exprs = "".join(f"{_expr(i.letter, weights)}, " for i in items if not isinstance(i, str))
         parts.append(f"{template!r} % ({exprs}), ")
-    source = f"lambda r: ({''.join(parts)})"
+    source = f"lambda shares: [({''.join(parts)}) for r in shares]"
     return eval(compile(source, "<sprio cells>", "eval"), namespace)  # our own pieces only
 
 
@@ -141,7 +144,9 @@ def _row_column(
     values: list[Any] = getattr(table, _COLUMNS[name])
     side = "" if f.right else "-"
     ends: tuple[Any, ...] = ()
-    kinds = set(map(type, values)) if conversion is not None else set()
+    kinds = (_TYPED.get(name) if values else None) or (
+        set(map(type, values)) if conversion is not None else set()
+    )
     # Sites and nices take few values: their ends and texts are found among those.
     distinct = set(values) if kinds == {int} and f.letter in "SN" else values
     if conversion is not None:
@@ -242,7 +247,7 @@ def _layout(
             specs.append(spec)
             slots.append((values, texts))
         elif kind == "const":
-            (text,) = _group_texts([items], weights, namespace)(None)
+            ((text,),) = _group_texts([items], weights, namespace)([None])
             specs.append(text.replace("%", "%%"))
         else:
             specs.append("%s")
@@ -253,7 +258,8 @@ def _layout(
     for kind, column in _SHARES.items():
         if groups[kind]:
             texts = _group_texts(groups[kind], weights, namespace)
-            share_texts[kind] = {s: texts(s) for s in dict.fromkeys(getattr(table, column))}
+            shares = list(dict.fromkeys(getattr(table, column)))
+            share_texts[kind] = dict(zip(shares, texts(shares), strict=True))
     seen: dict[str, int] = {}
     for kind, k in places:
         index = seen[kind] = seen.get(kind, -1) + 1

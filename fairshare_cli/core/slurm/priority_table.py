@@ -252,11 +252,13 @@ def _ages(maker: _RowMaker, jobs: list[Any]) -> list[float] | None:
     if not maker.weights[0]:
         return [0.0] * len(jobs)
     accrued = list(map(attrgetter("accrue_time"), jobs))
-    if None in accrued:
+    if accrued.count(None) == len(accrued):  # no accrue time given: the submit times
+        accrued = list(map(attrgetter("submit_time"), jobs))
+    elif None in accrued:
         submits = map(attrgetter("submit_time"), jobs)
         accrued = [s if a is None else a for a, s in zip(accrued, submits, strict=True)]
-        if None in accrued:
-            return None
+    if None in accrued:
+        return None
     max_age = maker.max_age
     now = maker.now
     if max_age <= 0:
