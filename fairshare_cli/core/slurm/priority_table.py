@@ -17,7 +17,7 @@ A measured hot path (``benchmarks/run.py --rows sprio,sprio-json``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, compress, count, islice
 from operator import attrgetter, itemgetter, lt, not_
@@ -188,7 +188,7 @@ def _shares(maker: _RowMaker, jobs: list[Any], ids: list[str]) -> Any:
     if kept is None:
         return None
     jobs, ids, assocs = kept
-    spos = _first_positions(list(map(_CLASS_KEY, jobs)))
+    spos = _first_positions(map(_CLASS_KEY, jobs))
     classes: dict[int, tuple[PartShare, ...]] = {}
     try:
         for pos in set(spos):
@@ -237,11 +237,12 @@ def _assoc_positions(jobs: list[Any]) -> list[int]:
     accounts = list(map(attrgetter("account"), jobs))
     if list(map(accounts.__getitem__, positions)) == accounts:
         return positions
-    return _first_positions(list(zip(owners, accounts, strict=True)))
+    return _first_positions(zip(owners, accounts, strict=True))
 
 
-def _first_positions(keys: list[Any]) -> list[int]:
-    """For each key, the position of its first occurrence (one hash a key, at C speed)."""
+def _first_positions(keys: Iterable[Any]) -> list[int]:
+    """For each key, the position of its first occurrence (one hash a key, at C speed;
+    keys made on the way are freed, or their memory reused, as soon as they are seen)."""
     first: dict[Any, int] = {}
     return list(map(first.setdefault, keys, count()))
 
