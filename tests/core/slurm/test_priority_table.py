@@ -269,3 +269,47 @@ def test_few_sites_and_nices_print_as_the_row_path(
     fmt, _ = render.parse_format(spec + " %.10S %5N %N")
     want = "".join(render.render_chunks(fmt, rows, ctx.weights, header=False, cluster="c"))
     assert "".join(table_chunks(fmt, table, ctx.weights, "c")) == want
+
+
+def _mixed(items: list[tuple[dict[str, Any], Any, dict[str, Any]]]) -> list[dict[str, Any]]:
+    out = []
+    for i, (obj, who, change) in enumerate(items, start=1):
+        job = _job(i, dict(obj))
+        if who is not None:
+            job.update({"owner": who[0], "account": who[1]}, **change)
+        out.append(job)
+    return out
+
+
+#: Queues with jobs that are not Slurm jobs (an owner without association naming no
+#: account): with neither partition nor QOS they have no rows, with one the row path fails.
+mixed_queues = st.lists(
+    st.tuples(
+        job_objects,
+        st.sampled_from([None, ("htc", None), ("htc@site", None)]),
+        st.sampled_from([{}, *[{"partition": None, "qos": None}] * 5]),
+    ),
+    max_size=12,
+).map(_mixed)
+
+
+@settings(max_examples=150, deadline=None)
+@given(mixed_queues, contexts, formats)
+def test_jobs_that_are_not_slurm_jobs_as_the_row_path(
+    objs: list[dict[str, Any]], ctx: PriorityContext, spec: str
+) -> None:
+    """Jobs of an owner with no association and no account, partition nor QOS have no
+    rows; with a partition or a QOS the row path names the error (no table): either way
+    the table's rows and lines are the row path's."""
+    for jobs in _both_kinds(objs):
+        want = _expected(jobs, ctx)
+        table = compute_table(jobs, ctx, NOW, listed_at=NOW + 60)
+        if want is None:
+            assert table is None
+            continue
+        if table is not None:
+            rows = table.rows()
+            assert [_fields(r) for r in rows] == [_fields(r) for r in want]
+            fmt, _ = render.parse_format(spec)
+            text = "".join(render.render_chunks(fmt, rows, ctx.weights, header=False, cluster="c"))
+            assert "".join(table_chunks(fmt, table, ctx.weights, "c")) == text
