@@ -256,34 +256,6 @@ class _RowMaker:
             self.part_cache[job.partition] = pinfos
         return pinfos
 
-    def qos_factor(self, job: Any, qname: str | None) -> float:
-        """The QOS factor: the QOS priority over the largest one (or raw).
-
-        Raises:
-            InputError: an unknown QOS (``normal`` may be left unconfigured).
-        """
-        f_qos = self.qos_cache.get(qname)
-        if f_qos is None:
-            qinfo = self.ctx.qos.get(qname) if qname is not None else None
-            if qname is not None and qinfo is None and qname != "normal":
-                raise InputError(f'job {job.id}: unknown QOS "{qname}"')
-            if qinfo is not None and qinfo.priority and self.weights[5]:
-                f_qos = float(qinfo.priority) if self.no_norm_qos else qinfo.priority / self.max_qos
-            else:
-                f_qos = 0.0
-            self.qos_cache[qname] = f_qos
-        return f_qos
-
-    def fairshare(self, assoc: Any) -> float:
-        """The association's fair-share factor under the configured algorithm."""
-        if not self.weights[2]:
-            return 0.0
-        f_fs = self.fs_cache.get(id(assoc))
-        if f_fs is None:
-            f_fs = job_fairshare_factor(assoc, self.ctx.algorithm)
-            self.fs_cache[id(assoc)] = f_fs
-        return f_fs
-
     def jobsize(self, job: Any, max_time: float | None) -> float:
         """The job-size factor (the time limit defaults to the partition's ``MaxTime``)."""
         if not self.weights[3]:
@@ -429,20 +401,32 @@ class _RowMaker:
         return (user, account, qname, f_assoc, f_fs, f_qos, b_w, c_w, g_w, pinfos)
 
     def assoc_values(self, assoc: Any, user: str) -> tuple[str, float, float, float, float]:
-        """What the jobs of one association share: its account, the ASSOC and fair-share
-        factors and their weighted values."""
+        """What the jobs of one association share: its account, the ASSOC factor and the
+        fair-share factor (under the configured algorithm), and their weighted values."""
         f_assoc = self.ctx.assoc_factors.get((assoc.account, user), 0.0) if self.weights[1] else 0.0
-        f_fs = self.fairshare(assoc)
+        f_fs = self.fs_cache.get(id(assoc)) if self.weights[2] else 0.0
+        if f_fs is None:
+            f_fs = self.fs_cache[id(assoc)] = job_fairshare_factor(assoc, self.ctx.algorithm)
         return assoc.account, f_assoc, f_fs, f_assoc * self.weights[1], f_fs * self.weights[2]
 
     def qos_values(self, job: Any) -> tuple[str, float, float]:
-        """What the jobs of one QOS share: the QOS shown, its factor and weighted factor.
+        """What the jobs of one QOS share: the QOS shown, the QOS factor (its priority over
+        the largest one, or raw) and its weighted value.
 
         Raises:
-            InputError: an unknown QOS.
+            InputError: an unknown QOS (``normal`` may be left unconfigured).
         """
         qname = job.qos or self.ctx.default_qos
-        f_qos = self.qos_factor(job, qname)
+        f_qos = self.qos_cache.get(qname)
+        if f_qos is None:
+            qinfo = self.ctx.qos.get(qname) if qname is not None else None
+            if qname is not None and qinfo is None and qname != "normal":
+                raise InputError(f'job {job.id}: unknown QOS "{qname}"')
+            if qinfo is not None and qinfo.priority and self.weights[5]:
+                f_qos = float(qinfo.priority) if self.no_norm_qos else qinfo.priority / self.max_qos
+            else:
+                f_qos = 0.0
+            self.qos_cache[qname] = f_qos
         return qname or "", f_qos, f_qos * self.weights[5]
 
     def _size(self, job: Any, pinfos: list[tuple[PartitionInfo, float]]) -> Any:
