@@ -21,7 +21,7 @@ from fairshare_cli.core.htcondor.userprio import (
 )
 from fairshare_cli.core.jobs import Job, parse_jobs
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.jobs import gc_paused
+from fairshare_cli.gc_pause import gc_paused
 from fairshare_cli.render.formats import Time, emit_rows
 
 if TYPE_CHECKING:
