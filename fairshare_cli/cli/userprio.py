@@ -19,13 +19,13 @@ from fairshare_cli.core.htcondor.userprio import (
     UserprioView,
     userprio_view,
 )
-from fairshare_cli.core.jobs import Job, parse_jobs
 from fairshare_cli.errors import InputError
 from fairshare_cli.gc_pause import gc_paused
 from fairshare_cli.render.formats import Time, emit_rows
 
 if TYPE_CHECKING:
     from fairshare_cli.core.htcondor.accountant_decode import StoredRecord
+    from fairshare_cli.core.jobs import Job
 
 
 class UserprioCommand(click.Command):
@@ -162,9 +162,7 @@ def _read_inputs(
         from fairshare_cli.core.htcondor.accountant_decode import stored_records
 
         records = env.decode("accountant", stored_records)
-        jobs = env.decode(
-            "jobs", lambda raw: parse_jobs([] if raw is None else raw, f"{env.state_path}: jobs")
-        )
+        jobs = env.decode("jobs", lambda raw: _queue(raw, f"{env.state_path}: jobs"))
         return records, jobs, {}
     # Groups: the quota computation reads queue, accountant and claims once for all.
     from fairshare_cli.cli.htcondor_inputs import load_inputs
@@ -243,3 +241,12 @@ def _as_dumped(env: Env) -> tuple[float, dict[str, GroupQuotaInfo]]:
         for name, g in snap.groups.items()
     }
     return snap.last_update, quotas
+
+
+def _queue(raw: Any, label: str) -> list[Job]:
+    """The state's queue (none without a ``jobs`` section: the job model is not loaded)."""
+    if raw is None:
+        return []
+    from fairshare_cli.core.jobs import parse_jobs
+
+    return parse_jobs(raw, label)

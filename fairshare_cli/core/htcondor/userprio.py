@@ -18,10 +18,10 @@ from fairshare_cli.core.float32 import FLT_MAX
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.decay import advanced_values
 from fairshare_cli.core.htcondor.userprio_order import sort_key, sort_order, sorted_rows, with_rows
-from fairshare_cli.core.jobs import Job
 
 if TYPE_CHECKING:  # the decoder imports msgspec: not on the --help path
     from fairshare_cli.core.htcondor.accountant_decode import StoredRecord
+    from fairshare_cli.core.jobs import Job
 
 ACTIVITY_WINDOW = 86400.0
 SORT_KEYS = ("priority", "name", "usage", "factor", "in-use", "last-usage")
