@@ -13,7 +13,7 @@ import click
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 from fairshare_cli.errors import InputError, RuntimeFailure
-from fairshare_cli.gc_pause import gc_paused
+from fairshare_cli.io.gc_pause import gc_paused
 from fairshare_cli.io.jobs import load_job_objects
 from fairshare_cli.render.sprio_weights import emit_weights
 

@@ -9,7 +9,7 @@ import click
 
 from fairshare_cli.cli.context import load_env
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
-from fairshare_cli.gc_pause import gc_paused
+from fairshare_cli.io.gc_pause import gc_paused
 
 JSON_FIELDS = (
     "account",

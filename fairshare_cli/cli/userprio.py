@@ -20,7 +20,7 @@ from fairshare_cli.core.htcondor.userprio import (
     userprio_view,
 )
 from fairshare_cli.errors import InputError
-from fairshare_cli.gc_pause import gc_paused
+from fairshare_cli.io.gc_pause import gc_paused
 from fairshare_cli.render.formats import Time, emit_rows
 
 if TYPE_CHECKING:

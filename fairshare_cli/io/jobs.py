@@ -12,7 +12,7 @@ from fairshare_cli.core.jobs import parse_job
 from fairshare_cli.core.limits import MAX_JOB_COUNT
 from fairshare_cli.core.names import ascii_digits
 from fairshare_cli.errors import InputError
-from fairshare_cli.gc_pause import gc_paused
+from fairshare_cli.io.gc_pause import gc_paused
 from fairshare_cli.io.inputs import JSONFault, read_json
 
 
