@@ -60,6 +60,14 @@ _RECORD_INDEXES = {
 }
 SCHEMA = _SCHEMA.format(indexes=";\n".join(_RECORD_INDEXES.values()))
 FORMAT = "fairshare-cli usage history 1"
+
+# A bool or None parameter with no adapter of its own goes through sqlite3's adaptation
+# protocol, whose failed lookups format (and drop) an AttributeError each time: about a
+# tenth of the cost of inserting a record (benchmarks/run.py --rows import). These store
+# what sqlite3 stores without them: a bool as the integer 0 or 1, None as NULL.
+sqlite3.register_adapter(bool, int)
+_NOTHING: dict[None, None] = {}
+sqlite3.register_adapter(type(None), _NOTHING.get)  # (a C call: None -> None)
 _COLUMNS = (
     "start, end, owner, accounting_group, nice_user, account, partition, qos, dirac_group, "
     "slots, cpus, job"
@@ -289,12 +297,14 @@ class ImportLog:
         return Batches(self._teed(batches_of(records)))
 
     def _teed(self, batches: Iterable[list[UsageRecord]]) -> Iterator[list[UsageRecord]]:
-        # a record is a tuple in the order of _RECORD_COLUMNS: inserted as it is
-        # (benchmarks/run.py --rows import); nice_user, a bool, is stored as 0 or 1
+        # a record is a tuple in the order of _RECORD_COLUMNS, inserted as a plain tuple
+        # (benchmarks/run.py --rows import): sqlite3 reads a tuple subclass's parameters
+        # through its Python-level __getitem__, a call per column; nice_user, a bool, is
+        # stored as 0 or 1
         sql = f"INSERT INTO records ({_RECORD_COLUMNS}) VALUES ({_qmarks(_RECORD_COLUMNS)})"
         insert = self.store._conn.executemany
         for batch in batches:
-            insert(sql, batch)
+            insert(sql, map(tuple, batch))
             yield batch
 
     def finish(self, now: float, window: float) -> Marks:

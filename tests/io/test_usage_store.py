@@ -155,3 +155,21 @@ def test_an_import_into_an_empty_store_builds_its_indexes_before_it_commits(
         "EXPLAIN QUERY PLAN SELECT * FROM records ORDER BY start"
     )
     assert any("records_start" in str(row) for row in plan)
+
+
+def test_records_are_stored_as_sqlite_stores_them_without_adapters(tmp_path: Path) -> None:
+    """The bool and None adapters (a speed-up) store what sqlite3 stores unadapted: a bool
+    as the integer 0 or 1, None as NULL; read back, nice_user is 0 or 1."""
+    path = tmp_path / "h.sqlite"
+    rec = UsageRecord("alice", 1.0, None, None, True, None, None, None, None, 2, 3)
+    with open_store(path) as store:
+        assert store is not None
+        marks = store.append([(rec, None), (rec._replace(nice_user=False), "j")], [])
+        assert [tuple(r) for r in store.records(marks)] == [
+            ("alice", 1.0, None, None, 1, None, None, None, None, 2, 3),
+            ("alice", 1.0, None, None, 0, None, None, None, None, 2, 3),
+        ]
+    conn = sqlite3.connect(path)
+    rows = conn.execute("SELECT typeof(nice_user), typeof(end), typeof(job) FROM records")
+    assert rows.fetchall() == [("integer", "null", "null"), ("integer", "null", "text")]
+    conn.close()
