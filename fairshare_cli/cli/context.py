@@ -324,10 +324,11 @@ def refuse_going_back(state: State, now: float, path: Path) -> None:
         InputError: naming the state file and its last update.
     """
     from fairshare_cli.core.operations.last_update import state_last_update
-    from fairshare_cli.render.formats import iso
 
     last = state_last_update(state)
     if last is not None and now < last:
+        from fairshare_cli.render.formats import iso
+
         raise InputError(
             f"--now {iso(now) or now} is before the last update of state file {path} "
             f"({iso(last) or last}): a view cannot show the past from decayed values and an "

@@ -38,7 +38,7 @@ JobRow: Any = msgspec.defstruct(
 _RAW_DECODER: Any = msgspec.json.Decoder(list[msgspec.Raw])
 _ROW_DECODER: Any = msgspec.json.Decoder(JobRow)
 _UNSET: Any = msgspec.UNSET
-_FIELDS = tuple(JobRow.__struct_fields__)
+_DICT_DECODER: Any = msgspec.json.Decoder(dict[str, Any])
 #: Bytes read at a time; a piece is cut at the first object boundary past half of it.
 BLOCK = 1 << 22
 _BOUNDARY = re.compile(rb"\}\s*,\s*\{")
@@ -100,10 +100,9 @@ def _feed(pieces: Iterator[bytes], batcher: Batcher) -> None:
             if row == prev and job_id == run.nxt:
                 batcher.extend(job_id, base + k)
             else:
-                row.id = job_id
-                fields = {f: v for f in _FIELDS if (v := getattr(row, f)) is not _UNSET}
-                batcher.add(fields, base + k)
-                row.id = _UNSET
+                # the object as a dict, keys in its order (the last of a repeated key, as
+                # the row and json.loads take it)
+                batcher.add(_DICT_DECODER.decode(text), base + k)
                 prev = row if batcher.prev_rest is not None else None
             run.take_over(batcher, text if prev is not None else None, job_id)
             k += 1

@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
+from itertools import repeat
+from operator import is_, itemgetter
 from typing import Any
 
 from fairshare_cli.core.names import ascii_digits
@@ -189,6 +190,21 @@ def render(
     ``mode`` is ``table``, ``parsable`` (``-p``: ``|`` after every field) or ``parsable2``
     (``-P``: no ``|`` after the last).
     """
+    keys = [f.key for f in fields]
+    columns = dict(zip(keys, _values(rows, keys), strict=True))
+    return render_columns(fields, columns, len(rows), mode=mode, header=header)
+
+
+def render_columns(
+    fields: Sequence[Field],
+    columns: Mapping[str, Sequence[Any]],
+    count: int,
+    *,
+    mode: str = "table",
+    header: bool = True,
+) -> str:
+    """:func:`render` of ``count`` rows given as columns (each row key's values in row
+    order; a key not in ``columns`` is blank in every row)."""
     lines: list[str] = []
     parsable = mode != "table"
     sep = " " if mode == "table" else "|"
@@ -206,20 +222,36 @@ def render(
             lines.append(sep.join(cells) + tail)
             lines.append(sep.join("-" * abs(f.width) for f in fields) + tail)
     if not fields:
-        lines.extend("" for _ in rows)
-    keys = [f.key for f in fields]
+        lines.extend("" for _ in range(count))
+    values = [columns.get(f.key, _Blank(count)) for f in fields]
     memos: list[dict[Any, str]] = [{} for _ in fields]
+    if not parsable and fields and count and all(f.width for f in fields):
+        head = "".join(line + "\n" for line in lines)
+        body = [
+            _table_block(fields, [v[start : start + _TABLE_BLOCK] for v in values], memos)
+            for start in range(0, count, _TABLE_BLOCK)
+        ]
+        return head + "".join(body)
     # Column by column, a block of rows at a time: each field's cells in one comprehension
     # (benchmarks/run.py --rows sshare: a third of the cost of a call per cell), then the
     # block's rows joined; blocks keep the cells of only a few rows in memory at once.
-    for start in range(0, len(rows), _BLOCK):
-        block = rows[start : start + _BLOCK]
-        columns = [
-            _column(f, values, parsable, memo)
-            for f, values, memo in zip(fields, _values(block, keys), memos, strict=True)
+    for start in range(0, count, _BLOCK):
+        cells_by_field = [
+            _column(f, v[start : start + _BLOCK], parsable, memo)
+            for f, v, memo in zip(fields, values, memos, strict=True)
         ]
-        lines.extend(sep.join(cells) + tail for cells in zip(*columns, strict=True))
+        lines.extend(sep.join(cells) + tail for cells in zip(*cells_by_field, strict=True))
     return "".join(line + "\n" for line in lines)
+
+
+class _Blank:
+    """``count`` Nones: the column of a key the rows do not have (sliced as a list)."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+
+    def __getitem__(self, part: slice) -> list[None]:
+        return [None] * len(range(self.count)[part])
 
 
 def _values(block: Sequence[Mapping[str, Any]], keys: list[str]) -> list[Sequence[Any]]:
@@ -252,6 +284,8 @@ def _column(field: Field, values: Sequence[Any], parsable: bool, memo: dict[Any,
         return [format_value(field, v, True) for v in values]
 
     def slow(value: Any) -> str:
+        if type(value) is float and value == 0.0:  # one key for 0.0 and -0.0, two cells
+            return format_value(field, value, False)
         key = (type(value), value)
         text = memo.get(key)
         if text is None:
@@ -277,3 +311,107 @@ def _column(field: Field, values: Sequence[Any], parsable: bool, memo: dict[Any,
         ]
     pad = str.rjust if field.width > 0 else str.ljust
     return [pad(v, a) if type(v) is str and len(v) <= a else slow(v) for v in values]
+
+
+#: Rows a table-mode block of :func:`_table_block` formats at once.
+_TABLE_BLOCK = 2048
+#: A number column with at most one ``None`` in this many rows goes into the row format
+#: (its rows with a ``None`` are made cell by cell); with more, ``_column`` makes its cells.
+_SPARSE = 32
+#: The value types a number column may hold to go into the row format as ``%f`` or ``%d``.
+_NUMBERS = frozenset((int, float, bool, type(None)))
+
+
+def _table_block(
+    fields: Sequence[Field], columns: list[Sequence[Any]], memos: list[dict[Any, str]]
+) -> str:
+    """Table-mode lines of a block of rows given as ``columns`` (each line with its
+    newline), one ``%`` a row.
+
+    A column holding one object in every row is printed once into the row format; a text
+    column goes in as ``%Ns`` (``None`` as ""), a column of plain numbers as ``%Nf`` or
+    ``%Nd`` (the rows of its few ``None`` made apart; with many, its cells made so, blank
+    for ``None``), any other as the cells ``_column`` makes. Every cell is at least its
+    width, so in a line of the full width every cell is its width, as ``format_value``
+    makes a cell that fits; a longer line is made cell by cell with ``format_value``. A
+    row the format refuses (a text in a number column) sends the block to the column
+    path, which prints or refuses it (benchmarks/run.py --rows sshare: a third of the
+    column path's cost).
+    """
+    parts: list[str] = []
+    used: list[Sequence[Any]] = []
+    odd: set[int] = set()
+    for field, values, memo in zip(fields, columns, memos, strict=True):
+        first = values[0]
+        if all(map(is_, values, repeat(first))):
+            parts.append(format_value(field, first, False).replace("%", "%%"))
+        else:
+            spec, cells = _row_format_column(field, values, memo, odd)
+            parts.append(spec)
+            used.append(cells)
+    fmt = " ".join(parts) + " \n"
+    if not used:
+        return (fmt % ()) * len(columns[0])
+    try:
+        lines = [fmt % args for args in zip(*used, strict=True)]
+    except (TypeError, ValueError, OverflowError):
+        return _column_lines(fields, columns, memos)
+    width = sum(abs(f.width) + 1 for f in fields) + 1
+    if sum(map(len, lines)) != width * len(lines):
+        odd.update(i for i, line in enumerate(lines) if len(line) != width)
+    for i in odd:
+        cells = [
+            format_value(f, values[i], False) for f, values in zip(fields, columns, strict=True)
+        ]
+        lines[i] = " ".join(cells) + " \n"
+    return "".join(lines)
+
+
+def _row_format_column(
+    field: Field, values: Sequence[Any], memo: dict[Any, str], odd: set[int]
+) -> tuple[str, Sequence[Any]]:
+    """A column's part of the row format and the values it takes (see :func:`_table_block`);
+    the rows of a number column's ``None`` are added to ``odd``, their values stand-ins."""
+    a = abs(field.width)
+    left = "-" if field.width < 0 else ""
+    types = set(map(type, values))
+    if field.kind in ("str", "tres"):
+        if type(None) in types:
+            values = ["" if v is None else v for v in values]
+        return f"%{left}{a}s", values
+    if types <= _NUMBERS:
+        if field.kind == "uint":
+            spec = f"%{left}{a}d"
+            if float in types:  # "%d" of a float is int() of it, at twice the cost
+                values = [v if v is None else int(v) for v in values]
+        elif _BLANK_DOUBLES.isdisjoint(values):
+            spec = f"%{a}f"  # a double fills its width from the right either way
+        else:
+            spec = ""
+        if spec and type(None) not in types:
+            return spec, values
+        if spec and values.count(None) * _SPARSE <= len(values):
+            values = list(values)
+            i = values.index(None)
+            while True:
+                odd.add(i)
+                values[i] = 0
+                try:
+                    i = values.index(None, i + 1)
+                except ValueError:
+                    return spec, values
+        if spec:  # blanks common: the cells, a number's too wide making its line too long
+            blank = " " * a
+            return "%s", [blank if v is None else spec % v for v in values]
+    return "%s", _column(field, values, False, memo)
+
+
+def _column_lines(
+    fields: Sequence[Field], columns: list[Sequence[Any]], memos: list[dict[Any, str]]
+) -> str:
+    """Table-mode lines made column by column (each cell as ``_column`` makes it)."""
+    cells_by_field = [
+        _column(f, values, False, memo)
+        for f, values, memo in zip(fields, columns, memos, strict=True)
+    ]
+    return "".join(" ".join(cells) + " \n" for cells in zip(*cells_by_field, strict=True))

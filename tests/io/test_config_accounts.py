@@ -77,3 +77,23 @@ def test_errors_still_name_the_key() -> None:
     raw = {"accounts": {"g1": {"shares": 2}, "a": {"parent": "g1", "users": {"al ice": 1}}}}
     with pytest.raises(ConfigError, match=r"accounts\.a\.users: expected a name without blanks"):
         build_config(raw, "pool.toml")
+
+
+@given(
+    st.dictionaries(
+        st.text(max_size=6) | st.sampled_from(["a@b", "x" * 1025, "ok", "u\x00", "é"]),
+        st.just(1),
+        max_size=6,
+    )
+)
+def test_plain_names_are_good_names(names: dict[str, int]) -> None:
+    """The joined check says yes only when ``name_problem`` finds nothing in any name, and
+    yes for every set of good names without ``@`` (those are checked one by one)."""
+    from fairshare_cli.core.names import name_problem
+    from fairshare_cli.io.config.reader import plain_names
+
+    good = all(name_problem(n, submitter=True) is None for n in names)
+    if plain_names(names):
+        assert good
+    elif good:
+        assert any("@" in n for n in names)

@@ -122,3 +122,64 @@ def test_blocks_of_rows_join_in_order() -> None:
     ]
     for mode in ("table", "parsable", "parsable2"):
         assert render(fields, rows, mode=mode) == cell_by_cell(fields, rows, mode, True)
+
+
+def typical_row(i: int) -> dict[str, Any]:
+    """A row as ``share_rows`` makes them: mostly floats that fit, constant columns."""
+    return {
+        "account_display": f"{' ' * (i % 4)}acct{i}",
+        "cluster": "c%1",
+        "user": f"user{i}" if i % 5 else None,
+        "id": i,
+        "raw_shares": i % 50,
+        "norm_shares": (i % 17) / 17,
+        "raw_usage": float(i) * 1234.5,
+        "norm_usage": 1.0 / (i + 1),
+        "effective_usage": (i % 7) / 7,
+        "fairshare": (i % 11) / 11 if i % 5 else None,
+        "level_fs": float("inf") if i % 9 == 0 else (i % 13) * 0.37,
+        "grp_tres_mins": None,
+        "grp_tres_raw": None,
+        "partition": None,
+        "tres_run_mins": "cpu=0,mem=0,energy=0,node=0,billing=0,fs/disk=0,vmem=0,pages=0",
+    }
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    FIELD_LISTS,
+    st.integers(min_value=1, max_value=300),
+    st.lists(
+        st.tuples(st.integers(min_value=0, max_value=299), st.sampled_from(FIELDS), VALUES),
+        max_size=6,
+    ),
+)
+def test_table_row_format_is_cell_by_cell(
+    fields: list[Field], n: int, odd: list[tuple[int, tuple[str, int, str], Any]]
+) -> None:
+    """The table's row format (many rows of plain numbers, a few odd cells among them: a
+    blank, a text in a number column, a value too wide, ``inf`` in a ``%d`` column) prints
+    what ``format_value`` prints cell by cell, or refuses what it refuses."""
+    rows = [typical_row(i) for i in range(n)]
+    for i, (name, _, _), value in odd:
+        rows[i % n][sshare.FIELD_KEYS[name]] = value
+    try:
+        expected: Any = cell_by_cell(fields, rows, "table", True)
+    except (OverflowError, ValueError, TypeError):
+        expected = "refused"
+    try:
+        got: Any = render(fields, rows, mode="table", header=True)
+    except (OverflowError, ValueError, TypeError):
+        got = "refused"
+    assert got == expected
+
+
+def test_table_of_long_sshare_rows_spans_blocks() -> None:
+    """The default long fair-tree listing over more rows than a table block, a blank every
+    fifth row and one in a number column: the cell-by-cell text."""
+    fields = sshare.parse_format(sshare.LONG_FAIR_TREE + ",Cluster,ID,Partition")
+    rows = [typical_row(i) for i in range(sshare._TABLE_BLOCK + 301)]
+    rows[0]["raw_shares"] = None
+    rows[7]["raw_shares"] = "parent"
+    rows[9]["norm_usage"] = 4294967294.0
+    assert render(fields, rows) == cell_by_cell(fields, rows, "table", True)

@@ -26,6 +26,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from fairshare_cli.core.htcondor.classad_quick import QuickForm, quick_form
 from fairshare_cli.errors import FairshareError, InputError
 
 #: Words that are not attribute references.
@@ -56,16 +57,23 @@ class Compiled:
         uid: a small integer identifying this compiled expression in cache keys.
     """
 
-    __slots__ = ("my_refs", "target_refs", "text", "tree", "uid")
+    __slots__ = ("my_refs", "quick", "target_refs", "text", "tree", "uid")
 
     def __init__(
-        self, text: str, tree: Any, my_refs: tuple[str, ...], target_refs: tuple[str, ...]
+        self,
+        text: str,
+        tree: Any,
+        my_refs: tuple[str, ...],
+        target_refs: tuple[str, ...],
+        quick: QuickForm | None = None,
     ) -> None:
         self.text = text
         self.tree = tree
         self.my_refs = my_refs
         self.target_refs = target_refs
         self.uid = next(_uids)
+        #: a conjunction of numeric comparisons, evaluated without classad2 when it can be
+        self.quick = quick
 
 
 def rewrite_scopes(text: str, my_names: frozenset[str]) -> tuple[str, set[str], set[str]]:
@@ -232,7 +240,8 @@ class Evaluator:
             tree = ExprTree(rewritten)
         except Exception as exc:  # classad2 raises its own ClassAdException
             raise error(f"{where}: cannot parse ClassAd expression {text!r}") from exc
-        compiled = Compiled(text, tree, tuple(sorted(my_refs)), tuple(sorted(target_refs)))
+        quick = quick_form(rewritten, my_names)
+        compiled = Compiled(text, tree, tuple(sorted(my_refs)), tuple(sorted(target_refs)), quick)
         self._compiled[key] = compiled
         return compiled
 
@@ -273,7 +282,10 @@ class Evaluator:
         except KeyError:
             pass
         self.evaluations += 1
-        result = expr.tree.eval(scope=my.classad, target=target.classad)
+        quick = expr.quick
+        result = None if quick is None else quick.evaluate(my, target)
+        if result is None:
+            result = expr.tree.eval(scope=my.classad, target=target.classad)
         self._results[key] = result
         return result
 

@@ -139,10 +139,10 @@ class AssocTree:
         self.by_key: dict[tuple[str, str | None], Assoc] = {(a.account, a.user): a for a in assocs}
         self.users = [a for a in assocs if a.user is not None]
         self.accounts: dict[str, Assoc] = {a.account: a for a in assocs if a.user is None}
-        self._user_default: dict[str, Assoc] = {}
-        for a in self.users:
-            assert a.user is not None
-            self._user_default.setdefault(a.user, a)
+        # A user's first association: written last, from the end backwards.
+        self._user_default: dict[str, Assoc] = {
+            a.user: a for a in reversed(self.users) if a.user is not None
+        }
 
     def user_assoc(self, user: str, account: str | None) -> Assoc | None:
         """The user's association in ``account`` (its first one when ``account`` is None)."""

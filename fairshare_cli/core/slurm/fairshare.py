@@ -9,6 +9,8 @@ shares, usage) is :mod:`fairshare_cli.core.slurm.assoc_tree`.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from typing import Any
 
 from fairshare_cli.core.slurm.assoc_tree import FS_USE_PARENT, NO_VAL, Assoc, AssocTree, fs_assoc
 
@@ -31,7 +33,11 @@ def compute_fairshare(
     root = tree.root
     denom = capacity if capacity is not None else root.usage_raw
     for a in tree.assocs:
-        a.usage_norm = min(a.usage_raw / denom, 1.0) if denom else 0.0
+        if denom:
+            norm = a.usage_raw / denom
+            a.usage_norm = 1.0 if norm > 1.0 else norm  # min(norm, 1.0), without the call
+        else:
+            a.usage_norm = 0.0
         a.fs_factor = None
     if algorithm == "fair_tree":
         _fair_tree(tree)
@@ -129,33 +135,36 @@ def _fair_tree(tree: AssocTree) -> None:
     root.shares_norm = 0.0
     root.usage_efctv = 1.0
     root.level_fs = NO_VAL
-    for a in tree.assocs:
-        fs = a.fs_parent
-        if fs is not None:
-            _set_level_fs(a, fs)
+    _set_level_fs(tree)
     _rank_users(tree)
 
 
-def _set_level_fs(a: Assoc, fs: Assoc) -> None:
-    """``_calc_assoc_fs``: level shares, level usage and level fair share of one association."""
-    parent_mode = a.shares_raw == FS_USE_PARENT
-    if parent_mode:
-        # the fair-share parent's own level ratio
-        if fs.parent is None or not fs.level_shares:
-            a.shares_norm = 0.0
+def _set_level_fs(tree: AssocTree) -> None:
+    """``_calc_assoc_fs``: level shares, level usage and level fair share of every
+    association but root (a measured loop: benchmarks/run.py --rows sshare)."""
+    for a in tree.assocs:
+        fs = a.fs_parent
+        if fs is None:
+            continue
+        if a.shares_raw == FS_USE_PARENT:
+            # the fair-share parent's own level ratio
+            if fs.parent is None or not fs.level_shares:
+                a.shares_norm = 0.0
+            else:
+                a.shares_norm = fs.shares_raw / fs.level_shares
+            a.usage_efctv = a.usage_raw / fs.usage_raw if fs.usage_raw else 0.0
+            a.level_fs = math.inf if a.user is not None else NO_VAL
+            continue
+        shares_norm = a.shares_raw / a.level_shares if a.level_shares else 0.0
+        usage_efctv = a.usage_raw / fs.usage_raw if fs.usage_raw else 0.0
+        a.shares_norm = shares_norm
+        a.usage_efctv = usage_efctv
+        if shares_norm == 0:
+            a.level_fs = 0.0
+        elif usage_efctv == 0:
+            a.level_fs = math.inf
         else:
-            a.shares_norm = fs.shares_raw / fs.level_shares
-    else:
-        a.shares_norm = a.shares_raw / a.level_shares if a.level_shares else 0.0
-    a.usage_efctv = a.usage_raw / fs.usage_raw if fs.usage_raw else 0.0
-    if parent_mode:
-        a.level_fs = math.inf if a.user is not None else NO_VAL
-    elif a.shares_norm == 0:
-        a.level_fs = 0.0
-    elif a.usage_efctv == 0:
-        a.level_fs = math.inf
-    else:
-        a.level_fs = a.shares_norm / a.usage_efctv
+            a.level_fs = shares_norm / usage_efctv
 
 
 def _rank_users(tree: AssocTree) -> None:
@@ -169,27 +178,26 @@ def _rank_users(tree: AssocTree) -> None:
         return
     rank = n_users
     rnt = n_users
-    # Iterative depth-first walk: (siblings sorted, next index, account_tied, prev LF).
-    stack: list[list[object]] = [[_sorted_level(tree.root.fs_children), 0, False, NO_VAL]]
+    # Iterative depth-first walk: (siblings sorted, at the first, account_tied, prev LF),
+    # each frame's users in one inner loop (benchmarks/run.py --rows sshare).
+    stack: list[tuple[Iterator[Assoc], bool, bool, float | None]] = [
+        (iter(_sorted_level(tree.root.fs_children)), True, False, NO_VAL)
+    ]
     while stack:
-        frame = stack[-1]
-        sibs: list[Assoc] = frame[0]  # type: ignore[assignment]
-        i: int = frame[1]  # type: ignore[assignment]
-        if i >= len(sibs):
-            stack.pop()
-            continue
-        a = sibs[i]
-        frame[1] = i + 1
-        lf = a.level_fs
-        tied = True if (i == 0 and frame[2]) else (lf == frame[3])
-        frame[3] = lf
-        if a.is_user:
+        sibs, first, account_tied, prev = stack.pop()
+        for a in sibs:
+            lf = a.level_fs
+            tied = True if (first and account_tied) else (lf == prev)
+            prev = lf
+            first = False
+            if a.user is None:
+                stack.append((sibs, False, account_tied, prev))
+                stack.append((iter(_sorted_level(a.fs_children)), True, tied, NO_VAL))
+                break
             if not tied:
                 rank = rnt
             a.fs_factor = rank / n_users
             rnt -= 1
-        else:
-            stack.append([_sorted_level(a.fs_children), 0, tied, NO_VAL])
 
 
 def _sorted_level(children: list[Assoc]) -> list[Assoc]:
@@ -214,75 +222,108 @@ def job_fairshare_factor(a: Assoc, algorithm: str) -> float:
 DEFAULT_TRES = ("cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages")
 
 
+#: The keys of one of sshare's rows, in order.
+ROW_KEYS = (
+    "account",
+    "account_display",
+    "user",
+    "id",
+    "cluster",
+    "partition",
+    "raw_shares",
+    "norm_shares",
+    "raw_usage",
+    "norm_usage",
+    "effective_usage",
+    "fairshare",
+    "level_fs",
+    "grp_tres_mins",
+    "grp_tres_raw",
+    "tres_run_mins",
+    "depth",
+    "is_user",
+)
+
+
 def share_rows(
     tree: AssocTree, algorithm: str, *, account_fairshare: bool = False, cluster: str = ""
 ) -> list[dict[str, object]]:
-    """sshare's rows, in lineage order, with None where sshare prints a blank.
+    """sshare's rows, in lineage order, with None where sshare prints a blank: the rows
+    of :func:`share_columns` (see there), each a dict of :data:`ROW_KEYS`."""
+    columns = share_columns(tree, algorithm, account_fairshare=account_fairshare, cluster=cluster)
+    return [
+        dict(zip(ROW_KEYS, values, strict=True)) for values in zip(*columns.values(), strict=True)
+    ]
+
+
+def share_columns(
+    tree: AssocTree, algorithm: str, *, account_fairshare: bool = False, cluster: str = ""
+) -> dict[str, list[Any]]:
+    """sshare's rows as columns: each of :data:`ROW_KEYS` (in order) with its value in
+    every row, rows in lineage order, None where sshare prints a blank.
 
     Fair Tree shows FairShare on user rows only and LevelFS everywhere but root and
     ``parent`` rows. The other algorithms show the factor computed from each row's
     effective usage and normalised shares: on user rows, or on every row with
     ``account_fairshare`` (what Slurm 22.05 prints), and LevelFS as 0.
+
+    Column by column, each a comprehension over the associations (benchmarks/run.py
+    --rows sshare: a dict a row was half the cost of the rows and their table).
     """
-    fair_tree = algorithm == "fair_tree"
+    order = tree.in_lineage_order()
+    n = len(order)
+    account = [a.account for a in order]
+    depth = [a.depth for a in order]
+    user = [a.user for a in order]
+    account_factor = account_fairshare and algorithm != "fair_tree"
     run_mins = ",".join(f"{t}=0" for t in DEFAULT_TRES)
-    rows: list[dict[str, object]] = []
-    for a in tree.in_lineage_order():  # a measured loop: benchmarks/run.py --rows sshare
-        is_root = a.parent is None
-        is_user = a.user is not None
-        parent_mode = a.shares_raw == FS_USE_PARENT
-        if is_root:
-            raw_shares: object = None
-        elif parent_mode:
-            raw_shares = "parent"
-        else:
-            raw_shares = a.shares_raw
-        if fair_tree:
-            fairshare = a.fs_factor if is_user else None
-        elif is_user or account_fairshare:
-            fairshare = a.fs_factor
-        else:
-            fairshare = None
-        level_fs = a.level_fs
-        if parent_mode or level_fs == NO_VAL:
-            level_fs = None
-        rows.append(
-            {
-                "account": a.account,
-                "account_display": " " * a.depth + a.account,
-                "user": a.user,
-                "id": a.id,
-                "cluster": cluster,
-                "partition": None,
-                "raw_shares": raw_shares,
-                "norm_shares": a.shares_norm,
-                "raw_usage": a.usage_raw,
-                "norm_usage": None if is_root else a.usage_norm,
-                "effective_usage": a.usage_efctv,
-                "fairshare": fairshare,
-                "level_fs": level_fs,
-                "grp_tres_mins": None,
-                "grp_tres_raw": None,
-                "tres_run_mins": run_mins,
-                "depth": a.depth,
-                "is_user": is_user,
-            }
-        )
-    return rows
+    columns: dict[str, list[Any]] = {
+        "account": account,
+        "account_display": [
+            " " * d + name if d else name for d, name in zip(depth, account, strict=True)
+        ],
+        "user": user,
+        "id": [a.id for a in order],
+        "cluster": [cluster] * n,
+        "partition": [None] * n,
+        "raw_shares": ["parent" if a.shares_raw == FS_USE_PARENT else a.shares_raw for a in order],
+        "norm_shares": [a.shares_norm for a in order],
+        "raw_usage": [a.usage_raw for a in order],
+        "norm_usage": [a.usage_norm for a in order],
+        "effective_usage": [a.usage_efctv for a in order],
+        "fairshare": [a.fs_factor if a.user is not None or account_factor else None for a in order],
+        "level_fs": [
+            None if a.level_fs == NO_VAL or a.shares_raw == FS_USE_PARENT else a.level_fs
+            for a in order
+        ],
+        "grp_tres_mins": [None] * n,
+        "grp_tres_raw": [None] * n,
+        "tres_run_mins": [run_mins] * n,
+        "depth": depth,
+        "is_user": [u is not None for u in user],
+    }
+    # Root, first in lineage order, shows no RawShares or NormUsage.
+    columns["raw_shares"][0] = columns["norm_usage"][0] = None
+    return columns
 
 
 def user_fairshare_factors(tree: AssocTree, algo: str) -> dict[str, float]:
     """Each user association's fair-share factor, as sshare prints it, by name: ``user``,
     or ``user (account)`` for a user in several accounts (the simulation's series)."""
-    users = [r for r in share_rows(tree, algo) if r.get("is_user")]
+    columns = share_columns(tree, algo)
+    users = [
+        (str(user), account, value)
+        for user, account, value in zip(
+            columns["user"], columns["account"], columns["fairshare"], strict=True
+        )
+        if user is not None
+    ]
     counts: dict[str, int] = {}
-    for r in users:
-        counts[str(r["user"])] = counts.get(str(r["user"]), 0) + 1
+    for user, _, _ in users:
+        counts[user] = counts.get(user, 0) + 1
     out: dict[str, float] = {}
-    for r in users:
-        user = str(r["user"])
-        name = user if counts[user] == 1 else f"{user} ({r['account']})"
-        value = r.get("fairshare")
+    for user, account, value in users:
+        name = user if counts[user] == 1 else f"{user} ({account})"
         if isinstance(value, (int, float)):
             out[name] = float(value)
     return out

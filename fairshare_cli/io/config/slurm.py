@@ -14,10 +14,9 @@ from fairshare_cli.core.config import (
     SlurmPriorityConfig,
 )
 from fairshare_cli.core.limits import UINT32_MAX
-from fairshare_cli.core.names import name_problem
 from fairshare_cli.core.slurm.fairshare import ALGORITHMS
 from fairshare_cli.errors import ConfigError, did_you_mean
-from fairshare_cli.io.config.reader import Reader, named_tables
+from fairshare_cli.io.config.reader import Reader, named_tables, plain_names
 
 NO_STRINGS: tuple[str, ...] = ()
 
@@ -206,6 +205,7 @@ def _read_account(name: str, body: Any, file: str) -> AccountSpec:
 
 
 _PLAIN_KEYS = frozenset(("parent", "shares", "users"))
+_INT = {int}
 
 
 def _plain_account(name: str, body: Any) -> AccountSpec | None:
@@ -222,10 +222,11 @@ def _plain_account(name: str, body: Any) -> AccountSpec | None:
         return None
     if not 0 <= shares <= UINT32_MAX:
         return None
-    for user, value in users.items():
-        if type(value) is not int or not 0 <= value <= UINT32_MAX:
+    if users:
+        values = users.values()
+        if set(map(type, values)) != _INT or min(values) < 0 or max(values) > UINT32_MAX:
             return None
-        if name_problem(user, submitter=True) is not None:
+        if not plain_names(users):
             return None
     return AccountSpec(
         name=name, parent=parent, shares=shares, users=dict(users), priority=None, user_priority={}

@@ -7,8 +7,8 @@ and walks its unclaimed and claimed candidates together, in rank order.
 
 from __future__ import annotations
 
-from fairshare_cli.core.htcondor.classads import Ad, Compiled, Evaluator
-from fairshare_cli.core.htcondor.concurrency import LimitCounts, Limits, parse_limits
+from fairshare_cli.core.htcondor.classads import Ad
+from fairshare_cli.core.htcondor.concurrency import Limits
 from fairshare_cli.core.htcondor.groups import ROOT
 from fairshare_cli.core.htcondor.negotiator.candidates import Candidates
 from fairshare_cli.core.htcondor.negotiator.carving import Carver
@@ -32,77 +32,8 @@ from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster, Submitter
 from fairshare_cli.core.htcondor.negotiator.slots import Slot, SlotClass
 from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
 from fairshare_cli.core.htcondor.negotiator.state import CycleState
+from fairshare_cli.core.htcondor.negotiator.turn import LimitTest, Turn, permits
 from fairshare_cli.errors import InputError
-
-
-def permits(used: float, allowed: float, cost: float) -> bool:
-    """``SubmitterLimitPermits``: fits, or the first match of a spin may round up."""
-    return used + cost <= allowed or (used <= 0 and allowed > 0)
-
-
-class LimitTest:
-    """A ``ConcurrencyLimits`` expression evaluated with each candidate (MY = job, TARGET =
-    slot; ``EvalString`` in ``matchmakingAlgorithm``): a candidate whose limits would go
-    over is skipped (``rejForConcurrencyLimit``); one that gives no string takes none."""
-
-    __slots__ = ("counts", "ev", "expr", "found", "job_ad", "refused")
-
-    def __init__(self, ev: Evaluator, expr: Compiled, job_ad: Ad, counts: LimitCounts) -> None:
-        self.ev = ev
-        self.expr = expr
-        self.job_ad = job_ad
-        self.counts = counts
-        self.found: dict[int, Limits] = {}
-        self.refused = False
-
-    def of(self, cls: SlotClass) -> Limits:
-        """The limits a match with a slot of ``cls`` holds (``MatchedConcurrencyLimits``)."""
-        found = self.found.get(cls.index)
-        if found is None:
-            value = self.ev.evaluate(self.expr, self.job_ad, cls.ad)
-            found = self.found[cls.index] = parse_limits(value) if isinstance(value, str) else ()
-        return found
-
-    def allows(self, cls: SlotClass) -> bool:
-        """Whether a slot of ``cls`` passes ``rejectForConcurrencyLimits``."""
-        limits = self.of(cls)
-        if limits and self.counts.refuses(limits):
-            self.refused = True
-            return False
-        return True
-
-
-class Turn:
-    """One submitter's turn (``Matchmaker::negotiate``): its limits, what it has used, and
-    the job ads and candidates found for it (on first use, kept for the turn).
-
-    Attributes:
-        limit: ``submitterLimit`` (capped by what is left of the pie).
-        limit_unclaimed: ``submitterLimitUnclaimed`` (capped by the group quota).
-        used: ``limitUsed``, the slot weight matched this turn.
-        used_unclaimed: ``limitUsedUnclaimed``, the part of it on unclaimed slots.
-    """
-
-    __slots__ = (
-        "acs",
-        "ads",
-        "claimed",
-        "limit",
-        "limit_unclaimed",
-        "sub",
-        "used",
-        "used_unclaimed",
-    )
-
-    def __init__(self, sub: Submitter, limit: float, limit_unclaimed: float) -> None:
-        self.sub = sub
-        self.limit = limit
-        self.limit_unclaimed = limit_unclaimed
-        self.used = 0.0
-        self.used_unclaimed = 0.0
-        self.ads: dict[int, Ad] = {}
-        self.acs: dict[int, AutoCluster] = {}
-        self.claimed: dict[int, ClaimedList] = {}
 
 
 class Matchmaker:
@@ -132,6 +63,8 @@ class Matchmaker:
         self.seen_generation: dict[int, int] = {}
         #: the concurrency limits of the last match found (``IncrementLimits`` adds them)
         self.matched_limits: Limits = ()
+        #: the rank group of the last slot :meth:`_find_unclaimed` found
+        self.found_group: list[SlotClass] = []
         #: the smallest weight an unclaimed match can cost (None: not fixed, or the plain
         #: search of ``reference``): a limit that refuses it refuses every unclaimed slot
         weights = [c.weight for c in snap.unclaimed_classes]
@@ -287,9 +220,7 @@ class Matchmaker:
         test = self._prepare(ac)
         groups, keys = ac.groups or [], ac.group_keys
         n_groups = len(groups)
-        use_claimed = bool(self.claimed_classes) and not (
-            self.rank_constant and (self.preq_never or only_rank or turn.limit <= 0)
-        )
+        use_claimed = self._use_claimed(turn, only_rank)
         # no priority preemption can pass the limit: one allowed candidate is enough to
         # know the job was rejected for the submitter limit
         if not use_claimed and not self.reference:
@@ -326,6 +257,17 @@ class Matchmaker:
         reason = self._reject_reason(turn, ac, only_rank, limit_rejected, policy_rejected)
         return None, NO_PREEMPTION, reason
 
+    def _use_claimed(self, turn: Turn, only_rank: bool) -> bool:
+        """Whether :meth:`find` walks claimed candidates too (else the unclaimed ones only)."""
+        return bool(self.claimed_classes) and not (
+            self.rank_constant and (self.preq_never or only_rank or turn.limit <= 0)
+        )
+
+    def unclaimed_only(self, turn: Turn) -> bool:
+        """Whether every search of this turn that can find a slot (no ``only_rank``) looks
+        at unclaimed candidates alone, with :meth:`_find_unclaimed`."""
+        return not self.reference and not self._use_claimed(turn, False)
+
     def _find_unclaimed(
         self, turn: Turn, ac: AutoCluster, only_rank: bool, test: LimitTest | None
     ) -> tuple[Slot | None, int, str]:
@@ -348,6 +290,7 @@ class Matchmaker:
                 ac.ptr = gi + 1
             gi += 1
             if best is not None:
+                self.found_group = groups[gi - 1]
                 return self._take_unclaimed(best, ac, test), NO_PREEMPTION, ""
             limit_rejected = limit_rejected or rejected
             if hopeless and rejected:

@@ -19,14 +19,15 @@ from typing import NamedTuple
 
 from fairshare_cli.core.float32 import FLT_MAX
 from fairshare_cli.core.htcondor.groups import ROOT
-from fairshare_cli.core.htcondor.negotiator.common import REASON_NAMES
+from fairshare_cli.core.htcondor.negotiator.common import NO_PREEMPTION, REASON_NAMES
 from fairshare_cli.core.htcondor.negotiator.explain import Explainer
-from fairshare_cli.core.htcondor.negotiator.matchmaking import Matchmaker, Turn
+from fairshare_cli.core.htcondor.negotiator.matchmaking import Matchmaker
 from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster, Run, Submitter
-from fairshare_cli.core.htcondor.negotiator.results import Match
+from fairshare_cli.core.htcondor.negotiator.results import new_match
 from fairshare_cli.core.htcondor.negotiator.slots import Slot
 from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
 from fairshare_cli.core.htcondor.negotiator.state import CycleState
+from fairshare_cli.core.htcondor.negotiator.turn import Turn, permits
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,6 +286,9 @@ class Pie:
             self.snap.knobs.consider_preemption or self.snap.knobs.use_slot_weights
         )
         rejected: dict[object, str] = {}
+        # jobs of a run after a match may take the same class's next slots in one step
+        in_steps = self.explainer.job_id is None and self.matchmaker.carver is None
+        in_steps = in_steps and self.matchmaker.unclaimed_only(turn)
         for run in sub.runs:
             if not run.left:
                 continue
@@ -297,7 +301,6 @@ class Pie:
                     sub.stop_reason = stop
                     return True, pie_left
                 only_rank = turn.used >= turn.limit
-                job_id = run.head_id()
                 ac = self.matchmaker.turn_ac(turn, run.ac)
                 slot, tier, reason = self.matchmaker.find(turn, ac, only_rank)
                 if slot is None:
@@ -307,7 +310,7 @@ class Pie:
                         return True, pie_left
                     break
                 self.explainer.matching = ac.matching_slots
-                cost = self._record_match(sub, job_id, slot, tier, group_name)
+                cost = self._record_match(sub, run.head_id(), slot, tier, group_name)
                 if self.matchmaker.matched_limits:  # AddMatch: IncrementLimits
                     self.state.limits.add(self.matchmaker.matched_limits)
                 run.advance()
@@ -315,9 +318,75 @@ class Pie:
                 if slot.claim is None:
                     turn.used_unclaimed += cost
                 pie_left -= cost
+                if in_steps and run.left and tier == NO_PREEMPTION and not ac.limits:
+                    pie_left = self._same_class(turn, run, ac, slot, headroom, pie_left)
         if turn.used >= turn.limit and not limited:
             sub.stop_reason = "submitter_limit"
         return turn.used >= turn.limit or limited, pie_left
+
+    def _same_class(
+        self, turn: Turn, run: Run, ac: AutoCluster, slot: Slot, headroom: float, pie_left: float
+    ) -> float:
+        """The next jobs of ``run`` on the next slots of ``slot``'s class, for as long as
+        :meth:`_negotiate` would give them those (returns what is left of the pie).
+
+        Each job is one :meth:`Matchmaker.find` that would give the same answer: the turn
+        goes on (under its limit and ceiling, slots left), the unclaimed limit permits the
+        class's weight, and the class's next free slot comes before every other free slot of
+        its rank group (the groups ranked before it refused the job, and still do: they have
+        no free slot, or the limit refused them, and it only grows). Called only after an
+        unclaimed match without concurrency limits, when the turn searches unclaimed slots
+        alone, no partitionable slot is carved and no job is explained. Each match is
+        recorded, and charged, as :meth:`_record_match` does it, in the same order.
+        """
+        # hot: once per job matched (benchmarks row negotiate-batches)
+        if ac.limits_expr is not None or slot.claim is not None:
+            return pie_left
+        cls = self.snap.slot_class[slot.index]
+        bound = min(
+            (c.first_index() for c in self.matchmaker.found_group if c is not cls),
+            default=1 << 62,
+        )
+        slots, weight, head = cls.slots, cls.weight, cls.head
+        # how many: the turn's sums and the pool's free slots, step by step as the jobs
+        # would go (the same additions, in the same order)
+        last = min(len(slots), head + run.left)
+        used, used_unclaimed, available = turn.used, turn.used_unclaimed, self.state.available
+        limit, limit_unclaimed = turn.limit, turn.limit_unclaimed
+        end = head
+        while (
+            end < last
+            and slots[end].index < bound
+            and used < limit
+            and used < headroom
+            and available > 0
+            and permits(used_unclaimed, limit_unclaimed, weight)
+        ):
+            end += 1
+            used += weight
+            used_unclaimed += weight
+            available -= 1
+        if end == head:
+            return pie_left
+        # record and charge them as _record_match does, match by match
+        state, sub = self.state, turn.sub
+        name, group, g = sub.name, sub.group, sub.group or ROOT
+        usage, group_usage = state.usage.get(name, 0.0), state.group_usage.get(g, 0.0)
+        for _ in range(end - head):
+            usage += weight
+            group_usage += weight
+            pie_left -= weight
+        state.usage[name], state.group_usage[g] = usage, group_usage
+        reason = REASON_NAMES[NO_PREEMPTION]
+        state.matches.extend(
+            new_match(job_id, name, s.name, reason, None, weight, group, s.resources)
+            for job_id, s in zip(run.take(end - head), slots[head:end], strict=True)
+        )
+        cls.head = end
+        sub.summary.matched += end - head
+        state.available = available
+        turn.used, turn.used_unclaimed = used, used_unclaimed
+        return pie_left
 
     def _must_stop(self, turn: Turn, headroom: float, ignore_limit: bool) -> str | None:
         """Why the turn ends before its next job (None: it goes on)."""
@@ -373,7 +442,9 @@ class Pie:
             state.available -= 1
         reason = REASON_NAMES[tier]
         state.matches.append(
-            Match(job_id, sub.name, slot.name, reason, preempted, weight, sub.group, slot.resources)
+            new_match(
+                job_id, sub.name, slot.name, reason, preempted, weight, sub.group, slot.resources
+            )
         )
         sub.summary.matched += 1
         if job_id == self.explainer.job_id:

@@ -139,6 +139,28 @@ class Run:
             self.bi += 1
             self.off = 0
 
+    def take(self, n: int) -> list[str]:
+        """The ids of the next ``n`` jobs (at most :attr:`left`), which matched: the run
+        moves past them (as ``n`` times :meth:`head_id` then :meth:`advance`)."""
+        ids: list[str] = []
+        while n > 0:
+            batch = self.batches[self.bi]
+            k = min(n, batch.count - self.off)
+            if batch.count == 1:
+                ids.append(batch.job.id)
+            else:
+                self.head_id()  # the batch's cluster and first proc, in self.first
+                assert self.first is not None
+                cluster, start = self.first[1], self.first[2] + self.off
+                ids.extend([f"{cluster}.{p}" for p in range(start, start + k)])
+            n -= k
+            self.left -= k
+            self.off += k
+            if self.off >= batch.count:
+                self.bi += 1
+                self.off = 0
+        return ids
+
     def segments(self) -> list[tuple[JobBatch, int]]:
         """The jobs not yet matched, as (batch, first index) segments."""
         out = [(self.batches[self.bi], self.off)] if self.left else []
@@ -181,26 +203,42 @@ class Submitter:
         self.summary = SubmitterSummary(name, group, eup)
 
 
+#: The attributes of a job's ad read from the job alone, each with how (in ad order).
+_OWN_VALUES: dict[str, tuple[str, Callable[[Job], object]]] = {
+    "owner": ("Owner", lambda job: job.owner),
+    "niceuser": ("NiceUser", lambda job: bool(job.nice_user)),
+    "jobprio": ("JobPrio", lambda job: int(job.job_prio)),
+    "qdate": ("QDate", lambda job: int(job.submit_time or 0)),
+    "jobstatus": ("JobStatus", lambda job: 1 if job.status == "idle" else 2),
+    "requestcpus": ("RequestCpus", lambda job: job.request_cpus),
+    "requestmemory": ("RequestMemory", lambda job: job.request_memory),
+    "requestdisk": ("RequestDisk", lambda job: DEFAULT_REQUEST_DISK),
+}
+
+
 def job_values(job: Job, submitter: str) -> dict[str, object]:
     """The literal attributes of a job's ad."""
     cluster, proc = split_id(job.id)
-    values: dict[str, object] = {
-        "Owner": job.owner,
-        "User": submitter,
-        "NiceUser": bool(job.nice_user),
-        "JobPrio": int(job.job_prio),
-        "QDate": int(job.submit_time or 0),
-        "JobStatus": 1 if job.status == "idle" else 2,
-        "RequestCpus": job.request_cpus,
-        "RequestMemory": job.request_memory,
-        "RequestDisk": DEFAULT_REQUEST_DISK,
-        "ClusterId": cluster,
-        "ProcId": proc,
-    }
+    values: dict[str, object] = {}
+    for key, (name, get) in _OWN_VALUES.items():
+        values[name] = get(job)
+        if key == "owner":
+            values["User"] = submitter
+    values["ClusterId"] = cluster
+    values["ProcId"] = proc
     if job.accounting_group:
         values["AccountingGroup"] = submitter
     values.update(getattr(job, "attributes", None) or {})  # an imported ad's (condor-q)
     return values
+
+
+def _significant(job: Job, submitter: str, attrs: list[str]) -> tuple[object, ...]:
+    """The values of ``attrs`` (lower case) in the job's ad (None: absent)."""
+    getters = [_OWN_VALUES.get(a) for a in attrs]
+    if None in getters or getattr(job, "attributes", None):  # the whole ad, then
+        lowered = {k.lower(): v for k, v in job_values(job, submitter).items()}
+        return tuple(lowered.get(a) for a in attrs)
+    return tuple(g[1](job) for g in getters if g is not None)
 
 
 def job_names(idle: Iterable[JobBatch]) -> frozenset[str]:
@@ -293,14 +331,11 @@ def group_queue(
     for batch in idle:
         job = batch.job
         submitter = submitter_of(job)
-        lowered: dict[str, object] | None = None
-        if sig_attrs:
-            lowered = {k.lower(): v for k, v in job_values(job, submitter).items()}
         limits = parse_limits(job.concurrency_limits) if job.concurrency_limits else ()
         key: tuple[object, ...] = (
             job.requirements or "true",
             job.rank or "0",
-            tuple(lowered.get(a) for a in sig_attrs) if lowered else (),
+            _significant(job, submitter, sig_attrs) if sig_attrs else (),
             submitter if need_submitter else None,
             limits,
             job.concurrency_limits_expr,

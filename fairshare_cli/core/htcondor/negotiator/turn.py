@@ -1,0 +1,81 @@
+"""One submitter's turn (``Matchmaker::negotiate``): its limits and what it has used, the
+test ``SubmitterLimitPermits`` makes of a candidate's cost, and the concurrency-limit test
+of a ``ConcurrencyLimits`` expression evaluated with each candidate."""
+
+from __future__ import annotations
+
+from fairshare_cli.core.htcondor.classads import Ad, Compiled, Evaluator
+from fairshare_cli.core.htcondor.concurrency import LimitCounts, Limits, parse_limits
+from fairshare_cli.core.htcondor.negotiator.claimed import ClaimedList
+from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster, Submitter
+from fairshare_cli.core.htcondor.negotiator.slots import SlotClass
+
+
+def permits(used: float, allowed: float, cost: float) -> bool:
+    """``SubmitterLimitPermits``: fits, or the first match of a spin may round up."""
+    return used + cost <= allowed or (used <= 0 and allowed > 0)
+
+
+class LimitTest:
+    """A ``ConcurrencyLimits`` expression evaluated with each candidate (MY = job, TARGET =
+    slot; ``EvalString`` in ``matchmakingAlgorithm``): a candidate whose limits would go
+    over is skipped (``rejForConcurrencyLimit``); one that gives no string takes none."""
+
+    __slots__ = ("counts", "ev", "expr", "found", "job_ad", "refused")
+
+    def __init__(self, ev: Evaluator, expr: Compiled, job_ad: Ad, counts: LimitCounts) -> None:
+        self.ev = ev
+        self.expr = expr
+        self.job_ad = job_ad
+        self.counts = counts
+        self.found: dict[int, Limits] = {}
+        self.refused = False
+
+    def of(self, cls: SlotClass) -> Limits:
+        """The limits a match with a slot of ``cls`` holds (``MatchedConcurrencyLimits``)."""
+        found = self.found.get(cls.index)
+        if found is None:
+            value = self.ev.evaluate(self.expr, self.job_ad, cls.ad)
+            found = self.found[cls.index] = parse_limits(value) if isinstance(value, str) else ()
+        return found
+
+    def allows(self, cls: SlotClass) -> bool:
+        """Whether a slot of ``cls`` passes ``rejectForConcurrencyLimits``."""
+        limits = self.of(cls)
+        if limits and self.counts.refuses(limits):
+            self.refused = True
+            return False
+        return True
+
+
+class Turn:
+    """One submitter's turn (``Matchmaker::negotiate``): its limits, what it has used, and
+    the job ads and candidates found for it (on first use, kept for the turn).
+
+    Attributes:
+        limit: ``submitterLimit`` (capped by what is left of the pie).
+        limit_unclaimed: ``submitterLimitUnclaimed`` (capped by the group quota).
+        used: ``limitUsed``, the slot weight matched this turn.
+        used_unclaimed: ``limitUsedUnclaimed``, the part of it on unclaimed slots.
+    """
+
+    __slots__ = (
+        "acs",
+        "ads",
+        "claimed",
+        "limit",
+        "limit_unclaimed",
+        "sub",
+        "used",
+        "used_unclaimed",
+    )
+
+    def __init__(self, sub: Submitter, limit: float, limit_unclaimed: float) -> None:
+        self.sub = sub
+        self.limit = limit
+        self.limit_unclaimed = limit_unclaimed
+        self.used = 0.0
+        self.used_unclaimed = 0.0
+        self.ads: dict[int, Ad] = {}
+        self.acs: dict[int, AutoCluster] = {}
+        self.claimed: dict[int, ClaimedList] = {}

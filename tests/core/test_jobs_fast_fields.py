@@ -1,0 +1,99 @@
+"""``parse_job`` takes the usual field values inline (negotiate-batches benchmark): the
+result, and the message of a refused value, must be those of each field's own parser."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fairshare_cli.core.jobs import _PARSERS, Job, _read_field, make_job, parse_job
+from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, TIME_MAX, TIME_MIN
+from fairshare_cli.errors import InputError
+
+
+def reference(obj: dict[str, Any], where: str) -> Job:
+    """The job as every field's parser reads it (no inline path), ``Job.__init__`` built."""
+    kw = {k: _read_field(_PARSERS[k], k, v, where) for k, v in obj.items() if v is not None}
+    return Job(**kw)
+
+
+def outcome(fn: Any, obj: dict[str, Any]) -> tuple[str, object]:
+    try:
+        return "ok", fn(obj, "jobs file x: job 0")
+    except InputError as exc:
+        return "error", str(exc)
+
+
+_edges = st.sampled_from(
+    [0, -1, 1, INT64_MIN, INT64_MAX, INT64_MIN - 1, INT64_MAX + 1, TIME_MIN, TIME_MAX]
+)
+_numbers = st.one_of(
+    st.integers(),
+    _edges,
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.booleans(),
+    st.integers(min_value=int(TIME_MIN) - 2, max_value=int(TIME_MAX) + 2),
+)
+_texts = st.one_of(st.text(max_size=6), st.just("alice"), st.just("a b"), st.just("x@y@z"))
+_values = st.one_of(st.none(), _numbers, _texts, st.lists(st.integers(), max_size=1))
+_keys = st.sampled_from(
+    [
+        "job_prio",
+        "request_cpus",
+        "request_memory",
+        "num_nodes",
+        "admin_priority",
+        "submit_time",
+        "start_time",
+        "requirements",
+        "rank",
+        "concurrency_limits",
+        "owner",
+        "accounting_group",
+        "slot",
+        "id",
+        "status",
+        "nice_user",
+        "user_priority",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.dictionaries(_keys, _values, max_size=6), st.sampled_from(["1.0", 7, "a b"]))
+def test_inline_fields_read_as_their_parsers(fields: dict[str, Any], job_id: Any) -> None:
+    obj = {"id": job_id, "owner": "alice", **fields}
+    if obj.get("id") is None or obj.get("owner") is None:
+        return  # parse_job names the missing field before any value
+    got = outcome(lambda o, w: parse_job(o, w)[0], obj)
+    want = outcome(reference, obj)
+    if want[0] == "ok" and not isinstance(want[1], Job):
+        pytest.fail("reference gave no job")
+    if isinstance(want[1], Job) and want[1].status not in (
+        "idle",
+        "running",
+        "held",
+        "completed",
+        "removed",
+    ):
+        assert got[0] == "error"  # the status rule comes after every field
+        return
+    assert got == want
+    if got[0] == "ok":
+        assert isinstance(got[1], Job) and isinstance(want[1], Job)
+        for name in Job.__dataclass_fields__:  # types too: 1 and 1.0 compare equal
+            a, b = getattr(got[1], name), getattr(want[1], name)
+            assert type(a) is type(b) and (a == b or (a != a and b != b)), name
+
+
+def test_make_job_is_the_dataclass() -> None:
+    """Same fields, same order in ``vars``, fresh mappings per job, equal and frozen."""
+    fields = {"id": "3.1", "owner": "bob", "job_prio": 2, "submit_time": 5.0}
+    a, b = make_job(fields), Job(**fields)
+    assert a == b and list(vars(a)) == list(vars(b)) and vars(a) == vars(b)
+    assert a.attributes is not make_job(fields).attributes
+    with pytest.raises(AttributeError):
+        a.owner = "eve"  # type: ignore[misc]
