@@ -34,9 +34,9 @@ def breakdown(directory: Path) -> None:
     """Time each stage in this process."""
     from fairshare_cli.core.dirac.correction import HistoryCorrector, history_from_json
     from fairshare_cli.core.dirac.taskqueues import task_queue_rows
+    from fairshare_cli.gc_pause import gc_paused
     from fairshare_cli.io.config import load_config
     from fairshare_cli.io.dirac_jobs import task_queues_from_file
-    from fairshare_cli.io.jobs import gc_paused
     from fairshare_cli.io.state import load_state
     from fairshare_cli.render.taskqueues import render_taskqueues
 

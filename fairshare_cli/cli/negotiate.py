@@ -108,7 +108,7 @@ def negotiate(
         )
     show_progress = sys.stderr.isatty()
     if dry_run:
-        from fairshare_cli.io.jobs import gc_paused
+        from fairshare_cli.gc_pause import gc_paused
 
         with gc_paused():  # a cycle builds no cycles; collecting among 50,000 slots costs 1/4
             env = load_env(opts)

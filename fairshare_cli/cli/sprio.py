@@ -13,10 +13,13 @@ import click
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 from fairshare_cli.errors import InputError, RuntimeFailure
-from fairshare_cli.io.jobs import gc_paused, load_job_objects
+from fairshare_cli.gc_pause import gc_paused
+from fairshare_cli.io.jobs import load_job_objects
 from fairshare_cli.render.sprio_weights import emit_weights
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from fairshare_cli.core.slurm.priority import PriorityContext, PriorityRow
     from fairshare_cli.core.slurm.priority_table import PriorityTable
 
@@ -218,8 +221,21 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
         chunks = chain(
             islice(chunks, 1), table_chunks(parsed, table, ctx.weights, env.config.pool.name)
         )
+    _write_lines(chunks)
+
+
+def _write_lines(chunks: Iterable[str]) -> None:
+    """The listing's pieces on stdout as ``click.echo`` writes them, without its scan of
+    each piece for ANSI codes (to strip them when stdout is not a terminal) where a piece
+    is ASCII text without an escape character (which any stdout writes as UTF-8 would)."""
+    write = sys.stdout.write
     for chunk in chunks:
-        click.echo(chunk, nl=False)
+        if chunk.isascii() and "\x1b" not in chunk:
+            write(chunk)
+        else:
+            sys.stdout.flush()  # what was written before comes first
+            click.echo(chunk, nl=False)
+    sys.stdout.flush()
 
 
 def _rows(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import os
 from typing import Any
 
@@ -10,6 +9,7 @@ import click
 
 from fairshare_cli.cli.context import load_env
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
+from fairshare_cli.gc_pause import gc_paused
 
 JSON_FIELDS = (
     "account",
@@ -90,14 +90,9 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
     """
     # Nothing the command builds (the config, the tree, the columns) is garbage before it
     # ends: the cyclic collector would only walk it (benchmarks/run.py --rows sshare: 6%).
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():
         algo, columns = _share_columns(opts, all_users, accounts, users, users_only)
         _print(opts.output, columns, algo, long_, formats, parsable, parsable2, noheader)
-    finally:
-        if gc_was_enabled:
-            gc.enable()
 
 
 def _print(

@@ -44,8 +44,8 @@ def taskqueues(
     from fairshare_cli.core.dirac.correction import HistoryCorrector, history_from_json
     from fairshare_cli.core.dirac.jobs import task_queues_from_objects, unlisted_groups
     from fairshare_cli.core.dirac.taskqueues import task_queue_rows
+    from fairshare_cli.gc_pause import gc_paused
     from fairshare_cli.io.dirac_jobs import task_queues_from_file
-    from fairshare_cli.io.jobs import gc_paused
     from fairshare_cli.render.formats import emit_rows
     from fairshare_cli.render.taskqueues import (
         JSON_FIELDS,

@@ -19,19 +19,21 @@ from fairshare_cli.core.htcondor.userprio import (
     UserprioView,
     userprio_view,
 )
-from fairshare_cli.core.jobs import Job, parse_jobs
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.jobs import gc_paused
+from fairshare_cli.gc_pause import gc_paused
 from fairshare_cli.render.formats import Time, emit_rows
 
 if TYPE_CHECKING:
     from fairshare_cli.core.htcondor.accountant_decode import StoredRecord
+    from fairshare_cli.core.jobs import Job
 
 
 class UserprioCommand(click.Command):
     """``fs userprio`` that also takes condor_userprio's single-dash options and edits."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not any(a[:1] == "-" and a[1:2] not in ("-", "") for a in args):
+            return super().parse_args(ctx, args)  # no single-dash option: nothing to translate
         from fairshare_cli.cli.condor_args import translate
 
         translated = translate(list(args))
@@ -115,12 +117,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     -setbegin, -setlast, -resetusage NAME, -resetall and -delete NAME run
     'fs setfactor' ... instead.
     """
-    from fairshare_cli.render.userprio import (
-        COLUMNS,
-        choose_columns,
-        render_long,
-        render_userprio,
-    )
+    from fairshare_cli.render.userprio import COLUMNS, choose_columns, render_userprio
 
     env = load_env(opts)
     records, jobs, group_info = _read_inputs(env)
@@ -145,6 +142,8 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         _emit(view, fmt)
         return
     if long_:
+        from fairshare_cli.render.userprio_long import render_long
+
         click.echo(render_long(view, shown_at), nl=False)
         return
     cols = choose_columns(view, all_cols=all_cols, priority=priority, usage=usage)
@@ -163,9 +162,7 @@ def _read_inputs(
         from fairshare_cli.core.htcondor.accountant_decode import stored_records
 
         records = env.decode("accountant", stored_records)
-        jobs = env.decode(
-            "jobs", lambda raw: parse_jobs([] if raw is None else raw, f"{env.state_path}: jobs")
-        )
+        jobs = env.decode("jobs", lambda raw: _queue(raw, f"{env.state_path}: jobs"))
         return records, jobs, {}
     # Groups: the quota computation reads queue, accountant and claims once for all.
     from fairshare_cli.cli.htcondor_inputs import load_inputs
@@ -244,3 +241,12 @@ def _as_dumped(env: Env) -> tuple[float, dict[str, GroupQuotaInfo]]:
         for name, g in snap.groups.items()
     }
     return snap.last_update, quotas
+
+
+def _queue(raw: Any, label: str) -> list[Job]:
+    """The state's queue (none without a ``jobs`` section: the job model is not loaded)."""
+    if raw is None:
+        return []
+    from fairshare_cli.core.jobs import parse_jobs
+
+    return parse_jobs(raw, label)

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import math
 from bisect import bisect_right
-from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -15,6 +12,7 @@ from fairshare_cli.core.jobs import parse_job
 from fairshare_cli.core.limits import MAX_JOB_COUNT
 from fairshare_cli.core.names import ascii_digits
 from fairshare_cli.errors import InputError
+from fairshare_cli.gc_pause import gc_paused
 from fairshare_cli.io.inputs import JSONFault, read_json
 
 
@@ -42,27 +40,6 @@ def load_job_objects(path: str, name: str | None = None) -> list[Any]:
     if not isinstance(objs, list):
         raise InputError(f"{label}: expected a JSON list of job objects, got {type(objs).__name__}")
     return objs
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector (reference counting still frees memory).
-
-    A million job objects are a million new containers; collecting among them while they
-    are built and grouped triples the time, and none of them forms a cycle. When it resumes,
-    the containers made meanwhile join the oldest generation as they are (``freeze`` then
-    ``unfreeze``: no walk over them), instead of all being walked by the first young
-    collection that follows (a tenth of ``fs negotiate --dry-run``'s time at 50,000 slots).
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.freeze()
-            gc.unfreeze()
-            gc.enable()
 
 
 def load_job_batches(path: str) -> list[JobBatch]:

@@ -7,7 +7,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from fairshare_cli.core.slurm.priority import FACTOR_KEYS, PriorityRow
-from fairshare_cli.core.slurm.priority_table import PartShare, PriorityTable, WhoShare
+from fairshare_cli.core.slurm.priority_table import (
+    AssocShare,
+    PartShare,
+    PriorityTable,
+)
 from fairshare_cli.render.sprio import json_rows
 
 
@@ -213,8 +217,8 @@ def _grouped_pieces(
 
 def table_chunks(table: PriorityTable) -> Iterator[str] | None:
     """``--json`` of a :class:`PriorityTable` (its rows' :func:`json_text`), in pieces: the
-    texts of each :class:`WhoShare` and :class:`PartShare` made once, each row's own values
-    put between them; None when a non-finite age needs the general writer.
+    texts of each :class:`AssocShare` and :class:`PartShare` made once,
+    each row's own values put between them; None when a non-finite age needs the general writer.
 
     A measured hot loop (``benchmarks/run.py --rows sprio-json``).
     """
@@ -232,56 +236,51 @@ def _table_pieces(table: PriorityTable, ages: list[str], ages_w: list[str]) -> I
     from json.encoder import encode_basestring_ascii as quoted  # json.dumps' own, in C
 
     t = _template()
-    uniq = list(dict.fromkeys(table.whos))
-    values = [x for w in uniq for x in (w.f_assoc, w.f_fs, w.f_qos, w.b, w.c, w.g)]
+    uniq = list(dict.fromkeys(table.assocs))
+    values = [x for a in uniq for x in (a.f_assoc, a.f_fs, a.b, a.c)]
     texts = _float_texts(values) or list(map(_num, values))
-    who_text: dict[WhoShare, tuple[str, ...]] = {
-        w: (
-            f"{t[2]}{quoted(w.user)}{t[3]}{quoted(w.account)}{t[4]}{quoted(w.qos)}{t[5]}",
+    assoc_text: dict[AssocShare, tuple[str, ...]] = {
+        a: (
+            f"{t[2]}{quoted(a.user)}{t[3]}{quoted(a.account)}{t[4]}",
             f"{t[9]}{fa}{t[10]}{ff}{t[11]}",
-            f"{fq}{t[14]}",
             f"{t[16]}{b}{t[17]}{c}{t[18]}",
-            f"{g}{t[21]}",
         )
-        for w, (fa, ff, fq, b, c, g) in zip(uniq, zip(*[iter(texts)] * 6, strict=True), strict=True)
+        for a, (fa, ff, b, c) in zip(uniq, zip(*[iter(texts)] * 4, strict=True), strict=True)
     }
     part_text: dict[PartShare, tuple[str, ...]] = {
         s: (
             f'"{t[1]}{quoted(s.partition)}',
-            f"{_num(s.f_js)}{t[12]}{_num(s.f_part)}{t[13]}",
+            f"{quoted(s.qos)}{t[5]}",
+            f"{_num(s.f_js)}{t[12]}{_num(s.f_part)}{t[13]}{_num(s.f_qos)}{t[14]}"
             f"{_tres(s.tres_f)}{t[15]}",
-            f"{_num(s.d)}{t[19]}{_num(s.e)}{t[20]}",
-            f"{_tres(s.tres_w)}{t[22]}",
+            f"{_num(s.d)}{t[19]}{_num(s.e)}{t[20]}{_num(s.g)}{t[21]}{_tres(s.tres_w)}{t[22]}",
         )
         for s in dict.fromkeys(table.parts)
     }
     t0, t6, t7, t8 = ",\n  " + t[0] + '"', t[6], t[7], t[8]
-    first = "["
     for start in range(0, len(table.ids), CHUNK_ROWS):
         stop = start + CHUNK_ROWS
         ids, prios, sites, nices, age_t, age_w_t = (
             c[start:stop]
             for c in (table.ids, table.priority_ints, table.sites, table.nices, ages, ages_w)
         )
-        whos, parts = table.whos[start:stop], table.parts[start:stop]
-        wts = list(map(who_text.__getitem__, whos))
-        pts = list(map(part_text.__getitem__, parts))
+        ats = list(map(assoc_text.__getitem__, table.assocs[start:stop]))
+        pts = list(map(part_text.__getitem__, table.parts[start:stop]))
         # Each row as two texts under 512 bytes (Python's small-object allocator): quicker
         # than one longer text.
         pieces: list[str] = [""] * (2 * len(ids))
         pieces[::2] = [
-            f"{t0}{jid}{pa}{wa}{p}{t6}{site}{t7}{nice}{t8}{age}"
-            for jid, (wa, _, _, _, _), (pa, _, _, _, _), p, site, nice, age
-            in zip(ids, wts, pts, prios, sites, nices, age_t, strict=True)
+            f"{t0}{jid}{pa}{aa}{pq}{p}{t6}{site}{t7}{nice}{t8}{age}"
+            for jid, (aa, _, _), (pa, pq, _, _), p, site, nice, age
+            in zip(ids, ats, pts, prios, sites, nices, age_t, strict=True)
         ]  # fmt: skip
         pieces[1::2] = [
-            f"{wb}{pb}{wc}{pc}{age_w}{wd}{pd}{we}{pe}"
-            for (_, wb, wc, wd, we), (_, pb, pc, pd, pe), age_w in zip(
-                wts, pts, age_w_t, strict=True
-            )
+            f"{ab}{pb}{age_w}{ad}{pd}"
+            for (_, ab, ad), (_, _, pb, pd), age_w in zip(ats, pts, age_w_t, strict=True)
         ]
-        yield first + "".join(pieces)[1:]  # the first row follows "[" rather than ","
-        first = ","
+        if start == 0:  # the first row follows "[" rather than ","
+            pieces[0] = "[" + pieces[0][1:]
+        yield "".join(pieces)  # (not copied again to change its first character)
     yield "\n]"
 
 

@@ -1,24 +1,24 @@
 """sprio's job lines for a :class:`~fairshare_cli.core.slurm.priority_table.PriorityTable`:
 the text :func:`~fairshare_cli.render.sprio.render_chunks` prints for its rows, with the
-cells a :class:`WhoShare` or a :class:`PartShare` decides printed once each.
+cells an :class:`AssocShare` or a :class:`PartShare` decides printed once each.
 
 A format's fields fall in four kinds: the row's own (job id, priority, site, nice, age),
-its ``WhoShare``'s (user, account, QOS name, ASSOC, fair share, QOS), its ``PartShare``'s
-(partition, job size, partition, TRES) and constants (cluster, SLUID). Neighbouring cells of
-one share and the text between them are joined once a share; a line is then one f-string
-of the row's values and those pieces, compiled once for the format.
+its ``AssocShare``'s (user, account, ASSOC, fair share), its ``PartShare``'s (partition, QOS
+name, job size, partition, QOS, TRES) and constants (cluster, SLUID). Neighbouring cells
+of one share and the text between them are joined once a share; a line is then one ``%``
+of the row's values and those pieces, with a template made once for the format (a row
+column of one value is part of it).
 
 A measured hot loop (``benchmarks/run.py --rows sprio``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from operator import itemgetter
+from collections.abc import Callable, Collection, Iterator
 from typing import Any
 
 from fairshare_cli.core.slurm.priority import Weights
-from fairshare_cli.core.slurm.priority_table import PartShare, PriorityTable, WhoShare
+from fairshare_cli.core.slurm.priority_table import PriorityTable
 from fairshare_cli.render.sprio import (
     CHUNK_ROWS,
     FACTOR_LETTERS,
@@ -28,8 +28,8 @@ from fairshare_cli.render.sprio import (
     _value_expr,
 )
 
-_WHO_LETTERS = set("uonBbFfQq")
-_PART_LETTERS = set("rJjPpTt")
+_ASSOC_LETTERS = set("uoBbFf")
+_PART_LETTERS = set("rnJjPpQqTt")
 #: The table column each row letter reads, and the printf conversion its value takes when
 #: every value fits its cell (None: printed as text, then cut to the cell).
 _ROW_VALUES: dict[str, tuple[str, str | None]] = {
@@ -41,6 +41,8 @@ _ROW_VALUES: dict[str, tuple[str, str | None]] = {
     "A": ("aw", ".0f"),
     "a": ("aw", None),
 }
+#: The type of every value of the columns whose values the table makes (not the jobs').
+_TYPED = {"pi": {int}, "aw": {float}}
 _COLUMNS = {
     "jid": "ids",
     "pi": "priority_ints",
@@ -52,9 +54,9 @@ _COLUMNS = {
 
 
 def _kind(letter: str, weights: Weights) -> str:
-    """Whose value a letter prints: ``row``, ``who``, ``part`` or ``const``."""
-    if letter in _WHO_LETTERS:
-        return "who"
+    """Whose value a letter prints: ``row``, ``assoc``, ``part`` or ``const``."""
+    if letter in _ASSOC_LETTERS:
+        return "assoc"
     if letter in _PART_LETTERS:
         return "part"
     if letter == "a" and not weights.get(FACTOR_LETTERS["A"]):
@@ -63,7 +65,7 @@ def _kind(letter: str, weights: Weights) -> str:
 
 
 def _groups(fmt: SprioFormat, weights: Weights) -> list[tuple[str, list[Any]]]:
-    """The format as a sequence of row fields and groups (``who``, ``part`` or ``const``)
+    """The format as a sequence of row fields and groups (``assoc``, ``part`` or ``const``)
     of neighbouring cells of one kind with the text around them."""
     out: list[tuple[str, list[Any]]] = []
     kind: str = "const"
@@ -110,8 +112,9 @@ def _expr(letter: str, weights: Weights) -> str:
 
 
 def _group_texts(groups: list[list[Any]], weights: Weights, namespace: dict[str, Any]) -> Any:
-    """A function printing, for a share, the text of each of ``groups`` (cells and the
-    literal text around them), as a tuple."""
+    """A function printing, for each of a list of shares, the text of each of ``groups``
+    (cells and the literal text around them), as a tuple (one list comprehension, not a
+    call a share)."""
     parts = []
     for items in groups:
         template = "".join(
@@ -119,7 +122,7 @@ def _group_texts(groups: list[list[Any]], weights: Weights, namespace: dict[str,
         )
         exprs = "".join(f"{_expr(i.letter, weights)}, " for i in items if not isinstance(i, str))
         parts.append(f"{template!r} % ({exprs}), ")
-    source = f"lambda r: ({''.join(parts)})"
+    source = f"lambda shares: [({''.join(parts)}) for r in shares]"
     return eval(compile(source, "<sprio cells>", "eval"), namespace)  # our own pieces only
 
 
@@ -130,17 +133,25 @@ def _fits(ends: tuple[Any, Any], conversion: str, width: int) -> bool:
     return width > 0 and all(len(("%" + conversion) % v) <= width for v in ends)
 
 
-def _row_column(f: Any, table: PriorityTable, weights: Weights) -> tuple[str, list[Any]]:
-    """The printf conversion of a row letter's cell and the column of values it prints:
-    numbers straight into their cells where they all fit, else texts (cut to the cell)."""
+def _row_column(
+    f: Any, table: PriorityTable, weights: Weights
+) -> tuple[str, list[Any], dict[Any, str] | None]:
+    """The printf conversion of a row letter's cell, the column of values it prints and
+    their cells' texts by value, or None: numbers straight into their cells where they all
+    fit, else texts (cut to the cell); a column of few distinct integers (site, nice) by
+    the text of each value, made once."""
     name, conversion = _ROW_VALUES[f.letter]
     values: list[Any] = getattr(table, _COLUMNS[name])
     side = "" if f.right else "-"
     ends: tuple[Any, ...] = ()
+    kinds = (_TYPED.get(name) if values else None) or (
+        set(map(type, values)) if conversion is not None else set()
+    )
+    # Sites and nices take few values: their ends and texts are found among those.
+    distinct = set(values) if kinds == {int} and f.letter in "SN" else values
     if conversion is not None:
-        kinds = set(map(type, values))
         if kinds == {int}:
-            ends = (min(values), max(values))
+            ends = (min(distinct), max(distinct))
             if conversion == ".0f" and max(map(abs, ends)) <= 2**53:
                 conversion = "d"  # whole numbers print the same, quicker
         elif kinds == {float}:
@@ -151,13 +162,27 @@ def _row_column(f: Any, table: PriorityTable, weights: Weights) -> tuple[str, li
                 ends = (min(values), max(values))
         else:  # mixed kinds, or none (an empty column)
             conversion = None
+    text: Any = None
     if conversion is not None and _fits(ends, conversion, f.width):
-        return f"%{side}{f.width}{conversion}", values
-    expr = _expr(f.letter, weights)
-    if expr == name:  # the job id: the text itself
-        return _cell_spec(f), values
-    text = eval(compile(f"lambda {name}: {expr}", "<sprio cell>", "eval"))
-    return _cell_spec(f), list(map(text, values))
+        spec = f"%{side}{f.width}{conversion}"
+        cell = spec.__mod__
+    else:
+        expr = _expr(f.letter, weights)
+        if expr == name:  # the job id: the text itself
+            return _cell_spec(f), values, None
+        spec = _cell_spec(f)
+        text = eval(compile(f"lambda {name}: {expr}", "<sprio cell>", "eval"))
+        cell = lambda v: spec % text(v)  # noqa: E731  one cell, as the row path prints it
+    texts = few_texts(values, cell, distinct) if kinds == {int} else None
+    if texts is not None:
+        return "%s", values, texts
+    if text is not None:
+        return spec, list(map(text, values)), None
+    return spec, values, None
+
+
+#: The table column of the shares of each kind.
+_SHARES = {"assoc": "assocs", "part": "parts"}
 
 
 def table_chunks(
@@ -165,51 +190,79 @@ def table_chunks(
 ) -> Iterator[str]:
     """The job lines of :func:`~fairshare_cli.render.sprio.render_chunks` for a table's
     rows (each ending in a newline), :data:`~fairshare_cli.render.sprio.CHUNK_ROWS` at a
-    time: each chunk is one ``%`` of a template repeated a row, the row's values laid out
-    in one list by slice assignment (no Python code a row)."""
-    row, slots, who_texts, part_texts = _layout(fmt, table, weights, cluster)
+    time (:func:`filled_chunks`)."""
+    row, slots = _layout(fmt, table, weights, cluster)
+    return filled_chunks(row, slots, len(table.ids))
+
+
+#: A column of values and the text of each value (or None: the values as they are).
+Slot = tuple[list[Any], "dict[Any, str] | None"]
+
+
+def filled_chunks(row: str, slots: list[Slot], rows: int) -> Iterator[str]:
+    """The text of ``rows`` rows of the template ``row`` (one ``%`` conversion a slot),
+    :data:`~fairshare_cli.render.sprio.CHUNK_ROWS` at a time: each chunk is one ``%`` of
+    the template repeated a row, the rows' values laid out in one list by slice assignment
+    (no Python code a row)."""
     width = len(slots)
-    for start in range(0, len(table.ids), CHUNK_ROWS):
+    full = row * CHUNK_ROWS
+    for start in range(0, rows, CHUNK_ROWS):
         stop = start + CHUNK_ROWS
-        count = len(table.ids[start:stop])
+        count = min(rows, stop) - start
         values: list[Any] = [None] * (width * count)
-        whos = list(map(who_texts.__getitem__, table.whos[start:stop]))
-        parts = list(map(part_texts.__getitem__, table.parts[start:stop]))
-        for k, (kind, slot) in enumerate(slots):
-            if kind == "row":
-                values[k::width] = slot[start:stop]
-            else:
-                values[k::width] = map(itemgetter(slot), whos if kind == "who" else parts)
-        yield row * count % tuple(values)
+        for k, (column, texts) in enumerate(slots):
+            piece = column[start:stop]
+            values[k::width] = piece if texts is None else map(texts.__getitem__, piece)
+        yield (full if count == CHUNK_ROWS else row * count) % tuple(values)
+
+
+def few_texts(
+    values: list[Any], text: Callable[[Any], str], distinct: Collection[Any] | None = None
+) -> dict[Any, str] | None:
+    """The text of each value of a column of few distinct ones (at most one in 16 rows:
+    sites, nices), made once; None for a column of many. ``distinct``: the values' set,
+    when known."""
+    distinct = set(values if distinct is None else distinct)
+    return {v: text(v) for v in distinct} if len(distinct) * 16 <= len(values) else None
 
 
 def _layout(
     fmt: SprioFormat, table: PriorityTable, weights: Weights, cluster: str
-) -> tuple[str, list[tuple[str, Any]], dict[WhoShare, Any], dict[PartShare, Any]]:
-    """A row's template, what fills each of its ``%s`` and numbers (a row column, or the
-    index of a group in the texts of a row's share) and the texts of each share."""
+) -> tuple[str, list[Slot]]:
+    """A row's template and what fills each of its ``%s`` and numbers: a table column,
+    with the text of each of its values (shares, few integers) or None (the values go in
+    as they are)."""
     namespace = {"cluster": cluster, "weights": weights, "tres_w": _tres_weighted_cached(),
                  "tres_n": _tres_norm}  # fmt: skip
     specs: list[str] = []
-    slots: list[tuple[str, Any]] = []  # ("row", values) or (kind, index into its texts)
-    groups: dict[str, list[list[Any]]] = {"who": [], "part": []}
+    slots: list[Slot] = []
+    groups: dict[str, list[list[Any]]] = {kind: [] for kind in _SHARES}
+    places: list[tuple[str, int]] = []  # (kind, index in its groups) of each share slot
     for kind, items in _groups(fmt, weights):
         if kind == "row":
-            spec, values = _row_column(items[0], table, weights)
+            spec, values, texts = _row_column(items[0], table, weights)
+            if texts is not None and len(texts) == 1:  # one value: its text is constant
+                specs.append(next(iter(texts.values())).replace("%", "%%"))
+                continue
             specs.append(spec)
-            slots.append(("row", values))
+            slots.append((values, texts))
         elif kind == "const":
-            (text,) = _group_texts([items], weights, namespace)(None)
+            ((text,),) = _group_texts([items], weights, namespace)([None])
             specs.append(text.replace("%", "%%"))
         else:
             specs.append("%s")
-            slots.append((kind, len(groups[kind])))
+            places.append((kind, len(slots)))
+            slots.append(([], None))
             groups[kind].append(items)
-    who_text = _group_texts(groups["who"], weights, namespace)
-    part_text = _group_texts(groups["part"], weights, namespace)
-    return (
-        "".join(specs) + "\n",
-        slots,
-        {w: who_text(w) for w in dict.fromkeys(table.whos)},
-        {s: part_text(s) for s in dict.fromkeys(table.parts)},
-    )
+    share_texts: dict[str, dict[Any, Any]] = {}
+    for kind, column in _SHARES.items():
+        if groups[kind]:
+            texts = _group_texts(groups[kind], weights, namespace)
+            shares = list(dict.fromkeys(getattr(table, column)))
+            share_texts[kind] = dict(zip(shares, texts(shares), strict=True))
+    seen: dict[str, int] = {}
+    for kind, k in places:
+        index = seen[kind] = seen.get(kind, -1) + 1
+        cells = {s: t[index] for s, t in share_texts[kind].items()}
+        slots[k] = (getattr(table, _SHARES[kind]), cells)
+    return "".join(specs) + "\n", slots

@@ -8,11 +8,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import repeat
-from operator import attrgetter, floordiv, sub
+from itertools import compress, count, repeat
+from operator import attrgetter, floordiv, gt, itemgetter, le, not_, sub
+from typing import Any
 
 from fairshare_cli.core.htcondor.accountant import ROOT_GROUP
 from fairshare_cli.core.htcondor.userprio import UserprioRow, UserprioView
+from fairshare_cli.render.userprio_lines import chunk_text, minute_texts, user_piece
 
 
 def fmt_number(value: float, width: int, decimals: int) -> str:
@@ -242,18 +244,31 @@ def render_userprio(view: UserprioView, columns: Sequence[str], now: float) -> s
     dashes = "-" * width + "".join(" " + "-" * c.width for c in cols)
     lines.append(dashes)
     rows = view.rows
-    if hier:
-        names = [display_name(row, hier).ljust(width)[:width] for row in rows]
-    else:  # ljust then cut, as one format
-        names = list(map(f"{{:<{width}.{width}}}".format, (row.name for row in rows)))
     for start in range(0, len(rows), _CHUNK):  # a chunk of columns at a time: less memory
-        chunk = rows[start : start + _CHUNK]
-        groups_at = [i for i, row in enumerate(chunk) if row.is_group]
-        cells = [column_cells(c, chunk, now, groups_at) for c in cols]
-        lines.extend(map(" ".join, zip(names[start : start + _CHUNK], *cells, strict=True)))
+        lines.append(_chunk_lines(cols, rows[start : start + _CHUNK], hier, width, now))
     lines.append(dashes)
     lines.append(_footer(view, cols, width, now))
     return "\n".join(lines) + "\n"
+
+
+def _chunk_lines(
+    cols: Sequence[Column], chunk: Sequence[UserprioRow], hier: bool, width: int, now: float
+) -> str:
+    """The chunk's table lines joined by newlines: user rows a column at a time
+    (:mod:`fairshare_cli.render.userprio_lines`), a chunk with a group row cell by cell."""
+    groups_at = list(compress(count(), map(_field("is_group"), chunk)))
+    if hier:
+        names = [display_name(row, hier).ljust(width)[:width] for row in chunk]
+    else:  # ljust then cut, as one format (of users: "%-{width}.{width}s")
+        names = list(map(_field("name"), chunk))
+    if groups_at:
+        cells = [column_cells(c, chunk, now, groups_at) for c in cols]
+        if not hier:
+            names = list(map(f"{{:<{width}.{width}}}".format, names))
+        return "\n".join(map(" ".join, zip(names, *cells, strict=True)))
+    pieces = [user_piece(c.key, c.width, chunk) for c in cols]
+    name = "%s" if hier else f"%-{width}.{width}s"
+    return chunk_text(name, pieces, lambda i: column_cells(cols[i], chunk, now, ()), names)
 
 
 def column_cells(
@@ -333,13 +348,17 @@ def _factor_cells(rows: Sequence[UserprioRow], now: float) -> list[str]:
 def _since_cells(rows: Sequence[UserprioRow], now: float) -> list[str]:
     """The time-since column (:func:`_since`): days+hours:minutes depend on the whole
     minutes of the delay only, so each minute's text is made once."""
-    deltas = list(map(sub, repeat(now), map(attrgetter("last_usage_time"), rows)))
-    if deltas and min(deltas) > 0:  # all in the past: whole columns (a NaN raises in int)
-        minutes = list(map(floordiv, map(int, deltas), repeat(60)))
-        some = dict(zip(minutes, deltas, strict=True))  # a delay of each minute
-        made = {m: format_time_nosecs(d).rjust(10) for m, d in some.items()}
-        return list(map(made.__getitem__, minutes))
-    made = {}
+    deltas = list(map(sub, repeat(now), map(_field("last_usage_time"), rows)))
+    past = list(map(gt, deltas, repeat(0)))
+    if sum(past) + sum(map(le, deltas, repeat(0))) == len(deltas):  # no NaN (int raises)
+        minutes = list(map(floordiv, map(int, compress(deltas, past)), repeat(60)))
+        some = list(set(minutes))
+        texts = map(dict(zip(some, minute_texts(some), strict=True)).__getitem__, minutes)
+        if len(minutes) == len(deltas):  # all in the past: whole columns
+            return list(texts)
+        recent = "<now>".rjust(10)
+        return [next(texts) if p else recent for p in past]
+    made: dict[int, str] = {}
     out = []
     recent = "<now>".rjust(10)
     for t in map(attrgetter("last_usage_time"), rows):
@@ -405,7 +424,7 @@ def _name_width(view: UserprioView) -> int:
     hier = view.hierarchical
     counted = view.active or view.rows  # every active record counts, shown or not
     if not hier:
-        width = max(10, max(map(len, map(attrgetter("name"), counted)), default=0))
+        width = max(10, max(map(len, map(_field("name"), counted)), default=0))
     else:
         width = 10
         for row in counted:
@@ -422,12 +441,17 @@ def _name_width(view: UserprioView) -> int:
     return width
 
 
+def _field(name: str) -> Callable[[UserprioRow], Any]:
+    """A row's field by position (faster than the named attribute)."""
+    return itemgetter(UserprioRow._fields.index(name))
+
+
 def _footer(view: UserprioView, cols: Sequence[Column], width: int, now: float) -> str:
     """The footer line: user count, surplus policy, totals and the activity cutoff."""
-    users = [r for r in view.rows if not r.is_group]
+    users = list(compress(view.rows, map(not_, map(_field("is_group"), view.rows))))
     foot = [f"Number of users: {len(users)}".ljust(width)[:width]]
-    in_use = sum(r.weighted_resources_in_use for r in users)
-    usage = sum(r.weighted_accumulated_usage_hours for r in users)
+    in_use = sum(map(_field("weighted_resources_in_use"), users))
+    usage = sum(map(_field("weighted_accumulated_usage_hours"), users))
     for c in cols:
         text = ""
         if c.key == "surplus":
@@ -442,37 +466,3 @@ def _footer(view: UserprioView, cols: Sequence[Column], width: int, now: float) 
             text = format_time_nosecs(now - view.cutoff)
         foot.append(_fit(text, c))
     return " ".join(foot)
-
-
-def render_long(view: UserprioView, now: float) -> str:
-    """``-long``: each record as an accounting ad in the old ``attr = value`` form."""
-    out: list[str] = []
-    for r in view.listed or view.rows:
-        ad = {
-            "MyType": '"Accounting"',
-            "Name": f'"{r.name}"',
-            "IsAccountingGroup": "true" if r.is_group else "false",
-            "AccountingGroup": f'"{r.group}"',
-            "Priority": repr(r.effective_priority),
-            "PriorityFactor": repr(r.priority_factor),
-            "ResourcesUsed": str(r.resources_in_use),
-            "WeightedResourcesUsed": repr(r.weighted_resources_in_use),
-            "AccumulatedUsage": repr(r.accumulated_usage_hours * 3600.0),
-            "WeightedAccumulatedUsage": repr(r.weighted_accumulated_usage_hours * 3600.0),
-            "BeginUsageTime": str(int(r.begin_usage_time)),
-            "LastUsageTime": str(int(r.last_usage_time)),
-            "LastUpdate": str(int(now)),
-        }
-        if r.floor > 0 or r.ceiling > -1:  # the accountant's Floor/Ceiling, when set
-            ad["Ceiling"] = str(int(r.ceiling))
-            ad["Floor"] = str(int(r.floor))
-        if r.is_group:
-            if r.config_quota is not None:
-                ad["ConfigQuota"] = repr(r.config_quota)
-            if r.effective_quota is not None:
-                ad["EffectiveQuota"] = repr(r.effective_quota)
-            if r.subtree_quota is not None:
-                ad["SubtreeQuota"] = repr(r.subtree_quota)
-            ad["SurplusPolicy"] = f'"{r.surplus.lower()}"'
-        out.append("\n".join(f"{k} = {v}" for k, v in ad.items()))
-    return "\n\n".join(out) + ("\n" if out else "")

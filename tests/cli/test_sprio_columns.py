@@ -82,3 +82,14 @@ def test_column_path_prints_the_row_paths_bytes(
     assert fast.stdout == slow.stdout
     assert fast.stderr == slow.stderr
     assert fast.stdout.count("\n") > (300 if columns else 1)
+
+
+def test_listing_pieces_are_written_as_click_echo_writes_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """ASCII pieces without an escape go straight to stdout; any other piece through
+    ``click.echo`` (which strips ANSI codes off a terminal), in the order given."""
+    from fairshare_cli.cli.sprio import _write_lines
+
+    _write_lines(["a\n", "\x1b[1mb\x1b[0m\n", "c\n", "é\n", "d"])
+    assert capsys.readouterr().out == "a\nb\nc\né\nd"

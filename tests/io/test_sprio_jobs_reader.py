@@ -96,3 +96,22 @@ def test_duplicate_ids_and_stdin_step_aside(tmp_path: Path) -> None:
     assert fast_sprio_jobs(str(path)) is None
     assert fast_sprio_jobs("-") is None
     assert fast_sprio_jobs(str(tmp_path / "missing.json")) is None
+
+
+def test_name_lengths_are_the_exact_readers(tmp_path: Path) -> None:
+    """Names are checked for length as they are decoded (characters, not bytes): 1,024
+    characters are taken as the exact reader takes them; 1,025, or none, step aside for
+    the exact reader's error."""
+    path = tmp_path / "jobs.json"
+    for name, good in (("é" * 1024, True), ("a" * 1024, True), ("a" * 1025, False), ("", False)):
+        for key in ("id", "owner", "account", "partition", "qos"):
+            obj = {"id": "1", "owner": "alice", key: "7" * len(name) if key == "id" else name}
+            path.write_text(json.dumps([obj]), encoding="utf-8")
+            fast = fast_sprio_jobs(str(path))
+            try:
+                exact = slurm_jobs([obj], str(path))
+            except InputError:
+                assert not good and fast is None, (key, len(name))
+                continue
+            assert good and fast is not None, (key, len(name))
+            assert [_fields(j) for j in fast] == [_fields(j) for j in exact]

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from operator import attrgetter
+from itertools import compress
+from operator import itemgetter, not_
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.float32 import FLT_MAX
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.decay import advanced_values
-from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.htcondor.userprio_order import sort_key, sort_order, sorted_rows, with_rows
 
 if TYPE_CHECKING:  # the decoder imports msgspec: not on the --help path
     from fairshare_cli.core.htcondor.accountant_decode import StoredRecord
+    from fairshare_cli.core.jobs import Job
 
 ACTIVITY_WINDOW = 86400.0
 SORT_KEYS = ("priority", "name", "usage", "factor", "in-use", "last-usage")
@@ -177,9 +179,10 @@ def userprio_view(
     since = now if activity_now is None else activity_now
     cutoff = None if (query.all_users or query.names) else since - ACTIVITY_WINDOW
     rows = _active_rows(records, config, now, query, cutoff, jobs, group_info or {})
-    users = [r for r in rows if not r.is_group]
-    groups = [r for r in rows if r.is_group]
-    any_real_group = any(r.group != acct.ROOT_GROUP for r in users)
+    flags = list(map(itemgetter(1), rows))  # is_group (by position: faster)
+    users = list(compress(rows, map(not_, flags)))
+    groups = list(compress(rows, flags))
+    any_real_group = bool(set(map(itemgetter(2), users)) - {acct.ROOT_GROUP})  # group
     has_group_data = bool(config.groups)
     if query.hierarchical is None:
         # Flat when there is no group data, when every visible user is in <none>, or when
@@ -189,18 +192,20 @@ def userprio_view(
         hier = query.hierarchical and has_group_data
     ordered: list[UserprioRow]
     listed: list[UserprioRow]
-    key = _sort_key(query.sort, query.show_priority, query.show_usage)
+    field_name, descending = sort_order(query.sort, query.show_priority, query.show_usage)
+    at = None if field_name is None else UserprioRow._fields.index(field_name)
+    key = sort_key(at, descending)
     if hier:
         ordered = listed = _hierarchical_order(
             users, groups, key, query.show_priority, query.show_usage
         )
     else:
         with_groups = any_real_group and not query.priority_only
-        ordered = sorted(users + groups if with_groups else users, key=key)
+        ordered = sorted_rows(users + groups if with_groups else users, at, descending)
         # condor_userprio -long prints every ad past the filter: the groups (<none>) too.
         # (Keys end with the unique name: sorting the sorted users again with the groups
         # gives the order of sorting all at once, in a pass.)
-        listed = ordered if with_groups else sorted(ordered + groups, key=key)
+        listed = ordered if with_groups else with_rows(ordered, groups, at, descending)
         ordered = _without_leading_root(ordered)
     matched = sum(1 for n in records if query.wanted(n)) if query.names else len(records)
     return UserprioView(
@@ -247,6 +252,7 @@ def _active_rows(
     root = acct.ROOT_GROUP
     least_factor, least_priority = acct.MIN_FACTOR, acct.MIN_PRIORITY
     named = bool(query.names)
+    new_row = tuple.__new__
     rows: list[UserprioRow] = []
     for name, rec in records.items():
         if named and not query.wanted(name):
@@ -265,28 +271,31 @@ def _active_rows(
         eup = (least_priority if prio < least_priority else prio) * factor  # effective_priority
         if not rec.is_group and name != root:
             rows.append(
-                UserprioRow(
-                    name,
-                    False,
-                    root if group_of is None else group_of(name),
-                    eup,
-                    eup / factor,
-                    factor,
-                    rec.resources_used,
-                    rec.weighted_resources_used,
-                    acc / 3600.0,
-                    wacc / 3600.0,
-                    begin,
-                    last_usage,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    "",
-                    rec.floor,
-                    rec.ceiling,
-                    factor,
+                new_row(  # UserprioRow(...) positionally, without its Python __new__
+                    UserprioRow,
+                    (
+                        name,
+                        False,
+                        root if group_of is None else group_of(name),
+                        eup,
+                        eup / factor,
+                        factor,
+                        rec.resources_used,
+                        rec.weighted_resources_used,
+                        acc / 3600.0,
+                        wacc / 3600.0,
+                        begin,
+                        last_usage,
+                        None,
+                        None,
+                        None,
+                        None,
+                        None,
+                        "",
+                        rec.floor,
+                        rec.ceiling,
+                        factor,
+                    ),
                 )
             )
             continue
@@ -364,7 +373,7 @@ def _group_factor(config: Config, group: str) -> float:
 
 def _without_leading_root(ordered: list[UserprioRow]) -> list[UserprioRow]:
     """The <none> row shows in flat mode only after another group row (user_prio.cpp)."""
-    flags = list(map(attrgetter("is_group"), ordered))
+    flags = list(map(itemgetter(1), ordered))  # is_group
     if True in flags:
         first = flags.index(True)  # names are unique: only a first group can be <none>
         if ordered[first].name == acct.ROOT_GROUP:
@@ -388,21 +397,6 @@ def global_surplus_policy(config: Config) -> str:
         if word in ("Regroup", "ByQuota"):
             policy = word
     return policy
-
-
-def _sort_key(sort: str, show_priority: bool, show_usage: bool) -> Callable[[UserprioRow], Any]:
-    """The flat order's key of a row (ties by name): C-level getters where they serve."""
-    if sort == "name" or (sort == "priority" and not show_priority and not show_usage):
-        return attrgetter("name")
-    if sort == "factor":
-        return attrgetter("priority_factor", "name")
-    if sort == "in-use":
-        return lambda r: (-r.weighted_resources_in_use, r.name)
-    if sort == "last-usage":
-        return lambda r: (-r.last_usage_time, r.name)
-    if sort == "usage" or (sort == "priority" and not show_priority):
-        return attrgetter("weighted_accumulated_usage_hours", "name")
-    return attrgetter("effective_priority", "name")
 
 
 def _hierarchical_order(

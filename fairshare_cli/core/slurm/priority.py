@@ -20,6 +20,7 @@ from fairshare_cli.core.slurm.factors import (
     clamp_priority,
     job_size_factor,
     job_tres_value,
+    job_user,
 )
 from fairshare_cli.core.slurm.fairshare import job_fairshare_factor
 from fairshare_cli.errors import InputError
@@ -255,34 +256,6 @@ class _RowMaker:
             self.part_cache[job.partition] = pinfos
         return pinfos
 
-    def qos_factor(self, job: Any, qname: str | None) -> float:
-        """The QOS factor: the QOS priority over the largest one (or raw).
-
-        Raises:
-            InputError: an unknown QOS (``normal`` may be left unconfigured).
-        """
-        f_qos = self.qos_cache.get(qname)
-        if f_qos is None:
-            qinfo = self.ctx.qos.get(qname) if qname is not None else None
-            if qname is not None and qinfo is None and qname != "normal":
-                raise InputError(f'job {job.id}: unknown QOS "{qname}"')
-            if qinfo is not None and qinfo.priority and self.weights[5]:
-                f_qos = float(qinfo.priority) if self.no_norm_qos else qinfo.priority / self.max_qos
-            else:
-                f_qos = 0.0
-            self.qos_cache[qname] = f_qos
-        return f_qos
-
-    def fairshare(self, assoc: Any) -> float:
-        """The association's fair-share factor under the configured algorithm."""
-        if not self.weights[2]:
-            return 0.0
-        f_fs = self.fs_cache.get(id(assoc))
-        if f_fs is None:
-            f_fs = job_fairshare_factor(assoc, self.ctx.algorithm)
-            self.fs_cache[id(assoc)] = f_fs
-        return f_fs
-
     def jobsize(self, job: Any, max_time: float | None) -> float:
         """The job-size factor (the time limit defaults to the partition's ``MaxTime``)."""
         if not self.weights[3]:
@@ -418,19 +391,43 @@ class _RowMaker:
         Raises:
             InputError: an unknown partition, QOS, account or association.
         """
-        owner = job.owner
-        user = owner.split("@", 1)[0] if "@" in owner else owner
+        user = job_user(job.owner)
         assoc = self.association(job, user)
         if assoc is None:
             return None
         pinfos = self.partitions(job)
-        qname = job.qos or self.ctx.default_qos
-        f_qos = self.qos_factor(job, qname)
+        qname, f_qos, g_w = self.qos_values(job)
+        account, f_assoc, f_fs, b_w, c_w = self.assoc_values(assoc, user)
+        return (user, account, qname, f_assoc, f_fs, f_qos, b_w, c_w, g_w, pinfos)
+
+    def assoc_values(self, assoc: Any, user: str) -> tuple[str, float, float, float, float]:
+        """What the jobs of one association share: its account, the ASSOC factor and the
+        fair-share factor (under the configured algorithm), and their weighted values."""
         f_assoc = self.ctx.assoc_factors.get((assoc.account, user), 0.0) if self.weights[1] else 0.0
-        f_fs = self.fairshare(assoc)
-        _w_age, w_assoc, w_fs, _w_js, _w_part, w_qos = self.weights
-        return (user, assoc.account, qname or "", f_assoc, f_fs, f_qos, f_assoc * w_assoc,
-                f_fs * w_fs, f_qos * w_qos, pinfos)  # fmt: skip
+        f_fs = self.fs_cache.get(id(assoc)) if self.weights[2] else 0.0
+        if f_fs is None:
+            f_fs = self.fs_cache[id(assoc)] = job_fairshare_factor(assoc, self.ctx.algorithm)
+        return assoc.account, f_assoc, f_fs, f_assoc * self.weights[1], f_fs * self.weights[2]
+
+    def qos_values(self, job: Any) -> tuple[str, float, float]:
+        """What the jobs of one QOS share: the QOS shown, the QOS factor (its priority over
+        the largest one, or raw) and its weighted value.
+
+        Raises:
+            InputError: an unknown QOS (``normal`` may be left unconfigured).
+        """
+        qname = job.qos or self.ctx.default_qos
+        f_qos = self.qos_cache.get(qname)
+        if f_qos is None:
+            qinfo = self.ctx.qos.get(qname) if qname is not None else None
+            if qname is not None and qinfo is None and qname != "normal":
+                raise InputError(f'job {job.id}: unknown QOS "{qname}"')
+            if qinfo is not None and qinfo.priority and self.weights[5]:
+                f_qos = float(qinfo.priority) if self.no_norm_qos else qinfo.priority / self.max_qos
+            else:
+                f_qos = 0.0
+            self.qos_cache[qname] = f_qos
+        return qname or "", f_qos, f_qos * self.weights[5]
 
     def _size(self, job: Any, pinfos: list[tuple[PartitionInfo, float]]) -> Any:
         """What the jobs of one size share in these partitions: the job-size factor and

@@ -1,9 +1,10 @@
 """sprio's rows as columns: :func:`~fairshare_cli.core.slurm.priority.compute_rows` for a
 plain queue, without a :class:`PriorityRow` object a row.
 
-A row of ``sprio -l`` is a job in one partition. Almost all of it is shared by the jobs of
-one owner, account, partition list, QOS and size (a :class:`RowShare`): only the job id,
-the age factor, site, nice and the priority differ from job to job. :func:`compute_table`
+A row of ``sprio -l`` is a job in one partition. Almost all of it is shared: by the jobs of
+one owner and account (an :class:`AssocShare`), of one partition list, QOS and size (a
+:class:`PartShare` a partition). Only the job id, the age factor,
+site, nice and the priority differ from job to job. :func:`compute_table`
 computes the shares once each and the rest column by column, in sprio's default order (by
 job id, ``-S i``), and gives up (None) on anything else: a job with an admin-set priority
 or attributes that change its TRES, a job without a submit or accrue time, an id that is not
@@ -16,44 +17,49 @@ A measured hot path (``benchmarks/run.py --rows sprio,sprio-json``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, compress, count, islice
-from operator import attrgetter, itemgetter, lt
+from operator import attrgetter, itemgetter, lt, not_
 from typing import Any
 
+from fairshare_cli.core.slurm.factors import job_user
 from fairshare_cli.core.slurm.priority import PriorityContext, PriorityRow, _RowMaker
 from fairshare_cli.errors import InputError
 
-_WHO_KEY = attrgetter("owner", "account", "partition", "qos")
-_SIZE_KEY = attrgetter("partition", "num_nodes", "request_cpus", "request_memory", "time_limit")
+#: The job fields its :class:`PartShare` s depend on.
+_CLASS_KEY = attrgetter(
+    "partition", "qos", "num_nodes", "request_cpus", "request_memory", "time_limit"
+)
 
 
-class WhoShare:
-    """What the rows of the jobs of one owner, account, partition list and QOS share: user,
-    account and QOS shown, the ASSOC, fair-share and QOS factors and weighted factors."""
+class AssocShare:
+    """What the rows of the jobs of one owner and account share: the user and account
+    shown, the ASSOC and fair-share factors and weighted factors."""
 
-    __slots__ = ("account", "b", "c", "f_assoc", "f_fs", "f_qos", "g", "qos", "user", "who")
+    __slots__ = ("account", "b", "c", "f_assoc", "f_fs", "user")
 
-    def __init__(self, who: Any) -> None:
-        """From ``_RowMaker._who``'s tuple (kept as ``who``)."""
-        (self.user, self.account, self.qos, self.f_assoc, self.f_fs, self.f_qos, self.b,
-         self.c, self.g, _pinfos) = who  # fmt: skip
-        self.who = who
+    def __init__(self, user: str, values: tuple[str, float, float, float, float]) -> None:
+        """From the user and ``_RowMaker.assoc_values``' tuple."""
+        self.user = user
+        self.account, self.f_assoc, self.f_fs, self.b, self.c = values
 
 
 class PartShare:
-    """What the rows of the jobs of one partition list and size share in one of those
-    partitions: its name, the job-size and partition factors and weighted factors, the TRES
-    factors and weighted factors and the non-zero weighted TRES terms."""
+    """What the rows of the jobs of one partition list, QOS and size share in one of those
+    partitions: its name, the QOS shown, the job-size, partition and QOS factors and
+    weighted factors, the TRES factors and weighted factors and the non-zero weighted TRES
+    terms."""
 
-    __slots__ = ("d", "e", "f_js", "f_part", "part", "partition", "t", "terms", "tres_f",
-                 "tres_w")  # fmt: skip
+    __slots__ = ("d", "e", "f_js", "f_part", "f_qos", "g", "part", "partition", "qos", "t",
+                 "terms", "tres_f", "tres_w")  # fmt: skip
 
-    def __init__(self, size: Any, part: Any) -> None:
-        """From ``_RowMaker._size``'s tuple and one of its partitions (kept as ``part``)."""
+    def __init__(self, size: Any, part: Any, qos: tuple[str, float, float]) -> None:
+        """From ``_RowMaker._size``'s tuple, one of its partitions (kept as ``part``) and
+        ``_RowMaker.qos_values``' tuple."""
         self.f_js, self.d, _parts = size
         self.partition, self.f_part, self.e, tres_f, tres_w, terms = part
+        self.qos, self.f_qos, self.g = qos
         self.tres_f: dict[str, float] = tres_f
         self.tres_w: dict[str, float] = tres_w
         self.terms: tuple[float, ...] = terms
@@ -67,14 +73,14 @@ class PartShare:
 class PriorityTable:
     """sprio's rows as columns, one entry a row, in sprio's default order (``-S i``).
 
-    Row ``i`` is job ``ids[i]`` in partition ``parts[i]``; ``whos[i]`` and ``parts[i]``
-    hold what it shares with other rows, ``ages``/``ages_w`` its age factor and weighted
-    age factor, ``priorities`` sprio's PRIORITY before truncation (at least 1) and
-    ``priority_ints`` after it.
+    Row ``i`` is job ``ids[i]`` in partition ``parts[i]``; ``assocs[i]`` and ``parts[i]``
+    hold what it shares with other rows, ``ages``/``ages_w`` its age factor
+    and weighted age factor, ``priorities`` sprio's PRIORITY before truncation (at least 1)
+    and ``priority_ints`` after it.
     """
 
     ids: list[str]
-    whos: list[WhoShare]
+    assocs: list[AssocShare]
     parts: list[PartShare]
     ages: list[float]
     ages_w: list[float]
@@ -84,17 +90,19 @@ class PriorityTable:
     priority_ints: list[int]
 
     def rows(self) -> list[PriorityRow]:
-        """The rows as :func:`~fairshare_cli.core.slurm.priority.compute_rows` makes them."""
+        """The rows as :func:`~fairshare_cli.core.slurm.priority.compute_rows` makes them
+        (a row's ``group`` is a pair like theirs: its ``(assoc, part)`` shares and the
+        part's partition)."""
         groups: dict[tuple[int, int], tuple[Any, Any]] = {}
         return [
             PriorityRow(
-                jid, s.partition, w.user, w.account, w.qos, pi, site, nice,
-                (age, w.f_assoc, w.f_fs, s.f_js, s.f_part, w.f_qos),
-                (age_w, w.b, w.c, s.d, s.e, w.g), s.tres_f, s.tres_w, False, p,
-                (int(jid), 0, jid), groups.setdefault((id(w), id(s)), (w.who, s.part)),
+                jid, s.partition, a.user, a.account, s.qos, pi, site, nice,
+                (age, a.f_assoc, a.f_fs, s.f_js, s.f_part, s.f_qos),
+                (age_w, a.b, a.c, s.d, s.e, s.g), s.tres_f, s.tres_w, False, p,
+                (int(jid), 0, jid), groups.setdefault((id(a), id(s)), ((a, s), s.part)),
             )
-            for jid, w, s, age, age_w, site, nice, p, pi in zip(
-                self.ids, self.whos, self.parts, self.ages, self.ages_w, self.sites,
+            for jid, a, s, age, age_w, site, nice, p, pi in zip(
+                self.ids, self.assocs, self.parts, self.ages, self.ages_w, self.sites,
                 self.nices, self.priorities, self.priority_ints, strict=True,
             )
         ]  # fmt: skip
@@ -109,28 +117,29 @@ def compute_table(
     listed = _listed(jobs, ctx, now if listed_at is None else listed_at)
     if listed is None:
         return None
-    jobs, ids = listed
-    shares = _shares(maker, jobs, ids)
+    shares = _shares(maker, *listed)
     if shares is None:
         return None
-    jobs, ids, whos, classes = shares
-    ages = _ages(maker, jobs)
+    kept, ids, assocs, classes = shares
+    ages = _ages(maker, kept)
     if ages is None:
         return None
-    sites = list(map(attrgetter("site_factor"), jobs))
-    nices = list(map(attrgetter("nice"), jobs))
+    sites = list(map(attrgetter("site_factor"), kept))
+    nices = list(map(attrgetter("nice"), kept))
     if max(map(len, classes), default=1) == 1:
         parts = list(map(itemgetter(0), classes))
     else:  # a job in several partitions has a row in each: repeat its columns
         index = [i for i, c in enumerate(classes) for _ in c]
-        ids, whos, ages, sites, nices = (
-            list(map(column.__getitem__, index)) for column in (ids, whos, ages, sites, nices)
+        ids, assocs, ages, sites, nices = (
+            list(map(column.__getitem__, index)) for column in (ids, assocs, ages, sites, nices)
         )
         parts = list(chain.from_iterable(classes))
     w_age = maker.weights[0]
     ages_w = [a * w_age for a in ages]
-    prios = _priorities(ages_w, whos, parts, sites, nices, len(maker.tres_weights))
-    return PriorityTable(ids, whos, parts, ages, ages_w, sites, nices, prios, list(map(int, prios)))
+    prios = _priorities(ages_w, assocs, parts, sites, nices, len(maker.tres_weights))
+    return PriorityTable(
+        ids, assocs, parts, ages, ages_w, sites, nices, prios, list(map(int, prios))
+    )
 
 
 def _listed(
@@ -169,39 +178,71 @@ def _listed(
     return jobs, ids
 
 
-def _shares(
-    maker: _RowMaker, jobs: list[Any], ids: list[str]
-) -> tuple[list[Any], list[str], list[WhoShare], list[tuple[PartShare, ...]]] | None:
-    """The jobs that are Slurm jobs, their ids, each one's :class:`WhoShare` and its
+def _shares(maker: _RowMaker, jobs: list[Any], ids: list[str]) -> Any:
+    """The jobs that are Slurm jobs, their ids, each one's :class:`AssocShare` and its
     :class:`PartShare` s (one a partition); None when a job's TRES depend on its attributes
     or a job cannot be placed."""
     if not maker.tres_by_size and any(map(attrgetter("attributes"), jobs)):
         return None
-    wpos = _first_positions(list(map(_WHO_KEY, jobs)))
-    spos = _first_positions(list(map(_SIZE_KEY, jobs)))
-    whos: dict[int, WhoShare | None] = {}
-    sizes: dict[int, tuple[PartShare, ...]] = {}
+    kept = _assoc_shares(maker, jobs, ids)
+    if kept is None:
+        return None
+    jobs, ids, assocs = kept
+    spos = _first_positions(map(_CLASS_KEY, jobs))
+    classes: dict[int, tuple[PartShare, ...]] = {}
     try:
-        for pos in set(wpos):
-            who = maker._who(jobs[pos])
-            whos[pos] = None if who is None else WhoShare(who)
         for pos in set(spos):
-            size = maker._size(jobs[pos], maker.partitions(jobs[pos]))
-            sizes[pos] = tuple(PartShare(size, part) for part in size[2])
+            job = jobs[pos]
+            pinfos = maker.partitions(job)  # first: the row path's order of errors
+            qos = maker.qos_values(job)
+            size = maker._size(job, pinfos)
+            classes[pos] = tuple(PartShare(size, part, qos) for part in size[2])
     except InputError:
         return None
-    who_list = list(map(whos.__getitem__, wpos))
-    classes = list(map(sizes.__getitem__, spos))
-    if None in whos.values():  # jobs that are not Slurm jobs have no rows
-        keep = [w is not None for w in who_list]
-        jobs, ids, who_list, classes = (
-            list(compress(column, keep)) for column in (jobs, ids, who_list, classes)
-        )
-    return jobs, ids, who_list, classes  # type: ignore[return-value]
+    return jobs, ids, assocs, list(map(classes.__getitem__, spos))
 
 
-def _first_positions(keys: list[Any]) -> list[int]:
-    """For each key, the position of its first occurrence (one hash a key, at C speed)."""
+def _assoc_shares(
+    maker: _RowMaker, jobs: list[Any], ids: list[str]
+) -> tuple[list[Any], list[str], list[AssocShare]] | None:
+    """The jobs that are Slurm jobs, their ids and each one's :class:`AssocShare`; None
+    when a job names an account or a user the tree does not have (the row path says
+    which). A job without an association that names no account, partition nor QOS is not
+    a Slurm job: it has no row."""
+    apos = _assoc_positions(jobs)
+    tree = maker.ctx.tree
+    shares: dict[int, AssocShare | None] = {}
+    for pos in set(apos):
+        job = jobs[pos]
+        user = job_user(job.owner)
+        assoc = tree.user_assoc(user, job.account)
+        shares[pos] = None if assoc is None else AssocShare(user, maker.assoc_values(assoc, user))
+    assocs = list(map(shares.__getitem__, apos))
+    if None in shares.values():
+        keep = [a is not None for a in assocs]
+        dropped = compress(jobs, map(not_, keep))
+        if any(j.account is not None or j.partition is not None or j.qos is not None
+               for j in dropped):  # fmt: skip
+            return None
+        jobs, ids, assocs = (list(compress(column, keep)) for column in (jobs, ids, assocs))
+    return jobs, ids, assocs  # type: ignore[return-value]
+
+
+def _assoc_positions(jobs: list[Any]) -> list[int]:
+    """For each job, the position of the first job of its owner and account. Each owner
+    mostly names one account: the owners' first positions then do (one hash a text, not a
+    pair), if each job names the account of its owner's first job."""
+    owners = list(map(attrgetter("owner"), jobs))
+    positions = _first_positions(owners)
+    accounts = list(map(attrgetter("account"), jobs))
+    if list(map(accounts.__getitem__, positions)) == accounts:
+        return positions
+    return _first_positions(zip(owners, accounts, strict=True))
+
+
+def _first_positions(keys: Iterable[Any]) -> list[int]:
+    """For each key, the position of its first occurrence (one hash a key, at C speed;
+    keys made on the way are freed, or their memory reused, as soon as they are seen)."""
     first: dict[Any, int] = {}
     return list(map(first.setdefault, keys, count()))
 
@@ -212,11 +253,13 @@ def _ages(maker: _RowMaker, jobs: list[Any]) -> list[float] | None:
     if not maker.weights[0]:
         return [0.0] * len(jobs)
     accrued = list(map(attrgetter("accrue_time"), jobs))
-    if None in accrued:
+    if accrued.count(None) == len(accrued):  # no accrue time given: the submit times
+        accrued = list(map(attrgetter("submit_time"), jobs))
+    elif None in accrued:
         submits = map(attrgetter("submit_time"), jobs)
         accrued = [s if a is None else a for a, s in zip(accrued, submits, strict=True)]
-        if None in accrued:
-            return None
+    if None in accrued:
+        return None
     max_age = maker.max_age
     now = maker.now
     if max_age <= 0:
@@ -230,7 +273,7 @@ def _ages(maker: _RowMaker, jobs: list[Any]) -> list[float] | None:
 
 def _priorities(
     ages_w: list[float],
-    whos: list[WhoShare],
+    assocs: list[AssocShare],
     parts: list[PartShare],
     sites: list[int],
     nices: list[int],
@@ -239,14 +282,15 @@ def _priorities(
     """sprio's PRIORITY of each row before truncation, summed in ``add_rows``' order (age,
     ASSOC, fair share, job size, partition, QOS, site, −nice, then each non-zero TRES term),
     at least 1."""
+    columns = (ages_w, assocs, parts, sites, nices)
     if terms <= 1:
         return [
-            1.0 if (p := a + w.b + w.c + s.d + s.e + w.g + site - nice + s.t) < 1 else p
-            for a, w, s, site, nice in zip(ages_w, whos, parts, sites, nices, strict=True)
+            1.0 if (p := a + u.b + u.c + s.d + s.e + s.g + site - nice + s.t) < 1 else p
+            for a, u, s, site, nice in zip(*columns, strict=True)
         ]
     out = []
-    for a, w, s, site, nice in zip(ages_w, whos, parts, sites, nices, strict=True):
-        p = a + w.b + w.c + s.d + s.e + w.g + site - nice
+    for a, u, s, site, nice in zip(*columns, strict=True):
+        p = a + u.b + u.c + s.d + s.e + s.g + site - nice
         for value in s.terms:
             p += value
         out.append(1.0 if p < 1 else p)

@@ -237,3 +237,79 @@ def test_rows_out_of_order_are_sorted_by_number() -> None:
         ("9", "express"), ("9", "batch"), ("10", "express"), ("10", "batch"),
         ("100", "express"), ("100", "batch"),
     ]  # fmt: skip
+
+
+#: Long queues whose sites and nices take one or two values (a value a row is printed once,
+#: or put in the template when it is the only one).
+long_queues = st.tuples(
+    st.lists(job_objects, min_size=16, max_size=48),
+    st.sampled_from([[0], [7], [0, 7], [2**40], [-3, 2**40]]),
+    st.sampled_from([[0], [10], [0, 10], [2**33, -10]]),
+    st.randoms(use_true_random=False),
+).map(
+    lambda q: [
+        {**_job(i, dict(o)), "site_factor": q[3].choice(q[1]), "nice": q[3].choice(q[2])}
+        for i, o in enumerate(q[0], start=1)
+    ]
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(long_queues, contexts, formats)
+def test_few_sites_and_nices_print_as_the_row_path(
+    objs: list[dict[str, Any]], ctx: PriorityContext, spec: str
+) -> None:
+    """Site and nice columns of one or a few values (printed once a value, or part of the
+    line's template) give the row path's bytes, cut or too wide for their cells alike."""
+    (jobs,) = _both_kinds(objs)[:1]
+    table = compute_table(jobs, ctx, NOW, listed_at=NOW + 60)
+    if table is None:
+        return
+    rows = table.rows()
+    fmt, _ = render.parse_format(spec + " %.10S %5N %N")
+    want = "".join(render.render_chunks(fmt, rows, ctx.weights, header=False, cluster="c"))
+    assert "".join(table_chunks(fmt, table, ctx.weights, "c")) == want
+
+
+def _mixed(items: list[tuple[dict[str, Any], Any, dict[str, Any]]]) -> list[dict[str, Any]]:
+    out = []
+    for i, (obj, who, change) in enumerate(items, start=1):
+        job = _job(i, dict(obj))
+        if who is not None:
+            job.update({"owner": who[0], "account": who[1]}, **change)
+        out.append(job)
+    return out
+
+
+#: Queues with jobs that are not Slurm jobs (an owner without association naming no
+#: account): with neither partition nor QOS they have no rows, with one the row path fails.
+mixed_queues = st.lists(
+    st.tuples(
+        job_objects,
+        st.sampled_from([None, ("htc", None), ("htc@site", None)]),
+        st.sampled_from([{}, *[{"partition": None, "qos": None}] * 5]),
+    ),
+    max_size=12,
+).map(_mixed)
+
+
+@settings(max_examples=150, deadline=None)
+@given(mixed_queues, contexts, formats)
+def test_jobs_that_are_not_slurm_jobs_as_the_row_path(
+    objs: list[dict[str, Any]], ctx: PriorityContext, spec: str
+) -> None:
+    """Jobs of an owner with no association and no account, partition nor QOS have no
+    rows; with a partition or a QOS the row path names the error (no table): either way
+    the table's rows and lines are the row path's."""
+    for jobs in _both_kinds(objs):
+        want = _expected(jobs, ctx)
+        table = compute_table(jobs, ctx, NOW, listed_at=NOW + 60)
+        if want is None:
+            assert table is None
+            continue
+        if table is not None:
+            rows = table.rows()
+            assert [_fields(r) for r in rows] == [_fields(r) for r in want]
+            fmt, _ = render.parse_format(spec)
+            text = "".join(render.render_chunks(fmt, rows, ctx.weights, header=False, cluster="c"))
+            assert "".join(table_chunks(fmt, table, ctx.weights, "c")) == text

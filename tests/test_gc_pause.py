@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 import weakref
 
-from fairshare_cli.io.jobs import gc_paused
+from fairshare_cli.gc_pause import gc_paused
 
 
 class Node:
