@@ -26,7 +26,7 @@ from fairshare_cli.core.state import State
 from fairshare_cli.core.usage import BATCH, Batches, UsageRecord, batches_of
 from fairshare_cli.errors import RuntimeFailure, StateError
 
-SCHEMA = """
+_SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS records (
     id INTEGER PRIMARY KEY,
@@ -43,8 +43,7 @@ CREATE TABLE IF NOT EXISTS records (
     cpus INTEGER NOT NULL,
     job TEXT
 );
-CREATE INDEX IF NOT EXISTS records_start ON records (start);
-CREATE INDEX IF NOT EXISTS records_job ON records (job) WHERE job IS NOT NULL;
+{indexes};
 CREATE TABLE IF NOT EXISTS ends (
     id INTEGER PRIMARY KEY,
     job TEXT NOT NULL,
@@ -52,7 +51,23 @@ CREATE TABLE IF NOT EXISTS ends (
 );
 CREATE INDEX IF NOT EXISTS ends_job ON ends (job);
 """
+#: The indexes of ``records``: an import into an empty table drops them and builds them
+#: again before it commits (one sort instead of a b-tree insert per row: about 2 s of
+#: ``benchmarks/run.py --rows import`` at a million records).
+_RECORD_INDEXES = {
+    "records_start": "CREATE INDEX IF NOT EXISTS records_start ON records (start)",
+    "records_job": "CREATE INDEX IF NOT EXISTS records_job ON records (job) WHERE job IS NOT NULL",
+}
+SCHEMA = _SCHEMA.format(indexes=";\n".join(_RECORD_INDEXES.values()))
 FORMAT = "fairshare-cli usage history 1"
+
+# A bool or None parameter with no adapter of its own goes through sqlite3's adaptation
+# protocol, whose failed lookups format (and drop) an AttributeError each time: about a
+# tenth of the cost of inserting a record (benchmarks/run.py --rows import). These store
+# what sqlite3 stores without them: a bool as the integer 0 or 1, None as NULL.
+sqlite3.register_adapter(bool, int)
+_NOTHING: dict[None, None] = {}
+sqlite3.register_adapter(type(None), _NOTHING.get)  # (a C call: None -> None)
 _COLUMNS = (
     "start, end, owner, accounting_group, nice_user, account, partition, qos, dirac_group, "
     "slots, cpus, job"
@@ -274,19 +289,28 @@ class ImportLog:
             conn.execute("DELETE FROM ends")
         else:
             conn.execute("DELETE FROM records WHERE id > ?", (self.start.records,))
+        if conn.execute("SELECT 1 FROM records LIMIT 1").fetchone() is None:
+            # an empty table: its indexes are built in one go by finish (in this
+            # transaction: a rollback brings them back)
+            for name in _RECORD_INDEXES:
+                conn.execute(f"DROP INDEX IF EXISTS {name}")
         return Batches(self._teed(batches_of(records)))
 
     def _teed(self, batches: Iterable[list[UsageRecord]]) -> Iterator[list[UsageRecord]]:
-        # a record is a tuple in the order of _RECORD_COLUMNS: inserted as it is
-        # (benchmarks/run.py --rows import); nice_user, a bool, is stored as 0 or 1
+        # a record is a tuple in the order of _RECORD_COLUMNS, inserted as a plain tuple
+        # (benchmarks/run.py --rows import): sqlite3 reads a tuple subclass's parameters
+        # through its Python-level __getitem__, a call per column; nice_user, a bool, is
+        # stored as 0 or 1
         sql = f"INSERT INTO records ({_RECORD_COLUMNS}) VALUES ({_qmarks(_RECORD_COLUMNS)})"
         insert = self.store._conn.executemany
         for batch in batches:
-            insert(sql, batch)
+            insert(sql, map(tuple, batch))
             yield batch
 
     def finish(self, now: float, window: float) -> Marks:
         """Commit, drop what ended before the window, and say what the state now includes."""
+        for create in _RECORD_INDEXES.values():  # (those tee dropped)
+            self.store._conn.execute(create)
         self.store._conn.commit()
         if window > 0:
             self.store.prune(now - window)

@@ -124,3 +124,12 @@ def test_plain_batch_takes_plain_lines_and_refuses_the_rest() -> None:
         "",
     ):
         assert plain_batch([good, bad]) is None, bad
+
+
+def test_typed_lines_hold_the_fields_in_record_order() -> None:
+    """plain_batch hands known_rows each typed line as a tuple (msgspec's astuple): that is
+    only right while the typed line's fields are UsageRecord's, in the same order."""
+    from fairshare_cli.core.usage import UsageRecord
+    from fairshare_cli.io.history_lines import _Line
+
+    assert _Line.__struct_fields__ == UsageRecord._fields

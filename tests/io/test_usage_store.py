@@ -115,3 +115,61 @@ def test_imports_keep_their_records_beside_the_state(
     assert count(store_path(state)) == 2
     dry = run("import", "history", str(hist), "--dry-run", "--rebuild", *args)
     assert dry.exit_code == 0 and count(store_path(state)) == 2
+
+
+def _indexes(path: Path) -> list[str]:
+    conn = sqlite3.connect(path)
+    try:
+        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name")
+        return [name for (name,) in rows if not name.startswith("sqlite_")]
+    finally:
+        conn.close()
+
+
+def test_an_import_into_an_empty_store_builds_its_indexes_before_it_commits(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """The records' indexes are dropped while a rebuild inserts and made again before the
+    commit; a failing import rolls back to the store as it was, indexes and rows."""
+    config = tmp_path / "pool.toml"
+    config.write_text('[pool]\nuid_domain = "example.org"\n', encoding="utf-8")
+    good = tmp_path / "good.csv"
+    good.write_text("owner,start,end\nalice,2026-11-20T00:00:00Z,2026-11-20T01:00:00Z\n")
+    bad = tmp_path / "bad.csv"
+    bad.write_text(
+        "owner,start,end\nbob,2026-11-20T00:00:00Z,2026-11-20T01:00:00Z\n"
+        "carol,2026-11-20T02:00:00Z,2026-11-22T01:00:00Z\n"  # ends after --now
+    )
+    state = tmp_path / "state.json"
+    args = ["--config", str(config), "--state", str(state), "--now", "2026-11-21T00:00:00Z"]
+    expected = ["ends_job", "records_job", "records_start"]
+    assert run("import", "history", str(good), "--rebuild", *args).exit_code == 0
+    assert _indexes(store_path(state)) == expected
+    failed = run("import", "history", str(bad), "--rebuild", *args)
+    assert failed.exit_code != 0 and "ends after --now" in failed.output
+    assert _indexes(store_path(state)) == expected
+    with open_store(store_path(state), create=False) as store:
+        assert store is not None
+        assert [r.owner for r in store.records(store.marks())] == ["alice"]
+    plan = sqlite3.connect(store_path(state)).execute(
+        "EXPLAIN QUERY PLAN SELECT * FROM records ORDER BY start"
+    )
+    assert any("records_start" in str(row) for row in plan)
+
+
+def test_records_are_stored_as_sqlite_stores_them_without_adapters(tmp_path: Path) -> None:
+    """The bool and None adapters (a speed-up) store what sqlite3 stores unadapted: a bool
+    as the integer 0 or 1, None as NULL; read back, nice_user is 0 or 1."""
+    path = tmp_path / "h.sqlite"
+    rec = UsageRecord("alice", 1.0, None, None, True, None, None, None, None, 2, 3)
+    with open_store(path) as store:
+        assert store is not None
+        marks = store.append([(rec, None), (rec._replace(nice_user=False), "j")], [])
+        assert [tuple(r) for r in store.records(marks)] == [
+            ("alice", 1.0, None, None, 1, None, None, None, None, 2, 3),
+            ("alice", 1.0, None, None, 0, None, None, None, None, 2, 3),
+        ]
+    conn = sqlite3.connect(path)
+    rows = conn.execute("SELECT typeof(nice_user), typeof(end), typeof(job) FROM records")
+    assert rows.fetchall() == [("integer", "null", "null"), ("integer", "null", "text")]
+    conn.close()

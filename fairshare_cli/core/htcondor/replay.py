@@ -69,6 +69,13 @@ def admit_record(record: UsageRecord, where: str, now: float, config: Config, st
     return str(submitter)
 
 
+#: The customer records one submitter's event touches: each a row (priority, last update,
+#: resources used, weighted, hierarchical weighted, accumulated, weighted accumulated,
+#: begin and last usage times), whether the event changes its own usage, and whether its
+#: hierarchical usage.
+_Plan = list[tuple[list[Any], bool, bool]]
+
+
 class AccountantReplay:
     """Replays records into the accountant exactly, in time order (see :mod:`accountant`).
 
@@ -104,13 +111,14 @@ class AccountantReplay:
         self.weigh = record_weigher(config)
         self.presorted = presorted
         self.last_start = -math.inf
-        self.pending: list[tuple[float, int, int, int, float]] = []
+        #: (end, record number, plan, -slots, -weight) of the records still running
+        self.pending: list[tuple[float, int, _Plan, int, float]] = []
         self.times = array("d")
         self.targets = array("l")
         self.dslots = array("l")
         self.dweight = array("d")
         self._target_ids: dict[str, int] = {}
-        self._plans: list[list[tuple[list[Any], bool, bool]]] = []
+        self._plans: list[_Plan] = []
         self._rows: dict[str, list[Any]] = {}
         self._admitted: dict[tuple[str, str | None, bool], tuple[str, float]] = {}
         self._weights: dict[int, float] = {}  # one slot's weight by CPUs
@@ -145,16 +153,14 @@ class AccountantReplay:
             self._plans.append([(self._row(n), n in own, n in hier) for n in names])
         return tid
 
-    def _apply(self, t: float, tid: int, dslots: int, dweight: float) -> None:
-        """Advance every record the event touches to ``t``, then change its usage.
-
-        Hot: two million calls per benchmarks/run.py whatif-replay (locals, no ``max``; a
-        row unpacked once, the same operations in the same order).
+    def _apply(self, t: float, plan: _Plan, dslots: int, dweight: float) -> None:
+        """Advance every record the event touches (``plan``: :meth:`_target`'s) to ``t``,
+        then change its usage. (:meth:`add_batch` does the same inline.)
         """
         h = self.half_life
         decays = h > 0
         floor = acct.MIN_PRIORITY
-        for row, own, in_hier in self._plans[tid]:
+        for row, own, in_hier in plan:
             p, last, res, w, hw, acc, wacc, begin, _ = row
             if last is None:
                 row[1] = t
@@ -205,9 +211,10 @@ class AccountantReplay:
                 raise UnsortedHistory(f"record {self.count}")
             self.last_start = record.start
             self._drain(record.start)
-            self._apply(record.start, tid, record.slots, w)
+            plan = self._plans[tid]
+            self._apply(record.start, plan, record.slots, w)
             if record.end is not None:
-                heapq.heappush(self.pending, (record.end, self.count, tid, -record.slots, -w))
+                heapq.heappush(self.pending, (record.end, self.count, plan, -record.slots, -w))
             return
         self.times.append(record.start)
         self.targets.append(tid)
@@ -219,20 +226,29 @@ class AccountantReplay:
             self.dslots.append(-record.slots)
             self.dweight.append(-w)
 
-    def add_batch(self, batch: list[UsageRecord]) -> None:
+    def add_batch(self, batch: list[UsageRecord]) -> None:  # noqa: C901 - _apply inline (hot)
         """:meth:`add` for each record of ``batch``, in order (the same operations).
 
         A measured hot loop (``benchmarks/run.py --rows import`` and ``whatif-replay``):
-        admissions, targets and weights are cached, the pending ends drained in place.
+        admissions, plans and weights are cached, the pending ends drained in place and
+        :meth:`_apply`'s arithmetic inline (the same operations in the same order).
         """
         if not self.presorted:
             for record in batch:
                 self.add(record)
             return
-        admitted, target_ids, weights = self._admitted, self._target_ids, self._weights
-        pending, apply, now = self.pending, self._apply, self.now
+        admitted, target_ids, weights, plans = (
+            self._admitted,
+            self._target_ids,
+            self._weights,
+            self._plans,
+        )
+        pending, now = self.pending, self.now
         push, pop = heapq.heappush, heapq.heappop
         count, last_start = self.count, self.last_start
+        h = self.half_life
+        decays = h > 0
+        floor = acct.MIN_PRIORITY
         for record in batch:
             count += 1
             owner, start, end, group, nice, _, _, _, _, slots, cpus = record
@@ -253,12 +269,42 @@ class AccountantReplay:
                 self.count = count
                 raise UnsortedHistory(f"record {count}")
             last_start = start
-            while pending and pending[0][0] <= start:
-                t, _, ptid, ds, dw = pop(pending)
-                apply(t, ptid, ds, dw)
-            apply(start, tid, slots, w)
+            started = plans[tid]
+            drained = False
+            while not drained:  # the ends up to this start, then the start: each as _apply
+                if pending and pending[0][0] <= start:
+                    t, _, plan, ds, dw = pop(pending)
+                else:
+                    t, plan, ds, dw, drained = start, started, slots, w, True
+                for row, own, in_hier in plan:
+                    p, last, res, rw, hw, acc, wacc, begin, _ = row
+                    if last is None:
+                        row[1] = t
+                    elif t > last:
+                        dt = t - last
+                        uw = hw if hw > 0 else rw
+                        if uw or p > floor:
+                            beta = 0.5 ** (dt / h) if decays else 0.0
+                            p = p * beta + uw * (1.0 - beta)
+                            row[0] = p if p > floor else floor
+                        if res > 0:
+                            acc += res * dt
+                            row[5] = acc
+                            row[6] = wacc + rw * dt
+                            row[8] = t
+                        if begin == 0 and acc > 0:
+                            row[7] = t
+                        row[1] = t
+                    if own:
+                        n = res + ds
+                        row[2] = n if n > 0 else 0
+                        nw = rw + dw
+                        row[3] = nw if nw > 1e-9 else 0.0
+                    if in_hier:
+                        nh = hw + dw
+                        row[4] = nh if nh > 1e-9 else 0.0
             if end is not None:
-                push(pending, (end, count, tid, -slots, -w))
+                push(pending, (end, count, started, -slots, -w))
         self.count, self.last_start = count, last_start
 
     def _admit(self, record: UsageRecord) -> tuple[str, float]:
@@ -279,16 +325,17 @@ class AccountantReplay:
     def _drain(self, upto: float) -> None:
         pending = self.pending
         while pending and pending[0][0] <= upto:
-            t, _, tid, ds, dw = heapq.heappop(pending)
-            self._apply(t, tid, ds, dw)
+            t, _, plan, ds, dw = heapq.heappop(pending)
+            self._apply(t, plan, ds, dw)
 
     def finish(self) -> Any:
         if self.presorted:
             self._drain(math.inf)
         else:
             times, targets, dslots, dweight = self.times, self.targets, self.dslots, self.dweight
+            plans = self._plans
             for k in sorted(range(len(times)), key=times.__getitem__):
-                self._apply(times[k], targets[k], dslots[k], dweight[k])
+                self._apply(times[k], plans[targets[k]], dslots[k], dweight[k])
         records = dict(self.records)
         for name, row in self._rows.items():
             base = records.get(name) or acct.CustomerRecord(name=name, is_group="@" not in name)
