@@ -48,12 +48,13 @@ def load_jobs(env: Env, jobs_file: str | None) -> list[Any]:
         InputError: the file is missing, not JSON, or holds a malformed job.
     """
     from fairshare_cli.core.slurm.jobs import slurm_jobs
-    from fairshare_cli.io.slurm_jobs import fast_sprio_jobs
+    from fairshare_cli.io.slurm_jobs import fast_sprio_jobs, fast_sprio_objects
 
     if jobs_file is None:
+        label = f"{env.state_path}: jobs"
         return env.decode(
             "jobs",
-            lambda raw: slurm_jobs([] if raw is None else raw, f"{env.state_path}: jobs"),
+            lambda raw: [] if raw is None else fast_sprio_objects(raw) or slurm_jobs(raw, label),
         )
     fast = fast_sprio_jobs(jobs_file)
     if fast is not None:

@@ -83,15 +83,34 @@ def fast_sprio_jobs(path: str) -> list[SprioJob] | None:
         jobs = _DECODER.decode(data)
     except (OSError, ValueError, RecursionError):  # msgspec's errors are ValueErrors
         return None
+    return jobs if _columns_good(jobs) else None
+
+
+def fast_sprio_objects(objs: Any) -> list[SprioJob] | None:
+    """The jobs of an already decoded list of plain Slurm job objects (the state's queue,
+    as ``fs submit`` and ``fs import squeue`` store it), checked as :func:`fast_sprio_jobs`
+    checks a file's, or None (read them the exact way)."""
+    if type(objs) is not list:
+        return None
+    try:
+        jobs = msgspec.convert(objs, list[SprioJob], strict=True)
+    except (msgspec.ValidationError, RecursionError):
+        return None
+    return jobs if _columns_good(jobs) else None
+
+
+def _columns_good(jobs: list[SprioJob]) -> bool:
+    """The checks left after decoding, over whole columns: unique ids, and every id and
+    name passing the name rule."""
     ids = list(map(attrgetter("id"), jobs))
     if len(set(ids)) != len(ids) or not _all_good(ids):
-        return None
+        return False
     for column in ("owner", "account", "partition", "qos"):
         names = set(map(attrgetter(column), jobs))
         names.discard(None)
         if not _all_good(names):
-            return None
-    return jobs
+            return False
+    return True
 
 
 def _all_good(names: Collection[str]) -> bool:

@@ -93,3 +93,26 @@ def test_listing_pieces_are_written_as_click_echo_writes_them(
 
     _write_lines(["a\n", "\x1b[1mb\x1b[0m\n", "c\n", "é\n", "d"])
     assert capsys.readouterr().out == "a\nb\nc\né\nd"
+
+
+@pytest.mark.parametrize("options", [["-l"], ["-l", "--json"], ["-l", "-S", "-Y"]])
+def test_the_states_queue_prints_as_the_same_jobs_file(
+    pool: Path, tmp_path: Path, options: list[str], run: Callable[..., Any]
+) -> None:
+    """The queue ``fs submit`` stores (read by the typed queue reader) prints the bytes the
+    same jobs print from ``--jobs-file``."""
+    state = tmp_path / "state.json"
+    state.write_bytes((pool / "state.json").read_bytes())
+    jobs = json.loads((pool / "shuffled.json").read_text())
+    for job in jobs:  # fs submit takes Slurm's site factors only (+/- 2147483645)
+        job.pop("site_factor", None)
+    queue = tmp_path / "queue.json"
+    queue.write_text(json.dumps(jobs))
+    common = ["--config", str(pool / "pool.toml"), "--state", str(state), "--now", NOW]
+    submitted = run("submit", "--file", str(queue), *common)
+    assert submitted.exit_code == 0, submitted.stderr
+    from_state = run("sprio", *options, *common)
+    from_file = run("sprio", *options, *common, "--jobs-file", str(queue))
+    assert from_state.exit_code == from_file.exit_code == 0, from_state.stderr
+    assert from_state.stdout == from_file.stdout
+    assert from_state.stdout.count("\n") > 2

@@ -1,4 +1,5 @@
-"""``fs sprio --jobs-file``'s typed reader (``io/slurm_jobs.py``) against the exact one.
+"""``fs sprio``'s typed readers (``io/slurm_jobs.py``: of a ``--jobs-file``, and of the
+state's queue already decoded) against the exact one.
 
 The typed reader may only take a file the exact reader (``core/slurm/jobs.py``
 ``slurm_jobs``) takes, and must then give the same jobs field by field; on anything else
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 
 from fairshare_cli.core.slurm.jobs import SlurmJob, slurm_jobs
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.slurm_jobs import fast_sprio_jobs
+from fairshare_cli.io.slurm_jobs import fast_sprio_jobs, fast_sprio_objects
 
 names = st.sampled_from(["alice", "hep", "batch", "a@b", "a@b@c", "", "a b", "é", "x,y", "a\x01"])
 ints = st.sampled_from([0, 1, -1, 7, 2**63 - 1, 2**63, -(2**63) - 1, True, 1.0, None, "3"])
@@ -115,3 +116,34 @@ def test_name_lengths_are_the_exact_readers(tmp_path: Path) -> None:
                 continue
             assert good and fast is not None, (key, len(name))
             assert [_fields(j) for j in fast] == [_fields(j) for j in exact]
+
+
+@settings(max_examples=400, deadline=None)
+@given(docs)
+def test_the_typed_queue_reader_takes_only_what_the_exact_reader_takes(doc: Any) -> None:
+    """The state's queue as the state reader decodes it (JSON text to objects): the same
+    jobs as the exact reader, or None where the exact reader words an error."""
+    objs = json.loads(json.dumps(doc))
+    fast = fast_sprio_objects(objs)
+    try:
+        exact = slurm_jobs(objs, "state.json: jobs")
+    except InputError:
+        assert fast is None
+        return
+    if fast is not None:
+        assert [_fields(j) for j in fast] == [_fields(j) for j in exact]
+
+
+def test_a_plain_queue_is_read_by_the_typed_queue_reader() -> None:
+    """As a file's: an int time becomes a float, missing fields take the defaults; a
+    duplicate id or a non-list steps aside."""
+    objs = [
+        {"id": "1", "owner": "alice", "account": "hep", "submit_time": 1795262400, "nice": 5},
+        {"id": "2.0", "owner": "bob@example.org", "partition": "a,b", "qos": "high"},
+    ]
+    fast = fast_sprio_objects(objs)
+    assert fast is not None
+    assert [_fields(j) for j in fast] == [_fields(j) for j in slurm_jobs(objs, "state")]
+    assert type(fast[0].submit_time) is float and fast[1].num_nodes == 1
+    assert fast_sprio_objects([objs[0], objs[0]]) is None
+    assert fast_sprio_objects({"1": objs[0]}) is None
