@@ -43,13 +43,18 @@ class SprioJob(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     status: Literal["idle", "running", "held", "completed", "removed"] = "idle"
     submit_time: _Time | None = None
     accrue_time: _Time | None = None
-    time_limit: Annotated[float, msgspec.Meta(ge=0.0)] | None = None
+    #: Seconds, or a Slurm time string (``"INFINITE"``, ``"1-00:00:00"``) read after decoding.
+    time_limit: Annotated[float, msgspec.Meta(ge=0.0)] | str | None = None
     num_nodes: Annotated[int, msgspec.Meta(ge=1, le=INT64_MAX)] = 1
     request_cpus: _Count = 1
     request_memory: _Count = 0
     site_factor: _Int = 0
     nice: _Int = 0
     admin_priority: _Int | None = None
+    #: Read and checked as the exact reader does, though priority never uses them (``fs
+    #: import squeue`` stores them).
+    eligible_time: _Time | None = None
+    start_time: _Time | None = None
 
     @property
     def attributes(self) -> dict[str, Any]:
@@ -100,8 +105,11 @@ def fast_sprio_objects(objs: Any) -> list[SprioJob] | None:
 
 
 def _columns_good(jobs: list[SprioJob]) -> bool:
-    """The checks left after decoding, over whole columns: unique ids, and every id and
-    name passing the name rule."""
+    """The checks left after decoding, over whole columns: unique ids, every id and name
+    passing the name rule, every time limit given as text a Slurm time string (each job's
+    then set to its seconds)."""
+    if not _time_limits_read(jobs):
+        return False
     ids = list(map(attrgetter("id"), jobs))
     if len(set(ids)) != len(ids) or not _all_good(ids):
         return False
@@ -130,3 +138,21 @@ def _all_good(names: Collection[str]) -> bool:
     ):
         return True
     return names_good(names)
+
+
+def _time_limits_read(jobs: list[SprioJob]) -> bool:
+    """Set each time limit given as text to its seconds (each distinct text read once, as
+    the exact reader reads it); False when one is not a Slurm time string."""
+    from fairshare_cli.core.timestr import TimeStringError, time_str2secs
+
+    texts = {j.time_limit for j in jobs if type(j.time_limit) is str}
+    if not texts:
+        return True
+    try:
+        seconds = {text: time_str2secs(text) for text in texts}
+    except TimeStringError:
+        return False
+    for job in jobs:
+        if type(job.time_limit) is str:
+            job.time_limit = seconds[job.time_limit]
+    return True

@@ -10,6 +10,7 @@ users see. Job objects are drawn from good values and each kind of bad one.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,11 @@ fields: dict[str, Any] = {
     "status": st.sampled_from(["idle", "running", "held", "completed", "removed", "bogus", None]),
     "submit_time": times,
     "accrue_time": times,
-    "time_limit": st.sampled_from([0, 60, 3600.5, -1, None, True, "1:00"]),
+    "time_limit": st.sampled_from(
+        [0, 60, 3600.5, -1, None, True, "1:00", "INFINITE", "UNLIMITED", "1-00:00:00", "x", ""]
+    ),
+    "eligible_time": times,
+    "start_time": times,
     "num_nodes": ints,
     "request_cpus": ints,
     "request_memory": ints,
@@ -147,3 +152,20 @@ def test_a_plain_queue_is_read_by_the_typed_queue_reader() -> None:
     assert type(fast[0].submit_time) is float and fast[1].num_nodes == 1
     assert fast_sprio_objects([objs[0], objs[0]]) is None
     assert fast_sprio_objects({"1": objs[0]}) is None
+
+
+def test_a_queue_as_fs_import_squeue_stores_it_is_read_by_the_typed_reader() -> None:
+    """Eligible and start times, and time limits as Slurm prints them (``INFINITE``,
+    ``D-HH:MM:SS``): taken, and the limits read as the exact reader reads them."""
+    objs = [
+        {"id": "2", "owner": "u1", "status": "running", "eligible_time": 1795302541.0,
+         "start_time": 1795302541.0, "submit_time": 1795302541.0, "time_limit": "INFINITE"},
+        {"id": "5", "owner": "u1", "account": "b", "accrue_time": 1795302549.0,
+         "eligible_time": 1795302549.0, "time_limit": "1-00:00:00", "site_factor": 300},
+        {"id": "6", "owner": "u2", "time_limit": 5400.0},
+    ]  # fmt: skip
+    fast = fast_sprio_objects(objs)
+    assert fast is not None
+    assert [_fields(j) for j in fast] == [_fields(j) for j in slurm_jobs(objs, "state")]
+    assert [j.time_limit for j in fast] == [math.inf, 86400.0, 5400.0]
+    assert fast_sprio_objects([{**objs[2], "time_limit": "soon"}]) is None
