@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from fairshare_cli.core.epoch import parse_time
@@ -396,12 +397,22 @@ def parse_jobs(objs: Iterable[Any], source: str) -> list[Job]:
     return jobs
 
 
+#: Each field of a job in order, with the value a job has when it is not given.
+_FIELD_DEFAULTS = tuple(Job(id="", owner="").__dict__.items())
+_PLAIN = (str, int, float, bool, type(None))
+
+
 def job_to_json(job: Job) -> dict[str, Any]:
-    """The JSON form of a job (fields at their defaults are left out)."""
+    """The JSON form of a job (fields at their defaults are left out): ``asdict`` of it
+    without those, read straight off the job (``asdict`` deep-copies every value: a third
+    of ``fs import squeue``'s time at 100,000 jobs); only the mappings are copied."""
     out: dict[str, Any] = {}
-    defaults = Job(id="", owner="")
-    for key, value in asdict(job).items():
-        if key in ("id", "owner") or value != getattr(defaults, key):
+    values = job.__dict__
+    for key, default in _FIELD_DEFAULTS:
+        value = values[key]
+        if value != default or key == "id" or key == "owner":
+            if type(value) not in _PLAIN:  # a job's own mappings (JSON data): a copy
+                value = copy.deepcopy(value)
             # An infinite time limit or run time is stored as Slurm writes it.
             out[key] = "INFINITE" if value == math.inf else value
     return out

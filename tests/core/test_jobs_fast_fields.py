@@ -3,13 +3,14 @@ result, and the message of a refused value, must be those of each field's own pa
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairshare_cli.core.jobs import _PARSERS, Job, _read_field, make_job, parse_job
+from fairshare_cli.core.jobs import _PARSERS, Job, _read_field, job_to_json, make_job, parse_job
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, TIME_MAX, TIME_MIN
 from fairshare_cli.errors import InputError
 
@@ -97,3 +98,48 @@ def test_make_job_is_the_dataclass() -> None:
     assert a.attributes is not make_job(fields).attributes
     with pytest.raises(AttributeError):
         a.owner = "eve"  # type: ignore[misc]
+
+
+def _json_reference(job: Job) -> dict[str, Any]:
+    """The JSON form as ``asdict`` gives it, fields at their defaults left out."""
+    from dataclasses import asdict
+
+    defaults = Job(id="", owner="")
+    return {
+        key: "INFINITE" if value == math.inf else value
+        for key, value in asdict(job).items()
+        if key in ("id", "owner") or value != getattr(defaults, key)
+    }
+
+
+_json_values = st.fixed_dictionaries(
+    {"id": st.sampled_from(["1", "12.3"]), "owner": st.just("alice")},
+    optional={
+        "submit_time": st.floats(min_value=0, max_value=2e9),
+        "time_limit": st.sampled_from([0, 60.5, "INFINITE", "1-00:00:00"]),
+        "run_time": st.sampled_from([0, 5.0, "UNLIMITED"]),
+        "nice_user": st.booleans(),
+        "user_priority": st.sampled_from([1, 1.0, 2.5, 0]),
+        "request_cpus": st.integers(min_value=0, max_value=64),
+        "status": st.sampled_from(["idle", "running", "held"]),
+        "partition": st.sampled_from(["batch", "batch,express"]),
+        "attributes": st.dictionaries(
+            st.sampled_from(["gpus", "Site"]),
+            st.one_of(st.integers(), st.text(max_size=3), st.lists(st.integers(), max_size=2)),
+        ),
+        "dirac_requirements": st.sampled_from([{}, {"Sites": ["A", "B"]}]),
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_json_values)
+def test_job_to_json_is_asdict_without_defaults(obj: dict[str, Any]) -> None:
+    """Same keys in the same order, same values and types, containers copied."""
+    job = parse_job(obj, "jobs")[0]
+    got, want = job_to_json(job), _json_reference(job)
+    assert list(got.items()) == list(want.items())
+    assert [type(v) for v in got.values()] == [type(v) for v in want.values()]
+    for key in ("attributes", "dirac_requirements"):
+        if key in got:
+            assert got[key] is not getattr(job, key)
