@@ -14,7 +14,7 @@ from fairshare_cli.cli.imports._slurm_state import (
     store_slurm,
 )
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
-from fairshare_cli.core.jobs import Job, job_to_json, parse_job, parse_jobs
+from fairshare_cli.core.jobs import Job, job_to_json, parse_jobs
 from fairshare_cli.io.importers.squeue import ImportedJob, JobDump
 
 
@@ -58,7 +58,7 @@ def command(
         for item in dump.jobs:
             # AccrueTime=Unknown: not accruing age (held back by limits); AGE 0 at the pass.
             if item.obj["status"] == "idle" and "accrue_time" not in item.obj:
-                item.obj["accrue_time"] = when
+                item.set_field("accrue_time", when)
         ignored += _charge_running(env, dump.jobs, when)
         refined = _refine(env, dump)
         sites: dict[str, int] = {}
@@ -68,7 +68,7 @@ def command(
             sites = _site_factors(env, dump.jobs)
         new = [
             Job(**{**job.__dict__, "site_factor": sites.get(job.id, job.site_factor)})
-            for job in (parse_job(j.obj, j.where)[0] for j in dump.jobs)
+            for job in (j.job() for j in dump.jobs)
         ]
         ids = {j.id for j in new}
         queue = env.decode(
@@ -108,7 +108,7 @@ def _charge_running(env: Env, jobs: list[ImportedJob], when: float) -> list[str]
         if spec is None or user not in spec.users or "start_time" not in obj:
             ignored.append(f"{obj['id']} ({account}/{user}: no association)")
             continue
-        start = float(parse_job(obj, item.where)[0].start_time or when)
+        start = float(item.job().start_time or when)
         running.append(
             RunningJob(account or "", user, item.billing, obj.get("qos"), start, obj["id"])
         )
@@ -126,7 +126,7 @@ def _refine(env: Env, dump: JobDump) -> list[tuple[str, str]]:
     for item in dump.jobs:
         obj = item.obj
         if obj["status"] == "running" and obj.get("account") and "start_time" in obj:
-            start = parse_job(obj, item.where)[0].start_time
+            start = item.job().start_time
             assert start is not None
             charges.append(
                 JobCharge(obj["account"], obj["owner"], item.billing, obj.get("qos"), start, None)
@@ -139,10 +139,6 @@ def _refine(env: Env, dump: JobDump) -> list[tuple[str, str]]:
 def _site_factors(env: Env, jobs: list[ImportedJob]) -> dict[str, int]:
     from fairshare_cli.core.slurm.snapshot import site_factors
 
-    listed = [
-        (parse_job(j.obj, j.where)[0], j.printed_priority)
-        for j in jobs
-        if j.printed_priority is not None
-    ]
+    listed = [(j.job(), j.printed_priority) for j in jobs if j.printed_priority is not None]
     pairs = [(job, printed) for job, printed in listed if printed is not None]
     return site_factors(env.config, slurm_section(env), pairs, env.now)

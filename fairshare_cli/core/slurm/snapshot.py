@@ -18,7 +18,7 @@ from fairshare_cli.core.slurm.factors import job_user
 from fairshare_cli.core.slurm.jobs import SlurmJob
 from fairshare_cli.core.slurm.model import priority_context
 from fairshare_cli.core.slurm.passes import charged
-from fairshare_cli.core.slurm.priority import compute_rows
+from fairshare_cli.core.slurm.priority import PriorityRow, compute_rows
 from fairshare_cli.core.slurm.tree_usage import decay_params, evaluate
 from fairshare_cli.errors import InputError
 
@@ -194,13 +194,24 @@ def site_factors(
         return {}
     t, tree = evaluate(config, state, now)
     ctx = priority_context(config, tree)
+    placed = [
+        (job, printed)
+        for job, printed in listed
+        if tree.user_assoc(job_user(job.owner), job.account) is not None
+    ]
+    views = [SlurmJob.of(job) for job, _ in placed]
+    for view in views:  # the priority without the site factor (nor an admin's priority)
+        view.site_factor = 0
+        view.admin_priority = None
+    # One pass for every job (a job's rows do not depend on the others'), each job's rows
+    # in their order.
+    rows_of: dict[str, list[PriorityRow]] = {}
+    for r in compute_rows(views, ctx, t, listed_at=now):
+        rows_of.setdefault(r.job_id, []).append(r)
     out: dict[str, int] = {}
-    for job, printed in listed:
-        if tree.user_assoc(job_user(job.owner), job.account) is None:
-            continue
-        view = SlurmJob.of(replace(job, site_factor=0, admin_priority=None))
+    for job, printed in placed:
         first = job.partitions[0] if job.partitions else None
-        rows = compute_rows([view], ctx, t, listed_at=now)
+        rows = rows_of.get(job.id, [])
         row = next((r for r in rows if r.partition == first), rows[0] if rows else None)
         if row is None or printed <= 1 or row.priority <= 1:
             continue

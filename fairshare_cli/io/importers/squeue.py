@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairshare_cli.core.epoch import parse_time
-from fairshare_cli.core.jobs import parse_job
+from fairshare_cli.core.jobs import Job, parse_job
 from fairshare_cli.core.timestr import TimeStringError, time_str2secs
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import is_prompt, text_lines
@@ -36,6 +36,22 @@ class ImportedJob:
     where: str
     printed_priority: int | None = None
     billing: float = 0.0
+    parsed: Job | None = field(default=None, repr=False, compare=False)
+
+    def job(self) -> Job:
+        """The job its object reads as (read once: :meth:`set_field` forgets it).
+
+        Raises:
+            InputError: the object is not a job every view can read.
+        """
+        if self.parsed is None:
+            self.parsed = parse_job(self.obj, self.where)[0]
+        return self.parsed
+
+    def set_field(self, key: str, value: Any) -> None:
+        """Set one field of the object (the job is read again when next asked for)."""
+        self.obj[key] = value
+        self.parsed = None
 
 
 @dataclass(frozen=True)
@@ -101,6 +117,10 @@ class _Record(dict[str, str]):
         return f"{self.label}:{self.lines.get(key or '', self.start)}"
 
 
+#: One ``Key=Value`` field of a record line.
+_FIELD = re.compile(r"([\w/:]+)=(\S*)")
+
+
 def _read_scontrol(lines: Iterator[tuple[int, str]], label: str, out: JobDump) -> None:
     record: _Record | None = None
     for number, line in lines:
@@ -114,7 +134,7 @@ def _read_scontrol(lines: Iterator[tuple[int, str]], label: str, out: JobDump) -
             raise InputError(f'{label}:{number}: expected "JobId=..." (scontrol show jobs)')
         if "=" not in line:
             raise InputError(f"{label}:{number}: expected Key=Value fields")
-        for key, value in re.findall(r"([\w/:]+)=(\S*)", line):
+        for key, value in _FIELD.findall(line):
             if key not in record:
                 record[key] = value
                 record.lines[key] = number
@@ -242,12 +262,14 @@ def _add(
     out: JobDump, obj: dict[str, Any], where: str, printed: int | None, tres: Mapping[str, str]
 ) -> None:
     clean = {k: v for k, v in obj.items() if v is not None}
-    parse_job(clean, where)  # the job must be one every view can read
+    item = ImportedJob(clean, where)
+    item.job()  # the job must be one every view can read
     try:
-        billing = float(tres.get("billing", clean.get("request_cpus", 1)))
+        item.billing = float(tres.get("billing", clean.get("request_cpus", 1)))
     except ValueError:
-        billing = float(clean.get("request_cpus", 1))
-    out.jobs.append(ImportedJob(clean, where, printed, billing))
+        item.billing = float(clean.get("request_cpus", 1))
+    item.printed_priority = printed
+    out.jobs.append(item)
 
 
 # squeue --json -----------------------------------------------------------------------
