@@ -14,7 +14,12 @@ from typing import Any
 
 from fairshare_cli.core.htcondor.accountant import ROOT_GROUP
 from fairshare_cli.core.htcondor.userprio import UserprioRow, UserprioView
-from fairshare_cli.render.userprio_lines import chunk_text, minute_texts, user_piece
+from fairshare_cli.render.userprio_lines import (
+    NUMBER_COLUMNS,
+    chunk_text,
+    minute_texts,
+    user_piece,
+)
 
 
 def fmt_number(value: float, width: int, decimals: int) -> str:
@@ -400,11 +405,8 @@ _USER_CELLS: dict[str, Callable[[Sequence[UserprioRow], float], list[str]]] = {
     "subtree_quota": _blank_if("is_group", False, 9),
     "surplus": _blank_if("surplus", "", 7),
     "requested": _blank_if("requested", None, 10),
-    "priority": _numbers("effective_priority", 12, 2),
-    "real_priority": _numbers("real_priority", 8, 2),
+    **{key: _numbers(*spec) for key, spec in NUMBER_COLUMNS.items()},
     "factor": _factor_cells,
-    "in_use": _numbers("weighted_resources_in_use", 6, 0),
-    "total_usage": _numbers("weighted_accumulated_usage_hours", 12, 2),
     "start_time": _by_value("begin_usage_time", "start_time"),
     "last_time": _by_value("last_usage_time", "last_time"),
     "time_since": _since_cells,

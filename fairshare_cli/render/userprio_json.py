@@ -164,7 +164,7 @@ def json_texts(rows: Sequence[UserprioRow]) -> list[list[str]] | None:
     if set(map(type, flags)) != {bool}:
         return None
     out: list[list[str]] = [names, list(map(_FLAG.__getitem__, flags))]
-    for field in JSON_FIELDS[2:9]:
+    for field in _NUMBERS:
         texts = number_texts(column(field))
         if texts is None:
             return None

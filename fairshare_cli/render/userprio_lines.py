@@ -94,8 +94,9 @@ def _above(values: list[Any], least: float, width: int) -> Piece | None:
     return number_piece(values, width, 2) if all(above) else None
 
 
-#: Columns of user rows printed ``%{w}.{d}f`` from a field (``_num``'s user cells).
-_NUMBERS = {
+#: Columns of user rows printed ``%{w}.{d}f`` from a field: (field, width, decimals), the
+#: same for the cells one by one (``render/userprio.py``) and for whole pieces here.
+NUMBER_COLUMNS = {
     "priority": ("effective_priority", 12, 2),
     "real_priority": ("real_priority", 8, 2),
     "in_use": ("weighted_resources_in_use", 6, 0),
@@ -114,7 +115,7 @@ _BLANK_UNLESS: dict[str, Callable[[UserprioRow], Any]] = {
 def user_piece(key: str, width: int, rows: Sequence[UserprioRow]) -> Piece | None:
     """Column ``key``'s piece of the chunk for these user rows, or None when its cells
     must be made one by one (``column_cells``)."""
-    spec = _NUMBERS.get(key)
+    spec = NUMBER_COLUMNS.get(key)
     if spec is not None:
         field, w, decimals = spec
         return number_piece(list(map(_get(field), rows)), w, decimals)
