@@ -174,23 +174,6 @@ def known_record(
     return UsageRecord(owner, t0, t1, group, nice_user, account, partition, qos, dirac, slots, cpus)
 
 
-class TypedLine(Protocol):
-    """A record line as a typed decoder gives it (``io.history_lines``): names and times as
-    strings, counts as integers, ``nice_user`` a bool; absent fields at their defaults."""
-
-    owner: str
-    start: str
-    end: str | None
-    accounting_group: str | None
-    nice_user: bool
-    account: str | None
-    partition: str | None
-    qos: str | None
-    dirac_group: str | None
-    slots: int
-    cpus: int
-
-
 #: ``YYYY-MM-DDTHH:MM:`` of the times met so far -> that minute's epoch seconds (by
 #: :func:`~.epoch.parse_time`); with :data:`_SECONDS`, a time is two lookups and an add.
 _MINUTES: dict[str, float] = {}
@@ -240,44 +223,20 @@ def _times(
     return starts, ends
 
 
-def known_records(lines: Sequence[TypedLine]) -> list[UsageRecord] | None:
-    """What :func:`parse_record` makes of each typed line, when it surely accepts them all.
-
-    None when any line needs :func:`parse_record` (see :func:`known_rows`).
-    """
-    return known_rows(
-        [
-            (
-                r.owner,
-                r.start,
-                r.end,
-                r.accounting_group,
-                r.nice_user,
-                r.account,
-                r.partition,
-                r.qos,
-                r.dirac_group,
-                r.slots,
-                r.cpus,
-            )
-            for r in lines
-        ]
-    )
-
-
 _is_given = partial(operator.is_not, None)  # _is_given(x): x is not None
 
 
 def known_rows(rows: Sequence[tuple[Any, ...]]) -> list[UsageRecord] | None:
     """What :func:`parse_record` makes of each typed row, when it surely accepts them all.
 
-    A row is a :class:`TypedLine`'s fields in :class:`UsageRecord`'s order (owner, start,
-    end, accounting_group, nice_user, account, partition, qos, dirac_group, slots, cpus),
-    times as text. None when any row needs :func:`parse_record` (a time not
-    ``YYYY-MM-DDTHH:MM:SSZ``, a name that is not a good name, an end before its start, a
-    count out of range, an empty owner, ...): the caller then reads the lines one by one,
-    for the record or the error naming its line. The rows are turned into columns and
-    checked per column (in C where it can: ``min``, ``set``, ``map``), not per record.
+    A row is a typed record line's fields (``io.history_lines``) in :class:`UsageRecord`'s
+    order (owner, start, end, accounting_group, nice_user, account, partition, qos,
+    dirac_group, slots, cpus), times as text. None when any row needs
+    :func:`parse_record` (a time not ``YYYY-MM-DDTHH:MM:SSZ``, a name that is not a good
+    name, an end before its start, a count out of range, an empty owner, ...): the caller
+    then reads the lines one by one, for the record or the error naming its line. The rows
+    are turned into columns and checked per column (in C where it can: ``min``, ``set``,
+    ``map``), not per record.
     A measured hot path (``benchmarks/run.py --rows import``).
     """
     if not rows:
