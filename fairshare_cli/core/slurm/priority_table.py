@@ -184,9 +184,9 @@ class _Columns:
             return None
         return [listed[i] for i in sorted(range(len(listed)), key=numbers.__getitem__)]
 
-    def fill(  # noqa: C901 - one pass a job (a hot loop, its steps inline)
+    def fill(  # noqa: C901 - one pass a job (its steps inline)
         self, jobs: Iterable[Any], check_order: bool
-    ) -> PriorityTable | object | None:
+    ) -> PriorityTable | object | None:  # a hot loop: benchmarks/run.py --rows sprio
         """The table of the jobs sprio lists (as ``compute_rows`` chooses them) in their
         order; :data:`_UNORDERED` when ``check_order`` finds their ids out of order by
         number; None unless every id is a plain number, no admin priority is set,
