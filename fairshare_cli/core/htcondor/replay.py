@@ -74,8 +74,6 @@ def admit_record(record: UsageRecord, where: str, now: float, config: Config, st
 #: begin and last usage times), whether the event changes its own usage, and whether its
 #: hierarchical usage.
 _Plan = list[tuple[list[Any], bool, bool]]
-#: One event: its time, the plan it touches, and the change of slots and of weight.
-_Event = tuple[float, _Plan, int, float]
 
 
 class AccountantReplay:
@@ -83,8 +81,8 @@ class AccountantReplay:
 
     Between two events usage is constant, so each step of the decay is exact. With
     ``presorted`` (records in start-time order, as accounting dumps are) events stream
-    past the pending ends (:meth:`_pend`): memory grows with the jobs running at once, not
-    with the file. Otherwise events go to compact arrays and are replayed after one sort.
+    through a heap of pending ends: memory grows with the jobs running at once, not with
+    the file. Otherwise events go to compact arrays and are replayed after one sort.
     """
 
     def __init__(
@@ -113,10 +111,8 @@ class AccountantReplay:
         self.weigh = record_weigher(config)
         self.presorted = presorted
         self.last_start = -math.inf
-        #: the distinct end times of the records still running (a heap), and by end time
-        #: their end events (end, plan, -slots, -weight), in record order
-        self.ends: list[float] = []
-        self.ending: dict[float, list[_Event]] = {}
+        #: (end, record number, plan, -slots, -weight) of the records still running
+        self.pending: list[tuple[float, int, _Plan, int, float]] = []
         self.times = array("d")
         self.targets = array("l")
         self.dslots = array("l")
@@ -126,7 +122,6 @@ class AccountantReplay:
         self._rows: dict[str, list[Any]] = {}
         self._admitted: dict[tuple[str, str | None, bool], tuple[str, float]] = {}
         self._weights: dict[int, float] = {}  # one slot's weight by CPUs
-        self._betas: dict[float, tuple[float, float]] = {}  # by Δt: see _decay
         self.count = 0
 
     def _row(self, name: str) -> list[Any]:
@@ -219,7 +214,7 @@ class AccountantReplay:
             plan = self._plans[tid]
             self._apply(record.start, plan, record.slots, w)
             if record.end is not None:
-                self._pend((record.end, plan, -record.slots, -w))
+                heapq.heappush(self.pending, (record.end, self.count, plan, -record.slots, -w))
             return
         self.times.append(record.start)
         self.targets.append(tid)
@@ -235,9 +230,8 @@ class AccountantReplay:
         """:meth:`add` for each record of ``batch``, in order (the same operations).
 
         A measured hot loop (``benchmarks/run.py --rows import`` and ``whatif-replay``):
-        admissions, plans, weights and decay factors are cached, the pending ends drained
-        in place (each time's at once) and :meth:`_apply`'s arithmetic inline (the same
-        operations in the same order).
+        admissions, plans and weights are cached, the pending ends drained in place and
+        :meth:`_apply`'s arithmetic inline (the same operations in the same order).
         """
         if not self.presorted:
             for record in batch:
@@ -249,10 +243,11 @@ class AccountantReplay:
             self._weights,
             self._plans,
         )
-        ends, ending, now = self.ends, self.ending, self.now
+        pending, now = self.pending, self.now
         push, pop = heapq.heappush, heapq.heappop
         count, last_start = self.count, self.last_start
-        betas = self._betas
+        h = self.half_life
+        decays = h > 0
         floor = acct.MIN_PRIORITY
         for record in batch:
             count += 1
@@ -275,14 +270,12 @@ class AccountantReplay:
                 raise UnsortedHistory(f"record {count}")
             last_start = start
             started = plans[tid]
-            if ends and ends[0] <= start:  # the ends up to this start (as _drain), then it
-                events = ending.pop(pop(ends))
-                while ends and ends[0] <= start:
-                    events += ending.pop(pop(ends))
-                events.append((start, started, slots, w))
-            else:
-                events = [(start, started, slots, w)]
-            for t, plan, ds, dw in events:  # each as _apply
+            drained = False
+            while not drained:  # the ends up to this start, then the start: each as _apply
+                if pending and pending[0][0] <= start:
+                    t, _, plan, ds, dw = pop(pending)
+                else:
+                    t, plan, ds, dw, drained = start, started, slots, w, True
                 for row, own, in_hier in plan:
                     p, last, res, rw, hw, acc, wacc, begin, _ = row
                     if last is None:
@@ -291,10 +284,8 @@ class AccountantReplay:
                         dt = t - last
                         uw = hw if hw > 0 else rw
                         if uw or p > floor:
-                            decay = betas.get(dt)  # (β, 1 − β) of 0.5 ** (dt / h), per Δt
-                            if decay is None:
-                                decay = self._decay(dt)
-                            p = p * decay[0] + uw * decay[1]
+                            beta = 0.5 ** (dt / h) if decays else 0.0
+                            p = p * beta + uw * (1.0 - beta)
                             row[0] = p if p > floor else floor
                         if res > 0:
                             acc += res * dt
@@ -312,24 +303,9 @@ class AccountantReplay:
                     if in_hier:
                         nh = hw + dw
                         row[4] = nh if nh > 1e-9 else 0.0
-            if end is not None:  # as _pend
-                waiting = ending.get(end)
-                if waiting is None:
-                    ending[end] = [(end, started, -slots, -w)]
-                    push(ends, end)
-                else:
-                    waiting.append((end, started, -slots, -w))
+            if end is not None:
+                push(pending, (end, count, started, -slots, -w))
         self.count, self.last_start = count, last_start
-
-    def _decay(self, dt: float) -> tuple[float, float]:
-        """β = 0.5 ** (Δt / half-life) (0 without decay) and 1 − β, as :meth:`_apply`
-        computes them, kept for the next steps of the same Δt (a few thousand at most)."""
-        h = self.half_life
-        beta = 0.5 ** (dt / h) if h > 0 else 0.0
-        decay = (beta, 1.0 - beta)
-        if len(self._betas) < 4096:
-            self._betas[dt] = decay
-        return decay
 
     def _admit(self, record: UsageRecord) -> tuple[str, float]:
         """The checks, and the message naming the record (number ``count``), as every
@@ -346,27 +322,11 @@ class AccountantReplay:
         self._admitted[(record.owner, record.accounting_group, record.nice_user)] = known
         return known
 
-    def _pend(self, event: _Event) -> None:
-        """A running record's end event, to be applied when the replay reaches its time.
-
-        The ends wait by time: a heap of the distinct end times, and per time its events
-        in record order. Popping the times in order and each time's events in turn gives
-        the order of a heap of (end, record number), without comparing tuples.
-        """
-        end = event[0]
-        waiting = self.ending.get(end)
-        if waiting is None:
-            self.ending[end] = [event]
-            heapq.heappush(self.ends, end)
-        else:
-            waiting.append(event)
-
     def _drain(self, upto: float) -> None:
-        """Applies the pending end events up to ``upto`` (included), in time order."""
-        ends, ending = self.ends, self.ending
-        while ends and ends[0] <= upto:
-            for t, plan, ds, dw in ending.pop(heapq.heappop(ends)):
-                self._apply(t, plan, ds, dw)
+        pending = self.pending
+        while pending and pending[0][0] <= upto:
+            t, _, plan, ds, dw = heapq.heappop(pending)
+            self._apply(t, plan, ds, dw)
 
     def finish(self) -> Any:
         if self.presorted:

@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from fairshare_cli.core.config import (
@@ -200,9 +200,9 @@ def test_add_batch_is_add_record_by_record_to_the_bit(
 
 
 def heap_replay(config: Config, records: list[UsageRecord]) -> dict[str, object]:
-    """The replay's events applied in the order of one heap of (end, record number) of the
-    pending ends, each end before a start at or after it: the order the replay's ends
-    (a heap of distinct times, each time's ends in record order) must give."""
+    """The replay's events applied one at a time through :meth:`AccountantReplay._apply`,
+    the pending ends popped from one heap of (end, record number), each end before a start
+    at or after it: the order add and add_batch (its drain inline) must give."""
     sink = AccountantReplay(config, None, NOW, rebuild=False)
     pending: list[tuple[float, int, Any, int, float]] = []
     for count, r in enumerate(records, 1):
@@ -223,15 +223,31 @@ def heap_replay(config: Config, records: list[UsageRecord]) -> dict[str, object]
     return sink.finish()  # type: ignore[no-any-return]
 
 
+def _rec(owner: str, group: str | None, start: float, end: float | None, slots: int) -> UsageRecord:
+    return UsageRecord(
+        owner=owner, accounting_group=group, start=start, end=end, slots=slots, cpus=3
+    )
+
+
 @settings(max_examples=150, deadline=None)
 @given(records=tied_records, half_life=st.sampled_from([0.0, DAY, 3600.0]))
+@example(  # three ends at 0.75 day, two plans sharing group g: their order shows
+    records=[
+        _rec("carol", "g.carol", 0.0, DAY / 2, 1),
+        UsageRecord(owner="bob", accounting_group="g.h.bob", start=0.0, end=0.75 * DAY, cpus=1),
+        _rec("carol", "g.carol", 0.0, 0.75 * DAY, 2),
+        _rec("carol", "g.carol", DAY / 2, None, 2),
+        _rec("carol", "g.carol", DAY / 2, 0.75 * DAY, 2),
+    ],
+    half_life=DAY,
+)
 def test_pending_ends_in_the_order_of_one_heap_to_the_bit(
     records: list[UsageRecord], half_life: float
 ) -> None:
-    """add_batch and add, whose pending ends wait by distinct time, apply the events in
-    the order of a heap of (end, record number): the same section, bit for bit (printed
-    with repr, so that 0.0 and -0.0 differ), with ends at the same time as each other and
-    as starts. Slot weights of a tenth of a CPU make the sums depend on their order."""
+    """add_batch and add apply the events in the order of a heap of (end, record number):
+    the same section, bit for bit (printed with repr, so that 0.0 and -0.0 differ), with
+    ends at the same time as each other and as starts. Slot weights of a tenth of a CPU
+    make the sums depend on their order."""
     records = sorted(records, key=lambda r: r.start)
     config = Config(
         pool=CONFIG.pool,
