@@ -355,25 +355,55 @@ def remove_match(
 def _change_use(
     state: AccountantState, config: Config, submitter: str, weight: float, slots: int, now: float
 ) -> AccountantState:
+    return change_uses(state, config, [(submitter, weight, slots)], now)
+
+
+def change_uses(
+    state: AccountantState,
+    config: Config,
+    changes: Iterable[tuple[str, float, int]],
+    now: float,
+) -> AccountantState:
+    """:func:`add_match` (or, negative, :func:`remove_match`) at ``now`` for each
+    (submitter, weight, slots) of ``changes`` in turn: the same sums and clamps in the same
+    order, with one copy of the records (thousands of unplaced running records are
+    uncharged at once). Each record is brought up to ``now`` when first touched; later
+    changes at the same ``now`` leave its times alone.
+    """
     tree = GroupTree(config.groups)
-    group, hier = charge_targets(submitter, tree)
-    names = [submitter, group, *[g for g in hier if g != group]]
     h = config.accountant.priority_halflife
-    records = dict(all_records(state, config))
-    for n in names:
-        rec = records.get(n) or CustomerRecord(name=n, is_group="@" not in n)
-        rec = advance(rec, now, h)
-        if n in (submitter, group):
-            rec = replace(
-                rec,
-                resources_used=max(rec.resources_used + slots, 0),
-                weighted_resources_used=_clamp0(rec.weighted_resources_used + weight),
-            )
-        if n in hier:
-            rec = replace(
-                rec, hier_weighted_resources_used=_clamp0(rec.hier_weighted_resources_used + weight)
-            )
-        records[n] = rec
+    records = all_records(state, config)
+    use: dict[str, list[Any]] = {}  # per touched record: [slots, weighted, hierarchical]
+    plans: dict[str, list[tuple[list[Any], bool, bool]]] = {}
+    for submitter, weight, slots in changes:
+        plan = plans.get(submitter)
+        if plan is None:
+            group, hier = charge_targets(submitter, tree)
+            names = [submitter, group, *[g for g in hier if g != group]]
+            plan = plans[submitter] = []
+            for n in names:
+                if n not in use:
+                    rec = records.get(n) or CustomerRecord(name=n, is_group="@" not in n)
+                    records[n] = rec = advance(rec, now, h)
+                    use[n] = [
+                        rec.resources_used,
+                        rec.weighted_resources_used,
+                        rec.hier_weighted_resources_used,
+                    ]
+                plan.append((use[n], n in (submitter, group), n in hier))
+        for row, own, in_hier in plan:
+            if own:
+                row[0] = max(row[0] + slots, 0)
+                row[1] = _clamp0(row[1] + weight)
+            if in_hier:
+                row[2] = _clamp0(row[2] + weight)
+    for n, (used, weighted, hier_weighted) in use.items():
+        records[n] = replace(
+            records[n],
+            resources_used=used,
+            weighted_resources_used=weighted,
+            hier_weighted_resources_used=hier_weighted,
+        )
     return AccountantState(records=store_factors(records, config))
 
 

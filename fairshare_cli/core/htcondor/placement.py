@@ -285,12 +285,12 @@ def uncharge_unplaced(
     Work that holds no slot is not running in the pool's eyes (``CheckMatches`` removes a
     match whose resource is not claimed), so the pool's slots in use never exceed it.
     """
-    for item in unplaced:
-        if item.charged > 0:
-            state = acct.remove_match(
-                state, config, item.submitter, item.charged * item.slots, now, item.slots
-            )
-    return state
+    changes = [
+        (item.submitter, -(item.charged * item.slots), -item.slots)
+        for item in unplaced
+        if item.charged > 0
+    ]  # each a remove_match, in turn
+    return acct.change_uses(state, config, changes, now) if changes else state
 
 
 def pool_room(machines: Sequence[MachineSpec]) -> int:

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import heapq
+import json
 import math
 import random
+from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from fairshare_cli.core.config import AccountantConfig, Config, GroupSpec, PoolConfig
+from fairshare_cli.core.config import (
+    AccountantConfig,
+    Config,
+    GroupSpec,
+    NegotiatorConfig,
+    PoolConfig,
+)
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.replay import AccountantReplay
 from fairshare_cli.core.usage import UnsortedHistory, UsageRecord, parse_record
@@ -142,27 +151,31 @@ def test_bad_records(obj: dict[str, object], needle: str) -> None:
         parse_record(obj, "f line 2")
 
 
+#: Records on a quarter-day grid: many ends at other records' starts and at each other.
+tied_records = st.lists(
+    st.builds(
+        lambda o, start, length, slots, cpus, running: UsageRecord(
+            owner=o[0],
+            accounting_group=o[1],
+            start=start,
+            end=None if running else start + length,
+            slots=slots,
+            cpus=cpus,
+        ),
+        owners,
+        st.integers(0, 32).map(lambda k: k * 0.25 * DAY),  # ties: ends at starts
+        st.integers(0, 8).map(lambda k: k * 0.25 * DAY),
+        st.integers(0, 3),
+        st.integers(1, 4),
+        st.booleans(),
+    ),
+    max_size=25,
+)
+
+
 @settings(max_examples=150, deadline=None)
 @given(
-    records=st.lists(
-        st.builds(
-            lambda o, start, length, slots, cpus, running: UsageRecord(
-                owner=o[0],
-                accounting_group=o[1],
-                start=start,
-                end=None if running else start + length,
-                slots=slots,
-                cpus=cpus,
-            ),
-            owners,
-            st.integers(0, 32).map(lambda k: k * 0.25 * DAY),  # ties: ends at starts
-            st.integers(0, 8).map(lambda k: k * 0.25 * DAY),
-            st.integers(0, 3),
-            st.integers(1, 4),
-            st.booleans(),
-        ),
-        max_size=25,
-    ),
+    records=tied_records,
     half_life=st.sampled_from([0.0, DAY, 3600.0]),
     cut=st.integers(0, 25),
 )
@@ -184,3 +197,69 @@ def test_add_batch_is_add_record_by_record_to_the_bit(
     batched.add_batch(records[:cut])
     batched.add_batch(records[cut:])
     assert batched.finish() == one.finish()
+
+
+def heap_replay(config: Config, records: list[UsageRecord]) -> dict[str, object]:
+    """The replay's events applied one at a time through :meth:`AccountantReplay._apply`,
+    the pending ends popped from one heap of (end, record number), each end before a start
+    at or after it: the order add and add_batch (its drain inline) must give."""
+    sink = AccountantReplay(config, None, NOW, rebuild=False)
+    pending: list[tuple[float, int, Any, int, float]] = []
+    for count, r in enumerate(records, 1):
+        if r.slots == 0:
+            continue
+        name = acct.submitter_name(r.owner, r.accounting_group, r.nice_user, "d")
+        plan = sink._plans[sink._target(name)]
+        w = r.slots * sink.weigh(r.cpus)
+        while pending and pending[0][0] <= r.start:
+            t, _, ended, ds, dw = heapq.heappop(pending)
+            sink._apply(t, ended, ds, dw)
+        sink._apply(r.start, plan, r.slots, w)
+        if r.end is not None:
+            heapq.heappush(pending, (r.end, count, plan, -r.slots, -w))
+    while pending:
+        t, _, ended, ds, dw = heapq.heappop(pending)
+        sink._apply(t, ended, ds, dw)
+    return sink.finish()  # type: ignore[no-any-return]
+
+
+def _rec(owner: str, group: str | None, start: float, end: float | None, slots: int) -> UsageRecord:
+    return UsageRecord(
+        owner=owner, accounting_group=group, start=start, end=end, slots=slots, cpus=3
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(records=tied_records, half_life=st.sampled_from([0.0, DAY, 3600.0]))
+@example(  # three ends at 0.75 day, two plans sharing group g: their order shows
+    records=[
+        _rec("carol", "g.carol", 0.0, DAY / 2, 1),
+        UsageRecord(owner="bob", accounting_group="g.h.bob", start=0.0, end=0.75 * DAY, cpus=1),
+        _rec("carol", "g.carol", 0.0, 0.75 * DAY, 2),
+        _rec("carol", "g.carol", DAY / 2, None, 2),
+        _rec("carol", "g.carol", DAY / 2, 0.75 * DAY, 2),
+    ],
+    half_life=DAY,
+)
+def test_pending_ends_in_the_order_of_one_heap_to_the_bit(
+    records: list[UsageRecord], half_life: float
+) -> None:
+    """add_batch and add apply the events in the order of a heap of (end, record number):
+    the same section, bit for bit (printed with repr, so that 0.0 and -0.0 differ), with
+    ends at the same time as each other and as starts. Slot weights of a tenth of a CPU
+    make the sums depend on their order."""
+    records = sorted(records, key=lambda r: r.start)
+    config = Config(
+        pool=CONFIG.pool,
+        accountant=AccountantConfig(priority_halflife=half_life),
+        negotiator=NegotiatorConfig(use_slot_weights=True, slot_weight="Cpus * 0.1 + 0.2"),
+        groups=CONFIG.groups,
+    )
+    expected = json.dumps(heap_replay(config, records))
+    batched = AccountantReplay(config, None, NOW, rebuild=False)
+    batched.add_batch(records)
+    assert json.dumps(batched.finish()) == expected
+    one = AccountantReplay(config, None, NOW, rebuild=False)
+    for r in records:
+        one.add(r)
+    assert json.dumps(one.finish()) == expected
