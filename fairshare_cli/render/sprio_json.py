@@ -299,7 +299,7 @@ def _assoc_texts(table: PriorityTable, t: list[str]) -> dict[AssocShare, tuple[s
     the partition, after the age factor and after the weighted one."""
     from json.encoder import encode_basestring_ascii as quoted  # json.dumps' own, in C
 
-    uniq = list(dict.fromkeys(table.assocs))
+    uniq = list(set(table.assocs))  # (in any order: texts a share)
     values = [x for a in uniq for x in (a.f_assoc, a.f_fs, a.b, a.c)]
     texts = _float_texts(values) or list(map(_num, values))
     return {
@@ -328,7 +328,7 @@ def _part_texts(
             f"{_tres(s.tres_f)}{t[15]}",
             f"{_num(s.d)}{t[19]}{_num(s.e)}{t[20]}{_num(s.g)}{t[21]}{_tres(s.tres_w)}{t[22]}{head}",
         )
-        for s in dict.fromkeys(table.parts)
+        for s in set(table.parts)
     }
 
 
