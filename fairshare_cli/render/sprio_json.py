@@ -267,8 +267,8 @@ def _table_pieces(table: PriorityTable, ages: list[str], ages_w: list[str]) -> I
     assoc_text = _assoc_texts(table, t)
     part_text = _part_texts(table, t, head)
     middle = _middle(table, t)
-    prios = msgspec.json.encode(table.priority_ints).decode("ascii")[1:-1].split(",")
-    ids, assocs, parts = table.ids, table.assocs, table.parts
+    encode = msgspec.json.encode
+    ids, assocs, parts, prios = table.ids, table.assocs, table.parts, table.priority_ints
     rows = len(ids)
     yield f'[\n  {t[0]}"'
     for start in range(0, rows, CHUNK_ROWS):
@@ -280,7 +280,7 @@ def _table_pieces(table: PriorityTable, ages: list[str], ages_w: list[str]) -> I
         pieces[1::12] = p0
         pieces[2::12] = a0
         pieces[3::12] = p1
-        pieces[4::12] = prios[start:stop]
+        pieces[4::12] = encode(prios[start:stop]).decode("ascii")[1:-1].split(",")
         pieces[5::12] = middle(start, stop)
         pieces[6::12] = ages[start:stop]
         pieces[7::12] = a1
