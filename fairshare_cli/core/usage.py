@@ -195,6 +195,8 @@ def _learn_minutes(prefixes: Iterable[str]) -> bool:
             minute = parse_time(prefix + "00Z", "")
         except InputError:
             return False
+        if not TIME_MIN <= minute <= TIME_MAX - 60:  # (so that every cached time is in range)
+            return False
         if len(_MINUTES) >= _MINUTES_KEPT:
             _MINUTES.clear()
         _MINUTES[prefix] = minute
@@ -205,7 +207,9 @@ def _times(
     start: Sequence[str], end: Sequence[str | None]
 ) -> tuple[list[float], list[float | None]] | None:
     """The start and end of each line as :func:`~.epoch.parse_time` reads them (None: an
-    end is absent or ""), or None when one is not ``YYYY-MM-DDTHH:MM:SSZ`` of a real time."""
+    end is absent or ""), or None when one is not ``YYYY-MM-DDTHH:MM:SSZ`` of a real time
+    (those given are all between :data:`~.limits.TIME_MIN` and :data:`~.limits.TIME_MAX`:
+    only minutes whose every second is are cached)."""
     minutes, seconds = _MINUTES, _SECONDS
     try:
         starts = [minutes[t[:17]] + seconds[t[17:]] for t in start]
@@ -246,17 +250,17 @@ def known_rows(rows: Sequence[tuple[Any, ...]]) -> list[UsageRecord] | None:
     times = _times(start, end)
     if times is None:
         return None
-    starts, ends = times
-    if min(starts) < TIME_MIN or max(starts) > TIME_MAX:
-        return None
+    starts, ends = times  # (in range: _times)
     ended: Sequence[Any] = ends
     began: Sequence[float] = starts
     if None in ends:  # (work still running: no end to check)
         given = list(map(_is_given, ends))
         ended, began = list(compress(ends, given)), list(compress(starts, given))
-    if ended and (max(ended) > TIME_MAX or any(map(operator.lt, ended, began))):
+    if any(map(operator.lt, ended, began)):
         return None
-    if min(slots) < 0 or min(cpus) < 0 or max(slots) > INT64_MAX or max(cpus) > INT64_MAX:
+    counts = set(slots)  # (a few distinct counts: min and max of those)
+    counts.update(cpus)
+    if min(counts) < 0 or max(counts) > INT64_MAX:
         return None
     names: set[str | None] = set(owner)
     if "" in names:

@@ -34,7 +34,7 @@ def plain_batch(lines: list[str]) -> list[UsageRecord] | None:
     reads these lines one by one. A measured hot path (``benchmarks/run.py --rows import``).
     """
     try:
-        typed = list(map(decode_line, lines))
+        rows = list(map(astuple, map(decode_line, lines)))  # (in UsageRecord's field order)
     except msgspec.DecodeError:
         return None
-    return known_rows(list(map(astuple, typed)))  # (fields in UsageRecord's order)
+    return known_rows(rows)

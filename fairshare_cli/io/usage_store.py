@@ -19,6 +19,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import closing
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 
 from fairshare_cli.core.operations.usage_log import ClaimUsage
@@ -100,8 +101,15 @@ class UsageStore:
     def rollback_after(self, marks: Marks) -> None:
         """Drop rows a writer appended but never recorded in the state (it died between)."""
         with self._conn:
-            self._conn.execute("DELETE FROM records WHERE id > ?", (marks.records,))
-            self._conn.execute("DELETE FROM ends WHERE id > ?", (marks.ends,))
+            for table, mark in (("records", marks.records), ("ends", marks.ends)):
+                if mark == 0:
+                    # every row (ids start at 1): without a WHERE, SQLite empties the
+                    # table and its indexes whole instead of deleting row by row (a state
+                    # removed beside a store of a million records: benchmarks/run.py
+                    # --rows import spent 0.9 s here, 2.5 s at two million)
+                    self._conn.execute(f"DELETE FROM {table}")
+                else:
+                    self._conn.execute(f"DELETE FROM {table} WHERE id > ?", (mark,))
 
     def append(
         self, records: Iterable[tuple[UsageRecord, str | None]], ends: Iterable[tuple[str, float]]
@@ -184,6 +192,7 @@ def _qmarks(columns: str) -> str:
 
 
 _QMARKS = _qmarks(_COLUMNS)
+_ROWS = 64  # records per INSERT statement of an import (ImportLog._teed)
 #: The columns of a record (no job), in :class:`UsageRecord`'s field order.
 _RECORD_COLUMNS = ", ".join(UsageRecord._fields)
 
@@ -298,13 +307,21 @@ class ImportLog:
 
     def _teed(self, batches: Iterable[list[UsageRecord]]) -> Iterator[list[UsageRecord]]:
         # a record is a tuple in the order of _RECORD_COLUMNS, inserted as a plain tuple
-        # (benchmarks/run.py --rows import): sqlite3 reads a tuple subclass's parameters
-        # through its Python-level __getitem__, a call per column; nice_user, a bool, is
-        # stored as 0 or 1
-        sql = f"INSERT INTO records ({_RECORD_COLUMNS}) VALUES ({_qmarks(_RECORD_COLUMNS)})"
+        # (sqlite3 reads a tuple subclass's parameters through its Python-level
+        # __getitem__, a call per column), _ROWS records per statement, in order, from one
+        # flat list of their fields (a statement per record costs a fifth more:
+        # benchmarks/run.py --rows import); nice_user, a bool, is stored as 0 or 1
+        one = f"({_qmarks(_RECORD_COLUMNS)})"
+        sql = f"INSERT INTO records ({_RECORD_COLUMNS}) VALUES {one}"
+        many = f"INSERT INTO records ({_RECORD_COLUMNS}) VALUES {', '.join([one] * _ROWS)}"
+        step = _ROWS * len(UsageRecord._fields)
         insert = self.store._conn.executemany
         for batch in batches:
-            insert(sql, map(tuple, batch))
+            whole = len(batch) // _ROWS * _ROWS
+            flat = list(chain.from_iterable(batch[:whole] if whole < len(batch) else batch))
+            insert(many, [flat[i : i + step] for i in range(0, len(flat), step)])
+            if whole < len(batch):
+                insert(sql, map(tuple, batch[whole:]))
             yield batch
 
     def finish(self, now: float, window: float) -> Marks:

@@ -133,3 +133,22 @@ def test_typed_lines_hold_the_fields_in_record_order() -> None:
     from fairshare_cli.io.history_lines import _Line
 
     assert _Line.__struct_fields__ == UsageRecord._fields
+
+
+def test_the_last_minute_of_year_9999_is_read_line_by_line(tmp_path: Path) -> None:
+    """The per-column path caches only minutes whose every second (60 too) is a time
+    parse_record takes, so it needs no range check of its own: a time in year 9999's last
+    minute sends its batch line by line, which gives parse_record's record or error."""
+    from fairshare_cli.io.history_lines import plain_batch
+
+    for end in ("9999-12-31T23:59:30Z", "9999-12-31T23:59:60Z"):
+        obj = {"owner": "alice", "start": "9999-12-31T23:59:00Z", "end": end}
+        assert plain_batch([json.dumps(obj)] * 2) is None
+        path = tmp_path / "h.jsonl"
+        path.write_text(json.dumps(obj) + "\n")
+        try:
+            got: Any = list(read_records(str(path)))
+        except InputError as exc:
+            got = str(exc).replace(str(path), "h.jsonl")
+        want = _expected([obj])
+        assert got == want

@@ -169,3 +169,21 @@ def test_a_queue_as_fs_import_squeue_stores_it_is_read_by_the_typed_reader() -> 
     assert [_fields(j) for j in fast] == [_fields(j) for j in slurm_jobs(objs, "state")]
     assert [j.time_limit for j in fast] == [math.inf, 86400.0, 5400.0]
     assert fast_sprio_objects([{**objs[2], "time_limit": "soon"}]) is None
+
+
+def test_files_that_cannot_be_mapped_are_read(tmp_path: Path) -> None:
+    """A jobs file is decoded from its mapped pages; an empty file (which cannot be
+    mapped) steps aside as the exact reader's error, and a pipe is read as it comes."""
+    import os
+
+    from fairshare_cli.io.slurm_jobs import _decoded
+
+    empty = tmp_path / "empty.json"
+    empty.write_bytes(b"")
+    assert fast_sprio_jobs(str(empty)) is None
+    read, write = os.pipe()
+    os.write(write, b'[{"id": "1", "owner": "alice", "nice": 5}]')
+    os.close(write)
+    with os.fdopen(read, "rb") as fh:
+        (job,) = _decoded(fh)
+    assert (job.id, job.owner, job.nice) == ("1", "alice", 5)

@@ -39,3 +39,26 @@ def test_tuples_and_extreme_floats() -> None:
 def test_nan_is_refused_as_json_refuses_it() -> None:
     with pytest.raises(ValueError, match="Out of range float"):
         dumps_sorted({"x": [float("nan")]})
+
+
+_NUMBERS = (
+    st.integers()
+    | st.sampled_from([10**400, -(10**16), 10**16 - 1, 0, 0.0, -0.0, 1e-4, 1e16])
+    | st.floats(allow_nan=True, allow_infinity=True)
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(_NUMBERS, max_size=3), min_size=1, max_size=6))
+def test_rows_of_numbers_as_the_standard_library(rows: list[list[Any]]) -> None:
+    """Lists of number lists (the DIRAC history's steps) take a fast check for the floats
+    msgspec prints as ``repr`` does; any other (NaN, infinities, 1e-05, 1e16, huge
+    integers) the long way: the text or the refusal is the standard library's either way."""
+    value = {"steps": rows}
+    try:
+        want = json.dumps(value, indent=2, sort_keys=True, allow_nan=False)
+    except ValueError:
+        with pytest.raises(ValueError, match="Out of range float"):
+            dumps_sorted(value)
+        return
+    assert dumps_sorted(value) == want

@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fairshare_cli.core.usage import UsageRecord
 from fairshare_cli.errors import StateError
@@ -173,3 +175,71 @@ def test_records_are_stored_as_sqlite_stores_them_without_adapters(tmp_path: Pat
     rows = conn.execute("SELECT typeof(nice_user), typeof(end), typeof(job) FROM records")
     assert rows.fetchall() == [("integer", "null", "null"), ("integer", "null", "text")]
     conn.close()
+
+
+def test_rolling_back_to_no_marks_empties_the_tables(tmp_path: Path) -> None:
+    """Marks of zero (a state that includes nothing of the file) drop every row (the whole
+    table at once, not row by row); the next rows are numbered from 1 again, as after a
+    row-by-row delete."""
+    path = tmp_path / "h.sqlite"
+    with open_store(path) as store:
+        assert store is not None
+        store.append([(UsageRecord("a", 1.0, 2.0), None)] * 3, [("x", 5.0), ("y", 6.0)])
+        store.rollback_after(Marks())
+        assert store.marks() == Marks(0, 0)
+        assert list(store.records(Marks(10, 10))) == []
+        again = store.append([(UsageRecord("b", 3.0, 4.0), "j")], [("j", 7.0)])
+        assert again == Marks(1, 1)
+        assert [(r.owner, r.end) for r in store.records(again)] == [("b", 4.0)]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(0, 200), min_size=1, max_size=4))
+def test_an_import_stores_each_record_as_append_does(
+    tmp_path_factory: Any, sizes: list[int]
+) -> None:
+    """Batches of any size (whole statements of _ROWS records and a rest) store the same
+    rows, in the same order and with the same ids, as one insert per record."""
+    from fairshare_cli.core.usage import Batches
+    from fairshare_cli.io.usage_store import ImportLog
+
+    folder: Path = tmp_path_factory.mktemp("s")
+    batches, k = [], 0
+    for size in sizes:
+        batch = []
+        for _ in range(size):
+            k += 1
+            batch.append(
+                UsageRecord(
+                    f"u{k % 7}",
+                    float(k),
+                    None if k % 5 == 0 else k + 0.5,
+                    f"g{k % 3}" if k % 2 else None,
+                    k % 4 == 0,
+                    None,
+                    "p",
+                    None,
+                    "d",
+                    k % 3,
+                    k,
+                )
+            )
+        batches.append(batch)
+    records = [r for batch in batches for r in batch]
+
+    def stored(path: Path) -> list[tuple[Any, ...]]:
+        conn = sqlite3.connect(path)
+        try:
+            return conn.execute("SELECT * FROM records ORDER BY id").fetchall()
+        finally:
+            conn.close()
+
+    with open_store(folder / "teed.sqlite") as store:
+        assert store is not None
+        log = ImportLog(store, Marks(), rebuild=True)
+        assert list(log.tee(Batches(b for b in batches if b))) == records
+        log.finish(0.0, 0.0)
+    with open_store(folder / "appended.sqlite") as store:
+        assert store is not None
+        store.append([(r, None) for r in records], [])
+    assert stored(folder / "teed.sqlite") == stored(folder / "appended.sqlite")

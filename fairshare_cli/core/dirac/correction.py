@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -103,6 +104,7 @@ def history_to_json(history: RunningHistory) -> dict[str, Any]:
 
 
 _NUMBERS = (int, float)
+_END = operator.itemgetter(2)  # a UsageRecord's end
 
 
 def history_from_json(raw: object) -> RunningHistory:
@@ -196,6 +198,9 @@ class DiracHistorySink:
     def add_batch(self, records: list[UsageRecord]) -> None:
         """:meth:`add` for each record, in order (``benchmarks/run.py --rows import``)."""
         batch, cutoff = self._batch, self._cutoff
+        ends = list(map(_END, records))
+        if ends and None not in ends and max(ends) <= cutoff:
+            return  # all ended before the cutoff (most of a long history): each is skipped
         for owner, start, end, _, _, _, _, _, group, slots, _ in records:
             if group is None or slots == 0:
                 continue
@@ -233,7 +238,7 @@ class DiracHistorySink:
         for key in sorted(events):
             kept = events.pop(key)
             if kept:
-                running.setdefault(key[0], {})[key[1]] = [[t, d] for t, d in kept]
+                running.setdefault(key[0], {})[key[1]] = list(map(list, kept))
         return {"running_jobs": running}
 
 
@@ -243,10 +248,11 @@ def fold_before(history: RunningHistory, cutoff: float) -> None:
     Averages over any window that starts at or after ``cutoff`` are unchanged.
     """
     for key, steps in list(history.events.items()):
-        early = [d for t, d in steps if t < cutoff]
-        if not early:
+        split = bisect.bisect_left(steps, (cutoff, -math.inf))  # (steps are sorted)
+        if not split:
             continue
-        late = [(t, d) for t, d in steps if t >= cutoff]
+        early = [d for _, d in steps[:split]]
+        late = steps[split:]
         total = sum(early)
         if late and late[0][0] == cutoff:
             total += late.pop(0)[1]

@@ -38,7 +38,9 @@ class Ledger:
             (exact, so a rate that stops and one that starts at the same pass cancel).
         extras: amounts charged at pass ``k`` besides the full periods (a job's first,
             partial period; with ``charge_job_end``, its part after the last pass before
-            its end, which the next pass decays), as the partials of their exact sum.
+            its end, which the next pass decays): floats whose exact sum is the pass's,
+            which ``math.fsum`` rounds (the amounts as charged, or fewer partials of the
+            same exact sum once a pass holds :data:`COMPACT_AT` of them).
     """
 
     rates: dict[int, int | Fraction] = field(default_factory=dict)
@@ -54,26 +56,47 @@ class Ledger:
         rates[last] = get(last, 0) - exact
 
     def add_extra(self, k: int, amount: float) -> None:
-        """Add ``amount`` to pass ``k``'s exact sum, kept as non-overlapping partials
-        (Shewchuk's ``msum``, the sum ``math.fsum`` rounds): whatever the order, ``fsum``
-        of them is the same, and a pass holds a few floats however many jobs it has."""
-        partials = self.extras.setdefault(k, [])
+        """Add ``amount`` to pass ``k``'s exact sum: ``fsum`` of the pass's floats is then
+        the correctly rounded sum of every amount charged there, whatever their order.
+
+        The amounts are kept as they come (an append) until a pass holds
+        :data:`COMPACT_AT`, then replaced by the non-overlapping partials of their exact
+        sum (:func:`partials`), so a pass holds a few dozen floats however many jobs it has.
+        """
+        amounts = self.extras.get(k)
+        if amounts is None:
+            self.extras[k] = [amount]
+            return
+        if len(amounts) >= COMPACT_AT:
+            amounts[:] = partials(amounts)
+        amounts.append(amount)
+
+
+#: How many amounts a pass holds before they are compacted to partials (:meth:`Ledger.add_extra`).
+COMPACT_AT = 64
+
+
+def partials(amounts: Iterable[float]) -> list[float]:
+    """The non-overlapping partials of the exact sum of ``amounts`` (Shewchuk's ``msum``,
+    what ``math.fsum`` rounds): their exact sum is the amounts' (finite floats)."""
+    out: list[float] = []
+    for x in amounts:
         i = 0
-        x = amount
-        for y in partials:
+        for y in out:
             if abs(x) < abs(y):
                 x, y = y, x
             hi = x + y
             lo = y - (hi - x)
             if lo:
-                partials[i] = lo
+                out[i] = lo
                 i += 1
             x = hi
-        partials[i:] = [x]
+        out[i:] = [x]
+    return out
 
 
 #: ``real_decay``'s floor (C's DBL_MIN).
-_DBL_MIN = 2.2250738585072014e-308
+DBL_MIN = 2.2250738585072014e-308
 
 
 def _index(grid: PassGrid, t: float) -> int:
@@ -89,9 +112,10 @@ def charge(ledger: Ledger, start: float, end: float | None, rate: float, grid: P
     seconds since the previous pass; with ``charge_job_end``, a job that ended by ``view``
     is charged its part after the last pass before its end, at that pass.
 
-    A measured hot path (``benchmarks/run.py --rows import``): :func:`_index`,
-    :func:`~.usage.real_decay`, ``max``/``min``, :meth:`Ledger.add_rate` and a first
-    charge at a pass written out in place (the same operations, in the same order).
+    The reference for ``fs import history``'s hot loop
+    (:meth:`~fairshare_cli.core.slurm.model.SlurmHistorySink.add_batch`), which does the
+    same operations in the same order; here :func:`_index`, :func:`~.usage.real_decay`,
+    ``max``/``min`` and :meth:`Ledger.add_rate` are written out in place too.
     """
     anchor, period, after, upto = grid.anchor, grid.period, grid.after, grid.upto
     lo = after if after is not None and after > start else start  # max(start, after)
@@ -112,14 +136,9 @@ def charge(ledger: Ledger, start: float, end: float | None, rate: float, grid: P
                 decay = 1.0
             else:
                 decay = grid.factor**delta
-                if decay < _DBL_MIN:
-                    decay = _DBL_MIN
-            amount = delta * decay * rate
-            extras = ledger.extras
-            if k_first not in extras:  # (what add_extra makes of a first amount)
-                extras[k_first] = [amount]
-            else:
-                ledger.add_extra(k_first, amount)
+                if decay < DBL_MIN:
+                    decay = DBL_MIN
+            ledger.add_extra(k_first, delta * decay * rate)
             k_full += 1
         if k_full <= k_last:  # ledger.add_rate(k_full, k_last, rate)
             exact = int(rate) if rate.is_integer() else Fraction(rate)
@@ -129,10 +148,10 @@ def charge(ledger: Ledger, start: float, end: float | None, rate: float, grid: P
             k_stop = k_last + 1
             rates[k_stop] = get(k_stop, 0) - exact
     if grid.charge_job_end and end is not None:
-        _charge_end(ledger, start, end, rate, grid)
+        charge_end(ledger, start, end, rate, grid)
 
 
-def _charge_end(ledger: Ledger, start: float, end: float, rate: float, grid: PassGrid) -> None:
+def charge_end(ledger: Ledger, start: float, end: float, rate: float, grid: PassGrid) -> None:
     """With ``charge_job_end``: a job that ended by ``view`` is charged its part after the
     last pass before its end, at that pass (:func:`charge`)."""
     anchor, period, after, upto, cutoff = (

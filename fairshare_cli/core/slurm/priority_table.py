@@ -3,12 +3,12 @@ plain queue, without a :class:`PriorityRow` object a row.
 
 A row of ``sprio -l`` is a job in one partition. Almost all of it is shared: by the jobs of
 one owner and account (an :class:`AssocShare`), of one partition list, QOS and size (a
-:class:`PartShare` a partition). Only the job id, the age factor,
-site, nice and the priority differ from job to job. :func:`compute_table`
-computes the shares once each and the rest column by column, in sprio's default order (by
-job id, ``-S i``), and gives up (None) on anything else: a job with an admin-set priority
-or attributes that change its TRES, a job without a submit or accrue time, an id that is not
-a plain number, a job the association tree cannot place. The caller then uses
+:class:`PartShare` a partition). Only the job id, the age factor, site, nice and the
+priority differ from job to job. :func:`compute_table` makes the shares once each and the
+rest in one pass over the jobs, in sprio's default order (by job id, ``-S i``), and gives
+up (None) on anything else: a job with an admin-set priority or attributes that change its
+TRES, a job without a submit or accrue time, an id that is not a plain number, a job the
+association tree cannot place. The caller then uses
 :func:`~fairshare_cli.core.slurm.priority.compute_rows`, whose rows and error messages are
 the users'. :meth:`PriorityTable.rows` gives the same rows as that function.
 
@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain, compress, count, islice
-from operator import attrgetter, itemgetter, lt, not_
+from operator import attrgetter
 from typing import Any
 
 from fairshare_cli.core.slurm.factors import job_user
@@ -112,186 +111,187 @@ def compute_table(
     jobs: Sequence[Any], ctx: PriorityContext, now: float, listed_at: float | None = None
 ) -> PriorityTable | None:
     """The rows :func:`~fairshare_cli.core.slurm.priority.compute_rows` gives, sorted by
-    job id, as columns; None for a queue it must handle (see the module docstring)."""
-    maker = _RowMaker(ctx, now)
-    listed = _listed(jobs, ctx, now if listed_at is None else listed_at)
-    if listed is None:
-        return None
-    shares = _shares(maker, *listed)
-    if shares is None:
-        return None
-    kept, ids, assocs, classes = shares
-    ages = _ages(maker, kept)
-    if ages is None:
-        return None
-    sites = list(map(attrgetter("site_factor"), kept))
-    nices = list(map(attrgetter("nice"), kept))
-    if max(map(len, classes), default=1) == 1:
-        parts = list(map(itemgetter(0), classes))
-    else:  # a job in several partitions has a row in each: repeat its columns
-        index = [i for i, c in enumerate(classes) for _ in c]
-        ids, assocs, ages, sites, nices = (
-            list(map(column.__getitem__, index)) for column in (ids, assocs, ages, sites, nices)
-        )
-        parts = list(chain.from_iterable(classes))
-    w_age = maker.weights[0]
-    ages_w = [a * w_age for a in ages]
-    prios = _priorities(ages_w, assocs, parts, sites, nices, len(maker.tres_weights))
-    return PriorityTable(
-        ids, assocs, parts, ages, ages_w, sites, nices, prios, list(map(int, prios))
-    )
+    job id, as columns; None for a queue it must handle (see the module docstring).
+
+    The jobs are read in one pass (:meth:`_Columns.fill`) in their own order; ids that are
+    not in order (by number) are sorted and the pass made again.
+    """
+    horizon = now if listed_at is None else listed_at
+    columns = _Columns(_RowMaker(ctx, now), horizon)
+    table = columns.fill(jobs, check_order=True)
+    if table is not _UNORDERED:
+        return table  # type: ignore[return-value]
+    ordered = columns.by_number(jobs)
+    return None if ordered is None else columns.fill(ordered, check_order=False)  # type: ignore[return-value]
 
 
-def _listed(
-    jobs: Sequence[Any], ctx: PriorityContext, horizon: float
-) -> tuple[list[Any], list[str]] | None:
-    """The jobs sprio lists (as ``compute_rows`` chooses them) sorted by id, and their ids;
-    None unless every id is a plain number (its own integer), no admin priority is set,
-    and attributes cannot change a job's TRES."""
-    allowed = {"idle", "running"} if "CALCULATE_RUNNING" in ctx.flags else {"idle"}
-    submits = list(map(attrgetter("submit_time"), jobs))
-    if not set(map(attrgetter("status"), jobs)) <= allowed or (
-        None in submits or max(submits, default=horizon) > horizon
-    ):
-        jobs = [
-            j
-            for j in jobs
-            if j.status in allowed and (j.submit_time is None or j.submit_time <= horizon)
-        ]
-    else:
-        jobs = list(jobs)
-    admins = set(map(attrgetter("admin_priority"), jobs))
-    admins.discard(None)
-    if admins:
-        return None
-    ids = list(map(attrgetter("id"), jobs))
-    joined = "".join(ids)
-    if ids and not (joined.isascii() and joined.isdigit() and all(ids)):
-        return None
-    numbers = list(map(int, ids))
-    if not all(map(lt, numbers, islice(numbers, 1, None))):  # not in order already
-        if len(set(numbers)) != len(numbers):  # "7" and "007": sorted by text, not here
-            return None
-        order = sorted(range(len(jobs)), key=numbers.__getitem__)
-        jobs = list(map(jobs.__getitem__, order))
-        ids = list(map(ids.__getitem__, order))
-    return jobs, ids
+#: What :meth:`_Columns.fill` returns for jobs whose ids are not in order by number (or
+#: may not be: an id with a leading zero).
+_UNORDERED = object()
+_UNSEEN = object()
 
 
-def _shares(maker: _RowMaker, jobs: list[Any], ids: list[str]) -> Any:
-    """The jobs that are Slurm jobs, their ids, each one's :class:`AssocShare` and its
-    :class:`PartShare` s (one a partition); None when a job's TRES depend on its attributes
-    or a job cannot be placed."""
-    if not maker.tres_by_size and any(map(attrgetter("attributes"), jobs)):
-        return None
-    kept = _assoc_shares(maker, jobs, ids)
-    if kept is None:
-        return None
-    jobs, ids, assocs = kept
-    spos = _first_positions(map(_CLASS_KEY, jobs))
-    classes: dict[int, tuple[PartShare, ...]] = {}
-    try:
-        for pos in set(spos):
-            job = jobs[pos]
+class _Columns:
+    """The listing's rows, made column by column from one pass over the jobs, with what
+    jobs of one owner and account (an :class:`AssocShare`) and of one partition list,
+    QOS and size (its :class:`PartShare` s) share made once each."""
+
+    def __init__(self, maker: _RowMaker, horizon: float) -> None:
+        self.maker = maker
+        self.horizon = horizon
+        flags = maker.ctx.flags
+        self.allowed = {"idle", "running"} if "CALCULATE_RUNNING" in flags else {"idle"}
+        #: ``(owner, account)`` -> its share, or None for jobs that are not Slurm jobs.
+        self.assocs: dict[tuple[str, str | None], AssocShare | None] = {}
+        #: The job fields of :data:`_CLASS_KEY` -> the job's shares, one a partition.
+        self.classes: dict[tuple[Any, ...], tuple[PartShare, ...]] = {}
+
+    def assoc(self, job: Any) -> AssocShare | None:
+        """The share of the job's owner and account; None when the tree has no such
+        association (the job is not a Slurm job, unless it names an account, a
+        partition or a QOS: then the row path names the error)."""
+        maker = self.maker
+        user = job_user(job.owner)
+        assoc = maker.ctx.tree.user_assoc(user, job.account)
+        return None if assoc is None else AssocShare(user, maker.assoc_values(assoc, user))
+
+    def part_shares(self, job: Any) -> tuple[PartShare, ...] | None:
+        """The job's shares, one a partition; None for an unknown partition or QOS (the
+        row path names it)."""
+        maker = self.maker
+        try:
             pinfos = maker.partitions(job)  # first: the row path's order of errors
             qos = maker.qos_values(job)
             size = maker._size(job, pinfos)
-            classes[pos] = tuple(PartShare(size, part, qos) for part in size[2])
-    except InputError:
-        return None
-    return jobs, ids, assocs, list(map(classes.__getitem__, spos))
-
-
-def _assoc_shares(
-    maker: _RowMaker, jobs: list[Any], ids: list[str]
-) -> tuple[list[Any], list[str], list[AssocShare]] | None:
-    """The jobs that are Slurm jobs, their ids and each one's :class:`AssocShare`; None
-    when a job names an account or a user the tree does not have (the row path says
-    which). A job without an association that names no account, partition nor QOS is not
-    a Slurm job: it has no row."""
-    apos = _assoc_positions(jobs)
-    tree = maker.ctx.tree
-    shares: dict[int, AssocShare | None] = {}
-    for pos in set(apos):
-        job = jobs[pos]
-        user = job_user(job.owner)
-        assoc = tree.user_assoc(user, job.account)
-        shares[pos] = None if assoc is None else AssocShare(user, maker.assoc_values(assoc, user))
-    assocs = list(map(shares.__getitem__, apos))
-    if None in shares.values():
-        keep = [a is not None for a in assocs]
-        dropped = compress(jobs, map(not_, keep))
-        if any(j.account is not None or j.partition is not None or j.qos is not None
-               for j in dropped):  # fmt: skip
+        except InputError:
             return None
-        jobs, ids, assocs = (list(compress(column, keep)) for column in (jobs, ids, assocs))
-    return jobs, ids, assocs  # type: ignore[return-value]
+        return tuple(PartShare(size, part, qos) for part in size[2])
 
-
-def _assoc_positions(jobs: list[Any]) -> list[int]:
-    """For each job, the position of the first job of its owner and account. Each owner
-    mostly names one account: the owners' first positions then do (one hash a text, not a
-    pair), if each job names the account of its owner's first job."""
-    owners = list(map(attrgetter("owner"), jobs))
-    positions = _first_positions(owners)
-    accounts = list(map(attrgetter("account"), jobs))
-    if list(map(accounts.__getitem__, positions)) == accounts:
-        return positions
-    return _first_positions(zip(owners, accounts, strict=True))
-
-
-def _first_positions(keys: Iterable[Any]) -> list[int]:
-    """For each key, the position of its first occurrence (one hash a key, at C speed;
-    keys made on the way are freed, or their memory reused, as soon as they are seen)."""
-    first: dict[Any, int] = {}
-    return list(map(first.setdefault, keys, count()))
-
-
-def _ages(maker: _RowMaker, jobs: list[Any]) -> list[float] | None:
-    """Each job's age factor (``age_factor``: the seconds since it accrued, whole, over
-    ``PriorityMaxAge``, at most 1); None when a job has neither accrue nor submit time."""
-    if not maker.weights[0]:
-        return [0.0] * len(jobs)
-    accrued = list(map(attrgetter("accrue_time"), jobs))
-    if accrued.count(None) == len(accrued):  # no accrue time given: the submit times
-        accrued = list(map(attrgetter("submit_time"), jobs))
-    elif None in accrued:
-        submits = map(attrgetter("submit_time"), jobs)
-        accrued = [s if a is None else a for a, s in zip(accrued, submits, strict=True)]
-    if None in accrued:
-        return None
-    max_age = maker.max_age
-    now = maker.now
-    if max_age <= 0:
-        return [1.0] * len(jobs)
-    # age_factor(): diff = int(now - accrued) (0 unless accrued before now), then
-    # diff / max_age below max_age, else 1; one pass (0 / max_age is 0.0).
-    return [
-        (d / max_age if (d := int(now - a)) < max_age else 1.0) if a < now else 0.0 for a in accrued
-    ]
-
-
-def _priorities(
-    ages_w: list[float],
-    assocs: list[AssocShare],
-    parts: list[PartShare],
-    sites: list[int],
-    nices: list[int],
-    terms: int,
-) -> list[float]:
-    """sprio's PRIORITY of each row before truncation, summed in ``add_rows``' order (age,
-    ASSOC, fair share, job size, partition, QOS, site, −nice, then each non-zero TRES term),
-    at least 1."""
-    columns = (ages_w, assocs, parts, sites, nices)
-    if terms <= 1:
-        return [
-            1.0 if (p := a + u.b + u.c + s.d + s.e + s.g + site - nice + s.t) < 1 else p
-            for a, u, s, site, nice in zip(*columns, strict=True)
+    def by_number(self, jobs: Sequence[Any]) -> list[Any] | None:
+        """The jobs sprio lists, sorted by id as a number; None unless every id is a plain
+        number and no two name one number (``7`` and ``007`` sort by text)."""
+        horizon = self.horizon
+        listed = [
+            j
+            for j in jobs
+            if j.status in self.allowed and (j.submit_time is None or j.submit_time <= horizon)
         ]
-    out = []
-    for a, u, s, site, nice in zip(*columns, strict=True):
-        p = a + u.b + u.c + s.d + s.e + s.g + site - nice
-        for value in s.terms:
-            p += value
-        out.append(1.0 if p < 1 else p)
-    return out
+        ids = list(map(attrgetter("id"), listed))
+        if not _plain_numbers(ids):
+            return None
+        numbers = list(map(int, ids))
+        if len(set(numbers)) != len(numbers):
+            return None
+        return [listed[i] for i in sorted(range(len(listed)), key=numbers.__getitem__)]
+
+    def fill(  # noqa: C901 - one pass a job (its steps inline)
+        self, jobs: Iterable[Any], check_order: bool
+    ) -> PriorityTable | object | None:  # a hot loop: benchmarks/run.py --rows sprio
+        """The table of the jobs sprio lists (as ``compute_rows`` chooses them) in their
+        order; :data:`_UNORDERED` when ``check_order`` finds their ids out of order by
+        number; None unless every id is a plain number, no admin priority is set,
+        attributes cannot change a job's TRES, every job has an accrue or submit time
+        (with an age weight) and every Slurm job can be placed.
+
+        A measured hot loop (``benchmarks/run.py --rows sprio``), one iteration a job:
+        the age factor is ``age_factor``'s (the whole seconds since the job accrued over
+        ``PriorityMaxAge``, at most 1) and PRIORITY is summed in ``add_rows``' order
+        (age, ASSOC, fair share, job size, partition, QOS, site, −nice, then each non-zero
+        TRES term), at least 1. Ids are in order by number when each is longer than the
+        one before, or as long and after it as text, and none starts with 0.
+        """
+        maker = self.maker
+        allowed, horizon, assocs, classes = self.allowed, self.horizon, self.assocs, self.classes
+        attributes_matter = not maker.tres_by_size
+        w_age = maker.weights[0]
+        float_w_age = float(w_age)  # age * w_age, exactly: w_age is a uint32
+        max_age, now = maker.max_age, maker.now
+        one_term = len(maker.tres_weights) <= 1
+        ids: list[str] = []
+        shares: list[AssocShare] = []
+        parts: list[PartShare] = []
+        ages: list[float] = []
+        ages_w: list[float] = []
+        sites: list[int] = []
+        nices: list[int] = []
+        prios: list[float] = []
+        last, last_len, ordered = "", 0, True
+        for job in jobs:
+            if job.status not in allowed:
+                continue
+            submit = job.submit_time
+            if submit is not None and submit > horizon:
+                continue
+            if job.admin_priority is not None or (attributes_matter and job.attributes):
+                return None
+            owner, account = job.owner, job.account
+            assoc: Any = assocs.get((owner, account), _UNSEEN)
+            if assoc is _UNSEEN:
+                assoc = assocs[owner, account] = self.assoc(job)
+            if assoc is None:  # not a Slurm job: no row (unless it names any of these)
+                if account is not None or job.partition is not None or job.qos is not None:
+                    return None
+                continue
+            jid = job.id
+            if check_order:
+                length = len(jid)
+                if length < last_len or (length == last_len and jid <= last):
+                    ordered = False
+                last, last_len = jid, length
+            key = _CLASS_KEY(job)
+            own = classes.get(key)
+            if own is None:
+                own = classes[key] = self.part_shares(job)  # type: ignore[assignment]
+                if own is None:
+                    return None
+            if not w_age:
+                age = 0.0
+            else:
+                accrued = job.accrue_time
+                if accrued is None:
+                    accrued = submit
+                    if accrued is None:
+                        return None
+                if max_age <= 0:
+                    age = 1.0
+                elif accrued < now:
+                    diff = int(now - accrued)
+                    age = diff / max_age if diff < max_age else 1.0
+                else:
+                    age = 0.0
+            age_w = age * float_w_age
+            site, nice = job.site_factor, job.nice
+            for part in own:
+                p = age_w + assoc.b + assoc.c + part.d + part.e + part.g
+                if site or nice:  # p + 0 - 0 is p, but for -0.0: below 1 either way
+                    p = p + site - nice
+                if one_term:
+                    p += part.t
+                else:
+                    for value in part.terms:
+                        p += value
+                ids.append(jid)
+                shares.append(assoc)
+                parts.append(part)
+                ages.append(age)
+                ages_w.append(age_w)
+                sites.append(site)
+                nices.append(nice)
+                prios.append(1.0 if p < 1 else p)
+        if not _plain_numbers(ids):
+            return None
+        if check_order and not (ordered and _no_leading_zero(ids)):
+            return _UNORDERED
+        ints = list(map(int, prios))
+        return PriorityTable(ids, shares, parts, ages, ages_w, sites, nices, prios, ints)
+
+
+def _plain_numbers(ids: list[str]) -> bool:
+    """Whether every id is a plain number (ASCII digits; none empty)."""
+    joined = "".join(ids)
+    return not ids or (joined.isascii() and joined.isdigit() and all(ids))
+
+
+def _no_leading_zero(ids: list[str]) -> bool:
+    """Whether no id starts with 0 (then longer ids are larger numbers)."""
+    return not ("\n" + "\n".join(ids)).count("\n0")

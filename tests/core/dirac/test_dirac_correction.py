@@ -226,3 +226,61 @@ def test_folding_keeps_every_later_average(
     assert average_running(after, cutoff, end) == pytest.approx(
         average_running(before, cutoff, end), abs=1e-9
     )
+
+
+_RECORDS = st.lists(
+    st.tuples(
+        st.sampled_from(["a", "b"]),
+        st.integers(0, 40),
+        st.none() | st.integers(0, 40),
+        st.sampled_from(["g", "h", None]),
+        st.integers(0, 3),
+    ),
+    max_size=12,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_RECORDS, max_size=4), st.integers(0, 45), st.booleans())
+def test_batches_charge_as_record_by_record(
+    batches: list[list[tuple[str, int, int | None, str | None, int]]], cutoff: int, old: bool
+) -> None:
+    """add_batch (which skips a batch ended wholly before the cutoff at once) and finish
+    give the section that add gives record by record, onto an old history or none."""
+    section = history_to_json(running(("g", "a", 0, 10, 1), ("h", "b", 5, None, 2)))
+    made = [
+        [
+            Record(o, float(s), None if e is None else float(e), dirac_group=g, slots=n)
+            for o, s, e, g, n in batch
+        ]
+        for batch in batches
+    ]
+    one, many = (DiracHistorySink(section, not old, float(cutoff)) for _ in range(2))
+    for batch in made:
+        for record in batch:
+            one.add(record)
+        many.add_batch(batch)
+    assert many.finish() == one.finish()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 30), st.integers(-3, 3)), max_size=12),
+    st.integers(0, 30),
+)
+def test_folding_sums_the_steps_before_the_cutoff(
+    steps: list[tuple[int, int]], cutoff: int
+) -> None:
+    """fold_before finds the steps before the cutoff by bisection: they become one step at
+    the cutoff (with one already there), in the order they are summed by definition."""
+    from fairshare_cli.core.dirac.correction import fold_before
+
+    events = sorted({float(t): float(d) for t, d in steps if d}.items())
+    history = RunningHistory({("g", "o"): list(events)})
+    fold_before(history, float(cutoff))
+    early = [d for t, d in events if t < cutoff]
+    late = [(t, d) for t, d in events if t >= cutoff]
+    if early:
+        total = sum(early) + (late.pop(0)[1] if late and late[0][0] == cutoff else 0.0)
+        late = ([(float(cutoff), total)] if total else []) + late
+    assert history.events.get(("g", "o"), []) == late

@@ -313,3 +313,40 @@ def test_jobs_that_are_not_slurm_jobs_as_the_row_path(
             fmt, _ = render.parse_format(spec)
             text = "".join(render.render_chunks(fmt, rows, ctx.weights, header=False, cluster="c"))
             assert "".join(table_chunks(fmt, table, ctx.weights, "c")) == text
+
+
+#: Ids as text: plain numbers of several lengths, with leading zeros (``007`` is 7), one
+#: number twice (``7`` and ``007``), zero, and ids that are not plain numbers.
+ID_TEXTS = ["1", "7", "8", "9", "10", "99", "100", "0", "007", "08", "0010", "12.3", "x"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(ID_TEXTS), unique=True, max_size=8).flatmap(
+        lambda ids: st.lists(job_objects, min_size=len(ids), max_size=len(ids)).map(
+            lambda objs: [{**_job(0, dict(o)), "id": i} for i, o in zip(ids, objs, strict=True)]
+        )
+    ),
+    contexts,
+)
+def test_ids_in_any_order_are_the_row_paths(
+    objs: list[dict[str, Any]], ctx: PriorityContext
+) -> None:
+    """Ids in any order, of any length, with leading zeros (checked in the one pass by
+    length then text, else sorted by number): a table's rows are the row path's, in its
+    order; ids that are not plain numbers, or two that name one number, get no table."""
+    for jobs in _both_kinds(objs):
+        want = _expected(jobs, ctx)
+        table = compute_table(jobs, ctx, NOW, listed_at=NOW + 60)
+        statuses = ("idle", "running") if "CALCULATE_RUNNING" in ctx.flags else ("idle",)
+        listed = [
+            j.id
+            for j in jobs
+            if j.status in statuses and (j.submit_time is None or j.submit_time <= NOW + 60)
+        ]
+        numbers = [int(i) for i in listed if i.isdigit()]
+        if len(numbers) < len(listed) or len(set(numbers)) < len(numbers):
+            assert table is None
+        if table is not None:
+            assert want is not None
+            assert [_fields(r) for r in table.rows()] == [_fields(r) for r in want]
