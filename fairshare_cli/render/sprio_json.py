@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from fairshare_cli.core.slurm.priority import FACTOR_KEYS, PriorityRow
@@ -134,24 +134,44 @@ def _group_pieces(t: list[str], w: tuple[str, ...], p: tuple[str, ...]) -> tuple
 
 def _float_texts(values: list[float]) -> list[str] | None:
     """``repr`` of each finite float (what ``json.dumps`` prints), msgspec's text where it
-    is the same (magnitudes from 1e-4 to below 1e16, and zeros); None if one is not
-    finite."""
-    import msgspec
+    is the same; None if one is not finite.
 
-    from fairshare_cli.core.jsontext import LARGE, SMALL
-    from fairshare_cli.render.fastjson import plain_floats
+    msgspec prints the whole list at once, as ``repr`` does from 1e-4 to below 1e16 in
+    magnitude, and zeros. Outside, its text has an exponent (``e``: every magnitude of 1e16
+    or more, some below 1e-4) or reads ``0.0000...`` (a magnitude below 1e-4 has four
+    zero decimals): only the values at such places are printed again, by ``repr``.
+    """
+    import msgspec
 
     total = sum(values)
     if total - total != 0:
         return None
-    texts = msgspec.json.encode(values).decode("ascii")[1:-1].split(",") if values else []
-    if not plain_floats(values):
-        small, large = SMALL, LARGE
-        texts = [
-            t if not x or small <= abs(x) < large else repr(x)
-            for x, t in zip(values, texts, strict=True)
-        ]
+    data = msgspec.json.encode(values)
+    text = data.decode("ascii")[1:-1]
+    texts = text.split(",") if values else []
+    if b"e" in data or b"0.0000" in data:
+        for i in _places(text, ("e", "0.0000")):
+            texts[i] = repr(values[i])
     return texts
+
+
+def _places(text: str, needles: tuple[str, ...]) -> list[int]:
+    """The positions, in the comma-separated list ``text``, of the items holding one of
+    ``needles`` (in order, each once)."""
+    starts = set()
+    for needle in needles:
+        at = text.find(needle)
+        while at >= 0:
+            starts.add(at)
+            at = text.find(needle, at + 1)
+    places: list[int] = []
+    index = previous = 0
+    for at in sorted(starts):
+        index += text.count(",", previous, at)
+        previous = at
+        if not places or places[-1] != index:
+            places.append(index)
+    return places
 
 
 def _grouped_chunks(rows: Sequence[PriorityRow]) -> Iterator[str] | None:
@@ -231,15 +251,58 @@ def table_chunks(table: PriorityTable) -> Iterator[str] | None:
 
 def _table_pieces(table: PriorityTable, ages: list[str], ages_w: list[str]) -> Iterator[str]:
     """The pieces of :func:`table_chunks` (``ages``, ``ages_w``: the texts of the rows' age
-    factors and weighted age factors). Job ids are plain numbers (``compute_table`` makes
-    no table otherwise): they are quoted as they are."""
-    from json.encoder import encode_basestring_ascii as quoted  # json.dumps' own, in C
+    factors and weighted age factors), each one join of :data:`CHUNK_ROWS` rows' texts
+    laid out column by column (slice assignment: no Python code a row).
+
+    A row is 12 texts: its job id, priority, site and nice, age factors and the texts its
+    shares decide (each share's made once, found once a row and spread over its places by
+    ``zip``); each row's last text opens the next row (the last row's is cut back). Job
+    ids are plain numbers (``compute_table`` makes no table otherwise): they are quoted as
+    they are; priorities are the table's own integers, printed by msgspec as ``str`` does.
+    """
+    import msgspec
 
     t = _template()
-    uniq = list(dict.fromkeys(table.assocs))
+    head = f',\n  {t[0]}"'
+    assoc_text = _assoc_texts(table, t)
+    part_text = _part_texts(table, t, head)
+    middle = _middle(table, t)
+    encode = msgspec.json.encode
+    ids, assocs, parts, prios = table.ids, table.assocs, table.parts, table.priority_ints
+    rows = len(ids)
+    yield f'[\n  {t[0]}"'
+    for start in range(0, rows, CHUNK_ROWS):
+        stop = start + CHUNK_ROWS
+        a0, a1, a2 = zip(*map(assoc_text.__getitem__, assocs[start:stop]), strict=True)
+        p0, p1, p2, p3 = zip(*map(part_text.__getitem__, parts[start:stop]), strict=True)
+        pieces: list[str] = [""] * (12 * len(a0))
+        pieces[::12] = ids[start:stop]
+        pieces[1::12] = p0
+        pieces[2::12] = a0
+        pieces[3::12] = p1
+        pieces[4::12] = encode(prios[start:stop]).decode("ascii")[1:-1].split(",")
+        pieces[5::12] = middle(start, stop)
+        pieces[6::12] = ages[start:stop]
+        pieces[7::12] = a1
+        pieces[8::12] = p2
+        pieces[9::12] = ages_w[start:stop]
+        pieces[10::12] = a2
+        pieces[11::12] = p3
+        if stop >= rows:
+            pieces[-1] = pieces[-1][: -len(head)]
+        yield "".join(pieces)
+    yield "\n]"
+
+
+def _assoc_texts(table: PriorityTable, t: list[str]) -> dict[AssocShare, tuple[str, str, str]]:
+    """Each :class:`AssocShare`'s three texts in a row (see :func:`_table_pieces`): after
+    the partition, after the age factor and after the weighted one."""
+    from json.encoder import encode_basestring_ascii as quoted  # json.dumps' own, in C
+
+    uniq = list(set(table.assocs))  # (in any order: texts a share)
     values = [x for a in uniq for x in (a.f_assoc, a.f_fs, a.b, a.c)]
     texts = _float_texts(values) or list(map(_num, values))
-    assoc_text: dict[AssocShare, tuple[str, ...]] = {
+    return {
         a: (
             f"{t[2]}{quoted(a.user)}{t[3]}{quoted(a.account)}{t[4]}",
             f"{t[9]}{fa}{t[10]}{ff}{t[11]}",
@@ -247,41 +310,46 @@ def _table_pieces(table: PriorityTable, ages: list[str], ages_w: list[str]) -> I
         )
         for a, (fa, ff, b, c) in zip(uniq, zip(*[iter(texts)] * 4, strict=True), strict=True)
     }
-    part_text: dict[PartShare, tuple[str, ...]] = {
+
+
+def _part_texts(
+    table: PriorityTable, t: list[str], head: str
+) -> dict[PartShare, tuple[str, str, str, str]]:
+    """Each :class:`PartShare`'s four texts in a row (see :func:`_table_pieces`): after
+    the job id, after the user and account, after the age factor and at the row's end
+    (with ``head``, the start of the next row)."""
+    from json.encoder import encode_basestring_ascii as quoted  # json.dumps' own, in C
+
+    return {
         s: (
             f'"{t[1]}{quoted(s.partition)}',
             f"{quoted(s.qos)}{t[5]}",
             f"{_num(s.f_js)}{t[12]}{_num(s.f_part)}{t[13]}{_num(s.f_qos)}{t[14]}"
             f"{_tres(s.tres_f)}{t[15]}",
-            f"{_num(s.d)}{t[19]}{_num(s.e)}{t[20]}{_num(s.g)}{t[21]}{_tres(s.tres_w)}{t[22]}",
+            f"{_num(s.d)}{t[19]}{_num(s.e)}{t[20]}{_num(s.g)}{t[21]}{_tres(s.tres_w)}{t[22]}{head}",
         )
-        for s in dict.fromkeys(table.parts)
+        for s in set(table.parts)
     }
-    t0, t6, t7, t8 = ",\n  " + t[0] + '"', t[6], t[7], t[8]
-    for start in range(0, len(table.ids), CHUNK_ROWS):
-        stop = start + CHUNK_ROWS
-        ids, prios, sites, nices, age_t, age_w_t = (
-            c[start:stop]
-            for c in (table.ids, table.priority_ints, table.sites, table.nices, ages, ages_w)
-        )
-        ats = list(map(assoc_text.__getitem__, table.assocs[start:stop]))
-        pts = list(map(part_text.__getitem__, table.parts[start:stop]))
-        # Each row as two texts under 512 bytes (Python's small-object allocator): quicker
-        # than one longer text.
-        pieces: list[str] = [""] * (2 * len(ids))
-        pieces[::2] = [
-            f"{t0}{jid}{pa}{aa}{pq}{p}{t6}{site}{t7}{nice}{t8}{age}"
-            for jid, (aa, _, _), (pa, pq, _, _), p, site, nice, age
-            in zip(ids, ats, pts, prios, sites, nices, age_t, strict=True)
-        ]  # fmt: skip
-        pieces[1::2] = [
-            f"{ab}{pb}{age_w}{ad}{pd}"
-            for (_, ab, ad), (_, _, pb, pd), age_w in zip(ats, pts, age_w_t, strict=True)
-        ]
-        if start == 0:  # the first row follows "[" rather than ","
-            pieces[0] = "[" + pieces[0][1:]
-        yield "".join(pieces)  # (not copied again to change its first character)
-    yield "\n]"
+
+
+def _middle(table: PriorityTable, t: list[str]) -> Callable[[int, int], Iterable[str]]:
+    """The texts of rows ``start:stop`` from the priority to the age factor (site and
+    nice): where every site is one integer and the nices are integers, made once a nice
+    (once a site where the nices are one integer); else a row at a time, as ``f"{x}"``
+    prints them (``str``)."""
+    sites, nices = table.sites, table.nices
+    kinds = {int}
+    if set(map(type, sites)) <= kinds and set(map(type, nices)) <= kinds:
+        if len(set(sites)) == 1:
+            site = sites[0]
+            by_nice = {n: f"{t[6]}{site}{t[7]}{n}{t[8]}" for n in set(nices)}
+            return lambda start, stop: map(by_nice.__getitem__, nices[start:stop])
+        if len(set(nices)) == 1:
+            nice = nices[0]
+            by_site = {s: f"{t[6]}{s}{t[7]}{nice}{t[8]}" for s in set(sites)}
+            return lambda start, stop: map(by_site.__getitem__, sites[start:stop])
+    text = f"{t[6]}%s{t[7]}%s{t[8]}".__mod__
+    return lambda start, stop: map(text, zip(sites[start:stop], nices[start:stop], strict=True))
 
 
 _NONE: Any = object()

@@ -145,7 +145,7 @@ def _row_column(
     side = "" if f.right else "-"
     ends: tuple[Any, ...] = ()
     kinds = (_TYPED.get(name) if values else None) or (
-        set(map(type, values)) if conversion is not None else set()
+        _kinds(values) if conversion is not None else set()
     )
     # Sites and nices take few values: their ends and texts are found among those.
     distinct = set(values) if kinds == {int} and f.letter in "SN" else values
@@ -173,12 +173,25 @@ def _row_column(
         spec = _cell_spec(f)
         text = eval(compile(f"lambda {name}: {expr}", "<sprio cell>", "eval"))
         cell = lambda v: spec % text(v)  # noqa: E731  one cell, as the row path prints it
-    texts = few_texts(values, cell, distinct) if kinds == {int} else None
+    # Only sites and nices take few values (a priority column has about one a row).
+    texts = few_texts(values, cell, distinct) if kinds == {int} and f.letter in "SN" else None
     if texts is not None:
         return "%s", values, texts
     if text is not None:
         return spec, list(map(text, values)), None
     return spec, values, None
+
+
+def _kinds(values: list[Any]) -> set[type]:
+    """The types of a column's values as ``%d`` and ``%.0f`` tell them apart: ``{int}``
+    for integers (bools among them print alike), told by their sum's type (at C speed; a
+    float or another number makes it another), else the type of each value (none for no
+    value)."""
+    try:
+        whole = bool(values) and type(sum(values)) is int
+    except TypeError:  # not numbers
+        whole = False
+    return {int} if whole else set(map(type, values))
 
 
 #: The table column of the shares of each kind.
@@ -195,24 +208,36 @@ def table_chunks(
     return filled_chunks(row, slots, len(table.ids))
 
 
-#: A column of values and the text of each value (or None: the values as they are).
-Slot = tuple[list[Any], "dict[Any, str] | None"]
+#: A column of values, the text of each value (None: the values as they are; a tuple of
+#: texts where the column fills several conversions) and the conversions of a row it
+#: fills (counted from 0).
+Slot = tuple[list[Any], "dict[Any, Any] | None", tuple[int, ...]]
 
 
 def filled_chunks(row: str, slots: list[Slot], rows: int) -> Iterator[str]:
-    """The text of ``rows`` rows of the template ``row`` (one ``%`` conversion a slot),
-    :data:`~fairshare_cli.render.sprio.CHUNK_ROWS` at a time: each chunk is one ``%`` of
-    the template repeated a row, the rows' values laid out in one list by slice assignment
-    (no Python code a row)."""
-    width = len(slots)
+    """The text of ``rows`` rows of the template ``row`` (one ``%`` conversion a slot's
+    place), :data:`~fairshare_cli.render.sprio.CHUNK_ROWS` at a time: each chunk is one
+    ``%`` of the template repeated a row, the rows' values laid out in one list by slice
+    assignment (no Python code a row; a column of several places is looked up once a row,
+    its texts spread by ``zip``)."""
+    width = sum(len(places) for _, _, places in slots)
     full = row * CHUNK_ROWS
     for start in range(0, rows, CHUNK_ROWS):
         stop = start + CHUNK_ROWS
         count = min(rows, stop) - start
         values: list[Any] = [None] * (width * count)
-        for k, (column, texts) in enumerate(slots):
+        for column, texts, places in slots:
             piece = column[start:stop]
-            values[k::width] = piece if texts is None else map(texts.__getitem__, piece)
+            if len(places) > 1:
+                assert texts is not None
+                for k, cells in zip(
+                    places, zip(*map(texts.__getitem__, piece), strict=True), strict=True
+                ):
+                    values[k::width] = cells
+            else:
+                values[places[0] :: width] = (
+                    piece if texts is None else map(texts.__getitem__, piece)
+                )
         yield (full if count == CHUNK_ROWS else row * count) % tuple(values)
 
 
@@ -229,15 +254,16 @@ def few_texts(
 def _layout(
     fmt: SprioFormat, table: PriorityTable, weights: Weights, cluster: str
 ) -> tuple[str, list[Slot]]:
-    """A row's template and what fills each of its ``%s`` and numbers: a table column,
-    with the text of each of its values (shares, few integers) or None (the values go in
-    as they are)."""
+    """A row's template and what fills its ``%s`` and numbers: table columns, each with
+    the text of each of its values (few integers; the tuple of texts of a share, one a
+    place it fills) or None (the values go in as they are)."""
     namespace = {"cluster": cluster, "weights": weights, "tres_w": _tres_weighted_cached(),
                  "tres_n": _tres_norm}  # fmt: skip
     specs: list[str] = []
     slots: list[Slot] = []
     groups: dict[str, list[list[Any]]] = {kind: [] for kind in _SHARES}
-    places: list[tuple[str, int]] = []  # (kind, index in its groups) of each share slot
+    places: dict[str, list[int]] = {kind: [] for kind in _SHARES}
+    conversions = 0
     for kind, items in _groups(fmt, weights):
         if kind == "row":
             spec, values, texts = _row_column(items[0], table, weights)
@@ -245,24 +271,23 @@ def _layout(
                 specs.append(next(iter(texts.values())).replace("%", "%%"))
                 continue
             specs.append(spec)
-            slots.append((values, texts))
+            slots.append((values, texts, (conversions,)))
         elif kind == "const":
             ((text,),) = _group_texts([items], weights, namespace)([None])
             specs.append(text.replace("%", "%%"))
+            continue
         else:
             specs.append("%s")
-            places.append((kind, len(slots)))
-            slots.append(([], None))
+            places[kind].append(conversions)
             groups[kind].append(items)
-    share_texts: dict[str, dict[Any, Any]] = {}
+        conversions += 1
     for kind, column in _SHARES.items():
         if groups[kind]:
             texts = _group_texts(groups[kind], weights, namespace)
-            shares = list(dict.fromkeys(getattr(table, column)))
-            share_texts[kind] = dict(zip(shares, texts(shares), strict=True))
-    seen: dict[str, int] = {}
-    for kind, k in places:
-        index = seen[kind] = seen.get(kind, -1) + 1
-        cells = {s: t[index] for s, t in share_texts[kind].items()}
-        slots[k] = (getattr(table, _SHARES[kind]), cells)
+            values = getattr(table, column)
+            shares = list(set(values))  # (in any order: a text a share)
+            cells = dict(zip(shares, texts(shares), strict=True))
+            if len(places[kind]) == 1:
+                cells = {s: t[0] for s, t in cells.items()}
+            slots.append((values, cells, tuple(places[kind])))
     return "".join(specs) + "\n", slots
