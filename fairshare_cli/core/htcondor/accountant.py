@@ -314,6 +314,30 @@ def delete(state: AccountantState, name: str) -> AccountantState:
     return AccountantState(records=records)
 
 
+def replay_start(section: Any, rebuild: bool) -> AccountantState:
+    """The accountant section a history replay starts from: as stored, or with ``rebuild``
+    only what an admin set kept (group or not, factor, floor, ceiling), usage forgotten.
+
+    Raises:
+        SectionError: a malformed section.
+    """
+    state = accountant_from_json(section)
+    if not rebuild:
+        return state
+    return AccountantState(
+        records={
+            n: CustomerRecord(
+                name=n,
+                is_group=r.is_group,
+                priority_factor=r.priority_factor,
+                floor=r.floor,
+                ceiling=r.ceiling,
+            )
+            for n, r in state.records.items()
+        }
+    )
+
+
 def charge_targets(submitter: str, tree: GroupTree) -> tuple[str, list[str]]:
     """The submitter's assigned group and the groups whose subtree usage it counts in.
 

@@ -57,20 +57,7 @@ class CycleReplay:
         if not (cycle > 0 and math.isfinite(cycle)):
             raise InputError(f"--cycle {cycle}: expected a positive number of seconds")
         self.config, self.now, self.cycle, self.phase = config, now, cycle, cycle_start
-        state = acct.accountant_from_json(section)
-        if rebuild:
-            state = acct.AccountantState(
-                records={
-                    n: acct.CustomerRecord(
-                        name=n,
-                        is_group=r.is_group,
-                        priority_factor=r.priority_factor,
-                        floor=r.floor,
-                        ceiling=r.ceiling,
-                    )
-                    for n, r in state.records.items()
-                }
-            )
+        state = acct.replay_start(section, rebuild)
         self.stored = state
         self.records = acct.all_records(state, config)
         self.tree = acct.GroupTree(config.groups)

@@ -92,20 +92,7 @@ class AccountantReplay:
         self.now = now
         self.half_life = config.accountant.priority_halflife
         self.tree = acct.GroupTree(config.groups)
-        state = acct.accountant_from_json(section)
-        if rebuild:
-            state = acct.AccountantState(
-                records={
-                    n: acct.CustomerRecord(
-                        name=n,
-                        is_group=r.is_group,
-                        priority_factor=r.priority_factor,
-                        floor=r.floor,
-                        ceiling=r.ceiling,
-                    )
-                    for n, r in state.records.items()
-                }
-            )
+        state = acct.replay_start(section, rebuild)
         self.state = state
         self.records = acct.all_records(state, config)
         self.weigh = record_weigher(config)
@@ -189,7 +176,8 @@ class AccountantReplay:
                 row[4] = nh if nh > 1e-9 else 0.0
 
     def add(self, record: UsageRecord) -> None:
-        # hot: a million calls per benchmarks/run.py whatif-replay (admissions cached)
+        # one record (add_batch is the hot path; this is its reference, and the path of an
+        # import read again record by record after a refusal; admissions cached)
         self.count += 1
         key = (record.owner, record.accounting_group, record.nice_user)
         known = self._admitted.get(key)

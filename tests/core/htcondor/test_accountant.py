@@ -300,3 +300,33 @@ def test_change_uses_is_one_change_at_a_time_to_the_bit(
         one = _one_change(one, config, name, weight, slots, now)
     batched = acct.change_uses(state, config, changes, now) if changes else state
     assert json.dumps(acct.accountant_to_json(batched)) == json.dumps(acct.accountant_to_json(one))
+
+
+def test_replay_start_keeps_only_what_an_admin_set() -> None:
+    """``--rebuild`` starts from the stored records with their usage forgotten: the
+    group flag, factor, floor and ceiling kept (edits an admin made), every usage, time
+    and priority back to a fresh record's; without it the section as stored."""
+    stored = acct.CustomerRecord(
+        name="u@d",
+        is_group=False,
+        priority=812.5,
+        last_update=1000.0,
+        priority_factor=250.0,
+        resources_used=4,
+        weighted_resources_used=4.0,
+        accumulated_usage=3600.0,
+        begin_usage_time=10.0,
+        last_usage_time=900.0,
+        floor=2,
+        ceiling=40,
+    )
+    group = acct.CustomerRecord(name="group_a", is_group=True, priority_factor=10.0)
+    section = acct.accountant_to_json(acct.AccountantState({"u@d": stored, "group_a": group}))
+    assert acct.replay_start(section, rebuild=False).records["u@d"] == stored
+    fresh = acct.replay_start(section, rebuild=True).records
+    assert fresh["u@d"] == acct.CustomerRecord(
+        name="u@d", priority_factor=250.0, floor=2, ceiling=40
+    )
+    assert fresh["group_a"] == acct.CustomerRecord(
+        name="group_a", is_group=True, priority_factor=10.0
+    )
