@@ -16,7 +16,7 @@ from fairshare_cli.cli.sprio import JSON_FIELDS
 from fairshare_cli.core.slurm.priority import PriorityContext
 from fairshare_cli.core.slurm.priority_table import compute_table
 from fairshare_cli.render import sprio_json
-from tests.core.slurm.test_priority_table import NOW, _both_kinds, _job, contexts, job_objects
+from tests.core.slurm.test_priority_table import NOW, _both_kinds, contexts, sited_queues
 
 #: Magnitudes where msgspec's digits and ``repr``'s part (below 1e-4, from 1e16), their
 #: neighbours, and values whose text holds ``0.0000`` though ``repr`` prints them alike.
@@ -40,21 +40,11 @@ def test_float_texts_are_json_dumps_texts(values: list[float]) -> None:
 #: Queues of up to 40 jobs whose sites and nices take one value or several (each text
 #: between a row's priority and its age factor made once a nice, once a site, or a row at a
 #: time).
-sited_queues = st.tuples(
-    st.lists(job_objects, min_size=1, max_size=40),
-    st.sampled_from([[0], [7], [0, 7], [-3, 2**40]]),
-    st.sampled_from([[0], [10], [0, 10], [2**33, -10]]),
-    st.randoms(use_true_random=False),
-).map(
-    lambda q: [
-        {**_job(i, dict(o)), "site_factor": q[3].choice(q[1]), "nice": q[3].choice(q[2])}
-        for i, o in enumerate(q[0], start=1)
-    ]
-)
+sited = sited_queues(1, 40, [[0], [7], [0, 7], [-3, 2**40]])
 
 
 @settings(max_examples=50, deadline=None)
-@given(sited_queues, contexts, st.sampled_from([1, 2, 3, 1024]))
+@given(sited, contexts, st.sampled_from([1, 2, 3, 1024]))
 def test_table_json_in_pieces_is_the_row_text(
     objs: list[dict[str, Any]], ctx: PriorityContext, chunk: int
 ) -> None:

@@ -239,19 +239,27 @@ def test_rows_out_of_order_are_sorted_by_number() -> None:
     ]  # fmt: skip
 
 
+def sited_queues(
+    min_size: int, max_size: int, sites: list[list[int]]
+) -> st.SearchStrategy[list[dict[str, Any]]]:
+    """Queues of ``min_size`` to ``max_size`` jobs whose site factors are drawn from one
+    of ``sites`` and nices from one of a few lists (one value, or several)."""
+    return st.tuples(
+        st.lists(job_objects, min_size=min_size, max_size=max_size),
+        st.sampled_from(sites),
+        st.sampled_from([[0], [10], [0, 10], [2**33, -10]]),
+        st.randoms(use_true_random=False),
+    ).map(
+        lambda q: [
+            {**_job(i, dict(o)), "site_factor": q[3].choice(q[1]), "nice": q[3].choice(q[2])}
+            for i, o in enumerate(q[0], start=1)
+        ]
+    )
+
+
 #: Long queues whose sites and nices take one or two values (a value a row is printed once,
 #: or put in the template when it is the only one).
-long_queues = st.tuples(
-    st.lists(job_objects, min_size=16, max_size=48),
-    st.sampled_from([[0], [7], [0, 7], [2**40], [-3, 2**40]]),
-    st.sampled_from([[0], [10], [0, 10], [2**33, -10]]),
-    st.randoms(use_true_random=False),
-).map(
-    lambda q: [
-        {**_job(i, dict(o)), "site_factor": q[3].choice(q[1]), "nice": q[3].choice(q[2])}
-        for i, o in enumerate(q[0], start=1)
-    ]
-)
+long_queues = sited_queues(16, 48, [[0], [7], [0, 7], [2**40], [-3, 2**40]])
 
 
 @settings(max_examples=60, deadline=None)
