@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import operator
 import shutil
 import sys
 import tempfile
@@ -16,11 +15,9 @@ import click
 from fairshare_cli.cli.context import Env, mutate_state
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.operations.import_usage import HISTORY_SINKS
-from fairshare_cli.core.usage import Batches, SinkFactory, UsageRecord, batches_of
+from fairshare_cli.core.usage import Batches, SinkFactory, UsageRecord, batches_of, record_end
 from fairshare_cli.io.history import FORMATS, read_condor_history, read_records_batched
 from fairshare_cli.render.progress import counted_batches
-
-_END = operator.itemgetter(2)  # a UsageRecord's end
 
 #: Inputs larger than this (bytes) show a progress bar when stderr is a terminal.
 LARGE_INPUT = 50_000_000
@@ -231,7 +228,7 @@ def _import(
         running.clear()
         done = 0
         for batch in batches:
-            if None in map(_END, batch):  # (most batches hold none: one pass in C)
+            if None in map(record_end, batch):  # (most batches hold none: one pass in C)
                 running.extend((done + i, r) for i, r in enumerate(batch, 1) if r.end is None)
             done += len(batch)
             yield batch

@@ -39,6 +39,10 @@ class UsageRecord(NamedTuple):
     cpus: int = 1
 
 
+#: A record's end, read by position (a column of a batch in one C pass:
+#: ``list(map(record_end, batch))``).
+record_end = operator.itemgetter(UsageRecord._fields.index("end"))
+
 _STR = ("owner", "accounting_group", "account", "partition", "qos", "dirac_group")
 _FIELDS = (*_STR, "start", "end", "slots", "cpus", "nice_user")
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import bisect
 import math
-import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -24,7 +23,7 @@ from fairshare_cli.core.config import (
     DiracSlice,
 )
 from fairshare_cli.core.state import SectionError
-from fairshare_cli.core.usage import UsageRecord
+from fairshare_cli.core.usage import UsageRecord, record_end
 
 AbsentRule = Literal["max_correction", "weighted"]
 """Correction of an entity missing from a slice's history.
@@ -104,7 +103,6 @@ def history_to_json(history: RunningHistory) -> dict[str, Any]:
 
 
 _NUMBERS = (int, float)
-_END = operator.itemgetter(2)  # a UsageRecord's end
 
 
 def history_from_json(raw: object) -> RunningHistory:
@@ -198,7 +196,7 @@ class DiracHistorySink:
     def add_batch(self, records: list[UsageRecord]) -> None:
         """:meth:`add` for each record, in order (``benchmarks/run.py --rows import``)."""
         batch, cutoff = self._batch, self._cutoff
-        ends = list(map(_END, records))
+        ends = list(map(record_end, records))
         if ends and None not in ends and max(ends) <= cutoff:
             return  # all ended before the cutoff (most of a long history): each is skipped
         for owner, start, end, _, _, _, _, _, group, slots, _ in records:

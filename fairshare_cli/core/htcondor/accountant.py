@@ -361,7 +361,7 @@ def add_match(
     +slots/+weight on the submitter and its assigned group (``<none>`` when ungrouped);
     +weight hierarchical usage on the assigned group and every dotted prefix of it.
     """
-    return _change_use(state, config, submitter, weight, slots, now)
+    return change_uses(state, config, [(submitter, weight, slots)], now)
 
 
 def remove_match(
@@ -373,13 +373,7 @@ def remove_match(
     slots: int = 1,
 ) -> AccountantState:
     """``RemoveMatch``: reverses :func:`add_match`, clamping at 0."""
-    return _change_use(state, config, submitter, -weight, -slots, now)
-
-
-def _change_use(
-    state: AccountantState, config: Config, submitter: str, weight: float, slots: int, now: float
-) -> AccountantState:
-    return change_uses(state, config, [(submitter, weight, slots)], now)
+    return change_uses(state, config, [(submitter, -weight, -slots)], now)
 
 
 def change_uses(
