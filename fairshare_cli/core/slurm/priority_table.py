@@ -188,17 +188,11 @@ class _Columns:
         self, jobs: Iterable[Any], check_order: bool
     ) -> PriorityTable | object | None:  # a hot loop: benchmarks/run.py --rows sprio
         """The table of the jobs sprio lists (as ``compute_rows`` chooses them) in their
-        order; :data:`_UNORDERED` when ``check_order`` finds their ids out of order by
-        number; None unless every id is a plain number, no admin priority is set,
-        attributes cannot change a job's TRES, every job has an accrue or submit time
-        (with an age weight) and every Slurm job can be placed.
-
-        A measured hot loop (``benchmarks/run.py --rows sprio``), one iteration a job:
-        the age factor is ``age_factor``'s (the whole seconds since the job accrued over
-        ``PriorityMaxAge``, at most 1) and PRIORITY is summed in ``add_rows``' order
-        (age, ASSOC, fair share, job size, partition, QOS, site, −nice, then each non-zero
-        TRES term), at least 1. Ids are in order by number when each is longer than the
-        one before, or as long and after it as text, and none starts with 0.
+        order, each job's age factor as ``age_factor`` makes it and PRIORITY summed in
+        ``add_rows``' order, at least 1; :data:`_UNORDERED` when ``check_order`` finds
+        their ids out of order by number (:func:`_finished`); None for a queue the row
+        path must handle (an admin priority, attributes that change TRES, a job with no
+        accrue nor submit time under an age weight, a job that cannot be placed).
         """
         maker = self.maker
         allowed, horizon, assocs, classes = self.allowed, self.horizon, self.assocs, self.classes
@@ -207,14 +201,8 @@ class _Columns:
         float_w_age = float(w_age)  # age * w_age, exactly: w_age is a uint32
         max_age, now = maker.max_age, maker.now
         one_term = len(maker.tres_weights) <= 1
-        ids: list[str] = []
-        shares: list[AssocShare] = []
-        parts: list[PartShare] = []
-        ages: list[float] = []
-        ages_w: list[float] = []
-        sites: list[int] = []
-        nices: list[int] = []
-        prios: list[float] = []
+        columns: list[list[Any]] = [[] for _ in range(8)]
+        ids, shares, parts, ages, ages_w, sites, nices, prios = columns
         last, last_len, ordered = "", 0, True
         for job in jobs:
             if job.status not in allowed:
@@ -244,28 +232,23 @@ class _Columns:
                 own = classes[key] = self.part_shares(job)  # type: ignore[assignment]
                 if own is None:
                     return None
-            if not w_age:
-                age = 0.0
-            else:
+            age = 0.0  # (the whole seconds since the job accrued over max_age, at most 1)
+            if w_age:
                 accrued = job.accrue_time
-                if accrued is None:
-                    accrued = submit
-                    if accrued is None:
-                        return None
+                if accrued is None and (accrued := submit) is None:
+                    return None
                 if max_age <= 0:
                     age = 1.0
                 elif accrued < now:
                     diff = int(now - accrued)
                     age = diff / max_age if diff < max_age else 1.0
-                else:
-                    age = 0.0
             age_w = age * float_w_age
             site, nice = job.site_factor, job.nice
-            for part in own:
+            for part in own:  # add_rows: age, ASSOC, fair share, size, partition, QOS, ...
                 p = age_w + assoc.b + assoc.c + part.d + part.e + part.g
-                if site or nice:  # p + 0 - 0 is p, but for -0.0: below 1 either way
+                if site or nice:  # ... site, -nice (p + 0 - 0 is p but for -0.0: below 1)
                     p = p + site - nice
-                if one_term:
+                if one_term:  # ... then each non-zero TRES term
                     p += part.t
                 else:
                     for value in part.terms:
@@ -278,12 +261,22 @@ class _Columns:
                 sites.append(site)
                 nices.append(nice)
                 prios.append(1.0 if p < 1 else p)
-        if not _plain_numbers(ids):
-            return None
-        if check_order and not (ordered and _no_leading_zero(ids)):
-            return _UNORDERED
-        ints = list(map(int, prios))
-        return PriorityTable(ids, shares, parts, ages, ages_w, sites, nices, prios, ints)
+        return _finished(columns, check_order, ordered)
+
+
+def _finished(
+    columns: list[list[Any]], check_order: bool, ordered: bool
+) -> PriorityTable | object | None:
+    """The table of :meth:`_Columns.fill`'s columns; None unless every id is a plain
+    number; :data:`_UNORDERED` when ``check_order`` and the ids were not ``ordered`` (each
+    longer than the one before, or as long and after it as text) or one starts with 0."""
+    ids, shares, parts, ages, ages_w, sites, nices, prios = columns
+    if not _plain_numbers(ids):
+        return None
+    if check_order and not (ordered and _no_leading_zero(ids)):
+        return _UNORDERED
+    ints = list(map(int, prios))
+    return PriorityTable(ids, shares, parts, ages, ages_w, sites, nices, prios, ints)
 
 
 def _plain_numbers(ids: list[str]) -> bool:
