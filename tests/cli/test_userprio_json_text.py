@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairshare_cli.cli.userprio import _json_rows
-from fairshare_cli.core.htcondor.userprio import UserprioRow, UserprioView
+from fairshare_cli.core.htcondor.userprio import UserprioRow
 from fairshare_cli.render import userprio_json as module
 from fairshare_cli.render.formats import emit_rows, iso
 from fairshare_cli.render.userprio_json import (
@@ -28,6 +28,7 @@ from fairshare_cli.render.userprio_json import (
     quoted_times,
     userprio_json,
 )
+from tests.cli.test_userprio_render import view_of
 
 NOW = 1795262400.0
 #: Around each edge of msgspec's plain digits (1e-4, 1e16), zeros, NaN, infinities.
@@ -122,17 +123,8 @@ plain_rows = st.builds(
 
 
 def _general(table: list[UserprioRow]) -> str:
-    view = UserprioView(
-        rows=tuple(table),
-        listed=tuple(table),
-        hierarchical=False,
-        total_records=len(table),
-        cutoff=None,
-        surplus_policy="",
-        has_groups=False,
-    )
     out = io.StringIO()
-    emit_rows(_json_rows(view), JSON_FIELDS, "json", out)
+    emit_rows(_json_rows(view_of(table, False)), JSON_FIELDS, "json", out)
     return out.getvalue()
 
 

@@ -15,10 +15,11 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairshare_cli.core.htcondor.userprio import UserprioRow, UserprioView
+from fairshare_cli.core.htcondor.userprio import UserprioRow
 from fairshare_cli.render import userprio as render
 from fairshare_cli.render.userprio import COLUMNS, _cell, display_name, format_time_nosecs
 from fairshare_cli.render.userprio_lines import minute_texts, number_piece, plain_format
+from tests.cli.test_userprio_render import view_of
 
 NOW = 1795262400.0
 #: Values that repeat (formatted once), the sign of zero, the edges of
@@ -72,14 +73,7 @@ def _cell_by_cell(table: list[UserprioRow], hier: bool, cols: list[str], width: 
 def test_the_joined_table_is_the_cell_by_cell_table(
     table: list[UserprioRow], hier: bool, chunk: int, cols: list[str]
 ) -> None:
-    view = UserprioView(
-        rows=tuple(table),
-        hierarchical=hier,
-        total_records=len(table),
-        cutoff=None,
-        surplus_policy="",
-        has_groups=hier,
-    )
+    view = view_of(table, hier)
     saved = render._CHUNK
     render._CHUNK = chunk  # chunks of users only, and chunks with a group row among them
     try:

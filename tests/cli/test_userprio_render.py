@@ -66,7 +66,7 @@ def test_whole_columns_are_the_cells(table: list[UserprioRow], now: float) -> No
         assert column_cells(c, table, now, groups_at) == [_cell(c, r, now) for r in table]
 
 
-def _view(table: list[UserprioRow], hier: bool) -> UserprioView:
+def view_of(table: list[UserprioRow], hier: bool) -> UserprioView:
     return UserprioView(
         rows=tuple(table),
         listed=tuple(table),
@@ -83,7 +83,7 @@ def _view(table: list[UserprioRow], hier: bool) -> UserprioView:
 @given(st.lists(rows, max_size=6), st.booleans())
 def test_the_table_is_the_cell_by_cell_table(table: list[UserprioRow], hier: bool) -> None:
     """Every line between the dashes is the row's cells, one by one, joined by a space."""
-    view = _view(table, hier)
+    view = view_of(table, hier)
     cols = list(COLUMNS)
     lines = render_userprio(view, cols, NOW).splitlines()
     width = len(lines[1]) - sum(1 + COLUMNS[k].width for k in cols)
@@ -104,7 +104,7 @@ def test_json_is_the_general_writers(table: list[UserprioRow], chunk: int) -> No
     """(Times past the year 9999 make ``iso`` raise, in both writers: left out here.)"""
     table = [r for r in table if max(r.begin_usage_time, r.last_usage_time) < 2.5e11]
     out = io.StringIO()
-    emit_rows(_json_rows(_view(table, False)), JSON_FIELDS, "json", out)
+    emit_rows(_json_rows(view_of(table, False)), JSON_FIELDS, "json", out)
     saved = userprio_json_module.CHUNK
     userprio_json_module.CHUNK = chunk  # rows laid out together: 1 and 2 cut 6 rows up
     try:
@@ -117,7 +117,7 @@ def test_json_is_the_general_writers(table: list[UserprioRow], chunk: int) -> No
     assert pieces is not None
     got = "".join(pieces)
     assert got + "\n" == out.getvalue()
-    standard = [{c: jsonable(r[c]) for c in JSON_FIELDS} for r in _json_rows(_view(table, False))]
+    standard = [{c: jsonable(r[c]) for c in JSON_FIELDS} for r in _json_rows(view_of(table, False))]
     assert got == json.dumps(standard, indent=2)
 
 
@@ -165,7 +165,7 @@ def test_the_name_column_is_the_longest_active_name(table: list[UserprioRow], hi
     """condor_userprio's rule: the longest name, a hierarchical user's counted with its two
     spaces of indent and without its group (the dot not counted), 10 to 99; then room for
     ``Number of users: N``, and two more in hierarchical mode."""
-    view = _view(table, hier)
+    view = view_of(table, hier)
     lines = render_userprio(view, ["priority"], NOW).splitlines()
     longest = 10
     for r in table:

@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 from fairshare_cli.core.slurm.assoc_tree import (
     FS_USE_PARENT,
     NO_VAL,
-    AccountDef,
     AssocTree,
     build_tree,
     set_usage,
@@ -30,6 +29,7 @@ from fairshare_cli.core.slurm.fairshare import (
     user_fairshare_factors,
 )
 from fairshare_cli.render import sshare
+from tests.core.slurm.test_slurm_tree import draw_accounts
 
 
 def row_by_row(
@@ -80,14 +80,7 @@ def test_columns_are_the_rows_row_by_row(
 ) -> None:
     """Random trees (``parent`` shares, users in several accounts, zero usage): the same
     values as the row-by-row rule, in the same order, and the same sshare tables."""
-    n = data.draw(st.integers(min_value=0, max_value=8))
-    shares = st.one_of(st.integers(min_value=0, max_value=20), st.just("parent"))
-    accounts = []
-    for i in range(n):
-        parent = data.draw(st.sampled_from(["root"] + [f"a{j}" for j in range(i)]))
-        users = data.draw(st.dictionaries(st.sampled_from(["x", "y", "z"]), shares, max_size=3))
-        accounts.append(AccountDef(f"a{i}", parent=parent, shares=data.draw(shares), users=users))
-    tree = build_tree(accounts)
+    tree = build_tree(draw_accounts(data, min_accounts=0))
     usage = {
         (u.account, u.user): data.draw(st.sampled_from([0.0, 1.0, 12345.678, 1e9]))
         for u in tree.users

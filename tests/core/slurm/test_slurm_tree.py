@@ -261,19 +261,25 @@ def test_properties(shares: list[int], usage: list[float], algorithm: str) -> No
         assert max(u.fs_factor for u in users) == 1.0
 
 
-@settings(max_examples=80, deadline=None)
-@given(
-    data=st.data(), algorithm=st.sampled_from(["linear", "classic", "fair_tree", "depth_oblivious"])
-)
-def test_random_trees_with_parent_shares(data: st.DataObject, algorithm: str) -> None:
-    n = data.draw(st.integers(min_value=1, max_value=8))
+def draw_accounts(data: st.DataObject, min_accounts: int) -> list[AccountDef]:
+    """Up to 8 accounts ``a0``, ``a1``, ... each under root or an earlier one, with shares
+    (and users ``x``/``y``/``z`` with shares) of 0 to 20 or ``parent``."""
+    n = data.draw(st.integers(min_value=min_accounts, max_value=8))
     shares = st.one_of(st.integers(min_value=0, max_value=20), st.just("parent"))
     accounts = []
     for i in range(n):
         parent = data.draw(st.sampled_from(["root"] + [f"a{j}" for j in range(i)]))
         users = data.draw(st.dictionaries(st.sampled_from(["x", "y", "z"]), shares, max_size=3))
         accounts.append(AccountDef(f"a{i}", parent=parent, shares=data.draw(shares), users=users))
-    tree = build_tree(accounts)
+    return accounts
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    data=st.data(), algorithm=st.sampled_from(["linear", "classic", "fair_tree", "depth_oblivious"])
+)
+def test_random_trees_with_parent_shares(data: st.DataObject, algorithm: str) -> None:
+    tree = build_tree(draw_accounts(data, min_accounts=1))
     usage = {
         (u.account, u.user): data.draw(st.floats(min_value=0, max_value=1e6)) for u in tree.users
     }
