@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairshare_cli.io.state_json import dumps_sorted
+from fairshare_cli.core.jsontext import LARGE as _LARGE
+from fairshare_cli.core.jsontext import SMALL as _SMALL
+from fairshare_cli.io.state_json import _rows_of_numbers, dumps_sorted
 
 _LEAVES = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text()
 _VALUES = st.recursive(
@@ -62,3 +65,95 @@ def test_rows_of_numbers_as_the_standard_library(rows: list[list[Any]]) -> None:
             dumps_sorted(value)
         return
     assert dumps_sorted(value) == want
+
+
+_EDGES = st.sampled_from(
+    [
+        0,
+        0.0,
+        -0.0,
+        1e-4,
+        -1e-4,
+        math.nextafter(1e-4, 0),
+        math.nextafter(1e16, 0),
+        -math.nextafter(1e16, 0),
+        1e16,
+        10**16 - 1,
+        10**16,
+        -(10**400),
+        1.7946576e9,
+    ]
+)
+_COLUMN_KINDS = st.sampled_from(["ints", "floats", "edges", "mixed", "odd"])
+
+
+def _column(kind: str) -> st.SearchStrategy[Any]:
+    """Values of one column of steps: one kind, as the DIRAC history's times and deltas."""
+    return {
+        "ints": st.integers(),
+        "floats": st.floats(1e-4, 1e16, exclude_max=True) | st.floats(-1e16, -1e-4),
+        "edges": _EDGES,
+        "mixed": st.integers(-5, 5) | st.floats(allow_nan=False, allow_infinity=False),
+        "odd": st.booleans() | st.none() | st.just(float("nan")) | st.just(-math.inf) | _EDGES,
+    }[kind]
+
+
+@st.composite
+def _steps(draw: st.DrawFn) -> list[list[Any]]:
+    """Rows of one width whose columns each hold one kind of value (sometimes a ragged or
+    odd row among them)."""
+    kinds = draw(st.lists(_COLUMN_KINDS, min_size=1, max_size=3))
+    row = st.tuples(*(_column(k) for k in kinds)).map(list)
+    rows = draw(st.lists(row, min_size=1, max_size=8))
+    if draw(st.booleans()):
+        rows.insert(draw(st.integers(0, len(rows))), draw(st.lists(_NUMBERS, max_size=3)))
+    return rows
+
+
+def _kept_as_is(value: Any) -> bool:
+    """Whether the item-by-item walk leaves every number as it is (none printed as repr
+    text, none refused)."""
+    return type(value) is int or (
+        type(value) is float
+        and math.isfinite(value)
+        and (value == 0.0 or _SMALL <= abs(value) < _LARGE)
+    )
+
+
+@settings(max_examples=500, deadline=None)
+@given(_steps())
+def test_steps_as_the_standard_library(rows: list[list[Any]]) -> None:
+    """Rows of numbers (the fast column check) and rows it must leave to the walk (ragged,
+    bools, None, NaN, infinities, floats just outside 1e-4..1e16, huge integers): the same
+    text or the same refusal as ``json.dumps``."""
+    value = {"steps": rows}
+    try:
+        want = json.dumps(value, indent=2, sort_keys=True, allow_nan=False)
+    except ValueError:
+        with pytest.raises(ValueError, match="Out of range float"):
+            dumps_sorted(value)
+        return
+    assert dumps_sorted(value) == want
+
+
+@settings(max_examples=500, deadline=None)
+@given(_steps())
+def test_the_column_check_keeps_only_what_the_walk_keeps(rows: list[list[Any]]) -> None:
+    """The fast check says yes only when the rows are of one width and every item is one
+    the walk would keep as it is; and it does say yes then when each column is all ints or
+    all floats (a column mixing both may be left to the walk: integers from 1e16 on)."""
+    whole = len({len(r) for r in rows}) == 1 and all(_kept_as_is(v) for r in rows for v in r)
+    fast = _rows_of_numbers(rows)
+    if fast:
+        assert whole
+    if whole and all(len({type(v) for v in column}) == 1 for column in zip(*rows, strict=True)):
+        assert fast
+
+
+def test_the_column_check_takes_the_dirac_steps() -> None:
+    """Times (floats of today's epoch) and deltas (ints, zero and negative among them)."""
+    steps = [[1794657600.0, 962], [1794657608.0, 0], [1794657636.5, -8]]
+    assert _rows_of_numbers(steps)
+    assert not _rows_of_numbers([*steps, [1794657640.0, True]])
+    assert not _rows_of_numbers([*steps, [1e-5, 1]])
+    assert not _rows_of_numbers([*steps, [1794657640.0]])
