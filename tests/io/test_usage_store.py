@@ -243,3 +243,126 @@ def test_an_import_stores_each_record_as_append_does(
         assert store is not None
         store.append([(r, None) for r in records], [])
     assert stored(folder / "teed.sqlite") == stored(folder / "appended.sqlite")
+
+
+def _import_args(tmp_path: Path) -> tuple[Path, list[str]]:
+    config = tmp_path / "pool.toml"
+    config.write_text('[pool]\nuid_domain = "example.org"\n', encoding="utf-8")
+    state = tmp_path / "state.json"
+    return state, ["--config", str(config), "--state", str(state), "--now", "2026-11-21T00:00:00Z"]
+
+
+def _rows(path: Path) -> list[tuple[Any, ...]]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute("SELECT * FROM records ORDER BY id").fetchall()
+    finally:
+        conn.close()
+
+
+def _threads() -> set[str]:
+    import threading
+
+    return {t.name for t in threading.enumerate()}
+
+
+_GOOD = "owner,start,end\nalice,2026-11-20T00:00:00Z,2026-11-20T01:00:00Z\n"
+_UNSORTED = (
+    "owner,start,end\nbob,2026-11-20T02:00:00Z,2026-11-20T03:00:00Z\n"
+    "carol,2026-11-20T00:00:00Z,2026-11-20T01:00:00Z\n"
+)
+
+
+def _spy_index_builds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that gets a 1 each time an import starts its index thread."""
+    from fairshare_cli.io.usage_store import ImportLog
+
+    started: list[int] = []
+    build = ImportLog._build_indexes
+
+    def spy(log: ImportLog) -> None:
+        started.append(1)
+        build(log)
+
+    monkeypatch.setattr(ImportLog, "_build_indexes", spy)
+    return started
+
+
+def test_a_failing_index_build_fails_the_import_as_before(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The indexes are built on a thread once every row is in; what building them raises
+    comes out of the import as it did when finish built them (the same sqlite3 error), the
+    store and the state stay as they were, and no thread is left."""
+    from fairshare_cli.io import usage_store
+
+    state, args = _import_args(tmp_path)
+    (tmp_path / "good.csv").write_text(_GOOD)
+    (tmp_path / "more.csv").write_text(_UNSORTED)
+    assert run("import", "history", str(tmp_path / "good.csv"), *args).exit_code == 0
+    before = (state.read_bytes(), _rows(store_path(state)), _indexes(store_path(state)))
+    bad = "CREATE INDEX IF NOT EXISTS records_start ON records (no_such_column)"
+    monkeypatch.setitem(usage_store._RECORD_INDEXES, "records_start", bad)
+    started = _spy_index_builds(monkeypatch)
+    threads = _threads()
+    with pytest.raises(sqlite3.OperationalError, match=r"^no such column: no_such_column$"):
+        run("import", "history", str(tmp_path / "more.csv"), "--rebuild", *args)
+    assert started == [1]
+    assert (state.read_bytes(), _rows(store_path(state)), _indexes(store_path(state))) == before
+    assert _threads() == threads
+
+
+def test_an_interrupt_while_the_indexes_build_rolls_back_and_leaves_no_thread(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Ctrl-C after the last record (the index thread under way): the thread is waited
+    for, the transaction rolled back, the state not written."""
+    from fairshare_cli.cli import import_cmd
+
+    state, args = _import_args(tmp_path)
+    (tmp_path / "good.csv").write_text(_GOOD)
+    (tmp_path / "more.csv").write_text(_UNSORTED)
+    assert run("import", "history", str(tmp_path / "good.csv"), *args).exit_code == 0
+    before = (state.read_bytes(), _rows(store_path(state)), _indexes(store_path(state)))
+
+    def interrupted(*_: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(import_cmd, "_hold_running", interrupted)
+    started = _spy_index_builds(monkeypatch)
+    threads = _threads()
+    aborted = run("import", "history", str(tmp_path / "more.csv"), "--rebuild", *args)
+    assert aborted.exit_code == 1 and aborted.stderr.strip() == "Aborted!"  # (click's)
+    assert started == [1]
+    assert (state.read_bytes(), _rows(store_path(state)), _indexes(store_path(state))) == before
+    assert _threads() == threads
+
+
+def test_a_second_reading_after_a_whole_first_one_stores_the_rows_once(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Unsorted records are read whole once (into the sort: the index thread starts), then
+    a refused record makes the import read them again record by record: the first pass's
+    indexes are waited for and its rows deleted; the refusal leaves the store as it was,
+    and a good unsorted file stores its rows once, in file order, with the indexes."""
+    state, args = _import_args(tmp_path)
+    (tmp_path / "good.csv").write_text(_GOOD)
+    refused = tmp_path / "refused.csv"
+    refused.write_text(_UNSORTED + "dave,2026-11-20T01:00:00Z,2026-11-22T01:00:00Z\n")
+    assert run("import", "history", str(tmp_path / "good.csv"), *args).exit_code == 0
+    before = (state.read_bytes(), _rows(store_path(state)), _indexes(store_path(state)))
+    started = _spy_index_builds(monkeypatch)
+    threads = _threads()
+    failed = run("import", "history", str(refused), "--rebuild", *args)
+    assert failed.exit_code == 2 and "ends after --now" in failed.stderr
+    assert started == [1, 1]  # (each reading through the sort has a whole first pass)
+    assert (state.read_bytes(), _rows(store_path(state)), _indexes(store_path(state))) == before
+    (tmp_path / "more.csv").write_text(_UNSORTED)
+    assert run("import", "history", str(tmp_path / "more.csv"), "--rebuild", *args).exit_code == 0
+    assert [(i, owner) for i, _, _, owner, *_ in _rows(store_path(state))] == [
+        (1, "bob"),
+        (2, "carol"),
+    ]
+    assert _indexes(store_path(state)) == before[2]
+    assert started == [1, 1, 1]
+    assert _threads() == threads
