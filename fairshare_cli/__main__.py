@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fairshare_cli.cli.main import cli
-
 if __name__ == "__main__":
-    cli()
+    from fairshare_cli.cli.entry import main
+
+    main()

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from fairshare_cli.cli.context import Env, load_env
+from fairshare_cli.cli.entry import hold
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 from fairshare_cli.errors import InputError, RuntimeFailure
 from fairshare_cli.io.gc_pause import gc_paused
@@ -176,6 +177,7 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
     ctx = slurm.priority_context(env.config, tree)
     table = _table(opts, job_list, ctx, when, env.now)
     rows = [] if table is not None else _rows(opts, env, job_list, ctx, when)
+    hold(job_list, table, rows, state, tree)  # (never freed: the process ends)
     if opts.fmt != "table":
         if opts.weights:
             emit_weights(ctx.weights, opts.fmt)

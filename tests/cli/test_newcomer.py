@@ -164,7 +164,7 @@ def test_fairshare_is_the_same_program_with_its_own_completion() -> None:
     else:  # pragma: no cover
         import tomli as tomllib
     scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
-    assert scripts["fairshare"] == scripts["fs"] == "fairshare_cli.cli.main:cli"
+    assert scripts["fairshare"] == scripts["fs"] == "fairshare_cli.cli.entry:main"
     for prog in ("fs", "fairshare"):
         var = f"_{prog.upper()}_COMPLETE"
         result = CliRunner().invoke(cli, [], prog_name=prog, env={var: "bash_source"})

@@ -26,11 +26,6 @@ from fairshare_cli.core.slurm.factors import job_user
 from fairshare_cli.core.slurm.priority import PriorityContext, PriorityRow, _RowMaker
 from fairshare_cli.errors import InputError
 
-#: The job fields its :class:`PartShare` s depend on.
-_CLASS_KEY = attrgetter(
-    "partition", "qos", "num_nodes", "request_cpus", "request_memory", "time_limit"
-)
-
 
 class AssocShare:
     """What the rows of the jobs of one owner and account share: the user and account
@@ -141,9 +136,10 @@ class _Columns:
         self.horizon = horizon
         flags = maker.ctx.flags
         self.allowed = {"idle", "running"} if "CALCULATE_RUNNING" in flags else {"idle"}
-        #: ``(owner, account)`` -> its share, or None for jobs that are not Slurm jobs.
-        self.assocs: dict[tuple[str, str | None], AssocShare | None] = {}
-        #: The job fields of :data:`_CLASS_KEY` -> the job's shares, one a partition.
+        #: owner -> account -> its share, or None for jobs that are not Slurm jobs.
+        self.assocs: dict[str, dict[str | None, AssocShare | None]] = {}
+        #: The job fields its :class:`PartShare` s depend on (partition, QOS, nodes, CPUs,
+        #: memory, time limit) -> the job's shares, one a partition.
         self.classes: dict[tuple[Any, ...], tuple[PartShare, ...]] = {}
 
     def assoc(self, job: Any) -> AssocShare | None:
@@ -213,9 +209,12 @@ class _Columns:
             if job.admin_priority is not None or (attributes_matter and job.attributes):
                 return None
             owner, account = job.owner, job.account
-            assoc: Any = assocs.get((owner, account), _UNSEEN)
+            of_owner = assocs.get(owner)  # (two lookups of a text cost less than one of a pair)
+            if of_owner is None:
+                of_owner = assocs[owner] = {}
+            assoc: Any = of_owner.get(account, _UNSEEN)
             if assoc is _UNSEEN:
-                assoc = assocs[owner, account] = self.assoc(job)
+                assoc = of_owner[account] = self.assoc(job)
             if assoc is None:  # not a Slurm job: no row (unless it names any of these)
                 if account is not None or job.partition is not None or job.qos is not None:
                     return None
@@ -226,7 +225,9 @@ class _Columns:
                 if length < last_len or (length == last_len and jid <= last):
                     ordered = False
                 last, last_len = jid, length
-            key = _CLASS_KEY(job)
+            # what its PartShares depend on, as a tuple made here (no attrgetter's lookups)
+            key = (job.partition, job.qos, job.num_nodes, job.request_cpus, job.request_memory,
+                   job.time_limit)  # fmt: skip
             own = classes.get(key)
             if own is None:
                 own = classes[key] = self.part_shares(job)  # type: ignore[assignment]
@@ -239,8 +240,9 @@ class _Columns:
                     return None
                 if max_age <= 0:
                     age = 1.0
-                elif accrued < now:
-                    diff = int(now - accrued)
+                elif accrued < now:  # diff: int(now - accrued), as a float (exact)
+                    diff = now - accrued
+                    diff -= diff % 1.0
                     age = diff / max_age if diff < max_age else 1.0
             age_w = age * float_w_age
             site, nice = job.site_factor, job.nice
@@ -260,7 +262,7 @@ class _Columns:
                 ages_w.append(age_w)
                 sites.append(site)
                 nices.append(nice)
-                prios.append(1.0 if p < 1 else p)
+                prios.append(1.0 if p < 1.0 else p)  # (a float: no int to compare)
         return _finished(columns, check_order, ordered)
 
 
@@ -281,8 +283,8 @@ def _finished(
 
 def _plain_numbers(ids: list[str]) -> bool:
     """Whether every id is a plain number (ASCII digits; none empty)."""
-    joined = "".join(ids)
-    return not ids or (joined.isascii() and joined.isdigit() and all(ids))
+    joined = "".join(ids)  # (its bytes' isdigit: a table lookup a byte, str's a call)
+    return not ids or (joined.isascii() and joined.encode().isdigit() and all(ids))
 
 
 def _no_leading_zero(ids: list[str]) -> bool:

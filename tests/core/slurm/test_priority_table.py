@@ -76,7 +76,10 @@ def _context(tres: dict[str, float], flags: list[str], max_age: float, w: int) -
     )
 
 
-times = st.floats(NOW - 30 * DAY, NOW + DAY) | st.none()
+#: Times as floats, or whole seconds as integers (the exact reader keeps those).
+times = (
+    st.floats(NOW - 30 * DAY, NOW + DAY) | st.integers(8_640_000 - 2_592_000, 8_726_400) | st.none()
+)
 #: Owners and accounts (the last has no association: the queue is the row path's).
 WHO = [("user1", "B"), ("user1", "D"), ("user1", None), ("user2", "C"), ("user3", "C"),
        ("user1@site", "B"), ("user3", "B")]  # fmt: skip

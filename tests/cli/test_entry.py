@@ -1,0 +1,72 @@
+"""``fs`` as a program (``fairshare_cli.cli.entry.main``): the command's output whole, its
+exit code, and a closed pipe ending it with 1 and nothing on stderr, though the process
+ends with ``os._exit`` (no teardown)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from fairshare_cli.cli.entry import exit_code
+from fairshare_cli.cli.main import cli
+from tests.conftest import REPO
+
+NOW = "2026-11-21T12:00:00Z"
+SAMPLE = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--now", NOW]
+
+
+def _fs(args: list[str], **kwargs: object) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "120"}
+    return subprocess.Popen(  # type: ignore[call-overload,no-any-return]
+        [sys.executable, "-m", "fairshare_cli", *args], env=env, cwd=REPO, **kwargs
+    )
+
+
+@pytest.mark.parametrize(
+    ("code", "status", "printed"),
+    [(None, 0, ""), (0, 0, ""), (2, 2, ""), (True, 1, ""), ("bad things", 1, "bad things\n")],
+)
+def test_exit_code_is_pythons(
+    code: object, status: int, printed: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SystemExit's code as Python's own exit reads it: None is 0, an integer itself (a
+    bool is one), anything else printed on stderr and 1."""
+    assert exit_code(code) == status
+    assert capsys.readouterr().err == printed
+
+
+@pytest.mark.parametrize("args", [["userprio", "--allusers"], ["sshare", "-a", "-l"]])
+def test_the_program_writes_what_the_command_writes(args: list[str]) -> None:
+    """Every byte the command writes reaches the pipe before the process ends."""
+    proc = _fs([*args, *SAMPLE], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = proc.communicate(timeout=60)
+    expected = CliRunner().invoke(cli, [*args, *SAMPLE], env={"COLUMNS": "120"})
+    assert (proc.returncode, err) == (0, b"")
+    assert expected.exit_code == 0
+    assert out.decode() == expected.stdout
+    assert out.count(b"\n") > 5
+
+
+def test_the_program_exits_with_the_commands_code() -> None:
+    """A bad option: exit 2 and the one-line error, as the command gives them."""
+    proc = _fs(["userprio", "--bogus"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2
+    assert out == b""
+    assert err.decode().startswith("fs: error: No such option '--bogus'.")
+    assert err.count(b"\n") == 1
+
+
+def test_a_closed_pipe_ends_it_with_1_quietly() -> None:
+    """The reader is gone before fs writes (``fs userprio | true``): exit 1, no traceback
+    nor "Exception ignored" on stderr."""
+    proc = _fs(["userprio", "--allusers", *SAMPLE], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    proc.stdout.close()  # (long before the interpreter has started)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1
+    assert err == b""
