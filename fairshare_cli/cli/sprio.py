@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
 from itertools import chain, islice
 from typing import TYPE_CHECKING, Any
 
 import click
+import msgspec
 
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.entry import hold
@@ -142,8 +142,7 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         _sprio(opts, load_env(common))
 
 
-@dataclass(frozen=True)
-class SprioOptions:
+class SprioOptions(msgspec.Struct, frozen=True):
     """sprio's own options (``-l``, ``-w``, ``-j``, ``-u``, ``-p``, ``-S``, ``-o``, ...)."""
 
     long_: bool
