@@ -91,18 +91,23 @@ def _warn_slot_weights(config: Config) -> None:
 
 
 _LEAVES = frozenset((str, int, float, bool, type(None)))
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # a dataclass's field names, once per class
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # a record's field names, once per class
 
 
 def _plain(value: Any) -> Any:
-    """Dataclasses as dicts, tuples as lists (``dataclasses.asdict`` without its deep
-    copies: linear and several times faster on a 10,000-account config)."""
+    """Records (the config's structs, dataclasses) as dicts, tuples as lists (like
+    ``dataclasses.asdict``, without its deep copies: linear and several times faster on a
+    10,000-account config)."""
     kind = type(value)
     if kind in _LEAVES:
         return value
     names = _FIELD_NAMES.get(kind)
-    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
-        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(value))
+    if names is None:
+        fields = getattr(kind, "__struct_fields__", None)  # a msgspec struct (the config's)
+        if fields is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+            fields = tuple(f.name for f in dataclasses.fields(value))
+        if fields is not None:
+            names = _FIELD_NAMES[kind] = fields
     if names is not None:
         return {name: _plain(getattr(value, name)) for name in names}
     if isinstance(value, dict):

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
 from itertools import chain, islice
 from typing import TYPE_CHECKING, Any
 
 import click
+import msgspec
 
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.entry import hold
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 from fairshare_cli.errors import InputError, RuntimeFailure
 from fairshare_cli.io.gc_pause import gc_paused
-from fairshare_cli.io.jobs import load_job_objects
 from fairshare_cli.render.sprio_weights import emit_weights
 
 if TYPE_CHECKING:
@@ -60,6 +59,8 @@ def load_jobs(env: Env, jobs_file: str | None) -> list[Any]:
     fast = fast_sprio_jobs(jobs_file)
     if fast is not None:
         return fast
+    from fairshare_cli.io.jobs import load_job_objects
+
     return slurm_jobs(load_job_objects(jobs_file), jobs_file)
 
 
@@ -141,8 +142,7 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         _sprio(opts, load_env(common))
 
 
-@dataclass(frozen=True)
-class SprioOptions:
+class SprioOptions(msgspec.Struct, frozen=True):
     """sprio's own options (``-l``, ``-w``, ``-j``, ``-u``, ``-p``, ``-S``, ``-o``, ...)."""
 
     long_: bool

@@ -8,7 +8,6 @@ in the wrong table, or misspelt, gets a hint naming the key to write and where.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
@@ -153,6 +152,8 @@ def knob_hint(key: str, where: str, close: bool = True) -> str | None:
     if found is None and not close:
         return None
     if found is None:
+        import difflib  # (only to suggest a name: not on every config's read)
+
         close_ = difflib.get_close_matches(key.upper(), list(upper), n=1, cutoff=0.8)
         if not close_:
             return None

@@ -6,7 +6,6 @@ passed in as :class:`Time` and come out as ISO-8601 UTC strings.
 
 from __future__ import annotations
 
-import csv
 import datetime as _dt
 import json
 import math
@@ -68,6 +67,8 @@ def emit_rows(
         for r in picked:
             out.write(json.dumps(r) + "\n")
     elif fmt == "csv":
+        import csv  # (only for --format csv)
+
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(cols)
         for r in picked:

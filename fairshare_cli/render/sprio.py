@@ -11,8 +11,9 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from fairshare_cli.core.names import ascii_digits
 from fairshare_cli.core.slurm.priority import PriorityRow, Weights
@@ -58,8 +59,7 @@ FACTOR_INDEX = {"A": 0, "B": 1, "F": 2, "J": 3, "P": 4, "Q": 5}
 SORT_LETTERS = set("ciNnoruAaFfJjPpQqTtYy")
 
 
-@dataclass(frozen=True)
-class FormatField:
+class FormatField(msgspec.Struct, frozen=True):
     """One ``%[.][width]letter`` of a format, with the text that follows it."""
 
     letter: str
@@ -68,8 +68,7 @@ class FormatField:
     suffix: str
 
 
-@dataclass(frozen=True)
-class SprioFormat:
+class SprioFormat(msgspec.Struct, frozen=True):
     """A parsed format: leading text and fields."""
 
     prefix: str

@@ -4,9 +4,9 @@ path's bytes, whichever way the columns are printed (``%d``, ``%.0f`` or texts b
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
+import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -43,7 +43,7 @@ def test_mixed_sites_and_nices_print_as_the_row_path(
     if table is None:
         return
     rows = len(table.ids)
-    table = dataclasses.replace(
+    table = msgspec.structs.replace(
         table,
         sites=[rnd.choice(sites) for _ in range(rows)],
         nices=[rnd.choice(nices) for _ in range(rows)],

@@ -67,9 +67,11 @@ def command(
     ignored = [f"{a} (expression)" for a in sorted(dump.ignored)] + notes
     # The claims go into the state at --config's (or --into's) state, placed on the
     # imported machines.
+    from msgspec import structs
+
     where = dataclasses.replace(opts, config_path=opts.config_path or into)
     with mutate_state(where, dry_run) as env:
-        config = dataclasses.replace(env.config, machines=build_config(fragment, file).machines)
+        config = structs.replace(env.config, machines=build_config(fragment, file).machines)
         work = [
             Running(
                 submitter=str(s.holder),

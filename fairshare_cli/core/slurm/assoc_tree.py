@@ -8,8 +8,9 @@ Pure: usage comes in as numbers.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Protocol
+
+import msgspec
 
 from fairshare_cli.errors import ConfigError
 
@@ -38,14 +39,13 @@ class AccountLike(Protocol):
     def users(self) -> Mapping[str, Shares]: ...  # pragma: no cover - protocol
 
 
-@dataclass(frozen=True)
-class AccountDef:
+class AccountDef(msgspec.Struct, frozen=True):
     """A plain account definition (the same fields as the config's ``AccountSpec``)."""
 
     name: str
     parent: str | None = "root"
     shares: Shares = 1
-    users: Mapping[str, Shares] = field(default_factory=dict)
+    users: Mapping[str, Shares] = msgspec.field(default_factory=dict)
 
 
 class Assoc:

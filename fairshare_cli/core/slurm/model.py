@@ -10,15 +10,22 @@ charges records to user associations as CPU-seconds × QOS usage factor.
 from __future__ import annotations
 
 import math
-from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.slurm import usage as su
 from fairshare_cli.core.slurm.assoc_priority import assoc_factors
 from fairshare_cli.core.slurm.assoc_tree import AssocTree
 from fairshare_cli.core.slurm.factors import job_user, parse_flags
-from fairshare_cli.core.slurm.passes import COMPACT_AT, DBL_MIN, Folding, Ledger, charge_end, fold
+from fairshare_cli.core.slurm.passes import (
+    COMPACT_AT,
+    DBL_MIN,
+    Folding,
+    Ledger,
+    charge_end,
+    exact_fraction,
+    fold,
+)
 from fairshare_cli.core.slurm.passes import charge as charge_passes
 from fairshare_cli.core.slurm.priority import (
     PartitionInfo,
@@ -34,6 +41,9 @@ from fairshare_cli.core.slurm.tree_usage import (
 )
 from fairshare_cli.core.usage import BATCH, HistorySink, UnsortedHistory, UsageRecord
 from fairshare_cli.errors import InputError
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 
 def priority_context(config: Config, tree: AssocTree) -> PriorityContext:
@@ -83,7 +93,7 @@ def priority_context(config: Config, tree: AssocTree) -> PriorityContext:
     )
 
 
-_Entry = tuple[su.UsageKey, float, Ledger, dict[int, int | Fraction], dict[int, list[float]]]
+_Entry = tuple[su.UsageKey, float, Ledger, "dict[int, int | Fraction]", dict[int, list[float]]]
 """An association, its rate per CPU, its ledger and the ledger's ``rates`` and ``extras``."""
 _UNSEEN: Any = object()  # (an owner, account and qos not looked up yet)
 
@@ -265,7 +275,7 @@ class SlurmHistorySink:
                         exact = exacts.get(rate)
                         if exact is None:
                             exact = exacts[rate] = (
-                                int(rate) if rate.is_integer() else Fraction(rate)
+                                int(rate) if rate.is_integer() else exact_fraction(rate)
                             )
                         rates[k_first] = rates.get(k_first, 0) + exact
                         k_last += 1

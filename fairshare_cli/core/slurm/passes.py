@@ -24,9 +24,20 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from fairshare_cli.core.slurm.usage import PassGrid, UsageKey, real_decay
+
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+
+def exact_fraction(rate: float) -> Fraction:
+    """A rate that is not a whole number, exactly (``fractions`` imported on first need: a
+    view that charges nothing never pays for it)."""
+    from fractions import Fraction
+
+    return Fraction(rate)
 
 
 @dataclass
@@ -48,7 +59,7 @@ class Ledger:
 
     def add_rate(self, first: int, last: int, rate: float) -> None:
         # whole CPU counts (the usual rate) stay ints: exact and much cheaper than Fraction
-        exact = int(rate) if rate.is_integer() else Fraction(rate)
+        exact = int(rate) if rate.is_integer() else exact_fraction(rate)
         rates = self.rates
         get = rates.get
         rates[first] = get(first, 0) + exact
@@ -141,7 +152,7 @@ def charge(ledger: Ledger, start: float, end: float | None, rate: float, grid: P
             ledger.add_extra(k_first, delta * decay * rate)
             k_full += 1
         if k_full <= k_last:  # ledger.add_rate(k_full, k_last, rate)
-            exact = int(rate) if rate.is_integer() else Fraction(rate)
+            exact = int(rate) if rate.is_integer() else exact_fraction(rate)
             rates = ledger.rates
             get = rates.get
             rates[k_full] = get(k_full, 0) + exact

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from fairshare_cli.core.names import ascii_digits
 from fairshare_cli.core.slurm.assoc_tree import AssocTree
@@ -30,8 +31,7 @@ FACTOR_KEYS = ("age", "assoc", "fairshare", "jobsize", "partition", "qos")
 _NO_TRES: dict[str, float] = {}
 
 
-@dataclass(frozen=True)
-class Weights:
+class Weights(msgspec.Struct, frozen=True):
     """``PriorityWeight*`` (uint32) and ``PriorityWeightTRES``."""
 
     age: int = 0
@@ -40,25 +40,23 @@ class Weights:
     jobsize: int = 0
     partition: int = 0
     qos: int = 0
-    tres: Mapping[str, float] = field(default_factory=dict)
+    tres: Mapping[str, float] = msgspec.field(default_factory=dict)
 
     def get(self, key: str) -> int:
         """The weight of a scalar factor by its key in :data:`FACTOR_KEYS`."""
         return int(getattr(self, key))
 
 
-@dataclass(frozen=True)
-class PartitionInfo:
+class PartitionInfo(msgspec.Struct, frozen=True):
     """A partition: its ``PriorityJobFactor``, ``MaxTime`` and TRES counts."""
 
     name: str
     priority_job_factor: int = 1
     max_time: float | None = None
-    tres: Mapping[str, float] = field(default_factory=dict)
+    tres: Mapping[str, float] = msgspec.field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class QosInfo:
+class QosInfo(msgspec.Struct, frozen=True):
     """A QOS: its priority and usage factor."""
 
     name: str
@@ -66,8 +64,7 @@ class QosInfo:
     usage_factor: float = 1.0
 
 
-@dataclass(frozen=True)
-class PriorityContext:
+class PriorityContext(msgspec.Struct, frozen=True):
     """Everything a job's priority depends on besides the job itself."""
 
     weights: Weights
@@ -83,7 +80,7 @@ class PriorityContext:
     default_partition: str | None = None
     default_qos: str | None = None
     #: ``(account, user) -> ASSOC factor`` (:mod:`~fairshare_cli.core.slurm.assoc_priority`).
-    assoc_factors: Mapping[tuple[str, str], float] = field(default_factory=dict)
+    assoc_factors: Mapping[tuple[str, str], float] = msgspec.field(default_factory=dict)
 
 
 class PriorityRow:

@@ -18,9 +18,10 @@ A measured hot path (``benchmarks/run.py --rows sprio,sprio-json``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
+
+import msgspec
 
 from fairshare_cli.core.slurm.factors import job_user
 from fairshare_cli.core.slurm.priority import PriorityContext, PriorityRow, _RowMaker
@@ -63,8 +64,7 @@ class PartShare:
         self.part = part
 
 
-@dataclass(frozen=True)
-class PriorityTable:
+class PriorityTable(msgspec.Struct, frozen=True):
     """sprio's rows as columns, one entry a row, in sprio's default order (``-S i``).
 
     Row ``i`` is job ``ids[i]`` in partition ``parts[i]``; ``assocs[i]`` and ``parts[i]``

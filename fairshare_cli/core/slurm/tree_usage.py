@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from fairshare_cli.core.slurm import usage as su
 from fairshare_cli.core.slurm.assoc_tree import AssocTree, build_tree, set_usage
@@ -61,8 +62,7 @@ def tree_from_config(config: Config) -> AssocTree:
         raise ConfigError(f"{config.path}: {exc}") from None
 
 
-@dataclass(frozen=True)
-class ClusterSize:
+class ClusterSize(msgspec.Struct, frozen=True):
     """Nodes and CPUs of the cluster, and TRES counts per partition."""
 
     node_count: int

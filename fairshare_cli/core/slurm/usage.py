@@ -22,13 +22,14 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import msgspec
+
 from fairshare_cli.core.state import SectionError
 
 UsageKey = tuple[str, str]  # (account, user)
 
 
-@dataclass(frozen=True)
-class DecayParams:
+class DecayParams(msgspec.Struct, frozen=True):
     """The knobs that shape usage: ``[priority]`` decay_halflife, calc_period, reset."""
 
     halflife: float = 604800.0
@@ -249,8 +250,7 @@ def reset_cutoff(
     return best
 
 
-@dataclass(frozen=True)
-class PassGrid:
+class PassGrid(msgspec.Struct, frozen=True):
     """The decay passes a charge is counted over, and when it is looked at.
 
     Attributes:
