@@ -203,7 +203,9 @@ class open_store:
 
     Raises:
         StateError: the file is not a usage history of ours (or of a newer format).
-        RuntimeFailure: it cannot be opened or created.
+        RuntimeFailure: it cannot be opened or created, or SQLite fails on it while it is
+            open (a full disk, a damaged file): one line, and the open transaction rolled
+            back.
     """
 
     def __init__(self, path: Path, create: bool = True) -> None:
@@ -227,9 +229,11 @@ class open_store:
             raise
         return UsageStore(self.path, conn)
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
         if self._conn is not None:
             self._conn.close()
+        if isinstance(exc, sqlite3.Error):  # (a full disk, a locked or damaged file, ...)
+            raise RuntimeFailure(f"usage history {self.path}: {exc}; nothing was written") from None
 
 
 def _check_format(conn: sqlite3.Connection, path: Path) -> None:

@@ -288,12 +288,12 @@ def _spy_index_builds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return started
 
 
-def test_a_failing_index_build_fails_the_import_as_before(
+def test_a_failing_index_build_fails_the_import_in_one_line(
     tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The indexes are built on a thread once every row is in; what building them raises
-    comes out of the import as it did when finish built them (the same sqlite3 error), the
-    store and the state stay as they were, and no thread is left."""
+    ends the import with SQLite's message on one line naming the store (exit 1, no
+    traceback), the store and the state stay as they were, and no thread is left."""
     from fairshare_cli.io import usage_store
 
     state, args = _import_args(tmp_path)
@@ -305,8 +305,12 @@ def test_a_failing_index_build_fails_the_import_as_before(
     monkeypatch.setitem(usage_store._RECORD_INDEXES, "records_start", bad)
     started = _spy_index_builds(monkeypatch)
     threads = _threads()
-    with pytest.raises(sqlite3.OperationalError, match=r"^no such column: no_such_column$"):
-        run("import", "history", str(tmp_path / "more.csv"), "--rebuild", *args)
+    result = run("import", "history", str(tmp_path / "more.csv"), "--rebuild", *args)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"fs: error: usage history {store_path(state)}: no such column: no_such_column; "
+        "nothing was written\n"
+    )
     assert started == [1]
     assert (state.read_bytes(), _rows(store_path(state)), _indexes(store_path(state))) == before
     assert _threads() == threads
@@ -366,3 +370,29 @@ def test_a_second_reading_after_a_whole_first_one_stores_the_rows_once(
     assert _indexes(store_path(state)) == before[2]
     assert started == [1, 1, 1]
     assert _threads() == threads
+
+
+def test_sqlite_failing_an_insert_ends_the_import_in_one_line(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """SQLite refusing a row (here a trigger says so, as a full disk would) ends the import
+    with its message on one line naming the store, exit 1, no traceback; the state and
+    the store keep what they held."""
+    state, args = _import_args(tmp_path)
+    (tmp_path / "good.csv").write_text(_GOOD)
+    assert run("import", "history", str(tmp_path / "good.csv"), *args).exit_code == 0
+    with sqlite3.connect(store_path(state)) as conn:
+        conn.execute(
+            "CREATE TRIGGER full BEFORE INSERT ON records "
+            "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
+        )
+    conn.close()
+    before = (state.read_bytes(), _rows(store_path(state)))
+    (tmp_path / "more.csv").write_text(_UNSORTED)
+    result = run("import", "history", str(tmp_path / "more.csv"), *args)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"fs: error: usage history {store_path(state)}: database or disk is full; "
+        "nothing was written\n"
+    )
+    assert (state.read_bytes(), _rows(store_path(state))) == before
