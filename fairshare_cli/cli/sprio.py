@@ -177,7 +177,7 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
     ctx = slurm.priority_context(env.config, tree)
     table = _table(opts, job_list, ctx, when, env.now)
     rows = [] if table is not None else _rows(opts, env, job_list, ctx, when)
-    hold(job_list, table, rows, state, tree)  # (never freed: the process ends)
+    hold(job_list, table, rows, state, tree, ctx, env)  # (never freed: the process ends)
     if opts.fmt != "table":
         if opts.weights:
             emit_weights(ctx.weights, opts.fmt)
