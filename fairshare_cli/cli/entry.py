@@ -43,11 +43,13 @@ def main() -> NoReturn:
     else:  # (click always exits; a group called without standalone mode would not)
         code = 0
     try:
-        sys.stdout.flush()
+        if sys.stdout is not None:  # (None: started with its descriptor closed)
+            sys.stdout.flush()
     except (OSError, ValueError):  # a closed pipe (or a stream closed on one)
         code = code or 1
     with contextlib.suppress(OSError, ValueError):
-        sys.stderr.flush()
+        if sys.stderr is not None:
+            sys.stderr.flush()
     os._exit(code)
 
 

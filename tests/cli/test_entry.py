@@ -70,3 +70,23 @@ def test_a_closed_pipe_ends_it_with_1_quietly() -> None:
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 1
     assert err == b""
+
+
+@pytest.mark.parametrize(("args", "code"), [(["--help"], 0), (["--bogus"], 2)])
+@pytest.mark.parametrize("closed", [1, 2])
+def test_a_stream_closed_from_the_start_changes_nothing(
+    args: list[str], code: int, closed: int
+) -> None:
+    """Started with stdout or stderr closed (``fs --help >&-``), Python has no stream
+    there: fs exits as it would with one, no traceback."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    shell = f'exec "{sys.executable}" -m fairshare_cli {" ".join(args)} {closed}>&-'
+    kept = subprocess.PIPE
+    if closed == 1:
+        proc = subprocess.run(["sh", "-c", shell], env=env, cwd=REPO, stderr=kept)
+        out = proc.stderr
+    else:
+        proc = subprocess.run(["sh", "-c", shell], env=env, cwd=REPO, stdout=kept)
+        out = proc.stdout
+    assert proc.returncode == code
+    assert b"Traceback" not in out
