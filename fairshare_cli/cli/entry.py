@@ -45,7 +45,13 @@ def main() -> NoReturn:
     try:
         if sys.stdout is not None:  # (None: started with its descriptor closed)
             sys.stdout.flush()
-    except (OSError, ValueError):  # a closed pipe (or a stream closed on one)
+    except (BrokenPipeError, ValueError):  # a closed pipe (or a stream closed on one)
+        code = code or 1
+    except OSError as exc:  # what was left to write did not fit (a full disk)
+        from fairshare_cli.cli.main import os_error_line
+
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            print(f"fs: error: {os_error_line(exc)}", file=sys.stderr)
         code = code or 1
     with contextlib.suppress(OSError, ValueError):
         if sys.stderr is not None:

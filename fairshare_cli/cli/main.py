@@ -95,6 +95,10 @@ class LazyGroup(click.Group):
         except BrokenPipeError:
             sys.stderr.close()
             raise click.exceptions.Exit(1) from None
+        except OSError as exc:  # the output's device full or failing (fs ... > /dev/full)
+            if "--debug" in sys.argv[1:] or (ctx.obj or {}).get("debug"):
+                raise
+            raise FsError(os_error_line(exc), 1) from None
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         # --create-dirs may come anywhere on the line: it is the group's option.
@@ -123,6 +127,13 @@ class FsError(click.ClickException):
 
     def show(self, file: Any = None) -> None:
         click.echo(f"fs: error: {one_line(self.format_message())}", err=True)
+
+
+def os_error_line(exc: OSError) -> str:
+    """An operating system error no reader turned into one of ours: writing the output
+    (a full disk) unless it names a file."""
+    where = exc.filename if exc.filename is not None else "writing the output"
+    return f"{where}: {exc.strerror or exc}"
 
 
 def one_line(text: str) -> str:

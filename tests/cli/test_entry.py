@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -90,3 +91,15 @@ def test_a_stream_closed_from_the_start_changes_nothing(
         out = proc.stdout
     assert proc.returncode == code
     assert b"Traceback" not in out
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["userprio", "--allusers"], ["userprio", "--json"]])
+def test_a_full_output_device_is_one_line(args: list[str]) -> None:
+    """Output to a full device (``fs userprio > /dev/full``): one line naming what failed,
+    exit 1, no traceback."""
+    with open("/dev/full", "wb") as full:
+        proc = _fs([*args, *SAMPLE], stdout=full, stderr=subprocess.PIPE)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1
+    assert err == b"fs: error: writing the output: No space left on device\n"
