@@ -252,6 +252,19 @@ def _import_args(tmp_path: Path) -> tuple[Path, list[str]]:
     return state, ["--config", str(config), "--state", str(state), "--now", "2026-11-21T00:00:00Z"]
 
 
+def _imported_once(tmp_path: Path, run: Callable[..., Any]) -> tuple[Path, list[str], Any]:
+    """A state and store after one good import: the state, the arguments, and what the
+    state file, the rows and the indexes then are (a failed import must leave them)."""
+    state, args = _import_args(tmp_path)
+    (tmp_path / "good.csv").write_text(_GOOD)
+    assert run("import", "history", str(tmp_path / "good.csv"), *args).exit_code == 0
+    return state, args, _kept(state)
+
+
+def _kept(state: Path) -> Any:
+    return (state.read_bytes(), _rows(store_path(state)), _indexes(store_path(state)))
+
+
 def _rows(path: Path) -> list[tuple[Any, ...]]:
     conn = sqlite3.connect(path)
     try:
@@ -296,11 +309,8 @@ def test_a_failing_index_build_fails_the_import_in_one_line(
     traceback), the store and the state stay as they were, and no thread is left."""
     from fairshare_cli.io import usage_store
 
-    state, args = _import_args(tmp_path)
-    (tmp_path / "good.csv").write_text(_GOOD)
+    state, args, before = _imported_once(tmp_path, run)
     (tmp_path / "more.csv").write_text(_UNSORTED)
-    assert run("import", "history", str(tmp_path / "good.csv"), *args).exit_code == 0
-    before = (state.read_bytes(), _rows(store_path(state)), _indexes(store_path(state)))
     bad = "CREATE INDEX IF NOT EXISTS records_start ON records (no_such_column)"
     monkeypatch.setitem(usage_store._RECORD_INDEXES, "records_start", bad)
     started = _spy_index_builds(monkeypatch)
@@ -312,7 +322,7 @@ def test_a_failing_index_build_fails_the_import_in_one_line(
         "nothing was written\n"
     )
     assert started == [1]
-    assert (state.read_bytes(), _rows(store_path(state)), _indexes(store_path(state))) == before
+    assert _kept(state) == before
     assert _threads() == threads
 
 
@@ -323,11 +333,8 @@ def test_an_interrupt_while_the_indexes_build_rolls_back_and_leaves_no_thread(
     for, the transaction rolled back, the state not written."""
     from fairshare_cli.cli import import_cmd
 
-    state, args = _import_args(tmp_path)
-    (tmp_path / "good.csv").write_text(_GOOD)
+    state, args, before = _imported_once(tmp_path, run)
     (tmp_path / "more.csv").write_text(_UNSORTED)
-    assert run("import", "history", str(tmp_path / "good.csv"), *args).exit_code == 0
-    before = (state.read_bytes(), _rows(store_path(state)), _indexes(store_path(state)))
 
     def interrupted(*_: Any) -> None:
         raise KeyboardInterrupt
@@ -338,7 +345,7 @@ def test_an_interrupt_while_the_indexes_build_rolls_back_and_leaves_no_thread(
     aborted = run("import", "history", str(tmp_path / "more.csv"), "--rebuild", *args)
     assert aborted.exit_code == 1 and aborted.stderr.strip() == "Aborted!"  # (click's)
     assert started == [1]
-    assert (state.read_bytes(), _rows(store_path(state)), _indexes(store_path(state))) == before
+    assert _kept(state) == before
     assert _threads() == threads
 
 
@@ -349,18 +356,15 @@ def test_a_second_reading_after_a_whole_first_one_stores_the_rows_once(
     a refused record makes the import read them again record by record: the first pass's
     indexes are waited for and its rows deleted; the refusal leaves the store as it was,
     and a good unsorted file stores its rows once, in file order, with the indexes."""
-    state, args = _import_args(tmp_path)
-    (tmp_path / "good.csv").write_text(_GOOD)
+    state, args, before = _imported_once(tmp_path, run)
     refused = tmp_path / "refused.csv"
     refused.write_text(_UNSORTED + "dave,2026-11-20T01:00:00Z,2026-11-22T01:00:00Z\n")
-    assert run("import", "history", str(tmp_path / "good.csv"), *args).exit_code == 0
-    before = (state.read_bytes(), _rows(store_path(state)), _indexes(store_path(state)))
     started = _spy_index_builds(monkeypatch)
     threads = _threads()
     failed = run("import", "history", str(refused), "--rebuild", *args)
     assert failed.exit_code == 2 and "ends after --now" in failed.stderr
     assert started == [1, 1]  # (each reading through the sort has a whole first pass)
-    assert (state.read_bytes(), _rows(store_path(state)), _indexes(store_path(state))) == before
+    assert _kept(state) == before
     (tmp_path / "more.csv").write_text(_UNSORTED)
     assert run("import", "history", str(tmp_path / "more.csv"), "--rebuild", *args).exit_code == 0
     assert [(i, owner) for i, _, _, owner, *_ in _rows(store_path(state))] == [
@@ -378,9 +382,7 @@ def test_sqlite_failing_an_insert_ends_the_import_in_one_line(
     """SQLite refusing a row (here a trigger says so, as a full disk would) ends the import
     with its message on one line naming the store, exit 1, no traceback; the state and
     the store keep what they held."""
-    state, args = _import_args(tmp_path)
-    (tmp_path / "good.csv").write_text(_GOOD)
-    assert run("import", "history", str(tmp_path / "good.csv"), *args).exit_code == 0
+    state, args, _ = _imported_once(tmp_path, run)
     with sqlite3.connect(store_path(state)) as conn:
         conn.execute(
             "CREATE TRIGGER full BEFORE INSERT ON records "
