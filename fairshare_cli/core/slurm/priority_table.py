@@ -136,7 +136,9 @@ class _Columns:
         self.horizon = horizon
         flags = maker.ctx.flags
         self.allowed = {"idle", "running"} if "CALCULATE_RUNNING" in flags else {"idle"}
-        #: owner -> account -> its share, or None for jobs that are not Slurm jobs.
+        #: owner -> account -> its share, or None for jobs that are not Slurm jobs (two
+        #: lookups of a text cost less than one of a pair; an owner's dict is empty only
+        #: until :meth:`fill` puts its first account in, right after making it).
         self.assocs: dict[str, dict[str | None, AssocShare | None]] = {}
         #: The job fields its :class:`PartShare` s depend on (partition, QOS, nodes, CPUs,
         #: memory, time limit) -> the job's shares, one a partition.
@@ -209,9 +211,7 @@ class _Columns:
             if job.admin_priority is not None or (attributes_matter and job.attributes):
                 return None
             owner, account = job.owner, job.account
-            of_owner = assocs.get(owner)  # (two lookups of a text cost less than one of a pair)
-            if of_owner is None:
-                of_owner = assocs[owner] = {}
+            of_owner = assocs.get(owner) or assocs.setdefault(owner, {})  # (see self.assocs)
             assoc: Any = of_owner.get(account, _UNSEEN)
             if assoc is _UNSEEN:
                 assoc = of_owner[account] = self.assoc(job)
@@ -225,10 +225,9 @@ class _Columns:
                 if length < last_len or (length == last_len and jid <= last):
                     ordered = False
                 last, last_len = jid, length
-            # what its PartShares depend on, as a tuple made here (no attrgetter's lookups)
             key = (job.partition, job.qos, job.num_nodes, job.request_cpus, job.request_memory,
                    job.time_limit)  # fmt: skip
-            own = classes.get(key)
+            own = classes.get(key)  # (the key made here: no attrgetter's lookups)
             if own is None:
                 own = classes[key] = self.part_shares(job)  # type: ignore[assignment]
                 if own is None:
@@ -241,8 +240,7 @@ class _Columns:
                 if max_age <= 0:
                     age = 1.0
                 elif accrued < now:  # diff: int(now - accrued), as a float (exact)
-                    diff = now - accrued
-                    diff -= diff % 1.0
+                    diff = (span := now - accrued) - span % 1.0
                     age = diff / max_age if diff < max_age else 1.0
             age_w = age * float_w_age
             site, nice = job.site_factor, job.nice
