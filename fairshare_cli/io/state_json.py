@@ -111,9 +111,10 @@ def _plain_numbers(column: list[Any]) -> bool:
     size = list(map(abs, column))
     if not max(size) < _LARGE:  # (huge ints too; then the sum cannot overflow)
         return False
-    total = sum(column)
-    if total - total != 0:
-        return False
+    if kinds != _FLOAT:  # (floats were summed above)
+        total = sum(column)
+        if total - total != 0:
+            return False
     return min(size) >= _SMALL or sum(map(_SMALL.__gt__, size)) == column.count(0)
 
 

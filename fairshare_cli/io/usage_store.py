@@ -410,7 +410,7 @@ def import_log(
             log.wait_indexes()  # (its error, if any, goes with the transaction)
             store._conn.rollback()
             raise
-        finally:
+        else:
             log.wait_indexes()  # (no thread outlives the import)
 
 

@@ -23,7 +23,7 @@ from fairshare_cli.core.slurm.passes import (
     Folding,
     Ledger,
     charge_end,
-    exact_fraction,
+    exact_rate,
     fold,
 )
 from fairshare_cli.core.slurm.passes import charge as charge_passes
@@ -274,9 +274,7 @@ class SlurmHistorySink:
                     if k_first <= k_last:  # ledger.add_rate(k_first, k_last, rate)
                         exact = exacts.get(rate)
                         if exact is None:
-                            exact = exacts[rate] = (
-                                int(rate) if rate.is_integer() else exact_fraction(rate)
-                            )
+                            exact = exacts[rate] = exact_rate(rate)
                         rates[k_first] = rates.get(k_first, 0) + exact
                         k_last += 1
                         rates[k_last] = rates.get(k_last, 0) - exact

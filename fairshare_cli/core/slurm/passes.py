@@ -32,9 +32,12 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
 
-def exact_fraction(rate: float) -> Fraction:
-    """A rate that is not a whole number, exactly (``fractions`` imported on first need: a
-    view that charges nothing never pays for it)."""
+def exact_rate(rate: float) -> int | Fraction:
+    """A rate, exactly: whole CPU counts (the usual rate) as ints, exact and much cheaper
+    than a Fraction (``fractions`` imported on the first other rate: a view that charges
+    nothing never pays for it)."""
+    if rate.is_integer():
+        return int(rate)
     from fractions import Fraction
 
     return Fraction(rate)
@@ -58,8 +61,7 @@ class Ledger:
     extras: dict[int, list[float]] = field(default_factory=dict)
 
     def add_rate(self, first: int, last: int, rate: float) -> None:
-        # whole CPU counts (the usual rate) stay ints: exact and much cheaper than Fraction
-        exact = int(rate) if rate.is_integer() else exact_fraction(rate)
+        exact = exact_rate(rate)
         rates = self.rates
         get = rates.get
         rates[first] = get(first, 0) + exact
@@ -152,7 +154,7 @@ def charge(ledger: Ledger, start: float, end: float | None, rate: float, grid: P
             ledger.add_extra(k_first, delta * decay * rate)
             k_full += 1
         if k_full <= k_last:  # ledger.add_rate(k_full, k_last, rate)
-            exact = int(rate) if rate.is_integer() else exact_fraction(rate)
+            exact = exact_rate(rate)
             rates = ledger.rates
             get = rates.get
             rates[k_full] = get(k_full, 0) + exact
