@@ -40,8 +40,13 @@ def atomic_write_text(path: Path, text: str, what: str, mode: int = 0o600) -> No
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+    fsync_folder(path.parent)
+
+
+def fsync_folder(folder: Path) -> None:
+    """Make the renames in ``folder`` durable (best effort: some file systems refuse)."""
     with contextlib.suppress(OSError):
-        dfd = os.open(path.parent, os.O_RDONLY)
+        dfd = os.open(folder, os.O_RDONLY)
         try:
             os.fsync(dfd)
         finally:

@@ -15,6 +15,7 @@ them before appending its own. Readers take no lock: they read rows up to ``seq`
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
@@ -27,6 +28,7 @@ from fairshare_cli.core.operations.usage_log import ClaimUsage
 from fairshare_cli.core.state import State
 from fairshare_cli.core.usage import BATCH, Batches, UsageRecord, batches_of
 from fairshare_cli.errors import RuntimeFailure, StateError
+from fairshare_cli.io.atomic import fsync_folder
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -199,7 +201,8 @@ _RECORD_COLUMNS = ", ".join(UsageRecord._fields)
 
 
 class open_store:
-    """Open (creating when ``create``) the store at ``path``.
+    """Open (creating when ``create``) the store at ``path``; errors name ``name`` (default
+    ``path``: an import writing a new store whole names the store it replaces).
 
     Raises:
         StateError: the file is not a usage history of ours (or of a newer format).
@@ -208,9 +211,10 @@ class open_store:
             back.
     """
 
-    def __init__(self, path: Path, create: bool = True) -> None:
+    def __init__(self, path: Path, create: bool = True, name: Path | None = None) -> None:
         self.path = path
         self.create = create
+        self.name = name or path
         self._conn: sqlite3.Connection | None = None
 
     def __enter__(self) -> UsageStore | None:
@@ -220,10 +224,10 @@ class open_store:
             # (an import builds its indexes on a second thread, one user at a time)
             conn = sqlite3.connect(self.path, isolation_level="DEFERRED", check_same_thread=False)
         except sqlite3.Error as exc:
-            raise RuntimeFailure(f"cannot open usage history {self.path}: {exc}") from None
+            raise RuntimeFailure(f"cannot open usage history {self.name}: {exc}") from None
         self._conn = conn
         try:
-            _check_format(conn, self.path)
+            _check_format(conn, self.name)
         except BaseException:
             conn.close()
             raise
@@ -233,20 +237,31 @@ class open_store:
         if self._conn is not None:
             self._conn.close()
         if isinstance(exc, sqlite3.Error):  # (a full disk, a locked or damaged file, ...)
-            raise RuntimeFailure(f"usage history {self.path}: {exc}; nothing was written") from None
+            raise RuntimeFailure(f"usage history {self.name}: {exc}; nothing was written") from None
 
 
 def _check_format(conn: sqlite3.Connection, path: Path) -> None:
+    """Make the tables of an empty file; refuse a file with tables of something else (or
+    of another format) before writing anything to it."""
     try:
         with conn:
-            conn.executescript(SCHEMA)
-            row = conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
-            if row is None:
-                conn.execute("INSERT INTO meta VALUES ('format', ?)", (FORMAT,))
-            elif row[0] != FORMAT:
+            tables = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            names = {name for (name,) in tables}
+            row = None
+            if "meta" in names:
+                row = conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+            if names and row is None:
+                raise StateError(
+                    f"usage history {path} holds tables not of {FORMAT!r} (no format mark); "
+                    "refusing to use it"
+                )
+            if row is not None and row[0] != FORMAT:
                 raise StateError(
                     f"usage history {path} is {row[0]!r}, not {FORMAT!r}; refusing to use it"
                 )
+            conn.executescript(SCHEMA)  # (what an older file of this format lacks)
+            if row is None:
+                conn.execute("INSERT INTO meta VALUES ('format', ?)", (FORMAT,))
     except sqlite3.DatabaseError as exc:
         raise StateError(
             f"usage history {path} is not a usable SQLite file ({exc}); move it aside to "
@@ -294,12 +309,18 @@ class ImportLog:
     record has passed, on a thread (sqlite3 lets go of the GIL while SQLite sorts), in the
     open transaction, while the models finish; ``finish`` waits for them (and raises what
     building them raised) before it commits.
+
+    With ``replaces``, ``store`` is a new file that ``finish`` renames over that store once
+    committed (:func:`import_log`: an import that keeps none of the old rows).
     """
 
-    def __init__(self, store: UsageStore, start: Marks, rebuild: bool) -> None:
+    def __init__(
+        self, store: UsageStore, start: Marks, rebuild: bool, replaces: Path | None = None
+    ) -> None:
         self.store = store
         self.start = start
         self.rebuild = rebuild
+        self.replaces = replaces
         self._dropped = False  # (the indexes of records, by tee)
         self._indexing: threading.Thread | None = None
         self._index_error: BaseException | None = None
@@ -380,7 +401,13 @@ class ImportLog:
         self.store._conn.commit()
         if window > 0:
             self.store.prune(now - window)
-        return self.store.marks()
+        marks = self.store.marks()
+        if self.replaces is not None:
+            for stale in _side_files(self.replaces):  # (a journal of the old file: not ours)
+                stale.unlink(missing_ok=True)
+            os.replace(self.store.path, self.replaces)
+            fsync_folder(self.replaces.parent)
+        return marks
 
 
 @contextlib.contextmanager
@@ -392,26 +419,50 @@ def import_log(
     Call under the state lock: rows past the state's marks (a writer that died before
     writing its state) are dropped first. Leaving by an exception commits nothing.
 
+    An import that keeps no row of the store (``rebuild``, or a state that includes none of
+    it) writes a new file beside it, renamed over it once committed: deleting a million
+    rows and writing into their freed pages cost a second more (``benchmarks/run.py --rows
+    import``). The same rows, with the same ids, as emptying the tables would leave.
+
     Raises:
-        StateError: the store or the state's marks are not ours.
+        StateError: the store or the state's marks are not ours (a store not ours is
+            refused, not replaced).
         RuntimeFailure: the store cannot be opened.
     """
     if dry_run:
         yield None
         return
     start = marks_of(section)
-    with open_store(store_path(state_path)) as store:
-        assert store is not None
-        store.rollback_after(start)
-        log = ImportLog(store, start, rebuild)
-        try:
-            yield log
-        except BaseException:
-            log.wait_indexes()  # (its error, if any, goes with the transaction)
-            store._conn.rollback()
-            raise
-        else:
-            log.wait_indexes()  # (no thread outlives the import)
+    path = store_path(state_path)
+    whole = rebuild or start == Marks()
+    fresh = path.with_name(f"{path.name}.new")
+    if whole:
+        with open_store(path, create=False):  # (refuses a file not ours)
+            pass
+        for old in (fresh, *_side_files(fresh)):  # (left by an import that died)
+            old.unlink(missing_ok=True)
+    try:
+        with open_store(fresh if whole else path, name=path) as store:
+            assert store is not None
+            if not whole:
+                store.rollback_after(start)
+            log = ImportLog(store, start, rebuild, replaces=path if whole else None)
+            try:
+                yield log
+            except BaseException:
+                log.wait_indexes()  # (its error, if any, goes with the transaction)
+                store._conn.rollback()
+                raise
+            else:
+                log.wait_indexes()  # (no thread outlives the import)
+    finally:
+        if whole:  # (renamed away when the import finished)
+            fresh.unlink(missing_ok=True)
+
+
+def _side_files(path: Path) -> list[Path]:
+    """The files SQLite keeps beside a database while it writes (a hot one is replayed)."""
+    return [path.with_name(path.name + tail) for tail in ("-journal", "-wal", "-shm")]
 
 
 def log_usage(state_path: Path, state: State, usage: ClaimUsage) -> State:

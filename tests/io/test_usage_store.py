@@ -85,8 +85,19 @@ def test_foreign_files_are_refused_untouched(tmp_path: Path) -> None:
     )
     conn.commit()
     conn.close()
+    before = other.read_bytes()
     with pytest.raises(StateError, match="refusing to use it"), open_store(other):
         pass
+    assert other.read_bytes() == before  # (no table of ours added)
+    unmarked = tmp_path / "unmarked.sqlite"
+    conn = sqlite3.connect(unmarked)
+    conn.execute("CREATE TABLE jobs (id INTEGER)")
+    conn.commit()
+    conn.close()
+    before = unmarked.read_bytes()
+    with pytest.raises(StateError, match=r"\(no format mark\); refusing"), open_store(unmarked):
+        pass
+    assert unmarked.read_bytes() == before
 
 
 def test_imports_keep_their_records_beside_the_state(
