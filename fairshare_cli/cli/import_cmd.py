@@ -8,7 +8,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -18,6 +18,9 @@ from fairshare_cli.core.operations.import_usage import HISTORY_SINKS
 from fairshare_cli.core.usage import Batches, SinkFactory, UsageRecord, batches_of, record_end
 from fairshare_cli.io.history import FORMATS, read_condor_history, read_records_batched
 from fairshare_cli.render.progress import counted_batches
+
+if TYPE_CHECKING:
+    from fairshare_cli.io.history_writer import Source
 
 #: Inputs larger than this (bytes) show a progress bar when stderr is a terminal.
 LARGE_INPUT = 50_000_000
@@ -120,6 +123,8 @@ def history(
     sinks = HISTORY_SINKS
     if cycle is not None or cycle_start is not None:
         sinks = {**HISTORY_SINKS, "accountant": cycle_sink(cycle, cycle_start)}
+    from fairshare_cli.io.history_writer import Source
+
     with spooled(file) as path:
         _import(
             lambda: read_records_batched(path, fmt, label=file),
@@ -128,6 +133,7 @@ def history(
             dry_run,
             opts,
             sinks,
+            Source("history", path, file, fmt),
         )
 
 
@@ -173,6 +179,7 @@ def condor_history(
     """
     import os
 
+    from fairshare_cli.io.history_writer import Source
     from fairshare_cli.render.negotiate import progress_bar
 
     with spooled(file) as path:
@@ -184,6 +191,7 @@ def condor_history(
                 rebuild,
                 dry_run,
                 opts,
+                source=Source("condor-history", path, file),
             )
 
 
@@ -211,11 +219,17 @@ def _import(
     dry_run: bool,
     opts: GlobalOptions,
     sinks: Mapping[str, SinkFactory] = HISTORY_SINKS,
+    source: Source | None = None,
 ) -> None:
-    """Feed every record to every model (re-reading an unsorted source once); one write."""
+    """Feed every record to every model (re-reading an unsorted source once); one write.
+
+    ``source``: the file the records come from, when another process may read it again to
+    write the usage history store meanwhile (:mod:`~fairshare_cli.io.history_writer`).
+    """
     from fairshare_cli.core.operations.import_usage import import_usage
     from fairshare_cli.io.history_sort import sorted_by_start
-    from fairshare_cli.io.usage_store import SECTION, import_log
+    from fairshare_cli.io.history_writer import import_store
+    from fairshare_cli.io.usage_store import SECTION
 
     running: list[tuple[int, UsageRecord]] = []
 
@@ -235,7 +249,7 @@ def _import(
 
     with (
         mutate_state(opts, dry_run) as env,
-        import_log(env.state_path, env.state.section(SECTION), rebuild, dry_run) as log,
+        import_store(env.state_path, env.state.section(SECTION), rebuild, dry_run, source) as log,
     ):
 
         def counting() -> Iterable[UsageRecord]:  # a count on stderr for long imports

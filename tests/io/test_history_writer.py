@@ -1,0 +1,215 @@
+"""A large import's usage history store, written by a second process reading the source
+again (``io.history_writer``): the same state, rows, indexes and messages as the importing
+process storing the records itself; any failure of either ends with nothing written."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fairshare_cli.io import history_writer
+from fairshare_cli.io.history_writer import Source, _worth_a_process
+from fairshare_cli.io.usage_store import store_path
+
+NOW = "2026-11-21T12:00:00Z"
+LATER = "2026-11-21T18:00:00Z"  # (records appended after the sample's: up to then)
+_REPO = Path(__file__).resolve().parents[2]
+_SORTED = (_REPO / "sample_configs" / "history.csv").read_text(encoding="utf-8")
+#: after the sample's records, out of start order (the import reads it twice), one still
+#: running, one without account
+_UNSORTED = (
+    "owner,accounting_group,account,start,end,slots\n"
+    "bob,group_physics.hep.bob,hep,2026-11-21T15:00:00Z,2026-11-21T16:00:00Z,2\n"
+    "carol,group_chemistry.carol,chemistry,2026-11-21T13:00:00Z,,1\n"
+    "zed,,,2026-11-21T14:00:00Z,2026-11-21T14:30:00Z,4\n"
+)
+_ADS = json.dumps(
+    [
+        {"Owner": "a", "JobStatus": 4, "JobCurrentStartDate": 1795176000,
+         "CompletionDate": 1795219200, "RequestCpus": 2},
+        {"Owner": "b", "AccountingGroup": "group_physics.b", "JobStatus": 2,
+         "JobCurrentStartDate": 1795240800},
+        {"Owner": "c", "JobStatus": 1},
+    ]
+)  # fmt: skip
+
+
+def _spied(monkeypatch: pytest.MonkeyPatch) -> list[subprocess.Popen[bytes]]:
+    """Every file a store writer; the writers started (to check each was waited for)."""
+    children: list[subprocess.Popen[bytes]] = []
+    popen = subprocess.Popen
+
+    def spy(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        child: subprocess.Popen[bytes] = popen(*args, **kwargs)
+        children.append(child)
+        return child
+
+    monkeypatch.setattr(history_writer, "WRITER_MIN_BYTES", 0)
+    monkeypatch.setattr(history_writer.subprocess, "Popen", spy)
+    return children
+
+
+def _folder(tmp_path: Path, name: str) -> tuple[Path, list[str]]:
+    folder = tmp_path / name
+    folder.mkdir()
+    config = (_REPO / "sample_configs" / "pool.toml").read_text(encoding="utf-8")
+    (folder / "pool.toml").write_text(config, encoding="utf-8")
+    state = folder / "state.json"
+    return folder, ["--config", str(folder / "pool.toml"), "--state", str(state), "--now", NOW]
+
+
+def _kept(folder: Path) -> tuple[bytes, list[Any], list[Any]]:
+    """The state's bytes, the store's rows and its schema (indexes included)."""
+    conn = sqlite3.connect(store_path(folder / "state.json"))
+    try:
+        rows = conn.execute("SELECT * FROM records ORDER BY id").fetchall()
+        rows += conn.execute("SELECT * FROM ends ORDER BY id").fetchall()
+        schema = conn.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()
+    finally:
+        conn.close()
+    return (folder / "state.json").read_bytes(), rows, schema
+
+
+def _imports(run: Callable[..., Any], folder: Path, args: list[str]) -> list[str]:
+    """Import each source of the folder in turn (the second without --rebuild: appended);
+    what each printed, the folder's path taken out."""
+    said = []
+    steps = [
+        ("history", "sorted.csv", _SORTED, "--rebuild", NOW),
+        ("history", "unsorted.csv", _UNSORTED, "--format=csv", LATER),
+        ("condor-history", "ads.json", _ADS, "--rebuild", LATER),
+    ]
+    for kind, name, text, flag, now in steps:
+        (folder / name).write_text(text, encoding="utf-8")
+        result = run("import", kind, str(folder / name), flag, *args, "--now", now)
+        assert result.exit_code == 0, result.stderr
+        said.append((result.stdout + result.stderr).replace(str(folder), "F"))
+        if kind == "history" and name == "unsorted.csv":
+            said.append(repr(_kept(folder)))
+    return said
+
+
+def test_a_second_process_stores_what_the_importer_would(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sorted CSV (--rebuild), an unsorted one appended (read twice by the importer, once
+    by the writer) and condor_history ads: the same state bytes, rows, ids, indexes and
+    messages either way; each writer waited for."""
+    alone, alone_args = _folder(tmp_path, "alone")
+    expected = _imports(run, alone, alone_args)
+    children = _spied(monkeypatch)
+    beside, beside_args = _folder(tmp_path, "beside")
+    assert _imports(run, beside, beside_args) == expected
+    assert _kept(beside) == _kept(alone)
+    assert len(children) == 3
+    assert all(child.returncode == 0 for child in children)
+
+
+def test_a_refused_record_leaves_the_store_and_no_writer(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The importer refuses a record: the writer is told to give up and waited for; the
+    store, its side files and the state are as they were."""
+    folder, args = _folder(tmp_path, "f")
+    (folder / "good.csv").write_text(_SORTED, encoding="utf-8")
+    assert run("import", "history", str(folder / "good.csv"), *args).exit_code == 0
+    before, listing = _kept(folder), sorted(os.listdir(folder))
+    children = _spied(monkeypatch)
+    bad = _SORTED + "dave,,,,,,2026-11-20T04:00:00Z,2026-11-20T03:00:00Z,1,1,false\n"
+    (folder / "bad.csv").write_text(bad, encoding="utf-8")
+    for extra in ((), ("--rebuild",)):
+        failed = run("import", "history", str(folder / "bad.csv"), *extra, *args)
+        assert failed.exit_code == 2
+        assert failed.stderr.startswith(f"fs: error: {folder / 'bad.csv'}")
+        assert failed.stderr.count("\n") == 1
+    assert _kept(folder) == before
+    assert sorted(os.listdir(folder)) == sorted([*listing, "bad.csv"])
+    assert len(children) == 2
+    assert all(child.returncode is not None for child in children)
+
+
+def test_sqlite_failing_in_the_writer_ends_the_import_in_one_line(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite refusing a row in the writer (a trigger says so, as a full disk would): the
+    import ends with its message on one line naming the store, exit 1, nothing written."""
+    folder, args = _folder(tmp_path, "f")
+    (folder / "good.csv").write_text(_SORTED, encoding="utf-8")
+    assert run("import", "history", str(folder / "good.csv"), *args).exit_code == 0
+    store = store_path(folder / "state.json")
+    with sqlite3.connect(store) as conn:
+        conn.execute(
+            "CREATE TRIGGER full BEFORE INSERT ON records "
+            "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
+        )
+    conn.close()
+    before = _kept(folder)
+    _spied(monkeypatch)
+    (folder / "more.csv").write_text(_UNSORTED, encoding="utf-8")
+    result = run("import", "history", str(folder / "more.csv"), *args, "--now", LATER)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"fs: error: usage history {store}: database or disk is full; nothing was written\n"
+    )
+    assert _kept(folder) == before
+
+
+def test_a_writer_that_dies_fails_the_import(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A writer that ends without answering (killed, out of memory): one line with its exit
+    status, exit 1, no state written."""
+    folder, args = _folder(tmp_path, "f")
+    _spied(monkeypatch)
+    monkeypatch.setattr(history_writer, "_BOOT", "import os; os._exit(3)")
+    (folder / "good.csv").write_text(_SORTED, encoding="utf-8")
+    result = run("import", "history", str(folder / "good.csv"), *args)
+    assert result.exit_code == 1
+    store = store_path(folder / "state.json")
+    assert result.stderr == (
+        f"fs: error: usage history {store}: its writer ended without an answer (exit 3); "
+        "nothing was written\n"
+    )
+    assert not (folder / "state.json").exists()
+
+
+def test_a_store_not_ours_is_refused_before_the_work(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Refused (exit 2) before any writer starts; the file untouched."""
+    folder, args = _folder(tmp_path, "f")
+    store = store_path(folder / "state.json")
+    conn = sqlite3.connect(store)
+    conn.execute("CREATE TABLE jobs (id INTEGER)")
+    conn.commit()
+    conn.close()
+    before = store.read_bytes()
+    children = _spied(monkeypatch)
+    (folder / "good.csv").write_text(_SORTED, encoding="utf-8")
+    result = run("import", "history", str(folder / "good.csv"), "--rebuild", *args)
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1
+    assert "refusing to use it" in result.stderr
+    assert (children, store.read_bytes()) == ([], before)
+
+
+def test_only_a_large_regular_file_gets_a_writer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pipe cannot be read twice; a small file is not worth starting a process."""
+    small = tmp_path / "small.csv"
+    small.write_text(_SORTED, encoding="utf-8")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert not _worth_a_process(Source("history", str(small), "small.csv"))
+    assert not _worth_a_process(Source("history", str(tmp_path / "absent"), "absent"))
+    monkeypatch.setattr(history_writer, "WRITER_MIN_BYTES", small.stat().st_size)
+    assert _worth_a_process(Source("history", str(small), "small.csv"))
+    assert not _worth_a_process(Source("history", str(fifo), "fifo"))
