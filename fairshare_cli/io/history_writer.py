@@ -7,9 +7,10 @@ store (the same :class:`~.usage_store.ImportLog`, so the same rows), while this 
 the models: on a machine of two cores the two run side by side.
 
 The exchange, one JSON line each way on the child's standard input and output: the job
-(state path, the state's marks, ``--rebuild``, the source); once the models are done,
-``{"now": ..., "window": ...}`` (commit) or the end of its input (give up: nothing is kept);
-then its answer, the new marks or the error it met.
+(state path, the state's marks, ``--rebuild``, the source); ``stored N`` once it has
+stored every record; once the models are done, ``{"now": ..., "window": ...}`` (commit) or
+the end of its input or SIGTERM (give up: nothing is kept); then its answer, the new marks
+or the error it met.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fairshare_cli.core.usage import Batches, UsageRecord
+from fairshare_cli.core.usage import Batches, UsageRecord, batches_of
 from fairshare_cli.errors import InputError, RuntimeFailure, StateError
 from fairshare_cli.io.usage_store import ImportLog, Marks, import_log, marks_of, open_store
 from fairshare_cli.io.usage_store import store_path as _store_path
@@ -33,6 +34,9 @@ from fairshare_cli.io.usage_store import store_path as _store_path
 #: Sources smaller than this (bytes) are stored by the importing process itself: a second
 #: process costs about 0.1 s to start, what the inserts of ~50,000 records cost.
 WRITER_MIN_BYTES = 20_000_000
+
+#: The child's line once every record is in (before it waits to be told to commit).
+_STORED = b"stored "
 
 #: The child's first lines: its package found where the parent's is.
 _BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from {0} import main; main()"
@@ -73,9 +77,10 @@ class StoreWriter:
     def __init__(self, child: subprocess.Popen[bytes], store: Path) -> None:
         self._child = child
         self._store = store
+        self._asked = False  # (finish told it to commit)
 
     def tee(self, records: Iterable[UsageRecord]) -> Batches:
-        return records if isinstance(records, Batches) else Batches([list(records)])
+        return Batches(batches_of(records))
 
     def finish(self, now: float, window: float) -> Marks:
         """Ask the child to commit; its marks.
@@ -87,14 +92,15 @@ class StoreWriter:
         stdin, stdout = self._child.stdin, self._child.stdout
         assert stdin is not None
         assert stdout is not None
+        self._asked = True
         with contextlib.suppress(OSError):  # (a child that already ended: its answer says why)
             stdin.write(json.dumps({"now": now, "window": window}).encode() + b"\n")
             stdin.close()
-        line = stdout.readline()
+        lines = [line for line in stdout if not line.startswith(_STORED)]
         code = self._child.wait()
         try:
-            answer = json.loads(line)
-        except ValueError:
+            answer = json.loads(lines[-1])
+        except (ValueError, IndexError):
             raise RuntimeFailure(
                 f"usage history {self._store}: its writer ended without an answer "
                 f"(exit {code}); nothing was written"
@@ -103,6 +109,18 @@ class StoreWriter:
             kind = StateError if answer.get("kind") == "state" else RuntimeFailure
             raise kind(answer["error"])
         return Marks(int(answer["records"]), int(answer["ends"]))
+
+    def close(self) -> None:
+        """Tell a child not asked to commit to give up now (SIGTERM: it rolls back and
+        removes what it wrote); wait for it."""
+        child = self._child
+        for pipe in (child.stdin, child.stdout):
+            if pipe is not None:
+                with contextlib.suppress(OSError):
+                    pipe.close()
+        if not self._asked:
+            child.terminate()
+        child.wait()
 
 
 @contextlib.contextmanager
@@ -137,17 +155,15 @@ def import_store(
         )
     except OSError as exc:
         raise RuntimeFailure(f"usage history {store}: cannot start its writer: {exc}") from None
+    writer = StoreWriter(child, store)
     try:
         assert child.stdin is not None
-        child.stdin.write(json.dumps(job).encode() + b"\n")
-        child.stdin.flush()
-        yield StoreWriter(child, store)
+        with contextlib.suppress(OSError):  # (a child that died: finish says so)
+            child.stdin.write(json.dumps(job).encode() + b"\n")
+            child.stdin.flush()
+        yield writer
     finally:
-        for pipe in (child.stdin, child.stdout):  # (still open: give up)
-            if pipe is not None:
-                with contextlib.suppress(OSError):
-                    pipe.close()
-        child.wait()
+        writer.close()
 
 
 def _write(job: dict[str, Any]) -> dict[str, Any]:
@@ -156,8 +172,9 @@ def _write(job: dict[str, Any]) -> dict[str, Any]:
     source = Source(kind, path, label, fmt)
     with import_log(Path(job["state"]), job["section"], job["rebuild"], False) as log:
         assert log is not None
-        for _ in log.tee(_records(source)):
-            pass
+        stored = sum(map(len, batches_of(log.tee(_records(source)))))
+        sys.stdout.write(f"{_STORED.decode()}{stored}\n")  # (then it waits)
+        sys.stdout.flush()
         line = sys.stdin.readline()
         if not line:
             raise _GivenUp
@@ -166,13 +183,20 @@ def _write(job: dict[str, Any]) -> dict[str, Any]:
 
 
 class _GivenUp(Exception):
-    """The parent closed the exchange without asking for a commit."""
+    """The parent gave up (closed the exchange, or SIGTERM) without asking for a commit."""
+
+
+def _give_up(*_: object) -> None:
+    raise _GivenUp
 
 
 def main() -> None:
     """The child (``python -c``, see :data:`_BOOT`): one job read, one answer written."""
+    import signal
+
     from fairshare_cli.io.gc_pause import gc_paused
 
+    signal.signal(signal.SIGTERM, _give_up)  # (what it wrote rolled back and removed)
     answer: dict[str, Any]
     try:
         with gc_paused():

@@ -135,6 +135,39 @@ def test_a_refused_record_leaves_the_store_and_no_writer(
     assert all(child.returncode is not None for child in children)
 
 
+@pytest.mark.parametrize("rebuild", [False, True])
+def test_an_interrupt_stops_the_writer_and_keeps_the_store(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, rebuild: bool
+) -> None:
+    """A Ctrl-C in the importer after the records (appending, or writing the store anew):
+    the writer is stopped and waited for, and rolls back what it wrote; the store, the
+    folder and the state are as they were."""
+    from fairshare_cli.cli import import_cmd
+
+    folder, args = _folder(tmp_path, "f")
+    (folder / "good.csv").write_text(_SORTED, encoding="utf-8")
+    assert run("import", "history", str(folder / "good.csv"), *args).exit_code == 0
+    (folder / "more.csv").write_text(_UNSORTED, encoding="utf-8")
+    before, listing = _kept(folder), sorted(os.listdir(folder))
+
+    def interrupted(*_: Any) -> None:
+        stdout = children[0].stdout
+        assert stdout is not None
+        assert stdout.readline() == b"stored 3\n"  # (its rows in, uncommitted)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(import_cmd, "_hold_running", interrupted)
+    children = _spied(monkeypatch)
+    flags = ["--rebuild"] if rebuild else []
+    aborted = run("import", "history", str(folder / "more.csv"), *flags, *args, "--now", LATER)
+    assert aborted.exit_code == 1
+    assert aborted.stderr.strip() == "Aborted!"  # (click's)
+    assert _kept(folder) == before
+    assert sorted(os.listdir(folder)) == listing
+    assert len(children) == 1
+    assert children[0].returncode is not None
+
+
 def test_sqlite_failing_in_the_writer_ends_the_import_in_one_line(
     tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
