@@ -62,7 +62,10 @@ def _records(source: Source) -> Iterable[UsageRecord]:
 
 
 def _worth_a_process(source: Source) -> bool:
-    """A regular file (a pipe cannot be read twice) large enough."""
+    """A regular file (a pipe cannot be read twice) large enough, and a Python to start
+    (not a frozen executable)."""
+    if getattr(sys, "frozen", False):
+        return False
     try:
         info = os.stat(source.path)
     except OSError:

@@ -238,13 +238,6 @@ def test_an_import_stores_each_record_as_append_does(
         batches.append(batch)
     records = [r for batch in batches for r in batch]
 
-    def stored(path: Path) -> list[tuple[Any, ...]]:
-        conn = sqlite3.connect(path)
-        try:
-            return conn.execute("SELECT * FROM records ORDER BY id").fetchall()
-        finally:
-            conn.close()
-
     with open_store(folder / "teed.sqlite") as store:
         assert store is not None
         log = ImportLog(store, Marks(), rebuild=True)
@@ -253,7 +246,7 @@ def test_an_import_stores_each_record_as_append_does(
     with open_store(folder / "appended.sqlite") as store:
         assert store is not None
         store.append([(r, None) for r in records], [])
-    assert stored(folder / "teed.sqlite") == stored(folder / "appended.sqlite")
+    assert _rows(folder / "teed.sqlite") == _rows(folder / "appended.sqlite")
 
 
 def _import_args(tmp_path: Path) -> tuple[Path, list[str]]:

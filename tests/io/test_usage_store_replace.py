@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from fairshare_cli.io.usage_store import store_path
+from tests.io.test_usage_store import _rows
 
 _FIRST = (
     "owner,start,end\nalice,2026-11-20T00:00:00Z,2026-11-20T01:00:00Z\nbob,2026-11-20T00:30:00Z,\n"
@@ -27,14 +28,6 @@ def _args(tmp_path: Path) -> tuple[Path, list[str]]:
     config.write_text('[pool]\nuid_domain = "example.org"\n', encoding="utf-8")
     state = tmp_path / "state.json"
     return state, ["--config", str(config), "--state", str(state), "--now", "2026-11-21T00:00:00Z"]
-
-
-def _rows(path: Path) -> list[tuple[Any, ...]]:
-    conn = sqlite3.connect(path)
-    try:
-        return conn.execute("SELECT * FROM records ORDER BY id").fetchall()
-    finally:
-        conn.close()
 
 
 def _import(run: Callable[..., Any], tmp_path: Path, text: str, *extra: str) -> Any:
