@@ -77,33 +77,50 @@ class StoreWriter:
     """The parent's side: records pass through :meth:`tee` untouched (the child stores
     them); :meth:`finish` commits the child's work and returns the marks for the state."""
 
-    def __init__(self, child: subprocess.Popen[bytes], store: Path) -> None:
+    def __init__(self, child: subprocess.Popen[bytes], store: Path, label: str) -> None:
         self._child = child
         self._store = store
+        self._label = label
         self._asked = False  # (finish told it to commit)
+        self._passed = 0  # (records of the last pass)
 
     def tee(self, records: Iterable[UsageRecord]) -> Batches:
-        return Batches(batches_of(records))
+        self._passed = 0
+        return Batches(self._counted(batches_of(records)))
+
+    def _counted(self, batches: Iterable[list[UsageRecord]]) -> Iterator[list[UsageRecord]]:
+        for batch in batches:
+            self._passed += len(batch)
+            yield batch
 
     def finish(self, now: float, window: float) -> Marks:
         """Ask the child to commit; its marks.
 
         Raises:
             StateError: the store is not ours.
-            RuntimeFailure: SQLite failed, or the child ended without an answer.
+            RuntimeFailure: SQLite failed, the child ended without an answer, or it stored
+                another number of records than were charged (the file changed meanwhile).
         """
         stdin, stdout = self._child.stdin, self._child.stdout
         assert stdin is not None
         assert stdout is not None
-        self._asked = True
-        with contextlib.suppress(OSError):  # (a child that already ended: its answer says why)
-            stdin.write(json.dumps({"now": now, "window": window}).encode() + b"\n")
-            stdin.close()
-        lines = [line for line in stdout if not line.startswith(_STORED)]
+        line = stdout.readline()  # ("stored N" once its rows are in, else its error)
+        if line.startswith(_STORED):
+            stored = int(line[len(_STORED) :])
+            if stored != self._passed:  # (not committed: close() stops it)
+                raise RuntimeFailure(
+                    f"usage history {self._store}: {self._label} changed while it was read "
+                    f"({self._passed} records charged, {stored} stored); nothing was written"
+                )
+            self._asked = True
+            with contextlib.suppress(OSError):  # (a child that ended: its answer says why)
+                stdin.write(json.dumps({"now": now, "window": window}).encode() + b"\n")
+                stdin.close()
+            line = stdout.readline()
         code = self._child.wait()
         try:
-            answer = json.loads(lines[-1])
-        except (ValueError, IndexError):
+            answer = json.loads(line)
+        except ValueError:
             raise RuntimeFailure(
                 f"usage history {self._store}: its writer ended without an answer "
                 f"(exit {code}); nothing was written"
@@ -158,7 +175,7 @@ def import_store(
         )
     except OSError as exc:
         raise RuntimeFailure(f"usage history {store}: cannot start its writer: {exc}") from None
-    writer = StoreWriter(child, store)
+    writer = StoreWriter(child, store, source.label)
     try:
         assert child.stdin is not None
         with contextlib.suppress(OSError):  # (a child that died: finish says so)

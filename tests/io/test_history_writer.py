@@ -194,6 +194,38 @@ def test_sqlite_failing_in_the_writer_ends_the_import_in_one_line(
     assert _kept(folder) == before
 
 
+@pytest.mark.parametrize("rebuild", [False, True])
+def test_a_file_that_changes_while_read_is_not_stored(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, rebuild: bool
+) -> None:
+    """The writer reads one record more than the importer charged (the file grew between
+    the two readings; here it is handed another file): nothing is committed, one line
+    names the store and both counts, exit 1; store, folder and state as they were."""
+    folder, args = _folder(tmp_path, "f")
+    (folder / "good.csv").write_text(_SORTED, encoding="utf-8")
+    assert run("import", "history", str(folder / "good.csv"), *args).exit_code == 0
+    more = _UNSORTED.splitlines(keepends=True)
+    (folder / "more.csv").write_text("".join(more[:-1]), encoding="utf-8")
+    (folder / "grown.csv").write_text("".join(more), encoding="utf-8")
+    before, listing = _kept(folder), sorted(os.listdir(folder))
+
+    def swapped(kind: str, path: str, label: str, fmt: str = "auto") -> Source:
+        return Source(kind, str(folder / "grown.csv"), label, fmt)
+
+    children = _spied(monkeypatch)
+    monkeypatch.setattr(history_writer, "Source", swapped)
+    flags = ["--rebuild"] if rebuild else []
+    source = str(folder / "more.csv")
+    result = run("import", "history", source, *flags, *args, "--now", LATER)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"fs: error: usage history {store_path(folder / 'state.json')}: {source} changed "
+        "while it was read (2 records charged, 3 stored); nothing was written\n"
+    )
+    assert (_kept(folder), sorted(os.listdir(folder))) == (before, listing)
+    assert children[0].returncode is not None
+
+
 def test_a_writer_that_dies_fails_the_import(
     tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
