@@ -191,7 +191,7 @@ def condor_history(
                 rebuild,
                 dry_run,
                 opts,
-                source=Source("condor-history", path, file),
+                source=Source("condor-history", path, file, stream=not large),
             )
 
 
@@ -251,9 +251,10 @@ def _import(
         mutate_state(opts, dry_run) as env,
         import_store(env.state_path, env.state.section(SECTION), rebuild, dry_run, source) as log,
     ):
+        read = records if log is None else log.reader(records)
 
         def counting() -> Iterable[UsageRecord]:  # a count on stderr for long imports
-            return Batches(counted_batches(records(), f"importing {label}", "records"))
+            return Batches(counted_batches(read(), f"importing {label}", "records"))
 
         feed = counting if log is None else (lambda: log.tee(counting()))
         env.state, done = import_usage(

@@ -1,56 +1,71 @@
 """The usage history store of a large import, written by a second process.
 
-An import stores every record it charges (:mod:`.usage_store`); at a million records the
-inserts are a sixth of its time (``benchmarks/run.py --rows import``). When the source is a
-file that can be read again, a second Python process reads it on its own and writes the
-store (the same :class:`~.usage_store.ImportLog`, so the same rows), while this one charges
-the models: on a machine of two cores the two run side by side.
+An import stores every record it charges (:mod:`.usage_store`). For a large regular file, a
+second Python process reads the file, hands its records to the importer as it goes and
+writes the store (the same :class:`~.usage_store.ImportLog`, so the same rows), while the
+importer charges the models: on a machine of two cores, reading and storing (half of
+``fs import history``'s time at a million records: ``benchmarks/run.py --rows import``) run
+beside the models.
 
-The exchange, one JSON line each way on the child's standard input and output: the job
-(state path, the state's marks, ``--rebuild``, the source); ``stored N`` once it has
-stored every record; once the models are done, ``{"now": ..., "window": ...}`` (commit) or
-the end of its input or SIGTERM (give up: nothing is kept); then its answer, the new marks
-or the error it met.
+The exchange. The job: one JSON line on the child's standard input (the state's path and
+marks, ``--rebuild``, the source). Then frames on its standard output, each a letter, a
+length (8 bytes, little-endian) and that many bytes:
+
+- ``B``: a batch of records as read (``marshal`` of its columns); ``D`` after the last;
+- ``S``: how many it stored, once every record is in. It then reads one more line,
+  ``{"now": ..., "window": ...}`` (commit), or meets the end of its input or SIGTERM (give
+  up: it rolls back, and removes a new file);
+- ``A``: its answer, the new marks (JSON);
+- ``E``, at any point: an error (JSON: ``error``, ``kind``), the reader's where it failed.
+
+The importer's first reading is the ``B`` frames; a second reading (a record refused, or
+records out of start order) reads the file itself, and the frames left unread are skipped.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import marshal
 import os
 import stat
 import subprocess
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from fairshare_cli.core.usage import Batches, UsageRecord, batches_of
-from fairshare_cli.errors import InputError, RuntimeFailure, StateError
+from fairshare_cli.errors import FairshareError, InputError, RuntimeFailure, StateError
 from fairshare_cli.io.usage_store import ImportLog, Marks, import_log, marks_of, open_store
 from fairshare_cli.io.usage_store import store_path as _store_path
 
-#: Sources smaller than this (bytes) are stored by the importing process itself: a second
-#: process costs about 0.1 s to start, what the inserts of ~50,000 records cost.
+#: Sources smaller than this (bytes) are read and stored by the importing process itself: a
+#: second process costs about 0.1 s to start, what reading and storing ~25,000 records cost.
 WRITER_MIN_BYTES = 20_000_000
-
-#: The child's line once every record is in (before it waits to be told to commit).
-_STORED = b"stored "
 
 #: The child's first lines: its package found where the parent's is.
 _BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from {0} import main; main()"
 
+_FAILURES: dict[str, type[FairshareError]] = {"input": InputError, "state": StateError}
+
+Records = Callable[[], Iterable[UsageRecord]]
+
 
 @dataclass(frozen=True)
 class Source:
-    """A file of usage records the writer reads again: ``kind`` is the import command
-    (``history``: ``fmt`` as its ``--format``; ``condor-history``), ``label`` names it."""
+    """A file of usage records the writer reads: ``kind`` is the import command
+    (``history``: ``fmt`` as its ``--format``; ``condor-history``), ``label`` names it;
+    ``stream``: its records are handed to the importer (False: the importer reads the file
+    itself, as when it shows how far it has read)."""
 
     kind: str
     path: str
     label: str
     fmt: str = "auto"
+    stream: bool = True
 
 
 def _records(source: Source) -> Iterable[UsageRecord]:
@@ -74,15 +89,29 @@ def _worth_a_process(source: Source) -> bool:
 
 
 class StoreWriter:
-    """The parent's side: records pass through :meth:`tee` untouched (the child stores
-    them); :meth:`finish` commits the child's work and returns the marks for the state."""
+    """The importer's side. :meth:`reader` gives the records (the child's, the first time);
+    :meth:`tee` passes them on untouched (the child stores them); :meth:`finish` has the
+    child commit and returns the marks for the state."""
 
-    def __init__(self, child: subprocess.Popen[bytes], store: Path, label: str) -> None:
+    def __init__(self, child: subprocess.Popen[bytes], store: Path, source: Source) -> None:
         self._child = child
         self._store = store
-        self._label = label
+        self._label = source.label
+        self._stream = source.stream
+        self._taken = not source.stream  # (the child's records: read once at most)
         self._asked = False  # (finish told it to commit)
         self._passed = 0  # (records of the last pass)
+
+    def reader(self, records: Records) -> Records:
+        """``records``, but the child's records the first time."""
+
+        def read() -> Iterable[UsageRecord]:
+            if self._taken:
+                return records()
+            self._taken = True
+            return Batches(self._received())
+
+        return read
 
     def tee(self, records: Iterable[UsageRecord]) -> Batches:
         self._passed = 0
@@ -93,52 +122,77 @@ class StoreWriter:
             self._passed += len(batch)
             yield batch
 
+    def _received(self) -> Iterator[list[UsageRecord]]:
+        """The child's records, a batch a frame (built from its columns, no call a record);
+        raises where its reading failed."""
+        make = tuple.__new__
+        while True:
+            kind, body = self._frame()
+            if kind == b"B":
+                yield list(map(make, repeat(UsageRecord), zip(*marshal.loads(body), strict=True)))
+            elif kind == b"D":
+                return
+            else:
+                raise self._failure(kind, body)
+
+    def _frame(self) -> tuple[bytes, bytes]:
+        stdout = self._child.stdout
+        assert stdout is not None
+        head = stdout.read(9)
+        size = int.from_bytes(head[1:], "little") if len(head) == 9 else -1
+        body = stdout.read(size) if size > 0 else b""
+        if size < 0 or len(body) < size:
+            code = self._child.wait()
+            raise RuntimeFailure(
+                f"usage history {self._store}: its writer ended without an answer "
+                f"(exit {code}); nothing was written"
+            )
+        return head[:1], body
+
+    def _failure(self, kind: bytes, body: bytes) -> FairshareError:
+        told = json.loads(body) if kind == b"E" else {"error": f"frame {kind!r}"}
+        return _FAILURES.get(told.get("kind", ""), RuntimeFailure)(told["error"])
+
     def finish(self, now: float, window: float) -> Marks:
-        """Ask the child to commit; its marks.
+        """Have the child commit; its marks.
 
         Raises:
             StateError: the store is not ours.
             RuntimeFailure: SQLite failed, the child ended without an answer, or it stored
                 another number of records than were charged (the file changed meanwhile).
         """
-        stdin, stdout = self._child.stdin, self._child.stdout
-        assert stdin is not None
-        assert stdout is not None
-        line = stdout.readline()  # ("stored N" once its rows are in, else its error)
-        if line.startswith(_STORED):
-            stored = int(line[len(_STORED) :])
-            if stored != self._passed:  # (not committed: close() stops it)
+        kind, body = self._frame()
+        while kind in (b"B", b"D"):  # (what a pass given up did not read)
+            kind, body = self._frame()
+        if kind == b"S":
+            if int(body) != self._passed:  # (not committed: close() stops it)
                 raise RuntimeFailure(
                     f"usage history {self._store}: {self._label} changed while it was read "
-                    f"({self._passed} records charged, {stored} stored); nothing was written"
+                    f"({self._passed} records charged, {int(body)} stored); nothing was written"
                 )
             self._asked = True
+            stdin = self._child.stdin
+            assert stdin is not None
             with contextlib.suppress(OSError):  # (a child that ended: its answer says why)
                 stdin.write(json.dumps({"now": now, "window": window}).encode() + b"\n")
                 stdin.close()
-            line = stdout.readline()
-        code = self._child.wait()
-        try:
-            answer = json.loads(line)
-        except ValueError:
-            raise RuntimeFailure(
-                f"usage history {self._store}: its writer ended without an answer "
-                f"(exit {code}); nothing was written"
-            ) from None
-        if "error" in answer:
-            kind = StateError if answer.get("kind") == "state" else RuntimeFailure
-            raise kind(answer["error"])
+            kind, body = self._frame()
+        if kind != b"A":
+            raise self._failure(kind, body)
+        answer = json.loads(body)
+        self._child.wait()
         return Marks(int(answer["records"]), int(answer["ends"]))
 
     def close(self) -> None:
-        """Tell a child not asked to commit to give up now (SIGTERM: it rolls back and
-        removes what it wrote); wait for it."""
+        """Tell a child not asked to commit to give up, and wait for it: it rolls back and
+        removes what it wrote when it next sends a frame (to a closed pipe) or reads the
+        end of its input; one that sends no records is stopped by SIGTERM."""
         child = self._child
         for pipe in (child.stdin, child.stdout):
             if pipe is not None:
                 with contextlib.suppress(OSError):
                     pipe.close()
-        if not self._asked:
+        if not self._asked and not self._stream:
             child.terminate()
         child.wait()
 
@@ -164,7 +218,7 @@ def import_store(
     with open_store(store, create=False):  # (a store not ours refused before the work)
         pass
     job = {"state": str(state_path), "section": section, "rebuild": rebuild}
-    job["source"] = [source.kind, source.path, source.label, source.fmt]
+    job["source"] = [source.kind, source.path, source.label, source.fmt, source.stream]
     root = str(Path(__file__).resolve().parents[2])
     try:
         child = subprocess.Popen(
@@ -175,10 +229,10 @@ def import_store(
         )
     except OSError as exc:
         raise RuntimeFailure(f"usage history {store}: cannot start its writer: {exc}") from None
-    writer = StoreWriter(child, store, source.label)
+    writer = StoreWriter(child, store, source)
     try:
         assert child.stdin is not None
-        with contextlib.suppress(OSError):  # (a child that died: finish says so)
+        with contextlib.suppress(OSError):  # (a child that died: its frames say so)
             child.stdin.write(json.dumps(job).encode() + b"\n")
             child.stdin.flush()
         yield writer
@@ -186,16 +240,44 @@ def import_store(
         writer.close()
 
 
-def _write(job: dict[str, Any]) -> dict[str, Any]:
-    """The child's work: store every record of the source, then commit when told to."""
-    kind, path, label, fmt = job["source"]
-    source = Source(kind, path, label, fmt)
+def _put(out: IO[bytes], kind: bytes, body: bytes) -> None:
+    out.write(kind + len(body).to_bytes(8, "little") + body)
+    out.flush()
+
+
+def _sent(records: Iterable[UsageRecord], out: IO[bytes], stream: bool) -> Batches:
+    """``records`` a batch at a time, each sent first when ``stream``; a reader's error sent
+    where it happens (the importer raises it there), then the child ends quietly."""
+
+    def sending() -> Iterator[list[UsageRecord]]:
+        try:
+            for batch in batches_of(records):
+                if stream:  # (columns: a third of the bytes and time of the records)
+                    _put(out, b"B", marshal.dumps(list(zip(*batch, strict=True)), 2))
+                yield batch
+        except InputError as exc:
+            _put(out, b"E", json.dumps({"error": str(exc), "kind": "input"}).encode())
+            raise _GivenUp from None
+        if stream:
+            _put(out, b"D", b"")
+
+    return Batches(sending())
+
+
+def _write(job: dict[str, Any], out: IO[bytes]) -> dict[str, Any]:
+    """The child's work: read and store every record of the source (sending them on), then
+    commit when told to."""
+    kind, path, label, fmt, stream = job["source"]
+    records = _records(Source(kind, path, label, fmt))
     with import_log(Path(job["state"]), job["section"], job["rebuild"], False) as log:
         assert log is not None
-        stored = sum(map(len, batches_of(log.tee(_records(source)))))
-        sys.stdout.write(f"{_STORED.decode()}{stored}\n")  # (then it waits)
-        sys.stdout.flush()
-        line = sys.stdin.readline()
+        _Stop.arm(True)
+        try:
+            stored = sum(map(len, batches_of(log.tee(_sent(records, out, stream)))))
+            _put(out, b"S", str(stored).encode())
+            line = sys.stdin.readline()
+        finally:
+            _Stop.arm(False)  # (before import_log's cleanup)
         if not line:
             raise _GivenUp
         told = json.loads(line)
@@ -203,32 +285,51 @@ def _write(job: dict[str, Any]) -> dict[str, Any]:
 
 
 class _GivenUp(Exception):
-    """The parent gave up (closed the exchange, or SIGTERM) without asking for a commit."""
+    """The importer gave up (closed the exchange, or SIGTERM) without asking for a commit,
+    or already has the error that ends the work."""
 
 
-def _give_up(*_: object) -> None:
-    raise _GivenUp
+class _Stop:
+    """SIGTERM in the child: :class:`_GivenUp` raised where giving up is clean (while it
+    reads and stores, or waits to be told to commit: ``armed``), else noted and raised when
+    next armed; never in the middle of a rollback."""
+
+    armed = False
+    asked = False
+
+    @classmethod
+    def arm(cls, on: bool) -> None:
+        cls.armed = on and not cls.asked
+        if on and cls.asked:
+            raise _GivenUp
+
+    @classmethod
+    def signalled(cls, *_: object) -> None:
+        cls.asked = True
+        if cls.armed:
+            cls.armed = False
+            raise _GivenUp
 
 
 def main() -> None:
-    """The child (``python -c``, see :data:`_BOOT`): one job read, one answer written."""
+    """The child (``python -c``, see :data:`_BOOT`): one job read, its frames written."""
     import signal
 
     from fairshare_cli.io.gc_pause import gc_paused
 
-    signal.signal(signal.SIGTERM, _give_up)  # (what it wrote rolled back and removed)
-    answer: dict[str, Any]
+    signal.signal(signal.SIGTERM, _Stop.signalled)  # (what it wrote rolled back and removed)
+    out = sys.stdout.buffer
     try:
         with gc_paused():
-            answer = _write(json.loads(sys.stdin.readline()))
+            answer = json.dumps(_write(json.loads(sys.stdin.readline()), out))
+        kind = b"A"
     except (_GivenUp, KeyboardInterrupt):
         os._exit(1)
     except StateError as exc:
-        answer = {"error": str(exc), "kind": "state"}
-    except InputError as exc:  # (the source changed since the parent read it)
-        answer = {"error": f"{exc}; nothing was written", "kind": "runtime"}
-    except Exception as exc:  # (any failure: the parent's one line)
-        answer = {"error": str(exc) or type(exc).__name__, "kind": "runtime"}
-    sys.stdout.write(json.dumps(answer) + "\n")
-    sys.stdout.flush()
+        answer, kind = json.dumps({"error": str(exc), "kind": "state"}), b"E"
+    except Exception as exc:  # (any failure: the importer's one line)
+        answer = json.dumps({"error": str(exc) or type(exc).__name__, "kind": "runtime"})
+        kind = b"E"
+    with contextlib.suppress(OSError):  # (an importer gone: nothing to tell)
+        _put(out, kind, answer.encode())
     os._exit(0)

@@ -41,8 +41,9 @@ _ADS = json.dumps(
 )  # fmt: skip
 
 
-def _spied(monkeypatch: pytest.MonkeyPatch) -> list[subprocess.Popen[bytes]]:
-    """Every file a store writer; the writers started (to check each was waited for)."""
+def _spied(monkeypatch: pytest.MonkeyPatch, stream: bool = True) -> list[subprocess.Popen[bytes]]:
+    """Every file a store writer (which hands its records over when ``stream``, else the
+    importer reads the file too); the writers started (to check each was waited for)."""
     children: list[subprocess.Popen[bytes]] = []
     popen = subprocess.Popen
 
@@ -51,9 +52,23 @@ def _spied(monkeypatch: pytest.MonkeyPatch) -> list[subprocess.Popen[bytes]]:
         children.append(child)
         return child
 
+    def source(kind: str, path: str, label: str, fmt: str = "auto", stream: bool = True) -> Any:
+        return Source(kind, path, label, fmt, stream and stream_all)
+
+    stream_all = stream
     monkeypatch.setattr(history_writer, "WRITER_MIN_BYTES", 0)
     monkeypatch.setattr(history_writer.subprocess, "Popen", spy)
+    monkeypatch.setattr(history_writer, "Source", source)
     return children
+
+
+def _stored(stdout: Any) -> bytes:
+    """Read the writer's frames up to its ``S`` (how many it stored); that count."""
+    while True:
+        head = stdout.read(9)
+        body = stdout.read(int.from_bytes(head[1:], "little"))
+        if head[:1] == b"S":
+            return bytes(body)
 
 
 def _folder(tmp_path: Path, name: str) -> tuple[Path, list[str]]:
@@ -96,15 +111,17 @@ def _imports(run: Callable[..., Any], folder: Path, args: list[str]) -> list[str
     return said
 
 
+@pytest.mark.parametrize("stream", [True, False])
 def test_a_second_process_stores_what_the_importer_would(
-    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, stream: bool
 ) -> None:
-    """A sorted CSV (--rebuild), an unsorted one appended (read twice by the importer, once
-    by the writer) and condor_history ads: the same state bytes, rows, ids, indexes and
-    messages either way; each writer waited for."""
+    """A sorted CSV (--rebuild), an unsorted one appended (the importer reads it again
+    itself) and condor_history ads, the records handed over by the writer or read by the
+    importer too: the same state bytes, rows, ids, indexes and messages as the importer
+    alone; each writer waited for."""
     alone, alone_args = _folder(tmp_path, "alone")
     expected = _imports(run, alone, alone_args)
-    children = _spied(monkeypatch)
+    children = _spied(monkeypatch, stream)
     beside, beside_args = _folder(tmp_path, "beside")
     assert _imports(run, beside, beside_args) == expected
     assert _kept(beside) == _kept(alone)
@@ -135,13 +152,18 @@ def test_a_refused_record_leaves_the_store_and_no_writer(
     assert all(child.returncode is not None for child in children)
 
 
-@pytest.mark.parametrize("rebuild", [False, True])
+@pytest.mark.parametrize(("rebuild", "stream"), [(False, True), (True, True), (True, False)])
 def test_an_interrupt_stops_the_writer_and_keeps_the_store(
-    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, rebuild: bool
+    tmp_path: Path,
+    run: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+    rebuild: bool,
+    stream: bool,
 ) -> None:
-    """A Ctrl-C in the importer after the records (appending, or writing the store anew):
-    the writer is stopped and waited for, and rolls back what it wrote; the store, the
-    folder and the state are as they were."""
+    """A Ctrl-C in the importer after the records (appending, or writing the store anew;
+    the writer handing its records over, or not, then stopped by SIGTERM): the writer is
+    stopped and waited for, and rolls back what it wrote; the store, the folder and the
+    state are as they were."""
     from fairshare_cli.cli import import_cmd
 
     folder, args = _folder(tmp_path, "f")
@@ -153,11 +175,11 @@ def test_an_interrupt_stops_the_writer_and_keeps_the_store(
     def interrupted(*_: Any) -> None:
         stdout = children[0].stdout
         assert stdout is not None
-        assert stdout.readline() == b"stored 3\n"  # (its rows in, uncommitted)
+        assert _stored(stdout) == b"3"  # (its rows in, uncommitted)
         raise KeyboardInterrupt
 
     monkeypatch.setattr(import_cmd, "_hold_running", interrupted)
-    children = _spied(monkeypatch)
+    children = _spied(monkeypatch, stream)
     flags = ["--rebuild"] if rebuild else []
     aborted = run("import", "history", str(folder / "more.csv"), *flags, *args, "--now", LATER)
     assert aborted.exit_code == 1
