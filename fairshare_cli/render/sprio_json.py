@@ -141,11 +141,16 @@ def _float_texts(values: list[float]) -> list[str] | None:
     or more, some below 1e-4) or reads ``0.0000...`` (a magnitude below 1e-4 has four
     zero decimals): only the values at such places are printed again, by ``repr``.
     """
-    import msgspec
-
     total = sum(values)
     if total - total != 0:
         return None
+    return _finite_texts(values)
+
+
+def _finite_texts(values: list[float]) -> list[str]:
+    """:func:`_float_texts` of values known to be finite."""
+    import msgspec
+
     data = msgspec.json.encode(values)
     text = data.decode("ascii")[1:-1]
     texts = text.split(",") if values else []
@@ -242,17 +247,17 @@ def table_chunks(table: PriorityTable) -> Iterator[str] | None:
 
     A measured hot loop (``benchmarks/run.py --rows sprio-json``).
     """
-    ages = _float_texts(table.ages)
-    ages_w = _float_texts(table.ages_w)
-    if ages is None or ages_w is None or not table.ids:
+    total = sum(table.ages) + sum(table.ages_w)
+    if total - total != 0 or not table.ids:  # (a NaN or infinity: the general writer)
         return None
-    return _table_pieces(table, ages, ages_w)
+    return _table_pieces(table)
 
 
-def _table_pieces(table: PriorityTable, ages: list[str], ages_w: list[str]) -> Iterator[str]:
-    """The pieces of :func:`table_chunks` (``ages``, ``ages_w``: the texts of the rows' age
-    factors and weighted age factors), each one join of :data:`CHUNK_ROWS` rows' texts
-    laid out column by column (slice assignment: no Python code a row).
+def _table_pieces(table: PriorityTable) -> Iterator[str]:
+    """The pieces of :func:`table_chunks` (the age factors finite), each one join of
+    :data:`CHUNK_ROWS` rows' texts laid out column by column (slice assignment: no Python
+    code a row); the age factors' texts made a chunk at a time (a whole column's are 13 MB
+    at 100,000 rows: ``benchmarks/run.py --rows sprio-json``).
 
     A row is 12 texts: its job id, priority, site and nice, age factors and the texts its
     shares decide (each share's made once, found once a row and spread over its places by
@@ -269,6 +274,7 @@ def _table_pieces(table: PriorityTable, ages: list[str], ages_w: list[str]) -> I
     middle = _middle(table, t)
     encode = msgspec.json.encode
     ids, assocs, parts, prios = table.ids, table.assocs, table.parts, table.priority_ints
+    ages, ages_w = table.ages, table.ages_w
     rows = len(ids)
     yield f'[\n  {t[0]}"'
     for start in range(0, rows, CHUNK_ROWS):
@@ -282,10 +288,10 @@ def _table_pieces(table: PriorityTable, ages: list[str], ages_w: list[str]) -> I
         pieces[3::12] = p1
         pieces[4::12] = encode(prios[start:stop]).decode("ascii")[1:-1].split(",")
         pieces[5::12] = middle(start, stop)
-        pieces[6::12] = ages[start:stop]
+        pieces[6::12] = _finite_texts(ages[start:stop])
         pieces[7::12] = a1
         pieces[8::12] = p2
-        pieces[9::12] = ages_w[start:stop]
+        pieces[9::12] = _finite_texts(ages_w[start:stop])
         pieces[10::12] = a2
         pieces[11::12] = p3
         if stop >= rows:

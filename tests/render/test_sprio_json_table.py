@@ -60,3 +60,22 @@ def test_table_json_in_pieces_is_the_row_text(
         assert pieces is not None
         text = "".join(pieces)
     assert text == sprio_json.json_text(table.rows(), JSON_FIELDS)
+
+
+@settings(max_examples=30, deadline=None)
+@given(sited, contexts, st.sampled_from(["ages", "ages_w"]), st.sampled_from([math.inf, math.nan]))
+def test_a_table_with_an_age_not_finite_goes_the_general_way(
+    objs: list[dict[str, Any]], ctx: PriorityContext, column: str, bad: float
+) -> None:
+    """An infinite or NaN age factor anywhere (the texts are made a chunk at a time; the
+    check is made over the whole table first): no piece, the caller writes the rows the
+    general way."""
+    import msgspec
+
+    (jobs,) = _both_kinds(objs)[:1]
+    table = compute_table(jobs, ctx, NOW, listed_at=NOW + 60)
+    if table is None or not table.ids:
+        return
+    values = list(getattr(table, column))
+    values[-1] = bad
+    assert sprio_json.table_chunks(msgspec.structs.replace(table, **{column: values})) is None
