@@ -201,35 +201,29 @@ class StoreWriter:
 def import_store(
     state_path: Path, section: object, rebuild: bool, dry_run: bool, source: Source | None
 ) -> Iterator[ImportLog | StoreWriter | None]:
-    """The store of one import: :func:`~.usage_store.import_log` (None on a dry run), or a
-    :class:`StoreWriter` for a large file. Call under the state lock. Leaving by an
-    exception commits nothing (the child is told to give up and waited for).
+    """The store of one import: a :class:`StoreWriter` for a large file, else (and when no
+    second process can be started) :func:`~.usage_store.import_log` (None on a dry run).
+    Call under the state lock. Leaving by an exception commits nothing (the child is told
+    to give up and waited for).
 
     Raises:
         StateError: the store or the state's marks are not ours.
-        RuntimeFailure: the store cannot be opened, or the child cannot be started.
+        RuntimeFailure: the store cannot be opened.
     """
-    if dry_run or source is None or not _worth_a_process(source):
+    child = None
+    if not dry_run and source is not None and _worth_a_process(source):
+        marks_of(section)  # (a malformed section refused here, as import_log would)
+        with open_store(_store_path(state_path), create=False):  # (refused before the work)
+            pass
+        child = _started()
+    if child is None:
         with import_log(state_path, section, rebuild, dry_run) as log:
             yield log
         return
-    marks_of(section)  # (a malformed section refused here, as import_log would)
-    store = _store_path(state_path)
-    with open_store(store, create=False):  # (a store not ours refused before the work)
-        pass
+    assert source is not None
+    writer = StoreWriter(child, _store_path(state_path), source)
     job = {"state": str(state_path), "section": section, "rebuild": rebuild}
     job["source"] = [source.kind, source.path, source.label, source.fmt, source.stream]
-    root = str(Path(__file__).resolve().parents[2])
-    try:
-        child = subprocess.Popen(
-            [sys.executable, "-c", _BOOT.format(__name__), root],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-        )
-    except OSError as exc:
-        raise RuntimeFailure(f"usage history {store}: cannot start its writer: {exc}") from None
-    writer = StoreWriter(child, store, source)
     try:
         assert child.stdin is not None
         with contextlib.suppress(OSError):  # (a child that died: its frames say so)
@@ -238,6 +232,21 @@ def import_store(
         yield writer
     finally:
         writer.close()
+
+
+def _started() -> subprocess.Popen[bytes] | None:
+    """The writer process, its package found where this one's is; None when it cannot be
+    started (no process to spare: the importer then stores the records itself)."""
+    root = str(Path(__file__).resolve().parents[2])
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-c", _BOOT.format(__name__), root],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+    except OSError:
+        return None
 
 
 def _put(out: IO[bytes], kind: bytes, body: bytes) -> None:

@@ -300,3 +300,26 @@ def test_only_a_large_regular_file_gets_a_writer(
     monkeypatch.setattr(history_writer, "WRITER_MIN_BYTES", small.stat().st_size)
     assert _worth_a_process(Source("history", str(small), "small.csv"))
     assert not _worth_a_process(Source("history", str(fifo), "fifo"))
+
+
+def test_no_process_to_spare_stores_in_the_importer(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A writer that cannot be started (no process to spare, EAGAIN): the importer reads
+    and stores the records itself, the same as a small file."""
+    import errno
+
+    alone, alone_args = _folder(tmp_path, "alone")
+    expected = _imports(run, alone, alone_args)
+    _spied(monkeypatch)
+    tried: list[int] = []
+
+    def refused(*_: Any, **__: Any) -> Any:
+        tried.append(1)
+        raise OSError(errno.EAGAIN, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(history_writer.subprocess, "Popen", refused)
+    beside, beside_args = _folder(tmp_path, "beside")
+    assert _imports(run, beside, beside_args) == expected
+    assert _kept(beside) == _kept(alone)
+    assert tried == [1, 1, 1]
