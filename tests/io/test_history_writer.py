@@ -13,7 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from fairshare_cli.core.usage import UsageRecord
 from fairshare_cli.io import history_writer
 from fairshare_cli.io.history_writer import Source, _worth_a_process
 from fairshare_cli.io.usage_store import store_path
@@ -323,3 +326,42 @@ def test_no_process_to_spare_stores_in_the_importer(
     assert _imports(run, beside, beside_args) == expected
     assert _kept(beside) == _kept(alone)
     assert tried == [1, 1, 1]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.lists(
+            st.tuples(
+                st.sampled_from(["a", "b", "c", "dd"]),
+                st.floats(0, 1e9),
+                st.none() | st.floats(0, 1e9),
+                st.none() | st.sampled_from(["g.a", "g.b"]),
+                st.booleans(),
+                st.none() | st.text(max_size=3),
+            ),
+            min_size=1,
+            max_size=20,
+        ),
+        min_size=1,
+        max_size=5,
+    ),
+    st.integers(0, 4),
+)
+def test_a_packed_batch_is_its_records(batches: list[list[tuple[Any, ...]]], kept: int) -> None:
+    """Batches handed over (names one object a distinct name, forgotten past a bound) come
+    back as the same records, in order; the names remembered stay bounded."""
+    import marshal
+    from itertools import repeat
+
+    names: dict[str | None, str | None] = {}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(history_writer, "_NAMES_KEPT", kept)
+        for rows in batches:
+            batch = [UsageRecord(o, s, e, g, n, a, a, None, g, 1, 2) for o, s, e, g, n, a in rows]
+            columns = marshal.loads(history_writer._packed(batch, names))
+            back = list(map(tuple.__new__, repeat(UsageRecord), zip(*columns, strict=True)))
+            assert back == batch
+            for owner in {r.owner for r in batch}:  # (one object a name, in what arrives)
+                assert len({id(o) for o in columns[0] if o == owner}) == 1
+            assert len(names) <= kept + 1 + 4 * len(batch)
