@@ -16,7 +16,7 @@ from fairshare_cli.cli.context import Env, mutate_state
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.operations.import_usage import HISTORY_SINKS
 from fairshare_cli.core.usage import Batches, SinkFactory, UsageRecord, batches_of, record_end
-from fairshare_cli.io.history import FORMATS, read_condor_history, read_records_batched
+from fairshare_cli.io.history import FORMATS
 from fairshare_cli.render.progress import counted_batches
 
 if TYPE_CHECKING:
@@ -123,18 +123,11 @@ def history(
     sinks = HISTORY_SINKS
     if cycle is not None or cycle_start is not None:
         sinks = {**HISTORY_SINKS, "accountant": cycle_sink(cycle, cycle_start)}
-    from fairshare_cli.io.history_writer import Source
+    from fairshare_cli.io.history_writer import Source, read_source
 
     with spooled(file) as path:
-        _import(
-            lambda: read_records_batched(path, fmt, label=file),
-            file,
-            rebuild,
-            dry_run,
-            opts,
-            sinks,
-            Source("history", path, file, fmt),
-        )
+        source = Source("history", path, file, fmt)
+        _import(lambda: read_source(source), file, rebuild, dry_run, opts, sinks, source)
 
 
 def cycle_sink(cycle: float | None, cycle_start: str | None) -> SinkFactory:
@@ -179,19 +172,20 @@ def condor_history(
     """
     import os
 
-    from fairshare_cli.io.history_writer import Source
+    from fairshare_cli.io.history_writer import Source, read_source
     from fairshare_cli.render.negotiate import progress_bar
 
     with spooled(file) as path:
         large = sys.stderr.isatty() and os.path.getsize(path) > LARGE_INPUT
+        source = Source("condor-history", path, file, stream=not large)
         with progress_bar(large, "reading " + file) as bar:
             _import(
-                lambda: read_condor_history(path, label=file, progress=bar if large else None),
+                lambda: read_source(source, bar if large else None),
                 file,
                 rebuild,
                 dry_run,
                 opts,
-                source=Source("condor-history", path, file, stream=not large),
+                source=source,
             )
 
 

@@ -43,8 +43,9 @@ class UsageRecord(NamedTuple):
 #: ``list(map(record_end, batch))``).
 record_end = operator.itemgetter(UsageRecord._fields.index("end"))
 
-_STR = ("owner", "accounting_group", "account", "partition", "qos", "dirac_group")
-_FIELDS = (*_STR, "start", "end", "slots", "cpus", "nice_user")
+#: The fields of a record that are names.
+NAME_FIELDS = ("owner", "accounting_group", "account", "partition", "qos", "dirac_group")
+_FIELDS = (*NAME_FIELDS, "start", "end", "slots", "cpus", "nice_user")
 
 
 _FIELD_SET = frozenset(_FIELDS)

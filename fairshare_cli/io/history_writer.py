@@ -37,9 +37,9 @@ from itertools import repeat
 from pathlib import Path
 from typing import IO, Any
 
-from fairshare_cli.core.usage import Batches, UsageRecord, batches_of
+from fairshare_cli.core.usage import NAME_FIELDS, Batches, UsageRecord, batches_of
 from fairshare_cli.errors import FairshareError, InputError, RuntimeFailure, StateError
-from fairshare_cli.io.usage_store import ImportLog, Marks, import_log, marks_of, open_store
+from fairshare_cli.io.usage_store import ImportLog, Marks, check_store, import_log, marks_of
 from fairshare_cli.io.usage_store import store_path as _store_path
 
 #: Sources smaller than this (bytes) are read and stored by the importing process itself: a
@@ -50,7 +50,6 @@ WRITER_MIN_BYTES = 20_000_000
 _BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from {0} import main; main()"
 
 _FAILURES: dict[str, type[FairshareError]] = {"input": InputError, "state": StateError}
-_NOT_NAMES = ("start", "end", "nice_user", "slots", "cpus")
 
 Records = Callable[[], Iterable[UsageRecord]]
 
@@ -69,11 +68,15 @@ class Source:
     stream: bool = True
 
 
-def _records(source: Source) -> Iterable[UsageRecord]:
+def read_source(
+    source: Source, progress: Callable[[float], None] | None = None
+) -> Iterable[UsageRecord]:
+    """The records of ``source``, as its import command reads them (``progress``: the
+    fraction read, for ``condor-history``'s bar)."""
     from fairshare_cli.io.history import read_condor_history, read_records_batched
 
     if source.kind == "condor-history":
-        return read_condor_history(source.path, label=source.label)
+        return read_condor_history(source.path, label=source.label, progress=progress)
     return read_records_batched(source.path, source.fmt, label=source.label)
 
 
@@ -214,8 +217,7 @@ def import_store(
     child = None
     if not dry_run and source is not None and _worth_a_process(source):
         marks_of(section)  # (a malformed section refused here, as import_log would)
-        with open_store(_store_path(state_path), create=False):  # (refused before the work)
-            pass
+        check_store(_store_path(state_path))  # (a store not ours refused before the work)
         child = _started()
     if child is None:
         with import_log(state_path, section, rebuild, dry_run) as log:
@@ -277,7 +279,7 @@ def _sent(records: Iterable[UsageRecord], out: IO[bytes], stream: bool) -> Batch
 
 #: The name columns of a record (owner, accounting group, account, partition, QOS, DIRAC
 #: group), sent as one object a distinct name.
-_NAMES = [UsageRecord._fields.index(f) for f in UsageRecord._fields if f not in _NOT_NAMES]
+_NAMES = [UsageRecord._fields.index(f) for f in NAME_FIELDS]
 _NAMES_KEPT = 100_000  # (distinct names remembered, then forgotten at once: flat memory)
 
 
@@ -297,7 +299,7 @@ def _write(job: dict[str, Any], out: IO[bytes]) -> dict[str, Any]:
     """The child's work: read and store every record of the source (sending them on), then
     commit when told to."""
     kind, path, label, fmt, stream = job["source"]
-    records = _records(Source(kind, path, label, fmt))
+    records = read_source(Source(kind, path, label, fmt))
     with import_log(Path(job["state"]), job["section"], job["rebuild"], False) as log:
         assert log is not None
         _Stop.arm(True)

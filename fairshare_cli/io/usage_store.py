@@ -269,6 +269,17 @@ def _check_format(conn: sqlite3.Connection, path: Path) -> None:
         ) from None
 
 
+def check_store(path: Path) -> None:
+    """Refuse the store at ``path`` if it is not ours (none there is fine).
+
+    Raises:
+        StateError: the file is not a usage history of ours.
+        RuntimeFailure: it cannot be opened.
+    """
+    with open_store(path, create=False):
+        pass
+
+
 def count(path: Path) -> int:
     """How many records the file holds (0 when absent); for summaries."""
     if not path.exists():
@@ -443,8 +454,7 @@ def import_log(
     whole = rebuild or start == Marks()
     fresh = path.with_name(f"{path.name}.new")
     if whole:
-        with open_store(path, create=False):  # (refuses a file not ours)
-            pass
+        check_store(path)
         for old in (fresh, *_side_files(fresh)):  # (left by an import that died)
             old.unlink(missing_ok=True)
     try:
