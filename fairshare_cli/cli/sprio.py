@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from itertools import chain, islice
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 import msgspec
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
     from fairshare_cli.core.slurm.priority import PriorityContext, PriorityRow
     from fairshare_cli.core.slurm.priority_table import PriorityTable
+    from fairshare_cli.render.sprio import SprioFormat
 
 JSON_FIELDS = (
     "job_id",
@@ -160,21 +161,20 @@ class SprioOptions(msgspec.Struct, frozen=True):
 
 
 def _sprio(opts: SprioOptions, env: Env) -> None:
-    from fairshare_cli.core.slurm import model as slurm
-    from fairshare_cli.core.slurm.tree_usage import evaluate
-    from fairshare_cli.core.slurm.usage import usage_from_json
     from fairshare_cli.render import sprio as render
-    from fairshare_cli.render.formats import emit_rows
 
     if env.config.priority.type == "basic":
         raise RuntimeFailure(
             "You are not running a supported priority plugin (priority/basic). "
             "Only 'priority/multifactor' is supported."
         )
+    if plain_listing(opts) and opts.jobs_file is not None:
+        from fairshare_cli.cli.sprio_halves import listed_in_halves
+
+        if listed_in_halves(opts, env, sys.stdout):
+            return
     job_list = load_jobs(env, opts.jobs_file)
-    state = env.decode("slurm", usage_from_json)
-    when, tree = evaluate(env.config, state, env.now)
-    ctx = slurm.priority_context(env.config, tree)
+    state, when, tree, ctx = priority_inputs(env)
     table = _table(opts, job_list, ctx, when, env.now)
     rows = [] if table is not None else _rows(opts, env, job_list, ctx, when)
     hold(job_list, table, rows, state, tree, ctx, env)  # (never freed: the process ends)
@@ -184,32 +184,14 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
         elif opts.fmt == "json":
             _write_json(rows, table)
         else:
+            from fairshare_cli.render.formats import emit_rows
+
             emit_rows(render.json_rows(rows), JSON_FIELDS, opts.fmt)
         return
     if _split(opts.jobs) and not rows and not opts.weights:
         click.echo("Unable to find jobs matching user/id(s) specified")
         return
-    spec = opts.fmt_spec
-    if spec is None and not opts.long_:
-        spec = os.environ.get("SPRIO_FORMAT") or None
-    if spec is None:
-        spec = render.default_format(
-            ctx.weights,
-            long=opts.long_,
-            norm=opts.norm,
-            show_user=bool(_split(opts.users)),
-            compat=env.config.priority.output_compat,
-        )
-    if opts.verbose:
-        click.echo(
-            render.verbose_block(
-                opts.fmt_spec, opts.jobs, opts.partitions, opts.users, opts.verbose
-            ),
-            nl=False,
-        )
-    parsed, warnings = render.parse_format(spec)
-    for message in warnings:
-        click.echo(f"fs: error: {message}", err=True)
+    parsed = listing_format(opts, env, ctx, sys.stdout)
     chunks = render.render_chunks(
         parsed,
         rows,
@@ -224,21 +206,85 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
         chunks = chain(
             islice(chunks, 1), table_chunks(parsed, table, ctx.weights, env.config.pool.name)
         )
-    _write_lines(chunks)
+    write_lines(chunks, sys.stdout)
 
 
-def _write_lines(chunks: Iterable[str]) -> None:
-    """The listing's pieces on stdout as ``click.echo`` writes them, without its scan of
-    each piece for ANSI codes (to strip them when stdout is not a terminal) where a piece
-    is ASCII text without an escape character (which any stdout writes as UTF-8 would)."""
-    write = sys.stdout.write
+def priority_inputs(env: Env) -> tuple[Any, float, Any, PriorityContext]:
+    """The state's Slurm usage, the time of the last decay pass, the association tree
+    then and the priority context made from it.
+
+    Raises:
+        StateError: the state's Slurm section is malformed.
+    """
+    from fairshare_cli.core.slurm import model as slurm
+    from fairshare_cli.core.slurm.tree_usage import evaluate
+    from fairshare_cli.core.slurm.usage import usage_from_json
+
+    state = env.decode("slurm", usage_from_json)
+    when, tree = evaluate(env.config, state, env.now)
+    return state, when, tree, slurm.priority_context(env.config, tree)
+
+
+def listing_format(
+    opts: SprioOptions, env: Env, ctx: PriorityContext, stream: TextIO
+) -> SprioFormat:
+    """The listing's format (``-o``, ``SPRIO_FORMAT``, else sprio's default for ``-l``,
+    ``-n`` and the weights), once its :func:`preamble` is printed on ``stream``."""
+    parsed, warnings = listing_spec(opts, env, ctx)
+    preamble(opts, warnings, stream)
+    return parsed
+
+
+def preamble(opts: SprioOptions, warnings: list[str], stream: TextIO) -> None:
+    """What comes before the listing: ``-v``'s block on ``stream``, the format's warnings
+    on stderr."""
+    from fairshare_cli.render import sprio as render
+
+    if opts.verbose:
+        click.echo(
+            render.verbose_block(
+                opts.fmt_spec, opts.jobs, opts.partitions, opts.users, opts.verbose
+            ),
+            nl=False,
+            file=stream,
+        )
+    for message in warnings:
+        click.echo(f"fs: error: {message}", err=True)
+
+
+def listing_spec(
+    opts: SprioOptions, env: Env, ctx: PriorityContext
+) -> tuple[SprioFormat, list[str]]:
+    """The listing's parsed format and its warnings (printing nothing)."""
+    from fairshare_cli.render import sprio as render
+
+    spec = opts.fmt_spec
+    if spec is None and not opts.long_:
+        spec = os.environ.get("SPRIO_FORMAT") or None
+    if spec is None:
+        spec = render.default_format(
+            ctx.weights,
+            long=opts.long_,
+            norm=opts.norm,
+            show_user=bool(_split(opts.users)),
+            compat=env.config.priority.output_compat,
+        )
+    return render.parse_format(spec)
+
+
+def write_lines(chunks: Iterable[str], stream: TextIO) -> None:
+    """The listing's pieces on ``stream`` as ``click.echo`` writes them, without its scan
+    of each piece for ANSI codes (to strip them when the stream is not a terminal) where a
+    piece is ASCII text without an escape character (which any stream writes as UTF-8
+    would)."""
+    write = stream.write
     for chunk in chunks:
         if chunk.isascii() and "\x1b" not in chunk:
             write(chunk)
         else:
-            sys.stdout.flush()  # what was written before comes first
-            click.echo(chunk, nl=False)
-    sys.stdout.flush()
+            stream.flush()  # what was written before comes first
+            click.echo(chunk, nl=False, file=stream)
+    stream.flush()
 
 
 def _rows(
@@ -260,21 +306,27 @@ def _rows(
     return render.sort_rows(_selected(rows, opts), opts.sort or "i")
 
 
-def _table(
-    opts: SprioOptions, job_list: list[Any], ctx: PriorityContext, when: float, now: float
-) -> PriorityTable | None:
-    """The rows as a :class:`PriorityTable` when the listing is sprio's default order of
-    every row of a plain queue (no ``-j``/``-u``/``-p``, ``-S i``), else None."""
-    from fairshare_cli.core.slurm.priority_table import compute_table
-
-    if (
+def plain_listing(opts: SprioOptions) -> bool:
+    """Whether the listing is sprio's default order of every row (no ``-w``, ``-j``,
+    ``-u``, ``-p``; ``-S i``), as a table or ``--json``: a :class:`PriorityTable`'s."""
+    return not (
         opts.weights
         or opts.fmt not in ("table", "json")
         or opts.sort not in (None, "i")
         or _split(opts.jobs)
         or _split(opts.users)
         or _split(opts.partitions)
-    ):
+    )
+
+
+def _table(
+    opts: SprioOptions, job_list: list[Any], ctx: PriorityContext, when: float, now: float
+) -> PriorityTable | None:
+    """The rows as a :class:`PriorityTable` when the listing is :func:`plain_listing` and
+    the queue plain (see :func:`compute_table`), else None."""
+    from fairshare_cli.core.slurm.priority_table import compute_table
+
+    if not plain_listing(opts):
         return None
     return compute_table(job_list, ctx, when, listed_at=now)
 

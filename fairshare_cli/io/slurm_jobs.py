@@ -16,6 +16,7 @@ caller reads the file the exact way, whose results and error messages are the us
 from __future__ import annotations
 
 import mmap
+import re
 from collections.abc import Collection
 from typing import Annotated, Any, BinaryIO, Literal
 
@@ -91,6 +92,45 @@ def fast_sprio_jobs(path: str) -> list[SprioJob] | None:
             jobs = _decoded(fh)
     except (OSError, ValueError, RecursionError):  # msgspec's errors are ValueErrors
         return None
+    return jobs if _columns_good(jobs) else None
+
+
+#: Where one job object of a list ends and the next starts: ``}``, a comma, ``{"``, with
+#: JSON's blanks between. Inside a string, the ``"`` after the ``{`` would end it: a match
+#: there puts the comma in the string, where cutting the text leaves the first part's
+#: string unclosed (an error when it is decoded).
+_BOUNDARY = re.compile(rb"\}[ \t\r\n]*(,)[ \t\r\n]*\{[ \t\r\n]*\"")
+
+
+def split_jobs(path: str) -> tuple[mmap.mmap, int] | None:
+    """A jobs file mapped privately (what a process writes in it stays its own, and is
+    never written back) and the offset of the first comma past its middle between two job
+    objects (see :func:`jobs_half`); None when the file cannot be mapped or has no such
+    comma there."""
+    try:
+        with open(path, "rb") as fh:
+            data = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_COPY)
+    except (OSError, ValueError):  # (missing, a folder, empty, a pipe)
+        return None
+    found = _BOUNDARY.search(data, len(data) // 2)
+    if found is None:
+        data.close()
+        return None
+    return data, found.start(1)
+
+
+def jobs_half(data: mmap.mmap, comma: int, first: bool) -> list[SprioJob] | None:
+    """The jobs of one half of :func:`split_jobs`' file, checked as :func:`fast_sprio_jobs`
+    checks a file's, or None: the ``first`` ends the list at the comma (made a ``]``), the
+    other starts there (made a ``[``). Either is written in this process's own copy of the
+    mapping: call it once in a process. The two halves are the file's list only when both
+    decode (a comma inside a string or a nested list leaves a half unclosed)."""
+    data[comma] = ord("]" if first else "[")
+    with memoryview(data) as whole, whole[: comma + 1] if first else whole[comma:] as part:
+        try:
+            jobs = _DECODER.decode(part)
+        except (ValueError, RecursionError):
+            return None
     return jobs if _columns_good(jobs) else None
 
 

@@ -76,3 +76,17 @@ def refused(result: Any, *must: str, code: int = 2) -> None:
 def env(tmp_path: Path) -> dict[str, Path]:
     """The pool in ``tmp_path``."""
     return write_pool(tmp_path)
+
+
+def bench_pool(folder: Path, assocs: int, jobs: int) -> Path:
+    """The benchmark's Slurm pool (``benchmarks/slurm_bench.make_pool``) in ``folder``:
+    ``pool.toml``, ``state.json`` and ``jobs.json`` (in id order)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    try:
+        import slurm_bench
+    finally:
+        sys.path.pop(0)
+    slurm_bench.make_pool(folder, assocs, jobs)
+    return folder

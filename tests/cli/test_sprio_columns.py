@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from fairshare_cli.core.slurm import priority_table
+from tests.cli.conftest import bench_pool
 
 REPO = Path(__file__).resolve().parents[2]
 NOW = "2026-11-21T12:00:00Z"
@@ -22,13 +23,7 @@ NOW = "2026-11-21T12:00:00Z"
 @pytest.fixture(scope="module")
 def pool(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The benchmark's pool (``slurm_bench.make_pool``) at 300 jobs, and a shuffled queue."""
-    sys.path.insert(0, str(REPO / "benchmarks"))
-    try:
-        import slurm_bench
-    finally:
-        sys.path.pop(0)
-    folder = tmp_path_factory.mktemp("sprio-pool")
-    slurm_bench.make_pool(folder, 200, 300)
+    folder = bench_pool(tmp_path_factory.mktemp("sprio-pool"), 200, 300)
     jobs = json.loads((folder / "jobs.json").read_text())
     random.Random(3).shuffle(jobs)
     jobs[5]["site_factor"] = 12345678901
@@ -89,9 +84,9 @@ def test_listing_pieces_are_written_as_click_echo_writes_them(
 ) -> None:
     """ASCII pieces without an escape go straight to stdout; any other piece through
     ``click.echo`` (which strips ANSI codes off a terminal), in the order given."""
-    from fairshare_cli.cli.sprio import _write_lines
+    from fairshare_cli.cli.sprio import write_lines
 
-    _write_lines(["a\n", "\x1b[1mb\x1b[0m\n", "c\n", "é\n", "d"])
+    write_lines(["a\n", "\x1b[1mb\x1b[0m\n", "c\n", "é\n", "d"], sys.stdout)
     assert capsys.readouterr().out == "a\nb\nc\né\nd"
 
 

@@ -1,0 +1,185 @@
+"""``fs sprio``'s plain listing of a large jobs file, its second half made by a forked
+child (:mod:`fairshare_cli.io.forked_half`) while the process makes the first.
+
+The file's list is split into two lists of job objects
+(:func:`~fairshare_cli.io.slurm_jobs.split_jobs`). Each process decodes and checks its half
+as ``--jobs-file`` is read the quick way, makes its
+:class:`~fairshare_cli.core.slurm.priority_table.PriorityTable` and that table's text. Each
+table is sorted by job id (``compute_table`` sorts a half whose ids are out of order), so
+when the first half's last id is below the second half's first, the two tables are the
+whole queue's, and the first text followed by the second is the whole listing, byte for
+byte (a table's text is made a row at a time).
+
+Anything else (a half the quick reader or ``compute_table`` turns down, ids of the two
+halves that interleave or repeat, no second CPU) and the process lists the whole queue the
+usual way, whose results and messages are the users'; nothing was printed before.
+
+A measured hot path (``benchmarks/run.py --rows sprio,sprio-json``).
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import stat
+from collections.abc import Callable, Iterable
+from itertools import chain, islice
+from typing import TYPE_CHECKING, Any, TextIO
+
+from fairshare_cli.cli.entry import hold
+from fairshare_cli.cli.sprio import listing_spec, preamble, priority_inputs, write_lines
+from fairshare_cli.errors import FairshareError
+from fairshare_cli.io import forked_half
+
+if TYPE_CHECKING:
+    from fairshare_cli.cli.context import Env
+    from fairshare_cli.cli.sprio import SprioOptions
+    from fairshare_cli.core.slurm.priority import PriorityContext
+    from fairshare_cli.core.slurm.priority_table import PriorityTable
+
+#: Files below this size (some 12,000 jobs) are listed by one process: starting the child
+#: and splitting the file would cost about what the halves save.
+MIN_BYTES = 2 * 1024 * 1024
+
+#: A half's pieces of text from its table, made as they are taken (None: it cannot be
+#: listed this way).
+Texts = Callable[["PriorityTable"], "Iterable[str] | None"]
+
+
+def listed_in_halves(
+    opts: SprioOptions, env: Env, stream: TextIO, min_bytes: int | None = None
+) -> bool:
+    """List the queue of ``--jobs-file`` (a :func:`~fairshare_cli.cli.sprio.plain_listing`)
+    on ``stream`` in two halves, the second made by a forked child; False, with nothing
+    printed, when it is not listed this way (see the module docstring). ``min_bytes``:
+    the smallest file listed so (:data:`MIN_BYTES`).
+
+    Raises:
+        BrokenPipeError: the output's reader went away.
+        OSError: writing the output failed.
+        RuntimeFailure: the child failed while writing its half.
+    """
+    path = opts.jobs_file
+    least = MIN_BYTES if min_bytes is None else min_bytes
+    if path is None or not _large(path, least) or not forked_half.usable(stream):
+        return False
+    try:
+        state, when, tree, ctx = priority_inputs(env)
+    except FairshareError:  # (the usual way names it, after the jobs file's errors)
+        return False
+    from fairshare_cli.io.slurm_jobs import split_jobs
+
+    split = split_jobs(path)
+    if split is None:
+        return False
+    data, comma = split
+    texts, warnings = _texts(opts, env, ctx)
+    half = forked_half.fork_half(
+        lambda: _second_half((data, comma), ctx, when, env.now, texts[1], opts.fmt, stream),
+        stream,
+    )
+    if half is None:
+        return False
+    with half:
+        table = _half_table((data, comma, True), ctx, when, env.now)
+        pieces = None if table is None else texts[0](table)  # (made as they are written)
+        report = half.report()
+        if table is None or pieces is None or report is None:
+            return False
+        if not int(table.ids[-1]) < int(report):  # the halves' ids interleave or repeat
+            return False
+        hold(table, pieces, state, tree, ctx, env, data)  # (never freed: the process ends)
+        if opts.fmt == "table":
+            preamble(opts, warnings, stream)
+        _write(pieces, opts.fmt, stream)
+        half.release(stream)
+    return True
+
+
+def _large(path: str, min_bytes: int) -> bool:
+    """Whether ``path`` is a regular file of ``min_bytes`` or more."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_size >= min_bytes
+
+
+def _texts(
+    opts: SprioOptions, env: Env, ctx: PriorityContext
+) -> tuple[tuple[Texts, Texts], list[str]]:
+    """How each half's table becomes text, the first half's then the second's, and the
+    format's warnings (printed once the listing is sure to go this way)."""
+    if opts.fmt == "json":
+        from fairshare_cli.render.sprio_json import table_chunks as json_chunks
+
+        def json_first(table: PriorityTable) -> Iterable[str] | None:
+            return json_chunks(table, closing=False)
+
+        def json_second(table: PriorityTable) -> Iterable[str] | None:
+            chunks = json_chunks(table, opening=False)
+            return None if chunks is None else chain(chunks, ("\n",))
+
+        return (json_first, json_second), []
+    from fairshare_cli.render import sprio as render
+    from fairshare_cli.render.sprio_table import table_chunks
+
+    parsed, warnings = listing_spec(opts, env, ctx)
+    weights, cluster = ctx.weights, env.config.pool.name
+    head = list(islice(render.render_chunks(parsed, [], weights, header=not opts.noheader), 1))
+
+    def first(table: PriorityTable) -> Iterable[str]:
+        return chain(head, table_chunks(parsed, table, weights, cluster))
+
+    def second(table: PriorityTable) -> Iterable[str]:
+        return table_chunks(parsed, table, weights, cluster)
+
+    return (first, second), warnings
+
+
+def _half_table(
+    half: tuple[mmap.mmap, int, bool], ctx: PriorityContext, when: float, now: float
+) -> PriorityTable | None:
+    """The table of one half's jobs (:func:`~fairshare_cli.io.slurm_jobs.jobs_half`'s
+    arguments); None when the half is not read the quick way, its queue is not a plain one
+    (``compute_table``) or it lists no row."""
+    from fairshare_cli.core.slurm.priority_table import compute_table
+    from fairshare_cli.io.slurm_jobs import jobs_half
+
+    jobs = jobs_half(*half)
+    if jobs is None:
+        return None
+    try:
+        table = compute_table(jobs, ctx, when, listed_at=now)
+    except FairshareError:  # (the usual way names it)
+        return None
+    hold(jobs)
+    return table if table is not None and table.ids else None
+
+
+def _second_half(
+    split: tuple[mmap.mmap, int],
+    ctx: PriorityContext,
+    when: float,
+    now: float,
+    texts: Texts,
+    fmt: str,
+    stream: TextIO,
+) -> forked_half.Made:
+    """The child's work: its half's table and text; its report is its first job id."""
+    table = _half_table((*split, False), ctx, when, now)
+    pieces = None if table is None else texts(table)
+    if table is None or pieces is None:
+        return None
+    return table.ids[0], pieces, lambda text: _write(text, fmt, stream)
+
+
+def _write(pieces: Iterable[str], fmt: str, stream: TextIO) -> None:
+    """A half's text on ``stream`` (as the usual way writes the listing), flushed."""
+    if fmt == "table":
+        write_lines(pieces, stream)
+        return
+    write: Any = stream.write
+    for piece in pieces:
+        write(piece)
+    stream.flush()

@@ -1,0 +1,215 @@
+"""The second half of a long listing, made by a forked child beside the first.
+
+``fs sprio -l`` over a 100,000-job file spends most of its time decoding the jobs, making
+their rows and printing them, a job at a time in Python. On two cores, a child forked once
+the config, state and association tree are read makes the second half of the listing while
+the process makes the first (``benchmarks/run.py --rows sprio,sprio-json``).
+
+The protocol, over two pipes:
+- the child makes its half and sends a report (a small ``marshal``-ed value; nothing when
+  its half cannot be listed this way), then makes the half's text and waits;
+- the parent makes its own half and reads the report. It then either gives the child up
+  (:meth:`Half.cancel`: killed; nothing of it reaches the output) and lists the whole queue
+  itself, or writes its half (while the child makes its text) and releases the child
+  (:meth:`Half.release`);
+- a released child writes its half to the output the two share (one file description, so
+  one offset: after the parent's text), then sends how the writing ended (a closed pipe, an
+  ``OSError``), which the parent raises as its own writing would have.
+
+Used only where ``os.fork`` exists, at least two CPUs are usable, and the output has a file
+descriptor (:func:`usable`). The child never writes anything else, and ends with
+``os._exit``: no exit handlers, no buffers flushed twice.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any, TextIO
+
+from fairshare_cli.errors import RuntimeFailure
+
+#: What the child's work returns: its report, its text's pieces (made once the report is
+#: sent) and what writes them when released; or None when its half cannot be listed this
+#: way.
+Made = tuple[Any, Iterable[str], Callable[[list[str]], None]] | None
+
+_LENGTH = 4
+
+
+def usable(stream: TextIO) -> bool:
+    """Whether a half can be forked for output to ``stream``: the system forks, two CPUs
+    or more are usable, and the stream has a file descriptor (a test's captured output
+    has none)."""
+    if not hasattr(os, "fork"):
+        return False
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    if (cpus or 1) < 2:
+        return False
+    try:
+        stream.fileno()
+    except (AttributeError, OSError, ValueError):  # (io.UnsupportedOperation is an OSError)
+        return False
+    return True
+
+
+class Half:
+    """The parent's end of a forked half: its report, then its release or cancellation.
+
+    A context manager: leaving it without a release cancels the child, so no path (an
+    error, Ctrl-C) leaves it running or unwaited.
+    """
+
+    def __init__(self, pid: int, reports: int, go: int) -> None:
+        self.pid = pid
+        self._reports = reports
+        self._go = go
+        self._done = False
+
+    def __enter__(self) -> Half:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if not self._done:
+            self.cancel()
+
+    def report(self) -> Any:
+        """The child's report once its half is made; None when it made none (its half
+        cannot be listed this way, or it failed)."""
+        return _receive(self._reports)
+
+    def release(self, stream: TextIO) -> None:
+        """Flush ``stream``, let the child write its half after it, and wait for it.
+
+        Raises:
+            BrokenPipeError: the output's reader went away while the child wrote.
+            OSError: the child's writing failed so (a full disk).
+            RuntimeFailure: the child failed otherwise, or died.
+        """
+        stream.flush()
+        self._done = True
+        try:
+            os.write(self._go, b"g")
+        except BrokenPipeError:  # (the child is gone: told below)
+            ended = None
+        else:
+            ended = _receive(self._reports)
+        finally:
+            self._close()
+            _, status = os.waitpid(self.pid, 0)
+        if ended == ("ok",) and os.waitstatus_to_exitcode(status) == 0:
+            return
+        if ended == ("pipe",):
+            raise BrokenPipeError
+        if isinstance(ended, tuple) and len(ended) == 3 and ended[0] == "os":
+            raise OSError(ended[1], ended[2])
+        raise RuntimeFailure(
+            "the process writing the listing's second half failed "
+            f"({ended[1] if isinstance(ended, tuple) and len(ended) == 2 else 'it died'})"
+        )
+
+    def cancel(self) -> None:
+        """Kill the child (its half unwritten) and wait for it."""
+        self._done = True
+        self._close()
+        with contextlib.suppress(ProcessLookupError):  # (already ended: waited for below)
+            os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+
+    def _close(self) -> None:
+        for fd in (self._reports, self._go):
+            with contextlib.suppress(OSError):  # (closed already)
+                os.close(fd)
+
+
+def fork_half(work: Callable[[], Made], stream: TextIO) -> Half | None:
+    """A child forked to run ``work`` (making the second half), or None when none can be
+    (:func:`usable`, or ``fork`` fails: then the caller lists everything itself).
+
+    The standard streams are flushed first, so the child inherits no pending text.
+    """
+    if not usable(stream):
+        return None
+    stream.flush()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    reports_r, reports_w = os.pipe()
+    go_r, go_w = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:  # (no process to spare)
+        for fd in (reports_r, reports_w, go_r, go_w):
+            os.close(fd)
+        return None
+    if pid == 0:  # pragma: no cover - the child (its results are tested through the parent)
+        os.close(reports_r)
+        os.close(go_w)
+        _child(work, reports_w, go_r)
+    os.close(reports_w)
+    os.close(go_r)
+    return Half(pid, reports_r, go_w)
+
+
+def _child(work: Callable[[], Made], reports: int, go: int) -> None:  # pragma: no cover
+    """The child: make the half, report, make its text, write it when released, report
+    how that ended, and end (``os._exit``) whatever happens."""
+    code = 1
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: the parent reports it
+        made = work()
+        if made is None:
+            _send(reports, None)
+            os._exit(0)
+        report, pieces, write = made
+        _send(reports, report)
+        text = list(pieces)
+        if os.read(go, 1) != b"g":  # given up (the pipe closed)
+            os._exit(0)
+        try:
+            write(text)
+            ended: tuple[Any, ...] = ("ok",)
+        except BrokenPipeError:
+            ended = ("pipe",)
+        except OSError as exc:
+            ended = ("os", exc.errno, exc.strerror)
+        except Exception as exc:  # told to the parent, which fails on it
+            ended = ("error", f"{type(exc).__name__}: {exc}")
+        _send(reports, ended)
+        code = 0 if ended == ("ok",) else 1
+    except BaseException:  # the parent sees the exit code, or the pipe closed
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _send(fd: int, value: Any) -> None:
+    """One length-prefixed ``marshal`` message."""
+    data = marshal.dumps(value)
+    data = len(data).to_bytes(_LENGTH, "big") + data
+    while data:
+        data = data[os.write(fd, data) :]
+
+
+def _receive(fd: int) -> Any:
+    """One message of :func:`_send`; None at the end of the pipe."""
+    head = _read(fd, _LENGTH)
+    if head is None:
+        return None
+    body = _read(fd, int.from_bytes(head, "big"))
+    return None if body is None else marshal.loads(body)
+
+
+def _read(fd: int, size: int) -> bytes | None:
+    """Exactly ``size`` bytes, or None when the pipe ends first."""
+    parts = []
+    while size:
+        part = os.read(fd, size)
+        if not part:
+            return None
+        parts.append(part)
+        size -= len(part)
+    return b"".join(parts)
