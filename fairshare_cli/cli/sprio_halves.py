@@ -37,9 +37,16 @@ if TYPE_CHECKING:
     from fairshare_cli.core.slurm.priority import PriorityContext
     from fairshare_cli.core.slurm.priority_table import PriorityTable
 
-#: Files below this size (some 12,000 jobs) are listed by one process: starting the child
-#: and splitting the file would cost about what the halves save.
-MIN_BYTES = 2 * 1024 * 1024
+#: Files below this size (some 9,000 jobs) are listed by one process: starting the child
+#: costs about what the halves save (``benchmarks/run.py``'s queues: even at 6,000 jobs,
+#: 14 ms saved at 10,000, 0.15 s at 100,000).
+MIN_BYTES = 3 * 1024 * 1024 // 2
+
+#: The share of the file the process lists itself, by output format: a little more than
+#: half, as the child holds the text it makes before it is released (fresh pages: up to
+#: some 35 MB of ``--json`` at 100,000 jobs), while the process makes and writes its own a
+#: piece at a time (``benchmarks/run.py --rows sprio,sprio-json``).
+FIRST_SHARE = {"table": 0.52, "json": 0.56}
 
 #: A half's pieces of text from its table, made as they are taken (None: it cannot be
 #: listed this way).
@@ -69,7 +76,7 @@ def listed_in_halves(
         return False
     from fairshare_cli.io.slurm_jobs import split_jobs
 
-    split = split_jobs(path)
+    split = split_jobs(path, FIRST_SHARE[opts.fmt])
     if split is None:
         return False
     data, comma = split

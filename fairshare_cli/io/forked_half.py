@@ -7,14 +7,15 @@ the process makes the first (``benchmarks/run.py --rows sprio,sprio-json``).
 
 The protocol, over two pipes:
 - the child makes its half and sends a report (a small ``marshal``-ed value; nothing when
-  its half cannot be listed this way), then makes the half's text and waits;
+  its half cannot be listed this way), then makes the half's text until released;
 - the parent makes its own half and reads the report. It then either gives the child up
   (:meth:`Half.cancel`: killed; nothing of it reaches the output) and lists the whole queue
   itself, or writes its half (while the child makes its text) and releases the child
   (:meth:`Half.release`);
 - a released child writes its half to the output the two share (one file description, so
-  one offset: after the parent's text), then sends how the writing ended (a closed pipe, an
-  ``OSError``), which the parent raises as its own writing would have.
+  one offset: after the parent's text), what it made first then the rest as it makes it,
+  then sends how the writing ended (a closed pipe, an ``OSError``), which the parent raises
+  as its own writing would have.
 
 Used only where ``os.fork`` exists, at least two CPUs are usable, and the output has a file
 descriptor (:func:`usable`). The child never writes anything else, and ends with
@@ -26,9 +27,11 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
+import select
 import signal
 import sys
 from collections.abc import Callable, Iterable
+from itertools import chain
 from typing import Any, TextIO
 
 from fairshare_cli.errors import RuntimeFailure
@@ -36,7 +39,7 @@ from fairshare_cli.errors import RuntimeFailure
 #: What the child's work returns: its report, its text's pieces (made once the report is
 #: sent) and what writes them when released; or None when its half cannot be listed this
 #: way.
-Made = tuple[Any, Iterable[str], Callable[[list[str]], None]] | None
+Made = tuple[Any, Iterable[str], Callable[[Iterable[str]], None]] | None
 
 _LENGTH = 4
 
@@ -166,7 +169,7 @@ def _child(work: Callable[[], Made], reports: int, go: int) -> None:  # pragma: 
             os._exit(0)
         report, pieces, write = made
         _send(reports, report)
-        text = list(pieces)
+        text = _made_until_released(pieces, go)
         if os.read(go, 1) != b"g":  # given up (the pipe closed)
             os._exit(0)
         try:
@@ -184,6 +187,19 @@ def _child(work: Callable[[], Made], reports: int, go: int) -> None:  # pragma: 
         code = 1
     finally:
         os._exit(code)
+
+
+def _made_until_released(pieces: Iterable[str], go: int) -> Iterable[str]:
+    """The pieces, those made before the parent releases the child (or gives it up)
+    held, the rest made as they are written: the child's text is never held whole when
+    the parent is done first."""
+    held: list[str] = []
+    rest = iter(pieces)
+    for piece in rest:
+        held.append(piece)
+        if select.select([go], [], [], 0)[0]:  # (released, or given up: told by the read)
+            break
+    return chain(held, rest)
 
 
 def _send(fd: int, value: Any) -> None:

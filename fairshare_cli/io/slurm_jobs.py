@@ -102,17 +102,17 @@ def fast_sprio_jobs(path: str) -> list[SprioJob] | None:
 _BOUNDARY = re.compile(rb"\}[ \t\r\n]*(,)[ \t\r\n]*\{[ \t\r\n]*\"")
 
 
-def split_jobs(path: str) -> tuple[mmap.mmap, int] | None:
+def split_jobs(path: str, share: float = 0.5) -> tuple[mmap.mmap, int] | None:
     """A jobs file mapped privately (what a process writes in it stays its own, and is
-    never written back) and the offset of the first comma past its middle between two job
-    objects (see :func:`jobs_half`); None when the file cannot be mapped or has no such
-    comma there."""
+    never written back) and the offset of the first comma between two job objects past
+    ``share`` of its bytes (see :func:`jobs_half`); None when the file cannot be mapped or
+    has no such comma there."""
     try:
         with open(path, "rb") as fh:
             data = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_COPY)
     except (OSError, ValueError):  # (missing, a folder, empty, a pipe)
         return None
-    found = _BOUNDARY.search(data, len(data) // 2)
+    found = _BOUNDARY.search(data, int(len(data) * share))
     if found is None:
         data.close()
         return None

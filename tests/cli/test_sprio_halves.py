@@ -124,17 +124,20 @@ def test_halves_shuffled_within_list_as_one_process(
     assert halves.halves
 
 
-def _split_at(head: list[Any], tail: list[Any]) -> str:
-    """A jobs file of ``head`` then ``tail`` whose halves are those (blanks added before or
-    after the list put its middle right before the comma between them)."""
+def _split_at(head: list[Any], tail: list[Any], fmt: str = "table") -> str:
+    """A jobs file of ``head`` then ``tail`` whose halves are those: blanks before or after
+    the list put the split (past ``FIRST_SHARE`` of the file) at the comma between them."""
     text = "[" + ", ".join(map(json.dumps, head))
     comma = len(text)
     text += ", " + ", ".join(map(json.dumps, tail)) + "]"
-    front = len(text) - 2 * comma + 2
-    text = " " * front + text if front > 0 else text + " " * (2 * comma - 2 - len(text))
-    found = _BOUNDARY.search(text.encode(), len(text) // 2)
-    assert found is not None and found.start(1) == comma + max(front, 0)
-    return text
+    share = sprio_halves.FIRST_SHARE[fmt]
+    for pad in range(len(text)):
+        for front in (pad, 0):
+            padded = " " * front + text + " " * (pad - front)
+            found = _BOUNDARY.search(padded.encode(), int(len(padded) * share))
+            if found is not None and found.start(1) == comma + front:
+                return padded
+    raise AssertionError("no padding splits the file there")
 
 
 @pytest.mark.parametrize("options", [["-l"], ["-l", "--json"]])

@@ -32,7 +32,7 @@ def _out(tmp_path: Path) -> Any:
 
 
 def _writer(stream: Any) -> Any:
-    def write(text: list[str]) -> None:
+    def write(text: Iterable[str]) -> None:
         for piece in text:
             stream.write(piece)
         stream.flush()
@@ -88,7 +88,7 @@ def test_a_child_that_makes_no_half_reports_none(tmp_path: Path, work: Any) -> N
 
 
 def _failing_writer(exc: BaseException) -> Any:
-    def write(text: list[str]) -> None:
+    def write(text: Iterable[str]) -> None:
         raise exc
 
     return write
@@ -122,7 +122,7 @@ def test_how_the_childs_writing_ended_is_raised_in_the_parent(
 def test_a_child_that_dies_after_reporting_is_a_runtime_failure(tmp_path: Path) -> None:
     out = _out(tmp_path)
 
-    def die(text: list[str]) -> None:
+    def die(text: Iterable[str]) -> None:
         os._exit(9)
 
     with _fork(lambda: ("r", ["x"], die), out) as half:
