@@ -187,3 +187,62 @@ def test_files_that_cannot_be_mapped_are_read(tmp_path: Path) -> None:
     with os.fdopen(read, "rb") as fh:
         (job,) = _decoded(fh)
     assert (job.id, job.owner, job.nice) == ("1", "alice", 5)
+
+
+plain_jobs = st.lists(
+    st.fixed_dictionaries(
+        {"id": st.integers(1, 10**6).map(str), "owner": st.sampled_from(["alice", "bob"])},
+        optional={
+            "account": st.sampled_from(["hep", "x}, {", 'q"}, {"id']),
+            "submit_time": st.just(1795262400.0),
+            "nice": st.integers(0, 3),
+        },
+    ),
+    min_size=0,
+    max_size=12,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(jobs=plain_jobs, indent=st.sampled_from([None, 1, 2]), share=st.floats(0.0, 0.99))
+def test_a_split_file_is_the_whole_file_or_nothing(
+    tmp_path_factory: Any, jobs: list[dict[str, Any]], indent: int | None, share: float
+) -> None:
+    """Where both halves of :func:`split_jobs` decode, they are the file's jobs, in order,
+    cut between two of them (what holds across the halves, unique ids, is the caller's to
+    check); a cut inside a string (names ending in ``}, {``) leaves a half that does not
+    decode."""
+    from fairshare_cli.io.slurm_jobs import _DECODER, jobs_half, split_jobs
+
+    path = tmp_path_factory.mktemp("split") / "jobs.json"
+    path.write_text(json.dumps(jobs, indent=indent))
+    split = split_jobs(str(path), share)
+    if split is None:
+        return
+    first = jobs_half(*split, first=True)
+    second_split = split_jobs(str(path), share)  # (each half in its own mapping)
+    assert second_split is not None
+    second = jobs_half(*second_split, first=False)
+    if first is None or second is None:
+        return
+    assert first and second
+    assert first + second == _DECODER.decode(path.read_bytes())
+    ids = [j["id"] for j in jobs]
+    if len(set(ids)) == len(ids):
+        assert first + second == fast_sprio_jobs(str(path))
+
+
+def test_a_file_changed_by_a_half_is_not_written_back(tmp_path: Path) -> None:
+    from fairshare_cli.io.slurm_jobs import jobs_half, split_jobs
+
+    path = tmp_path / "jobs.json"
+    text = json.dumps([{"id": str(i), "owner": "alice"} for i in range(1, 50)])
+    path.write_text(text)
+    split = split_jobs(str(path))
+    assert split is not None
+    data, comma = split
+    first = jobs_half(data, comma, first=True)
+    data.flush()
+    data.close()
+    assert first is not None and 0 < len(first) < 49
+    assert path.read_text() == text
