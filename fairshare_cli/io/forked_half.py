@@ -30,7 +30,7 @@ import os
 import select
 import signal
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
 from typing import Any, TextIO
 
@@ -142,6 +142,7 @@ def fork_half(work: Callable[[], Made], stream: TextIO) -> Half | None:
     sys.stderr.flush()
     reports_r, reports_w = os.pipe()
     go_r, go_w = os.pipe()
+    parent = os.getpid()
     try:
         pid = os.fork()
     except OSError:  # (no process to spare)
@@ -151,15 +152,18 @@ def fork_half(work: Callable[[], Made], stream: TextIO) -> Half | None:
     if pid == 0:  # pragma: no cover - the child (its results are tested through the parent)
         os.close(reports_r)
         os.close(go_w)
-        _child(work, reports_w, go_r)
+        _child(work, reports_w, go_r, parent)
     os.close(reports_w)
     os.close(go_r)
     return Half(pid, reports_r, go_w)
 
 
-def _child(work: Callable[[], Made], reports: int, go: int) -> None:  # pragma: no cover
-    """The child: make the half, report, make its text, write it when released, report
-    how that ended, and end (``os._exit``) whatever happens."""
+def _child(  # pragma: no cover
+    work: Callable[[], Made], reports: int, go: int, parent: int
+) -> None:
+    """The child: make the half, report, make its text, write it when released (while
+    the ``parent`` lives), report how that ended, and end (``os._exit``) whatever
+    happens."""
     code = 1
     try:
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: the parent reports it
@@ -173,8 +177,10 @@ def _child(work: Callable[[], Made], reports: int, go: int) -> None:  # pragma: 
         if os.read(go, 1) != b"g":  # given up (the pipe closed)
             os._exit(0)
         try:
-            write(text)
+            write(while_parent_lives(text, parent))
             ended: tuple[Any, ...] = ("ok",)
+        except Orphaned:  # (killed: nobody waits for the rest)
+            os._exit(1)
         except BrokenPipeError:
             ended = ("pipe",)
         except OSError as exc:
@@ -187,6 +193,24 @@ def _child(work: Callable[[], Made], reports: int, go: int) -> None:  # pragma: 
         code = 1
     finally:
         os._exit(code)
+
+
+class Orphaned(Exception):
+    """The parent ended while the child wrote its half."""
+
+
+def while_parent_lives(pieces: Iterable[str], parent: int) -> Iterator[str]:
+    """The pieces, one by one while the process ``parent`` is this one's parent (a
+    parent killed mid-listing, by ``timeout`` say, ends the listing: the child's half
+    stops between two pieces).
+
+    Raises:
+        Orphaned: the parent is gone.
+    """
+    for piece in pieces:
+        if os.getppid() != parent:
+            raise Orphaned
+        yield piece
 
 
 def _made_until_released(pieces: Iterable[str], go: int) -> Iterable[str]:

@@ -154,3 +154,11 @@ def test_no_half_when_fork_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert fork_half(lambda: None, out) is None
     if before is not None:  # its pipes are closed again
         assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_the_childs_text_stops_when_its_parent_is_gone() -> None:
+    pieces = forked_half.while_parent_lives(["a", "b"], os.getppid())
+    assert list(pieces) == ["a", "b"]  # (this process's parent is alive)
+    orphaned = forked_half.while_parent_lives(["a", "b"], parent=-1)
+    with pytest.raises(forked_half.Orphaned):
+        next(orphaned)
