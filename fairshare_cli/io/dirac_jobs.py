@@ -134,11 +134,12 @@ def task_queues_from_file(
 def _from_path(
     path: str, name: str, groups: Mapping[str, DiracGroupSpec], segments: Sequence[int]
 ) -> list[TaskQueue]:
+    from fairshare_cli.io.dirac_jobs_halves import keys_in_halves
     from fairshare_cli.io.jobs import load_job_objects
 
     try:
         with open(path, "rb") as raw:
-            keys = read_dirac_job_keys(raw)
+            keys = keys_in_halves(path) or read_dirac_job_keys(raw)
             jobs, define = keys.jobs, keys.definer(definer(groups, segments))
             counted = [(k, p, c * n) for (k, p, c), n in _waiting(jobs, keys.counts)]
             queues = build_task_queues(counted, define)
@@ -163,7 +164,34 @@ def _waiting(jobs: list[QueueJob | None], counts: list[int]) -> Iterator[tuple[Q
 
 
 def read_dirac_job_keys(raw: BufferedIOBase, ordered: bool = False) -> DiracJobKeys:
-    """Stream the jobs file ``raw`` (binary, at its start) into its distinct keys.
+    """Stream the jobs file ``raw`` (binary, at its start) into its distinct keys
+    (:func:`scan_job_keys`, then :func:`job_keys`).
+
+    Raises:
+        FastPathRefused: see the module docstring.
+    """
+    return job_keys(scan_job_keys(raw, ordered))
+
+
+@dataclass
+class KeyScan:
+    """What a pass over a jobs file (or a part of one) gathers: each key's count in order
+    of first sight (or, ``ordered``, each key's number and each job's), the ids as written,
+    how many jobs, the ``count`` stanzas (id, count text) and the slots running jobs
+    hold."""
+
+    counts: Counter[bytes]
+    ids: set[str]
+    jobs: int
+    stanzas: list[tuple[str, bytes]]
+    taken: set[str]
+    index: dict[bytes, int]
+    order: array[int] | None
+
+
+def scan_job_keys(raw: BufferedIOBase, ordered: bool = False) -> KeyScan:
+    """One pass over the jobs file ``raw`` (binary, at its start): its jobs checked batch
+    by batch, their keys counted.
 
     Hot loop of ``benchmarks/run.py`` row ``taskqueues``: every per-job step is a C call
     over a batch (``map``, ``Counter.update``, ``set.update``); Python runs once per batch
@@ -209,15 +237,27 @@ def read_dirac_job_keys(raw: BufferedIOBase, ordered: bool = False) -> DiracJobK
         _check_values(batch, checked, VALUE_GETTERS if full else SLIM_VALUE_GETTERS)
         if full and any(map(slot_of, batch)):
             _check_slots([(r.status, r.slot) for r in batch if r.slot is not None], taken)
-    _check_ids(ids, jobs, stanzas)
-    if ordered:
-        codes = {code: i for i, code in enumerate(index.values())}
+    return KeyScan(counts, ids, jobs, stanzas, taken, index, order if ordered else None)
+
+
+def job_keys(scan: KeyScan, ids_checked: bool = False) -> DiracJobKeys:
+    """The distinct keys of a whole file's :class:`KeyScan`, once its ids are checked
+    (unless ``ids_checked``: unique, and no ``count`` stanza among them).
+
+    Raises:
+        FastPathRefused: duplicate ids, a bad count, a key's text the job parser refuses.
+    """
+    if not ids_checked:
+        _check_ids(scan.ids, scan.jobs, scan.stanzas)
+    order = scan.order
+    if order is not None:
+        codes = {code: i for i, code in enumerate(scan.index.values())}
         order = array("q", map(codes.__getitem__, order))
-        distinct, tallies = list(index), []
+        distinct, tallies = list(scan.index), []
     else:
-        distinct, tallies = list(counts), list(counts.values())
+        distinct, tallies = list(scan.counts), list(scan.counts.values())
     jobs_of, values = queue_jobs(distinct)
-    return DiracJobKeys(distinct, tallies, jobs_of, values, order if ordered else None)
+    return DiracJobKeys(distinct, tallies, jobs_of, values, order)
 
 
 def _check_ids(ids: set[str], jobs: int, stanzas: list[tuple[str, bytes]]) -> None:

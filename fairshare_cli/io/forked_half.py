@@ -44,14 +44,19 @@ Made = tuple[Any, Iterable[str], Callable[[Iterable[str]], None]] | None
 _LENGTH = 4
 
 
-def usable(stream: TextIO) -> bool:
-    """Whether a half can be forked for output to ``stream``: the system forks, two CPUs
-    or more are usable, and the stream has a file descriptor (a test's captured output
-    has none)."""
+def can_fork() -> bool:
+    """Whether a half can be forked at all: the system forks and two CPUs or more are
+    usable."""
     if not hasattr(os, "fork"):
         return False
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    if (cpus or 1) < 2:
+    return (cpus or 1) >= 2
+
+
+def usable(stream: TextIO) -> bool:
+    """Whether a half can be forked for output to ``stream``: :func:`can_fork`, and the
+    stream has a file descriptor (a test's captured output has none)."""
+    if not can_fork():
         return False
     try:
         stream.fileno()
@@ -129,15 +134,18 @@ class Half:
                 os.close(fd)
 
 
-def fork_half(work: Callable[[], Made], stream: TextIO) -> Half | None:
+def fork_half(work: Callable[[], Made], stream: TextIO | None) -> Half | None:
     """A child forked to run ``work`` (making the second half), or None when none can be
-    (:func:`usable`, or ``fork`` fails: then the caller lists everything itself).
+    (:func:`usable` for ``stream``, :func:`can_fork` without one, or ``fork`` fails: then
+    the caller does everything itself). Without a stream, the child's report is all it
+    gives (it writes nothing).
 
     The standard streams are flushed first, so the child inherits no pending text.
     """
-    if not usable(stream):
+    if not (can_fork() if stream is None else usable(stream)):
         return None
-    stream.flush()
+    if stream is not None:
+        stream.flush()
     sys.stdout.flush()
     sys.stderr.flush()
     reports_r, reports_w = os.pipe()

@@ -16,7 +16,6 @@ caller reads the file the exact way, whose results and error messages are the us
 from __future__ import annotations
 
 import mmap
-import re
 from collections.abc import Collection
 from typing import Annotated, Any, BinaryIO, Literal
 
@@ -26,6 +25,7 @@ from fairshare_cli.core.jobs import cluster_proc, split_partitions
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, TIME_MAX, TIME_MIN
 from fairshare_cli.core.names import MAX_NAME_LENGTH
 from fairshare_cli.core.slurm.jobs import names_good
+from fairshare_cli.io.json_halves import comma_in
 
 #: An id of the lengths a name may have, checked as it is decoded (there are as many ids as
 #: jobs; other names are checked once each, after); a longer list of ids (``"1,2"``) steps
@@ -95,28 +95,21 @@ def fast_sprio_jobs(path: str) -> list[SprioJob] | None:
     return jobs if _columns_good(jobs) else None
 
 
-#: Where one job object of a list ends and the next starts: ``}``, a comma, ``{"``, with
-#: JSON's blanks between. Inside a string, the ``"`` after the ``{`` would end it: a match
-#: there puts the comma in the string, where cutting the text leaves the first part's
-#: string unclosed (an error when it is decoded).
-_BOUNDARY = re.compile(rb"\}[ \t\r\n]*(,)[ \t\r\n]*\{[ \t\r\n]*\"")
-
-
 def split_jobs(path: str, share: float = 0.5) -> tuple[mmap.mmap, int] | None:
     """A jobs file mapped privately (what a process writes in it stays its own, and is
     never written back) and the offset of the first comma between two job objects past
-    ``share`` of its bytes (see :func:`jobs_half`); None when the file cannot be mapped or
-    has no such comma there."""
+    ``share`` of its bytes (:mod:`~fairshare_cli.io.json_halves`); None when the file
+    cannot be mapped or has no such comma there."""
     try:
         with open(path, "rb") as fh:
             data = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_COPY)
     except (OSError, ValueError):  # (missing, a folder, empty, a pipe)
         return None
-    found = _BOUNDARY.search(data, int(len(data) * share))
-    if found is None:
+    comma = comma_in(data, int(len(data) * share))
+    if comma is None:
         data.close()
         return None
-    return data, found.start(1)
+    return data, comma
 
 
 def jobs_half(data: mmap.mmap, comma: int, first: bool) -> list[SprioJob] | None:
@@ -124,7 +117,7 @@ def jobs_half(data: mmap.mmap, comma: int, first: bool) -> list[SprioJob] | None
     checks a file's, or None: the ``first`` ends the list at the comma (made a ``]``), the
     other starts there (made a ``[``). Either is written in this process's own copy of the
     mapping: call it once in a process. The two halves are the file's list only when both
-    decode (a comma inside a string or a nested list leaves a half unclosed)."""
+    decode (:mod:`~fairshare_cli.io.json_halves`)."""
     data[comma] = ord("]" if first else "[")
     with memoryview(data) as whole, whole[: comma + 1] if first else whole[comma:] as part:
         try:

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from fairshare_cli.cli import sprio_halves
 from fairshare_cli.cli.main import cli
 from fairshare_cli.io import forked_half
-from fairshare_cli.io.slurm_jobs import _BOUNDARY
+from fairshare_cli.io.json_halves import BOUNDARY
 from tests.cli.conftest import bench_pool
 
 REPO = Path(__file__).resolve().parents[2]
@@ -134,7 +134,7 @@ def _split_at(head: list[Any], tail: list[Any], fmt: str = "table") -> str:
     for pad in range(len(text)):
         for front in (pad, 0):
             padded = " " * front + text + " " * (pad - front)
-            found = _BOUNDARY.search(padded.encode(), int(len(padded) * share))
+            found = BOUNDARY.search(padded.encode(), int(len(padded) * share))
             if found is not None and found.start(1) == comma + front:
                 return padded
     raise AssertionError("no padding splits the file there")
