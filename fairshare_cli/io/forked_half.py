@@ -1,13 +1,15 @@
-"""The second half of a long listing, made by a forked child beside the first.
+"""The second half of a long job, done by a forked child beside the first.
 
 ``fs sprio -l`` over a 100,000-job file spends most of its time decoding the jobs, making
 their rows and printing them, a job at a time in Python. On two cores, a child forked once
 the config, state and association tree are read makes the second half of the listing while
-the process makes the first (``benchmarks/run.py --rows sprio,sprio-json``).
+the process makes the first (``benchmarks/run.py --rows sprio,sprio-json``). ``fs
+taskqueues`` has its child read the second half of a jobs file and send what it counted:
+its report is all it gives (it is then given up).
 
 The protocol, over two pipes:
-- the child makes its half and sends a report (a small ``marshal``-ed value; nothing when
-  its half cannot be listed this way), then makes the half's text until released;
+- the child does its half and sends a report (a ``marshal``-ed value; nothing when its
+  half cannot be done this way), then makes the half's text until released;
 - the parent makes its own half and reads the report. It then either gives the child up
   (:meth:`Half.cancel`: killed; nothing of it reaches the output) and lists the whole queue
   itself, or writes its half (while the child makes its text) and releases the child
@@ -17,9 +19,10 @@ The protocol, over two pipes:
   then sends how the writing ended (a closed pipe, an ``OSError``), which the parent raises
   as its own writing would have.
 
-Used only where ``os.fork`` exists, at least two CPUs are usable, and the output has a file
-descriptor (:func:`usable`). The child never writes anything else, and ends with
-``os._exit``: no exit handlers, no buffers flushed twice.
+Used only where ``os.fork`` exists and at least two CPUs are usable (:func:`can_fork`), and
+the output, if any, has a file descriptor (:func:`usable`). The child never writes anything
+else, stops writing if its parent is gone, and ends with ``os._exit``: no exit handlers, no
+buffers flushed twice.
 """
 
 from __future__ import annotations
