@@ -5,14 +5,16 @@ The file's list is split into two lists of job objects
 (:func:`~fairshare_cli.io.slurm_jobs.split_jobs`). Each process decodes and checks its half
 as ``--jobs-file`` is read the quick way, makes its
 :class:`~fairshare_cli.core.slurm.priority_table.PriorityTable` and that table's text. Each
-table is sorted by job id (``compute_table`` sorts a half whose ids are out of order), so
+half's jobs must be in id order (``compute_table`` gives up at the first that is not), so
 when the first half's last id is below the second half's first, the two tables are the
 whole queue's, and the first text followed by the second is the whole listing, byte for
 byte (a table's text is made a row at a time).
 
-Anything else (a half the quick reader or ``compute_table`` turns down, ids of the two
-halves that interleave or repeat, no second CPU) and the process lists the whole queue the
-usual way, whose results and messages are the users'; nothing was printed before.
+Anything else (a half the quick reader or ``compute_table`` turns down, ids out of order,
+in a half or across the two, no second CPU) and the process lists the whole queue the
+usual way, whose results and messages are the users'; nothing was printed before. A file
+whose first ids are out of order (``squeue`` lists jobs by priority) is not split at all
+(:func:`~fairshare_cli.io.slurm_jobs.ids_look_in_order`).
 
 A measured hot path (``benchmarks/run.py --rows sprio,sprio-json``).
 """
@@ -22,7 +24,7 @@ from __future__ import annotations
 import mmap
 import os
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from itertools import chain, islice
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -74,10 +76,10 @@ def listed_in_halves(
         state, when, tree, ctx = priority_inputs(env)
     except FairshareError:  # (the usual way names it, after the jobs file's errors)
         return False
-    from fairshare_cli.io.slurm_jobs import split_jobs
+    from fairshare_cli.io.slurm_jobs import ids_look_in_order, split_jobs
 
     split = split_jobs(path, FIRST_SHARE[opts.fmt])
-    if split is None:
+    if split is None or not ids_look_in_order(*split):
         return False
     data, comma = split
     texts, warnings = _texts(opts, env, ctx)
@@ -88,7 +90,7 @@ def listed_in_halves(
     if half is None:
         return False
     with half:
-        table = _half_table((data, comma, True), ctx, when, env.now)
+        table = _half_table((data, comma, True), ctx, when, env.now, half)
         pieces = None if table is None else texts[0](table)  # (made as they are written)
         report = half.report()
         if table is None or pieces is None or report is None:
@@ -145,23 +147,50 @@ def _texts(
 
 
 def _half_table(
-    half: tuple[mmap.mmap, int, bool], ctx: PriorityContext, when: float, now: float
+    half: tuple[mmap.mmap, int, bool],
+    ctx: PriorityContext,
+    when: float,
+    now: float,
+    child: forked_half.Half | None = None,
 ) -> PriorityTable | None:
     """The table of one half's jobs (:func:`~fairshare_cli.io.slurm_jobs.jobs_half`'s
     arguments); None when the half is not read the quick way, its queue is not a plain one
-    (``compute_table``) or it lists no row."""
+    (``compute_table``) or it lists no row, or as soon as the ``child`` making the other
+    half gives up (the whole file is listed the usual way then)."""
     from fairshare_cli.core.slurm.priority_table import compute_table
     from fairshare_cli.io.slurm_jobs import jobs_half
 
     jobs = jobs_half(*half)
-    if jobs is None:
-        return None
-    try:
-        table = compute_table(jobs, ctx, when, listed_at=now)
-    except FairshareError:  # (the usual way names it)
+    if jobs is None or (child is not None and child.gave_up()):
         return None
     hold(jobs)
+    try:
+        table = compute_table(
+            jobs if child is None else _watched(jobs, child),
+            ctx,
+            when,
+            listed_at=now,
+            in_order_only=True,
+        )
+    except (FairshareError, _GaveUp):  # (the usual way names what is wrong)
+        return None
     return table if table is not None and table.ids else None
+
+
+class _GaveUp(Exception):
+    """The child making the other half gave up: this half is not needed."""
+
+
+def _watched(jobs: list[Any], child: forked_half.Half, every: int = 8192) -> Iterator[Any]:
+    """The jobs, with a look every ``every`` jobs at whether the ``child`` gave up.
+
+    Raises:
+        _GaveUp: it did.
+    """
+    for start in range(0, len(jobs), every):
+        if start and child.gave_up():
+            raise _GaveUp
+        yield from jobs[start : start + every]
 
 
 def _second_half(

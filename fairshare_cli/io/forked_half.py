@@ -45,6 +45,7 @@ from fairshare_cli.errors import RuntimeFailure
 Made = tuple[Any, Iterable[str], Callable[[Iterable[str]], None]] | None
 
 _LENGTH = 4
+_UNREAD: Any = object()
 
 
 def can_fork() -> bool:
@@ -80,6 +81,7 @@ class Half:
         self._reports = reports
         self._go = go
         self._done = False
+        self._report: Any = _UNREAD
 
     def __enter__(self) -> Half:
         return self
@@ -91,7 +93,16 @@ class Half:
     def report(self) -> Any:
         """The child's report once its half is made; None when it made none (its half
         cannot be listed this way, or it failed)."""
-        return _receive(self._reports)
+        if self._report is _UNREAD:
+            self._report = _receive(self._reports)
+        return self._report
+
+    def gave_up(self) -> bool:
+        """Whether the child has already reported that it made no half (or died), told
+        without waiting: the parent can then stop its own half early."""
+        if self._report is _UNREAD and select.select([self._reports], [], [], 0)[0]:
+            self._report = _receive(self._reports)
+        return self._report is None
 
     def release(self, stream: TextIO) -> None:
         """Flush ``stream``, let the child write its half after it, and wait for it.

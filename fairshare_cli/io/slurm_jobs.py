@@ -16,6 +16,8 @@ caller reads the file the exact way, whose results and error messages are the us
 from __future__ import annotations
 
 import mmap
+import operator
+import re
 from collections.abc import Collection
 from typing import Annotated, Any, BinaryIO, Literal
 
@@ -110,6 +112,33 @@ def split_jobs(path: str, share: float = 0.5) -> tuple[mmap.mmap, int] | None:
         data.close()
         return None
     return data, comma
+
+
+#: A job id given as a plain number (its digits: the group), and any job id.
+_ID_TEXT = re.compile(rb'"id"[ \t\r\n]*:[ \t\r\n]*"([0-9]{1,18})"')
+_ANY_ID = re.compile(rb'"id"[ \t\r\n]*:')
+
+#: Bytes at the start of each half that :func:`ids_look_in_order` reads.
+LOOK = 1 << 16
+
+
+def ids_look_in_order(data: mmap.mmap, comma: int) -> bool:
+    """Whether the job ids at the start of each half of :func:`split_jobs`' file (those
+    in its first 64 KiB) are plain numbers that rise, the first half's below the
+    second's: a queue out of order (``squeue`` prints one by priority), or of array jobs
+    (``"12_3"``), is told before either half is read. A guess: the halves' tables
+    decide."""
+    samples = []
+    for start, stop in ((0, min(LOOK, comma)), (comma, comma + LOOK)):
+        found = _ID_TEXT.finditer(data, start, stop + 64)  # (an id the stop cuts: whole)
+        numbers = [m.group(1) for m in found if m.start() < stop]
+        ids = sum(1 for m in _ANY_ID.finditer(data, start, stop + 64) if m.start() < stop)
+        if len(numbers) != ids:
+            return False  # an id that is not a plain number: no table to cut
+        samples.append(list(map(int, numbers)))
+    first, second = samples
+    rising = all(map(operator.lt, first, first[1:])) and all(map(operator.lt, second, second[1:]))
+    return rising and (not first or not second or first[-1] < second[0])
 
 
 def jobs_half(data: mmap.mmap, comma: int, first: bool) -> list[SprioJob] | None:

@@ -111,17 +111,66 @@ def test_halves_print_the_bytes_of_one_process(
     assert usual.out.count("\n") > 300
 
 
-def test_halves_shuffled_within_list_as_one_process(
+def test_halves_each_out_of_order_are_listed_the_usual_way(
     pool: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Each half out of id order is sorted by its own table: still the whole queue's."""
+    """Each half out of id order (though the halves do not interleave): not listed in
+    halves, and printed as one process prints it."""
     jobs = _jobs(pool)
     rng = random.Random(5)
     head, tail = jobs[:150], jobs[150:]
     rng.shuffle(head)
     rng.shuffle(tail)
     halves, _ = _both(monkeypatch, pool, tmp_path, _split_at(head, tail), ["-l"])
-    assert halves.halves
+    assert not halves.halves
+
+
+def test_a_file_whose_first_ids_fall_is_not_split(
+    pool: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A queue in priority order (as squeue lists it): told from the ids at the start of
+    each half, before any child is forked."""
+    jobs = _jobs(pool)
+    jobs[0], jobs[1] = jobs[1], jobs[0]
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(jobs))
+    forked: list[Any] = []
+    monkeypatch.setattr(forked_half, "fork_half", lambda *a: forked.append(a))
+    halves = _run(monkeypatch, tmp_path, _args(pool, path, ["-l"]), halves=True)
+    assert not halves.halves
+    assert forked == []
+    assert halves.code == 0
+
+
+def test_ids_look_in_order_reads_the_start_of_each_half(tmp_path: Path) -> None:
+    from fairshare_cli.io.slurm_jobs import ids_look_in_order, split_jobs
+
+    def looks(ids: list[str]) -> bool:
+        path = tmp_path / "ids.json"
+        path.write_text(json.dumps([{"id": i, "owner": "u"} for i in ids]))
+        split = split_jobs(str(path))
+        assert split is not None
+        return ids_look_in_order(*split)
+
+    assert looks(["1", "2", "3", "4"])
+    assert not looks(["1", "2", "12_3", "10"])  # an array job's id: no table to cut
+    assert not looks(["2", "1", "3", "4"])
+    assert not looks(["1", "5", "3", "4"])  # the second half starts below the first's end
+    assert not looks(["1", "2", "4", "3"])
+
+
+def test_ids_look_in_order_wherever_the_look_ends(tmp_path: Path) -> None:
+    """The 64 KiB read at each half's start may end inside an id: it is read whole."""
+    from fairshare_cli.io.slurm_jobs import LOOK, ids_look_in_order, split_jobs
+
+    text = json.dumps([{"id": str(i), "owner": "u"} for i in range(1, 12_000)])
+    assert len(text) > 4 * LOOK
+    path = tmp_path / "ids.json"
+    for pad in range(40):
+        path.write_text(" " * pad + text)
+        split = split_jobs(str(path))
+        assert split is not None
+        assert ids_look_in_order(*split), pad
 
 
 def _split_at(head: list[Any], tail: list[Any], fmt: str = "table") -> str:
@@ -280,6 +329,10 @@ def test_the_program_prints_a_large_files_listing_as_from_stdin(
 ) -> None:
     """End to end, through a pipe: the file (in halves where the machine has two CPUs)
     and the same jobs on stdin (never in halves) print the same bytes."""
+    from fairshare_cli.io.slurm_jobs import ids_look_in_order, split_jobs
+
+    split = split_jobs(str(big / "jobs.json"))
+    assert split is not None and ids_look_in_order(*split)  # (so this runs in halves)
     args = _args(big, big / "jobs.json", options)
     whole = _fs(*args)
     with (big / "jobs.json").open("rb") as fh:

@@ -103,20 +103,30 @@ class PriorityTable(msgspec.Struct, frozen=True):
 
 
 def compute_table(
-    jobs: Sequence[Any], ctx: PriorityContext, now: float, listed_at: float | None = None
+    jobs: Iterable[Any],
+    ctx: PriorityContext,
+    now: float,
+    listed_at: float | None = None,
+    in_order_only: bool = False,
 ) -> PriorityTable | None:
     """The rows :func:`~fairshare_cli.core.slurm.priority.compute_rows` gives, sorted by
     job id, as columns; None for a queue it must handle (see the module docstring).
 
     The jobs are read in one pass (:meth:`_Columns.fill`) in their own order; ids that are
-    not in order (by number) are sorted and the pass made again.
+    not in order (by number) are sorted and the pass made again, or, ``in_order_only``,
+    give None at the first one out of order (``jobs`` is then read once, at most: it may
+    be an iterator).
     """
     horizon = now if listed_at is None else listed_at
     columns = _Columns(_RowMaker(ctx, now), horizon)
-    table = columns.fill(jobs, check_order=True)
+    if in_order_only:
+        table = columns.fill(jobs, check_order=True, give_up=True)
+        return None if table is _UNORDERED else table  # type: ignore[return-value]
+    listed = jobs if isinstance(jobs, Sequence) else list(jobs)  # (read again if unordered)
+    table = columns.fill(listed, check_order=True)
     if table is not _UNORDERED:
         return table  # type: ignore[return-value]
-    ordered = columns.by_number(jobs)
+    ordered = columns.by_number(listed)
     return None if ordered is None else columns.fill(ordered, check_order=False)  # type: ignore[return-value]
 
 
@@ -183,12 +193,13 @@ class _Columns:
         return [listed[i] for i in sorted(range(len(listed)), key=numbers.__getitem__)]
 
     def fill(  # noqa: C901 - one pass a job (its steps inline)
-        self, jobs: Iterable[Any], check_order: bool
+        self, jobs: Iterable[Any], check_order: bool, give_up: bool = False
     ) -> PriorityTable | object | None:  # a hot loop: benchmarks/run.py --rows sprio
         """The table of the jobs sprio lists (as ``compute_rows`` chooses them) in their
         order, each job's age factor as ``age_factor`` makes it and PRIORITY summed in
         ``add_rows``' order, at least 1; :data:`_UNORDERED` when ``check_order`` finds
-        their ids out of order by number (:func:`_finished`); None for a queue the row
+        their ids out of order by number (:func:`_finished`; with ``give_up``, at the first
+        one out of order, the rest unread); None for a queue the row
         path must handle (an admin priority, attributes that change TRES, a job with no
         accrue nor submit time under an age weight, a job that cannot be placed).
         """
@@ -223,6 +234,8 @@ class _Columns:
             if check_order:
                 length = len(jid)
                 if length < last_len or (length == last_len and jid <= last):
+                    if give_up:  # (the caller wants them in order or not at all)
+                        return _UNORDERED
                     ordered = False
                 last, last_len = jid, length
             key = (job.partition, job.qos, job.num_nodes, job.request_cpus, job.request_memory,

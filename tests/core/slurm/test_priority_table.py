@@ -5,6 +5,7 @@ bytes, on generated queues; and the queues it hands back to the row path."""
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from typing import Any
 
 import msgspec
@@ -361,3 +362,15 @@ def test_ids_in_any_order_are_the_row_paths(
         if table is not None:
             assert want is not None
             assert [_fields(r) for r in table.rows()] == [_fields(r) for r in want]
+        # In order only: the same table where the listed ids rise (by length, then text,
+        # none with a leading zero), else none.
+        in_order = compute_table(jobs, ctx, NOW, listed_at=NOW + 60, in_order_only=True)
+        rising = all((len(a), a) < (len(b), b) for a, b in pairwise(listed)) and not any(
+            i.startswith("0") for i in listed
+        )
+        if table is None or not rising:
+            assert in_order is None
+        else:
+            assert in_order is not None
+            assert in_order.ids == table.ids
+            assert [_fields(r) for r in in_order.rows()] == [_fields(r) for r in table.rows()]
