@@ -114,8 +114,8 @@ def compute_table(
 
     The jobs are read in one pass (:meth:`_Columns.fill`) in their own order; ids that are
     not in order (by number) are sorted and the pass made again, or, ``in_order_only``,
-    give None at the first one out of order (``jobs`` is then read once, at most: it may
-    be an iterator).
+    give None at the first one out of order or not a number (``jobs`` is then read once,
+    at most: it may be an iterator).
     """
     horizon = now if listed_at is None else listed_at
     columns = _Columns(_RowMaker(ctx, now), horizon)
@@ -199,7 +199,7 @@ class _Columns:
         order, each job's age factor as ``age_factor`` makes it and PRIORITY summed in
         ``add_rows``' order, at least 1; :data:`_UNORDERED` when ``check_order`` finds
         their ids out of order by number (:func:`_finished`; with ``give_up``, at the first
-        one out of order, the rest unread); None for a queue the row
+        one out of order or not a number, the rest unread); None for a queue the row
         path must handle (an admin priority, attributes that change TRES, a job with no
         accrue nor submit time under an age weight, a job that cannot be placed).
         """
@@ -233,7 +233,11 @@ class _Columns:
             jid = job.id
             if check_order:
                 length = len(jid)
-                if length < last_len or (length == last_len and jid <= last):
+                if (
+                    length < last_len
+                    or (length == last_len and jid <= last)
+                    or (give_up and not jid.isdigit())  # (no table: give up now, not last)
+                ):
                     if give_up:  # (the caller wants them in order or not at all)
                         return _UNORDERED
                     ordered = False
