@@ -52,6 +52,12 @@ def load_jobs(env: Env, jobs_file: str | None) -> list[Any]:
     from fairshare_cli.io.slurm_jobs import fast_sprio_jobs, fast_sprio_objects
 
     if jobs_file is None:
+        from fairshare_cli.io.slurm_jobs import sprio_jobs_from
+
+        text = env.state.section_text("jobs")  # a big queue kept as its text
+        fast = None if text is None else sprio_jobs_from(text)
+        if fast is not None:
+            return fast
         label = f"{env.state_path}: jobs"
         return env.decode(
             "jobs",
@@ -168,7 +174,7 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
             "You are not running a supported priority plugin (priority/basic). "
             "Only 'priority/multifactor' is supported."
         )
-    if plain_listing(opts) and opts.jobs_file is not None:
+    if plain_listing(opts):
         from fairshare_cli.cli.sprio_halves import listed_in_halves
 
         if listed_in_halves(opts, env, sys.stdout):

@@ -1,9 +1,10 @@
-"""``fs sprio``'s plain listing of a large jobs file, its second half made by a forked
-child (:mod:`fairshare_cli.io.forked_half`) while the process makes the first.
+"""``fs sprio``'s plain listing of a large queue (a jobs file, or the state's queue kept as
+its text), its second half made by a forked child (:mod:`fairshare_cli.io.forked_half`)
+while the process makes the first.
 
-The file's list is split into two lists of job objects
-(:func:`~fairshare_cli.io.slurm_jobs.split_jobs`). Each process decodes and checks its half
-as ``--jobs-file`` is read the quick way, makes its
+The queue's list is split into two lists of job objects
+(:func:`~fairshare_cli.io.slurm_jobs.split_jobs`, ``split_text``). Each process decodes and
+checks its half as ``--jobs-file`` is read the quick way, makes its
 :class:`~fairshare_cli.core.slurm.priority_table.PriorityTable` and that table's text. Each
 half's jobs must be in id order (``compute_table`` gives up at the first that is not), so
 when the first half's last id is below the second half's first, the two tables are the
@@ -21,7 +22,6 @@ A measured hot path (``benchmarks/run.py --rows sprio,sprio-json``).
 
 from __future__ import annotations
 
-import mmap
 import os
 import stat
 from collections.abc import Callable, Iterable, Iterator
@@ -58,27 +58,27 @@ Texts = Callable[["PriorityTable"], "Iterable[str] | None"]
 def listed_in_halves(
     opts: SprioOptions, env: Env, stream: TextIO, min_bytes: int | None = None
 ) -> bool:
-    """List the queue of ``--jobs-file`` (a :func:`~fairshare_cli.cli.sprio.plain_listing`)
-    on ``stream`` in two halves, the second made by a forked child; False, with nothing
-    printed, when it is not listed this way (see the module docstring). ``min_bytes``:
-    the smallest file listed so (:data:`MIN_BYTES`).
+    """List the queue of ``--jobs-file``, or the state's kept as its text (a
+    :func:`~fairshare_cli.cli.sprio.plain_listing`), on ``stream`` in two halves, the
+    second made by a forked child; False, with nothing printed, when it is not listed
+    this way (see the module docstring). ``min_bytes``: the smallest queue listed so, in
+    bytes of JSON (:data:`MIN_BYTES`).
 
     Raises:
         BrokenPipeError: the output's reader went away.
         OSError: writing the output failed.
         RuntimeFailure: the child failed while writing its half.
     """
-    path = opts.jobs_file
+    from fairshare_cli.io.slurm_jobs import ids_look_in_order
+
     least = MIN_BYTES if min_bytes is None else min_bytes
-    if path is None or not _large(path, least) or not forked_half.usable(stream):
+    if not forked_half.usable(stream) or not _big_queue(opts, env, least):
         return False
     try:
         state, when, tree, ctx = priority_inputs(env)
     except FairshareError:  # (the usual way names it, after the jobs file's errors)
         return False
-    from fairshare_cli.io.slurm_jobs import ids_look_in_order, split_jobs
-
-    split = split_jobs(path, FIRST_SHARE[opts.fmt])
+    split = _split(opts, env)
     if split is None or not ids_look_in_order(*split):
         return False
     data, comma = split
@@ -105,13 +105,28 @@ def listed_in_halves(
     return True
 
 
-def _large(path: str, min_bytes: int) -> bool:
-    """Whether ``path`` is a regular file of ``min_bytes`` or more."""
+def _big_queue(opts: SprioOptions, env: Env, min_bytes: int) -> bool:
+    """Whether the queue is ``min_bytes`` of JSON or more: the ``--jobs-file`` (a regular
+    file), or the state's queue kept as its text."""
+    if opts.jobs_file is None:
+        text = env.state.section_text("jobs")
+        return text is not None and len(text) >= min_bytes
     try:
-        info = os.stat(path)
+        info = os.stat(opts.jobs_file)
     except (OSError, ValueError):
         return False
     return stat.S_ISREG(info.st_mode) and info.st_size >= min_bytes
+
+
+def _split(opts: SprioOptions, env: Env) -> tuple[Any, int] | None:
+    """The queue's JSON, as bytes this process may write, and the cut between its halves
+    (:func:`~fairshare_cli.io.slurm_jobs.split_jobs`, or ``split_text`` for the state's)."""
+    from fairshare_cli.io.slurm_jobs import split_jobs, split_text
+
+    share = FIRST_SHARE[opts.fmt]
+    if opts.jobs_file is None:
+        return split_text(env.state.section_text("jobs"), share)
+    return split_jobs(opts.jobs_file, share)
 
 
 def _texts(
@@ -147,7 +162,7 @@ def _texts(
 
 
 def _half_table(
-    half: tuple[mmap.mmap, int, bool],
+    half: tuple[Any, int, bool],
     ctx: PriorityContext,
     when: float,
     now: float,
@@ -194,7 +209,7 @@ def _watched(jobs: list[Any], child: forked_half.Half, every: int = 8192) -> Ite
 
 
 def _second_half(
-    split: tuple[mmap.mmap, int],
+    split: tuple[Any, int],
     ctx: PriorityContext,
     when: float,
     now: float,

@@ -122,7 +122,7 @@ _ANY_ID = re.compile(rb'"id"[ \t\r\n]*:')
 LOOK = 1 << 16
 
 
-def ids_look_in_order(data: mmap.mmap, comma: int) -> bool:
+def ids_look_in_order(data: mmap.mmap | bytearray, comma: int) -> bool:
     """Whether the job ids at the start of each half of :func:`split_jobs`' file (those
     in its first 64 KiB) are plain numbers that rise, the first half's below the
     second's: a queue out of order (``squeue`` prints one by priority), or of array jobs
@@ -141,7 +141,15 @@ def ids_look_in_order(data: mmap.mmap, comma: int) -> bool:
     return rising and (not first or not second or first[-1] < second[0])
 
 
-def jobs_half(data: mmap.mmap, comma: int, first: bool) -> list[SprioJob] | None:
+def split_text(text: Any, share: float = 0.5) -> tuple[bytearray, int] | None:
+    """A JSON list's text (the state's queue kept as text) copied, so that each process
+    may write its own (see :func:`jobs_half`), and its cut as :func:`split_jobs` finds
+    it; None when it has no cut there."""
+    comma = comma_in(text, int(len(text) * share))
+    return None if comma is None else (bytearray(text), comma)
+
+
+def jobs_half(data: mmap.mmap | bytearray, comma: int, first: bool) -> list[SprioJob] | None:
     """The jobs of one half of :func:`split_jobs`' file, checked as :func:`fast_sprio_jobs`
     checks a file's, or None: the ``first`` ends the list at the comma (made a ``]``), the
     other starts there (made a ``[``). Either is written in this process's own copy of the
@@ -166,6 +174,16 @@ def _decoded(fh: BinaryIO) -> list[SprioJob]:
         return _DECODER.decode(fh.read())
     with data:
         return _DECODER.decode(data)
+
+
+def sprio_jobs_from(text: Any) -> list[SprioJob] | None:
+    """The jobs of a JSON list's text (the state's queue kept as text), checked as
+    :func:`fast_sprio_jobs` checks a file's, or None (read them the exact way)."""
+    try:
+        jobs = _DECODER.decode(text)
+    except (ValueError, RecursionError):
+        return None
+    return jobs if _columns_good(jobs) else None
 
 
 def fast_sprio_objects(objs: Any) -> list[SprioJob] | None:

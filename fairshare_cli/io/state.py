@@ -17,7 +17,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from fairshare_cli.core.state import FORMAT_MARK, SCHEMA_VERSION, State, state_to_json
+from fairshare_cli.core.state import (
+    FORMAT_MARK,
+    SCHEMA_VERSION,
+    LazySection,
+    State,
+    state_to_json,
+)
 from fairshare_cli.errors import RuntimeFailure, StateError
 from fairshare_cli.io.atomic import atomic_write_text
 from fairshare_cli.io.inputs import fast_loads
@@ -67,6 +73,36 @@ def load_state(path: Path) -> State:
     # msgspec reads a big state fastest; a small one the standard library reads before
     # msgspec is even imported (unless something else loaded it already).
     big = len(data) >= MSGSPEC_FROM or "msgspec" in sys.modules
+    doc = _doc_with_lazy_queue(data, path) if big else None
+    if doc is None:
+        doc = _doc(data, path, big)
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT_MARK:
+        raise StateError(
+            f'state file {path} is not a fairshare-cli state file (no "format": '
+            f'"{FORMAT_MARK}"); refusing to use or overwrite it'
+        )
+    version = doc.get("schema_version")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise StateError(f"state file {path} has no valid schema_version")
+    if version > SCHEMA_VERSION:
+        raise StateError(
+            f"state file {path} has schema_version {version}, newer than this fs supports "
+            f"({SCHEMA_VERSION}); upgrade fairshare-cli"
+        )
+    while version < SCHEMA_VERSION:
+        doc = MIGRATIONS[version](State(sections=doc).section_values())
+        version += 1
+    sections = {k: v for k, v in doc.items() if k not in ("format", "schema_version")}
+    return State(sections=sections)
+
+
+def _doc(data: bytes, path: Path, big: bool) -> Any:
+    """The state document, every section decoded (by msgspec when ``big``, where it
+    takes the document).
+
+    Raises:
+        StateError: not JSON, or a number that is not finite.
+    """
     doc = fast_loads(data, None) if big else None  # never None for a state: an object
     try:
         if doc is None:  # msgspec refused it: the standard library words why
@@ -83,24 +119,46 @@ def load_state(path: Path) -> State:
             f"state file {path} is not valid JSON (line {line}); fix it or move it aside "
             "to start afresh"
         ) from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT_MARK:
-        raise StateError(
-            f'state file {path} is not a fairshare-cli state file (no "format": '
-            f'"{FORMAT_MARK}"); refusing to use or overwrite it'
-        )
-    version = doc.get("schema_version")
-    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise StateError(f"state file {path} has no valid schema_version")
-    if version > SCHEMA_VERSION:
-        raise StateError(
-            f"state file {path} has schema_version {version}, newer than this fs supports "
-            f"({SCHEMA_VERSION}); upgrade fairshare-cli"
-        )
-    while version < SCHEMA_VERSION:
-        doc = MIGRATIONS[version](doc)
-        version += 1
-    sections = {k: v for k, v in doc.items() if k not in ("format", "schema_version")}
-    return State(sections=sections)
+    return doc
+
+
+#: A queue of at least this many bytes of JSON is kept as its text until it is read
+#: (:class:`~fairshare_cli.core.state.LazySection`): ``fs sprio`` reads it straight into
+#: its records (100,000 jobs: some 0.09 s less than dicts, then records).
+LAZY_FROM = 1 << 20
+
+
+def _doc_with_lazy_queue(data: bytes, path: Path) -> dict[str, Any] | None:
+    """The state document by msgspec, a big ``jobs`` section kept as its text (checked as
+    JSON, decoded when read); None where msgspec refuses any of it (:func:`_doc` then
+    reads it, or words why not)."""
+    import msgspec
+
+    try:
+        parts = msgspec.json.decode(data, type=dict[str, msgspec.Raw])
+        doc: dict[str, Any] = {}
+        for key, text in parts.items():
+            if key == "jobs" and len(text) >= LAZY_FROM:
+                doc[key] = LazySection(text, lambda text: _queue(data, path, text))
+            else:
+                doc[key] = msgspec.json.decode(text)
+    except (ValueError, RecursionError):  # msgspec's errors are ValueErrors
+        return None
+    return doc
+
+
+def _queue(data: bytes, path: Path, text: Any) -> Any:
+    """A lazy ``jobs`` section's raw JSON; what msgspec refuses in it, the standard
+    library reads from the whole document, or words why not.
+
+    Raises:
+        StateError: as reading the state raises it.
+    """
+    doc = fast_loads(text, _REFUSED)
+    return _doc(data, path, big=False).get("jobs") if doc is _REFUSED else doc
+
+
+_REFUSED: Any = object()
 
 
 def save_state(path: Path, state: State) -> None:

@@ -107,12 +107,13 @@ def check_state(before: State, after: State, config: Config, source: str) -> Non
     """
     from fairshare_cli.core.jobs import parse_jobs
 
-    for name, raw in after.sections.items():
-        if before.sections.get(name) is raw:
+    for name, kept in after.sections.items():
+        if before.sections.get(name) is kept:
             continue
+        raw = after.section(name)
         if name == "jobs":
             jobs = parse_jobs([] if raw is None else raw, f"{source}: jobs")
-            old = before.sections.get("jobs")
+            old = before.section("jobs")
             old_objs = {_key(o): o for o in old} if isinstance(old, list) else {}
             pairs = zip(_objects(raw), jobs, strict=True)
             fresh = [(o, j) for o, j in pairs if old_objs.get(_key(o)) != o]
