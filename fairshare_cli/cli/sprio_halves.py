@@ -71,15 +71,14 @@ def listed_in_halves(
     """
     from fairshare_cli.io.slurm_jobs import ids_look_in_order
 
-    least = MIN_BYTES if min_bytes is None else min_bytes
-    if not forked_half.usable(stream) or not _big_queue(opts, env, least):
+    if not forked_half.usable(stream):
+        return False
+    split = _split(opts, env, MIN_BYTES if min_bytes is None else min_bytes)
+    if split is None or not ids_look_in_order(*split):  # (told before the tree is made)
         return False
     try:
         state, when, tree, ctx = priority_inputs(env)
     except FairshareError:  # (the usual way names it, after the jobs file's errors)
-        return False
-    split = _split(opts, env)
-    if split is None or not ids_look_in_order(*split):
         return False
     data, comma = split
     texts, warnings = _texts(opts, env, ctx)
@@ -105,27 +104,23 @@ def listed_in_halves(
     return True
 
 
-def _big_queue(opts: SprioOptions, env: Env, min_bytes: int) -> bool:
-    """Whether the queue is ``min_bytes`` of JSON or more: the ``--jobs-file`` (a regular
-    file), or the state's queue kept as its text."""
-    if opts.jobs_file is None:
-        text = env.state.section_text("jobs")
-        return text is not None and len(text) >= min_bytes
-    try:
-        info = os.stat(opts.jobs_file)
-    except (OSError, ValueError):
-        return False
-    return stat.S_ISREG(info.st_mode) and info.st_size >= min_bytes
-
-
-def _split(opts: SprioOptions, env: Env) -> tuple[Any, int] | None:
+def _split(opts: SprioOptions, env: Env, min_bytes: int) -> tuple[Any, int] | None:
     """The queue's JSON, as bytes this process may write, and the cut between its halves
-    (:func:`~fairshare_cli.io.slurm_jobs.split_jobs`, or ``split_text`` for the state's)."""
+    (:func:`~fairshare_cli.io.slurm_jobs.split_jobs`, or ``split_text`` for the state's
+    queue kept as its text); None for a queue of less than ``min_bytes`` of JSON (or a
+    ``--jobs-file`` that is not a regular file)."""
     from fairshare_cli.io.slurm_jobs import split_jobs, split_text
 
     share = FIRST_SHARE[opts.fmt]
     if opts.jobs_file is None:
-        return split_text(env.state.section_text("jobs"), share)
+        text = env.state.section_text("jobs")
+        return None if text is None or len(text) < min_bytes else split_text(text, share)
+    try:
+        info = os.stat(opts.jobs_file)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(info.st_mode) or info.st_size < min_bytes:
+        return None
     return split_jobs(opts.jobs_file, share)
 
 

@@ -157,11 +157,7 @@ def jobs_half(data: mmap.mmap | bytearray, comma: int, first: bool) -> list[Spri
     decode (:mod:`~fairshare_cli.io.json_halves`)."""
     data[comma] = ord("]" if first else "[")
     with memoryview(data) as whole, whole[: comma + 1] if first else whole[comma:] as part:
-        try:
-            jobs = _DECODER.decode(part)
-        except (ValueError, RecursionError):
-            return None
-    return jobs if _columns_good(jobs) else None
+        return sprio_jobs_from(part)
 
 
 def _decoded(fh: BinaryIO) -> list[SprioJob]:

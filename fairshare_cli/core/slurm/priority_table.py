@@ -195,14 +195,10 @@ class _Columns:
     def fill(  # noqa: C901 - one pass a job (its steps inline)
         self, jobs: Iterable[Any], check_order: bool, give_up: bool = False
     ) -> PriorityTable | object | None:  # a hot loop: benchmarks/run.py --rows sprio
-        """The table of the jobs sprio lists (as ``compute_rows`` chooses them) in their
-        order, each job's age factor as ``age_factor`` makes it and PRIORITY summed in
-        ``add_rows``' order, at least 1; :data:`_UNORDERED` when ``check_order`` finds
-        their ids out of order by number (:func:`_finished`; with ``give_up``, at the first
-        one out of order or not a number, the rest unread); None for a queue the row
-        path must handle (an admin priority, attributes that change TRES, a job with no
-        accrue nor submit time under an age weight, a job that cannot be placed).
-        """
+        """The table of the jobs sprio lists (as ``compute_rows``) in their order, ages as
+        ``age_factor``, PRIORITY summed in ``add_rows``' order (at least 1); :data:`_UNORDERED`
+        for ids out of order by number (with ``give_up``: at the first, or one not a number);
+        None for a queue the row path must handle (:func:`compute_table`)."""
         maker = self.maker
         allowed, horizon, assocs, classes = self.allowed, self.horizon, self.assocs, self.classes
         attributes_matter = not maker.tres_by_size
@@ -233,11 +229,8 @@ class _Columns:
             jid = job.id
             if check_order:
                 length = len(jid)
-                if (
-                    length < last_len
-                    or (length == last_len and jid <= last)
-                    or (give_up and not jid.isdigit())  # (no table: give up now, not last)
-                ):
+                out = length < last_len or (length == last_len and jid <= last)
+                if out or (give_up and not jid.isdigit()):  # (not a number: no table)
                     if give_up:  # (the caller wants them in order or not at all)
                         return _UNORDERED
                     ordered = False
