@@ -16,6 +16,7 @@ from fairshare_cli.core.config import (
 )
 from fairshare_cli.core.htcondor.concurrency import parse_limits
 from fairshare_cli.core.limits import INT32_MAX, INT64_MAX, INT64_MIN, MAX_POOL_SLOTS
+from fairshare_cli.core.names import name_problem
 from fairshare_cli.io.config.reader import Reader, kind
 
 
@@ -41,8 +42,8 @@ def read_pool(top: Reader, file: str) -> PoolConfig:
     state = r.get("state", r.string, "") or None
     return PoolConfig(
         name=r.get("name", r.string, "pool"),
-        uid_domain=r.get("uid_domain", r.string, "localdomain"),
-        local_domains=r.get("local_domains", r.string_list, ()),
+        uid_domain=r.get("uid_domain", r.name, "localdomain"),
+        local_domains=r.get("local_domains", r.name_list, ()),
         defaults=defaults,  # type: ignore[arg-type]
         state=state,
         usage_history_window=r.dur("usage_history_window", 90 * 86400.0),
@@ -212,23 +213,14 @@ def read_machines(
         )
         if not r.has("name"):
             r.fail(f"machines[{i}].name: required (machines are named <name>001, <name>002, ...)")
-        name = r.get("name", r.string, "")
+        name = r.get("name", r.name, "")
         if name in names:
             r.fail(f"machines[{i}].name: '{name}' is used by an earlier [[machines]] entry")
         names.add(name)
         attrs = r.table.get("attributes", {})
         if not isinstance(attrs, Mapping):
             r.fail(f"machines[{i}].attributes: expected a table of attribute = value")
-        for k, v in attrs.items():
-            at = f"machines[{i}].attributes.{k}"
-            if not isinstance(v, (str, int, float, bool)):
-                r.fail(f"{at}: expected a string, number or boolean")
-            if isinstance(v, float) and not math.isfinite(v):
-                r.fail(f"{at}: expected a finite number, got {v}")
-            if isinstance(v, int) and not isinstance(v, bool) and not INT64_MIN <= v <= INT64_MAX:
-                r.fail(f"{at}: expected a whole number that fits in 64 bits, got {v}")
-            if k.lower() in RESOURCE_ATTRIBUTES and type(v) in (int, float) and v < 0:
-                r.fail(f"{at}: expected a number of 0 or more (a slot resource), got {v!r}")
+        _check_attributes(r, i, attrs)
         hosts, count = _hosts_and_count(r, i, seen_hosts)
         slots = r.int_("slots", 1, lo=1, hi=MAX_POOL_SLOTS)
         total += count * slots
@@ -245,12 +237,29 @@ def read_machines(
                 attributes=dict(attrs),
                 start=r.get("start", r.string, pool.start),
                 rank=r.get("rank", r.string, pool.rank),
-                partitions=r.get("partitions", r.string_list, ()),
+                partitions=r.get("partitions", r.name_list, ()),
                 hosts=hosts,
                 partitionable=_partitionable(r, i, attrs),
             )
         )
     return tuple(out)
+
+
+def _check_attributes(r: Reader, i: int, attrs: Mapping[str, Any]) -> None:
+    """``attributes``: names (not blank, no control characters) to finite literals; a
+    resource never negative."""
+    for k, v in attrs.items():
+        at = f"machines[{i}].attributes.{k}"
+        if (problem := name_problem(k)) is not None:
+            r.fail(f"machines[{i}].attributes: an attribute name: {problem}")
+        if not isinstance(v, (str, int, float, bool)):
+            r.fail(f"{at}: expected a string, number or boolean")
+        if isinstance(v, float) and not math.isfinite(v):
+            r.fail(f"{at}: expected a finite number, got {v}")
+        if isinstance(v, int) and not isinstance(v, bool) and not INT64_MIN <= v <= INT64_MAX:
+            r.fail(f"{at}: expected a whole number that fits in 64 bits, got {v}")
+        if k.lower() in RESOURCE_ATTRIBUTES and type(v) in (int, float) and v < 0:
+            r.fail(f"{at}: expected a number of 0 or more (a slot resource), got {v!r}")
 
 
 def _partitionable(r: Reader, i: int, attrs: Mapping[str, Any]) -> bool:
@@ -270,7 +279,7 @@ def _partitionable(r: Reader, i: int, attrs: Mapping[str, Any]) -> bool:
 def _hosts_and_count(r: Reader, i: int, seen: set[str]) -> tuple[tuple[str, ...], int]:
     """``hosts`` (machine names, each once in the pool) and ``count`` (their number if
     named; else given, default 1)."""
-    hosts: tuple[str, ...] = r.get("hosts", r.string_list, tuple[str, ...]())
+    hosts: tuple[str, ...] = r.get("hosts", r.name_list, tuple[str, ...]())
     if len(set(hosts)) != len(hosts) or seen.intersection(hosts):
         r.fail(f"machines[{i}].hosts: each machine may be named only once")
     seen.update(hosts)

@@ -80,6 +80,21 @@ class Reader:
             self.fail(f"{key}: expected a string, got {kind(value)}")
         return str(value)
 
+    def name(self, value: Any, key: str) -> str:
+        """A name (``fairshare_cli.core.names``: not blank, no control characters)."""
+        text = self.string(value, key)
+        problem = name_problem(text)
+        if problem is not None:
+            self.fail(f"{key}: {problem}")
+        return text
+
+    def name_list(self, value: Any, key: str) -> tuple[str, ...]:
+        """A list of names (see :meth:`name`)."""
+        names = self.string_list(value, key)
+        for k, text in enumerate(names):
+            self.name(text, f"{key}[{k}]")
+        return names
+
     def boolean(self, value: Any, key: str) -> bool:
         if not isinstance(value, bool):
             self.fail(f"{key}: expected true or false, got {kind(value)}")
