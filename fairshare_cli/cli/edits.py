@@ -149,8 +149,17 @@ def _full_name(name: str) -> None:
 
 
 def _delete(s: acct.AccountantState, env: Env, n: str, _: None) -> acct.AccountantState:
+    """condor_userprio -delete says "was deleted" of any name; fs refuses a name that
+    has no record (a typo would otherwise pass for a deletion).
+
+    Raises:
+        InputError: no record named ``n``.
+    """
     if n not in s.records:
-        click.echo(f"fs: note: there was no accountant record named {n}", err=True)
+        raise InputError(
+            f"cannot delete '{n}': the accountant has no record by that name "
+            "(condor_userprio -delete would report it deleted and change nothing)"
+        )
     return acct.delete(s, n)
 
 
