@@ -12,7 +12,7 @@ from fairshare_cli.cli.fragment import emit_fragment, fragment_options
 @click.command("condor-config")
 @click.argument("file", metavar="FILE")
 @fragment_options
-def command(file: str, into: str | None, replace: bool, dry_run: bool) -> None:
+def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: bool) -> None:
     """Read a condor_config file or condor_config_val -dump output (- for stdin).
 
     \b
@@ -33,10 +33,10 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool) -> None:
     base = Path(file).parent if file != "-" else Path.cwd()
     with open_dump(file) as fh:
         conf = read_config(fh, file, base)
-    fragment, used, ignored = fragment_from_knobs(conf)
+    fragment, used, ignored = fragment_from_knobs(conf, file)
     groups = len(fragment.get("groups", {}))
     summary = (
         f"condor-config {file}: {len(used)} knob{'s' if len(used) != 1 else ''} taken, "
         f"{groups} group{'s' if groups != 1 else ''}"
     )
-    emit_fragment(fragment, into, replace, dry_run, summary, ignored)
+    emit_fragment(fragment, into, replace, dry_run, summary, ignored, verbose)

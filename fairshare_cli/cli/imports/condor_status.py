@@ -26,6 +26,7 @@ def command(
     into: str | None,
     replace: bool,
     dry_run: bool,
+    verbose: bool,
 ) -> None:
     """Read condor_status -json or -long output (- for stdin): machines and claims.
 
@@ -87,7 +88,7 @@ def command(
         free += stale_dynamic_claims(env, names, claimed)
         released = release_slots(env, free, config)
         placement = hold_slots(env, work, config)
-        emit_fragment(fragment, into, replace, dry_run, summary, ignored)
+        emit_fragment(fragment, into, replace, dry_run, summary, ignored, verbose)
         click.echo(
             f"{'(dry run, nothing written) ' if dry_run else ''}{len(placement.new)} claim(s) "
             f"into {env.state_path}"

@@ -23,7 +23,13 @@ from fairshare_cli.cli.fragment import emit_fragment, fragment_options
 )
 @fragment_options
 def command(
-    file: str, vo: str | None, setup: str | None, into: str | None, replace: bool, dry_run: bool
+    file: str,
+    vo: str | None,
+    setup: str | None,
+    into: str | None,
+    replace: bool,
+    dry_run: bool,
+    verbose: bool,
 ) -> None:
     """Turn a DIRAC configuration into the [dirac] config sections.
 
@@ -49,4 +55,4 @@ def command(
     result = read_dirac_cfg(root, file, vo=vo, setup=setup)
     for warning in result.warnings:
         click.echo(f"fs: warning: {warning}", err=True)
-    emit_fragment(result.fragment, into, replace, dry_run, result.summary, result.ignored)
+    emit_fragment(result.fragment, into, replace, dry_run, result.summary, result.ignored, verbose)

@@ -11,7 +11,9 @@ from fairshare_cli.cli.fragment import emit_fragment, fragment_options
 @click.argument("file", metavar="FILE")
 @click.option("--cluster", metavar="NAME", help="Only this cluster's associations.")
 @fragment_options
-def command(file: str, cluster: str | None, into: str | None, replace: bool, dry_run: bool) -> None:
+def command(
+    file: str, cluster: str | None, into: str | None, replace: bool, dry_run: bool, verbose: bool
+) -> None:
     """Read sacctmgr associations or QOS (- for stdin) as [accounts] / [qos].
 
     \b
@@ -34,5 +36,11 @@ def command(file: str, cluster: str | None, into: str | None, replace: bool, dry
     if listing.qos:
         parts.append(f"{len(listing.qos)} QOS")
     emit_fragment(
-        listing.fragment(), into, replace, dry_run, f"{file}: {', '.join(parts)}", listing.ignored
+        listing.fragment(),
+        into,
+        replace,
+        dry_run,
+        f"{file}: {', '.join(parts)}",
+        listing.ignored,
+        verbose,
     )

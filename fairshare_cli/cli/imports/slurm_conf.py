@@ -11,7 +11,7 @@ from fairshare_cli.io.importers.common import summary_names
 @click.command("slurm-conf")
 @click.argument("file", metavar="FILE")
 @fragment_options
-def command(file: str, into: str | None, replace: bool, dry_run: bool) -> None:
+def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: bool) -> None:
     """Read slurm.conf (- for stdin): priority knobs, nodes, partitions, cluster name.
 
     \b
@@ -32,4 +32,4 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool) -> None:
     )
     if conf.knobs:
         summary += f" ({summary_names(conf.knobs)})"
-    emit_fragment(conf.fragment, into, replace, dry_run, summary, conf.ignored)
+    emit_fragment(conf.fragment, into, replace, dry_run, summary, conf.ignored, verbose)

@@ -100,14 +100,18 @@ PER_GROUP: dict[str, tuple[str, Convert]] = {
 }
 
 
-def fragment_from_knobs(conf: ConfigFile) -> tuple[dict[str, Any], list[str], list[str]]:
+def fragment_from_knobs(
+    conf: ConfigFile, label: str
+) -> tuple[dict[str, Any], list[str], list[str]]:
     """The config fragment, the knobs it took (real names), and the knobs ignored.
 
     ``pool.defaults`` is ``"current"``: knobs a config file leaves out take HTCondor 25's
-    defaults, as the daemons would.
+    defaults, as the daemons would. A file read from ``label`` none of whose knobs the
+    config models is not an HTCondor configuration (an empty file, another tool's).
 
     Raises:
-        InputError: a modelled knob whose value does not read as its type.
+        InputError: a modelled knob whose value does not read as its type, or no
+            modelled knob at all.
     """
     fragment: dict[str, Any] = {"pool": {"defaults": "current"}}
     used: list[str] = []
@@ -141,6 +145,15 @@ def fragment_from_knobs(conf: ConfigFile) -> tuple[dict[str, Any], list[str], li
             used.append(name)
         else:
             ignored.append(name)
+    if not used:
+        found = (
+            f"none of its {len(ignored)} knobs is one the pool config models"
+            if ignored
+            else "no knob settings"
+        )
+        raise InputError(
+            f"{label}: {found}; expected a condor_config file or condor_config_val -dump output"
+        )
     for group in groups:
         fragment.setdefault("groups", {}).setdefault(group, {})
     if "groups" in fragment:

@@ -153,11 +153,16 @@ def read_queue(
     The ids of removed and completed jobs (``-all``) go to ``skipped``.
 
     Raises:
-        InputError: ``FILE:LINE`` of a malformed line or job ad.
+        InputError: ``FILE:LINE`` of a malformed line or job ad, or no job ad at all (an
+            empty file: nothing to import).
     """
+    ads = 0
     for line, ad in iter_ads(fh, label):
+        ads += 1
         job = job_from_ad(ad, f"{label}:{line}", groups)
         if job is not None:
             yield QueuedJob(job, line)
         elif skipped is not None:
             skipped.append(f"{ad.get('ClusterId')}.{ad.get('ProcId')}")
+    if not ads:
+        raise InputError(f"{label}: no job ads; expected condor_q -json or -long output")

@@ -20,8 +20,15 @@ import re
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from fairshare_cli.core.names import name_problem
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.classad_dumps import Ad, Expr, iter_ads
+
+#: What condor_status prints, for the errors that say what was expected.
+EXPECTED = "condor_status -json or -long output"
+#: Attributes only a slot ad has (one of them, or ``MyType = "Machine"``, makes an ad
+#: with a ``slotN@machine`` name a slot, not an accountant's or a job's ad).
+SLOT_ATTRIBUTES = ("SlotID", "SlotType", "State", "Activity", "Cpus", "Memory", "Start")
 
 #: Attributes the config makes, or that describe the claim, the daemon or the collector.
 DYNAMIC = frozenset(
@@ -137,11 +144,12 @@ def _text(value: Any) -> str:
 def _slot(ad: Ad, line: int, label: str, dump: StatusDump) -> SlotAd | None:
     where = f"{label}:{line}"
     name = ad.get("Name")
-    if not isinstance(name, str) or "@" not in name:
+    if not isinstance(name, str) or "@" not in name or not is_slot_ad(ad):
         raise InputError(f'{where}: expected a slot ad with Name = "slotN@machine"')
     machine = ad.get("Machine")
     if not isinstance(machine, str) or not machine:
         machine = name.split("@", 1)[1]
+    _check_names(ad, name, machine, where)
     slot_type = str(ad.get("SlotType", "Static"))
     split = slot_type in ("Partitionable", "Dynamic")
     if slot_type == "Partitionable":
@@ -172,6 +180,32 @@ def _slot(ad: Ad, line: int, label: str, dump: StatusDump) -> SlotAd | None:
     return slot
 
 
+def _check_names(ad: Ad, name: str, machine: str, where: str) -> None:
+    """The slot's and machine's names and the attribute names are names
+    (:func:`~fairshare_cli.core.names.name_problem`: not blank, no control characters).
+
+    Raises:
+        InputError: naming ``where`` and the attribute.
+    """
+    for text, what in ((name, "Name"), (machine, "Machine")):
+        problem = name_problem(text, submitter=True)
+        if problem is not None:
+            raise InputError(f"{where}: {what}: {problem}")
+    for key in ad:
+        if (problem := name_problem(key)) is not None:
+            raise InputError(f"{where}: an attribute name: {problem}")
+
+
+def is_slot_ad(ad: Ad) -> bool:
+    """Whether an ad is a slot's: ``MyType = "Machine"``, or no ``MyType`` and one of
+    :data:`SLOT_ATTRIBUTES` (an accountant's ad, ``MyType = "Accounting"``, also has a
+    ``user@domain`` Name)."""
+    kind = ad.get("MyType")
+    if kind is not None:
+        return isinstance(kind, str) and kind.lower() == "machine"
+    return any(a in ad for a in SLOT_ATTRIBUTES)
+
+
 def _about_split(key: str) -> bool:
     """Whether a partitionable or dynamic slot's attribute describes the split (its type,
     its resources, its dynamic slots' ``Child*`` lists): not a stanza attribute."""
@@ -194,13 +228,16 @@ def read_status(fh: IO[str], label: str) -> StatusDump:
     """The slots of ``condor_status -json`` or ``-long`` output.
 
     Raises:
-        InputError: ``FILE:LINE`` of a malformed line or an ad that is not a slot.
+        InputError: ``FILE:LINE`` of a malformed line or an ad that is not a slot, or no
+            ad at all (an empty file).
     """
     dump = StatusDump()
     for line, ad in iter_ads(fh, label):
         slot = _slot(ad, line, label, dump)
         if slot is not None:
             dump.slots.append(slot)
+    if not dump.slots:
+        raise InputError(f"{label}: no slot ads; expected {EXPECTED}")
     return dump
 
 

@@ -12,6 +12,7 @@ from typing import IO, Any
 
 from fairshare_cli.core.htcondor.snapshot import AccountingAd
 from fairshare_cli.core.limits import INT32_MAX
+from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.classad_dumps import Ad, Expr, iter_ads
 
@@ -33,6 +34,7 @@ def _record(ad: Ad, suffix: str, where: str) -> AccountingAd:
     name = ad.get(f"Name{suffix}")
     if not isinstance(name, str) or not name:
         raise InputError(f"{where}: Name{suffix} missing; expected the record's name")
+    check_name(name, f"{where}: Name{suffix}", submitter=True)
 
     def num(key: str, default: float | None = 0.0) -> Any:
         return _number(ad, key + suffix, where, default)

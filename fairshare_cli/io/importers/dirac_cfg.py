@@ -85,7 +85,14 @@ def read_dirac_cfg(
             represent (an empty CPU segment list, slice weights summing to zero, ...).
     """
     reading = _Reading(source)
-    if vo is None:
+    if root.section("Registry/Groups") is None and root.section("Operations") is None:
+        raise InputError(
+            f"{source}: no /Registry/Groups or /Operations section; expected a DIRAC "
+            "configuration (.cfg)"
+        )
+    if vo is not None:
+        _check_vo(root, source, vo, setup)
+    else:
         vo = (root.text("DIRAC/VirtualOrganization") or "").strip() or None
     for name in root.sections():
         if name not in ("Registry", "Operations", "DIRAC"):
@@ -110,6 +117,24 @@ def read_dirac_cfg(
         + (f", {len(segments)} CPU segments" if segments is not None else ", default CPU segments")
     )
     return DiracCfgImport({"dirac": dirac}, summary, reading.ignored, reading.warnings)
+
+
+def _check_vo(root: CfgSection, source: str, vo: str, setup: str | None) -> None:
+    """``--vo`` names a VO of the file: an ``/Operations/<VO>`` section (other than
+    ``Defaults`` and the setup's), a ``/Registry/VO/<VO>`` section, or
+    ``/DIRAC/VirtualOrganization``.
+
+    Raises:
+        InputError: another name (DIRAC would read ``/Operations/Defaults`` only).
+    """
+    ops = root.section("Operations") or CfgSection()
+    registry = root.section("Registry/VO") or CfgSection()
+    own = (root.text("DIRAC/VirtualOrganization") or "").strip()
+    known = {*ops.sections(), *registry.sections(), *([own] if own else [])}
+    known -= {"Defaults", *([setup] if setup else [])}
+    if vo not in known:
+        have = f"its VOs: {', '.join(sorted(known))}" if known else "it names no VO"
+        raise InputError(f"--vo {vo}: {source} has no VO {vo} (no /Operations/{vo}); {have}")
 
 
 def _groups(root: CfgSection, reading: _Reading) -> dict[str, dict[str, Any]]:

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import (
     column_spans,
@@ -352,8 +353,7 @@ def _associations(
                 row["parentname"] = stack[-1] if stack else "root"
             stack.append(account)
             has_parent = True
-        if not account:
-            raise InputError(f"{where}: expected an account name")
+        _check_names(account, user, where)
         if row.get("partition"):
             out.ignored.append(f"{account}/{user or '-'}/{row['partition']} (per partition)")
             continue
@@ -375,6 +375,19 @@ def _associations(
     if not has_parent:
         _parents_from_lft(spans, out)
     _order(out)
+
+
+def _check_names(account: str, user: str, where: str) -> None:
+    """An association's account (never empty) and user (empty: the account's own) are names.
+
+    Raises:
+        InputError: naming ``where`` and the column.
+    """
+    if not account:
+        raise InputError(f"{where}: expected an account name")
+    check_name(account, f"{where}: Account")
+    if user:
+        check_name(user, f"{where}: User")
 
 
 def _parent_columns(

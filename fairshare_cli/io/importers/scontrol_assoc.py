@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import is_prompt, text_lines
 
@@ -65,7 +66,11 @@ def read_assoc_mgr(path: str, label: str | None = None) -> AssocMgr:
         if m:
             _require_usage(current, current_line, label)
             _, account, user, partition = m.groups()
-            current = (account, re.sub(r"\(\d+\)\Z", "", user), partition)
+            user = re.sub(r"\(\d+\)\Z", "", user)
+            check_name(account, f"{where}: Account")
+            if user:
+                check_name(user, f"{where}: UserName")
+            current = (account, user, partition)
             current_line = number
             qos = None
             continue

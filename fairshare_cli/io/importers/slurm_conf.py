@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import text_lines
 from fairshare_cli.io.importers.hostlist import HostlistError, compress_machines, expand_hostlist
@@ -184,6 +185,14 @@ def read_slurm_conf(path: str, label: str | None = None) -> SlurmConf:
         out.fragment["partitions"] = partitions
     out.nodes = len(nodes)
     out.partitions = len(partitions)
+    if not (out.knobs or nodes or partitions):
+        found = (
+            f"none of its {len(out.ignored)} keys is a Priority* knob, ClusterName, NodeName "
+            "or PartitionName"
+            if out.ignored
+            else "no Key=Value lines"
+        )
+        raise InputError(f"{label}: {found}; expected a slurm.conf")
     return out
 
 
@@ -211,8 +220,8 @@ def _knob(out: SlurmConf, key: str, value: str, where: str) -> None:
 def _convert(kind: str, key: str, value: str, where: str) -> Any:
     if kind == "str":
         return value
-    if kind == "lower":
-        return value.lower()
+    if kind == "lower":  # ClusterName: the pool's name
+        return check_name(value, f"{where}: {key}").lower()
     if kind == "upper":
         return value.upper()
     if kind == "int":
@@ -268,7 +277,7 @@ def _node_line(
     except HostlistError as exc:
         raise InputError(f"{where}: NodeName: {exc}") from None
     for host in hosts:
-        nodes[host] = _Node(host, cpus, memory)
+        nodes[host] = _Node(check_name(host, f"{where}: NodeName"), cpus, memory)
 
 
 def _whole(value: str, key: str, where: str) -> int:
@@ -308,6 +317,7 @@ def _partition_line(
     if name.upper() == "DEFAULT":
         default.update(attrs)
         return
+    check_name(name, f"{where}: PartitionName")
     merged = {**default, **attrs}
     spec: dict[str, Any] = {}
     factor = merged.get("priorityjobfactor", merged.get("priority"))

@@ -24,6 +24,11 @@ from fairshare_cli.io.importers.common import is_prompt, text_lines
 #: Slurm's NO_VAL (an unset uint32): at or above it a number means "not set".
 NO_VAL = 0xFFFFFFFE
 
+#: What the dump is, for the errors that say what was expected.
+EXPECTED = "squeue --json or scontrol show jobs output"
+#: What ``scontrol show jobs`` prints for an empty queue.
+NO_JOBS = "No jobs in the system"
+
 #: Slurm job states that stay in the queue, and ours.
 STATES = {"PENDING": "idle", "RUNNING": "running", "SUSPENDED": "running", "CONFIGURING": "running"}
 
@@ -78,20 +83,23 @@ class JobDump:
 def read_jobs(path: str, label: str | None = None) -> JobDump:
     """Jobs of a ``squeue --json`` or ``scontrol show jobs`` dump (``-`` is stdin).
 
+    A dump of no job is one that says the queue is empty: ``squeue --json``'s object with
+    ``"jobs": []``, or scontrol's ``No jobs in the system``.
+
     Raises:
         InputError: truncated JSON, a record without its fields, a bad value or binary
-            data, naming ``FILE:LINE``.
+            data, naming ``FILE:LINE``; or no job record at all (an empty file).
     """
     label = label or path
-    lines = text_lines(path, label, "squeue --json or scontrol show jobs output")
+    lines = text_lines(path, label, EXPECTED)
     first = next(((n, line) for n, line in lines if line.strip() and not is_prompt(line)), None)
     out = JobDump()
     if first is None:
-        return out
+        raise InputError(f"{label}: no job records; expected {EXPECTED}")
     if first[1].lstrip().startswith(("{", "[")):
         text = "\n" * (first[0] - 1) + first[1] + "\n" + "\n".join(line for _, line in lines)
         _read_json(text, label, out)
-    else:
+    elif first[1].strip() != NO_JOBS:
         _read_scontrol(_chain(first, lines), label, out)
     return out
 
@@ -283,7 +291,7 @@ def _read_json(text: str, label: str, out: JobDump) -> None:
     except RecursionError:
         raise InputError(f"{label}: JSON nested too deeply") from None
     jobs = doc.get("jobs") if isinstance(doc, dict) else doc
-    if not isinstance(jobs, list):
+    if not isinstance(jobs, list) or not (jobs or isinstance(doc, dict)):
         raise InputError(f'{label}: expected squeue --json output (an object with "jobs")')
     for i, job in enumerate(jobs):
         where = f"{label}: jobs[{i}]"

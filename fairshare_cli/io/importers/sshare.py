@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import column_spans, is_prompt, is_underline, text_lines
 
@@ -91,6 +92,10 @@ def read_sshare(path: str, label: str | None = None) -> Shares:
                 f"{label}:{header_n}: the listing has no {need.capitalize()} column "
                 "(use sshare -a -l -P, or -o with Account,User,RawShares,RawUsage)"
             )
+    if not records:
+        raise InputError(
+            f"{label}: no rows under the header; expected the output of 'sshare -a -l -P'"
+        )
     return _tree(names, records, label)
 
 
@@ -108,7 +113,10 @@ def _tree(names: list[str], records: list[tuple[int, list[str]]], label: str) ->
         raw_account = row["account"]
         account = raw_account.strip()
         depth = len(raw_account) - len(raw_account.lstrip(" "))
+        check_name(account, f"{where}: Account")
         user = row["user"].strip()
+        if user:
+            check_name(user, f"{where}: User")
         shares = _shares(row.get("rawshares", "").strip(), where)
         if user:
             entry = out.accounts.setdefault(account, {})

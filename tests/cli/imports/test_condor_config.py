@@ -1,0 +1,88 @@
+"""``fs import condor-config`` takes only HTCondor configuration (io/importers/condor_knobs.py)
+and counts the knobs it ignores, listing them with ``-v`` (cli/fragment.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.conftest import write_pool
+from tests.cli.imports.conftest import GARBAGE, HTCONDOR, OTHER_DUMPS, Refuse
+
+DUMP = HTCONDOR / "condor_config_val.dump.txt"
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        pytest.param(
+            "",
+            "no knob settings; expected a condor_config file or condor_config_val -dump output",
+            id="empty",
+        ),
+        pytest.param("# only a comment\n\n", "no knob settings", id="comments"),
+        pytest.param(GARBAGE, ":1: expected NAME = value", id="garbage"),
+        pytest.param(
+            OTHER_DUMPS["slurm.conf"],
+            "none of its 45 knobs is one the pool config models; expected a condor_config",
+            id="slurm.conf",
+        ),
+        pytest.param(
+            "SCHEDD_NAME = s\nALLOW_READ = *\n",
+            "none of its 2 knobs is one the pool config models",
+            id="no-known-knob",
+        ),
+        pytest.param(OTHER_DUMPS["dirac.cfg"], ":1: expected NAME = value", id="dirac.cfg"),
+        pytest.param(OTHER_DUMPS["condor_status -json"], ":1: expected NAME = value", id="json"),
+    ],
+)
+def test_what_is_not_htcondor_configuration_is_refused(
+    refuse_dump: Refuse, content: str | Path, expected: str
+) -> None:
+    refuse_dump("condor-config", content, expected, into=True)
+
+
+def test_a_real_dump_counts_its_ignored_knobs(run: Callable[..., Any]) -> None:
+    """A real ``condor_config_val -dump`` ignores 1,109 knobs: the summary line counts
+    them and names the first 12; the TOML is what it was."""
+    result = run("import", "condor-config", str(DUMP))
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == (
+        f"condor-config {DUMP}: 25 knobs taken, 1 group; ignored 1109: ABORT_ON_EXCEPTION, "
+        "ACCOUNTANT_DATABASE_FILE, ACCOUNTANT_HOST, ACCOUNTING_DOMAIN, "
+        "ADD_WINDOWS_FIREWALL_EXCEPTION, ADSTASH_CHECKPOINT_FILE, ADSTASH_DEBUG, "
+        "ADSTASH_INTERFACE, ADSTASH_JSON_DIR, ADSTASH_LOG, ADSTASH_NUM_THREADS, "
+        "ADSTASH_READ_POOLS (+1097 more; -v lists them)\n"
+    )
+    assert result.stdout.startswith('[pool]\ndefaults = "current"\n')
+
+
+def test_verbose_lists_every_ignored_knob(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``-v``: after the summary line, each ignored knob on its own line, sorted; the
+    merge is the same as without it."""
+    pool = write_pool(tmp_path)
+    args = ["--into", str(pool["config"]), "--replace", "--dry-run"]
+    quiet = run("import", "condor-config", str(DUMP), *args)
+    result = run("import", "condor-config", str(DUMP), *args, "-v")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stderr.splitlines()
+    assert lines[0] == quiet.stderr.splitlines()[0].replace("; -v lists them", "")
+    assert len(lines) == 1 + 1109
+    assert lines[1:4] == ["ABORT_ON_EXCEPTION", "ACCOUNTANT_DATABASE_FILE", "ACCOUNTANT_HOST"]
+    assert lines[1:] == sorted(lines[1:])
+    assert result.stdout == quiet.stdout
+
+
+def test_a_few_ignored_knobs_are_all_named(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """Twelve or fewer: named on the summary line, as before; ``-v`` adds one per line."""
+    conf = tmp_path / "condor_config"
+    conf.write_text("UID_DOMAIN = example.org\nSCHEDD_NAME = s\nALLOW_READ = *\n")
+    result = run("import", "condor-config", str(conf))
+    assert result.stderr == (
+        f"condor-config {conf}: 1 knob taken, 0 groups; ignored 2: ALLOW_READ, SCHEDD_NAME\n"
+    )
+    result = run("import", "condor-config", str(conf), "--verbose")
+    assert result.stderr.splitlines()[1:] == ["ALLOW_READ", "SCHEDD_NAME"]

@@ -1,0 +1,62 @@
+"""``fs import dirac-cfg`` takes only a DIRAC configuration and a VO it has
+(io/importers/dirac_cfg.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.conftest import refused, write_pool
+from tests.cli.imports.conftest import GARBAGE, OTHER_DUMPS, Refuse
+
+DIRAC_CFG = OTHER_DUMPS["dirac.cfg"]
+NOT_DIRAC = "no /Registry/Groups or /Operations section; expected a DIRAC configuration (.cfg)"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        pytest.param("", id="empty"),
+        pytest.param(GARBAGE, id="garbage"),
+        pytest.param(OTHER_DUMPS["condor_config"], id="condor_config"),
+        pytest.param(OTHER_DUMPS["slurm.conf"], id="slurm.conf"),
+        pytest.param(OTHER_DUMPS["sacctmgr"], id="sacctmgr"),
+        pytest.param("DIRAC\n{\n  VirtualOrganization = lhcb\n}\n", id="no-groups"),
+    ],
+)
+def test_what_is_not_a_dirac_configuration_is_refused(
+    refuse_dump: Refuse, content: str | Path
+) -> None:
+    """An empty file, garbage or another tool's file once printed a default ``[dirac]``."""
+    refuse_dump("dirac-cfg", content, NOT_DIRAC, into=True)
+
+
+def test_an_unknown_vo_is_refused(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``--vo nosuchvo`` once read /Operations/Defaults only, silently turning share
+    correction off; it names the VOs the file has."""
+    pool = write_pool(tmp_path)
+    before = pool["config"].read_bytes()
+    result = run(
+        "import", "dirac-cfg", str(DIRAC_CFG), "--vo", "nosuchvo", "--into", str(pool["config"])
+    )
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: --vo nosuchvo: {DIRAC_CFG} has no VO nosuchvo (no /Operations/nosuchvo); "
+        "its VOs: gridpp, lhcb\n"
+    )
+    assert pool["config"].read_bytes() == before
+
+
+def test_a_vo_of_the_file_is_taken(run: Callable[..., Any]) -> None:
+    result = run("import", "dirac-cfg", str(DIRAC_CFG), "--vo", "lhcb")
+    assert result.exit_code == 0, result.stderr
+    assert "share correction on with 2 instances" in result.stderr
+
+
+def test_a_file_without_vos_says_so(tmp_path: Path, run: Callable[..., Any]) -> None:
+    cfg = tmp_path / "dirac.cfg"
+    cfg.write_text("Registry\n{\n  Groups\n  {\n    g\n    {\n    }\n  }\n}\n")
+    refused(run("import", "dirac-cfg", str(cfg), "--vo", "lhcb"), "it names no VO")
