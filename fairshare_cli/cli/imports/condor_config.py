@@ -24,7 +24,7 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     NEGOTIATOR_*, PREEMPTION_*, SLOT_WEIGHT, GROUP_SORT_EXPR, and START and RANK as
     [pool] start and rank, which [[machines]] entries without their own take), expanding
     $(MACRO) and $(MACRO:default) and following include lines; every other knob is
-    listed as ignored.
+    counted as ignored (-v lists them). A file with none of these knobs is refused.
     """
     from fairshare_cli.io.importers.classad_dumps import open_dump
     from fairshare_cli.io.importers.condor_config import read_config

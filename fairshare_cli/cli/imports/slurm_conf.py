@@ -20,7 +20,8 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     Reads it as slurmctld does (Include files, DEFAULT lines, node ranges like
     n[001-100]); the Priority* knobs, FairShareDampeningFactor and ClusterName become
     [priority] and [pool] keys, NodeName lines [[machines]], PartitionName lines
-    [partitions]. Other lines are listed as ignored.
+    [partitions]. Other keys are counted as ignored (-v lists them); a file with none of
+    these is refused.
     """
     from fairshare_cli.io.importers.slurm_conf import read_slurm_conf
 

@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.condor_config import ConfigFile
 
@@ -57,7 +58,7 @@ Convert = Callable[[str, str], Any]
 
 #: Knob -> (config section, key, converter).
 SIMPLE: dict[str, tuple[str, str, Convert]] = {
-    "UID_DOMAIN": ("pool", "uid_domain", lambda t, w: t.strip()),
+    "UID_DOMAIN": ("pool", "uid_domain", lambda t, w: check_name(t.strip(), w)),
     # The startd's: every slot's Start and Rank unless condor-status brings its own.
     "START": ("pool", "start", _expr),
     "RANK": ("pool", "rank", _expr),
@@ -132,7 +133,8 @@ def fragment_from_knobs(
                 put(section, field, convert(text, where))
             used.append(name)
         elif key == "ACCOUNTANT_LOCAL_DOMAIN":
-            put("pool", "local_domains", [text.strip()] if text.strip() else [])
+            domain = text.strip()
+            put("pool", "local_domains", [check_name(domain, where)] if domain else [])
             used.append(name)
         elif key == "GROUP_NAMES" or _scope_default(fragment, key, name, text, where):
             used.append(name)
@@ -176,8 +178,14 @@ def _scope_default(fragment: dict[str, Any], key: str, name: str, text: str, whe
 
 
 def _group_names(conf: ConfigFile) -> list[str]:
+    """``GROUP_NAMES``: names (not blank, no control characters), by commas or blanks.
+
+    Raises:
+        InputError: a group name that is not a name.
+    """
     text = conf.expanded("GROUP_NAMES") or ""
-    return [g for g in text.replace(",", " ").split() if g]
+    where = f"{conf.where.get('GROUP_NAMES', '')}: GROUP_NAMES"
+    return [check_name(g, where) for g in text.replace(",", " ").split() if g]
 
 
 def _per_group(key: str, groups: dict[str, str]) -> tuple[str, str, Convert] | None:

@@ -26,6 +26,7 @@ from typing import Any
 from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS
 from fairshare_cli.core.dirac.registry import read_job_share
 from fairshare_cli.core.dirac.taskqueues import DEFAULT_GROUP_SHARE
+from fairshare_cli.core.names import name_problem
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.cfg_syntax import (
     CfgSection,
@@ -148,6 +149,8 @@ def _groups(root: CfgSection, reading: _Reading) -> dict[str, dict[str, Any]]:
     for name in section.sections():
         group = section.section(name)
         assert group is not None
+        if (problem := name_problem(name, submitter=True)) is not None:
+            raise reading.fail(group.line, f"a group name in Registry/Groups: {problem}")
         for key in group.entries:
             if key not in GROUP_KEYS:
                 reading.ignored.append(f"Registry/Groups/*/{key}")

@@ -37,6 +37,21 @@ DUMP = HTCONDOR / "condor_config_val.dump.txt"
         ),
         pytest.param(OTHER_DUMPS["dirac.cfg"], ":1: expected NAME = value", id="dirac.cfg"),
         pytest.param(OTHER_DUMPS["condor_status -json"], ":1: expected NAME = value", id="json"),
+        pytest.param(
+            "UID_DOMAIN = x\x1b[31mred\n",
+            ":1: UID_DOMAIN: expected a name without blanks or control characters",
+            id="escape-uid-domain",
+        ),
+        pytest.param(
+            "ACCOUNTANT_LOCAL_DOMAIN = a\x07b\n",
+            ":1: ACCOUNTANT_LOCAL_DOMAIN: expected a name without blanks",
+            id="bell-local-domain",
+        ),
+        pytest.param(
+            "GROUP_NAMES = ok, g\x1bh\n",
+            ":1: GROUP_NAMES: expected a name without blanks or control characters, got 'g",
+            id="escape-group",
+        ),
     ],
 )
 def test_what_is_not_htcondor_configuration_is_refused(

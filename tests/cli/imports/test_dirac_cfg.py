@@ -60,3 +60,14 @@ def test_a_file_without_vos_says_so(tmp_path: Path, run: Callable[..., Any]) -> 
     cfg = tmp_path / "dirac.cfg"
     cfg.write_text("Registry\n{\n  Groups\n  {\n    g\n    {\n    }\n  }\n}\n")
     refused(run("import", "dirac-cfg", str(cfg), "--vo", "lhcb"), "it names no VO")
+
+
+def test_a_group_name_is_a_name(refuse_dump: Refuse) -> None:
+    """A group name with a terminal escape would reach the config; refused where read."""
+    text = "Registry\n{\n  Groups\n  {\n    lhcb\x1b[2J\n    {\n    }\n  }\n}\n"
+    refuse_dump(
+        "dirac-cfg",
+        text,
+        ":6: a group name in Registry/Groups: expected a name without blanks or control",
+        into=True,
+    )
