@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from fairshare_cli.core.names import name_problem
+from fairshare_cli.core.names import MAX_NAME_LENGTH, name_problem
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.classad_dumps import Ad, Expr, iter_ads
 
@@ -191,6 +191,10 @@ def _check_names(ad: Ad, name: str, machine: str, where: str) -> None:
         problem = name_problem(text, submitter=True)
         if problem is not None:
             raise InputError(f"{where}: {what}: {problem}")
+    joined = "".join(ad)  # one check of them all; each only when it fails
+    plain = joined.isprintable() and " " not in joined and "" not in ad
+    if plain and max(map(len, ad), default=0) <= MAX_NAME_LENGTH:
+        return
     for key in ad:
         if (problem := name_problem(key)) is not None:
             raise InputError(f"{where}: an attribute name: {problem}")
