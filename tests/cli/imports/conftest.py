@@ -36,7 +36,8 @@ def refuse_dump(tmp_path: Path, run: Callable[..., Any]) -> Refuse:
     """``refuse_dump(kind, content, *expected)``: ``fs import KIND FILE`` with the pool's
     config and state (and ``--into`` the config, ``--replace``, for the kinds that take
     it) refuses FILE holding ``content`` (text, bytes, or a path to copy): exit 2, one
-    line naming FILE and each of ``expected``; neither the state nor the config changes.
+    line naming FILE and each of ``expected``, nothing on stdout; neither the state nor
+    the config changes.
     """
 
     def check(kind: str, content: str | bytes | Path, *expected: str, into: bool = False) -> Any:
@@ -58,6 +59,7 @@ def refuse_dump(tmp_path: Path, run: Callable[..., Any]) -> Refuse:
                 args += ["--config", str(pool["config"])]
         result = run(*args)
         refused(result, str(dump), *expected)
+        assert result.stdout == ""
         assert (pool["state"].read_bytes(), pool["config"].read_bytes()) == before
         return result
 

@@ -71,3 +71,18 @@ def test_a_group_name_is_a_name(refuse_dump: Refuse) -> None:
         ":6: a group name in Registry/Groups: expected a name without blanks or control",
         into=True,
     )
+
+
+@pytest.mark.parametrize(
+    ("dump", "expected"),
+    [
+        pytest.param("condor_status -json", ':138: section \'"State"', id="condor_status"),
+        pytest.param("condor_q -json", ':66: \'"Requirements"', id="condor_q"),
+    ],
+)
+def test_a_json_dump_is_refused_in_a_short_line(
+    refuse_dump: Refuse, dump: str, expected: str
+) -> None:
+    """JSON read as a .cfg makes names of whole lines: the error shows their start."""
+    result = refuse_dump("dirac-cfg", OTHER_DUMPS[dump], expected, into=True)
+    assert len(result.stderr) < 300
