@@ -30,6 +30,8 @@ def test_session_files_are_the_readme_and_every_doc_with_a_session() -> None:
         p for p in (REPO / "docs").glob("*.md") if "```console" in p.read_text(encoding="utf-8")
     }
     assert set(files[1:]) == with_sessions
+    for name in ("htcondor.md", "slurm.md", "dirac.md", "whatif-and-simulate.md"):
+        assert REPO / "docs" / name in with_sessions, name
 
 
 @pytest.mark.parametrize(
