@@ -312,3 +312,23 @@ def test_negotiate_concurrency_limits_and_no_preemption(
     story = run("negotiate", "--dry-run", *args, "--explain", "1.2")
     assert story.exit_code == 0, story.stderr
     assert "a concurrency limit it needs was reached" in story.stdout
+
+
+def test_negotiate_requirements_that_evaluate_to_an_ad_match_nothing(
+    files: Callable[..., list[str]], run: Any
+) -> None:
+    """``Requirements = MY`` is a ClassAd, not a boolean: the job matches no slot (no crash),
+    and a job of another cluster still matches."""
+    args = files(
+        [
+            {"id": "1.0", "owner": "a", "requirements": "MY"},
+            {"id": "2.0", "owner": "a"},
+        ]
+    )
+    result = run("negotiate", *args, "--dry-run", "--json")
+    assert result.exit_code == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert [m["job_id"] for m in out["matches"]] == ["2.0"]
+    assert out["unmatched"] == [
+        {"job_id": "1.0", "submitter": "a@example.org", "reason": "no_matching_slot"}
+    ]
