@@ -16,7 +16,7 @@ from fairshare_cli.errors import InputError
 if TYPE_CHECKING:
     from fairshare_cli.core.batches import JobBatch
     from fairshare_cli.core.operations.negotiate import CycleInputs
-    from fairshare_cli.core.operations.simulate import SimRow
+    from fairshare_cli.core.operations.sim_row import SimRow
 
 FIELDS = (
     "time",
@@ -133,11 +133,9 @@ def run_simulation(
         FairshareError: bad options, config, state or workload.
     """
     from fairshare_cli.cli.htcondor_inputs import load_inputs
-    from fairshare_cli.core.operations.simulate import (
-        SimWindow,
-        slurm_series_of,
-    )
+    from fairshare_cli.core.operations.simulate import SimWindow
     from fairshare_cli.core.operations.simulate import simulate as run
+    from fairshare_cli.core.operations.slurm_series import slurm_series_of
 
     span = duration(until, "--until")
     step = duration(cycle, "--cycle")
@@ -297,7 +295,7 @@ def emit_series(rows: Sequence[SimRow], fmt: str, policy: Sequence[str] | None =
 def series_table(rows: Sequence[object], policy: Sequence[str] | None = None) -> str:
     """A fixed-width listing (Rich is too slow for tens of thousands of rows); ``policy``
     (one label per row, ``fs whatif``) adds a first column."""
-    from fairshare_cli.core.operations.simulate import SimRow
+    from fairshare_cli.core.operations.sim_row import SimRow
     from fairshare_cli.render.formats import iso
 
     def num(x: float | int | None, spec: str) -> str:
