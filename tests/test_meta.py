@@ -149,7 +149,6 @@ CYCLES_BEING_REMOVED = [
     {"core.htcondor.accountant", "core.htcondor.accountant_decode", "core.htcondor.decay"},
     {"io.jobs", "io.jobs_stream"},
     {"io.dirac_jobs", "io.dirac_jobs_halves"},
-    {"render.fastjson", "render.formats"},  # (this branch: the JSON writer, next)
 ]
 
 

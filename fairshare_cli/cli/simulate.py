@@ -250,11 +250,9 @@ def emit_series(rows: Sequence[SimRow], fmt: str, policy: Sequence[str] | None =
     never all held twice); the bytes are those of ``emit_rows``. ``policy`` (one label per
     row, ``fs whatif``) adds a first field ``policy``."""
     import csv
-    import itertools
-    import json
 
+    from fairshare_cli.core.jsontext import Time, dumps_line, jsonable, rows_text
     from fairshare_cli.core.operations.simulate import simulate_rows_json
-    from fairshare_cli.render.formats import Time, jsonable
 
     fields = FIELDS if policy is None else ("policy", *FIELDS)
 
@@ -264,39 +262,27 @@ def emit_series(rows: Sequence[SimRow], fmt: str, policy: Sequence[str] | None =
                 r["time"] = Time(r["time"])
                 if policy is not None:
                     r["policy"] = policy[i]
-                yield {c: jsonable(r[c]) for c in fields}
+                yield r
 
     out = sys.stdout
     if fmt == "json":
-        from fairshare_cli.render.fastjson import dumps_indented
-
-        # json.dumps(rows, indent=2), a thousand rows at a time: each chunk's list text
-        # without its brackets (the standard library's indented encoder is pure Python)
-        first = True
-        out.write("[")
-        chunk: list[dict[str, object]] = []
-        for r in itertools.chain(picked(), [None]):
-            if r is not None:
-                chunk.append(r)
-            if chunk and (r is None or len(chunk) == 1000):
-                out.write(("\n" if first else ",\n") + dumps_indented(chunk)[2:-2])
-                first, chunk = False, []
-        out.write("]\n" if first else "\n]\n")
+        out.writelines(rows_text(picked(), fields))
+        out.write("\n")
     elif fmt == "ndjson":
         for r in picked():
-            out.write(json.dumps(r) + "\n")
+            out.write(dumps_line({c: r[c] for c in fields}) + "\n")
     else:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(fields)
         for r in picked():
-            writer.writerow(["" if v is None else v for v in r.values()])
+            writer.writerow(["" if v is None else v for v in map(jsonable, map(r.get, fields))])
 
 
 def series_table(rows: Sequence[object], policy: Sequence[str] | None = None) -> str:
     """A fixed-width listing (Rich is too slow for tens of thousands of rows); ``policy``
     (one label per row, ``fs whatif``) adds a first column."""
+    from fairshare_cli.core.jsontext import iso
     from fairshare_cli.core.operations.sim_row import SimRow
-    from fairshare_cli.render.formats import iso
 
     def num(x: float | int | None, spec: str) -> str:
         return "" if x is None else format(x, spec)
