@@ -292,10 +292,7 @@ def _str_keys(value: Mapping[Any, Any]) -> Any:
 
 
 def _prep_map(value: Mapping[str, Any], keys: Any) -> dict[Any, Any]:
-    """``{k: _prep(value.get(k)) for k in keys}`` with the common leaves inline.
-
-    A measured hot loop (``benchmarks/run.py --rows sprio-json,userprio-json``).
-    """
+    """``{k: _prep(value.get(k)) for k in keys}`` with the common leaves inline."""
     out: dict[Any, Any] = {}
     get = value.get
     for k in keys:
