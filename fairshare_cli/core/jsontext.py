@@ -164,13 +164,34 @@ def dumps_columns(columns: Mapping[str, Iterable[Any]], count: int) -> str:
         raise ValueError("columns of different lengths")
     try:
         _str_keys(columns)
-        text = _indented(_encode(list(map(_row_type(keys), *map(_column, values)))))
+        text = _rows_indented(_row_type(keys), list(map(_column, values)), count)
     except _Refused:
         text = None
     if text is None:
         rows = [dict(zip(keys, row, strict=True)) for row in zip(*values, strict=True)]
         return json.dumps(jsonable(rows), indent=2)
     return text
+
+
+#: Rows encoded and laid out together (the compact and the laid-out bytes of at most this
+#: many rows are held at once).
+_CHUNK = 2048
+
+
+def _rows_indented(make: Callable[..., Any], ready: list[list[Any]], count: int) -> str | None:
+    """The rows made from the ready columns, as ``indent=2`` text (None: non-ASCII), laid
+    out :data:`_CHUNK` rows at a time: each chunk's list text without its brackets, the
+    chunks joined as the list's items are."""
+    if count <= _CHUNK:
+        return _indented(_encode(list(map(make, *ready))))
+    pieces = []
+    for start in range(0, count, _CHUNK):
+        part = [column[start : start + _CHUNK] for column in ready]
+        text = _indented(_encode(list(map(make, *part))))
+        if text is None:
+            return None
+        pieces.append(text[2:-2])
+    return "[\n" + ",\n".join(pieces) + "\n]"
 
 
 _ROW_TYPES: dict[tuple[str, ...], Callable[..., Any]] = {}

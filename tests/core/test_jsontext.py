@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fairshare_cli.core import jsontext
 from fairshare_cli.core.jsontext import LARGE as _LARGE
 from fairshare_cli.core.jsontext import SMALL as _SMALL
 from fairshare_cli.core.jsontext import (
@@ -328,3 +329,20 @@ def test_big_integers_both_forms() -> None:
     value = {"b": [2**64, -(2**64)], "a": 10**30}
     assert dumps_sorted(value) == json.dumps(value, indent=2, sort_keys=True)
     assert dumps_indented(value) == json.dumps(value, indent=2)
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 4, 5])
+def test_rows_laid_out_in_chunks_are_the_whole_text(
+    count: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rows are laid out ``_CHUNK`` at a time (here 2, so counts on and off a multiple),
+    and a chunk the standard library must print (non-ASCII) sends the whole to it."""
+    monkeypatch.setattr(jsontext, "_CHUNK", 2)
+    for names in ([f"u{i}" for i in range(count)], [*(f"u{i}" for i in range(count - 1)), "é"]):
+        times = [Time(1795262400.0 + i) for i in range(count)]
+        columns: dict[str, list[Any]] = {"name": names, "t": times}
+        rows = [{"name": n, "t": iso(t)} for n, t in zip(names, times, strict=True)]
+        assert dumps_columns(columns, count) == json.dumps(rows, indent=2)
+        assert "".join(jsontext.rows_text(rows, ["t", "name"], chunk=2)) == json.dumps(
+            [{"t": r["t"], "name": r["name"]} for r in rows], indent=2
+        )
