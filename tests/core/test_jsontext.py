@@ -346,3 +346,12 @@ def test_rows_laid_out_in_chunks_are_the_whole_text(
         assert "".join(jsontext.rows_text(rows, ["t", "name"], chunk=2)) == json.dumps(
             [{"t": r["t"], "name": r["name"]} for r in rows], indent=2
         )
+
+
+@settings(max_examples=200, deadline=None)
+@given(values)
+def test_dumps_sorted_is_the_standard_librarys_text_on_awkward_values(value: Any) -> None:
+    """The state form on the same values as the ``--json`` form: awkward floats (1e-05,
+    1e+16, -0.0; NaN and the infinities refused), non-ASCII and control characters, big
+    integers, tuples, and ``Time`` (a float subclass: printed as its number)."""
+    _as_the_standard_library(value)
