@@ -19,7 +19,6 @@ from fairshare_cli.core.htcondor.userprio import (
     UserprioView,
     userprio_view,
 )
-from fairshare_cli.core.jsontext import Time
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.gc_pause import gc_paused
 from fairshare_cli.render.formats import emit_columns
@@ -189,9 +188,8 @@ def _emit(view: UserprioView, fmt: str) -> None:
     columns: dict[str, Sequence[Any]] = dict.fromkeys(fields, ())
     if rows:
         columns = dict(zip(fields, zip(*rows, strict=True), strict=True))
-    for time_field in ("begin_usage_time", "last_usage_time"):
-        columns[time_field] = list(map(Time, columns[time_field]))
-    emit_columns({k: columns[k] for k in JSON_FIELDS}, len(rows), fmt)
+    times = ("begin_usage_time", "last_usage_time")
+    emit_columns({k: columns[k] for k in JSON_FIELDS}, len(rows), fmt, times)
 
 
 #: The ``--format json/ndjson/csv`` keys, in order (docs/json.md ``userprio``).

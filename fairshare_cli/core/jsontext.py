@@ -148,10 +148,13 @@ def rows_text(
     yield "]" if first else "\n]"
 
 
-def dumps_columns(columns: Mapping[str, Iterable[Any]], count: int) -> str:
+def dumps_columns(
+    columns: Mapping[str, Iterable[Any]], count: int, times: Iterable[str] = ()
+) -> str:
     """The text :func:`dumps_rows` gives for ``count`` rows handed over a column at a time:
     ``json.dumps([{k: jsonable(v) for k, v in row} ...], indent=2)`` with row ``i`` holding
-    each key's ``i``-th value (a column of ``count`` values per key, in order).
+    each key's ``i``-th value (a column of ``count`` values per key, in order). The columns
+    named in ``times`` hold epoch times (floats or None), printed as :class:`Time` is.
 
     Each column is made ready for msgspec at once (:func:`_column`) and the rows are made
     from the columns in C (a struct per row when the keys are identifiers, else a dict).
@@ -162,12 +165,20 @@ def dumps_columns(columns: Mapping[str, Iterable[Any]], count: int) -> str:
     values = [list(column) for column in columns.values()]
     if any(len(column) != count for column in values):
         raise ValueError("columns of different lengths")
+    timed = set(times)
     try:
         _str_keys(columns)
-        text = _rows_indented(_row_type(keys), list(map(_column, values)), count)
+        ready = [
+            _time_column(column) if key in timed else _column(column)
+            for key, column in zip(keys, values, strict=True)
+        ]
+        text = _rows_indented(_row_type(keys), ready, count)
     except _Refused:
         text = None
     if text is None:
+        for k, key in enumerate(keys):
+            if key in timed:
+                values[k] = [None if t is None else Time(t) for t in values[k]]
         rows = [dict(zip(keys, row, strict=True)) for row in zip(*values, strict=True)]
         return json.dumps(jsonable(rows), indent=2)
     return text
@@ -247,7 +258,8 @@ _YEAR_10000 = 253402300800.0
 
 
 def _time_column(times: list[Any]) -> list[Any]:
-    """Each time (a :class:`Time` or None) as msgspec should print :func:`iso`'s text.
+    """Each time (a :class:`Time`, a float or None) as msgspec should print :func:`iso`'s
+    text.
 
     Whole seconds after 1970 and before the year 10000, where :func:`iso` is
     ``%Y-%m-%dT%H:%M:%SZ``, become UTC datetimes in C (msgspec prints those so); each

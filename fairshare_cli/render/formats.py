@@ -49,16 +49,24 @@ def emit_rows(
 
 
 def emit_columns(
-    columns: Mapping[str, Sequence[Any]], count: int, fmt: str, out: TextIO | None = None
+    columns: Mapping[str, Sequence[Any]],
+    count: int,
+    fmt: str,
+    times: Sequence[str] = (),
+    out: TextIO | None = None,
 ) -> None:
     """:func:`emit_rows` of ``count`` rows handed over a column at a time (row ``i`` holds
-    each column's ``i``-th value): json is written from the columns as they are."""
+    each column's ``i``-th value; the columns named in ``times`` hold epoch times, printed
+    as :class:`Time` is): json is written from the columns as they are."""
     out = out or sys.stdout
     if fmt == "json":
-        out.write(dumps_columns(columns, count) + "\n")
+        out.write(dumps_columns(columns, count, times) + "\n")
         return
     keys = list(columns)
-    rows = [dict(zip(keys, row, strict=True)) for row in zip(*columns.values(), strict=True)]
+    picked = [
+        [Time(t) for t in column] if key in times else column for key, column in columns.items()
+    ]
+    rows = [dict(zip(keys, row, strict=True)) for row in zip(*picked, strict=True)]
     emit_rows(rows, keys, fmt, out)
 
 

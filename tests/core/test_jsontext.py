@@ -281,6 +281,13 @@ def test_a_column_of_times_is_iso(whole: list[float], other: list[float]) -> Non
     assert dumps_columns({"t": times}, len(times)) == want
     with_none = json.dumps([{"t": iso(t)} for t in times] + [{"t": None}], indent=2)
     assert dumps_columns({"t": [*times, None]}, len(times) + 1) == with_none
+    epochs = [float(t) for t in times]  # a column named as times: plain floats
+    assert dumps_columns({"t": epochs}, len(times), times=["t"]) == want
+    assert dumps_columns({"t": [*epochs, None]}, len(times) + 1, times=["t"]) == with_none
+    named = {"t": [*epochs, None], "é": ["é"] * (len(times) + 1)}  # the standard library's
+    assert dumps_columns(named, len(times) + 1, times=["t"]) == json.dumps(
+        [{"t": iso(t), "é": "é"} for t in [*epochs, None]], indent=2
+    )
 
 
 def test_the_last_whole_second_before_the_year_10000() -> None:
