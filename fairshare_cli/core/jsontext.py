@@ -151,7 +151,15 @@ def rows_text(
 def dumps_columns(
     columns: Mapping[str, Iterable[Any]], count: int, times: Iterable[str] = ()
 ) -> str:
-    """The text :func:`dumps_rows` gives for ``count`` rows handed over a column at a time:
+    """:func:`columns_text` joined."""
+    return "".join(columns_text(columns, count, times))
+
+
+def columns_text(
+    columns: Mapping[str, Iterable[Any]], count: int, times: Iterable[str] = ()
+) -> list[str]:
+    """The text :func:`dumps_rows` gives for ``count`` rows handed over a column at a time,
+    in pieces to write one after another (the whole is never joined):
     ``json.dumps([{k: jsonable(v) for k, v in row} ...], indent=2)`` with row ``i`` holding
     each key's ``i``-th value (a column of ``count`` values per key, in order). The columns
     named in ``times`` hold epoch times (floats or None), printed as :class:`Time` is.
@@ -161,7 +169,7 @@ def dumps_columns(
     """
     keys = tuple(columns)
     if not keys:
-        return json.dumps([{}] * count, indent=2)
+        return [json.dumps([{}] * count, indent=2)]
     values = [list(column) for column in columns.values()]
     if any(len(column) != count for column in values):
         raise ValueError("columns of different lengths")
@@ -172,16 +180,16 @@ def dumps_columns(
             _time_column(column) if key in timed else _column(column)
             for key, column in zip(keys, values, strict=True)
         ]
-        text = _rows_indented(_row_type(keys), ready, count)
+        pieces = _rows_indented(_row_type(keys), ready, count)
     except _Refused:
-        text = None
-    if text is None:
+        pieces = None
+    if pieces is None:
         for k, key in enumerate(keys):
             if key in timed:
                 values[k] = [None if t is None else Time(t) for t in values[k]]
         rows = [dict(zip(keys, row, strict=True)) for row in zip(*values, strict=True)]
-        return json.dumps(jsonable(rows), indent=2)
-    return text
+        return [json.dumps(jsonable(rows), indent=2)]
+    return pieces
 
 
 #: Rows encoded and laid out together (the compact and the laid-out bytes of at most this
@@ -189,20 +197,24 @@ def dumps_columns(
 _CHUNK = 2048
 
 
-def _rows_indented(make: Callable[..., Any], ready: list[list[Any]], count: int) -> str | None:
-    """The rows made from the ready columns, as ``indent=2`` text (None: non-ASCII), laid
-    out :data:`_CHUNK` rows at a time: each chunk's list text without its brackets, the
-    chunks joined as the list's items are."""
+def _rows_indented(
+    make: Callable[..., Any], ready: list[list[Any]], count: int
+) -> list[str] | None:
+    """The rows made from the ready columns, as ``indent=2`` text in pieces to write one
+    after another (None: non-ASCII), laid out :data:`_CHUNK` rows at a time: each chunk's
+    list text without its brackets, the chunks joined as the list's items are."""
     if count <= _CHUNK:
-        return _indented(_encode(list(map(make, *ready))))
-    pieces = []
+        text = _indented(_encode(list(map(make, *ready))))
+        return None if text is None else [text]
+    pieces = ["[\n"]
     for start in range(0, count, _CHUNK):
         part = [column[start : start + _CHUNK] for column in ready]
         text = _indented(_encode(list(map(make, *part))))
         if text is None:
             return None
-        pieces.append(text[2:-2])
-    return "[\n" + ",\n".join(pieces) + "\n]"
+        pieces.extend((",\n" if start else "", text[2:-2]))
+    pieces.append("\n]")
+    return pieces
 
 
 _ROW_TYPES: dict[tuple[str, ...], Callable[..., Any]] = {}

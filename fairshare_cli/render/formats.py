@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
 from fairshare_cli.core.jsontext import Time as Time  # (views name these here)
-from fairshare_cli.core.jsontext import dumps_columns, dumps_indented, dumps_line, dumps_rows
+from fairshare_cli.core.jsontext import columns_text, dumps_indented, dumps_line, dumps_rows
 from fairshare_cli.core.jsontext import iso as iso
 from fairshare_cli.core.jsontext import jsonable as jsonable
 
@@ -60,7 +60,8 @@ def emit_columns(
     as :class:`Time` is): json is written from the columns as they are."""
     out = out or sys.stdout
     if fmt == "json":
-        out.write(dumps_columns(columns, count, times) + "\n")
+        out.writelines(columns_text(columns, count, times))
+        out.write("\n")
         return
     keys = list(columns)
     picked = [
