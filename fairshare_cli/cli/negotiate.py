@@ -48,12 +48,10 @@ def _show(
         if fmt == "table":
             click.echo("\n".join(explain_lines(explain, result.explain)))
         elif fmt == "ndjson":  # one event per line (each with its own keys)
-            import json
-
-            from fairshare_cli.render.formats import jsonable
+            from fairshare_cli.core.jsontext import dumps_line
 
             for e in result.explain:
-                click.echo(json.dumps(jsonable({"job_id": explain, **e})))
+                click.echo(dumps_line({"job_id": explain, **e}))
         else:
             emit_rows({"job_id": explain, "events": result.explain}, None, "json")
         return

@@ -16,7 +16,7 @@ from fairshare_cli.errors import InputError
 if TYPE_CHECKING:
     from fairshare_cli.core.batches import JobBatch
     from fairshare_cli.core.operations.negotiate import CycleInputs
-    from fairshare_cli.core.operations.simulate import SimRow
+    from fairshare_cli.core.operations.sim_row import SimRow
 
 FIELDS = (
     "time",
@@ -133,11 +133,9 @@ def run_simulation(
         FairshareError: bad options, config, state or workload.
     """
     from fairshare_cli.cli.htcondor_inputs import load_inputs
-    from fairshare_cli.core.operations.simulate import (
-        SimWindow,
-        slurm_series_of,
-    )
+    from fairshare_cli.core.operations.simulate import SimWindow
     from fairshare_cli.core.operations.simulate import simulate as run
+    from fairshare_cli.core.operations.slurm_series import slurm_series_of
 
     span = duration(until, "--until")
     step = duration(cycle, "--cycle")
@@ -252,11 +250,9 @@ def emit_series(rows: Sequence[SimRow], fmt: str, policy: Sequence[str] | None =
     never all held twice); the bytes are those of ``emit_rows``. ``policy`` (one label per
     row, ``fs whatif``) adds a first field ``policy``."""
     import csv
-    import itertools
-    import json
 
+    from fairshare_cli.core.jsontext import Time, dumps_line, jsonable, rows_text
     from fairshare_cli.core.operations.simulate import simulate_rows_json
-    from fairshare_cli.render.formats import Time, jsonable
 
     fields = FIELDS if policy is None else ("policy", *FIELDS)
 
@@ -266,39 +262,27 @@ def emit_series(rows: Sequence[SimRow], fmt: str, policy: Sequence[str] | None =
                 r["time"] = Time(r["time"])
                 if policy is not None:
                     r["policy"] = policy[i]
-                yield {c: jsonable(r[c]) for c in fields}
+                yield r
 
     out = sys.stdout
     if fmt == "json":
-        from fairshare_cli.render.fastjson import dumps_indented
-
-        # json.dumps(rows, indent=2), a thousand rows at a time: each chunk's list text
-        # without its brackets (the standard library's indented encoder is pure Python)
-        first = True
-        out.write("[")
-        chunk: list[dict[str, object]] = []
-        for r in itertools.chain(picked(), [None]):
-            if r is not None:
-                chunk.append(r)
-            if chunk and (r is None or len(chunk) == 1000):
-                out.write(("\n" if first else ",\n") + dumps_indented(chunk)[2:-2])
-                first, chunk = False, []
-        out.write("]\n" if first else "\n]\n")
+        out.writelines(rows_text(picked(), fields))
+        out.write("\n")
     elif fmt == "ndjson":
         for r in picked():
-            out.write(json.dumps(r) + "\n")
+            out.write(dumps_line({c: r[c] for c in fields}) + "\n")
     else:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(fields)
         for r in picked():
-            writer.writerow(["" if v is None else v for v in r.values()])
+            writer.writerow(["" if v is None else v for v in map(jsonable, map(r.get, fields))])
 
 
 def series_table(rows: Sequence[object], policy: Sequence[str] | None = None) -> str:
     """A fixed-width listing (Rich is too slow for tens of thousands of rows); ``policy``
     (one label per row, ``fs whatif``) adds a first column."""
-    from fairshare_cli.core.operations.simulate import SimRow
-    from fairshare_cli.render.formats import iso
+    from fairshare_cli.core.jsontext import iso
+    from fairshare_cli.core.operations.sim_row import SimRow
 
     def num(x: float | int | None, spec: str) -> str:
         return "" if x is None else format(x, spec)

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -16,12 +15,13 @@ from fairshare_cli.core.htcondor.userprio import (
     SORT_KEYS,
     GroupQuotaInfo,
     UserprioQuery,
+    UserprioRow,
     UserprioView,
     userprio_view,
 )
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.gc_pause import gc_paused
-from fairshare_cli.render.formats import Time, emit_rows
+from fairshare_cli.render.formats import emit_columns
 
 if TYPE_CHECKING:
     from fairshare_cli.core.htcondor.accountant_decode import StoredRecord
@@ -180,36 +180,32 @@ def _read_inputs(
 
 
 def _emit(view: UserprioView, fmt: str) -> None:
-    """The rows as ``--format json/ndjson/csv``: the columnar writer for json when it can."""
-    from fairshare_cli.render.userprio_json import JSON_FIELDS, userprio_json
+    """The rows as ``--format json/ndjson/csv`` (docs/json.md ``userprio``), handed to the
+    writer a column at a time (the rows transposed at once: 20,000 submitters at
+    ``benchmarks/run.py --rows userprio-json``)."""
+    rows = view.listed
+    fields = UserprioRow._fields
+    columns: dict[str, Sequence[Any]] = dict.fromkeys(fields, ())
+    if rows:
+        columns = dict(zip(fields, zip(*rows, strict=True), strict=True))
+    times = ("begin_usage_time", "last_usage_time")
+    emit_columns({k: columns[k] for k in JSON_FIELDS}, len(rows), fmt, times)
 
-    pieces = userprio_json(view.listed) if fmt == "json" else None
-    if pieces is None:
-        emit_rows(_json_rows(view), JSON_FIELDS, fmt)
-        return
-    for piece in pieces:
-        sys.stdout.write(piece)
-    sys.stdout.write("\n")
 
-
-def _json_rows(view: UserprioView) -> list[dict[str, Any]]:
-    """The rows for ``--format json/ndjson/csv``, in ``JSON_FIELDS`` order."""
-    return [
-        {
-            "name": r.name,
-            "is_group": r.is_group,
-            "effective_priority": r.effective_priority,
-            "real_priority": r.real_priority,
-            "priority_factor": r.priority_factor,
-            "resources_in_use": r.resources_in_use,
-            "weighted_resources_in_use": r.weighted_resources_in_use,
-            "accumulated_usage_hours": r.accumulated_usage_hours,
-            "weighted_accumulated_usage_hours": r.weighted_accumulated_usage_hours,
-            "begin_usage_time": Time(r.begin_usage_time),
-            "last_usage_time": Time(r.last_usage_time),
-        }
-        for r in view.listed
-    ]
+#: The ``--format json/ndjson/csv`` keys, in order (docs/json.md ``userprio``).
+JSON_FIELDS = (
+    "name",
+    "is_group",
+    "effective_priority",
+    "real_priority",
+    "priority_factor",
+    "resources_in_use",
+    "weighted_resources_in_use",
+    "accumulated_usage_hours",
+    "weighted_accumulated_usage_hours",
+    "begin_usage_time",
+    "last_usage_time",
+)
 
 
 def _as_dumped(env: Env) -> tuple[float, dict[str, GroupQuotaInfo]]:

@@ -131,7 +131,9 @@ def whatif(
     after = _view_json(ctx, command, view, argv)
     diff = compare(view, rows_of(view, before), rows_of(view, after))
     if as_json:
-        click.echo(json.dumps(diff_json(diff, before, after), indent=2))
+        from fairshare_cli.core.jsontext import dumps_indented  # (plain JSON values: as json.dumps)
+
+        click.echo(dumps_indented(diff_json(diff, before, after)))
         return
     from fairshare_cli.render.whatif import render_diff
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 if TYPE_CHECKING:
-    from fairshare_cli.core.operations.simulate import SimRow
+    from fairshare_cli.core.operations.sim_row import SimRow
 
 
 def compare_simulations(

@@ -1,40 +1,497 @@
-"""What the msgspec JSON writers share (``render/fastjson.py`` for ``--json``,
-``io/state_json.py`` for the state file), so both print ``json.dumps``'s bytes.
+"""The one JSON writer: plain values in, ``json.dumps``'s text out, byte for byte.
 
-msgspec's shortest round-trip float digits equal ``repr``'s only from :data:`SMALL` to
-below :data:`LARGE` in magnitude; a value a writer cannot hand to msgspec raises
-:class:`Refused` (its encoder's ``enc_hook`` is :func:`refuse`), and :func:`indented`
-gives up (None) on text ``json.dumps`` would escape, so the caller asks the standard library.
+Every ``--json`` view and the state file hand this module plain values (dicts, lists,
+tuples, str, int, float, bool, None, and :class:`Time` for epoch times) and write the text
+it returns. Two forms, each exactly what the standard library prints:
+
+- :func:`dumps_indented` (and :func:`dumps_rows`, its list of rows picked by column), the
+  ``--json`` form: ``json.dumps(jsonable(value), indent=2)``, where :func:`jsonable` turns
+  NaN into ``null``, the infinities into ``"inf"``/``"-inf"`` and a :class:`Time` into
+  ISO-8601 UTC text; :func:`dumps_line` is one ndjson line, ``json.dumps(jsonable(value))``;
+- :func:`dumps_sorted`, the state file: ``json.dumps(value, indent=2, sort_keys=True,
+  allow_nan=False)`` (NaN and the infinities refused with ``ValueError``).
+
+It lives in ``core`` because it is pure text from values and both ``io`` (the state) and
+``render`` (the views) use it, and neither may import the other.
+
+The standard library's encoder is pure Python with ``indent``: for ``fs sprio -l --json``
+over 100,000 jobs it was three quarters of the run, and three times slower on the 30 MB
+state a 1M-record ``fs import history`` writes. So the text comes from msgspec, which
+encodes compact text that :func:`msgspec.json.format` lays out as ``indent=2`` does; where
+the two differ the value is steered back, or the standard library prints it:
+
+- floats: msgspec's shortest round-trip digits equal ``repr`` only from :data:`SMALL` (1e-4)
+  to below :data:`LARGE` (1e16) in magnitude (it prints ``0.00001`` and ``1e16`` where
+  ``repr`` prints ``1e-05`` and ``1e+16``), so the others go in as ``repr`` text
+  (:class:`msgspec.Raw`);
+- strings: ``json.dumps`` escapes every character outside printable ASCII; msgspec writes
+  UTF-8 and DEL raw, so any such byte in the output means the standard library redoes it;
+- keys that are not strings, and every type beyond dict, list, tuple, str, int, float,
+  bool and None (msgspec would encode dataclasses, enums or datetimes that ``json.dumps``
+  refuses), also go to the standard library, which prints or refuses them as it always did.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
+import json
+import math
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from datetime import datetime
+from itertools import chain, compress, repeat
+from operator import and_, gt, itemgetter, lt, methodcaller, not_
 from typing import Any
 
 import msgspec
 
+#: msgspec prints a float as ``repr`` does from SMALL to below LARGE in magnitude (and 0).
 SMALL = 1e-4
 LARGE = 1e16
 
 
-class Refused(Exception):
+class Time(float):
+    """An epoch time that serializes as ISO-8601 UTC (0 or less ⇒ null)."""
+
+
+def iso(t: float | None) -> str | None:
+    """ISO-8601 UTC (``2026-11-21T12:00:00Z``); None for missing or non-positive times."""
+    if t is None or t <= 0 or not math.isfinite(t):
+        return None
+    stamp = _dt.datetime.fromtimestamp(t, tz=_dt.timezone.utc)
+    text = stamp.isoformat(timespec="microseconds" if t % 1 else "seconds")
+    return text.replace("+00:00", "Z")
+
+
+def jsonable(value: Any) -> Any:
+    """A value in its ``--json`` form: NaN null, infinities ``"inf"``/``"-inf"``, times ISO."""
+    if isinstance(value, Time):
+        return iso(float(value))
+    if isinstance(value, float):
+        if math.isnan(value):
+            return None
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return value
+    if isinstance(value, Mapping):
+        return {k: jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    return value
+
+
+class _Refused(Exception):
     """A value :func:`json.dumps` must print."""
 
 
-def refuse(value: Any) -> Any:
+def _refuse(value: Any) -> Any:
     """msgspec's ``enc_hook``: any type beyond JSON's own is the standard library's."""
-    raise Refused
+    raise _Refused
 
 
-def repr_float(value: float) -> msgspec.Raw:
+def _repr_float(value: float) -> msgspec.Raw:
     """A finite float outside ``SMALL..LARGE`` as ``repr`` prints it (``1e-05``, ``1e+16``)."""
     return msgspec.Raw(repr(value).encode("ascii"))
 
 
-def indented(data: bytes) -> str | None:
+def _indented(data: bytes) -> str | None:
     """Compact JSON ``data`` laid out as ``indent=2``, or None when it holds a byte
     ``json.dumps`` would escape (non-ASCII or DEL)."""
     out = msgspec.json.format(data, indent=2)
     if not out.isascii() or b"\x7f" in out:
         return None
     return out.decode("ascii")
+
+
+_encode = msgspec.json.Encoder(enc_hook=_refuse).encode
+_encode_sorted = msgspec.json.Encoder(enc_hook=_refuse, order="sorted").encode
+
+
+# -- the --json form ---------------------------------------------------------------------
+
+
+def dumps_indented(value: Any) -> str:
+    """``json.dumps(jsonable(value), indent=2)``.
+
+    Raises:
+        TypeError: a value ``json.dumps`` refuses (a set, a date, a Decimal).
+    """
+    try:
+        text = _indented(_encode(_prep(value)))
+    except _Refused:
+        text = None
+    return json.dumps(jsonable(value), indent=2) if text is None else text
+
+
+def dumps_rows(rows: Sequence[Mapping[str, Any]], cols: Sequence[str]) -> str:
+    """``json.dumps([{c: jsonable(r.get(c)) for c in cols} for r in rows], indent=2)``."""
+    keys = list(dict.fromkeys(cols))
+    if not keys:
+        return json.dumps([{} for _ in rows], indent=2)
+    return dumps_columns(dict(zip(keys, _columns(rows, keys), strict=True)), len(rows))
+
+
+def rows_text(
+    rows: Iterable[Mapping[str, Any]], cols: Sequence[str], chunk: int = 1000
+) -> Iterator[str]:
+    """The text of ``dumps_rows(list(rows), cols)`` in pieces, ``chunk`` rows at a time
+    (a long run's rows are never all held, nor their text)."""
+    first = True
+    yield "["
+    batch: list[Mapping[str, Any]] = []
+    for row in chain(rows, [None]):
+        if row is not None:
+            batch.append(row)
+        if batch and (row is None or len(batch) == chunk):
+            # each chunk's list text without its brackets, the chunks joined as its items
+            yield ("\n" if first else ",\n") + dumps_rows(batch, cols)[2:-2]
+            first, batch = False, []
+    yield "]" if first else "\n]"
+
+
+def dumps_columns(
+    columns: Mapping[str, Iterable[Any]], count: int, times: Iterable[str] = ()
+) -> str:
+    """:func:`columns_text` joined."""
+    return "".join(columns_text(columns, count, times))
+
+
+def columns_text(
+    columns: Mapping[str, Iterable[Any]], count: int, times: Iterable[str] = ()
+) -> list[str]:
+    """The text :func:`dumps_rows` gives for ``count`` rows handed over a column at a time,
+    in pieces to write one after another (the whole is never joined):
+    ``json.dumps([{k: jsonable(v) for k, v in row} ...], indent=2)`` with row ``i`` holding
+    each key's ``i``-th value (a column of ``count`` values per key, in order). The columns
+    named in ``times`` hold epoch times (floats or None), printed as :class:`Time` is.
+
+    Each column is made ready for msgspec at once (:func:`_column`) and the rows are made
+    from the columns in C (a struct per row when the keys are identifiers, else a dict).
+    """
+    keys = tuple(columns)
+    if not keys:
+        return [json.dumps([{}] * count, indent=2)]
+    values = [list(column) for column in columns.values()]
+    if any(len(column) != count for column in values):
+        raise ValueError("columns of different lengths")
+    timed = set(times)
+    try:
+        _str_keys(columns)
+        ready = [
+            _time_column(column) if key in timed else _column(column)
+            for key, column in zip(keys, values, strict=True)
+        ]
+        pieces = _rows_indented(_row_type(keys), ready, count)
+    except _Refused:
+        pieces = None
+    if pieces is None:
+        for k, key in enumerate(keys):
+            if key in timed:
+                values[k] = [None if t is None else Time(t) for t in values[k]]
+        rows = [dict(zip(keys, row, strict=True)) for row in zip(*values, strict=True)]
+        return [json.dumps(jsonable(rows), indent=2)]
+    return pieces
+
+
+#: Rows encoded and laid out together (the compact and the laid-out bytes of at most this
+#: many rows are held at once).
+_CHUNK = 2048
+
+
+def _rows_indented(
+    make: Callable[..., Any], ready: list[list[Any]], count: int
+) -> list[str] | None:
+    """The rows made from the ready columns, as ``indent=2`` text in pieces to write one
+    after another (None: non-ASCII), laid out :data:`_CHUNK` rows at a time: each chunk's
+    list text without its brackets, the chunks joined as the list's items are."""
+    if count <= _CHUNK:
+        text = _indented(_encode(list(map(make, *ready))))
+        return None if text is None else [text]
+    pieces = ["[\n"]
+    for start in range(0, count, _CHUNK):
+        part = [column[start : start + _CHUNK] for column in ready]
+        text = _indented(_encode(list(map(make, *part))))
+        if text is None:
+            return None
+        pieces.extend((",\n" if start else "", text[2:-2]))
+    pieces.append("\n]")
+    return pieces
+
+
+_ROW_TYPES: dict[tuple[str, ...], Callable[..., Any]] = {}
+
+
+def _row_type(keys: tuple[str, ...]) -> Callable[..., Any]:
+    """What makes one row's object from its values: a msgspec struct with these fields
+    (encoded as an object, keys in order), or a dict where a key is no identifier."""
+    made = _ROW_TYPES.get(keys)
+    if made is None:
+        try:
+            made = msgspec.defstruct("Row", list(keys), gc=False)
+        except (TypeError, ValueError):  # (struct fields must be identifiers)
+            made = lambda *values: dict(zip(keys, values, strict=True))  # noqa: E731
+        _ROW_TYPES[keys] = made
+    return made
+
+
+def _columns(rows: Sequence[Mapping[str, Any]], keys: list[str]) -> list[Iterable[Any]]:
+    """``[r.get(k) for r in rows]`` for each key: rows that hold every key transposed at
+    once, else a key at a time."""
+    if len(keys) > 1 and rows:
+        try:
+            return list(zip(*map(itemgetter(*keys), rows), strict=True))
+        except (KeyError, TypeError):  # a key missing (or rows that are not dicts)
+            pass
+    return [list(map(methodcaller("get", k), rows)) for k in keys]
+
+
+_KEPT = {str, int, bool, type(None)}
+_KEPT_AND_FLOAT = {float, *_KEPT}
+_TIMES = {Time, type(None)}
+
+
+def _column(values: list[Any]) -> list[Any]:
+    """One column made ready for msgspec: kept as it is when msgspec prints each value as
+    ``json.dumps`` does (text, ints, bools, None, floats :func:`plain_floats`), times through
+    :func:`_time_column`, anything else value by value (:func:`_prep`)."""
+    kinds = set(map(type, values))
+    if kinds <= _KEPT:
+        return values
+    if kinds <= _KEPT_AND_FLOAT:
+        floats = values if len(kinds) == 1 else [v for v in values if type(v) is float]
+        if _one_sign_in_range(floats) or plain_floats(floats):
+            return values
+    elif kinds <= _TIMES:
+        return _time_column(values)
+    return [_prep(v) for v in values]
+
+
+#: From 1970 to before the year 10000 ``gmtime`` and ``datetime`` agree on the date.
+_YEAR_10000 = 253402300800.0
+
+
+def _time_column(times: list[Any]) -> list[Any]:
+    """Each time (a :class:`Time`, a float or None) as msgspec should print :func:`iso`'s
+    text.
+
+    Whole seconds after 1970 and before the year 10000, where :func:`iso` is
+    ``%Y-%m-%dT%H:%M:%SZ``, become UTC datetimes in C (msgspec prints those so); each
+    distinct other value (a fractional ``now``, 0, NaN, None) goes through :func:`iso` once.
+    """
+    if None in times:
+        whole = [t is not None and 0 < t < _YEAR_10000 and t.is_integer() for t in times]
+    else:  # in C: float.is_integer(t) and 0 < t < _YEAR_10000
+        within = map(and_, map(gt, times, repeat(0.0)), map(lt, times, repeat(_YEAR_10000)))
+        whole = list(map(and_, map(float.is_integer, times), within))
+    if all(whole):
+        return msgspec.convert(list(map(float, times)), list[datetime], strict=False)
+    whole_times = list(map(float, compress(times, whole)))
+    stamps = iter(msgspec.convert(whole_times, list[datetime], strict=False))
+    others = {t: iso(t) for t in set(compress(times, map(not_, whole)))}
+    # (a NaN other than the one kept is not found: its iso is None as well)
+    return [next(stamps) if w else others.get(t) for t, w in zip(times, whole, strict=True)]
+
+
+def dumps_line(value: Any) -> str:
+    """``json.dumps(jsonable(value))``: one line of ndjson (``", "`` and ``": "`` between)."""
+    return json.dumps(jsonable(value))
+
+
+def _float(value: float) -> Any:
+    """A float msgspec would not print as ``repr`` does (tiny, huge, NaN or infinite)."""
+    if value != value:
+        return None
+    if value - value != 0:
+        return "inf" if value > 0 else "-inf"
+    return _repr_float(value)
+
+
+def _prep(value: Any) -> Any:
+    """:func:`jsonable` for msgspec (see the module docstring)."""
+    kind = type(value)
+    if kind is str or kind is int or value is None or kind is bool:
+        return value
+    if kind is float:
+        if SMALL <= abs(value) < LARGE or value == 0.0:
+            return value
+        return _float(value)
+    if kind is dict:
+        return _prep_map(value, _str_keys(value))
+    if kind is Time:
+        return iso(float(value))
+    if isinstance(value, float):
+        return _prep(float(value))
+    if isinstance(value, Mapping):
+        return _prep_map(value, _str_keys(value))
+    if isinstance(value, (list, tuple)):
+        return [_prep(v) for v in value]
+    raise _Refused
+
+
+def _str_keys(value: Mapping[Any, Any]) -> Any:
+    """The keys of ``value``, all exact strings (msgspec prints ``1`` as ``"1"`` as
+    ``json.dumps`` does, but ``None`` or ``True`` unlike it)."""
+    for k in value:
+        if type(k) is not str:
+            raise _Refused
+    return value
+
+
+def _prep_map(value: Mapping[str, Any], keys: Any) -> dict[Any, Any]:
+    """``{k: _prep(value.get(k)) for k in keys}`` with the common leaves inline."""
+    out: dict[Any, Any] = {}
+    get = value.get
+    for k in keys:
+        v: Any = get(k)
+        kind: type = type(v)
+        if (
+            kind is str
+            or kind is int
+            or v is None
+            or kind is bool
+            or (kind is float and (SMALL <= abs(v) < LARGE or v == 0.0))
+        ):
+            out[k] = v
+        else:
+            out[k] = _prep(v)
+    return out
+
+
+def plain_floats(values: Iterable[float]) -> bool:
+    """Whether msgspec prints each of these floats as ``repr`` does (C-level calls only).
+
+    Zeros are plain; the rest must be finite (a NaN or an infinity makes the sum so) and
+    lie from 1e-4 to below 1e16 in magnitude.
+    """
+    nonzero = [*map(abs, filter(None, values))]
+    if not nonzero:
+        return True
+    total = sum(nonzero)
+    return total - total == 0 and min(nonzero) >= SMALL and max(nonzero) < LARGE
+
+
+def _one_sign_in_range(floats: list[float]) -> bool:
+    """Whether these floats are finite, of one sign and from :data:`SMALL` to below
+    :data:`LARGE` in magnitude: three passes in C, no list made (the common column)."""
+    total = sum(floats)
+    if not floats or total - total != 0:  # (a NaN or an infinity among them)
+        return False
+    low, high = min(floats), max(floats)
+    return (low >= SMALL and high < LARGE) or (low > -LARGE and high <= -SMALL)
+
+
+def prepared(value: Any) -> Any:
+    """``value`` made ready for :func:`dumps_ready` (see the module docstring)."""
+    return _prep(value)
+
+
+def dumps_ready(value: Any) -> str | None:
+    """The indented text of a value built for msgspec (dicts with string keys, lists, str,
+    int, None, bool, :func:`plain_floats` and :func:`prepared` parts), or None when the
+    standard library must print it (non-ASCII text, another type)."""
+    try:
+        return _indented(_encode(value))
+    except _Refused:
+        return None
+
+
+# -- the state file ----------------------------------------------------------------------
+
+
+def dumps_sorted(value: Any) -> str:
+    """``json.dumps(value, indent=2, sort_keys=True, allow_nan=False)``.
+
+    Raises:
+        ValueError: a NaN or an infinity (as :func:`json.dumps` raises it).
+        TypeError: a value ``json.dumps`` refuses.
+    """
+    try:
+        text = _indented(_encode_sorted(_plain(value)))
+    except _Refused:
+        text = None
+    if text is None:
+        return json.dumps(value, indent=2, sort_keys=True, allow_nan=False)
+    return text
+
+
+def _plain(value: Any) -> Any:
+    """``value`` for :func:`dumps_sorted`: exact JSON types only, floats finite.
+
+    A measured hot loop (``benchmarks/run.py --rows import``: a 30 MB state at 1M records).
+    """
+    kind = type(value)
+    if kind is list or kind is tuple:
+        if kind is list and value and type(value[0]) is list and _rows_of_numbers(value):
+            return value
+        out = None  # a copy only when an item changes (a list of plain numbers is kept)
+        for i, v in enumerate(value):
+            k = type(v)
+            if (
+                k is int
+                or k is str
+                or v is None
+                or k is bool
+                or (k is float and (SMALL <= abs(v) < LARGE or v == 0.0))
+            ):
+                if out is not None:
+                    out.append(v)
+            else:
+                if out is None:
+                    out = list(value[:i])
+                out.append(_plain(v))
+        return value if out is None else out
+    if kind is dict:
+        return {k: _plain(v) for k, v in _str_keys(value).items()}
+    if kind is str or kind is int or value is None or kind is bool:
+        return value
+    if kind is float and value - value == 0:  # finite: NaN and infinities are refused
+        if SMALL <= abs(value) < LARGE or value == 0.0:
+            return value
+        return _repr_float(value)
+    raise _Refused
+
+
+_INT = {int}
+_FLOAT = {float}
+_NUMBER = {int, float}
+
+
+def _rows_of_numbers(rows: list[Any]) -> bool:
+    """Whether ``rows`` are lists of one length holding only ints and floats msgspec prints
+    as ``repr`` does (finite, zero or from :data:`SMALL` to below :data:`LARGE` in
+    magnitude), so that :func:`_plain` keeps it as it is; decided a column at a time in C
+    (the DIRAC history's ``[time, delta]`` steps: 450,000 at ``benchmarks/run.py --rows
+    import``, a third of the walk's time). False means unsure: the walk decides.
+    """
+    if set(map(type, rows)) != {list}:
+        return False
+    lengths = set(map(len, rows))
+    if len(lengths) != 1:
+        return False
+    (width,) = lengths
+    flat = list(chain.from_iterable(rows))
+    return all(_plain_numbers(flat[i::width]) for i in range(width))
+
+
+def _plain_numbers(column: list[Any]) -> bool:
+    """Whether ``column`` holds only ints and finite floats each zero or from
+    :data:`SMALL` to below :data:`LARGE` in magnitude (every int qualifies alone)."""
+    kinds = set(map(type, column))
+    if kinds == _INT:
+        return True
+    if kinds == _FLOAT:
+        total = sum(column)
+        if total - total != 0:  # a NaN or an infinity among them
+            return False
+        low, high = min(column), max(column)
+        if (low >= SMALL and high < LARGE) or (low > -LARGE and high <= -SMALL):
+            return True  # (one sign, in range: the common case)
+    elif not kinds <= _NUMBER:
+        return False
+    size = list(map(abs, column))
+    if not max(size) < LARGE:  # (huge ints too; then the sum cannot overflow)
+        return False
+    if kinds != _FLOAT:  # (floats were summed above)
+        total = sum(column)
+        if total - total != 0:
+            return False
+    return min(size) >= SMALL or sum(map(SMALL.__gt__, size)) == column.count(0)

@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from fairshare_cli.core.operations.simulate import SimRow
+from fairshare_cli.core.operations.sim_row import SimRow
 from fairshare_cli.errors import InputError
 
 #: Markers cycled with the colours, so two series that coincide both stay visible.

@@ -125,7 +125,7 @@ def save_state(path: Path, state: State) -> None:
     Raises:
         RuntimeFailure: the folder cannot be created or written (the old file is kept).
     """
-    from fairshare_cli.io.state_json import dumps_sorted  # msgspec: not on --help paths
+    from fairshare_cli.core.jsontext import dumps_sorted  # msgspec: not on --help paths
 
     try:
         text = dumps_sorted(state_to_json(state)) + "\n"

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from fairshare_cli.render.fit_plain import plain_output, printed, table_lines
+from fairshare_cli.render.fit_plain import plain_output, plain_text, table_lines
 
 #: The narrowest a text column is squeezed to (unless it is narrower already).
 MIN_TEXT_WIDTH = 8
@@ -249,3 +249,17 @@ class FitTable:
         need = plan(headers, numeric, self.rows, options.max_width).width
         table = self.build(options.max_width)
         yield from console.render(table, options.update_width(max(need, options.max_width)))
+
+
+def printed(objects: Sequence[Any], width: int) -> str | None:
+    """What ``Console.print(*objects)`` writes, for a ``FitTable`` or plain strings that
+    fit ``width``; ``None`` for anything else."""
+    if not objects:
+        return "\n"
+    if len(objects) == 1 and isinstance(objects[0], FitTable):
+        return objects[0].plain(width)
+    if len(objects) == 1 and type(objects[0]) is str:
+        line = objects[0]
+        if len(line) <= width and plain_text(line) and not line.endswith(" "):
+            return line + "\n"
+    return None

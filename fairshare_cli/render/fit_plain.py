@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TextIO
 
 #: Rich's ``HEAVY_HEAD`` box, as a table with ``show_edge=False`` draws it.
 _HEAD_BAR, _HEAD_RULE, _HEAD_CROSS, _ROW_BAR = "┃", "━", "╇", "│"
@@ -86,19 +86,3 @@ def table_lines(
         out.append(sep.join(just[k](row[k], widths[k]) for k in range(n)))
     out.append("")
     return "\n".join(out)
-
-
-def printed(objects: Sequence[Any], width: int) -> str | None:
-    """What ``Console.print(*objects)`` writes, for a ``FitTable`` or plain strings that
-    fit ``width``; ``None`` for anything else."""
-    from fairshare_cli.render.fit import FitTable
-
-    if not objects:
-        return "\n"
-    if len(objects) == 1 and isinstance(objects[0], FitTable):
-        return objects[0].plain(width)
-    if len(objects) == 1 and type(objects[0]) is str:
-        line = objects[0]
-        if len(line) <= width and plain_text(line) and not line.endswith(" "):
-            return line + "\n"
-    return None

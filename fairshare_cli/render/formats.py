@@ -1,47 +1,20 @@
 """Machine-readable output: json, ndjson and csv with the same columns as the table.
 
 JSON numbers keep full precision, infinities become ``"inf"``, blanks ``null``; times are
-passed in as :class:`Time` and come out as ISO-8601 UTC strings.
+passed in as :class:`Time` and come out as ISO-8601 UTC strings. The text is
+:mod:`fairshare_cli.core.jsontext`'s, the one JSON writer.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
-import json
-import math
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-
-class Time(float):
-    """An epoch time that serializes as ISO-8601 UTC (0 or less ⇒ null)."""
-
-
-def iso(t: float | None) -> str | None:
-    """ISO-8601 UTC (``2026-11-21T12:00:00Z``); None for missing or non-positive times."""
-    if t is None or t <= 0 or not math.isfinite(t):
-        return None
-    stamp = _dt.datetime.fromtimestamp(t, tz=_dt.timezone.utc)
-    text = stamp.isoformat(timespec="microseconds" if t % 1 else "seconds")
-    return text.replace("+00:00", "Z")
-
-
-def jsonable(value: Any) -> Any:
-    """Convert a row value to its JSON form."""
-    if isinstance(value, Time):
-        return iso(float(value))
-    if isinstance(value, float):
-        if math.isnan(value):
-            return None
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        return value
-    if isinstance(value, Mapping):
-        return {k: jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    return value
+from fairshare_cli.core.jsontext import Time as Time  # (views name these here)
+from fairshare_cli.core.jsontext import columns_text, dumps_indented, dumps_line, dumps_rows
+from fairshare_cli.core.jsontext import iso as iso
+from fairshare_cli.core.jsontext import jsonable as jsonable
 
 
 def emit_rows(
@@ -51,21 +24,19 @@ def emit_rows(
     out: TextIO | None = None,
 ) -> None:
     """Write ``rows`` (or one object for json) as json, ndjson or csv to stdout."""
-    from fairshare_cli.render import fastjson
-
     out = out or sys.stdout
     if isinstance(rows, Mapping):
-        out.write(fastjson.dumps_indented(rows) + "\n")
+        out.write(dumps_indented(rows) + "\n")
         return
     cols = list(columns) if columns is not None else (list(rows[0]) if rows else [])
     if fmt == "json":
-        out.write(fastjson.dumps_rows(rows, cols))
+        out.write(dumps_rows(rows, cols))
         out.write("\n")
         return
     picked = [{c: jsonable(r.get(c)) for c in cols} for r in rows]
     if fmt == "ndjson":
         for r in picked:
-            out.write(json.dumps(r) + "\n")
+            out.write(dumps_line(r) + "\n")
     elif fmt == "csv":
         import csv  # (only for --format csv)
 
@@ -77,9 +48,32 @@ def emit_rows(
         raise ValueError(fmt)
 
 
+def emit_columns(
+    columns: Mapping[str, Sequence[Any]],
+    count: int,
+    fmt: str,
+    times: Sequence[str] = (),
+    out: TextIO | None = None,
+) -> None:
+    """:func:`emit_rows` of ``count`` rows handed over a column at a time (row ``i`` holds
+    each column's ``i``-th value; the columns named in ``times`` hold epoch times, printed
+    as :class:`Time` is): json is written from the columns as they are."""
+    out = out or sys.stdout
+    if fmt == "json":
+        out.writelines(columns_text(columns, count, times))
+        out.write("\n")
+        return
+    keys = list(columns)
+    picked = [
+        [Time(t) for t in column] if key in times else column for key, column in columns.items()
+    ]
+    rows = [dict(zip(keys, row, strict=True)) for row in zip(*picked, strict=True)]
+    emit_rows(rows, keys, fmt, out)
+
+
 def _csv_cell(value: Any) -> Any:
     if isinstance(value, (Mapping, list)):
-        return json.dumps(value)
+        return dumps_line(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     return value

@@ -6,7 +6,6 @@ Numbers are rounded here and only here; JSON keeps full precision (docs/json.md)
 from __future__ import annotations
 
 import itertools
-import json
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -15,8 +14,8 @@ from typing import Any, TextIO
 
 from fairshare_cli.core.htcondor.negotiator import CycleResult
 from fairshare_cli.core.htcondor.quotas import QuotaRow
+from fairshare_cli.core.jsontext import dumps_line
 from fairshare_cli.render.fit import FitTable, fit_console
-from fairshare_cli.render.formats import jsonable
 
 MAX_MATCH_ROWS = 10  # per submitter, in the table
 MAX_SUBMITTER_ROWS = 50  # submitters listed in the tables
@@ -98,7 +97,7 @@ def _write_list(out: TextIO, key: str, rows: Iterator[dict[str, Any]]) -> None:
     first = True
     for row in rows:
         out.write("\n    " if first else ",\n    ")
-        out.write(json.dumps(jsonable(row)))
+        out.write(dumps_line(row))
         first = False
     out.write("]" if first else "\n  ]")
 
@@ -108,12 +107,12 @@ def write_cycle_lines(result: CycleResult, fmt: str, out: TextIO) -> None:
     csv: the matches."""
     if fmt == "ndjson":
         for m in result.matches:
-            out.write(json.dumps({"kind": "match", **match_row(m)}) + "\n")
+            out.write(dumps_line({"kind": "match", **match_row(m)}) + "\n")
         for s in result.submitters:
-            out.write(json.dumps(jsonable({"kind": "submitter", **submitter_row(s)})) + "\n")
+            out.write(dumps_line({"kind": "submitter", **submitter_row(s)}) + "\n")
         for job_id, sub, reason in result.iter_unmatched():
             row = {"kind": "unmatched", "job_id": job_id, "submitter": sub, "reason": reason}
-            out.write(json.dumps(row) + "\n")
+            out.write(dumps_line(row) + "\n")
         return
     import csv
 

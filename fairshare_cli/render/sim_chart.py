@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fairshare_cli.core.operations.simulate import SimRow
+from fairshare_cli.core.operations.sim_row import SimRow
 
 BARS = " ▁▂▃▄▅▆▇█"
 

@@ -1,16 +1,11 @@
-"""``--json`` through msgspec must be byte for byte what the standard library printed before.
-
-The reference is ``json.dumps(jsonable(value), indent=2)``, the code every ``--json`` view
-used until ``fairshare_cli/render/fastjson.py``; jobs files read through msgspec must give
-the objects ``json.loads`` gives.
+"""sprio's ``--json`` text is the general writer's, and jobs files read through msgspec
+give the objects ``json.loads`` gives (the writer itself: ``tests/core/test_jsontext.py``).
 """
 
 from __future__ import annotations
 
-import datetime
 import json
 import math
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -18,70 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fairshare_cli.core.jsontext import jsonable
 from fairshare_cli.io.inputs import read_json
-from fairshare_cli.render import fastjson
-from fairshare_cli.render.formats import Time, jsonable
-
-leaves = (
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-(2**70), max_value=2**70)
-    | st.floats(allow_nan=True, allow_infinity=True)
-    | st.floats(min_value=-1e-3, max_value=1e-3)
-    | st.floats(min_value=1e15, max_value=1e17)
-    | st.text(max_size=8)
-    | st.builds(Time, st.floats(min_value=-10.0, max_value=4e9))
-)
-values = st.recursive(
-    leaves,
-    lambda inner: (
-        st.lists(inner, max_size=4)
-        | st.tuples(inner, inner)
-        | st.dictionaries(st.text(max_size=5), inner, max_size=4)
-    ),
-    max_leaves=20,
-)
-
-
-def _reference(value: Any) -> str:
-    return json.dumps(jsonable(value), indent=2)
-
-
-@settings(max_examples=400, deadline=None)
-@given(values)
-def test_dumps_indented_is_the_standard_librarys_text(value: Any) -> None:
-    assert fastjson.dumps_indented(value) == _reference(value)
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.dictionaries(st.sampled_from("abcd"), values, max_size=4), max_size=4))
-def test_dumps_rows_picks_columns_like_the_standard_library(rows: list[dict[str, Any]]) -> None:
-    cols = ["b", "a", "z"]
-    want = json.dumps([{c: jsonable(r.get(c)) for c in cols} for r in rows], indent=2)
-    assert fastjson.dumps_rows(rows, cols) == want
-
-
-def test_the_cases_msgspec_prints_differently() -> None:
-    """Each case where msgspec alone differs from ``json.dumps``: tiny and huge floats
-    (``0.00001`` against ``1e-05``, ``1e16`` against ``1e+16``; the edges 1e-4 and just
-    below 1e16 print alike), NaN/inf (``jsonable`` gives null and "inf"), non-ASCII and DEL
-    (escaped by ``ensure_ascii``), integers beyond 64 bits, non-string keys (msgspec would
-    print ``None`` as ``"None"``), and types ``json.dumps`` refuses."""
-    cases: list[Any] = [
-        {"f": 1e-05, "g": -7.5e-09, "h": 1e16, "i": 0.0001, "j": -0.0, "k": -1e22},
-        [9999999999999998.0, 1.7976931348623157e308, 5e-324, 1e-4 * (1 - 2**-52)],
-        [math.nan, math.inf, -math.inf],
-        {"s": "é\x7f\x1f\u2028"},
-        [2**64, -(2**63) - 1],
-        {1: "a", None: 2},
-        {True: 1, 2.5: [3]},
-        {"t": Time(1795262400.5), "u": Time(0.0)},
-    ]
-    for value in cases:
-        assert fastjson.dumps_indented(value) == _reference(value)
-    for refused in (datetime.date(2026, 11, 21), {"d": Decimal("1.5")}, [{1, 2}]):
-        with pytest.raises(TypeError):
-            fastjson.dumps_indented(refused)  # as json.dumps refuses it
 
 
 def test_jobs_file_numbers_msgspec_refuses_read_as_json_loads_reads_them(tmp_path: Path) -> None:

@@ -34,12 +34,13 @@ from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.claims import NegotiatorState
 from fairshare_cli.core.jobs import parse_job
-from fairshare_cli.core.operations.simulate import SimWindow, simulate, slurm_series_of
-from fairshare_cli.core.operations.simulate_reference import (
+from fairshare_cli.core.operations.simulate import SimWindow, simulate
+from fairshare_cli.core.operations.slurm_series import slurm_series_of
+from fairshare_cli.io.config import build_config
+from tests.core.operations.simulate_reference import (
     simulate_reference,
     slurm_fairshare_of,
 )
-from fairshare_cli.io.config import build_config
 
 T0 = 1_795_262_400.0  # 2026-11-21T12:00:00Z, a multiple of 300 s: on a decay pass
 WANT = {"a": 2 / 3, "b": 1.0, "c": 2 / 3}

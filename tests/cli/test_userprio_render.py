@@ -1,30 +1,26 @@
-"""``fs userprio``'s whole-column table and struct ``--json`` print what the cell-by-cell
-code and the general writer print.
+"""``fs userprio``'s whole-column table and its ``--json`` print what the cell-by-cell code
+and ``json.dumps`` print.
 
 The table's cells were made one by one through each column's ``cell`` (``%{w}.{d}f``, the
 ``%g`` fall-back when too wide, blanks for groups and unset floors); ``column_cells`` formats
 a column at once and must give the same text for any row: users and groups, numbers too wide
-for their column, factors of 0, times at or before 1970. ``--json`` went through
-``emit_rows`` (dicts, ``Time`` cells); ``userprio_json`` must print the same bytes or hand
-the rows back (None), and ``iso_times`` must be ``iso``.
+for their column, factors of 0, times at or before 1970. ``--json`` is the rows' fields as
+``json.dumps(jsonable(rows), indent=2)`` prints them, times as ``iso`` text.
 """
 
 from __future__ import annotations
 
 import io
 import json
-import math
-import time
+import sys
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairshare_cli.cli.userprio import _json_rows
+from fairshare_cli.cli.userprio import JSON_FIELDS, _emit
 from fairshare_cli.core.htcondor.userprio import UserprioRow, UserprioView
-from fairshare_cli.render import userprio_json as userprio_json_module
-from fairshare_cli.render.formats import emit_rows, iso, jsonable
+from fairshare_cli.core.jsontext import iso, jsonable
 from fairshare_cli.render.userprio import COLUMNS, _cell, column_cells, render_userprio
-from fairshare_cli.render.userprio_json import JSON_FIELDS, iso_times, userprio_json
 
 wide = st.floats(allow_nan=False, allow_infinity=False) | st.floats(min_value=-1e3, max_value=1e13)
 small = st.floats(min_value=0.0, max_value=1e4) | st.sampled_from([0.0, 1e-5, 1e16, 123456.0])
@@ -99,64 +95,28 @@ def test_the_table_is_the_cell_by_cell_table(table: list[UserprioRow], hier: boo
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(rows, max_size=6), st.sampled_from([1, 2, 2048]))
-def test_json_is_the_general_writers(table: list[UserprioRow], chunk: int) -> None:
+@given(st.lists(rows, max_size=6), st.sampled_from(["json", "ndjson"]))
+def test_json_is_the_standard_librarys(table: list[UserprioRow], fmt: str) -> None:
     """(Times past the year 9999 make ``iso`` raise, in both writers: left out here.)"""
     table = [r for r in table if max(r.begin_usage_time, r.last_usage_time) < 2.5e11]
     out = io.StringIO()
-    emit_rows(_json_rows(view_of(table, False)), JSON_FIELDS, "json", out)
-    saved = userprio_json_module.CHUNK
-    userprio_json_module.CHUNK = chunk  # rows laid out together: 1 and 2 cut 6 rows up
+    saved, sys.stdout = sys.stdout, out
     try:
-        pieces = userprio_json(table)
+        _emit(view_of(table, False), fmt)
     finally:
-        userprio_json_module.CHUNK = saved
-    if any(not r.name.isascii() for r in table):
-        assert pieces is None
-        return
-    assert pieces is not None
-    got = "".join(pieces)
-    assert got + "\n" == out.getvalue()
-    standard = [{c: jsonable(r[c]) for c in JSON_FIELDS} for r in _json_rows(view_of(table, False))]
-    assert got == json.dumps(standard, indent=2)
-
-
-@settings(max_examples=500, deadline=None)
-@given(
-    st.lists(
-        when
-        | st.floats(allow_nan=True, allow_infinity=True)
-        | st.integers(min_value=-10, max_value=2**37),
-        max_size=8,
-    )
-)
-def test_iso_times_are_iso(values: list[float]) -> None:
-    values = [v for v in values if not abs(v) >= 2.5e11]  # past 9999: iso raises
-    assert iso_times(values) == [iso(float(v)) for v in values]
-    assert iso_times(values) == [iso(v) for v in values]
-
-
-def test_the_quick_iso_covers_whole_seconds_to_the_year_9999() -> None:
-    last = 253402300799.0  # 9999-12-31T23:59:59Z
-    assert iso_times([last, 1.0, math.pi]) == [iso(last), iso(1.0), iso(math.pi)]
-    assert iso_times([last]) == ["9999-12-31T23:59:59Z"]
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    st.lists(st.integers(min_value=1, max_value=253402300799).map(float), max_size=8),
-    st.lists(st.floats(min_value=0.0, max_value=2.5e11), max_size=3),
-)
-def test_whole_seconds_beside_fractional_ones_are_iso(
-    whole: list[float], other: list[float]
-) -> None:
-    """A fractional time (``now`` as a last usage time) among whole ones: each still
-    formats as :func:`iso` does, whole ones through the day/time tables."""
-    values = whole + other
-    assert iso_times(values) == [iso(v) for v in values]
-    assert userprio_json_module._whole_iso(whole) == [
-        time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(v)) for v in whole
+        sys.stdout = saved
+    standard = [
+        {
+            **{c: jsonable(getattr(r, c)) for c in JSON_FIELDS[:-2]},
+            "begin_usage_time": iso(r.begin_usage_time),
+            "last_usage_time": iso(r.last_usage_time),
+        }
+        for r in table
     ]
+    if fmt == "json":
+        assert out.getvalue() == json.dumps(standard, indent=2) + "\n"
+    else:
+        assert out.getvalue() == "".join(json.dumps(r) + "\n" for r in standard)
 
 
 @settings(max_examples=100, deadline=None)

@@ -127,7 +127,7 @@ def test_table_tags_rows_and_plot_overlays(
 
 
 def test_terminal_chart_has_a_line_per_policy() -> None:
-    from fairshare_cli.core.operations.simulate import SimRow
+    from fairshare_cli.core.operations.sim_row import SimRow
     from fairshare_cli.render.sim_chart import spark_chart
 
     def rows(a: float, b: float) -> list[SimRow]:

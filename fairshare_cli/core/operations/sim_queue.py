@@ -15,7 +15,6 @@ import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
@@ -37,9 +36,8 @@ from fairshare_cli.core.htcondor.pool import (
     submitter_of,
 )
 from fairshare_cli.core.jobs import Job, cluster_proc
-
-if TYPE_CHECKING:
-    from fairshare_cli.core.operations.simulate import SimRow, SlurmSeries
+from fairshare_cli.core.operations.sim_row import SimRow
+from fairshare_cli.core.operations.slurm_series import SlurmSeries
 
 
 class _Running:
@@ -323,8 +321,6 @@ class SimQueue:
 
     def rows(self, t: float) -> list[SimRow]:
         """What each submitter, group and Slurm user holds after the cycle at ``t``."""
-        from fairshare_cli.core.operations.simulate import SimRow
-
         prio = priorities_at(self.accountant, self.config, t)
         idle = self.idle_of
         out = [
@@ -351,8 +347,6 @@ class SimQueue:
         return out
 
     def _group_rows(self, t: float) -> list[SimRow]:
-        from fairshare_cli.core.operations.simulate import SimRow
-
         config, accountant = self.config, self.accountant
         live = [*self.idle, *(r.batch for r in self.running.values())]
         records = acct.view(accountant, config, t)

@@ -3,7 +3,7 @@
 Each cycle at ``t`` (the scheduling interval): jobs whose run time (cut at their time
 limit, as Slurm kills them there) is up end and free their CPUs; workload jobs whose
 submit time has come are queued; the usage charged so far is advanced to the last decay
-pass (:class:`~fairshare_cli.core.operations.simulate.SlurmSeries`: ``_apply_new_usage``
+pass (:class:`~fairshare_cli.core.operations.slurm_series.SlurmSeries`: ``_apply_new_usage``
 and the decay every ``PriorityCalcPeriod``), and the pending jobs' priorities are those
 ``sprio`` shows then (:func:`~fairshare_cli.core.slurm.priority.compute_rows` with the
 tree of that pass; a job's priority is its best partition's). Then the main scheduler
@@ -36,7 +36,8 @@ from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor.negotiator import machine_names
 from fairshare_cli.core.jobs import Job
-from fairshare_cli.core.operations.simulate import SimRow, SlurmSeries
+from fairshare_cli.core.operations.sim_row import SimRow
+from fairshare_cli.core.operations.slurm_series import SlurmSeries
 
 INF = math.inf
 

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from fairshare_cli.core.slurm.usage import PassGrid, UsageKey, real_decay
+from fairshare_cli.core.slurm.pass_grid import PassGrid, UsageKey, real_decay
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -127,7 +127,7 @@ def charge(ledger: Ledger, start: float, end: float | None, rate: float, grid: P
 
     The reference for ``fs import history``'s hot loop
     (:meth:`~fairshare_cli.core.slurm.model.SlurmHistorySink.add_batch`), which does the
-    same operations in the same order; here :func:`_index`, :func:`~.usage.real_decay`,
+    same operations in the same order; here :func:`_index`, :func:`~.pass_grid.real_decay`,
     ``max``/``min`` and :meth:`Ledger.add_rate` are written out in place too.
     """
     anchor, period, after, upto = grid.anchor, grid.period, grid.after, grid.upto

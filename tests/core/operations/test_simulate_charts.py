@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fairshare_cli.core.operations.simulate import SimRow
+from fairshare_cli.core.operations.sim_row import SimRow
 from fairshare_cli.io.plot import series_of, wants_log
 from fairshare_cli.render.sim_chart import spark_chart
 

@@ -21,12 +21,13 @@ from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.claims import NegotiatorState
 from fairshare_cli.core.jobs import parse_job
-from fairshare_cli.core.operations.simulate import SimWindow, simulate, slurm_series_of
-from fairshare_cli.core.operations.simulate_reference import (
+from fairshare_cli.core.operations.simulate import SimWindow, simulate
+from fairshare_cli.core.operations.slurm_series import slurm_series_of
+from fairshare_cli.io.config import build_config
+from tests.core.operations.simulate_reference import (
     simulate_reference,
     slurm_fairshare_of,
 )
-from fairshare_cli.io.config import build_config
 
 START = 1_795_262_400.0
 

@@ -17,15 +17,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fairshare_cli.core.slurm.pass_grid import PassGrid, decay_factor
 from fairshare_cli.core.slurm.passes import Ledger, charged
 from fairshare_cli.core.slurm.usage import (
     DecayParams,
-    PassGrid,
     RunningCharge,
     SlurmUsage,
     advance,
     charge_at,
-    decay_factor,
     record_charge,
     record_grid,
 )

@@ -8,14 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fairshare_cli.core.slurm.pass_grid import PassGrid, decay_factor
 from fairshare_cli.core.slurm.usage import (
     DecayParams,
-    PassGrid,
     SlurmUsage,
     add_record,
     advance,
     charge_at,
-    decay_factor,
     last_pass,
     next_reset,
     restart,

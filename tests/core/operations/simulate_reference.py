@@ -32,7 +32,8 @@ from fairshare_cli.core.htcondor.pool import (
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.operations.negotiate import apply_matches
 from fairshare_cli.core.operations.sim_queue import held_slot, pool_slots
-from fairshare_cli.core.operations.simulate import SimResult, SimRow, SimWindow, cycle_times
+from fairshare_cli.core.operations.sim_row import SimRow
+from fairshare_cli.core.operations.simulate import SimResult, SimWindow, cycle_times
 from fairshare_cli.core.usage import UsageRecord
 
 SlurmFairshare = Callable[[Sequence[UsageRecord], float], Mapping[str, float]]

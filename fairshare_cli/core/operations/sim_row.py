@@ -1,0 +1,23 @@
+"""One row of ``fs simulate``: what one submitter, group, Slurm user or the pool holds
+after one cycle (shared by :mod:`.simulate`, :mod:`.sim_queue` and :mod:`.sim_slurm`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SimRow:
+    """One entity after one cycle (docs/json.md ``simulate`` fields)."""
+
+    time: float
+    kind: str  # "submitter" | "group" | "slurm_user" | "pool"
+    name: str
+    slots: float
+    effective_priority: float | None = None
+    quota: float | None = None
+    fairshare: float | None = None
+    #: idle jobs (submitters and the pool; pending jobs for Slurm users)
+    pending: int | None = None
+    #: the pool's slots (pool rows)
+    capacity: float | None = None

@@ -1,0 +1,108 @@
+"""The Slurm usage of ``fs simulate``'s work (shared by :mod:`.sim_queue` and
+:mod:`.sim_slurm`; :mod:`.simulate` makes it)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from fairshare_cli.core.config import Config
+from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.usage import UsageRecord
+
+
+class SlurmSeries:
+    """The Slurm usage of the simulated work, charged once as it happens.
+
+    Starts from the state's ``slurm`` section. A job that starts adds a running charge
+    (its CPUs × QOS usage factor, as ``fs import history`` rates it); one that ends gets
+    its end; each cycle the usage is advanced to the last decay pass (``_apply_new_usage``
+    and ``_apply_decay`` as the decay thread runs them every ``PriorityCalcPeriod``), which
+    folds ended charges in. The cost of a cycle is that of the running charges and the
+    associations, not of the work done so far.
+    """
+
+    def __init__(self, config: Config, section: Any) -> None:
+        from fairshare_cli.core.slurm import model as slurm
+        from fairshare_cli.core.slurm import tree_usage
+        from fairshare_cli.core.slurm.usage import usage_from_json
+
+        self.config = config
+        self.params = tree_usage.decay_params(config)
+        self.state = usage_from_json(section)
+        self.algo = tree_usage.algorithm(config)
+        #: rates records exactly as an import would (association, QOS usage factor)
+        self.sink = slurm.SlurmHistorySink(config, section, 0.0, False)
+        self.open: dict[str, str] = {}  # job id -> the tag of its running charge
+        self.ended: dict[str, float] = {}  # tag -> end, applied at the next advance
+        self.started = 0
+        self._tree: tuple[float, float, Any] | None = None
+
+    def start(self, job_id: str, job: Job, t: float) -> None:
+        """A job starts at ``t``: a running charge from ``t`` on.
+
+        Raises:
+            InputError: the job names an unknown QOS.
+        """
+        from fairshare_cli.core.slurm.usage import RunningCharge
+
+        record = UsageRecord(
+            owner=job.owner,
+            start=t,
+            end=None,
+            account=job.account,
+            partition=job.partition.split(",")[0] if job.partition else None,
+            qos=job.qos,
+            cpus=job.request_cpus,
+        )
+        charge = self.sink.key_and_rate(record, f"job {job_id}")
+        if charge is None:
+            return
+        (account, user), rate = charge
+        self.started += 1
+        tag = f"simulate:{self.started}"
+        self.open[job_id] = tag
+        running = (*self.state.running, RunningCharge(account, user, rate, t, None, tag))
+        self.state = replace(self.state, running=running)
+
+    def end(self, job_id: str, t: float) -> None:
+        """A job that started here ended at ``t`` (it is charged up to ``t``)."""
+        tag = self.open.pop(job_id, None)
+        if tag is not None:
+            self.ended[tag] = t
+            self._tree = None
+
+    def tree(self, t: float) -> tuple[float, Any]:
+        """The association tree with usage and fair share as the last decay pass before
+        ``t`` left them, and that pass's time (once per ``t``)."""
+        from fairshare_cli.core.slurm import usage as su
+        from fairshare_cli.core.slurm.tree_usage import evaluate
+
+        if self._tree is not None and self._tree[0] == t:
+            return self._tree[1], self._tree[2]
+        if self.ended:
+            ended = self.ended
+            running = tuple(
+                r if r.job not in ended else replace(r, end=ended[r.job])
+                for r in self.state.running
+            )
+            self.state = replace(self.state, running=running)
+            self.ended = {}
+        self.state = su.advance(self.state, t, self.params)
+        when, tree = evaluate(self.config, self.state, t)
+        self._tree = (t, when, tree)
+        return when, tree
+
+    def factors(self, t: float) -> dict[str, float]:
+        """The fair-share factor of each user association at ``t`` (``user`` or, for a user
+        in several accounts, ``user (account)``)."""
+        from fairshare_cli.core.slurm.fairshare import user_fairshare_factors
+
+        _, tree = self.tree(t)
+        return user_fairshare_factors(tree, self.algo)
+
+
+def slurm_series_of(config: Config, section: Any) -> SlurmSeries | None:
+    """The Slurm series of a simulation on top of the state's ``slurm`` section, or None
+    when the config has no accounts."""
+    return SlurmSeries(config, section) if config.accounts else None
