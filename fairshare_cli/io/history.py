@@ -180,7 +180,7 @@ def _jsonl_batches(stream: Any, path: str) -> Iterator[list[UsageRecord]]:
                 continue
         batch: list[UsageRecord] = []
         try:
-            for k, record in enumerate(_checked(rows)):
+            for k, record in enumerate(_checked(rows, tried=not refused)):
                 if record is None:
                     record = _exact_record(lines[k], path, done + k + 1)
                 if record is not None:
@@ -194,14 +194,14 @@ def _jsonl_batches(stream: Any, path: str) -> Iterator[list[UsageRecord]]:
             yield batch
 
 
-def _checked(rows: list[tuple[Any, ...] | None]) -> list[UsageRecord | None]:
+def _checked(rows: list[tuple[Any, ...] | None], tried: bool = False) -> list[UsageRecord | None]:
     """The record of each decoded row the fast check accepts, None for the others (and for
     the lines the decoder refused): a piece refused is cut in two and each half checked
-    again, down to :data:`_PIECE` rows."""
+    again, down to :data:`_PIECE` rows. ``tried``: the check refused ``rows`` whole."""
     if None in rows:  # (lines the decoder refused: the others checked without them)
         made = iter(_checked([row for row in rows if row is not None]))
         return [None if row is None else next(made) for row in rows]
-    records = known_rows(rows)  # type: ignore[arg-type]
+    records = None if tried else known_rows(rows)  # type: ignore[arg-type]
     if records is not None:
         return list(records)
     if len(rows) <= _PIECE:
