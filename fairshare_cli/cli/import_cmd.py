@@ -8,7 +8,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
@@ -18,9 +18,6 @@ from fairshare_cli.core.operations.import_usage import HISTORY_SINKS
 from fairshare_cli.core.usage import Batches, SinkFactory, UsageRecord, batches_of, record_end
 from fairshare_cli.io.history import FORMATS
 from fairshare_cli.render.progress import counted_batches
-
-if TYPE_CHECKING:
-    from fairshare_cli.io.history_writer import Source
 
 #: Inputs larger than this (bytes) show a progress bar when stderr is a terminal.
 LARGE_INPUT = 50_000_000
@@ -123,11 +120,10 @@ def history(
     sinks = HISTORY_SINKS
     if cycle is not None or cycle_start is not None:
         sinks = {**HISTORY_SINKS, "accountant": cycle_sink(cycle, cycle_start)}
-    from fairshare_cli.io.history_writer import Source, read_source
+    from fairshare_cli.io.history import read_records_batched
 
     with spooled(file) as path:
-        source = Source("history", path, file, fmt)
-        _import(lambda: read_source(source), file, rebuild, dry_run, opts, sinks, source)
+        _import(lambda: read_records_batched(path, fmt, file), file, rebuild, dry_run, opts, sinks)
 
 
 def cycle_sink(cycle: float | None, cycle_start: str | None) -> SinkFactory:
@@ -172,21 +168,14 @@ def condor_history(
     """
     import os
 
-    from fairshare_cli.io.history_writer import Source, read_source
+    from fairshare_cli.io.history import read_condor_history
     from fairshare_cli.render.negotiate import progress_bar
 
     with spooled(file) as path:
         large = sys.stderr.isatty() and os.path.getsize(path) > LARGE_INPUT
-        source = Source("condor-history", path, file, stream=not large)
         with progress_bar(large, "reading " + file) as bar:
-            _import(
-                lambda: read_source(source, bar if large else None),
-                file,
-                rebuild,
-                dry_run,
-                opts,
-                source=source,
-            )
+            progress = bar if large else None
+            _import(lambda: read_condor_history(path, file, progress), file, rebuild, dry_run, opts)
 
 
 @contextlib.contextmanager
@@ -213,17 +202,13 @@ def _import(
     dry_run: bool,
     opts: GlobalOptions,
     sinks: Mapping[str, SinkFactory] = HISTORY_SINKS,
-    source: Source | None = None,
 ) -> None:
-    """Feed every record to every model (re-reading an unsorted source once); one write.
-
-    ``source``: the file the records come from, when another process may read it again to
-    write the usage history store meanwhile (:mod:`~fairshare_cli.io.history_writer`).
-    """
+    """Feed every record to every model and to the usage history store as it is read
+    (re-reading an unsorted source once); one write of the state, after the store's
+    commit."""
     from fairshare_cli.core.operations.import_usage import import_usage
     from fairshare_cli.io.history_sort import sorted_by_start
-    from fairshare_cli.io.history_writer import import_store
-    from fairshare_cli.io.usage_store import SECTION
+    from fairshare_cli.io.usage_store import SECTION, import_log
 
     running: list[tuple[int, UsageRecord]] = []
 
@@ -243,12 +228,11 @@ def _import(
 
     with (
         mutate_state(opts, dry_run) as env,
-        import_store(env.state_path, env.state.section(SECTION), rebuild, dry_run, source) as log,
+        import_log(env.state_path, env.state.section(SECTION), rebuild, dry_run) as log,
     ):
-        read = records if log is None else log.reader(records)
 
         def counting() -> Iterable[UsageRecord]:  # a count on stderr for long imports
-            return Batches(counted_batches(read(), f"importing {label}", "records"))
+            return Batches(counted_batches(records(), f"importing {label}", "records"))
 
         feed = counting if log is None else (lambda: log.tee(counting()))
         env.state, done = import_usage(

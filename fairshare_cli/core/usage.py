@@ -14,7 +14,7 @@ from functools import partial
 from itertools import chain, compress, islice, repeat
 from typing import Any, NamedTuple, Protocol
 
-from fairshare_cli.core.epoch import cached_utc, parse_time
+from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.limits import INT64_MAX, TIME_MAX, TIME_MIN
 from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError, did_you_mean
@@ -144,41 +144,6 @@ def _named(text: str, where: str, key: str) -> str:
     return text
 
 
-def known_record(
-    owner: str,
-    start: str,
-    end: str | None,
-    groups: tuple[str | None, str | None, str | None, str | None, str | None],
-    nice_user: bool,
-    slots: int,
-    cpus: int,
-) -> UsageRecord | None:
-    """What :func:`parse_record` makes of these typed values, when it surely accepts them.
-
-    ``groups`` are accounting_group, account, partition, qos and dirac_group. None when
-    a name was never checked, a time is not ``YYYY-MM-DDTHH:MM:SSZ`` on a day seen before,
-    or anything else needs :func:`parse_record` (which then gives the record or the error).
-    A measured hot path (``benchmarks/run.py --rows import``).
-    """
-    good = _GOOD_NAMES
-    if owner not in good or not 0 <= slots <= INT64_MAX or not 0 <= cpus <= INT64_MAX:
-        return None
-    t0 = cached_utc(start) if len(start) == 20 and start[19] == "Z" and start[10] == "T" else None
-    if t0 is None or not TIME_MIN <= t0 <= TIME_MAX:
-        return None
-    if end is None or end == "":
-        t1 = None
-    else:
-        t1 = cached_utc(end) if len(end) == 20 and end[19] == "Z" and end[10] == "T" else None
-        if t1 is None or t1 < t0 or t1 > TIME_MAX:
-            return None
-    group, account, partition, qos, dirac = (g or None for g in groups)
-    for name in (group, account, partition, qos, dirac):
-        if name is not None and name not in good:
-            return None
-    return UsageRecord(owner, t0, t1, group, nice_user, account, partition, qos, dirac, slots, cpus)
-
-
 #: ``YYYY-MM-DDTHH:MM:`` of the times met so far -> that minute's epoch seconds (by
 #: :func:`~.epoch.parse_time`); with :data:`_SECONDS`, a time is two lookups and an add.
 _MINUTES: dict[str, float] = {}
@@ -238,7 +203,7 @@ _is_given = partial(operator.is_not, None)  # _is_given(x): x is not None
 def known_rows(rows: Sequence[tuple[Any, ...]]) -> list[UsageRecord] | None:
     """What :func:`parse_record` makes of each typed row, when it surely accepts them all.
 
-    A row is a typed record line's fields (``io.history_lines``) in :class:`UsageRecord`'s
+    A row is a typed record line's fields (``io.history``) in :class:`UsageRecord`'s
     order (owner, start, end, accounting_group, nice_user, account, partition, qos,
     dirac_group, slots, cpus), times as text. None when any row needs
     :func:`parse_record` (a time not ``YYYY-MM-DDTHH:MM:SSZ``, a name that is not a good

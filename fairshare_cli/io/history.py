@@ -1,4 +1,10 @@
-"""Stream usage-history records from CSV or JSON-lines files (or stdin), one at a time."""
+"""The reader of usage history: CSV or JSON-lines files (or stdin) and ``condor_history``
+output, streamed into :class:`~fairshare_cli.core.usage.UsageRecord` a batch at a time.
+
+Every record is made by :func:`~fairshare_cli.core.usage.parse_record` (the exact parser,
+which words every error) or, for JSON lines it surely accepts, by the typed decoder and the
+per-column check of :func:`~fairshare_cli.core.usage.known_rows` (the same records, read once).
+"""
 
 from __future__ import annotations
 
@@ -7,17 +13,20 @@ import io
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from itertools import islice
 from pathlib import Path
 from typing import IO, Any
+
+import msgspec
+from msgspec.structs import astuple
 
 from fairshare_cli.core.usage import (
     BATCH,
     Batches,
     UsageRecord,
     batches_of,
-    known_record,
+    known_rows,
     parse_record,
 )
 from fairshare_cli.errors import InputError
@@ -116,65 +125,114 @@ def _csv_records(stream: Any, path: str) -> Iterator[UsageRecord]:
         raise InputError(f"{path} line {reader.line_num}: not valid CSV: {exc}") from None
 
 
-def _jsonl_batches(stream: Any, path: str) -> Iterator[list[UsageRecord]]:
-    """Records of JSON lines, :data:`~fairshare_cli.core.usage.BATCH` lines at a time:
-    decoded and checked per column when every line is plain (:func:`plain_batch`), else
-    line by line (:func:`_jsonl_records`), which names the line of an error."""
-    # (not imported by --help: tests/cli/test_help_imports.py)
-    from fairshare_cli.io.history_lines import plain_batch
+class _Line(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """A record line as most are: names and times as strings, counts as integers (the
+    fields in :class:`~fairshare_cli.core.usage.UsageRecord`'s order)."""
 
+    owner: str
+    start: str
+    end: str | None = None
+    accounting_group: str | None = None
+    nice_user: bool = False
+    account: str | None = None
+    partition: str | None = None
+    qos: str | None = None
+    dirac_group: str | None = None
+    slots: int = 1
+    cpus: int = 1
+
+
+_decode_line = msgspec.json.Decoder(_Line).decode
+
+#: Lines of a refused piece of a batch that the exact parser reads (below this, the fast
+#: check does not cut the piece in two again).
+_PIECE = 256
+
+
+def _jsonl_batches(stream: Any, path: str) -> Iterator[list[UsageRecord]]:
+    """Records of JSON lines, :data:`~fairshare_cli.core.usage.BATCH` lines at a time.
+
+    Each line is read once. The typed decoder (:class:`_Line`) reads every line and
+    :func:`~fairshare_cli.core.usage.known_rows` checks the batch per column; a line the
+    decoder refuses (a comment, a blank line, another type) and a piece of the batch the
+    check refuses (a time or a name to check in full) go to the exact parser
+    (:func:`_exact_record`), which gives the record or words the error, naming its line.
+    Records come in file order; those before a bad line first. A measured hot path
+    (``benchmarks/run.py --rows import``).
+    """
     done = 0
     while lines := list(islice(stream, BATCH)):
-        batch = plain_batch(lines)
-        if batch is None:
-            batch = []
+        rows: list[tuple[Any, ...] | None] = []
+        more = map(astuple, map(_decode_line, lines))  # (in UsageRecord's field order)
+        refused = False
+        while True:
             try:
-                batch.extend(_jsonl_records(lines, path, done))
-            except InputError:
-                if batch:  # the records before the bad line first, as line by line
-                    yield batch
-                raise
+                rows.extend(more)  # (keeps the rows before a line the decoder refuses)
+                break
+            except msgspec.DecodeError:
+                rows.append(None)
+                refused = True
+        if not refused:
+            made = known_rows(rows)  # type: ignore[arg-type]
+            if made is not None:
+                done += len(lines)
+                yield made
+                continue
+        batch: list[UsageRecord] = []
+        try:
+            for k, record in enumerate(_checked(rows, tried=not refused)):
+                if record is None:
+                    record = _exact_record(lines[k], path, done + k + 1)
+                if record is not None:
+                    batch.append(record)
+        except InputError:
+            if batch:  # the records before the bad line first
+                yield batch
+            raise
         done += len(lines)
         if batch:
             yield batch
 
 
-def _jsonl_records(stream: Iterable[str], path: str, lineno: int = 0) -> Iterator[UsageRecord]:
-    """Records of JSON lines (the line before the first is ``lineno``): typed decoding
-    first, :func:`parse_record` for what it refuses.
+def _checked(rows: list[tuple[Any, ...] | None], tried: bool = False) -> list[UsageRecord | None]:
+    """The record of each decoded row the fast check accepts, None for the others (and for
+    the lines the decoder refused): a piece refused is cut in two and each half checked
+    again, down to :data:`_PIECE` rows. ``tried``: the check refused ``rows`` whole."""
+    if None in rows:  # (lines the decoder refused: the others checked without them)
+        made = iter(_checked([row for row in rows if row is not None]))
+        return [None if row is None else next(made) for row in rows]
+    records = None if tried else known_rows(rows)  # type: ignore[arg-type]
+    if records is not None:
+        return list(records)
+    if len(rows) <= _PIECE:
+        return [None] * len(rows)
+    half = len(rows) // 2
+    return _checked(rows[:half]) + _checked(rows[half:])
+
+
+def _exact_record(line: str, path: str, lineno: int) -> UsageRecord | None:
+    """The record of one JSON line by :func:`~fairshare_cli.core.usage.parse_record` (None:
+    a blank or comment line).
+
+    Raises:
+        InputError: naming the line and what is wrong with it.
     """
-    from msgspec import DecodeError  # (not imported by --help: tests/cli/test_help_imports.py)
-
-    from fairshare_cli.io.history_lines import decode_line
-
-    for line in stream:
-        lineno += 1
-        text = line.strip()
-        if not text or text.startswith("#"):
-            continue
-        try:
-            r = decode_line(text)
-        except DecodeError:  # a validation error too: parse_record says what is wrong
-            pass
-        else:
-            groups = (r.accounting_group, r.account, r.partition, r.qos, r.dirac_group)
-            rec = known_record(r.owner, r.start, r.end, groups, r.nice_user, r.slots, r.cpus)
-            if rec is not None:
-                yield rec
-                continue
-        if lineno == 1 and text.startswith("["):
-            raise InputError(
-                f"{path}: expected JSON lines (one record object per line), not a JSON array"
-            )
-        try:
-            obj = loads_line(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path} line {lineno}: not valid JSON: {exc.msg}") from None
-        except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
-            raise InputError(f"{path} line {lineno}: not valid JSON: {exc}") from None
-        if not isinstance(obj, dict):
-            raise InputError(f"{path} line {lineno}: expected a record object")
-        yield parse_record(obj, f"{path} line {lineno}")
+    text = line.strip()
+    if not text or text.startswith("#"):
+        return None
+    if lineno == 1 and text.startswith("["):
+        raise InputError(
+            f"{path}: expected JSON lines (one record object per line), not a JSON array"
+        )
+    try:
+        obj = loads_line(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path} line {lineno}: not valid JSON: {exc.msg}") from None
+    except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
+        raise InputError(f"{path} line {lineno}: not valid JSON: {exc}") from None
+    if not isinstance(obj, dict):
+        raise InputError(f"{path} line {lineno}: expected a record object")
+    return parse_record(obj, f"{path} line {lineno}")
 
 
 #: The job attributes a usage record is made of (``record_from_condor_ad``).

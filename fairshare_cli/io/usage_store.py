@@ -18,7 +18,7 @@ import contextlib
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import closing
 from dataclasses import dataclass
 from itertools import chain
@@ -335,12 +335,6 @@ class ImportLog:
         self._dropped = False  # (the indexes of records, by tee)
         self._indexing: threading.Thread | None = None
         self._index_error: BaseException | None = None
-
-    def reader(
-        self, records: Callable[[], Iterable[UsageRecord]]
-    ) -> Callable[[], Iterable[UsageRecord]]:
-        """Where the import reads its records: ``records`` itself (:meth:`tee` stores them)."""
-        return records
 
     def tee(self, records: Iterable[UsageRecord]) -> Batches:
         """``records`` (a list at a time), each list inserted as it passes."""

@@ -72,21 +72,25 @@ def _feed(
 ) -> int:
     """Every record into every sink (a batch at a time when ``batched``); how many.
 
+    A reader's error (a bad line) comes once every record before it is charged, as it
+    would record by record: it is raised as it is, ``batched`` too.
+
     Raises:
         UnsortedHistory: a presorted sink met a record that starts before the one before.
-        InputError: a record a sink refuses (named, with ``label``).
-        _Refused: anything refused, ``batched``.
+        InputError: a record the reader refuses, or one a sink refuses (named, with
+            ``label``).
+        _Refused: a record a sink refuses, ``batched``.
     """
     count = 0
     if batched:
         adders = [batch_adder(sink) for sink in sinks.values()]
-        try:
-            for batch in batches_of(records):
-                count += len(batch)
+        for batch in batches_of(records):
+            count += len(batch)
+            try:
                 for add in adders:
                     add(batch)
-        except InputError:
-            raise _Refused() from None
+            except InputError:
+                raise _Refused() from None
         return count
     for record in records:
         count += 1
@@ -99,8 +103,8 @@ def _feed(
 
 
 class _Refused(Exception):
-    """A sink or the reader refused a record of a batch: the feed starts again record by
-    record."""
+    """A sink refused a record of a batch: the feed starts again record by record, to name
+    the first record refused and the sink's words."""
 
 
 def _feed_in_order(
@@ -108,9 +112,10 @@ def _feed_in_order(
     records: Callable[[], Iterable[UsageRecord]],
     label: str,
 ) -> tuple[dict[str, HistorySink], int]:
-    """Fresh sinks fed a batch at a time (each sink takes a whole batch); when anything is
-    refused, again record by record, so that what is reported is what each record meets
-    first, in record order and sink order (a reader's error, a sink's, an unsorted record).
+    """Fresh sinks fed a batch at a time (each sink takes a whole batch); when a sink
+    refuses a record, again record by record, so that what is reported is what each record
+    meets first, in record order and sink order (a reader's error, a sink's, an unsorted
+    record).
 
     Raises:
         UnsortedHistory: a presorted sink met a record that starts before the one before.

@@ -1,4 +1,5 @@
-"""The typed fast path of JSON-lines history gives what ``parse_record`` gives, or its error."""
+"""The history reader (``io.history``): its typed fast path gives what ``parse_record``
+gives, or its error, and the exact parser reads only the lines the fast path refuses."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -78,36 +80,81 @@ def _expected(objs: list[dict[str, Any]]) -> Any:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(_RECORD, min_size=1, max_size=6), st.integers(1, 4))
+@given(st.lists(_RECORD, min_size=1, max_size=6), st.integers(1, 4), st.integers(1, 3))
 def test_batches_are_line_by_line(
-    tmp_path_factory: Any, objs: list[dict[str, Any]], batch: int
+    tmp_path_factory: Any, objs: list[dict[str, Any]], batch: int, piece: int
 ) -> None:
-    """Lines read a batch at a time (checked per column, or line by line when a batch is
-    not plain) give the records, or the error of the first bad line, as parse_record does."""
+    """Lines read a batch at a time (checked per column, a refused piece cut in two down
+    to ``piece`` lines, the rest read exactly) give the records, or the error of the first
+    bad line, as parse_record does."""
     import fairshare_cli.io.history as history
 
     folder: Path = tmp_path_factory.mktemp("h")
     path = folder / "h.jsonl"
     path.write_text("".join(json.dumps(obj) + "\n" for obj in objs))
     want = _expected(objs)
-    saved = history.BATCH
-    history.BATCH = batch
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(history, "BATCH", batch)
+        patch.setattr(history, "_PIECE", piece)
         for _ in range(2):  # the second time, names and minutes are known
             try:
                 got: Any = list(read_records(str(path)))
             except InputError as exc:
                 got = str(exc).replace(str(path), "h.jsonl")
             assert got == want
-    finally:
-        history.BATCH = saved
+
+
+def test_the_exact_parser_reads_only_the_refused_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Among a thousand plain lines, a comment, a time with an offset and a line of another
+    type: parse_record reads the two records the fast path refused (its pieces cut down to
+    one line), no other line, and every record comes in file order."""
+    import fairshare_cli.io.history as history
+
+    lines = [
+        json.dumps({"owner": "alice", "start": f"2026-11-20T10:{k // 60:02d}:{k % 60:02d}Z"})
+        for k in range(1000)
+    ]
+    lines[10] = "# a comment"
+    lines[500] = json.dumps({"owner": "bob", "start": "2026-11-20T10:00:00+01:00"})
+    lines[900] = json.dumps({"owner": "carol", "start": "2026-11-20T10:00:00Z", "cpus": "2"})
+    path = tmp_path / "h.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    seen: list[str] = []
+
+    def spied(obj: dict[str, Any], where: str) -> Any:
+        seen.append(where)
+        return parse_record(obj, where)
+
+    monkeypatch.setattr(history, "_PIECE", 1)
+    monkeypatch.setattr(history, "parse_record", spied)
+    got = list(read_records(str(path)))
+    assert seen == [f"{path} line 501", f"{path} line 901"]
+    assert len(got) == 999
+    assert [r.owner for r in got[498:501]] == ["alice", "bob", "alice"]
+    assert (got[899].owner, got[899].cpus) == ("carol", 2)
+
+
+def _plain_batch(lines: list[str]) -> Any:
+    """The records of ``lines`` by the fast path alone (None: it refuses one)."""
+    import msgspec
+    from msgspec.structs import astuple
+
+    from fairshare_cli.core.usage import known_rows
+    from fairshare_cli.io.history import _decode_line
+
+    try:
+        return known_rows([astuple(_decode_line(line)) for line in lines])
+    except msgspec.DecodeError:
+        return None
 
 
 def test_plain_batch_takes_plain_lines_and_refuses_the_rest() -> None:
     """The per-column path takes lines of known-good shape and leaves any other line
     (a time with a fraction, an unknown day, a bad name, an end before the start) to the
-    line-by-line reader."""
-    from fairshare_cli.io.history_lines import plain_batch
+    exact parser."""
+    plain_batch = _plain_batch
 
     good = '{"owner": "alice", "start": "2026-11-20T10:00:00Z", "end": "2026-11-20T10:00:60Z"}'
     got = plain_batch([good, good.replace("alice", "bob")])
@@ -127,10 +174,10 @@ def test_plain_batch_takes_plain_lines_and_refuses_the_rest() -> None:
 
 
 def test_typed_lines_hold_the_fields_in_record_order() -> None:
-    """plain_batch hands known_rows each typed line as a tuple (msgspec's astuple): that is
+    """The reader hands known_rows each typed line as a tuple (msgspec's astuple): that is
     only right while the typed line's fields are UsageRecord's, in the same order."""
     from fairshare_cli.core.usage import UsageRecord
-    from fairshare_cli.io.history_lines import _Line
+    from fairshare_cli.io.history import _Line
 
     assert _Line.__struct_fields__ == UsageRecord._fields
 
@@ -138,8 +185,8 @@ def test_typed_lines_hold_the_fields_in_record_order() -> None:
 def test_the_last_minute_of_year_9999_is_read_line_by_line(tmp_path: Path) -> None:
     """The per-column path caches only minutes whose every second (60 too) is a time
     parse_record takes, so it needs no range check of its own: a time in year 9999's last
-    minute sends its batch line by line, which gives parse_record's record or error."""
-    from fairshare_cli.io.history_lines import plain_batch
+    minute sends its line to the exact parser, which gives parse_record's record or error."""
+    plain_batch = _plain_batch
 
     for end in ("9999-12-31T23:59:30Z", "9999-12-31T23:59:60Z"):
         obj = {"owner": "alice", "start": "9999-12-31T23:59:00Z", "end": end}

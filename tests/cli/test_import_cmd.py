@@ -1,0 +1,136 @@
+"""``fs import history`` and ``condor-history`` charge the models and write the usage
+history store in one process, in one transaction: each record stored once, in file order,
+however often it is read; any failure leaves the store, its folder and the state as they
+were, with one line and its exit code."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fairshare_cli.io.usage_store import store_path
+
+NOW = "2026-11-21T12:00:00Z"
+LATER = "2026-11-21T18:00:00Z"  # (records appended after the sample's: up to then)
+_REPO = Path(__file__).resolve().parents[2]
+_SORTED = (_REPO / "sample_configs" / "history.csv").read_text(encoding="utf-8")
+#: after the sample's records, out of start order (the import reads it twice), one still
+#: running, one without account
+_UNSORTED = (
+    "owner,accounting_group,account,start,end,slots\n"
+    "bob,group_physics.hep.bob,hep,2026-11-21T15:00:00Z,2026-11-21T16:00:00Z,2\n"
+    "carol,group_chemistry.carol,chemistry,2026-11-21T13:00:00Z,,1\n"
+    "zed,,,2026-11-21T14:00:00Z,2026-11-21T14:30:00Z,4\n"
+)
+_ADS = json.dumps(
+    [
+        {"Owner": "a", "JobStatus": 4, "JobCurrentStartDate": 1795176000,
+         "CompletionDate": 1795219200, "RequestCpus": 2},
+        {"Owner": "b", "AccountingGroup": "group_physics.b", "JobStatus": 2,
+         "JobCurrentStartDate": 1795240800},
+        {"Owner": "c", "JobStatus": 1},
+    ]
+)  # fmt: skip
+
+
+def _folder(tmp_path: Path) -> tuple[Path, list[str]]:
+    folder = tmp_path / "f"
+    folder.mkdir()
+    config = (_REPO / "sample_configs" / "pool.toml").read_text(encoding="utf-8")
+    (folder / "pool.toml").write_text(config, encoding="utf-8")
+    state = folder / "state.json"
+    return folder, ["--config", str(folder / "pool.toml"), "--state", str(state), "--now", NOW]
+
+
+def _kept(folder: Path) -> tuple[bytes, list[Any], list[Any]]:
+    """The state's bytes, the store's rows and its schema (indexes included)."""
+    conn = sqlite3.connect(store_path(folder / "state.json"))
+    try:
+        rows = conn.execute("SELECT * FROM records ORDER BY id").fetchall()
+        rows += conn.execute("SELECT * FROM ends ORDER BY id").fetchall()
+        schema = conn.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()
+    finally:
+        conn.close()
+    return (folder / "state.json").read_bytes(), rows, schema
+
+
+def test_each_record_is_stored_once_in_file_order(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """A sorted CSV, then an unsorted one appended (read twice: its rows stored once, in
+    file order, after the first import's), then condor_history ads with --rebuild (the
+    store started afresh: only the two ads that ran)."""
+    folder, args = _folder(tmp_path)
+    (folder / "sorted.csv").write_text(_SORTED, encoding="utf-8")
+    (folder / "unsorted.csv").write_text(_UNSORTED, encoding="utf-8")
+    (folder / "ads.json").write_text(_ADS, encoding="utf-8")
+    first = run("import", "history", str(folder / "sorted.csv"), *args)
+    assert first.exit_code == 0, first.stderr
+    count = len(_kept(folder)[1])
+    said = f"Imported {count} usage records from {folder / 'sorted.csv'} into {folder}"
+    assert first.stdout == f"{said}/state.json\n"
+    more = run("import", "history", str(folder / "unsorted.csv"), *args, "--now", LATER)
+    assert more.exit_code == 0, more.stderr
+    rows = _kept(folder)[1]
+    assert [r[0] for r in rows] == list(range(1, count + 4))
+    assert [(r[3], r[1], r[10]) for r in rows[count:]] == [
+        ("bob", 1795273200.0, 2),
+        ("carol", 1795266000.0, 1),
+        ("zed", 1795269600.0, 4),
+    ]
+    ads = run(
+        "import", "condor-history", str(folder / "ads.json"), "--rebuild", *args, "--now", LATER
+    )
+    assert ads.exit_code == 0, ads.stderr
+    assert [(r[0], r[3], r[11]) for r in _kept(folder)[1]] == [(1, "a", 2), (2, "b", 1)]
+
+
+def test_a_refused_record_leaves_the_store_as_it_was(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """A record refused after good ones (appending, or writing the store anew): exit 2,
+    one line naming the file; the store, its folder and the state as they were."""
+    folder, args = _folder(tmp_path)
+    (folder / "good.csv").write_text(_SORTED, encoding="utf-8")
+    assert run("import", "history", str(folder / "good.csv"), *args).exit_code == 0
+    before, listing = _kept(folder), sorted(os.listdir(folder))
+    bad = _SORTED + "dave,,,,,,2026-11-20T04:00:00Z,2026-11-20T03:00:00Z,1,1,false\n"
+    (folder / "bad.csv").write_text(bad, encoding="utf-8")
+    for extra in ((), ("--rebuild",)):
+        failed = run("import", "history", str(folder / "bad.csv"), *extra, *args)
+        assert failed.exit_code == 2
+        assert failed.stderr.startswith(f"fs: error: {folder / 'bad.csv'}")
+        assert failed.stderr.count("\n") == 1
+    assert _kept(folder) == before
+    assert sorted(os.listdir(folder)) == sorted([*listing, "bad.csv"])
+
+
+@pytest.mark.parametrize("rebuild", [False, True])
+def test_an_interrupt_after_the_records_keeps_the_store(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, rebuild: bool
+) -> None:
+    """A Ctrl-C once every record is charged and stored, before the commit (appending, or
+    writing the store anew): the rows are rolled back; the store, the folder and the state
+    are as they were."""
+    from fairshare_cli.cli import import_cmd
+
+    folder, args = _folder(tmp_path)
+    (folder / "good.csv").write_text(_SORTED, encoding="utf-8")
+    assert run("import", "history", str(folder / "good.csv"), *args).exit_code == 0
+    (folder / "more.csv").write_text(_UNSORTED, encoding="utf-8")
+    before, listing = _kept(folder), sorted(os.listdir(folder))
+
+    def interrupted(*_: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(import_cmd, "_hold_running", interrupted)
+    flags = ["--rebuild"] if rebuild else []
+    aborted = run("import", "history", str(folder / "more.csv"), *flags, *args, "--now", LATER)
+    assert aborted.exit_code == 1
+    assert aborted.stderr.strip() == "Aborted!"  # (click's)
+    assert _kept(folder) == before
+    assert sorted(os.listdir(folder)) == listing
