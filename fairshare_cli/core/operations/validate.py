@@ -1,4 +1,4 @@
-"""The door of the state: what a command writes is what every view will read.
+"""The state's entry check: what a command writes is what every view will read.
 
 Every view decodes a state section with that section's decoder (``accountant_from_json``,
 ``negotiator_from_json``, ``usage_from_json``, ``history_from_json``, ``parse_jobs``) and
