@@ -5,7 +5,7 @@
 
 The file comes from ``make_condor_history.py`` (newest first, as condor_history lists jobs,
 so the import sorts it externally). Each figure is one run of ``python -m fairshare_cli`` in
-a subprocess: wall time, CPU time (user + system) and peak RSS. The bar (issue 11): 1 GB
+a subprocess: wall time, CPU time (user + system) and peak RSS. The bar: 1 GB
 in under 60 s, in memory that does not grow with the file.
 """
 

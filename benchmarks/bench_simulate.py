@@ -1,4 +1,4 @@
-"""Time ``fs simulate`` at pool scale (figures for issue 13).
+"""Time ``fs simulate`` at pool scale.
 
     python benchmarks/bench_simulate.py             # both cases
     python benchmarks/bench_simulate.py --case busy # one case

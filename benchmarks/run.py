@@ -149,7 +149,7 @@ def make_whatif_replay(folder: Path, n: int) -> list[str]:
 
 
 def make_account_chain(folder: Path, n: int) -> list[str]:
-    """A chain of ``n`` accounts, each the parent of the next (issue 10: once superlinear)."""
+    """A chain of ``n`` accounts, each the parent of the next (its read was once superlinear)."""
     config = folder / "chain.toml"
     if not config.exists():
         parts = ["[accounts.a0]\nshares = 1\nusers = { alice = 1 }\n"]

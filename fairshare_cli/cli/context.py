@@ -14,7 +14,7 @@ import click
 from fairshare_cli.errors import ConfigError, InputError, StateError
 
 # The config and state readers load when a command runs, not when its module is imported:
-# every command module imports this one, and `fs CMD --help` must stay light (issue 14).
+# every command module imports this one, and `fs CMD --help` must stay light.
 if TYPE_CHECKING:
     from fairshare_cli.core.config import Config
     from fairshare_cli.core.state import State

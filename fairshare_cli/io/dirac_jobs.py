@@ -8,7 +8,7 @@ text: a record of a usual DIRAC job's fields, or of every job field from the fir
 that has another. Every other field is decoded to the type and range the job
 parser (:func:`~fairshare_cli.core.jobs.parse_job`) wants, so that what it refuses (a
 negative ``request_cpus``, a blank in an account name, a 5000-digit number) is refused
-here too, in C (issue 10: a job is checked whole wherever it is read). A job's key is the six
+here too, in C (a job is checked whole wherever it is read). A job's key is the six
 raw texts joined by a NUL byte (a byte JSON text cannot hold), so counting the keys hashes
 one short ``bytes`` per job, in C. Only the distinct keys (about one per queue and
 priority) are decoded into Python values.
@@ -16,8 +16,8 @@ priority) are decoded into Python values.
 The fast reader refuses (:class:`FastPathRefused`) whatever it cannot decide alone: a
 file that is not a JSON list of objects with known fields and string ids, a duplicate
 id (``count`` stanzas' ids included), a value the job parser would refuse. The caller then reads
-the file the usual way (:func:`~fairshare_cli.io.jobs.load_job_objects`, then every job
-through the job parser), which gives the usual error message, or the same queues when the
+the file whole (:func:`~fairshare_cli.io.jobs.load_job_objects`, then every job
+through the job parser), which gives the job parser's error message, or the same queues when the
 file was valid after all (a number as id, a name beyond ASCII, a Slurm time string).
 """
 
@@ -63,7 +63,7 @@ KEY_FIELDS = ("owner", "dirac_group", "user_priority", "count", "status", "dirac
 """The job fields a task queue reads, as raw JSON texts joined into a job's key."""
 
 MAX_BUFFER = 1 << 26
-"""Past 64 MiB without a complete element, the file is read the usual way."""
+"""Past 64 MiB without a complete element, the file is read by the job parser."""
 
 _MAX_CHECKED = 100_000
 
@@ -153,7 +153,7 @@ def _from_path(
     except (FastPathRefused, OSError, ValueError, TypeError):
         pass
     objs = load_job_objects(path, name)
-    parse_jobs(objs, name)  # every field as the door reads it: the usual message
+    parse_jobs(objs, name)  # every field as the job parser reads it: its message
     return task_queues_from_objects(objs, name, groups, segments)
 
 
@@ -266,7 +266,7 @@ def _check_ids(ids: set[str], jobs: int, stanzas: list[tuple[str, bytes]]) -> No
 
     Raises:
         FastPathRefused: a duplicate (or a stanza's id also written as a job's, which the
-            usual way decides), or a count that is not a whole number.
+            job parser decides), or a count that is not a whole number.
     """
     if len(ids) != jobs:
         raise FastPathRefused("duplicate job ids")
@@ -355,7 +355,7 @@ def _field_type(name: str, msgspec: Any) -> Any:
         return Annotated[int, msgspec.Meta(ge=INT64_MIN if low is None else low, le=INT64_MAX)]
     if kind == "time":
         return Annotated[float, msgspec.Meta(ge=TIME_MIN, le=TIME_MAX)] | str
-    if kind == "duration":  # a Slurm time string is read the usual way
+    if kind == "duration":  # a Slurm time string is read by the job parser
         return Annotated[float, msgspec.Meta(ge=0)]
     if kind == "flag":
         return bool
@@ -363,7 +363,7 @@ def _field_type(name: str, msgspec: Any) -> Any:
         return dict[str, Any]
     if kind == "text":
         return str
-    if kind == "name":  # every such field is a submitter name; other names the usual way
+    if kind == "name":  # every such field is a submitter name; other names the job parser
         return Annotated[str, msgspec.Meta(pattern=_ASCII_SUBMITTER)]
     if kind == "partition":
         return Annotated[str, msgspec.Meta(pattern=_ASCII_PARTITIONS)]
@@ -373,7 +373,7 @@ def _field_type(name: str, msgspec: Any) -> Any:
 _NAME_CHAR = "[!-?A-~]"  # printable ASCII but the space and '@'
 _ASCII_SUBMITTER = rf"\A(?={_NAME_CHAR}|@)(?:{_NAME_CHAR}|@(?!.*@)){{1,{MAX_NAME_LENGTH}}}\Z"
 """Names that :func:`~fairshare_cli.core.names.name_problem` accepts as submitters, in
-printable ASCII (at most one '@'); a name beyond ASCII is read the usual way."""
+printable ASCII (at most one '@'); a name beyond ASCII is read by the job parser."""
 
 _PART = f"[!-+\\--~]{{1,{MAX_NAME_LENGTH}}}"  # printable ASCII but the space and ','
 _ASCII_PARTITIONS = rf"\A{_PART}(?:,{_PART})*\Z"
@@ -451,7 +451,7 @@ def queue_jobs(keys: list[bytes]) -> tuple[list[QueueJob | None], dict[bytes, An
 
     Raises:
         FastPathRefused: a value the job parser would refuse, or text that is not JSON
-            (then the file is read the usual way, for the usual message).
+            (then the file is read by the job parser, for its message).
     """
     import msgspec
 

@@ -7,8 +7,8 @@ at the buffer's start are decoded straight from it, with a ``[`` written over th
 before them (already read) and a ``]`` over the byte after them (put back afterwards).
 
 Every cut is checked, so a file that is not a JSON list of elements the decoder takes is
-refused (:class:`FastPathRefused`) rather than misread: the caller then reads it the usual
-way, for the usual message.
+refused (:class:`FastPathRefused`) rather than misread: the caller then reads it with
+the job parser, for its message.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ CHUNK = 1 << 17
 while they are counted; bigger chunks are slower)."""
 
 MAX_BUFFER = 1 << 26
-"""Past 64 MiB without a complete element, the file is read the usual way."""
+"""Past 64 MiB without a complete element, the file is read by the job parser."""
 
 _MAX_TRIES = 16
 _BLANK = frozenset(b" \t\r\n")
@@ -30,7 +30,7 @@ _OPEN, _CLOSE, _COMMA, _BRACE = b"[", b"]", b",", b"}"
 
 
 class FastPathRefused(Exception):
-    """The fast reader cannot decide; read the file the usual way."""
+    """The fast reader cannot decide; read the file with the job parser."""
 
 
 class _Window:

@@ -1,6 +1,6 @@
 """The TOML reader: ``rtoml`` (Rust) first, ``tomllib`` (``tomli`` before 3.11) for the rest.
 
-``rtoml`` parses a pool config about eight times faster than ``tomllib`` (issue 14: the
+``rtoml`` parses a pool config about eight times faster than ``tomllib`` (the
 170 KB config of 10,000 associations in 6 ms instead of 50), and gives the same values in
 the same key order for every TOML 1.0 document. :func:`loads` hands ``tomllib`` whatever
 ``rtoml`` refuses, so an error is always ``tomllib``'s (its words, line and column), and

@@ -9,7 +9,7 @@ down, or else the text ``column_cells`` makes (a number too wide for ``%f``, a m
 and numbers, the times); then the chunk is one ``str.join`` of the columns with the blanks
 and spaces between as literals (a ``%`` template of the chunk was five times slower). A
 chunk holding a group row is ``column_cells``'s throughout. The text is the cell-by-cell
-table's (``tests/cli/test_userprio_lines.py``).
+table's (``tests/render/test_userprio_lines.py``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The small pool the hostile-input tests start from, shared by ``test_bad_input``,
-``test_hostile_round2`` and ``test_door_properties``: a config (two 2-slot machines in
+"""The small pool the hostile-input tests start from, shared by ``test_main_bad_input``,
+``test_validate_refusals`` and ``test_validate_properties``: a config (two 2-slot machines in
 Slurm partition ``batch``, HTCondor group ``group_a``, Slurm account ``hep`` with alice
 and bob, DIRAC group ``lhcb_user``), a state with one pending job, and the views."""
 

@@ -1,4 +1,4 @@
-"""Issue 12 item 16: the association Priority factor, weighted by PriorityWeightAssoc.
+"""The association Priority factor, weighted by PriorityWeightAssoc.
 
 Rules (Slurm 22.05): an association without a Priority takes its parent's when slurmdbd
 reads the tree (``_cluster_get_assocs``: ``priority = row ? row : parent_prio``); the

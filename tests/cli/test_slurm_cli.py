@@ -462,7 +462,7 @@ def test_submit_refuses_out_of_range_nice(seed: tuple[Path, Path], run: Callable
 def test_sshare_without_user_env_uses_the_uid_name(
     seed: tuple[Path, Path], run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 12 item 17: sshare asks getpwuid(getuid()); $LOGNAME plays no part."""
+    """sshare asks getpwuid(getuid()); $LOGNAME plays no part."""
     import pwd
     from types import SimpleNamespace
 
@@ -500,7 +500,7 @@ def test_sshare_without_user_env_uses_the_uid_name(
 def test_submit_refuses_a_user_without_association(
     seed: tuple[Path, Path], run: Callable[..., Any], args: list[str], needle: str
 ) -> None:
-    """Issue 12 item 17: as sbatch, a Slurm job needs its user's association; the queue
+    """As sbatch, a Slurm job needs its user's association; the queue
     stays as it was (and every later fs sprio keeps working)."""
     before = seed[1].read_bytes()
     res = run("submit", *args, *_args(seed))
@@ -520,7 +520,7 @@ def test_submit_of_a_non_slurm_job_needs_no_association(
 def test_history_usage_without_association_is_listed(
     seed: tuple[Path, Path], run: Callable[..., Any], tmp_path: Path
 ) -> None:
-    """Issue 12 item 17: usage Slurm cannot place is named on stderr, not dropped silently."""
+    """Usage Slurm cannot place is named on stderr, not dropped silently."""
     history = tmp_path / "h.csv"
     history.write_text(
         "owner,account,start,end,cpus\n"

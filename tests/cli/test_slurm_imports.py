@@ -211,7 +211,7 @@ def test_site_factor_comes_from_the_printed_priority(tmp_path: Path, run: Run) -
 
 
 def test_sprio_weights_as_json(tmp_path: Path, run: Run) -> None:
-    """Issue 12 item 17: ``sprio -w --json`` is the Weights row, not every job."""
+    """``sprio -w --json`` is the Weights row, not every job."""
     common, _ = _build(tmp_path, run, "ft1_running")
     res = run("sprio", "-w", "--json", *common)
     assert res.exit_code == 0, res.stderr

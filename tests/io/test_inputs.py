@@ -60,7 +60,7 @@ def test_jobs_file_errors(tmp_path: Path, text: str, message: str) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        # FILE:LINE, as every HTCondor dump reader names bad input (issue 11)
+        # FILE:LINE, as every HTCondor dump reader names bad input
         pytest.param("[{},", ":1: truncated JSON: Expecting value", id="syntax"),
         pytest.param('"x"', ":1: expected 'Attr = value', got '\"x\"'", id="not-json-nor-long"),
         pytest.param("[1]", ":1: expected an ad (a JSON object)", id="not-an-ad"),

@@ -266,7 +266,7 @@ def task_queues_from_objects(
         if overflowed(queues):
             queues = queues_in_order(map(_entry, objs), define)
     except (ValueError, TypeError) as exc:
-        parse_jobs(objs, source)  # a field any job must get right: the usual message
+        parse_jobs(objs, source)  # a field any job must get right: the parser's message
         raise InputError(_locate(objs, source, define, str(exc))) from None
     return queues
 
@@ -320,8 +320,8 @@ def check_entry_fields(
     job's requirements are checked further by :func:`definer`.
 
     Raises:
-        ValueError: naming the field (the caller then reads the jobs the usual way, for
-            the usual message).
+        ValueError: naming the field (the caller then reads the jobs with the job parser,
+            for its message).
     """
     if any(name_problem(owner, submitter=True) for owner in owners):
         raise ValueError("owner")

@@ -1,7 +1,7 @@
 """The latest time a state was brought up to, across the models it holds.
 
 A view at an earlier ``--now`` would print decayed values under an earlier date, and an
-edit at an earlier time cannot go back; the command line refuses both (issue 12 #18).
+edit at an earlier time cannot go back; the command line refuses both.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The door of the state: what a command writes is what every view will read.
+"""The state's entry check: what a command writes is what every view will read.
 
 Every view decodes a state section with that section's decoder (``accountant_from_json``,
 ``negotiator_from_json``, ``usage_from_json``, ``history_from_json``, ``parse_jobs``) and
@@ -49,8 +49,9 @@ def _codec(name: str) -> Codec | None:
 
 
 #: The top-level keys each structured section is written with, so that every view checks a
-#: state's keys without importing the Slurm, DIRAC and negotiator models (issue 14);
-#: ``tests/core/operations/test_known_keys.py`` holds them equal to what the encoders write.
+#: state's keys without importing the Slurm, DIRAC and negotiator models (views start fast);
+#: ``tests/core/operations/test_validate_known_keys.py`` holds them equal to what the
+#: encoders write.
 _KNOWN: dict[str, frozenset[str] | None] = {
     "accountant": frozenset({"records"}),
     "negotiator": frozenset({"claims", "last_cycle", "rr_times"}),

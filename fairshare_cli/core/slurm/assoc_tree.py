@@ -233,7 +233,7 @@ def check_tree(accounts: Mapping[str, AccountLike]) -> None:
     """Refuse what :func:`build_tree` refuses, with its error, building no tree when every
     share is plainly valid (then only a parent or a cycle can be wrong).
 
-    The config reader checks ``[accounts]`` so at the door; the tree is built once more
+    The config reader checks ``[accounts]`` so on load; the tree is built once more
     when a view evaluates it (a 10,000-user tree twice was a tenth of ``fs sshare``).
 
     Raises:

@@ -210,7 +210,7 @@ class SlurmHistorySink:
 
     def add_batch(self, batch: list[UsageRecord]) -> None:  # noqa: C901 - charge inline (hot)
         """:meth:`add` for each record of ``batch``, in order: the same operations on the
-        same numbers, in the same order (``tests/core/slurm/test_slurm_import_batch.py``)."""
+        same numbers, in the same order (``tests/core/slurm/test_model_import_batch.py``)."""
         # A measured hot loop (benchmarks/run.py --rows import): _check_order, charge and
         # Ledger.add_extra written out in place, on locals, with what is the same for every
         # record worked out once (the passes of the cutoff and of upto, each rate's exact

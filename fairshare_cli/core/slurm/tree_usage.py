@@ -4,7 +4,7 @@ What ``fs sshare`` shows and every Slurm view starts from: the tree of ``[accoun
 usage the last decay pass before ``now`` left (:mod:`~fairshare_cli.core.slurm.usage`) and
 the fair share of the configured algorithm (:mod:`~fairshare_cli.core.slurm.fairshare`).
 Apart from :mod:`~fairshare_cli.core.slurm.model` (job priority, the history sink) so that
-``fs sshare`` loads neither (issue 14).
+``fs sshare`` loads neither and starts fast.
 """
 
 from __future__ import annotations

@@ -154,7 +154,7 @@ def build_config(raw: Mapping[str, Any], file: str) -> Config:
         accounts=read_accounts(top, file),
         dirac=read_dirac(top, file),
     )
-    check_expressions(config)  # at the door: every command that loads a config
+    check_expressions(config)  # on load: every command that loads a config
     return config
 
 

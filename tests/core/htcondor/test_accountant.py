@@ -95,7 +95,7 @@ def test_accumulated_usage_and_times() -> None:
 
 
 def test_begin_usage_time_is_the_first_update_that_finds_usage() -> None:
-    """Item 1: begin is set once, by the first update whose accumulated usage is above 0.
+    """Begin is set once, by the first update whose accumulated usage is above 0.
 
     Record idle at t=0 (no usage); update at 100: accumulated 0, begin stays 0. A slot is
     held from then; update at 250: accumulated 150 > 0, begin = 250. Update at 400:

@@ -1,4 +1,4 @@
-"""Per-cycle accounting (issue 12 items 1-4), hand-checked against Accountant.cpp's rules.
+"""Per-cycle accounting, hand-checked against Accountant.cpp's rules.
 
 Half-life 100 s throughout, so one 100 s cycle halves: beta = 0.5.
 """

@@ -1,4 +1,4 @@
-"""Negotiator details checked against HTCondor's source (issue 12, items 9 and 10).
+"""Negotiator details checked against HTCondor's source.
 
 Each test's numbers are derived by hand from the rules in HTCondor's code, named in its
 docstring.

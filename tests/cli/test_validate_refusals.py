@@ -1,8 +1,8 @@
-"""Issue 10's reproductions: what fs writes it can always read, and nothing invalid gets in.
+"""What fs writes it can always read, and nothing invalid gets in.
 
-Each row is one reproduction from the issue's "Why". A refusal is exit 2 with one
+Each row is one input that once got in or broke a view. A refusal is exit 2 with one
 ``fs: error:`` line naming the input, and the state file byte-for-byte as it was; where
-the issue saw a poisoned state, every view is also run afterwards and must succeed.
+such an input once poisoned the state, every view is also run afterwards and must succeed.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def views_succeed(env: dict[str, Path], run: Callable[..., Any]) -> None:
 
 # ------------------------------------------------------------------ fs submit --file / --set
 SUBMIT_FILE_CASES: list[tuple[str, Any, str]] = [
-    # (what the issue saw, the job object(s), the error names)
+    # (what it once did, the job object(s), the error names)
     ("poisoned: requirements ')'", {"requirements": ")"}, "requirements"),
     ("poisoned: broken rank", {"rank": "(("}, "rank"),
     ("poisoned: 50,000-term rank", {"rank": " + ".join(["1"] * 50_000)}, "rank"),
@@ -320,7 +320,7 @@ def test_taskqueues_reader_refuses(
 
 
 def test_edits_keep_the_state_readable(env: dict[str, Path], run: Callable[..., Any]) -> None:
-    """A write refused by the door says so and writes nothing (exit 2)."""
+    """A write refused by the state check says so and writes nothing (exit 2)."""
     assert run("setfactor", "alice@example.org", "3", *common(env)).exit_code == 0
     views_succeed(env, run)
 
@@ -352,7 +352,7 @@ def test_foreign_section_content_is_never_dropped_by_a_write(
 def test_an_account_chain_5000_deep_is_linear(
     tmp_path: Path, run: Callable[..., Any], command: list[str]
 ) -> None:
-    """Issue 10: a chain 2,000 deep took 10 s in ``fs config check`` and 5,000 deep over
+    """A chain 2,000 deep once took 10 s in ``fs config check`` and 5,000 deep over
     20 s (``quota`` and ``resetusage`` too). A chain 5,000 deep is read whole by each of
     them. Its cost is measured, not asserted here: ``benchmarks/run.py --rows chain`` times
     ``fs config check`` at 1,000, 10,000 and 20,000 accounts (growth per doubling ~2)."""
@@ -392,7 +392,7 @@ def test_an_accountant_time_past_the_year_9999_is_refused(
     tmp_path: Path, run: Callable[..., Any]
 ) -> None:
     """A hand-edited ``last_usage_time`` of 4e11 (the year 14645) once crashed
-    ``fs userprio --json`` (no ISO date for it); the state door now refuses it, as every
+    ``fs userprio --json`` (no ISO date for it); the state check now refuses it, as every
     other time fs reads."""
     record = {"priority": 0.5, "last_usage_time": 4e11}
     state = {**STATE, "accountant": {"records": {"alice@example.org": record}}}

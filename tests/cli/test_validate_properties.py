@@ -1,4 +1,4 @@
-"""The invariant of issue 10, per input kind: *any state fs writes, every fs view can read*.
+"""The state's invariant, per input kind: *any state fs writes, every fs view can read*.
 
 A generated input (a job object through ``fs submit --file``, a history record, an sacct
 line, a condor_history ad, a config, a state, command-line arguments) is either refused —
@@ -471,7 +471,7 @@ def test_command_line(command: str, name: str, value: str, now: str) -> None:
 
 
 def test_every_kind_runs_at_least_500_cases() -> None:
-    """Issue 10: at least 500 generated cases per input kind in CI. Each property test
+    """At least 500 generated cases per input kind in CI. Each property test
     here carries its own settings (an explicit ``max_examples`` wins over any profile)."""
     import sys
 

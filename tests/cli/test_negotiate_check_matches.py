@@ -1,6 +1,6 @@
-"""Issue 12 items the audit found without a test of their own, hand-derived from the source.
+"""Claims that go on across cycles, hand-derived from the source.
 
-Item 6: ``fs`` follows HTCondor 25.0's ``CheckMatches`` (``Accountant.cpp``): a claim that
+``fs`` follows HTCondor 25.0's ``CheckMatches`` (``Accountant.cpp``): a claim that
 goes on is neither removed nor added again, so the unweighted ``ResourcesUsed`` stays the
 number of claims and each ``UpdatePriorities`` charges ``ResourcesUsed × interval``. (25.14
 adds every claim back each cycle without ``RemoveMatch``: ``ResourcesUsed`` would be 6
@@ -28,13 +28,13 @@ attributes = { Cpus = 1, Memory = 4096 }
 """
 
 
-def test_item6_resources_used_stays_the_claims_over_cycles(
+def test_resources_used_stays_the_claims_over_cycles(
     tmp_path: Path, write_config: Callable[..., Path], run: Any
 ) -> None:
     """3 slots, alice's 3 jobs. Cycles at 12:00 (3 matches), 12:10 and 12:20 (none): 25.0
     keeps ResourcesUsed = 3; the updates at 12:10 and 12:20 charge 3 × 600 s each: 1.00
     hour, unweighted and weighted. BeginUsageTime is 12:10, the first update that finds
-    usage (item 1). RUP = 0.5·β + 3·(1 − β), β = 0.5^(1200/86400) (two 600 s steps
+    usage. RUP = 0.5·β + 3·(1 − β), β = 0.5^(1200/86400) (two 600 s steps
     compose), with the default half-life of a day."""
     cfg = write_config(POOL)
     state = ["--config", str(cfg), "--state", str(tmp_path / "state.json")]

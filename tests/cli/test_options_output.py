@@ -1,4 +1,4 @@
-"""Every --output value means what it says on every command, or is refused (issue 12 #19)."""
+"""Every --output value means what it says on every command, or is refused."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The slot-weight bug of issue 9 end to end, and ``fs config check`` saying what weighs 1.0."""
+"""``fs rm`` gives back the slot weight ``fs negotiate`` charged, end to end, and ``fs config
+check`` saying what weighs 1.0."""
 
 from __future__ import annotations
 

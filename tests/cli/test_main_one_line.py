@@ -1,4 +1,4 @@
-"""User text echoed in an error stays on one line (issue: multi-line errors)."""
+"""User text echoed in an error stays on one line."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Running work holds slots, wherever it comes in (issue 11, "Running work holds slots").
+"""Running work holds slots, wherever it comes in.
 
 A group with a static quota of 10 (no surplus) on a 20-slot pool, and five of its jobs
 already running: the next cycle may give it only 10 - 5 = 5 more slots (HTCondor's
@@ -142,7 +142,7 @@ def test_running_work_that_finds_no_slot_is_a_warning(
 def test_a_record_running_on_more_slots_than_the_pool_holds_what_fits(
     tmp_path: Path, pool: list[str], run: Callable[..., Any]
 ) -> None:
-    """A running record of 10**15 slots (a 64-bit count the door accepts) on this 20-slot
+    """A running record of 10**15 slots (a 64-bit count the state accepts) on this 20-slot
     pool: the first 20 pieces take the 20 slots, the rest is one unplaced piece whose use
     stops at once, never 10**15 objects (this used to run out of memory). Hand-derived:
     bob holds all 20 slots; his accumulated usage is the 2 hours 10:00-12:00 of every one
@@ -161,7 +161,8 @@ def test_a_record_running_on_more_slots_than_the_pool_holds_what_fits(
 
 
 def test_sample_pool_footer_never_exceeds_the_pool(tmp_path: Path, run: Callable[..., Any]) -> None:
-    """Issue 11: after fs submit and fs negotiate it showed 431 in use on 420 slots."""
+    """After fs submit and fs negotiate, no more slots are in use than the pool has (it once
+    showed 431 in use on 420 slots)."""
     args = ["--config", str(REPO / "sample_configs" / "pool.toml")]
     args += ["--state", str(tmp_path / "s.json"), "--now", NOW]
     history = str(REPO / "sample_configs" / "history.csv")

@@ -1,4 +1,4 @@
-"""Partitionable slots (issue 12, item 11), checked against HTCondor's rules.
+"""Partitionable slots, checked against HTCondor's rules.
 
 The rules, from HTCondor's source: the startd carves a dynamic slot of the job's request
 rounded by ``MODIFY_REQUEST_EXPR_REQUEST*`` (25.0: ``quantize(RequestCpus,{1})``,

@@ -195,7 +195,7 @@ def test_documented_sum_weighting(run: Callable[..., Any], files: Callable[..., 
 def test_unlisted_group_gets_the_default_share(
     run: Callable[..., Any], files: Callable[..., list[str]]
 ) -> None:
-    """Issue 12 item 14: a group /Registry/Groups does not list gets DEFAULT_GROUP_SHARE.
+    """A group /Registry/Groups does not list gets DEFAULT_GROUP_SHARE.
 
     By hand from ``recalculateTQSharesForEntity``: 'lhcb_usr' is not listed, so its share is
     ``float(DEFAULT_GROUP_SHARE)`` = 1000, split over its one owner (eve, one queue): 1000.

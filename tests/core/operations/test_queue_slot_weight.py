@@ -1,6 +1,6 @@
 """One slot weight: a claim stores what its match charged; every release gives that back.
 
-The bug this pins (issue 9): with ``use_slot_weights = true`` and
+The bug this pins: with ``use_slot_weights = true`` and
 ``slot_weight = "Memory / 1024"`` on a 4096 MB slot, ``fs negotiate`` charged 4 but ``fs rm``
 released 2 — the release path evaluated the expression over ``{Cpus}`` alone, got ClassAd
 ``Undefined`` (an ``IntEnum`` whose value is 2) and took it for a number.

@@ -29,7 +29,7 @@ from fairshare_cli.core.slurm.fairshare import (
     user_fairshare_factors,
 )
 from fairshare_cli.render import sshare
-from tests.core.slurm.test_slurm_tree import draw_accounts
+from tests.core.slurm.test_assoc_tree import draw_accounts
 
 
 def row_by_row(

@@ -1,5 +1,5 @@
 """Partitionable slots end to end: config, ``fs negotiate``, ``fs userprio``, ``fs rm``,
-``fs quota`` (issue 12, item 11; the rules are in tests/core/htcondor/test_partitionable.py).
+``fs quota`` (the rules are in tests/core/htcondor/test_negotiator_partitionable.py).
 """
 
 from __future__ import annotations

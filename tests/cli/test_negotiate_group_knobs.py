@@ -1,5 +1,5 @@
 """Global GROUP_ACCEPT_SURPLUS / GROUP_AUTOREGROUP (hgq_construct_tree) and the autoregroup
-round of <none> without a group cap (matchmaker.cpp) — issue 12 items 7 and 8."""
+round of <none> without a group cap (matchmaker.cpp)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 12 items 12-15: what DIRAC 9.1's TaskQueueDB holds that ``fs`` refused or merged wrongly.
+"""What DIRAC 9.1's TaskQueueDB holds that ``fs`` refused or merged wrongly.
 
 Every expected number is derived by hand from ``TaskQueueDB.py`` (DIRAC 9.1.22):
 ``insertJob`` (``int(jobPriority)``), ``__hackJobPriority`` (clamp to [0.001, 10], bottom
@@ -62,7 +62,7 @@ def queues(
     return go
 
 
-def test_item12_grid_ces_and_ram_are_queue_keys(
+def test_grid_ces_and_ram_are_queue_keys(
     queues: Callable[..., list[dict[str, Any]]],
 ) -> None:
     """GridCEs and the RAM range split queues; only GridCEs keep them apart in the grouping.
@@ -94,7 +94,7 @@ def test_item12_grid_ces_and_ram_are_queue_keys(
     ]
 
 
-def test_item12_table_shows_the_new_columns_only_when_used(
+def test_table_shows_the_new_columns_only_when_used(
     run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
 ) -> None:
     cfg = write_config(CONFIG)
@@ -126,7 +126,7 @@ def test_item12_table_shows_the_new_columns_only_when_used(
         pytest.param({"grid_ces": [3]}, "dirac_requirements.grid_ces: expected names", id="ce"),
     ],
 )  # fmt: skip
-def test_item12_bad_requirements(
+def test_bad_requirements(
     run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path,
     req: dict[str, Any], message: str,
 ) -> None:  # fmt: skip
@@ -139,7 +139,7 @@ def test_item12_bad_requirements(
     assert message in result.stderr
 
 
-def test_item13_float_user_priorities(queues: Callable[..., list[dict[str, Any]]]) -> None:
+def test_float_user_priorities(queues: Callable[..., list[dict[str, Any]]]) -> None:
     """``insertJob`` stores ``int(jobPriority)``: 0.5 -> 0 (RealPriority 1e-5), 3.7 -> 3, 9.9 -> 9.
 
     alice's first queue averages a = (1e-5 + 3 + 9) / 3 (RealPriority read back from a
@@ -162,7 +162,7 @@ def test_item13_float_user_priorities(queues: Callable[..., list[dict[str, Any]]
     assert [r["priority"] for r in rows] == [0.004, 999.996]
 
 
-def test_item14_non_positive_shares_floor_every_queue(
+def test_non_positive_shares_floor_every_queue(
     queues: Callable[..., list[dict[str, Any]]],
 ) -> None:
     """JobShare -5 (user) and 0 (prod, JobSharing), read as is by ``getGroupShares``.
@@ -180,7 +180,7 @@ def test_item14_non_positive_shares_floor_every_queue(
     assert [r["priority"] for r in rows] == [0.001, 0.001, 0.002, 0.002]
 
 
-def test_item15_owner_case_and_negative_priorities(
+def test_owner_case_and_negative_priorities(
     queues: Callable[..., list[dict[str, Any]]],
 ) -> None:
     """Owners compared without case in MariaDB, with case in ``calculate_priority``'s hash.
@@ -210,7 +210,7 @@ def test_item15_owner_case_and_negative_priorities(
     ]
 
 
-def test_item15_negative_priority_against_another_queue(
+def test_negative_priority_against_another_queue(
     queues: Callable[..., list[dict[str, Any]]],
 ) -> None:
     """alice: queue A holds one priority -3 job (RealPriority 1e-5), queue B one priority 1.

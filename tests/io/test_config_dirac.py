@@ -59,7 +59,7 @@ def test_defaults_are_diracs_code(write_config: Callable[[str], Path]) -> None:
 def test_job_share_as_dirac_reads_it(
     write_config: Callable[[str], Path], value: str, share: int, note: str | None
 ) -> None:
-    """Issue 12 item 14: ``getGroupShares`` reads ``int(text)``, the default 1000 on failure."""
+    """``getGroupShares`` reads ``int(text)``, the default 1000 on failure."""
     path = write_config(f"[dirac.groups.g]\njob_share = {value}\n")
     dirac = load_config(path).dirac
     assert dirac.groups["g"].job_share == share

@@ -1,4 +1,4 @@
-"""HTCondor accountant details through the CLI (issue 12 items 2, 4, 5), hand-checked."""
+"""HTCondor accountant details through the CLI, hand-checked."""
 
 from __future__ import annotations
 
@@ -249,7 +249,7 @@ def test_now_before_the_last_update_is_refused(
 
 
 def test_whatif_help_says_which_factor_reading_it_uses(run: Callable[..., Any]) -> None:
-    """Item 3: the stored factor wins in fs whatif; its help says so."""
+    """The stored factor wins in fs whatif; its help says so."""
     text = " ".join(run("whatif", "--help").stdout.split())
     assert "a record stores its factor when it is first written" in text
 
