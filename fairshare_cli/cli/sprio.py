@@ -11,7 +11,6 @@ import click
 import msgspec
 
 from fairshare_cli.cli.context import Env, load_env
-from fairshare_cli.cli.entry import hold
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 from fairshare_cli.errors import InputError, RuntimeFailure
 from fairshare_cli.io.gc_pause import gc_paused
@@ -169,10 +168,9 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
             "Only 'priority/multifactor' is supported."
         )
     job_list = load_jobs(env, opts.jobs_file)
-    state, when, tree, ctx = priority_inputs(env)
+    when, ctx = priority_inputs(env)
     table = _table(opts, job_list, ctx, when, env.now)
     rows = [] if table is not None else _rows(opts, env, job_list, ctx, when)
-    hold(job_list, table, rows, state, tree, ctx, env)  # (never freed: the process ends)
     if opts.fmt != "table":
         if opts.weights:
             emit_weights(ctx.weights, opts.fmt)
@@ -204,9 +202,9 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
     write_lines(chunks, sys.stdout)
 
 
-def priority_inputs(env: Env) -> tuple[Any, float, Any, PriorityContext]:
-    """The state's Slurm usage, the time of the last decay pass, the association tree
-    then and the priority context made from it.
+def priority_inputs(env: Env) -> tuple[float, PriorityContext]:
+    """The time of the last decay pass before ``--now`` and the priority context of the
+    association tree then (with the state's Slurm usage).
 
     Raises:
         StateError: the state's Slurm section is malformed.
@@ -217,7 +215,7 @@ def priority_inputs(env: Env) -> tuple[Any, float, Any, PriorityContext]:
 
     state = env.decode("slurm", usage_from_json)
     when, tree = evaluate(env.config, state, env.now)
-    return state, when, tree, slurm.priority_context(env.config, tree)
+    return when, slurm.priority_context(env.config, tree)
 
 
 def listing_format(
