@@ -1,41 +1,26 @@
-"""The ``fs`` program: a command, then the end of the process without tearing Python down.
+"""The ``fs`` program: a command, then the process's exit with the command's exit code.
 
-Python's own exit frees every object one by one and finalizes every module: some 5 % of a
-100,000-job ``fs sprio`` (``benchmarks/run.py --rows sprio``) spent on memory the system
-takes back at once. Every file a command writes is closed, flushed and synced before it
-returns (``io/atomic.py``, the usage store's commit), no command registers exit handlers or
-leaves threads, so :func:`main` flushes the standard streams and ends with ``os._exit``.
-Tests run :data:`~fairshare_cli.cli.main.cli` in their own process, which goes on.
+A reader gone away (``fs sprio -l | head -1``) or a full disk (``fs userprio > /dev/full``)
+ends it with exit 1 and, on stderr, nothing or the one line that names what failed: what
+is left unwritten is dropped, so that Python's own exit has nothing to flush and nothing
+to complain about. Tests run :data:`~fairshare_cli.cli.main.cli` in their own process.
 """
 
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import sys
 from typing import NoReturn
 
-#: What commands :func:`hold` until the process ends; None where the process goes on after
-#: a command (tests): then nothing is held.
-_held: list[tuple[object, ...]] | None = None
-
-
-def hold(*objects: object) -> None:
-    """Keep ``objects`` (a command's big structures) until the process ends, where
-    :func:`main` ends it without freeing them: freeing a queue of 100,000 jobs and its
-    table one object at a time is 4 % of ``fs sprio``'s instructions. Elsewhere, a no-op."""
-    if _held is not None:
-        _held.append(objects)
-
 
 def main() -> NoReturn:
-    """Run ``fs`` with the process's arguments; end the process with the command's exit
-    code (an error while flushing the output, such as a closed pipe: 1, as the commands
-    end on one)."""
+    """Run ``fs`` with the process's arguments; exit with the command's exit code (an
+    error while flushing the output, such as a closed pipe: 1, as the commands end on
+    one)."""
     from fairshare_cli.cli.main import cli
 
-    global _held
-    _held = []
     try:
         cli()
     except SystemExit as exc:
@@ -46,17 +31,32 @@ def main() -> NoReturn:
         if sys.stdout is not None:  # (None: started with its descriptor closed)
             sys.stdout.flush()
     except (BrokenPipeError, ValueError):  # a closed pipe (or a stream closed on one)
+        _drop_output()
         code = code or 1
     except OSError as exc:  # what was left to write did not fit (a full disk)
         from fairshare_cli.cli.main import os_error_line
 
+        _drop_output()
         with contextlib.suppress(OSError, ValueError, AttributeError):
             print(f"fs: error: {os_error_line(exc)}", file=sys.stderr)
         code = code or 1
     with contextlib.suppress(OSError, ValueError):
         if sys.stderr is not None:
             sys.stderr.flush()
-    os._exit(code)
+    gc.freeze()  # Python's exit collects garbage: not among what the command left
+    sys.exit(code)
+
+
+def _drop_output() -> None:
+    """Point the standard output at ``/dev/null``: what its buffer still holds could not
+    be written, and Python's exit flushes it once more (an error there would print
+    "Exception ignored" and make the exit code 120)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, sys.stdout.fileno())
+        finally:
+            os.close(null)
 
 
 def exit_code(code: object) -> int:

@@ -4,38 +4,22 @@ from __future__ import annotations
 
 import os
 import sys
-from itertools import chain, islice
 from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 import msgspec
 
 from fairshare_cli.cli.context import Env, load_env
-from fairshare_cli.cli.entry import hold
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 from fairshare_cli.errors import InputError, RuntimeFailure
 from fairshare_cli.io.gc_pause import gc_paused
-from fairshare_cli.render.sprio_weights import emit_weights
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from fairshare_cli.core.slurm.priority import PriorityContext, PriorityRow
+    from fairshare_cli.core.slurm.priority import PriorityContext
     from fairshare_cli.core.slurm.priority_table import PriorityTable
     from fairshare_cli.render.sprio import SprioFormat
-
-JSON_FIELDS = (
-    "job_id",
-    "partition",
-    "user",
-    "account",
-    "qos",
-    "priority",
-    "site",
-    "nice",
-    "factors",
-    "weighted",
-)
 
 
 def _split(values: tuple[str, ...]) -> list[str]:
@@ -161,52 +145,46 @@ class SprioOptions(msgspec.Struct, frozen=True):
 
 
 def _sprio(opts: SprioOptions, env: Env) -> None:
-    from fairshare_cli.render import sprio as render
-
     if env.config.priority.type == "basic":
         raise RuntimeFailure(
             "You are not running a supported priority plugin (priority/basic). "
             "Only 'priority/multifactor' is supported."
         )
     job_list = load_jobs(env, opts.jobs_file)
-    state, when, tree, ctx = priority_inputs(env)
-    table = _table(opts, job_list, ctx, when, env.now)
-    rows = [] if table is not None else _rows(opts, env, job_list, ctx, when)
-    hold(job_list, table, rows, state, tree, ctx, env)  # (never freed: the process ends)
+    when, ctx = priority_inputs(env)
+    table = _listed(opts, env, job_list, ctx, when)
     if opts.fmt != "table":
-        if opts.weights:
-            emit_weights(ctx.weights, opts.fmt)
-        elif opts.fmt == "json":
-            _write_json(rows, table)
-        else:
-            from fairshare_cli.render.formats import emit_rows
+        from fairshare_cli.render.formats import emit_rows
+        from fairshare_cli.render.sprio import JSON_FIELDS, WEIGHT_FIELDS, json_rows, weights_row
 
-            emit_rows(render.json_rows(rows), JSON_FIELDS, opts.fmt)
+        if opts.weights:  # (json: one object; ndjson, csv: one row)
+            row = weights_row(ctx.weights)
+            emit_rows(row if opts.fmt == "json" else [row], WEIGHT_FIELDS, opts.fmt)
+        elif opts.fmt == "json":
+            _write_json(table)
+        else:
+            emit_rows(json_rows(table), JSON_FIELDS, opts.fmt)
         return
-    if _split(opts.jobs) and not rows and not opts.weights:
+    if _split(opts.jobs) and not len(table) and not opts.weights:
         click.echo("Unable to find jobs matching user/id(s) specified")
         return
+    from fairshare_cli.render.sprio_table import listing_chunks
+
     parsed = listing_format(opts, env, ctx, sys.stdout)
-    chunks = render.render_chunks(
+    chunks = listing_chunks(
         parsed,
-        rows,
+        table,
         ctx.weights,
         header=not opts.noheader,
         weights_only=opts.weights,
         cluster=env.config.pool.name,
     )
-    if table is not None:
-        from fairshare_cli.render.sprio_table import table_chunks
-
-        chunks = chain(
-            islice(chunks, 1), table_chunks(parsed, table, ctx.weights, env.config.pool.name)
-        )
     write_lines(chunks, sys.stdout)
 
 
-def priority_inputs(env: Env) -> tuple[Any, float, Any, PriorityContext]:
-    """The state's Slurm usage, the time of the last decay pass, the association tree
-    then and the priority context made from it.
+def priority_inputs(env: Env) -> tuple[float, PriorityContext]:
+    """The time of the last decay pass before ``--now`` and the priority context of the
+    association tree then (with the state's Slurm usage).
 
     Raises:
         StateError: the state's Slurm section is malformed.
@@ -217,7 +195,7 @@ def priority_inputs(env: Env) -> tuple[Any, float, Any, PriorityContext]:
 
     state = env.decode("slurm", usage_from_json)
     when, tree = evaluate(env.config, state, env.now)
-    return state, when, tree, slurm.priority_context(env.config, tree)
+    return when, slurm.priority_context(env.config, tree)
 
 
 def listing_format(
@@ -282,73 +260,45 @@ def write_lines(chunks: Iterable[str], stream: TextIO) -> None:
     stream.flush()
 
 
-def _rows(
+def _listed(
     opts: SprioOptions, env: Env, job_list: list[Any], ctx: PriorityContext, when: float
-) -> list[PriorityRow]:
-    """The rows asked for (``-j``, ``-u``, ``-p``) in the order asked for (``-S``).
+) -> PriorityTable:
+    """The rows asked for (``-j``, ``-u``, ``-p``) in the order asked for (``-S``; by
+    job id when not given).
 
     Raises:
         InputError: a job the association tree cannot place, named with its source.
     """
-    from fairshare_cli.core.slurm.priority import compute_rows
-    from fairshare_cli.render import sprio as render
+    from fairshare_cli.core.slurm.priority_table import compute_table
+    from fairshare_cli.render.sprio import selected_rows, sort_order
 
+    by_id = opts.sort in (None, "i")
     try:
-        rows = compute_rows(job_list, ctx, when, listed_at=env.now)
+        table = compute_table(job_list, ctx, when, listed_at=env.now, in_id_order=by_id)
     except InputError as exc:  # a job the tree cannot place: name where it came from
         source = opts.jobs_file or f"state file {env.state_path}: jobs"
         raise InputError(f"{source}: {exc}") from None
-    return render.sort_rows(_selected(rows, opts), opts.sort or "i")
+    asked = (_split(opts.jobs), _split(opts.users), _split(opts.partitions))
+    if by_id and not any(asked):
+        return table
+    rows = selected_rows(table, *asked)
+    if not by_id:
+        rows = sort_order(table, rows, opts.sort or "i")
+    return table.taken(rows)
 
 
-def plain_listing(opts: SprioOptions) -> bool:
-    """Whether the listing is sprio's default order of every row (no ``-w``, ``-j``,
-    ``-u``, ``-p``; ``-S i``), as a table or ``--json``: a :class:`PriorityTable`'s."""
-    return not (
-        opts.weights
-        or opts.fmt not in ("table", "json")
-        or opts.sort not in (None, "i")
-        or _split(opts.jobs)
-        or _split(opts.users)
-        or _split(opts.partitions)
-    )
+def _write_json(table: PriorityTable) -> None:
+    """``--json`` of the table's rows, written in pieces (some 700 KB each), then a
+    newline."""
+    from fairshare_cli.render.sprio_json import table_chunks
 
+    chunks = table_chunks(table)
+    if chunks is None:  # (no rows, or a non-finite age: the general writer)
+        from fairshare_cli.render.fastjson import dumps_rows
+        from fairshare_cli.render.sprio import JSON_FIELDS, json_rows
 
-def _table(
-    opts: SprioOptions, job_list: list[Any], ctx: PriorityContext, when: float, now: float
-) -> PriorityTable | None:
-    """The rows as a :class:`PriorityTable` when the listing is :func:`plain_listing` and
-    the queue plain (see :func:`compute_table`), else None."""
-    from fairshare_cli.core.slurm.priority_table import compute_table
-
-    if not plain_listing(opts):
-        return None
-    return compute_table(job_list, ctx, when, listed_at=now)
-
-
-def _write_json(rows: list[PriorityRow], table: PriorityTable | None) -> None:
-    """``--json`` of the rows (or the table's), written in pieces (some 700 KB each), then
-    a newline."""
-    from fairshare_cli.render.sprio_json import json_chunks, table_chunks
-
-    chunks = None if table is None else table_chunks(table)
-    if chunks is None:
-        chunks = json_chunks(rows if table is None else table.rows(), JSON_FIELDS)
+        chunks = iter([dumps_rows(json_rows(table), JSON_FIELDS)])
     write = sys.stdout.write
     for chunk in chunks:
         write(chunk)
     write("\n")
-
-
-def _selected(rows: list[PriorityRow], opts: SprioOptions) -> list[PriorityRow]:
-    """The rows of the jobs, users and partitions asked for (``-j``, ``-u``, ``-p``)."""
-    job_ids = set(_split(opts.jobs))
-    if job_ids:
-        rows = [r for r in rows if r.job_id in job_ids or r.job_id.split(".")[0] in job_ids]
-    user_set = set(_split(opts.users))
-    if user_set:
-        rows = [r for r in rows if r.user in user_set]
-    part_set = set(_split(opts.partitions))
-    if part_set:
-        rows = [r for r in rows if r.partition in part_set]
-    return rows

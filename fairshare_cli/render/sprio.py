@@ -1,4 +1,6 @@
-"""sprio's output: default formats, the ``-o`` format grammar, the weights row, sorting.
+"""sprio's output: default formats, the ``-o`` format grammar, the header and weights
+rows, the rows asked for (``-j``, ``-u``, ``-p``) in the order asked for (``-S``), and the
+rows as plain values for ``--json``, ndjson and csv.
 
 Mirrors ``src/sprio/opts.c`` (formats, ``%[.][width]letter`` parsing, ``-S`` keys) and
 ``src/sprio/print.c`` (``%Ns`` right-justified then cut to N, ``%.Ns`` left, the value
@@ -10,13 +12,14 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgspec
 
 from fairshare_cli.core.names import ascii_digits
-from fairshare_cli.core.slurm.priority import PriorityRow, Weights
+from fairshare_cli.core.slurm.priority import FACTOR_KEYS, Weights
+from fairshare_cli.core.slurm.priority_table import PriorityTable, job_sort_key
 from fairshare_cli.errors import InputError
 
 HEADERS = {
@@ -54,8 +57,6 @@ FACTOR_LETTERS = {
     "P": "partition",
     "Q": "qos",
 }
-#: Index of each factor letter in ``PriorityRow.f`` / ``PriorityRow.wt``.
-FACTOR_INDEX = {"A": 0, "B": 1, "F": 2, "J": 3, "P": 4, "Q": 5}
 SORT_LETTERS = set("ciNnoruAaFfJjPpQqTtYy")
 
 
@@ -201,10 +202,6 @@ def _cell(text: str, width: int, right: bool) -> str:
     return text
 
 
-def _num(value: float) -> str:
-    return "%.0f" % value
-
-
 def tres_weights_text(weights: Weights) -> str:
     """The ``PriorityWeightTRES`` string the weights row shows."""
     parts = []
@@ -212,132 +209,6 @@ def tres_weights_text(weights: Weights) -> str:
         text = "%d" % value if float(value).is_integer() else "%g" % value
         parts.append(f"{name}={text}")
     return ",".join(parts)
-
-
-def _tres_weighted(row: PriorityRow) -> str:
-    items = row.tres_w
-    if not items:
-        return ""
-    return ",".join([f"{k}={v:.0f}" for k, v in items.items() if v])
-
-
-def _tres_weighted_cached() -> Callable[[PriorityRow], str]:
-    """:func:`_tres_weighted` remembered per TRES dict (jobs of one size share one)."""
-    seen: dict[int, tuple[Mapping[str, float], str]] = {}
-
-    def text(row: PriorityRow) -> str:
-        hit = seen.get(id(row.tres_w))
-        if hit is None:  # the dict is kept in ``seen`` so its id is not reused
-            hit = seen[id(row.tres_w)] = (row.tres_w, _tres_weighted(row))
-        return hit[1]
-
-    return text
-
-
-def _tres_norm(row: PriorityRow, weights: Weights) -> str:
-    parts = []
-    for k, v in row.tres_w.items():
-        if v:
-            w = weights.tres.get(k, 0.0)
-            parts.append(f"{k}={'%.2f' % (v / w if w else 0.0)}")
-    return ",".join(parts)
-
-
-def _value_expr(letter: str, weights: Weights) -> str:
-    """A Python expression (over row ``r``) for the text a job row shows for a letter."""
-    if letter in FACTOR_INDEX:
-        return f"'%.0f' % r.wt[{FACTOR_INDEX[letter]}]"
-    upper = letter.upper()
-    if upper in FACTOR_INDEX:
-        w = weights.get(FACTOR_LETTERS[upper])
-        if not w:
-            return "'%.7f' % 0.0"
-        return f"'%.7f' % (r.wt[{FACTOR_INDEX[upper]}] / {float(w)!r})"
-    return {
-        "i": "r.job_id",
-        "s": "''",
-        "r": "r.partition",
-        "u": "r.user",
-        "o": "r.account",
-        "n": "r.qos",
-        "c": "cluster",
-        "Y": "'%d' % r.priority",
-        "y": "'%16.14f' % (r.priority_value if r.admin else r.priority_value / 4294967295.0)",
-        "S": "'%.0f' % r.site",
-        "N": "'%.0f' % r.nice",
-        "T": "tres_w(r)",
-        "t": "tres_n(r, weights)",
-    }[letter]
-
-
-def _numeric(letter: str, weights: Weights) -> tuple[str, str] | None:
-    """(printf conversion, value expression) for letters printed straight from a number."""
-    if letter in FACTOR_INDEX:
-        return ".0f", f"r.wt[{FACTOR_INDEX[letter]}]"
-    upper = letter.upper()
-    if upper in FACTOR_INDEX:
-        w = weights.get(FACTOR_LETTERS[upper])
-        return ".7f", (f"r.wt[{FACTOR_INDEX[upper]}] / {float(w)!r}" if w else "0.0")
-    return {"S": (".0f", "r.site"), "N": (".0f", "r.nice"), "Y": ("d", "r.priority")}.get(letter)
-
-
-def _tuple(exprs: list[str]) -> str:
-    """Source of a tuple of ``exprs`` (``()`` when a format has no valid field)."""
-    return "(" + "".join(f"{e}, " for e in exprs) + ")"
-
-
-def compile_row(fmt: SprioFormat, weights: Weights, cluster: str) -> Callable[[PriorityRow], str]:
-    """A function printing one job row of ``fmt`` (compiled once, for 100,000-job queues).
-
-    Cells are printed as sprio prints them: right-justified means ``printf("%Ns")`` cut to
-    N characters, i.e. ``%N.Ns``; left-justified ``%-N.Ns``. When every field has a
-    width, numbers are formatted straight into their cells (``%10.0f``); a number too
-    wide for its cell makes the line longer than the format's fixed width, and that row
-    is printed again the exact (cut) way.
-    """
-    template = fmt.prefix.replace("%", "%%")
-    fast = template
-    exprs = []
-    fast_exprs = []
-    fixed = all(f.width > 0 for f in fmt.fields)
-    length = len(fmt.prefix)
-    for f in fmt.fields:
-        expr = _value_expr(f.letter, weights)
-        num = _numeric(f.letter, weights)
-        side = "" if f.right else "-"
-        if f.width > 0:
-            template += f"%{side}{f.width}.{f.width}s"
-        else:
-            template += "%s"
-        if num is not None and f.width > 0:
-            fast += f"%{side}{f.width}{num[0]}"
-            fast_exprs.append(num[1])
-        else:
-            fast += f"%{side}{f.width}.{f.width}s" if f.width > 0 else "%s"
-            fast_exprs.append(expr)
-        suffix = f.suffix.replace("%", "%%")
-        template += suffix
-        fast += suffix
-        length += f.width + len(f.suffix)
-        exprs.append(expr)
-    source = f"def _exact(r):\n    return {template!r} % {_tuple(exprs)}\n"
-    if fixed:
-        source += (
-            "def _row(r):\n"
-            f"    line = {fast!r} % {_tuple(fast_exprs)}\n"
-            f"    return line if len(line) == {length} else _exact(r)\n"
-        )
-    else:
-        source += "_row = _exact\n"
-    namespace: dict[str, Any] = {
-        "cluster": cluster,
-        "weights": weights,
-        "tres_w": _tres_weighted_cached(),
-        "tres_n": _tres_norm,
-    }
-    exec(compile(source, "<sprio format>", "exec"), namespace)  # built from our own pieces only
-    func: Callable[[PriorityRow], str] = namespace["_row"]
-    return func
 
 
 def weights_value(letter: str, weights: Weights) -> str:
@@ -354,83 +225,93 @@ def weights_value(letter: str, weights: Weights) -> str:
     return ""
 
 
-def render(
-    fmt: SprioFormat,
-    rows: Sequence[PriorityRow],
-    weights: Weights,
-    *,
-    header: bool = True,
-    weights_only: bool = False,
-    cluster: str = "",
-) -> str:
-    """The whole sprio output for a parsed format (:func:`render_chunks` joined)."""
-    return "".join(
-        render_chunks(fmt, rows, weights, header=header, weights_only=weights_only, cluster=cluster)
-    )
+WEIGHT_FIELDS = ("site", "age", "assoc", "fairshare", "jobsize", "partition", "qos", "tres")
 
 
-#: Rows per piece of :func:`render_chunks` (some 100 KB of text).
-CHUNK_ROWS = 1024
+def weights_row(weights: Weights) -> Mapping[str, Any]:
+    """``sprio -w`` as data: ``PriorityWeight*`` by factor (SITE's weight is 1, as sprio
+    prints it)."""
+    return {
+        "site": 1,
+        "age": weights.age,
+        "assoc": weights.assoc,
+        "fairshare": weights.fairshare,
+        "jobsize": weights.jobsize,
+        "partition": weights.partition,
+        "qos": weights.qos,
+        "tres": dict(weights.tres),
+    }
 
 
-def render_chunks(
-    fmt: SprioFormat,
-    rows: Sequence[PriorityRow],
-    weights: Weights,
-    *,
-    header: bool = True,
-    weights_only: bool = False,
-    cluster: str = "",
-) -> Iterator[str]:
-    """The sprio output for a parsed format in pieces of :data:`CHUNK_ROWS` lines (each
-    ending in a newline), to be written one by one: a 100,000-job listing is never held
-    as one text."""
+def head_lines(fmt: SprioFormat, weights: Weights, *, header: bool, weights_only: bool) -> str:
+    """The lines before the job lines: the header (``header``), and the weights row
+    instead of any job line (``weights_only``); each ends in a newline."""
 
     def line(values: Callable[[FormatField], str]) -> str:
         parts = [fmt.prefix]
         for f in fmt.fields:
             parts.append(_cell(values(f), f.width, f.right))
             parts.append(f.suffix)
-        return "".join(parts)
+        return "".join(parts) + "\n"
 
-    first: list[str] = []
-    if header:
-        first.append(line(lambda f: HEADERS[f.letter]))
+    first = line(lambda f: HEADERS[f.letter]) if header else ""
     if weights_only:
-        first.append(line(lambda f: weights_value(f.letter, weights)))
-        yield "".join(text + "\n" for text in first)
-        return
-    if first:
-        yield first[0] + "\n"
-    row_text = compile_row(fmt, weights, cluster)
-    for start in range(0, len(rows), CHUNK_ROWS):
-        yield "\n".join(map(row_text, rows[start : start + CHUNK_ROWS])) + "\n"
+        return first + line(lambda f: weights_value(f.letter, weights))
+    return first
 
 
-def _sort_value(letter: str, row: PriorityRow) -> Any:
+def selected_rows(
+    table: PriorityTable, jobs: Sequence[str], users: Sequence[str], partitions: Sequence[str]
+) -> list[int]:
+    """The rows of the jobs, users and partitions asked for (``-j``, ``-u``, ``-p``; a job
+    by its id or the id before its ``.``), in the table's order."""
+    rows: list[int] = list(range(len(table)))
+    job_ids = set(jobs)
+    if job_ids:
+        ids = table.job_ids
+        rows = [i for i in rows if ids[i] in job_ids or ids[i].split(".")[0] in job_ids]
+    user_set = set(users)
+    if user_set:
+        assocs = table.assocs
+        rows = [i for i in rows if assocs[i].user in user_set]
+    part_set = set(partitions)
+    if part_set:
+        parts = table.parts
+        rows = [i for i in rows if parts[i].partition in part_set]
+    return rows
+
+
+def _sort_values(letter: str, table: PriorityTable) -> list[Any]:
+    """Each row's ``-S`` key for a letter (weighted factors for the factor letters)."""
+    assocs, parts = table.assocs, table.parts
+    upper = letter.upper()
     if letter == "i":
-        return row.sort_key
+        return list(map(job_sort_key, table.job_ids))
     if letter == "c":
-        return ""
+        return [""] * len(table)
     if letter == "N":
-        return row.nice
-    if letter == "n":
-        return row.qos
-    if letter == "o":
-        return row.account
-    if letter == "r":
-        return row.partition
-    if letter == "u":
-        return row.user
-    if letter in "Yy":
-        return float(row.priority)
-    if letter in "Tt":
-        return float(sum(row.tres_w.values()))
-    return float(row.wt[FACTOR_INDEX[letter.upper()]])
+        return table.nices
+    if letter in _SHARE_KEYS:
+        shares = assocs if letter in "ou" else parts
+        return list(map(operator.attrgetter(_SHARE_KEYS[letter]), shares))
+    if upper == "Y":
+        return list(map(float, table.priority_ints))
+    if upper == "T":
+        return [float(sum(p.weighted_tres.values())) for p in parts]
+    if upper == "A":
+        return list(map(float, table.weighted_ages))
+    shares = assocs if upper == "F" else parts
+    return [float(getattr(s, _WEIGHTED[upper])) for s in shares]
 
 
-def sort_rows(rows: list[PriorityRow], spec: str) -> list[PriorityRow]:
-    """Sort as ``-S`` asks: keys applied last to first with a stable sort.
+#: The ``-S`` letters whose key is a share's attribute, and the weighted factors'.
+_SHARE_KEYS = {"n": "qos", "o": "account", "r": "partition", "u": "user"}
+_WEIGHTED = {"F": "weighted_fairshare", "J": "weighted_jobsize", "P": "weighted_partition",
+             "Q": "weighted_qos"}  # fmt: skip
+
+
+def sort_order(table: PriorityTable, rows: list[int], spec: str) -> list[int]:
+    """``rows`` sorted as ``-S`` asks: keys applied last to first with a stable sort.
 
     Each letter may be preceded by ``-`` (descending) or ``+``; floating keys compare
     equal within 1e-5.
@@ -447,47 +328,47 @@ def sort_rows(rows: list[PriorityRow], spec: str) -> list[PriorityRow]:
         keys.append((letter, desc))
     out = list(rows)
     for letter, desc in reversed(keys):
+        values = _sort_values(letter, table)
         if letter in "YyAaFfJjPpQqTt":
 
-            def cmp(x: PriorityRow, y: PriorityRow, letter: str = letter) -> int:
-                a, b = _sort_value(letter, x), _sort_value(letter, y)
+            def cmp(x: int, y: int, values: list[float] = values) -> int:
+                a, b = values[x], values[y]
                 if abs(a - b) < 1e-5:
                     return 0
                 return -1 if a < b else 1
 
             out.sort(key=functools.cmp_to_key(cmp), reverse=desc)
-        elif letter in _ATTR_KEYS:  # a plain attribute: no Python call a row
-            out.sort(key=operator.attrgetter(_ATTR_KEYS[letter]), reverse=desc)
         else:
-            out.sort(key=functools.partial(_sort_value, letter), reverse=desc)
+            out.sort(key=values.__getitem__, reverse=desc)
     return out
 
 
-#: The ``-S`` letters whose key (:func:`_sort_value`) is a row attribute.
-_ATTR_KEYS = {
-    "i": "sort_key",
-    "N": "nice",
-    "n": "qos",
-    "o": "account",
-    "r": "partition",
-    "u": "user",
-}
+JSON_FIELDS = (
+    "job_id", "partition", "user", "account", "qos", "priority", "site", "nice", "factors",
+    "weighted",
+)  # fmt: skip
 
 
-def json_rows(rows: Sequence[PriorityRow]) -> list[Mapping[str, Any]]:
-    """The ``--json`` objects (docs/json.md sprio fields), full precision."""
+def json_rows(table: PriorityTable) -> list[Mapping[str, Any]]:
+    """The rows as plain values (``--json``, ndjson, csv: docs/json.md sprio fields), full
+    precision."""
     return [
         {
-            "job_id": r.job_id,
-            "partition": r.partition,
-            "user": r.user,
-            "account": r.account,
-            "qos": r.qos,
-            "priority": r.priority,
-            "site": r.site,
-            "nice": r.nice,
-            "factors": r.factors,
-            "weighted": r.weighted,
+            "job_id": jid, "partition": s.partition, "user": a.user, "account": a.account,
+            "qos": s.qos, "priority": pi, "site": site, "nice": nice,
+            "factors": {
+                **dict(zip(FACTOR_KEYS, (age, a.assoc_factor, a.fairshare_factor,
+                    s.jobsize_factor, s.partition_factor, s.qos_factor), strict=True)),
+                "tres": dict(s.tres_factors),
+            },
+            "weighted": {
+                **dict(zip(FACTOR_KEYS, (age_w, a.weighted_assoc, a.weighted_fairshare,
+                    s.weighted_jobsize, s.weighted_partition, s.weighted_qos), strict=True)),
+                "tres": dict(s.weighted_tres),
+            },
         }
-        for r in rows
-    ]
+        for jid, a, s, age, age_w, site, nice, pi in zip(
+            table.job_ids, table.assocs, table.parts, table.age_factors, table.weighted_ages,
+            table.sites, table.nices, table.priority_ints, strict=True,
+        )
+    ]  # fmt: skip

@@ -1,95 +1,28 @@
-"""``fs sprio --json``: the rows' JSON text, built for msgspec (byte-identical to
-``emit_rows(json_rows(rows), fields, "json")``)."""
+"""``fs sprio --json``: a :class:`PriorityTable`'s rows as the text
+``fastjson.dumps_rows(json_rows(table), JSON_FIELDS)`` prints, made column by column with
+each share's texts made once (the general writer builds 100,000 rows' dicts:
+``benchmarks/run.py --rows sprio-json``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
-from fairshare_cli.core.slurm.priority import FACTOR_KEYS, PriorityRow
-from fairshare_cli.core.slurm.priority_table import (
-    AssocShare,
-    PartShare,
-    PriorityTable,
-)
-from fairshare_cli.render.sprio import json_rows
-
-
-def json_text(rows: Sequence[PriorityRow], fields: Sequence[str]) -> str:
-    """``--json`` of sprio rows: the text of ``emit_rows(json_rows(rows), fields, "json")``
-    (:func:`json_chunks` joined)."""
-    return "".join(json_chunks(rows, fields))
-
-
-def json_chunks(rows: Sequence[PriorityRow], fields: Sequence[str]) -> Iterator[str]:
-    """:func:`json_text` in pieces to write one by one (rows that all carry a ``group``
-    are printed some 1,000 at a time, so the text of a 100,000-job queue is never whole).
-
-    A measured hot loop (``benchmarks/run.py --rows sprio-json``): rows are built straight
-    for msgspec; a row with a float msgspec would print unlike ``repr`` goes through
-    :func:`fastjson.prepared` first. (Printing each row with a ``%`` template is slower:
-    ``repr`` of a float costs more than msgspec's whole row.)
-    """
-    from fairshare_cli.render import fastjson
-
-    if tuple(fields) != JSON_KEYS:
-        yield fastjson.dumps_rows(json_rows(rows), fields)
-        return
-    if rows and all(r.group is not None for r in rows):
-        chunks = _grouped_chunks(rows)
-        if chunks is not None:
-            yield from chunks
-            return
-    plain = fastjson.plain_floats
-    prepared = fastjson.prepared
-    checked: dict[int, tuple[Mapping[str, float], bool]] = {}  # TRES dicts are shared
-    out = []
-    keys = FACTOR_KEYS
-    for r in rows:
-        tf, tw = r.tres_f, r.tres_w
-        hit = checked.get(id(tf))
-        if hit is None:  # the dict stays in ``checked`` so its id is not reused
-            hit = checked[id(tf)] = (tf, plain(tf.values()))
-        ok = hit[1]
-        hit = checked.get(id(tw))
-        if hit is None:
-            hit = checked[id(tw)] = (tw, plain(tw.values()))
-        f, wt = r.f, r.wt
-        factors: dict[str, Any] = dict(zip(keys, f, strict=True))
-        factors["tres"] = tf
-        weighted: dict[str, Any] = dict(zip(keys, wt, strict=True))
-        weighted["tres"] = tw
-        row = {
-            "job_id": r.job_id, "partition": r.partition, "user": r.user,
-            "account": r.account, "qos": r.qos, "priority": r.priority, "site": r.site,
-            "nice": r.nice, "factors": factors, "weighted": weighted,
-        }  # fmt: skip
-        out.append(row if ok and hit[1] and plain((*f, *wt)) else prepared(row))
-    text = fastjson.dumps_ready(out)
-    yield text if text is not None else fastjson.dumps_rows(json_rows(rows), fields)
-
-
-#: The row's values in the order ``json.dumps`` prints them: where each comes from (the
-#: row itself, its ``group[0]`` or its ``group[1]``, see :class:`PriorityRow`) and its name.
-_SLOTS = (
-    ("row", "job_id"), ("part", "partition"), ("who", "user"), ("who", "account"),
-    ("who", "qos"), ("row", "priority"), ("row", "site"), ("row", "nice"),
-    ("row", "f0"), ("who", "f1"), ("who", "f2"), ("part", "f3"), ("part", "f4"),
-    ("who", "f5"), ("part", "tres_f"),
-    ("row", "wt0"), ("who", "wt1"), ("who", "wt2"), ("part", "wt3"), ("part", "wt4"),
-    ("who", "wt5"), ("part", "tres_w"),
-)  # fmt: skip
+from fairshare_cli.core.slurm.priority import FACTOR_KEYS
+from fairshare_cli.core.slurm.priority_table import AssocShare, PartShare, PriorityTable
+from fairshare_cli.render.sprio import JSON_FIELDS
 
 
 def _template() -> list[str]:
     """The text ``json.dumps(..., indent=2)`` prints for one row inside the list, split at
-    its values (:data:`_SLOTS`): each value stands in it as a string printed ``"\u0000X"``."""
+    its 22 values (job id, partition, user, account, QOS, priority, site, nice, then the
+    factors and the weighted factors: six each and the TRES): each value stands in it as
+    a string printed ``"\u0000X"``."""
     import json
 
-    marks = ["\x00" + chr(65 + i) for i in range(len(_SLOTS))]
+    marks = ["\x00" + chr(65 + i) for i in range(22)]
     factors = dict(zip((*FACTOR_KEYS, "tres"), marks[8:15], strict=True))
     weighted = dict(zip((*FACTOR_KEYS, "tres"), marks[15:], strict=True))
-    row = {**dict(zip(JSON_KEYS[:8], marks[:8], strict=True)), "factors": factors,
+    row = {**dict(zip(JSON_FIELDS[:8], marks[:8], strict=True)), "factors": factors,
            "weighted": weighted}  # fmt: skip
     pieces = json.dumps([row], indent=2)[4:-2].split('"\\u0000')
     return [pieces[0], *(p[2:] for p in pieces[1:])]
@@ -113,23 +46,6 @@ def _tres(tres: Mapping[str, float]) -> str:
     from fairshare_cli.render.formats import jsonable
 
     return json.dumps(jsonable(tres), indent=2).replace("\n", "\n      ")
-
-
-def _group_pieces(t: list[str], w: tuple[str, ...], p: tuple[str, ...]) -> tuple[str, ...]:
-    """The row text of a group between its rows' own values (job id, priority, site,
-    nice, age factor and weighted age factor), from the template (:func:`_template`), the
-    texts of the row's ``who`` (user, account, QOS, ASSOC, fair-share and QOS factors and
-    their weighted values) and those of its ``part`` (partition, job-size and partition
-    factors, TRES factors, their weighted values)."""
-    return (
-        t[0],
-        f"{t[1]}{p[0]}{t[2]}{w[0]}{t[3]}{w[1]}{t[4]}{w[2]}{t[5]}",
-        t[6],
-        t[7],
-        t[8],
-        f"{t[9]}{w[3]}{t[10]}{w[4]}{t[11]}{p[1]}{t[12]}{p[2]}{t[13]}{w[5]}{t[14]}{p[3]}{t[15]}",
-        f"{t[16]}{w[6]}{t[17]}{w[7]}{t[18]}{p[4]}{t[19]}{p[5]}{t[20]}{w[8]}{t[21]}{p[6]}{t[22]}",
-    )
 
 
 def _float_texts(values: list[float]) -> list[str] | None:
@@ -179,65 +95,8 @@ def _places(text: str, needles: tuple[str, ...]) -> list[int]:
     return places
 
 
-def _grouped_chunks(rows: Sequence[PriorityRow]) -> Iterator[str] | None:
-    """``--json`` of rows that all carry a ``group``, in pieces: the texts of each ``who``,
-    each ``part`` and each group made once, each row's own values put in (the age floats'
-    texts made in bulk first); None when a non-finite age needs the general writer.
-
-    A measured hot loop (``benchmarks/run.py --rows sprio-json``).
-    """
-    ages = _float_texts([r.f[0] for r in rows])
-    ages_w = _float_texts([r.wt[0] for r in rows])
-    if ages is None or ages_w is None:
-        return None
-    return _grouped_pieces(rows, ages, ages_w)
-
-
-#: Rows per piece of :func:`_grouped_pieces` (some 700 KB of text).
+#: Rows per piece of :func:`table_chunks` (some 700 KB of text).
 CHUNK_ROWS = 1024
-
-
-def _grouped_pieces(
-    rows: Sequence[PriorityRow], ages: list[str], ages_w: list[str]
-) -> Iterator[str]:
-    """The pieces of :func:`_grouped_chunks` (``ages``, ``ages_w``: the texts of the rows'
-    age factors and weighted age factors)."""
-    from json.encoder import encode_basestring_ascii as quoted  # json.dumps' own, in C
-
-    template = _template()
-    whos: dict[int, tuple[str, ...]] = {}
-    parts: dict[int, tuple[str, ...]] = {}
-    groups: dict[int, tuple[str, ...]] = {}
-    out: list[str] = []
-    add = out.append
-    lead = "[\n  "
-    for r, age, age_w in zip(rows, ages, ages_w, strict=True):
-        g = groups.get(id(r.group))
-        if g is None:
-            pair: tuple[object, object] = r.group  # type: ignore[assignment]
-            who, part = pair
-            w = whos.get(id(who))
-            f, wt = r.f, r.wt
-            if w is None:
-                w = whos[id(who)] = (
-                    quoted(r.user), quoted(r.account), quoted(r.qos), _num(f[1]), _num(f[2]),
-                    _num(f[5]), _num(wt[1]), _num(wt[2]), _num(wt[5]),
-                )  # fmt: skip
-            p = parts.get(id(part))
-            if p is None:
-                p = parts[id(part)] = (
-                    quoted(r.partition), _num(f[3]), _num(f[4]), _tres(r.tres_f),
-                    _num(wt[3]), _num(wt[4]), _tres(r.tres_w),
-                )  # fmt: skip
-            g = groups[id(r.group)] = _group_pieces(template, w, p)
-        g0, g1, g2, g3, g4, g5, g6 = g
-        add(f"{g0}{quoted(r.job_id)}{g1}{r.priority}{g2}{r.site}{g3}{r.nice}{g4}{age}{g5}"
-            f"{age_w}{g6}")  # fmt: skip
-        if len(out) == CHUNK_ROWS:
-            yield lead + ",\n  ".join(out)
-            lead = ",\n  "
-            out.clear()
-    yield (lead + ",\n  ".join(out) if out else "") + "\n]"  # ``rows`` is not empty
 
 
 def table_chunks(
@@ -252,8 +111,8 @@ def table_chunks(
 
     A measured hot loop (``benchmarks/run.py --rows sprio-json``).
     """
-    total = sum(table.ages) + sum(table.ages_w)
-    if total - total != 0 or not table.ids:  # (a NaN or infinity: the general writer)
+    total = sum(table.age_factors) + sum(table.weighted_ages)
+    if total - total != 0 or not table.job_ids:  # (a NaN or infinity: the general writer)
         return None
     return _table_pieces(table, opening, closing)
 
@@ -267,8 +126,8 @@ def _table_pieces(table: PriorityTable, opening: bool, closing: bool) -> Iterato
     A row is 12 texts: its job id, priority, site and nice, age factors and the texts its
     shares decide (each share's made once, found once a row and spread over its places by
     ``zip``); each row's last text opens the next row (the last row's is cut back). Job
-    ids are plain numbers (``compute_table`` makes no table otherwise): they are quoted as
-    they are; priorities are the table's own integers, printed by msgspec as ``str`` does.
+    ids go between quotes as ``json.dumps`` prints them (:func:`_id_texts`); priorities
+    are the table's own integers, printed by msgspec as ``str`` does.
     """
     import msgspec
 
@@ -278,8 +137,13 @@ def _table_pieces(table: PriorityTable, opening: bool, closing: bool) -> Iterato
     part_text = _part_texts(table, t, head)
     middle = _middle(table, t)
     encode = msgspec.json.encode
-    ids, assocs, parts, prios = table.ids, table.assocs, table.parts, table.priority_ints
-    ages, ages_w = table.ages, table.ages_w
+    ids, assocs, parts, prios = (
+        _id_texts(table.job_ids),
+        table.assocs,
+        table.parts,
+        table.priority_ints,
+    )
+    ages, ages_w = table.age_factors, table.weighted_ages
     rows = len(ids)
     if opening:
         yield f'[\n  {t[0]}"'
@@ -313,7 +177,11 @@ def _assoc_texts(table: PriorityTable, t: list[str]) -> dict[AssocShare, tuple[s
     from json.encoder import encode_basestring_ascii as quoted  # json.dumps' own, in C
 
     uniq = list(set(table.assocs))  # (in any order: texts a share)
-    values = [x for a in uniq for x in (a.f_assoc, a.f_fs, a.b, a.c)]
+    values = [
+        x
+        for a in uniq
+        for x in (a.assoc_factor, a.fairshare_factor, a.weighted_assoc, a.weighted_fairshare)
+    ]
     texts = _float_texts(values) or list(map(_num, values))
     return {
         a: (
@@ -337,9 +205,10 @@ def _part_texts(
         s: (
             f'"{t[1]}{quoted(s.partition)}',
             f"{quoted(s.qos)}{t[5]}",
-            f"{_num(s.f_js)}{t[12]}{_num(s.f_part)}{t[13]}{_num(s.f_qos)}{t[14]}"
-            f"{_tres(s.tres_f)}{t[15]}",
-            f"{_num(s.d)}{t[19]}{_num(s.e)}{t[20]}{_num(s.g)}{t[21]}{_tres(s.tres_w)}{t[22]}{head}",
+            f"{_num(s.jobsize_factor)}{t[12]}{_num(s.partition_factor)}{t[13]}"
+            f"{_num(s.qos_factor)}{t[14]}{_tres(s.tres_factors)}{t[15]}",
+            f"{_num(s.weighted_jobsize)}{t[19]}{_num(s.weighted_partition)}{t[20]}"
+            f"{_num(s.weighted_qos)}{t[21]}{_tres(s.weighted_tres)}{t[22]}{head}",
         )
         for s in set(table.parts)
     }
@@ -365,9 +234,13 @@ def _middle(table: PriorityTable, t: list[str]) -> Callable[[int, int], Iterable
     return lambda start, stop: map(text, zip(sites[start:stop], nices[start:stop], strict=True))
 
 
-_NONE: Any = object()
+def _id_texts(ids: list[str]) -> list[str]:
+    """The job ids as ``json.dumps`` prints them, without their quotes: as they are when
+    all are printable ASCII without a quote or a backslash (plain numbers, ``12.3``,
+    ``12_3``), else each escaped."""
+    joined = "".join(ids)
+    if joined.isascii() and joined.isprintable() and '"' not in joined and "\\" not in joined:
+        return ids
+    from json.encoder import encode_basestring_ascii as quoted  # json.dumps' own, in C
 
-JSON_KEYS = (
-    "job_id", "partition", "user", "account", "qos", "priority", "site", "nice", "factors",
-    "weighted",
-)  # fmt: skip
+    return [quoted(i)[1:-1] for i in ids]

@@ -1,6 +1,8 @@
-"""sprio's job lines for a :class:`~fairshare_cli.core.slurm.priority_table.PriorityTable`:
-the text :func:`~fairshare_cli.render.sprio.render_chunks` prints for its rows, with the
-cells an :class:`AssocShare` or a :class:`PartShare` decides printed once each.
+"""sprio's listing of a :class:`~fairshare_cli.core.slurm.priority_table.PriorityTable`
+in a parsed format (``-o``, ``-l``, ...): sprio's cells (``src/sprio/print.c``: ``%Ns``
+right-justified then cut to N, ``%.Ns`` left, the values as ``%.0f``, ``%.7f`` or
+``%16.14f``), with the cells an :class:`AssocShare` or a :class:`PartShare` decides
+printed once each.
 
 A format's fields fall in four kinds: the row's own (job id, priority, site, nice, age),
 its ``AssocShare``'s (user, account, ASSOC, fair share), its ``PartShare``'s (partition, QOS
@@ -14,19 +16,15 @@ A measured hot loop (``benchmarks/run.py --rows sprio``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any
 
 from fairshare_cli.core.slurm.priority import Weights
-from fairshare_cli.core.slurm.priority_table import PriorityTable
-from fairshare_cli.render.sprio import (
-    CHUNK_ROWS,
-    FACTOR_LETTERS,
-    SprioFormat,
-    _tres_norm,
-    _tres_weighted_cached,
-    _value_expr,
-)
+from fairshare_cli.core.slurm.priority_table import PartShare, PriorityTable
+from fairshare_cli.render.sprio import FACTOR_LETTERS, SprioFormat, head_lines
+
+#: Rows per piece of :func:`listing_chunks` (some 100 KB of text).
+CHUNK_ROWS = 1024
 
 _ASSOC_LETTERS = set("uoBbFf")
 _PART_LETTERS = set("rnJjPpQqTt")
@@ -35,7 +33,7 @@ _PART_LETTERS = set("rnJjPpQqTt")
 _ROW_VALUES: dict[str, tuple[str, str | None]] = {
     "i": ("jid", None),
     "Y": ("pi", "d"),
-    "y": ("p", None),
+    "y": ("py", None),
     "S": ("site", ".0f"),
     "N": ("nice", ".0f"),
     "A": ("aw", ".0f"),
@@ -43,13 +41,13 @@ _ROW_VALUES: dict[str, tuple[str, str | None]] = {
 }
 #: The type of every value of the columns whose values the table makes (not the jobs').
 _TYPED = {"pi": {int}, "aw": {float}}
-_COLUMNS = {
-    "jid": "ids",
-    "pi": "priority_ints",
-    "p": "priorities",
-    "site": "sites",
-    "nice": "nices",
-    "aw": "ages_w",
+_COLUMNS: dict[str, Callable[[PriorityTable], list[Any]]] = {
+    "jid": lambda table: table.job_ids,
+    "pi": lambda table: table.priority_ints,
+    "py": PriorityTable.priority_fractions,
+    "site": lambda table: table.sites,
+    "nice": lambda table: table.nices,
+    "aw": lambda table: table.weighted_ages,
 }
 
 
@@ -93,22 +91,63 @@ def _cell_spec(f: Any) -> str:
     return f"%{side}{f.width}.{f.width}s" if f.width > 0 else "%s"
 
 
-#: What each letter's expression (:func:`~fairshare_cli.render.sprio._value_expr`, over a
-#: row ``r``) reads, as a share or a table column names it.
-_NAMES = (
-    ("r.wt[0]", "aw"), ("r.wt[1]", "r.b"), ("r.wt[2]", "r.c"), ("r.wt[3]", "r.d"),
-    ("r.wt[4]", "r.e"), ("r.wt[5]", "r.g"), ("r.job_id", "jid"),
-    ("r.priority_value if r.admin else r.priority_value", "p"), ("r.priority", "pi"),
-    ("r.site", "site"), ("r.nice", "nice"),
-)  # fmt: skip
+#: What a factor letter's cell shows: the weighted factor (a share's, or the row's age).
+_WEIGHTED = {
+    "A": "aw",
+    "B": "r.weighted_assoc",
+    "F": "r.weighted_fairshare",
+    "J": "r.weighted_jobsize",
+    "P": "r.weighted_partition",
+    "Q": "r.weighted_qos",
+}
+#: The expression of each other letter's text, over a share ``r`` or a row's columns.
+_TEXTS = {
+    "i": "jid", "s": "''", "r": "r.partition", "u": "r.user", "o": "r.account",
+    "n": "r.qos", "c": "cluster", "Y": "'%d' % pi", "y": "'%16.14f' % py",
+    "S": "'%.0f' % site", "N": "'%.0f' % nice", "T": "tres_w(r)", "t": "tres_n(r, weights)",
+}  # fmt: skip
 
 
 def _expr(letter: str, weights: Weights) -> str:
-    """The expression of a letter's text over a share ``r`` or a row's columns."""
-    expr = _value_expr(letter, weights)
-    for old, new in _NAMES:
-        expr = expr.replace(old, new)
-    return expr
+    """The expression of a letter's text over a share ``r`` or a row's columns: a
+    weighted factor as ``%.0f``, the factor itself (``-n``'s lower-case letters: the
+    weighted one over its weight) as ``%.7f``."""
+    if letter in _WEIGHTED:
+        return f"'%.0f' % {_WEIGHTED[letter]}"
+    upper = letter.upper()
+    if upper in _WEIGHTED:
+        w = weights.get(FACTOR_LETTERS[upper])
+        if not w:
+            return "'%.7f' % 0.0"
+        return f"'%.7f' % ({_WEIGHTED[upper]} / {float(w)!r})"
+    return _TEXTS[letter]
+
+
+def _tres_weighted_cached() -> Callable[[PartShare], str]:
+    """The weighted TRES a share shows (``cpu=12,mem=3``: the non-zero ones), remembered
+    per TRES dict (the shares of jobs of one size share one)."""
+    seen: dict[int, tuple[Mapping[str, float], str]] = {}
+
+    def text(share: PartShare) -> str:
+        items = share.weighted_tres
+        hit = seen.get(id(items))
+        if hit is None:  # the dict is kept in ``seen`` so its id is not reused
+            shown = ",".join([f"{k}={v:.0f}" for k, v in items.items() if v]) if items else ""
+            hit = seen[id(items)] = (items, shown)
+        return hit[1]
+
+    return text
+
+
+def _tres_norm(share: PartShare, weights: Weights) -> str:
+    """The TRES factors a share shows with ``-n`` (each non-zero weighted one over its
+    weight)."""
+    parts = []
+    for k, v in share.weighted_tres.items():
+        if v:
+            w = weights.tres.get(k, 0.0)
+            parts.append(f"{k}={'%.2f' % (v / w if w else 0.0)}")
+    return ",".join(parts)
 
 
 def _group_texts(groups: list[list[Any]], weights: Weights, namespace: dict[str, Any]) -> Any:
@@ -141,7 +180,7 @@ def _row_column(
     fit, else texts (cut to the cell); a column of few distinct integers (site, nice) by
     the text of each value, made once."""
     name, conversion = _ROW_VALUES[f.letter]
-    values: list[Any] = getattr(table, _COLUMNS[name])
+    values: list[Any] = _COLUMNS[name](table)
     side = "" if f.right else "-"
     ends: tuple[Any, ...] = ()
     kinds = (_TYPED.get(name) if values else None) or (
@@ -198,14 +237,26 @@ def _kinds(values: list[Any]) -> set[type]:
 _SHARES = {"assoc": "assocs", "part": "parts"}
 
 
-def table_chunks(
-    fmt: SprioFormat, table: PriorityTable, weights: Weights, cluster: str
+def listing_chunks(
+    fmt: SprioFormat,
+    table: PriorityTable,
+    weights: Weights,
+    *,
+    header: bool = True,
+    weights_only: bool = False,
+    cluster: str = "",
 ) -> Iterator[str]:
-    """The job lines of :func:`~fairshare_cli.render.sprio.render_chunks` for a table's
-    rows (each ending in a newline), :data:`~fairshare_cli.render.sprio.CHUNK_ROWS` at a
-    time (:func:`filled_chunks`)."""
+    """sprio's listing in pieces of :data:`CHUNK_ROWS` lines (each ending in a newline), to
+    be written one by one (a 100,000-job listing is never held as one text): the header
+    (``header``), then the weights row (``weights_only``) or the table's rows
+    (:func:`filled_chunks`)."""
+    first = head_lines(fmt, weights, header=header, weights_only=weights_only)
+    if first:
+        yield first
+    if weights_only or not len(table):
+        return
     row, slots = _layout(fmt, table, weights, cluster)
-    return filled_chunks(row, slots, len(table.ids))
+    yield from filled_chunks(row, slots, len(table))
 
 
 #: A column of values, the text of each value (None: the values as they are; a tuple of
@@ -216,7 +267,7 @@ Slot = tuple[list[Any], "dict[Any, Any] | None", tuple[int, ...]]
 
 def filled_chunks(row: str, slots: list[Slot], rows: int) -> Iterator[str]:
     """The text of ``rows`` rows of the template ``row`` (one ``%`` conversion a slot's
-    place), :data:`~fairshare_cli.render.sprio.CHUNK_ROWS` at a time: each chunk is one
+    place), :data:`CHUNK_ROWS` at a time: each chunk is one
     ``%`` of the template repeated a row, the rows' values laid out in one list by slice
     assignment (no Python code a row; a column of several places is looked up once a row,
     its texts spread by ``zip``)."""

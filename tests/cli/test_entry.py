@@ -1,6 +1,5 @@
 """``fs`` as a program (``fairshare_cli.cli.entry.main``): the command's output whole, its
-exit code, and a closed pipe ending it with 1 and nothing on stderr, though the process
-ends with ``os._exit`` (no teardown)."""
+exit code, and a closed pipe ending it with 1 and nothing on stderr."""
 
 from __future__ import annotations
 

@@ -50,47 +50,6 @@ def test_read_json_gives_json_loads_objects(tmp_path_factory: Any, value: Any) -
     assert json.dumps(got) == json.dumps(json.loads(text))
 
 
-@settings(max_examples=150, deadline=None)
-@given(
-    st.lists(
-        st.tuples(
-            st.text(max_size=4),
-            st.lists(st.floats(allow_nan=True) | st.floats(-1e-3, 1e-3), min_size=12, max_size=12),
-            st.dictionaries(st.sampled_from(["cpu", "mem", "é"]), st.floats(), max_size=2),
-        ),
-        max_size=4,
-    )
-)
-def test_sprio_json_text_is_emit_rows_text(cases: list[Any]) -> None:
-    """sprio's own ``--json`` writer against the general one (``emit_rows(json_rows(...))``)."""
-    from fairshare_cli.cli.sprio import JSON_FIELDS
-    from fairshare_cli.core.slurm.priority import PriorityRow
-    from fairshare_cli.render import sprio
-    from fairshare_cli.render.sprio_json import json_text
-
-    rows = [
-        PriorityRow(
-            f"{i}",
-            "batch",
-            user,
-            "acct",
-            "normal",
-            7,
-            0,
-            0,
-            tuple(nums[:6]),
-            tuple(nums[6:]),
-            tres,
-            tres,
-        )
-        for i, (user, nums, tres) in enumerate(cases)
-    ]
-    want = json.dumps(
-        [{c: jsonable(r.get(c)) for c in JSON_FIELDS} for r in sprio.json_rows(rows)], indent=2
-    )
-    assert json_text(rows, JSON_FIELDS) == want
-
-
 @settings(max_examples=300, deadline=None)
 @given(
     st.dictionaries(
@@ -152,74 +111,28 @@ floats = (
         max_size=6,
     ),
 )
-def test_sprio_json_of_grouped_rows_is_emit_rows_text(
+def test_sprio_json_of_a_table_is_json_dumps_text(
     whos: list[Any], parts: list[Any], jobs: list[Any]
 ) -> None:
-    """Rows that carry a ``group`` (as ``compute_rows`` makes them) are printed per group
-    and per row; the text must still be the general writer's: each value, tiny, huge or
-    non-finite floats, quotes and non-ASCII names, in its place."""
-    from fairshare_cli.cli.sprio import JSON_FIELDS
-    from fairshare_cli.core.slurm.priority import PriorityRow
-    from fairshare_cli.render import sprio
-    from fairshare_cli.render.sprio_json import json_text
+    """sprio's ``--json`` of a table (each share's texts made once, each row's own values
+    put in) is ``json.dumps`` of its rows: each value, tiny, huge or non-finite floats,
+    quotes and non-ASCII names, in its place."""
+    from fairshare_cli.core.slurm.priority_table import AssocShare, PartShare, PriorityTable
+    from fairshare_cli.render import sprio_json
+    from fairshare_cli.render.sprio import JSON_FIELDS, json_rows
+    from tests.core.slurm.priority_reference import reference_json
 
-    who_objs = [object() for _ in whos]
-    part_objs = [object() for _ in parts]
-    groups = {(i, j): (w, p) for i, w in enumerate(who_objs) for j, p in enumerate(part_objs)}
-    rows = []
-    for wi, pi, jid, prio, nice, age, age_w in jobs:
-        user, wf = whos[wi % len(whos)]
-        name, pf, tres = parts[pi % len(parts)]
-        f = (age, wf[0], wf[1], pf[0], pf[1], wf[2])
-        wt = (age_w, wf[3], wf[4], pf[2], pf[3], wf[5])
-        group = groups[(wi % len(whos), pi % len(parts))]
-        rows.append(
-            PriorityRow(
-                jid,
-                name,
-                user,
-                "acct",
-                "normal",
-                prio,
-                0,
-                nice,
-                f,
-                wt,
-                tres,
-                tres,
-                False,
-                0.0,
-                (0, 0, jid),
-                group,
-            )
-        )
-    want = json.dumps(
-        [{c: jsonable(r.get(c)) for c in JSON_FIELDS} for r in sprio.json_rows(rows)], indent=2
-    )
-    assert json_text(rows, JSON_FIELDS) == want
-
-
-@pytest.mark.parametrize("count", [1, 2, 3, 4, 5])
-def test_sprio_json_in_pieces_is_the_whole_text(
-    count: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Grouped rows are printed CHUNK_ROWS at a time (here 2, so counts on and off a
-    multiple): the pieces joined are ``json.dumps`` of the rows."""
-    from fairshare_cli.cli.sprio import JSON_FIELDS
-    from fairshare_cli.core.slurm.priority import PriorityRow
-    from fairshare_cli.render import sprio, sprio_json
-
-    monkeypatch.setattr(sprio_json, "CHUNK_ROWS", 2)
-    groups = [(object(), object()), (object(), object())]
-    rows = [
-        PriorityRow(
-            str(i), "batch", "alice", "hep", "normal", 100 + i, 0, 0,
-            (0.25 * i, 0.0, 0.5, 0.125, 1.0, 0.0), (250.0 * i, 0.0, 5000.0, 125.0, 1000.0, 0.0),
-            {"cpu": 0.5}, {"cpu": 50.0}, False, 100.0 + i, (i, 0, str(i)), groups[0],
-        )
-        for i in range(count)
-    ]  # fmt: skip
-    want = json.dumps(
-        [{c: jsonable(r.get(c)) for c in JSON_FIELDS} for r in sprio.json_rows(rows)], indent=2
-    )
-    assert "".join(sprio_json.json_chunks(rows, JSON_FIELDS)) == want
+    assocs = [AssocShare(user, ("acct", wf[1], wf[2], wf[4], wf[5])) for user, wf in whos]
+    shares = [
+        PartShare((pf[0], pf[2], ()), (name, pf[1], pf[3], tres, tres, ()), ("normal", 0.5, 7.5))
+        for name, pf, tres in parts
+    ]
+    picked = [(assocs[w % len(assocs)], shares[p % len(shares)]) for w, p, *_ in jobs]
+    table = PriorityTable(
+        [j[2] for j in jobs], [a for a, _ in picked], [s for _, s in picked],
+        [j[5] for j in jobs], [j[6] for j in jobs], [0] * len(jobs), [j[4] for j in jobs],
+        [float(j[3]) for j in jobs], [j[3] for j in jobs],
+    )  # fmt: skip
+    pieces = sprio_json.table_chunks(table)
+    text = fastjson.dumps_rows(json_rows(table), JSON_FIELDS) if pieces is None else "".join(pieces)
+    assert text == reference_json(table.rows())

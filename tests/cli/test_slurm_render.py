@@ -6,35 +6,31 @@ import math
 
 import pytest
 
-from fairshare_cli.core.slurm.priority import PriorityRow, Weights
+from fairshare_cli.core.slurm.priority import Weights
+from fairshare_cli.core.slurm.priority_table import AssocShare, PartShare, PriorityTable
 from fairshare_cli.errors import InputError
-from fairshare_cli.render import sprio, sshare
+from fairshare_cli.render import sprio, sprio_table, sshare
+from fairshare_cli.render.sprio_table import listing_chunks
 
 W = Weights(age=1000, fairshare=10000, jobsize=1000, partition=1000, qos=1000)
 
 
-def _row(job_id: str, priority: float, fs: float = 5000.0, user: str = "alice") -> PriorityRow:
-    wt = (10.0, 0.0, fs, 500.0, 250.0, 0.0)
-    f = tuple(
-        v / w if w else 0.0 for v, w in zip(wt, (1000, 0, 10000, 1000, 1000, 1000), strict=True)
-    )
-    return PriorityRow(
-        job_id,
-        "batch",
-        user,
-        "hep",
-        "normal",
-        int(priority),
-        0,
-        0,
-        f,
-        wt,
-        {},
-        {},
-        False,
-        priority,
-        (int(job_id), 0, job_id),
-    )
+def _table(*rows: tuple[str, float, float, str]) -> PriorityTable:
+    """A table of rows (job id, priority, weighted fair share, user): weighted age 10, job
+    size 500 and partition 250, in partition ``batch``."""
+    assocs = {}
+    for _, _, fs, user in rows:
+        assocs[fs, user] = AssocShare(user, ("hep", 0.0, fs / 10000, 0.0, fs))
+    part = PartShare((0.5, 500.0, ()), ("batch", 0.25, 250.0, {}, {}, ()), ("normal", 0.0, 0.0))
+    return PriorityTable(
+        [r[0] for r in rows], [assocs[fs, user] for _, _, fs, user in rows], [part] * len(rows),
+        [0.01] * len(rows), [10.0] * len(rows), [0] * len(rows), [0] * len(rows),
+        [r[1] for r in rows], [int(r[1]) for r in rows],
+    )  # fmt: skip
+
+
+def _listing(fmt: sprio.SprioFormat, table: PriorityTable, header: bool = False) -> str:
+    return "".join(listing_chunks(fmt, table, W, header=header))
 
 
 @pytest.mark.parametrize(
@@ -53,7 +49,7 @@ def _row(job_id: str, priority: float, fs: float = 5000.0, user: str = "alice") 
 def test_sprio_cells(spec: str, expected: str) -> None:
     fmt, warnings = sprio.parse_format(spec)
     assert warnings == []
-    assert sprio.render(fmt, [_row("1", 5760.0)], W, header=False) == expected + "\n"
+    assert _listing(fmt, _table(("1", 5760.0, 5000.0, "alice"))) == expected + "\n"
 
 
 def test_sprio_unknown_letter_is_skipped_with_a_warning() -> None:
@@ -63,12 +59,13 @@ def test_sprio_unknown_letter_is_skipped_with_a_warning() -> None:
 
 
 def test_sprio_sort_keys_and_float_tolerance() -> None:
-    rows = [_row("1", 100.0, fs=1.000001), _row("2", 300.0, fs=1.0), _row("3", 200.0, fs=2.0)]
-    assert [r.job_id for r in sprio.sort_rows(rows, "-Y")] == ["2", "3", "1"]
+    table = _table(("1", 100.0, 1.000001, "a"), ("2", 300.0, 1.0, "a"), ("3", 200.0, 2.0, "a"))
+    rows = [0, 1, 2]
+    assert sprio.sort_order(table, rows, "-Y") == [1, 2, 0]
     # fair share 1.000001 and 1.0 compare equal (within 1e-5): the stable sort keeps 1 first.
-    assert [r.job_id for r in sprio.sort_rows(rows, "F")] == ["1", "2", "3"]
+    assert sprio.sort_order(table, rows, "F") == [0, 1, 2]
     with pytest.raises(InputError, match="Invalid sort specification: Z"):
-        sprio.sort_rows(rows, "Z")
+        sprio.sort_order(table, rows, "Z")
 
 
 def test_sprio_default_format_lists_only_weighted_factors() -> None:
@@ -133,12 +130,11 @@ def test_sprio_output_in_pieces_is_the_lines_joined(
 ) -> None:
     """Written in pieces of CHUNK_ROWS rows (here 2, so counts on and off a multiple),
     the output is the header and one line per row, each ending in a newline."""
-    monkeypatch.setattr(sprio, "CHUNK_ROWS", 2)
+    monkeypatch.setattr(sprio_table, "CHUNK_ROWS", 2)
     fmt, _ = sprio.parse_format("%.5i %.6Y")
-    rows = [_row(str(i + 1), 100.0 * (i + 1)) for i in range(count)]
+    table = _table(*[(str(i + 1), 100.0 * (i + 1), 5000.0, "alice") for i in range(count)])
     lines = (["JOBID PRIORI"] if header else []) + [
         f"{i + 1:>5} {100 * (i + 1):>6}" for i in range(count)
     ]
     want = "".join(line + "\n" for line in lines)
-    assert sprio.render(fmt, rows, W, header=header) == want
-    assert "".join(sprio.render_chunks(fmt, rows, W, header=header)) == want
+    assert _listing(fmt, table, header) == want

@@ -1,5 +1,5 @@
 """``fs sprio --json`` of a :class:`PriorityTable` (``render/sprio_json.table_chunks``)
-against the row path's text (``json_text`` of the table's rows), in pieces of a few rows,
+against the reference's text (``json.dumps`` of the rows' plain values), in pieces of a few rows,
 and the float texts it puts in (``json.dumps``'s, found in msgspec's text of a column)."""
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairshare_cli.cli.sprio import JSON_FIELDS
 from fairshare_cli.core.slurm.priority import PriorityContext
-from fairshare_cli.core.slurm.priority_table import compute_table
+from fairshare_cli.core.slurm.priority_table import PriorityTable, compute_table
+from fairshare_cli.errors import InputError
 from fairshare_cli.render import sprio_json
+from tests.core.slurm.priority_reference import reference_json
 from tests.core.slurm.test_priority_table import NOW, _both_kinds, contexts, sited_queues
 
 #: Magnitudes where msgspec's digits and ``repr``'s part (below 1e-4, from 1e16), their
@@ -37,6 +38,13 @@ def test_float_texts_are_json_dumps_texts(values: list[float]) -> None:
         assert texts == [json.dumps(v) for v in values]
 
 
+def _table(jobs: list[Any], ctx: PriorityContext) -> PriorityTable | None:
+    try:
+        return compute_table(jobs, ctx, NOW, listed_at=NOW + 60)
+    except InputError:
+        return None
+
+
 #: Queues of up to 40 jobs whose sites and nices take one value or several (each text
 #: between a row's priority and its age factor made once a nice, once a site, or a row at a
 #: time).
@@ -45,25 +53,30 @@ sited = sited_queues(1, 40, [[0], [7], [0, 7], [-3, 2**40]])
 
 @settings(max_examples=50, deadline=None)
 @given(sited, contexts, st.sampled_from([1, 2, 3, 1024]))
-def test_table_json_in_pieces_is_the_row_text(
+def test_table_json_in_pieces_is_the_references(
     objs: list[dict[str, Any]], ctx: PriorityContext, chunk: int
 ) -> None:
     """Pieces of any number of rows (the last row's end cut back where a piece ends the
-    list) join into the row path's bytes."""
+    list) join into the reference's bytes."""
     (jobs,) = _both_kinds(objs)[:1]
-    table = compute_table(jobs, ctx, NOW, listed_at=NOW + 60)
-    if table is None or not table.ids:
+    table = _table(jobs, ctx)
+    if table is None or not len(table):
         return
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(sprio_json, "CHUNK_ROWS", chunk)
         pieces = sprio_json.table_chunks(table)
         assert pieces is not None
         text = "".join(pieces)
-    assert text == sprio_json.json_text(table.rows(), JSON_FIELDS)
+    assert text == reference_json(table.rows())
 
 
 @settings(max_examples=30, deadline=None)
-@given(sited, contexts, st.sampled_from(["ages", "ages_w"]), st.sampled_from([math.inf, math.nan]))
+@given(
+    sited,
+    contexts,
+    st.sampled_from(["age_factors", "weighted_ages"]),
+    st.sampled_from([math.inf, math.nan]),
+)
 def test_a_table_with_an_age_not_finite_goes_the_general_way(
     objs: list[dict[str, Any]], ctx: PriorityContext, column: str, bad: float
 ) -> None:
@@ -73,8 +86,8 @@ def test_a_table_with_an_age_not_finite_goes_the_general_way(
     import msgspec
 
     (jobs,) = _both_kinds(objs)[:1]
-    table = compute_table(jobs, ctx, NOW, listed_at=NOW + 60)
-    if table is None or not table.ids:
+    table = _table(jobs, ctx)
+    if table is None or not len(table):
         return
     values = list(getattr(table, column))
     values[-1] = bad

@@ -1,6 +1,7 @@
-"""sprio's table lines (``render/sprio_table.table_chunks``) of site and nice columns that
-mix integers with bools or floats (which a reader never gives, a table may hold): the row
-path's bytes, whichever way the columns are printed (``%d``, ``%.0f`` or texts by value)."""
+"""sprio's listing (``render/sprio_table.listing_chunks``) of site and nice columns that
+mix integers with bools or floats (which a reader never gives, a table may hold): the
+reference's bytes, whichever way the columns are printed (``%d``, ``%.0f`` or texts by
+value)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ from hypothesis import strategies as st
 
 from fairshare_cli.core.slurm.priority import PriorityContext
 from fairshare_cli.core.slurm.priority_table import compute_table
+from fairshare_cli.errors import InputError
 from fairshare_cli.render import sprio as render
-from fairshare_cli.render.sprio_table import table_chunks
+from fairshare_cli.render.sprio_table import listing_chunks
+from tests.core.slurm.priority_reference import reference_lines
 from tests.core.slurm.test_priority_table import NOW, _both_kinds, _job, contexts, job_objects
 
 VALUES = [0, 1, 7, -3, True, False, 0.0, -0.0, 2.0, 7.5, 2**60, float(2**60)]
@@ -28,7 +31,7 @@ VALUES = [0, 1, 7, -3, True, False, 0.0, -0.0, 2.0, 7.5, 2**60, float(2**60)]
     st.randoms(use_true_random=False),
     st.sampled_from(["%.10S %5N %N", "%S %.3N", "%.15i %.10S %.10N"]),
 )
-def test_mixed_sites_and_nices_print_as_the_row_path(
+def test_mixed_sites_and_nices_print_as_the_reference(
     objs: list[dict[str, Any]],
     ctx: PriorityContext,
     sites: list[Any],
@@ -39,15 +42,16 @@ def test_mixed_sites_and_nices_print_as_the_row_path(
     """Bools print as the integers they equal, ``-0.0`` as ``-0``: texts made once a
     value never merge values that print differently."""
     (jobs,) = _both_kinds([_job(i, dict(o)) for i, o in enumerate(objs, start=1)])[:1]
-    table = compute_table(jobs, ctx, NOW, listed_at=NOW + 60)
-    if table is None:
+    try:
+        table = compute_table(jobs, ctx, NOW, listed_at=NOW + 60)
+    except InputError:
         return
-    rows = len(table.ids)
+    rows = len(table)
     table = msgspec.structs.replace(
         table,
         sites=[rnd.choice(sites) for _ in range(rows)],
         nices=[rnd.choice(nices) for _ in range(rows)],
     )
     fmt, _ = render.parse_format(spec)
-    want = "".join(render.render_chunks(fmt, table.rows(), ctx.weights, header=False, cluster="c"))
-    assert "".join(table_chunks(fmt, table, ctx.weights, "c")) == want
+    want = reference_lines(fmt, table.rows(), ctx.weights, "c")
+    assert "".join(listing_chunks(fmt, table, ctx.weights, header=False, cluster="c")) == want

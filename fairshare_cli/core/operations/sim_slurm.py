@@ -5,7 +5,7 @@ limit, as Slurm kills them there) is up end and free their CPUs; workload jobs w
 submit time has come are queued; the usage charged so far is advanced to the last decay
 pass (:class:`~fairshare_cli.core.operations.slurm_series.SlurmSeries`: ``_apply_new_usage``
 and the decay every ``PriorityCalcPeriod``), and the pending jobs' priorities are those
-``sprio`` shows then (:func:`~fairshare_cli.core.slurm.priority.compute_rows` with the
+``sprio`` shows then (:func:`~fairshare_cli.core.slurm.priority_table.compute_rows` with the
 tree of that pass; a job's priority is its best partition's). Then the main scheduler
 (``schedule()`` in ``src/slurmctld/job_scheduler.c``) walks the jobs by priority (ties:
 lower job id first) and starts each on the first node of its partitions with enough free
@@ -187,7 +187,8 @@ class SlurmSim:
         """Priorities as of the last decay pass (recomputed when a pass has run or jobs
         were queued since), with the usage charged so far."""
         from fairshare_cli.core.slurm.model import priority_context
-        from fairshare_cli.core.slurm.priority import compute_rows, controller_priority
+        from fairshare_cli.core.slurm.priority import controller_priority
+        from fairshare_cli.core.slurm.priority_table import compute_rows
 
         when, tree = self.series.tree(t)
         fresh = when != self.pass_time

@@ -47,7 +47,8 @@ if TYPE_CHECKING:
 
 
 def priority_context(config: Config, tree: AssocTree) -> PriorityContext:
-    """Weights, flags, partitions, QOS and cluster size for :func:`compute_rows`."""
+    """Weights, flags, partitions, QOS and cluster size for sprio's factors
+    (:func:`~fairshare_cli.core.slurm.priority_table.compute_table`)."""
     p = config.priority
     size = cluster_size(config)
     partitions = {

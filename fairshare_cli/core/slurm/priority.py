@@ -8,12 +8,11 @@ unless a ``NO_NORMAL_*`` flag asks for the raw value.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 
-from fairshare_cli.core.names import ascii_digits
 from fairshare_cli.core.slurm.assoc_tree import AssocTree
 from fairshare_cli.core.slurm.factors import (
     INFINITE_MAX_AGE,
@@ -21,7 +20,6 @@ from fairshare_cli.core.slurm.factors import (
     clamp_priority,
     job_size_factor,
     job_tres_value,
-    job_user,
 )
 from fairshare_cli.core.slurm.fairshare import job_fairshare_factor
 from fairshare_cli.errors import InputError
@@ -87,16 +85,13 @@ class PriorityRow:
     """One sprio row: a job in one partition, its factors and weighted factors.
 
     ``f`` and ``wt`` hold the six scalar factors and weighted factors in
-    :data:`FACTOR_KEYS` order; ``tres_f`` / ``tres_w`` the TRES ones by name. Rows with
-    the same ``group`` object (when not None) differ only in job id, priority, site, nice
-    and the age factor and its weighted value: a renderer may print the rest once a group.
+    :data:`FACTOR_KEYS` order; ``tres_f`` / ``tres_w`` the TRES ones by name.
     """
 
     __slots__ = (
         "account",
         "admin",
         "f",
-        "group",
         "job_id",
         "nice",
         "partition",
@@ -128,7 +123,6 @@ class PriorityRow:
         admin: bool = False,
         priority_value: float = 0.0,
         sort_key: tuple[int, int, str] = (0, 0, ""),
-        group: object = None,
     ) -> None:
         self.job_id = job_id
         self.partition = partition
@@ -145,7 +139,6 @@ class PriorityRow:
         self.admin = admin
         self.priority_value = priority_value
         self.sort_key = sort_key
-        self.group = group
 
     @property
     def factors(self) -> dict[str, Any]:
@@ -158,36 +151,9 @@ class PriorityRow:
         return {**dict(zip(FACTOR_KEYS, self.wt, strict=True)), "tres": dict(self.tres_w)}
 
 
-def compute_rows(
-    jobs: Iterable[Any], ctx: PriorityContext, now: float, listed_at: float | None = None
-) -> list[PriorityRow]:
-    """sprio rows: the factors as of ``now`` (the decay pass time).
-
-    Pending jobs are listed (running ones too with ``CALCULATE_RUNNING``); held and finished
-    jobs are not, nor jobs submitted after ``listed_at`` (the moment sprio asks; default
-    ``now``); a job with no Slurm association and no account is not a Slurm job and is
-    skipped. Multi-partition jobs give one row per partition (partition and TRES factors
-    per partition, the rest shared).
-
-    Raises:
-        InputError: a job names an unknown partition, QOS, account or association.
-    """
-    horizon = now if listed_at is None else listed_at
-    maker = _RowMaker(ctx, now)
-    calc_running = "CALCULATE_RUNNING" in ctx.flags
-    rows: list[PriorityRow] = []
-    for job in jobs:
-        status = job.status
-        if status != "idle" and not (calc_running and status == "running"):
-            continue
-        if job.submit_time is not None and job.submit_time > horizon:
-            continue
-        maker.add_rows(job, rows)
-    return rows
-
-
-class _RowMaker:
-    """The per-call constants and caches of :func:`compute_rows` (sprio's factor pass).
+class FactorMaker:
+    """The per-call constants and caches of sprio's factor pass
+    (:func:`~fairshare_cli.core.slurm.priority_table.compute_table`).
 
     Jobs of one queue share few partitions, QOS, associations and job sizes, so each factor
     is computed once per distinct input and looked up after.
@@ -218,11 +184,6 @@ class _RowMaker:
         self.tres_cache: dict[
             tuple[str, int, int, int], tuple[dict[str, float], dict[str, float]]
         ] = {}
-        #: :meth:`_who` and :meth:`_size` by the job fields each reads.
-        self.who_cache: dict[tuple[Any, ...], Any] = {}
-        self.size_cache: dict[tuple[Any, ...], Any] = {}
-        #: The ``group`` of rows (:class:`PriorityRow`) by their shared parts.
-        self.row_groups: dict[tuple[int, int], object] = {}
 
     def association(self, job: Any, user: str) -> Any:
         """The job's association, or None for a job that is not a Slurm job.
@@ -312,91 +273,6 @@ class _RowMaker:
             tres_w[tname] = f * tw
         return tres_f, tres_w
 
-    def add_rows(self, job: Any, rows: list[PriorityRow]) -> None:
-        """Append the job's rows, one per partition (nothing for a non-Slurm job).
-
-        A measured hot loop (``benchmarks/run.py --rows sprio``): what the jobs of one
-        owner, account, partition list and QOS share (:meth:`_who`) and what the jobs of
-        one size share in those partitions (:meth:`_size`) are each computed once.
-
-        Raises:
-            InputError: an unknown partition, QOS, account or association.
-        """
-        partition = job.partition
-        key = (job.owner, job.account, partition, job.qos)
-        who = self.who_cache.get(key, _UNSEEN)
-        if who is _UNSEEN:
-            who = self.who_cache[key] = self._who(job)
-        if who is None:
-            return
-        user, account, qdisplay, f_assoc, f_fs, f_qos, b_w, c_w, g_w, pinfos = who
-        skey = (partition, job.num_nodes, job.request_cpus, job.request_memory, job.time_limit)
-        if not self.tres_by_size and job.attributes:  # its TRES may differ by attributes
-            size = self._size(job, pinfos)
-        else:
-            size = self.size_cache.get(skey)
-            if size is None:
-                size = self.size_cache[skey] = self._size(job, pinfos)
-        f_js, d_w, parts = size
-        jid = job.id
-        sort_key = (int(jid), 0, jid) if ascii_digits(jid) else (*job.cluster_proc, jid)
-        admin = job.admin_priority
-        if admin is not None:
-            rows.extend(_admin_rows(jid, who, parts, admin, sort_key))
-            return
-        w_age = self.weights[0]
-        f_age = 0.0
-        accrue = job.accrue_time if job.accrue_time is not None else job.submit_time
-        if w_age and accrue is not None:  # age_factor() inlined (a function call a job)
-            max_age = self.max_age
-            now = self.now
-            diff = int(now - accrue) if accrue < now else 0
-            f_age = 1.0 if max_age <= 0 or diff >= max_age else diff / max_age
-        a_w = f_age * w_age
-        site = job.site_factor
-        nice = job.nice
-        groups = self.row_groups
-        for part in parts:
-            name, f_part, e_w, tres_f, tres_w, terms = part
-            # sprio's PRIORITY: the weighted factors re-added in its order (age, assoc,
-            # fair share, job size, partition, QOS, site, −nice, then each non-zero TRES
-            # term), at least 1; %Y prints it truncated, %y divides it by 2^32−1. (Not
-            # sum(): from Python 3.12 it compensates rounding, which C does not.)
-            p = a_w + b_w + c_w + d_w + e_w + g_w + site - nice
-            for value in terms:
-                p += value
-            if p < 1:
-                p = 1.0
-            gkey = (id(who), id(part))  # both live in the caches while rows are made
-            group = groups.get(gkey)
-            if group is None:
-                group = groups[gkey] = (who, part)
-            rows.append(
-                PriorityRow(
-                    jid, name, user, account, qdisplay, int(p), site, nice,
-                    (f_age, f_assoc, f_fs, f_js, f_part, f_qos),
-                    (a_w, b_w, c_w, d_w, e_w, g_w),
-                    tres_f, tres_w, False, p, sort_key, group,
-                )
-            )  # fmt: skip
-
-    def _who(self, job: Any) -> Any:
-        """What the jobs of one owner, account, partition list and QOS share: user,
-        account, QOS shown, the ASSOC, fair-share and QOS factors and their weighted
-        values, the partitions with their factors; None for a job that is not a Slurm job.
-
-        Raises:
-            InputError: an unknown partition, QOS, account or association.
-        """
-        user = job_user(job.owner)
-        assoc = self.association(job, user)
-        if assoc is None:
-            return None
-        pinfos = self.partitions(job)
-        qname, f_qos, g_w = self.qos_values(job)
-        account, f_assoc, f_fs, b_w, c_w = self.assoc_values(assoc, user)
-        return (user, account, qname, f_assoc, f_fs, f_qos, b_w, c_w, g_w, pinfos)
-
     def assoc_values(self, assoc: Any, user: str) -> tuple[str, float, float, float, float]:
         """What the jobs of one association share: its account, the ASSOC factor and the
         fair-share factor (under the configured algorithm), and their weighted values."""
@@ -426,7 +302,7 @@ class _RowMaker:
             self.qos_cache[qname] = f_qos
         return qname or "", f_qos, f_qos * self.weights[5]
 
-    def _size(self, job: Any, pinfos: list[tuple[PartitionInfo, float]]) -> Any:
+    def size_values(self, job: Any, pinfos: list[tuple[PartitionInfo, float]]) -> Any:
         """What the jobs of one size share in these partitions: the job-size factor and
         its weighted value, and per partition its name, partition factor and weighted
         value, TRES factors, weighted TRES factors and the non-zero weighted TRES terms."""
@@ -437,19 +313,6 @@ class _RowMaker:
             terms = tuple(filter(None, tres_w.values()))
             parts.append((info.name, f_part, f_part * self.weights[4], tres_f, tres_w, terms))
         return f_js, f_js * self.weights[3], parts
-
-
-_UNSEEN = object()
-
-
-def _admin_rows(jid: str, who: Any, parts: Any, admin: int, sort_key: Any) -> list[PriorityRow]:
-    """The rows of a job with an admin-set priority: no factors, one row per partition."""
-    zero = (0.0,) * 6
-    return [
-        PriorityRow(jid, part[0], who[0], who[1], who[2], admin, 0, 0, zero, zero, {}, {}, True,
-                    float(admin), sort_key)
-        for part in parts
-    ]  # fmt: skip
 
 
 def _partition_factors(

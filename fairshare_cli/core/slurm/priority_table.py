@@ -1,105 +1,174 @@
-"""sprio's rows as columns: :func:`~fairshare_cli.core.slurm.priority.compute_rows` for a
-plain queue, without a :class:`PriorityRow` object a row.
+"""sprio's rows as columns: the factors of every listed job in every partition it may run
+in, the one computation behind ``fs sprio``'s listings and :func:`compute_rows`.
 
 A row of ``sprio -l`` is a job in one partition. Almost all of it is shared: by the jobs of
 one owner and account (an :class:`AssocShare`), of one partition list, QOS and size (a
 :class:`PartShare` a partition). Only the job id, the age factor, site, nice and the
 priority differ from job to job. :func:`compute_table` makes the shares once each and the
-rest in one pass over the jobs, in sprio's default order (by job id, ``-S i``), and gives
-up (None) on anything else: a job with an admin-set priority or attributes that change its
-TRES, a job without a submit or accrue time, an id that is not a plain number, a job the
-association tree cannot place. The caller then uses
-:func:`~fairshare_cli.core.slurm.priority.compute_rows`, whose rows and error messages are
-the users'. :meth:`PriorityTable.rows` gives the same rows as that function.
+rest in one pass over the jobs, then puts the rows in sprio's default order (by job id,
+``-S i``) where they are not in it already. A job with an admin-set priority has shares of
+its own whose factors are all zero (sprio shows none for it).
 
 A measured hot path (``benchmarks/run.py --rows sprio,sprio-json``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from operator import attrgetter
+from collections.abc import Iterable
 from typing import Any
 
 import msgspec
 
+from fairshare_cli.core.jobs import cluster_proc
+from fairshare_cli.core.names import ascii_digits
 from fairshare_cli.core.slurm.factors import job_user
-from fairshare_cli.core.slurm.priority import PriorityContext, PriorityRow, _RowMaker
-from fairshare_cli.errors import InputError
+from fairshare_cli.core.slurm.priority import FactorMaker, PriorityContext, PriorityRow
+
+#: The divisor of sprio's ``%y`` (the priority as a fraction of the largest, 2^32 - 1).
+PRIORITY_MAX = 4294967295.0
 
 
 class AssocShare:
     """What the rows of the jobs of one owner and account share: the user and account
-    shown, the ASSOC and fair-share factors and weighted factors."""
+    shown, the ASSOC and fair-share factors and their weighted values."""
 
-    __slots__ = ("account", "b", "c", "f_assoc", "f_fs", "user")
+    __slots__ = ("account", "assoc_factor", "fairshare_factor", "user", "weighted_assoc",
+                 "weighted_fairshare")  # fmt: skip
 
     def __init__(self, user: str, values: tuple[str, float, float, float, float]) -> None:
-        """From the user and ``_RowMaker.assoc_values``' tuple."""
+        """From the user and ``FactorMaker.assoc_values``' tuple."""
         self.user = user
-        self.account, self.f_assoc, self.f_fs, self.b, self.c = values
+        (self.account, self.assoc_factor, self.fairshare_factor, self.weighted_assoc,
+         self.weighted_fairshare) = values  # fmt: skip
 
 
 class PartShare:
     """What the rows of the jobs of one partition list, QOS and size share in one of those
-    partitions: its name, the QOS shown, the job-size, partition and QOS factors and
-    weighted factors, the TRES factors and weighted factors and the non-zero weighted TRES
-    terms."""
+    partitions: its name, the QOS shown, the job-size, partition and QOS factors and their
+    weighted values, the TRES factors and weighted TRES factors by name, the non-zero
+    weighted TRES terms and their sum (``weighted_tres_sum``: the only term, or 0.0)."""
 
-    __slots__ = ("d", "e", "f_js", "f_part", "f_qos", "g", "part", "partition", "qos", "t",
-                 "terms", "tres_f", "tres_w")  # fmt: skip
+    __slots__ = ("jobsize_factor", "partition", "partition_factor", "qos", "qos_factor",
+                 "tres_factors", "tres_terms", "weighted_jobsize", "weighted_partition",
+                 "weighted_qos", "weighted_tres", "weighted_tres_sum")  # fmt: skip
 
     def __init__(self, size: Any, part: Any, qos: tuple[str, float, float]) -> None:
-        """From ``_RowMaker._size``'s tuple, one of its partitions (kept as ``part``) and
-        ``_RowMaker.qos_values``' tuple."""
-        self.f_js, self.d, _parts = size
-        self.partition, self.f_part, self.e, tres_f, tres_w, terms = part
-        self.qos, self.f_qos, self.g = qos
-        self.tres_f: dict[str, float] = tres_f
-        self.tres_w: dict[str, float] = tres_w
-        self.terms: tuple[float, ...] = terms
-        # With at most one term, the sum adds ``t`` (0.0 for none): x + 0.0 is x for every
+        """From ``FactorMaker.size_values``' tuple, one of its partitions and
+        ``FactorMaker.qos_values``' tuple."""
+        self.jobsize_factor, self.weighted_jobsize, _parts = size
+        (self.partition, self.partition_factor, self.weighted_partition, tres_f, tres_w,
+         terms) = part  # fmt: skip
+        self.qos, self.qos_factor, self.weighted_qos = qos
+        self.tres_factors: dict[str, float] = tres_f
+        self.weighted_tres: dict[str, float] = tres_w
+        self.tres_terms: tuple[float, ...] = terms
+        # With at most one term, the sum adds it (0.0 for none): x + 0.0 is x for every
         # x but -0.0, and a sum of -0.0 is below 1, so it prints as 1 either way.
-        self.t = terms[0] if terms else 0.0
-        self.part = part
+        self.weighted_tres_sum = terms[0] if terms else 0.0
+
+
+_NO_FACTORS = ("", 0.0, 0.0, 0.0, 0.0)
+
+
+def _admin_assoc(share: AssocShare) -> AssocShare:
+    """The share of an admin-set priority's row: the user and account, no factors."""
+    return AssocShare(share.user, (share.account, *_NO_FACTORS[1:]))
+
+
+def _admin_part(share: PartShare) -> PartShare:
+    """The share of an admin-set priority's row: the partition and QOS, no factors."""
+    return PartShare((0.0, 0.0, ()), (share.partition, 0.0, 0.0, {}, {}, ()),
+                     (share.qos, 0.0, 0.0))  # fmt: skip
 
 
 class PriorityTable(msgspec.Struct, frozen=True):
-    """sprio's rows as columns, one entry a row, in sprio's default order (``-S i``).
+    """sprio's rows as columns, one entry a row.
 
-    Row ``i`` is job ``ids[i]`` in partition ``parts[i]``; ``assocs[i]`` and ``parts[i]``
-    hold what it shares with other rows, ``ages``/``ages_w`` its age factor
-    and weighted age factor, ``priorities`` sprio's PRIORITY before truncation (at least 1)
-    and ``priority_ints`` after it.
+    Row ``i`` is job ``job_ids[i]`` in partition ``parts[i].partition``; ``assocs[i]`` and
+    ``parts[i]`` hold what it shares with other rows, ``age_factors``/``weighted_ages``
+    its age factor and weighted age factor, ``priorities`` sprio's PRIORITY before
+    truncation (at least 1) and ``priority_ints`` after it. ``admin_rows``: the rows of
+    jobs with an admin-set priority (their PRIORITY that number, no factors).
     """
 
-    ids: list[str]
+    job_ids: list[str]
     assocs: list[AssocShare]
     parts: list[PartShare]
-    ages: list[float]
-    ages_w: list[float]
+    age_factors: list[float]
+    weighted_ages: list[float]
     sites: list[int]
     nices: list[int]
     priorities: list[float]
     priority_ints: list[int]
+    admin_rows: frozenset[int] = frozenset()
+
+    def __len__(self) -> int:
+        return len(self.job_ids)
+
+    def taken(self, rows: list[int]) -> PriorityTable:
+        """The table of these rows, in this order."""
+        admin = self.admin_rows
+        return _table(
+            [[column[i] for i in rows] for column in self._columns()],
+            frozenset(k for k, i in enumerate(rows) if i in admin) if admin else admin,
+        )
+
+    def _columns(self) -> tuple[list[Any], ...]:
+        return (self.job_ids, self.assocs, self.parts, self.age_factors, self.weighted_ages,
+                self.sites, self.nices, self.priorities, self.priority_ints)  # fmt: skip
+
+    def priority_fractions(self) -> list[float]:
+        """sprio's ``%y``: each PRIORITY over 2^32 - 1 (an admin-set one as it is)."""
+        fractions = [p / PRIORITY_MAX for p in self.priorities]
+        for i in self.admin_rows:
+            fractions[i] = self.priorities[i]
+        return fractions
 
     def rows(self) -> list[PriorityRow]:
-        """The rows as :func:`~fairshare_cli.core.slurm.priority.compute_rows` makes them
-        (a row's ``group`` is a pair like theirs: its ``(assoc, part)`` shares and the
-        part's partition)."""
-        groups: dict[tuple[int, int], tuple[Any, Any]] = {}
+        """The rows as :class:`PriorityRow` objects."""
+        admin = self.admin_rows
         return [
             PriorityRow(
                 jid, s.partition, a.user, a.account, s.qos, pi, site, nice,
-                (age, a.f_assoc, a.f_fs, s.f_js, s.f_part, s.f_qos),
-                (age_w, a.b, a.c, s.d, s.e, s.g), s.tres_f, s.tres_w, False, p,
-                (int(jid), 0, jid), groups.setdefault((id(a), id(s)), ((a, s), s.part)),
+                (age, a.assoc_factor, a.fairshare_factor, s.jobsize_factor,
+                 s.partition_factor, s.qos_factor),
+                (age_w, a.weighted_assoc, a.weighted_fairshare, s.weighted_jobsize,
+                 s.weighted_partition, s.weighted_qos),
+                s.tres_factors, s.weighted_tres, i in admin, p, job_sort_key(jid),
             )
-            for jid, a, s, age, age_w, site, nice, p, pi in zip(
-                self.ids, self.assocs, self.parts, self.ages, self.ages_w, self.sites,
-                self.nices, self.priorities, self.priority_ints, strict=True,
-            )
+            for i, (jid, a, s, age, age_w, site, nice, p, pi) in enumerate(zip(
+                *self._columns(), strict=True,
+            ))
         ]  # fmt: skip
+
+
+def _table(columns: list[list[Any]], admin_rows: frozenset[int]) -> PriorityTable:
+    """The table of these columns (in :meth:`PriorityTable._columns`' order)."""
+    ids, assocs, parts, ages, ages_w, sites, nices, prios, ints = columns
+    return PriorityTable(ids, assocs, parts, ages, ages_w, sites, nices, prios, ints, admin_rows)
+
+
+def job_sort_key(job_id: str) -> tuple[int, int, str]:
+    """sprio's order of job ids (``-S i``): by number, ``cluster.proc`` ids by both
+    numbers, other ids last, by text."""
+    return (int(job_id), 0, job_id) if ascii_digits(job_id) else (*cluster_proc(job_id), job_id)
+
+
+def compute_rows(
+    jobs: Iterable[Any], ctx: PriorityContext, now: float, listed_at: float | None = None
+) -> list[PriorityRow]:
+    """sprio rows in the jobs' order: the factors as of ``now`` (the decay pass time).
+
+    Pending jobs are listed (running ones too with ``CALCULATE_RUNNING``); held and finished
+    jobs are not, nor jobs submitted after ``listed_at`` (the moment sprio asks; default
+    ``now``); a job with no Slurm association and no account is not a Slurm job and is
+    skipped. Multi-partition jobs give one row per partition (partition and TRES factors
+    per partition, the rest shared).
+
+    Raises:
+        InputError: a job names an unknown partition, QOS, account or association.
+    """
+    return compute_table(jobs, ctx, now, listed_at, in_id_order=False).rows()
 
 
 def compute_table(
@@ -107,32 +176,24 @@ def compute_table(
     ctx: PriorityContext,
     now: float,
     listed_at: float | None = None,
-    in_order_only: bool = False,
-) -> PriorityTable | None:
-    """The rows :func:`~fairshare_cli.core.slurm.priority.compute_rows` gives, sorted by
-    job id, as columns; None for a queue it must handle (see the module docstring).
+    in_id_order: bool = True,
+) -> PriorityTable:
+    """The rows :func:`compute_rows` gives as columns, sorted by job id (``-S i``) unless
+    not ``in_id_order``.
 
-    The jobs are read in one pass (:meth:`_Columns.fill`) in their own order; ids that are
-    not in order (by number) are sorted and the pass made again, or, ``in_order_only``,
-    give None at the first one out of order or not a number (``jobs`` is then read once,
-    at most: it may be an iterator).
+    Raises:
+        InputError: a job names an unknown partition, QOS, account or association.
     """
     horizon = now if listed_at is None else listed_at
-    columns = _Columns(_RowMaker(ctx, now), horizon)
-    if in_order_only:
-        table = columns.fill(jobs, check_order=True, give_up=True)
-        return None if table is _UNORDERED else table  # type: ignore[return-value]
-    listed = jobs if isinstance(jobs, Sequence) else list(jobs)  # (read again if unordered)
-    table = columns.fill(listed, check_order=True)
-    if table is not _UNORDERED:
-        return table  # type: ignore[return-value]
-    ordered = columns.by_number(listed)
-    return None if ordered is None else columns.fill(ordered, check_order=False)  # type: ignore[return-value]
+    columns = _Columns(FactorMaker(ctx, now), horizon)
+    table = columns.fill(jobs)
+    if not in_id_order or (columns.ordered and _plain_numbers(table.job_ids)):
+        return table
+    keys = list(map(job_sort_key, table.job_ids))
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    return table if order == list(range(len(order))) else table.taken(order)
 
 
-#: What :meth:`_Columns.fill` returns for jobs whose ids are not in order by number (or
-#: may not be: an id with a leading zero).
-_UNORDERED = object()
 _UNSEEN = object()
 
 
@@ -141,7 +202,7 @@ class _Columns:
     jobs of one owner and account (an :class:`AssocShare`) and of one partition list,
     QOS and size (its :class:`PartShare` s) share made once each."""
 
-    def __init__(self, maker: _RowMaker, horizon: float) -> None:
+    def __init__(self, maker: FactorMaker, horizon: float) -> None:
         self.maker = maker
         self.horizon = horizon
         flags = maker.ctx.flags
@@ -153,52 +214,73 @@ class _Columns:
         #: The job fields its :class:`PartShare` s depend on (partition, QOS, nodes, CPUs,
         #: memory, time limit) -> the job's shares, one a partition.
         self.classes: dict[tuple[Any, ...], tuple[PartShare, ...]] = {}
+        #: An admin-set priority's shares, by the shares of the job's factors.
+        self.admin_shares: dict[int, Any] = {}
+        #: Whether the ids were in order: plain numbers, each after the one before.
+        self.ordered = True
 
     def assoc(self, job: Any) -> AssocShare | None:
-        """The share of the job's owner and account; None when the tree has no such
-        association (the job is not a Slurm job, unless it names an account, a
-        partition or a QOS: then the row path names the error)."""
+        """The share of the job's owner and account; None for a job that is not a Slurm
+        job (no association, no account, partition nor QOS).
+
+        Raises:
+            InputError: an unknown account, or a user with no association in it.
+        """
         maker = self.maker
         user = job_user(job.owner)
-        assoc = maker.ctx.tree.user_assoc(user, job.account)
+        assoc = maker.association(job, user)
         return None if assoc is None else AssocShare(user, maker.assoc_values(assoc, user))
 
-    def part_shares(self, job: Any) -> tuple[PartShare, ...] | None:
-        """The job's shares, one a partition; None for an unknown partition or QOS (the
-        row path names it)."""
+    def part_shares(self, job: Any) -> tuple[PartShare, ...]:
+        """The job's shares, one a partition.
+
+        Raises:
+            InputError: an unknown partition or QOS.
+        """
         maker = self.maker
-        try:
-            pinfos = maker.partitions(job)  # first: the row path's order of errors
-            qos = maker.qos_values(job)
-            size = maker._size(job, pinfos)
-        except InputError:
-            return None
+        pinfos = maker.partitions(job)  # first: compute_rows' order of errors
+        qos = maker.qos_values(job)
+        size = maker.size_values(job, pinfos)
         return tuple(PartShare(size, part, qos) for part in size[2])
 
-    def by_number(self, jobs: Sequence[Any]) -> list[Any] | None:
-        """The jobs sprio lists, sorted by id as a number; None unless every id is a plain
-        number and no two name one number (``7`` and ``007`` sort by text)."""
-        horizon = self.horizon
-        listed = [
-            j
-            for j in jobs
-            if j.status in self.allowed and (j.submit_time is None or j.submit_time <= horizon)
-        ]
-        ids = list(map(attrgetter("id"), listed))
-        if not _plain_numbers(ids):
-            return None
-        numbers = list(map(int, ids))
-        if len(set(numbers)) != len(numbers):
-            return None
-        return [listed[i] for i in sorted(range(len(listed)), key=numbers.__getitem__)]
+    def admin(self, share: Any) -> Any:
+        """The admin-set priority's share for a job whose factors' share is ``share``."""
+        made = self.admin_shares.get(id(share))
+        if made is None:
+            made = _admin_assoc(share) if type(share) is AssocShare else _admin_part(share)
+            self.admin_shares[id(share)] = (share, made)  # (kept: its id is not reused)
+            return made
+        return made[1]
+
+    def add_admin_rows(
+        self, job: Any, assoc: AssocShare, own: Any, columns: list[list[Any]], admins: Any
+    ) -> None:
+        """Append the rows of a job with an admin-set priority (one a partition, no
+        factors) to :meth:`fill`'s columns, each row's priority in ``admins``."""
+        admin_assoc = self.admin(assoc)
+        for part in own:
+            admins[len(columns[0])] = job.admin_priority
+            for column, value in zip(
+                columns,
+                (job.id, admin_assoc, self.admin(part), 0.0, 0.0, 0, 0,
+                 float(job.admin_priority)),
+                strict=True,
+            ):  # fmt: skip
+                column.append(value)
 
     def fill(  # noqa: C901 - one pass a job (its steps inline)
-        self, jobs: Iterable[Any], check_order: bool, give_up: bool = False
-    ) -> PriorityTable | object | None:  # a hot loop: benchmarks/run.py --rows sprio
+        self, jobs: Iterable[Any]
+    ) -> PriorityTable:  # a hot loop: benchmarks/run.py --rows sprio
         """The table of the jobs sprio lists (as ``compute_rows``) in their order, ages as
-        ``age_factor``, PRIORITY summed in ``add_rows``' order (at least 1); :data:`_UNORDERED`
-        for ids out of order by number (with ``give_up``: at the first, or one not a number);
-        None for a queue the row path must handle (:func:`compute_table`)."""
+        ``age_factor``, PRIORITY summed in sprio's order (at least 1); :attr:`ordered`
+        False where an id is not after the one before (as a plain number).
+
+        A measured hot loop (``benchmarks/run.py --rows sprio``): one pass, its steps
+        inline.
+
+        Raises:
+            InputError: a job names an unknown partition, QOS, account or association.
+        """
         maker = self.maker
         allowed, horizon, assocs, classes = self.allowed, self.horizon, self.assocs, self.classes
         attributes_matter = not maker.tres_by_size
@@ -208,6 +290,7 @@ class _Columns:
         one_term = len(maker.tres_weights) <= 1
         columns: list[list[Any]] = [[] for _ in range(8)]
         ids, shares, parts, ages, ages_w, sites, nices, prios = columns
+        admins: dict[int, int] = {}
         last, last_len, ordered = "", 0, True
         for job in jobs:
             if job.status not in allowed:
@@ -215,53 +298,53 @@ class _Columns:
             submit = job.submit_time
             if submit is not None and submit > horizon:
                 continue
-            if job.admin_priority is not None or (attributes_matter and job.attributes):
-                return None
             owner, account = job.owner, job.account
             of_owner = assocs.get(owner) or assocs.setdefault(owner, {})  # (see self.assocs)
             assoc: Any = of_owner.get(account, _UNSEEN)
             if assoc is _UNSEEN:
                 assoc = of_owner[account] = self.assoc(job)
-            if assoc is None:  # not a Slurm job: no row (unless it names any of these)
-                if account is not None or job.partition is not None or job.qos is not None:
-                    return None
+            if assoc is None:  # not a Slurm job: no row (unless it names these: an error)
+                if job.partition is not None or job.qos is not None:
+                    self.assoc(job)
                 continue
             jid = job.id
-            if check_order:
-                length = len(jid)
-                out = length < last_len or (length == last_len and jid <= last)
-                if out or (give_up and not jid.isdigit()):  # (not a number: no table)
-                    if give_up:  # (the caller wants them in order or not at all)
-                        return _UNORDERED
-                    ordered = False
-                last, last_len = jid, length
+            length = len(jid)
+            if length < last_len or (length == last_len and jid <= last):
+                ordered = False
+            last, last_len = jid, length
             key = (job.partition, job.qos, job.num_nodes, job.request_cpus, job.request_memory,
                    job.time_limit)  # fmt: skip
-            own = classes.get(key)  # (the key made here: no attrgetter's lookups)
-            if own is None:
-                own = classes[key] = self.part_shares(job)  # type: ignore[assignment]
-                if own is None:
-                    return None
+            own: Any = classes.get(key)  # (the key made here: no attrgetter's lookups)
+            if attributes_matter and job.attributes:  # its TRES may differ by attributes
+                own = self.part_shares(job)
+            elif own is None:
+                own = classes[key] = self.part_shares(job)
+            if job.admin_priority is not None:
+                self.add_admin_rows(job, assoc, own, columns, admins)
+                continue
             age = 0.0  # (the whole seconds since the job accrued over max_age, at most 1)
             if w_age:
                 accrued = job.accrue_time
-                if accrued is None and (accrued := submit) is None:
-                    return None
-                if max_age <= 0:
+                if accrued is None:
+                    accrued = submit
+                if accrued is None:
+                    pass
+                elif max_age <= 0:
                     age = 1.0
                 elif accrued < now:  # diff: int(now - accrued), as a float (exact)
                     diff = (span := now - accrued) - span % 1.0
                     age = diff / max_age if diff < max_age else 1.0
             age_w = age * float_w_age
             site, nice = job.site_factor, job.nice
-            for part in own:  # add_rows: age, ASSOC, fair share, size, partition, QOS, ...
-                p = age_w + assoc.b + assoc.c + part.d + part.e + part.g
+            for part in own:  # age, ASSOC, fair share, size, partition, QOS, ...
+                p = age_w + assoc.weighted_assoc + assoc.weighted_fairshare
+                p = p + part.weighted_jobsize + part.weighted_partition + part.weighted_qos
                 if site or nice:  # ... site, -nice (p + 0 - 0 is p but for -0.0: below 1)
                     p = p + site - nice
                 if one_term:  # ... then each non-zero TRES term
-                    p += part.t
+                    p += part.weighted_tres_sum
                 else:
-                    for value in part.terms:
+                    for value in part.tres_terms:
                         p += value
                 ids.append(jid)
                 shares.append(assoc)
@@ -271,22 +354,11 @@ class _Columns:
                 sites.append(site)
                 nices.append(nice)
                 prios.append(1.0 if p < 1.0 else p)  # (a float: no int to compare)
-        return _finished(columns, check_order, ordered)
-
-
-def _finished(
-    columns: list[list[Any]], check_order: bool, ordered: bool
-) -> PriorityTable | object | None:
-    """The table of :meth:`_Columns.fill`'s columns; None unless every id is a plain
-    number; :data:`_UNORDERED` when ``check_order`` and the ids were not ``ordered`` (each
-    longer than the one before, or as long and after it as text) or one starts with 0."""
-    ids, shares, parts, ages, ages_w, sites, nices, prios = columns
-    if not _plain_numbers(ids):
-        return None
-    if check_order and not (ordered and _no_leading_zero(ids)):
-        return _UNORDERED
-    ints = list(map(int, prios))
-    return PriorityTable(ids, shares, parts, ages, ages_w, sites, nices, prios, ints)
+        self.ordered = ordered and _no_leading_zero(ids)
+        ints = list(map(int, prios))
+        for i, admin in admins.items():
+            ints[i] = admin
+        return _table([*columns, ints], frozenset(admins))
 
 
 def _plain_numbers(ids: list[str]) -> bool:

@@ -18,7 +18,8 @@ from fairshare_cli.core.slurm.factors import job_user
 from fairshare_cli.core.slurm.jobs import SlurmJob
 from fairshare_cli.core.slurm.model import priority_context
 from fairshare_cli.core.slurm.passes import charged
-from fairshare_cli.core.slurm.priority import PriorityRow, compute_rows
+from fairshare_cli.core.slurm.priority import PriorityRow
+from fairshare_cli.core.slurm.priority_table import compute_rows
 from fairshare_cli.core.slurm.tree_usage import decay_params, evaluate
 from fairshare_cli.errors import InputError
 

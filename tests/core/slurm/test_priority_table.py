@@ -1,11 +1,10 @@
-"""The column path of sprio (``compute_table``, its table and ``--json`` writers) against
-the row path (``compute_rows``, ``render_chunks``, ``json_text``): the same rows, the same
-bytes, on generated queues; and the queues it hands back to the row path."""
+"""sprio's table (``compute_table``), its listing and its ``--json`` text against a plain
+reference (``tests/core/slurm/priority_reference.py``): the same rows, the same bytes and
+the same errors, on generated queues of every kind."""
 
 from __future__ import annotations
 
 import json
-from itertools import pairwise
 from typing import Any
 
 import msgspec
@@ -13,7 +12,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairshare_cli.cli.sprio import JSON_FIELDS
 from fairshare_cli.core.slurm.assoc_tree import AccountDef, build_tree, set_usage
 from fairshare_cli.core.slurm.factors import parse_flags
 from fairshare_cli.core.slurm.fairshare import compute_fairshare
@@ -24,15 +22,15 @@ from fairshare_cli.core.slurm.priority import (
     PriorityRow,
     QosInfo,
     Weights,
-    compute_rows,
 )
-from fairshare_cli.core.slurm.priority_table import compute_table
+from fairshare_cli.core.slurm.priority_table import PriorityTable, compute_rows, compute_table
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.slurm_jobs import SprioJob
 from fairshare_cli.render import sprio as render
-from fairshare_cli.render.sprio_json import json_text
+from fairshare_cli.render.fastjson import dumps_rows
 from fairshare_cli.render.sprio_json import table_chunks as json_chunks
-from fairshare_cli.render.sprio_table import table_chunks
+from fairshare_cli.render.sprio_table import listing_chunks
+from tests.core.slurm.priority_reference import reference_json, reference_lines, reference_rows
 
 DAY = 86400.0
 NOW = 100 * DAY
@@ -122,15 +120,24 @@ contexts = st.builds(
 
 
 def _fields(row: PriorityRow) -> tuple[str, ...]:
-    """Every field of a row but its group, as text (``repr``: floats to the last bit)."""
-    return tuple(repr(getattr(row, k)) for k in PriorityRow.__slots__ if k != "group")
+    """Every field of a row, as text (``repr``: floats to the last bit)."""
+    return tuple(repr(getattr(row, k)) for k in PriorityRow.__slots__)
 
 
-def _expected(jobs: list[Any], ctx: PriorityContext) -> list[PriorityRow] | None:
+def _expected(jobs: list[Any], ctx: PriorityContext) -> list[PriorityRow] | str:
+    """The reference's rows in sprio's default order (``-S i``), or its error."""
     try:
-        return render.sort_rows(compute_rows(jobs, ctx, NOW, listed_at=NOW + 60), "i")
-    except InputError:
-        return None
+        rows = reference_rows(jobs, ctx, NOW, listed_at=NOW + 60)
+    except InputError as exc:
+        return str(exc)
+    return sorted(rows, key=lambda r: r.sort_key)
+
+
+def _table(jobs: list[Any], ctx: PriorityContext) -> PriorityTable | str:
+    try:
+        return compute_table(jobs, ctx, NOW, listed_at=NOW + 60)
+    except InputError as exc:
+        return str(exc)
 
 
 def _both_kinds(objs: list[dict[str, Any]]) -> list[list[Any]]:
@@ -139,24 +146,40 @@ def _both_kinds(objs: list[dict[str, Any]]) -> list[list[Any]]:
     return [sprio_jobs, slurm_jobs(objs, "jobs.json")]
 
 
+def _same(jobs: list[Any], ctx: PriorityContext, spec: str | None = None) -> None:
+    """The table's rows (or error), lines in ``spec`` and ``--json`` text are the
+    reference's."""
+    want = _expected(jobs, ctx)
+    table = _table(jobs, ctx)
+    if isinstance(want, str) or isinstance(table, str):
+        assert table == want
+        return
+    rows = table.rows()
+    assert [_fields(r) for r in rows] == [_fields(r) for r in want]
+    assert [_fields(r) for r in compute_rows(jobs, ctx, NOW, listed_at=NOW + 60)] == [
+        _fields(r) for r in reference_rows(jobs, ctx, NOW, listed_at=NOW + 60)
+    ]
+    if spec is None:
+        return
+    fmt, _ = render.parse_format(spec)
+    text = "".join(listing_chunks(fmt, table, ctx.weights, header=False, cluster="c%l"))
+    assert text == reference_lines(fmt, want, ctx.weights, "c%l")
+    pieces = json_chunks(table)
+    json_text = (
+        dumps_rows(render.json_rows(table), render.JSON_FIELDS)
+        if pieces is None
+        else "".join(pieces)
+    )
+    assert json_text == reference_json(want)
+
+
 @settings(max_examples=200, deadline=None)
 @given(queues, contexts)
-def test_table_rows_are_compute_rows(objs: list[dict[str, Any]], ctx: PriorityContext) -> None:
-    """Every field of every row, in sprio's default order (``-S i``), is the row path's;
-    such a plain queue (numeric ids, no admin priority, times given) always gets a table."""
+def test_table_rows_are_the_references(objs: list[dict[str, Any]], ctx: PriorityContext) -> None:
+    """Every field of every row, in sprio's default order (``-S i``), and every error, are
+    the reference's; :func:`compute_rows` gives them in the jobs' order."""
     for jobs in _both_kinds(objs):
-        want = _expected(jobs, ctx)
-        table = compute_table(jobs, ctx, NOW, listed_at=NOW + 60)
-        if want is None:  # a job the tree cannot place: the row path says which
-            assert table is None
-            continue
-        needs_times = ctx.weights.age and any(
-            o["accrue_time"] is None and o["submit_time"] is None for o in objs
-        )
-        if not needs_times:
-            assert table is not None
-        if table is not None:
-            assert [_fields(r) for r in table.rows()] == [_fields(r) for r in want]
+        _same(jobs, ctx)
 
 
 def _format(fields: list[tuple[str, int, bool]]) -> str:
@@ -179,52 +202,49 @@ formats = st.sampled_from(
 
 @settings(max_examples=200, deadline=None)
 @given(queues, contexts, formats)
-def test_table_text_is_render_chunks_text(
+def test_table_text_is_the_references(
     objs: list[dict[str, Any]], ctx: PriorityContext, spec: str
 ) -> None:
     """The job lines of any format (cells cut, numbers too wide for their cells, zero
-    widths) and the ``--json`` text are the row path's, byte for byte."""
+    widths) and the ``--json`` text are the reference's, byte for byte."""
     (jobs,) = _both_kinds(objs)[:1]
-    table = compute_table(jobs, ctx, NOW, listed_at=NOW + 60)
-    if table is None:
-        return
-    rows = table.rows()
-    fmt, _ = render.parse_format(spec)
-    want = "".join(render.render_chunks(fmt, rows, ctx.weights, header=False, cluster="c%l"))
-    assert "".join(table_chunks(fmt, table, ctx.weights, "c%l")) == want
-    pieces = json_chunks(table)
-    text = json_text(rows, JSON_FIELDS)
-    if pieces is None:
-        assert not rows
-    else:
-        assert "".join(pieces) == text
+    _same(jobs, ctx, spec)
 
 
 @pytest.mark.parametrize(
-    ("change", "why"),
+    "change",
     [
-        ({"admin_priority": 5}, "an admin-set priority"),
-        ({"id": "12.3"}, "an id that is not a plain number"),
-        ({"id": "002"}, "an id whose number another id has"),
-        ({"account": "nope"}, "an unknown account: the row path names it"),
-        ({"submit_time": None}, "no submit nor accrue time"),
+        {"admin_priority": 5},
+        {"admin_priority": 2**63 - 1},
+        {"id": "12.3"},
+        {"id": "002"},
+        {"id": 'x"\\'},
+        {"id": "\u00e9"},
+        {"account": "nope"},
+        {"submit_time": None},
     ],
 )
-def test_queues_the_table_leaves_to_the_row_path(change: dict[str, Any], why: str) -> None:
-    """Each of these queues gets no table (None), so the row path prints it."""
+def test_queues_of_every_kind_are_listed(change: dict[str, Any]) -> None:
+    """An admin-set priority, ids that are not plain numbers (or need escaping in JSON),
+    an unknown account, no submit nor accrue time: the reference's rows, text or error."""
     ctx = _context(TRES[1], [], 14 * DAY, 1000)
-    base = {"owner": "user1", "account": "B", "partition": "batch", "submit_time": NOW - DAY}
-    objs = [{"id": "2", **base}, {**base, "id": "3", **change}]
-    for jobs in _both_kinds(objs):
-        assert compute_table(jobs, ctx, NOW) is None, why
+    base = {"owner": "user1", "account": "B", "partition": "batch,express",
+            "submit_time": NOW - DAY}  # fmt: skip
+    objs = [{"id": "2", **base}, {**base, "id": "3", **change}, {"id": "1", **base}]
+    for jobs in _both_kinds(objs)[1:]:
+        _same(jobs, ctx, "%.15i %9r %.8u %.8o %10y %.10Y %.10A %10a %.20T %N %S")
 
 
-def test_attributes_that_change_tres_go_to_the_row_path() -> None:
-    """A TRES weight on a GRES reads job attributes: such queues are the row path's."""
+def test_attributes_that_change_tres_are_read() -> None:
+    """A TRES weight on a GRES reads job attributes: each job's TRES its own."""
     ctx = _context({"cpu": 1.0, "gres/gpu": 10.0}, [], 14 * DAY, 1000)
-    objs = [{"id": "1", "owner": "user1", "account": "B", "submit_time": NOW - DAY,
-             "attributes": {"RequestGpus": 2}}]  # fmt: skip
-    assert compute_table(slurm_jobs(objs, "jobs.json"), ctx, NOW) is None
+    objs: list[dict[str, Any]] = [
+        {"id": str(i), "owner": "user1", "account": "B", "submit_time": NOW - DAY,
+         "attributes": {"RequestGpus": i}}
+        for i in (1, 2, 0)
+    ]  # fmt: skip
+    objs.append({"id": "4", "owner": "user1", "account": "B", "submit_time": NOW - DAY})
+    _same(slurm_jobs(objs, "jobs.json"), ctx, "%.15i %.10Y %.20T %20t")
 
 
 def test_rows_out_of_order_are_sorted_by_number() -> None:
@@ -236,8 +256,7 @@ def test_rows_out_of_order_are_sorted_by_number() -> None:
         for i in ("10", "9", "100")
     ]  # fmt: skip
     table = compute_table(slurm_jobs(objs, "jobs.json"), ctx, NOW)
-    assert table is not None
-    assert list(zip(table.ids, [p.partition for p in table.parts], strict=True)) == [
+    assert list(zip(table.job_ids, [p.partition for p in table.parts], strict=True)) == [
         ("9", "express"), ("9", "batch"), ("10", "express"), ("10", "batch"),
         ("100", "express"), ("100", "batch"),
     ]  # fmt: skip
@@ -268,19 +287,13 @@ long_queues = sited_queues(16, 48, [[0], [7], [0, 7], [2**40], [-3, 2**40]])
 
 @settings(max_examples=60, deadline=None)
 @given(long_queues, contexts, formats)
-def test_few_sites_and_nices_print_as_the_row_path(
+def test_few_sites_and_nices_print_as_the_reference(
     objs: list[dict[str, Any]], ctx: PriorityContext, spec: str
 ) -> None:
     """Site and nice columns of one or a few values (printed once a value, or part of the
-    line's template) give the row path's bytes, cut or too wide for their cells alike."""
+    line's template) give the reference's bytes, cut or too wide for their cells alike."""
     (jobs,) = _both_kinds(objs)[:1]
-    table = compute_table(jobs, ctx, NOW, listed_at=NOW + 60)
-    if table is None:
-        return
-    rows = table.rows()
-    fmt, _ = render.parse_format(spec + " %.10S %5N %N")
-    want = "".join(render.render_chunks(fmt, rows, ctx.weights, header=False, cluster="c"))
-    assert "".join(table_chunks(fmt, table, ctx.weights, "c")) == want
+    _same(jobs, ctx, spec + " %.10S %5N %N")
 
 
 def _mixed(items: list[tuple[dict[str, Any], Any, dict[str, Any]]]) -> list[dict[str, Any]]:
@@ -307,24 +320,13 @@ mixed_queues = st.lists(
 
 @settings(max_examples=150, deadline=None)
 @given(mixed_queues, contexts, formats)
-def test_jobs_that_are_not_slurm_jobs_as_the_row_path(
+def test_jobs_that_are_not_slurm_jobs_as_the_reference(
     objs: list[dict[str, Any]], ctx: PriorityContext, spec: str
 ) -> None:
     """Jobs of an owner with no association and no account, partition nor QOS have no
-    rows; with a partition or a QOS the row path names the error (no table): either way
-    the table's rows and lines are the row path's."""
+    rows; with a partition or a QOS the error names the job, as the reference's."""
     for jobs in _both_kinds(objs):
-        want = _expected(jobs, ctx)
-        table = compute_table(jobs, ctx, NOW, listed_at=NOW + 60)
-        if want is None:
-            assert table is None
-            continue
-        if table is not None:
-            rows = table.rows()
-            assert [_fields(r) for r in rows] == [_fields(r) for r in want]
-            fmt, _ = render.parse_format(spec)
-            text = "".join(render.render_chunks(fmt, rows, ctx.weights, header=False, cluster="c"))
-            assert "".join(table_chunks(fmt, table, ctx.weights, "c")) == text
+        _same(jobs, ctx, spec)
 
 
 #: Ids as text: plain numbers of several lengths, with leading zeros (``007`` is 7), one
@@ -341,36 +343,10 @@ ID_TEXTS = ["1", "7", "8", "9", "10", "99", "100", "0", "007", "08", "0010", "12
     ),
     contexts,
 )
-def test_ids_in_any_order_are_the_row_paths(
+def test_ids_in_any_order_are_the_references(
     objs: list[dict[str, Any]], ctx: PriorityContext
 ) -> None:
-    """Ids in any order, of any length, with leading zeros (checked in the one pass by
-    length then text, else sorted by number): a table's rows are the row path's, in its
-    order; ids that are not plain numbers, or two that name one number, get no table."""
+    """Ids in any order, of any length, with leading zeros, two that name one number, ids
+    that are not plain numbers: the rows in the reference's order (``-S i``)."""
     for jobs in _both_kinds(objs):
-        want = _expected(jobs, ctx)
-        table = compute_table(jobs, ctx, NOW, listed_at=NOW + 60)
-        statuses = ("idle", "running") if "CALCULATE_RUNNING" in ctx.flags else ("idle",)
-        listed = [
-            j.id
-            for j in jobs
-            if j.status in statuses and (j.submit_time is None or j.submit_time <= NOW + 60)
-        ]
-        numbers = [int(i) for i in listed if i.isdigit()]
-        if len(numbers) < len(listed) or len(set(numbers)) < len(numbers):
-            assert table is None
-        if table is not None:
-            assert want is not None
-            assert [_fields(r) for r in table.rows()] == [_fields(r) for r in want]
-        # In order only: the same table where the listed ids rise (by length, then text,
-        # none with a leading zero), else none.
-        in_order = compute_table(jobs, ctx, NOW, listed_at=NOW + 60, in_order_only=True)
-        rising = all((len(a), a) < (len(b), b) for a, b in pairwise(listed)) and not any(
-            i.startswith("0") for i in listed
-        )
-        if table is None or not rising:
-            assert in_order is None
-        else:
-            assert in_order is not None
-            assert in_order.ids == table.ids
-            assert [_fields(r) for r in in_order.rows()] == [_fields(r) for r in table.rows()]
+        _same(jobs, ctx, "%.15i %9r %.10Y")

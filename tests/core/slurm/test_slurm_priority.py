@@ -20,9 +20,9 @@ from fairshare_cli.core.slurm.priority import (
     PriorityContext,
     QosInfo,
     Weights,
-    compute_rows,
     controller_priority,
 )
+from fairshare_cli.core.slurm.priority_table import compute_rows
 from fairshare_cli.core.timestr import TimeStringError, time_str2mins, time_str2secs
 from fairshare_cli.errors import InputError
 
