@@ -121,6 +121,21 @@ def _next_cluster(jobs: Sequence[Job]) -> int:
     return best + 1
 
 
+def numbered(
+    queue: Sequence[Job], objects: Sequence[Mapping[str, Any]], now: float, job_id: str | None
+) -> list[dict[str, Any]]:
+    """Copies of ``objects`` as they are queued: a ``submit_time`` (``now``) and an ``id``
+    (``job_id`` for a single job, else the next free cluster number) where they have none."""
+    objs = [dict(o) for o in objects]
+    next_id = _next_cluster(queue)
+    for obj in objs:
+        obj.setdefault("submit_time", now)
+        if "id" not in obj:
+            obj["id"] = job_id if job_id is not None and len(objs) == 1 else str(next_id)
+            next_id += 1
+    return objs
+
+
 def new_jobs(
     config: Config,
     queue: Sequence[Job],
@@ -143,14 +158,7 @@ def new_jobs(
     Raises:
         InputError: a malformed job, an id already queued, or an unknown Slurm field.
     """
-    objs = [dict(o) for o in objects]
-    next_id = _next_cluster(queue)
-    for obj in objs:
-        obj.setdefault("submit_time", now)
-        if "id" not in obj:
-            obj["id"] = job_id if job_id is not None and len(objs) == 1 else str(next_id)
-            next_id += 1
-    new = parse_jobs(objs, source)
+    new = parse_jobs(numbered(queue, objects, now, job_id), source)
     taken = {j.id for j in queue}
     for job in new:
         if job.id in taken:
