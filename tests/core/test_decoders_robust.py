@@ -24,7 +24,19 @@ from fairshare_cli.core.slurm.usage import usage_from_json
 from fairshare_cli.core.state import SectionError
 from fairshare_cli.core.usage import parse_record
 from fairshare_cli.errors import FairshareError
-from fairshare_cli.io.jobs import batches_from_objects
+from fairshare_cli.io.jobs import load_job_batches
+
+
+def _batches(objs: list[Any]) -> object:
+    """The batches of a jobs file holding ``objs`` (the one jobs-file reader)."""
+    import json
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as fh:
+        json.dump(objs, fh)
+        fh.flush()
+        return load_job_batches(fh.name)
+
 
 KEYS = st.sampled_from(
     ["records", "claims", "rr_times", "last_cycle", "usage", "running", "last_decay_ran",
@@ -58,7 +70,7 @@ DECODERS: dict[str, Callable[[Any], object]] = {
     "dirac": history_from_json,
     "parse_jobs": lambda x: parse_jobs(x, "s"),
     "slurm_jobs": lambda x: slurm_jobs(x, "s"),
-    "batches": lambda x: batches_from_objects(x if isinstance(x, list) else [x], "s"),
+    "batches": lambda x: _batches(x if isinstance(x, list) else [x]),
     "task_queues": lambda x: task_queues_from_objects(
         x if isinstance(x, list) else [x], "s", GROUPS, DIRAC_CPU_SEGMENTS
     ),
