@@ -1,19 +1,26 @@
-"""docs/: every config key the reader accepts is documented; nothing points outside the repo."""
+"""README.md and docs/: the README stays a front door (short, every command in one table), every
+config key the reader accepts is documented, every link resolves, nothing points outside the repo."""
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
 
+from fairshare_cli.cli.main import _COMMANDS, cli
 from fairshare_cli.io.config import build_config
 from fairshare_cli.io.knob_aliases import KNOBS, table_pattern
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs"
+README = REPO / "README.md"
+#: Every page a reader may follow a link from.
+PAGES = [README, *sorted(DOCS.glob("*.md")), REPO / "benchmarks" / "README.md"]
 
 #: One of every table the reader knows, so that every allowed-key table gets consulted.
 EVERY_TABLE: dict[str, Any] = {
@@ -95,6 +102,97 @@ def test_docs_exist_and_ship() -> None:
         assert (DOCS / name).is_file(), name
     shipped = REPO / "fairshare_cli" / "docs"
     assert shipped.resolve() == DOCS.resolve()  # the package's docs/ is the repo's
+
+
+def test_readme_is_at_most_250_lines() -> None:
+    lines = README.read_text(encoding="utf-8").count("\n")
+    assert lines <= 250, f"README.md has {lines} lines; move tutorials and reference to docs/"
+
+
+def test_readme_starts_with_the_two_set_up_commands() -> None:
+    """The first lines install and run fs on the sample pool, then run the tests as .ci/run does."""
+    head = README.read_text(encoding="utf-8").splitlines()[:6]
+    assert head[2] == "```bash"
+    assert head[3].startswith("python -m pip install -e . && fs ")
+    assert "sample_configs/pool.toml" in head[3]
+    assert head[4] == "python -m pip install -e '.[test]' && python -m pytest -n auto"
+    assert "python -m pytest -n auto" in (REPO / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def _command_names() -> list[str]:
+    ctx = click.Context(cli)
+    names: list[str] = []
+    for name in _COMMANDS:
+        cmd = cli.get_command(ctx, name)
+        assert cmd is not None, name
+        if isinstance(cmd, click.Group):
+            names += [f"{name} {sub}" for sub in cmd.list_commands(click.Context(cmd, parent=ctx))]
+        else:
+            names.append(name)
+    return names
+
+
+def _section(text: str, heading: str) -> str:
+    start = text.index(f"\n## {heading}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end >= 0 else len(text)]
+
+
+@pytest.mark.parametrize("name", _command_names())
+def test_every_command_is_in_the_readme_table_and_in_docs(name: str) -> None:
+    """The README's Commands table names every command; docs/ tells how to use it."""
+    table = _section(README.read_text(encoding="utf-8"), "Commands")
+    assert f"`fs {name}" in table, f"fs {name} is not in the README's Commands table"
+    docs = "".join(p.read_text(encoding="utf-8") for p in DOCS.glob("*.md"))
+    assert f"fs {name}" in docs, f"fs {name} is in no page of docs/"
+
+
+def slug(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def anchors(page: Path) -> set[str]:
+    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
+    seen: dict[str, int] = {}
+    found = set()
+    for heading in re.findall(r"^#{1,6} (.+)$", text, flags=re.M):
+        base = slug(heading)
+        count = seen.get(base, 0)
+        seen[base] = count + 1
+        found.add(base if count == 0 else f"{base}-{count}")
+    return found
+
+
+def links(page: Path) -> list[str]:
+    """The targets of the page's Markdown links, outside code blocks and code spans."""
+    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
+    text = re.sub(r"`[^`\n]*`", "", text)
+    return re.findall(r"\]\(([^)\s]+)\)", text)
+
+
+def test_slugs_follow_github() -> None:
+    assert slug("`[pool]`") == "pool"
+    assert (
+        slug("What-if and simulation: trying a policy") == "what-if-and-simulation-trying-a-policy"
+    )
+    assert slug("`fs taskqueues`") == "fs-taskqueues"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(REPO)))
+def test_every_relative_link_resolves(page: Path) -> None:
+    """A relative link names a file of the repository; its #anchor names a heading there."""
+    assert page.is_file(), page
+    broken = []
+    for target in links(page):
+        if re.match(r"[a-z]+:", target):
+            continue  # https:, mailto:
+        path, _, anchor = target.partition("#")
+        file = (page.parent / path).resolve() if path else page
+        if not file.exists() or (anchor and file.suffix == ".md" and anchor not in anchors(file)):
+            broken.append(target)
+    assert broken == [], f"{page.relative_to(REPO)}: broken links {broken}"
 
 
 def test_nothing_points_outside_the_repo() -> None:

@@ -1,11 +1,14 @@
-"""Run the README's console sessions and compare (or rewrite) their printed output.
+"""Run the console sessions of README.md and docs/*.md and compare (or rewrite) their output.
 
-    python tools/readme_sessions.py --check     # exit 1 if any output differs
-    python tools/readme_sessions.py --update    # rewrite README.md with what fs prints now
+    python tools/readme_sessions.py --check             # exit 1 if any output differs
+    python tools/readme_sessions.py --update            # rewrite the files with what fs prints now
+    python tools/readme_sessions.py --check docs/slurm.md   # only these files
 
 A session is a ```console block: lines starting with ``$ `` are run with bash from the
-repository root (``/tmp/`` becomes a scratch folder, ``TZ=UTC``); the lines after a command,
-up to the next command, are its expected output. The tests call :func:`check`.
+repository root (``/tmp/`` becomes a scratch folder, one per file, ``TZ=UTC``); the lines
+after a command, up to the next command, are its expected output. Each file's sessions run
+in order and may use what an earlier session of the same file wrote. The tests call
+:func:`check` once per file of :func:`session_files`.
 """
 
 from __future__ import annotations
@@ -17,10 +20,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"
+DOCS = REPO / "docs"
 BLOCK = re.compile(r"```console\n(.*?)```", re.S)
 
 
@@ -102,22 +107,45 @@ def matches(expected: str, actual: str) -> bool:
     return True
 
 
-def check(readme: Path = README) -> list[str]:
-    """Differences between the README's sessions and what runs now (empty if none)."""
+def session_files() -> list[Path]:
+    """README.md and every docs/*.md that holds a console session, in a stable order."""
+    docs = sorted(p for p in DOCS.glob("*.md") if "```console" in p.read_text(encoding="utf-8"))
+    return [README, *docs]
+
+
+def _name(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(REPO))
+    except ValueError:
+        return str(path)
+
+
+def check_file(path: Path) -> list[str]:
+    """Differences between one file's sessions and what runs now (empty if none)."""
     problems: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
         _fs_shim(scratch)
-        for block in BLOCK.findall(readme.read_text(encoding="utf-8")):
+        for block in BLOCK.findall(path.read_text(encoding="utf-8")):
             for cmd, expected, actual in run_block(block, scratch, scratch):
                 if not matches(expected, actual):
-                    problems.append(f"$ {cmd}\n--- README\n{expected}\n--- now\n{actual}")
+                    problems.append(
+                        f"{_name(path)}: $ {cmd}\n--- file\n{expected}\n--- now\n{actual}"
+                    )
     return problems
 
 
-def update(readme: Path = README) -> None:
-    """Rewrite every session's output with what the commands print now."""
-    text = readme.read_text(encoding="utf-8")
+def check(paths: Sequence[Path] | None = None) -> list[str]:
+    """Differences in every file of ``paths`` (default :func:`session_files`); empty if none."""
+    problems: list[str] = []
+    for path in session_files() if paths is None else paths:
+        problems += check_file(path)
+    return problems
+
+
+def update_file(path: Path) -> None:
+    """Rewrite every session's output in one file with what the commands print now."""
+    text = path.read_text(encoding="utf-8")
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
         _fs_shim(scratch)
@@ -131,17 +159,29 @@ def update(readme: Path = README) -> None:
             return "```console\n" + "\n".join(parts) + "\n```"
 
         text = BLOCK.sub(redo, text)
-    readme.write_text(text, encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
+
+
+def update(paths: Sequence[Path] | None = None) -> None:
+    """Rewrite the sessions of every file of ``paths`` (default :func:`session_files`)."""
+    for path in session_files() if paths is None else paths:
+        update_file(path)
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--update", action="store_true")
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true", help="compare (the default)")
+    mode.add_argument("--update", action="store_true", help="rewrite the outputs")
+    p.add_argument("files", nargs="*", type=Path, help="default: README.md and docs/*.md")
     a = p.parse_args()
+    paths = a.files or None
     if a.update:
-        update()
+        update(paths)
         return
-    problems = check()
+    problems = check(paths)
     for problem in problems:
         print(problem, end="\n\n")
     sys.exit(1 if problems else 0)

@@ -52,12 +52,6 @@ def load_jobs(env: Env, jobs_file: str | None) -> list[Any]:
     from fairshare_cli.io.slurm_jobs import fast_sprio_jobs, fast_sprio_objects
 
     if jobs_file is None:
-        from fairshare_cli.io.slurm_jobs import sprio_jobs_from
-
-        text = env.state.section_text("jobs")  # a big queue kept as its text
-        fast = None if text is None else sprio_jobs_from(text)
-        if fast is not None:
-            return fast
         label = f"{env.state_path}: jobs"
         return env.decode(
             "jobs",
@@ -174,11 +168,6 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
             "You are not running a supported priority plugin (priority/basic). "
             "Only 'priority/multifactor' is supported."
         )
-    if plain_listing(opts):
-        from fairshare_cli.cli.sprio_halves import listed_in_halves
-
-        if listed_in_halves(opts, env, sys.stdout):
-            return
     job_list = load_jobs(env, opts.jobs_file)
     state, when, tree, ctx = priority_inputs(env)
     table = _table(opts, job_list, ctx, when, env.now)

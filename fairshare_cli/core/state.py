@@ -7,7 +7,7 @@ subsystem decodes and encodes its own section; this module only holds them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,49 +22,19 @@ class SectionError(ValueError):
     """
 
 
-_UNDECODED: Any = object()
-
-
-class LazySection:
-    """A section kept as its JSON text until it is first read: a view that reads it
-    straight into its own records (``fs sprio``'s queue of 100,000 jobs) never makes its
-    dicts. ``decode`` turns the text into the section's raw JSON (or raises what reading
-    the state raises); it runs once."""
-
-    __slots__ = ("_decode", "_value", "text")
-
-    def __init__(self, text: Any, decode: Callable[[Any], Any]) -> None:
-        self.text = text
-        self._decode = decode
-        self._value = _UNDECODED
-
-    def value(self) -> Any:
-        """The section's raw JSON, decoded on the first call."""
-        if self._value is _UNDECODED:
-            self._value = self._decode(self.text)
-        return self._value
-
-
 @dataclass(frozen=True)
 class State:
-    """Raw JSON sections by name (absent = empty); a section may be a
-    :class:`LazySection`, which :meth:`section` decodes."""
+    """Raw JSON sections by name (absent = empty)."""
 
     sections: Mapping[str, Any] = field(default_factory=dict)
 
     def section(self, name: str) -> Any:
         """The raw JSON of a section, or None."""
-        value = self.sections.get(name)
-        return value.value() if isinstance(value, LazySection) else value
+        return self.sections.get(name)
 
     def section_values(self) -> dict[str, Any]:
-        """Every section's raw JSON, by name (each :class:`LazySection` decoded)."""
-        return {name: self.section(name) for name in self.sections}
-
-    def section_text(self, name: str) -> Any:
-        """The JSON text of a section kept as text (a :class:`LazySection`), else None."""
-        value = self.sections.get(name)
-        return value.text if isinstance(value, LazySection) else None
+        """Every section's raw JSON, by name."""
+        return dict(self.sections)
 
     def with_section(self, name: str, value: Any) -> State:
         """A copy with one section replaced."""

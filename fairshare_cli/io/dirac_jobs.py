@@ -134,12 +134,11 @@ def task_queues_from_file(
 def _from_path(
     path: str, name: str, groups: Mapping[str, DiracGroupSpec], segments: Sequence[int]
 ) -> list[TaskQueue]:
-    from fairshare_cli.io.dirac_jobs_halves import keys_in_halves
     from fairshare_cli.io.jobs import load_job_objects
 
     try:
         with open(path, "rb") as raw:
-            keys = keys_in_halves(path) or read_dirac_job_keys(raw)
+            keys = read_dirac_job_keys(raw)
             jobs, define = keys.jobs, keys.definer(definer(groups, segments))
             counted = [(k, p, c * n) for (k, p, c), n in _waiting(jobs, keys.counts)]
             queues = build_task_queues(counted, define)

@@ -16,8 +16,6 @@ caller reads the file the exact way, whose results and error messages are the us
 from __future__ import annotations
 
 import mmap
-import operator
-import re
 from collections.abc import Collection
 from typing import Annotated, Any, BinaryIO, Literal
 
@@ -27,7 +25,6 @@ from fairshare_cli.core.jobs import cluster_proc, split_partitions
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, TIME_MAX, TIME_MIN
 from fairshare_cli.core.names import MAX_NAME_LENGTH
 from fairshare_cli.core.slurm.jobs import names_good
-from fairshare_cli.io.json_halves import comma_in
 
 #: An id of the lengths a name may have, checked as it is decoded (there are as many ids as
 #: jobs; other names are checked once each, after); a longer list of ids (``"1,2"``) steps
@@ -97,69 +94,6 @@ def fast_sprio_jobs(path: str) -> list[SprioJob] | None:
     return jobs if _columns_good(jobs) else None
 
 
-def split_jobs(path: str, share: float = 0.5) -> tuple[mmap.mmap, int] | None:
-    """A jobs file mapped privately (what a process writes in it stays its own, and is
-    never written back) and the offset of the first comma between two job objects past
-    ``share`` of its bytes (:mod:`~fairshare_cli.io.json_halves`); None when the file
-    cannot be mapped or has no such comma there."""
-    try:
-        with open(path, "rb") as fh:
-            data = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_COPY)
-    except (OSError, ValueError):  # (missing, a folder, empty, a pipe)
-        return None
-    comma = comma_in(data, int(len(data) * share))
-    if comma is None:
-        data.close()
-        return None
-    return data, comma
-
-
-#: A job id given as a plain number (its digits: the group), and any job id.
-_ID_TEXT = re.compile(rb'"id"[ \t\r\n]*:[ \t\r\n]*"([0-9]{1,18})"')
-_ANY_ID = re.compile(rb'"id"[ \t\r\n]*:')
-
-#: Bytes at the start of each half that :func:`ids_look_in_order` reads.
-LOOK = 1 << 16
-
-
-def ids_look_in_order(data: mmap.mmap | bytearray, comma: int) -> bool:
-    """Whether the job ids at the start of each half of :func:`split_jobs`' file (those
-    in its first 64 KiB) are plain numbers that rise, the first half's below the
-    second's: a queue out of order (``squeue`` prints one by priority), or of array jobs
-    (``"12_3"``), is told before either half is read. A guess: the halves' tables
-    decide."""
-    samples = []
-    for start, stop in ((0, min(LOOK, comma)), (comma, comma + LOOK)):
-        found = _ID_TEXT.finditer(data, start, stop + 64)  # (an id the stop cuts: whole)
-        numbers = [m.group(1) for m in found if m.start() < stop]
-        ids = sum(1 for m in _ANY_ID.finditer(data, start, stop + 64) if m.start() < stop)
-        if len(numbers) != ids:
-            return False  # an id that is not a plain number: no table to cut
-        samples.append(list(map(int, numbers)))
-    first, second = samples
-    rising = all(map(operator.lt, first, first[1:])) and all(map(operator.lt, second, second[1:]))
-    return rising and (not first or not second or first[-1] < second[0])
-
-
-def split_text(text: Any, share: float = 0.5) -> tuple[bytearray, int] | None:
-    """A JSON list's text (the state's queue kept as text) copied, so that each process
-    may write its own (see :func:`jobs_half`), and its cut as :func:`split_jobs` finds
-    it; None when it has no cut there."""
-    comma = comma_in(text, int(len(text) * share))
-    return None if comma is None else (bytearray(text), comma)
-
-
-def jobs_half(data: mmap.mmap | bytearray, comma: int, first: bool) -> list[SprioJob] | None:
-    """The jobs of one half of :func:`split_jobs`' file, checked as :func:`fast_sprio_jobs`
-    checks a file's, or None: the ``first`` ends the list at the comma (made a ``]``), the
-    other starts there (made a ``[``). Either is written in this process's own copy of the
-    mapping: call it once in a process. The two halves are the file's list only when both
-    decode (:mod:`~fairshare_cli.io.json_halves`)."""
-    data[comma] = ord("]" if first else "[")
-    with memoryview(data) as whole, whole[: comma + 1] if first else whole[comma:] as part:
-        return sprio_jobs_from(part)
-
-
 def _decoded(fh: BinaryIO) -> list[SprioJob]:
     """The file's jobs, decoded from its pages as the system caches them (mapped, not
     copied: some 10 ms less for a 16 MB file); a file that cannot be mapped (empty, a
@@ -170,16 +104,6 @@ def _decoded(fh: BinaryIO) -> list[SprioJob]:
         return _DECODER.decode(fh.read())
     with data:
         return _DECODER.decode(data)
-
-
-def sprio_jobs_from(text: Any) -> list[SprioJob] | None:
-    """The jobs of a JSON list's text (the state's queue kept as text), checked as
-    :func:`fast_sprio_jobs` checks a file's, or None (read them the exact way)."""
-    try:
-        jobs = _DECODER.decode(text)
-    except (ValueError, RecursionError):
-        return None
-    return jobs if _columns_good(jobs) else None
 
 
 def fast_sprio_objects(objs: Any) -> list[SprioJob] | None:

@@ -20,7 +20,6 @@ from typing import Any
 from fairshare_cli.core.state import (
     FORMAT_MARK,
     SCHEMA_VERSION,
-    LazySection,
     State,
     state_to_json,
 )
@@ -28,7 +27,7 @@ from fairshare_cli.errors import RuntimeFailure, StateError
 from fairshare_cli.io.atomic import atomic_write_text
 from fairshare_cli.io.inputs import fast_loads
 
-#: The state size from which msgspec decodes it (issue 14): importing msgspec costs 8-14 ms
+#: The state size from which msgspec decodes it: importing msgspec costs 8-14 ms
 #: of CPU, json.loads about 3.3 ms more than msgspec per 100 KB (measured on the sshare
 #: benchmark's 197 KB state: json 7.4-9 ms, msgspec 1.4-1.9 ms).
 MSGSPEC_FROM = 384 * 1024
@@ -73,9 +72,7 @@ def load_state(path: Path) -> State:
     # msgspec reads a big state fastest; a small one the standard library reads before
     # msgspec is even imported (unless something else loaded it already).
     big = len(data) >= MSGSPEC_FROM or "msgspec" in sys.modules
-    doc = _doc_with_lazy_queue(data, path) if big else None
-    if doc is None:
-        doc = _doc(data, path, big)
+    doc = _doc(data, path, big)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT_MARK:
         raise StateError(
             f'state file {path} is not a fairshare-cli state file (no "format": '
@@ -120,45 +117,6 @@ def _doc(data: bytes, path: Path, big: bool) -> Any:
             "to start afresh"
         ) from None
     return doc
-
-
-#: A queue of at least this many bytes of JSON is kept as its text until it is read
-#: (:class:`~fairshare_cli.core.state.LazySection`): ``fs sprio`` reads it straight into
-#: its records (100,000 jobs: some 0.09 s less than dicts, then records).
-LAZY_FROM = 1 << 20
-
-
-def _doc_with_lazy_queue(data: bytes, path: Path) -> dict[str, Any] | None:
-    """The state document by msgspec, a big ``jobs`` section kept as its text (checked as
-    JSON, decoded when read); None where msgspec refuses any of it (:func:`_doc` then
-    reads it, or words why not)."""
-    import msgspec
-
-    try:
-        parts = msgspec.json.decode(data, type=dict[str, msgspec.Raw])
-        doc: dict[str, Any] = {}
-        for key, text in parts.items():
-            if key == "jobs" and len(text) >= LAZY_FROM:
-                doc[key] = LazySection(text, lambda text: _queue(data, path, text))
-            else:
-                doc[key] = msgspec.json.decode(text)
-    except (ValueError, RecursionError):  # msgspec's errors are ValueErrors
-        return None
-    return doc
-
-
-def _queue(data: bytes, path: Path, text: Any) -> Any:
-    """A lazy ``jobs`` section's raw JSON; what msgspec refuses in it, the standard
-    library reads from the whole document, or words why not.
-
-    Raises:
-        StateError: as reading the state raises it.
-    """
-    doc = fast_loads(text, _REFUSED)
-    return _doc(data, path, big=False).get("jobs") if doc is _REFUSED else doc
-
-
-_REFUSED: Any = object()
 
 
 def save_state(path: Path, state: State) -> None:

@@ -142,3 +142,69 @@ def test_a_small_state_is_read_without_msgspec_as_msgspec_reads_it(tmp_path: Pat
     small_read, big_read = read(small), read(big)
     assert small_read[1] == "False" and big_read[1] == "True"
     assert small_read[0] == big_read[0] == repr(load_state(big).sections)
+
+
+def _state_with_queue(tmp_path: Path, queue: bytes, pad: int = 0) -> Path:
+    """A state whose queue is ``queue`` (JSON text), padded with ``pad`` blanks."""
+    path = tmp_path / "state.json"
+    path.write_bytes(
+        b'{"format": "fairshare-cli state", "schema_version": 1, "accountant": {}, '
+        b'"jobs": ' + queue + b"}" + b" " * pad
+    )
+    return path
+
+
+@pytest.mark.parametrize("digits", [21, 40, 400])
+@pytest.mark.parametrize("pad", [0, 1 << 20])
+def test_an_integer_beyond_64_bits_reads_as_the_standard_library_reads_it(
+    tmp_path: Path, digits: int, pad: int
+) -> None:
+    """msgspec refuses it (a big state is read by msgspec): the state reads as
+    ``json.loads`` reads it, small or big."""
+    number = "9" * digits
+    queue = '[{"id": "1", "owner": "a", "n": ' + number + "}]"
+    path = _state_with_queue(tmp_path, queue.encode(), pad)
+    assert load_state(path).section("jobs") == [{"id": "1", "owner": "a", "n": int(number)}]
+
+
+def test_a_big_queue_reads_and_writes_back_as_its_json(tmp_path: Path) -> None:
+    """A queue past a megabyte: the same raw JSON as ``json.loads`` (by repr: -0.0, every
+    digit), and the state written back is the one a small state's copy writes."""
+    queue = [
+        {"id": "1", "owner": "alice", "submit_time": 1795258800.0, "nice": 0},
+        {"id": "2", "owner": 'b"ob', "request_cpus": 4, "prio": -0.0, "t": 1e300},
+    ] * 20_000
+    text = json.dumps(queue)
+    assert len(text) > 1 << 20
+    path = _state_with_queue(tmp_path, text.encode())
+    loaded = load_state(path)
+    assert repr(loaded.section("jobs")) == repr(json.loads(text))
+    out = tmp_path / "out.json"
+    save_state(out, loaded)
+    again = tmp_path / "again.json"
+    save_state(again, State(sections={"accountant": {}, "jobs": json.loads(text)}))
+    assert out.read_bytes() == again.read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("bad", "words"),
+    [
+        ("1e999", "holds the number 1e999, expected finite numbers only"),
+        ("NaN", "holds the number NaN, expected finite numbers only"),
+        ('"\udcff"', "is not valid JSON (line ?)"),
+    ],
+    ids=["infinite", "nan", "not-utf8"],
+)
+@pytest.mark.parametrize("pad", [0, 1 << 20])
+def test_a_queue_that_does_not_read_is_refused_in_one_line(
+    tmp_path: Path, bad: str, words: str, pad: int
+) -> None:
+    """An infinite number, a NaN or bytes that are not UTF-8 in the state's queue: one
+    message naming the file, for a small state as for a big one."""
+    queue = '[{"id": "1", "owner": "alice", "nice": ' + bad + "}]"
+    path = _state_with_queue(tmp_path, queue.encode("utf-8", "surrogateescape"), pad)
+    with pytest.raises(StateError) as refused:
+        load_state(path)
+    assert str(refused.value) == (
+        f"state file {path} {words}; fix it or move it aside to start afresh"
+    )
