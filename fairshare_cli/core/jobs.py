@@ -9,7 +9,7 @@ from operator import attrgetter
 from types import MappingProxyType
 from typing import Annotated, Any
 
-from msgspec import Meta, Struct
+from msgspec import Meta, Struct, ValidationError, convert
 from msgspec.structs import replace
 
 from fairshare_cli.core.epoch import parse_time
@@ -32,14 +32,11 @@ _Count = Annotated[int, Meta(ge=1, le=MAX_JOB_COUNT)]
 
 
 class Job(Struct, frozen=True, gc=False, forbid_unknown_fields=True):
-    """One job object (docs/jobs.md); only ``id`` and ``owner`` are required on input.
-
-    The one record of a job, whichever file or section it comes from. The field types
-    carry the ranges :func:`parse_job` checks, so the jobs-file reader decodes a job
-    straight into this record (``io/jobs.py``); the name rules, statuses and Slurm time
-    strings are checked after (:func:`refused_jobs`). ``count`` is the job object's
-    ``"count": N``: N identical jobs ``C.0`` ... ``C.(N-1)`` as read; every job the
-    readers hand out one by one has a count of 1.
+    """One job object (docs/jobs.md), whichever file or section it comes from; only ``id``
+    and ``owner`` are required. The field types carry :func:`parse_stanza`'s ranges, so a
+    jobs file decodes straight into this record (``io/jobs.py``); :func:`rules_pass` checks
+    the rest. ``count`` is ``"count": N`` as read (N jobs ``C.0`` ...); a job handed out one
+    by one has a count of 1.
     """
 
     id: str
@@ -126,21 +123,6 @@ _INT_FIELDS = {
     "post_job_prio2",
 }
 _TIME_FIELDS = {"submit_time", "start_time", "eligible_time", "accrue_time"}
-_STR_FIELDS = {
-    "id",
-    "owner",
-    "accounting_group",
-    "requirements",
-    "rank",
-    "concurrency_limits",
-    "concurrency_limits_expr",
-    "account",
-    "partition",
-    "qos",
-    "dirac_group",
-    "slot",
-    "status",
-}
 
 
 def _duration(value: Any, where: str) -> float:
@@ -418,6 +400,31 @@ def parse_jobs(objs: Iterable[Any], source: str) -> list[Job]:
 
 
 _BLANK = Job(id="", owner="")
+
+
+def jobs_from_objects(objs: Any, source: str) -> list[Job]:
+    """Jobs from decoded job objects (the state's queue), as :func:`parse_jobs` reads them:
+    converted into their records in C (``msgspec.convert``, the field types checked) and
+    checked as the jobs-file reader checks a piece; anything refused is read by
+    :func:`parse_jobs`, which words the refusal.
+
+    Raises:
+        InputError: as :func:`parse_jobs`.
+    """
+    if type(objs) is list:
+        try:
+            jobs: list[Job] | None = convert(objs, list[Job], strict=True)
+        except (ValidationError, RecursionError):
+            jobs = None
+        if jobs is not None and rules_pass(jobs):
+            if set(map(_COUNT_OF, jobs)) - {1}:
+                jobs = [one for job in jobs for one in expand(job)]
+            running = [j.slot for j in jobs if j.slot is not None and j.status == "running"]
+            if len(set(map(_ID_OF, jobs))) == len(jobs) and len(set(running)) == len(running):
+                return jobs
+    return parse_jobs(objs, source)
+
+
 #: Each field of a job in order, with the value a job has when it is not given.
 _FIELD_DEFAULTS = tuple((f, getattr(_BLANK, f)) for f in Job.__struct_fields__)
 _PLAIN = (str, int, float, bool, type(None))
@@ -439,14 +446,10 @@ def job_to_json(job: Job) -> dict[str, Any]:
 
 
 def rules_pass(jobs: Sequence[Job]) -> bool:
-    """Whether jobs decoded into their record (the types and ranges checked) pass the
-    rules a type cannot carry, as :func:`parse_stanza` reads them: every id and name
-    passes the name rule (a partition's each comma-separated part), every status is
-    known. False: read them with :func:`parse_stanza`, which words the refusal.
-
-    A measured hot loop (``benchmarks/run.py`` row ``negotiate-separate``): each field's
-    distinct values are gathered in C (``map`` of a getter into a set), then checked at once.
-    """
+    """Whether decoded jobs pass the rules a field type cannot carry, as :func:`parse_stanza`
+    reads them: ids and names pass the name rule (each part of a partition list), statuses
+    are known. Hot loop (``benchmarks/run.py`` row ``negotiate-separate``): each field's
+    values gathered in C (``map`` of a getter), then checked at once."""
     if not _STATUSES.issuperset(map(_STATUS_OF, jobs)):
         return False
     if not _names_pass(list(map(_ID_OF, jobs)), submitter=False):
@@ -463,6 +466,7 @@ def rules_pass(jobs: Sequence[Job]) -> bool:
 
 
 _ID_OF, _STATUS_OF, _PARTITION_OF = attrgetter("id"), attrgetter("status"), attrgetter("partition")
+_COUNT_OF = attrgetter("count")
 _SUBMITTER_NAMES = tuple(
     map(attrgetter, ("owner", "accounting_group", "account", "qos", "dirac_group", "slot"))
 )

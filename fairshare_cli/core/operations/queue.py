@@ -24,7 +24,7 @@ from fairshare_cli.core.htcondor.claims import (
     slot_weigher,
 )
 from fairshare_cli.core.htcondor.pool import submitter_of
-from fairshare_cli.core.jobs import Job, job_to_json, parse_jobs
+from fairshare_cli.core.jobs import Job, job_to_json, jobs_from_objects, parse_jobs
 from fairshare_cli.core.state import State
 from fairshare_cli.errors import InputError
 
@@ -38,7 +38,7 @@ def read_queue(state: State, where: str) -> list[Job]:
         InputError: a malformed job.
     """
     raw = state.section("jobs")
-    return parse_jobs([] if raw is None else raw, f"{where}: jobs")
+    return jobs_from_objects([] if raw is None else raw, f"{where}: jobs")
 
 
 def _store(state: State, jobs: Iterable[Job]) -> State:

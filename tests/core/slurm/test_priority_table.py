@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairshare_cli.cli.sprio import JSON_FIELDS
+from fairshare_cli.core.jobs import Job, parse_jobs
 from fairshare_cli.core.slurm.assoc_tree import AccountDef, build_tree, set_usage
 from fairshare_cli.core.slurm.factors import parse_flags
 from fairshare_cli.core.slurm.fairshare import compute_fairshare
-from fairshare_cli.core.slurm.jobs import slurm_jobs
 from fairshare_cli.core.slurm.priority import (
     PartitionInfo,
     PriorityContext,
@@ -28,7 +28,6 @@ from fairshare_cli.core.slurm.priority import (
 )
 from fairshare_cli.core.slurm.priority_table import compute_table
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.slurm_jobs import SprioJob
 from fairshare_cli.render import sprio as render
 from fairshare_cli.render.sprio_json import json_text
 from fairshare_cli.render.sprio_json import table_chunks as json_chunks
@@ -134,9 +133,9 @@ def _expected(jobs: list[Any], ctx: PriorityContext) -> list[PriorityRow] | None
 
 
 def _both_kinds(objs: list[dict[str, Any]]) -> list[list[Any]]:
-    """The queue as the fast reader's records and as the exact reader's views."""
-    sprio_jobs = msgspec.json.decode(json.dumps(objs), type=list[SprioJob])
-    return [sprio_jobs, slurm_jobs(objs, "jobs.json")]
+    """The queue as the decoder's records and as the exact parser's."""
+    decoded = msgspec.json.decode(json.dumps(objs), type=list[Job])
+    return [decoded, parse_jobs(objs, "jobs.json")]
 
 
 @settings(max_examples=200, deadline=None)
@@ -224,7 +223,7 @@ def test_attributes_that_change_tres_go_to_the_row_path() -> None:
     ctx = _context({"cpu": 1.0, "gres/gpu": 10.0}, [], 14 * DAY, 1000)
     objs = [{"id": "1", "owner": "user1", "account": "B", "submit_time": NOW - DAY,
              "attributes": {"RequestGpus": 2}}]  # fmt: skip
-    assert compute_table(slurm_jobs(objs, "jobs.json"), ctx, NOW) is None
+    assert compute_table(parse_jobs(objs, "jobs.json"), ctx, NOW) is None
 
 
 def test_rows_out_of_order_are_sorted_by_number() -> None:
@@ -235,7 +234,7 @@ def test_rows_out_of_order_are_sorted_by_number() -> None:
          "submit_time": NOW - DAY}
         for i in ("10", "9", "100")
     ]  # fmt: skip
-    table = compute_table(slurm_jobs(objs, "jobs.json"), ctx, NOW)
+    table = compute_table(parse_jobs(objs, "jobs.json"), ctx, NOW)
     assert table is not None
     assert list(zip(table.ids, [p.partition for p in table.parts], strict=True)) == [
         ("9", "express"), ("9", "batch"), ("10", "express"), ("10", "batch"),
