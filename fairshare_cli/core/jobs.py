@@ -217,20 +217,15 @@ def _quick(key: str, value: Any) -> Any:
     return _SLOW
 
 
-def check_job_field(key: str, value: Any, where: str) -> None:
-    """Refuse ``value`` of job field ``key`` as :func:`parse_job` would (None is absent).
-
-    For readers that decode a job's fields themselves (``fs taskqueues``'s streamed
-    reader): the same rule, the same message.
+def check_job_field(key: str, value: Any, where: str) -> Any:
+    """``value`` of job field ``key`` as :func:`parse_job` reads it (None is absent).
 
     Raises:
         InputError: naming ``where`` and ``key``; KeyError: ``key`` is not a job field.
     """
     if key == "count":
-        _count(value, f"{where}.{key}")
-        return
-    if value is not None:
-        _read_field(_PARSERS[key], key, value, where)
+        return _count(value, f"{where}.{key}")
+    return None if value is None else _read_field(_PARSERS[key], key, value, where)
 
 
 def _read_field(parse: Callable[[Any, str], Any], key: str, value: Any, where: str) -> Any:

@@ -18,7 +18,6 @@ exact parser, whose messages users see. It starts a fresh sink.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -28,7 +27,14 @@ from typing import Any, Protocol, TypeVar
 import msgspec
 
 from fairshare_cli.core.batches import JobBatch
-from fairshare_cli.core.jobs import Job, expand, parse_jobs, parse_stanza, rules_pass
+from fairshare_cli.core.jobs import (
+    Job,
+    check_job_field,
+    expand,
+    parse_jobs,
+    parse_stanza,
+    rules_pass,
+)
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.gc_pause import gc_paused
 from fairshare_cli.io.inputs import JSONFault, read_json
@@ -40,7 +46,11 @@ WHOLE = 1 << 25
 _BOUNDARY = re.compile(rb"\}\s*,\s*\{")
 _JOBS = msgspec.json.Decoder(list[Job])
 _RAWS = msgspec.json.Decoder(list[msgspec.Raw])
-_JOB = msgspec.json.Decoder(Job)
+_ANY = msgspec.json.Decoder()
+#: Fields that may be written as text and read to seconds (times and durations).
+_TEXT_TIMES = frozenset(
+    ("submit_time", "eligible_time", "accrue_time", "start_time", "time_limit", "run_time")
+)
 _ID, _COUNT, _SLOT = attrgetter("id"), attrgetter("count"), attrgetter("slot")
 
 
@@ -110,21 +120,48 @@ def _read_pieces(path: str, sink: JobSink, source: str) -> None:
 
 
 def _one_by_one(piece: bytes, base: int, source: str) -> list[Job]:
-    """A piece's jobs, each object the decoder refuses read by the exact parser.
+    """A piece's jobs when the decoder refuses one: the objects decoded as they are, each
+    time written as text read to its seconds by the job parser's own rule (each distinct
+    text once), then converted into records; an object still refused is read by the exact
+    parser.
 
     Raises:
         _Refused: the exact parser refuses one.
     """
+    objs: list[Any] = _ANY.decode(piece)
+    seconds: dict[tuple[str, str], Any] = {}
+    for obj in objs:
+        if type(obj) is dict:
+            for key in _TEXT_TIMES.intersection(obj):
+                text = obj[key]
+                if type(text) is str:
+                    if (key, text) not in seconds:
+                        seconds[key, text] = _seconds(key, text)
+                    obj[key] = seconds[key, text]
+    try:
+        jobs: list[Job] = msgspec.convert(objs, list[Job], strict=True)
+        return jobs
+    except msgspec.ValidationError:
+        pass
     jobs = []
-    for k, raw in enumerate(_RAWS.decode(piece)):
+    for k, obj in enumerate(objs):
         try:
-            jobs.append(_JOB.decode(raw))
+            jobs.append(msgspec.convert(obj, Job, strict=True))
         except msgspec.ValidationError:
             try:
-                jobs.append(parse_stanza(json.loads(bytes(raw)), f"{source}: job {base + k}"))
+                jobs.append(parse_stanza(obj, f"{source}: job {base + k}"))
             except InputError:
                 raise _Refused from None
     return jobs
+
+
+def _seconds(key: str, text: str) -> Any:
+    """A time or duration written as text, as the job parser reads it (the text itself
+    when it refuses it: the record then refuses it too)."""
+    try:
+        return check_job_field(key, text, "job")
+    except InputError:
+        return text
 
 
 class _Taken:
