@@ -88,22 +88,25 @@ SEPARATE_MEMORY = (1024, 2048, 4096)
 
 def write_separate_jobs(out: Path, jobs: int, submitters: int, seed: int) -> None:
     """``jobs`` idle jobs written one object each: every submitter queues ``jobs //
-    submitters`` jobs as one cluster (ids ``cluster.proc``) asking one of three memory
-    sizes (seeded), the shape ``condor_q -json`` gives of ``queue N``."""
+    submitters`` jobs as one cluster (ids ``cluster.proc``), each asking one of three
+    memory sizes (seeded), so that runs of identical jobs are short."""
     rng = random.Random(seed)
     per = jobs // submitters
     with (out / "jobs.json").open("w", encoding="utf-8") as fh:
         fh.write("[")
         for s in range(submitters):
             cluster = s + 1
-            memory = rng.choice(SEPARATE_MEMORY)
-            head = f'{{"id": "{cluster}.'
             tail = (
-                f'", "owner": "user{s:05d}", "request_memory": {memory}, '
-                f'"requirements": "TARGET.Memory >= MY.RequestMemory", '
+                f'"owner": "user{s:05d}", "requirements": "TARGET.Memory >= MY.RequestMemory", '
                 f'"submit_time": {1795000000 + cluster}}}'
             )
-            fh.write(", ".join(f"{head}{proc}{tail}" for proc in range(per)))
+            fh.write(
+                ", ".join(
+                    f'{{"id": "{cluster}.{proc}", '
+                    f'"request_memory": {rng.choice(SEPARATE_MEMORY)}, {tail}'
+                    for proc in range(per)
+                )
+            )
             fh.write(", " if s + 1 < submitters else "")
         fh.write("]")
 
