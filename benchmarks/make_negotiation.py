@@ -5,7 +5,8 @@
 
 Writes ``pool.toml`` (machine stanzas of 8-slot machines with different memory sizes),
 ``jobs.json`` (each submitter's jobs in two ``"count"`` clusters, or one object per job
-with ``--expand``; an autocluster is a distinct memory request) and ``state.json`` (every
+with ``--expand``, or with ``--separate`` one object per job of one cluster per submitter
+in three memory sizes; an autocluster is a distinct memory request) and ``state.json`` (every
 submitter with a different real priority, so the pie has to spin). Deterministic.
 """
 
@@ -81,6 +82,35 @@ def write_jobs(
     (out / "jobs.json").write_text(json.dumps(objs), encoding="utf-8")
 
 
+#: The memory requests (MB) of :func:`write_separate_jobs`.
+SEPARATE_MEMORY = (1024, 2048, 4096)
+
+
+def write_separate_jobs(out: Path, jobs: int, submitters: int, seed: int) -> None:
+    """``jobs`` idle jobs written one object each: every submitter queues ``jobs //
+    submitters`` jobs as one cluster (ids ``cluster.proc``), each asking one of three
+    memory sizes (seeded), so that runs of identical jobs are short."""
+    rng = random.Random(seed)
+    per = jobs // submitters
+    with (out / "jobs.json").open("w", encoding="utf-8") as fh:
+        fh.write("[")
+        for s in range(submitters):
+            cluster = s + 1
+            tail = (
+                f'"owner": "user{s:05d}", "requirements": "TARGET.Memory >= MY.RequestMemory", '
+                f'"submit_time": {1795000000 + cluster}}}'
+            )
+            fh.write(
+                ", ".join(
+                    f'{{"id": "{cluster}.{proc}", '
+                    f'"request_memory": {rng.choice(SEPARATE_MEMORY)}, {tail}'
+                    for proc in range(per)
+                )
+            )
+            fh.write(", " if s + 1 < submitters else "")
+        fh.write("]")
+
+
 def write_state(out: Path, submitters: int, seed: int, claimed: int, slots: int) -> None:
     """An accountant with a real priority between 0.5 and 200 for every submitter; with
     ``claimed``, that many slots are held (claims started over the last four hours)."""
@@ -126,12 +156,20 @@ def main() -> None:
     parser.add_argument("--profile", default="legacy", choices=("legacy", "current"))
     parser.add_argument("--seed", type=int, default=4)
     parser.add_argument("--expand", action="store_true", help="one JSON object per job")
+    parser.add_argument(
+        "--separate",
+        action="store_true",
+        help="one object per job, one cluster per submitter, three memory sizes",
+    )
     parser.add_argument("--claimed", type=int, default=0, help="slots already claimed")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     write_pool(out, args.slots, args.profile)
-    write_jobs(out, args.jobs, args.submitters, args.autoclusters, args.seed, args.expand)
+    if args.separate:
+        write_separate_jobs(out, args.jobs, args.submitters, args.seed)
+    else:
+        write_jobs(out, args.jobs, args.submitters, args.autoclusters, args.seed, args.expand)
     write_state(out, args.submitters, args.seed, args.claimed, args.slots)
 
 

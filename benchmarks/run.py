@@ -114,6 +114,20 @@ def make_negotiate_batches(folder: Path, n: int) -> list[str]:
     return _negotiation(folder, n, False, 2_000)
 
 
+def make_negotiate_separate(folder: Path, n: int, extra: tuple[str, ...] = ()) -> list[str]:
+    """50,000 one-CPU slots; ``n`` jobs of 10,000 submitters, one object per job."""
+    if not (folder / "jobs.json").exists():
+        make_negotiation.write_pool(folder, 50_000, "legacy")
+        make_negotiation.write_separate_jobs(folder, n, 10_000, 4)
+        make_negotiation.write_state(folder, 10_000, 4, 0, 50_000)
+    jobs = ["--jobs-file", str(folder / "jobs.json")]
+    return ["negotiate", "--dry-run", *extra, *_common(folder), *jobs]
+
+
+def make_negotiate_separate_json(folder: Path, n: int) -> list[str]:
+    return make_negotiate_separate(folder, n, ("--json",))
+
+
 def make_taskqueues(folder: Path, n: int) -> list[str]:
     """The DIRAC benchmark's jobs, config (correction on) and a week of running history."""
     jobs_file = folder / "jobs.json"
@@ -181,6 +195,20 @@ ROWS = (
         1_000_000,
         "jobs",
         make_negotiate_batches,
+    ),
+    Row(
+        "negotiate-separate",
+        "fs negotiate --dry-run (separate objects)",
+        1_000_000,
+        "jobs",
+        make_negotiate_separate,
+    ),
+    Row(
+        "negotiate-separate-json",
+        "fs negotiate --dry-run --json (separate objects)",
+        1_000_000,
+        "jobs",
+        make_negotiate_separate_json,
     ),
     Row("taskqueues", "fs taskqueues", 1_000_000, "jobs", make_taskqueues),
     Row("import", "fs import history (3 models)", 1_000_000, "records", make_import),

@@ -78,7 +78,7 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
     The submit time is --now unless given with --set submit_time=...
     """
     from fairshare_cli.cli.sshare import invoking_user
-    from fairshare_cli.core.operations.queue import add_jobs, new_jobs, read_queue
+    from fairshare_cli.core.operations.queue import add_jobs, new_jobs, numbered, read_queue
 
     with mutate_state(opts, dry_run, queue_only=True) as env:
         queue = read_queue(env.state, str(env.state_path))
@@ -99,6 +99,8 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
                 "job_prio": job_prio,
             }
             objs = [_job_object(owner or invoking_user() or "nobody", fields, sets, count)]
+        # the objects as queued (ids given), which the DIRAC check reads too
+        objs = numbered(queue, objs, env.now, job_id)
         new = new_jobs(
             env.config,
             queue,
@@ -106,7 +108,6 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
             env.now,
             source=jobs_file or "fs submit",
             where=str(env.state_path),
-            job_id=job_id,
         )
         check_jobs_against_config(
             zip(_each_job(objs), new, strict=True), env.config, jobs_file or "fs submit"

@@ -196,9 +196,9 @@ def _read_workload(env: Env, inputs: CycleInputs, workload: str | None) -> list[
         InputError: a job id already queued, a bad expression or group, an unknown QOS.
     """
     from fairshare_cli.core.htcondor.pool import check_jobs
-    from fairshare_cli.io.jobs import batches_from_objects, load_job_objects
+    from fairshare_cli.io.jobs import load_job_batches
 
-    batches = batches_from_objects(load_job_objects(workload), workload) if workload else []
+    batches = load_job_batches(workload, label=workload) if workload else []
     firsts = [b.job for b in batches]
     clash = _first_known(batches, {j.id for j in inputs.jobs})
     if clash is not None:

@@ -17,6 +17,7 @@ from fairshare_cli.io.gc_pause import gc_paused
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from fairshare_cli.core.jobs import Job
     from fairshare_cli.core.slurm.priority import PriorityContext
     from fairshare_cli.core.slurm.priority_table import PriorityTable
     from fairshare_cli.render.sprio import SprioFormat
@@ -26,27 +27,20 @@ def _split(values: tuple[str, ...]) -> list[str]:
     return [v.strip() for item in values for v in item.split(",") if v.strip()]
 
 
-def load_jobs(env: Env, jobs_file: str | None) -> list[Any]:
+def load_jobs(env: Env, jobs_file: str | None) -> list[Job]:
     """Jobs from ``--jobs-file`` (a JSON list of job objects), else the state's queue.
 
     Raises:
         InputError: the file is missing, not JSON, or holds a malformed job.
     """
-    from fairshare_cli.core.slurm.jobs import slurm_jobs
-    from fairshare_cli.io.slurm_jobs import fast_sprio_jobs, fast_sprio_objects
-
     if jobs_file is None:
-        label = f"{env.state_path}: jobs"
-        return env.decode(
-            "jobs",
-            lambda raw: [] if raw is None else fast_sprio_objects(raw) or slurm_jobs(raw, label),
-        )
-    fast = fast_sprio_jobs(jobs_file)
-    if fast is not None:
-        return fast
-    from fairshare_cli.io.jobs import load_job_objects
+        from fairshare_cli.core.jobs import jobs_from_objects
 
-    return slurm_jobs(load_job_objects(jobs_file), jobs_file)
+        label = f"{env.state_path}: jobs"
+        return env.decode("jobs", lambda raw: jobs_from_objects([] if raw is None else raw, label))
+    from fairshare_cli.io.jobs import load_jobs as read_jobs_file
+
+    return read_jobs_file(jobs_file)
 
 
 @click.command("sprio", context_settings={"help_option_names": ["--help"]})
@@ -294,7 +288,7 @@ def _write_json(table: PriorityTable) -> None:
 
     chunks = table_chunks(table)
     if chunks is None:  # (no rows, or a non-finite age: the general writer)
-        from fairshare_cli.render.fastjson import dumps_rows
+        from fairshare_cli.core.jsontext import dumps_rows
         from fairshare_cli.render.sprio import JSON_FIELDS, json_rows
 
         chunks = iter([dumps_rows(json_rows(table), JSON_FIELDS)])

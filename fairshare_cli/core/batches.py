@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from fairshare_cli.core.jobs import Job
 
 
-@dataclass(frozen=True)
-class JobBatch:
+class JobBatch(Struct, frozen=True, gc=False):
     """``count`` identical jobs ``C.P`` … ``C.(P+count-1)`` (HTCondor's ``queue N``).
 
     ``job`` is the first of them (its id is ``C.P``); with ``count`` 1 the batch is just

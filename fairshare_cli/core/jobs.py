@@ -4,35 +4,54 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from operator import attrgetter
+from types import MappingProxyType
+from typing import Annotated, Any
+
+from msgspec import Meta, Struct, ValidationError, convert
+from msgspec.structs import replace
 
 from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, MAX_JOB_COUNT, TIME_MAX, TIME_MIN
-from fairshare_cli.core.names import ascii_digits, check_name, name_problem
+from fairshare_cli.core.names import MAX_NAME_LENGTH, ascii_digits, check_name, name_problem
 from fairshare_cli.errors import InputError, did_you_mean
 
 JOB_STATUSES = ("idle", "running", "held", "completed", "removed")
 
 
-@dataclass(frozen=True)
-class Job:
-    """One job; only ``id`` and ``owner`` are required on input."""
+#: The ``attributes`` and ``dirac_requirements`` of a job that gives none: one read-only
+#: empty mapping shared by every such job (a million jobs need not hold two million dicts).
+NO_FIELDS: Mapping[str, Any] = MappingProxyType({})
+
+_Whole = Annotated[int, Meta(ge=INT64_MIN, le=INT64_MAX)]
+_Amount = Annotated[int, Meta(ge=0, le=INT64_MAX)]
+_Time = Annotated[float, Meta(ge=TIME_MIN, le=TIME_MAX)]
+_Seconds = Annotated[float, Meta(ge=0)]
+_Count = Annotated[int, Meta(ge=1, le=MAX_JOB_COUNT)]
+
+
+class Job(Struct, frozen=True, gc=False, forbid_unknown_fields=True):
+    """One job object (docs/jobs.md), whichever file or section it comes from; only ``id``
+    and ``owner`` are required. The field types carry :func:`parse_stanza`'s ranges, so a
+    jobs file decodes straight into this record (``io/jobs.py``); :func:`rules_pass` checks
+    the rest. ``count`` is ``"count": N`` as read (N jobs ``C.0`` ...); a job handed out one
+    by one has a count of 1.
+    """
 
     id: str
     owner: str
     accounting_group: str | None = None
     nice_user: bool = False
-    job_prio: int = 0
-    submit_time: float | None = None
+    job_prio: _Whole = 0
+    submit_time: _Time | None = None
     #: Slurm's EligibleTime and AccrueTime (sprio's AGE counts from the accrue time,
     #: else from ``submit_time``).
-    eligible_time: float | None = None
-    accrue_time: float | None = None
+    eligible_time: _Time | None = None
+    accrue_time: _Time | None = None
     status: str = "idle"
-    request_cpus: int = 1
-    request_memory: int = 0
+    request_cpus: _Amount = 1
+    request_memory: _Amount = 0
     requirements: str | None = None
     rank: str | None = None
     #: HTCondor's ``ConcurrencyLimits`` (``"sw,db:2"``).
@@ -43,24 +62,25 @@ class Job:
     account: str | None = None
     partition: str | None = None
     qos: str | None = None
-    num_nodes: int = 1
-    time_limit: float | None = None
-    nice: int = 0
-    site_factor: int = 0
+    num_nodes: Annotated[int, Meta(ge=1, le=INT64_MAX)] = 1
+    time_limit: _Seconds | None = None
+    nice: _Whole = 0
+    site_factor: _Whole = 0
     #: Slurm admin-set priority (``scontrol update job priority=N``): bypasses the factors.
-    admin_priority: int | None = None
+    admin_priority: _Whole | None = None
     dirac_group: str | None = None
     #: DIRAC's UserPriority; TaskQueueDB keeps ``int()`` of it (a float is truncated).
-    user_priority: float = 1
-    dirac_requirements: Mapping[str, Any] = field(default_factory=dict)
+    user_priority: _Whole | Annotated[float, Meta(ge=INT64_MIN, le=INT64_MAX)] = 1
+    dirac_requirements: Mapping[str, Any] = NO_FIELDS
     slot: str | None = None
-    start_time: float | None = None
-    run_time: float | None = None
-    pre_job_prio1: int = 0
-    pre_job_prio2: int = 0
-    post_job_prio1: int = 0
-    post_job_prio2: int = 0
-    attributes: Mapping[str, Any] = field(default_factory=dict)
+    start_time: _Time | None = None
+    run_time: _Seconds | None = None
+    pre_job_prio1: _Whole = 0
+    pre_job_prio2: _Whole = 0
+    post_job_prio1: _Whole = 0
+    post_job_prio2: _Whole = 0
+    attributes: Mapping[str, Any] = NO_FIELDS
+    count: _Count = 1
 
     @property
     def partitions(self) -> tuple[str, ...]:
@@ -88,7 +108,7 @@ def cluster_proc(job_id: str) -> tuple[int, int]:
     return (2**62, 0)
 
 
-_FIELDS = {f for f in Job.__dataclass_fields__}
+_FIELDS = set(Job.__struct_fields__)
 _INT_FIELDS = {
     "job_prio",
     "request_cpus",
@@ -103,21 +123,6 @@ _INT_FIELDS = {
     "post_job_prio2",
 }
 _TIME_FIELDS = {"submit_time", "start_time", "eligible_time", "accrue_time"}
-_STR_FIELDS = {
-    "id",
-    "owner",
-    "accounting_group",
-    "requirements",
-    "rank",
-    "concurrency_limits",
-    "concurrency_limits_expr",
-    "account",
-    "partition",
-    "qos",
-    "dirac_group",
-    "slot",
-    "status",
-}
 
 
 def _duration(value: Any, where: str) -> float:
@@ -139,25 +144,42 @@ def parse_job(obj: Any, where: str) -> list[Job]:
     Raises:
         InputError: naming ``where`` and the field.
     """
+    return expand(parse_stanza(obj, where))
+
+
+def expand(job: Job) -> list[Job]:
+    """The jobs a job object stands for: itself, or its ``count`` jobs ``C.0`` ... each
+    of count 1."""
+    if job.count == 1:
+        return [job]
+    cluster = job.id.split(".", 1)[0]
+    return [replace(job, id=f"{cluster}.{i}", count=1) for i in range(job.count)]
+
+
+def parse_stanza(obj: Any, where: str) -> Job:
+    """One job object from its JSON form, its ``count`` kept (the exact reader: every
+    field checked in Python, each refusal worded for the user).
+
+    Raises:
+        InputError: naming ``where`` and the field.
+    """
     if not isinstance(obj, Mapping):
         raise InputError(f"{where}: expected a job object, got {type(obj).__name__}")
     for req in ("id", "owner"):
         if obj.get(req) is None:
             raise InputError(f"{where}: missing required field '{req}'")
     kw: dict[str, Any] = {}
-    count = 1
     for key, value in obj.items():
-        # the usual values inline (benchmarks row negotiate-batches: a stanza per cluster)
-        quick = _quick(key, value)
+        quick = _quick(key, value)  # the usual values inline
         if quick is not _SLOW:
             kw[key] = quick
             continue
         if key == "count":
-            count = _count(value, f"{where}.{key}")
+            kw[key] = _count(value, f"{where}.{key}")
             continue
         parse = _PARSERS.get(key)
         if parse is None:
-            extra = did_you_mean(key, sorted(_FIELDS | {"count"})) or " (fields: docs/jobs.md)"
+            extra = did_you_mean(key, sorted(_FIELDS)) or " (fields: docs/jobs.md)"
             raise InputError(f"{where}: unknown job field '{key}'{extra}")
         if value is not None:
             kw[key] = _read_field(parse, key, value, where)
@@ -166,10 +188,7 @@ def parse_job(obj: Any, where: str) -> list[Job]:
         raise InputError(
             f'{where}.status: expected one of {", ".join(JOB_STATUSES)}, got "{status}"'
         )
-    if count == 1:
-        return [make_job(kw)]
-    cluster = kw["id"].split(".", 1)[0]
-    return [make_job({**kw, "id": f"{cluster}.{i}"}) for i in range(count)]
+    return Job(**kw)
 
 
 #: :func:`_quick`'s answer for a value it leaves to the field's parser.
@@ -198,33 +217,15 @@ def _quick(key: str, value: Any) -> Any:
     return _SLOW
 
 
-def make_job(fields: Mapping[str, Any]) -> Job:
-    """``Job(**fields)`` for fields already read by :func:`parse_job` (``id`` and ``owner``
-    among them), without the frozen dataclass's per-field ``__init__`` (a sixth of the
-    cost: called per ``count`` stanza of a jobs file, benchmarks row negotiate-batches)."""
-    job: Job = object.__new__(Job)
-    attrs = job.__dict__
-    attrs.update(_DEFAULTS)  # in field order, as __init__ sets them
-    attrs["dirac_requirements"] = {}
-    attrs["attributes"] = {}
-    attrs.update(fields)
-    return job
-
-
-def check_job_field(key: str, value: Any, where: str) -> None:
-    """Refuse ``value`` of job field ``key`` as :func:`parse_job` would (None is absent).
-
-    For readers that decode a job's fields themselves (``fs taskqueues``'s streamed
-    reader): the same rule, the same message.
+def check_job_field(key: str, value: Any, where: str) -> Any:
+    """``value`` of job field ``key`` as :func:`parse_job` reads it (None is absent).
 
     Raises:
         InputError: naming ``where`` and ``key``; KeyError: ``key`` is not a job field.
     """
     if key == "count":
-        _count(value, f"{where}.{key}")
-        return
-    if value is not None:
-        _read_field(_PARSERS[key], key, value, where)
+        return _count(value, f"{where}.{key}")
+    return None if value is None else _read_field(_PARSERS[key], key, value, where)
 
 
 def _read_field(parse: Callable[[Any, str], Any], key: str, value: Any, where: str) -> Any:
@@ -343,10 +344,6 @@ _INLINE = {_whole: _WHOLE, _text: _TEXT, parse_time: _TIME, _name: _NAME, _job_i
 _FAST_KIND = {key: _INLINE[p] for key, p in _PARSERS.items() if p in _INLINE}
 #: The least value :func:`_whole` with :data:`_LOWEST` accepts, per whole-number field.
 _INT_LOW = {key: max(INT64_MIN, _LOWEST.get(key, INT64_MIN)) for key in _INT_FIELDS}
-#: Every field's default, in field order (``id`` and ``owner`` have none and the two
-#: mappings are made fresh per job: placeholders).
-_DEFAULTS = {f.name: f.default for f in Job.__dataclass_fields__.values()}
-
 _KINDS: dict[Callable[[Any, str], Any], str] = {
     _whole: "whole",
     parse_time: "time",
@@ -397,8 +394,34 @@ def parse_jobs(objs: Iterable[Any], source: str) -> list[Job]:
     return jobs
 
 
+_BLANK = Job(id="", owner="")
+
+
+def jobs_from_objects(objs: Any, source: str) -> list[Job]:
+    """Jobs from decoded job objects (the state's queue), as :func:`parse_jobs` reads them:
+    converted into their records in C (``msgspec.convert``, the field types checked) and
+    checked as the jobs-file reader checks a piece; anything refused is read by
+    :func:`parse_jobs`, which words the refusal.
+
+    Raises:
+        InputError: as :func:`parse_jobs`.
+    """
+    if type(objs) is list:
+        try:
+            jobs: list[Job] | None = convert(objs, list[Job], strict=True)
+        except (ValidationError, RecursionError):
+            jobs = None
+        if jobs is not None and rules_pass(jobs):
+            if set(map(_COUNT_OF, jobs)) - {1}:
+                jobs = [one for job in jobs for one in expand(job)]
+            running = [j.slot for j in jobs if j.slot is not None and j.status == "running"]
+            if len(set(map(_ID_OF, jobs))) == len(jobs) and len(set(running)) == len(running):
+                return jobs
+    return parse_jobs(objs, source)
+
+
 #: Each field of a job in order, with the value a job has when it is not given.
-_FIELD_DEFAULTS = tuple(Job(id="", owner="").__dict__.items())
+_FIELD_DEFAULTS = tuple((f, getattr(_BLANK, f)) for f in Job.__struct_fields__)
 _PLAIN = (str, int, float, bool, type(None))
 
 
@@ -407,12 +430,66 @@ def job_to_json(job: Job) -> dict[str, Any]:
     without those, read straight off the job (``asdict`` deep-copies every value: a third
     of ``fs import squeue``'s time at 100,000 jobs); only the mappings are copied."""
     out: dict[str, Any] = {}
-    values = job.__dict__
     for key, default in _FIELD_DEFAULTS:
-        value = values[key]
+        value = getattr(job, key)
         if value != default or key == "id" or key == "owner":
             if type(value) not in _PLAIN:  # a job's own mappings (JSON data): a copy
                 value = copy.deepcopy(value)
             # An infinite time limit or run time is stored as Slurm writes it.
             out[key] = "INFINITE" if value == math.inf else value
     return out
+
+
+def rules_pass(jobs: Sequence[Job]) -> bool:
+    """Whether decoded jobs pass the rules a field type cannot carry, as :func:`parse_stanza`
+    reads them: ids and names pass the name rule (each part of a partition list), statuses
+    are known. Hot loop (``benchmarks/run.py`` row ``negotiate-separate``): each field's
+    values gathered in C (``map`` of a getter), then checked at once."""
+    if not _STATUSES.issuperset(map(_STATUS_OF, jobs)):
+        return False
+    if not _names_pass(list(map(_ID_OF, jobs)), submitter=False):
+        return False
+    submitters: set[str | None] = set()
+    getter: Callable[[Job], str | None]
+    for getter in _SUBMITTER_NAMES:
+        submitters.update(map(getter, jobs))
+    submitters.discard(None)
+    partitions = set(map(_PARTITION_OF, jobs))
+    partitions.discard(None)
+    parts = {part for text in partitions if text is not None for part in text.split(",")}
+    return _names_pass(submitters, submitter=True) and _names_pass(parts, submitter=False)
+
+
+_ID_OF, _STATUS_OF, _PARTITION_OF = attrgetter("id"), attrgetter("status"), attrgetter("partition")
+_COUNT_OF = attrgetter("count")
+_SUBMITTER_NAMES = tuple(
+    map(attrgetter, ("owner", "accounting_group", "account", "qos", "dirac_group", "slot"))
+)
+_STATUSES = frozenset(JOB_STATUSES)
+#: Names that passed, so that each is checked once (up to a bound).
+_GOOD_NAMES: set[str] = set()
+
+
+def _names_pass(names: Collection[str | None], submitter: bool) -> bool:
+    """Whether every name passes :func:`~fairshare_cli.core.names.name_problem`: checked
+    on the names' joined text at C speed (printable without a space, none empty nor too
+    long, no ``@`` at all), else one by one."""
+    if not names:
+        return True
+    joined = "".join(names)  # type: ignore[arg-type]
+    lengths = set(map(len, names))  # type: ignore[arg-type]
+    if (
+        joined.isprintable()
+        and " " not in joined
+        and "@" not in joined
+        and min(lengths) > 0
+        and max(lengths) <= MAX_NAME_LENGTH
+    ):
+        return True
+    for name in names:
+        if name not in _GOOD_NAMES:
+            if name_problem(name, submitter) is not None:
+                return False
+            if len(_GOOD_NAMES) < 100_000:
+                _GOOD_NAMES.add(name)  # type: ignore[arg-type]
+    return True

@@ -321,7 +321,7 @@ def _record_types() -> tuple[type, type]:
     job_id = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_NAME_LENGTH)]
     # A DIRAC job's usual fields first: msgspec finds a field fastest where it expects it.
     names = [*DIRAC_FIELDS]
-    names += [n for n in (*Job.__dataclass_fields__, "count") if n not in names]
+    names += [n for n in Job.__struct_fields__ if n not in names]
     fields: list[tuple[str, Any, Any]] = [
         ("id", job_id, msgspec.NODEFAULT)
         if name == "id"
@@ -380,7 +380,7 @@ _ASCII_PARTITIONS = rf"\A{_PART}(?:,{_PART})*\Z"
 """Comma-separated partition names (each a name), in printable ASCII."""
 
 VALUE_FIELDS = tuple(
-    n for n in Job.__dataclass_fields__ if n not in KEY_FIELDS and job_field_kind(n) == "time"
+    n for n in Job.__struct_fields__ if n not in KEY_FIELDS and job_field_kind(n) == "time"
 )
 """Fields whose strings the job parser reads further (ISO-8601 times): checked once per
 distinct value."""

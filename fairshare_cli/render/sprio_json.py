@@ -1,5 +1,5 @@
 """``fs sprio --json``: a :class:`PriorityTable`'s rows as the text
-``fastjson.dumps_rows(json_rows(table), JSON_FIELDS)`` prints, made column by column with
+``jsontext.dumps_rows(json_rows(table), JSON_FIELDS)`` prints, made column by column with
 each share's texts made once (the general writer builds 100,000 rows' dicts:
 ``benchmarks/run.py --rows sprio-json``)."""
 

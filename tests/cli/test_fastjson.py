@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairshare_cli.core.jsontext import jsonable
+from fairshare_cli.core.jsontext import dumps_rows
 from fairshare_cli.io.inputs import read_json
 
 
@@ -134,5 +134,5 @@ def test_sprio_json_of_a_table_is_json_dumps_text(
         [float(j[3]) for j in jobs], [j[3] for j in jobs],
     )  # fmt: skip
     pieces = sprio_json.table_chunks(table)
-    text = fastjson.dumps_rows(json_rows(table), JSON_FIELDS) if pieces is None else "".join(pieces)
+    text = dumps_rows(json_rows(table), JSON_FIELDS) if pieces is None else "".join(pieces)
     assert text == reference_json(table.rows())

@@ -18,13 +18,24 @@ from fairshare_cli.core.dirac.correction import history_from_json
 from fairshare_cli.core.dirac.jobs import task_queues_from_objects
 from fairshare_cli.core.htcondor.accountant import accountant_from_json
 from fairshare_cli.core.htcondor.claims import negotiator_from_json
-from fairshare_cli.core.jobs import parse_jobs
-from fairshare_cli.core.slurm.jobs import slurm_jobs
+from fairshare_cli.core.jobs import jobs_from_objects, parse_jobs
 from fairshare_cli.core.slurm.usage import usage_from_json
 from fairshare_cli.core.state import SectionError
 from fairshare_cli.core.usage import parse_record
 from fairshare_cli.errors import FairshareError
-from fairshare_cli.io.jobs import batches_from_objects
+from fairshare_cli.io.jobs import load_job_batches
+
+
+def _batches(objs: list[Any]) -> object:
+    """The batches of a jobs file holding ``objs`` (the one jobs-file reader)."""
+    import json
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as fh:
+        json.dump(objs, fh)
+        fh.flush()
+        return load_job_batches(fh.name)
+
 
 KEYS = st.sampled_from(
     ["records", "claims", "rr_times", "last_cycle", "usage", "running", "last_decay_ran",
@@ -57,8 +68,8 @@ DECODERS: dict[str, Callable[[Any], object]] = {
     "slurm": usage_from_json,
     "dirac": history_from_json,
     "parse_jobs": lambda x: parse_jobs(x, "s"),
-    "slurm_jobs": lambda x: slurm_jobs(x, "s"),
-    "batches": lambda x: batches_from_objects(x if isinstance(x, list) else [x], "s"),
+    "jobs_from_objects": lambda x: jobs_from_objects(x, "s"),
+    "batches": lambda x: _batches(x if isinstance(x, list) else [x]),
     "task_queues": lambda x: task_queues_from_objects(
         x if isinstance(x, list) else [x], "s", GROUPS, DIRAC_CPU_SEGMENTS
     ),
@@ -87,6 +98,6 @@ def test_decoders_raise_only_their_own_errors(name: str, value: Any) -> None:
     ],
 )
 def test_found_cases(obj: dict[str, Any]) -> None:
-    for name in ("parse_jobs", "slurm_jobs", "batches"):
+    for name in ("parse_jobs", "jobs_from_objects", "batches"):
         with pytest.raises(FairshareError):
             DECODERS[name]([obj])

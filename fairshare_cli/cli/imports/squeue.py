@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+from msgspec.structs import replace
 
 from fairshare_cli.cli.context import Env, mutate_state
 from fairshare_cli.cli.imports._slurm_state import (
@@ -14,7 +15,7 @@ from fairshare_cli.cli.imports._slurm_state import (
     store_slurm,
 )
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
-from fairshare_cli.core.jobs import Job, job_to_json, parse_jobs
+from fairshare_cli.core.jobs import job_to_json, parse_jobs
 from fairshare_cli.io.importers.squeue import ImportedJob, JobDump
 
 
@@ -67,7 +68,7 @@ def command(
         elif not no_site_factor:
             sites = _site_factors(env, dump.jobs)
         new = [
-            Job(**{**job.__dict__, "site_factor": sites.get(job.id, job.site_factor)})
+            replace(job, site_factor=sites.get(job.id, job.site_factor))
             for job in (j.job() for j in dump.jobs)
         ]
         ids = {j.id for j in new}

@@ -50,7 +50,7 @@ REQUIREMENT_KEYS = (
 )
 """Keys of a job's ``dirac_requirements``; singular and plural forms add up."""
 
-_JOB_FIELDS = frozenset(Job.__dataclass_fields__) | {"count"}
+_JOB_FIELDS = frozenset(Job.__struct_fields__)
 
 
 WAITING_STATUSES = ("idle", None)

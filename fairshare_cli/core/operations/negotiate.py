@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+
+from msgspec.structs import replace
 
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config

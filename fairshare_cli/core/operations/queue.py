@@ -10,8 +10,9 @@ accruing Slurm usage from its start.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
+
+from msgspec.structs import replace
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
@@ -23,7 +24,7 @@ from fairshare_cli.core.htcondor.claims import (
     slot_weigher,
 )
 from fairshare_cli.core.htcondor.pool import submitter_of
-from fairshare_cli.core.jobs import Job, job_to_json, parse_jobs
+from fairshare_cli.core.jobs import Job, job_to_json, jobs_from_objects, parse_jobs
 from fairshare_cli.core.state import State
 from fairshare_cli.errors import InputError
 
@@ -37,7 +38,7 @@ def read_queue(state: State, where: str) -> list[Job]:
         InputError: a malformed job.
     """
     raw = state.section("jobs")
-    return parse_jobs([] if raw is None else raw, f"{where}: jobs")
+    return jobs_from_objects([] if raw is None else raw, f"{where}: jobs")
 
 
 def _store(state: State, jobs: Iterable[Job]) -> State:
@@ -121,6 +122,21 @@ def _next_cluster(jobs: Sequence[Job]) -> int:
     return best + 1
 
 
+def numbered(
+    queue: Sequence[Job], objects: Sequence[Mapping[str, Any]], now: float, job_id: str | None
+) -> list[dict[str, Any]]:
+    """Copies of ``objects`` as they are queued: a ``submit_time`` (``now``) and an ``id``
+    (``job_id`` for a single job, else the next free cluster number) where they have none."""
+    objs = [dict(o) for o in objects]
+    next_id = _next_cluster(queue)
+    for obj in objs:
+        obj.setdefault("submit_time", now)
+        if "id" not in obj:
+            obj["id"] = job_id if job_id is not None and len(objs) == 1 else str(next_id)
+            next_id += 1
+    return objs
+
+
 def new_jobs(
     config: Config,
     queue: Sequence[Job],
@@ -143,14 +159,7 @@ def new_jobs(
     Raises:
         InputError: a malformed job, an id already queued, or an unknown Slurm field.
     """
-    objs = [dict(o) for o in objects]
-    next_id = _next_cluster(queue)
-    for obj in objs:
-        obj.setdefault("submit_time", now)
-        if "id" not in obj:
-            obj["id"] = job_id if job_id is not None and len(objs) == 1 else str(next_id)
-            next_id += 1
-    new = parse_jobs(objs, source)
+    new = parse_jobs(numbered(queue, objects, now, job_id), source)
     taken = {j.id for j in queue}
     for job in new:
         if job.id in taken:

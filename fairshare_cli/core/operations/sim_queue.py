@@ -14,7 +14,8 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Sequence
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config

@@ -30,7 +30,9 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+
+from msgspec.structs import replace
 
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config

@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
+from msgspec.structs import replace as replace_job
+
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.slurm import usage as su
 from fairshare_cli.core.slurm.factors import job_user
-from fairshare_cli.core.slurm.jobs import SlurmJob
 from fairshare_cli.core.slurm.model import priority_context
 from fairshare_cli.core.slurm.passes import charged
 from fairshare_cli.core.slurm.priority import PriorityRow
@@ -200,10 +201,8 @@ def site_factors(
         for job, printed in listed
         if tree.user_assoc(job_user(job.owner), job.account) is not None
     ]
-    views = [SlurmJob.of(job) for job, _ in placed]
-    for view in views:  # the priority without the site factor (nor an admin's priority)
-        view.site_factor = 0
-        view.admin_priority = None
+    # the priority without the site factor (nor an admin's priority)
+    views = [replace_job(job, site_factor=0, admin_priority=None) for job, _ in placed]
     # One pass for every job (a job's rows do not depend on the others'), each job's rows
     # in their order.
     rows_of: dict[str, list[PriorityRow]] = {}

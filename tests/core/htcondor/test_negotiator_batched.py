@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec import structs
 from negotiation_helpers import CURRENT, LEGACY, NOW, submitter_of
 
 from fairshare_cli.core.batches import JobBatch
@@ -124,7 +125,7 @@ def _cycle(
 
 
 def one_per_job(batches: list[JobBatch]) -> list[Job]:
-    return [replace(b.job, id=b.job_id(i)) for b in batches for i in range(b.count)]
+    return [structs.replace(b.job, id=b.job_id(i)) for b in batches for i in range(b.count)]
 
 
 @settings(max_examples=200, deadline=None)

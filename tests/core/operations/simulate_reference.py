@@ -9,7 +9,8 @@ but each step is the obvious one. :func:`simulate_reference` must give the rows 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config

@@ -12,10 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fairshare_cli.core.jobs import Job, parse_jobs
+from fairshare_cli.core.jsontext import dumps_rows
 from fairshare_cli.core.slurm.assoc_tree import AccountDef, build_tree, set_usage
 from fairshare_cli.core.slurm.factors import parse_flags
 from fairshare_cli.core.slurm.fairshare import compute_fairshare
-from fairshare_cli.core.slurm.jobs import slurm_jobs
 from fairshare_cli.core.slurm.priority import (
     PartitionInfo,
     PriorityContext,
@@ -25,9 +26,7 @@ from fairshare_cli.core.slurm.priority import (
 )
 from fairshare_cli.core.slurm.priority_table import PriorityTable, compute_rows, compute_table
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.slurm_jobs import SprioJob
 from fairshare_cli.render import sprio as render
-from fairshare_cli.render.fastjson import dumps_rows
 from fairshare_cli.render.sprio_json import table_chunks as json_chunks
 from fairshare_cli.render.sprio_table import listing_chunks
 from tests.core.slurm.priority_reference import reference_json, reference_lines, reference_rows
@@ -141,9 +140,9 @@ def _table(jobs: list[Any], ctx: PriorityContext) -> PriorityTable | str:
 
 
 def _both_kinds(objs: list[dict[str, Any]]) -> list[list[Any]]:
-    """The queue as the fast reader's records and as the exact reader's views."""
-    sprio_jobs = msgspec.json.decode(json.dumps(objs), type=list[SprioJob])
-    return [sprio_jobs, slurm_jobs(objs, "jobs.json")]
+    """The queue as the decoder's records and as the exact parser's."""
+    decoded = msgspec.json.decode(json.dumps(objs), type=list[Job])
+    return [decoded, parse_jobs(objs, "jobs.json")]
 
 
 def _same(jobs: list[Any], ctx: PriorityContext, spec: str | None = None) -> None:
@@ -244,7 +243,7 @@ def test_attributes_that_change_tres_are_read() -> None:
         for i in (1, 2, 0)
     ]  # fmt: skip
     objs.append({"id": "4", "owner": "user1", "account": "B", "submit_time": NOW - DAY})
-    _same(slurm_jobs(objs, "jobs.json"), ctx, "%.15i %.10Y %.20T %20t")
+    _same(parse_jobs(objs, "jobs.json"), ctx, "%.15i %.10Y %.20T %20t")
 
 
 def test_rows_out_of_order_are_sorted_by_number() -> None:
@@ -255,7 +254,7 @@ def test_rows_out_of_order_are_sorted_by_number() -> None:
          "submit_time": NOW - DAY}
         for i in ("10", "9", "100")
     ]  # fmt: skip
-    table = compute_table(slurm_jobs(objs, "jobs.json"), ctx, NOW)
+    table = compute_table(parse_jobs(objs, "jobs.json"), ctx, NOW)
     assert list(zip(table.job_ids, [p.partition for p in table.parts], strict=True)) == [
         ("9", "express"), ("9", "batch"), ("10", "express"), ("10", "batch"),
         ("100", "express"), ("100", "batch"),

@@ -115,7 +115,7 @@ def test_nice_and_site_shift_the_sum() -> None:
     now = 100 * DAY
     base = Job(id="1", owner="user4", account="E", submit_time=now)
     (plain,) = compute_rows([base], _context(), now)
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     (niced,) = compute_rows([replace(base, nice=100, site_factor=30)], _context(), now)
     assert niced.priority == plain.priority - 70

@@ -1,0 +1,127 @@
+"""The jobs-file reader (``io/jobs.py``) against the exact parser (``core/jobs.py``).
+
+A file the reader takes gives exactly the jobs :func:`parse_jobs` gives of the file's
+objects, field by field and type by type; a file it refuses gives the exact reader's
+message. The same holds for :func:`jobs_from_objects` (the state's queue). Job objects are
+drawn from good values and each kind of bad one.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fairshare_cli.core.jobs import Job, jobs_from_objects, parse_jobs
+from fairshare_cli.errors import InputError
+from fairshare_cli.io import jobs as reader
+from fairshare_cli.io.jobs import load_job_batches, load_jobs
+
+names = st.sampled_from(["alice", "hep", "batch", "a@b", "a@b@c", "", "a b", "é", "x,y", "a\x01"])
+ints = st.sampled_from([0, 1, -1, 7, 2**63 - 1, 2**63, -(2**63) - 1, True, 1.0, None, "3"])
+times = st.sampled_from(
+    [1795262400.0, 1795262400, -62135596801.0, 253402300800.0, "2026-11-21T12:00:00Z", None, False]
+)
+fields: dict[str, Any] = {
+    "account": names | st.none(),
+    "partition": names | st.none(),
+    "qos": names | st.none() | st.just(3),
+    "status": st.sampled_from(["idle", "running", "held", "completed", "removed", "bogus", None]),
+    "submit_time": times,
+    "accrue_time": times,
+    "time_limit": st.sampled_from(
+        [0, 60, 3600.5, -1, None, True, "1:00", "INFINITE", "UNLIMITED", "1-00:00:00", "x", ""]
+    ),
+    "num_nodes": ints,
+    "request_cpus": ints,
+    "user_priority": st.sampled_from([1, 1.0, 2.5, -3, 2**63, None, "1"]),
+    "nice_user": st.sampled_from([True, False, None, 0]),
+    "count": st.sampled_from([1, 2, 3, 0, 1.0, None]),
+    "attributes": st.sampled_from([{"gpus": 1}, {}, None, [1]]),
+    "dirac_requirements": st.sampled_from([{"cpu_time": 5}, {}, None]),
+    "slot": st.sampled_from(["slot1@node", "slot2@node"]),
+    "dirac_grup": st.just("x"),
+}
+job = st.fixed_dictionaries(
+    {
+        "id": st.sampled_from(["1", "2", "3", "12.3", "4.0"])
+        | st.sampled_from(["x", "", "a b", "1,2", "a@b", 5, None]),
+        "owner": st.just("alice") | names,
+    },
+    optional=fields,
+)
+docs = st.lists(job, max_size=5) | st.sampled_from([{}, "jobs", [1], [[]]])
+
+
+def _typed(jobs: list[Job]) -> list[list[tuple[str, type, Any]]]:
+    """Each field's name, type and value (``1`` and ``1.0`` compare equal)."""
+    return [[(n, type(getattr(j, n)), getattr(j, n)) for n in Job.__struct_fields__] for j in jobs]
+
+
+def _exact(doc: Any, source: str) -> list[Job] | str:
+    try:
+        return parse_jobs(doc, source)
+    except InputError as exc:
+        return str(exc)
+
+
+@settings(max_examples=400, deadline=None)
+@given(docs)
+def test_the_reader_gives_what_the_exact_parser_gives(tmp_path_factory: Any, doc: Any) -> None:
+    path: Path = tmp_path_factory.mktemp("j") / "jobs.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    try:
+        got: list[Job] | str = load_jobs(str(path))
+    except InputError as exc:
+        got = str(exc)
+    want = _exact(doc, str(path)) if isinstance(doc, list) else None
+    if isinstance(want, list) and isinstance(got, list):
+        assert _typed(got) == _typed(want)
+    elif want is not None:
+        assert got == want
+    try:
+        from_state: list[Job] | str = jobs_from_objects(doc, str(path))
+    except InputError as exc:
+        from_state = str(exc)
+    if isinstance(want, list) and isinstance(from_state, list):
+        assert _typed(from_state) == _typed(want)
+    else:
+        assert from_state == (_exact(doc, str(path)))
+
+
+def test_pieces_are_read_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file read in many pieces gives the jobs and batches of one read; a duplicate id
+    in a later piece gives the exact reader's message."""
+    monkeypatch.setattr(reader, "BLOCK", 256)
+    monkeypatch.setattr(reader, "WHOLE", 0)
+    objs = [
+        {"id": f"{c}.{p}", "owner": f"u{c}", "request_memory": p % 2}
+        for c in (1, 2)
+        for p in range(40)
+    ]
+    objs.append({"id": "7.0", "owner": "v", "count": 5, "submit_time": "2026-11-21T12:00:00Z"})
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(objs), encoding="utf-8")
+    assert _typed(load_jobs(str(path))) == _typed(parse_jobs(objs, str(path)))
+    batches = load_job_batches(str(path))
+    assert [(b.job.id, b.count) for b in batches][-3:] == [("2.38", 1), ("2.39", 1), ("7.0", 5)]
+    assert sum(b.count for b in batches) == 85
+    objs.append({"id": "1.3", "owner": "u1"})
+    path.write_text(json.dumps(objs), encoding="utf-8")
+    with pytest.raises(InputError, match=r"job 81: duplicate job id '1\.3'"):
+        load_jobs(str(path))
+
+
+def test_identical_jobs_join_a_batch(tmp_path: Path) -> None:
+    """The next id of one cluster, the same job otherwise, joins the last batch; a count
+    object is one batch of its own."""
+    objs: list[dict[str, Any]] = [{"id": f"3.{p}", "owner": "a"} for p in range(4)]
+    objs += [{"id": "3.4", "owner": "a", "job_prio": 1}, {"id": "5", "owner": "b", "count": 3}]
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(objs), encoding="utf-8")
+    got = [(b.job.id, b.job.job_prio, b.count) for b in load_job_batches(str(path))]
+    assert got == [("3.0", 0, 4), ("3.4", 1, 1), ("5.0", 0, 3)]
