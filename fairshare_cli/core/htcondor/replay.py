@@ -247,14 +247,14 @@ class AccountantReplay:
                 else:
                     t, plan, ds, dw, drained = start, started, slots, w, True
                 for rec, own, in_hier in plan:
+                    res = rec.resources_used
+                    rw = rec.weighted_resources_used
+                    hw = rec.hier_weighted_resources_used
                     last = rec.last_update
                     if last is None:  # the record's first update: it starts at t
                         rec.last_update = t
                     elif t > last:
                         dt = t - last
-                        res = rec.resources_used
-                        rw = rec.weighted_resources_used
-                        hw = rec.hier_weighted_resources_used
                         uw = hw if hw > 0 else rw
                         p = rec.priority
                         if uw or p > floor:  # else the RUP stays at 0.5
@@ -270,12 +270,12 @@ class AccountantReplay:
                             rec.begin_usage_time = t
                         rec.last_update = t
                     if own:
-                        n = rec.resources_used + ds
+                        n = res + ds
                         rec.resources_used = n if n > 0 else 0
-                        nw = rec.weighted_resources_used + dw
+                        nw = rw + dw
                         rec.weighted_resources_used = nw if nw > 1e-9 else 0.0
                     if in_hier:
-                        nh = rec.hier_weighted_resources_used + dw
+                        nh = hw + dw
                         rec.hier_weighted_resources_used = nh if nh > 1e-9 else 0.0
             if end is not None:
                 push(pending, (end, count, started, -slots, -w))
