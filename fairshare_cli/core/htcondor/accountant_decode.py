@@ -86,25 +86,27 @@ def records_from_json(records: Mapping[Any, Any]) -> dict[str, CustomerRecord]:
         except msgspec.ValidationError:
             pass
         else:
-            return {name: _record(name, body) for name, body in bodies.items()}
+            astuple = msgspec.structs.astuple  # a struct's fields are in the record's order
+            out = {name: CustomerRecord(name, *astuple(body)) for name, body in bodies.items()}
+            root = out.get(ROOT)
+            if root is not None:  # AddMatch charges <none>'s subtree usage with its own
+                root.hier_weighted_resources_used = root.weighted_resources_used
+            return out
     return {name: _one_record(name, body) for name, body in records.items()}
-
-
-def _record(name: str, body: Any) -> CustomerRecord:
-    """The record of a struct the pass made (fields in the record's order)."""
-    rec = CustomerRecord(name, *msgspec.structs.astuple(body))
-    if name == ROOT:  # AddMatch charges <none>'s subtree usage with its own
-        rec.hier_weighted_resources_used = rec.weighted_resources_used
-    return rec
 
 
 def _one_record(name: Any, body: Any) -> CustomerRecord:
     """One record: by the pass when it accepts it, else by the exact reader."""
     if type(name) is str and type(body) is dict:
         try:
-            return _record(name, msgspec.convert(body, _BODY, strict=True))
+            fields = msgspec.structs.astuple(msgspec.convert(body, _BODY, strict=True))
         except msgspec.ValidationError:
             pass
+        else:
+            rec = CustomerRecord(name, *fields)
+            if name == ROOT:
+                rec.hier_weighted_resources_used = rec.weighted_resources_used
+            return rec
     return _exact_record(name, body)
 
 
