@@ -24,7 +24,7 @@ from fairshare_cli.io.gc_pause import gc_paused
 from fairshare_cli.render.formats import emit_columns
 
 if TYPE_CHECKING:
-    from fairshare_cli.core.htcondor.accountant_decode import StoredRecord
+    from fairshare_cli.core.htcondor.customer_record import CustomerRecord
     from fairshare_cli.core.jobs import Job
 
 
@@ -155,7 +155,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
 
 def _read_inputs(
     env: Env,
-) -> tuple[Mapping[str, StoredRecord], list[Job], dict[str, GroupQuotaInfo]]:
+) -> tuple[Mapping[str, CustomerRecord], list[Job], dict[str, GroupQuotaInfo]]:
     """The accountant's records, the queue and, when groups are configured, each group's
     quotas."""
     if not env.config.groups:

@@ -13,54 +13,23 @@ Edits, as HTCondor's, run no update (per-cycle accounting: :mod:`cycle_accountin
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from fairshare_cli.core.config import Config, GroupSpec
 
-# One update of a record lives in decay.py; these stay the accountant's names too.
-from fairshare_cli.core.htcondor.decay import MIN_PRIORITY as MIN_PRIORITY
+# The record and its one update live in leaf modules; these stay the accountant's names too.
+from fairshare_cli.core.htcondor.customer_record import MIN_PRIORITY as MIN_PRIORITY
+from fairshare_cli.core.htcondor.customer_record import STORED_FIELDS
+from fairshare_cli.core.htcondor.customer_record import CustomerRecord as CustomerRecord
 from fairshare_cli.core.htcondor.decay import advance as advance
 from fairshare_cli.core.htcondor.decay import decay_factor as decay_factor
 from fairshare_cli.core.htcondor.groups import ROOT, deepest_group, group_path
-from fairshare_cli.core.htcondor.record_checks import check_record
-from fairshare_cli.core.state import SectionError
 
 MIN_FACTOR = 1.0
 ROOT_GROUP = ROOT
 NICE_USER_PREFIX = "nice-user"
-
-
-@dataclass(frozen=True)
-class CustomerRecord:
-    """One accountant record (a submitter or a group), valid as of ``last_update``.
-
-    ``priority`` is the RUP without the factor. ``priority_factor`` is the stored factor (by
-    ``setfactor``, or derived and stored when ``fs`` first writes the record, as
-    ``GetPriorityFactor`` stores it on first read); None until then. ``uncharged_time`` (and
-    its weighted twin) is ``UnchargedTime``, the correction matches made or removed since
-    ``last_update`` leave for the next update. ``Floor`` (0 = none) and ``Ceiling`` (-1 =
-    unlimited) are set by edits. Usages are in (weighted) slot-seconds; times: epoch, 0 = never.
-    """
-
-    name: str
-    is_group: bool = False
-    priority: float = MIN_PRIORITY
-    last_update: float | None = None
-    priority_factor: float | None = None
-    resources_used: int = 0
-    weighted_resources_used: float = 0.0
-    hier_weighted_resources_used: float = 0.0
-    accumulated_usage: float = 0.0
-    weighted_accumulated_usage: float = 0.0
-    begin_usage_time: float = 0.0
-    last_usage_time: float = 0.0
-    uncharged_time: float = 0.0
-    weighted_uncharged_time: float = 0.0
-    floor: int = 0
-    ceiling: int = -1
 
 
 # --------------------------------------------------------------------------- names, groups
@@ -391,8 +360,8 @@ def change_uses(
     tree = GroupTree(config.groups)
     h = config.accountant.priority_halflife
     records = all_records(state, config)
-    use: dict[str, list[Any]] = {}  # per touched record: [slots, weighted, hierarchical]
-    plans: dict[str, list[tuple[list[Any], bool, bool]]] = {}
+    touched: set[str] = set()  # records copied and brought up to now: changed in place
+    plans: dict[str, list[tuple[CustomerRecord, bool, bool]]] = {}
     for submitter, weight, slots in changes:
         plan = plans.get(submitter)
         if plan is None:
@@ -400,28 +369,20 @@ def change_uses(
             names = [submitter, group, *[g for g in hier if g != group]]
             plan = plans[submitter] = []
             for n in names:
-                if n not in use:
+                if n not in touched:
                     rec = records.get(n) or CustomerRecord(name=n, is_group="@" not in n)
-                    records[n] = rec = advance(rec, now, h)
-                    use[n] = [
-                        rec.resources_used,
-                        rec.weighted_resources_used,
-                        rec.hier_weighted_resources_used,
-                    ]
-                plan.append((use[n], n in (submitter, group), n in hier))
-        for row, own, in_hier in plan:
+                    new = advance(rec, now, h)
+                    records[n] = new if new is not rec else replace(rec)  # never the stored one
+                    touched.add(n)
+                plan.append((records[n], n in (submitter, group), n in hier))
+        for rec, own, in_hier in plan:
             if own:
-                row[0] = max(row[0] + slots, 0)
-                row[1] = _clamp0(row[1] + weight)
+                rec.resources_used = max(rec.resources_used + slots, 0)
+                rec.weighted_resources_used = _clamp0(rec.weighted_resources_used + weight)
             if in_hier:
-                row[2] = _clamp0(row[2] + weight)
-    for n, (used, weighted, hier_weighted) in use.items():
-        records[n] = replace(
-            records[n],
-            resources_used=used,
-            weighted_resources_used=weighted,
-            hier_weighted_resources_used=hier_weighted,
-        )
+                rec.hier_weighted_resources_used = _clamp0(
+                    rec.hier_weighted_resources_used + weight
+                )
     return AccountantState(records=store_factors(records, config))
 
 
@@ -432,8 +393,6 @@ def _clamp0(x: float) -> float:
 # --------------------------------------------------------------------------- JSON
 
 
-#: The stored fields, in the record's order (``name`` is the key).
-_FIELDS = tuple(f.name for f in fields(CustomerRecord))[1:]
 #: Written only when not at their default: older states keep their shape.
 _SPARSE = {"uncharged_time": 0.0, "weighted_uncharged_time": 0.0, "floor": 0, "ceiling": -1}
 
@@ -442,46 +401,23 @@ def accountant_to_json(state: AccountantState) -> dict[str, Any]:
     """The ``accountant`` state section."""
     return {
         "records": {
-            name: {f: getattr(rec, f) for f in _FIELDS if getattr(rec, f) != _SPARSE.get(f, ...)}
+            name: {
+                f: getattr(rec, f) for f in STORED_FIELDS if getattr(rec, f) != _SPARSE.get(f, ...)
+            }
             for name, rec in sorted(state.records.items())
         }
     }
 
 
 def accountant_from_json(raw: Any) -> AccountantState:
-    """Decode the ``accountant`` state section.
+    """Decode the ``accountant`` state section (:mod:`accountant_decode` reads the records).
 
     Raises:
         SectionError: a record is malformed (message names it).
     """
     if raw is None:
         return EMPTY
-    if not isinstance(raw, Mapping) or not isinstance(raw.get("records", {}), Mapping):
-        raise SectionError("accountant: expected an object with 'records'")
-    from fairshare_cli.core.htcondor.accountant_decode import fast_records
+    # msgspec loads with the reader: only the commands that read the accountant pay it.
+    from fairshare_cli.core.htcondor.accountant_decode import stored_records
 
-    fast = fast_records(raw.get("records", {}))  # one msgspec pass; None: read field by field
-    if fast is not None:
-        return AccountantState(records=fast)
-    records: dict[str, CustomerRecord] = {}
-    for name, body in raw.get("records", {}).items():
-        check_record(name, body, _FIELDS)  # known fields, in range: the one door
-        kw: dict[str, Any] = {}
-        for f in _FIELDS:
-            if f not in body:
-                continue
-            v = body[f]
-            if f == "is_group":
-                if not isinstance(v, bool):
-                    raise SectionError(f"accountant.records.{name}.{f}: expected true/false")
-                kw[f] = v
-            elif v is None and f in ("last_update", "priority_factor"):
-                kw[f] = None
-            elif isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-                raise SectionError(f"accountant.records.{name}.{f}: expected a finite number")
-            else:
-                kw[f] = int(v) if f in ("resources_used", "floor", "ceiling") else float(v)
-        if name == ROOT_GROUP:  # AddMatch charges <none>'s subtree usage with its own
-            kw["hier_weighted_resources_used"] = kw.get("weighted_resources_used", 0.0)
-        records[name] = CustomerRecord(name=name, **kw)
-    return AccountantState(records=records)
+    return AccountantState(records=stored_records(raw))

@@ -1,80 +1,34 @@
-"""The accountant section's records in one msgspec pass (``fs userprio`` over 20,000 submitters).
+"""The one reader of the accountant section's records: JSON values in, :class:`CustomerRecord`
+out (``fs userprio`` reads 20,000 submitters this way).
 
-:func:`~fairshare_cli.core.htcondor.accountant.accountant_from_json` reads a record field by
-field: the checks of :mod:`record_checks`, then a number per field. This module checks and
-converts the whole ``records`` object in C (:func:`msgspec.convert` into a struct whose
-constraints are the same rule: known fields only, ``true``/``false`` for ``is_group``, finite
-numbers, each field's least value from :data:`record_checks.LEAST`, whole numbers up to
-``INT32_MAX`` for the C ints), then builds the records. It is stricter, never looser, than the
-exact reader: anything it refuses or does not expect (a float where an int is stored, an
-integer beyond 64 bits, a key that is not a string) returns None, and the exact reader reads
-the section again and words the error (``tests/core/htcondor/test_accountant_decode.py``
-holds the two equal).
+The whole ``records`` object is checked and converted in C in one pass
+(:func:`msgspec.convert` into a struct whose constraints are the rule of
+:mod:`record_checks`: known fields only, ``true``/``false`` for ``is_group``, finite numbers,
+each field's least value from :data:`record_checks.LEAST`, whole numbers up to
+``INT32_MAX`` for the C ints), then one record is made per struct. The pass is stricter,
+never looser, than the exact reader (:func:`_exact_record`: the checks of
+:mod:`record_checks`, then a number per field). Where it refuses the object, the records are
+taken one by one: each the pass accepts as it is, each it refuses (an error, or what it does
+not expect: a float where an int is stored, an integer beyond 64 bits, a key that is not a
+string) by the exact reader, which reads it or words the error
+(``tests/core/htcondor/test_accountant_decode.py`` holds the two equal).
 """
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Mapping
 from dataclasses import MISSING, fields
-from typing import Annotated, Any, Protocol
+from typing import Annotated, Any
 
 import msgspec
 
-from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, CustomerRecord, accountant_from_json
-from fairshare_cli.core.htcondor.record_checks import C_INTS, LEAST, TIMES
+from fairshare_cli.core.htcondor.customer_record import STORED_FIELDS, CustomerRecord
+from fairshare_cli.core.htcondor.groups import ROOT
+from fairshare_cli.core.htcondor.record_checks import C_INTS, LEAST, TIMES, check_record
 from fairshare_cli.core.limits import INT32_MAX, TIME_MAX, TIME_MIN
-
-
-class StoredRecord(Protocol):
-    """A stored record as a view reads it: a :class:`CustomerRecord` or a decoded struct
-    (which has no ``name``: the records' keys are the names)."""
-
-    @property
-    def is_group(self) -> bool: ...
-
-    @property
-    def priority(self) -> float: ...
-
-    @property
-    def last_update(self) -> float | None: ...
-
-    @property
-    def priority_factor(self) -> float | None: ...
-
-    @property
-    def resources_used(self) -> int: ...
-
-    @property
-    def weighted_resources_used(self) -> float: ...
-
-    @property
-    def hier_weighted_resources_used(self) -> float: ...
-
-    @property
-    def accumulated_usage(self) -> float: ...
-
-    @property
-    def weighted_accumulated_usage(self) -> float: ...
-
-    @property
-    def begin_usage_time(self) -> float: ...
-
-    @property
-    def last_usage_time(self) -> float: ...
-
-    @property
-    def uncharged_time(self) -> float: ...
-
-    @property
-    def weighted_uncharged_time(self) -> float: ...
-
-    @property
-    def floor(self) -> int: ...
-
-    @property
-    def ceiling(self) -> int: ...
-
+from fairshare_cli.core.state import SectionError
 
 _BIG = sys.float_info.max  # a float bound that refuses NaN and the infinities too
 
@@ -94,7 +48,7 @@ def _field_type(name: str, kind: Any) -> Any:
 
 
 def _body_type() -> Any:
-    """A struct with CustomerRecord's stored fields, types, defaults and ranges."""
+    """A struct with CustomerRecord's stored fields, in its order, types, defaults and ranges."""
     spec = [
         (f.name, _field_type(f.name, f.type), f.default)
         for f in fields(CustomerRecord)
@@ -105,53 +59,80 @@ def _body_type() -> Any:
 
 _BODY = _body_type()
 _RECORDS = dict[str, _BODY]  # type: ignore[valid-type]
-_STORED = msgspec.structs.fields(_BODY)
 
 
-def fast_bodies(records: Any) -> dict[str, Any] | None:
-    """The records of ``records`` (the section's ``records`` object) as read-only structs
-    with a record's attributes but no ``name`` (:class:`StoredRecord`), or None when the
-    exact reader must read them (anything unusual, any error)."""
-    if type(records) is not dict:
-        return None
-    try:
-        bodies: dict[str, Any] = msgspec.convert(records, _RECORDS, strict=True)
-    except msgspec.ValidationError:
-        return None
-    root = bodies.get(ROOT_GROUP)
-    if root is not None:  # AddMatch charges <none>'s subtree usage with its own
-        root.hier_weighted_resources_used = root.weighted_resources_used
-    return bodies
-
-
-def fast_records(records: Any) -> dict[str, CustomerRecord] | None:
-    """The records of ``records`` as the exact reader reads them, or None when it must."""
-    bodies = fast_bodies(records)
-    if bodies is None:
-        return None
-    names = [f.name for f in _STORED]
-    out: dict[str, CustomerRecord] = {}
-    new = object.__new__
-    set_attr = object.__setattr__  # as CustomerRecord's own (frozen) __init__ sets them
-    as_tuple = msgspec.structs.astuple
-    for name, body in bodies.items():
-        rec = new(CustomerRecord)
-        set_attr(rec, "name", name)
-        for field, value in zip(names, as_tuple(body), strict=True):
-            set_attr(rec, field, value)
-        out[name] = rec
-    return out
-
-
-def stored_records(raw: Any) -> Mapping[str, StoredRecord]:
-    """The ``accountant`` section's records for a view that only reads them (``fs
-    userprio``): :func:`fast_bodies` when it can, else the exact reader's records.
+def stored_records(raw: Any) -> dict[str, CustomerRecord]:
+    """The records of the ``accountant`` state section (None: no records), by name.
 
     Raises:
-        SectionError: the section is malformed (the exact reader's message).
+        SectionError: the section or a record is malformed (the exact reader's message).
     """
-    if type(raw) is dict:
-        bodies = fast_bodies(raw.get("records", {}))
-        if bodies is not None:
-            return bodies
-    return accountant_from_json(raw).records
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("records", {}), Mapping):
+        raise SectionError("accountant: expected an object with 'records'")
+    return records_from_json(raw.get("records", {}))
+
+
+def records_from_json(records: Mapping[Any, Any]) -> dict[str, CustomerRecord]:
+    """The section's ``records`` object read into records: one pass, else record by record.
+
+    Raises:
+        SectionError: a record is malformed (the exact reader's message).
+    """
+    if type(records) is dict:
+        try:
+            bodies = msgspec.convert(records, _RECORDS, strict=True)
+        except msgspec.ValidationError:
+            pass
+        else:
+            astuple = msgspec.structs.astuple  # a struct's fields are in the record's order
+            out = {name: CustomerRecord(name, *astuple(body)) for name, body in bodies.items()}
+            root = out.get(ROOT)
+            if root is not None:  # AddMatch charges <none>'s subtree usage with its own
+                root.hier_weighted_resources_used = root.weighted_resources_used
+            return out
+    return {name: _one_record(name, body) for name, body in records.items()}
+
+
+def _one_record(name: Any, body: Any) -> CustomerRecord:
+    """One record: by the pass when it accepts it, else by the exact reader."""
+    if type(name) is str and type(body) is dict:
+        try:
+            fields = msgspec.structs.astuple(msgspec.convert(body, _BODY, strict=True))
+        except msgspec.ValidationError:
+            pass
+        else:
+            rec = CustomerRecord(name, *fields)
+            if name == ROOT:
+                rec.hier_weighted_resources_used = rec.weighted_resources_used
+            return rec
+    return _exact_record(name, body)
+
+
+def _exact_record(name: Any, body: Any) -> CustomerRecord:
+    """One record read field by field (:func:`record_checks.check_record`, then a number per
+    field): what the pass does not expect is read here, and every error is worded here.
+
+    Raises:
+        SectionError: the record is malformed (the message names it and the field).
+    """
+    check_record(name, body, STORED_FIELDS)  # known fields, in range
+    kw: dict[str, Any] = {}
+    for f in STORED_FIELDS:
+        if f not in body:
+            continue
+        v = body[f]
+        if f == "is_group":
+            if not isinstance(v, bool):
+                raise SectionError(f"accountant.records.{name}.{f}: expected true/false")
+            kw[f] = v
+        elif v is None and f in ("last_update", "priority_factor"):
+            kw[f] = None
+        elif isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise SectionError(f"accountant.records.{name}.{f}: expected a finite number")
+        else:
+            kw[f] = int(v) if f in ("resources_used", "floor", "ceiling") else float(v)
+    if name == ROOT:  # AddMatch charges <none>'s subtree usage with its own
+        kw["hier_weighted_resources_used"] = kw.get("weighted_resources_used", 0.0)
+    return CustomerRecord(name=name, **kw)

@@ -1,20 +1,19 @@
 """One update of an accountant record: ``Accountant::UpdateOnePriority``.
 
 The real user priority decays towards the weighted resources in use,
-``P' = max(P·β + Uw·(1 − β), 0.5)`` with ``β = 0.5 ** (Δt / half_life)``. :func:`advance`
-builds the updated record; :func:`advanced_values` gives its numbers without building one,
-for views that read thousands of records (``fs userprio``).
+``P' = max(P·β + Uw·(1 − β), 0.5)`` with ``β = 0.5 ** (Δt / half_life)``. The rule is
+:func:`advanced_values`; :func:`update_one_priority` applies it to a record in place (a
+replay's own copies), :func:`advance` to a copy (every other caller). The history replay's
+hot loop (``replay.AccountantReplay.add_batch``) holds the one inlined copy, pinned to
+:func:`update_one_priority` by ``tests/core/htcondor/test_replay.py``.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from fairshare_cli.core.htcondor.accountant import CustomerRecord
-
-MIN_PRIORITY = 0.5
+from fairshare_cli.core.htcondor.customer_record import MIN_PRIORITY, CustomerRecord
 
 
 def decay_factor(dt: float, half_life: float) -> float:
@@ -25,44 +24,57 @@ def decay_factor(dt: float, half_life: float) -> float:
 
 
 def advance(rec: CustomerRecord, now: float, half_life: float) -> CustomerRecord:
-    """The record brought up to ``now``: ``Accountant::UpdateOnePriority`` for one record
-    (:func:`advanced_values`); the uncharged times go back to 0."""
-    if rec.last_update is None:
-        return replace(rec, last_update=now, priority=max(rec.priority, MIN_PRIORITY))
-    dt = now - rec.last_update
-    if dt == 0:
-        return rec
-    if dt < 0:
-        return replace(rec, last_update=now)
-    prio, acc, wacc, begin, last_usage = advanced_values(rec, now, half_life)
-    return replace(
-        rec,
-        priority=prio,
-        last_update=now,
-        accumulated_usage=acc,
-        weighted_accumulated_usage=wacc,
-        begin_usage_time=begin,
-        last_usage_time=last_usage,
-        uncharged_time=0.0,
-        weighted_uncharged_time=0.0,
-    )
+    """The record brought up to ``now`` (:func:`update_one_priority` on a copy); the record
+    itself when it is already as of ``now``. A clock that went back (``now`` before
+    ``last_update``) only moves ``last_update``."""
+    last = rec.last_update
+    if last is not None and now <= last:
+        return rec if now == last else replace(rec, last_update=now)
+    new = replace(rec)
+    update_one_priority(new, now, half_life)
+    return new
+
+
+def update_one_priority(rec: CustomerRecord, now: float, half_life: float) -> None:
+    """``Accountant::UpdateOnePriority`` on ``rec`` in place: its numbers brought up to
+    ``now`` (:func:`advanced_values`), ``last_update`` set to ``now`` and the uncharged
+    times back to 0. A record never updated starts at ``now`` (its RUP at least 0.5); one
+    already updated at or past ``now`` stays as it is."""
+    last = rec.last_update
+    if last is None:
+        if rec.priority < MIN_PRIORITY:
+            rec.priority = MIN_PRIORITY
+        rec.last_update = now
+        return
+    if now <= last:
+        return
+    (
+        rec.priority,
+        rec.accumulated_usage,
+        rec.weighted_accumulated_usage,
+        rec.begin_usage_time,
+        rec.last_usage_time,
+    ) = advanced_values(rec, now, half_life)
+    rec.last_update = now
+    rec.uncharged_time = 0.0
+    rec.weighted_uncharged_time = 0.0
 
 
 def advanced_values(
     rec: Any, now: float, half_life: float, betas: dict[float, float] | None = None
 ) -> tuple[float, float, float, float, float]:
-    """The priority, (weighted) accumulated usage, begin and last usage time of ``rec`` (a
-    :class:`CustomerRecord` or a decoded stored record) brought up to ``now``, without
-    building a record (``fs userprio`` reads 20,000 this way); ``betas`` caches the decay
-    factor per Δt, as most records were last updated together.
+    """The priority, (weighted) accumulated usage, begin and last usage time of ``rec``
+    brought up to ``now``, without changing or building a record (``fs userprio`` reads
+    20,000 this way); ``betas`` caches the decay factor per Δt, as most records were last
+    updated together.
 
     Over Δt = now − last_update the recent usage is ``ResourcesUsed + UnchargedTime/Δt``
     (weighted likewise; a group with subtree usage takes ``HierWeightedResourcesUsed``
     instead, without the uncharged correction); the accumulated usages grow by
     ``ResourcesUsed·Δt + UnchargedTime``; ``BeginUsageTime`` becomes ``now`` when it is 0
     and the accumulated usage is above 0; ``LastUsageTime`` becomes ``now`` when the recent
-    (unweighted) usage is above 0. Δt ≤ 0 changes nothing (a clock that went back only
-    moves ``last_update``). ``max(x, least)`` is written ``least if x < least else x``.
+    (unweighted) usage is above 0. Δt ≤ 0 changes nothing (a record never updated has its
+    RUP at least 0.5). ``max(x, least)`` is written ``least if x < least else x``.
     """
     least = MIN_PRIORITY
     last_update = rec.last_update

@@ -1,10 +1,11 @@
 """What an accountant record of the state may hold: known fields, each within its range.
 
-Kept apart from ``accountant.py`` (which converts the fields) so that the rule reads in one
-place: usage is never negative, a priority factor is at least 1, as
-``condor_userprio -setfactor`` requires, a floor is 0 or more and a ceiling -1 or more
-(whole numbers, as the accountant stores them); a field this fs does not know would be dropped on
-the next write, so it is refused rather than read as absent.
+Kept apart from the reader (``accountant_decode``, which converts the fields, and whose
+msgspec pass takes its ranges from here) so that the rule reads in one place: usage is
+never negative, a priority factor is at least 1, as ``condor_userprio -setfactor``
+requires, a floor is 0 or more and a ceiling -1 or more (whole numbers, as the accountant
+stores them); a field this fs does not know would be dropped on the next write, so it is
+refused rather than read as absent.
 """
 
 from __future__ import annotations

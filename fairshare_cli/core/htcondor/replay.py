@@ -12,6 +12,8 @@ from typing import Any
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.classads import evaluate_slot_weight, slot_weight
+from fairshare_cli.core.htcondor.customer_record import MIN_PRIORITY, CustomerRecord
+from fairshare_cli.core.htcondor.decay import update_one_priority
 from fairshare_cli.core.usage import HistorySink, UnsortedHistory, UsageRecord, parse_record
 from fairshare_cli.errors import InputError
 
@@ -69,11 +71,9 @@ def admit_record(record: UsageRecord, where: str, now: float, config: Config, st
     return str(submitter)
 
 
-#: The customer records one submitter's event touches: each a row (priority, last update,
-#: resources used, weighted, hierarchical weighted, accumulated, weighted accumulated,
-#: begin and last usage times), whether the event changes its own usage, and whether its
-#: hierarchical usage.
-_Plan = list[tuple[list[Any], bool, bool]]
+#: The customer records one submitter's event touches (the replay's own copies), whether
+#: the event changes each one's own usage, and whether its hierarchical usage.
+_Plan = list[tuple[CustomerRecord, bool, bool]]
 
 
 class AccountantReplay:
@@ -106,28 +106,25 @@ class AccountantReplay:
         self.dweight = array("d")
         self._target_ids: dict[str, int] = {}
         self._plans: list[_Plan] = []
-        self._rows: dict[str, list[Any]] = {}
+        self._replayed: dict[str, CustomerRecord] = {}
         self._admitted: dict[tuple[str, str | None, bool], tuple[str, float]] = {}
         self._weights: dict[int, float] = {}  # one slot's weight by CPUs
         self.count = 0
 
-    def _row(self, name: str) -> list[Any]:
-        row = self._rows.get(name)
-        if row is None:
-            rec = self.records.get(name) or acct.CustomerRecord(name=name, is_group="@" not in name)
-            row = [
-                max(rec.priority, acct.MIN_PRIORITY),
-                rec.last_update,
-                rec.resources_used,
-                rec.weighted_resources_used,
-                rec.hier_weighted_resources_used,
-                rec.accumulated_usage,
-                rec.weighted_accumulated_usage,
-                rec.begin_usage_time,
-                rec.last_usage_time,
-            ]
-            self._rows[name] = row
-        return row
+    def _record(self, name: str) -> CustomerRecord:
+        """The replay's own copy of a record, changed in place: its RUP at least 0.5 and no
+        uncharged time (the stored uncharged time is charged at the end, by :meth:`finish`).
+        """
+        rec = self._replayed.get(name)
+        if rec is None:
+            stored = self.records.get(name)
+            if stored is None:
+                rec = CustomerRecord(name=name, is_group="@" not in name)
+            else:
+                rec = replace(stored, uncharged_time=0.0, weighted_uncharged_time=0.0)
+            rec.priority = max(rec.priority, MIN_PRIORITY)
+            self._replayed[name] = rec
+        return rec
 
     def _target(self, submitter: str) -> int:
         tid = self._target_ids.get(submitter)
@@ -137,43 +134,25 @@ class AccountantReplay:
             own = {submitter, group}
             tid = len(self._plans)
             self._target_ids[submitter] = tid
-            self._plans.append([(self._row(n), n in own, n in hier) for n in names])
+            self._plans.append([(self._record(n), n in own, n in hier) for n in names])
         return tid
 
     def _apply(self, t: float, plan: _Plan, dslots: int, dweight: float) -> None:
-        """Advance every record the event touches (``plan``: :meth:`_target`'s) to ``t``,
-        then change its usage. (:meth:`add_batch` does the same inline.)
+        """Update every record the event touches (``plan``: :meth:`_target`'s) to ``t``
+        (``UpdateOnePriority``), then change its usage (``AddMatch``/``RemoveMatch``).
+        :meth:`add_batch` does the same inline.
         """
         h = self.half_life
-        decays = h > 0
-        floor = acct.MIN_PRIORITY
-        for row, own, in_hier in plan:
-            p, last, res, w, hw, acc, wacc, begin, _ = row
-            if last is None:
-                row[1] = t
-            elif t > last:
-                dt = t - last
-                uw = hw if hw > 0 else w
-                if uw or p > floor:
-                    beta = 0.5 ** (dt / h) if decays else 0.0
-                    p = p * beta + uw * (1.0 - beta)
-                    row[0] = p if p > floor else floor
-                if res > 0:
-                    acc += res * dt
-                    row[5] = acc
-                    row[6] = wacc + w * dt
-                    row[8] = t
-                if begin == 0 and acc > 0:  # the first update that finds usage
-                    row[7] = t
-                row[1] = t
+        for rec, own, in_hier in plan:
+            update_one_priority(rec, t, h)
             if own:
-                n = res + dslots
-                row[2] = n if n > 0 else 0
-                nw = w + dweight
-                row[3] = nw if nw > 1e-9 else 0.0
+                n = rec.resources_used + dslots
+                rec.resources_used = n if n > 0 else 0
+                nw = rec.weighted_resources_used + dweight
+                rec.weighted_resources_used = nw if nw > 1e-9 else 0.0
             if in_hier:
-                nh = hw + dweight
-                row[4] = nh if nh > 1e-9 else 0.0
+                nh = rec.hier_weighted_resources_used + dweight
+                rec.hier_weighted_resources_used = nh if nh > 1e-9 else 0.0
 
     def add(self, record: UsageRecord) -> None:
         # one record (add_batch is the hot path; this is its reference, and the path of an
@@ -215,11 +194,14 @@ class AccountantReplay:
             self.dweight.append(-w)
 
     def add_batch(self, batch: list[UsageRecord]) -> None:  # noqa: C901 - _apply inline (hot)
+        # A measured hot loop: benchmarks/run.py --rows import (and whatif-replay).
         """:meth:`add` for each record of ``batch``, in order (the same operations).
 
-        A measured hot loop (``benchmarks/run.py --rows import`` and ``whatif-replay``):
-        admissions, plans and weights are cached, the pending ends drained in place and
-        :meth:`_apply`'s arithmetic inline (the same operations in the same order).
+        Admissions, plans and weights are cached, the pending ends drained in place and
+        :meth:`_apply` inline, ``decay.update_one_priority`` with it: the one inlined copy
+        of the update, for a record without uncharged time (a replay's own copies have
+        none), the same operations in the same order
+        (``test_replay.py::test_add_batch_inline_update_is_update_one_priority`` pins it).
         """
         if not self.presorted:
             for record in batch:
@@ -236,7 +218,7 @@ class AccountantReplay:
         count, last_start = self.count, self.last_start
         h = self.half_life
         decays = h > 0
-        floor = acct.MIN_PRIORITY
+        floor = MIN_PRIORITY
         for record in batch:
             count += 1
             owner, start, end, group, nice, _, _, _, _, slots, cpus = record
@@ -264,33 +246,37 @@ class AccountantReplay:
                     t, _, plan, ds, dw = pop(pending)
                 else:
                     t, plan, ds, dw, drained = start, started, slots, w, True
-                for row, own, in_hier in plan:
-                    p, last, res, rw, hw, acc, wacc, begin, _ = row
-                    if last is None:
-                        row[1] = t
+                for rec, own, in_hier in plan:
+                    res = rec.resources_used
+                    rw = rec.weighted_resources_used
+                    hw = rec.hier_weighted_resources_used
+                    last = rec.last_update
+                    if last is None:  # the record's first update: it starts at t
+                        rec.last_update = t
                     elif t > last:
                         dt = t - last
                         uw = hw if hw > 0 else rw
-                        if uw or p > floor:
+                        p = rec.priority
+                        if uw or p > floor:  # else the RUP stays at 0.5
                             beta = 0.5 ** (dt / h) if decays else 0.0
                             p = p * beta + uw * (1.0 - beta)
-                            row[0] = p if p > floor else floor
+                            rec.priority = p if p > floor else floor
+                        acc = rec.accumulated_usage + res * dt
+                        rec.accumulated_usage = acc
+                        rec.weighted_accumulated_usage += rw * dt
                         if res > 0:
-                            acc += res * dt
-                            row[5] = acc
-                            row[6] = wacc + rw * dt
-                            row[8] = t
-                        if begin == 0 and acc > 0:
-                            row[7] = t
-                        row[1] = t
+                            rec.last_usage_time = t
+                        if acc > 0 and rec.begin_usage_time == 0:
+                            rec.begin_usage_time = t
+                        rec.last_update = t
                     if own:
                         n = res + ds
-                        row[2] = n if n > 0 else 0
+                        rec.resources_used = n if n > 0 else 0
                         nw = rw + dw
-                        row[3] = nw if nw > 1e-9 else 0.0
+                        rec.weighted_resources_used = nw if nw > 1e-9 else 0.0
                     if in_hier:
                         nh = hw + dw
-                        row[4] = nh if nh > 1e-9 else 0.0
+                        rec.hier_weighted_resources_used = nh if nh > 1e-9 else 0.0
             if end is not None:
                 push(pending, (end, count, started, -slots, -w))
         self.count, self.last_start = count, last_start
@@ -325,20 +311,11 @@ class AccountantReplay:
             for k in sorted(range(len(times)), key=times.__getitem__):
                 self._apply(times[k], plans[targets[k]], dslots[k], dweight[k])
         records = dict(self.records)
-        for name, row in self._rows.items():
-            base = records.get(name) or acct.CustomerRecord(name=name, is_group="@" not in name)
-            rec = replace(
-                base,
-                priority=row[0],
-                last_update=row[1],
-                resources_used=int(row[2]),
-                weighted_resources_used=row[3],
-                hier_weighted_resources_used=row[4],
-                accumulated_usage=row[5],
-                weighted_accumulated_usage=row[6],
-                begin_usage_time=row[7],
-                last_usage_time=row[8],
-            )
+        for name, rec in self._replayed.items():
+            stored = records.get(name)
+            if stored is not None:  # the stored uncharged time, charged now
+                rec.uncharged_time = stored.uncharged_time
+                rec.weighted_uncharged_time = stored.weighted_uncharged_time
             records[name] = acct.advance(rec, self.now, self.half_life)
         records = acct.store_factors(records, self.config)  # written: factors are stored
         return acct.accountant_to_json(acct.AccountantState(records=records))

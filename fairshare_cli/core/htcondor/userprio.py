@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.float32 import FLT_MAX
 from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.decay import advanced_values
 from fairshare_cli.core.htcondor.userprio_order import sort_key, sort_order, sorted_rows, with_rows
 
-if TYPE_CHECKING:  # the decoder imports msgspec: not on the --help path
-    from fairshare_cli.core.htcondor.accountant_decode import StoredRecord
+if TYPE_CHECKING:
     from fairshare_cli.core.jobs import Job
 
 ACTIVITY_WINDOW = 86400.0
@@ -148,7 +148,7 @@ class UserprioQuery:
 
 
 def userprio_view(
-    stored: Mapping[str, StoredRecord],
+    stored: Mapping[str, CustomerRecord],
     config: Config,
     now: float,
     query: UserprioQuery | None = None,
@@ -223,7 +223,7 @@ def userprio_view(
 
 
 def _active_rows(
-    records: Mapping[str, StoredRecord],
+    records: Mapping[str, CustomerRecord],
     config: Config,
     now: float,
     query: UserprioQuery,
@@ -320,7 +320,7 @@ def _demand(
 
 def _full_row(
     name: str,
-    rec: StoredRecord,
+    rec: CustomerRecord,
     measured: tuple[float, float, float, float, float, float],
     config: Config,
     query: UserprioQuery,

@@ -199,6 +199,65 @@ def test_add_batch_is_add_record_by_record_to_the_bit(
     assert batched.finish() == one.finish()
 
 
+usage = st.floats(min_value=0.0, max_value=1e6)
+#: Stored records the replay starts from: RUPs below 0.5, usage in use (weighted without
+#: slots too), uncharged times, and groups updated after the records start.
+stored_record = st.builds(
+    acct.CustomerRecord,
+    name=st.just(""),
+    priority=st.floats(min_value=0.0, max_value=1e4),
+    last_update=st.none() | st.floats(min_value=-DAY, max_value=0.0),
+    resources_used=st.integers(0, 5),
+    weighted_resources_used=usage | st.just(0.0),
+    hier_weighted_resources_used=usage | st.just(0.0),
+    accumulated_usage=usage | st.just(0.0),
+    weighted_accumulated_usage=usage,
+    begin_usage_time=st.just(0.0) | st.floats(min_value=-DAY, max_value=0.0),
+    last_usage_time=st.floats(min_value=-DAY, max_value=0.0),
+    uncharged_time=st.just(0.0) | st.floats(min_value=0.0, max_value=DAY),
+    weighted_uncharged_time=st.just(0.0) | st.floats(min_value=0.0, max_value=DAY),
+)
+group_update = st.none() | st.integers(0, 32).map(lambda k: k * 0.25 * DAY)
+stored_names = ["alice@d", "g.h.bob@d", "g.carol@d", "g", "g.h", "<none>"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    records=tied_records,
+    stored=st.lists(stored_record, min_size=6, max_size=6),
+    group_updates=st.lists(group_update, min_size=3, max_size=3),
+    half_life=st.sampled_from([0.0, DAY, 3600.0]),
+)
+def test_add_batch_inline_update_is_update_one_priority(
+    records: list[UsageRecord],
+    stored: list[acct.CustomerRecord],
+    group_updates: list[float | None],
+    half_life: float,
+) -> None:
+    """add_batch's inline copy of ``UpdateOnePriority`` gives what add gives through
+    :func:`decay.update_one_priority`, bit for bit (printed with repr), from any stored
+    records: with or without a last update, RUPs below 0.5, weighted usage without slots,
+    uncharged times, and groups updated after the events that reach them."""
+    records = sorted(records, key=lambda r: r.start)
+    for rec, name in zip(stored, stored_names, strict=True):
+        rec.name, rec.is_group = name, "@" not in name
+    for rec, when in zip(stored[3:], group_updates, strict=True):
+        rec.last_update = when
+    section = acct.accountant_to_json(acct.AccountantState({r.name: r for r in stored}))
+    config = Config(
+        pool=CONFIG.pool,
+        accountant=AccountantConfig(priority_halflife=half_life),
+        negotiator=NegotiatorConfig(use_slot_weights=True, slot_weight="Cpus * 0.1 + 0.2"),
+        groups=CONFIG.groups,
+    )
+    one = AccountantReplay(config, section, NOW, rebuild=False)
+    for r in records:
+        one.add(r)
+    batched = AccountantReplay(config, section, NOW, rebuild=False)
+    batched.add_batch(records)
+    assert json.dumps(batched.finish()) == json.dumps(one.finish())
+
+
 def heap_replay(config: Config, records: list[UsageRecord]) -> dict[str, object]:
     """The replay's events applied one at a time through :meth:`AccountantReplay._apply`,
     the pending ends popped from one heap of (end, record number), each end before a start

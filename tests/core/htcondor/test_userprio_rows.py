@@ -3,7 +3,7 @@
 ``userprio_view`` brings each record to ``now`` without building a record
 (``advanced_values``); the numbers it shows must be the ones ``advance`` gives, for any
 record and any ``now`` (before, at and after the record's last update, half-life 0 included).
-The view reads the decoded structs (``stored_records``) as it reads ``CustomerRecord``s.
+The view reads the records of ``stored_records`` as those of ``accountant_from_json``.
 """
 
 from __future__ import annotations
