@@ -14,6 +14,7 @@ from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, UINT32_MAX
 from fairshare_cli.core.operations.validate import check_jobs_against_config
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.inputs import loads
 
 
 def _prefix(dry_run: bool) -> str:
@@ -171,7 +172,7 @@ def _job_object(
         if not eq:
             raise InputError(f"--set {item}: expected FIELD=VALUE")
         try:
-            obj[key.strip()] = json.loads(text)
+            obj[key.strip()] = loads(text)
         except (ValueError, RecursionError):  # not JSON: plain text
             obj[key.strip()] = text
     if count > 1:
@@ -186,7 +187,7 @@ def _each_job(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _read_objects(path: Path) -> list[dict[str, Any]]:
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        raw = loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError(f"jobs file {path} does not exist") from None
     except OSError as exc:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 from typing import Any
 
 import click
@@ -151,4 +150,6 @@ def _view_json(ctx: click.Context, command: click.Command, view: str, argv: list
     ):
         command.invoke(sub)
     out.flush()
-    return json.loads(raw.getvalue().decode("utf-8"))
+    from fairshare_cli.io.inputs import loads
+
+    return loads(raw.getvalue().decode("utf-8"))

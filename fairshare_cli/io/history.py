@@ -31,7 +31,7 @@ from fairshare_cli.core.usage import (
 )
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.classad_dumps import Expr, iter_ads, open_dump
-from fairshare_cli.io.inputs import loads_line, not_utf8, open_input
+from fairshare_cli.io.inputs import loads, not_utf8, open_input
 
 FORMATS = ("auto", "csv", "jsonl")
 
@@ -225,7 +225,7 @@ def _exact_record(line: str, path: str, lineno: int) -> UsageRecord | None:
             f"{path}: expected JSON lines (one record object per line), not a JSON array"
         )
     try:
-        obj = loads_line(text)
+        obj = loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{path} line {lineno}: not valid JSON: {exc.msg}") from None
     except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting

@@ -115,8 +115,9 @@ def fast_loads(data: bytes | str, slow: Any) -> Any:
         return slow
 
 
-def loads_line(text: str) -> Any:
-    """``json.loads(text)`` of one JSON-lines record, by msgspec when it accepts it
+def loads(text: str) -> Any:
+    """``json.loads(text)`` (a JSON-lines record, a ``--set`` value, a whole document), by
+    msgspec when it accepts it
     (see :func:`fast_loads`); what msgspec refuses, :func:`json.loads` parses or refuses.
 
     Raises:

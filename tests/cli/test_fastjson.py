@@ -64,11 +64,11 @@ def test_read_json_gives_json_loads_objects(tmp_path_factory: Any, value: Any) -
     )
     | st.lists(st.integers(), max_size=2)
 )
-def test_loads_line_gives_json_loads_objects(value: Any) -> None:
-    from fairshare_cli.io.inputs import loads_line
+def test_loads_gives_json_loads_objects(value: Any) -> None:
+    from fairshare_cli.io.inputs import loads
 
     text = json.dumps(value)
-    assert repr(loads_line(text)) == repr(json.loads(text))
+    assert repr(loads(text)) == repr(json.loads(text))
 
 
 floats = (

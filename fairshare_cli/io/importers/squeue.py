@@ -20,6 +20,7 @@ from fairshare_cli.core.jobs import Job, parse_job
 from fairshare_cli.core.timestr import TimeStringError, time_str2secs
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import is_prompt, text_lines
+from fairshare_cli.io.inputs import loads
 
 #: Slurm's NO_VAL (an unset uint32): at or above it a number means "not set".
 NO_VAL = 0xFFFFFFFE
@@ -285,7 +286,7 @@ def _add(
 
 def _read_json(text: str, label: str, out: JobDump) -> None:
     try:
-        doc = json.loads(text)
+        doc = loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{label}:{exc.lineno}: not valid JSON ({exc.msg})") from None
     except RecursionError:
