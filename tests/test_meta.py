@@ -142,16 +142,6 @@ def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(cycles)
 
 
-#: Import cycles other branches are removing at the same time; each is matched as the set
-#: of its modules. Empty this list once they have landed: then no cycle is allowed.
-CYCLES_BEING_REMOVED = [
-    {"cli.sprio", "cli.sprio_halves"},
-    {"core.htcondor.accountant", "core.htcondor.accountant_decode", "core.htcondor.decay"},
-    {"io.jobs", "io.jobs_stream"},
-    {"io.dirac_jobs", "io.dirac_jobs_halves"},
-]
-
-
 def test_no_import_cycles() -> None:
     """No module imports itself through others, at any depth (STYLE.md: shared types live
     in leaf modules; a module above both picks the path)."""
@@ -159,7 +149,7 @@ def test_no_import_cycles() -> None:
         {m.removeprefix("fairshare_cli.") for m in group}
         for group in import_cycles(_package_imports())
     ]
-    assert [sorted(c) for c in found if c not in CYCLES_BEING_REMOVED] == []
+    assert [sorted(c) for c in found] == []
 
 
 @pytest.mark.parametrize(

@@ -186,7 +186,7 @@ def test_a_config_with_no_expressions_of_its_own_checks_none(
     write_config: Callable[[str], Path],
 ) -> None:
     """A config setting no expression holds only built-in texts; one it sets is checked
-    (a typo in a legacy profile's knob is still refused at the door)."""
+    (a typo in a legacy profile's knob is still refused when the config is read)."""
     config = load_config(write_config('[pool]\ndefaults = "current"\n'))
     neg = config.negotiator
     assert {neg.slot_weight, neg.preemption_requirements, neg.pre_job_rank} <= BUILTIN_EXPRESSIONS

@@ -4,7 +4,7 @@ Issue 10: the msgspec reader once let through values in fields task queues do no
 negative ``request_cpus``, a NaN ``user_priority`` on a job without ``dirac_group``). Now
 each field is typed as :func:`~fairshare_cli.core.jobs.parse_job` reads it, so for any job
 object the reader alone (no fallback) accepts exactly what the parser accepts, except the
-few forms it hands to the usual path on purpose (:func:`handed_on`), which the parser then
+few forms it hands to the job parser on purpose (:func:`handed_on`), which the parser then
 decides.
 Through ``task_queues_from_file`` the message is the parser's own: file, job, field.
 """
@@ -70,7 +70,7 @@ job = st.fixed_dictionaries(
 
 
 def handed_on(obj: dict[str, Any]) -> bool:
-    """Forms the streamed reader leaves to the usual path although the parser takes them:
+    """Forms the streamed reader leaves to the job parser although the parser takes them:
     a whole number written as a float, a duration as a Slurm time string, a name (other
     than owner and dirac_group) beyond printable ASCII."""
     names = ("accounting_group", "account", "qos", "slot", "partition")

@@ -1,6 +1,6 @@
 """The streamed jobs-file reader of ``fs taskqueues`` gives what the object path gives.
 
-``task_queues_from_file`` (msgspec, chunked, issue 14) must return exactly the task queues
+``task_queues_from_file`` (msgspec, chunked) must return exactly the task queues
 of ``task_queues_from_objects`` over the parsed file, and raise exactly its errors, for any
 file: property-tested over random queues written in random JSON layouts with tiny chunks
 (so elements straddle chunk boundaries), plus the inputs the fast reader hands back.
@@ -181,7 +181,7 @@ def test_count_stanzas_of_other_jobs_collide_too(tmp_path: Path) -> None:
     assert fast == slow == f"{path}: job 1: duplicate job id '5.1'"
 
 
-def test_an_element_too_big_to_stream_is_read_the_usual_way(
+def test_an_element_too_big_to_stream_is_read_by_the_job_parser(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(dirac_jobs, "CHUNK", 16)

@@ -19,7 +19,7 @@ from fairshare_cli.core.htcondor.userprio import UserprioRow
 from fairshare_cli.render import userprio as render
 from fairshare_cli.render.userprio import COLUMNS, _cell, display_name, format_time_nosecs
 from fairshare_cli.render.userprio_lines import minute_texts, number_piece, plain_format
-from tests.cli.test_userprio_render import view_of
+from tests.render.test_userprio_table import view_of
 
 NOW = 1795262400.0
 #: Values that repeat (formatted once), the sign of zero, the edges of

@@ -1,4 +1,4 @@
-"""``parse_job`` takes the usual field values inline (negotiate-batches benchmark): the
+"""``parse_job`` takes the common field values inline (negotiate-batches benchmark): the
 result, and the message of a refused value, must be those of each field's own parser."""
 
 from __future__ import annotations

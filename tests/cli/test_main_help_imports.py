@@ -1,4 +1,4 @@
-"""``fs --help`` and every ``fs CMD --help`` import no heavy module (issue 14: help <= 0.1 s).
+"""``fs --help`` and every ``fs CMD --help`` import no heavy module (help must stay under 0.1 s, benchmarks/README.md).
 
 Help is printed before any work, so what a help run imports is all it costs beyond
 starting Python: ``fs --help`` needs Click and the command list only; a command's help
