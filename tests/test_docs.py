@@ -234,3 +234,29 @@ def test_documented_expression_limits(
     assert res.exit_code == (0 if ok else 2), res.stderr
     if not ok:
         assert "slot_weight" in res.stderr and len(res.stderr.splitlines()) == 1
+
+
+def test_architecture_names_every_module_once() -> None:
+    """docs/architecture.md has one row per package module, under its folder's heading, and
+    no row for a module that is gone."""
+    import ast
+    import re
+
+    listed: list[str] = []
+    folder = ""
+    for line in (DOCS / "architecture.md").read_text(encoding="utf-8").splitlines():
+        heading = re.match(r"### `fairshare_cli/(.*?)/?`$", line)
+        if heading:
+            folder = heading.group(1)
+            continue
+        row = re.match(r"\| `([\w]+\.py)` \|", line)
+        if row and folder is not None:
+            listed.append(f"{folder}/{row.group(1)}".lstrip("/"))
+    package = REPO / "fairshare_cli"
+    modules = [
+        str(p.relative_to(package))
+        for p in sorted(package.rglob("*.py"))
+        if p.name != "__init__.py" or ast.get_docstring(ast.parse(p.read_text(encoding="utf-8")))
+    ]
+    assert sorted(listed) == sorted(set(listed)), "a module is named twice"
+    assert sorted(listed) == sorted(modules)
