@@ -347,7 +347,7 @@ def test_into_then_every_view_reads_it(run: Callable[..., Any], tmp_path: Path) 
     imported segments: 3000 s -> 3600, 100000 s -> 259200 (DIRAC's defaults would give 172800).
     Shares are priority over the total 2300.
     """
-    pool = Path(__file__).resolve().parents[2] / "sample_configs" / "pool.toml"
+    pool = Path(__file__).resolve().parents[3] / "sample_configs" / "pool.toml"
     target = tmp_path / "pool.toml"
     target.write_text(pool.read_text(encoding="utf-8"), encoding="utf-8")
     result = run("import", "dirac-cfg", str(CFG), "--into", str(target))
