@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Callable, Iterator
 from operator import attrgetter
 from typing import Any, Protocol, TypeVar
@@ -303,19 +304,19 @@ class Batches:
 
     def add(self, jobs: list[Job]) -> None:
         """Batch ``jobs`` (hot loop: ``benchmarks/run.py`` row ``negotiate-separate``)."""
-        batches, set_id = self.batches, msgspec.structs.force_setattr
+        batches, force_set, intern = self.batches, msgspec.structs.force_setattr, sys.intern
         first, nxt, extra = self._first, self._next, self._extra
         prefix, proc = self._prefix, self._proc
         for job in jobs:
             job_id = job.id
             if job_id == nxt:  # the next id of the last batch's cluster: the same job?
-                set_id(job, "id", first.id)  # type: ignore[union-attr]
+                force_set(job, "id", first.id)  # type: ignore[union-attr]
                 if job == first:
                     extra += 1
                     proc += 1
                     nxt = prefix + str(proc)
                     continue
-                set_id(job, "id", job_id)
+                force_set(job, "id", job_id)
             if extra:
                 last = batches[-1]
                 batches[-1] = JobBatch(last.job, last.count + extra)
@@ -326,6 +327,10 @@ class Batches:
                 batches.append(JobBatch(one, job.count))
                 first, nxt = None, ""
                 continue
+            # the texts many batches repeat kept once (a million-job queue's memory)
+            force_set(job, "owner", intern(job.owner))
+            if job.requirements is not None:
+                force_set(job, "requirements", intern(job.requirements))
             batches.append(JobBatch(job))
             first = job
             cluster, _, tail = job_id.partition(".")

@@ -93,13 +93,24 @@ def write_cycle_json(result: CycleResult, out: TextIO) -> None:
 
 
 def _write_list(out: TextIO, key: str, rows: Iterator[dict[str, Any]]) -> None:
+    """One list of the cycle's object, a row a line, written :data:`_CHUNK` rows at a time
+    (benchmarks/run.py row negotiate-separate-json: a million unmatched jobs)."""
     out.write(f'  "{key}": [')
-    first = True
-    for row in rows:
-        out.write("\n    " if first else ",\n    ")
-        out.write(dumps_line(row))
-        first = False
-    out.write("]" if first else "\n  ]")
+    lines = list(map(dumps_line, itertools.islice(rows, _CHUNK)))
+    if not lines:
+        out.write("]")
+        return
+    out.write("\n    ")
+    while lines:
+        out.write(",\n    ".join(lines))
+        lines = list(map(dumps_line, itertools.islice(rows, _CHUNK)))
+        if lines:
+            out.write(",\n    ")
+    out.write("\n  ]")
+
+
+#: Rows of a list written at once by :func:`_write_list`.
+_CHUNK = 4096
 
 
 def write_cycle_lines(result: CycleResult, fmt: str, out: TextIO) -> None:

@@ -164,11 +164,13 @@ def _negotiate_groups(
 def _unmatched(
     subs: Iterable[Submitter], state: CycleState, explainer: Explainer
 ) -> list[UnmatchedRun]:
-    """The idle jobs left, by submitter and reason, in queue order."""
+    """The idle jobs left, by submitter and reason, in queue order; each submitter's runs
+    are dropped once read (the cycle is over: a million-job queue's memory)."""
     default = "pool_exhausted" if state.available <= 0 else "not_reached"
     unmatched: list[UnmatchedRun] = []
     for sub in subs:
-        for run in sub.runs:
+        runs, sub.runs = sub.runs, []
+        for run in runs:
             if not run.left:
                 continue
             reason = run.reason or sub.stop_reason or default
