@@ -14,8 +14,10 @@ Edits, as HTCondor's, run no update (per-cycle accounting: :mod:`cycle_accountin
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
+
+from msgspec.structs import replace
 
 from fairshare_cli.core.config import Config, GroupSpec
 

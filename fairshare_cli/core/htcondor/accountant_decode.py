@@ -2,10 +2,11 @@
 out (``fs userprio`` reads 20,000 submitters this way).
 
 The whole ``records`` object is checked and converted in C in one pass
-(:func:`msgspec.convert` into a struct whose constraints are the rule of
-:mod:`record_checks`: known fields only, ``true``/``false`` for ``is_group``, finite numbers,
-each field's least value from :data:`record_checks.LEAST`, whole numbers up to
-``INT32_MAX`` for the C ints), then one record is made per struct. The pass is stricter,
+(:func:`msgspec.convert` straight into :class:`CustomerRecord`, whose field constraints are
+the rule of :mod:`record_checks`: known fields only, ``true``/``false`` for ``is_group``,
+finite numbers, each field's least value from :data:`record_checks.LEAST`, whole numbers up
+to ``INT32_MAX`` for the C ints, no ``name`` in a body), then each record is named by its
+key. The pass is stricter,
 never looser, than the exact reader (:func:`_exact_record`: the checks of
 :mod:`record_checks`, then a number per field). Where it refuses the object, the records are
 taken one by one: each the pass accepts as it is, each it refuses (an error, or what it does
@@ -17,48 +18,17 @@ string) by the exact reader, which reads it or words the error
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Mapping
-from dataclasses import MISSING, fields
-from typing import Annotated, Any
+from typing import Any
 
 import msgspec
 
 from fairshare_cli.core.htcondor.customer_record import STORED_FIELDS, CustomerRecord
 from fairshare_cli.core.htcondor.groups import ROOT
-from fairshare_cli.core.htcondor.record_checks import C_INTS, LEAST, TIMES, check_record
-from fairshare_cli.core.limits import INT32_MAX, TIME_MAX, TIME_MIN
+from fairshare_cli.core.htcondor.record_checks import check_record
 from fairshare_cli.core.state import SectionError
 
-_BIG = sys.float_info.max  # a float bound that refuses NaN and the infinities too
-
-
-def _field_type(name: str, kind: Any) -> Any:
-    """The msgspec type of a record field: its Python type with the field's range."""
-    if kind == "bool":
-        return bool
-    least = LEAST.get(name)
-    if name in C_INTS:
-        return Annotated[int, msgspec.Meta(ge=int(least or 0), le=INT32_MAX)]
-    if kind == "int":
-        return int if least is None else Annotated[int, msgspec.Meta(ge=int(least))]
-    low, high = (TIME_MIN, TIME_MAX) if name in TIMES else (-_BIG if least is None else least, _BIG)
-    number = Annotated[float, msgspec.Meta(ge=low, le=high)]
-    return number | None if "None" in str(kind) else number
-
-
-def _body_type() -> Any:
-    """A struct with CustomerRecord's stored fields, in its order, types, defaults and ranges."""
-    spec = [
-        (f.name, _field_type(f.name, f.type), f.default)
-        for f in fields(CustomerRecord)
-        if f.name != "name" and f.default is not MISSING
-    ]
-    return msgspec.defstruct("_Body", spec, forbid_unknown_fields=True, gc=False)
-
-
-_BODY = _body_type()
-_RECORDS = dict[str, _BODY]  # type: ignore[valid-type]
+_RECORDS = dict[str, CustomerRecord]
 
 
 def stored_records(raw: Any) -> dict[str, CustomerRecord]:
@@ -82,12 +52,12 @@ def records_from_json(records: Mapping[Any, Any]) -> dict[str, CustomerRecord]:
     """
     if type(records) is dict:
         try:
-            bodies = msgspec.convert(records, _RECORDS, strict=True)
+            out = msgspec.convert(records, _RECORDS, strict=True)
         except msgspec.ValidationError:
             pass
         else:
-            astuple = msgspec.structs.astuple  # a struct's fields are in the record's order
-            out = {name: CustomerRecord(name, *astuple(body)) for name, body in bodies.items()}
+            for name, rec in out.items():  # each record named by its key
+                rec.name = name
             root = out.get(ROOT)
             if root is not None:  # AddMatch charges <none>'s subtree usage with its own
                 root.hier_weighted_resources_used = root.weighted_resources_used
@@ -99,11 +69,11 @@ def _one_record(name: Any, body: Any) -> CustomerRecord:
     """One record: by the pass when it accepts it, else by the exact reader."""
     if type(name) is str and type(body) is dict:
         try:
-            fields = msgspec.structs.astuple(msgspec.convert(body, _BODY, strict=True))
+            rec = msgspec.convert(body, CustomerRecord, strict=True)
         except msgspec.ValidationError:
             pass
         else:
-            rec = CustomerRecord(name, *fields)
+            rec.name = name
             if name == ROOT:
                 rec.hier_weighted_resources_used = rec.weighted_resources_used
             return rec

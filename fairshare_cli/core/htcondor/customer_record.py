@@ -1,17 +1,61 @@
 """One accountant record (``Accountant.cpp``'s customer record): the type every reader,
-update and replay of the accountant shares. A leaf: it imports nothing of the package.
+update and replay of the accountant shares.
+
+It is a msgspec struct (``gc=False``: it holds numbers and text only) so that the one reader
+(:mod:`accountant_decode`) converts the state's records straight into it in C; its fields
+carry the ranges of :mod:`record_checks` for that pass (construction and assignment check
+nothing). Copies are made with :func:`msgspec.structs.replace`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+import sys
+from typing import Annotated
+
+import msgspec
+
+from fairshare_cli.core.htcondor.record_checks import C_INTS, LEAST, TIMES
+from fairshare_cli.core.limits import INT32_MAX, TIME_MAX, TIME_MIN
 
 #: The least real user priority (``Accountant::UpdateOnePriority`` clamps to it).
 MIN_PRIORITY = 0.5
 
+_BIG = sys.float_info.max  # a float bound that refuses NaN and the infinities too
 
-@dataclass(slots=True)
-class CustomerRecord:
+
+def _range(name: str) -> msgspec.Meta:
+    """The range the reader's pass holds field ``name`` to (:mod:`record_checks`' rule)."""
+    least = LEAST.get(name)
+    if name in C_INTS:
+        return msgspec.Meta(ge=int(least or 0), le=INT32_MAX)
+    if name == "resources_used":
+        return msgspec.Meta(ge=int(least or 0))
+    if name in TIMES:
+        return msgspec.Meta(ge=TIME_MIN, le=TIME_MAX)
+    return msgspec.Meta(ge=-_BIG if least is None else least, le=_BIG)
+
+
+#: A ``name`` in a record's body matches no text: the pass refuses it (the exact reader
+#: words the error); the name is the key the record is stored under.
+_NO_TEXT = msgspec.Meta(pattern="(?!)")
+
+_PRIORITY = _range("priority")
+_LAST_UPDATE = _range("last_update")
+_FACTOR = _range("priority_factor")
+_RESOURCES = _range("resources_used")
+_WRU = _range("weighted_resources_used")
+_HWRU = _range("hier_weighted_resources_used")
+_ACC = _range("accumulated_usage")
+_WACC = _range("weighted_accumulated_usage")
+_BEGIN = _range("begin_usage_time")
+_LAST_USAGE = _range("last_usage_time")
+_UNCHARGED = _range("uncharged_time")
+_WUNCHARGED = _range("weighted_uncharged_time")
+_FLOOR = _range("floor")
+_CEILING = _range("ceiling")
+
+
+class CustomerRecord(msgspec.Struct, gc=False, forbid_unknown_fields=True):
     """One accountant record (a submitter or a group), valid as of ``last_update``.
 
     ``priority`` is the RUP without the factor. ``priority_factor`` is the stored factor (by
@@ -28,23 +72,23 @@ class CustomerRecord:
     :func:`~fairshare_cli.core.htcondor.accountant.change_uses`).
     """
 
-    name: str
+    name: Annotated[str, _NO_TEXT] = ""
     is_group: bool = False
-    priority: float = MIN_PRIORITY
-    last_update: float | None = None
-    priority_factor: float | None = None
-    resources_used: int = 0
-    weighted_resources_used: float = 0.0
-    hier_weighted_resources_used: float = 0.0
-    accumulated_usage: float = 0.0
-    weighted_accumulated_usage: float = 0.0
-    begin_usage_time: float = 0.0
-    last_usage_time: float = 0.0
-    uncharged_time: float = 0.0
-    weighted_uncharged_time: float = 0.0
-    floor: int = 0
-    ceiling: int = -1
+    priority: Annotated[float, _PRIORITY] = MIN_PRIORITY
+    last_update: Annotated[float, _LAST_UPDATE] | None = None
+    priority_factor: Annotated[float, _FACTOR] | None = None
+    resources_used: Annotated[int, _RESOURCES] = 0
+    weighted_resources_used: Annotated[float, _WRU] = 0.0
+    hier_weighted_resources_used: Annotated[float, _HWRU] = 0.0
+    accumulated_usage: Annotated[float, _ACC] = 0.0
+    weighted_accumulated_usage: Annotated[float, _WACC] = 0.0
+    begin_usage_time: Annotated[float, _BEGIN] = 0.0
+    last_usage_time: Annotated[float, _LAST_USAGE] = 0.0
+    uncharged_time: Annotated[float, _UNCHARGED] = 0.0
+    weighted_uncharged_time: Annotated[float, _WUNCHARGED] = 0.0
+    floor: Annotated[int, _FLOOR] = 0
+    ceiling: Annotated[int, _CEILING] = -1
 
 
 #: The stored fields, in the record's order (``name`` is the key the record is stored under).
-STORED_FIELDS = tuple(f.name for f in fields(CustomerRecord))[1:]
+STORED_FIELDS: tuple[str, ...] = CustomerRecord.__struct_fields__[1:]

@@ -12,8 +12,9 @@ held. A group's priority follows its subtree's weighted usage
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
+
+from msgspec.structs import replace
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct

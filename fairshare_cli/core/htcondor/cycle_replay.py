@@ -14,8 +14,9 @@ the replay changes its own copies of the records in place.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from typing import Any
+
+from msgspec.structs import replace
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct

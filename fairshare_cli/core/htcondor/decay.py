@@ -10,8 +10,9 @@ hot loop (``replay.AccountantReplay.add_batch``) holds the one inlined copy, pin
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
+
+from msgspec.structs import replace
 
 from fairshare_cli.core.htcondor.customer_record import MIN_PRIORITY, CustomerRecord
 

@@ -11,7 +11,7 @@ forgotten too.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from msgspec.structs import replace
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct

@@ -6,8 +6,9 @@ import heapq
 import math
 from array import array
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
+
+from msgspec.structs import replace
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct

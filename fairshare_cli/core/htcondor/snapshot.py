@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
+
+from msgspec.structs import replace
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from fairshare_cli.core.config import AccountantConfig, Config, GroupSpec, PoolConfig
 from fairshare_cli.core.htcondor import accountant as acct
