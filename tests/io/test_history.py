@@ -199,3 +199,23 @@ def test_the_last_minute_of_year_9999_is_read_line_by_line(tmp_path: Path) -> No
             got = str(exc).replace(str(path), "h.jsonl")
         want = _expected([obj])
         assert got == want
+
+
+def test_a_day_of_minutes_learned_at_once_is_parse_time() -> None:
+    """A minute not cached teaches the per-column path its whole day: every minute of
+    the day it caches is the one parse_time reads, and no minute past the last time
+    parse_record takes is cached."""
+    from fairshare_cli.core import usage
+    from fairshare_cli.core.epoch import parse_time
+
+    for day in ("2024-02-29T", "0001-01-01T", "9999-12-31T", "2026-11-21T"):
+        usage._MINUTES.clear()
+        first = f'{{"owner": "alice", "start": "{day}12:34:56Z"}}'
+        assert _plain_batch([first]) is not None
+        for hour in range(24):
+            for minute in range(60):
+                prefix = f"{day}{hour:02d}:{minute:02d}:"
+                if prefix == "9999-12-31T23:59:":
+                    assert prefix not in usage._MINUTES
+                else:
+                    assert usage._MINUTES[prefix] == parse_time(prefix + "00Z", "")
