@@ -242,7 +242,8 @@ def mutate_state(
 ) -> Iterator[Env]:
     """Lock the state, load it, let the caller replace ``env.state``, then save once.
 
-    Nothing is written when the body raises or when ``dry_run`` is set. ``now`` may not be
+    Nothing is written when the body raises or when ``dry_run`` is set (a dry run takes no
+    lock either: it writes nothing at all, not even the lock file). ``now`` may not be
     before the state's last update unless the edit only touches the job queue
     (``queue_only``: a job may be submitted "in the past" to give it an age). The cyclic
     garbage collector is paused meanwhile: a queue of 100,000 jobs read, changed, checked
@@ -260,7 +261,8 @@ def mutate_state(
     cpath = resolve_config_path(opts.config_path)
     config = load_config(cpath)
     spath = resolve_state_path(opts.state_path, config)
-    with state_lock(spath), gc_paused():
+    # A dry run is a read: it takes no lock (nor makes the lock file), as views do.
+    with contextlib.nullcontext() if dry_run else state_lock(spath), gc_paused():
         env = Env(config=config, state=load_state(spath), now=when, state_path=spath)
         if not queue_only:
             refuse_going_back(env.state, when, spath)

@@ -109,3 +109,32 @@ def test_whatif_leaves_no_override_behind(tmp_path: Path, write_config: Any) -> 
     assert plain == pytest.approx(10 * 2 ** (-1 / 24))
     assert changed == pytest.approx(0.5)
     assert again == plain
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        pytest.param(["setfactor", "group_physics.hep.alice@example.org", "3"], id="setfactor"),
+        pytest.param(["submit", "--owner", "alice", "--count", "2"], id="submit"),
+        pytest.param(["rm", "1"], id="rm"),
+        pytest.param(["prio", "1", "7"], id="prio"),
+    ],
+)
+def test_a_dry_run_writes_nothing_not_even_the_lock_file(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """``--dry-run`` is a read: the state's folder is left as it was (no ``.lock`` beside it)."""
+    state = tmp_path / "s.json"
+    state.write_bytes((REPO / "sample_configs" / "sample-state.json").read_bytes())
+    common = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--state", str(state)]
+    common += ["--now", "2026-11-21T12:00:00Z"]
+    CliRunner().invoke(cli, ["submit", "--owner", "alice", *common], catch_exceptions=False)
+    (tmp_path / "s.json.lock").unlink()
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    result = CliRunner().invoke(cli, [*command, "--dry-run", *common])
+    assert result.exit_code == 0, result.output
+    assert "dry run, nothing written" in result.output
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
