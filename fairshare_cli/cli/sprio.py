@@ -159,12 +159,13 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
         else:
             emit_rows(json_rows(table), JSON_FIELDS, opts.fmt)
         return
+    parsed, warnings = listing_spec(opts, env, ctx)
     if _split(opts.jobs) and not len(table) and not opts.weights:
         click.echo("Unable to find jobs matching user/id(s) specified")
         return
     from fairshare_cli.render.sprio_table import listing_chunks
 
-    parsed = listing_format(opts, env, ctx, sys.stdout)
+    preamble(opts, warnings, sys.stdout)
     chunks = listing_chunks(
         parsed,
         table,
@@ -192,16 +193,6 @@ def priority_inputs(env: Env) -> tuple[float, PriorityContext]:
     return when, slurm.priority_context(env.config, tree)
 
 
-def listing_format(
-    opts: SprioOptions, env: Env, ctx: PriorityContext, stream: TextIO
-) -> SprioFormat:
-    """The listing's format (``-o``, ``SPRIO_FORMAT``, else sprio's default for ``-l``,
-    ``-n`` and the weights), once its :func:`preamble` is printed on ``stream``."""
-    parsed, warnings = listing_spec(opts, env, ctx)
-    preamble(opts, warnings, stream)
-    return parsed
-
-
 def preamble(opts: SprioOptions, warnings: list[str], stream: TextIO) -> None:
     """What comes before the listing: ``-v``'s block on ``stream``, the format's warnings
     on stderr."""
@@ -222,7 +213,11 @@ def preamble(opts: SprioOptions, warnings: list[str], stream: TextIO) -> None:
 def listing_spec(
     opts: SprioOptions, env: Env, ctx: PriorityContext
 ) -> tuple[SprioFormat, list[str]]:
-    """The listing's parsed format and its warnings (printing nothing)."""
+    """The listing's parsed format and its warnings (printing nothing).
+
+    Raises:
+        InputError: the format has invalid fields and no valid one.
+    """
     from fairshare_cli.render import sprio as render
 
     spec = opts.fmt_spec
@@ -236,7 +231,11 @@ def listing_spec(
             show_user=bool(_split(opts.users)),
             compat=env.config.priority.output_compat,
         )
-    return render.parse_format(spec)
+    parsed, warnings = render.parse_format(spec)
+    if warnings and not parsed.fields:  # nothing valid to list: refused, not a blank listing
+        source = "-o" if opts.fmt_spec is not None else "SPRIO_FORMAT"
+        raise InputError(f"{warnings[0]} ({source} has no valid field)")
+    return parsed, warnings
 
 
 def write_lines(chunks: Iterable[str], stream: TextIO) -> None:

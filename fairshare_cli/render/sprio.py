@@ -114,7 +114,8 @@ def parse_format(spec: str) -> tuple[SprioFormat, list[str]]:
         suffix = spec[pos:nxt]
         pos = nxt
         if letter not in HEADERS:
-            warnings.append(f"Invalid job format specification: {letter}")
+            shown = letter or "'%' without a field letter"
+            warnings.append(f"Invalid job format specification: {shown}")
             continue
         width = int(digits) if digits else 0
         if width > MAX_FIELD_WIDTH:

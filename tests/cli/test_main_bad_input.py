@@ -365,13 +365,22 @@ def test_config_too_big_for_toml(text: str, env: dict[str, Path], run: Callable[
     refused(run("config", "check", "--config", str(env["config"])), "not valid TOML")
 
 
-@pytest.mark.parametrize("spec", ["%", "%z", "%z%q"])
+@pytest.mark.parametrize("spec", ["%", "%z", "%z%Z"])
 def test_sprio_format_without_valid_fields(
     spec: str, env: dict[str, Path], run: Callable[..., Any]
 ) -> None:
     result = run("sprio", "-o", spec, *common(env))
+    refused(result, "Invalid job format specification", "(-o has no valid field)")
+    assert result.stdout == ""
+
+
+def test_sprio_format_with_a_valid_field_warns(
+    env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    """An invalid letter beside a valid one is skipped with sprio's message, as sprio does."""
+    result = run("sprio", "-o", "%z%q", *common(env))
     assert result.exit_code == 0, result.stderr
-    assert "Invalid job format specification" in result.stderr
+    assert result.stderr == "fs: error: Invalid job format specification: z\n"
 
 
 def test_resetusage_of_an_unknown_name_creates_its_record(

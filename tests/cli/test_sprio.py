@@ -169,3 +169,22 @@ def test_output_to_a_file_is_the_whole_listing(big: Path, tmp_path: Path) -> Non
         done = _fs(*args, stdout=fh)
     assert done.returncode == 0, done.stderr
     assert target.read_bytes() == _fs(*args).stdout
+
+
+def test_format_without_a_valid_field_is_refused(tmp_path: Path) -> None:
+    """``fs sprio -o '%Z'`` on the sample pool: exit 2, one line, nothing on stdout."""
+    import shutil
+
+    from click.testing import CliRunner
+
+    from fairshare_cli.cli.main import cli
+
+    state = tmp_path / "state.json"
+    shutil.copy(REPO / "sample_configs" / "sample-state.json", state)
+    args = ["sprio", "-o", "%Z", "--config", str(REPO / "sample_configs" / "pool.toml")]
+    result = CliRunner().invoke(cli, [*args, "--state", str(state), "--now", NOW])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        "fs: error: Invalid job format specification: Z (-o has no valid field)\n"
+    )
