@@ -205,7 +205,32 @@ def _read_objects(path: Path) -> list[dict[str, Any]]:
     return [dict(o) for o in raw]
 
 
-@click.command("prio")
+class _NegativeValueCommand(click.Command):
+    """A command whose arguments may be negative numbers (``fs prio 1 -3``, as condor_prio
+    and scontrol take them): a token ``-N`` is an argument; any other unknown option is
+    refused as Click refuses it."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        takes_value = {
+            name: not getattr(param, "is_flag", False)
+            for param in self.get_params(ctx)
+            if isinstance(param, click.Option)
+            for name in param.opts + param.secondary_opts
+        }
+        tokens = iter(args)
+        for token in tokens:
+            if token == "--":
+                break
+            name = token.split("=", 1)[0]
+            if name in takes_value:
+                if takes_value[name] and "=" not in token:
+                    next(tokens, None)  # the option's value
+            elif token.startswith("-") and token[1:] and not token[1:].isdigit():
+                raise click.NoSuchOption(token, ctx=ctx)
+        return super().parse_args(ctx, args)
+
+
+@click.command("prio", cls=_NegativeValueCommand, context_settings={"ignore_unknown_options": True})
 @click.argument("job_id", metavar="JOBID")
 @click.argument("value", metavar="VALUE")
 @click.option(
@@ -229,7 +254,7 @@ def prio(
     \b
     Examples:
       fs prio 12.0 5             # JobPrio = 5 (condor_prio -p 5 12.0)
-      fs prio 12 -- -3           # every job of cluster 12
+      fs prio 12 -3              # every job of cluster 12
       fs prio 7 100000 --slurm   # Slurm admin priority; sprio shows it, factors 0
     """
     try:

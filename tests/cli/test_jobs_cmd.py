@@ -28,3 +28,34 @@ def test_submit_dirac_group_count(tmp_path: Path) -> None:
         {"dirac_group": "lhcb_user", "id": f"1.{i}", "owner": "erin", "submit_time": 1795262400.0}
         for i in range(3)
     ]
+
+
+def _sample(tmp_path: Path) -> list[str]:
+    """The sample pool's options, on a copy of its state."""
+    state = tmp_path / "state.json"
+    shutil.copy(REPO / "sample_configs" / "sample-state.json", state)
+    return ["--config", str(REPO / "sample_configs" / "pool.toml"), "--state", str(state),
+            "--now", "2026-11-21T12:00:00Z"]  # fmt: skip
+
+
+def test_prio_takes_a_negative_value(tmp_path: Path) -> None:
+    """``fs prio 1 -3`` sets JobPrio -3 (as condor_prio -p -3 does); the range checks hold
+    and an unknown option is still refused as one."""
+    common = _sample(tmp_path)
+    runner = CliRunner()
+    assert runner.invoke(cli, ["submit", "--owner", "alice", *common]).exit_code == 0
+    result = runner.invoke(cli, ["prio", "1", "-3", *common])
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0,
+        "Set JobPrio of 1 to -3\n",
+        "",
+    )
+    jobs = json.loads(Path(common[3]).read_text())["jobs"]
+    assert [job.get("job_prio") for job in jobs] == [-3]
+    slurm = runner.invoke(cli, ["prio", "1", "-3", "--slurm", *common])
+    assert (slurm.exit_code, slurm.stdout) == (2, "")
+    assert slurm.stderr == "fs: error: priority -3: expected 0 to 4294967295 for a Slurm job\n"
+    bogus = runner.invoke(cli, ["prio", "1", "-3", "--bogus", *common])
+    assert (bogus.exit_code, bogus.stdout) == (2, "")
+    assert bogus.stderr.startswith("fs: error: No such option '--bogus'. (see '")
+    assert len(bogus.stderr.splitlines()) == 1
