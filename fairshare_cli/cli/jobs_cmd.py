@@ -10,7 +10,7 @@ import click
 
 from fairshare_cli.cli.context import Env, mutate_state, refuse_going_back
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
-from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.jobs import Job, check_job_option
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, UINT32_MAX
 from fairshare_cli.core.operations.validate import check_jobs_against_config
 from fairshare_cli.errors import InputError
@@ -80,6 +80,9 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
     """
     from fairshare_cli.cli.sshare import invoking_user
     from fairshare_cli.core.operations.queue import add_jobs, new_jobs, numbered, read_queue
+
+    if owner is not None:  # --owner '' is refused, not taken for $USER
+        check_job_option("owner", owner, "--owner")
 
     with mutate_state(opts, dry_run, queue_only=True) as env:
         queue = read_queue(env.state, str(env.state_path))

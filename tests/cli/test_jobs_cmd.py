@@ -59,3 +59,14 @@ def test_prio_takes_a_negative_value(tmp_path: Path) -> None:
     assert (bogus.exit_code, bogus.stdout) == (2, "")
     assert bogus.stderr.startswith("fs: error: No such option '--bogus'. (see '")
     assert len(bogus.stderr.splitlines()) == 1
+
+
+def test_submit_refuses_an_empty_owner(tmp_path: Path) -> None:
+    """``fs submit --owner ''`` is refused with the job parser's words for a bad owner (it
+    was taken for $USER), and the state is left as it was."""
+    common = _sample(tmp_path)
+    before = Path(common[3]).read_text()
+    result = CliRunner().invoke(cli, ["submit", "--owner", "", *common])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == "fs: error: --owner: expected a name, got an empty one\n"
+    assert Path(common[3]).read_text() == before
