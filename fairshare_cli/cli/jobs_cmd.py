@@ -81,6 +81,8 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
     from fairshare_cli.cli.sshare import invoking_user
     from fairshare_cli.core.operations.queue import add_jobs, new_jobs, numbered, read_queue
 
+    if jobs_file is not None:
+        _refuse_options_beside_file(click.get_current_context())
     if owner is not None:  # --owner '' is refused, not taken for $USER
         check_job_option("owner", owner, "--owner")
 
@@ -121,6 +123,48 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
         env.state = add_jobs(env.config, env.state, queue, new, env.now)
         _hold(env, [j for j in new if j.status == "running"], jobs_file or "fs submit")
         click.echo(_prefix(dry_run) + submit_summary([j.id for j in new], verbose))
+
+
+#: ``fs submit``'s options that build the one job object, which ``--file`` replaces.
+_JOB_OPTIONS = (
+    "owner",
+    "count",
+    "account",
+    "partition",
+    "qos",
+    "request_cpus",
+    "request_memory",
+    "num_nodes",
+    "time_limit",
+    "nice",
+    "accounting_group",
+    "dirac_group",
+    "job_prio",
+    "sets",
+)
+
+
+def _refuse_options_beside_file(ctx: click.Context) -> None:
+    """Refuse the job options given with ``--file``, which would be ignored.
+
+    Raises:
+        click.UsageError: naming them.
+    """
+    from click.core import ParameterSource
+
+    given = [
+        param.opts[0]
+        for param in ctx.command.params
+        if param.name in _JOB_OPTIONS
+        and ctx.get_parameter_source(param.name) not in (None, ParameterSource.DEFAULT)
+    ]
+    if given:
+        verb, them = ("is", "it") if len(given) == 1 else ("are", "them")
+        raise click.UsageError(
+            f"{', '.join(given)} {verb} ignored with --file (its job objects give every "
+            f"field); put {them} in the file, or drop --file",
+            ctx=ctx,
+        )
 
 
 def submit_summary(ids: list[str], verbose: bool) -> str:

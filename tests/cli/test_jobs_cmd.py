@@ -70,3 +70,33 @@ def test_submit_refuses_an_empty_owner(tmp_path: Path) -> None:
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == "fs: error: --owner: expected a name, got an empty one\n"
     assert Path(common[3]).read_text() == before
+
+
+def test_submit_file_refuses_the_options_it_ignores(tmp_path: Path) -> None:
+    """``fs submit --file jobs.json --owner bob`` is refused, naming --owner (it was
+    ignored); nothing is written. --id, -v and --dry-run still go with --file."""
+    common = _sample(tmp_path)
+    before = Path(common[3]).read_text()
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text('[{"owner": "carol"}]')
+    runner = CliRunner()
+    result = runner.invoke(cli, ["submit", "--file", str(jobs), "--owner", "bob", *common])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(
+        "fs: error: --owner is ignored with --file (its job objects give every field); "
+        "put it in the file, or drop --file (see '"
+    )
+    assert len(result.stderr.splitlines()) == 1
+    many = runner.invoke(
+        cli, ["submit", "--file", str(jobs), "--cpus", "2", "--set", "qos=x", *common]
+    )
+    assert (many.exit_code, many.stdout) == (2, "")
+    assert many.stderr.startswith("fs: error: --cpus, --set are ignored with --file")
+    assert Path(common[3]).read_text() == before
+    taken = runner.invoke(cli, ["submit", "--file", str(jobs), "--id", "7", "-v", *common])
+    assert (taken.exit_code, taken.stdout, taken.stderr) == (
+        0,
+        "Submitted 1 job as cluster 7: 7\n",
+        "",
+    )
+    assert json.loads(Path(common[3]).read_text())["jobs"][0]["owner"] == "carol"
