@@ -10,7 +10,7 @@ import click
 
 from fairshare_cli.cli.context import Env, mutate_state, refuse_going_back
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
-from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.jobs import Job, check_job_option
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, UINT32_MAX
 from fairshare_cli.core.operations.validate import check_jobs_against_config
 from fairshare_cli.errors import InputError
@@ -81,6 +81,11 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
     from fairshare_cli.cli.sshare import invoking_user
     from fairshare_cli.core.operations.queue import add_jobs, new_jobs, numbered, read_queue
 
+    if jobs_file is not None:
+        _refuse_options_beside_file(click.get_current_context())
+    if owner is not None:  # --owner '' is refused, not taken for $USER
+        check_job_option("owner", owner, "--owner")
+
     with mutate_state(opts, dry_run, queue_only=True) as env:
         queue = read_queue(env.state, str(env.state_path))
         if jobs_file is not None:
@@ -118,6 +123,48 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
         env.state = add_jobs(env.config, env.state, queue, new, env.now)
         _hold(env, [j for j in new if j.status == "running"], jobs_file or "fs submit")
         click.echo(_prefix(dry_run) + submit_summary([j.id for j in new], verbose))
+
+
+#: ``fs submit``'s options that build the one job object, which ``--file`` replaces.
+_JOB_OPTIONS = (
+    "owner",
+    "count",
+    "account",
+    "partition",
+    "qos",
+    "request_cpus",
+    "request_memory",
+    "num_nodes",
+    "time_limit",
+    "nice",
+    "accounting_group",
+    "dirac_group",
+    "job_prio",
+    "sets",
+)
+
+
+def _refuse_options_beside_file(ctx: click.Context) -> None:
+    """Refuse the job options given with ``--file``, which would be ignored.
+
+    Raises:
+        click.UsageError: naming them.
+    """
+    from click.core import ParameterSource
+
+    given = [
+        param.opts[0]
+        for param in ctx.command.params
+        if param.name in _JOB_OPTIONS
+        and ctx.get_parameter_source(param.name) not in (None, ParameterSource.DEFAULT)
+    ]
+    if given:
+        verb, them = ("is", "it") if len(given) == 1 else ("are", "them")
+        raise click.UsageError(
+            f"{', '.join(given)} {verb} ignored with --file (its job objects give every "
+            f"field); put {them} in the file, or drop --file",
+            ctx=ctx,
+        )
 
 
 def submit_summary(ids: list[str], verbose: bool) -> str:
@@ -205,7 +252,32 @@ def _read_objects(path: Path) -> list[dict[str, Any]]:
     return [dict(o) for o in raw]
 
 
-@click.command("prio")
+class _NegativeValueCommand(click.Command):
+    """A command whose arguments may be negative numbers (``fs prio 1 -3``, as condor_prio
+    and scontrol take them): a token ``-N`` is an argument; any other unknown option is
+    refused as Click refuses it."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        takes_value = {
+            name: not getattr(param, "is_flag", False)
+            for param in self.get_params(ctx)
+            if isinstance(param, click.Option)
+            for name in param.opts + param.secondary_opts
+        }
+        tokens = iter(args)
+        for token in tokens:
+            if token == "--":
+                break
+            name = token.split("=", 1)[0]
+            if name in takes_value:
+                if takes_value[name] and "=" not in token:
+                    next(tokens, None)  # the option's value
+            elif token.startswith("-") and token[1:] and not token[1:].isdigit():
+                raise click.NoSuchOption(token, ctx=ctx)
+        return super().parse_args(ctx, args)
+
+
+@click.command("prio", cls=_NegativeValueCommand, context_settings={"ignore_unknown_options": True})
 @click.argument("job_id", metavar="JOBID")
 @click.argument("value", metavar="VALUE")
 @click.option(
@@ -229,7 +301,7 @@ def prio(
     \b
     Examples:
       fs prio 12.0 5             # JobPrio = 5 (condor_prio -p 5 12.0)
-      fs prio 12 -- -3           # every job of cluster 12
+      fs prio 12 -3              # every job of cluster 12
       fs prio 7 100000 --slurm   # Slurm admin priority; sprio shows it, factors 0
     """
     try:

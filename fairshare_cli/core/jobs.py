@@ -228,12 +228,28 @@ def check_job_field(key: str, value: Any, where: str) -> Any:
     return None if value is None else _read_field(_PARSERS[key], key, value, where)
 
 
+def check_job_option(key: str, value: Any, option: str) -> Any:
+    """``value`` of job field ``key`` as :func:`parse_job` reads it, a refusal naming the
+    command-line ``option`` that gave it (``--owner: expected a name, got an empty one``).
+
+    Raises:
+        InputError: naming ``option``; KeyError: ``key`` is not a job field.
+    """
+    return _checked(_PARSERS[key], key, value, option)
+
+
 def _read_field(parse: Callable[[Any, str], Any], key: str, value: Any, where: str) -> Any:
     """One non-null field's value as :func:`parse_job` reads it (amounts checked too)."""
-    parsed = parse(value, f"{where}.{key}")
+    return _checked(parse, key, value, f"{where}.{key}")
+
+
+def _checked(parse: Callable[[Any, str], Any], key: str, value: Any, label: str) -> Any:
+    """``value`` of field ``key`` read by ``parse`` and held to its least amount; refusals
+    start with ``label``."""
+    parsed = parse(value, label)
     low = _LOWEST.get(key)
     if low is not None and parsed < low:
-        raise InputError(f"{where}.{key}: expected {low} or more, got {value!r}")
+        raise InputError(f"{label}: expected {low} or more, got {value!r}")
     return parsed
 
 

@@ -28,3 +28,75 @@ def test_submit_dirac_group_count(tmp_path: Path) -> None:
         {"dirac_group": "lhcb_user", "id": f"1.{i}", "owner": "erin", "submit_time": 1795262400.0}
         for i in range(3)
     ]
+
+
+def _sample(tmp_path: Path) -> list[str]:
+    """The sample pool's options, on a copy of its state."""
+    state = tmp_path / "state.json"
+    shutil.copy(REPO / "sample_configs" / "sample-state.json", state)
+    return ["--config", str(REPO / "sample_configs" / "pool.toml"), "--state", str(state),
+            "--now", "2026-11-21T12:00:00Z"]  # fmt: skip
+
+
+def test_prio_takes_a_negative_value(tmp_path: Path) -> None:
+    """``fs prio 1 -3`` sets JobPrio -3 (as condor_prio -p -3 does); the range checks hold
+    and an unknown option is still refused as one."""
+    common = _sample(tmp_path)
+    runner = CliRunner()
+    assert runner.invoke(cli, ["submit", "--owner", "alice", *common]).exit_code == 0
+    result = runner.invoke(cli, ["prio", "1", "-3", *common])
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0,
+        "Set JobPrio of 1 to -3\n",
+        "",
+    )
+    jobs = json.loads(Path(common[3]).read_text())["jobs"]
+    assert [job.get("job_prio") for job in jobs] == [-3]
+    slurm = runner.invoke(cli, ["prio", "1", "-3", "--slurm", *common])
+    assert (slurm.exit_code, slurm.stdout) == (2, "")
+    assert slurm.stderr == "fs: error: priority -3: expected 0 to 4294967295 for a Slurm job\n"
+    bogus = runner.invoke(cli, ["prio", "1", "-3", "--bogus", *common])
+    assert (bogus.exit_code, bogus.stdout) == (2, "")
+    assert bogus.stderr.startswith("fs: error: No such option '--bogus'. (see '")
+    assert len(bogus.stderr.splitlines()) == 1
+
+
+def test_submit_refuses_an_empty_owner(tmp_path: Path) -> None:
+    """``fs submit --owner ''`` is refused with the job parser's words for a bad owner (it
+    was taken for $USER), and the state is left as it was."""
+    common = _sample(tmp_path)
+    before = Path(common[3]).read_text()
+    result = CliRunner().invoke(cli, ["submit", "--owner", "", *common])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == "fs: error: --owner: expected a name, got an empty one\n"
+    assert Path(common[3]).read_text() == before
+
+
+def test_submit_file_refuses_the_options_it_ignores(tmp_path: Path) -> None:
+    """``fs submit --file jobs.json --owner bob`` is refused, naming --owner (it was
+    ignored); nothing is written. --id, -v and --dry-run still go with --file."""
+    common = _sample(tmp_path)
+    before = Path(common[3]).read_text()
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text('[{"owner": "carol"}]')
+    runner = CliRunner()
+    result = runner.invoke(cli, ["submit", "--file", str(jobs), "--owner", "bob", *common])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(
+        "fs: error: --owner is ignored with --file (its job objects give every field); "
+        "put it in the file, or drop --file (see '"
+    )
+    assert len(result.stderr.splitlines()) == 1
+    many = runner.invoke(
+        cli, ["submit", "--file", str(jobs), "--cpus", "2", "--set", "qos=x", *common]
+    )
+    assert (many.exit_code, many.stdout) == (2, "")
+    assert many.stderr.startswith("fs: error: --cpus, --set are ignored with --file")
+    assert Path(common[3]).read_text() == before
+    taken = runner.invoke(cli, ["submit", "--file", str(jobs), "--id", "7", "-v", *common])
+    assert (taken.exit_code, taken.stdout, taken.stderr) == (
+        0,
+        "Submitted 1 job as cluster 7: 7\n",
+        "",
+    )
+    assert json.loads(Path(common[3]).read_text())["jobs"][0]["owner"] == "carol"
