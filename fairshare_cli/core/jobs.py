@@ -182,7 +182,7 @@ def parse_stanza(obj: Any, where: str) -> Job:
             extra = did_you_mean(key, sorted(_FIELDS)) or " (fields: docs/jobs.md)"
             raise InputError(f"{where}: unknown job field '{key}'{extra}")
         if value is not None:
-            kw[key] = _read_field(parse, key, value, where)
+            kw[key] = _checked(parse, key, value, f"{where}.{key}")
     status = kw.get("status", "idle")
     if status not in JOB_STATUSES:
         raise InputError(
@@ -225,22 +225,16 @@ def check_job_field(key: str, value: Any, where: str) -> Any:
     """
     if key == "count":
         return _count(value, f"{where}.{key}")
-    return None if value is None else _read_field(_PARSERS[key], key, value, where)
+    return None if value is None else _checked(_PARSERS[key], key, value, f"{where}.{key}")
 
 
 def check_job_option(key: str, value: Any, option: str) -> Any:
-    """``value`` of job field ``key`` as :func:`parse_job` reads it, a refusal naming the
-    command-line ``option`` that gave it (``--owner: expected a name, got an empty one``).
+    """:func:`check_job_field` for a command-line ``option`` (``--owner: expected a name``).
 
     Raises:
         InputError: naming ``option``; KeyError: ``key`` is not a job field.
     """
     return _checked(_PARSERS[key], key, value, option)
-
-
-def _read_field(parse: Callable[[Any, str], Any], key: str, value: Any, where: str) -> Any:
-    """One non-null field's value as :func:`parse_job` reads it (amounts checked too)."""
-    return _checked(parse, key, value, f"{where}.{key}")
 
 
 def _checked(parse: Callable[[Any, str], Any], key: str, value: Any, label: str) -> Any:
@@ -494,13 +488,8 @@ def _names_pass(names: Collection[str | None], submitter: bool) -> bool:
         return True
     joined = "".join(names)  # type: ignore[arg-type]
     lengths = set(map(len, names))  # type: ignore[arg-type]
-    if (
-        joined.isprintable()
-        and " " not in joined
-        and "@" not in joined
-        and min(lengths) > 0
-        and max(lengths) <= MAX_NAME_LENGTH
-    ):
+    text_ok = joined.isprintable() and " " not in joined and "@" not in joined
+    if text_ok and min(lengths) > 0 and max(lengths) <= MAX_NAME_LENGTH:
         return True
     for name in names:
         if name not in _GOOD_NAMES:

@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairshare_cli.core.jobs import _PARSERS, Job, _read_field, job_to_json, parse_job
+from fairshare_cli.core.jobs import Job, check_job_field, job_to_json, parse_job
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, TIME_MAX, TIME_MIN
 from fairshare_cli.errors import InputError
 
 
 def reference(obj: dict[str, Any], where: str) -> Job:
     """The job as every field's parser reads it (no inline path), ``Job.__init__`` built."""
-    kw = {k: _read_field(_PARSERS[k], k, v, where) for k, v in obj.items() if v is not None}
+    kw = {k: check_job_field(k, v, where) for k, v in obj.items() if v is not None}
     return Job(**kw)
 
 
