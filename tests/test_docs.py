@@ -3,6 +3,7 @@ config key the reader accepts is documented, every link resolves, nothing points
 
 from __future__ import annotations
 
+import ast
 import importlib
 import pkgutil
 import re
@@ -239,9 +240,6 @@ def test_documented_expression_limits(
 def test_architecture_names_every_module_once() -> None:
     """docs/architecture.md has one row per package module, under its folder's heading, and
     no row for a module that is gone."""
-    import ast
-    import re
-
     listed: list[str] = []
     folder = ""
     for line in (DOCS / "architecture.md").read_text(encoding="utf-8").splitlines():
@@ -250,7 +248,7 @@ def test_architecture_names_every_module_once() -> None:
             folder = heading.group(1)
             continue
         row = re.match(r"\| `([\w]+\.py)` \|", line)
-        if row and folder is not None:
+        if row:
             listed.append(f"{folder}/{row.group(1)}".lstrip("/"))
     package = REPO / "fairshare_cli"
     modules = [

@@ -65,10 +65,11 @@ class Candidates:
         come out the same with every class (:meth:`_outcomes`) share one answer.
         """
         outcomes = self._outcomes(ac.ad) if self._fixed else None
-        if outcomes is not None and not _hashable(outcomes):
-            outcomes = None  # a value such as a ClassAd (``Requirements = MY``): ranked alone
         if outcomes is not None:
-            found = self._found.get(outcomes)
+            try:
+                found = self._found.get(outcomes)
+            except TypeError:  # a value such as a ClassAd (``Requirements = MY``): ranked alone
+                found = outcomes = None
             if found is not None:
                 ac.groups, ac.group_keys, ac.matching_slots = found
                 return
@@ -327,12 +328,3 @@ class Candidates:
             and ev.is_true(cls.ad.exprs["requirements"][1], cls.ad, ac.ad)
             for cls in self.claimed_classes
         )
-
-
-def _hashable(values: tuple[object, ...]) -> bool:
-    """Whether ``values`` can key the cache of answers (a ClassAd or list value cannot)."""
-    try:
-        hash(values)
-    except TypeError:
-        return False
-    return True
