@@ -358,3 +358,27 @@ def test_group_real_priority_is_priority_over_the_ads_factor(
         assert cells["ops@htc.test"] == f"{rup:.2f}"  # a user's: RUP x 1000 / 1000
     real = _column((CAPTURE / "condor_userprio.allusers_all.txt").read_text(), "Real Priority")
     assert real["group_ops"] == real["<none>"] == ""
+
+
+def test_plain_userprio_sizes_names_by_the_collectors_ads(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """user_prio.cpp's PrintInfo widens the name column to strlen("Number of users: N"),
+    N the ads it read. Plain condor_userprio reads the collector's: one for <none>
+    (forwardGroupAccounting) and one per submitter whose record has ResourcesUsed
+    (forwardAccountingData): a@d, which ran; not the 12 records -setfactor made. So N = 2
+    and the column is len("Number of users: 2") = 18 wide, where counting all 14 records
+    made it 19; -allusers reads the negotiator's ad of every record: 19.
+    """
+    config = write_config('[pool]\nuid_domain = "d"\n')
+    args = ["--config", str(config), "--state", str(tmp_path / "s.json"), "--now", NOW]
+    hist = tmp_path / "h.jsonl"
+    hist.write_text('{"owner": "a", "start": "2026-11-21T11:00:00Z", "end": null, "slots": 1}\n')
+    assert run("import", "history", str(hist), *args).exit_code == 0
+    for k in range(12):
+        assert run("setfactor", f"u{k}", "2", "--create", *args).exit_code == 0
+    plain = run("userprio", *args).stdout.splitlines()
+    assert plain[3].split(" ")[0] == "-" * len("Number of users: 2") == "-" * 18
+    assert plain[4].startswith("a@d" + " " * 15 + " ")
+    every = run("userprio", "--allusers", *args).stdout.splitlines()
+    assert every[3].split(" ")[0] == "-" * len("Number of users: 14")
