@@ -204,17 +204,29 @@ def store_factors(records: dict[str, CustomerRecord], config: Config) -> dict[st
     return records
 
 
+def at_last_update(rec: CustomerRecord, since: float | None, config: Config) -> CustomerRecord:
+    """The record as HTCondor holds it between cycles: at the accountant's
+    ``LastUpdateTime`` ``since`` (:func:`last_update_of`), where ``UpdatePriorities`` left
+    every record; ``fs`` updates lazily, so a record last touched before then is brought
+    there with the values it held. An edit changes this record: the next update decays the
+    edited values from ``since``, not from the record's own older time."""
+    if since is None:
+        return rec
+    return advance(rec, since, config.accountant.priority_halflife)
+
+
 def _set(
     state: AccountantState, config: Config, name: str, now: float, **fields: Any
 ) -> AccountantState:
     """Set ``fields`` of ``name`` (created if need be) as HTCondor's edits do: no update.
 
-    The record keeps its ``last_update``; the next update (a cycle, or a view at a later
-    ``now``) charges the whole interval since then with the edited values.
+    The record stands at the accountant's last update (:func:`at_last_update`); the next
+    update (a cycle, or a view at a later ``now``) charges the interval since then with
+    the edited values.
     """
     records = dict(all_records(state, config))
     rec = records.get(name) or new_record(name, state, now)
-    records[name] = replace(rec, **fields)
+    records[name] = replace(at_last_update(rec, last_update_of(state), config), **fields)
     return AccountantState(records=store_factors(records, config))
 
 
@@ -265,13 +277,15 @@ def reset_usage(
 ) -> AccountantState:
     """``-resetusage`` / ``-resetall``: zero accumulated usage, begin = now, RUP unchanged.
 
-    No update runs: usage held since the last update is charged by the next one.
+    No update runs: each record stands at the accountant's last update
+    (:func:`at_last_update`) and usage held since then is charged by the next update.
     """
     records = dict(all_records(state, config))
     targets = list(records) if names is None else list(names)
+    since = last_update_of(state)
     for n in targets:
         # An unknown name gets a fresh record, as every other edit (and HTCondor) does.
-        rec = records.get(n) or new_record(n, state, now)
+        rec = at_last_update(records.get(n) or new_record(n, state, now), since, config)
         records[n] = replace(
             rec, accumulated_usage=0.0, weighted_accumulated_usage=0.0, begin_usage_time=now
         )
