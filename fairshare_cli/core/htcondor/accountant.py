@@ -26,6 +26,7 @@ from fairshare_cli.core.htcondor.customer_record import MIN_PRIORITY as MIN_PRIO
 from fairshare_cli.core.htcondor.customer_record import STORED_FIELDS
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord as CustomerRecord
 from fairshare_cli.core.htcondor.decay import advance as advance
+from fairshare_cli.core.htcondor.decay import awaits_begin, begin_at_update
 from fairshare_cli.core.htcondor.decay import decay_factor as decay_factor
 from fairshare_cli.core.htcondor.groups import ROOT, deepest_group, group_path
 
@@ -371,7 +372,9 @@ def change_uses(
     (submitter, weight, slots) of ``changes`` in turn: the same sums and clamps in the same
     order, with one copy of the records (thousands of unplaced running records are
     uncharged at once). Each record is brought up to ``now`` when first touched; later
-    changes at the same ``now`` leave its times alone.
+    changes at the same ``now`` leave its times alone. ``now`` is an update of the whole
+    pool: a record not touched that awaits its ``BeginUsageTime`` gets it
+    (:func:`~fairshare_cli.core.htcondor.decay.begin_at_update`), the rest left lazy.
     """
     tree = GroupTree(config.groups)
     h = config.accountant.priority_halflife
@@ -399,6 +402,12 @@ def change_uses(
                 rec.hier_weighted_resources_used = _clamp0(
                     rec.hier_weighted_resources_used + weight
                 )
+    for n in [n for n, r in records.items() if r.begin_usage_time == 0 and n not in touched]:
+        rec = records[n]
+        if awaits_begin(rec):
+            begin = begin_at_update(rec, now)
+            if begin != rec.begin_usage_time:
+                records[n] = replace(rec, begin_usage_time=begin)
     return AccountantState(records=store_factors(records, config))
 
 

@@ -12,6 +12,7 @@ from msgspec.structs import replace
 
 from fairshare_cli.core.config import AccountantConfig, Config, GroupSpec, PoolConfig
 from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.htcondor.decay import awaits_begin, begin_at_update
 
 DAY = 86400.0
 
@@ -244,11 +245,17 @@ def _one_change(
     state: acct.AccountantState, config: Config, name: str, weight: float, slots: int, now: float
 ) -> acct.AccountantState:
     """``AddMatch``/``RemoveMatch`` as one step: every touched record copied and brought up
-    to ``now``, then its use changed and clamped (the reference for change_uses)."""
+    to ``now``, then its use changed and clamped; every other record that awaits its
+    begin time given it (the update of the pool at ``now``): the reference for
+    change_uses."""
     tree = acct.GroupTree(config.groups)
     group, hier = acct.charge_targets(name, tree)
     records = acct.all_records(state, config)
-    for n in [name, group, *[g for g in hier if g != group]]:
+    touched = [name, group, *[g for g in hier if g != group]]
+    for n, r in records.items():
+        if n not in touched and awaits_begin(r):
+            records[n] = replace(r, begin_usage_time=begin_at_update(r, now))
+    for n in touched:
         r = acct.advance(records.get(n) or acct.CustomerRecord(n, is_group="@" not in n), now, DAY)
         if n in (name, group):
             w = r.weighted_resources_used + weight
