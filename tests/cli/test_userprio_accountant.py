@@ -382,3 +382,31 @@ def test_plain_userprio_sizes_names_by_the_collectors_ads(
     assert plain[4].startswith("a@d" + " " * 15 + " ")
     every = run("userprio", "--allusers", *args).stdout.splitlines()
     assert every[3].split(" ")[0] == "-" * len("Number of users: 14")
+
+
+@pytest.mark.parametrize(("profile", "factor_cell"), [("legacy", "10000.00"), ("current", "1e+07")])
+def test_group_real_priority_in_both_profiles(
+    tmp_path: Path,
+    write_config: Callable[[str], Path],
+    run: Callable[..., Any],
+    profile: str,
+    factor_cell: str,
+) -> None:
+    """The profiles differ in the factor a group record stores (remote_prio_factor: 1e4
+    legacy, 1e7 current, as the group's name has no domain); the Real Priority cell of
+    plain -all (Priority / the collector ad's PriorityFactor, user_prio.cpp) is the RUP in
+    both: ops runs 4 slots of 1 CPU 06:00-12:00 (half-life one day): 4 - 3.5 x 0.5**0.25."""
+    config = write_config(
+        f'[pool]\nuid_domain = "htc.test"\nlocal_domains = ["htc.test"]\ndefaults = "{profile}"\n'
+        '[groups."group_ops"]\nquota = 4\n'
+    )
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(
+        '{"owner": "ops", "accounting_group": "group_ops.ops", "start": "2026-11-21T06:00:00Z",'
+        ' "end": null, "slots": 4}\n'
+    )
+    args = ["--config", str(config), "--state", str(tmp_path / "s.json"), "--now", NOW]
+    assert run("import", "history", str(hist), *args).exit_code == 0
+    table = run("userprio", "-all", *args).stdout
+    assert _column(table, "Priority Factor")["group_ops"] == factor_cell
+    assert _column(table, "Real Priority")["group_ops"] == f"{4 - 3.5 * 0.5**0.25:.2f}"
