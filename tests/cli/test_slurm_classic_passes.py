@@ -1,4 +1,5 @@
-"""fs sshare and fs sprio under classic fair share with a job running.
+"""fs sshare and fs sprio under classic fair share with a job running, and the
+account factor in ``fs sshare --json``.
 
 The cluster and its numbers are derived in ``tests/core/slurm/test_tree_usage.py``'s
 docstring from ``_decay_thread`` (``priority_multifactor.c``): accounts' usage from the
@@ -111,3 +112,26 @@ def test_sprio_fairshare_from_the_pass(cluster: list[str], run: Run) -> None:
         "     7       u2       3968       3969  0.3968503",
         "     8       u3       5000       5000  0.5000000",
     ]
+
+
+def test_sshare_json_carries_the_account_factor(cluster: list[str], run: Run) -> None:
+    """Every row's factor in ``--json``, accounts too (``calc_fs_factor(usage_efctv,
+    shares_norm)``, 22.05's sshare; 26.05's ``fs_factor`` from ``_set_assoc_fs_factor``):
+    A and B 2^(-(1/2)/(1/2)) = 1/2, root 2^(-1/1) = 1/2; the text table leaves the
+    account cells blank in the current profile (Slurm 26.05)."""
+    res = run("sshare", "-a", "--json", *cluster)
+    assert res.exit_code == 0, res.stderr
+    factors = {(r["account"], r["user"]): r["fairshare"] for r in json.loads(res.stdout)}
+    assert factors[("A", None)] == pytest.approx(0.5)
+    assert factors[("B", None)] == pytest.approx(0.5)
+    assert factors[("root", None)] == pytest.approx(0.5)
+    assert factors[("A", "u2")] == pytest.approx(2 ** (-4 / 3))
+
+
+def test_sshare_json_fair_tree_accounts_have_no_factor(cluster: list[str], run: Run) -> None:
+    """Fair Tree ranks users only: an account's factor stays null."""
+    cfg = Path(cluster[1])
+    cfg.write_text(cfg.read_text().replace('"classic"', '"fair_tree"'))
+    rows = json.loads(run("sshare", "-a", "--json", *cluster).stdout)
+    assert [r["fairshare"] for r in rows if r["user"] is None] == [None, None, None]
+    assert all(r["fairshare"] is not None for r in rows if r["user"] is not None)
