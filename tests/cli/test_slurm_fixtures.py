@@ -388,3 +388,37 @@ def test_today_matches_slurm_26_05(
     res = run(*args, "--config", str(cfg), "--state", str(state), *extra, "--now", now)
     assert res.exit_code == 0, res.stderr
     assert res.stdout == _body(TODAY / "ft4_t2_idle" / fixture)
+
+
+@pytest.mark.parametrize("capture", ["cl1_idle", "cl2_idle"])
+@pytest.mark.parametrize("fixture", ["sshare_a_l.txt", "sshare_a_l_P.txt"])
+def test_classic_today_leaves_account_fairshare_blank(
+    capture: str, fixture: str, capture_env: Any, run: Callable[..., Any]
+) -> None:
+    """The current profile prints classic sshare as Slurm 26.05 does (``sshare/process.c``:
+    FairShare from ``fs_factor`` on user rows, ``NO_VAL64`` (blank) on the others): the
+    22.05 capture with the FairShare cell of root and the accounts emptied, nothing else."""
+    cfg, state, _, now = capture_env(capture)
+    cfg.write_text(cfg.read_text().replace('output_compat = "22.05"\n', ""))
+    args = ["-a", "-l", "-P"] if fixture.endswith("_P.txt") else ["-a", "-l"]
+    res = run("sshare", *args, "--config", str(cfg), "--state", str(state), "--now", now)
+    assert res.exit_code == 0, res.stderr
+    theirs = _body(FIXTURES / capture / fixture).splitlines()
+    header = theirs[0]
+    if args[-1] == "-P":
+        at = header.split("|").index("FairShare")
+        wanted = [header]
+        for line in theirs[1:]:
+            cells = line.split("|")
+            if not cells[1]:
+                cells[at] = ""
+            wanted.append("|".join(cells))
+    else:
+        start = header.index("FairShare") - 1  # the 10-wide right-aligned cell
+        user = slice(header.index("User") - 6, header.index("User") + 4)
+        wanted = theirs[:2] + [
+            line if line[user].strip() else line[:start] + " " * 10 + line[start + 10 :]
+            for line in theirs[2:]
+        ]
+    assert wanted != theirs  # root and six accounts lose their FairShare
+    assert res.stdout.splitlines() == wanted
