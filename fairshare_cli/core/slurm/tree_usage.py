@@ -108,9 +108,10 @@ def usage_before_charges(
     usage: Mapping[su.UsageKey, float],
     now: float,
     params: su.DecayParams,
-) -> dict[su.UsageKey, float]:
+) -> dict[su.UsageKey, float] | None:
     """Usage per user association after the decay pass at ``t`` decayed it and before it
-    charged running jobs: in the proportions of the usage the pass started from.
+    charged running jobs: in the proportions of the usage the pass started from. None when
+    the pass charged nothing (then ``usage`` itself is in those proportions).
 
     ``_decay_thread`` (``priority_multifactor.c``) computes every account's normalised
     and effective usage (``_set_children_usage_efctv``) before the pass resets, decays
@@ -126,18 +127,27 @@ def usage_before_charges(
     anchor = state.last_decay_ran
     cutoff = su.reset_cutoff(params, anchor if anchor is not None else t, state.last_reset, t)
     if cutoff == t or state.last_reset == t:
-        return {key: 0.0 for key in usage}
+        return dict.fromkeys(usage, 0.0)
     factor, prev = params.factor, t - params.calc_period
     taken: dict[su.UsageKey, list[float]] = {}
     for r in state.running:
-        amounts = taken.setdefault((r.account, r.user), [])
         if r.start < t and (r.end is None or r.end >= t):
             delta = t - max(r.start, prev)
-            amounts.append(delta * real_decay(factor, delta) * r.rate)
+            taken.setdefault((r.account, r.user), []).append(
+                delta * real_decay(factor, delta) * r.rate
+            )
         if params.charge_job_end and r.end is not None and t <= r.end <= now:
             delta = r.end - max(t, r.start)
-            amounts.append(delta * real_decay(factor, delta) * r.rate)
-    return {key: max(value - math.fsum(taken.get(key, ())), 0.0) for key, value in usage.items()}
+            taken.setdefault((r.account, r.user), []).append(
+                delta * real_decay(factor, delta) * r.rate
+            )
+    if not taken:
+        return None
+    out = dict(usage)
+    for key, amounts in taken.items():
+        if key in out:
+            out[key] = max(out[key] - math.fsum(amounts), 0.0)
+    return out
 
 
 def evaluate(config: Config, state: su.SlurmUsage, now: float) -> tuple[float, AssocTree]:
@@ -156,8 +166,10 @@ def evaluate(config: Config, state: su.SlurmUsage, now: float) -> tuple[float, A
     algo = algorithm(config)
     pass_usage = None
     if algo in STALE_ACCOUNT_USAGE and config.priority.usage_normalization == "total":
-        set_usage(tree, usage_before_charges(state, t, usage, now, params))
-        pass_usage = [a.usage_raw for a in tree.assocs]
+        before = usage_before_charges(state, t, usage, now, params)
+        if before is not None:
+            set_usage(tree, before)
+            pass_usage = [a.usage_raw for a in tree.assocs]
     set_usage(tree, usage)
     capacity = None
     if config.priority.usage_normalization == "capacity":

@@ -129,12 +129,17 @@ def test_before_charges_takes_out_the_pass_charge_and_ends_after_it() -> None:
     )
     params = decay_params(_config(enforce_limits=True))
     out = usage_before_charges(ends, T1, ends.usage, T1 + 20, params)
+    assert out is not None
     assert out[("A", "u2")] == pytest.approx(300.0 - 240.0 * Q)
     assert out[("A", "u1")] == pytest.approx(100.0 - 60.0 * D**30)
     assert out[("B", "u3")] == pytest.approx(500.0 - 60.0 * Q - 10.0 * D**10)
     # Not yet ended at ``now``: only its pass charge comes out.
     out = usage_before_charges(ends, T1, ends.usage, T1 + 5, params)
+    assert out is not None
     assert out[("B", "u3")] == pytest.approx(500.0 - 60.0 * Q)
+    # A pass that charged nothing: the usage is already in the pass start's proportions.
+    idle = SlurmUsage(last_decay_ran=T1, usage=ends.usage)
+    assert usage_before_charges(idle, T1, idle.usage, T1 + 5, params) is None
 
 
 def test_a_reset_at_the_pass_leaves_accounts_no_usage() -> None:
