@@ -102,6 +102,21 @@ def test_accounts_from_the_pass_start_users_as_they_stand(state: SlurmUsage) -> 
     assert u3.fs_factor == pytest.approx(0.5)  # not 2^(-5/6) = 0.561231
 
 
+def test_depth_oblivious_from_the_pass_start() -> None:
+    """``_depth_oblivious_set_usage_efctv``: UE = ratio_p · ratio_l^k · S. For u2, A's
+    ratio_p = UE_A / S_A = (1/2)/(1/2) = 1 (the pass start's UE), so k = 1 (log 1 = 0);
+    ratio_s = (UN_u1 + UN_u2) / S_A = (5/12 + 1/6)/(1/2) = 7/6, ratio_l = (UN_u2 / S_u2) /
+    ratio_s = ((1/6)/(1/4))/(7/6) = 4/7: UE = 4/7 · 1/4 = 1/7, factor 2^(-4/7). u3 alone
+    in B: ratio_l = ((5/12)/(1/2)) / ((5/12)/(1/2)) = 1, UE = 1/2. (Over the usage after the
+    pass, A's UE 7/12 would give ratio_p 7/6 and k = 1/(1 + (5 ln 7/6)^2).)"""
+    _, tree = evaluate(_config("depth_oblivious"), AT_T0, T1)
+    u2, u3 = tree.user_assoc("u2", "A"), tree.user_assoc("u3", "B")
+    assert u2 is not None and u3 is not None
+    assert u2.usage_efctv == pytest.approx(1 / 7)
+    assert u2.fs_factor == pytest.approx(2 ** (-4 / 7))
+    assert u3.usage_efctv == pytest.approx(0.5)
+
+
 def test_fair_tree_and_linear_use_the_usage_as_it_stands() -> None:
     """Fair Tree computes everything after the pass (``fair_tree_decay``); ``linear`` is
     Slurm 2.0's documented formula: A's usage is 840/1440 = 7/12 for both."""
