@@ -135,3 +135,25 @@ def test_sample_pool_two_jobs_match(tmp_path: Path, run: Callable[..., Any]) -> 
     root = _rows(run, [*config, *rest])["<none>"]
     assert root["demand"] == 2 + len(ungrouped)
     assert root["limit"] > 0
+
+
+def test_sample_jobs_leave_hep_above_its_quota_as_htcondor_does(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs submit --file sample_configs/jobs.json`` and ``fs negotiate``: group_physics.hep
+    (dynamic quota 0.6 of 200 = 120, no surplus) starts with 8 in use and negotiates with a
+    limit of 120. alice's first turn takes 86 (limit 0.7185 × 120 = 86.2), dave's 20;
+    alone in the next spin alice's limit is 1 × 120 - 86 = 34, of which unclaimed slots
+    only 120 - 114 = 6 (``calculateSubmitterLimit``), and preemptions the rest: the group's
+    usage is checked only before each turn (``negotiateWithGroup``), so it ends at 128.
+    The quota view says so."""
+    config, rest = _sample_state(tmp_path)
+    jobs = str(SAMPLES / "jobs.json")
+    assert run("submit", "--file", jobs, *config, *rest).exit_code == 0
+    assert run("negotiate", *config, *rest).exit_code == 0
+    hep = _rows(run, [*config, *rest])["group_physics.hep"]
+    assert (hep["subtree_quota"], hep["accept_surplus"], hep["in_use"]) == (120.0, False, 128.0)
+    table = run("quota", *config, *rest, env={"COLUMNS": "100"}).stdout
+    flat = " ".join(table.split())
+    assert "group_physics.hep holds 128, above its quota of 120 (no surplus);" in flat
+    assert flat.count("above its quota") == 1
