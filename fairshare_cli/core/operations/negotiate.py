@@ -97,10 +97,12 @@ def checked_accountant(config: Config, inputs: CycleInputs, now: float) -> acct.
     for c in inputs.claims:
         held.setdefault(c.slot, c)
     weigh = slot_weigher(config)
-    updated = cycle_accounting.update_priorities(inputs.accountant, config, now)
     pairs = [(c.submitter, claim_weight(c, weigh)) for c in held.values()]
-    fixed = cycle_accounting.check_matches(updated, config, pairs, now)
-    return inputs.accountant if fixed is updated else fixed
+    # the counts are what an update leaves them: an agreeing accountant needs no update
+    if cycle_accounting.check_matches(inputs.accountant, config, pairs, now) is inputs.accountant:
+        return inputs.accountant
+    updated = cycle_accounting.update_priorities(inputs.accountant, config, now)
+    return cycle_accounting.check_matches(updated, config, pairs, now)
 
 
 def run_cycle(
