@@ -309,3 +309,63 @@ def test_sacctmgr_parsable_tree(tmp_path: Path) -> None:
             "d": {"parent": "root", "shares": 60, "users": {"u9": 2}},
         }
     }
+
+
+def test_sacctmgr_lineage_gives_the_parents(tmp_path: Path) -> None:
+    """26.05 lists ``Lineage`` (``/a/b/``: b under a) instead of Lft/Rgt
+    (``src/sacctmgr/common.c``); with no ParentName column it gives each account's parent."""
+    path = tmp_path / "assoc.txt"
+    path.write_text(
+        "Cluster|Account|User|Share|Lineage|ID\n"
+        "oracle|root||1|/|1\n"
+        "oracle|a||40|/a/|3\n"
+        "oracle|a|u6|5|/a/0-u6/|14\n"
+        "oracle|b||30|/a/b/|5\n"
+        "oracle|b|u1|1|/a/b/0-u1/|9\n"
+        "oracle|d||60|/d/|4\n"
+    )
+    accounts = read_sacctmgr(str(path)).accounts
+    assert {k: v.get("parent") for k, v in accounts.items() if k != "root"} == {
+        "a": "root",
+        "b": "a",
+        "d": "root",
+    }
+    assert accounts["b"] == {"parent": "a", "shares": 30, "users": {"u1": 1}}
+
+
+def test_sacctmgr_26_05_tree_after_a_refused_listing() -> None:
+    """The capture asks first for LFT,RGT, which 26.05 refuses (``Unknown field 'lft'``):
+    that listing is noted and skipped; the -P listing and the Lineage tree agree."""
+    from tests.conftest import FIXTURES
+
+    dump = FIXTURES / "slurm-26.05" / "ft4_t2_idle" / "sacctmgr_assoc_tree.txt"
+    listing = read_sacctmgr(str(dump))
+    assert listing.ignored == ["line 2: \"Unknown field 'lft'\" (a listing sacctmgr refused)"]
+    assert listing.accounts["g"] == {"parent": "d", "shares": 15, "users": {"u3": 7, "u8": 3}}
+    assert listing.accounts["e"]["users"] == {"u4": 1, "u7": "parent"}
+
+
+def test_sacctmgr_an_error_alone_is_no_listing(tmp_path: Path) -> None:
+    path = tmp_path / "assoc.txt"
+    path.write_text("Unknown field 'lft'\n")
+    with pytest.raises(InputError, match="no association or QOS listing found"):
+        read_sacctmgr(str(path))
+
+
+def test_assoc_mgr_26_05_lineage_and_comment(tmp_path: Path) -> None:
+    """26.05's records carry ``Lineage=`` and end with ``Comment=`` (free text,
+    ``src/scontrol/info_assoc_mgr.c``): the usage is read as before, two decimals."""
+    from tests.conftest import FIXTURES
+
+    dump = FIXTURES / "slurm-26.05" / "ft4_t2_idle" / "scontrol_assoc_mgr.txt"
+    text = dump.read_text().replace("Comment=(null)", "Comment=moved from b, UsageRaw=9", 1)
+    path = tmp_path / "assoc_mgr.txt"
+    path.write_text(text)
+    out = read_assoc_mgr(str(path))
+    assert (out.users[("a", "u6")], out.users[("g", "u8")], out.users[("c", "u3")]) == (
+        917.25,
+        917.25,
+        0.0,
+    )
+    assert out.accounts["root"] == 4401.51
+    assert out.qos_usage["normal"] == 4401.50998
