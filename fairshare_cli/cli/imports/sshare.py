@@ -37,15 +37,17 @@ def command(
     replace: bool,
     dry_run: bool,
 ) -> None:
-    """Set Slurm raw usage from sshare -a -l -P output (- for stdin).
+    """Set Slurm raw usage from sshare -a -l -P or sshare -a --json output (- for stdin).
 
     \b
     Example:
       sshare -a -l -P > shares.txt
       fs import sshare shares.txt --into pool.toml --last-decay 2026-11-21T23:13:20Z
-    RawUsage is whole numbers there (scontrol-assoc gives two decimals). The usage of
-    every user association replaces the state's, as of the last decay pass; with
-    --into the tree (indentation, RawShares) is merged into the config first.
+    RawUsage is whole numbers in the text (scontrol-assoc gives two decimals); sshare
+    --json (Slurm 23.11 on) gives each user's share of root's usage to every bit. The
+    usage of every user association replaces the state's, as of the last decay pass;
+    with --into the tree (indentation or parents, RawShares) is merged into the config
+    first.
     """
     from fairshare_cli.cli.fragment import emit_fragment
     from fairshare_cli.core.slurm.snapshot import known_usage, with_usage
@@ -68,7 +70,8 @@ def command(
         store_slurm(env, with_usage(slurm_section(env), usage, when))
         report(
             dry_run,
-            f"{file}: usage of {plural(len(usage), 'user association')} as of the decay pass "
+            f"{file}: usage of {plural(len(usage), 'user association')}"
+            f"{' (shares of root to every bit)' if shares.exact else ''} as of the decay pass "
             f"at {iso(when)} into {env.state_path}",
             ignored,
         )
