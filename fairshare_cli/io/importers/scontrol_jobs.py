@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from operator import methodcaller
-from typing import Any
+from typing import Any, cast
 
 from fairshare_cli.core.epoch import cached_utc, parse_time
 from fairshare_cli.core.jobs import Job
@@ -123,11 +123,11 @@ def _fast_fields(chunk: str) -> dict[str, str] | None:
     if name >= 0:
         head = first[:name] + ("" if newline < 0 else head[newline:])
     tokens = head.split()
-    try:
+    try:  # a command line's "$", or any token that is not Key=Value, raises
         fields = dict(map(_SPLIT, tokens))
-    except ValueError:  # a token that is not Key=Value
+    except ValueError:
         return None
-    return fields if len(fields) == len(tokens) and "$" not in head else None
+    return fields if len(fields) == len(tokens) else None
 
 
 def _job_lines(chunk: str) -> str:
@@ -165,6 +165,8 @@ def _need(record: _Record, key: str) -> str:
     return value
 
 
+#: A time text not read yet.
+_UNSEEN: Any = object()
 #: What Slurm prints for a time that is not set.
 _NO_TIME = ("", "Unknown", "None", "N/A", "(null)")
 
@@ -172,8 +174,9 @@ _NO_TIME = ("", "Unknown", "None", "N/A", "(null)")
 def _time(record: _Record, key: str, times: dict[str, float | None]) -> float | None:
     """Field ``key`` as epoch seconds (``times``: the texts read so far, and the unset)."""
     value = record.fields.get(key, "")
-    if value in times:
-        return times[value]
+    seen = times.get(value, _UNSEEN)
+    if seen is not _UNSEEN:
+        return cast("float | None", seen)
     # Slurm prints local time without a zone; read as UTC (the Z form is the fast one).
     naive = len(value) == 19 and value[10] == "T"
     text = value + "Z" if naive else value
@@ -268,13 +271,18 @@ def _scontrol_job(record: _Record, out: JobDump, times: dict[str, float | None])
         end = _time(record, "EndTime", times)
         add_finished(out, fields.get("Account"), user, tres, fields.get("QOS"), start, end)
         return
+    cpus, nodes, nice = (
+        fields.get("NumCPUs", ""),
+        fields.get("NumNodes", "1"),
+        fields.get("Nice", "0"),
+    )
     obj: dict[str, Any] = {
         "id": job_id,
         "owner": user,
         "status": status,
-        "nice": _num(record, "Nice", "0"),
-        "request_cpus": _num(record, "NumCPUs"),
-        "num_nodes": _num(record, "NumNodes", "1"),
+        "nice": int(nice) if nice.isdecimal() else _num(record, "Nice", "0"),
+        "request_cpus": int(cpus) if cpus.isdecimal() else _num(record, "NumCPUs"),
+        "num_nodes": int(nodes) if nodes.isdecimal() else _num(record, "NumNodes", "1"),
         "request_memory": memory_mb(tres.get("mem") or requested.get("mem")),
     }
     for key, name in (("Account", "account"), ("QOS", "qos"), ("Partition", "partition")):
