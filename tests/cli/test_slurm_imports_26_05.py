@@ -91,3 +91,34 @@ def test_sshare_json_sets_the_tree_too(tmp_path: Path, run: Run) -> None:
     assert res.exit_code == 0, res.stderr
     assert loads(ours.read_text())["accounts"] == loads(theirs.read_text())["accounts"]
     assert loads(ours.read_text())["accounts"]["e"]["users"] == {"u4": 1, "u7": "parent"}
+
+
+def test_sshare_json_without_a_gives_the_tree_only(tmp_path: Path, run: Run) -> None:
+    """``sshare --json`` lists the accounts only: with --into its tree is merged and the
+    state is left alone; without, there is nothing to import (exit 2, one line)."""
+    from fairshare_cli.io.toml import loads
+
+    dump = str(CAPTURE / "sshare_json.txt")
+    cfg, state = tmp_path / "tree.toml", tmp_path / "state.json"
+    common = ["--config", str(cfg), "--state", str(state), "--now", NOW]
+    res = run("import", "sshare", dump, "--into", str(cfg), *common)
+    assert res.exit_code == 0, res.stderr
+    assert not state.exists()
+    accounts = loads(cfg.read_text())["accounts"]
+    assert {k: v["parent"] for k, v in accounts.items()} == {
+        "a": "root",
+        "b": "a",
+        "c": "a",
+        "d": "root",
+        "e": "d",
+        "f": "d",
+        "g": "d",
+    }
+    assert all("users" not in v for v in accounts.values())
+    res = run("import", "sshare", dump, *common)
+    assert (res.exit_code, res.stdout) == (2, "")
+    assert res.stderr == (
+        f"fs: error: {dump}: no user associations (sshare --json without -a lists accounts "
+        "only); give --into CONFIG for the tree, or import 'sshare -a --json' for the usage\n"
+    )
+    assert not state.exists()

@@ -453,11 +453,6 @@ def test_sshare_json_usage_is_the_users_share_of_root(tmp_path: Path, plain: boo
     [
         pytest.param('{"jobs": []}', "expected sshare --json output", id="squeue"),
         pytest.param(
-            '{"shares": {"shares": [{"name": "root", "parent": "", "usage": 1}]}}',
-            "no user associations",
-            id="accounts-only",
-        ),
-        pytest.param(
             '{"shares": {"shares": [{"name": "u", "parent": "a", "usage": "x", '
             '"type": ["USER"]}]}}',
             "shares[0]: usage: expected a number",

@@ -51,10 +51,16 @@ def command(
     """
     from fairshare_cli.cli.fragment import emit_fragment
     from fairshare_cli.core.slurm.snapshot import known_usage, with_usage
+    from fairshare_cli.errors import InputError
     from fairshare_cli.io.importers.sshare import read_sshare
     from fairshare_cli.render.formats import iso
 
     shares = read_sshare(file)
+    if not shares.users and into is None:
+        raise InputError(
+            f"{file}: no user associations (sshare --json without -a lists accounts only); "
+            "give --into CONFIG for the tree, or import 'sshare -a --json' for the usage"
+        )
     if into is not None:
         accounts = len([a for a in shares.accounts if a != "root"])
         emit_fragment(
@@ -64,6 +70,8 @@ def command(
             dry_run,
             f"{file}: {plural(accounts, 'account')}",
         )
+    if not shares.users:
+        return  # the tree alone: no usage to set
     with mutate_state(opts, dry_run) as env:
         when = resolve_last_decay(last_decay, env)
         usage, ignored = known_usage(shares.usage, env.config)

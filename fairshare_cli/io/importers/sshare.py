@@ -51,6 +51,8 @@ class Shares:
     accounts: dict[str, dict[str, Any]] = field(default_factory=dict)
     usage: dict[tuple[str, str], float] = field(default_factory=dict)
     exact: bool = False
+    #: Whether the listing has user rows (``sshare --json`` without ``-a`` has none).
+    users: bool = True
 
 
 def read_sshare(path: str, label: str | None = None) -> Shares:
@@ -216,7 +218,7 @@ def _read_json(text: str, label: str) -> Shares:
     root's, root's taken at the middle of what every whole ``usage`` allows.
 
     Raises:
-        InputError: not that document, a row without its fields, no user row.
+        InputError: not that document, a row without its fields.
     """
     out = Shares(exact=True)
     users: list[tuple[str, str, int, float | None]] = []
@@ -245,11 +247,7 @@ def _read_json(text: str, label: str) -> Shares:
             entry["parent"] = parent or "root"
             if value is not None:
                 entry["shares"] = value
-    if not users:
-        raise InputError(
-            f"{label}: no user associations (sshare --json lists accounts only); "
-            "expected the output of 'sshare -a --json'"
-        )
+    out.users = bool(users)
     scale = _root_usage(root, [(w, n) for _, _, w, n in users])
     for account, user, whole, norm in users:
         out.usage[(account, user)] = float(whole) if norm is None or scale is None else norm * scale
