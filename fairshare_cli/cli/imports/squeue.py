@@ -32,7 +32,7 @@ from fairshare_cli.io.importers.squeue import ImportedJob, JobDump
 @click.option(
     "--no-site-factor",
     is_flag=True,
-    help="Do not read site factors from the dump either (every job's is 0).",
+    help="Set every job's site factor to 0 (the dump's SiteFactor too).",
 )
 @dry_run_option
 @common_options

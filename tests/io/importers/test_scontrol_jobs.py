@@ -124,3 +124,22 @@ def test_extra_lines_read_alike(extra: list[str]) -> None:
     read_scontrol(text, 1, "f", out)
     read_scontrol(RECORD, 1, "f", plain)
     assert out.jobs[0].obj == plain.jobs[0].obj
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        pytest.param(b"\0", "jobs.txt:3: binary data", id="nul"),
+        pytest.param(b"\xff\xfe", "jobs.txt:3: not UTF-8 text", id="latin"),
+    ],
+)
+def test_the_dump_is_read_at_once_and_checked_line_by_line(
+    tmp_path: Path, data: bytes, expected: str
+) -> None:
+    """The whole dump is read in one go; a NUL byte or bytes that are not UTF-8 are named
+    by their line, as a line-by-line read names them."""
+    lines = RECORD.encode().split(b"\n")
+    path = tmp_path / "jobs.txt"
+    path.write_bytes(b"\n".join([*lines[:2], lines[2] + data, *lines[3:]]))
+    with pytest.raises(InputError, match=expected):
+        read_jobs(str(path))
