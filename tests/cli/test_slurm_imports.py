@@ -221,6 +221,27 @@ def test_site_factor_from_priority_reads_it_off_the_printed_priority(
     assert "2" not in sites  # running: not listed by sprio
 
 
+def test_a_printed_priority_the_dumps_do_not_give_is_reported(tmp_path: Path, run: Run) -> None:
+    """Without ``--site-factor-from-priority`` nothing is absorbed: job 8's printed 5619 is
+    300 above what its factors give (5319: the sum truncated, as ``_get_priority_internal``
+    does, with SiteFactor 0 since no dump prints it), and the import says so by name."""
+    common, _ = _build(tmp_path, run, "ft1_running")
+    res = run(
+        "import",
+        "squeue",
+        str(FIXTURES / "ft1_running" / "scontrol_show_jobs.txt"),
+        *common,
+        "--last-decay",
+        _pass_time("ft1_running"),
+    )
+    assert res.exit_code == 0, res.stderr
+    assert "; 1 printed priority the dumps do not give: 8 (printed 5619, computed 5319)" in (
+        res.stderr
+    )
+    rows = json.loads(run("sprio", "--json", *common).stdout)
+    assert {r["site"] for r in rows} == {0}
+
+
 def test_sprio_weights_as_json(tmp_path: Path, run: Run) -> None:
     """``sprio -w --json`` is the Weights row, not every job."""
     common, _ = _build(tmp_path, run, "ft1_running")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 from msgspec.structs import replace
 
@@ -15,9 +17,12 @@ from fairshare_cli.cli.imports._slurm_state import (
     store_slurm,
 )
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
-from fairshare_cli.core.jobs import job_to_json, jobs_from_objects
+from fairshare_cli.core.jobs import Job, job_to_json, jobs_from_objects
 from fairshare_cli.core.slurm.usage import SlurmUsage
 from fairshare_cli.io.importers.squeue import ImportedJob, JobDump
+
+if TYPE_CHECKING:
+    from fairshare_cli.core.slurm.snapshot import PriorityMismatch
 
 
 @click.command("squeue")
@@ -55,8 +60,9 @@ def command(
     Jobs keep Slurm's ids (arrays too), submit/eligible/accrue times, partitions, QOS,
     account, CPUs and nice; a job already in the queue with the same id is replaced.
     Running jobs accrue usage at every later decay pass, as slurmctld charges them. A
-    job's site factor is the dump's SiteFactor (site_factor), else 0; finished jobs are
-    listed as ignored.
+    job's site factor is the dump's SiteFactor (site_factor), else 0; a pending job whose
+    printed Priority the imported usage does not give is named, not absorbed. Finished
+    jobs are listed as ignored.
     """
     from fairshare_cli.io.importers.squeue import read_jobs
 
@@ -86,6 +92,7 @@ def command(
         new = [
             replace(j.job, site_factor=sites.get(j.job.id, j.job.site_factor)) for j in dump.jobs
         ]
+        unexplained = _mismatches(env, slurm, dump.jobs, new) if slurm.usage else []
         ids = {j.id for j in new}
         queue = env.decode(
             "jobs",
@@ -106,6 +113,13 @@ def command(
         if sites:
             text += "; site factor from Priority: " + ", ".join(
                 f"{k}={v}" for k, v in sites.items()
+            )
+        if unexplained:
+            text += (
+                f"; {plural(len(unexplained), 'printed priority')} the dumps do not give: "
+                + ", ".join(
+                    f"{m.job_id} (printed {m.printed}, computed {m.computed})" for m in unexplained
+                )
             )
         report(dry_run, text, ignored)
 
@@ -148,6 +162,22 @@ def _refine(env: Env, slurm: SlurmUsage, dump: JobDump) -> tuple[SlurmUsage, lis
                 JobCharge(job.account, job.owner, item.billing, job.qos, job.start_time, None)
             )
     return refine_usage(slurm, charges, env.config)
+
+
+def _mismatches(
+    env: Env, slurm: SlurmUsage, dumped: list[ImportedJob], jobs: list[Job]
+) -> list[PriorityMismatch]:
+    """The pending jobs whose printed priority the imported state does not give them
+    (a site factor set with scontrol update, a pass between the dumps): reported, not
+    absorbed."""
+    from fairshare_cli.core.slurm.snapshot import priority_mismatches
+
+    pairs = [
+        (job, item.printed_priority)
+        for item, job in zip(dumped, jobs, strict=True)
+        if item.printed_priority is not None
+    ]
+    return priority_mismatches(env.config, slurm, pairs, env.now)
 
 
 def _site_factors(env: Env, slurm: SlurmUsage, jobs: list[ImportedJob]) -> dict[str, int]:
