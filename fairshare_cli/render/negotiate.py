@@ -63,6 +63,7 @@ def match_row(m: Any) -> dict[str, Any]:
         "slot": m.slot,
         "reason": m.reason,
         "preempted_job": m.preempted_job,
+        "charge": m.weight if m.charge is None else m.charge,
     }
 
 
@@ -128,9 +129,10 @@ def write_cycle_lines(result: CycleResult, fmt: str, out: TextIO) -> None:
     import csv
 
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["job_id", "submitter", "slot", "reason", "preempted_job"])
+    writer.writerow(["job_id", "submitter", "slot", "reason", "preempted_job", "charge"])
     for m in result.matches:
-        writer.writerow([m.job_id, m.submitter, m.slot, m.reason, m.preempted_job or ""])
+        row = match_row(m)
+        writer.writerow([*(row[k] or "" for k in list(row)[:5]), repr(row["charge"])])
 
 
 def render_cycle(

@@ -361,7 +361,10 @@ class Matchmaker:
                 continue
             cost = cls.weight
             if cls.partitionable and self.carver is not None:
-                cost = self.carver.cost(cls, ac.ad)  # the carved slot's weight
+                charge = self.carver.cost(cls, ac.ad)  # None: its consumption policy refuses
+                if charge is None:
+                    continue
+                cost = charge
             if not permits(turn.used_unclaimed, turn.limit_unclaimed, cost):
                 rejected = True
                 continue
