@@ -284,3 +284,23 @@ def test_config_check_shows_the_consumption_policy(
     assert result.exit_code == 0, result.stderr
     assert "consumption_policy = true" in result.stdout
     assert 'consumption_memory = "quantize(target.RequestMemory,{128})"' in result.stdout
+
+
+def test_bad_claim_concurrency_limits_are_refused(
+    tmp_path: Path, run: Any, write_config: Any
+) -> None:
+    """A claim's ``concurrency_limits`` must be a string (the slot ad's
+    ``ConcurrencyLimits``): else exit 2 with one line naming the key, state untouched."""
+    args = _args(tmp_path, write_config)
+    _submit(run, args, 4)
+    assert run("negotiate", *args, "--now", NOW).exit_code == 0
+    path = tmp_path / "state.json"
+    raw = json.loads(path.read_text())
+    raw["negotiator"]["claims"]["slot1_1@big001"]["concurrency_limits"] = 3
+    path.write_text(json.dumps(raw))
+    before = path.read_bytes()
+    result = run("negotiate", *args, "--now", LATER)
+    assert result.exit_code == 2
+    assert "negotiator.claims.slot1_1@big001.concurrency_limits: expected a" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert path.read_bytes() == before

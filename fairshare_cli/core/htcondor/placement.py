@@ -64,6 +64,8 @@ class Running:
     #: How many slots' use it stands for: more than one only for the part of a record the
     #: pool has no room for (see :func:`pool_room`), which is never placed.
     slots: int = 1
+    #: The slot ad's ``ConcurrencyLimits`` when the source says (its claim holds them).
+    concurrency_limits: str | None = None
 
 
 @dataclass(frozen=True)
@@ -227,7 +229,15 @@ def place_running(
             weight = item.charged
         else:
             weight = pslots.weight(target, carved) if carved else weight_of(target)
-        claim = Claim(target, item.submitter, item.job_id, item.start_time, weight, carved)
+        claim = Claim(
+            target,
+            item.submitter,
+            item.job_id,
+            item.start_time,
+            weight,
+            carved,
+            item.concurrency_limits,
+        )
         out[target] = claim
         if item.job_id:
             by_job[item.job_id] = claim

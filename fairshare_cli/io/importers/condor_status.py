@@ -75,6 +75,7 @@ DYNAMIC = frozenset(
         "RemoteAutoregroup",
         "RemoteNegotiatingGroup",
         "RemoteGroup",
+        "ConcurrencyLimits",
         "Start",
         "Rank",
         "Requirements",
@@ -131,6 +132,8 @@ class SlotAd:
     left: dict[str, float] = field(default_factory=dict)
     #: A partitionable slot's consumption policy as ``[[machines]]`` keys (else empty).
     policy: dict[str, Any] = field(default_factory=dict)
+    #: A claimed slot's ``ConcurrencyLimits`` (the limits its claim holds).
+    limits: str | None = None
 
 
 @dataclass
@@ -189,6 +192,8 @@ def _slot(ad: Ad, line: int, label: str, dump: StatusDump) -> SlotAd | None:
             slot.job_id = str(job) if job is not None else None
             since = ad.get("JobStart") or ad.get("EnteredCurrentState")
             slot.since = float(since) if isinstance(since, (int, float)) else None
+            limits = ad.get("ConcurrencyLimits")
+            slot.limits = limits if isinstance(limits, str) else None
     return slot
 
 

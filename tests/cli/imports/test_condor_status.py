@@ -175,3 +175,38 @@ def test_import_writes_the_consumption_policy_into_the_config(
     assert "consumption_policy = true" in text
     assert "num_claims = 4" in text
     assert run("config", "check", "--config", str(cfg)).exit_code == 0
+
+
+def test_a_claimed_slots_concurrency_limits_go_with_its_claim(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """A claimed slot publishing ``ConcurrencyLimits = "lic"`` (not a machine attribute):
+    its claim in the state carries them, and with ``LIC_LIMIT = 1`` the next job asking
+    ``lic`` is refused (1 + 1 > 1: ``rejectForConcurrencyLimits``) though the other slot
+    is free."""
+    dump = tmp_path / "status.long.txt"
+    dump.write_text(
+        'Name = "slot1@m1"\nMachine = "m1"\nCpus = 1\nState = "Claimed"\n'
+        'RemoteUser = "z@d"\nJobId = "5.0"\nJobStart = 1795258000\n'
+        'ConcurrencyLimits = "lic"\n\n'
+        'Name = "slot2@m1"\nMachine = "m1"\nCpus = 1\nState = "Unclaimed"\n'
+    )
+    cfg = write_config(
+        "[pool]\nuid_domain = 'd'\ndefaults = 'current'\n"
+        "[negotiator]\nconcurrency_limits = { lic = 1 }\n"
+    )
+    state = tmp_path / "s.json"
+    args = ["--state", str(state), "--now", NOW]
+    result = run("import", "condor-status", str(dump), "--into", str(cfg), *args)
+    assert result.exit_code == 0, result.stderr
+    assert "ConcurrencyLimits" not in cfg.read_text()
+    claims = json.loads(state.read_text())["negotiator"]["claims"]
+    assert claims["slot1@m1"]["concurrency_limits"] == "lic"
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(json.dumps([{"id": "7.0", "owner": "a", "concurrency_limits": "lic"}]))
+    args = ["--config", str(cfg), *args]
+    result = run("negotiate", "--dry-run", *args, "--jobs-file", str(jobs), "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["unmatched"] == [
+        {"job_id": "7.0", "submitter": "a@d", "reason": "concurrency_limit"}
+    ]

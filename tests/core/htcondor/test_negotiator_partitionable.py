@@ -356,3 +356,30 @@ def test_carved_plus_leftover_is_the_totals(
     for c in held:
         in_use -= c.weight or 0.0
     assert in_use == 0.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(1, 6), st.integers(0, 5000)), max_size=10),
+    st.integers(1, 8),
+)
+def test_consumption_charges_add_up_to_the_slot_weight_taken(
+    queue_spec: list[tuple[int, int]], num_claims: int
+) -> None:
+    """With a consumption policy each charge is ``SlotWeight`` before less after
+    (``cp_deduct_assets``), so on each partitionable slot the charges of one cycle add up
+    to its weight at the start less its weight at the end (``Cpus * Cpus``: 8² - left²),
+    whatever the jobs; and no slot takes more than ``num_claims`` matches."""
+    knobs = replace(CURRENT, slot_weight="Cpus * Cpus")
+    machines = pslots(2, 8, 8192, consumption_policy=True, num_claims=num_claims)
+    queue = [
+        J(id=f"{i + 1}.0", owner=f"u{i % 2}", request_cpus=c, request_memory=mb)
+        for i, (c, mb) in enumerate(queue_spec)
+    ]
+    result = run(machines, queue, knobs=knobs)
+    for host in ("big001", "big002"):
+        mine = [m for m in result.matches if m.slot.endswith(f"@{host}")]
+        assert len(mine) <= num_claims
+        left = 8 - sum(dict(m.resources)["Cpus"] for m in mine)
+        charged = sum(m.weight if m.charge is None else m.charge for m in mine)
+        assert charged == 64 - left * left

@@ -23,6 +23,9 @@ class Claim:
     #: On a dynamic slot (``slot1_1@...``): the resources carved out of its partitionable
     #: slot (``Cpus``, ``Memory``, ``Disk``), which go back to it when the claim ends.
     resources: tuple[tuple[str, float], ...] = ()
+    #: The slot ad's ``ConcurrencyLimits`` (``condor_status``): the limits the claim holds
+    #: (``Accountant::LoadLimits``); None: those of the job it runs.
+    concurrency_limits: str | None = None
 
 
 @dataclass(frozen=True)
