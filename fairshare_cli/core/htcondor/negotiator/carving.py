@@ -186,9 +186,9 @@ class Carver:
         self._claims_used[pslot.index] = self._claims_used.get(pslot.index, 0) + 1
         if cls.head >= len(cls.slots):  # used up: no longer a candidate
             snap.unclaimed_classes.remove(cls)
-        if not self._spent(pslot):
+        if not self._spent(pslot):  # a new candidate: the autoclusters' lists go stale
             self._put_back(pslot)
-        snap.generation += 1
+            snap.generation += 1
         return dslot
 
     def _spent(self, pslot: Slot) -> bool:
