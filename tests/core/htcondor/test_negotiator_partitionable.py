@@ -383,3 +383,15 @@ def test_consumption_charges_add_up_to_the_slot_weight_taken(
         left = 8 - sum(dict(m.resources)["Cpus"] for m in mine)
         charged = sum(m.weight if m.charge is None else m.charge for m in mine)
         assert charged == 64 - left * left
+
+
+def test_consumption_policy_requirements_see_what_the_job_consumes() -> None:
+    """``cp_override_requested``: while the slot's ``Requirements`` are evaluated the job's
+    ``RequestMemory`` is what it would consume. ``CONSUMPTION_MEMORY = 100``: a 2000 MB job
+    passes ``TARGET.RequestMemory <= MY.Memory`` on 1000 MB (100 <= 1000) and is carved
+    100 MB; without the policy it does not fit."""
+    queue = jobs("a", 1, 1, request_memory=2000)
+    machines = pslots(1, 4, 1000, consumption_policy=True, consumption_memory="100")
+    result = run(machines, queue, knobs=CURRENT)
+    assert [dict(m.resources) for m in result.matches] == [{"Cpus": 1, "Memory": 100}]
+    assert run(pslots(1, 4, 1000), queue, knobs=CURRENT).matches == []

@@ -47,7 +47,7 @@ from fairshare_cli.core.htcondor.negotiator.slots import (
     stanza_slot_names,
 )
 from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
-from fairshare_cli.errors import ConfigError
+from fairshare_cli.errors import ConfigError, InputError
 
 
 class Policy:
@@ -134,6 +134,29 @@ class Carver:
                 return None
             out.append((resource, amount(value)))  # type: ignore[arg-type]
         return tuple(out) if any(v > 0 for _, v in out) else None
+
+    def matching_ad(self, cls: SlotClass, job_ad: Ad) -> Ad | None:
+        """The job ad ``IsAMatch`` sees with the class's next slot: with a consumption
+        policy, the job's ``Request<resource>`` (those it has) replaced by what it would
+        consume (``cp_override_requested``); None when too little is left
+        (``cp_sufficient_assets``). Ranks still see the job's own ad."""
+        if cls.head >= len(cls.slots):
+            return job_ad
+        policy = self.policy(cls.slots[cls.head].stanza)
+        if policy is None:
+            return job_ad
+        consumed = self._consumed(policy, cls, job_ad)
+        if consumed is None:
+            return None
+        values = {k: v for k, v in job_ad.values.values()}
+        exprs = {k: c.text for k, c in job_ad.exprs.values()}
+        for resource, value in consumed:
+            key = f"request{resource.lower()}"
+            found = job_ad.values.get(key) or job_ad.exprs.get(key)
+            if found is not None:
+                exprs.pop(found[0], None)
+                values[found[0]] = value
+        return Ad(values, exprs, self.snap.ev, "job", InputError)
 
     def cost(self, cls: SlotClass, job_ad: Ad) -> float | None:
         """What a match of a job on the class's next slot is charged (None: it cannot

@@ -59,6 +59,8 @@ class Matchmaker:
         self.preemption_memo: dict[tuple[str, str, int], bool] = {}
         #: partitionable slots' carving (None in a pool without them)
         self.carver = Carver(snap) if any(s.partitionable for s in snap.slots) else None
+        if self.carver is not None and any(m.consumption_policy for m in snap.machines):
+            candidates.consumption = self.carver.matching_ad
         #: autocluster -> the snapshot generation its unclaimed candidates were found in
         self.seen_generation: dict[int, int] = {}
         #: the concurrency limits of the last match found (``IncrementLimits`` adds them)
