@@ -187,19 +187,23 @@ def _matches_table(result: CycleResult) -> Any:
             ("Slot", False),
             ("Why", False),
             ("Preempts", False),
+            ("Charge", True),
         ],
     )
     for sub in order[:MAX_SUBMITTER_ROWS]:
         rows = by_sub[sub]
         for i, m in enumerate(rows[:MAX_MATCH_ROWS]):
-            table.add_row(sub if i == 0 else "", m.job_id, m.slot, m.reason, m.preempted_job or "")
+            charge = _num(match_row(m)["charge"])
+            who = sub if i == 0 else ""
+            table.add_row(who, m.job_id, m.slot, m.reason, m.preempted_job or "", charge)
         if len(rows) > MAX_MATCH_ROWS:
-            table.add_row("", f"… {len(rows) - MAX_MATCH_ROWS} more", "", "", "")
+            table.add_row("", f"… {len(rows) - MAX_MATCH_ROWS} more", "", "", "", "")
     if len(order) > MAX_SUBMITTER_ROWS:
         rest = sum(len(by_sub[s]) for s in order[MAX_SUBMITTER_ROWS:])
         table.add_row(
             f"… {len(order) - MAX_SUBMITTER_ROWS} more submitters",
             f"{rest} matches",
+            "",
             "",
             "",
             "",

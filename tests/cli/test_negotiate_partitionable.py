@@ -52,6 +52,10 @@ def test_negotiate_json_shows_the_charge_of_a_pslot_match(
     args = _args(tmp_path, write_config)
     for cpus in (4, 4):
         _submit(run, args, cpus)
+    table = run("negotiate", *args, "--now", NOW, "--dry-run")
+    assert table.exit_code == 0, table.stderr
+    row = next(line for line in table.stdout.splitlines() if "slot1_1@big001" in line)
+    assert row.rstrip().endswith("│  16.00")
     result = run("negotiate", *args, "--now", NOW, "--json")
     assert result.exit_code == 0, result.stderr
     out = json.loads(result.stdout)
