@@ -27,6 +27,12 @@ DEFAULT_POST_JOB_RANK = (
     "(RemoteOwner =?= UNDEFINED) * (ifthenElse(isUndefined(KFlops), 1000, Kflops) - SlotID"
     " - 1.0e10*(Offline=?=True))"
 )
+#: ``CONSUMPTION_CPUS``/``_MEMORY``/``_DISK`` defaults (25.0 ``param_info.in``), by resource.
+DEFAULT_CONSUMPTION = {
+    "Cpus": "quantize(target.RequestCpus,{1})",
+    "Memory": "quantize(target.RequestMemory,{128})",
+    "Disk": "quantize(target.RequestDisk,{1024})",
+}
 DEFAULT_GROUP_SORT_EXPR = (
     'ifThenElse(AccountingGroup=?="<none>",3.4e+38,'
     "ifThenElse(GroupQuota>0,GroupResourcesInUse/GroupQuota,3.3e+38))"
@@ -78,6 +84,13 @@ class PoolConfig(msgspec.Struct, frozen=True):
     #: ``START`` / ``RANK`` of condor_config: what a ``[[machines]]`` entry without its own takes.
     start: str = "true"
     rank: str = "0"
+    #: ``CONSUMPTION_POLICY``, ``NUM_CLAIMS`` and ``CONSUMPTION_*`` of condor_config: what
+    #: a partitionable ``[[machines]]`` entry without its own takes.
+    consumption_policy: bool = False
+    num_claims: int | None = None
+    consumption_cpus: str = DEFAULT_CONSUMPTION["Cpus"]
+    consumption_memory: str = DEFAULT_CONSUMPTION["Memory"]
+    consumption_disk: str = DEFAULT_CONSUMPTION["Disk"]
 
 
 class AccountantConfig(msgspec.Struct, frozen=True):
@@ -132,6 +145,15 @@ class MachineSpec(msgspec.Struct, frozen=True):
     #: Each slot is a partitionable slot whose ``attributes`` are its totals
     #: (``SLOT_TYPE_1_PARTITIONABLE``): a match carves a dynamic slot out of it.
     partitionable: bool = False
+    #: ``CONSUMPTION_POLICY``: the partitionable slot takes several matches per cycle,
+    #: each consuming ``consumption_*`` (MY = the slot, TARGET = the job) and charged the
+    #: ``SLOT_WEIGHT`` it takes away, up to ``num_claims`` (``NUM_CLAIMS``; None: its
+    #: ``Cpus``) matches.
+    consumption_policy: bool = False
+    num_claims: int | None = None
+    consumption_cpus: str = DEFAULT_CONSUMPTION["Cpus"]
+    consumption_memory: str = DEFAULT_CONSUMPTION["Memory"]
+    consumption_disk: str = DEFAULT_CONSUMPTION["Disk"]
 
     def attribute(self, name: str) -> Any:
         """The attribute ``name`` in any letter case (ClassAd names ignore it), or None."""

@@ -19,6 +19,11 @@ KNOBS: dict[str, dict[str, str]] = {
         "ACCOUNTANT_LOCAL_DOMAIN": "local_domains",
         "START": "start",
         "RANK": "rank",
+        "CONSUMPTION_POLICY": "consumption_policy",
+        "NUM_CLAIMS": "num_claims",
+        "CONSUMPTION_CPUS": "consumption_cpus",
+        "CONSUMPTION_MEMORY": "consumption_memory",
+        "CONSUMPTION_DISK": "consumption_disk",
     },
     "accountant": {
         "PRIORITY_HALFLIFE": "priority_halflife",

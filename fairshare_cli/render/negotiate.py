@@ -63,6 +63,7 @@ def match_row(m: Any) -> dict[str, Any]:
         "slot": m.slot,
         "reason": m.reason,
         "preempted_job": m.preempted_job,
+        "charge": m.weight if m.charge is None else m.charge,
     }
 
 
@@ -128,9 +129,10 @@ def write_cycle_lines(result: CycleResult, fmt: str, out: TextIO) -> None:
     import csv
 
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["job_id", "submitter", "slot", "reason", "preempted_job"])
+    writer.writerow(["job_id", "submitter", "slot", "reason", "preempted_job", "charge"])
     for m in result.matches:
-        writer.writerow([m.job_id, m.submitter, m.slot, m.reason, m.preempted_job or ""])
+        row = match_row(m)
+        writer.writerow([*(row[k] or "" for k in list(row)[:5]), repr(row["charge"])])
 
 
 def render_cycle(
@@ -185,19 +187,23 @@ def _matches_table(result: CycleResult) -> Any:
             ("Slot", False),
             ("Why", False),
             ("Preempts", False),
+            ("Charge", True),
         ],
     )
     for sub in order[:MAX_SUBMITTER_ROWS]:
         rows = by_sub[sub]
         for i, m in enumerate(rows[:MAX_MATCH_ROWS]):
-            table.add_row(sub if i == 0 else "", m.job_id, m.slot, m.reason, m.preempted_job or "")
+            charge = _num(match_row(m)["charge"])
+            who = sub if i == 0 else ""
+            table.add_row(who, m.job_id, m.slot, m.reason, m.preempted_job or "", charge)
         if len(rows) > MAX_MATCH_ROWS:
-            table.add_row("", f"… {len(rows) - MAX_MATCH_ROWS} more", "", "", "")
+            table.add_row("", f"… {len(rows) - MAX_MATCH_ROWS} more", "", "", "", "")
     if len(order) > MAX_SUBMITTER_ROWS:
         rest = sum(len(by_sub[s]) for s in order[MAX_SUBMITTER_ROWS:])
         table.add_row(
             f"… {len(order) - MAX_SUBMITTER_ROWS} more submitters",
             f"{rest} matches",
+            "",
             "",
             "",
             "",

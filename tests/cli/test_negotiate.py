@@ -141,6 +141,7 @@ def test_negotiate_dry_run_json_eup_ratio(
         "slot": "slot1@exec001",
         "reason": "no_preemption",
         "preempted_job": None,
+        "charge": 1.0,
     }
     assert doc["submitters"][0]["share"] == pytest.approx(4 / 7)
     assert len(doc["unmatched"]) == 230
@@ -272,9 +273,9 @@ def test_negotiate_ndjson_csv_and_explain_json(files: Callable[..., list[str]], 
     }
     csv_out = run("negotiate", "--dry-run", *args, "--output", "csv")
     assert csv_out.stdout.splitlines() == [
-        "job_id,submitter,slot,reason,preempted_job",
-        "1.0,a@example.org,slot1@exec001,no_preemption,",
-        "1.1,a@example.org,slot1@exec002,no_preemption,",
+        "job_id,submitter,slot,reason,preempted_job,charge",
+        "1.0,a@example.org,slot1@exec001,no_preemption,,1.0",
+        "1.1,a@example.org,slot1@exec002,no_preemption,,1.0",
     ]
     story = run("negotiate", "--dry-run", *args, "--explain", "1.0", "--json")
     doc = json.loads(story.stdout)

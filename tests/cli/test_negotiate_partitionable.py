@@ -24,6 +24,8 @@ partitionable = true
 attributes = { Cpus = 16, Memory = 65536 }
 """
 
+CP_POOL = POOL + "consumption_policy = true\n"
+
 
 def _args(tmp_path: Path, write_config: Any, text: str = POOL) -> list[str]:
     return ["--config", str(write_config(text)), "--state", str(tmp_path / "state.json")]
@@ -40,14 +42,47 @@ def _in_use(run: Any, args: list[str], when: str) -> dict[str, float]:
     return {r["name"]: r["weighted_resources_in_use"] for r in json.loads(result.stdout)}
 
 
+def test_negotiate_json_shows_the_charge_of_a_pslot_match(
+    tmp_path: Path, run: Any, write_config: Any
+) -> None:
+    """No consumption policy: the 16-CPU partitionable slot takes one match this cycle,
+    charged its whole ``SLOT_WEIGHT`` (``Cpus`` = 16, ``Accountant::AddMatch`` of the
+    partitionable slot's ad); the claim holds the dynamic slot's own weight, 4, and the
+    other jobs wait (the pool is one slot ad)."""
+    args = _args(tmp_path, write_config)
+    for cpus in (4, 4):
+        _submit(run, args, cpus)
+    table = run("negotiate", *args, "--now", NOW, "--dry-run")
+    assert table.exit_code == 0, table.stderr
+    row = next(line for line in table.stdout.splitlines() if "slot1_1@big001" in line)
+    assert row.rstrip().endswith("│  16.00")
+    result = run("negotiate", *args, "--now", NOW, "--json")
+    assert result.exit_code == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["matches"] == [
+        {
+            "job_id": "1",
+            "submitter": "alice@example.org",
+            "slot": "slot1_1@big001",
+            "reason": "no_preemption",
+            "preempted_job": None,
+            "charge": 16.0,
+        }
+    ]
+    assert out["unmatched"][0]["reason"] == "pool_exhausted"
+    claims = json.loads((tmp_path / "state.json").read_text())["negotiator"]["claims"]
+    assert claims["slot1_1@big001"]["weight"] == 4.0
+
+
 def test_negotiate_carves_userprio_charges_rm_gives_back(
     tmp_path: Path, run: Any, write_config: Any
 ) -> None:
-    """Jobs of 4, 4, 8, 2 CPUs on a 16-CPU partitionable slot: three dynamic slots
+    """A consumption policy: jobs of 4, 4, 8, 2 CPUs on a 16-CPU partitionable slot: three
+    dynamic slots
     slot1_1..3 (the 2-CPU job finds 0 CPUs left); userprio's weighted in use is
     SLOT_WEIGHT = Cpus of each carved slot, 4 + 4 + 8 = 16. ``fs rm`` of the 8-CPU job gives
     8 back (16 - 8 = 8), and the next cycle carves the 2-CPU job into slot1_3 again."""
-    args = _args(tmp_path, write_config)
+    args = _args(tmp_path, write_config, CP_POOL)
     for cpus in (4, 4, 8, 2):
         _submit(run, args, cpus)
     result = run("negotiate", *args, "--now", NOW, "--json")
@@ -97,6 +132,28 @@ def test_quota_pool_is_the_pslots_cpus(tmp_path: Path, run: Any, write_config: A
         (
             "partitionable = true\nattributes = { Cpus = 2.5 }",
             "machines[0].partitionable: a partitionable slot needs attributes.Cpus",
+        ),
+        (
+            "consumption_policy = true\nattributes = { Cpus = 2 }",
+            "machines[0].consumption_policy: a consumption policy is for a partitionable slot",
+        ),
+        (
+            "partitionable = true\nnum_claims = 2\nattributes = { Cpus = 2 }",
+            "machines[0].num_claims: only with consumption_policy = true",
+        ),
+        (
+            "partitionable = true\nconsumption_policy = true\nnum_claims = 0\n"
+            "attributes = { Cpus = 2 }",
+            "machines[0].num_claims",
+        ),
+        (
+            "partitionable = true\nconsumption_policy = true\nconsumption_cpus = ' '\n"
+            "attributes = { Cpus = 2 }",
+            "machines[0].consumption_cpus: expected a ClassAd expression",
+        ),
+        (
+            "partitionable = true\nconsumption_policy = 1\nattributes = { Cpus = 2 }",
+            "machines[0].consumption_policy: expected true or false",
         ),
     ],
 )
@@ -208,3 +265,46 @@ def test_running_jobs_submitted_carve_their_dynamic_slots(
     assert json.loads(result.stdout)["unmatched"] == [
         {"job_id": "3", "submitter": "alice@example.org", "reason": "no_matching_slot"}
     ]
+
+
+def test_consumption_expression_that_does_not_parse_is_exit_2(
+    tmp_path: Path, run: Any, write_config: Any
+) -> None:
+    """A ``consumption_cpus`` that is not a ClassAd expression: one line naming the
+    machine, exit 2, at the first negotiation that reads it."""
+    args = _args(tmp_path, write_config, CP_POOL + 'consumption_cpus = "target.RequestCpus +"\n')
+    _submit(run, args, 1)
+    result = run("negotiate", *args, "--now", NOW, "--dry-run")
+    assert result.exit_code == 2
+    assert "machine big consumption" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_config_check_shows_the_consumption_policy(
+    tmp_path: Path, run: Any, write_config: Any
+) -> None:
+    """``fs config check`` prints the effective keys, defaults of the policy included."""
+    result = run("config", "check", "--config", str(write_config(CP_POOL)))
+    assert result.exit_code == 0, result.stderr
+    assert "consumption_policy = true" in result.stdout
+    assert 'consumption_memory = "quantize(target.RequestMemory,{128})"' in result.stdout
+
+
+def test_bad_claim_concurrency_limits_are_refused(
+    tmp_path: Path, run: Any, write_config: Any
+) -> None:
+    """A claim's ``concurrency_limits`` must be a string (the slot ad's
+    ``ConcurrencyLimits``): else exit 2 with one line naming the key, state untouched."""
+    args = _args(tmp_path, write_config)
+    _submit(run, args, 4)
+    assert run("negotiate", *args, "--now", NOW).exit_code == 0
+    path = tmp_path / "state.json"
+    raw = json.loads(path.read_text())
+    raw["negotiator"]["claims"]["slot1_1@big001"]["concurrency_limits"] = 3
+    path.write_text(json.dumps(raw))
+    before = path.read_bytes()
+    result = run("negotiate", *args, "--now", LATER)
+    assert result.exit_code == 2
+    assert "negotiator.claims.slot1_1@big001.concurrency_limits: expected a" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert path.read_bytes() == before

@@ -72,3 +72,27 @@ def test_good_names_pass(tmp_path: Path, run: Callable[..., Any]) -> None:
     )
     result = run("config", "check", "--config", str(config))
     assert result.exit_code == 0, result.stderr
+
+
+def test_pool_consumption_policy_is_the_partitionable_machines_default(
+    tmp_path: Path, write_config: Callable[[str], Path]
+) -> None:
+    """``[pool] consumption_policy`` (``CONSUMPTION_POLICY`` of condor_config, which the
+    startd applies to its partitionable slots only): a partitionable machine without its
+    own takes it with ``[pool]``'s ``num_claims`` and expressions, a static one has none,
+    and a machine's own ``consumption_policy = false`` wins."""
+    from fairshare_cli.io.config import load_config
+
+    text = (
+        '[pool]\nCONSUMPTION_POLICY = true\nnum_claims = 3\nconsumption_cpus = "1"\n'
+        '[[machines]]\nname = "p"\npartitionable = true\nattributes = { Cpus = 4 }\n'
+        '[[machines]]\nname = "q"\npartitionable = true\nconsumption_policy = false\n'
+        "attributes = { Cpus = 4 }\n"
+        '[[machines]]\nname = "s"\nattributes = { Cpus = 4 }\n'
+    )
+    machines = load_config(write_config(text)).machines
+    assert [(m.consumption_policy, m.num_claims, m.consumption_cpus) for m in machines] == [
+        (True, 3, "1"),
+        (False, 3, "1"),
+        (False, 3, "1"),
+    ]

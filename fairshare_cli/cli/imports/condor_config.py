@@ -21,8 +21,9 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
       condor_config_val -dump | fs import condor-config - --into pool.toml
     Takes the knobs the pool config models, under their real names (PRIORITY_HALFLIFE,
     *_PRIO_FACTOR, UID_DOMAIN, ACCOUNTANT_LOCAL_DOMAIN, GROUP_NAMES and the GROUP_* knobs,
-    NEGOTIATOR_*, PREEMPTION_*, SLOT_WEIGHT, GROUP_SORT_EXPR, and START and RANK as
-    [pool] start and rank, which [[machines]] entries without their own take), expanding
+    NEGOTIATOR_*, PREEMPTION_*, SLOT_WEIGHT, GROUP_SORT_EXPR, START and RANK as [pool]
+    start and rank, which [[machines]] entries without their own take, CONSUMPTION_POLICY,
+    NUM_CLAIMS and CONSUMPTION_* likewise for partitionable machines), expanding
     $(MACRO) and $(MACRO:default) and following include lines; every other knob is
     counted as ignored (-v lists them). A file with none of these knobs is refused.
     """

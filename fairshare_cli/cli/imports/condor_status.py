@@ -81,6 +81,7 @@ def command(
                 slot=names[s.name],
                 label=f"{file}:{s.line}: {s.name}",
                 resources=tuple(s.resources.items()) if s.slot_type == "Dynamic" else (),
+                concurrency_limits=s.limits,
             )
             for s in claimed
         ]

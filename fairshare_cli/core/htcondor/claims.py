@@ -61,7 +61,10 @@ def _claim_from_json(slot: str, body: Any) -> Claim:
         raise SectionError(f"{where}.weight: expected the slot weight charged (0 or more)")
     resources = _resources_from_json(where, body.get("resources", {}))
     charged = None if weight is None else float(weight)
-    return Claim(slot, submitter, job_id, float(start), charged, resources)
+    limits = body.get("concurrency_limits")
+    if limits is not None and not isinstance(limits, str):
+        raise SectionError(f"{where}.concurrency_limits: expected a ConcurrencyLimits string")
+    return Claim(slot, submitter, job_id, float(start), charged, resources, limits)
 
 
 def _resources_from_json(where: str, raw: Any) -> tuple[tuple[str, float], ...]:
@@ -110,6 +113,8 @@ def _claim_to_json(claim: Claim) -> dict[str, Any]:
         body["weight"] = claim.weight
     if claim.resources:
         body["resources"] = dict(claim.resources)
+    if claim.concurrency_limits is not None:
+        body["concurrency_limits"] = claim.concurrency_limits
     return body
 
 

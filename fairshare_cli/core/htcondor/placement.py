@@ -19,11 +19,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
+from msgspec.structs import replace
+
+from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config, MachineSpec
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.classads import Ad, Evaluator
 from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots
-from fairshare_cli.core.htcondor.negotiator.partitionable import totals
+from fairshare_cli.core.htcondor.negotiator.partitionable import parent_name, totals
 from fairshare_cli.core.htcondor.negotiator.slots import Slot
 from fairshare_cli.core.htcondor.pslot_placement import DynamicWeigher, PartitionablePool
 from fairshare_cli.core.jobs import Job
@@ -61,6 +64,8 @@ class Running:
     #: How many slots' use it stands for: more than one only for the part of a record the
     #: pool has no room for (see :func:`pool_room`), which is never placed.
     slots: int = 1
+    #: The slot ad's ``ConcurrencyLimits`` when the source says (its claim holds them).
+    concurrency_limits: str | None = None
 
 
 @dataclass(frozen=True)
@@ -224,12 +229,72 @@ def place_running(
             weight = item.charged
         else:
             weight = pslots.weight(target, carved) if carved else weight_of(target)
-        claim = Claim(target, item.submitter, item.job_id, item.start_time, weight, carved)
+        claim = Claim(
+            target,
+            item.submitter,
+            item.job_id,
+            item.start_time,
+            weight,
+            carved,
+            item.concurrency_limits,
+        )
         out[target] = claim
         if item.job_id:
             by_job[item.job_id] = claim
         new.append(claim)
     return Placement(out, tuple(new), tuple(unplaced), tuple(moved), tuple(displaced))
+
+
+def fill_leftovers(
+    machines: Sequence[MachineSpec],
+    claims: Mapping[str, Claim],
+    matched: Iterable[tuple[str, str]],
+    idle: Sequence[tuple[JobBatch, str]],
+    now: float,
+    dynamic_weight: DynamicWeigher,
+) -> list[Claim]:
+    """The schedd's ``CLAIM_PARTITIONABLE_LEFTOVERS``: after a match on a partitionable
+    slot (no consumption policy), the startd hands the claiming schedd what is left, and
+    the schedd starts more of the same submitter's idle jobs on it (``FindRunnableJob`` on
+    the leftover ad, in the schedd's job order), one dynamic slot each, until none fits.
+
+    Args:
+        machines: the ``[[machines]]`` stanzas.
+        claims: every claim after the cycle's matches (their dynamic slots carved).
+        matched: (dynamic slot, submitter) of each match on a partitionable slot.
+        idle: the idle jobs left, as (batch, submitter).
+        now: when the jobs start.
+        dynamic_weight: ``SLOT_WEIGHT`` of a dynamic slot (what its claim holds).
+
+    Returns:
+        The new claims, in the order the jobs start.
+    """
+    slots = _Slots(machines, now)
+    pool = PartitionablePool(machines, claims, dynamic_weight)
+    # the schedd's job order (prio_compar in qmgmt.cpp): JobPrio high first, then the id
+    idle = sorted(idle, key=lambda item: (-item[0].job.job_prio, item[0].job.cluster_proc))
+    out: list[Claim] = []
+    taken: dict[int, int] = {}  # idle batch -> how many of its jobs started
+    for dslot, submitter in matched:
+        found = parent_name(dslot)
+        parent = pool.parents.get(found[0].lower()) if found is not None else None
+        if parent is None or machines[parent.stanza].consumption_policy:
+            continue
+        for k, (batch, owner) in enumerate(idle):
+            if owner != submitter:
+                continue
+            while taken.get(k, 0) < batch.count:  # identical jobs: stop at the first misfit
+                job = batch.job
+                if batch.count > 1:
+                    job = replace(job, id=batch.job_id(taken.get(k, 0)))
+                work = Running(submitter, job.id, now, slot=parent.name, job=job)
+                got = pool.named(work) if _fits_pslot(work, slots, parent) else None
+                if got is None:
+                    break
+                name, carved = got
+                out.append(Claim(name, submitter, job.id, now, pool.weight(name, carved), carved))
+                taken[k] = taken.get(k, 0) + 1
+    return out
 
 
 def charge_claims(

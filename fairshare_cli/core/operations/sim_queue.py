@@ -25,10 +25,12 @@ from fairshare_cli.core.htcondor.claims import (
     NegotiatorState,
     claim_weight,
     current_claims,
+    dynamic_slot_weigher,
     slot_weigher,
 )
 from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, expand_slots, negotiate_cycle
 from fairshare_cli.core.htcondor.negotiator.partitionable import parent_name, totals
+from fairshare_cli.core.htcondor.placement import fill_leftovers
 from fairshare_cli.core.htcondor.pool import (
     group_tree,
     negotiator_knobs,
@@ -283,6 +285,33 @@ class SimQueue:
             self._add_running(job, m.submitter, m.weight, t)
             if self.slurm is not None:
                 self.slurm.start(m.job_id, job, t)
+        if self.partitionable and self.knobs.use_slot_weights:
+            self._claim_leftovers(result, t)
+
+    def _claim_leftovers(self, result: CycleResult, t: float) -> None:
+        """``CLAIM_PARTITIONABLE_LEFTOVERS`` (25.0's default: ``NEGOTIATOR_USE_SLOT_WEIGHTS``):
+        the schedd fills each matched partitionable slot with more of the submitter's idle
+        jobs (:func:`~fairshare_cli.core.htcondor.placement.fill_leftovers`); each claim is
+        charged its dynamic slot's weight."""
+        matched = [(m.slot, m.submitter) for m in result.matches if m.preempted_job is None]
+        idle = [(b, self.name_of(b.job)) for b in self.idle]
+        weigh = dynamic_slot_weigher(self.config, t)
+        claims = fill_leftovers(self.config.machines, self.claims, matched, idle, t, weigh)
+        started = self._take_idle({c.job_id for c in claims})
+        add: dict[str, list[float]] = {}
+        for c in claims:
+            job = replace(started[c.job_id], status="running", slot=c.slot, start_time=t)
+            self._claim(c)
+            self._add_running(job, c.submitter, c.weight, t)
+            if self.slurm is not None:
+                self.slurm.start(c.job_id, job, t)
+            entry = add.setdefault(c.submitter, [0.0, 0])
+            entry[0] += c.weight or 0.0
+            entry[1] += 1
+        for name, (weight, count) in sorted(add.items()):
+            self.accountant = cycle_accounting.add_match_at(
+                self.accountant, self.config, name, weight, t, int(count)
+            )
 
     def _take_idle(self, ids: set[str]) -> dict[str, Job]:
         """Remove the matched jobs from the idle batches; the rest of a batch stays batched.

@@ -34,6 +34,7 @@ def read_pool(top: Reader, file: str) -> PoolConfig:
             "usage_history_window",
             "start",
             "rank",
+            *CONSUMPTION_KEYS,
         ),
     )
     defaults = r.get("defaults", r.string, "legacy")
@@ -49,6 +50,7 @@ def read_pool(top: Reader, file: str) -> PoolConfig:
         usage_history_window=r.dur("usage_history_window", 90 * 86400.0),
         start=r.get("start", r.string, "true"),
         rank=r.get("rank", r.string, "0"),
+        **_consumption(r, "pool", PoolConfig(), True, strict=False),
     )
 
 
@@ -185,7 +187,8 @@ def _scope_table(r: Reader) -> Callable[[Any, str], dict[str, float]]:
 def read_machines(
     top: Reader, file: str, pool: PoolConfig | None = None
 ) -> tuple[MachineSpec, ...]:
-    """``[[machines]]``; an entry without ``start`` / ``rank`` takes ``[pool]``'s."""
+    """``[[machines]]``; an entry without ``start`` / ``rank`` (a partitionable one without
+    the consumption-policy keys) takes ``[pool]``'s."""
     pool = pool or PoolConfig()
     items = top.table.get("machines", [])
     if not isinstance(items, list):
@@ -209,6 +212,7 @@ def read_machines(
                 "partitions",
                 "hosts",
                 "partitionable",
+                *CONSUMPTION_KEYS,
             ),
         )
         if not r.has("name"):
@@ -223,6 +227,7 @@ def read_machines(
         _check_attributes(r, i, attrs)
         hosts, count = _hosts_and_count(r, i, seen_hosts)
         slots = r.int_("slots", 1, lo=1, hi=MAX_POOL_SLOTS)
+        split = _partitionable(r, i, attrs)
         total += count * slots
         if total > MAX_POOL_SLOTS:
             r.fail(
@@ -239,10 +244,52 @@ def read_machines(
                 rank=r.get("rank", r.string, pool.rank),
                 partitions=r.get("partitions", r.name_list, ()),
                 hosts=hosts,
-                partitionable=_partitionable(r, i, attrs),
+                partitionable=split,
+                **_consumption(r, f"machines[{i}]", pool, split),
             )
         )
     return tuple(out)
+
+
+#: ``[[machines]]`` keys of a consumption policy (``CONSUMPTION_POLICY`` and its knobs).
+CONSUMPTION_KEYS = (
+    "consumption_policy",
+    "num_claims",
+    "consumption_cpus",
+    "consumption_memory",
+    "consumption_disk",
+)
+
+
+def _consumption(
+    r: Reader, where: str, pool: PoolConfig, partitionable: bool, strict: bool = True
+) -> dict[str, Any]:
+    """The consumption-policy keys: ``consumption_policy`` (a boolean, only on a
+    partitionable slot), ``num_claims`` (a whole number of 1 or more) and the
+    ``consumption_*`` expressions, each defaulting to ``pool``'s. With ``strict`` (a
+    machine) the others need the policy on; a machine that is not partitionable has none."""
+    policy = r.get("consumption_policy", r.boolean, None)
+    if policy and not partitionable:
+        r.fail(
+            f"{where}.consumption_policy: a consumption policy is for a partitionable slot; "
+            "add partitionable = true"
+        )
+    effective = partitionable and (pool.consumption_policy if policy is None else policy)
+    given = [k for k in CONSUMPTION_KEYS[1:] if r.has(k)]
+    if strict and given and not effective:
+        r.fail(f"{where}.{given[0]}: only with consumption_policy = true")
+    out: dict[str, Any] = {"consumption_policy": effective}
+    out["num_claims"] = (
+        int(r.int_("num_claims", 1, lo=1, hi=MAX_POOL_SLOTS))
+        if r.has("num_claims")
+        else pool.num_claims
+    )
+    for key in CONSUMPTION_KEYS[2:]:
+        text = r.get(key, r.string, getattr(pool, key))
+        if not text.strip():
+            r.fail(f"{where}.{key}: expected a ClassAd expression, got ''")
+        out[key] = text
+    return out
 
 
 def _check_attributes(r: Reader, i: int, attrs: Mapping[str, Any]) -> None:

@@ -86,6 +86,12 @@ SIMPLE: dict[str, tuple[str, str, Convert]] = {
     "GROUP_AUTOREGROUP": ("negotiator", "autoregroup", _bool),
     "NEGOTIATOR_CONSIDER_PREEMPTION": ("negotiator", "consider_preemption", _bool),
     "CONCURRENCY_LIMIT_DEFAULT": ("negotiator", "concurrency_limit_default", _float),
+    # The startd's, for its partitionable slots unless condor-status brings their own.
+    "CONSUMPTION_POLICY": ("pool", "consumption_policy", _bool),
+    "NUM_CLAIMS": ("pool", "num_claims", _int),
+    "CONSUMPTION_CPUS": ("pool", "consumption_cpus", _expr),
+    "CONSUMPTION_MEMORY": ("pool", "consumption_memory", _expr),
+    "CONSUMPTION_DISK": ("pool", "consumption_disk", _expr),
 }
 
 #: ``CONCURRENCY_LIMIT_DEFAULT_<SCOPE>``: the default maximum of the limits ``scope.name``.

@@ -11,7 +11,9 @@ naming them in ``hosts``.
 A partitionable slot comes in as a ``partitionable = true`` machine whose ``Cpus``,
 ``Memory`` and ``Disk`` are its totals (``TotalSlotCpus`` ..., else what it has left plus
 what its dynamic slots in the dump hold); its claimed dynamic slots come in as claims on
-``slotK_N@m`` carrying their resources, carved out of it as the startd did.
+``slotK_N@m`` carrying their resources, carved out of it as the startd did. One that
+publishes ``Consumption<resource>`` expressions has a consumption policy
+(``consumption_policy = true``, ``num_claims`` its ``NumClaims``, the expressions).
 """
 
 from __future__ import annotations
@@ -73,6 +75,7 @@ DYNAMIC = frozenset(
         "RemoteAutoregroup",
         "RemoteNegotiatingGroup",
         "RemoteGroup",
+        "ConcurrencyLimits",
         "Start",
         "Rank",
         "Requirements",
@@ -98,8 +101,13 @@ PARTITION = frozenset(
         "Cpus",
         "Memory",
         "Disk",
+        "NumClaims",
     ]
 )
+#: A partitionable slot's consumption policy: its ``Consumption<resource>`` expressions
+#: (``Resource::publish_static``) by config key.
+CONSUMPTION = {"consumptioncpus": "consumption_cpus", "consumptionmemory": "consumption_memory"}
+CONSUMPTION["consumptiondisk"] = "consumption_disk"
 #: The resources a dynamic slot is carved of.
 RESOURCES = ("Cpus", "Memory", "Disk")
 
@@ -122,6 +130,10 @@ class SlotAd:
     resources: dict[str, float] = field(default_factory=dict)
     #: A partitionable slot's ``Cpus``/``Memory``/``Disk`` left (what it publishes).
     left: dict[str, float] = field(default_factory=dict)
+    #: A partitionable slot's consumption policy as ``[[machines]]`` keys (else empty).
+    policy: dict[str, Any] = field(default_factory=dict)
+    #: A claimed slot's ``ConcurrencyLimits`` (the limits its claim holds).
+    limits: str | None = None
 
 
 @dataclass
@@ -155,8 +167,11 @@ def _slot(ad: Ad, line: int, label: str, dump: StatusDump) -> SlotAd | None:
     if slot_type == "Partitionable":
         dump.partitionable.append(name)
     attrs: dict[str, Any] = {}
+    policy = _policy(ad) if slot_type == "Partitionable" else {}
     for key, value in ad.items():
         if key.lower() in DYNAMIC or value is None or (split and _about_split(key)):
+            continue
+        if policy and key.lower() in CONSUMPTION:
             continue
         if isinstance(value, Expr) or not isinstance(value, (str, int, float, bool)):
             dump.ignored.add(key)
@@ -164,7 +179,7 @@ def _slot(ad: Ad, line: int, label: str, dump: StatusDump) -> SlotAd | None:
         attrs[key] = value
     start = _text(ad["Start"]) if "Start" in ad else "true"
     rank = _text(ad["Rank"]) if "Rank" in ad else "0"
-    slot = SlotAd(name, machine, attrs, start, rank, slot_type, line)
+    slot = SlotAd(name, machine, attrs, start, rank, slot_type, line, policy=policy)
     if split:
         slot.resources = _resources(ad, slot_type == "Partitionable")
         if slot_type == "Partitionable":
@@ -177,7 +192,22 @@ def _slot(ad: Ad, line: int, label: str, dump: StatusDump) -> SlotAd | None:
             slot.job_id = str(job) if job is not None else None
             since = ad.get("JobStart") or ad.get("EnteredCurrentState")
             slot.since = float(since) if isinstance(since, (int, float)) else None
+            limits = ad.get("ConcurrencyLimits")
+            slot.limits = limits if isinstance(limits, str) else None
     return slot
+
+
+def _policy(ad: Ad) -> dict[str, Any]:
+    """A partitionable slot's consumption policy: it publishes ``Consumption<resource>``
+    for each resource (``cp_supports_policy``) and ``NumClaims``, its claim ids."""
+    found = {CONSUMPTION[k.lower()]: _text(v) for k, v in ad.items() if k.lower() in CONSUMPTION}
+    if not found:
+        return {}
+    policy: dict[str, Any] = {"consumption_policy": True}
+    claims = ad.get("NumClaims")
+    if type(claims) is int and claims >= 1:
+        policy["num_claims"] = claims
+    return policy | dict(sorted(found.items()))
 
 
 def _check_names(ad: Ad, name: str, machine: str, where: str) -> None:
@@ -281,7 +311,8 @@ def machines_fragment(dump: StatusDump) -> tuple[list[dict[str, Any]], dict[str,
         ):
             notes.append(f"{machine}: its slots differ; all imported like {first.name}")
         split = first.slot_type == "Partitionable"
-        key = (tuple(sorted(attrs.items())), first.start, first.rank, len(slots), split)
+        policy = tuple(first.policy.items())
+        key = (tuple(sorted(attrs.items())), first.start, first.rank, len(slots), split, policy)
         stanza = stanzas.get(key)
         if stanza is None:
             stanza = {
@@ -294,6 +325,7 @@ def machines_fragment(dump: StatusDump) -> tuple[list[dict[str, Any]], dict[str,
             }
             if split:
                 stanza["partitionable"] = True
+                stanza.update(first.policy)
             stanzas[key] = stanza
         stanza["hosts"].append(machine)
         for k, slot in enumerate(slots, start=1):

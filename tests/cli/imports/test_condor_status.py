@@ -3,6 +3,7 @@ io/importers/condor_status.py): a dump without a slot ad is refused, nothing wri
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from fairshare_cli.io.importers.condor_status import machines_fragment, read_status
 from tests.cli.conftest import NOW, refused, write_pool
 from tests.cli.imports.conftest import GARBAGE, OTHER_DUMPS, Refuse
 
@@ -117,3 +119,94 @@ def test_a_slot_ad_without_my_type_needs_a_slot_attribute(
     result = run("import", "condor-status", str(dump), *args)
     assert result.exit_code == 0, result.stderr
     assert 'hosts = ["m1"]' in result.stdout
+
+
+#: A 25.0 startd's partitionable slot with ``CONSUMPTION_POLICY = True`` and ``NUM_CLAIMS =
+#: 4``: ``Resource::publish_static`` writes ``Consumption<resource>`` (the param_info
+#: defaults here) and ``NumClaims`` (its claim ids).
+CP_SLOT = (
+    'Name = "slot1@m1"\nMachine = "m1"\nSlotType = "Partitionable"\nPartitionableSlot = true\n'
+    "Cpus = 8\nMemory = 16384\nTotalSlotCpus = 8\nTotalSlotMemory = 16384\nNumClaims = 4\n"
+    'MachineResources = "Cpus Memory Disk Swap"\n'
+    "ConsumptionCpus = quantize(target.RequestCpus,{1})\n"
+    "ConsumptionMemory = quantize(target.RequestMemory,{128})\n"
+    'State = "Unclaimed"\nOpSys = "LINUX"\n'
+)
+
+
+def test_a_consumption_policy_comes_in_with_its_expressions_and_claims() -> None:
+    """The slot's ``Consumption*`` expressions become ``consumption_cpus`` and
+    ``consumption_memory``, ``NumClaims = 4`` becomes ``num_claims``; neither is kept as a
+    machine attribute."""
+    dump = read_status(io.StringIO(CP_SLOT), "status.txt")
+    stanzas, names, notes = machines_fragment(dump)
+    assert notes == []
+    assert names == {"slot1@m1": "slot1@m1"}
+    (stanza,) = stanzas
+    assert stanza["partitionable"] is True
+    assert stanza["consumption_policy"] is True
+    assert stanza["num_claims"] == 4
+    assert stanza["consumption_cpus"] == "quantize(target.RequestCpus,{1})"
+    assert stanza["consumption_memory"] == "quantize(target.RequestMemory,{128})"
+    assert "NumClaims" not in stanza["attributes"]
+    assert not any(k.lower().startswith("consumption") for k in stanza["attributes"])
+
+
+def test_a_pslot_without_consumption_expressions_has_no_policy() -> None:
+    """No ``Consumption*`` attribute (``cp_supports_policy`` false): no policy keys."""
+    text = "\n".join(line for line in CP_SLOT.splitlines() if "Consumption" not in line)
+    (stanza,) = machines_fragment(read_status(io.StringIO(text + "\n"), "s"))[0]
+    assert "consumption_policy" not in stanza
+    assert stanza["attributes"]["Cpus"] == 8
+
+
+def test_import_writes_the_consumption_policy_into_the_config(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """``fs import condor-status --into``: the machine gets ``consumption_policy = true``,
+    ``num_claims = 4`` and the expressions, and the config reads back (``config check``)."""
+    dump = tmp_path / "status.long.txt"
+    dump.write_text(CP_SLOT)
+    cfg = write_config("[pool]\nuid_domain = 'd'\n")
+    args = ["--into", str(cfg), "--state", str(tmp_path / "s.json"), "--now", NOW]
+    result = run("import", "condor-status", str(dump), *args)
+    assert result.exit_code == 0, result.stderr
+    text = cfg.read_text()
+    assert "consumption_policy = true" in text
+    assert "num_claims = 4" in text
+    assert run("config", "check", "--config", str(cfg)).exit_code == 0
+
+
+def test_a_claimed_slots_concurrency_limits_go_with_its_claim(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """A claimed slot publishing ``ConcurrencyLimits = "lic"`` (not a machine attribute):
+    its claim in the state carries them, and with ``LIC_LIMIT = 1`` the next job asking
+    ``lic`` is refused (1 + 1 > 1: ``rejectForConcurrencyLimits``) though the other slot
+    is free."""
+    dump = tmp_path / "status.long.txt"
+    dump.write_text(
+        'Name = "slot1@m1"\nMachine = "m1"\nCpus = 1\nState = "Claimed"\n'
+        'RemoteUser = "z@d"\nJobId = "5.0"\nJobStart = 1795258000\n'
+        'ConcurrencyLimits = "lic"\n\n'
+        'Name = "slot2@m1"\nMachine = "m1"\nCpus = 1\nState = "Unclaimed"\n'
+    )
+    cfg = write_config(
+        "[pool]\nuid_domain = 'd'\ndefaults = 'current'\n"
+        "[negotiator]\nconcurrency_limits = { lic = 1 }\n"
+    )
+    state = tmp_path / "s.json"
+    args = ["--state", str(state), "--now", NOW]
+    result = run("import", "condor-status", str(dump), "--into", str(cfg), *args)
+    assert result.exit_code == 0, result.stderr
+    assert "ConcurrencyLimits" not in cfg.read_text()
+    claims = json.loads(state.read_text())["negotiator"]["claims"]
+    assert claims["slot1@m1"]["concurrency_limits"] == "lic"
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(json.dumps([{"id": "7.0", "owner": "a", "concurrency_limits": "lic"}]))
+    args = ["--config", str(cfg), *args]
+    result = run("negotiate", "--dry-run", *args, "--jobs-file", str(jobs), "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["unmatched"] == [
+        {"job_id": "7.0", "submitter": "a@d", "reason": "concurrency_limit"}
+    ]

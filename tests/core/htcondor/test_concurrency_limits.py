@@ -104,3 +104,35 @@ def test_the_job_field_is_htcondor_s_string() -> None:
     assert job.concurrency_limits == "sw,db:2"
     with pytest.raises(InputError, match=r"q\.json:1.*concurrency_limits"):
         parse_job({"id": "1.0", "owner": "a", "concurrency_limits": 2}, "q.json:1")
+
+
+def test_a_claims_own_limits_count_without_a_queue_job() -> None:
+    """A claim carrying the slot ad's ``ConcurrencyLimits = "lic:2"`` (from
+    ``condor_status``; ``Accountant::LoadLimits`` reads the slot ad, not the job) holds 2 of
+    ``LIC_LIMIT = 3`` though no queue job runs there: the first idle job asking ``lic``
+    (2 + 1 <= 3) matches, the second (3 + 1 > 3) is refused."""
+    knobs = replace(LEGACY, concurrency_limits={"lic": 3.0})
+    claim = Claim("slot1@exec001", "z@example.org", "99.0", NOW - 60, 1.0, (), "lic:2")
+    queue = jobs("a", 2, 1, concurrency_limits="lic")
+    result = run(pool(3), queue, knobs=knobs, claims=[claim])
+    assert [m.job_id for m in result.matches] == ["1.0"]
+    assert list(result.iter_unmatched()) == [("1.1", "a@example.org", "concurrency_limit")]
+
+
+def test_a_claims_own_limits_replace_its_jobs() -> None:
+    """The slot ad's limits are what the claim holds: a running job asking ``lic:2`` on a
+    claim that carries ``"other"`` holds no ``lic``, so both idle jobs fit ``LIC_LIMIT =
+    2``."""
+    knobs = replace(LEGACY, concurrency_limits={"lic": 2.0})
+    running = J(
+        id="9.0",
+        owner="z",
+        status="running",
+        slot="slot1@exec001",
+        start_time=NOW - 60,
+        concurrency_limits="lic:2",
+    )
+    claim = Claim("slot1@exec001", "z@example.org", "9.0", NOW - 60, 1.0, (), "other")
+    queue = [running, *jobs("a", 2, 1, concurrency_limits="lic")]
+    result = run(pool(3), queue, knobs=knobs, claims=[claim])
+    assert [m.job_id for m in result.matches] == ["1.0", "1.1"]

@@ -15,6 +15,7 @@ MY.Cpus && MY.Memory > 0 && ...``) decides whether more fits; the match costs th
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -29,10 +30,10 @@ from fairshare_cli.core.htcondor.negotiator.slots import Slot
 UNWEIGHTED = replace(CURRENT, use_slot_weights=False)
 
 
-def pslots(count: int, cpus: int, memory: int) -> list[MachineSpec]:
+def pslots(count: int, cpus: int, memory: int, **policy: Any) -> list[MachineSpec]:
     """``count`` machines ``big001`` ... of one partitionable slot each."""
     attrs = {"Cpus": cpus, "Memory": memory}
-    return [MachineSpec(name="big", count=count, attributes=attrs, partitionable=True)]
+    return [MachineSpec(name="big", count=count, attributes=attrs, partitionable=True, **policy)]
 
 
 def claims_of(result: CycleResult, kept: list[Claim] | None = None) -> list[Claim]:
@@ -55,19 +56,70 @@ def test_quantize_is_classads() -> None:
     ]
 
 
-def test_16_core_pslot_with_jobs_of_4_4_8_2_cpus() -> None:
-    """16 CPUs: 4 + 4 + 8 carve slot1_1, slot1_2, slot1_3 and leave 0 CPUs, so the 2-CPU
-    job finds nothing (``MY.Cpus > 0`` fails) and the pool is exhausted. Memory 1000 is
-    rounded to 1024; each match costs its carved CPUs (SLOT_WEIGHT = Cpus): 4, 4, 8."""
+def test_a_pslot_takes_one_match_per_cycle_charged_its_whole_slot_weight() -> None:
+    """No consumption policy (``Matchmaker::negotiate``): the matched ad leaves the cycle
+    ("Delete ad from list") and ``AddMatch`` charges ``GetSlotWeight`` of the
+    partitionable slot's ad, ``Cpus`` = 16. The startd carves 4 CPUs and 1000 MB rounded to
+    1024; the dynamic slot's own weight (4, its ``Cpus``) is what its claim holds. The 16
+    CPUs are one slot ad: the other jobs find the pool exhausted."""
     queue = [
         J(id=f"1.{i}", owner="a", request_cpus=c, request_memory=1000)
         for i, c in enumerate((4, 4, 8, 2))
     ]
     result = run(pslots(1, 16, 65536), queue, knobs=CURRENT)
-    assert [(m.job_id, m.slot, m.weight) for m in result.matches] == [
-        ("1.0", "slot1_1@big001", 4.0),
-        ("1.1", "slot1_2@big001", 4.0),
-        ("1.2", "slot1_3@big001", 8.0),
+    assert [(m.job_id, m.slot, m.weight, m.charge) for m in result.matches] == [
+        ("1.0", "slot1_1@big001", 4.0, 16.0)
+    ]
+    assert [dict(m.resources) for m in result.matches] == [{"Cpus": 4, "Memory": 1024}]
+    assert [r for _, _, r in result.iter_unmatched()] == ["pool_exhausted"] * 3
+    # group-quota pool before the cycle: SLOT_WEIGHT of the 16-CPU partitionable slot
+    assert result.pool_size == 16.0
+
+
+def test_a_submitter_with_nothing_used_may_take_a_whole_pslot() -> None:
+    """Two submitters of EUP 0.5 share a pie of 16 (one 16-CPU partitionable slot): each
+    limit is 16 × 0.5 = 8. ``SubmitterLimitPermits`` lets a, with nothing used and a
+    limit above 0, take the slot costing 16 > 8; nothing is left for b."""
+    queue = jobs("a", 2, 1) + jobs("b", 2, 2)
+    result = run(pslots(1, 16, 65536), queue, knobs=CURRENT)
+    assert [(m.submitter, m.charge) for m in result.matches] == [("a@example.org", 16.0)]
+    assert {s.name: s.limit for s in result.submitters} == {
+        "a@example.org": 8.0,
+        "b@example.org": 8.0,
+    }
+
+
+def test_pre_job_rank_sends_a_job_to_the_smallest_pslot_that_fits() -> None:
+    """25.0's ``NEGOTIATOR_PRE_JOB_RANK`` (``param_info.in``) is ``(10000000 * My.Rank) +
+    (1000000 * (RemoteOwner =?= UNDEFINED)) - (100000 * Cpus) - Memory``: an 8-CPU
+    slot ranks 1000000 - 800000 - 8192 = 191808, a 2-CPU one 1000000 - 200000 - 8192 =
+    791808, so the 1-CPU job goes to the 2-CPU slot though it comes later in the pool, and
+    is charged its 2 CPUs; the 8-CPU slot takes the second job."""
+    machines = [
+        MachineSpec(name="big", attributes={"Cpus": 8, "Memory": 8192}, partitionable=True),
+        MachineSpec(name="small", attributes={"Cpus": 2, "Memory": 8192}, partitionable=True),
+    ]
+    result = run(machines, jobs("a", 2, 1), knobs=CURRENT)
+    assert [(m.job_id, m.slot, m.charge) for m in result.matches] == [
+        ("1.0", "slot1_1@small001", 2.0),
+        ("1.1", "slot1_1@big001", 8.0),
+    ]
+
+
+def test_consumption_policy_takes_several_matches_each_charged_what_it_consumes() -> None:
+    """``CONSUMPTION_POLICY = True``: the slot stays in the cycle; each match consumes
+    ``quantize(RequestCpus,{1})`` CPUs and ``quantize(RequestMemory,{128})`` MB and is
+    charged ``SlotWeight`` before less after (``cp_deduct_assets``): 16-12 = 4, 12-8 = 4,
+    8-0 = 8. The 2-CPU job finds 0 CPUs (``cp_sufficient_assets`` fails)."""
+    queue = [
+        J(id=f"1.{i}", owner="a", request_cpus=c, request_memory=1000)
+        for i, c in enumerate((4, 4, 8, 2))
+    ]
+    result = run(pslots(1, 16, 65536, consumption_policy=True), queue, knobs=CURRENT)
+    assert [(m.job_id, m.slot, m.weight, m.charge or m.weight) for m in result.matches] == [
+        ("1.0", "slot1_1@big001", 4.0, 4.0),
+        ("1.1", "slot1_2@big001", 4.0, 4.0),
+        ("1.2", "slot1_3@big001", 8.0, 8.0),
     ]
     assert [dict(m.resources) for m in result.matches] == [
         {"Cpus": 4, "Memory": 1024},
@@ -75,12 +127,46 @@ def test_16_core_pslot_with_jobs_of_4_4_8_2_cpus() -> None:
         {"Cpus": 8, "Memory": 1024},
     ]
     assert list(result.iter_unmatched()) == [("1.3", "a@example.org", "pool_exhausted")]
-    # group-quota pool before the cycle: SLOT_WEIGHT of the 16-CPU partitionable slot
-    assert result.pool_size == 16.0
+
+
+def test_consumption_policy_stops_at_num_claims() -> None:
+    """``NUM_CLAIMS = 2``: two claim ids, so two matches this cycle (the third job's
+    ``matchmakingProtocol`` finds no claim id and the ad leaves the cycle)."""
+    queue = jobs("a", 3, 1, request_cpus=4)
+    result = run(pslots(1, 16, 65536, consumption_policy=True, num_claims=2), queue, knobs=CURRENT)
+    assert [m.slot for m in result.matches] == ["slot1_1@big001", "slot1_2@big001"]
+
+
+def test_consumption_policy_charges_resources_even_without_slot_weights() -> None:
+    """Slot weights off: the pie is one slot ad (16 × 1 = limit 1), yet the match is
+    charged the ``SlotWeight`` (``Cpus``) it consumes, 4 (``cp_deduct_assets`` reads the
+    ad's ``SlotWeight``, not ``GetSlotWeight``); 4 >= 1 ends the turn. The claim holds the
+    dynamic slot's unweighted 1."""
+    queue = jobs("a", 2, 1, request_cpus=4)
+    result = run(pslots(1, 16, 65536, consumption_policy=True), queue, knobs=UNWEIGHTED)
+    assert [(m.weight, m.charge) for m in result.matches] == [(1.0, 4.0)]
+    assert [r for _, _, r in result.iter_unmatched()] == ["submitter_limit"]
+
+
+def test_consumption_policy_charge_is_the_slot_weight_taken_away() -> None:
+    """``SLOT_WEIGHT = Cpus * Cpus``: a 4-CPU job on 16 CPUs is charged 16² - 12² = 112,
+    the next one 12² - 8² = 80; each dynamic slot's own weight is 4² = 16."""
+    knobs = replace(CURRENT, slot_weight="Cpus * Cpus")
+    queue = jobs("a", 2, 1, request_cpus=4)
+    result = run(pslots(1, 16, 65536, consumption_policy=True), queue, knobs=knobs)
+    assert [(m.weight, m.charge) for m in result.matches] == [(16.0, 112.0), (16.0, 80.0)]
+
+
+def test_consumption_policy_does_not_carve_the_request_as_asked() -> None:
+    """1000 MB left, a 1000 MB job: it consumes ``quantize(1000,{128})`` = 1024 > 1000,
+    so ``cp_sufficient_assets`` fails (without a policy the startd would carve 1000)."""
+    machines = pslots(1, 4, 1000, consumption_policy=True)
+    result = run(machines, jobs("a", 1, 1, request_memory=1000), knobs=CURRENT)
+    assert result.matches == []
 
 
 def test_memory_bound_carving() -> None:
-    """4096 MB, jobs of 1 CPU and 1500, 1500, 1500, 1000 MB: 1500 rounds to 1536 (12 ×
+    """A consumption policy on 4096 MB, jobs of 1 CPU and 1500, 1500, 1500, 1000 MB: 1500 rounds to 1536 (12 ×
     128); two carve 3072 MB and leave 1024, where 1500 > 1024 does not fit (its slot was
     taken); 1000 rounds to 1024 = what is left, so the fourth job takes it, 13 CPUs stay
     idle but the slot is spent (``MY.Memory > 0`` fails)."""
@@ -88,7 +174,7 @@ def test_memory_bound_carving() -> None:
         J(id=f"1.{i}", owner="a", request_memory=mb)
         for i, mb in enumerate((1500, 1500, 1500, 1000))
     ]
-    result = run(pslots(1, 16, 4096), queue, knobs=CURRENT)
+    result = run(pslots(1, 16, 4096, consumption_policy=True), queue, knobs=CURRENT)
     assert [(m.job_id, m.slot, dict(m.resources)) for m in result.matches] == [
         ("1.0", "slot1_1@big001", {"Cpus": 1, "Memory": 1536}),
         ("1.1", "slot1_2@big001", {"Cpus": 1, "Memory": 1536}),
@@ -105,16 +191,17 @@ def test_rounded_request_that_does_not_fit_is_carved_as_asked() -> None:
 
 
 def test_ended_claim_gives_its_resources_back() -> None:
-    """After 4 + 4 + 8, removing the 8-CPU claim (slot1_3) frees 8 CPUs: an 8-CPU job
+    """After 4 + 4 + 8 (a consumption policy), removing the 8-CPU claim (slot1_3) frees 8 CPUs: an 8-CPU job
     fits again and gets the lowest free number, slot1_3; a 1-CPU job does not (0 left)."""
+    machines = pslots(1, 16, 65536, consumption_policy=True)
     first = run(
-        pslots(1, 16, 65536),
+        machines,
         [J(id=f"1.{i}", owner="a", request_cpus=c) for i, c in enumerate((4, 4, 8))],
         knobs=CURRENT,
     )
     held = [c for c in claims_of(first) if c.slot != "slot1_3@big001"]
     queue = [J(id="2.0", owner="b", request_cpus=8), J(id="3.0", owner="b", request_cpus=1)]
-    result = run(pslots(1, 16, 65536), queue, knobs=CURRENT, claims=held)
+    result = run(machines, queue, knobs=CURRENT, claims=held)
     assert [(m.job_id, m.slot, m.weight) for m in result.matches] == [
         ("2.0", "slot1_3@big001", 8.0)
     ]
@@ -168,10 +255,10 @@ def test_without_slot_weights_a_pslot_takes_one_match_per_cycle() -> None:
 
 
 def test_pool_size_counts_carved_slots() -> None:
-    """16 CPUs carved 4, 4, 8: with slot weights Σ SLOT_WEIGHT = 0 (what is left) + 4 +
+    """16 CPUs (a consumption policy) carved 4, 4, 8: with slot weights Σ SLOT_WEIGHT = 0 (what is left) + 4 +
     4 + 8 = 16; without, ``count_effective_slots`` = 0 CPUs left + 3 dynamic slots = 3;
     before any claim, 16 either way."""
-    machines = pslots(1, 16, 65536)
+    machines = pslots(1, 16, 65536, consumption_policy=True)
     queue = [J(id=f"1.{i}", owner="a", request_cpus=c) for i, c in enumerate((4, 4, 8))]
     held = claims_of(run(machines, queue, knobs=CURRENT))
     assert pool_size(machines, held, CURRENT, NOW) == 16.0
@@ -179,8 +266,26 @@ def test_pool_size_counts_carved_slots() -> None:
     assert pool_size(machines, [], UNWEIGHTED, NOW) == 16.0
 
 
+def test_group_quota_on_a_pool_of_pslots_without_consumption_policy() -> None:
+    """Two 8-CPU partitionable slots, group_a's quota 0.25 × 16 = 4, group_b's 12: each
+    group's first match takes a whole slot (group_a's charge 8 > 4 is allowed, nothing used
+    yet), so each gets one job and the pool is spent."""
+    quotas = QuotaKnobs(allow_quota_oversubscription=False, use_slot_weights=True)
+    tree = build_group_tree(
+        [GroupConfig("group_a", dynamic_quota=0.25), GroupConfig("group_b", dynamic_quota=0.75)]
+    )
+    queue = jobs("a", 8, 1, accounting_group="group_a.a") + jobs(
+        "b", 8, 2, accounting_group="group_b.b", request_cpus=2
+    )
+    result = run(pslots(2, 8, 65536), queue, knobs=replace(CURRENT, quotas=quotas), tree=tree)
+    assert sorted((m.group, m.charge, dict(m.resources)["Cpus"]) for m in result.matches) == [
+        ("group_a", 8.0, 1),
+        ("group_b", 8.0, 2),
+    ]
+
+
 def test_group_quota_on_a_pool_of_pslots() -> None:
-    """Two 8-CPU partitionable slots: the quota pool is 16 (Σ SLOT_WEIGHT). group_a gets
+    """Two 8-CPU partitionable slots with a consumption policy: the quota pool is 16 (Σ SLOT_WEIGHT). group_a gets
     0.25 × 16 = 4, group_b 0.75 × 16 = 12, no surplus. group_a's 1-CPU jobs take 4 CPUs
     (4 jobs); group_b's 2-CPU jobs take 12 CPUs (6 jobs). Each group's limit is in CPUs,
     as each match costs its carved CPUs."""
@@ -191,7 +296,8 @@ def test_group_quota_on_a_pool_of_pslots() -> None:
     queue = jobs("a", 8, 1, accounting_group="group_a.a") + jobs(
         "b", 8, 2, accounting_group="group_b.b", request_cpus=2
     )
-    result = run(pslots(2, 8, 65536), queue, knobs=replace(CURRENT, quotas=quotas), tree=tree)
+    machines = pslots(2, 8, 65536, consumption_policy=True)
+    result = run(machines, queue, knobs=replace(CURRENT, quotas=quotas), tree=tree)
     cpus: dict[str, float] = {}
     for m in result.matches:
         cpus[m.group or ""] = cpus.get(m.group or "", 0.0) + dict(m.resources)["Cpus"]
@@ -250,3 +356,42 @@ def test_carved_plus_leftover_is_the_totals(
     for c in held:
         in_use -= c.weight or 0.0
     assert in_use == 0.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(1, 6), st.integers(0, 5000)), max_size=10),
+    st.integers(1, 8),
+)
+def test_consumption_charges_add_up_to_the_slot_weight_taken(
+    queue_spec: list[tuple[int, int]], num_claims: int
+) -> None:
+    """With a consumption policy each charge is ``SlotWeight`` before less after
+    (``cp_deduct_assets``), so on each partitionable slot the charges of one cycle add up
+    to its weight at the start less its weight at the end (``Cpus * Cpus``: 8² - left²),
+    whatever the jobs; and no slot takes more than ``num_claims`` matches."""
+    knobs = replace(CURRENT, slot_weight="Cpus * Cpus")
+    machines = pslots(2, 8, 8192, consumption_policy=True, num_claims=num_claims)
+    queue = [
+        J(id=f"{i + 1}.0", owner=f"u{i % 2}", request_cpus=c, request_memory=mb)
+        for i, (c, mb) in enumerate(queue_spec)
+    ]
+    result = run(machines, queue, knobs=knobs)
+    for host in ("big001", "big002"):
+        mine = [m for m in result.matches if m.slot.endswith(f"@{host}")]
+        assert len(mine) <= num_claims
+        left = 8 - sum(dict(m.resources)["Cpus"] for m in mine)
+        charged = sum(m.weight if m.charge is None else m.charge for m in mine)
+        assert charged == 64 - left * left
+
+
+def test_consumption_policy_requirements_see_what_the_job_consumes() -> None:
+    """``cp_override_requested``: while the slot's ``Requirements`` are evaluated the job's
+    ``RequestMemory`` is what it would consume. ``CONSUMPTION_MEMORY = 100``: a 2000 MB job
+    passes ``TARGET.RequestMemory <= MY.Memory`` on 1000 MB (100 <= 1000) and is carved
+    100 MB; without the policy it does not fit."""
+    queue = jobs("a", 1, 1, request_memory=2000)
+    machines = pslots(1, 4, 1000, consumption_policy=True, consumption_memory="100")
+    result = run(machines, queue, knobs=CURRENT)
+    assert [dict(m.resources) for m in result.matches] == [{"Cpus": 1, "Memory": 100}]
+    assert run(pslots(1, 4, 1000), queue, knobs=CURRENT).matches == []

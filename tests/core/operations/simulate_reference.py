@@ -20,9 +20,11 @@ from fairshare_cli.core.htcondor.claims import (
     NegotiatorState,
     claim_weight,
     current_claims,
+    dynamic_slot_weigher,
     slot_weigher,
 )
-from fairshare_cli.core.htcondor.negotiator import Claim, negotiate_cycle
+from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, negotiate_cycle
+from fairshare_cli.core.htcondor.placement import fill_leftovers
 from fairshare_cli.core.htcondor.pool import (
     group_tree,
     negotiator_knobs,
@@ -123,6 +125,7 @@ class _Simulation:
         #: job id -> (job, start, end): the work done, for Slurm's usage
         self.ran: dict[str, tuple[Job, float, float | None]] = {}
         self.seen: set[str] = set()  # submitters keep a row (0 slots) once they have appeared
+        self.leftovers: list[str] = []  # jobs the schedd started on leftovers this cycle
 
     def _submitted(self, job: Job) -> float:
         return job.submit_time if job.submit_time is not None else self.start
@@ -182,6 +185,8 @@ class _Simulation:
         new_live, self.accountant, self.negotiator = apply_matches(
             result, live, self.accountant, negotiator, config, t
         )
+        if config.negotiator.use_slot_weights:  # CLAIM_PARTITIONABLE_LEFTOVERS
+            new_live = self._claim_leftovers(result, new_live, t)
         by_id = {j.id: j for j in new_live}
         self.jobs = [by_id.get(j.id, j) for j in self.jobs]
         ran = self.ran
@@ -191,6 +196,37 @@ class _Simulation:
                 ran[m.preempted_job + f"#{t}"] = (old[0], old[1], t)
                 del ran[m.preempted_job]
             ran[m.job_id] = (by_id[m.job_id], t, None)
+        for job_id in self.leftovers:  # after the matches, in start order (as the fast loop)
+            ran[job_id] = (by_id[job_id], t, None)
+        self.leftovers = []
+
+    def _claim_leftovers(self, result: CycleResult, live: list[Job], t: float) -> list[Job]:
+        """The schedd fills each matched partitionable slot with more of the submitter's
+        idle jobs; each new claim is charged its own weight at ``t``."""
+        config = self.config
+        matched = [(m.slot, m.submitter) for m in result.matches if m.preempted_job is None]
+        idle = [(JobBatch(j), self.name_of(j)) for j in live if j.status == "idle"]
+        weigh = dynamic_slot_weigher(config, t)
+        new = fill_leftovers(config.machines, self.negotiator.claims, matched, idle, t, weigh)
+        claims = dict(self.negotiator.claims)
+        add: dict[str, list[float]] = {}
+        for c in new:
+            claims[c.slot] = c
+            entry = add.setdefault(c.submitter, [0.0, 0])
+            entry[0] += c.weight or 0.0
+            entry[1] += 1
+        for name, (weight, count) in sorted(add.items()):
+            self.accountant = cycle_accounting.add_match_at(
+                self.accountant, config, name, weight, t, int(count)
+            )
+        neg = self.negotiator
+        self.negotiator = NegotiatorState(claims, neg.rr_times, neg.last_cycle)
+        slot_of = {c.job_id: c.slot for c in new}
+        self.leftovers = list(slot_of)
+        return [
+            replace(j, status="running", slot=slot_of[j.id], start_time=t) if j.id in slot_of else j
+            for j in live
+        ]
 
     def rows(self, t: float, slurm_fairshare: SlurmFairshare | None) -> list[SimRow]:
         """What each submitter, group and Slurm user holds after the cycle at ``t``."""

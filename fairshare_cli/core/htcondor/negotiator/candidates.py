@@ -10,7 +10,7 @@ show the job the same values; the lists are kept for the whole cycle.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from fairshare_cli.core.float32 import FLT_MAX
 from fairshare_cli.core.htcondor.classads import Ad, Compiled, typed
@@ -56,6 +56,9 @@ class Candidates:
         self._layouts: dict[tuple[int, int], list[tuple[Compiled, bool, list[Ad]]] | None] = {}
         self._vectors: dict[tuple[int, tuple[object, ...]], tuple[object, ...]] = {}
         self._found: dict[tuple[object, ...], tuple[list[list[SlotClass]], list[Key], int]] = {}
+        #: (partitionable class, job ad) -> the job ad its requirements see (None: no match):
+        #: a consumption policy's ``cp_override_requested`` (set by the matchmaker)
+        self.consumption: Callable[[SlotClass, Ad], Ad | None] | None = None
 
     def unclaimed(self, ac: AutoCluster) -> None:
         """Unclaimed slot classes the autocluster matches, in groups of equal rank, best first.
@@ -140,9 +143,15 @@ class Candidates:
         matching = 0
         for cls in self.unclaimed_classes:
             sad = cls.ad
-            if not ev.is_true(job_req, ac.ad, sad):
+            job = ac.ad
+            if self.consumption is not None and cls.partitionable:
+                seen = self.consumption(cls, job)
+                if seen is None:
+                    continue
+                job = seen
+            if not ev.is_true(job_req, job, sad):
                 continue
-            if not ev.is_true(sad.exprs["requirements"][1], sad, ac.ad):
+            if not ev.is_true(sad.exprs["requirements"][1], sad, job):
                 continue
             # a partitionable slot is free in one class (the others hold it as taken)
             matching += len(cls.slots) - cls.head if cls.partitionable else len(cls.slots)

@@ -59,6 +59,8 @@ class Matchmaker:
         self.preemption_memo: dict[tuple[str, str, int], bool] = {}
         #: partitionable slots' carving (None in a pool without them)
         self.carver = Carver(snap) if any(s.partitionable for s in snap.slots) else None
+        if self.carver is not None and any(m.consumption_policy for m in snap.machines):
+            candidates.consumption = self.carver.matching_ad
         #: autocluster -> the snapshot generation its unclaimed candidates were found in
         self.seen_generation: dict[int, int] = {}
         #: the concurrency limits of the last match found (``IncrementLimits`` adds them)
@@ -361,7 +363,10 @@ class Matchmaker:
                 continue
             cost = cls.weight
             if cls.partitionable and self.carver is not None:
-                cost = self.carver.cost(cls, ac.ad)  # the carved slot's weight
+                charge = self.carver.cost(cls, ac.ad)  # None: its consumption policy refuses
+                if charge is None:
+                    continue
+                cost = charge
             if not permits(turn.used_unclaimed, turn.limit_unclaimed, cost):
                 rejected = True
                 continue

@@ -13,11 +13,10 @@ with one (``src/condor_startd.V6/Resource.cpp`` ``create_dslot``,
   partitionable slot, carves the request as it came (``MUST_MODIFY_REQUEST_EXPRS`` false);
 * the partitionable slot publishes what is left (``Cpus``, ``Memory``, ``Disk``), so its
   ``Requirements`` (``WithinResourceLimits``: ``MY.Cpus > 0 && TARGET.RequestCpus <=
-  MY.Cpus`` ...) decide whether another job still fits; the leftover stays matchable in the
-  same cycle (see docs/differences: the negotiator's consumption-policy path, which is what
-  25.0's schedd reaches by claiming the leftovers, ``CLAIM_PARTITIONABLE_LEFTOVERS``);
+  MY.Cpus`` ...) decide whether another job still fits: in a later cycle, in the same one
+  with a consumption policy, or on the claiming schedd's leftover (:mod:`.carving`);
 * a dynamic slot is an ordinary claimed slot: ``SLOT_WEIGHT`` is evaluated on its own
-  attributes (``Cpus`` = the carved CPUs) and that is what the match is charged;
+  attributes (``Cpus`` = the carved CPUs), what its holder counts for from the next cycle;
 * the pool size group quotas share is ``Σ SLOT_WEIGHT`` over every slot ad with slot
   weights (the partitionable slot with its leftover, each dynamic slot), else
   ``count_effective_slots``: a partitionable slot counts its leftover ``Cpus``, every other

@@ -441,9 +441,18 @@ class Pie:
         if carver is None or claim is not None or carver.spent(slot):
             state.available -= 1
         reason = REASON_NAMES[tier]
+        held = weight if carver is None else carver.own.get(slot.index, weight)
         state.matches.append(
             new_match(
-                job_id, sub.name, slot.name, reason, preempted, weight, sub.group, slot.resources
+                job_id,
+                sub.name,
+                slot.name,
+                reason,
+                preempted,
+                held,
+                sub.group,
+                slot.resources,
+                None if held == weight else weight,
             )
         )
         sub.summary.matched += 1

@@ -23,6 +23,9 @@ class Claim:
     #: On a dynamic slot (``slot1_1@...``): the resources carved out of its partitionable
     #: slot (``Cpus``, ``Memory``, ``Disk``), which go back to it when the claim ends.
     resources: tuple[tuple[str, float], ...] = ()
+    #: The slot ad's ``ConcurrencyLimits`` (``condor_status``): the limits the claim holds
+    #: (``Accountant::LoadLimits``); None: those of the job it runs.
+    concurrency_limits: str | None = None
 
 
 @dataclass(frozen=True)
@@ -74,12 +77,16 @@ class Match:
     group: str | None
     #: The dynamic slot's carved resources when ``slot`` is one (see :class:`Claim`).
     resources: tuple[tuple[str, float], ...] = ()
+    #: What the cycle charged the match (``AddMatch``): ``weight``, but on a partitionable
+    #: slot its whole ``SLOT_WEIGHT``, or the ``SlotWeight`` a consumption policy took
+    #: (None: ``weight``).
+    charge: float | None = None
 
 
 _new = object.__new__
 
 
-def new_match(
+def new_match(  # noqa: PLR0913 -- one argument per Match field, as its __init__ has
     job_id: str,
     submitter: str,
     slot: str,
@@ -88,6 +95,7 @@ def new_match(
     weight: float,
     group: str | None,
     resources: tuple[tuple[str, float], ...],
+    charge: float | None = None,
 ) -> Match:
     """``Match(...)`` without the frozen dataclass's per-field ``__init__`` (a quarter of
     the cost: one per match, benchmarks row negotiate-batches). Every field is set."""
@@ -101,6 +109,7 @@ def new_match(
     attrs["weight"] = weight
     attrs["group"] = group
     attrs["resources"] = resources
+    attrs["charge"] = charge
     return match
 
 

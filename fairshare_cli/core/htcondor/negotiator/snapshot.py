@@ -269,6 +269,9 @@ class Snapshot:
             knobs.concurrency_limit_scope_defaults,
         )
         for slot in self.slots:
+            if slot.claim is not None and slot.claim.concurrency_limits is not None:
+                counts.add(parse_limits(slot.claim.concurrency_limits))  # the slot ad's
+                continue
             job = running.get(slot.claim.job_id) if slot.claim is not None else None
             if job is None:
                 continue
