@@ -77,7 +77,7 @@ def _number(value: Any) -> str:
         return ""
     if isinstance(value, int):
         return str(value)
-    return f"{value:.4g}"
+    return f"{value:.0f}" if abs(value) >= 1000 else f"{value:.4g}"
 
 
 def _figure(width: float, height: float) -> Any:

@@ -321,3 +321,85 @@ def test_html_pages_are_self_contained_with_every_plot(
             check, capture_output=True, text=True, check=False, cwd=Path(__file__).parents[2]
         )
         assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_plotting_and_templates_load_only_for_html(spec: Path, tmp_path: Path) -> None:
+    """matplotlib (1-2 s to import on a loaded machine) and jinja2 stay unloaded without
+    --html: a fresh interpreter runs a sweep and its collect, then checks."""
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from fairshare_cli.cli.main import cli\n"
+        f"out = {str(tmp_path / 'runs')!r}\n"
+        f"for args in (['sweep', {str(spec)!r}, '--out', out, '--jobs', '1'],"
+        " ['sweep', 'collect', out]):\n"
+        "    assert CliRunner().invoke(cli, args).exit_code == 0\n"
+        "print(sorted(m for m in ('matplotlib', 'jinja2', 'dask') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+SLURM = """\
+[pool]
+name = "tiny"
+defaults = "current"
+
+[[machines]]
+name = "m"
+count = 1
+slots = 4
+partitions = ["batch"]
+
+[partitions.batch]
+default = true
+
+[accounts.a]
+shares = 3
+users = { alice = 1 }
+[accounts.b]
+shares = 1
+users = { bob = 1 }
+"""
+
+
+def test_slurm_users_are_entitled_by_their_normalised_shares(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """A user's part of the cluster is its association's shares over its siblings', times
+    its parent's part, down from the root (Slurm's level ratio: ``_calc_assoc_fs`` in
+    fair_tree.c for Fair Tree, the current profile's default; the classic algorithms
+    chain the same ratios into NormShares): alice 3/(3+1) x 1/1 = 3/4, bob 1/4; with
+    a = 1 share, 1/2 each. The classic algorithm gives the same parts."""
+    (tmp_path / "pool.toml").write_text(SLURM, encoding="utf-8")
+    work = [
+        {"id": "1.0", "count": 20, "owner": "alice", "account": "a", "run_time": 1200},
+        {"id": "2.0", "count": 20, "owner": "bob", "account": "b", "run_time": 1200},
+    ]
+    (tmp_path / "work.json").write_text(json.dumps(work), encoding="utf-8")
+    spec = tmp_path / "s.toml"
+    spec.write_text(
+        'config = "pool.toml"\nworkload = "work.json"\nnow = "2026-11-20T00:00:00Z"\n'
+        'until = "1:00:00"\ncycle = "600"\nscheduler = "slurm"\n'
+        '[[axis]]\nkey = "accounts.a.shares"\nvalues = [1, 3]\n',
+        encoding="utf-8",
+    )
+    points = _json(run("sweep", str(spec), "--jobs", "1", "--json"))
+    entitled = {
+        p["point"].get("accounts.a.shares", "base"): {g["name"]: g["entitled"] for g in p["groups"]}
+        for p in points
+    }
+    assert entitled == {
+        1: {"alice": 0.5, "bob": 0.5},
+        3: {"alice": 0.75, "bob": 0.25},
+        "base": {"alice": 0.75, "bob": 0.25},
+    }
+    assert all(p["utilization"] > 0 for p in points)
+    assert (tmp_path / "s.sweep" / "sweep.json").exists()  # --out defaults beside the spec
+    classic = SLURM.replace(
+        "[partitions.batch]", '[priority]\nfairshare = "classic"\n\n[partitions.batch]'
+    )
+    (tmp_path / "pool.toml").write_text(classic, encoding="utf-8")
+    points = _json(run("sweep", str(spec), "--jobs", "1", "--json", "--out", str(tmp_path / "c")))
+    assert {g["name"]: g["entitled"] for g in points[-1]["groups"]} == {"alice": 0.75, "bob": 0.25}

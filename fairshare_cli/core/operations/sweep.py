@@ -3,9 +3,9 @@
 Which entities are measured follows the scheduler: HTCondor's accounting groups when the
 config has groups (entitled by their quota), else its submitters (entitled by the inverse
 of their priority factor, as the pie spin shares), and Slurm's users (entitled by their
-associations' normalised shares). Only entities that wanted slots during the run (a job
-pending or running at some cycle) are measured; their entitlements are rescaled to sum
-to 1. The formulas are :mod:`fairshare_cli.core.sweep.metrics`.
+associations' part of the cluster, :func:`slurm_user_shares`). Only entities that
+wanted slots during the run (a job pending or running at some cycle) are measured; their
+entitlements are rescaled to sum to 1. The formulas are :mod:`fairshare_cli.core.sweep.metrics`.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ class Measured:
 
 def measured(config: Config, result: SimResult, scheduler: str, slurm_shares: Any) -> Measured:
     """What to measure for this scheduler and config (``slurm_shares``: each Slurm user's
-    normalised shares, :func:`slurm_user_shares`; unused for HTCondor)."""
+    part of the cluster, :func:`slurm_user_shares`; unused for HTCondor)."""
     if scheduler == "slurm":
         return Measured(
             "slurm_user", _slurm_user, _slurm_user, lambda _rows: dict(slurm_shares or {})
@@ -190,18 +190,30 @@ def _first_waits(
 
 
 def slurm_user_shares(config: Config, section: Any, now: float) -> dict[str, float]:
-    """Each Slurm user's normalised shares (``norm_shares``, summed over the user's
-    associations) in the association tree at ``now``."""
+    """Each Slurm user's part of the cluster by the association tree at ``now``, summed
+    over the user's associations: ``shares_norm`` as the classic algorithms keep it (the
+    level ratio chained down from the root), or under Fair Tree, which keeps the level
+    ratio alone (``_calc_assoc_fs`` in fair_tree.c), the product of the level ratios from
+    the root down."""
     from fairshare_cli.core.operations.slurm_series import SlurmSeries
-    from fairshare_cli.core.slurm.fairshare import share_columns
 
     series = SlurmSeries(config, section)
     _, tree = series.tree(now)
-    columns = share_columns(tree, series.algo)
+    chained = series.algo != "fair_tree"
     out: dict[str, float] = {}
-    for user, norm in zip(columns["user"], columns["norm_shares"], strict=True):
-        if user is not None:
-            out[str(user)] = out.get(str(user), 0.0) + float(norm)
+    path: list[tuple[int, float]] = []  # (depth, part) of the ancestors
+    for assoc in tree.in_lineage_order():
+        while path and path[-1][0] >= assoc.depth:
+            path.pop()
+        if not path:
+            part = 1.0  # the root holds the whole cluster
+        elif chained:
+            part = float(assoc.shares_norm)
+        else:
+            part = path[-1][1] * float(assoc.shares_norm)
+        path.append((assoc.depth, part))
+        if assoc.user is not None:
+            out[str(assoc.user)] = out.get(str(assoc.user), 0.0) + part
     return out
 
 
