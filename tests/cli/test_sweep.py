@@ -239,6 +239,10 @@ def test_htcondor_submit_file_has_one_item_per_point(
     ]  # fmt: skip
     assert "run-point" in submit["arguments"] and str(out.resolve()) in submit["arguments"]
     htcondor2.Submit((out / "collect.sub").read_text(encoding="utf-8"))
+    if shutil.which("condor_dagman") is None:  # --submit: the bindings' refusal, exit 1
+        refused = run("sweep", str(spec), "--out", str(out), "--engine", "htcondor", "--submit")
+        assert refused.exit_code == 1
+        assert f"fs: error: cannot submit {out.resolve() / 'sweep.dag'}: " in refused.stderr
     dag = (out / "sweep.dag").read_text(encoding="utf-8").splitlines()
     assert dag[1:] == [
         f"JOB points {out.resolve() / 'sweep.sub'}",
@@ -403,3 +407,46 @@ def test_slurm_users_are_entitled_by_their_normalised_shares(
     (tmp_path / "pool.toml").write_text(classic, encoding="utf-8")
     points = _json(run("sweep", str(spec), "--jobs", "1", "--json", "--out", str(tmp_path / "c")))
     assert {g["name"]: g["entitled"] for g in points[-1]["groups"]} == {"alice": 0.75, "bob": 0.25}
+
+
+def test_slurm_submit_runs_sbatch_for_the_array_then_the_collect(
+    spec: Path, tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """A stand-in ``sbatch`` on PATH records its arguments and prints a job id, as
+    ``sbatch --parsable`` does (``JOBID`` or ``JOBID;CLUSTER``)."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    calls = tmp_path / "calls"
+    fake = bindir / "sbatch"
+    fake.write_text(f'#!/bin/sh\necho "$@" >> {calls}\necho "4242;cluster"\n', encoding="utf-8")
+    fake.chmod(0o755)
+    out = tmp_path / "runs"
+    env = {"PATH": f"{bindir}{os.pathsep}{os.environ['PATH']}"}
+    result = run("sweep", str(spec), "--out", str(out), "--engine", "slurm", "--submit", env=env)
+    assert result.exit_code == 0, result.stderr
+    assert "Submitted job 4242" in result.stderr
+    assert calls.read_text(encoding="utf-8").splitlines() == [
+        f"--parsable {out.resolve() / 'sweep.sbatch'}",
+        f"--parsable --dependency=afterany:4242 {out.resolve() / 'collect.sbatch'}",
+    ]
+    fake.write_text(
+        '#!/bin/sh\necho "sbatch: error: Batch job submission failed" >&2\nexit 1\n',
+        encoding="utf-8",
+    )
+    failed = run("sweep", str(spec), "--out", str(out), "--engine", "slurm", "--submit", env=env)
+    assert failed.exit_code == 1
+    assert "sbatch: error: Batch job submission failed" in failed.stderr
+
+
+def test_a_point_that_fails_stops_the_sweep_with_its_line(
+    spec: Path, tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """--scheduler slurm needs accounts; the tiny pool has none: point 0 says so."""
+    spec.write_text(
+        SPEC.replace('cycle = "600"', 'cycle = "600"\nscheduler = "slurm"'), encoding="utf-8"
+    )
+    result = run("sweep", str(spec), "--out", str(tmp_path / "runs"), "--jobs", "1")
+    assert result.exit_code == 2
+    errors = [line for line in result.stderr.splitlines() if "error" in line]
+    assert len(errors) == 1 and errors[0].startswith("fs: error: point 0: ")
+    assert "needs [accounts]" in errors[0] and "Traceback" not in result.stderr
