@@ -51,12 +51,12 @@ def duration(text: str, what: str) -> float:
 
 
 def html_option(func: Callable[..., None]) -> Callable[..., None]:
-    """``--html FILE``: a self-contained page of the run (``fs sweep``'s kind of page)."""
+    """``--html FILE`` (``fs simulate``, ``fs sweep``): one self-contained page."""
     return click.option(
         "--html",
         type=click.Path(dir_okay=False),
         metavar="FILE",
-        help="Also write one self-contained HTML page: shares over time and metrics.",
+        help="Also write one self-contained HTML page: shares over time, metrics (docs/sweep.md).",
     )(func)
 
 

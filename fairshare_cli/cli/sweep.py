@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from fairshare_cli.cli.options import GlobalOptions, output_options, pass_options
+from fairshare_cli.cli.simulate import html_option
 from fairshare_cli.core.operations.sweep import METRICS
 from fairshare_cli.errors import InputError
+
+if TYPE_CHECKING:
+    from fairshare_cli.io.sweep_dir import SweepDir
 
 ENGINES = ("local", "htcondor", "slurm", "dask")
 
@@ -48,16 +52,6 @@ def objective_option(func: Any) -> Any:
         default="share_error",
         show_default=True,
         help="The metric that ranks the points (best first).",
-    )(func)
-
-
-def html_option(func: Any) -> Any:
-    """``--html FILE``."""
-    return click.option(
-        "--html",
-        type=click.Path(dir_okay=False),
-        metavar="FILE",
-        help="Also write one self-contained HTML page: heatmap, shares over time, table.",
     )(func)
 
 
@@ -170,8 +164,8 @@ def collect(opts: GlobalOptions, folder: str, objective: str, html: str | None) 
     show(SweepDir(folder), objective, opts.output, html)
 
 
-def show(folder: Any, objective: str, fmt: str, html: str | None) -> None:
-    """The table (and the page) of the points done in ``folder`` (a ``SweepDir``)."""
+def show(folder: SweepDir, objective: str, fmt: str, html: str | None) -> None:
+    """The table (and the page) of the points done in ``folder``."""
     from fairshare_cli.render.sweep import show_points
 
     manifest = folder.manifest()

@@ -450,3 +450,16 @@ def test_a_point_that_fails_stops_the_sweep_with_its_line(
     errors = [line for line in result.stderr.splitlines() if "error" in line]
     assert len(errors) == 1 and errors[0].startswith("fs: error: point 0: ")
     assert "needs [accounts]" in errors[0] and "Traceback" not in result.stderr
+
+
+def test_a_spec_without_now_resumes_at_the_time_its_first_run_read(
+    spec: Path, tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    spec.write_text(SPEC.replace('now = "2026-11-20T00:00:00Z"\n', ""), encoding="utf-8")
+    out = tmp_path / "runs"
+    first = run("sweep", str(spec), "--out", str(out), "--engine", "slurm")
+    assert first.exit_code == 0, first.stderr
+    manifest = json.loads((out / "sweep.json").read_text(encoding="utf-8"))
+    again = run("sweep", str(spec), "--out", str(out), "--engine", "slurm")
+    assert again.exit_code == 0, again.stderr
+    assert json.loads((out / "sweep.json").read_text(encoding="utf-8")) == manifest
