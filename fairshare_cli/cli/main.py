@@ -33,6 +33,7 @@ _COMMANDS: dict[str, str] = {
     "rm": "fairshare_cli.cli.jobs_cmd:rm",
     "whatif": "fairshare_cli.cli.whatif:whatif",
     "simulate": "fairshare_cli.cli.simulate:simulate",
+    "sweep": "fairshare_cli.cli.sweep:sweep",
 }
 
 #: One-line summaries for ``fs --help`` without importing every command module.
@@ -60,6 +61,7 @@ _SUMMARIES: dict[str, str] = {
     "rm": "Remove jobs from the queue (like condor_rm / scancel).",
     "whatif": "Show a view with config keys changed (nothing is written).",
     "simulate": "Run negotiation cycles forward over a workload.",
+    "sweep": "Run a grid of policies through simulate and rank them by fairness.",
 }
 
 

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from fairshare_cli.core.batches import JobBatch
     from fairshare_cli.core.operations.negotiate import CycleInputs
     from fairshare_cli.core.operations.sim_row import SimRow
+    from fairshare_cli.core.operations.simulate import SimResult
 
 FIELDS = (
     "time",
@@ -47,6 +48,16 @@ def duration(text: str, what: str) -> float:
     if not secs > 0 or secs == float("inf"):
         raise InputError(f"{what}: expected a positive duration, got '{text}'")
     return secs
+
+
+def html_option(func: Callable[..., None]) -> Callable[..., None]:
+    """``--html FILE`` (``fs simulate``, ``fs sweep``): one self-contained page."""
+    return click.option(
+        "--html",
+        type=click.Path(dir_okay=False),
+        metavar="FILE",
+        help="Also write one self-contained HTML page: shares over time, metrics (docs/sweep.md).",
+    )(func)
 
 
 @click.command("simulate")
@@ -89,6 +100,7 @@ def duration(text: str, what: str) -> float:
     is_flag=True,
     help="With --scheduler slurm: Slurm's backfill for jobs with time limits.",
 )
+@html_option
 @output_options
 @common_options
 @pass_options
@@ -100,6 +112,7 @@ def simulate(
     plot: str | None,
     scheduler: str,
     backfill: bool,
+    html: str | None,
 ) -> None:
     """Run negotiation cycles forward over a workload and show who holds what.
 
@@ -113,8 +126,16 @@ def simulate(
     one negotiation cycle is committed (with --scheduler slurm: pending jobs start in
     multifactor priority order on their partitions' nodes). One row per cycle and
     submitter, group, Slurm user and the pool. The state file is not changed.
+    --html writes a page with the shares over time and the run's metrics (docs/sweep.md).
     """
-    rows = run_simulation(opts, workload, until, cycle, scheduler, backfill)
+    if html is None:
+        rows = run_simulation(opts, workload, until, cycle, scheduler, backfill)
+    else:
+        from fairshare_cli.cli.sweep_result import simulate_page
+
+        env, result = simulation(opts, workload, until, cycle, scheduler, backfill)
+        rows = result.rows
+        simulate_page(html, [("simulate", env, result)], scheduler)
     show_rows(rows, opts.output, plot)
 
 
@@ -128,6 +149,24 @@ def run_simulation(
 ) -> tuple[SimRow, ...]:
     """The simulation's rows, under the config ``opts`` loads (``fs whatif`` overrides
     applied).
+
+    Raises:
+        FairshareError: bad options, config, state or workload.
+    """
+    return simulation(opts, workload, until, cycle, scheduler, backfill)[1].rows
+
+
+def simulation(
+    opts: GlobalOptions,
+    workload: str | None,
+    until: str,
+    cycle: str,
+    scheduler: str,
+    backfill: bool,
+    *,
+    progress: bool = True,
+) -> tuple[Env, SimResult]:
+    """What the simulation ran on and its whole result (``fs sweep`` measures it).
 
     Raises:
         FairshareError: bad options, config, state or workload.
@@ -154,7 +193,6 @@ def run_simulation(
 
         env.decode("slurm", usage_from_json)  # malformed: refused here, not mid-simulation
     jobs_in = _read_workload(env, inputs, workload)
-    progress = _progress() if sys.stderr.isatty() else None
     result = run(
         env.config,
         inputs.accountant,
@@ -163,11 +201,11 @@ def run_simulation(
         jobs_in,
         SimWindow(env.now, span, step),
         slurm=slurm_series_of(env.config, env.state.section("slurm")),
-        progress=progress,
+        progress=_progress() if progress and sys.stderr.isatty() else None,
         scheduler=scheduler,
         backfill=backfill,
     )
-    return result.rows
+    return env, result
 
 
 def show_rows(rows: Sequence[SimRow], fmt: str, plot: str | None) -> None:

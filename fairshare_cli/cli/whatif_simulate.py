@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 if TYPE_CHECKING:
+    from fairshare_cli.cli.context import Env
     from fairshare_cli.core.operations.sim_row import SimRow
+    from fairshare_cli.core.operations.simulate import SimResult
 
 
 def compare_simulations(
@@ -34,28 +36,34 @@ def compare_simulations(
     """
     from fairshare_cli.cli.options import GlobalOptions
 
-    before, opts, plot = _run(ctx, command, argv)
+    before, opts, plot, html = _run(ctx, command, argv)
     set_after()
-    after, _, _ = _run(ctx, command, argv)
+    after, _, _, _ = _run(ctx, command, argv)
     assert isinstance(opts, GlobalOptions)
-    show_both(before, after, opts.output, plot, overrides)
+    if html is not None:  # --html FILE: the sweep's page of the two runs
+        from fairshare_cli.cli.sweep_result import simulate_page
+
+        simulate_page(html[0], [("before", *before), ("after", *after)], html[1])
+    show_both(before[1].rows, after[1].rows, opts.output, plot, overrides)
 
 
 def _run(
     ctx: click.Context, command: click.Command, argv: list[str]
-) -> tuple[tuple[SimRow, ...], object, str | None]:
-    """The rows of one ``fs simulate`` run (its options parsed as the command parses them),
-    its global options and its ``--plot``."""
+) -> tuple[tuple[Env, SimResult], object, str | None, tuple[str, str] | None]:
+    """One ``fs simulate`` run (its options parsed as the command parses them): what it
+    ran on and its result, its global options, its ``--plot``, and its ``--html`` with
+    the scheduler."""
     from fairshare_cli.cli.options import GlobalOptions
-    from fairshare_cli.cli.simulate import run_simulation
+    from fairshare_cli.cli.simulate import simulation
 
     with command.make_context("simulate", list(argv), parent=ctx) as sub:
         params = dict(sub.params)
         opts = sub.find_object(GlobalOptions)
         assert opts is not None
         plot = params.pop("plot")
-        rows = run_simulation(opts, **params)
-    return rows, opts, plot
+        html = params.pop("html", None)
+        run = simulation(opts, **params)
+    return run, opts, plot, None if html is None else (html, params["scheduler"])
 
 
 def show_both(

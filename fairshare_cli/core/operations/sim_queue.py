@@ -39,7 +39,7 @@ from fairshare_cli.core.htcondor.pool import (
     submitter_of,
 )
 from fairshare_cli.core.jobs import Job, cluster_proc
-from fairshare_cli.core.operations.sim_row import SimRow
+from fairshare_cli.core.operations.sim_row import JobStart, SimRow
 from fairshare_cli.core.operations.slurm_series import SlurmSeries
 
 
@@ -106,6 +106,8 @@ class SimQueue:
         self.cpus: dict[str, int] = {}  # CPUs of running jobs per owner (Slurm rows)
         self.claimed_configured = 0
         self.seen: set[str] = set()  # submitters keep a row (0 slots) once they have appeared
+        self.starts: list[JobStart] = []  # jobs started here (fs sweep's waits)
+        self.finished = 0  # jobs ended here
         self._load(negotiator, queue)
 
     def _submitted(self, job: Job) -> float:
@@ -199,6 +201,7 @@ class SimQueue:
             if run is None or run.seq != seq:
                 continue  # preempted since: this end is stale
             self._drop_running(job_id, end)
+            self.finished += 1
             entry = released.setdefault(run.submitter, [0.0, 0])
             entry[0] += 1.0 if run.weight is None else run.weight
             entry[1] += 1
@@ -281,6 +284,7 @@ class SimQueue:
                 back = replace(run.job, status="idle", slot=None, start_time=None)
                 self._add_idle(JobBatch(back))
             job = replace(started[m.job_id], status="running", slot=m.slot, start_time=t)
+            self.starts.append(JobStart(m.job_id, m.submitter, self._submitted(job), t))
             self._claim(Claim(m.slot, m.submitter, m.job_id, t, m.weight, m.resources))
             self._add_running(job, m.submitter, m.weight, t)
             if self.slurm is not None:

@@ -21,3 +21,15 @@ class SimRow:
     pending: int | None = None
     #: the pool's slots (pool rows)
     capacity: float | None = None
+
+
+@dataclass(frozen=True)
+class JobStart:
+    """A job that started during a simulation (a preempted job that starts again has a
+    second record): ``submitter`` is the accountant's submitter name (HTCondor) or the
+    job's user (Slurm)."""
+
+    job_id: str
+    submitter: str
+    submit_time: float
+    start_time: float

@@ -38,7 +38,7 @@ from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor.negotiator import machine_names
 from fairshare_cli.core.jobs import Job
-from fairshare_cli.core.operations.sim_row import SimRow
+from fairshare_cli.core.operations.sim_row import JobStart, SimRow
 from fairshare_cli.core.operations.slurm_series import SlurmSeries
 
 INF = math.inf
@@ -107,6 +107,8 @@ class SlurmSim:
         self.ends: list[tuple[float, str]] = []
         self.prio: dict[str, tuple[int, tuple[str, ...]]] = {}  # batch head id -> (prio, parts)
         self.pass_time: float | None = None
+        self.starts: list[JobStart] = []  # jobs started here (fs sweep's waits)
+        self.finished = 0  # jobs ended here
         for item in queue:
             batch = item if isinstance(item, JobBatch) else JobBatch(item)
             if batch.job.status == "idle":
@@ -116,7 +118,7 @@ class SlurmSim:
                     job = replace(batch.job, id=batch.job_id(i))
                     began = job.start_time if job.start_time is not None else start
                     nodes = self._fit(job, self._parts(job), {}) or self.nodes[: job.num_nodes]
-                    self._place(job, nodes, began)
+                    self._place(job, nodes, began, queued=True)
 
     def _submitted(self, job: Job) -> float:
         return job.submit_time if job.submit_time is not None else self.start
@@ -146,8 +148,9 @@ class SlurmSim:
             self._place(job, nodes, t)
         return bool(nodes)
 
-    def _place(self, job: Job, nodes: list[_Node], t: float) -> None:
-        """Start ``job`` at ``t`` on ``nodes``; it ends after its run time or time limit."""
+    def _place(self, job: Job, nodes: list[_Node], t: float, *, queued: bool = False) -> None:
+        """Start ``job`` at ``t`` on ``nodes``; it ends after its run time or time limit
+        (``queued``: it was running in the queue the simulation starts from)."""
         per = math.ceil(job.request_cpus / max(job.num_nodes, 1))
         limit = job.time_limit
         run = job.run_time
@@ -162,6 +165,8 @@ class SlurmSim:
         if end is not None:
             heapq.heappush(self.ends, (end, job.id))
         self.series.start(job.id, job, t)
+        if not queued:
+            self.starts.append(JobStart(job.id, name, self._submitted(job), t))
 
     # -- one cycle ------------------------------------------------------------------
 
@@ -170,6 +175,7 @@ class SlurmSim:
         while self.ends and self.ends[0][0] <= t:
             end, job_id = heapq.heappop(self.ends)
             run = self.running.pop(job_id)
+            self.finished += 1
             for node, per in run.nodes:
                 node.used -= per
                 del node.planned[job_id]

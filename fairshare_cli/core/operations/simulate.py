@@ -30,7 +30,7 @@ from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.claims import NegotiatorState
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.operations.sim_queue import SimQueue
-from fairshare_cli.core.operations.sim_row import SimRow
+from fairshare_cli.core.operations.sim_row import JobStart, SimRow
 from fairshare_cli.core.operations.sim_slurm import SlurmSim
 from fairshare_cli.core.operations.slurm_series import SlurmSeries
 
@@ -40,7 +40,8 @@ class SimResult:
     """All rows in time order, and the final queue, accountant and claims.
 
     ``jobs`` is the live queue at the end (idle batches, then running jobs): finished jobs
-    have left it.
+    have left it. ``starts`` lists the jobs that started during the run, in order, and
+    ``finished`` counts the jobs that ended during it.
     """
 
     rows: tuple[SimRow, ...]
@@ -48,6 +49,8 @@ class SimResult:
     accountant: acct.AccountantState
     negotiator: NegotiatorState
     cycles: int
+    starts: tuple[JobStart, ...] = ()
+    finished: int = 0
 
 
 def cycle_times(start: float, until: float, cycle: float) -> list[float]:
@@ -122,7 +125,15 @@ def simulate(  # noqa: PLR0913  the library API: six inputs, then keyword option
         rows.extend(sim.rows(t))
         if progress is not None:
             progress((k + 1) / len(times))
-    return SimResult(tuple(rows), sim.live_jobs(), sim.accountant, sim.negotiator(), len(times))
+    return SimResult(
+        tuple(rows),
+        sim.live_jobs(),
+        sim.accountant,
+        sim.negotiator(),
+        len(times),
+        tuple(sim.starts),
+        sim.finished,
+    )
 
 
 def _simulate_slurm(
@@ -145,7 +156,9 @@ def _simulate_slurm(
         rows.extend(sim.rows(t))
         if progress is not None:
             progress((k + 1) / len(times))
-    return SimResult(tuple(rows), (), htcondor[0], htcondor[1], len(times))
+    return SimResult(
+        tuple(rows), (), htcondor[0], htcondor[1], len(times), tuple(sim.starts), sim.finished
+    )
 
 
 def simulate_rows_json(rows: Sequence[SimRow]) -> list[dict[str, Any]]:

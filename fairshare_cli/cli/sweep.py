@@ -1,0 +1,186 @@
+"""``fs sweep``: a grid of policies run through ``fs simulate``, measured and ranked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from fairshare_cli.cli.options import GlobalOptions, output_options, pass_options
+from fairshare_cli.cli.simulate import html_option
+from fairshare_cli.core.operations.sweep import METRICS
+from fairshare_cli.errors import InputError
+
+if TYPE_CHECKING:
+    from fairshare_cli.io.sweep_dir import SweepDir
+
+ENGINES = ("local", "htcondor", "slurm", "dask")
+
+
+class SweepGroup(click.Group):
+    """``fs sweep SPEC`` runs the spec (the ``run`` subcommand); ``fs sweep run-point`` and
+    ``fs sweep collect`` are subcommands."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and not args[0].startswith("-"):
+            args = ["run", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group("sweep", cls=SweepGroup)
+def sweep() -> None:
+    """Run a grid of policies through fs simulate and rank them by how fair they were.
+
+    \b
+    Examples:
+      fs sweep sweep.toml --out runs/ --html sweep.html
+      fs sweep sweep.toml --out runs/ --engine slurm --submit
+      fs sweep collect runs/ --output csv
+    SPEC (TOML) names the config, state, workload, now, until, cycle and scheduler, and
+    [[axis]] tables (key, values): any key fs whatif --set takes. Each point is
+    'fs whatif --set KEY=VALUE ... simulate' measured: share error, Jain's index, waits,
+    utilisation, jobs finished (docs/sweep.md).
+    """
+
+
+def objective_option(func: Any) -> Any:
+    """``--objective METRIC`` (default share_error)."""
+    return click.option(
+        "--objective",
+        type=click.Choice(list(METRICS)),
+        default="share_error",
+        show_default=True,
+        help="The metric that ranks the points (best first).",
+    )(func)
+
+
+@sweep.command("run")
+@click.argument("spec_path", metavar="SPEC", type=click.Path(dir_okay=False))
+@click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    default="local",
+    show_default=True,
+    help="Who runs the points: a process pool here, an HTCondor DAG, a Slurm job array, dask.",
+)
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Result folder, one file per point; a rerun skips finished points "
+    "[default: SPEC's name with .sweep, beside it].",
+)
+@click.option("--jobs", type=click.IntRange(min=1), help="Local processes [default: the CPUs].")
+@click.option("--dask-scheduler", metavar="ADDRESS", help="The dask scheduler (--engine dask).")
+@click.option("--submit", is_flag=True, help="htcondor/slurm: submit what is written.")
+@objective_option
+@html_option
+@output_options
+@pass_options
+def run(  # noqa: PLR0913  click passes each option
+    opts: GlobalOptions,
+    spec_path: str,
+    engine: str,
+    out: str | None,
+    jobs: int | None,
+    dask_scheduler: str | None,
+    submit: bool,
+    objective: str,
+    html: str | None,
+) -> None:
+    """Run every point of SPEC (or write the batch files that run them) and rank them.
+
+    \b
+    Examples:
+      fs sweep sweep.toml --out runs/ --html sweep.html
+      fs sweep sweep.toml --out runs/ --engine htcondor --submit
+    The spec is checked whole first (keys, values, every point's config). The last point
+    is the base config as it is. With --engine htcondor or slurm nothing runs here: the
+    submit files are written to DIR (and submitted with --submit); 'fs sweep collect DIR'
+    shows the table once the points are done.
+    """
+    from fairshare_cli.cli import sweep_engines as engines
+
+    if submit and engine not in ("htcondor", "slurm"):
+        raise click.UsageError("--submit goes with --engine htcondor or slurm")
+    if (dask_scheduler is None) != (engine != "dask"):
+        raise click.UsageError("--engine dask and --dask-scheduler ADDRESS go together")
+    spec = Path(spec_path)
+    folder = engines.prepare(spec, Path(out) if out else spec.with_suffix(".sweep"))
+    if engine in ("htcondor", "slurm"):
+        engines.write_batch_files(folder, engine, submit, html)
+        return
+    if engine == "dask":
+        assert dask_scheduler is not None
+        engines.run_dask(folder, dask_scheduler)
+    else:
+        engines.run_local(folder, jobs)
+    show(folder, objective, opts.output, html)
+
+
+@sweep.command("run-point")
+@click.argument("folder", metavar="DIR", type=click.Path(file_okay=False))
+@click.argument("index", type=click.IntRange(min=0))
+def run_point_cmd(folder: str, index: int) -> None:
+    """Run one point of a prepared sweep and write its result (what batch jobs run).
+
+    \b
+    Examples:
+      fs sweep run-point runs/ 3
+    Does nothing when the point's result is already there.
+    """
+    from fairshare_cli.cli.sweep_point import run_point
+    from fairshare_cli.io.sweep_dir import SweepDir
+
+    where = SweepDir(folder)
+    manifest = where.manifest()
+    if index >= len(manifest["points"]):
+        raise InputError(f"{folder}: no point {index} (the sweep has {len(manifest['points'])})")
+    if where.read_point(index) is not None:
+        click.echo(f"point {index} is already done", err=True)
+        return
+    where.write_point(index, run_point(manifest, index))
+
+
+@sweep.command("collect")
+@click.argument("folder", metavar="DIR", type=click.Path(file_okay=False))
+@objective_option
+@html_option
+@output_options
+@pass_options
+def collect(opts: GlobalOptions, folder: str, objective: str, html: str | None) -> None:
+    """Show the table of a sweep's points, whichever engine ran them.
+
+    \b
+    Examples:
+      fs sweep collect runs/ --output csv
+      fs sweep collect runs/ --html sweep.html
+    Points without a result yet are left out, and counted on stderr.
+    """
+    from fairshare_cli.io.sweep_dir import SweepDir
+
+    show(SweepDir(folder), objective, opts.output, html)
+
+
+def show(folder: SweepDir, objective: str, fmt: str, html: str | None) -> None:
+    """The table (and the page) of the points done in ``folder``."""
+    from fairshare_cli.render.sweep import show_points
+
+    manifest = folder.manifest()
+    count = len(manifest["points"])
+    done = folder.done(count)
+    if len(done) < count:
+        click.echo(f"{count - len(done)} of {count} points have no result yet", err=True)
+    results = [done[i] for i in sorted(done)]
+    keys = [a["key"] for a in manifest["spec"]["axes"]]
+    base = manifest.get("base_index")
+    if html:
+        from fairshare_cli.cli.sweep_result import write_page
+
+        axes = manifest["spec"]["axes"]
+        write_page(Path(html), results, axes, objective, f"fs sweep {folder.path}", base)
+    show_points(results, keys, objective, fmt, base)
+    if html:
+        click.echo(f"Page written to {html}", err=True)

@@ -1,0 +1,151 @@
+"""``fs sweep --engine htcondor|slurm``: the submit files, and submitting them.
+
+HTCondor: ``DIR/sweep.sub`` queues one job per point (``queue point from (...)``), each
+running ``fs sweep run-point DIR $(point)``; ``DIR/collect.sub`` runs ``fs sweep collect
+DIR``; ``DIR/sweep.dag`` runs the points, then the collect as its FINAL node (it runs even
+when a point failed, and shows what is there). ``--submit`` submits the DAG through the
+``htcondor2`` bindings. Slurm: ``DIR/sweep.sbatch`` is a job array over the points
+(``SLURM_ARRAY_TASK_ID`` is the point) and ``DIR/collect.sbatch`` the collect job;
+``--submit`` runs ``sbatch`` for the array and then for the collect with
+``--dependency=afterany:`` the array. The files assume DIR on a file system the
+execute nodes share (no file transfer) and this Python installed there too.
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+from fairshare_cli.errors import RuntimeFailure
+from fairshare_cli.io.atomic import atomic_write_text
+from fairshare_cli.io.sweep_dir import SweepDir
+
+
+def _args(words: Sequence[str]) -> str:
+    """An HTCondor ``arguments`` value in the new syntax (double quotes around, single
+    quotes around each word)."""
+    quoted = ["'" + w.replace("'", "''").replace('"', '""') + "'" for w in words]
+    return '"' + " ".join(quoted) + '"'
+
+
+def _collect_words(folder: Path, page: str) -> list[str]:
+    return ["sweep", "collect", str(folder), "--html", page, "--output", "json"]
+
+
+def write_htcondor(folder: SweepDir, todo: Sequence[int], page: str, fs: Sequence[str]) -> Path:
+    """Write ``sweep.sub``, ``collect.sub`` and ``sweep.dag``; return the DAG's path."""
+    where = folder.path.resolve()
+    items = "\n".join(str(i) for i in todo)
+    point_args = _args([*fs[1:], "sweep", "run-point", str(where), "$(point)"])
+    sub = f"""# fs sweep: one job per point, each writes {where}/points/NNNNNN.json
+universe = vanilla
+executable = {fs[0]}
+arguments = {point_args}
+initialdir = {where}
+should_transfer_files = NO
+output = logs/point-$(point).out
+error = logs/point-$(point).err
+log = logs/sweep.log
+request_cpus = 1
+request_memory = 1GB
+queue point from (
+{items}
+)
+"""
+    collect = f"""# fs sweep: the table of every point (results.json) and the page
+universe = vanilla
+executable = {fs[0]}
+arguments = {_args([*fs[1:], *_collect_words(where, page)])}
+initialdir = {where}
+should_transfer_files = NO
+output = results.json
+error = logs/collect.err
+log = logs/sweep.log
+request_cpus = 1
+request_memory = 1GB
+queue
+"""
+    dag = f"""# fs sweep: the points, then the collect (FINAL: it runs whatever happened)
+JOB points {where / "sweep.sub"}
+FINAL collect {where / "collect.sub"}
+"""
+    atomic_write_text(where / "sweep.sub", sub, "submit file", 0o644)
+    atomic_write_text(where / "collect.sub", collect, "submit file", 0o644)
+    atomic_write_text(where / "sweep.dag", dag, "DAG file", 0o644)
+    return where / "sweep.dag"
+
+
+def submit_dag(dag: Path) -> int:
+    """Submit the DAG to the local schedd (``htcondor2``); its cluster id.
+
+    Raises:
+        RuntimeFailure: the bindings or the schedd refused.
+    """
+    import htcondor2
+
+    try:
+        description = htcondor2.Submit.from_dag(str(dag), {"force": True})
+        return int(htcondor2.Schedd().submit(description).cluster())
+    except (htcondor2.HTCondorException, RuntimeError, OSError, ValueError) as exc:
+        raise RuntimeFailure(f"cannot submit {dag}: {exc}") from None
+
+
+def _array(todo: Sequence[int]) -> str:
+    """Slurm's ``--array`` list: ``0-16`` for a run, else the indices."""
+    if todo and list(todo) == list(range(todo[0], todo[-1] + 1)):
+        return f"{todo[0]}-{todo[-1]}"
+    return ",".join(str(i) for i in todo)
+
+
+def write_slurm(
+    folder: SweepDir, todo: Sequence[int], page: str, fs: Sequence[str]
+) -> tuple[Path, Path]:
+    """Write ``sweep.sbatch`` (the array) and ``collect.sbatch``; return both paths."""
+    where = folder.path.resolve()
+    command = " ".join(shlex.quote(w) for w in [*fs, "sweep", "run-point", str(where)])
+    script = f"""#!/bin/bash
+# fs sweep: one array task per point, each writes {where}/points/NNNNNN.json
+#SBATCH --job-name=fs-sweep
+#SBATCH --array={_array(todo)}
+#SBATCH --ntasks=1
+#SBATCH --cpus-per-task=1
+#SBATCH --output={where}/logs/point-%a.out
+set -eu
+exec {command} "${{SLURM_ARRAY_TASK_ID}}"
+"""
+    collect_cmd = " ".join(shlex.quote(w) for w in [*fs, *_collect_words(where, page)])
+    collect = f"""#!/bin/bash
+# fs sweep: the table of every point (results.json) and the page
+#SBATCH --job-name=fs-sweep-collect
+#SBATCH --ntasks=1
+#SBATCH --output={where}/logs/collect.out
+set -eu
+exec {collect_cmd} > {shlex.quote(str(where / "results.json"))}
+"""
+    atomic_write_text(where / "sweep.sbatch", script, "batch script", 0o755)
+    atomic_write_text(where / "collect.sbatch", collect, "batch script", 0o755)
+    return where / "sweep.sbatch", where / "collect.sbatch"
+
+
+def submit_sbatch(script: Path, collect: Path) -> str:
+    """``sbatch`` the array, then the collect after it; the array's job id.
+
+    Raises:
+        RuntimeFailure: sbatch is missing or refused.
+    """
+    array = _sbatch(["--parsable", str(script)])
+    _sbatch(["--parsable", f"--dependency=afterany:{array}", str(collect)])
+    return array
+
+
+def _sbatch(args: list[str]) -> str:
+    try:
+        done = subprocess.run(["sbatch", *args], capture_output=True, text=True, check=False)
+    except OSError as exc:
+        raise RuntimeFailure(f"cannot run sbatch: {exc.strerror}") from None
+    if done.returncode != 0:
+        lines = done.stderr.strip().splitlines() or ["no message"]
+        raise RuntimeFailure(f"sbatch {' '.join(args)}: {lines[-1]}")
+    return done.stdout.strip().split(";")[0]

@@ -1,0 +1,193 @@
+"""Who runs ``fs sweep``'s points: a local process pool, dask, an HTCondor DAG, a Slurm array.
+
+Every engine runs :func:`~fairshare_cli.cli.sweep_point.run_point` on the manifest in
+``DIR/sweep.json`` and leaves one result file per point (``DIR/points/``), written whole;
+``fs sweep collect DIR`` reads them the same way whoever wrote them. The local pool and
+dask run only the points without a result (a killed sweep resumes). The batch engines
+write files that run ``fs sweep run-point DIR INDEX`` per point and ``fs sweep collect``
+once all are done (a DAG's final node, a Slurm job that depends on the array).
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from fairshare_cli.errors import FairshareError, InputError, RuntimeFailure
+from fairshare_cli.io.sweep_dir import SweepDir
+
+
+def prepare(spec_path: Path, out: Path) -> SweepDir:
+    """Check the spec whole and write (or find again) the manifest in ``out``.
+
+    A folder that holds another sweep's manifest is refused; the same sweep is resumed
+    (a spec without ``now`` keeps the time the folder's first run read).
+
+    Raises:
+        FairshareError: a bad spec, or ``out`` holds another sweep.
+    """
+    from fairshare_cli.cli.context import resolve_now
+    from fairshare_cli.cli.sweep_point import make_manifest
+    from fairshare_cli.core.sweep.spec import spec_from_toml
+    from fairshare_cli.errors import ConfigError
+    from fairshare_cli.io.config import read_toml
+
+    try:
+        data = read_toml(spec_path)
+    except ConfigError as exc:
+        raise InputError(str(exc).replace("config file", "sweep spec", 1)) from None
+    spec = spec_from_toml(data, str(spec_path))
+    folder = SweepDir(out)
+    old = folder.read_manifest()
+    clock = float(old["spec"]["now"]) if old is not None and spec.now is None else resolve_now(None)
+    manifest = make_manifest(spec_path, spec, clock)
+    manifest["base_index"] = len(manifest["points"])
+    manifest["points"].append({})  # the base: the config as it is
+    if old is not None and (old["spec"], old["points"]) != (manifest["spec"], manifest["points"]):
+        raise InputError(
+            f"{out} holds another sweep (its manifest differs from {spec_path}); "
+            "give another --out or remove the folder"
+        )
+    if old is None:
+        folder.write_manifest(manifest)
+    return folder
+
+
+def _progress(total: int, done: int) -> Callable[[int], None]:
+    """A one-line count of finished points on stderr (on a terminal)."""
+    if not sys.stderr.isatty():
+        return lambda _n: None
+
+    def show(finished: int) -> None:
+        click.echo(f"\rsweep: {finished}/{total} points done", err=True, nl=finished >= total)
+
+    show(done)
+    return show
+
+
+def _collect_results(
+    folder: SweepDir, results: Iterable[dict[str, Any]], total: int, done: int
+) -> None:
+    """Write each result as it arrives; stop at the first point that failed.
+
+    Raises:
+        FairshareError: a point failed (its message, naming the point).
+    """
+    progress = _progress(total, done)
+    for result in results:
+        if "error" in result:
+            error = FairshareError(f"point {result['index']}: {result['error']}")
+            error.exit_code = int(result.get("exit_code", 2))
+            raise error
+        folder.write_point(int(result["index"]), result)
+        done += 1
+        progress(done)
+
+
+def run_local(folder: SweepDir, jobs: int | None) -> None:
+    """The points without a result, on a process pool of ``jobs`` processes (default: the
+    CPUs); one process when one is enough.
+
+    Raises:
+        FairshareError: a point failed.
+    """
+    import os
+
+    from fairshare_cli.cli.sweep_point import run_point_safely
+
+    manifest = folder.manifest()
+    total = len(manifest["points"])
+    todo = [i for i in range(total) if folder.read_point(i) is None]
+    workers = min(jobs or os.cpu_count() or 1, len(todo))
+    if workers <= 1:
+        results = (run_point_safely(manifest, i) for i in todo)
+        _collect_results(folder, results, total, total - len(todo))
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    context = multiprocessing.get_context("spawn")  # no fork of a process with threads
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = [pool.submit(run_point_safely, manifest, i) for i in todo]
+        try:
+            _collect_results(
+                folder, (f.result() for f in as_completed(futures)), total, total - len(todo)
+            )
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+
+
+def run_dask(folder: SweepDir, address: str) -> None:
+    """The points without a result, on the dask cluster at ``address`` (``dask.distributed``;
+    dask-jobqueue's HTCondorCluster and SLURMCluster serve one too).
+
+    Raises:
+        FairshareError: dask is not installed, the scheduler cannot be reached, a point failed.
+    """
+    import importlib
+
+    try:  # untyped: dask's Client and as_completed are called as Any
+        distributed: Any = importlib.import_module("dask.distributed")
+    except ImportError:
+        raise InputError(
+            "--engine dask needs dask.distributed: pip install 'fairshare-cli[dask]'"
+        ) from None
+    from fairshare_cli.cli.sweep_point import run_point_safely
+
+    manifest = folder.manifest()
+    total = len(manifest["points"])
+    todo = [i for i in range(total) if folder.read_point(i) is None]
+    try:
+        client = distributed.Client(address, timeout="30s")
+    except OSError as exc:
+        raise RuntimeFailure(f"dask scheduler {address}: {exc}") from None
+    with client:
+        futures = client.map(run_point_safely, [manifest] * len(todo), todo, pure=False)
+        results = (f.result() for f in distributed.as_completed(futures))
+        _collect_results(folder, results, total, total - len(todo))
+
+
+def fs_command() -> list[str]:
+    """How a batch job runs this ``fs``: this Python, ``-m fairshare_cli``."""
+    return [sys.executable, "-m", "fairshare_cli"]
+
+
+def write_batch_files(folder: SweepDir, engine: str, submit: bool, html: str | None) -> None:
+    """Write (and with ``submit``, submit) the HTCondor or Slurm files of the sweep.
+
+    Raises:
+        FairshareError: submitting failed.
+    """
+    (folder.path / "logs").mkdir(exist_ok=True)
+    total = len(folder.manifest()["points"])
+    todo = [i for i in range(total) if folder.read_point(i) is None]
+    page = str(Path(html).resolve()) if html else str(folder.path.resolve() / "sweep.html")
+    if engine == "htcondor":
+        from fairshare_cli.cli.sweep_batch import submit_dag, write_htcondor
+
+        dag = write_htcondor(folder, todo, page, fs_command())
+        click.echo(f"Wrote {dag} ({len(todo)} points)", err=True)
+        if submit:
+            click.echo(f"Submitted DAG as cluster {submit_dag(dag)}", err=True)
+        else:
+            click.echo(f"Submit it with: condor_submit_dag {shlex.quote(str(dag))}", err=True)
+        return
+    from fairshare_cli.cli.sweep_batch import submit_sbatch, write_slurm
+
+    script, collect = write_slurm(folder, todo, page, fs_command())
+    click.echo(f"Wrote {script} and {collect} ({len(todo)} points)", err=True)
+    if submit:
+        click.echo(f"Submitted job {submit_sbatch(script, collect)}", err=True)
+    else:
+        click.echo(
+            f"Submit it with: sbatch {shlex.quote(str(script))}, then sbatch "
+            f"--dependency=afterany:JOBID {shlex.quote(str(collect))}",
+            err=True,
+        )

@@ -1,0 +1,130 @@
+"""One point of ``fs sweep``: ``fs whatif --set K=V ... simulate``'s after side, measured.
+
+A point runs exactly as ``fs whatif`` runs its "after" simulation: the point's keys are
+``fs whatif --set`` overrides on :class:`~fairshare_cli.cli.context.GlobalOptions` (the
+one config-override path, :func:`~fairshare_cli.cli.context.load_env`), with the usage
+history (the spec's ``history``, else the store beside the state) replayed for the keys
+that revalue it, or for every key when the spec names a history (``whatif --history``),
+then ``fs simulate``'s own
+:func:`~fairshare_cli.cli.simulate.simulation`. The manifest (``DIR/sweep.json``) carries
+everything a point needs, so any engine, on any machine that sees the files, runs it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fairshare_cli.core.sweep.spec import SweepSpec
+
+
+def make_manifest(spec_path: Path, spec: SweepSpec, clock: float) -> dict[str, Any]:
+    """The manifest of a spec: paths absolute (relative ones are the spec's folder's),
+    ``now`` in epoch seconds (``clock`` when the spec gives none), every point's overrides.
+    Everything is checked before anything runs.
+
+    Raises:
+        FairshareError: a bad duration, time, config key or value (naming the point), or
+            an unreadable workload.
+    """
+    from fairshare_cli.cli.simulate import duration
+    from fairshare_cli.core.epoch import parse_time
+    from fairshare_cli.core.sweep.spec import points
+
+    base = spec_path.parent
+
+    def resolve(path: str) -> str:
+        return str((base / Path(path).expanduser()).resolve())
+
+    label = str(spec_path)
+    duration(spec.until, f"{label}: until")
+    duration(spec.cycle, f"{label}: cycle")
+    now = clock if spec.now is None else parse_time(spec.now, f"{label}: now")
+    manifest: dict[str, Any] = {
+        "spec": {
+            "config": resolve(spec.config),
+            "state": None if spec.state is None else resolve(spec.state),
+            "history": None if spec.history is None else resolve(spec.history),
+            "workload": resolve(spec.workload),
+            "now": now,
+            "until": spec.until,
+            "cycle": spec.cycle,
+            "scheduler": spec.scheduler,
+            "backfill": spec.backfill,
+            "mode": spec.mode,
+            "axes": [{"key": a.key, "values": list(a.values)} for a in spec.axes],
+        },
+        "points": points(spec),
+    }
+    _check_points(manifest, label)
+    return manifest
+
+
+def _check_points(manifest: dict[str, Any], label: str) -> None:
+    """Every point's config loads; the workload reads.
+
+    Raises:
+        FairshareError: the first that does not.
+    """
+    from fairshare_cli.errors import FairshareError
+    from fairshare_cli.io.config import load_config
+    from fairshare_cli.io.jobs import load_job_batches
+
+    spec = manifest["spec"]
+    load_job_batches(spec["workload"], label=spec["workload"])
+    cpath = Path(spec["config"])
+    for index, overrides in enumerate(manifest["points"]):
+        try:
+            load_config(cpath, overrides)
+        except FairshareError as exc:
+            keys = ", ".join(f"{k}={v!r}" for k, v in overrides.items())
+            raise type(exc)(f"{label}: point {index} ({keys}): {exc}") from None
+
+
+def run_point(manifest: dict[str, Any], index: int) -> dict[str, Any]:
+    """Point ``index`` run and measured: its result object (docs/sweep.md).
+
+    Raises:
+        FairshareError: bad config, state or workload.
+    """
+    from fairshare_cli.cli.context import GlobalOptions
+    from fairshare_cli.cli.simulate import simulation
+    from fairshare_cli.cli.whatif_replay import make_replay, needs_replay, replayed_sections
+
+    spec = manifest["spec"]
+    overrides = dict(manifest["points"][index])
+    history = spec["history"]
+    replay = None
+    if overrides and (history is not None or needs_replay(overrides)):  # as fs whatif's after
+        replay = make_replay(history, replayed_sections(overrides))
+    opts = GlobalOptions(
+        config_path=spec["config"],
+        state_path=spec["state"],
+        now=repr(float(spec["now"])),
+        overrides=overrides,
+        replay=replay,
+    )
+    env, result = simulation(
+        opts,
+        spec["workload"],
+        spec["until"],
+        spec["cycle"],
+        spec["scheduler"],
+        bool(spec["backfill"]),
+        progress=False,
+    )
+    from fairshare_cli.cli.sweep_result import point_result
+
+    return point_result(env, result, spec["scheduler"], index, overrides)
+
+
+def run_point_safely(manifest: dict[str, Any], index: int) -> dict[str, Any]:
+    """:func:`run_point` for a process pool or a dask worker: an expected failure comes
+    back as ``{"index", "error"}`` (its one line), not as a pickled exception."""
+    from fairshare_cli.errors import FairshareError
+
+    try:
+        return run_point(manifest, index)
+    except FairshareError as exc:
+        return {"index": index, "error": str(exc), "exit_code": exc.exit_code}
