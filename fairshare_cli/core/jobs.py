@@ -476,8 +476,8 @@ _SUBMITTER_NAMES = tuple(
     map(attrgetter, ("owner", "accounting_group", "account", "qos", "dirac_group", "slot"))
 )
 _STATUSES = frozenset(JOB_STATUSES)
-#: Names that passed, so that each is checked once (up to a bound).
-_GOOD_NAMES: set[str] = set()
+#: Names that passed, per rule (a submitter's or any name's), each checked once (up to a bound).
+_GOOD_NAMES: dict[bool, set[str]] = {True: set(), False: set()}
 
 
 def _names_pass(names: Collection[str | None], submitter: bool) -> bool:
@@ -491,10 +491,10 @@ def _names_pass(names: Collection[str | None], submitter: bool) -> bool:
     text_ok = joined.isprintable() and " " not in joined and "@" not in joined
     if text_ok and min(lengths) > 0 and max(lengths) <= MAX_NAME_LENGTH:
         return True
-    for name in names:
-        if name not in _GOOD_NAMES:
-            if name_problem(name, submitter) is not None:
-                return False
-            if len(_GOOD_NAMES) < 100_000:
-                _GOOD_NAMES.add(name)  # type: ignore[arg-type]
+    good = _GOOD_NAMES[submitter]
+    for name in set(names).difference(good):
+        if name_problem(name, submitter) is not None:
+            return False
+        if len(good) < 100_000:
+            good.add(name)  # type: ignore[arg-type]
     return True

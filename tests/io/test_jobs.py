@@ -125,3 +125,14 @@ def test_identical_jobs_join_a_batch(tmp_path: Path) -> None:
     path.write_text(json.dumps(objs), encoding="utf-8")
     got = [(b.job.id, b.job.job_prio, b.count) for b in load_job_batches(str(path))]
     assert got == [("3.0", 0, 4), ("3.4", 1, 1), ("5.0", 0, 3)]
+
+
+def test_a_name_good_as_an_id_is_still_checked_as_a_submitter(tmp_path: Path) -> None:
+    """``a@b@c`` is a good job id (any name) but not a submitter name (at most one '@'):
+    once read as an id it must not pass later as a QOS (found by the property above)."""
+    first, second = tmp_path / "ids.json", tmp_path / "qos.json"
+    first.write_text(json.dumps([{"id": "a@b@c", "owner": "u"}]))
+    second.write_text(json.dumps([{"id": "1", "owner": "u", "qos": "a@b@c"}]))
+    assert [job.id for job in load_jobs(str(first))] == ["a@b@c"]
+    with pytest.raises(InputError, match="at most one '@'"):
+        load_jobs(str(second))
