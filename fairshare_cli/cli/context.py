@@ -207,7 +207,7 @@ def load_env(opts: GlobalOptions) -> Env:
     overrides = opts.overrides or None
     when = opts.when()
     cpath = resolve_config_path(opts.config_path)
-    config = load_config(cpath, overrides)
+    config = _load_overridden(cpath, overrides) if overrides else load_config(cpath)
     spath = resolve_state_path(opts.state_path, config)
     state = load_state(spath)
     refuse_going_back(state, when, spath)
@@ -218,6 +218,32 @@ def load_env(opts: GlobalOptions) -> Env:
     if opts.replay is not None:
         env.state = opts.replay(config, state, when, spath)
     return env
+
+
+def _load_overridden(path: Path, overrides: Mapping[str, Any]) -> Config:
+    """The config at ``path`` with ``fs whatif``'s ``--set`` keys applied.
+
+    The file is checked on its own first, so that an error the keys cause names the
+    ``--set`` key and value, not the file.
+
+    Raises:
+        ConfigError: the file is invalid (naming it), or a ``--set`` key or value is
+            (naming it).
+    """
+    from fairshare_cli.io.config import apply_overrides, build_config, load_config, read_toml
+
+    load_config(path)
+    raw = read_toml(path)
+    try:
+        return build_config(apply_overrides(raw, overrides, str(path)), str(path))
+    except ConfigError:
+        for key, value in overrides.items():
+            label = "--set"
+            try:
+                build_config(apply_overrides(raw, {key: value}, label), label)
+            except ConfigError as exc:
+                raise ConfigError(str(exc)) from None
+        raise
 
 
 def _rederive_factors(state: State, current: Config, path: Path) -> State:

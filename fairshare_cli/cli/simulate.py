@@ -89,6 +89,12 @@ def duration(text: str, what: str) -> float:
     is_flag=True,
     help="With --scheduler slurm: Slurm's backfill for jobs with time limits.",
 )
+@click.option(
+    "--series",
+    is_flag=True,
+    help="Print every cycle's rows (default: one summary line per submitter, group, Slurm "
+    "user and the pool; json, ndjson and csv always give every cycle).",
+)
 @output_options
 @common_options
 @pass_options
@@ -100,22 +106,30 @@ def simulate(
     plot: str | None,
     scheduler: str,
     backfill: bool,
+    series: bool,
 ) -> None:
     """Run negotiation cycles forward over a workload and show who holds what.
 
     \b
     Examples:
       fs simulate --workload sample_configs/workload.json --until 6:00:00 --cycle 600
-      fs simulate --workload jobs.json --until 2-0 --cycle 300 --json
-      fs simulate --workload jobs.json --scheduler slurm --backfill --until 1-0
+      fs simulate --workload sample_configs/workload.json --until 2-0 --cycle 300 --json
+      fs simulate --workload sample_configs/workload.json --scheduler slurm --backfill --series
     Starts from the state at --now: its queue, claims and priorities. Each cycle, jobs
     whose run_time is up finish, workload jobs whose submit_time has come are queued, and
     one negotiation cycle is committed (with --scheduler slurm: pending jobs start in
-    multifactor priority order on their partitions' nodes). One row per cycle and
-    submitter, group, Slurm user and the pool. The state file is not changed.
+    multifactor priority order on their partitions' nodes). The table sums each
+    submitter, group, Slurm user and the pool up (mean, largest and last holding; last
+    priority, quota, fair share, idle jobs); --series and json/ndjson/csv give one row per
+    cycle and entity. Without --workload the state's queue is run (refused when it is
+    empty). The state file is not changed.
     """
+    if plot:
+        from fairshare_cli.io.plot import check_plot_path
+
+        check_plot_path(plot)  # before the run, not after it
     rows = run_simulation(opts, workload, until, cycle, scheduler, backfill)
-    show_rows(rows, opts.output, plot)
+    show_rows(rows, opts.output, plot, series)
 
 
 def run_simulation(
@@ -154,6 +168,11 @@ def run_simulation(
 
         env.decode("slurm", usage_from_json)  # malformed: refused here, not mid-simulation
     jobs_in = _read_workload(env, inputs, workload)
+    if not jobs_in and not inputs.jobs:
+        raise click.UsageError(
+            "nothing to simulate: no --workload and the state's queue is empty; pass "
+            "--workload FILE (e.g. --workload sample_configs/workload.json)"
+        )
     progress = _progress() if sys.stderr.isatty() else None
     result = run(
         env.config,
@@ -170,8 +189,9 @@ def run_simulation(
     return result.rows
 
 
-def show_rows(rows: Sequence[SimRow], fmt: str, plot: str | None) -> None:
-    """Rows in ``fmt``; the plot when asked for, else a terminal chart on a terminal."""
+def show_rows(rows: Sequence[SimRow], fmt: str, plot: str | None, series: bool = False) -> None:
+    """Rows in ``fmt`` (a table: the summary, or every row with ``series``); the plot when
+    asked for, else a terminal chart on a terminal."""
     if plot:
         from fairshare_cli.io.plot import plot_simulation
 
@@ -179,7 +199,12 @@ def show_rows(rows: Sequence[SimRow], fmt: str, plot: str | None) -> None:
     if fmt != "table":
         emit_series(rows, fmt)
         return
-    click.echo(series_table(rows), nl=False)
+    if series:
+        click.echo(series_table(rows), nl=False)
+    else:
+        from fairshare_cli.render.sim_summary import summary_table
+
+        click.echo(summary_table(rows), nl=False)
     if plot:
         click.echo(f"Plot written to {plot}", err=True)
     elif sys.stdout.isatty():

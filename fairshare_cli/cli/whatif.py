@@ -83,7 +83,8 @@ def whatif(
       fs whatif --set accountant.priority_halflife=3600 userprio --config sample_configs/pool.toml
       fs whatif --set 'groups."group_physics".quota=300' quota
       fs whatif --set priority.fairshare=classic sshare -a -l
-      fs whatif --set 'accountant.priority_factor=4' simulate --workload jobs.json --plot w.png
+      fs whatif --set accountant.default_prio_factor=4 simulate --until 6:00:00 \\
+        --workload sample_configs/workload.json --plot w.png
     Prints each row's main figures before -> after, its rank change (+3, -1), rows that
     appear or leave, and a count of what moved ("no differences" when nothing did).
     With simulate, the workload runs under both configs: rows tagged before/after (a
@@ -102,8 +103,10 @@ def whatif(
     from fairshare_cli.core.operations.whatif import compare, diff_json, rows_of
 
     overrides = dict(parse_assignment(a) for a in assignments)
-    argv = [a for a in args if a != "--json"]
-    as_json = as_json or len(argv) != len(args)
+    # --json and --wide belong to the comparison wherever they are on the line.
+    argv = [a for a in args if a not in ("--json", "--wide")]
+    as_json = as_json or "--json" in args
+    wide = wide or "--wide" in args
     if view == "negotiate" and "--dry-run" not in argv:
         argv.append("--dry-run")
     command = cli.get_command(ctx, view)
@@ -122,8 +125,8 @@ def whatif(
     if view == "simulate":
         from fairshare_cli.cli.whatif_simulate import compare_simulations
 
-        sim_args = [*args, "--json"] if as_json and "--json" not in args else list(args)
-        compare_simulations(ctx, command, sim_args, overrides, set_after)
+        sim_args = [*argv, "--json"] if as_json else argv
+        compare_simulations(ctx, command, sim_args, settings_text(assignments), set_after)
         return
     before = _view_json(ctx, command, view, argv)
     set_after()
@@ -136,8 +139,12 @@ def whatif(
         return
     from fairshare_cli.render.whatif import render_diff
 
-    keys = ", ".join(f"{k}={v}" for k, v in overrides.items())
-    render_diff(diff, f"fs {view} with {keys}: before -> after", wide=wide)
+    render_diff(diff, f"fs {view} with {settings_text(assignments)}: before -> after", wide=wide)
+
+
+def settings_text(assignments: tuple[str, ...]) -> str:
+    """The ``--set`` assignments as given (``enabled=false``, not Python's ``False``)."""
+    return ", ".join(" ".join(a.split()) for a in assignments)
 
 
 def _view_json(ctx: click.Context, command: click.Command, view: str, argv: list[str]) -> Any:

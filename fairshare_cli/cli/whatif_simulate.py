@@ -10,8 +10,8 @@ terminal gets two sparklines per entity.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import click
 
@@ -23,7 +23,7 @@ def compare_simulations(
     ctx: click.Context,
     command: click.Command,
     argv: list[str],
-    overrides: Mapping[str, Any],
+    settings: str,
     set_after: Callable[[], None],
 ) -> None:
     """Run ``fs simulate argv`` before and after ``set_after`` puts the overrides in
@@ -34,18 +34,18 @@ def compare_simulations(
     """
     from fairshare_cli.cli.options import GlobalOptions
 
-    before, opts, plot = _run(ctx, command, argv)
+    before, opts, (plot, series) = _run(ctx, command, argv)
     set_after()
     after, _, _ = _run(ctx, command, argv)
     assert isinstance(opts, GlobalOptions)
-    show_both(before, after, opts.output, plot, overrides)
+    show_both(before, after, opts.output, plot, settings, series)
 
 
 def _run(
     ctx: click.Context, command: click.Command, argv: list[str]
-) -> tuple[tuple[SimRow, ...], object, str | None]:
+) -> tuple[tuple[SimRow, ...], object, tuple[str | None, bool]]:
     """The rows of one ``fs simulate`` run (its options parsed as the command parses them),
-    its global options and its ``--plot``."""
+    its global options, its ``--plot`` and ``--series``."""
     from fairshare_cli.cli.options import GlobalOptions
     from fairshare_cli.cli.simulate import run_simulation
 
@@ -54,8 +54,13 @@ def _run(
         opts = sub.find_object(GlobalOptions)
         assert opts is not None
         plot = params.pop("plot")
+        series = params.pop("series")
+        if plot:
+            from fairshare_cli.io.plot import check_plot_path
+
+            check_plot_path(plot)  # before the runs, not after them
         rows = run_simulation(opts, **params)
-    return rows, opts, plot
+    return rows, opts, (plot, series)
 
 
 def show_both(
@@ -63,7 +68,8 @@ def show_both(
     after: Sequence[SimRow],
     fmt: str,
     plot: str | None,
-    overrides: Mapping[str, Any],
+    settings: str,
+    series: bool = False,
 ) -> None:
     """Both series: rows tagged by policy, the overlaid plot or the terminal chart."""
     import sys
@@ -79,9 +85,13 @@ def show_both(
     if fmt != "table":
         emit_series(rows, fmt, policy)
         return
-    keys = ", ".join(f"{k}={v}" for k, v in overrides.items())
-    click.echo(f"fs simulate with {keys}: before (current config), then after")
-    click.echo(series_table(rows, policy), nl=False)
+    click.echo(f"fs simulate with {settings}: before (current config), then after")
+    if series:
+        click.echo(series_table(rows, policy), nl=False)
+    else:
+        from fairshare_cli.render.sim_summary import summary_table
+
+        click.echo(summary_table(rows, policy), nl=False)
     if plot:
         click.echo(f"Plot written to {plot} (before solid, after dashed)", err=True)
     elif sys.stdout.isatty():
