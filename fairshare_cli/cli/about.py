@@ -49,8 +49,10 @@ def version_lines() -> list[str]:
     ]
     try:
         path = resolve_config_path(os.environ.get("FAIRSHARE_CONFIG"))
-    except FairshareError:
-        lines.append("config: none found (run 'fs init')")
+    except FairshareError as exc:  # none there, or a folder fs may not look in
+        text = str(exc)
+        found = "none found (run 'fs init')" if text.startswith("no pool config") else text
+        lines.append(f"config: {found}")
     else:
         lines.append(f"config: {path} (profile {_profile(path)})")
     lines.append(f"docs: {package_folder('docs')}")

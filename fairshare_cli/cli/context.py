@@ -26,15 +26,21 @@ def resolve_config_path(given: str | None) -> Path:
     """``--config``, else ``./fairshare.toml``, else the user config file.
 
     Raises:
-        ConfigError: none exists.
+        ConfigError: none exists, or a folder to look in cannot be read.
     """
     from fairshare_cli.io.paths import user_config_file
 
     if given:
         return Path(given)
     for candidate in (Path("fairshare.toml"), user_config_file()):
-        if candidate.is_file():
-            return candidate
+        try:
+            if candidate.is_file():
+                return candidate
+        except OSError as exc:  # a folder we may not look in (another user's HOME)
+            raise ConfigError(
+                f"cannot look for a config at {candidate}: {exc.strerror}; pass --config PATH "
+                "(or set FAIRSHARE_CONFIG)"
+            ) from None
     raise ConfigError(
         "no pool config found (looked for ./fairshare.toml and "
         f"{user_config_file()}); run 'fs init' to write one, or 'fs init --example "
