@@ -91,16 +91,21 @@ def whatif(
     "policy" field in json/ndjson/csv), --plot overlays the two runs (after dashed).
     Dotted keys are the config's (docs/config.md); quote group names that contain dots.
     A half-life, slot weight, Slurm decay or QOS usage factor revalues recorded usage: for
-    those the after side replays the usage history kept beside the state (or --history).
+    those the after side replays the usage history kept beside the state (or --history);
+    with none kept, the output says so ('fs import history FILE' keeps one).
     Priority factors are read as HTCondor keeps them: a record stores its factor when it
     is first written, so new default/remote/nice-user or group prio_factor values only
     reach records that store none yet (new submitters, old states), not existing ones.
     --rederive-factors reads them as if the new values had always been in force.
     """
-    from fairshare_cli.cli.context import WHATIF_OVERRIDES, WHATIF_REDERIVE, WHATIF_REPLAY
+    from fairshare_cli.cli.context import (
+        WHATIF_NOTES,
+        WHATIF_OVERRIDES,
+        WHATIF_REDERIVE,
+        WHATIF_REPLAY,
+    )
     from fairshare_cli.cli.main import cli
     from fairshare_cli.cli.whatif_replay import make_replay, needs_replay, replayed_sections
-    from fairshare_cli.core.operations.whatif import compare, diff_json, rows_of
 
     overrides = dict(parse_assignment(a) for a in assignments)
     # --json and --wide belong to the comparison wherever they are on the line.
@@ -115,6 +120,7 @@ def whatif(
     ctx.meta[WHATIF_REDERIVE] = False
     ctx.meta[WHATIF_OVERRIDES] = {}
     ctx.meta[WHATIF_REPLAY] = None
+    ctx.meta[WHATIF_NOTES] = []
 
     def set_after() -> None:  # the view's options read the overrides from ctx.meta
         ctx.meta[WHATIF_OVERRIDES] = overrides
@@ -127,19 +133,31 @@ def whatif(
 
         sim_args = [*argv, "--json"] if as_json else argv
         compare_simulations(ctx, command, sim_args, settings_text(assignments), set_after)
+        for text in ctx.meta.get(WHATIF_NOTES, []):  # (stdout holds the two series)
+            click.echo(f"fs: note: {text}", err=True)
         return
     before = _view_json(ctx, command, view, argv)
     set_after()
     after = _view_json(ctx, command, view, argv)
+    title = f"fs {view} with {settings_text(assignments)}: before -> after"
+    _show(view, before, after, list(ctx.meta.get(WHATIF_NOTES, [])), title, as_json, wide)
+
+
+def _show(
+    view: str, before: Any, after: Any, notes: list[str], title: str, as_json: bool, wide: bool
+) -> None:
+    """The comparison of the view's two documents, as JSON or as the table."""
+    from fairshare_cli.core.operations.whatif import compare, diff_json, rows_of
+
     diff = compare(view, rows_of(view, before), rows_of(view, after))
     if as_json:
         from fairshare_cli.core.jsontext import dumps_indented  # (plain JSON values: as json.dumps)
 
-        click.echo(dumps_indented(diff_json(diff, before, after)))
+        click.echo(dumps_indented(diff_json(diff, before, after, notes)))
         return
     from fairshare_cli.render.whatif import render_diff
 
-    render_diff(diff, f"fs {view} with {settings_text(assignments)}: before -> after", wide=wide)
+    render_diff(diff, title, wide=wide, notes=notes)
 
 
 def settings_text(assignments: tuple[str, ...]) -> str:

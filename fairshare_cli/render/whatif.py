@@ -150,12 +150,19 @@ def diff_table(diff: WhatifDiff, title: str) -> FitTable:
 
 
 def render_diff(
-    diff: WhatifDiff, title: str, out: TextIO | None = None, wide: bool = False
+    diff: WhatifDiff,
+    title: str,
+    out: TextIO | None = None,
+    wide: bool = False,
+    notes: Sequence[str] = (),
 ) -> None:
-    """Print the comparison: every row, its rank and main figures, then the footer."""
+    """Print the comparison: every row, its rank and main figures, the footer, then a
+    ``Note:`` line for each of ``notes`` (what the after side could not revalue)."""
     console = fit_console(out or sys.stdout, wide)
     if diff.no_differences:
         console.print(f"{title}: no differences")
-        return
-    console.print(diff_table(diff, title))
-    console.print(summary(diff))
+    else:
+        console.print(diff_table(diff, title))
+        console.print(summary(diff))
+    for text in notes:  # (a line of text, never wrapped: a path in it stays whole)
+        console.file.write(f"Note: {text}\n")
