@@ -374,3 +374,18 @@ def refuse_going_back(state: State, now: float, path: Path) -> None:
             f"({iso(last) or last}): a view cannot show the past from decayed values and an "
             "edit cannot go back; give that time or a later one"
         )
+
+
+@contextlib.contextmanager
+def view_usage(ctx: click.Context, command: click.Command, view: str) -> Iterator[None]:
+    """A bad option of the view is the view's: its message points at ``fs VIEW --help``
+    (not at whatif's usage line with the view's name after it).
+
+    Raises:
+        click.UsageError: the view's, pointing at its own help.
+    """
+    try:
+        yield
+    except click.UsageError as exc:
+        exc.ctx = click.Context(command, info_name=view, parent=ctx.find_root())
+        raise

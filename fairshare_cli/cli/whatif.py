@@ -169,7 +169,10 @@ def _view_json(ctx: click.Context, command: click.Command, view: str, argv: list
     """Run the view with ``--json`` and return what it printed, parsed."""
     raw = io.BytesIO()
     out = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)
+    from fairshare_cli.cli.context import view_usage
+
     with (
+        view_usage(ctx, command, view),
         contextlib.redirect_stdout(out),
         command.make_context(view, [*argv, "--json"], parent=ctx) as sub,
     ):

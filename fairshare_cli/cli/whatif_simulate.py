@@ -46,10 +46,14 @@ def _run(
 ) -> tuple[tuple[SimRow, ...], object, tuple[str | None, bool]]:
     """The rows of one ``fs simulate`` run (its options parsed as the command parses them),
     its global options, its ``--plot`` and ``--series``."""
+    from fairshare_cli.cli.context import view_usage
     from fairshare_cli.cli.options import GlobalOptions
     from fairshare_cli.cli.simulate import run_simulation
 
-    with command.make_context("simulate", list(argv), parent=ctx) as sub:
+    with (
+        view_usage(ctx, command, "simulate"),
+        command.make_context("simulate", list(argv), parent=ctx) as sub,
+    ):
         params = dict(sub.params)
         opts = sub.find_object(GlobalOptions)
         assert opts is not None

@@ -128,3 +128,17 @@ def test_taskqueues_whatif_uses_the_taskqueues_columns(run: Callable[..., Any]) 
     row = next(x for x in lines if x.split()[:5] == ["9", "│", "simbot", "│", "lhcb_mc"])
     share = f"{100 * simbot[0]['share']:.6g} -> {100 * simbot[1]['share']:.6g}"
     assert share in row
+
+
+@pytest.mark.parametrize("view", ["userprio", "simulate"])
+def test_a_bad_view_option_points_at_the_views_help(view: str, run: Callable[..., Any]) -> None:
+    """The hint named whatif's usage line with the view after it ('fs whatif {userprio|...}
+    [ARGS]... userprio --help'); it names the view's own help."""
+    result = run(
+        "whatif", "--set", "accountant.default_prio_factor=3", view, "--bogus",
+        "--config", POOL, "--now", NOW,
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert result.stderr.startswith("fs: error: No such option '--bogus'.")
+    # ('fs' is the program's name; under the test runner it is 'cli')
+    assert result.stderr.endswith(f" {view} --help')\n") and "whatif {" not in result.stderr
