@@ -49,8 +49,10 @@ def version_lines() -> list[str]:
     ]
     try:
         path = resolve_config_path(os.environ.get("FAIRSHARE_CONFIG"))
-    except FairshareError:
-        lines.append("config: none found (run 'fs init')")
+    except FairshareError as exc:  # none there, or a folder fs may not look in
+        text = str(exc)
+        found = "none found (run 'fs init')" if text.startswith("no pool config") else text
+        lines.append(f"config: {found}")
     else:
         lines.append(f"config: {path} (profile {_profile(path)})")
     lines.append(f"docs: {package_folder('docs')}")
@@ -75,6 +77,7 @@ EXAMPLE_FILES = (
     "dirac-jobs.json",
     "history.csv",
     "workload.json",
+    "sample-state.history.sqlite",  # the usage history kept beside the state (binary)
 )
 
 
@@ -96,10 +99,27 @@ def write_example(folder: Path, force: bool) -> list[str]:
         raise InputError(f"--example {folder}: {clash[0]} already exists; use --force")
     for name in EXAMPLE_FILES:
         try:
-            text = (source / name).read_text(encoding="utf-8")
+            data = (source / name).read_bytes()
         except OSError as exc:
             raise RuntimeFailure(
                 f"the installed sample pool lacks {name}: {exc.strerror}"
             ) from None
-        atomic_write_text(folder / name, text, "sample file", 0o644)
+        if name.endswith(".sqlite"):
+            _write_bytes(folder / name, data)
+        else:
+            atomic_write_text(folder / name, data.decode("utf-8"), "sample file", 0o644)
     return list(EXAMPLE_FILES)
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    """Write a binary sample file (the usage history store) into the example folder.
+
+    Raises:
+        RuntimeFailure: the file cannot be written.
+    """
+    from fairshare_cli.errors import RuntimeFailure
+
+    try:
+        path.write_bytes(data)
+    except OSError as exc:
+        raise RuntimeFailure(f"cannot write sample file {path}: {exc.strerror}") from None

@@ -27,15 +27,21 @@ def resolve_config_path(given: str | None) -> Path:
     """``--config``, else ``./fairshare.toml``, else the user config file.
 
     Raises:
-        ConfigError: none exists.
+        ConfigError: none exists, or a folder to look in cannot be read.
     """
     from fairshare_cli.io.paths import user_config_file
 
     if given:
         return Path(given)
     for candidate in (Path("fairshare.toml"), user_config_file()):
-        if candidate.is_file():
-            return candidate
+        try:
+            if candidate.is_file():
+                return candidate
+        except OSError as exc:  # a folder we may not look in (another user's HOME)
+            raise ConfigError(
+                f"cannot look for a config at {candidate}: {exc.strerror}; pass --config PATH "
+                "(or set FAIRSHARE_CONFIG)"
+            ) from None
     raise ConfigError(
         "no pool config found (looked for ./fairshare.toml and "
         f"{user_config_file()}); run 'fs init' to write one, or 'fs init --example "
@@ -134,6 +140,8 @@ WHATIF_REDERIVE = "fairshare_cli.whatif_rederive"
 #: ``ctx.meta`` key of ``fs whatif``'s replay: ``(config, state, now, state_path) -> state``
 #: rebuilds the "after" state from the usage history under the changed config.
 WHATIF_REPLAY = "fairshare_cli.whatif_replay"
+#: ``ctx.meta`` key of the notes the replay leaves for ``fs whatif``'s output (a list).
+WHATIF_NOTES = "fairshare_cli.whatif_notes"
 
 
 @dataclass
@@ -212,7 +220,7 @@ def load_env(opts: GlobalOptions) -> Env:
     overrides = opts.overrides or None
     when = opts.when()
     cpath = resolve_config_path(opts.config_path)
-    config = load_config(cpath, overrides)
+    config = _load_overridden(cpath, overrides) if overrides else load_config(cpath)
     spath = resolve_state_path(opts.state_path, config)
     state = load_state(spath)
     refuse_going_back(state, when, spath)
@@ -223,6 +231,32 @@ def load_env(opts: GlobalOptions) -> Env:
     if opts.replay is not None:
         env.state = opts.replay(config, state, when, spath)
     return env
+
+
+def _load_overridden(path: Path, overrides: Mapping[str, Any]) -> Config:
+    """The config at ``path`` with ``fs whatif``'s ``--set`` keys applied.
+
+    The file is checked on its own first, so that an error the keys cause names the
+    ``--set`` key and value, not the file.
+
+    Raises:
+        ConfigError: the file is invalid (naming it), or a ``--set`` key or value is
+            (naming it).
+    """
+    from fairshare_cli.io.config import apply_overrides, build_config, load_config, read_toml
+
+    load_config(path)
+    raw = read_toml(path)
+    try:
+        return build_config(apply_overrides(raw, overrides, str(path)), str(path))
+    except ConfigError:
+        for key, value in overrides.items():
+            label = "--set"
+            try:
+                build_config(apply_overrides(raw, {key: value}, label), label)
+            except ConfigError as exc:
+                raise ConfigError(str(exc)) from None
+        raise
 
 
 def _rederive_factors(state: State, current: Config, path: Path) -> State:
@@ -345,3 +379,18 @@ def refuse_going_back(state: State, now: float, path: Path) -> None:
             f"({iso(last) or last}): a view cannot show the past from decayed values and an "
             "edit cannot go back; give that time or a later one"
         )
+
+
+@contextlib.contextmanager
+def view_usage(ctx: click.Context, command: click.Command, view: str) -> Iterator[None]:
+    """A bad option of the view is the view's: its message points at ``fs VIEW --help``
+    (not at whatif's usage line with the view's name after it).
+
+    Raises:
+        click.UsageError: the view's, pointing at its own help.
+    """
+    try:
+        yield
+    except click.UsageError as exc:
+        exc.ctx = click.Context(command, info_name=view, parent=ctx.find_root())
+        raise

@@ -101,10 +101,16 @@ def html_option(func: Callable[..., None]) -> Callable[..., None]:
     help="With --scheduler slurm: Slurm's backfill for jobs with time limits.",
 )
 @html_option
+@click.option(
+    "--series",
+    is_flag=True,
+    help="Print every cycle's rows (default: one summary line per submitter, group, Slurm "
+    "user and the pool; json, ndjson and csv always give every cycle).",
+)
 @output_options
 @common_options
 @pass_options
-def simulate(
+def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
     opts: GlobalOptions,
     workload: str | None,
     until: str,
@@ -112,6 +118,7 @@ def simulate(
     plot: str | None,
     scheduler: str,
     backfill: bool,
+    series: bool,
     html: str | None,
 ) -> None:
     """Run negotiation cycles forward over a workload and show who holds what.
@@ -119,15 +126,22 @@ def simulate(
     \b
     Examples:
       fs simulate --workload sample_configs/workload.json --until 6:00:00 --cycle 600
-      fs simulate --workload jobs.json --until 2-0 --cycle 300 --json
-      fs simulate --workload jobs.json --scheduler slurm --backfill --until 1-0
+      fs simulate --workload sample_configs/workload.json --until 12:00:00 --cycle 300 --json
+      fs simulate --workload sample_configs/workload.json --scheduler slurm --backfill --series
     Starts from the state at --now: its queue, claims and priorities. Each cycle, jobs
     whose run_time is up finish, workload jobs whose submit_time has come are queued, and
     one negotiation cycle is committed (with --scheduler slurm: pending jobs start in
-    multifactor priority order on their partitions' nodes). One row per cycle and
-    submitter, group, Slurm user and the pool. The state file is not changed.
-    --html writes a page with the shares over time and the run's metrics (docs/sweep.md).
+    multifactor priority order on their partitions' nodes). The table sums each
+    submitter, group, Slurm user and the pool up (mean, largest and last holding; last
+    priority, quota, fair share, idle jobs); --series and json/ndjson/csv give one row per
+    cycle and entity. Without --workload the state's queue is run (refused when it is
+    empty). The state file is not changed. --html writes a page with the shares over
+    time and the run's metrics (docs/sweep.md).
     """
+    if plot:
+        from fairshare_cli.io.plot import check_plot_path
+
+        check_plot_path(plot)  # before the run, not after it
     if html is None:
         rows = run_simulation(opts, workload, until, cycle, scheduler, backfill)
     else:
@@ -136,7 +150,7 @@ def simulate(
         env, result = simulation(opts, workload, until, cycle, scheduler, backfill)
         rows = result.rows
         simulate_page(html, [("simulate", env, result)], scheduler)
-    show_rows(rows, opts.output, plot)
+    show_rows(rows, opts.output, plot, series)
 
 
 def run_simulation(
@@ -193,6 +207,11 @@ def simulation(
 
         env.decode("slurm", usage_from_json)  # malformed: refused here, not mid-simulation
     jobs_in = _read_workload(env, inputs, workload)
+    if not jobs_in and not inputs.jobs:
+        raise click.UsageError(
+            "nothing to simulate: no --workload and the state's queue is empty; pass "
+            "--workload FILE (e.g. --workload sample_configs/workload.json)"
+        )
     result = run(
         env.config,
         inputs.accountant,
@@ -208,8 +227,9 @@ def simulation(
     return env, result
 
 
-def show_rows(rows: Sequence[SimRow], fmt: str, plot: str | None) -> None:
-    """Rows in ``fmt``; the plot when asked for, else a terminal chart on a terminal."""
+def show_rows(rows: Sequence[SimRow], fmt: str, plot: str | None, series: bool = False) -> None:
+    """Rows in ``fmt`` (a table: the summary, or every row with ``series``); the plot when
+    asked for, else a terminal chart on a terminal."""
     if plot:
         from fairshare_cli.io.plot import plot_simulation
 
@@ -217,7 +237,12 @@ def show_rows(rows: Sequence[SimRow], fmt: str, plot: str | None) -> None:
     if fmt != "table":
         emit_series(rows, fmt)
         return
-    click.echo(series_table(rows), nl=False)
+    if series:
+        click.echo(series_table(rows), nl=False)
+    else:
+        from fairshare_cli.render.sim_summary import summary_table
+
+        click.echo(summary_table(rows), nl=False)
     if plot:
         click.echo(f"Plot written to {plot}", err=True)
     elif sys.stdout.isatty():

@@ -123,6 +123,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     records, jobs, group_info = _read_inputs(env)
     shown_at, dumped = _as_dumped(env)
     group_info.update(dumped)
+    names, inside = _names_inside_groups(names, records)
     query = UserprioQuery(
         names=names,
         all_users=allusers,
@@ -137,6 +138,8 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     )
     for line in unmatched_names(names, records, env.config.pool.uid_domain) if names else ():
         click.echo(f"fs: note: {line}", err=True)
+    if dumped and all_cols:  # (stdout stays condor_userprio's, line for line)
+        click.echo(f"fs: note: {_dumped_quotas_line(shown_at)}", err=True)
     fmt = opts.output
     if fmt != "table":
         _emit(view, fmt)
@@ -151,6 +154,83 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         default = choose_columns(view, all_cols=False, priority=False, usage=False)
         cols = [k for k in COLUMNS if k in {*cols, *default}]
     click.echo(render_userprio(view, cols, shown_at), nl=False)
+    # (on stderr, right under the table: stdout stays condor_userprio's, line for line)
+    for line in _footer(view, records, jobs, env, query, inside):
+        click.echo(f"fs: note: {line}", err=True)
+
+
+def _names_inside_groups(
+    names: tuple[str, ...], records: Mapping[str, CustomerRecord]
+) -> tuple[tuple[str, ...], dict[str, list[str]]]:
+    """The names asked for, a user's records inside accounting groups standing for a name
+    that matches no record (``alice`` -> ``group_physics.hep.alice@example.org``), and
+    what each such name stood for."""
+    from fairshare_cli.cli.names import group_records
+
+    if not names:
+        return names, {}
+    out: list[str] = []
+    inside: dict[str, list[str]] = {}
+    for name in names:
+        if any(UserprioQuery(names=(name,)).wanted(r) for r in records) or name == "<none>":
+            out.append(name)
+            continue
+        found = group_records(name, records)
+        if found:
+            inside[name] = found
+        out.extend(found or [name])
+    return tuple(dict.fromkeys(out)), inside
+
+
+def _footer(
+    view: UserprioView,
+    records: Mapping[str, CustomerRecord],
+    jobs: Sequence[Job],
+    env: Env,
+    query: UserprioQuery,
+    inside: Mapping[str, list[str]],
+) -> list[str]:
+    """Notes under the table saying what it shows differently from what was asked or
+    from the records: names found inside groups, and submitters with usage that are not
+    listed because none of their jobs is in the queue (their usage is in their group's
+    row), as condor_userprio leaves them out, silently."""
+    lines = [f"{name} is shown as {' and '.join(found)}" for name, found in inside.items()]
+    if query.names or query.all_users or not jobs or view.cutoff is None:
+        return lines
+    from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, submitter_name
+
+    dom = env.config.pool.uid_domain
+    queued = {submitter_name(j.owner, j.accounting_group, j.nice_user, dom) for j in jobs}
+    shown = {row.name for row in view.rows}
+    hidden = sorted(
+        name
+        for name, rec in records.items()
+        if not rec.is_group
+        and name != ROOT_GROUP
+        and name not in shown
+        and name not in queued
+        and (rec.resources_used > 0 or rec.last_usage_time >= view.cutoff)
+    )
+    if hidden:
+        some = ", ".join(hidden[:5]) + (f" and {len(hidden) - 5} more" if len(hidden) > 5 else "")
+        lines.append(
+            f"not listed: {len(hidden)} submitter{'s' if len(hidden) != 1 else ''} with "
+            f"usage but no job in the queue ({some}), counted in their groups' rows; "
+            "--allusers lists them"
+        )
+    return lines
+
+
+def _dumped_quotas_line(shown_at: float) -> str:
+    """Which cycle the group quotas of ``-all`` are: the dump's, not the next one's."""
+    from fairshare_cli.render.formats import iso
+
+    when = iso(shown_at)
+    return (
+        f"group quotas are those of the negotiation cycle the condor_userprio dump "
+        f"describes ({when}), as condor_userprio shows them; 'fs quota' computes the next "
+        "cycle's"
+    )
 
 
 def _read_inputs(

@@ -83,27 +83,35 @@ def whatif(
       fs whatif --set accountant.priority_halflife=3600 userprio --config sample_configs/pool.toml
       fs whatif --set 'groups."group_physics".quota=300' quota
       fs whatif --set priority.fairshare=classic sshare -a -l
-      fs whatif --set 'accountant.priority_factor=4' simulate --workload jobs.json --plot w.png
+      fs whatif --set accountant.default_prio_factor=4 simulate --until 6:00:00 \\
+        --workload sample_configs/workload.json --plot w.png
     Prints each row's main figures before -> after, its rank change (+3, -1), rows that
     appear or leave, and a count of what moved ("no differences" when nothing did).
     With simulate, the workload runs under both configs: rows tagged before/after (a
     "policy" field in json/ndjson/csv), --plot overlays the two runs (after dashed).
     Dotted keys are the config's (docs/config.md); quote group names that contain dots.
     A half-life, slot weight, Slurm decay or QOS usage factor revalues recorded usage: for
-    those the after side replays the usage history kept beside the state (or --history).
+    those the after side replays the usage history kept beside the state (or --history);
+    with none kept, the output says so ('fs import history FILE' keeps one).
     Priority factors are read as HTCondor keeps them: a record stores its factor when it
     is first written, so new default/remote/nice-user or group prio_factor values only
     reach records that store none yet (new submitters, old states), not existing ones.
     --rederive-factors reads them as if the new values had always been in force.
     """
-    from fairshare_cli.cli.context import WHATIF_OVERRIDES, WHATIF_REDERIVE, WHATIF_REPLAY
+    from fairshare_cli.cli.context import (
+        WHATIF_NOTES,
+        WHATIF_OVERRIDES,
+        WHATIF_REDERIVE,
+        WHATIF_REPLAY,
+    )
     from fairshare_cli.cli.main import cli
     from fairshare_cli.cli.whatif_replay import make_replay, needs_replay, replayed_sections
-    from fairshare_cli.core.operations.whatif import compare, diff_json, rows_of
 
     overrides = dict(parse_assignment(a) for a in assignments)
-    argv = [a for a in args if a != "--json"]
-    as_json = as_json or len(argv) != len(args)
+    # --json and --wide belong to the comparison wherever they are on the line.
+    argv = [a for a in args if a not in ("--json", "--wide")]
+    as_json = as_json or "--json" in args
+    wide = wide or "--wide" in args
     if view == "negotiate" and "--dry-run" not in argv:
         argv.append("--dry-run")
     command = cli.get_command(ctx, view)
@@ -112,6 +120,7 @@ def whatif(
     ctx.meta[WHATIF_REDERIVE] = False
     ctx.meta[WHATIF_OVERRIDES] = {}
     ctx.meta[WHATIF_REPLAY] = None
+    ctx.meta[WHATIF_NOTES] = []
 
     def set_after() -> None:  # the view's options read the overrides from ctx.meta
         ctx.meta[WHATIF_OVERRIDES] = overrides
@@ -122,29 +131,48 @@ def whatif(
     if view == "simulate":
         from fairshare_cli.cli.whatif_simulate import compare_simulations
 
-        sim_args = [*args, "--json"] if as_json and "--json" not in args else list(args)
-        compare_simulations(ctx, command, sim_args, overrides, set_after)
+        sim_args = [*argv, "--json"] if as_json else argv
+        compare_simulations(ctx, command, sim_args, settings_text(assignments), set_after)
+        for text in ctx.meta.get(WHATIF_NOTES, []):  # (stdout holds the two series)
+            click.echo(f"fs: note: {text}", err=True)
         return
     before = _view_json(ctx, command, view, argv)
     set_after()
     after = _view_json(ctx, command, view, argv)
+    title = f"fs {view} with {settings_text(assignments)}: before -> after"
+    _show(view, before, after, list(ctx.meta.get(WHATIF_NOTES, [])), title, as_json, wide)
+
+
+def _show(
+    view: str, before: Any, after: Any, notes: list[str], title: str, as_json: bool, wide: bool
+) -> None:
+    """The comparison of the view's two documents, as JSON or as the table."""
+    from fairshare_cli.core.operations.whatif import compare, diff_json, rows_of
+
     diff = compare(view, rows_of(view, before), rows_of(view, after))
     if as_json:
         from fairshare_cli.core.jsontext import dumps_indented  # (plain JSON values: as json.dumps)
 
-        click.echo(dumps_indented(diff_json(diff, before, after)))
+        click.echo(dumps_indented(diff_json(diff, before, after, notes)))
         return
     from fairshare_cli.render.whatif import render_diff
 
-    keys = ", ".join(f"{k}={v}" for k, v in overrides.items())
-    render_diff(diff, f"fs {view} with {keys}: before -> after", wide=wide)
+    render_diff(diff, title, wide=wide, notes=notes)
+
+
+def settings_text(assignments: tuple[str, ...]) -> str:
+    """The ``--set`` assignments as given (``enabled=false``, not Python's ``False``)."""
+    return ", ".join(" ".join(a.split()) for a in assignments)
 
 
 def _view_json(ctx: click.Context, command: click.Command, view: str, argv: list[str]) -> Any:
     """Run the view with ``--json`` and return what it printed, parsed."""
     raw = io.BytesIO()
     out = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)
+    from fairshare_cli.cli.context import view_usage
+
     with (
+        view_usage(ctx, command, view),
         contextlib.redirect_stdout(out),
         command.make_context(view, [*argv, "--json"], parent=ctx) as sub,
     ):

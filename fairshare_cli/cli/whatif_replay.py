@@ -99,11 +99,10 @@ def _from_store(
     path = store_path(state_path)
     with open_store(path, create=False) as store:
         if store is None or marks.records == 0:
-            click.echo(
-                f"fs: note: no usage history is kept beside {state_path} (imports and "
-                "committed cycles keep one from now on); the after view revalues nothing: "
-                "pass --history FILE",
-                err=True,
+            note(
+                f"no usage history is kept beside {state_path}, so the after side "
+                "revalues no recorded usage: keep one with 'fs import history FILE' "
+                "(--rebuild to rebuild the state from it), or pass --history FILE"
             )
             return state
         first = store.first_start(marks)
@@ -111,12 +110,21 @@ def _from_store(
         if first is not None and recorded is not None and recorded < first:
             from fairshare_cli.render.formats import iso
 
-            click.echo(
-                f"fs: note: the kept usage history starts at {iso(first)}, after the "
-                f"recorded usage (from {iso(recorded)}); older usage is not replayed",
-                err=True,
+            note(
+                f"the kept usage history starts at {iso(first)}, after the recorded usage "
+                f"(from {iso(recorded)}); older usage is not replayed"
             )
         return _rebuild(config, state, now, lambda: store.records(marks), str(path), sections)
+
+
+def note(text: str) -> None:
+    """Keep a note for ``fs whatif``'s own output (its table's footer, its JSON ``notes``)."""
+    from fairshare_cli.cli.context import WHATIF_NOTES
+
+    ctx = click.get_current_context()
+    notes = ctx.meta.setdefault(WHATIF_NOTES, [])
+    if text not in notes:  # (a view may load its state more than once)
+        notes.append(text)
 
 
 def _first_recorded_use(state: State) -> float | None:

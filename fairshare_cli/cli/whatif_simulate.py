@@ -10,8 +10,8 @@ terminal gets two sparklines per entity.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import click
 
@@ -25,7 +25,7 @@ def compare_simulations(
     ctx: click.Context,
     command: click.Command,
     argv: list[str],
-    overrides: Mapping[str, Any],
+    settings: str,
     set_after: Callable[[], None],
 ) -> None:
     """Run ``fs simulate argv`` before and after ``set_after`` puts the overrides in
@@ -36,7 +36,7 @@ def compare_simulations(
     """
     from fairshare_cli.cli.options import GlobalOptions
 
-    before, opts, plot, html = _run(ctx, command, argv)
+    before, opts, (plot, series), html = _run(ctx, command, argv)
     set_after()
     after, _, _, _ = _run(ctx, command, argv)
     assert isinstance(opts, GlobalOptions)
@@ -44,26 +44,35 @@ def compare_simulations(
         from fairshare_cli.cli.sweep_result import simulate_page
 
         simulate_page(html[0], [("before", *before), ("after", *after)], html[1])
-    show_both(before[1].rows, after[1].rows, opts.output, plot, overrides)
+    show_both(before[1].rows, after[1].rows, opts.output, plot, settings, series)
 
 
 def _run(
     ctx: click.Context, command: click.Command, argv: list[str]
-) -> tuple[tuple[Env, SimResult], object, str | None, tuple[str, str] | None]:
+) -> tuple[tuple[Env, SimResult], object, tuple[str | None, bool], tuple[str, str] | None]:
     """One ``fs simulate`` run (its options parsed as the command parses them): what it
-    ran on and its result, its global options, its ``--plot``, and its ``--html`` with
-    the scheduler."""
+    ran on and its result, its global options, its ``--plot`` and ``--series``, and its
+    ``--html`` with the scheduler."""
+    from fairshare_cli.cli.context import view_usage
     from fairshare_cli.cli.options import GlobalOptions
     from fairshare_cli.cli.simulate import simulation
 
-    with command.make_context("simulate", list(argv), parent=ctx) as sub:
+    with (
+        view_usage(ctx, command, "simulate"),
+        command.make_context("simulate", list(argv), parent=ctx) as sub,
+    ):
         params = dict(sub.params)
         opts = sub.find_object(GlobalOptions)
         assert opts is not None
         plot = params.pop("plot")
+        series = params.pop("series")
         html = params.pop("html", None)
+        if plot:
+            from fairshare_cli.io.plot import check_plot_path
+
+            check_plot_path(plot)  # before the runs, not after them
         run = simulation(opts, **params)
-    return run, opts, plot, None if html is None else (html, params["scheduler"])
+    return run, opts, (plot, series), None if html is None else (html, params["scheduler"])
 
 
 def show_both(
@@ -71,7 +80,8 @@ def show_both(
     after: Sequence[SimRow],
     fmt: str,
     plot: str | None,
-    overrides: Mapping[str, Any],
+    settings: str,
+    series: bool = False,
 ) -> None:
     """Both series: rows tagged by policy, the overlaid plot or the terminal chart."""
     import sys
@@ -87,9 +97,13 @@ def show_both(
     if fmt != "table":
         emit_series(rows, fmt, policy)
         return
-    keys = ", ".join(f"{k}={v}" for k, v in overrides.items())
-    click.echo(f"fs simulate with {keys}: before (current config), then after")
-    click.echo(series_table(rows, policy), nl=False)
+    click.echo(f"fs simulate with {settings}: before (current config), then after")
+    if series:
+        click.echo(series_table(rows, policy), nl=False)
+    else:
+        from fairshare_cli.render.sim_summary import summary_table
+
+        click.echo(summary_table(rows, policy), nl=False)
     if plot:
         click.echo(f"Plot written to {plot} (before solid, after dashed)", err=True)
     elif sys.stdout.isatty():

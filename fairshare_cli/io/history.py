@@ -21,6 +21,7 @@ from typing import IO, Any
 import msgspec
 from msgspec.structs import astuple
 
+from fairshare_cli.core.limits import TIME_MAX
 from fairshare_cli.core.usage import (
     BATCH,
     Batches,
@@ -250,6 +251,11 @@ HISTORY_ATTRS = (
 )
 
 
+#: The time attributes of :data:`HISTORY_ATTRS`: epoch seconds (``time_t``), 0 when unset.
+_TIMES = ("JobCurrentStartDate", "JobStartDate", "CompletionDate", "EnteredCurrentStatus")
+_NUMBERS = (int, float)
+
+
 class _Counted:
     """A text stream that reports the fraction of ``size`` read so far."""
 
@@ -295,6 +301,13 @@ def read_condor_history(
                 if v.__class__ is str and v.startswith("/Expr("):
                     continue
                 picked[key] = v
+            for key in _TIMES:  # epoch seconds of a real date, or 0 (not yet)
+                v = picked.get(key)
+                if v is not None and v.__class__ in _NUMBERS and not 0 <= v <= TIME_MAX:
+                    raise InputError(
+                        f"{name}:{line}: {key}: expected epoch seconds between 0 and "
+                        f"{TIME_MAX:.0f} (the year 9999), got {v!r}"
+                    )
             rec = record_from_condor_ad(picked, f"{name}:{line}")
             if rec is not None:
                 yield rec

@@ -87,6 +87,29 @@ def plot_simulation(
         plt.close(fig)
 
 
+def check_plot_path(path: str) -> None:
+    """Refuse a ``--plot`` file that cannot be written, and a missing matplotlib, before a
+    simulation runs (not after it).
+
+    Raises:
+        InputError: naming the file or matplotlib.
+    """
+    import importlib.util
+    import os
+    from pathlib import Path
+
+    target = Path(path)
+    folder = target.parent
+    if not folder.is_dir():
+        raise InputError(f"--plot {path}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise InputError(f"--plot {path}: cannot write there (permission denied)")
+    if importlib.util.find_spec("matplotlib") is None:
+        raise InputError(
+            "--plot needs matplotlib: pip install 'fairshare-cli[plot]' (or matplotlib)"
+        )
+
+
 def _pyplot() -> Any:
     """matplotlib's pyplot on the Agg backend.
 

@@ -94,11 +94,15 @@ def _record(row: _Row, cpu_field: str, where: str, now: float) -> UsageRecord | 
     """The usage record of one sacct line, or None for a step, an unstarted or CPU-less job.
 
     Raises:
-        InputError: a bad time, CPU count or an empty user, naming ``where``.
+        InputError: a bad time, CPU count or an empty JobID, Account or User, naming
+            ``where``.
     """
     get = row.get
     if "." in get("jobid"):
         return None
+    for field, name in (("jobid", "JobID"), ("account", "Account")):
+        if not get(field):  # sacct prints both for every job: a blank one is no job of its
+            raise InputError(f"{where}: {name} is empty")
     start_text = get("start")
     if start_text.lower() in _NO_TIME:
         return None

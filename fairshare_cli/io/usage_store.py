@@ -28,7 +28,7 @@ from fairshare_cli.core.operations.usage_log import ClaimUsage
 from fairshare_cli.core.state import State
 from fairshare_cli.core.usage import BATCH, Batches, UsageRecord, batches_of
 from fairshare_cli.errors import RuntimeFailure, StateError
-from fairshare_cli.io.atomic import fsync_folder
+from fairshare_cli.io.atomic import disk_failure, fsync_folder
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -237,12 +237,14 @@ class open_store:
         if self._conn is not None:
             self._conn.close()
         if isinstance(exc, sqlite3.Error):  # (a full disk, a locked or damaged file, ...)
-            raise RuntimeFailure(f"usage history {self.name}: {exc}; nothing was written") from None
+            what = f"usage history {self.name}"
+            failure = disk_failure(exc, what)
+            raise failure or RuntimeFailure(f"{what}: {exc}; nothing was written") from None
 
 
 def _check_format(conn: sqlite3.Connection, path: Path) -> None:
     """Make the tables of an empty file; refuse a file with tables of something else (or
-    of another format) before writing anything to it."""
+    of another format) before writing anything to it (a disk that refuses: exit 1)."""
     try:
         with conn:
             tables = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -263,6 +265,9 @@ def _check_format(conn: sqlite3.Connection, path: Path) -> None:
             if row is None:
                 conn.execute("INSERT INTO meta VALUES ('format', ?)", (FORMAT,))
     except sqlite3.DatabaseError as exc:
+        failure = disk_failure(exc, f"usage history {path}")  # (full, failing: exit 1)
+        if failure is not None:
+            raise failure from None
         raise StateError(
             f"usage history {path} is not a usable SQLite file ({exc}); move it aside to "
             "start a new history"

@@ -155,7 +155,8 @@ def plan(
 
     At natural width when that fits; else compact (no rule between columns): text columns
     give width up widest first, down to :data:`MIN_TEXT_WIDTH` (a longer word then
-    folds), and numeric columns keep their widest cell and wrap only their header.
+    folds; never narrower than a word of its heading), and numeric columns keep their
+    widest cell and wrap only their header.
     """
     n = len(headers)
     cells = [max((len(r[k]) for r in rows), default=0) for k in range(n)]
@@ -174,7 +175,15 @@ def plan(
     excess = sum(widths) + sep * (n - 1) - width
     text = [k for k in range(n) if not numeric[k]]
     floor = {
-        k: min(natural[k], max(MIN_TEXT_WIDTH, _longest_number([r[k] for r in rows]))) for k in text
+        k: min(
+            natural[k],
+            max(
+                MIN_TEXT_WIDTH,
+                _longest_number([r[k] for r in rows]),
+                max((len(w) for w in headers[k].split()), default=0),  # a heading's word
+            ),
+        )
+        for k in text
     }
     while excess > 0:
         movable = [k for k in text if widths[k] > floor[k]]

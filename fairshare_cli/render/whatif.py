@@ -1,18 +1,20 @@
-"""``fs whatif``: the view before and after, side by side, changes highlighted."""
+"""``fs whatif``: the view before and after, side by side, in a table that fits.
+
+The table follows the views' rules (:mod:`fairshare_cli.render.fit`): full width to a
+pipe or a file, fitted to a terminal without cutting a number (figure columns keep their
+widest cell; only names fold), and at natural width with ``--wide``.
+"""
 
 from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, TextIO
 
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
-
 from fairshare_cli.core.operations.whatif import Compared, WhatifDiff
-
-CHANGED = "bold yellow"
+from fairshare_cli.render.fit import FitTable, fit_console
 
 #: Short column headings, so that the table fits a terminal.
 LABELS = {
@@ -25,6 +27,45 @@ LABELS = {
     "subtree_quota": "subtree",
     "in_use": "in use",
     "p_first": "P(first)",
+}
+
+
+@dataclass(frozen=True)
+class Columns:
+    """How a view's rows are named and its figures headed in the comparison table.
+
+    ``names``: (heading, field) of the columns that name a row (empty: one column, the
+    row's key, headed ``key_heading``); ``figures``: a field's heading and the scale its
+    value is shown at (``fs taskqueues`` prints shares as percentages).
+    """
+
+    key_heading: str
+    names: tuple[tuple[str, str], ...] = ()
+    figures: tuple[tuple[str, str, float], ...] = ()
+
+    def heading(self, field: str) -> str:
+        for name, head, _ in self.figures:
+            if name == field:
+                return head
+        return LABELS.get(field, field)
+
+    def scale(self, field: str) -> float:
+        return next((s for name, _, s in self.figures if name == field), 1.0)
+
+
+#: The views whose comparison uses the view's own columns and names.
+VIEW_COLUMNS = {
+    "negotiate": Columns("submitter"),
+    "taskqueues": Columns(
+        "TQId",
+        names=(("TQId", "tq_id"), ("Owner", "owner"), ("Group", "group")),
+        figures=(
+            ("priority", "Priority", 1.0),
+            ("share", "Share%", 100.0),
+            ("correction", "Correction", 1.0),
+            ("p_first", "First%", 100.0),
+        ),
+    ),
 }
 
 
@@ -43,25 +84,31 @@ def figure_text(value: Any, other: Any = None) -> str:
     return repr(value)
 
 
-def rank_text(row: Compared) -> Text:
+def rank_text(row: Compared) -> str:
     """``3`` unchanged, ``5 -> 3 (+2)`` moved, ``new (2)`` appeared, ``gone (was 4)`` left."""
     if row.rank_before is None:
-        return Text(f"new ({row.rank_after})", style=CHANGED)
+        return f"new ({row.rank_after})"
     if row.rank_after is None:
-        return Text(f"gone (was {row.rank_before})", style=CHANGED)
+        return f"gone (was {row.rank_before})"
     move = row.rank_move or 0
     if move == 0:
-        return Text(str(row.rank_after))
-    return Text(f"{row.rank_before} -> {row.rank_after} ({move:+d})", style=CHANGED)
+        return str(row.rank_after)
+    return f"{row.rank_before} -> {row.rank_after} ({move:+d})"
 
 
-def cell(row: Compared, name: str) -> Text:
-    """``before -> after`` (highlighted) when the figure changed, else the value."""
-    before = None if row.before is None else row.before.get(name)
-    after = None if row.after is None else row.after.get(name)
+def _scaled(value: Any, scale: float) -> Any:
+    if scale == 1.0 or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value
+    return float(value) * scale
+
+
+def cell(row: Compared, name: str, scale: float = 1.0) -> str:
+    """``before -> after`` when the figure changed, else the value (times ``scale``)."""
+    before = None if row.before is None else _scaled(row.before.get(name), scale)
+    after = None if row.after is None else _scaled(row.after.get(name), scale)
     if name not in row.changed:
-        return Text(figure_text(after if row.after is not None else before))
-    return Text(f"{figure_text(before, after)} -> {figure_text(after, before)}", style=CHANGED)
+        return figure_text(after if row.after is not None else before)
+    return f"{figure_text(before, after)} -> {figure_text(after, before)}"
 
 
 def summary(diff: WhatifDiff) -> str:
@@ -75,32 +122,47 @@ def summary(diff: WhatifDiff) -> str:
     )
 
 
-def render_diff(
-    diff: WhatifDiff, title: str, out: TextIO | None = None, wide: bool = False
-) -> None:
-    """Print the comparison: every row, its rank and main figures, then the footer."""
-    console = Console(
-        file=out or sys.stdout,
-        highlight=False,
-        markup=False,  # names are text: "a[/]b" is not markup, "x:smile:y" not an emoji
-        emoji=False,
-        width=1000 if wide else None,
-    )
-    if diff.no_differences:
-        console.print(f"{title}: no differences", markup=False)
-        return
-    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
-    table.add_column(
-        diff.view if diff.view != "negotiate" else "submitter", overflow="fold", min_width=12
-    )
-    table.add_column("rank", no_wrap=True, justify="right")
-    # Only the figures that moved somewhere (the first one when only ranks moved): the
-    # table stays narrow enough for a terminal, and numbers are never cut.
-    shown = [n for n in diff.figures if any(n in r.changed for r in diff.rows)]
+def _namer(columns: Columns) -> Callable[[Compared], list[str]]:
+    if not columns.names:
+        return lambda row: [row.key]
+
+    def names(row: Compared) -> list[str]:
+        source = row.after if row.after is not None else row.before
+        return ["" if source is None else str(source.get(f, "")) for _, f in columns.names]
+
+    return names
+
+
+def diff_table(diff: WhatifDiff, title: str) -> FitTable:
+    """The comparison as a :class:`FitTable`: the row's names, its rank, and the figures
+    that moved somewhere (the first one when only ranks moved)."""
+    columns = VIEW_COLUMNS.get(diff.view, Columns(diff.view))
+    shown: Sequence[str] = [n for n in diff.figures if any(n in r.changed for r in diff.rows)]
     shown = shown or list(diff.figures[:1])
-    for name in shown:
-        table.add_column(LABELS.get(name, name), no_wrap=True, justify="right")
+    names = columns.names or ((columns.key_heading, ""),)
+    heads = [(head, field == "tq_id") for head, field in names]
+    heads += [("rank", True), *((columns.heading(n), True) for n in shown)]
+    table = FitTable(title, heads)
+    namer = _namer(columns)
     for row in diff.rows:
-        table.add_row(Text(row.key), rank_text(row), *(cell(row, n) for n in shown))
-    console.print(table)
-    console.print(summary(diff), markup=False)
+        table.add_row(*namer(row), rank_text(row), *(cell(row, n, columns.scale(n)) for n in shown))
+    return table
+
+
+def render_diff(
+    diff: WhatifDiff,
+    title: str,
+    out: TextIO | None = None,
+    wide: bool = False,
+    notes: Sequence[str] = (),
+) -> None:
+    """Print the comparison: every row, its rank and main figures, the footer, then a
+    ``Note:`` line for each of ``notes`` (what the after side could not revalue)."""
+    console = fit_console(out or sys.stdout, wide)
+    if diff.no_differences:
+        console.print(f"{title}: no differences")
+    else:
+        console.print(diff_table(diff, title))
+        console.print(summary(diff))
+    for text in notes:  # (a line of text, never wrapped: a path in it stays whole)
+        console.file.write(f"Note: {text}\n")

@@ -173,3 +173,33 @@ def test_fairshare_is_the_same_program_with_its_own_completion() -> None:
         assert f"complete -o nosort -F _{prog}_completion {prog}" in result.stdout
     help_text = CliRunner().invoke(cli, ["--help"], prog_name="fairshare").stdout
     assert help_text.startswith("Usage: fairshare [OPTIONS] COMMAND [ARGS]...")
+
+
+def test_version_with_a_config_folder_it_may_not_look_in(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A service account with another user's HOME: looking for the default config raises
+    PermissionError (here made by the test: it may run as root, who reads everything).
+    ``fs --version`` says so on its config line; a view says it in one line, exit 2."""
+    from fairshare_cli.io.paths import user_config_file
+
+    monkeypatch.chdir(tmp_path)
+    locked = user_config_file().parent
+    real = Path.is_file
+
+    def is_file(self: Path) -> bool:
+        if locked in self.parents:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "is_file", is_file)
+    result = run("--version")
+    assert result.exit_code == 0, result.stderr
+    config_line = result.stdout.splitlines()[3]
+    assert config_line == (
+        f"config: cannot look for a config at {user_config_file()}: Permission denied; "
+        "pass --config PATH (or set FAIRSHARE_CONFIG)"
+    )
+    view = run("userprio", "--now", NOW)
+    assert view.exit_code == 2
+    assert view.stderr == f"fs: error: {config_line.removeprefix('config: ')}\n"

@@ -38,9 +38,8 @@ def test_group_records() -> None:
 def test_userprio_names_the_group_record(sample: list[str], run: Callable[..., Any]) -> None:
     result = run("userprio", "alice", *sample, "--now", NOW)
     assert result.exit_code == 0
-    assert result.stderr == (
-        "fs: note: no record alice@example.org; did you mean group_physics.hep.alice@example.org\n"
-    )
+    assert result.stderr == ("fs: note: alice is shown as group_physics.hep.alice@example.org\n")
+    assert "Number of users: 1 " in result.stdout and "alice@example.org" in result.stdout
     assert run("userprio", "judy", *sample, "--now", NOW).stderr == ""
 
 

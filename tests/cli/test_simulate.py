@@ -87,7 +87,7 @@ def test_two_users_share_four_slots(
 
 
 def test_table_and_bad_durations(args: list[str], run: Callable[..., Any]) -> None:
-    result = run("simulate", *args, "--until", "1:00:00", "--cycle", "3600")
+    result = run("simulate", *args, "--until", "1:00:00", "--cycle", "3600", "--series")
     assert result.exit_code == 0
     assert result.stdout.splitlines()[0].split() == [
         "Time",
@@ -245,3 +245,80 @@ def test_rm_of_a_running_job_releases_its_slot(
     assert rows["a@d"]["weighted_accumulated_usage_hours"] == 1.0
     assert rows["b@d"]["weighted_resources_in_use"] == 1
     assert doc["dirac"]["running_jobs"]["lhcb_user"]["a"] == [[1795262400.0, 1], [1795266000.0, -1]]
+
+
+def test_the_table_sums_each_entity_up(args: list[str], run: Callable[..., Any]) -> None:
+    """Three cycles (12:00, 13:00, 14:00): a and b hold 2, 2, 0 slots, so a mean of 4/3
+    and a largest of 2; at 14:00 each one's effective priority is that of two slots held
+    for two hours from 0.5 under a one-day half-life, 2 - 1.5 * 0.5 ** (2/24)
+    (``Accountant::UpdatePriorities``, as in the test above); the pool holds 4, 4, 0."""
+    result = run("simulate", *args, "--until", "2:00:00", "--cycle", "3600")
+    assert result.exit_code == 0, result.stderr
+    lines = [line.split() for line in result.stdout.splitlines()]
+    assert result.stdout.splitlines()[0].startswith(
+        "3 cycles from 2026-11-21T12:00:00Z to 2026-11-21T14:00:00Z"
+    )
+    assert lines[1] == [
+        "Kind", "Name", "MeanSlots", "MaxSlots", "EndSlots", "EffPrio", "Quota", "FairShare",
+        "Pending",
+    ]  # fmt: skip
+    prio = f"{2 - 1.5 * 0.5 ** (2 / 24):.2f}"
+    assert lines[2:] == [
+        ["submitter", "a@d", f"{4 / 3:.2f}", "2", "0", prio, "0"],
+        ["submitter", "b@d", f"{4 / 3:.2f}", "2", "0", prio, "0"],
+        ["pool", "pool", f"{8 / 3:.2f}", "4", "0", "0"],
+    ]
+
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_configs"
+ON_SAMPLE = ["--config", str(SAMPLE / "pool.toml"), "--now", NOW]
+
+
+def test_no_workload_and_an_empty_queue_is_refused_at_once(run: Callable[..., Any]) -> None:
+    """``fs simulate`` on the sample pool (claims, no queue) ran a day of cycles; now one
+    line, exit 2, before any cycle."""
+    result = run("simulate", *ON_SAMPLE)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith(
+        "fs: error: nothing to simulate: no --workload and the state's queue is empty"
+    )
+    assert result.stderr.count("\n") == 1
+
+
+def test_a_plot_that_cannot_be_written_is_refused_before_the_run(
+    run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import fairshare_cli.cli.simulate as cli_simulate
+
+    def no_run(*_: object, **__: object) -> None:
+        raise AssertionError("the simulation ran")
+
+    monkeypatch.setattr(cli_simulate, "run_simulation", no_run)
+    result = run(
+        "simulate", "--workload", str(SAMPLE / "workload.json"),
+        "--plot", "/nonexist/x.png", *ON_SAMPLE,
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert result.stderr == "fs: error: --plot /nonexist/x.png: folder /nonexist does not exist\n"
+
+
+def test_the_sample_run_prints_a_line_per_entity_and_series_every_cycle(
+    run: Callable[..., Any],
+) -> None:
+    """At the default cycle (60 s) the sample workload printed a row per entity and cycle
+    (38,788 lines for a day); the table is now one line per entity, the series with
+    --series or --output csv (an hour here, to keep the test short)."""
+    line = ["simulate", "--workload", str(SAMPLE / "workload.json"), "--until", "1:00:00"]
+    summary = run(*line, *ON_SAMPLE)
+    assert summary.exit_code == 0, summary.stderr
+    lines = summary.stdout.splitlines()
+    entities = len(lines) - 2
+    assert lines[0].startswith("61 cycles from 2026-11-21T12:00:00Z to 2026-11-21T13:00:00Z")
+    entity_names = [tuple(x.split()[:2]) for x in lines[2:]]
+    series = run(*line, "--series", *ON_SAMPLE)
+    rows = [tuple(x.split()[1:3]) for x in series.stdout.splitlines()[1:]]
+    assert sorted(set(rows)) == sorted(entity_names)  # one line per entity, each once
+    assert len(rows) > 50 * entities
+    csv_rows = run(*line, "--output", "csv", *ON_SAMPLE)
+    assert len(csv_rows.stdout.splitlines()) == 1 + len(rows)

@@ -444,3 +444,94 @@ def test_negative_setprio_is_stored_and_reads_clamp(
     rows = json.loads(run("userprio", *pool, "--now", NOW, "--json").stdout)
     alice = next(r for r in rows if r["name"] == "alice@example.org")
     assert (alice["real_priority"], alice["effective_priority"]) == (0.5, 0.5)
+
+
+def _queued_pool(tmp_path: Path, run: Callable[..., Any]) -> list[str]:
+    """The sample pool with its jobs file submitted and one cycle committed."""
+    import shutil
+
+    repo = Path(__file__).resolve().parents[2]
+    state = tmp_path / "queued.json"
+    shutil.copy(repo / "sample_configs" / "sample-state.json", state)
+    args = [
+        "--config", str(repo / "sample_configs" / "pool.toml"), "--state", str(state),
+        "--now", "2026-11-21T12:00:00Z",
+    ]  # fmt: skip
+    assert run("submit", "--file", str(repo / "sample_configs" / "jobs.json"), *args).exit_code == 0
+    assert run("negotiate", *args).exit_code == 0
+    return args
+
+
+def test_a_group_row_holding_hidden_users_says_so(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """After 'fs rm 105' the group_physics.hep row holds 108 while its only listed user,
+    alice, holds 100: dave's 8 (claims, no job in the queue) are not listed, as plain
+    condor_userprio lists only submitters with a submitter ad. The table stays
+    condor_userprio's; a note under it names who is not listed and why."""
+    args = _queued_pool(tmp_path, run)
+    assert run("rm", "105", *args).exit_code == 0
+    result = run("userprio", *args)
+    assert result.exit_code == 0
+    rows = {line.split()[0]: line.split() for line in result.stdout.splitlines() if line}
+    assert rows["group_physics.hep"][4] == "108" and rows["alice@example.org"][3] == "100"
+    assert "dave@example.org" not in result.stdout
+    note = result.stderr.strip().splitlines()
+    assert len(note) == 1 and note[0].startswith("fs: note: not listed: 10 submitters with ")
+    assert "group_physics.hep.dave@example.org" in result.stderr or " more)" in note[0]
+    assert note[0].endswith("counted in their groups' rows; --allusers lists them")
+    everyone = run("userprio", "--allusers", *args)
+    assert "dave@example.org" in everyone.stdout and everyone.stderr == ""
+
+
+def test_names_match_records_inside_groups(run: Callable[..., Any]) -> None:
+    """'fs userprio alice bob' on the sample pool, whose records are group-qualified
+    (group_physics.hep.alice@example.org): both are found, and a note says how."""
+    repo = Path(__file__).resolve().parents[2]
+    result = run(
+        "userprio", "alice", "bob", "--config", str(repo / "sample_configs" / "pool.toml"),
+        "--now", "2026-11-21T12:00:00Z",
+    )  # fmt: skip
+    assert result.exit_code == 0
+    names = [line.split()[0] for line in result.stdout.splitlines()[4:6]]
+    assert names == ["alice@example.org", "bob@example.org"]
+    assert "Number of users: 2 " in result.stdout
+    assert result.stderr == (
+        "fs: note: alice is shown as group_physics.hep.alice@example.org\n"
+        "fs: note: bob is shown as group_physics.hep.bob@example.org\n"
+    )
+
+
+def test_all_says_its_group_quotas_are_the_dumped_cycles(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """The HTCondor 25.0 capture (tests/fixtures/htcondor-25.0/flat_users) imported:
+    'fs userprio -all' prints condor_userprio's quotas of the cycle its dump describes
+    (<none>: effective 21, subtree 25, as condor_userprio.quotas.txt), 'fs quota' the next
+    cycle's; a note under the table says which cycle, naming the dump's time."""
+    pool = Path(__file__).resolve().parents[1] / "fixtures" / "htcondor-25.0" / "flat_users"
+    meta = json.loads((pool / "meta.json").read_text())
+    capture = str(meta["capture_time"])
+    cfg, state = tmp_path / "pool.toml", tmp_path / "state.json"
+    assert (
+        run("import", "condor-config", str(pool / "condor_config"), "--into", str(cfg)).exit_code
+        == 0
+    )
+    args = ["--config", str(cfg), "--state", str(state), "--now", capture]
+    for step in (
+        ["condor-status", str(pool / "condor_status.json"), "--into", str(cfg)],
+        ["condor-q", str(pool / "condor_q.json")],
+        ["condor-userprio", str(pool / "condor_userprio.long_allusers.txt")],
+    ):
+        assert run("import", *step, *args).exit_code == 0
+    result = run("userprio", "-all", *args)
+    assert result.exit_code == 0
+    none = next(line.split() for line in result.stdout.splitlines() if line.startswith("<none>"))
+    assert none[1:2] == ["21.00"] and "25.00" in none
+    assert result.stderr.startswith(
+        "fs: note: group quotas are those of the negotiation cycle the condor_userprio dump "
+        "describes ("
+    )
+    first = result.stderr.splitlines()[0]
+    assert first.endswith("as condor_userprio shows them; 'fs quota' computes the next cycle's")
+    quota = json.loads(run("quota", *args, "--json").stdout)
+    root = next(r for r in quota if r["group"] == "<none>")
+    assert (root["quota"], root["subtree_quota"]) != (21.0, 25.0)

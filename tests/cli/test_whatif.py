@@ -92,11 +92,49 @@ def test_unknown_key_is_refused_with_a_hint(
     assert result.stderr.count("\n") == 1
 
 
-def test_state_without_kept_history_says_so(tmp_path: Path, run: Callable[..., Any]) -> None:
-    args = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--now", NOW]
-    result = run("whatif", "--set", "accountant.priority_halflife=3600", "userprio", *args)
+NOTE = (
+    "Note: no usage history is kept beside {state}, so the after side revalues no recorded "
+    "usage: keep one with 'fs import history FILE' (--rebuild to rebuild the state from "
+    "it), or pass --history FILE"
+)
+
+
+def test_state_without_kept_history_says_so_in_its_output(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """A half-life preview of a state with no usage history beside it: the table's footer
+    (and --json's notes) say why nothing moved and name fs import history."""
+    state = tmp_path / "state.json"
+    shutil.copy(REPO / "sample_configs" / "sample-state.json", state)
+    args = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--state", str(state)]
+    line = ["whatif", "--set", "accountant.priority_halflife=3600", "userprio", *args]
+    result = run(*line, "--now", NOW)
     assert result.exit_code == 0
-    assert "no usage history is kept" in result.stderr
+    assert result.stdout.splitlines() == [
+        "fs userprio with accountant.priority_halflife=3600: before -> after: no differences",
+        NOTE.format(state=state),
+    ]
+    doc = json.loads(run(*line, "--now", NOW, "--json").stdout)
+    assert doc["notes"] == [NOTE.format(state=state).removeprefix("Note: ")]
+    assert doc["changes"] == []
+
+
+def test_the_sample_pool_keeps_the_history_its_half_life_preview_needs(
+    run: Callable[..., Any],
+) -> None:
+    """sample_configs ships sample-state.history.sqlite (history.csv's 401 records, which
+    the sample state was built from): the half-life preview moves without --history, and
+    moves exactly as with --history sample_configs/history.csv."""
+    args = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--now", NOW]
+    line = ["whatif", "--set", "accountant.priority_halflife=3600", "userprio", *args]
+    result = run(*line)
+    assert result.exit_code == 0, result.stderr
+    assert "Note:" not in result.stdout and result.stderr == ""
+    assert " rows changed, " in result.stdout.splitlines()[-1]
+    kept = json.loads(run(*line, "--json").stdout)
+    history = ["--history", str(REPO / "sample_configs" / "history.csv")]
+    given = json.loads(run(*line[:3], *history, *line[3:], "--json").stdout)
+    assert kept["changes"] and kept == given
 
 
 def test_only_the_models_a_key_revalues_are_replayed() -> None:

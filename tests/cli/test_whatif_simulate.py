@@ -108,7 +108,12 @@ def test_table_tags_rows_and_plot_overlays(
     pool: list[str], run: Callable[..., Any], tmp_path: Path
 ) -> None:
     args = ["--until", "1:00:00", "--cycle", "1800", *pool]
-    result = run("whatif", *CHANGE, "simulate", *args)
+    summed = run("whatif", *CHANGE, "simulate", *args).stdout.splitlines()
+    assert summed[2].split()[:2] == ["Policy", "Kind"]
+    tags = [line.split()[0] for line in summed[3:]]
+    assert tags == sorted(tags, key=lambda t: t != "before")  # before's lines, then after's
+    assert set(tags) == {"before", "after"} and tags.count("before") == tags.count("after")
+    result = run("whatif", *CHANGE, "simulate", *args, "--series")
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert (

@@ -148,10 +148,14 @@ def compare(view: str, before: Sequence[Row], after: Sequence[Row]) -> WhatifDif
     return WhatifDiff(view, spec.figures, rows, changes)
 
 
-def diff_json(diff: WhatifDiff, before: Any, after: Any) -> dict[str, Any]:
-    """``{"before": [...], "after": [...], "changes": [...]}`` for ``--json``."""
+def diff_json(
+    diff: WhatifDiff, before: Any, after: Any, notes: Sequence[str] = ()
+) -> dict[str, Any]:
+    """``{"before": [...], "after": [...], "changes": [...], "notes": [...]}`` for
+    ``--json`` (``notes``: what the after side could not revalue, as the table's footer)."""
     return {
         "before": before,
         "after": after,
         "changes": [c.to_json() for c in diff.changes],
+        "notes": list(notes),
     }

@@ -42,7 +42,7 @@ def read_pool(top: Reader, file: str) -> PoolConfig:
         r.fail(f'pool.defaults: expected "legacy" or "current", got "{defaults}"')
     state = r.get("state", r.string, "") or None
     return PoolConfig(
-        name=r.get("name", r.string, "pool"),
+        name=r.get("name", r.name, "pool"),
         uid_domain=r.get("uid_domain", r.name, "localdomain"),
         local_domains=r.get("local_domains", r.name_list, ()),
         defaults=defaults,  # type: ignore[arg-type]

@@ -1,0 +1,161 @@
+"""Every example in every ``--help`` runs: each ``fs ...`` line of a help text's
+``Examples:`` block is run as written, exit 0, in a folder holding the sample pool.
+
+The examples name a few files of their own (a ``condor_status`` dump, an ``sacct``
+listing, ...): :data:`INPUTS` makes each from the real captures under tests/fixtures,
+under the name the example gives. The state the examples work on is the sample state with
+the names they use: records for ``alice@example.org`` and ``olduser@example.org`` and a
+queue holding jobs 5, 7, 12.0, 12.1 and 13.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+
+from fairshare_cli.cli.main import cli
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = REPO / "tests" / "fixtures"
+NOW = "2026-11-21T12:00:00Z"
+HTC = FIXTURES / "htcondor-25.0" / "flat_users"
+SLURM = FIXTURES / "slurm-22.05"
+
+#: (the command's words, a file an example names) -> the capture it is made from.
+INPUTS: dict[tuple[str, str], Path] = {
+    ("import condor-config", "/etc/condor/condor_config"): HTC / "condor_config",
+    ("import condor-status", "slots.json"): HTC / "condor_status.json",
+    ("import dirac-cfg", "dirac.cfg"): FIXTURES / "dirac-cfg" / "dirac.cfg",
+    ("import history", "h.csv"): REPO / "sample_configs" / "history.csv",
+    ("import sacct", "jobs.txt"): SLURM / "sacct_jobs_1_13.txt",
+    ("import sacctmgr", "assoc.txt"): SLURM / "ft1_running" / "sacctmgr_assoc_tree.txt",
+    ("import scontrol-assoc", "assoc_mgr.txt"): SLURM / "ft1_running" / "scontrol_assoc_mgr.txt",
+    ("import slurm-conf", "/etc/slurm/slurm.conf"): SLURM / "config" / "slurm.conf.fairtree",
+    ("import squeue", "jobs.txt"): SLURM / "ft1_running" / "scontrol_show_jobs.txt",
+    ("import sshare", "shares.txt"): SLURM / "ft1_running" / "sshare_a_l_P.txt",
+    ("quota", "jobs.json"): REPO / "sample_configs" / "jobs.json",
+    ("submit", "jobs.json"): REPO / "sample_configs" / "jobs.json",
+}
+#: Commands whose examples start from no state (an import of a history the sample state
+#: already counts is refused, rightly), and the Slurm imports' capture time as --now.
+FRESH_STATE = ("import history", "import scontrol-assoc", "import squeue", "import sshare")
+SLURM_NOW = (SLURM / "ft1_running" / "date.txt").read_text().splitlines()[3]
+QUEUE = [
+    {"id": "5", "owner": "alice", "account": "hep"},
+    {"id": "7", "owner": "bob", "account": "hep"},
+    {"id": "12.0", "count": 2, "owner": "alice", "accounting_group": "group_physics.hep.alice"},
+    {"id": "13", "owner": "carol", "account": "chemistry"},
+]
+
+
+def _commands(cmd: click.Command, path: list[str]) -> Iterator[tuple[list[str], click.Command]]:
+    yield path, cmd
+    if isinstance(cmd, click.Group):
+        ctx = click.Context(cmd, info_name=path[-1])
+        for name in cmd.list_commands(ctx):
+            sub = cmd.get_command(ctx, name)
+            assert sub is not None
+            yield from _commands(sub, [*path, name])
+
+
+def examples() -> list[tuple[str, str]]:
+    """(the command's words, one example line) for every example of every help text;
+    a line ending in a backslash goes on, and '#' starts a comment."""
+    out = []
+    for path, cmd in _commands(cli, ["fs"]):
+        lines = (cmd.help or "").splitlines()
+        joined: list[str] = []
+        for line in lines:
+            text = line.strip()
+            if joined and joined[-1].endswith("\\"):
+                joined[-1] = joined[-1][:-1] + " " + text
+            else:
+                joined.append(text)
+        for text in joined:
+            if text.startswith("fs "):
+                out.append((" ".join(path[1:]), text.split("  #")[0].split(" #")[0].strip()))
+    return out
+
+
+EXAMPLES = examples()
+
+
+def test_the_examples_were_found() -> None:
+    assert len(EXAMPLES) > 50
+    assert {words for words, _ in EXAMPLES} >= {"whatif", "simulate", "userprio", "import sacct"}
+
+
+@pytest.fixture(scope="module")
+def pool(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder every example starts from: the sample pool, a state with the names the
+    examples use, and the files they name."""
+    from click.testing import CliRunner
+
+    folder = tmp_path_factory.mktemp("examples")
+    shutil.copytree(REPO / "sample_configs", folder / "sample_configs")
+    state = folder / "state.json"
+    shutil.copy(REPO / "sample_configs" / "sample-state.json", state)
+    shutil.copy(
+        REPO / "sample_configs" / "sample-state.history.sqlite", folder / "state.history.sqlite"
+    )
+    (folder / "queue.json").write_text(json.dumps(QUEUE), encoding="utf-8")
+    common = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--state", str(state)]
+    for setup in (
+        ["setfactor", "alice@example.org", "1", "--create"],
+        ["setfactor", "olduser@example.org", "1", "--create"],
+        ["submit", "--file", str(folder / "queue.json")],
+    ):
+        result = CliRunner().invoke(cli, [*setup, *common, "--now", NOW])
+        assert result.exit_code == 0, (setup, result.stderr)
+    slurm = folder / "slurm.toml"  # the cluster of the Slurm captures
+    slurm.write_text('[pool]\ndefaults = "current"\n', encoding="utf-8")
+    for dump in (
+        SLURM / "config" / "slurm.conf.fairtree",
+        SLURM / "ft1_running" / "sacctmgr_assoc_tree.txt",
+        SLURM / "ft1_running" / "sacctmgr_qos.txt",
+    ):
+        kind = "slurm-conf" if dump.name.startswith("slurm.conf") else "sacctmgr"
+        result = CliRunner().invoke(cli, ["import", kind, str(dump), "--into", str(slurm)])
+        assert result.exit_code == 0, (dump, result.stderr)
+    return folder
+
+
+@pytest.mark.parametrize(("words", "line"), EXAMPLES, ids=[line for _, line in EXAMPLES])
+def test_every_help_example_runs(
+    words: str,
+    line: str,
+    pool: Path,
+    tmp_path: Path,
+    run: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    work = tmp_path / "work"
+    shutil.copytree(pool, work)
+    if "init --example sample_configs" in line:  # it writes the sample pool itself
+        shutil.rmtree(work / "sample_configs")
+    monkeypatch.chdir(work)
+    monkeypatch.setenv("FAIRSHARE_CONFIG", "sample_configs/pool.toml")
+    monkeypatch.setenv("FAIRSHARE_STATE", str(work / "state.json"))
+    monkeypatch.setenv("FAIRSHARE_NOW", NOW)
+    if words in FRESH_STATE:
+        monkeypatch.setenv("FAIRSHARE_STATE", str(work / "fresh.json"))
+    if words.startswith("import s"):  # the Slurm dumps: as of their capture, their cluster
+        monkeypatch.setenv("FAIRSHARE_NOW", SLURM_NOW)
+        monkeypatch.setenv("FAIRSHARE_CONFIG", str(work / "slurm.toml"))
+    for (command, name), capture in INPUTS.items():
+        if command == words:
+            target = work / Path(name).name
+            shutil.copy(capture, target)
+            line = line.replace(name, str(target)) if name.startswith("/") else line
+    for part in line.split(" && "):
+        argv = shlex.split(part)
+        assert argv[0] == "fs"
+        result = run(*argv[1:])
+        assert result.exit_code == 0, (part, result.stderr)
