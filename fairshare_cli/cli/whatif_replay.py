@@ -121,7 +121,10 @@ def note(text: str) -> None:
     """Keep a note for ``fs whatif``'s own output (its table's footer, its JSON ``notes``)."""
     from fairshare_cli.cli.context import WHATIF_NOTES
 
-    ctx = click.get_current_context()
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:  # a sweep's point, run outside the command: the note goes to stderr
+        click.echo(f"Note: {text}", err=True)
+        return
     notes = ctx.meta.setdefault(WHATIF_NOTES, [])
     if text not in notes:  # (a view may load its state more than once)
         notes.append(text)

@@ -9,6 +9,7 @@ what-if in ``fs taskqueues``' columns.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -49,9 +50,14 @@ def test_negotiate_whatif_cuts_no_number(
     before, after = _json_figures(run)["share"]
     assert "submitter" in result.stdout
     frank = next(line for line in result.stdout.splitlines() if line.startswith("frank@"))
-    assert f"{before:.9g} -> {after:.9g}" in frank
+    shown = list(re.findall(r"(\S+) -> (\S+)", frank)[1])  # eff. prio, then share
+    # Each side is its value rounded, to as many digits as tell the two apart.
+    assert len(shown) == 2 and shown[0] != shown[1]
+    for text, value in zip(shown, (before, after), strict=True):
+        assert float(text) == pytest.approx(value, rel=10 ** -(len(text.strip("0.")) - 1))
     if columns is None:  # to a pipe: one line per row
-        assert len(result.stdout.splitlines()) == 2 + 2 + 6
+        body = result.stdout.splitlines()[3:-1]  # after title, heading and rule; before the sum
+        assert body and all("│" in line and not line.startswith(" ") for line in body)
 
 
 @pytest.mark.parametrize("where", ["before-view", "after-view"])
