@@ -34,9 +34,9 @@ def sweep() -> None:
 
     \b
     Examples:
-      fs sweep sweep.toml --out runs/ --html sweep.html
-      fs sweep sweep.toml --out runs/ --engine slurm --submit
-      fs sweep collect runs/ --output csv
+      fs sweep sample_configs/sweep.toml --out runs/ --html sweep.html
+      fs sweep sample_configs/sweep.toml --out runs/ --engine slurm
+      fs sweep sample_configs/sweep.toml --out runs/ && fs sweep collect runs/ --output csv
     SPEC (TOML) names the config, state, workload, now, until, cycle and scheduler, and
     [[axis]] tables (key, values): any key fs whatif --set takes. Each point is
     'fs whatif --set KEY=VALUE ... simulate' measured: share error, Jain's index, waits,
@@ -94,8 +94,8 @@ def run(  # noqa: PLR0913  click passes each option
 
     \b
     Examples:
-      fs sweep sweep.toml --out runs/ --html sweep.html
-      fs sweep sweep.toml --out runs/ --engine htcondor --submit
+      fs sweep sample_configs/sweep.toml --out runs/ --html sweep.html
+      fs sweep sample_configs/sweep.toml --out runs/ --engine htcondor
     The spec is checked whole first (keys, values, every point's config). The last point
     is the base config as it is. With --engine htcondor or slurm nothing runs here: the
     submit files are written to DIR (and submitted with --submit); 'fs sweep collect DIR'
@@ -128,7 +128,7 @@ def run_point_cmd(folder: str, index: int) -> None:
 
     \b
     Examples:
-      fs sweep run-point runs/ 3
+      fs sweep sample_configs/sweep.toml --out runs/ --engine slurm && fs sweep run-point runs/ 3
     Does nothing when the point's result is already there.
     """
     from fairshare_cli.cli.sweep_point import run_point
@@ -155,8 +155,8 @@ def collect(opts: GlobalOptions, folder: str, objective: str, html: str | None) 
 
     \b
     Examples:
-      fs sweep collect runs/ --output csv
-      fs sweep collect runs/ --html sweep.html
+      fs sweep sample_configs/sweep.toml --out runs/ --engine htcondor && fs sweep collect runs/
+      fs sweep sample_configs/sweep.toml --out runs/ && fs sweep collect runs/ --html sweep.html
     Points without a result yet are left out, and counted on stderr.
     """
     from fairshare_cli.io.sweep_dir import SweepDir
