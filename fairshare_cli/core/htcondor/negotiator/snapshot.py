@@ -131,6 +131,9 @@ class Snapshot:
         self.now = inputs.now
         self.priorities = priorities
         self.tree = tree if (tree is not None and len(tree.groups) > 1) else None
+        self._group_of: dict[str, str] = {}
+        #: stanza -> the machine ``RANK`` when it reads no attribute (``CurrentRank`` of any job)
+        self._constant_rank: dict[int, float] = {}
         self.ev = Evaluator()
         self.empty = Ad({}, {}, self.ev, "empty")
         self.stanza_names = [spec.name for spec in machines]
@@ -163,7 +166,10 @@ class Snapshot:
         """The submitter's group (None without group quotas)."""
         if self.tree is None:
             return None
-        return assigned_group(self.tree, submitter).name
+        found = self._group_of.get(submitter)
+        if found is None:
+            found = self._group_of[submitter] = assigned_group(self.tree, submitter).name
+        return found
 
     def _compile_slot_side(self, machines: Sequence[MachineSpec]) -> tuple[set[str], set[str]]:
         """Compile the negotiator's slot-scope expressions for unclaimed and claimed slot
@@ -224,16 +230,23 @@ class Snapshot:
             if claim is None:
                 key: tuple[object, ...] = (slot.stanza, None, slot.resources)
             else:
-                values = self._claimed_values(spec, slot, claim, running)
-                lowered = {k.lower(): v for k, v in values.items()}
-                claimed_key = tuple(lowered.get(a) for a in claim_attrs)
+                slot.remote_group = self.group_of(claim.submitter)
+                claimed_key: tuple[object, ...] = ()
+                if claim_attrs:  # else a claimed slot's values are read only for a new class
+                    values = self._claimed_values(spec, slot, claim, running)
+                    lowered = {k.lower(): v for k, v in values.items()}
+                    claimed_key = tuple(lowered.get(a) for a in claim_attrs)
                 key = (slot.stanza, claim.submitter, claimed_key, slot.resources)
             if per_slot:
                 key = (*key, tuple(getattr(slot, _SLOT_FIELD[a]) for a in per_slot))
             cls = class_by_key.get(key)
             if cls is None:
                 if values is None:
-                    values = slot_values(spec, slot, self.now)
+                    values = (
+                        slot_values(spec, slot, self.now)
+                        if claim is None
+                        else self._claimed_values(spec, slot, claim, running)
+                    )
                 ad = slot_ad(spec, values, self.ev)
                 expr = self.slot_exprs[(slot.stanza, claim is not None)].weight
                 weight = slot_weight(self.ev, expr, ad, self.empty)
@@ -326,13 +339,21 @@ class Snapshot:
             values["AccountingGroup"] = claim.submitter
             values["RemoteGroup"] = group
         slot.remote_group = group
-        if job is not None:
+        if job is None:
+            values["CurrentRank"] = 0.0
+            return values
+        constant = self._constant_rank.get(slot.stanza)
+        if constant is None:
             ev = self.ev
             job_side = job_ad(ev, job, claim.submitter)
             probe = Ad(values, {"Rank": spec.rank or "0"}, ev, f"machine {spec.name}")
-            values["CurrentRank"] = ev.number(probe.exprs["rank"][1], probe, job_side, 0.0)
+            rank = probe.exprs["rank"][1]
+            value = ev.number(rank, probe, job_side, 0.0)
+            if not rank.my_refs and not rank.target_refs:  # reads nothing: every job's rank
+                self._constant_rank[slot.stanza] = value
+            values["CurrentRank"] = value
         else:
-            values["CurrentRank"] = 0.0
+            values["CurrentRank"] = constant
         return values
 
     def _usage(self) -> tuple[dict[str, float], dict[str, float]]:
