@@ -7,6 +7,9 @@ exceptions are pointers and caches kept on the objects for speed: a slot class's
 an autocluster's ``ptr`` and its candidate lists, and the submitters' runs (the queue the
 pie spins work through).
 
+A simulation builds the slots of a pool of static slots once (:class:`FrozenPool`) and each
+cycle gives them its claims, instead of expanding the stanzas again.
+
 Scale: slots fall into slot classes (same machine stanza, same claim state, same values of
 the per-slot attributes any expression reads), so Requirements and ranks are evaluated once
 per (autocluster, slot class) pair through :mod:`fairshare_cli.core.htcondor.classads`.
@@ -100,6 +103,65 @@ class CycleInputs:
     tree: GroupTree | None
     knobs: NegotiatorKnobs
     now: float
+    frozen: FrozenPool | None = None
+
+
+class FrozenPool:
+    """The slots of a pool of static slots, built once and reused by every cycle of a
+    simulation: between two cycles only the claims on them change.
+
+    A cycle given one (:attr:`CycleInputs.frozen`) takes its slots from here instead of
+    expanding the ``[[machines]]`` stanzas again; the slots the last cycle claimed are
+    cleared first. Pools with partitionable slots (whose cycles carve and append dynamic
+    slots) are built afresh each cycle: :meth:`of` gives None for them.
+    """
+
+    def __init__(self, machines: Sequence[MachineSpec]) -> None:
+        self.machines = machines
+        self.slots = [Slot(i, *where) for i, where in enumerate(expand_slots(machines))]
+        self._by_name = {slot.name.lower(): slot for slot in self.slots}
+        self._held: list[Slot] = []
+        self._unclaimed_keys: dict[tuple[str, ...], list[tuple[object, ...]]] = {}
+
+    @classmethod
+    def of(cls, machines: Sequence[MachineSpec]) -> FrozenPool | None:
+        """A frozen pool of ``machines``, or None when a stanza is partitionable."""
+        if any(spec.partitionable for spec in machines):
+            return None
+        return cls(machines)
+
+    def claimed_slots(self, claims: list[Claim]) -> list[Slot]:
+        """Every slot, in pool order, holding its claim (as :func:`add_dynamic_slots` and a
+        fresh pool give them: by slot name, a claim on a slot not configured ignored)."""
+        for slot in self._held:
+            slot.claim = None
+            slot.remote_group = None
+        held: list[Slot] = []
+        for claim in sorted(claims, key=lambda c: c.slot.lower()):
+            target = self._by_name.get(claim.slot.lower())
+            if target is not None:
+                target.claim = claim
+                held.append(target)
+        self._held = held
+        return list(self.slots)
+
+    def unclaimed_keys(self, per_slot: list[str]) -> list[tuple[object, ...]]:
+        """Each slot's class key when unclaimed (see :meth:`Snapshot._build_slots`), by pool
+        index, for the per-slot attributes the cycle reads."""
+        found = self._unclaimed_keys.get(tuple(per_slot))
+        if found is None:
+            found = [unclaimed_key(slot, per_slot) for slot in self.slots]
+            self._unclaimed_keys[tuple(per_slot)] = found
+        return found
+
+
+def unclaimed_key(slot: Slot, per_slot: list[str]) -> tuple[object, ...]:
+    """The class key of an unclaimed slot: its stanza, its resources and the per-slot
+    attributes read (``per_slot``, names of :data:`PER_SLOT`)."""
+    key: tuple[object, ...] = (slot.stanza, None, slot.resources)
+    if per_slot:
+        key = (*key, tuple(getattr(slot, _SLOT_FIELD[a]) for a in per_slot))
+    return key
 
 
 class Snapshot:
@@ -138,6 +200,8 @@ class Snapshot:
         self.empty = Ad({}, {}, self.ev, "empty")
         self.stanza_names = [spec.name for spec in machines]
         self.machines = machines
+        frozen = inputs.frozen
+        self.frozen = frozen if frozen is not None and frozen.machines is machines else None
         refs, preempt_refs = self._compile_slot_side(machines)
         idle, running, texts = scan_jobs(inputs.jobs)
         names = job_names(idle)
@@ -209,26 +273,23 @@ class Snapshot:
         self, machines: Sequence[MachineSpec], claims: list[Claim], running: dict[str, Job]
     ) -> None:
         """Every slot, its claim, and the slot classes with their ads and weights."""
-        self.slots: list[Slot] = [
-            Slot(index, stanza, machine, slot_id)
-            for index, (stanza, machine, slot_id) in enumerate(expand_slots(machines))
-        ]
-        by_name = {slot.name.lower(): slot for slot in self.slots} if claims else {}
-        for held in add_dynamic_slots(self.slots, machines, claims, _request_of(running)):
-            target = by_name.get(held.slot.lower())
-            if target is None:
-                continue  # a claim on a slot no longer configured: ignored, like a stale ad
-            target.claim = held
+        frozen = self.frozen
+        per_slot = [a for a in PER_SLOT if a in self.all_refs]
+        if frozen is not None:
+            self.slots: list[Slot] = frozen.claimed_slots(claims)
+            unclaimed_keys = frozen.unclaimed_keys(per_slot)
+        else:
+            self.slots = self._fresh_slots(machines, claims, running)
+            unclaimed_keys = [unclaimed_key(slot, per_slot) for slot in self.slots]
         self.classes: list[SlotClass] = []
         class_by_key: dict[tuple[object, ...], SlotClass] = {}
-        per_slot = [a for a in PER_SLOT if a in self.all_refs]
         claim_attrs = [a for a in CLAIM_ATTRS if a in self.all_refs]
         for slot in self.slots:
             spec = machines[slot.stanza]
             claim = slot.claim
             values = None
             if claim is None:
-                key: tuple[object, ...] = (slot.stanza, None, slot.resources)
+                key = unclaimed_keys[slot.index]
             else:
                 slot.remote_group = self.group_of(claim.submitter)
                 claimed_key: tuple[object, ...] = ()
@@ -237,8 +298,8 @@ class Snapshot:
                     lowered = {k.lower(): v for k, v in values.items()}
                     claimed_key = tuple(lowered.get(a) for a in claim_attrs)
                 key = (slot.stanza, claim.submitter, claimed_key, slot.resources)
-            if per_slot:
-                key = (*key, tuple(getattr(slot, _SLOT_FIELD[a]) for a in per_slot))
+                if per_slot:
+                    key = (*key, tuple(getattr(slot, _SLOT_FIELD[a]) for a in per_slot))
             cls = class_by_key.get(key)
             if cls is None:
                 if values is None:
@@ -257,6 +318,23 @@ class Snapshot:
                 class_by_key[key] = cls
             cls.slots.append(slot)
         self._weigh_pool()
+
+    @staticmethod
+    def _fresh_slots(
+        machines: Sequence[MachineSpec], claims: list[Claim], running: dict[str, Job]
+    ) -> list[Slot]:
+        """Every slot of the stanzas with its claim, dynamic slots appended."""
+        slots = [
+            Slot(index, stanza, machine, slot_id)
+            for index, (stanza, machine, slot_id) in enumerate(expand_slots(machines))
+        ]
+        by_name = {slot.name.lower(): slot for slot in slots} if claims else {}
+        for held in add_dynamic_slots(slots, machines, claims, _request_of(running)):
+            target = by_name.get(held.slot.lower())
+            if target is None:
+                continue  # a claim on a slot no longer configured: ignored, like a stale ad
+            target.claim = held
+        return slots
 
     def _limit_expr_refs(self, idle: Iterable[JobBatch], names: frozenset[str]) -> set[str]:
         """What the idle jobs' ``ConcurrencyLimits`` expressions read (they split slot
