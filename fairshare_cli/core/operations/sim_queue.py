@@ -28,8 +28,8 @@ from fairshare_cli.core.htcondor.claims import (
     slot_weigher,
 )
 from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, expand_slots, negotiate_cycle
+from fairshare_cli.core.htcondor.negotiator.frozen_pool import FrozenPool
 from fairshare_cli.core.htcondor.negotiator.partitionable import parent_name, totals
-from fairshare_cli.core.htcondor.negotiator.snapshot import FrozenPool
 from fairshare_cli.core.htcondor.pool import (
     group_tree,
     negotiator_knobs,

@@ -23,7 +23,7 @@ from fairshare_cli.core.htcondor.negotiator import (
     SubmitterPrio,
     negotiate_cycle,
 )
-from fairshare_cli.core.htcondor.negotiator.snapshot import FrozenPool
+from fairshare_cli.core.htcondor.negotiator.frozen_pool import FrozenPool
 
 USERS = ["u0", "u1", "u2", "group_a.u3", "group_b.u4"]
 PREEMPTION_REQUIREMENTS = [

@@ -23,6 +23,7 @@ from fairshare_cli.core.htcondor.groups import ROOT, GroupNode, GroupTree
 from fairshare_cli.core.htcondor.negotiator.candidates import Candidates
 from fairshare_cli.core.htcondor.negotiator.common import INT_MAX
 from fairshare_cli.core.htcondor.negotiator.explain import Explainer
+from fairshare_cli.core.htcondor.negotiator.frozen_pool import FrozenPool
 from fairshare_cli.core.htcondor.negotiator.matchmaking import Matchmaker
 from fairshare_cli.core.htcondor.negotiator.pie import Pie
 from fairshare_cli.core.htcondor.negotiator.preemption import analyse_claimed
@@ -34,7 +35,7 @@ from fairshare_cli.core.htcondor.negotiator.results import (
     SubmitterPrio,
     UnmatchedRun,
 )
-from fairshare_cli.core.htcondor.negotiator.snapshot import CycleInputs, FrozenPool, Snapshot
+from fairshare_cli.core.htcondor.negotiator.snapshot import CycleInputs, Snapshot
 from fairshare_cli.core.htcondor.negotiator.state import CycleState
 from fairshare_cli.core.htcondor.quotas import (
     negotiate_groups,

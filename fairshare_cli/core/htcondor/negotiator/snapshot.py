@@ -7,8 +7,9 @@ exceptions are pointers and caches kept on the objects for speed: a slot class's
 an autocluster's ``ptr`` and its candidate lists, and the submitters' runs (the queue the
 pie spins work through).
 
-A simulation builds the slots of a pool of static slots once (:class:`FrozenPool`) and each
-cycle gives them its claims, instead of expanding the stanzas again.
+A simulation builds the slots of a pool of static slots once
+(:class:`~.frozen_pool.FrozenPool`) and each cycle gives them its claims, instead of
+expanding the stanzas again.
 
 Scale: slots fall into slot classes (same machine stanza, same claim state, same values of
 the per-slot attributes any expression reads), so Requirements and ranks are evaluated once
@@ -25,6 +26,11 @@ from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.htcondor.classads import Ad, Evaluator
 from fairshare_cli.core.htcondor.concurrency import LimitCounts, parse_limits
 from fairshare_cli.core.htcondor.groups import ROOT, GroupTree, assign_quotas, assigned_group
+from fairshare_cli.core.htcondor.negotiator.frozen_pool import (
+    SLOT_FIELD,
+    FrozenPool,
+    unclaimed_key,
+)
 from fairshare_cli.core.htcondor.negotiator.partitionable import (
     add_dynamic_slots,
     effective_slots,
@@ -47,6 +53,7 @@ from fairshare_cli.core.htcondor.negotiator.slots import (
     Slot,
     SlotClass,
     SlotExprs,
+    claim_values,
     claimed_values,
     compile_slot_exprs,
     expand_slots,
@@ -58,9 +65,6 @@ from fairshare_cli.core.htcondor.negotiator.slots import (
 )
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.errors import ConfigError, InputError
-
-#: The :class:`Slot` field of each per-slot attribute (``PER_SLOT``).
-_SLOT_FIELD = {"name": "name", "machine": "machine", "slotid": "slot_id"}
 
 
 def _request_of(running: dict[str, Job]) -> Callable[[Claim], dict[str, object]]:
@@ -106,64 +110,6 @@ class CycleInputs:
     frozen: FrozenPool | None = None
 
 
-class FrozenPool:
-    """The slots of a pool of static slots, built once and reused by every cycle of a
-    simulation: between two cycles only the claims on them change.
-
-    A cycle given one (:attr:`CycleInputs.frozen`) takes its slots from here instead of
-    expanding the ``[[machines]]`` stanzas again; the slots the last cycle claimed are
-    cleared first. Pools with partitionable slots (whose cycles carve and append dynamic
-    slots) are built afresh each cycle: :meth:`of` gives None for them.
-    """
-
-    def __init__(self, machines: Sequence[MachineSpec]) -> None:
-        self.machines = machines
-        self.slots = [Slot(i, *where) for i, where in enumerate(expand_slots(machines))]
-        self._by_name = {slot.name.lower(): slot for slot in self.slots}
-        self._held: list[Slot] = []
-        self._unclaimed_keys: dict[tuple[str, ...], list[tuple[object, ...]]] = {}
-
-    @classmethod
-    def of(cls, machines: Sequence[MachineSpec]) -> FrozenPool | None:
-        """A frozen pool of ``machines``, or None when a stanza is partitionable."""
-        if any(spec.partitionable for spec in machines):
-            return None
-        return cls(machines)
-
-    def claimed_slots(self, claims: list[Claim]) -> list[Slot]:
-        """Every slot, in pool order, holding its claim (as :func:`add_dynamic_slots` and a
-        fresh pool give them: by slot name, a claim on a slot not configured ignored)."""
-        for slot in self._held:
-            slot.claim = None
-            slot.remote_group = None
-        held: list[Slot] = []
-        for claim in sorted(claims, key=lambda c: c.slot.lower()):
-            target = self._by_name.get(claim.slot.lower())
-            if target is not None:
-                target.claim = claim
-                held.append(target)
-        self._held = held
-        return list(self.slots)
-
-    def unclaimed_keys(self, per_slot: list[str]) -> list[tuple[object, ...]]:
-        """Each slot's class key when unclaimed (see :meth:`Snapshot._build_slots`), by pool
-        index, for the per-slot attributes the cycle reads."""
-        found = self._unclaimed_keys.get(tuple(per_slot))
-        if found is None:
-            found = [unclaimed_key(slot, per_slot) for slot in self.slots]
-            self._unclaimed_keys[tuple(per_slot)] = found
-        return found
-
-
-def unclaimed_key(slot: Slot, per_slot: list[str]) -> tuple[object, ...]:
-    """The class key of an unclaimed slot: its stanza, its resources and the per-slot
-    attributes read (``per_slot``, names of :data:`PER_SLOT`)."""
-    key: tuple[object, ...] = (slot.stanza, None, slot.resources)
-    if per_slot:
-        key = (*key, tuple(getattr(slot, _SLOT_FIELD[a]) for a in per_slot))
-    return key
-
-
 class Snapshot:
     """Everything a cycle reads and never changes (see the module docstring).
 
@@ -194,8 +140,12 @@ class Snapshot:
         self.priorities = priorities
         self.tree = tree if (tree is not None and len(tree.groups) > 1) else None
         self._group_of: dict[str, str] = {}
+        self._prios: dict[str, SubmitterPrio] = {}
         #: stanza -> the machine ``RANK`` when it reads no attribute (``CurrentRank`` of any job)
         self._constant_rank: dict[int, float] = {}
+        #: stanzas whose claimed slots' claim attributes come from the claim alone (a
+        #: constant ``RANK``, no attribute of the stanza named like one): :meth:`_claim_key`
+        self._plain_stanzas: set[int] = set()
         self.ev = Evaluator()
         self.empty = Ad({}, {}, self.ev, "empty")
         self.stanza_names = [spec.name for spec in machines]
@@ -293,13 +243,15 @@ class Snapshot:
             else:
                 slot.remote_group = self.group_of(claim.submitter)
                 claimed_key: tuple[object, ...] = ()
-                if claim_attrs:  # else a claimed slot's values are read only for a new class
+                if claim_attrs and slot.stanza in self._plain_stanzas:
+                    claimed_key = self._claim_key(slot.stanza, claim, running, claim_attrs)
+                elif claim_attrs:  # else a claimed slot's values are read only for a new class
                     values = self._claimed_values(spec, slot, claim, running)
                     lowered = {k.lower(): v for k, v in values.items()}
                     claimed_key = tuple(lowered.get(a) for a in claim_attrs)
                 key = (slot.stanza, claim.submitter, claimed_key, slot.resources)
                 if per_slot:
-                    key = (*key, tuple(getattr(slot, _SLOT_FIELD[a]) for a in per_slot))
+                    key = (*key, tuple(getattr(slot, SLOT_FIELD[a]) for a in per_slot))
             cls = class_by_key.get(key)
             if cls is None:
                 if values is None:
@@ -410,7 +362,7 @@ class Snapshot:
         machine's ``CurrentRank`` of the job it runs."""
         job = running.get(claim.job_id)
         owner = job.owner if job is not None else claim.submitter.split("@")[0]
-        prio = self.priorities(claim.submitter)
+        prio = self._prio(claim.submitter)
         values = claimed_values(spec, slot, claim, prio, owner, self.now)
         group = self.group_of(claim.submitter)
         if group is not None and group != ROOT:
@@ -429,10 +381,37 @@ class Snapshot:
             value = ev.number(rank, probe, job_side, 0.0)
             if not rank.my_refs and not rank.target_refs:  # reads nothing: every job's rank
                 self._constant_rank[slot.stanza] = value
+                if not {k.lower() for k in spec.attributes} & set(CLAIM_ATTRS):
+                    self._plain_stanzas.add(slot.stanza)
             values["CurrentRank"] = value
         else:
             values["CurrentRank"] = constant
         return values
+
+    def _prio(self, submitter: str) -> SubmitterPrio:
+        """``priorities(submitter)``, asked once per submitter in a cycle."""
+        found = self._prios.get(submitter)
+        if found is None:
+            found = self._prios[submitter] = self.priorities(submitter)
+        return found
+
+    def _claim_key(
+        self, stanza: int, claim: Claim, running: dict[str, Job], attrs: list[str]
+    ) -> tuple[object, ...]:
+        """The values of ``attrs`` (of :data:`CLAIM_ATTRS`) in a claimed slot's ad, as
+        :meth:`_claimed_values` gives them, without building the ad: for a stanza in
+        :attr:`_plain_stanzas`, whose own attributes name no claim attribute and whose
+        ``CurrentRank`` is the same for every job."""
+        job = running.get(claim.job_id)
+        owner = job.owner if job is not None else claim.submitter.split("@")[0]
+        values = claim_values(claim, self._prio(claim.submitter), owner, self.now)
+        lowered: dict[str, object] = {k.lower(): v for k, v in values.items()}
+        group = self.group_of(claim.submitter)
+        if group is not None and group != ROOT:
+            lowered["accountinggroup"] = claim.submitter
+            lowered["remotegroup"] = group
+        lowered["currentrank"] = self._constant_rank[stanza] if job is not None else 0.0
+        return tuple(lowered.get(a) for a in attrs)
 
     def _usage(self) -> tuple[dict[str, float], dict[str, float]]:
         """Weighted usage at the start of the cycle, by submitter and by group: the
