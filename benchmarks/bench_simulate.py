@@ -29,7 +29,8 @@ Cases (seeded, so every run simulates the same pool):
 Each case runs the real command in a fresh interpreter (``--json`` to a file) and prints
 wall time, CPU time, peak RSS of that process, simulated seconds per wall second and the
 number of rows written. ``--horizon SECONDS`` stops every case that early (the same
-workload, fewer cycles): a short run to compare two trees with.
+workload, fewer cycles): a short run to compare two trees with. ``--pool-scale 5`` runs
+the same workload on five times the slots (a cycle's cost against the pool's size).
 """
 
 from __future__ import annotations
@@ -66,8 +67,12 @@ def _fs(folder: Path, command: str, *args: str) -> list[str]:
     ]
 
 
+#: Multiplies the slots of every HTCondor case's pool, not its workload (``--pool-scale``).
+POOL_SCALE = [1.0]
+
+
 def _pool(folder: Path, slots: int) -> None:
-    machines = max(slots // 10, 1)
+    machines = max(int(slots * POOL_SCALE[0]) // 10, 1)
     (folder / "pool.toml").write_text(
         '[pool]\nuid_domain = "d"\ndefaults = "current"\n'
         "[accountant]\npriority_halflife = 3600\n"
@@ -354,9 +359,11 @@ def run(case: str, scale: float, horizon: float | None) -> None:
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         rows = len(json.loads(out.read_text()))
         rss = after.ru_maxrss / 1024  # peak RSS of the largest child so far, MB
+        cycles = math.floor(simulated / 60 + 1e-9) + 1
         print(
             f"{case:>13} scale {scale:g}: wall {wall:7.1f} s  cpu {cpu:7.1f} s  "
-            f"peak RSS {rss:7.1f} MB  {simulated / wall:8.0f} sim s/s  rows {rows:,}",
+            f"peak RSS {rss:7.1f} MB  {simulated / wall:8.0f} sim s/s  "
+            f"cpu/cycle {1000 * cpu / cycles:6.1f} ms  rows {rows:,}",
             flush=True,
         )
 
@@ -366,7 +373,14 @@ def main() -> None:
     parser.add_argument("--case", choices=sorted(CASES), action="append")
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--horizon", type=float, help="simulated seconds (default: the case's)")
+    parser.add_argument(
+        "--pool-scale",
+        type=float,
+        default=1.0,
+        help="multiply the HTCondor pools' slots only (the same workload on a larger pool)",
+    )
     opts = parser.parse_args()
+    POOL_SCALE[0] = opts.pool_scale
     for case in opts.case or DEFAULT_CASES:
         run(case, opts.scale, opts.horizon)
 
