@@ -141,6 +141,7 @@ class Snapshot:
         self.tree = tree if (tree is not None and len(tree.groups) > 1) else None
         self._group_of: dict[str, str] = {}
         self._prios: dict[str, SubmitterPrio] = {}
+        self._claim_keys: dict[tuple[object, ...], tuple[object, ...]] = {}
         #: stanza -> the machine ``RANK`` when it reads no attribute (``CurrentRank`` of any job)
         self._constant_rank: dict[int, float] = {}
         #: stanzas whose claimed slots' claim attributes come from the claim alone (a
@@ -401,9 +402,19 @@ class Snapshot:
         """The values of ``attrs`` (of :data:`CLAIM_ATTRS`) in a claimed slot's ad, as
         :meth:`_claimed_values` gives them, without building the ad: for a stanza in
         :attr:`_plain_stanzas`, whose own attributes name no claim attribute and whose
-        ``CurrentRank`` is the same for every job."""
+        ``CurrentRank`` is the same for every job.
+
+        Claims that agree on what these values are made of (stanza, submitter, owner,
+        start time, whether the job is known, and the job id when ``GlobalJobId`` is read)
+        share one answer in a cycle.
+        """
         job = running.get(claim.job_id)
         owner = job.owner if job is not None else claim.submitter.split("@")[0]
+        own_id = claim.job_id if "globaljobid" in attrs else None
+        memo = (stanza, claim.submitter, owner, claim.start_time, job is None, own_id)
+        found = self._claim_keys.get(memo)
+        if found is not None:
+            return found
         values = claim_values(claim, self._prio(claim.submitter), owner, self.now)
         lowered: dict[str, object] = {k.lower(): v for k, v in values.items()}
         group = self.group_of(claim.submitter)
@@ -411,7 +422,8 @@ class Snapshot:
             lowered["accountinggroup"] = claim.submitter
             lowered["remotegroup"] = group
         lowered["currentrank"] = self._constant_rank[stanza] if job is not None else 0.0
-        return tuple(lowered.get(a) for a in attrs)
+        found = self._claim_keys[memo] = tuple(lowered.get(a) for a in attrs)
+        return found
 
     def _usage(self) -> tuple[dict[str, float], dict[str, float]]:
         """Weighted usage at the start of the cycle, by submitter and by group: the
