@@ -5,14 +5,14 @@
     python benchmarks/run.py --list
 
 Inputs come from the seeded generators beside this file (``make_negotiation``,
-``make_history``, ``make_dirac_jobs``, ``slurm_bench.make_pool``), written once per size into
-a scratch folder. Each figure is one end-to-end run of ``python -m fairshare_cli`` in a
-subprocess: wall time (median of ``--repeat``), CPU time (user + system, median) and peak
-RSS of that process (with any process it starts and waits for, such as the second half of
-a large ``fs sprio``: CPU summed, the larger peak). ``ratio`` is the cost growth per
-doubling of the size, from the size before it:
-``(wall / wall_before) ** (1 / log2(n / n_before))``. Linear reads ~2.0,
-quadratic ~4.0; a fixed start-up cost pulls small sizes below 2.
+``make_history``, ``make_dirac_jobs``, ``make_scontrol_jobs``, ``slurm_bench.make_pool``),
+written once per size into a scratch folder. Each figure is one end-to-end run of
+``python -m fairshare_cli`` in a subprocess: wall time (median of ``--repeat``), CPU time
+(user + system, median) and peak RSS of that process (with any process it starts and
+waits for, such as the second half of a large ``fs sprio``: CPU summed, the larger peak).
+``ratio`` is the cost growth per doubling of the size, from the size before it:
+``(wall / wall_before) ** (1 / log2(n / n_before))``. Linear reads ~2.0, quadratic ~4.0;
+a fixed start-up cost pulls small sizes below 2.
 
 The package's bytecode is compiled first, as installing it does (pip writes the ``.pyc``
 files), and every run reads it: where ``PYTHONDONTWRITEBYTECODE`` is set, as on the
@@ -44,6 +44,7 @@ sys.path.insert(0, str(HERE))
 import make_dirac_jobs  # noqa: E402
 import make_history  # noqa: E402
 import make_negotiation  # noqa: E402
+import make_scontrol_jobs  # noqa: E402
 import slurm_bench  # noqa: E402
 
 NOW = "2026-11-21T12:00:00Z"
@@ -154,6 +155,14 @@ def make_import(folder: Path, n: int) -> list[str]:
     return ["import", "history", str(hist), "--rebuild", *_common(folder), "--now", NOW]
 
 
+def make_import_squeue(folder: Path, n: int) -> list[str]:
+    """``scontrol show jobs`` of ``n`` jobs (26.05's records) into a state of usage alone;
+    the runs after the first import the same dump again (each job replaces its own)."""
+    if not (folder / "jobs.txt").exists():
+        make_scontrol_jobs.write_jobs(folder, n)
+    return ["import", "squeue", str(folder / "jobs.txt"), *_common(folder), "--now", NOW]
+
+
 def make_whatif_replay(folder: Path, n: int) -> list[str]:
     """``n`` records imported once (the store beside the state keeps them), then replayed
     under a 3600 s half-life by ``fs whatif``."""
@@ -212,6 +221,13 @@ ROWS = (
     ),
     Row("taskqueues", "fs taskqueues", 1_000_000, "jobs", make_taskqueues),
     Row("import", "fs import history (3 models)", 1_000_000, "records", make_import),
+    Row(
+        "import-squeue",
+        "fs import squeue (scontrol show jobs)",
+        100_000,
+        "jobs",
+        make_import_squeue,
+    ),
     Row(
         "whatif-replay",
         "fs whatif --set halflife userprio",

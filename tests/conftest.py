@@ -9,11 +9,17 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import settings
 
 from fairshare_cli.cli.main import cli
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures"
+
+# A property's examples are timed by hypothesis (200 ms each by default); on a loaded
+# machine a slow example is not a failure, so no deadline anywhere.
+settings.register_profile("fairshare", deadline=None)
+settings.load_profile("fairshare")
 
 
 @pytest.fixture(autouse=True)

@@ -17,6 +17,7 @@ from fairshare_cli.errors import ConfigError, InputError, StateError
 # every command module imports this one, and `fs CMD --help` must stay light.
 if TYPE_CHECKING:
     from fairshare_cli.core.config import Config
+    from fairshare_cli.core.jobs import Job
     from fairshare_cli.core.state import State
 
 T = TypeVar("T")
@@ -91,6 +92,10 @@ class Env:
     state: State
     now: float
     state_path: Path
+    #: ``(section, jobs)``: the ``jobs`` section the command wrote and the records it wrote
+    #: it from (``job_to_json`` of each), so that the check before saving does not parse
+    #: every job a second time; ignored unless ``state``'s ``jobs`` is that very list.
+    written_jobs: tuple[Any, list[Job]] | None = None
 
     def decode(self, name: str, decoder: Callable[[Any], T]) -> T:
         """Decode one state section, naming the state file on failure.
@@ -316,7 +321,7 @@ def _check_written(before: State, env: Env, spath: Path) -> None:
     from fairshare_cli.core.state import SectionError
 
     try:
-        check_state(before, env.state, env.config, f"state file {spath}")
+        check_state(before, env.state, env.config, f"state file {spath}", env.written_jobs)
     except SectionError as exc:
         raise StateError(
             f"refusing to write state file {spath}: {exc}; nothing was written"

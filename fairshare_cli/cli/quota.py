@@ -41,12 +41,14 @@ def quota(
     quota, the whole slots its submitters negotiate for given the queue, use and demand.
     """
     from fairshare_cli.core.htcondor.pool import quota_view
+    from fairshare_cli.core.operations.negotiate import checked_accountant
     from fairshare_cli.render.formats import emit_rows
     from fairshare_cli.render.negotiate import QUOTA_FIELDS, quota_json_rows, render_quota
 
     env = load_env(opts)
     inputs = load_inputs(env, jobs_file)
-    rows = quota_view(env.config, inputs.batches, inputs.accountant, inputs.claims, env.now)
+    accountant = checked_accountant(env.config, inputs, env.now)  # as the cycle sees it
+    rows = quota_view(env.config, inputs.batches, accountant, inputs.claims, env.now)
     fmt = opts.output
     if fmt != "table":
         emit_rows(quota_json_rows(rows), QUOTA_FIELDS, fmt)

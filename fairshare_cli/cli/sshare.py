@@ -145,8 +145,12 @@ def _share_columns(
     columns = share_columns(
         tree,
         algo,
-        # Slurm 2.0 (linear) and 22.05 print the factor on account rows too.
-        account_fairshare=algo == "linear" or env.config.priority.output_compat == "22.05",
+        # Slurm 2.0 (linear) and 22.05 print the factor on account rows too; 26.05 leaves
+        # the cell blank but its ``sshare --json`` carries it, as every format but the
+        # table does here.
+        account_fairshare=algo == "linear"
+        or env.config.priority.output_compat == "22.05"
+        or opts.output != "table",
         cluster=env.config.pool.name,
     )
     wanted_users = set(_split(users))

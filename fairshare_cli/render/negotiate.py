@@ -389,4 +389,16 @@ def render_quota(rows: Sequence[QuotaRow], out: TextIO | None = None, wide: bool
             _num(r.in_use, 0),
             _num(r.demand, 0),
         )
-    _console(out, wide).print(table)
+    console = _console(out, wide)
+    console.print(table)
+    for r in rows:
+        cap = r.strict_cap
+        if cap is not None and r.in_use > cap:
+            console.print(
+                f"{r.group} holds {_num(r.in_use, 0)}, above its quota of {_num(cap, 0)} "
+                "(no surplus); HTCondor allows this too: its negotiator checks a group's "
+                "usage only before each turn and pie spin, and bounds a turn's preemptions "
+                "by the submitter's limit, not the group's.",
+                markup=False,
+                highlight=False,
+            )

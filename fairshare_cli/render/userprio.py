@@ -119,6 +119,17 @@ def _table_factor(row: UserprioRow) -> float | None:
     return factor if factor > 0 else None
 
 
+def _real_priority(row: UserprioRow) -> str | None:
+    """``user_prio.cpp``'s Real Priority cell: the ad's Priority over its PriorityFactor,
+    shown when that factor is above 0 (``DetailRealPrio``), a group's row too. A user's
+    factor is at least 1: its ``real_priority``; a group's factor is the one the Priority
+    Factor column prints (:func:`_table_factor`: 0 for -allusers without a prio_factor)."""
+    if not row.is_group:
+        return fmt_number(row.real_priority, 8, 2)
+    factor = _table_factor(row)
+    return None if factor is None else fmt_number(row.effective_priority / factor, 8, 2)
+
+
 def _since(row: UserprioRow, now: float) -> str | None:
     delta = now - row.last_usage_time
     return "<now>" if delta <= 0 else format_time_nosecs(delta)
@@ -138,13 +149,7 @@ COLUMNS: dict[str, Column] = {
             "Priority",
             _num(lambda r: r.effective_priority, 2, 12, blank_groups=True),
         ),
-        Column(
-            "real_priority",
-            8,
-            "Real",
-            "Priority",
-            _num(lambda r: r.real_priority, 2, 8, blank_groups=True),
-        ),
+        Column("real_priority", 8, "Real", "Priority", lambda r, n: _real_priority(r)),
         Column(
             "factor",
             9,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,3 +33,31 @@ def test_delete_removes_a_record_that_exists(tmp_path: Path, run: Callable[..., 
     assert result.exit_code == 0, result.stderr
     assert result.stdout == "The accountant record named alice@example.org was deleted\n"
     assert run("delete", "alice@example.org", *common(pool)).exit_code == 2
+
+
+def test_an_edit_decays_from_the_accountants_last_update(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """HTCondor's UpdatePriorities leaves every record at the accountant's LastUpdateTime;
+    -setprio writes there (Accountant::SetPriority, no update). a@d was last updated at T,
+    b@d at T + 100: the accountant's last update is T + 100. setprio a@d 50 at T + 200,
+    half-life 100 s: the RUP a view at T + 200 shows is 50 x 0.5**(100 / 100) = 25, not
+    50 x 0.5**(200 / 100) = 12.5; the record now stands at T + 100."""
+    t = 1_790_000_000
+    config = tmp_path / "pool.toml"
+    config.write_text('[pool]\nuid_domain = "d"\n[accountant]\npriority_halflife = 100\n')
+    state = tmp_path / "state.json"
+    a = {"priority": 10.0, "last_update": t, "priority_factor": 1.0}
+    b = {"priority": 0.5, "last_update": t + 100, "priority_factor": 1.0}
+    records = {"a@d": a, "b@d": b}
+    body = {
+        "format": "fairshare-cli state",
+        "schema_version": 1,
+        "accountant": {"records": records},
+    }
+    state.write_text(json.dumps(body))
+    args = ["--config", str(config), "--state", str(state), "--now", str(t + 200)]
+    assert run("setprio", "a@d", "50", *args).exit_code == 0
+    assert json.loads(state.read_text())["accountant"]["records"]["a@d"]["last_update"] == t + 100
+    rows = json.loads(run("userprio", "--allusers", "--json", *args).stdout)
+    assert {r["name"]: r["real_priority"] for r in rows}["a@d"] == 25.0

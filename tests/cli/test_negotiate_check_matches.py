@@ -65,3 +65,35 @@ def test_resources_used_stays_the_claims_over_cycles(
     assert alice["weighted_accumulated_usage_hours"] == 1.0
     assert alice["begin_usage_time"] == at.format("10")
     assert math.isclose(alice["real_priority"], 0.5 * beta + 3 * (1 - beta), rel_tol=1e-12)
+
+
+POOL10 = POOL.replace("count = 3", "count = 10")
+
+
+def test_a_stale_accountant_is_corrected_by_the_claims(
+    tmp_path: Path, write_config: Callable[..., Path], run: Any
+) -> None:
+    """10 slots; alice runs 2 (history, 11:00 on), and a stale ``condor_userprio -l`` says
+    she uses 8. ``CheckMatches`` makes her counts those of her 2 claims before the cycle
+    negotiates (``Accountant::CheckResources`` sums a customer's resource records), so her
+    slice is 1 × 10 - 2 = 8 and all 8 idle jobs match (the stale 8 would leave 10 - 8 =
+    2). Committed, she holds the 10 slots she has claims on."""
+    cfg = write_config(POOL10)
+    state_path = tmp_path / "state.json"
+    args = ["--config", str(cfg), "--state", str(state_path), "--now", "2026-11-21T12:00:00Z"]
+    hist = tmp_path / "h.jsonl"
+    rec = {"owner": "alice", "start": "2026-11-21T11:00:00Z"}
+    hist.write_text(json.dumps(rec) + "\n" + json.dumps(rec) + "\n")
+    assert run("import", "history", str(hist), *args).exit_code == 0
+    state = json.loads(state_path.read_text())
+    alice = state["accountant"]["records"]["alice@example.org"]
+    assert (alice["resources_used"], alice["weighted_resources_used"]) == (2, 2.0)
+    alice.update(resources_used=8, weighted_resources_used=8.0)
+    state_path.write_text(json.dumps(state))
+    assert run("submit", "--owner", "alice", "--count", "8", *args).exit_code == 0
+    out = json.loads(run("negotiate", "--dry-run", "--json", *args).stdout)
+    assert len(out["matches"]) == 8
+    assert run("negotiate", *args).exit_code == 0
+    rows = json.loads(run("userprio", "--json", "--allusers", *args).stdout)
+    row = next(r for r in rows if r["name"] == "alice@example.org")
+    assert (row["resources_in_use"], row["weighted_resources_in_use"]) == (10, 10.0)

@@ -73,12 +73,20 @@ def _build(
         ["sacctmgr", str(FIXTURES / capture / "sacctmgr_assoc_tree.txt"), "--into", str(cfg)],
         ["sacctmgr", str(FIXTURES / capture / "sacctmgr_qos.txt"), "--into", str(cfg)],
     ]
-    for kind, name in (
-        ("scontrol-assoc", "scontrol_assoc_mgr.txt"),
-        ("squeue", "scontrol_show_jobs.txt"),
+    for kind, name, extra in (
+        ("scontrol-assoc", "scontrol_assoc_mgr.txt", []),
+        # job 8's SiteFactor=300 was set with scontrol update: no dump prints it
+        ("squeue", "scontrol_show_jobs.txt", ["--site-factor-from-priority"]),
     ):
         steps.append(
-            [kind, str(FIXTURES / capture / name), *common, "--last-decay", _pass_time(capture)]
+            [
+                kind,
+                str(FIXTURES / capture / name),
+                *common,
+                "--last-decay",
+                _pass_time(capture),
+                *extra,
+            ]
         )
     for step in steps:
         res = run("import", *step)
@@ -199,8 +207,11 @@ def test_running_jobs_accrue_at_the_next_pass(tmp_path: Path, run: Run) -> None:
     assert u1("2026-11-21T23:14:25Z") == pytest.approx(at_pass * d**60 + 8 * 60 * d**60, rel=1e-12)
 
 
-def test_site_factor_comes_from_the_printed_priority(tmp_path: Path, run: Run) -> None:
-    """Job 8 printed Priority=5619; its factors sum to 5319.x, so SiteFactor = 300."""
+def test_site_factor_from_priority_reads_it_off_the_printed_priority(
+    tmp_path: Path, run: Run
+) -> None:
+    """Job 8 printed Priority=5619; its factors sum to 5319.x, so with
+    ``--site-factor-from-priority`` SiteFactor = 300 (set by scontrol update in the capture)."""
     common, _ = _build(tmp_path, run, "ft1_running")
     rows = json.loads(run("sprio", "--json", *common).stdout)
     sites = {r["job_id"]: r["site"] for r in rows}

@@ -65,9 +65,10 @@ def test_userprio_json(pool: list[str], run: Callable[..., Any]) -> None:
     alice = rows[1]
     assert alice["effective_priority"] == pytest.approx(5.25, rel=1e-12)
     assert alice["weighted_accumulated_usage_hours"] == pytest.approx(240.0)
-    # The replay updates at every start and end: the first update that finds alice's usage
-    # is her end's, so BeginUsageTime is 2026-11-21T12:00 (Accountant::UpdateOnePriority).
-    assert alice["begin_usage_time"] == "2026-11-21T12:00:00Z"
+    # The replay updates the pool at every start and end (UpdatePriorities updates every
+    # record): the first update that finds alice's usage is bob's start at 06:00, so her
+    # BeginUsageTime is 2026-11-21T06:00 (Accountant::UpdateOnePriority), not her end's.
+    assert alice["begin_usage_time"] == "2026-11-21T06:00:00Z"
     assert alice["last_usage_time"] == "2026-11-21T12:00:00Z"
     assert list(alice) == [
         "name",

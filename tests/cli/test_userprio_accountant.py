@@ -325,3 +325,88 @@ def test_whatif_offers_both_factor_readings(
     fresh = eup("--rederive-factors")
     assert (fresh["alice@d"], fresh["bob@d"]) == (10.0, 3.0)
     assert fresh["alice eup"] == pytest.approx(52.5)
+
+
+def test_group_real_priority_is_priority_over_the_ads_factor(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """user_prio.cpp (CollectInfo, PrintInfo) sets DetailRealPrio for any row, a group's
+    too, whose ad has PriorityFactor > 0 and prints Priority / PriorityFactor. ops runs 4
+    slots 06:00-12:00 (half-life one day): group_ops's RUP = 4 - 3.5 * 0.5**0.25 = 1.0569.
+    Plain -all reads the collector's ad (forwardGroupAccounting): the record's factor, so
+    Real Priority = RUP ("1.06"). -allusers reads the negotiator's (ReportGroups): the
+    factor there is GROUP_PRIO_FACTOR_group_ops, 0 when unset: blank, as the capture's
+    -allusers -all prints group_ops; with prio_factor = 2 (stored in the record too, so the
+    Priority is RUP x 2) the cell is RUP x 2 / 2 = "1.06".
+    """
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(
+        '{"owner": "ops", "accounting_group": "group_ops.ops", "start": "2026-11-21T06:00:00Z",'
+        ' "end": null, "slots": 4}\n'
+    )
+    rup = 4 - 3.5 * 0.5**0.25
+    for prio_factor, allusers_cell in ((None, ""), (2, f"{rup * 2 / 2:.2f}")):
+        extra = "" if prio_factor is None else f"\nprio_factor = {prio_factor}"
+        state = tmp_path / f"s{prio_factor}.json"
+        args = ["--config", str(write_config(GROUPS + extra)), "--state", str(state)]
+        assert run("import", "history", str(hist), *args, "--now", NOW).exit_code == 0
+        plain = _column(run("userprio", "-all", *args, "--now", NOW).stdout, "Real Priority")
+        assert plain["group_ops"] == f"{rup:.2f}" == "1.06"
+        table = run("userprio", "-allusers", "-all", *args, "--now", NOW).stdout
+        cells = _column(table, "Real Priority")
+        assert cells["group_ops"] == allusers_cell
+        assert cells["ops@htc.test"] == f"{rup:.2f}"  # a user's: RUP x 1000 / 1000
+    real = _column((CAPTURE / "condor_userprio.allusers_all.txt").read_text(), "Real Priority")
+    assert real["group_ops"] == real["<none>"] == ""
+
+
+def test_plain_userprio_sizes_names_by_the_collectors_ads(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """user_prio.cpp's PrintInfo widens the name column to strlen("Number of users: N"),
+    N the ads it read. Plain condor_userprio reads the collector's: one for <none>
+    (forwardGroupAccounting) and one per submitter whose record has ResourcesUsed
+    (forwardAccountingData): a@d, which ran; not the 12 records -setfactor made. So N = 2
+    and the column is len("Number of users: 2") = 18 wide, where counting all 14 records
+    made it 19; -allusers reads the negotiator's ad of every record: 19.
+    """
+    config = write_config('[pool]\nuid_domain = "d"\n')
+    args = ["--config", str(config), "--state", str(tmp_path / "s.json"), "--now", NOW]
+    hist = tmp_path / "h.jsonl"
+    hist.write_text('{"owner": "a", "start": "2026-11-21T11:00:00Z", "end": null, "slots": 1}\n')
+    assert run("import", "history", str(hist), *args).exit_code == 0
+    for k in range(12):
+        assert run("setfactor", f"u{k}", "2", "--create", *args).exit_code == 0
+    plain = run("userprio", *args).stdout.splitlines()
+    assert plain[3].split(" ")[0] == "-" * len("Number of users: 2") == "-" * 18
+    assert plain[4].startswith("a@d" + " " * 15 + " ")
+    every = run("userprio", "--allusers", *args).stdout.splitlines()
+    assert every[3].split(" ")[0] == "-" * len("Number of users: 14")
+
+
+@pytest.mark.parametrize(("profile", "factor_cell"), [("legacy", "10000.00"), ("current", "1e+07")])
+def test_group_real_priority_in_both_profiles(
+    tmp_path: Path,
+    write_config: Callable[[str], Path],
+    run: Callable[..., Any],
+    profile: str,
+    factor_cell: str,
+) -> None:
+    """The profiles differ in the factor a group record stores (remote_prio_factor: 1e4
+    legacy, 1e7 current, as the group's name has no domain); the Real Priority cell of
+    plain -all (Priority / the collector ad's PriorityFactor, user_prio.cpp) is the RUP in
+    both: ops runs 4 slots of 1 CPU 06:00-12:00 (half-life one day): 4 - 3.5 x 0.5**0.25."""
+    config = write_config(
+        f'[pool]\nuid_domain = "htc.test"\nlocal_domains = ["htc.test"]\ndefaults = "{profile}"\n'
+        '[groups."group_ops"]\nquota = 4\n'
+    )
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(
+        '{"owner": "ops", "accounting_group": "group_ops.ops", "start": "2026-11-21T06:00:00Z",'
+        ' "end": null, "slots": 4}\n'
+    )
+    args = ["--config", str(config), "--state", str(tmp_path / "s.json"), "--now", NOW]
+    assert run("import", "history", str(hist), *args).exit_code == 0
+    table = run("userprio", "-all", *args).stdout
+    assert _column(table, "Priority Factor")["group_ops"] == factor_cell
+    assert _column(table, "Real Priority")["group_ops"] == f"{4 - 3.5 * 0.5**0.25:.2f}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from fairshare_cli.io.importers.sacctmgr import read_sacctmgr
 from fairshare_cli.io.importers.scontrol_assoc import read_assoc_mgr
 from fairshare_cli.io.importers.slurm_conf import read_slurm_conf
 from fairshare_cli.io.importers.squeue import read_jobs
+from fairshare_cli.io.importers.sshare import read_sshare
 
 
 @pytest.mark.parametrize(
@@ -309,3 +311,225 @@ def test_sacctmgr_parsable_tree(tmp_path: Path) -> None:
             "d": {"parent": "root", "shares": 60, "users": {"u9": 2}},
         }
     }
+
+
+def test_sacctmgr_lineage_gives_the_parents(tmp_path: Path) -> None:
+    """26.05 lists ``Lineage`` (``/a/b/``: b under a) instead of Lft/Rgt
+    (``src/sacctmgr/common.c``); with no ParentName column it gives each account's parent."""
+    path = tmp_path / "assoc.txt"
+    path.write_text(
+        "Cluster|Account|User|Share|Lineage|ID\n"
+        "oracle|root||1|/|1\n"
+        "oracle|a||40|/a/|3\n"
+        "oracle|a|u6|5|/a/0-u6/|14\n"
+        "oracle|b||30|/a/b/|5\n"
+        "oracle|b|u1|1|/a/b/0-u1/|9\n"
+        "oracle|d||60|/d/|4\n"
+    )
+    accounts = read_sacctmgr(str(path)).accounts
+    assert {k: v.get("parent") for k, v in accounts.items() if k != "root"} == {
+        "a": "root",
+        "b": "a",
+        "d": "root",
+    }
+    assert accounts["b"] == {"parent": "a", "shares": 30, "users": {"u1": 1}}
+
+
+def test_sacctmgr_26_05_tree_after_a_refused_listing() -> None:
+    """The capture asks first for LFT,RGT, which 26.05 refuses (``Unknown field 'lft'``):
+    that listing is noted and skipped; the -P listing and the Lineage tree agree."""
+    from tests.conftest import FIXTURES
+
+    dump = FIXTURES / "slurm-26.05" / "ft4_t2_idle" / "sacctmgr_assoc_tree.txt"
+    listing = read_sacctmgr(str(dump))
+    assert listing.ignored == ["line 2: \"Unknown field 'lft'\" (a listing sacctmgr refused)"]
+    assert listing.accounts["g"] == {"parent": "d", "shares": 15, "users": {"u3": 7, "u8": 3}}
+    assert listing.accounts["e"]["users"] == {"u4": 1, "u7": "parent"}
+
+
+def test_sacctmgr_an_error_alone_is_no_listing(tmp_path: Path) -> None:
+    path = tmp_path / "assoc.txt"
+    path.write_text("Unknown field 'lft'\n")
+    with pytest.raises(InputError, match="no association or QOS listing found"):
+        read_sacctmgr(str(path))
+
+
+def test_assoc_mgr_26_05_lineage_and_comment(tmp_path: Path) -> None:
+    """26.05's records carry ``Lineage=`` and end with ``Comment=`` (free text,
+    ``src/scontrol/info_assoc_mgr.c``): the usage is read as before, two decimals."""
+    from tests.conftest import FIXTURES
+
+    dump = FIXTURES / "slurm-26.05" / "ft4_t2_idle" / "scontrol_assoc_mgr.txt"
+    text = dump.read_text().replace("Comment=(null)", "Comment=moved from b, UsageRaw=9", 1)
+    path = tmp_path / "assoc_mgr.txt"
+    path.write_text(text)
+    out = read_assoc_mgr(str(path))
+    assert (out.users[("a", "u6")], out.users[("g", "u8")], out.users[("c", "u3")]) == (
+        917.25,
+        917.25,
+        0.0,
+    )
+    assert out.accounts["root"] == 4401.51
+    assert out.qos_usage["normal"] == 4401.50998
+
+
+def _shares_doc(rows: list[dict[str, object]]) -> str:
+    return json.dumps({"shares": {"shares": rows, "total_shares": 0}, "meta": {}, "errors": []})
+
+
+def _num(value: float, set_: bool = True, infinite: bool = False) -> dict[str, object]:
+    return {"set": set_, "infinite": infinite, "number": value}
+
+
+@pytest.mark.parametrize(
+    "plain",
+    [
+        pytest.param(True, id="v0.0.40-41"),  # FLOAT64 fairshare/effective_usage, flag array
+        pytest.param(False, id="v0.0.42-45"),  # FLOAT64_NO_VAL: {set, infinite, number}
+    ],
+)
+def test_sshare_json_usage_is_the_users_share_of_root(tmp_path: Path, plain: bool) -> None:
+    """``usage`` is whole (UINT64), ``usage_normalized`` full precision: root 100 (whole),
+    u1 25 of 0.25 (root in [100, 104)), u2 75 of 0.755 (root in [99.34, 100.66)): root is in
+    [100, 100.662...), its middle 100.331...; u1 = 0.25 × that, u2 = 0.755 × that."""
+
+    def f(x: float) -> object:
+        return x if plain else _num(x)
+
+    rows = [
+        {
+            "name": "root",
+            "parent": "",
+            "partition": "",
+            "shares": _num(0, set_=False),
+            "usage": 100,
+            "usage_normalized": _num(0, set_=False),
+            "effective_usage": f(1.0),
+            "type": ["ASSOCIATION"],
+        },
+        {
+            "name": "a",
+            "parent": "root",
+            "partition": "",
+            "shares": _num(40),
+            "usage": 100,
+            "usage_normalized": _num(1.0),
+            "type": ["ASSOCIATION"],
+        },
+        {
+            "name": "u1",
+            "parent": "a",
+            "partition": "",
+            "shares": _num(1),
+            "usage": 25,
+            "usage_normalized": _num(0.25),
+            "type": ["USER"] if plain else "USER",
+        },
+        {
+            "name": "u2",
+            "parent": "a",
+            "partition": "",
+            "shares": _num(0x7FFFFFFF),
+            "usage": 75,
+            "usage_normalized": _num(0.755),
+            "type": ["USER"],
+        },
+    ]
+    path = tmp_path / "shares.json"
+    path.write_text("$ sshare -a --json\n" + _shares_doc(rows))
+    out = read_sshare(str(path))
+    root = (100 + 76 / 0.755) / 2
+    assert out.exact
+    assert out.usage == {("a", "u1"): 0.25 * root, ("a", "u2"): 0.755 * root}
+    assert int(out.usage[("a", "u1")]) == 25
+    assert int(out.usage[("a", "u2")]) == 75
+    assert out.accounts == {
+        "a": {"parent": "root", "shares": 40, "users": {"u1": 1, "u2": "parent"}}
+    }
+
+
+@pytest.mark.parametrize(
+    ("doc", "expected"),
+    [
+        pytest.param('{"jobs": []}', "expected sshare --json output", id="squeue"),
+        pytest.param(
+            '{"shares": {"shares": [{"name": "u", "parent": "a", "usage": "x", '
+            '"type": ["USER"]}]}}',
+            "shares[0]: usage: expected a number",
+            id="usage",
+        ),
+        pytest.param('{"shares": ', "f.json:1: not valid JSON", id="truncated"),
+    ],
+)
+def test_sshare_json_refusals(tmp_path: Path, doc: str, expected: str) -> None:
+    path = tmp_path / "f.json"
+    path.write_text(doc)
+    with pytest.raises(InputError, match=re.escape(expected)):
+        read_sshare(str(path))
+
+
+@pytest.mark.parametrize(
+    ("fields", "printed", "by_partition", "site"),
+    [
+        pytest.param({"priority": 7}, 7, {}, 0, id="v0.0.40-plain"),
+        pytest.param({"priority": _num(7)}, 7, {}, 0, id="v0.0.41-number"),
+        pytest.param(
+            {
+                "priority": _num(2150),
+                "priority_by_partition": [
+                    {"partition": "batch", "priority": 2150},
+                    {"partition": "express", "priority": 2900},
+                ],
+            },
+            2150,
+            {"batch": 2150, "express": 2900},
+            0,
+            id="v0.0.42-45",
+        ),
+        pytest.param(
+            {
+                "priority": _num(0, set_=False),
+                "priority_by_partition": [{"partition": "express", "priority": 2900}],
+            },
+            2900,
+            {"express": 2900},
+            0,
+            id="priority-unset",
+        ),
+        pytest.param({"priority": 7, "site_factor": -40}, 7, {}, -40, id="site"),
+        pytest.param({"priority": 7, "site_factor": _num(40)}, 7, {}, 40, id="site-number"),
+    ],
+)
+def test_squeue_json_priority_shapes(
+    tmp_path: Path,
+    fields: dict[str, object],
+    printed: int,
+    by_partition: dict[str, int],
+    site: int,
+) -> None:
+    """``priority`` is ``UINT32_NO_VAL`` (a number, or ``{set, infinite, number}``);
+    24.11 on add ``priority_by_partition`` (``PRIORITY_BY_PARTITION``, plain numbers); a
+    ``site_factor`` field, where a dump has one, is the job's site factor."""
+    job = {
+        "job_id": 25,
+        "job_state": ["PENDING"],
+        "user_name": "u6",
+        "account": "a",
+        "partition": "batch,express",
+        "cpus": _num(5),
+        "submit_time": _num(1795890032),
+        **fields,
+    }
+    path = tmp_path / "squeue.json"
+    path.write_text(json.dumps({"jobs": [job], "meta": {}}))
+    (item,) = read_jobs(str(path)).jobs
+    assert (item.printed_priority, item.printed_by_partition) == (printed, by_partition)
+    assert (item.job.site_factor, item.job.partitions) == (site, ("batch", "express"))
+
+
+def test_squeue_json_bad_priority_by_partition(tmp_path: Path) -> None:
+    job = {"job_id": 1, "job_state": "PENDING", "user_name": "u", "priority_by_partition": [3]}
+    path = tmp_path / "squeue.json"
+    path.write_text(json.dumps({"jobs": [job]}))
+    with pytest.raises(InputError, match=r"jobs\[0\]: priority_by_partition: expected a list"):
+        read_jobs(str(path))

@@ -15,7 +15,8 @@ from fairshare_cli.cli.imports._slurm_state import (
     store_slurm,
 )
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
-from fairshare_cli.core.jobs import job_to_json, parse_jobs
+from fairshare_cli.core.jobs import job_to_json, jobs_from_objects
+from fairshare_cli.core.slurm.usage import SlurmUsage
 from fairshare_cli.io.importers.squeue import ImportedJob, JobDump
 
 
@@ -23,9 +24,15 @@ from fairshare_cli.io.importers.squeue import ImportedJob, JobDump
 @click.argument("file", metavar="FILE")
 @last_decay_option
 @click.option(
+    "--site-factor-from-priority",
+    is_flag=True,
+    help="Set a pending job's site factor to what its printed Priority holds beyond the "
+    "factors (for a SiteFactor set with scontrol update, which neither dump prints).",
+)
+@click.option(
     "--no-site-factor",
     is_flag=True,
-    help="Do not derive site factors from the priorities Slurm printed.",
+    help="Set every job's site factor to 0 (the dump's SiteFactor too).",
 )
 @dry_run_option
 @common_options
@@ -34,6 +41,7 @@ def command(
     opts: GlobalOptions,
     file: str,
     last_decay: str | None,
+    site_factor_from_priority: bool,
     no_site_factor: bool,
     dry_run: bool,
 ) -> None:
@@ -47,36 +55,47 @@ def command(
     Jobs keep Slurm's ids (arrays too), submit/eligible/accrue times, partitions, QOS,
     account, CPUs and nice; a job already in the queue with the same id is replaced.
     Running jobs accrue usage at every later decay pass, as slurmctld charges them. A
-    pending job's site factor is what its printed Priority holds beyond the factors
-    (neither dump prints it); finished jobs are listed as ignored.
+    job's site factor is the dump's SiteFactor (site_factor), else 0; finished jobs are
+    listed as ignored.
     """
     from fairshare_cli.io.importers.squeue import read_jobs
 
+    if site_factor_from_priority and no_site_factor:
+        raise click.UsageError(
+            "--site-factor-from-priority and --no-site-factor exclude each other"
+        )
     dump = read_jobs(file)
     with mutate_state(opts, dry_run) as env:
         when = resolve_last_decay(last_decay, env)
         ignored = [f"{j} (finished)" for j in dump.skipped]
         for item in dump.jobs:
             # AccrueTime=Unknown: not accruing age (held back by limits); AGE 0 at the pass.
-            if item.obj["status"] == "idle" and "accrue_time" not in item.obj:
-                item.set_field("accrue_time", when)
-        ignored += _charge_running(env, dump.jobs, when)
-        refined = _refine(env, dump)
+            if item.job.status == "idle" and item.job.accrue_time is None:
+                item.job = replace(item.job, accrue_time=when)
+            if no_site_factor and item.job.site_factor:
+                item.job = replace(item.job, site_factor=0)
+        slurm, missing = _charge_running(env, dump.jobs, when)
+        slurm, refined = _refine(env, slurm, dump)
+        store_slurm(env, slurm)
+        ignored += missing
         sites: dict[str, int] = {}
-        if not no_site_factor and not slurm_section(env).usage:
+        if site_factor_from_priority and not slurm.usage:
             ignored.append("site factors (no usage imported yet: import scontrol-assoc first)")
-        elif not no_site_factor:
-            sites = _site_factors(env, dump.jobs)
+        elif site_factor_from_priority:
+            sites = _site_factors(env, slurm, dump.jobs)
         new = [
-            replace(job, site_factor=sites.get(job.id, job.site_factor))
-            for job in (j.job() for j in dump.jobs)
+            replace(j.job, site_factor=sites.get(j.job.id, j.job.site_factor)) for j in dump.jobs
         ]
         ids = {j.id for j in new}
         queue = env.decode(
-            "jobs", lambda raw: parse_jobs([] if raw is None else raw, f"{env.state_path}: jobs")
+            "jobs",
+            lambda raw: jobs_from_objects([] if raw is None else raw, f"{env.state_path}: jobs"),
         )
         kept = [j for j in queue if j.id not in ids]
-        env.state = env.state.with_section("jobs", [job_to_json(j) for j in [*kept, *new]])
+        queue = [*kept, *new]
+        section = [job_to_json(j) for j in queue]
+        env.state = env.state.with_section("jobs", section)
+        env.written_jobs = (section, queue)  # checked from these, not parsed again
         running = sum(1 for j in new if j.status == "running")
         text = (
             f"{file}: {plural(len(new), 'job')} ({len(new) - running} pending, "
@@ -91,8 +110,9 @@ def command(
         report(dry_run, text, ignored)
 
 
-def _charge_running(env: Env, jobs: list[ImportedJob], when: float) -> list[str]:
-    """Running jobs become the Slurm section's running charges (from the last pass on)."""
+def _charge_running(env: Env, jobs: list[ImportedJob], when: float) -> tuple[SlurmUsage, list[str]]:
+    """The Slurm section with the running jobs as its running charges (from the last pass
+    on), and the jobs left out."""
     from dataclasses import replace
 
     from fairshare_cli.core.slurm.snapshot import RunningJob, at_pass, running_charges
@@ -101,23 +121,20 @@ def _charge_running(env: Env, jobs: list[ImportedJob], when: float) -> list[str]
     running: list[RunningJob] = []
     ignored: list[str] = []
     for item in jobs:
-        obj = item.obj
-        if obj["status"] != "running":
+        job = item.job
+        if job.status != "running":
             continue
-        account, user = obj.get("account"), obj["owner"]
+        account, user = job.account, job.owner
         spec = env.config.accounts.get(account) if account else None
-        if spec is None or user not in spec.users or "start_time" not in obj:
-            ignored.append(f"{obj['id']} ({account}/{user}: no association)")
+        if spec is None or user not in spec.users or job.start_time is None:
+            ignored.append(f"{job.id} ({account}/{user}: no association)")
             continue
-        start = float(item.job().start_time or when)
-        running.append(
-            RunningJob(account or "", user, item.billing, obj.get("qos"), start, obj["id"])
-        )
-    store_slurm(env, replace(state, running=running_charges(running, env.config)))
-    return ignored
+        start = float(job.start_time)
+        running.append(RunningJob(account or "", user, item.billing, job.qos, start, job.id))
+    return replace(state, running=running_charges(running, env.config)), ignored
 
 
-def _refine(env: Env, dump: JobDump) -> list[tuple[str, str]]:
+def _refine(env: Env, slurm: SlurmUsage, dump: JobDump) -> tuple[SlurmUsage, list[tuple[str, str]]]:
     """Usage the dump's running and finished jobs account for in full, to every decimal."""
     from fairshare_cli.core.slurm.snapshot import JobCharge, refine_usage
 
@@ -125,21 +142,16 @@ def _refine(env: Env, dump: JobDump) -> list[tuple[str, str]]:
         JobCharge(f.account, f.user, f.billing, f.qos, f.start, f.end) for f in dump.finished
     ]
     for item in dump.jobs:
-        obj = item.obj
-        if obj["status"] == "running" and obj.get("account") and "start_time" in obj:
-            start = item.job().start_time
-            assert start is not None
+        job = item.job
+        if job.status == "running" and job.account and job.start_time is not None:
             charges.append(
-                JobCharge(obj["account"], obj["owner"], item.billing, obj.get("qos"), start, None)
+                JobCharge(job.account, job.owner, item.billing, job.qos, job.start_time, None)
             )
-    state, refined = refine_usage(slurm_section(env), charges, env.config)
-    store_slurm(env, state)
-    return refined
+    return refine_usage(slurm, charges, env.config)
 
 
-def _site_factors(env: Env, jobs: list[ImportedJob]) -> dict[str, int]:
+def _site_factors(env: Env, slurm: SlurmUsage, jobs: list[ImportedJob]) -> dict[str, int]:
     from fairshare_cli.core.slurm.snapshot import site_factors
 
-    listed = [(j.job(), j.printed_priority) for j in jobs if j.printed_priority is not None]
-    pairs = [(job, printed) for job, printed in listed if printed is not None]
-    return site_factors(env.config, slurm_section(env), pairs, env.now)
+    pairs = [(j.job, j.printed_priority) for j in jobs if j.printed_priority is not None]
+    return site_factors(env.config, slurm, pairs, env.now)

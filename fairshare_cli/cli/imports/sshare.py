@@ -37,22 +37,30 @@ def command(
     replace: bool,
     dry_run: bool,
 ) -> None:
-    """Set Slurm raw usage from sshare -a -l -P output (- for stdin).
+    """Set Slurm raw usage from sshare -a -l -P or sshare -a --json output (- for stdin).
 
     \b
     Example:
       sshare -a -l -P > shares.txt
       fs import sshare shares.txt --into pool.toml --last-decay 2026-11-21T23:13:20Z
-    RawUsage is whole numbers there (scontrol-assoc gives two decimals). The usage of
-    every user association replaces the state's, as of the last decay pass; with
-    --into the tree (indentation, RawShares) is merged into the config first.
+    RawUsage is whole numbers in the text (scontrol-assoc gives two decimals); sshare
+    --json (Slurm 23.11 on) gives each user's share of root's usage to every bit. The
+    usage of every user association replaces the state's, as of the last decay pass;
+    with --into the tree (indentation or parents, RawShares) is merged into the config
+    first.
     """
     from fairshare_cli.cli.fragment import emit_fragment
     from fairshare_cli.core.slurm.snapshot import known_usage, with_usage
+    from fairshare_cli.errors import InputError
     from fairshare_cli.io.importers.sshare import read_sshare
     from fairshare_cli.render.formats import iso
 
     shares = read_sshare(file)
+    if not shares.users and into is None:
+        raise InputError(
+            f"{file}: no user associations (sshare --json without -a lists accounts only); "
+            "give --into CONFIG for the tree, or import 'sshare -a --json' for the usage"
+        )
     if into is not None:
         accounts = len([a for a in shares.accounts if a != "root"])
         emit_fragment(
@@ -62,13 +70,16 @@ def command(
             dry_run,
             f"{file}: {plural(accounts, 'account')}",
         )
+    if not shares.users:
+        return  # the tree alone: no usage to set
     with mutate_state(opts, dry_run) as env:
         when = resolve_last_decay(last_decay, env)
         usage, ignored = known_usage(shares.usage, env.config)
         store_slurm(env, with_usage(slurm_section(env), usage, when))
         report(
             dry_run,
-            f"{file}: usage of {plural(len(usage), 'user association')} as of the decay pass "
+            f"{file}: usage of {plural(len(usage), 'user association')}"
+            f"{' (shares of root to every bit)' if shares.exact else ''} as of the decay pass "
             f"at {iso(when)} into {env.state_path}",
             ignored,
         )

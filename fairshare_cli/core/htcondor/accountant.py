@@ -26,6 +26,7 @@ from fairshare_cli.core.htcondor.customer_record import MIN_PRIORITY as MIN_PRIO
 from fairshare_cli.core.htcondor.customer_record import STORED_FIELDS
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord as CustomerRecord
 from fairshare_cli.core.htcondor.decay import advance as advance
+from fairshare_cli.core.htcondor.decay import awaits_begin, begin_at_update
 from fairshare_cli.core.htcondor.decay import decay_factor as decay_factor
 from fairshare_cli.core.htcondor.groups import ROOT, deepest_group, group_path
 
@@ -204,17 +205,29 @@ def store_factors(records: dict[str, CustomerRecord], config: Config) -> dict[st
     return records
 
 
+def at_last_update(rec: CustomerRecord, since: float | None, config: Config) -> CustomerRecord:
+    """The record as HTCondor holds it between cycles: at the accountant's
+    ``LastUpdateTime`` ``since`` (:func:`last_update_of`), where ``UpdatePriorities`` left
+    every record; ``fs`` updates lazily, so a record last touched before then is brought
+    there with the values it held. An edit changes this record: the next update decays the
+    edited values from ``since``, not from the record's own older time."""
+    if since is None:
+        return rec
+    return advance(rec, since, config.accountant.priority_halflife)
+
+
 def _set(
     state: AccountantState, config: Config, name: str, now: float, **fields: Any
 ) -> AccountantState:
     """Set ``fields`` of ``name`` (created if need be) as HTCondor's edits do: no update.
 
-    The record keeps its ``last_update``; the next update (a cycle, or a view at a later
-    ``now``) charges the whole interval since then with the edited values.
+    The record stands at the accountant's last update (:func:`at_last_update`); the next
+    update (a cycle, or a view at a later ``now``) charges the interval since then with
+    the edited values.
     """
     records = dict(all_records(state, config))
     rec = records.get(name) or new_record(name, state, now)
-    records[name] = replace(rec, **fields)
+    records[name] = replace(at_last_update(rec, last_update_of(state), config), **fields)
     return AccountantState(records=store_factors(records, config))
 
 
@@ -265,13 +278,15 @@ def reset_usage(
 ) -> AccountantState:
     """``-resetusage`` / ``-resetall``: zero accumulated usage, begin = now, RUP unchanged.
 
-    No update runs: usage held since the last update is charged by the next one.
+    No update runs: each record stands at the accountant's last update
+    (:func:`at_last_update`) and usage held since then is charged by the next update.
     """
     records = dict(all_records(state, config))
     targets = list(records) if names is None else list(names)
+    since = last_update_of(state)
     for n in targets:
         # An unknown name gets a fresh record, as every other edit (and HTCondor) does.
-        rec = records.get(n) or new_record(n, state, now)
+        rec = at_last_update(records.get(n) or new_record(n, state, now), since, config)
         records[n] = replace(
             rec, accumulated_usage=0.0, weighted_accumulated_usage=0.0, begin_usage_time=now
         )
@@ -357,7 +372,9 @@ def change_uses(
     (submitter, weight, slots) of ``changes`` in turn: the same sums and clamps in the same
     order, with one copy of the records (thousands of unplaced running records are
     uncharged at once). Each record is brought up to ``now`` when first touched; later
-    changes at the same ``now`` leave its times alone.
+    changes at the same ``now`` leave its times alone. ``now`` is an update of the whole
+    pool: a record not touched that awaits its ``BeginUsageTime`` gets it
+    (:func:`~fairshare_cli.core.htcondor.decay.begin_at_update`), the rest left lazy.
     """
     tree = GroupTree(config.groups)
     h = config.accountant.priority_halflife
@@ -385,6 +402,12 @@ def change_uses(
                 rec.hier_weighted_resources_used = _clamp0(
                     rec.hier_weighted_resources_used + weight
                 )
+    for n in [n for n, r in records.items() if r.begin_usage_time == 0 and n not in touched]:
+        rec = records[n]
+        if awaits_begin(rec):
+            begin = begin_at_update(rec, now)
+            if begin != rec.begin_usage_time:
+                records[n] = replace(rec, begin_usage_time=begin)
     return AccountantState(records=store_factors(records, config))
 
 

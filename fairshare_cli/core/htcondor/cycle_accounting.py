@@ -12,6 +12,8 @@ held. A group's priority follows its subtree's weighted usage
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
 from typing import Any
 
 from msgspec.structs import replace
@@ -94,4 +96,43 @@ def remove_match_at(
         last = rec.last_update if rec.last_update is not None else t
         held = t - max(start, last)
         records[n] = charge_record(rec, -slots, -weight, held, n in (submitter, group), n in hier)
+    return acct.AccountantState(records=acct.store_factors(records, config))
+
+
+def check_matches(
+    state: acct.AccountantState, config: Config, held: Iterable[tuple[str, float]], t: float
+) -> acct.AccountantState:
+    """Every customer's ``ResourcesUsed`` and ``WeightedResourcesUsed`` made those of the
+    claims ``held`` (submitter, charged slot weight), as ``CheckMatches`` leaves them.
+
+    HTCondor's accountant keeps one resource record per claimed slot, and
+    ``Accountant::CheckMatches`` makes those records the claimed slots of the cycle's
+    startd ads; a customer's counts are the sum of its records (``CheckResources``: a
+    submitter's own claims, a group's the claims of the submitters assigned to it; the
+    negotiator's start-up check in ``Accountant::Initialize`` sets a record that
+    disagrees). An imported accountant whose counts disagree with the claims is therefore
+    corrected, with no usage charged for the change (``UnchargedTime`` and the subtree usage
+    ``HierWeightedResourcesUsed`` are left alone). Returns ``state`` itself when every
+    count already agrees.
+    """
+    tree = acct.GroupTree(config.groups)
+    counts: dict[str, int] = {}
+    weights: dict[str, float] = {}
+    for submitter, weight in held:
+        group, _ = acct.charge_targets(submitter, tree)
+        for n in dict.fromkeys([submitter, group]):
+            counts[n] = counts.get(n, 0) + 1
+            weights[n] = weights.get(n, 0.0) + weight
+    records = acct.all_records(state, config)
+    changed = False
+    for n in counts.keys() - records.keys():
+        records[n] = acct.new_record(n, state, t)
+    for n, rec in records.items():
+        count, weight = counts.get(n, 0), weights.get(n, 0.0)
+        same_weight = math.isclose(rec.weighted_resources_used, weight, abs_tol=1e-9)
+        if rec.resources_used != count or not same_weight:
+            records[n] = replace(rec, resources_used=count, weighted_resources_used=weight)
+            changed = True
+    if not changed:
+        return state
     return acct.AccountantState(records=acct.store_factors(records, config))

@@ -6,7 +6,9 @@ that cycle's update, with its uncharged time); its end is seen by the first cycl
 after the end, and never before the cycle after the match (``CheckMatches`` after that
 cycle's update, so the slot is charged up to it); an end not yet seen by ``--now`` is seen
 there. Records are updated lazily: between two cycles that touch a record its usage is
-constant and has no uncharged time, so one update over the whole gap is exact.
+constant and has no uncharged time, so one update over the whole gap is exact; a match's
+records are updated at the cycle after it, which sets their ``BeginUsageTime`` as every
+cycle's ``UpdatePriorities`` would.
 Every event is buffered and sorted (this is not the streaming path of the default replay);
 the replay changes its own copies of the records in place.
 """
@@ -21,7 +23,7 @@ from msgspec.structs import replace
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
-from fairshare_cli.core.htcondor.decay import update_one_priority
+from fairshare_cli.core.htcondor.decay import awaits_begin, begin_at_update, update_one_priority
 from fairshare_cli.core.htcondor.replay import admit_record, record_weigher
 from fairshare_cli.core.usage import HistorySink, UsageRecord
 from fairshare_cli.errors import InputError
@@ -106,8 +108,22 @@ class CycleReplay:
             self.replayed[name] = rec
         return rec
 
+    def _stored_begins(self) -> None:
+        """A stored record matched after its last update (a committed cycle's ``AddMatch``)
+        gets its ``BeginUsageTime`` from the first cycle after that update, by ``--now``
+        (``decay.begin_at_update``): every cycle updates every record."""
+        for name, rec in self.records.items():
+            last = rec.last_update
+            if last is None or not awaits_begin(rec):
+                continue
+            t = self.cycle_at_or_after(last)
+            t = t + self.cycle if t <= last else t
+            if t <= self.now:
+                self._record(name).begin_usage_time = begin_at_update(rec, t)
+
     def finish(self) -> Any:
         """Replay the events in time order (the cycle's update, then ends, then matches)."""
+        self._stored_begins()
         self.events.sort(key=lambda e: (e[0], e[1], e[2]))
         h = self.config.accountant.priority_halflife
         for t, kind, _, submitter, slots, w, start in self.events:

@@ -61,6 +61,37 @@ def update_one_priority(rec: CustomerRecord, now: float, half_life: float) -> No
     rec.weighted_uncharged_time = 0.0
 
 
+def begin_at_update(rec: Any, t: float) -> float:
+    """The ``BeginUsageTime`` an accountant update at ``t`` leaves ``rec`` with
+    (``Accountant::UpdateOnePriority``): its own when set; else ``t`` when the accumulated
+    usage that update finds, ``AccumulatedUsage + ResourcesUsed·Δt + UnchargedTime``, is
+    above 0 (Δt = t − last update > 0); else 0.
+
+    ``UpdatePriorities`` updates every record at every cycle, so a record's begin time is
+    the first accountant update after its first match, whichever submitter's event (or
+    cycle) that update is for. ``fs`` updates a record lazily, at its own events: where
+    the pool moves on (another record's event), this rule alone is applied to the records
+    that :func:`awaits_begin` names, their other numbers left to their next own update
+    (decay and accumulation compose exactly; the begin time does not).
+    :func:`advanced_values` applies the same rule inline.
+    """
+    begin = rec.begin_usage_time
+    last = rec.last_update
+    if begin != 0 or last is None or t <= last:
+        return float(begin)
+    acc = rec.accumulated_usage + rec.resources_used * (t - last) + rec.uncharged_time
+    return t if acc > 0 else float(begin)
+
+
+def awaits_begin(rec: Any) -> bool:
+    """Whether the accountant's next update may set ``rec``'s ``BeginUsageTime``
+    (:func:`begin_at_update`): none yet, and slots in use or accumulated usage to find."""
+    return bool(
+        rec.begin_usage_time == 0
+        and (rec.resources_used > 0 or rec.accumulated_usage + rec.uncharged_time > 0)
+    )
+
+
 def advanced_values(
     rec: Any, now: float, half_life: float, betas: dict[float, float] | None = None
 ) -> tuple[float, float, float, float, float]:
@@ -73,9 +104,10 @@ def advanced_values(
     (weighted likewise; a group with subtree usage takes ``HierWeightedResourcesUsed``
     instead, without the uncharged correction); the accumulated usages grow by
     ``ResourcesUsed·Δt + UnchargedTime``; ``BeginUsageTime`` becomes ``now`` when it is 0
-    and the accumulated usage is above 0; ``LastUsageTime`` becomes ``now`` when the recent
-    (unweighted) usage is above 0. Δt ≤ 0 changes nothing (a record never updated has its
-    RUP at least 0.5). ``max(x, least)`` is written ``least if x < least else x``.
+    and the accumulated usage is above 0 (:func:`begin_at_update`, inline);
+    ``LastUsageTime`` becomes ``now`` when the recent (unweighted) usage is above 0.
+    Δt ≤ 0 changes nothing (a record never updated has its RUP at least 0.5).
+    ``max(x, least)`` is written ``least if x < least else x``.
     """
     least = MIN_PRIORITY
     last_update = rec.last_update

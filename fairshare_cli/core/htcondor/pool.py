@@ -27,6 +27,7 @@ from fairshare_cli.core.htcondor.negotiator import (
     SubmitterPrio,
     pool_size,
 )
+from fairshare_cli.core.htcondor.negotiator.queue import add_running_demand, scan_jobs
 from fairshare_cli.core.htcondor.quotas import QuotaRow, quota_rows
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.errors import InputError
@@ -55,6 +56,7 @@ def negotiator_knobs(config: Config) -> NegotiatorKnobs:
             group_quota_max_allocation_rounds=n.group_quota_max_allocation_rounds,
             group_quota_round_robin_rate=n.group_quota_round_robin_rate,
             group_sort_expr=n.group_sort_expr,
+            consider_preemption=n.consider_preemption,
         ),
     )
 
@@ -177,28 +179,34 @@ def priorities_at(
 
 
 def group_demand(
-    batches: Iterable[JobBatch], config: Config, tree: GroupTree, weighted: bool
+    batches: Iterable[JobBatch],
+    claims: Iterable[Claim],
+    config: Config,
+    tree: GroupTree,
+    weighted: bool,
 ) -> tuple[dict[str, float], dict[str, list[str]]]:
-    """Demand (running + idle jobs, weighted by CPUs when asked) and submitters per group.
+    """Demand (idle jobs and running work, weighted by CPUs when asked) and submitters
+    per group.
 
     Mirrors the submitter ads' ``WeightedRunningJobs + WeightedIdleJobs`` summed per group
-    (reference §4.3).
+    (``hgq_prepare_for_matchmaking``, reference §4.3); running work is
+    :func:`~fairshare_cli.core.htcondor.negotiator.queue.add_running_demand`'s, a claim
+    with no job in the queue included.
     """
     name = submitter_of(config)
+    per_submitter: dict[str, float] = {}
+    idle, running, _ = scan_jobs(batches)
+    for batch in idle:
+        sub = name(batch.job)
+        weight = batch.job.request_cpus if weighted else 1.0
+        per_submitter[sub] = per_submitter.get(sub, 0.0) + weight * batch.count
+    add_running_demand(per_submitter, running, claims, name, weighted)
     demand: dict[str, float] = {}
     members: dict[str, list[str]] = {}
-    seen: set[str] = set()
-    for batch in batches:
-        job = batch.job
-        if job.status not in ("idle", "running"):
-            continue
-        sub = name(job)
+    for sub in sorted(per_submitter):
         group = assigned_group(tree, sub).name
-        weight = job.request_cpus if weighted else 1.0
-        demand[group] = demand.get(group, 0.0) + weight * batch.count
-        if sub not in seen:
-            seen.add(sub)
-            members.setdefault(group, []).append(sub)
+        demand[group] = demand.get(group, 0.0) + per_submitter[sub]
+        members.setdefault(group, []).append(sub)
     return demand, members
 
 
@@ -216,8 +224,9 @@ def quota_view(
     """
     tree = group_tree(config) or build_group_tree([])
     knobs = negotiator_knobs(config)
+    claims = list(claims)
     size = pool_size(config.machines, claims, knobs, now)
-    demand, members = group_demand(batches, config, tree, knobs.use_weighted_demand)
+    demand, members = group_demand(batches, claims, config, tree, knobs.use_weighted_demand)
     records = acct.view(accountant, config, now)
     usage = {
         g.name: records[g.name].weighted_resources_used for g in tree.groups if g.name in records

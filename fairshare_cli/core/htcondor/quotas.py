@@ -268,6 +268,21 @@ class QuotaRow:
     demand: float
     sort_key: float = 0.0
 
+    @property
+    def strict_cap(self) -> float | None:
+        """What the group may hold when it takes no surplus (None when it does): the cap of
+        ``GroupEntry::strict_enforce_quota``, its static quota, else its subtree quota.
+
+        A committed cycle can leave a group above it, in HTCondor as here:
+        ``negotiateWithGroup`` checks the group's usage against its limit only before each
+        submitter's turn and pie spin, and within a turn ``Matchmaker::negotiate`` bounds
+        the matches that preempt by the submitter's limit alone (only matches of unclaimed
+        slots are held to ``groupQuota - groupusage``).
+        """
+        if self.accept_surplus or self.parent is None:
+            return None
+        return self.static_quota if self.static_quota is not None else self.subtree_quota
+
 
 def quota_rows(
     tree: GroupTree,

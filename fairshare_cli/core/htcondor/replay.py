@@ -6,6 +6,7 @@ import heapq
 import math
 from array import array
 from collections.abc import Callable, Mapping
+from itertools import count as counter
 from typing import Any
 
 from msgspec.structs import replace
@@ -14,7 +15,7 @@ from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.classads import evaluate_slot_weight, slot_weight
 from fairshare_cli.core.htcondor.customer_record import MIN_PRIORITY, CustomerRecord
-from fairshare_cli.core.htcondor.decay import update_one_priority
+from fairshare_cli.core.htcondor.decay import awaits_begin, begin_at_update, update_one_priority
 from fairshare_cli.core.usage import HistorySink, UnsortedHistory, UsageRecord, parse_record
 from fairshare_cli.errors import InputError
 
@@ -84,6 +85,11 @@ class AccountantReplay:
     ``presorted`` (records in start-time order, as accounting dumps are) events stream
     through a heap of pending ends: memory grows with the jobs running at once, not with
     the file. Otherwise events go to compact arrays and are replayed after one sort.
+
+    Every event is an accountant update of the whole pool, as if ``UpdatePriorities`` ran:
+    a record is updated at its own events only (the rest composes exactly), but one that
+    awaits its ``BeginUsageTime`` gets it at the first event after, any submitter's
+    (``decay.begin_at_update``; :attr:`begins` holds them).
     """
 
     def __init__(
@@ -111,6 +117,14 @@ class AccountantReplay:
         self._admitted: dict[tuple[str, str | None, bool], tuple[str, float]] = {}
         self._weights: dict[int, float] = {}  # one slot's weight by CPUs
         self.count = 0
+        #: (since, n, record read, replay's record) of the records that await their begin
+        #: time: the first event after ``since`` sets it (:meth:`_begin`).
+        self.begins: list[tuple[float, int, CustomerRecord, CustomerRecord]] = []
+        self._seq = counter()
+        for name, rec in self.records.items():  # stored, matched since the last update
+            if rec.last_update is not None and awaits_begin(rec):
+                entry = (rec.last_update, next(self._seq), rec, self._record(name))
+                heapq.heappush(self.begins, entry)
 
     def _record(self, name: str) -> CustomerRecord:
         """The replay's own copy of a record, changed in place: its RUP at least 0.5 and no
@@ -144,6 +158,8 @@ class AccountantReplay:
         :meth:`add_batch` does the same inline.
         """
         h = self.half_life
+        if self.begins and self.begins[0][0] < t:
+            self._begin(t)
         for rec, own, in_hier in plan:
             update_one_priority(rec, t, h)
             if own:
@@ -151,9 +167,20 @@ class AccountantReplay:
                 rec.resources_used = n if n > 0 else 0
                 nw = rec.weighted_resources_used + dweight
                 rec.weighted_resources_used = nw if nw > 1e-9 else 0.0
+                if n > 0 and rec.begin_usage_time == 0:
+                    heapq.heappush(self.begins, (t, next(self._seq), rec, rec))
             if in_hier:
                 nh = rec.hier_weighted_resources_used + dweight
                 rec.hier_weighted_resources_used = nh if nh > 1e-9 else 0.0
+
+    def _begin(self, t: float) -> None:
+        """The event at ``t`` updates the pool: each record awaiting its begin time since
+        before ``t`` gets it (``decay.begin_at_update``), unless its own update did."""
+        begins = self.begins
+        while begins and begins[0][0] < t:
+            _, _, read, rec = heapq.heappop(begins)
+            if rec.begin_usage_time == 0:
+                rec.begin_usage_time = begin_at_update(read, t)
 
     def add(self, record: UsageRecord) -> None:
         # one record (add_batch is the hot path; this is its reference, and the path of an
@@ -220,6 +247,7 @@ class AccountantReplay:
         h = self.half_life
         decays = h > 0
         floor = MIN_PRIORITY
+        begins, seq = self.begins, self._seq
         for record in batch:
             count += 1
             owner, start, end, group, nice, _, _, _, _, slots, cpus = record
@@ -247,6 +275,8 @@ class AccountantReplay:
                     t, _, plan, ds, dw = pop(pending)
                 else:
                     t, plan, ds, dw, drained = start, started, slots, w, True
+                if begins and begins[0][0] < t:
+                    self._begin(t)
                 for rec, own, in_hier in plan:
                     res = rec.resources_used
                     rw = rec.weighted_resources_used
@@ -275,6 +305,8 @@ class AccountantReplay:
                         rec.resources_used = n if n > 0 else 0
                         nw = rw + dw
                         rec.weighted_resources_used = nw if nw > 1e-9 else 0.0
+                        if n > 0 and rec.begin_usage_time == 0:
+                            push(begins, (t, next(seq), rec, rec))
                     if in_hier:
                         nh = hw + dw
                         rec.hier_weighted_resources_used = nh if nh > 1e-9 else 0.0

@@ -73,7 +73,7 @@ class UserprioView:
 
     rows: tuple[UserprioRow, ...]
     hierarchical: bool
-    total_records: int
+    total_records: int  # the ads condor_userprio read (its name column fits "Number of users: N")
     cutoff: float | None
     surplus_policy: str
     has_groups: bool
@@ -207,7 +207,10 @@ def userprio_view(
         # gives the order of sorting all at once, in a pass.)
         listed = ordered if with_groups else with_rows(ordered, groups, at, descending)
         ordered = _without_leading_root(ordered)
-    matched = sum(1 for n in records if query.wanted(n)) if query.names else len(records)
+    if not query.all_users:  # the collector's Accounting ads that match
+        matched = collector_ads(records, config, query, queued_submitters(jobs, config))
+    else:
+        matched = sum(1 for n in records if query.wanted(n)) if query.names else len(records)
     return UserprioView(
         rows=tuple(ordered),
         listed=tuple(listed),
@@ -313,9 +316,43 @@ def _demand(
     for sub, amount in requested_by_submitter(jobs, config).items():
         g = tree.group_of(sub)
         group_req[g] = group_req.get(g, 0.0) + amount
+    return group_req, queued_submitters(jobs, config)
+
+
+def queued_submitters(jobs: Sequence[Job], config: Config) -> set[str]:
+    """The submitters with jobs in the queue: those a schedd sends a submitter ad for."""
     dom = config.pool.uid_domain
-    queued = {acct.submitter_name(j.owner, j.accounting_group, j.nice_user, dom) for j in jobs}
-    return group_req, queued
+    return {acct.submitter_name(j.owner, j.accounting_group, j.nice_user, dom) for j in jobs}
+
+
+def collector_ads(
+    records: Mapping[str, CustomerRecord],
+    config: Config,
+    query: UserprioQuery,
+    queued: set[str],
+) -> int:
+    """How many Accounting ads the collector holds that ``query`` names (all without
+    names): plain ``condor_userprio`` counts them (``Number of users: N`` sizes its name
+    column).
+
+    ``forwardGroupAccounting`` sends one per configured group and ``<none>``;
+    ``forwardAccountingData`` one per submitter of the cycle (a submitter ad: jobs in the
+    queue; every record while ``fs`` holds no queue) whose record has ``ResourcesUsed``,
+    which only ``AddMatch``/``RemoveMatch`` write: a record ever matched (slots in use,
+    accumulated usage or a last usage time), not one an edit or a first priority read made.
+    """
+    groups = {acct.ROOT_GROUP, *config.groups}
+    count = 0
+    for name, rec in records.items():
+        if not query.wanted(name):
+            continue
+        if rec.is_group:
+            count += name in groups
+        elif (not queued or name in queued) and (
+            rec.resources_used > 0 or rec.accumulated_usage > 0 or rec.last_usage_time > 0
+        ):
+            count += 1
+    return count
 
 
 def _full_row(

@@ -82,6 +82,29 @@ def read_inputs(
     return CycleInputs(jobs, list(batches), source, accountant, negotiator, claims)
 
 
+def checked_accountant(config: Config, inputs: CycleInputs, now: float) -> acct.AccountantState:
+    """The accountant as the cycle at ``now`` finds it after ``UpdatePriorities`` and
+    ``CheckMatches``: each customer's counts those of the claims it holds.
+
+    The claims are the state's (those whose job ended included: the cycle's
+    ``RemoveMatch`` takes them off) and those of running jobs that name a slot the state
+    lacks. An accountant that already agrees is returned as it is (nothing brought up to
+    ``now``); one that disagrees (a stale ``condor_userprio -l`` beside a fresh
+    ``condor_status``) is updated to ``now`` with the stale usage, then corrected (see
+    :func:`cycle_accounting.check_matches`).
+    """
+    held = dict(inputs.negotiator.claims)
+    for c in inputs.claims:
+        held.setdefault(c.slot, c)
+    weigh = slot_weigher(config)
+    pairs = [(c.submitter, claim_weight(c, weigh)) for c in held.values()]
+    # the counts are what an update leaves them: an agreeing accountant needs no update
+    if cycle_accounting.check_matches(inputs.accountant, config, pairs, now) is inputs.accountant:
+        return inputs.accountant
+    updated = cycle_accounting.update_priorities(inputs.accountant, config, now)
+    return cycle_accounting.check_matches(updated, config, pairs, now)
+
+
 def run_cycle(
     config: Config,
     inputs: CycleInputs,
@@ -106,7 +129,7 @@ def run_cycle(
         inputs.claims,
         inputs.batches,
         submitter_of(config),
-        priorities_at(inputs.accountant, config, now),
+        priorities_at(checked_accountant(config, inputs, now), config, now),
         group_tree(config),
         negotiator_knobs(config),
         now,
@@ -126,12 +149,13 @@ def apply_matches(
 ) -> tuple[list[Job], acct.AccountantState, NegotiatorState]:
     """Apply a cycle's matches: jobs start, claims change hands, the accountant charges.
 
-    The accountant is updated to ``now`` (``UpdatePriorities``, every record); claims whose
-    job is in the queue but no longer running are removed (``CheckMatches``: charged up to
-    now); each match is then ``AddMatch`` of its slot's weight for its submitter, and the
-    new claim stores that weight; a preemption first ``RemoveMatch``es the slot's previous
-    holder, whose job goes back to idle (see :mod:`cycle_accounting`). Every release gives
-    back the weight its claim was charged.
+    The accountant is updated to ``now`` (``UpdatePriorities``, every record), its counts
+    made those of the claims (``CheckMatches``, see :func:`checked_accountant`); claims
+    whose job is in the queue but no longer running are removed (charged up to now); each
+    match is then ``AddMatch`` of its slot's weight for its submitter, and the new claim
+    stores that weight; a preemption first ``RemoveMatch``es the slot's previous holder,
+    whose job goes back to idle (see :mod:`cycle_accounting`). Every release gives back
+    the weight its claim was charged.
 
     Returns:
         The new job list, accountant state and negotiator section.
@@ -168,6 +192,8 @@ def apply_matches(
         entry[1] += 1
     # UpdatePriorities at the cycle's time, then each match (and preemption) at that time.
     state = cycle_accounting.update_priorities(accountant, config, now)
+    held = [(c.submitter, claim_weight(c, weigh)) for c in negotiator.claims.values()]
+    state = cycle_accounting.check_matches(state, config, held, now)
     for c in ended:  # seen now: charged up to now by the update
         state = cycle_accounting.remove_match_at(
             state, config, c.submitter, claim_weight(c, weigh), now, c.start_time

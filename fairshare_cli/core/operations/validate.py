@@ -97,10 +97,18 @@ def decode_section(name: str, raw: Any) -> Any:
     return raw if codec is None else codec[0](raw)
 
 
-def check_state(before: State, after: State, config: Config, source: str) -> None:
+def check_state(
+    before: State,
+    after: State,
+    config: Config,
+    source: str,
+    written_jobs: tuple[Any, list[Job]] | None = None,
+) -> None:
     """Decode every section of ``after`` that is not the very object ``before`` held.
 
-    Jobs are parsed in full; those new or changed are also checked against the config.
+    Jobs are parsed in full (or, when ``written_jobs`` holds ``after``'s very ``jobs`` list
+    and the records it was written from, taken from those, their ids and slots checked);
+    those new or changed are also checked against the config.
 
     Raises:
         SectionError: a section a view would refuse.
@@ -113,7 +121,9 @@ def check_state(before: State, after: State, config: Config, source: str) -> Non
             continue
         raw = after.section(name)
         if name == "jobs":
-            jobs = parse_jobs([] if raw is None else raw, f"{source}: jobs")
+            jobs = _written(raw, written_jobs)
+            if jobs is None:
+                jobs = parse_jobs([] if raw is None else raw, f"{source}: jobs")
             old = before.section("jobs")
             old_objs = {_key(o): o for o in old} if isinstance(old, list) else {}
             pairs = zip(_objects(raw), jobs, strict=True)
@@ -121,6 +131,18 @@ def check_state(before: State, after: State, config: Config, source: str) -> Non
             check_jobs_against_config(fresh, config, f"{source}: jobs")
         else:
             decode_section(name, raw)
+
+
+def _written(raw: Any, written: tuple[Any, list[Job]] | None) -> list[Job] | None:
+    """The records ``raw`` was written from, when they are known and their ids and running
+    jobs' slots are distinct (else None: :func:`parse_jobs` reads ``raw`` and words why)."""
+    if written is None or written[0] is not raw or len(written[1]) != len(raw):
+        return None
+    jobs = written[1]
+    slots = [j.slot for j in jobs if j.status == "running" and j.slot is not None]
+    if len({j.id for j in jobs}) != len(jobs) or len(set(slots)) != len(slots):
+        return None
+    return jobs
 
 
 def _objects(raw: Any) -> list[Any]:

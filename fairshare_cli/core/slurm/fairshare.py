@@ -15,15 +15,30 @@ from typing import Any
 from fairshare_cli.core.slurm.assoc_tree import FS_USE_PARENT, NO_VAL, Assoc, AssocTree, fs_assoc
 
 ALGORITHMS = ("linear", "classic", "fair_tree", "depth_oblivious")
+#: The algorithms whose accounts' usage comes from the start of the decay pass
+#: (``_set_children_usage_efctv`` in ``_decay_thread``): Slurm's ``NO_FAIR_TREE`` ones.
+#: ``linear`` is Slurm 2.0's documented formula, over the usage as it stands.
+STALE_ACCOUNT_USAGE = ("classic", "depth_oblivious")
 
 
 def compute_fairshare(
-    tree: AssocTree, algorithm: str, *, dampening_factor: int = 1, capacity: float | None = None
+    tree: AssocTree,
+    algorithm: str,
+    *,
+    dampening_factor: int = 1,
+    capacity: float | None = None,
+    pass_usage: list[float] | None = None,
 ) -> None:
     """Fill normalised shares and usage, effective usage, factors and level fair share.
 
     ``capacity``, when given, normalises usage as Slurm 2.0 did
     (``usage / (cluster CPUs x half-life x 2)``); otherwise usage / root usage.
+    ``pass_usage``, each association's raw usage (in ``tree.assocs`` order) in the
+    proportions of the usage the decay pass started from: with an algorithm of
+    :data:`STALE_ACCOUNT_USAGE`, accounts' normalised usage is their share of root's in
+    it (``_set_children_usage_efctv`` runs before the pass decays and charges), users'
+    comes from their ``usage_raw`` (``priority_p_set_assoc_usage`` when a job or sshare
+    needs it, after the pass). Not with ``capacity``.
 
     Raises:
         ValueError: an unknown algorithm name.
@@ -39,10 +54,21 @@ def compute_fairshare(
         else:
             a.usage_norm = 0.0
         a.fs_factor = None
+    if pass_usage is not None and capacity is None and algorithm in STALE_ACCOUNT_USAGE:
+        _account_norms(tree, pass_usage)
     if algorithm == "fair_tree":
         _fair_tree(tree)
     else:
         _classic(tree, algorithm, dampening_factor)
+
+
+def _account_norms(tree: AssocTree, pass_usage: list[float]) -> None:
+    """Accounts' share of root's usage in ``pass_usage`` (``set_assoc_usage_norm``)."""
+    denom = pass_usage[0]  # root comes first
+    for a, before in zip(tree.assocs, pass_usage, strict=True):
+        if a.user is None and a.parent is not None:
+            norm = before / denom if denom else 0.0
+            a.usage_norm = 1.0 if norm > 1.0 else norm
 
 
 def classic_factor(usage_efctv: float, shares_norm: float, dampening_factor: int = 1) -> float:

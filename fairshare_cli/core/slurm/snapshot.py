@@ -182,6 +182,32 @@ def stop_charges(state: su.SlurmUsage, job_ids: Iterable[str], now: float) -> su
     )
 
 
+def _first_rows(
+    config: Config, state: su.SlurmUsage, jobs: Iterable[Job], now: float
+) -> dict[str, PriorityRow]:
+    """Each pending job's sprio row in its first partition, at the last pass before
+    ``now`` (jobs whose association is missing are left out)."""
+    listed = [job for job in jobs if job.status == "idle"]
+    if not listed or not config.accounts:
+        return {}
+    t, tree = evaluate(config, state, now)
+    ctx = priority_context(config, tree)
+    placed = [j for j in listed if tree.user_assoc(job_user(j.owner), j.account) is not None]
+    # One pass for every job (a job's rows do not depend on the others'), each job's rows
+    # in their order.
+    rows_of: dict[str, list[PriorityRow]] = {}
+    for r in compute_rows(placed, ctx, t, listed_at=now):
+        rows_of.setdefault(r.job_id, []).append(r)
+    out: dict[str, PriorityRow] = {}
+    for job in placed:
+        first = job.partitions[0] if job.partitions else None
+        rows = rows_of.get(job.id, [])
+        row = next((r for r in rows if r.partition == first), rows[0] if rows else None)
+        if row is not None:
+            out[job.id] = row
+    return out
+
+
 def site_factors(
     config: Config, state: su.SlurmUsage, jobs: Iterable[tuple[Job, int]], now: float
 ) -> dict[str, int]:
@@ -190,34 +216,54 @@ def site_factors(
     ``_get_priority_internal`` adds the (integer) site factor to the weighted factors
     and truncates, so ``site = printed − priority without it`` when the other factors
     are those of the imported state. Jobs whose association is missing are left out.
+    (What :func:`priority_mismatches` reports instead, with the site factor the dump
+    gives.)
     """
     listed = [(job, printed) for job, printed in jobs if job.status == "idle"]
-    if not listed or not config.accounts:
-        return {}
-    t, tree = evaluate(config, state, now)
-    ctx = priority_context(config, tree)
-    placed = [
-        (job, printed)
-        for job, printed in listed
-        if tree.user_assoc(job_user(job.owner), job.account) is not None
-    ]
     # the priority without the site factor (nor an admin's priority)
-    views = [replace_job(job, site_factor=0, admin_priority=None) for job, _ in placed]
-    # One pass for every job (a job's rows do not depend on the others'), each job's rows
-    # in their order.
-    rows_of: dict[str, list[PriorityRow]] = {}
-    for r in compute_rows(views, ctx, t, listed_at=now):
-        rows_of.setdefault(r.job_id, []).append(r)
+    views = [replace_job(job, site_factor=0, admin_priority=None) for job, _ in listed]
+    rows = _first_rows(config, state, views, now)
     out: dict[str, int] = {}
-    for job, printed in placed:
-        first = job.partitions[0] if job.partitions else None
-        rows = rows_of.get(job.id, [])
-        row = next((r for r in rows if r.partition == first), rows[0] if rows else None)
+    for job, printed in listed:
+        row = rows.get(job.id)
         if row is None or printed <= 1 or row.priority <= 1:
             continue
         site = printed - row.priority
         if site and abs(site) <= NICE_LIMIT:
             out[job.id] = site
+    return out
+
+
+@dataclass(frozen=True)
+class PriorityMismatch:
+    """A pending job whose printed priority is not the one its dumps give it."""
+
+    job_id: str
+    partition: str | None
+    printed: int
+    computed: int
+
+
+def priority_mismatches(
+    config: Config, state: su.SlurmUsage, jobs: Iterable[tuple[Job, int]], now: float
+) -> list[PriorityMismatch]:
+    """Pending jobs whose printed priority the imported state does not give them.
+
+    ``_get_priority_internal`` (``priority_multifactor.c``) adds the job's site factor
+    (``SiteFactor``: taken from the dump, 0 when it has none) and its weighted factors and
+    truncates; a job whose printed ``Priority`` differs from that sum (its first
+    partition's, as ``scontrol show jobs`` prints it) holds something the dumps do not
+    (a site factor plugin, usage or a pass between the dumps): it is reported, in job
+    order, and nothing is absorbed into the site factor. Jobs whose association is
+    missing are left out; an admin-set priority is compared as it stands.
+    """
+    listed = [(job, printed) for job, printed in jobs if job.status == "idle"]
+    rows = _first_rows(config, state, (job for job, _ in listed), now)
+    out: list[PriorityMismatch] = []
+    for job, printed in listed:
+        row = rows.get(job.id)
+        if row is not None and row.priority != printed:
+            out.append(PriorityMismatch(job.id, row.partition, printed, row.priority))
     return out
 
 

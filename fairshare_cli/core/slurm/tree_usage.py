@@ -2,7 +2,8 @@
 
 What ``fs sshare`` shows and every Slurm view starts from: the tree of ``[accounts]``, the
 usage the last decay pass before ``now`` left (:mod:`~fairshare_cli.core.slurm.usage`) and
-the fair share of the configured algorithm (:mod:`~fairshare_cli.core.slurm.fairshare`).
+the fair share of the configured algorithm (:mod:`~fairshare_cli.core.slurm.fairshare`);
+for classic fair share, also the usage the pass started from (:func:`usage_before_charges`).
 Apart from :mod:`~fairshare_cli.core.slurm.model` (job priority, the history sink) so that
 ``fs sshare`` loads neither and starts fast.
 """
@@ -18,7 +19,8 @@ import msgspec
 from fairshare_cli.core.slurm import usage as su
 from fairshare_cli.core.slurm.assoc_tree import AssocTree, build_tree, set_usage
 from fairshare_cli.core.slurm.factors import effective_algorithm
-from fairshare_cli.core.slurm.fairshare import compute_fairshare
+from fairshare_cli.core.slurm.fairshare import STALE_ACCOUNT_USAGE, compute_fairshare
+from fairshare_cli.core.slurm.pass_grid import real_decay
 from fairshare_cli.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -31,6 +33,7 @@ __all__ = [
     "decay_params",
     "evaluate",
     "tree_from_config",
+    "usage_before_charges",
 ]
 
 
@@ -99,16 +102,74 @@ def cluster_size(config: Config) -> ClusterSize:
     return ClusterSize(nodes, cpus, per_part)
 
 
+def usage_before_charges(
+    state: su.SlurmUsage,
+    t: float,
+    usage: Mapping[su.UsageKey, float],
+    now: float,
+    params: su.DecayParams,
+) -> dict[su.UsageKey, float] | None:
+    """Usage per user association after the decay pass at ``t`` decayed it and before it
+    charged running jobs: in the proportions of the usage the pass started from. None when
+    the pass charged nothing (then ``usage`` itself is in those proportions).
+
+    ``_decay_thread`` (``priority_multifactor.c``) computes every account's normalised
+    and effective usage (``_set_children_usage_efctv``) before the pass resets, decays
+    and charges anything; users get theirs later, from the usage as it then stands. The
+    decay multiplies every association alike, so usage over root usage is the same
+    before it and after it. So: ``usage`` (as the pass left it, seen at ``now``) without
+    what the pass charged each running job (``Δ · d^Δ · rate`` for the ``Δ`` seconds since
+    the pass before, as ``_apply_new_usage``) and, with ``charge_job_end``, without the ends
+    charged after the pass (``priority_p_job_end``). All zero after a usage reset at ``t``
+    (``_reset_usage`` runs first). The pass before is taken to be one calc period earlier
+    (a restart between them is not recorded).
+    """
+    anchor = state.last_decay_ran
+    cutoff = su.reset_cutoff(params, anchor if anchor is not None else t, state.last_reset, t)
+    if cutoff == t or state.last_reset == t:
+        return dict.fromkeys(usage, 0.0)
+    factor, prev = params.factor, t - params.calc_period
+    taken: dict[su.UsageKey, list[float]] = {}
+    for r in state.running:
+        if r.start < t and (r.end is None or r.end >= t):
+            delta = t - max(r.start, prev)
+            taken.setdefault((r.account, r.user), []).append(
+                delta * real_decay(factor, delta) * r.rate
+            )
+        if params.charge_job_end and r.end is not None and t <= r.end <= now:
+            delta = r.end - max(t, r.start)
+            taken.setdefault((r.account, r.user), []).append(
+                delta * real_decay(factor, delta) * r.rate
+            )
+    if not taken:
+        return None
+    out = dict(usage)
+    for key, amounts in taken.items():
+        if key in out:
+            out[key] = max(out[key] - math.fsum(amounts), 0.0)
+    return out
+
+
 def evaluate(config: Config, state: su.SlurmUsage, now: float) -> tuple[float, AssocTree]:
     """The tree with usage and fair share as the last decay pass before ``now`` left them.
 
-    Returns the pass time (what sprio's ages count to) and the computed tree.
+    Returns the pass time (what sprio's ages count to) and the computed tree. Classic
+    and depth-oblivious fair share over usage / root usage take the accounts' usage from
+    the start of that pass (:func:`usage_before_charges`), the users' as it stands.
 
     Raises:
         ConfigError: the account tree is invalid.
     """
     tree = tree_from_config(config)
-    t, usage = su.usage_at(state, now, decay_params(config))
+    params = decay_params(config)
+    t, usage = su.usage_at(state, now, params)
+    algo = algorithm(config)
+    pass_usage = None
+    if algo in STALE_ACCOUNT_USAGE and config.priority.usage_normalization == "total":
+        before = usage_before_charges(state, t, usage, now, params)
+        if before is not None:
+            set_usage(tree, before)
+            pass_usage = [a.usage_raw for a in tree.assocs]
     set_usage(tree, usage)
     capacity = None
     if config.priority.usage_normalization == "capacity":
@@ -118,8 +179,9 @@ def evaluate(config: Config, state: su.SlurmUsage, now: float) -> tuple[float, A
             capacity = size.cpus * hl * 2.0
     compute_fairshare(
         tree,
-        algorithm(config),
+        algo,
         dampening_factor=config.priority.dampening_factor,
         capacity=capacity,
+        pass_usage=pass_usage,
     )
     return t, tree

@@ -49,6 +49,34 @@ def text_lines(
             fh.close()
 
 
+def whole_text(path: str, label: str | None = None, expected: str = "text") -> str:
+    """The whole text of a dump at once (``-`` is stdin), checked as :func:`text_lines`
+    checks each line (a reader that splits the text itself in C reads it this way).
+
+    Raises:
+        InputError: as :func:`text_lines`, naming the first bad line.
+    """
+    name = label or path
+    fh = _open_binary(path)
+    try:
+        data = fh.read()
+    finally:
+        if fh is not getattr(sys.stdin, "buffer", None):
+            fh.close()
+    bad = data.find(b"\0")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if bad < 0 or exc.start < bad:
+            line = data.count(b"\n", 0, exc.start) + 1
+            raise InputError(f"{name}:{line}: not UTF-8 text; expected {expected}") from None
+        text = ""
+    if bad >= 0:
+        line = data.count(b"\n", 0, bad) + 1
+        raise InputError(f"{name}:{line}: binary data; expected {expected}")
+    return text
+
+
 #: Inputs larger than this show a progress bar (when stderr is a terminal).
 LARGE_INPUT = 64 * 1024 * 1024
 

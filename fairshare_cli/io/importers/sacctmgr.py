@@ -25,121 +25,22 @@ from fairshare_cli.io.importers.common import (
 
 #: Every column name sacctmgr prints (``src/sacctmgr/common.c``), lower case, no blanks.
 KNOWN_FIELDS = frozenset(
-    name.lower().replace(" ", "")
-    for name in [
-        "Account",
-        "ActionRaw",
-        "Action",
-        "Actor",
-        "Admin",
-        "%Allowed",
-        "Assocs",
-        "TRES",
-        "Class",
-        "ClusterNodes",
-        "Cluster",
-        "CoordAccounts",
-        "ControlHost",
-        "ControlPort",
-        "Count",
-        "#Allowed",
-        "#Used",
-        "CPUCnt",
-        "DefAcct",
-        "DefQOS",
-        "DefWCKey",
-        "Descr",
-        "Duration",
-        "EventRaw",
-        "Event",
-        "Features",
-        "Federation",
-        "FedState",
-        "FedStateRaw",
-        "Flags",
-        "GraceTime",
-        "GrpCPUs",
-        "GrpCPUMins",
-        "GrpCPURunMins",
-        "GrpTRES",
-        "GrpTRESMins",
-        "GrpTRESRunMins",
-        "GrpJobs",
-        "GrpJobsAccrue",
-        "GrpMem",
-        "GrpNodes",
-        "GrpSubmit",
-        "GrpWall",
-        "ID",
-        "Info",
-        "LFT",
-        "ServerType",
-        "MaxCPUMins",
-        "MaxCPURunMinsPU",
-        "MaxCPUs",
-        "MaxCPUsPU",
-        "MaxTRES",
-        "MaxTRESPerNode",
-        "MaxTRESMins",
-        "MaxTRESRunMinsPA",
-        "MaxTRESRunMinsPU",
-        "MaxTRESPA",
-        "MaxTRESPU",
-        "MaxJobs",
-        "MaxJobsAccrue",
-        "MaxJobsAccruePA",
-        "MaxJobsAccruePU",
-        "MaxJobsPA",
-        "MaxJobsPU",
-        "MaxNodes",
-        "MaxNodesPU",
-        "MinPrioThres",
-        "MaxSubmit",
-        "MaxSubmitPA",
-        "MaxSubmitPU",
-        "MaxWall",
-        "MinCPUs",
-        "MinTRES",
-        "Name",
-        "NodeCount",
-        "NodeInx",
-        "NodeName",
-        "Org",
-        "ParentID",
-        "ParentName",
-        "ParName",
-        "Partition",
-        "PluginIDSelect",
-        "PreemptMode",
-        "Preempt",
-        "PreemptExemptTime",
-        "Priority",
-        "Problem",
-        "QOS",
-        "QOS_RAW",
-        "Reason",
-        "RGT",
-        "RPC",
-        "Server",
-        "Share",
-        "StateRaw",
-        "State",
-        "Time",
-        "TimeEligible",
-        "TimeEnd",
-        "TimeStart",
-        "TimeSubmit",
-        "Type",
-        "UnusedWall",
-        "UsageFactor",
-        "UsageThres",
-        "UsageThreshold",
-        "LimitFactor",
-        "%Allocated",
-        "User",
-        "WCKeys",
-        "Where",
-    ]
+    """
+    Account ActionRaw Action Actor Admin %Allowed Assocs TRES Class ClusterNodes Cluster
+    CoordAccounts ControlHost ControlPort Count #Allowed #Used CPUCnt DefAcct DefQOS
+    DefWCKey Descr Duration EventRaw Event Features Federation FedState FedStateRaw
+    Flags GraceTime GrpCPUs GrpCPUMins GrpCPURunMins GrpTRES GrpTRESMins GrpTRESRunMins
+    GrpJobs GrpJobsAccrue GrpMem GrpNodes GrpSubmit GrpWall ID Info LFT ServerType
+    MaxCPUMins MaxCPURunMinsPU MaxCPUs MaxCPUsPU MaxTRES MaxTRESPerNode MaxTRESMins
+    MaxTRESRunMinsPA MaxTRESRunMinsPU MaxTRESPA MaxTRESPU MaxJobs MaxJobsAccrue
+    MaxJobsAccruePA MaxJobsAccruePU MaxJobsPA MaxJobsPU MaxNodes MaxNodesPU MinPrioThres
+    MaxSubmit MaxSubmitPA MaxSubmitPU MaxWall MinCPUs MinTRES Name NodeCount NodeInx
+    NodeName Org ParentID ParentName ParName Partition PluginIDSelect PreemptMode
+    Preempt PreemptExemptTime Priority Problem QOS QOS_RAW Reason RGT RPC Server Share
+    StateRaw State Time TimeEligible TimeEnd TimeStart TimeSubmit Type UnusedWall
+    UsageFactor UsageThres UsageThreshold LimitFactor %Allocated User WCKeys Where
+    Lineage
+    """.lower().split()
 )
 
 #: ``SLURMDB_FS_USE_PARENT``: the raw shares that mean "parent".
@@ -241,6 +142,9 @@ def _read_block(block: list[tuple[int, str]], label: str, out: Listing) -> None:
     if not rows:
         return
     first_n, first = rows[0]
+    if all(_FAILED.match(line) for _, line in rows):  # a listing sacctmgr refused to print
+        out.ignored.append(f"line {first_n}: {first.strip()!r} (a listing sacctmgr refused)")
+        return
     if re.match(r"\s*(#|Cluster - |Parent - |Account - |User - )", first):
         _read_dump(rows, label, out)
         return
@@ -275,6 +179,10 @@ def _read_block(block: list[tuple[int, str]], label: str, out: Listing) -> None:
             raise InputError(f"{label}:{n}: the row is wider than the table's header")
         records.append((n, cut(line, spans)))
     _read_rows(header, records, label, first_n, True, out)
+
+
+#: What sacctmgr prints instead of a listing for a field it does not know (26.05: LFT, RGT).
+_FAILED = re.compile(r"\s*Unknown field '[^']*'\s*\Z")
 
 
 def _read_rows(
@@ -346,6 +254,8 @@ def _associations(
             continue
         raw, user = row["account"], row.get("user", "").strip()
         account = raw.strip()
+        if "lineage" in row and "parentname" not in row:
+            row["parentname"] = _lineage_parent(row["lineage"])
         if tree and not user:
             depth = len(raw) - len(raw.lstrip(" "))
             del stack[depth:]
@@ -398,17 +308,24 @@ def _parent_columns(
     Raises:
         InputError: none of the three, naming the header line.
     """
-    has_parent = "parentname" in names
+    has_parent = "parentname" in names or "lineage" in names
     has_lftrgt = "lft" in names and "rgt" in names
     # ``sacctmgr -P show assoc tree``: one leading space per level below root.
     tree = not has_parent and not has_lftrgt and _indented(names, records)
     if not has_parent and not has_lftrgt and not tree:
         raise InputError(
             f"{where}: the listing does not say each account's parent; "
-            "list it with format=...,ParentName (or Lft,Rgt, or -P ... tree), or use "
+            "list it with format=...,ParentName (or Lineage, or Lft,Rgt, or -P ... tree), or use "
             "'sacctmgr dump'"
         )
     return has_parent, has_lftrgt, tree
+
+
+def _lineage_parent(lineage: str) -> str:
+    """An account's parent from its ``Lineage`` (26.05: ``/a/b/`` is b under a; ``/a/`` is
+    under root; a user's own ``/a/0-u1/``, read only for its account column)."""
+    parts = [p for p in lineage.split("/") if p]
+    return parts[-2] if len(parts) > 1 else ("root" if parts else "")
 
 
 def _indented(names: list[str], records: list[tuple[int, list[str]]]) -> bool:

@@ -1,4 +1,5 @@
-"""``fs import slurm-conf``: slurm.conf (and its ``include`` files) as a config fragment.
+"""``fs import slurm-conf``: slurm.conf (and its ``include`` files), or ``scontrol show
+config`` output, as a config fragment.
 
 Read as Slurm's ``parse_config.c`` reads it: everything after an unescaped ``#`` is a
 comment, a line ending in an odd number of backslashes continues on the next, ``\\#`` is a
@@ -18,7 +19,7 @@ from typing import Any
 
 from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.importers.common import text_lines
+from fairshare_cli.io.importers.common import is_prompt, text_lines
 from fairshare_cli.io.importers.hostlist import HostlistError, compress_machines, expand_hostlist
 
 #: ``Key=Value`` as ``_keyvalue_regex`` matches it (a quoted value, or up to whitespace).
@@ -160,6 +161,8 @@ def read_slurm_conf(path: str, label: str | None = None) -> SlurmConf:
     """
     label = label or path
     out = SlurmConf()
+    if _is_show_config(path, label):
+        return _show_config(path, label, out)
     nodes: dict[str, _Node] = {}
     node_default: dict[str, str] = {}
     part_default: dict[str, str] = {}
@@ -193,6 +196,43 @@ def read_slurm_conf(path: str, label: str | None = None) -> SlurmConf:
             else "no Key=Value lines"
         )
         raise InputError(f"{label}: {found}; expected a slurm.conf")
+    return out
+
+
+#: How ``scontrol show config`` output starts (after the command line of a transcript).
+_SHOW_CONFIG = ("$ scontrol show config", "$ scontrol show conf", "Configuration data as of")
+
+
+def _is_show_config(path: str, label: str) -> bool:
+    """Whether the file is ``scontrol show config`` output (its first line says so); a
+    file that is not says nothing before its first ``Key=Value`` line."""
+    if path == "-":
+        return False
+    for _, line in text_lines(path, label, "slurm.conf text"):
+        if line.strip():
+            return line.startswith(_SHOW_CONFIG)
+    return False
+
+
+def _show_config(path: str, label: str, out: SlurmConf) -> SlurmConf:
+    """``scontrol show config``: ``Key = Value`` lines (``src/api/config_info.c``, the
+    value is the rest of the line; ``(null)`` is unset); other lines (headers, daemon
+    status) are not settings.
+
+    Raises:
+        InputError: a bad value of a knob we read, naming ``FILE:LINE``; no knob at all.
+    """
+    for number, line in text_lines(path, label, "scontrol show config output"):
+        key, sep, value = line.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not re.fullmatch(r"\w+", key) or is_prompt(line) or value == "(null)":
+            continue
+        _knob(out, key, value, f"{label}:{number}")
+    if not out.knobs:
+        raise InputError(
+            f"{label}: no Priority* knob nor ClusterName; expected the output of "
+            "'scontrol show config'"
+        )
     return out
 
 

@@ -10,17 +10,25 @@ from __future__ import annotations
 
 import json
 import math
-import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any
 
-from fairshare_cli.core.epoch import parse_time
-from fairshare_cli.core.jobs import Job, parse_job
-from fairshare_cli.core.timestr import TimeStringError, time_str2secs
+from fairshare_cli.core.jobs import jobs_from_objects, parse_job
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.importers.common import is_prompt, text_lines
+from fairshare_cli.io.importers.common import is_prompt, whole_text
+from fairshare_cli.io.importers.scontrol_jobs import (
+    STATES,
+    ImportedJob,
+    JobDump,
+    add_finished,
+    add_job,
+    memory_mb,
+    parse_tres,
+    read_scontrol,
+)
 from fairshare_cli.io.inputs import loads
+
+__all__ = ["EXPECTED", "ImportedJob", "JobDump", "read_jobs"]
 
 #: Slurm's NO_VAL (an unset uint32): at or above it a number means "not set".
 NO_VAL = 0xFFFFFFFE
@@ -29,56 +37,6 @@ NO_VAL = 0xFFFFFFFE
 EXPECTED = "squeue --json or scontrol show jobs output"
 #: What ``scontrol show jobs`` prints for an empty queue.
 NO_JOBS = "No jobs in the system"
-
-#: Slurm job states that stay in the queue, and ours.
-STATES = {"PENDING": "idle", "RUNNING": "running", "SUSPENDED": "running", "CONFIGURING": "running"}
-
-
-@dataclass
-class ImportedJob:
-    """A job object, where it came from, and what Slurm printed as its priority."""
-
-    obj: dict[str, Any]
-    where: str
-    printed_priority: int | None = None
-    billing: float = 0.0
-    parsed: Job | None = field(default=None, repr=False, compare=False)
-
-    def job(self) -> Job:
-        """The job its object reads as (read once: :meth:`set_field` forgets it).
-
-        Raises:
-            InputError: the object is not a job every view can read.
-        """
-        if self.parsed is None:
-            self.parsed = parse_job(self.obj, self.where)[0]
-        return self.parsed
-
-    def set_field(self, key: str, value: Any) -> None:
-        """Set one field of the object (the job is read again when next asked for)."""
-        self.obj[key] = value
-        self.parsed = None
-
-
-@dataclass(frozen=True)
-class FinishedJob:
-    """A job that ran and ended: what it was charged for, from its start to its end."""
-
-    account: str
-    user: str
-    billing: float
-    qos: str | None
-    start: float
-    end: float
-
-
-@dataclass
-class JobDump:
-    """Jobs that stay in the queue, finished ones that ran, and the ids left out."""
-
-    jobs: list[ImportedJob] = field(default_factory=list)
-    finished: list[FinishedJob] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)
 
 
 def read_jobs(path: str, label: str | None = None) -> JobDump:
@@ -92,193 +50,41 @@ def read_jobs(path: str, label: str | None = None) -> JobDump:
             data, naming ``FILE:LINE``; or no job record at all (an empty file).
     """
     label = label or path
-    lines = text_lines(path, label, EXPECTED)
-    first = next(((n, line) for n, line in lines if line.strip() and not is_prompt(line)), None)
+    text = whole_text(path, label, EXPECTED)
     out = JobDump()
-    if first is None:
+    pos, number = 0, 1
+    while pos < len(text):  # the first line that is neither blank nor a command line
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        line = text[pos:end]
+        if line.strip() and not is_prompt(line):
+            break
+        pos, number = end + 1, number + 1
+    else:
         raise InputError(f"{label}: no job records; expected {EXPECTED}")
-    if first[1].lstrip().startswith(("{", "[")):
-        text = "\n" * (first[0] - 1) + first[1] + "\n" + "\n".join(line for _, line in lines)
-        _read_json(text, label, out)
-    elif first[1].strip() != NO_JOBS:
-        _read_scontrol(_chain(first, lines), label, out)
+    if line.lstrip().startswith(("{", "[")):
+        _read_json("\n" * (number - 1) + text[pos:], label, out)
+    elif line.strip() != NO_JOBS:
+        read_scontrol(text[pos:], number, label, out)
+    _parse_all(out, label)
     return out
 
 
-def _chain(first: tuple[int, str], rest: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
-    yield first
-    yield from rest
+def _parse_all(out: JobDump, label: str) -> None:
+    """Every job read from its object at once (:func:`jobs_from_objects`, in C); what it
+    refuses, the exact reader words for the record's ``FILE:LINE``.
 
-
-# scontrol show jobs ------------------------------------------------------------------
-
-
-class _Record(dict[str, str]):
-    """One ``scontrol show jobs`` record; ``where(key)`` names the line a key is on."""
-
-    def __init__(self, label: str, start: int) -> None:
-        super().__init__()
-        self.label = label
-        self.start = start
-        self.lines: dict[str, int] = {}
-
-    def where(self, key: str | None = None) -> str:
-        return f"{self.label}:{self.lines.get(key or '', self.start)}"
-
-
-#: One ``Key=Value`` field of a record line.
-_FIELD = re.compile(r"([\w/:]+)=(\S*)")
-
-
-def _read_scontrol(lines: Iterator[tuple[int, str]], label: str, out: JobDump) -> None:
-    record: _Record | None = None
-    for number, line in lines:
-        if is_prompt(line) or not line.strip():
-            continue
-        if line.startswith("JobId="):
-            if record is not None:
-                _scontrol_job(record, out)
-            record = _Record(label, number)
-        elif record is None:
-            raise InputError(f'{label}:{number}: expected "JobId=..." (scontrol show jobs)')
-        if "=" not in line:
-            raise InputError(f"{label}:{number}: expected Key=Value fields")
-        for key, value in _FIELD.findall(line):
-            if key not in record:
-                record[key] = value
-                record.lines[key] = number
-    if record is not None:
-        _scontrol_job(record, out)
-
-
-def _need(record: Mapping[str, str], key: str, where: str) -> str:
-    value = record.get(key)
-    if value is None:
-        raise InputError(f"{where}: the job record has no {key}=")
-    return value
-
-
-def _time(value: str, where: str, key: str) -> float | None:
-    if value in ("", "Unknown", "None", "N/A", "(null)"):
-        return None
-    return parse_time(value, f"{where}: {key}")
-
-
-def _int(value: str, where: str, key: str) -> int:
-    if not re.fullmatch(r"-?\d+", value):
-        raise InputError(f'{where}: {key}: expected a whole number, got "{value}"')
-    return int(value)
-
-
-def _tres(text: str) -> dict[str, str]:
-    return dict(item.split("=", 1) for item in text.split(",") if "=" in item)
-
-
-def _memory_mb(text: str | None) -> int:
-    """``1000M`` / ``4G`` / ``1T`` as MB (Slurm prints TRES memory with a unit)."""
-    if not text:
-        return 0
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)([KMGTP]?)", text)
-    if m is None:
-        return 0
-    scale = {"K": 1 / 1024, "": 1, "M": 1, "G": 1024, "T": 1024**2, "P": 1024**3}[m.group(2)]
-    return int(float(m.group(1)) * scale)
-
-
-def _time_limit(value: str, where: str) -> float | str | None:
-    if value in ("", "N/A", "(null)"):
-        return None
-    if value.upper() in ("UNLIMITED", "INFINITE"):
-        return "INFINITE"
+    Raises:
+        InputError: a job no view could read.
+    """
     try:
-        return time_str2secs(value)
-    except TimeStringError as exc:
-        raise InputError(f"{where}: TimeLimit: {exc}") from None
-
-
-def _scontrol_job(record: _Record, out: JobDump) -> None:
-    where = record.where()
-    state = _need(record, "JobState", where)
-    job_id = _need(record, "JobId", where)
-    if record.get("ArrayJobId") and record.get("ArrayTaskId"):
-        task = record["ArrayTaskId"]
-        task = task if re.fullmatch(r"\d+", task) else f"[{task}]"
-        job_id = f"{record['ArrayJobId']}_{task}"
-    status = STATES.get(state)
-    user = re.sub(r"\(\d+\)\Z", "", _need(record, "UserId", where))
-    tres = _tres(record.get("TRES", "") or record.get("ReqTRES", ""))
-    if status is None:
-        out.skipped.append(job_id)
-        start = _time(record.get("StartTime", ""), record.where("StartTime"), "StartTime")
-        end = _time(record.get("EndTime", ""), record.where("EndTime"), "EndTime")
-        _finished(out, record.get("Account"), user, tres, record.get("QOS"), start, end)
-        return
-
-    def num(key: str, default: str | None = None) -> int:
-        value = record.get(key, default)
-        if value is None:
-            raise InputError(f"{where}: the job record has no {key}=")
-        return _int(value.split("-")[0] if key == "NumNodes" else value, record.where(key), key)
-
-    def when(key: str) -> float | None:
-        return _time(record.get(key, ""), record.where(key), key)
-
-    obj: dict[str, Any] = {
-        "id": job_id,
-        "owner": user,
-        "status": status,
-        "account": record.get("Account") or None,
-        "qos": record.get("QOS") or None,
-        "partition": record.get("Partition") or None,
-        "nice": num("Nice", "0"),
-        "request_cpus": num("NumCPUs"),
-        "num_nodes": num("NumNodes", "1"),
-        "request_memory": _memory_mb(tres.get("mem")),
-        "submit_time": when("SubmitTime"),
-        "eligible_time": when("EligibleTime"),
-        "accrue_time": when("AccrueTime"),
-        "time_limit": _time_limit(record.get("TimeLimit", ""), record.where("TimeLimit")),
-    }
-    if status == "running":
-        obj["start_time"] = when("StartTime")
-    printed = num("Priority") if record.get("Priority") else None
-    _add(out, obj, where, printed, tres)
-
-
-def _finished(
-    out: JobDump,
-    account: Any,
-    user: str,
-    tres: Mapping[str, str],
-    qos: Any,
-    start: float | None,
-    end: float | None,
-) -> None:
-    """Keep a finished job that ran (its charges may explain imported usage)."""
-    if not isinstance(account, str) or not account or start is None or end is None:
-        return
-    try:
-        billing = float(tres.get("billing", tres.get("cpu", "0")))
-    except ValueError:
-        return
-    if end > start and billing > 0:
-        out.finished.append(
-            FinishedJob(account, user, billing, qos if isinstance(qos, str) else None, start, end)
-        )
-
-
-def _add(
-    out: JobDump, obj: dict[str, Any], where: str, printed: int | None, tres: Mapping[str, str]
-) -> None:
-    clean = {k: v for k, v in obj.items() if v is not None}
-    item = ImportedJob(clean, where)
-    item.job()  # the job must be one every view can read
-    try:
-        item.billing = float(tres.get("billing", clean.get("request_cpus", 1)))
-    except ValueError:
-        item.billing = float(clean.get("request_cpus", 1))
-    item.printed_priority = printed
-    out.jobs.append(item)
+        jobs = jobs_from_objects([item.obj for item in out.jobs], label)
+    except InputError:
+        for item in out.jobs:
+            parse_job(item.obj, item.where)
+        raise
+    for item, job in zip(out.jobs, jobs, strict=True):
+        item.job = job
 
 
 # squeue --json -----------------------------------------------------------------------
@@ -324,7 +130,7 @@ def _json_job(job: Mapping[str, Any], where: str, out: JobDump) -> None:
     if array_id:
         job_id = f"{array_id}_{task}" if task is not None else f"{array_id}_[{task_string}]"
     status = STATES.get(state.upper())
-    tres = _tres(str(job.get("tres_alloc_str") or job.get("tres_req_str") or ""))
+    tres = parse_tres(str(job.get("tres_alloc_str") or job.get("tres_req_str") or ""))
     limit = _json_value(job, "time_limit")
 
     def epoch(key: str) -> float | None:
@@ -335,7 +141,7 @@ def _json_job(job: Mapping[str, Any], where: str, out: JobDump) -> None:
         out.skipped.append(job_id)
         user = job.get("user_name")
         if isinstance(user, str):
-            _finished(
+            add_finished(
                 out,
                 job.get("account"),
                 user,
@@ -356,7 +162,7 @@ def _json_job(job: Mapping[str, Any], where: str, out: JobDump) -> None:
         "nice": _json_value(job, "nice") or 0,
         "request_cpus": _json_value(job, "cpus") or 1,
         "num_nodes": _json_value(job, "node_count") or 1,
-        "request_memory": _memory_mb(tres.get("mem")),
+        "request_memory": memory_mb(tres.get("mem")),
         "submit_time": epoch("submit_time"),
         "eligible_time": epoch("eligible_time"),
         "accrue_time": epoch("accrue_time"),
@@ -368,5 +174,35 @@ def _json_job(job: Mapping[str, Any], where: str, out: JobDump) -> None:
         obj["start_time"] = epoch("start_time")
     if isinstance(obj["time_limit"], float) and math.isinf(obj["time_limit"]):
         obj["time_limit"] = "INFINITE"
+    site = _json_value(job, "site_factor")
+    if site is not None:
+        obj["site_factor"] = site
+    by_partition = _by_partition(job.get("priority_by_partition"), where)
     printed = _json_value(job, "priority")
-    _add(out, obj, where, int(printed) if isinstance(printed, int) else None, tres)
+    if not isinstance(printed, int) and by_partition:
+        printed = next(iter(by_partition.values()))
+    item = add_job(out, obj, where, printed if isinstance(printed, int) else None, tres)
+    item.printed_by_partition = by_partition
+
+
+def _by_partition(value: Any, where: str) -> dict[str, int]:
+    """``priority_by_partition`` (data_parser v0.0.42 on): ``[{"partition", "priority"}]``.
+
+    Raises:
+        InputError: not a list of those.
+    """
+    if value is None:
+        return {}
+    out: dict[str, int] = {}
+    for entry in value if isinstance(value, list) else [None]:
+        name = entry.get("partition") if isinstance(entry, dict) else None
+        prio = entry.get("priority") if isinstance(entry, dict) else None
+        if isinstance(prio, dict):
+            prio = prio.get("number") if prio.get("set", True) else None
+        if not isinstance(name, str) or not isinstance(prio, int) or isinstance(prio, bool):
+            raise InputError(
+                f"{where}: priority_by_partition: expected a list of "
+                '{"partition": NAME, "priority": NUMBER}'
+            )
+        out[name] = prio
+    return out

@@ -1,4 +1,5 @@
-"""``fs import sshare``: ``sshare -a -l -P`` (or ``-p``, or the table; ``-o`` fields too).
+"""``fs import sshare``: ``sshare -a -l -P`` (or ``-p``, or the table; ``-o`` fields too),
+or ``sshare -a --json`` (data_parser v0.0.40 to v0.0.45: 23.11 to 26.05).
 
 The Account column is indented one space per level below root, which gives the tree; user
 rows have a User. RawUsage is an integer there (sshare truncates it).
@@ -6,6 +7,8 @@ rows have a User. RawUsage is an integer there (sshare truncates it).
 
 from __future__ import annotations
 
+import json
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,6 +16,7 @@ from typing import Any
 from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import column_spans, is_prompt, is_underline, text_lines
+from fairshare_cli.io.inputs import loads
 
 #: sshare's fields (``src/sshare/process.c``), lower case.
 FIELDS = frozenset(
@@ -38,10 +42,17 @@ FIELDS = frozenset(
 
 @dataclass
 class Shares:
-    """The tree (as a config fragment) and user usage of an sshare listing."""
+    """The tree (as a config fragment) and user usage of an sshare listing.
+
+    ``exact``: the usage is sshare --json's, each user's share of root's to every bit (a
+    scale within root's whole-number ``usage``), not the text's whole numbers.
+    """
 
     accounts: dict[str, dict[str, Any]] = field(default_factory=dict)
     usage: dict[tuple[str, str], float] = field(default_factory=dict)
+    exact: bool = False
+    #: Whether the listing has user rows (``sshare --json`` without ``-a`` has none).
+    users: bool = True
 
 
 def read_sshare(path: str, label: str | None = None) -> Shares:
@@ -52,13 +63,26 @@ def read_sshare(path: str, label: str | None = None) -> Shares:
             columns, a bad number or binary data, naming ``FILE:LINE``.
     """
     label = label or path
-    rows = [
-        (n, line)
-        for n, line in text_lines(path, label, "sshare output")
-        if line.strip() and not is_prompt(line)
-    ]
+    lines = list(text_lines(path, label, "sshare output"))
+    rows = [(n, line) for n, line in lines if line.strip() and not is_prompt(line)]
     if not rows:
         raise InputError(f"{label}: empty; expected the output of 'sshare -a -l -P'")
+    header_n, header_line = rows[0]
+    if header_line.lstrip().startswith("{"):
+        text = "\n" * (header_n - 1) + "\n".join(line for n, line in lines if n >= header_n)
+        return _read_json(text, label)
+    header, records = _records(rows, label)
+    return _checked_tree(header, records, label, header_n)
+
+
+def _records(
+    rows: list[tuple[int, str]], label: str
+) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    """The header cells and each row's cells of a ``-P``/``-p`` listing or a table.
+
+    Raises:
+        InputError: a row with the wrong field count, or no header.
+    """
     header_n, header_line = rows[0]
     records: list[tuple[int, list[str]]] = []
     if "|" in header_line:
@@ -82,6 +106,17 @@ def read_sshare(path: str, label: str | None = None) -> Shares:
                 for k, (a, _b) in enumerate(spans)
             ]
             records.append((n, cells))
+    return header, records
+
+
+def _checked_tree(
+    header: list[str], records: list[tuple[int, list[str]]], label: str, header_n: int
+) -> Shares:
+    """The tree of a listing whose fields are sshare's, with the columns it needs.
+
+    Raises:
+        InputError: an unknown field, a missing column, no row.
+    """
     names = [h.lower() for h in header]
     for cell, name in zip(header, names, strict=True):
         if name not in FIELDS:
@@ -145,3 +180,118 @@ def _shares(value: str, where: str) -> int | str | None:
     if not re.fullmatch(r"\d+", value):
         raise InputError(f'{where}: RawShares: expected a whole number or "parent", got "{value}"')
     return int(value)
+
+
+# sshare --json ------------------------------------------------------------------------
+
+#: ``SLURMDB_FS_USE_PARENT``: the raw shares that mean "parent".
+_FS_USE_PARENT = 0x7FFFFFFF
+
+
+def _json_number(value: Any, where: str, what: str) -> float | None:
+    """A plain number (v0.0.40 ``FLOAT64``) or ``{"set", "infinite", "number"}``; None if
+    unset or absent, ``inf`` if infinite.
+
+    Raises:
+        InputError: neither.
+    """
+    if value is None:  # not listed
+        return None
+    if isinstance(value, dict):
+        if value.get("infinite"):
+            return math.inf
+        if not value.get("set", True):
+            return None
+        value = value.get("number")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InputError(f"{where}: {what}: expected a number, got {value!r}")
+    return value
+
+
+def _read_json(text: str, label: str) -> Shares:
+    """``sshare --json``: ``{"shares": {"shares": [...], "total_shares"}, ...}``, rows in the
+    text's order (``SHARES_RESP_MSG``, ``ASSOC_SHARES_OBJ_WRAP`` of
+    ``src/plugins/data_parser/v0.0.4x/parsers.c``).
+
+    ``usage`` is whole (``UINT64``, as the text's RawUsage), ``usage_normalized`` each
+    association's usage over root's at full precision: a user's usage is that share of
+    root's, root's taken at the middle of what every whole ``usage`` allows.
+
+    Raises:
+        InputError: not that document, a row without its fields.
+    """
+    out = Shares(exact=True)
+    users: list[tuple[str, str, int, float | None]] = []
+    root = 0
+    for i, row in enumerate(_json_rows(text, label)):
+        where = f"{label}: shares[{i}]"
+        if not isinstance(row, dict) or not isinstance(row.get("name"), str):
+            raise InputError(f"{where}: expected an association object with a name")
+        kind = row.get("type")
+        name, parent = row["name"], row.get("parent") or ""
+        check_name(name, f"{where}: name")
+        whole = int(_json_number(row.get("usage"), where, "usage") or 0)
+        value = _json_shares(row, where)
+        if row.get("partition"):
+            continue
+        if "USER" in kind if isinstance(kind, list) else kind == "USER":
+            check_name(parent, f"{where}: parent")
+            if value is not None:
+                out.accounts.setdefault(parent, {}).setdefault("users", {})[name] = value
+            norm = _json_number(row.get("usage_normalized"), where, "usage_normalized")
+            users.append((parent, name, whole, norm))
+        elif name == "root" and not parent:
+            root = whole
+        else:
+            entry = out.accounts.setdefault(name, {})
+            entry["parent"] = parent or "root"
+            if value is not None:
+                entry["shares"] = value
+    out.users = bool(users)
+    scale = _root_usage(root, [(w, n) for _, _, w, n in users])
+    for account, user, whole, norm in users:
+        out.usage[(account, user)] = float(whole) if norm is None or scale is None else norm * scale
+    return out
+
+
+def _json_rows(text: str, label: str) -> list[Any]:
+    """The rows of an sshare --json document.
+
+    Raises:
+        InputError: not JSON, or not sshare's document.
+    """
+    try:
+        doc = loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{label}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise InputError(f"{label}: JSON nested too deeply") from None
+    shares = doc.get("shares") if isinstance(doc, dict) else None
+    rows = shares.get("shares") if isinstance(shares, dict) else None
+    if not isinstance(rows, list):
+        raise InputError(
+            f'{label}: expected sshare --json output ({{"shares": {{"shares": [...]}}}})'
+        )
+    return rows
+
+
+def _json_shares(row: dict[str, Any], where: str) -> int | str | None:
+    """A row's raw shares: a number, ``parent`` (``SLURMDB_FS_USE_PARENT``) or None (root's,
+    unset)."""
+    raw = _json_number(row.get("shares"), where, "shares")
+    if raw is None or raw == math.inf:
+        return None
+    return "parent" if raw == _FS_USE_PARENT else int(raw)
+
+
+def _root_usage(whole: int, users: list[tuple[int, float | None]]) -> float | None:
+    """Root's raw usage: in ``[whole, whole + 1)`` and such that every user's share of it
+    truncates to the user's whole ``usage``; the middle of what is left (None: no share)."""
+    low, high = float(whole), whole + 1.0
+    for user_whole, norm in users:
+        if norm:
+            low = max(low, user_whole / norm)
+            high = min(high, (user_whole + 1) / norm)
+    if whole == 0 or not any(norm for _, norm in users):
+        return None
+    return (low + high) / 2 if low < high else float(whole)

@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.cli.imports.conftest import GARBAGE, OTHER_DUMPS, Refuse
+from tests.conftest import FIXTURES
 
 
 @pytest.mark.parametrize(
@@ -36,3 +39,51 @@ def test_what_is_not_a_slurm_conf_is_refused(
     refuse_dump: Refuse, content: str | Path, expected: str
 ) -> None:
     refuse_dump("slurm-conf", content, expected, into=True)
+
+
+@pytest.mark.parametrize(
+    ("capture", "conf"),
+    [
+        pytest.param(
+            "slurm-26.05/ft4_t2_idle", "slurm-26.05/config/slurm.conf.fairtree", id="26.05"
+        ),
+        pytest.param("slurm-22.05/ft2_idle", "slurm-22.05/config/slurm.conf.fairtree", id="22.05"),
+        pytest.param("slurm-22.05/cl1_idle", "slurm-22.05/config/slurm.conf.classic", id="classic"),
+    ],
+)
+def test_scontrol_show_config_gives_what_slurm_conf_gives(
+    tmp_path: Path, run: Callable[..., Any], capture: str, conf: str
+) -> None:
+    """``scontrol show config | grep -i prior`` (26.05 prints ``PriorityFavorSmall = no`` and
+    orders the keys otherwise than 22.05) sets the [priority] keys the cluster's slurm.conf
+    sets; ``(null)`` is unset, an empty ``PriorityFlags`` is none."""
+    from fairshare_cli.core.timestr import time_str2secs
+    from fairshare_cli.io.toml import loads
+
+    shown, written = tmp_path / "shown.toml", tmp_path / "conf.toml"
+    res = run(
+        "import",
+        "slurm-conf",
+        str(FIXTURES / capture / "scontrol_show_config_prior.txt"),
+        "--into",
+        str(shown),
+    )
+    assert res.exit_code == 0, res.stderr
+    assert run("import", "slurm-conf", str(FIXTURES / conf), "--into", str(written)).exit_code == 0
+    theirs = loads(written.read_text())["priority"]
+    ours = loads(shown.read_text())["priority"]
+    for key in ("decay_halflife", "calc_period", "max_age"):  # 00:01:00 = 1 (minutes)
+        ours[key], theirs[key] = time_str2secs(ours[key]), time_str2secs(theirs[key])
+    del theirs["enforce_limits"]  # AccountingStorageEnforce: not a Priority* line
+    assert ours.pop("flags") == (["NO_FAIR_TREE"] if "classic" in conf else [])
+    assert ours.pop("weights") == {**theirs.pop("weights"), "assoc": 0}
+    assert ours == {k: v for k, v in theirs.items() if k != "flags"}
+
+
+def test_show_config_without_a_knob_is_refused(refuse_dump: Refuse) -> None:
+    refuse_dump(
+        "slurm-conf",
+        "$ scontrol show config\nSlurmctldHost = x\nAuthType = auth/munge\n",
+        "no Priority* knob nor ClusterName; expected the output of 'scontrol show config'",
+        into=True,
+    )

@@ -65,3 +65,32 @@ def test_what_is_not_a_job_dump_is_refused(
     refuse_dump: Refuse, content: str | Path, expected: str
 ) -> None:
     refuse_dump("squeue", content, expected)
+
+
+def test_the_site_factor_is_the_dumps_else_0(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """Without --site-factor-from-priority nothing is read off the printed Priority: job 8
+    of ft1_running (its SiteFactor=300 set by scontrol update, which neither dump prints)
+    gets 0 like every job; sprio then prints its priority without it."""
+    from tests.cli.test_slurm_imports import FIXTURES
+
+    common, _ = _build(tmp_path, run, "ft1_running")
+    dump = FIXTURES / "ft1_running" / "scontrol_show_jobs.txt"
+    result = run("import", "squeue", str(dump), *common, "--last-decay", _pass_time("ft1_running"))
+    assert result.exit_code == 0, result.stderr
+    assert "site factor" not in result.stderr
+    rows = json.loads(run("sprio", "--json", *common).stdout)
+    assert {r["site"] for r in rows} == {0}
+    eight = next(r for r in rows if r["job_id"] == "8")
+    assert eight["priority"] == 5619 - 300  # sprio_l.txt's 5619 held the 300
+
+
+def test_the_site_factor_flags_exclude_each_other(tmp_path: Path, run: Callable[..., Any]) -> None:
+    common, state = _build(tmp_path, run, "ft1_running")
+    before = state.read_bytes()
+    dump = tmp_path / "queue.txt"
+    dump.write_text("No jobs in the system\n")
+    flags = ("--site-factor-from-priority", "--no-site-factor")
+    result = run("import", "squeue", str(dump), *common, *flags)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert "--site-factor-from-priority and --no-site-factor exclude each other" in result.stderr
+    assert state.read_bytes() == before

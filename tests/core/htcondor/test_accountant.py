@@ -12,6 +12,7 @@ from msgspec.structs import replace
 
 from fairshare_cli.core.config import AccountantConfig, Config, GroupSpec, PoolConfig
 from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.htcondor.decay import awaits_begin, begin_at_update
 
 DAY = 86400.0
 
@@ -244,11 +245,17 @@ def _one_change(
     state: acct.AccountantState, config: Config, name: str, weight: float, slots: int, now: float
 ) -> acct.AccountantState:
     """``AddMatch``/``RemoveMatch`` as one step: every touched record copied and brought up
-    to ``now``, then its use changed and clamped (the reference for change_uses)."""
+    to ``now``, then its use changed and clamped; every other record that awaits its
+    begin time given it (the update of the pool at ``now``): the reference for
+    change_uses."""
     tree = acct.GroupTree(config.groups)
     group, hier = acct.charge_targets(name, tree)
     records = acct.all_records(state, config)
-    for n in [name, group, *[g for g in hier if g != group]]:
+    touched = [name, group, *[g for g in hier if g != group]]
+    for n, r in records.items():
+        if n not in touched and awaits_begin(r):
+            records[n] = replace(r, begin_usage_time=begin_at_update(r, now))
+    for n in touched:
         r = acct.advance(records.get(n) or acct.CustomerRecord(n, is_group="@" not in n), now, DAY)
         if n in (name, group):
             w = r.weighted_resources_used + weight
@@ -330,3 +337,63 @@ def test_replay_start_keeps_only_what_an_admin_set() -> None:
     assert fresh["group_a"] == acct.CustomerRecord(
         name="group_a", is_group=True, priority_factor=10.0
     )
+
+
+def _behind(in_use: float = 0.0) -> tuple[acct.AccountantState, Config]:
+    """a@d last updated at 0 (RUP 10, ``in_use`` slots); b@d at 100: the accountant's
+    LastUpdateTime is 100. Half-life 100 s."""
+    config = Config(accountant=AccountantConfig(priority_halflife=100.0))
+    a = replace(rec(priority=10.0, in_use=in_use, t=0.0), name="a@d")
+    b = replace(rec(t=100.0), name="b@d")
+    return acct.AccountantState(records={"a@d": a, "b@d": b}), config
+
+
+def test_an_edit_decays_from_the_accountants_last_update() -> None:
+    """In HTCondor every record sits at the accountant's LastUpdateTime (UpdatePriorities
+    updates them all); SetPriority writes the value there, and the next update decays it
+    from there. -setprio a@d 50 at 200: a view at 200 gives 50 x 0.5**((200 - 100) / 100)
+    = 25, not 50 x 0.5**(200 / 100) = 12.5 from a's own last update at 0."""
+    s, config = _behind()
+    s = acct.set_priority(s, config, "a@d", 50.0, 200.0)
+    assert s.records["a@d"].last_update == 100.0
+    assert acct.view(s, config, 200.0)["a@d"].priority == 25.0
+
+
+def test_setaccum_of_a_record_behind_is_charged_from_the_last_update() -> None:
+    """SetAccumUsage writes WeightedAccumulatedUsage only. a@d holds 2 slots since 0; the
+    accountant's update at 100 charged it 2 x 100; -setaccum 1000 at 200 overwrites that;
+    the update at 200 adds 2 x (200 - 100): 1200 (not 1000 + 2 x 200 = 1400). The unweighted
+    AccumulatedUsage is 2 x 200 = 400 either way."""
+    s, config = _behind(in_use=2)
+    s = acct.set_accumulated(s, config, "a@d", 1000.0, 200.0)
+    seen = acct.view(s, config, 200.0)["a@d"]
+    assert (seen.weighted_accumulated_usage, seen.accumulated_usage) == (1200.0, 400.0)
+
+
+def test_resetusage_of_a_record_behind_charges_from_the_last_update() -> None:
+    """ResetAccumulatedUsage writes 0 and BeginUsageTime = time(0) (150) into the record the
+    update at 100 left; the update at 200 adds ResourcesUsed x TimePassed = 2 x 100 = 200
+    (not 2 x 200 = 400 from a's own last update); begin stays 150. The RUP is the one a
+    steady 2 slots give from 10: 2 + 8 x 0.5**2 = 4."""
+    s, config = _behind(in_use=2)
+    s = acct.reset_usage(s, config, ["a@d"], 150.0)
+    seen = acct.view(s, config, 200.0)["a@d"]
+    assert (seen.accumulated_usage, seen.begin_usage_time) == (200.0, 150.0)
+    assert seen.priority == pytest.approx(2 + 8 * 0.25)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.floats(min_value=0.0, max_value=1e6),
+    st.floats(min_value=0.0, max_value=1e6),
+    st.floats(min_value=0.5, max_value=1e6),
+)
+def test_a_setprio_decays_from_the_last_update_only(lag: float, later: float, p: float) -> None:
+    """Whatever a record's own last update, after -setprio P its RUP at the accountant's
+    last update L plus Δ is max(P, 0.5) x 0.5**(Δ / h) (idle: UpdateOnePriority's decay)."""
+    config = Config(accountant=AccountantConfig(priority_halflife=DAY))
+    old = replace(rec(priority=7.0, t=1e6 - lag), name="a@d")
+    s = acct.AccountantState(records={"a@d": old, "b@d": replace(rec(t=1e6), name="b@d")})
+    s = acct.set_priority(s, config, "a@d", p, 1e6 + later)
+    seen = acct.view(s, config, 1e6 + later)["a@d"]
+    assert seen.priority == pytest.approx(max(p * 0.5 ** (later / DAY), 0.5), rel=1e-12)

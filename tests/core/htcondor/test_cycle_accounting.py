@@ -13,6 +13,7 @@ from fairshare_cli.core.config import AccountantConfig, Config, GroupSpec, PoolC
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.cycle_accounting import (
     add_match_at,
+    check_matches,
     remove_match_at,
     update_priorities,
 )
@@ -308,3 +309,42 @@ def test_none_counts_its_own_usage_as_subtree_usage() -> None:
     s = add_match_at(s, config, "u@d", 1.0, 140.0)
     none = update_priorities(s, config, 200.0).records["<none>"]
     assert none.priority == pytest.approx(5.25 * 0.5 + 11 * 0.5)
+
+
+def test_check_matches_makes_the_counts_those_of_the_claims() -> None:
+    """A stale ``condor_userprio -l`` (g.alice 8 slots, bob 3) beside the claims (g.alice 2
+    of weight 1.5, nobody else): ``CheckResources`` counts records per customer, a group
+    the records of the submitters assigned to it (``Accountant.cpp``). Afterwards g.alice
+    and g hold 2 / 3.0, bob 0 / 0.0; the subtree usage and uncharged times are left as
+    they were (no usage is charged for the correction)."""
+    config = cfg(groups={"g": GroupSpec(name="g")})
+    state = update_priorities(acct.AccountantState(records={}), config, 0.0)
+    state = add_match_at(state, config, "g.alice@d", 8.0, 0.0, slots=8)
+    state = add_match_at(state, config, "bob@d", 3.0, 0.0, slots=3)
+    before = state.records
+    fixed = check_matches(state, config, [("g.alice@d", 1.5), ("g.alice@d", 1.5)], 0.0)
+    recs = fixed.records
+    assert (recs["g.alice@d"].resources_used, recs["g.alice@d"].weighted_resources_used) == (
+        2,
+        3.0,
+    )
+    assert (recs["g"].resources_used, recs["g"].weighted_resources_used) == (2, 3.0)
+    assert (recs["bob@d"].resources_used, recs["bob@d"].weighted_resources_used) == (0, 0.0)
+    assert (recs["<none>"].resources_used, recs["<none>"].weighted_resources_used) == (0, 0.0)
+    assert recs["g"].hier_weighted_resources_used == before["g"].hier_weighted_resources_used
+    assert recs["bob@d"].uncharged_time == before["bob@d"].uncharged_time
+
+
+def test_check_matches_leaves_an_agreeing_accountant_alone() -> None:
+    config = cfg()
+    state = add_match_at(acct.AccountantState(records={}), config, "a@d", 2.0, 0.0, slots=2)
+    assert check_matches(state, config, [("a@d", 1.0), ("a@d", 1.0)], 0.0) is state
+
+
+def test_check_matches_creates_the_record_of_a_claim_holder_without_one() -> None:
+    """A claimed slot of a customer the accountant never saw: ``AddMatch`` creates it."""
+    config = cfg()
+    state = update_priorities(acct.AccountantState(records={}), config, 50.0)
+    fixed = check_matches(state, config, [("new@d", 1.0)], 50.0)
+    assert fixed.records["new@d"].resources_used == 1
+    assert fixed.records["new@d"].last_update == 50.0

@@ -227,3 +227,16 @@ def test_second_round_with_every_allocation_used_does_not_divide_by_zero() -> No
     # round 2: a is under its quota (10) but every allocation is used: HTCondor's 0/0
     assert logs[1].limits["a"] == [0]
     assert logs[0].limits["b"] == [10]
+
+
+def test_strict_cap_is_the_static_quota_else_the_subtree_quota() -> None:
+    """``GroupEntry::strict_enforce_quota``'s cap for a group that takes no surplus:
+    ``static_quota ? config_quota : subtree_quota``; none for a group that takes surplus
+    (or the root). Pool 100: s (static 30) keeps 30; d (dynamic 0.5) gets half of what the
+    static quotas leave, 0.5 × (100 - 30 - 10) = 30 (``hgq_assign_quotas``)."""
+    configs = [G("s", quota=30), G("d", dynamic_quota=0.5), G("t", quota=10, accept_surplus=True)]
+    rows = rows_for(configs, LEGACY)
+    assert rows["s"].strict_cap == 30
+    assert rows["d"].strict_cap == pytest.approx(30.0)
+    assert rows["t"].strict_cap is None
+    assert rows["<none>"].strict_cap is None

@@ -87,6 +87,8 @@ def close(a: acct.AccountantState, b: acct.AccountantState) -> None:
         ):
             x, y = getattr(ra, f), getattr(rb, f)
             assert math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-6), (name, f, x, y)
+        for f in ("begin_usage_time", "last_usage_time"):
+            assert getattr(ra, f) == getattr(rb, f), (name, f)
 
 
 @settings(max_examples=60, deadline=None)
@@ -322,3 +324,44 @@ def test_pending_ends_in_the_order_of_one_heap_to_the_bit(
     for r in records:
         one.add(r)
     assert json.dumps(one.finish()) == expected
+
+
+def test_begin_usage_time_is_the_next_pool_event() -> None:
+    """Accountant::UpdatePriorities updates every record at each update, and
+    UpdateOnePriority sets BeginUsageTime at the first that finds AccumulatedUsage > 0: the
+    first event of the pool (any submitter's start or end) after the record's first match.
+    a starts at 100 (until 1000), d at 100 too, b and c at 130, b ends at 200, c runs on.
+    a and d: the event at 100 is their own match (Δt = 0 finds nothing); the next is 130:
+    begin 130 (not a's end at 1000, not d's finish at --now). b and c: 200 (b's end). The
+    group <none>, matched at 100: 130."""
+    records = [
+        UsageRecord(owner="a", start=100.0, end=1000.0),
+        UsageRecord(owner="d", start=100.0, end=None),
+        UsageRecord(owner="b", start=130.0, end=200.0),
+        UsageRecord(owner="c", start=130.0, end=None),
+    ]
+    for presorted in (True, False):
+        state = replay(records, presorted)
+        begins = {n: r.begin_usage_time for n, r in state.records.items()}
+        assert begins == {"a@d": 130.0, "d@d": 130.0, "b@d": 200.0, "c@d": 200.0,
+                          "<none>": 130.0, "g": 0.0, "g.h": 0.0}  # fmt: skip
+        batched = AccountantReplay(CONFIG, None, NOW, rebuild=False)
+        batched.add_batch(records)
+        assert acct.accountant_from_json(batched.finish()) == state
+
+
+def test_a_stored_match_begins_at_the_first_event_after_it() -> None:
+    """x@d was matched at 50 after the accountant's update there (a committed cycle's
+    AddMatch: ResourcesUsed 1, BeginUsageTime 0, last update 50). The replayed record of a
+    at 100 is the pool's next update: x's begin is 100 (UpdateOnePriority finds 1 x 50 s),
+    though the replay never touches x's record otherwise."""
+    x = acct.CustomerRecord(
+        name="x@d", last_update=50.0, resources_used=1, weighted_resources_used=1.0
+    )
+    section = acct.accountant_to_json(acct.AccountantState(records={"x@d": x}))
+    sink = AccountantReplay(CONFIG, section, NOW, rebuild=False)
+    sink.add_batch([UsageRecord(owner="a", start=100.0, end=200.0)])
+    state = acct.accountant_from_json(sink.finish())
+    assert state.records["x@d"].begin_usage_time == 100.0
+    assert state.records["x@d"].accumulated_usage == NOW - 50.0
+    assert state.records["a@d"].begin_usage_time == 200.0

@@ -17,7 +17,7 @@ from fairshare_cli.core.config import AccountantConfig, Config, GroupSpec
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.accountant_decode import stored_records
 from fairshare_cli.core.htcondor.decay import advanced_values
-from fairshare_cli.core.htcondor.userprio import UserprioQuery, userprio_view
+from fairshare_cli.core.htcondor.userprio import UserprioQuery, collector_ads, userprio_view
 
 usage = st.floats(min_value=0.0, max_value=1e9)
 times = st.floats(min_value=0.0, max_value=2e9)
@@ -96,3 +96,32 @@ def test_the_view_reads_structs_as_records(
         b.cutoff,
         b.hierarchical,
     )
+
+
+def test_plain_userprio_counts_the_collectors_ads() -> None:
+    """matchmaker.cpp: forwardGroupAccounting sends an Accounting ad per configured group
+    and <none>; forwardAccountingData one per submitter of the cycle whose record has
+    ResourcesUsed (written by AddMatch/RemoveMatch only). Records: group g; <none>;
+    ran@d (matched: 2 slots); old@d (ran once: accumulated usage, nothing in use now);
+    idle@d and edited@d (a priority read or -setfactor made them: never matched); the
+    stale group record "gone" is not a configured group: no ad. No queue: 2 groups + ran +
+    old = 4. A queue holding jobs of idle@d and old@d only: 2 groups + old = 3. Named
+    "ran" and "idle": 1. -allusers counts every record (the negotiator's ad): 7.
+    """
+    config = Config(groups={"g": GroupSpec(name="g", quota=1.0)})
+    records = {
+        "g": acct.CustomerRecord(name="g", is_group=True),
+        "gone": acct.CustomerRecord(name="gone", is_group=True),
+        "ran@d": acct.CustomerRecord(name="ran@d", resources_used=2),
+        "old@d": acct.CustomerRecord(name="old@d", accumulated_usage=60.0, last_usage_time=9.0),
+        "idle@d": acct.CustomerRecord(name="idle@d", last_update=5.0),
+        "edited@d": acct.CustomerRecord(name="edited@d", priority_factor=3.0),
+    }
+    no_queue = userprio_view(records, config, 10.0)
+    assert no_queue.total_records == 4
+    with_root = {**records, "<none>": acct.CustomerRecord(name="<none>", is_group=True)}
+    assert collector_ads(with_root, config, UserprioQuery(), {"idle@d", "old@d"}) == 3
+    named = userprio_view(records, config, 10.0, UserprioQuery(names=("ran", "idle")))
+    assert named.total_records == 1
+    every = userprio_view(records, config, 10.0, UserprioQuery(all_users=True))
+    assert every.total_records == 7

@@ -1,4 +1,5 @@
-"""Imported usage made exact by the dump's jobs, and the association Priority factor."""
+"""Imported usage made exact by the dump's jobs, the association Priority factor, and
+printed priorities checked against the imported state."""
 
 from __future__ import annotations
 
@@ -6,10 +7,24 @@ import math
 
 import pytest
 
-from fairshare_cli.core.config import AccountSpec, Config, QosSpec, SlurmPriorityConfig
+from fairshare_cli.core.config import (
+    AccountSpec,
+    Config,
+    PartitionSpec,
+    PriorityWeights,
+    QosSpec,
+    SlurmPriorityConfig,
+)
+from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.slurm.assoc_priority import assoc_factors, effective_priorities
-from fairshare_cli.core.slurm.snapshot import JobCharge, keep_precision, refine_usage
-from fairshare_cli.core.slurm.usage import SlurmUsage
+from fairshare_cli.core.slurm.snapshot import (
+    JobCharge,
+    PriorityMismatch,
+    keep_precision,
+    priority_mismatches,
+    refine_usage,
+)
+from fairshare_cli.core.slurm.usage import RunningCharge, SlurmUsage
 
 T = 1_795_303_160.0  # a decay pass
 # No decay (an infinite half-life): a pass charges 60 s × rate, nothing fades.
@@ -88,3 +103,57 @@ def test_assoc_priority_inherits_and_normalises() -> None:
     assert assoc_factors(accounts) == {("a", "u1"): 0.25, ("a", "u2"): 1.0, ("b", "u3"): 0.25}
     assert assoc_factors(accounts, no_normal=True)[("a", "u2")] == 40.0
     assert assoc_factors({"c": accounts["c"]}) == {}
+
+
+def _classic_cluster() -> tuple[Config, SlurmUsage]:
+    """The classic cluster of ``test_tree_usage.py`` at the pass T1 = T0 + 60 (its
+    docstring derives the factors): u2's factor 2^(-4/3), u3's 1/2; with only
+    PriorityWeightFairshare = 10000, ``_get_priority_internal`` truncates
+    10000 · 2^(-4/3) = 3968.50 to 3968 and 10000 / 2 to 5000."""
+    t0 = T - 60
+    d = 1 - 0.693 / 600
+    config = Config(
+        priority=SlurmPriorityConfig(
+            fairshare="classic",
+            decay_halflife=600.0,
+            calc_period=60.0,
+            weights=PriorityWeights(fairshare=10000),
+        ),
+        accounts={
+            "A": AccountSpec("A", shares=1, users={"u1": 1, "u2": 1}),
+            "B": AccountSpec("B", shares=1, users={"u3": 1}),
+        },
+        partitions={"batch": PartitionSpec("batch", default=True)},
+    )
+    q = d**60
+    state = SlurmUsage(
+        last_decay_ran=T,
+        usage={("A", "u1"): 600.0 * q, ("A", "u2"): 240.0 * q, ("B", "u3"): 600.0 * q},
+        running=(RunningCharge("A", "u2", 4.0, t0),),
+    )
+    return config, state
+
+
+@pytest.mark.parametrize(
+    ("site", "printed", "reported"),
+    [
+        pytest.param(0, 3968, False, id="adds-up"),
+        pytest.param(300, 4268, False, id="site-factor-from-the-dump"),
+        pytest.param(0, 4268, True, id="no-site-factor-in-the-dump"),
+        # 10000 · 2^(-3/2): the factor over the usage after the pass, not Slurm's rule.
+        pytest.param(0, 3535, True, id="another-rule"),
+    ],
+)
+def test_a_priority_that_does_not_add_up_is_reported(
+    site: int, printed: int, reported: bool
+) -> None:
+    config, state = _classic_cluster()
+    u2 = Job(id="7", owner="u2", account="A", submit_time=T - 100, site_factor=site)
+    u3 = Job(id="8", owner="u3", account="B", submit_time=T - 100)
+    running = Job(id="9", owner="u2", account="A", status="running", start_time=T - 60)
+    nobody = Job(id="10", owner="u9", account="A", submit_time=T - 100)
+    jobs = [(u2, printed), (u3, 5000), (running, 1), (nobody, 77)]
+    found = priority_mismatches(config, state, jobs, T + 5)
+    assert found == ([PriorityMismatch("7", "batch", printed, 3968 + site)] if reported else [])
+    # nothing is absorbed: the job keeps the site factor the dump gave it
+    assert u2.site_factor == site

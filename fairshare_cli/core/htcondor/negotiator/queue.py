@@ -9,7 +9,7 @@ autocluster costs one step, not one per job.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from fairshare_cli.core.batches import JobBatch
@@ -18,6 +18,7 @@ from fairshare_cli.core.htcondor.concurrency import Limits, parse_limits
 from fairshare_cli.core.htcondor.negotiator.claimed import ClaimedList
 from fairshare_cli.core.htcondor.negotiator.common import id_key, split_id
 from fairshare_cli.core.htcondor.negotiator.results import (
+    Claim,
     NegotiatorKnobs,
     SubmitterPrio,
     SubmitterSummary,
@@ -318,16 +319,47 @@ def scan_jobs(
     return idle, running, texts
 
 
+def add_running_demand(
+    demand: dict[str, float],
+    running: Mapping[str, Job],
+    claims: Iterable[Claim],
+    submitter_of: Callable[[Job], str],
+    weighted: bool,
+) -> None:
+    """Add each submitter's running work to ``demand`` (a submitter ad's running jobs).
+
+    Mirrors ``Scheduler::count_jobs``: the schedd counts each claim on which one of its
+    jobs runs (a match record with a shadow) as one of its submitter's ``RunningJobs`` and
+    its slot weight into ``WeightedRunningJobs``, and ``hgq_prepare_for_matchmaking`` adds
+    running and idle to the group's demand. A running job of the queue counts its
+    ``RequestCpus`` (1 without ``use_weighted_demand``); a claim that runs a job the queue
+    does not hold (a running record of imported history, a ``condor_status`` slot's
+    ``JobId``) counts the slot weight it was charged (1 when the claim does not record one).
+    A claim that runs no job (``JobId`` empty: claimed but idle, or held by another pool's
+    schedd) is no running job, and no submitter ad.
+    """
+    for job in running.values():
+        submitter = submitter_of(job)
+        demand[submitter] = demand.get(submitter, 0.0) + (job.request_cpus if weighted else 1)
+    for claim in claims:
+        if not claim.job_id or claim.job_id in running:
+            continue
+        weight = claim.weight if (weighted and claim.weight is not None) else 1.0
+        demand[claim.submitter] = demand.get(claim.submitter, 0.0) + weight
+
+
 def group_queue(
     idle: list[JobBatch],
-    running: Iterable[Job],
+    running: Mapping[str, Job],
+    claims: Iterable[Claim],
     ev: Evaluator,
     refs: frozenset[str],
     submitter_of: Callable[[Job], str],
     knobs: NegotiatorKnobs,
 ) -> tuple[list[AutoCluster], dict[str, list[Queued]], dict[str, float]]:
     """Autoclusters, each submitter's idle batches (not yet in order) and demand per
-    submitter (idle and running jobs, by CPUs with ``use_weighted_demand``).
+    submitter (idle jobs by CPUs with ``use_weighted_demand``, plus the running work of
+    :func:`add_running_demand`: the queue's running jobs and the ``claims``).
 
     Raises:
         InputError: a job's requirements or rank do not parse.
@@ -369,9 +401,7 @@ def group_queue(
         per_sub.setdefault(submitter, []).append((ac, batch))
         weight = job.request_cpus if weighted else 1
         demand[submitter] = demand.get(submitter, 0.0) + weight * batch.count
-    for job in running:
-        submitter = submitter_of(job)
-        demand[submitter] = demand.get(submitter, 0.0) + (job.request_cpus if weighted else 1)
+    add_running_demand(demand, running, claims, submitter_of, weighted)
     return autoclusters, per_sub, demand
 
 
@@ -385,9 +415,9 @@ def make_submitters(
     group_of: Callable[[str], str | None],
     legacy: bool,
 ) -> dict[str, Submitter]:
-    """The submitters, by name in order: those with jobs in the queue (idle or running),
-    as HTCondor's submitter ads; their idle jobs in job order, as runs (``per_sub`` is
-    emptied)."""
+    """The submitters, by name in order: those with idle jobs or running work (a running
+    job or a claim that runs one), as HTCondor's submitter ads; their idle jobs in job
+    order, as runs (``per_sub`` is emptied)."""
     subs: dict[str, Submitter] = {}
     for name in sorted(demand):
         prio = priorities(name)

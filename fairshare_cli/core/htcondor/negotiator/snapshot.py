@@ -125,7 +125,7 @@ class Snapshot:
         submitters: the queue, by submitter name: each one's idle jobs as runs in job
             order. The runs' positions, stop reasons and summaries are the pie spins' to
             change (see :mod:`.pie`).
-        demand: submitter -> running + idle jobs (by CPUs with weighted demand).
+        demand: submitter -> running work + idle jobs (by CPUs with weighted demand).
         usage: submitter -> weighted resources in use at the start of the cycle.
         group_usage: group -> Σ of its submitters' ``usage``.
     """
@@ -165,10 +165,11 @@ class Snapshot:
         self.refs = frozenset(refs)
         self.unclaimed_per_submitter = any(r in SUBMITTER_ATTRS for r in self.refs)
         self.all_refs = frozenset(refs | preempt_refs)
-        self._build_slots(machines, list(inputs.claims), running)
+        claims = list(inputs.claims)
+        self._build_slots(machines, claims, running)
         self.limit_counts = self._claimed_limits(running, inputs.submitter_of)
         self.autoclusters, queued, self.demand = group_queue(
-            idle, running.values(), self.ev, self.refs, inputs.submitter_of, knobs
+            idle, running, claims, self.ev, self.refs, inputs.submitter_of, knobs
         )
         self.submitters = make_submitters(
             queued, self.demand, priorities, self.group_of, self.legacy

@@ -1,0 +1,145 @@
+"""``scontrol show jobs`` records (io/importers/scontrol_jobs.py), 22.05's and 26.05's.
+
+The record layout is ``src/scontrol/info_job.c``'s (``slurm_sprint_job_info``): one
+``Key=Value`` line after another, ``JobName=`` last on the first line, ``ReqTRES=`` /
+``AllocTRES=`` (23.02 on; ``TRES=`` before), then the node layout (``Socks/Node=``) and
+lines of free text (``Command=``, ``SubmitLine=``, ``WorkDir=``, ``Comment=``, ``StdOut=``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fairshare_cli.errors import InputError
+from fairshare_cli.io.importers.scontrol_jobs import JobDump, read_scontrol
+from fairshare_cli.io.importers.squeue import read_jobs
+from tests.conftest import FIXTURES
+
+CAPTURE = FIXTURES / "slurm-26.05" / "ft4_t2_idle" / "scontrol_show_jobs.txt"
+
+#: A 26.05 record (job 25 of the capture, pending in two partitions), lines as printed.
+RECORD = """JobId=25 JobName=q_u6
+   UserId=u6(1007) GroupId=root(0) MCS_label=N/A
+   Priority=2150 Nice=0 Account=a QOS=normal
+   JobState=PENDING Reason=ReqNodeNotAvail,_May_be_reserved_for_other_job Dependency=(null)
+   Requeue=1 Restarts=0 BatchFlag=1 Reboot=0 ExitCode=0:0
+   RunTime=00:00:00 TimeLimit=UNLIMITED TimeMin=N/A
+   SubmitTime=2026-11-28T18:20:32 EligibleTime=2026-11-28T18:20:32
+   AccrueTime=2026-11-28T18:20:32
+   StartTime=Unknown EndTime=Unknown Deadline=N/A
+   Partition=batch,express AllocNode:Sid=localhost:16938
+   NumNodes=1 NumCPUs=5 NumTasks=5 CPUs/Task=1 ReqB:S:C:T=0:0:*:*
+   ReqTRES=cpu=5,mem=1000M,node=1,billing=5
+   AllocTRES=(null)
+   Socks/Node=* NtasksPerN:B:S:C=0:0:*:* CoreSpec=*
+   Command=(null)
+   SubmitLine=/usr/local/bin/sbatch --uid=u6 -J q_u6 -p batch,express -n 5 --wrap sleep 60
+   WorkDir=/tmp
+   StdOut=/dev/null
+"""
+
+
+def _read(text: str, tmp_path: Path) -> JobDump:
+    path = tmp_path / "jobs.txt"
+    path.write_text(text, encoding="utf-8")
+    return read_jobs(str(path))
+
+
+def test_a_26_05_record(tmp_path: Path) -> None:
+    (item,) = _read(RECORD, tmp_path).jobs
+    job = item.job
+    assert (job.id, job.owner, job.account, job.qos) == ("25", "u6", "a", "normal")
+    assert job.partitions == ("batch", "express")
+    assert (job.request_cpus, job.request_memory, job.site_factor) == (5, 1000, 0)
+    # 2026-11-28T18:20:32 UTC: 20785 days * 86400 + 18:20:32
+    assert job.submit_time == job.accrue_time == 20785 * 86400 + 18 * 3600 + 20 * 60 + 32
+    assert job.time_limit == float("inf")
+    assert (item.printed_priority, item.billing) == (2150, 5.0)
+
+
+def test_free_text_lines_are_not_fields(tmp_path: Path) -> None:
+    """A submit line, a comment or a job name holding ``Key=Value`` text changes nothing."""
+    text = RECORD.replace("JobName=q_u6", "JobName=a b Account=zz QOS=x").replace(
+        "--wrap sleep 60", "--wrap 'Account=zz Partition=none SiteFactor=9 NumCPUs=99'"
+    )
+    text = text.replace("   WorkDir=/tmp\n", "   WorkDir=/tmp\n   Comment=Nice=19 QOS=x\n")
+    (job,) = (i.job for i in _read(text, tmp_path).jobs)
+    assert (job.account, job.qos, job.request_cpus) == ("a", "normal", 5)
+    assert (job.nice, job.site_factor) == (0, 0)
+    assert job.partitions == ("batch", "express")
+
+
+def test_a_record_read_line_by_line_reads_the_same(tmp_path: Path) -> None:
+    """A token that is not Key=Value sends the record to the line-by-line reader: same job."""
+    odd = RECORD.replace("Dependency=(null)", "Dependency=(null) stray")
+    assert _read(odd, tmp_path).jobs[0].job == _read(RECORD, tmp_path).jobs[0].job
+
+
+def test_the_dumps_site_factor_is_read(tmp_path: Path) -> None:
+    """A record with ``SiteFactor=`` (none of Slurm's dumps prints it; a site's may) keeps
+    it; without, the job's site factor is 0."""
+    text = RECORD.replace("Nice=0 Account=a", "Nice=0 SiteFactor=-300 Account=a")
+    assert _read(text, tmp_path).jobs[0].job.site_factor == -300
+
+
+def test_a_running_job_is_charged_its_allocated_billing(tmp_path: Path) -> None:
+    """26.05: ``AllocTRES`` is what a running job is charged for (``ReqTRES`` what it asked)."""
+    text = (
+        RECORD.replace("JobState=PENDING", "JobState=RUNNING")
+        .replace("StartTime=Unknown", "StartTime=2026-11-28T18:21:00")
+        .replace("AllocTRES=(null)", "AllocTRES=cpu=8,node=1,billing=12")
+    )
+    (item,) = _read(text, tmp_path).jobs
+    assert (item.billing, item.job.status, item.job.request_memory) == (12.0, "running", 1000)
+    assert item.job.start_time == 20785 * 86400 + 18 * 3600 + 21 * 60
+
+
+def test_the_26_05_capture(tmp_path: Path) -> None:
+    """14 records: 9 pending (ids 19-27), 5 finished that ran (their billing is 4 CPUs)."""
+    dump = read_jobs(str(CAPTURE))
+    assert [i.job.id for i in dump.jobs] == [str(n) for n in range(19, 28)]
+    assert sorted(dump.skipped) == ["14", "15", "16", "17", "18"]
+    assert {(f.billing, f.end - f.start) for f in dump.finished} >= {(4.0, 360.0)}
+    printed = {i.job.id: i.printed_priority for i in dump.jobs}
+    assert (printed["19"], printed["25"]) == (5389, 2150)  # sprio_l.txt's first rows
+
+
+def test_a_bad_value_names_its_line(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match=r"jobs.txt:11: NumCPUs: expected a whole number"):
+        _read(RECORD.replace("NumCPUs=5", "NumCPUs=five"), tmp_path)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(["", "$ scontrol show jobs", "   Foo=bar"]), max_size=3))
+def test_extra_lines_read_alike(extra: list[str]) -> None:
+    """Blank lines, command lines and unknown fields inside a record: the same job either
+    way it is read."""
+    lines = RECORD.splitlines()
+    text = "\n".join([*lines[:3], *extra, *lines[3:]])
+    out, plain = JobDump(), JobDump()
+    read_scontrol(text, 1, "f", out)
+    read_scontrol(RECORD, 1, "f", plain)
+    assert out.jobs[0].obj == plain.jobs[0].obj
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        pytest.param(b"\0", "jobs.txt:3: binary data", id="nul"),
+        pytest.param(b"\xff\xfe", "jobs.txt:3: not UTF-8 text", id="latin"),
+    ],
+)
+def test_the_dump_is_read_at_once_and_checked_line_by_line(
+    tmp_path: Path, data: bytes, expected: str
+) -> None:
+    """The whole dump is read in one go; a NUL byte or bytes that are not UTF-8 are named
+    by their line, as a line-by-line read names them."""
+    lines = RECORD.encode().split(b"\n")
+    path = tmp_path / "jobs.txt"
+    path.write_bytes(b"\n".join([*lines[:2], lines[2] + data, *lines[3:]]))
+    with pytest.raises(InputError, match=expected):
+        read_jobs(str(path))
