@@ -29,6 +29,7 @@ from fairshare_cli.core.htcondor.claims import (
     slot_weigher,
 )
 from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, expand_slots, negotiate_cycle
+from fairshare_cli.core.htcondor.negotiator.frozen_pool import FrozenPool
 from fairshare_cli.core.htcondor.negotiator.partitionable import parent_name, totals
 from fairshare_cli.core.htcondor.placement import fill_leftovers
 from fairshare_cli.core.htcondor.pool import (
@@ -90,6 +91,7 @@ class SimQueue:
         self.tree = group_tree(config)
         self.knobs = negotiator_knobs(config)
         self.configured, self.partitionable, self.capacity = pool_slots(config)
+        self.frozen = FrozenPool.of(config.machines)  # the slots, built once
         self.skip_when_full = self.tree is None and _never_preempts(config)
         batches = [b if isinstance(b, JobBatch) else JobBatch(b) for b in workload]
         self.pending = sorted(batches, key=lambda b: (self._submitted(b.job), b.job.cluster_proc))
@@ -250,6 +252,7 @@ class SimQueue:
             self.knobs,
             t,
             rr_times=self.rr_times,
+            frozen=self.frozen,
         )
         self._commit(result, t)
         self.rr_times.update({k: v for k, v in result.rr_times.items() if math.isfinite(v)})

@@ -23,6 +23,7 @@ from fairshare_cli.core.htcondor.groups import ROOT, GroupNode, GroupTree
 from fairshare_cli.core.htcondor.negotiator.candidates import Candidates
 from fairshare_cli.core.htcondor.negotiator.common import INT_MAX
 from fairshare_cli.core.htcondor.negotiator.explain import Explainer
+from fairshare_cli.core.htcondor.negotiator.frozen_pool import FrozenPool
 from fairshare_cli.core.htcondor.negotiator.matchmaking import Matchmaker
 from fairshare_cli.core.htcondor.negotiator.pie import Pie
 from fairshare_cli.core.htcondor.negotiator.preemption import analyse_claimed
@@ -58,6 +59,7 @@ def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an
     rr_times: Mapping[str, float] | None = None,
     progress: Callable[[float], None] | None = None,
     reference: bool = False,
+    frozen: FrozenPool | None = None,
 ) -> CycleResult:
     """Run one negotiation cycle and return its matches, summaries and unmatched jobs.
 
@@ -78,12 +80,14 @@ def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an
         reference: search claimed slots the plain way — every class on its own, every
             candidate's ``PREEMPTION_REQUIREMENTS`` evaluated, no pruning — for tests
             that check the fast path gives the same cycle.
+        frozen: the pool's slots built once for many cycles (``fs simulate``), reused
+            here with this cycle's claims; None builds them.
 
     Raises:
         ConfigError: a machine or negotiator expression does not parse.
         InputError: a job expression does not parse.
     """
-    inputs = CycleInputs(machines, claims, jobs, submitter_of, priorities, tree, knobs, now)
+    inputs = CycleInputs(machines, claims, jobs, submitter_of, priorities, tree, knobs, now, frozen)
     snap = Snapshot(inputs, reference)
     plan = analyse_claimed(snap)
     state = CycleState(snap)

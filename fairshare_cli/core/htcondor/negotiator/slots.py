@@ -231,23 +231,26 @@ def claimed_values(
 ) -> dict[str, object]:
     """A claimed slot's literal attributes, but for its group and ``CurrentRank``."""
     values = slot_values(spec, slot, now)
-    domain = claim.submitter.rsplit("@", 1)[1] if "@" in claim.submitter else ""
-    values.update(
-        {
-            "State": "Claimed",
-            "Activity": "Busy",
-            "RemoteUser": claim.submitter,
-            "RemoteOwner": f"{owner}@{domain}" if domain else owner,
-            # HTCondor stores the remote EUP as a C float (both profiles)
-            "RemoteUserPrio": float32(prio.effective_priority),
-            "RemoteUserResourcesInUse": prio.weighted_in_use,
-            "EnteredCurrentState": int(claim.start_time),
-            "JobStart": int(claim.start_time),
-            "TotalJobRuntime": int(now - claim.start_time),
-            "GlobalJobId": claim.job_id,
-        }
-    )
+    values.update(claim_values(claim, prio, owner, now))
     return values
+
+
+def claim_values(claim: Claim, prio: SubmitterPrio, owner: str, now: float) -> dict[str, object]:
+    """What a claim adds to its slot's ad (the slot's own attributes aside)."""
+    domain = claim.submitter.rsplit("@", 1)[1] if "@" in claim.submitter else ""
+    return {
+        "State": "Claimed",
+        "Activity": "Busy",
+        "RemoteUser": claim.submitter,
+        "RemoteOwner": f"{owner}@{domain}" if domain else owner,
+        # HTCondor stores the remote EUP as a C float (both profiles)
+        "RemoteUserPrio": float32(prio.effective_priority),
+        "RemoteUserResourcesInUse": prio.weighted_in_use,
+        "EnteredCurrentState": int(claim.start_time),
+        "JobStart": int(claim.start_time),
+        "TotalJobRuntime": int(now - claim.start_time),
+        "GlobalJobId": claim.job_id,
+    }
 
 
 def within_resource_limits(spec: MachineSpec) -> str | None:

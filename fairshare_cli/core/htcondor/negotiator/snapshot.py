@@ -7,6 +7,10 @@ exceptions are pointers and caches kept on the objects for speed: a slot class's
 an autocluster's ``ptr`` and its candidate lists, and the submitters' runs (the queue the
 pie spins work through).
 
+A simulation builds the slots of a pool of static slots once
+(:class:`~.frozen_pool.FrozenPool`) and each cycle gives them its claims, instead of
+expanding the stanzas again.
+
 Scale: slots fall into slot classes (same machine stanza, same claim state, same values of
 the per-slot attributes any expression reads), so Requirements and ranks are evaluated once
 per (autocluster, slot class) pair through :mod:`fairshare_cli.core.htcondor.classads`.
@@ -22,6 +26,11 @@ from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.htcondor.classads import Ad, Evaluator
 from fairshare_cli.core.htcondor.concurrency import LimitCounts, parse_limits
 from fairshare_cli.core.htcondor.groups import ROOT, GroupTree, assign_quotas, assigned_group
+from fairshare_cli.core.htcondor.negotiator.frozen_pool import (
+    SLOT_FIELD,
+    FrozenPool,
+    unclaimed_key,
+)
 from fairshare_cli.core.htcondor.negotiator.partitionable import (
     add_dynamic_slots,
     effective_slots,
@@ -44,6 +53,7 @@ from fairshare_cli.core.htcondor.negotiator.slots import (
     Slot,
     SlotClass,
     SlotExprs,
+    claim_values,
     claimed_values,
     compile_slot_exprs,
     expand_slots,
@@ -55,9 +65,6 @@ from fairshare_cli.core.htcondor.negotiator.slots import (
 )
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.errors import ConfigError, InputError
-
-#: The :class:`Slot` field of each per-slot attribute (``PER_SLOT``).
-_SLOT_FIELD = {"name": "name", "machine": "machine", "slotid": "slot_id"}
 
 
 def _request_of(running: dict[str, Job]) -> Callable[[Claim], dict[str, object]]:
@@ -100,6 +107,7 @@ class CycleInputs:
     tree: GroupTree | None
     knobs: NegotiatorKnobs
     now: float
+    frozen: FrozenPool | None = None
 
 
 class Snapshot:
@@ -131,10 +139,20 @@ class Snapshot:
         self.now = inputs.now
         self.priorities = priorities
         self.tree = tree if (tree is not None and len(tree.groups) > 1) else None
+        self._group_of: dict[str, str] = {}
+        self._prios: dict[str, SubmitterPrio] = {}
+        self._claim_keys: dict[tuple[object, ...], tuple[object, ...]] = {}
+        #: stanza -> the machine ``RANK`` when it reads no attribute (``CurrentRank`` of any job)
+        self._constant_rank: dict[int, float] = {}
+        #: stanzas whose claimed slots' claim attributes come from the claim alone (a
+        #: constant ``RANK``, no attribute of the stanza named like one): :meth:`_claim_key`
+        self._plain_stanzas: set[int] = set()
         self.ev = Evaluator()
         self.empty = Ad({}, {}, self.ev, "empty")
         self.stanza_names = [spec.name for spec in machines]
         self.machines = machines
+        frozen = inputs.frozen
+        self.frozen = frozen if frozen is not None and frozen.machines is machines else None
         refs, preempt_refs = self._compile_slot_side(machines)
         idle, running, texts = scan_jobs(inputs.jobs)
         names = job_names(idle)
@@ -164,7 +182,10 @@ class Snapshot:
         """The submitter's group (None without group quotas)."""
         if self.tree is None:
             return None
-        return assigned_group(self.tree, submitter).name
+        found = self._group_of.get(submitter)
+        if found is None:
+            found = self._group_of[submitter] = assigned_group(self.tree, submitter).name
+        return found
 
     def _compile_slot_side(self, machines: Sequence[MachineSpec]) -> tuple[set[str], set[str]]:
         """Compile the negotiator's slot-scope expressions for unclaimed and claimed slot
@@ -204,37 +225,43 @@ class Snapshot:
         self, machines: Sequence[MachineSpec], claims: list[Claim], running: dict[str, Job]
     ) -> None:
         """Every slot, its claim, and the slot classes with their ads and weights."""
-        self.slots: list[Slot] = [
-            Slot(index, stanza, machine, slot_id)
-            for index, (stanza, machine, slot_id) in enumerate(expand_slots(machines))
-        ]
-        by_name = {slot.name.lower(): slot for slot in self.slots} if claims else {}
-        for held in add_dynamic_slots(self.slots, machines, claims, _request_of(running)):
-            target = by_name.get(held.slot.lower())
-            if target is None:
-                continue  # a claim on a slot no longer configured: ignored, like a stale ad
-            target.claim = held
+        frozen = self.frozen
+        per_slot = [a for a in PER_SLOT if a in self.all_refs]
+        if frozen is not None:
+            self.slots: list[Slot] = frozen.claimed_slots(claims)
+            unclaimed_keys = frozen.unclaimed_keys(per_slot)
+        else:
+            self.slots = self._fresh_slots(machines, claims, running)
+            unclaimed_keys = [unclaimed_key(slot, per_slot) for slot in self.slots]
         self.classes: list[SlotClass] = []
         class_by_key: dict[tuple[object, ...], SlotClass] = {}
-        per_slot = [a for a in PER_SLOT if a in self.all_refs]
         claim_attrs = [a for a in CLAIM_ATTRS if a in self.all_refs]
         for slot in self.slots:
             spec = machines[slot.stanza]
             claim = slot.claim
             values = None
             if claim is None:
-                key: tuple[object, ...] = (slot.stanza, None, slot.resources)
+                key = unclaimed_keys[slot.index]
             else:
-                values = self._claimed_values(spec, slot, claim, running)
-                lowered = {k.lower(): v for k, v in values.items()}
-                claimed_key = tuple(lowered.get(a) for a in claim_attrs)
+                slot.remote_group = self.group_of(claim.submitter)
+                claimed_key: tuple[object, ...] = ()
+                if claim_attrs and slot.stanza in self._plain_stanzas:
+                    claimed_key = self._claim_key(slot.stanza, claim, running, claim_attrs)
+                elif claim_attrs:  # else a claimed slot's values are read only for a new class
+                    values = self._claimed_values(spec, slot, claim, running)
+                    lowered = {k.lower(): v for k, v in values.items()}
+                    claimed_key = tuple(lowered.get(a) for a in claim_attrs)
                 key = (slot.stanza, claim.submitter, claimed_key, slot.resources)
-            if per_slot:
-                key = (*key, tuple(getattr(slot, _SLOT_FIELD[a]) for a in per_slot))
+                if per_slot:
+                    key = (*key, tuple(getattr(slot, SLOT_FIELD[a]) for a in per_slot))
             cls = class_by_key.get(key)
             if cls is None:
                 if values is None:
-                    values = slot_values(spec, slot, self.now)
+                    values = (
+                        slot_values(spec, slot, self.now)
+                        if claim is None
+                        else self._claimed_values(spec, slot, claim, running)
+                    )
                 ad = slot_ad(spec, values, self.ev)
                 expr = self.slot_exprs[(slot.stanza, claim is not None)].weight
                 weight = slot_weight(self.ev, expr, ad, self.empty)
@@ -245,6 +272,23 @@ class Snapshot:
                 class_by_key[key] = cls
             cls.slots.append(slot)
         self._weigh_pool()
+
+    @staticmethod
+    def _fresh_slots(
+        machines: Sequence[MachineSpec], claims: list[Claim], running: dict[str, Job]
+    ) -> list[Slot]:
+        """Every slot of the stanzas with its claim, dynamic slots appended."""
+        slots = [
+            Slot(index, stanza, machine, slot_id)
+            for index, (stanza, machine, slot_id) in enumerate(expand_slots(machines))
+        ]
+        by_name = {slot.name.lower(): slot for slot in slots} if claims else {}
+        for held in add_dynamic_slots(slots, machines, claims, _request_of(running)):
+            target = by_name.get(held.slot.lower())
+            if target is None:
+                continue  # a claim on a slot no longer configured: ignored, like a stale ad
+            target.claim = held
+        return slots
 
     def _limit_expr_refs(self, idle: Iterable[JobBatch], names: frozenset[str]) -> set[str]:
         """What the idle jobs' ``ConcurrencyLimits`` expressions read (they split slot
@@ -323,21 +367,67 @@ class Snapshot:
         machine's ``CurrentRank`` of the job it runs."""
         job = running.get(claim.job_id)
         owner = job.owner if job is not None else claim.submitter.split("@")[0]
-        prio = self.priorities(claim.submitter)
+        prio = self._prio(claim.submitter)
         values = claimed_values(spec, slot, claim, prio, owner, self.now)
         group = self.group_of(claim.submitter)
         if group is not None and group != ROOT:
             values["AccountingGroup"] = claim.submitter
             values["RemoteGroup"] = group
         slot.remote_group = group
-        if job is not None:
+        if job is None:
+            values["CurrentRank"] = 0.0
+            return values
+        constant = self._constant_rank.get(slot.stanza)
+        if constant is None:
             ev = self.ev
             job_side = job_ad(ev, job, claim.submitter)
             probe = Ad(values, {"Rank": spec.rank or "0"}, ev, f"machine {spec.name}")
-            values["CurrentRank"] = ev.number(probe.exprs["rank"][1], probe, job_side, 0.0)
+            rank = probe.exprs["rank"][1]
+            value = ev.number(rank, probe, job_side, 0.0)
+            if not rank.my_refs and not rank.target_refs:  # reads nothing: every job's rank
+                self._constant_rank[slot.stanza] = value
+                if not {k.lower() for k in spec.attributes} & set(CLAIM_ATTRS):
+                    self._plain_stanzas.add(slot.stanza)
+            values["CurrentRank"] = value
         else:
-            values["CurrentRank"] = 0.0
+            values["CurrentRank"] = constant
         return values
+
+    def _prio(self, submitter: str) -> SubmitterPrio:
+        """``priorities(submitter)``, asked once per submitter in a cycle."""
+        found = self._prios.get(submitter)
+        if found is None:
+            found = self._prios[submitter] = self.priorities(submitter)
+        return found
+
+    def _claim_key(
+        self, stanza: int, claim: Claim, running: dict[str, Job], attrs: list[str]
+    ) -> tuple[object, ...]:
+        """The values of ``attrs`` (of :data:`CLAIM_ATTRS`) in a claimed slot's ad, as
+        :meth:`_claimed_values` gives them, without building the ad: for a stanza in
+        :attr:`_plain_stanzas`, whose own attributes name no claim attribute and whose
+        ``CurrentRank`` is the same for every job.
+
+        Claims that agree on what these values are made of (stanza, submitter, owner,
+        start time, whether the job is known, and the job id when ``GlobalJobId`` is read)
+        share one answer in a cycle.
+        """
+        job = running.get(claim.job_id)
+        owner = job.owner if job is not None else claim.submitter.split("@")[0]
+        own_id = claim.job_id if "globaljobid" in attrs else None
+        memo = (stanza, claim.submitter, owner, claim.start_time, job is None, own_id)
+        found = self._claim_keys.get(memo)
+        if found is not None:
+            return found
+        values = claim_values(claim, self._prio(claim.submitter), owner, self.now)
+        lowered: dict[str, object] = {k.lower(): v for k, v in values.items()}
+        group = self.group_of(claim.submitter)
+        if group is not None and group != ROOT:
+            lowered["accountinggroup"] = claim.submitter
+            lowered["remotegroup"] = group
+        lowered["currentrank"] = self._constant_rank[stanza] if job is not None else 0.0
+        found = self._claim_keys[memo] = tuple(lowered.get(a) for a in attrs)
+        return found
 
     def _usage(self) -> tuple[dict[str, float], dict[str, float]]:
         """Weighted usage at the start of the cycle, by submitter and by group: the

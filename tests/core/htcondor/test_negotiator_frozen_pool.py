@@ -1,0 +1,189 @@
+"""A cycle on a :class:`FrozenPool` (slots built once, reused cycle after cycle with new
+claims, as ``fs simulate`` runs them) equals a cycle built from scratch on the same state:
+matches, preemptions, unmatched jobs, limits, priorities, spins and evaluations.
+
+Each example runs several cycles on one frozen pool whose claims change between cycles
+(claims start, end, move to another submitter), so a slot claimed in one cycle and free in
+the next must be seen free.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from negotiation_helpers import CURRENT, LEGACY, NOW, J, submitter_of
+
+from fairshare_cli.core.config import MachineSpec
+from fairshare_cli.core.htcondor.groups import GroupConfig, build_group_tree
+from fairshare_cli.core.htcondor.negotiator import (
+    Claim,
+    CycleResult,
+    SubmitterPrio,
+    negotiate_cycle,
+)
+from fairshare_cli.core.htcondor.negotiator.frozen_pool import FrozenPool
+
+USERS = ["u0", "u1", "u2", "group_a.u3", "group_b.u4"]
+PREEMPTION_REQUIREMENTS = [
+    "false",
+    "RemoteUserPrio > SubmitterUserPrio * 1.2",
+    "TotalJobRuntime > 1800 && RemoteUserPrio > SubmitterUserPrio",
+    "RemoteGroupResourcesInUse > RemoteGroupQuota || RemoteUserPrio > 10",
+]
+#: machine ranks: none, a constant (``CurrentRank`` evaluated once), one reading the job
+MACHINE_RANKS = [None, "5", 'TARGET.Owner == "u0"']
+LIMITS = [None, None, "lic", "lic:2"]
+
+
+def _machines(draw: st.DrawFn) -> list[MachineSpec]:
+    return [
+        MachineSpec(
+            name=f"m{i}-",
+            count=draw(st.integers(1, 3)),
+            slots=draw(st.integers(1, 3)),
+            attributes={"Cpus": 1, "Memory": draw(st.sampled_from([1024, 2048, 4096]))},
+            rank=draw(st.sampled_from(MACHINE_RANKS)),
+        )
+        for i in range(draw(st.integers(1, 2)))
+    ]
+
+
+def _slot_names(machines: list[MachineSpec]) -> list[str]:
+    return [
+        f"slot{k}@m{i}-{m:03d}"
+        for i, spec in enumerate(machines)
+        for m in range(1, spec.count + 1)
+        for k in range(1, spec.slots + 1)
+    ]
+
+
+def _state(draw: st.DrawFn, names: list[str], cycle: int) -> tuple[list[Claim], list[J]]:
+    """One cycle's claims (a random part of the pool, a stale slot name now and then) and
+    queue (the claims' running jobs, then idle clusters)."""
+    claims: list[Claim] = []
+    queue: list[J] = []
+    for n, slot in enumerate([*names, "slot9@gone"]):
+        if draw(st.integers(0, 2)) == 0:
+            continue
+        holder = draw(st.sampled_from(USERS))
+        group, _, owner = holder.rpartition(".")
+        job_id = f"{900 + cycle}.{n}"
+        start = NOW - draw(st.sampled_from([600, 2400, 7200]))
+        claims.append(Claim(slot, f"{holder}@example.org", job_id, start))
+        queue.append(
+            J(
+                job_id,
+                owner,
+                accounting_group=holder if group else None,
+                status="running",
+                concurrency_limits=draw(st.sampled_from(LIMITS)),
+            )
+        )
+    for cluster, user in enumerate(USERS, start=1):
+        group, _, owner = user.rpartition(".")
+        for p in range(draw(st.integers(0, 3))):
+            queue.append(
+                J(
+                    f"{cluster}.{p}",
+                    owner,
+                    accounting_group=user if group else None,
+                    request_memory=draw(st.sampled_from([512, 1500, 3000])),
+                    requirements="TARGET.Memory >= MY.RequestMemory",
+                    concurrency_limits=draw(st.sampled_from(LIMITS)),
+                )
+            )
+    return claims, queue
+
+
+@st.composite
+def runs(draw: st.DrawFn) -> tuple[object, ...]:
+    machines = _machines(draw)
+    names = _slot_names(machines)
+    states = [_state(draw, names, c) for c in range(draw(st.integers(2, 4)))]
+    prios = {f"{u}@example.org": draw(st.sampled_from([0.5, 1.0, 5.0, 20.0])) for u in USERS}
+    knobs = draw(st.sampled_from([LEGACY, CURRENT]))
+    knobs = replace(
+        knobs,
+        preemption_requirements=draw(st.sampled_from(PREEMPTION_REQUIREMENTS)),
+        concurrency_limits={"lic": 2.0},
+    )
+    groups = draw(st.booleans())
+    return machines, states, prios, knobs, groups
+
+
+def _cycle(
+    run: tuple[object, ...], claims: list[Claim], queue: list[J], frozen: FrozenPool | None
+) -> CycleResult:
+    machines, _, prios, knobs, groups = run
+    assert isinstance(prios, dict)
+    usage: dict[str, float] = {}
+    for c in claims:
+        usage[c.submitter] = usage.get(c.submitter, 0.0) + 1.0
+    tree = (
+        build_group_tree([GroupConfig("group_a", quota=2), GroupConfig("group_b", quota=1)])
+        if groups
+        else None
+    )
+    return negotiate_cycle(
+        machines,  # type: ignore[arg-type]
+        claims,
+        queue,  # type: ignore[arg-type]
+        submitter_of,  # type: ignore[arg-type]
+        lambda name: SubmitterPrio(prios.get(name, 0.5), usage.get(name, 0.0)),
+        tree,
+        knobs,  # type: ignore[arg-type]
+        NOW,
+        frozen=frozen,
+    )
+
+
+@settings(max_examples=120, deadline=None)
+@given(runs())
+def test_a_cycle_on_the_frozen_pool_equals_one_built_from_scratch(run: tuple[object, ...]) -> None:
+    machines, states, *_ = run
+    frozen = FrozenPool.of(machines)  # type: ignore[arg-type]
+    assert frozen is not None
+    for claims, queue in states:  # type: ignore[attr-defined]
+        reused = _cycle(run, claims, queue, frozen)
+        fresh = _cycle(run, claims, queue, None)
+        assert reused.matches == fresh.matches  # preemptions: a match's preempted_job
+        assert list(reused.iter_unmatched()) == list(fresh.iter_unmatched())
+        assert reused.submitters == fresh.submitters  # priorities, limits, stop reasons
+        assert reused.spins == fresh.spins
+        assert reused.pool_size == fresh.pool_size
+        assert reused.evaluations == fresh.evaluations
+        assert reused.group_limits == fresh.group_limits
+
+
+def test_a_partitionable_pool_is_not_frozen() -> None:
+    static = MachineSpec(name="s", count=1, slots=2, attributes={"Cpus": 1})
+    carved = MachineSpec(
+        name="p", count=1, slots=1, partitionable=True, attributes={"Cpus": 4, "Memory": 8192}
+    )
+    assert FrozenPool.of([static, carved]) is None
+    assert FrozenPool.of([static]) is not None
+
+
+def test_a_frozen_pool_frees_the_slots_of_claims_that_ended() -> None:
+    """Three one-slot machines: the first cycle's claims hold two, the next cycle's none,
+    so its single user's three idle jobs take all three (not only the one left free)."""
+    machines = [MachineSpec(name="m0-", count=3, slots=1, attributes={"Cpus": 1})]
+    frozen = FrozenPool.of(machines)
+    assert frozen is not None
+    claims = [
+        Claim("slot1@m0-001", "u1@example.org", "50.0", NOW - 60),
+        Claim("slot1@m0-002", "u1@example.org", "50.1", NOW - 60),
+    ]
+    running = [J("50.0", "u1", status="running"), J("50.1", "u1", status="running")]
+    idle = [J(f"7.{p}", "u0") for p in range(3)]
+    run: tuple[object, ...] = (machines, [], {}, LEGACY, False)
+    first = _cycle(run, claims, [*running, *idle], frozen)
+    assert [m.slot for m in first.matches] == ["slot1@m0-003"]
+    second = _cycle(run, [], idle, frozen)
+    assert sorted(m.slot for m in second.matches) == [
+        "slot1@m0-001",
+        "slot1@m0-002",
+        "slot1@m0-003",
+    ]
