@@ -29,7 +29,12 @@ def _prefix(dry_run: bool) -> str:
 @click.option("--account", metavar="NAME", help="Slurm account.")
 @click.option("--partition", metavar="LIST", help="Slurm partition(s), comma-separated.")
 @click.option("--qos", metavar="NAME", help="Slurm QOS.")
-@click.option("--cpus", "request_cpus", type=click.IntRange(min=0), help="CPUs requested.")
+@click.option(
+    "--cpus",
+    "request_cpus",
+    type=click.IntRange(min=1),
+    help="CPUs requested (at least 1: a job asking for none would never match).",
+)
 @click.option("--memory", "request_memory", type=click.IntRange(min=0), help="Memory (MB).")
 @click.option("--nodes", "num_nodes", type=click.IntRange(min=1), help="Nodes requested.")
 @click.option("--time-limit", metavar="TIME", help="Time limit (seconds or a Slurm time).")

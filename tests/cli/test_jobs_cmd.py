@@ -100,3 +100,23 @@ def test_submit_file_refuses_the_options_it_ignores(tmp_path: Path) -> None:
         "",
     )
     assert json.loads(Path(common[3]).read_text())["jobs"][0]["owner"] == "carol"
+
+
+def test_submit_refuses_no_cpus(tmp_path: Path) -> None:
+    """``fs submit --cpus 0`` is refused (exit 2, one line, state unchanged): a job asking
+    for no CPU adds nothing to its group's weighted demand, so it would sit idle with the
+    reason "submitter_limit"; ``--cpus 1`` on the same pool matches."""
+    common = _sample(tmp_path)
+    before = Path(common[3]).read_text()
+    runner = CliRunner()
+    zero = runner.invoke(
+        cli, ["submit", "--owner", "alice", "--count", "2", "--cpus", "0", *common]
+    )
+    assert (zero.exit_code, zero.stdout) == (2, "")
+    assert "'--cpus'" in zero.stderr and len(zero.stderr.splitlines()) == 1
+    assert Path(common[3]).read_text() == before
+    one = runner.invoke(cli, ["submit", "--owner", "alice", "--count", "2", "--cpus", "1", *common])
+    assert one.exit_code == 0, one.stderr
+    dry = runner.invoke(cli, ["negotiate", "--dry-run", "--json", *common])
+    assert dry.exit_code == 0, dry.stderr
+    assert [m["job_id"] for m in json.loads(dry.stdout)["matches"]] == ["1.0", "1.1"]
