@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -102,3 +103,95 @@ def test_weighted_use_is_the_carved_cpus_and_returns_to_zero(
         state, _ = remove(CONFIG, state, t, everything, where="test")
     assert carved_cpus(state) == []
     assert weighted_in_use(state, t) == 0.0
+
+
+T1 = NOW
+T2 = NOW + 600.0  # the next cycle
+T3 = NOW + 1200.0
+BETA = 0.5 ** (600.0 / 86400.0)  # one 600 s interval at half-life 86400 s
+
+
+def _pool(machine: MachineSpec, weights: bool = True, slot_weight: str = "Cpus") -> Config:
+    return Config(
+        pool=PoolConfig(uid_domain="example.org"),
+        accountant=AccountantConfig(priority_halflife=86400.0, default_prio_factor=1.0),
+        negotiator=NegotiatorConfig(use_slot_weights=weights, slot_weight=slot_weight),
+        machines=(machine,),
+    )
+
+
+PSLOT = MachineSpec(name="big", attributes={"Cpus": 16, "Memory": 65536}, partitionable=True)
+CP_PSLOT = MachineSpec(
+    name="big",
+    attributes={"Cpus": 16, "Memory": 65536},
+    partitionable=True,
+    consumption_policy=True,
+)
+STATIC = MachineSpec(name="small", attributes={"Cpus": 4, "Memory": 8192})
+
+
+@pytest.mark.parametrize(
+    ("config", "cost", "own"),
+    [
+        # AddMatch on the partitionable slot's ad (matchmaker.cpp: the ad before the split):
+        # SlotWeight = Cpus = 16; the dynamic slot's own SlotWeight is its 4 Cpus.
+        pytest.param(_pool(PSLOT), 16.0, 4.0, id="pslot-weights-on"),
+        # GetSlotWeight without NEGOTIATOR_USE_SLOT_WEIGHTS is 1.0 for either ad.
+        pytest.param(_pool(PSLOT, weights=False), 1.0, 1.0, id="pslot-weights-off"),
+        # A consumption policy: AddMatch charges CP_MATCH_COST = cp_deduct_assets's
+        # SlotWeight before less after, 16*16 - 12*12 = 112 (a _cp_match_000 record); the
+        # dynamic slot's own SlotWeight is 4*4 = 16.
+        pytest.param(_pool(CP_PSLOT, slot_weight="Cpus * Cpus"), 112.0, 16.0, id="cp-pslot"),
+        # A static slot: AddMatch and every CheckMatches see the same ad, SlotWeight 4.
+        pytest.param(_pool(STATIC), 4.0, 4.0, id="static-slot"),
+    ],
+)
+def test_match_cost_is_charged_until_the_next_cycles_check_matches(
+    config: Config, cost: float, own: float
+) -> None:
+    """One 4-CPU job of alice matched at T1; cycles at T1 and T2 = T1 + 600 s; read at T3.
+
+    Accountant.cpp: AddMatch at T1 holds ``cost``; UpdatePriorities at T2 charges it over
+    600 s (WeightedAccumulatedUsage = 600*cost, P2 = 0.5*beta + cost*(1 - beta) from the
+    fresh record's MinPriority 0.5); CheckMatches at T2 RemoveMatches that record (no
+    uncharged time: StartTime < LastUpdateTime) and AddMatches the dynamic slot at
+    ``own``; the update at T3 charges ``own``: usage 600*(cost + own), P3 = P2*beta +
+    own*(1 - beta). ResourcesUsed stays 1 throughout (AccumulatedUsage 1200).
+    """
+    job = {"id": "1", "owner": "alice", "request_cpus": 4, "request_memory": 1024}
+    state = State().with_section("jobs", [{**job, "submit_time": T1}])
+    state, result = negotiate(config, state, T1)
+    (match,) = result.matches
+    claim = negotiator_from_json(state.section("negotiator")).claims[match.slot]
+    assert claim.match_cost == (None if cost == own else cost)
+    assert claim.weight == own
+    rec = acct.accountant_from_json(state.section("accountant")).records["alice@example.org"]
+    assert (rec.resources_used, rec.weighted_resources_used) == (1, cost)
+    state, result = negotiate(config, state, T2)
+    assert result.matches == []
+    claim = negotiator_from_json(state.section("negotiator")).claims[match.slot]
+    assert (claim.match_cost, claim.weight) == (None, own)
+    accountant = acct.accountant_from_json(state.section("accountant"))
+    rec = accountant.records["alice@example.org"]
+    assert (rec.resources_used, rec.weighted_resources_used) == (1, own)
+    assert rec.weighted_accumulated_usage == pytest.approx(600.0 * cost)
+    rec = acct.view(accountant, config, T3)["alice@example.org"]
+    p2 = 0.5 * BETA + cost * (1 - BETA)
+    assert rec.priority == pytest.approx(p2 * BETA + own * (1 - BETA), rel=1e-12)
+    assert rec.weighted_accumulated_usage == pytest.approx(600.0 * (cost + own), rel=1e-12)
+    assert rec.accumulated_usage == pytest.approx(1200.0)
+
+
+def test_a_job_ending_before_the_next_cycle_was_charged_the_match_cost() -> None:
+    """The job matched at T1 on the 16-CPU partitionable slot ends before T2: CheckMatches
+    at T2 still finds the slot1@ record (SlotWeight 16) and removes it after the update, so
+    600 s at 16 were charged and nothing is held after T2 (WeightedResourcesUsed 0)."""
+    config = _pool(PSLOT)
+    job = {"id": "1", "owner": "alice", "request_cpus": 4, "submit_time": T1}
+    state, _ = negotiate(config, State().with_section("jobs", [job]), T1)
+    done = [{**j, "status": "completed"} for j in state.section("jobs")]
+    state, _ = negotiate(config, state.with_section("jobs", done), T2)
+    assert negotiator_from_json(state.section("negotiator")).claims == {}
+    rec = acct.accountant_from_json(state.section("accountant")).records["alice@example.org"]
+    assert (rec.resources_used, rec.weighted_resources_used) == (0, 0.0)
+    assert rec.weighted_accumulated_usage == pytest.approx(600.0 * 16.0)
