@@ -20,7 +20,7 @@ from fairshare_cli.core.htcondor.classads import (
     evaluate_slot_weight,
     is_slot_weight,
 )
-from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots, machine_names
+from fairshare_cli.core.htcondor.negotiator import Claim, Match, expand_slots, machine_names
 from fairshare_cli.core.htcondor.negotiator.slots import Slot, slot_values
 from fairshare_cli.core.htcondor.pool import submitter_of
 from fairshare_cli.core.jobs import Job
@@ -263,3 +263,12 @@ def unchecked_matches(
         for c in claims
         if c.match_cost is not None
     ]
+
+
+def match_claim(m: Match, now: float) -> Claim:
+    """The claim a match at ``now`` opens: held at the dynamic slot's own weight once the
+    next cycle has checked it, its ``match_cost`` (on a partitionable slot, the whole
+    slot's ``SlotWeight`` or a consumption policy's cost) until then (:func:`checked_claim`).
+    """
+    cost = None if m.charge is None or m.charge == m.weight else m.charge
+    return Claim(m.slot, m.submitter, m.job_id, now, m.weight, m.resources, None, cost)

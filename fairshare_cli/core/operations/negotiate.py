@@ -25,12 +25,13 @@ from fairshare_cli.core.htcondor.claims import (
     checked_claim,
     claim_weight,
     current_claims,
+    match_claim,
     negotiator_from_json,
     negotiator_to_json,
     slot_weigher,
     unchecked_matches,
 )
-from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, Match, negotiate_cycle
+from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, negotiate_cycle
 from fairshare_cli.core.htcondor.pool import (
     check_jobs,
     group_tree,
@@ -155,17 +156,16 @@ def apply_matches(
 ) -> tuple[list[Job], acct.AccountantState, NegotiatorState]:
     """Apply a cycle's matches: jobs start, claims change hands, the accountant charges.
 
-    The accountant is updated to ``now`` (``UpdatePriorities``, every record), its counts
-    made those of the claims, the last cycle's partitionable-slot matches re-weighted
-    (``CheckMatches``, see :func:`checked_accountant`); claims
-    whose job is in the queue but no longer running are removed (charged up to now); each
-    match is then ``AddMatch`` of its cost for its submitter (on a partitionable slot, the
-    whole slot's ``SlotWeight`` or a consumption policy's cost, held until the next
-    cycle's ``CheckMatches`` re-weights the claim to its dynamic slot's own weight: see
-    :func:`new_claim`), and the new claim stores what it was charged; a preemption first
-    ``RemoveMatch``es the slot's previous holder, whose job goes back to idle (see
-    :mod:`cycle_accounting`). Every release gives back the weight the accountant holds
-    for its claim.
+    The accountant is updated to ``now`` (``UpdatePriorities``, every record), the last
+    cycle's partitionable-slot matches re-weighted and its counts made those of the claims
+    (``CheckMatches``, see :func:`checked_accountant`); claims whose job is in the queue
+    but no longer running are removed (charged up to now); each match is then
+    ``AddMatch`` of its cost for its submitter (on a partitionable slot, the whole slot's
+    ``SlotWeight`` or a consumption policy's cost, held until the next cycle's
+    ``CheckMatches``: :func:`~fairshare_cli.core.htcondor.claims.match_claim`), and the
+    new claim stores what it was charged; a preemption first ``RemoveMatch``es the slot's
+    previous holder, whose job goes back to idle (see :mod:`cycle_accounting`). Every
+    release gives back the weight the accountant holds for its claim.
 
     Returns:
         The new job list, accountant state and negotiator section.
@@ -198,7 +198,7 @@ def apply_matches(
             entry = remove.setdefault(old.submitter, [0.0, 0])
             entry[0] += claim_weight(old, weigh)
             entry[1] += 1
-        claims[m.slot] = new_claim(m, now)
+        claims[m.slot] = match_claim(m, now)
         entry = add.setdefault(m.submitter, [0.0, 0])
         entry[0] += claim_weight(claims[m.slot], weigh)
         entry[1] += 1
@@ -221,15 +221,6 @@ def apply_matches(
     rr = dict(negotiator.rr_times)
     rr.update({k: v for k, v in result.rr_times.items() if math.isfinite(v)})
     return new_jobs, state, NegotiatorState(claims, rr, now)
-
-
-def new_claim(m: Match, now: float) -> Claim:
-    """The claim a match at ``now`` opens: held at the dynamic slot's own weight, after
-    ``AddMatch`` charged the match's cost (on a partitionable slot, the whole slot's
-    ``SlotWeight`` or a consumption policy's cost) until the next cycle's ``CheckMatches``
-    (:func:`~fairshare_cli.core.htcondor.claims.checked_claim`)."""
-    cost = None if m.charge is None or m.charge == m.weight else m.charge
-    return Claim(m.slot, m.submitter, m.job_id, now, m.weight, m.resources, None, cost)
 
 
 def _dirac_changes(

@@ -23,10 +23,13 @@ from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor import cycle_accounting
 from fairshare_cli.core.htcondor.claims import (
     NegotiatorState,
+    checked_claim,
     claim_weight,
     current_claims,
     dynamic_slot_weigher,
+    match_claim,
     slot_weigher,
+    unchecked_matches,
 )
 from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, expand_slots, negotiate_cycle
 from fairshare_cli.core.htcondor.negotiator.partitionable import parent_name, totals
@@ -101,6 +104,7 @@ class SimQueue:
         self.ends: list[tuple[float, int, str]] = []  # (end, seq, job id), a heap
         self.seq = 0
         self.claims: dict[str, Claim] = {}
+        self.unchecked: list[str] = []  # slots of claims held at their match cost
         self.slot_of_job: dict[str, str] = {}
         self.held: dict[str, int] = {}  # slots held per submitter (claims)
         self.cpus: dict[str, int] = {}  # CPUs of running jobs per owner (Slurm rows)
@@ -143,6 +147,8 @@ class SimQueue:
         if old is not None:
             self._unclaim(old)
         self.claims[claim.slot] = claim
+        if claim.match_cost is not None:
+            self.unchecked.append(claim.slot)
         self.slot_of_job[claim.job_id] = claim.slot
         self.held[claim.submitter] = self.held.get(claim.submitter, 0) + 1
         self.seen.add(claim.submitter)
@@ -209,6 +215,25 @@ class SimQueue:
             self.accountant = cycle_accounting.remove_match_at(
                 self.accountant, self.config, name, weight, t, t, int(count)
             )
+        if self.unchecked:
+            self._check_matches(t)
+
+    def _check_matches(self, t: float) -> None:
+        """``CheckMatches`` at ``t``: the last cycle's partitionable-slot matches still
+        claimed are held at their dynamic slot's own weight from now on."""
+        claims = [
+            c for s in self.unchecked if (c := self.claims.get(s)) and c.match_cost is not None
+        ]
+        self.unchecked = []
+        pending = unchecked_matches(claims, self.weigh)
+        self.accountant = cycle_accounting.check_partitionable_matches(
+            self.accountant, self.config, pending, t
+        )
+        for claim, (_, _, own) in zip(claims, pending, strict=True):
+            self.claims[claim.slot] = checked_claim(claim)
+            run = self.running.get(claim.job_id)
+            if run is not None:
+                run.weight = own
 
     def submit_due(self, t: float) -> None:
         """Workload jobs whose submit time has come join the queue."""
@@ -267,7 +292,7 @@ class SimQueue:
                 entry[0] += claim_weight(old, self.weigh)
                 entry[1] += 1
             entry = add.setdefault(m.submitter, [0.0, 0])
-            entry[0] += m.weight
+            entry[0] += m.weight if m.charge is None else m.charge
             entry[1] += 1
         state = cycle_accounting.update_priorities(self.accountant, self.config, t)
         for name, (weight, count) in sorted(remove.items()):
@@ -285,8 +310,9 @@ class SimQueue:
                 self._add_idle(JobBatch(back))
             job = replace(started[m.job_id], status="running", slot=m.slot, start_time=t)
             self.starts.append(JobStart(m.job_id, m.submitter, self._submitted(job), t))
-            self._claim(Claim(m.slot, m.submitter, m.job_id, t, m.weight, m.resources))
-            self._add_running(job, m.submitter, m.weight, t)
+            claim = match_claim(m, t)
+            self._claim(claim)
+            self._add_running(job, m.submitter, claim_weight(claim, self.weigh), t)
             if self.slurm is not None:
                 self.slurm.start(m.job_id, job, t)
         if self.partitionable and self.knobs.use_slot_weights:

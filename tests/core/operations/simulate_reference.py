@@ -18,10 +18,12 @@ from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor import cycle_accounting
 from fairshare_cli.core.htcondor.claims import (
     NegotiatorState,
+    checked_claim,
     claim_weight,
     current_claims,
     dynamic_slot_weigher,
     slot_weigher,
+    unchecked_matches,
 )
 from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, negotiate_cycle
 from fairshare_cli.core.htcondor.placement import fill_leftovers
@@ -168,6 +170,12 @@ class _Simulation:
         config = self.config
         live = [j for j in self.jobs if j.status in ("idle", "running")]
         claims = current_claims(self.negotiator, self.jobs, config, t)  # finished: no claim
+        # CheckMatches: the last cycle's partitionable-slot matches at their own weight
+        pending = unchecked_matches(claims, self.weigh)
+        self.accountant = cycle_accounting.check_partitionable_matches(
+            self.accountant, config, pending, t
+        )
+        claims = [checked_claim(c) for c in claims]
         negotiator = NegotiatorState(
             {c.slot: c for c in claims}, self.negotiator.rr_times, self.negotiator.last_cycle
         )

@@ -24,9 +24,16 @@ from fairshare_cli.core.config import (
     PoolConfig,
 )
 from fairshare_cli.core.htcondor import accountant as acct
-from fairshare_cli.core.htcondor.claims import claim_weight, negotiator_from_json, slot_weigher
+from fairshare_cli.core.htcondor.claims import (
+    NegotiatorState,
+    claim_weight,
+    negotiator_from_json,
+    slot_weigher,
+)
+from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.operations.negotiate import negotiate
 from fairshare_cli.core.operations.queue import remove
+from fairshare_cli.core.operations.simulate import SimWindow, simulate
 from fairshare_cli.core.state import State
 
 NOW = 1_795_262_400.0  # 2026-11-21T12:00:00Z
@@ -195,3 +202,27 @@ def test_a_job_ending_before_the_next_cycle_was_charged_the_match_cost() -> None
     rec = acct.accountant_from_json(state.section("accountant")).records["alice@example.org"]
     assert (rec.resources_used, rec.weighted_resources_used) == (0, 0.0)
     assert rec.weighted_accumulated_usage == pytest.approx(600.0 * 16.0)
+
+
+@pytest.mark.parametrize(
+    ("config", "cost", "own"),
+    [
+        pytest.param(_pool(PSLOT), 16.0, 4.0, id="pslot-weights-on"),
+        pytest.param(_pool(CP_PSLOT, slot_weight="Cpus * Cpus"), 112.0, 16.0, id="cp-pslot"),
+        pytest.param(_pool(STATIC), 4.0, 4.0, id="static-slot"),
+    ],
+)
+def test_simulate_cycles_charge_the_match_cost_until_the_next_cycle(
+    config: Config, cost: float, own: float
+) -> None:
+    """``fs simulate``'s cycles at T1, T2, T3 (600 s apart) charge as the committed cycles
+    of the test above: ``cost`` over T1..T2, ``own`` over T2..T3 (Accountant.cpp
+    AddMatch, then CheckMatches at T2), usage 600*(cost + own), P as above."""
+    job = Job(id="1", owner="alice", request_cpus=4, request_memory=1024, submit_time=T1)
+    window = SimWindow(start=T1, until=1200.0, cycle=600.0)
+    result = simulate(config, acct.EMPTY, NegotiatorState(), [], [job], window)
+    rec = result.accountant.records["alice@example.org"]
+    assert (rec.resources_used, rec.weighted_resources_used) == (1, own)
+    assert rec.weighted_accumulated_usage == pytest.approx(600.0 * (cost + own), rel=1e-12)
+    p2 = 0.5 * BETA + cost * (1 - BETA)
+    assert rec.priority == pytest.approx(p2 * BETA + own * (1 - BETA), rel=1e-12)
