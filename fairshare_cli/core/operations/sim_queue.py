@@ -105,6 +105,7 @@ class SimQueue:
         self.seq = 0
         self.claims: dict[str, Claim] = {}
         self.unchecked: list[str] = []  # slots of claims held at their match cost
+        self.unseen: set[str] = set()  # jobs on leftovers the accountant has yet to see
         self.slot_of_job: dict[str, str] = {}
         self.held: dict[str, int] = {}  # slots held per submitter (claims)
         self.cpus: dict[str, int] = {}  # CPUs of running jobs per owner (Slurm rows)
@@ -208,6 +209,9 @@ class SimQueue:
                 continue  # preempted since: this end is stale
             self._drop_running(job_id, end)
             self.finished += 1
+            if job_id in self.unseen:  # started and ended between two CheckMatches
+                self.unseen.discard(job_id)
+                continue
             entry = released.setdefault(run.submitter, [0.0, 0])
             entry[0] += 1.0 if run.weight is None else run.weight
             entry[1] += 1
@@ -215,12 +219,13 @@ class SimQueue:
             self.accountant = cycle_accounting.remove_match_at(
                 self.accountant, self.config, name, weight, t, t, int(count)
             )
-        if self.unchecked:
+        if self.unchecked or self.unseen:
             self._check_matches(t)
 
     def _check_matches(self, t: float) -> None:
         """``CheckMatches`` at ``t``: the last cycle's partitionable-slot matches still
-        claimed are held at their dynamic slot's own weight from now on."""
+        claimed are held at their dynamic slot's own weight from now on, and the dynamic
+        slots the schedd claimed out of their leftovers are added at theirs."""
         claims = [
             c for s in self.unchecked if (c := self.claims.get(s)) and c.match_cost is not None
         ]
@@ -234,6 +239,17 @@ class SimQueue:
             run = self.running.get(claim.job_id)
             if run is not None:
                 run.weight = own
+        added: dict[str, list[float]] = {}
+        for job_id in sorted(self.unseen):
+            claim = self.claims[self.slot_of_job[job_id]]
+            entry = added.setdefault(claim.submitter, [0.0, 0])
+            entry[0] += claim.weight or 0.0
+            entry[1] += 1
+        self.unseen = set()
+        for name, (weight, count) in sorted(added.items()):
+            self.accountant = cycle_accounting.add_match_at(
+                self.accountant, self.config, name, weight, t, int(count)
+            )
 
     def submit_due(self, t: float) -> None:
         """Workload jobs whose submit time has come join the queue."""
@@ -321,27 +337,22 @@ class SimQueue:
     def _claim_leftovers(self, result: CycleResult, t: float) -> None:
         """``CLAIM_PARTITIONABLE_LEFTOVERS`` (25.0's default: ``NEGOTIATOR_USE_SLOT_WEIGHTS``):
         the schedd fills each matched partitionable slot with more of the submitter's idle
-        jobs (:func:`~fairshare_cli.core.htcondor.placement.fill_leftovers`); each claim is
-        charged its dynamic slot's weight."""
+        jobs (:func:`~fairshare_cli.core.htcondor.placement.fill_leftovers`). The
+        negotiator makes no match for these: the next cycle's ``CheckMatches`` finds each
+        dynamic slot claimed and ``AddMatch``es it at its own weight
+        (:meth:`_check_matches`); one that ends before then is never charged."""
         matched = [(m.slot, m.submitter) for m in result.matches if m.preempted_job is None]
         idle = [(b, self.name_of(b.job)) for b in self.idle]
         weigh = dynamic_slot_weigher(self.config, t)
         claims = fill_leftovers(self.config.machines, self.claims, matched, idle, t, weigh)
         started = self._take_idle({c.job_id for c in claims})
-        add: dict[str, list[float]] = {}
         for c in claims:
             job = replace(started[c.job_id], status="running", slot=c.slot, start_time=t)
             self._claim(c)
             self._add_running(job, c.submitter, c.weight, t)
+            self.unseen.add(c.job_id)
             if self.slurm is not None:
                 self.slurm.start(c.job_id, job, t)
-            entry = add.setdefault(c.submitter, [0.0, 0])
-            entry[0] += c.weight or 0.0
-            entry[1] += 1
-        for name, (weight, count) in sorted(add.items()):
-            self.accountant = cycle_accounting.add_match_at(
-                self.accountant, self.config, name, weight, t, int(count)
-            )
 
     def _take_idle(self, ids: set[str]) -> dict[str, Job]:
         """Remove the matched jobs from the idle batches; the rest of a batch stays batched.

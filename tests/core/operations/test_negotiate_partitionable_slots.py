@@ -226,3 +226,44 @@ def test_simulate_cycles_charge_the_match_cost_until_the_next_cycle(
     assert rec.weighted_accumulated_usage == pytest.approx(600.0 * (cost + own), rel=1e-12)
     p2 = 0.5 * BETA + cost * (1 - BETA)
     assert rec.priority == pytest.approx(p2 * BETA + own * (1 - BETA), rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("run_time", "slots", "own"),
+    [
+        # both jobs still run at T2: CheckMatches adds slot1_2 at its own 4 beside slot1_1
+        pytest.param(None, 2, 8.0, id="leftover-running"),
+        # the leftover job ends at T1 + 300: gone before the accountant could see it
+        pytest.param(300.0, 1, 4.0, id="leftover-ended-between-cycles"),
+    ],
+)
+def test_simulate_charges_leftover_claims_from_the_next_check_matches(
+    run_time: float | None, slots: int, own: float
+) -> None:
+    """Two 4-CPU jobs of alice on the 16-CPU partitionable slot, slot weights on (so
+    ``CLAIM_PARTITIONABLE_LEFTOVERS``): the negotiator matches job 1 (``AddMatch`` of the
+    partitionable slot: 16, one ResourcesUsed) and the schedd claims slot1_2 for job 2
+    itself (dc_startd.cpp's leftovers), which the negotiator learns only at T2, when
+    ``CheckMatches`` scans the startd ads and ``AddMatch``es every claimed slot it has no
+    record of (at LastUpdateTime: no uncharged time). So 600 s at 16 (one slot), then
+    600 s at ``own`` (``slots`` slots): usage 9600 + 600*own, AccumulatedUsage
+    600 + 600*slots, P3 = P2*beta + own*(1 - beta)."""
+    jobs = [
+        Job(id="1", owner="alice", request_cpus=4, request_memory=1024, submit_time=T1),
+        Job(
+            id="2",
+            owner="alice",
+            request_cpus=4,
+            request_memory=1024,
+            submit_time=T1,
+            run_time=run_time,
+        ),
+    ]
+    window = SimWindow(start=T1, until=1200.0, cycle=600.0)
+    result = simulate(_pool(PSLOT), acct.EMPTY, NegotiatorState(), [], jobs, window)
+    rec = result.accountant.records["alice@example.org"]
+    assert (rec.resources_used, rec.weighted_resources_used) == (slots, own)
+    assert rec.weighted_accumulated_usage == pytest.approx(9600.0 + 600.0 * own, rel=1e-12)
+    assert rec.accumulated_usage == pytest.approx(600.0 + 600.0 * slots, rel=1e-12)
+    p2 = 0.5 * BETA + 16.0 * (1 - BETA)
+    assert rec.priority == pytest.approx(p2 * BETA + own * (1 - BETA), rel=1e-12)
