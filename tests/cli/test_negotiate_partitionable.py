@@ -308,3 +308,44 @@ def test_bad_claim_concurrency_limits_are_refused(
     assert "negotiator.claims.slot1_1@big001.concurrency_limits: expected a" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert path.read_bytes() == before
+
+
+def _long(run: Any, args: list[str], when: str) -> dict[str, str]:
+    """alice's ``fs userprio -l`` attributes (like ``condor_userprio -l``)."""
+    result = run("userprio", *args, "-l", "--now", when)
+    assert result.exit_code == 0, result.stderr
+    block = result.stdout.split('Name = "alice@example.org"')[1].split("\n\n")[0]
+    return dict(line.split(" = ", 1) for line in block.strip().splitlines())
+
+
+def _real(seen: dict[str, str]) -> float:
+    """The real priority: ``Priority`` (effective) over ``PriorityFactor`` (``current``: 1000)."""
+    return float(seen["Priority"]) / float(seen["PriorityFactor"])
+
+
+def test_committed_pslot_match_is_charged_its_whole_weight_until_the_next_cycle(
+    tmp_path: Path, run: Any, write_config: Any
+) -> None:
+    """A 4-CPU job committed at NOW on the 16-CPU partitionable slot (half-life 86400 s).
+
+    ``Accountant::AddMatch`` holds SlotWeight 16 (the partitionable slot's ad) until the
+    next cycle; at LATER (600 s on) its ``UpdatePriorities`` charges 16 * 600 = 9600
+    weighted seconds, P = 0.5*beta + 16*(1 - beta) with beta = 0.5**(600/86400)
+    (0.574430..., times the factor 1000 in ``Priority``). ``CheckMatches`` then holds the dynamic slot at its own 4, so 600 s
+    more make 9600 + 4 * 600 = 12000 and P = P*beta + 4*(1 - beta)."""
+    args = _args(tmp_path, write_config)
+    _submit(run, args, 4)
+    assert run("negotiate", *args, "--now", NOW).exit_code == 0
+    beta = 0.5 ** (600 / 86400)
+    p = 0.5 * beta + 16 * (1 - beta)
+    seen = _long(run, args, LATER)
+    assert (seen["WeightedResourcesUsed"], seen["WeightedAccumulatedUsage"]) == ("16.0", "9600.0")
+    assert _real(seen) == pytest.approx(p, rel=1e-12)
+    result = run("negotiate", *args, "--now", LATER)
+    assert result.exit_code == 0, result.stderr
+    seen = _long(run, args, LATER)
+    assert (seen["ResourcesUsed"], seen["WeightedResourcesUsed"]) == ("1", "4.0")
+    assert seen["WeightedAccumulatedUsage"] == "9600.0"
+    seen = _long(run, args, "2026-11-21T12:20:00Z")
+    assert seen["WeightedAccumulatedUsage"] == "12000.0"
+    assert _real(seen) == pytest.approx(p * beta + 4 * (1 - beta), rel=1e-12)

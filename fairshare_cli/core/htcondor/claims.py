@@ -9,8 +9,9 @@ there, never a fresh evaluation. A :class:`Claim` here does the same: it stores 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from dataclasses import replace as dc_replace
 from typing import Any
 
 from fairshare_cli.core.config import Config, MachineSpec
@@ -19,7 +20,7 @@ from fairshare_cli.core.htcondor.classads import (
     evaluate_slot_weight,
     is_slot_weight,
 )
-from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots, machine_names
+from fairshare_cli.core.htcondor.negotiator import Claim, Match, expand_slots, machine_names
 from fairshare_cli.core.htcondor.negotiator.slots import Slot, slot_values
 from fairshare_cli.core.htcondor.pool import submitter_of
 from fairshare_cli.core.jobs import Job
@@ -54,17 +55,23 @@ def _claim_from_json(slot: str, body: Any) -> Claim:
         raise SectionError(f"{where}: expected string 'submitter' and 'job_id'")
     if not isinstance(start, (int, float)) or not _is_time(start):
         raise SectionError(f"{where}.start_time: expected epoch seconds")
-    weight = body.get("weight")
-    if weight is not None and (
-        not isinstance(weight, (int, float)) or isinstance(weight, bool) or weight < 0
-    ):
-        raise SectionError(f"{where}.weight: expected the slot weight charged (0 or more)")
+    charged = _weight_from_json(where, body, "weight", "the slot weight charged")
+    cost = _weight_from_json(where, body, "match_cost", "what the match was charged")
     resources = _resources_from_json(where, body.get("resources", {}))
-    charged = None if weight is None else float(weight)
     limits = body.get("concurrency_limits")
     if limits is not None and not isinstance(limits, str):
         raise SectionError(f"{where}.concurrency_limits: expected a ConcurrencyLimits string")
-    return Claim(slot, submitter, job_id, float(start), charged, resources, limits)
+    return Claim(slot, submitter, job_id, float(start), charged, resources, limits, cost)
+
+
+def _weight_from_json(where: str, body: Mapping[str, Any], key: str, what: str) -> float | None:
+    """A claim's optional weight ``key`` (a number, 0 or more)."""
+    value = body.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not value >= 0:
+        raise SectionError(f"{where}.{key}: expected {what} (0 or more)")
+    return float(value)
 
 
 def _resources_from_json(where: str, raw: Any) -> tuple[tuple[str, float], ...]:
@@ -115,6 +122,8 @@ def _claim_to_json(claim: Claim) -> dict[str, Any]:
         body["resources"] = dict(claim.resources)
     if claim.concurrency_limits is not None:
         body["concurrency_limits"] = claim.concurrency_limits
+    if claim.match_cost is not None:
+        body["match_cost"] = claim.match_cost
     return body
 
 
@@ -219,11 +228,47 @@ def unweighable_machines(config: Config, now: float) -> list[tuple[str, object]]
 
 
 def claim_weight(claim: Claim, weigh: Callable[[str, float], float]) -> float:
-    """The weight to release for ``claim``: the one it was charged with.
+    """The weight to release for ``claim``: the one the accountant holds for it.
 
-    A claim from an older state (no stored weight) gets what that state's ``fs negotiate``
-    charged: the slot's weight when it was matched, at the claim's start.
+    A partitionable slot's match not yet re-weighted by a cycle's ``CheckMatches``
+    (:func:`checked_claim`) holds its ``match_cost``; any other claim the weight it was
+    charged. A claim from an older state (no stored weight) gets what that state's
+    ``fs negotiate`` charged: the slot's weight when it was matched, at the claim's start.
     """
+    if claim.match_cost is not None:
+        return claim.match_cost
     if claim.weight is not None:
         return claim.weight
     return weigh(claim.slot, claim.start_time)
+
+
+def checked_claim(claim: Claim) -> Claim:
+    """``claim`` as the next cycle's ``CheckMatches`` leaves it: held at its own weight.
+
+    ``Accountant::CheckMatches`` finds a partitionable slot's resource record (charged the
+    match cost by ``AddMatch``) on a slot no longer claimed and removes it, then adds the
+    claimed dynamic slot with its own ``SlotWeight``
+    (:func:`~fairshare_cli.core.htcondor.cycle_accounting.check_match_at`).
+    """
+    return claim if claim.match_cost is None else dc_replace(claim, match_cost=None)
+
+
+def unchecked_matches(
+    claims: Iterable[Claim], weigh: Callable[[str, float], float]
+) -> list[tuple[str, float, float]]:
+    """(submitter, match cost, own weight) of each claim a cycle's ``CheckMatches`` has yet
+    to re-weight (:func:`checked_claim`)."""
+    return [
+        (c.submitter, c.match_cost, claim_weight(checked_claim(c), weigh))
+        for c in claims
+        if c.match_cost is not None
+    ]
+
+
+def match_claim(m: Match, now: float) -> Claim:
+    """The claim a match at ``now`` opens: held at the dynamic slot's own weight once the
+    next cycle has checked it, its ``match_cost`` (on a partitionable slot, the whole
+    slot's ``SlotWeight`` or a consumption policy's cost) until then (:func:`checked_claim`).
+    """
+    cost = None if m.charge is None or m.charge == m.weight else m.charge
+    return Claim(m.slot, m.submitter, m.job_id, now, m.weight, m.resources, None, cost)

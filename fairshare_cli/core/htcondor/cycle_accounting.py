@@ -99,6 +99,50 @@ def remove_match_at(
     return acct.AccountantState(records=acct.store_factors(records, config))
 
 
+def check_match_at(
+    state: acct.AccountantState,
+    config: Config,
+    submitter: str,
+    match_cost: float,
+    weight: float,
+    t: float,
+    slots: int = 1,
+) -> acct.AccountantState:
+    """``CheckMatches`` at ``t`` (right after ``UpdatePriorities`` at ``t``) for ``slots``
+    partitionable-slot matches of ``submitter`` that the previous cycle made.
+
+    ``AddMatch`` charged each the partitionable slot's ``SlotWeight`` (or, with a
+    consumption policy, the cost it deducted): ``match_cost`` in all. The next cycle's
+    ``CheckMatches`` finds that resource record on a slot no longer claimed (or, for a
+    consumption policy's ``_cp_match_NNN`` record, on no slot at all) and
+    ``RemoveMatch``es it, then ``AddMatch``es the claimed dynamic slot with its own
+    ``SlotWeight`` (``weight`` in all). Both happen at the last update, so no uncharged
+    time is added: the match cost was charged over the whole interval between the two
+    cycles, the dynamic slot's weight from this cycle on.
+    """
+    state = remove_match_at(state, config, submitter, match_cost, t, t, slots)
+    return add_match_at(state, config, submitter, weight, t, slots)
+
+
+def check_partitionable_matches(
+    state: acct.AccountantState,
+    config: Config,
+    matches: Iterable[tuple[str, float, float]],
+    t: float,
+) -> acct.AccountantState:
+    """:func:`check_match_at` for each (submitter, match cost, own weight) of ``matches``,
+    one call per submitter (in name order)."""
+    totals: dict[str, list[float]] = {}
+    for submitter, cost, weight in matches:
+        entry = totals.setdefault(submitter, [0.0, 0.0, 0])
+        entry[0] += cost
+        entry[1] += weight
+        entry[2] += 1
+    for name, (cost, weight, count) in sorted(totals.items()):
+        state = check_match_at(state, config, name, cost, weight, t, int(count))
+    return state
+
+
 def check_matches(
     state: acct.AccountantState, config: Config, held: Iterable[tuple[str, float]], t: float
 ) -> acct.AccountantState:

@@ -22,11 +22,14 @@ from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor import cycle_accounting
 from fairshare_cli.core.htcondor.claims import (
     NegotiatorState,
+    checked_claim,
     claim_weight,
     current_claims,
+    match_claim,
     negotiator_from_json,
     negotiator_to_json,
     slot_weigher,
+    unchecked_matches,
 )
 from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, negotiate_cycle
 from fairshare_cli.core.htcondor.pool import (
@@ -97,11 +100,15 @@ def checked_accountant(config: Config, inputs: CycleInputs, now: float) -> acct.
     for c in inputs.claims:
         held.setdefault(c.slot, c)
     weigh = slot_weigher(config)
-    pairs = [(c.submitter, claim_weight(c, weigh)) for c in held.values()]
+    unchecked = unchecked_matches(held.values(), weigh)
+    pairs = [(c.submitter, claim_weight(checked_claim(c), weigh)) for c in held.values()]
     # the counts are what an update leaves them: an agreeing accountant needs no update
-    if cycle_accounting.check_matches(inputs.accountant, config, pairs, now) is inputs.accountant:
+    if not unchecked and (
+        cycle_accounting.check_matches(inputs.accountant, config, pairs, now) is inputs.accountant
+    ):
         return inputs.accountant
     updated = cycle_accounting.update_priorities(inputs.accountant, config, now)
+    updated = cycle_accounting.check_partitionable_matches(updated, config, unchecked, now)
     return cycle_accounting.check_matches(updated, config, pairs, now)
 
 
@@ -149,18 +156,24 @@ def apply_matches(
 ) -> tuple[list[Job], acct.AccountantState, NegotiatorState]:
     """Apply a cycle's matches: jobs start, claims change hands, the accountant charges.
 
-    The accountant is updated to ``now`` (``UpdatePriorities``, every record), its counts
-    made those of the claims (``CheckMatches``, see :func:`checked_accountant`); claims
-    whose job is in the queue but no longer running are removed (charged up to now); each
-    match is then ``AddMatch`` of its slot's weight for its submitter, and the new claim
-    stores that weight; a preemption first ``RemoveMatch``es the slot's previous holder,
-    whose job goes back to idle (see :mod:`cycle_accounting`). Every release gives back
-    the weight its claim was charged.
+    The accountant is updated to ``now`` (``UpdatePriorities``, every record), the last
+    cycle's partitionable-slot matches re-weighted and its counts made those of the claims
+    (``CheckMatches``, see :func:`checked_accountant`); claims whose job is in the queue
+    but no longer running are removed (charged up to now); each match is then
+    ``AddMatch`` of its cost for its submitter (on a partitionable slot, the whole slot's
+    ``SlotWeight`` or a consumption policy's cost, held until the next cycle's
+    ``CheckMatches``: :func:`~fairshare_cli.core.htcondor.claims.match_claim`), and the
+    new claim stores what it was charged; a preemption first ``RemoveMatch``es the slot's
+    previous holder, whose job goes back to idle (see :mod:`cycle_accounting`). Every
+    release gives back the weight the accountant holds for its claim.
 
     Returns:
         The new job list, accountant state and negotiator section.
     """
-    claims = dict(negotiator.claims)
+    weigh = slot_weigher(config)
+    unchecked = unchecked_matches(negotiator.claims.values(), weigh)
+    # CheckMatches: the last cycle's partitionable-slot matches are held at their own weight
+    claims = {slot: checked_claim(c) for slot, c in negotiator.claims.items()}
     # CheckMatches: a claim whose job is in the queue but no longer running has ended
     status = {job.id: job.status for job in jobs}
     ended = [c for c in claims.values() if status.get(c.job_id, "running") != "running"]
@@ -177,7 +190,6 @@ def apply_matches(
             new_jobs.append(replace(job, status="idle", slot=None, start_time=None))
         else:
             new_jobs.append(job)
-    weigh = slot_weigher(config)
     add: dict[str, list[float]] = {}
     remove: dict[str, list[float]] = {}
     for m in result.matches:
@@ -186,13 +198,17 @@ def apply_matches(
             entry = remove.setdefault(old.submitter, [0.0, 0])
             entry[0] += claim_weight(old, weigh)
             entry[1] += 1
-        claims[m.slot] = Claim(m.slot, m.submitter, m.job_id, now, m.weight, m.resources)
+        claims[m.slot] = match_claim(m, now)
         entry = add.setdefault(m.submitter, [0.0, 0])
-        entry[0] += m.weight
+        entry[0] += claim_weight(claims[m.slot], weigh)
         entry[1] += 1
-    # UpdatePriorities at the cycle's time, then each match (and preemption) at that time.
+    # UpdatePriorities at the cycle's time, then CheckMatches, then each match (and
+    # preemption) at that time.
     state = cycle_accounting.update_priorities(accountant, config, now)
-    held = [(c.submitter, claim_weight(c, weigh)) for c in negotiator.claims.values()]
+    state = cycle_accounting.check_partitionable_matches(state, config, unchecked, now)
+    held = [
+        (c.submitter, claim_weight(checked_claim(c), weigh)) for c in negotiator.claims.values()
+    ]
     state = cycle_accounting.check_matches(state, config, held, now)
     for c in ended:  # seen now: charged up to now by the update
         state = cycle_accounting.remove_match_at(

@@ -23,10 +23,13 @@ from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor import cycle_accounting
 from fairshare_cli.core.htcondor.claims import (
     NegotiatorState,
+    checked_claim,
     claim_weight,
     current_claims,
     dynamic_slot_weigher,
+    match_claim,
     slot_weigher,
+    unchecked_matches,
 )
 from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, expand_slots, negotiate_cycle
 from fairshare_cli.core.htcondor.negotiator.frozen_pool import FrozenPool
@@ -103,6 +106,8 @@ class SimQueue:
         self.ends: list[tuple[float, int, str]] = []  # (end, seq, job id), a heap
         self.seq = 0
         self.claims: dict[str, Claim] = {}
+        self.unchecked: list[str] = []  # slots of claims held at their match cost
+        self.unseen: set[str] = set()  # jobs on leftovers the accountant has yet to see
         self.slot_of_job: dict[str, str] = {}
         self.held: dict[str, int] = {}  # slots held per submitter (claims)
         self.cpus: dict[str, int] = {}  # CPUs of running jobs per owner (Slurm rows)
@@ -145,6 +150,8 @@ class SimQueue:
         if old is not None:
             self._unclaim(old)
         self.claims[claim.slot] = claim
+        if claim.match_cost is not None:
+            self.unchecked.append(claim.slot)
         self.slot_of_job[claim.job_id] = claim.slot
         self.held[claim.submitter] = self.held.get(claim.submitter, 0) + 1
         self.seen.add(claim.submitter)
@@ -204,12 +211,46 @@ class SimQueue:
                 continue  # preempted since: this end is stale
             self._drop_running(job_id, end)
             self.finished += 1
+            if job_id in self.unseen:  # started and ended between two CheckMatches
+                self.unseen.discard(job_id)
+                continue
             entry = released.setdefault(run.submitter, [0.0, 0])
             entry[0] += 1.0 if run.weight is None else run.weight
             entry[1] += 1
         for name, (weight, count) in released.items():
             self.accountant = cycle_accounting.remove_match_at(
                 self.accountant, self.config, name, weight, t, t, int(count)
+            )
+        if self.unchecked or self.unseen:
+            self._check_matches(t)
+
+    def _check_matches(self, t: float) -> None:
+        """``CheckMatches`` at ``t``: the last cycle's partitionable-slot matches still
+        claimed are held at their dynamic slot's own weight from now on, and the dynamic
+        slots the schedd claimed out of their leftovers are added at theirs."""
+        claims = [
+            c for s in self.unchecked if (c := self.claims.get(s)) and c.match_cost is not None
+        ]
+        self.unchecked = []
+        pending = unchecked_matches(claims, self.weigh)
+        self.accountant = cycle_accounting.check_partitionable_matches(
+            self.accountant, self.config, pending, t
+        )
+        for claim, (_, _, own) in zip(claims, pending, strict=True):
+            self.claims[claim.slot] = checked_claim(claim)
+            run = self.running.get(claim.job_id)
+            if run is not None:
+                run.weight = own
+        added: dict[str, list[float]] = {}
+        for job_id in sorted(self.unseen):
+            claim = self.claims[self.slot_of_job[job_id]]
+            entry = added.setdefault(claim.submitter, [0.0, 0])
+            entry[0] += claim.weight or 0.0
+            entry[1] += 1
+        self.unseen = set()
+        for name, (weight, count) in sorted(added.items()):
+            self.accountant = cycle_accounting.add_match_at(
+                self.accountant, self.config, name, weight, t, int(count)
             )
 
     def submit_due(self, t: float) -> None:
@@ -270,7 +311,7 @@ class SimQueue:
                 entry[0] += claim_weight(old, self.weigh)
                 entry[1] += 1
             entry = add.setdefault(m.submitter, [0.0, 0])
-            entry[0] += m.weight
+            entry[0] += m.weight if m.charge is None else m.charge
             entry[1] += 1
         state = cycle_accounting.update_priorities(self.accountant, self.config, t)
         for name, (weight, count) in sorted(remove.items()):
@@ -288,8 +329,9 @@ class SimQueue:
                 self._add_idle(JobBatch(back))
             job = replace(started[m.job_id], status="running", slot=m.slot, start_time=t)
             self.starts.append(JobStart(m.job_id, m.submitter, self._submitted(job), t))
-            self._claim(Claim(m.slot, m.submitter, m.job_id, t, m.weight, m.resources))
-            self._add_running(job, m.submitter, m.weight, t)
+            claim = match_claim(m, t)
+            self._claim(claim)
+            self._add_running(job, m.submitter, claim_weight(claim, self.weigh), t)
             if self.slurm is not None:
                 self.slurm.start(m.job_id, job, t)
         if self.partitionable and self.knobs.use_slot_weights:
@@ -298,27 +340,22 @@ class SimQueue:
     def _claim_leftovers(self, result: CycleResult, t: float) -> None:
         """``CLAIM_PARTITIONABLE_LEFTOVERS`` (25.0's default: ``NEGOTIATOR_USE_SLOT_WEIGHTS``):
         the schedd fills each matched partitionable slot with more of the submitter's idle
-        jobs (:func:`~fairshare_cli.core.htcondor.placement.fill_leftovers`); each claim is
-        charged its dynamic slot's weight."""
+        jobs (:func:`~fairshare_cli.core.htcondor.placement.fill_leftovers`). The
+        negotiator makes no match for these: the next cycle's ``CheckMatches`` finds each
+        dynamic slot claimed and ``AddMatch``es it at its own weight
+        (:meth:`_check_matches`); one that ends before then is never charged."""
         matched = [(m.slot, m.submitter) for m in result.matches if m.preempted_job is None]
         idle = [(b, self.name_of(b.job)) for b in self.idle]
         weigh = dynamic_slot_weigher(self.config, t)
         claims = fill_leftovers(self.config.machines, self.claims, matched, idle, t, weigh)
         started = self._take_idle({c.job_id for c in claims})
-        add: dict[str, list[float]] = {}
         for c in claims:
             job = replace(started[c.job_id], status="running", slot=c.slot, start_time=t)
             self._claim(c)
             self._add_running(job, c.submitter, c.weight, t)
+            self.unseen.add(c.job_id)
             if self.slurm is not None:
                 self.slurm.start(c.job_id, job, t)
-            entry = add.setdefault(c.submitter, [0.0, 0])
-            entry[0] += c.weight or 0.0
-            entry[1] += 1
-        for name, (weight, count) in sorted(add.items()):
-            self.accountant = cycle_accounting.add_match_at(
-                self.accountant, self.config, name, weight, t, int(count)
-            )
 
     def _take_idle(self, ids: set[str]) -> dict[str, Job]:
         """Remove the matched jobs from the idle batches; the rest of a batch stays batched.

@@ -13,7 +13,9 @@ from fairshare_cli.core.config import AccountantConfig, Config, GroupSpec, PoolC
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.cycle_accounting import (
     add_match_at,
+    check_match_at,
     check_matches,
+    check_partitionable_matches,
     remove_match_at,
     update_priorities,
 )
@@ -348,3 +350,69 @@ def test_check_matches_creates_the_record_of_a_claim_holder_without_one() -> Non
     fixed = check_matches(state, config, [("new@d", 1.0)], 50.0)
     assert fixed.records["new@d"].resources_used == 1
     assert fixed.records["new@d"].last_update == 50.0
+
+
+def test_check_match_at_reweighs_a_partitionable_match_at_the_next_cycle() -> None:
+    """A 4-CPU job matched at 0 on a 16-CPU partitionable slot (SLOT_WEIGHT = Cpus), group g.
+
+    matchmaker.cpp ``matchmakingProtocol`` calls ``AddMatch`` with the partitionable slot's
+    ad: SlotWeight 16 on g.u@d and g (ResourcesUsed 1), HierWeightedResourcesUsed 16 on g.
+    Update at 100 (dt 100, beta 0.5): P = 0.5*0.5 + 16*0.5 = 8.25, WeightedAccumulatedUsage
+    16*100 = 1600. CheckMatches then removes the slot1@ record (unclaimed partitionable
+    slot: ``CheckClaimedOrMatched`` is 0; StartTime 0 < LastUpdateTime 100, so 0 uncharged
+    time) and adds the claimed slot1_1@ at its own SlotWeight 4 (100 - LastUpdateTime = 0):
+    WeightedResourcesUsed 4, ResourcesUsed still 1, g's subtree usage 4.
+    Update at 200: P = 8.25*0.5 + 4*0.5 = 6.125, usage 1600 + 4*100 = 2000 (2000 - 800 =
+    (16 - 4) * 100 more than a slot held at its own weight from the start).
+    """
+    config = cfg(groups={"g": GroupSpec(name="g")})
+    s = update_priorities(acct.EMPTY, config, 0.0)
+    s = add_match_at(s, config, "g.u@d", 16.0, 0.0)
+    s = update_priorities(s, config, 100.0)
+    u = s.records["g.u@d"]
+    assert (u.priority, u.weighted_accumulated_usage) == (8.25, 1600.0)
+    s = check_match_at(s, config, "g.u@d", 16.0, 4.0, 100.0)
+    u, g = s.records["g.u@d"], s.records["g"]
+    assert (u.resources_used, u.weighted_resources_used) == (1, 4.0)
+    assert (u.uncharged_time, u.weighted_uncharged_time) == (0.0, 0.0)
+    assert (g.resources_used, g.weighted_resources_used, g.hier_weighted_resources_used) == (
+        1,
+        4.0,
+        4.0,
+    )
+    s = update_priorities(s, config, 200.0)
+    u, g = s.records["g.u@d"], s.records["g"]
+    assert (u.priority, u.weighted_accumulated_usage, u.accumulated_usage) == (6.125, 2000.0, 200.0)
+    assert (g.priority, g.weighted_accumulated_usage) == (6.125, 2000.0)
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["a@d", "b@d"]), st.integers(1, 64), st.integers(0, 64)),
+        max_size=6,
+    )
+)
+def test_check_partitionable_matches_moves_weight_not_slots(
+    matches: list[tuple[str, int, int]],
+) -> None:
+    """Re-weighting right after an update charges nothing and keeps the slot counts: each
+    submitter's weighted use goes from Σ match cost to Σ own weight (own ≤ cost, as a
+    dynamic slot is carved from its partitionable slot)."""
+    config = cfg()
+    s = update_priorities(acct.EMPTY, config, 0.0)
+    for name, cost, _ in matches:
+        s = add_match_at(s, config, name, float(cost), 0.0)
+    s = update_priorities(s, config, 50.0)
+    before = dict(s.records)
+    pending = [(name, float(cost), float(min(own, cost))) for name, cost, own in matches]
+    s = check_partitionable_matches(s, config, pending, 50.0)
+    for name in ("a@d", "b@d"):
+        if name not in before:
+            continue
+        own = sum(w for n, _, w in pending if n == name)
+        rec = s.records[name]
+        assert rec.resources_used == before[name].resources_used
+        assert rec.weighted_resources_used == pytest.approx(own)
+        assert rec.weighted_accumulated_usage == before[name].weighted_accumulated_usage
+        assert rec.weighted_uncharged_time == 0.0

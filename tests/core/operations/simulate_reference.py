@@ -18,10 +18,12 @@ from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor import cycle_accounting
 from fairshare_cli.core.htcondor.claims import (
     NegotiatorState,
+    checked_claim,
     claim_weight,
     current_claims,
     dynamic_slot_weigher,
     slot_weigher,
+    unchecked_matches,
 )
 from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, negotiate_cycle
 from fairshare_cli.core.htcondor.placement import fill_leftovers
@@ -126,6 +128,7 @@ class _Simulation:
         self.ran: dict[str, tuple[Job, float, float | None]] = {}
         self.seen: set[str] = set()  # submitters keep a row (0 slots) once they have appeared
         self.leftovers: list[str] = []  # jobs the schedd started on leftovers this cycle
+        self.unseen: dict[str, Claim] = {}  # their claims, until the next CheckMatches
 
     def _submitted(self, job: Job) -> float:
         return job.submit_time if job.submit_time is not None else self.start
@@ -144,10 +147,11 @@ class _Simulation:
         held = {c.job_id: c for c in self.negotiator.claims.values()} if ending else {}
         for end, i in sorted(ending):
             job = self.jobs[i]
-            weight = _held_weight(job, held, self.weigh, self.start)
-            self.accountant = cycle_accounting.remove_match_at(
-                self.accountant, self.config, self.name_of(job), weight, t, t
-            )
+            if self.unseen.pop(job.id, None) is None:  # a leftover never seen: never charged
+                weight = _held_weight(job, held, self.weigh, self.start)
+                self.accountant = cycle_accounting.remove_match_at(
+                    self.accountant, self.config, self.name_of(job), weight, t, t
+                )
             self.jobs[i] = replace(job, status="completed")
             if job.id in self.ran:
                 self.ran[job.id] = (self.ran[job.id][0], self.ran[job.id][1], end)
@@ -168,6 +172,23 @@ class _Simulation:
         config = self.config
         live = [j for j in self.jobs if j.status in ("idle", "running")]
         claims = current_claims(self.negotiator, self.jobs, config, t)  # finished: no claim
+        # CheckMatches: the last cycle's partitionable-slot matches at their own weight
+        pending = unchecked_matches(claims, self.weigh)
+        self.accountant = cycle_accounting.check_partitionable_matches(
+            self.accountant, config, pending, t
+        )
+        claims = [checked_claim(c) for c in claims]
+        # ... and adds the dynamic slots the schedd claimed out of leftovers (own weight)
+        add: dict[str, list[float]] = {}
+        for _, c in sorted(self.unseen.items()):
+            entry = add.setdefault(c.submitter, [0.0, 0])
+            entry[0] += c.weight or 0.0
+            entry[1] += 1
+        self.unseen = {}
+        for name, (weight, count) in sorted(add.items()):
+            self.accountant = cycle_accounting.add_match_at(
+                self.accountant, config, name, weight, t, int(count)
+            )
         negotiator = NegotiatorState(
             {c.slot: c for c in claims}, self.negotiator.rr_times, self.negotiator.last_cycle
         )
@@ -202,23 +223,16 @@ class _Simulation:
 
     def _claim_leftovers(self, result: CycleResult, live: list[Job], t: float) -> list[Job]:
         """The schedd fills each matched partitionable slot with more of the submitter's
-        idle jobs; each new claim is charged its own weight at ``t``."""
+        idle jobs; the accountant sees each new claim at the next cycle's CheckMatches."""
         config = self.config
         matched = [(m.slot, m.submitter) for m in result.matches if m.preempted_job is None]
         idle = [(JobBatch(j), self.name_of(j)) for j in live if j.status == "idle"]
         weigh = dynamic_slot_weigher(config, t)
         new = fill_leftovers(config.machines, self.negotiator.claims, matched, idle, t, weigh)
         claims = dict(self.negotiator.claims)
-        add: dict[str, list[float]] = {}
         for c in new:
             claims[c.slot] = c
-            entry = add.setdefault(c.submitter, [0.0, 0])
-            entry[0] += c.weight or 0.0
-            entry[1] += 1
-        for name, (weight, count) in sorted(add.items()):
-            self.accountant = cycle_accounting.add_match_at(
-                self.accountant, config, name, weight, t, int(count)
-            )
+            self.unseen[c.job_id] = c
         neg = self.negotiator
         self.negotiator = NegotiatorState(claims, neg.rr_times, neg.last_cycle)
         slot_of = {c.job_id: c.slot for c in new}

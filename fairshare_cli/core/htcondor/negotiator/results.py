@@ -26,6 +26,11 @@ class Claim:
     #: The slot ad's ``ConcurrencyLimits`` (``condor_status``): the limits the claim holds
     #: (``Accountant::LoadLimits``); None: those of the job it runs.
     concurrency_limits: str | None = None
+    #: What ``AddMatch`` charged for a partitionable slot's match when that is not
+    #: ``weight`` (the slot's whole ``SlotWeight``, or a consumption policy's cost): the
+    #: accountant holds it until the next cycle's ``CheckMatches`` re-weights the claim to
+    #: its dynamic slot's own ``weight`` (None: nothing left to re-weight).
+    match_cost: float | None = None
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,59 @@
+"""The ``negotiator`` section's claims: the match cost a claim holds until a cycle checks it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from fairshare_cli.core.htcondor.claims import (
+    NegotiatorState,
+    checked_claim,
+    claim_weight,
+    negotiator_from_json,
+    negotiator_to_json,
+    unchecked_matches,
+)
+from fairshare_cli.core.htcondor.negotiator import Claim
+from fairshare_cli.core.state import SectionError
+
+PENDING = Claim("slot1_1@big", "a@d", "1", 100.0, 4.0, (("Cpus", 4),), None, 16.0)
+
+
+def _never(slot: str, now: float) -> float:
+    raise AssertionError("a claim that stores its weight is not weighed again")
+
+
+def test_a_pending_claim_releases_its_match_cost_until_checked() -> None:
+    """``RemoveMatch`` subtracts the SlotWeight of the resource record: before the next
+    CheckMatches the partitionable slot's record (16), after it the dynamic slot's (4)."""
+    assert claim_weight(PENDING, _never) == 16.0
+    assert claim_weight(checked_claim(PENDING), _never) == 4.0
+    assert checked_claim(checked_claim(PENDING)) == checked_claim(PENDING)
+    assert unchecked_matches([PENDING, checked_claim(PENDING)], _never) == [("a@d", 16.0, 4.0)]
+
+
+BODY: dict[str, Any] = {
+    "submitter": "a@d",
+    "job_id": "1",
+    "start_time": 100.0,
+    "weight": 4.0,
+    "resources": {"Cpus": 4},
+    "match_cost": 16.0,
+}
+
+
+def test_match_cost_round_trips_and_is_left_out_when_none() -> None:
+    state = negotiator_from_json({"claims": {"slot1_1@big": BODY}})
+    assert state.claims["slot1_1@big"] == PENDING
+    assert negotiator_to_json(state)["claims"]["slot1_1@big"] == BODY
+    checked = NegotiatorState({"slot1_1@big": checked_claim(PENDING)})
+    body = negotiator_to_json(checked)["claims"]["slot1_1@big"]
+    assert body == {k: v for k, v in BODY.items() if k != "match_cost"}
+
+
+@pytest.mark.parametrize("bad", [-1, "16", True, float("nan")])
+def test_a_bad_match_cost_names_the_key(bad: object) -> None:
+    raw = {"claims": {"slot1_1@big": {**BODY, "match_cost": bad}}}
+    with pytest.raises(SectionError, match=r"negotiator\.claims\.slot1_1@big\.match_cost"):
+        negotiator_from_json(raw)
