@@ -10,7 +10,7 @@ from types import MappingProxyType
 from typing import Annotated, Any
 
 from msgspec import Meta, Struct, ValidationError, convert
-from msgspec.structs import replace
+from msgspec.structs import astuple, replace
 
 from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, MAX_JOB_COUNT, TIME_MAX, TIME_MIN
@@ -430,23 +430,23 @@ def jobs_from_objects(objs: Any, source: str) -> list[Job]:
     return parse_jobs(objs, source)
 
 
-#: Each field of a job in order, with the value a job has when it is not given.
-_FIELD_DEFAULTS = tuple((f, getattr(_BLANK, f)) for f in Job.__struct_fields__)
-_PLAIN = (str, int, float, bool, type(None))
+#: Each field of a job in order, and the value a job has when it is not given (``id`` and
+#: ``owner``, always written: a value no field holds).
+_ORDER = Job.__struct_fields__
+_DEFAULTS = tuple(object() if f in ("id", "owner") else getattr(_BLANK, f) for f in _ORDER)
+_PLAIN = frozenset((str, int, float, bool, type(None)))
 
 
 def job_to_json(job: Job) -> dict[str, Any]:
     """The JSON form of a job (fields at their defaults are left out): ``asdict`` of it
-    without those, read straight off the job (``asdict`` deep-copies every value: a third
-    of ``fs import squeue``'s time at 100,000 jobs); only the mappings are copied."""
-    out: dict[str, Any] = {}
-    for key, default in _FIELD_DEFAULTS:
-        value = getattr(job, key)
-        if value != default or key == "id" or key == "owner":
-            if type(value) not in _PLAIN:  # a job's own mappings (JSON data): a copy
-                value = copy.deepcopy(value)
-            # An infinite time limit or run time is stored as Slurm writes it.
-            out[key] = "INFINITE" if value == math.inf else value
+    without those, read off the job's values in C (``astuple``; ``asdict`` deep-copies every
+    value: a third of ``fs import squeue``'s time at 100,000 jobs); only the mappings are
+    copied."""
+    out = {k: v for k, d, v in zip(_ORDER, _DEFAULTS, astuple(job), strict=True) if v != d}
+    if math.inf in out.values():  # an infinite time limit or run time, as Slurm writes it
+        out.update([(k, "INFINITE") for k, v in out.items() if v == math.inf])
+    if not _PLAIN.issuperset(map(type, out.values())):  # a job's own mappings: a copy
+        out.update([(k, copy.deepcopy(v)) for k, v in out.items() if type(v) not in _PLAIN])
     return out
 
 

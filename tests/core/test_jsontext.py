@@ -175,6 +175,46 @@ def test_the_column_check_takes_the_dirac_steps() -> None:
     assert not _rows_of_numbers([*steps, [1794657640.0]])
 
 
+#: Job objects as the state's queue holds them (docs/jobs.md): a few keys each, text, whole
+#: numbers, epoch times; now and then a value the walk must print or refuse itself.
+_JOB_VALUES = (
+    st.text(max_size=6)
+    | st.integers()
+    | st.floats(1.7e9, 1.8e9)
+    | st.none()
+    | st.booleans()
+    | _NUMBERS
+    | st.dictionaries(st.text(max_size=3), _NUMBERS, max_size=2)
+    | st.lists(_NUMBERS, max_size=2)
+)
+_JOBS = st.lists(
+    st.dictionaries(st.sampled_from(["id", "owner", "submit_time", "nice", "é"]), _JOB_VALUES),
+    max_size=6,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_JOBS)
+def test_job_lists_as_the_standard_library(jobs: list[dict[str, Any]]) -> None:
+    """A queue of job objects: each job whose values are all kept is written as it is, any
+    other (a nested value, NaN, an infinity, 1e-05, a key that is no string) is walked: the
+    text or the refusal is ``json.dumps``'s either way."""
+    _as_the_standard_library({"jobs": jobs})
+    _as_the_standard_library([*jobs, {1: 2.5}, (1e-05, 3)])
+
+
+def test_a_job_of_plain_values_is_written_as_it_is() -> None:
+    """A job of text, ints, epoch times, None, bools and zeros is not copied; one holding a
+    float msgspec prints unlike ``repr`` (1e-05) is, with that float as ``repr`` text."""
+    job = {"id": "10_3", "owner": "alice", "submit_time": 1794657600.5, "nice": -5, "x": -0.0}
+    job |= {"admin_priority": None, "nice_user": True, "time_limit": "INFINITE"}
+    queue = [job, {**job, "run_time": 1e-05}]
+    assert jsontext._plain(job) is job
+    assert jsontext._plain(queue)[1] is not queue[1]
+    assert dumps_sorted({"jobs": queue}) == json.dumps({"jobs": queue}, indent=2, sort_keys=True)
+    assert '"run_time": 1e-05' in dumps_sorted(queue)
+
+
 # -- the --json form ---------------------------------------------------------------------
 
 #: Around each edge of msgspec's plain digits (1e-4, 1e16), zeros, NaN and the infinities.

@@ -89,9 +89,8 @@ def command(
             ignored.append("site factors (no usage imported yet: import scontrol-assoc first)")
         elif site_factor_from_priority:
             sites = _site_factors(env, slurm, dump.jobs)
-        new = [
-            replace(j.job, site_factor=sites.get(j.job.id, j.job.site_factor)) for j in dump.jobs
-        ]
+        new = [j.job for j in dump.jobs]
+        new = [replace(j, site_factor=sites[j.id]) if j.id in sites else j for j in new]
         unexplained = _mismatches(env, slurm, dump.jobs, new) if slurm.usage else []
         ids = {j.id for j in new}
         queue = env.decode(

@@ -254,28 +254,28 @@ def _num(record: _Record, key: str, default: str | None = None) -> int:
 
 
 def _scontrol_job(record: _Record, out: JobDump, times: dict[str, float | None]) -> None:
+    """One record's job (or its finished job). A measured hot loop (``benchmarks/run.py
+    --rows import-squeue``): the common fields read inline, each time text looked up in
+    ``times`` before :func:`_time` parses it."""
     fields = record.fields
-    state = _need(record, "JobState")
-    job_id = _need(record, "JobId")
-    if fields.get("ArrayJobId") and fields.get("ArrayTaskId"):
+    get = fields.get
+    state = get("JobState") or _need(record, "JobState")
+    job_id = get("JobId") or _need(record, "JobId")
+    if get("ArrayJobId") and get("ArrayTaskId"):
         task = fields["ArrayTaskId"]
         task = task if task.isdecimal() else f"[{task}]"
         job_id = f"{fields['ArrayJobId']}_{task}"
     status = STATES.get(state)
-    user = _need(record, "UserId")
+    user = get("UserId") or _need(record, "UserId")
     user = user[: user.index("(")] if user.endswith(")") and "(" in user else user
     tres, requested = _record_tres(fields)
     if status is None:
         out.skipped.append(job_id)
         start = _time(record, "StartTime", times)
         end = _time(record, "EndTime", times)
-        add_finished(out, fields.get("Account"), user, tres, fields.get("QOS"), start, end)
+        add_finished(out, get("Account"), user, tres, get("QOS"), start, end)
         return
-    cpus, nodes, nice = (
-        fields.get("NumCPUs", ""),
-        fields.get("NumNodes", "1"),
-        fields.get("Nice", "0"),
-    )
+    cpus, nodes, nice = get("NumCPUs", ""), get("NumNodes", "1"), get("Nice", "0")
     obj: dict[str, Any] = {
         "id": job_id,
         "owner": user,
@@ -285,11 +285,12 @@ def _scontrol_job(record: _Record, out: JobDump, times: dict[str, float | None])
         "num_nodes": int(nodes) if nodes.isdecimal() else _num(record, "NumNodes", "1"),
         "request_memory": memory_mb(tres.get("mem") or requested.get("mem")),
     }
-    for key, name in (("Account", "account"), ("QOS", "qos"), ("Partition", "partition")):
-        if fields.get(key):
+    for key, name in _NAMES:
+        if get(key):
             obj[name] = fields[key]
     for key, name in _TIMES:
-        when = _time(record, key, times)
+        when = times.get(get(key, ""), _UNSEEN)
+        when = _time(record, key, times) if when is _UNSEEN else when
         if when is not None:
             obj[name] = when
     limit = _time_limit(record)
@@ -301,10 +302,13 @@ def _scontrol_job(record: _Record, out: JobDump, times: dict[str, float | None])
         start = _time(record, "StartTime", times)
         if start is not None:
             obj["start_time"] = start
-    printed = _num(record, "Priority") if fields.get("Priority") else None
+    text = get("Priority")
+    printed = None if not text else int(text) if text.isdecimal() else _num(record, "Priority")
     add_job(out, obj, record.where(), printed, tres)
 
 
+#: The names a queued job keeps: scontrol's key, ours.
+_NAMES = (("Account", "account"), ("QOS", "qos"), ("Partition", "partition"))
 #: The times a queued job keeps: scontrol's key, ours.
 _TIMES = (
     ("SubmitTime", "submit_time"),
