@@ -242,6 +242,22 @@ def test_a_printed_priority_the_dumps_do_not_give_is_reported(tmp_path: Path, ru
     assert {r["site"] for r in rows} == {0}
 
 
+def test_unexplained_priorities_are_counted_in_words(tmp_path: Path, run: Run) -> None:
+    """Every pending job of the dump one above what its factors give: each is named with
+    its two values (job 8 then 301 above), under the right plural."""
+    common, _ = _build(tmp_path, run, "ft1_running")
+    text = (FIXTURES / "ft1_running" / "scontrol_show_jobs.txt").read_text()
+    dump = tmp_path / "off_by_one.txt"
+    dump.write_text(re.sub(r"\bPriority=(\d+)", lambda m: f"Priority={int(m[1]) + 1}", text))
+    res = run("import", "squeue", str(dump), *common, "--last-decay", _pass_time("ft1_running"))
+    assert res.exit_code == 0, res.stderr
+    assert len(res.stderr.splitlines()) == 1
+    found = re.search(r"; (\d+) printed priorities the dumps do not give: (.*)$", res.stderr)
+    assert found is not None, res.stderr
+    assert "8 (printed 5620, computed 5319)" in found[2]
+    assert int(found[1]) == found[2].count("(printed ") >= 2
+
+
 def test_sprio_weights_as_json(tmp_path: Path, run: Run) -> None:
     """``sprio -w --json`` is the Weights row, not every job."""
     common, _ = _build(tmp_path, run, "ft1_running")

@@ -114,11 +114,15 @@ def command(
                 f"{k}={v}" for k, v in sites.items()
             )
         if unexplained:
+            from fairshare_cli.io.importers.common import summary_names
+
+            count = len(unexplained)
+            named = [
+                f"{m.job_id} (printed {m.printed}, computed {m.computed})" for m in unexplained
+            ]
             text += (
-                f"; {plural(len(unexplained), 'printed priority')} the dumps do not give: "
-                + ", ".join(
-                    f"{m.job_id} (printed {m.printed}, computed {m.computed})" for m in unexplained
-                )
+                f"; {count} printed {'priority' if count == 1 else 'priorities'} the dumps "
+                f"do not give: {summary_names(named)}"
             )
         report(dry_run, text, ignored)
 
