@@ -113,18 +113,22 @@ def command(
             text += "; site factor from Priority: " + ", ".join(
                 f"{k}={v}" for k, v in sites.items()
             )
-        if unexplained:
-            from fairshare_cli.io.importers.common import summary_names
-
-            count = len(unexplained)
-            named = [
-                f"{m.job_id} (printed {m.printed}, computed {m.computed})" for m in unexplained
-            ]
-            text += (
-                f"; {count} printed {'priority' if count == 1 else 'priorities'} the dumps "
-                f"do not give: {summary_names(named)}"
-            )
+        text += _unexplained(unexplained)
         report(dry_run, text, ignored)
+
+
+def _unexplained(mismatches: list[PriorityMismatch]) -> str:
+    """The summary's words for printed priorities the dumps do not give (none: nothing)."""
+    from fairshare_cli.io.importers.common import summary_names
+
+    if not mismatches:
+        return ""
+    count = len(mismatches)
+    named = [f"{m.job_id} (printed {m.printed}, computed {m.computed})" for m in mismatches]
+    return (
+        f"; {count} printed {'priority' if count == 1 else 'priorities'} the dumps "
+        f"do not give: {summary_names(named)}"
+    )
 
 
 def _charge_running(env: Env, jobs: list[ImportedJob], when: float) -> tuple[SlurmUsage, list[str]]:
