@@ -176,6 +176,7 @@ class _Taken:
         self.ids: set[str] = set()
         self.slots: set[str] = set()
         self.clusters: set[str] | None = None  # of every id, once a count object is read
+        self.stanzas: set[str] = set()  # of the count objects
 
     def add(self, jobs: list[Job]) -> None:
         """Take the ids and slots of ``jobs``.
@@ -207,8 +208,12 @@ class _Taken:
             self.clusters = {i.split(".", 1)[0] for i in self.ids - new}
         for job in jobs:
             cluster = job.id.split(".", 1)[0]
-            if job.count != 1 and cluster in self.clusters:
+            if cluster in self.stanzas:  # a job after a count object of its cluster
                 raise _Refused
+            if job.count != 1:
+                if cluster in self.clusters:
+                    raise _Refused
+                self.stanzas.add(cluster)
             self.clusters.add(cluster)
 
 
