@@ -191,8 +191,8 @@ def raw_job_record(raw: tuple[str, ...], usual: tuple[str, ...] = ()) -> type:
     refuses what it refuses, except the fields in ``raw`` (which the sink checks) and the
     times, which may stay text: each distinct text is checked by the job parser's rule.
     With ``usual`` (the fields most jobs write), the reader first tries a record of only
-    those, the others its class's defaults (msgspec fills in every field of a record,
-    absent or not), until a piece has another field.
+    those, in that order, the others its class's defaults (msgspec fills in every field
+    of a record, absent or not, and looks for them in order), until a piece has another.
     """
     fields: list[tuple[str, Any, Any]] = []
     for field in msgspec.structs.fields(Job):
@@ -207,6 +207,7 @@ def raw_job_record(raw: tuple[str, ...], usual: tuple[str, ...] = ()) -> type:
             kind = kind | str
         fields.append((field.name, kind, default))
     records: list[type] = []
+    fields.sort(key=lambda f: usual.index(f[0]) if f[0] in usual else len(usual))
     for held in (usual, tuple(Job.__struct_fields__)) if usual else (Job.__struct_fields__,):
         record = msgspec.defstruct(
             f"Job_{'_'.join(raw)}",
@@ -215,6 +216,7 @@ def raw_job_record(raw: tuple[str, ...], usual: tuple[str, ...] = ()) -> type:
             forbid_unknown_fields=True,
             gc=False,
             frozen=True,
+            kw_only=True,
         )
         record.raw_fields = raw  # type: ignore[attr-defined]
         record.usual = records[0] if records else None  # type: ignore[attr-defined]
