@@ -450,21 +450,20 @@ def job_to_json(job: Job) -> dict[str, Any]:
     return out
 
 
-def rules_pass(jobs: Sequence[Job]) -> bool:
+def rules_pass(jobs: Sequence[Any], skip: Collection[str] = ()) -> bool:
     """Whether decoded jobs pass the rules a field type cannot carry, as :func:`parse_stanza`
     reads them: ids and names pass the name rule (each part of a partition list), statuses
-    are known. Hot loop (``benchmarks/run.py`` row ``negotiate-separate``): each field's
-    values gathered in C (``map`` of a getter), then checked at once."""
-    if not _STATUSES.issuperset(map(_STATUS_OF, jobs)):
+    are known; not in the fields ``skip``, which a projection (``io/jobs.py``) holds as raw
+    text (its sink checks them) or not at all. Hot loop (``benchmarks/run.py`` rows
+    ``negotiate-separate``, ``taskqueues``): each field's values gathered in C, checked at once."""
+    if "status" not in skip and not _STATUSES.issuperset(map(_STATUS_OF, jobs)):
         return False
     if not _names_pass(list(map(_ID_OF, jobs)), submitter=False):
         return False
     submitters: set[str | None] = set()
-    getter: Callable[[Job], str | None]
-    for getter in _SUBMITTER_NAMES:
-        submitters.update(map(getter, jobs))
+    submitters.update(*(map(get, jobs) for name, get in _SUBMITTER_NAMES if name not in skip))
     submitters.discard(None)
-    partitions = set(map(_PARTITION_OF, jobs))
+    partitions = set() if "partition" in skip else set(map(_PARTITION_OF, jobs))
     partitions.discard(None)
     parts = {part for text in partitions if text is not None for part in text.split(",")}
     return _names_pass(submitters, submitter=True) and _names_pass(parts, submitter=False)
@@ -473,7 +472,8 @@ def rules_pass(jobs: Sequence[Job]) -> bool:
 _ID_OF, _STATUS_OF, _PARTITION_OF = attrgetter("id"), attrgetter("status"), attrgetter("partition")
 _COUNT_OF = attrgetter("count")
 _SUBMITTER_NAMES = tuple(
-    map(attrgetter, ("owner", "accounting_group", "account", "qos", "dirac_group", "slot"))
+    (n, attrgetter(n))
+    for n in ("owner", "accounting_group", "account", "qos", "dirac_group", "slot")
 )
 _STATUSES = frozenset(JOB_STATUSES)
 #: Names that passed, per rule (a submitter's or any name's), each checked once (up to a bound).

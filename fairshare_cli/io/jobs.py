@@ -7,7 +7,8 @@ cannot carry (names, statuses) are checked over each piece's columns
 (:func:`~fairshare_cli.core.jobs.rules_pass`), and ids and slots across pieces. A million
 jobs are never held as Python dicts: each piece's records go to a sink (the batches of
 :func:`load_job_batches`, the list of :func:`load_jobs`, the task-queue keys of
-``fs taskqueues``) and are dropped.
+``fs taskqueues``) and are dropped. A sink may ask for a projection of the record
+(:func:`raw_job_record`): the same fields and checks, a few of them kept as raw JSON text.
 
 An object the decoder refuses alone (a time written as text, a number as id, a null) is
 read by the exact parser (:func:`~fairshare_cli.core.jobs.parse_stanza`). Anything else
@@ -21,7 +22,8 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from functools import cache
 from operator import attrgetter
 from typing import Any, Protocol, TypeVar
 
@@ -29,6 +31,7 @@ import msgspec
 
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.jobs import (
+    NO_FIELDS,
     Job,
     check_job_field,
     expand,
@@ -40,8 +43,12 @@ from fairshare_cli.errors import InputError
 from fairshare_cli.io.gc_pause import gc_paused
 from fairshare_cli.io.inputs import JSONFault, read_json
 
-#: Bytes read at a time; a piece is cut at the first object boundary past half of it.
+#: Bytes read at a time, and a piece's size: it is cut at the first object boundary past
+#: half of it.
 BLOCK = 1 << 22
+#: A piece's size for a projection, whose small records are counted while in the CPU's
+#: cache (``benchmarks/run.py`` row ``taskqueues``: 128 KiB, some 500 jobs).
+RAW_BLOCK = 1 << 17
 #: A file of at most this many bytes is decoded in one piece (100,000 jobs: 16 MB).
 WHOLE = 1 << 25
 _BOUNDARY = re.compile(rb"\}\s*,\s*\{")
@@ -59,8 +66,8 @@ class JobSink(Protocol):
     """Where the reader puts each piece's jobs, in file order (a ``count`` object is one
     record of that count)."""
 
-    def add(self, jobs: list[Job]) -> None:
-        """Take the next jobs of the file."""
+    def add(self, jobs: list[Any]) -> None:
+        """Take the next jobs of the file (records of the type the reader was given)."""
 
 
 Sink = TypeVar("Sink", bound=JobSink)
@@ -70,7 +77,9 @@ class _Refused(Exception):
     """The fast path cannot decide: the exact reader reads the file."""
 
 
-def read_jobs(path: str, new_sink: Callable[[], Sink], *, label: str, source: str) -> Sink:
+def read_jobs(
+    path: str, new_sink: Callable[[], Sink], *, label: str, source: str, record: type = Job
+) -> Sink:
     """The jobs of the jobs file ``path`` (``-`` is stdin) put into a sink.
 
     Args:
@@ -78,6 +87,8 @@ def read_jobs(path: str, new_sink: Callable[[], Sink], *, label: str, source: st
         new_sink: makes the sink (a second one when the exact reader starts afresh).
         label: names the file in messages about its JSON.
         source: names the file in messages about a job (``{source}: job 3: ...``).
+        record: the record the sink takes: :class:`~fairshare_cli.core.jobs.Job` or a
+            :func:`raw_job_record`.
 
     Raises:
         InputError: the file cannot be read, is not a JSON list, a job is malformed, two
@@ -87,35 +98,49 @@ def read_jobs(path: str, new_sink: Callable[[], Sink], *, label: str, source: st
         if path != "-":
             sink = new_sink()
             try:
-                _read_pieces(path, sink, source)
+                _read_pieces(path, sink, source, record)
                 return sink
             except (_Refused, OSError, ValueError, RecursionError):
                 pass  # (msgspec's errors are ValueErrors)
         sink = new_sink()
         objs = load_job_objects(path, label)
         parse_jobs(objs, source)  # every refusal worded, in file order
-        sink.add([parse_stanza(obj, f"{source}: job {i}") for i, obj in enumerate(objs)])
+        jobs = [parse_stanza(obj, f"{source}: job {i}") for i, obj in enumerate(objs)]
+        sink.add(jobs if record is Job else [_projected(job, record) for job in jobs])
         return sink
 
 
-def _read_pieces(path: str, sink: JobSink, source: str) -> None:
+def _read_pieces(path: str, sink: JobSink, source: str, record: type) -> None:
     """The fast path of :func:`read_jobs`.
 
-    A measured hot loop (``benchmarks/run.py`` row ``negotiate-objects``).
+    A measured hot loop (``benchmarks/run.py`` rows ``negotiate-objects``, ``taskqueues``).
 
     Raises:
         _Refused, ValueError: the exact reader must read the file.
     """
-    taken = _Taken()
+    raw: tuple[str, ...] = getattr(record, "raw_fields", ())
+    taken = _Taken(record)
     base = 0
-    for piece in _pieces(path):
+    tried = getattr(record, "usual", None) or record
+    decoder = _JOBS if record is Job else _decoder(tried)
+    times: dict[tuple[str, str], bool] = {}
+    for piece in _pieces(path, RAW_BLOCK if raw else BLOCK):
         try:
-            jobs: list[Job] = _JOBS.decode(piece)
+            jobs: list[Any] = decoder.decode(piece)
         except msgspec.ValidationError:
-            jobs = _one_by_one(piece, base, source)
-        if not rules_pass(jobs):
+            if record is Job:
+                jobs = _one_by_one(piece, base, source)
+            elif tried is record:
+                raise _Refused from None
+            else:  # a field beyond the usual ones: every field from now on
+                tried, decoder = record, _decoder(record)
+                jobs = decoder.decode(piece)
+        skip = _skipped(tried)
+        if record is not Job:
+            _check_text_times(jobs, times, skip)
+        if not rules_pass(jobs, skip):
             raise _Refused
-        taken.add(jobs)
+        taken.add(jobs, skip)
         sink.add(jobs)
         base += len(jobs)
 
@@ -156,6 +181,99 @@ def _one_by_one(piece: bytes, base: int, source: str) -> list[Job]:
     return jobs
 
 
+@cache
+def raw_job_record(raw: tuple[str, ...], usual: tuple[str, ...] = ()) -> type:
+    """A projection of :class:`~fairshare_cli.core.jobs.Job` for a sink that reads some
+    fields as raw JSON text (``msgspec.Raw``, absent: the text of the field's default, or
+    ``null`` for an empty mapping).
+
+    Every field has the type :class:`~fairshare_cli.core.jobs.Job` gives it, so the reader
+    refuses what it refuses, except the fields in ``raw`` (which the sink checks) and the
+    times, which may stay text: each distinct text is checked by the job parser's rule.
+    With ``usual`` (the fields most jobs write), the reader first tries a record of only
+    those, in that order, the others its class's defaults (msgspec fills in every field
+    of a record, absent or not, and looks for them in order), until a piece has another.
+    """
+    fields: list[tuple[str, Any, Any]] = []
+    for field in msgspec.structs.fields(Job):
+        kind: Any = field.type
+        default = field.default
+        if field.name in raw:
+            kind = msgspec.Raw
+            if default is not msgspec.NODEFAULT:
+                plain = None if isinstance(default, Mapping) else default
+                default = msgspec.Raw(msgspec.json.encode(plain))
+        elif field.name in _RECORD_TIMES:
+            kind = kind | str
+        fields.append((field.name, kind, default))
+    records: list[type] = []
+    fields.sort(key=lambda f: usual.index(f[0]) if f[0] in usual else len(usual))
+    for held in (usual, tuple(Job.__struct_fields__)) if usual else (Job.__struct_fields__,):
+        record = msgspec.defstruct(
+            f"Job_{'_'.join(raw)}",
+            [(n, t) if d is msgspec.NODEFAULT else (n, t, d) for n, t, d in fields if n in held],
+            namespace={n: d for n, _, d in fields if n not in held},
+            forbid_unknown_fields=True,
+            gc=False,
+            frozen=True,
+            kw_only=True,
+        )
+        record.raw_fields = raw  # type: ignore[attr-defined]
+        record.usual = records[0] if records else None  # type: ignore[attr-defined]
+        records.append(record)
+    return records[-1]
+
+
+#: The fields a record holds as seconds that a file may write as times in text.
+_RECORD_TIMES = frozenset(("submit_time", "eligible_time", "accrue_time", "start_time"))
+
+
+@cache
+def _decoder(record: type) -> msgspec.json.Decoder[list[Any]]:
+    return msgspec.json.Decoder(list[record])  # type: ignore[valid-type]
+
+
+@cache
+def _skipped(record: type) -> frozenset[str]:
+    """The fields the checks of a record skip: those it holds raw or does not hold."""
+    held = set(record.__struct_fields__) - set(getattr(record, "raw_fields", ()))  # type: ignore[attr-defined]
+    return frozenset(Job.__struct_fields__) - held
+
+
+def _check_text_times(
+    jobs: list[Any], checked: dict[tuple[str, str], bool], skip: frozenset[str]
+) -> None:
+    """Check each distinct time written as text in a projection's records by the job
+    parser's rule (``checked``: the texts seen so far, across pieces).
+
+    Raises:
+        _Refused: a text the parser refuses.
+    """
+    for key in _RECORD_TIMES - skip:
+        texts = set(map(attrgetter(key), jobs))
+        for text in texts:
+            if type(text) is str and (key, text) not in checked:
+                if type(_seconds(key, text)) is str:
+                    raise _Refused
+                if len(checked) < 100_000:
+                    checked[key, text] = True
+
+
+def _projected(job: Job, record: type) -> Any:
+    """A record of :func:`raw_job_record` holding what ``job`` holds (the exact reader's)."""
+    values = {}
+    raw: tuple[str, ...] = record.raw_fields  # type: ignore[attr-defined]
+    for name in record.__struct_fields__:  # type: ignore[attr-defined]
+        value = getattr(job, name)
+        if name in raw:
+            plain = (
+                None if value is NO_FIELDS else dict(value) if isinstance(value, Mapping) else value
+            )
+            value = msgspec.Raw(msgspec.json.encode(plain))
+        values[name] = value
+    return record(**values)
+
+
 def _seconds(key: str, text: str) -> Any:
     """A time or duration written as text, as the job parser reads it (the text itself
     when it refuses it: the record then refuses it too)."""
@@ -172,13 +290,17 @@ class _Taken:
     case, one id at a time.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, record: type) -> None:
+        raw: tuple[str, ...] = getattr(record, "raw_fields", ())
+        self.one: Any = msgspec.Raw(b"1") if "count" in raw else 1  # a single job's count
+        self.raw_status = "status" in raw
         self.ids: set[str] = set()
         self.slots: set[str] = set()
         self.clusters: set[str] | None = None  # of every id, once a count object is read
+        self.stanzas: set[str] = set()  # of the count objects
 
-    def add(self, jobs: list[Job]) -> None:
-        """Take the ids and slots of ``jobs``.
+    def add(self, jobs: list[Any], skip: frozenset[str] = frozenset()) -> None:
+        """Take the ids and slots of ``jobs`` (``skip``: their record holds no slot).
 
         Raises:
             _Refused: a duplicate, or a ``count`` object sharing a cluster.
@@ -188,18 +310,22 @@ class _Taken:
         ids.update(map(_ID, jobs))
         if len(ids) != before + len(jobs):
             raise _Refused
-        if self.clusters is not None or set(map(_COUNT, jobs)) != {1}:
+        if self.clusters is not None or not all(map(self.one.__eq__, map(_COUNT, jobs))):
             self._clusters(jobs)
-        if set(map(_SLOT, jobs)) != {None}:
+        if "slot" not in skip and set(map(_SLOT, jobs)) != {None}:
             self._slots(jobs)
 
     def _slots(self, jobs: list[Job]) -> None:
-        slots = [job.slot for job in jobs if job.slot is not None and job.status == "running"]
+        slots = [job.slot for job in jobs if job.slot is not None and self._running(job)]
         if slots:
             before = len(self.slots)
             self.slots.update(slots)
             if len(self.slots) != before + len(slots):
                 raise _Refused
+
+    def _running(self, job: Any) -> bool:
+        status = msgspec.json.decode(job.status) if self.raw_status else job.status
+        return bool(status == "running")
 
     def _clusters(self, jobs: list[Job]) -> None:
         if self.clusters is None:
@@ -207,14 +333,19 @@ class _Taken:
             self.clusters = {i.split(".", 1)[0] for i in self.ids - new}
         for job in jobs:
             cluster = job.id.split(".", 1)[0]
-            if job.count != 1 and cluster in self.clusters:
+            if cluster in self.stanzas:  # a job after a count object of its cluster
                 raise _Refused
+            if job.count != self.one:
+                if cluster in self.clusters:
+                    raise _Refused
+                self.stanzas.add(cluster)
             self.clusters.add(cluster)
 
 
-def _pieces(path: str) -> Iterator[bytes]:
-    """The list in ``path`` as JSON lists of whole objects, a few MiB each (a cut inside
-    a string makes a piece the decoder refuses: the exact reader reads the file).
+def _pieces(path: str, size: int) -> Iterator[bytes]:
+    """The list in ``path`` as JSON lists of whole objects, each of about ``size`` bytes
+    or more (a cut inside a string makes a piece the decoder refuses: the exact reader
+    reads the file).
 
     Raises:
         _Refused: it does not start with ``[``.
@@ -227,18 +358,18 @@ def _pieces(path: str) -> Iterator[bytes]:
         buf = fh.read(BLOCK).lstrip(b" \t\r\n")
         if not buf.startswith(b"["):
             raise _Refused
-        buf = buf[1:]
+        start = 1  # buf[start:] is not yet in a piece
         while True:
             more = fh.read(BLOCK)
+            if more:
+                buf = buf[start:] + more
+                start = 0
+            while cut := _BOUNDARY.search(buf, start + size // 2):
+                yield b"".join((b"[", memoryview(buf)[start : cut.start() + 1], b"]"))
+                start = cut.end() - 1
             if not more:
-                break
-            buf += more
-            cut = _BOUNDARY.search(buf, len(buf) // 2)
-            if cut is None:
-                continue
-            yield b"[" + buf[: cut.start() + 1] + b"]"
-            buf = buf[cut.end() - 1 :]
-        yield b"[" + buf
+                yield b"[" + buf[start:]
+                return
 
 
 def load_job_objects(path: str, name: str | None = None) -> list[Any]:

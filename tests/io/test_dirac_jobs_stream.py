@@ -1,9 +1,11 @@
-"""The streamed jobs-file reader of ``fs taskqueues`` gives what the object path gives.
+"""``fs taskqueues`` reading a jobs file through the jobs reader gives what the object
+path gives.
 
-``task_queues_from_file`` (msgspec, chunked) must return exactly the task queues
-of ``task_queues_from_objects`` over the parsed file, and raise exactly its errors, for any
-file: property-tested over random queues written in random JSON layouts with tiny chunks
-(so elements straddle chunk boundaries), plus the inputs the fast reader hands back.
+``task_queues_from_file`` (the jobs reader's pieces, a key-counting sink) must return
+exactly the task queues of ``task_queues_from_objects`` over the parsed file, and raise
+exactly its errors, for any file: property-tested over random queues written in random
+JSON layouts in tiny pieces (so objects straddle the blocks read), plus the inputs the
+fast path hands back.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from fairshare_cli.core.dirac.jobs import task_queues_from_objects
 from fairshare_cli.core.jobs import parse_jobs
 from fairshare_cli.errors import InputError
 from fairshare_cli.io import dirac_jobs
+from fairshare_cli.io import jobs as jobs_io
 from fairshare_cli.io.dirac_jobs import task_queues_from_file
 
 GROUPS = {
@@ -74,6 +77,33 @@ def door(objs: Any, source: str) -> Any:
     return task_queues_from_objects(objs, source, GROUPS, DIRAC_CPU_SEGMENTS)
 
 
+def tiny_pieces(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
+    """Read every file in pieces of about ``size`` bytes."""
+    monkeypatch.setattr(jobs_io, "WHOLE", 0)
+    monkeypatch.setattr(jobs_io, "BLOCK", size)
+    monkeypatch.setattr(jobs_io, "RAW_BLOCK", size)
+
+
+class ReadWhole(Exception):
+    """The fast path handed the file on."""
+
+
+def fast_only(path: Path) -> Any:
+    """The task queues of the file as the fast path alone gives them.
+
+    Raises:
+        ReadWhole: it handed the file to the exact reader or the object path.
+    """
+
+    def refuse(*args: Any) -> Any:
+        raise ReadWhole
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(jobs_io, "load_job_objects", refuse)
+        patch.setattr(dirac_jobs, "load_job_objects", refuse)
+        return task_queues_from_file(str(path), GROUPS, DIRAC_CPU_SEGMENTS)
+
+
 def both(path: Path) -> tuple[Any, Any]:
     """(fast result or error text, object-path result or error text)."""
     out = []
@@ -96,21 +126,20 @@ def test_streamed_equals_parsed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: list[dict[str, Any]], layout: int,
     chunk: int,
 ) -> None:  # fmt: skip
-    monkeypatch.setattr(dirac_jobs, "CHUNK", chunk)
+    tiny_pieces(monkeypatch, chunk)
     # Ids of few clusters, so that count stanzas (C.0 ... C.(N-1)) sometimes collide.
     objs = [{"id": f"{i % 7}.{i // 7}", **fields} for i, fields in enumerate(jobs)]
     path = tmp_path / "jobs.json"
     write(path, objs, layout)
     fast, slow = both(path)
     assert fast == slow
-    if not isinstance(slow, str):  # valid input: the fast reader decided alone
-        with path.open("rb") as raw:
-            dirac_jobs.read_dirac_job_keys(raw)
+    if not isinstance(slow, str):  # valid input: the fast path decided alone
+        assert fast_only(path) == slow
 
 
 def test_a_full_queue_is_replayed_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Over 5000 jobs of one definition need a sibling queue: the reader streams again."""
-    monkeypatch.setattr(dirac_jobs, "CHUNK", 4096)
+    tiny_pieces(monkeypatch, 4096)
     objs = [
         {"id": f"{i}.0", "owner": "alice" if i % 3 else "Alice", "dirac_group": "user",
          "user_priority": i % 4}
@@ -120,7 +149,7 @@ def test_a_full_queue_is_replayed_in_order(tmp_path: Path, monkeypatch: pytest.M
     write(path, objs, 0)
     fast, slow = both(path)
     assert [q.jobs for q in fast] == [5000, 3]
-    assert fast == slow
+    assert fast == slow == fast_only(path)
 
 
 @pytest.mark.parametrize(
@@ -155,7 +184,7 @@ def test_a_full_queue_is_replayed_in_order(tmp_path: Path, monkeypatch: pytest.M
 def test_what_the_fast_reader_hands_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str
 ) -> None:
-    monkeypatch.setattr(dirac_jobs, "CHUNK", 16)
+    tiny_pieces(monkeypatch, 16)
     path = tmp_path / "jobs.json"
     path.write_text(text, encoding="utf-8")
     fast: Any
@@ -181,18 +210,15 @@ def test_count_stanzas_of_other_jobs_collide_too(tmp_path: Path) -> None:
     assert fast == slow == f"{path}: job 1: duplicate job id '5.1'"
 
 
-def test_an_element_too_big_to_stream_is_read_by_the_job_parser(
+def test_an_object_over_many_blocks_is_one_piece(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(dirac_jobs, "CHUNK", 16)
-    monkeypatch.setattr(dirac_jobs, "MAX_BUFFER", 64)
+    tiny_pieces(monkeypatch, 16)
     path = tmp_path / "jobs.json"
     big = {"id": "1.0", "owner": "a", "dirac_group": "user", "attributes": {"x": ["y"] * 50}}
     write(path, [big, {"id": "2.0", "owner": "b", "dirac_group": "user"}], 0)
-    with path.open("rb") as raw, pytest.raises(dirac_jobs.FastPathRefused):
-        dirac_jobs.read_dirac_job_keys(raw)
     fast, slow = both(path)
-    assert fast == slow
+    assert fast == slow == fast_only(path)
     assert [q.definition.owner for q in fast] == ["a", "b"]
 
 
@@ -214,9 +240,10 @@ def test_stdin_and_binary_junk(tmp_path: Path, run: Any, write_config: Any) -> N
 def test_a_field_beyond_the_dirac_record_later_in_the_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, extra: dict[str, Any]
 ) -> None:
-    """Jobs of the usual DIRAC fields first (the slim record), then one with another field:
-    from that batch on the full record decodes, checking that field as the parser would."""
-    monkeypatch.setattr(dirac_jobs, "CHUNK", 256)
+    """Jobs of the usual DIRAC fields first (the record of those), then one with another
+    field: from that piece on every field's record decodes, checking that field as the
+    parser would."""
+    tiny_pieces(monkeypatch, 256)
     objs: list[dict[str, Any]] = [
         {"id": f"{i}.0", "owner": "alice", "dirac_group": "user", "user_priority": i % 3}
         for i in range(40)
@@ -226,9 +253,8 @@ def test_a_field_beyond_the_dirac_record_later_in_the_file(
     write(path, objs, 0)
     fast, slow = both(path)
     assert fast == slow
-    if extra.get("request_cpus") == 4:  # valid: the fast reader decided alone
+    if extra.get("request_cpus") == 4:  # valid: the fast path decided alone
         assert [q.jobs for q in fast] == [40]
-        with path.open("rb") as raw:
-            assert sum(dirac_jobs.read_dirac_job_keys(raw).counts) == 40
+        assert fast_only(path) == fast
     else:
         assert isinstance(slow, str)

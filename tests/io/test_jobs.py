@@ -136,3 +136,23 @@ def test_a_name_good_as_an_id_is_still_checked_as_a_submitter(tmp_path: Path) ->
     assert [job.id for job in load_jobs(str(first))] == ["a@b@c"]
     with pytest.raises(InputError, match="at most one '@'"):
         load_jobs(str(second))
+
+
+@pytest.mark.parametrize("whole", [True, False], ids=["one-piece", "pieces"])
+def test_a_job_after_a_count_object_of_its_cluster(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, whole: bool
+) -> None:
+    """``"count": 2`` on ``1.0`` is the jobs 1.0 and 1.1 (``parse_jobs`` expands it): a job
+    ``1.1`` written after it is a duplicate id, as the exact reader words it."""
+    if not whole:
+        monkeypatch.setattr(reader, "BLOCK", 16)
+        monkeypatch.setattr(reader, "WHOLE", 0)
+    objs = [{"id": "1.0", "owner": "a", "count": 2}, {"id": "1.1", "owner": "a"}]
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(objs), encoding="utf-8")
+    with pytest.raises(InputError) as exact:
+        parse_jobs(objs, str(path))
+    assert str(exact.value) == f"{path}: job 1: duplicate job id '1.1'"
+    with pytest.raises(InputError) as read:
+        load_jobs(str(path))
+    assert str(read.value) == str(exact.value)
