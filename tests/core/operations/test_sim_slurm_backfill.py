@@ -80,3 +80,22 @@ def test_earliest_equals_the_plain_search(
     )
     when, chosen = sim._earliest(job, ("batch",), T, reserved)
     assert (when, [n.name for n in chosen]) == _reference(nodes, cpus, want, length, T, reserved)
+
+
+def test_reservation_rounds_down_to_bf_resolution() -> None:
+    """``_attempt_backfill`` rounds a reservation's start and end (start plus time limit)
+    down to a multiple of ``bf_resolution``: a 600 s job from 1030 with 60 s holds
+    1020 .. 1620; with 300 s, 900 .. 1500; with no time limit the end stays open."""
+    from fairshare_cli.core.config import Config, SlurmPriorityConfig
+
+    node = _Node("n0", 4, frozenset({"batch"}))
+    for res, held in [(60, (1020, 1620, 2)), (300, (900, 1500, 2))]:
+        sim = SlurmSim.__new__(SlurmSim)
+        sim.config = Config(priority=SlurmPriorityConfig(bf_resolution=res))
+        reserved: dict[str, list[tuple[float, float, int]]] = {}
+        job = Job(id="1", owner="u", request_cpus=2, time_limit=600)
+        sim._reserve(job, [node], 1030.0, reserved)
+        assert reserved == {"n0": [held]}
+        open_ended: dict[str, list[tuple[float, float, int]]] = {}
+        sim._reserve(Job(id="2", owner="u", request_cpus=2), [node], 1030.0, open_ended)
+        assert open_ended == {"n0": [(held[0], INF, 2)]}
