@@ -242,17 +242,34 @@ def test_bf_window_leaves_a_later_start_unreserved(
 def test_bf_resolution_rounds_a_reservation_away(
     cluster: tuple[Path, Path], run: Callable[..., Any], tmp_path: Path
 ) -> None:
-    """``_attempt_backfill`` rounds a reservation's start and end down to a multiple of
-    ``bf_resolution``. T0 is 3000 s past a whole hour, so with 3600 s job 2's reservation
-    T0+1800 .. T0+2400 becomes T0+600 .. T0+600, empty: job 3 (40 minutes) starts at T0
-    and still runs at T0+25m (with 60 s the reservation holds and job 4, 20 minutes,
-    starts instead, ended by T0+25m)."""
+    """22.05's ``_attempt_backfill`` rounds a reservation's start and end down to a multiple
+    of ``bf_resolution`` (the fixture cluster is 22.05). T0 is 3000 s past a whole hour, so
+    with 3600 s job 2's reservation T0+1800 .. T0+2400 becomes T0+600 .. T0+600, empty: job
+    3 (40 minutes) starts at T0 and still runs at T0+25m (with 60 s the reservation holds
+    and job 4, 20 minutes, starts instead, ended by T0+25m)."""
     assert T0 % 3600 == 3000
+    assert 'output_compat = "22.05"' in cluster[0].read_text()
     at = _bounded(cluster, run, tmp_path, "bf_resolution = 3600", BACKFILL)
     assert at[0] == {"u2": 8, "u3": 0, "u5": 8}
     assert at[25] == {"u2": 8, "u3": 0, "u5": 8}
     default = _bounded(cluster, run, tmp_path, "bf_resolution = 60", BACKFILL)
     assert default[25] == {"u2": 0, "u3": 0, "u5": 8}
+
+
+def test_bf_resolution_rounds_a_reservation_end_up_today(
+    cluster: tuple[Path, Path], run: Callable[..., Any], tmp_path: Path
+) -> None:
+    """Today's ``_set_slot_time`` rounds the end up instead: with 3600 s job 2's reservation
+    T0+1800 .. T0+2400 becomes T0+600 .. T0+4200, which jobs 3 and 4 (both starting at T0)
+    would overlap: neither starts by backfill; job 2 runs T0+30m .. T0+40m, then the main
+    scheduler starts both of u2's jobs."""
+    cfg, state = cluster
+    cfg.write_text(cfg.read_text().replace('output_compat = "22.05"\n', ""))
+    at = _bounded((cfg, state), run, tmp_path, "bf_resolution = 3600", BACKFILL)
+    assert at[0] == {"u2": 0, "u3": 0, "u5": 8}
+    assert at[25] == {"u2": 0, "u3": 0, "u5": 8}
+    assert at[30] == {"u2": 0, "u3": 16, "u5": 0}
+    assert at[40] == {"u2": 16, "u3": 0, "u5": 0}
 
 
 @pytest.mark.parametrize("interval", [300, 600])

@@ -22,7 +22,7 @@ after the ``SchedulerParameters``): it runs at a cycle when ``bf_interval`` seco
 passed since the last pass (every cycle when cycles are longer); it tests at most
 ``bf_max_job_test`` jobs, the rest waiting for the next pass; a job whose earliest start is
 more than ``bf_window`` minutes after the pass gets no reservation; a reservation's start
-and end are rounded down to a multiple of ``bf_resolution`` seconds.
+is rounded down and its end up (22.05: down) to a multiple of ``bf_resolution`` seconds.
 
 Simplified against Slurm: jobs start only at cycle times (Slurm also schedules on job
 events); a job with ``num_nodes`` > 1 takes ``ceil(cpus / nodes)`` CPUs on each of that many
@@ -305,13 +305,17 @@ class SlurmSim:
     def _reserve(
         self, job: Job, nodes: list[_Node], when: float, reserved: dict[str, list[Reservation]]
     ) -> None:
-        """Hold the job's CPUs on ``nodes`` from ``when`` for its time limit, both ends
-        rounded down to a multiple of ``bf_resolution`` (``_attempt_backfill``)."""
+        """Hold the job's CPUs on ``nodes`` from ``when`` for its time limit, at whole
+        seconds on the ``bf_resolution`` grid: the start rounded down; the end rounded up
+        (``_set_slot_time``, today's Slurm) or, with ``output_compat = "22.05"``, down
+        (22.05's ``_attempt_backfill``)."""
         res = self.config.priority.bf_resolution
         length = job.time_limit if job.time_limit is not None else INF
-        start = math.floor(when / res) * res
+        start = math.floor(when) // res * res
         end = when + length
-        end = math.floor(end / res) * res if math.isfinite(end) else INF
+        if math.isfinite(end):
+            up = 0 if self.config.priority.output_compat == "22.05" else res - 1
+            end = (math.floor(end) + up) // res * res
         per = math.ceil(job.request_cpus / max(job.num_nodes, 1))
         for n in nodes:
             reserved.setdefault(n.name, []).append((start, end, per))
