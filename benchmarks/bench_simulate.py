@@ -28,7 +28,7 @@ Cases (seeded, so every run simulates the same pool):
 
 Each case runs the real command in a fresh interpreter (``--json`` to a file) and prints
 wall time, CPU time, peak RSS of that process, simulated seconds per wall second and the
-number of rows written. ``--horizon SECONDS`` stops every case that early (the same
+number of rows written. ``--horizon SECONDS`` (or ``H:M:S``) stops every case that early (the same
 workload, fewer cycles): a short run to compare two trees with. ``--pool-scale 5`` runs
 the same workload on five times the slots (a cycle's cost against the pool's size).
 """
@@ -341,6 +341,11 @@ def _until_seconds(text: str) -> float:
     return parts[0] * 3600.0 + parts[1] * 60.0 + parts[2]
 
 
+def _horizon(text: str) -> float:
+    """``--horizon``: seconds, or an ``--until`` form (``6:00:00``, ``2-0``)."""
+    return _until_seconds(text) if ":" in text or "-" in text else float(text)
+
+
 def run(case: str, scale: float, horizon: float | None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -372,7 +377,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--case", choices=sorted(CASES), action="append")
     parser.add_argument("--scale", type=float, default=1.0)
-    parser.add_argument("--horizon", type=float, help="simulated seconds (default: the case's)")
+    parser.add_argument(
+        "--horizon",
+        type=_horizon,
+        help="simulated seconds, or H:M:S / D-H (default: the case's)",
+    )
     parser.add_argument(
         "--pool-scale",
         type=float,

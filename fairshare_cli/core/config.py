@@ -212,6 +212,13 @@ class SlurmPriorityConfig(msgspec.Struct, frozen=True):
     #: sshare/sprio layouts: "current" (today's Slurm) or "22.05" (no ACCOUNT/QOSNAME in
     #: ``sprio -l``; classic ``sshare`` prints FairShare on account rows too).
     output_compat: str = "current"
+    #: ``SchedulerParameters`` of the backfill scheduler (``src/plugins/sched/backfill/
+    #: backfill.c``, Slurm's defaults): jobs tested per pass, the planning window in
+    #: minutes, the time resolution of reservations in seconds, seconds between passes.
+    bf_max_job_test: int = 500
+    bf_window: int = 1440
+    bf_resolution: int = 60
+    bf_interval: int = 30
 
 
 class PartitionSpec(msgspec.Struct, frozen=True):

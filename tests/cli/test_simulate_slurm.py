@@ -169,3 +169,119 @@ def test_backfill_starts_a_short_job_that_delays_no_one(
     assert at[25] == {"u2": 0, "u3": 0, "u5": 8}
     assert at[30] == {"u2": 0, "u3": 16, "u5": 0}
     assert at[40] == {"u2": 16 if not backfill else 8, "u3": 0, "u5": 0}
+
+
+def _bounded(
+    cluster: tuple[Path, Path],
+    run: Callable[..., Any],
+    tmp_path: Path,
+    knobs: str,
+    work: list[dict[str, Any]],
+) -> dict[int, dict[str, float]]:
+    """CPUs per user each minute of ``fs simulate --backfill --cycle 300`` with ``knobs``
+    added to ``[priority]``."""
+    cfg, state = cluster
+    text = cfg.read_text()
+    assert "[priority]\n" in text
+    cfg = tmp_path / f"{knobs.replace(' = ', '-')}.toml"
+    cfg.write_text(text.replace("[priority]\n", f"[priority]\n{knobs}\n", 1))
+    path = tmp_path / "work.json"
+    path.write_text(json.dumps(work))
+    r = run("simulate", "--config", str(cfg), "--state", str(state), "--now", _iso(T0),
+            "--workload", str(path), "--scheduler", "slurm", "--backfill", "--until", "45:00",
+            "--cycle", "300", "--json")  # fmt: skip
+    assert r.exit_code == 0, r.stderr
+    out: dict[int, dict[str, float]] = {}
+    for row in json.loads(r.stdout):
+        if row["kind"] == "slurm_user" and row["name"] in ("u2", "u3", "u5"):
+            minute = round((_dt(row["time"]) - T0) / 60)
+            out.setdefault(minute, {})[row["name"]] = row["slots"]
+    return out
+
+
+def _dt(text: str) -> float:
+    import datetime as dt
+
+    return (
+        dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.timezone.utc).timestamp()
+    )
+
+
+@pytest.mark.parametrize("limit", [2, 3])
+def test_bf_max_job_test_stops_the_pass(
+    cluster: tuple[Path, Path], run: Callable[..., Any], tmp_path: Path, limit: int
+) -> None:
+    """``_attempt_backfill`` breaks out once ``bf_max_job_test`` jobs were tried. The
+    backfill queue is 2, 3, 4 (job 1 started in the main pass): with a limit of 3, job 4
+    is tried and starts at T0 as in the unbounded case; with 2, jobs 2 and 3 use up every
+    pass, job 4 is never tried, and u2's jobs 3 and 4 start together when job 2 ends at
+    T0+40m, as with no backfill."""
+    at = _bounded(cluster, run, tmp_path, f"bf_max_job_test = {limit}", BACKFILL)
+    assert at[0] == {"u2": 8 if limit == 3 else 0, "u3": 0, "u5": 8}
+    assert at[30] == {"u2": 0, "u3": 16, "u5": 0}
+    assert at[40] == {"u2": 8 if limit == 3 else 16, "u3": 0, "u5": 0}
+
+
+@pytest.mark.parametrize("window", [29, 30])
+def test_bf_window_leaves_a_later_start_unreserved(
+    cluster: tuple[Path, Path], run: Callable[..., Any], tmp_path: Path, window: int
+) -> None:
+    """Job 2's earliest start is T0+30m (job 1's limit); ``_attempt_backfill`` reserves
+    no job starting more than ``bf_window`` after the pass. With 30 minutes it is reserved
+    (the unbounded case: job 4 starts at T0). With 29 it is not, so job 3 (40 minutes)
+    starts at T0 on the free 8 CPUs and job 4 finds none; from T0+5m job 2 is within the
+    window and reserved, so job 4 never fits before it; job 2 waits for job 3's end at
+    T0+40m."""
+    at = _bounded(cluster, run, tmp_path, f"bf_window = {window}", BACKFILL)
+    assert at[0] == {"u2": 8, "u3": 0, "u5": 8}
+    assert at[25] == ({"u2": 0, "u3": 0, "u5": 8} if window == 30 else {"u2": 8, "u3": 0, "u5": 8})
+    assert at[30] == ({"u2": 0, "u3": 16, "u5": 0} if window == 30 else {"u2": 8, "u3": 0, "u5": 0})
+    assert at[40] == ({"u2": 8, "u3": 0, "u5": 0} if window == 30 else {"u2": 0, "u3": 16, "u5": 0})
+
+
+def test_bf_resolution_rounds_a_reservation_away(
+    cluster: tuple[Path, Path], run: Callable[..., Any], tmp_path: Path
+) -> None:
+    """22.05's ``_attempt_backfill`` rounds a reservation's start and end down to a multiple
+    of ``bf_resolution`` (the fixture cluster is 22.05). T0 is 3000 s past a whole hour, so
+    with 3600 s job 2's reservation T0+1800 .. T0+2400 becomes T0+600 .. T0+600, empty: job
+    3 (40 minutes) starts at T0 and still runs at T0+25m (with 60 s the reservation holds
+    and job 4, 20 minutes, starts instead, ended by T0+25m)."""
+    assert T0 % 3600 == 3000
+    assert 'output_compat = "22.05"' in cluster[0].read_text()
+    at = _bounded(cluster, run, tmp_path, "bf_resolution = 3600", BACKFILL)
+    assert at[0] == {"u2": 8, "u3": 0, "u5": 8}
+    assert at[25] == {"u2": 8, "u3": 0, "u5": 8}
+    default = _bounded(cluster, run, tmp_path, "bf_resolution = 60", BACKFILL)
+    assert default[25] == {"u2": 0, "u3": 0, "u5": 8}
+
+
+def test_bf_resolution_rounds_a_reservation_end_up_today(
+    cluster: tuple[Path, Path], run: Callable[..., Any], tmp_path: Path
+) -> None:
+    """Today's ``_set_slot_time`` rounds the end up instead: with 3600 s job 2's reservation
+    T0+1800 .. T0+2400 becomes T0+600 .. T0+4200, which jobs 3 and 4 (both starting at T0)
+    would overlap: neither starts by backfill; job 2 runs T0+30m .. T0+40m, then the main
+    scheduler starts both of u2's jobs."""
+    cfg, state = cluster
+    cfg.write_text(cfg.read_text().replace('output_compat = "22.05"\n', ""))
+    at = _bounded((cfg, state), run, tmp_path, "bf_resolution = 3600", BACKFILL)
+    assert at[0] == {"u2": 0, "u3": 0, "u5": 8}
+    assert at[25] == {"u2": 0, "u3": 0, "u5": 8}
+    assert at[30] == {"u2": 0, "u3": 16, "u5": 0}
+    assert at[40] == {"u2": 16, "u3": 0, "u5": 0}
+
+
+@pytest.mark.parametrize("interval", [300, 600])
+def test_bf_interval_skips_cycles(
+    cluster: tuple[Path, Path], run: Callable[..., Any], tmp_path: Path, interval: int
+) -> None:
+    """``backfill_agent`` runs a pass once ``bf_interval`` seconds have passed since the
+    last. Job 4 arrives at T0+5m and only backfill can start it (job 2 blocks the main
+    scheduler): with 300 s (the cycle) the T0+5m pass starts it; with 600 s there is no
+    pass then, and the T0+10m one starts it."""
+    work = [dict(job, submit_time=T0 + 300) if job["id"] == "4" else job for job in BACKFILL]
+    at = _bounded(cluster, run, tmp_path, f"bf_interval = {interval}", work)
+    assert at[0] == {"u2": 0, "u3": 0, "u5": 8}
+    assert at[5]["u2"] == (8 if interval == 300 else 0)
+    assert at[10]["u2"] == 8

@@ -200,3 +200,37 @@ def test_default_cpu_segments_are_valid() -> None:
     from fairshare_cli.core.dirac.taskqueues import valid_cpu_segments
 
     assert valid_cpu_segments(DIRAC_CPU_SEGMENTS)
+
+
+def test_backfill_keys_default_and_limits(write_config: Callable[[str], Path]) -> None:
+    """Slurm's defaults and ranges (``_load_config`` in src/plugins/sched/backfill/
+    backfill.c: ``DEF_BF_MAX_JOB_TEST`` 500, ``BACKFILL_WINDOW`` 24 h = 1440 minutes,
+    ``BACKFILL_RESOLUTION`` 60 s, ``BACKFILL_INTERVAL`` 30 s; at most 1,000,000 jobs,
+    30 days = 43200 minutes, 3600 s, 10800 s)."""
+    prio = load_config(write_config("[pool]\n")).priority
+    assert (prio.bf_max_job_test, prio.bf_window, prio.bf_resolution, prio.bf_interval) == (
+        500,
+        1440,
+        60,
+        30,
+    )
+    top = load_config(
+        write_config(
+            "[priority]\nbf_max_job_test = 1000000\nbf_window = 43200\n"
+            "bf_resolution = 3600\nbf_interval = 10800\n"
+        )
+    ).priority
+    assert (top.bf_max_job_test, top.bf_window, top.bf_resolution, top.bf_interval) == (
+        1000000,
+        43200,
+        3600,
+        10800,
+    )
+    for key, bad, says in [
+        ("bf_window", "43201", "at most 43200"),
+        ("bf_resolution", "0", "at least 1"),
+        ("bf_interval", "10801", "at most 10800"),
+        ("bf_max_job_test", '"500"', "expected a whole number"),
+    ]:
+        with pytest.raises(ConfigError, match=f"priority.{key}: {says}|{key}.*{says}"):
+            load_config(write_config(f"[priority]\n{key} = {bad}\n"))

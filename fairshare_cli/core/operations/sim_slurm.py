@@ -17,12 +17,19 @@ with the run times it cannot know): a job that can start now on CPUs no higher-p
 job is planned to use starts; one that cannot reserves the CPUs at its earliest start for
 its time limit, so no later job delays it.
 
+The backfill pass is bounded as ``_attempt_backfill`` bounds it (``[priority]`` keys named
+after the ``SchedulerParameters``): it runs at a cycle when ``bf_interval`` seconds have
+passed since the last pass (every cycle when cycles are longer); it tests at most
+``bf_max_job_test`` jobs, the rest waiting for the next pass; a job whose earliest start is
+more than ``bf_window`` minutes after the pass gets no reservation; a reservation's start
+is rounded down and its end up (22.05: down) to a multiple of ``bf_resolution`` seconds.
+
 Simplified against Slurm: jobs start only at cycle times (Slurm also schedules on job
 events); a job with ``num_nodes`` > 1 takes ``ceil(cpus / nodes)`` CPUs on each of that many
-nodes; memory, GRES, licences, QOS and association limits, preemption and
-``bf_window``/``bf_max_job_test`` limits are not modelled; a job with no time limit is
-planned as running for ever (Slurm uses the partition's ``MaxTime``; here partitions have
-none).
+nodes; memory, GRES, licences, QOS and association limits and preemption are not modelled;
+in backfill, the jobs of a batch after the first that cannot start now are not tested (nor
+counted against ``bf_max_job_test``); a job with no time limit is planned as running for
+ever (Slurm uses the partition's ``MaxTime``; here partitions have none).
 """
 
 from __future__ import annotations
@@ -107,6 +114,7 @@ class SlurmSim:
         self.ends: list[tuple[float, str]] = []
         self.prio: dict[str, tuple[int, tuple[str, ...]]] = {}  # batch head id -> (prio, parts)
         self.pass_time: float | None = None
+        self.last_backfill: float | None = None  # when the last backfill pass ran
         self.starts: list[JobStart] = []  # jobs started here (fs sweep's waits)
         self.finished = 0  # jobs ended here
         for item in queue:
@@ -232,7 +240,7 @@ class SlurmSim:
             if started < batch.count:
                 blocked.update(parts)
                 left.append(self._rest(batch, started))
-        if self.backfill and left:
+        if self.backfill and self._backfill_due(t) and left:
             left = self._backfill(left, t)
         unscored = [b for b in self.pending if b.job.id not in self.prio]
         self.pending = left + unscored
@@ -253,32 +261,64 @@ class SlurmSim:
         self.prio[rest.job.id] = self.prio[batch.job.id]
         return rest
 
+    def _backfill_due(self, t: float) -> bool:
+        """Whether a backfill pass runs at ``t``: ``bf_interval`` seconds have passed since
+        the last one (``backfill_agent``: it sleeps while the wait is shorter)."""
+        last = self.last_backfill
+        if last is not None and t - last < self.config.priority.bf_interval:
+            return False
+        self.last_backfill = t
+        return True
+
     def _backfill(self, order: list[JobBatch], t: float) -> list[JobBatch]:
         """Start lower-priority jobs now where that delays no higher-priority job's planned
-        start; reserve CPUs for each job that cannot start (``_attempt_backfill``)."""
+        start; reserve CPUs for each job that cannot start (``_attempt_backfill``): at most
+        ``bf_max_job_test`` jobs are tested; none is reserved beyond ``bf_window``."""
+        prio = self.config.priority
+        window_end = t + prio.bf_window * 60
+        tests_left = prio.bf_max_job_test
         reserved: dict[str, list[Reservation]] = {}  # by node: (from, to, cpus)
         left = []
-        for batch in order:
+        for k, batch in enumerate(order):
+            if not tests_left:
+                left.extend(order[k:])  # "bf_max_job_test: limit reached"
+                break
             parts = self.prio[batch.job.id][1]
             started = 0
-            while started < batch.count:
+            while started < batch.count and tests_left:
                 job = (
                     batch.job if batch.count == 1 else replace(batch.job, id=batch.job_id(started))
                 )
+                tests_left -= 1
                 when, nodes = self._earliest(job, parts, t, reserved)
                 if when == t and nodes:
                     self._place(job, nodes, t)
                     started += 1
                     continue
-                if nodes:
-                    length = job.time_limit if job.time_limit is not None else INF
-                    per = math.ceil(job.request_cpus / max(job.num_nodes, 1))
-                    for n in nodes:
-                        reserved.setdefault(n.name, []).append((when, when + length, per))
+                if nodes and when <= window_end:
+                    self._reserve(job, nodes, when, reserved)
                 break
             if started < batch.count:
                 left.append(self._rest(batch, started))
         return left
+
+    def _reserve(
+        self, job: Job, nodes: list[_Node], when: float, reserved: dict[str, list[Reservation]]
+    ) -> None:
+        """Hold the job's CPUs on ``nodes`` from ``when`` for its time limit, at whole
+        seconds on the ``bf_resolution`` grid: the start rounded down; the end rounded up
+        (``_set_slot_time``, today's Slurm) or, with ``output_compat = "22.05"``, down
+        (22.05's ``_attempt_backfill``)."""
+        res = self.config.priority.bf_resolution
+        length = job.time_limit if job.time_limit is not None else INF
+        start = math.floor(when) // res * res
+        end = when + length
+        if math.isfinite(end):
+            up = 0 if self.config.priority.output_compat == "22.05" else res - 1
+            end = (math.floor(end) + up) // res * res
+        per = math.ceil(job.request_cpus / max(job.num_nodes, 1))
+        for n in nodes:
+            reserved.setdefault(n.name, []).append((start, end, per))
 
     def _earliest(
         self,

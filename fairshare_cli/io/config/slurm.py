@@ -27,27 +27,35 @@ DEFAULT_SHARES: int | str = 1
 RESET_PERIODS = ("NONE", "NOW", "DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "YEARLY")
 
 
+#: The ``[priority]`` keys (the backfill ones: :data:`BACKFILL_LIMITS`).
+PRIORITY_KEYS = (
+    "type",
+    "fairshare",
+    "decay_halflife",
+    "calc_period",
+    "usage_reset_period",
+    "max_age",
+    "favor_small",
+    "flags",
+    "dampening_factor",
+    "usage_normalization",
+    "weights",
+    "enforce_limits",
+    "output_compat",
+    "bf_max_job_test",
+    "bf_window",
+    "bf_resolution",
+    "bf_interval",
+)
+
+
 def read_priority(top: Reader, file: str, prof: Mapping[str, Any]) -> SlurmPriorityConfig:
     d = SlurmPriorityConfig()
     r = Reader(
         top.table.get("priority", {}),
         "priority",
         file,
-        (
-            "type",
-            "fairshare",
-            "decay_halflife",
-            "calc_period",
-            "usage_reset_period",
-            "max_age",
-            "favor_small",
-            "flags",
-            "dampening_factor",
-            "usage_normalization",
-            "weights",
-            "enforce_limits",
-            "output_compat",
-        ),
+        PRIORITY_KEYS,
     )
     ptype = r.get("type", r.string, d.type)
     if ptype not in ("multifactor", "basic"):
@@ -102,7 +110,27 @@ def read_priority(top: Reader, file: str, prof: Mapping[str, Any]) -> SlurmPrior
         weights=_weights(r, file, prof),
         enforce_limits=r.get("enforce_limits", r.boolean, d.enforce_limits),
         output_compat=_output_compat(r, d.output_compat),
+        bf_max_job_test=_backfill(r, "bf_max_job_test", d.bf_max_job_test),
+        bf_window=_backfill(r, "bf_window", d.bf_window),
+        bf_resolution=_backfill(r, "bf_resolution", d.bf_resolution),
+        bf_interval=_backfill(r, "bf_interval", d.bf_interval),
     )
+
+
+#: The backfill ``SchedulerParameters`` and their largest values (``_load_config`` in
+#: ``src/plugins/sched/backfill/backfill.c``: ``MAX_BF_MAX_JOB_TEST``, ``MAX_BACKFILL_WINDOW``
+#: in minutes, ``MAX_BACKFILL_RESOLUTION``, ``MAX_BACKFILL_INTERVAL``); each is at least 1.
+BACKFILL_LIMITS: dict[str, int] = {
+    "bf_max_job_test": 1000000,
+    "bf_window": 30 * 24 * 60,
+    "bf_resolution": 3600,
+    "bf_interval": 10800,
+}
+
+
+def _backfill(r: Reader, key: str, default: int) -> int:
+    value: int = r.int_(key, default, lo=1, hi=BACKFILL_LIMITS[key])
+    return value
 
 
 def _output_compat(r: Reader, default: str) -> str:

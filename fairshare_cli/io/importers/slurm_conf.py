@@ -46,6 +46,10 @@ KNOBS: dict[str, tuple[tuple[str, ...], str]] = {
     "accountingstorageenforce": (("priority", "enforce_limits"), "enforce"),
 }
 
+#: The ``SchedulerParameters`` options the backfill simulation reads (``[priority]`` keys
+#: of the same names); the others (``defer``, ``bf_continue``, ...) are not modelled.
+BACKFILL_OPTIONS = ("bf_max_job_test", "bf_window", "bf_resolution", "bf_interval")
+
 
 @dataclass
 class SlurmConf:
@@ -244,6 +248,12 @@ def _set(fragment: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
 
 
 def _knob(out: SlurmConf, key: str, value: str, where: str) -> None:
+    if key.lower() == "schedulerparameters":
+        options = _scheduler_parameters(key, value, where)
+        for option, number in options.items():
+            _set(out.fragment, ("priority", option), number)
+        (out.knobs if options else out.ignored).append(key)
+        return
     spec = KNOBS.get(key.lower())
     if spec is None:
         out.ignored.append(key)
@@ -285,6 +295,21 @@ def _convert(kind: str, key: str, value: str, where: str) -> Any:
         words = {w.strip().lower() for w in value.split(",")}
         return bool(words & {"limits", "safe"})
     return _tres_weights(key, value, where)
+
+
+def _scheduler_parameters(key: str, value: str, where: str) -> dict[str, int]:
+    """The backfill options of ``SchedulerParameters=bf_window=2880,bf_max_job_test=1000,...``
+    (comma-separated, names without regard to case as ``_load_config`` in
+    ``src/plugins/sched/backfill/backfill.c`` finds them)."""
+    out: dict[str, int] = {}
+    for item in value.split(","):
+        name, sep, number = item.strip().partition("=")
+        if name.lower() not in BACKFILL_OPTIONS:
+            continue
+        if not sep or not re.fullmatch(r"\d+", number.strip()):
+            raise InputError(f'{where}: {key}: {name}: expected a whole number, got "{number}"')
+        out[name.lower()] = int(number)
+    return out
 
 
 def _tres_weights(key: str, value: str, where: str) -> dict[str, float]:

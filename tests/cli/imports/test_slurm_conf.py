@@ -87,3 +87,53 @@ def test_show_config_without_a_knob_is_refused(refuse_dump: Refuse) -> None:
         "no Priority* knob nor ClusterName; expected the output of 'scontrol show config'",
         into=True,
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "ClusterName=c1\nSchedulerParameters=defer,bf_window=2880,BF_MAX_JOB_TEST=1000,"
+            "bf_resolution=300,bf_continue,bf_interval=60\n",
+            id="slurm.conf",
+        ),
+        pytest.param(
+            "$ scontrol show config\nClusterName             = c1\n"
+            "SchedulerParameters     = defer,bf_window=2880,BF_MAX_JOB_TEST=1000,"
+            "bf_resolution=300,bf_continue,bf_interval=60\n",
+            id="scontrol-show-config",
+        ),
+    ],
+)
+def test_scheduler_parameters_give_the_backfill_keys(
+    tmp_path: Path, run: Callable[..., Any], text: str
+) -> None:
+    """``_load_config`` (src/plugins/sched/backfill/backfill.c) finds each ``bf_*=`` option
+    in ``SchedulerParameters`` without regard to case; the options it does not model
+    (``defer``, ``bf_continue``) are left out; the config then reads them."""
+    conf = tmp_path / "slurm.conf"
+    conf.write_text(text)
+    into = tmp_path / "pool.toml"
+    into.write_text("[accounts.a]\nusers = { u = 1 }\n")
+    r = run("import", "slurm-conf", str(conf), "--into", str(into))
+    assert r.exit_code == 0, r.stderr
+    from fairshare_cli.io.config import load_config
+
+    prio = load_config(into).priority
+    assert (prio.bf_max_job_test, prio.bf_window, prio.bf_resolution, prio.bf_interval) == (
+        1000,
+        2880,
+        300,
+        60,
+    )
+
+
+def test_a_bad_scheduler_parameter_is_refused(tmp_path: Path, run: Callable[..., Any]) -> None:
+    conf = tmp_path / "slurm.conf"
+    conf.write_text("ClusterName=c1\nSchedulerParameters=bf_window=two_days\n")
+    r = run("import", "slurm-conf", str(conf))
+    assert r.exit_code == 2
+    assert r.stderr.strip().endswith(
+        'slurm.conf:2: SchedulerParameters: bf_window: expected a whole number, got "two_days"'
+    )
+    assert "Traceback" not in r.stderr

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -80,3 +81,30 @@ def test_earliest_equals_the_plain_search(
     )
     when, chosen = sim._earliest(job, ("batch",), T, reserved)
     assert (when, [n.name for n in chosen]) == _reference(nodes, cpus, want, length, T, reserved)
+
+
+@pytest.mark.parametrize(
+    ("compat", "held60", "held300"),
+    [("22.05", (1020, 1620), (900, 1500)), ("current", (1020, 1680), (900, 1800))],
+)
+def test_reservation_rounds_to_bf_resolution(
+    compat: str, held60: tuple[int, int], held300: tuple[int, int]
+) -> None:
+    """A 600 s job reserved from 1030.5 (Slurm's whole second 1030), ending at 1630: the
+    start is rounded down to a multiple of ``bf_resolution``; the end down in 22.05's
+    ``_attempt_backfill``, up in today's ``_set_slot_time`` (end + resolution - 1, then
+    down). With no time limit the end stays open."""
+    from fairshare_cli.core.config import Config, SlurmPriorityConfig
+
+    node = _Node("n0", 4, frozenset({"batch"}))
+    for res, held in [(60, held60), (300, held300)]:
+        sim = SlurmSim.__new__(SlurmSim)
+        prio = SlurmPriorityConfig(bf_resolution=res, output_compat=compat)
+        sim.config = Config(priority=prio)
+        reserved: dict[str, list[tuple[float, float, int]]] = {}
+        job = Job(id="1", owner="u", request_cpus=2, time_limit=600)
+        sim._reserve(job, [node], 1030.5, reserved)
+        assert reserved == {"n0": [(*held, 2)]}
+        open_ended: dict[str, list[tuple[float, float, int]]] = {}
+        sim._reserve(Job(id="2", owner="u", request_cpus=2), [node], 1030.5, open_ended)
+        assert open_ended == {"n0": [(held[0], INF, 2)]}
