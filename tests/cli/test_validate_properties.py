@@ -400,6 +400,7 @@ SECTIONS = st.fixed_dictionaries(
 @SETTINGS
 @given(sections=SECTIONS)
 @example(sections={"jobs": [{"id": "9", "owner": "alice", "time_limit": math.inf}]})
+@example(sections={"jobs": [{"id": "9", "owner": "10", "account": "hep"}]})  # no association
 def test_state(sections: dict[str, Any]) -> None:
     from fairshare_cli.core.operations.last_update import state_last_update
     from fairshare_cli.core.operations.validate import check_state

@@ -191,6 +191,7 @@ def _check_slurm_names(job: Job, config: Config, source: str) -> None:
     Raises:
         InputError: naming ``source`` and the job.
     """
+    from fairshare_cli.core.slurm.factors import job_user
     from fairshare_cli.errors import InputError
 
     if job.account is not None and config.accounts and job.account not in config.accounts:
@@ -200,3 +201,10 @@ def _check_slurm_names(job: Job, config: Config, source: str) -> None:
             raise InputError(f'{source}: job {job.id}: unknown partition "{name}"')
     if job.qos is not None and config.qos and job.qos not in config.qos:
         raise InputError(f'{source}: job {job.id}: unknown QOS "{job.qos}"')
+    if config.accounts and (job.account, job.partition, job.qos) != (None, None, None):
+        # a Slurm job's user needs an association (in its account, else any): sprio's rule
+        user = job_user(job.owner)
+        specs = [config.accounts[job.account]] if job.account else config.accounts.values()
+        if not any(user in spec.users for spec in specs):
+            where = f' in account "{job.account}"' if job.account else ""
+            raise InputError(f'{source}: job {job.id}: user "{user}" has no association{where}')
