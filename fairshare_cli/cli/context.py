@@ -140,8 +140,6 @@ WHATIF_REDERIVE = "fairshare_cli.whatif_rederive"
 #: ``ctx.meta`` key of ``fs whatif``'s replay: ``(config, state, now, state_path) -> state``
 #: rebuilds the "after" state from the usage history under the changed config.
 WHATIF_REPLAY = "fairshare_cli.whatif_replay"
-#: ``ctx.meta`` key of the notes the replay leaves for ``fs whatif``'s output (a list).
-WHATIF_NOTES = "fairshare_cli.whatif_notes"
 
 
 @dataclass

@@ -15,6 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import click
+
 if TYPE_CHECKING:
     from fairshare_cli.core.sweep.spec import SweepSpec
 
@@ -96,8 +98,9 @@ def run_point(manifest: dict[str, Any], index: int) -> dict[str, Any]:
     overrides = dict(manifest["points"][index])
     history = spec["history"]
     replay = None
+    notes: list[str] = []  # what the point's replay could not revalue, said once
     if overrides and (history is not None or needs_replay(overrides)):  # as fs whatif's after
-        replay = make_replay(history, replayed_sections(overrides))
+        replay = make_replay(history, replayed_sections(overrides), notes)
     opts = GlobalOptions(
         config_path=spec["config"],
         state_path=spec["state"],
@@ -114,6 +117,8 @@ def run_point(manifest: dict[str, Any], index: int) -> dict[str, Any]:
         bool(spec["backfill"]),
         progress=False,
     )
+    for text in notes:
+        click.echo(f"fs: note: point {index}: {text}", err=True)
     from fairshare_cli.cli.sweep_result import point_result
 
     return point_result(env, result, spec["scheduler"], index, overrides)

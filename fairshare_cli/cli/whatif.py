@@ -98,12 +98,7 @@ def whatif(
     reach records that store none yet (new submitters, old states), not existing ones.
     --rederive-factors reads them as if the new values had always been in force.
     """
-    from fairshare_cli.cli.context import (
-        WHATIF_NOTES,
-        WHATIF_OVERRIDES,
-        WHATIF_REDERIVE,
-        WHATIF_REPLAY,
-    )
+    from fairshare_cli.cli.context import WHATIF_OVERRIDES, WHATIF_REDERIVE, WHATIF_REPLAY
     from fairshare_cli.cli.main import cli
     from fairshare_cli.cli.whatif_replay import make_replay, needs_replay, replayed_sections
 
@@ -120,27 +115,27 @@ def whatif(
     ctx.meta[WHATIF_REDERIVE] = False
     ctx.meta[WHATIF_OVERRIDES] = {}
     ctx.meta[WHATIF_REPLAY] = None
-    ctx.meta[WHATIF_NOTES] = []
+    notes: list[str] = []  # what the after side could not revalue
 
     def set_after() -> None:  # the view's options read the overrides from ctx.meta
         ctx.meta[WHATIF_OVERRIDES] = overrides
         ctx.meta[WHATIF_REDERIVE] = rederive_factors
         if history_file is not None or needs_replay(overrides):
-            ctx.meta[WHATIF_REPLAY] = make_replay(history_file, replayed_sections(overrides))
+            ctx.meta[WHATIF_REPLAY] = make_replay(history_file, replayed_sections(overrides), notes)
 
     if view == "simulate":
         from fairshare_cli.cli.whatif_simulate import compare_simulations
 
         sim_args = [*argv, "--json"] if as_json else argv
         compare_simulations(ctx, command, sim_args, settings_text(assignments), set_after)
-        for text in ctx.meta.get(WHATIF_NOTES, []):  # (stdout holds the two series)
+        for text in notes:  # (stdout holds the two series)
             click.echo(f"fs: note: {text}", err=True)
         return
     before = _view_json(ctx, command, view, argv)
     set_after()
     after = _view_json(ctx, command, view, argv)
     title = f"fs {view} with {settings_text(assignments)}: before -> after"
-    _show(view, before, after, list(ctx.meta.get(WHATIF_NOTES, [])), title, as_json, wide)
+    _show(view, before, after, notes, title, as_json, wide)
 
 
 def _show(

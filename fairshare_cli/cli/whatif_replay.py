@@ -14,8 +14,6 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-import click
-
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.state import State
 from fairshare_cli.core.usage import UsageRecord
@@ -43,11 +41,12 @@ def replayed_sections(overrides: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(s for k in overrides for r, s in _REPLAY if r.fullmatch(k))
 
 
-def make_replay(history_file: str | None, sections: frozenset[str] = frozenset()) -> Replay:
+def make_replay(history_file: str | None, sections: frozenset[str], notes: list[str]) -> Replay:
     """The replay ``load_env`` applies to the "after" state (``--history`` or the store).
 
     Only the models in ``sections`` are rebuilt (all when empty): a half-life revalues the
-    accountant's past, not Slurm's or DIRAC's, whose sections stay as stored.
+    accountant's past, not Slurm's or DIRAC's, whose sections stay as stored. What the
+    after side cannot revalue is said in ``notes`` (each once), for the caller to show.
     """
 
     def replay(config: Config, state: State, now: float, state_path: Path) -> State:
@@ -62,7 +61,7 @@ def make_replay(history_file: str | None, sections: frozenset[str] = frozenset()
                 history_file,
                 sections,
             )
-        return _from_store(config, state, now, state_path, sections)
+        return _from_store(config, state, now, state_path, sections, notes)
 
     return replay
 
@@ -91,7 +90,12 @@ def _rebuild(
 
 
 def _from_store(
-    config: Config, state: State, now: float, state_path: Path, sections: frozenset[str]
+    config: Config,
+    state: State,
+    now: float,
+    state_path: Path,
+    sections: frozenset[str],
+    notes: list[str],
 ) -> State:
     from fairshare_cli.io.usage_store import SECTION, marks_of, open_store, store_path
 
@@ -99,10 +103,11 @@ def _from_store(
     path = store_path(state_path)
     with open_store(path, create=False) as store:
         if store is None or marks.records == 0:
-            note(
+            _note(
+                notes,
                 f"no usage history is kept beside {state_path}, so the after side "
                 "revalues no recorded usage: keep one with 'fs import history FILE' "
-                "(--rebuild to rebuild the state from it), or pass --history FILE"
+                "(--rebuild to rebuild the state from it), or pass --history FILE",
             )
             return state
         first = store.first_start(marks)
@@ -110,23 +115,17 @@ def _from_store(
         if first is not None and recorded is not None and recorded < first:
             from fairshare_cli.render.formats import iso
 
-            note(
+            _note(
+                notes,
                 f"the kept usage history starts at {iso(first)}, after the recorded usage "
-                f"(from {iso(recorded)}); older usage is not replayed"
+                f"(from {iso(recorded)}); older usage is not replayed",
             )
         return _rebuild(config, state, now, lambda: store.records(marks), str(path), sections)
 
 
-def note(text: str) -> None:
-    """Keep a note for ``fs whatif``'s own output (its table's footer, its JSON ``notes``)."""
-    from fairshare_cli.cli.context import WHATIF_NOTES
-
-    ctx = click.get_current_context(silent=True)
-    if ctx is None:  # a sweep's point, run outside the command: the note goes to stderr
-        click.echo(f"Note: {text}", err=True)
-        return
-    notes = ctx.meta.setdefault(WHATIF_NOTES, [])
-    if text not in notes:  # (a view may load its state more than once)
+def _note(notes: list[str], text: str) -> None:
+    """Keep ``text`` in ``notes`` once (a view may load its state more than once)."""
+    if text not in notes:
         notes.append(text)
 
 
