@@ -171,6 +171,15 @@ def _refine(env: Env, slurm: SlurmUsage, dump: JobDump) -> tuple[SlurmUsage, lis
     return refine_usage(slurm, charges, env.config)
 
 
+def _printed(dumped: list[ImportedJob], jobs: list[Job]) -> list[tuple[Job, int]]:
+    """Each job with the priority its dump printed (jobs with none left out)."""
+    return [
+        (job, item.printed_priority)
+        for item, job in zip(dumped, jobs, strict=True)
+        if item.printed_priority is not None
+    ]
+
+
 def _mismatches(
     env: Env, slurm: SlurmUsage, dumped: list[ImportedJob], jobs: list[Job]
 ) -> list[PriorityMismatch]:
@@ -179,16 +188,10 @@ def _mismatches(
     absorbed."""
     from fairshare_cli.core.slurm.snapshot import priority_mismatches
 
-    pairs = [
-        (job, item.printed_priority)
-        for item, job in zip(dumped, jobs, strict=True)
-        if item.printed_priority is not None
-    ]
-    return priority_mismatches(env.config, slurm, pairs, env.now)
+    return priority_mismatches(env.config, slurm, _printed(dumped, jobs), env.now)
 
 
 def _site_factors(env: Env, slurm: SlurmUsage, jobs: list[ImportedJob]) -> dict[str, int]:
     from fairshare_cli.core.slurm.snapshot import site_factors
 
-    pairs = [(j.job, j.printed_priority) for j in jobs if j.printed_priority is not None]
-    return site_factors(env.config, slurm, pairs, env.now)
+    return site_factors(env.config, slurm, _printed(jobs, [j.job for j in jobs]), env.now)
