@@ -223,31 +223,19 @@ class AccountantReplay:
 
     def add_batch(self, batch: list[UsageRecord]) -> None:  # noqa: C901 - _apply inline (hot)
         # A measured hot loop: benchmarks/run.py --rows import (and whatif-replay).
-        """:meth:`add` for each record of ``batch``, in order (the same operations).
-
-        Admissions, plans and weights are cached, the pending ends drained in place and
-        :meth:`_apply` inline, ``decay.update_one_priority`` with it: the one inlined copy
-        of the update, for a record without uncharged time (a replay's own copies have
-        none), the same operations in the same order
-        (``test_replay.py::test_add_batch_inline_update_is_update_one_priority`` pins it).
-        """
+        """:meth:`add` for each record of ``batch``, in order: :meth:`_apply` inline, with
+        the one inlined copy of ``decay.update_one_priority`` (for records without uncharged
+        time, as a replay's own are; ``test_add_batch_inline_update_is_update_one_priority``
+        pins it)."""
         if not self.presorted:
             for record in batch:
                 self.add(record)
             return
-        admitted, target_ids, weights, plans = (
-            self._admitted,
-            self._target_ids,
-            self._weights,
-            self._plans,
-        )
-        pending, now = self.pending, self.now
-        push, pop = heapq.heappush, heapq.heappop
-        count, last_start = self.count, self.last_start
-        h = self.half_life
+        admitted, target_ids = self._admitted, self._target_ids
+        weights, plans, pending, now = self._weights, self._plans, self.pending, self.now
+        push, pop, begins, seq = heapq.heappush, heapq.heappop, self.begins, self._seq
+        count, last_start, h, floor = self.count, self.last_start, self.half_life, MIN_PRIORITY
         decays = h > 0
-        floor = MIN_PRIORITY
-        begins, seq = self.begins, self._seq
         for record in batch:
             count += 1
             owner, start, end, group, nice, _, _, _, _, slots, cpus = record
