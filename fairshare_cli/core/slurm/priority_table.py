@@ -268,26 +268,16 @@ class _Columns:
             ):  # fmt: skip
                 column.append(value)
 
-    def fill(  # noqa: C901 - one pass a job (its steps inline)
-        self, jobs: Iterable[Any]
-    ) -> PriorityTable:  # a hot loop: benchmarks/run.py --rows sprio
+    def fill(self, jobs: Iterable[Any]) -> PriorityTable:  # noqa: C901 - one pass a job
+        # a measured hot loop (benchmarks/run.py --rows sprio): each job's steps inline
         """The table of the jobs sprio lists (as ``compute_rows``) in their order, ages as
-        ``age_factor``, PRIORITY summed in sprio's order (at least 1); :attr:`ordered`
-        False where an id is not after the one before (as a plain number).
-
-        A measured hot loop (``benchmarks/run.py --rows sprio``): one pass, its steps
-        inline.
-
-        Raises:
-            InputError: a job names an unknown partition, QOS, account or association.
-        """
+        ``age_factor``, PRIORITY summed in sprio's order (at least 1); :attr:`ordered` False
+        where an id is not after the one before (as a plain number). Raises InputError for an
+        unknown partition, QOS, account or association."""
         maker = self.maker
         allowed, horizon, assocs, classes = self.allowed, self.horizon, self.assocs, self.classes
-        attributes_matter = not maker.tres_by_size
-        w_age = maker.weights[0]
-        float_w_age = float(w_age)  # age * w_age, exactly: w_age is a uint32
-        max_age, now = maker.max_age, maker.now
-        one_term = len(maker.tres_weights) <= 1
+        attributes_matter, float_w_age = not maker.tres_by_size, float(w_age := maker.weights[0])
+        max_age, now, one_term = maker.max_age, maker.now, len(maker.tres_weights) <= 1
         columns: list[list[Any]] = [[] for _ in range(8)]
         ids, shares, parts, ages, ages_w, sites, nices, prios = columns
         admins: dict[int, int] = {}
@@ -324,17 +314,16 @@ class _Columns:
                 continue
             age = 0.0  # (the whole seconds since the job accrued over max_age, at most 1)
             if w_age:
-                accrued = job.accrue_time
-                if accrued is None:
+                if (accrued := job.accrue_time) is None:
                     accrued = submit
-                if accrued is None:
-                    pass
-                elif max_age <= 0:
+                if accrued is not None and max_age <= 0:
                     age = 1.0
-                elif accrued < now:  # diff: int(now - accrued), as a float (exact)
+                elif (
+                    accrued is not None and accrued < now
+                ):  # diff: int(now - accrued), as a float (exact)
                     diff = (span := now - accrued) - span % 1.0
                     age = diff / max_age if diff < max_age else 1.0
-            age_w = age * float_w_age
+            age_w = age * float_w_age  # (exact: w_age is a uint32)
             site, nice = job.site_factor, job.nice
             for part in own:  # age, ASSOC, fair share, size, partition, QOS, ...
                 p = age_w + assoc.weighted_assoc + assoc.weighted_fairshare
