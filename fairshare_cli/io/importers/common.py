@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from typing import IO
+from typing import IO, Any
 
 from fairshare_cli.errors import InputError
 
@@ -151,3 +151,21 @@ def summary_names(names: Sequence[str], limit: int = 12) -> str:
     shown = list(names[:limit])
     more = len(names) - len(shown)
     return ", ".join(shown) + (f" (+{more} more)" if more > 0 else "")
+
+
+def json_document(text: str, label: str) -> Any:
+    """A dump's JSON text read (:func:`~fairshare_cli.io.inputs.loads`).
+
+    Raises:
+        InputError: not valid JSON (naming the line), or nested too deeply.
+    """
+    import json
+
+    from fairshare_cli.io.inputs import loads
+
+    try:
+        return loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{label}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise InputError(f"{label}: JSON nested too deeply") from None

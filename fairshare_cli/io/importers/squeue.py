@@ -8,14 +8,13 @@ those that ran are kept apart (their charges can make imported usage exact).
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
 from typing import Any
 
 from fairshare_cli.core.jobs import jobs_from_objects, parse_job
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.importers.common import is_prompt, whole_text
+from fairshare_cli.io.importers.common import is_prompt, json_document, whole_text
 from fairshare_cli.io.importers.scontrol_jobs import (
     STATES,
     ImportedJob,
@@ -26,7 +25,6 @@ from fairshare_cli.io.importers.scontrol_jobs import (
     parse_tres,
     read_scontrol,
 )
-from fairshare_cli.io.inputs import loads
 
 __all__ = ["EXPECTED", "ImportedJob", "JobDump", "read_jobs"]
 
@@ -91,12 +89,7 @@ def _parse_all(out: JobDump, label: str) -> None:
 
 
 def _read_json(text: str, label: str, out: JobDump) -> None:
-    try:
-        doc = loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{label}:{exc.lineno}: not valid JSON ({exc.msg})") from None
-    except RecursionError:
-        raise InputError(f"{label}: JSON nested too deeply") from None
+    doc = json_document(text, label)
     jobs = doc.get("jobs") if isinstance(doc, dict) else doc
     if not isinstance(jobs, list) or not (jobs or isinstance(doc, dict)):
         raise InputError(f'{label}: expected squeue --json output (an object with "jobs")')

@@ -7,7 +7,6 @@ rows have a User. RawUsage is an integer there (sshare truncates it).
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -15,8 +14,13 @@ from typing import Any
 
 from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.importers.common import column_spans, is_prompt, is_underline, text_lines
-from fairshare_cli.io.inputs import loads
+from fairshare_cli.io.importers.common import (
+    column_spans,
+    is_prompt,
+    is_underline,
+    json_document,
+    text_lines,
+)
 
 #: sshare's fields (``src/sshare/process.c``), lower case.
 FIELDS = frozenset(
@@ -260,12 +264,7 @@ def _json_rows(text: str, label: str) -> list[Any]:
     Raises:
         InputError: not JSON, or not sshare's document.
     """
-    try:
-        doc = loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{label}:{exc.lineno}: not valid JSON ({exc.msg})") from None
-    except RecursionError:
-        raise InputError(f"{label}: JSON nested too deeply") from None
+    doc = json_document(text, label)
     shares = doc.get("shares") if isinstance(doc, dict) else None
     rows = shares.get("shares") if isinstance(shares, dict) else None
     if not isinstance(rows, list):
