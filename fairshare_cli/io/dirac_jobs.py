@@ -39,8 +39,9 @@ from fairshare_cli.io.jobs import load_job_objects, raw_job_record, read_jobs
 
 __all__ = ["KEY_FIELDS", "QUEUE_RECORD", "TaskQueueKeys", "task_queues_from_file"]
 
-KEY_FIELDS = ("owner", "dirac_group", "user_priority", "count", "status", "dirac_requirements")
-"""The job fields a task queue reads, as raw JSON texts joined into a job's key."""
+KEY_FIELDS = ("owner", "dirac_group", "dirac_requirements", "status", "count", "user_priority")
+"""The job fields a task queue reads, as raw JSON texts joined into a job's key: first the
+three its definition reads (a key's head), then the three it does not."""
 
 QUEUE_RECORD = raw_job_record(
     KEY_FIELDS,
@@ -58,9 +59,9 @@ QUEUE_RECORD = raw_job_record(
 """The record ``fs taskqueues`` reads a jobs file into: a job, its task-queue fields as
 text (checked here, once per distinct text)."""
 
-QueueJob = tuple[tuple[Any, ...], "int | float", int]
+QueueJob = tuple[int, "int | float", int]
 """A waiting job as :func:`~fairshare_cli.core.dirac.taskqueues.build_task_queues` takes
-it: (definition key, user priority, count)."""
+it: (its definition key's number, user priority, count)."""
 
 
 class TaskQueueKeys:
@@ -85,9 +86,12 @@ class TaskQueueKeys:
         else:
             self.counts.update(keys)
 
-    def queue_jobs(self) -> list[QueueJob | None]:
+    def queue_jobs(self) -> tuple[list[QueueJob | None], list[tuple[Any, ...]]]:
         """Each distinct key's job as a task queue takes it (None: a job no queue holds),
-        in the order of :attr:`counts` (or of :attr:`index`, when ordered).
+        in the order of :attr:`counts` (or of :attr:`index`, when ordered), and the
+        definition keys its numbers stand for: one per distinct head (owner, group and
+        requirements texts) of a waiting job, made once (a million jobs have some 90,000
+        keys but 15,000 heads: ``benchmarks/run.py`` row ``taskqueues``).
 
         Each distinct text of a field is decoded and checked once, as the job parser would
         (:func:`~fairshare_cli.core.dirac.jobs.check_entry_fields`).
@@ -97,20 +101,32 @@ class TaskQueueKeys:
                 value that is not a number, a name or a list of names.
         """
         keys = self.index if self.order is not None else self.counts
-        rows = [key.split(b"\x00") for key in keys]
-        columns = [{row[i] for row in rows} for i in range(len(KEY_FIELDS))]
+        rows = [key.rsplit(b"\x00", 3) for key in keys]  # head, status, count, priority
+        heads = {head: head.split(b"\x00") for head in dict.fromkeys(row[0] for row in rows)}
+        columns = [{texts[i] for texts in heads.values()} for i in range(3)]
+        columns += [{row[i] for row in rows} for i in range(1, 4)]
         values = {text: msgspec.json.decode(text) for column in columns for text in column}
-        check_entry_fields(*([values[text] for text in column] for column in columns))
-        return [
-            None
-            if values[group] is None or values[status] not in WAITING_STATUSES
-            else (
-                definition_key(values[owner], values[group], values[req]),
-                1 if values[priority] is None else values[priority],
-                values[count],
-            )
-            for owner, group, priority, count, status, req in rows
-        ]
+        owners, groups, reqs, statuses, counts, priorities = (
+            [values[text] for text in column] for column in columns
+        )
+        check_entry_fields(owners, groups, priorities, counts, statuses, reqs)
+        numbers: dict[bytes, int | None] = {}  # (None: a head without a group)
+        defined: list[tuple[Any, ...]] = []
+        jobs: list[QueueJob | None] = []
+        for head, status, count, priority in rows:
+            number = numbers.get(head, -1) if values[status] in WAITING_STATUSES else None
+            if number == -1:
+                owner, group, req = map(values.__getitem__, heads[head])
+                if group is not None:
+                    number = len(defined)
+                    defined.append(definition_key(owner, group, req))
+                numbers[head] = number = None if group is None else number
+            if number is None:
+                jobs.append(None)
+            else:
+                user_priority = values[priority]
+                jobs.append((number, 1 if user_priority is None else user_priority, values[count]))
+        return jobs, defined
 
 
 _KEY = attrgetter(*KEY_FIELDS)
@@ -149,18 +165,20 @@ def _from_path(
             path, lambda: TaskQueueKeys(ordered), label=name, source=name, record=QUEUE_RECORD
         )
 
-    define = definer(groups, segments)
+    define_key = definer(groups, segments)
     try:
         sink = read(False)
+        jobs, keys = sink.queue_jobs()
+        define = lambda number: define_key(keys[number])  # noqa: E731
         counted: list[QueueJob] = []
-        for job, n in zip(sink.queue_jobs(), sink.counts.values(), strict=True):
+        for job, n in zip(jobs, sink.counts.values(), strict=True):
             if job is not None:
-                key, priority, count = job
-                counted.append((key, priority, count * n))
+                number, priority, count = job
+                counted.append((number, priority, count * n))
         queues = build_task_queues(counted, define)
         if overflowed(queues):
             sink = read(True)
-            jobs = sink.queue_jobs()
+            jobs, keys = sink.queue_jobs()
             assert sink.order is not None
             codes = {code: i for i, code in enumerate(sink.index.values())}
             waiting = (jobs[codes[code]] for code in sink.order)

@@ -246,7 +246,7 @@ def build_task_queues(
     fill: list[int] = []  # jobs in the newest queue of each definition
     newest: list[int] = []  # tq_id of that queue
     tq_definition: list[TaskQueueDefinition] = []
-    counts: dict[tuple[int, int], int] = {}
+    tq_levels: list[dict[int, int]] = []  # jobs per priority level, a queue (tq_id - 1)
     for raw_key, user_priority, n in jobs:
         found = definition_index.get(raw_key)
         if found is None:
@@ -262,19 +262,18 @@ def build_task_queues(
             held = fill[d]
             if held >= max_jobs_per_tq:
                 tq_definition.append(definition)
+                tq_levels.append({})
                 newest[d] = len(tq_definition)
                 held = 0
-            take = min(n, max_jobs_per_tq - held)
+            room = max_jobs_per_tq - held
+            take = n if n < room else room
             fill[d] = held + take
-            key = (newest[d], level)
-            counts[key] = counts.get(key, 0) + take
+            levels = tq_levels[newest[d] - 1]
+            levels[level] = levels.get(level, 0) + take
             n -= take
-    per_queue: list[list[tuple[int, int]]] = [[] for _ in tq_definition]
-    for (tq_id, level), n in counts.items():
-        per_queue[tq_id - 1].append((level, n))
     return [
-        TaskQueue(i + 1, definition, tuple(sorted(levels)))
-        for i, (definition, levels) in enumerate(zip(tq_definition, per_queue, strict=True))
+        TaskQueue(i + 1, definition, tuple(sorted(levels.items())))
+        for i, (definition, levels) in enumerate(zip(tq_definition, tq_levels, strict=True))
     ]
 
 
