@@ -9,6 +9,8 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
+from itertools import repeat
+from operator import mul, sub
 
 
 def first_try_probabilities(priorities: Sequence[float], nodes: int = 24) -> list[float]:
@@ -37,14 +39,19 @@ def first_try_probabilities(priorities: Sequence[float], nodes: int = 24) -> lis
     total = sum(r * m for r, m in ratios)
     degree = len(priorities) - 1
     points = _panel_points(total, degree, nodes)
-    log_product = [sum(m * math.log1p(-r * t) for r, m in ratios) for t, _ in points]
+    # (each sum and product as written: -r·t, log1p, m·log, summed in order; mapped in C)
+    neg = [-r for r, _ in ratios]
+    counts = [m for _, m in ratios]
+    log_product = [
+        sum(map(mul, counts, map(math.log1p, map(mul, neg, repeat(t))))) for t, _ in points
+    ]
+    ts = [t for t, _ in points]
+    ws = [w for _, w in points]
     chance: dict[float, float] = {}
     for p, (r, _) in zip(multiplicity, ratios, strict=True):
-        acc = math.fsum(
-            w * math.exp(lp - math.log1p(-r * t))
-            for (t, w), lp in zip(points, log_product, strict=True)
-        )
-        chance[p] = r * acc
+        # w · exp(lp - log1p(-r·t)) over the points
+        logs = map(math.log1p, map(mul, repeat(-r), ts))
+        chance[p] = r * math.fsum(map(mul, ws, map(math.exp, map(sub, log_product, logs))))
     return [chance[p] for p in priorities]
 
 

@@ -12,6 +12,7 @@ be grouped without building an object per job; a raw key is turned into a
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
@@ -194,6 +195,7 @@ def job_priority(user_priority: float) -> int:
     return int(user_priority)
 
 
+@functools.lru_cache(maxsize=1024)  # (a few levels, each in thousands of queues)
 def real_priority(user_priority: float) -> float:
     """Map a job's UserPriority to the RealPriority DIRAC stores for it.
 

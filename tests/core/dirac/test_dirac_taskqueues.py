@@ -289,6 +289,41 @@ def test_first_try_chances_sum_to_one_and_follow_priority(ps: list[float]) -> No
     assert all(a[1] <= b[1] * (1 + 1e-9) for a, b in itertools.pairwise(pairs))
 
 
+def _first_try_one_term_at_a_time(ps: list[float], nodes: int = 24) -> list[float]:
+    """first_try_probabilities as its formula reads, each term in a Python expression: the
+    values the function computes in C (the same operations in the same order)."""
+    from fairshare_cli.core.dirac.first_try import _panel_points
+
+    top = max(ps)
+    mult: dict[float, int] = {}
+    for p in ps:
+        mult[p] = mult.get(p, 0) + 1
+    ratios = [(p / top, m) for p, m in mult.items()]
+    points = _panel_points(sum(r * m for r, m in ratios), len(ps) - 1, nodes)
+    log_product = [sum(m * math.log1p(-r * t) for r, m in ratios) for t, _ in points]
+    chance = {
+        p: r
+        * math.fsum(
+            w * math.exp(lp - math.log1p(-r * t))
+            for (t, w), lp in zip(points, log_product, strict=True)
+        )
+        for p, (r, _) in zip(mult, ratios, strict=True)
+    }
+    return [chance[p] for p in ps]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(min_value=0.001, max_value=1e6), min_size=1, max_size=120))
+def test_first_try_is_its_formula_term_by_term(ps: list[float]) -> None:
+    assert first_try_probabilities(ps) == _first_try_one_term_at_a_time(ps)
+
+
+def test_real_priority_remembered_is_real_priority() -> None:
+    # TaskQueueDB.__hackJobPriority: int(), clamped to [0.001, 10]; asked twice, the same
+    for user_priority, value in ((3.7, 3.0), (0, 1e-5), (12, 1e6), (3.7, 3.0), (3, 3.0)):
+        assert real_priority(user_priority) == float32(value)
+
+
 @settings(max_examples=50, deadline=None)
 @given(
     st.lists(
