@@ -148,16 +148,14 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
     when, ctx = priority_inputs(env)
     table = _listed(opts, env, job_list, ctx, when)
     if opts.fmt != "table":
-        from fairshare_cli.render.formats import emit_rows
-        from fairshare_cli.render.sprio import JSON_FIELDS, WEIGHT_FIELDS, json_rows, weights_row
+        from fairshare_cli.render.formats import emit_columns, emit_rows
+        from fairshare_cli.render.sprio import WEIGHT_FIELDS, json_columns, weights_row
 
         if opts.weights:  # (json: one object; ndjson, csv: one row)
             row = weights_row(ctx.weights)
             emit_rows(row if opts.fmt == "json" else [row], WEIGHT_FIELDS, opts.fmt)
-        elif opts.fmt == "json":
-            _write_json(table)
         else:
-            emit_rows(json_rows(table), JSON_FIELDS, opts.fmt)
+            emit_columns(json_columns(table), len(table), opts.fmt)
         return
     parsed, warnings = listing_spec(opts, env, ctx)
     if _split(opts.jobs) and not len(table) and not opts.weights:
@@ -278,20 +276,3 @@ def _listed(
     if not by_id:
         rows = sort_order(table, rows, opts.sort or "i")
     return table.taken(rows)
-
-
-def _write_json(table: PriorityTable) -> None:
-    """``--json`` of the table's rows, written in pieces (some 700 KB each), then a
-    newline."""
-    from fairshare_cli.render.sprio_json import table_chunks
-
-    chunks = table_chunks(table)
-    if chunks is None:  # (no rows, or a non-finite age: the general writer)
-        from fairshare_cli.core.jsontext import dumps_rows
-        from fairshare_cli.render.sprio import JSON_FIELDS, json_rows
-
-        chunks = iter([dumps_rows(json_rows(table), JSON_FIELDS)])
-    write = sys.stdout.write
-    for chunk in chunks:
-        write(chunk)
-    write("\n")

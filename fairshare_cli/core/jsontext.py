@@ -44,6 +44,8 @@ from typing import Any
 
 import msgspec
 
+from fairshare_cli.core.jsonlayout import Shared, layout_text
+
 #: msgspec prints a float as ``repr`` does from SMALL to below LARGE in magnitude (and 0).
 SMALL = 1e-4
 LARGE = 1e16
@@ -148,16 +150,14 @@ def rows_text(
     yield "]" if first else "\n]"
 
 
-def dumps_columns(
-    columns: Mapping[str, Iterable[Any]], count: int, times: Iterable[str] = ()
-) -> str:
+def dumps_columns(columns: Mapping[str, Any], count: int, times: Iterable[str] = ()) -> str:
     """:func:`columns_text` joined."""
     return "".join(columns_text(columns, count, times))
 
 
 def columns_text(
-    columns: Mapping[str, Iterable[Any]], count: int, times: Iterable[str] = ()
-) -> list[str]:
+    columns: Mapping[str, Any], count: int, times: Iterable[str] = ()
+) -> Iterable[str]:
     """The text :func:`dumps_rows` gives for ``count`` rows handed over a column at a time,
     in pieces to write one after another (the whole is never joined):
     ``json.dumps([{k: jsonable(v) for k, v in row} ...], indent=2)`` with row ``i`` holding
@@ -165,15 +165,21 @@ def columns_text(
     named in ``times`` hold epoch times (floats or None), printed as :class:`Time` is.
 
     Each column is made ready for msgspec at once (:func:`_column`) and the rows are made
-    from the columns in C (a struct per row when the keys are identifiers, else a dict).
+    from the columns in C (a struct per row when the keys are identifiers, else a dict);
+    a ``jsonlayout.Shared`` column or a mapping of columns (an object a row): ``jsonlayout``.
     """
     keys = tuple(columns)
+    timed = set(times)
+    if any(isinstance(c, (Shared, Mapping)) for c in columns.values()):
+        dated = {
+            k: [None if t is None else Time(t) for t in columns[k]] for k in timed & set(columns)
+        }
+        return layout_text({**columns, **dated}, count, dumps_indented)
     if not keys:
         return [json.dumps([{}] * count, indent=2)]
     values = [list(column) for column in columns.values()]
     if any(len(column) != count for column in values):
         raise ValueError("columns of different lengths")
-    timed = set(times)
     try:
         _str_keys(columns)
         ready = [

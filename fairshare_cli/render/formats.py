@@ -11,6 +11,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
+from fairshare_cli.core.jsonlayout import column_values
 from fairshare_cli.core.jsontext import Time as Time  # (views name these here)
 from fairshare_cli.core.jsontext import columns_text, dumps_indented, dumps_line, dumps_rows
 from fairshare_cli.core.jsontext import iso as iso
@@ -65,7 +66,8 @@ def emit_columns(
         return
     keys = list(columns)
     picked = [
-        [Time(t) for t in column] if key in times else column for key, column in columns.items()
+        [Time(t) for t in column] if key in times else column_values(column)
+        for key, column in columns.items()
     ]
     rows = [dict(zip(keys, row, strict=True)) for row in zip(*picked, strict=True)]
     emit_rows(rows, keys, fmt, out)

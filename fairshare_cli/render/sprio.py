@@ -17,6 +17,7 @@ from typing import Any
 
 import msgspec
 
+from fairshare_cli.core.jsonlayout import Shared
 from fairshare_cli.core.names import ascii_digits
 from fairshare_cli.core.slurm.priority import FACTOR_KEYS, Weights
 from fairshare_cli.core.slurm.priority_table import PriorityTable, job_sort_key
@@ -344,32 +345,30 @@ def sort_order(table: PriorityTable, rows: list[int], spec: str) -> list[int]:
     return out
 
 
-JSON_FIELDS = (
-    "job_id", "partition", "user", "account", "qos", "priority", "site", "nice", "factors",
-    "weighted",
-)  # fmt: skip
+def json_columns(table: PriorityTable) -> dict[str, Any]:
+    """The rows as columns of plain values for the JSON writer (``--json``, ndjson, csv:
+    docs/json.md sprio fields), full precision: what the rows of one association or one
+    partition share as :class:`~fairshare_cli.core.jsonlayout.Shared` columns (their texts
+    made once: ``benchmarks/run.py --rows sprio-json``)."""
+    assocs, parts = table.assocs, table.parts
+    of_assoc, of_part = set(assocs), set(parts)
 
+    def assoc(name: str) -> Shared:
+        return Shared(assocs, {a: getattr(a, name) for a in of_assoc})
 
-def json_rows(table: PriorityTable) -> list[Mapping[str, Any]]:
-    """The rows as plain values (``--json``, ndjson, csv: docs/json.md sprio fields), full
-    precision."""
-    return [
-        {
-            "job_id": jid, "partition": s.partition, "user": a.user, "account": a.account,
-            "qos": s.qos, "priority": pi, "site": site, "nice": nice,
-            "factors": {
-                **dict(zip(FACTOR_KEYS, (age, a.assoc_factor, a.fairshare_factor,
-                    s.jobsize_factor, s.partition_factor, s.qos_factor), strict=True)),
-                "tres": dict(s.tres_factors),
-            },
-            "weighted": {
-                **dict(zip(FACTOR_KEYS, (age_w, a.weighted_assoc, a.weighted_fairshare,
-                    s.weighted_jobsize, s.weighted_partition, s.weighted_qos), strict=True)),
-                "tres": dict(s.weighted_tres),
-            },
-        }
-        for jid, a, s, age, age_w, site, nice, pi in zip(
-            table.job_ids, table.assocs, table.parts, table.age_factors, table.weighted_ages,
-            table.sites, table.nices, table.priority_ints, strict=True,
-        )
-    ]  # fmt: skip
+    def part(name: str) -> Shared:
+        return Shared(parts, {s: getattr(s, name) for s in of_part})
+
+    def factors(ages: list[float], names: tuple[str, ...]) -> dict[str, Any]:
+        shared = [assoc(names[0]), assoc(names[1]), *map(part, names[2:])]
+        return dict(zip((*FACTOR_KEYS, "tres"), (ages, *shared), strict=True))
+
+    return {
+        "job_id": table.job_ids, "partition": part("partition"), "user": assoc("user"),
+        "account": assoc("account"), "qos": part("qos"), "priority": table.priority_ints,
+        "site": table.sites, "nice": table.nices,
+        "factors": factors(table.age_factors, ("assoc_factor", "fairshare_factor",
+            "jobsize_factor", "partition_factor", "qos_factor", "tres_factors")),
+        "weighted": factors(table.weighted_ages, ("weighted_assoc", "weighted_fairshare",
+            "weighted_jobsize", "weighted_partition", "weighted_qos", "weighted_tres")),
+    }  # fmt: skip

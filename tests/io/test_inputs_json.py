@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairshare_cli.core.jsontext import dumps_rows
 from fairshare_cli.io.inputs import read_json
 
 
@@ -117,9 +116,9 @@ def test_sprio_json_of_a_table_is_json_dumps_text(
     """sprio's ``--json`` of a table (each share's texts made once, each row's own values
     put in) is ``json.dumps`` of its rows: each value, tiny, huge or non-finite floats,
     quotes and non-ASCII names, in its place."""
+    from fairshare_cli.core.jsontext import dumps_columns
     from fairshare_cli.core.slurm.priority_table import AssocShare, PartShare, PriorityTable
-    from fairshare_cli.render import sprio_json
-    from fairshare_cli.render.sprio import JSON_FIELDS, json_rows
+    from fairshare_cli.render.sprio import json_columns
     from tests.core.slurm.priority_reference import reference_json
 
     assocs = [AssocShare(user, ("acct", wf[1], wf[2], wf[4], wf[5])) for user, wf in whos]
@@ -133,6 +132,5 @@ def test_sprio_json_of_a_table_is_json_dumps_text(
         [j[5] for j in jobs], [j[6] for j in jobs], [0] * len(jobs), [j[4] for j in jobs],
         [float(j[3]) for j in jobs], [j[3] for j in jobs],
     )  # fmt: skip
-    pieces = sprio_json.table_chunks(table)
-    text = dumps_rows(json_rows(table), JSON_FIELDS) if pieces is None else "".join(pieces)
+    text = dumps_columns(json_columns(table), len(table))
     assert text == reference_json(table.rows())

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairshare_cli.core.jobs import Job, parse_jobs
-from fairshare_cli.core.jsontext import dumps_rows
+from fairshare_cli.core.jsontext import dumps_columns
 from fairshare_cli.core.slurm.assoc_tree import AccountDef, build_tree, set_usage
 from fairshare_cli.core.slurm.factors import parse_flags
 from fairshare_cli.core.slurm.fairshare import compute_fairshare
@@ -27,7 +27,6 @@ from fairshare_cli.core.slurm.priority import (
 from fairshare_cli.core.slurm.priority_table import PriorityTable, compute_rows, compute_table
 from fairshare_cli.errors import InputError
 from fairshare_cli.render import sprio as render
-from fairshare_cli.render.sprio_json import table_chunks as json_chunks
 from fairshare_cli.render.sprio_table import listing_chunks
 from tests.core.slurm.priority_reference import reference_json, reference_lines, reference_rows
 
@@ -163,12 +162,7 @@ def _same(jobs: list[Any], ctx: PriorityContext, spec: str | None = None) -> Non
     fmt, _ = render.parse_format(spec)
     text = "".join(listing_chunks(fmt, table, ctx.weights, header=False, cluster="c%l"))
     assert text == reference_lines(fmt, want, ctx.weights, "c%l")
-    pieces = json_chunks(table)
-    json_text = (
-        dumps_rows(render.json_rows(table), render.JSON_FIELDS)
-        if pieces is None
-        else "".join(pieces)
-    )
+    json_text = dumps_columns(render.json_columns(table), len(table))
     assert json_text == reference_json(want)
 
 

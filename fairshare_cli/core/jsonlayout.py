@@ -1,0 +1,220 @@
+"""The JSON writer's rows laid out from columns with shared values: part of
+:mod:`fairshare_cli.core.jsontext` (the one JSON writer), which hands :func:`layout_text`
+the columns :func:`~fairshare_cli.core.jsontext.columns_text` takes and the text of a
+single value (its own ``dumps_indented``).
+
+The text is ``json.dumps([row, ...], indent=2)`` of rows whose values are given a column
+at a time, where a column may also be
+
+- a :class:`Shared` column: row ``i`` holds ``values[keys[i]]`` (the factors that the
+  jobs of one association share, say): the text of each distinct value is made once;
+- a mapping of columns: row ``i`` holds an object of each of their ``i``-th values.
+
+One row's text is laid out once as pieces (its keys, indentation and separators as
+``json.dumps`` prints them, and a slot a value); the rows are then made :data:`CHUNK` at a
+time by one join of those pieces repeated, each slot's texts laid out by slice assignment
+(no Python code a row). Neighbouring shared columns of one key list are one slot, with
+the text between them and around them in each of its texts (made once a key); a column of
+one value is text; plain ASCII text goes in as it is, between quotes
+(``benchmarks/run.py --rows sprio-json``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from json.encoder import encode_basestring_ascii as _quoted  # json.dumps' own, in C
+from typing import Any
+
+#: Rows made at a time (some 700 KB of text at ``fs sprio --json``'s rows).
+CHUNK = 1024
+#: The rows that tell whether a column holds few distinct values (at most one in 16 rows).
+_SAMPLE = 4096
+#: What separates two rows in the list: ``json.dumps``' item separator and indent.
+_BETWEEN = ",\n  "
+
+
+class Shared:
+    """A column whose row ``i`` holds ``values[keys[i]]``; the text of each of ``values``
+    is made once. Shared columns of one ``keys`` list (the same object) next to each
+    other are printed together."""
+
+    __slots__ = ("keys", "values")
+
+    def __init__(self, keys: Sequence[Hashable], values: Mapping[Hashable, Any]) -> None:
+        self.keys = keys
+        self.values = values
+
+    def column(self) -> list[Any]:
+        """The column's value in each row."""
+        return list(map(self.values.__getitem__, self.keys))
+
+
+def column_values(column: Any) -> list[Any]:
+    """A column's value in each row: a :class:`Shared` column's looked up, a mapping of
+    columns' objects made (each row's a dict of theirs)."""
+    if isinstance(column, Shared):
+        return column.column()
+    if isinstance(column, Mapping):
+        keys = list(column)
+        inner = [column_values(c) for c in column.values()]
+        return [dict(zip(keys, row, strict=True)) for row in zip(*inner, strict=True)]
+    return list(column)
+
+
+#: A value slot of a row: the column it reads and the text of each of its values by
+#: value or key (None: the values are their texts; a function: makes each value's text).
+_Slot = tuple[Sequence[Any], "dict[Any, str] | Callable[[Any], str] | None"]
+
+
+def layout_text(
+    columns: Mapping[str, Any], count: int, text_of: Callable[[Any], str]
+) -> Iterator[str]:
+    """The text of ``count`` rows given as ``columns`` (see the module docstring), in
+    pieces to write one after another; ``text_of(value)`` is one value's ``--json``
+    text, ``json.dumps(jsonable(value), indent=2)``.
+
+    Raises:
+        ValueError: a column that does not hold ``count`` values.
+    """
+    if not count:
+        yield "[]"
+        return
+    items: list[Any] = []
+    _lay_out(columns, 1, items, count, text_of)
+    head, row = _row(items)
+    width = len(row)
+    slots = [
+        (k, column, texts.__getitem__ if isinstance(texts, dict) else texts)
+        for k, item in enumerate(row)
+        if type(item) is tuple
+        for column, texts in (item,)
+    ]
+    base = [None if type(item) is tuple else item for item in row]
+    yield "[\n  " + head
+    for start in range(0, count, CHUNK):
+        stop = min(count, start + CHUNK)
+        pieces = base * (stop - start)
+        for k, column, text in slots:
+            piece = column[start:stop]
+            pieces[k::width] = piece if text is None else list(map(text, piece))
+        text = "".join(pieces)  # type: ignore[arg-type]
+        yield text if stop < count else text[: -len(_BETWEEN + head)]
+    yield "\n]"
+
+
+def _lay_out(
+    columns: Mapping[str, Any], depth: int, out: list[Any], count: int, text_of: Any
+) -> None:
+    """Append to ``out`` the pieces of one row's object at ``depth``: its texts (keys,
+    separators, indentation) and a slot for each leaf column."""
+    if not columns:
+        out.append("{}")
+        return
+    pad = "\n" + "  " * (depth + 1)
+    for n, (key, column) in enumerate(columns.items()):
+        out.append(("{" if not n else ",") + pad + _quoted(key) + ": ")
+        if isinstance(column, Mapping):
+            _lay_out(column, depth + 1, out, count, text_of)
+        else:
+            out.extend(_slot(column, depth + 1, count, text_of))
+    out.append("\n" + "  " * depth + "}")
+
+
+def _slot(column: Any, depth: int, count: int, text_of: Any) -> list[Any]:
+    """A leaf column's slot (with the texts around it): a shared column's texts a key; a
+    column of few distinct values (one type; no float zero, whose sign a set forgets) the
+    text of each; plain ASCII text between quotes; ints made text a chunk at a time; else
+    a text a row."""
+    if isinstance(column, Shared):
+        keys = list(column.values)
+        texts = _texts([column.values[k] for k in keys], depth, text_of)
+        values: Sequence[Any] = column.keys
+        if len(values) != count:
+            raise ValueError("columns of different lengths")
+        return [(values, dict(zip(keys, texts, strict=True)))]
+    values = column if isinstance(column, list) else list(column)
+    if len(values) != count:
+        raise ValueError("columns of different lengths")
+    kinds = set(map(type, values))
+    # (few: told by the first rows first, which a column of many has many of)
+    plain = len(kinds) == 1 and kinds <= {int, float, str, bool, type(None)}
+    if plain and len(set(values[:_SAMPLE])) * 16 <= min(count, _SAMPLE):
+        distinct = set(values)
+        if len(distinct) * 16 <= count and not (kinds == {float} and 0.0 in distinct):
+            keys = list(distinct)
+            return [(values, dict(zip(keys, _texts(keys, depth, text_of), strict=True)))]
+    if kinds == {int}:
+        return [(values, int.__repr__)]
+    if kinds == {str}:
+        joined = "".join(values)
+        if joined.isascii() and joined.isprintable() and '"' not in joined and "\\" not in joined:
+            return ['"', (values, None), '"']
+    return [(_texts(values, depth, text_of), None)]
+
+
+def _texts(values: list[Any], depth: int, text_of: Any) -> list[str]:
+    """Each value's text in a row at ``depth``: finite floats, ints and text as
+    ``json.dumps`` prints them (``float.__repr__``, ``int.__repr__``, its ASCII escape),
+    anything else by ``text_of``, indented to ``depth``."""
+    kinds = set(map(type, values))
+    if kinds == {float}:
+        total = sum(values)
+        if total - total == 0:  # (no NaN nor infinity: those print as jsonable says)
+            return list(map(float.__repr__, values))
+    elif kinds == {int}:
+        return list(map(int.__repr__, values))
+    elif kinds == {str}:
+        return list(map(_quoted, values))
+    pad = "\n" + "  " * depth
+    return [text_of(v).replace("\n", pad) for v in values]
+
+
+def _row(items: list[Any]) -> tuple[str, list[Any]]:
+    """The text before the first slot of a row (``head``) and a row's pieces after it: its
+    slots and texts, the last text the row's end, the separator and the next row's head.
+
+    A slot of one text is text; neighbouring shared slots of one key list, with the text
+    between, are one slot; a text next to a shared slot is part of each of its texts."""
+    merged: list[Any] = []
+    for item in [*items, _BETWEEN]:
+        if type(item) is tuple and isinstance(item[1], dict) and len(item[1]) == 1:
+            item = next(iter(item[1].values()))  # one value: its text is constant
+        if type(item) is str:
+            if merged and type(merged[-1]) is str:
+                merged[-1] += item
+                continue
+        elif len(merged) > 1 and type(merged[-1]) is str and _joins(merged[-2], item):
+            between, (keys, before) = merged.pop(), merged.pop()
+            item = (keys, {k: t + between + item[1][k] for k, t in before.items()})
+        merged.append(item)
+    head = merged.pop(0) if len(merged) > 1 and type(merged[0]) is str else ""
+    if type(merged[-1]) is str:
+        merged[-1] += head
+    else:
+        merged.append(head)
+    row: list[Any] = []
+    for item in merged:
+        if type(item) is str and row and _shared(row[-1]):
+            keys, texts = row[-1]
+            row[-1] = (keys, {k: t + item for k, t in texts.items()})
+            continue
+        if _shared(item) and row and type(row[-1]) is str:
+            text = row.pop()
+            item = (item[0], {k: text + t for k, t in item[1].items()})
+        row.append(item)
+    return head, row
+
+
+def _shared(item: Any) -> bool:
+    """Whether a piece is a slot of texts by value or key."""
+    return type(item) is tuple and isinstance(item[1], dict)
+
+
+def _joins(before: Any, item: Any) -> bool:
+    """Whether two slots are texts of one shared key list (printed as one)."""
+    return (
+        _shared(before)
+        and _shared(item)
+        and before[0] is item[0]
+        and before[1].keys() == item[1].keys()
+    )

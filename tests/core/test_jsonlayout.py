@@ -1,0 +1,164 @@
+"""The JSON writer's rows laid out from columns with shared values (``core/jsonlayout``,
+through ``jsontext.dumps_columns``): ``json.dumps(jsonable(rows), indent=2)`` byte for
+byte, for any values, shared or not, nested objects, any chunk size; and ``fs sprio
+--json`` of a :class:`PriorityTable` against the reference's text."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fairshare_cli.core import jsonlayout
+from fairshare_cli.core.jsonlayout import Shared, column_values
+from fairshare_cli.core.jsontext import dumps_columns, jsonable
+from fairshare_cli.core.slurm.priority import PriorityContext
+from fairshare_cli.core.slurm.priority_table import PriorityTable, compute_table
+from fairshare_cli.errors import InputError
+from fairshare_cli.render.sprio import json_columns
+from tests.core.slurm.priority_reference import reference_json
+from tests.core.slurm.test_priority_table import NOW, _both_kinds, contexts, sited_queues
+
+#: Floats whose texts differ between writers (tiny, huge, signed zeros, non-finite).
+EDGES = [0.0, -0.0, 1e-4, 9.99e-5, 1e-5, 5e-324, 1e16, -1e16, 1.5e300, 10.00001, 1.25e17]
+leaves = (
+    st.sampled_from(EDGES)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.integers(-(2**70), 2**70)
+    | st.booleans()
+    | st.none()
+    | st.text(max_size=6)
+    | st.sampled_from(["%s", "a%%b", 'q"uote', "é", "\x7f", "\\"])
+)
+values = leaves | st.dictionaries(st.text(max_size=3), leaves, max_size=3)
+
+
+def _reference(columns: dict[str, Any], count: int) -> str:
+    rows: list[dict[str, Any]] = [{} for _ in range(count)]
+
+    def put(target: list[dict[str, Any]], cols: dict[str, Any]) -> None:
+        for key, column in cols.items():
+            if isinstance(column, dict):
+                inner: list[dict[str, Any]] = [{} for _ in range(count)]
+                put(inner, column)
+                column = inner
+            elif isinstance(column, Shared):
+                column = [column.values[k] for k in column.keys]
+            for row, value in zip(target, column, strict=True):
+                row[key] = value
+
+    put(rows, columns)
+    return json.dumps(jsonable(rows), indent=2)
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[dict[str, Any], int]:
+    """Columns of ``count`` rows: plain ones (few or many distinct values), shared ones
+    over one or two key lists, a nested object of such columns."""
+    count = draw(st.integers(0, 40))
+    picks = [draw(st.lists(st.integers(0, 3), min_size=count, max_size=count)) for _ in "ab"]
+
+    def column() -> Any:
+        kind = draw(st.sampled_from(["plain", "few", "shared0", "shared1"]))
+        if kind == "plain":
+            return draw(st.lists(values, min_size=count, max_size=count))
+        if kind == "few":
+            value = draw(leaves)
+            return [value] * count
+        keys = picks[int(kind[-1])]
+        return Shared(keys, {k: draw(values) for k in range(4)})
+
+    names = draw(st.lists(st.text(max_size=4), min_size=0, max_size=5, unique=True))
+    cols: dict[str, Any] = {name: column() for name in names}
+    if draw(st.booleans()):
+        inner = draw(st.lists(st.sampled_from(["x", "y", "%"]), max_size=3, unique=True))
+        cols["nested"] = {name: column() for name in inner}
+    return cols, count
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables(), st.sampled_from([1, 2, 3, 1024]))
+def test_layout_is_json_dumps_of_the_rows(table: tuple[dict[str, Any], int], chunk: int) -> None:
+    columns, count = table
+    if not any(isinstance(c, (Shared, dict)) for c in columns.values()):
+        columns["shared"] = Shared([0] * count, {0: 1.5})  # (the layout's path)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(jsonlayout, "CHUNK", chunk)
+        text = dumps_columns(columns, count)
+    assert text == _reference(columns, count)
+
+
+def test_layout_shares_texts_and_keeps_percent_signs() -> None:
+    keys = [0, 1, 0]
+    columns = {
+        "id%d": ["1", "2", "3"],
+        "user": Shared(keys, {0: "alice", 1: "b%sob"}),
+        "acct": Shared(keys, {0: "a", 1: "b"}),
+        "n": [7, 2**70, -1],
+        "age": [1.0, 1.0, 1.0],
+        "f": {"tres": Shared(keys, {0: {"cpu": 0.5}, 1: {}})},
+    }
+    assert dumps_columns(columns, 3) == _reference(columns, 3)
+    empty: dict[str, Any] = {"s": Shared([], {})}
+    assert dumps_columns(empty, 0) == "[]"
+    uneven: dict[str, Any] = {"s": Shared([0], {0: 1}), "n": [1, 2]}
+    with pytest.raises(ValueError, match="different lengths"):
+        dumps_columns(uneven, 2)
+    assert column_values(columns["f"]) == [
+        {"tres": {"cpu": 0.5}},
+        {"tres": {}},
+        {"tres": {"cpu": 0.5}},
+    ]
+
+
+def _table(jobs: list[Any], ctx: PriorityContext) -> PriorityTable | None:
+    try:
+        return compute_table(jobs, ctx, NOW, listed_at=NOW + 60)
+    except InputError:
+        return None
+
+
+#: Queues of up to 40 jobs whose sites and nices take one value or several.
+sited = sited_queues(1, 40, [[0], [7], [0, 7], [-3, 2**40]])
+
+
+@settings(max_examples=50, deadline=None)
+@given(sited, contexts, st.sampled_from([1, 2, 3, 1024]))
+def test_table_json_in_pieces_is_the_references(
+    objs: list[dict[str, Any]], ctx: PriorityContext, chunk: int
+) -> None:
+    """``fs sprio --json``'s text of a table, in chunks of any number of rows."""
+    (jobs,) = _both_kinds(objs)[:1]
+    table = _table(jobs, ctx)
+    if table is None:
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(jsonlayout, "CHUNK", chunk)
+        text = dumps_columns(json_columns(table), len(table))
+    assert text == reference_json(table.rows())
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    sited,
+    contexts,
+    st.sampled_from(["age_factors", "weighted_ages"]),
+    st.sampled_from([math.inf, math.nan]),
+)
+def test_a_table_with_an_age_not_finite(
+    objs: list[dict[str, Any]], ctx: PriorityContext, column: str, bad: float
+) -> None:
+    """An infinite or NaN age factor prints as ``jsonable`` says (``"inf"``, ``null``)."""
+    (jobs,) = _both_kinds(objs)[:1]
+    table = _table(jobs, ctx)
+    if table is None or not len(table):
+        return
+    values = list(getattr(table, column))
+    values[-1] = bad
+    table = msgspec.structs.replace(table, **{column: values})
+    assert dumps_columns(json_columns(table), len(table)) == reference_json(table.rows())
