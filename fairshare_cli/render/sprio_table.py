@@ -214,11 +214,23 @@ def _row_column(
         cell = lambda v: spec % text(v)  # noqa: E731  one cell, as the row path prints it
     # Only sites and nices take few values (a priority column has about one a row).
     texts = few_texts(values, cell, distinct) if kinds == {int} and f.letter in "SN" else None
+    if kinds == {float} and f.letter in "Aa":  # ages: often one (every job past the max age)
+        texts = _few_floats(values, cell)
     if texts is not None:
         return "%s", values, texts
     if text is not None:
         return spec, list(map(text, values)), None
     return spec, values, None
+
+
+def _few_floats(values: list[float], cell: Callable[[Any], str]) -> dict[Any, str] | None:
+    """:func:`few_texts` of a column of floats, told by its first rows first; None where a
+    zero is among them (a set keeps one of 0.0 and -0.0, which print apart)."""
+    head = values[:4096]
+    if len(set(head)) * 16 > len(head):
+        return None
+    distinct = set(values)
+    return None if 0.0 in distinct else few_texts(values, cell, distinct)
 
 
 def _kinds(values: list[Any]) -> set[type]:

@@ -55,3 +55,42 @@ def test_mixed_sites_and_nices_print_as_the_reference(
     fmt, _ = render.parse_format(spec)
     want = reference_lines(fmt, table.rows(), ctx.weights, "c")
     assert "".join(listing_chunks(fmt, table, ctx.weights, header=False, cluster="c")) == want
+
+
+#: Age columns of one or two values (the signs of zero print apart: -0 and 0).
+AGES = [[1.0], [0.0, -0.0], [-0.0], [1.0, 0.5], [1e-9, 1.0], [float("nan")], [float("inf"), 1.0]]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(job_objects, min_size=1, max_size=60),
+    contexts,
+    st.sampled_from(AGES),
+    st.randoms(use_true_random=False),
+    st.sampled_from(["%.10A %.10a", "%A %.3a", "%.15i %.10A"]),
+)
+def test_ages_of_few_values_print_as_the_reference(
+    objs: list[dict[str, Any]],
+    ctx: PriorityContext,
+    ages: list[float],
+    rnd: Any,
+    spec: str,
+) -> None:
+    """An age column of one or two values (every job past PriorityMaxAge: all 1.0) prints
+    each value's text made once, ``-0.0`` apart from ``0.0``, as the reference does."""
+    (jobs,) = _both_kinds([_job(i, dict(o)) for i, o in enumerate(objs, start=1)])[:1]
+    try:
+        table = compute_table(jobs, ctx, NOW, listed_at=NOW + 60)
+    except InputError:
+        return
+    if not len(table):
+        return
+    table = table.taken([i % len(table) for i in range(64)])  # (enough rows to tell "few")
+    picked = [rnd.choice(ages) for _ in range(len(table))]
+    weight = float(ctx.weights.age)
+    table = msgspec.structs.replace(
+        table, age_factors=picked, weighted_ages=[a * weight for a in picked]
+    )
+    fmt, _ = render.parse_format(spec)
+    want = reference_lines(fmt, table.rows(), ctx.weights, "c")
+    assert "".join(listing_chunks(fmt, table, ctx.weights, header=False, cluster="c")) == want
