@@ -11,19 +11,15 @@ it returns. Two forms, each exactly what the standard library prints:
 - :func:`dumps_sorted`, the state file: ``json.dumps(value, indent=2, sort_keys=True,
   allow_nan=False)`` (NaN and the infinities refused with ``ValueError``).
 
-It lives in ``core`` because it is pure text from values and both ``io`` (the state) and
-``render`` (the views) use it, and neither may import the other.
+It lives in ``core``: both ``io`` (the state) and ``render`` (the views) use it. The
+standard library's encoder is pure Python with ``indent`` (once three quarters of ``fs sprio
+-l --json``), so the text comes from msgspec, whose compact text :func:`msgspec.json.format`
+lays out as ``indent=2`` does; where the two differ the value is steered back, or the
+standard library prints it:
 
-The standard library's encoder is pure Python with ``indent``: for ``fs sprio -l --json``
-over 100,000 jobs it was three quarters of the run, and three times slower on the 30 MB
-state a 1M-record ``fs import history`` writes. So the text comes from msgspec, which
-encodes compact text that :func:`msgspec.json.format` lays out as ``indent=2`` does; where
-the two differ the value is steered back, or the standard library prints it:
-
-- floats: msgspec's shortest round-trip digits equal ``repr`` only from :data:`SMALL` (1e-4)
-  to below :data:`LARGE` (1e16) in magnitude (it prints ``0.00001`` and ``1e16`` where
-  ``repr`` prints ``1e-05`` and ``1e+16``), so the others go in as ``repr`` text
-  (:class:`msgspec.Raw`);
+- floats: msgspec's shortest digits equal ``repr`` only from :data:`SMALL` (1e-4) to below
+  :data:`LARGE` (1e16) in magnitude (``0.00001``, ``1e16`` for ``repr``'s ``1e-05``,
+  ``1e+16``): the others go in as ``repr`` text (:class:`msgspec.Raw`, :func:`float_texts`);
 - strings: ``json.dumps`` escapes every character outside printable ASCII; msgspec writes
   UTF-8 and DEL raw, so any such byte in the output means the standard library redoes it;
 - keys that are not strings, and every type beyond dict, list, tuple, str, int, float,
@@ -163,10 +159,9 @@ def columns_text(
     ``json.dumps([{k: jsonable(v) for k, v in row} ...], indent=2)`` with row ``i`` holding
     each key's ``i``-th value (a column of ``count`` values per key, in order). The columns
     named in ``times`` hold epoch times (floats or None), printed as :class:`Time` is.
-
-    Each column is made ready for msgspec at once (:func:`_column`) and the rows are made
-    from the columns in C (a struct per row when the keys are identifiers, else a dict);
-    a ``jsonlayout.Shared`` column or a mapping of columns (an object a row): ``jsonlayout``.
+    Each column is made ready for msgspec at once (:func:`_column`), the rows made from the
+    columns in C (a struct per row where the keys are identifiers, else a dict); with a
+    ``jsonlayout.Shared`` column or a mapping of columns (an object a row), ``jsonlayout``.
     """
     keys = tuple(columns)
     timed = set(times)
@@ -174,7 +169,7 @@ def columns_text(
         dated = {
             k: [None if t is None else Time(t) for t in columns[k]] for k in timed & set(columns)
         }
-        return layout_text({**columns, **dated}, count, dumps_indented)
+        return layout_text({**columns, **dated}, count, dumps_indented, float_texts)
     if not keys:
         return [json.dumps([{}] * count, indent=2)]
     values = [list(column) for column in columns.values()]
@@ -300,6 +295,16 @@ def _time_column(times: list[Any]) -> list[Any]:
     return [next(stamps) if w else others.get(t) for t, w in zip(times, whole, strict=True)]
 
 
+def float_texts(values: list[float]) -> list[str]:
+    """``json.dumps``' text of each of these finite floats: msgspec's, ``repr``'s outside
+    ``SMALL..LARGE`` but 0 (``--rows sprio-json``: ``repr`` of 240,000 ages took 0.4 s)."""
+    texts = msgspec.json.encode(values).decode("ascii")[1:-1].split(",") if values else []
+    if _one_sign_in_range(values) or plain_floats(values):
+        return texts
+    pairs = zip(texts, values, strict=True)
+    return [t if SMALL <= abs(v) < LARGE or v == 0 else repr(v) for t, v in pairs]
+
+
 def dumps_line(value: Any) -> str:
     """``json.dumps(jsonable(value))``: one line of ndjson (``", "`` and ``": "`` between)."""
     return json.dumps(jsonable(value))
@@ -386,21 +391,6 @@ def _one_sign_in_range(floats: list[float]) -> bool:
         return False
     low, high = min(floats), max(floats)
     return (low >= SMALL and high < LARGE) or (low > -LARGE and high <= -SMALL)
-
-
-def prepared(value: Any) -> Any:
-    """``value`` made ready for :func:`dumps_ready` (see the module docstring)."""
-    return _prep(value)
-
-
-def dumps_ready(value: Any) -> str | None:
-    """The indented text of a value built for msgspec (dicts with string keys, lists, str,
-    int, None, bool, :func:`plain_floats` and :func:`prepared` parts), or None when the
-    standard library must print it (non-ASCII text, another type)."""
-    try:
-        return _indented(_encode(value))
-    except _Refused:
-        return None
 
 
 # -- the state file ----------------------------------------------------------------------

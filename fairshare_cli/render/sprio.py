@@ -351,13 +351,15 @@ def json_columns(table: PriorityTable) -> dict[str, Any]:
     partition share as :class:`~fairshare_cli.core.jsonlayout.Shared` columns (their texts
     made once: ``benchmarks/run.py --rows sprio-json``)."""
     assocs, parts = table.assocs, table.parts
-    of_assoc, of_part = set(assocs), set(parts)
+    of_assoc, of_part = list(set(assocs)), list(set(parts))
 
     def assoc(name: str) -> Shared:
-        return Shared(assocs, {a: getattr(a, name) for a in of_assoc})
+        values = map(operator.attrgetter(name), of_assoc)
+        return Shared(assocs, dict(zip(of_assoc, values, strict=True)))
 
     def part(name: str) -> Shared:
-        return Shared(parts, {s: getattr(s, name) for s in of_part})
+        values = map(operator.attrgetter(name), of_part)
+        return Shared(parts, dict(zip(of_part, values, strict=True)))
 
     def factors(ages: list[float], names: tuple[str, ...]) -> dict[str, Any]:
         shared = [assoc(names[0]), assoc(names[1]), *map(part, names[2:])]

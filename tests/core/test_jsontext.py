@@ -402,3 +402,16 @@ def test_dumps_sorted_is_the_standard_librarys_text_on_awkward_values(value: Any
     1e+16, -0.0; NaN and the infinities refused), non-ASCII and control characters, big
     integers, tuples, and ``Time`` (a float subclass: printed as its number)."""
     _as_the_standard_library(value)
+
+
+#: Magnitudes where msgspec's digits and ``repr``'s part (below 1e-4, from 1e16), their
+#: neighbours, and values whose msgspec text holds ``0.0000`` though ``repr`` prints them alike.
+FLOAT_EDGES = [0.0, -0.0, 1e-4, 9.99e-5, -9.99e-5, 1e-5, 5e-324, 1e16, -1e16, 9.999e15,
+               math.nextafter(1e16, 0), 1.5e300, 10.00001, -20.000003, 1e-300, 1.25e17]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(FLOAT_EDGES) | st.floats(allow_nan=False, allow_infinity=False)))
+def test_float_texts_are_json_dumps_texts(values: list[float]) -> None:
+    """A column of finite floats, printed at once: each text is ``json.dumps``'s."""
+    assert jsontext.float_texts(values) == [json.dumps(v) for v in values]
