@@ -4,15 +4,24 @@
 
 The pool is ``slurm_bench.make_pool``'s (its accounts and users); the jobs are 70 % pending,
 25 % running and 5 % completed, each a full 26.05 record (``ReqTRES``/``AllocTRES``,
-``SubmitLine``), as ``src/api/job_info.c`` prints them. Deterministic (seeded).
+``SubmitLine``), as ``src/api/job_info.c`` prints them. A pending job's ``Priority`` is the
+one fs computes for it from the pool and its usage (``fs sprio`` after an import of the
+dump into a scratch copy of the state), as in a real dump, where the printed priorities
+are those of the pass the usage is from; a running or finished job keeps a random one.
+Deterministic (seeded).
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import random
+import re
+import shutil
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -20,6 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import slurm_bench
 
 NOW = slurm_bench.NOW
+#: ``--now`` of the import and of ``fs sprio`` that price the pending jobs.
+NOW_TEXT = "2026-11-21T12:00:00Z"
 
 
 def _iso(epoch: float) -> str:
@@ -94,7 +105,43 @@ def write_jobs(directory: Path, jobs: int, seed: int = 1) -> Path:
         for i in range(jobs):
             account, user = users[rng.randrange(len(users))]
             fh.write(record(rng, i + 1, account, user) + "\n")
+    _print_priorities(path, config, directory / "state.json")
     return path
+
+
+def _fs(*args: str) -> str:
+    cmd = [sys.executable, "-m", "fairshare_cli", *args, "--now", NOW_TEXT]
+    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+
+
+#: A record from its ``JobId=`` to its first partition, its ``Priority=`` in between.
+_RECORD = re.compile(
+    r"^JobId=(\d+) .*\n(?:.*\n)*?   Priority=(\d+)(?:.*\n)*?   Partition=([^,\s]+)",
+    re.MULTILINE,
+)
+
+
+def _print_priorities(dump: Path, config: Path, state: Path) -> None:
+    """Each pending job's ``Priority=`` made the one fs computes for it in its first
+    partition (as ``scontrol show jobs`` prints it): the dump imported into a scratch copy
+    of ``state``, then ``fs sprio -l --json`` read."""
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = Path(scratch) / "state.json"
+        shutil.copyfile(state, copy)
+        common = ("--config", str(config), "--state", str(copy))
+        _fs("import", "squeue", str(dump), *common)
+        rows = json.loads(_fs("sprio", "-l", "--json", *common))
+    priority = {(row["job_id"], row["partition"]): row["priority"] for row in rows}
+    text = dump.read_text(encoding="utf-8")
+
+    def priced(m: re.Match[str]) -> str:
+        value = priority.get((m.group(1), m.group(3)))
+        if value is None:  # running or finished: not sprio's
+            return m.group(0)
+        cut = m.start(2) - m.start()
+        return f"{m.group(0)[:cut]}{value}{m.group(0)[m.end(2) - m.start() :]}"
+
+    dump.write_text(_RECORD.sub(priced, text), encoding="utf-8")
 
 
 def main() -> None:

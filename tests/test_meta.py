@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +21,7 @@ def test_core_imports_nothing_impure() -> None:
         "import sys, pkgutil, importlib, fairshare_cli.core as c\n"
         "for m in pkgutil.walk_packages(c.__path__, 'fairshare_cli.core.'):\n"
         "    importlib.import_module(m.name)\n"
-        "bad = [n for n in ('click', 'rich', 'platformdirs', 'tomllib', 'tomli', 'rtoml') "
+        "bad = [n for n in ('click', 'rich', 'platformdirs', 'tomllib', 'tomli') "
         "if n in sys.modules]\n"
         "print(','.join(bad))\n"
     )
@@ -212,6 +213,29 @@ def test_layer_check_sees_lazy_imports() -> None:
         "core",
         "core.dirac",
     }
+
+
+#: The modules that decode JSON themselves: every other reads through one of them.
+JSON_READERS = {
+    "fairshare_cli/io/jobs.py": "the jobs file",
+    "fairshare_cli/io/state.py": "the state file",
+    "fairshare_cli/io/history.py": "usage-history lines",
+    "fairshare_cli/io/inputs.py": "other JSON documents and HTCondor's -json dumps",
+    "fairshare_cli/io/dirac_jobs.py": "the task-queue fields kept raw by the jobs reader",
+}
+_DECODES_JSON = re.compile(
+    r"json\.loads?\(|JSONDecoder\(|raw_decode|msgspec\.json\.(decode|Decoder)|json\.(decode|Decoder)\("
+)
+
+
+def test_five_modules_decode_json() -> None:
+    """One reader per format: only the five readers call a JSON decoder."""
+    decoding = {
+        path.relative_to(REPO).as_posix()
+        for path in (REPO / "fairshare_cli").rglob("*.py")
+        if _DECODES_JSON.search(path.read_text(encoding="utf-8"))
+    }
+    assert decoding == set(JSON_READERS)
 
 
 MAX_MODULE_LINES = 500

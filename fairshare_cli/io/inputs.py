@@ -1,10 +1,13 @@
-"""Open an input file (or stdin) and read it as UTF-8 text or one JSON document."""
+"""Open an input file (or stdin) and read it as UTF-8 text, one JSON document, or a JSON array
+of objects streamed object by object (HTCondor's ``-json`` dumps)."""
 
 from __future__ import annotations
 
 import json
+import re
 import sys
-from typing import IO, Any
+from collections.abc import Callable, Iterator
+from typing import IO, Any, Protocol
 
 from fairshare_cli.errors import InputError
 
@@ -125,3 +128,134 @@ def loads(text: str) -> Any:
     """
     obj = fast_loads(text, _SLOW)
     return json.loads(text) if obj is _SLOW else obj
+
+
+#: The size of each read of a streamed JSON array.
+CHUNK = 1 << 20
+
+#: What a dump read with ``errors="surrogateescape"`` holds where it is not text: bytes that
+#: are not UTF-8 (lone surrogates) and NULs.
+BINARY = re.compile("[\udc80-\udcff\x00]")
+
+
+class Readable(Protocol):
+    """A text stream read by size."""
+
+    def read(self, n: int = -1, /) -> str: ...
+
+
+class _JsonObjects:
+    """A chunked reader of a JSON array of objects, keeping the line it is on."""
+
+    _SPACE = " \t\r\n"
+
+    def __init__(
+        self, fh: Readable, label: str, junk_error: Callable[[str, int], InputError]
+    ) -> None:
+        self.fh, self.label, self.junk_error = fh, label, junk_error
+        self.decoder = json.JSONDecoder()
+        self.buf = fh.read(CHUNK)
+        self.clean = self.buf.isascii()  # no junk possible: skip the per-ad search
+        self.pos = 0
+        self.line = 1  # the line ``pos`` is on
+        self.eof = not self.buf
+
+    def fail(self, what: str, line: int | None = None) -> InputError:
+        return InputError(f"{self.label}:{self.line if line is None else line}: {what}")
+
+    def more(self) -> bool:
+        """Append the next chunk (dropping what was consumed); False at the end."""
+        if self.eof:
+            return False
+        data = self.fh.read(CHUNK)
+        if not data:
+            self.eof = True
+            return False
+        self.buf = self.buf[self.pos :] + data
+        self.pos = 0
+        self.clean = self.buf.isascii()
+        return True
+
+    def peek(self) -> str:
+        """The next character that is not white space ("" at the end), reading on."""
+        while True:
+            buf, n = self.buf, len(self.buf)
+            while self.pos < n and buf[self.pos] in self._SPACE:
+                if buf[self.pos] == "\n":
+                    self.line += 1
+                self.pos += 1
+            if self.pos < n:
+                return buf[self.pos]
+            if not self.more():
+                return ""
+
+    def junk_at(self, start: int, stop: int) -> InputError | None:
+        junk = BINARY.search(self.buf, start, stop)
+        if junk is None:
+            return None
+        return self.junk_error(self.label, self.line + self.buf.count("\n", start, junk.start()))
+
+    def decode(self) -> tuple[Any, int]:
+        """The value at ``pos`` and where it ends, reading more chunks as needed."""
+        while True:
+            try:
+                return self.decoder.raw_decode(self.buf, self.pos)
+            except json.JSONDecodeError as exc:
+                if self.more():
+                    continue
+                junk = self.junk_at(self.pos, exc.pos + 1)
+                if junk is not None:
+                    raise junk from None
+                bad = self.line + self.buf.count("\n", self.pos, exc.pos)
+                what = "truncated JSON" if exc.pos >= len(self.buf) - 1 else "not valid JSON"
+                raise self.fail(f"{what}: {exc.msg}", bad) from None
+            except (ValueError, RecursionError) as exc:
+                raise self.fail(f"not valid JSON: {exc}") from None
+
+    def ad(self) -> tuple[int, dict[str, Any]]:
+        """The object at ``pos``, checked, and its first line; moves past it."""
+        obj, end = self.decode()
+        if not isinstance(obj, dict):
+            raise self.fail("expected an ad (a JSON object)")
+        junk = None if self.clean else self.junk_at(self.pos, end)
+        if junk is not None:
+            raise junk
+        line = self.line
+        self.line += self.buf.count("\n", self.pos, end)
+        self.pos = end
+        return line, obj
+
+
+def iter_json_objects(
+    fh: Readable, label: str, junk_error: Callable[[str, int], InputError]
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(first line, object)`` for each object of a JSON array, read in chunks; a single
+    object is read as an array of one, and empty text as none.
+
+    Raises:
+        InputError: ``FILE:LINE: ...`` for text that is not a JSON array of objects, a
+            truncated array included; ``junk_error(label, line)`` for binary data.
+    """
+    reader = _JsonObjects(fh, label, junk_error)
+    ch = reader.peek()
+    if not ch:
+        return  # empty output: no ads
+    if ch not in "[{":
+        raise reader.junk_at(reader.pos, reader.pos + 1) or reader.fail(
+            "expected a JSON array of ads ('[')"
+        )
+    if ch == "{":
+        yield reader.ad()
+        return
+    reader.pos += 1
+    first = True
+    while (ch := reader.peek()) != "]":
+        if not ch:
+            raise reader.fail("truncated JSON: the array of ads has no ']'")
+        if not first:
+            if ch != ",":
+                raise reader.fail("expected ',' or ']' between ads")
+            reader.pos += 1
+            reader.peek()
+        first = False
+        yield reader.ad()

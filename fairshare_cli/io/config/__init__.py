@@ -43,7 +43,7 @@ def read_toml(path: Path) -> dict[str, Any]:
         ConfigError: the file is missing, unreadable or not valid TOML.
     """
     try:
-        return loads(path.read_bytes().decode())
+        return loads(path.read_bytes().decode("utf-8-sig"))  # (a leading byte-order mark: skipped)
     except FileNotFoundError:
         raise ConfigError(f"config file {path} does not exist") from None
     except OSError as exc:

@@ -12,22 +12,16 @@ it starts on, and every malformed line is an :class:`InputError` naming ``FILE:L
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import IO, Any, Protocol
+from typing import IO, Any
 
 from fairshare_cli.errors import InputError
-
-CHUNK = 1 << 20
+from fairshare_cli.io.inputs import BINARY, Readable, iter_json_objects
 
 #: A parsed ClassAd: attribute name -> literal value or :class:`Expr`.
 Ad = dict[str, Any]
-
-
-class _Readable(Protocol):
-    def read(self, n: int = -1, /) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -101,7 +95,7 @@ def iter_long_ads(fh: Iterable[str], label: str) -> Iterator[tuple[int, Ad]]:
             continue
         if line.startswith("-- ") and not ad:  # condor_q/condor_history schedd banners
             continue
-        if _JUNK.search(line):
+        if BINARY.search(line):
             raise junk_error(label, lineno)
         m = _ATTR.match(line)
         if m is None:
@@ -114,87 +108,7 @@ def iter_long_ads(fh: Iterable[str], label: str) -> Iterator[tuple[int, Ad]]:
         yield start, ad
 
 
-class _JsonAds:
-    """A chunked reader of a JSON array of objects, keeping the line it is on."""
-
-    _SPACE = " \t\r\n"
-
-    def __init__(self, fh: _Readable, label: str) -> None:
-        self.fh, self.label = fh, label
-        self.decoder = json.JSONDecoder()
-        self.buf = fh.read(CHUNK)
-        self.clean = self.buf.isascii()  # no junk possible: skip the per-ad search
-        self.pos = 0
-        self.line = 1  # the line ``pos`` is on
-        self.eof = not self.buf
-
-    def fail(self, what: str, line: int | None = None) -> InputError:
-        return InputError(f"{self.label}:{self.line if line is None else line}: {what}")
-
-    def more(self) -> bool:
-        """Append the next chunk (dropping what was consumed); False at the end."""
-        if self.eof:
-            return False
-        data = self.fh.read(CHUNK)
-        if not data:
-            self.eof = True
-            return False
-        self.buf = self.buf[self.pos :] + data
-        self.pos = 0
-        self.clean = self.buf.isascii()
-        return True
-
-    def peek(self) -> str:
-        """The next character that is not white space ("" at the end), reading on."""
-        while True:
-            buf, n = self.buf, len(self.buf)
-            while self.pos < n and buf[self.pos] in self._SPACE:
-                if buf[self.pos] == "\n":
-                    self.line += 1
-                self.pos += 1
-            if self.pos < n:
-                return buf[self.pos]
-            if not self.more():
-                return ""
-
-    def junk_at(self, start: int, stop: int) -> InputError | None:
-        junk = _JUNK.search(self.buf, start, stop)
-        if junk is None:
-            return None
-        return junk_error(self.label, self.line + self.buf.count("\n", start, junk.start()))
-
-    def decode(self) -> tuple[Any, int]:
-        """The value at ``pos`` and where it ends, reading more chunks as needed."""
-        while True:
-            try:
-                return self.decoder.raw_decode(self.buf, self.pos)
-            except json.JSONDecodeError as exc:
-                if self.more():
-                    continue
-                junk = self.junk_at(self.pos, exc.pos + 1)
-                if junk is not None:
-                    raise junk from None
-                bad = self.line + self.buf.count("\n", self.pos, exc.pos)
-                what = "truncated JSON" if exc.pos >= len(self.buf) - 1 else "not valid JSON"
-                raise self.fail(f"{what}: {exc.msg}", bad) from None
-            except (ValueError, RecursionError) as exc:
-                raise self.fail(f"not valid JSON: {exc}") from None
-
-    def ad(self) -> tuple[int, dict[str, Any]]:
-        """The object at ``pos``, checked, and its first line; moves past it."""
-        obj, end = self.decode()
-        if not isinstance(obj, dict):
-            raise self.fail("expected an ad (a JSON object)")
-        junk = None if self.clean else self.junk_at(self.pos, end)
-        if junk is not None:
-            raise junk
-        line = self.line
-        self.line += self.buf.count("\n", self.pos, end)
-        self.pos = end
-        return line, obj
-
-
-def iter_json_ads(fh: _Readable, label: str, convert: bool = True) -> Iterator[tuple[int, Ad]]:
+def iter_json_ads(fh: Readable, label: str, convert: bool = True) -> Iterator[tuple[int, Ad]]:
     """``(first line, ad)`` for each object of a ``-json`` array, read in chunks.
 
     ``convert=False`` leaves expression strings (``"/Expr(...)/"``) as they are (faster,
@@ -204,34 +118,8 @@ def iter_json_ads(fh: _Readable, label: str, convert: bool = True) -> Iterator[t
         InputError: ``FILE:LINE: ...`` for text that is not a JSON array of objects,
             a truncated array included.
     """
-    reader = _JsonAds(fh, label)
-    ch = reader.peek()
-    if not ch:
-        return  # empty output: no ads
-    if ch not in "[{":
-        raise reader.junk_at(reader.pos, reader.pos + 1) or reader.fail(
-            "expected a JSON array of ads ('[')"
-        )
-    if ch == "{":
-        line, obj = reader.ad()
+    for line, obj in iter_json_objects(fh, label, junk_error):
         yield line, ({k: _json_value(v) for k, v in obj.items()} if convert else obj)
-        return
-    reader.pos += 1
-    first = True
-    while (ch := reader.peek()) != "]":
-        if not ch:
-            raise reader.fail("truncated JSON: the array of ads has no ']'")
-        if not first:
-            if ch != ",":
-                raise reader.fail("expected ',' or ']' between ads")
-            reader.pos += 1
-            reader.peek()
-        first = False
-        line, obj = reader.ad()
-        yield line, ({k: _json_value(v) for k, v in obj.items()} if convert else obj)
-
-
-_JUNK = re.compile("[\udc80-\udcff\x00]")
 
 
 def open_dump(path: str) -> IO[str]:

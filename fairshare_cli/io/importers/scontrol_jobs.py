@@ -12,7 +12,7 @@ import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from operator import methodcaller
+from itertools import repeat
 from typing import Any, cast
 
 from fairshare_cli.core.epoch import cached_utc, parse_time
@@ -92,8 +92,6 @@ _FREE_TEXT = re.compile(
     r"[ \t]*(Command|SubmitLine|WorkDir|AdminComment|SystemComment|Comment|Extra|"
     r"StdErr|StdIn|StdOut)="
 )
-#: ``Key=Value`` split in C.
-_SPLIT = methodcaller("split", "=", 1)
 
 
 def read_scontrol(text: str, first_line: int, label: str, out: JobDump) -> None:
@@ -124,7 +122,9 @@ def _fast_fields(chunk: str) -> dict[str, str] | None:
         head = first[:name] + ("" if newline < 0 else head[newline:])
     tokens = head.split()
     try:  # a command line's "$", or any token that is not Key=Value, raises
-        fields = dict(map(_SPLIT, tokens))
+        # str.split itself, not a methodcaller (which looks "split" up on each token: twice
+        # the time, a fifth of the reader's at benchmarks/run.py --rows import-squeue)
+        fields = dict(map(str.split, tokens, repeat("="), repeat(1)))
     except ValueError:
         return None
     return fields if len(fields) == len(tokens) else None
@@ -233,12 +233,14 @@ def _limit(value: str) -> float | str | None:
     return time_str2secs(value)
 
 
-def _record_tres(fields: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
-    """``(charged, requested)`` TRES: 22.05's ``TRES=`` is both; 23.02 on split it into
-    ``ReqTRES=`` and ``AllocTRES=`` (``(null)`` until the job runs)."""
-    requested = parse_tres(fields.get("ReqTRES") or fields.get("TRES") or "")
-    alloc = fields.get("AllocTRES") or ""
-    return (parse_tres(alloc) if "=" in alloc else requested), requested
+@functools.lru_cache(maxsize=4096)
+def _charged(alloc: str, requested: str) -> tuple[dict[str, str], int]:
+    """The TRES a job is charged for, and its memory in MB, from its ``AllocTRES=`` and its
+    requested TRES: 22.05's ``TRES=`` is both; 23.02 on split it into ``ReqTRES=`` and
+    ``AllocTRES=`` (``(null)`` until the job runs). A dump repeats a few of these."""
+    req = parse_tres(requested)
+    tres = parse_tres(alloc) if "=" in alloc else req
+    return tres, memory_mb(tres.get("mem") or req.get("mem"))
 
 
 def _num(record: _Record, key: str, default: str | None = None) -> int:
@@ -253,10 +255,13 @@ def _num(record: _Record, key: str, default: str | None = None) -> int:
     return _int(value, record.where(key), key)
 
 
-def _scontrol_job(record: _Record, out: JobDump, times: dict[str, float | None]) -> None:
+def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
+    record: _Record, out: JobDump, times: dict[str, float | None]
+) -> None:
     """One record's job (or its finished job). A measured hot loop (``benchmarks/run.py
-    --rows import-squeue``): the common fields read inline, each time text looked up in
-    ``times`` before :func:`_time` parses it."""
+    --rows import-squeue``): the common fields read inline, no loop over them, each time
+    text looked up in ``times`` before :func:`_time` parses it, the TRES of a dump's few
+    kinds of job read once (:func:`_charged`)."""
     fields = record.fields
     get = fields.get
     state = get("JobState") or _need(record, "JobState")
@@ -268,7 +273,7 @@ def _scontrol_job(record: _Record, out: JobDump, times: dict[str, float | None])
     status = STATES.get(state)
     user = get("UserId") or _need(record, "UserId")
     user = user[: user.index("(")] if user.endswith(")") and "(" in user else user
-    tres, requested = _record_tres(fields)
+    tres, memory = _charged(get("AllocTRES") or "", get("ReqTRES") or get("TRES") or "")
     if status is None:
         out.skipped.append(job_id)
         start = _time(record, "StartTime", times)
@@ -283,17 +288,31 @@ def _scontrol_job(record: _Record, out: JobDump, times: dict[str, float | None])
         "nice": int(nice) if nice.isdecimal() else _num(record, "Nice", "0"),
         "request_cpus": int(cpus) if cpus.isdecimal() else _num(record, "NumCPUs"),
         "num_nodes": int(nodes) if nodes.isdecimal() else _num(record, "NumNodes", "1"),
-        "request_memory": memory_mb(tres.get("mem") or requested.get("mem")),
+        "request_memory": memory,
     }
-    for key, name in _NAMES:
-        if get(key):
-            obj[name] = fields[key]
-    for key, name in _TIMES:
-        when = times.get(get(key, ""), _UNSEEN)
-        when = _time(record, key, times) if when is _UNSEEN else when
-        if when is not None:
-            obj[name] = when
-    limit = _time_limit(record)
+    account, qos, partition = get("Account"), get("QOS"), get("Partition")
+    if account:
+        obj["account"] = account
+    if qos:
+        obj["qos"] = qos
+    if partition:
+        obj["partition"] = partition
+    text = get("SubmitTime", "")
+    submit = times[text] if text in times else _time(record, "SubmitTime", times)
+    text = get("EligibleTime", "")
+    eligible = times[text] if text in times else _time(record, "EligibleTime", times)
+    text = get("AccrueTime", "")
+    accrue = times[text] if text in times else _time(record, "AccrueTime", times)
+    if submit is not None:
+        obj["submit_time"] = submit
+    if eligible is not None:
+        obj["eligible_time"] = eligible
+    if accrue is not None:
+        obj["accrue_time"] = accrue
+    try:
+        limit = _limit(get("TimeLimit", ""))
+    except TimeStringError:
+        limit = _time_limit(record)  # raises, naming the line
     if limit is not None:
         obj["time_limit"] = limit
     if "SiteFactor" in fields:
@@ -302,19 +321,9 @@ def _scontrol_job(record: _Record, out: JobDump, times: dict[str, float | None])
         start = _time(record, "StartTime", times)
         if start is not None:
             obj["start_time"] = start
-    text = get("Priority")
-    printed = None if not text else int(text) if text.isdecimal() else _num(record, "Priority")
+    prio = get("Priority")
+    printed = None if not prio else int(prio) if prio.isdecimal() else _num(record, "Priority")
     add_job(out, obj, record.where(), printed, tres)
-
-
-#: The names a queued job keeps: scontrol's key, ours.
-_NAMES = (("Account", "account"), ("QOS", "qos"), ("Partition", "partition"))
-#: The times a queued job keeps: scontrol's key, ours.
-_TIMES = (
-    ("SubmitTime", "submit_time"),
-    ("EligibleTime", "eligible_time"),
-    ("AccrueTime", "accrue_time"),
-)
 
 
 def add_finished(

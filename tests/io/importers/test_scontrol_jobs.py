@@ -98,6 +98,28 @@ def test_a_running_job_is_charged_its_allocated_billing(tmp_path: Path) -> None:
     assert item.job.start_time == 20785 * 86400 + 18 * 3600 + 21 * 60
 
 
+def test_jobs_printing_the_same_tres_read_alike(tmp_path: Path) -> None:
+    """A dump's few kinds of TRES are read once and shared: each job still gets its own
+    charge. Memory in MB from its unit (``4G`` = 4 * 1024, as ``slurmdb_make_tres_string``
+    prints MB in a larger unit); a running job's ``AllocTRES`` over its ``ReqTRES``; 22.05's
+    ``TRES=`` is both."""
+    pending = RECORD.replace("mem=1000M", "mem=4G")
+    running = (
+        pending.replace("JobId=25", "JobId=26")
+        .replace("JobState=PENDING", "JobState=RUNNING")
+        .replace("StartTime=Unknown", "StartTime=2026-11-28T18:21:00")
+        .replace("AllocTRES=(null)", "AllocTRES=cpu=8,mem=8G,node=1,billing=12")
+    )
+    old = (
+        pending.replace("JobId=25", "JobId=27")
+        .replace("   ReqTRES=cpu=5,mem=4G,node=1,billing=5\n   AllocTRES=(null)\n", "")
+        .replace("NumCPUs=5", "NumCPUs=5\n   TRES=cpu=2,mem=2G,node=1,billing=3")
+    )
+    jobs = _read(pending + running + pending.replace("JobId=25", "JobId=28") + old, tmp_path).jobs
+    got = [(i.job.id, i.job.request_memory, i.billing) for i in jobs]
+    assert got == [("25", 4096, 5.0), ("26", 8192, 12.0), ("28", 4096, 5.0), ("27", 2048, 3.0)]
+
+
 def test_the_26_05_capture(tmp_path: Path) -> None:
     """14 records: 9 pending (ids 19-27), 5 finished that ran (their billing is 4 CPUs)."""
     dump = read_jobs(str(CAPTURE))
