@@ -165,7 +165,7 @@ def _slot(column: Any, depth: int, count: int, text_of: Any) -> list[Any]:
     240,000 ages); else a text a row."""
     if isinstance(column, Shared):
         keys = list(column.values)
-        texts = _texts([column.values[k] for k in keys], depth, text_of)
+        texts = _texts(list(column.values.values()), depth, text_of)
         values: Sequence[Any] = column.keys
         if len(values) != count:
             raise ValueError("columns of different lengths")
