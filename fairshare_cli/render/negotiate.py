@@ -86,28 +86,46 @@ def write_cycle_json(result: CycleResult, out: TextIO) -> None:
         ("matches", (match_row(m) for m in result.matches)),
         ("submitters", (submitter_row(s) for s in result.submitters)),
     ):
-        _write_list(out, key, rows)
+        _write_list(out, key, _row_lines(rows))
         out.write(",\n")
-    unmatched = ({"job_id": j, "submitter": s, "reason": r} for j, s, r in result.iter_unmatched())
-    _write_list(out, "unmatched", unmatched)
+    _write_list(out, "unmatched", unmatched_lines(result, '{"job_id": '))
     out.write("\n}\n")
 
 
-def _write_list(out: TextIO, key: str, rows: Iterator[dict[str, Any]]) -> None:
-    """One list of the cycle's object, a row a line, written :data:`_CHUNK` rows at a time
+def _row_lines(rows: Iterator[dict[str, Any]]) -> Iterator[list[str]]:
+    """Each row's line (:func:`dumps_line`), :data:`_CHUNK` rows at a time."""
+    while lines := list(map(dumps_line, itertools.islice(rows, _CHUNK))):
+        yield lines
+
+
+def unmatched_lines(result: CycleResult, head: str) -> Iterator[list[str]]:
+    """The line of each unmatched job, ``dumps_line(row)`` for the row ``head`` opens with
+    its ``job_id``, ``submitter`` and ``reason``, :data:`_CHUNK` jobs at a time.
+
+    Hot (benchmarks/run.py row negotiate-separate-json: a million unmatched jobs): the
+    submitter and reason are written once per run of jobs, and the ids of a chunk as one
+    JSON list, cut at its ``", "`` separators (no job id holds a space: the name rule).
+    """
+    for run in result.unmatched:
+        tail = f', "submitter": {dumps_line(run.submitter)}, "reason": {dumps_line(run.reason)}}}'
+        ids = run.iter_ids()
+        while chunk := list(itertools.islice(ids, _CHUNK)):
+            texts = dumps_line(chunk)[1:-1].split(", ")
+            if len(texts) != len(chunk):  # an id with a space after all: one at a time
+                texts = list(map(dumps_line, chunk))
+            yield list(map("".join, zip(itertools.repeat(head), texts, itertools.repeat(tail))))
+
+
+def _write_list(out: TextIO, key: str, lines: Iterator[list[str]]) -> None:
+    """One list of the cycle's object, a row a line, written a chunk of lines at a time
     (benchmarks/run.py row negotiate-separate-json: a million unmatched jobs)."""
     out.write(f'  "{key}": [')
-    lines = list(map(dumps_line, itertools.islice(rows, _CHUNK)))
-    if not lines:
-        out.write("]")
-        return
-    out.write("\n    ")
-    while lines:
-        out.write(",\n    ".join(lines))
-        lines = list(map(dumps_line, itertools.islice(rows, _CHUNK)))
-        if lines:
-            out.write(",\n    ")
-    out.write("\n  ]")
+    first = True
+    for chunk in lines:
+        out.write("\n    " if first else ",\n    ")
+        out.write(",\n    ".join(chunk))
+        first = False
+    out.write("]" if first else "\n  ]")
 
 
 #: Rows of a list written at once by :func:`_write_list`.
@@ -122,9 +140,8 @@ def write_cycle_lines(result: CycleResult, fmt: str, out: TextIO) -> None:
             out.write(dumps_line({"kind": "match", **match_row(m)}) + "\n")
         for s in result.submitters:
             out.write(dumps_line({"kind": "submitter", **submitter_row(s)}) + "\n")
-        for job_id, sub, reason in result.iter_unmatched():
-            row = {"kind": "unmatched", "job_id": job_id, "submitter": sub, "reason": reason}
-            out.write(dumps_line(row) + "\n")
+        for lines in unmatched_lines(result, '{"kind": "unmatched", "job_id": '):
+            out.write("\n".join(lines) + "\n")
         return
     import csv
 
