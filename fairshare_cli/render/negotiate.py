@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 from fairshare_cli.core.htcondor.negotiator import CycleResult
 from fairshare_cli.core.htcondor.quotas import QuotaRow
-from fairshare_cli.core.jsontext import dumps_line
+from fairshare_cli.core.jsontext import dumps_line, dumps_ready, prepared
 from fairshare_cli.render.fit import FitTable, fit_console
 
 MAX_MATCH_ROWS = 10  # per submitter, in the table
@@ -93,9 +93,37 @@ def write_cycle_json(result: CycleResult, out: TextIO) -> None:
 
 
 def _row_lines(rows: Iterator[dict[str, Any]]) -> Iterator[list[str]]:
-    """Each row's line (:func:`dumps_line`), :data:`_CHUNK` rows at a time."""
-    while lines := list(map(dumps_line, itertools.islice(rows, _CHUNK))):
-        yield lines
+    """Each row's line (:func:`dumps_line` of it), :data:`_CHUNK` rows at a time: the rows
+    share their keys, so each column's values are written at once (:func:`json_texts`)
+    and the lines put together from the columns' texts."""
+    while chunk := list(itertools.islice(rows, _CHUNK)):
+        keys = list(chunk[0])
+        parts: list[Any] = []
+        for k, key in enumerate(keys):
+            head = "{" if k == 0 else ", "
+            parts += (
+                itertools.repeat(f"{head}{dumps_line(key)}: "),
+                json_texts([r[key] for r in chunk]),
+            )
+        parts.append(itertools.repeat("}"))
+        yield list(map("".join, zip(*parts, strict=False)))  # (the keys repeat endlessly)
+
+
+def json_texts(values: list[Any]) -> list[str]:
+    """:func:`dumps_line` of each value (text, numbers, None), written as one list: its
+    ``indent=2`` text cut at the separators, which no such value's text holds; a value of
+    another kind, or one ``json.dumps`` escapes and msgspec does not (non-ASCII), makes it
+    a value at a time."""
+    text = None
+    if _SCALARS.issuperset(map(type, values)):
+        text = dumps_ready(prepared(values))  # "[\n  v,\n  v\n]"
+    texts = [] if text is None else text[4:-2].split(",\n  ")
+    if len(texts) != len(values):
+        texts = list(map(dumps_line, values))
+    return texts
+
+
+_SCALARS = frozenset((str, int, float, bool, type(None)))
 
 
 def unmatched_lines(result: CycleResult, head: str) -> Iterator[list[str]]:
@@ -103,16 +131,13 @@ def unmatched_lines(result: CycleResult, head: str) -> Iterator[list[str]]:
     its ``job_id``, ``submitter`` and ``reason``, :data:`_CHUNK` jobs at a time.
 
     Hot (benchmarks/run.py row negotiate-separate-json: a million unmatched jobs): the
-    submitter and reason are written once per run of jobs, and the ids of a chunk as one
-    JSON list, cut at its ``", "`` separators (no job id holds a space: the name rule).
+    submitter and reason are written once per run of jobs, the ids a chunk at a time.
     """
     for run in result.unmatched:
         tail = f', "submitter": {dumps_line(run.submitter)}, "reason": {dumps_line(run.reason)}}}'
         ids = run.iter_ids()
         while chunk := list(itertools.islice(ids, _CHUNK)):
-            texts = dumps_line(chunk)[1:-1].split(", ")
-            if len(texts) != len(chunk):  # an id with a space after all: one at a time
-                texts = list(map(dumps_line, chunk))
+            texts = json_texts(chunk)
             yield list(map("".join, zip(itertools.repeat(head), texts, itertools.repeat(tail))))
 
 

@@ -1,6 +1,6 @@
 """``fs negotiate``'s unmatched rows (``render/negotiate.unmatched_lines``) against the
-reference's text: ``json.dumps`` of each row, for ids that need escaping, ids with a space
-(which the job parser refuses: written one at a time) and runs longer than a chunk."""
+reference's text: ``json.dumps`` of each row, for ids that need escaping, non-ASCII ids
+(which msgspec writes raw: written one at a time) and runs longer than a chunk."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.htcondor.negotiator import CycleResult, UnmatchedRun
 from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.jsontext import jsonable
 from fairshare_cli.render import negotiate as render
 
 ids = st.text(min_size=1, max_size=6)
@@ -39,12 +40,16 @@ def test_rows_are_json_dumps_rows(spec: list[tuple[str, str, list[str]]]) -> Non
     ]
 
 
-def test_a_space_in_an_id_is_written_one_at_a_time() -> None:
-    """``"a, b"`` would cut the chunk's list text in two: that chunk goes row by row."""
-    result = _result([_run("u@x", "not_reached", ["1.0", "a, b", "1.2"])])
+def test_a_non_ascii_id_is_written_as_json_dumps_writes_it() -> None:
+    """msgspec writes ``é`` raw where ``json.dumps`` writes ``\\u00e9``: the chunk holding
+    it goes row by row, and its other rows are as ever."""
+    result = _result([_run("u@x", "not_reached", ["1.0", "é.1", "1.2"])])
     lines = next(render.unmatched_lines(result, '{"job_id": '))
-    assert lines[1] == json.dumps({"job_id": "a, b", "submitter": "u@x", "reason": "not_reached"})
-    assert len(lines) == 3
+    assert lines == [
+        json.dumps({"job_id": j, "submitter": "u@x", "reason": "not_reached"})
+        for j in ["1.0", "é.1", "1.2"]
+    ]
+    assert "\\u00e9" in lines[1]
 
 
 def test_the_unmatched_list_of_a_long_run() -> None:
@@ -66,3 +71,25 @@ def test_the_unmatched_list_of_a_long_run() -> None:
         "}",
         "",
     ]
+
+
+scalars = st.one_of(
+    st.text(max_size=5),
+    st.integers(),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([1e-5, 1e16, -0.0, 1e-4, 0.1, True, False, None]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(scalars, min_size=1, max_size=30))
+def test_json_texts_are_dumps_line_texts(values: list[object]) -> None:
+    """Each value's text, written as one list and cut, is ``json.dumps(jsonable(v))``:
+    NaN null, the infinities ``"inf"``, floats outside msgspec's repr range as repr."""
+    assert render.json_texts(values) == [json.dumps(jsonable(v)) for v in values]
+
+
+def test_json_texts_of_other_values_go_one_at_a_time() -> None:
+    """A list among the values would be laid out over lines: each value alone."""
+    values = [[1, 2], "x", {"a": None}]
+    assert render.json_texts(values) == ["[1, 2]", '"x"', '{"a": null}']

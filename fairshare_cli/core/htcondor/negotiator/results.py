@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairshare_cli.core.batches import JobBatch
+from fairshare_cli.core.batches import IdBatch, JobBatch
 from fairshare_cli.core.htcondor.groups import QuotaKnobs
 
 
@@ -146,6 +146,9 @@ class UnmatchedRun:
     def iter_ids(self) -> Iterator[str]:
         """The job ids, in queue order."""
         for batch, start in self.segments:
+            if type(batch) is IdBatch:
+                yield from batch.ids[start:]
+                continue
             if batch.count == 1:  # (benchmarks/run.py row negotiate-separate-json)
                 if start == 0:
                     yield batch.job.id
