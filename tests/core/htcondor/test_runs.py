@@ -181,3 +181,16 @@ def test_grouped_queue_negotiates_as_one_object_per_job(
     assert list(fast.iter_unmatched()) == list(plain.iter_unmatched())
     assert fast.submitters == plain.submitters
     assert (fast.spins, fast.pool_size) == (plain.spins, plain.pool_size)
+
+
+def test_a_requirement_on_the_proc_makes_each_job_its_own_ad() -> None:
+    """``Requirements = MY.ProcId % 2 == 0`` reads each job's own ``ProcId`` (an
+    autocluster per job, as ``ProcId`` is significant): of 1.0 to 1.3, grouped as one
+    batch, only 1.0 and 1.2 match on a pool of four slots (the current profile, where a
+    rejection skips the rest of an autocluster; legacy's skips the rest of the cluster)."""
+    machines = [MachineSpec(name="m-", count=1, slots=4, attributes={"Cpus": 1, "Memory": 1024})]
+    jobs = [Job(f"1.{p}", "u0", requirements="MY.ProcId % 2 == 0") for p in range(4)]
+    result = _cycle(machines, grouped(jobs), {}, CURRENT)
+    assert [m.job_id for m in result.matches] == ["1.0", "1.2"]
+    assert result.matches == _cycle(machines, [JobBatch(j) for j in jobs], {}, CURRENT).matches
+    assert [j for j, _, _ in result.iter_unmatched()] == ["1.1", "1.3"]

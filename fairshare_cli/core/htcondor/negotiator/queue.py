@@ -304,6 +304,8 @@ def group_queue(
     per_sub: dict[str, list[Queued]] = {}
     demand: dict[str, float] = {}
     own = _own_getters(sig_attrs)
+    if "clusterid" in sig_attrs or "procid" in sig_attrs:  # each job's ad its own
+        idle = [one for batch in idle for one in _single(batch)]
     # hot loop (benchmarks/run.py row negotiate-separate): one pass per idle batch
     for batch in idle:
         job = batch.job
@@ -381,7 +383,8 @@ def make_submitters(
 
 
 def _single(batch: JobBatch) -> list[JobBatch]:
-    """An :class:`IdBatch` as a batch per job (ordered job by job); another as it is."""
+    """An :class:`IdBatch` as a batch per job (ordered job by job, or each job with its
+    own ad); another as it is."""
     if type(batch) is not IdBatch:
         return [batch]
     return [JobBatch(replace(batch.job, id=job_id)) for job_id in batch.ids]
