@@ -115,8 +115,9 @@ def json_texts(values: list[Any]) -> list[str]:
     another kind, or one ``json.dumps`` escapes and msgspec does not (non-ASCII), makes it
     a value at a time."""
     text = None
-    if _SCALARS.issuperset(map(type, values)):
-        text = dumps_ready(prepared(values))  # "[\n  v,\n  v\n]"
+    kinds = set(map(type, values))
+    if _SCALARS.issuperset(kinds):  # (floats made ready: NaN, inf, repr's digits)
+        text = dumps_ready(prepared(values) if float in kinds else values)  # "[\n  v,\n  v\n]"
     texts = [] if text is None else text[4:-2].split(",\n  ")
     if len(texts) != len(values):
         texts = list(map(dumps_line, values))
@@ -135,9 +136,8 @@ def unmatched_lines(result: CycleResult, head: str) -> Iterator[list[str]]:
     """
     for run in result.unmatched:
         tail = f', "submitter": {dumps_line(run.submitter)}, "reason": {dumps_line(run.reason)}}}'
-        ids = run.iter_ids()
-        while chunk := list(itertools.islice(ids, _CHUNK)):
-            texts = json_texts(chunk)
+        for ids in run.id_chunks(_CHUNK):
+            texts = json_texts(ids)
             yield list(map("".join, zip(itertools.repeat(head), texts, itertools.repeat(tail))))
 
 

@@ -194,3 +194,31 @@ def test_a_requirement_on_the_proc_makes_each_job_its_own_ad() -> None:
     assert [m.job_id for m in result.matches] == ["1.0", "1.2"]
     assert result.matches == _cycle(machines, [JobBatch(j) for j in jobs], {}, CURRENT).matches
     assert [j for j, _, _ in result.iter_unmatched()] == ["1.1", "1.3"]
+
+
+segments = st.lists(st.tuples(st.integers(1, 9), st.booleans(), st.integers(0, 9)), max_size=6).map(
+    lambda spec: [
+        (
+            IdBatch(Job(f"{k}.0", "u"), n, [f"{k}.{p}" for p in range(n)])
+            if ids
+            else JobBatch(Job(f"{k}.0", "u"), n),
+            min(start, n - 1),
+        )
+        for k, (n, ids, start) in enumerate(spec, 1)
+    ]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(segments, st.integers(1, 7))
+def test_id_chunks_are_the_ids_cut_in_lists_of_a_size(
+    parts: list[tuple[JobBatch, int]], size: int
+) -> None:
+    """``UnmatchedRun.id_chunks``: the ids of ``iter_ids`` in order, every list but the
+    last of ``size``."""
+    from fairshare_cli.core.htcondor.negotiator import UnmatchedRun
+
+    run = UnmatchedRun("u@x", "not_reached", parts)
+    chunks = list(run.id_chunks(size))
+    assert [i for c in chunks for i in c] == list(run.iter_ids())
+    assert all(len(c) == size for c in chunks[:-1]) and all(0 < len(c) <= size for c in chunks)

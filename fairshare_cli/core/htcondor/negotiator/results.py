@@ -156,6 +156,24 @@ class UnmatchedRun:
             for i in range(start, batch.count):
                 yield batch.job_id(i)
 
+    def id_chunks(self, size: int) -> Iterator[list[str]]:
+        """The job ids in queue order, in lists of ``size`` (the last one shorter), taken a
+        slice at a time from an :class:`IdBatch`."""
+        chunk: list[str] = []
+        for batch, start in self.segments:
+            if type(batch) is IdBatch:
+                ids = batch.ids[start:]
+            else:
+                ids = [batch.job_id(i) for i in range(start, batch.count)]
+            at = size - len(chunk)
+            chunk += ids[:at]
+            while len(chunk) == size:
+                yield chunk
+                chunk = ids[at : at + size]
+                at += size
+        if chunk:
+            yield chunk
+
     @property
     def job_ids(self) -> list[str]:
         """The job ids as a list (for small results)."""
