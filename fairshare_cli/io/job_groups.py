@@ -13,6 +13,7 @@ Batches come in the order of their first job in the file.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping
 from itertools import repeat
 from operator import attrgetter, itemgetter
@@ -54,9 +55,11 @@ class JobGroups:
 
     def __init__(self) -> None:
         #: the record's values but its id -> ids; a count object's key is (None, its id)
-        self.groups: dict[tuple[Any, ...], list[str]] = {}
-        self.records: dict[tuple[Any, ...], Any] = {}  # a record of each group
+        self.groups: defaultdict[tuple[Any, ...], list[str]] = defaultdict(list)
+        #: a record of each group read one at a time (the others' values are their key)
+        self.records: dict[tuple[Any, ...], Any] = {}
         self.counts: dict[tuple[Any, ...], JobBatch] = {}
+        self.fields: tuple[str, ...] = ()  # of the records grouped at once, but the id
 
     def add(self, records: list[Any]) -> None:
         """Group ``records`` (hot: ``benchmarks/run.py`` row ``negotiate-separate``; each
@@ -68,23 +71,18 @@ class JobGroups:
         if not records:
             return
         ids = list(map(_ID, records))
+        fields = type(records[0]).__struct_fields__
         if (
-            type(records[0]).__struct_fields__[0] != "id"
+            fields[0] != "id"
+            or "attributes" in fields
             or not all(map((1).__eq__, map(_COUNT, records)))
-            or "attributes" in type(records[0]).__struct_fields__
         ):
             self._one_by_one(records, ids)
             return
-        groups, firsts = self.groups, self.records
-        for key, job_id, record in zip(
-            map(_BUT_ID, map(astuple, records)), ids, records, strict=True
-        ):
-            same = groups.get(key)
-            if same is None:
-                groups[key] = [job_id]
-                firsts[key] = record
-            else:
-                same.append(job_id)
+        self.fields = fields[1:]
+        groups = self.groups
+        for key, job_id in zip(map(_BUT_ID, map(astuple, records)), ids, strict=True):
+            groups[key].append(job_id)
 
     def _one_by_one(self, records: list[Any], ids: list[str]) -> None:
         """Records a record at a time: a count object on its own, the others grouped by
@@ -94,7 +92,7 @@ class JobGroups:
         for record, job_id in zip(records, ids, strict=True):
             if record.count != 1:
                 key: tuple[Any, ...] = (None, job_id)
-                job = replace(_job(record, job_id.partition(".")[0] + ".0"), count=1)
+                job = replace(_job(_values(record), job_id.partition(".")[0] + ".0"), count=1)
                 self.counts[key] = JobBatch(job, record.count)
             else:
                 key = tuple(
@@ -106,7 +104,7 @@ class JobGroups:
                 except TypeError:  # a list in a mapping: a group of its own
                     key = (None, job_id)
                     self.records[key] = record
-            groups.setdefault(key, []).append(job_id)
+            groups[key].append(job_id)
 
     def finish(self) -> list[JobBatch]:
         """The batches, groups in the order of their first job; a group whose jobs are of
@@ -117,24 +115,27 @@ class JobGroups:
             if batch is not None:
                 out.append(batch)
                 continue
-            record = self.records[key]
+            record = self.records.get(key)
+            values = dict(zip(self.fields, key, strict=True)) if record is None else _values(record)
             prefix = ids[0].partition(".")[0] + "."
             if all(map(str.startswith, ids, repeat(prefix))):
-                out.append(IdBatch(_job(record, ids[0]), len(ids), ids))
+                out.append(IdBatch(_job(values, ids[0]), len(ids), ids))
                 continue
             clusters: dict[str, list[str]] = {}
             for job_id in ids:
                 clusters.setdefault(job_id.partition(".")[0], []).append(job_id)
-            out += [IdBatch(_job(record, same[0]), len(same), same) for same in clusters.values()]
+            out += [IdBatch(_job(values, same[0]), len(same), same) for same in clusters.values()]
         return out
 
 
-def _job(record: Any, job_id: str) -> Job:
-    """The job a record holds, with id ``job_id`` (its times read to seconds)."""
-    if type(record) is Job:
-        return replace(record, id=job_id)
-    values = dict(zip(record.__struct_fields__, astuple(record), strict=True))
-    values["id"] = job_id
+def _values(record: Any) -> dict[str, Any]:
+    """A record's fields and values."""
+    return dict(zip(record.__struct_fields__, astuple(record), strict=True))
+
+
+def _job(values: dict[str, Any], job_id: str) -> Job:
+    """The job of these values, with id ``job_id`` (its times read to seconds)."""
+    values = {**values, "id": job_id}
     for key in _TIMES:
         if type(values.get(key)) is str:
             values[key] = check_job_field(key, values[key], "job")
