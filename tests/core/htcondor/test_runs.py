@@ -67,6 +67,17 @@ def test_current_order_runs_break_on_the_autocluster_alone() -> None:
     assert _runs(runs) == [(6, 6, ["3.0", "3.1", "4.0"])]
 
 
+def test_procs_are_ordered_as_numbers() -> None:
+    """Procs 9, 10, 100 and 2 of one cluster (two batches): 5.2 5.9 5.10 5.100, as
+    numbers, not as text (where 5.10 and 5.100 come before 5.2)."""
+    one, two = AutoCluster(0, None), AutoCluster(1, None)  # type: ignore[arg-type]
+    a = IdBatch(Job("5.10", "u", request_memory=1), 3, ["5.10", "5.9", "5.100"])
+    b = IdBatch(Job("5.2", "u", request_memory=2), 1, ["5.2"])
+    runs = ordered_runs([(one, a), (two, b)], True, order_key)
+    assert runs is not None
+    assert _runs(runs) == [(1, 5, ["5.2"]), (0, 5, ["5.9", "5.10", "5.100"])]
+
+
 def test_other_ids_are_left_to_the_job_by_job_order() -> None:
     """An id that is no ``C.P`` of whole numbers, or a batch of consecutive ids, gives
     None: the caller orders those job by job."""
@@ -76,6 +87,9 @@ def test_other_ids_are_left_to_the_job_by_job_order() -> None:
         IdBatch(Job("1.x", "u"), 1, ["1.x"]),
         IdBatch(Job("1", "u"), 1, ["1"]),
         IdBatch(Job("1.0", "u"), 2, ["1.0", "1.١"]),  # an Arabic-Indic digit
+        IdBatch(Job("1.0", "u"), 2, ["1.0", "1.07"]),  # a leading zero
+        IdBatch(Job("1.0", "u"), 2, ["1.0", "2.1"]),  # two clusters
+        IdBatch(Job("1.0", "u"), 2, ["1.0", "1.1.1"]),
         JobBatch(Job("1.0", "u"), 3),
     ):
         assert ordered_runs([(ac, batch)], True, order_key) is None
@@ -125,10 +139,12 @@ def separate_queues(draw: st.DrawFn) -> tuple[list[MachineSpec], list[Job], dict
     for user in USERS:
         group, _, owner = user.rpartition(".")
         for _ in range(draw(st.integers(0, 2))):
-            for proc in range(draw(st.integers(1, 8))):
+            procs = draw(st.lists(st.integers(0, 150), min_size=1, max_size=8, unique=True))
+            padded = draw(st.integers(0, 4)) == 0  # "7.007": ordered job by job
+            for proc in procs:
                 jobs.append(
                     Job(
-                        f"{cluster}.{proc}",
+                        f"{cluster}.{proc:03d}" if padded else f"{cluster}.{proc}",
                         owner,
                         accounting_group=user if group else None,
                         job_prio=draw(st.integers(0, 1)),

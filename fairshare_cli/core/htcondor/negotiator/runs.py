@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import chain, compress, islice, repeat
-from operator import itemgetter, le, ne
+from operator import ne
 from typing import Any
 
 from fairshare_cli.core.batches import IdBatch, JobBatch
@@ -200,18 +200,19 @@ def ordered_runs(
     breaks where the autocluster (and in legacy the cluster, the skip key) changes.
     """
     blocks: dict[tuple[object, ...], list[int]] = {}
-    procs: list[list[int]] = []
     for tag, (_, batch) in enumerate(queued):
-        numbers = _procs(batch)
-        if numbers is None:
+        if type(batch) is not IdBatch:
             return None
-        procs.append(numbers)
         blocks.setdefault(order_key(batch.job, legacy)[:-2], []).append(tag)
     ids: list[str] = []
     tags: list[int] = []
     for prefix in sorted(blocks):
         block = blocks[prefix]
-        _merge(block, [queued[t][1] for t in block], [procs[t] for t in block], ids, tags)
+        ordered = _in_proc_order([queued[t][1] for t in block], block)  # type: ignore[misc]
+        if ordered is None:
+            return None
+        ids += ordered[0]
+        tags += ordered[1]
     # one number per (autocluster, skip key): a run breaks where it changes
     keys: dict[tuple[object, object], int] = {}
     entries = []
@@ -226,39 +227,32 @@ def ordered_runs(
     return RunList(ids, tags, bounds, entries)
 
 
-def _procs(batch: JobBatch) -> list[int] | None:
-    """The procs of an :class:`IdBatch` of ids ``C.P`` (C and P ASCII digits), read in C;
-    None for any other batch."""
-    if type(batch) is not IdBatch:
-        return None
-    cluster, dot, _ = batch.job.id.partition(".")
-    if not (dot and cluster.isdigit() and cluster.isascii()):
-        return None
-    texts = list(map(itemgetter(slice(len(cluster) + 1, None)), batch.ids))
-    joined = "".join(texts)
-    if not (joined.isdigit() and joined.isascii()) or "" in texts:
-        return None
-    return list(map(int, texts))
+def _in_proc_order(batches: list[IdBatch], tags: list[int]) -> tuple[list[str], list[int]] | None:
+    """The ids of batches of one cluster ``C`` in proc order, with the tag of each id's
+    batch; None unless every id is ``C.P``, ``C`` and ``P`` ASCII digits, ``P`` without a
+    leading zero (``0`` itself but ``00`` or ``07`` not).
 
-
-def _merge(
-    block: list[int],
-    batches: list[JobBatch],
-    procs: list[list[int]],
-    ids: list[str],
-    tags: list[int],
-) -> None:
-    """Append the jobs of batches that share a job-order prefix (tags ``block``) to
-    ``ids``/``tags`` in proc order."""
-    if len(block) == 1 and all(map(le, procs[0], islice(procs[0], 1, None))):
-        ids += batches[0].ids  # type: ignore[attr-defined]
-        tags += repeat(block[0], len(procs[0]))
-        return
-    numbers = list(chain.from_iterable(procs))
-    every_id = list(chain.from_iterable(b.ids for b in batches))  # type: ignore[attr-defined]
-    every_tag = list(
-        chain.from_iterable(repeat(t, len(p)) for t, p in zip(block, procs, strict=True))
-    )
-    order = sorted(range(len(numbers)), key=numbers.__getitem__)
-    ids += map(every_id.__getitem__, order)
-    tags += map(every_tag.__getitem__, order)
+    In C: ids of one cluster whose procs have no leading zero are in proc order when in
+    order of length, then of text (a sort by text, then a stable sort by length).
+    """
+    prefix = batches[0].job.id.partition(".")[0] + "."
+    every = list(chain.from_iterable(b.ids for b in batches))
+    digits = "".join(every).replace(".", "")
+    zero = prefix + "0"
+    zeros = sum(map(str.startswith, every, repeat(zero)))
+    if not (
+        len(prefix) > 1
+        and all(map(str.startswith, every, repeat(prefix)))
+        and sum(map(str.count, every, repeat("."))) == len(every)
+        and digits.isdigit()
+        and digits.isascii()
+        and min(map(len, every)) > len(prefix)
+        and (zeros == 0 or (zeros == 1 and zero in every))
+    ):
+        return None
+    tag_of: dict[str, int] = {}
+    for batch, tag in zip(batches, tags, strict=True):
+        tag_of.update(dict.fromkeys(batch.ids, tag))
+    ordered = sorted(every)
+    ordered.sort(key=len)
+    return ordered, list(map(tag_of.__getitem__, ordered))
