@@ -22,9 +22,9 @@ def load_inputs(env: Env, jobs_file: str | None) -> CycleInputs:
 
     check_expressions(env.config)
     if jobs_file:
-        from fairshare_cli.io.jobs import load_job_batches
+        from fairshare_cli.io.job_groups import load_job_groups
 
-        batches = load_job_batches(jobs_file)
+        batches = load_job_groups(jobs_file)
         with env.section_errors():
             return read_inputs(env.config, env.state, env.now, f"jobs file {jobs_file}", batches)
     with env.section_errors():

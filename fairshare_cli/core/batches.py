@@ -38,3 +38,19 @@ class JobBatch(Struct, frozen=True, gc=False):
         return (
             cluster == mine and proc.isdigit() and first + start <= int(proc) < first + self.count
         )
+
+
+class IdBatch(JobBatch, frozen=True, gc=False):
+    """Jobs identical but for their ids, ``ids`` in queue order (``count`` of them): one
+    submitter's jobs of one cluster and one autocluster, which a jobs file need not list
+    together nor number consecutively (``job`` is the first of them)."""
+
+    ids: list[str] = []
+
+    def job_id(self, i: int) -> str:
+        """The id of the ``i``-th job of the batch."""
+        return self.ids[i]
+
+    def holds(self, job_id: str, start: int = 0) -> bool:
+        """Whether ``job_id`` is one of the batch's jobs from the ``start``-th on."""
+        return job_id in self.ids[start:]

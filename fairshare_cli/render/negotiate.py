@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 from fairshare_cli.core.htcondor.negotiator import CycleResult
 from fairshare_cli.core.htcondor.quotas import QuotaRow
-from fairshare_cli.core.jsontext import dumps_line
+from fairshare_cli.core.jsontext import dumps_line, dumps_ready, prepared
 from fairshare_cli.render.fit import FitTable, fit_console
 
 MAX_MATCH_ROWS = 10  # per submitter, in the table
@@ -86,28 +86,79 @@ def write_cycle_json(result: CycleResult, out: TextIO) -> None:
         ("matches", (match_row(m) for m in result.matches)),
         ("submitters", (submitter_row(s) for s in result.submitters)),
     ):
-        _write_list(out, key, rows)
+        _write_list(out, key, _row_lines(rows))
         out.write(",\n")
-    unmatched = ({"job_id": j, "submitter": s, "reason": r} for j, s, r in result.iter_unmatched())
-    _write_list(out, "unmatched", unmatched)
+    pieces = unmatched_text(result, '{"job_id": ', ",\n    ")
+    _write_list(out, "unmatched", ([piece] for piece in pieces))
     out.write("\n}\n")
 
 
-def _write_list(out: TextIO, key: str, rows: Iterator[dict[str, Any]]) -> None:
-    """One list of the cycle's object, a row a line, written :data:`_CHUNK` rows at a time
+def _row_lines(rows: Iterator[dict[str, Any]]) -> Iterator[list[str]]:
+    """Each row's line (:func:`dumps_line` of it), :data:`_CHUNK` rows at a time: the rows
+    share their keys, so each column's values are written at once (:func:`json_texts`)
+    and the lines put together from the columns' texts."""
+    while chunk := list(itertools.islice(rows, _CHUNK)):
+        keys = list(chunk[0])
+        parts: list[Any] = []
+        for k, key in enumerate(keys):
+            head = "{" if k == 0 else ", "
+            parts += (
+                itertools.repeat(f"{head}{dumps_line(key)}: "),
+                json_texts([r[key] for r in chunk]),
+            )
+        parts.append(itertools.repeat("}"))
+        yield list(map("".join, zip(*parts, strict=False)))  # (the keys repeat endlessly)
+
+
+def json_texts(values: list[Any]) -> list[str]:
+    """:func:`dumps_line` of each value (text, numbers, None), written as one list: its
+    ``indent=2`` text cut at the separators, which no such value's text holds; a value of
+    another kind, or one ``json.dumps`` escapes and msgspec does not (non-ASCII), makes it
+    a value at a time."""
+    text = None
+    kinds = set(map(type, values))
+    if _SCALARS.issuperset(kinds):  # (floats made ready: NaN, inf, repr's digits)
+        text = dumps_ready(prepared(values) if float in kinds else values)  # "[\n  v,\n  v\n]"
+    texts = [] if text is None else text[4:-2].split(",\n  ")
+    if len(texts) != len(values):
+        texts = list(map(dumps_line, values))
+    return texts
+
+
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
+def unmatched_text(result: CycleResult, head: str, between: str) -> Iterator[str]:
+    """The lines of the unmatched jobs, ``dumps_line(row)`` for the row ``head`` opens with
+    its ``job_id``, ``submitter`` and ``reason``, ``between`` between two lines, as pieces of
+    text of up to :data:`_CHUNK` lines each (the pieces go one after another, ``between``
+    between them too).
+
+    Hot (benchmarks/run.py row negotiate-separate-json: a million unmatched jobs): the
+    submitter and reason are written once per run of jobs, and the ids of a piece as one
+    list whose separators are replaced by the text between two ids.
+    """
+    for run in result.unmatched:
+        tail = f', "submitter": {dumps_line(run.submitter)}, "reason": {dumps_line(run.reason)}}}'
+        for ids in run.id_chunks(_CHUNK):
+            text = dumps_ready(ids)  # "[\n  id,\n  id\n]" (None: non-ASCII)
+            body = "" if text is None else text[4:-2]
+            if body.count(",\n  ") != len(ids) - 1 or not body:  # non-ASCII: one by one
+                yield between.join(f"{head}{dumps_line(i)}{tail}" for i in ids)
+            else:
+                yield head + body.replace(",\n  ", tail + between + head) + tail
+
+
+def _write_list(out: TextIO, key: str, lines: Iterator[list[str]]) -> None:
+    """One list of the cycle's object, a row a line, written a chunk of lines at a time
     (benchmarks/run.py row negotiate-separate-json: a million unmatched jobs)."""
     out.write(f'  "{key}": [')
-    lines = list(map(dumps_line, itertools.islice(rows, _CHUNK)))
-    if not lines:
-        out.write("]")
-        return
-    out.write("\n    ")
-    while lines:
-        out.write(",\n    ".join(lines))
-        lines = list(map(dumps_line, itertools.islice(rows, _CHUNK)))
-        if lines:
-            out.write(",\n    ")
-    out.write("\n  ]")
+    first = True
+    for chunk in lines:
+        out.write("\n    " if first else ",\n    ")
+        out.write(",\n    ".join(chunk))
+        first = False
+    out.write("]" if first else "\n  ]")
 
 
 #: Rows of a list written at once by :func:`_write_list`.
@@ -122,9 +173,8 @@ def write_cycle_lines(result: CycleResult, fmt: str, out: TextIO) -> None:
             out.write(dumps_line({"kind": "match", **match_row(m)}) + "\n")
         for s in result.submitters:
             out.write(dumps_line({"kind": "submitter", **submitter_row(s)}) + "\n")
-        for job_id, sub, reason in result.iter_unmatched():
-            row = {"kind": "unmatched", "job_id": job_id, "submitter": sub, "reason": reason}
-            out.write(dumps_line(row) + "\n")
+        for piece in unmatched_text(result, '{"kind": "unmatched", "job_id": ', "\n"):
+            out.write(piece + "\n")
         return
     import csv
 

@@ -137,14 +137,20 @@ def negotiator_to_json(state: NegotiatorState) -> dict[str, Any]:
 
 
 def current_claims(
-    state: NegotiatorState, jobs: Sequence[Job], config: Config, now: float
+    state: NegotiatorState,
+    jobs: Sequence[Job],
+    config: Config,
+    now: float,
+    more: Mapping[str, str] | None = None,
 ) -> list[Claim]:
     """Claims from the state section, plus running jobs that name a slot the section lacks.
 
-    A claim whose job is in the queue but no longer running is dropped. A claim made up
-    for a running job has no charged weight (``None``): see :func:`claim_weight`.
+    A claim whose job is in the queue but no longer running is dropped (``more``: the
+    status of queued jobs ``jobs`` does not hold, by id). A claim made up for a running job
+    has no charged weight (``None``): see :func:`claim_weight`.
     """
     status = {job.id: job.status for job in jobs}
+    status.update(more or {})
     claims = {
         slot: c for slot, c in state.claims.items() if status.get(c.job_id, "running") == "running"
     }

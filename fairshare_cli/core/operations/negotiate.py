@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from msgspec.structs import replace
 
-from fairshare_cli.core.batches import JobBatch
+from fairshare_cli.core.batches import IdBatch, JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor import cycle_accounting
@@ -81,8 +81,18 @@ def read_inputs(
     check_jobs(jobs, config, source)
     accountant = acct.accountant_from_json(state.section("accountant"))
     negotiator = negotiator_from_json(state.section("negotiator"))
-    claims = current_claims(negotiator, jobs, config, now)
+    claims = current_claims(negotiator, jobs, config, now, _grouped_status(batches, negotiator))
     return CycleInputs(jobs, list(batches), source, accountant, negotiator, claims)
+
+
+def _grouped_status(batches: Sequence[JobBatch], negotiator: NegotiatorState) -> dict[str, str]:
+    """The status of each job a claim names that an :class:`IdBatch` holds past its first."""
+    wanted = {c.job_id for c in negotiator.claims.values()}
+    status: dict[str, str] = {}
+    for batch in batches if wanted else ():
+        if type(batch) is IdBatch and batch.count > 1:
+            status.update(dict.fromkeys(wanted.intersection(batch.ids), batch.job.status))
+    return status
 
 
 def checked_accountant(config: Config, inputs: CycleInputs, now: float) -> acct.AccountantState:

@@ -179,7 +179,8 @@ def test_new_match_is_the_dataclass() -> None:
 @given(st.lists(st.integers(1, 4), min_size=1, max_size=4), st.lists(st.integers(1, 5), max_size=6))
 def test_run_take_names_jobs_as_head_id_and_advance(counts: list[int], takes: list[int]) -> None:
     """``Run.take(n)``: the ids and position ``n`` steps of ``head_id`` + ``advance`` give."""
-    from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster, Run
+    from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster
+    from fairshare_cli.core.htcondor.negotiator.runs import Run
 
     ac = AutoCluster(0, None)  # type: ignore[arg-type]
     batches = [JobBatch(Job(f"{c}.{c % 2}", "u0"), n) for c, n in enumerate(counts, 1)]

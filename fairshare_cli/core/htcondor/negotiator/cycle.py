@@ -35,6 +35,7 @@ from fairshare_cli.core.htcondor.negotiator.results import (
     SubmitterPrio,
     UnmatchedRun,
 )
+from fairshare_cli.core.htcondor.negotiator.runs import RunList
 from fairshare_cli.core.htcondor.negotiator.snapshot import CycleInputs, Snapshot
 from fairshare_cli.core.htcondor.negotiator.state import CycleState
 from fairshare_cli.core.htcondor.quotas import (
@@ -174,6 +175,9 @@ def _unmatched(
     unmatched: list[UnmatchedRun] = []
     for sub in subs:
         runs, sub.runs = sub.runs, []
+        if isinstance(runs, RunList):  # the runs no turn reached, as one
+            rest = runs.rest()
+            runs = list.copy(runs) if rest is None else [*list.__iter__(runs), rest]
         for run in runs:
             if not run.left:
                 continue

@@ -22,8 +22,9 @@ from fairshare_cli.core.htcondor.groups import ROOT
 from fairshare_cli.core.htcondor.negotiator.common import NO_PREEMPTION, REASON_NAMES
 from fairshare_cli.core.htcondor.negotiator.explain import Explainer
 from fairshare_cli.core.htcondor.negotiator.matchmaking import Matchmaker
-from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster, Run, Submitter
+from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster, Submitter
 from fairshare_cli.core.htcondor.negotiator.results import new_match
+from fairshare_cli.core.htcondor.negotiator.runs import Run, turn_runs
 from fairshare_cli.core.htcondor.negotiator.slots import Slot
 from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
 from fairshare_cli.core.htcondor.negotiator.state import CycleState
@@ -289,12 +290,7 @@ class Pie:
         # jobs of a run after a match may take the same class's next slots in one step
         in_steps = self.explainer.job_id is None and self.matchmaker.carver is None
         in_steps = in_steps and self.matchmaker.unclaimed_only(turn)
-        for run in sub.runs:
-            if not run.left:
-                continue
-            if run.skip_key in rejected:
-                run.reason = rejected[run.skip_key]
-                continue
+        for run in turn_runs(sub.runs, rejected):  # (those rejected already passed over)
             while run.left:
                 stop = self._must_stop(turn, headroom, ignore_limit)
                 if stop is not None:

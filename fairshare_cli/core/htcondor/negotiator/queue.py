@@ -12,7 +12,9 @@ import operator
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from fairshare_cli.core.batches import JobBatch
+from msgspec.structs import replace
+
+from fairshare_cli.core.batches import IdBatch, JobBatch
 from fairshare_cli.core.htcondor.classads import Ad, Compiled, Evaluator
 from fairshare_cli.core.htcondor.concurrency import Limits, parse_limits
 from fairshare_cli.core.htcondor.negotiator.claimed import ClaimedList
@@ -23,6 +25,7 @@ from fairshare_cli.core.htcondor.negotiator.results import (
     SubmitterPrio,
     SubmitterSummary,
 )
+from fairshare_cli.core.htcondor.negotiator.runs import Run, ordered_runs
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.errors import InputError
 
@@ -101,78 +104,6 @@ class AutoCluster:
         self.claimed: ClaimedList | None = None
         self.ptr = 0
         self.matching_slots = 0
-
-
-class Run:
-    """Consecutive jobs of one submitter with the same autocluster (and cluster in legacy)."""
-
-    __slots__ = ("ac", "batches", "bi", "first", "left", "off", "reason", "skip_key")
-
-    def __init__(self, ac: AutoCluster, skip_key: object, batch: JobBatch) -> None:
-        self.ac = ac
-        self.skip_key = skip_key
-        self.batches = [batch]
-        self.bi = 0
-        self.off = 0
-        self.left = batch.count
-        self.reason: str | None = None
-        #: (batch index, cluster, first proc) of the batch ``head_id`` last named
-        self.first: tuple[int, str, int] | None = None
-
-    def add(self, batch: JobBatch) -> None:
-        """Append a batch of the same autocluster."""
-        self.batches.append(batch)
-        self.left += batch.count
-
-    def head_id(self) -> str:
-        """The id of the next job to negotiate (:meth:`JobBatch.job_id`)."""
-        batch = self.batches[self.bi]
-        if batch.count == 1:
-            return batch.job.id
-        if self.first is None or self.first[0] != self.bi:  # the batch's cluster, once
-            cluster, _, proc = batch.job.id.partition(".")
-            self.first = (self.bi, cluster, int(proc) if proc.isdigit() else 0)
-        return f"{self.first[1]}.{self.first[2] + self.off}"
-
-    def advance(self) -> None:
-        """The head job matched: move to the next one."""
-        self.off += 1
-        self.left -= 1
-        if self.off >= self.batches[self.bi].count:
-            self.bi += 1
-            self.off = 0
-
-    def take(self, n: int) -> list[str]:
-        """The ids of the next ``n`` jobs (at most :attr:`left`), which matched: the run
-        moves past them (as ``n`` times :meth:`head_id` then :meth:`advance`)."""
-        ids: list[str] = []
-        while n > 0:
-            batch = self.batches[self.bi]
-            k = min(n, batch.count - self.off)
-            if batch.count == 1:
-                ids.append(batch.job.id)
-            else:
-                self.head_id()  # the batch's cluster and first proc, in self.first
-                assert self.first is not None
-                cluster, start = self.first[1], self.first[2] + self.off
-                ids.extend([f"{cluster}.{p}" for p in range(start, start + k)])
-            n -= k
-            self.left -= k
-            self.off += k
-            if self.off >= batch.count:
-                self.bi += 1
-                self.off = 0
-        return ids
-
-    def segments(self) -> list[tuple[JobBatch, int]]:
-        """The jobs not yet matched, as (batch, first index) segments."""
-        out = [(self.batches[self.bi], self.off)] if self.left else []
-        out.extend((b, 0) for b in self.batches[self.bi + 1 :])
-        return out
-
-    def holds(self, job_id: str) -> bool:
-        """Whether ``job_id`` is among the jobs not yet matched."""
-        return any(b.holds(job_id, start) for b, start in self.segments())
 
 
 class Submitter:
@@ -373,6 +304,8 @@ def group_queue(
     per_sub: dict[str, list[Queued]] = {}
     demand: dict[str, float] = {}
     own = _own_getters(sig_attrs)
+    if "clusterid" in sig_attrs or "procid" in sig_attrs:  # each job's ad its own
+        idle = [one for batch in idle for one in _single(batch)]
     # hot loop (benchmarks/run.py row negotiate-separate): one pass per idle batch
     for batch in idle:
         job = batch.job
@@ -426,11 +359,17 @@ def make_submitters(
         )
     while per_sub:  # emptied as the runs take the batches (a million-job queue's memory)
         name, queued = per_sub.popitem()
-        entries = [(order_key(batch.job, legacy), ac, batch) for ac, batch in queued]
+        sub = subs[name]
+        sub.idle = sum(batch.count for _, batch in queued)
+        ordered = ordered_runs(queued, legacy, order_key)
+        if ordered is not None:
+            sub.runs = ordered
+            continue
+        entries = [
+            (order_key(one.job, legacy), ac, one) for ac, batch in queued for one in _single(batch)
+        ]
         del queued
         entries.sort(key=_first)
-        sub = subs[name]
-        sub.idle = sum(e[2].count for e in entries)
         runs = sub.runs
         for okey, ac, batch in entries:
             # legacy: the cluster, split_id(batch.job.id)[0], read from the order key
@@ -441,3 +380,11 @@ def make_submitters(
             else:
                 runs.append(Run(ac, skip_key, batch))
     return subs
+
+
+def _single(batch: JobBatch) -> list[JobBatch]:
+    """An :class:`IdBatch` as a batch per job (ordered job by job, or each job with its
+    own ad); another as it is."""
+    if type(batch) is not IdBatch:
+        return [batch]
+    return [JobBatch(replace(batch.job, id=job_id)) for job_id in batch.ids]

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairshare_cli.core.batches import JobBatch
+from fairshare_cli.core.batches import IdBatch, JobBatch
 from fairshare_cli.core.htcondor.groups import QuotaKnobs
 
 
@@ -146,12 +146,33 @@ class UnmatchedRun:
     def iter_ids(self) -> Iterator[str]:
         """The job ids, in queue order."""
         for batch, start in self.segments:
+            if type(batch) is IdBatch:
+                yield from batch.ids[start:]
+                continue
             if batch.count == 1:  # (benchmarks/run.py row negotiate-separate-json)
                 if start == 0:
                     yield batch.job.id
                 continue
             for i in range(start, batch.count):
                 yield batch.job_id(i)
+
+    def id_chunks(self, size: int) -> Iterator[list[str]]:
+        """The job ids in queue order, in lists of ``size`` (the last one shorter), taken a
+        slice at a time from an :class:`IdBatch`."""
+        chunk: list[str] = []
+        for batch, start in self.segments:
+            if type(batch) is IdBatch:
+                ids = batch.ids[start:]
+            else:
+                ids = [batch.job_id(i) for i in range(start, batch.count)]
+            at = size - len(chunk)
+            chunk += ids[:at]
+            while len(chunk) == size:
+                yield chunk
+                chunk = ids[at : at + size]
+                at += size
+        if chunk:
+            yield chunk
 
     @property
     def job_ids(self) -> list[str]:

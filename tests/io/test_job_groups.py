@@ -1,0 +1,86 @@
+"""The jobs file as ``fs negotiate`` reads it (``io/job_groups.py``): the jobs the batches
+stand for are the exact parser's (or its refusal), in groups of one cluster whose jobs
+are equal but for their ids, whatever the fields and however many pieces."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from msgspec import structs
+from test_jobs import _exact, _typed, docs
+
+from fairshare_cli.core.batches import IdBatch, JobBatch
+from fairshare_cli.core.jobs import Job, expand
+from fairshare_cli.errors import InputError
+from fairshare_cli.io import jobs as reader
+from fairshare_cli.io.job_groups import load_job_groups
+
+
+def _jobs(batches: list[JobBatch]) -> list[Job]:
+    """One job per id of each batch, by id (a count object's as ``expand`` names them)."""
+    out: list[Job] = []
+    for b in batches:
+        if isinstance(b, IdBatch):
+            out += [structs.replace(b.job, id=i) for i in b.ids]
+        else:
+            out += expand(structs.replace(b.job, count=b.count))
+    return sorted(out, key=lambda j: j.id)
+
+
+@settings(max_examples=400, deadline=None)
+@given(docs)
+def test_the_groups_hold_the_exact_parsers_jobs(tmp_path_factory: Any, doc: Any) -> None:
+    path: Path = tmp_path_factory.mktemp("g") / "jobs.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    try:
+        got: list[JobBatch] | str = load_job_groups(str(path))
+    except InputError as exc:
+        got = str(exc)
+    want = _exact(doc, f"jobs file {path}") if isinstance(doc, list) else None
+    if isinstance(want, list) and isinstance(got, list):
+        assert _typed(_jobs(got)) == _typed(sorted(want, key=lambda j: j.id))
+        for b in got:  # one cluster each, every job the same but its id
+            if isinstance(b, IdBatch):
+                assert b.count == len(b.ids) and b.job.id == b.ids[0]
+                assert len({i.partition(".")[0] for i in b.ids}) == 1
+    elif want is not None:
+        assert got == want
+
+
+def test_jobs_of_one_cluster_and_one_memory_are_one_batch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cluster 1 alternates two memory sizes over 40 jobs read in many pieces: two
+    batches of 20 ids each, in file order; cluster 2's jobs, equal to cluster 1's, are
+    batches of their own, each after cluster 1's batch of its equals; a count object is a batch of its count; a job with a field
+    beyond the usual ones (``nice``) and ``attributes`` still groups with its equals, but
+    for attributes holding a list."""
+    monkeypatch.setattr(reader, "RAW_BLOCK", 256)
+    monkeypatch.setattr(reader, "WHOLE", 0)
+    objs: list[dict[str, Any]] = [
+        {"id": f"{c}.{p}", "owner": "u", "request_memory": 1024 * (1 + p % 2)}
+        for c in (1, 2)
+        for p in range(40)
+    ]
+    objs.append({"id": "7.0", "owner": "v", "count": 5, "submit_time": "2026-11-21T12:00:00Z"})
+    objs += [{"id": f"8.{p}", "owner": "w", "nice": 3, "attributes": {"A": 1}} for p in (3, 1)]
+    objs += [{"id": f"9.{p}", "owner": "w", "attributes": {"A": [1]}} for p in (0, 1)]
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(objs), encoding="utf-8")
+    batches = load_job_groups(str(path))
+    ids = [getattr(b, "ids", None) for b in batches]
+    assert ids[:4] == [  # a group in the place of its first job, a batch per cluster
+        [f"1.{p}" for p in range(0, 40, 2)],
+        [f"2.{p}" for p in range(0, 40, 2)],
+        [f"1.{p}" for p in range(1, 40, 2)],
+        [f"2.{p}" for p in range(1, 40, 2)],
+    ]
+    count = batches[4]
+    assert type(count) is JobBatch and (count.job.id, count.count) == ("7.0", 5)
+    assert count.job.submit_time == 1795262400.0  # 2026-11-21T12:00:00Z in epoch seconds
+    assert ids[5:] == [["8.3", "8.1"], ["9.0"], ["9.1"]]  # (a list has no hash: alone)
+    assert batches[5].job.attributes == {"A": 1} and batches[5].job.nice == 3
