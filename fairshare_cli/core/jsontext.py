@@ -114,7 +114,7 @@ def dumps_indented(value: Any) -> str:
         TypeError: a value ``json.dumps`` refuses (a set, a date, a Decimal).
     """
     try:
-        text = _indented(_encode(_prep(value)))
+        text = _indented(_encode(prepared(value)))
     except _Refused:
         text = None
     return json.dumps(jsonable(value), indent=2) if text is None else text
@@ -263,7 +263,7 @@ def _column(values: list[Any]) -> list[Any]:
             return values
     elif kinds <= _TIMES:
         return _time_column(values)
-    return [_prep(v) for v in values]
+    return [prepared(v) for v in values]
 
 
 #: From 1970 to before the year 10000 ``gmtime`` and ``datetime`` agree on the date.
@@ -319,8 +319,8 @@ def _float(value: float) -> Any:
     return _repr_float(value)
 
 
-def _prep(value: Any) -> Any:
-    """:func:`jsonable` for msgspec (see the module docstring)."""
+def prepared(value: Any) -> Any:
+    """:func:`jsonable` for msgspec, ready for :func:`dumps_ready` (see the module docstring)."""
     kind = type(value)
     if kind is str or kind is int or value is None or kind is bool:
         return value
@@ -333,12 +333,20 @@ def _prep(value: Any) -> Any:
     if kind is Time:
         return iso(float(value))
     if isinstance(value, float):
-        return _prep(float(value))
+        return prepared(float(value))
     if isinstance(value, Mapping):
         return _prep_map(value, _str_keys(value))
     if isinstance(value, (list, tuple)):
-        return [_prep(v) for v in value]
+        return [prepared(v) for v in value]
     raise _Refused
+
+
+def dumps_ready(value: Any) -> str | None:
+    """The indented text of :func:`prepared` parts, or None where json.dumps must print it."""
+    try:
+        return _indented(_encode(value))
+    except _Refused:
+        return None
 
 
 def _str_keys(value: Mapping[Any, Any]) -> Any:
@@ -351,7 +359,7 @@ def _str_keys(value: Mapping[Any, Any]) -> Any:
 
 
 def _prep_map(value: Mapping[str, Any], keys: Any) -> dict[Any, Any]:
-    """``{k: _prep(value.get(k)) for k in keys}`` with the common leaves inline."""
+    """``{k: prepared(value.get(k)) for k in keys}`` with the common leaves inline."""
     out: dict[Any, Any] = {}
     get = value.get
     for k in keys:
@@ -366,7 +374,7 @@ def _prep_map(value: Mapping[str, Any], keys: Any) -> dict[Any, Any]:
         ):
             out[k] = v
         else:
-            out[k] = _prep(v)
+            out[k] = prepared(v)
     return out
 
 
