@@ -156,6 +156,25 @@ class Ad:
         self._classad: Any = None
         self._proj: dict[tuple[int, int], tuple[object, ...] | None] = {}
 
+    def extended(
+        self, values: Mapping[str, object], ev: Evaluator, where: str, error: type[FairshareError]
+    ) -> Ad:
+        """This ad with more (or new) literal ``values``: the ``Ad`` of the old values so
+        updated and the same expression texts, without lowering the old values again
+        (the expressions are compiled anew only when the names changed)."""
+        ad = Ad.__new__(Ad)
+        ad.values = dict(self.values)
+        ad.values.update({k.lower(): (k, v) for k, v in values.items()})
+        ad.names = self.names | frozenset(ad.values)
+        ad.exprs = self.exprs
+        if ad.names != self.names:
+            ad.exprs = {
+                low: (k, ev.compile(c.text, ad.names, f"{where} {k}", error))
+                for low, (k, c) in self.exprs.items()
+            }
+        ad._classad, ad._proj = None, {}
+        return ad
+
     def projection(self, expr: Compiled, side: int) -> tuple[object, ...] | None:
         """The values ``expr`` reads from this ad (side 0: as MY, 1: as TARGET), cached,
         each with its type (:func:`typed`): a cache key that tells ``1``, ``1.0`` and ``true``

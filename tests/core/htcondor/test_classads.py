@@ -100,3 +100,29 @@ def test_split_comparison(text: str, parts: tuple[str, str, str] | None) -> None
 def test_unparsable_expression_names_where() -> None:
     with pytest.raises(ConfigError, match=r"machine x start: cannot parse ClassAd expression"):
         check_expression("Owner ==", "machine x start", ConfigError)
+
+
+@pytest.mark.parametrize(
+    "more",
+    [
+        pytest.param({"RemoteGroup": "g", "RemoteGroupQuota": 3.0}, id="new-names"),
+        pytest.param({"Memory": 512}, id="same-names"),
+        pytest.param({"memory": 512, "REMOTEGROUP": "h"}, id="other-spelling"),
+    ],
+)
+def test_an_extended_ad_is_the_ad_built_with_the_values_added(more: dict[str, object]) -> None:
+    """``Ad.extended`` gives what a new ``Ad`` over the old values updated with ``more``
+    and the same expressions gives: the same values, names and compiled expressions (an
+    unscoped ``RemoteGroup`` is MY once the ad has it, TARGET before)."""
+    ev = Evaluator()
+    base = {"Memory": 1024, "Name": "slot1"}
+    exprs = {"Requirements": 'RemoteGroup =!= "g" && Memory > 100', "Rank": "Memory"}
+    old = Ad(base, exprs, ev, "machine m", ConfigError)
+    grown = old.extended(more, ev, "machine m", ConfigError)
+    fresh = Ad({**base, **more}, exprs, ev, "machine m", ConfigError)
+    assert grown.values == fresh.values
+    assert grown.names == fresh.names
+    assert grown.exprs == fresh.exprs
+    assert old.values == Ad(base, exprs, ev, "machine m").values  # the old ad is unchanged
+    requirements = grown.exprs["requirements"][1]
+    assert ("remotegroup" in requirements.my_refs) == ("remotegroup" in grown.names)

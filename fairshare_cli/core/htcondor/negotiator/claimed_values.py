@@ -45,8 +45,8 @@ class ClaimedValues:
         #: stanza -> the machine ``RANK`` when it reads no attribute (``CurrentRank`` of any job)
         self._constant_rank: dict[int, float] = {}
         #: stanzas whose claimed slots' claim attributes come from the claim alone (a
-        #: constant ``RANK``, no attribute of the stanza named like one): :meth:`_claim_key`
-        self._plain_stanzas: set[int] = set()
+        #: constant ``RANK``, no attribute of the stanza named like one): :meth:`claim_key`
+        self.plain_stanzas: set[int] = set()
 
     def key(
         self, slot: Slot, claim: Claim, running: dict[str, Job], attrs: list[str]
@@ -56,8 +56,8 @@ class ClaimedValues:
         built only for a new slot class)."""
         if not attrs:
             return (), None
-        if slot.stanza in self._plain_stanzas:
-            return self._claim_key(slot.stanza, claim, running, attrs), None
+        if slot.stanza in self.plain_stanzas:
+            return self.claim_key(slot.stanza, claim, running, attrs), None
         values = self.values(slot, claim, running)
         lowered = {k.lower(): v for k, v in values.items()}
         return tuple(lowered.get(a) for a in attrs), values
@@ -88,7 +88,7 @@ class ClaimedValues:
             if not rank.my_refs and not rank.target_refs:  # reads nothing: every job's rank
                 self._constant_rank[slot.stanza] = value
                 if not {k.lower() for k in spec.attributes} & set(CLAIM_ATTRS):
-                    self._plain_stanzas.add(slot.stanza)
+                    self.plain_stanzas.add(slot.stanza)
             values["CurrentRank"] = value
         else:
             values["CurrentRank"] = constant
@@ -101,12 +101,12 @@ class ClaimedValues:
             found = self._prios[submitter] = self.priorities(submitter)
         return found
 
-    def _claim_key(
+    def claim_key(
         self, stanza: int, claim: Claim, running: dict[str, Job], attrs: list[str]
     ) -> tuple[object, ...]:
         """The values of ``attrs`` (of :data:`CLAIM_ATTRS`) in a claimed slot's ad, as
         :meth:`values` gives them, without building the ad: for a stanza in
-        :attr:`_plain_stanzas`, whose own attributes name no claim attribute and whose
+        :attr:`plain_stanzas`, whose own attributes name no claim attribute and whose
         ``CurrentRank`` is the same for every job.
 
         Claims that agree on what these values are made of (stanza, submitter, owner,

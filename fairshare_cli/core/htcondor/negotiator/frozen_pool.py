@@ -40,8 +40,10 @@ class FrozenPool:
         self.machines = machines
         self.slots = [Slot(i, *where) for i, where in enumerate(expand_slots(machines))]
         self._by_name = {slot.name.lower(): slot for slot in self.slots}
-        #: pool index -> slot, for the slots the last cycle's claims held
-        self._held: dict[int, Slot] = {}
+        #: pool index -> claim, for the slots the last cycle's claims held
+        self._held: dict[int, Claim] = {}
+        #: a claim's slot name as written -> its slot (None: not configured)
+        self._slot_of_name: dict[str, Slot | None] = {}
         self._unclaimed_keys: dict[tuple[str, ...], list[SlotKey]] = {}
         self._free: dict[tuple[str, ...], dict[SlotKey, list[Slot]]] = {}
 
@@ -57,21 +59,29 @@ class FrozenPool:
         fresh pool gives them as :func:`~.partitionable.add_dynamic_slots` does: by slot
         name, the last of two claims on one slot holding it, a claim on a slot not
         configured ignored). Only the slots whose claim started or ended move between
-        the groups of :meth:`free_slots`."""
-        held: dict[int, Slot] = {}
-        claim_of: dict[int, Claim] = {}
-        for claim in sorted(claims, key=lambda c: c.slot.lower()):
-            target = self._by_name.get(claim.slot.lower())
-            if target is not None:
-                held[target.index] = target
-                claim_of[target.index] = claim
-        released = [slot for i, slot in self._held.items() if i not in held]
-        taken = [slot for i, slot in held.items() if i not in self._held]
+        the groups of :meth:`free_slots`.
+
+        Hot loop: once per claim per cycle (``benchmarks/bench_simulate.py`` busy-week).
+        """
+        found: dict[int, Claim] = {}
+        slot_of = self._slot_of_name
+        for claim in claims:  # in their order: of two on one slot, the last holds it
+            target = slot_of.get(claim.slot)
+            if target is None:
+                if claim.slot in slot_of:
+                    continue  # a slot not configured
+                target = slot_of[claim.slot] = self._by_name.get(claim.slot.lower())
+                if target is None:
+                    continue
+            found[target.index] = claim
+        slots, before = self.slots, self._held
+        released = [slots[i] for i in before if i not in found]
+        taken = [slots[i] for i in found if i not in before]
         for slot in released:
             slot.claim = None
             slot.remote_group = None
-        for i, slot in held.items():
-            slot.claim = claim_of[i]
+        for i, claim in found.items():
+            slots[i].claim = claim
         for per_slot, free in self._free.items():
             keys = self._unclaimed_keys[per_slot]
             for slot in released:
@@ -79,8 +89,8 @@ class FrozenPool:
             for slot in taken:
                 group = free[keys[slot.index]]
                 del group[bisect_left(group, slot.index, key=_INDEX)]
-        self._held = held
-        return sorted(held.values(), key=_INDEX)
+        self._held = found
+        return [slots[i] for i in sorted(found)]
 
     def unclaimed_keys(self, per_slot: list[str]) -> list[SlotKey]:
         """Each slot's class key when unclaimed (see :func:`unclaimed_key`), by pool index,

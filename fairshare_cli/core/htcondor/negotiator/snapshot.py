@@ -242,8 +242,7 @@ class Snapshot:
                 frozen.unclaimed_keys(per_slot), self._class_by_key
             )
             self.held = frozen.claimed_slots(claims)
-            for slot in self.held:
-                self._add_claimed(slot, running, claim_attrs, per_slot)
+            self._add_claimed(self.held, running, claim_attrs, per_slot)
             for key, free in frozen.free_slots(per_slot).items():
                 if free:
                     self._new_class(key, free[0], None).slots.extend(free)
@@ -256,7 +255,7 @@ class Snapshot:
             self.slot_class = {}
             for slot in self.slots:
                 if slot.claim is not None:
-                    self._add_claimed(slot, running, claim_attrs, per_slot)
+                    self._add_claimed([slot], running, claim_attrs, per_slot)
                     continue
                 key = unclaimed_key(slot, per_slot)
                 cls = self._class_by_key.get(key)
@@ -267,23 +266,39 @@ class Snapshot:
         self._weigh_pool()
 
     def _add_claimed(
-        self, slot: Slot, running: dict[str, Job], claim_attrs: list[str], per_slot: list[str]
+        self, held: list[Slot], running: dict[str, Job], claim_attrs: list[str], per_slot: list[str]
     ) -> None:
-        """Put a claimed slot in its class (made for it when it is the first of its key)."""
-        claim = slot.claim
-        assert claim is not None
-        slot.remote_group = self.group_of(claim.submitter)
-        claimed_key, values = self.claimed_values.key(slot, claim, running, claim_attrs)
-        key: SlotKey = (slot.stanza, claim.submitter, claimed_key, slot.resources)
-        if per_slot:
-            key = (*key, tuple(getattr(slot, SLOT_FIELD[a]) for a in per_slot))
-        cls = self._class_by_key.get(key)
-        if cls is None:
-            if values is None:
-                values = self.claimed_values.values(slot, claim, running)
-            cls = self._new_class(key, slot, values)
-        cls.slots.append(slot)
-        self.slot_class[slot.index] = cls
+        """Put each claimed slot in its class (made for the first slot of its key).
+
+        Hot loop: once per claimed slot per cycle (``benchmarks/bench_simulate.py``
+        busy-week); :meth:`.ClaimedValues.key` written out for a plain stanza.
+        """
+        claimed = self.claimed_values
+        plain = claimed.plain_stanzas
+        by_key, slot_class, group_of = self._class_by_key, self.slot_class, self.group_of
+        fields = [SLOT_FIELD[a] for a in per_slot]
+        for slot in held:
+            claim = slot.claim
+            assert claim is not None
+            stanza = slot.stanza
+            slot.remote_group = group_of(claim.submitter)
+            values = None
+            if not claim_attrs:
+                claimed_key: tuple[object, ...] = ()
+            elif stanza in plain:
+                claimed_key = claimed.claim_key(stanza, claim, running, claim_attrs)
+            else:
+                claimed_key, values = claimed.key(slot, claim, running, claim_attrs)
+            key: SlotKey = (stanza, claim.submitter, claimed_key, slot.resources)
+            if fields:
+                key = (*key, tuple([getattr(slot, f) for f in fields]))
+            cls = by_key.get(key)
+            if cls is None:
+                if values is None:
+                    values = claimed.values(slot, claim, running)
+                cls = self._new_class(key, slot, values)
+            cls.slots.append(slot)
+            slot_class[slot.index] = cls
 
     def _new_class(self, key: SlotKey, slot: Slot, values: dict[str, object] | None) -> SlotClass:
         """A new slot class for ``key``, its ad made from ``slot`` (an unclaimed slot's
@@ -439,10 +454,10 @@ class Snapshot:
             group = slot.remote_group
             if group is None:
                 continue
-            values = {k: v for k, v in cls.ad.values.values()}
-            values["RemoteGroup"] = group
-            values["RemoteGroupResourcesInUse"] = self.group_usage.get(group, 0.0)
-            values["RemoteGroupQuota"] = quotas.get(group, 0.0)
-            exprs = {k: c.text for k, c in cls.ad.exprs.values()}
+            values = {
+                "RemoteGroup": group,
+                "RemoteGroupResourcesInUse": self.group_usage.get(group, 0.0),
+                "RemoteGroupQuota": quotas.get(group, 0.0),
+            }
             spec_name = self.stanza_names[slot.stanza]
-            cls.ad = Ad(values, exprs, self.ev, f"machine {spec_name}", ConfigError)
+            cls.ad = cls.ad.extended(values, self.ev, f"machine {spec_name}", ConfigError)
