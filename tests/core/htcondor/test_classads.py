@@ -126,3 +126,21 @@ def test_an_extended_ad_is_the_ad_built_with_the_values_added(more: dict[str, ob
     assert old.values == Ad(base, exprs, ev, "machine m").values  # the old ad is unchanged
     requirements = grown.exprs["requirements"][1]
     assert ("remotegroup" in requirements.my_refs) == ("remotegroup" in grown.names)
+
+
+def test_an_ad_like_another_is_the_ad_built_from_its_values() -> None:
+    """``Ad.like``: values with the same names, spelt and ordered alike, give the ad a new
+    ``Ad`` would (the same compiled expressions, through the same evaluator); other names
+    give None (the caller builds the ad in full)."""
+    ev = Evaluator()
+    exprs = {"Requirements": "Memory > RequestMemory", "Rank": "SlotID"}
+    first = Ad({"Memory": 1024, "SlotID": 1, "Name": "a"}, exprs, ev, "machine m")
+    values: dict[str, object] = {"Memory": 2048, "SlotID": 2, "Name": "b"}
+    alike = first.like(values)
+    fresh = Ad(values, exprs, ev, "machine m")
+    assert alike is not None
+    assert (alike.values, alike.names, alike.exprs) == (fresh.values, fresh.names, fresh.exprs)
+    assert first.get("memory") == 1024  # the first ad is unchanged
+    assert first.like({"SlotID": 2, "Memory": 2048, "Name": "b"}) is None  # another order
+    assert first.like({"memory": 2048, "SlotID": 2, "Name": "b"}) is None  # another spelling
+    assert first.like({"Memory": 2048, "SlotID": 2}) is None  # fewer names

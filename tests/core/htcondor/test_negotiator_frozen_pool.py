@@ -221,3 +221,23 @@ def test_a_frozen_pool_frees_the_slots_of_claims_that_ended() -> None:
         "slot1@m0-002",
         "slot1@m0-003",
     ]
+
+
+def test_of_two_claims_on_one_slot_the_last_holds_it_on_a_frozen_pool_too() -> None:
+    """Two claims name one slot (spelt differently): a fresh pool gives the slot the last
+    one (``add_dynamic_slots`` goes through the claims by slot name, in their order), and
+    so does a frozen pool, cycle after cycle, the stale claim's holder not charged."""
+    machines = [MachineSpec(name="m0-", count=2, slots=1, attributes={"Cpus": 1})]
+    frozen = FrozenPool.of(machines)
+    assert frozen is not None
+    first = Claim("slot1@m0-001", "u1@example.org", "50.0", NOW - 60)
+    second = Claim("SLOT1@m0-001", "u2@example.org", "51.0", NOW - 60)
+    running = [J("50.0", "u1", status="running"), J("51.0", "u2", status="running")]
+    idle = [J(f"7.{p}", "u0") for p in range(2)]
+    run: tuple[object, ...] = (machines, [], {}, CURRENT, False)
+    for claims in ([first, second], [second, first], [first, second]):
+        reused = _cycle(run, claims, [*running, *idle], frozen)
+        fresh = _cycle(run, claims, [*running, *idle], None)
+        assert reused.matches == fresh.matches
+        assert reused.submitters == fresh.submitters
+        assert frozen.slots[0].claim is claims[-1]

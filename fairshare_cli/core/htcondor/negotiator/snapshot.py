@@ -235,6 +235,8 @@ class Snapshot:
         per_slot = [a for a in PER_SLOT if a in self.all_refs]
         self.classes: list[SlotClass] = []
         self._class_by_key: dict[SlotKey, SlotClass] = {}
+        #: (stanza, claimed) -> the last slot ad built in full (:meth:`.Ad.like`)
+        self._last_ad: dict[tuple[int, bool], Ad] = {}
         claim_attrs = [a for a in CLAIM_ATTRS if a in self.all_refs]
         if frozen is not None:
             self.slots: list[Slot] = frozen.slots
@@ -307,8 +309,12 @@ class Snapshot:
         claim = slot.claim
         if values is None:
             values = slot_values(spec, slot, self.now)
-        ad = slot_ad(spec, values, self.ev)
-        expr = self.slot_exprs[(slot.stanza, claim is not None)].weight
+        shape = (slot.stanza, claim is not None)
+        last = self._last_ad.get(shape)
+        ad = last.like(values) if last is not None else None
+        if ad is None:  # the first of its stanza and claim state, or other names
+            ad = self._last_ad[shape] = slot_ad(spec, values, self.ev)
+        expr = self.slot_exprs[shape].weight
         weight = slot_weight(self.ev, expr, ad, self.empty)
         cls = SlotClass(len(self.classes), ad, weight, claim is not None)
         cls.remote = claim.submitter if claim is not None else None
