@@ -241,3 +241,44 @@ def test_of_two_claims_on_one_slot_the_last_holds_it_on_a_frozen_pool_too() -> N
         assert reused.matches == fresh.matches
         assert reused.submitters == fresh.submitters
         assert frozen.slots[0].claim is claims[-1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 3), st.integers(1, 3), st.sampled_from([1000, 1024, 3000, 4097])),
+        min_size=1,
+        max_size=4,
+    ),
+    st.sampled_from([("Memory", 1.0), ("Memory / 3000.0", 3000.0), ("Memory / 7.0", 7.0)]),
+)
+def test_the_pool_weight_is_the_sum_slot_by_slot(
+    stanzas: list[tuple[int, int, int]], weight: tuple[str, float]
+) -> None:
+    """The pool's weight is Σ SLOT_WEIGHT over the slot ads in pool order, as
+    ``Matchmaker::sumSlotWeights`` (matchmaker.cpp) adds them ad by ad: a frozen pool sums
+    whole-number weights by class (exact at every step, so the same sum) and fractional
+    ones slot by slot. By hand: each slot weighs its stanza's ``Memory`` (divided)."""
+    text, divisor = weight
+    machines = [
+        MachineSpec(name=f"m{i}-", count=c, slots=s, attributes={"Cpus": 1, "Memory": m})
+        for i, (c, s, m) in enumerate(stanzas)
+    ]
+    by_hand = 0.0
+    for c, s, m in stanzas:
+        for _ in range(c * s):
+            by_hand += float(m) if divisor == 1.0 else m / divisor
+    frozen = FrozenPool.of(machines)
+    assert frozen is not None
+    result = negotiate_cycle(
+        machines,
+        [],
+        [],
+        submitter_of,  # type: ignore[arg-type]
+        lambda name: SubmitterPrio(0.5, 0.0),
+        None,
+        replace(CURRENT, slot_weight=text),
+        NOW,
+        frozen=frozen,
+    )
+    assert result.pool_size == by_hand
