@@ -14,9 +14,8 @@ result depends only on those values, so results are cached by
 ``(expression, values read from MY, values read from TARGET)``: identical slots that differ
 only in attributes the expression never reads (``Name``, ``SlotID``, ...) share one
 evaluation, and so do jobs of one autocluster. This is how a negotiation cycle evaluates
-once per (autocluster, slot class) pair instead of once per (job, slot) pair.
-
-``classad2`` is imported lazily; everything else here is stdlib.
+once per (autocluster, slot class) pair instead of once per (job, slot) pair. ``classad2``
+is imported lazily; everything else here is stdlib.
 """
 
 from __future__ import annotations
@@ -67,10 +66,7 @@ class Compiled:
         target_refs: tuple[str, ...],
         quick: QuickForm | None = None,
     ) -> None:
-        self.text = text
-        self.tree = tree
-        self.my_refs = my_refs
-        self.target_refs = target_refs
+        self.text, self.tree, self.my_refs, self.target_refs = text, tree, my_refs, target_refs
         self.uid = next(_uids)
         #: a conjunction of numeric comparisons, evaluated without classad2 when it can be
         self.quick = quick
@@ -155,6 +151,34 @@ class Ad:
         }
         self._classad: Any = None
         self._proj: dict[tuple[int, int], tuple[object, ...] | None] = {}
+
+    def extended(
+        self, values: Mapping[str, object], ev: Evaluator, where: str, error: type[FairshareError]
+    ) -> Ad:
+        """This ad with more (or new) literal ``values`` (the ``Ad`` of the old values so
+        updated, same expression texts), the old values not lowered again."""
+        ad = Ad.__new__(Ad)
+        ad.values = dict(self.values)
+        ad.values.update({k.lower(): (k, v) for k, v in values.items()})
+        ad.names = self.names | frozenset(ad.values)
+        ad.exprs, ad._classad, ad._proj = self.exprs, None, {}
+        if ad.names != self.names:
+            ad.exprs = {
+                low: (k, ev.compile(c.text, ad.names, f"{where} {k}", error))
+                for low, (k, c) in self.exprs.items()
+            }
+        return ad
+
+    def like(self, values: Mapping[str, object]) -> Ad | None:
+        """The ad ``Ad(values, this ad's expression texts, ...)`` would be (through this
+        ad's evaluator: the same compiled expressions), when ``values`` has this ad's names,
+        spelt and ordered alike (else None), made without lowering the names again."""
+        if list(values) != (keys := [k for k, _ in self.values.values()]):
+            return None
+        ad = Ad.__new__(Ad)
+        ad.values = dict(zip(self.values, zip(keys, values.values(), strict=True), strict=True))
+        ad.names, ad.exprs, ad._classad, ad._proj = self.names, self.exprs, None, {}
+        return ad
 
     def projection(self, expr: Compiled, side: int) -> tuple[object, ...] | None:
         """The values ``expr`` reads from this ad (side 0: as MY, 1: as TARGET), cached,

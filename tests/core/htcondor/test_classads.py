@@ -100,3 +100,47 @@ def test_split_comparison(text: str, parts: tuple[str, str, str] | None) -> None
 def test_unparsable_expression_names_where() -> None:
     with pytest.raises(ConfigError, match=r"machine x start: cannot parse ClassAd expression"):
         check_expression("Owner ==", "machine x start", ConfigError)
+
+
+@pytest.mark.parametrize(
+    "more",
+    [
+        pytest.param({"RemoteGroup": "g", "RemoteGroupQuota": 3.0}, id="new-names"),
+        pytest.param({"Memory": 512}, id="same-names"),
+        pytest.param({"memory": 512, "REMOTEGROUP": "h"}, id="other-spelling"),
+    ],
+)
+def test_an_extended_ad_is_the_ad_built_with_the_values_added(more: dict[str, object]) -> None:
+    """``Ad.extended`` gives what a new ``Ad`` over the old values updated with ``more``
+    and the same expressions gives: the same values, names and compiled expressions (an
+    unscoped ``RemoteGroup`` is MY once the ad has it, TARGET before)."""
+    ev = Evaluator()
+    base = {"Memory": 1024, "Name": "slot1"}
+    exprs = {"Requirements": 'RemoteGroup =!= "g" && Memory > 100', "Rank": "Memory"}
+    old = Ad(base, exprs, ev, "machine m", ConfigError)
+    grown = old.extended(more, ev, "machine m", ConfigError)
+    fresh = Ad({**base, **more}, exprs, ev, "machine m", ConfigError)
+    assert grown.values == fresh.values
+    assert grown.names == fresh.names
+    assert grown.exprs == fresh.exprs
+    assert old.values == Ad(base, exprs, ev, "machine m").values  # the old ad is unchanged
+    requirements = grown.exprs["requirements"][1]
+    assert ("remotegroup" in requirements.my_refs) == ("remotegroup" in grown.names)
+
+
+def test_an_ad_like_another_is_the_ad_built_from_its_values() -> None:
+    """``Ad.like``: values with the same names, spelt and ordered alike, give the ad a new
+    ``Ad`` would (the same compiled expressions, through the same evaluator); other names
+    give None (the caller builds the ad in full)."""
+    ev = Evaluator()
+    exprs = {"Requirements": "Memory > RequestMemory", "Rank": "SlotID"}
+    first = Ad({"Memory": 1024, "SlotID": 1, "Name": "a"}, exprs, ev, "machine m")
+    values: dict[str, object] = {"Memory": 2048, "SlotID": 2, "Name": "b"}
+    alike = first.like(values)
+    fresh = Ad(values, exprs, ev, "machine m")
+    assert alike is not None
+    assert (alike.values, alike.names, alike.exprs) == (fresh.values, fresh.names, fresh.exprs)
+    assert first.get("memory") == 1024  # the first ad is unchanged
+    assert first.like({"SlotID": 2, "Memory": 2048, "Name": "b"}) is None  # another order
+    assert first.like({"memory": 2048, "SlotID": 2, "Name": "b"}) is None  # another spelling
+    assert first.like({"Memory": 2048, "SlotID": 2}) is None  # fewer names

@@ -3,8 +3,11 @@ claims, as ``fs simulate`` runs them) equals a cycle built from scratch on the s
 matches, preemptions, unmatched jobs, limits, priorities, spins and evaluations.
 
 Each example runs several cycles on one frozen pool whose claims change between cycles
-(claims start, end, move to another submitter), so a slot claimed in one cycle and free in
-the next must be seen free.
+(claims start, end, move to another submitter, or stay as they were while the cycle time
+moves on), so a slot claimed in one cycle and free in the next must be seen free, and the
+pool's free slots, kept grouped by class key from cycle to cycle, must be the ones a fresh
+pool finds. Slot weights that are whole numbers are summed by class, fractional ones
+slot by slot; a job reading ``SlotID`` splits the free slots into one class per slot id.
 """
 
 from __future__ import annotations
@@ -35,6 +38,13 @@ PREEMPTION_REQUIREMENTS = [
 #: machine ranks: none, a constant (``CurrentRank`` evaluated once), one reading the job
 MACHINE_RANKS = [None, "5", 'TARGET.Owner == "u0"']
 LIMITS = [None, None, "lic", "lic:2"]
+#: job requirements: one that reads only the stanza's memory, one a per-slot attribute
+REQUIREMENTS = [
+    "TARGET.Memory >= MY.RequestMemory",
+    "TARGET.Memory >= MY.RequestMemory && TARGET.SlotID != 2",
+]
+#: slot weights: whole numbers (summed by class) and fractions (summed slot by slot)
+SLOT_WEIGHTS = ["Cpus", "Memory / 3000.0", "SlotID"]
 
 
 def _machines(draw: st.DrawFn) -> list[MachineSpec]:
@@ -59,13 +69,22 @@ def _slot_names(machines: list[MachineSpec]) -> list[str]:
     ]
 
 
-def _state(draw: st.DrawFn, names: list[str], cycle: int) -> tuple[list[Claim], list[J]]:
-    """One cycle's claims (a random part of the pool, a stale slot name now and then) and
-    queue (the claims' running jobs, then idle clusters)."""
+def _state(
+    draw: st.DrawFn, names: list[str], cycle: int, before: dict[str, tuple[Claim, J]]
+) -> tuple[list[Claim], list[J]]:
+    """One cycle's claims (a random part of the pool, a stale slot name now and then; a
+    claim of the cycle ``before`` kept as it was now and then) and queue (the claims'
+    running jobs, then idle clusters)."""
     claims: list[Claim] = []
     queue: list[J] = []
+    requirements = draw(st.sampled_from(REQUIREMENTS))
     for n, slot in enumerate([*names, "slot9@gone"]):
         if draw(st.integers(0, 2)) == 0:
+            continue
+        kept = before.get(slot)
+        if kept is not None and draw(st.booleans()):
+            claims.append(kept[0])
+            queue.append(kept[1])
             continue
         holder = draw(st.sampled_from(USERS))
         group, _, owner = holder.rpartition(".")
@@ -90,7 +109,7 @@ def _state(draw: st.DrawFn, names: list[str], cycle: int) -> tuple[list[Claim], 
                     owner,
                     accounting_group=user if group else None,
                     request_memory=draw(st.sampled_from([512, 1500, 3000])),
-                    requirements="TARGET.Memory >= MY.RequestMemory",
+                    requirements=requirements,
                     concurrency_limits=draw(st.sampled_from(LIMITS)),
                 )
             )
@@ -101,20 +120,31 @@ def _state(draw: st.DrawFn, names: list[str], cycle: int) -> tuple[list[Claim], 
 def runs(draw: st.DrawFn) -> tuple[object, ...]:
     machines = _machines(draw)
     names = _slot_names(machines)
-    states = [_state(draw, names, c) for c in range(draw(st.integers(2, 4)))]
+    states: list[tuple[list[Claim], list[J]]] = []
+    before: dict[str, tuple[Claim, J]] = {}
+    for c in range(draw(st.integers(2, 4))):
+        claims, queue = _state(draw, names, c, before)
+        states.append((claims, queue))
+        running = {j.id: j for j in queue if j.status == "running"}
+        before = {claim.slot: (claim, running[claim.job_id]) for claim in claims}
     prios = {f"{u}@example.org": draw(st.sampled_from([0.5, 1.0, 5.0, 20.0])) for u in USERS}
     knobs = draw(st.sampled_from([LEGACY, CURRENT]))
     knobs = replace(
         knobs,
         preemption_requirements=draw(st.sampled_from(PREEMPTION_REQUIREMENTS)),
         concurrency_limits={"lic": 2.0},
+        slot_weight=draw(st.sampled_from(SLOT_WEIGHTS)),
     )
     groups = draw(st.booleans())
     return machines, states, prios, knobs, groups
 
 
 def _cycle(
-    run: tuple[object, ...], claims: list[Claim], queue: list[J], frozen: FrozenPool | None
+    run: tuple[object, ...],
+    claims: list[Claim],
+    queue: list[J],
+    frozen: FrozenPool | None,
+    now: float = NOW,
 ) -> CycleResult:
     machines, _, prios, knobs, groups = run
     assert isinstance(prios, dict)
@@ -134,7 +164,7 @@ def _cycle(
         lambda name: SubmitterPrio(prios.get(name, 0.5), usage.get(name, 0.0)),
         tree,
         knobs,  # type: ignore[arg-type]
-        NOW,
+        now,
         frozen=frozen,
     )
 
@@ -145,9 +175,13 @@ def test_a_cycle_on_the_frozen_pool_equals_one_built_from_scratch(run: tuple[obj
     machines, states, *_ = run
     frozen = FrozenPool.of(machines)  # type: ignore[arg-type]
     assert frozen is not None
-    for claims, queue in states:  # type: ignore[attr-defined]
-        reused = _cycle(run, claims, queue, frozen)
-        fresh = _cycle(run, claims, queue, None)
+    assert isinstance(states, list)
+    claims: list[Claim]
+    queue: list[J]
+    for cycle, (claims, queue) in enumerate(states):
+        now = NOW + 60 * cycle  # kept claims' TotalJobRuntime moves on
+        reused = _cycle(run, claims, queue, frozen, now)
+        fresh = _cycle(run, claims, queue, None, now)
         assert reused.matches == fresh.matches  # preemptions: a match's preempted_job
         assert list(reused.iter_unmatched()) == list(fresh.iter_unmatched())
         assert reused.submitters == fresh.submitters  # priorities, limits, stop reasons
@@ -187,3 +221,64 @@ def test_a_frozen_pool_frees_the_slots_of_claims_that_ended() -> None:
         "slot1@m0-002",
         "slot1@m0-003",
     ]
+
+
+def test_of_two_claims_on_one_slot_the_last_holds_it_on_a_frozen_pool_too() -> None:
+    """Two claims name one slot (spelt differently): a fresh pool gives the slot the last
+    one (``add_dynamic_slots`` goes through the claims by slot name, in their order), and
+    so does a frozen pool, cycle after cycle, the stale claim's holder not charged."""
+    machines = [MachineSpec(name="m0-", count=2, slots=1, attributes={"Cpus": 1})]
+    frozen = FrozenPool.of(machines)
+    assert frozen is not None
+    first = Claim("slot1@m0-001", "u1@example.org", "50.0", NOW - 60)
+    second = Claim("SLOT1@m0-001", "u2@example.org", "51.0", NOW - 60)
+    running = [J("50.0", "u1", status="running"), J("51.0", "u2", status="running")]
+    idle = [J(f"7.{p}", "u0") for p in range(2)]
+    run: tuple[object, ...] = (machines, [], {}, CURRENT, False)
+    for claims in ([first, second], [second, first], [first, second]):
+        reused = _cycle(run, claims, [*running, *idle], frozen)
+        fresh = _cycle(run, claims, [*running, *idle], None)
+        assert reused.matches == fresh.matches
+        assert reused.submitters == fresh.submitters
+        assert frozen.slots[0].claim is claims[-1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 3), st.integers(1, 3), st.sampled_from([1000, 1024, 3000, 4097])),
+        min_size=1,
+        max_size=4,
+    ),
+    st.sampled_from([("Memory", 1.0), ("Memory / 3000.0", 3000.0), ("Memory / 7.0", 7.0)]),
+)
+def test_the_pool_weight_is_the_sum_slot_by_slot(
+    stanzas: list[tuple[int, int, int]], weight: tuple[str, float]
+) -> None:
+    """The pool's weight is Σ SLOT_WEIGHT over the slot ads in pool order, as
+    ``Matchmaker::sumSlotWeights`` (matchmaker.cpp) adds them ad by ad: a frozen pool sums
+    whole-number weights by class (exact at every step, so the same sum) and fractional
+    ones slot by slot. By hand: each slot weighs its stanza's ``Memory`` (divided)."""
+    text, divisor = weight
+    machines = [
+        MachineSpec(name=f"m{i}-", count=c, slots=s, attributes={"Cpus": 1, "Memory": m})
+        for i, (c, s, m) in enumerate(stanzas)
+    ]
+    by_hand = 0.0
+    for c, s, m in stanzas:
+        for _ in range(c * s):
+            by_hand += float(m) if divisor == 1.0 else m / divisor
+    frozen = FrozenPool.of(machines)
+    assert frozen is not None
+    result = negotiate_cycle(
+        machines,
+        [],
+        [],
+        submitter_of,  # type: ignore[arg-type]
+        lambda name: SubmitterPrio(0.5, 0.0),
+        None,
+        replace(CURRENT, slot_weight=text),
+        NOW,
+        frozen=frozen,
+    )
+    assert result.pool_size == by_hand

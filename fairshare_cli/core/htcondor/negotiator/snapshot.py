@@ -26,9 +26,12 @@ from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.htcondor.classads import Ad, Evaluator
 from fairshare_cli.core.htcondor.concurrency import LimitCounts, parse_limits
 from fairshare_cli.core.htcondor.groups import ROOT, GroupTree, assign_quotas, assigned_group
+from fairshare_cli.core.htcondor.negotiator.claimed_values import ClaimedValues
 from fairshare_cli.core.htcondor.negotiator.frozen_pool import (
     SLOT_FIELD,
+    ClassOfSlot,
     FrozenPool,
+    SlotKey,
     unclaimed_key,
 )
 from fairshare_cli.core.htcondor.negotiator.partitionable import (
@@ -53,8 +56,6 @@ from fairshare_cli.core.htcondor.negotiator.slots import (
     Slot,
     SlotClass,
     SlotExprs,
-    claim_values,
-    claimed_values,
     compile_slot_exprs,
     expand_slots,
     slot_ad,
@@ -65,6 +66,9 @@ from fairshare_cli.core.htcondor.negotiator.slots import (
 )
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.errors import ConfigError, InputError
+
+#: Below this, a sum of whole numbers is exact at every step (a double's 53-bit mantissa).
+_EXACT_SUM = 2.0**53
 
 
 def _request_of(running: dict[str, Job]) -> Callable[[Claim], dict[str, object]]:
@@ -116,6 +120,7 @@ class Snapshot:
     Attributes:
         slot_exprs: (stanza, claimed) -> the negotiator's slot-scope expressions.
         refs: attribute names read by matching and ranking (not by the preemption knobs).
+        held: the claimed slots, in pool order.
         slot_class: pool index of a slot -> its class.
         pool_weight: Σ slot weights (slot count without slot weights), before any match.
         min_weight: the smallest slot weight (``minSlotWeight``).
@@ -140,14 +145,10 @@ class Snapshot:
         self.priorities = priorities
         self.tree = tree if (tree is not None and len(tree.groups) > 1) else None
         self._group_of: dict[str, str] = {}
-        self._prios: dict[str, SubmitterPrio] = {}
-        self._claim_keys: dict[tuple[object, ...], tuple[object, ...]] = {}
-        #: stanza -> the machine ``RANK`` when it reads no attribute (``CurrentRank`` of any job)
-        self._constant_rank: dict[int, float] = {}
-        #: stanzas whose claimed slots' claim attributes come from the claim alone (a
-        #: constant ``RANK``, no attribute of the stanza named like one): :meth:`_claim_key`
-        self._plain_stanzas: set[int] = set()
         self.ev = Evaluator()
+        self.claimed_values = ClaimedValues(
+            machines, self.ev, inputs.now, priorities, self.group_of
+        )
         self.empty = Ad({}, {}, self.ev, "empty")
         self.stanza_names = [spec.name for spec in machines]
         self.machines = machines
@@ -224,54 +225,103 @@ class Snapshot:
     def _build_slots(
         self, machines: Sequence[MachineSpec], claims: list[Claim], running: dict[str, Job]
     ) -> None:
-        """Every slot, its claim, and the slot classes with their ads and weights."""
+        """Every slot, its claim, and the slot classes with their ads and weights.
+
+        A class is made for the first slot of its key in pool order, and the classes are
+        in the order of their first slots. On a frozen pool only the claimed slots are
+        visited one by one; the free ones come grouped by key (:meth:`FrozenPool.free_slots`).
+        """
         frozen = self.frozen
         per_slot = [a for a in PER_SLOT if a in self.all_refs]
+        self.classes: list[SlotClass] = []
+        self._class_by_key: dict[SlotKey, SlotClass] = {}
+        #: (stanza, claimed) -> the last slot ad built in full (:meth:`.Ad.like`)
+        self._last_ad: dict[tuple[int, bool], Ad] = {}
+        claim_attrs = [a for a in CLAIM_ATTRS if a in self.all_refs]
         if frozen is not None:
-            self.slots: list[Slot] = frozen.claimed_slots(claims)
-            unclaimed_keys = frozen.unclaimed_keys(per_slot)
+            self.slots: list[Slot] = frozen.slots
+            self.slot_class: dict[int, SlotClass] = ClassOfSlot(
+                frozen.unclaimed_keys(per_slot), self._class_by_key
+            )
+            self.held = frozen.claimed_slots(claims)
+            self._add_claimed(self.held, running, claim_attrs, per_slot)
+            for key, free in frozen.free_slots(per_slot).items():
+                if free:
+                    self._new_class(key, free[0], None).slots.extend(free)
+            self.classes.sort(key=SlotClass.first_index)
+            for i, made in enumerate(self.classes):
+                made.index = i
         else:
             self.slots = self._fresh_slots(machines, claims, running)
-            unclaimed_keys = [unclaimed_key(slot, per_slot) for slot in self.slots]
-        self.classes: list[SlotClass] = []
-        class_by_key: dict[tuple[object, ...], SlotClass] = {}
-        claim_attrs = [a for a in CLAIM_ATTRS if a in self.all_refs]
-        for slot in self.slots:
-            spec = machines[slot.stanza]
+            self.held = [slot for slot in self.slots if slot.claim is not None]
+            self.slot_class = {}
+            for slot in self.slots:
+                if slot.claim is not None:
+                    self._add_claimed([slot], running, claim_attrs, per_slot)
+                    continue
+                key = unclaimed_key(slot, per_slot)
+                cls = self._class_by_key.get(key)
+                if cls is None:
+                    cls = self._new_class(key, slot, None)
+                cls.slots.append(slot)
+                self.slot_class[slot.index] = cls
+        self._weigh_pool()
+
+    def _add_claimed(
+        self, held: list[Slot], running: dict[str, Job], claim_attrs: list[str], per_slot: list[str]
+    ) -> None:
+        """Put each claimed slot in its class (made for the first slot of its key).
+
+        Hot loop: once per claimed slot per cycle (``benchmarks/bench_simulate.py``
+        busy-week); :meth:`.ClaimedValues.key` written out for a plain stanza.
+        """
+        claimed = self.claimed_values
+        plain = claimed.plain_stanzas
+        by_key, slot_class, group_of = self._class_by_key, self.slot_class, self.group_of
+        fields = [SLOT_FIELD[a] for a in per_slot]
+        for slot in held:
             claim = slot.claim
+            assert claim is not None
+            stanza = slot.stanza
+            slot.remote_group = group_of(claim.submitter)
             values = None
-            if claim is None:
-                key = unclaimed_keys[slot.index]
-            else:
-                slot.remote_group = self.group_of(claim.submitter)
+            if not claim_attrs:
                 claimed_key: tuple[object, ...] = ()
-                if claim_attrs and slot.stanza in self._plain_stanzas:
-                    claimed_key = self._claim_key(slot.stanza, claim, running, claim_attrs)
-                elif claim_attrs:  # else a claimed slot's values are read only for a new class
-                    values = self._claimed_values(spec, slot, claim, running)
-                    lowered = {k.lower(): v for k, v in values.items()}
-                    claimed_key = tuple(lowered.get(a) for a in claim_attrs)
-                key = (slot.stanza, claim.submitter, claimed_key, slot.resources)
-                if per_slot:
-                    key = (*key, tuple(getattr(slot, SLOT_FIELD[a]) for a in per_slot))
-            cls = class_by_key.get(key)
+            elif stanza in plain:
+                claimed_key = claimed.claim_key(stanza, claim, running, claim_attrs)
+            else:
+                claimed_key, values = claimed.key(slot, claim, running, claim_attrs)
+            key: SlotKey = (stanza, claim.submitter, claimed_key, slot.resources)
+            if fields:
+                key = (*key, tuple([getattr(slot, f) for f in fields]))
+            cls = by_key.get(key)
             if cls is None:
                 if values is None:
-                    values = (
-                        slot_values(spec, slot, self.now)
-                        if claim is None
-                        else self._claimed_values(spec, slot, claim, running)
-                    )
-                ad = slot_ad(spec, values, self.ev)
-                expr = self.slot_exprs[(slot.stanza, claim is not None)].weight
-                weight = slot_weight(self.ev, expr, ad, self.empty)
-                cls = SlotClass(len(self.classes), ad, weight, claim is not None)
-                cls.remote = claim.submitter if claim is not None else None
-                cls.partitionable = slot.partitionable
-                self.classes.append(cls)
-                class_by_key[key] = cls
+                    values = claimed.values(slot, claim, running)
+                cls = self._new_class(key, slot, values)
             cls.slots.append(slot)
-        self._weigh_pool()
+            slot_class[slot.index] = cls
+
+    def _new_class(self, key: SlotKey, slot: Slot, values: dict[str, object] | None) -> SlotClass:
+        """A new slot class for ``key``, its ad made from ``slot`` (an unclaimed slot's
+        values made here; a claimed slot's given) and its weight evaluated."""
+        spec = self.machines[slot.stanza]
+        claim = slot.claim
+        if values is None:
+            values = slot_values(spec, slot, self.now)
+        shape = (slot.stanza, claim is not None)
+        last = self._last_ad.get(shape)
+        ad = last.like(values) if last is not None else None
+        if ad is None:  # the first of its stanza and claim state, or other names
+            ad = self._last_ad[shape] = slot_ad(spec, values, self.ev)
+        expr = self.slot_exprs[shape].weight
+        weight = slot_weight(self.ev, expr, ad, self.empty)
+        cls = SlotClass(len(self.classes), ad, weight, claim is not None)
+        cls.remote = claim.submitter if claim is not None else None
+        cls.partitionable = slot.partitionable
+        self.classes.append(cls)
+        self._class_by_key[key] = cls
+        return cls
 
     @staticmethod
     def _fresh_slots(
@@ -312,11 +362,13 @@ class Snapshot:
             knobs.concurrency_limit_default,
             knobs.concurrency_limit_scope_defaults,
         )
-        for slot in self.slots:
-            if slot.claim is not None and slot.claim.concurrency_limits is not None:
-                counts.add(parse_limits(slot.claim.concurrency_limits))  # the slot ad's
+        for slot in self.held:
+            claim = slot.claim
+            assert claim is not None
+            if claim.concurrency_limits is not None:
+                counts.add(parse_limits(claim.concurrency_limits))  # the slot ad's
                 continue
-            job = running.get(slot.claim.job_id) if slot.claim is not None else None
+            job = running.get(claim.job_id)
             if job is None:
                 continue
             if job.concurrency_limits:
@@ -331,14 +383,10 @@ class Snapshot:
         return counts
 
     def _weigh_pool(self) -> None:
-        """Slot classes by slot, the pool's weight and its smallest slot weight."""
-        self.slot_class: dict[int, SlotClass] = {}
-        for cls in self.classes:
-            for slot in cls.slots:
-                self.slot_class[slot.index] = cls
-        weights = [self.slot_class[s.index].weight for s in self.slots]
+        """The pool's weight and its smallest slot weight, the matchable slots."""
         use_weights = self.knobs.use_slot_weights
-        self.pool_weight = sum(weights) if use_weights else float(len(weights))
+        weights = [c.weight for c in self.classes]
+        self.pool_weight = self._pool_weight() if use_weights else float(len(self.slots))
         self.min_weight = min(weights) if (weights and use_weights) else 1.0
         self.unclaimed_classes = [c for c in self.classes if not c.claimed]
         self.claimed_classes = [c for c in self.classes if c.claimed]
@@ -349,85 +397,27 @@ class Snapshot:
         self.matchable = sum(
             len(c.slots) for c in self.unclaimed_classes if not c.partitionable
         ) + sum(len(c.slots) for c in self.claimed_classes)
-        # a partitionable slot stays matchable until nothing is left of it
-        self.matchable += sum(
-            1 for s in self.slots if s.partitionable and not exhausted(s.resources)
-        )
-        # the pool group quotas share: weighted, or count_effective_slots
-        self.quota_pool = (
-            self.pool_weight if use_weights else float(sum(effective_slots(s) for s in self.slots))
-        )
+        if self.frozen is None:  # a frozen pool has no partitionable slot
+            # a partitionable slot stays matchable until nothing is left of it
+            self.matchable += sum(
+                1 for s in self.slots if s.partitionable and not exhausted(s.resources)
+            )
+        # the pool group quotas share: weighted, or count_effective_slots (1 a static slot)
+        self.quota_pool = self.pool_weight
+        if not use_weights and self.frozen is None:
+            self.quota_pool = float(sum(effective_slots(s) for s in self.slots))
         #: bumped whenever a match changes a partitionable slot (candidate lists go stale)
         self.generation = 0
 
-    def _claimed_values(
-        self, spec: MachineSpec, slot: Slot, claim: Claim, running: dict[str, Job]
-    ) -> dict[str, object]:
-        """A claimed slot's literal attributes: the claim's ``Remote*``, its group and the
-        machine's ``CurrentRank`` of the job it runs."""
-        job = running.get(claim.job_id)
-        owner = job.owner if job is not None else claim.submitter.split("@")[0]
-        prio = self._prio(claim.submitter)
-        values = claimed_values(spec, slot, claim, prio, owner, self.now)
-        group = self.group_of(claim.submitter)
-        if group is not None and group != ROOT:
-            values["AccountingGroup"] = claim.submitter
-            values["RemoteGroup"] = group
-        slot.remote_group = group
-        if job is None:
-            values["CurrentRank"] = 0.0
-            return values
-        constant = self._constant_rank.get(slot.stanza)
-        if constant is None:
-            ev = self.ev
-            job_side = job_ad(ev, job, claim.submitter)
-            probe = Ad(values, {"Rank": spec.rank or "0"}, ev, f"machine {spec.name}")
-            rank = probe.exprs["rank"][1]
-            value = ev.number(rank, probe, job_side, 0.0)
-            if not rank.my_refs and not rank.target_refs:  # reads nothing: every job's rank
-                self._constant_rank[slot.stanza] = value
-                if not {k.lower() for k in spec.attributes} & set(CLAIM_ATTRS):
-                    self._plain_stanzas.add(slot.stanza)
-            values["CurrentRank"] = value
-        else:
-            values["CurrentRank"] = constant
-        return values
-
-    def _prio(self, submitter: str) -> SubmitterPrio:
-        """``priorities(submitter)``, asked once per submitter in a cycle."""
-        found = self._prios.get(submitter)
-        if found is None:
-            found = self._prios[submitter] = self.priorities(submitter)
-        return found
-
-    def _claim_key(
-        self, stanza: int, claim: Claim, running: dict[str, Job], attrs: list[str]
-    ) -> tuple[object, ...]:
-        """The values of ``attrs`` (of :data:`CLAIM_ATTRS`) in a claimed slot's ad, as
-        :meth:`_claimed_values` gives them, without building the ad: for a stanza in
-        :attr:`_plain_stanzas`, whose own attributes name no claim attribute and whose
-        ``CurrentRank`` is the same for every job.
-
-        Claims that agree on what these values are made of (stanza, submitter, owner,
-        start time, whether the job is known, and the job id when ``GlobalJobId`` is read)
-        share one answer in a cycle.
-        """
-        job = running.get(claim.job_id)
-        owner = job.owner if job is not None else claim.submitter.split("@")[0]
-        own_id = claim.job_id if "globaljobid" in attrs else None
-        memo = (stanza, claim.submitter, owner, claim.start_time, job is None, own_id)
-        found = self._claim_keys.get(memo)
-        if found is not None:
-            return found
-        values = claim_values(claim, self._prio(claim.submitter), owner, self.now)
-        lowered: dict[str, object] = {k.lower(): v for k, v in values.items()}
-        group = self.group_of(claim.submitter)
-        if group is not None and group != ROOT:
-            lowered["accountinggroup"] = claim.submitter
-            lowered["remotegroup"] = group
-        lowered["currentrank"] = self._constant_rank[stanza] if job is not None else 0.0
-        found = self._claim_keys[memo] = tuple(lowered.get(a) for a in attrs)
-        return found
+    def _pool_weight(self) -> float:
+        """Σ slot weights over the pool, added slot by slot in pool order; by class when
+        every weight is a whole number (then each partial sum is exact, and so the same)."""
+        classes = self.classes
+        if classes and all(c.weight.is_integer() for c in classes):
+            total = sum(c.weight * len(c.slots) for c in classes)
+            if total < _EXACT_SUM:
+                return total
+        return sum(self.slot_class[s.index].weight for s in self.slots)
 
     def _usage(self) -> tuple[dict[str, float], dict[str, float]]:
         """Weighted usage at the start of the cycle, by submitter and by group: the
@@ -435,9 +425,11 @@ class Snapshot:
         usage: dict[str, float] = {}
         for name in sorted(self.demand):
             usage[name] = self.priorities(name).weighted_in_use
-        for slot in self.slots:  # holders that no longer have jobs still count as users
-            if slot.claim is not None and slot.claim.submitter not in usage:
-                usage[slot.claim.submitter] = self.priorities(slot.claim.submitter).weighted_in_use
+        for slot in self.held:  # holders that no longer have jobs still count as users
+            assert slot.claim is not None
+            holder = slot.claim.submitter
+            if holder not in usage:
+                usage[holder] = self.priorities(holder).weighted_in_use
         group_usage: dict[str, float] = {}
         for name, value in usage.items():
             g = self.group_of(name) or ROOT
@@ -468,10 +460,10 @@ class Snapshot:
             group = slot.remote_group
             if group is None:
                 continue
-            values = {k: v for k, v in cls.ad.values.values()}
-            values["RemoteGroup"] = group
-            values["RemoteGroupResourcesInUse"] = self.group_usage.get(group, 0.0)
-            values["RemoteGroupQuota"] = quotas.get(group, 0.0)
-            exprs = {k: c.text for k, c in cls.ad.exprs.values()}
+            values = {
+                "RemoteGroup": group,
+                "RemoteGroupResourcesInUse": self.group_usage.get(group, 0.0),
+                "RemoteGroupQuota": quotas.get(group, 0.0),
+            }
             spec_name = self.stanza_names[slot.stanza]
-            cls.ad = Ad(values, exprs, self.ev, f"machine {spec_name}", ConfigError)
+            cls.ad = cls.ad.extended(values, self.ev, f"machine {spec_name}", ConfigError)
