@@ -66,17 +66,23 @@ def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) 
     return placement
 
 
+#: How many warnings of one kind are printed before a line counts the rest.
+SHOWN_WARNINGS = 10
+
+
 def _warn(placement: Placement) -> None:
-    for item, slot in placement.moved:
-        click.echo(
-            f"fs: warning: {item.label}: slot {item.slot} is not configured; it holds {slot}",
-            err=True,
-        )
-    # One warning per piece of work: the slots of one record share its label.
+    """One warning per piece of work moved or left without a slot (the slots of one record
+    share its label), the first :data:`SHOWN_WARNINGS` of each kind and a count of the rest."""
+    moved = [
+        f"{item.label}: slot {item.slot} is not configured; it holds {slot}"
+        for item, slot in placement.moved
+    ]
+    _echo_some(moved, "more pieces of work name a slot that is not configured")
     pieces: dict[tuple[str, str | None, bool], int] = {}
     for item in placement.unplaced:
         key = (item.label, item.slot, item.charged > 0)
         pieces[key] = pieces.get(key, 0) + item.slots
+    unplaced = []
     for (label, named, charged), count in pieces.items():
         where = f" (named {named})" if named else ""
         if count == 1:
@@ -84,10 +90,16 @@ def _warn(placement: Placement) -> None:
         else:
             fits = f"{count} of its slots"
             holds = f"they hold no slot{'; their use stops now' if charged else ''}"
-        click.echo(
-            f"fs: warning: {label}: running, but no free slot fits {fits}{where}; {holds}",
-            err=True,
-        )
+        unplaced.append(f"{label}: running, but no free slot fits {fits}{where}; {holds}")
+    _echo_some(unplaced, "more pieces of running work fit no free slot (as above)")
+
+
+def _echo_some(warnings: list[str], rest: str) -> None:
+    """The first :data:`SHOWN_WARNINGS` of ``warnings`` on stderr, then one line for the rest."""
+    for text in warnings[:SHOWN_WARNINGS]:
+        click.echo(f"fs: warning: {text}", err=True)
+    if len(warnings) > SHOWN_WARNINGS:
+        click.echo(f"fs: warning: {len(warnings) - SHOWN_WARNINGS} {rest}", err=True)
 
 
 def release_slots(env: Env, slots: Sequence[str], config: Config | None = None) -> int:

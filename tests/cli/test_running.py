@@ -232,3 +232,24 @@ def test_a_record_whose_slots_find_no_slot_is_one_warning(
         f"fs: warning: {hist}: record 1 (bob@d.org, running since {START}): running, but no "
         "free slot fits 3 of its slots; they hold no slot; their use stops now\n"
     )
+
+
+def test_many_records_without_a_slot_are_ten_warnings_and_a_count(
+    tmp_path: Path, pool: list[str], run: Callable[..., Any]
+) -> None:
+    """25 running 8-CPU records on this pool of 1-CPU slots: none fits, and a history of
+    thousands of them would print thousands of lines; the first ten are named, then one
+    line counts the other 15."""
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(
+        "".join(json.dumps({"owner": f"u{i}", "start": START, "cpus": 8}) + "\n" for i in range(25))
+    )
+    result = run("import", "history", str(hist), *pool, "--now", NOW)
+    assert result.exit_code == 0
+    lines = result.stderr.splitlines()
+    assert lines[:10] == [
+        f"fs: warning: {hist}: record {i + 1} (u{i}@d.org, running since {START}): running, "
+        "but no free slot fits it; it holds no slot; its use stops now"
+        for i in range(10)
+    ]
+    assert lines[10:] == ["fs: warning: 15 more pieces of running work fit no free slot (as above)"]
