@@ -321,7 +321,9 @@ def usage_at(
         if anchor is None:  # no pass before: the charges add to the stored usage
             out[key] = out.get(key, 0.0) + fold(ledger, grid, None)
         else:  # the stored usage at the anchor, then every pass since, in order
-            out[key] = fold(ledger, grid, 0, 0.0 if stored_reset else state.usage.get(key, 0.0))
+            value = fold(ledger, grid, 0, 0.0 if stored_reset else state.usage.get(key, 0.0))
+            if value or key in out:  # (no pass charged it yet: no entry, as before)
+                out[key] = value
     return t, out
 
 

@@ -94,3 +94,43 @@ def test_the_site_factor_flags_exclude_each_other(tmp_path: Path, run: Callable[
     assert (result.exit_code, result.stdout) == (2, "")
     assert "--site-factor-from-priority and --no-site-factor exclude each other" in result.stderr
     assert state.read_bytes() == before
+
+
+IMPORTED_TWICE_CONFIG = """
+[priority]
+calc_period = "5"
+[partitions.batch]
+default = true
+[qos.normal]
+[accounts.a]
+shares = 1
+users = { u1 = 1 }
+"""
+ONE_RUNNING_JOB = """JobId=55 JobName=job55
+   UserId=u1(1000) GroupId=users(100) MCS_label=N/A
+   Priority=1 Nice=0 Account=a QOS=normal
+   JobState=RUNNING Reason=None Dependency=(null)
+   SubmitTime=2026-11-18T14:05:00 EligibleTime=2026-11-18T14:05:00
+   StartTime=2026-11-18T14:06:00 EndTime=Unknown Deadline=N/A
+   Partition=batch AllocNode:Sid=login1:4242
+   NumNodes=1 NumCPUs=1 NumTasks=1 CPUs/Task=1 ReqB:S:C:T=0:0:*:*
+   AllocTRES=cpu=1,node=1,billing=1
+"""
+
+
+def test_the_same_dump_imported_again_changes_nothing(
+    tmp_path: Path, run: Callable[..., Any], write_config: Callable[[str], Path]
+) -> None:
+    """A running job with no usage charged yet (no decay pass since the import): importing
+    the dump again brings the state to the same pass, which charges nothing, so no usage
+    entry appears (it once added ``a/u1: 0.0`` on the second import only)."""
+    dump = tmp_path / "jobs.txt"
+    dump.write_text(ONE_RUNNING_JOB)
+    state = tmp_path / "state.json"
+    args = ["--config", str(write_config(IMPORTED_TWICE_CONFIG)), "--state", str(state)]
+    line = ["import", "squeue", str(dump), *args, "--now", "2026-11-21T12:00:00Z"]
+    assert run(*line).exit_code == 0
+    first = state.read_bytes()
+    assert json.loads(first)["slurm"]["usage"] == {}
+    assert run(*line).exit_code == 0
+    assert state.read_bytes() == first
