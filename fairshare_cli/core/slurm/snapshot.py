@@ -19,8 +19,7 @@ from fairshare_cli.core.slurm import usage as su
 from fairshare_cli.core.slurm.factors import job_user
 from fairshare_cli.core.slurm.model import priority_context
 from fairshare_cli.core.slurm.passes import charged
-from fairshare_cli.core.slurm.priority import PriorityRow
-from fairshare_cli.core.slurm.priority_table import compute_rows
+from fairshare_cli.core.slurm.priority_table import compute_table
 from fairshare_cli.core.slurm.tree_usage import decay_params, evaluate
 from fairshare_cli.errors import InputError
 
@@ -184,27 +183,26 @@ def stop_charges(state: su.SlurmUsage, job_ids: Iterable[str], now: float) -> su
 
 def _first_rows(
     config: Config, state: su.SlurmUsage, jobs: Iterable[Job], now: float
-) -> dict[str, PriorityRow]:
-    """Each pending job's sprio row in its first partition, at the last pass before
-    ``now`` (jobs whose association is missing are left out)."""
+) -> dict[str, tuple[str | None, int]]:
+    """Each pending job's partition and sprio PRIORITY in its first partition (else its
+    first row), at the last pass before ``now`` (jobs whose association is missing are
+    left out)."""
     listed = [job for job in jobs if job.status == "idle"]
     if not listed or not config.accounts:
         return {}
     t, tree = evaluate(config, state, now)
     ctx = priority_context(config, tree)
     placed = [j for j in listed if tree.user_assoc(job_user(j.owner), j.account) is not None]
-    # One pass for every job (a job's rows do not depend on the others'), each job's rows
-    # in their order.
-    rows_of: dict[str, list[PriorityRow]] = {}
-    for r in compute_rows(placed, ctx, t, listed_at=now):
-        rows_of.setdefault(r.job_id, []).append(r)
-    out: dict[str, PriorityRow] = {}
-    for job in placed:
-        first = job.partitions[0] if job.partitions else None
-        rows = rows_of.get(job.id, [])
-        row = next((r for r in rows if r.partition == first), rows[0] if rows else None)
-        if row is not None:
-            out[job.id] = row
+    first = {j.id: j.partitions[0] if j.partitions else None for j in placed}
+    # One table for every job (a job's rows do not depend on the others'), read by column.
+    table = compute_table(placed, ctx, t, listed_at=now, in_id_order=False)
+    out: dict[str, tuple[str | None, int]] = {}
+    columns = (table.job_ids, table.parts, table.priority_ints)
+    for job_id, part, priority in zip(*columns, strict=True):
+        seen = out.get(job_id)
+        wanted = first[job_id]
+        if seen is None or (seen[0] != wanted and part.partition == wanted):
+            out[job_id] = (part.partition, priority)
     return out
 
 
@@ -226,9 +224,9 @@ def site_factors(
     out: dict[str, int] = {}
     for job, printed in listed:
         row = rows.get(job.id)
-        if row is None or printed <= 1 or row.priority <= 1:
+        if row is None or printed <= 1 or row[1] <= 1:
             continue
-        site = printed - row.priority
+        site = printed - row[1]
         if site and abs(site) <= NICE_LIMIT:
             out[job.id] = site
     return out
@@ -262,8 +260,8 @@ def priority_mismatches(
     out: list[PriorityMismatch] = []
     for job, printed in listed:
         row = rows.get(job.id)
-        if row is not None and row.priority != printed:
-            out.append(PriorityMismatch(job.id, row.partition, printed, row.priority))
+        if row is not None and row[1] != printed:
+            out.append(PriorityMismatch(job.id, row[0], printed, row[1]))
     return out
 
 
