@@ -8,7 +8,7 @@ committing a cycle is :mod:`fairshare_cli.core.operations.negotiate`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
@@ -178,20 +178,18 @@ def priorities_at(
     return prio
 
 
-def group_demand(
+def submitter_demand(
     batches: Iterable[JobBatch],
     claims: Iterable[Claim],
     config: Config,
-    tree: GroupTree,
     weighted: bool,
-) -> tuple[dict[str, float], dict[str, list[str]]]:
-    """Demand (idle jobs and running work, weighted by CPUs when asked) and submitters
-    per group.
+) -> dict[str, float]:
+    """Demand per submitter: idle jobs and running work, weighted by CPUs when asked.
 
-    Mirrors the submitter ads' ``WeightedRunningJobs + WeightedIdleJobs`` summed per group
-    (``hgq_prepare_for_matchmaking``, reference §4.3); running work is
+    Mirrors a submitter ad's ``WeightedRunningJobs + WeightedIdleJobs``; running work is
     :func:`~fairshare_cli.core.htcondor.negotiator.queue.add_running_demand`'s, a claim
-    with no job in the queue included.
+    with no job in the queue included. A negotiation cycle counts the same at its start
+    (``CycleResult.demand``).
     """
     name = submitter_of(config)
     per_submitter: dict[str, float] = {}
@@ -201,6 +199,14 @@ def group_demand(
         weight = batch.job.request_cpus if weighted else 1.0
         per_submitter[sub] = per_submitter.get(sub, 0.0) + weight * batch.count
     add_running_demand(per_submitter, running, claims, name, weighted)
+    return per_submitter
+
+
+def group_demand(
+    per_submitter: Mapping[str, float], tree: GroupTree
+) -> tuple[dict[str, float], dict[str, list[str]]]:
+    """Demand and submitters per group: each submitter's demand summed in its group
+    (``hgq_prepare_for_matchmaking``, reference §4.3), submitters in name order."""
     demand: dict[str, float] = {}
     members: dict[str, list[str]] = {}
     for sub in sorted(per_submitter):
@@ -216,8 +222,13 @@ def quota_view(
     accountant: acct.AccountantState,
     claims: Iterable[Claim],
     now: float,
+    demand: Mapping[str, float] | None = None,
 ) -> list[QuotaRow]:
     """The rows of ``fs quota``: every group's quotas, limit, use and demand at ``now``.
+
+    ``demand``: each submitter's demand over these ``batches`` and ``claims`` when already
+    counted (``fs simulate`` hands over its cycle's ``CycleResult.demand``); None counts it
+    here (:func:`submitter_demand`).
 
     Raises:
         ConfigError: bad groups or expressions in the config.
@@ -226,7 +237,9 @@ def quota_view(
     knobs = negotiator_knobs(config)
     claims = list(claims)
     size = pool_size(config.machines, claims, knobs, now)
-    demand, members = group_demand(batches, claims, config, tree, knobs.use_weighted_demand)
+    if demand is None:
+        demand = submitter_demand(batches, claims, config, knobs.use_weighted_demand)
+    demand_of, members = group_demand(demand, tree)
     records = acct.view(accountant, config, now)
     usage = {
         g.name: records[g.name].weighted_resources_used for g in tree.groups if g.name in records
@@ -234,7 +247,7 @@ def quota_view(
     rows = quota_rows(
         tree,
         size,
-        demand,
+        demand_of,
         members,
         usage,
         knobs.quotas,

@@ -106,6 +106,7 @@ class SimQueue:
         self.ends: list[tuple[float, int, str]] = []  # (end, seq, job id), a heap
         self.seq = 0
         self.claims: dict[str, Claim] = {}
+        self.demand: dict[str, float] | None = None  # the last cycle's count, while true
         self.unchecked: list[str] = []  # slots of claims held at their match cost
         self.unseen: set[str] = set()  # jobs on leftovers the accountant has yet to see
         self.slot_of_job: dict[str, str] = {}
@@ -148,6 +149,8 @@ class SimQueue:
     def _claim(self, claim: Claim) -> None:
         old = self.claims.get(claim.slot)
         if old is not None:
+            if old.job_id not in self.running:  # counted by its claim: the count is off
+                self.demand = None
             self._unclaim(old)
         self.claims[claim.slot] = claim
         if claim.match_cost is not None:
@@ -276,6 +279,7 @@ class SimQueue:
         Skipped when it cannot match anything: no idle job, or (no claimed slot can be
         taken) no free slot; only without groups, whose round-robin times a cycle moves.
         """
+        self.demand = None
         free = self.capacity - self.claimed_configured
         if self.tree is None and (not self.idle_jobs or (self.skip_when_full and free <= 0)):
             self.accountant = cycle_accounting.update_priorities(self.accountant, self.config, t)
@@ -295,6 +299,7 @@ class SimQueue:
             rr_times=self.rr_times,
             frozen=self.frozen,
         )
+        self.demand = result.demand  # a matched job counts the same idle or running
         self._commit(result, t)
         self.rr_times.update({k: v for k, v in result.rr_times.items() if math.isfinite(v)})
         self.last_cycle = t
@@ -422,11 +427,12 @@ class SimQueue:
 
     def _group_rows(self, t: float) -> list[SimRow]:
         config, accountant = self.config, self.accountant
-        live = [*self.idle, *(r.batch for r in self.running.values())]
+        demand = self.demand  # None: count the queue again
+        live = [*self.idle, *(r.batch for r in self.running.values())] if demand is None else []
         records = acct.view(accountant, config, t)
         gtree = acct.GroupTree(config.groups)
         out = []
-        for r in quota_view(config, live, accountant, list(self.claims.values()), t):
+        for r in quota_view(config, live, accountant, list(self.claims.values()), t, demand):
             rec = records.get(r.group)
             eup = None
             if rec is not None:

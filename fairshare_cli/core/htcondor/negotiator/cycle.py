@@ -116,6 +116,7 @@ def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an
         evaluations=snap.ev.evaluations,
         rr_times=rr,
         group_limits=group_limits,
+        demand=snap.demand,
     )
 
 

@@ -193,6 +193,9 @@ class CycleResult:
     evaluations: int
     rr_times: dict[str, float]
     group_limits: dict[str, int | None]
+    #: submitter -> running work + idle jobs as the cycle counted them at its start
+    #: (the submitter ads' ``WeightedRunningJobs + WeightedIdleJobs``)
+    demand: dict[str, float] = field(default_factory=dict)
 
     def iter_unmatched(self) -> Iterator[tuple[str, str, str]]:
         """Yield ``(job_id, submitter, reason)`` for every unmatched idle job."""
