@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from itertools import repeat
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -72,17 +71,14 @@ class JobGroups:
             return
         ids = list(map(_ID, records))
         fields = type(records[0]).__struct_fields__
-        if (
-            fields[0] != "id"
-            or "attributes" in fields
-            or not all(map((1).__eq__, map(_COUNT, records)))
-        ):
+        counts = list(map(_COUNT, records))
+        if fields[0] != "id" or "attributes" in fields or counts.count(1) != len(counts):
             self._one_by_one(records, ids)
             return
         self.fields = fields[1:]
-        groups = self.groups
-        for key, job_id in zip(map(_BUT_ID, map(astuple, records)), ids, strict=True):
-            groups[key].append(job_id)
+        # each id appended to its key's list, the loop in C (append gives None: any reads on)
+        lists = map(self.groups.__getitem__, map(_BUT_ID, map(astuple, records)))
+        any(map(list.append, lists, ids))
 
     def _one_by_one(self, records: list[Any], ids: list[str]) -> None:
         """Records a record at a time: a count object on its own, the others grouped by
@@ -118,7 +114,9 @@ class JobGroups:
             record = self.records.get(key)
             values = dict(zip(self.fields, key, strict=True)) if record is None else _values(record)
             prefix = ids[0].partition(".")[0] + "."
-            if all(map(str.startswith, ids, repeat(prefix))):
+            # the texts starting with prefix are a span in order of text: the least and the
+            # greatest id start with it only if every id does
+            if min(ids).startswith(prefix) and max(ids).startswith(prefix):
                 out.append(IdBatch(_job(values, ids[0]), len(ids), ids))
                 continue
             clusters: dict[str, list[str]] = {}

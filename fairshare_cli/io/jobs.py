@@ -310,7 +310,7 @@ class _Taken:
         ids.update(map(_ID, jobs))
         if len(ids) != before + len(jobs):
             raise _Refused
-        if self.clusters is not None or not all(map(self.one.__eq__, map(_COUNT, jobs))):
+        if self.clusters is not None or list(map(_COUNT, jobs)).count(self.one) != len(jobs):
             self._clusters(jobs)
         if "slot" not in skip and set(map(_SLOT, jobs)) != {None}:
             self._slots(jobs)
