@@ -13,8 +13,10 @@ Batches come in the order of their first job in the file.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, namedtuple
 from collections.abc import Mapping
+from functools import cache
+from itertools import islice
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -61,24 +63,29 @@ class JobGroups:
         self.fields: tuple[str, ...] = ()  # of the records grouped at once, but the id
 
     def add(self, records: list[Any]) -> None:
-        """Group ``records`` (hot: ``benchmarks/run.py`` row ``negotiate-separate``; each
-        step a map in C but the loop that looks each key up once).
+        """Group ``records``: :meth:`group`, else a record at a time (:meth:`_one_by_one`)."""
+        if records and self.group(records) is None:
+            self._one_by_one(records, list(map(_ID, records)))
 
-        A count object is a batch of its own; a record of every field (a piece with a
-        field beyond :data:`USUAL`) is grouped one at a time (:meth:`_one_by_one`).
-        """
+    def group(self, records: list[Any]) -> list[Any] | None:
+        """Group ``records`` of the usual fields, none a count object (hot:
+        ``benchmarks/run.py`` row ``negotiate-separate``; each step a map in C): the values
+        first seen here, as rows of the record's fields but the id (the reader checks
+        those, not every record); None, grouping nothing, for other records."""
         if not records:
-            return
-        ids = list(map(_ID, records))
+            return []
         fields = type(records[0]).__struct_fields__
         counts = list(map(_COUNT, records))
         if fields[0] != "id" or "attributes" in fields or counts.count(1) != len(counts):
-            self._one_by_one(records, ids)
-            return
+            return None
         self.fields = fields[1:]
+        groups = self.groups
+        before = len(groups)
         # each id appended to its key's list, the loop in C (append gives None: any reads on)
-        lists = map(self.groups.__getitem__, map(_BUT_ID, map(astuple, records)))
-        any(map(list.append, lists, ids))
+        lists = map(groups.__getitem__, map(_BUT_ID, map(astuple, records)))
+        any(map(list.append, lists, map(_ID, records)))
+        new = list(islice(reversed(groups), len(groups) - before))  # keys come in order
+        return list(map(_row_type(self.fields)._make, new))
 
     def _one_by_one(self, records: list[Any], ids: list[str]) -> None:
         """Records a record at a time: a count object on its own, the others grouped by
@@ -124,6 +131,12 @@ class JobGroups:
                 clusters.setdefault(job_id.partition(".")[0], []).append(job_id)
             out += [IdBatch(_job(values, same[0]), len(same), same) for same in clusters.values()]
         return out
+
+
+@cache
+def _row_type(fields: tuple[str, ...]) -> Any:
+    """A row of these fields' values, read as a record's are (by attribute)."""
+    return namedtuple("Values", fields)
 
 
 def _values(record: Any) -> dict[str, Any]:
