@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from itertools import chain, compress, islice
+from itertools import chain, compress, islice, repeat
 from operator import ne
 from typing import Any
 
@@ -260,7 +260,8 @@ def _in_proc_order(batches: list[IdBatch], tags: list[int]) -> tuple[list[str], 
     ordered.sort(key=len)
     if len(ordered[0]) <= len(prefix):
         return None
-    tag_of: dict[str, int] = {}
-    for batch, tag in zip(batches, tags, strict=True):
-        tag_of.update(dict.fromkeys(batch.ids, tag))
+    if len(batches) == 1:
+        return ordered, [tags[0]] * len(ordered)
+    each = chain.from_iterable(repeat(t, len(b.ids)) for b, t in zip(batches, tags, strict=True))
+    tag_of = dict(zip(every, each, strict=True))
     return ordered, list(map(tag_of.__getitem__, ordered))
