@@ -450,21 +450,20 @@ def job_to_json(job: Job) -> dict[str, Any]:
     return out
 
 
-def rules_pass(jobs: Sequence[Any], skip: Collection[str] = ()) -> bool:
+def rules_pass(jobs: Sequence[Any], skip: Collection[str] = (), ids: Sequence[str] = ()) -> bool:
     """Whether decoded jobs pass the rules a field type cannot carry, as :func:`parse_stanza`
-    reads them: ids and names pass the name rule (each part of a partition list), statuses
-    are known; not in the fields ``skip``, which a projection (``io/jobs.py``) holds as raw
-    text (its sink checks them) or not at all. Hot loop (``benchmarks/run.py`` rows
-    ``negotiate-separate``, ``taskqueues``): each field's values gathered in C, checked at once."""
+    reads them: ids (``ids``; none given: the jobs') and names pass the name rule (each part of
+    a partition list), statuses are known; not in the fields ``skip`` (held raw or not at
+    all by a projection, ``io/jobs.py``). Hot (``benchmarks/run.py`` rows
+    ``negotiate-separate``, ``taskqueues``): each field's values checked at once, in C."""
     if "status" not in skip and not _STATUSES.issuperset(map(_STATUS_OF, jobs)):
         return False
-    if not _names_pass(list(map(_ID_OF, jobs)), submitter=False):
+    if not _names_pass(ids or list(map(_ID_OF, jobs)), submitter=False):
         return False
     submitters: set[str | None] = set()
     submitters.update(*(map(get, jobs) for name, get in _SUBMITTER_NAMES if name not in skip))
     submitters.discard(None)
     partitions = set() if "partition" in skip else set(map(_PARTITION_OF, jobs))
-    partitions.discard(None)
     parts = {part for text in partitions if text is not None for part in text.split(",")}
     return _names_pass(submitters, submitter=True) and _names_pass(parts, submitter=False)
 

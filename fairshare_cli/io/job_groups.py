@@ -13,9 +13,10 @@ Batches come in the order of their first job in the file.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, namedtuple
 from collections.abc import Mapping
-from itertools import repeat
+from functools import cache
+from itertools import islice
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -62,27 +63,29 @@ class JobGroups:
         self.fields: tuple[str, ...] = ()  # of the records grouped at once, but the id
 
     def add(self, records: list[Any]) -> None:
-        """Group ``records`` (hot: ``benchmarks/run.py`` row ``negotiate-separate``; each
-        step a map in C but the loop that looks each key up once).
+        """Group ``records``: :meth:`group`, else a record at a time (:meth:`_one_by_one`)."""
+        if records and self.group(records) is None:
+            self._one_by_one(records, list(map(_ID, records)))
 
-        A count object is a batch of its own; a record of every field (a piece with a
-        field beyond :data:`USUAL`) is grouped one at a time (:meth:`_one_by_one`).
-        """
+    def group(self, records: list[Any]) -> list[Any] | None:
+        """Group ``records`` of the usual fields, none a count object (hot:
+        ``benchmarks/run.py`` row ``negotiate-separate``; each step a map in C): the values
+        first seen here, as rows of the record's fields but the id (the reader checks
+        those, not every record); None, grouping nothing, for other records."""
         if not records:
-            return
-        ids = list(map(_ID, records))
+            return []
         fields = type(records[0]).__struct_fields__
-        if (
-            fields[0] != "id"
-            or "attributes" in fields
-            or not all(map((1).__eq__, map(_COUNT, records)))
-        ):
-            self._one_by_one(records, ids)
-            return
+        counts = list(map(_COUNT, records))
+        if fields[0] != "id" or "attributes" in fields or counts.count(1) != len(counts):
+            return None
         self.fields = fields[1:]
         groups = self.groups
-        for key, job_id in zip(map(_BUT_ID, map(astuple, records)), ids, strict=True):
-            groups[key].append(job_id)
+        before = len(groups)
+        # each id appended to its key's list, the loop in C (append gives None: any reads on)
+        lists = map(groups.__getitem__, map(_BUT_ID, map(astuple, records)))
+        any(map(list.append, lists, map(_ID, records)))
+        new = list(islice(reversed(groups), len(groups) - before))  # keys come in order
+        return list(map(_row_type(self.fields)._make, new))
 
     def _one_by_one(self, records: list[Any], ids: list[str]) -> None:
         """Records a record at a time: a count object on its own, the others grouped by
@@ -118,7 +121,9 @@ class JobGroups:
             record = self.records.get(key)
             values = dict(zip(self.fields, key, strict=True)) if record is None else _values(record)
             prefix = ids[0].partition(".")[0] + "."
-            if all(map(str.startswith, ids, repeat(prefix))):
+            # the texts starting with prefix are a span in order of text: the least and the
+            # greatest id start with it only if every id does
+            if min(ids).startswith(prefix) and max(ids).startswith(prefix):
                 out.append(IdBatch(_job(values, ids[0]), len(ids), ids))
                 continue
             clusters: dict[str, list[str]] = {}
@@ -126,6 +131,12 @@ class JobGroups:
                 clusters.setdefault(job_id.partition(".")[0], []).append(job_id)
             out += [IdBatch(_job(values, same[0]), len(same), same) for same in clusters.values()]
         return out
+
+
+@cache
+def _row_type(fields: tuple[str, ...]) -> Any:
+    """A row of these fields' values, read as a record's are (by attribute)."""
+    return namedtuple("Values", fields)
 
 
 def _values(record: Any) -> dict[str, Any]:

@@ -111,20 +111,20 @@ def read_jobs(
 
 
 def _read_pieces(path: str, sink: JobSink, source: str, record: type) -> None:
-    """The fast path of :func:`read_jobs`.
-
-    A measured hot loop (``benchmarks/run.py`` rows ``negotiate-objects``, ``taskqueues``).
+    """The fast path of :func:`read_jobs` (hot: ``benchmarks/run.py`` rows
+    ``negotiate-objects``, ``negotiate-separate``, ``taskqueues``); a sink with a ``group``
+    method groups the records itself and the checks read the new values it gives.
 
     Raises:
         _Refused, ValueError: the exact reader must read the file.
     """
-    raw: tuple[str, ...] = getattr(record, "raw_fields", ())
     taken = _Taken(record)
     base = 0
     tried = getattr(record, "usual", None) or record
     decoder = _JOBS if record is Job else _decoder(tried)
     times: dict[tuple[str, str], bool] = {}
-    for piece in _pieces(path, RAW_BLOCK if raw else BLOCK):
+    group: Callable[[list[Any]], list[Any] | None] | None = getattr(sink, "group", None)
+    for piece in _pieces(path, RAW_BLOCK if getattr(record, "raw_fields", ()) else BLOCK):
         try:
             jobs: list[Any] = decoder.decode(piece)
         except msgspec.ValidationError:
@@ -136,12 +136,15 @@ def _read_pieces(path: str, sink: JobSink, source: str, record: type) -> None:
                 tried, decoder = record, _decoder(record)
                 jobs = decoder.decode(piece)
         skip = _skipped(tried)
+        rows = None if group is None else group(jobs)  # grouped: the new values to check
+        checked = jobs if rows is None else rows
         if record is not Job:
-            _check_text_times(jobs, times, skip)
-        if not rules_pass(jobs, skip):
+            _check_text_times(checked, times, skip)
+        if not rules_pass(checked, skip, list(map(_ID, jobs))):
             raise _Refused
         taken.add(jobs, skip)
-        sink.add(jobs)
+        if rows is None:
+            sink.add(jobs)
         base += len(jobs)
 
 
@@ -284,11 +287,8 @@ def _seconds(key: str, text: str) -> Any:
 
 
 class _Taken:
-    """The ids and slots taken so far: a duplicate is refused (the exact reader words it).
-
-    A ``count`` object's cluster must be no other's: the exact reader decides any other
-    case, one id at a time.
-    """
+    """The ids and slots taken so far: a duplicate is refused (the exact reader words it);
+    a ``count`` object's cluster must be no other's (the exact reader decides the rest)."""
 
     def __init__(self, record: type) -> None:
         raw: tuple[str, ...] = getattr(record, "raw_fields", ())
@@ -310,7 +310,7 @@ class _Taken:
         ids.update(map(_ID, jobs))
         if len(ids) != before + len(jobs):
             raise _Refused
-        if self.clusters is not None or not all(map(self.one.__eq__, map(_COUNT, jobs))):
+        if self.clusters is not None or list(map(_COUNT, jobs)).count(self.one) != len(jobs):
             self._clusters(jobs)
         if "slot" not in skip and set(map(_SLOT, jobs)) != {None}:
             self._slots(jobs)

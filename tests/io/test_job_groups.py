@@ -84,3 +84,52 @@ def test_jobs_of_one_cluster_and_one_memory_are_one_batch(
     assert count.job.submit_time == 1795262400.0  # 2026-11-21T12:00:00Z in epoch seconds
     assert ids[5:] == [["8.3", "8.1"], ["9.0"], ["9.1"]]  # (a list has no hash: alone)
     assert batches[5].job.attributes == {"A": 1} and batches[5].job.nice == 3
+
+
+def test_equal_jobs_of_clusters_sharing_first_digits_are_a_batch_per_cluster(
+    tmp_path: Path,
+) -> None:
+    """Equal jobs 1.0, 12.0, 1.1, 10.3 and 1.2 (clusters 1, 12 and 10 start alike; the
+    least id, 1.0, and the greatest, 12.0, are of different clusters): a batch per cluster,
+    in the order of its first job, its ids in file order: [1.0 1.1 1.2] [12.0] [10.3]."""
+    ids = ["1.0", "12.0", "1.1", "10.3", "1.2"]
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps([{"id": i, "owner": "u"} for i in ids]), encoding="utf-8")
+    batches = load_job_groups(str(path))
+    assert [getattr(b, "ids", None) for b in batches] == [["1.0", "1.1", "1.2"], ["12.0"], ["10.3"]]
+    assert [b.job.id for b in batches] == ["1.0", "12.0", "10.3"]
+
+
+@pytest.mark.parametrize(
+    ("late", "word"),
+    [
+        ({"id": "3.1 x"}, "a bad id"),
+        ({"id": "2.0"}, "a duplicate id"),
+        ({"owner": "b d"}, "a bad owner first seen late"),
+        ({"status": "sleeping"}, "an unknown status"),
+        ({"submit_time": "yesterday"}, "a time the parser refuses"),
+    ],
+)
+def test_a_bad_job_after_many_equal_ones_is_refused_as_the_exact_parser_words_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, late: dict[str, Any], word: str
+) -> None:
+    """The reader checks the values first seen in a piece, and every id: a job whose
+    values (but one) the pieces before already held, read in a late piece, is still
+    refused, in the exact parser's words."""
+    monkeypatch.setattr(reader, "BLOCK", 256)
+    monkeypatch.setattr(reader, "WHOLE", 0)
+    objs: list[dict[str, Any]] = [
+        {"id": f"{c}.{p}", "owner": "u", "request_memory": 1024, "submit_time": 100}
+        for c in (1, 2)
+        for p in range(30)
+    ]
+    objs.append({**objs[0], "id": "3.0", **late})
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(objs), encoding="utf-8")
+    pieces = list(reader._pieces(str(path), reader.BLOCK))
+    assert len(pieces) > 3 and pieces[-1].count(b'"id"') == 1  # the late job alone
+    want = _exact(objs, f"jobs file {path}")
+    assert isinstance(want, str), word
+    with pytest.raises(InputError) as caught:
+        load_job_groups(str(path))
+    assert str(caught.value) == want

@@ -238,3 +238,57 @@ def test_id_chunks_are_the_ids_cut_in_lists_of_a_size(
     chunks = list(run.id_chunks(size))
     assert [i for c in chunks for i in c] == list(run.iter_ids())
     assert all(len(c) == size for c in chunks[:-1]) and all(0 < len(c) <= size for c in chunks)
+
+
+def _proc_order_or_none(ids: list[str]) -> list[str] | None:
+    """The rule one id at a time: every id ``C.P`` of one cluster ``C``, both ASCII digits,
+    ``P`` without a leading zero but ``0`` itself, no two equal; then the ids in order of
+    ``P`` as a number (``ProcId``, an integer in HTCondor's job ad)."""
+    cluster = ids[0].partition(".")[0]
+    for i in ids:
+        c, dot, p = i.partition(".")
+        good = (cluster.isascii() and cluster.isdigit(), p.isascii() and p.isdigit())
+        if c != cluster or not dot or not all(good) or (p != "0" and p.startswith("0")):
+            return None
+    if len(set(ids)) != len(ids):
+        return None
+    return sorted(ids, key=lambda i: int(i.partition(".")[2]))
+
+
+_ODD_PROCS = st.sampled_from(["00", "07", "١", "1.1", "", "0 "])
+_PROCS = st.integers(0, 120).map(str) | st.integers(0, 120).map(str) | _ODD_PROCS
+_ID_TEXTS = st.one_of(
+    st.builds("1.{}".format, _PROCS),
+    st.builds("1.{}".format, _PROCS),
+    st.builds("{}.{}".format, st.sampled_from(["12", "10", "", "a", "1١"]), _PROCS),
+    st.sampled_from(["1", "10", "1."]),
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.builds("1.{}".format, _PROCS), st.lists(_ID_TEXTS, max_size=5)),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_ids_of_one_cluster_are_merged_by_proc_or_left_to_the_job_by_job_order(
+    firsts: list[tuple[str, list[str]]],
+) -> None:
+    """Batches led by an id of cluster 1 (so ordered as one cluster's), their other ids
+    near every edge of the rule (other clusters sharing the first digits, ``C.0`` and
+    ``C.00``, several dots, non-ASCII digits): ``ordered_runs`` gives the ids in the order
+    of :func:`_proc_order_or_none`, or None where it gives None."""
+    groups = [[first, *rest] for first, rest in firsts]
+    every = [i for g in groups for i in g]
+    want = _proc_order_or_none(every)
+    if len(set(every)) != len(every):
+        return  # (the reader refuses a duplicate id before)
+    acs = [AutoCluster(k, None) for k in range(len(groups))]  # type: ignore[arg-type]
+    queued = [(acs[k], IdBatch(Job(g[0], "u"), len(g), g)) for k, g in enumerate(groups)]
+    runs = ordered_runs(queued, False, order_key)  # type: ignore[arg-type]
+    if want is None:
+        assert runs is None
+    else:
+        assert runs is not None and runs.ids == want

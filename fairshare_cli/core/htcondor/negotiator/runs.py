@@ -11,6 +11,7 @@ stand, in one piece per submitter (:meth:`RunList.rest`).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import chain, compress, islice, repeat
 from operator import ne
@@ -233,26 +234,34 @@ def _in_proc_order(batches: list[IdBatch], tags: list[int]) -> tuple[list[str], 
     leading zero (``0`` itself but ``00`` or ``07`` not).
 
     In C: ids of one cluster whose procs have no leading zero are in proc order when in
-    order of length, then of text (a sort by text, then a stable sort by length).
+    order of length, then of text (a sort by text, then a stable sort by length). The
+    checks read the sorted ids: the ids starting with a text are a span of them in order
+    of text (the first and last start with ``C.`` only if every one does; those starting
+    with ``C.0`` lie between ``C.0`` and ``C.1``), and the shortest comes first by length.
     """
     prefix = batches[0].job.id.partition(".")[0] + "."
     every = list(chain.from_iterable(b.ids for b in batches))
-    digits = "".join(every).replace(".", "")
+    joined = "".join(every)
+    digits = joined.replace(".", "")
+    ordered = sorted(every)
     zero = prefix + "0"
-    zeros = sum(map(str.startswith, every, repeat(zero)))
+    first_zero = bisect_left(ordered, zero)
+    zeros = bisect_left(ordered, prefix + "1", first_zero) - first_zero
     if not (
         len(prefix) > 1
-        and all(map(str.startswith, every, repeat(prefix)))
-        and sum(map(str.count, every, repeat("."))) == len(every)
+        and ordered[0].startswith(prefix)
+        and ordered[-1].startswith(prefix)
+        and len(joined) - len(digits) == len(every)
         and digits.isdigit()
         and digits.isascii()
-        and min(map(len, every)) > len(prefix)
-        and (zeros == 0 or (zeros == 1 and zero in every))
+        and (zeros == 0 or (zeros == 1 and ordered[first_zero] == zero))
     ):
         return None
-    tag_of: dict[str, int] = {}
-    for batch, tag in zip(batches, tags, strict=True):
-        tag_of.update(dict.fromkeys(batch.ids, tag))
-    ordered = sorted(every)
     ordered.sort(key=len)
+    if len(ordered[0]) <= len(prefix):
+        return None
+    if len(batches) == 1:
+        return ordered, [tags[0]] * len(ordered)
+    each = chain.from_iterable(repeat(t, len(b.ids)) for b, t in zip(batches, tags, strict=True))
+    tag_of = dict(zip(every, each, strict=True))
     return ordered, list(map(tag_of.__getitem__, ordered))
