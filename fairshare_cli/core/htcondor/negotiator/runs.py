@@ -159,12 +159,8 @@ class RunList(list[Run]):
         while i < len(self) or (self.skip_key not in rejected and self._make()):
             run = self[i]
             i += 1
-            if not run.left:
-                continue
-            if run.skip_key in rejected:
-                run.reason = rejected[run.skip_key]
-                continue
-            yield run
+            if _negotiated(run, rejected):
+                yield run
         if i + 1 < len(self.bounds):  # (a skip key None is never rejected)
             self.reason = rejected[self.skip_key]
 
@@ -178,12 +174,19 @@ def turn_runs(runs: list[Run], rejected: Mapping[object, str]) -> Iterator[Run]:
         yield from runs.turn(rejected)
         return
     for run in runs:
-        if not run.left:
-            continue
-        if run.skip_key in rejected:
-            run.reason = rejected[run.skip_key]
-            continue
-        yield run
+        if _negotiated(run, rejected):
+            yield run
+
+
+def _negotiated(run: Run, rejected: Mapping[object, str]) -> bool:
+    """Whether a turn negotiates ``run``: it has jobs left and its skip key is not
+    rejected (then it takes the rejection's reason)."""
+    if not run.left:
+        return False
+    if run.skip_key in rejected:
+        run.reason = rejected[run.skip_key]
+        return False
+    return True
 
 
 def ordered_runs(
