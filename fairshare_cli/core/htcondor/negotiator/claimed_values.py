@@ -23,6 +23,9 @@ from fairshare_cli.core.htcondor.negotiator.slots import (
 )
 from fairshare_cli.core.jobs import Job
 
+#: The claim attributes made of the claim's start time (:func:`.slots.claim_values`).
+_TIMES = frozenset({"enteredcurrentstate", "jobstart", "totaljobruntime"})
+
 
 class ClaimedValues:
     """The claimed slots' values of one cycle (at ``now``, with its priorities)."""
@@ -110,13 +113,14 @@ class ClaimedValues:
         ``CurrentRank`` is the same for every job.
 
         Claims that agree on what these values are made of (stanza, submitter, owner,
-        start time, whether the job is known, and the job id when ``GlobalJobId`` is read)
-        share one answer in a cycle.
+        whether the job is known, the start time when an attribute made of it is read, and
+        the job id when ``GlobalJobId`` is read) share one answer in a cycle.
         """
         job = running.get(claim.job_id)
         owner = job.owner if job is not None else claim.submitter.split("@")[0]
         own_id = claim.job_id if "globaljobid" in attrs else None
-        memo = (stanza, claim.submitter, owner, claim.start_time, job is None, own_id)
+        began = claim.start_time if _TIMES.intersection(attrs) else None
+        memo = (stanza, claim.submitter, owner, began, job is None, own_id)
         found = self._claim_keys.get(memo)
         if found is not None:
             return found

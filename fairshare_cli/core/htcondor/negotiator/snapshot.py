@@ -154,7 +154,7 @@ class Snapshot:
         self.machines = machines
         frozen = inputs.frozen
         self.frozen = frozen if frozen is not None and frozen.machines is machines else None
-        refs, preempt_refs = self._compile_slot_side(machines)
+        refs, rank_refs, preempt_refs = self._compile_slot_side(machines)
         idle, running, texts = scan_jobs(inputs.jobs)
         names = job_names(idle)
         for (req, rank), job_id in texts.items():
@@ -163,9 +163,13 @@ class Snapshot:
                 refs.update(c.my_refs)
                 refs.update(c.target_refs)
         refs.update(self._limit_expr_refs(idle, names))
-        self.refs = frozenset(refs)
+        self.refs = frozenset(refs | rank_refs)
         self.unclaimed_per_submitter = any(r in SUBMITTER_ATTRS for r in self.refs)
-        self.all_refs = frozenset(refs | preempt_refs)
+        self.all_refs = frozenset(self.refs | preempt_refs)
+        #: what splits claimed slots into classes: the negotiator's ranks and preemption
+        #: knobs are evaluated on candidates alone, so they count only when a claimed slot
+        #: can be one
+        self.claimed_refs = self.all_refs if self._claimed_can_match else frozenset(refs)
         claims = list(inputs.claims)
         self._build_slots(machines, claims, running)
         self.limit_counts = self._claimed_limits(running, inputs.submitter_of)
@@ -188,24 +192,29 @@ class Snapshot:
             found = self._group_of[submitter] = assigned_group(self.tree, submitter).name
         return found
 
-    def _compile_slot_side(self, machines: Sequence[MachineSpec]) -> tuple[set[str], set[str]]:
+    def _compile_slot_side(
+        self, machines: Sequence[MachineSpec]
+    ) -> tuple[set[str], set[str], set[str]]:
         """Compile the negotiator's slot-scope expressions for unclaimed and claimed slot
-        shapes, and every stanza's START and RANK; return the attribute names they read
-        (matching and ranking, preemption).
+        shapes, and every stanza's START and RANK; return the attribute names they read:
+        matching and weighing, the negotiator's ranks, preemption.
 
         Raises:
             ConfigError: one does not parse.
         """
         self.slot_exprs: dict[tuple[int, bool], SlotExprs] = {}
         refs: set[str] = set()
+        rank_refs: set[str] = set()
         preempt_refs: set[str] = set()
+        #: whether a claimed slot can ever be matched (see :meth:`_never_taken`)
+        self._claimed_can_match = False
         for i, spec in enumerate(machines):
             for claimed in (False, True):
                 exprs = compile_slot_exprs(self.ev, self.knobs, stanza_slot_names(spec, claimed))
                 self.slot_exprs[(i, claimed)] = exprs
                 for target, c in (
-                    (refs, exprs.pre),
-                    (refs, exprs.post),
+                    (rank_refs, exprs.pre),
+                    (rank_refs, exprs.post),
                     (refs, exprs.weight),
                     (preempt_refs, exprs.preq),
                     (preempt_refs, exprs.prank),
@@ -220,7 +229,21 @@ class Snapshot:
                 c = self.ev.compile(text or "true", stanza, where, ConfigError)
                 refs.update(c.my_refs)
                 refs.update(c.target_refs)
-        return refs, preempt_refs
+                if what == "rank" and (c.my_refs or c.target_refs):
+                    self._claimed_can_match = True
+            if not self._never_taken(self.slot_exprs[(i, True)]):
+                self._claimed_can_match = True
+        return refs, rank_refs, preempt_refs
+
+    def _never_taken(self, exprs: SlotExprs) -> bool:
+        """Whether ``PREEMPTION_REQUIREMENTS`` on a claimed slot reads nothing and is not
+        true: no priority preemption. With a machine ``RANK`` that reads nothing (no rank
+        preemption either) such a slot is never a candidate, and the preemption knobs
+        (``PREEMPTION_RANK``, ...) are never evaluated on it (:mod:`.preemption`)."""
+        preq = exprs.preq
+        if preq is None or preq.my_refs or preq.target_refs:
+            return False
+        return not self.ev.is_true(preq, self.empty, self.empty)
 
     def _build_slots(
         self, machines: Sequence[MachineSpec], claims: list[Claim], running: dict[str, Job]
@@ -233,18 +256,19 @@ class Snapshot:
         """
         frozen = self.frozen
         per_slot = [a for a in PER_SLOT if a in self.all_refs]
+        claimed_per_slot = [a for a in PER_SLOT if a in self.claimed_refs]
         self.classes: list[SlotClass] = []
         self._class_by_key: dict[SlotKey, SlotClass] = {}
         #: (stanza, claimed) -> the last slot ad built in full (:meth:`.Ad.like`)
         self._last_ad: dict[tuple[int, bool], Ad] = {}
-        claim_attrs = [a for a in CLAIM_ATTRS if a in self.all_refs]
+        claim_attrs = [a for a in CLAIM_ATTRS if a in self.claimed_refs]
         if frozen is not None:
             self.slots: list[Slot] = frozen.slots
             self.slot_class: dict[int, SlotClass] = ClassOfSlot(
                 frozen.unclaimed_keys(per_slot), self._class_by_key
             )
             self.held = frozen.claimed_slots(claims)
-            self._add_claimed(self.held, running, claim_attrs, per_slot)
+            self._add_claimed(self.held, running, claim_attrs, claimed_per_slot)
             for key, free in frozen.free_slots(per_slot).items():
                 if free:
                     self._new_class(key, free[0], None).slots.extend(free)
@@ -257,7 +281,7 @@ class Snapshot:
             self.slot_class = {}
             for slot in self.slots:
                 if slot.claim is not None:
-                    self._add_claimed([slot], running, claim_attrs, per_slot)
+                    self._add_claimed([slot], running, claim_attrs, claimed_per_slot)
                     continue
                 key = unclaimed_key(slot, per_slot)
                 cls = self._class_by_key.get(key)
