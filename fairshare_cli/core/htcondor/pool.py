@@ -28,6 +28,7 @@ from fairshare_cli.core.htcondor.negotiator import (
     pool_size,
 )
 from fairshare_cli.core.htcondor.negotiator.queue import add_running_demand, scan_jobs
+from fairshare_cli.core.htcondor.negotiator.running import RunningJobs
 from fairshare_cli.core.htcondor.quotas import QuotaRow, quota_rows
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.errors import InputError
@@ -193,12 +194,13 @@ def submitter_demand(
     """
     name = submitter_of(config)
     per_submitter: dict[str, float] = {}
-    idle, running, _ = scan_jobs(batches)
+    running = RunningJobs(name)
+    idle, _ = scan_jobs(batches, running)
     for batch in idle:
         sub = name(batch.job)
         weight = batch.job.request_cpus if weighted else 1.0
         per_submitter[sub] = per_submitter.get(sub, 0.0) + weight * batch.count
-    add_running_demand(per_submitter, running, claims, name, weighted)
+    add_running_demand(per_submitter, running, claims, weighted)
     return per_submitter
 
 

@@ -1,12 +1,11 @@
 """The working set of ``fs simulate``: idle batches, running jobs, claims, kept as they change.
 
 What a cycle costs is what changed in it: the jobs that end are popped from a heap, the
-workload is read through a moving index, idle jobs stay :class:`JobBatch` es until the
-negotiator matches some of them (the rest of a batch stays one batch), a finished job leaves,
-and the counts the rows print (slots held per submitter, CPUs per Slurm user, idle jobs)
-are updated with each start and end. The accountant is charged as
-:func:`fairshare_cli.core.operations.negotiate.apply_matches` charges it, one call per
-submitter; every release gives back the weight its claim was charged.
+workload is read through a moving index, idle jobs stay :class:`JobBatch` es until matched
+(the rest of a batch stays one batch), a finished job leaves, and the counts the rows and
+the cycle read (slots held, CPUs, idle and running jobs) follow each start and end. The
+accountant is charged as :func:`fairshare_cli.core.operations.negotiate.apply_matches`
+charges it, one call per submitter; a release gives back the weight its claim was charged.
 """
 
 from __future__ import annotations
@@ -34,6 +33,7 @@ from fairshare_cli.core.htcondor.claims import (
 from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, expand_slots, negotiate_cycle
 from fairshare_cli.core.htcondor.negotiator.frozen_pool import FrozenPool
 from fairshare_cli.core.htcondor.negotiator.partitionable import parent_name, totals
+from fairshare_cli.core.htcondor.negotiator.running import RunningJobs
 from fairshare_cli.core.htcondor.placement import fill_leftovers
 from fairshare_cli.core.htcondor.pool import (
     group_tree,
@@ -50,11 +50,10 @@ from fairshare_cli.core.operations.slurm_series import SlurmSeries
 class _Running:
     """A running job: what its end releases."""
 
-    __slots__ = ("batch", "end", "job", "seq", "submitter", "weight")
+    __slots__ = ("end", "job", "seq", "submitter", "weight")
 
     def __init__(self, job: Job, submitter: str, weight: float | None, end: float | None) -> None:
         self.job = job
-        self.batch = JobBatch(job)
         self.submitter = submitter
         self.weight = weight  # None: no slot was charged (removal subtracts 1.0, as before)
         self.end = end
@@ -103,6 +102,7 @@ class SimQueue:
         self.idle_jobs = 0
         self.idle_of: dict[str, int] = {}  # idle jobs per submitter
         self.running: dict[str, _Running] = {}
+        self.running_jobs = RunningJobs(self.name_of)  # the same, as a cycle reads them
         self.ends: list[tuple[float, int, str]] = []  # (end, seq, job id), a heap
         self.seq = 0
         self.claims: dict[str, Claim] = {}
@@ -183,6 +183,7 @@ class SimQueue:
         end = began + job.run_time if job.run_time is not None else None
         run = _Running(job, submitter, weight, end)
         self.running[job.id] = run
+        self.running_jobs.add(job.id, job)
         self.cpus[job.owner] = self.cpus.get(job.owner, 0) + job.request_cpus
         if end is not None:
             self.seq += 1
@@ -191,6 +192,7 @@ class SimQueue:
 
     def _drop_running(self, job_id: str, t: float) -> _Running:
         run = self.running.pop(job_id)
+        self.running_jobs.remove(job_id)
         self.cpus[run.job.owner] -= run.job.request_cpus
         slot = self.slot_of_job.get(job_id)
         if slot is not None and self.claims[slot].job_id == job_id:
@@ -286,11 +288,10 @@ class SimQueue:
             self.last_cycle = t
             return
         config = self.config
-        jobs = [*self.idle, *(r.batch for r in self.running.values())]
         result = negotiate_cycle(
             config.machines,
             list(self.claims.values()),
-            jobs,
+            self.idle,
             self.name_of,
             priorities_at(self.accountant, config, t),
             self.tree,
@@ -298,6 +299,7 @@ class SimQueue:
             t,
             rr_times=self.rr_times,
             frozen=self.frozen,
+            running=self.running_jobs,
         )
         self.demand = result.demand  # a matched job counts the same idle or running
         self._commit(result, t)
@@ -363,11 +365,8 @@ class SimQueue:
                 self.slurm.start(c.job_id, job, t)
 
     def _take_idle(self, ids: set[str]) -> dict[str, Job]:
-        """Remove the matched jobs from the idle batches; the rest of a batch stays batched.
-
-        Returns:
-            The matched jobs by id (idle, as they were queued).
-        """
+        """Remove the matched jobs from the idle batches (the rest of a batch stays
+        batched) and return them by id, idle as they were queued."""
         taken: dict[str, Job] = {}
         if not ids:
             return taken
@@ -427,8 +426,9 @@ class SimQueue:
 
     def _group_rows(self, t: float) -> list[SimRow]:
         config, accountant = self.config, self.accountant
-        demand = self.demand  # None: count the queue again
-        live = [*self.idle, *(r.batch for r in self.running.values())] if demand is None else []
+        demand, live = self.demand, []
+        if demand is None:  # count the queue again
+            live = [*self.idle, *map(JobBatch, self.running_jobs.jobs.values())]
         records = acct.view(accountant, config, t)
         gtree = acct.GroupTree(config.groups)
         out = []

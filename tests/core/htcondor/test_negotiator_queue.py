@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from fairshare_cli.core.htcondor.negotiator import Claim
 from fairshare_cli.core.htcondor.negotiator.queue import add_running_demand
+from fairshare_cli.core.htcondor.negotiator.running import RunningJobs
 from fairshare_cli.core.jobs import Job
 
 
@@ -21,7 +22,14 @@ def _name(job: Job) -> str:
     return f"{job.owner}@d"
 
 
-RUNNING = {"1.0": Job(id="1.0", owner="alice", status="running", request_cpus=4)}
+def _running(*jobs: Job) -> RunningJobs:
+    running = RunningJobs(_name)
+    for job in jobs:
+        running.add(job.id, job)
+    return running
+
+
+RUNNING = _running(Job(id="1.0", owner="alice", status="running", request_cpus=4))
 CLAIMS = [
     # the queue's own running job: counted once, by the job
     Claim("slot1@a", "alice@d", "1.0", 0.0, 4.0),
@@ -37,14 +45,14 @@ CLAIMS = [
 def test_weighted_running_work_is_cpus_or_charged_weight() -> None:
     """alice: RequestCpus 4 (her claim is that job, not a second one); bob: 2.5 + 1."""
     demand = {"alice@d": 2.0}  # two idle jobs already counted
-    add_running_demand(demand, RUNNING, CLAIMS, _name, weighted=True)
+    add_running_demand(demand, RUNNING, CLAIMS, weighted=True)
     assert demand == {"alice@d": 6.0, "bob@d": 3.5}
 
 
 def test_unweighted_running_work_counts_jobs() -> None:
     """RunningJobs: one per running job, one per claim that runs a job the queue lacks."""
     demand: dict[str, float] = {}
-    add_running_demand(demand, RUNNING, CLAIMS, _name, weighted=False)
+    add_running_demand(demand, RUNNING, CLAIMS, weighted=False)
     assert demand == {"alice@d": 1.0, "bob@d": 2.0}
 
 
@@ -65,11 +73,11 @@ _claims = st.lists(
 def test_claim_order_does_not_matter_and_each_job_counts_once(
     claims: list[Claim], weighted: bool
 ) -> None:
-    running = {"1.0": Job(id="1.0", owner="u", status="running", request_cpus=2)}
+    running = _running(Job(id="1.0", owner="u", status="running", request_cpus=2))
     forward: dict[str, float] = {}
     backward: dict[str, float] = {}
-    add_running_demand(forward, running, claims, _name, weighted)
-    add_running_demand(backward, running, list(reversed(claims)), _name, weighted)
+    add_running_demand(forward, running, claims, weighted)
+    add_running_demand(backward, running, list(reversed(claims)), weighted)
     assert forward.keys() == backward.keys()
     for name, value in forward.items():
         assert abs(value - backward[name]) < 1e-9

@@ -52,7 +52,7 @@ def _hog() -> tuple[acct.AccountantState, NegotiatorState]:
 
 
 def _recount(sim: SimQueue) -> dict[str, float]:
-    live = [*sim.idle, *(r.batch for r in sim.running.values())]
+    live = [*sim.idle, *(JobBatch(r.job) for r in sim.running.values())]
     return submitter_demand(live, sim.claims.values(), sim.config, sim.knobs.use_weighted_demand)
 
 

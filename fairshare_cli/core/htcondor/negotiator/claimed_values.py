@@ -77,7 +77,6 @@ class ClaimedValues:
         if group is not None and group != ROOT:
             values["AccountingGroup"] = claim.submitter
             values["RemoteGroup"] = group
-        slot.remote_group = group
         if job is None:
             values["CurrentRank"] = 0.0
             return values

@@ -35,6 +35,7 @@ from fairshare_cli.core.htcondor.negotiator.results import (
     SubmitterPrio,
     UnmatchedRun,
 )
+from fairshare_cli.core.htcondor.negotiator.running import RunningJobs
 from fairshare_cli.core.htcondor.negotiator.runs import RunList
 from fairshare_cli.core.htcondor.negotiator.snapshot import CycleInputs, Snapshot
 from fairshare_cli.core.htcondor.negotiator.state import CycleState
@@ -61,6 +62,7 @@ def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an
     progress: Callable[[float], None] | None = None,
     reference: bool = False,
     frozen: FrozenPool | None = None,
+    running: RunningJobs | None = None,
 ) -> CycleResult:
     """Run one negotiation cycle and return its matches, summaries and unmatched jobs.
 
@@ -83,12 +85,17 @@ def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an
             that check the fast path gives the same cycle.
         frozen: the pool's slots built once for many cycles (``fs simulate``), reused
             here with this cycle's claims; None builds them.
+        running: the running jobs, kept from cycle to cycle by the caller (``fs
+            simulate``); ``jobs`` then holds the idle ones. None: the running jobs of
+            ``jobs``.
 
     Raises:
         ConfigError: a machine or negotiator expression does not parse.
         InputError: a job expression does not parse.
     """
-    inputs = CycleInputs(machines, claims, jobs, submitter_of, priorities, tree, knobs, now, frozen)
+    inputs = CycleInputs(
+        machines, claims, jobs, submitter_of, priorities, tree, knobs, now, frozen, running
+    )
     snap = Snapshot(inputs, reference)
     plan = analyse_claimed(snap)
     state = CycleState(snap)

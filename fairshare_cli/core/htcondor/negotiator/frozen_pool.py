@@ -44,6 +44,12 @@ class FrozenPool:
         self._held: dict[int, Claim] = {}
         #: a claim's slot name as written -> its slot (None: not configured)
         self._slot_of_name: dict[str, Slot | None] = {}
+        #: the claims given last cycle, by identity
+        self._by_id: dict[int, Claim] = {}
+        #: per-slot attributes -> the claimed slots by :func:`held_key`, and their keys
+        self._held_groups: dict[
+            tuple[str, ...], tuple[dict[SlotKey, list[Slot]], dict[int, SlotKey]]
+        ] = {}
         self._unclaimed_keys: dict[tuple[str, ...], list[SlotKey]] = {}
         self._free: dict[tuple[str, ...], dict[SlotKey, list[Slot]]] = {}
 
@@ -54,43 +60,136 @@ class FrozenPool:
             return None
         return cls(machines)
 
-    def claimed_slots(self, claims: list[Claim]) -> list[Slot]:
-        """Give the slots this cycle's claims and return the claimed ones, in pool order (a
-        fresh pool gives them as :func:`~.partitionable.add_dynamic_slots` does: by slot
-        name, the last of two claims on one slot holding it, a claim on a slot not
-        configured ignored). Only the slots whose claim started or ended move between
-        the groups of :meth:`free_slots`.
+    def claimed_slots(self, claims: list[Claim]) -> None:
+        """Give the slots this cycle's claims (:meth:`held_slots` lists the claimed ones).
 
-        Hot loop: once per claim per cycle (``benchmarks/bench_simulate.py`` busy-week).
+        As a fresh pool takes them (:func:`~.partitionable.add_dynamic_slots`): by slot
+        name, the last of two claims on one slot holding it, a claim on a slot not
+        configured ignored. A claim is a value that does not change; the claims given
+        last cycle that are given again (the same objects) keep their slots, so that only
+        the claims that started or ended are visited and moved between the groups of
+        :meth:`free_slots` and :meth:`held_groups` (a simulation's claims are mostly the
+        same from one cycle to the next).
         """
-        found: dict[int, Claim] = {}
-        slot_of = self._slot_of_name
-        for claim in claims:  # in their order: of two on one slot, the last holds it
-            target = slot_of.get(claim.slot)
-            if target is None:
-                if claim.slot in slot_of:
-                    continue  # a slot not configured
-                target = slot_of[claim.slot] = self._by_name.get(claim.slot.lower())
-                if target is None:
-                    continue
-            found[target.index] = claim
+        by_id = dict(zip(map(id, claims), claims, strict=True))
+        old = self._by_id
+        if len(by_id) == len(claims) and self._moved(
+            [old[i] for i in old.keys() - by_id.keys()],
+            [c for i, c in by_id.items() if i not in old],
+        ):
+            self._by_id = by_id
+            return
+        found: dict[int, Claim] = {}  # from scratch: of two on one slot, the last holds it
+        configured = 0
+        for claim in claims:
+            target = self._slot_of(claim.slot)
+            if target is not None:
+                found[target.index] = claim
+                configured += 1
         slots, before = self.slots, self._held
-        released = [slots[i] for i in before if i not in found]
-        taken = [slots[i] for i in found if i not in before]
+        self._move(
+            [slots[i] for i in before if found.get(i) is not before[i]],
+            [(slots[i], c) for i, c in found.items() if before.get(i) is not c],
+        )
+        # two claims on one slot: the next cycle starts from scratch again (their order counts)
+        self._by_id = by_id if configured == len(found) and len(by_id) == len(claims) else {}
+
+    def _slot_of(self, name: str) -> Slot | None:
+        """The configured slot a claim names (None: not configured)."""
+        slot_of = self._slot_of_name
+        if name in slot_of:
+            return slot_of[name]
+        found = slot_of[name] = self._by_name.get(name.lower())
+        return found
+
+    def _moved(self, ended: list[Claim], started: list[Claim]) -> bool:
+        """Apply the claims that ended and started since the last cycle (in the order
+        given) when each ended one held its slot and no slot gets two; else False, and
+        nothing changed."""
+        held = self._held
+        freed: list[Slot] = []
+        for claim in ended:
+            slot = self._slot_of(claim.slot)
+            if slot is None:
+                continue
+            if held.get(slot.index) is not claim:
+                return False  # it did not hold its slot: there were two on it
+            freed.append(slot)
+        ended_here = {slot.index for slot in freed}
+        taken: list[tuple[Slot, Claim]] = []
+        taken_here: set[int] = set()
+        for claim in started:
+            slot = self._slot_of(claim.slot)
+            if slot is None:
+                continue
+            if slot.index in taken_here or (slot.index in held and slot.index not in ended_here):
+                return False  # a second claim on one slot
+            taken_here.add(slot.index)
+            taken.append((slot, claim))
+        self._move(freed, taken)
+        return True
+
+    def _move(self, released: list[Slot], taken: list[tuple[Slot, Claim]]) -> None:
+        """Slots whose claim ended (``released``) and slots given a new claim (``taken``,
+        some perhaps among the released); the free and held groups follow."""
+        held = self._held
+        retaken = {slot.index for slot, _ in taken}
         for slot in released:
-            slot.claim = None
-            slot.remote_group = None
-        for i, claim in found.items():
-            slots[i].claim = claim
-        for per_slot, free in self._free.items():
-            keys = self._unclaimed_keys[per_slot]
-            for slot in released:
-                insort(free.setdefault(keys[slot.index], []), slot, key=_INDEX)
-            for slot in taken:
-                group = free[keys[slot.index]]
+            if slot.index not in retaken:
+                self._leave_groups(slot)
+                del held[slot.index]
+                slot.claim = None
+                self._join_groups(slot)
+        for slot, claim in taken:
+            self._leave_groups(slot)  # its free group, or its old claim's
+            held[slot.index] = claim
+            slot.claim = claim
+            self._join_groups(slot)
+
+    def _leave_groups(self, slot: Slot) -> None:
+        if slot.claim is None:
+            for per_slot, free in self._free.items():
+                group = free[self._unclaimed_keys[per_slot][slot.index]]
                 del group[bisect_left(group, slot.index, key=_INDEX)]
-        self._held = found
-        return [slots[i] for i in sorted(found)]
+            return
+        for groups, keys in self._held_groups.values():
+            group = groups[keys.pop(slot.index)]
+            del group[bisect_left(group, slot.index, key=_INDEX)]
+
+    def _join_groups(self, slot: Slot) -> None:
+        if slot.claim is None:
+            for per_slot, free in self._free.items():
+                key = self._unclaimed_keys[per_slot][slot.index]
+                insort(free.setdefault(key, []), slot, key=_INDEX)
+            return
+        for per_slot, (groups, keys) in self._held_groups.items():
+            key = keys[slot.index] = held_key(slot, per_slot)
+            insort(groups.setdefault(key, []), slot, key=_INDEX)
+
+    def held_slots(self) -> list[Slot]:
+        """The claimed slots, in pool order."""
+        slots = self.slots
+        return [slots[i] for i in sorted(self._held)]
+
+    def holders(self) -> set[str]:
+        """The submitters that hold a slot."""
+        return {claim.submitter for claim in self._held.values()}
+
+    def held_groups(
+        self, per_slot: list[str]
+    ) -> tuple[dict[SlotKey, list[Slot]], dict[int, SlotKey]]:
+        """The claimed slots by :func:`held_key` (each group in pool order; a group may be
+        empty), and each claimed slot's key by pool index. Built on the first ask, then
+        kept up to date by :meth:`claimed_slots`. Read, never change."""
+        found = self._held_groups.get(tuple(per_slot))
+        if found is None:
+            groups: dict[SlotKey, list[Slot]] = {}
+            keys: dict[int, SlotKey] = {}
+            for slot in self.held_slots():
+                key = keys[slot.index] = held_key(slot, per_slot)
+                groups.setdefault(key, []).append(slot)
+            found = self._held_groups[tuple(per_slot)] = (groups, keys)
+        return found
 
     def unclaimed_keys(self, per_slot: list[str]) -> list[SlotKey]:
         """Each slot's class key when unclaimed (see :func:`unclaimed_key`), by pool index,
@@ -117,18 +216,33 @@ class FrozenPool:
 
 
 class ClassOfSlot(dict[int, SlotClass]):
-    """Pool index -> slot class in a cycle on a :class:`FrozenPool`: the claimed slots are
-    entered as their classes are made; an unclaimed slot's class is found from its class
-    key when first asked (so a cycle does not visit every free slot)."""
+    """Pool index -> slot class in a cycle on a :class:`FrozenPool`: a slot's class is
+    found from its class key when first asked (so a cycle does not visit every slot):
+    its :func:`held_key` when claimed (``held``) and its class was made by that key,
+    else its :func:`unclaimed_key`."""
 
-    def __init__(self, keys: list[SlotKey], classes: dict[SlotKey, SlotClass]) -> None:
+    def __init__(
+        self, keys: list[SlotKey], classes: dict[SlotKey, SlotClass], held: dict[int, SlotKey]
+    ) -> None:
         super().__init__()
         self._keys = keys
         self._classes = classes
+        self._held = held
 
     def __missing__(self, index: int) -> SlotClass:
-        found = self[index] = self._classes[self._keys[index]]
+        key = self._held.get(index)
+        found = self[index] = self._classes[self._keys[index] if key is None else key]
         return found
+
+
+def held_key(slot: Slot, per_slot: Sequence[str]) -> SlotKey:
+    """The class key of a claimed slot when no claim attribute is read: its stanza, its
+    holder, its resources and the per-slot attributes read (``per_slot``)."""
+    assert slot.claim is not None
+    key: SlotKey = (slot.stanza, slot.claim.submitter, (), slot.resources)
+    if per_slot:
+        key = (*key, tuple(getattr(slot, SLOT_FIELD[a]) for a in per_slot))
+    return key
 
 
 def unclaimed_key(slot: Slot, per_slot: list[str]) -> SlotKey:

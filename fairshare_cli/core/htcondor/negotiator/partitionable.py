@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.htcondor.classads import Ad, Evaluator
+from fairshare_cli.core.htcondor.negotiator.queue import DEFAULT_REQUEST_DISK
 from fairshare_cli.core.htcondor.negotiator.results import Claim, NegotiatorKnobs
 from fairshare_cli.core.htcondor.negotiator.slots import (
     RESOURCES,
@@ -46,6 +47,7 @@ from fairshare_cli.core.htcondor.negotiator.slots import (
     stanza_slot_names,
 )
 from fairshare_cli.core.htcondor.negotiator.slots import pool_size as static_pool_size
+from fairshare_cli.core.jobs import Job
 
 Resources = tuple[tuple[str, float], ...]
 
@@ -214,3 +216,37 @@ def pool_size(
         ad = slot_ad(spec, pool_size_values(spec, slot, now), ev)
         total += slot_weight(ev, expr, ad, empty)
     return total
+
+
+def _request_of(running: dict[str, Job]) -> Callable[[Claim], dict[str, object]]:
+    """The request of the running job a claim holds (for a dynamic slot whose claim does
+    not record what was carved)."""
+
+    def request(claim: Claim) -> dict[str, object]:
+        job = running.get(claim.job_id)
+        if job is None:
+            return {}
+        return {
+            "Cpus": job.request_cpus,
+            "Memory": job.request_memory,
+            "Disk": DEFAULT_REQUEST_DISK,
+        }
+
+    return request
+
+
+def fresh_slots(
+    machines: Sequence[MachineSpec], claims: list[Claim], running: dict[str, Job]
+) -> list[Slot]:
+    """Every slot of the stanzas with its claim, dynamic slots appended."""
+    slots = [
+        Slot(index, stanza, machine, slot_id)
+        for index, (stanza, machine, slot_id) in enumerate(expand_slots(machines))
+    ]
+    by_name = {slot.name.lower(): slot for slot in slots} if claims else {}
+    for held in add_dynamic_slots(slots, machines, claims, _request_of(running)):
+        target = by_name.get(held.slot.lower())
+        if target is None:
+            continue  # a claim on a slot no longer configured: ignored, like a stale ad
+        target.claim = held
+    return slots

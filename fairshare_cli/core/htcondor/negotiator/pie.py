@@ -428,7 +428,7 @@ class Pie:
             preempted = claim.job_id
             old = claim.submitter
             state.usage[old] = max(0.0, state.usage.get(old, 0.0) - weight)
-            old_group = slot.remote_group or ROOT
+            old_group = self.snap.group_of(old) or ROOT
             state.group_usage[old_group] = max(0.0, state.group_usage.get(old_group, 0.0) - weight)
         state.usage[sub.name] = state.usage.get(sub.name, 0.0) + weight
         g = sub.group or ROOT

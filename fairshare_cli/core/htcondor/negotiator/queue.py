@@ -9,7 +9,7 @@ autocluster costs one step, not one per job.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from msgspec.structs import replace
@@ -25,6 +25,7 @@ from fairshare_cli.core.htcondor.negotiator.results import (
     SubmitterPrio,
     SubmitterSummary,
 )
+from fairshare_cli.core.htcondor.negotiator.running import RunningJobs
 from fairshare_cli.core.htcondor.negotiator.runs import Run, ordered_runs
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.errors import InputError
@@ -231,12 +232,11 @@ def order_key(job: Job, legacy: bool) -> tuple[object, ...]:
 
 
 def scan_jobs(
-    jobs: Iterable[Job | JobBatch],
-) -> tuple[list[JobBatch], dict[str, Job], dict[tuple[str, str], str]]:
-    """The idle batches, the running jobs by id, and the idle jobs' distinct
-    (requirements, rank) texts with the first job id showing each."""
+    jobs: Iterable[Job | JobBatch], running: RunningJobs
+) -> tuple[list[JobBatch], dict[tuple[str, str], str]]:
+    """The idle batches and the idle jobs' distinct (requirements, rank) texts with the
+    first job id showing each; the running jobs go into ``running``."""
     idle: list[JobBatch] = []
-    running: dict[str, Job] = {}
     texts: dict[tuple[str, str], str] = {}
     for item in jobs:
         batch = item if isinstance(item, JobBatch) else JobBatch(item)
@@ -246,15 +246,17 @@ def scan_jobs(
             texts.setdefault((job.requirements or "true", job.rank or "0"), job.id)
         elif job.status == "running":
             for i in range(batch.count):
-                running[batch.job_id(i)] = job
-    return idle, running, texts
+                running.add(batch.job_id(i), job)
+    return idle, texts
+
+
+_JOB_ID = operator.attrgetter("job_id")
 
 
 def add_running_demand(
     demand: dict[str, float],
-    running: Mapping[str, Job],
+    running: RunningJobs,
     claims: Iterable[Claim],
-    submitter_of: Callable[[Job], str],
     weighted: bool,
 ) -> None:
     """Add each submitter's running work to ``demand`` (a submitter ad's running jobs).
@@ -269,11 +271,13 @@ def add_running_demand(
     A claim that runs no job (``JobId`` empty: claimed but idle, or held by another pool's
     schedd) is no running job, and no submitter ad.
     """
-    for job in running.values():
-        submitter = submitter_of(job)
-        demand[submitter] = demand.get(submitter, 0.0) + (job.request_cpus if weighted else 1)
+    for submitter, amount in (running.cpus if weighted else running.count).items():
+        demand[submitter] = demand.get(submitter, 0.0) + amount
+    claims = list(claims)
+    if not (set(map(_JOB_ID, claims)) - running.jobs.keys() - {""}):
+        return  # every claim runs a job of the queue (or none)
     for claim in claims:
-        if not claim.job_id or claim.job_id in running:
+        if not claim.job_id or claim.job_id in running.jobs:
             continue
         weight = claim.weight if (weighted and claim.weight is not None) else 1.0
         demand[claim.submitter] = demand.get(claim.submitter, 0.0) + weight
@@ -281,7 +285,7 @@ def add_running_demand(
 
 def group_queue(
     idle: list[JobBatch],
-    running: Mapping[str, Job],
+    running: RunningJobs,
     claims: Iterable[Claim],
     ev: Evaluator,
     refs: frozenset[str],
@@ -334,7 +338,7 @@ def group_queue(
         per_sub.setdefault(submitter, []).append((ac, batch))
         weight = job.request_cpus if weighted else 1
         demand[submitter] = demand.get(submitter, 0.0) + weight * batch.count
-    add_running_demand(demand, running, claims, submitter_of, weighted)
+    add_running_demand(demand, running, claims, weighted)
     return autoclusters, per_sub, demand
 
 

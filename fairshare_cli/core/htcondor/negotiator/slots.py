@@ -59,7 +59,6 @@ class Slot:
         "name",
         "parent",
         "partitionable",
-        "remote_group",
         "resources",
         "slot_id",
         "stanza",
@@ -72,7 +71,6 @@ class Slot:
         self.slot_id = slot_id
         self.name = f"slot{slot_id}@{machine}"
         self.claim: Claim | None = None
-        self.remote_group: str | None = None
         #: A partitionable slot (its ``resources`` are what is left of its totals).
         self.partitionable = False
         #: The ``Cpus``/``Memory``/``Disk`` of a partitionable or dynamic slot (else empty).

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import MachineSpec
@@ -35,12 +36,11 @@ from fairshare_cli.core.htcondor.negotiator.frozen_pool import (
     unclaimed_key,
 )
 from fairshare_cli.core.htcondor.negotiator.partitionable import (
-    add_dynamic_slots,
     effective_slots,
     exhausted,
+    fresh_slots,
 )
 from fairshare_cli.core.htcondor.negotiator.queue import (
-    DEFAULT_REQUEST_DISK,
     SUBMITTER_ATTRS,
     group_queue,
     job_ad,
@@ -50,6 +50,7 @@ from fairshare_cli.core.htcondor.negotiator.queue import (
     scan_jobs,
 )
 from fairshare_cli.core.htcondor.negotiator.results import Claim, NegotiatorKnobs, SubmitterPrio
+from fairshare_cli.core.htcondor.negotiator.running import RunningJobs
 from fairshare_cli.core.htcondor.negotiator.slots import (
     CLAIM_ATTRS,
     PER_SLOT,
@@ -57,7 +58,6 @@ from fairshare_cli.core.htcondor.negotiator.slots import (
     SlotClass,
     SlotExprs,
     compile_slot_exprs,
-    expand_slots,
     slot_ad,
     slot_values,
     slot_weight,
@@ -69,23 +69,8 @@ from fairshare_cli.errors import ConfigError, InputError
 
 #: Below this, a sum of whole numbers is exact at every step (a double's 53-bit mantissa).
 _EXACT_SUM = 2.0**53
-
-
-def _request_of(running: dict[str, Job]) -> Callable[[Claim], dict[str, object]]:
-    """The request of the running job a claim holds (for a dynamic slot whose claim does
-    not record what was carved)."""
-
-    def request(claim: Claim) -> dict[str, object]:
-        job = running.get(claim.job_id)
-        if job is None:
-            return {}
-        return {
-            "Cpus": job.request_cpus,
-            "Memory": job.request_memory,
-            "Disk": DEFAULT_REQUEST_DISK,
-        }
-
-    return request
+_CLAIM_LIMITS = attrgetter("concurrency_limits")
+_SUBMITTER = attrgetter("submitter")
 
 
 @dataclass(frozen=True)
@@ -112,6 +97,7 @@ class CycleInputs:
     knobs: NegotiatorKnobs
     now: float
     frozen: FrozenPool | None = None
+    running: RunningJobs | None = None
 
 
 class Snapshot:
@@ -155,7 +141,13 @@ class Snapshot:
         frozen = inputs.frozen
         self.frozen = frozen if frozen is not None and frozen.machines is machines else None
         refs, rank_refs, preempt_refs = self._compile_slot_side(machines)
-        idle, running, texts = scan_jobs(inputs.jobs)
+        running = inputs.running
+        if running is None or running.submitter_of is not inputs.submitter_of:
+            running = RunningJobs(inputs.submitter_of)
+            if inputs.running is not None:
+                for job_id, job in inputs.running.jobs.items():
+                    running.add(job_id, job)
+        idle, texts = scan_jobs(inputs.jobs, running)
         names = job_names(idle)
         for (req, rank), job_id in texts.items():
             for what, text in (("requirements", req), ("rank", rank)):
@@ -171,8 +163,8 @@ class Snapshot:
         #: can be one
         self.claimed_refs = self.all_refs if self._claimed_can_match else frozenset(refs)
         claims = list(inputs.claims)
-        self._build_slots(machines, claims, running)
-        self.limit_counts = self._claimed_limits(running, inputs.submitter_of)
+        self._build_slots(machines, claims, running.jobs)
+        self.limit_counts = self._claimed_limits(claims, running, inputs.submitter_of)
         self.autoclusters, queued, self.demand = group_queue(
             idle, running, claims, self.ev, self.refs, inputs.submitter_of, knobs
         )
@@ -180,7 +172,7 @@ class Snapshot:
             queued, self.demand, priorities, self.group_of, self.legacy
         )
         del queued  # the runs hold the batches now
-        self.usage, self.group_usage = self._usage()
+        self.usage, self.group_usage = self._usage(claims)
         self._add_remote_group_attrs()
 
     def group_of(self, submitter: str) -> str | None:
@@ -264,11 +256,24 @@ class Snapshot:
         claim_attrs = [a for a in CLAIM_ATTRS if a in self.claimed_refs]
         if frozen is not None:
             self.slots: list[Slot] = frozen.slots
-            self.slot_class: dict[int, SlotClass] = ClassOfSlot(
-                frozen.unclaimed_keys(per_slot), self._class_by_key
+            frozen.claimed_slots(claims)
+            groups, held_keys = (
+                frozen.held_groups(claimed_per_slot) if not claim_attrs else ({}, {})
             )
-            self.held = frozen.claimed_slots(claims)
-            self._add_claimed(self.held, running, claim_attrs, claimed_per_slot)
+            self.slot_class: dict[int, SlotClass] = ClassOfSlot(
+                frozen.unclaimed_keys(per_slot), self._class_by_key, held_keys
+            )
+            self.held: list[Slot] | None = None
+            if claim_attrs:
+                self._add_claimed(self.held_slots(), running, claim_attrs, claimed_per_slot)
+            else:  # a class per group of claimed slots, made in pool order
+                for key, group in sorted(
+                    ((k, g) for k, g in groups.items() if g), key=lambda kg: kg[1][0].index
+                ):
+                    first = group[0]
+                    assert first.claim is not None
+                    values = self.claimed_values.values(first, first.claim, running)
+                    self._new_class(key, first, values).slots.extend(group)
             for key, free in frozen.free_slots(per_slot).items():
                 if free:
                     self._new_class(key, free[0], None).slots.extend(free)
@@ -276,7 +281,7 @@ class Snapshot:
             for i, made in enumerate(self.classes):
                 made.index = i
         else:
-            self.slots = self._fresh_slots(machines, claims, running)
+            self.slots = fresh_slots(machines, claims, running)
             self.held = [slot for slot in self.slots if slot.claim is not None]
             self.slot_class = {}
             for slot in self.slots:
@@ -301,13 +306,12 @@ class Snapshot:
         """
         claimed = self.claimed_values
         plain = claimed.plain_stanzas
-        by_key, slot_class, group_of = self._class_by_key, self.slot_class, self.group_of
+        by_key, slot_class = self._class_by_key, self.slot_class
         fields = [SLOT_FIELD[a] for a in per_slot]
         for slot in held:
             claim = slot.claim
             assert claim is not None
             stanza = slot.stanza
-            slot.remote_group = group_of(claim.submitter)
             values = None
             if not claim_attrs:
                 claimed_key: tuple[object, ...] = ()
@@ -347,23 +351,6 @@ class Snapshot:
         self._class_by_key[key] = cls
         return cls
 
-    @staticmethod
-    def _fresh_slots(
-        machines: Sequence[MachineSpec], claims: list[Claim], running: dict[str, Job]
-    ) -> list[Slot]:
-        """Every slot of the stanzas with its claim, dynamic slots appended."""
-        slots = [
-            Slot(index, stanza, machine, slot_id)
-            for index, (stanza, machine, slot_id) in enumerate(expand_slots(machines))
-        ]
-        by_name = {slot.name.lower(): slot for slot in slots} if claims else {}
-        for held in add_dynamic_slots(slots, machines, claims, _request_of(running)):
-            target = by_name.get(held.slot.lower())
-            if target is None:
-                continue  # a claim on a slot no longer configured: ignored, like a stale ad
-            target.claim = held
-        return slots
-
     def _limit_expr_refs(self, idle: Iterable[JobBatch], names: frozenset[str]) -> set[str]:
         """What the idle jobs' ``ConcurrencyLimits`` expressions read (they split slot
         classes and autoclusters as matching expressions do)."""
@@ -375,8 +362,15 @@ class Snapshot:
             refs.update(c.target_refs)
         return refs
 
+    def held_slots(self) -> list[Slot]:
+        """The claimed slots, in pool order (listed on the first ask on a frozen pool)."""
+        if self.held is None:
+            assert self.frozen is not None
+            self.held = self.frozen.held_slots()
+        return self.held
+
     def _claimed_limits(
-        self, running: dict[str, Job], submitter_of: Callable[[Job], str]
+        self, claims: list[Claim], running: RunningJobs, submitter_of: Callable[[Job], str]
     ) -> LimitCounts:
         """The concurrency limits the claims hold as the cycle starts (``LoadLimits``: the
         slot's ``ConcurrencyLimits``, the job's evaluated against the slot it runs on)."""
@@ -386,13 +380,15 @@ class Snapshot:
             knobs.concurrency_limit_default,
             knobs.concurrency_limit_scope_defaults,
         )
-        for slot in self.held:
+        if not running.limited and not any(map(_CLAIM_LIMITS, claims)):
+            return counts  # no claim nor running job holds a limit
+        for slot in self.held_slots():
             claim = slot.claim
             assert claim is not None
             if claim.concurrency_limits is not None:
                 counts.add(parse_limits(claim.concurrency_limits))  # the slot ad's
                 continue
-            job = running.get(claim.job_id)
+            job = running.jobs.get(claim.job_id)
             if job is None:
                 continue
             if job.concurrency_limits:
@@ -443,17 +439,18 @@ class Snapshot:
                 return total
         return sum(self.slot_class[s.index].weight for s in self.slots)
 
-    def _usage(self) -> tuple[dict[str, float], dict[str, float]]:
+    def _usage(self, claims: list[Claim]) -> tuple[dict[str, float], dict[str, float]]:
         """Weighted usage at the start of the cycle, by submitter and by group: the
         accountant's, for every submitter that wants slots or holds one."""
         usage: dict[str, float] = {}
         for name in sorted(self.demand):
             usage[name] = self.priorities(name).weighted_in_use
-        for slot in self.held:  # holders that no longer have jobs still count as users
-            assert slot.claim is not None
-            holder = slot.claim.submitter
-            if holder not in usage:
-                usage[holder] = self.priorities(holder).weighted_in_use
+        if set(map(_SUBMITTER, claims)) - usage.keys():
+            for slot in self.held_slots():  # holders with no jobs left still count as users
+                assert slot.claim is not None
+                holder = slot.claim.submitter
+                if holder not in usage:
+                    usage[holder] = self.priorities(holder).weighted_in_use
         group_usage: dict[str, float] = {}
         for name, value in usage.items():
             g = self.group_of(name) or ROOT
@@ -481,7 +478,7 @@ class Snapshot:
             quotas[ROOT] = self.quota_pool
         for cls in self.claimed_classes:
             slot = cls.slots[0]
-            group = slot.remote_group
+            group = self.group_of(cls.remote) if cls.remote is not None else None
             if group is None:
                 continue
             values = {

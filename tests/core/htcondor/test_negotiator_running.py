@@ -1,0 +1,76 @@
+"""Running jobs kept from cycle to cycle (``negotiator/running.py``): the sums a cycle
+reads (``Scheduler::count_jobs``' ``RunningJobs`` and the CPUs of ``WeightedRunningJobs``
+per submitter) stay those of the jobs running, whatever the starts and ends between."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fairshare_cli.core.htcondor.negotiator.running import RunningJobs
+from fairshare_cli.core.jobs import Job
+
+
+def _name(job: Job) -> str:
+    return f"{job.owner}@d"
+
+
+def test_sums_by_hand() -> None:
+    running = RunningJobs(_name)
+    running.add("1.0", Job(id="1.0", owner="alice", status="running", request_cpus=4))
+    running.add("1.1", Job(id="1.1", owner="alice", status="running", request_cpus=2))
+    running.add("2.0", Job(id="2.0", owner="bob", status="running", concurrency_limits="lic"))
+    assert running.count == {"alice@d": 2, "bob@d": 1}
+    assert running.cpus == {"alice@d": 6, "bob@d": 1}
+    assert running.limited == {"2.0"}
+    running.remove("1.0")
+    running.remove("2.0")
+    assert running.count == {"alice@d": 1}
+    assert running.cpus == {"alice@d": 2}
+    assert running.limited == set()
+    # a job added again under its id replaces the first (4 CPUs become 8)
+    running.add("1.1", Job(id="1.1", owner="alice", status="running", request_cpus=8))
+    assert running.cpus == {"alice@d": 8}
+
+
+_steps = st.lists(
+    st.tuples(
+        st.booleans(),
+        st.integers(0, 5),
+        st.sampled_from(["u", "v", "w"]),
+        st.integers(0, 64),
+        st.sampled_from([None, "lic"]),
+    ),
+    max_size=40,
+)
+
+
+@given(_steps)
+def test_kept_sums_equal_sums_from_scratch(
+    steps: list[tuple[bool, int, str, int, str | None]],
+) -> None:
+    running = RunningJobs(_name)
+    for add, k, owner, cpus, limits in steps:
+        job_id = f"1.{k}"
+        if add:
+            job = Job(
+                id=job_id,
+                owner=owner,
+                status="running",
+                request_cpus=cpus,
+                concurrency_limits=limits,
+            )
+            running.add(job_id, job)
+        elif job_id in running.jobs:
+            running.remove(job_id)
+    fresh = RunningJobs(_name)
+    for job_id, job in running.jobs.items():
+        fresh.add(job_id, job)
+    count: dict[str, int] = {}
+    total: dict[str, int] = {}
+    for job in running.jobs.values():
+        count[_name(job)] = count.get(_name(job), 0) + 1
+        total[_name(job)] = total.get(_name(job), 0) + job.request_cpus
+    assert running.count == count == fresh.count
+    assert running.cpus == total == fresh.cpus
+    assert running.limited == {i for i, j in running.jobs.items() if j.concurrency_limits}
