@@ -233,8 +233,9 @@ class Ad:
 class Evaluator:
     """Compiles expressions and evaluates them with results cached by the values they read."""
 
-    def __init__(self) -> None:
-        self._compiled: dict[tuple[str, frozenset[str]], Compiled] = {}
+    def __init__(self, compiled: dict[tuple[str, frozenset[str]], Compiled] | None = None) -> None:
+        #: (text, MY names) -> compiled; may be shared by evaluators (many cycles' own)
+        self._compiled = {} if compiled is None else compiled
         self._results: dict[tuple[object, ...], object] = {}
         self.evaluations = 0
 

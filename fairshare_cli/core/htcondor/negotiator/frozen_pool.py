@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from operator import attrgetter
 
 from fairshare_cli.core.config import MachineSpec
+from fairshare_cli.core.htcondor.classads import Compiled
 from fairshare_cli.core.htcondor.negotiator.results import Claim
 from fairshare_cli.core.htcondor.negotiator.slots import Slot, SlotClass, expand_slots
 
@@ -44,6 +45,8 @@ class FrozenPool:
         self._held: dict[int, Claim] = {}
         #: a claim's slot name as written -> its slot (None: not configured)
         self._slot_of_name: dict[str, Slot | None] = {}
+        #: the expressions every cycle's evaluator compiled, by (text, MY names)
+        self.compiled: dict[tuple[str, frozenset[str]], Compiled] = {}
         #: the claims given last cycle, by identity
         self._by_id: dict[int, Claim] = {}
         #: per-slot attributes -> the claimed slots by :func:`held_key`, and their keys
@@ -75,7 +78,7 @@ class FrozenPool:
         old = self._by_id
         if len(by_id) == len(claims) and self._moved(
             [old[i] for i in old.keys() - by_id.keys()],
-            [c for i, c in by_id.items() if i not in old],
+            [by_id[i] for i in by_id.keys() - old.keys()],
         ):
             self._by_id = by_id
             return

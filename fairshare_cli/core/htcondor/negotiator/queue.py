@@ -274,8 +274,8 @@ def add_running_demand(
     for submitter, amount in (running.cpus if weighted else running.count).items():
         demand[submitter] = demand.get(submitter, 0.0) + amount
     claims = list(claims)
-    if not (set(map(_JOB_ID, claims)) - running.jobs.keys() - {""}):
-        return  # every claim runs a job of the queue (or none)
+    if all(map(running.jobs.__contains__, map(_JOB_ID, claims))):
+        return  # every claim runs a job of the queue
     for claim in claims:
         if not claim.job_id or claim.job_id in running.jobs:
             continue

@@ -307,7 +307,7 @@ def pool_size(
         return float(sum(_slot_count(spec) for spec in machines))
     ev = Evaluator()
     empty = Ad({}, {}, ev, "empty")
-    held = {c.slot.lower(): c for c in claims}
+    held: dict[str, Claim] | None = None  # made when a weight reads a slot's own values
     weights: list[float] = []
     for i, spec in enumerate(machines):
         compiled = {
@@ -322,6 +322,8 @@ def pool_size(
             ad = slot_ad(spec, dict(spec.attributes), ev)
             weights.extend([slot_weight(ev, probe, ad, empty)] * _slot_count(spec))
             continue
+        if held is None:
+            held = {c.slot.lower(): c for c in claims}
         for machine in machine_names(spec):
             for k in range(1, spec.slots + 1):
                 slot = Slot(0, i, machine, k)

@@ -131,15 +131,15 @@ class Snapshot:
         self.priorities = priorities
         self.tree = tree if (tree is not None and len(tree.groups) > 1) else None
         self._group_of: dict[str, str] = {}
-        self.ev = Evaluator()
+        frozen = inputs.frozen
+        self.frozen = frozen if frozen is not None and frozen.machines is machines else None
+        self.ev = Evaluator(None if self.frozen is None else self.frozen.compiled)
         self.claimed_values = ClaimedValues(
             machines, self.ev, inputs.now, priorities, self.group_of
         )
         self.empty = Ad({}, {}, self.ev, "empty")
         self.stanza_names = [spec.name for spec in machines]
         self.machines = machines
-        frozen = inputs.frozen
-        self.frozen = frozen if frozen is not None and frozen.machines is machines else None
         refs, rank_refs, preempt_refs = self._compile_slot_side(machines)
         running = inputs.running
         if running is None or running.submitter_of is not inputs.submitter_of:
