@@ -3,11 +3,10 @@ after one cycle (shared by :mod:`.simulate`, :mod:`.sim_queue` and :mod:`.sim_sl
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 
-@dataclass(frozen=True)
-class SimRow:
+class SimRow(msgspec.Struct, frozen=True, gc=False):
     """One entity after one cycle (docs/json.md ``simulate`` fields)."""
 
     time: float
@@ -23,8 +22,7 @@ class SimRow:
     capacity: float | None = None
 
 
-@dataclass(frozen=True)
-class JobStart:
+class JobStart(msgspec.Struct, frozen=True, gc=False):
     """A job that started during a simulation (a preempted job that starts again has a
     second record): ``submitter`` is the accountant's submitter name (HTCondor) or the
     job's user (Slurm)."""
