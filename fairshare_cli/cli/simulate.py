@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
@@ -212,18 +213,22 @@ def simulation(
             "nothing to simulate: no --workload and the state's queue is empty; pass "
             "--workload FILE (e.g. --workload sample_configs/workload.json)"
         )
-    result = run(
-        env.config,
-        inputs.accountant,
-        inputs.negotiator,
-        inputs.jobs,
-        jobs_in,
-        SimWindow(env.now, span, step),
-        slurm=slurm_series_of(env.config, env.state.section("slurm")),
-        progress=_progress() if progress and sys.stderr.isatty() else None,
-        scheduler=scheduler,
-        backfill=backfill,
-    )
+    gc.freeze()  # the inputs live through the run: the collector need not walk them again
+    try:
+        result = run(
+            env.config,
+            inputs.accountant,
+            inputs.negotiator,
+            inputs.jobs,
+            jobs_in,
+            SimWindow(env.now, span, step),
+            slurm=slurm_series_of(env.config, env.state.section("slurm")),
+            progress=_progress() if progress and sys.stderr.isatty() else None,
+            scheduler=scheduler,
+            backfill=backfill,
+        )
+    finally:
+        gc.unfreeze()
     return env, result
 
 
