@@ -24,6 +24,11 @@ from fairshare_cli.core.names import ascii_digits
 from fairshare_cli.core.slurm.factors import job_user
 from fairshare_cli.core.slurm.priority import FactorMaker, PriorityContext, PriorityRow
 
+#: The job fields :func:`compute_table` reads, in the order jobs files usually write them
+#: (a reader may hand it records of only these: ``io/jobs.py``'s ``load_jobs``).
+JOB_FIELDS = ("id", "owner", "account", "partition", "qos", "request_cpus", "submit_time",
+              "nice", "status", "accrue_time", "request_memory", "num_nodes", "time_limit",
+              "site_factor", "admin_priority", "attributes")  # fmt: skip
 #: The divisor of sprio's ``%y`` (the priority as a fraction of the largest, 2^32 - 1).
 PRIORITY_MAX = 4294967295.0
 
