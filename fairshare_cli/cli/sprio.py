@@ -148,6 +148,7 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
     job_list = load_jobs(env, opts.jobs_file)
     when, ctx = priority_inputs(env)
     table = _listed(opts, env, job_list, ctx, when)
+    del job_list  # (the jobs' memory serves the output's texts)
     if opts.fmt != "table":
         from fairshare_cli.render.formats import emit_columns, emit_rows
         from fairshare_cli.render.sprio import WEIGHT_FIELDS, json_columns, weights_row
