@@ -24,8 +24,9 @@ from fairshare_cli.core.names import ascii_digits
 from fairshare_cli.core.slurm.factors import job_user
 from fairshare_cli.core.slurm.priority import FactorMaker, PriorityContext, PriorityRow
 
-#: The job fields :func:`compute_table` reads, in the order jobs files usually write them
-#: (a reader may hand it records of only these: ``io/jobs.py``'s ``load_jobs``).
+#: The job fields :func:`compute_table` reads, in the order jobs files usually write them:
+#: ``io/jobs.py``'s ``load_jobs`` may hand it records of only these, for a file with no
+#: other field (so another field holds its default either way: only speed rests on this).
 JOB_FIELDS = ("id", "owner", "account", "partition", "qos", "request_cpus", "submit_time",
               "nice", "status", "accrue_time", "request_memory", "num_nodes", "time_limit",
               "site_factor", "admin_priority", "attributes")  # fmt: skip
