@@ -38,9 +38,10 @@ def load_jobs(env: Env, jobs_file: str | None) -> list[Job]:
 
         label = f"{env.state_path}: jobs"
         return env.decode("jobs", lambda raw: jobs_from_objects([] if raw is None else raw, label))
+    from fairshare_cli.core.slurm.priority_table import JOB_FIELDS
     from fairshare_cli.io.jobs import load_jobs as read_jobs_file
 
-    return read_jobs_file(jobs_file)
+    return read_jobs_file(jobs_file, fields=JOB_FIELDS)
 
 
 @click.command("sprio", context_settings={"help_option_names": ["--help"]})
@@ -147,6 +148,7 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
     job_list = load_jobs(env, opts.jobs_file)
     when, ctx = priority_inputs(env)
     table = _listed(opts, env, job_list, ctx, when)
+    del job_list  # (the jobs' memory serves the output's texts)
     if opts.fmt != "table":
         from fairshare_cli.render.formats import emit_columns, emit_rows
         from fairshare_cli.render.sprio import WEIGHT_FIELDS, json_columns, weights_row

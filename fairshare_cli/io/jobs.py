@@ -23,6 +23,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import suppress
 from functools import cache
 from operator import attrgetter
 from typing import Any, Protocol, TypeVar
@@ -120,21 +121,21 @@ def _read_pieces(path: str, sink: JobSink, source: str, record: type) -> None:
     """
     taken = _Taken(record)
     base = 0
-    tried = getattr(record, "usual", None) or record
-    decoder = _JOBS if record is Job else _decoder(tried)
+    tried = getattr(sink, "usual", None) or getattr(record, "usual", None) or record
+    decoder = _JOBS if tried is Job else _decoder(tried)
     times: dict[tuple[str, str], bool] = {}
     group: Callable[[list[Any]], list[Any] | None] | None = getattr(sink, "group", None)
     for piece in _pieces(path, RAW_BLOCK if getattr(record, "raw_fields", ()) else BLOCK):
-        try:
-            jobs: list[Any] = decoder.decode(piece)
-        except msgspec.ValidationError:
-            if record is Job:
-                jobs = _one_by_one(piece, base, source)
-            elif tried is record:
-                raise _Refused from None
-            else:  # a field beyond the usual ones: every field from now on
-                tried, decoder = record, _decoder(record)
+        jobs = None
+        with suppress(msgspec.ValidationError):
+            jobs = decoder.decode(piece)
+        if jobs is None and tried is not record:  # a field beyond the usual ones: all from now on
+            tried, decoder = record, _JOBS if record is Job else _decoder(record)
+            with suppress(msgspec.ValidationError):
                 jobs = decoder.decode(piece)
+        if jobs is None and record is not Job:
+            raise _Refused
+        jobs = _one_by_one(piece, base, source) if jobs is None else jobs
         skip = _skipped(tried)
         rows = None if group is None else group(jobs)  # grouped: the new values to check
         checked = jobs if rows is None else rows
@@ -185,7 +186,7 @@ def _one_by_one(piece: bytes, base: int, source: str) -> list[Job]:
 
 
 @cache
-def raw_job_record(raw: tuple[str, ...], usual: tuple[str, ...] = ()) -> type:
+def raw_job_record(raw: tuple[str, ...], usual: tuple[str, ...] = (), texts: bool = True) -> type:
     """A projection of :class:`~fairshare_cli.core.jobs.Job` for a sink that reads some
     fields as raw JSON text (``msgspec.Raw``, absent: the text of the field's default, or
     ``null`` for an empty mapping).
@@ -196,31 +197,23 @@ def raw_job_record(raw: tuple[str, ...], usual: tuple[str, ...] = ()) -> type:
     With ``usual`` (the fields most jobs write), the reader first tries a record of only
     those, in that order, the others its class's defaults (msgspec fills in every field
     of a record, absent or not, and looks for them in order), until a piece has another.
+    Not ``texts``: times as Job holds them, and its properties (the ``usual`` record: Job's).
     """
     fields: list[tuple[str, Any, Any]] = []
     for field in msgspec.structs.fields(Job):
-        kind: Any = field.type
-        default = field.default
+        kind, default = field.type, field.default
         if field.name in raw:
             kind = msgspec.Raw
             if default is not msgspec.NODEFAULT:
                 plain = None if isinstance(default, Mapping) else default
                 default = msgspec.Raw(msgspec.json.encode(plain))
-        elif field.name in _RECORD_TIMES:
+        elif field.name in _RECORD_TIMES and texts:
             kind = kind | str
         fields.append((field.name, kind, default))
     records: list[type] = []
     fields.sort(key=lambda f: usual.index(f[0]) if f[0] in usual else len(usual))
     for held in (usual, tuple(Job.__struct_fields__)) if usual else (Job.__struct_fields__,):
-        record = msgspec.defstruct(
-            f"Job_{'_'.join(raw)}",
-            [(n, t) if d is msgspec.NODEFAULT else (n, t, d) for n, t, d in fields if n in held],
-            namespace={n: d for n, _, d in fields if n not in held},
-            forbid_unknown_fields=True,
-            gc=False,
-            frozen=True,
-            kw_only=True,
-        )
+        record = _record(f"Job_{'_'.join(raw)}", fields, held, {} if texts else _PROPERTIES)
         record.raw_fields = raw  # type: ignore[attr-defined]
         record.usual = records[0] if records else None  # type: ignore[attr-defined]
         records.append(record)
@@ -229,6 +222,15 @@ def raw_job_record(raw: tuple[str, ...], usual: tuple[str, ...] = ()) -> type:
 
 #: The fields a record holds as seconds that a file may write as times in text.
 _RECORD_TIMES = frozenset(("submit_time", "eligible_time", "accrue_time", "start_time"))
+_STRICT: dict[str, Any] = dict(forbid_unknown_fields=True, frozen=True, kw_only=True, gc=False)
+_PROPERTIES = {"partitions": Job.partitions, "cluster_proc": Job.cluster_proc}
+
+
+def _record(name: str, fields: list[Any], held: Any, namespace: dict[str, Any]) -> type:
+    """The ``fields`` (name, type, default) in ``held``; the others' defaults on the class."""
+    spec = [(n, t) if d is msgspec.NODEFAULT else (n, t, d) for n, t, d in fields if n in held]
+    namespace = {**{n: d for n, _, d in fields if n not in held}, **namespace}
+    return msgspec.defstruct(name, spec, namespace=namespace, **_STRICT)
 
 
 @cache
@@ -384,13 +386,9 @@ def load_job_objects(path: str, name: str | None = None) -> list[Any]:
     try:
         objs = read_json(path, label)
     except JSONFault as fault:
-        at = (
-            fault.reason
-            if fault.line is None
-            else (f"line {fault.line}, column {fault.column}: {fault.reason}")
-        )
+        at = "" if fault.line is None else f"line {fault.line}, column {fault.column}: "
         raise InputError(
-            f"{label}: not valid JSON ({at}); expected a list of job objects"
+            f"{label}: not valid JSON ({at}{fault.reason}); expected a list of job objects"
         ) from None
     if not isinstance(objs, list):
         raise InputError(f"{label}: expected a JSON list of job objects, got {type(objs).__name__}")
@@ -400,26 +398,28 @@ def load_job_objects(path: str, name: str | None = None) -> list[Any]:
 class JobList:
     """A sink keeping every job, one record per job (a ``count`` object's expanded)."""
 
-    def __init__(self) -> None:
+    def __init__(self, fields: tuple[str, ...] = ()) -> None:
         self.jobs: list[Job] = []
+        self.usual = raw_job_record((), fields, False).usual if fields else None  # type: ignore[attr-defined]
 
     def add(self, jobs: list[Job]) -> None:
         """Keep ``jobs``."""
-        if all(job.count == 1 for job in jobs):
+        if list(map(_COUNT, jobs)).count(1) == len(jobs):
             self.jobs += jobs
         else:
             for job in jobs:
                 self.jobs += expand(job)
 
 
-def load_jobs(path: str, label: str | None = None) -> list[Job]:
-    """Every job of a jobs file (``-`` is stdin); ``label`` names it in messages.
+def load_jobs(path: str, label: str | None = None, fields: tuple[str, ...] = ()) -> list[Job]:
+    """Every job of a jobs file (``-`` is stdin); ``label`` names it in messages; ``fields``:
+    the only fields the caller reads (others may hold their defaults: :func:`raw_job_record`).
 
     Raises:
         InputError: see :func:`read_jobs`.
     """
     name = label or path
-    return read_jobs(path, JobList, label=name, source=name).jobs
+    return read_jobs(path, lambda: JobList(fields), label=name, source=name).jobs
 
 
 class Batches:

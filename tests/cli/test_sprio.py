@@ -110,6 +110,31 @@ def test_the_states_queue_prints_as_the_same_jobs_file(
     assert from_state.stdout.count("\n") > 2
 
 
+@pytest.mark.parametrize("options", [["-l"], ["-l", "--json"]])
+def test_fields_sprio_does_not_read_and_times_as_text_change_nothing(
+    pool: Path, tmp_path: Path, options: list[str], run: Callable[..., Any]
+) -> None:
+    """The jobs reader hands sprio records of the fields it reads; a file with another
+    field (an HTCondor ``requirements``, an ``eligible_time``) or a time written as text
+    is read as whole job records instead, and prints the bytes of the same jobs without."""
+    jobs = json.loads((pool / "sorted.json").read_text())
+    jobs[1]["submit_time"] = 1795000000.0  # 2026-11-18T11:06:40Z
+    variants = {"plain": jobs, "extra": [dict(job) for job in jobs],
+                "text": [dict(job) for job in jobs]}  # fmt: skip
+    variants["extra"][-1]["requirements"] = "true"
+    variants["extra"][0]["eligible_time"] = variants["extra"][0]["submit_time"]
+    variants["text"][1]["submit_time"] = "2026-11-18T11:06:40Z"
+    outputs = set()
+    for name, queue in variants.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(queue))
+        done = run(*_args(pool, path, options))
+        assert done.exit_code == 0, done.stderr
+        outputs.add(done.stdout)
+    assert len(outputs) == 1
+    assert outputs.pop().count("\n") > 2
+
+
 def test_an_id_given_twice_is_named(pool: Path, tmp_path: Path, run: Any) -> None:
     jobs = json.loads((pool / "jobs.json").read_text())
     jobs[-1]["id"] = jobs[0]["id"]

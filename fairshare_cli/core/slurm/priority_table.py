@@ -24,6 +24,12 @@ from fairshare_cli.core.names import ascii_digits
 from fairshare_cli.core.slurm.factors import job_user
 from fairshare_cli.core.slurm.priority import FactorMaker, PriorityContext, PriorityRow
 
+#: The job fields :func:`compute_table` reads, in the order jobs files usually write them:
+#: ``io/jobs.py``'s ``load_jobs`` may hand it records of only these, for a file with no
+#: other field (so another field holds its default either way: only speed rests on this).
+JOB_FIELDS = ("id", "owner", "account", "partition", "qos", "request_cpus", "submit_time",
+              "nice", "status", "accrue_time", "request_memory", "num_nodes", "time_limit",
+              "site_factor", "admin_priority", "attributes")  # fmt: skip
 #: The divisor of sprio's ``%y`` (the priority as a fraction of the largest, 2^32 - 1).
 PRIORITY_MAX = 4294967295.0
 
@@ -194,9 +200,6 @@ def compute_table(
     return table if order == list(range(len(order))) else table.taken(order)
 
 
-_UNSEEN = object()
-
-
 class _Columns:
     """The listing's rows, made column by column from one pass over the jobs, with what
     jobs of one owner and account (an :class:`AssocShare`) and of one partition list,
@@ -208,8 +211,8 @@ class _Columns:
         flags = maker.ctx.flags
         self.allowed = {"idle", "running"} if "CALCULATE_RUNNING" in flags else {"idle"}
         #: owner -> account -> its share, or None for jobs that are not Slurm jobs (two
-        #: lookups of a text cost less than one of a pair; an owner's dict is empty only
-        #: until :meth:`fill` puts its first account in, right after making it).
+        #: lookups of a text cost less than one of a pair; an owner's dict is made with
+        #: its first account's share).
         self.assocs: dict[str, dict[str | None, AssocShare | None]] = {}
         #: The job fields its :class:`PartShare` s depend on (partition, QOS, nodes, CPUs,
         #: memory, time limit) -> the job's shares, one a partition.
@@ -289,10 +292,10 @@ class _Columns:
             if submit is not None and submit > horizon:
                 continue
             owner, account = job.owner, job.account
-            of_owner = assocs.get(owner) or assocs.setdefault(owner, {})  # (see self.assocs)
-            assoc: Any = of_owner.get(account, _UNSEEN)
-            if assoc is _UNSEEN:
-                assoc = of_owner[account] = self.assoc(job)
+            try:  # (subscripts, not calls to get: among the loop's costliest steps)
+                assoc: Any = assocs[owner][account]
+            except KeyError:  # (the share is made before the owner's dict, if it is new)
+                assoc = assocs.setdefault(owner, {})[account] = self.assoc(job)
             if assoc is None:  # not a Slurm job: no row (unless it names these: an error)
                 if job.partition is not None or job.qos is not None:
                     self.assoc(job)
@@ -304,11 +307,13 @@ class _Columns:
             last, last_len = jid, length
             key = (job.partition, job.qos, job.num_nodes, job.request_cpus, job.request_memory,
                    job.time_limit)  # fmt: skip
-            own: Any = classes.get(key)  # (the key made here: no attrgetter's lookups)
             if attributes_matter and job.attributes:  # its TRES may differ by attributes
-                own = self.part_shares(job)
-            elif own is None:
-                own = classes[key] = self.part_shares(job)
+                own: Any = self.part_shares(job)
+            else:  # (the key made here: no attrgetter's lookups)
+                try:
+                    own = classes[key]
+                except KeyError:
+                    own = classes[key] = self.part_shares(job)
             if job.admin_priority is not None:
                 self.add_admin_rows(job, assoc, own, columns, admins)
                 continue
