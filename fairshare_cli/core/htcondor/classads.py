@@ -231,10 +231,9 @@ class Ad:
 
 
 class Evaluator:
-    """Compiles expressions and evaluates them with results cached by the values they read."""
+    """Compiles (a cache evaluators may share) and evaluates, caching by the values read."""
 
     def __init__(self, compiled: dict[tuple[str, frozenset[str]], Compiled] | None = None) -> None:
-        #: (text, MY names) -> compiled; may be shared by evaluators (many cycles' own)
         self._compiled = {} if compiled is None else compiled
         self._results: dict[tuple[object, ...], object] = {}
         self.evaluations = 0
