@@ -228,34 +228,20 @@ def _time(record: _Record, key: str, times: dict[str, float | None]) -> float | 
     seen = times.get(value, _UNSEEN)
     if seen is not _UNSEEN:
         return cast("float | None", seen)
-    seconds = _seconds(value, record, key)
-    times[value] = seconds
-    return seconds
-
-
-def _seconds(value: str, record: _Record | None, key: str) -> float:
-    """A time's text as epoch seconds.
-
-    Raises:
-        InputError: not a time, naming the record's line (``record`` None: no place).
-    """
     # Slurm prints local time without a zone; read as UTC (the Z form is the fast one).
     naive = len(value) == 19 and value[10] == "T"
     text = value + "Z" if naive else value
     seconds = cached_utc(text) if naive else None
     if seconds is None:
-        seconds = parse_time(text, "" if record is None else f"{record.where(key)}: {key}")
+        seconds = parse_time(text, f"{record.where(key)}: {key}")
+    times[value] = seconds
     return seconds
 
 
-def _number(value: str, key: str) -> int | str:
-    """A whole-number field's value (``NumNodes=1-2``: its first number), or the text
-    that is not a whole number."""
-    if value.isdecimal():
-        return int(value)
-    if key == "NumNodes":
-        value = value.split("-")[0]
-    return int(value) if re.fullmatch(r"-?\d+", value) else value
+def _int(value: str, where: str, key: str) -> int:
+    if not re.fullmatch(r"-?\d+", value):
+        raise InputError(f'{where}: {key}: expected a whole number, got "{value}"')
+    return int(value)
 
 
 def _time_limit(record: _Record) -> float | str | None:
@@ -294,16 +280,11 @@ def _num(record: _Record, key: str, default: str | None = None) -> int:
     value = record.fields.get(key, default)
     if value is None:
         raise InputError(f"{record.where()}: the job record has no {key}=")
-    number = _number(value, key)
-    if isinstance(number, str):
-        where = record.where(key)
-        raise InputError(f'{where}: {key}: expected a whole number, got "{number}"')
-    return number
-
-
-def _owner(user: str) -> str:
-    """``UserId=u6(1007)``'s user name."""
-    return user[: user.index("(")] if user.endswith(")") and "(" in user else user
+    if value.isdecimal():
+        return int(value)
+    if key == "NumNodes":
+        value = value.split("-")[0]
+    return _int(value, record.where(key), key)
 
 
 def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
@@ -322,7 +303,8 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
         task = task if task.isdecimal() else f"[{task}]"
         job_id = f"{fields['ArrayJobId']}_{task}"
     status = STATES.get(state)
-    user = _owner(get("UserId") or _need(record, "UserId"))
+    user = get("UserId") or _need(record, "UserId")
+    user = user[: user.index("(")] if user.endswith(")") and "(" in user else user
     tres, memory = _charged(get("AllocTRES") or "", get("ReqTRES") or get("TRES") or "")
     if status is None:
         out.skipped.append(job_id)
