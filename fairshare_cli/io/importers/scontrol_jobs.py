@@ -88,22 +88,17 @@ def read_scontrol(text: str, first_line: int, label: str, out: JobDump) -> None:
     numbers = accumulate(map(text.count, repeat("\n"), starts, ends), initial=first_line)
     cuts = map(text.find, repeat(_LAYOUT), starts, ends)
     times: dict[str, float | None] = dict.fromkeys(_NO_TIME)
-    kinds: list[re.Pattern[str]] = []
+    kinds = _Kinds()
     # (numbers: one more, the line after the last record)
     for start, end, cut, number in zip(starts, ends, cuts, numbers, strict=False):
-        fields = None
-        for kind in kinds if cut >= 0 else ():
-            match = kind.match(text, start, cut)
-            if match is not None:
-                fields = match.groupdict()
-                break
+        fields = kinds.fields(text, start, cut) if cut >= 0 else None
         if fields is None:
             chunk = text[start : end - 1]
             fields = _fast_fields(chunk)
             if fields is None:
                 fields = _exact_fields(chunk, number, label)
-            elif cut >= 0 and len(kinds) < _KINDS:
-                kinds += filter(None, [_pattern(fields, chunk)])
+            elif cut >= 0:
+                kinds.learn(fields, chunk)
         _scontrol_job(_Record(fields, label, number, text, start, end - 1), out, times)
 
 
@@ -137,7 +132,44 @@ WANTED = frozenset(
 #: Where a record's fields end: its node layout.
 _LAYOUT = "\n   Socks/Node="
 #: At most this many kinds of record are learnt from a dump; others are read one by one.
-_KINDS = 16
+_KINDS = 8
+#: Records of no kind learnt, once the kinds are all learnt, that stop the matching.
+_MISSES = 256
+
+
+class _Kinds:
+    """The patterns of the kinds of record of a dump, by the number of blanks before the
+    node layout (a record of other fields has others), in the order learnt. Once
+    :data:`_KINDS` are learnt, :data:`_MISSES` records of no kind stop the matching (a
+    record of no kind is read as the first of a kind is: the same fields)."""
+
+    __slots__ = ("count", "misses", "patterns")
+
+    def __init__(self) -> None:
+        self.patterns: dict[int, list[re.Pattern[str]]] = {}
+        self.count = self.misses = 0
+
+    def fields(self, text: str, start: int, cut: int) -> dict[str, str] | None:
+        """The wanted fields of the record at ``start`` (its node layout at ``cut``) if it is
+        of a kind learnt."""
+        for pattern in self.patterns.get(text.count(" ", start, cut), ()):
+            match = pattern.match(text, start, cut)
+            if match is not None:
+                return match.groupdict()
+        if self.count == _KINDS:
+            self.misses += 1
+            if self.misses == _MISSES:
+                self.patterns.clear()
+        return None
+
+    def learn(self, fields: dict[str, str], chunk: str) -> None:
+        """The kind of a record read from its tokens (``fields``, :func:`_fast_fields`)."""
+        if self.count < _KINDS and self.misses < _MISSES:
+            pattern = _pattern(fields, chunk)
+            if pattern is not None:
+                blanks = chunk.count(" ", 0, chunk.find(_LAYOUT))
+                self.patterns.setdefault(blanks, []).append(pattern)
+                self.count += 1
 
 
 def _pattern(fields: dict[str, str], chunk: str) -> re.Pattern[str] | None:

@@ -237,3 +237,19 @@ def test_records_of_a_kind_are_read_by_its_pattern() -> None:
     assert len(out.jobs) == 1000
     assert out.jobs[-1].obj == alone.jobs[0].obj
     assert out.jobs[-1].where == f"f:{999 * RECORD.count(chr(10)) + 1}"
+
+
+@pytest.mark.parametrize("kinds", [3, 8, 9, 300])
+def test_a_dump_of_many_kinds_reads_each_record_as_alone(kinds: int) -> None:
+    """Records of a few kinds, of more kinds than are learnt, of as many kinds as records
+    (the matching stops): each job as its record alone reads."""
+    records = [
+        RECORD.replace("JobId=25", f"JobId={n}").replace(REQUEUE, f"{REQUEUE} K{n % kinds}=1")
+        for n in range(600)
+    ]
+    out = JobDump()
+    read_scontrol("".join(records), 1, "f", out)
+    for n in (0, 7, 8, 9, 299, 599):
+        alone = JobDump()
+        read_scontrol(records[n], 1, "f", alone)
+        assert out.jobs[n].obj == alone.jobs[0].obj
