@@ -138,8 +138,9 @@ _MISSES = 256
 
 
 class _Kinds:
-    """The patterns of the kinds of record of a dump, by the number of blanks before the
-    node layout (a record of other fields has others), in the order learnt. Once
+    """The patterns of the kinds of record of a dump, by the number of blanks from the end
+    of the first line (its free text job name left out) to the node layout (a record of
+    other fields has others), in the order learnt. Once
     :data:`_KINDS` are learnt, :data:`_MISSES` records of no kind stop the matching (a
     record of no kind is read as the first of a kind is: the same fields)."""
 
@@ -152,7 +153,9 @@ class _Kinds:
     def fields(self, text: str, start: int, cut: int) -> dict[str, str] | None:
         """The wanted fields of the record at ``start`` (its node layout at ``cut``) if it is
         of a kind learnt."""
-        for pattern in self.patterns.get(text.count(" ", start, cut), ()):
+        line_end = text.find("\n", start, cut)
+        blanks = text.count(" ", line_end, cut) if line_end >= 0 else -1
+        for pattern in self.patterns.get(blanks, ()):
             match = pattern.match(text, start, cut)
             if match is not None:
                 return match.groupdict()
@@ -167,7 +170,9 @@ class _Kinds:
         if self.count < _KINDS and self.misses < _MISSES:
             pattern = _pattern(fields, chunk)
             if pattern is not None:
-                blanks = chunk.count(" ", 0, chunk.find(_LAYOUT))
+                cut = chunk.find(_LAYOUT)
+                line_end = chunk.find("\n", 0, cut)
+                blanks = chunk.count(" ", line_end, cut) if line_end >= 0 else -1
                 self.patterns.setdefault(blanks, []).append(pattern)
                 self.count += 1
 
