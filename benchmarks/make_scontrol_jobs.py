@@ -4,7 +4,8 @@
 
 The pool is ``slurm_bench.make_pool``'s (its accounts and users); the jobs are 70 % pending,
 25 % running and 5 % completed, each a full 26.05 record (``ReqTRES``/``AllocTRES``,
-``SubmitLine``), as ``src/api/job_info.c`` prints them. A pending job's ``Priority`` is the
+``SubmitLine``; a job that ran has a ``BatchHost=`` line, which a pending one has not), as
+``src/scontrol/info_job.c`` prints them. A pending job's ``Priority`` is the
 one fs computes for it from the pool and its usage (``fs sprio`` after an import of the
 dump into a scratch copy of the state), as in a real dump, where the printed priorities
 are those of the pass the usage is from; a running or finished job keeps a random one.
@@ -64,6 +65,7 @@ def record(rng: random.Random, job_id: int, account: str, user: str) -> str:
         "COMPLETED": (_iso(start), _iso(start + 300), "00:05:00"),
     }[state]
     alloc = "(null)" if state == "PENDING" else f"cpu={cpus},node=1,billing={cpus}"
+    batch_host = "" if state == "PENDING" else "   BatchHost=node1\n"  # (line 14)
     return (
         f"JobId={job_id} JobName=job{job_id}\n"
         f"   UserId={user}(1000) GroupId=users(100) MCS_label=N/A\n"
@@ -79,6 +81,7 @@ def record(rng: random.Random, job_id: int, account: str, user: str) -> str:
         f"   Partition={partition} AllocNode:Sid=login1:4242\n"
         "   ReqNodeList=(null) ExcNodeList=(null)\n"
         f"   NodeList={'(null)' if state == 'PENDING' else 'node1'}\n"
+        f"{batch_host}"
         f"   NumNodes=1 NumCPUs={cpus} NumTasks={cpus} CPUs/Task=1 ReqB:S:C:T=0:0:*:*\n"
         f"   ReqTRES=cpu={cpus},mem=1000M,node=1,billing={cpus}\n"
         f"   AllocTRES={alloc}\n"

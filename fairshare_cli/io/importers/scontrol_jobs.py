@@ -1,87 +1,61 @@
-"""``scontrol show jobs`` records as job objects, and what both job dumps read into.
+"""``scontrol show jobs`` records as job objects.
 
 A record starts at its ``JobId=`` line; its fields are the ``Key=Value`` pairs of the lines
 before its node layout (``Socks/Node=``) and free text (``Command=``, ``SubmitLine=``, ...,
 ``src/scontrol/info_job.c``). 22.05 prints the job's TRES as ``TRES=``; 23.02 on print
 ``ReqTRES=`` and ``AllocTRES=``. Times without a zone are read as UTC.
+
+The records of a kind (the same keys in the same order) are matched by one pattern, learnt
+from the first of them, that names the fields a job is read from (:data:`WANTED`); a record
+of no kind is split into tokens, or read line by line, as the first of a kind is.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import accumulate, repeat
 from typing import Any, cast
 
 from fairshare_cli.core.epoch import cached_utc, parse_time
-from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.timestr import TimeStringError, time_str2secs
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import is_prompt
+from fairshare_cli.io.importers.slurm_jobs import (
+    STATES,
+    JobDump,
+    add_finished,
+    add_job,
+    memory_mb,
+    parse_tres,
+)
 
-#: Slurm job states that stay in the queue, and ours.
-STATES = {"PENDING": "idle", "RUNNING": "running", "SUSPENDED": "running", "CONFIGURING": "running"}
-
-
-#: :attr:`ImportedJob.job` until the job is read.
-_UNREAD = Job(id="", owner="")
-
-
-@dataclass
-class ImportedJob:
-    """A job, the object it was read from, where, and what Slurm printed as its priority.
-
-    ``job`` is read once, from ``obj``; a command that changes a field replaces ``job``.
-    ``printed_by_partition`` is squeue --json's ``priority_by_partition`` (since 24.11).
-    """
-
-    obj: dict[str, Any]
-    where: str
-    job: Job = field(default=_UNREAD, repr=False)
-    printed_priority: int | None = None
-    printed_by_partition: dict[str, int] = field(default_factory=dict)
-    billing: float = 0.0
-
-
-@dataclass(frozen=True)
-class FinishedJob:
-    """A job that ran and ended: what it was charged for, from its start to its end."""
-
-    account: str
-    user: str
-    billing: float
-    qos: str | None
-    start: float
-    end: float
-
-
-@dataclass
-class JobDump:
-    """Jobs that stay in the queue, finished ones that ran, and the ids left out."""
-
-    jobs: list[ImportedJob] = field(default_factory=list)
-    finished: list[FinishedJob] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)
+__all__ = ["JobDump", "read_scontrol"]
 
 
 class _Record:
-    """One ``scontrol show jobs`` record: its fields, and where each is (found when asked)."""
+    """One ``scontrol show jobs`` record (``text[at:end]``, from its line ``start`` on): its
+    fields, and where each is (found when asked)."""
 
-    __slots__ = ("fields", "label", "start", "text")
+    __slots__ = ("at", "end", "fields", "label", "start", "text")
 
-    def __init__(self, fields: dict[str, str], label: str, start: int, text: str) -> None:
+    def __init__(
+        self, fields: dict[str, str], label: str, start: int, text: str, at: int, end: int
+    ) -> None:
         self.fields = fields
         self.label = label
         self.start = start
         self.text = text
+        self.at = at
+        self.end = end
 
     def where(self, key: str | None = None) -> str:
         line = self.start
-        found = None if key is None else re.search(rf"(?<![\w/:]){key}=", self.text)
-        if found is not None:
-            line += self.text.count("\n", 0, found.start())
+        if key is not None:
+            pattern = re.compile(rf"(?<![\w/:]){key}=")
+            found = pattern.search(self.text, self.at, self.end)
+            if found is not None:
+                line += self.text.count("\n", self.at, found.start())
         return f"{self.label}:{line}"
 
 
@@ -96,20 +70,134 @@ _FREE_TEXT = re.compile(
 
 def read_scontrol(text: str, first_line: int, label: str, out: JobDump) -> None:
     """Records split at each ``JobId=`` line. A record's fields are those of the lines
-    before its node layout (``Socks/Node=``, then free text from ``Command=`` on): split in
-    C; a record that is not plain ``Key=Value`` there is read line by line
-    (:func:`_exact_fields`), which words what is wrong with it."""
+    before its node layout (``Socks/Node=``, then free text from ``Command=`` on): matched
+    by the pattern of its kind of record (:func:`_pattern`), else split into tokens
+    (:func:`_fast_fields`); a record that is not plain ``Key=Value`` there is read line by
+    line (:func:`_exact_fields`), which words what is wrong with it. A measured hot loop
+    (``benchmarks/run.py --rows import-squeue``): the records are matched in the whole
+    text (none copied, split into tokens, nor each token into its key and value)."""
     if not text.startswith("JobId="):
         raise InputError(f'{label}:{first_line}: expected "JobId=..." (scontrol show jobs)')
+    starts = [0]
+    find = text.find
+    at = find("\nJobId=")
+    while at >= 0:
+        starts.append(at + 1)
+        at = find("\nJobId=", at + 1)
+    ends = [*starts[1:], len(text) + 1]  # (a record ends before the newline of the next)
+    numbers = accumulate(map(text.count, repeat("\n"), starts, ends), initial=first_line)
+    cuts = map(text.find, repeat(_LAYOUT), starts, ends)
     times: dict[str, float | None] = dict.fromkeys(_NO_TIME)
-    number = first_line
-    for chunk in text.split("\nJobId="):
-        chunk = chunk if number == first_line else "JobId=" + chunk
-        fields = _fast_fields(chunk)
+    kinds = _Kinds()
+    # (numbers: one more, the line after the last record)
+    for start, end, cut, number in zip(starts, ends, cuts, numbers, strict=False):
+        fields = kinds.fields(text, start, cut) if cut >= 0 else None
         if fields is None:
-            fields = _exact_fields(chunk, number, label)
-        _scontrol_job(_Record(fields, label, number, chunk), out, times)
-        number += chunk.count("\n") + 1
+            chunk = text[start : end - 1]
+            fields = _fast_fields(chunk)
+            if fields is None:
+                fields = _exact_fields(chunk, number, label)
+            elif cut >= 0:
+                kinds.learn(fields, chunk)
+        _scontrol_job(_Record(fields, label, number, text, start, end - 1), out, times)
+
+
+#: The fields a job is read from (:func:`_scontrol_job`); a record's others are not kept.
+WANTED = frozenset(
+    [
+        "JobId",
+        "ArrayJobId",
+        "ArrayTaskId",
+        "UserId",
+        "Priority",
+        "Nice",
+        "Account",
+        "QOS",
+        "JobState",
+        "TimeLimit",
+        "SubmitTime",
+        "EligibleTime",
+        "AccrueTime",
+        "StartTime",
+        "EndTime",
+        "Partition",
+        "NumNodes",
+        "NumCPUs",
+        "SiteFactor",
+        "TRES",
+        "ReqTRES",
+        "AllocTRES",
+    ]
+)
+#: Where a record's fields end: its node layout.
+_LAYOUT = "\n   Socks/Node="
+#: At most this many kinds of record are learnt from a dump; others are read one by one.
+_KINDS = 8
+#: Records of no kind learnt, once the kinds are all learnt, that stop the matching.
+_MISSES = 256
+
+
+class _Kinds:
+    """The patterns of the kinds of record of a dump, by the number of blanks from the end
+    of the first line (its free text job name left out) to the node layout (a record of
+    other fields has others), in the order learnt. Once
+    :data:`_KINDS` are learnt, :data:`_MISSES` records of no kind stop the matching (a
+    record of no kind is read as the first of a kind is: the same fields)."""
+
+    __slots__ = ("count", "misses", "patterns")
+
+    def __init__(self) -> None:
+        self.patterns: dict[int, list[re.Pattern[str]]] = {}
+        self.count = self.misses = 0
+
+    def fields(self, text: str, start: int, cut: int) -> dict[str, str] | None:
+        """The wanted fields of the record at ``start`` (its node layout at ``cut``) if it is
+        of a kind learnt."""
+        line_end = text.find("\n", start, cut)
+        blanks = text.count(" ", line_end, cut) if line_end >= 0 else -1
+        for pattern in self.patterns.get(blanks, ()):
+            match = pattern.match(text, start, cut)
+            if match is not None:
+                return match.groupdict()
+        if self.count == _KINDS:
+            self.misses += 1
+            if self.misses == _MISSES:
+                self.patterns.clear()
+        return None
+
+    def learn(self, fields: dict[str, str], chunk: str) -> None:
+        """The kind of a record read from its tokens (``fields``, :func:`_fast_fields`)."""
+        if self.count < _KINDS and self.misses < _MISSES:
+            pattern = _pattern(fields, chunk)
+            if pattern is not None:
+                cut = chunk.find(_LAYOUT)
+                line_end = chunk.find("\n", 0, cut)
+                blanks = chunk.count(" ", line_end, cut) if line_end >= 0 else -1
+                self.patterns.setdefault(blanks, []).append(pattern)
+                self.count += 1
+
+
+def _pattern(fields: dict[str, str], chunk: str) -> re.Pattern[str] | None:
+    """What a record of the same kind as ``chunk`` matches up to its node layout, read as
+    :func:`_fast_fields` reads it: the keys of its ``fields`` in order, each token ``Key=``
+    and a value (the :data:`WANTED` ones named), blanks between them; the first line's
+    tokens on one line, then the ``JobName=`` that ends it (free text, dropped) if
+    ``chunk``'s has one. None if ``chunk`` itself does not match it."""
+    first = chunk[: chunk.find("\n")]
+    name = first.find(" JobName=")
+    on_first = len((first[:name] if name >= 0 else first).split())
+    line_end = (r" JobName=[^\n]*" if name >= 0 else "") + r"(?=\n|\Z)"
+    parts = []
+    for i, key in enumerate(fields):
+        if i == on_first:
+            parts.append(line_end)
+        blank = "" if i == 0 else r"[^\S\n]+" if i < on_first else r"\s+"
+        value = rf"(?P<{key}>\S*)" if key in WANTED else r"\S*"
+        parts.append(rf"{blank}{re.escape(key)}={value}")
+    if on_first == len(fields):
+        parts.append(line_end)
+    pattern = re.compile("".join(parts) + r"\s*\Z")
+    return pattern if pattern.match(chunk, 0, chunk.find(_LAYOUT)) else None
 
 
 def _fast_fields(chunk: str) -> dict[str, str] | None:
@@ -191,25 +279,6 @@ def _int(value: str, where: str, key: str) -> int:
     if not re.fullmatch(r"-?\d+", value):
         raise InputError(f'{where}: {key}: expected a whole number, got "{value}"')
     return int(value)
-
-
-@functools.lru_cache(maxsize=4096)
-def parse_tres(text: str) -> dict[str, str]:
-    """``cpu=4,mem=1000M,...`` as a mapping (shared between the jobs that print it alike:
-    read only)."""
-    return dict(item.split("=", 1) for item in text.split(",") if "=" in item)
-
-
-@functools.lru_cache(maxsize=4096)
-def memory_mb(text: str | None) -> int:
-    """``1000M`` / ``4G`` / ``1T`` as MB (Slurm prints TRES memory with a unit)."""
-    if not text:
-        return 0
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)([KMGTP]?)", text)
-    if m is None:
-        return 0
-    scale = {"K": 1 / 1024, "": 1, "M": 1, "G": 1024, "T": 1024**2, "P": 1024**3}[m.group(2)]
-    return int(float(m.group(1)) * scale)
 
 
 def _time_limit(record: _Record) -> float | str | None:
@@ -324,39 +393,3 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
     prio = get("Priority")
     printed = None if not prio else int(prio) if prio.isdecimal() else _num(record, "Priority")
     add_job(out, obj, record.where(), printed, tres)
-
-
-def add_finished(
-    out: JobDump,
-    account: Any,
-    user: str,
-    tres: Mapping[str, str],
-    qos: Any,
-    start: float | None,
-    end: float | None,
-) -> None:
-    """Keep a finished job that ran (its charges may explain imported usage)."""
-    if not isinstance(account, str) or not account or start is None or end is None:
-        return
-    try:
-        billing = float(tres.get("billing", tres.get("cpu", "0")))
-    except ValueError:
-        return
-    if end > start and billing > 0:
-        out.finished.append(
-            FinishedJob(account, user, billing, qos if isinstance(qos, str) else None, start, end)
-        )
-
-
-def add_job(
-    out: JobDump, obj: dict[str, Any], where: str, printed: int | None, tres: Mapping[str, str]
-) -> ImportedJob:
-    clean = obj if None not in obj.values() else {k: v for k, v in obj.items() if v is not None}
-    item = ImportedJob(clean, where, printed_priority=printed)
-    billing = tres.get("billing")
-    try:
-        item.billing = float(billing) if billing is not None else float(clean["request_cpus"])
-    except ValueError:
-        item.billing = float(clean["request_cpus"])
-    out.jobs.append(item)
-    return item

@@ -15,7 +15,8 @@ from typing import Any
 from fairshare_cli.core.jobs import jobs_from_objects, parse_job
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import is_prompt, json_document, whole_text
-from fairshare_cli.io.importers.scontrol_jobs import (
+from fairshare_cli.io.importers.scontrol_jobs import read_scontrol
+from fairshare_cli.io.importers.slurm_jobs import (
     STATES,
     ImportedJob,
     JobDump,
@@ -23,7 +24,6 @@ from fairshare_cli.io.importers.scontrol_jobs import (
     add_job,
     memory_mb,
     parse_tres,
-    read_scontrol,
 )
 
 __all__ = ["EXPECTED", "ImportedJob", "JobDump", "read_jobs"]

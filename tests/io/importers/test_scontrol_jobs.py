@@ -165,3 +165,91 @@ def test_the_dump_is_read_at_once_and_checked_line_by_line(
     path.write_bytes(b"\n".join([*lines[:2], lines[2] + data, *lines[3:]]))
     with pytest.raises(InputError, match=expected):
         read_jobs(str(path))
+
+
+#: ``RECORD`` as an array's task prints it: three fields before the job name.
+ARRAY = RECORD.replace("JobId=25 ", "JobId=25 ArrayJobId=20 ArrayTaskId=5 ")
+#: The line that tells a record of another kind (the same number of lines) from these.
+REQUEUE = "   Requeue=1 Restarts=0 BatchFlag=1 Reboot=0 ExitCode=0:0"
+
+#: What a record may have that a plain record of its kind has not (each sent to the
+#: record-by-record reader by the pattern of ``RECORD``'s kind, or matched by it alike).
+VARIANTS = {
+    "name with blanks": ("JobName=q_u6", "JobName=a b"),
+    "name with fields": ("JobName=q_u6", "JobName=x Account=zz QOS=y"),
+    "name after a tab": (" JobName=q_u6", "\tJobName=q_u6"),
+    "name on line 2": (" JobName=q_u6", "\n   JobName=x Account=zz"),
+    "array ids on line 2": (" ArrayJobId=20", "\n   ArrayJobId=20"),
+    "task on line 2": (" ArrayTaskId=5 JobName=q_u6", "\n   ArrayTaskId=5 JobName=x Account=zz"),
+    "tab indent": ("\n   Priority=", "\n\tPriority="),
+    "one line less": ("\n   AccrueTime=", " AccrueTime="),
+    "stray token": ("Dependency=(null)", "Dependency=(null) stray"),
+    "key twice": ("QOS=normal", "QOS=normal Account=b"),
+    "unknown field": ("Nice=0", "Nice=0 Foo=bar"),
+    "no nice": ("Nice=0 ", ""),
+    "negative nice": ("Nice=0", "Nice=-5"),
+    "bad cpus": ("NumCPUs=5", "NumCPUs=five"),
+    "bad time": ("SubmitTime=2026-11-28T18:20:32", "SubmitTime=2026-11-28T18:20:61"),
+    "leap second": ("SubmitTime=2026-11-28T18:20:32", "SubmitTime=2026-11-28T18:20:60"),
+    "comment line": ("   Partition=", "   Comment=Nice=19 QOS=x\n   Partition="),
+    "command line": ("   Partition=", "$ scontrol show jobs\n   Partition="),
+    "no layout": ("   Socks/Node=* NtasksPerN:B:S:C=0:0:*:* CoreSpec=*\n", ""),
+}
+
+
+def _outcome(text: str) -> object:
+    """The jobs read from ``text`` (each one's object, place, printed priority and charge),
+    or the error's words."""
+    out = JobDump()
+    try:
+        read_scontrol(text, 1, "f", out)
+    except InputError as exc:
+        return str(exc)
+    items = [(i.obj, i.where, i.printed_priority, i.billing) for i in out.jobs]
+    return items, [vars(f) for f in out.finished], out.skipped
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from([RECORD, ARRAY]),
+    st.lists(st.sampled_from(sorted(VARIANTS)), max_size=3, unique=True),
+)
+def test_a_record_reads_alike_after_a_record_of_its_kind(first: str, names: list[str]) -> None:
+    """The second record of a dump reads the same whether the first taught its kind's
+    pattern or not (a record of another kind): blanks, a job name holding fields, fields
+    that wrap the first line, odd tokens and lines, bad values (the same words, the same
+    line)."""
+    record = first.replace("JobId=25", "JobId=26")
+    for name in names:
+        old, new = VARIANTS[name]
+        record = record.replace(old, new, 1)
+    other = first.replace(REQUEUE, "   X=1")
+    assert _outcome(first + record) == _outcome(other + record)
+
+
+def test_records_of_a_kind_are_read_by_its_pattern() -> None:
+    """A thousand records of one kind: each job as the record alone reads."""
+    records = [RECORD.replace("JobId=25", f"JobId={n}") for n in range(1000)]
+    out = JobDump()
+    read_scontrol("".join(records), 1, "f", out)
+    alone = JobDump()
+    read_scontrol(records[-1], 1, "f", alone)
+    assert len(out.jobs) == 1000
+    assert out.jobs[-1].obj == alone.jobs[0].obj
+    assert out.jobs[-1].where == f"f:{999 * RECORD.count(chr(10)) + 1}"
+
+
+@pytest.mark.parametrize("kinds", [3, 8, 9, 300])
+def test_a_dump_of_many_kinds_reads_each_record_as_alone(kinds: int) -> None:
+    """Records of a few kinds, of more kinds than are learnt, of as many kinds as records
+    (the matching stops): each job as its record alone reads."""
+    records = [
+        RECORD.replace("JobId=25", f"JobId={n}").replace(REQUEUE, f"{REQUEUE} K{n % kinds}=1")
+        for n in range(600)
+    ]
+    out = JobDump()
+    read_scontrol("".join(records), 1, "f", out)
+    for n in (0, 7, 8, 9, 299, 599):
+        alone = JobDump()
+        read_scontrol(records[n], 1, "f", alone)
+        assert out.jobs[n].obj == alone.jobs[0].obj

@@ -1,0 +1,113 @@
+"""The job records both Slurm job dumps read into (``squeue --json`` and ``scontrol show
+jobs``), and what both read alike: the job states that stay queued, TRES strings, the
+finished jobs kept for their charges.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from fairshare_cli.core.jobs import Job
+
+#: Slurm job states that stay in the queue, and ours.
+STATES = {"PENDING": "idle", "RUNNING": "running", "SUSPENDED": "running", "CONFIGURING": "running"}
+
+
+#: :attr:`ImportedJob.job` until the job is read.
+_UNREAD = Job(id="", owner="")
+
+
+@dataclass
+class ImportedJob:
+    """A job, the object it was read from, where, and what Slurm printed as its priority.
+
+    ``job`` is read once, from ``obj``; a command that changes a field replaces ``job``.
+    ``printed_by_partition`` is squeue --json's ``priority_by_partition`` (since 24.11).
+    """
+
+    obj: dict[str, Any]
+    where: str
+    job: Job = field(default=_UNREAD, repr=False)
+    printed_priority: int | None = None
+    printed_by_partition: dict[str, int] = field(default_factory=dict)
+    billing: float = 0.0
+
+
+@dataclass(frozen=True)
+class FinishedJob:
+    """A job that ran and ended: what it was charged for, from its start to its end."""
+
+    account: str
+    user: str
+    billing: float
+    qos: str | None
+    start: float
+    end: float
+
+
+@dataclass
+class JobDump:
+    """Jobs that stay in the queue, finished ones that ran, and the ids left out."""
+
+    jobs: list[ImportedJob] = field(default_factory=list)
+    finished: list[FinishedJob] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+@functools.lru_cache(maxsize=4096)
+def parse_tres(text: str) -> dict[str, str]:
+    """``cpu=4,mem=1000M,...`` as a mapping (shared between the jobs that print it alike:
+    read only)."""
+    return dict(item.split("=", 1) for item in text.split(",") if "=" in item)
+
+
+@functools.lru_cache(maxsize=4096)
+def memory_mb(text: str | None) -> int:
+    """``1000M`` / ``4G`` / ``1T`` as MB (Slurm prints TRES memory with a unit)."""
+    if not text:
+        return 0
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)([KMGTP]?)", text)
+    if m is None:
+        return 0
+    scale = {"K": 1 / 1024, "": 1, "M": 1, "G": 1024, "T": 1024**2, "P": 1024**3}[m.group(2)]
+    return int(float(m.group(1)) * scale)
+
+
+def add_finished(
+    out: JobDump,
+    account: Any,
+    user: str,
+    tres: Mapping[str, str],
+    qos: Any,
+    start: float | None,
+    end: float | None,
+) -> None:
+    """Keep a finished job that ran (its charges may explain imported usage)."""
+    if not isinstance(account, str) or not account or start is None or end is None:
+        return
+    try:
+        billing = float(tres.get("billing", tres.get("cpu", "0")))
+    except ValueError:
+        return
+    if end > start and billing > 0:
+        out.finished.append(
+            FinishedJob(account, user, billing, qos if isinstance(qos, str) else None, start, end)
+        )
+
+
+def add_job(
+    out: JobDump, obj: dict[str, Any], where: str, printed: int | None, tres: Mapping[str, str]
+) -> ImportedJob:
+    clean = obj if None not in obj.values() else {k: v for k, v in obj.items() if v is not None}
+    item = ImportedJob(clean, where, printed_priority=printed)
+    billing = tres.get("billing")
+    try:
+        item.billing = float(billing) if billing is not None else float(clean["request_cpus"])
+    except ValueError:
+        item.billing = float(clean["request_cpus"])
+    out.jobs.append(item)
+    return item
