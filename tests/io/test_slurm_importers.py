@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
@@ -284,31 +283,6 @@ def test_stdin_dump(tmp_path: Path) -> None:
     res = CliRunner().invoke(cli, ["import", "sacctmgr", "-"], input=qos.read_text())
     assert res.exit_code == 0, res.output
     assert "[qos.high]\npriority = 100\nusage_factor = 1\n" in res.stdout
-
-
-def test_a_dump_is_read_alike_from_a_file_stdin_and_a_pipe(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A file is mapped, stdin and a pipe read (neither can be mapped): the same jobs."""
-    import io
-    import os
-
-    from fairshare_cli.io.importers import common
-
-    dump = Path(__file__).parents[1] / "fixtures/slurm-26.05/ft4_t2_idle/scontrol_show_jobs.txt"
-    data = dump.read_bytes()
-    from_file = [(i.obj, i.where) for i in read_jobs(str(dump), "d").jobs]
-
-    class Stdin:
-        buffer = io.BytesIO(data)
-
-    monkeypatch.setattr(sys, "stdin", Stdin())
-    assert [(i.obj, i.where) for i in read_jobs("-", "d").jobs] == from_file
-    read_end, write_end = os.pipe()
-    os.write(write_end, data[:4096])
-    os.close(write_end)
-    with os.fdopen(read_end, "rb") as pipe:
-        assert common._contents(pipe) == data[:4096]
 
 
 def test_sacctmgr_several_clusters(tmp_path: Path) -> None:

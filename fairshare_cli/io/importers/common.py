@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import mmap
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -59,38 +58,23 @@ def whole_text(path: str, label: str | None = None, expected: str = "text") -> s
     """
     name = label or path
     fh = _open_binary(path)
-    data = None
     try:
-        data = _contents(fh)
-        bad = data.find(b"\0")
-        try:
-            text = str(data, "utf-8")
-        except UnicodeDecodeError as exc:
-            if bad < 0 or exc.start < bad:
-                line = data[: exc.start].count(b"\n") + 1
-                raise InputError(f"{name}:{line}: not UTF-8 text; expected {expected}") from None
-            text = ""
-        if bad >= 0:
-            line = data[:bad].count(b"\n") + 1
-            raise InputError(f"{name}:{line}: binary data; expected {expected}")
+        data = fh.read()
     finally:
-        if isinstance(data, mmap.mmap):
-            data.close()
         if fh is not getattr(sys.stdin, "buffer", None):
             fh.close()
+    bad = data.find(b"\0")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if bad < 0 or exc.start < bad:
+            line = data.count(b"\n", 0, exc.start) + 1
+            raise InputError(f"{name}:{line}: not UTF-8 text; expected {expected}") from None
+        text = ""
+    if bad >= 0:
+        line = data.count(b"\n", 0, bad) + 1
+        raise InputError(f"{name}:{line}: binary data; expected {expected}")
     return text
-
-
-def _contents(fh: IO[bytes]) -> bytes | mmap.mmap:
-    """A file's bytes mapped (the page cache's pages, not a copy: ``benchmarks/run.py --rows
-    import-squeue`` reads a 118 MB dump with half the new memory); stdin, a pipe or an
-    empty file read."""
-    if fh is not getattr(sys.stdin, "buffer", None):
-        try:
-            return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-        except (OSError, ValueError):  # (not a regular file, or empty)
-            pass
-    return fh.read()
 
 
 #: Inputs larger than this show a progress bar (when stderr is a terminal).
