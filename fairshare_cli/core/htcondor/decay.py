@@ -3,8 +3,9 @@
 The real user priority decays towards the weighted resources in use,
 ``P' = max(P·β + Uw·(1 − β), 0.5)`` with ``β = 0.5 ** (Δt / half_life)``. The rule is
 :func:`advanced_values`; :func:`update_one_priority` applies it to a record in place (a
-replay's own copies), :func:`advance` to a copy (every other caller). The history replay's
-hot loop (``replay.AccountantReplay.add_batch``) holds the one inlined copy, pinned to
+replay's own copies: a :class:`CustomerRecord` or a :class:`ReplayedRecord`), :func:`advance`
+to a copy (every other caller). The history replay's hot loop
+(``replay.AccountantReplay.add_batch``) holds the one inlined copy, pinned to
 :func:`update_one_priority` by ``tests/core/htcondor/test_replay.py``.
 """
 
@@ -15,6 +16,64 @@ from typing import Any
 from msgspec.structs import replace
 
 from fairshare_cli.core.htcondor.customer_record import MIN_PRIORITY, CustomerRecord
+
+
+class ReplayedRecord:
+    """A replay's own copy of a :class:`CustomerRecord`, changed in place: the numbers an
+    accountant update or a match changes, as plain ``__slots__`` attributes (a replay of a
+    million records sets them some ten million times; a ``msgspec.Struct``'s are slower to
+    set), and the record it copies (``base``: name, factor, floor, ceiling).
+    :meth:`record` gives the customer record back."""
+
+    __slots__ = (
+        "accumulated_usage",
+        "base",
+        "begin_usage_time",
+        "hier_weighted_resources_used",
+        "last_update",
+        "last_usage_time",
+        "priority",
+        "resources_used",
+        "uncharged_time",
+        "weighted_accumulated_usage",
+        "weighted_resources_used",
+        "weighted_uncharged_time",
+    )
+
+    def __init__(self, base: CustomerRecord) -> None:
+        self.base = base
+        self.priority = base.priority
+        self.last_update = base.last_update
+        self.resources_used = base.resources_used
+        self.weighted_resources_used = base.weighted_resources_used
+        self.hier_weighted_resources_used = base.hier_weighted_resources_used
+        self.accumulated_usage = base.accumulated_usage
+        self.weighted_accumulated_usage = base.weighted_accumulated_usage
+        self.begin_usage_time = base.begin_usage_time
+        self.last_usage_time = base.last_usage_time
+        self.uncharged_time = base.uncharged_time
+        self.weighted_uncharged_time = base.weighted_uncharged_time
+
+    def record(self) -> CustomerRecord:
+        """The customer record with this copy's numbers."""
+        return replace(
+            self.base,
+            priority=self.priority,
+            last_update=self.last_update,
+            resources_used=self.resources_used,
+            weighted_resources_used=self.weighted_resources_used,
+            hier_weighted_resources_used=self.hier_weighted_resources_used,
+            accumulated_usage=self.accumulated_usage,
+            weighted_accumulated_usage=self.weighted_accumulated_usage,
+            begin_usage_time=self.begin_usage_time,
+            last_usage_time=self.last_usage_time,
+            uncharged_time=self.uncharged_time,
+            weighted_uncharged_time=self.weighted_uncharged_time,
+        )
+
+
+#: A record :func:`update_one_priority` changes in place.
+InPlaceRecord = CustomerRecord | ReplayedRecord
 
 
 def decay_factor(dt: float, half_life: float) -> float:
@@ -36,7 +95,7 @@ def advance(rec: CustomerRecord, now: float, half_life: float) -> CustomerRecord
     return new
 
 
-def update_one_priority(rec: CustomerRecord, now: float, half_life: float) -> None:
+def update_one_priority(rec: InPlaceRecord, now: float, half_life: float) -> None:
     """``Accountant::UpdateOnePriority`` on ``rec`` in place: its numbers brought up to
     ``now`` (:func:`advanced_values`), ``last_update`` set to ``now`` and the uncharged
     times back to 0. A record never updated starts at ``now`` (its RUP at least 0.5); one
