@@ -17,6 +17,7 @@ from fairshare_cli.core.htcondor.decay import (
     ReplayedRecord,
     awaits_begin,
     begin_at_update,
+    decay_factor,
     update_one_priority,
 )
 from fairshare_cli.core.usage import HistorySink, UnsortedHistory, UsageRecord, parse_record
@@ -76,6 +77,10 @@ def admit_record(record: UsageRecord, where: str, now: float, config: Config, st
     return str(submitter)
 
 
+#: How many decay factors (by Δt) :meth:`AccountantReplay.add_batch` keeps before it
+#: forgets them all (memory stays flat whatever the times).
+BETAS_KEPT = 100_000
+
 #: The customer records one submitter's event touches (the replay's own copies), whether
 #: the event changes each one's own usage, and whether its hierarchical usage.
 _Plan = list[tuple[ReplayedRecord, bool, bool]]
@@ -125,6 +130,7 @@ class AccountantReplay:
         self._replayed: dict[str, ReplayedRecord] = {}
         self._admitted: dict[tuple[str, str | None, bool], tuple[str, float]] = {}
         self._weights: dict[int, float] = {}  # one slot's weight by CPUs
+        self._betas: dict[float, float] = {}  # decay_factor(Δt, half-life) by Δt (add_batch)
         self.count = 0
         #: (since, n, record read, replay's record) of the records that await their begin
         #: time: the first event after ``since`` sets it (:meth:`_begin`).
@@ -232,19 +238,17 @@ class AccountantReplay:
 
     def add_batch(self, batch: list[UsageRecord]) -> None:  # noqa: C901 - _apply inline (hot)
         # A measured hot loop: benchmarks/run.py --rows import (and whatif-replay).
-        """:meth:`add` for each record of ``batch``, in order: :meth:`_apply` inline, with
-        the one inlined copy of ``decay.update_one_priority`` (for records without uncharged
-        time, as a replay's own are; ``test_add_batch_inline_update_is_update_one_priority``
-        pins it)."""
+        """:meth:`add` for each record, in order: :meth:`_apply` and :meth:`_pend` inline, with
+        the one inlined copy of ``decay.update_one_priority`` (records without uncharged time,
+        as a replay's; ``test_add_batch_inline_update_is_update_one_priority`` pins it)."""
         if not self.presorted:
             for record in batch:
                 self.add(record)
             return
         admitted, plan_of, weights, now = self._admitted, self._plan_of, self._weights, self.now
         ends, due, push, pop = self.ends, self.due, heapq.heappush, heapq.heappop
-        begins, seq = self.begins, self._seq
-        count, last_start, h, floor = self.count, self.last_start, self.half_life, MIN_PRIORITY
-        decays = h > 0
+        begins, seq, betas = self.begins, self._seq, self._betas
+        count, last_start, floor = self.count, self.last_start, MIN_PRIORITY
         for record in batch:
             count += 1
             owner, start, end, group, nice, _, _, _, _, slots, cpus = record
@@ -254,13 +258,8 @@ class AccountantReplay:
                 known = self._admit(record)
             if slots == 0:
                 continue
-            started = plan_of.get(known[0])
-            if started is None:
-                started = self._plans[self._target(known[0])]
-            weight = weights.get(cpus)
-            if weight is None:
-                weight = weights[cpus] = self.weigh(cpus)
-            w = slots * weight
+            started = plan_of.get(known[0]) or self._plans[self._target(known[0])]
+            w = slots * (weights.get(cpus) or self._weight(cpus))
             if start < last_start:
                 self.count = count
                 raise UnsortedHistory(f"record {count}")
@@ -287,7 +286,7 @@ class AccountantReplay:
                             uw = hw if hw > 0 else rw
                             p = rec.priority
                             if uw or p > floor:  # else the RUP stays at 0.5
-                                beta = 0.5 ** (dt / h) if decays else 0.0
+                                beta = betas.get(dt) or self._beta(dt)  # (Δt repeats)
                                 p = p * beta + uw * (1.0 - beta)
                                 rec.priority = p if p > floor else floor
                             acc = rec.accumulated_usage + res * dt
@@ -316,6 +315,20 @@ class AccountantReplay:
                 else:
                     found.append((started, -slots, -w))
         self.count, self.last_start = count, last_start
+
+    def _weight(self, cpus: int) -> float:
+        """The weight of one slot of ``cpus`` CPUs (:attr:`weigh`), remembered by ``cpus``."""
+        weight = self._weights[cpus] = self.weigh(cpus)
+        return weight
+
+    def _beta(self, dt: float) -> float:
+        """``decay_factor(dt, half_life)``, remembered by ``dt`` for :meth:`add_batch` (the
+        first :data:`BETAS_KEPT` factors; then it forgets them all and starts again)."""
+        betas = self._betas
+        if len(betas) >= BETAS_KEPT:
+            betas.clear()
+        beta = betas[dt] = decay_factor(dt, self.half_life)
+        return beta
 
     def _admit(self, record: UsageRecord) -> tuple[str, float]:
         """The checks, and the message naming the record (number ``count``), as every
