@@ -17,6 +17,21 @@ from msgspec.structs import replace
 
 from fairshare_cli.core.htcondor.customer_record import MIN_PRIORITY, CustomerRecord
 
+#: The fields of a customer record a replay changes (:class:`ReplayedRecord`'s own).
+_REPLAYED = (
+    "priority",
+    "last_update",
+    "resources_used",
+    "weighted_resources_used",
+    "hier_weighted_resources_used",
+    "accumulated_usage",
+    "weighted_accumulated_usage",
+    "begin_usage_time",
+    "last_usage_time",
+    "uncharged_time",
+    "weighted_uncharged_time",
+)
+
 
 class ReplayedRecord:
     """A replay's own copy of a :class:`CustomerRecord`, changed in place: the numbers an
@@ -25,51 +40,28 @@ class ReplayedRecord:
     set), and the record it copies (``base``: name, factor, floor, ceiling).
     :meth:`record` gives the customer record back."""
 
-    __slots__ = (
-        "accumulated_usage",
-        "base",
-        "begin_usage_time",
-        "hier_weighted_resources_used",
-        "last_update",
-        "last_usage_time",
-        "priority",
-        "resources_used",
-        "uncharged_time",
-        "weighted_accumulated_usage",
-        "weighted_resources_used",
-        "weighted_uncharged_time",
-    )
+    __slots__ = ("base", *_REPLAYED)
+    base: CustomerRecord
+    priority: float
+    last_update: float | None
+    resources_used: int
+    weighted_resources_used: float
+    hier_weighted_resources_used: float
+    accumulated_usage: float
+    weighted_accumulated_usage: float
+    begin_usage_time: float
+    last_usage_time: float
+    uncharged_time: float
+    weighted_uncharged_time: float
 
     def __init__(self, base: CustomerRecord) -> None:
         self.base = base
-        self.priority = base.priority
-        self.last_update = base.last_update
-        self.resources_used = base.resources_used
-        self.weighted_resources_used = base.weighted_resources_used
-        self.hier_weighted_resources_used = base.hier_weighted_resources_used
-        self.accumulated_usage = base.accumulated_usage
-        self.weighted_accumulated_usage = base.weighted_accumulated_usage
-        self.begin_usage_time = base.begin_usage_time
-        self.last_usage_time = base.last_usage_time
-        self.uncharged_time = base.uncharged_time
-        self.weighted_uncharged_time = base.weighted_uncharged_time
+        for name in _REPLAYED:
+            setattr(self, name, getattr(base, name))
 
     def record(self) -> CustomerRecord:
         """The customer record with this copy's numbers."""
-        return replace(
-            self.base,
-            priority=self.priority,
-            last_update=self.last_update,
-            resources_used=self.resources_used,
-            weighted_resources_used=self.weighted_resources_used,
-            hier_weighted_resources_used=self.hier_weighted_resources_used,
-            accumulated_usage=self.accumulated_usage,
-            weighted_accumulated_usage=self.weighted_accumulated_usage,
-            begin_usage_time=self.begin_usage_time,
-            last_usage_time=self.last_usage_time,
-            uncharged_time=self.uncharged_time,
-            weighted_uncharged_time=self.weighted_uncharged_time,
-        )
+        return replace(self.base, **{name: getattr(self, name) for name in _REPLAYED})
 
 
 #: A record :func:`update_one_priority` changes in place.
