@@ -205,7 +205,7 @@ def _times(
     try:
         starts = _seconds_of(start)
         ends: list[float | None]
-        if None in end or "" in end:
+        if not all(end):  # (an end absent: None or "")
             ends = [minutes[e[:17]] + seconds[e[17:]] if e else None for e in end]
         else:
             ends = list(_seconds_of(cast("Sequence[str]", end)))
@@ -262,7 +262,7 @@ def known_rows(rows: Sequence[tuple[Any, ...]]) -> list[UsageRecord] | None:
     starts, ends = times  # (in range: _times)
     ended: Sequence[Any] = ends
     began: Sequence[float] = starts
-    if None in ends:  # (work still running: no end to check)
+    if not all(end):  # (work still running, its end None or "": no end to check)
         given = list(map(_is_given, ends))
         ended, began = list(compress(ends, given)), list(compress(starts, given))
     if any(map(operator.lt, ended, began)):
