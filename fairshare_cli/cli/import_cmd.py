@@ -221,7 +221,7 @@ def _import(
         running.clear()
         done = 0
         for batch in batches:
-            if None in map(record_end, batch):  # (most batches hold none: one pass in C)
+            if not all(map(record_end, batch)):  # (None or an end at 0: a truth test in C)
                 running.extend((done + i, r) for i, r in enumerate(batch, 1) if r.end is None)
             done += len(batch)
             yield batch

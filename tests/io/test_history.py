@@ -219,3 +219,36 @@ def test_a_day_of_minutes_learned_at_once_is_parse_time() -> None:
                     assert prefix not in usage._MINUTES
                 else:
                     assert usage._MINUTES[prefix] == parse_time(prefix + "00Z", "")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 3 * 86400 - 1),
+            st.none() | st.just("") | st.integers(0, 3 * 86400 - 1),
+        ),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_times_of_a_batch_are_parse_time(pairs: list[tuple[int, int | str | None]]) -> None:
+    """The per-column times (minutes and seconds looked up in C, ends absent as None or "")
+    are parse_time's, start for start and end for end."""
+    from fairshare_cli.core.epoch import parse_time
+    from fairshare_cli.core.usage import _times
+
+    base = parse_time("2026-11-20T00:00:00Z", "")
+
+    def text(offset: int) -> str:
+        import datetime as dt
+
+        when = dt.datetime.fromtimestamp(base + offset, tz=dt.timezone.utc)
+        return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    starts = [text(s) for s, _ in pairs]
+    ends = [text(e) if isinstance(e, int) else e for _, e in pairs]
+    got = _times(starts, ends)
+    assert got is not None
+    assert got[0] == [parse_time(t, "") for t in starts]
+    assert got[1] == [parse_time(e, "") if e else None for e in ends]

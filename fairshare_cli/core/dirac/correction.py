@@ -197,7 +197,7 @@ class DiracHistorySink:
         """:meth:`add` for each record, in order (``benchmarks/run.py --rows import``)."""
         batch, cutoff = self._batch, self._cutoff
         ends = list(map(record_end, records))
-        if ends and None not in ends and max(ends) <= cutoff:
+        if ends and all(ends) and max(ends) <= cutoff:  # (all: no None, a truth test)
             return  # all ended before the cutoff (most of a long history): each is skipped
         for owner, start, end, _, _, _, _, _, group, slots, _ in records:
             if group is None or slots == 0:

@@ -3,8 +3,9 @@
 The real user priority decays towards the weighted resources in use,
 ``P' = max(P·β + Uw·(1 − β), 0.5)`` with ``β = 0.5 ** (Δt / half_life)``. The rule is
 :func:`advanced_values`; :func:`update_one_priority` applies it to a record in place (a
-replay's own copies), :func:`advance` to a copy (every other caller). The history replay's
-hot loop (``replay.AccountantReplay.add_batch``) holds the one inlined copy, pinned to
+replay's own copies: a :class:`CustomerRecord` or a :class:`ReplayedRecord`), :func:`advance`
+to a copy (every other caller). The history replay's hot loop
+(``replay.AccountantReplay.add_batch``) holds the one inlined copy, pinned to
 :func:`update_one_priority` by ``tests/core/htcondor/test_replay.py``.
 """
 
@@ -15,6 +16,56 @@ from typing import Any
 from msgspec.structs import replace
 
 from fairshare_cli.core.htcondor.customer_record import MIN_PRIORITY, CustomerRecord
+
+#: The fields of a customer record a replay changes (:class:`ReplayedRecord`'s own).
+_REPLAYED = (
+    "priority",
+    "last_update",
+    "resources_used",
+    "weighted_resources_used",
+    "hier_weighted_resources_used",
+    "accumulated_usage",
+    "weighted_accumulated_usage",
+    "begin_usage_time",
+    "last_usage_time",
+    "uncharged_time",
+    "weighted_uncharged_time",
+)
+
+
+class ReplayedRecord:
+    """A replay's own copy of a :class:`CustomerRecord`, changed in place: the numbers an
+    accountant update or a match changes, as plain ``__slots__`` attributes (a replay of a
+    million records sets them some ten million times; a ``msgspec.Struct``'s are slower to
+    set), and the record it copies (``base``: name, factor, floor, ceiling).
+    :meth:`record` gives the customer record back."""
+
+    __slots__ = ("base", *_REPLAYED)
+    base: CustomerRecord
+    priority: float
+    last_update: float | None
+    resources_used: int
+    weighted_resources_used: float
+    hier_weighted_resources_used: float
+    accumulated_usage: float
+    weighted_accumulated_usage: float
+    begin_usage_time: float
+    last_usage_time: float
+    uncharged_time: float
+    weighted_uncharged_time: float
+
+    def __init__(self, base: CustomerRecord) -> None:
+        self.base = base
+        for name in _REPLAYED:
+            setattr(self, name, getattr(base, name))
+
+    def record(self) -> CustomerRecord:
+        """The customer record with this copy's numbers."""
+        return replace(self.base, **{name: getattr(self, name) for name in _REPLAYED})
+
+
+#: A record :func:`update_one_priority` changes in place.
+InPlaceRecord = CustomerRecord | ReplayedRecord
 
 
 def decay_factor(dt: float, half_life: float) -> float:
@@ -36,7 +87,7 @@ def advance(rec: CustomerRecord, now: float, half_life: float) -> CustomerRecord
     return new
 
 
-def update_one_priority(rec: CustomerRecord, now: float, half_life: float) -> None:
+def update_one_priority(rec: InPlaceRecord, now: float, half_life: float) -> None:
     """``Accountant::UpdateOnePriority`` on ``rec`` in place: its numbers brought up to
     ``now`` (:func:`advanced_values`), ``last_update`` set to ``now`` and the uncharged
     times back to 0. A record never updated starts at ``now`` (its RUP at least 0.5); one

@@ -9,13 +9,17 @@ from collections.abc import Callable, Mapping
 from itertools import count as counter
 from typing import Any
 
-from msgspec.structs import replace
-
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.classads import evaluate_slot_weight, slot_weight
 from fairshare_cli.core.htcondor.customer_record import MIN_PRIORITY, CustomerRecord
-from fairshare_cli.core.htcondor.decay import awaits_begin, begin_at_update, update_one_priority
+from fairshare_cli.core.htcondor.decay import (
+    ReplayedRecord,
+    awaits_begin,
+    begin_at_update,
+    decay_factor,
+    update_one_priority,
+)
 from fairshare_cli.core.usage import HistorySink, UnsortedHistory, UsageRecord, parse_record
 from fairshare_cli.errors import InputError
 
@@ -73,9 +77,16 @@ def admit_record(record: UsageRecord, where: str, now: float, config: Config, st
     return str(submitter)
 
 
+#: How many decay factors (by Δt) :meth:`AccountantReplay.add_batch` keeps before it
+#: forgets them all (memory stays flat whatever the times).
+BETAS_KEPT = 100_000
+
 #: The customer records one submitter's event touches (the replay's own copies), whether
 #: the event changes each one's own usage, and whether its hierarchical usage.
-_Plan = list[tuple[CustomerRecord, bool, bool]]
+_Plan = list[tuple[ReplayedRecord, bool, bool]]
+#: The events of the records still running that end at one time: (plan, -slots, -weight),
+#: in record order.
+_Ends = list[tuple[_Plan, int, float]]
 
 
 class AccountantReplay:
@@ -84,7 +95,8 @@ class AccountantReplay:
     Between two events usage is constant, so each step of the decay is exact. With
     ``presorted`` (records in start-time order, as accounting dumps are) events stream
     through a heap of pending ends: memory grows with the jobs running at once, not with
-    the file. Otherwise events go to compact arrays and are replayed after one sort.
+    the file (a heap of the distinct end times, the ends at each in record order). Otherwise
+    events go to compact arrays and are replayed after one sort.
 
     Every event is an accountant update of the whole pool, as if ``UpdatePriorities`` ran:
     a record is updated at its own events only (the rest composes exactly), but one that
@@ -105,38 +117,39 @@ class AccountantReplay:
         self.weigh = record_weigher(config)
         self.presorted = presorted
         self.last_start = -math.inf
-        #: (end, record number, plan, -slots, -weight) of the records still running
-        self.pending: list[tuple[float, int, _Plan, int, float]] = []
+        #: the end times of the records still running (a heap) and their events by time
+        self.ends: list[float] = []
+        self.due: dict[float, _Ends] = {}
         self.times = array("d")
         self.targets = array("l")
         self.dslots = array("l")
         self.dweight = array("d")
         self._target_ids: dict[str, int] = {}
         self._plans: list[_Plan] = []
-        self._replayed: dict[str, CustomerRecord] = {}
+        self._plan_of: dict[str, _Plan] = {}  # by submitter: _plans[_target(submitter)]
+        self._replayed: dict[str, ReplayedRecord] = {}
         self._admitted: dict[tuple[str, str | None, bool], tuple[str, float]] = {}
         self._weights: dict[int, float] = {}  # one slot's weight by CPUs
+        self._betas: dict[float, float] = {}  # decay_factor(Δt, half-life) by Δt (add_batch)
         self.count = 0
         #: (since, n, record read, replay's record) of the records that await their begin
         #: time: the first event after ``since`` sets it (:meth:`_begin`).
-        self.begins: list[tuple[float, int, CustomerRecord, CustomerRecord]] = []
+        self.begins: list[tuple[float, int, CustomerRecord | ReplayedRecord, ReplayedRecord]] = []
         self._seq = counter()
         for name, rec in self.records.items():  # stored, matched since the last update
             if rec.last_update is not None and awaits_begin(rec):
                 entry = (rec.last_update, next(self._seq), rec, self._record(name))
                 heapq.heappush(self.begins, entry)
 
-    def _record(self, name: str) -> CustomerRecord:
+    def _record(self, name: str) -> ReplayedRecord:
         """The replay's own copy of a record, changed in place: its RUP at least 0.5 and no
         uncharged time (the stored uncharged time is charged at the end, by :meth:`finish`).
         """
         rec = self._replayed.get(name)
         if rec is None:
             stored = self.records.get(name)
-            if stored is None:
-                rec = CustomerRecord(name=name, is_group="@" not in name)
-            else:
-                rec = replace(stored, uncharged_time=0.0, weighted_uncharged_time=0.0)
+            rec = ReplayedRecord(stored or CustomerRecord(name=name, is_group="@" not in name))
+            rec.uncharged_time = rec.weighted_uncharged_time = 0.0
             rec.priority = max(rec.priority, MIN_PRIORITY)
             self._replayed[name] = rec
         return rec
@@ -149,7 +162,9 @@ class AccountantReplay:
             own = {submitter, group}
             tid = len(self._plans)
             self._target_ids[submitter] = tid
-            self._plans.append([(self._record(n), n in own, n in hier) for n in names])
+            plan = [(self._record(n), n in own, n in hier) for n in names]
+            self._plans.append(plan)
+            self._plan_of[submitter] = plan
         return tid
 
     def _apply(self, t: float, plan: _Plan, dslots: int, dweight: float) -> None:
@@ -209,7 +224,7 @@ class AccountantReplay:
             plan = self._plans[tid]
             self._apply(record.start, plan, record.slots, w)
             if record.end is not None:
-                heapq.heappush(self.pending, (record.end, self.count, plan, -record.slots, -w))
+                self._pend(record.end, plan, -record.slots, -w)
             return
         self.times.append(record.start)
         self.targets.append(tid)
@@ -223,19 +238,17 @@ class AccountantReplay:
 
     def add_batch(self, batch: list[UsageRecord]) -> None:  # noqa: C901 - _apply inline (hot)
         # A measured hot loop: benchmarks/run.py --rows import (and whatif-replay).
-        """:meth:`add` for each record of ``batch``, in order: :meth:`_apply` inline, with
-        the one inlined copy of ``decay.update_one_priority`` (for records without uncharged
-        time, as a replay's own are; ``test_add_batch_inline_update_is_update_one_priority``
-        pins it)."""
+        """:meth:`add` for each record, in order: :meth:`_apply` and :meth:`_pend` inline, with
+        the one inlined copy of ``decay.update_one_priority`` (records without uncharged time,
+        as a replay's; ``test_add_batch_inline_update_is_update_one_priority`` pins it)."""
         if not self.presorted:
             for record in batch:
                 self.add(record)
             return
-        admitted, target_ids = self._admitted, self._target_ids
-        weights, plans, pending, now = self._weights, self._plans, self.pending, self.now
-        push, pop, begins, seq = heapq.heappush, heapq.heappop, self.begins, self._seq
-        count, last_start, h, floor = self.count, self.last_start, self.half_life, MIN_PRIORITY
-        decays = h > 0
+        admitted, plan_of, weights, now = self._admitted, self._plan_of, self._weights, self.now
+        ends, due, push, pop = self.ends, self.due, heapq.heappush, heapq.heappop
+        begins, seq, betas = self.begins, self._seq, self._betas
+        count, last_start, floor = self.count, self.last_start, MIN_PRIORITY
         for record in batch:
             count += 1
             owner, start, end, group, nice, _, _, _, _, slots, cpus = record
@@ -245,62 +258,77 @@ class AccountantReplay:
                 known = self._admit(record)
             if slots == 0:
                 continue
-            tid = target_ids.get(known[0])
-            if tid is None:
-                tid = self._target(known[0])
-            weight = weights.get(cpus)
-            if weight is None:
-                weight = weights[cpus] = self.weigh(cpus)
-            w = slots * weight
+            started = plan_of.get(known[0]) or self._plans[self._target(known[0])]
+            w = slots * (weights.get(cpus) or self._weight(cpus))
             if start < last_start:
                 self.count = count
                 raise UnsortedHistory(f"record {count}")
             last_start = start
-            started = plans[tid]
             drained = False
             while not drained:  # the ends up to this start, then the start: each as _apply
-                if pending and pending[0][0] <= start:
-                    t, _, plan, ds, dw = pop(pending)
+                if ends and ends[0] <= start:
+                    t = pop(ends)
+                    events = due.pop(t)
                 else:
-                    t, plan, ds, dw, drained = start, started, slots, w, True
+                    t, events, drained = start, [(started, slots, w)], True
                 if begins and begins[0][0] < t:
                     self._begin(t)
-                for rec, own, in_hier in plan:
-                    res = rec.resources_used
-                    rw = rec.weighted_resources_used
-                    hw = rec.hier_weighted_resources_used
-                    last = rec.last_update
-                    if last is None:  # the record's first update: it starts at t
-                        rec.last_update = t
-                    elif t > last:
-                        dt = t - last
-                        uw = hw if hw > 0 else rw
-                        p = rec.priority
-                        if uw or p > floor:  # else the RUP stays at 0.5
-                            beta = 0.5 ** (dt / h) if decays else 0.0
-                            p = p * beta + uw * (1.0 - beta)
-                            rec.priority = p if p > floor else floor
-                        acc = rec.accumulated_usage + res * dt
-                        rec.accumulated_usage = acc
-                        rec.weighted_accumulated_usage += rw * dt
-                        if res > 0:
-                            rec.last_usage_time = t
-                        if acc > 0 and rec.begin_usage_time == 0:
-                            rec.begin_usage_time = t
-                        rec.last_update = t
-                    if own:
-                        n = res + ds
-                        rec.resources_used = n if n > 0 else 0
-                        nw = rw + dw
-                        rec.weighted_resources_used = nw if nw > 1e-9 else 0.0
-                        if n > 0 and rec.begin_usage_time == 0:
-                            push(begins, (t, next(seq), rec, rec))
-                    if in_hier:
-                        nh = hw + dw
-                        rec.hier_weighted_resources_used = nh if nh > 1e-9 else 0.0
-            if end is not None:
-                push(pending, (end, count, started, -slots, -w))
+                for plan, ds, dw in events:
+                    for rec, own, in_hier in plan:
+                        res = rec.resources_used
+                        rw = rec.weighted_resources_used
+                        hw = rec.hier_weighted_resources_used
+                        last = rec.last_update
+                        if last is None:  # the record's first update: it starts at t
+                            rec.last_update = t
+                        elif t > last:
+                            dt = t - last
+                            uw = hw if hw > 0 else rw
+                            p = rec.priority
+                            if uw or p > floor:  # else the RUP stays at 0.5
+                                beta = betas.get(dt) or self._beta(dt)  # (Δt repeats)
+                                p = p * beta + uw * (1.0 - beta)
+                                rec.priority = p if p > floor else floor
+                            acc = rec.accumulated_usage + res * dt
+                            rec.accumulated_usage = acc
+                            rec.weighted_accumulated_usage += rw * dt
+                            if res > 0:
+                                rec.last_usage_time = t
+                            if acc > 0 and rec.begin_usage_time == 0:
+                                rec.begin_usage_time = t
+                            rec.last_update = t
+                        if own:
+                            n = res + ds
+                            rec.resources_used = n if n > 0 else 0
+                            nw = rw + dw
+                            rec.weighted_resources_used = nw if nw > 1e-9 else 0.0
+                            if n > 0 and rec.begin_usage_time == 0:
+                                push(begins, (t, next(seq), rec, rec))
+                        if in_hier:
+                            nh = hw + dw
+                            rec.hier_weighted_resources_used = nh if nh > 1e-9 else 0.0
+            if end is not None:  # self._pend(end, started, -slots, -w)
+                found = due.get(end)
+                if found is None:
+                    due[end] = [(started, -slots, -w)]
+                    push(ends, end)
+                else:
+                    found.append((started, -slots, -w))
         self.count, self.last_start = count, last_start
+
+    def _weight(self, cpus: int) -> float:
+        """The weight of one slot of ``cpus`` CPUs (:attr:`weigh`), remembered by ``cpus``."""
+        weight = self._weights[cpus] = self.weigh(cpus)
+        return weight
+
+    def _beta(self, dt: float) -> float:
+        """``decay_factor(dt, half_life)``, remembered by ``dt`` for :meth:`add_batch` (the
+        first :data:`BETAS_KEPT` factors; then it forgets them all and starts again)."""
+        betas = self._betas
+        if len(betas) >= BETAS_KEPT:
+            betas.clear()
+        beta = betas[dt] = decay_factor(dt, self.half_life)
+        return beta
 
     def _admit(self, record: UsageRecord) -> tuple[str, float]:
         """The checks, and the message naming the record (number ``count``), as every
@@ -317,11 +345,22 @@ class AccountantReplay:
         self._admitted[(record.owner, record.accounting_group, record.nice_user)] = known
         return known
 
+    def _pend(self, end: float, plan: _Plan, dslots: int, dweight: float) -> None:
+        """A running record's end, applied (:meth:`_drain`) before the first start at or
+        after it, after the ends before it and those at the same time of earlier records."""
+        found = self.due.get(end)
+        if found is None:
+            self.due[end] = [(plan, dslots, dweight)]
+            heapq.heappush(self.ends, end)
+        else:
+            found.append((plan, dslots, dweight))
+
     def _drain(self, upto: float) -> None:
-        pending = self.pending
-        while pending and pending[0][0] <= upto:
-            t, _, plan, ds, dw = heapq.heappop(pending)
-            self._apply(t, plan, ds, dw)
+        ends, due = self.ends, self.due
+        while ends and ends[0] <= upto:
+            t = heapq.heappop(ends)
+            for plan, ds, dw in due.pop(t):
+                self._apply(t, plan, ds, dw)
 
     def finish(self) -> Any:
         if self.presorted:
@@ -337,7 +376,7 @@ class AccountantReplay:
             if stored is not None:  # the stored uncharged time, charged now
                 rec.uncharged_time = stored.uncharged_time
                 rec.weighted_uncharged_time = stored.weighted_uncharged_time
-            records[name] = acct.advance(rec, self.now, self.half_life)
+            records[name] = acct.advance(rec.record(), self.now, self.half_life)
         records = acct.store_factors(records, self.config)  # written: factors are stored
         return acct.accountant_to_json(acct.AccountantState(records=records))
 

@@ -59,3 +59,31 @@ def test_only_a_record_that_awaits_its_begin_gets_one(rec: CustomerRecord, now: 
     elif begin != 0:
         assert awaits_begin(rec)
         assert begin == now
+
+
+def test_a_replayed_record_is_updated_as_its_customer_record() -> None:
+    """A ReplayedRecord carries the numbers of the record it copies and gives them back;
+    update_one_priority changes it as it changes the record. One slot in use since 0 (RUP
+    3.0, half-life 100 s), updated at 100: β = 0.5, RUP 3.0·0.5 + 1·0.5 = 2.0,
+    accumulated usage 100, begin 100 (UpdateOnePriority's first usage found)."""
+    from fairshare_cli.core.htcondor.decay import ReplayedRecord, update_one_priority
+
+    rec = CustomerRecord(
+        name="u@d", priority=3.0, last_update=0.0, resources_used=1,
+        weighted_resources_used=1.0, priority_factor=2.0, floor=3,
+    )  # fmt: skip
+    copy = ReplayedRecord(rec)
+    assert copy.record() == rec
+    update_one_priority(copy, 100.0, 100.0)
+    changed = CustomerRecord(
+        name="u@d", priority=3.0, last_update=0.0, resources_used=1,
+        weighted_resources_used=1.0, priority_factor=2.0, floor=3,
+    )  # fmt: skip
+    update_one_priority(changed, 100.0, 100.0)
+    assert copy.record() == changed
+    assert (changed.priority, changed.accumulated_usage, changed.begin_usage_time) == (
+        2.0,
+        100.0,
+        100.0,
+    )
+    assert changed.last_usage_time == 100.0 and changed.last_update == 100.0

@@ -187,11 +187,7 @@ def test_add_batch_is_add_record_by_record_to_the_bit(
     """add_batch (its _apply inline, the pending ends drained in place) writes the very
     section that add, record by record, writes: the same floats, bit for bit."""
     records = sorted(records, key=lambda r: r.start)
-    config = Config(
-        pool=CONFIG.pool,
-        accountant=AccountantConfig(priority_halflife=half_life),
-        groups=CONFIG.groups,
-    )
+    config = _with_half_life(half_life)
     one = AccountantReplay(config, None, NOW, rebuild=False)
     for r in records:
         one.add(r)
@@ -365,3 +361,38 @@ def test_a_stored_match_begins_at_the_first_event_after_it() -> None:
     assert state.records["x@d"].begin_usage_time == 100.0
     assert state.records["x@d"].accumulated_usage == NOW - 50.0
     assert state.records["a@d"].begin_usage_time == 200.0
+
+
+def _with_half_life(half_life: float) -> Config:
+    """The test pool (CONFIG) with another half-life."""
+    return Config(
+        pool=CONFIG.pool,
+        accountant=AccountantConfig(priority_halflife=half_life),
+        groups=CONFIG.groups,
+    )
+
+
+@settings(max_examples=100, deadline=None)
+@given(records=tied_records, half_life=st.sampled_from([0.0, DAY, 3600.0]))
+def test_decay_factors_remembered_or_forgotten_are_decay_factor(
+    records: list[UsageRecord], half_life: float
+) -> None:
+    """add_batch remembers each Δt's decay factor (``decay_factor``, β = 0.5 ** (Δt /
+    half-life) of ``Accountant::UpdateOnePriority``), forgetting them all once it holds
+    BETAS_KEPT: kept for the whole replay or forgotten at every second Δt, the section is
+    the one add writes, bit for bit."""
+    from fairshare_cli.core.htcondor import replay as replay_module
+
+    records = sorted(records, key=lambda r: r.start)
+    config = _with_half_life(half_life)
+    one = AccountantReplay(config, None, NOW, rebuild=False)
+    for r in records:
+        one.add(r)
+    expected = json.dumps(one.finish())
+    for kept in (2, replay_module.BETAS_KEPT):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(replay_module, "BETAS_KEPT", kept)
+            batched = AccountantReplay(config, None, NOW, rebuild=False)
+            batched.add_batch(records)
+            assert len(batched._betas) <= kept
+            assert json.dumps(batched.finish()) == expected
