@@ -28,12 +28,17 @@ CLAIMS = [
 RUNNING = [J(id=f"9.{k}", owner="u1", status="running") for k in (1, 2, 3, 4)]
 
 
-def _snapshot(knobs: NegotiatorKnobs, rank: str | None = None) -> Snapshot:
+def _snapshot(
+    knobs: NegotiatorKnobs,
+    rank: str | None = None,
+    claims: list[Claim] = CLAIMS,
+    running: list[J] = RUNNING,
+) -> Snapshot:
     machines = [with_fields(spec, rank=rank) for spec in pool(6)]
-    queue = [*RUNNING, *jobs("u2", 2, 10)]
+    queue = [*running, *jobs("u2", 2, 10)]
     inputs = CycleInputs(
         machines,
-        CLAIMS,
+        claims,
         queue,
         submitter_of,
         lambda name: SubmitterPrio(0.5, 0.0, -1, 0),
@@ -67,3 +72,16 @@ def test_a_rank_that_reads_the_job_splits_as_well() -> None:
 def test_a_constant_rank_keeps_them_together() -> None:
     snap = _snapshot(CURRENT, rank="5")
     assert [len(c.slots) for c in snap.claimed_classes] == [4]
+
+
+def test_holders_share_a_class_only_where_nothing_reads_the_holder() -> None:
+    # a second holder's claims: no claim attribute is read and no claimed slot can be a
+    # candidate, so the holders' slots share one class (matchmaking.py skips a candidate
+    # of the submitter's own only on the candidate path)
+    claims = [*CLAIMS, Claim("slot1@exec005", "u3@example.org", "8.0", NOW - 60)]
+    running = [*RUNNING, J(id="8.0", owner="u3", status="running")]
+    never = _snapshot(CURRENT, claims=claims, running=running)
+    assert [(len(c.slots), c.remote) for c in never.claimed_classes] == [(5, None)]
+    knobs = replace(CURRENT, preemption_requirements="RemoteUserPrio > SubmitterUserPrio")
+    split = _snapshot(knobs, claims=claims, running=running)
+    assert sorted({c.remote for c in split.claimed_classes}) == ["u1@example.org", "u3@example.org"]

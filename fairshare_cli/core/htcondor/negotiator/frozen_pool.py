@@ -49,9 +49,10 @@ class FrozenPool:
         self.compiled: dict[tuple[str, frozenset[str]], Compiled] = {}
         #: the claims given last cycle, by identity
         self._by_id: dict[int, Claim] = {}
-        #: per-slot attributes -> the claimed slots by :func:`held_key`, and their keys
+        #: (by holder, per-slot attributes) -> the claimed slots by :func:`held_key`, and
+        #: their keys
         self._held_groups: dict[
-            tuple[str, ...], tuple[dict[SlotKey, list[Slot]], dict[int, SlotKey]]
+            tuple[bool, tuple[str, ...]], tuple[dict[SlotKey, list[Slot]], dict[int, SlotKey]]
         ] = {}
         self._unclaimed_keys: dict[tuple[str, ...], list[SlotKey]] = {}
         self._free: dict[tuple[str, ...], dict[SlotKey, list[Slot]]] = {}
@@ -165,8 +166,8 @@ class FrozenPool:
                 key = self._unclaimed_keys[per_slot][slot.index]
                 insort(free.setdefault(key, []), slot, key=_INDEX)
             return
-        for per_slot, (groups, keys) in self._held_groups.items():
-            key = keys[slot.index] = held_key(slot, per_slot)
+        for (by_holder, per_slot), (groups, keys) in self._held_groups.items():
+            key = keys[slot.index] = held_key(slot, per_slot, by_holder)
             insort(groups.setdefault(key, []), slot, key=_INDEX)
 
     def held_slots(self) -> list[Slot]:
@@ -174,24 +175,21 @@ class FrozenPool:
         slots = self.slots
         return [slots[i] for i in sorted(self._held)]
 
-    def holders(self) -> set[str]:
-        """The submitters that hold a slot."""
-        return {claim.submitter for claim in self._held.values()}
-
     def held_groups(
-        self, per_slot: list[str]
+        self, per_slot: list[str], by_holder: bool
     ) -> tuple[dict[SlotKey, list[Slot]], dict[int, SlotKey]]:
         """The claimed slots by :func:`held_key` (each group in pool order; a group may be
         empty), and each claimed slot's key by pool index. Built on the first ask, then
         kept up to date by :meth:`claimed_slots`. Read, never change."""
-        found = self._held_groups.get(tuple(per_slot))
+        spec = (by_holder, tuple(per_slot))
+        found = self._held_groups.get(spec)
         if found is None:
             groups: dict[SlotKey, list[Slot]] = {}
             keys: dict[int, SlotKey] = {}
             for slot in self.held_slots():
-                key = keys[slot.index] = held_key(slot, per_slot)
+                key = keys[slot.index] = held_key(slot, per_slot, by_holder)
                 groups.setdefault(key, []).append(slot)
-            found = self._held_groups[tuple(per_slot)] = (groups, keys)
+            found = self._held_groups[spec] = (groups, keys)
         return found
 
     def unclaimed_keys(self, per_slot: list[str]) -> list[SlotKey]:
@@ -238,11 +236,13 @@ class ClassOfSlot(dict[int, SlotClass]):
         return found
 
 
-def held_key(slot: Slot, per_slot: Sequence[str]) -> SlotKey:
+def held_key(slot: Slot, per_slot: Sequence[str], by_holder: bool) -> SlotKey:
     """The class key of a claimed slot when no claim attribute is read: its stanza, its
-    holder, its resources and the per-slot attributes read (``per_slot``)."""
+    holder (None unless ``by_holder``), its resources and the per-slot attributes read
+    (``per_slot``)."""
     assert slot.claim is not None
-    key: SlotKey = (slot.stanza, slot.claim.submitter, (), slot.resources)
+    holder = slot.claim.submitter if by_holder else None
+    key: SlotKey = (slot.stanza, holder, (), slot.resources)
     if per_slot:
         key = (*key, tuple(getattr(slot, SLOT_FIELD[a]) for a in per_slot))
     return key

@@ -254,11 +254,14 @@ class Snapshot:
         #: (stanza, claimed) -> the last slot ad built in full (:meth:`.Ad.like`)
         self._last_ad: dict[tuple[int, bool], Ad] = {}
         claim_attrs = [a for a in CLAIM_ATTRS if a in self.claimed_refs]
+        # a claimed slot's holder splits classes only where something can read it: a claim
+        # attribute, or a search of candidates (whose own holder it may not preempt)
+        by_holder = self._by_holder = self._claimed_can_match or bool(claim_attrs)
         if frozen is not None:
             self.slots: list[Slot] = frozen.slots
             frozen.claimed_slots(claims)
             groups, held_keys = (
-                frozen.held_groups(claimed_per_slot) if not claim_attrs else ({}, {})
+                frozen.held_groups(claimed_per_slot, by_holder) if not claim_attrs else ({}, {})
             )
             self.slot_class: dict[int, SlotClass] = ClassOfSlot(
                 frozen.unclaimed_keys(per_slot), self._class_by_key, held_keys
@@ -319,7 +322,8 @@ class Snapshot:
                 claimed_key = claimed.claim_key(stanza, claim, running, claim_attrs)
             else:
                 claimed_key, values = claimed.key(slot, claim, running, claim_attrs)
-            key: SlotKey = (stanza, claim.submitter, claimed_key, slot.resources)
+            holder = claim.submitter if self._by_holder else None
+            key: SlotKey = (stanza, holder, claimed_key, slot.resources)
             if fields:
                 key = (*key, tuple([getattr(slot, f) for f in fields]))
             cls = by_key.get(key)
@@ -345,7 +349,8 @@ class Snapshot:
         expr = self.slot_exprs[shape].weight
         weight = slot_weight(self.ev, expr, ad, self.empty)
         cls = SlotClass(len(self.classes), ad, weight, claim is not None)
-        cls.remote = claim.submitter if claim is not None else None
+        holder = key[1]  # a claimed class split by holder: its holder (else None)
+        cls.remote = holder if isinstance(holder, str) else None
         cls.partitionable = slot.partitionable
         self.classes.append(cls)
         self._class_by_key[key] = cls
