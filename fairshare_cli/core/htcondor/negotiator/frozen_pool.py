@@ -47,6 +47,9 @@ class FrozenPool:
         self._slot_of_name: dict[str, Slot | None] = {}
         #: the expressions every cycle's evaluator compiled, by (text, MY names)
         self.compiled: dict[tuple[str, frozenset[str]], Compiled] = {}
+        #: the held slots per holder, and how many held claims carry concurrency limits
+        self.holders: dict[str, int] = {}
+        self.limited = 0
         #: the claims given last cycle, by identity
         self._by_id: dict[int, Claim] = {}
         #: (by holder, per-slot attributes) -> the claimed slots by :func:`held_key`, and
@@ -156,6 +159,11 @@ class FrozenPool:
                 group = free[self._unclaimed_keys[per_slot][slot.index]]
                 del group[bisect_left(group, slot.index, key=_INDEX)]
             return
+        holder = slot.claim.submitter
+        self.holders[holder] -= 1
+        if not self.holders[holder]:
+            del self.holders[holder]
+        self.limited -= slot.claim.concurrency_limits is not None
         for groups, keys in self._held_groups.values():
             group = groups[keys.pop(slot.index)]
             del group[bisect_left(group, slot.index, key=_INDEX)]
@@ -166,6 +174,9 @@ class FrozenPool:
                 key = self._unclaimed_keys[per_slot][slot.index]
                 insort(free.setdefault(key, []), slot, key=_INDEX)
             return
+        holder = slot.claim.submitter
+        self.holders[holder] = self.holders.get(holder, 0) + 1
+        self.limited += slot.claim.concurrency_limits is not None
         for (by_holder, per_slot), (groups, keys) in self._held_groups.items():
             key = keys[slot.index] = held_key(slot, per_slot, by_holder)
             insort(groups.setdefault(key, []), slot, key=_INDEX)

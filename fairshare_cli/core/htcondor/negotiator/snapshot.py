@@ -385,7 +385,9 @@ class Snapshot:
             knobs.concurrency_limit_default,
             knobs.concurrency_limit_scope_defaults,
         )
-        if not running.limited and not any(map(_CLAIM_LIMITS, claims)):
+        frozen = self.frozen
+        limited = frozen.limited if frozen is not None else any(map(_CLAIM_LIMITS, claims))
+        if not running.limited and not limited:
             return counts  # no claim nor running job holds a limit
         for slot in self.held_slots():
             claim = slot.claim
@@ -450,7 +452,9 @@ class Snapshot:
         usage: dict[str, float] = {}
         for name in sorted(self.demand):
             usage[name] = self.priorities(name).weighted_in_use
-        if set(map(_SUBMITTER, claims)) - usage.keys():
+        frozen = self.frozen
+        holders = frozen.holders.keys() if frozen is not None else set(map(_SUBMITTER, claims))
+        if holders - usage.keys():
             for slot in self.held_slots():  # holders with no jobs left still count as users
                 assert slot.claim is not None
                 holder = slot.claim.submitter
