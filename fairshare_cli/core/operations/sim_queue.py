@@ -61,9 +61,8 @@ class _Running:
 
 
 def _never_preempts(config: Config) -> bool:
-    """Whether no claimed slot can ever be matched: ``PREEMPTION_REQUIREMENTS`` is the
-    constant false (no priority preemption) and every machine ``RANK`` is a constant (no
-    rank preemption). Conservative: only these literal forms count."""
+    """Whether no claimed slot can ever be matched: ``PREEMPTION_REQUIREMENTS`` the constant
+    false and every machine ``RANK`` a constant (only these literal forms count)."""
     preq = (config.negotiator.preemption_requirements or "").strip().lower()
     ranks = {(spec.rank or "0").strip() for spec in config.machines}
     return preq in ("false", "0") and ranks <= {"0", "0.0", ""}
@@ -102,7 +101,7 @@ class SimQueue:
         self.idle_jobs = 0
         self.idle_of: dict[str, int] = {}  # idle jobs per submitter
         self.running: dict[str, _Running] = {}
-        self.running_jobs = RunningJobs(self.name_of)  # the same, as a cycle reads them
+        self.running_jobs = RunningJobs(self.name_of, keeps_claims=True)  # as a cycle reads
         self.ends: list[tuple[float, int, str]] = []  # (end, seq, job id), a heap
         self.seq = 0
         self.claims: dict[str, Claim] = {}
@@ -137,8 +136,7 @@ class SimQueue:
                     self._add_running(one, self.name_of(one), self._held(one, began), began)
 
     def _held(self, job: Job, began: float) -> float | None:
-        """The weight a running job of the queue gives back: its claim's, else its slot's
-        (when it started), else None (1.0)."""
+        """The weight a running job gives back: its claim's, else its slot's, else None (1)."""
         slot = self.slot_of_job.get(job.id)
         if slot is not None:
             return claim_weight(self.claims[slot], self.weigh)
@@ -153,6 +151,7 @@ class SimQueue:
                 self.demand = None
             self._unclaim(old)
         self.claims[claim.slot] = claim
+        self.running_jobs.claim(claim.job_id)
         if claim.match_cost is not None:
             self.unchecked.append(claim.slot)
         self.slot_of_job[claim.job_id] = claim.slot
@@ -163,6 +162,7 @@ class SimQueue:
 
     def _unclaim(self, claim: Claim) -> None:
         del self.claims[claim.slot]
+        self.running_jobs.unclaim(claim.job_id)
         if self.slot_of_job.get(claim.job_id) == claim.slot:
             del self.slot_of_job[claim.job_id]
         self.held[claim.submitter] -= 1

@@ -74,3 +74,31 @@ def test_kept_sums_equal_sums_from_scratch(
     assert running.count == count == fresh.count
     assert running.cpus == total == fresh.cpus
     assert running.limited == {i for i, j in running.jobs.items() if j.concurrency_limits}
+
+
+_claim_steps = st.lists(
+    st.tuples(st.sampled_from(["add", "remove", "claim", "unclaim"]), st.integers(0, 4)),
+    max_size=40,
+)
+
+
+@given(_claim_steps)
+def test_orphans_are_the_claimed_jobs_that_do_not_run(steps: list[tuple[str, int]]) -> None:
+    """Kept as claims and jobs come and go in any order, ``orphans`` equals its definition:
+    the job ids of the claims given that run no job here (``Scheduler::count_jobs`` counts
+    such a claim on its own, ``queue.add_running_demand``)."""
+    running = RunningJobs(_name, keeps_claims=True)
+    claims: list[str] = []  # the job id of each claim given, one entry per claim
+    for what, k in steps:
+        job_id = f"1.{k}" if k else ""  # "": a claim that runs no job
+        if what == "add" and job_id:
+            running.add(job_id, Job(id=job_id, owner="u", status="running"))
+        elif what == "remove" and job_id in running.jobs:
+            running.remove(job_id)
+        elif what == "claim":
+            running.claim(job_id)
+            claims.append(job_id)
+        elif what == "unclaim" and job_id in claims:
+            running.unclaim(job_id)
+            claims.remove(job_id)
+    assert running.orphans == {j for j in claims if j and j not in running.jobs}

@@ -274,7 +274,10 @@ def add_running_demand(
     for submitter, amount in (running.cpus if weighted else running.count).items():
         demand[submitter] = demand.get(submitter, 0.0) + amount
     claims = list(claims)
-    if all(map(running.jobs.__contains__, map(_JOB_ID, claims))):
+    if running.keeps_claims:
+        if not running.orphans:
+            return  # every claim runs a job of the queue (kept as they change)
+    elif all(map(running.jobs.__contains__, map(_JOB_ID, claims))):
         return  # every claim runs a job of the queue
     for claim in claims:
         if not claim.job_id or claim.job_id in running.jobs:

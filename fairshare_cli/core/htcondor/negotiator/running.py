@@ -23,12 +23,29 @@ class RunningJobs:
         cpus: submitter -> Σ ``RequestCpus`` of its running jobs (whole numbers: the sum
             is the same in any order).
         limited: ids of the jobs that have concurrency limits (a string or an expression).
+        keeps_claims: the caller also gives each claim as it starts and ends
+            (:meth:`claim`, :meth:`unclaim`; ``fs simulate``), so that ``orphans`` is known.
+        orphans: the job ids of those claims that run no job here (a claim of a job the
+            queue does not hold counts its own weight in the demand).
     """
 
-    __slots__ = ("_submitter", "count", "cpus", "jobs", "limited", "submitter_of")
+    __slots__ = (
+        "_claimed",
+        "_submitter",
+        "count",
+        "cpus",
+        "jobs",
+        "keeps_claims",
+        "limited",
+        "orphans",
+        "submitter_of",
+    )
 
-    def __init__(self, submitter_of: Callable[[Job], str]) -> None:
+    def __init__(self, submitter_of: Callable[[Job], str], keeps_claims: bool = False) -> None:
         self.submitter_of = submitter_of
+        self.keeps_claims = keeps_claims
+        self.orphans: set[str] = set()
+        self._claimed: dict[str, int] = {}  # job id -> the claims that run it
         self.jobs: dict[str, Job] = {}
         self.count: dict[str, int] = {}
         self.cpus: dict[str, int] = {}
@@ -46,6 +63,7 @@ class RunningJobs:
         self.cpus[name] = self.cpus.get(name, 0) + job.request_cpus
         if job.concurrency_limits or job.concurrency_limits_expr:
             self.limited.add(job_id)
+        self.orphans.discard(job_id)
 
     def remove(self, job_id: str) -> None:
         """A job that no longer runs."""
@@ -59,3 +77,22 @@ class RunningJobs:
             del self.count[name]
             del self.cpus[name]
         self.limited.discard(job_id)
+        if job_id in self._claimed:
+            self.orphans.add(job_id)
+
+    def claim(self, job_id: str) -> None:
+        """A claim that runs ``job_id`` (empty: no job) started."""
+        if job_id:
+            self._claimed[job_id] = self._claimed.get(job_id, 0) + 1
+            if job_id not in self.jobs:
+                self.orphans.add(job_id)
+
+    def unclaim(self, job_id: str) -> None:
+        """A claim that runs ``job_id`` ended."""
+        if job_id:
+            left = self._claimed[job_id] - 1
+            if left:
+                self._claimed[job_id] = left
+            else:
+                del self._claimed[job_id]
+                self.orphans.discard(job_id)
