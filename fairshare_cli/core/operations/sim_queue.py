@@ -30,9 +30,9 @@ from fairshare_cli.core.htcondor.claims import (
     slot_weigher,
     unchecked_matches,
 )
-from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, expand_slots, negotiate_cycle
+from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, negotiate_cycle
 from fairshare_cli.core.htcondor.negotiator.frozen_pool import FrozenPool
-from fairshare_cli.core.htcondor.negotiator.partitionable import parent_name, totals
+from fairshare_cli.core.htcondor.negotiator.partitionable import held_slot, pool_slots
 from fairshare_cli.core.htcondor.negotiator.running import RunningJobs
 from fairshare_cli.core.htcondor.placement import fill_leftovers
 from fairshare_cli.core.htcondor.pool import (
@@ -58,6 +58,10 @@ class _Running:
         self.weight = weight  # None: no slot was charged (removal subtracts 1.0, as before)
         self.end = end
         self.seq = 0
+
+
+def _untold(ended: Claim | None, started: Claim | None) -> None:
+    """No frozen pool to tell of claims (a pool of partitionable slots)."""
 
 
 def _never_preempts(config: Config) -> bool:
@@ -93,6 +97,7 @@ class SimQueue:
         self.knobs = negotiator_knobs(config)
         self.configured, self.partitionable, self.capacity = pool_slots(config)
         self.frozen = FrozenPool.of(config.machines)  # the slots, built once
+        self._tell = self.frozen.tell if self.frozen is not None else _untold
         self.skip_when_full = self.tree is None and _never_preempts(config)
         batches = [b if isinstance(b, JobBatch) else JobBatch(b) for b in workload]
         self.pending = sorted(batches, key=lambda b: (self._submitted(b.job), b.job.cluster_proc))
@@ -152,6 +157,7 @@ class SimQueue:
             self._unclaim(old)
         self.claims[claim.slot] = claim
         self.running_jobs.claim(claim.job_id)
+        self._tell(None, claim)
         if claim.match_cost is not None:
             self.unchecked.append(claim.slot)
         self.slot_of_job[claim.job_id] = claim.slot
@@ -163,6 +169,7 @@ class SimQueue:
     def _unclaim(self, claim: Claim) -> None:
         del self.claims[claim.slot]
         self.running_jobs.unclaim(claim.job_id)
+        self._tell(claim, None)
         if self.slot_of_job.get(claim.job_id) == claim.slot:
             del self.slot_of_job[claim.job_id]
         self.held[claim.submitter] -= 1
@@ -242,7 +249,8 @@ class SimQueue:
             self.accountant, self.config, pending, t
         )
         for claim, (_, _, own) in zip(claims, pending, strict=True):
-            self.claims[claim.slot] = checked_claim(claim)
+            self.claims[claim.slot] = checked = checked_claim(claim)
+            self._tell(claim, checked)
             run = self.running.get(claim.job_id)
             if run is not None:
                 run.weight = own
@@ -470,31 +478,3 @@ def _rest(batch: JobBatch, taken: list[int]) -> list[JobBatch]:
             out.append(JobBatch(job, i - lo))
         lo = i + 1
     return out
-
-
-def pool_slots(config: Config) -> tuple[set[str], set[str], int]:
-    """The configured slot names and the partitionable ones among them (lower case), and
-    the pool row's capacity: one per static slot, and a partitionable slot's total CPUs
-    (the most dynamic slots it can hold)."""
-    names: set[str] = set()
-    partitionable: set[str] = set()
-    capacity = 0
-    for stanza, machine, k in expand_slots(config.machines):
-        name = f"slot{k}@{machine}".lower()
-        names.add(name)
-        spec = config.machines[stanza]
-        if spec.partitionable:
-            partitionable.add(name)
-            capacity += int(dict(totals(spec))["Cpus"])
-        else:
-            capacity += 1
-    return names, partitionable, capacity
-
-
-def held_slot(name: str, partitionable: set[str]) -> str:
-    """The configured slot a claim holds, lower case: a dynamic slot's partitionable slot
-    (one of ``partitionable``), else the slot named."""
-    found = parent_name(name)
-    if found is not None and found[0].lower() in partitionable:
-        return found[0].lower()
-    return name.lower()

@@ -282,3 +282,34 @@ def test_the_pool_weight_is_the_sum_slot_by_slot(
         frozen=frozen,
     )
     assert result.pool_size == by_hand
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.booleans(), st.integers(0, 5)), max_size=6), max_size=6))
+def test_a_pool_told_of_its_claims_holds_what_one_given_them_holds(
+    cycles: list[list[tuple[bool, int]]],
+) -> None:
+    """``fs simulate`` tells its frozen pool of each claim as it starts and ends (a claim
+    may start and end between two cycles); the pool then holds what a pool that compares
+    every claim given with the last cycle's holds."""
+    machines = [MachineSpec(name="m", count=6, slots=1, attributes={"Cpus": 1})]
+    told, compared = FrozenPool.of(machines), FrozenPool.of(machines)
+    assert told is not None and compared is not None
+    claims: dict[str, Claim] = {}
+    serial = 0
+    for steps in cycles:
+        for start, k in steps:
+            slot = f"slot1@m{k + 1:03d}"
+            old = claims.pop(slot, None)
+            if old is not None:
+                told.tell(old, None)
+            if start:
+                serial += 1
+                claims[slot] = Claim(slot, f"u{serial % 3}@example.org", f"{serial}.0", NOW)
+                told.tell(None, claims[slot])
+        told.claimed_slots(list(claims.values()))
+        compared.claimed_slots(list(claims.values()))
+        assert [(s.name, s.claim) for s in told.held_slots()] == [
+            (s.name, s.claim) for s in compared.held_slots()
+        ]
+        assert told.holders == compared.holders

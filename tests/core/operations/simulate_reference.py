@@ -26,6 +26,7 @@ from fairshare_cli.core.htcondor.claims import (
     unchecked_matches,
 )
 from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, negotiate_cycle
+from fairshare_cli.core.htcondor.negotiator.partitionable import held_slot, pool_slots
 from fairshare_cli.core.htcondor.placement import fill_leftovers
 from fairshare_cli.core.htcondor.pool import (
     group_tree,
@@ -36,7 +37,6 @@ from fairshare_cli.core.htcondor.pool import (
 )
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.operations.negotiate import apply_matches
-from fairshare_cli.core.operations.sim_queue import held_slot, pool_slots
 from fairshare_cli.core.operations.sim_row import SimRow
 from fairshare_cli.core.operations.simulate import SimResult, SimWindow, cycle_times
 from fairshare_cli.core.usage import UsageRecord

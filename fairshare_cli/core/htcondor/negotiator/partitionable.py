@@ -32,7 +32,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from fairshare_cli.core.config import MachineSpec
+from fairshare_cli.core.config import Config, MachineSpec
 from fairshare_cli.core.htcondor.classads import Ad, Evaluator
 from fairshare_cli.core.htcondor.negotiator.queue import DEFAULT_REQUEST_DISK
 from fairshare_cli.core.htcondor.negotiator.results import Claim, NegotiatorKnobs
@@ -250,3 +250,31 @@ def fresh_slots(
             continue  # a claim on a slot no longer configured: ignored, like a stale ad
         target.claim = held
     return slots
+
+
+def pool_slots(config: Config) -> tuple[set[str], set[str], int]:
+    """The configured slot names and the partitionable ones among them (lower case), and
+    the pool row's capacity: one per static slot, and a partitionable slot's total CPUs
+    (the most dynamic slots it can hold)."""
+    names: set[str] = set()
+    partitionable: set[str] = set()
+    capacity = 0
+    for stanza, machine, k in expand_slots(config.machines):
+        name = f"slot{k}@{machine}".lower()
+        names.add(name)
+        spec = config.machines[stanza]
+        if spec.partitionable:
+            partitionable.add(name)
+            capacity += int(dict(totals(spec))["Cpus"])
+        else:
+            capacity += 1
+    return names, partitionable, capacity
+
+
+def held_slot(name: str, partitionable: set[str]) -> str:
+    """The configured slot a claim holds, lower case: a dynamic slot's partitionable slot
+    (one of ``partitionable``), else the slot named."""
+    found = parent_name(name)
+    if found is not None and found[0].lower() in partitionable:
+        return found[0].lower()
+    return name.lower()
