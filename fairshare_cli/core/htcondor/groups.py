@@ -112,6 +112,8 @@ class GroupTree:
     by_name: dict[str, GroupNode]
     autoregroup: bool
     accept_surplus: bool
+    #: submitter -> the group it negotiates in (:func:`assigned_group`), as found
+    assigned: dict[str, GroupNode] = field(default_factory=dict, repr=False)
 
     def find(self, name: str) -> GroupNode | None:
         """Return the group called ``name`` (case-insensitive), or None."""
@@ -208,7 +210,11 @@ def assigned_group(tree: GroupTree, submitter: str) -> GroupNode:
     Drop the text from the last ``@``; everything before the last ``.`` is the group path;
     walk down the tree as far as the path matches; no ``.`` means the root.
     """
-    return deepest_group(group_path(submitter), tree.by_name.get) or tree.root
+    found = tree.assigned.get(submitter)
+    if found is None:  # the tree's groups do not change: each name is walked once
+        found = deepest_group(group_path(submitter), tree.by_name.get) or tree.root
+        tree.assigned[submitter] = found
+    return found
 
 
 def group_path(submitter: str) -> str:
