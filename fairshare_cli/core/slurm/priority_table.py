@@ -272,11 +272,11 @@ class _Columns:
                 column.append(value)
 
     def fill(self, jobs: Iterable[Any]) -> PriorityTable:  # noqa: C901 - one pass a job
-        # a measured hot loop (benchmarks/run.py --rows sprio): each job's steps inline
         """The table of the jobs sprio lists (as ``compute_rows``) in their order, ages as
         ``age_factor``, PRIORITY summed in sprio's order (at least 1); :attr:`ordered` False
         where an id is not after the one before (as a plain number). Raises InputError for an
-        unknown partition, QOS, account or association."""
+        unknown partition, QOS, account or association. Hot loop (benchmarks/run.py --rows
+        sprio): each job's steps inline."""
         maker = self.maker
         allowed, horizon, assocs, classes = self.allowed, self.horizon, self.assocs, self.classes
         attributes_matter, float_w_age = not maker.tres_by_size, float(w_age := maker.weights[0])
@@ -323,9 +323,7 @@ class _Columns:
                     accrued = submit
                 if accrued is not None and max_age <= 0:
                     age = 1.0
-                elif (
-                    accrued is not None and accrued < now
-                ):  # diff: int(now - accrued), as a float (exact)
+                elif accrued is not None and accrued < now:  # int(now - accrued), exact
                     diff = (span := now - accrued) - span % 1.0
                     age = diff / max_age if diff < max_age else 1.0
             age_w = age * float_w_age  # (exact: w_age is a uint32)
