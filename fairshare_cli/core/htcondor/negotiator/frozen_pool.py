@@ -52,8 +52,6 @@ class FrozenPool:
         self.limited = 0
         #: the claims the caller told of (ended, started) since the last cycle (:meth:`tell`)
         self._told: tuple[list[Claim], list[Claim]] | None = None
-        #: the claims given last cycle, by identity
-        self._by_id: dict[int, Claim] = {}
         #: (by holder, per-slot attributes) -> the claimed slots by :func:`held_key`, and
         #: their keys
         self._held_groups: dict[
@@ -74,41 +72,26 @@ class FrozenPool:
 
         As a fresh pool takes them (:func:`~.partitionable.add_dynamic_slots`): by slot
         name, the last of two claims on one slot holding it, a claim on a slot not
-        configured ignored. A claim is a value that does not change; the claims given
-        last cycle that are given again (the same objects) keep their slots, so that only
-        the claims that started or ended are visited and moved between the groups of
-        :meth:`free_slots` and :meth:`held_groups` (a simulation's claims are mostly the
-        same from one cycle to the next).
+        configured ignored. A pool told of its claims as they start and end (:meth:`tell`)
+        applies only those, else it compares every claim with the last cycle's; either way
+        only the slots whose claim changed move between the groups of :meth:`free_slots`
+        and :meth:`held_groups`.
         """
-        told, self._told = self._told, ([], []) if self._told is not None else None
-        if told is not None and self._moved(*_net(*told)):
-            return
-        by_id = dict(zip(map(id, claims), claims, strict=True))
-        old = self._by_id
-        if (
-            told is None
-            and len(by_id) == len(claims)
-            and self._moved(
-                [old[i] for i in old.keys() - by_id.keys()],
-                [by_id[i] for i in by_id.keys() - old.keys()],
-            )
-        ):
-            self._by_id = by_id
-            return
+        told = self._told
+        if told is not None:
+            self._told = ([], [])
+            if self._moved(*_net(*told)):
+                return
         found: dict[int, Claim] = {}  # from scratch: of two on one slot, the last holds it
-        configured = 0
         for claim in claims:
             target = self._slot_of(claim.slot)
             if target is not None:
                 found[target.index] = claim
-                configured += 1
         slots, before = self.slots, self._held
         self._move(
             [slots[i] for i in before if found.get(i) is not before[i]],
             [(slots[i], c) for i, c in found.items() if before.get(i) is not c],
         )
-        # two claims on one slot: the next cycle starts from scratch again (their order counts)
-        self._by_id = by_id if configured == len(found) and len(by_id) == len(claims) else {}
 
     def tell(self, ended: Claim | None = None, started: Claim | None = None) -> None:
         """Keep the pool told of the caller's claims as each ends and starts (``fs
