@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
-from fairshare_cli.core.htcondor.classads import check_expression, evaluate_alone
+from fairshare_cli.core.htcondor.classads import check_expression
 from fairshare_cli.core.htcondor.groups import (
     GroupConfig,
     GroupTree,
@@ -29,7 +29,7 @@ from fairshare_cli.core.htcondor.negotiator import (
 )
 from fairshare_cli.core.htcondor.negotiator.queue import add_running_demand, scan_jobs
 from fairshare_cli.core.htcondor.negotiator.running import RunningJobs
-from fairshare_cli.core.htcondor.quotas import QuotaRow, quota_rows
+from fairshare_cli.core.htcondor.quotas import QuotaRow, group_sort_value, quota_rows
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.errors import InputError
 
@@ -253,7 +253,7 @@ def quota_view(
         members,
         usage,
         knobs.quotas,
-        lambda expr, values: evaluate_alone(expr, values, "[negotiator] group_sort_expr"),
+        group_sort_value,
     )
     # the root first, then depth-first (each group followed by its subgroups)
     return sorted(rows, key=lambda r: (r.parent is not None, r.group.lower()))

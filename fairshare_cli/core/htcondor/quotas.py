@@ -14,6 +14,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from fairshare_cli.core.htcondor.classads import Ad, Compiled, Evaluator
 from fairshare_cli.core.htcondor.groups import (
     SORT_KEY_MAX,
     GroupNode,
@@ -71,6 +72,46 @@ def sort_keys(
 
 
 SortEvaluator = Callable[[str, Mapping[str, object]], object]
+
+#: Where a bad ``GROUP_SORT_EXPR`` is reported.
+GROUP_SORT_WHERE = "[negotiator] group_sort_expr"
+#: The most sort-key results :func:`group_sort_value` keeps (then it starts afresh).
+_MAX_SORT_RESULTS = 1 << 14
+_sort_compiled: dict[tuple[str, frozenset[str]], Compiled] = {}
+_sort_results: dict[tuple[object, ...], object] = {}
+
+
+def _value_key(value: object) -> tuple[object, ...]:
+    """``value`` as a cache key: with its type (``1 == 1.0 == True`` in Python, not in a
+    ClassAd) and, for a float zero, its sign (``-0.0 == 0.0``, yet ``1/-0.0`` is ``-inf``)."""
+    if type(value) is float and value == 0.0:
+        return (float, value, math.copysign(1.0, value))
+    return (type(value), value)
+
+
+def group_sort_value(expr: str, values: Mapping[str, object]) -> object:
+    """``GROUP_SORT_EXPR`` evaluated against one ad of ``values`` (no target), as
+    :func:`~fairshare_cli.core.htcondor.classads.evaluate_alone` evaluates it: compiled once
+    per text and attribute names, and each result kept by the text and the typed values
+    (an expression reads nothing else: the group's name, quota, allocation and usage), so a
+    cycle whose group holds the values of an earlier one evaluates nothing.
+
+    Raises:
+        InputError: the expression does not parse.
+    """
+    key = (expr, *values, *map(_value_key, values.values()))
+    try:
+        return _sort_results[key]
+    except KeyError:
+        pass
+    evaluator = Evaluator(_sort_compiled)
+    ad = Ad(values, {}, evaluator, GROUP_SORT_WHERE)
+    compiled = evaluator.compile(expr, ad.names, GROUP_SORT_WHERE)
+    value = evaluator.evaluate(compiled, ad, Ad({}, {}, evaluator, GROUP_SORT_WHERE))
+    if len(_sort_results) >= _MAX_SORT_RESULTS:
+        _sort_results.clear()
+    _sort_results[key] = value
+    return value
 
 
 NegotiateFn = Callable[[GroupNode, int], None]

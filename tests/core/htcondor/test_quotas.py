@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fairshare_cli.core.config import DEFAULT_GROUP_SORT_EXPR
 from fairshare_cli.core.htcondor.classads import evaluate_alone
 from fairshare_cli.core.htcondor.groups import (
     GroupConfig,
@@ -16,11 +17,12 @@ from fairshare_cli.core.htcondor.groups import (
 )
 from fairshare_cli.core.htcondor.quotas import (
     QuotaRow,
+    group_sort_value,
     negotiate_groups,
     prepare_groups,
     quota_rows,
 )
-from fairshare_cli.errors import ConfigError
+from fairshare_cli.errors import ConfigError, InputError
 
 G = GroupConfig
 LEGACY = QuotaKnobs(allow_quota_oversubscription=False, use_slot_weights=False)
@@ -240,3 +242,68 @@ def test_strict_cap_is_the_static_quota_else_the_subtree_quota() -> None:
     assert rows["d"].strict_cap == pytest.approx(30.0)
     assert rows["t"].strict_cap is None
     assert rows["<none>"].strict_cap is None
+
+
+_SORT_VALUE = st.one_of(
+    st.integers(-3, 3),
+    st.floats(allow_nan=False, width=64),
+    st.sampled_from([0.0, -0.0, 1, 1.0, True]),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    expr=st.sampled_from(
+        [
+            DEFAULT_GROUP_SORT_EXPR,
+            "GroupResourcesInUse / GroupQuota",
+            "1 / GroupQuota",
+            "GroupQuota",
+            'AccountingGroup == "group_a" ? 1 : GroupResourcesAllocated',
+        ]
+    ),
+    name=st.sampled_from(["<none>", "group_a", "group_b.x"]),
+    numbers=st.lists(_SORT_VALUE, min_size=3, max_size=3),
+    again=st.booleans(),
+)
+def test_group_sort_value_is_evaluate_alones(
+    expr: str, name: str, numbers: list[object], again: bool
+) -> None:
+    """The cached sort key is what a fresh evaluation gives, for every type of value: an
+    integer 1 and a float 1.0 divide differently in a ClassAd, and 1/-0.0 is -inf."""
+    quota, allocated, in_use = numbers
+    values = {
+        "AccountingGroup": name,
+        "GroupQuota": quota,
+        "GroupResourcesAllocated": allocated,
+        "GroupResourcesInUse": in_use,
+    }
+    fresh = evaluate_alone(expr, values, "x")
+    cached = group_sort_value(expr, values)
+    if again:
+        cached = group_sort_value(expr, dict(values))
+    assert type(cached) is type(fresh)
+    assert repr(cached) == repr(fresh)
+
+
+def test_group_sort_value_tells_integer_from_float_and_zero_from_minus_zero() -> None:
+    """``1 / GroupQuota``: 1/2 is the integer 0 in a ClassAd, 1/2.0 is 0.5; 1/0.0 is +inf
+    (or an error), 1/-0.0 the other sign. One text, four different results, none of them
+    taken from another's cache entry."""
+    base = {"AccountingGroup": "g", "GroupResourcesAllocated": 0.0, "GroupResourcesInUse": 0.0}
+    results = [
+        group_sort_value("1 / GroupQuota", {**base, "GroupQuota": q}) for q in (2, 2.0, 0.0, -0.0)
+    ]
+    assert results[0] == 0 and type(results[0]) is int
+    assert results[1] == 0.5
+    assert repr(results[2]) == repr(
+        evaluate_alone("1 / GroupQuota", {**base, "GroupQuota": 0.0}, "x")
+    )
+    assert repr(results[3]) == repr(
+        evaluate_alone("1 / GroupQuota", {**base, "GroupQuota": -0.0}, "x")
+    )
+
+
+def test_group_sort_value_reports_a_bad_expression() -> None:
+    with pytest.raises(InputError, match=r"\[negotiator\] group_sort_expr"):
+        group_sort_value("GroupQuota +", {"GroupQuota": 1.0})

@@ -18,7 +18,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import MachineSpec
-from fairshare_cli.core.htcondor.classads import evaluate_alone
 from fairshare_cli.core.htcondor.groups import ROOT, GroupNode, GroupTree
 from fairshare_cli.core.htcondor.negotiator.candidates import Candidates
 from fairshare_cli.core.htcondor.negotiator.common import INT_MAX
@@ -40,6 +39,7 @@ from fairshare_cli.core.htcondor.negotiator.runs import RunList
 from fairshare_cli.core.htcondor.negotiator.snapshot import CycleInputs, Snapshot
 from fairshare_cli.core.htcondor.negotiator.state import CycleState
 from fairshare_cli.core.htcondor.quotas import (
+    group_sort_value,
     negotiate_groups,
     prepare_groups,
     updated_rr_times,
@@ -165,7 +165,7 @@ def _negotiate_groups(
         quotas,
         lambda name: usage.get(name, 0.0),
         negotiate,
-        lambda expr, values: evaluate_alone(expr, values, "[negotiator] group_sort_expr"),
+        group_sort_value,
     )
     group_limits = {g.name: g.first_limit for g in tree.groups}
     for sub in subs.values():  # never negotiated: its group had nothing allocated
