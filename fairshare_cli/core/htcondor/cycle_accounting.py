@@ -69,9 +69,15 @@ def add_match_at(
     records = acct.all_records(state, config)
     for n in dict.fromkeys([submitter, group, *hier]):
         rec = records.get(n) or acct.new_record(n, state, t)
-        since = t - rec.last_update if rec.last_update is not None else 0.0
-        records[n] = charge_record(rec, slots, weight, -since, n in (submitter, group), n in hier)
+        records[n] = charge_record(
+            rec, slots, weight, added_held(rec, t), n in (submitter, group), n in hier
+        )
     return acct.AccountantState(records=acct.store_factors(records, config))
+
+
+def added_held(rec: acct.CustomerRecord, t: float) -> float:
+    """The uncharged time per slot ``AddMatch`` at ``t`` records: ``−(t − LastUpdateTime)``."""
+    return -(t - rec.last_update) if rec.last_update is not None else -0.0
 
 
 def remove_match_at(
@@ -93,10 +99,16 @@ def remove_match_at(
     records = acct.all_records(state, config)
     for n in dict.fromkeys([submitter, group, *hier]):
         rec = records.get(n) or acct.new_record(n, state, t)
-        last = rec.last_update if rec.last_update is not None else t
-        held = t - max(start, last)
+        held = removed_held(rec, t, start)
         records[n] = charge_record(rec, -slots, -weight, held, n in (submitter, group), n in hier)
     return acct.AccountantState(records=acct.store_factors(records, config))
+
+
+def removed_held(rec: acct.CustomerRecord, t: float, start: float) -> float:
+    """The uncharged time per slot ``RemoveMatch`` at ``t`` records for a match made at
+    ``start``: ``t − max(start, LastUpdateTime)``."""
+    last = rec.last_update if rec.last_update is not None else t
+    return t - max(start, last)
 
 
 def check_match_at(
@@ -132,15 +144,22 @@ def check_partitionable_matches(
 ) -> acct.AccountantState:
     """:func:`check_match_at` for each (submitter, match cost, own weight) of ``matches``,
     one call per submitter (in name order)."""
+    for name, cost, weight, count in _match_totals(matches):
+        state = check_match_at(state, config, name, cost, weight, t, count)
+    return state
+
+
+def _match_totals(
+    matches: Iterable[tuple[str, float, float]],
+) -> list[tuple[str, float, float, int]]:
+    """(submitter, total match cost, total own weight, matches) per submitter, in name order."""
     totals: dict[str, list[float]] = {}
     for submitter, cost, weight in matches:
         entry = totals.setdefault(submitter, [0.0, 0.0, 0])
         entry[0] += cost
         entry[1] += weight
         entry[2] += 1
-    for name, (cost, weight, count) in sorted(totals.items()):
-        state = check_match_at(state, config, name, cost, weight, t, int(count))
-    return state
+    return [(n, cost, weight, int(count)) for n, (cost, weight, count) in sorted(totals.items())]
 
 
 def check_matches(
@@ -180,3 +199,139 @@ def check_matches(
     if not changed:
         return state
     return acct.AccountantState(records=acct.store_factors(records, config))
+
+
+def stays_put(rec: acct.CustomerRecord) -> bool:
+    """Whether every later ``UpdateOnePriority`` leaves ``rec`` as it is but for its
+    ``LastUpdateTime``: a record just updated (no uncharged time) at the floor, holding
+    nothing. ``P·β + 0·(1 − β)`` is at most 0.5 and clamps back to 0.5; the accumulated
+    usages gain ``0·Δt + 0.0`` (exact, unless one is −0.0, which the sum makes 0.0); no
+    usage, so ``LastUsageTime`` stays; ``BeginUsageTime`` stays unless the next update
+    would set it (accumulated usage above 0 and no begin yet)."""
+    return (
+        rec.priority == acct.MIN_PRIORITY
+        and rec.last_update is not None
+        and rec.resources_used == 0
+        and rec.weighted_resources_used == 0.0
+        and rec.hier_weighted_resources_used == 0.0
+        and rec.uncharged_time == 0.0
+        and rec.weighted_uncharged_time == 0.0
+        and math.copysign(1.0, rec.accumulated_usage) > 0
+        and math.copysign(1.0, rec.weighted_accumulated_usage) > 0
+        and not (rec.accumulated_usage > 0 and rec.begin_usage_time == 0)
+    )
+
+
+class CycleAccountant:
+    """The accountant ``fs simulate`` carries from cycle to cycle, changed in place.
+
+    The same records as :func:`update_priorities`, :func:`add_match_at`,
+    :func:`remove_match_at` and :func:`check_partitionable_matches` applied to an
+    :class:`~fairshare_cli.core.htcondor.accountant.AccountantState` (:meth:`state`), with
+    two savings. A charge touches only its submitter's records (no copy of every record, no
+    factor pass). ``UpdatePriorities`` updates every record that may change and skips those
+    that :func:`stays_put` (a record idle at the floor): they keep the time of the update
+    that left them there, and are brought to the accountant's last update (one step, the
+    same numbers as many) before a charge or when :meth:`state` is read. A record whose
+    priority still decays is updated every cycle: ``P·β + U·(1 − β)`` rounded at each step
+    is not ``P·β^k + U·(1 − β^k)`` rounded once (nor is ``β^k`` the ``0.5 ** (kΔt/h)`` of one
+    step), so no record that moves is brought forward in one step.
+
+    :meth:`view` is the accountant for reads at the last update (priorities, usage): a
+    skipped record read at a later time gives the same numbers as its updated copy.
+    """
+
+    def __init__(self, state: acct.AccountantState, config: Config) -> None:
+        self.config = config
+        self.half_life = config.accountant.priority_halflife
+        self.tree = acct.GroupTree(config.groups)
+        self._initial: acct.AccountantState | None = state
+        self.records: dict[str, acct.CustomerRecord] = {}
+        self.last = acct.last_update_of(state)  # the accountant's LastUpdateTime
+        self.still: set[str] = set()  # records that stay put, as of their own last update
+        self._targets: dict[str, list[tuple[str, bool, bool]]] = {}
+
+    def _ready(self) -> dict[str, acct.CustomerRecord]:
+        """Every record (configured groups included), factors stored, as the first eager
+        update or charge leaves them."""
+        if self._initial is not None:
+            all_records = acct.all_records(self._initial, self.config)
+            self.records = acct.store_factors(all_records, self.config)
+            self._initial = None
+        return self.records
+
+    def view(self) -> acct.AccountantState:
+        """The records as they stand (skipped ones at an earlier update), not copied."""
+        if self._initial is not None:
+            return self._initial
+        return acct.AccountantState(records=self.records)
+
+    def state(self) -> acct.AccountantState:
+        """The accountant as the eager functions leave it: every record at its last update."""
+        if self._initial is not None:
+            return self._initial
+        h, last, still = self.half_life, self.last, self.still
+        return acct.AccountantState(
+            records={
+                n: acct.advance(r, last, h) if n in still and last is not None else r
+                for n, r in self.records.items()
+            }
+        )
+
+    def update(self, t: float) -> None:
+        """``UpdatePriorities`` at ``t`` (:func:`update_priorities`)."""
+        records = self._ready()
+        h, still = self.half_life, self.still
+        for n, rec in records.items():
+            if n in still:
+                continue
+            new = acct.advance(rec, t, h)
+            records[n] = new
+            if stays_put(new):
+                still.add(n)
+        self.last = t
+
+    def _record(self, name: str, t: float) -> acct.CustomerRecord:
+        """``name``'s record to charge: at the last update (created there if new)."""
+        records = self._ready()
+        rec = records.get(name)
+        if rec is None:
+            when = t if self.last is None else self.last
+            rec = acct.CustomerRecord(name=name, is_group="@" not in name, last_update=when)
+            rec = acct.store_factors({name: rec}, self.config)[name]
+        elif name in self.still:
+            self.still.discard(name)
+            if self.last is not None:
+                rec = acct.advance(rec, self.last, self.half_life)
+        return rec
+
+    def _charged(self, submitter: str) -> list[tuple[str, bool, bool]]:
+        """The records a match of ``submitter`` changes: (name, own counts, subtree usage)."""
+        found = self._targets.get(submitter)
+        if found is None:
+            group, hier = acct.charge_targets(submitter, self.tree)
+            names = dict.fromkeys([submitter, group, *hier])
+            found = [(n, n in (submitter, group), n in hier) for n in names]
+            self._targets[submitter] = found
+        return found
+
+    def add_match(self, submitter: str, weight: float, t: float, slots: int = 1) -> None:
+        """:func:`add_match_at`."""
+        for n, own, in_hier in self._charged(submitter):
+            rec = self._record(n, t)
+            self.records[n] = charge_record(rec, slots, weight, added_held(rec, t), own, in_hier)
+
+    def remove_match(
+        self, submitter: str, weight: float, t: float, start: float, slots: int = 1
+    ) -> None:
+        """:func:`remove_match_at`."""
+        for n, own, in_hier in self._charged(submitter):
+            rec = self._record(n, t)
+            held = removed_held(rec, t, start)
+            self.records[n] = charge_record(rec, -slots, -weight, held, own, in_hier)
+
+    def check_matches(self, matches: Iterable[tuple[str, float, float]], t: float) -> None:
+        """:func:`check_partitionable_matches`."""
+        for name, cost, weight, count in _match_totals(matches):
+            self.remove_match(name, cost, t, t, count)
+            self.add_match(name, weight, t, count)

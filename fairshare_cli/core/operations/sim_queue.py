@@ -86,7 +86,7 @@ class SimQueue:
         slurm: SlurmSeries | None,
     ) -> None:
         self.config = config
-        self.accountant = accountant
+        self.acc = cycle_accounting.CycleAccountant(accountant, config)
         self.rr_times = dict(negotiator.rr_times)
         self.last_cycle = negotiator.last_cycle
         self.start = start
@@ -213,7 +213,7 @@ class SimQueue:
     def finish_jobs(self, t: float) -> None:
         """``UpdatePriorities`` at ``t``, then ``CheckMatches`` sees the jobs whose run time is
         up: their slots were charged up to ``t`` (HTCondor sees an end at the next cycle)."""
-        self.accountant = cycle_accounting.update_priorities(self.accountant, self.config, t)
+        self.acc.update(t)
         released: dict[str, list[float]] = {}
         ends = self.ends
         while ends and ends[0][0] <= t:
@@ -230,9 +230,7 @@ class SimQueue:
             entry[0] += 1.0 if run.weight is None else run.weight
             entry[1] += 1
         for name, (weight, count) in released.items():
-            self.accountant = cycle_accounting.remove_match_at(
-                self.accountant, self.config, name, weight, t, t, int(count)
-            )
+            self.acc.remove_match(name, weight, t, t, int(count))
         if self.unchecked or self.unseen:
             self._check_matches(t)
 
@@ -245,9 +243,7 @@ class SimQueue:
         ]
         self.unchecked = []
         pending = unchecked_matches(claims, self.weigh)
-        self.accountant = cycle_accounting.check_partitionable_matches(
-            self.accountant, self.config, pending, t
-        )
+        self.acc.check_matches(pending, t)
         for claim, (_, _, own) in zip(claims, pending, strict=True):
             self.claims[claim.slot] = checked = checked_claim(claim)
             self._tell(claim, checked)
@@ -262,9 +258,7 @@ class SimQueue:
             entry[1] += 1
         self.unseen = set()
         for name, (weight, count) in sorted(added.items()):
-            self.accountant = cycle_accounting.add_match_at(
-                self.accountant, self.config, name, weight, t, int(count)
-            )
+            self.acc.add_match(name, weight, t, int(count))
 
     def submit_due(self, t: float) -> None:
         """Workload jobs whose submit time has come join the queue."""
@@ -292,7 +286,7 @@ class SimQueue:
         self.demand = None
         free = self.capacity - self.claimed_configured
         if self.tree is None and (not self.idle_jobs or (self.skip_when_full and free <= 0)):
-            self.accountant = cycle_accounting.update_priorities(self.accountant, self.config, t)
+            self.acc.update(t)
             self.last_cycle = t
             return
         config = self.config
@@ -301,7 +295,7 @@ class SimQueue:
             list(self.claims.values()),
             self.idle,
             self.name_of,
-            priorities_at(self.accountant, config, t),
+            priorities_at(self.acc.view(), config, t),
             self.tree,
             self.knobs,
             t,
@@ -328,14 +322,11 @@ class SimQueue:
             entry = add.setdefault(m.submitter, [0.0, 0])
             entry[0] += m.weight if m.charge is None else m.charge
             entry[1] += 1
-        state = cycle_accounting.update_priorities(self.accountant, self.config, t)
+        self.acc.update(t)
         for name, (weight, count) in sorted(remove.items()):
-            state = cycle_accounting.remove_match_at(
-                state, self.config, name, weight, t, t, int(count)
-            )
+            self.acc.remove_match(name, weight, t, t, int(count))
         for name, (weight, count) in sorted(add.items()):
-            state = cycle_accounting.add_match_at(state, self.config, name, weight, t, int(count))
-        self.accountant = state
+            self.acc.add_match(name, weight, t, int(count))
         started = self._take_idle({m.job_id for m in result.matches})
         for m in result.matches:
             if m.preempted_job and m.preempted_job in self.running:
@@ -407,7 +398,7 @@ class SimQueue:
 
     def rows(self, t: float) -> list[SimRow]:
         """What each submitter, group and Slurm user holds after the cycle at ``t``."""
-        prio = priorities_at(self.accountant, self.config, t)
+        prio = priorities_at(self.acc.view(), self.config, t)
         idle = self.idle_of
         out = [
             SimRow(
@@ -433,7 +424,7 @@ class SimQueue:
         return out
 
     def _group_rows(self, t: float) -> list[SimRow]:
-        config, accountant = self.config, self.accountant
+        config, accountant = self.config, self.acc.view()
         demand, live = self.demand, []
         if demand is None:  # count the queue again
             live = [*self.idle, *map(JobBatch, self.running_jobs.jobs.values())]
@@ -447,6 +438,11 @@ class SimQueue:
                 eup = acct.effective_priority(rec, acct.priority_factor(rec, config, gtree))
             out.append(SimRow(t, "group", r.group, r.in_use, eup, r.quota))
         return out
+
+    @property
+    def accountant(self) -> acct.AccountantState:
+        """The accountant as it stands (every record at the last update)."""
+        return self.acc.state()
 
     def live_jobs(self) -> tuple[Job, ...]:
         """The queue at the end: idle batches (their first job) then running jobs."""

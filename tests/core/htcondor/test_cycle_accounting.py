@@ -5,6 +5,7 @@ Half-life 100 s throughout, so one 100 s cycle halves: beta = 0.5.
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,11 +13,13 @@ from hypothesis import strategies as st
 from fairshare_cli.core.config import AccountantConfig, Config, GroupSpec, PoolConfig
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.cycle_accounting import (
+    CycleAccountant,
     add_match_at,
     check_match_at,
     check_matches,
     check_partitionable_matches,
     remove_match_at,
+    stays_put,
     update_priorities,
 )
 from fairshare_cli.core.htcondor.cycle_replay import CycleReplay
@@ -416,3 +419,109 @@ def test_check_partitionable_matches_moves_weight_not_slots(
         assert rec.weighted_resources_used == pytest.approx(own)
         assert rec.weighted_accumulated_usage == before[name].weighted_accumulated_usage
         assert rec.weighted_uncharged_time == 0.0
+
+
+def _bits(state: acct.AccountantState) -> list[tuple[str, str]]:
+    """Every record, in order, with each number as its repr (−0.0 is not 0.0 here)."""
+    return [(n, repr(msgspec.structs.astuple(r))) for n, r in state.records.items()]
+
+
+_GROUPED = {"g": GroupSpec(name="g"), "g.sub": GroupSpec(name="g.sub", prio_factor=2.0)}
+_NAMES = ["u@d", "g.v@d", "g.sub.w@d", "new@d"]
+_EVENT = st.tuples(
+    st.sampled_from(["add", "remove", "check"]),
+    st.sampled_from(_NAMES),
+    st.sampled_from([0.0, 1.0, 2.5, 4.0]),
+    st.integers(1, 3),
+)
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    groups=st.booleans(),
+    start=st.floats(0.0, 50.0),
+    cycles=st.lists(
+        st.tuples(st.floats(1.0, 400.0), st.lists(_EVENT, max_size=4)), min_size=1, max_size=12
+    ),
+)
+def test_cycle_accountant_is_the_eager_accountant(
+    groups: bool, start: float, cycles: list[tuple[float, list[tuple[str, str, float, int]]]]
+) -> None:
+    """The accountant ``fs simulate`` keeps (records idle at the floor skipped by the update)
+    equals every record updated every cycle, number for number, after every cycle: the
+    update, then ends (``RemoveMatch`` at the cycle), ``CheckMatches`` re-weighing
+    partitionable matches, and new matches. Gaps of up to 400 s on a 100 s half-life decay
+    a record to the floor within a few cycles, so records enter and leave the skipped set."""
+    config = cfg(groups=_GROUPED) if groups else cfg()
+    seed = acct.CustomerRecord(
+        name="u@d",
+        priority=3.0,
+        last_update=start,
+        resources_used=1,
+        weighted_resources_used=1.0,
+        hier_weighted_resources_used=0.0,
+    )
+    eager = acct.AccountantState(records={"u@d": seed})
+    live = CycleAccountant(eager, config)
+    t = start
+    for gap, events in cycles:
+        t += gap
+        eager = update_priorities(eager, config, t)
+        live.update(t)
+        for kind, name, weight, slots in events:
+            if kind == "add":
+                eager = add_match_at(eager, config, name, weight, t, slots)
+                live.add_match(name, weight, t, slots)
+            elif kind == "remove":
+                eager = remove_match_at(eager, config, name, weight, t, t - gap / 2, slots)
+                live.remove_match(name, weight, t, t - gap / 2, slots)
+            else:
+                matches = [(name, weight + 1.0, weight)] * slots
+                eager = check_partitionable_matches(eager, config, matches, t)
+                live.check_matches(matches, t)
+        assert _bits(live.state()) == _bits(eager)
+        view = live.view()
+        for n, rec in eager.records.items():  # a skipped record reads the same at t
+            seen = acct.advance(view.records[n], t, H)
+            assert repr(msgspec.structs.astuple(seen)) == repr(msgspec.structs.astuple(rec))
+
+
+def test_cycle_accountant_skips_a_record_idle_at_the_floor() -> None:
+    """A record at RUP 0.5 holding nothing is left alone by the update (its last update
+    stays that of the update that left it there); one that still decays is updated. With
+    a 100 s half-life, RUP 0.6 idle decays to 0.6·0.5 = 0.3, clamped to 0.5 at the first
+    update (t = 100): from then on it stays put. State reads bring it to the last update."""
+    config = cfg()
+    rec = acct.CustomerRecord(name="u@d", priority=0.6, last_update=0.0)
+    live = CycleAccountant(acct.AccountantState(records={"u@d": rec}), config)
+    live.update(100.0)
+    assert live.view().records["u@d"].priority == 0.5
+    assert live.view().records["u@d"].last_update == 100.0
+    live.update(200.0)
+    assert live.view().records["u@d"].last_update == 100.0  # skipped
+    assert live.state().records["u@d"].last_update == 200.0
+    live.add_match("u@d", 1.0, 250.0)  # brought to 200, then AddMatch: −(250 − 200)
+    assert live.view().records["u@d"].uncharged_time == -50.0
+    live.update(300.0)  # held 50 s of 100: recent 0.5, P = 0.5·0.5 + 0.5·0.5 = 0.5, used
+    assert live.view().records["u@d"].last_update == 300.0
+    assert live.view().records["u@d"].resources_used == 1
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("priority", 0.5000001),
+        ("resources_used", 1),
+        ("weighted_resources_used", 0.5),
+        ("hier_weighted_resources_used", 1.0),
+        ("uncharged_time", -1.0),
+        ("accumulated_usage", -0.0),
+    ],
+)
+def test_a_record_that_the_next_update_changes_does_not_stay_put(field: str, value: object) -> None:
+    rec = acct.CustomerRecord(name="u@d", priority=0.5, last_update=0.0)
+    assert stays_put(rec)
+    assert not stays_put(msgspec.structs.replace(rec, **{field: value}))
+    waiting = msgspec.structs.replace(rec, accumulated_usage=10.0, begin_usage_time=0.0)
+    assert not stays_put(waiting)  # the next update sets BeginUsageTime
+    assert stays_put(msgspec.structs.replace(waiting, begin_usage_time=5.0))
