@@ -225,17 +225,20 @@ def quota_view(
     claims: Iterable[Claim],
     now: float,
     demand: Mapping[str, float] | None = None,
+    tree: GroupTree | None = None,
 ) -> list[QuotaRow]:
     """The rows of ``fs quota``: every group's quotas, limit, use and demand at ``now``.
 
     ``demand``: each submitter's demand over these ``batches`` and ``claims`` when already
     counted (``fs simulate`` hands over its cycle's ``CycleResult.demand``); None counts it
-    here (:func:`submitter_demand`).
+    here (:func:`submitter_demand`). ``tree``: the config's group tree to reuse (it is
+    reset here), else one is built.
 
     Raises:
         ConfigError: bad groups or expressions in the config.
     """
-    tree = group_tree(config) or build_group_tree([])
+    if tree is None:
+        tree = group_tree(config) or build_group_tree([])
     knobs = negotiator_knobs(config)
     claims = list(claims)
     size = pool_size(config.machines, claims, knobs, now)

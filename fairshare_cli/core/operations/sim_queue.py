@@ -428,13 +428,16 @@ class SimQueue:
         demand, live = self.demand, []
         if demand is None:  # count the queue again
             live = [*self.idle, *map(JobBatch, self.running_jobs.jobs.values())]
-        records = acct.view(accountant, config, t)
-        gtree = acct.GroupTree(config.groups)
+        records = acct.all_records(accountant, config)
+        h = config.accountant.priority_halflife
+        gtree = self.acc.tree
         out = []
-        for r in quota_view(config, live, accountant, list(self.claims.values()), t, demand):
+        claims = list(self.claims.values())
+        for r in quota_view(config, live, accountant, claims, t, demand, self.tree):
             rec = records.get(r.group)
             eup = None
             if rec is not None:
+                rec = acct.advance(rec, t, h)  # itself when updated at t
                 eup = acct.effective_priority(rec, acct.priority_factor(rec, config, gtree))
             out.append(SimRow(t, "group", r.group, r.in_use, eup, r.quota))
         return out

@@ -103,6 +103,19 @@ def test_quota_view_with_a_counted_demand_equals_its_own_count() -> None:
     assert {r.group: r.demand for r in own} == {"<none>": 2.5, "group_a": 10.0}
 
 
+def test_quota_view_on_a_reused_tree_equals_one_on_a_fresh_tree() -> None:
+    """``fs simulate`` hands its cycle's group tree to the rows: whatever an earlier view
+    (here one with no demand at all) left in it is reset."""
+    config = _config()
+    batches, claims = _queue()
+    tree = group_tree(config)
+    assert tree is not None
+    quota_view(config, [], EMPTY, [], NOW, {}, tree)
+    assert quota_view(config, batches, EMPTY, claims, NOW, tree=tree) == quota_view(
+        config, batches, EMPTY, claims, NOW
+    )
+
+
 job = st.fixed_dictionaries(
     {
         "owner": st.sampled_from(["a", "b"]),
