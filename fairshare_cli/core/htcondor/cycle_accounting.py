@@ -266,6 +266,21 @@ class CycleAccountant:
             return self._initial
         return acct.AccountantState(records=self.records)
 
+    def effective_priorities(self, names: Iterable[str], t: float) -> list[float]:
+        """Each name's EUP at ``t``, as :func:`~fairshare_cli.core.htcondor.pool.priorities_at`
+        reads it: a record updated at ``t`` as it is, another brought to ``t``, a name with
+        no record at RUP 0.5 with the factor it would get."""
+        records, h, config, tree = self.view().records, self.half_life, self.config, self.tree
+        out = []
+        for n in names:
+            rec = records.get(n)
+            if rec is None:
+                rec = acct.CustomerRecord(name=n)
+            elif rec.last_update != t:
+                rec = acct.advance(rec, t, h)
+            out.append(acct.effective_priority(rec, acct.priority_factor(rec, config, tree)))
+        return out
+
     def state(self) -> acct.AccountantState:
         """The accountant as the eager functions leave it: every record at its last update."""
         if self._initial is not None:

@@ -398,18 +398,11 @@ class SimQueue:
 
     def rows(self, t: float) -> list[SimRow]:
         """What each submitter, group and Slurm user holds after the cycle at ``t``."""
-        prio = priorities_at(self.acc.view(), self.config, t)
-        idle = self.idle_of
+        names = sorted(self.seen)
+        idle, held = self.idle_of, self.held
         out = [
-            SimRow(
-                t,
-                "submitter",
-                n,
-                float(self.held.get(n, 0)),
-                prio(n).effective_priority,
-                pending=idle.get(n, 0),
-            )
-            for n in sorted(self.seen)
+            SimRow(t, "submitter", n, float(held.get(n, 0)), eup, pending=idle.get(n, 0))
+            for n, eup in zip(names, self.acc.effective_priorities(names, t), strict=True)
         ]
         if self.config.groups:
             out += self._group_rows(t)

@@ -23,6 +23,7 @@ from fairshare_cli.core.htcondor.cycle_accounting import (
     update_priorities,
 )
 from fairshare_cli.core.htcondor.cycle_replay import CycleReplay
+from fairshare_cli.core.htcondor.pool import priorities_at
 from fairshare_cli.core.htcondor.replay import AccountantReplay
 from fairshare_cli.core.usage import UsageRecord
 
@@ -480,6 +481,11 @@ def test_cycle_accountant_is_the_eager_accountant(
                 eager = check_partitionable_matches(eager, config, matches, t)
                 live.check_matches(matches, t)
         assert _bits(live.state()) == _bits(eager)
+        names = [*_NAMES, "nobody@d", "<none>", "g"]
+        for when in (t, t + gap / 3):  # as the rows read them, and later
+            prio = priorities_at(eager, config, when)
+            want = [prio(n).effective_priority for n in names]
+            assert repr(live.effective_priorities(names, when)) == repr(want)
         view = live.view()
         for n, rec in eager.records.items():  # a skipped record reads the same at t
             seen = acct.advance(view.records[n], t, H)

@@ -116,3 +116,19 @@ def test_quota_and_userprio_build_no_cycle(
     rows = {r["group"]: r for r in json.loads(quota.stdout)}
     assert rows["<none>"]["subtree_quota"] == 16.0  # 8 slots of weight 2048/1024
     assert run("userprio", *args).exit_code == 0
+
+
+def test_a_size_that_reads_no_claim_is_kept_and_one_that_does_is_not() -> None:
+    """``fs simulate`` asks the same pool's size every cycle. ``Cpus`` reads no claim: the
+    size (28, as above) is kept for the same machines and knobs, whatever the claims, and
+    other knobs are not given it (``2 * Cpus``: 56). A weight that reads the claim state
+    is worked out again: 10 for each claimed slot, 1 for the others (16 slots)."""
+    machines = tuple(MACHINES)
+    assert pool_size(machines, CLAIMS, _weights("Cpus"), NOW) == 28.0
+    assert pool_size(machines, [], _weights("Cpus"), NOW + 60) == 28.0
+    assert pool_size(machines, [], _weights("2 * Cpus"), NOW) == 56.0
+    claimed = _weights('ifThenElse(State == "Claimed", 10, 1)')
+    two = [*CLAIMS, Claim("slot2@exec001", "bob@example.org", "2.0", NOW - 60)]
+    assert pool_size(machines, CLAIMS, claimed, NOW) == 10 + 15
+    assert pool_size(machines, two, claimed, NOW) == 2 * 10 + 14
+    assert pool_size(machines, [], claimed, NOW) == 16

@@ -197,9 +197,9 @@ def pool_size(
         ConfigError: with slot weights on, ``slot_weight`` or a machine's ``start`` or
             ``rank`` does not parse.
     """
-    claims = list(claims)
     if not any(spec.partitionable for spec in machines):
         return static_pool_size(machines, claims, knobs, now)
+    claims = list(claims)
     slots = [Slot(i, *where) for i, where in enumerate(expand_slots(machines))]
     held = {c.slot.lower(): c for c in add_dynamic_slots(slots, machines, claims, lambda c: {})}
     if not knobs.use_slot_weights:

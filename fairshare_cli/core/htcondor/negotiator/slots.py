@@ -297,7 +297,8 @@ def pool_size(
     The number a cycle finds (``CycleResult.pool_size``), without building one:
     ``SLOT_WEIGHT`` is evaluated once per stanza when it reads only the stanza's own
     attributes (``Cpus``, ``Memory``, …), else once per slot over the ad a cycle gives
-    that slot (a claimed slot's holder taken at priority 0.5, running no known job).
+    that slot (a claimed slot's holder taken at priority 0.5, running no known job). A
+    size that reads no slot's own values is kept for the next call on the same machines.
 
     Raises:
         ConfigError: with slot weights on, ``slot_weight`` or a machine's ``start`` or
@@ -305,6 +306,9 @@ def pool_size(
     """
     if not knobs.use_slot_weights:
         return float(sum(_slot_count(spec) for spec in machines))
+    found = _fixed_sizes.get(id(machines))
+    if found is not None and found[0] is machines and found[1] == knobs:
+        return found[2]
     ev = Evaluator()
     empty = Ad({}, {}, ev, "empty")
     held: dict[str, Claim] | None = None  # made when a weight reads a slot's own values
@@ -330,7 +334,17 @@ def pool_size(
                 slot.claim = held.get(slot.name.lower())
                 ad = slot_ad(spec, pool_size_values(spec, slot, now), ev)
                 weights.append(slot_weight(ev, compiled[slot.claim is not None], ad, empty))
-    return sum(weights)
+    size = sum(weights)
+    if held is None and type(machines) is tuple:  # no weight read a claim or the time
+        _fixed_sizes.clear()
+        _fixed_sizes[id(machines)] = (machines, knobs, size)
+    return size
+
+
+#: The last pool whose size reads no claim and no time: ``id(machines)`` -> (the machines
+#: tuple itself, kept so that its id is not reused, the knobs, the size); ``fs simulate``
+#: asks it for the same pool every cycle.
+_fixed_sizes: dict[int, tuple[tuple[MachineSpec, ...], NegotiatorKnobs, float]] = {}
 
 
 def _slot_count(spec: MachineSpec) -> int:
