@@ -13,13 +13,14 @@ held. A group's priority follows its subtree's weighted usage
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from msgspec.structs import replace
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.htcondor.negotiator.results import SubmitterPrio
 
 
 def update_priorities(
@@ -250,6 +251,8 @@ class CycleAccountant:
         self.last = acct.last_update_of(state)  # the accountant's LastUpdateTime
         self.still: set[str] = set()  # records that stay put, as of their own last update
         self._targets: dict[str, list[tuple[str, bool, bool]]] = {}
+        #: name -> (the record read, when, what :meth:`priorities` read of it)
+        self._read: dict[str, tuple[acct.CustomerRecord | None, float, SubmitterPrio]] = {}
 
     def _ready(self) -> dict[str, acct.CustomerRecord]:
         """Every record (configured groups included), factors stored, as the first eager
@@ -266,20 +269,41 @@ class CycleAccountant:
             return self._initial
         return acct.AccountantState(records=self.records)
 
-    def effective_priorities(self, names: Iterable[str], t: float) -> list[float]:
-        """Each name's EUP at ``t``, as :func:`~fairshare_cli.core.htcondor.pool.priorities_at`
-        reads it: a record updated at ``t`` as it is, another brought to ``t``, a name with
-        no record at RUP 0.5 with the factor it would get."""
+    def priorities(self, t: float) -> Callable[[str], SubmitterPrio]:
+        """Each submitter's EUP, weighted usage, ceiling and floor at ``t``, as
+        :func:`~fairshare_cli.core.htcondor.pool.priorities_at` reads them (a record brought
+        to ``t``; a name with no record at RUP 0.5 with the factor it would get). What was
+        read of a record is kept while the record is the same and reads the same at ``t``:
+        it was read at ``t``, it stays put, or there is none."""
         records, h, config, tree = self.view().records, self.half_life, self.config, self.tree
-        out = []
-        for n in names:
-            rec = records.get(n)
-            if rec is None:
-                rec = acct.CustomerRecord(name=n)
-            elif rec.last_update != t:
-                rec = acct.advance(rec, t, h)
-            out.append(acct.effective_priority(rec, acct.priority_factor(rec, config, tree)))
-        return out
+        kept, still = self._read, self.still
+
+        def prio(name: str) -> SubmitterPrio:
+            rec = records.get(name)
+            found = kept.get(name)
+            if (
+                found is not None
+                and found[0] is rec
+                and (found[1] == t or rec is None or name in still)
+            ):
+                return found[2]
+            now = acct.CustomerRecord(name=name) if rec is None else acct.advance(rec, t, h)
+            factor = acct.priority_factor(now, config, tree)
+            read = SubmitterPrio(
+                acct.effective_priority(now, factor),
+                now.weighted_resources_used,
+                now.ceiling,
+                now.floor,
+            )
+            kept[name] = (rec, t, read)
+            return read
+
+        return prio
+
+    def effective_priorities(self, names: Iterable[str], t: float) -> list[float]:
+        """Each name's EUP at ``t`` (:meth:`priorities`)."""
+        prio = self.priorities(t)
+        return [prio(n).effective_priority for n in names]
 
     def state(self) -> acct.AccountantState:
         """The accountant as the eager functions leave it: every record at its last update."""

@@ -38,7 +38,6 @@ from fairshare_cli.core.htcondor.placement import fill_leftovers
 from fairshare_cli.core.htcondor.pool import (
     group_tree,
     negotiator_knobs,
-    priorities_at,
     quota_view,
     submitter_of,
 )
@@ -295,7 +294,7 @@ class SimQueue:
             list(self.claims.values()),
             self.idle,
             self.name_of,
-            priorities_at(self.acc.view(), config, t),
+            self.acc.priorities(t),
             self.tree,
             self.knobs,
             t,

@@ -482,8 +482,9 @@ def test_cycle_accountant_is_the_eager_accountant(
                 live.check_matches(matches, t)
         assert _bits(live.state()) == _bits(eager)
         names = [*_NAMES, "nobody@d", "<none>", "g"]
-        for when in (t, t + gap / 3):  # as the rows read them, and later
-            prio = priorities_at(eager, config, when)
+        for when in (t, t + gap / 3):  # as the cycle and the rows read them, and later
+            prio, read = priorities_at(eager, config, when), live.priorities(when)
+            assert [repr(read(n)) for n in names] == [repr(prio(n)) for n in names]
             want = [prio(n).effective_priority for n in names]
             assert repr(live.effective_priorities(names, when)) == repr(want)
         view = live.view()
