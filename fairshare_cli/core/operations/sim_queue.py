@@ -291,7 +291,7 @@ class SimQueue:
         config = self.config
         result = negotiate_cycle(
             config.machines,
-            list(self.claims.values()),
+            self.claims.values(),  # listed once, by the snapshot
             self.idle,
             self.name_of,
             self.acc.priorities(t),
@@ -424,7 +424,7 @@ class SimQueue:
         h = config.accountant.priority_halflife
         gtree = self.acc.tree
         out = []
-        claims = list(self.claims.values())
+        claims = self.claims.values()  # listed once, by quota_view
         for r in quota_view(config, live, accountant, claims, t, demand, self.tree):
             rec = records.get(r.group)
             eup = None
