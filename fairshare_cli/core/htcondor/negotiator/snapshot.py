@@ -276,10 +276,10 @@ class Snapshot:
                     first = group[0]
                     assert first.claim is not None
                     values = self.claimed_values.values(first, first.claim, running)
-                    self._new_class(key, first, values).slots.extend(group)
+                    self._new_class(key, first, values).slots = group  # the pool's, read
             for key, free in frozen.free_slots(per_slot).items():
                 if free:
-                    self._new_class(key, free[0], None).slots.extend(free)
+                    self._new_class(key, free[0], None).slots = free  # the pool's, read
             self.classes.sort(key=SlotClass.first_index)
             for i, made in enumerate(self.classes):
                 made.index = i
