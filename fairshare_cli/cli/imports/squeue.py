@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 from msgspec.structs import replace
@@ -19,6 +19,7 @@ from fairshare_cli.cli.imports._slurm_state import (
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.jobs import Job, job_to_json, jobs_from_objects
 from fairshare_cli.core.slurm.usage import SlurmUsage
+from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.squeue import ImportedJob, JobDump
 
 if TYPE_CHECKING:
@@ -77,9 +78,9 @@ def command(
         for item in dump.jobs:
             # AccrueTime=Unknown: not accruing age (held back by limits); AGE 0 at the pass.
             if item.job.status == "idle" and item.job.accrue_time is None:
-                item.job = replace(item.job, accrue_time=when)
+                item.job, item.json_form = replace(item.job, accrue_time=when), False
             if no_site_factor and item.job.site_factor:
-                item.job = replace(item.job, site_factor=0)
+                item.job, item.json_form = replace(item.job, site_factor=0), False
         slurm, missing = _charge_running(env, dump.jobs, when)
         slurm, refined = _refine(env, slurm, dump)
         store_slurm(env, slurm)
@@ -92,14 +93,9 @@ def command(
         new = [j.job for j in dump.jobs]
         new = [replace(j, site_factor=sites[j.id]) if j.id in sites else j for j in new]
         unexplained = _mismatches(env, slurm, dump.jobs, new) if slurm.usage else []
-        ids = {j.id for j in new}
-        queue = env.decode(
-            "jobs",
-            lambda raw: jobs_from_objects([] if raw is None else raw, f"{env.state_path}: jobs"),
-        )
-        kept = [j for j in queue if j.id not in ids]
+        kept = _kept(env, {j.id for j in new})
+        section = [*map(job_to_json, kept), *_written(dump.jobs, new)]
         queue = [*kept, *new]
-        section = [job_to_json(j) for j in queue]
         env.state = env.state.with_section("jobs", section)
         env.written_jobs = (section, queue)  # checked from these, not parsed again
         running = sum(1 for j in new if j.status == "running")
@@ -115,6 +111,46 @@ def command(
             )
         text += _unexplained(unexplained)
         report(dry_run, text, ignored)
+
+
+def _kept(env: Env, ids: set[str]) -> list[Job]:
+    """The queue's jobs the dump does not replace. Those it replaces are not read (a queue
+    the dump replaces in full is not decoded at all); a job the rest refuse is named by its
+    place in the whole queue.
+
+    Raises:
+        StateError: the queue is malformed.
+    """
+    raw = env.state.section("jobs")
+    if raw is None:
+        return []
+    source = f"{env.state_path}: jobs"
+    others = raw
+    if type(raw) is list:  # (a "count" object stands for jobs of other ids)
+        others = [
+            o
+            for o in raw
+            if type(o) is not dict
+            or "count" in o
+            or type(o.get("id")) is not str
+            or o["id"] not in ids
+        ]
+    with env.section_errors():
+        try:
+            jobs = jobs_from_objects(others, source)
+        except InputError:
+            jobs_from_objects(raw, source)  # the same refusal, at its place in the queue
+            raise
+    return [j for j in jobs if j.id not in ids]
+
+
+def _written(dumped: list[ImportedJob], jobs: list[Job]) -> list[dict[str, Any]]:
+    """The JSON form of each job: the object it was read from when that is its form and
+    the job is as read (``json_form``), else :func:`job_to_json` of it."""
+    return [
+        item.obj if item.json_form and job is item.job else job_to_json(job)
+        for item, job in zip(dumped, jobs, strict=True)
+    ]
 
 
 def _unexplained(mismatches: list[PriorityMismatch]) -> str:
