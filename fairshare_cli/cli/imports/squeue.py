@@ -19,7 +19,6 @@ from fairshare_cli.cli.imports._slurm_state import (
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.jobs import Job, job_to_json, jobs_from_objects
 from fairshare_cli.core.slurm.usage import SlurmUsage
-from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.squeue import ImportedJob, JobDump
 
 if TYPE_CHECKING:
@@ -114,34 +113,18 @@ def command(
 
 
 def _kept(env: Env, ids: set[str]) -> list[Job]:
-    """The queue's jobs the dump does not replace. Those it replaces are not read (a queue
-    the dump replaces in full is not decoded at all); a job the rest refuse is named by its
-    place in the whole queue.
+    """The queue's jobs the dump does not replace. The whole queue is read first: a
+    malformed job is refused even where the dump would replace it (a state file is never
+    overwritten over a fault).
 
     Raises:
         StateError: the queue is malformed.
     """
-    raw = env.state.section("jobs")
-    if raw is None:
-        return []
-    source = f"{env.state_path}: jobs"
-    others = raw
-    if type(raw) is list:  # (a "count" object stands for jobs of other ids)
-        others = [
-            o
-            for o in raw
-            if type(o) is not dict
-            or "count" in o
-            or type(o.get("id")) is not str
-            or o["id"] not in ids
-        ]
-    with env.section_errors():
-        try:
-            jobs = jobs_from_objects(others, source)
-        except InputError:
-            jobs_from_objects(raw, source)  # the same refusal, at its place in the queue
-            raise
-    return [j for j in jobs if j.id not in ids]
+    queue = env.decode(
+        "jobs",
+        lambda raw: jobs_from_objects([] if raw is None else raw, f"{env.state_path}: jobs"),
+    )
+    return [j for j in queue if j.id not in ids]
 
 
 def _written(dumped: list[ImportedJob], jobs: list[Job]) -> list[dict[str, Any]]:
