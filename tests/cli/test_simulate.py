@@ -294,7 +294,7 @@ def test_a_plot_that_cannot_be_written_is_refused_before_the_run(
     def no_run(*_: object, **__: object) -> None:
         raise AssertionError("the simulation ran")
 
-    monkeypatch.setattr(cli_simulate, "run_simulation", no_run)
+    monkeypatch.setattr(cli_simulate, "prepared", no_run)
     result = run(
         "simulate", "--workload", str(SAMPLE / "workload.json"),
         "--plot", "/nonexist/x.png", *ON_SAMPLE,
