@@ -146,7 +146,7 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
 
         check_plot_path(plot)  # before the run, not after it
     if plot is None and html is None:  # the rows pass once: each view keeps what it needs
-        _, run = prepared(opts, workload, until, cycle, scheduler, backfill)
+        _, run = prepared(opts, workload, until, cycle, scheduler, backfill, starts=False)
         with inputs_frozen():
             stream_rows(run, opts.output, series)
         return
@@ -199,9 +199,11 @@ def prepared(
     backfill: bool,
     *,
     progress: bool = True,
+    starts: bool = True,
 ) -> tuple[Env, Simulation]:
     """What the simulation runs on and the simulation, its inputs checked and no cycle run
-    yet (what can be refused is refused here, before any row is written).
+    yet (what can be refused is refused here, before any row is written); ``starts=False``:
+    the jobs that started are not kept (only ``fs sweep``'s measures read them).
 
     Raises:
         FairshareError: bad options, config, state or workload.
@@ -241,6 +243,7 @@ def prepared(
         progress=_progress() if progress and sys.stderr.isatty() else None,
         scheduler=scheduler,
         backfill=backfill,
+        starts=starts,
     )
 
 

@@ -134,13 +134,15 @@ class Simulation:
     month of one-minute cycles on a large pool is tens of millions of rows.
 
     The arguments are :func:`simulate`'s, the accountant with the negotiator's claims and
-    the queue with the workload each given as a pair.
+    the queue with the workload each given as a pair; ``starts=False`` forgets the jobs
+    that started (a million in a month) once each cycle is over, and ``starts`` of the
+    result is then empty.
 
     Raises:
         ValueError: ``"slurm"`` without a Slurm series.
     """
 
-    def __init__(
+    def __init__(  # noqa: PLR0913  simulate's arguments, then keyword options
         self,
         config: Config,
         htcondor: tuple[acct.AccountantState, NegotiatorState],
@@ -151,8 +153,10 @@ class Simulation:
         progress: Callable[[float], None] | None = None,
         scheduler: str = "htcondor",
         backfill: bool = False,
+        starts: bool = True,
     ) -> None:
         self._htcondor = htcondor
+        self._starts = starts
         self._sim: SimQueue | SlurmSim
         if scheduler == "slurm":
             if slurm is None:
@@ -171,6 +175,8 @@ class Simulation:
             sim.finish_jobs(t)
             sim.submit_due(t)
             step(t)
+            if not self._starts:
+                sim.starts.clear()
             yield sim.rows(t)
             if progress is not None:
                 progress((k + 1) / len(times))

@@ -159,3 +159,14 @@ def test_a_simulation_hands_over_simulates_rows_a_cycle_at_a_time() -> None:
     assert [r for c in cycles for r in c] == list(whole.rows)
     assert run.result() == replace(whole, rows=())
     assert whole.finished == 4  # a's four jobs of 20 minutes end by 13:00 on 3 slots
+    forgetful = Simulation(
+        config,
+        (empty, NegotiatorState()),
+        ([], batches),
+        window,
+        slurm=slurm_series_of(config, None),
+        starts=False,
+    )
+    assert [r for c in forgetful for r in c] == list(whole.rows)
+    assert forgetful.result() == replace(whole, rows=(), starts=())
+    assert len(whole.starts) == 6  # every job started: a's 4 and b's 2
