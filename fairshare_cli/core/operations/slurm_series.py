@@ -70,7 +70,6 @@ class SlurmSeries:
         tag = self.open.pop(job_id, None)
         if tag is not None:
             self.ended[tag] = t
-            self._tree = None
 
     def tree(self, t: float) -> tuple[float, Any]:
         """The association tree with usage and fair share as the last decay pass before
@@ -78,8 +77,11 @@ class SlurmSeries:
         from fairshare_cli.core.slurm import usage as su
         from fairshare_cli.core.slurm.tree_usage import evaluate
 
-        if self._tree is not None and self._tree[0] == t:
-            return self._tree[1], self._tree[2]
+        cached = self._tree
+        if cached is not None and (
+            (cached[0] == t and not self.ended) or self._same_pass(cached[1], t)
+        ):
+            return cached[1], cached[2]
         if self.ended:
             ended = self.ended
             running = tuple(
@@ -92,6 +94,23 @@ class SlurmSeries:
         when, tree = evaluate(self.config, self.state, t)
         self._tree = (t, when, tree)
         return when, tree
+
+    def _same_pass(self, when: float, t: float) -> bool:
+        """Whether the tree of the pass at ``when`` is also ``t``'s: no pass ran since, and
+        what a pass does not see does not change it (the jobs that started or ended since
+        are charged from the next pass on). Not so when a pass charges a job's end
+        (``charge_job_end``, seen at ``t``), nor for the accounts' usage of classic and
+        depth-oblivious fair share over root usage (taken from the running charges as
+        they stand)."""
+        from fairshare_cli.core.slurm.fairshare import STALE_ACCOUNT_USAGE
+        from fairshare_cli.core.slurm.usage import last_pass
+
+        params, prio = self.params, self.config.priority
+        if params.charge_job_end or (
+            self.algo in STALE_ACCOUNT_USAGE and prio.usage_normalization == "total"
+        ):
+            return False
+        return last_pass(self.state.last_decay_ran, t, params.calc_period) == when
 
     def factors(self, t: float) -> dict[str, float]:
         """The fair-share factor of each user association at ``t`` (``user`` or, for a user
