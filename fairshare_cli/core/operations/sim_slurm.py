@@ -34,45 +34,35 @@ ever (Slurm uses the partition's ``MaxTime``; here partitions have none).
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any
 
 from msgspec.structs import replace
 
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor.negotiator import machine_names
-from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.jobs import Job, cluster_proc
 from fairshare_cli.core.operations.sim_row import JobStart, SimRow
 from fairshare_cli.core.operations.slurm_series import SlurmSeries
+from fairshare_cli.core.slurm.node_space import Node, NodeSpace, Reservation, free_during
 
 INF = math.inf
-
-#: A backfill reservation on one node: CPUs held from, to.
-Reservation = tuple[float, float, int]
-
-
-@dataclass
-class _Node:
-    name: str
-    cpus: int
-    partitions: frozenset[str]
-    used: int = 0
-    #: (planned end, cpus) of the jobs running here (for backfill's map)
-    planned: dict[str, tuple[float, int]] = field(default_factory=dict)
 
 
 @dataclass
 class _Running:
     job: Job
-    nodes: list[tuple[_Node, int]]
+    nodes: list[tuple[Node, int]]
     end: float | None
     name: str
 
 
-def _nodes(config: Config) -> list[_Node]:
+def _nodes(config: Config) -> list[Node]:
     """Every ``[[machines]]`` stanza is ``count`` nodes of ``slots × Cpus`` CPUs, in its
     ``partitions`` (none: every partition)."""
     out = []
@@ -81,7 +71,7 @@ def _nodes(config: Config) -> list[_Node]:
         cpus = int(value) if isinstance(value, (int, float)) else 1
         parts = frozenset(spec.partitions or config.partitions)
         for name in machine_names(spec):
-            out.append(_Node(name, spec.slots * cpus, parts))
+            out.append(Node(name, spec.slots * cpus, parts))
     return out
 
 
@@ -102,6 +92,9 @@ class SlurmSim:
         self.backfill = backfill
         self.start = start
         self.nodes = _nodes(config)
+        self.space = NodeSpace(self.nodes)
+        #: the partitions of some node (a job of none of them never starts)
+        self.node_parts = frozenset().union(*(n.partitions for n in self.nodes))
         self.capacity = sum(n.cpus for n in self.nodes)
         self.default_parts = tuple(p for p, s in config.partitions.items() if s.default)
         batches = [b if isinstance(b, JobBatch) else JobBatch(b) for b in workload]
@@ -113,20 +106,35 @@ class SlurmSim:
         self.running: dict[str, _Running] = {}
         self.ends: list[tuple[float, str]] = []
         self.prio: dict[str, tuple[int, tuple[str, ...]]] = {}  # batch head id -> (prio, parts)
+        self.rank: dict[str, tuple[int, tuple[int, int]]] = {}  # its order: (-prio, id)
+        self.in_order = 0  # the first pending jobs, in order since the last pass
+        self.ctx: tuple[Any, Any] | None = None  # a decay pass's tree and priority context
         self.pass_time: float | None = None
         self.last_backfill: float | None = None  # when the last backfill pass ran
         self.starts: list[JobStart] = []  # jobs started here (fs sweep's waits)
         self.finished = 0  # jobs ended here
+        #: what the rows count, kept as jobs start and end: CPUs in use per user and in
+        #: all, pending jobs per user and in all
+        self.cpus_of: dict[str, int] = {}
+        self.in_use = 0
+        self.waiting: dict[str, int] = {}
+        self.waiting_total = 0
         for item in queue:
             batch = item if isinstance(item, JobBatch) else JobBatch(item)
             if batch.job.status == "idle":
                 self.pending.append(batch)
+                self._count_waiting(batch.job, batch.count)
             elif batch.job.status == "running":
                 for i in range(batch.count):
                     job = replace(batch.job, id=batch.job_id(i))
                     began = job.start_time if job.start_time is not None else start
-                    nodes = self._fit(job, self._parts(job), {}) or self.nodes[: job.num_nodes]
+                    nodes = self._fit(job, self._parts(job)) or self.nodes[: job.num_nodes]
                     self._place(job, nodes, began, queued=True)
+
+    def _count_waiting(self, job: Job, count: int) -> None:
+        user = job.owner.split("@", 1)[0]
+        self.waiting[user] = self.waiting.get(user, 0) + count
+        self.waiting_total += count
 
     def _submitted(self, job: Job) -> float:
         return job.submit_time if job.submit_time is not None else self.start
@@ -136,27 +144,30 @@ class SlurmSim:
 
     # -- placing --------------------------------------------------------------------
 
-    def _fit(self, job: Job, parts: tuple[str, ...], node_free: dict[str, int]) -> list[_Node]:
+    def _fit(self, job: Job, parts: tuple[str, ...]) -> list[Node]:
         """The first nodes (in config order) of the job's partitions with its CPUs free."""
         want = max(job.num_nodes, 1)
         per = math.ceil(job.request_cpus / want)
+        if want == 1:
+            node = self.space.first_free(per, parts)
+            return [node] if node is not None else []
         chosen = []
         for node in self.nodes:
             if node.partitions.isdisjoint(parts) and parts:
                 continue
-            if node_free.get(node.name, node.cpus - node.used) >= per:
+            if node.cpus - node.used >= per:
                 chosen.append(node)
                 if len(chosen) == want:
                     return chosen
         return []
 
     def _try_start(self, job: Job, parts: tuple[str, ...], t: float) -> bool:
-        nodes = self._fit(job, parts, {})
+        nodes = self._fit(job, parts)
         if nodes:
             self._place(job, nodes, t)
         return bool(nodes)
 
-    def _place(self, job: Job, nodes: list[_Node], t: float, *, queued: bool = False) -> None:
+    def _place(self, job: Job, nodes: list[Node], t: float, *, queued: bool = False) -> None:
         """Start ``job`` at ``t`` on ``nodes``; it ends after its run time or time limit
         (``queued``: it was running in the queue the simulation starts from)."""
         per = math.ceil(job.request_cpus / max(job.num_nodes, 1))
@@ -168,13 +179,17 @@ class SlurmSim:
         for node in nodes:
             node.used += per
             node.planned[job.id] = (planned, per)
+            self.space.changed(node)
         name = job.owner.split("@", 1)[0]
         self.running[job.id] = _Running(job, [(n, per) for n in nodes], end, name)
+        self.cpus_of[name] = self.cpus_of.get(name, 0) + job.request_cpus
+        self.in_use += per * len(nodes)
         if end is not None:
             heapq.heappush(self.ends, (end, job.id))
         self.series.start(job.id, job, t)
         if not queued:
             self.starts.append(JobStart(job.id, name, self._submitted(job), t))
+            self._count_waiting(job, -1)
 
     # -- one cycle ------------------------------------------------------------------
 
@@ -187,6 +202,9 @@ class SlurmSim:
             for node, per in run.nodes:
                 node.used -= per
                 del node.planned[job_id]
+                self.in_use -= per
+                self.space.changed(node)
+            self.cpus_of[run.name] -= run.job.request_cpus
             self.series.end(job_id, end)
 
     def submit_due(self, t: float) -> None:
@@ -196,23 +214,27 @@ class SlurmSim:
         while k < len(work) and self._submitted(work[k].job) <= t:
             job = replace(work[k].job, status="idle", submit_time=self._submitted(work[k].job))
             self.pending.append(JobBatch(job, work[k].count))
+            self._count_waiting(job, work[k].count)
             k += 1
         self.next_work = k
 
-    def _priorities(self, t: float) -> None:
+    def _priorities(self, t: float) -> bool:
         """Priorities as of the last decay pass (recomputed when a pass has run or jobs
-        were queued since), with the usage charged so far."""
+        were queued since), with the usage charged so far; True when all were."""
         from fairshare_cli.core.slurm.model import priority_context
         from fairshare_cli.core.slurm.priority import controller_priority
         from fairshare_cli.core.slurm.priority_table import compute_rows
 
         when, tree = self.series.tree(t)
         fresh = when != self.pass_time
-        todo = [b.job for b in self.pending if fresh or b.job.id not in self.prio]
         self.pass_time = when
+        news = self.pending if fresh else self.pending[self.in_order :]
+        todo = [b.job for b in news if fresh or b.job.id not in self.prio]
         if not todo:
-            return
-        ctx = priority_context(self.config, tree)
+            return fresh
+        if self.ctx is None or self.ctx[0] is not tree:
+            self.ctx = (tree, priority_context(self.config, tree))
+        ctx = self.ctx[1]
         best: dict[str, tuple[int, list[str]]] = {}
         by_id = {job.id: job for job in todo}
         for row in compute_rows(todo, ctx, when, listed_at=t):
@@ -222,17 +244,33 @@ class SlurmSim:
             best[row.job_id] = (max(prio, p), [*parts, row.partition])
         for job_id, (p, parts) in best.items():
             self.prio[job_id] = (p, tuple(parts))
+            self.rank[job_id] = (-p, cluster_proc(job_id))
+        return fresh
+
+    def _order(self, fresh: bool) -> list[JobBatch]:
+        """The pending jobs with a priority, by priority (ties: lower job id first); those
+        of the last pass were in order, and only a decay pass changes their priorities."""
+        rank = self.rank
+
+        def key(b: JobBatch) -> tuple[int, tuple[int, int]]:
+            return rank[b.job.id]
+
+        if fresh:
+            return sorted((b for b in self.pending if b.job.id in self.prio), key=key)
+        order = self.pending[: self.in_order]
+        news = [b for b in self.pending[self.in_order :] if b.job.id in self.prio]
+        if len(news) > 64:  # (timsort merges the two runs)
+            return sorted(order + news, key=key)
+        for b in news:  # after its equals, as the stable sort puts it
+            bisect.insort_right(order, b, key=key)
+        return order
 
     def schedule(self, t: float) -> None:
         """The main scheduler's pass, then (with backfill) the backfill pass."""
-        self._priorities(t)
-        order = sorted(
-            (b for b in self.pending if b.job.id in self.prio),
-            key=lambda b: (-self.prio[b.job.id][0], b.job.cluster_proc),
-        )
+        order = self._order(self._priorities(t))
         blocked: set[str] = set()
         left: list[JobBatch] = []
-        for batch in order:
+        for k, batch in enumerate(order):
             parts = self.prio[batch.job.id][1]
             started = 0
             if blocked.isdisjoint(parts):
@@ -240,10 +278,14 @@ class SlurmSim:
             if started < batch.count:
                 blocked.update(parts)
                 left.append(self._rest(batch, started))
+                if blocked >= self.node_parts:  # no job later in the order can start
+                    left.extend(order[k + 1 :])
+                    break
         if self.backfill and self._backfill_due(t) and left:
             left = self._backfill(left, t)
-        unscored = [b for b in self.pending if b.job.id not in self.prio]
+        unscored = [b for b in self.pending[self.in_order :] if b.job.id not in self.prio]
         self.pending = left + unscored
+        self.in_order = len(left)  # (in priority order, all with a priority)
 
     def _start_batch(self, batch: JobBatch, parts: tuple[str, ...], t: float) -> int:
         started = 0
@@ -259,6 +301,7 @@ class SlurmSim:
             return batch
         rest = JobBatch(replace(batch.job, id=batch.job_id(started)), batch.count - started)
         self.prio[rest.job.id] = self.prio[batch.job.id]
+        self.rank[rest.job.id] = (self.rank[batch.job.id][0], cluster_proc(rest.job.id))
         return rest
 
     def _backfill_due(self, t: float) -> bool:
@@ -274,11 +317,27 @@ class SlurmSim:
         """Start lower-priority jobs now where that delays no higher-priority job's planned
         start; reserve CPUs for each job that cannot start (``_attempt_backfill``): at most
         ``bf_max_job_test`` jobs are tested; none is reserved beyond ``bf_window``."""
+        reserved: dict[str, list[Reservation]] = {}  # by node: (from, to, cpus)
+        left: list[JobBatch] = []
+        self.space.begin_pass(t, reserved)
+        try:
+            self._backfill_jobs(order, t, reserved, left)
+        finally:
+            self.space.end_pass()
+        return left
+
+    def _backfill_jobs(
+        self,
+        order: list[JobBatch],
+        t: float,
+        reserved: dict[str, list[Reservation]],
+        left: list[JobBatch],
+    ) -> None:
+        """The jobs of a backfill pass (:meth:`_backfill`), in order; those not started go
+        to ``left``."""
         prio = self.config.priority
         window_end = t + prio.bf_window * 60
         tests_left = prio.bf_max_job_test
-        reserved: dict[str, list[Reservation]] = {}  # by node: (from, to, cpus)
-        left = []
         for k, batch in enumerate(order):
             if not tests_left:
                 left.extend(order[k:])  # "bf_max_job_test: limit reached"
@@ -300,10 +359,9 @@ class SlurmSim:
                 break
             if started < batch.count:
                 left.append(self._rest(batch, started))
-        return left
 
     def _reserve(
-        self, job: Job, nodes: list[_Node], when: float, reserved: dict[str, list[Reservation]]
+        self, job: Job, nodes: list[Node], when: float, reserved: dict[str, list[Reservation]]
     ) -> None:
         """Hold the job's CPUs on ``nodes`` from ``when`` for its time limit, at whole
         seconds on the ``bf_resolution`` grid: the start rounded down; the end rounded up
@@ -326,32 +384,22 @@ class SlurmSim:
         parts: tuple[str, ...],
         t: float,
         reserved: dict[str, list[Reservation]],
-    ) -> tuple[float, list[_Node]]:
+    ) -> tuple[float, list[Node]]:
         """The earliest time the job's CPUs are free for its whole time limit on enough
         nodes, given the planned ends and the reservations, and those nodes (the first in
         config order that are free then).
 
-        A node's free CPUs only rise at its own planned ends and reservation ends, so the
-        earliest time one node can take the job is ``t`` or one of those: a one-node job
-        asks each node for its own earliest time (no later than the best so far) instead
-        of trying every node at every time of the cluster (benchmarks/bench_simulate.py
-        backfill).
+        A one-node job asks the pass's node space (:mod:`~fairshare_cli.core.slurm.
+        node_space`, which holds ``t`` and ``reserved``); a job of several nodes tries
+        every node at ``t`` and at every planned end and reservation end of the cluster.
         """
         want = max(job.num_nodes, 1)
         per = math.ceil(job.request_cpus / want)
         length = job.time_limit if job.time_limit is not None else INF
-        nodes = [n for n in self.nodes if not parts or not n.partitions.isdisjoint(parts)]
         if want == 1:
-            best, found = INF, None
-            for node in nodes:
-                if node.cpus < per:
-                    continue
-                when = _node_earliest(node, per, t, length, reserved.get(node.name, ()), best)
-                if when < best:
-                    best, found = when, node
-                    if when == t:
-                        break
+            best, found = self.space.earliest(per, parts, length)
             return (best, [found]) if found is not None else (INF, [])
+        nodes = [n for n in self.nodes if not parts or not n.partitions.isdisjoint(parts)]
         times = {t}
         for node in self.nodes:
             times.update(end for end, _ in node.planned.values() if t < end < INF)
@@ -361,7 +409,7 @@ class SlurmSim:
             chosen = [
                 n
                 for n in nodes
-                if _free_during(n, when, when + length, reserved.get(n.name, ())) >= per
+                if free_during(n, when, when + length, reserved.get(n.name, ())) >= per
             ]
             if len(chosen) >= want:
                 return when, chosen[:want]
@@ -373,13 +421,7 @@ class SlurmSim:
         """Per user association: fair-share factor, CPUs in use, pending jobs; then the
         cluster: CPUs in use, CPUs, pending jobs."""
         factors = self.series.factors(t)
-        cpus: dict[str, int] = {}
-        for run in self.running.values():
-            cpus[run.name] = cpus.get(run.name, 0) + run.job.request_cpus
-        waiting: dict[str, int] = {}
-        for b in self.pending:
-            user = b.job.owner.split("@", 1)[0]
-            waiting[user] = waiting.get(user, 0) + b.count
+        cpus, waiting = self.cpus_of, self.waiting
         out = []
         for name, factor in sorted(factors.items()):
             user = name.split(" (", 1)[0]
@@ -389,40 +431,7 @@ class SlurmSim:
                     fairshare=factor, pending=waiting.get(user, 0),
                 )
             )  # fmt: skip
-        in_use = float(sum(n.used for n in self.nodes))
-        pending = sum(b.count for b in self.pending)
+        in_use = float(self.in_use)
+        pending = self.waiting_total
         out.append(SimRow(t, "pool", "pool", in_use, pending=pending, capacity=self.capacity))
         return out
-
-
-def _node_earliest(
-    node: _Node,
-    per: int,
-    t: float,
-    length: float,
-    reserved: Sequence[Reservation],
-    before: float,
-) -> float:
-    """The earliest time (``t``, a planned end or a reservation end, before ``before``)
-    from which ``per`` CPUs of the node are free for ``length``; INF when none."""
-    times = {t}
-    times.update(end for end, _ in node.planned.values() if t < end < before)
-    times.update(to for _, to, _ in reserved if t < to < before)
-    for when in sorted(times):
-        if when >= before:
-            break
-        if _free_during(node, when, when + length, reserved) >= per:
-            return when
-    return INF
-
-
-def _free_during(node: _Node, lo: float, hi: float, reserved: Sequence[Reservation]) -> int:
-    """The fewest CPUs free on the node at any moment of ``[lo, hi)`` (free CPUs only fall
-    at a reservation's start)."""
-    points = {lo} | {a for a, _, _ in reserved if lo < a < hi}
-    worst = node.cpus
-    for p in points:
-        busy = sum(c for end, c in node.planned.values() if end > p)
-        busy += sum(c for a, b, c in reserved if a <= p < b)
-        worst = min(worst, node.cpus - busy)
-    return worst
