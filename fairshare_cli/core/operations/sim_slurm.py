@@ -107,6 +107,7 @@ class SlurmSim:
         self.ends: list[tuple[float, str]] = []
         self.prio: dict[str, tuple[int, tuple[str, ...]]] = {}  # batch head id -> (prio, parts)
         self.rank: dict[str, tuple[int, tuple[int, int]]] = {}  # its order: (-prio, id)
+        self.multi: dict[str, bool] = {}  # job id -> whether it names several partitions
         self.in_order = 0  # the first pending jobs, in order since the last pass
         self.ctx: tuple[Any, Any] | None = None  # a decay pass's tree and priority context
         self.pass_time: float | None = None
@@ -236,10 +237,12 @@ class SlurmSim:
             self.ctx = (tree, priority_context(self.config, tree))
         ctx = self.ctx[1]
         best: dict[str, tuple[int, list[str]]] = {}
-        by_id = {job.id: job for job in todo}
+        multi = self.multi
+        for job in todo:
+            if job.id not in multi:  # (a job's partitions are split from its text each time)
+                multi[job.id] = len(job.partitions) > 1
         for row in compute_rows(todo, ctx, when, listed_at=t):
-            multi = len(by_id[row.job_id].partitions) > 1
-            p = controller_priority(row, multi)
+            p = controller_priority(row, multi[row.job_id])
             prio, parts = best.setdefault(row.job_id, (p, []))
             best[row.job_id] = (max(prio, p), [*parts, row.partition])
         for job_id, (p, parts) in best.items():

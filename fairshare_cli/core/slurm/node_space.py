@@ -101,9 +101,9 @@ class Profile:
 
     def first(self, per: int) -> float:
         """The earliest instant with ``per`` CPUs free (``inf``: none)."""
-        for when, free in zip(self.times, self.free, strict=True):
+        for k, free in enumerate(self.free):
             if free >= per:
-                return when
+                return self.times[k]
         return INF
 
     def earliest(self, per: int, length: float) -> float:
@@ -170,6 +170,7 @@ class NodeSpace:
         self.index = {n.name: i for i, n in enumerate(nodes)}
         self.version = [0] * len(nodes)
         self.heaps: dict[tuple[int, frozenset[str]], _Heap] = {}
+        self.asked: dict[tuple[int, Sequence[str]], _Heap] = {}  # the same, as asked for
         self.by_node: list[list[_Heap]] = [[] for _ in nodes]
         self.pass_no = 0
         self.live = 0  # the pass under way (0: none)
@@ -180,6 +181,9 @@ class NodeSpace:
         self.profiles: dict[int, tuple[int, int, Profile]] = {}
 
     def _heap(self, per: int, parts: Sequence[str]) -> _Heap:
+        made = self.asked.get((per, parts))
+        if made is not None:
+            return made
         key = (per, frozenset(parts))
         heap = self.heaps.get(key)
         if heap is None:
@@ -187,6 +191,7 @@ class NodeSpace:
             heap = self.heaps[key] = _Heap(self, per, members)
             for i in members:
                 self.by_node[i].append(heap)
+        self.asked[(per, parts)] = heap
         return heap
 
     def changed(self, node: Node) -> None:
