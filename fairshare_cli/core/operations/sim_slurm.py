@@ -34,10 +34,10 @@ ever (Slurm uses the partition's ``MaxTime``; here partitions have none).
 
 from __future__ import annotations
 
-import bisect
 import heapq
+import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,8 +46,9 @@ from msgspec.structs import replace
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor.negotiator import machine_names
-from fairshare_cli.core.jobs import Job, cluster_proc
+from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.operations.sim_row import JobStart, SimRow
+from fairshare_cli.core.operations.slurm_pending import PendingJobs, Score
 from fairshare_cli.core.operations.slurm_series import SlurmSeries
 from fairshare_cli.core.slurm.node_space import Node, NodeSpace, Reservation, free_during
 
@@ -102,15 +103,16 @@ class SlurmSim:
             batches, key=lambda b: (self._submitted(b.job), b.job.cluster_proc)
         )
         self.next_work = 0
-        self.pending: list[JobBatch] = []
+        self.queue = PendingJobs(self._score)
+        self.queued: list[Job] = []  # jobs queued since the last cycle (scored at once)
+        self.settled: list[tuple[JobBatch, JobBatch | None]] = []  # started this cycle
         self.running: dict[str, _Running] = {}
         self.ends: list[tuple[float, str]] = []
-        self.prio: dict[str, tuple[int, tuple[str, ...]]] = {}  # batch head id -> (prio, parts)
-        self.rank: dict[str, tuple[int, tuple[int, int]]] = {}  # its order: (-prio, id)
         self.multi: dict[str, bool] = {}  # job id -> whether it names several partitions
-        self.in_order = 0  # the first pending jobs, in order since the last pass
-        self.ctx: tuple[Any, Any] | None = None  # a decay pass's tree and priority context
+        #: the decay pass (time, tree, priority context) priorities are of, and the cycle
         self.pass_time: float | None = None
+        self.ctx: tuple[float, Any, Any] = (0.0, None, None)
+        self.now = start
         self.last_backfill: float | None = None  # when the last backfill pass ran
         self.starts: list[JobStart] = []  # jobs started here (fs sweep's waits)
         self.finished = 0  # jobs ended here
@@ -123,7 +125,8 @@ class SlurmSim:
         for item in queue:
             batch = item if isinstance(item, JobBatch) else JobBatch(item)
             if batch.job.status == "idle":
-                self.pending.append(batch)
+                self.queue.add(batch)
+                self.queued.append(batch.job)
                 self._count_waiting(batch.job, batch.count)
             elif batch.job.status == "running":
                 for i in range(batch.count):
@@ -214,67 +217,55 @@ class SlurmSim:
         k = self.next_work
         while k < len(work) and self._submitted(work[k].job) <= t:
             job = replace(work[k].job, status="idle", submit_time=self._submitted(work[k].job))
-            self.pending.append(JobBatch(job, work[k].count))
+            self.queue.add(JobBatch(job, work[k].count))
+            self.queued.append(job)
             self._count_waiting(job, work[k].count)
             k += 1
         self.next_work = k
 
-    def _priorities(self, t: float) -> bool:
-        """Priorities as of the last decay pass (recomputed when a pass has run or jobs
-        were queued since), with the usage charged so far; True when all were."""
-        from fairshare_cli.core.slurm.model import priority_context
+    def _score(self, jobs: list[Job]) -> dict[str, Score]:
+        """The jobs' priorities as of the last decay pass, with the usage charged so far
+        (``sprio``'s at the cycle; a job's is its best partition's)."""
         from fairshare_cli.core.slurm.priority import controller_priority
         from fairshare_cli.core.slurm.priority_table import compute_rows
 
-        when, tree = self.series.tree(t)
-        fresh = when != self.pass_time
-        self.pass_time = when
-        news = self.pending if fresh else self.pending[self.in_order :]
-        todo = [b.job for b in news if fresh or b.job.id not in self.prio]
-        if not todo:
-            return fresh
-        if self.ctx is None or self.ctx[0] is not tree:
-            self.ctx = (tree, priority_context(self.config, tree))
-        ctx = self.ctx[1]
+        when, _, ctx = self.ctx
         best: dict[str, tuple[int, list[str]]] = {}
         multi = self.multi
-        for job in todo:
+        for job in jobs:
             if job.id not in multi:  # (a job's partitions are split from its text each time)
                 multi[job.id] = len(job.partitions) > 1
-        for row in compute_rows(todo, ctx, when, listed_at=t):
+        for row in compute_rows(jobs, ctx, when, listed_at=self.now):
             p = controller_priority(row, multi[row.job_id])
             prio, parts = best.setdefault(row.job_id, (p, []))
             best[row.job_id] = (max(prio, p), [*parts, row.partition])
-        for job_id, (p, parts) in best.items():
-            self.prio[job_id] = (p, tuple(parts))
-            self.rank[job_id] = (-p, cluster_proc(job_id))
-        return fresh
+        return {job_id: (p, tuple(parts)) for job_id, (p, parts) in best.items()}
 
-    def _order(self, fresh: bool) -> list[JobBatch]:
-        """The pending jobs with a priority, by priority (ties: lower job id first); those
-        of the last pass were in order, and only a decay pass changes their priorities."""
-        rank = self.rank
+    def _priorities(self, t: float) -> None:
+        """Priorities as of the last decay pass: all made again (as the order reaches them)
+        when a pass has ran since; the jobs queued since the last cycle get theirs now."""
+        from fairshare_cli.core.slurm.model import priority_context
 
-        def key(b: JobBatch) -> tuple[int, tuple[int, int]]:
-            return rank[b.job.id]
-
-        if fresh:
-            return sorted((b for b in self.pending if b.job.id in self.prio), key=key)
-        order = self.pending[: self.in_order]
-        news = [b for b in self.pending[self.in_order :] if b.job.id in self.prio]
-        if len(news) > 64:  # (timsort merges the two runs)
-            return sorted(order + news, key=key)
-        for b in news:  # after its equals, as the stable sort puts it
-            bisect.insort_right(order, b, key=key)
-        return order
+        when, tree = self.series.tree(t)
+        self.now = t
+        if when != self.pass_time:
+            self.pass_time = when
+            self.queue.new_pass()
+        if self.ctx[1] is not tree:
+            self.ctx = (when, tree, priority_context(self.config, tree))
+        self.queue.ensure(self.queued)
+        self.queued = []
 
     def schedule(self, t: float) -> None:
-        """The main scheduler's pass, then (with backfill) the backfill pass."""
-        order = self._order(self._priorities(t))
+        """The main scheduler's pass, then (with backfill) the backfill pass, over the
+        pending jobs in priority order (ties: lower job id first)."""
+        self._priorities(t)
+        score = self.queue.score
+        order = self.queue.ordered()
         blocked: set[str] = set()
         left: list[JobBatch] = []
-        for k, batch in enumerate(order):
-            parts = self.prio[batch.job.id][1]
+        for batch in order:
+            parts = score[batch.job.id][1]
             started = 0
             if blocked.isdisjoint(parts):
                 started = self._start_batch(batch, parts, t)
@@ -282,13 +273,12 @@ class SlurmSim:
                 blocked.update(parts)
                 left.append(self._rest(batch, started))
                 if blocked >= self.node_parts:  # no job later in the order can start
-                    left.extend(order[k + 1 :])
                     break
-        if self.backfill and self._backfill_due(t) and left:
-            left = self._backfill(left, t)
-        unscored = [b for b in self.pending[self.in_order :] if b.job.id not in self.prio]
-        self.pending = left + unscored
-        self.in_order = len(left)  # (in priority order, all with a priority)
+        if self.backfill and self._backfill_due(t):
+            self._backfill(itertools.chain(left, order), t)
+        for batch, rest in self.settled:
+            self.queue.settle(batch, rest)
+        self.settled = []
 
     def _start_batch(self, batch: JobBatch, parts: tuple[str, ...], t: float) -> int:
         started = 0
@@ -297,14 +287,18 @@ class SlurmSim:
             if not self._try_start(job, parts, t):
                 break
             started += 1
+        if started == batch.count:
+            self.settled.append((batch, None))
         return started
 
     def _rest(self, batch: JobBatch, started: int) -> JobBatch:
+        """The jobs of ``batch`` left after its first ``started`` started (recorded for the
+        queue at the end of the cycle)."""
         if not started:
             return batch
         rest = JobBatch(replace(batch.job, id=batch.job_id(started)), batch.count - started)
-        self.prio[rest.job.id] = self.prio[batch.job.id]
-        self.rank[rest.job.id] = (self.rank[batch.job.id][0], cluster_proc(rest.job.id))
+        self.queue.score[rest.job.id] = self.queue.score[batch.job.id]
+        self.settled.append((batch, rest))
         return rest
 
     def _backfill_due(self, t: float) -> bool:
@@ -316,36 +310,30 @@ class SlurmSim:
         self.last_backfill = t
         return True
 
-    def _backfill(self, order: list[JobBatch], t: float) -> list[JobBatch]:
+    def _backfill(self, order: Iterable[JobBatch], t: float) -> None:
         """Start lower-priority jobs now where that delays no higher-priority job's planned
         start; reserve CPUs for each job that cannot start (``_attempt_backfill``): at most
         ``bf_max_job_test`` jobs are tested; none is reserved beyond ``bf_window``."""
         reserved: dict[str, list[Reservation]] = {}  # by node: (from, to, cpus)
-        left: list[JobBatch] = []
         self.space.begin_pass(t, reserved)
         try:
-            self._backfill_jobs(order, t, reserved, left)
+            self._backfill_jobs(order, t, reserved)
         finally:
             self.space.end_pass()
-        return left
 
     def _backfill_jobs(
-        self,
-        order: list[JobBatch],
-        t: float,
-        reserved: dict[str, list[Reservation]],
-        left: list[JobBatch],
+        self, order: Iterable[JobBatch], t: float, reserved: dict[str, list[Reservation]]
     ) -> None:
-        """The jobs of a backfill pass (:meth:`_backfill`), in order; those not started go
-        to ``left``."""
+        """The jobs of a backfill pass (:meth:`_backfill`), in order, until
+        ``bf_max_job_test`` were tested ("bf_max_job_test: limit reached")."""
         prio = self.config.priority
         window_end = t + prio.bf_window * 60
         tests_left = prio.bf_max_job_test
-        for k, batch in enumerate(order):
+        score = self.queue.score
+        for batch in order:
             if not tests_left:
-                left.extend(order[k:])  # "bf_max_job_test: limit reached"
                 break
-            parts = self.prio[batch.job.id][1]
+            parts = score[batch.job.id][1]
             started = 0
             while started < batch.count and tests_left:
                 job = (
@@ -360,8 +348,10 @@ class SlurmSim:
                 if nodes and when <= window_end:
                     self._reserve(job, nodes, when, reserved)
                 break
-            if started < batch.count:
-                left.append(self._rest(batch, started))
+            if started == batch.count:
+                self.settled.append((batch, None))
+            else:
+                self._rest(batch, started)
 
     def _reserve(
         self, job: Job, nodes: list[Node], when: float, reserved: dict[str, list[Reservation]]
