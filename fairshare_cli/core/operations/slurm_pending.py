@@ -30,6 +30,9 @@ Scorer = Callable[[list[Job]], dict[str, Score]]
 #: How many jobs of a group are scored at once when the merge reaches them.
 CHUNK = 8
 _BEFORE_ALL = (-1, -1)  # a group's place in the merge before its next run is known
+#: An entry of the merge: (-priority, job id's (cluster, proc), queue order, batch) for a
+#: job; (-priority, _BEFORE_ALL, group number, (group, index)) for a group's next run.
+_Entry = tuple[int, tuple[int, int], int, Any]
 
 
 def _group_key(job: Job) -> tuple[Any, ...]:
@@ -57,13 +60,21 @@ class PendingJobs:
         self.score: dict[str, Score] = {}  # this decay pass's scores
         self.unscored: set[str] = set()  # jobs this pass gave no row
         self.queued = 0  # queue order of the last job added
+        self.serial: dict[tuple[Any, ...], int] = {}  # a number a group, for ties
+        #: this pass's merge entry of each group's first run, while the group is unchanged
+        self.heads: dict[tuple[Any, ...], _Entry] = {}
 
     def add(self, batch: JobBatch) -> None:
         """Queue ``batch`` (in its group, by age)."""
         self.queued += 1
         job = batch.job
         self.place[job.id] = (_age_key(job), cluster_proc(job.id), self.queued)
-        group = self.groups.setdefault(_group_key(job), [])
+        key = _group_key(job)
+        group = self.groups.get(key)
+        if group is None:
+            group = self.groups[key] = []
+            self.serial.setdefault(key, len(self.serial))
+        self.heads.pop(key, None)
         group.append(batch)
         if len(group) > 1 and self.place[group[-2].job.id] > self.place[job.id]:
             group.sort(key=lambda b: self.place[b.job.id])
@@ -72,6 +83,7 @@ class PendingJobs:
         """A decay pass ran: every score is made again when next needed."""
         self.score = {}
         self.unscored = set()
+        self.heads = {}
 
     def ensure(self, jobs: list[Job]) -> None:
         """Score the jobs not scored in this pass."""
@@ -84,12 +96,14 @@ class PendingJobs:
     def settle(self, batch: JobBatch, rest: JobBatch | None) -> None:
         """``batch`` started, all of it (``rest`` None) or its first jobs (``rest`` the others,
         which take its place)."""
-        group = self.groups[_group_key(batch.job)]
+        key = _group_key(batch.job)
+        group = self.groups[key]
+        self.heads.pop(key, None)
         k = group.index(batch)
         if rest is None:
             del group[k]
             if not group:
-                del self.groups[_group_key(batch.job)]
+                del self.groups[key]
             return
         old = self.place[batch.job.id]
         self.place[rest.job.id] = (old[0], cluster_proc(rest.job.id), old[2])
@@ -100,29 +114,38 @@ class PendingJobs:
         """The scored batches by priority, then job id, then queue order: the groups'
         runs of equal priority merged (a run is scored when the merge reaches its group).
         The groups must not change while this is read."""
-        score, place = self.score, self.place
-        groups = list(self.groups.values())
-        self.ensure([g[0].job for g in groups if g[0].job.id not in score])
-        heap: list[tuple[int, tuple[int, int], int, int, Any]] = []
-        for n, g in enumerate(groups):
-            start = self._next_scored(g, 0)
-            if start < len(g):
-                heap.append((-score[g[start].job.id][0], _BEFORE_ALL, 0, n, start))
+        score, place, groups, heads = self.score, self.place, self.groups, self.heads
+        if len(heads) < len(groups):
+            todo = [k for k in groups if k not in heads]
+            self.ensure([groups[k][0].job for k in todo if groups[k][0].job.id not in score])
+            for key in todo:
+                heads[key] = self._entry(key, 0)
+        heap = [e for e in heads.values() if e[3] is not None]
         heapq.heapify(heap)
         while heap:
-            neg, cp, _, n, item = heapq.heappop(heap)
+            neg, cp, _, item = heapq.heappop(heap)
             if cp is not _BEFORE_ALL:
                 yield item
                 continue
-            g = groups[n]
-            end = self._run_end(g, item)
-            for b in g[item:end]:
+            key, start = item
+            g = groups[key]
+            end = self._run_end(g, start)
+            for b in g[start:end]:
                 if b.job.id in score:
                     pl = place[b.job.id]
-                    heapq.heappush(heap, (neg, pl[1], pl[2], n, b))
-            nxt = self._next_scored(g, end)
-            if nxt < len(g):
-                heapq.heappush(heap, (-score[g[nxt].job.id][0], _BEFORE_ALL, 0, n, nxt))
+                    heapq.heappush(heap, (neg, pl[1], pl[2], b))
+            nxt = self._entry(key, end)
+            if nxt[3] is not None:
+                heapq.heappush(heap, nxt)
+
+    def _entry(self, key: tuple[Any, ...], start: int) -> _Entry:
+        """The merge entry of the group's run from its first scored batch at ``start`` or
+        after (its batch None: there is none)."""
+        g = self.groups[key]
+        k = self._next_scored(g, start)
+        if k == len(g):
+            return (0, _BEFORE_ALL, self.serial[key], None)
+        return (-self.score[g[k].job.id][0], _BEFORE_ALL, self.serial[key], (key, k))
 
     def _next_scored(self, group: list[JobBatch], k: int) -> int:
         """The first scored batch of the group from ``k`` on (its length: none)."""

@@ -71,6 +71,16 @@ def test_ordered_equals_sorting_every_job(
     assert got == expected[:read]
     assert all(queue.score[b.job.id] == everything[b.job.id] for b in got)
     assert list(queue.ordered()) == expected
+    # the next cycle of the same pass: the jobs read started, two more were queued
+    for b in got:
+        queue.settle(b, None)
+    for k in (len(specs) + 1, len(specs) + 2):
+        batches.append(JobBatch(Job(id=str(k), owner="u1", submit_time=NOW - 7.0 * k)))
+        queue.add(batches[-1])
+    everything = _scorer(base, step, [])([b.job for b in batches])
+    rest = [b for b in expected[read:]] + batches[-2:]
+    again = sorted(rest, key=lambda b: (-everything[b.job.id][0], cluster_proc(b.job.id)))
+    assert list(queue.ordered()) == again
 
 
 def test_a_pass_scores_the_oldest_of_each_group_and_what_is_read() -> None:
