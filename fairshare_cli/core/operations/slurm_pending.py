@@ -62,7 +62,9 @@ class PendingJobs:
         self.queued = 0  # queue order of the last job added
         self.serial: dict[tuple[Any, ...], int] = {}  # a number a group, for ties
         #: this pass's merge entry of each group's first run, while the group is unchanged
+        #: (none: no job of the group has a priority), and the groups to look at again
         self.heads: dict[tuple[Any, ...], _Entry] = {}
+        self.stale: set[tuple[Any, ...]] = set()
 
     def add(self, batch: JobBatch) -> None:
         """Queue ``batch`` (in its group, by age)."""
@@ -75,6 +77,7 @@ class PendingJobs:
             group = self.groups[key] = []
             self.serial.setdefault(key, len(self.serial))
         self.heads.pop(key, None)
+        self.stale.add(key)
         group.append(batch)
         if len(group) > 1 and self.place[group[-2].job.id] > self.place[job.id]:
             group.sort(key=lambda b: self.place[b.job.id])
@@ -84,6 +87,7 @@ class PendingJobs:
         self.score = {}
         self.unscored = set()
         self.heads = {}
+        self.stale = set(self.groups)
 
     def ensure(self, jobs: list[Job]) -> None:
         """Score the jobs not scored in this pass."""
@@ -99,11 +103,13 @@ class PendingJobs:
         key = _group_key(batch.job)
         group = self.groups[key]
         self.heads.pop(key, None)
+        self.stale.add(key)
         k = group.index(batch)
         if rest is None:
             del group[k]
             if not group:
                 del self.groups[key]
+                self.stale.discard(key)
             return
         old = self.place[batch.job.id]
         self.place[rest.job.id] = (old[0], cluster_proc(rest.job.id), old[2])
@@ -115,12 +121,15 @@ class PendingJobs:
         runs of equal priority merged (a run is scored when the merge reaches its group).
         The groups must not change while this is read."""
         score, place, groups, heads = self.score, self.place, self.groups, self.heads
-        if len(heads) < len(groups):
-            todo = [k for k in groups if k not in heads]
+        if self.stale:
+            todo = self.stale
             self.ensure([groups[k][0].job for k in todo if groups[k][0].job.id not in score])
             for key in todo:
-                heads[key] = self._entry(key, 0)
-        heap = [e for e in heads.values() if e[3] is not None]
+                entry = self._entry(key, 0)
+                if entry[3] is not None:
+                    heads[key] = entry
+            self.stale = set()
+        heap = list(heads.values())
         heapq.heapify(heap)
         while heap:
             neg, cp, _, item = heapq.heappop(heap)
