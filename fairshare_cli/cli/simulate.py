@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import gc
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import click
@@ -18,7 +19,8 @@ if TYPE_CHECKING:
     from fairshare_cli.core.batches import JobBatch
     from fairshare_cli.core.operations.negotiate import CycleInputs
     from fairshare_cli.core.operations.sim_row import SimRow
-    from fairshare_cli.core.operations.simulate import SimResult
+    from fairshare_cli.core.operations.simulate import SimResult, Simulation
+    from fairshare_cli.render.sim_chart import ChartSeries
 
 FIELDS = (
     "time",
@@ -143,32 +145,17 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
         from fairshare_cli.io.plot import check_plot_path
 
         check_plot_path(plot)  # before the run, not after it
-    if html is None:
-        rows = run_simulation(opts, workload, until, cycle, scheduler, backfill)
-    else:
+    if plot is None and html is None:  # the rows pass once: each view keeps what it needs
+        _, run = prepared(opts, workload, until, cycle, scheduler, backfill, starts=False)
+        with inputs_frozen():
+            stream_rows(run, opts.output, series)
+        return
+    env, result = simulation(opts, workload, until, cycle, scheduler, backfill)
+    if html is not None:
         from fairshare_cli.cli.sweep_result import simulate_page
 
-        env, result = simulation(opts, workload, until, cycle, scheduler, backfill)
-        rows = result.rows
         simulate_page(html, [("simulate", env, result)], scheduler)
-    show_rows(rows, opts.output, plot, series)
-
-
-def run_simulation(
-    opts: GlobalOptions,
-    workload: str | None,
-    until: str,
-    cycle: str,
-    scheduler: str,
-    backfill: bool,
-) -> tuple[SimRow, ...]:
-    """The simulation's rows, under the config ``opts`` loads (``fs whatif`` overrides
-    applied).
-
-    Raises:
-        FairshareError: bad options, config, state or workload.
-    """
-    return simulation(opts, workload, until, cycle, scheduler, backfill)[1].rows
+    show_rows(result.rows, opts.output, plot, series)
 
 
 def simulation(
@@ -181,14 +168,48 @@ def simulation(
     *,
     progress: bool = True,
 ) -> tuple[Env, SimResult]:
-    """What the simulation ran on and its whole result (``fs sweep`` measures it).
+    """What the simulation ran on and its whole result, every row kept (``fs sweep``
+    measures it), under the config ``opts`` loads (``fs whatif`` overrides applied).
+
+    Raises:
+        FairshareError: bad options, config, state or workload.
+    """
+    env, run = prepared(opts, workload, until, cycle, scheduler, backfill, progress=progress)
+    with inputs_frozen():
+        return env, run.collect()
+
+
+@contextmanager
+def inputs_frozen() -> Iterator[None]:
+    """The collector leaves the objects made so far alone: the inputs live through the run,
+    it need not walk them again each time it runs."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
+def prepared(
+    opts: GlobalOptions,
+    workload: str | None,
+    until: str,
+    cycle: str,
+    scheduler: str,
+    backfill: bool,
+    *,
+    progress: bool = True,
+    starts: bool = True,
+) -> tuple[Env, Simulation]:
+    """What the simulation runs on and the simulation, its inputs checked and no cycle run
+    yet (what can be refused is refused here, before any row is written); ``starts=False``:
+    the jobs that started are not kept (only ``fs sweep``'s measures read them).
 
     Raises:
         FairshareError: bad options, config, state or workload.
     """
     from fairshare_cli.cli.htcondor_inputs import load_inputs
-    from fairshare_cli.core.operations.simulate import SimWindow
-    from fairshare_cli.core.operations.simulate import simulate as run
+    from fairshare_cli.core.operations.simulate import Simulation, SimWindow
     from fairshare_cli.core.operations.slurm_series import slurm_series_of
 
     span = duration(until, "--until")
@@ -213,23 +234,17 @@ def simulation(
             "nothing to simulate: no --workload and the state's queue is empty; pass "
             "--workload FILE (e.g. --workload sample_configs/workload.json)"
         )
-    gc.freeze()  # the inputs live through the run: the collector need not walk them again
-    try:
-        result = run(
-            env.config,
-            inputs.accountant,
-            inputs.negotiator,
-            inputs.jobs,
-            jobs_in,
-            SimWindow(env.now, span, step),
-            slurm=slurm_series_of(env.config, env.state.section("slurm")),
-            progress=_progress() if progress and sys.stderr.isatty() else None,
-            scheduler=scheduler,
-            backfill=backfill,
-        )
-    finally:
-        gc.unfreeze()
-    return env, result
+    return env, Simulation(
+        env.config,
+        (inputs.accountant, inputs.negotiator),
+        (inputs.jobs, jobs_in),
+        SimWindow(env.now, span, step),
+        slurm=slurm_series_of(env.config, env.state.section("slurm")),
+        progress=_progress() if progress and sys.stderr.isatty() else None,
+        scheduler=scheduler,
+        backfill=backfill,
+        starts=starts,
+    )
 
 
 def show_rows(rows: Sequence[SimRow], fmt: str, plot: str | None, series: bool = False) -> None:
@@ -239,21 +254,47 @@ def show_rows(rows: Sequence[SimRow], fmt: str, plot: str | None, series: bool =
         from fairshare_cli.io.plot import plot_simulation
 
         plot_simulation(rows, plot)
-    if fmt != "table":
-        emit_series(rows, fmt)
-        return
-    if series:
-        click.echo(series_table(rows), nl=False)
-    else:
-        from fairshare_cli.render.sim_summary import summary_table
-
-        click.echo(summary_table(rows), nl=False)
-    if plot:
+    stream_rows([rows], fmt, series, chart=not plot)
+    if plot and fmt == "table":
         click.echo(f"Plot written to {plot}", err=True)
-    elif sys.stdout.isatty():
-        from fairshare_cli.render.sim_chart import spark_chart
 
-        click.echo("\n" + spark_chart(rows), nl=False)
+
+def stream_rows(
+    cycles: Iterable[Sequence[SimRow]], fmt: str, series: bool, chart: bool = True
+) -> None:
+    """:func:`show_rows` of rows handed over a cycle at a time, each view keeping only what
+    it needs: json, ndjson, csv and ``series`` write the rows as they come, the summary
+    keeps a line per entity, the terminal chart (on a terminal, with ``chart``) a value
+    per cycle and submitter."""
+    from itertools import chain, islice
+
+    if fmt != "table":
+        emit_series(chain.from_iterable(cycles), fmt)
+        return
+    from fairshare_cli.render.sim_chart import ChartSeries, chart_text
+    from fairshare_cli.render.sim_summary import Summary, summary_text
+
+    seen = ChartSeries() if chart and sys.stdout.isatty() else None
+    if seen is not None:
+        cycles = _kept(cycles, seen)
+    if series:
+        lines = series_lines(chain.from_iterable(cycles))
+        while text := "".join(islice(lines, 1000)):
+            click.echo(text, nl=False)
+    else:
+        summary = Summary()
+        for rows in cycles:
+            summary.add(rows)
+        click.echo(summary_text([("", summary)]), nl=False)
+    if seen is not None:
+        click.echo("\n" + chart_text([("", seen)]), nl=False)
+
+
+def _kept(cycles: Iterable[Sequence[SimRow]], chart: ChartSeries) -> Iterator[Sequence[SimRow]]:
+    """``cycles``, each also handed to ``chart`` on its way."""
+    for rows in cycles:
+        chart.add(rows)
+        yield rows
 
 
 def _read_workload(env: Env, inputs: CycleInputs, workload: str | None) -> list[JobBatch]:
@@ -313,11 +354,12 @@ def _progress() -> Callable[[float], None]:
     return show
 
 
-def emit_series(rows: Sequence[SimRow], fmt: str, policy: Sequence[str] | None = None) -> None:
-    """Rows as json, ndjson or csv, written as they are converted (a long run's rows are
-    never all held twice); the bytes are those of ``emit_rows``. ``policy`` (one label per
-    row, ``fs whatif``) adds a first field ``policy``."""
+def emit_series(rows: Iterable[SimRow], fmt: str, policy: Iterable[str] | None = None) -> None:
+    """Rows as json, ndjson or csv, written as they come, a thousand at a time (a long
+    run's rows are never all held, nor their text); the bytes are those of ``emit_rows``.
+    ``policy`` (one label per row, ``fs whatif``) adds a first field ``policy``."""
     import csv
+    from itertools import islice
 
     from fairshare_cli.core.jsontext import Time, dumps_line, jsonable, rows_text
     from fairshare_cli.core.operations.simulate import simulate_rows_json
@@ -325,11 +367,12 @@ def emit_series(rows: Sequence[SimRow], fmt: str, policy: Sequence[str] | None =
     fields = FIELDS if policy is None else ("policy", *FIELDS)
 
     def picked() -> Iterator[dict[str, object]]:
-        for k in range(0, len(rows), 1000):
-            for i, r in enumerate(simulate_rows_json(rows[k : k + 1000]), start=k):
+        left, tags = iter(rows), None if policy is None else iter(policy)
+        while chunk := list(islice(left, 1000)):
+            for r in simulate_rows_json(chunk):
                 r["time"] = Time(r["time"])
-                if policy is not None:
-                    r["policy"] = policy[i]
+                if tags is not None:
+                    r["policy"] = next(tags)
                 yield r
 
     out = sys.stdout
@@ -346,9 +389,14 @@ def emit_series(rows: Sequence[SimRow], fmt: str, policy: Sequence[str] | None =
             writer.writerow(["" if v is None else v for v in map(jsonable, map(r.get, fields))])
 
 
-def series_table(rows: Sequence[object], policy: Sequence[str] | None = None) -> str:
+def series_table(rows: Iterable[object], policy: Sequence[str] | None = None) -> str:
     """A fixed-width listing (Rich is too slow for tens of thousands of rows); ``policy``
     (one label per row, ``fs whatif``) adds a first column."""
+    return "".join(series_lines(rows, policy))
+
+
+def series_lines(rows: Iterable[object], policy: Sequence[str] | None = None) -> Iterator[str]:
+    """:func:`series_table`'s lines (each with its newline), made as the rows come."""
     from fairshare_cli.core.jsontext import iso
     from fairshare_cli.core.operations.sim_row import SimRow
 
@@ -356,17 +404,17 @@ def series_table(rows: Sequence[object], policy: Sequence[str] | None = None) ->
         return "" if x is None else format(x, spec)
 
     head = "" if policy is None else f"{'Policy':<7}"
-    lines = [
+    yield (
         f"{head}{'Time':<20} {'Kind':<10} {'Name':<36} {'Slots':>8} {'EffPrio':>12} "
-        f"{'Quota':>9} {'FairShare':>9} {'Pending':>8} {'Capacity':>8}"
-    ]
+        f"{'Quota':>9} {'FairShare':>9} {'Pending':>8} {'Capacity':>8}\n"
+    )
     for i, r in enumerate(rows):
         assert isinstance(r, SimRow)
         tag = "" if policy is None else f"{policy[i]:<7}"
-        lines.append(
+        yield (
             f"{tag}{iso(r.time) or '':<20} {r.kind:<10} {r.name:<36} {r.slots:>8.0f} "
             f"{num(r.effective_priority, '12.2f'):>12} {num(r.quota, '9.2f'):>9} "
             f"{num(r.fairshare, '9.6f'):>9} {num(r.pending, '8d'):>8} "
             f"{num(r.capacity, '8.0f'):>8}".rstrip()
+            + "\n"
         )
-    return "\n".join(lines) + "\n"

@@ -2,7 +2,7 @@
 
 The simulation runs twice over the same state and workload, under the current config
 ("before") and under the changed one ("after"); nothing is duplicated: both runs are
-``fs simulate``'s own (:func:`~fairshare_cli.cli.simulate.run_simulation`). The rows come
+``fs simulate``'s own (:func:`~fairshare_cli.cli.simulate.simulation`). The rows come
 out as one series per policy: json/ndjson/csv rows carry a first field ``policy``, the
 table a first column; ``--plot`` overlays the two runs (solid before, dashed after) and a
 terminal gets two sparklines per entity.

@@ -95,11 +95,11 @@ def layout_text(
         pieces = base * (stop - start)
         for places, column, make in slots:
             piece = column[start:stop]
-            if len(places) == 1:
+            if type(make) is tuple:  # (shared: each place's texts looked up by key)
+                for k, texts in zip(places, make, strict=True):
+                    pieces[k::width] = map(texts.__getitem__, piece)
+            else:
                 pieces[places[0] :: width] = piece if make is None else make(piece)
-            else:  # (one lookup a row: its texts spread over their places)
-                for k, texts in zip(places, zip(*map(make, piece), strict=True), strict=True):
-                    pieces[k::width] = texts
         text = "".join(pieces)  # type: ignore[arg-type]
         yield text if stop < count else text[: -len(_BETWEEN + head)]
     yield "\n]"
@@ -107,9 +107,8 @@ def layout_text(
 
 def _grouped(row: list[Any]) -> list[tuple[tuple[int, ...], Sequence[Any], Any]]:
     """The row's slots as (places in the row, column, what makes a piece's texts): the
-    slots of texts by key of one key list together, with the texts of each key's places
-    as a tuple (looked up once a row); another slot's function of the piece, or None (the
-    values are their texts)."""
+    slots of texts by key of one key list together, with a tuple of each place's texts by
+    key; another slot's function of the piece, or None (the values are their texts)."""
     out: list[tuple[tuple[int, ...], Sequence[Any], Any]] = []
     shared: dict[int, list[tuple[int, dict[Any, str]]]] = {}
     columns: dict[int, Sequence[Any]] = {}
@@ -121,13 +120,7 @@ def _grouped(row: list[Any]) -> list[tuple[tuple[int, ...], Sequence[Any], Any]]
             out.append(((k,), item[0], item[1]))
     for key, slots in shared.items():
         places = tuple(k for k, _ in slots)
-        if len(slots) == 1:
-            get = slots[0][1].__getitem__
-            out.append((places, columns[key], lambda piece, get=get: list(map(get, piece))))
-        else:
-            keys = set(slots[0][1]).intersection(*(t for _, t in slots[1:]))
-            texts = {v: tuple(t[v] for _, t in slots) for v in keys}
-            out.append((places, columns[key], texts.__getitem__))
+        out.append((places, columns[key], tuple(texts for _, texts in slots)))
     return out
 
 

@@ -89,7 +89,7 @@ class JobGroups:
 
     def _one_by_one(self, records: list[Any], ids: list[str]) -> None:
         """Records a record at a time: a count object on its own, the others grouped by
-        their values, a mapping's by its items (a record whose values have no hash is
+        their values, a mapping's by its type and items (a record whose values have no hash is
         a group of its own)."""
         groups = self.groups
         for record, job_id in zip(records, ids, strict=True):
@@ -99,7 +99,7 @@ class JobGroups:
                 self.counts[key] = JobBatch(job, record.count)
             else:
                 key = tuple(
-                    (dict, tuple(v.items())) if isinstance(v, Mapping) else v
+                    (type(v), tuple(v.items())) if isinstance(v, Mapping) else v
                     for v in _BUT_ID(astuple(record))
                 )
                 try:

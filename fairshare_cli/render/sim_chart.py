@@ -2,11 +2,41 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterable, Sequence
 
 from fairshare_cli.core.operations.sim_row import SimRow
 
 BARS = " ▁▂▃▄▅▆▇█"
+
+
+class ChartSeries:
+    """What the chart needs of a run, kept as its rows arrive: each submitter's and Slurm
+    user's slots (8 bytes a cycle), and the pool's largest capacity."""
+
+    def __init__(self, rows: Iterable[SimRow] = ()) -> None:
+        #: (kind, name) -> slots held, a value a cycle
+        self.series: dict[tuple[str, str], array[float]] = {}
+        self.capacity: float | None = None  # None: no pool rows
+        self.add(rows)
+
+    def add(self, rows: Iterable[SimRow]) -> None:
+        """Keep what the chart needs of ``rows`` (in time order)."""
+        series = self.series
+        for r in rows:
+            if r.kind == "submitter" or r.kind == "slurm_user":
+                values = series.get((r.kind, r.name))
+                if values is None:
+                    values = series[(r.kind, r.name)] = array("d")
+                values.append(r.slots)
+            elif r.kind == "pool":
+                capacity = r.capacity or 0.0
+                if self.capacity is None or capacity > self.capacity:
+                    self.capacity = capacity
+
+    def kind(self) -> str:
+        """Submitters when the run has any, else Slurm users."""
+        return "submitter" if any(k == "submitter" for k, _ in self.series) else "slurm_user"
 
 
 def spark_chart(
@@ -19,15 +49,23 @@ def spark_chart(
     no pool rows); the last figure is what the entity holds at the end. With ``after``
     (``fs whatif ... simulate``) each entity has two lines, ``before`` and ``after``.
     """
-    kind = "submitter" if any(r.kind == "submitter" for r in rows) else "slurm_user"
-    runs = [("", rows)] if after is None else [(" before", rows), (" after", after)]
-    series: dict[str, list[float]] = {}
-    for name in sorted({r.name for _, run in runs for r in run if r.kind == kind}):
-        for tag, run in runs:
-            series[name + tag] = [r.slots for r in run if r.kind == kind and r.name == name]
+    if after is None:
+        return chart_text([("", ChartSeries(rows))], width)
+    return chart_text([(" before", ChartSeries(rows)), (" after", ChartSeries(after))], width)
+
+
+def chart_text(runs: Sequence[tuple[str, ChartSeries]], width: int = 60) -> str:
+    """:func:`spark_chart` of runs kept as they came (each labelled; the first run picks
+    the kind of entity and the capacity)."""
+    kind = runs[0][1].kind()
+    names = sorted({name for _, run in runs for k, name in run.series if k == kind})
+    empty: array[float] = array("d")
+    series = {
+        name + tag: run.series.get((kind, name), empty) for name in names for tag, run in runs
+    }
     if not series:
         return ""
-    capacity = max((r.capacity or 0.0 for r in rows if r.kind == "pool"), default=0.0)
+    capacity = runs[0][1].capacity or 0.0
     top = capacity or max((max(v) for v in series.values() if v), default=0.0) or 1.0
     label = max(len(name) for name in series)
     what = "slots held" if kind == "submitter" else "CPUs in use"

@@ -4,12 +4,13 @@ A run of a day at one-minute cycles is tens of thousands of rows; what a reader 
 from it first is who held how much. So the table sums each entity's series up: its mean
 and largest holding, and at the last cycle its holding, effective priority (submitters),
 quota (groups), fair-share factor (Slurm users) and idle jobs. ``--series`` (or any
-``--output`` other than table) prints every row of every cycle instead.
+``--output`` other than table) prints every row of every cycle instead. The sums are kept
+as the rows arrive (:class:`Summary`), so a month of cycles is never held to be summed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from fairshare_cli.core.jsontext import iso
@@ -31,21 +32,60 @@ class EntitySummary:
     last: SimRow
 
 
-def summarize(rows: Sequence[SimRow]) -> list[EntitySummary]:
+class _Series:
+    """One entity's rows so far: how many, the sum and the largest of their slots, the last."""
+
+    __slots__ = ("count", "last", "top", "total")
+
+    def __init__(self, row: SimRow) -> None:
+        self.count = 1
+        self.total = 0 + row.slots  # as sum() starts: 0 + -0.0 is 0.0
+        self.top = row.slots
+        self.last = row
+
+
+class Summary:
+    """Each entity's series summed up as its rows arrive, in any number of pieces: one
+    entry per entity and the cycle times seen, never the rows.
+
+    The sum adds the slots one after another from 0, as :func:`sum` did over the whole
+    series (Python 3.11), and the largest is the first of the largest, as :func:`max`.
+    """
+
+    def __init__(self, rows: Iterable[SimRow] = ()) -> None:
+        self._series: dict[tuple[str, str], _Series] = {}
+        self.times: set[float] = set()
+        self.add(rows)
+
+    def add(self, rows: Iterable[SimRow]) -> None:
+        """Count ``rows`` in (a cycle's, or any run of rows in time order)."""
+        series, times = self._series, self.times
+        for r in rows:
+            times.add(r.time)
+            e = series.get((r.kind, r.name))
+            if e is None:
+                series[(r.kind, r.name)] = _Series(r)
+                continue
+            e.count += 1
+            e.total += r.slots
+            if r.slots > e.top:
+                e.top = r.slots
+            e.last = r
+
+    def entities(self) -> list[EntitySummary]:
+        """Every entity (in :data:`KIND_ORDER`, then by name), summed up."""
+        order = {k: i for i, k in enumerate(KIND_ORDER)}
+        return [
+            EntitySummary(kind, name, e.count, e.total / e.count, e.top, e.last)
+            for (kind, name), e in sorted(
+                self._series.items(), key=lambda kv: (order.get(kv[0][0], len(order)), kv[0])
+            )
+        ]
+
+
+def summarize(rows: Iterable[SimRow]) -> list[EntitySummary]:
     """Every entity of ``rows`` (in :data:`KIND_ORDER`, then by name), summed up."""
-    series: dict[tuple[str, str], list[SimRow]] = {}
-    for r in rows:
-        series.setdefault((r.kind, r.name), []).append(r)
-    order = {k: i for i, k in enumerate(KIND_ORDER)}
-    out = []
-    for (kind, name), run in sorted(
-        series.items(), key=lambda kv: (order.get(kv[0][0], len(order)), kv[0])
-    ):
-        slots = [r.slots for r in run]
-        out.append(
-            EntitySummary(kind, name, len(run), sum(slots) / len(slots), max(slots), run[-1])
-        )
-    return out
+    return Summary(rows).entities()
 
 
 def _num(value: float | int | None, spec: str) -> str:
@@ -55,26 +95,32 @@ def _num(value: float | int | None, spec: str) -> str:
 def summary_table(rows: Sequence[SimRow], policy: Sequence[str] | None = None) -> str:
     """The summary as fixed-width text: a line saying what was run, then one line per
     entity. ``policy`` (one label per row, ``fs whatif``) sums each policy up apart."""
-    if not rows:
+    if policy is None:
+        return summary_text([("", Summary(rows))])
+    runs = [
+        (p, Summary(r for r, q in zip(rows, policy, strict=True) if q == p))
+        for p in dict.fromkeys(policy)
+    ]
+    return summary_text(runs, tagged=True)
+
+
+def summary_text(runs: Sequence[tuple[str, Summary]], tagged: bool = False) -> str:
+    """:func:`summary_table`'s text of summaries, each under its label (``tagged``: a first
+    column ``Policy``)."""
+    times = sorted(set().union(*(s.times for _, s in runs)))
+    if not times:
         return "(nothing simulated)\n"
-    runs: list[tuple[str, list[SimRow]]] = [("", list(rows))]
-    if policy is not None:
-        runs = [
-            (p, [r for r, q in zip(rows, policy, strict=True) if q == p])
-            for p in dict.fromkeys(policy)
-        ]
-    times = sorted({r.time for r in rows})
-    head = "" if policy is None else f"{'Policy':<7}"
+    head = f"{'Policy':<7}" if tagged else ""
     lines = [
         f"{len(times)} cycles from {iso(times[0])} to {iso(times[-1])}; means are over the "
         "cycles (--series prints every cycle)",
         f"{head}{'Kind':<10} {'Name':<36} {'MeanSlots':>10} {'MaxSlots':>9} {'EndSlots':>9} "
         f"{'EffPrio':>12} {'Quota':>9} {'FairShare':>9} {'Pending':>8}",
     ]
-    for tag, run in runs:
-        for s in summarize(run):
+    for tag, summary in runs:
+        for s in summary.entities():
             r = s.last
-            label = "" if policy is None else f"{tag:<7}"
+            label = f"{tag:<7}" if tagged else ""
             lines.append(
                 f"{label}{s.kind:<10} {s.name:<36} {s.mean_slots:>10.2f} {s.max_slots:>9.0f} "
                 f"{r.slots:>9.0f} {_num(r.effective_priority, '12.2f'):>12} "

@@ -271,18 +271,17 @@ def listing_chunks(
     yield from filled_chunks(row, slots, len(table))
 
 
-#: A column of values, the text of each value (None: the values as they are; a tuple of
-#: texts where the column fills several conversions) and the conversions of a row it
-#: fills (counted from 0).
-Slot = tuple[list[Any], "dict[Any, Any] | None", tuple[int, ...]]
+#: A column of values, the text of each value for each conversion of a row it fills (None:
+#: the values as they are) and those conversions (counted from 0).
+Slot = tuple[list[Any], "tuple[dict[Any, Any], ...] | None", tuple[int, ...]]
 
 
 def filled_chunks(row: str, slots: list[Slot], rows: int) -> Iterator[str]:
     """The text of ``rows`` rows of the template ``row`` (one ``%`` conversion a slot's
     place), :data:`CHUNK_ROWS` at a time: each chunk is one
     ``%`` of the template repeated a row, the rows' values laid out in one list by slice
-    assignment (no Python code a row; a column of several places is looked up once a row,
-    its texts spread by ``zip``)."""
+    assignment (no Python code a row; a column of several places is looked up once a
+    place, in that place's texts)."""
     width = sum(len(places) for _, _, places in slots)
     full = row * CHUNK_ROWS
     for start in range(0, rows, CHUNK_ROWS):
@@ -291,16 +290,11 @@ def filled_chunks(row: str, slots: list[Slot], rows: int) -> Iterator[str]:
         values: list[Any] = [None] * (width * count)
         for column, texts, places in slots:
             piece = column[start:stop]
-            if len(places) > 1:
-                assert texts is not None
-                for k, cells in zip(
-                    places, zip(*map(texts.__getitem__, piece), strict=True), strict=True
-                ):
-                    values[k::width] = cells
-            else:
-                values[places[0] :: width] = (
-                    piece if texts is None else map(texts.__getitem__, piece)
-                )
+            if texts is None:
+                values[places[0] :: width] = piece
+                continue
+            for k, cells in zip(places, texts, strict=True):
+                values[k::width] = map(cells.__getitem__, piece)
         yield (full if count == CHUNK_ROWS else row * count) % tuple(values)
 
 
@@ -334,7 +328,7 @@ def _layout(
                 specs.append(next(iter(texts.values())).replace("%", "%%"))
                 continue
             specs.append(spec)
-            slots.append((values, texts, (conversions,)))
+            slots.append((values, None if texts is None else (texts,), (conversions,)))
         elif kind == "const":
             ((text,),) = _group_texts([items], weights, namespace)([None])
             specs.append(text.replace("%", "%%"))
@@ -349,8 +343,7 @@ def _layout(
             texts = _group_texts(groups[kind], weights, namespace)
             values = getattr(table, column)
             shares = list(set(values))  # (in any order: a text a share)
-            cells = dict(zip(shares, texts(shares), strict=True))
-            if len(places[kind]) == 1:
-                cells = {s: t[0] for s, t in cells.items()}
+            by_place = zip(*texts(shares), strict=True)  # each place's texts, a share's each
+            cells = tuple(dict(zip(shares, place, strict=True)) for place in by_place)
             slots.append((values, cells, tuple(places[kind])))
     return "".join(specs) + "\n", slots

@@ -294,7 +294,7 @@ def test_a_plot_that_cannot_be_written_is_refused_before_the_run(
     def no_run(*_: object, **__: object) -> None:
         raise AssertionError("the simulation ran")
 
-    monkeypatch.setattr(cli_simulate, "run_simulation", no_run)
+    monkeypatch.setattr(cli_simulate, "prepared", no_run)
     result = run(
         "simulate", "--workload", str(SAMPLE / "workload.json"),
         "--plot", "/nonexist/x.png", *ON_SAMPLE,
@@ -322,3 +322,54 @@ def test_the_sample_run_prints_a_line_per_entity_and_series_every_cycle(
     assert len(rows) > 50 * entities
     csv_rows = run(*line, "--output", "csv", *ON_SAMPLE)
     assert len(csv_rows.stdout.splitlines()) == 1 + len(rows)
+
+
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        pytest.param([], id="summary"),
+        pytest.param(["--series"], id="series"),
+        pytest.param(["--json"], id="json"),
+        pytest.param(["--output", "ndjson"], id="ndjson"),
+        pytest.param(["--output", "csv"], id="csv"),
+    ],
+)
+def test_rows_written_as_the_cycles_run_are_those_of_the_whole_run(
+    fmt: list[str], args: list[str], run: Callable[..., Any], tmp_path: Path
+) -> None:
+    """Without --plot or --html each view takes the rows a cycle at a time (the summary a
+    line per entity, the others written as they come); with --html every row is kept and
+    shown after the run. The bytes are the same."""
+    line = ["simulate", *args, "--until", "2:00:00", "--cycle", "600", *fmt]
+    streamed = run(*line)
+    kept = run(*line, "--html", str(tmp_path / "page.html"))
+    assert streamed.exit_code == kept.exit_code == 0, streamed.stderr + kept.stderr
+    assert streamed.stdout == kept.stdout
+    if fmt:  # 13 cycles of a, b and the pool: 39 rows
+        assert len(streamed.stdout.splitlines()) >= 39
+    else:
+        assert streamed.stdout.startswith("13 cycles from 2026-11-21T12:00:00Z")
+
+
+def test_the_terminal_chart_follows_the_summary(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a terminal the summary is followed by the chart, both from rows that passed once."""
+    import sys
+
+    from fairshare_cli.cli.simulate import stream_rows
+    from fairshare_cli.core.operations.sim_row import SimRow
+    from fairshare_cli.render.sim_chart import spark_chart
+    from fairshare_cli.render.sim_summary import summary_table
+
+    cycles = [
+        [
+            SimRow(1.8e9 + 60 * k, "submitter", "a@d", s, 0.5),
+            SimRow(1.8e9 + 60 * k, "pool", "pool", s, capacity=4.0),
+        ]
+        for k, s in enumerate([0.0, 2.0, 4.0])
+    ]
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    stream_rows(iter(cycles), "table", series=False)
+    rows = [r for c in cycles for r in c]
+    assert capsys.readouterr().out == summary_table(rows) + "\n" + spark_chart(rows)

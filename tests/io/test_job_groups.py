@@ -14,7 +14,7 @@ from msgspec import structs
 from test_jobs import _exact, _typed, docs
 
 from fairshare_cli.core.batches import IdBatch, JobBatch
-from fairshare_cli.core.jobs import Job, expand
+from fairshare_cli.core.jobs import Job, expand, parse_jobs
 from fairshare_cli.errors import InputError
 from fairshare_cli.io import jobs as reader
 from fairshare_cli.io.job_groups import load_job_groups
@@ -133,3 +133,17 @@ def test_a_bad_job_after_many_equal_ones_is_refused_as_the_exact_parser_words_it
     with pytest.raises(InputError) as caught:
         load_job_groups(str(path))
     assert str(caught.value) == want
+
+
+def test_a_job_that_gives_its_attributes_and_one_that_does_not_stay_apart(
+    tmp_path: Path,
+) -> None:
+    """``attributes: {}`` given and left out are equal values of two types (the exact
+    parser keeps the given dict, and a job that gives none has the shared read-only
+    default): each job keeps its own, as the exact parser reads it."""
+    doc = [{"id": "1", "owner": "alice", "attributes": {}}, {"id": "2", "owner": "alice"}]
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    got = _jobs(load_job_groups(str(path)))
+    assert _typed(got) == _typed(sorted(parse_jobs(doc, "x"), key=lambda j: j.id))
+    assert [type(j.attributes).__name__ for j in got] == ["dict", "mappingproxy"]

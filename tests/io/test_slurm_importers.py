@@ -233,7 +233,8 @@ def test_scontrol_jobs_array_task(tmp_path: Path) -> None:
     )
     (job,) = read_jobs(str(path)).jobs
     assert job.obj["id"] == "10_1"
-    assert job.obj["num_nodes"] == 1
+    assert job.job.num_nodes == 1  # NumNodes=1-2: its first number (the default, left out)
+    assert "num_nodes" not in job.obj
     assert "accrue_time" not in job.obj
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 from msgspec.structs import replace
@@ -77,9 +77,9 @@ def command(
         for item in dump.jobs:
             # AccrueTime=Unknown: not accruing age (held back by limits); AGE 0 at the pass.
             if item.job.status == "idle" and item.job.accrue_time is None:
-                item.job = replace(item.job, accrue_time=when)
+                item.job, item.json_form = replace(item.job, accrue_time=when), False
             if no_site_factor and item.job.site_factor:
-                item.job = replace(item.job, site_factor=0)
+                item.job, item.json_form = replace(item.job, site_factor=0), False
         slurm, missing = _charge_running(env, dump.jobs, when)
         slurm, refined = _refine(env, slurm, dump)
         store_slurm(env, slurm)
@@ -92,14 +92,9 @@ def command(
         new = [j.job for j in dump.jobs]
         new = [replace(j, site_factor=sites[j.id]) if j.id in sites else j for j in new]
         unexplained = _mismatches(env, slurm, dump.jobs, new) if slurm.usage else []
-        ids = {j.id for j in new}
-        queue = env.decode(
-            "jobs",
-            lambda raw: jobs_from_objects([] if raw is None else raw, f"{env.state_path}: jobs"),
-        )
-        kept = [j for j in queue if j.id not in ids]
+        kept = _kept(env, {j.id for j in new})
+        section = [*map(job_to_json, kept), *_written(dump.jobs, new)]
         queue = [*kept, *new]
-        section = [job_to_json(j) for j in queue]
         env.state = env.state.with_section("jobs", section)
         env.written_jobs = (section, queue)  # checked from these, not parsed again
         running = sum(1 for j in new if j.status == "running")
@@ -115,6 +110,30 @@ def command(
             )
         text += _unexplained(unexplained)
         report(dry_run, text, ignored)
+
+
+def _kept(env: Env, ids: set[str]) -> list[Job]:
+    """The queue's jobs the dump does not replace. The whole queue is read first: a
+    malformed job is refused even where the dump would replace it (a state file is never
+    overwritten over a fault).
+
+    Raises:
+        StateError: the queue is malformed.
+    """
+    queue = env.decode(
+        "jobs",
+        lambda raw: jobs_from_objects([] if raw is None else raw, f"{env.state_path}: jobs"),
+    )
+    return [j for j in queue if j.id not in ids]
+
+
+def _written(dumped: list[ImportedJob], jobs: list[Job]) -> list[dict[str, Any]]:
+    """The JSON form of each job: the object it was read from when that is its form and
+    the job is as read (``json_form``), else :func:`job_to_json` of it."""
+    return [
+        item.obj if item.json_form and job is item.job else job_to_json(job)
+        for item, job in zip(dumped, jobs, strict=True)
+    ]
 
 
 def _unexplained(mismatches: list[PriorityMismatch]) -> str:

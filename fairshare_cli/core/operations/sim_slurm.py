@@ -35,9 +35,11 @@ ever (Slurm uses the partition's ``MaxTime``; here partitions have none).
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -46,33 +48,22 @@ from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor.negotiator import machine_names
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.operations.sim_row import JobStart, SimRow
+from fairshare_cli.core.operations.slurm_pending import PendingJobs, Score
 from fairshare_cli.core.operations.slurm_series import SlurmSeries
+from fairshare_cli.core.slurm.node_space import Node, NodeSpace, Reservation, free_during
 
 INF = math.inf
-
-#: A backfill reservation on one node: CPUs held from, to.
-Reservation = tuple[float, float, int]
-
-
-@dataclass
-class _Node:
-    name: str
-    cpus: int
-    partitions: frozenset[str]
-    used: int = 0
-    #: (planned end, cpus) of the jobs running here (for backfill's map)
-    planned: dict[str, tuple[float, int]] = field(default_factory=dict)
 
 
 @dataclass
 class _Running:
     job: Job
-    nodes: list[tuple[_Node, int]]
+    nodes: list[tuple[Node, int]]
     end: float | None
     name: str
 
 
-def _nodes(config: Config) -> list[_Node]:
+def _nodes(config: Config) -> list[Node]:
     """Every ``[[machines]]`` stanza is ``count`` nodes of ``slots × Cpus`` CPUs, in its
     ``partitions`` (none: every partition)."""
     out = []
@@ -81,7 +72,7 @@ def _nodes(config: Config) -> list[_Node]:
         cpus = int(value) if isinstance(value, (int, float)) else 1
         parts = frozenset(spec.partitions or config.partitions)
         for name in machine_names(spec):
-            out.append(_Node(name, spec.slots * cpus, parts))
+            out.append(Node(name, spec.slots * cpus, parts))
     return out
 
 
@@ -102,6 +93,9 @@ class SlurmSim:
         self.backfill = backfill
         self.start = start
         self.nodes = _nodes(config)
+        self.space = NodeSpace(self.nodes)
+        #: the partitions of some node (a job of none of them never starts)
+        self.node_parts = frozenset().union(*(n.partitions for n in self.nodes))
         self.capacity = sum(n.cpus for n in self.nodes)
         self.default_parts = tuple(p for p, s in config.partitions.items() if s.default)
         batches = [b if isinstance(b, JobBatch) else JobBatch(b) for b in workload]
@@ -109,24 +103,42 @@ class SlurmSim:
             batches, key=lambda b: (self._submitted(b.job), b.job.cluster_proc)
         )
         self.next_work = 0
-        self.pending: list[JobBatch] = []
+        self.queue = PendingJobs(self._score)
+        self.queued: list[Job] = []  # jobs queued since the last cycle (scored at once)
+        self.settled: list[tuple[JobBatch, JobBatch | None]] = []  # started this cycle
         self.running: dict[str, _Running] = {}
         self.ends: list[tuple[float, str]] = []
-        self.prio: dict[str, tuple[int, tuple[str, ...]]] = {}  # batch head id -> (prio, parts)
+        self.multi: dict[str, bool] = {}  # job id -> whether it names several partitions
+        #: the decay pass (time, tree, priority context) priorities are of, and the cycle
         self.pass_time: float | None = None
+        self.ctx: tuple[float, Any, Any] = (0.0, None, None)
+        self.now = start
         self.last_backfill: float | None = None  # when the last backfill pass ran
         self.starts: list[JobStart] = []  # jobs started here (fs sweep's waits)
         self.finished = 0  # jobs ended here
+        #: what the rows count, kept as jobs start and end: CPUs in use per user and in
+        #: all, pending jobs per user and in all
+        self.cpus_of: dict[str, int] = {}
+        self.in_use = 0
+        self.waiting: dict[str, int] = {}
+        self.waiting_total = 0
         for item in queue:
             batch = item if isinstance(item, JobBatch) else JobBatch(item)
             if batch.job.status == "idle":
-                self.pending.append(batch)
+                self.queue.add(batch)
+                self.queued.append(batch.job)
+                self._count_waiting(batch.job, batch.count)
             elif batch.job.status == "running":
                 for i in range(batch.count):
                     job = replace(batch.job, id=batch.job_id(i))
                     began = job.start_time if job.start_time is not None else start
-                    nodes = self._fit(job, self._parts(job), {}) or self.nodes[: job.num_nodes]
+                    nodes = self._fit(job, self._parts(job)) or self.nodes[: job.num_nodes]
                     self._place(job, nodes, began, queued=True)
+
+    def _count_waiting(self, job: Job, count: int) -> None:
+        user = job.owner.split("@", 1)[0]
+        self.waiting[user] = self.waiting.get(user, 0) + count
+        self.waiting_total += count
 
     def _submitted(self, job: Job) -> float:
         return job.submit_time if job.submit_time is not None else self.start
@@ -136,27 +148,30 @@ class SlurmSim:
 
     # -- placing --------------------------------------------------------------------
 
-    def _fit(self, job: Job, parts: tuple[str, ...], node_free: dict[str, int]) -> list[_Node]:
+    def _fit(self, job: Job, parts: tuple[str, ...]) -> list[Node]:
         """The first nodes (in config order) of the job's partitions with its CPUs free."""
         want = max(job.num_nodes, 1)
         per = math.ceil(job.request_cpus / want)
+        if want == 1:
+            node = self.space.first_free(per, parts)
+            return [node] if node is not None else []
         chosen = []
         for node in self.nodes:
             if node.partitions.isdisjoint(parts) and parts:
                 continue
-            if node_free.get(node.name, node.cpus - node.used) >= per:
+            if node.cpus - node.used >= per:
                 chosen.append(node)
                 if len(chosen) == want:
                     return chosen
         return []
 
     def _try_start(self, job: Job, parts: tuple[str, ...], t: float) -> bool:
-        nodes = self._fit(job, parts, {})
+        nodes = self._fit(job, parts)
         if nodes:
             self._place(job, nodes, t)
         return bool(nodes)
 
-    def _place(self, job: Job, nodes: list[_Node], t: float, *, queued: bool = False) -> None:
+    def _place(self, job: Job, nodes: list[Node], t: float, *, queued: bool = False) -> None:
         """Start ``job`` at ``t`` on ``nodes``; it ends after its run time or time limit
         (``queued``: it was running in the queue the simulation starts from)."""
         per = math.ceil(job.request_cpus / max(job.num_nodes, 1))
@@ -168,13 +183,17 @@ class SlurmSim:
         for node in nodes:
             node.used += per
             node.planned[job.id] = (planned, per)
+            self.space.changed(node)
         name = job.owner.split("@", 1)[0]
         self.running[job.id] = _Running(job, [(n, per) for n in nodes], end, name)
+        self.cpus_of[name] = self.cpus_of.get(name, 0) + job.request_cpus
+        self.in_use += per * len(nodes)
         if end is not None:
             heapq.heappush(self.ends, (end, job.id))
         self.series.start(job.id, job, t)
         if not queued:
             self.starts.append(JobStart(job.id, name, self._submitted(job), t))
+            self._count_waiting(job, -1)
 
     # -- one cycle ------------------------------------------------------------------
 
@@ -187,6 +206,9 @@ class SlurmSim:
             for node, per in run.nodes:
                 node.used -= per
                 del node.planned[job_id]
+                self.in_use -= per
+                self.space.changed(node)
+            self.cpus_of[run.name] -= run.job.request_cpus
             self.series.end(job_id, end)
 
     def submit_due(self, t: float) -> None:
@@ -195,55 +217,68 @@ class SlurmSim:
         k = self.next_work
         while k < len(work) and self._submitted(work[k].job) <= t:
             job = replace(work[k].job, status="idle", submit_time=self._submitted(work[k].job))
-            self.pending.append(JobBatch(job, work[k].count))
+            self.queue.add(JobBatch(job, work[k].count))
+            self.queued.append(job)
+            self._count_waiting(job, work[k].count)
             k += 1
         self.next_work = k
 
-    def _priorities(self, t: float) -> None:
-        """Priorities as of the last decay pass (recomputed when a pass has run or jobs
-        were queued since), with the usage charged so far."""
-        from fairshare_cli.core.slurm.model import priority_context
+    def _score(self, jobs: list[Job]) -> dict[str, Score]:
+        """The jobs' priorities as of the last decay pass, with the usage charged so far
+        (``sprio``'s at the cycle; a job's is its best partition's)."""
         from fairshare_cli.core.slurm.priority import controller_priority
         from fairshare_cli.core.slurm.priority_table import compute_rows
 
-        when, tree = self.series.tree(t)
-        fresh = when != self.pass_time
-        todo = [b.job for b in self.pending if fresh or b.job.id not in self.prio]
-        self.pass_time = when
-        if not todo:
-            return
-        ctx = priority_context(self.config, tree)
+        when, _, ctx = self.ctx
         best: dict[str, tuple[int, list[str]]] = {}
-        by_id = {job.id: job for job in todo}
-        for row in compute_rows(todo, ctx, when, listed_at=t):
-            multi = len(by_id[row.job_id].partitions) > 1
-            p = controller_priority(row, multi)
+        multi = self.multi
+        for job in jobs:
+            if job.id not in multi:  # (a job's partitions are split from its text each time)
+                multi[job.id] = len(job.partitions) > 1
+        for row in compute_rows(jobs, ctx, when, listed_at=self.now):
+            p = controller_priority(row, multi[row.job_id])
             prio, parts = best.setdefault(row.job_id, (p, []))
             best[row.job_id] = (max(prio, p), [*parts, row.partition])
-        for job_id, (p, parts) in best.items():
-            self.prio[job_id] = (p, tuple(parts))
+        return {job_id: (p, tuple(parts)) for job_id, (p, parts) in best.items()}
+
+    def _priorities(self, t: float) -> None:
+        """Priorities as of the last decay pass: all made again (as the order reaches them)
+        when a pass has ran since; the jobs queued since the last cycle get theirs now."""
+        from fairshare_cli.core.slurm.model import priority_context
+
+        when, tree = self.series.tree(t)
+        self.now = t
+        if when != self.pass_time:
+            self.pass_time = when
+            self.queue.new_pass()
+        if self.ctx[1] is not tree:
+            self.ctx = (when, tree, priority_context(self.config, tree))
+        self.queue.ensure(self.queued)
+        self.queued = []
 
     def schedule(self, t: float) -> None:
-        """The main scheduler's pass, then (with backfill) the backfill pass."""
+        """The main scheduler's pass, then (with backfill) the backfill pass, over the
+        pending jobs in priority order (ties: lower job id first)."""
         self._priorities(t)
-        order = sorted(
-            (b for b in self.pending if b.job.id in self.prio),
-            key=lambda b: (-self.prio[b.job.id][0], b.job.cluster_proc),
-        )
+        score = self.queue.score
+        order = self.queue.ordered()
         blocked: set[str] = set()
         left: list[JobBatch] = []
         for batch in order:
-            parts = self.prio[batch.job.id][1]
+            parts = score[batch.job.id][1]
             started = 0
             if blocked.isdisjoint(parts):
                 started = self._start_batch(batch, parts, t)
             if started < batch.count:
                 blocked.update(parts)
                 left.append(self._rest(batch, started))
-        if self.backfill and self._backfill_due(t) and left:
-            left = self._backfill(left, t)
-        unscored = [b for b in self.pending if b.job.id not in self.prio]
-        self.pending = left + unscored
+                if blocked >= self.node_parts:  # no job later in the order can start
+                    break
+        if self.backfill and self._backfill_due(t):
+            self._backfill(itertools.chain(left, order), t)
+        for batch, rest in self.settled:
+            self.queue.settle(batch, rest)
+        self.settled = []
 
     def _start_batch(self, batch: JobBatch, parts: tuple[str, ...], t: float) -> int:
         started = 0
@@ -252,13 +287,18 @@ class SlurmSim:
             if not self._try_start(job, parts, t):
                 break
             started += 1
+        if started == batch.count:
+            self.settled.append((batch, None))
         return started
 
     def _rest(self, batch: JobBatch, started: int) -> JobBatch:
+        """The jobs of ``batch`` left after its first ``started`` started (recorded for the
+        queue at the end of the cycle)."""
         if not started:
             return batch
         rest = JobBatch(replace(batch.job, id=batch.job_id(started)), batch.count - started)
-        self.prio[rest.job.id] = self.prio[batch.job.id]
+        self.queue.score[rest.job.id] = self.queue.score[batch.job.id]
+        self.settled.append((batch, rest))
         return rest
 
     def _backfill_due(self, t: float) -> bool:
@@ -270,20 +310,30 @@ class SlurmSim:
         self.last_backfill = t
         return True
 
-    def _backfill(self, order: list[JobBatch], t: float) -> list[JobBatch]:
+    def _backfill(self, order: Iterable[JobBatch], t: float) -> None:
         """Start lower-priority jobs now where that delays no higher-priority job's planned
         start; reserve CPUs for each job that cannot start (``_attempt_backfill``): at most
         ``bf_max_job_test`` jobs are tested; none is reserved beyond ``bf_window``."""
+        reserved: dict[str, list[Reservation]] = {}  # by node: (from, to, cpus)
+        self.space.begin_pass(t, reserved)
+        try:
+            self._backfill_jobs(order, t, reserved)
+        finally:
+            self.space.end_pass()
+
+    def _backfill_jobs(
+        self, order: Iterable[JobBatch], t: float, reserved: dict[str, list[Reservation]]
+    ) -> None:
+        """The jobs of a backfill pass (:meth:`_backfill`), in order, until
+        ``bf_max_job_test`` were tested ("bf_max_job_test: limit reached")."""
         prio = self.config.priority
         window_end = t + prio.bf_window * 60
         tests_left = prio.bf_max_job_test
-        reserved: dict[str, list[Reservation]] = {}  # by node: (from, to, cpus)
-        left = []
-        for k, batch in enumerate(order):
+        score = self.queue.score
+        for batch in order:
             if not tests_left:
-                left.extend(order[k:])  # "bf_max_job_test: limit reached"
                 break
-            parts = self.prio[batch.job.id][1]
+            parts = score[batch.job.id][1]
             started = 0
             while started < batch.count and tests_left:
                 job = (
@@ -298,12 +348,13 @@ class SlurmSim:
                 if nodes and when <= window_end:
                     self._reserve(job, nodes, when, reserved)
                 break
-            if started < batch.count:
-                left.append(self._rest(batch, started))
-        return left
+            if started == batch.count:
+                self.settled.append((batch, None))
+            else:
+                self._rest(batch, started)
 
     def _reserve(
-        self, job: Job, nodes: list[_Node], when: float, reserved: dict[str, list[Reservation]]
+        self, job: Job, nodes: list[Node], when: float, reserved: dict[str, list[Reservation]]
     ) -> None:
         """Hold the job's CPUs on ``nodes`` from ``when`` for its time limit, at whole
         seconds on the ``bf_resolution`` grid: the start rounded down; the end rounded up
@@ -326,32 +377,22 @@ class SlurmSim:
         parts: tuple[str, ...],
         t: float,
         reserved: dict[str, list[Reservation]],
-    ) -> tuple[float, list[_Node]]:
+    ) -> tuple[float, list[Node]]:
         """The earliest time the job's CPUs are free for its whole time limit on enough
         nodes, given the planned ends and the reservations, and those nodes (the first in
         config order that are free then).
 
-        A node's free CPUs only rise at its own planned ends and reservation ends, so the
-        earliest time one node can take the job is ``t`` or one of those: a one-node job
-        asks each node for its own earliest time (no later than the best so far) instead
-        of trying every node at every time of the cluster (benchmarks/bench_simulate.py
-        backfill).
+        A one-node job asks the pass's node space (:mod:`~fairshare_cli.core.slurm.
+        node_space`, which holds ``t`` and ``reserved``); a job of several nodes tries
+        every node at ``t`` and at every planned end and reservation end of the cluster.
         """
         want = max(job.num_nodes, 1)
         per = math.ceil(job.request_cpus / want)
         length = job.time_limit if job.time_limit is not None else INF
-        nodes = [n for n in self.nodes if not parts or not n.partitions.isdisjoint(parts)]
         if want == 1:
-            best, found = INF, None
-            for node in nodes:
-                if node.cpus < per:
-                    continue
-                when = _node_earliest(node, per, t, length, reserved.get(node.name, ()), best)
-                if when < best:
-                    best, found = when, node
-                    if when == t:
-                        break
+            best, found = self.space.earliest(per, parts, length)
             return (best, [found]) if found is not None else (INF, [])
+        nodes = [n for n in self.nodes if not parts or not n.partitions.isdisjoint(parts)]
         times = {t}
         for node in self.nodes:
             times.update(end for end, _ in node.planned.values() if t < end < INF)
@@ -361,7 +402,7 @@ class SlurmSim:
             chosen = [
                 n
                 for n in nodes
-                if _free_during(n, when, when + length, reserved.get(n.name, ())) >= per
+                if free_during(n, when, when + length, reserved.get(n.name, ())) >= per
             ]
             if len(chosen) >= want:
                 return when, chosen[:want]
@@ -373,13 +414,7 @@ class SlurmSim:
         """Per user association: fair-share factor, CPUs in use, pending jobs; then the
         cluster: CPUs in use, CPUs, pending jobs."""
         factors = self.series.factors(t)
-        cpus: dict[str, int] = {}
-        for run in self.running.values():
-            cpus[run.name] = cpus.get(run.name, 0) + run.job.request_cpus
-        waiting: dict[str, int] = {}
-        for b in self.pending:
-            user = b.job.owner.split("@", 1)[0]
-            waiting[user] = waiting.get(user, 0) + b.count
+        cpus, waiting = self.cpus_of, self.waiting
         out = []
         for name, factor in sorted(factors.items()):
             user = name.split(" (", 1)[0]
@@ -389,40 +424,7 @@ class SlurmSim:
                     fairshare=factor, pending=waiting.get(user, 0),
                 )
             )  # fmt: skip
-        in_use = float(sum(n.used for n in self.nodes))
-        pending = sum(b.count for b in self.pending)
+        in_use = float(self.in_use)
+        pending = self.waiting_total
         out.append(SimRow(t, "pool", "pool", in_use, pending=pending, capacity=self.capacity))
         return out
-
-
-def _node_earliest(
-    node: _Node,
-    per: int,
-    t: float,
-    length: float,
-    reserved: Sequence[Reservation],
-    before: float,
-) -> float:
-    """The earliest time (``t``, a planned end or a reservation end, before ``before``)
-    from which ``per`` CPUs of the node are free for ``length``; INF when none."""
-    times = {t}
-    times.update(end for end, _ in node.planned.values() if t < end < before)
-    times.update(to for _, to, _ in reserved if t < to < before)
-    for when in sorted(times):
-        if when >= before:
-            break
-        if _free_during(node, when, when + length, reserved) >= per:
-            return when
-    return INF
-
-
-def _free_during(node: _Node, lo: float, hi: float, reserved: Sequence[Reservation]) -> int:
-    """The fewest CPUs free on the node at any moment of ``[lo, hi)`` (free CPUs only fall
-    at a reservation's start)."""
-    points = {lo} | {a for a, _, _ in reserved if lo < a < hi}
-    worst = node.cpus
-    for p in points:
-        busy = sum(c for end, c in node.planned.values() if end > p)
-        busy += sum(c for a, b, c in reserved if a <= p < b)
-        worst = min(worst, node.cpus - busy)
-    return worst

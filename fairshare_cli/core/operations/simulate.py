@@ -17,12 +17,15 @@ the Slurm series charges each cycle's work once
 no claimed slot can be taken, matches nothing and is not negotiated (only without groups,
 whose round-robin times a cycle moves). ``tests/core/operations/simulate_reference.py``
 keeps the plain loop for tests.
+
+:func:`simulate` returns every row; :class:`Simulation` hands them over a cycle at a time,
+for callers that keep only part of them (``fs simulate``'s summary and its json writer).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +42,8 @@ from fairshare_cli.core.operations.slurm_series import SlurmSeries
 
 @dataclass(frozen=True)
 class SimResult:
-    """All rows in time order, and the final queue, accountant and claims.
+    """All rows in time order (from :func:`simulate`; what the caller kept, from
+    :class:`Simulation`), and the final queue, accountant and claims.
 
     ``jobs`` is the live queue at the end (idle batches, then running jobs): finished jobs
     have left it. ``starts`` lists the jobs that started during the run, in order, and
@@ -110,57 +114,97 @@ def simulate(  # noqa: PLR0913  the library API: six inputs, then keyword option
     Raises:
         ValueError: ``"slurm"`` without a Slurm series.
     """
-    if scheduler == "slurm":
-        if slurm is None:
-            raise ValueError("the slurm scheduler needs accounts (a Slurm series)")
-        return _simulate_slurm(
-            config, slurm, queue, workload, window, progress, backfill, (accountant, negotiator)
+    run = Simulation(
+        config,
+        (accountant, negotiator),
+        (queue, workload),
+        window,
+        slurm=slurm,
+        progress=progress,
+        scheduler=scheduler,
+        backfill=backfill,
+    )
+    return run.collect()
+
+
+class Simulation:
+    """:func:`simulate` a cycle at a time: iterating runs the cycles (once), each giving its
+    rows; :meth:`result` is then the final state. A caller that needs only part of the
+    rows (a summary line per entity, rows written as they come) keeps only that part: a
+    month of one-minute cycles on a large pool is tens of millions of rows.
+
+    The arguments are :func:`simulate`'s, the accountant with the negotiator's claims and
+    the queue with the workload each given as a pair; ``starts=False`` forgets the jobs
+    that started (a million in a month) once each cycle is over, and ``starts`` of the
+    result is then empty.
+
+    Raises:
+        ValueError: ``"slurm"`` without a Slurm series.
+    """
+
+    def __init__(  # noqa: PLR0913  simulate's arguments, then keyword options
+        self,
+        config: Config,
+        htcondor: tuple[acct.AccountantState, NegotiatorState],
+        jobs: tuple[Sequence[Job | JobBatch], Sequence[Job | JobBatch]],
+        window: SimWindow,
+        *,
+        slurm: SlurmSeries | None = None,
+        progress: Callable[[float], None] | None = None,
+        scheduler: str = "htcondor",
+        backfill: bool = False,
+        starts: bool = True,
+    ) -> None:
+        self._htcondor = htcondor
+        self._starts = starts
+        self._sim: SimQueue | SlurmSim
+        if scheduler == "slurm":
+            if slurm is None:
+                raise ValueError("the slurm scheduler needs accounts (a Slurm series)")
+            self._sim = SlurmSim(config, slurm, jobs[0], jobs[1], window.start, backfill)
+        else:
+            self._sim = SimQueue(config, *htcondor, jobs[0], jobs[1], window.start, slurm)
+        self._times = cycle_times(window.start, window.until, window.cycle)
+        self._progress = progress
+
+    def __iter__(self) -> Iterator[list[SimRow]]:
+        """Each cycle's rows, in time order, the cycle run as its rows are asked for."""
+        sim, progress, times = self._sim, self._progress, self._times
+        step = sim.schedule if isinstance(sim, SlurmSim) else sim.negotiate
+        for k, t in enumerate(times):
+            sim.finish_jobs(t)
+            sim.submit_due(t)
+            step(t)
+            if not self._starts:
+                sim.starts.clear()
+            yield sim.rows(t)
+            if progress is not None:
+                progress((k + 1) / len(times))
+
+    def collect(self) -> SimResult:
+        """Run every cycle and keep every row (:func:`simulate`'s result)."""
+        rows: list[SimRow] = []
+        for cycle in self:
+            rows.extend(cycle)
+        return self.result(tuple(rows))
+
+    def result(self, rows: tuple[SimRow, ...] = ()) -> SimResult:
+        """The final state (after the last cycle) with ``rows``, what the caller kept."""
+        sim, cycles = self._sim, len(self._times)
+        if isinstance(sim, SlurmSim):
+            accountant, negotiator = self._htcondor
+            return SimResult(
+                rows, (), accountant, negotiator, cycles, tuple(sim.starts), sim.finished
+            )
+        return SimResult(
+            rows,
+            sim.live_jobs(),
+            sim.accountant,
+            sim.negotiator(),
+            cycles,
+            tuple(sim.starts),
+            sim.finished,
         )
-
-    sim = SimQueue(config, accountant, negotiator, queue, workload, window.start, slurm)
-    rows: list[SimRow] = []
-    times = cycle_times(window.start, window.until, window.cycle)
-    for k, t in enumerate(times):
-        sim.finish_jobs(t)
-        sim.submit_due(t)
-        sim.negotiate(t)
-        rows.extend(sim.rows(t))
-        if progress is not None:
-            progress((k + 1) / len(times))
-    return SimResult(
-        tuple(rows),
-        sim.live_jobs(),
-        sim.accountant,
-        sim.negotiator(),
-        len(times),
-        tuple(sim.starts),
-        sim.finished,
-    )
-
-
-def _simulate_slurm(
-    config: Config,
-    slurm: SlurmSeries,
-    queue: Sequence[Job | JobBatch],
-    workload: Sequence[Job | JobBatch],
-    window: SimWindow,
-    progress: Callable[[float], None] | None,
-    backfill: bool,
-    htcondor: tuple[acct.AccountantState, NegotiatorState],
-) -> SimResult:
-    sim = SlurmSim(config, slurm, queue, workload, window.start, backfill)
-    rows: list[SimRow] = []
-    times = cycle_times(window.start, window.until, window.cycle)
-    for k, t in enumerate(times):
-        sim.finish_jobs(t)
-        sim.submit_due(t)
-        sim.schedule(t)
-        rows.extend(sim.rows(t))
-        if progress is not None:
-            progress((k + 1) / len(times))
-    return SimResult(
-        tuple(rows), (), htcondor[0], htcondor[1], len(times), tuple(sim.starts), sim.finished
-    )
 
 
 def simulate_rows_json(rows: Sequence[SimRow]) -> list[dict[str, Any]]:

@@ -25,17 +25,23 @@ class SlurmSeries:
     def __init__(self, config: Config, section: Any) -> None:
         from fairshare_cli.core.slurm import model as slurm
         from fairshare_cli.core.slurm import tree_usage
+        from fairshare_cli.core.slurm.fairshare import STALE_ACCOUNT_USAGE
         from fairshare_cli.core.slurm.usage import usage_from_json
 
         self.config = config
         self.params = tree_usage.decay_params(config)
         self.state = usage_from_json(section)
         self.algo = tree_usage.algorithm(config)
+        #: whether a pass's tree holds until the next pass (see :meth:`_same_pass`)
+        self.lasts = not self.params.charge_job_end and not (
+            self.algo in STALE_ACCOUNT_USAGE and config.priority.usage_normalization == "total"
+        )
         #: rates records exactly as an import would (association, QOS usage factor)
         self.sink = slurm.SlurmHistorySink(config, section, 0.0, False)
         self.open: dict[str, str] = {}  # job id -> the tag of its running charge
         self.ended: dict[str, float] = {}  # tag -> end, applied at the next advance
         self.started = 0
+        self.new: list[Any] = []  # running charges started since the last advance
         self._tree: tuple[float, float, Any] | None = None
 
     def start(self, job_id: str, job: Job, t: float) -> None:
@@ -62,15 +68,13 @@ class SlurmSeries:
         self.started += 1
         tag = f"simulate:{self.started}"
         self.open[job_id] = tag
-        running = (*self.state.running, RunningCharge(account, user, rate, t, None, tag))
-        self.state = replace(self.state, running=running)
+        self.new.append(RunningCharge(account, user, rate, t, None, tag))
 
     def end(self, job_id: str, t: float) -> None:
         """A job that started here ended at ``t`` (it is charged up to ``t``)."""
         tag = self.open.pop(job_id, None)
         if tag is not None:
             self.ended[tag] = t
-            self._tree = None
 
     def tree(self, t: float) -> tuple[float, Any]:
         """The association tree with usage and fair share as the last decay pass before
@@ -78,8 +82,14 @@ class SlurmSeries:
         from fairshare_cli.core.slurm import usage as su
         from fairshare_cli.core.slurm.tree_usage import evaluate
 
-        if self._tree is not None and self._tree[0] == t:
-            return self._tree[1], self._tree[2]
+        cached = self._tree
+        if cached is not None and (
+            (cached[0] == t and not self.ended) or self._same_pass(cached[1], t)
+        ):
+            return cached[1], cached[2]
+        if self.new:  # (kept aside: a tuple made again at each start costs the running jobs)
+            self.state = replace(self.state, running=(*self.state.running, *self.new))
+            self.new = []
         if self.ended:
             ended = self.ended
             running = tuple(
@@ -89,9 +99,25 @@ class SlurmSeries:
             self.state = replace(self.state, running=running)
             self.ended = {}
         self.state = su.advance(self.state, t, self.params)
-        when, tree = evaluate(self.config, self.state, t)
+        # The state is at its last pass: its running jobs add nothing to the usage there
+        # (charged from the next pass on), so the tree need not charge them again.
+        state = replace(self.state, running=()) if self.lasts else self.state
+        when, tree = evaluate(self.config, state, t)
         self._tree = (t, when, tree)
         return when, tree
+
+    def _same_pass(self, when: float, t: float) -> bool:
+        """Whether the tree of the pass at ``when`` is also ``t``'s: no pass ran since, and
+        what a pass does not see does not change it (the jobs that started or ended since
+        are charged from the next pass on). Not so when a pass charges a job's end
+        (``charge_job_end``, seen at ``t``), nor for the accounts' usage of classic and
+        depth-oblivious fair share over root usage (taken from the running charges as
+        they stand)."""
+        from fairshare_cli.core.slurm.usage import last_pass
+
+        if not self.lasts:
+            return False
+        return last_pass(self.state.last_decay_ran, t, self.params.calc_period) == when
 
     def factors(self, t: float) -> dict[str, float]:
         """The fair-share factor of each user association at ``t`` (``user`` or, for a user

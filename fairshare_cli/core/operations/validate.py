@@ -14,6 +14,8 @@ content was read as empty and silently dropped on the next write.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from itertools import compress, repeat
+from operator import eq, not_
 from typing import TYPE_CHECKING, Any
 
 from fairshare_cli.core.state import SectionError, State
@@ -125,9 +127,10 @@ def check_state(
             if jobs is None:
                 jobs = parse_jobs([] if raw is None else raw, f"{source}: jobs")
             old = before.section("jobs")
-            old_objs = {_key(o): o for o in old} if isinstance(old, list) else {}
-            pairs = zip(_objects(raw), jobs, strict=True)
-            fresh = [(o, j) for o, j in pairs if old_objs.get(_key(o)) != o]
+            old_objs = dict(zip(_ids(old), old, strict=True)) if isinstance(old, list) else {}
+            objs = _objects(raw)
+            same = map(eq, map(old_objs.get, _ids(objs)), objs)  # (in C: 100,000 jobs)
+            fresh = [*compress(zip(objs, jobs, strict=True), map(not_, same))]
             check_jobs_against_config(fresh, config, f"{source}: jobs")
         else:
             decode_section(name, raw)
@@ -147,6 +150,8 @@ def _written(raw: Any, written: tuple[Any, list[Job]] | None) -> list[Job] | Non
 
 def _objects(raw: Any) -> list[Any]:
     """One object per parsed job (a ``count`` object stands for each of its jobs)."""
+    if _all_dicts(raw) and not any(map(dict.__contains__, raw, repeat("count"))):
+        return raw  # type: ignore[no-any-return]
     out: list[Any] = []
     for obj in raw or []:
         count = obj.get("count", 1) if isinstance(obj, Mapping) else 1
@@ -156,6 +161,17 @@ def _objects(raw: Any) -> list[Any]:
 
 def _key(obj: Any) -> Any:
     return obj.get("id") if isinstance(obj, Mapping) else None
+
+
+def _ids(objs: list[Any]) -> list[Any]:
+    """Each object's ``id`` (:func:`_key`; a list of objects alone: in C)."""
+    if _all_dicts(objs):
+        return [*map(dict.get, objs, repeat("id"))]
+    return [*map(_key, objs)]
+
+
+def _all_dicts(objs: Any) -> bool:
+    return type(objs) is list and set(map(type, objs)) <= {dict}
 
 
 def check_jobs_against_config(
@@ -170,12 +186,12 @@ def check_jobs_against_config(
     Raises:
         InputError: naming ``source`` and the job.
     """
+    pairs = list(pairs)
+    if not pairs:  # (nothing new: the HTCondor and DIRAC models not even imported)
+        return
     from fairshare_cli.core.dirac.jobs import task_queues_from_objects
     from fairshare_cli.core.htcondor.pool import check_jobs
 
-    pairs = list(pairs)
-    if not pairs:
-        return
     check_jobs([j for _, j in pairs], config, source)
     for _, job in pairs:  # what sprio and sshare refuse (fs submit also checks associations)
         _check_slurm_names(job, config, source)

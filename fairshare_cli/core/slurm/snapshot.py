@@ -193,7 +193,7 @@ def _first_rows(
     t, tree = evaluate(config, state, now)
     ctx = priority_context(config, tree)
     placed = [j for j in listed if tree.user_assoc(job_user(j.owner), j.account) is not None]
-    first = {j.id: j.partitions[0] if j.partitions else None for j in placed}
+    first = {j.id: (j.partitions or (None,))[0] for j in placed}  # (split once a job)
     # One table for every job (a job's rows do not depend on the others'), read by column.
     table = compute_table(placed, ctx, t, listed_at=now, in_id_order=False)
     out: dict[str, tuple[str | None, int]] = {}

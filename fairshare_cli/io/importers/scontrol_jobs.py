@@ -23,9 +23,10 @@ from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import is_prompt
 from fairshare_cli.io.importers.slurm_jobs import (
     STATES,
+    ImportedJob,
     JobDump,
     add_finished,
-    add_job,
+    billing,
     memory_mb,
     parse_tres,
 )
@@ -350,22 +351,12 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
         add_finished(out, get("Account"), user, tres, get("QOS"), start, end)
         return
     cpus, nodes, nice = get("NumCPUs", ""), get("NumNodes", "1"), get("Nice", "0")
-    obj: dict[str, Any] = {
-        "id": job_id,
-        "owner": user,
-        "status": status,
-        "nice": int(nice) if nice.isdecimal() else _num(record, "Nice", "0"),
-        "request_cpus": int(cpus) if cpus.isdecimal() else _num(record, "NumCPUs"),
-        "num_nodes": int(nodes) if nodes.isdecimal() else _num(record, "NumNodes", "1"),
-        "request_memory": memory,
-    }
-    account, qos, partition = get("Account"), get("QOS"), get("Partition")
-    if account:
-        obj["account"] = account
-    if qos:
-        obj["qos"] = qos
-    if partition:
-        obj["partition"] = partition
+    # The job's object as the state writes it (job_to_json's form: Job's order, the
+    # values at their defaults left out).
+    obj: dict[str, Any] = {"id": job_id, "owner": user}
+    nice_value = int(nice) if nice.isdecimal() else _num(record, "Nice", "0")
+    cpus_value = int(cpus) if cpus.isdecimal() else _num(record, "NumCPUs")
+    nodes_value = int(nodes) if nodes.isdecimal() else _num(record, "NumNodes", "1")
     text = get("SubmitTime", "")
     submit = times[text] if text in times else _time(record, "SubmitTime", times)
     text = get("EligibleTime", "")
@@ -378,13 +369,30 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
         obj["eligible_time"] = eligible
     if accrue is not None:
         obj["accrue_time"] = accrue
+    if status != "idle":
+        obj["status"] = status
+    if cpus_value != 1:
+        obj["request_cpus"] = cpus_value
+    if memory:
+        obj["request_memory"] = memory
+    account, partition, qos = get("Account"), get("Partition"), get("QOS")
+    if account:
+        obj["account"] = account
+    if partition:
+        obj["partition"] = partition
+    if qos:
+        obj["qos"] = qos
+    if nodes_value != 1:
+        obj["num_nodes"] = nodes_value
     try:
         limit = _limit(get("TimeLimit", ""))
     except TimeStringError:
         limit = _time_limit(record)  # raises, naming the line
     if limit is not None:
         obj["time_limit"] = limit
-    if "SiteFactor" in fields:
+    if nice_value:
+        obj["nice"] = nice_value
+    if "SiteFactor" in fields and _num(record, "SiteFactor"):
         obj["site_factor"] = _num(record, "SiteFactor")
     if status == "running":
         start = _time(record, "StartTime", times)
@@ -392,4 +400,6 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
             obj["start_time"] = start
     prio = get("Priority")
     printed = None if not prio else int(prio) if prio.isdecimal() else _num(record, "Priority")
-    add_job(out, obj, record.where(), printed, tres)
+    item = ImportedJob(obj, record.where(), printed_priority=printed, json_form=True)
+    item.billing = billing(tres, cpus_value)
+    out.jobs.append(item)

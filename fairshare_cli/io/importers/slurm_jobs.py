@@ -27,6 +27,8 @@ class ImportedJob:
 
     ``job`` is read once, from ``obj``; a command that changes a field replaces ``job``.
     ``printed_by_partition`` is squeue --json's ``priority_by_partition`` (since 24.11).
+    ``json_form``: ``obj`` is the job's JSON form as the state writes it (``job_to_json``
+    of ``job``, until a command replaces ``job``).
     """
 
     obj: dict[str, Any]
@@ -35,6 +37,7 @@ class ImportedJob:
     printed_priority: int | None = None
     printed_by_partition: dict[str, int] = field(default_factory=dict)
     billing: float = 0.0
+    json_form: bool = False
 
 
 @dataclass(frozen=True)
@@ -104,10 +107,15 @@ def add_job(
 ) -> ImportedJob:
     clean = obj if None not in obj.values() else {k: v for k, v in obj.items() if v is not None}
     item = ImportedJob(clean, where, printed_priority=printed)
-    billing = tres.get("billing")
-    try:
-        item.billing = float(billing) if billing is not None else float(clean["request_cpus"])
-    except ValueError:
-        item.billing = float(clean["request_cpus"])
+    item.billing = billing(tres, clean["request_cpus"])
     out.jobs.append(item)
     return item
+
+
+def billing(tres: Mapping[str, str], cpus: int) -> float:
+    """What a job is charged for: its TRES's billing, else its CPUs."""
+    value = tres.get("billing")
+    try:
+        return float(value) if value is not None else float(cpus)
+    except ValueError:
+        return float(cpus)

@@ -14,6 +14,7 @@ from typing import Any
 
 from fairshare_cli.core.jobs import jobs_from_objects, parse_job
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.gc_pause import gc_paused
 from fairshare_cli.io.importers.common import is_prompt, json_document, whole_text
 from fairshare_cli.io.importers.scontrol_jobs import read_scontrol
 from fairshare_cli.io.importers.slurm_jobs import (
@@ -48,7 +49,12 @@ def read_jobs(path: str, label: str | None = None) -> JobDump:
             data, naming ``FILE:LINE``; or no job record at all (an empty file).
     """
     label = label or path
-    text = whole_text(path, label, EXPECTED)
+    with gc_paused():  # 100,000 jobs are a million containers and no cycle
+        return _read(whole_text(path, label, EXPECTED), label)
+
+
+def _read(text: str, label: str) -> JobDump:
+    """The jobs of a dump's whole ``text`` (:func:`read_jobs`)."""
     out = JobDump()
     pos, number = 0, 1
     while pos < len(text):  # the first line that is neither blank nor a command line

@@ -134,3 +134,72 @@ def test_the_same_dump_imported_again_changes_nothing(
     assert json.loads(first)["slurm"]["usage"] == {}
     assert run(*line).exit_code == 0
     assert state.read_bytes() == first
+
+
+def _queue_of(state: Path, jobs: list[dict[str, Any]]) -> None:
+    doc = json.loads(state.read_text())
+    doc["jobs"] = jobs
+    state.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+
+
+def test_a_bad_job_the_dump_replaces_is_refused_all_the_same(
+    tmp_path: Path, run: Callable[..., Any], write_config: Callable[[str], Path]
+) -> None:
+    """Job 55 of the queue is malformed (nice "x"); the dump holds a job 55 that would
+    replace it, but a state file with a fault is refused, not written over: exit 2, one
+    line naming the job, the file unchanged."""
+    dump = tmp_path / "jobs.txt"
+    dump.write_text(ONE_RUNNING_JOB)
+    state = tmp_path / "state.json"
+    args = ["--config", str(write_config(IMPORTED_TWICE_CONFIG)), "--state", str(state)]
+    line = ["import", "squeue", str(dump), *args, "--now", "2026-11-21T12:00:00Z"]
+    assert run(*line).exit_code == 0
+    other = {"id": "56", "owner": "u1", "account": "a", "nice": 3}
+    _queue_of(state, [{"id": "55", "owner": "u1", "nice": "x"}, other])
+    before = state.read_bytes()
+    result = run(*line)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert f"{state}: jobs: job 0.nice: expected a whole number" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert state.read_bytes() == before
+
+
+def test_a_job_the_dump_replaces_goes_and_the_others_are_kept(
+    tmp_path: Path, run: Callable[..., Any], write_config: Callable[[str], Path]
+) -> None:
+    """Job 55 of the queue is replaced by the dump's; job 56 stays, first, as it was; the
+    state written loads back as written."""
+    dump = tmp_path / "jobs.txt"
+    dump.write_text(ONE_RUNNING_JOB)
+    state = tmp_path / "state.json"
+    args = ["--config", str(write_config(IMPORTED_TWICE_CONFIG)), "--state", str(state)]
+    line = ["import", "squeue", str(dump), *args, "--now", "2026-11-21T12:00:00Z"]
+    assert run(*line).exit_code == 0
+    imported = json.loads(state.read_text())["jobs"]
+    other = {"id": "56", "owner": "u1", "account": "a", "nice": 3}
+    _queue_of(state, [{"id": "55", "owner": "u2", "nice": 5}, other])
+    result = run(*line)
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(state.read_text())["jobs"] == [other, *imported]
+    listed = run("sprio", "--json", *args)  # a view reads the queue written (55 runs)
+    assert listed.exit_code == 0, listed.stderr
+    assert [row["job_id"] for row in json.loads(listed.stdout)] == ["56"]
+
+
+def test_a_bad_job_the_dump_keeps_is_named_at_its_place(
+    tmp_path: Path, run: Callable[..., Any], write_config: Callable[[str], Path]
+) -> None:
+    """A job the dump does not replace is read, and its fault named by its place in the
+    whole queue (job 1, after job 55 which the dump replaces); nothing is written."""
+    dump = tmp_path / "jobs.txt"
+    dump.write_text(ONE_RUNNING_JOB)
+    state = tmp_path / "state.json"
+    args = ["--config", str(write_config(IMPORTED_TWICE_CONFIG)), "--state", str(state)]
+    line = ["import", "squeue", str(dump), *args, "--now", "2026-11-21T12:00:00Z"]
+    assert run(*line).exit_code == 0
+    _queue_of(state, [{"id": "55", "owner": "u1"}, {"id": "56", "owner": "u1", "nice": "x"}])
+    before = state.read_bytes()
+    result = run(*line)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert f"{state}: jobs: job 1.nice: expected a whole number" in result.stderr
+    assert state.read_bytes() == before

@@ -1,4 +1,5 @@
-"""Backfill's earliest start: the per-node search equals trying every node at every time."""
+"""Backfill's earliest start: the node space (one node) and the search of a job of several
+nodes equal trying every node at every time."""
 
 from __future__ import annotations
 
@@ -10,14 +11,26 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairshare_cli.core.jobs import Job
-from fairshare_cli.core.operations.sim_slurm import SlurmSim, _free_during, _Node
+from fairshare_cli.core.operations.sim_slurm import SlurmSim
+from fairshare_cli.core.slurm.node_space import Node, NodeSpace, Reservation
 
 T = 1000.0
 INF = math.inf
 
 
+def _free_during(node: Node, lo: float, hi: float, held: list[Reservation]) -> int:
+    """The fewest CPUs free at any moment of ``[lo, hi)``, moment by moment."""
+    moments = {lo} | {a for a, _, _ in held if lo < a < hi}
+    free = []
+    for p in moments:
+        busy = sum(c for end, c in node.planned.values() if end > p)
+        busy += sum(c for a, b, c in held if a <= p < b)
+        free.append(node.cpus - busy)
+    return min(free)
+
+
 def _reference(
-    nodes: list[_Node], per: int, want: int, length: float, t: float, reserved: dict[str, Any]
+    nodes: list[Node], per: int, want: int, length: float, t: float, reserved: dict[str, Any]
 ) -> tuple[float, list[str]]:
     """The plain search: every planned end and reservation end of the cluster (and ``t``)
     in order; the first time ``want`` nodes are free for ``length``; the first in order."""
@@ -30,7 +43,7 @@ def _reference(
         chosen = [
             n.name
             for n in nodes
-            if _free_during(n, when, when + length, reserved.get(n.name, ())) >= per
+            if _free_during(n, when, when + length, reserved.get(n.name, [])) >= per
         ]
         if len(chosen) >= want:
             return when, chosen[:want]
@@ -38,12 +51,12 @@ def _reference(
 
 
 @st.composite
-def clusters(draw: Any) -> tuple[list[_Node], dict[str, Any]]:
+def clusters(draw: Any) -> tuple[list[Node], dict[str, Any]]:
     nodes = []
     reserved: dict[str, list[tuple[float, float, int]]] = {}
     for i in range(draw(st.integers(1, 5))):
         cpus = draw(st.integers(1, 8))
-        node = _Node(f"n{i}", cpus, frozenset({"batch"}))
+        node = Node(f"n{i}", cpus, frozenset({"batch"}))
         for k in range(draw(st.integers(0, 4))):
             c = draw(st.integers(1, cpus))
             if node.used + c > cpus:
@@ -67,11 +80,13 @@ def clusters(draw: Any) -> tuple[list[_Node], dict[str, Any]]:
     st.sampled_from([60.0, 200.0, 600.0, INF]),
 )
 def test_earliest_equals_the_plain_search(
-    cluster: tuple[list[_Node], dict[str, Any]], cpus: int, want: int, length: float
+    cluster: tuple[list[Node], dict[str, Any]], cpus: int, want: int, length: float
 ) -> None:
     nodes, reserved = cluster
     sim = SlurmSim.__new__(SlurmSim)
     sim.nodes = nodes
+    sim.space = NodeSpace(nodes)
+    sim.space.begin_pass(T, reserved)
     job = Job(
         id="9",
         owner="u",
@@ -96,7 +111,7 @@ def test_reservation_rounds_to_bf_resolution(
     down). With no time limit the end stays open."""
     from fairshare_cli.core.config import Config, SlurmPriorityConfig
 
-    node = _Node("n0", 4, frozenset({"batch"}))
+    node = Node("n0", 4, frozenset({"batch"}))
     for res, held in [(60, held60), (300, held300)]:
         sim = SlurmSim.__new__(SlurmSim)
         prio = SlurmPriorityConfig(bf_resolution=res, output_compat=compat)

@@ -128,3 +128,45 @@ def test_fast_simulation_equals_the_reference(
     assert {c.job_id for c in fast.negotiator.claims.values()} == {
         c.job_id for c in ref.negotiator.claims.values()
     }
+
+
+def test_a_simulation_hands_over_simulates_rows_a_cycle_at_a_time() -> None:
+    """Iterating a :class:`Simulation` gives one list of rows per cycle (the cycle's time
+    on each), together :func:`simulate`'s rows; its result is simulate's final state."""
+    from dataclasses import replace
+
+    from fairshare_cli.core.operations.simulate import Simulation
+
+    config = _config(3, "current", False, True)
+    objs = [
+        {"id": "1.0", "owner": "a", "count": 4, "run_time": 1200, "account": "hep"},
+        {"id": "2.0", "owner": "b", "count": 2, "run_time": 3000, "account": "hep"},
+    ]
+    batches = [JobBatch(parse_job({**o, "count": 1}, "b")[0], o["count"]) for o in objs]
+    window = SimWindow(START, 3600, 600)
+    empty = acct.AccountantState(records={})
+    slurm = slurm_series_of(config, None)
+    whole = simulate(config, empty, NegotiatorState(), [], batches, window, slurm=slurm)
+    run = Simulation(
+        config,
+        (empty, NegotiatorState()),
+        ([], batches),
+        window,
+        slurm=slurm_series_of(config, None),
+    )
+    cycles = list(run)
+    assert [{r.time for r in c} for c in cycles] == [{START + 600 * k} for k in range(7)]
+    assert [r for c in cycles for r in c] == list(whole.rows)
+    assert run.result() == replace(whole, rows=())
+    assert whole.finished == 4  # a's four jobs of 20 minutes end by 13:00 on 3 slots
+    forgetful = Simulation(
+        config,
+        (empty, NegotiatorState()),
+        ([], batches),
+        window,
+        slurm=slurm_series_of(config, None),
+        starts=False,
+    )
+    assert [r for c in forgetful for r in c] == list(whole.rows)
+    assert forgetful.result() == replace(whole, rows=(), starts=())
+    assert len(whole.starts) == 6  # every job started: a's 4 and b's 2

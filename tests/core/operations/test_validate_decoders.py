@@ -101,3 +101,37 @@ def test_found_cases(obj: dict[str, Any]) -> None:
     for name in ("parse_jobs", "jobs_from_objects", "batches"):
         with pytest.raises(FairshareError):
             DECODERS[name]([obj])
+
+
+def _slurm_config() -> Any:
+    from fairshare_cli.io.config import build_config
+
+    return build_config({"accounts": {"a": {"shares": 1, "users": {"u1": 1}}}}, "test.toml")
+
+
+@pytest.mark.parametrize("count", [None, 2])
+def test_the_state_check_checks_the_jobs_that_changed(count: int | None) -> None:
+    """Of a queue written again, the jobs whose objects are unchanged are not checked
+    against the config again (job 1's unknown account stays); one that changed is (job 2:
+    refused, named); a ``count`` object stands for each of its jobs."""
+    from fairshare_cli.core.jobs import parse_jobs
+    from fairshare_cli.core.operations.validate import check_state
+    from fairshare_cli.core.state import State
+    from fairshare_cli.errors import InputError
+
+    config = _slurm_config()
+    old: list[dict[str, Any]] = [
+        {"id": "1", "owner": "u1", "account": "zz"},
+        {"id": "2", "owner": "u1", "account": "a"},
+    ]
+    if count is not None:
+        old.append({"id": "3", "owner": "u1", "account": "a", "count": count})
+    before = State(sections={"jobs": old})
+    again = [dict(o) for o in old]
+    check_state(before, State(sections={"jobs": again}), config, "s")
+    written = (again, parse_jobs(again, "s"))
+    check_state(before, State(sections={"jobs": again}), config, "s", written)
+    changed = [dict(o) for o in old]
+    changed[1]["account"] = "zz"
+    with pytest.raises(InputError, match='s: jobs: job 2: unknown account "zz"'):
+        check_state(before, State(sections={"jobs": changed}), config, "s")

@@ -253,3 +253,80 @@ def test_a_dump_of_many_kinds_reads_each_record_as_alone(kinds: int) -> None:
         alone = JobDump()
         read_scontrol(records[n], 1, "f", alone)
         assert out.jobs[n].obj == alone.jobs[0].obj
+
+
+def _json_forms(text: str, tmp_path: Path) -> list[tuple[str, str]]:
+    """Each job's object as read and ``job_to_json`` of its job, as the state file prints
+    them (so that 1 and 1.0 differ)."""
+    from fairshare_cli.core.jobs import job_to_json
+    from fairshare_cli.core.jsontext import dumps_sorted
+
+    jobs = _read(text, tmp_path).jobs
+    assert all(item.json_form for item in jobs)
+    return [(dumps_sorted(item.obj), dumps_sorted(job_to_json(item.job))) for item in jobs]
+
+
+#: Values at and off their defaults (a job's object leaves the defaults out).
+CHANGES = [
+    ("Nice=0", "Nice=0"),
+    ("Nice=0", "Nice=7"),
+    ("NumCPUs=5", "NumCPUs=1"),
+    ("TimeLimit=UNLIMITED", "TimeLimit=1-00:00:00"),
+    ("Nice=0", "Nice=0 SiteFactor=0"),
+    ("Nice=0", "Nice=0 SiteFactor=12"),
+    ("mem=1000M", "mem=0"),
+]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.sampled_from([RECORD, ARRAY]),
+    st.lists(st.sampled_from(sorted(VARIANTS)), max_size=3, unique=True),
+    st.sampled_from(["PENDING", "RUNNING", "SUSPENDED"]),
+    st.sampled_from(CHANGES),
+)
+def test_a_jobs_object_is_its_json_form(
+    first: str, names: list[str], state: str, change: tuple[str, str]
+) -> None:
+    """The object a record is read into is the job's JSON form as the state writes it:
+    ``job_to_json`` of the job it reads into, to the printed digit (the values at their
+    defaults left out: idle, 1 CPU, 1 node, nice 0, no memory, site factor 0); ``fs import
+    squeue`` writes the objects themselves."""
+    import tempfile
+
+    record = first.replace("JobState=PENDING", f"JobState={state}").replace(*change)
+    record = record.replace(
+        "StartTime=Unknown",
+        "StartTime=2026-11-28T18:21:00" if state != "PENDING" else "StartTime=Unknown",
+    )
+    second = record.replace("JobId=25", "JobId=26")
+    for name in names:
+        second = second.replace(*VARIANTS[name], 1)
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            forms = _json_forms(record + second, Path(folder))
+        except InputError:
+            return  # (a variant with a bad value: refused, nothing written)
+    assert forms
+    for read, written in forms:
+        assert read == written
+
+
+def test_a_jobs_object_leaves_its_defaults_out(tmp_path: Path) -> None:
+    """Job 25 of the capture: its 5 CPUs, 1000 MB, two partitions and times kept; idle,
+    1 node, nice 0 and no site factor left out, as ``job_to_json`` leaves them out."""
+    (item,) = _read(RECORD, tmp_path).jobs
+    submit = 1795890032.0  # 2026-11-28T18:20:32 UTC: 20,785 days and 66,032 s
+    assert item.obj == {
+        "id": "25",
+        "owner": "u6",
+        "submit_time": submit,
+        "eligible_time": submit,
+        "accrue_time": submit,
+        "request_cpus": 5,
+        "request_memory": 1000,
+        "account": "a",
+        "partition": "batch,express",
+        "qos": "normal",
+        "time_limit": "INFINITE",
+    }

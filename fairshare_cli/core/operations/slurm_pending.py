@@ -1,0 +1,187 @@
+"""The pending jobs of ``fs simulate --scheduler slurm``, handed out in priority order.
+
+A pass of the main scheduler stops at the first job that blocks the last partition and a
+backfill pass after ``bf_max_job_test`` jobs, so a cycle reads the head of the order only;
+yet every decay pass changes every pending job's priority (age, fair share). Jobs alike
+in all but their age (one owner, account, partitions, QOS, size, time limit, nice, site
+factor: sprio's factors but age) form a group, kept oldest first; a job's priority is its
+group's for its age, which never falls as the job ages (each factor is a sum with age's
+weight times its factor, and the age factor grows with the seconds since the job accrued),
+so a group's oldest job has its highest priority. A cycle merges the groups by priority
+(ties: lower job id first, then queue order), scoring a group's jobs only as the merge
+reaches them: per decay pass, each group's oldest job and the jobs the passes read, not the
+whole queue. Tuned for ``benchmarks/bench_simulate.py --case backfill-week``.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from fairshare_cli.core.batches import JobBatch
+from fairshare_cli.core.jobs import Job, cluster_proc
+
+#: A job's priority and the partitions it is best in (several: equal priorities).
+Score = tuple[int, tuple[str, ...]]
+#: Scores the jobs given at the current decay pass (a job with no row is left out).
+Scorer = Callable[[list[Job]], dict[str, Score]]
+
+#: How many jobs of a group are scored at once when the merge reaches them.
+CHUNK = 8
+_BEFORE_ALL = (-1, -1)  # a group's place in the merge before its next run is known
+#: An entry of the merge: (-priority, job id's (cluster, proc), queue order, batch) for a
+#: job; (-priority, _BEFORE_ALL, group number, (group, index)) for a group's next run.
+_Entry = tuple[int, tuple[int, int], int, Any]
+
+
+def _group_key(job: Job) -> tuple[Any, ...]:
+    """What a job's priority depends on but its age (its own key when it carries
+    attributes, an admin priority or an accrue time that is not its submit time)."""
+    if job.attributes or job.admin_priority is not None:
+        return (job.id,)
+    return (job.owner, job.account, job.partition, job.qos, job.num_nodes, job.request_cpus,
+            job.request_memory, job.time_limit, job.nice, job.site_factor, job.status)  # fmt: skip
+
+
+def _age_key(job: Job) -> float:
+    """Oldest first: by the time the job accrues age from (none: last)."""
+    accrued = job.accrue_time if job.accrue_time is not None else job.submit_time
+    return accrued if accrued is not None else float("inf")
+
+
+class PendingJobs:
+    """The pending batches by group, scored per decay pass as the order is read."""
+
+    def __init__(self, scorer: Scorer) -> None:
+        self.scorer = scorer
+        self.groups: dict[tuple[Any, ...], list[JobBatch]] = {}
+        self.place: dict[str, tuple[float, tuple[int, int], int]] = {}  # id -> group order
+        self.score: dict[str, Score] = {}  # this decay pass's scores
+        self.unscored: set[str] = set()  # jobs this pass gave no row
+        self.queued = 0  # queue order of the last job added
+        self.serial: dict[tuple[Any, ...], int] = {}  # a number a group, for ties
+        #: this pass's merge entry of each group's first run, while the group is unchanged
+        #: (none: no job of the group has a priority), and the groups to look at again
+        self.heads: dict[tuple[Any, ...], _Entry] = {}
+        self.stale: set[tuple[Any, ...]] = set()
+
+    def add(self, batch: JobBatch) -> None:
+        """Queue ``batch`` (in its group, by age)."""
+        self.queued += 1
+        job = batch.job
+        self.place[job.id] = (_age_key(job), cluster_proc(job.id), self.queued)
+        key = _group_key(job)
+        group = self.groups.get(key)
+        if group is None:
+            group = self.groups[key] = []
+            self.serial.setdefault(key, len(self.serial))
+        self.heads.pop(key, None)
+        self.stale.add(key)
+        group.append(batch)
+        if len(group) > 1 and self.place[group[-2].job.id] > self.place[job.id]:
+            group.sort(key=lambda b: self.place[b.job.id])
+
+    def new_pass(self) -> None:
+        """A decay pass ran: every score is made again when next needed."""
+        self.score = {}
+        self.unscored = set()
+        self.heads = {}
+        self.stale = set(self.groups)
+
+    def ensure(self, jobs: list[Job]) -> None:
+        """Score the jobs not scored in this pass."""
+        todo = [j for j in jobs if j.id not in self.score and j.id not in self.unscored]
+        if todo:
+            got = self.scorer(todo)
+            self.score.update(got)
+            self.unscored.update(j.id for j in todo if j.id not in got)
+
+    def settle(self, batch: JobBatch, rest: JobBatch | None) -> None:
+        """``batch`` started, all of it (``rest`` None) or its first jobs (``rest`` the others,
+        which take its place)."""
+        key = _group_key(batch.job)
+        group = self.groups[key]
+        self.heads.pop(key, None)
+        self.stale.add(key)
+        k = group.index(batch)
+        if rest is None:
+            del group[k]
+            if not group:
+                del self.groups[key]
+                self.stale.discard(key)
+            return
+        old = self.place[batch.job.id]
+        self.place[rest.job.id] = (old[0], cluster_proc(rest.job.id), old[2])
+        self.score[rest.job.id] = self.score[batch.job.id]
+        group[k] = rest
+
+    def ordered(self) -> Iterator[JobBatch]:
+        """The scored batches by priority, then job id, then queue order: the groups'
+        runs of equal priority merged (a run is scored when the merge reaches its group).
+        The groups must not change while this is read."""
+        score, place, groups, heads = self.score, self.place, self.groups, self.heads
+        if self.stale:
+            todo = self.stale
+            self.ensure([groups[k][0].job for k in todo if groups[k][0].job.id not in score])
+            for key in todo:
+                entry = self._entry(key, 0)
+                if entry[3] is not None:
+                    heads[key] = entry
+            self.stale = set()
+        heap = list(heads.values())
+        heapq.heapify(heap)
+        while heap:
+            neg, cp, _, item = heapq.heappop(heap)
+            if cp is not _BEFORE_ALL:
+                yield item
+                continue
+            key, start = item
+            g = groups[key]
+            end = self._run_end(g, start)
+            for b in g[start:end]:
+                if b.job.id in score:
+                    pl = place[b.job.id]
+                    heapq.heappush(heap, (neg, pl[1], pl[2], b))
+            nxt = self._entry(key, end)
+            if nxt[3] is not None:
+                heapq.heappush(heap, nxt)
+
+    def _entry(self, key: tuple[Any, ...], start: int) -> _Entry:
+        """The merge entry of the group's run from its first scored batch at ``start`` or
+        after (its batch None: there is none)."""
+        g = self.groups[key]
+        k = self._next_scored(g, start)
+        if k == len(g):
+            return (0, _BEFORE_ALL, self.serial[key], None)
+        return (-self.score[g[k].job.id][0], _BEFORE_ALL, self.serial[key], (key, k))
+
+    def _next_scored(self, group: list[JobBatch], k: int) -> int:
+        """The first scored batch of the group from ``k`` on (its length: none)."""
+        score, unscored = self.score, self.unscored
+        while k < len(group):
+            job_id = group[k].job.id
+            if job_id in score:
+                return k
+            if job_id not in unscored:
+                self.ensure([b.job for b in group[k : k + CHUNK]])
+                continue
+            k += 1
+        return k
+
+    def _run_end(self, group: list[JobBatch], start: int) -> int:
+        """The end of the run of equal priority that starts at ``start`` (unscored batches
+        inside it are skipped by the caller)."""
+        score, unscored = self.score, self.unscored
+        prio = score[group[start].job.id][0]
+        k = start + 1
+        while k < len(group):
+            job_id = group[k].job.id
+            got = score.get(job_id)
+            if got is None and job_id not in unscored:
+                self.ensure([b.job for b in group[k : k + CHUNK]])
+                continue
+            if got is not None and got[0] != prio:
+                break
+            k += 1
+        return k

@@ -1,0 +1,289 @@
+"""When a one-node job's CPUs are free: ``fs simulate --scheduler slurm``'s nodes over time.
+
+Slurm's backfill (``_attempt_backfill`` in ``src/plugins/sched/backfill/backfill.c``) builds
+a ``node_space`` map once a pass: a time-ordered list of (begin, end, available nodes), from
+the running jobs' planned ends, updated by each reservation (``_add_reservation``); a tested
+job walks that list instead of asking every node. The simulator's nodes hold several jobs
+each (CPUs, not whole nodes), so the equivalent here is an index kept as jobs start and end:
+
+* a node's free CPUs only rise at its planned ends, so without reservations the earliest
+  time it has ``per`` CPUs free (for any length) is a number of its own: ``-inf`` (free
+  now), the planned end that frees them, or ``inf`` (:func:`plain_key`);
+* per (CPUs per node, partitions) a heap of (that time, config order) over the nodes that
+  could take such a job, updated when a job starts or ends on a node (entries of an older
+  node version are dropped when they come up): its top answers "the first node in config
+  order with the CPUs free now" (the main scheduler) in O(log n);
+* in a backfill pass the time of a node is a lower bound of its earliest start (a
+  reservation only takes CPUs); a node that carries one of the pass's reservations is
+  looked at again when it comes up: first the earliest instant it has the CPUs free with
+  its reservations (a tighter bound, kept for the pass), then, if it is still the best
+  candidate, the full check over the job's time limit (:meth:`Profile.earliest`, on the
+  node's free CPUs over time, made once a pass and reservation count). The search
+  stops when the next bound is not below the best start found (ties: config order).
+
+Tuned for ``benchmarks/bench_simulate.py --case backfill-week``.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+INF = math.inf
+
+#: A backfill reservation on one node: CPUs held from, to.
+Reservation = tuple[float, float, int]
+
+#: A heap entry: (time, node index, node version, pass tag); the pass tag is ``PLAIN`` for
+#: a node's plain time, else (pass number, reservations on the node) for a time that counts
+#: that pass's reservations.
+Entry = tuple[float, int, int, tuple[int, int]]
+PLAIN = (0, 0)
+
+
+@dataclass
+class Node:
+    """One simulated node: its CPUs, partitions, CPUs in use and running jobs."""
+
+    name: str
+    cpus: int
+    partitions: frozenset[str]
+    used: int = 0
+    #: (planned end, cpus) of the jobs running here (for backfill's map)
+    planned: dict[str, tuple[float, int]] = field(default_factory=dict)
+
+
+def plain_key(node: Node, per: int, releases: Sequence[tuple[float, int]] | None = None) -> float:
+    """The earliest time ``per`` of the node's CPUs are free with no reservation:
+    ``-inf`` when they are free now, else the planned end that frees them (``inf``: never).
+    ``releases``: the node's planned (end, cpus), sorted (made here when not given)."""
+    free = node.cpus - node.used
+    if free >= per:
+        return -INF
+    for end, cpus in releases if releases is not None else sorted(node.planned.values()):
+        free += cpus
+        if free >= per:
+            return end
+    return INF
+
+
+class Profile:
+    """A node's free CPUs from ``t`` on with some reservations: ``free[k]`` from
+    ``times[k]`` (``times[0]`` is ``t``) until the next time, the last for ever."""
+
+    __slots__ = ("free", "times")
+
+    def __init__(self, node: Node, t: float, reserved: Sequence[Reservation]) -> None:
+        change: dict[float, int] = {}
+        free = node.cpus
+        for end, cpus in node.planned.values():
+            if end > t:
+                free -= cpus
+                if end < INF:
+                    change[end] = change.get(end, 0) + cpus
+        for a, b, cpus in reserved:
+            if a >= b:  # (holds nothing)
+                continue
+            if a <= t < b:
+                free -= cpus
+            elif a > t and a < INF:
+                change[a] = change.get(a, 0) - cpus
+            if t < b < INF:
+                change[b] = change.get(b, 0) + cpus
+        self.times = [t]
+        self.free = [free]
+        for when in sorted(change):
+            free += change[when]
+            self.times.append(when)
+            self.free.append(free)
+
+    def first(self, per: int) -> float:
+        """The earliest instant with ``per`` CPUs free (``inf``: none)."""
+        for k, free in enumerate(self.free):
+            if free >= per:
+                return self.times[k]
+        return INF
+
+    def earliest(self, per: int, length: float) -> float:
+        """The earliest time from which ``per`` CPUs are free for ``length`` (``inf``:
+        none). It is ``t`` or a rise of free CPUs (a planned or reservation end): a start
+        at a time with no rise works only if the time before it does too."""
+        times, free = self.times, self.free
+        n = len(times)
+        k = 0
+        while k < n:
+            if free[k] < per:
+                k += 1
+                continue
+            until = times[k] + length
+            j = k + 1
+            while j < n and times[j] < until and free[j] >= per:
+                j += 1
+            if j == n or times[j] >= until:
+                return times[k]
+            k = j + 1  # (no start before the shortfall at j works)
+        return INF
+
+
+def free_during(node: Node, lo: float, hi: float, reserved: Sequence[Reservation]) -> int:
+    """The fewest CPUs free on the node at any moment of ``[lo, hi)`` (free CPUs only fall
+    at a reservation's start)."""
+    points = {lo} | {a for a, _, _ in reserved if lo < a < hi}
+    worst = node.cpus
+    for p in points:
+        busy = sum(c for end, c in node.planned.values() if end > p)
+        busy += sum(c for a, b, c in reserved if a <= p < b)
+        worst = min(worst, node.cpus - busy)
+    return worst
+
+
+def takes(node: Node, per: int, parts: Iterable[str]) -> bool:
+    """Whether the node could ever run ``per`` CPUs of a job of ``parts`` (none: any)."""
+    parts = tuple(parts)
+    return node.cpus >= per and (not parts or not node.partitions.isdisjoint(parts))
+
+
+class _Heap:
+    """The nodes that could take ``per`` CPUs of a job of some partitions, by plain key."""
+
+    def __init__(self, space: NodeSpace, per: int, members: list[int]) -> None:
+        self.per = per
+        self.members = frozenset(members)
+        self.size = len(members)
+        self.entries: list[Entry] = []
+        self.rebuild(space)
+
+    def rebuild(self, space: NodeSpace) -> None:
+        nodes, version = space.nodes, space.version
+        self.entries = [(plain_key(nodes[i], self.per), i, version[i], PLAIN) for i in self.members]
+        heapq.heapify(self.entries)
+
+
+class NodeSpace:
+    """The pool's nodes (config order) with, per (CPUs, partitions), a heap of the
+    earliest time each node has those CPUs free; see the module docstring."""
+
+    def __init__(self, nodes: list[Node]) -> None:
+        self.nodes = nodes
+        self.index = {n.name: i for i, n in enumerate(nodes)}
+        self.version = [0] * len(nodes)
+        self.heaps: dict[tuple[int, frozenset[str]], _Heap] = {}
+        self.asked: dict[tuple[int, Sequence[str]], _Heap] = {}  # the same, as asked for
+        self.by_node: list[list[_Heap]] = [[] for _ in nodes]
+        self.pass_no = 0
+        self.live = 0  # the pass under way (0: none)
+        self.t = 0.0
+        self.reserved: dict[str, list[Reservation]] = {}
+        self.displaced: list[tuple[_Heap, Entry]] = []  # plain entries a pass set aside
+        #: the pass's profiles of nodes with reservations: index -> (version, count, profile)
+        self.profiles: dict[int, tuple[int, int, Profile]] = {}
+
+    def _heap(self, per: int, parts: Sequence[str]) -> _Heap:
+        made = self.asked.get((per, parts))
+        if made is not None:
+            return made
+        key = (per, frozenset(parts))
+        heap = self.heaps.get(key)
+        if heap is None:
+            members = [i for i, n in enumerate(self.nodes) if takes(n, per, parts)]
+            heap = self.heaps[key] = _Heap(self, per, members)
+            for i in members:
+                self.by_node[i].append(heap)
+        self.asked[(per, parts)] = heap
+        return heap
+
+    def changed(self, node: Node) -> None:
+        """A job started or ended on ``node``: its times are computed again."""
+        i = self.index[node.name]
+        self.version[i] += 1
+        ver = self.version[i]
+        releases = sorted(node.planned.values())
+        for heap in self.by_node[i]:
+            heapq.heappush(heap.entries, (plain_key(node, heap.per, releases), i, ver, PLAIN))
+            if not self.live and len(heap.entries) > 4 * heap.size + 64:
+                heap.rebuild(self)
+
+    def first_free(self, per: int, parts: Sequence[str]) -> Node | None:
+        """The first node in config order with ``per`` CPUs free now (no reservation)."""
+        heap = self._heap(per, parts)
+        entries, version = heap.entries, self.version
+        while entries:
+            key, i, ver, tag = entries[0]
+            if ver != version[i] or tag != PLAIN:  # (a pass's time outlives no pass)
+                heapq.heappop(entries)
+                continue
+            return self.nodes[i] if key == -INF else None
+        return None
+
+    # -- a backfill pass ---------------------------------------------------------------
+
+    def begin_pass(self, t: float, reserved: dict[str, list[Reservation]]) -> None:
+        """A backfill pass at ``t`` with its reservations (by node name, filled as it goes)."""
+        self.pass_no += 1
+        self.live = self.pass_no
+        self.t = t
+        self.reserved = reserved
+        self.profiles = {}
+
+    def end_pass(self) -> None:
+        """The pass's reservations are gone: the plain entries it set aside come back."""
+        version = self.version
+        for heap, entry in self.displaced:
+            if entry[2] == version[entry[1]]:
+                heapq.heappush(heap.entries, entry)
+        self.displaced = []
+        self.live = 0
+        self.reserved = {}
+        self.profiles = {}
+        for heap in self.heaps.values():
+            if len(heap.entries) > 4 * heap.size + 64:
+                heap.rebuild(self)
+
+    def earliest(self, per: int, parts: Sequence[str], length: float) -> tuple[float, Node | None]:
+        """The earliest start of a one-node job of ``per`` CPUs and time limit ``length`` in
+        this pass, and its node: the least (start, config order) over the nodes."""
+        heap = self._heap(per, parts)
+        entries, version, t = heap.entries, self.version, self.t
+        best, best_i = INF, len(self.nodes)
+        looked: list[Entry] = []
+        while entries:
+            entry = entries[0]
+            key, i, ver, tag = entry
+            if ver != version[i] or (tag != PLAIN and tag[0] != self.live):
+                heapq.heappop(entries)
+                continue
+            bound = t if key == -INF else key  # (other times are after t)
+            if bound == INF or bound > best or (bound == best and i > best_i):
+                break
+            heapq.heappop(entries)
+            held = self.reserved.get(self.nodes[i].name)
+            if held and tag != (self.pass_no, len(held)):
+                self._refine(heap, entry, held)
+                continue
+            looked.append(entry)
+            when = self._profile(i, held).earliest(per, length) if held else bound
+            if when < best or (when == best < INF and i < best_i):
+                best, best_i = when, i
+        for entry in looked:
+            heapq.heappush(entries, entry)
+        return (best, self.nodes[best_i]) if best_i < len(self.nodes) else (INF, None)
+
+    def _refine(self, heap: _Heap, entry: Entry, held: Sequence[Reservation]) -> None:
+        """A node with reservations came up: its time again, counting them (for this pass)."""
+        _, i, ver, tag = entry
+        if tag == PLAIN:
+            self.displaced.append((heap, entry))
+        key = self._profile(i, held).first(heap.per)
+        if key == self.t:
+            key = -INF  # free now: ordered with the plain times of nodes free now
+        heapq.heappush(heap.entries, (key, i, ver, (self.pass_no, len(held))))
+
+    def _profile(self, i: int, held: Sequence[Reservation]) -> Profile:
+        """Node ``i``'s free CPUs over time in this pass, with its reservations ``held``."""
+        ver, count = self.version[i], len(held)
+        made = self.profiles.get(i)
+        if made is None or made[0] != ver or made[1] != count:
+            made = self.profiles[i] = (ver, count, Profile(self.nodes[i], self.t, held))
+        return made[2]
