@@ -334,6 +334,15 @@ def charge_targets(submitter: str, tree: GroupTree) -> tuple[str, list[str]]:
     return group, tree.ancestors(group) or [ROOT_GROUP]
 
 
+def charged_records(submitter: str, tree: GroupTree) -> list[tuple[str, bool, bool]]:
+    """The records a match of ``submitter`` changes, each once: (name, whether its own
+    counts change: the submitter's and its assigned group's, whether its subtree usage
+    does: :func:`charge_targets`' groups)."""
+    group, hier = charge_targets(submitter, tree)
+    names = dict.fromkeys([submitter, group, *hier])
+    return [(n, n in (submitter, group), n in hier) for n in names]
+
+
 def add_match(
     state: AccountantState,
     config: Config,

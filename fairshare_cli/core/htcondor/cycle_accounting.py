@@ -30,8 +30,8 @@ def update_priorities(
     return acct.bring_up_to_date(state, config, t)
 
 
-def _targets(config: Config, submitter: str) -> tuple[str, list[str]]:
-    return acct.charge_targets(submitter, acct.GroupTree(config.groups))
+def _charged(config: Config, submitter: str) -> list[tuple[str, bool, bool]]:
+    return acct.charged_records(submitter, acct.GroupTree(config.groups))
 
 
 def charge_record(
@@ -66,13 +66,10 @@ def add_match_at(
     −(t − L)·slots and −(t − L)·weight; on the group and its dotted prefixes (``<none>``
     for an ungrouped submitter) +weight of subtree usage.
     """
-    group, hier = _targets(config, submitter)
     records = acct.all_records(state, config)
-    for n in dict.fromkeys([submitter, group, *hier]):
+    for n, own, in_hier in _charged(config, submitter):
         rec = records.get(n) or acct.new_record(n, state, t)
-        records[n] = charge_record(
-            rec, slots, weight, added_held(rec, t), n in (submitter, group), n in hier
-        )
+        records[n] = charge_record(rec, slots, weight, added_held(rec, t), own, in_hier)
     return acct.AccountantState(records=acct.store_factors(records, config))
 
 
@@ -96,12 +93,11 @@ def remove_match_at(
     the group and its prefixes. Right after an update at ``t`` (an end seen by
     ``CheckMatches``) the uncharged time added is 0: the slot was charged up to ``t``.
     """
-    group, hier = _targets(config, submitter)
     records = acct.all_records(state, config)
-    for n in dict.fromkeys([submitter, group, *hier]):
+    for n, own, in_hier in _charged(config, submitter):
         rec = records.get(n) or acct.new_record(n, state, t)
         held = removed_held(rec, t, start)
-        records[n] = charge_record(rec, -slots, -weight, held, n in (submitter, group), n in hier)
+        records[n] = charge_record(rec, -slots, -weight, held, own, in_hier)
     return acct.AccountantState(records=acct.store_factors(records, config))
 
 
@@ -348,10 +344,7 @@ class CycleAccountant:
         """The records a match of ``submitter`` changes: (name, own counts, subtree usage)."""
         found = self._targets.get(submitter)
         if found is None:
-            group, hier = acct.charge_targets(submitter, self.tree)
-            names = dict.fromkeys([submitter, group, *hier])
-            found = [(n, n in (submitter, group), n in hier) for n in names]
-            self._targets[submitter] = found
+            found = self._targets[submitter] = acct.charged_records(submitter, self.tree)
         return found
 
     def add_match(self, submitter: str, weight: float, t: float, slots: int = 1) -> None:

@@ -89,10 +89,7 @@ class CycleReplay:
         """The records a match of ``submitter`` changes: (name, own counts, subtree usage)."""
         found = self.plans.get(submitter)
         if found is None:
-            group, hier = acct.charge_targets(submitter, self.tree)
-            names = dict.fromkeys([submitter, group, *hier])
-            found = [(n, n in (submitter, group), n in hier) for n in names]
-            self.plans[submitter] = found
+            found = self.plans[submitter] = acct.charged_records(submitter, self.tree)
         return found
 
     def _record(self, name: str) -> CustomerRecord:
