@@ -219,6 +219,21 @@ def stays_put(rec: acct.CustomerRecord) -> bool:
     )
 
 
+def submitter_prio(
+    rec: acct.CustomerRecord | None, name: str, t: float, config: Config, tree: acct.GroupTree
+) -> SubmitterPrio:
+    """What the negotiator reads of ``name``'s record ``rec`` at ``t``: the record brought
+    to ``t`` (none yet: RUP 0.5), its EUP = max(RUP, 0.5) × the factor the accountant
+    chooses (explicit, nice user, group factor, remote domain, default), weighted usage,
+    ceiling and floor."""
+    h = config.accountant.priority_halflife
+    now = acct.CustomerRecord(name=name) if rec is None else acct.advance(rec, t, h)
+    factor = acct.priority_factor(now, config, tree)
+    return SubmitterPrio(
+        acct.effective_priority(now, factor), now.weighted_resources_used, now.ceiling, now.floor
+    )
+
+
 class CycleAccountant:
     """The accountant ``fs simulate`` carries from cycle to cycle, changed in place.
 
@@ -271,7 +286,7 @@ class CycleAccountant:
         to ``t``; a name with no record at RUP 0.5 with the factor it would get). What was
         read of a record is kept while the record is the same and reads the same at ``t``:
         it was read at ``t``, it stays put, or there is none."""
-        records, h, config, tree = self.view().records, self.half_life, self.config, self.tree
+        records, config, tree = self.view().records, self.config, self.tree
         kept, still = self._read, self.still
 
         def prio(name: str) -> SubmitterPrio:
@@ -283,14 +298,7 @@ class CycleAccountant:
                 and (found[1] == t or rec is None or name in still)
             ):
                 return found[2]
-            now = acct.CustomerRecord(name=name) if rec is None else acct.advance(rec, t, h)
-            factor = acct.priority_factor(now, config, tree)
-            read = SubmitterPrio(
-                acct.effective_priority(now, factor),
-                now.weighted_resources_used,
-                now.ceiling,
-                now.floor,
-            )
+            read = submitter_prio(rec, name, t, config, tree)
             kept[name] = (rec, t, read)
             return read
 

@@ -14,6 +14,7 @@ from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.classads import check_expression
+from fairshare_cli.core.htcondor.cycle_accounting import submitter_prio
 from fairshare_cli.core.htcondor.groups import (
     GroupConfig,
     GroupTree,
@@ -154,26 +155,12 @@ def priorities_at(
     at RUP 0.5.
     """
     tree = acct.GroupTree(config.groups)
-    half_life = config.accountant.priority_halflife
     cache: dict[str, SubmitterPrio] = {}
 
     def prio(name: str) -> SubmitterPrio:
         found = cache.get(name)
         if found is None:
-            rec = state.get(name)
-            rec = (
-                acct.advance(rec, now, half_life)
-                if rec is not None
-                else acct.CustomerRecord(name=name)
-            )
-            factor = acct.priority_factor(rec, config, tree)
-            found = SubmitterPrio(
-                acct.effective_priority(rec, factor),
-                rec.weighted_resources_used,
-                rec.ceiling,
-                rec.floor,
-            )
-            cache[name] = found
+            found = cache[name] = submitter_prio(state.get(name), name, now, config, tree)
         return found
 
     return prio
