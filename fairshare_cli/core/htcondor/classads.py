@@ -366,15 +366,13 @@ def evaluate_slot_weight(text: str, values: Mapping[str, object], where: str) ->
     return slot_weight(evaluate_alone(text, values, where))
 
 
-def evaluate_alone(text: str, values: Mapping[str, object], where: str) -> object:
-    """Evaluate ``text`` against one ad built from ``values`` (no target).
-
-    Used for ``GROUP_SORT_EXPR`` and similar single-ad expressions.
-
-    Raises:
-        InputError: naming ``where`` when the expression does not parse.
-    """
-    evaluator = Evaluator()
+def evaluate_alone(
+    text: str, values: Mapping[str, object], where: str, cache: dict[Any, Compiled] | None = None
+) -> object:
+    """Evaluate ``text`` against one ad built from ``values`` (no target), for
+    ``GROUP_SORT_EXPR`` and the like; ``cache``: compiled expressions kept across calls.
+    Raises InputError naming ``where`` when the expression does not parse."""
+    evaluator = Evaluator(cache)
     ad = Ad(values, {}, evaluator, where)
     empty = Ad({}, {}, evaluator, where)
     compiled = evaluator.compile(text, ad.names, where)

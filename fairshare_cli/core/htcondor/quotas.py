@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from fairshare_cli.core.htcondor.classads import Ad, Compiled, Evaluator
+from fairshare_cli.core.htcondor.classads import Compiled, evaluate_alone
 from fairshare_cli.core.htcondor.groups import (
     SORT_KEY_MAX,
     GroupNode,
@@ -104,10 +104,7 @@ def group_sort_value(expr: str, values: Mapping[str, object]) -> object:
         return _sort_results[key]
     except KeyError:
         pass
-    evaluator = Evaluator(_sort_compiled)
-    ad = Ad(values, {}, evaluator, GROUP_SORT_WHERE)
-    compiled = evaluator.compile(expr, ad.names, GROUP_SORT_WHERE)
-    value = evaluator.evaluate(compiled, ad, Ad({}, {}, evaluator, GROUP_SORT_WHERE))
+    value = evaluate_alone(expr, values, GROUP_SORT_WHERE, _sort_compiled)
     if len(_sort_results) >= _MAX_SORT_RESULTS:
         _sort_results.clear()
     _sort_results[key] = value
