@@ -31,7 +31,7 @@ from fairshare_cli.core.htcondor.claims import (
     unchecked_matches,
 )
 from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, negotiate_cycle
-from fairshare_cli.core.htcondor.negotiator.frozen_pool import FrozenPool
+from fairshare_cli.core.htcondor.negotiator.frozen_pslots import frozen_pool
 from fairshare_cli.core.htcondor.negotiator.partitionable import held_slot, pool_slots
 from fairshare_cli.core.htcondor.negotiator.running import RunningJobs
 from fairshare_cli.core.htcondor.placement import fill_leftovers
@@ -57,10 +57,6 @@ class _Running:
         self.weight = weight  # None: no slot was charged (removal subtracts 1.0, as before)
         self.end = end
         self.seq = 0
-
-
-def _untold(ended: Claim | None, started: Claim | None) -> None:
-    """No frozen pool to tell of claims (a pool of partitionable slots)."""
 
 
 def _never_preempts(config: Config) -> bool:
@@ -95,8 +91,8 @@ class SimQueue:
         self.tree = group_tree(config)
         self.knobs = negotiator_knobs(config)
         self.configured, self.partitionable, self.capacity = pool_slots(config)
-        self.frozen = FrozenPool.of(config.machines)  # the slots, built once
-        self._tell = self.frozen.tell if self.frozen is not None else _untold
+        self.frozen = frozen_pool(config.machines)  # the slots, built once
+        self._tell = self.frozen.tell
         self.skip_when_full = self.tree is None and _never_preempts(config)
         batches = [b if isinstance(b, JobBatch) else JobBatch(b) for b in workload]
         self.pending = sorted(batches, key=lambda b: (self._submitted(b.job), b.job.cluster_proc))

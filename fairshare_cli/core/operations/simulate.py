@@ -11,7 +11,8 @@ Cost grows with what changes, not with the queue (the queue and its bookkeeping 
 :mod:`.sim_queue`): idle jobs stay batches (a count, not N objects) until they start,
 finished jobs leave, the jobs that end are popped from a heap, the counts each row needs are
 kept as they change, the pool's slots are built once (a
-:class:`~fairshare_cli.core.htcondor.negotiator.frozen_pool.FrozenPool`, for static slots), and
+:class:`~fairshare_cli.core.htcondor.negotiator.frozen_pool.FrozenPool`, its dynamic slots
+too with partitionable slots), and
 the Slurm series charges each cycle's work once
 (:class:`~.slurm_series.SlurmSeries`). A cycle with no idle job, or with no free slot when
 no claimed slot can be taken, matches nothing and is not negotiated (only without groups,

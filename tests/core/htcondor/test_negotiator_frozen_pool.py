@@ -27,6 +27,7 @@ from fairshare_cli.core.htcondor.negotiator import (
     negotiate_cycle,
 )
 from fairshare_cli.core.htcondor.negotiator.frozen_pool import FrozenPool
+from fairshare_cli.core.htcondor.negotiator.frozen_pslots import FrozenPslots, frozen_pool
 
 USERS = ["u0", "u1", "u2", "group_a.u3", "group_b.u4"]
 PREEMPTION_REQUIREMENTS = [
@@ -173,7 +174,7 @@ def _cycle(
 @given(runs())
 def test_a_cycle_on_the_frozen_pool_equals_one_built_from_scratch(run: tuple[object, ...]) -> None:
     machines, states, *_ = run
-    frozen = FrozenPool.of(machines)  # type: ignore[arg-type]
+    frozen = frozen_pool(machines)  # type: ignore[arg-type]
     assert frozen is not None
     assert isinstance(states, list)
     claims: list[Claim]
@@ -191,20 +192,23 @@ def test_a_cycle_on_the_frozen_pool_equals_one_built_from_scratch(run: tuple[obj
         assert reused.group_limits == fresh.group_limits
 
 
-def test_a_partitionable_pool_is_not_frozen() -> None:
+def test_a_pool_with_a_partitionable_stanza_keeps_its_dynamic_slots() -> None:
+    """``frozen_pool`` gives a pool of static slots a :class:`FrozenPool`, and a pool with a
+    partitionable stanza (mixed or not) a :class:`FrozenPslots` (its cycles carve)."""
     static = MachineSpec(name="s", count=1, slots=2, attributes={"Cpus": 1})
     carved = MachineSpec(
         name="p", count=1, slots=1, partitionable=True, attributes={"Cpus": 4, "Memory": 8192}
     )
-    assert FrozenPool.of([static, carved]) is None
-    assert FrozenPool.of([static]) is not None
+    assert type(frozen_pool([static])) is FrozenPool
+    assert type(frozen_pool([static, carved])) is FrozenPslots
+    assert type(frozen_pool([carved])) is FrozenPslots
 
 
 def test_a_frozen_pool_frees_the_slots_of_claims_that_ended() -> None:
     """Three one-slot machines: the first cycle's claims hold two, the next cycle's none,
     so its single user's three idle jobs take all three (not only the one left free)."""
     machines = [MachineSpec(name="m0-", count=3, slots=1, attributes={"Cpus": 1})]
-    frozen = FrozenPool.of(machines)
+    frozen = frozen_pool(machines)
     assert frozen is not None
     claims = [
         Claim("slot1@m0-001", "u1@example.org", "50.0", NOW - 60),
@@ -228,7 +232,7 @@ def test_of_two_claims_on_one_slot_the_last_holds_it_on_a_frozen_pool_too() -> N
     one (``add_dynamic_slots`` goes through the claims by slot name, in their order), and
     so does a frozen pool, cycle after cycle, the stale claim's holder not charged."""
     machines = [MachineSpec(name="m0-", count=2, slots=1, attributes={"Cpus": 1})]
-    frozen = FrozenPool.of(machines)
+    frozen = frozen_pool(machines)
     assert frozen is not None
     first = Claim("slot1@m0-001", "u1@example.org", "50.0", NOW - 60)
     second = Claim("SLOT1@m0-001", "u2@example.org", "51.0", NOW - 60)
@@ -268,7 +272,7 @@ def test_the_pool_weight_is_the_sum_slot_by_slot(
     for c, s, m in stanzas:
         for _ in range(c * s):
             by_hand += float(m) if divisor == 1.0 else m / divisor
-    frozen = FrozenPool.of(machines)
+    frozen = frozen_pool(machines)
     assert frozen is not None
     result = negotiate_cycle(
         machines,
@@ -293,7 +297,7 @@ def test_a_pool_told_of_its_claims_holds_what_one_given_them_holds(
     may start and end between two cycles); the pool then holds what a pool that compares
     every claim given with the last cycle's holds."""
     machines = [MachineSpec(name="m", count=6, slots=1, attributes={"Cpus": 1})]
-    told, compared = FrozenPool.of(machines), FrozenPool.of(machines)
+    told, compared = frozen_pool(machines), frozen_pool(machines)
     assert told is not None and compared is not None
     claims: dict[str, Claim] = {}
     serial = 0

@@ -1,21 +1,23 @@
-"""The slots of a pool of static slots, built once for the many cycles of a simulation.
+"""The slots of a pool, built once for the many cycles of a simulation.
 
 Between two cycles of ``fs simulate`` only the claims on the slots change (claims started,
 claims ended); the slots themselves (names, stanzas, the per-slot attributes that split
 slot classes) do not. :class:`FrozenPool` keeps them, and each cycle's snapshot
-(:mod:`.snapshot`) takes them with that cycle's claims.
+(:mod:`.snapshot`) takes them with that cycle's claims. A pool with partitionable slots
+keeps their dynamic slots too (:mod:`.frozen_pslots`).
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from operator import attrgetter
 
 from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.htcondor.classads import Compiled
 from fairshare_cli.core.htcondor.negotiator.results import Claim
 from fairshare_cli.core.htcondor.negotiator.slots import Slot, SlotClass, expand_slots
+from fairshare_cli.core.jobs import Job
 
 #: A slot class key: stanza, claim (None: unclaimed), resources, and the per-slot values read.
 SlotKey = tuple[object, ...]
@@ -33,13 +35,18 @@ class FrozenPool:
     expanding the ``[[machines]]`` stanzas again. The pool also keeps its unclaimed slots
     grouped by class key (:meth:`free_slots`), updated by the slots whose claim started or
     ended, so that a cycle's work grows with its claims and its slot classes, not with the
-    pool. Pools with partitionable slots (whose cycles carve and append dynamic slots) are
-    built afresh each cycle: :meth:`of` gives None for them.
+    pool. Pools with partitionable slots use the subclass
+    :class:`~.frozen_pslots.FrozenPslots` (:func:`~.frozen_pslots.frozen_pool` picks).
     """
+
+    #: whether the pool has partitionable slots (a cycle then carves dynamic slots)
+    partitionable = False
 
     def __init__(self, machines: Sequence[MachineSpec]) -> None:
         self.machines = machines
         self.slots = [Slot(i, *where) for i, where in enumerate(expand_slots(machines))]
+        #: the configured slots (the first of :attr:`slots`, whose index never changes)
+        self.configured = len(self.slots)
         self._by_name = {slot.name.lower(): slot for slot in self.slots}
         #: pool index -> claim, for the slots the last cycle's claims held
         self._held: dict[int, Claim] = {}
@@ -53,21 +60,14 @@ class FrozenPool:
         #: the claims the caller told of (ended, started) since the last cycle (:meth:`tell`)
         self._told: tuple[list[Claim], list[Claim]] | None = None
         #: (by holder, per-slot attributes) -> the claimed slots by :func:`held_key`, and
-        #: their keys
+        #: their keys by slot
         self._held_groups: dict[
-            tuple[bool, tuple[str, ...]], tuple[dict[SlotKey, list[Slot]], dict[int, SlotKey]]
+            tuple[bool, tuple[str, ...]], tuple[dict[SlotKey, list[Slot]], dict[Slot, SlotKey]]
         ] = {}
         self._unclaimed_keys: dict[tuple[str, ...], list[SlotKey]] = {}
         self._free: dict[tuple[str, ...], dict[SlotKey, list[Slot]]] = {}
 
-    @classmethod
-    def of(cls, machines: Sequence[MachineSpec]) -> FrozenPool | None:
-        """A frozen pool of ``machines``, or None when a stanza is partitionable."""
-        if any(spec.partitionable for spec in machines):
-            return None
-        return cls(machines)
-
-    def claimed_slots(self, claims: list[Claim]) -> None:
+    def claimed_slots(self, claims: list[Claim], running: Mapping[str, Job] | None = None) -> None:
         """Give the slots this cycle's claims (:meth:`held_slots` lists the claimed ones).
 
         As a fresh pool takes them (:func:`~.partitionable.add_dynamic_slots`): by slot
@@ -75,13 +75,18 @@ class FrozenPool:
         configured ignored. A pool told of its claims as they start and end (:meth:`tell`)
         applies only those, else it compares every claim with the last cycle's; either way
         only the slots whose claim changed move between the groups of :meth:`free_slots`
-        and :meth:`held_groups`.
+        and :meth:`held_groups`. (``running``, the running jobs by id, serves the
+        partitionable pool's claims that record no resources.)
         """
         told = self._told
         if told is not None:
             self._told = ([], [])
-            if self._moved(*_net(*told)):
+            if self._moved(*net_changes(*told)):
                 return
+        self._compare(claims)
+
+    def _compare(self, claims: list[Claim]) -> None:
+        """Give the slots ``claims`` by comparing each with the last cycle's."""
         found: dict[int, Claim] = {}  # from scratch: of two on one slot, the last holds it
         for claim in claims:
             target = self._slot_of(claim.slot)
@@ -169,7 +174,7 @@ class FrozenPool:
             del self.holders[holder]
         self.limited -= slot.claim.concurrency_limits is not None
         for groups, keys in self._held_groups.values():
-            group = groups[keys.pop(slot.index)]
+            group = groups[keys.pop(slot)]
             del group[bisect_left(group, slot.index, key=_INDEX)]
 
     def _join_groups(self, slot: Slot) -> None:
@@ -182,7 +187,7 @@ class FrozenPool:
         self.holders[holder] = self.holders.get(holder, 0) + 1
         self.limited += slot.claim.concurrency_limits is not None
         for (by_holder, per_slot), (groups, keys) in self._held_groups.items():
-            key = keys[slot.index] = held_key(slot, per_slot, by_holder)
+            key = keys[slot] = held_key(slot, per_slot, by_holder)
             insort(groups.setdefault(key, []), slot, key=_INDEX)
 
     def held_slots(self) -> list[Slot]:
@@ -192,27 +197,27 @@ class FrozenPool:
 
     def held_groups(
         self, per_slot: list[str], by_holder: bool
-    ) -> tuple[dict[SlotKey, list[Slot]], dict[int, SlotKey]]:
+    ) -> tuple[dict[SlotKey, list[Slot]], dict[Slot, SlotKey]]:
         """The claimed slots by :func:`held_key` (each group in pool order; a group may be
-        empty), and each claimed slot's key by pool index. Built on the first ask, then
-        kept up to date by :meth:`claimed_slots`. Read, never change."""
+        empty), and each claimed slot's key. Built on the first ask, then kept up to date
+        by :meth:`claimed_slots`. Read, never change."""
         spec = (by_holder, tuple(per_slot))
         found = self._held_groups.get(spec)
         if found is None:
             groups: dict[SlotKey, list[Slot]] = {}
-            keys: dict[int, SlotKey] = {}
+            keys: dict[Slot, SlotKey] = {}
             for slot in self.held_slots():
-                key = keys[slot.index] = held_key(slot, per_slot, by_holder)
+                key = keys[slot] = held_key(slot, per_slot, by_holder)
                 groups.setdefault(key, []).append(slot)
             found = self._held_groups[spec] = (groups, keys)
         return found
 
     def unclaimed_keys(self, per_slot: list[str]) -> list[SlotKey]:
-        """Each slot's class key when unclaimed (see :func:`unclaimed_key`), by pool index,
-        for the per-slot attributes the cycle reads."""
+        """Each configured slot's class key when unclaimed (see :func:`unclaimed_key`), by
+        pool index, for the per-slot attributes the cycle reads."""
         found = self._unclaimed_keys.get(tuple(per_slot))
         if found is None:
-            found = [unclaimed_key(slot, per_slot) for slot in self.slots]
+            found = [unclaimed_key(slot, per_slot) for slot in self.slots[: self.configured]]
             self._unclaimed_keys[tuple(per_slot)] = found
         return found
 
@@ -224,11 +229,16 @@ class FrozenPool:
         if found is None:
             keys = self.unclaimed_keys(per_slot)
             found = {}
-            for slot in self.slots:
+            for slot in self.slots[: self.configured]:
                 if slot.claim is None:
                     found.setdefault(keys[slot.index], []).append(slot)
             self._free[tuple(per_slot)] = found
         return found
+
+    def counts(self) -> tuple[int, float]:
+        """What :func:`~.partitionable.slot_counts` gives for the pool: no partitionable
+        slot, every slot counting 1."""
+        return 0, float(len(self.slots))
 
 
 class ClassOfSlot(dict[int, SlotClass]):
@@ -238,15 +248,20 @@ class ClassOfSlot(dict[int, SlotClass]):
     else its :func:`unclaimed_key`."""
 
     def __init__(
-        self, keys: list[SlotKey], classes: dict[SlotKey, SlotClass], held: dict[int, SlotKey]
+        self,
+        keys: list[SlotKey],
+        classes: dict[SlotKey, SlotClass],
+        held: dict[Slot, SlotKey],
+        slots: list[Slot],
     ) -> None:
         super().__init__()
         self._keys = keys
         self._classes = classes
         self._held = held
+        self._slots = slots
 
     def __missing__(self, index: int) -> SlotClass:
-        key = self._held.get(index)
+        key = self._held.get(self._slots[index])
         found = self[index] = self._classes[self._keys[index] if key is None else key]
         return found
 
@@ -272,7 +287,7 @@ def unclaimed_key(slot: Slot, per_slot: list[str]) -> SlotKey:
     return key
 
 
-def _net(ended: list[Claim], started: list[Claim]) -> tuple[list[Claim], list[Claim]]:
+def net_changes(ended: list[Claim], started: list[Claim]) -> tuple[list[Claim], list[Claim]]:
     """The claims that ended and started, less those that started and then ended between
     two cycles (the same object in both)."""
     fresh = {id(c): c for c in started}

@@ -58,9 +58,7 @@ class Matchmaker:
         #: (submitter, negotiating group, slot class) -> PREEMPTION_REQUIREMENTS
         self.preemption_memo: dict[tuple[str, str, int], bool] = {}
         #: partitionable slots' carving (None in a pool without them)
-        # a frozen pool has no partitionable slot (and is not visited slot by slot)
-        pslots = snap.frozen is None and any(s.partitionable for s in snap.slots)
-        self.carver = Carver(snap) if pslots else None
+        self.carver = Carver(snap) if snap.partitionable else None
         if self.carver is not None and any(m.consumption_policy for m in snap.machines):
             candidates.consumption = self.carver.matching_ad
         #: autocluster -> the snapshot generation its unclaimed candidates were found in

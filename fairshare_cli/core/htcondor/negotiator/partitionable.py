@@ -23,7 +23,9 @@ with one (``src/condor_startd.V6/Resource.cpp`` ``create_dslot``,
   slot ad 1.
 
 The carved resources travel with the claim (:attr:`Claim.resources`); a claim that ends
-gives them back because a cycle rebuilds the leftover from the claims it is given.
+gives them back because the leftover is rebuilt from the claims a cycle is given (all of
+them, or on a frozen pool those of the partitionable slots whose claims changed:
+:mod:`.frozen_pslots`).
 """
 
 from __future__ import annotations
@@ -135,13 +137,7 @@ def add_dynamic_slots(
     ``request_of`` gives the request of a claim that has no recorded resources (a running
     job placed on ``slot1_2@host`` by hand or an older state): it is carved as a match would.
     """
-    parents: dict[str, Slot] = {}
-    for slot in slots:
-        spec = machines[slot.stanza]
-        if spec.partitionable:
-            slot.partitionable = True
-            slot.resources = totals(spec)
-            parents[slot.name.lower()] = slot
+    parents = partitionable_slots(slots, machines)
     rest: list[Claim] = []
     for claim in sorted(claims, key=lambda c: c.slot.lower()):
         found = parent_name(claim.slot)
@@ -149,16 +145,37 @@ def add_dynamic_slots(
         if parent is None or found is None:
             rest.append(claim)
             continue
-        carved = claim.resources or carve(parent.resources, request_of(claim))
-        known = {r for r, _ in parent.resources}
-        carved = tuple((r, amount(v)) for r, v in carved if r in known)
         dslot = dynamic_slot(len(slots), parent, found[1])
         dslot.name = claim.slot
-        dslot.resources = carved
         dslot.claim = claim
-        parent.resources = minus(parent.resources, carved)
+        dslot.resources = held_resources(parent.resources, claim, request_of)
+        parent.resources = minus(parent.resources, dslot.resources)
         slots.append(dslot)
     return rest
+
+
+def partitionable_slots(slots: Iterable[Slot], machines: Sequence[MachineSpec]) -> dict[str, Slot]:
+    """The partitionable slots among ``slots`` by lower-case name, marked as such and given
+    their totals (nothing carved out of them yet)."""
+    parents: dict[str, Slot] = {}
+    for slot in slots:
+        spec = machines[slot.stanza]
+        if spec.partitionable:
+            slot.partitionable = True
+            slot.resources = totals(spec)
+            parents[slot.name.lower()] = slot
+    return parents
+
+
+def held_resources(
+    leftover: Resources, claim: Claim, request_of: Callable[[Claim], Mapping[str, object]]
+) -> Resources:
+    """What a claim on a dynamic slot holds of its partitionable slot's ``leftover``: the
+    resources it records, else its job's request carved as a match would (the resources
+    the partitionable slot does not configure dropped)."""
+    carved = claim.resources or carve(leftover, request_of(claim))
+    known = {r for r, _ in leftover}
+    return tuple((r, amount(v)) for r, v in carved if r in known)
 
 
 def dynamic_slot(index: int, parent: Slot, number: int) -> Slot:
@@ -184,6 +201,17 @@ def effective_slots(slot: Slot) -> int:
     if not slot.partitionable:
         return 1
     return int(dict(slot.resources).get("Cpus", 0))
+
+
+def slot_counts(slots: Iterable[Slot]) -> tuple[int, float]:
+    """How many partitionable slots have something left to carve (each stays matchable),
+    and the pool's ``count_effective_slots`` (:func:`effective_slots` summed)."""
+    open_slots = 0
+    effective = 0
+    for slot in slots:
+        effective += effective_slots(slot)
+        open_slots += slot.partitionable and not exhausted(slot.resources)
+    return open_slots, float(effective)
 
 
 def pool_size(
@@ -218,7 +246,7 @@ def pool_size(
     return total
 
 
-def _request_of(running: dict[str, Job]) -> Callable[[Claim], dict[str, object]]:
+def request_from(running: Mapping[str, Job]) -> Callable[[Claim], dict[str, object]]:
     """The request of the running job a claim holds (for a dynamic slot whose claim does
     not record what was carved)."""
 
@@ -244,7 +272,7 @@ def fresh_slots(
         for index, (stanza, machine, slot_id) in enumerate(expand_slots(machines))
     ]
     by_name = {slot.name.lower(): slot for slot in slots} if claims else {}
-    for held in add_dynamic_slots(slots, machines, claims, _request_of(running)):
+    for held in add_dynamic_slots(slots, machines, claims, request_from(running)):
         target = by_name.get(held.slot.lower())
         if target is None:
             continue  # a claim on a slot no longer configured: ignored, like a stale ad

@@ -7,9 +7,8 @@ exceptions are pointers and caches kept on the objects for speed: a slot class's
 an autocluster's ``ptr`` and its candidate lists, and the submitters' runs (the queue the
 pie spins work through).
 
-A simulation builds the slots of a pool of static slots once
-(:class:`~.frozen_pool.FrozenPool`) and each cycle gives them its claims, instead of
-expanding the stanzas again.
+A simulation builds the slots of its pool once (:class:`~.frozen_pool.FrozenPool`) and
+each cycle gives them its claims, instead of expanding the stanzas again.
 
 Scale: slots fall into slot classes (same machine stanza, same claim state, same values of
 the per-slot attributes any expression reads), so Requirements and ranks are evaluated once
@@ -35,11 +34,7 @@ from fairshare_cli.core.htcondor.negotiator.frozen_pool import (
     SlotKey,
     unclaimed_key,
 )
-from fairshare_cli.core.htcondor.negotiator.partitionable import (
-    effective_slots,
-    exhausted,
-    fresh_slots,
-)
+from fairshare_cli.core.htcondor.negotiator.partitionable import fresh_slots, slot_counts
 from fairshare_cli.core.htcondor.negotiator.queue import (
     SUBMITTER_ATTRS,
     group_queue,
@@ -258,13 +253,13 @@ class Snapshot:
         # attribute, or a search of candidates (whose own holder it may not preempt)
         by_holder = self._by_holder = self._claimed_can_match or bool(claim_attrs)
         if frozen is not None:
+            frozen.claimed_slots(claims, running)
             self.slots: list[Slot] = frozen.slots
-            frozen.claimed_slots(claims)
             groups, held_keys = (
                 frozen.held_groups(claimed_per_slot, by_holder) if not claim_attrs else ({}, {})
             )
             self.slot_class: dict[int, SlotClass] = ClassOfSlot(
-                frozen.unclaimed_keys(per_slot), self._class_by_key, held_keys
+                frozen.unclaimed_keys(per_slot), self._class_by_key, held_keys, self.slots
             )
             self.held: list[Slot] | None = None
             if claim_attrs:
@@ -424,15 +419,16 @@ class Snapshot:
         self.matchable = sum(
             len(c.slots) for c in self.unclaimed_classes if not c.partitionable
         ) + sum(len(c.slots) for c in self.claimed_classes)
-        if self.frozen is None:  # a frozen pool has no partitionable slot
-            # a partitionable slot stays matchable until nothing is left of it
-            self.matchable += sum(
-                1 for s in self.slots if s.partitionable and not exhausted(s.resources)
-            )
-        # the pool group quotas share: weighted, or count_effective_slots (1 a static slot)
-        self.quota_pool = self.pool_weight
-        if not use_weights and self.frozen is None:
-            self.quota_pool = float(sum(effective_slots(s) for s in self.slots))
+        # a partitionable slot stays matchable until nothing is left of it; the pool group
+        # quotas share: weighted, or count_effective_slots (1 a static slot)
+        frozen = self.frozen
+        open_pslots, effective = slot_counts(self.slots) if frozen is None else frozen.counts()
+        self.matchable += open_pslots
+        self.quota_pool = self.pool_weight if use_weights else effective
+        #: whether the pool has partitionable slots (a match on one carves a dynamic slot)
+        self.partitionable = (
+            any(s.partitionable for s in self.slots) if frozen is None else frozen.partitionable
+        )
         #: bumped whenever a match changes a partitionable slot (candidate lists go stale)
         self.generation = 0
 

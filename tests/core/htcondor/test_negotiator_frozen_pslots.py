@@ -1,0 +1,243 @@
+"""A cycle on a frozen pool with partitionable slots equals a cycle built from scratch.
+
+A fresh pool (``partitionable.fresh_slots``) expands the stanzas and appends a dynamic slot
+for each claim on a partitionable slot, in the order of the claims' lower-case slot names,
+each taking its recorded resources (or its job's request carved as a match would) out of
+its partitionable slot, never below 0 (``partitionable.add_dynamic_slots``, after the
+startd's ``Resource.cpp`` ``create_dslot`` and ``IdDispenser``). A :class:`FrozenPslots`
+keeps that pool from cycle to cycle and applies only the claims that ended and started.
+
+Each example runs several cycles on frozen pools, one told of the claims as they end and
+start (as ``fs simulate`` tells it), one comparing each cycle's claims with the last's.
+The next cycle's claims are the last cycle's, some ended, plus most of its matches (a
+match carved last cycle is a claim now), plus claims drawn at random (on dynamic slots
+of any number, with or without recorded resources, on static slots, on slots no longer
+configured). Before each cycle the pools' slots (order, names, resources, claims,
+dynamic slot numbers in use) are a fresh pool's; each cycle's matches, preemptions,
+unmatched jobs, limits, priorities and pool size are a fresh cycle's. What a cycle carves
+must not leak into the next one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from negotiation_helpers import CURRENT, LEGACY, NOW, J, submitter_of
+
+from fairshare_cli.core.config import MachineSpec
+from fairshare_cli.core.htcondor.groups import GroupConfig, build_group_tree
+from fairshare_cli.core.htcondor.negotiator import (
+    Claim,
+    CycleResult,
+    NegotiatorKnobs,
+    SubmitterPrio,
+    negotiate_cycle,
+)
+from fairshare_cli.core.htcondor.negotiator.frozen_pool import FrozenPool
+from fairshare_cli.core.htcondor.negotiator.frozen_pslots import FrozenPslots, frozen_pool
+from fairshare_cli.core.htcondor.negotiator.partitionable import fresh_slots
+from fairshare_cli.core.htcondor.negotiator.slots import Slot, machine_names
+
+USERS = ["u0", "u1", "group_a.u2", "group_b.u3"]
+KNOBS = [
+    LEGACY,
+    CURRENT,
+    replace(CURRENT, use_slot_weights=False),
+    replace(CURRENT, preemption_requirements="RemoteUserPrio > SubmitterUserPrio * 1.2"),
+    replace(LEGACY, preemption_requirements="TotalJobRuntime > 1800"),
+]
+REQUIREMENTS = [None, "TARGET.SlotID != 2", "TARGET.Memory >= 2048"]
+#: what a claim on a dynamic slot records: nothing (its job's request is carved) or one of these
+RESOURCES: list[tuple[tuple[str, float], ...]] = [
+    (),
+    (("Cpus", 1), ("Memory", 1024)),
+    (("Cpus", 2), ("Memory", 2048), ("Disk", 1024)),
+    (("Cpus", 1), ("Memory", 640)),
+]
+
+
+@st.composite
+def pools(draw: st.DrawFn) -> list[MachineSpec]:
+    """One or two partitionable stanzas (a consumption policy now and then), a static
+    stanza now and then."""
+    stanzas = []
+    for i in range(draw(st.integers(1, 2))):
+        attrs: dict[str, object] = {
+            "Cpus": draw(st.integers(2, 5)),
+            "Memory": draw(st.sampled_from([4096, 6144])),
+        }
+        if draw(st.booleans()):
+            attrs["Disk"] = 8192
+        policy = {"consumption_policy": True} if draw(st.integers(0, 4)) == 0 else {}
+        stanzas.append(
+            MachineSpec(
+                name=f"p{i}-",
+                count=draw(st.integers(1, 3)),
+                slots=draw(st.integers(1, 2)),
+                attributes=attrs,
+                partitionable=True,
+                **policy,  # type: ignore[arg-type]
+            )
+        )
+    if draw(st.booleans()):  # a mixed pool: static slots too, before or after
+        static = MachineSpec(name="s-", count=2, slots=2, attributes={"Cpus": 1, "Memory": 4096})
+        stanzas.insert(draw(st.integers(0, len(stanzas))), static)
+    return stanzas
+
+
+def _names(machines: list[MachineSpec]) -> tuple[list[str], list[str]]:
+    """Names of dynamic slots a claim may hold (numbers 1 to 4), and of static slots."""
+    dynamic: list[str] = []
+    static: list[str] = []
+    for spec in machines:
+        for host in machine_names(spec):
+            for k in range(1, spec.slots + 1):
+                if spec.partitionable:
+                    dynamic += [f"slot{k}_{n}@{host}" for n in range(1, 5)]
+                else:
+                    static.append(f"slot{k}@{host}")
+    return dynamic, static
+
+
+def _running(claim: Claim) -> J:
+    group, _, owner = claim.submitter.split("@")[0].rpartition(".")
+    cpus = dict(claim.resources).get("Cpus", 1)
+    return J(
+        claim.job_id,
+        owner,
+        accounting_group=f"{group}.{owner}" if group else None,
+        status="running",
+        request_cpus=cpus,
+    )
+
+
+def _next_claims(
+    data: st.DataObject, names: tuple[list[str], list[str]], cycle: int, before: list[Claim]
+) -> list[Claim]:
+    """The last cycle's claims, some ended, and claims drawn at random."""
+    claims = [c for c in before if data.draw(st.integers(0, 3))]
+    dynamic, static = names
+    for n in range(data.draw(st.integers(0, 4))):
+        slot = data.draw(st.sampled_from([*dynamic, *static, "slot1_1@gone", "slot9@gone"]))
+        taken = {c.slot.lower() for c in claims}
+        if slot.lower() in taken and data.draw(st.integers(0, 7)):
+            continue  # now and then a second claim on one slot
+        if data.draw(st.integers(0, 5)) == 0:
+            slot = slot.upper().replace("SLOT", "slot")  # spelt in another case
+        holder = data.draw(st.sampled_from(USERS))
+        start = NOW - data.draw(st.sampled_from([600, 2400, 7200]))
+        resources = data.draw(st.sampled_from(RESOURCES)) if "_" in slot else ()
+        claims.append(
+            Claim(slot, f"{holder}@example.org", f"{800 + cycle}.{n}", start, None, resources)
+        )
+    return claims
+
+
+def _queue(data: st.DataObject, claims: list[Claim], cycle: int) -> list[J]:
+    queue = [_running(c) for c in claims]
+    requirements = data.draw(st.sampled_from(REQUIREMENTS))
+    for k, user in enumerate(USERS, start=1):
+        group, _, owner = user.rpartition(".")
+        for p in range(data.draw(st.integers(0, 3))):
+            queue.append(
+                J(
+                    f"{10 * cycle + k}.{p}",
+                    owner,
+                    accounting_group=user if group else None,
+                    request_cpus=data.draw(st.integers(1, 3)),
+                    request_memory=data.draw(st.sampled_from([512, 1024, 3000])),
+                    requirements=requirements,
+                )
+            )
+    return queue
+
+
+def _cycle(
+    machines: list[MachineSpec],
+    knobs: NegotiatorKnobs,
+    groups: bool,
+    claims: list[Claim],
+    queue: list[J],
+    frozen: FrozenPool | None,
+    now: float,
+) -> CycleResult:
+    usage: dict[str, float] = {}
+    for c in claims:
+        usage[c.submitter] = usage.get(c.submitter, 0.0) + 1.0
+    tree = (
+        build_group_tree([GroupConfig("group_a", quota=2), GroupConfig("group_b", quota=1)])
+        if groups
+        else None
+    )
+    prios = {f"{u}@example.org": 1.0 + 3 * i for i, u in enumerate(USERS)}
+    return negotiate_cycle(
+        machines,
+        claims,
+        queue,  # type: ignore[arg-type]
+        submitter_of,  # type: ignore[arg-type]
+        lambda name: SubmitterPrio(prios.get(name, 0.5), usage.get(name, 0.0)),
+        tree,
+        knobs,
+        now,
+        frozen=frozen,
+    )
+
+
+def _shape(slots: list[Slot]) -> list[tuple[object, ...]]:
+    """What a cycle reads of the pool's slots, claims by identity."""
+    return [
+        (s.index, s.name, s.stanza, s.resources, id(s.claim), sorted(s.children), s.partitionable)
+        for s in slots
+    ]
+
+
+def _matched_claims(result: CycleResult, now: float, data: st.DataObject) -> list[Claim]:
+    """Most of a cycle's matches, as claims (``fs simulate`` records them so)."""
+    return [
+        Claim(m.slot, m.submitter, m.job_id, now, m.weight, m.resources)
+        for m in result.matches
+        if m.preempted_job is None and data.draw(st.integers(0, 3))
+    ]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_cycles_on_a_frozen_partitionable_pool_equal_cycles_built_from_scratch(
+    data: st.DataObject,
+) -> None:
+    machines = data.draw(pools())
+    knobs = data.draw(st.sampled_from(KNOBS))
+    groups = data.draw(st.booleans())
+    names = _names(machines)
+    told, compared = frozen_pool(machines), frozen_pool(machines)
+    assert isinstance(told, FrozenPslots)
+    before: list[Claim] = []  # the last cycle's claims and the claims its matches opened
+    given: list[Claim] = []  # the last cycle's claims
+    for cycle in range(data.draw(st.integers(2, 5))):
+        now = NOW + 60 * cycle
+        claims = _next_claims(data, names, cycle, before)
+        queue = _queue(data, claims, cycle)
+        kept, held = {id(c) for c in claims}, {id(c) for c in given}
+        for c in given:
+            if id(c) not in kept:
+                told.tell(c, None)
+        for c in claims:
+            if id(c) not in held:
+                told.tell(None, c)
+        running = {j.id: j for j in queue if j.status == "running"}
+        fresh_pool = _shape(fresh_slots(machines, claims, running))
+        for pool in (told, compared):
+            pool.claimed_slots(claims, running)
+            assert _shape(pool.slots) == fresh_pool
+        fresh = _cycle(machines, knobs, groups, claims, queue, None, now)
+        for pool in (told, compared):
+            reused = _cycle(machines, knobs, groups, claims, queue, pool, now)
+            assert reused.matches == fresh.matches  # preemptions: a match's preempted_job
+            assert list(reused.iter_unmatched()) == list(fresh.iter_unmatched())
+            assert reused.submitters == fresh.submitters  # priorities, limits, stop reasons
+            assert reused.spins == fresh.spins
+            assert reused.pool_size == fresh.pool_size
+            assert reused.group_limits == fresh.group_limits
+        given, before = claims, claims + _matched_claims(fresh, now, data)
