@@ -20,6 +20,10 @@ Cases (seeded, so every run simulates the same pool):
   ``accept_surplus``), log-normal run times with a median of 6 hours (about 60% of the
   week's capacity), submissions spread over the week, some as ``count`` batches.
   Target: <= 120 s and <= 1 GiB.
+* ``busy-week-pslots``: the ``busy-week`` workload on 1,000 machines of one partitionable
+  slot of 10 CPUs each (``Memory = 1280``: ten of the jobs' 128 MB dynamic slots, their
+  ``RequestMemory`` of 0 quantized); each match carves a dynamic slot, the schedd claims
+  the leftovers.
 * ``month``: 30 days of a 50,000-slot pool, 1,000,000 jobs from 400 users in 20 nested
   groups (five parents of three subgroups, dynamic quotas, surplus), the same run-time law.
   Target: <= 10 min and <= 2 GiB.
@@ -71,12 +75,18 @@ def _fs(folder: Path, command: str, *args: str) -> list[str]:
 POOL_SCALE = [1.0]
 
 
-def _pool(folder: Path, slots: int) -> None:
+def _pool(folder: Path, slots: int, partitionable: bool = False) -> None:
+    """Machines of 10 CPUs: ten static slots each, or one partitionable slot."""
     machines = max(int(slots * POOL_SCALE[0]) // 10, 1)
+    shape = (
+        "partitionable = true\nattributes = { Cpus = 10, Memory = 1280 }\n"
+        if partitionable
+        else "slots = 10\n"
+    )
     (folder / "pool.toml").write_text(
         '[pool]\nuid_domain = "d"\ndefaults = "current"\n'
         "[accountant]\npriority_halflife = 3600\n"
-        f'[[machines]]\nname = "exec"\ncount = {machines}\nslots = 10\n'
+        f'[[machines]]\nname = "exec"\ncount = {machines}\n{shape}'
     )
 
 
@@ -238,12 +248,12 @@ def _spread_clusters(
     return work
 
 
-def make_busy_week(folder: Path, scale: float) -> list[str]:
+def make_busy_week(folder: Path, scale: float, partitionable: bool = False) -> list[str]:
     """10,000 slots, 100,000 jobs from 40 users in four groups, seven days."""
     rng = random.Random(23)
     slots = max(int(10_000 * scale), 10)
     total = max(int(100_000 * scale), 100)
-    _pool(folder, slots)
+    _pool(folder, slots, partitionable)
     quotas = (("group_a", 0.4), ("group_b", 0.3), ("group_c", 0.2), ("group_d", 0.1))
     with (folder / "pool.toml").open("a") as fh:
         fh.write("[negotiator]\naccept_surplus = true\n")
@@ -253,6 +263,11 @@ def make_busy_week(folder: Path, scale: float) -> list[str]:
     work = _spread_clusters(rng, total, 7 * 86400.0, users, 200)
     (folder / "workload.json").write_text(json.dumps(work))
     return ["simulate", "--workload", str(folder / "workload.json"), "--until", "7-0"]
+
+
+def make_busy_week_pslots(folder: Path, scale: float) -> list[str]:
+    """``busy-week`` on 1,000 partitionable slots of 10 CPUs."""
+    return make_busy_week(folder, scale, partitionable=True)
 
 
 def make_month(folder: Path, scale: float) -> list[str]:
@@ -322,6 +337,7 @@ CASES = {
     "week": make_week,
     "backfill": make_backfill,
     "busy-week": make_busy_week,
+    "busy-week-pslots": make_busy_week_pslots,
     "month": make_month,
     "backfill-week": make_backfill_week,
 }
