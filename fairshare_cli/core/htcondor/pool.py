@@ -213,13 +213,15 @@ def quota_view(
     now: float,
     demand: Mapping[str, float] | None = None,
     tree: GroupTree | None = None,
+    size: float | None = None,
 ) -> list[QuotaRow]:
     """The rows of ``fs quota``: every group's quotas, limit, use and demand at ``now``.
 
     ``demand``: each submitter's demand over these ``batches`` and ``claims`` when already
     counted (``fs simulate`` hands over its cycle's ``CycleResult.demand``); None counts it
     here (:func:`submitter_demand`). ``tree``: the config's group tree to reuse (it is
-    reset here), else one is built.
+    reset here), else one is built. ``size``: the pool size of ``claims`` when already
+    known (``fs simulate``'s frozen pool), else :func:`pool_size` finds it.
 
     Raises:
         ConfigError: bad groups or expressions in the config.
@@ -228,7 +230,8 @@ def quota_view(
         tree = group_tree(config) or build_group_tree([])
     knobs = negotiator_knobs(config)
     claims = list(claims)
-    size = pool_size(config.machines, claims, knobs, now)
+    if size is None:
+        size = pool_size(config.machines, claims, knobs, now)
     if demand is None:
         demand = submitter_demand(batches, claims, config, knobs.use_weighted_demand)
     demand_of, members = group_demand(demand, tree)

@@ -420,8 +420,9 @@ class SimQueue:
         h = config.accountant.priority_halflife
         gtree = self.acc.tree
         out = []
-        claims = self.claims.values()  # listed once, by quota_view
-        for r in quota_view(config, live, accountant, claims, t, demand, self.tree):
+        claims = list(self.claims.values())
+        size = self.frozen.pool_size(claims, self.knobs, t)
+        for r in quota_view(config, live, accountant, claims, t, demand, self.tree, size):
             rec = records.get(r.group)
             eup = None
             if rec is not None:

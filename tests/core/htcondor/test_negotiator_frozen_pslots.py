@@ -14,8 +14,9 @@ match carved last cycle is a claim now), plus claims drawn at random (on dynamic
 of any number, with or without recorded resources, on static slots, on slots no longer
 configured). Before each cycle the pools' slots (order, names, resources, claims,
 dynamic slot numbers in use) are a fresh pool's; each cycle's matches, preemptions,
-unmatched jobs, limits, priorities and pool size are a fresh cycle's. What a cycle carves
-must not leak into the next one.
+unmatched jobs, limits, priorities and pool size are a fresh cycle's, and after the cycle
+the pools' size (``fs simulate``'s group rows) is ``partitionable.pool_size``'s. What a
+cycle carves must not leak into the next one.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from fairshare_cli.core.htcondor.negotiator import (
 )
 from fairshare_cli.core.htcondor.negotiator.frozen_pool import FrozenPool
 from fairshare_cli.core.htcondor.negotiator.frozen_pslots import FrozenPslots, frozen_pool
-from fairshare_cli.core.htcondor.negotiator.partitionable import fresh_slots
+from fairshare_cli.core.htcondor.negotiator.partitionable import fresh_slots, pool_size
 from fairshare_cli.core.htcondor.negotiator.slots import Slot, machine_names
 
 USERS = ["u0", "u1", "group_a.u2", "group_b.u3"]
@@ -47,6 +48,8 @@ KNOBS = [
     replace(CURRENT, use_slot_weights=False),
     replace(CURRENT, preemption_requirements="RemoteUserPrio > SubmitterUserPrio * 1.2"),
     replace(LEGACY, preemption_requirements="TotalJobRuntime > 1800"),
+    replace(CURRENT, slot_weight="Cpus + SlotID / 4.0"),  # weighed slot by slot
+    replace(CURRENT, slot_weight="Memory / 1000.0"),  # fractional, once per resources
 ]
 REQUIREMENTS = [None, "TARGET.SlotID != 2", "TARGET.Memory >= 2048"]
 #: what a claim on a dynamic slot records: nothing (its job's request is carved) or one of these
@@ -240,4 +243,6 @@ def test_cycles_on_a_frozen_partitionable_pool_equal_cycles_built_from_scratch(
             assert reused.spins == fresh.spins
             assert reused.pool_size == fresh.pool_size
             assert reused.group_limits == fresh.group_limits
+        for pool in (told, compared):  # after a cycle carved: as ``fs simulate``'s rows ask
+            assert pool.pool_size(claims, knobs, now) == pool_size(machines, claims, knobs, now)
         given, before = claims, claims + _matched_claims(fresh, now, data)

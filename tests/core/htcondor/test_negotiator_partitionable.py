@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from negotiation_helpers import CURRENT, LEGACY, NOW, J, jobs, run
@@ -395,3 +396,39 @@ def test_consumption_policy_requirements_see_what_the_job_consumes() -> None:
     result = run(machines, queue, knobs=CURRENT)
     assert [dict(m.resources) for m in result.matches] == [{"Cpus": 1, "Memory": 100}]
     assert run(pslots(1, 4, 1000), queue, knobs=CURRENT).matches == []
+
+
+@pytest.mark.parametrize(
+    ("weight", "weights"),
+    [
+        # read only what stanza, claim state, kind and resources fix: once per such shape
+        pytest.param("Cpus", [1, 4, 1, 2], id="cpus"),
+        pytest.param("Memory / 1000.0", [2.048, 4.096, 1.024, 1.024], id="memory"),
+        pytest.param("ifThenElse(DynamicSlot =?= true, 10, Cpus)", [1, 4, 10, 10], id="kind"),
+        # read a slot's own name: once per slot
+        pytest.param("Cpus * SlotID", [1 * 1, 4 * 2, 1 * 1, 2 * 1], id="slot-id"),
+    ],
+)
+def test_pool_size_sums_each_slot_ads_weight(weight: str, weights: list[float]) -> None:
+    """``Matchmaker::sumSlotWeights`` (matchmaker.cpp): Σ SLOT_WEIGHT over every slot ad,
+    ad by ad. By hand, on one machine of two partitionable slots of 4 CPUs and 4096 MB, two
+    claims carved out of the first (1 CPU and 1024 MB, 2 CPUs and 1024 MB): the first
+    publishes 1 CPU and 2048 MB left, the second its totals, the dynamic slots their own
+    (and their partitionable slot's ``SlotID``), summed in that order."""
+    machines = [
+        MachineSpec(
+            name="big",
+            count=1,
+            slots=2,
+            attributes={"Cpus": 4, "Memory": 4096},
+            partitionable=True,
+        )
+    ]
+    held = [
+        Claim("slot1_2@big001", "u1@d", "2.0", NOW, 2.0, (("Cpus", 2), ("Memory", 1024))),
+        Claim("slot1_1@big001", "u0@d", "1.0", NOW, 1.0, (("Cpus", 1), ("Memory", 1024))),
+    ]
+    by_hand = 0.0
+    for w in weights:
+        by_hand += w
+    assert pool_size(machines, held, replace(CURRENT, slot_weight=weight), NOW) == by_hand

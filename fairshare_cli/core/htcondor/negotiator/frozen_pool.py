@@ -15,8 +15,13 @@ from operator import attrgetter
 
 from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.htcondor.classads import Compiled
-from fairshare_cli.core.htcondor.negotiator.results import Claim
-from fairshare_cli.core.htcondor.negotiator.slots import Slot, SlotClass, expand_slots
+from fairshare_cli.core.htcondor.negotiator.results import Claim, NegotiatorKnobs
+from fairshare_cli.core.htcondor.negotiator.slots import (
+    Slot,
+    SlotClass,
+    expand_slots,
+    pool_size,
+)
 from fairshare_cli.core.jobs import Job
 
 #: A slot class key: stanza, claim (None: unclaimed), resources, and the per-slot values read.
@@ -234,6 +239,11 @@ class FrozenPool:
                     found.setdefault(keys[slot.index], []).append(slot)
             self._free[tuple(per_slot)] = found
         return found
+
+    def pool_size(self, claims: list[Claim], knobs: NegotiatorKnobs, now: float) -> float:
+        """The pool size group quotas share with ``claims`` held
+        (:func:`~.partitionable.pool_size`)."""
+        return pool_size(self.machines, claims, knobs, now)
 
     def counts(self) -> tuple[int, float]:
         """What :func:`~.partitionable.slot_counts` gives for the pool: no partitionable

@@ -43,10 +43,12 @@ from fairshare_cli.core.htcondor.negotiator.partitionable import (
     minus,
     parent_name,
     partitionable_slots,
+    pool_size,
     request_from,
     totals,
+    weigh_pool,
 )
-from fairshare_cli.core.htcondor.negotiator.results import Claim
+from fairshare_cli.core.htcondor.negotiator.results import Claim, NegotiatorKnobs
 from fairshare_cli.core.htcondor.negotiator.slots import Slot
 from fairshare_cli.core.jobs import Job
 
@@ -104,6 +106,17 @@ class FrozenPslots(FrozenPool):
         """What :func:`~.partitionable.slot_counts` gives for the pool as the cycle starts."""
         others = self._length - len(self._parents)
         return self._open, float(others + self._pcpus)
+
+    def pool_size(self, claims: list[Claim], knobs: NegotiatorKnobs, now: float) -> float:
+        """The pool size group quotas share with ``claims`` held (the claims the pool was
+        told of: :func:`~.partitionable.pool_size`), from the pool's slots. A claim that
+        records no resources (:func:`~.partitionable.pool_size` carves it as a request
+        of nothing) or one on a partitionable slot itself: the fresh count."""
+        self.claimed_slots(claims)
+        parents = self._parents.values()
+        if self._volatile or any(p.claim is not None for p in parents):
+            return pool_size(self.machines, claims, knobs, now)
+        return weigh_pool(self.machines, self.slots, knobs, now, self.compiled)
 
     def held_slots(self) -> list[Slot]:
         """The claimed slots in pool order: configured ones, then the dynamic slots."""

@@ -35,10 +35,12 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from fairshare_cli.core.config import Config, MachineSpec
-from fairshare_cli.core.htcondor.classads import Ad, Evaluator
+from fairshare_cli.core.htcondor.classads import Ad, Compiled, Evaluator
 from fairshare_cli.core.htcondor.negotiator.queue import DEFAULT_REQUEST_DISK
 from fairshare_cli.core.htcondor.negotiator.results import Claim, NegotiatorKnobs
 from fairshare_cli.core.htcondor.negotiator.slots import (
+    CLAIM_ATTRS,
+    PARTITION_NAMES,
     RESOURCES,
     Slot,
     compile_knob,
@@ -230,20 +232,70 @@ def pool_size(
     claims = list(claims)
     slots = [Slot(i, *where) for i, where in enumerate(expand_slots(machines))]
     held = {c.slot.lower(): c for c in add_dynamic_slots(slots, machines, claims, lambda c: {})}
+    for slot in slots:
+        if slot.parent is None and not slot.partitionable:
+            slot.claim = held.get(slot.name.lower())
+    return weigh_pool(machines, slots, knobs, now)
+
+
+def weigh_pool(
+    machines: Sequence[MachineSpec],
+    slots: Iterable[Slot],
+    knobs: NegotiatorKnobs,
+    now: float,
+    compiled: dict[tuple[str, frozenset[str]], Compiled] | None = None,
+) -> float:
+    """:func:`pool_size` of ``slots`` (their claims and resources given): ``Σ SLOT_WEIGHT``
+    over their ads in pool order, else ``count_effective_slots``.
+
+    ``SLOT_WEIGHT`` is evaluated once per (stanza, claimed, kind, resources) when it reads
+    only what those fix (the stanza's attributes, ``Cpus``, ``Memory``, ``Disk``,
+    ``SlotType`` ...), else on every slot's ad. ``compiled``: a compile cache to reuse.
+
+    Raises:
+        ConfigError: with slot weights on, ``slot_weight`` or a machine's ``start`` or
+            ``rank`` does not parse.
+    """
     if not knobs.use_slot_weights:
         return float(sum(effective_slots(slot) for slot in slots))
-    ev = Evaluator()
+    ev = Evaluator(compiled)
     empty = Ad({}, {}, ev, "empty")
+    exprs: dict[tuple[int, bool], tuple[Compiled | None, bool]] = {}
+    weights: dict[tuple[object, ...], float] = {}
     total = 0.0
     for slot in slots:
         spec = machines[slot.stanza]
-        if slot.parent is None and not slot.partitionable:
-            slot.claim = held.get(slot.name.lower())
-        claimed = slot.claim is not None
-        expr = compile_knob(ev, knobs.slot_weight, stanza_slot_names(spec, claimed), "slot_weight")
-        ad = slot_ad(spec, pool_size_values(spec, slot, now), ev)
-        total += slot_weight(ev, expr, ad, empty)
+        shape = (slot.stanza, slot.claim is not None)
+        found = exprs.get(shape)
+        if found is None:
+            names = stanza_slot_names(spec, shape[1])
+            expr = compile_knob(ev, knobs.slot_weight, names, "slot_weight")
+            fixed = expr is None or set(expr.my_refs) <= _fixed_names(spec)
+            found = exprs[shape] = (expr, fixed)
+        key = (*shape, slot.parent is None, slot.resources) if found[1] else None
+        weight = weights.get(key) if key is not None else None
+        if weight is None:
+            ad = slot_ad(spec, pool_size_values(spec, slot, now), ev)
+            weight = slot_weight(ev, found[0], ad, empty)
+            if key is not None:
+                weights[key] = weight
+        total += weight
     return total
+
+
+def _fixed_names(spec: MachineSpec) -> set[str]:
+    """The attributes of a slot ad of ``spec`` whose values its stanza, claim state, kind
+    (partitionable or dynamic) and resources fix."""
+    own = {k.lower() for k in spec.attributes} | {r.lower() for r in RESOURCES}
+    return (own | PARTITION_NAMES | {"state", "activity"}) - _VARYING
+
+
+#: Slot ad attributes that differ between slots of one stanza, claim state and resources.
+_VARYING = frozenset(
+    {"name", "machine", "slotid", "currenttime", "mycurrenttime", "enteredcurrentstate"}
+    | set(CLAIM_ATTRS)
+    | {"requirements", "rank"}
+)
 
 
 def request_from(running: Mapping[str, Job]) -> Callable[[Claim], dict[str, object]]:
