@@ -344,11 +344,13 @@ class SimQueue:
         jobs (:func:`~fairshare_cli.core.htcondor.placement.fill_leftovers`). The
         negotiator makes no match for these: the next cycle's ``CheckMatches`` finds each
         dynamic slot claimed and ``AddMatch``es it at its own weight
-        (:meth:`_check_matches`); one that ends before then is never charged."""
+        (:meth:`_check_matches`); one that ends before then is never charged. The schedd
+        fills only the matched slots: only the claims on them are handed over."""
         matched = [(m.slot, m.submitter) for m in result.matches if m.preempted_job is None]
         idle = [(b, self.name_of(b.job)) for b in self.idle]
         weigh = dynamic_slot_weigher(self.config, t)
-        claims = fill_leftovers(self.config.machines, self.claims, matched, idle, t, weigh)
+        held = self.frozen.claims_on(list(self.claims.values()), [slot for slot, _ in matched])
+        claims = fill_leftovers(self.config.machines, held, matched, idle, t, weigh)
         started = self._take_idle({c.job_id for c in claims})
         for c in claims:
             job = replace(started[c.job_id], status="running", slot=c.slot, start_time=t)

@@ -10,7 +10,7 @@ keeps their dynamic slots too (:mod:`.frozen_pslots`).
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from operator import attrgetter
 
 from fairshare_cli.core.config import MachineSpec
@@ -244,6 +244,11 @@ class FrozenPool:
         """The pool size group quotas share with ``claims`` held
         (:func:`~.partitionable.pool_size`)."""
         return pool_size(self.machines, claims, knobs, now)
+
+    def claims_on(self, claims: list[Claim], dslots: Iterable[str]) -> dict[str, Claim]:
+        """The claims among ``claims`` (those the pool holds) on the partitionable slots of
+        the dynamic slots ``dslots``, by slot name: none in a pool of static slots."""
+        return {}
 
     def counts(self) -> tuple[int, float]:
         """What :func:`~.partitionable.slot_counts` gives for the pool: no partitionable

@@ -24,7 +24,7 @@ one dynamic slot) rebuilds the pool from the claims given, with the fresh pool's
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
 
 from fairshare_cli.core.config import MachineSpec
@@ -117,6 +117,19 @@ class FrozenPslots(FrozenPool):
         if self._volatile or any(p.claim is not None for p in parents):
             return pool_size(self.machines, claims, knobs, now)
         return weigh_pool(self.machines, self.slots, knobs, now, self.compiled)
+
+    def claims_on(self, claims: list[Claim], dslots: Iterable[str]) -> dict[str, Claim]:
+        """The claims on the partitionable slots of the dynamic slots ``dslots``, by slot
+        name, once ``claims`` (the claims the pool was told of) are applied: what the
+        schedd filling those slots' leftovers needs to know of the pool."""
+        self.claimed_slots(claims)
+        out: dict[str, Claim] = {}
+        for name in dslots:
+            found = self._parent_of(name)
+            for dslot in self._carved.get(found[0].index, ()) if found is not None else ():
+                assert dslot.claim is not None
+                out[dslot.claim.slot] = dslot.claim
+        return out
 
     def held_slots(self) -> list[Slot]:
         """The claimed slots in pool order: configured ones, then the dynamic slots."""
