@@ -317,3 +317,21 @@ def test_a_pool_told_of_its_claims_holds_what_one_given_them_holds(
             (s.name, s.claim) for s in compared.held_slots()
         ]
         assert told.holders == compared.holders
+
+
+def test_a_told_pool_gives_a_slot_back_to_the_claim_an_ended_one_hid() -> None:
+    """Two claims on one slot (spelt differently): the last holds it. When that one ends
+    and the first stays, a fresh pool gives the slot to the first; so does a pool told of
+    the end (it cannot know from the end alone, so it compares the claims given)."""
+    machines = [MachineSpec(name="m0-", count=1, slots=1, attributes={"Cpus": 1})]
+    told = frozen_pool(machines)
+    first = Claim("slot1@m0-001", "u1@example.org", "50.0", NOW - 60)
+    second = Claim("SLOT1@m0-001", "u2@example.org", "51.0", NOW - 60)
+    told.tell(None, first)
+    told.tell(None, second)
+    told.claimed_slots([first, second])
+    assert [s.claim for s in told.held_slots()] == [second]
+    told.tell(second, None)
+    told.claimed_slots([first])
+    assert [s.claim for s in told.held_slots()] == [first]
+    assert told.holders == {"u1@example.org": 1}

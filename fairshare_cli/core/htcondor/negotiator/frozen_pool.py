@@ -64,6 +64,9 @@ class FrozenPool:
         self.limited = 0
         #: the claims the caller told of (ended, started) since the last cycle (:meth:`tell`)
         self._told: tuple[list[Claim], list[Claim]] | None = None
+        #: a claim held now is not on its slot (another claim on it came later): the
+        #: claims told of next cannot say who holds that slot once the other ends
+        self._shadowed = False
         #: (by holder, per-slot attributes) -> the claimed slots by :func:`held_key`, and
         #: their keys by slot
         self._held_groups: dict[
@@ -92,16 +95,25 @@ class FrozenPool:
 
     def _compare(self, claims: list[Claim]) -> None:
         """Give the slots ``claims`` by comparing each with the last cycle's."""
-        found: dict[int, Claim] = {}  # from scratch: of two on one slot, the last holds it
-        for claim in claims:
-            target = self._slot_of(claim.slot)
-            if target is not None:
-                found[target.index] = claim
+        found = self._holding(claims)
         slots, before = self.slots, self._held
         self._move(
             [slots[i] for i in before if found.get(i) is not before[i]],
             [(slots[i], c) for i, c in found.items() if before.get(i) is not c],
         )
+
+    def _holding(self, claims: list[Claim]) -> dict[int, Claim]:
+        """Pool index -> the claim that holds the slot: of two on one slot, the last (as a
+        fresh pool takes them); a claim on a slot not configured is ignored."""
+        found: dict[int, Claim] = {}
+        resolved = 0
+        for claim in claims:
+            target = self._slot_of(claim.slot)
+            if target is not None:
+                found[target.index] = claim
+                resolved += 1
+        self._shadowed = resolved > len(found)
+        return found
 
     def tell(self, ended: Claim | None = None, started: Claim | None = None) -> None:
         """Keep the pool told of the caller's claims as each ends and starts (``fs
@@ -127,6 +139,8 @@ class FrozenPool:
         """Apply the claims that ended and started since the last cycle (in the order
         given) when each ended one held its slot and no slot gets two; else False, and
         nothing changed."""
+        if self._shadowed:
+            return False
         held = self._held
         freed: list[Slot] = []
         for claim in ended:

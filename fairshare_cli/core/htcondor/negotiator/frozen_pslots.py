@@ -24,6 +24,7 @@ one dynamic slot) rebuilds the pool from the claims given, with the fresh pool's
 from __future__ import annotations
 
 from bisect import bisect_left, insort
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
 
@@ -45,8 +46,10 @@ from fairshare_cli.core.htcondor.negotiator.partitionable import (
     partitionable_slots,
     pool_size,
     request_from,
+    shape_key,
     totals,
     weigh_pool,
+    weigh_shapes,
 )
 from fairshare_cli.core.htcondor.negotiator.results import Claim, NegotiatorKnobs
 from fairshare_cli.core.htcondor.negotiator.slots import Slot
@@ -81,6 +84,8 @@ class FrozenPslots(FrozenPool):
         super().__init__(machines)
         #: partitionable slot by lower-case name (its totals given)
         self._parents = partitionable_slots(self.slots, machines)
+        #: a partitionable stanza's totals, by stanza
+        self._totals = {p.stanza: totals(machines[p.stanza]) for p in self._parents.values()}
         #: a claim's slot name as written -> (its partitionable slot, number), or None
         self._parent_of_name: dict[str, tuple[Slot, int] | None] = {}
         #: id of a claim -> its dynamic slot; lower-case names of the dynamic slots
@@ -101,6 +106,8 @@ class FrozenPslots(FrozenPool):
         self._open = 0
         self._pcpus = 0
         self._count_parents()
+        #: how many slots of each shape (:func:`~.partitionable.shape_key`) the pool has
+        self._shapes = Counter(map(shape_key, self.slots))
 
     def counts(self) -> tuple[int, float]:
         """What :func:`~.partitionable.slot_counts` gives for the pool as the cycle starts."""
@@ -116,6 +123,11 @@ class FrozenPslots(FrozenPool):
         parents = self._parents.values()
         if self._volatile or any(p.claim is not None for p in parents):
             return pool_size(self.machines, claims, knobs, now)
+        if not knobs.use_slot_weights:
+            return self.counts()[1]
+        found = weigh_shapes(self.machines, self._shapes, knobs, now, self.compiled)
+        if found is not None:
+            return found
         return weigh_pool(self.machines, self.slots, knobs, now, self.compiled)
 
     def claims_on(self, claims: list[Claim], dslots: Iterable[str]) -> dict[str, Claim]:
@@ -263,7 +275,7 @@ class FrozenPslots(FrozenPool):
         """Rebuild a partitionable slot's leftover and slot numbers from its dynamic slots'
         claims in name order, as a fresh pool takes them (a dynamic slot just ``added``
         joins the claimed slots' groups here, its resources known)."""
-        left = totals(self.machines[parent.stanza])
+        left = self._totals[parent.stanza]
         numbers: set[int] = set()
         volatile = False
         for dslot in self._carved.get(parent.index, ()):
@@ -329,16 +341,23 @@ class FrozenPslots(FrozenPool):
                 self._volatile.add(dslot.parent.index)
             self._join_groups(dslot)
         self._irregular = len(self._names) < len(slots) - self.configured
-        found: dict[int, Claim] = {}  # of two on one slot, the last holds it
-        for claim in rest:
-            target = self._slot_of(claim.slot)
-            if target is not None:
-                found[target.index] = claim
-        for index, claim in found.items():
+        for index, claim in self._holding(rest).items():
             slots[index].claim = self._held[index] = claim
             self._join_groups(slots[index])
         self._left = {p.index: p.resources for p in self._parents.values()}
         self._count_parents()
+        self._shapes = Counter(map(shape_key, slots))
+
+    def _leave_groups(self, slot: Slot) -> None:
+        super()._leave_groups(slot)
+        key = shape_key(slot)
+        self._shapes[key] -= 1
+        if not self._shapes[key]:
+            del self._shapes[key]
+
+    def _join_groups(self, slot: Slot) -> None:
+        super()._join_groups(slot)
+        self._shapes[shape_key(slot)] += 1
 
     def _count_parents(self) -> None:
         self._open = sum(not exhausted(p.resources) for p in self._parents.values())

@@ -160,11 +160,15 @@ def partitionable_slots(slots: Iterable[Slot], machines: Sequence[MachineSpec]) 
     """The partitionable slots among ``slots`` by lower-case name, marked as such and given
     their totals (nothing carved out of them yet)."""
     parents: dict[str, Slot] = {}
+    whole: dict[int, Resources] = {}  # by stanza
     for slot in slots:
         spec = machines[slot.stanza]
         if spec.partitionable:
+            found = whole.get(slot.stanza)
+            if found is None:
+                found = whole[slot.stanza] = totals(spec)
             slot.partitionable = True
-            slot.resources = totals(spec)
+            slot.resources = found
             parents[slot.name.lower()] = slot
     return parents
 
@@ -272,7 +276,7 @@ def weigh_pool(
             expr = compile_knob(ev, knobs.slot_weight, names, "slot_weight")
             fixed = expr is None or set(expr.my_refs) <= _fixed_names(spec)
             found = exprs[shape] = (expr, fixed)
-        key = (*shape, slot.parent is None, slot.resources) if found[1] else None
+        key = shape_key(slot) if found[1] else None
         weight = weights.get(key) if key is not None else None
         if weight is None:
             ad = slot_ad(spec, pool_size_values(spec, slot, now), ev)
@@ -281,6 +285,51 @@ def weigh_pool(
                 weights[key] = weight
         total += weight
     return total
+
+
+def weigh_shapes(
+    machines: Sequence[MachineSpec],
+    shapes: Mapping[ShapeKey, int],
+    knobs: NegotiatorKnobs,
+    now: float,
+    compiled: dict[tuple[str, frozenset[str]], Compiled] | None = None,
+) -> float | None:
+    """:func:`weigh_pool` of a pool with ``shapes[k]`` slots of each :func:`shape_key`
+    ``k``, when ``SLOT_WEIGHT`` reads only what a shape fixes and is a whole number on every
+    one (then the sum is exact in any order, so the same); else None."""
+    if not knobs.use_slot_weights:
+        return None
+    ev = Evaluator(compiled)
+    empty = Ad({}, {}, ev, "empty")
+    total = 0.0
+    for (stanza, claimed, whole, resources), count in shapes.items():
+        spec = machines[stanza]
+        names = stanza_slot_names(spec, claimed)
+        expr = compile_knob(ev, knobs.slot_weight, names, "slot_weight")
+        if expr is not None and not set(expr.my_refs) <= _fixed_names(spec):
+            return None
+        probe = Slot(-1, stanza, "", 0)  # the values a shape does not fix are never read
+        probe.resources = resources
+        if not whole:
+            probe.parent = Slot(-1, stanza, "", 0)
+        if claimed:
+            probe.claim = Claim("", "", "", now)
+        ad = slot_ad(spec, pool_size_values(spec, probe, now), ev)
+        weight = slot_weight(ev, expr, ad, empty)
+        if not weight.is_integer():
+            return None
+        total += weight * count
+    return total if total < 2.0**53 else None
+
+
+#: What fixes a slot ad's values but its name, its claim's and the time: its stanza,
+#: whether it is claimed, whether it is a dynamic slot (else whole), its resources.
+ShapeKey = tuple[int, bool, bool, Resources]
+
+
+def shape_key(slot: Slot) -> ShapeKey:
+    """The slot's :data:`ShapeKey`."""
+    return (slot.stanza, slot.claim is not None, slot.parent is None, slot.resources)
 
 
 def _fixed_names(spec: MachineSpec) -> set[str]:
