@@ -246,3 +246,61 @@ def test_cycles_on_a_frozen_partitionable_pool_equal_cycles_built_from_scratch(
         for pool in (told, compared):  # after a cycle carved: as ``fs simulate``'s rows ask
             assert pool.pool_size(claims, knobs, now) == pool_size(machines, claims, knobs, now)
         given, before = claims, claims + _matched_claims(fresh, now, data)
+
+
+def test_claims_that_end_and_start_move_dynamic_slots_and_leftovers_by_hand() -> None:
+    """One partitionable slot of 4 CPUs and 4096 MB (``Resource.cpp`` ``create_dslot``,
+    ``IdDispenser``). Claims on ``slot1_1`` (1 CPU, 1024 MB) and ``slot1_3`` (2 CPUs,
+    1024 MB) leave 1 CPU and 2048 MB, numbers 1 and 3 in use (the next is 2). When
+    ``slot1_1`` ends, its CPU and memory come back (2 CPUs, 3072 MB left) and number 1 is
+    free again; a claim on ``slot1_2`` (1 CPU, 512 MB) then takes its place in name order,
+    before ``slot1_3`` (indices 1 and 2 after the partitionable slot's 0)."""
+    machines = [
+        MachineSpec(name="p", count=1, partitionable=True, attributes={"Cpus": 4, "Memory": 4096})
+    ]
+    pool = frozen_pool(machines)
+    first = Claim("slot1_1@p001", "u0@d", "1.0", NOW, 1.0, (("Cpus", 1), ("Memory", 1024)))
+    third = Claim("slot1_3@p001", "u1@d", "3.0", NOW, 2.0, (("Cpus", 2), ("Memory", 1024)))
+    second = Claim("slot1_2@p001", "u2@d", "2.0", NOW, 1.0, (("Cpus", 1), ("Memory", 512)))
+    for claim in (third, first):
+        pool.tell(None, claim)
+    pool.claimed_slots([third, first])
+    parent = pool.slots[0]
+    assert [(s.index, s.name) for s in pool.slots] == [
+        (0, "slot1@p001"),
+        (1, "slot1_1@p001"),
+        (2, "slot1_3@p001"),
+    ]
+    assert parent.resources == (("Cpus", 1), ("Memory", 2048))
+    assert sorted(parent.children) == [1, 3]
+    assert pool.counts() == (1, 1 + 2)  # one slot with some left; its 1 CPU and 2 slots
+    pool.tell(first, None)
+    pool.claimed_slots([third])
+    assert parent.resources == (("Cpus", 2), ("Memory", 3072))
+    assert sorted(parent.children) == [3]
+    pool.tell(None, second)
+    pool.claimed_slots([third, second])
+    assert [(s.index, s.name, s.resources) for s in pool.slots] == [
+        (0, "slot1@p001", (("Cpus", 1), ("Memory", 2560))),
+        (1, "slot1_2@p001", (("Cpus", 1), ("Memory", 512))),
+        (2, "slot1_3@p001", (("Cpus", 2), ("Memory", 1024))),
+    ]
+    assert [s.claim for s in pool.held_slots()] == [second, third]
+    assert pool.holders == {"u2@d": 1, "u1@d": 1}
+
+
+def test_what_a_cycle_carves_is_undone_when_the_next_one_starts() -> None:
+    """A cycle on the pool carves ``slot1_1`` for an idle job (its leftover 3 CPUs, number
+    1 taken). The claims given next do not hold it (the job did not start): the pool is
+    again the partitionable slot alone, whole, no number in use."""
+    machines = [
+        MachineSpec(name="p", count=1, partitionable=True, attributes={"Cpus": 4, "Memory": 4096})
+    ]
+    pool = frozen_pool(machines)
+    result = _cycle(machines, CURRENT, False, [], [J("1.0", "u0")], pool, NOW)
+    assert [m.slot for m in result.matches] == ["slot1_1@p001"]
+    assert len(pool.slots) == 2  # as the cycle left it: the carved slot appended
+    pool.claimed_slots([])
+    assert [(s.name, s.resources, sorted(s.children)) for s in pool.slots] == [
+        ("slot1@p001", (("Cpus", 4), ("Memory", 4096)), [])
+    ]
