@@ -25,6 +25,7 @@ from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import is_prompt
 from fairshare_cli.io.importers.slurm_jobs import (
     STATES,
+    UNREAD,
     ImportedJob,
     JobDump,
     add_finished,
@@ -324,13 +325,19 @@ def _limit(value: str) -> float | str | None:
 
 
 @functools.lru_cache(maxsize=4096)
-def _charged(alloc: str, requested: str) -> tuple[dict[str, str], int]:
-    """The TRES a job is charged for, and its memory in MB, from its ``AllocTRES=`` and its
+def _charged(
+    alloc: str, requested: str, cpus: str | None
+) -> tuple[dict[str, str], int, int | None, float | None]:
+    """The TRES a job is charged for, its memory in MB, from its ``AllocTRES=`` and its
     requested TRES: 22.05's ``TRES=`` is both; 23.02 on split it into ``ReqTRES=`` and
-    ``AllocTRES=`` (``(null)`` until the job runs). A dump repeats a few of these."""
+    ``AllocTRES=`` (``(null)`` until the job runs); and its ``NumCPUs=`` and what it is
+    charged (:func:`billing`) when that is a plain number (else None: the job's reader
+    words it). A dump repeats a few of these."""
     req = parse_tres(requested)
     tres = parse_tres(alloc) if "=" in alloc else req
-    return tres, memory_mb(tres.get("mem") or req.get("mem"))
+    count = int(cpus) if cpus and cpus.isdecimal() else None
+    rate = None if count is None else billing(tres, count)
+    return tres, memory_mb(tres.get("mem") or req.get("mem")), count, rate
 
 
 def _num(record: _Record, key: str, default: str | None = None) -> int:
@@ -367,7 +374,7 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
     status = STATES.get(state)
     user = user or _need(record, "UserId")
     user = user[: user.index("(")] if user.endswith(")") and "(" in user else user
-    tres, memory = _charged(alloc_tres or "", req_tres or tres_text or "")
+    tres, memory, cpus_value, rate = _charged(alloc_tres or "", req_tres or tres_text or "", cpus)
     if status is None:
         out.skipped.append(job_id)
         start = _time(record, "StartTime", times)
@@ -378,7 +385,9 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
     # values at their defaults left out).
     obj: dict[str, Any] = {"id": job_id, "owner": user}
     nice_value = 0 if nice is None else int(nice) if nice.isdecimal() else _num(record, "Nice")
-    cpus_value = int(cpus) if cpus and cpus.isdecimal() else _num(record, "NumCPUs")
+    if cpus_value is None or rate is None:
+        cpus_value = _num(record, "NumCPUs")
+        rate = billing(tres, cpus_value)
     nodes_value = 1 if nodes is None else int(nodes) if nodes.isdecimal() else None
     if nodes_value is None:
         nodes_value = _num(record, "NumNodes")
@@ -422,6 +431,4 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
         if start is not None:
             obj["start_time"] = start
     printed = None if not prio else int(prio) if prio.isdecimal() else _num(record, "Priority")
-    item = ImportedJob(obj, record.where(), printed_priority=printed, json_form=True)
-    item.billing = billing(tres, cpus_value)
-    out.jobs.append(item)
+    out.jobs.append(ImportedJob(obj, record.where(), UNREAD, printed, {}, rate, True))
