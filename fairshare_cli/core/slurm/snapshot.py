@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from itertools import compress
 from operator import attrgetter
+from typing import NamedTuple
 
 from msgspec.structs import replace as replace_job
 
@@ -111,9 +112,9 @@ def known_usage(
     return keep, ignored
 
 
-@dataclass(frozen=True)
-class RunningJob:
-    """A running job's association, billable CPUs and start."""
+class RunningJob(NamedTuple):
+    """A running job's association, billable CPUs and start (a tuple: made for every
+    running job of a dump)."""
 
     account: str
     user: str
@@ -281,9 +282,9 @@ def priority_mismatches(
     return out
 
 
-@dataclass(frozen=True)
-class JobCharge:
-    """A job seen in a dump (running or finished): its association, rate and times."""
+class JobCharge(NamedTuple):
+    """A job seen in a dump (running or finished): its association, rate and times (a
+    tuple: made for every running job of a dump)."""
 
     account: str
     user: str
