@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from itertools import chain, compress, repeat
+from operator import attrgetter, eq, not_
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -19,6 +22,7 @@ from fairshare_cli.cli.imports._slurm_state import (
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.jobs import Job, job_to_json, jobs_from_objects
 from fairshare_cli.core.slurm.usage import SlurmUsage
+from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.squeue import ImportedJob, JobDump
 
 if TYPE_CHECKING:
@@ -92,8 +96,9 @@ def command(
         new = [j.job for j in dump.jobs]
         new = [replace(j, site_factor=sites[j.id]) if j.id in sites else j for j in new]
         unexplained = _mismatches(env, slurm, dump.jobs, new) if slurm.usage else []
-        kept = _kept(env, {j.id for j in new})
-        section = [*map(job_to_json, kept), *_written(dump.jobs, new)]
+        written = _written(dump.jobs, new)
+        kept = _kept(env, dict(zip(map(_ID_OF, new), written, strict=True)))
+        section = [*map(job_to_json, kept), *written]
         queue = [*kept, *new]
         env.state = env.state.with_section("jobs", section)
         env.written_jobs = (section, queue)  # checked from these, not parsed again
@@ -112,19 +117,51 @@ def command(
         report(dry_run, text, ignored)
 
 
-def _kept(env: Env, ids: set[str]) -> list[Job]:
-    """The queue's jobs the dump does not replace. The whole queue is read first: a
-    malformed job is refused even where the dump would replace it (a state file is never
-    overwritten over a fault).
+def _kept(env: Env, written: dict[str, dict[str, Any]]) -> list[Job]:
+    """The queue's jobs the dump does not replace (``written``: the dump's job objects by
+    id). The whole queue is read first: a malformed job is refused even where the dump
+    would replace it (a state file is never overwritten over a fault); a job object equal
+    to the one the dump writes for its id is that valid job, and is not read again.
 
     Raises:
         StateError: the queue is malformed.
     """
-    queue = env.decode(
-        "jobs",
-        lambda raw: jobs_from_objects([] if raw is None else raw, f"{env.state_path}: jobs"),
-    )
-    return [j for j in queue if j.id not in ids]
+    source = f"{env.state_path}: jobs"
+
+    def read(raw: Any) -> list[Job]:
+        queue = [] if raw is None else raw
+        rest = _not_written(queue, written)
+        try:
+            return jobs_from_objects(rest, source)
+        except InputError:
+            jobs_from_objects(queue, source)  # names the fault at its place in the queue
+            raise
+
+    return [j for j in env.decode("jobs", read) if j.id not in written]
+
+
+def _not_written(queue: Any, written: dict[str, dict[str, Any]]) -> Any:
+    """The objects of ``queue`` other than those equal to the dump's object of their id
+    (compared in C), or ``queue`` itself where leaving some out could hide a fault: not
+    a list of objects, an id twice, a ``count`` (jobs whose ids the others might repeat),
+    a ``true`` or ``false`` (equal to 1 or 0, but no number)."""
+    if type(queue) is not list or set(map(type, queue)) - {dict} or not written:
+        return queue
+    ids = [*map(dict.get, queue, repeat("id"))]
+    try:
+        if len(set(ids)) != len(ids) or any(map(dict.__contains__, queue, repeat("count"))):
+            return queue
+    except TypeError:  # an id that is no string (a list): the reader words it
+        return queue
+    find: Callable[[Any], Any] = written.get
+    same = [*map(eq, map(find, ids), queue)]
+    values = chain.from_iterable(map(dict.values, compress(queue, same)))
+    if bool in set(map(type, values)):  # (true == 1: a flag where the dump has a number)
+        return queue
+    return [*compress(queue, map(not_, same))]
+
+
+_ID_OF = attrgetter("id")
 
 
 def _written(dumped: list[ImportedJob], jobs: list[Job]) -> list[dict[str, Any]]:

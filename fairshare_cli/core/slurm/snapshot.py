@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from itertools import compress
+from operator import attrgetter
+from typing import NamedTuple
 
 from msgspec.structs import replace as replace_job
 
 from fairshare_cli.core.config import Config
-from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.jobs import Job, split_partitions
 from fairshare_cli.core.slurm import usage as su
 from fairshare_cli.core.slurm.factors import job_user
 from fairshare_cli.core.slurm.model import priority_context
@@ -109,9 +112,9 @@ def known_usage(
     return keep, ignored
 
 
-@dataclass(frozen=True)
-class RunningJob:
-    """A running job's association, billable CPUs and start."""
+class RunningJob(NamedTuple):
+    """A running job's association, billable CPUs and start (a tuple: made for every
+    running job of a dump)."""
 
     account: str
     user: str
@@ -192,18 +195,32 @@ def _first_rows(
         return {}
     t, tree = evaluate(config, state, now)
     ctx = priority_context(config, tree)
-    placed = [j for j in listed if tree.user_assoc(job_user(j.owner), j.account) is not None]
-    first = {j.id: (j.partitions or (None,))[0] for j in placed}  # (split once a job)
+    # each (owner, account) looked up once (in C per job), each partition list split once
+    pairs = [*zip(map(_OWNER, listed), map(_ACCOUNT, listed), strict=True)]
+    known = {p for p in set(pairs) if tree.user_assoc(job_user(p[0]), p[1]) is not None}
+    placed = [*compress(listed, map(known.__contains__, pairs))]
     # One table for every job (a job's rows do not depend on the others'), read by column.
     table = compute_table(placed, ctx, t, listed_at=now, in_id_order=False)
-    out: dict[str, tuple[str | None, int]] = {}
     columns = (table.job_ids, table.parts, table.priority_ints)
+    if len(set(table.job_ids)) == len(table.job_ids):  # a row a job at most: its own
+        rows = zip(map(_PARTITION, table.parts), table.priority_ints, strict=True)
+        return dict(zip(table.job_ids, rows, strict=True))
+    heads = {p: (split_partitions(p) or (None,))[0] for p in set(map(_PARTITION, placed))}
+    first = dict(
+        zip(map(_ID, placed), map(heads.__getitem__, map(_PARTITION, placed)), strict=True)
+    )
+    out: dict[str, tuple[str | None, int]] = {}
     for job_id, part, priority in zip(*columns, strict=True):
         seen = out.get(job_id)
         wanted = first[job_id]
         if seen is None or (seen[0] != wanted and part.partition == wanted):
             out[job_id] = (part.partition, priority)
     return out
+
+
+_OWNER, _ACCOUNT, _ID = attrgetter("owner"), attrgetter("account"), attrgetter("id")
+#: (a job's partition list, a table row's partition)
+_PARTITION = attrgetter("partition")
 
 
 def site_factors(
@@ -265,9 +282,9 @@ def priority_mismatches(
     return out
 
 
-@dataclass(frozen=True)
-class JobCharge:
-    """A job seen in a dump (running or finished): its association, rate and times."""
+class JobCharge(NamedTuple):
+    """A job seen in a dump (running or finished): its association, rate and times (a
+    tuple: made for every running job of a dump)."""
 
     account: str
     user: str

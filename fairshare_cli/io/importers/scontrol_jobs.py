@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from itertools import accumulate, repeat
+from operator import itemgetter
 from typing import Any, cast
 
 from fairshare_cli.core.epoch import cached_utc, parse_time
@@ -23,6 +25,7 @@ from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import is_prompt
 from fairshare_cli.io.importers.slurm_jobs import (
     STATES,
+    UNREAD,
     ImportedJob,
     JobDump,
     add_finished,
@@ -36,19 +39,25 @@ __all__ = ["JobDump", "read_scontrol"]
 
 class _Record:
     """One ``scontrol show jobs`` record (``text[at:end]``, from its line ``start`` on): its
-    fields, and where each is (found when asked)."""
+    :data:`WANTED` fields' values (None: not in the record), and where each is (found when
+    asked)."""
 
-    __slots__ = ("at", "end", "fields", "label", "start", "text")
+    __slots__ = ("at", "end", "label", "start", "text", "values")
 
     def __init__(
-        self, fields: dict[str, str], label: str, start: int, text: str, at: int, end: int
+        self, values: tuple[str | None, ...], label: str, start: int, text: str, at: int, end: int
     ) -> None:
-        self.fields = fields
+        self.values = values
         self.label = label
         self.start = start
         self.text = text
         self.at = at
         self.end = end
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        """Field ``key``'s value, else ``default``."""
+        value = self.values[_PLACE[key]]
+        return default if value is None else value
 
     def where(self, key: str | None = None) -> str:
         line = self.start
@@ -88,48 +97,50 @@ def read_scontrol(text: str, first_line: int, label: str, out: JobDump) -> None:
     ends = [*starts[1:], len(text) + 1]  # (a record ends before the newline of the next)
     numbers = accumulate(map(text.count, repeat("\n"), starts, ends), initial=first_line)
     cuts = map(text.find, repeat(_LAYOUT), starts, ends)
-    times: dict[str, float | None] = dict.fromkeys(_NO_TIME)
+    times: dict[str | None, float | None] = dict.fromkeys((*_NO_TIME, None))
     kinds = _Kinds()
     # (numbers: one more, the line after the last record)
     for start, end, cut, number in zip(starts, ends, cuts, numbers, strict=False):
-        fields = kinds.fields(text, start, cut) if cut >= 0 else None
-        if fields is None:
+        values = kinds.values(text, start, cut) if cut >= 0 else None
+        if values is None:
             chunk = text[start : end - 1]
             fields = _fast_fields(chunk)
             if fields is None:
                 fields = _exact_fields(chunk, number, label)
             elif cut >= 0:
                 kinds.learn(fields, chunk)
-        _scontrol_job(_Record(fields, label, number, text, start, end - 1), out, times)
+            values = tuple(map(fields.get, WANTED))
+        _scontrol_job(_Record(values, label, number, text, start, end - 1), out, times)
 
 
-#: The fields a job is read from (:func:`_scontrol_job`); a record's others are not kept.
-WANTED = frozenset(
-    [
-        "JobId",
-        "ArrayJobId",
-        "ArrayTaskId",
-        "UserId",
-        "Priority",
-        "Nice",
-        "Account",
-        "QOS",
-        "JobState",
-        "TimeLimit",
-        "SubmitTime",
-        "EligibleTime",
-        "AccrueTime",
-        "StartTime",
-        "EndTime",
-        "Partition",
-        "NumNodes",
-        "NumCPUs",
-        "SiteFactor",
-        "TRES",
-        "ReqTRES",
-        "AllocTRES",
-    ]
+#: The fields a job is read from (:func:`_scontrol_job`), in the order their values are
+#: handed to it; a record's others are not kept.
+WANTED = (
+    "JobId",
+    "ArrayJobId",
+    "ArrayTaskId",
+    "UserId",
+    "Priority",
+    "Nice",
+    "Account",
+    "QOS",
+    "JobState",
+    "TimeLimit",
+    "SubmitTime",
+    "EligibleTime",
+    "AccrueTime",
+    "StartTime",
+    "EndTime",
+    "Partition",
+    "NumNodes",
+    "NumCPUs",
+    "SiteFactor",
+    "TRES",
+    "ReqTRES",
+    "AllocTRES",
 )
+#: Where each of :data:`WANTED` is in a record's values.
+_PLACE = {key: i for i, key in enumerate(WANTED)}
 #: Where a record's fields end: its node layout.
 _LAYOUT = "\n   Socks/Node="
 #: At most this many kinds of record are learnt from a dump; others are read one by one.
@@ -148,18 +159,19 @@ class _Kinds:
     __slots__ = ("count", "misses", "patterns")
 
     def __init__(self) -> None:
-        self.patterns: dict[int, list[re.Pattern[str]]] = {}
+        #: Each kind's pattern, and what picks the :data:`WANTED` values from its groups.
+        self.patterns: dict[int, list[tuple[re.Pattern[str], _Picker]]] = {}
         self.count = self.misses = 0
 
-    def fields(self, text: str, start: int, cut: int) -> dict[str, str] | None:
-        """The wanted fields of the record at ``start`` (its node layout at ``cut``) if it is
-        of a kind learnt."""
+    def values(self, text: str, start: int, cut: int) -> tuple[str | None, ...] | None:
+        """The :data:`WANTED` values of the record at ``start`` (its node layout at ``cut``)
+        if it is of a kind learnt."""
         line_end = text.find("\n", start, cut)
         blanks = text.count(" ", line_end, cut) if line_end >= 0 else -1
-        for pattern in self.patterns.get(blanks, ()):
+        for pattern, pick in self.patterns.get(blanks, ()):
             match = pattern.match(text, start, cut)
             if match is not None:
-                return match.groupdict()
+                return pick(match.groups())
         if self.count == _KINDS:
             self.misses += 1
             if self.misses == _MISSES:
@@ -174,8 +186,15 @@ class _Kinds:
                 cut = chunk.find(_LAYOUT)
                 line_end = chunk.find("\n", 0, cut)
                 blanks = chunk.count(" ", line_end, cut) if line_end >= 0 else -1
-                self.patterns.setdefault(blanks, []).append(pattern)
+                # (a key the kind has not: the group that never takes part, last)
+                places = [pattern.groupindex.get(key, pattern.groups) - 1 for key in WANTED]
+                pick = cast("_Picker", itemgetter(*places))
+                self.patterns.setdefault(blanks, []).append((pattern, pick))
                 self.count += 1
+
+
+#: A kind's groups (a match's) -> the :data:`WANTED` values.
+_Picker = Callable[[tuple[str | None, ...]], tuple[str | None, ...]]
 
 
 def _pattern(fields: dict[str, str], chunk: str) -> re.Pattern[str] | None:
@@ -183,21 +202,23 @@ def _pattern(fields: dict[str, str], chunk: str) -> re.Pattern[str] | None:
     :func:`_fast_fields` reads it: the keys of its ``fields`` in order, each token ``Key=``
     and a value (the :data:`WANTED` ones named), blanks between them; the first line's
     tokens on one line, then the ``JobName=`` that ends it (free text, dropped) if
-    ``chunk``'s has one. None if ``chunk`` itself does not match it."""
+    ``chunk``'s has one; last, a group that never takes part. None if ``chunk`` itself
+    does not match it. A value never gives back what it took (a possessive ``*+``: the blank
+    or the end that follows could not match it)."""
     first = chunk[: chunk.find("\n")]
     name = first.find(" JobName=")
     on_first = len((first[:name] if name >= 0 else first).split())
-    line_end = (r" JobName=[^\n]*" if name >= 0 else "") + r"(?=\n|\Z)"
+    line_end = (r" JobName=[^\n]*+" if name >= 0 else "") + r"(?=\n|\Z)"
     parts = []
     for i, key in enumerate(fields):
         if i == on_first:
             parts.append(line_end)
         blank = "" if i == 0 else r"[^\S\n]+" if i < on_first else r"\s+"
-        value = rf"(?P<{key}>\S*)" if key in WANTED else r"\S*"
+        value = rf"(?P<{key}>\S*+)" if key in WANTED else r"\S*+"
         parts.append(rf"{blank}{re.escape(key)}={value}")
     if on_first == len(fields):
         parts.append(line_end)
-    pattern = re.compile("".join(parts) + r"\s*\Z")
+    pattern = re.compile("".join(parts) + r"((?!))?\s*\Z")
     return pattern if pattern.match(chunk, 0, chunk.find(_LAYOUT)) else None
 
 
@@ -248,7 +269,7 @@ def _exact_fields(chunk: str, start: int, label: str) -> dict[str, str]:
 
 
 def _need(record: _Record, key: str) -> str:
-    value = record.fields.get(key)
+    value = record.get(key)
     if value is None:
         raise InputError(f"{record.where()}: the job record has no {key}=")
     return value
@@ -260,9 +281,9 @@ _UNSEEN: Any = object()
 _NO_TIME = ("", "Unknown", "None", "N/A", "(null)")
 
 
-def _time(record: _Record, key: str, times: dict[str, float | None]) -> float | None:
+def _time(record: _Record, key: str, times: dict[str | None, float | None]) -> float | None:
     """Field ``key`` as epoch seconds (``times``: the texts read so far, and the unset)."""
-    value = record.fields.get(key, "")
+    value = record.get(key) or ""
     seen = times.get(value, _UNSEEN)
     if seen is not _UNSEEN:
         return cast("float | None", seen)
@@ -284,7 +305,7 @@ def _int(value: str, where: str, key: str) -> int:
 
 def _time_limit(record: _Record) -> float | str | None:
     try:
-        return _limit(record.fields.get("TimeLimit", ""))
+        return _limit(record.get("TimeLimit") or "")
     except TimeStringError as exc:
         raise InputError(f"{record.where('TimeLimit')}: TimeLimit: {exc}") from None
 
@@ -304,18 +325,24 @@ def _limit(value: str) -> float | str | None:
 
 
 @functools.lru_cache(maxsize=4096)
-def _charged(alloc: str, requested: str) -> tuple[dict[str, str], int]:
-    """The TRES a job is charged for, and its memory in MB, from its ``AllocTRES=`` and its
+def _charged(
+    alloc: str, requested: str, cpus: str | None
+) -> tuple[dict[str, str], int, int | None, float | None]:
+    """The TRES a job is charged for, its memory in MB, from its ``AllocTRES=`` and its
     requested TRES: 22.05's ``TRES=`` is both; 23.02 on split it into ``ReqTRES=`` and
-    ``AllocTRES=`` (``(null)`` until the job runs). A dump repeats a few of these."""
+    ``AllocTRES=`` (``(null)`` until the job runs); and its ``NumCPUs=`` and what it is
+    charged (:func:`billing`) when that is a plain number (else None: the job's reader
+    words it). A dump repeats a few of these."""
     req = parse_tres(requested)
     tres = parse_tres(alloc) if "=" in alloc else req
-    return tres, memory_mb(tres.get("mem") or req.get("mem"))
+    count = int(cpus) if cpus and cpus.isdecimal() else None
+    rate = None if count is None else billing(tres, count)
+    return tres, memory_mb(tres.get("mem") or req.get("mem")), count, rate
 
 
 def _num(record: _Record, key: str, default: str | None = None) -> int:
     """A whole-number field (``NumNodes=1-2``: its first number)."""
-    value = record.fields.get(key, default)
+    value = record.get(key, default)
     if value is None:
         raise InputError(f"{record.where()}: the job record has no {key}=")
     if value.isdecimal():
@@ -326,43 +353,49 @@ def _num(record: _Record, key: str, default: str | None = None) -> int:
 
 
 def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
-    record: _Record, out: JobDump, times: dict[str, float | None]
+    record: _Record, out: JobDump, times: dict[str | None, float | None]
 ) -> None:
     """One record's job (or its finished job). A measured hot loop (``benchmarks/run.py
-    --rows import-squeue``): the common fields read inline, no loop over them, each time
-    text looked up in ``times`` before :func:`_time` parses it, the TRES of a dump's few
-    kinds of job read once (:func:`_charged`)."""
-    fields = record.fields
-    get = fields.get
-    state = get("JobState") or _need(record, "JobState")
-    job_id = get("JobId") or _need(record, "JobId")
-    if get("ArrayJobId") and get("ArrayTaskId"):
-        task = fields["ArrayTaskId"]
-        task = task if task.isdecimal() else f"[{task}]"
-        job_id = f"{fields['ArrayJobId']}_{task}"
+    --rows import-squeue``): the values unpacked at once (:data:`WANTED`'s order), no loop
+    over them, each time text looked up in ``times`` before :func:`_time` parses it, the
+    TRES of a dump's few kinds of job read once (:func:`_charged`)."""
+    (job_id, array_job, array_task, user, prio, nice, account, qos, state, limit_text) = (
+        record.values[:10]
+    )
+    (submit_text, eligible_text, accrue_text, start_text, _, partition, nodes, cpus) = (
+        record.values[10:18]
+    )
+    site, tres_text, req_tres, alloc_tres = record.values[18:]
+    state = state or _need(record, "JobState")
+    job_id = job_id or _need(record, "JobId")
+    if array_job and array_task:
+        task = array_task if array_task.isdecimal() else f"[{array_task}]"
+        job_id = f"{array_job}_{task}"
     status = STATES.get(state)
-    user = get("UserId") or _need(record, "UserId")
+    user = user or _need(record, "UserId")
     user = user[: user.index("(")] if user.endswith(")") and "(" in user else user
-    tres, memory = _charged(get("AllocTRES") or "", get("ReqTRES") or get("TRES") or "")
+    tres, memory, cpus_value, rate = _charged(alloc_tres or "", req_tres or tres_text or "", cpus)
     if status is None:
         out.skipped.append(job_id)
         start = _time(record, "StartTime", times)
         end = _time(record, "EndTime", times)
-        add_finished(out, get("Account"), user, tres, get("QOS"), start, end)
+        add_finished(out, account, user, tres, qos, start, end)
         return
-    cpus, nodes, nice = get("NumCPUs", ""), get("NumNodes", "1"), get("Nice", "0")
     # The job's object as the state writes it (job_to_json's form: Job's order, the
     # values at their defaults left out).
     obj: dict[str, Any] = {"id": job_id, "owner": user}
-    nice_value = int(nice) if nice.isdecimal() else _num(record, "Nice", "0")
-    cpus_value = int(cpus) if cpus.isdecimal() else _num(record, "NumCPUs")
-    nodes_value = int(nodes) if nodes.isdecimal() else _num(record, "NumNodes", "1")
-    text = get("SubmitTime", "")
-    submit = times[text] if text in times else _time(record, "SubmitTime", times)
-    text = get("EligibleTime", "")
-    eligible = times[text] if text in times else _time(record, "EligibleTime", times)
-    text = get("AccrueTime", "")
-    accrue = times[text] if text in times else _time(record, "AccrueTime", times)
+    nice_value = 0 if nice is None else int(nice) if nice.isdecimal() else _num(record, "Nice")
+    if cpus_value is None or rate is None:
+        cpus_value = _num(record, "NumCPUs")
+        rate = billing(tres, cpus_value)
+    nodes_value = 1 if nodes is None else int(nodes) if nodes.isdecimal() else None
+    if nodes_value is None:
+        nodes_value = _num(record, "NumNodes")
+    submit = times[submit_text] if submit_text in times else _time(record, "SubmitTime", times)
+    eligible = (
+        times[eligible_text] if eligible_text in times else _time(record, "EligibleTime", times)
+    )
+    accrue = times[accrue_text] if accrue_text in times else _time(record, "AccrueTime", times)
     if submit is not None:
         obj["submit_time"] = submit
     if eligible is not None:
@@ -375,7 +408,6 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
         obj["request_cpus"] = cpus_value
     if memory:
         obj["request_memory"] = memory
-    account, partition, qos = get("Account"), get("Partition"), get("QOS")
     if account:
         obj["account"] = account
     if partition:
@@ -385,21 +417,18 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
     if nodes_value != 1:
         obj["num_nodes"] = nodes_value
     try:
-        limit = _limit(get("TimeLimit", ""))
+        limit = _limit(limit_text or "")
     except TimeStringError:
         limit = _time_limit(record)  # raises, naming the line
     if limit is not None:
         obj["time_limit"] = limit
     if nice_value:
         obj["nice"] = nice_value
-    if "SiteFactor" in fields and _num(record, "SiteFactor"):
+    if site is not None and _num(record, "SiteFactor"):
         obj["site_factor"] = _num(record, "SiteFactor")
     if status == "running":
-        start = _time(record, "StartTime", times)
+        start = times[start_text] if start_text in times else _time(record, "StartTime", times)
         if start is not None:
             obj["start_time"] = start
-    prio = get("Priority")
     printed = None if not prio else int(prio) if prio.isdecimal() else _num(record, "Priority")
-    item = ImportedJob(obj, record.where(), printed_priority=printed, json_form=True)
-    item.billing = billing(tres, cpus_value)
-    out.jobs.append(item)
+    out.jobs.append(ImportedJob(obj, record.where(), UNREAD, printed, {}, rate, True))

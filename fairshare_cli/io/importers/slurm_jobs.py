@@ -18,10 +18,10 @@ STATES = {"PENDING": "idle", "RUNNING": "running", "SUSPENDED": "running", "CONF
 
 
 #: :attr:`ImportedJob.job` until the job is read.
-_UNREAD = Job(id="", owner="")
+UNREAD = Job(id="", owner="")
 
 
-@dataclass
+@dataclass(slots=True)
 class ImportedJob:
     """A job, the object it was read from, where, and what Slurm printed as its priority.
 
@@ -33,7 +33,7 @@ class ImportedJob:
 
     obj: dict[str, Any]
     where: str
-    job: Job = field(default=_UNREAD, repr=False)
+    job: Job = field(default=UNREAD, repr=False)
     printed_priority: int | None = None
     printed_by_partition: dict[str, int] = field(default_factory=dict)
     billing: float = 0.0

@@ -203,3 +203,41 @@ def test_a_bad_job_the_dump_keeps_is_named_at_its_place(
     assert (result.exit_code, result.stdout) == (2, "")
     assert f"{state}: jobs: job 1.nice: expected a whole number" in result.stderr
     assert state.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("queue", "fault"),
+    [
+        pytest.param(
+            lambda job: [{**job, "nice": True}],
+            "job 0.nice: expected a whole number",
+            id="true for 1",
+        ),
+        pytest.param(lambda job: [job, dict(job)], "job 1: duplicate job id '55'", id="id twice"),
+    ],
+)
+def test_a_job_equal_to_the_dumps_but_malformed_is_refused(
+    tmp_path: Path,
+    run: Callable[..., Any],
+    write_config: Callable[[str], Path],
+    queue: Callable[[dict[str, Any]], list[dict[str, Any]]],
+    fault: str,
+) -> None:
+    """A queued job equal to the one the dump writes for its id is not read again, unless
+    it may hide a fault: ``true`` equals the dump's ``"nice": 1`` but is no number, and a
+    job the queue holds twice is refused even when both are the dump's; nothing is
+    written."""
+    dump = tmp_path / "jobs.txt"
+    dump.write_text(ONE_RUNNING_JOB.replace("Nice=0", "Nice=1"))
+    state = tmp_path / "state.json"
+    args = ["--config", str(write_config(IMPORTED_TWICE_CONFIG)), "--state", str(state)]
+    line = ["import", "squeue", str(dump), *args, "--now", "2026-11-21T12:00:00Z"]
+    assert run(*line).exit_code == 0
+    (imported,) = json.loads(state.read_text())["jobs"]
+    assert imported["nice"] == 1
+    _queue_of(state, queue(imported))
+    before = state.read_bytes()
+    result = run(*line)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert f"{state}: jobs: {fault}" in result.stderr
+    assert state.read_bytes() == before

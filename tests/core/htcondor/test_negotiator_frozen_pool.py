@@ -8,6 +8,8 @@ moves on), so a slot claimed in one cycle and free in the next must be seen free
 pool's free slots, kept grouped by class key from cycle to cycle, must be the ones a fresh
 pool finds. Slot weights that are whole numbers are summed by class, fractional ones
 slot by slot; a job reading ``SlotID`` splits the free slots into one class per slot id.
+The autoclusters' ads are kept from cycle to cycle too (an ad made for another job of the
+same key, of equal values of another type: ``512`` and ``512.0``).
 """
 
 from __future__ import annotations
@@ -109,7 +111,7 @@ def _state(
                     f"{cluster}.{p}",
                     owner,
                     accounting_group=user if group else None,
-                    request_memory=draw(st.sampled_from([512, 1500, 3000])),
+                    request_memory=draw(st.sampled_from([512, 512.0, 1500, 3000])),
                     requirements=requirements,
                     concurrency_limits=draw(st.sampled_from(LIMITS)),
                 )

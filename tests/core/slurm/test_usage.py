@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from fairshare_cli.core.slurm.pass_grid import PassGrid, decay_factor
 from fairshare_cli.core.slurm.usage import (
     DecayParams,
+    RunningCharge,
     SlurmUsage,
     add_record,
     advance,
@@ -213,3 +214,62 @@ def test_usage_read_as_is_is_what_the_checked_reader_reads(value: object) -> Non
     except SectionError as exc:
         got = ("error", str(exc))
     assert got == _amount_outcome(value)
+
+
+_CHARGE_VALUES = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([-0.0, 0.0, 1e30, 1.0000000000000002e30, -1e30, -1.5, True, None, "1"]),
+    st.integers(min_value=-(10**31), max_value=10**31),
+    st.text(max_size=3),
+)
+_CHARGES = st.lists(
+    st.fixed_dictionaries(
+        {
+            "account": st.one_of(st.just("a"), _CHARGE_VALUES),
+            "user": st.just("u"),
+            "rate": st.one_of(st.floats(0, 64), _CHARGE_VALUES),
+            "start": st.one_of(st.floats(1.7e9, 1.8e9), _CHARGE_VALUES),
+        },
+        optional={"end": _CHARGE_VALUES, "job": st.one_of(st.just("12"), _CHARGE_VALUES)},
+    ),
+    max_size=4,
+)
+
+
+def _running_outcome(items: object) -> object:
+    try:
+        running = usage_from_json({"running": items}).running
+    except SectionError as exc:
+        return ("error", str(exc))
+    return (
+        "value",
+        [(r.account, r.user, repr(r.rate), repr(r.start), repr(r.end), r.job) for r in running],
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(_CHARGES)
+def test_running_charges_read_at_once_are_what_the_checked_reader_reads(
+    items: list[dict[str, object]],
+) -> None:
+    """Plain running charges are read a field at a time (``_plain_charges``); any others
+    item by item: the same charges (to the bit) or the same error either way."""
+    from unittest import mock
+
+    from fairshare_cli.core.slurm import usage
+
+    got = _running_outcome(items)
+    with mock.patch.object(usage, "_plain_charges", return_value=None):
+        assert got == _running_outcome(items)
+
+
+def test_plain_running_charges_are_read_at_once() -> None:
+    """Plain charges take the field-at-a-time path (ints made floats, ends and job ids
+    kept); one that is not (a rate of -1) leaves it."""
+    from fairshare_cli.core.slurm.usage import _plain_charges
+
+    items = [{"account": "a", "user": "u", "rate": 2, "start": 1.8e9, "end": None, "job": "7"}]
+    plain = _plain_charges(items)
+    assert plain == (RunningCharge("a", "u", 2.0, 1.8e9, None, "7"),)
+    assert plain is not None and type(plain[0].rate) is float
+    assert _plain_charges([{**items[0], "rate": -1}]) is None

@@ -1,4 +1,5 @@
-"""The slots of a pool, built once for the many cycles of a simulation.
+"""The slots of a pool (and the autoclusters' ads), built once for the many cycles of a
+simulation.
 
 Between two cycles of ``fs simulate`` only the claims on the slots change (claims started,
 claims ended); the slots themselves (names, stanzas, the per-slot attributes that split
@@ -15,6 +16,7 @@ from operator import attrgetter
 
 from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.htcondor.classads import Compiled
+from fairshare_cli.core.htcondor.negotiator.queue import KeptAds
 from fairshare_cli.core.htcondor.negotiator.results import Claim, NegotiatorKnobs
 from fairshare_cli.core.htcondor.negotiator.slots import (
     Slot,
@@ -59,6 +61,9 @@ class FrozenPool:
         self._slot_of_name: dict[str, Slot | None] = {}
         #: the expressions every cycle's evaluator compiled, by (text, MY names)
         self.compiled: dict[tuple[str, frozenset[str]], Compiled] = {}
+        #: the autoclusters' ads, from one cycle to the next (none with a consumption
+        #: policy, which reads a job's ad beyond its autocluster key)
+        self.autoclusters = None if any(spec.consumption_policy for spec in machines) else KeptAds()
         #: the held slots per holder, and how many held claims carry concurrency limits
         self.holders: dict[str, int] = {}
         self.limited = 0

@@ -286,6 +286,31 @@ def add_running_demand(
         demand[claim.submitter] = demand.get(claim.submitter, 0.0) + weight
 
 
+#: An autocluster's ad with its concurrency limits (:func:`job_limits`), and what it was
+#: made for besides the key (:func:`_fit`).
+MadeAd = tuple[Ad, Limits, "Compiled | None", tuple[object, ...]]
+
+
+class KeptAds:
+    """The last cycle's autocluster ads by autocluster key, for the next cycle of a
+    simulation (:attr:`.frozen_pool.FrozenPool.autoclusters`).
+
+    A cycle reads of a job's ad only the attributes its expressions read (the autocluster
+    key), so the ad an autocluster was made with in one cycle serves the same key in the
+    next: it is kept while the key has idle jobs, and made again when the expressions read
+    other attributes (:attr:`context`), when a significant value changed type (``1`` and
+    ``1.0`` are one key but divide differently) or when the ad would have other names
+    (which decide what an unqualified name in its expressions refers to). Pools with a
+    consumption policy, which reads the job's ad outside those expressions, keep none.
+    """
+
+    __slots__ = ("context", "made")
+
+    def __init__(self) -> None:
+        self.context: tuple[object, ...] = ()
+        self.made: dict[tuple[object, ...], MadeAd] = {}
+
+
 def group_queue(
     idle: list[JobBatch],
     running: RunningJobs,
@@ -294,10 +319,12 @@ def group_queue(
     refs: frozenset[str],
     submitter_of: Callable[[Job], str],
     knobs: NegotiatorKnobs,
+    kept: KeptAds | None = None,
 ) -> tuple[list[AutoCluster], dict[str, list[Queued]], dict[str, float]]:
     """Autoclusters, each submitter's idle batches (not yet in order) and demand per
     submitter (idle jobs by CPUs with ``use_weighted_demand``, plus the running work of
-    :func:`add_running_demand`: the queue's running jobs and the ``claims``).
+    :func:`add_running_demand`: the queue's running jobs and the ``claims``). Ads ``kept``
+    from the last cycle are taken again (see :class:`KeptAds`).
 
     Raises:
         InputError: a job's requirements or rank do not parse.
@@ -306,6 +333,12 @@ def group_queue(
     names = job_names(idle)
     sig_attrs = [a for a in names if a in refs and a not in ("requirements", "rank")]
     need_submitter = any(a in refs for a in SUBMITTER_ATTRS) or "user" in refs
+    last: dict[tuple[object, ...], MadeAd] = {}
+    made: dict[tuple[object, ...], MadeAd] = {}
+    if kept is not None:
+        context = (tuple(sig_attrs), need_submitter)
+        last = kept.made if kept.context == context else {}
+        kept.context, kept.made = context, made
     autoclusters: list[AutoCluster] = []
     ac_by_key: dict[tuple[object, ...], AutoCluster] = {}
     per_sub: dict[str, list[Queued]] = {}
@@ -334,8 +367,7 @@ def group_queue(
         )
         ac = ac_by_key.get(key)
         if ac is None:
-            ad = job_ad(ev, job, submitter)
-            ac = AutoCluster(len(autoclusters), ad, *job_limits(ev, job, ad))
+            ac = AutoCluster(len(autoclusters), *_made_ad(ev, job, submitter, key, last, made))
             autoclusters.append(ac)
             ac_by_key[key] = ac
         per_sub.setdefault(submitter, []).append((ac, batch))
@@ -343,6 +375,36 @@ def group_queue(
         demand[submitter] = demand.get(submitter, 0.0) + weight * batch.count
     add_running_demand(demand, running, claims, weighted)
     return autoclusters, per_sub, demand
+
+
+def _made_ad(
+    ev: Evaluator,
+    job: Job,
+    submitter: str,
+    key: tuple[object, ...],
+    last: dict[tuple[object, ...], MadeAd],
+    made: dict[tuple[object, ...], MadeAd],
+) -> tuple[Ad, Limits, Compiled | None]:
+    """The ad and limits of the autocluster ``job`` opens: the last cycle's for its key
+    when it fits the job (:func:`_fit`), else made from the job; noted in ``made``."""
+    fit = _fit(job, key)
+    found = last.get(key)
+    if found is None or found[3] != fit:
+        ad = job_ad(ev, job, submitter)
+        found = (ad, *job_limits(ev, job, ad), fit)
+    made[key] = found
+    return found[0], found[1], found[2]
+
+
+def _fit(job: Job, key: tuple[object, ...]) -> tuple[object, ...]:
+    """What an ad made for ``job`` has besides its autocluster ``key``'s values: their
+    types, and the names :func:`job_values` gives some jobs only."""
+    attributes = getattr(job, "attributes", None)
+    return (
+        tuple(map(type, key[2])),  # type: ignore[call-overload]
+        bool(job.accounting_group),
+        frozenset(k.lower() for k in attributes) if attributes else None,
+    )
 
 
 _first = operator.itemgetter(0)

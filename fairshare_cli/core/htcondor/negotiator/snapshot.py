@@ -160,8 +160,9 @@ class Snapshot:
         claims = list(inputs.claims)
         self._build_slots(machines, claims, running.jobs)
         self.limit_counts = self._claimed_limits(claims, running, inputs.submitter_of)
+        kept = self.frozen.autoclusters if self.frozen is not None else None
         self.autoclusters, queued, self.demand = group_queue(
-            idle, running, claims, self.ev, self.refs, inputs.submitter_of, knobs
+            idle, running, claims, self.ev, self.refs, inputs.submitter_of, knobs, kept
         )
         self.submitters = make_submitters(
             queued, self.demand, priorities, self.group_of, self.legacy
