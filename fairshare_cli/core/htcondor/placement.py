@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 
 from msgspec.structs import replace
 
@@ -85,15 +85,25 @@ class _Slots:
     def __init__(self, machines: Sequence[MachineSpec], now: float) -> None:
         self.machines = machines
         self.now = now
-        self.order = [
+        self.ev = Evaluator()
+        self._ads: dict[str, Ad] = {}
+        self.cursor = 0  # every slot before it is claimed
+
+    @cached_property
+    def order(self) -> list[tuple[int, str, str, int]]:
+        """The static slots in configuration order: (stanza, name, machine, slot id)
+        (listed on first use: filling leftovers reads only partitionable slots' ads)."""
+        machines = self.machines
+        return [
             (stanza, f"slot{k}@{machine}", machine, k)
             for stanza, machine, k in expand_slots(machines)
             if not machines[stanza].partitionable  # work holds dynamic slots of those
         ]
-        self.by_name = {name.lower(): name for _, name, _, _ in self.order}
-        self.ev = Evaluator()
-        self._ads: dict[str, Ad] = {}
-        self.cursor = 0  # every slot before it is claimed
+
+    @cached_property
+    def by_name(self) -> dict[str, str]:
+        """A static slot's name as configured, by its name in lower case."""
+        return {name.lower(): name for _, name, _, _ in self.order}
 
     def first_free(self, item: Running, claims: Mapping[str, Claim]) -> str | None:
         """The first slot, in configuration order, that no claim holds and ``item`` fits.
@@ -252,6 +262,7 @@ def fill_leftovers(
     idle: Sequence[tuple[JobBatch, str]],
     now: float,
     dynamic_weight: DynamicWeigher,
+    pslots: Iterable[tuple[int, str, int]] | None = None,
 ) -> list[Claim]:
     """The schedd's ``CLAIM_PARTITIONABLE_LEFTOVERS``: after a match on a partitionable
     slot (no consumption policy), the startd hands the claiming schedd what is left, and
@@ -265,12 +276,14 @@ def fill_leftovers(
         idle: the idle jobs left, as (batch, submitter).
         now: when the jobs start.
         dynamic_weight: ``SLOT_WEIGHT`` of a dynamic slot (what its claim holds).
+        pslots: the (stanza, machine, slot id) of the matched partitionable slots, when
+            known (else every slot of ``machines`` is listed to find them).
 
     Returns:
         The new claims, in the order the jobs start.
     """
     slots = _Slots(machines, now)
-    pool = PartitionablePool(machines, claims, dynamic_weight)
+    pool = PartitionablePool(machines, claims, dynamic_weight, pslots)
     # the schedd's job order (prio_compar in qmgmt.cpp): JobPrio high first, then the id
     idle = sorted(idle, key=lambda item: (-item[0].job.job_prio, item[0].job.cluster_proc))
     out: list[Claim] = []

@@ -9,7 +9,7 @@ the resources the source recorded, else the job's rounded request.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
 from fairshare_cli.core.config import MachineSpec
@@ -56,11 +56,18 @@ class PartitionablePool:
     """The pool's partitionable slots with what the claims given leave of each."""
 
     def __init__(
-        self, machines: Sequence[MachineSpec], claims: Mapping[str, Claim], weigh: DynamicWeigher
+        self,
+        machines: Sequence[MachineSpec],
+        claims: Mapping[str, Claim],
+        weigh: DynamicWeigher,
+        only: Iterable[tuple[int, str, int]] | None = None,
     ) -> None:
+        """``only``: the (stanza, machine, slot id) of the slots to take, when not every
+        slot of ``machines`` (the claims given hold no dynamic slot of the others)."""
         self.machines = machines
         self.weigh = weigh
-        slots = [Slot(i, *where) for i, where in enumerate(expand_slots(machines))]
+        where = expand_slots(machines) if only is None else only
+        slots = [Slot(i, *at) for i, at in enumerate(where)]
         add_dynamic_slots(slots, machines, claims.values(), lambda c: {})
         self.parents = {s.name.lower(): s for s in slots if s.partitionable}
         self.held = {s.name.lower() for s in slots if s.parent is not None}

@@ -349,8 +349,10 @@ class SimQueue:
         matched = [(m.slot, m.submitter) for m in result.matches if m.preempted_job is None]
         idle = [(b, self.name_of(b.job)) for b in self.idle]
         weigh = dynamic_slot_weigher(self.config, t)
-        held = self.frozen.claims_on(list(self.claims.values()), [slot for slot, _ in matched])
-        claims = fill_leftovers(self.config.machines, held, matched, idle, t, weigh)
+        dslots = [slot for slot, _ in matched]
+        held = self.frozen.claims_on(list(self.claims.values()), dslots)
+        pslots = self.frozen.parents_of(dslots)
+        claims = fill_leftovers(self.config.machines, held, matched, idle, t, weigh, pslots)
         started = self._take_idle({c.job_id for c in claims})
         for c in claims:
             job = replace(started[c.job_id], status="running", slot=c.slot, start_time=t)

@@ -269,6 +269,11 @@ class FrozenPool:
         the dynamic slots ``dslots``, by slot name: none in a pool of static slots."""
         return {}
 
+    def parents_of(self, dslots: Iterable[str]) -> list[tuple[int, str, int]]:
+        """The partitionable slots of the dynamic slots ``dslots``, as (stanza, machine,
+        slot id): none in a pool of static slots."""
+        return []
+
     def counts(self) -> tuple[int, float]:
         """What :func:`~.partitionable.slot_counts` gives for the pool: no partitionable
         slot, every slot counting 1."""

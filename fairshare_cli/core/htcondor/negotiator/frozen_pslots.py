@@ -143,6 +143,12 @@ class FrozenPslots(FrozenPool):
                 out[dslot.claim.slot] = dslot.claim
         return out
 
+    def parents_of(self, dslots: Iterable[str]) -> list[tuple[int, str, int]]:
+        """The partitionable slots of the dynamic slots ``dslots`` (once each, in pool
+        order), as (stanza, machine, slot id)."""
+        found = {p[0].index: p[0] for p in map(self._parent_of, dslots) if p is not None}
+        return [(s.stanza, s.machine, s.slot_id) for _, s in sorted(found.items())]
+
     def held_slots(self) -> list[Slot]:
         """The claimed slots in pool order: configured ones, then the dynamic slots."""
         slots = self.slots
