@@ -165,10 +165,23 @@ def _learn_minutes(prefixes: Iterable[str]) -> bool:
             return False
         if len(_MINUTES) + len(_DAY) >= _MINUTES_KEPT:
             _MINUTES.clear()
-        day = prefix[:11]
+        _learn_day(prefix[:11])
+    return True
+
+
+def _learn_day(day: str) -> None:
+    """Cache every minute of ``day`` (``YYYY-MM-DDT``, a real date): its midnight by
+    :func:`_minute`, the others that plus 60 s a minute (whole seconds: exact, as
+    :func:`~.epoch.parse_time` reads them), those in range."""
+    midnight = _minute(day + _DAY[0])
+    if midnight is None:  # (out of range at midnight: each minute on its own)
         for hour_minute in _DAY:
             _minute(day + hour_minute)
-    return True
+        return
+    for k, hour_minute in enumerate(_DAY):  # (_DAY[k] starts k minutes after midnight)
+        minute = midnight + 60 * k
+        if minute <= TIME_MAX - 60:
+            _MINUTES[day + hour_minute] = minute
 
 
 #: ``HH:MM:`` of every minute of a day.
