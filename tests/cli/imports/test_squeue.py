@@ -118,18 +118,27 @@ ONE_RUNNING_JOB = """JobId=55 JobName=job55
 """
 
 
+def _imported_once(
+    tmp_path: Path, run: Callable[..., Any], write_config: Callable[[str], Path], dump: str
+) -> tuple[Path, list[str], list[str]]:
+    """The state after ``fs import squeue`` of ``dump`` (``scontrol show jobs`` text), the
+    config and state options, and the import's command line (to run again)."""
+    path = tmp_path / "jobs.txt"
+    path.write_text(dump)
+    state = tmp_path / "state.json"
+    args = ["--config", str(write_config(IMPORTED_TWICE_CONFIG)), "--state", str(state)]
+    line = ["import", "squeue", str(path), *args, "--now", "2026-11-21T12:00:00Z"]
+    assert run(*line).exit_code == 0
+    return state, args, line
+
+
 def test_the_same_dump_imported_again_changes_nothing(
     tmp_path: Path, run: Callable[..., Any], write_config: Callable[[str], Path]
 ) -> None:
     """A running job with no usage charged yet (no decay pass since the import): importing
     the dump again brings the state to the same pass, which charges nothing, so no usage
     entry appears (it once added ``a/u1: 0.0`` on the second import only)."""
-    dump = tmp_path / "jobs.txt"
-    dump.write_text(ONE_RUNNING_JOB)
-    state = tmp_path / "state.json"
-    args = ["--config", str(write_config(IMPORTED_TWICE_CONFIG)), "--state", str(state)]
-    line = ["import", "squeue", str(dump), *args, "--now", "2026-11-21T12:00:00Z"]
-    assert run(*line).exit_code == 0
+    state, _, line = _imported_once(tmp_path, run, write_config, ONE_RUNNING_JOB)
     first = state.read_bytes()
     assert json.loads(first)["slurm"]["usage"] == {}
     assert run(*line).exit_code == 0
@@ -148,12 +157,7 @@ def test_a_bad_job_the_dump_replaces_is_refused_all_the_same(
     """Job 55 of the queue is malformed (nice "x"); the dump holds a job 55 that would
     replace it, but a state file with a fault is refused, not written over: exit 2, one
     line naming the job, the file unchanged."""
-    dump = tmp_path / "jobs.txt"
-    dump.write_text(ONE_RUNNING_JOB)
-    state = tmp_path / "state.json"
-    args = ["--config", str(write_config(IMPORTED_TWICE_CONFIG)), "--state", str(state)]
-    line = ["import", "squeue", str(dump), *args, "--now", "2026-11-21T12:00:00Z"]
-    assert run(*line).exit_code == 0
+    state, _, line = _imported_once(tmp_path, run, write_config, ONE_RUNNING_JOB)
     other = {"id": "56", "owner": "u1", "account": "a", "nice": 3}
     _queue_of(state, [{"id": "55", "owner": "u1", "nice": "x"}, other])
     before = state.read_bytes()
@@ -169,12 +173,7 @@ def test_a_job_the_dump_replaces_goes_and_the_others_are_kept(
 ) -> None:
     """Job 55 of the queue is replaced by the dump's; job 56 stays, first, as it was; the
     state written loads back as written."""
-    dump = tmp_path / "jobs.txt"
-    dump.write_text(ONE_RUNNING_JOB)
-    state = tmp_path / "state.json"
-    args = ["--config", str(write_config(IMPORTED_TWICE_CONFIG)), "--state", str(state)]
-    line = ["import", "squeue", str(dump), *args, "--now", "2026-11-21T12:00:00Z"]
-    assert run(*line).exit_code == 0
+    state, args, line = _imported_once(tmp_path, run, write_config, ONE_RUNNING_JOB)
     imported = json.loads(state.read_text())["jobs"]
     other = {"id": "56", "owner": "u1", "account": "a", "nice": 3}
     _queue_of(state, [{"id": "55", "owner": "u2", "nice": 5}, other])
@@ -191,12 +190,7 @@ def test_a_bad_job_the_dump_keeps_is_named_at_its_place(
 ) -> None:
     """A job the dump does not replace is read, and its fault named by its place in the
     whole queue (job 1, after job 55 which the dump replaces); nothing is written."""
-    dump = tmp_path / "jobs.txt"
-    dump.write_text(ONE_RUNNING_JOB)
-    state = tmp_path / "state.json"
-    args = ["--config", str(write_config(IMPORTED_TWICE_CONFIG)), "--state", str(state)]
-    line = ["import", "squeue", str(dump), *args, "--now", "2026-11-21T12:00:00Z"]
-    assert run(*line).exit_code == 0
+    state, _, line = _imported_once(tmp_path, run, write_config, ONE_RUNNING_JOB)
     _queue_of(state, [{"id": "55", "owner": "u1"}, {"id": "56", "owner": "u1", "nice": "x"}])
     before = state.read_bytes()
     result = run(*line)
@@ -227,12 +221,9 @@ def test_a_job_equal_to_the_dumps_but_malformed_is_refused(
     it may hide a fault: ``true`` equals the dump's ``"nice": 1`` but is no number, and a
     job the queue holds twice is refused even when both are the dump's; nothing is
     written."""
-    dump = tmp_path / "jobs.txt"
-    dump.write_text(ONE_RUNNING_JOB.replace("Nice=0", "Nice=1"))
-    state = tmp_path / "state.json"
-    args = ["--config", str(write_config(IMPORTED_TWICE_CONFIG)), "--state", str(state)]
-    line = ["import", "squeue", str(dump), *args, "--now", "2026-11-21T12:00:00Z"]
-    assert run(*line).exit_code == 0
+    state, _, line = _imported_once(
+        tmp_path, run, write_config, ONE_RUNNING_JOB.replace("Nice=0", "Nice=1")
+    )
     (imported,) = json.loads(state.read_text())["jobs"]
     assert imported["nice"] == 1
     _queue_of(state, queue(imported))
