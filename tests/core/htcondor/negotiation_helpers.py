@@ -6,7 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from fairshare_cli.core.config import MachineSpec
-from fairshare_cli.core.htcondor.groups import GroupTree, QuotaKnobs
+from fairshare_cli.core.htcondor.groups import (
+    GroupConfig,
+    GroupTree,
+    QuotaKnobs,
+    build_group_tree,
+)
 from fairshare_cli.core.htcondor.negotiator import (
     Claim,
     CycleResult,
@@ -14,6 +19,7 @@ from fairshare_cli.core.htcondor.negotiator import (
     SubmitterPrio,
     negotiate_cycle,
 )
+from fairshare_cli.core.htcondor.negotiator.frozen_pool import FrozenPool
 
 NOW = 1_795_000_000.0
 LEGACY = NegotiatorKnobs(
@@ -95,9 +101,11 @@ def run(  # noqa: PLR0913  a test builder: every cycle input has a default
     explain: str | None = None,
     floors: Mapping[str, int] | None = None,
     ceilings: Mapping[str, int] | None = None,
+    now: float = NOW,
+    frozen: FrozenPool | None = None,
 ) -> CycleResult:
     """One cycle with EUPs (default 0.5), weighted usage, floors (default 0) and ceilings
-    (default -1) per submitter."""
+    (default -1) per submitter, at ``now``, on the ``frozen`` pool (None: built afresh)."""
     prios = prios or {}
     usage = usage or {}
     floors = floors or {}
@@ -116,9 +124,31 @@ def run(  # noqa: PLR0913  a test builder: every cycle input has a default
         prio,
         tree,
         knobs,
-        NOW,
+        now,
         explain_job=explain,
+        frozen=frozen,
     )
+
+
+def frozen_cycle(
+    machines: list[MachineSpec],
+    knobs: NegotiatorKnobs,
+    groups: bool,
+    claims: list[Claim],
+    queue: list[J],
+    prios: Mapping[str, float],
+    frozen: FrozenPool | None,
+    now: float,
+) -> CycleResult:
+    """A cycle of the frozen pool tests (on ``frozen``, or built from scratch with None):
+    each submitter's weighted usage 1 a claim it holds, and with ``groups`` two groups
+    with quotas 2 (``group_a``) and 1 (``group_b``)."""
+    usage: dict[str, float] = {}
+    for c in claims:
+        usage[c.submitter] = usage.get(c.submitter, 0.0) + 1.0
+    quotas = [GroupConfig("group_a", quota=2), GroupConfig("group_b", quota=1)]
+    tree = build_group_tree(quotas) if groups else None
+    return run(machines, queue, prios, usage, knobs, claims, tree, now=now, frozen=frozen)
 
 
 def matched_per_submitter(result: CycleResult) -> dict[str, int]:

@@ -18,10 +18,9 @@ from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from negotiation_helpers import CURRENT, LEGACY, NOW, J, submitter_of
+from negotiation_helpers import CURRENT, LEGACY, NOW, J, frozen_cycle, submitter_of
 
 from fairshare_cli.core.config import MachineSpec
-from fairshare_cli.core.htcondor.groups import GroupConfig, build_group_tree
 from fairshare_cli.core.htcondor.negotiator import (
     Claim,
     CycleResult,
@@ -150,25 +149,15 @@ def _cycle(
     now: float = NOW,
 ) -> CycleResult:
     machines, _, prios, knobs, groups = run
-    assert isinstance(prios, dict)
-    usage: dict[str, float] = {}
-    for c in claims:
-        usage[c.submitter] = usage.get(c.submitter, 0.0) + 1.0
-    tree = (
-        build_group_tree([GroupConfig("group_a", quota=2), GroupConfig("group_b", quota=1)])
-        if groups
-        else None
-    )
-    return negotiate_cycle(
+    return frozen_cycle(
         machines,  # type: ignore[arg-type]
-        claims,
-        queue,  # type: ignore[arg-type]
-        submitter_of,  # type: ignore[arg-type]
-        lambda name: SubmitterPrio(prios.get(name, 0.5), usage.get(name, 0.0)),
-        tree,
         knobs,  # type: ignore[arg-type]
+        groups,  # type: ignore[arg-type]
+        claims,
+        queue,
+        prios,  # type: ignore[arg-type]
+        frozen,
         now,
-        frozen=frozen,
     )
 
 

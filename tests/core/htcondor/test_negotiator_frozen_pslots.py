@@ -25,16 +25,13 @@ from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from negotiation_helpers import CURRENT, LEGACY, NOW, J, submitter_of
+from negotiation_helpers import CURRENT, LEGACY, NOW, J, frozen_cycle
 
 from fairshare_cli.core.config import MachineSpec
-from fairshare_cli.core.htcondor.groups import GroupConfig, build_group_tree
 from fairshare_cli.core.htcondor.negotiator import (
     Claim,
     CycleResult,
     NegotiatorKnobs,
-    SubmitterPrio,
-    negotiate_cycle,
 )
 from fairshare_cli.core.htcondor.negotiator.frozen_pool import FrozenPool
 from fairshare_cli.core.htcondor.negotiator.frozen_pslots import FrozenPslots, frozen_pool
@@ -166,26 +163,8 @@ def _cycle(
     frozen: FrozenPool | None,
     now: float,
 ) -> CycleResult:
-    usage: dict[str, float] = {}
-    for c in claims:
-        usage[c.submitter] = usage.get(c.submitter, 0.0) + 1.0
-    tree = (
-        build_group_tree([GroupConfig("group_a", quota=2), GroupConfig("group_b", quota=1)])
-        if groups
-        else None
-    )
     prios = {f"{u}@example.org": 1.0 + 3 * i for i, u in enumerate(USERS)}
-    return negotiate_cycle(
-        machines,
-        claims,
-        queue,  # type: ignore[arg-type]
-        submitter_of,  # type: ignore[arg-type]
-        lambda name: SubmitterPrio(prios.get(name, 0.5), usage.get(name, 0.0)),
-        tree,
-        knobs,
-        now,
-        frozen=frozen,
-    )
+    return frozen_cycle(machines, knobs, groups, claims, queue, prios, frozen, now)
 
 
 def _shape(slots: list[Slot]) -> list[tuple[object, ...]]:
