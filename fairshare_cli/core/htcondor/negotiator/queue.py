@@ -304,11 +304,31 @@ class KeptAds:
     consumption policy, which reads the job's ad outside those expressions, keep none.
     """
 
-    __slots__ = ("context", "made")
+    __slots__ = ("_last", "context", "made")
 
     def __init__(self) -> None:
         self.context: tuple[object, ...] = ()
+        #: this cycle's ads by key, and the last cycle's (what this one may take again)
         self.made: dict[tuple[object, ...], MadeAd] = {}
+        self._last: dict[tuple[object, ...], MadeAd] = {}
+
+    def start(self, context: tuple[object, ...]) -> None:
+        """A new cycle whose autocluster keys hold the values of ``context``'s attributes:
+        the last cycle's ads serve it only if theirs held the same."""
+        self._last = self.made if context == self.context else {}
+        self.context, self.made = context, {}
+
+    def ad(
+        self, ev: Evaluator, job: Job, submitter: str, key: tuple[object, ...]
+    ) -> tuple[Ad, Limits, Compiled | None]:
+        """:func:`new_ad`, or the last cycle's for ``key`` when it fits ``job``
+        (:func:`_fit`)."""
+        fit = _fit(job, key)
+        found = self._last.get(key)
+        if found is None or found[3] != fit:
+            found = (*new_ad(ev, job, submitter, key), fit)
+        self.made[key] = found
+        return found[0], found[1], found[2]
 
 
 def group_queue(
@@ -333,12 +353,10 @@ def group_queue(
     names = job_names(idle)
     sig_attrs = [a for a in names if a in refs and a not in ("requirements", "rank")]
     need_submitter = any(a in refs for a in SUBMITTER_ATTRS) or "user" in refs
-    last: dict[tuple[object, ...], MadeAd] = {}
-    made: dict[tuple[object, ...], MadeAd] = {}
+    make_ad = new_ad
     if kept is not None:
-        context = (tuple(sig_attrs), need_submitter)
-        last = kept.made if kept.context == context else {}
-        kept.context, kept.made = context, made
+        kept.start((tuple(sig_attrs), need_submitter))
+        make_ad = kept.ad
     autoclusters: list[AutoCluster] = []
     ac_by_key: dict[tuple[object, ...], AutoCluster] = {}
     per_sub: dict[str, list[Queued]] = {}
@@ -367,7 +385,7 @@ def group_queue(
         )
         ac = ac_by_key.get(key)
         if ac is None:
-            ac = AutoCluster(len(autoclusters), *_made_ad(ev, job, submitter, key, last, made))
+            ac = AutoCluster(len(autoclusters), *make_ad(ev, job, submitter, key))
             autoclusters.append(ac)
             ac_by_key[key] = ac
         per_sub.setdefault(submitter, []).append((ac, batch))
@@ -377,23 +395,12 @@ def group_queue(
     return autoclusters, per_sub, demand
 
 
-def _made_ad(
-    ev: Evaluator,
-    job: Job,
-    submitter: str,
-    key: tuple[object, ...],
-    last: dict[tuple[object, ...], MadeAd],
-    made: dict[tuple[object, ...], MadeAd],
+def new_ad(
+    ev: Evaluator, job: Job, submitter: str, key: tuple[object, ...]
 ) -> tuple[Ad, Limits, Compiled | None]:
-    """The ad and limits of the autocluster ``job`` opens: the last cycle's for its key
-    when it fits the job (:func:`_fit`), else made from the job; noted in ``made``."""
-    fit = _fit(job, key)
-    found = last.get(key)
-    if found is None or found[3] != fit:
-        ad = job_ad(ev, job, submitter)
-        found = (ad, *job_limits(ev, job, ad), fit)
-    made[key] = found
-    return found[0], found[1], found[2]
+    """The ad and concurrency limits of the autocluster ``job`` opens (of key ``key``)."""
+    ad = job_ad(ev, job, submitter)
+    return (ad, *job_limits(ev, job, ad))
 
 
 def _fit(job: Job, key: tuple[object, ...]) -> tuple[object, ...]:
