@@ -14,6 +14,8 @@ import bisect
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import itemgetter
 from typing import Any, Literal
 
 from fairshare_cli.core.config import (
@@ -103,6 +105,22 @@ def history_to_json(history: RunningHistory) -> dict[str, Any]:
 
 
 _NUMBERS = (int, float)
+#: A step's change (a number: true unless 0).
+_delta = itemgetter(1)
+
+
+def _number_pairs(steps: list[Any]) -> bool:
+    """Every step is a list of two numbers (``int`` or ``float``, not ``bool``): checked a
+    kind at a time in C (a state of ``benchmarks/run.py --rows import`` holds some 460,000
+    steps, read again by the check of the state written)."""
+    return (
+        set(map(type, steps)) <= _LIST
+        and set(map(len, steps)) <= _PAIR
+        and set(map(type, chain.from_iterable(steps))) <= _NUMBER_TYPES
+    )
+
+
+_LIST, _PAIR, _NUMBER_TYPES = frozenset([list]), frozenset([2]), frozenset(_NUMBERS)
 
 
 def history_from_json(raw: object) -> RunningHistory:
@@ -123,8 +141,12 @@ def history_from_json(raw: object) -> RunningHistory:
         if not isinstance(owners, dict):
             raise SectionError(f"state section 'dirac': running_jobs.{group} must be an object")
         for owner, steps in owners.items():
-            # (a million steps in a state of benchmarks/run.py --rows import: no calls)
-            parsed: list[tuple[float, float]] = []
+            if isinstance(steps, list) and _number_pairs(steps):
+                parsed = list(map(tuple, steps))
+                parsed.sort()
+                history.events[(group, owner)] = parsed
+                continue
+            parsed = []  # (the step refused, named)
             append = parsed.append
             for k, step in enumerate(steps if isinstance(steps, list) else [None]):
                 if not (
@@ -226,7 +248,7 @@ class DiracHistorySink:
                 for time, delta in changes.items():
                     steps[time] = steps.get(time, 0) + delta
             del changes
-            self._history.events[key] = sorted((t, d) for t, d in steps.items() if d != 0)
+            self._history.events[key] = sorted(filter(_delta, steps.items()))  # (d != 0)
         if math.isfinite(self._cutoff):
             fold_before(self._history, self._cutoff)
         # history_to_json, each key's steps freed once written (the section is the

@@ -173,6 +173,34 @@ def test_bad_history_sections_are_refused(raw: object) -> None:
         history_from_json(raw)
 
 
+@pytest.mark.parametrize(
+    "bad",
+    [
+        pytest.param([7, True], id="bool-delta"),
+        pytest.param([7, 1, 2], id="three-numbers"),
+        pytest.param(["7", 1], id="time-as-text"),
+        pytest.param((7, 1), id="not-a-list"),
+        pytest.param([7, None], id="null-delta"),
+    ],
+)
+def test_a_bad_step_among_good_ones_is_named(bad: object) -> None:
+    """The steps are checked a kind at a time; the one refused is named by its place."""
+    raw = {"running_jobs": {"g": {"a": [[1, 2], [3.5, -2], bad, [9, 1]]}}}
+    with pytest.raises(SectionError, match=r"running_jobs\.g\.a\[2\] must be \[time, delta\]"):
+        history_from_json(raw)
+
+
+number = st.integers(-(2**53), 2**53) | st.floats(allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(number, number), max_size=30))
+def test_steps_read_are_the_pairs_written_in_time_order(pairs: list[tuple[float, float]]) -> None:
+    """Any steps of two numbers (ints or floats, in any order) read as those pairs, sorted."""
+    raw = {"running_jobs": {"g": {"a": [list(p) for p in pairs]}}}
+    assert history_from_json(raw).events == {("g", "a"): sorted(pairs)}
+
+
 def test_history_sink_adds_to_or_rebuilds_the_section() -> None:
     old = history_to_json(running(("g", "a", 0, 10, 1)))
     sink = DiracHistorySink(old, rebuild=False)
@@ -185,6 +213,15 @@ def test_history_sink_adds_to_or_rebuilds_the_section() -> None:
     rebuilt = DiracHistorySink(old, rebuild=True)
     rebuilt.add(Record("a", 10, 30, dirac_group="g", slots=2))
     assert rebuilt.finish() == {"running_jobs": {"g": {"a": [[10, 2], [30, -2]]}}}
+
+
+def test_history_sink_drops_the_changes_that_cancel() -> None:
+    """Two jobs of a ending at 30 and 50 as two of its jobs start there: no step at 30 or
+    50 (their changes sum to 0, and a zero change is no step), the others kept."""
+    sink = DiracHistorySink(None, rebuild=True)
+    for start, end in ((10, 30), (30, 50), (20, 50), (50, 60), (50, None)):
+        sink.add_batch([Record("a", start, end, dirac_group="g", slots=1)])
+    assert sink.finish() == {"running_jobs": {"g": {"a": [[10, 1], [20, 1], [60, -1]]}}}
 
 
 def test_record_cycle_counts_started_and_stopped_jobs() -> None:
