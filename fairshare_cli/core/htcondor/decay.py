@@ -5,7 +5,7 @@ The real user priority decays towards the weighted resources in use,
 :func:`advanced_values`; :func:`update_one_priority` applies it to a record in place (a
 replay's own copies: a :class:`CustomerRecord` or a :class:`ReplayedRecord`), :func:`advance`
 to a copy (every other caller). The history replay's hot loop
-(``replay.AccountantReplay.add_batch``) holds the one inlined copy, pinned to
+(``replay.AccountantReplay._apply_in_order``) holds the one inlined copy, pinned to
 :func:`update_one_priority` by ``tests/core/htcondor/test_replay.py``.
 """
 

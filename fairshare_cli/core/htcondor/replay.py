@@ -84,19 +84,21 @@ BETAS_KEPT = 100_000
 #: The customer records one submitter's event touches (the replay's own copies), whether
 #: the event changes each one's own usage, and whether its hierarchical usage.
 _Plan = list[tuple[ReplayedRecord, bool, bool]]
-#: The events of the records still running that end at one time: (plan, -slots, -weight),
-#: in record order.
-_Ends = list[tuple[_Plan, int, float]]
+#: An event's change: (the plan of its submitter, slots, weight); an end's are negative.
+_Move = tuple[_Plan, int, float]
+#: The events of the records still running that end at one time, in record order.
+_Ends = list[_Move]
 
 
 class AccountantReplay:
     """Replays records into the accountant exactly, in time order (see :mod:`accountant`).
 
     Between two events usage is constant, so each step of the decay is exact. With
-    ``presorted`` (records in start-time order, as accounting dumps are) events stream
-    through a heap of pending ends: memory grows with the jobs running at once, not with
-    the file (a heap of the distinct end times, the ends at each in record order). Otherwise
-    events go to compact arrays and are replayed after one sort.
+    ``presorted`` (records in start-time order, as accounting dumps are) events stream:
+    memory grows with the jobs running at once, not with the file (:meth:`add` keeps a heap
+    of the distinct end times, the ends at each in record order; :meth:`add_batch` sorts a
+    batch's events and the ends pending from before into place). Otherwise events go to
+    compact arrays and are replayed after one sort.
 
     Every event is an accountant update of the whole pool, as if ``UpdatePriorities`` ran:
     a record is updated at its own events only (the rest composes exactly), but one that
@@ -120,6 +122,9 @@ class AccountantReplay:
         #: the end times of the records still running (a heap) and their events by time
         self.ends: list[float] = []
         self.due: dict[float, _Ends] = {}
+        #: the ends :meth:`add_batch` left pending: their times and changes, in order
+        self.later: tuple[list[float], list[_Move]] = ([], [])
+        self._last_start_event = 0  # (add_batch: the number of its last start's event)
         self.times = array("d")
         self.targets = array("l")
         self.dslots = array("l")
@@ -200,6 +205,8 @@ class AccountantReplay:
     def add(self, record: UsageRecord) -> None:
         # one record (add_batch is the hot path; this is its reference, and the path of an
         # import read again record by record after a refusal; admissions cached)
+        if self.later[0]:
+            self._pend_later()
         self.count += 1
         key = (record.owner, record.accounting_group, record.nice_user)
         known = self._admitted.get(key)
@@ -236,85 +243,128 @@ class AccountantReplay:
             self.dslots.append(-record.slots)
             self.dweight.append(-w)
 
-    def add_batch(self, batch: list[UsageRecord]) -> None:  # noqa: C901 - _apply inline (hot)
-        # A measured hot loop: benchmarks/run.py --rows import (and whatif-replay).
-        """:meth:`add` for each record, in order: :meth:`_apply` and :meth:`_pend` inline, with
-        the one inlined copy of ``decay.update_one_priority`` (records without uncharged time,
-        as a replay's; ``test_add_batch_inline_update_is_update_one_priority`` pins it)."""
+    def add_batch(self, batch: list[UsageRecord]) -> None:
+        """:meth:`add` for each record, in order: the batch's events (and the ends pending
+        from before) put in the order :meth:`add` applies them by one sort, then applied
+        (``test_add_batch_is_add_record_by_record_to_the_bit``).
+
+        :meth:`add` applies a record's start after the ends up to it, each end after the
+        start of its own record: the events in order of (time, place), where a record's
+        start has the place of the record and its end the place just after. A list in
+        place order (the pending ends first) sorted by time alone, stably, is in that
+        order; the ends after the last start stay pending (:attr:`later`)."""
         if not self.presorted:
             for record in batch:
                 self.add(record)
             return
+        times, moves = self.later
+        self.later = ([], [])
+        self._last_start_event = len(times)  # (none yet)
+        try:
+            self._sequence(batch, times, moves)
+        finally:  # (the records before one refused are charged, as add charges them)
+            order = sorted(range(len(times)), key=times.__getitem__)
+            last = self._last_start_event
+            cut = order.index(last) + 1 if last < len(times) else 0
+            self._apply_in_order(order[:cut], times, moves)
+            self.later = ([times[i] for i in order[cut:]], [moves[i] for i in order[cut:]])
+
+    def _sequence(self, batch: list[UsageRecord], times: list[float], moves: list[_Move]) -> None:
+        # A measured hot loop: benchmarks/run.py --rows import (and whatif-replay).
+        """:meth:`add`'s checks for each record of ``batch``: its start and its end, in
+        place order, appended to ``times`` and ``moves``; the number of the last start in
+        :attr:`_last_start_event`."""
         admitted, plan_of, weights, now = self._admitted, self._plan_of, self._weights, self.now
-        ends, due, push, pop = self.ends, self.due, heapq.heappush, heapq.heappop
-        begins, seq, betas = self.begins, self._seq, self._betas
-        count, last_start, floor = self.count, self.last_start, MIN_PRIORITY
-        for record in batch:
-            count += 1
-            owner, start, end, group, nice, _, _, _, _, slots, cpus = record
-            known = admitted.get((owner, group, nice))
-            if known is None or start < known[1] or start > now or (end is not None and end > now):
-                self.count = count
-                known = self._admit(record)
-            if slots == 0:
-                continue
-            started = plan_of.get(known[0]) or self._plans[self._target(known[0])]
-            w = slots * (weights.get(cpus) or self._weight(cpus))
-            if start < last_start:
-                self.count = count
-                raise UnsortedHistory(f"record {count}")
-            last_start = start
-            drained = False
-            while not drained:  # the ends up to this start, then the start: each as _apply
-                if ends and ends[0] <= start:
-                    t = pop(ends)
-                    events = due.pop(t)
-                else:
-                    t, events, drained = start, [(started, slots, w)], True
-                if begins and begins[0][0] < t:
-                    self._begin(t)
-                for plan, ds, dw in events:
-                    for rec, own, in_hier in plan:
-                        res = rec.resources_used
-                        rw = rec.weighted_resources_used
-                        hw = rec.hier_weighted_resources_used
-                        last = rec.last_update
-                        if last is None:  # the record's first update: it starts at t
-                            rec.last_update = t
-                        elif t > last:
-                            dt = t - last
-                            uw = hw if hw > 0 else rw
-                            p = rec.priority
-                            if uw or p > floor:  # else the RUP stays at 0.5
-                                beta = betas.get(dt) or self._beta(dt)  # (Δt repeats)
-                                p = p * beta + uw * (1.0 - beta)
-                                rec.priority = p if p > floor else floor
-                            acc = rec.accumulated_usage + res * dt
-                            rec.accumulated_usage = acc
-                            rec.weighted_accumulated_usage += rw * dt
-                            if res > 0:
-                                rec.last_usage_time = t
-                            if acc > 0 and rec.begin_usage_time == 0:
-                                rec.begin_usage_time = t
-                            rec.last_update = t
-                        if own:
-                            n = res + ds
-                            rec.resources_used = n if n > 0 else 0
-                            nw = rw + dw
-                            rec.weighted_resources_used = nw if nw > 1e-9 else 0.0
-                            if n > 0 and rec.begin_usage_time == 0:
-                                push(begins, (t, next(seq), rec, rec))
-                        if in_hier:
-                            nh = hw + dw
-                            rec.hier_weighted_resources_used = nh if nh > 1e-9 else 0.0
-            if end is not None:  # self._pend(end, started, -slots, -w)
-                found = due.get(end)
-                if found is None:
-                    due[end] = [(started, -slots, -w)]
-                    push(ends, end)
-                else:
-                    found.append((started, -slots, -w))
-        self.count, self.last_start = count, last_start
+        add_time, add_move = times.append, moves.append
+        count, last_start, last = self.count, self.last_start, self._last_start_event
+        try:
+            for record in batch:
+                count += 1
+                owner, start, end, group, nice, _, _, _, _, slots, cpus = record
+                known = admitted.get((owner, group, nice))
+                if (
+                    known is None
+                    or start < known[1]
+                    or start > now
+                    or (end is not None and end > now)
+                ):
+                    self.count = count
+                    known = self._admit(record)
+                if slots == 0:
+                    continue
+                plan = plan_of.get(known[0]) or self._plans[self._target(known[0])]
+                w = slots * (weights.get(cpus) or self._weight(cpus))
+                if start < last_start:
+                    self.count = count
+                    raise UnsortedHistory(f"record {count}")
+                last_start = start
+                last = len(times)
+                add_time(start)
+                add_move((plan, slots, w))
+                if end is not None:
+                    add_time(end)
+                    add_move((plan, -slots, -w))
+        finally:
+            self.count, self.last_start, self._last_start_event = count, last_start, last
+
+    def _apply_in_order(  # noqa: C901 - _apply inline (hot)
+        self, order: list[int], times: list[float], moves: list[_Move]
+    ) -> None:
+        # A measured hot loop: benchmarks/run.py --rows import (and whatif-replay).
+        """:meth:`_apply` for the events numbered ``order``, in that order, inline: the one
+        inlined copy of ``decay.update_one_priority`` (records without uncharged time, as a
+        replay's; ``test_add_batch_inline_update_is_update_one_priority`` pins it)."""
+        begins, seq, betas, push = self.begins, self._seq, self._betas, heapq.heappush
+        floor = MIN_PRIORITY
+        for i in order:
+            t = times[i]
+            plan, ds, dw = moves[i]
+            if begins and begins[0][0] < t:
+                self._begin(t)
+            for rec, own, in_hier in plan:
+                res = rec.resources_used
+                rw = rec.weighted_resources_used
+                hw = rec.hier_weighted_resources_used
+                last = rec.last_update
+                if last is None:  # the record's first update: it starts at t
+                    rec.last_update = t
+                elif t > last:
+                    dt = t - last
+                    uw = hw if hw > 0 else rw
+                    p = rec.priority
+                    if uw or p > floor:  # else the RUP stays at 0.5
+                        try:
+                            beta = betas[dt]  # (Δt repeats)
+                        except KeyError:
+                            beta = self._beta(dt)
+                        p = p * beta + uw * (1.0 - beta)
+                        rec.priority = p if p > floor else floor
+                    acc = rec.accumulated_usage + res * dt
+                    rec.accumulated_usage = acc
+                    rec.weighted_accumulated_usage += rw * dt
+                    if res > 0:
+                        rec.last_usage_time = t
+                    if acc > 0 and rec.begin_usage_time == 0:
+                        rec.begin_usage_time = t
+                    rec.last_update = t
+                if own:
+                    n = res + ds
+                    rec.resources_used = n if n > 0 else 0
+                    nw = rw + dw
+                    rec.weighted_resources_used = nw if nw > 1e-9 else 0.0
+                    if n > 0 and rec.begin_usage_time == 0:
+                        push(begins, (t, next(seq), rec, rec))
+                if in_hier:
+                    nh = hw + dw
+                    rec.hier_weighted_resources_used = nh if nh > 1e-9 else 0.0
+
+    def _pend_later(self) -> None:
+        """The ends :meth:`add_batch` left pending, pending for :meth:`add` and
+        :meth:`finish` (in their order)."""
+        times, moves = self.later
+        self.later = ([], [])
+        for t, (plan, ds, dw) in zip(times, moves, strict=True):
+            self._pend(t, plan, ds, dw)
 
     def _weight(self, cpus: int) -> float:
         """The weight of one slot of ``cpus`` CPUs (:attr:`weigh`), remembered by ``cpus``."""
@@ -363,6 +413,7 @@ class AccountantReplay:
                 self._apply(t, plan, ds, dw)
 
     def finish(self) -> Any:
+        self._pend_later()
         if self.presorted:
             self._drain(math.inf)
         else:

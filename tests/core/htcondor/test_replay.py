@@ -184,7 +184,7 @@ tied_records = st.lists(
 def test_add_batch_is_add_record_by_record_to_the_bit(
     records: list[UsageRecord], half_life: float, cut: int
 ) -> None:
-    """add_batch (its _apply inline, the pending ends drained in place) writes the very
+    """add_batch (its events sorted into place, _apply inline) writes the very
     section that add, record by record, writes: the same floats, bit for bit."""
     records = sorted(records, key=lambda r: r.start)
     config = _with_half_life(half_life)
@@ -195,6 +195,22 @@ def test_add_batch_is_add_record_by_record_to_the_bit(
     batched.add_batch(records[:cut])
     batched.add_batch(records[cut:])
     assert batched.finish() == one.finish()
+
+
+@settings(max_examples=60, deadline=None)
+@given(records=tied_records, cut=st.integers(0, 25))
+def test_ends_a_batch_left_pending_go_on_to_add(records: list[UsageRecord], cut: int) -> None:
+    """The ends add_batch leaves pending (after its last start) are applied by the records
+    added one by one after it, in their place: the section add alone writes, bit for bit."""
+    records = sorted(records, key=lambda r: r.start)
+    one = AccountantReplay(CONFIG, None, NOW, rebuild=False)
+    for r in records:
+        one.add(r)
+    mixed = AccountantReplay(CONFIG, None, NOW, rebuild=False)
+    mixed.add_batch(records[:cut])
+    for r in records[cut:]:
+        mixed.add(r)
+    assert json.dumps(mixed.finish()) == json.dumps(one.finish())
 
 
 usage = st.floats(min_value=0.0, max_value=1e6)
