@@ -4,9 +4,11 @@ The real user priority decays towards the weighted resources in use,
 ``P' = max(P·β + Uw·(1 − β), 0.5)`` with ``β = 0.5 ** (Δt / half_life)``. The rule is
 :func:`advanced_values`; :func:`update_one_priority` applies it to a record in place (a
 replay's own copies: a :class:`CustomerRecord` or a :class:`ReplayedRecord`), :func:`advance`
-to a copy (every other caller). The history replay's hot loop
-(``replay.AccountantReplay._apply_in_order``) holds the one inlined copy, pinned to
-:func:`update_one_priority` by ``tests/core/htcondor/test_replay.py``.
+to a copy (every other caller). The history replay's two hot loops hold the only inlined
+copies, each pinned to :func:`update_one_priority`: event by event
+(``replay.AccountantReplay._apply_in_order``, by ``tests/core/htcondor/test_replay.py``) and
+record by record (``replay_batch.replay_record``, by
+``tests/core/htcondor/test_replay_batch.py``).
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from fairshare_cli.core.htcondor.decay import (
     decay_factor,
     update_one_priority,
 )
+from fairshare_cli.core.htcondor.replay_batch import Move, Plan, events_by_record, replay_record
 from fairshare_cli.core.usage import HistorySink, UnsortedHistory, UsageRecord, parse_record
 from fairshare_cli.errors import InputError
 
@@ -81,13 +82,9 @@ def admit_record(record: UsageRecord, where: str, now: float, config: Config, st
 #: forgets them all (memory stays flat whatever the times).
 BETAS_KEPT = 100_000
 
-#: The customer records one submitter's event touches (the replay's own copies), whether
-#: the event changes each one's own usage, and whether its hierarchical usage.
-_Plan = list[tuple[ReplayedRecord, bool, bool]]
-#: An event's change: (the plan of its submitter, slots, weight); an end's are negative.
-_Move = tuple[_Plan, int, float]
-#: The events of the records still running that end at one time, in record order.
-_Ends = list[_Move]
+#: The events of the records still running that end at one time, in record order:
+#: (plan, -slots, -weight).
+_Ends = list[tuple[Plan, int, float]]
 
 
 class AccountantReplay:
@@ -123,15 +120,14 @@ class AccountantReplay:
         self.ends: list[float] = []
         self.due: dict[float, _Ends] = {}
         #: the ends :meth:`add_batch` left pending: their times and changes, in order
-        self.later: tuple[list[float], list[_Move]] = ([], [])
+        self.later: tuple[list[float], list[Move]] = ([], [])
         self._last_start_event = 0  # (add_batch: the number of its last start's event)
         self.times = array("d")
         self.targets = array("l")
         self.dslots = array("l")
         self.dweight = array("d")
         self._target_ids: dict[str, int] = {}
-        self._plans: list[_Plan] = []
-        self._plan_of: dict[str, _Plan] = {}  # by submitter: _plans[_target(submitter)]
+        self._plans: list[Plan] = []
         self._replayed: dict[str, ReplayedRecord] = {}
         self._admitted: dict[tuple[str, str | None, bool], tuple[str, float]] = {}
         self._weights: dict[int, float] = {}  # one slot's weight by CPUs
@@ -169,10 +165,9 @@ class AccountantReplay:
             self._target_ids[submitter] = tid
             plan = [(self._record(n), n in own, n in hier) for n in names]
             self._plans.append(plan)
-            self._plan_of[submitter] = plan
         return tid
 
-    def _apply(self, t: float, plan: _Plan, dslots: int, dweight: float) -> None:
+    def _apply(self, t: float, plan: Plan, dslots: int, dweight: float) -> None:
         """Update every record the event touches (``plan``: :meth:`_target`'s) to ``t``
         (``UpdateOnePriority``), then change its usage (``AddMatch``/``RemoveMatch``).
         :meth:`add_batch` does the same inline.
@@ -252,7 +247,9 @@ class AccountantReplay:
         start of its own record: the events in order of (time, place), where a record's
         start has the place of the record and its end the place just after. A list in
         place order (the pending ends first) sorted by time alone, stably, is in that
-        order; the ends after the last start stay pending (:attr:`later`)."""
+        order; the ends after the last start stay pending (:attr:`later`). The others are
+        applied record by record when no record may get its begin time among them
+        (:mod:`.replay_batch`), else event by event."""
         if not self.presorted:
             for record in batch:
                 self.add(record)
@@ -266,15 +263,16 @@ class AccountantReplay:
             order = sorted(range(len(times)), key=times.__getitem__)
             last = self._last_start_event
             cut = order.index(last) + 1 if last < len(times) else 0
-            self._apply_in_order(order[:cut], times, moves)
+            if not self._apply_by_record(order[:cut], times, moves):
+                self._apply_in_order(order[:cut], times, moves)
             self.later = ([times[i] for i in order[cut:]], [moves[i] for i in order[cut:]])
 
-    def _sequence(self, batch: list[UsageRecord], times: list[float], moves: list[_Move]) -> None:
+    def _sequence(self, batch: list[UsageRecord], times: list[float], moves: list[Move]) -> None:
         # A measured hot loop: benchmarks/run.py --rows import (and whatif-replay).
         """:meth:`add`'s checks for each record of ``batch``: its start and its end, in
         place order, appended to ``times`` and ``moves``; the number of the last start in
         :attr:`_last_start_event`."""
-        admitted, plan_of, weights, now = self._admitted, self._plan_of, self._weights, self.now
+        admitted, ids, weights, now = self._admitted, self._target_ids, self._weights, self.now
         add_time, add_move = times.append, moves.append
         count, last_start, last = self.count, self.last_start, self._last_start_event
         try:
@@ -292,7 +290,9 @@ class AccountantReplay:
                     known = self._admit(record)
                 if slots == 0:
                     continue
-                plan = plan_of.get(known[0]) or self._plans[self._target(known[0])]
+                tid = ids.get(known[0])
+                if tid is None:
+                    tid = self._target(known[0])
                 w = slots * (weights.get(cpus) or self._weight(cpus))
                 if start < last_start:
                     self.count = count
@@ -300,15 +300,15 @@ class AccountantReplay:
                 last_start = start
                 last = len(times)
                 add_time(start)
-                add_move((plan, slots, w))
+                add_move((tid, slots, w))
                 if end is not None:
                     add_time(end)
-                    add_move((plan, -slots, -w))
+                    add_move((tid, -slots, -w))
         finally:
             self.count, self.last_start, self._last_start_event = count, last_start, last
 
     def _apply_in_order(  # noqa: C901 - _apply inline (hot)
-        self, order: list[int], times: list[float], moves: list[_Move]
+        self, order: list[int], times: list[float], moves: list[Move]
     ) -> None:
         # A measured hot loop: benchmarks/run.py --rows import (and whatif-replay).
         """:meth:`_apply` for the events numbered ``order``, in that order, inline: the one
@@ -316,9 +316,11 @@ class AccountantReplay:
         replay's; ``test_add_batch_inline_update_is_update_one_priority`` pins it)."""
         begins, seq, betas, push = self.begins, self._seq, self._betas, heapq.heappush
         floor = MIN_PRIORITY
+        plans = self._plans
         for i in order:
             t = times[i]
-            plan, ds, dw = moves[i]
+            tid, ds, dw = moves[i]
+            plan = plans[tid]
             if begins and begins[0][0] < t:
                 self._begin(t)
             for rec, own, in_hier in plan:
@@ -358,13 +360,25 @@ class AccountantReplay:
                     nh = hw + dw
                     rec.hier_weighted_resources_used = nh if nh > 1e-9 else 0.0
 
+    def _apply_by_record(self, order: list[int], times: list[float], moves: list[Move]) -> bool:
+        """The events numbered ``order`` applied record by record (:mod:`.replay_batch`),
+        when no record awaits or may get its begin time in them; whether they were."""
+        found = None if self.begins else events_by_record(order, times, moves, self._plans)
+        if found is None:
+            return False
+        ts, ms, records = found
+        for events in records:
+            replay_record(events, ts, ms, self._betas, self._beta)
+        return True
+
     def _pend_later(self) -> None:
         """The ends :meth:`add_batch` left pending, pending for :meth:`add` and
         :meth:`finish` (in their order)."""
         times, moves = self.later
         self.later = ([], [])
-        for t, (plan, ds, dw) in zip(times, moves, strict=True):
-            self._pend(t, plan, ds, dw)
+        plans = self._plans
+        for t, (tid, ds, dw) in zip(times, moves, strict=True):
+            self._pend(t, plans[tid], ds, dw)
 
     def _weight(self, cpus: int) -> float:
         """The weight of one slot of ``cpus`` CPUs (:attr:`weigh`), remembered by ``cpus``."""
@@ -395,7 +409,7 @@ class AccountantReplay:
         self._admitted[(record.owner, record.accounting_group, record.nice_user)] = known
         return known
 
-    def _pend(self, end: float, plan: _Plan, dslots: int, dweight: float) -> None:
+    def _pend(self, end: float, plan: Plan, dslots: int, dweight: float) -> None:
         """A running record's end, applied (:meth:`_drain`) before the first start at or
         after it, after the ends before it and those at the same time of earlier records."""
         found = self.due.get(end)
