@@ -39,7 +39,7 @@ from fairshare_cli.core.slurm.tree_usage import (
     decay_params,
     tree_from_config,
 )
-from fairshare_cli.core.usage import BATCH, HistorySink, UnsortedHistory, UsageRecord
+from fairshare_cli.core.usage import HistorySink, UnsortedHistory, UsageRecord
 from fairshare_cli.errors import InputError
 
 if TYPE_CHECKING:
@@ -97,6 +97,9 @@ def priority_context(config: Config, tree: AssocTree) -> PriorityContext:
 _Entry = tuple[su.UsageKey, float, Ledger, "dict[int, int | Fraction]", dict[int, list[float]]]
 """An association, its rate per CPU, its ledger and the ledger's ``rates`` and ``extras``."""
 _UNSEEN: Any = object()  # (an owner, account and qos not looked up yet)
+#: Records charged between two folds of the passes behind the latest start (each fold
+#: reads every pass still open: about a day of them per association).
+FOLD_EVERY = 8192
 
 
 class SlurmHistorySink:
@@ -160,7 +163,7 @@ class SlurmHistorySink:
             charge_passes(ledger, record.start, record.end, rate, self.grid)
         if su.still_running(record.end, self.now):
             self.running.append(su.RunningCharge(key[0], key[1], rate, record.start, record.end))
-        if self.presorted and not self.count % BATCH:
+        if self.presorted and not self.count % FOLD_EVERY:
             self._fold_passed()
 
     def _entry(self, record: UsageRecord) -> _Entry | None:
@@ -283,8 +286,8 @@ class SlurmHistorySink:
                     charge_end(ledger, start, end, rate, grid)
             if end is None or end > now:  # (su.still_running)
                 running.append(su.RunningCharge(key[0], key[1], rate, start, end))
-        self.count, self._latest = count, latest
-        if presorted:
+        before, self.count, self._latest = self.count, count, latest
+        if presorted and count // FOLD_EVERY > before // FOLD_EVERY:
             self._fold_passed()
 
     def key_and_rate(self, record: UsageRecord, where: str) -> tuple[su.UsageKey, float] | None:
