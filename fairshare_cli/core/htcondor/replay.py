@@ -263,8 +263,8 @@ class AccountantReplay:
             order = sorted(range(len(times)), key=times.__getitem__)
             last = self._last_start_event
             cut = order.index(last) + 1 if last < len(times) else 0
-            if not self._apply_by_record(order[:cut], times, moves):
-                self._apply_in_order(order[:cut], times, moves)
+            if not self._apply_by_record(order[:cut], moves):
+                self._apply_in_order(order[:cut], moves)
             self.later = ([times[i] for i in order[cut:]], [moves[i] for i in order[cut:]])
 
     def _sequence(self, batch: list[UsageRecord], times: list[float], moves: list[Move]) -> None:
@@ -300,15 +300,15 @@ class AccountantReplay:
                 last_start = start
                 last = len(times)
                 add_time(start)
-                add_move((tid, slots, w))
+                add_move((start, tid, slots, w))
                 if end is not None:
                     add_time(end)
-                    add_move((tid, -slots, -w))
+                    add_move((end, tid, -slots, -w))
         finally:
             self.count, self.last_start, self._last_start_event = count, last_start, last
 
     def _apply_in_order(  # noqa: C901 - _apply inline (hot)
-        self, order: list[int], times: list[float], moves: list[Move]
+        self, order: list[int], moves: list[Move]
     ) -> None:
         # A measured hot loop: benchmarks/run.py --rows import (and whatif-replay).
         """:meth:`_apply` for the events numbered ``order``, in that order, inline: the one
@@ -318,8 +318,7 @@ class AccountantReplay:
         floor = MIN_PRIORITY
         plans = self._plans
         for i in order:
-            t = times[i]
-            tid, ds, dw = moves[i]
+            t, tid, ds, dw = moves[i]
             plan = plans[tid]
             if begins and begins[0][0] < t:
                 self._begin(t)
@@ -360,24 +359,24 @@ class AccountantReplay:
                     nh = hw + dw
                     rec.hier_weighted_resources_used = nh if nh > 1e-9 else 0.0
 
-    def _apply_by_record(self, order: list[int], times: list[float], moves: list[Move]) -> bool:
+    def _apply_by_record(self, order: list[int], moves: list[Move]) -> bool:
         """The events numbered ``order`` applied record by record (:mod:`.replay_batch`),
         when no record awaits or may get its begin time in them; whether they were."""
-        found = None if self.begins else events_by_record(order, times, moves, self._plans)
+        found = None if self.begins else events_by_record(order, moves, self._plans)
         if found is None:
             return False
-        ts, ms, records = found
+        ms, records = found
         for events in records:
-            replay_record(events, ts, ms, self._betas, self._beta)
+            replay_record(events, ms, self._betas, self._beta)
         return True
 
     def _pend_later(self) -> None:
         """The ends :meth:`add_batch` left pending, pending for :meth:`add` and
         :meth:`finish` (in their order)."""
-        times, moves = self.later
+        moves = self.later[1]
         self.later = ([], [])
         plans = self._plans
-        for t, (tid, ds, dw) in zip(times, moves, strict=True):
+        for t, tid, ds, dw in moves:
             self._pend(t, plans[tid], ds, dw)
 
     def _weight(self, cpus: int) -> float:

@@ -27,21 +27,21 @@ from fairshare_cli.core.htcondor.decay import ReplayedRecord
 #: The customer records one submitter's event touches (the replay's own copies), whether
 #: the event changes each one's own usage, and whether its hierarchical usage.
 Plan = list[tuple[ReplayedRecord, bool, bool]]
-#: An event's change: (the number of its submitter's plan, slots, weight); an end's are
-#: negative.
-Move = tuple[int, int, float]
+#: An event: (its time, the number of its submitter's plan, slots, weight); an end's slots
+#: and weight are negative.
+Move = tuple[float, int, int, float]
 #: A record's events in a batch: the record, the numbers of its events (in order), and by
 #: plan number whether the plan's events change its own usage and its hierarchical usage.
 RecordEvents = tuple[ReplayedRecord, list[int], list[bool], list[bool]]
 
-_PLAN = itemgetter(0)
+_PLAN = itemgetter(1)
 
 
 def events_by_record(
-    order: list[int], times: list[float], moves: list[Move], plans: list[Plan]
-) -> tuple[list[float], list[Move], list[RecordEvents]] | None:
-    """The events numbered ``order`` (in that order) renumbered from 0, their times and
-    moves, and each record's own events among them (in order); None when a record touched
+    order: list[int], moves: list[Move], plans: list[Plan]
+) -> tuple[list[Move], list[RecordEvents]] | None:
+    """The events numbered ``order`` (in that order) renumbered from 0, and each record's
+    own events among them (in order); None when a record touched
     may get its ``BeginUsageTime`` in the batch or was never updated (the batch then goes
     event by event).
 
@@ -49,7 +49,6 @@ def events_by_record(
     accumulated usage and no event that adds slots (it is only an ancestor group of the
     submitters whose events touch it).
     """
-    ts = list(map(times.__getitem__, order))
     ms = list(map(moves.__getitem__, order))
     plan_of = list(map(_PLAN, ms))
     by_plan = sorted(range(len(ms)), key=plan_of.__getitem__)  # (stable: in order)
@@ -76,12 +75,11 @@ def events_by_record(
         (rec, runs[0] if len(runs) == 1 else sorted(chain.from_iterable(runs)), owns, hiers)
         for rec, runs, owns, hiers in found.values()
     ]
-    return ts, ms, records
+    return ms, records
 
 
 def replay_record(
     events: RecordEvents,
-    times: list[float],
     moves: list[Move],
     betas: dict[float, float],
     beta_of: Callable[[float], float],
@@ -100,8 +98,7 @@ def replay_record(
     acc, wacc = rec.accumulated_usage, rec.weighted_accumulated_usage
     assert last is not None  # (events_by_record)
     for i in numbers:
-        t = times[i]
-        plan, ds, dw = moves[i]
+        t, plan, ds, dw = moves[i]
         if t > last:
             dt = t - last
             uw = hw if hw > 0 else rw
