@@ -23,6 +23,7 @@ from contextlib import closing
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
+from typing import Any
 
 from fairshare_cli.core.operations.usage_log import ClaimUsage
 from fairshare_cli.core.state import State
@@ -157,9 +158,8 @@ class UsageStore:
             "records.job AND e.id <= ?)), accounting_group, nice_user, account, partition, "
             "qos, dirac_group, slots, cpus FROM records WHERE id <= ? ORDER BY start, id"
         )
-        # the columns in UsageRecord's field order: built by _make, not field by field,
-        # a batch at a time (benchmarks/run.py whatif-replay reads a million); nice_user
-        # stays 0 or 1
+        # the columns in UsageRecord's field order: built by _make, a batch at a time
+        # (benchmarks/run.py whatif-replay reads a million); nice_user stays 0 or 1
         return Batches(_fetched(self._conn.execute(query, (marks.ends, marks.records))))
 
     def first_start(self, marks: Marks) -> float | None:
@@ -196,6 +196,7 @@ def _qmarks(columns: str) -> str:
 
 _QMARKS = _qmarks(_COLUMNS)
 _ROWS = 64  # records per INSERT statement of an import (ImportLog._teed)
+_NICE = UsageRecord._fields.index("nice_user")  # (its place in a record's fields: _teed)
 #: The columns of a record (no job), in :class:`UsageRecord`'s field order.
 _RECORD_COLUMNS = ", ".join(UsageRecord._fields)
 
@@ -359,19 +360,19 @@ class ImportLog:
         return Batches(self._teed(batches_of(records)))
 
     def _teed(self, batches: Iterable[list[UsageRecord]]) -> Iterator[list[UsageRecord]]:
-        # a record is a tuple in the order of _RECORD_COLUMNS, inserted as a plain tuple
-        # (sqlite3 reads a tuple subclass's parameters through its Python-level
-        # __getitem__, a call per column), _ROWS records per statement, in order, from one
-        # flat list of their fields (a statement per record costs a fifth more:
-        # benchmarks/run.py --rows import); nice_user, a bool, is stored as 0 or 1
+        # a record's fields in the order of _RECORD_COLUMNS, _ROWS records per statement, in
+        # order, from one flat list (sqlite3 reads a tuple subclass's parameters through its
+        # __getitem__; a statement per record costs a fifth more: benchmarks/run.py --rows
+        # import); nice_user given as an int 0 or 1 (a bool is adapted, a lookup each)
         one = f"({_qmarks(_RECORD_COLUMNS)})"
         sql = f"INSERT INTO records ({_RECORD_COLUMNS}) VALUES {one}"
         many = f"INSERT INTO records ({_RECORD_COLUMNS}) VALUES {', '.join([one] * _ROWS)}"
-        step = _ROWS * len(UsageRecord._fields)
-        insert = self.store._conn.executemany
+        width = len(UsageRecord._fields)
+        step, insert = _ROWS * width, self.store._conn.executemany
         for batch in batches:
             whole = len(batch) // _ROWS * _ROWS
-            flat = list(chain.from_iterable(batch[:whole] if whole < len(batch) else batch))
+            flat: list[Any] = list(chain.from_iterable(batch[:whole] if whole else ()))
+            flat[_NICE::width] = map(int, flat[_NICE::width])  # (bools as ints: no adapting)
             insert(many, [flat[i : i + step] for i in range(0, len(flat), step)])
             if whole < len(batch):
                 insert(sql, map(tuple, batch[whole:]))
