@@ -5,8 +5,10 @@ from __future__ import annotations
 import heapq
 import math
 from array import array
+from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from itertools import count as counter
+from operator import itemgetter
 from typing import Any
 
 from fairshare_cli.core.config import Config
@@ -85,6 +87,7 @@ BETAS_KEPT = 100_000
 #: The events of the records still running that end at one time, in record order:
 #: (plan, -slots, -weight).
 _Ends = list[tuple[Plan, int, float]]
+_TIME = itemgetter(0)  # (a move's time)
 
 
 class AccountantReplay:
@@ -119,8 +122,8 @@ class AccountantReplay:
         #: the end times of the records still running (a heap) and their events by time
         self.ends: list[float] = []
         self.due: dict[float, _Ends] = {}
-        #: the ends :meth:`add_batch` left pending: their times and changes, in order
-        self.later: tuple[list[float], list[Move]] = ([], [])
+        #: the ends :meth:`add_batch` left pending, in order
+        self.later: list[Move] = []
         self._last_start_event = 0  # (add_batch: the number of its last start's event)
         self.times = array("d")
         self.targets = array("l")
@@ -200,7 +203,7 @@ class AccountantReplay:
     def add(self, record: UsageRecord) -> None:
         # one record (add_batch is the hot path; this is its reference, and the path of an
         # import read again record by record after a refusal; admissions cached)
-        if self.later[0]:
+        if self.later:
             self._pend_later()
         self.count += 1
         key = (record.owner, record.accounting_group, record.nice_user)
@@ -247,33 +250,35 @@ class AccountantReplay:
         start of its own record: the events in order of (time, place), where a record's
         start has the place of the record and its end the place just after. A list in
         place order (the pending ends first) sorted by time alone, stably, is in that
-        order; the ends after the last start stay pending (:attr:`later`). The others are
-        applied record by record when no record may get its begin time among them
-        (:mod:`.replay_batch`), else event by event."""
+        order; the ends after the last start (its own, if at its start) stay pending
+        (:attr:`later`). The others are applied record by record when no record may get
+        its begin time among them (:mod:`.replay_batch`), else event by event."""
         if not self.presorted:
             for record in batch:
                 self.add(record)
             return
-        times, moves = self.later
-        self.later = ([], [])
-        self._last_start_event = len(times)  # (none yet)
+        moves, self.later = self.later, []
+        self._last_start_event = len(moves)  # (none yet)
         try:
-            self._sequence(batch, times, moves)
+            self._sequence(batch, moves)
         finally:  # (the records before one refused are charged, as add charges them)
-            order = sorted(range(len(times)), key=times.__getitem__)
-            last = self._last_start_event
-            cut = order.index(last) + 1 if last < len(times) else 0
-            if not self._apply_by_record(order[:cut], moves):
-                self._apply_in_order(order[:cut], moves)
-            self.later = ([times[i] for i in order[cut:]], [moves[i] for i in order[cut:]])
+            last, cut = self._last_start_event, 0
+            if last < len(moves):
+                t = moves[last][0]
+                at_once = last + 1 < len(moves) and moves[last + 1][0] == t  # (its end)
+                moves.sort(key=_TIME)
+                cut = bisect_right(moves, t, key=_TIME) - at_once
+            head, self.later = moves[:cut], moves[cut:]
+            if not self._apply_by_record(head):
+                self._apply_in_order(head)
 
-    def _sequence(self, batch: list[UsageRecord], times: list[float], moves: list[Move]) -> None:
+    def _sequence(self, batch: list[UsageRecord], moves: list[Move]) -> None:
         # A measured hot loop: benchmarks/run.py --rows import (and whatif-replay).
         """:meth:`add`'s checks for each record of ``batch``: its start and its end, in
-        place order, appended to ``times`` and ``moves``; the number of the last start in
+        place order, appended to ``moves``; the number of the last start in
         :attr:`_last_start_event`."""
         admitted, ids, weights, now = self._admitted, self._target_ids, self._weights, self.now
-        add_time, add_move = times.append, moves.append
+        add_move = moves.append
         count, last_start, last = self.count, self.last_start, self._last_start_event
         try:
             for record in batch:
@@ -298,17 +303,15 @@ class AccountantReplay:
                     self.count = count
                     raise UnsortedHistory(f"record {count}")
                 last_start = start
-                last = len(times)
-                add_time(start)
+                last = len(moves)
                 add_move((start, tid, slots, w))
                 if end is not None:
-                    add_time(end)
                     add_move((end, tid, -slots, -w))
         finally:
             self.count, self.last_start, self._last_start_event = count, last_start, last
 
     def _apply_in_order(  # noqa: C901 - _apply inline (hot)
-        self, order: list[int], moves: list[Move]
+        self, moves: list[Move]
     ) -> None:
         # A measured hot loop: benchmarks/run.py --rows import (and whatif-replay).
         """:meth:`_apply` for the events numbered ``order``, in that order, inline: the one
@@ -317,8 +320,7 @@ class AccountantReplay:
         begins, seq, betas, push = self.begins, self._seq, self._betas, heapq.heappush
         floor = MIN_PRIORITY
         plans = self._plans
-        for i in order:
-            t, tid, ds, dw = moves[i]
+        for t, tid, ds, dw in moves:
             plan = plans[tid]
             if begins and begins[0][0] < t:
                 self._begin(t)
@@ -359,22 +361,20 @@ class AccountantReplay:
                     nh = hw + dw
                     rec.hier_weighted_resources_used = nh if nh > 1e-9 else 0.0
 
-    def _apply_by_record(self, order: list[int], moves: list[Move]) -> bool:
-        """The events numbered ``order`` applied record by record (:mod:`.replay_batch`),
-        when no record awaits or may get its begin time in them; whether they were."""
-        found = None if self.begins else events_by_record(order, moves, self._plans)
+    def _apply_by_record(self, moves: list[Move]) -> bool:
+        """``moves`` (in order) applied record by record (:mod:`.replay_batch`), when no
+        record awaits or may get its begin time in them; whether they were."""
+        found = None if self.begins else events_by_record(moves, self._plans)
         if found is None:
             return False
-        ms, records = found
-        for events in records:
-            replay_record(events, ms, self._betas, self._beta)
+        for events in found:
+            replay_record(events, moves, self._betas, self._beta)
         return True
 
     def _pend_later(self) -> None:
         """The ends :meth:`add_batch` left pending, pending for :meth:`add` and
         :meth:`finish` (in their order)."""
-        moves = self.later[1]
-        self.later = ([], [])
+        moves, self.later = self.later, []
         plans = self._plans
         for t, tid, ds, dw in moves:
             self._pend(t, plans[tid], ds, dw)

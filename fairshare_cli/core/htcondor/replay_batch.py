@@ -37,11 +37,9 @@ RecordEvents = tuple[ReplayedRecord, list[int], list[bool], list[bool]]
 _PLAN = itemgetter(1)
 
 
-def events_by_record(
-    order: list[int], moves: list[Move], plans: list[Plan]
-) -> tuple[list[Move], list[RecordEvents]] | None:
-    """The events numbered ``order`` (in that order) renumbered from 0, and each record's
-    own events among them (in order); None when a record touched
+def events_by_record(moves: list[Move], plans: list[Plan]) -> list[RecordEvents] | None:
+    """Each record's own events among ``moves`` (their numbers, in order); None when a
+    record touched
     may get its ``BeginUsageTime`` in the batch or was never updated (the batch then goes
     event by event).
 
@@ -49,9 +47,8 @@ def events_by_record(
     accumulated usage and no event that adds slots (it is only an ancestor group of the
     submitters whose events touch it).
     """
-    ms = list(map(moves.__getitem__, order))
-    plan_of = list(map(_PLAN, ms))
-    by_plan = sorted(range(len(ms)), key=plan_of.__getitem__)  # (stable: in order)
+    plan_of = list(map(_PLAN, moves))
+    by_plan = sorted(range(len(moves)), key=plan_of.__getitem__)  # (stable: in order)
     ranked = list(map(plan_of.__getitem__, by_plan))
     found: dict[int, tuple[ReplayedRecord, list[list[int]], list[bool], list[bool]]] = {}
     blank = [False] * len(plans)
@@ -75,7 +72,7 @@ def events_by_record(
         (rec, runs[0] if len(runs) == 1 else sorted(chain.from_iterable(runs)), owns, hiers)
         for rec, runs, owns, hiers in found.values()
     ]
-    return ms, records
+    return records
 
 
 def replay_record(
