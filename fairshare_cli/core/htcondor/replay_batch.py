@@ -38,10 +38,9 @@ _PLAN = itemgetter(1)
 
 
 def events_by_record(moves: list[Move], plans: list[Plan]) -> list[RecordEvents] | None:
-    """Each record's own events among ``moves`` (their numbers, in order); None when a
-    record touched
-    may get its ``BeginUsageTime`` in the batch or was never updated (the batch then goes
-    event by event).
+    """Each record's own events among ``moves`` (their numbers, in order), with its plans'
+    flags; None when a record touched may get its ``BeginUsageTime`` in the batch or was
+    never updated (the batch then goes event by event).
 
     A record gets no begin time when it has one, or when it has no slots in use, no
     accumulated usage and no event that adds slots (it is only an ancestor group of the
@@ -68,11 +67,10 @@ def events_by_record(moves: list[Move], plans: list[Plan]) -> list[RecordEvents]
             rec.resources_used != 0 or not rec.accumulated_usage <= 0 or any(owns)
         ):
             return None
-    records = [
+    return [
         (rec, runs[0] if len(runs) == 1 else sorted(chain.from_iterable(runs)), owns, hiers)
         for rec, runs, owns, hiers in found.values()
     ]
-    return records
 
 
 def replay_record(
