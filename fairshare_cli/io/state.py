@@ -25,7 +25,7 @@ from fairshare_cli.core.state import (
 )
 from fairshare_cli.errors import RuntimeFailure, StateError
 from fairshare_cli.io.atomic import atomic_write_text
-from fairshare_cli.io.inputs import fast_loads
+from fairshare_cli.io.inputs import fast_loads, refuse_device
 
 #: The state size from which msgspec decodes it: importing msgspec costs 8-14 ms
 #: of CPU, json.loads about 3.3 ms more than msgspec per 100 KB (measured on the sshare
@@ -58,6 +58,7 @@ def load_state(path: Path) -> State:
         StateError: unreadable, not JSON, not ours, or of a newer schema.
     """
     try:
+        refuse_device(path)
         data = path.read_bytes()
     except FileNotFoundError:
         return State()

@@ -8,12 +8,14 @@ from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.inputs import refuse_device
 
 
 def _open_binary(path: str) -> IO[bytes]:
     if path == "-":
         return sys.stdin.buffer
     try:
+        refuse_device(path)
         return open(path, "rb")
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None
