@@ -182,6 +182,7 @@ VARIANTS = {
     "array ids on line 2": (" ArrayJobId=20", "\n   ArrayJobId=20"),
     "task on line 2": (" ArrayTaskId=5 JobName=q_u6", "\n   ArrayTaskId=5 JobName=x Account=zz"),
     "tab indent": ("\n   Priority=", "\n\tPriority="),
+    "blanks moved": ("Nice=0 Account=a QOS=normal\n   ", "Nice=0  Account=a QOS=normal\n  "),
     "one line less": ("\n   AccrueTime=", " AccrueTime="),
     "stray token": ("Dependency=(null)", "Dependency=(null) stray"),
     "key twice": ("QOS=normal", "QOS=normal Account=b"),
@@ -330,3 +331,42 @@ def test_a_jobs_object_leaves_its_defaults_out(tmp_path: Path) -> None:
         "qos": "normal",
         "time_limit": "INFINITE",
     }
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(18, 19), st.integers(0, 59), st.integers(0, 60)),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_times_of_an_hour_seen_before_read_as_parse_time_reads_them(
+    clocks: list[tuple[int, int, int]],
+) -> None:
+    """A time of an hour read before is that hour's first second and the seconds into it:
+    the same float as :func:`~fairshare_cli.core.epoch.parse_time` of the time in UTC (a
+    leap second ``:60`` too), whichever record reads the hour first."""
+    from fairshare_cli.core.epoch import parse_time
+
+    texts = [f"2026-11-28T{h:02d}:{m:02d}:{sec:02d}" for h, m, sec in clocks]
+    records = [
+        RECORD.replace("JobId=25", f"JobId={n}").replace("2026-11-28T18:20:32", text)
+        for n, text in enumerate(texts)
+    ]
+    out = JobDump()
+    read_scontrol("".join(records), 1, "f", out)
+    assert [i.obj["submit_time"] for i in out.jobs] == [parse_time(t + "Z", "t") for t in texts]
+    assert {i.obj["accrue_time"] for i in out.jobs} == {i.obj["submit_time"] for i in out.jobs}
+
+
+def test_a_leap_second_after_its_hour_was_read() -> None:
+    """2026-11-28 is day 20,785 since 1970-01-01; 18:59:60 (a leap second, which
+    ``parse_time`` takes) is 18 h 59 min 60 s into it, read from the hour 18:20:32 taught."""
+    first = RECORD
+    leap = RECORD.replace("JobId=25", "JobId=26").replace("18:20:32", "18:59:60")
+    out = JobDump()
+    read_scontrol(first + leap, 1, "f", out)
+    day = 20785 * 86400
+    assert out.jobs[1].obj["submit_time"] == day + 18 * 3600 + 59 * 60 + 60
+    assert out.jobs[0].obj["submit_time"] == day + 18 * 3600 + 20 * 60 + 32
