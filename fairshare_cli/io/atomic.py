@@ -9,8 +9,9 @@ from pathlib import Path
 from fairshare_cli.errors import RuntimeFailure
 
 
-def atomic_write_text(path: Path, text: str, what: str, mode: int = 0o600) -> None:
-    """Replace ``path`` by ``text`` so that a reader sees the old file or the new one, whole.
+def atomic_write_text(path: Path, text: str | bytes, what: str, mode: int = 0o600) -> None:
+    """Replace ``path`` by ``text`` so that a reader sees the old file or the new one, whole
+    (bytes are written as they are; a text in UTF-8).
 
     ``what`` names the file in errors ("state file", "config file").
 
@@ -25,10 +26,7 @@ def atomic_write_text(path: Path, text: str, what: str, mode: int = 0o600) -> No
     except OSError as exc:
         raise RuntimeFailure(f"cannot write {what} {path}: {exc.strerror}") from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
+        _write(fd, text)
         with contextlib.suppress(OSError):
             os.chmod(tmp, mode)
         os.replace(tmp, path)
@@ -41,6 +39,20 @@ def atomic_write_text(path: Path, text: str, what: str, mode: int = 0o600) -> No
             os.unlink(tmp)
         raise
     fsync_folder(path.parent)
+
+
+def _write(fd: int, text: str | bytes) -> None:
+    """Write ``text`` to ``fd`` and close it, flushed to the disk (bytes as they are)."""
+    if isinstance(text, bytes):
+        with os.fdopen(fd, "wb") as raw:
+            raw.write(text)
+            raw.flush()
+            os.fsync(raw.fileno())
+        return
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
 
 
 def fsync_folder(folder: Path) -> None:
