@@ -5,9 +5,12 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from fairshare_cli.errors import InputError
+
+if TYPE_CHECKING:
+    from io import BufferedIOBase
 
 
 def _open_binary(path: str) -> IO[bytes]:
@@ -49,9 +52,15 @@ def text_lines(
             fh.close()
 
 
-def whole_text(path: str, label: str | None = None, expected: str = "text") -> str:
-    """The whole text of a dump at once (``-`` is stdin), checked as :func:`text_lines`
-    checks each line (a reader that splits the text itself in C reads it this way).
+def text_pieces(
+    path: str, label: str | None = None, expected: str = "text", mark: bytes = b"\n"
+) -> Iterator[tuple[str, int]]:
+    """The text of a dump (``-`` is stdin) in pieces of about :data:`PIECE` bytes, each
+    with the number of its first line, each piece cut just after the newline of a ``mark``
+    (before a record: ``b"\\nJobId="``) or at the end (a piece grows until it holds a mark);
+    checked as :func:`text_lines` checks each line.
+    One buffer is read into again and again: a dump of 100 MB is never all held, twice
+    (bytes and text), nor its pages faulted in afresh for each copy.
 
     Raises:
         InputError: as :func:`text_lines`, naming the first bad line.
@@ -59,20 +68,45 @@ def whole_text(path: str, label: str | None = None, expected: str = "text") -> s
     name = label or path
     fh = _open_binary(path)
     try:
-        data = fh.read()
+        buf, held, line = bytearray(PIECE), 0, 1
+        while True:
+            if held == len(buf):  # a full buffer with no mark: room for as much again
+                buf += bytes(held)
+            with memoryview(buf)[held:] as free:
+                got = cast("BufferedIOBase", fh).readinto(free)
+            end = held + got
+            cut = end if not got else buf.rfind(mark, 0, end) + 1
+            if cut:
+                yield _checked_text(buf, cut, name, expected, line), line
+                line += buf.count(b"\n", 0, cut)
+                buf[: end - cut] = buf[cut:end]
+            held = end - cut
+            if not got:
+                return
     finally:
         if fh is not getattr(sys.stdin, "buffer", None):
             fh.close()
-    bad = data.find(b"\0")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        if bad < 0 or exc.start < bad:
-            line = data.count(b"\n", 0, exc.start) + 1
+
+
+#: How many bytes :func:`text_pieces` reads at a time.
+PIECE = 1 << 24
+
+
+def _checked_text(buf: bytearray, end: int, name: str, expected: str, first: int) -> str:
+    """``buf[:end]`` as text (its first line is line ``first``).
+
+    Raises:
+        InputError: a NUL byte or bytes that are not UTF-8, naming the first such line.
+    """
+    bad = buf.find(b"\0", 0, end)
+    with memoryview(buf) as view:
+        try:
+            text = str(view[: end if bad < 0 else bad], "utf-8")
+        except UnicodeDecodeError as exc:
+            line = first + buf.count(b"\n", 0, exc.start)
             raise InputError(f"{name}:{line}: not UTF-8 text; expected {expected}") from None
-        text = ""
     if bad >= 0:
-        line = data.count(b"\n", 0, bad) + 1
+        line = first + buf.count(b"\n", 0, bad)
         raise InputError(f"{name}:{line}: binary data; expected {expected}")
     return text
 

@@ -8,6 +8,7 @@ lines of free text (``Command=``, ``SubmitLine=``, ``WorkDir=``, ``Comment=``, `
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -155,11 +156,11 @@ def test_extra_lines_read_alike(extra: list[str]) -> None:
         pytest.param(b"\xff\xfe", "jobs.txt:3: not UTF-8 text", id="latin"),
     ],
 )
-def test_the_dump_is_read_at_once_and_checked_line_by_line(
+def test_the_dump_is_read_in_pieces_and_checked_line_by_line(
     tmp_path: Path, data: bytes, expected: str
 ) -> None:
-    """The whole dump is read in one go; a NUL byte or bytes that are not UTF-8 are named
-    by their line, as a line-by-line read names them."""
+    """The dump is read a piece of records at a time; a NUL byte or bytes that are not
+    UTF-8 are named by their line, as a line-by-line read names them."""
     lines = RECORD.encode().split(b"\n")
     path = tmp_path / "jobs.txt"
     path.write_bytes(b"\n".join([*lines[:2], lines[2] + data, *lines[3:]]))
@@ -370,3 +371,61 @@ def test_a_leap_second_after_its_hour_was_read() -> None:
     day = 20785 * 86400
     assert out.jobs[1].obj["submit_time"] == day + 18 * 3600 + 59 * 60 + 60
     assert out.jobs[0].obj["submit_time"] == day + 18 * 3600 + 20 * 60 + 32
+
+
+def _records(count: int) -> str:
+    """``count`` records of ``RECORD``'s kind, ids 1 to ``count``."""
+    return "".join(RECORD.replace("JobId=25", f"JobId={n}") for n in range(1, count + 1))
+
+
+@pytest.mark.parametrize("piece", [64, 700, 1 << 24])
+def test_a_dump_read_in_pieces_reads_as_one_piece(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, piece: int
+) -> None:
+    """The dump is read a piece at a time, each cut before a record (a piece smaller than
+    a record grows to hold it): the same jobs, at the same lines, as in one piece."""
+    from fairshare_cli.io.importers import common
+
+    text = "$ scontrol show jobs\n\n" + _records(30)
+    whole = _read(text, tmp_path)
+    monkeypatch.setattr(common, "PIECE", piece)
+    pieces = _read(text, tmp_path)
+    assert [(i.obj, i.where) for i in pieces.jobs] == [(i.obj, i.where) for i in whole.jobs]
+    assert pieces.jobs[-1].where == f"{tmp_path / 'jobs.txt'}:{2 + 29 * 18 + 1}"
+
+
+@pytest.mark.parametrize("piece", [4, 16, 64])
+def test_pieces_are_cut_before_a_mark(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, piece: int
+) -> None:
+    """Each piece but the first starts at a line starting with the mark, and comes with
+    its first line's number; the pieces are the file (a piece with no mark grows)."""
+    from fairshare_cli.io.importers import common
+
+    monkeypatch.setattr(common, "PIECE", piece)
+    path = tmp_path / "t.txt"
+    text = "a\nJobId=1\nb\nc\nJobId=2\nJobId=3 and more than sixteen\nx JobId=4\n"
+    path.write_text(text)
+    pieces = list(common.text_pieces(str(path), mark=b"\nJobId="))
+    assert "".join(p for p, _ in pieces) == text
+    assert len(pieces) > 1
+    for (before, line), (after, next_line) in itertools.pairwise(pieces):
+        assert after.startswith("JobId=")
+        assert next_line == line + before.count("\n")
+
+
+def test_binary_data_further_on_is_named_before_a_bad_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bad value in the first piece and a NUL byte in a later one: the NUL byte is named,
+    as reading the whole dump first names it."""
+    from fairshare_cli.io.importers import common
+
+    monkeypatch.setattr(common, "PIECE", 700)
+    bad = RECORD.replace("NumCPUs=5", "NumCPUs=five")
+    text = bad + _records(5) + RECORD.replace("WorkDir=/tmp", "WorkDir=/t\0mp")
+    line = text[: text.index("\0")].count("\n") + 1
+    with pytest.raises(InputError, match=rf"jobs.txt:{line}: binary data"):
+        _read(text, tmp_path)
+    with pytest.raises(InputError, match=r"jobs.txt:11: NumCPUs: expected a whole number"):
+        _read(bad + _records(5), tmp_path)
