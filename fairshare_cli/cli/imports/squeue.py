@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import chain, compress, repeat
-from operator import attrgetter, eq, not_
+from operator import attrgetter, eq, is_, not_
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -23,7 +23,8 @@ from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_opt
 from fairshare_cli.core.jobs import Job, job_to_json, jobs_from_objects
 from fairshare_cli.core.slurm.usage import SlurmUsage
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.importers.squeue import ImportedJob, JobDump
+from fairshare_cli.io.importers.slurm_jobs import FinishedJob
+from fairshare_cli.io.importers.squeue import ImportedJob
 
 if TYPE_CHECKING:
     from fairshare_cli.core.slurm.snapshot import PriorityMismatch
@@ -78,14 +79,10 @@ def command(
     with mutate_state(opts, dry_run) as env:
         when = resolve_last_decay(last_decay, env)
         ignored = [f"{j} (finished)" for j in dump.skipped]
-        for item in dump.jobs:
-            # AccrueTime=Unknown: not accruing age (held back by limits); AGE 0 at the pass.
-            if item.job.status == "idle" and item.job.accrue_time is None:
-                item.job, item.json_form = replace(item.job, accrue_time=when), False
-            if no_site_factor and item.job.site_factor:
-                item.job, item.json_form = replace(item.job, site_factor=0), False
-        slurm, missing = _charge_running(env, dump.jobs, when)
-        slurm, refined = _refine(env, slurm, dump)
+        _settle(dump.jobs, when, no_site_factor)
+        running = [*compress(dump.jobs, map(eq, map(_STATUS_OF, dump.jobs), repeat("running")))]
+        slurm, missing = _charge_running(env, running, when)
+        slurm, refined = _refine(env, slurm, running, dump.finished)
         store_slurm(env, slurm)
         ignored += missing
         sites: dict[str, int] = {}
@@ -93,8 +90,9 @@ def command(
             ignored.append("site factors (no usage imported yet: import scontrol-assoc first)")
         elif site_factor_from_priority:
             sites = _site_factors(env, slurm, dump.jobs)
-        new = [j.job for j in dump.jobs]
-        new = [replace(j, site_factor=sites[j.id]) if j.id in sites else j for j in new]
+        new = [*map(_JOB_OF, dump.jobs)]
+        if sites:
+            new = [replace(j, site_factor=sites[j.id]) if j.id in sites else j for j in new]
         unexplained = _mismatches(env, slurm, dump.jobs, new) if slurm.usage else []
         written = _written(dump.jobs, new)
         kept = _kept(env, dict(zip(map(_ID_OF, new), written, strict=True)))
@@ -102,10 +100,9 @@ def command(
         queue = [*kept, *new]
         env.state = env.state.with_section("jobs", section)
         env.written_jobs = (section, queue)  # checked from these, not parsed again
-        running = sum(1 for j in new if j.status == "running")
         text = (
-            f"{file}: {plural(len(new), 'job')} ({len(new) - running} pending, "
-            f"{running} running) into {env.state_path}"
+            f"{file}: {plural(len(new), 'job')} ({len(new) - len(running)} pending, "
+            f"{len(running)} running) into {env.state_path}"
         )
         if refined:
             text += f"; usage of {plural(len(refined), 'association')} made exact from their jobs"
@@ -161,7 +158,23 @@ def _not_written(queue: Any, written: dict[str, dict[str, Any]]) -> Any:
     return [*compress(queue, map(not_, same))]
 
 
-_ID_OF = attrgetter("id")
+_ID_OF, _JOB_OF = attrgetter("id"), attrgetter("job")
+#: (an imported job's status)
+_STATUS_OF = attrgetter("job.status")
+
+
+def _settle(jobs: list[ImportedJob], when: float, no_site_factor: bool) -> None:
+    """A pending job with ``AccrueTime=Unknown`` (not accruing age: held back by limits)
+    accrues from the pass ``when`` (AGE 0 at it); ``--no-site-factor``: each job's site
+    factor 0. The jobs without an accrue time (or with a site factor) found in C."""
+    for item in compress(jobs, map(is_, map(_ACCRUE_OF, jobs), repeat(None))):
+        if item.job.status == "idle":
+            item.job, item.json_form = replace(item.job, accrue_time=when), False
+    for item in compress(jobs, map(_SITE_OF, jobs)) if no_site_factor else ():
+        item.job, item.json_form = replace(item.job, site_factor=0), False
+
+
+_ACCRUE_OF, _SITE_OF = attrgetter("job.accrue_time"), attrgetter("job.site_factor")
 
 
 def _written(dumped: list[ImportedJob], jobs: list[Job]) -> list[dict[str, Any]]:
@@ -187,40 +200,41 @@ def _unexplained(mismatches: list[PriorityMismatch]) -> str:
     )
 
 
-def _charge_running(env: Env, jobs: list[ImportedJob], when: float) -> tuple[SlurmUsage, list[str]]:
-    """The Slurm section with the running jobs as its running charges (from the last pass
-    on), and the jobs left out."""
+def _charge_running(
+    env: Env, running: list[ImportedJob], when: float
+) -> tuple[SlurmUsage, list[str]]:
+    """The Slurm section with the ``running`` jobs as its running charges (from the last
+    pass on), and the jobs left out."""
     from dataclasses import replace
 
     from fairshare_cli.core.slurm.snapshot import RunningJob, at_pass, running_charges
 
     state = at_pass(slurm_section(env), when, env.config)
-    running: list[RunningJob] = []
+    charged: list[RunningJob] = []
     ignored: list[str] = []
-    for item in jobs:
+    for item in running:
         job = item.job
-        if job.status != "running":
-            continue
         account, user = job.account, job.owner
         spec = env.config.accounts.get(account) if account else None
         if spec is None or user not in spec.users or job.start_time is None:
             ignored.append(f"{job.id} ({account}/{user}: no association)")
             continue
         start = float(job.start_time)
-        running.append(RunningJob(account or "", user, item.billing, job.qos, start, job.id))
-    return replace(state, running=running_charges(running, env.config)), ignored
+        charged.append(RunningJob(account or "", user, item.billing, job.qos, start, job.id))
+    return replace(state, running=running_charges(charged, env.config)), ignored
 
 
-def _refine(env: Env, slurm: SlurmUsage, dump: JobDump) -> tuple[SlurmUsage, list[tuple[str, str]]]:
-    """Usage the dump's running and finished jobs account for in full, to every decimal."""
+def _refine(
+    env: Env, slurm: SlurmUsage, running: list[ImportedJob], finished: list[FinishedJob]
+) -> tuple[SlurmUsage, list[tuple[str, str]]]:
+    """Usage the dump's ``running`` and ``finished`` jobs account for in full, to every
+    decimal."""
     from fairshare_cli.core.slurm.snapshot import JobCharge, refine_usage
 
-    charges = [
-        JobCharge(f.account, f.user, f.billing, f.qos, f.start, f.end) for f in dump.finished
-    ]
-    for item in dump.jobs:
+    charges = [JobCharge(f.account, f.user, f.billing, f.qos, f.start, f.end) for f in finished]
+    for item in running:
         job = item.job
-        if job.status == "running" and job.account and job.start_time is not None:
+        if job.account and job.start_time is not None:
             charges.append(
                 JobCharge(job.account, job.owner, item.billing, job.qos, job.start_time, None)
             )

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from msgspec import Struct
+
 from fairshare_cli.core.jobs import Job
 
 #: Slurm job states that stay in the queue, and ours.
@@ -25,9 +27,9 @@ UNREAD = Job(id="", owner="")
 ONE_PRIORITY: Mapping[str, int] = MappingProxyType({})
 
 
-@dataclass(slots=True)
-class ImportedJob:
-    """A job, the object it was read from, where, and what Slurm printed as its priority.
+class ImportedJob(Struct, gc=False):
+    """A job, the object it was read from, where, and what Slurm printed as its priority
+    (a struct: made in C, one for each job of a dump).
 
     ``job`` is read once, from ``obj``; a command that changes a field replaces ``job``.
     ``place`` is where it was read: the words (``FILE: jobs[3]``), or the line of the
@@ -39,9 +41,9 @@ class ImportedJob:
 
     obj: dict[str, Any]
     place: str | int
-    job: Job = field(default=UNREAD, repr=False)
+    job: Job = UNREAD
     printed_priority: int | None = None
-    printed_by_partition: Mapping[str, int] = field(default_factory=lambda: ONE_PRIORITY)
+    printed_by_partition: Mapping[str, int] = ONE_PRIORITY
     billing: float = 0.0
     json_form: bool = False
     label: str = ""
