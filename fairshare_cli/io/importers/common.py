@@ -89,7 +89,7 @@ def text_pieces(
 
 
 #: How many bytes :func:`text_pieces` reads at a time.
-PIECE = 1 << 24
+PIECE = 1 << 22
 
 
 def _checked_text(buf: bytearray, end: int, name: str, expected: str, first: int) -> str:

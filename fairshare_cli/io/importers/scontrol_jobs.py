@@ -3,19 +3,18 @@
 A record starts at its ``JobId=`` line; its fields are the ``Key=Value`` pairs of the lines
 before its node layout (``Socks/Node=``) and free text (``Command=``, ``SubmitLine=``, ...,
 ``src/scontrol/info_job.c``). 22.05 prints the job's TRES as ``TRES=``; 23.02 on print
-``ReqTRES=`` and ``AllocTRES=``. Times without a zone are read as UTC.
-
-The records of a kind (the same keys in the same order) are matched by one pattern, learnt
-from the first of them, that names the fields a job is read from (:data:`WANTED`); a record
-of no kind is split into tokens, or read line by line, as the first of a kind is.
+``ReqTRES=`` and ``AllocTRES=``. Times without a zone are read as UTC. The records of a kind
+(the same keys in the same order) are matched by one pattern, learnt from the first of
+them, that names the fields a job is read from (:data:`WANTED`); a record of no kind is
+split into tokens, or read line by line, as the first of a kind is.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
-from itertools import accumulate, repeat
+from collections.abc import Callable, Iterable
+from itertools import accumulate, chain, repeat
 from operator import itemgetter
 from typing import Any, cast
 
@@ -78,16 +77,35 @@ _FREE_TEXT = re.compile(
 )
 
 
-def read_scontrol(text: str, first_line: int, label: str, out: JobDump) -> None:
+def read_scontrol(
+    text: str,
+    first_line: int,
+    label: str,
+    out: JobDump,
+    rest: Iterable[tuple[str, int]] = (),
+) -> None:
+    """The records of ``text`` (from line ``first_line`` on) and of the pieces after it
+    (``rest``: texts of whole records, each with its first line's number), the kinds of
+    record and the times learnt in one piece known in the next (:func:`_records`).
+
+    Raises:
+        InputError: no record first, a record without its fields or a bad value.
+    """
+    dump, kinds = _Dump(label, out), _Kinds()
+    for piece, line in chain([(text, first_line)], rest):
+        if not piece.startswith("JobId="):
+            raise InputError(f'{label}:{line}: expected "JobId=..." (scontrol show jobs)')
+        dump.text = piece
+        _records(piece, line, dump, kinds)
+
+
+def _records(text: str, first_line: int, dump: _Dump, kinds: _Kinds) -> None:
     """Records split at each ``JobId=`` line. A record's fields are those of the lines
     before its node layout (``Socks/Node=``, then free text from ``Command=`` on): matched
     by the pattern of its kind of record (:func:`_pattern`), else split into tokens
     (:func:`_fast_fields`); a record that is not plain ``Key=Value`` there is read line by
-    line (:func:`_exact_fields`), which words what is wrong with it. A measured hot loop
-    (``benchmarks/run.py --rows import-squeue``): the records are matched in the whole
-    text (none copied, split into tokens, nor each token into its key and value)."""
-    if not text.startswith("JobId="):
-        raise InputError(f'{label}:{first_line}: expected "JobId=..." (scontrol show jobs)')
+    line (:func:`_exact_fields`), which words what is wrong with it. Hot (``--rows
+    import-squeue``): the records matched in the text (none copied nor split)."""
     starts = [0]
     find = text.find
     at = find("\nJobId=")
@@ -97,8 +115,6 @@ def read_scontrol(text: str, first_line: int, label: str, out: JobDump) -> None:
     ends = [*starts[1:], len(text) + 1]  # (a record ends before the newline of the next)
     numbers = accumulate(map(text.count, repeat("\n"), starts, ends), initial=first_line)
     cuts = map(text.find, repeat(_LAYOUT), starts, ends)
-    dump = _Dump(text, label, out)
-    kinds = _Kinds()
     # (numbers: one more, the line after the last record)
     for start, end, cut, number in zip(starts, ends, cuts, numbers, strict=False):
         values = kinds.values(text, start, cut) if cut >= 0 else None
@@ -106,7 +122,7 @@ def read_scontrol(text: str, first_line: int, label: str, out: JobDump) -> None:
             chunk = text[start : end - 1]
             fields = _fast_fields(chunk)
             if fields is None:
-                fields = _exact_fields(chunk, number, label)
+                fields = _exact_fields(chunk, number, dump.label)
             elif cut >= 0:
                 kinds.learn(fields, chunk)
             values = tuple(map(fields.get, WANTED))
@@ -152,9 +168,9 @@ _MISSES = 256
 class _Kinds:
     """The patterns of the kinds of record of a dump, by the number of blanks from the end
     of the first line (its free text job name left out) to the node layout (a record of
-    other fields has others), in the order learnt. Once
-    :data:`_KINDS` are learnt, :data:`_MISSES` records of no kind stop the matching (a
-    record of no kind is read as the first of a kind is: the same fields)."""
+    other fields has others), in the order learnt. Once :data:`_KINDS` are learnt,
+    :data:`_MISSES` records of no kind stop the matching (such a record is read as the
+    first of a kind is)."""
 
     __slots__ = ("count", "misses", "patterns")
 
@@ -292,15 +308,15 @@ _Place = tuple[tuple[str | None, ...], int, int, int]
 
 
 class _Dump:
-    """What the records of one dump are read into: its text and label (for the words of
-    an error), the jobs, and the times read so far: each time text's seconds (and the
-    unset), and each hour's (``YYYY-MM-DDTHH``) first second, where a time of it was read
-    by :func:`~fairshare_cli.core.epoch.cached_utc`."""
+    """What the records of one dump are read into: its label and the text of the piece
+    read (for the words of an error), the jobs, and the times read so far: each time
+    text's seconds (and the unset), and each hour's (``YYYY-MM-DDTHH``) first second,
+    where a time of it was read by :func:`~fairshare_cli.core.epoch.cached_utc`."""
 
     __slots__ = ("add", "hours", "label", "out", "text", "times")
 
-    def __init__(self, text: str, label: str, out: JobDump) -> None:
-        self.text, self.label, self.out, self.add = text, label, out, out.jobs.append
+    def __init__(self, label: str, out: JobDump) -> None:
+        self.text, self.label, self.out, self.add = "", label, out, out.jobs.append
         self.times: dict[str | None, float | None] = dict.fromkeys((*_NO_TIME, None))
         self.hours: dict[str, int] = {}
 

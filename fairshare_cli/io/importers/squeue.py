@@ -73,9 +73,7 @@ def _read(pieces: Iterator[tuple[str, int]], label: str) -> JobDump:
                 rest = "".join(piece for piece, _ in pieces)
                 _read_json("\n" * (number - 1) + text[pos:] + rest, label, out)
             elif line.strip() != NO_JOBS:
-                read_scontrol(text[pos:], number, label, out)
-                for piece, first in pieces:
-                    read_scontrol(piece, first, label, out)
+                read_scontrol(text[pos:], number, label, out, pieces)
         except InputError:
             for _ in pieces:  # binary data further on is named first, as a whole read names it
                 pass
