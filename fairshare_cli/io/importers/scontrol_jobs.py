@@ -438,10 +438,10 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
     submit = times.get(submit_text, _UNSEEN)
     if submit is _UNSEEN:
         submit = dump.seconds(submit_text or "", "SubmitTime", here)
-    eligible = times.get(eligible_text, _UNSEEN)
+    eligible = submit if eligible_text == submit_text else times.get(eligible_text, _UNSEEN)
     if eligible is _UNSEEN:
         eligible = dump.seconds(eligible_text or "", "EligibleTime", here)
-    accrue = times.get(accrue_text, _UNSEEN)
+    accrue = submit if accrue_text == submit_text else times.get(accrue_text, _UNSEEN)
     if accrue is _UNSEEN:
         accrue = dump.seconds(accrue_text or "", "AccrueTime", here)
     if submit is not None:
