@@ -54,13 +54,13 @@ def text_lines(
 
 def text_pieces(
     path: str, label: str | None = None, expected: str = "text", mark: bytes = b"\n"
-) -> Iterator[tuple[str, int]]:
+) -> Iterator[str]:
     """The text of a dump (``-`` is stdin) in pieces of about :data:`PIECE` bytes, each
-    with the number of its first line, each piece cut just after the newline of a ``mark``
-    (before a record: ``b"\\nJobId="``) or at the end (a piece grows until it holds a mark);
-    checked as :func:`text_lines` checks each line.
-    One buffer is read into again and again: a dump of 100 MB is never all held, twice
-    (bytes and text), nor its pages faulted in afresh for each copy.
+    cut just after the newline of a ``mark`` (before a record: ``b"\\nJobId="``) or at the
+    end (a piece grows until it holds a mark); checked as :func:`text_lines` checks each
+    line. One buffer is read into again and again: a dump of 100 MB is never all held,
+    twice (bytes and text), nor its pages faulted in afresh for each copy; its lines are
+    counted only to name a bad one (the reader counts those of its records).
 
     Raises:
         InputError: as :func:`text_lines`, naming the first bad line.
@@ -68,7 +68,8 @@ def text_pieces(
     name = label or path
     fh = _open_binary(path)
     try:
-        buf, held, line = bytearray(PIECE), 0, 1
+        origin = fh.tell() if fh.seekable() else None
+        buf, held, done, lines = bytearray(PIECE), 0, 0, 0
         while True:
             if held == len(buf):  # a full buffer with no mark: room for as much again
                 buf += bytes(held)
@@ -77,8 +78,15 @@ def text_pieces(
             end = held + got
             cut = end if not got else buf.rfind(mark, 0, end) + 1
             if cut:
-                yield _checked_text(buf, cut, name, expected, line), line
-                line += buf.count(b"\n", 0, cut)
+                try:
+                    text = _decoded(buf, cut)
+                except _BadBytes as bad:
+                    before = lines if origin is None else _newlines(fh, origin, done)
+                    line = 1 + before + buf.count(b"\n", 0, bad.at)
+                    raise InputError(f"{name}:{line}: {bad}; expected {expected}") from None
+                yield text
+                done += cut
+                lines += 0 if origin is not None else buf.count(b"\n", 0, cut)
                 buf[: end - cut] = buf[cut:end]
             held = end - cut
             if not got:
@@ -92,23 +100,42 @@ def text_pieces(
 PIECE = 1 << 22
 
 
-def _checked_text(buf: bytearray, end: int, name: str, expected: str, first: int) -> str:
-    """``buf[:end]`` as text (its first line is line ``first``).
+class _BadBytes(ValueError):
+    """Bytes that are no text at ``at``: a NUL byte or bytes that are not UTF-8."""
+
+    def __init__(self, words: str, at: int) -> None:
+        super().__init__(words)
+        self.at = at
+
+
+def _decoded(buf: bytearray, end: int) -> str:
+    """``buf[:end]`` as text.
 
     Raises:
-        InputError: a NUL byte or bytes that are not UTF-8, naming the first such line.
+        _BadBytes: the first NUL byte or bytes that are not UTF-8.
     """
     bad = buf.find(b"\0", 0, end)
     with memoryview(buf) as view:
         try:
             text = str(view[: end if bad < 0 else bad], "utf-8")
         except UnicodeDecodeError as exc:
-            line = first + buf.count(b"\n", 0, exc.start)
-            raise InputError(f"{name}:{line}: not UTF-8 text; expected {expected}") from None
+            raise _BadBytes("not UTF-8 text", exc.start) from None
     if bad >= 0:
-        line = first + buf.count(b"\n", 0, bad)
-        raise InputError(f"{name}:{line}: binary data; expected {expected}")
+        raise _BadBytes("binary data", bad)
     return text
+
+
+def _newlines(fh: IO[bytes], origin: int, size: int) -> int:
+    """The newlines in the ``size`` bytes of ``fh`` from ``origin`` on (read again)."""
+    fh.seek(origin)
+    count = 0
+    while size > 0:
+        data = fh.read(min(size, PIECE))
+        if not data:
+            break
+        count += data.count(b"\n")
+        size -= len(data)
+    return count
 
 
 #: Inputs larger than this show a progress bar (when stderr is a terminal).

@@ -15,7 +15,7 @@ import functools
 import re
 from collections.abc import Callable, Iterable
 from itertools import accumulate, chain, repeat
-from operator import itemgetter
+from operator import add, itemgetter
 from typing import Any, cast
 
 from fairshare_cli.core.epoch import cached_utc, parse_time
@@ -78,34 +78,32 @@ _FREE_TEXT = re.compile(
 
 
 def read_scontrol(
-    text: str,
-    first_line: int,
-    label: str,
-    out: JobDump,
-    rest: Iterable[tuple[str, int]] = (),
+    text: str, first_line: int, label: str, out: JobDump, rest: Iterable[str] = ()
 ) -> None:
     """The records of ``text`` (from line ``first_line`` on) and of the pieces after it
-    (``rest``: texts of whole records, each with its first line's number), the kinds of
-    record and the times learnt in one piece known in the next (:func:`_records`).
+    (``rest``: texts of whole records), the kinds of record and the times learnt in one
+    piece known in the next (:func:`_records`).
 
     Raises:
         InputError: no record first, a record without its fields or a bad value.
     """
-    dump, kinds = _Dump(label, out), _Kinds()
-    for piece, line in chain([(text, first_line)], rest):
+    dump, kinds, line = _Dump(label, out), _Kinds(), first_line
+    for piece in chain([text], rest):
         if not piece.startswith("JobId="):
             raise InputError(f'{label}:{line}: expected "JobId=..." (scontrol show jobs)')
         dump.text = piece
-        _records(piece, line, dump, kinds)
+        line = _records(piece, line, dump, kinds)
 
 
-def _records(text: str, first_line: int, dump: _Dump, kinds: _Kinds) -> None:
-    """Records split at each ``JobId=`` line. A record's fields are those of the lines
-    before its node layout (``Socks/Node=``, then free text from ``Command=`` on): matched
-    by the pattern of its kind of record (:func:`_pattern`), else split into tokens
-    (:func:`_fast_fields`); a record that is not plain ``Key=Value`` there is read line by
-    line (:func:`_exact_fields`), which words what is wrong with it. Hot (``--rows
-    import-squeue``): the records matched in the text (none copied nor split)."""
+def _records(text: str, first_line: int, dump: _Dump, kinds: _Kinds) -> int:
+    """Records split at each ``JobId=`` line (the number of the line after the last
+    returned). A record's fields are those of the lines before its node layout
+    (``Socks/Node=``, then free text from ``Command=`` on): matched by the pattern of its
+    kind of record (:func:`_pattern`), else split into tokens (:func:`_fast_fields`); a
+    record that is not plain ``Key=Value`` there is read line by line
+    (:func:`_exact_fields`), which words what is wrong with it. Hot (``--rows
+    import-squeue``): the records matched in the text (none copied nor split), the lines
+    of each counted once: its fields' (its kind's) and the rest."""
     starts = [0]
     find = text.find
     at = find("\nJobId=")
@@ -113,20 +111,25 @@ def _records(text: str, first_line: int, dump: _Dump, kinds: _Kinds) -> None:
         starts.append(at + 1)
         at = find("\nJobId=", at + 1)
     ends = [*starts[1:], len(text) + 1]  # (a record ends before the newline of the next)
-    numbers = accumulate(map(text.count, repeat("\n"), starts, ends), initial=first_line)
-    cuts = map(text.find, repeat(_LAYOUT), starts, ends)
-    # (numbers: one more, the line after the last record)
-    for start, end, cut, number in zip(starts, ends, cuts, numbers, strict=False):
-        values = kinds.values(text, start, cut) if cut >= 0 else None
+    cuts = [*map(find, repeat(_LAYOUT), starts, ends)]
+    bounds = (
+        cuts if -1 not in cuts else [e if c < 0 else c for c, e in zip(cuts, ends, strict=True)]
+    )
+    heads = [*map(text.count, repeat("\n"), starts, bounds)]
+    tails = map(text.count, repeat("\n"), bounds, ends)
+    numbers: list[int] = [*accumulate(map(add, heads, tails), initial=first_line)]
+    for start, end, cut, head, number in zip(starts, ends, cuts, heads, numbers, strict=False):
+        values = kinds.values(text, start, cut, head) if cut >= 0 else None
         if values is None:
             chunk = text[start : end - 1]
             fields = _fast_fields(chunk)
             if fields is None:
                 fields = _exact_fields(chunk, number, dump.label)
             elif cut >= 0:
-                kinds.learn(fields, chunk)
+                kinds.learn(fields, chunk, head)
             values = tuple(map(fields.get, WANTED))
         _scontrol_job(values, number, start, end - 1, dump)
+    return numbers[-1]
 
 
 #: The fields a job is read from (:func:`_scontrol_job`), in the order their values are
@@ -166,11 +169,11 @@ _MISSES = 256
 
 
 class _Kinds:
-    """The patterns of the kinds of record of a dump, by the number of blanks from the end
-    of the first line (its free text job name left out) to the node layout (a record of
-    other fields has others), in the order learnt. Once :data:`_KINDS` are learnt,
-    :data:`_MISSES` records of no kind stop the matching (such a record is read as the
-    first of a kind is)."""
+    """The patterns of the kinds of record of a dump, by the number of lines before the
+    node layout (a kind's pattern matches its blanks, newlines too; a free text job name
+    has none), in the order learnt. Once :data:`_KINDS` are learnt, :data:`_MISSES`
+    records of no kind stop the matching (such a record is read as the first of a kind
+    is)."""
 
     __slots__ = ("count", "misses", "patterns")
 
@@ -179,12 +182,10 @@ class _Kinds:
         self.patterns: dict[int, list[tuple[re.Pattern[str], _Picker]]] = {}
         self.count = self.misses = 0
 
-    def values(self, text: str, start: int, cut: int) -> tuple[str | None, ...] | None:
-        """The :data:`WANTED` values of the record at ``start`` (its node layout at ``cut``)
-        if it is of a kind learnt."""
-        line_end = text.find("\n", start, cut)
-        blanks = text.count(" ", line_end, cut) if line_end >= 0 else -1
-        for pattern, pick in self.patterns.get(blanks, ()):
+    def values(self, text: str, start: int, cut: int, lines: int) -> tuple[str | None, ...] | None:
+        """The :data:`WANTED` values of the record at ``start`` (its node layout at ``cut``,
+        after ``lines`` newlines) if it is of a kind learnt."""
+        for pattern, pick in self.patterns.get(lines, ()):
             match = pattern.match(text, start, cut)
             if match is not None:
                 return pick(match.groups())
@@ -194,18 +195,16 @@ class _Kinds:
                 self.patterns.clear()
         return None
 
-    def learn(self, fields: dict[str, str], chunk: str) -> None:
-        """The kind of a record read from its tokens (``fields``, :func:`_fast_fields`)."""
+    def learn(self, fields: dict[str, str], chunk: str, lines: int) -> None:
+        """The kind of a record read from its tokens (``fields``, :func:`_fast_fields`),
+        its node layout after ``lines`` newlines."""
         if self.count < _KINDS and self.misses < _MISSES:
             pattern = _pattern(fields, chunk)
             if pattern is not None:
-                cut = chunk.find(_LAYOUT)
-                line_end = chunk.find("\n", 0, cut)
-                blanks = chunk.count(" ", line_end, cut) if line_end >= 0 else -1
                 # (a key the kind has not: the group that never takes part, last)
                 places = [pattern.groupindex.get(key, pattern.groups) - 1 for key in WANTED]
                 pick = cast("_Picker", itemgetter(*places))
-                self.patterns.setdefault(blanks, []).append((pattern, pick))
+                self.patterns.setdefault(lines, []).append((pattern, pick))
                 self.count += 1
 
 

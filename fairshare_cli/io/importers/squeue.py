@@ -53,11 +53,12 @@ def read_jobs(path: str, label: str | None = None) -> JobDump:
         return _read(text_pieces(path, label, EXPECTED, b"\nJobId="), label)
 
 
-def _read(pieces: Iterator[tuple[str, int]], label: str) -> JobDump:
-    """The jobs of a dump read in ``pieces`` (each cut before a record, and the number of
-    its first line): scontrol's records a piece at a time, JSON whole."""
+def _read(pieces: Iterator[str], label: str) -> JobDump:
+    """The jobs of a dump read in ``pieces`` (each cut before a record): scontrol's
+    records a piece at a time, JSON whole."""
     out = JobDump()
-    for text, number in pieces:
+    number = 1
+    for text in pieces:
         pos = 0
         while pos < len(text):  # the first line that is neither blank nor a command line
             end = text.find("\n", pos)
@@ -70,7 +71,7 @@ def _read(pieces: Iterator[tuple[str, int]], label: str) -> JobDump:
             continue
         try:
             if line.lstrip().startswith(("{", "[")):
-                rest = "".join(piece for piece, _ in pieces)
+                rest = "".join(pieces)
                 _read_json("\n" * (number - 1) + text[pos:] + rest, label, out)
             elif line.strip() != NO_JOBS:
                 read_scontrol(text[pos:], number, label, out, pieces)

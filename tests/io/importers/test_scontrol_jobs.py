@@ -8,7 +8,6 @@ lines of free text (``Command=``, ``SubmitLine=``, ``WorkDir=``, ``Comment=``, `
 
 from __future__ import annotations
 
-import itertools
 from pathlib import Path
 
 import pytest
@@ -392,26 +391,6 @@ def test_a_dump_read_in_pieces_reads_as_one_piece(
     pieces = _read(text, tmp_path)
     assert [(i.obj, i.where) for i in pieces.jobs] == [(i.obj, i.where) for i in whole.jobs]
     assert pieces.jobs[-1].where == f"{tmp_path / 'jobs.txt'}:{2 + 29 * 18 + 1}"
-
-
-@pytest.mark.parametrize("piece", [4, 16, 64])
-def test_pieces_are_cut_before_a_mark(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, piece: int
-) -> None:
-    """Each piece but the first starts at a line starting with the mark, and comes with
-    its first line's number; the pieces are the file (a piece with no mark grows)."""
-    from fairshare_cli.io.importers import common
-
-    monkeypatch.setattr(common, "PIECE", piece)
-    path = tmp_path / "t.txt"
-    text = "a\nJobId=1\nb\nc\nJobId=2\nJobId=3 and more than sixteen\nx JobId=4\n"
-    path.write_text(text)
-    pieces = list(common.text_pieces(str(path), mark=b"\nJobId="))
-    assert "".join(p for p, _ in pieces) == text
-    assert len(pieces) > 1
-    for (before, line), (after, next_line) in itertools.pairwise(pieces):
-        assert after.startswith("JobId=")
-        assert next_line == line + before.count("\n")
 
 
 def test_binary_data_further_on_is_named_before_a_bad_record(
