@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from fairshare_cli.errors import RuntimeFailure
 
 
-def atomic_write_text(path: Path, text: str | bytes, what: str, mode: int = 0o600) -> None:
+def atomic_write_text(
+    path: Path, text: str | Sequence[bytes], what: str, mode: int = 0o600
+) -> None:
     """Replace ``path`` by ``text`` so that a reader sees the old file or the new one, whole
-    (bytes are written as they are; a text in UTF-8).
+    (a text in UTF-8, or pieces of bytes written as they are, one after another).
 
     ``what`` names the file in errors ("state file", "config file").
 
@@ -41,11 +44,11 @@ def atomic_write_text(path: Path, text: str | bytes, what: str, mode: int = 0o60
     fsync_folder(path.parent)
 
 
-def _write(fd: int, text: str | bytes) -> None:
+def _write(fd: int, text: str | Sequence[bytes]) -> None:
     """Write ``text`` to ``fd`` and close it, flushed to the disk (bytes as they are)."""
-    if isinstance(text, bytes):
+    if not isinstance(text, str):
         with os.fdopen(fd, "wb") as raw:
-            raw.write(text)
+            raw.writelines(text)
             raw.flush()
             os.fsync(raw.fileno())
         return

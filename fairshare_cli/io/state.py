@@ -128,7 +128,7 @@ def save_state(path: Path, state: State) -> None:
     from fairshare_cli.core.jsontext import sorted_bytes  # msgspec: not on --help paths
 
     try:  # (bytes: a 36 MB state is not copied into a text, nor the text encoded again)
-        text = sorted_bytes(state_to_json(state)) + b"\n"
+        text = [sorted_bytes(state_to_json(state)), b"\n"]
     except ValueError as exc:  # a NaN or infinity: JSON has no such number
         raise RuntimeFailure(
             f"cannot write state file {path}: {exc}; nothing was written"
