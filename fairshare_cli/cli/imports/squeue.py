@@ -95,11 +95,11 @@ def command(
             new = [replace(j, site_factor=sites[j.id]) if j.id in sites else j for j in new]
         unexplained = _mismatches(env, slurm, dump.jobs, new) if slurm.usage else []
         written = _written(dump.jobs, new)
-        kept = _kept(env, dict(zip(map(_ID_OF, new), written, strict=True)))
+        kept, same = _kept(env, dict(zip(map(_ID_OF, new), written, strict=True)))
         section = [*map(job_to_json, kept), *written]
         queue = [*kept, *new]
         env.state = env.state.with_section("jobs", section)
-        env.written_jobs = (section, queue)  # checked from these, not parsed again
+        env.written_jobs = (section, queue, same)  # checked from these, not parsed again
         text = (
             f"{file}: {plural(len(new), 'job')} ({len(new) - len(running)} pending, "
             f"{len(running)} running) into {env.state_path}"
@@ -114,48 +114,54 @@ def command(
         report(dry_run, text, ignored)
 
 
-def _kept(env: Env, written: dict[str, dict[str, Any]]) -> list[Job]:
+def _kept(env: Env, written: dict[str, dict[str, Any]]) -> tuple[list[Job], frozenset[str]]:
     """The queue's jobs the dump does not replace (``written``: the dump's job objects by
-    id). The whole queue is read first: a malformed job is refused even where the dump
-    would replace it (a state file is never overwritten over a fault); a job object equal
-    to the one the dump writes for its id is that valid job, and is not read again.
+    id), and the ids whose object the dump writes is the one the queue holds. The whole
+    queue is read first: a malformed job is refused even where the dump would replace it
+    (a state file is never overwritten over a fault); a job object equal to the one the
+    dump writes for its id is that valid job, and is not read again.
 
     Raises:
         StateError: the queue is malformed.
     """
     source = f"{env.state_path}: jobs"
+    same: list[frozenset[str]] = []
 
     def read(raw: Any) -> list[Job]:
         queue = [] if raw is None else raw
-        rest = _not_written(queue, written)
+        rest, equal = _not_written(queue, written)
         try:
-            return jobs_from_objects(rest, source)
+            jobs = jobs_from_objects(rest, source)
         except InputError:
             jobs_from_objects(queue, source)  # names the fault at its place in the queue
             raise
+        same.append(equal)
+        return jobs
 
-    return [j for j in env.decode("jobs", read) if j.id not in written]
+    kept = [j for j in env.decode("jobs", read) if j.id not in written]
+    return kept, same[0]
 
 
-def _not_written(queue: Any, written: dict[str, dict[str, Any]]) -> Any:
+def _not_written(queue: Any, written: dict[str, dict[str, Any]]) -> tuple[Any, frozenset[str]]:
     """The objects of ``queue`` other than those equal to the dump's object of their id
-    (compared in C), or ``queue`` itself where leaving some out could hide a fault: not
-    a list of objects, an id twice, a ``count`` (jobs whose ids the others might repeat),
-    a ``true`` or ``false`` (equal to 1 or 0, but no number)."""
+    (compared in C), and the ids of those; or ``queue`` itself (and no id) where leaving
+    some out could hide a fault: not a list of objects, an id twice, a ``count`` (jobs
+    whose ids the others might repeat), a ``true`` or ``false`` (equal to 1 or 0, but no
+    number)."""
     if type(queue) is not list or set(map(type, queue)) - {dict} or not written:
-        return queue
-    ids = [*map(dict.get, queue, repeat("id"))]
+        return queue, frozenset()
+    ids: list[Any] = [*map(dict.get, queue, repeat("id"))]
     try:
         if len(set(ids)) != len(ids) or any(map(dict.__contains__, queue, repeat("count"))):
-            return queue
+            return queue, frozenset()
     except TypeError:  # an id that is no string (a list): the reader words it
-        return queue
+        return queue, frozenset()
     find: Callable[[Any], Any] = written.get
     same = [*map(eq, map(find, ids), queue)]
     values = chain.from_iterable(map(dict.values, compress(queue, same)))
     if bool in set(map(type, values)):  # (true == 1: a flag where the dump has a number)
-        return queue
-    return [*compress(queue, map(not_, same))]
+        return queue, frozenset()
+    return [*compress(queue, map(not_, same))], frozenset(compress(ids, same))
 
 
 _ID_OF, _JOB_OF = attrgetter("id"), attrgetter("job")
