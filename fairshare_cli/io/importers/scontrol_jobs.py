@@ -97,13 +97,11 @@ def read_scontrol(
 
 def _records(text: str, first_line: int, dump: _Dump, kinds: _Kinds) -> int:
     """Records split at each ``JobId=`` line (the number of the line after the last
-    returned). A record's fields are those of the lines before its node layout
-    (``Socks/Node=``, then free text from ``Command=`` on): matched by the pattern of its
-    kind of record (:func:`_pattern`), else split into tokens (:func:`_fast_fields`); a
-    record that is not plain ``Key=Value`` there is read line by line
-    (:func:`_exact_fields`), which words what is wrong with it. Hot (``--rows
-    import-squeue``): the records matched in the text (none copied nor split), the lines
-    of each counted once: its fields' (its kind's) and the rest."""
+    returned), their fields those of the lines before the node layout (``Socks/Node=``):
+    matched by their kind's pattern (:func:`_pattern`), else split into tokens
+    (:func:`_fast_fields`), else read line by line (:func:`_exact_fields`, which words a
+    fault). Hot (``--rows import-squeue``): matched in the text (none copied nor split),
+    each record's lines counted once: its fields' (its kind's) and the rest."""
     starts = [0]
     find = text.find
     at = find("\nJobId=")
@@ -294,10 +292,8 @@ def _need(record: _Record, key: str) -> str:
     return value
 
 
-#: A time text not read yet.
-_UNSEEN: Any = object()
-#: What Slurm prints for a time that is not set.
-_NO_TIME = ("", "Unknown", "None", "N/A", "(null)")
+_UNSEEN: Any = object()  # (a time text not read yet)
+_NO_TIME = ("", "Unknown", "None", "N/A", "(null)")  # (what Slurm prints for a time unset)
 #: The seconds of a time's ``:MM:SS`` within its hour (``:59:60``, a leap second, too).
 _IN_HOUR = {f":{m:02d}:{s:02d}": m * 60 + s for m in range(60) for s in range(61)}
 
@@ -307,31 +303,35 @@ _Place = tuple[tuple[str | None, ...], int, int, int]
 
 
 class _Dump:
-    """What the records of one dump are read into: its label and the text of the piece
-    read (for the words of an error), the jobs, and the times read so far: each time
-    text's seconds (and the unset), and each hour's (``YYYY-MM-DDTHH``) first second,
-    where a time of it was read by :func:`~fairshare_cli.core.epoch.cached_utc`."""
+    """What the records of a dump are read into: its label and the piece read (to word an
+    error), the jobs, the times read (each text's seconds, the unset, each hour's first
+    second: ``YYYY-MM-DDTHH``, where :func:`~fairshare_cli.core.epoch.cached_utc` read it)."""
 
-    __slots__ = ("add", "hours", "label", "out", "text", "times")
+    __slots__ = ("add", "hours", "label", "out", "owners", "text", "times")
 
     def __init__(self, label: str, out: JobDump) -> None:
         self.text, self.label, self.out, self.add = "", label, out, out.jobs.append
         self.times: dict[str | None, float | None] = dict.fromkeys((*_NO_TIME, None))
         self.hours: dict[str, int] = {}
+        self.owners: dict[str, str] = {}  # (a UserId= text's user: one text each)
 
     def record(self, values: tuple[str | None, ...], line: int, at: int, end: int) -> _Record:
         """The record at ``text[at:end]`` (from ``line`` on), to read a field the slow way."""
         return _Record(values, self.label, line, self.text, at, end)
+
+    def owner(self, user: str) -> str:
+        """The user of a ``UserId=`` text (``u1(1000)``: ``u1``), kept in :attr:`owners`."""
+        self.owners[user] = owner = user.partition("(")[0] if user.endswith(")") else user
+        return owner
 
     def num(self, here: _Place, key: str) -> int:
         """Whole-number field ``key`` of the record ``here``, the slow way (:func:`_num`)."""
         return _num(self.record(*here), key)
 
     def seconds(self, value: str, key: str, here: _Place) -> float | None:
-        """Time text ``value`` of field ``key`` (not in :attr:`times`) of the record
-        ``here`` as epoch seconds, then kept in :attr:`times`: of an hour seen before, its
-        first second and the seconds into it (whole seconds: the same float as
-        :func:`_time`'s), else as :func:`_time` reads it."""
+        """Time text ``value`` of field ``key`` of the record ``here``, not in :attr:`times`:
+        of an hour seen before, its first second and the seconds into it (the same float
+        as :func:`_time`'s), else as :func:`_time` reads it; then kept in :attr:`times`."""
         base = self.hours.get(value[:13])
         into = _IN_HOUR.get(value[13:])
         if base is not None and into is not None:
@@ -418,14 +418,14 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
     if array_job and array_task:
         task = array_task if array_task.isdecimal() else f"[{array_task}]"
         job_id = f"{array_job}_{task}"
-    user = user[: user.index("(")] if user.endswith(")") and "(" in user else user
+    owner = dump.owners.get(user) or dump.owner(user)
     tres, memory, cpus_value, rate = charged(alloc_tres or "", req_tres or tres_text or "", cpus)
     status = STATES.get(state)
     if status is None:
-        _finished(dump, dump.record(*here), job_id, account, user, tres, qos)
+        _finished(dump, dump.record(*here), job_id, account, owner, tres, qos)
         return
     # The job's object as the state writes it (job_to_json's: its defaults left out).
-    obj: dict[str, Any] = {"id": job_id, "owner": user}
+    obj: dict[str, Any] = {"id": job_id, "owner": owner}
     nice_value = 0 if nice is None else int(nice) if nice.isdecimal() else dump.num(here, "Nice")
     if cpus_value is None or rate is None:
         cpus_value = dump.num(here, "NumCPUs")
