@@ -126,10 +126,10 @@ def save_state(path: Path, state: State) -> None:
     Raises:
         RuntimeFailure: the folder cannot be created or written (the old file is kept).
     """
-    from fairshare_cli.core.jsontext import dumps_sorted  # msgspec: not on --help paths
+    from fairshare_cli.core.jsontext import sorted_bytes  # msgspec: not on --help paths
 
-    try:
-        text = dumps_sorted(state_to_json(state)) + "\n"
+    try:  # (bytes: a 36 MB state is not copied into a text, nor the text encoded again)
+        text = [sorted_bytes(state_to_json(state)), b"\n"]
     except ValueError as exc:  # a NaN or infinity: JSON has no such number
         raise RuntimeFailure(
             f"cannot write state file {path}: {exc}; nothing was written"
