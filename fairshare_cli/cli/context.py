@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -98,10 +98,12 @@ class Env:
     state: State
     now: float
     state_path: Path
-    #: ``(section, jobs)``: the ``jobs`` section the command wrote and the records it wrote
-    #: it from (``job_to_json`` of each), so that the check before saving does not parse
-    #: every job a second time; ignored unless ``state``'s ``jobs`` is that very list.
-    written_jobs: tuple[Any, list[Job]] | None = None
+    #: ``(section, jobs, same)``: the ``jobs`` section the command wrote, the records it
+    #: wrote it from (``job_to_json`` of each) and the ids whose object it found equal to
+    #: the one the state held, so that the check before saving neither parses every job a
+    #: second time nor compares those again; ignored unless ``state``'s ``jobs`` is that
+    #: very list.
+    written_jobs: tuple[Any, list[Job], Collection[str]] | None = None
 
     def decode(self, name: str, decoder: Callable[[Any], T]) -> T:
         """Decode one state section, naming the state file on failure.

@@ -14,7 +14,7 @@ from fairshare_cli.core.jobs import Job, check_job_option
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, UINT32_MAX
 from fairshare_cli.core.operations.validate import check_jobs_against_config
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.inputs import loads
+from fairshare_cli.io.inputs import loads, refuse_device
 
 
 def _prefix(dry_run: bool) -> str:
@@ -239,6 +239,7 @@ def _each_job(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _read_objects(path: Path) -> list[dict[str, Any]]:
     try:
+        refuse_device(path)
         raw = loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError(f"jobs file {path} does not exist") from None

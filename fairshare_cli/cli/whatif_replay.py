@@ -110,6 +110,15 @@ def _from_store(
                 "(--rebuild to rebuild the state from it), or pass --history FILE",
             )
             return state
+        if store.marks().records < marks.records:  # (a copy of the state, an emptied file)
+            _note(
+                notes,
+                f"the usage history {path} lacks records the state includes (it is not "
+                f"this state's), so the after side revalues no recorded usage: pass "
+                "--history FILE, or move it aside and keep a new one with 'fs import "
+                "history FILE --rebuild'",
+            )
+            return state
         first = store.first_start(marks)
         recorded = _first_recorded_use(state)
         if first is not None and recorded is not None and recorded < first:

@@ -8,14 +8,13 @@ it returns. Two forms, each exactly what the standard library prints:
   ``--json`` form: ``json.dumps(jsonable(value), indent=2)``, where :func:`jsonable` turns
   NaN into ``null``, the infinities into ``"inf"``/``"-inf"`` and a :class:`Time` into
   ISO-8601 UTC text; :func:`dumps_line` is one ndjson line, ``json.dumps(jsonable(value))``;
-- :func:`dumps_sorted`, the state file: ``json.dumps(value, indent=2, sort_keys=True,
-  allow_nan=False)`` (NaN and the infinities refused with ``ValueError``).
+- :func:`dumps_sorted` (:func:`sorted_bytes`), the state file: ``json.dumps(value,
+  indent=2, sort_keys=True, allow_nan=False)`` (NaN and infinities: ``ValueError``).
 
-It lives in ``core``: both ``io`` (the state) and ``render`` (the views) use it. The
-standard library's encoder is pure Python with ``indent`` (once three quarters of ``fs sprio
--l --json``), so the text comes from msgspec, whose compact text :func:`msgspec.json.format`
-lays out as ``indent=2`` does; where the two differ the value is steered back, or the
-standard library prints it:
+In ``core``: ``io`` (the state) and ``render`` (the views) use it. The standard library's
+encoder is pure Python with ``indent`` (once 3/4 of ``fs sprio -l --json``): the text is
+msgspec's, laid out as ``indent=2`` by :func:`msgspec.json.format`; where the two differ
+the value is steered back, or the standard library prints it:
 
 - floats: msgspec's shortest digits equal ``repr`` only from :data:`SMALL` (1e-4) to below
   :data:`LARGE` (1e16) in magnitude (``0.00001``, ``1e16`` for ``repr``'s ``1e-05``,
@@ -23,8 +22,8 @@ standard library prints it:
 - strings: ``json.dumps`` escapes every character outside printable ASCII; msgspec writes
   UTF-8 and DEL raw, so any such byte in the output means the standard library redoes it;
 - keys that are not strings, and every type beyond dict, list, tuple, str, int, float,
-  bool and None (msgspec would encode dataclasses, enums or datetimes that ``json.dumps``
-  refuses), also go to the standard library, which prints or refuses them as it always did.
+  bool and None (msgspec would encode dataclasses, enums or datetimes), also go to the
+  standard library, which prints or refuses them as it always did.
 """
 
 from __future__ import annotations
@@ -272,13 +271,10 @@ _YEAR_10000 = 253402300800.0
 
 def _time_column(times: list[Any]) -> list[Any]:
     """Each time (a :class:`Time`, a float or None) as msgspec should print :func:`iso`'s
-    text.
-
-    Whole seconds after 1970 and before the year 10000, where :func:`iso` is
-    ``%Y-%m-%dT%H:%M:%SZ``, become UTC datetimes in C (msgspec prints those so); each
-    distinct other value (a fractional ``now``, 0, NaN, None) goes through :func:`iso` once.
-    Such a column only (``--rows userprio-json``) is told by min, max and a map in C.
-    """
+    text: whole seconds from 1970 to before the year 10000 (``%Y-%m-%dT%H:%M:%SZ``) as UTC
+    datetimes made in C (msgspec prints those so); each distinct other value (a fractional
+    ``now``, 0, NaN, None) through :func:`iso` once. Such a column only (``--rows
+    userprio-json``) is told by min, max and a map in C."""
     none = None in times
     in_range = not none and min(times, default=1.0) > 0 and max(times, default=1.0) < _YEAR_10000
     if in_range and all(map(float.is_integer, times)):  # (a NaN, which min/max may skip: False)
@@ -408,19 +404,24 @@ def _one_sign_in_range(floats: list[float]) -> bool:
 
 
 def dumps_sorted(value: Any) -> str:
-    """``json.dumps(value, indent=2, sort_keys=True, allow_nan=False)``.
+    """``json.dumps(value, indent=2, sort_keys=True, allow_nan=False)``: :func:`sorted_bytes`."""
+    return sorted_bytes(value).decode("ascii")
+
+
+def sorted_bytes(value: Any) -> bytes:
+    """``json.dumps(value, indent=2, sort_keys=True, allow_nan=False)`` as (ASCII) bytes:
+    the state file's, never copied into a text.
 
     Raises:
-        ValueError: a NaN or an infinity (as :func:`json.dumps` raises it).
-        TypeError: a value ``json.dumps`` refuses.
+        ValueError, TypeError: as :func:`json.dumps` (a NaN or an infinity; another type).
     """
     try:
-        text = _indented(_encode_sorted(_plain(value)))
+        out: bytes | None = msgspec.json.format(_encode_sorted(_plain(value)), indent=2)
     except _Refused:
-        text = None
-    if text is None:
-        return json.dumps(value, indent=2, sort_keys=True, allow_nan=False)
-    return text
+        out = None
+    if out is None or not out.isascii() or b"\x7f" in out:
+        return json.dumps(value, indent=2, sort_keys=True, allow_nan=False).encode("ascii")
+    return out
 
 
 def _plain(value: Any) -> Any:
@@ -446,9 +447,8 @@ def _plain(value: Any) -> Any:
 
 
 def _all_kept(values: Iterable[Any]) -> bool:
-    """Whether :func:`_plain` keeps each of ``values`` as it is (a list or a dict is then
-    kept itself, not copied): checked inline, the walk's hot loop (``benchmarks/run.py
-    --rows import-squeue``: a queue of 100,000 jobs, each a dict of a dozen values)."""
+    """Whether :func:`_plain` keeps each of ``values`` as it is (their list or dict kept
+    itself): inline, the walk's hot loop (``--rows import-squeue``: 100,000 jobs' values)."""
     for v in values:
         if type(v) not in _KEPT and not (type(v) is float and (SMALL <= abs(v) < LARGE or v == 0)):
             return False

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from fairshare_cli.errors import RuntimeFailure
 
 
-def atomic_write_text(path: Path, text: str, what: str, mode: int = 0o600) -> None:
-    """Replace ``path`` by ``text`` so that a reader sees the old file or the new one, whole.
+def atomic_write_text(
+    path: Path, text: str | Sequence[bytes], what: str, mode: int = 0o600
+) -> None:
+    """Replace ``path`` by ``text`` so that a reader sees the old file or the new one, whole
+    (a text in UTF-8, or pieces of bytes written as they are, one after another).
 
     ``what`` names the file in errors ("state file", "config file").
 
@@ -25,10 +29,7 @@ def atomic_write_text(path: Path, text: str, what: str, mode: int = 0o600) -> No
     except OSError as exc:
         raise RuntimeFailure(f"cannot write {what} {path}: {exc.strerror}") from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
+        _write(fd, text)
         with contextlib.suppress(OSError):
             os.chmod(tmp, mode)
         os.replace(tmp, path)
@@ -41,6 +42,20 @@ def atomic_write_text(path: Path, text: str, what: str, mode: int = 0o600) -> No
             os.unlink(tmp)
         raise
     fsync_folder(path.parent)
+
+
+def _write(fd: int, text: str | Sequence[bytes]) -> None:
+    """Write ``text`` to ``fd`` and close it, flushed to the disk (bytes as they are)."""
+    if not isinstance(text, str):
+        with os.fdopen(fd, "wb") as raw:
+            raw.writelines(text)
+            raw.flush()
+            os.fsync(raw.fileno())
+        return
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
 
 
 def fsync_folder(folder: Path) -> None:

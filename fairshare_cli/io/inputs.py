@@ -3,13 +3,33 @@ of objects streamed object by object (HTCondor's ``-json`` dumps)."""
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
+import stat
 import sys
 from collections.abc import Callable, Iterator
 from typing import IO, Any, Protocol
 
 from fairshare_cli.errors import InputError
+
+
+def refuse_device(path: str | os.PathLike[str]) -> None:
+    """Refuse a device as an input file: ``/dev/zero`` or ``/dev/urandom`` never end (read
+    whole, they would fill the memory), a disk is no input; ``/dev/null`` (empty) and pipes
+    pass. Called before each input file is opened, inside the reader's ``except OSError``,
+    which words it as its own read error.
+
+    Raises:
+        OSError: ``path`` is a character or block device other than ``/dev/null``.
+    """
+    try:
+        mode, device = (st := os.stat(path)).st_mode, st.st_rdev
+    except OSError:
+        return  # (opening it names the fault)
+    if (stat.S_ISCHR(mode) or stat.S_ISBLK(mode)) and device != os.stat(os.devnull).st_rdev:
+        raise OSError(errno.EINVAL, "a device, not a file")
 
 
 def open_input(path: str) -> IO[str]:
@@ -21,6 +41,7 @@ def open_input(path: str) -> IO[str]:
     if path == "-":
         return sys.stdin
     try:
+        refuse_device(path)
         return open(path, encoding="utf-8", newline="")
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None
@@ -94,6 +115,7 @@ _SLOW = object()
 def _fast_json(path: str) -> Any:
     """The document in ``path`` parsed by :func:`fast_loads`, or ``_SLOW``."""
     try:
+        refuse_device(path)
         with open(path, "rb") as fh:
             data = fh.read()
     except OSError:

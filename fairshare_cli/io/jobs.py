@@ -42,7 +42,7 @@ from fairshare_cli.core.jobs import (
 )
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.gc_pause import gc_paused
-from fairshare_cli.io.inputs import JSONFault, read_json
+from fairshare_cli.io.inputs import JSONFault, read_json, refuse_device
 
 #: Bytes read at a time, and a piece's size: it is cut at the first object boundary past
 #: half of it.
@@ -57,9 +57,8 @@ _JOBS = msgspec.json.Decoder(list[Job])
 _RAWS = msgspec.json.Decoder(list[msgspec.Raw])
 _ANY = msgspec.json.Decoder()
 #: Fields that may be written as text and read to seconds (times and durations).
-_TEXT_TIMES = frozenset(
-    ("submit_time", "eligible_time", "accrue_time", "start_time", "time_limit", "run_time")
-)
+_TEXT_TIMES = frozenset(("submit_time", "eligible_time", "accrue_time", "start_time",
+                        "time_limit", "run_time"))  # fmt: skip
 _ID, _COUNT, _SLOT = attrgetter("id"), attrgetter("count"), attrgetter("slot")
 
 
@@ -351,8 +350,9 @@ def _pieces(path: str, size: int) -> Iterator[bytes]:
 
     Raises:
         _Refused: it does not start with ``[``.
-        OSError: it cannot be read.
+        OSError: it cannot be read, or is a device (:func:`refuse_device`).
     """
+    refuse_device(path)
     with open(path, "rb") as fh:
         if os.fstat(fh.fileno()).st_size <= WHOLE:  # one piece, not copied
             yield fh.read()

@@ -25,7 +25,7 @@ from fairshare_cli.core.state import (
 )
 from fairshare_cli.errors import RuntimeFailure, StateError
 from fairshare_cli.io.atomic import atomic_write_text
-from fairshare_cli.io.inputs import fast_loads
+from fairshare_cli.io.inputs import fast_loads, refuse_device
 
 #: The state size from which msgspec decodes it: importing msgspec costs 8-14 ms
 #: of CPU, json.loads about 3.3 ms more than msgspec per 100 KB (measured on the sshare
@@ -58,6 +58,7 @@ def load_state(path: Path) -> State:
         StateError: unreadable, not JSON, not ours, or of a newer schema.
     """
     try:
+        refuse_device(path)
         data = path.read_bytes()
     except FileNotFoundError:
         return State()
@@ -125,10 +126,10 @@ def save_state(path: Path, state: State) -> None:
     Raises:
         RuntimeFailure: the folder cannot be created or written (the old file is kept).
     """
-    from fairshare_cli.core.jsontext import dumps_sorted  # msgspec: not on --help paths
+    from fairshare_cli.core.jsontext import sorted_bytes  # msgspec: not on --help paths
 
-    try:
-        text = dumps_sorted(state_to_json(state)) + "\n"
+    try:  # (bytes: a 36 MB state is not copied into a text, nor the text encoded again)
+        text = [sorted_bytes(state_to_json(state)), b"\n"]
     except ValueError as exc:  # a NaN or infinity: JSON has no such number
         raise RuntimeFailure(
             f"cannot write state file {path}: {exc}; nothing was written"

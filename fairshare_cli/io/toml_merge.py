@@ -21,6 +21,7 @@ from tomlkit.exceptions import TOMLKitError
 
 from fairshare_cli.errors import ConfigError
 from fairshare_cli.io.atomic import atomic_write_text
+from fairshare_cli.io.inputs import refuse_device
 
 Fragment = Mapping[str, Any]
 """A nested dict of config keys: tables are dicts, ``[[machines]]`` a list of dicts."""
@@ -205,6 +206,7 @@ def merge_into_file(
 
 def _read(path: Path) -> str:
     try:
+        refuse_device(path)
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return ""

@@ -19,7 +19,6 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
-from contextlib import closing
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
@@ -227,12 +226,12 @@ class open_store:
         except sqlite3.Error as exc:
             raise RuntimeFailure(f"cannot open usage history {self.name}: {exc}") from None
         self._conn = conn
-        try:
-            _check_format(conn, self.name)
+        try:  # (not ``create``: an empty file is no history, its tables not made)
+            empty = _check_format(conn, self.name, writable=self.create)
         except BaseException:
             conn.close()
             raise
-        return UsageStore(self.path, conn)
+        return None if empty else UsageStore(self.path, conn)
 
     def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
         if self._conn is not None:
@@ -243,9 +242,10 @@ class open_store:
             raise failure or RuntimeFailure(f"{what}: {exc}; nothing was written") from None
 
 
-def _check_format(conn: sqlite3.Connection, path: Path) -> None:
-    """Make the tables of an empty file; refuse a file with tables of something else (or
-    of another format) before writing anything to it (a disk that refuses: exit 1)."""
+def _check_format(conn: sqlite3.Connection, path: Path, writable: bool = True) -> bool:
+    """Make the tables of an empty file (``writable``; else say it is empty: True); refuse
+    a file with tables of something else (or of another format) before writing anything
+    to it (a disk that refuses: exit 1)."""
     try:
         with conn:
             tables = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -262,9 +262,12 @@ def _check_format(conn: sqlite3.Connection, path: Path) -> None:
                 raise StateError(
                     f"usage history {path} is {row[0]!r}, not {FORMAT!r}; refusing to use it"
                 )
+            if not writable:
+                return not names
             conn.executescript(SCHEMA)  # (what an older file of this format lacks)
             if row is None:
                 conn.execute("INSERT INTO meta VALUES ('format', ?)", (FORMAT,))
+        return False
     except sqlite3.DatabaseError as exc:
         failure = disk_failure(exc, f"usage history {path}")  # (full, failing: exit 1)
         if failure is not None:
@@ -284,14 +287,6 @@ def check_store(path: Path) -> None:
     """
     with open_store(path, create=False):
         pass
-
-
-def count(path: Path) -> int:
-    """How many records the file holds (0 when absent); for summaries."""
-    if not path.exists():
-        return 0
-    with closing(sqlite3.connect(path)) as conn:
-        return int(conn.execute("SELECT COUNT(*) FROM records").fetchone()[0])
 
 
 SECTION = "usage_history"

@@ -119,6 +119,54 @@ def test_state_without_kept_history_says_so_in_its_output(
     assert doc["changes"] == []
 
 
+def test_an_empty_history_file_is_no_history_and_stays_unwritten(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """An empty file where the history would be (an import that died on a full disk, a
+    ``touch``): the preview says no history is kept, as with none, and writes nothing
+    into it (it once made its tables there, then replayed none of the state's records:
+    every row "gone")."""
+    state = tmp_path / "state.json"
+    shutil.copy(REPO / "sample_configs" / "sample-state.json", state)
+    kept = tmp_path / "state.history.sqlite"
+    kept.write_bytes(b"")
+    args = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--state", str(state)]
+    result = run("whatif", "--set", "accountant.priority_halflife=3600", "userprio", *args,
+                 "--now", NOW)  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == NOTE.format(state=state)
+    assert kept.read_bytes() == b""
+
+
+def test_a_history_lacking_the_states_records_is_not_replayed(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """The sample state beside a copy of its history cut to its first 5 records (the
+    state includes 401): not this state's history, said so, nothing revalued (a replay of
+    5 records would show nearly every row's usage gone), the file left as it was."""
+    import sqlite3
+
+    state = tmp_path / "state.json"
+    shutil.copy(REPO / "sample_configs" / "sample-state.json", state)
+    kept = tmp_path / "state.history.sqlite"
+    shutil.copy(REPO / "sample_configs" / "sample-state.history.sqlite", kept)
+    with sqlite3.connect(kept) as conn:
+        conn.execute("DELETE FROM records WHERE id > 5")
+    conn.close()
+    before = kept.read_bytes()
+    args = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--state", str(state)]
+    result = run("whatif", "--set", "accountant.priority_halflife=3600", "userprio", *args,
+                 "--now", NOW)  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "fs userprio with accountant.priority_halflife=3600: before -> after: no differences",
+        f"Note: the usage history {kept} lacks records the state includes (it is not this "
+        "state's), so the after side revalues no recorded usage: pass --history FILE, or "
+        "move it aside and keep a new one with 'fs import history FILE --rebuild'",
+    ]
+    assert kept.read_bytes() == before
+
+
 def test_the_sample_pool_keeps_the_history_its_half_life_preview_needs(
     run: Callable[..., Any],
 ) -> None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.history import read_condor_history
-from fairshare_cli.io.inputs import JSONFault, read_json
+from fairshare_cli.io.inputs import JSONFault, read_json, refuse_device
 from fairshare_cli.io.jobs import load_job_objects
 
 
@@ -71,3 +72,17 @@ def test_condor_history_errors(tmp_path: Path, text: str, message: str) -> None:
     with pytest.raises(InputError) as info:
         list(read_condor_history(path, "dump"))
     assert str(info.value) == "dump" + message
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+def test_refuse_device_refuses_endless_devices_only(tmp_path: Path) -> None:
+    """/dev/zero and /dev/urandom are refused (an OSError the readers word as their read
+    error); /dev/null, a file and a missing path (which the open then names) pass."""
+    for device in ("/dev/zero", "/dev/urandom"):
+        with pytest.raises(OSError, match="a device, not a file") as caught:
+            refuse_device(device)
+        assert caught.value.strerror == "a device, not a file"
+    plain = tmp_path / "jobs.json"
+    plain.write_text("[]")
+    for path in ("/dev/null", plain, tmp_path / "missing.json"):
+        refuse_device(path)

@@ -30,6 +30,21 @@ def test_round_trip_and_format(tmp_path: Path) -> None:
     assert [p.name for p in path.parent.iterdir()] == ["state.json"]
 
 
+def test_the_file_is_the_standard_librarys_text(tmp_path: Path) -> None:
+    """The state is written as bytes (not copied into a text first): exactly
+    ``json.dumps(doc, indent=2, sort_keys=True)`` and a newline, in UTF-8, whether msgspec
+    lays it out or (a name beyond ASCII, 1e-05) the standard library prints it."""
+    for jobs in (
+        [{"owner": "a", "id": "1.0", "submit_time": 1795258800.0}],
+        [{"owner": "\u00e9", "id": "2", "run_time": 1e-05}],
+    ):
+        path = tmp_path / "state.json"
+        save_state(path, State(sections={"jobs": jobs}))
+        doc = {"format": "fairshare-cli state", "jobs": jobs, "schema_version": 1}
+        want = json.dumps(doc, indent=2, sort_keys=True) + "\n"
+        assert path.read_bytes() == want.encode("utf-8")
+
+
 @pytest.mark.parametrize(
     ("content", "needle"),
     [

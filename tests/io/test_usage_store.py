@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,15 @@ from hypothesis import strategies as st
 
 from fairshare_cli.core.usage import UsageRecord
 from fairshare_cli.errors import StateError
-from fairshare_cli.io.usage_store import Marks, count, open_store, store_path
+from fairshare_cli.io.usage_store import Marks, open_store, store_path
+
+
+def count(path: Path) -> int:
+    """How many records the file holds (0 when absent)."""
+    if not path.exists():
+        return 0
+    with closing(sqlite3.connect(path)) as conn:
+        return int(conn.execute("SELECT COUNT(*) FROM records").fetchone()[0])
 
 
 def test_path_sits_beside_the_state(tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import chain, compress, repeat
-from operator import attrgetter, eq, not_
+from operator import attrgetter, eq, is_, not_
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -23,7 +23,8 @@ from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_opt
 from fairshare_cli.core.jobs import Job, job_to_json, jobs_from_objects
 from fairshare_cli.core.slurm.usage import SlurmUsage
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.importers.squeue import ImportedJob, JobDump
+from fairshare_cli.io.importers.slurm_jobs import FinishedJob
+from fairshare_cli.io.importers.squeue import ImportedJob
 
 if TYPE_CHECKING:
     from fairshare_cli.core.slurm.snapshot import PriorityMismatch
@@ -78,14 +79,10 @@ def command(
     with mutate_state(opts, dry_run) as env:
         when = resolve_last_decay(last_decay, env)
         ignored = [f"{j} (finished)" for j in dump.skipped]
-        for item in dump.jobs:
-            # AccrueTime=Unknown: not accruing age (held back by limits); AGE 0 at the pass.
-            if item.job.status == "idle" and item.job.accrue_time is None:
-                item.job, item.json_form = replace(item.job, accrue_time=when), False
-            if no_site_factor and item.job.site_factor:
-                item.job, item.json_form = replace(item.job, site_factor=0), False
-        slurm, missing = _charge_running(env, dump.jobs, when)
-        slurm, refined = _refine(env, slurm, dump)
+        _settle(dump.jobs, when, no_site_factor)
+        running = [*compress(dump.jobs, map(eq, map(_STATUS_OF, dump.jobs), repeat("running")))]
+        slurm, missing = _charge_running(env, running, when)
+        slurm, refined = _refine(env, slurm, running, dump.finished)
         store_slurm(env, slurm)
         ignored += missing
         sites: dict[str, int] = {}
@@ -93,19 +90,19 @@ def command(
             ignored.append("site factors (no usage imported yet: import scontrol-assoc first)")
         elif site_factor_from_priority:
             sites = _site_factors(env, slurm, dump.jobs)
-        new = [j.job for j in dump.jobs]
-        new = [replace(j, site_factor=sites[j.id]) if j.id in sites else j for j in new]
+        new = [*map(_JOB_OF, dump.jobs)]
+        if sites:
+            new = [replace(j, site_factor=sites[j.id]) if j.id in sites else j for j in new]
         unexplained = _mismatches(env, slurm, dump.jobs, new) if slurm.usage else []
         written = _written(dump.jobs, new)
-        kept = _kept(env, dict(zip(map(_ID_OF, new), written, strict=True)))
+        kept, same = _kept(env, dict(zip(map(_ID_OF, new), written, strict=True)))
         section = [*map(job_to_json, kept), *written]
         queue = [*kept, *new]
         env.state = env.state.with_section("jobs", section)
-        env.written_jobs = (section, queue)  # checked from these, not parsed again
-        running = sum(1 for j in new if j.status == "running")
+        env.written_jobs = (section, queue, same)  # checked from these, not parsed again
         text = (
-            f"{file}: {plural(len(new), 'job')} ({len(new) - running} pending, "
-            f"{running} running) into {env.state_path}"
+            f"{file}: {plural(len(new), 'job')} ({len(new) - len(running)} pending, "
+            f"{len(running)} running) into {env.state_path}"
         )
         if refined:
             text += f"; usage of {plural(len(refined), 'association')} made exact from their jobs"
@@ -117,51 +114,73 @@ def command(
         report(dry_run, text, ignored)
 
 
-def _kept(env: Env, written: dict[str, dict[str, Any]]) -> list[Job]:
+def _kept(env: Env, written: dict[str, dict[str, Any]]) -> tuple[list[Job], frozenset[str]]:
     """The queue's jobs the dump does not replace (``written``: the dump's job objects by
-    id). The whole queue is read first: a malformed job is refused even where the dump
-    would replace it (a state file is never overwritten over a fault); a job object equal
-    to the one the dump writes for its id is that valid job, and is not read again.
+    id), and the ids whose object the dump writes is the one the queue holds. The whole
+    queue is read first: a malformed job is refused even where the dump would replace it
+    (a state file is never overwritten over a fault); a job object equal to the one the
+    dump writes for its id is that valid job, and is not read again.
 
     Raises:
         StateError: the queue is malformed.
     """
     source = f"{env.state_path}: jobs"
+    same: list[frozenset[str]] = []
 
     def read(raw: Any) -> list[Job]:
         queue = [] if raw is None else raw
-        rest = _not_written(queue, written)
+        rest, equal = _not_written(queue, written)
         try:
-            return jobs_from_objects(rest, source)
+            jobs = jobs_from_objects(rest, source)
         except InputError:
             jobs_from_objects(queue, source)  # names the fault at its place in the queue
             raise
+        same.append(equal)
+        return jobs
 
-    return [j for j in env.decode("jobs", read) if j.id not in written]
+    kept = [j for j in env.decode("jobs", read) if j.id not in written]
+    return kept, same[0]
 
 
-def _not_written(queue: Any, written: dict[str, dict[str, Any]]) -> Any:
+def _not_written(queue: Any, written: dict[str, dict[str, Any]]) -> tuple[Any, frozenset[str]]:
     """The objects of ``queue`` other than those equal to the dump's object of their id
-    (compared in C), or ``queue`` itself where leaving some out could hide a fault: not
-    a list of objects, an id twice, a ``count`` (jobs whose ids the others might repeat),
-    a ``true`` or ``false`` (equal to 1 or 0, but no number)."""
+    (compared in C), and the ids of those; or ``queue`` itself (and no id) where leaving
+    some out could hide a fault: not a list of objects, an id twice, a ``count`` (jobs
+    whose ids the others might repeat), a ``true`` or ``false`` (equal to 1 or 0, but no
+    number)."""
     if type(queue) is not list or set(map(type, queue)) - {dict} or not written:
-        return queue
-    ids = [*map(dict.get, queue, repeat("id"))]
+        return queue, frozenset()
+    ids: list[Any] = [*map(dict.get, queue, repeat("id"))]
     try:
         if len(set(ids)) != len(ids) or any(map(dict.__contains__, queue, repeat("count"))):
-            return queue
+            return queue, frozenset()
     except TypeError:  # an id that is no string (a list): the reader words it
-        return queue
+        return queue, frozenset()
     find: Callable[[Any], Any] = written.get
     same = [*map(eq, map(find, ids), queue)]
     values = chain.from_iterable(map(dict.values, compress(queue, same)))
     if bool in set(map(type, values)):  # (true == 1: a flag where the dump has a number)
-        return queue
-    return [*compress(queue, map(not_, same))]
+        return queue, frozenset()
+    return [*compress(queue, map(not_, same))], frozenset(compress(ids, same))
 
 
-_ID_OF = attrgetter("id")
+_ID_OF, _JOB_OF = attrgetter("id"), attrgetter("job")
+#: (an imported job's status)
+_STATUS_OF = attrgetter("job.status")
+
+
+def _settle(jobs: list[ImportedJob], when: float, no_site_factor: bool) -> None:
+    """A pending job with ``AccrueTime=Unknown`` (not accruing age: held back by limits)
+    accrues from the pass ``when`` (AGE 0 at it); ``--no-site-factor``: each job's site
+    factor 0. The jobs without an accrue time (or with a site factor) found in C."""
+    for item in compress(jobs, map(is_, map(_ACCRUE_OF, jobs), repeat(None))):
+        if item.job.status == "idle":
+            item.job, item.json_form = replace(item.job, accrue_time=when), False
+    for item in compress(jobs, map(_SITE_OF, jobs)) if no_site_factor else ():
+        item.job, item.json_form = replace(item.job, site_factor=0), False
+
+
+_ACCRUE_OF, _SITE_OF = attrgetter("job.accrue_time"), attrgetter("job.site_factor")
 
 
 def _written(dumped: list[ImportedJob], jobs: list[Job]) -> list[dict[str, Any]]:
@@ -187,40 +206,41 @@ def _unexplained(mismatches: list[PriorityMismatch]) -> str:
     )
 
 
-def _charge_running(env: Env, jobs: list[ImportedJob], when: float) -> tuple[SlurmUsage, list[str]]:
-    """The Slurm section with the running jobs as its running charges (from the last pass
-    on), and the jobs left out."""
+def _charge_running(
+    env: Env, running: list[ImportedJob], when: float
+) -> tuple[SlurmUsage, list[str]]:
+    """The Slurm section with the ``running`` jobs as its running charges (from the last
+    pass on), and the jobs left out."""
     from dataclasses import replace
 
     from fairshare_cli.core.slurm.snapshot import RunningJob, at_pass, running_charges
 
     state = at_pass(slurm_section(env), when, env.config)
-    running: list[RunningJob] = []
+    charged: list[RunningJob] = []
     ignored: list[str] = []
-    for item in jobs:
+    for item in running:
         job = item.job
-        if job.status != "running":
-            continue
         account, user = job.account, job.owner
         spec = env.config.accounts.get(account) if account else None
         if spec is None or user not in spec.users or job.start_time is None:
             ignored.append(f"{job.id} ({account}/{user}: no association)")
             continue
         start = float(job.start_time)
-        running.append(RunningJob(account or "", user, item.billing, job.qos, start, job.id))
-    return replace(state, running=running_charges(running, env.config)), ignored
+        charged.append(RunningJob(account or "", user, item.billing, job.qos, start, job.id))
+    return replace(state, running=running_charges(charged, env.config)), ignored
 
 
-def _refine(env: Env, slurm: SlurmUsage, dump: JobDump) -> tuple[SlurmUsage, list[tuple[str, str]]]:
-    """Usage the dump's running and finished jobs account for in full, to every decimal."""
+def _refine(
+    env: Env, slurm: SlurmUsage, running: list[ImportedJob], finished: list[FinishedJob]
+) -> tuple[SlurmUsage, list[tuple[str, str]]]:
+    """Usage the dump's ``running`` and ``finished`` jobs account for in full, to every
+    decimal."""
     from fairshare_cli.core.slurm.snapshot import JobCharge, refine_usage
 
-    charges = [
-        JobCharge(f.account, f.user, f.billing, f.qos, f.start, f.end) for f in dump.finished
-    ]
-    for item in dump.jobs:
+    charges = [JobCharge(f.account, f.user, f.billing, f.qos, f.start, f.end) for f in finished]
+    for item in running:
         job = item.job
-        if job.status == "running" and job.account and job.start_time is not None:
+        if job.account and job.start_time is not None:
             charges.append(
                 JobCharge(job.account, job.owner, item.billing, job.qos, job.start_time, None)
             )

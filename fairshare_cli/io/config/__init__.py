@@ -23,6 +23,7 @@ from fairshare_cli.io.config.slurm import (
     read_priority,
     read_qos,
 )
+from fairshare_cli.io.inputs import refuse_device
 from fairshare_cli.io.toml import loads
 
 __all__ = [
@@ -43,6 +44,7 @@ def read_toml(path: Path) -> dict[str, Any]:
         ConfigError: the file is missing, unreadable or not valid TOML.
     """
     try:
+        refuse_device(path)
         return loads(path.read_bytes().decode("utf-8-sig"))  # (a leading byte-order mark: skipped)
     except FileNotFoundError:
         raise ConfigError(f"config file {path} does not exist") from None

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.inputs import BINARY, Readable, iter_json_objects
+from fairshare_cli.io.inputs import BINARY, Readable, iter_json_objects, refuse_device
 
 #: A parsed ClassAd: attribute name -> literal value or :class:`Expr`.
 Ad = dict[str, Any]
@@ -135,6 +135,7 @@ def open_dump(path: str) -> IO[str]:
     if path == "-":
         return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape")
     try:
+        refuse_device(path)
         return open(path, encoding="utf-8", errors="surrogateescape", newline=None)
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None

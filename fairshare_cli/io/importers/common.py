@@ -5,15 +5,20 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.inputs import refuse_device
+
+if TYPE_CHECKING:
+    from io import BufferedIOBase
 
 
 def _open_binary(path: str) -> IO[bytes]:
     if path == "-":
         return sys.stdin.buffer
     try:
+        refuse_device(path)
         return open(path, "rb")
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None
@@ -49,9 +54,15 @@ def text_lines(
             fh.close()
 
 
-def whole_text(path: str, label: str | None = None, expected: str = "text") -> str:
-    """The whole text of a dump at once (``-`` is stdin), checked as :func:`text_lines`
-    checks each line (a reader that splits the text itself in C reads it this way).
+def text_pieces(
+    path: str, label: str | None = None, expected: str = "text", mark: bytes = b"\n"
+) -> Iterator[str]:
+    """The text of a dump (``-`` is stdin) in pieces of about :data:`PIECE` bytes, each
+    cut just after the newline of a ``mark`` (before a record: ``b"\\nJobId="``) or at the
+    end (a piece grows until it holds a mark); checked as :func:`text_lines` checks each
+    line. One buffer is read into again and again: a dump of 100 MB is never all held,
+    twice (bytes and text), nor its pages faulted in afresh for each copy; its lines are
+    counted only to name a bad one (the reader counts those of its records).
 
     Raises:
         InputError: as :func:`text_lines`, naming the first bad line.
@@ -59,22 +70,74 @@ def whole_text(path: str, label: str | None = None, expected: str = "text") -> s
     name = label or path
     fh = _open_binary(path)
     try:
-        data = fh.read()
+        origin = fh.tell() if fh.seekable() else None
+        buf, held, done, lines = bytearray(PIECE), 0, 0, 0
+        while True:
+            if held == len(buf):  # a full buffer with no mark: room for as much again
+                buf += bytes(held)
+            with memoryview(buf)[held:] as free:
+                got = cast("BufferedIOBase", fh).readinto(free)
+            end = held + got
+            cut = end if not got else buf.rfind(mark, 0, end) + 1
+            if cut:
+                try:
+                    text = _decoded(buf, cut)
+                except _BadBytes as bad:
+                    before = lines if origin is None else _newlines(fh, origin, done)
+                    line = 1 + before + buf.count(b"\n", 0, bad.at)
+                    raise InputError(f"{name}:{line}: {bad}; expected {expected}") from None
+                yield text
+                done += cut
+                lines += 0 if origin is not None else buf.count(b"\n", 0, cut)
+                buf[: end - cut] = buf[cut:end]
+            held = end - cut
+            if not got:
+                return
     finally:
         if fh is not getattr(sys.stdin, "buffer", None):
             fh.close()
-    bad = data.find(b"\0")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        if bad < 0 or exc.start < bad:
-            line = data.count(b"\n", 0, exc.start) + 1
-            raise InputError(f"{name}:{line}: not UTF-8 text; expected {expected}") from None
-        text = ""
+
+
+#: How many bytes :func:`text_pieces` reads at a time.
+PIECE = 1 << 22
+
+
+class _BadBytes(ValueError):
+    """Bytes that are no text at ``at``: a NUL byte or bytes that are not UTF-8."""
+
+    def __init__(self, words: str, at: int) -> None:
+        super().__init__(words)
+        self.at = at
+
+
+def _decoded(buf: bytearray, end: int) -> str:
+    """``buf[:end]`` as text.
+
+    Raises:
+        _BadBytes: the first NUL byte or bytes that are not UTF-8.
+    """
+    bad = buf.find(b"\0", 0, end)
+    with memoryview(buf) as view:
+        try:
+            text = str(view[: end if bad < 0 else bad], "utf-8")
+        except UnicodeDecodeError as exc:
+            raise _BadBytes("not UTF-8 text", exc.start) from None
     if bad >= 0:
-        line = data.count(b"\n", 0, bad) + 1
-        raise InputError(f"{name}:{line}: binary data; expected {expected}")
+        raise _BadBytes("binary data", bad)
     return text
+
+
+def _newlines(fh: IO[bytes], origin: int, size: int) -> int:
+    """The newlines in the ``size`` bytes of ``fh`` from ``origin`` on (read again)."""
+    fh.seek(origin)
+    count = 0
+    while size > 0:
+        data = fh.read(min(size, PIECE))
+        if not data:
+            break
+        count += data.count(b"\n")
+        size -= len(data)
+    return count
 
 
 #: Inputs larger than this show a progress bar (when stderr is a terminal).

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import IO
 
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.inputs import refuse_device
 
 MAX_INCLUDE_DEPTH = 20
 _ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_.]*)\s*(\+?=|:)\s*(.*)$")
@@ -148,6 +149,7 @@ def _keyword(
     if depth >= MAX_INCLUDE_DEPTH:
         raise InputError(f"{where}: includes nested too deep")
     try:
+        refuse_device(path)
         with open(path, encoding="utf-8", errors="surrogateescape") as fh:
             read_config(fh, str(path), path.parent, conf, depth + 1)
     except OSError as exc:

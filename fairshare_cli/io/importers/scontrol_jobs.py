@@ -3,20 +3,19 @@
 A record starts at its ``JobId=`` line; its fields are the ``Key=Value`` pairs of the lines
 before its node layout (``Socks/Node=``) and free text (``Command=``, ``SubmitLine=``, ...,
 ``src/scontrol/info_job.c``). 22.05 prints the job's TRES as ``TRES=``; 23.02 on print
-``ReqTRES=`` and ``AllocTRES=``. Times without a zone are read as UTC.
-
-The records of a kind (the same keys in the same order) are matched by one pattern, learnt
-from the first of them, that names the fields a job is read from (:data:`WANTED`); a record
-of no kind is split into tokens, or read line by line, as the first of a kind is.
+``ReqTRES=`` and ``AllocTRES=``. Times without a zone are read as UTC. The records of a kind
+(the same keys in the same order) are matched by one pattern, learnt from the first of
+them, that names the fields a job is read from (:data:`WANTED`); a record of no kind is
+split into tokens, or read line by line, as the first of a kind is.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
-from itertools import accumulate, repeat
-from operator import itemgetter
+from collections.abc import Callable, Iterable
+from itertools import accumulate, chain, repeat
+from operator import add, itemgetter
 from typing import Any, cast
 
 from fairshare_cli.core.epoch import cached_utc, parse_time
@@ -24,14 +23,14 @@ from fairshare_cli.core.timestr import TimeStringError, time_str2secs
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import is_prompt
 from fairshare_cli.io.importers.slurm_jobs import (
+    ONE_PRIORITY,
     STATES,
     UNREAD,
     ImportedJob,
     JobDump,
     add_finished,
     billing,
-    memory_mb,
-    parse_tres,
+    charged,
 )
 
 __all__ = ["JobDump", "read_scontrol"]
@@ -78,16 +77,31 @@ _FREE_TEXT = re.compile(
 )
 
 
-def read_scontrol(text: str, first_line: int, label: str, out: JobDump) -> None:
-    """Records split at each ``JobId=`` line. A record's fields are those of the lines
-    before its node layout (``Socks/Node=``, then free text from ``Command=`` on): matched
-    by the pattern of its kind of record (:func:`_pattern`), else split into tokens
-    (:func:`_fast_fields`); a record that is not plain ``Key=Value`` there is read line by
-    line (:func:`_exact_fields`), which words what is wrong with it. A measured hot loop
-    (``benchmarks/run.py --rows import-squeue``): the records are matched in the whole
-    text (none copied, split into tokens, nor each token into its key and value)."""
-    if not text.startswith("JobId="):
-        raise InputError(f'{label}:{first_line}: expected "JobId=..." (scontrol show jobs)')
+def read_scontrol(
+    text: str, first_line: int, label: str, out: JobDump, rest: Iterable[str] = ()
+) -> None:
+    """The records of ``text`` (from line ``first_line`` on) and of the pieces after it
+    (``rest``: texts of whole records), the kinds of record and the times learnt in one
+    piece known in the next (:func:`_records`).
+
+    Raises:
+        InputError: no record first, a record without its fields or a bad value.
+    """
+    dump, kinds, line = _Dump(label, out), _Kinds(), first_line
+    for piece in chain([text], rest):
+        if not piece.startswith("JobId="):
+            raise InputError(f'{label}:{line}: expected "JobId=..." (scontrol show jobs)')
+        dump.text = piece
+        line = _records(piece, line, dump, kinds)
+
+
+def _records(text: str, first_line: int, dump: _Dump, kinds: _Kinds) -> int:
+    """Records split at each ``JobId=`` line (the number of the line after the last
+    returned), their fields those of the lines before the node layout (``Socks/Node=``):
+    matched by their kind's pattern (:func:`_pattern`), else split into tokens
+    (:func:`_fast_fields`), else read line by line (:func:`_exact_fields`, which words a
+    fault). Hot (``--rows import-squeue``): matched in the text (none copied nor split),
+    each record's lines counted once: its fields' (its kind's) and the rest."""
     starts = [0]
     find = text.find
     at = find("\nJobId=")
@@ -95,22 +109,25 @@ def read_scontrol(text: str, first_line: int, label: str, out: JobDump) -> None:
         starts.append(at + 1)
         at = find("\nJobId=", at + 1)
     ends = [*starts[1:], len(text) + 1]  # (a record ends before the newline of the next)
-    numbers = accumulate(map(text.count, repeat("\n"), starts, ends), initial=first_line)
-    cuts = map(text.find, repeat(_LAYOUT), starts, ends)
-    times: dict[str | None, float | None] = dict.fromkeys((*_NO_TIME, None))
-    kinds = _Kinds()
-    # (numbers: one more, the line after the last record)
-    for start, end, cut, number in zip(starts, ends, cuts, numbers, strict=False):
-        values = kinds.values(text, start, cut) if cut >= 0 else None
+    cuts = [*map(find, repeat(_LAYOUT), starts, ends)]
+    bounds = (
+        cuts if -1 not in cuts else [e if c < 0 else c for c, e in zip(cuts, ends, strict=True)]
+    )
+    heads = [*map(text.count, repeat("\n"), starts, bounds)]
+    tails = map(text.count, repeat("\n"), bounds, ends)
+    numbers: list[int] = [*accumulate(map(add, heads, tails), initial=first_line)]
+    for start, end, cut, head, number in zip(starts, ends, cuts, heads, numbers, strict=False):
+        values = kinds.values(text, start, cut, head) if cut >= 0 else None
         if values is None:
             chunk = text[start : end - 1]
             fields = _fast_fields(chunk)
             if fields is None:
-                fields = _exact_fields(chunk, number, label)
+                fields = _exact_fields(chunk, number, dump.label)
             elif cut >= 0:
-                kinds.learn(fields, chunk)
+                kinds.learn(fields, chunk, head)
             values = tuple(map(fields.get, WANTED))
-        _scontrol_job(_Record(values, label, number, text, start, end - 1), out, times)
+        _scontrol_job(values, number, start, end - 1, dump)
+    return numbers[-1]
 
 
 #: The fields a job is read from (:func:`_scontrol_job`), in the order their values are
@@ -150,11 +167,11 @@ _MISSES = 256
 
 
 class _Kinds:
-    """The patterns of the kinds of record of a dump, by the number of blanks from the end
-    of the first line (its free text job name left out) to the node layout (a record of
-    other fields has others), in the order learnt. Once
-    :data:`_KINDS` are learnt, :data:`_MISSES` records of no kind stop the matching (a
-    record of no kind is read as the first of a kind is: the same fields)."""
+    """The patterns of the kinds of record of a dump, by the number of lines before the
+    node layout (a kind's pattern matches its blanks, newlines too; a free text job name
+    has none), in the order learnt. Once :data:`_KINDS` are learnt, :data:`_MISSES`
+    records of no kind stop the matching (such a record is read as the first of a kind
+    is)."""
 
     __slots__ = ("count", "misses", "patterns")
 
@@ -163,12 +180,10 @@ class _Kinds:
         self.patterns: dict[int, list[tuple[re.Pattern[str], _Picker]]] = {}
         self.count = self.misses = 0
 
-    def values(self, text: str, start: int, cut: int) -> tuple[str | None, ...] | None:
-        """The :data:`WANTED` values of the record at ``start`` (its node layout at ``cut``)
-        if it is of a kind learnt."""
-        line_end = text.find("\n", start, cut)
-        blanks = text.count(" ", line_end, cut) if line_end >= 0 else -1
-        for pattern, pick in self.patterns.get(blanks, ()):
+    def values(self, text: str, start: int, cut: int, lines: int) -> tuple[str | None, ...] | None:
+        """The :data:`WANTED` values of the record at ``start`` (its node layout at ``cut``,
+        after ``lines`` newlines) if it is of a kind learnt."""
+        for pattern, pick in self.patterns.get(lines, ()):
             match = pattern.match(text, start, cut)
             if match is not None:
                 return pick(match.groups())
@@ -178,18 +193,16 @@ class _Kinds:
                 self.patterns.clear()
         return None
 
-    def learn(self, fields: dict[str, str], chunk: str) -> None:
-        """The kind of a record read from its tokens (``fields``, :func:`_fast_fields`)."""
+    def learn(self, fields: dict[str, str], chunk: str, lines: int) -> None:
+        """The kind of a record read from its tokens (``fields``, :func:`_fast_fields`),
+        its node layout after ``lines`` newlines."""
         if self.count < _KINDS and self.misses < _MISSES:
             pattern = _pattern(fields, chunk)
             if pattern is not None:
-                cut = chunk.find(_LAYOUT)
-                line_end = chunk.find("\n", 0, cut)
-                blanks = chunk.count(" ", line_end, cut) if line_end >= 0 else -1
                 # (a key the kind has not: the group that never takes part, last)
                 places = [pattern.groupindex.get(key, pattern.groups) - 1 for key in WANTED]
                 pick = cast("_Picker", itemgetter(*places))
-                self.patterns.setdefault(blanks, []).append((pattern, pick))
+                self.patterns.setdefault(lines, []).append((pattern, pick))
                 self.count += 1
 
 
@@ -200,22 +213,26 @@ _Picker = Callable[[tuple[str | None, ...]], tuple[str | None, ...]]
 def _pattern(fields: dict[str, str], chunk: str) -> re.Pattern[str] | None:
     """What a record of the same kind as ``chunk`` matches up to its node layout, read as
     :func:`_fast_fields` reads it: the keys of its ``fields`` in order, each token ``Key=``
-    and a value (the :data:`WANTED` ones named), blanks between them; the first line's
-    tokens on one line, then the ``JobName=`` that ends it (free text, dropped) if
-    ``chunk``'s has one; last, a group that never takes part. None if ``chunk`` itself
-    does not match it. A value never gives back what it took (a possessive ``*+``: the blank
-    or the end that follows could not match it)."""
+    and a value (the :data:`WANTED` ones named), the blanks of ``chunk`` between them (the
+    same text: a literal matches faster than any blank, and a record spaced otherwise is
+    read as one of no kind is); the first line's tokens, then the ``JobName=`` that ends it
+    (free text, dropped) if ``chunk``'s has one; last, a group that never takes part. None
+    if ``chunk`` itself does not match it. A value never gives back what it took (a
+    possessive ``*+``: the blank or the end that follows could not match it)."""
     first = chunk[: chunk.find("\n")]
     name = first.find(" JobName=")
     on_first = len((first[:name] if name >= 0 else first).split())
     line_end = (r" JobName=[^\n]*+" if name >= 0 else "") + r"(?=\n|\Z)"
+    head = (first[:name] if name >= 0 else first) + chunk[len(first) : chunk.find(_LAYOUT)]
+    blanks = re.findall(r"(\s*)\S+", head)  # (the blanks before each token: "" first)
+    if len(blanks) != len(fields):
+        return None
     parts = []
     for i, key in enumerate(fields):
         if i == on_first:
             parts.append(line_end)
-        blank = "" if i == 0 else r"[^\S\n]+" if i < on_first else r"\s+"
         value = rf"(?P<{key}>\S*+)" if key in WANTED else r"\S*+"
-        parts.append(rf"{blank}{re.escape(key)}={value}")
+        parts.append(rf"{re.escape(blanks[i])}{re.escape(key)}={value}")
     if on_first == len(fields):
         parts.append(line_end)
     pattern = re.compile("".join(parts) + r"((?!))?\s*\Z")
@@ -275,10 +292,58 @@ def _need(record: _Record, key: str) -> str:
     return value
 
 
-#: A time text not read yet.
-_UNSEEN: Any = object()
-#: What Slurm prints for a time that is not set.
-_NO_TIME = ("", "Unknown", "None", "N/A", "(null)")
+_UNSEEN: Any = object()  # (a time text not read yet)
+_NO_TIME = ("", "Unknown", "None", "N/A", "(null)")  # (what Slurm prints for a time unset)
+#: The seconds of a time's ``:MM:SS`` within its hour (``:59:60``, a leap second, too).
+_IN_HOUR = {f":{m:02d}:{s:02d}": m * 60 + s for m in range(60) for s in range(61)}
+
+
+#: A record's :data:`WANTED` values, its first line and where it is: ``text[at:end]``.
+_Place = tuple[tuple[str | None, ...], int, int, int]
+
+
+class _Dump:
+    """What the records of a dump are read into: its label and the piece read (to word an
+    error), the jobs, the times read (each text's seconds, the unset, each hour's first
+    second: ``YYYY-MM-DDTHH``, where :func:`~fairshare_cli.core.epoch.cached_utc` read it)."""
+
+    __slots__ = ("add", "hours", "label", "out", "owners", "text", "times")
+
+    def __init__(self, label: str, out: JobDump) -> None:
+        self.text, self.label, self.out, self.add = "", label, out, out.jobs.append
+        self.times: dict[str | None, float | None] = dict.fromkeys((*_NO_TIME, None))
+        self.hours: dict[str, int] = {}
+        self.owners: dict[str, str] = {}  # (a UserId= text's user: one text each)
+
+    def record(self, values: tuple[str | None, ...], line: int, at: int, end: int) -> _Record:
+        """The record at ``text[at:end]`` (from ``line`` on), to read a field the slow way."""
+        return _Record(values, self.label, line, self.text, at, end)
+
+    def owner(self, user: str) -> str:
+        """The user of a ``UserId=`` text (``u1(1000)``: ``u1``), kept in :attr:`owners`."""
+        self.owners[user] = owner = user.partition("(")[0] if user.endswith(")") else user
+        return owner
+
+    def num(self, here: _Place, key: str) -> int:
+        """Whole-number field ``key`` of the record ``here``, the slow way (:func:`_num`)."""
+        return _num(self.record(*here), key)
+
+    def seconds(self, value: str, key: str, here: _Place) -> float | None:
+        """Time text ``value`` of field ``key`` of the record ``here``, not in :attr:`times`:
+        of an hour seen before, its first second and the seconds into it (the same float
+        as :func:`_time`'s), else as :func:`_time` reads it; then kept in :attr:`times`."""
+        base = self.hours.get(value[:13])
+        into = _IN_HOUR.get(value[13:])
+        if base is not None and into is not None:
+            seconds: float | None = float(base + into)
+            self.times[value] = seconds
+            return seconds
+        seconds = _time(self.record(*here), key, self.times)
+        if into is not None and len(value) == 19 and value[10] == "T":
+            read = cached_utc(value + "Z")  # (its day known now, when the time was good)
+            if read is not None:
+                self.hours[value[:13]] = int(read) - into
+        return seconds
 
 
 def _time(record: _Record, key: str, times: dict[str | None, float | None]) -> float | None:
@@ -324,22 +389,6 @@ def _limit(value: str) -> float | str | None:
     return time_str2secs(value)
 
 
-@functools.lru_cache(maxsize=4096)
-def _charged(
-    alloc: str, requested: str, cpus: str | None
-) -> tuple[dict[str, str], int, int | None, float | None]:
-    """The TRES a job is charged for, its memory in MB, from its ``AllocTRES=`` and its
-    requested TRES: 22.05's ``TRES=`` is both; 23.02 on split it into ``ReqTRES=`` and
-    ``AllocTRES=`` (``(null)`` until the job runs); and its ``NumCPUs=`` and what it is
-    charged (:func:`billing`) when that is a plain number (else None: the job's reader
-    words it). A dump repeats a few of these."""
-    req = parse_tres(requested)
-    tres = parse_tres(alloc) if "=" in alloc else req
-    count = int(cpus) if cpus and cpus.isdecimal() else None
-    rate = None if count is None else billing(tres, count)
-    return tres, memory_mb(tres.get("mem") or req.get("mem")), count, rate
-
-
 def _num(record: _Record, key: str, default: str | None = None) -> int:
     """A whole-number field (``NumNodes=1-2``: its first number)."""
     value = record.get(key, default)
@@ -353,49 +402,47 @@ def _num(record: _Record, key: str, default: str | None = None) -> int:
 
 
 def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
-    record: _Record, out: JobDump, times: dict[str | None, float | None]
+    values: tuple[str | None, ...], line: int, at: int, end: int, dump: _Dump
 ) -> None:
-    """One record's job (or its finished job). A measured hot loop (``benchmarks/run.py
-    --rows import-squeue``): the values unpacked at once (:data:`WANTED`'s order), no loop
-    over them, each time text looked up in ``times`` before :func:`_time` parses it, the
-    TRES of a dump's few kinds of job read once (:func:`_charged`)."""
-    (job_id, array_job, array_task, user, prio, nice, account, qos, state, limit_text) = (
-        record.values[:10]
-    )
-    (submit_text, eligible_text, accrue_text, start_text, _, partition, nodes, cpus) = (
-        record.values[10:18]
-    )
-    site, tres_text, req_tres, alloc_tres = record.values[18:]
-    state = state or _need(record, "JobState")
-    job_id = job_id or _need(record, "JobId")
+    """The job (or finished job) of the record at ``text[at:end]`` (from ``line`` on), from
+    its :data:`WANTED` ``values``. Hot (``benchmarks/run.py --rows import-squeue``): a time
+    text read once (:meth:`_Dump.seconds`), a kind of TRES once (:func:`charged`); a
+    :class:`_Record` made only to read a field the slow way or to word an error."""
+    (job_id, array_job, array_task, user, prio, nice, account, qos, state, limit_text) = values[:10]
+    (submit_text, eligible_text, accrue_text, start_text, _, partition, nodes, cpus) = values[10:18]
+    site, tres_text, req_tres, alloc_tres = values[18:]
+    here = (values, line, at, end)
+    state = state or _need(dump.record(*here), "JobState")
+    job_id = job_id or _need(dump.record(*here), "JobId")
+    user = user or _need(dump.record(*here), "UserId")
     if array_job and array_task:
         task = array_task if array_task.isdecimal() else f"[{array_task}]"
         job_id = f"{array_job}_{task}"
+    owner = dump.owners.get(user) or dump.owner(user)
+    tres, memory, cpus_value, rate = charged(alloc_tres or "", req_tres or tres_text or "", cpus)
     status = STATES.get(state)
-    user = user or _need(record, "UserId")
-    user = user[: user.index("(")] if user.endswith(")") and "(" in user else user
-    tres, memory, cpus_value, rate = _charged(alloc_tres or "", req_tres or tres_text or "", cpus)
     if status is None:
-        out.skipped.append(job_id)
-        start = _time(record, "StartTime", times)
-        end = _time(record, "EndTime", times)
-        add_finished(out, account, user, tres, qos, start, end)
+        _finished(dump, dump.record(*here), job_id, account, owner, tres, qos)
         return
-    # The job's object as the state writes it (job_to_json's form: Job's order, the
-    # values at their defaults left out).
-    obj: dict[str, Any] = {"id": job_id, "owner": user}
-    nice_value = 0 if nice is None else int(nice) if nice.isdecimal() else _num(record, "Nice")
+    # The job's object as the state writes it (job_to_json's: its defaults left out).
+    obj: dict[str, Any] = {"id": job_id, "owner": owner}
+    nice_value = 0 if nice is None else int(nice) if nice.isdecimal() else dump.num(here, "Nice")
     if cpus_value is None or rate is None:
-        cpus_value = _num(record, "NumCPUs")
+        cpus_value = dump.num(here, "NumCPUs")
         rate = billing(tres, cpus_value)
-    nodes_value = 1 if nodes is None else int(nodes) if nodes.isdecimal() else None
-    if nodes_value is None:
-        nodes_value = _num(record, "NumNodes")
-    submit = times[submit_text] if submit_text in times else _time(record, "SubmitTime", times)
-    eligible = (
-        times[eligible_text] if eligible_text in times else _time(record, "EligibleTime", times)
+    node_count = (
+        1 if nodes is None else int(nodes) if nodes.isdecimal() else dump.num(here, "NumNodes")
     )
-    accrue = times[accrue_text] if accrue_text in times else _time(record, "AccrueTime", times)
+    times = dump.times
+    submit = times.get(submit_text, _UNSEEN)
+    if submit is _UNSEEN:
+        submit = dump.seconds(submit_text or "", "SubmitTime", here)
+    eligible = submit if eligible_text == submit_text else times.get(eligible_text, _UNSEEN)
+    if eligible is _UNSEEN:
+        eligible = dump.seconds(eligible_text or "", "EligibleTime", here)
+    accrue = submit if accrue_text == submit_text else times.get(accrue_text, _UNSEEN)
+    if accrue is _UNSEEN:
+        accrue = dump.seconds(accrue_text or "", "AccrueTime", here)
     if submit is not None:
         obj["submit_time"] = submit
     if eligible is not None:
@@ -414,21 +461,39 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
         obj["partition"] = partition
     if qos:
         obj["qos"] = qos
-    if nodes_value != 1:
-        obj["num_nodes"] = nodes_value
+    if node_count != 1:
+        obj["num_nodes"] = node_count
     try:
         limit = _limit(limit_text or "")
     except TimeStringError:
-        limit = _time_limit(record)  # raises, naming the line
+        limit = _time_limit(dump.record(*here))  # raises, naming the line
     if limit is not None:
         obj["time_limit"] = limit
     if nice_value:
         obj["nice"] = nice_value
-    if site is not None and _num(record, "SiteFactor"):
-        obj["site_factor"] = _num(record, "SiteFactor")
+    if site is not None and dump.num(here, "SiteFactor"):
+        obj["site_factor"] = dump.num(here, "SiteFactor")
     if status == "running":
-        start = times[start_text] if start_text in times else _time(record, "StartTime", times)
-        if start is not None:
-            obj["start_time"] = start
-    printed = None if not prio else int(prio) if prio.isdecimal() else _num(record, "Priority")
-    out.jobs.append(ImportedJob(obj, record.where(), UNREAD, printed, {}, rate, True))
+        begun = times.get(start_text, _UNSEEN)
+        if begun is _UNSEEN:
+            begun = dump.seconds(start_text or "", "StartTime", here)
+        if begun is not None:
+            obj["start_time"] = begun
+    printed = None if not prio else int(prio) if prio.isdecimal() else dump.num(here, "Priority")
+    dump.add(ImportedJob(obj, line, UNREAD, printed, ONE_PRIORITY, rate, True, dump.label))
+
+
+def _finished(
+    dump: _Dump,
+    record: _Record,
+    job_id: str,
+    account: str | None,
+    user: str,
+    tres: dict[str, str],
+    qos: str | None,
+) -> None:
+    """A job that ended: its id skipped, its charge kept if it ran (:func:`add_finished`)."""
+    dump.out.skipped.append(job_id)
+    start = _time(record, "StartTime", dump.times)
+    end = _time(record, "EndTime", dump.times)
+    add_finished(dump.out, account, user, tres, qos, start, end)

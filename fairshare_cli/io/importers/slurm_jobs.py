@@ -9,7 +9,10 @@ import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
+
+from msgspec import Struct
 
 from fairshare_cli.core.jobs import Job
 
@@ -19,25 +22,37 @@ STATES = {"PENDING": "idle", "RUNNING": "running", "SUSPENDED": "running", "CONF
 
 #: :attr:`ImportedJob.job` until the job is read.
 UNREAD = Job(id="", owner="")
+#: :attr:`ImportedJob.printed_by_partition` of a job printed with one priority: one
+#: read-only empty mapping shared by all of them.
+ONE_PRIORITY: Mapping[str, int] = MappingProxyType({})
 
 
-@dataclass(slots=True)
-class ImportedJob:
-    """A job, the object it was read from, where, and what Slurm printed as its priority.
+class ImportedJob(Struct, gc=False):
+    """A job, the object it was read from, where, and what Slurm printed as its priority
+    (a struct: made in C, one for each job of a dump).
 
     ``job`` is read once, from ``obj``; a command that changes a field replaces ``job``.
+    ``place`` is where it was read: the words (``FILE: jobs[3]``), or the line of the
+    dump ``label`` (its words made when asked: :attr:`where`).
     ``printed_by_partition`` is squeue --json's ``priority_by_partition`` (since 24.11).
     ``json_form``: ``obj`` is the job's JSON form as the state writes it (``job_to_json``
     of ``job``, until a command replaces ``job``).
     """
 
     obj: dict[str, Any]
-    where: str
-    job: Job = field(default=UNREAD, repr=False)
+    place: str | int
+    job: Job = UNREAD
     printed_priority: int | None = None
-    printed_by_partition: dict[str, int] = field(default_factory=dict)
+    printed_by_partition: Mapping[str, int] = ONE_PRIORITY
     billing: float = 0.0
     json_form: bool = False
+    label: str = ""
+
+    @property
+    def where(self) -> str:
+        """Where the job was read (``FILE:LINE``, ``FILE: jobs[3]``)."""
+        place = self.place
+        return place if isinstance(place, str) else f"{self.label}:{place}"
 
 
 @dataclass(frozen=True)
@@ -110,6 +125,22 @@ def add_job(
     item.billing = billing(tres, clean["request_cpus"])
     out.jobs.append(item)
     return item
+
+
+@functools.lru_cache(maxsize=4096)
+def charged(
+    alloc: str, requested: str, cpus: str | None
+) -> tuple[dict[str, str], int, int | None, float | None]:
+    """The TRES a job is charged for, its memory in MB, from its ``AllocTRES=`` and its
+    requested TRES: 22.05's ``TRES=`` is both; 23.02 on split it into ``ReqTRES=`` and
+    ``AllocTRES=`` (``(null)`` until the job runs); and its ``NumCPUs=`` and what it is
+    charged (:func:`billing`) when that is a plain number (else None: the job's reader
+    words it). A dump repeats a few of these (``scontrol show jobs``'s reader)."""
+    req = parse_tres(requested)
+    tres = parse_tres(alloc) if "=" in alloc else req
+    count = int(cpus) if cpus and cpus.isdecimal() else None
+    rate = None if count is None else billing(tres, count)
+    return tres, memory_mb(tres.get("mem") or req.get("mem")), count, rate
 
 
 def billing(tres: Mapping[str, str], cpus: int) -> float:

@@ -9,13 +9,13 @@ those that ran are kept apart (their charges can make imported usage exact).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from fairshare_cli.core.jobs import jobs_from_objects, parse_job
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.gc_pause import gc_paused
-from fairshare_cli.io.importers.common import is_prompt, json_document, whole_text
+from fairshare_cli.io.importers.common import is_prompt, json_document, text_pieces
 from fairshare_cli.io.importers.scontrol_jobs import read_scontrol
 from fairshare_cli.io.importers.slurm_jobs import (
     STATES,
@@ -50,28 +50,40 @@ def read_jobs(path: str, label: str | None = None) -> JobDump:
     """
     label = label or path
     with gc_paused():  # 100,000 jobs are a million containers and no cycle
-        return _read(whole_text(path, label, EXPECTED), label)
+        return _read(text_pieces(path, label, EXPECTED, b"\nJobId="), label)
 
 
-def _read(text: str, label: str) -> JobDump:
-    """The jobs of a dump's whole ``text`` (:func:`read_jobs`)."""
+def _read(pieces: Iterator[str], label: str) -> JobDump:
+    """The jobs of a dump read in ``pieces`` (each cut before a record): scontrol's
+    records a piece at a time, JSON whole."""
     out = JobDump()
-    pos, number = 0, 1
-    while pos < len(text):  # the first line that is neither blank nor a command line
-        end = text.find("\n", pos)
-        end = len(text) if end < 0 else end
-        line = text[pos:end]
-        if line.strip() and not is_prompt(line):
-            break
-        pos, number = end + 1, number + 1
-    else:
-        raise InputError(f"{label}: no job records; expected {EXPECTED}")
-    if line.lstrip().startswith(("{", "[")):
-        _read_json("\n" * (number - 1) + text[pos:], label, out)
-    elif line.strip() != NO_JOBS:
-        read_scontrol(text[pos:], number, label, out)
-    _parse_all(out, label)
-    return out
+    number = 1
+    for text in pieces:
+        pos = 0
+        while pos < len(text):  # the first line that is neither blank nor a command line
+            end = text.find("\n", pos)
+            end = len(text) if end < 0 else end
+            line = text[pos:end]
+            if line.strip() and not is_prompt(line):
+                break
+            pos, number = end + 1, number + 1
+        else:
+            continue
+        try:
+            if line.lstrip().startswith(("{", "[")):
+                rest = "".join(pieces)
+                _read_json("\n" * (number - 1) + text[pos:] + rest, label, out)
+            elif line.strip() != NO_JOBS:
+                read_scontrol(text[pos:], number, label, out, pieces)
+        except InputError:
+            for _ in pieces:  # binary data further on is named first, as a whole read names it
+                pass
+            raise
+        for _ in pieces:  # (what follows "No jobs in the system" is read, not used)
+            pass
+        _parse_all(out, label)
+        return out
+    raise InputError(f"{label}: no job records; expected {EXPECTED}")
 
 
 def _parse_all(out: JobDump, label: str) -> None:

@@ -232,3 +232,18 @@ def test_a_job_equal_to_the_dumps_but_malformed_is_refused(
     assert (result.exit_code, result.stdout) == (2, "")
     assert f"{state}: jobs: {fault}" in result.stderr
     assert state.read_bytes() == before
+
+
+def test_a_dump_on_stdin_imports_as_the_same_file(
+    tmp_path: Path, run: Callable[..., Any], write_config: Callable[[str], Path]
+) -> None:
+    """``fs import squeue -`` reads the dump from stdin (a piece at a time, as a file):
+    the same state as the file gives."""
+    state, args, _ = _imported_once(tmp_path, run, write_config, ONE_RUNNING_JOB)
+    from_file = state.read_bytes()
+    state.unlink()
+    piped = ["import", "squeue", "-", *args, "--now", "2026-11-21T12:00:00Z"]
+    result = run(*piped, input=ONE_RUNNING_JOB)
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.startswith("-: 1 job (0 pending, 1 running)")
+    assert state.read_bytes() == from_file

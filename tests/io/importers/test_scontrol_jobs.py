@@ -155,11 +155,11 @@ def test_extra_lines_read_alike(extra: list[str]) -> None:
         pytest.param(b"\xff\xfe", "jobs.txt:3: not UTF-8 text", id="latin"),
     ],
 )
-def test_the_dump_is_read_at_once_and_checked_line_by_line(
+def test_the_dump_is_read_in_pieces_and_checked_line_by_line(
     tmp_path: Path, data: bytes, expected: str
 ) -> None:
-    """The whole dump is read in one go; a NUL byte or bytes that are not UTF-8 are named
-    by their line, as a line-by-line read names them."""
+    """The dump is read a piece of records at a time; a NUL byte or bytes that are not
+    UTF-8 are named by their line, as a line-by-line read names them."""
     lines = RECORD.encode().split(b"\n")
     path = tmp_path / "jobs.txt"
     path.write_bytes(b"\n".join([*lines[:2], lines[2] + data, *lines[3:]]))
@@ -182,6 +182,7 @@ VARIANTS = {
     "array ids on line 2": (" ArrayJobId=20", "\n   ArrayJobId=20"),
     "task on line 2": (" ArrayTaskId=5 JobName=q_u6", "\n   ArrayTaskId=5 JobName=x Account=zz"),
     "tab indent": ("\n   Priority=", "\n\tPriority="),
+    "blanks moved": ("Nice=0 Account=a QOS=normal\n   ", "Nice=0  Account=a QOS=normal\n  "),
     "one line less": ("\n   AccrueTime=", " AccrueTime="),
     "stray token": ("Dependency=(null)", "Dependency=(null) stray"),
     "key twice": ("QOS=normal", "QOS=normal Account=b"),
@@ -330,3 +331,80 @@ def test_a_jobs_object_leaves_its_defaults_out(tmp_path: Path) -> None:
         "qos": "normal",
         "time_limit": "INFINITE",
     }
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(18, 19), st.integers(0, 59), st.integers(0, 60)),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_times_of_an_hour_seen_before_read_as_parse_time_reads_them(
+    clocks: list[tuple[int, int, int]],
+) -> None:
+    """A time of an hour read before is that hour's first second and the seconds into it:
+    the same float as :func:`~fairshare_cli.core.epoch.parse_time` of the time in UTC (a
+    leap second ``:60`` too), whichever record reads the hour first."""
+    from fairshare_cli.core.epoch import parse_time
+
+    texts = [f"2026-11-28T{h:02d}:{m:02d}:{sec:02d}" for h, m, sec in clocks]
+    records = [
+        RECORD.replace("JobId=25", f"JobId={n}").replace("2026-11-28T18:20:32", text)
+        for n, text in enumerate(texts)
+    ]
+    out = JobDump()
+    read_scontrol("".join(records), 1, "f", out)
+    assert [i.obj["submit_time"] for i in out.jobs] == [parse_time(t + "Z", "t") for t in texts]
+    assert {i.obj["accrue_time"] for i in out.jobs} == {i.obj["submit_time"] for i in out.jobs}
+
+
+def test_a_leap_second_after_its_hour_was_read() -> None:
+    """2026-11-28 is day 20,785 since 1970-01-01; 18:59:60 (a leap second, which
+    ``parse_time`` takes) is 18 h 59 min 60 s into it, read from the hour 18:20:32 taught."""
+    first = RECORD
+    leap = RECORD.replace("JobId=25", "JobId=26").replace("18:20:32", "18:59:60")
+    out = JobDump()
+    read_scontrol(first + leap, 1, "f", out)
+    day = 20785 * 86400
+    assert out.jobs[1].obj["submit_time"] == day + 18 * 3600 + 59 * 60 + 60
+    assert out.jobs[0].obj["submit_time"] == day + 18 * 3600 + 20 * 60 + 32
+
+
+def _records(count: int) -> str:
+    """``count`` records of ``RECORD``'s kind, ids 1 to ``count``."""
+    return "".join(RECORD.replace("JobId=25", f"JobId={n}") for n in range(1, count + 1))
+
+
+@pytest.mark.parametrize("piece", [64, 700, 1 << 24])
+def test_a_dump_read_in_pieces_reads_as_one_piece(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, piece: int
+) -> None:
+    """The dump is read a piece at a time, each cut before a record (a piece smaller than
+    a record grows to hold it): the same jobs, at the same lines, as in one piece."""
+    from fairshare_cli.io.importers import common
+
+    text = "$ scontrol show jobs\n\n" + _records(30)
+    whole = _read(text, tmp_path)
+    monkeypatch.setattr(common, "PIECE", piece)
+    pieces = _read(text, tmp_path)
+    assert [(i.obj, i.where) for i in pieces.jobs] == [(i.obj, i.where) for i in whole.jobs]
+    assert pieces.jobs[-1].where == f"{tmp_path / 'jobs.txt'}:{2 + 29 * 18 + 1}"
+
+
+def test_binary_data_further_on_is_named_before_a_bad_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bad value in the first piece and a NUL byte in a later one: the NUL byte is named,
+    as reading the whole dump first names it."""
+    from fairshare_cli.io.importers import common
+
+    monkeypatch.setattr(common, "PIECE", 700)
+    bad = RECORD.replace("NumCPUs=5", "NumCPUs=five")
+    text = bad + _records(5) + RECORD.replace("WorkDir=/tmp", "WorkDir=/t\0mp")
+    line = text[: text.index("\0")].count("\n") + 1
+    with pytest.raises(InputError, match=rf"jobs.txt:{line}: binary data"):
+        _read(text, tmp_path)
+    with pytest.raises(InputError, match=r"jobs.txt:11: NumCPUs: expected a whole number"):
+        _read(bad + _records(5), tmp_path)
