@@ -104,6 +104,9 @@ class Env:
     #: second time nor compares those again; ignored unless ``state``'s ``jobs`` is that
     #: very list.
     written_jobs: tuple[Any, list[Job], Collection[str]] | None = None
+    #: What names the jobs the command added in a refusal of one (the dump they came
+    #: from); None: the state's queue.
+    jobs_source: str | None = None
 
     def decode(self, name: str, decoder: Callable[[Any], T]) -> T:
         """Decode one state section, naming the state file on failure.
@@ -355,7 +358,14 @@ def _check_written(before: State, env: Env, spath: Path) -> None:
     from fairshare_cli.core.state import SectionError
 
     try:
-        check_state(before, env.state, env.config, f"state file {spath}", env.written_jobs)
+        check_state(
+            before,
+            env.state,
+            env.config,
+            f"state file {spath}",
+            env.written_jobs,
+            env.jobs_source,
+        )
     except SectionError as exc:
         raise StateError(
             f"refusing to write state file {spath}: {exc}; nothing was written"

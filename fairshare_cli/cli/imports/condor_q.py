@@ -57,16 +57,12 @@ def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
             if q.job.status == "running"
         ]
         placement = hold_slots(env, work)
-        counts = {s: sum(1 for j in jobs if j.status == s) for s in ("idle", "running", "held")}
-        prefix = "(dry run, nothing written) " if dry_run else ""
-        click.echo(
-            f"{prefix}Imported {len(jobs)} jobs from {file} ({counts['idle']} idle, "
-            f"{counts['running']} running, {counts['held']} held) into {env.state_path}; "
-            f"{len(placement.new)} new claim(s)"
-            + (
-                f"; ignored {len(skipped)} removed/completed: {', '.join(skipped)}"
-                if skipped
-                else ""
-            ),
-            err=True,
-        )
+    counts = {s: sum(1 for j in jobs if j.status == s) for s in ("idle", "running", "held")}
+    prefix = "(dry run, nothing written) " if dry_run else ""
+    click.echo(
+        f"{prefix}Imported {len(jobs)} jobs from {file} ({counts['idle']} idle, "
+        f"{counts['running']} running, {counts['held']} held) into {env.state_path}; "
+        f"{len(placement.new)} new claim(s)"
+        + (f"; ignored {len(skipped)} removed/completed: {', '.join(skipped)}" if skipped else ""),
+        err=True,
+    )

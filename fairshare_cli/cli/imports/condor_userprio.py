@@ -40,10 +40,10 @@ def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
         accountant, count = records_from_ads(ads, accountant, env.config, last_update)
         state = env.state.with_section("accountant", acct.accountant_to_json(accountant))
         env.state = state.with_section(SECTION, snapshot_to_json(snapshot_of(ads, last_update)))
-        groups = sum(1 for a in ads if a.is_group)
-        prefix = "(dry run, nothing written) " if dry_run else ""
-        click.echo(
-            f"{prefix}Imported {count} accountant record{'s' if count != 1 else ''} "
-            f"({groups} group{'s' if groups != 1 else ''}) from {file} into {env.state_path}",
-            err=True,
-        )
+    groups = sum(1 for a in ads if a.is_group)
+    prefix = "(dry run, nothing written) " if dry_run else ""
+    click.echo(
+        f"{prefix}Imported {count} accountant record{'s' if count != 1 else ''} "
+        f"({groups} group{'s' if groups != 1 else ''}) from {file} into {env.state_path}",
+        err=True,
+    )

@@ -59,8 +59,8 @@ def command(
         )
         if kept:
             text += f"; {len(kept)} kept to every decimal from the state's earlier pass"
-        report(
-            dry_run,
-            text,
-            [*ignored, *(f"{p} (per partition)" for p in dump.partitions)],
-        )
+    report(
+        dry_run,
+        text,
+        [*ignored, *(f"{p} (per partition)" for p in dump.partitions)],
+    )

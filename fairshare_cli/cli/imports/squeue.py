@@ -77,6 +77,7 @@ def command(
         )
     dump = read_jobs(file)
     with mutate_state(opts, dry_run) as env:
+        env.jobs_source = file  # (the dump's jobs are the queue's new ones)
         when = resolve_last_decay(last_decay, env)
         ignored = [f"{j} (finished)" for j in dump.skipped]
         _settle(dump.jobs, when, no_site_factor)
@@ -111,7 +112,7 @@ def command(
                 f"{k}={v}" for k, v in sites.items()
             )
         text += _unexplained(unexplained)
-        report(dry_run, text, ignored)
+    report(dry_run, text, ignored)  # (once the state is checked and written)
 
 
 def _kept(env: Env, written: dict[str, dict[str, Any]]) -> tuple[list[Job], frozenset[str]]:

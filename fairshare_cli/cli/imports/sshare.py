@@ -76,10 +76,10 @@ def command(
         when = resolve_last_decay(last_decay, env)
         usage, ignored = known_usage(shares.usage, env.config)
         store_slurm(env, with_usage(slurm_section(env), usage, when))
-        report(
-            dry_run,
-            f"{file}: usage of {plural(len(usage), 'user association')}"
-            f"{' (shares of root to every bit)' if shares.exact else ''} as of the decay pass "
-            f"at {iso(when)} into {env.state_path}",
-            ignored,
-        )
+    report(
+        dry_run,
+        f"{file}: usage of {plural(len(usage), 'user association')}"
+        f"{' (shares of root to every bit)' if shares.exact else ''} as of the decay pass "
+        f"at {iso(when)} into {env.state_path}",
+        ignored,
+    )

@@ -105,13 +105,15 @@ def check_state(
     config: Config,
     source: str,
     written_jobs: tuple[Any, list[Job], Collection[str]] | None = None,
+    jobs_source: str | None = None,
 ) -> None:
     """Decode every section of ``after`` that is not the very object ``before`` held.
 
     Jobs are parsed in full (or, when ``written_jobs`` holds ``after``'s very ``jobs`` list
     and the records it was written from, taken from those, their ids and slots checked);
     those new or changed are also checked against the config (the ids ``written_jobs``
-    names as found equal to ``before``'s object of their id are not compared again).
+    names as found equal to ``before``'s object of their id are not compared again), a
+    refusal naming ``jobs_source`` (where they came from) if given.
 
     Raises:
         SectionError: a section a view would refuse.
@@ -131,7 +133,7 @@ def check_state(
             elif written_jobs is not None:
                 told = written_jobs[2]
             fresh = _fresh(before.section("jobs"), _objects(raw), jobs, told)
-            check_jobs_against_config(fresh, config, f"{source}: jobs")
+            check_jobs_against_config(fresh, config, jobs_source or f"{source}: jobs")
         else:
             decode_section(name, raw)
 

@@ -247,3 +247,28 @@ def test_a_dump_on_stdin_imports_as_the_same_file(
     assert result.exit_code == 0, result.stderr
     assert result.stderr.startswith("-: 1 job (0 pending, 1 running)")
     assert state.read_bytes() == from_file
+
+
+def test_a_dump_of_accounts_the_config_lacks_is_refused_naming_the_dump(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs import squeue DUMP --config sample_configs/pool.toml``: a real Slurm dump whose
+    jobs are in account ``b``, which the HTCondor sample pool does not configure, is
+    refused in one line naming the dump and the job (not the state file, which is not at
+    fault), with no summary of an import that did not happen and the state unchanged."""
+    import shutil
+
+    from tests.cli.test_slurm_imports import FIXTURES
+
+    repo = Path(__file__).resolve().parents[3]
+    state = tmp_path / "state.json"
+    shutil.copy(repo / "sample_configs" / "sample-state.json", state)
+    before = state.read_bytes()
+    dump = FIXTURES / "ft2_idle" / "scontrol_show_jobs.txt"
+    config = repo / "sample_configs" / "pool.toml"
+    for dry in ((), ("--dry-run",)):
+        result = run("import", "squeue", str(dump), "--config", str(config), "--state",
+                     str(state), "--now", "2026-11-22T12:00:00Z", *dry)  # fmt: skip
+        assert result.exit_code == 2
+        assert result.stderr == f'fs: error: {dump}: job 5: unknown account "b"\n'
+        assert state.read_bytes() == before

@@ -1,0 +1,54 @@
+"""An import's one-line summary ("Imported 3 jobs ... into STATE") comes once the state is
+checked and written: where the write fails (a full disk) the only line is the error, not
+a summary of an import that did not happen followed by it."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fairshare_cli.errors import RuntimeFailure
+
+REPO = Path(__file__).resolve().parents[3]
+HTCONDOR = REPO / "tests" / "fixtures" / "htcondor-25.0" / "flat_users"
+
+
+@pytest.mark.parametrize(
+    ("kind", "dump"),
+    [
+        ("condor-userprio", HTCONDOR / "condor_userprio.long_allusers.txt"),
+        ("sshare", REPO / "tests" / "fixtures" / "slurm-22.05" / "ft2_idle" / "sshare_a_l_P.txt"),
+    ],
+)
+def test_no_summary_when_the_state_cannot_be_written(
+    tmp_path: Path,
+    run: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+    kind: str,
+    dump: Path,
+) -> None:
+    """``fs import KIND DUMP`` on a full disk: exit 1, one line, no summary before it; the
+    same line without the fault prints the summary."""
+    import fairshare_cli.io.state as state_io
+
+    state = tmp_path / "state.json"
+    shutil.copy(REPO / "sample_configs" / "sample-state.json", state)
+    line = ["import", kind, str(dump), "--config", str(REPO / "sample_configs" / "pool.toml"),
+            "--state", str(state), "--now", "2026-11-22T12:00:00Z"]  # fmt: skip
+    written = run(*line, "--dry-run")
+    assert written.exit_code == 0, written.stderr
+    assert written.stderr.startswith("(dry run, nothing written) ")
+
+    def full(path: Path, state: Any) -> None:
+        raise RuntimeFailure(f"cannot write state file {path}: disk full; nothing was written")
+
+    monkeypatch.setattr(state_io, "save_state", full)
+    failed = run(*line)
+    assert failed.exit_code == 1
+    assert failed.stderr == (
+        f"fs: error: cannot write state file {state}: disk full; nothing was written\n"
+    )
