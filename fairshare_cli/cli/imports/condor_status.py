@@ -89,13 +89,15 @@ def command(
         free += stale_dynamic_claims(env, names, claimed)
         released = release_slots(env, free, config)
         placement = hold_slots(env, work, config)
-        emit_fragment(fragment, into, replace, dry_run, summary, ignored, verbose)
-        click.echo(
-            f"{'(dry run, nothing written) ' if dry_run else ''}{len(placement.new)} claim(s) "
-            f"into {env.state_path}"
-            + (f", {released} released (slots now unclaimed)" if released else ""),
-            err=True,
-        )
+    # The machines merged (or printed) once the claims on them are checked and written: a
+    # refused import changes neither file.
+    emit_fragment(fragment, into, replace, dry_run, summary, ignored, verbose)
+    click.echo(
+        f"{'(dry run, nothing written) ' if dry_run else ''}{len(placement.new)} claim(s) "
+        f"into {env.state_path}"
+        + (f", {released} released (slots now unclaimed)" if released else ""),
+        err=True,
+    )
 
 
 def stale_dynamic_claims(env: Env, names: dict[str, str], claimed: list[SlotAd]) -> list[str]:

@@ -210,3 +210,38 @@ def test_a_claimed_slots_concurrency_limits_go_with_its_claim(
     assert json.loads(result.stdout)["unmatched"] == [
         {"job_id": "7.0", "submitter": "a@d", "reason": "concurrency_limit"}
     ]
+
+
+def test_a_state_that_cannot_be_written_leaves_the_config_as_it_was(
+    tmp_path: Path,
+    write_config: Callable[[str], Path],
+    run: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``fs import condor-status DUMP --into CONFIG`` on a full disk: the machines are
+    merged into CONFIG only once the claims on them are written, so a failed (or refused)
+    import changes neither file (before, CONFIG held the new machines and the state none
+    of their claims); exit 1, the error the only line."""
+    import fairshare_cli.io.state as state_io
+    from fairshare_cli.errors import RuntimeFailure
+
+    dump = tmp_path / "status.long.txt"
+    dump.write_text(
+        'Name = "slot1@m1"\nMachine = "m1"\nCpus = 1\nState = "Claimed"\n'
+        'RemoteUser = "z@d"\nJobId = "5.0"\nJobStart = 1795258000\n'
+    )
+    cfg = write_config("[pool]\nuid_domain = 'd'\n")
+    before = cfg.read_bytes()
+    state = tmp_path / "s.json"
+
+    def full(path: Path, state: Any) -> None:
+        raise RuntimeFailure(f"cannot write state file {path}: disk full; nothing was written")
+
+    monkeypatch.setattr(state_io, "save_state", full)
+    result = run("import", "condor-status", str(dump), "--into", str(cfg), "--state",
+                 str(state), "--now", NOW)  # fmt: skip
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"fs: error: cannot write state file {state}: disk full; nothing was written\n"
+    )
+    assert cfg.read_bytes() == before and not state.exists()
