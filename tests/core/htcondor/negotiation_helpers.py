@@ -151,6 +151,18 @@ def frozen_cycle(
     return run(machines, queue, prios, usage, knobs, claims, tree, now=now, frozen=frozen)
 
 
+def assert_same_cycle(reused: CycleResult, fresh: CycleResult) -> None:
+    """A cycle on a frozen pool gives what one built from scratch gives: matches (a
+    match's preempted job too), jobs left unmatched, submitters (priorities, limits, stop
+    reasons), spins, the pool size and the groups' limits."""
+    assert reused.matches == fresh.matches
+    assert list(reused.iter_unmatched()) == list(fresh.iter_unmatched())
+    assert reused.submitters == fresh.submitters
+    assert reused.spins == fresh.spins
+    assert reused.pool_size == fresh.pool_size
+    assert reused.group_limits == fresh.group_limits
+
+
 def matched_per_submitter(result: CycleResult) -> dict[str, int]:
     """Number of matches per submitter."""
     out: dict[str, int] = {}

@@ -25,7 +25,7 @@ from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from negotiation_helpers import CURRENT, LEGACY, NOW, J, frozen_cycle
+from negotiation_helpers import CURRENT, LEGACY, NOW, J, assert_same_cycle, frozen_cycle
 
 from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.htcondor.negotiator import (
@@ -216,12 +216,7 @@ def test_cycles_on_a_frozen_partitionable_pool_equal_cycles_built_from_scratch(
         fresh = _cycle(machines, knobs, groups, claims, queue, None, now)
         for pool in (told, compared):
             reused = _cycle(machines, knobs, groups, claims, queue, pool, now)
-            assert reused.matches == fresh.matches  # preemptions: a match's preempted_job
-            assert list(reused.iter_unmatched()) == list(fresh.iter_unmatched())
-            assert reused.submitters == fresh.submitters  # priorities, limits, stop reasons
-            assert reused.spins == fresh.spins
-            assert reused.pool_size == fresh.pool_size
-            assert reused.group_limits == fresh.group_limits
+            assert_same_cycle(reused, fresh)
         for pool in (told, compared):  # after a cycle carved: as ``fs simulate``'s rows ask
             assert pool.pool_size(claims, knobs, now) == pool_size(machines, claims, knobs, now)
         given, before = claims, claims + _matched_claims(fresh, now, data)
