@@ -25,10 +25,11 @@ def refuse_device(path: str | os.PathLike[str]) -> None:
         OSError: ``path`` is a character or block device other than ``/dev/null``.
     """
     try:
-        mode, device = (st := os.stat(path)).st_mode, st.st_rdev
+        found = os.stat(path)
     except OSError:
         return  # (opening it names the fault)
-    if (stat.S_ISCHR(mode) or stat.S_ISBLK(mode)) and device != os.stat(os.devnull).st_rdev:
+    device = stat.S_ISCHR(found.st_mode) or stat.S_ISBLK(found.st_mode)
+    if device and found.st_rdev != os.stat(os.devnull).st_rdev:
         raise OSError(errno.EINVAL, "a device, not a file")
 
 
