@@ -14,6 +14,7 @@ A measured hot path (``benchmarks/run.py --rows sprio,sprio-json``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -275,12 +276,12 @@ class _Columns:
         """The table of the jobs sprio lists (as ``compute_rows``) in their order, ages as
         ``age_factor``, PRIORITY summed in sprio's order (at least 1); :attr:`ordered` False
         where an id is not after the one before (as a plain number). Raises InputError for an
-        unknown partition, QOS, account or association. Hot loop (benchmarks/run.py --rows
-        sprio): each job's steps inline."""
-        maker = self.maker
+        unknown partition, QOS, account or association. Each job's steps inline."""
+        maker = self.maker  # a measured hot loop: benchmarks/run.py --rows sprio
         allowed, horizon, assocs, classes = self.allowed, self.horizon, self.assocs, self.classes
         attributes_matter, float_w_age = not maker.tres_by_size, float(w_age := maker.weights[0])
         max_age, now, one_term = maker.max_age, maker.now, len(maker.tres_weights) <= 1
+        whole_max_age = math.ceil(max_age)  # (a span this long has as many whole seconds)
         columns: list[list[Any]] = [[] for _ in range(8)]
         ids, shares, parts, ages, ages_w, sites, nices, prios = columns
         admins: dict[int, int] = {}
@@ -317,16 +318,19 @@ class _Columns:
             if job.admin_priority is not None:
                 self.add_admin_rows(job, assoc, own, columns, admins)
                 continue
-            age = 0.0  # (the whole seconds since the job accrued over max_age, at most 1)
+            age = age_w = 0.0  # (whole seconds since the job accrued over max_age, at most 1)
             if w_age:
                 if (accrued := job.accrue_time) is None:
                     accrued = submit
                 if accrued is not None and max_age <= 0:
-                    age = 1.0
-                elif accrued is not None and accrued < now:  # int(now - accrued), exact
-                    diff = (span := now - accrued) - span % 1.0
-                    age = diff / max_age if diff < max_age else 1.0
-            age_w = age * float_w_age  # (exact: w_age is a uint32)
+                    age, age_w = 1.0, float_w_age
+                elif accrued is not None and accrued < now:
+                    if (span := now - accrued) >= whole_max_age:  # past it: 1 (no fmod)
+                        age, age_w = 1.0, float_w_age
+                    else:  # int(now - accrued), exact
+                        diff = span - span % 1.0
+                        age = diff / max_age if diff < max_age else 1.0
+                        age_w = age * float_w_age
             site, nice = job.site_factor, job.nice
             for part in own:  # age, ASSOC, fair share, size, partition, QOS, ...
                 p = age_w + assoc.weighted_assoc + assoc.weighted_fairshare
