@@ -1,6 +1,6 @@
 """Read a jobs file (docs/jobs.md): a JSON list of job objects, a chunk at a time.
 
-The one reader of the format. The file is cut into pieces of a few MiB between two
+The one reader of the format. The file is cut into pieces of some 100 KiB between two
 objects, and msgspec decodes each piece straight into :class:`~fairshare_cli.core.jobs.Job`
 records, whose field types carry the ranges the job parser checks; the rules a type
 cannot carry (names, statuses) are checked over each piece's columns
@@ -19,7 +19,6 @@ exact parser, whose messages users see. It starts a fresh sink.
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
@@ -45,13 +44,10 @@ from fairshare_cli.io.gc_pause import gc_paused
 from fairshare_cli.io.inputs import JSONFault, read_json, refuse_device
 
 #: Bytes read at a time, and a piece's size: it is cut at the first object boundary past
-#: half of it.
-BLOCK = 1 << 22
-#: A piece's size for a projection, whose small records are counted while in the CPU's
-#: cache (``benchmarks/run.py`` row ``taskqueues``: 128 KiB, some 500 jobs).
-RAW_BLOCK = 1 << 17
-#: A file of at most this many bytes is decoded in one piece (100,000 jobs: 16 MB).
-WHOLE = 1 << 25
+#: half of it. Small, so that a piece's records are checked and handed on while in the
+#: CPU's cache (``benchmarks/run.py`` rows ``negotiate-objects`` and ``taskqueues``: 128 KiB,
+#: some 500 to 1,000 jobs; against 4 MiB, a tenth less CPU for the whole of either).
+PIECE = 1 << 17
 _BOUNDARY = re.compile(rb"\}\s*,\s*\{")
 _JOBS = msgspec.json.Decoder(list[Job])
 _RAWS = msgspec.json.Decoder(list[msgspec.Raw])
@@ -124,7 +120,7 @@ def _read_pieces(path: str, sink: JobSink, source: str, record: type) -> None:
     decoder = _JOBS if tried is Job else _decoder(tried)
     times: dict[tuple[str, str], bool] = {}
     group: Callable[[list[Any]], list[Any] | None] | None = getattr(sink, "group", None)
-    for piece in _pieces(path, RAW_BLOCK if getattr(record, "raw_fields", ()) else BLOCK):
+    for piece in _pieces(path):
         jobs = None
         with suppress(msgspec.ValidationError):
             jobs = decoder.decode(piece)
@@ -140,9 +136,10 @@ def _read_pieces(path: str, sink: JobSink, source: str, record: type) -> None:
         checked = jobs if rows is None else rows
         if record is not Job:
             _check_text_times(checked, times, skip)
-        if not rules_pass(checked, skip, list(map(_ID, jobs))):
+        ids = list(map(_ID, jobs))
+        if not rules_pass(checked, skip, ids):
             raise _Refused
-        taken.add(jobs, skip)
+        taken.add(jobs, ids, skip)
         if rows is None:
             sink.add(jobs)
         base += len(jobs)
@@ -300,16 +297,16 @@ class _Taken:
         self.clusters: set[str] | None = None  # of every id, once a count object is read
         self.stanzas: set[str] = set()  # of the count objects
 
-    def add(self, jobs: list[Any], skip: frozenset[str] = frozenset()) -> None:
-        """Take the ids and slots of ``jobs`` (``skip``: their record holds no slot).
+    def add(self, jobs: list[Any], ids: list[str], skip: frozenset[str] = frozenset()) -> None:
+        """Take the ids (``ids``) and slots of ``jobs`` (``skip``: their record holds no slot).
 
         Raises:
             _Refused: a duplicate, or a ``count`` object sharing a cluster.
         """
-        ids = self.ids
-        before = len(ids)
-        ids.update(map(_ID, jobs))
-        if len(ids) != before + len(jobs):
+        taken = self.ids
+        before = len(taken)
+        taken.update(ids)
+        if len(taken) != before + len(jobs):
             raise _Refused
         if self.clusters is not None or list(map(_COUNT, jobs)).count(self.one) != len(jobs):
             self._clusters(jobs)
@@ -343,10 +340,10 @@ class _Taken:
             self.clusters.add(cluster)
 
 
-def _pieces(path: str, size: int) -> Iterator[bytes]:
-    """The list in ``path`` as JSON lists of whole objects, each of about ``size`` bytes
-    or more (a cut inside a string makes a piece the decoder refuses: the exact reader
-    reads the file).
+def _pieces(path: str) -> Iterator[bytes]:
+    """The list in ``path`` as JSON lists of whole objects, each of about :data:`PIECE`
+    bytes or more (a cut inside a string makes a piece the decoder refuses: the exact
+    reader reads the file).
 
     Raises:
         _Refused: it does not start with ``[``.
@@ -354,19 +351,16 @@ def _pieces(path: str, size: int) -> Iterator[bytes]:
     """
     refuse_device(path)
     with open(path, "rb") as fh:
-        if os.fstat(fh.fileno()).st_size <= WHOLE:  # one piece, not copied
-            yield fh.read()
-            return
-        buf = fh.read(BLOCK).lstrip(b" \t\r\n")
+        buf = fh.read(PIECE).lstrip(b" \t\r\n")
         if not buf.startswith(b"["):
             raise _Refused
         start = 1  # buf[start:] is not yet in a piece
         while True:
-            more = fh.read(BLOCK)
+            more = fh.read(PIECE)
             if more:
                 buf = buf[start:] + more
                 start = 0
-            while cut := _BOUNDARY.search(buf, start + size // 2):
+            while cut := _BOUNDARY.search(buf, start + PIECE // 2):
                 yield b"".join((b"[", memoryview(buf)[start : cut.start() + 1], b"]"))
                 start = cut.end() - 1
             if not more:

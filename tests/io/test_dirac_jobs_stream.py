@@ -79,9 +79,7 @@ def door(objs: Any, source: str) -> Any:
 
 def tiny_pieces(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
     """Read every file in pieces of about ``size`` bytes."""
-    monkeypatch.setattr(jobs_io, "WHOLE", 0)
-    monkeypatch.setattr(jobs_io, "BLOCK", size)
-    monkeypatch.setattr(jobs_io, "RAW_BLOCK", size)
+    monkeypatch.setattr(jobs_io, "PIECE", size)
 
 
 class ReadWhole(Exception):

@@ -59,8 +59,7 @@ def test_jobs_of_one_cluster_and_one_memory_are_one_batch(
     batches of their own, each after cluster 1's batch of its equals; a count object is a batch of its count; a job with a field
     beyond the usual ones (``nice``) and ``attributes`` still groups with its equals, but
     for attributes holding a list."""
-    monkeypatch.setattr(reader, "RAW_BLOCK", 256)
-    monkeypatch.setattr(reader, "WHOLE", 0)
+    monkeypatch.setattr(reader, "PIECE", 256)
     objs: list[dict[str, Any]] = [
         {"id": f"{c}.{p}", "owner": "u", "request_memory": 1024 * (1 + p % 2)}
         for c in (1, 2)
@@ -116,8 +115,7 @@ def test_a_bad_job_after_many_equal_ones_is_refused_as_the_exact_parser_words_it
     """The reader checks the values first seen in a piece, and every id: a job whose
     values (but one) the pieces before already held, read in a late piece, is still
     refused, in the exact parser's words."""
-    monkeypatch.setattr(reader, "BLOCK", 256)
-    monkeypatch.setattr(reader, "WHOLE", 0)
+    monkeypatch.setattr(reader, "PIECE", 256)
     objs: list[dict[str, Any]] = [
         {"id": f"{c}.{p}", "owner": "u", "request_memory": 1024, "submit_time": 100}
         for c in (1, 2)
@@ -126,7 +124,7 @@ def test_a_bad_job_after_many_equal_ones_is_refused_as_the_exact_parser_words_it
     objs.append({**objs[0], "id": "3.0", **late})
     path = tmp_path / "jobs.json"
     path.write_text(json.dumps(objs), encoding="utf-8")
-    pieces = list(reader._pieces(str(path), reader.BLOCK))
+    pieces = list(reader._pieces(str(path)))
     assert len(pieces) > 3 and pieces[-1].count(b'"id"') == 1  # the late job alone
     want = _exact(objs, f"jobs file {path}")
     assert isinstance(want, str), word

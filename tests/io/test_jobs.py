@@ -102,8 +102,7 @@ def test_the_reader_gives_what_the_exact_parser_gives(tmp_path_factory: Any, doc
 def test_pieces_are_read_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A file read in many pieces gives the jobs and batches of one read; a duplicate id
     in a later piece gives the exact reader's message."""
-    monkeypatch.setattr(reader, "BLOCK", 256)
-    monkeypatch.setattr(reader, "WHOLE", 0)
+    monkeypatch.setattr(reader, "PIECE", 256)
     objs = [
         {"id": f"{c}.{p}", "owner": f"u{c}", "request_memory": p % 2}
         for c in (1, 2)
@@ -152,8 +151,7 @@ def test_a_job_after_a_count_object_of_its_cluster(
     """``"count": 2`` on ``1.0`` is the jobs 1.0 and 1.1 (``parse_jobs`` expands it): a job
     ``1.1`` written after it is a duplicate id, as the exact reader words it."""
     if not whole:
-        monkeypatch.setattr(reader, "BLOCK", 16)
-        monkeypatch.setattr(reader, "WHOLE", 0)
+        monkeypatch.setattr(reader, "PIECE", 16)
     objs = [{"id": "1.0", "owner": "a", "count": 2}, {"id": "1.1", "owner": "a"}]
     path = tmp_path / "jobs.json"
     path.write_text(json.dumps(objs), encoding="utf-8")
