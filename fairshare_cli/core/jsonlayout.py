@@ -166,6 +166,8 @@ def _slot(column: Any, depth: int, count: int, text_of: Any) -> list[Any]:
     values = column if isinstance(column, list) else list(column)
     if len(values) != count:
         raise ValueError("columns of different lengths")
+    if type(values[0]) is str and _plain_text(values):  # (its text between quotes)
+        return ['"', (values, None), '"']
     kinds = set(map(type, values))
     # (few: told by the first rows first, which a column of many has many of)
     plain = len(kinds) == 1 and kinds <= {int, float, str, bool, type(None)}
@@ -177,13 +179,20 @@ def _slot(column: Any, depth: int, count: int, text_of: Any) -> list[Any]:
     if kinds == {int}:
         return [(values, _ints)]
     if kinds == {str}:
-        joined = "".join(values)
-        if joined.isascii() and joined.isprintable() and '"' not in joined and "\\" not in joined:
-            return ['"', (values, None), '"']
         return [(values, _strs)]
     if kinds == {float} and (total := sum(values)) - total == 0:  # (finite: a chunk at a time)
         return [(values, text_of[1])]
     return [(_texts(values, depth, text_of), None)]
+
+
+def _plain_text(values: list[Any]) -> bool:
+    """Whether every value is text (joined: anything else refuses to join) that JSON
+    prints as it is: printable ASCII without a quote or a backslash."""
+    try:
+        joined = "".join(values)
+    except TypeError:
+        return False
+    return joined.isascii() and joined.isprintable() and '"' not in joined and "\\" not in joined
 
 
 def _texts(values: list[Any], depth: int, text_of: Any) -> list[str]:

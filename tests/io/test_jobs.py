@@ -122,6 +122,20 @@ def test_pieces_are_read_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         load_jobs(str(path))
 
 
+def test_a_text_holding_the_boundary_between_objects(tmp_path: Path) -> None:
+    """A file of several pieces whose texts hold ``},{`` (where the reader may cut it):
+    the jobs are the exact parser's, in order."""
+    objs = [
+        {"id": str(i), "owner": "u", "requirements": f'(Name == "a}},{{b") && {i} > 0'}
+        for i in range(3 * reader.PIECE // 40)
+    ]
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(objs), encoding="utf-8")
+    assert path.stat().st_size > 2 * reader.PIECE
+    assert _typed(load_jobs(str(path))) == _typed(parse_jobs(objs, str(path)))
+    assert sum(b.count for b in load_job_batches(str(path))) == len(objs)
+
+
 def test_identical_jobs_join_a_batch(tmp_path: Path) -> None:
     """The next id of one cluster, the same job otherwise, joins the last batch; a count
     object is one batch of its own."""
