@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import click
 import msgspec
 
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
-from fairshare_cli.errors import InputError, RuntimeFailure
+from fairshare_cli.errors import FairshareError, InputError, RuntimeFailure
 from fairshare_cli.io.gc_pause import gc_paused
 
 if TYPE_CHECKING:
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from fairshare_cli.core.jobs import Job
     from fairshare_cli.core.slurm.priority import PriorityContext
-    from fairshare_cli.core.slurm.priority_table import PriorityTable
+    from fairshare_cli.core.slurm.priority_table import PriorityTable, TableBuilder
     from fairshare_cli.render.sprio import SprioFormat
 
 
@@ -27,21 +27,48 @@ def _split(values: tuple[str, ...]) -> list[str]:
     return [v.strip() for item in values for v in item.split(",") if v.strip()]
 
 
-def load_jobs(env: Env, jobs_file: str | None) -> list[Job]:
-    """Jobs from ``--jobs-file`` (a JSON list of job objects), else the state's queue.
+def load_jobs(env: Env) -> list[Job]:
+    """The jobs of the state's queue.
 
     Raises:
-        InputError: the file is missing, not JSON, or holds a malformed job.
+        StateError: the queue holds a malformed job.
     """
-    if jobs_file is None:
-        from fairshare_cli.core.jobs import jobs_from_objects
+    from fairshare_cli.core.jobs import jobs_from_objects
 
-        label = f"{env.state_path}: jobs"
-        return env.decode("jobs", lambda raw: jobs_from_objects([] if raw is None else raw, label))
-    from fairshare_cli.core.slurm.priority_table import JOB_FIELDS
-    from fairshare_cli.io.jobs import load_jobs as read_jobs_file
+    label = f"{env.state_path}: jobs"
+    return env.decode("jobs", lambda raw: jobs_from_objects([] if raw is None else raw, label))
 
-    return read_jobs_file(jobs_file, fields=JOB_FIELDS)
+
+def read_table(path: str, ctx: PriorityContext, when: float, now: float) -> TableBuilder:
+    """The rows of the jobs in the jobs file ``path``, made a piece of the file at a time
+    (as the jobs reader checks it, while its records are in the CPU's cache).
+
+    Raises:
+        InputError: the file cannot be read or holds a malformed job; then a job the
+            association tree cannot place (the file's own faults come first).
+    """
+    from fairshare_cli.core.slurm.priority_table import JOB_FIELDS, TableBuilder
+    from fairshare_cli.io.jobs import JobList, read_jobs
+
+    class Rows(JobList):
+        """The jobs reader's sink: each piece's jobs added to the rows."""
+
+        def __init__(self) -> None:
+            super().__init__(JOB_FIELDS)
+            self.builder = TableBuilder(ctx, when, listed_at=now)
+            self.refusal: InputError | None = None
+
+        def keep(self, jobs: list[Job]) -> None:
+            if self.refusal is None:  # (after a refusal the file is still read and checked)
+                try:
+                    self.builder.add(jobs)
+                except InputError as exc:
+                    self.refusal = exc
+
+    rows = read_jobs(path, Rows, label=path, source=path)
+    if rows.refusal is not None:  # a job the tree cannot place: name where it came from
+        raise InputError(f"{path}: {rows.refusal}") from None
+    return rows.builder
 
 
 @click.command("sprio", context_settings={"help_option_names": ["--help"]})
@@ -145,10 +172,7 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
             "You are not running a supported priority plugin (priority/basic). "
             "Only 'priority/multifactor' is supported."
         )
-    job_list = load_jobs(env, opts.jobs_file)
-    when, ctx = priority_inputs(env)
-    table = _listed(opts, env, job_list, ctx, when)
-    del job_list  # (the jobs' memory serves the output's texts)
+    ctx, table = _listed(opts, env)
     if opts.fmt != "table":
         from fairshare_cli.render.formats import emit_columns, emit_rows
         from fairshare_cli.render.sprio import WEIGHT_FIELDS, json_columns, weights_row
@@ -253,28 +277,53 @@ def write_lines(chunks: Iterable[str], stream: TextIO) -> None:
     stream.flush()
 
 
-def _listed(
-    opts: SprioOptions, env: Env, job_list: list[Any], ctx: PriorityContext, when: float
-) -> PriorityTable:
-    """The rows asked for (``-j``, ``-u``, ``-p``) in the order asked for (``-S``; by
-    job id when not given).
+def _listed(opts: SprioOptions, env: Env) -> tuple[PriorityContext, PriorityTable]:
+    """The priority context and the rows asked for (``-j``, ``-u``, ``-p``) in the order
+    asked for (``-S``; by job id when not given).
 
     Raises:
-        InputError: a job the association tree cannot place, named with its source.
+        InputError: the jobs file's faults; then a job the association tree cannot place,
+            named with its source.
+        StateError: the state's queue or Slurm section is malformed.
     """
-    from fairshare_cli.core.slurm.priority_table import compute_table
+    from fairshare_cli.core.slurm.priority_table import TableBuilder
     from fairshare_cli.render.sprio import selected_rows, sort_order
 
+    if opts.jobs_file is None:
+        jobs = load_jobs(env)
+        when, ctx = priority_inputs(env)
+        builder = TableBuilder(ctx, when, listed_at=env.now)
+        try:
+            builder.add(jobs)
+        except InputError as exc:  # a job the tree cannot place: name where it came from
+            raise InputError(f"state file {env.state_path}: jobs: {exc}") from None
+    else:
+        when, ctx = _inputs_after_file_faults(env, opts.jobs_file)
+        builder = read_table(opts.jobs_file, ctx, when, env.now)
     by_id = opts.sort in (None, "i")
-    try:
-        table = compute_table(job_list, ctx, when, listed_at=env.now, in_id_order=by_id)
-    except InputError as exc:  # a job the tree cannot place: name where it came from
-        source = opts.jobs_file or f"state file {env.state_path}: jobs"
-        raise InputError(f"{source}: {exc}") from None
+    table = builder.table(in_id_order=by_id)
     asked = (_split(opts.jobs), _split(opts.users), _split(opts.partitions))
     if by_id and not any(asked):
-        return table
+        return ctx, table
     rows = selected_rows(table, *asked)
     if not by_id:
         rows = sort_order(table, rows, opts.sort or "i")
-    return table.taken(rows)
+    return ctx, table.taken(rows)
+
+
+def _inputs_after_file_faults(env: Env, jobs_file: str) -> tuple[float, PriorityContext]:
+    """:func:`priority_inputs`, whose faults come after the jobs file's own (as the file
+    is read first): a fault there has the file read on its own first.
+
+    Raises:
+        InputError: the jobs file's faults.
+        StateError: the state's Slurm section is malformed.
+    """
+    try:
+        return priority_inputs(env)
+    except FairshareError:
+        from fairshare_cli.core.slurm.priority_table import JOB_FIELDS
+        from fairshare_cli.io.jobs import load_jobs as read_jobs_file
+
+        read_jobs_file(jobs_file, fields=JOB_FIELDS)
+        raise

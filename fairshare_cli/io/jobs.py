@@ -7,8 +7,9 @@ cannot carry (names, statuses) are checked over each piece's columns
 (:func:`~fairshare_cli.core.jobs.rules_pass`), and ids and slots across pieces. A million
 jobs are never held as Python dicts: each piece's records go to a sink (the batches of
 :func:`load_job_batches`, the list of :func:`load_jobs`, the task-queue keys of
-``fs taskqueues``) and are dropped. A sink may ask for a projection of the record
-(:func:`raw_job_record`): the same fields and checks, a few of them kept as raw JSON text.
+``fs taskqueues``, the rows of ``fs sprio``) and are dropped. A sink may ask for a
+projection of the record (:func:`raw_job_record`): the same fields and checks, a few of them
+kept as raw JSON text.
 
 An object the decoder refuses alone (a time written as text, a number as id, a null) is
 read by the exact parser (:func:`~fairshare_cli.core.jobs.parse_stanza`). Anything else
@@ -390,19 +391,21 @@ def load_job_objects(path: str, name: str | None = None) -> list[Any]:
 
 
 class JobList:
-    """A sink keeping every job, one record per job (a ``count`` object's expanded)."""
+    """A sink keeping every job, one record per job (a ``count`` object's expanded); a
+    subclass may take them elsewhere (:meth:`keep`)."""
 
     def __init__(self, fields: tuple[str, ...] = ()) -> None:
         self.jobs: list[Job] = []
         self.usual = raw_job_record((), fields, False).usual if fields else None  # type: ignore[attr-defined]
 
     def add(self, jobs: list[Job]) -> None:
-        """Keep ``jobs``."""
-        if list(map(_COUNT, jobs)).count(1) == len(jobs):
-            self.jobs += jobs
-        else:
-            for job in jobs:
-                self.jobs += expand(job)
+        """Keep ``jobs``, a record a job."""
+        single = list(map(_COUNT, jobs)).count(1) == len(jobs)
+        self.keep(jobs if single else [one for job in jobs for one in expand(job)])
+
+    def keep(self, jobs: list[Job]) -> None:
+        """Keep the next jobs of the file."""
+        self.jobs += jobs
 
 
 def load_jobs(path: str, label: str | None = None, fields: tuple[str, ...] = ()) -> list[Job]:

@@ -146,6 +146,60 @@ def test_an_id_given_twice_is_named(pool: Path, tmp_path: Path, run: Any) -> Non
     assert done.stdout == ""
 
 
+def _long_queue(pool: Path, count: int) -> list[dict[str, Any]]:
+    """The pool's queue repeated to ``count`` jobs (ids 1 ...): a file of several pieces
+    for the jobs reader."""
+    jobs = json.loads((pool / "sorted.json").read_text())
+    return [{**jobs[i % len(jobs)], "id": str(i + 1)} for i in range(count)]
+
+
+def test_a_fault_of_the_file_comes_before_a_job_the_tree_cannot_place(
+    pool: Path, tmp_path: Path, run: Any
+) -> None:
+    """The rows are made as the file is read, a piece at a time: a job in its first piece
+    that names an unknown account is named only once the whole file is read and found
+    well formed; a malformed job further on is named instead, as the exact parser words
+    it."""
+    jobs = _long_queue(pool, 3000)
+    jobs[0]["account"] = "nosuch"
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(jobs))
+    assert path.stat().st_size > 3 * 2**17  # (more than three pieces)
+    unknown = run(*_args(pool, path, ["-l"]))
+    assert (unknown.exit_code, unknown.stdout) == (2, "")
+    assert unknown.stderr == f'fs: error: {path}: job 1: unknown account "nosuch"\n'
+    jobs[2990]["nice"] = "x"
+    path.write_text(json.dumps(jobs))
+    malformed = run(*_args(pool, path, ["-l"]))
+    assert (malformed.exit_code, malformed.stdout) == (2, "")
+    want = f"fs: error: {path}: job 2990.nice: expected a whole number, got 'x'\n"
+    assert malformed.stderr == want
+
+
+def test_a_fault_of_the_file_comes_before_one_of_the_state(
+    pool: Path, tmp_path: Path, run: Any
+) -> None:
+    """The jobs file is read before the state's Slurm usage is: with both at fault, the
+    file is named; with the file sound, the state."""
+    state = json.loads((pool / "state.json").read_text())
+    state["slurm"]["usage"] = {"g0a0": {"u0_0_0": -1}}
+    bad_state = tmp_path / "state.json"
+    bad_state.write_text(json.dumps(state))
+    jobs = _long_queue(pool, 10)
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(jobs))
+    args = ["sprio", "-l", "--config", str(pool / "pool.toml"), "--state", str(bad_state),
+            "--jobs-file", str(path), "--now", NOW]  # fmt: skip
+    state_fault = run(*args)
+    assert state_fault.exit_code == 2
+    assert f"{bad_state}: " in state_fault.stderr and "slurm.usage" in state_fault.stderr
+    jobs[3]["nice"] = "x"
+    path.write_text(json.dumps(jobs))
+    file_fault = run(*args)
+    assert file_fault.exit_code == 2
+    assert file_fault.stderr == f"fs: error: {path}: job 3.nice: expected a whole number, got 'x'\n"
+
+
 def _fs(*args: str, stdin: Any = None, stdout: Any = subprocess.PIPE) -> Any:
     return subprocess.run(
         [sys.executable, "-m", "fairshare_cli", *args],

@@ -191,25 +191,22 @@ def compute_table(
     Raises:
         InputError: a job names an unknown partition, QOS, account or association.
     """
-    horizon = now if listed_at is None else listed_at
-    columns = _Columns(FactorMaker(ctx, now), horizon)
-    table = columns.fill(jobs)
-    if not in_id_order or (columns.ordered and _plain_numbers(table.job_ids)):
-        return table
-    keys = list(map(job_sort_key, table.job_ids))
-    order = sorted(range(len(keys)), key=keys.__getitem__)
-    return table if order == list(range(len(order))) else table.taken(order)
+    builder = TableBuilder(ctx, now, listed_at)
+    builder.add(jobs)
+    return builder.table(in_id_order)
 
 
-class _Columns:
-    """The listing's rows, made column by column from one pass over the jobs, with what
-    jobs of one owner and account (an :class:`AssocShare`) and of one partition list,
-    QOS and size (its :class:`PartShare` s) share made once each."""
+class TableBuilder:
+    """sprio's rows, made column by column from the jobs as they come (:meth:`add`, one
+    pass over each list), with what jobs of one owner and account (an
+    :class:`AssocShare`) and of one partition list, QOS and size (its :class:`PartShare`
+    s) share made once each; :meth:`table` gives them as :func:`compute_table` does.
+    ``now`` and ``listed_at`` as :func:`compute_rows` takes them."""
 
-    def __init__(self, maker: FactorMaker, horizon: float) -> None:
-        self.maker = maker
-        self.horizon = horizon
-        flags = maker.ctx.flags
+    def __init__(self, ctx: PriorityContext, now: float, listed_at: float | None = None) -> None:
+        self.maker = FactorMaker(ctx, now)
+        self.horizon = now if listed_at is None else listed_at
+        flags = ctx.flags
         self.allowed = {"idle", "running"} if "CALCULATE_RUNNING" in flags else {"idle"}
         #: owner -> account -> its share, or None for jobs that are not Slurm jobs (two
         #: lookups of a text cost less than one of a pair; an owner's dict is made with
@@ -220,8 +217,13 @@ class _Columns:
         self.classes: dict[tuple[Any, ...], tuple[PartShare, ...]] = {}
         #: An admin-set priority's shares, by the shares of the job's factors.
         self.admin_shares: dict[int, Any] = {}
-        #: Whether the ids were in order: plain numbers, each after the one before.
-        self.ordered = True
+        #: The rows so far, a list a column (:meth:`add`'s), and the admin-set priority
+        #: of the rows that have one.
+        self.columns: list[list[Any]] = [[] for _ in range(8)]
+        self.admins: dict[int, int] = {}
+        #: Whether the ids were in order so far (plain numbers, each after the one before),
+        #: and the last one and its length.
+        self.order: tuple[bool, tuple[str, int]] = (True, ("", 0))
 
     def assoc(self, job: Any) -> AssocShare | None:
         """The share of the job's owner and account; None for a job that is not a Slurm
@@ -272,20 +274,18 @@ class _Columns:
             ):  # fmt: skip
                 column.append(value)
 
-    def fill(self, jobs: Iterable[Any]) -> PriorityTable:  # noqa: C901 - one pass a job
-        """The table of the jobs sprio lists (as ``compute_rows``) in their order, ages as
-        ``age_factor``, PRIORITY summed in sprio's order (at least 1); :attr:`ordered` False
-        where an id is not after the one before (as a plain number). Raises InputError for an
+    def add(self, jobs: Iterable[Any]) -> None:  # noqa: C901 - one pass a job
+        """Add the rows of the jobs sprio lists (as ``compute_rows``) in their order, ages as
+        ``age_factor``, PRIORITY summed in sprio's order (at least 1); :attr:`order` not
+        ordered where an id is not after the one before (as a number). Raises InputError for an
         unknown partition, QOS, account or association. Each job's steps inline."""
         maker = self.maker  # a measured hot loop: benchmarks/run.py --rows sprio
         allowed, horizon, assocs, classes = self.allowed, self.horizon, self.assocs, self.classes
         attributes_matter, float_w_age = not maker.tres_by_size, float(w_age := maker.weights[0])
         max_age, now, one_term = maker.max_age, maker.now, len(maker.tres_weights) <= 1
         whole_max_age = math.ceil(max_age)  # (a span this long has as many whole seconds)
-        columns: list[list[Any]] = [[] for _ in range(8)]
+        columns, admins, ordered, (last, last_len) = self.columns, self.admins, *self.order
         ids, shares, parts, ages, ages_w, sites, nices, prios = columns
-        admins: dict[int, int] = {}
-        last, last_len, ordered = "", 0, True
         for job in jobs:
             if job.status not in allowed:
                 continue
@@ -350,11 +350,21 @@ class _Columns:
                 sites.append(site)
                 nices.append(nice)
                 prios.append(1.0 if p < 1.0 else p)  # (a float: no int to compare)
-        self.ordered = ordered and _no_leading_zero(ids)
-        ints = list(map(int, prios))
+        self.order = (ordered, (last, last_len))
+
+    def table(self, in_id_order: bool = True) -> PriorityTable:
+        """The rows added, sorted by job id (``-S i``) unless not ``in_id_order``."""
+        columns, admins = self.columns, self.admins
+        ints = list(map(int, columns[-1]))
         for i, admin in admins.items():
             ints[i] = admin
-        return _table([*columns, ints], frozenset(admins))
+        table = _table([*columns, ints], frozenset(admins))
+        ids = table.job_ids
+        if not in_id_order or (self.order[0] and _no_leading_zero(ids) and _plain_numbers(ids)):
+            return table
+        keys = list(map(job_sort_key, ids))
+        order = sorted(range(len(keys)), key=keys.__getitem__)
+        return table if order == list(range(len(order))) else table.taken(order)
 
 
 def _plain_numbers(ids: list[str]) -> bool:
