@@ -4,10 +4,12 @@ in, the one computation behind ``fs sprio``'s listings and :func:`compute_rows`.
 A row of ``sprio -l`` is a job in one partition. Almost all of it is shared: by the jobs of
 one owner and account (an :class:`AssocShare`), of one partition list, QOS and size (a
 :class:`PartShare` a partition). Only the job id, the age factor, site, nice and the
-priority differ from job to job. :func:`compute_table` makes the shares once each and the
-rest in one pass over the jobs, then puts the rows in sprio's default order (by job id,
-``-S i``) where they are not in it already. A job with an admin-set priority has shares of
-its own whose factors are all zero (sprio shows none for it).
+priority differ from job to job. A :class:`TableBuilder` makes the shares once each and the
+rest in one pass over the jobs, as they come (``fs sprio`` hands it a jobs file's jobs a
+piece at a time, as the jobs reader reads them), then puts the rows in sprio's default
+order (by job id, ``-S i``) where they are not in it already; :func:`compute_table` does
+both for a list of jobs. A job with an admin-set priority has shares of its own whose
+factors are all zero (sprio shows none for it).
 
 A measured hot path (``benchmarks/run.py --rows sprio,sprio-json``).
 """
