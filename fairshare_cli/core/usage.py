@@ -252,12 +252,29 @@ def _seconds_of(times: Sequence[str]) -> list[float]:
 _is_given = partial(operator.is_not, None)  # _is_given(x): x is not None
 
 
+#: The fields of a typed record line (``io.history``) in the order :func:`known_rows`
+#: takes them: the order the docs give a record's keys in (msgspec then finds each key of
+#: such a line at its first try).
+LINE_FIELDS = (
+    "owner",
+    "accounting_group",
+    "account",
+    "partition",
+    "qos",
+    "dirac_group",
+    "start",
+    "end",
+    "slots",
+    "cpus",
+    "nice_user",
+)
+
+
 def known_rows(rows: Sequence[tuple[Any, ...]]) -> list[UsageRecord] | None:
     """What :func:`parse_record` makes of each typed row, when it surely accepts them all.
 
-    A row is a typed record line's fields (``io.history``) in :class:`UsageRecord`'s
-    order (owner, start, end, accounting_group, nice_user, account, partition, qos,
-    dirac_group, slots, cpus), times as text. None when any row needs
+    A row is a typed record line's fields (``io.history``) in :data:`LINE_FIELDS`' order,
+    times as text. None when any row needs
     :func:`parse_record` (a time not ``YYYY-MM-DDTHH:MM:SSZ``, a name that is not a good
     name, an end before its start, a count out of range, an empty owner, ...): the caller
     then reads the lines one by one, for the record or the error naming its line. The rows
@@ -268,7 +285,7 @@ def known_rows(rows: Sequence[tuple[Any, ...]]) -> list[UsageRecord] | None:
     if not rows:
         return []
     columns = zip(*rows, strict=True)
-    owner, start, end, group, nice, account, partition, qos, dirac, slots, cpus = columns
+    owner, group, account, partition, qos, dirac, start, end, slots, cpus, nice = columns
     times = _times(start, end)
     if times is None:
         return None

@@ -126,21 +126,23 @@ def _csv_records(stream: Any, path: str) -> Iterator[UsageRecord]:
         raise InputError(f"{path} line {reader.line_num}: not valid CSV: {exc}") from None
 
 
-class _Line(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+class _Line(msgspec.Struct, forbid_unknown_fields=True, gc=False, kw_only=True):
     """A record line as most are: names and times as strings, counts as integers (the
-    fields in :class:`~fairshare_cli.core.usage.UsageRecord`'s order)."""
+    fields in :data:`~fairshare_cli.core.usage.LINE_FIELDS`' order: msgspec looks for a
+    key first at the field after the last one found, so keys in this order are found at
+    once, as ``benchmarks/run.py --rows import``'s are)."""
 
     owner: str
-    start: str
-    end: str | None = None
     accounting_group: str | None = None
-    nice_user: bool = False
     account: str | None = None
     partition: str | None = None
     qos: str | None = None
     dirac_group: str | None = None
+    start: str
+    end: str | None = None
     slots: int = 1
     cpus: int = 1
+    nice_user: bool = False
 
 
 _decode_line = msgspec.json.Decoder(_Line).decode
@@ -164,7 +166,7 @@ def _jsonl_batches(stream: Any, path: str) -> Iterator[list[UsageRecord]]:
     done = 0
     while lines := list(islice(stream, BATCH)):
         rows: list[tuple[Any, ...] | None] = []
-        more = map(astuple, map(_decode_line, lines))  # (in UsageRecord's field order)
+        more = map(astuple, map(_decode_line, lines))  # (in LINE_FIELDS' order)
         refused = False
         while True:
             try:

@@ -173,13 +173,15 @@ def test_plain_batch_takes_plain_lines_and_refuses_the_rest() -> None:
         assert plain_batch([good, bad]) is None, bad
 
 
-def test_typed_lines_hold_the_fields_in_record_order() -> None:
+def test_typed_lines_hold_the_fields_in_line_order() -> None:
     """The reader hands known_rows each typed line as a tuple (msgspec's astuple): that is
-    only right while the typed line's fields are UsageRecord's, in the same order."""
-    from fairshare_cli.core.usage import UsageRecord
+    only right while the typed line's fields are LINE_FIELDS, in that order, and those are
+    UsageRecord's fields."""
+    from fairshare_cli.core.usage import LINE_FIELDS, UsageRecord
     from fairshare_cli.io.history import _Line
 
-    assert _Line.__struct_fields__ == UsageRecord._fields
+    assert _Line.__struct_fields__ == LINE_FIELDS
+    assert sorted(LINE_FIELDS) == sorted(UsageRecord._fields)
 
 
 def test_the_last_minute_of_year_9999_is_read_line_by_line(tmp_path: Path) -> None:

@@ -333,7 +333,7 @@ class AccountantReplay:
                     rec.last_update = t
                 elif t > last:
                     dt = t - last
-                    uw = hw if hw > 0 else rw
+                    uw = hw if hw > 0.0 else rw
                     p = rec.priority
                     if uw or p > floor:  # else the RUP stays at 0.5
                         try:

@@ -96,7 +96,7 @@ def replay_record(
         t, plan, ds, dw = moves[i]
         if t > last:
             dt = t - last
-            uw = hw if hw > 0 else rw
+            uw = hw if hw > 0.0 else rw  # (0.0: a float compared in place, not an int)
             if uw or p > floor:  # else the RUP stays at 0.5
                 try:
                     beta = betas[dt]  # (Δt repeats)

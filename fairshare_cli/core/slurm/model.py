@@ -240,7 +240,7 @@ class SlurmHistorySink:
                 continue
             key, per_cpu, ledger, rates, extras = found
             rate = slots * cpus * per_cpu
-            if rate != 0 or not presorted:
+            if rate != 0.0 or not presorted:  # (0.0: floats compared in place)
                 k_start = floor((start - anchor) / period)
                 if presorted:  # _check_order(start)
                     if below is not None and k_start < below:
@@ -260,7 +260,7 @@ class SlurmHistorySink:
                     prev = t_first - period
                     delta = t_first - (start if start > prev else prev)
                     if delta < period:
-                        if delta <= 0:  # real_decay(factor, delta)
+                        if delta <= 0.0:  # real_decay(factor, delta)
                             decay = 1.0
                         else:
                             decay = factor**delta

@@ -321,3 +321,36 @@ def test_folding_sums_the_steps_before_the_cutoff(
         total = sum(early) + (late.pop(0)[1] if late and late[0][0] == cutoff else 0.0)
         late = ([(float(cutoff), total)] if total else []) + late
     assert history.events.get(("g", "o"), []) == late
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 30), st.sampled_from([1, -1, 0.1, -0.3, 2.5])), max_size=8),
+    _RECORDS,
+)
+def test_finish_sums_each_time_and_sorts_by_time(
+    old_steps: list[tuple[int, float]], records: list[tuple[str, int, int | None, str | None, int]]
+) -> None:
+    """finish: at each time, the old step plus the records' changes there (a start adds
+    its slots, an end takes them off, in record order), zero sums left out, the pairs in
+    time order; the same floats as summing the old step first and sorting the pairs (a
+    time an old history gives twice: its last step; a history no record adds to: as read)."""
+    section = {"running_jobs": {"g": {"a": [[float(t), d] for t, d in old_steps]}}}
+    old = history_from_json(section).events.get(("g", "a"), [])
+    sink = DiracHistorySink(section, rebuild=False)
+    changes: dict[tuple[str, str], dict[float, float]] = {}
+    for o, s, e, g, n in records:
+        sink.add(Record(o, float(s), None if e is None else float(e), dirac_group=g, slots=n))
+        if g is None or n == 0 or (e is not None and e <= s):
+            continue
+        mine = changes.setdefault((g, o), {})
+        for t, d in ((s, n), *(() if e is None else ((e, -n),))):
+            mine[float(t)] = mine.get(float(t), 0) + d
+    want = {("g", "a"): old} if old and ("g", "a") not in changes else {}
+    for key, mine in changes.items():
+        steps = dict(old) if key == ("g", "a") else {}  # (an old time twice: the last)
+        for t, d in mine.items():
+            steps[t] = steps.get(t, 0) + d
+        if any(steps.values()):
+            want[key] = sorted((t, d) for t, d in steps.items() if d != 0)
+    assert history_from_json(sink.finish()).events == want
