@@ -11,11 +11,13 @@ slice's time span, kept in the state's ``dirac`` section as step functions. Pure
 from __future__ import annotations
 
 import bisect
+import contextlib
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Any, Literal
+
+import msgspec
 
 from fairshare_cli.core.config import (
     Config,
@@ -106,18 +108,11 @@ def history_to_json(history: RunningHistory) -> dict[str, Any]:
 _NUMBERS = (int, float)
 
 
-def _number_pairs(steps: list[Any]) -> bool:
-    """Every step is a list of two numbers (``int`` or ``float``, not ``bool``): checked a
-    kind at a time in C (a state of ``benchmarks/run.py --rows import`` holds some 460,000
-    steps, read again by the check of the state written)."""
-    return (
-        set(map(type, steps)) <= _LIST
-        and set(map(len, steps)) <= _PAIR
-        and set(map(type, chain.from_iterable(steps))) <= _NUMBER_TYPES
-    )
-
-
-_LIST, _PAIR, _NUMBER_TYPES = frozenset([list]), frozenset([2]), frozenset(_NUMBERS)
+#: A list of ``[time, delta]`` steps as msgspec reads it: pairs of numbers (``int`` or
+#: ``float``, not ``bool``), checked and made tuples in C (a state of ``benchmarks/run.py
+#: --rows import`` holds some 460,000 steps, read again by the check of the state written).
+_STEPS = list[tuple[int | float, int | float]]
+_LIST = frozenset([list])
 
 
 def history_from_json(raw: object) -> RunningHistory:
@@ -138,28 +133,37 @@ def history_from_json(raw: object) -> RunningHistory:
         if not isinstance(owners, dict):
             raise SectionError(f"state section 'dirac': running_jobs.{group} must be an object")
         for owner, steps in owners.items():
-            if isinstance(steps, list) and _number_pairs(steps):
-                parsed = list(map(tuple, steps))
-                parsed.sort()
-                history.events[(group, owner)] = parsed
-                continue
-            parsed = []  # (the step refused, named)
-            append = parsed.append
-            for k, step in enumerate(steps if isinstance(steps, list) else [None]):
-                if not (
-                    isinstance(step, list)
-                    and len(step) == 2
-                    and type(step[0]) in _NUMBERS
-                    and type(step[1]) in _NUMBERS
-                ):
-                    raise SectionError(
-                        f"state section 'dirac': running_jobs.{group}.{owner}[{k}] "
-                        "must be [time, delta]"
-                    )
-                append((step[0], step[1]))
+            parsed = None
+            if type(steps) is list and set(map(type, steps)) <= _LIST:  # (not tuples)
+                with contextlib.suppress(msgspec.ValidationError):
+                    parsed = msgspec.convert(steps, _STEPS, strict=True)
+            if parsed is None:
+                parsed = _steps_one_by_one(group, owner, steps)
             parsed.sort()
             history.events[(group, owner)] = parsed
     return history
+
+
+def _steps_one_by_one(group: str, owner: str, steps: object) -> list[tuple[Any, Any]]:
+    """The steps msgspec did not take as pairs of numbers, each checked in turn: the
+    first that is not ``[time, delta]`` named (an integer past 64 bits is a number too).
+
+    Raises:
+        SectionError: naming the step.
+    """
+    parsed = []
+    for k, step in enumerate(steps if isinstance(steps, list) else [None]):
+        if not (
+            isinstance(step, list)
+            and len(step) == 2
+            and type(step[0]) in _NUMBERS
+            and type(step[1]) in _NUMBERS
+        ):
+            raise SectionError(
+                f"state section 'dirac': running_jobs.{group}.{owner}[{k}] must be [time, delta]"
+            )
+        parsed.append((step[0], step[1]))
+    return parsed
 
 
 def record_cycle(

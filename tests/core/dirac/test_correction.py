@@ -190,6 +190,13 @@ def test_a_bad_step_among_good_ones_is_named(bad: object) -> None:
         history_from_json(raw)
 
 
+def test_steps_of_integers_past_64_bits_are_read_as_written() -> None:
+    """A number too large for msgspec's integers is still a number: the steps are read one
+    by one, as written, in time order."""
+    raw = {"running_jobs": {"g": {"a": [[2**70, 1], [3, -(2**66)]]}}}
+    assert history_from_json(raw).events == {("g", "a"): [(3, -(2**66)), (2**70, 1)]}
+
+
 number = st.integers(-(2**53), 2**53) | st.floats(allow_nan=False, allow_infinity=False)
 
 
