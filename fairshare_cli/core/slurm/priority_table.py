@@ -193,7 +193,8 @@ def compute_table(
     Raises:
         InputError: a job names an unknown partition, QOS, account or association.
     """
-    builder = TableBuilder(ctx, now, listed_at)
+    jobs = list(jobs)
+    builder = TableBuilder(ctx, now, listed_at, queue_size=len(jobs))
     builder.add(jobs)
     return builder.table(in_id_order)
 
@@ -203,9 +204,16 @@ class TableBuilder:
     pass over each list), with what jobs of one owner and account (an
     :class:`AssocShare`) and of one partition list, QOS and size (its :class:`PartShare`
     s) share made once each; :meth:`table` gives them as :func:`compute_table` does.
-    ``now`` and ``listed_at`` as :func:`compute_rows` takes them."""
+    ``now`` and ``listed_at`` as :func:`compute_rows` takes them; ``queue_size``: the jobs
+    to come (about), when known (see :meth:`_make_every_share`)."""
 
-    def __init__(self, ctx: PriorityContext, now: float, listed_at: float | None = None) -> None:
+    def __init__(
+        self,
+        ctx: PriorityContext,
+        now: float,
+        listed_at: float | None = None,
+        queue_size: int = 0,
+    ) -> None:
         self.maker = FactorMaker(ctx, now)
         self.horizon = now if listed_at is None else listed_at
         flags = ctx.flags
@@ -226,6 +234,19 @@ class TableBuilder:
         #: Whether the ids were in order so far (plain numbers, each after the one before),
         #: and the last one and its length.
         self.order: tuple[bool, tuple[str, int]] = (True, ("", 0))
+        if queue_size >= len(ctx.tree.users):
+            self._make_every_share()
+
+    def _make_every_share(self) -> None:
+        """Make the share of each user association (named by its user and account) at once,
+        for a queue of at least as many jobs: next to one another in memory, they are
+        looked up in the CPU's cache (made as the jobs come, among the jobs' objects, a
+        lookup a job costs a miss: a tenth of the pass over 100,000 jobs)."""
+        maker, assocs = self.maker, self.assocs
+        for assoc in maker.ctx.tree.users:
+            if (user := assoc.user) is not None:
+                share = AssocShare(user, maker.assoc_values(assoc, user))
+                assocs.setdefault(user, {})[assoc.account] = share
 
     def assoc(self, job: Any) -> AssocShare | None:
         """The share of the job's owner and account; None for a job that is not a Slurm

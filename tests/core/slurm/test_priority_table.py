@@ -24,7 +24,12 @@ from fairshare_cli.core.slurm.priority import (
     QosInfo,
     Weights,
 )
-from fairshare_cli.core.slurm.priority_table import PriorityTable, compute_rows, compute_table
+from fairshare_cli.core.slurm.priority_table import (
+    PriorityTable,
+    TableBuilder,
+    compute_rows,
+    compute_table,
+)
 from fairshare_cli.errors import InputError
 from fairshare_cli.render import sprio as render
 from fairshare_cli.render.sprio_table import listing_chunks
@@ -173,6 +178,30 @@ def test_table_rows_are_the_references(objs: list[dict[str, Any]], ctx: Priority
     the reference's; :func:`compute_rows` gives them in the jobs' order."""
     for jobs in _both_kinds(objs):
         _same(jobs, ctx)
+
+
+@settings(max_examples=100, deadline=None)
+@given(queues, contexts, st.integers(0, 40))
+def test_a_queue_given_in_pieces_is_the_table_of_the_whole(
+    objs: list[dict[str, Any]], ctx: PriorityContext, cut: int
+) -> None:
+    """A :class:`TableBuilder` handed the jobs in two lists, its shares made as the jobs
+    come (a small queue) or all at once (a large one), gives the table of the whole queue,
+    or its error."""
+    for jobs in _both_kinds(objs):
+        want = _table(jobs, ctx)
+        for queue_size in (0, len(jobs) + len(ctx.tree.users)):
+            builder = TableBuilder(ctx, NOW, listed_at=NOW + 60, queue_size=queue_size)
+            try:
+                builder.add(jobs[:cut])
+                builder.add(jobs[cut:])
+                got: PriorityTable | str = builder.table()
+            except InputError as exc:
+                got = str(exc)
+            if isinstance(want, str) or isinstance(got, str):
+                assert got == want
+            else:
+                assert [_fields(r) for r in got.rows()] == [_fields(r) for r in want.rows()]
 
 
 def _format(fields: list[tuple[str, int, bool]]) -> str:
