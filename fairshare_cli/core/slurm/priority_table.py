@@ -383,19 +383,20 @@ class TableBuilder:
             ints[i] = admin
         table = _table([*columns, ints], frozenset(admins))
         ids = table.job_ids
-        if not in_id_order or (self.order[0] and _no_leading_zero(ids) and _plain_numbers(ids)):
+        if not in_id_order or (self.order[0] and _canonical_numbers(ids)):
             return table
         keys = list(map(job_sort_key, ids))
         order = sorted(range(len(keys)), key=keys.__getitem__)
         return table if order == list(range(len(order))) else table.taken(order)
 
 
-def _plain_numbers(ids: list[str]) -> bool:
-    """Whether every id is a plain number (ASCII digits; none empty)."""
-    joined = "".join(ids)  # (its bytes' isdigit: a table lookup a byte, str's a call)
-    return not ids or (joined.isascii() and joined.encode().isdigit() and all(ids))
-
-
-def _no_leading_zero(ids: list[str]) -> bool:
-    """Whether no id starts with 0 (then longer ids are larger numbers)."""
-    return not ("\n" + "\n".join(ids)).count("\n0")
+def _canonical_numbers(ids: list[str]) -> bool:
+    """Whether every id is a number written plainly (ASCII digits, the first not 0; none
+    empty): then ids each after the one before (as :meth:`TableBuilder.add` tells) are in
+    the order of their numbers (a longer one is larger)."""
+    text = "\n" + "\n".join(ids) + "\n"  # (one pass over the ids: they are many)
+    if "\n0" in text or "\n\n" in text or text.count("\n") != len(ids) + 1:
+        return not ids
+    if not text.isascii():
+        return False
+    return text.encode().translate(None, b"\n").isdigit()

@@ -284,6 +284,28 @@ def test_rows_out_of_order_are_sorted_by_number() -> None:
     ]  # fmt: skip
 
 
+@pytest.mark.parametrize(
+    ("ids", "want"),
+    [
+        (["1", "2", "10"], ["1", "2", "10"]),
+        (["01", "2"], ["01", "2"]),  # (01 is 1)
+        (["2", "01"], ["01", "2"]),
+        (["9", "0"], ["0", "9"]),
+        (["8", "9\n1"], ["8", "9\n1"]),  # (not a number: last)
+        (["9\n1", "8"], ["8", "9\n1"]),
+        (["7", "1 "], ["7", "1 "]),
+    ],
+)
+def test_ids_in_order_as_text_but_not_as_numbers_are_sorted(
+    ids: list[str], want: list[str]
+) -> None:
+    """Ids each longer or after the one before as text are in order only when each is a
+    plain number: a leading zero, a non-digit or a line break in one has the rows sorted."""
+    ctx = _context(TRES[1], [], 14 * DAY, 1000)
+    jobs = [Job(id=i, owner="user2", account="C", submit_time=NOW - DAY) for i in ids]
+    assert compute_table(jobs, ctx, NOW).job_ids == want
+
+
 def sited_queues(
     min_size: int, max_size: int, sites: list[list[int]]
 ) -> st.SearchStrategy[list[dict[str, Any]]]:
