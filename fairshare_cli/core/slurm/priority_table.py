@@ -76,6 +76,15 @@ class PartShare:
         self.weighted_tres_sum = terms[0] if terms else 0.0
 
 
+class _NotSlurm:
+    """The first share of an owner whose first job is not a Slurm job: of no account
+    (its jobs are looked up in the owner's dict)."""
+
+    __slots__ = ()
+    account = object()
+
+
+_NOT_SLURM = _NotSlurm()
 _NO_FACTORS = ("", 0.0, 0.0, 0.0, 0.0)
 
 
@@ -220,8 +229,10 @@ class TableBuilder:
         self.allowed = {"idle", "running"} if "CALCULATE_RUNNING" in flags else {"idle"}
         #: owner -> account -> its share, or None for jobs that are not Slurm jobs (two
         #: lookups of a text cost less than one of a pair; an owner's dict is made with
-        #: its first account's share).
+        #: its first account's share); owner -> the first share made of an association
+        #: (most owners have one: one lookup a job, and a check of its account).
         self.assocs: dict[str, dict[str | None, AssocShare | None]] = {}
+        self.first: dict[str, Any] = {}
         #: The job fields its :class:`PartShare` s depend on (partition, QOS, nodes, CPUs,
         #: memory, time limit) -> the job's shares, one a partition.
         self.classes: dict[tuple[Any, ...], tuple[PartShare, ...]] = {}
@@ -247,6 +258,19 @@ class TableBuilder:
             if (user := assoc.user) is not None:
                 share = AssocShare(user, maker.assoc_values(assoc, user))
                 assocs.setdefault(user, {})[assoc.account] = share
+                self.first.setdefault(user, share)
+
+    def share(self, job: Any) -> AssocShare | None:
+        """The share of the job's owner and account (:meth:`assoc`), made once.
+
+        Raises:
+            InputError: an unknown account, or a user with no association in it.
+        """
+        owner, account = job.owner, job.account
+        made = self.assocs.setdefault(owner, {})
+        share = made[account] if account in made else made.setdefault(account, self.assoc(job))
+        self.first.setdefault(owner, _NOT_SLURM if share is None else share)
+        return share
 
     def assoc(self, job: Any) -> AssocShare | None:
         """The share of the job's owner and account; None for a job that is not a Slurm
@@ -304,6 +328,7 @@ class TableBuilder:
         unknown partition, QOS, account or association. Each job's steps inline."""
         maker = self.maker  # a measured hot loop: benchmarks/run.py --rows sprio
         allowed, horizon, assocs, classes = self.allowed, self.horizon, self.assocs, self.classes
+        first = self.first
         attributes_matter, float_w_age = not maker.tres_by_size, float(w_age := maker.weights[0])
         max_age, now, one_term = maker.max_age, maker.now, len(maker.tres_weights) <= 1
         whole_max_age = math.ceil(max_age)  # (a span this long has as many whole seconds)
@@ -315,11 +340,13 @@ class TableBuilder:
             submit = job.submit_time
             if submit is not None and submit > horizon:
                 continue
-            owner, account = job.owner, job.account
+            account = job.account
             try:  # (subscripts, not calls to get: among the loop's costliest steps)
-                assoc: Any = assocs[owner][account]
-            except KeyError:  # (the share is made before the owner's dict, if it is new)
-                assoc = assocs.setdefault(owner, {})[account] = self.assoc(job)
+                assoc: Any = first[job.owner]  # the owner's first share: a lookup a job
+                if assoc.account != account:  # (None: the owner's default account)
+                    assoc = assocs[job.owner][account]
+            except KeyError:
+                assoc = self.share(job)
             if assoc is None:  # not a Slurm job: no row (unless it names these: an error)
                 if job.partition is not None or job.qos is not None:
                     self.assoc(job)
