@@ -331,6 +331,7 @@ class TableBuilder:
         first = self.first
         attributes_matter, float_w_age = not maker.tres_by_size, float(w_age := maker.weights[0])
         max_age, now, one_term = maker.max_age, maker.now, len(maker.tres_weights) <= 1
+        w_assoc = maker.weights[1]
         whole_max_age = math.ceil(max_age)  # (a span this long has as many whole seconds)
         columns, admins, ordered, (last, last_len) = self.columns, self.admins, *self.order
         ids, shares, parts, ages, ages_w, sites, nices, prios = columns
@@ -382,8 +383,8 @@ class TableBuilder:
                         age = diff / max_age if diff < max_age else 1.0
                         age_w = age * float_w_age
             site, nice = job.site_factor, job.nice
-            for part in own:  # age, ASSOC, fair share, size, partition, QOS, ...
-                p = age_w + assoc.weighted_assoc + assoc.weighted_fairshare
+            for part in own:  # age, ASSOC (0.0 if unweighted: age + 0.0 is age), fair share, ...
+                p = (age_w + assoc.weighted_assoc if w_assoc else age_w) + assoc.weighted_fairshare
                 p = p + part.weighted_jobsize + part.weighted_partition + part.weighted_qos
                 if site or nice:  # ... site, -nice (p + 0 - 0 is p but for -0.0: below 1)
                     p = p + site - nice
