@@ -59,6 +59,12 @@ _TEXT_TIMES = frozenset(("submit_time", "eligible_time", "accrue_time", "start_t
 _ID, _COUNT, _SLOT = attrgetter("id"), attrgetter("count"), attrgetter("slot")
 
 
+def _single(jobs: list[Any], one: Any = 1) -> bool:
+    """Whether each record is one job: a ``count`` of ``one``, or none held (sprio's)."""
+    held = bool(jobs) and "count" in type(jobs[0]).__struct_fields__
+    return not held or list(map(_COUNT, jobs)).count(one) == len(jobs)
+
+
 class JobSink(Protocol):
     """Where the reader puts each piece's jobs, in file order (a ``count`` object is one
     record of that count)."""
@@ -277,8 +283,7 @@ def _projected(job: Job, record: type) -> Any:
 
 
 def _seconds(key: str, text: str) -> Any:
-    """A time or duration written as text, as the job parser reads it (the text itself
-    when it refuses it: the record then refuses it too)."""
+    """A time or duration written as text, as the job parser reads it (else the text)."""
     try:
         return check_job_field(key, text, "job")
     except InputError:
@@ -304,12 +309,11 @@ class _Taken:
         Raises:
             _Refused: a duplicate, or a ``count`` object sharing a cluster.
         """
-        taken = self.ids
-        before = len(taken)
-        taken.update(ids)
-        if len(taken) != before + len(jobs):
+        before = len(self.ids)
+        self.ids.update(ids)
+        if len(self.ids) != before + len(jobs):
             raise _Refused
-        if self.clusters is not None or list(map(_COUNT, jobs)).count(self.one) != len(jobs):
+        if self.clusters is not None or not _single(jobs, self.one):
             self._clusters(jobs)
         if "slot" not in skip and set(map(_SLOT, jobs)) != {None}:
             self._slots(jobs)
@@ -400,8 +404,7 @@ class JobList:
 
     def add(self, jobs: list[Job]) -> None:
         """Keep ``jobs``, a record a job."""
-        single = list(map(_COUNT, jobs)).count(1) == len(jobs)
-        self.keep(jobs if single else [one for job in jobs for one in expand(job)])
+        self.keep(jobs if _single(jobs) else [one for job in jobs for one in expand(job)])
 
     def keep(self, jobs: list[Job]) -> None:
         """Keep the next jobs of the file."""
