@@ -297,7 +297,7 @@ def _sort_values(letter: str, table: PriorityTable) -> list[Any]:
         shares = assocs if letter in "ou" else parts
         return list(map(operator.attrgetter(_SHARE_KEYS[letter]), shares))
     if upper == "Y":
-        return list(map(float, table.priority_ints))
+        return list(map(float, table.priority_ints()))
     if upper == "T":
         return [float(sum(p.weighted_tres.values())) for p in parts]
     if upper == "A":
@@ -367,7 +367,7 @@ def json_columns(table: PriorityTable) -> dict[str, Any]:
 
     return {
         "job_id": table.job_ids, "partition": part("partition"), "user": assoc("user"),
-        "account": assoc("account"), "qos": part("qos"), "priority": table.priority_ints,
+        "account": assoc("account"), "qos": part("qos"), "priority": table.priority_ints(),
         "site": table.sites, "nice": table.nices,
         "factors": factors(table.age_factors, ("assoc_factor", "fairshare_factor",
             "jobsize_factor", "partition_factor", "qos_factor", "tres_factors")),

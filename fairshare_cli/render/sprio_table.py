@@ -39,11 +39,12 @@ _ROW_VALUES: dict[str, tuple[str, str | None]] = {
     "A": ("aw", ".0f"),
     "a": ("aw", None),
 }
-#: The type of every value of the columns whose values the table makes (not the jobs').
-_TYPED = {"pi": {int}, "aw": {float}}
+#: The columns whose values the table makes (not the jobs'), of one type each: the weighted
+#: ages floats, the priorities floats (whole numbers with an admin-set one among them).
+_TYPED = frozenset(("pi", "aw"))
 _COLUMNS: dict[str, Callable[[PriorityTable], list[Any]]] = {
     "jid": lambda table: table.job_ids,
-    "pi": lambda table: table.priority_ints,
+    "pi": lambda table: table.priority_ints() if table.admin_rows else table.priorities,
     "py": PriorityTable.priority_fractions,
     "site": lambda table: table.sites,
     "nice": lambda table: table.nices,
@@ -183,9 +184,10 @@ def _row_column(
     values: list[Any] = _COLUMNS[name](table)
     side = "" if f.right else "-"
     ends: tuple[Any, ...] = ()
-    kinds = (_TYPED.get(name) if values else None) or (
-        _kinds(values) if conversion is not None else set()
-    )
+    if not values or (name not in _TYPED and conversion is None):
+        kinds: set[type] = set()
+    else:
+        kinds = {type(values[0])} if name in _TYPED else _kinds(values)
     # Sites and nices take few values: their ends and texts are found among those.
     distinct = set(values) if kinds == {int} and f.letter in "SN" else values
     if conversion is not None:

@@ -25,7 +25,7 @@ def _table(*rows: tuple[str, float, float, str]) -> PriorityTable:
     return PriorityTable(
         [r[0] for r in rows], [assocs[fs, user] for _, _, fs, user in rows], [part] * len(rows),
         [0.01] * len(rows), [10.0] * len(rows), [0] * len(rows), [0] * len(rows),
-        [r[1] for r in rows], [int(r[1]) for r in rows],
+        [r[1] for r in rows],
     )  # fmt: skip
 
 

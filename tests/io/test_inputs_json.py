@@ -130,7 +130,7 @@ def test_sprio_json_of_a_table_is_json_dumps_text(
     table = PriorityTable(
         [j[2] for j in jobs], [a for a, _ in picked], [s for _, s in picked],
         [j[5] for j in jobs], [j[6] for j in jobs], [0] * len(jobs), [j[4] for j in jobs],
-        [float(j[3]) for j in jobs], [j[3] for j in jobs],
+        [float(j[3]) for j in jobs],
     )  # fmt: skip
     text = dumps_columns(json_columns(table), len(table))
     assert text == reference_json(table.rows())

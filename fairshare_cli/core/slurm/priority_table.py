@@ -105,8 +105,8 @@ class PriorityTable(msgspec.Struct, frozen=True):
     Row ``i`` is job ``job_ids[i]`` in partition ``parts[i].partition``; ``assocs[i]`` and
     ``parts[i]`` hold what it shares with other rows, ``age_factors``/``weighted_ages``
     its age factor and weighted age factor, ``priorities`` sprio's PRIORITY before
-    truncation (at least 1) and ``priority_ints`` after it. ``admin_rows``: the rows of
-    jobs with an admin-set priority (their PRIORITY that number, no factors).
+    truncation (at least 1; :meth:`priority_ints` after it). ``admin_rows``: the rows of
+    jobs with an admin-set priority, each to that number (their PRIORITY, no factors).
     """
 
     job_ids: list[str]
@@ -117,8 +117,7 @@ class PriorityTable(msgspec.Struct, frozen=True):
     sites: list[int]
     nices: list[int]
     priorities: list[float]
-    priority_ints: list[int]
-    admin_rows: frozenset[int] = frozenset()
+    admin_rows: dict[int, int] = msgspec.field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.job_ids)
@@ -128,12 +127,20 @@ class PriorityTable(msgspec.Struct, frozen=True):
         admin = self.admin_rows
         return _table(
             [[column[i] for i in rows] for column in self._columns()],
-            frozenset(k for k, i in enumerate(rows) if i in admin) if admin else admin,
+            {k: admin[i] for k, i in enumerate(rows) if i in admin} if admin else {},
         )
 
     def _columns(self) -> tuple[list[Any], ...]:
         return (self.job_ids, self.assocs, self.parts, self.age_factors, self.weighted_ages,
-                self.sites, self.nices, self.priorities, self.priority_ints)  # fmt: skip
+                self.sites, self.nices, self.priorities)  # fmt: skip
+
+    def priority_ints(self) -> list[int]:
+        """sprio's PRIORITY: each truncated (an admin-set one as it is), made when asked
+        (the listing prints the floats as whole numbers)."""
+        ints = list(map(int, self.priorities))
+        for i, admin in self.admin_rows.items():
+            ints[i] = admin
+        return ints
 
     def priority_fractions(self) -> list[float]:
         """sprio's ``%y``: each PRIORITY over 2^32 - 1 (an admin-set one as it is)."""
@@ -155,15 +162,15 @@ class PriorityTable(msgspec.Struct, frozen=True):
                 s.tres_factors, s.weighted_tres, i in admin, p, job_sort_key(jid),
             )
             for i, (jid, a, s, age, age_w, site, nice, p, pi) in enumerate(zip(
-                *self._columns(), strict=True,
+                *self._columns(), self.priority_ints(), strict=True,
             ))
         ]  # fmt: skip
 
 
-def _table(columns: list[list[Any]], admin_rows: frozenset[int]) -> PriorityTable:
+def _table(columns: list[list[Any]], admin_rows: dict[int, int]) -> PriorityTable:
     """The table of these columns (in :meth:`PriorityTable._columns`' order)."""
-    ids, assocs, parts, ages, ages_w, sites, nices, prios, ints = columns
-    return PriorityTable(ids, assocs, parts, ages, ages_w, sites, nices, prios, ints, admin_rows)
+    ids, assocs, parts, ages, ages_w, sites, nices, prios = columns
+    return PriorityTable(ids, assocs, parts, ages, ages_w, sites, nices, prios, admin_rows)
 
 
 def job_sort_key(job_id: str) -> tuple[int, int, str]:
@@ -309,7 +316,7 @@ class TableBuilder:
         self, job: Any, assoc: AssocShare, own: Any, columns: list[list[Any]], admins: Any
     ) -> None:
         """Append the rows of a job with an admin-set priority (one a partition, no
-        factors) to :meth:`fill`'s columns, each row's priority in ``admins``."""
+        factors) to :meth:`add`'s columns, each row's priority in ``admins``."""
         admin_assoc = self.admin(assoc)
         for part in own:
             admins[len(columns[0])] = job.admin_priority
@@ -405,11 +412,7 @@ class TableBuilder:
 
     def table(self, in_id_order: bool = True) -> PriorityTable:
         """The rows added, sorted by job id (``-S i``) unless not ``in_id_order``."""
-        columns, admins = self.columns, self.admins
-        ints = list(map(int, columns[-1]))
-        for i, admin in admins.items():
-            ints[i] = admin
-        table = _table([*columns, ints], frozenset(admins))
+        table = _table(self.columns, dict(self.admins))
         ids = table.job_ids
         if not in_id_order or (self.order[0] and _canonical_numbers(ids)):
             return table

@@ -201,9 +201,9 @@ def _first_rows(
     placed = [*compress(listed, map(known.__contains__, pairs))]
     # One table for every job (a job's rows do not depend on the others'), read by column.
     table = compute_table(placed, ctx, t, listed_at=now, in_id_order=False)
-    columns = (table.job_ids, table.parts, table.priority_ints)
+    columns = (table.job_ids, table.parts, table.priority_ints())
     if len(set(table.job_ids)) == len(table.job_ids):  # a row a job at most: its own
-        rows = zip(map(_PARTITION, table.parts), table.priority_ints, strict=True)
+        rows = zip(map(_PARTITION, table.parts), columns[2], strict=True)
         return dict(zip(table.job_ids, rows, strict=True))
     heads = {p: (split_partitions(p) or (None,))[0] for p in set(map(_PARTITION, placed))}
     first = dict(
