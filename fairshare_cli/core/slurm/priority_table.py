@@ -339,7 +339,7 @@ class TableBuilder:
         attributes_matter, float_w_age = not maker.tres_by_size, float(w_age := maker.weights[0])
         max_age, now, one_term = maker.max_age, maker.now, len(maker.tres_weights) <= 1
         w_assoc = maker.weights[1]
-        whole_max_age = math.ceil(max_age)  # (a span this long has as many whole seconds)
+        whole_max_age = math.ceil(max_age)  # (a span this long holds max_age whole seconds)
         columns, admins, ordered, (last, last_len) = self.columns, self.admins, *self.order
         ids, shares, parts, ages, ages_w, sites, nices, prios = columns
         for job in jobs:
@@ -377,18 +377,13 @@ class TableBuilder:
                 self.add_admin_rows(job, assoc, own, columns, admins)
                 continue
             age = age_w = 0.0  # (whole seconds since the job accrued over max_age, at most 1)
-            if w_age:
-                if (accrued := job.accrue_time) is None:
-                    accrued = submit
-                if accrued is not None and max_age <= 0:
+            accrued = submit if job.accrue_time is None else job.accrue_time
+            if w_age and accrued is not None:
+                if max_age <= 0 or (span := now - accrued) >= whole_max_age:  # 1 (no fmod)
                     age, age_w = 1.0, float_w_age
-                elif accrued is not None and accrued < now:
-                    if (span := now - accrued) >= whole_max_age:  # past it: 1 (no fmod)
-                        age, age_w = 1.0, float_w_age
-                    else:  # int(now - accrued), exact
-                        diff = span - span % 1.0
-                        age = diff / max_age if diff < max_age else 1.0
-                        age_w = age * float_w_age
+                elif span > 0:  # int(now - accrued), exact: under ceil(max_age), so max_age
+                    age = (span - span % 1.0) / max_age
+                    age_w = age * float_w_age
             site, nice = job.site_factor, job.nice
             for part in own:  # age, ASSOC (0.0 if unweighted: age + 0.0 is age), fair share, ...
                 p = (age_w + assoc.weighted_assoc if w_assoc else age_w) + assoc.weighted_fairshare
