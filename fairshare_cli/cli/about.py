@@ -77,6 +77,7 @@ EXAMPLE_FILES = (
     "dirac-jobs.json",
     "history.csv",
     "workload.json",
+    "sweep.toml",  # docs/sweep.md's grid of two half-lives and two quotas
     "sample-state.history.sqlite",  # the usage history kept beside the state (binary)
 )
 

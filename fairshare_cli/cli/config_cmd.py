@@ -230,7 +230,8 @@ PROFILE_HELP = (
     "--example",
     "example",
     metavar="DIR",
-    help="Instead, write the sample pool (config, state, jobs, history, workload) into DIR.",
+    help="Instead, write the sample pool (config, state, jobs, history, workload, sweep "
+    "spec) into DIR.",
 )
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
 def init(path: str, profile: str, example: str | None, force: bool) -> None:

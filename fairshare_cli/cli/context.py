@@ -87,7 +87,17 @@ def resolve_now(given: str | None) -> float:
         return time.time()
     from fairshare_cli.core.epoch import parse_time
 
-    return parse_time(given, "--now")
+    return parse_time(given, _now_source())
+
+
+def _now_source() -> str:
+    """``FAIRSHARE_NOW`` when the time came from it, else ``--now``: what an error names."""
+    ctx = click.get_current_context(silent=True)
+    while ctx is not None:
+        if ctx.get_parameter_source("now") is click.core.ParameterSource.ENVIRONMENT:
+            return "FAIRSHARE_NOW"
+        ctx = ctx.parent
+    return "--now"
 
 
 @dataclass

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from fairshare_cli.core.jobs import Job, check_job_option
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, UINT32_MAX
 from fairshare_cli.core.operations.validate import check_jobs_against_config
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.inputs import loads, refuse_device
+from fairshare_cli.io.inputs import loads, read_text, refuse_device
 
 
 def _prefix(dry_run: bool) -> str:
@@ -22,7 +23,12 @@ def _prefix(dry_run: bool) -> str:
 
 
 @click.command("submit")
-@click.option("--file", "jobs_file", metavar="FILE", help="Submit the job objects in a JSON file.")
+@click.option(
+    "--file",
+    "jobs_file",
+    metavar="FILE",
+    help="Submit the job objects in a JSON file (- for stdin).",
+)
 @click.option("--id", "job_id", metavar="ID", help="Job id (default: the next free number).")
 @click.option("--owner", metavar="USER", help="Owner (default: $USER).")
 @click.option("--count", type=click.IntRange(min=1), default=1, help="N identical jobs ID.0...")
@@ -239,8 +245,11 @@ def _each_job(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _read_objects(path: Path) -> list[dict[str, Any]]:
     try:
-        refuse_device(path)
-        raw = loads(path.read_text(encoding="utf-8"))
+        if str(path) == "-":  # stdin, as every other input file
+            raw = loads(read_text(sys.stdin, "jobs file -"))
+        else:
+            refuse_device(path)
+            raw = loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError(f"jobs file {path} does not exist") from None
     except OSError as exc:

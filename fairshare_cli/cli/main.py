@@ -65,6 +65,18 @@ _SUMMARIES: dict[str, str] = {
 }
 
 
+def _path_of(ctx: click.Context, words: list[str]) -> str:
+    """``fs import sacct``: the group's path and the command names that lead its words."""
+    path, command = [ctx.command_path], ctx.command
+    for word in words:
+        sub = command.get_command(ctx, word) if isinstance(command, click.Group) else None
+        if sub is None:
+            break
+        path.append(word)
+        command = sub
+    return " ".join(path)
+
+
 class LazyGroup(click.Group):
     """A group whose subcommands are imported on first use."""
 
@@ -83,6 +95,7 @@ class LazyGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         from fairshare_cli.errors import FairshareError
 
+        words = [*getattr(ctx, "_protected_args", []), *ctx.args]  # (the command's names)
         try:
             return super().invoke(ctx)
         except FairshareError as exc:
@@ -91,7 +104,8 @@ class LazyGroup(click.Group):
             raise FsError(str(exc), exc.exit_code) from None
         except click.UsageError as exc:
             # Bad usage is one line too: the message, then where to find the usage.
-            where = exc.ctx.command_path if exc.ctx is not None else ctx.command_path
+            # (click leaves a missing option value without its context: found from the names)
+            where = exc.ctx.command_path if exc.ctx is not None else _path_of(ctx, words)
             message = one_line(exc.format_message())
             raise FsError(f"{message} (see '{where} --help')", exc.exit_code) from None
         except BrokenPipeError:

@@ -8,8 +8,11 @@ from typing import Any
 
 import click
 
+from fairshare_cli.cli.options import OUTPUT_FORMATS
 from fairshare_cli.errors import InputError
 
+#: Where ``fs whatif --output FMT`` (before the view) is kept for the command.
+OUTPUT = "fairshare_cli.whatif_output"
 #: Views that only read; ``negotiate`` is forced to ``--dry-run``; ``simulate`` runs the
 #: workload under both configs and shows both series.
 VIEWS = ("userprio", "sprio", "sshare", "quota", "negotiate", "taskqueues", "simulate")
@@ -62,6 +65,14 @@ def parse_assignment(text: str) -> tuple[str, Any]:
     "history kept beside the state.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print before, after and changes as JSON.")
+@click.option(
+    "--output",
+    type=click.Choice(OUTPUT_FORMATS),
+    default=None,
+    help="table (default) or json (as --json); simulate takes every format.",
+    expose_value=False,  # (read from ctx.meta: the command has as many parameters as it may)
+    callback=lambda ctx, _param, value: ctx.meta.__setitem__(OUTPUT, value),
+)
 @click.option("--wide", is_flag=True, help="Do not fit the table to the terminal.")
 @click.argument("view", type=click.Choice(VIEWS))
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
@@ -103,9 +114,12 @@ def whatif(
     from fairshare_cli.cli.whatif_replay import make_replay, needs_replay, replayed_sections
 
     overrides = dict(parse_assignment(a) for a in assignments)
-    # --json and --wide belong to the comparison wherever they are on the line.
-    argv = [a for a in args if a not in ("--json", "--wide")]
-    as_json = as_json or "--json" in args
+    # --json, --output and --wide belong to the comparison wherever they are on the line.
+    argv, output = take_output(
+        ctx.meta.get(OUTPUT), [a for a in args if a not in ("--json", "--wide")]
+    )
+    output = one_format(view, output, as_json or "--json" in args)
+    as_json = output == "json"
     wide = wide or "--wide" in args
     if view == "negotiate" and "--dry-run" not in argv:
         argv.append("--dry-run")
@@ -126,7 +140,7 @@ def whatif(
     if view == "simulate":
         from fairshare_cli.cli.whatif_simulate import compare_simulations
 
-        sim_args = [*argv, "--json"] if as_json else argv
+        sim_args = argv if output is None else [*argv, "--output", output]
         compare_simulations(ctx, command, sim_args, settings_text(assignments), set_after)
         for text in notes:  # (stdout holds the two series)
             click.echo(f"fs: note: {text}", err=True)
@@ -153,6 +167,55 @@ def _show(
     from fairshare_cli.render.whatif import render_diff
 
     render_diff(diff, title, wide=wide, notes=notes)
+
+
+def take_output(own: str | None, args: list[str]) -> tuple[list[str], str | None]:
+    """The view's arguments without ``--output FMT`` (or ``--output=FMT``), and the format
+    given there or before the view.
+
+    Raises:
+        click.UsageError: a format that is not one, or two that differ.
+    """
+    argv: list[str] = []
+    found = own
+    rest = iter(args)
+    for arg in rest:
+        if arg == "--output":
+            value = next(rest, None)
+            if value is None:
+                raise click.UsageError("Option '--output' requires an argument.")
+        elif arg.startswith("--output="):
+            value = arg.partition("=")[2]
+        else:
+            argv.append(arg)
+            continue
+        if value not in OUTPUT_FORMATS:
+            raise click.UsageError(
+                f"--output {value!r}: expected one of {', '.join(OUTPUT_FORMATS)}"
+            )
+        if found not in (None, value):
+            raise click.UsageError(f"--output {found} and --output {value} disagree; give one")
+        found = value
+    return argv, found
+
+
+def one_format(view: str, output: str | None, as_json: bool) -> str | None:
+    """The comparison's format: ``--output``'s, ``json`` for ``--json``, else None (a table).
+
+    Raises:
+        click.UsageError: ``--json`` with another ``--output``; ndjson or csv for a view
+            other than simulate (the comparison is one document: a table or JSON).
+    """
+    if as_json and output not in (None, "json"):
+        raise click.UsageError(f"--json and --output {output} disagree; give one of them")
+    if as_json:
+        return "json"
+    if output in ("ndjson", "csv") and view != "simulate":
+        raise click.UsageError(
+            f"--output {output}: fs whatif {view} prints one table or one JSON document "
+            "(--output table, --output json or --json)"
+        )
+    return output
 
 
 def settings_text(assignments: tuple[str, ...]) -> str:

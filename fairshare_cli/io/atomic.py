@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 
-from fairshare_cli.errors import RuntimeFailure
+from fairshare_cli.errors import InputError, RuntimeFailure
 
 
 def atomic_write_text(
@@ -19,10 +20,13 @@ def atomic_write_text(
     ``what`` names the file in errors ("state file", "config file").
 
     Raises:
+        InputError: ``path`` is a device, a pipe or a folder, which the rename would replace
+            (run as root, ``--html /dev/null`` replaced the system's ``/dev/null``).
         RuntimeFailure: the folder cannot be created or written (the old file is kept).
     """
     import tempfile  # here, not at import: read-only commands never write
 
+    refuse_special(path, what)
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -42,6 +46,23 @@ def atomic_write_text(
             os.unlink(tmp)
         raise
     fsync_folder(path.parent)
+
+
+def refuse_special(path: Path, what: str) -> None:
+    """Refuse to replace anything but a regular file (or a symbolic link, itself replaced).
+
+    Raises:
+        InputError: ``path`` is a device, a pipe, a socket or a folder.
+    """
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:  # (missing: made new; unreadable: the write says why)
+        return
+    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        raise InputError(
+            f"cannot write {what} {path}: not a regular file (a device, a pipe or a folder), "
+            "which fs would replace; name a file"
+        )
 
 
 def _write(fd: int, text: str | Sequence[bytes]) -> None:

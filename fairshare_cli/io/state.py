@@ -24,7 +24,7 @@ from fairshare_cli.core.state import (
     state_to_json,
 )
 from fairshare_cli.errors import RuntimeFailure, StateError
-from fairshare_cli.io.atomic import atomic_write_text
+from fairshare_cli.io.atomic import atomic_write_text, refuse_special
 from fairshare_cli.io.inputs import fast_loads, refuse_device
 
 #: The state size from which msgspec decodes it: importing msgspec costs 8-14 ms
@@ -142,10 +142,12 @@ def state_lock(path: Path) -> Iterator[None]:
     """Hold an exclusive ``flock`` on ``<state>.lock`` for a read-modify-write.
 
     Raises:
+        InputError: the state path is a device, a pipe or a folder (no lock is made).
         RuntimeFailure: the lock file cannot be created.
     """
     lock_path = path.with_name(path.name + ".lock")
     _refuse_file_in_path(path)
+    refuse_special(path, "state file")  # (no lock beside a device: /dev/null.lock)
     try:
         lock_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)

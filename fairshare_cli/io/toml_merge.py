@@ -20,7 +20,7 @@ import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
 from fairshare_cli.errors import ConfigError
-from fairshare_cli.io.atomic import atomic_write_text
+from fairshare_cli.io.atomic import atomic_write_text, refuse_special
 from fairshare_cli.io.inputs import refuse_device
 
 Fragment = Mapping[str, Any]
@@ -187,9 +187,11 @@ def merge_into_file(
     Raises:
         ConfigError: the file is not valid TOML, a value differs without ``replace``, or the
             merged config is invalid (the file is left as it was).
+        InputError: ``path`` is a device, a pipe or a folder.
         RuntimeFailure: the file cannot be written.
     """
     where = str(path)
+    refuse_special(path, "config file")  # (before reading: a pipe would never end)
     text = _read(path)
     try:
         document = tomlkit.parse(text)

@@ -87,6 +87,21 @@ def test_init_example_follows_the_readme(
     assert again.exit_code == 2 and "already exists; use --force" in again.stderr
 
 
+def test_init_example_writes_every_sample_file_the_docs_use(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every file of the repository's sample_configs/ is written, so that each session of
+    the docs runs in a fresh folder: 'fs sweep sample_configs/sweep.toml --out /tmp/runs'
+    (docs/sweep.md) was refused there, as the sweep spec was not written."""
+    shipped = {p.name for p in (REPO / "sample_configs").iterdir() if p.suffix != ".lock"}
+    assert set(EXAMPLE_FILES) == shipped
+    monkeypatch.chdir(tmp_path)
+    assert run("init", "--example", "sample_configs").exit_code == 0
+    result = run("sweep", "sample_configs/sweep.toml", "--out", str(tmp_path / "runs"))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[-1].startswith("base ")
+
+
 def test_version_names_versions_config_and_profile(
     write_config: Callable[[str], Path], run: Callable[..., Any]
 ) -> None:

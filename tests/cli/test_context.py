@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -138,3 +139,25 @@ def test_a_dry_run_writes_nothing_not_even_the_lock_file(
     assert result.exit_code == 0, result.output
     assert "dry run, nothing written" in result.output
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+@pytest.mark.parametrize(
+    ("env", "line", "named"),
+    [
+        pytest.param({"FAIRSHARE_NOW": "yesterday"}, [], "FAIRSHARE_NOW", id="variable"),
+        pytest.param({}, ["--now", "yesterday"], "--now", id="option"),
+        pytest.param(
+            {"FAIRSHARE_NOW": "2026-11-21T12:00:00Z"}, ["--now", "yesterday"], "--now",
+            id="option-over-variable",
+        ),
+    ],
+)  # fmt: skip
+def test_a_bad_time_names_where_it_came_from(
+    env: dict[str, str], line: list[str], named: str, run: Callable[..., Any]
+) -> None:
+    """FAIRSHARE_NOW=yesterday fs userprio --config ... said '--now: expected ...' to an
+    admin who typed no --now."""
+    pool = str(Path(__file__).resolve().parents[2] / "sample_configs" / "pool.toml")
+    result = run("userprio", "--config", pool, *line, env=env)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"fs: error: {named}: expected epoch seconds")

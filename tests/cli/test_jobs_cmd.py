@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner
 
@@ -120,3 +122,14 @@ def test_submit_refuses_no_cpus(tmp_path: Path) -> None:
     dry = runner.invoke(cli, ["negotiate", "--dry-run", "--json", *common])
     assert dry.exit_code == 0, dry.stderr
     assert [m["job_id"] for m in json.loads(dry.stdout)["matches"]] == ["1.0", "1.1"]
+
+
+def test_submit_file_dash_reads_stdin(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """fs submit --file - < sample_configs/jobs.json said 'jobs file - does not exist',
+    where every other input file (--jobs-file, the imports) takes - for stdin."""
+    jobs = Path(__file__).resolve().parents[2] / "sample_configs" / "jobs.json"
+    pool = str(jobs.parent / "pool.toml")
+    args = ["--config", pool, "--state", str(tmp_path / "s.json"), "--now", "2026-11-21T12:00:00Z"]
+    result = run("submit", "--file", "-", *args, input=jobs.read_text(encoding="utf-8"))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "Submitted 641 jobs as 6 clusters (101 ... 106)\n"

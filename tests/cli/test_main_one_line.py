@@ -56,3 +56,22 @@ def test_config_value_with_a_newline_is_one_line(
 )
 def test_one_line_escapes_control_characters(text: str, expected: str) -> None:
     assert one_line(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "where"),
+    [
+        pytest.param(["userprio", "--sort"], "userprio", id="userprio"),
+        pytest.param(["sprio", "-j"], "sprio", id="sprio"),
+        pytest.param(["import", "sacct", "x", "--now"], "import sacct", id="nested"),
+        pytest.param(["sweep", "collect", "--objective"], "sweep collect", id="sweep"),
+    ],
+)
+def test_a_missing_option_value_names_the_commands_help(
+    args: list[str], where: str, run: Callable[..., Any]
+) -> None:
+    """fs userprio --sort said "(see 'fs --help')", whose help lists no --sort (the program
+    is 'cli' under the test runner, 'fs' or 'fairshare' in a shell)."""
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.stderr.endswith(f"requires an argument. (see 'cli {where} --help')\n")

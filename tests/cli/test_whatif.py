@@ -198,3 +198,56 @@ def test_only_the_models_a_key_revalues_are_replayed() -> None:
     assert replayed_sections(slurm) == {"slurm"}
     assert replayed_sections({**half, **slurm, "pool.name": "x"}) == {"accountant", "slurm"}
     assert replayed_sections({"pool.name": "x"}) == frozenset()
+
+
+SAMPLE = [
+    "--config",
+    str(REPO / "sample_configs" / "pool.toml"),
+    "--now",
+    NOW,
+]
+QUOTA_300 = ["whatif", "--set", 'groups."group_physics".quota=300']
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param([*QUOTA_300, "quota", *SAMPLE, "--output", "json"], id="after-the-view"),
+        pytest.param([*QUOTA_300, "quota", *SAMPLE, "--output=json"], id="with-equals"),
+        pytest.param([*QUOTA_300, "--output", "json", "quota", *SAMPLE], id="before-the-view"),
+    ],
+)
+def test_output_json_is_the_comparison_as_json(line: list[str], run: Callable[..., Any]) -> None:
+    """fs whatif --set 'groups."group_physics".quota=300' quota ... --output json prints the
+    document --json prints (it printed the table), whichever side of the view it stands."""
+    result = run(*line)
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout) == json.loads(
+        run(*QUOTA_300, "quota", *SAMPLE, "--json").stdout
+    )
+
+
+@pytest.mark.parametrize("fmt", ["csv", "ndjson"])
+def test_output_csv_of_a_view_is_refused_naming_what_it_takes(
+    fmt: str, run: Callable[..., Any]
+) -> None:
+    """fs whatif --set ... quota --output csv was refused as '--json and --output csv
+    disagree', naming a --json nobody gave."""
+    result = run(*QUOTA_300, "quota", *SAMPLE, "--output", fmt)
+    assert result.exit_code == 2
+    assert "--json and" not in result.stderr
+    assert f"--output {fmt}: fs whatif quota prints one table or one JSON document" in result.stderr
+
+
+def test_json_with_another_output_is_refused(run: Callable[..., Any]) -> None:
+    result = run(*QUOTA_300, "quota", *SAMPLE, "--json", "--output", "table")
+    assert result.exit_code == 2
+    assert "--json and --output table disagree" in result.stderr
+
+
+def test_output_csv_reaches_a_simulation(run: Callable[..., Any]) -> None:
+    workload = str(REPO / "sample_configs" / "workload.json")
+    sim = ["--workload", workload, "--until", "1:00:00", "--cycle", "1800"]
+    result = run(*QUOTA_300, "--output", "csv", "simulate", *sim, *SAMPLE)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[0].startswith("policy,time,kind,name,")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -234,3 +235,22 @@ def test_backfill_keys_default_and_limits(write_config: Callable[[str], Path]) -
     ]:
         with pytest.raises(ConfigError, match=f"priority.{key}: {says}|{key}.*{says}"):
             load_config(write_config(f"[priority]\n{key} = {bad}\n"))
+
+
+@pytest.mark.parametrize(
+    ("value", "hint"),
+    [
+        pytest.param("30", True, id="number-is-seconds"),
+        pytest.param('"0"', False, id="string-is-minutes"),
+    ],
+)
+def test_a_short_calc_period_says_a_number_is_seconds(
+    value: str, hint: bool, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """fs config check --config c.toml with calc_period = 30: 'Bad value "30"' read as 30
+    minutes (slurm.conf's unit) to a Slurm admin; the message says a number is seconds."""
+    cfg = write_config(f'[pool]\ndefaults = "current"\n[priority]\ncalc_period = {value}\n')
+    result = run("config", "check", "--config", str(cfg))
+    assert result.exit_code == 2
+    assert "(must be at least 1 minute)" in result.stderr
+    assert ("a TOML number is seconds" in result.stderr) is hint

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -223,3 +225,21 @@ def test_a_queue_that_does_not_read_is_refused_in_one_line(
     assert str(refused.value) == (
         f"state file {path} {words}; fix it or move it aside to start afresh"
     )
+
+
+def test_a_state_that_is_a_pipe_is_refused_before_a_lock_is_made(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """fs submit --owner alice --state FIFO (or a device: /dev/null) made FIFO.lock beside
+    it, then blocked reading the pipe (/dev/null: 'is empty (truncated?)'); it is refused at
+    once, naming the path, and no lock is left (other sessions left /dev/null.lock)."""
+    fifo = tmp_path / "state.json"
+    os.mkfifo(fifo)
+    config = Path(__file__).resolve().parents[2] / "sample_configs" / "pool.toml"
+    result = run(
+        "submit", "--owner", "alice", "--config", str(config), "--state", str(fifo),
+        "--now", "2026-11-21T12:00:00Z",
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert f"cannot write state file {fifo}: not a regular file" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["state.json"]

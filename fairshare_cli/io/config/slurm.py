@@ -83,9 +83,11 @@ def read_priority(top: Reader, file: str, prof: Mapping[str, Any]) -> SlurmPrior
             "PriorityCalcPeriod (expected a finite period)"
         )
     if calc < 60:
+        given = r.table["calc_period"]
+        unit = "" if isinstance(given, str) else ' (a TOML number is seconds: write "1" or 60)'
         r.fail(
-            f'priority.calc_period: Bad value "{r.table["calc_period"]}" for '
-            "PriorityCalcPeriod (must be at least 1 minute)"
+            f'priority.calc_period: Bad value "{given}" for '
+            f"PriorityCalcPeriod (must be at least 1 minute){unit}"
         )
     if halflife == 0 and reset.upper() == "NONE":
         r.fail(

@@ -1,0 +1,89 @@
+"""Atomic replacement refuses a path that is no regular file: the rename would replace it.
+
+Run as root, ``fs simulate --html /dev/null`` (or ``fs init /dev/null --force``, an import's
+``--into /dev/null``) replaced the system's ``/dev/null`` with the page. A FIFO stands in for
+the device here: the rename replaced it alike, and any user may make one.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fairshare_cli.errors import InputError
+from fairshare_cli.io.atomic import atomic_write_text
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE = REPO / "sample_configs"
+NOW = "2026-11-21T12:00:00Z"
+REFUSED = "not a regular file (a device, a pipe or a folder), which fs would replace; name a file"
+
+
+@pytest.fixture
+def fifo(tmp_path: Path) -> Path:
+    path = tmp_path / "null"
+    os.mkfifo(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(["init", "{fifo}", "--force"], id="init-force"),
+        pytest.param(
+            [
+                "simulate",
+                "--workload",
+                str(SAMPLE / "workload.json"),
+                "--until",
+                "1:00:00",
+                "--cycle",
+                "1800",
+                "--config",
+                str(SAMPLE / "pool.toml"),
+                "--now",
+                NOW,
+                "--html",
+                "{fifo}",
+            ],
+            id="simulate-html",
+        ),
+        pytest.param(
+            [
+                "import",
+                "slurm-conf",
+                str(REPO / "tests/fixtures/slurm-22.05/config/slurm.conf.fairtree"),
+                "--into",
+                "{fifo}",
+            ],
+            id="import-into",
+        ),
+    ],
+)
+def test_a_device_or_pipe_is_refused_and_kept(
+    line: list[str], fifo: Path, run: Callable[..., Any]
+) -> None:
+    result = run(*(arg.replace("{fifo}", str(fifo)) for arg in line))
+    assert result.exit_code == 2
+    assert result.stderr.endswith(f"{fifo}: {REFUSED}\n")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_a_regular_file_and_a_symbolic_link_are_replaced(tmp_path: Path) -> None:
+    plain = tmp_path / "plain.txt"
+    plain.write_text("old", encoding="utf-8")
+    link = tmp_path / "link.txt"
+    link.symlink_to(tmp_path / "elsewhere.txt")
+    for path in (plain, link, tmp_path / "new.txt"):
+        atomic_write_text(path, "new", "test file")
+        assert path.read_text(encoding="utf-8") == "new" and not path.is_symlink()
+
+
+def test_a_folder_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="not a regular file"):
+        atomic_write_text(tmp_path, "x", "test file")
