@@ -3,12 +3,15 @@ of objects streamed object by object (HTCondor's ``-json`` dumps)."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
 import re
+import shutil
 import stat
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from typing import IO, Any, Protocol
 
@@ -31,6 +34,49 @@ def refuse_device(path: str | os.PathLike[str]) -> None:
     device = stat.S_ISCHR(found.st_mode) or stat.S_ISBLK(found.st_mode)
     if device and found.st_rdev != os.stat(os.devnull).st_rdev:
         raise OSError(errno.EINVAL, "a device, not a file")
+
+
+def rereadable(path: str) -> bool:
+    """Whether opening ``path`` again gives the same text: not for stdin (``-``), a pipe
+    (``<(condor_q -json)``, a named FIFO) or a socket, whose text a first reading takes.
+    A path that cannot be looked at counts as rereadable: opening it names the fault."""
+    if path == "-":
+        return False
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return True
+    return not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode))
+
+
+@contextlib.contextmanager
+def spooled(path: str) -> Iterator[str]:
+    """A path that a reader may open twice (to sniff, or the exact reader after a fast
+    one): ``path`` itself when :func:`rereadable`, else a temporary copy of its bytes
+    (stdin's for ``-``), removed on leaving.
+
+    Raises:
+        InputError: the pipe cannot be read.
+    """
+    if rereadable(path):
+        yield path
+        return
+    # (its suffix kept: a reader may tell the format by it, as fs import history does)
+    suffix = os.path.splitext(path)[1] or ".input"
+    with tempfile.NamedTemporaryFile("wb", suffix=suffix) as tmp:
+        # Bytes as they come: decoding (and its errors) is the reader's job.
+        try:
+            if path != "-":
+                with open(path, "rb") as source:
+                    shutil.copyfileobj(source, tmp)
+            elif getattr(sys.stdin, "buffer", None) is not None:
+                shutil.copyfileobj(sys.stdin.buffer, tmp)
+            else:  # pragma: no cover - a text-only stdin
+                tmp.write(sys.stdin.read().encode("utf-8", "surrogateescape"))
+            tmp.flush()
+        except OSError as exc:
+            raise InputError(f"cannot read {path}: {exc.strerror}") from None
+        yield tmp.name
 
 
 def open_input(path: str) -> IO[str]:
@@ -92,7 +138,7 @@ def read_json(path: str, name: str | None = None) -> Any:
         InputError: the file cannot be opened or read, or is not UTF-8.
         JSONFault: the text is not valid JSON.
     """
-    if path != "-":
+    if rereadable(path):  # (a pipe is read once, by the exact reader)
         fast = _fast_json(path)
         if fast is not _SLOW:
             return fast
