@@ -102,9 +102,13 @@ class UsageStore:
         self._conn = conn
 
     def rollback_after(self, marks: Marks) -> None:
-        """Drop rows a writer appended but never recorded in the state (it died between)."""
+        """Drop rows a writer appended but never recorded in the state (it died between);
+        with none, the file is not written (a command refused later leaves it as it was)."""
         with self._conn:
             for table, mark in (("records", marks.records), ("ends", marks.ends)):
+                past = f"SELECT 1 FROM {table} WHERE id > ? LIMIT 1"
+                if self._conn.execute(past, (mark,)).fetchone() is None:
+                    continue
                 if mark == 0:
                     # every row (ids start at 1): without a WHERE, SQLite empties the
                     # table and its indexes whole instead of deleting row by row (a state
