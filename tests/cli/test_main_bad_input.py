@@ -21,6 +21,8 @@ CONFIG_CASES = [
     ("Cpus = 1,", "Cpus = inf,", "machines[0].attributes.Cpus"),
     ("Cpus = 1,", "Cpus = -inf,", "machines[0].attributes.Cpus"),
     ("Cpus = 1,", "Cpus = 99999999999999999999,", "machines[0].attributes.Cpus"),
+    # finite, but the pool's CPUs (count x slots x Cpus) overflowed in fs sprio and sshare
+    ("Cpus = 1,", "Cpus = 1e308,", "machines[0].attributes.Cpus"),
     ("count = 2", "count = 100000000", "machines[0]"),
     ("slots = 2", "slots = 99999999999", "machines[0].slots"),
     (
