@@ -307,7 +307,7 @@ def marks_of(section: object) -> Marks:
         return Marks()
     if isinstance(section, dict):
         r, e = section.get("records", 0), section.get("ends", 0)
-        if type(r) is int and type(e) is int and r >= 0 and e >= 0:
+        if type(r) is int and type(e) is int and 0 <= r < 2**63 and 0 <= e < 2**63:  # SQLite ids
             return Marks(r, e)
     raise StateError(f'state section "{SECTION}": expected {{"records": N, "ends": N}}')
 

@@ -57,6 +57,15 @@ def test_config_not_utf8(env: dict[str, Path], run: Callable[..., Any]) -> None:
 
 # ------------------------------------------------------------------------------ state
 TEXT = json.dumps(STATE)
+BIG = int("9" * 400)
+CLAIM = {"submitter": "alice@example.org", "start_time": 1795258800.0}
+
+
+def _record(body: dict[str, Any]) -> str:
+    """The state with one accountant record, ``a@example.org``, holding ``body``."""
+    return json.dumps({**STATE, "accountant": {"records": {"a@example.org": body}}})
+
+
 STATE_CASES = [
     # (state file text, command, the error names)
     (TEXT[:-1] + ', "negotiator": {"last_cycle": NaN}}', "userprio", "NaN"),
@@ -139,6 +148,20 @@ STATE_CASES = [
     ),
     (json.dumps({**STATE, "slurm": "x"}), "simulate", "slurm"),
     (json.dumps({**STATE, "slurm": {"usage": {"hep": 5}}}), "simulate", "slurm.usage.hep"),
+    # a lone surrogate ("\udcff", valid JSON) or a whole number beyond any float in a
+    # record: a traceback (UnicodeEncodeError, OverflowError), and for a claim's job id a
+    # segmentation fault in classad2 (exit 139, no message)
+    (_record({"accumulated_usage": "\udcff"}), "userprio", "a@example.org.accumulated_usage"),
+    (_record({"accumulated_usage": BIG}), "userprio", "a@example.org.accumulated_usage"),
+    (_record({"last_update": BIG}), "userprio", "a@example.org.last_update"),
+    (_record({"resources_used": BIG}), "simulate", "a@example.org.resources_used"),
+    (
+        json.dumps(
+            {**STATE, "negotiator": {"claims": {"slot1@exec1": {**CLAIM, "job_id": "\udcff"}}}}
+        ),
+        "negotiate",
+        "negotiator.claims.slot1@exec1.job_id: expected Unicode text",
+    ),
 ]
 
 
@@ -148,8 +171,28 @@ def test_bad_state_is_refused_and_untouched(
 ) -> None:
     env["state"].write_text(text)
     before = env["state"].read_bytes()
-    extra = ["--until", "1:00:00", "--cycle", "1800"] if command == "simulate" else []
-    refused(run(command, *common(env), *extra), str(env["state"]), key)
+    line = {
+        "simulate": ["simulate", *common(env), "--until", "1:00:00", "--cycle", "1800"],
+        "whatif": [
+            "whatif",
+            "--set",
+            "accountant.priority_halflife=3600",
+            "userprio",
+            *common(env),
+        ],
+    }.get(command, [command, *common(env)])
+    refused(run(*line), str(env["state"]), key)
+    assert env["state"].read_bytes() == before
+
+
+def test_marks_beyond_sqlite_ids_are_refused(env: dict[str, Path], run: Callable[..., Any]) -> None:
+    """``fs whatif --set accountant.priority_halflife=3600 userprio`` on a state whose
+    usage-history marks pass SQLite's 64-bit ids: one line (was an OverflowError traceback
+    from the query)."""
+    env["state"].write_text(json.dumps({**STATE, "usage_history": {"records": 0, "ends": 2**70}}))
+    before = env["state"].read_bytes()
+    line = ["whatif", "--set", "accountant.priority_halflife=3600", "userprio", *common(env)]
+    refused(run(*line), 'state section "usage_history": expected {"records": N, "ends": N}')
     assert env["state"].read_bytes() == before
 
 
