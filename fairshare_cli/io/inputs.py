@@ -213,6 +213,22 @@ class Readable(Protocol):
     def read(self, n: int = -1, /) -> str: ...
 
 
+def _escapes_surrogate(text: str) -> bool:
+    """Whether JSON ``text`` may escape a surrogate (``\\udcff``): only then is each
+    object decoded from it checked for one left alone (:func:`_unicode`)."""
+    return "\\ud" in text or "\\uD" in text
+
+
+def _unicode(obj: Any) -> bool:
+    """Whether every string in ``obj`` is Unicode text (no lone surrogate, which neither
+    UTF-8 output nor classad2 takes)."""
+    try:
+        json.dumps(obj, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class _JsonObjects:
     """A chunked reader of a JSON array of objects, keeping the line it is on."""
 
@@ -225,6 +241,7 @@ class _JsonObjects:
         self.decoder = json.JSONDecoder()
         self.buf = fh.read(CHUNK)
         self.clean = self.buf.isascii()  # no junk possible: skip the per-ad search
+        self.escaped = _escapes_surrogate(self.buf)
         self.pos = 0
         self.line = 1  # the line ``pos`` is on
         self.eof = not self.buf
@@ -243,6 +260,7 @@ class _JsonObjects:
         self.buf = self.buf[self.pos :] + data
         self.pos = 0
         self.clean = self.buf.isascii()
+        self.escaped = _escapes_surrogate(self.buf)
         return True
 
     def peek(self) -> str:
@@ -287,6 +305,8 @@ class _JsonObjects:
         if not isinstance(obj, dict):
             raise self.fail("expected an ad (a JSON object)")
         junk = None if self.clean else self.junk_at(self.pos, end)
+        if junk is None and self.escaped and not _unicode(obj):  # "\udcff": no text either
+            junk = self.junk_error(self.label, self.line)
         if junk is not None:
             raise junk
         line = self.line

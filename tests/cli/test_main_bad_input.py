@@ -278,6 +278,22 @@ DUMP_CASES: list[tuple[str, str | bytes, str]] = [
     ("condor-history", b'[{"Owner": "caf\xe9"}]', "UTF-8"),
     ("condor-history", '[{"Owner": "a", "JobStartDate": ' + "9" * 5000 + "}]", "JSON"),
     ("condor-history", "[" * 100000 + "]" * 100000, "JSON"),
+    # NaN or 1e400 for a whole-number attribute: "cannot convert float NaN to integer"
+    ("condor-q", '[{"ClusterId": 1, "ProcId": 0, "Owner": "a", "JobPrio": NaN}]', "JobPrio = nan"),
+    ("condor-q", '[{"ClusterId": 1, "ProcId": 0, "Owner": "a", "RequestCpus": 1e400}]', "= inf"),
+    # an escaped lone surrogate: a traceback printing the machines on a strict UTF-8 stdout
+    (
+        "condor-status",
+        '[{"MyType": "Machine", "Name": "slot1@m", "Machine": "m", "Cpus": 1, "Arch": "\\udcff"}]',
+        "dump.txt:1: binary data",
+    ),
+    # a time beyond any float: an OverflowError converting it
+    (
+        "squeue",
+        '{"jobs": [{"job_id": 7, "job_state": ["PENDING"], "user_name": "alice", "account": '
+        '"hep", "partition": "batch", "accrue_time": {"set": true, "number": ' + "9" * 400 + "}}]}",
+        "jobs[0].accrue_time",
+    ),
 ]
 
 

@@ -275,3 +275,18 @@ def test_a_merge_refused_without_replace_writes_no_claim(
         "s.json.lock",
         "status.long.txt",
     ]
+
+
+def test_a_claim_start_beyond_any_float_is_refused(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fs import condor-status DUMP`` whose claimed slot has a 400-digit JobStart: exit 2
+    with one line, the state unchanged (was an OverflowError traceback converting it)."""
+    pool = write_pool(tmp_path)
+    dump = tmp_path / "status.long.txt"
+    dump.write_text(
+        'Name = "slot1@m1"\nMachine = "m1"\nCpus = 1\nState = "Claimed"\n'
+        f'RemoteUser = "z@d"\nJobId = "5.0"\nJobStart = {"9" * 400}\n'
+    )
+    before = pool["state"].read_bytes()
+    args = ["--config", str(pool["config"]), "--state", str(pool["state"]), "--now", NOW]
+    refused(run("import", "condor-status", str(dump), *args), "start_time")
+    assert pool["state"].read_bytes() == before
