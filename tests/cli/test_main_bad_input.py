@@ -294,6 +294,10 @@ DUMP_CASES: list[tuple[str, str | bytes, str]] = [
         '"hep", "partition": "batch", "accrue_time": {"set": true, "number": ' + "9" * 400 + "}}]}",
         "jobs[0].accrue_time",
     ),
+    # sshare --json usage: NaN, an infinity or 400 digits reached int() or float()
+    ("sshare", '{"shares": {"shares": [{"name": "hep", "usage": NaN}]}}', "shares[0]: usage: "),
+    ("sshare", '{"shares": {"shares": [{"name": "hep", "usage": 1e400}]}}', "shares[0]: usage: "),
+    ("sshare", '{"shares": {"shares": [{"name": "hep", "usage": ' + "9" * 400 + "}]}}", "usage: "),
 ]
 
 
