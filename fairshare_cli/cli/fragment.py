@@ -83,6 +83,21 @@ def emit_fragment(
             click.echo(name, err=True)
 
 
+def check_fragment(fragment: Fragment, into: str | None, replace: bool) -> None:
+    """Refuse now what :func:`emit_fragment` would refuse merging ``fragment`` into
+    ``into`` (nothing to check without ``into``), so that a command writing its state
+    first writes nothing when the merge would be refused.
+
+    Raises:
+        ConfigError: see :func:`emit_fragment`.
+    """
+    from fairshare_cli.io.config import build_config
+    from fairshare_cli.io.toml_merge import merge_into_file
+
+    if into is not None:
+        merge_into_file(Path(into), fragment, replace, build_config, dry_run=True)
+
+
 #: How many ignored names the summary line shows.
 SHOWN_NAMES = 12
 

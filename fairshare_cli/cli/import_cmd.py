@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import math
-import shutil
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
@@ -17,6 +14,7 @@ from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_opt
 from fairshare_cli.core.operations.import_usage import HISTORY_SINKS
 from fairshare_cli.core.usage import Batches, SinkFactory, UsageRecord, batches_of, record_end
 from fairshare_cli.io.history import FORMATS
+from fairshare_cli.io.inputs import spooled
 from fairshare_cli.render.progress import counted_batches
 
 #: Inputs larger than this (bytes) show a progress bar when stderr is a terminal.
@@ -176,23 +174,6 @@ def condor_history(
         with progress_bar(large, "reading " + file) as bar:
             progress = bar if large else None
             _import(lambda: read_condor_history(path, file, progress), file, rebuild, dry_run, opts)
-
-
-@contextlib.contextmanager
-def spooled(file: str) -> Iterator[str]:
-    """A path to read (twice if need be): stdin (``-``) is copied to a temporary file."""
-    if file != "-":
-        yield file
-        return
-    with tempfile.NamedTemporaryFile("wb", suffix=".history") as tmp:
-        # Bytes as they come: decoding (and its errors) is the reader's job.
-        source = getattr(sys.stdin, "buffer", None)
-        if source is not None:
-            shutil.copyfileobj(source, tmp)
-        else:  # pragma: no cover - a text-only stdin
-            tmp.write(sys.stdin.read().encode("utf-8", "surrogateescape"))
-        tmp.flush()
-        yield tmp.name
 
 
 def _import(

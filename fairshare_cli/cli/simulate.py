@@ -220,6 +220,7 @@ def prepared(
         )
     if backfill and scheduler != "slurm":
         raise click.UsageError("--backfill needs --scheduler slurm")
+    _check_window_end(opts.when(), span, until)
     env = load_env(opts)
     if scheduler == "slurm" and not env.config.accounts:
         raise InputError(f"{env.config.path}: --scheduler slurm needs [accounts] in the config")
@@ -245,6 +246,22 @@ def prepared(
         backfill=backfill,
         starts=starts,
     )
+
+
+def _check_window_end(now: float, span: float, until: str) -> None:
+    """Refuse a run that would go past the last time fs can print (the year 9999).
+
+    Raises:
+        InputError: ``now + span`` is after :data:`~fairshare_cli.core.limits.TIME_MAX`.
+    """
+    from fairshare_cli.core.jsontext import iso
+    from fairshare_cli.core.limits import TIME_MAX
+
+    if now + span > TIME_MAX:
+        raise InputError(
+            f"--now {iso(now)} with --until {until} runs past {iso(TIME_MAX)}, the last time "
+            "fs can show; give an earlier --now or a shorter --until"
+        )
 
 
 def show_rows(rows: Sequence[SimRow], fmt: str, plot: str | None, series: bool = False) -> None:

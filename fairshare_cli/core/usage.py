@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from itertools import chain, compress, islice, repeat
 from operator import itemgetter
-from typing import Any, NamedTuple, Protocol, cast
+from typing import Any, NamedTuple, NoReturn, Protocol, cast
 
 from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.limits import INT64_MAX, TIME_MAX, TIME_MIN
@@ -74,6 +74,25 @@ def _str(value: Any, where: str) -> str:
     raise InputError(f"{where}: expected a string, got {value!r}")
 
 
+def check_header(names: Iterable[str], where: str) -> None:
+    """Refuse a CSV header naming a field no record has (before any row is read: a file of
+    another kind is refused even when it has no row).
+
+    Raises:
+        InputError: naming ``where`` and the first unknown field.
+    """
+    unknown = set(names) - _FIELD_SET
+    if unknown:
+        _refuse_unknown(unknown, where)
+
+
+def _refuse_unknown(unknown: Iterable[Any], where: str) -> NoReturn:
+    key = sorted(unknown, key=str)[0]
+    if key is None:
+        raise InputError(f"{where}: more values than header columns")
+    raise InputError(f"{where}: unknown field '{key}'{did_you_mean(key, _FIELDS)}")
+
+
 def parse_record(obj: Mapping[str, Any], where: str) -> UsageRecord:
     """A record from a JSON object or a CSV row (strings; empty = absent).
 
@@ -82,10 +101,7 @@ def parse_record(obj: Mapping[str, Any], where: str) -> UsageRecord:
     """
     unknown = obj.keys() - _FIELD_SET
     if unknown:
-        key = sorted(unknown, key=str)[0]
-        if key is None:
-            raise InputError(f"{where}: more values than header columns")
-        raise InputError(f"{where}: unknown field '{key}'{did_you_mean(key, _FIELDS)}")
+        _refuse_unknown(unknown, where)
     get = obj.get
     owner = get("owner")
     start = get("start")

@@ -27,6 +27,7 @@ from fairshare_cli.core.usage import (
     Batches,
     UsageRecord,
     batches_of,
+    check_header,
     known_rows,
     parse_record,
 )
@@ -120,6 +121,8 @@ def read_record_batches(
 def _csv_records(stream: Any, path: str) -> Iterator[UsageRecord]:
     reader = csv.DictReader(stream)
     try:
+        if reader.fieldnames is not None:  # (reads the header)
+            check_header(reader.fieldnames, f"{path} line {reader.line_num}")
         for row in reader:
             yield parse_record(row, f"{path} line {reader.line_num}")
     except csv.Error as exc:

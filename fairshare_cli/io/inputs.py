@@ -3,12 +3,15 @@ of objects streamed object by object (HTCondor's ``-json`` dumps)."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
 import re
+import shutil
 import stat
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from typing import IO, Any, Protocol
 
@@ -31,6 +34,49 @@ def refuse_device(path: str | os.PathLike[str]) -> None:
     device = stat.S_ISCHR(found.st_mode) or stat.S_ISBLK(found.st_mode)
     if device and found.st_rdev != os.stat(os.devnull).st_rdev:
         raise OSError(errno.EINVAL, "a device, not a file")
+
+
+def rereadable(path: str) -> bool:
+    """Whether opening ``path`` again gives the same text: not for stdin (``-``), a pipe
+    (``<(condor_q -json)``, a named FIFO) or a socket, whose text a first reading takes.
+    A path that cannot be looked at counts as rereadable: opening it names the fault."""
+    if path == "-":
+        return False
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return True
+    return not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode))
+
+
+@contextlib.contextmanager
+def spooled(path: str) -> Iterator[str]:
+    """A path that a reader may open twice (to sniff, or the exact reader after a fast
+    one): ``path`` itself when :func:`rereadable`, else a temporary copy of its bytes
+    (stdin's for ``-``), removed on leaving.
+
+    Raises:
+        InputError: the pipe cannot be read.
+    """
+    if rereadable(path):
+        yield path
+        return
+    # (its suffix kept: a reader may tell the format by it, as fs import history does)
+    suffix = os.path.splitext(path)[1] or ".input"
+    with tempfile.NamedTemporaryFile("wb", suffix=suffix) as tmp:
+        # Bytes as they come: decoding (and its errors) is the reader's job.
+        try:
+            if path != "-":
+                with open(path, "rb") as source:
+                    shutil.copyfileobj(source, tmp)
+            elif getattr(sys.stdin, "buffer", None) is not None:
+                shutil.copyfileobj(sys.stdin.buffer, tmp)
+            else:  # pragma: no cover - a text-only stdin
+                tmp.write(sys.stdin.read().encode("utf-8", "surrogateescape"))
+            tmp.flush()
+        except OSError as exc:
+            raise InputError(f"cannot read {path}: {exc.strerror}") from None
+        yield tmp.name
 
 
 def open_input(path: str) -> IO[str]:
@@ -92,7 +138,7 @@ def read_json(path: str, name: str | None = None) -> Any:
         InputError: the file cannot be opened or read, or is not UTF-8.
         JSONFault: the text is not valid JSON.
     """
-    if path != "-":
+    if rereadable(path):  # (a pipe is read once, by the exact reader)
         fast = _fast_json(path)
         if fast is not _SLOW:
             return fast
@@ -167,6 +213,22 @@ class Readable(Protocol):
     def read(self, n: int = -1, /) -> str: ...
 
 
+def _escapes_surrogate(text: str) -> bool:
+    """Whether JSON ``text`` may escape a surrogate (``\\udcff``): only then is each
+    object decoded from it checked for one left alone (:func:`_unicode`)."""
+    return "\\ud" in text or "\\uD" in text
+
+
+def _unicode(obj: Any) -> bool:
+    """Whether every string in ``obj`` is Unicode text (no lone surrogate, which neither
+    UTF-8 output nor classad2 takes)."""
+    try:
+        json.dumps(obj, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class _JsonObjects:
     """A chunked reader of a JSON array of objects, keeping the line it is on."""
 
@@ -179,6 +241,7 @@ class _JsonObjects:
         self.decoder = json.JSONDecoder()
         self.buf = fh.read(CHUNK)
         self.clean = self.buf.isascii()  # no junk possible: skip the per-ad search
+        self.escaped = _escapes_surrogate(self.buf)
         self.pos = 0
         self.line = 1  # the line ``pos`` is on
         self.eof = not self.buf
@@ -197,6 +260,7 @@ class _JsonObjects:
         self.buf = self.buf[self.pos :] + data
         self.pos = 0
         self.clean = self.buf.isascii()
+        self.escaped = _escapes_surrogate(self.buf)
         return True
 
     def peek(self) -> str:
@@ -241,6 +305,8 @@ class _JsonObjects:
         if not isinstance(obj, dict):
             raise self.fail("expected an ad (a JSON object)")
         junk = None if self.clean else self.junk_at(self.pos, end)
+        if junk is None and self.escaped and not _unicode(obj):  # "\udcff": no text either
+            junk = self.junk_error(self.label, self.line)
         if junk is not None:
             raise junk
         line = self.line

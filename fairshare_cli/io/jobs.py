@@ -42,7 +42,7 @@ from fairshare_cli.core.jobs import (
 )
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.gc_pause import gc_paused
-from fairshare_cli.io.inputs import JSONFault, read_json, refuse_device
+from fairshare_cli.io.inputs import JSONFault, read_json, refuse_device, rereadable
 
 #: Bytes read at a time, and a piece's size: it is cut at the first object boundary past
 #: half of it. Small, so that a piece's records are checked and handed on while in the
@@ -98,7 +98,7 @@ def read_jobs(
             jobs share an id or two running jobs a slot.
     """
     with gc_paused():
-        if path != "-":
+        if rereadable(path):  # (a pipe: the exact reader alone reads it, once)
             sink = new_sink()
             try:
                 _read_pieces(path, sink, source, record)

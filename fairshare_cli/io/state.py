@@ -154,7 +154,15 @@ def state_lock(path: Path) -> Iterator[None]:
     except OSError as exc:
         raise RuntimeFailure(f"cannot create lock file {lock_path}: {exc.strerror}") from None
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:  # (else a wait for another fs looks like a hang)
+            print(
+                f"fs: note: waiting for {lock_path}: another fs is changing the state",
+                file=sys.stderr,
+                flush=True,
+            )
+            fcntl.flock(fd, fcntl.LOCK_EX)
         remove_stale_temp_files(path)
         yield
     finally:

@@ -166,9 +166,13 @@ def _fill(table: Any, fragment: Fragment) -> None:
 
 
 def _show(value: Any) -> str:
-    text: str = tomlkit.item(
-        _plain(value.unwrap() if hasattr(value, "unwrap") else value)
-    ).as_string()
+    plain = _plain(value.unwrap() if hasattr(value, "unwrap") else value)
+    if isinstance(plain, list) and plain and all(isinstance(t, Mapping) for t in plain):
+        # an array of tables ([[machines]]) prints as lines: name its entries instead
+        names = ", ".join(str(t.get("name", "?")) for t in plain)
+        text = f"{len(plain)} table{'s' if len(plain) != 1 else ''} ({names})"
+    else:
+        text = tomlkit.item(plain).as_string()
     return text if len(text) <= 60 else text[:57] + "..."
 
 

@@ -102,9 +102,13 @@ class UsageStore:
         self._conn = conn
 
     def rollback_after(self, marks: Marks) -> None:
-        """Drop rows a writer appended but never recorded in the state (it died between)."""
+        """Drop rows a writer appended but never recorded in the state (it died between);
+        with none, the file is not written (a command refused later leaves it as it was)."""
         with self._conn:
             for table, mark in (("records", marks.records), ("ends", marks.ends)):
+                past = f"SELECT 1 FROM {table} WHERE id > ? LIMIT 1"
+                if self._conn.execute(past, (mark,)).fetchone() is None:
+                    continue
                 if mark == 0:
                     # every row (ids start at 1): without a WHERE, SQLite empties the
                     # table and its indexes whole instead of deleting row by row (a state
@@ -303,7 +307,7 @@ def marks_of(section: object) -> Marks:
         return Marks()
     if isinstance(section, dict):
         r, e = section.get("records", 0), section.get("ends", 0)
-        if type(r) is int and type(e) is int and r >= 0 and e >= 0:
+        if type(r) is int and type(e) is int and 0 <= r < 2**63 and 0 <= e < 2**63:  # SQLite ids
             return Marks(r, e)
     raise StateError(f'state section "{SECTION}": expected {{"records": N, "ends": N}}')
 

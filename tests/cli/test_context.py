@@ -161,3 +161,35 @@ def test_a_bad_time_names_where_it_came_from(
     result = run("userprio", "--config", pool, *line, env=env)
     assert result.exit_code == 2
     assert result.stderr.startswith(f"fs: error: {named}: expected epoch seconds")
+
+
+def test_a_wait_for_another_writer_says_so(tmp_path: Path) -> None:
+    """``fs setfactor group_physics.hep.alice@example.org 2`` while another fs holds the
+    state's lock: a note on stderr says what it waits for (it waited in silence, like a
+    hang), then the edit is made once the lock is free."""
+    import fcntl
+    import os
+    import threading
+
+    state = tmp_path / "s.json"
+    state.write_bytes((REPO / "sample_configs" / "sample-state.json").read_bytes())
+    common = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--state", str(state)]
+    lock = os.open(tmp_path / "s.json.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    release = threading.Timer(0.5, os.close, args=(lock,))  # (closing it releases the lock)
+    release.start()
+    try:
+        line = ["setfactor", "group_physics.hep.alice@example.org", "2", *common]
+        result = CliRunner().invoke(cli, [*line, "--now", "2026-11-21T12:00:00Z"])
+    finally:
+        release.join()
+    assert result.exit_code == 0, result.output
+    assert result.stderr == (
+        f"fs: note: waiting for {tmp_path / 's.json.lock'}: another fs is changing the state\n"
+    )
+    assert (
+        json.loads(state.read_text())["accountant"]["records"][
+            "group_physics.hep.alice@example.org"
+        ]["priority_factor"]
+        == 2
+    )

@@ -134,3 +134,22 @@ def test_an_interrupt_after_the_records_keeps_the_store(
     assert aborted.stderr.strip() == "Aborted!"  # (click's)
     assert _kept(folder) == before
     assert sorted(os.listdir(folder)) == listing
+
+
+@pytest.mark.parametrize("name", ["missing.csv", "folder"])
+def test_an_unreadable_input_leaves_the_store_byte_for_byte(
+    tmp_path: Path, run: Callable[..., Any], name: str
+) -> None:
+    """``fs import history MISSING`` (or a folder) beside a store whose state records no
+    job end: exit 2, and the store's bytes as they were (before, emptying the empty
+    ``ends`` table bumped SQLite's change counter in the file's header)."""
+    folder, args = _folder(tmp_path)
+    (folder / "good.csv").write_text(_SORTED, encoding="utf-8")
+    assert run("import", "history", str(folder / "good.csv"), *args).exit_code == 0
+    (folder / "folder").mkdir()
+    store = store_path(folder / "state.json")
+    before = (store.read_bytes(), (folder / "state.json").read_bytes())
+    failed = run("import", "history", str(folder / name), *args)
+    assert failed.exit_code == 2, failed.stderr
+    assert failed.stderr.startswith(f"fs: error: cannot read {folder / name}: ")
+    assert (store.read_bytes(), (folder / "state.json").read_bytes()) == before

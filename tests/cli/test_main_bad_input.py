@@ -21,6 +21,8 @@ CONFIG_CASES = [
     ("Cpus = 1,", "Cpus = inf,", "machines[0].attributes.Cpus"),
     ("Cpus = 1,", "Cpus = -inf,", "machines[0].attributes.Cpus"),
     ("Cpus = 1,", "Cpus = 99999999999999999999,", "machines[0].attributes.Cpus"),
+    # finite, but the pool's CPUs (count x slots x Cpus) overflowed in fs sprio and sshare
+    ("Cpus = 1,", "Cpus = 1e308,", "machines[0].attributes.Cpus"),
     ("count = 2", "count = 100000000", "machines[0]"),
     ("slots = 2", "slots = 99999999999", "machines[0].slots"),
     (
@@ -55,6 +57,15 @@ def test_config_not_utf8(env: dict[str, Path], run: Callable[..., Any]) -> None:
 
 # ------------------------------------------------------------------------------ state
 TEXT = json.dumps(STATE)
+BIG = int("9" * 400)
+CLAIM = {"submitter": "alice@example.org", "start_time": 1795258800.0}
+
+
+def _record(body: dict[str, Any]) -> str:
+    """The state with one accountant record, ``a@example.org``, holding ``body``."""
+    return json.dumps({**STATE, "accountant": {"records": {"a@example.org": body}}})
+
+
 STATE_CASES = [
     # (state file text, command, the error names)
     (TEXT[:-1] + ', "negotiator": {"last_cycle": NaN}}', "userprio", "NaN"),
@@ -137,6 +148,20 @@ STATE_CASES = [
     ),
     (json.dumps({**STATE, "slurm": "x"}), "simulate", "slurm"),
     (json.dumps({**STATE, "slurm": {"usage": {"hep": 5}}}), "simulate", "slurm.usage.hep"),
+    # a lone surrogate ("\udcff", valid JSON) or a whole number beyond any float in a
+    # record: a traceback (UnicodeEncodeError, OverflowError), and for a claim's job id a
+    # segmentation fault in classad2 (exit 139, no message)
+    (_record({"accumulated_usage": "\udcff"}), "userprio", "a@example.org.accumulated_usage"),
+    (_record({"accumulated_usage": BIG}), "userprio", "a@example.org.accumulated_usage"),
+    (_record({"last_update": BIG}), "userprio", "a@example.org.last_update"),
+    (_record({"resources_used": BIG}), "simulate", "a@example.org.resources_used"),
+    (
+        json.dumps(
+            {**STATE, "negotiator": {"claims": {"slot1@exec1": {**CLAIM, "job_id": "\udcff"}}}}
+        ),
+        "negotiate",
+        "negotiator.claims.slot1@exec1.job_id: expected Unicode text",
+    ),
 ]
 
 
@@ -146,8 +171,28 @@ def test_bad_state_is_refused_and_untouched(
 ) -> None:
     env["state"].write_text(text)
     before = env["state"].read_bytes()
-    extra = ["--until", "1:00:00", "--cycle", "1800"] if command == "simulate" else []
-    refused(run(command, *common(env), *extra), str(env["state"]), key)
+    line = {
+        "simulate": ["simulate", *common(env), "--until", "1:00:00", "--cycle", "1800"],
+        "whatif": [
+            "whatif",
+            "--set",
+            "accountant.priority_halflife=3600",
+            "userprio",
+            *common(env),
+        ],
+    }.get(command, [command, *common(env)])
+    refused(run(*line), str(env["state"]), key)
+    assert env["state"].read_bytes() == before
+
+
+def test_marks_beyond_sqlite_ids_are_refused(env: dict[str, Path], run: Callable[..., Any]) -> None:
+    """``fs whatif --set accountant.priority_halflife=3600 userprio`` on a state whose
+    usage-history marks pass SQLite's 64-bit ids: one line (was an OverflowError traceback
+    from the query)."""
+    env["state"].write_text(json.dumps({**STATE, "usage_history": {"records": 0, "ends": 2**70}}))
+    before = env["state"].read_bytes()
+    line = ["whatif", "--set", "accountant.priority_halflife=3600", "userprio", *common(env)]
+    refused(run(*line), 'state section "usage_history": expected {"records": N, "ends": N}')
     assert env["state"].read_bytes() == before
 
 
@@ -208,6 +253,9 @@ HISTORY_CASES: list[tuple[str, str | bytes, str]] = [
     ("h.jsonl", '{"owner": "a", "start": ' + "[" * 50000 + "]" * 50000 + "}\n", "line 1"),
     ("h.csv", b"owner,start\nal\xffice,2026-11-21T10:00:00Z\n", "UTF-8"),
     ("h.csv", "owner,start\nalice,-1e300\n", "start"),
+    # a header of another file and no row: was "Imported 0 usage records", exit 0
+    ("h.csv", "garbage here\n", "line 1: unknown field 'garbage here'"),
+    ("h", "JobID|User|Account\n", "line 1: unknown field 'JobID|User|Account'"),
 ]
 
 
@@ -230,6 +278,26 @@ DUMP_CASES: list[tuple[str, str | bytes, str]] = [
     ("condor-history", b'[{"Owner": "caf\xe9"}]', "UTF-8"),
     ("condor-history", '[{"Owner": "a", "JobStartDate": ' + "9" * 5000 + "}]", "JSON"),
     ("condor-history", "[" * 100000 + "]" * 100000, "JSON"),
+    # NaN or 1e400 for a whole-number attribute: "cannot convert float NaN to integer"
+    ("condor-q", '[{"ClusterId": 1, "ProcId": 0, "Owner": "a", "JobPrio": NaN}]', "JobPrio = nan"),
+    ("condor-q", '[{"ClusterId": 1, "ProcId": 0, "Owner": "a", "RequestCpus": 1e400}]', "= inf"),
+    # an escaped lone surrogate: a traceback printing the machines on a strict UTF-8 stdout
+    (
+        "condor-status",
+        '[{"MyType": "Machine", "Name": "slot1@m", "Machine": "m", "Cpus": 1, "Arch": "\\udcff"}]',
+        "dump.txt:1: binary data",
+    ),
+    # a time beyond any float: an OverflowError converting it
+    (
+        "squeue",
+        '{"jobs": [{"job_id": 7, "job_state": ["PENDING"], "user_name": "alice", "account": '
+        '"hep", "partition": "batch", "accrue_time": {"set": true, "number": ' + "9" * 400 + "}}]}",
+        "jobs[0].accrue_time",
+    ),
+    # sshare --json usage: NaN, an infinity or 400 digits reached int() or float()
+    ("sshare", '{"shares": {"shares": [{"name": "hep", "usage": NaN}]}}', "shares[0]: usage: "),
+    ("sshare", '{"shares": {"shares": [{"name": "hep", "usage": 1e400}]}}', "shares[0]: usage: "),
+    ("sshare", '{"shares": {"shares": [{"name": "hep", "usage": ' + "9" * 400 + "}]}}", "usage: "),
 ]
 
 

@@ -73,3 +73,102 @@ def test_a_named_pipe_still_reads(
         writer.join(timeout=10)
     assert result.exit_code == 0, result.stderr
     assert [line.split()[0] for line in result.stdout.splitlines()] == ["JOBID", "7"]
+
+
+class _Writer(threading.Thread):
+    """Writes ``text`` into the named pipe, then opens it again for each reader that opens
+    it after that (for up to a few seconds), closing it at once: a reader that reopens the
+    pipe reads nothing instead of waiting for ever, and ``reopened`` counts those opens."""
+
+    def __init__(self, pipe: Path, text: str) -> None:
+        super().__init__()
+        self.pipe, self.text, self.reopened = pipe, text, 0
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        self.pipe.write_text(self.text, encoding="utf-8")
+        while not self.done.wait(0.05):
+            try:
+                fd = os.open(self.pipe, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError:  # (no reader waits: ENXIO)
+                continue
+            self.reopened += 1
+            os.close(fd)
+
+
+SLURM_CONF = "ClusterName=c\nPriorityType=priority/multifactor\nPriorityWeightAge=1000\n"
+SHOW_CONFIG = (
+    "Configuration data as of 2026-11-21T12:00:00\nPriorityWeightAge       = 1000\n"
+    "PriorityType            = priority/multifactor\n"
+)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+@pytest.mark.parametrize(
+    ("line", "text", "code", "says"),
+    [
+        # records out of start order are read again, sorted: the second reading found
+        # nothing, and fs imported 0 records with exit 0
+        (
+            ["import", "history", "{pipe}", "--dry-run"],
+            "owner,account,start,end\nalice,hep,2026-11-21T10:00:00Z,2026-11-21T11:00:00Z\n"
+            "bob,hep,2026-11-21T09:00:00Z,2026-11-21T11:00:00Z\n",
+            0,
+            "Imported 2 usage records from",
+        ),
+        # the fast reader refused, the exact one opened the pipe again: a wrong message
+        (
+            ["sprio", "--jobs-file", "{pipe}"],
+            '[{"id": "1", "owner": "alice"}, {"id": "1", "owner": "alice"}]',
+            2,
+            "job 1: duplicate job id '1'",
+        ),
+        (
+            ["negotiate", "--dry-run", "--jobs-file", "{pipe}"],
+            '[{"id": "1", "owner": "alice", "submit_time": NaN}]',
+            2,
+            "submit_time",
+        ),
+        # its first line (scontrol show config?) read, then the file opened again
+        (["import", "slurm-conf", "{pipe}"], SLURM_CONF, 0, ": 3 knobs"),
+        (["import", "slurm-conf", "{pipe}"], SHOW_CONFIG, 0, ": 2 knobs"),
+    ],
+)
+def test_a_named_pipe_is_read_once(
+    env: dict[str, Path],
+    run: Callable[..., Any],
+    tmp_path: Path,
+    line: list[str],
+    text: str,
+    code: int,
+    says: str,
+) -> None:
+    """``fs LINE`` with FILE a named pipe gives what the same text in a file gives: each
+    reader that read an input twice reads a pipe's text once."""
+    pipe = tmp_path / "input.pipe"
+    os.mkfifo(pipe)
+    writer = _Writer(pipe, text)
+    writer.start()
+    args = [a.replace("{pipe}", str(pipe)) for a in line]
+    if "slurm-conf" not in line:
+        args += common(env)
+    before = env["state"].read_bytes()
+    try:
+        result = run(*args)
+    finally:
+        writer.done.set()
+        writer.join(timeout=10)
+    assert writer.reopened == 0
+    assert result.exit_code == code, result.stderr
+    assert says in result.stdout + result.stderr
+    if code:
+        refused(result, says)
+    assert env["state"].read_bytes() == before
+
+
+def test_scontrol_show_config_on_stdin_is_read_as_such(run: Callable[..., Any]) -> None:
+    """``scontrol show config | fs import slurm-conf -`` (was: ``-:1: expected Key=Value``)."""
+    result = run("import", "slurm-conf", "-", input=SHOW_CONFIG)
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.startswith("-: 2 knobs, 0 nodes, 0 partitions"), result.stderr
+    assert "[priority.weights]\nage = 1000" in result.stdout

@@ -373,3 +373,21 @@ def test_the_terminal_chart_follows_the_summary(
     stream_rows(iter(cycles), "table", series=False)
     rows = [r for c in cycles for r in c]
     assert capsys.readouterr().out == summary_table(rows) + "\n" + spark_chart(rows)
+
+
+def test_a_run_past_the_year_9999_is_refused_before_it_starts(
+    args: list[str], run: Callable[..., Any]
+) -> None:
+    """fs simulate --now 9999-12-31T23:59:59Z --until 1:00:00 ends in one line, not in a
+    traceback from the summary's last time (the year 10000)."""
+    late = ["--now", "9999-12-31T23:59:59Z", "--until", "1:00:00", "--cycle", "1800"]
+    result = run("simulate", *args, *late)
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr == (
+        "fs: error: --now 9999-12-31T23:59:59Z with --until 1:00:00 runs past "
+        "9999-12-31T23:59:59Z, the last time fs can show; give an earlier --now or a "
+        "shorter --until\n"
+    )
+    assert result.stdout == ""
+    result = run("simulate", *args, "--now", "9999-12-31T22:59:59Z", *late[2:])
+    assert result.exit_code == 0, result.stderr

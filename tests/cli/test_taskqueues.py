@@ -339,3 +339,24 @@ def test_help_names_the_command(run: Callable[..., Any]) -> None:
     assert result.exit_code == 0
     assert "--jobs-file" in result.stdout
     assert "TaskQueueDB" in result.stdout
+
+
+def test_a_lone_surrogate_in_the_running_history_is_refused(
+    run: Callable[..., Any], files: Callable[..., list[str]], tmp_path: Path
+) -> None:
+    """``fs taskqueues`` with share correction on a state whose DIRAC running history
+    holds ``"\\udcff"`` (valid JSON, no Unicode text) as a step's time: one line naming the
+    step, exit 2 (was a UnicodeEncodeError traceback from msgspec)."""
+    args = files(CORRECTED.format(extra=""), [{"id": "1.0", "owner": "a", "dirac_group": "A"}])
+    state = tmp_path / "state.json"
+    steps = {"A": {"a": [["\udcff", 1]]}}
+    head = {"format": "fairshare-cli state", "schema_version": 1}
+    state.write_text(json.dumps({**head, "dirac": {"running_jobs": steps}}), encoding="utf-8")
+    before = state.read_bytes()
+    result = run("taskqueues", *args)
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr == (
+        f"fs: error: state file {state}: state section 'dirac': running_jobs.A.a[0] must be "
+        "[time, delta]\n"
+    )
+    assert state.read_bytes() == before

@@ -251,3 +251,18 @@ def test_output_csv_reaches_a_simulation(run: Callable[..., Any]) -> None:
     result = run(*QUOTA_300, "--output", "csv", "simulate", *sim, *SAMPLE)
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines()[0].startswith("policy,time,kind,name,")
+
+
+def test_a_history_of_another_kind_is_refused(
+    sample: dict[str, Path], run: Callable[..., Any], tmp_path: Path
+) -> None:
+    """``fs whatif --history FILE --set accountant.priority_halflife=3600 userprio`` with a
+    FILE that is a one-line text of another kind: refused at its header (it was read as a
+    history of no record, and every row shown "gone")."""
+    junk = tmp_path / "junk.txt"
+    junk.write_text("garbage here\n", encoding="utf-8")
+    line = ["whatif", "--history", str(junk), "--set", "accountant.priority_halflife=3600"]
+    result = run(*line, "userprio", *_args(sample))
+    assert result.exit_code == 2, result.stdout
+    assert result.stderr == f"fs: error: {junk} line 1: unknown field 'garbage here'\n"
+    assert result.stdout == ""

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from fairshare_cli.cli.fragment import emit_fragment, fragment_options
+from fairshare_cli.cli.fragment import check_fragment, emit_fragment, fragment_options
 from fairshare_cli.cli.options import GlobalOptions, common_options, pass_options
 
 if TYPE_CHECKING:
@@ -89,6 +89,7 @@ def command(
         free += stale_dynamic_claims(env, names, claimed)
         released = release_slots(env, free, config)
         placement = hold_slots(env, work, config)
+        check_fragment(fragment, into, replace)  # (refused: the state is not written)
     # The machines merged (or printed) once the claims on them are checked and written: a
     # refused import changes neither file.
     emit_fragment(fragment, into, replace, dry_run, summary, ignored, verbose)

@@ -25,8 +25,10 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     these is refused.
     """
     from fairshare_cli.io.importers.slurm_conf import read_slurm_conf
+    from fairshare_cli.io.inputs import spooled
 
-    conf = read_slurm_conf(file)
+    with spooled(file) as path:  # (read twice: its first line tells scontrol show config)
+        conf = read_slurm_conf(path, file)
     summary = (
         f"{file}: {len(conf.knobs)} knob{'s' if len(conf.knobs) != 1 else ''}, "
         f"{conf.nodes} node{'s' if conf.nodes != 1 else ''}, "

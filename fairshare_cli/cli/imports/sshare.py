@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
-from fairshare_cli.cli.context import mutate_state
+from fairshare_cli.cli.context import load_env, mutate_state
 from fairshare_cli.cli.imports._slurm_state import (
     last_decay_option,
     plural,
@@ -62,6 +64,12 @@ def command(
             "give --into CONFIG for the tree, or import 'sshare -a --json' for the usage"
         )
     if into is not None:
+        # What the state's part would refuse, refused before the merge (unless the merge
+        # makes the config the state's part reads: then nothing reads it yet).
+        if shares.users and (opts.config_path is None or os.path.exists(opts.config_path)):
+            preflight = load_env(opts)
+            resolve_last_decay(last_decay, preflight)
+            slurm_section(preflight)
         accounts = len([a for a in shares.accounts if a != "root"])
         emit_fragment(
             {"accounts": shares.accounts},

@@ -135,7 +135,8 @@ def history_from_json(raw: object) -> RunningHistory:
         for owner, steps in owners.items():
             parsed = None
             if type(steps) is list and set(map(type, steps)) <= _LIST:  # (not tuples)
-                with contextlib.suppress(msgspec.ValidationError):
+                # (a lone surrogate, "\udcff", is refused with a UnicodeEncodeError)
+                with contextlib.suppress(msgspec.ValidationError, UnicodeEncodeError):
                     parsed = msgspec.convert(steps, _STEPS, strict=True)
             if parsed is None:
                 parsed = _steps_one_by_one(group, owner, steps)

@@ -17,7 +17,6 @@ string) by the exact reader, which reads it or words the error
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,7 +24,7 @@ import msgspec
 
 from fairshare_cli.core.htcondor.customer_record import STORED_FIELDS, CustomerRecord
 from fairshare_cli.core.htcondor.groups import ROOT
-from fairshare_cli.core.htcondor.record_checks import check_record
+from fairshare_cli.core.htcondor.record_checks import check_record, finite
 from fairshare_cli.core.state import SectionError
 
 _RECORDS = dict[str, CustomerRecord]
@@ -53,7 +52,7 @@ def records_from_json(records: Mapping[Any, Any]) -> dict[str, CustomerRecord]:
     if type(records) is dict:
         try:
             out = msgspec.convert(records, _RECORDS, strict=True)
-        except msgspec.ValidationError:
+        except (msgspec.ValidationError, UnicodeEncodeError):  # (a lone surrogate: "\udcff")
             pass
         else:
             for name, rec in out.items():  # each record named by its key
@@ -70,7 +69,7 @@ def _one_record(name: Any, body: Any) -> CustomerRecord:
     if type(name) is str and type(body) is dict:
         try:
             rec = msgspec.convert(body, CustomerRecord, strict=True)
-        except msgspec.ValidationError:
+        except (msgspec.ValidationError, UnicodeEncodeError):  # (a lone surrogate: "\udcff")
             pass
         else:
             rec.name = name
@@ -99,7 +98,7 @@ def _exact_record(name: Any, body: Any) -> CustomerRecord:
             kw[f] = v
         elif v is None and f in ("last_update", "priority_factor"):
             kw[f] = None
-        elif isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        elif isinstance(v, bool) or not isinstance(v, (int, float)) or not finite(v):
             raise SectionError(f"accountant.records.{name}.{f}: expected a finite number")
         else:
             kw[f] = int(v) if f in ("resources_used", "floor", "ceiling") else float(v)

@@ -46,6 +46,15 @@ def _is_time(value: Any) -> bool:
     )
 
 
+def _unicode(text: str) -> bool:
+    """Whether ``text`` is Unicode text: no lone surrogate (JSON's ``"\\udcff"``)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _claim_from_json(slot: str, body: Any) -> Claim:
     where = f"negotiator.claims.{slot}"
     if not isinstance(body, Mapping):
@@ -61,6 +70,9 @@ def _claim_from_json(slot: str, body: Any) -> Claim:
     limits = body.get("concurrency_limits")
     if limits is not None and not isinstance(limits, str):
         raise SectionError(f"{where}.concurrency_limits: expected a ConcurrencyLimits string")
+    for key, text in (("submitter", submitter), ("job_id", job_id), ("concurrency_limits", limits)):
+        if text is not None and not _unicode(text):  # (classad2 crashes on a lone surrogate)
+            raise SectionError(f"{where}.{key}: expected Unicode text, got {text!r}")
     return Claim(slot, submitter, job_id, float(start), charged, resources, limits, cost)
 
 

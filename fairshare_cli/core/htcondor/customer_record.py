@@ -15,7 +15,7 @@ from typing import Annotated
 import msgspec
 
 from fairshare_cli.core.htcondor.record_checks import C_INTS, LEAST, TIMES
-from fairshare_cli.core.limits import INT32_MAX, TIME_MAX, TIME_MIN
+from fairshare_cli.core.limits import INT32_MAX, INT64_MAX, TIME_MAX, TIME_MIN
 
 #: The least real user priority (``Accountant::UpdateOnePriority`` clamps to it).
 MIN_PRIORITY = 0.5
@@ -28,8 +28,8 @@ def _range(name: str) -> msgspec.Meta:
     least = LEAST.get(name)
     if name in C_INTS:
         return msgspec.Meta(ge=int(least or 0), le=INT32_MAX)
-    if name == "resources_used":
-        return msgspec.Meta(ge=int(least or 0))
+    if name == "resources_used":  # (beyond 64 bits: the exact reader words the refusal)
+        return msgspec.Meta(ge=int(least or 0), le=INT64_MAX)
     if name in TIMES:
         return msgspec.Meta(ge=TIME_MIN, le=TIME_MAX)
     return msgspec.Meta(ge=-_BIG if least is None else least, le=_BIG)

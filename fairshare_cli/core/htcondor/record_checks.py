@@ -45,6 +45,14 @@ LEAST: dict[str, float] = {
 }
 
 
+def finite(value: float) -> bool:
+    """Whether ``value`` is a finite number (a whole number beyond any float is not)."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
 def check_record(name: str, body: Any, fields: Iterable[str]) -> None:
     """Refuse a record that is not an object, has an unknown field or a value out of range.
 
@@ -59,7 +67,7 @@ def check_record(name: str, body: Any, fields: Iterable[str]) -> None:
             extra = did_you_mean(str(f), known)
             raise SectionError(f"accountant.records.{name}: unknown field {f!r}{extra}")
         least = LEAST.get(f)
-        numeric = type(v) in (int, float) and math.isfinite(v)
+        numeric = type(v) in (int, float) and finite(v)
         if f in C_INTS and not (numeric and v == int(v) and v <= INT32_MAX):
             raise SectionError(
                 f"accountant.records.{name}.{f}: expected a whole number up to "

@@ -22,7 +22,8 @@ _PLAIN = frozenset({int, float, type(None)})
 def _number(value: Any) -> float | None:
     """A time within the years 1 to 9999, else None (its section's decoder refuses it)."""
     ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-    return float(value) if ok and math.isfinite(value) and TIME_MIN <= value <= TIME_MAX else None
+    # (the range refuses NaN and the infinities; an int is compared whole, however long)
+    return float(value) if ok and TIME_MIN <= value <= TIME_MAX else None
 
 
 def _record_times(bodies: Iterable[Any]) -> Iterator[float | None]:
@@ -42,7 +43,11 @@ def _record_times(bodies: Iterable[Any]) -> Iterator[float | None]:
             present: list[float] = list(filter(partial(is_not, None), column))
             if not present:
                 return
-            if not any(map(math.isnan, present)):
+            try:
+                nan = any(map(math.isnan, present))
+            except OverflowError:  # a whole number beyond any float: the per-record pass
+                nan = True
+            if not nan:
                 low, high = min(present), max(present)
                 if low >= TIME_MIN and high <= TIME_MAX:
                     yield float(high)

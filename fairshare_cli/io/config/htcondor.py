@@ -307,6 +307,9 @@ def _check_attributes(r: Reader, i: int, attrs: Mapping[str, Any]) -> None:
             r.fail(f"{at}: expected a whole number that fits in 64 bits, got {v}")
         if k.lower() in RESOURCE_ATTRIBUTES and type(v) in (int, float) and v < 0:
             r.fail(f"{at}: expected a number of 0 or more (a slot resource), got {v!r}")
+        if k.lower() in RESOURCE_ATTRIBUTES and type(v) is float and v > INT64_MAX:
+            # (a pool's totals, count x slots x Cpus, would overflow to infinity)
+            r.fail(f"{at}: expected a number that fits in 64 bits (a slot resource), got {v!r}")
 
 
 def _partitionable(r: Reader, i: int, attrs: Mapping[str, Any]) -> bool:

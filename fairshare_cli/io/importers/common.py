@@ -14,6 +14,15 @@ if TYPE_CHECKING:
     from io import BufferedIOBase
 
 
+def as_float(value: float) -> float:
+    """``float(value)``; a whole number beyond any float is an infinity of its sign (which
+    the readers refuse as they refuse ``1e400``) instead of an OverflowError."""
+    try:
+        return float(value)
+    except OverflowError:
+        return float("inf") if value > 0 else float("-inf")
+
+
 def _open_binary(path: str) -> IO[bytes]:
     if path == "-":
         return sys.stdin.buffer

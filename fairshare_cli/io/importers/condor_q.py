@@ -15,6 +15,7 @@ configured group.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -91,6 +92,8 @@ def _int(ad: Ad, key: str, where: str, default: int) -> int:
         return default
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InputError(f"{where}: {key} = {value!r}; expected a number")
+    if isinstance(value, float) and not math.isfinite(value):  # (JSON's NaN, 1e400)
+        raise InputError(f"{where}: {key} = {value!r}; expected a finite number")
     return int(value)
 
 

@@ -25,6 +25,7 @@ from typing import IO, Any
 from fairshare_cli.core.names import MAX_NAME_LENGTH, name_problem
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.classad_dumps import Ad, Expr, iter_ads
+from fairshare_cli.io.importers.common import as_float
 
 #: What condor_status prints, for the errors that say what was expected.
 EXPECTED = "condor_status -json or -long output"
@@ -191,7 +192,7 @@ def _slot(ad: Ad, line: int, label: str, dump: StatusDump) -> SlotAd | None:
             job = ad.get("JobId")
             slot.job_id = str(job) if job is not None else None
             since = ad.get("JobStart") or ad.get("EnteredCurrentState")
-            slot.since = float(since) if isinstance(since, (int, float)) else None
+            slot.since = as_float(since) if isinstance(since, (int, float)) else None
             limits = ad.get("ConcurrencyLimits")
             slot.limits = limits if isinstance(limits, str) else None
     return slot

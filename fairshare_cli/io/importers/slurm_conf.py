@@ -129,7 +129,8 @@ def _include(
             raise InputError(f"{label}:{number}: include {name} needs ClusterName set before it")
         name = name.replace("%c", cluster[0])
     if not os.path.isabs(name):
-        base = os.path.dirname(path) if path != "-" else os.getcwd()
+        # (the label: the name given, where a spooled copy of stdin or a pipe is read)
+        base = os.path.dirname(label) if label != "-" else os.getcwd()
         name = os.path.join(base, name)
     if not os.path.isfile(name):
         raise InputError(f"{label}:{number}: included file {name} does not exist")

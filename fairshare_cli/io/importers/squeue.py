@@ -15,7 +15,7 @@ from typing import Any
 from fairshare_cli.core.jobs import jobs_from_objects, parse_job
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.gc_pause import gc_paused
-from fairshare_cli.io.importers.common import is_prompt, json_document, text_pieces
+from fairshare_cli.io.importers.common import as_float, is_prompt, json_document, text_pieces
 from fairshare_cli.io.importers.scontrol_jobs import read_scontrol
 from fairshare_cli.io.importers.slurm_jobs import (
     STATES,
@@ -146,7 +146,7 @@ def _json_job(job: Mapping[str, Any], where: str, out: JobDump) -> None:
 
     def epoch(key: str) -> float | None:
         value = _json_value(job, key)
-        return float(value) if isinstance(value, (int, float)) and value > 0 else None
+        return as_float(value) if isinstance(value, (int, float)) and value > 0 else None
 
     if status is None:
         out.skipped.append(job_id)

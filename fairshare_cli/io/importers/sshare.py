@@ -212,6 +212,18 @@ def _json_number(value: Any, where: str, what: str) -> float | None:
     return value
 
 
+def _json_usage(value: Any, where: str) -> int:
+    """An association's ``usage`` (RawUsage, a ``uint64``): a whole number of 0 to 2**64-1.
+
+    Raises:
+        InputError: not a number, or NaN, infinite, negative or beyond 64 bits.
+    """
+    usage = _json_number(value, where, "usage") or 0
+    if not 0 <= usage < 2**64:  # (NaN fails it too)
+        raise InputError(f"{where}: usage: expected a whole number of 0 to 2**64-1, got {usage!r}")
+    return int(usage)
+
+
 def _read_json(text: str, label: str) -> Shares:
     """``sshare --json``: ``{"shares": {"shares": [...], "total_shares"}, ...}``, rows in the
     text's order (``SHARES_RESP_MSG``, ``ASSOC_SHARES_OBJ_WRAP`` of
@@ -234,7 +246,7 @@ def _read_json(text: str, label: str) -> Shares:
         kind = row.get("type")
         name, parent = row["name"], row.get("parent") or ""
         check_name(name, f"{where}: name")
-        whole = int(_json_number(row.get("usage"), where, "usage") or 0)
+        whole = _json_usage(row.get("usage"), where)
         value = _json_shares(row, where)
         if row.get("partition"):
             continue

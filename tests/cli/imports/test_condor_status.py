@@ -245,3 +245,48 @@ def test_a_state_that_cannot_be_written_leaves_the_config_as_it_was(
         f"fs: error: cannot write state file {state}: disk full; nothing was written\n"
     )
     assert cfg.read_bytes() == before and not state.exists()
+
+
+def test_a_merge_refused_without_replace_writes_no_claim(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """``fs import condor-status DUMP --into CONFIG`` where CONFIG's [[machines]] differ
+    and no --replace: exit 2 with the merge's one line, and the state holds none of the
+    dump's claims (before, the claims were written and only then the merge refused)."""
+    dump = tmp_path / "status.long.txt"
+    dump.write_text(
+        'Name = "slot1@m1"\nMachine = "m1"\nCpus = 1\nState = "Claimed"\n'
+        'RemoteUser = "z@d"\nJobId = "5.0"\nJobStart = 1795258000\n'
+    )
+    cfg = write_config(
+        "[pool]\nuid_domain = 'd'\n[[machines]]\nname = 'exec'\ncount = 1\nslots = 2\n"
+    )
+    state = tmp_path / "s.json"
+    state.write_text('{"format": "fairshare-cli state", "schema_version": 1}\n')
+    before = (cfg.read_bytes(), state.read_bytes())
+    args = ["--into", str(cfg), "--state", str(state), "--now", NOW]
+    # (the [[machines]] entries by name: they were shown as TOML lines, "\n" escaped)
+    result = run("import", "condor-status", str(dump), *args)
+    refused(result, "machines is 1 table (exec) in the file, the import says 1 table (m1);")
+    assert (cfg.read_bytes(), state.read_bytes()) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "pool.toml",
+        "s.json",
+        "s.json.lock",
+        "status.long.txt",
+    ]
+
+
+def test_a_claim_start_beyond_any_float_is_refused(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fs import condor-status DUMP`` whose claimed slot has a 400-digit JobStart: exit 2
+    with one line, the state unchanged (was an OverflowError traceback converting it)."""
+    pool = write_pool(tmp_path)
+    dump = tmp_path / "status.long.txt"
+    dump.write_text(
+        'Name = "slot1@m1"\nMachine = "m1"\nCpus = 1\nState = "Claimed"\n'
+        f'RemoteUser = "z@d"\nJobId = "5.0"\nJobStart = {"9" * 400}\n'
+    )
+    before = pool["state"].read_bytes()
+    args = ["--config", str(pool["config"]), "--state", str(pool["state"]), "--now", NOW]
+    refused(run("import", "condor-status", str(dump), *args), "start_time")
+    assert pool["state"].read_bytes() == before
