@@ -156,6 +156,8 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
 
         simulate_page(html, [("simulate", env, result)], scheduler)
     show_rows(result.rows, opts.output, plot, series)
+    if html is not None and opts.output == "table":  # (as the plot's and fs sweep's page)
+        click.echo(f"Page written to {html}", err=True)
 
 
 def simulation(

@@ -45,6 +45,8 @@ def compare_simulations(
 
         simulate_page(html[0], [("before", *before), ("after", *after)], html[1])
     show_both(before[1].rows, after[1].rows, opts.output, plot, settings, series)
+    if html is not None and opts.output == "table":  # (as the plot's and fs sweep's page)
+        click.echo(f"Page written to {html[0]}", err=True)
 
 
 def _run(

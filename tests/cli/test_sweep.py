@@ -304,6 +304,9 @@ def test_html_pages_are_self_contained_with_every_plot(
     ]  # fmt: skip
     assert run("simulate", *common, "--html", str(sim), "--json").exit_code == 0
     assert sim.read_text(encoding="utf-8").count("<svg") == 1
+    # (fs simulate ... --html sim.html said nothing of the page, as --plot and fs sweep do)
+    shown = run("simulate", *common, "--html", str(sim))
+    assert shown.exit_code == 0 and shown.stderr == f"Page written to {sim}\n", shown.stderr
     both = tmp_path / "whatif.html"
     changed = run(
         "whatif",
@@ -315,6 +318,7 @@ def test_html_pages_are_self_contained_with_every_plot(
         str(both),
     )
     assert changed.exit_code == 0, changed.stderr
+    assert changed.stderr.splitlines()[0] == f"Page written to {both}"
     assert both.read_text(encoding="utf-8").count("<svg") == 2
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if browser is None:
