@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -221,7 +222,7 @@ def _job_object(
     """One job object from ``fs submit``'s options; ``--set FIELD=VALUE`` (JSON or text).
 
     Raises:
-        InputError: a ``--set`` without ``=``.
+        InputError: a ``--set`` without ``=``, or with a value its field refuses.
     """
     obj: dict[str, Any] = {"owner": owner}
     obj.update((key, value) for key, value in fields.items() if value is not None)
@@ -229,10 +230,13 @@ def _job_object(
         key, eq, text = item.partition("=")
         if not eq:
             raise InputError(f"--set {item}: expected FIELD=VALUE")
+        key = key.strip()
         try:
-            obj[key.strip()] = loads(text)
+            obj[key] = loads(text)
         except (ValueError, RecursionError):  # not JSON: plain text
-            obj[key.strip()] = text
+            obj[key] = text
+        with contextlib.suppress(KeyError):  # (not a job field: the job's reader names it)
+            check_job_option(key, obj[key], f"--set {key}")  # (not 'job 0.{key}')
     if count > 1:
         obj["count"] = count
     return obj

@@ -184,12 +184,14 @@ def parse_stanza(obj: Any, where: str) -> Job:
             raise InputError(f"{where}: unknown job field '{key}'{extra}")
         if value is not None:
             kw[key] = _checked(parse, key, value, f"{where}.{key}")
-    status = kw.get("status", "idle")
-    if status not in JOB_STATUSES:
-        raise InputError(
-            f'{where}.status: expected one of {", ".join(JOB_STATUSES)}, got "{status}"'
-        )
+    _status(kw.get("status", "idle"), f"{where}.status")
     return Job(**kw)
+
+
+def _status(status: str, label: str) -> str:
+    if status not in JOB_STATUSES:
+        raise InputError(f'{label}: expected one of {", ".join(JOB_STATUSES)}, got "{status}"')
+    return status
 
 
 #: :func:`_quick`'s answer for a value it leaves to the field's parser.
@@ -235,7 +237,8 @@ def check_job_option(key: str, value: Any, option: str) -> Any:
     Raises:
         InputError: naming ``option``; KeyError: ``key`` is not a job field.
     """
-    return _checked(_PARSERS[key], key, value, option)
+    parsed = _checked(_PARSERS[key], key, value, option)
+    return _status(parsed, option) if key == "status" else parsed
 
 
 def _checked(parse: Callable[[Any, str], Any], key: str, value: Any, label: str) -> Any:
@@ -383,8 +386,7 @@ def parse_jobs(objs: Iterable[Any], source: str) -> list[Job]:
     """Jobs from a list of job objects; ``source`` names the file in errors.
 
     Raises:
-        InputError: not a list, a malformed job, a duplicate id or two running jobs on
-            one slot.
+        InputError: not a list, a malformed job, a duplicate id or a slot running two jobs.
     """
     require_job_list(objs, source)
     jobs: list[Job] = []
@@ -410,9 +412,8 @@ _BLANK = Job(id="", owner="")
 
 def jobs_from_objects(objs: Any, source: str) -> list[Job]:
     """Jobs from decoded job objects (the state's queue), as :func:`parse_jobs` reads them:
-    converted into their records in C (``msgspec.convert``, the field types checked) and
-    checked as the jobs-file reader checks a piece; anything refused is read by
-    :func:`parse_jobs`, which words the refusal.
+    converted in C (``msgspec.convert``, the field types checked) and checked as the
+    jobs-file reader checks a piece; :func:`parse_jobs` reads and words what is refused.
 
     Raises:
         InputError: as :func:`parse_jobs`.

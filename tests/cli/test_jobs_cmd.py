@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from fairshare_cli.cli.main import cli
@@ -133,3 +134,23 @@ def test_submit_file_dash_reads_stdin(tmp_path: Path, run: Callable[..., Any]) -
     result = run("submit", "--file", "-", *args, input=jobs.read_text(encoding="utf-8"))
     assert result.exit_code == 0, result.stderr
     assert result.stdout == "Submitted 641 jobs as 6 clusters (101 ... 106)\n"
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        ("status=bogus", '--set status: expected one of idle, running, held, completed, '
+                         'removed, got "bogus"'),
+        ("request_cpus=-3", "--set request_cpus: expected 0 or more, got -3"),
+        ("request_cpus=abc", "--set request_cpus: expected a whole number, got 'abc'"),
+    ],
+)  # fmt: skip
+def test_submit_names_the_set_a_value_came_from(tmp_path: Path, value: str, said: str) -> None:
+    """``fs submit --owner alice --set status=bogus`` named 'fs submit: job 0.status', a
+    position in a list the admin never wrote, not the ``--set`` to fix."""
+    common = _sample(tmp_path)
+    before = Path(common[3]).read_text()
+    result = CliRunner().invoke(cli, ["submit", "--owner", "alice", "--set", value, *common])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"fs: error: {said}\n"
+    assert Path(common[3]).read_text() == before
