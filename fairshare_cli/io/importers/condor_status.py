@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from fairshare_cli.core.limits import TIME_MAX, TIME_MIN
 from fairshare_cli.core.names import MAX_NAME_LENGTH, name_problem
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.classad_dumps import Ad, Expr, iter_ads
@@ -186,16 +187,28 @@ def _slot(ad: Ad, line: int, label: str, dump: StatusDump) -> SlotAd | None:
         if slot_type == "Partitionable":
             slot.left = _resources(ad, False)
     if str(ad.get("State", "")) == "Claimed":
-        holder = ad.get("AccountingGroup") or ad.get("RemoteUser")
-        if isinstance(holder, str) and holder:
-            slot.holder = holder
-            job = ad.get("JobId")
-            slot.job_id = str(job) if job is not None else None
-            since = ad.get("JobStart") or ad.get("EnteredCurrentState")
-            slot.since = as_float(since) if isinstance(since, (int, float)) else None
-            limits = ad.get("ConcurrencyLimits")
-            slot.limits = limits if isinstance(limits, str) else None
+        _claim(slot, ad, where)
     return slot
+
+
+def _claim(slot: SlotAd, ad: Ad, where: str) -> None:
+    """A claimed slot's holder, job, start and limits, as its ad gives them.
+
+    Raises:
+        InputError: a start outside the years 1 to 9999.
+    """
+    holder = ad.get("AccountingGroup") or ad.get("RemoteUser")
+    if isinstance(holder, str) and holder:
+        slot.holder = holder
+        job = ad.get("JobId")
+        slot.job_id = str(job) if job is not None else None
+        since = ad.get("JobStart") or ad.get("EnteredCurrentState")
+        slot.since = as_float(since) if isinstance(since, (int, float)) else None
+        if slot.since is not None and not TIME_MIN <= slot.since <= TIME_MAX:  # (or NaN)
+            key = "JobStart" if ad.get("JobStart") else "EnteredCurrentState"
+            raise InputError(f"{where}: {key}: expected epoch seconds of the years 1 to 9999")
+        limits = ad.get("ConcurrencyLimits")
+        slot.limits = limits if isinstance(limits, str) else None
 
 
 def _policy(ad: Ad) -> dict[str, Any]:

@@ -277,16 +277,22 @@ def test_a_merge_refused_without_replace_writes_no_claim(
     ]
 
 
-def test_a_claim_start_beyond_any_float_is_refused(tmp_path: Path, run: Callable[..., Any]) -> None:
+@pytest.mark.parametrize("start", ["9" * 400, "-99999999999999", "1e400"])
+def test_a_claim_start_beyond_any_time_is_refused(
+    tmp_path: Path, run: Callable[..., Any], start: str
+) -> None:
     """``fs import condor-status DUMP`` whose claimed slot has a 400-digit JobStart: exit 2
-    with one line, the state unchanged (was an OverflowError traceback converting it)."""
+    with one line naming the dump's line, the state unchanged (was an OverflowError
+    traceback converting it, then a refusal naming the state's field, not the dump)."""
     pool = write_pool(tmp_path)
     dump = tmp_path / "status.long.txt"
     dump.write_text(
         'Name = "slot1@m1"\nMachine = "m1"\nCpus = 1\nState = "Claimed"\n'
-        f'RemoteUser = "z@d"\nJobId = "5.0"\nJobStart = {"9" * 400}\n'
+        f'RemoteUser = "z@d"\nJobId = "5.0"\nJobStart = {start}\n'
     )
     before = pool["state"].read_bytes()
     args = ["--config", str(pool["config"]), "--state", str(pool["state"]), "--now", NOW]
-    refused(run("import", "condor-status", str(dump), *args), "start_time")
+    result = run("import", "condor-status", str(dump), *args)
+    refused(result, "JobStart: expected epoch seconds of the years 1 to 9999")
+    assert result.stderr.startswith(f"fs: error: {dump}:1: JobStart")
     assert pool["state"].read_bytes() == before
