@@ -392,11 +392,11 @@ def refuse_going_back(state: State, now: float, path: Path) -> None:
 
     last = state_last_update(state)
     if last is not None and now < last:
-        from fairshare_cli.render.formats import iso
+        from fairshare_cli.core.epoch import utc_text
 
         raise InputError(
-            f"--now {iso(now) or now} is before the last update of state file {path} "
-            f"({iso(last) or last}): a view cannot show the past from decayed values and an "
+            f"--now {utc_text(now)} is before the last update of state file {path} "
+            f"({utc_text(last)}): a view cannot show the past from decayed values and an "
             "edit cannot go back; give that time or a later one"
         )
 

@@ -13,7 +13,7 @@ from typing import Any
 from fairshare_cli.core.limits import TIME_MAX, TIME_MIN
 from fairshare_cli.errors import InputError
 
-__all__ = ["cached_utc", "parse_time"]
+__all__ = ["cached_utc", "parse_time", "utc_text"]
 
 _ISO_UTC = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:Z|z|\+00:00)?\Z"
@@ -125,3 +125,13 @@ def cached_utc(text: str) -> float | None:
     if h < 24 and mi < 60 and se < 61 and text[13] == ":" and text[16] == ":":
         return float(days * 86400 + h * 3600 + mi * 60 + se)
     return None
+
+
+_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+
+
+def utc_text(t: float) -> str:
+    """ISO-8601 UTC text of a time :func:`parse_time` accepts (the years 1 to 9999, before
+    1970 too), for messages: ``2026-11-21T12:00:00Z``, microseconds where it has a fraction."""
+    stamp = _EPOCH + _dt.timedelta(seconds=t)
+    return stamp.isoformat(timespec="microseconds" if t % 1 else "seconds").replace("+00:00", "Z")

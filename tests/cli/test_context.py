@@ -193,3 +193,24 @@ def test_a_wait_for_another_writer_says_so(tmp_path: Path) -> None:
         ]["priority_factor"]
         == 2
     )
+
+
+@pytest.mark.parametrize(
+    ("now", "shown"),
+    [
+        ("0001-01-01T00:00:00Z", "0001-01-01T00:00:00Z"),
+        ("-0", "1970-01-01T00:00:00Z"),
+        ("-1.5", "1969-12-31T23:59:58.500000Z"),
+        ("1763726399.25", "2025-11-21T11:59:59.250000Z"),
+    ],
+)
+def test_a_time_before_the_last_update_is_shown_as_a_time(
+    now: str, shown: str, run: Callable[..., Any]
+) -> None:
+    """``fs userprio --config sample_configs/pool.toml --now 0001-01-01T00:00:00Z`` said
+    '--now -62135596800.0 is before ...' (an epoch float for a time given as text)."""
+    pool = str(REPO / "sample_configs" / "pool.toml")
+    result = run("userprio", "--config", pool, "--now", now)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"fs: error: --now {shown} is before the last update")
+    assert "(2026-11-21T12:00:00Z)" in result.stderr and result.stderr.count("\n") == 1
