@@ -42,7 +42,7 @@ from fairshare_cli.core.jobs import (
 )
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.gc_pause import gc_paused
-from fairshare_cli.io.inputs import JSONFault, read_json, refuse_device, rereadable
+from fairshare_cli.io.inputs import JSONFault, read_json, refuse_device, spooled
 
 #: Bytes read at a time, and a piece's size: it is cut at the first object boundary past
 #: half of it. Small, so that a piece's records are checked and handed on while in the
@@ -97,16 +97,15 @@ def read_jobs(
         InputError: the file cannot be read, is not a JSON list, a job is malformed, two
             jobs share an id or two running jobs a slot.
     """
-    with gc_paused():
-        if rereadable(path):  # (a pipe: the exact reader alone reads it, once)
-            sink = new_sink()
-            try:
-                _read_pieces(path, sink, source, record)
-                return sink
-            except (_Refused, OSError, ValueError, RecursionError):
-                pass  # (msgspec's errors are ValueErrors)
+    with gc_paused(), spooled(path) as readable:  # (stdin or a pipe: a copy, read twice)
         sink = new_sink()
-        objs = load_job_objects(path, label)
+        try:
+            _read_pieces(readable, sink, source, record)
+            return sink
+        except (_Refused, OSError, ValueError, RecursionError):
+            pass  # (msgspec's errors are ValueErrors)
+        sink = new_sink()
+        objs = load_job_objects(readable, label)
         parse_jobs(objs, source)  # every refusal worded, in file order
         jobs = [parse_stanza(obj, f"{source}: job {i}") for i, obj in enumerate(objs)]
         sink.add(jobs if record is Job else [_projected(job, record) for job in jobs])

@@ -175,3 +175,35 @@ def test_a_job_after_a_count_object_of_its_cluster(
     with pytest.raises(InputError) as read:
         load_jobs(str(path))
     assert str(read.value) == str(exact.value)
+
+
+def test_stdin_is_read_as_a_file_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``fs sprio -l --jobs-file - < jobs.json`` was read by the exact reader alone (1.65 s
+    against 0.57 s for the file at 100,000 jobs): stdin is copied, then read as a file is:
+    the same listing by the fast path (the exact parser unused), the same refusal of a byte
+    that is not UTF-8 (it was 'not valid JSON' on stdin)."""
+    from click.testing import CliRunner
+
+    from fairshare_cli.cli.main import cli
+
+    sample = Path(__file__).resolve().parents[2] / "sample_configs"
+    line = ["sprio", "-l", "--config", str(sample / "pool.toml"), "--now", "2026-11-21T12:00:00Z"]
+    as_file = CliRunner().invoke(cli, [*line, "--jobs-file", str(sample / "jobs.json")])
+    assert as_file.exit_code == 0, as_file.stderr
+
+    def exact(*_args: Any) -> Any:
+        raise AssertionError("the exact reader read stdin")
+
+    monkeypatch.setattr(reader, "parse_stanza", exact)
+    piped = CliRunner().invoke(
+        cli, [*line, "--jobs-file", "-"], input=(sample / "jobs.json").read_bytes()
+    )
+    assert (piped.exit_code, piped.stdout) == (0, as_file.stdout)
+    monkeypatch.undo()
+    junk = tmp_path / "junk.json"
+    junk.write_bytes(b'[{"id": "1", "owner": "x\xff"}]')
+    said = CliRunner().invoke(cli, [*line, "--jobs-file", "-"], input=junk.read_bytes())
+    from_file = CliRunner().invoke(cli, [*line, "--jobs-file", str(junk)])
+    assert said.exit_code == from_file.exit_code == 2
+    assert said.stderr == from_file.stderr.replace(str(junk), "-")
+    assert said.stderr.startswith("fs: error: -: not UTF-8 text")
