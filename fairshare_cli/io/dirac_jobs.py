@@ -35,6 +35,7 @@ from fairshare_cli.core.dirac.jobs import (
 )
 from fairshare_cli.core.dirac.taskqueues import TaskQueue, build_task_queues
 from fairshare_cli.core.jobs import parse_jobs
+from fairshare_cli.io.inputs import spooled
 from fairshare_cli.io.jobs import load_job_objects, raw_job_record, read_jobs
 
 __all__ = ["KEY_FIELDS", "QUEUE_RECORD", "TaskQueueKeys", "task_queues_from_file"]
@@ -139,22 +140,14 @@ def task_queues_from_file(
     """The task queues of a jobs file (``-`` is stdin).
 
     Gives exactly what :func:`~fairshare_cli.core.dirac.jobs.task_queues_from_objects` gives
-    for the file's objects once every job passed the job parser, errors included. Stdin is
-    first copied to a temporary file, so that it too can be read again.
+    for the file's objects once every job passed the job parser, errors included. Stdin or
+    a pipe is first copied to a temporary file, so that it too can be read again.
 
     Raises:
         InputError: the file cannot be read, is not a list of valid jobs, ...
     """
-    if path != "-":
-        return _from_path(path, path, groups, segments)
-    import shutil
-    import sys
-    import tempfile
-
-    with tempfile.NamedTemporaryFile(prefix="fs-jobs-", suffix=".json") as spool:
-        shutil.copyfileobj(sys.stdin.buffer, spool)
-        spool.flush()
-        return _from_path(spool.name, path, groups, segments)
+    with spooled(path) as readable:
+        return _from_path(readable, path, groups, segments)
 
 
 def _from_path(
