@@ -102,3 +102,29 @@ def test_a_full_output_device_is_one_line(args: list[str]) -> None:
         _, err = proc.communicate(timeout=60)
     assert proc.returncode == 1
     assert err == b"fs: error: writing the output: No space left on device\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "closed"),
+    [
+        (["negotiate"], 1),  # (its table asked whether a closed stdout is a terminal)
+        (["negotiate"], 2),
+        (["import", "history", str(REPO / "sample_configs" / "history.csv")], 2),
+    ],
+)
+def test_a_write_with_a_stream_closed_from_the_start_still_writes(
+    args: list[str], closed: int, tmp_path: Path
+) -> None:
+    """A command that writes the state, started with stdout or stderr closed
+    (``fs negotiate >&-``): what would go there is dropped, the state is written, exit 0
+    (it was a traceback with stdout closed, and a silent exit 1 with nothing written with
+    stderr closed: ``sys.stderr.isatty()`` on None)."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    state = tmp_path / "state.json"
+    words = " ".join([*args, *SAMPLE, "--state", str(state)])
+    shell = f'exec "{sys.executable}" -m fairshare_cli {words} {closed}>&-'
+    kept = {"stderr" if closed == 1 else "stdout": subprocess.PIPE}
+    proc = subprocess.run(["sh", "-c", shell], env=env, cwd=REPO, **kept)  # type: ignore[call-overload]
+    assert proc.returncode == 0
+    assert b"Traceback" not in (proc.stderr if closed == 1 else proc.stdout)
+    assert state.exists()
