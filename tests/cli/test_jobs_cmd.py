@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from fairshare_cli.cli.main import cli
@@ -133,3 +134,30 @@ def test_submit_file_dash_reads_stdin(tmp_path: Path, run: Callable[..., Any]) -
     result = run("submit", "--file", "-", *args, input=jobs.read_text(encoding="utf-8"))
     assert result.exit_code == 0, result.stderr
     assert result.stdout == "Submitted 641 jobs as 6 clusters (101 ... 106)\n"
+
+
+def _disk_full(*_args: Any) -> None:
+    raise OSError(28, "No space left on device")
+
+
+@pytest.mark.parametrize(
+    "args", [["submit", "--owner", "alice", "--count", "3"], ["prio", "1", "5"], ["rm", "1"]]
+)
+def test_a_failed_write_says_nothing_was_done(
+    args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The state cannot be written (a full disk at the rename): one error line, exit 1, the
+    file byte for byte, no temp file, and no "Submitted ..." / "Set ..." / "Removed ..."
+    on stdout (it was printed before the write failed)."""
+    common = _sample(tmp_path)
+    assert CliRunner().invoke(cli, ["submit", "--owner", "bob", *common]).exit_code == 0
+    state = Path(common[3])
+    before = state.read_bytes()
+    monkeypatch.setattr("fairshare_cli.io.atomic.os.replace", _disk_full)
+    result = CliRunner().invoke(cli, [*args, *common])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"fs: error: cannot write state file {state}: No space left on device\n"
+    )
+    assert state.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["state.json", "state.json.lock"]
