@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairshare_cli.core.usage import UsageRecord
-from fairshare_cli.errors import StateError
+from fairshare_cli.errors import RuntimeFailure, StateError
 from fairshare_cli.io.usage_store import Marks, open_store, store_path
 
 
@@ -411,3 +411,32 @@ def test_sqlite_failing_an_insert_ends_the_import_in_one_line(
         "nothing was written\n"
     )
     assert (state.read_bytes(), _rows(store_path(state))) == before
+
+
+@pytest.mark.parametrize("create", [True, False])  # (a writer; a reader: fs whatif)
+def test_a_store_another_program_holds_locked_is_busy_not_damaged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, create: bool
+) -> None:
+    """A store held by ``sqlite3 FILE 'BEGIN EXCLUSIVE;'``: exit 1, "another program holds
+    it locked", the file byte for byte (it was exit 2, "not a usable SQLite file ... move it
+    aside to start a new history": advice to set a good history aside)."""
+    path = tmp_path / "state.history.sqlite"
+    with open_store(path) as store:
+        assert store is not None
+        store.append([(UsageRecord("a", 0.0, 60.0), None)], [])
+    before = path.read_bytes()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda *a, **k: connect(*a, **{**k, "timeout": 0}))
+    try:
+        with pytest.raises(RuntimeFailure) as caught, open_store(path, create=create):
+            pass
+    finally:
+        holder.rollback()
+        holder.close()
+    assert caught.value.exit_code == 1
+    assert str(caught.value).startswith(
+        f"cannot use usage history {path}: another program holds it locked (database is locked)"
+    )
+    assert path.read_bytes() == before
