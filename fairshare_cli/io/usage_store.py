@@ -5,11 +5,10 @@ past under another policy (``fs whatif`` with a half-life, a factor, a usage fac
 share changed) the work itself must be kept. Every import and every committed cycle appends
 what ran here: ``state.json`` -> ``state.history.sqlite``.
 
-Consistency with the state without a two-file transaction: rows are appended and committed
-first, then the state is written (atomically) with the highest row id it includes
-(``history.seq`` in the state). A writer that died between the two leaves rows above the
-state's ``seq``; they are never read, and the next writer (under the state lock) deletes
-them before appending its own. Readers take no lock: they read rows up to ``seq``.
+Consistency with the state without a two-file transaction: rows are committed first, then
+the state is written with the marks it includes (:class:`Marks`); rows past them (a writer
+that died between) are never read and are dropped by the next writer, under the state lock,
+and a file put in place of the state's is told by its generation. Readers take no lock.
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
 from typing import Any
@@ -29,6 +27,8 @@ from fairshare_cli.core.state import State
 from fairshare_cli.core.usage import BATCH, Batches, UsageRecord, batches_of
 from fairshare_cli.errors import RuntimeFailure, StateError
 from fairshare_cli.io.atomic import disk_failure, fsync_folder
+from fairshare_cli.io.usage_marks import SECTION as SECTION
+from fairshare_cli.io.usage_marks import Marks, marks_of, new_generation
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -83,23 +83,31 @@ def store_path(state_path: Path) -> Path:
     return state_path.with_name(f"{state_path.stem}.history.sqlite")
 
 
-@dataclass(frozen=True)
-class Marks:
-    """Where the state's view of the store ends: the last row id of each table."""
-
-    records: int = 0
-    ends: int = 0
-
-    def to_json(self) -> dict[str, int]:
-        return {"records": self.records, "ends": self.ends}
-
-
 class UsageStore:
     """One open history file. Use :func:`open_store` (a context manager)."""
 
     def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
         self.path = path
         self._conn = conn
+
+    @property
+    def generation(self) -> str:
+        """The token this file was made with ("": a file made before there were tokens)."""
+        row = self._conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
+        return "" if row is None else str(row[0])
+
+    def holds(self, marks: Marks) -> bool:
+        """Whether ``marks`` count rows of this file (not of one put in its place)."""
+        return not marks.includes_rows() or marks.generation == self.generation
+
+    def restart(self) -> None:
+        """Drop every row and take a new generation: the file is not the state's."""
+        with self._conn:
+            self._conn.execute("DELETE FROM records")
+            self._conn.execute("DELETE FROM ends")
+            self._conn.execute(
+                "INSERT OR REPLACE INTO meta VALUES ('generation', ?)", (new_generation(),)
+            )
 
     def rollback_after(self, marks: Marks) -> None:
         """Drop rows a writer appended but never recorded in the state (it died between);
@@ -148,7 +156,7 @@ class UsageStore:
         """The highest row ids now in the file."""
         r = self._conn.execute("SELECT COALESCE(MAX(id), 0) FROM records").fetchone()[0]
         e = self._conn.execute("SELECT COALESCE(MAX(id), 0) FROM ends").fetchone()[0]
-        return Marks(int(r), int(e))
+        return Marks(int(r), int(e), self.generation)
 
     def records(self, marks: Marks) -> Batches:
         """Every record up to ``marks``, in start-time order, open ones closed by their end.
@@ -269,8 +277,9 @@ def _check_format(conn: sqlite3.Connection, path: Path, writable: bool = True) -
             if not writable:
                 return not names
             conn.executescript(SCHEMA)  # (what an older file of this format lacks)
-            if row is None:
+            if row is None:  # (a new file: its own generation)
                 conn.execute("INSERT INTO meta VALUES ('format', ?)", (FORMAT,))
+                conn.execute("INSERT INTO meta VALUES ('generation', ?)", (new_generation(),))
         return False
     except sqlite3.DatabaseError as exc:
         failure = disk_failure(exc, f"usage history {path}")  # (full, failing: exit 1)
@@ -291,25 +300,6 @@ def check_store(path: Path) -> None:
     """
     with open_store(path, create=False):
         pass
-
-
-SECTION = "usage_history"
-"""The state section holding the store's marks: what the state includes of the file."""
-
-
-def marks_of(section: object) -> Marks:
-    """The marks a state section records (none: nothing of the file is the state's).
-
-    Raises:
-        StateError: the section is not two whole numbers.
-    """
-    if section is None:
-        return Marks()
-    if isinstance(section, dict):
-        r, e = section.get("records", 0), section.get("ends", 0)
-        if type(r) is int and type(e) is int and 0 <= r < 2**63 and 0 <= e < 2**63:  # SQLite ids
-            return Marks(r, e)
-    raise StateError(f'state section "{SECTION}": expected {{"records": N, "ends": N}}')
 
 
 class ImportLog:
@@ -450,7 +440,9 @@ def import_log(
         return
     start = marks_of(section)
     path = store_path(state_path)
-    whole = rebuild or start == Marks()
+    if start.includes_rows() and not _holds(path, start):
+        start = Marks()  # (not the state's file: an import put it there and died)
+    whole = rebuild or not start.includes_rows()
     fresh = path.with_name(f"{path.name}.new")
     if whole:
         check_store(path)
@@ -475,6 +467,12 @@ def import_log(
             fresh.unlink(missing_ok=True)
 
 
+def _holds(path: Path, marks: Marks) -> bool:
+    """Whether the store at ``path`` is the one ``marks`` count in (none there: no)."""
+    with open_store(path, create=False) as store:
+        return store is not None and store.holds(marks)
+
+
 def _side_files(path: Path) -> list[Path]:
     """The files SQLite keeps beside a database while it writes (a hot one is replayed)."""
     return [path.with_name(path.name + tail) for tail in ("-journal", "-wal", "-shm")]
@@ -494,6 +492,9 @@ def log_usage(state_path: Path, state: State, usage: ClaimUsage) -> State:
     start = marks_of(state.section(SECTION))
     with open_store(store_path(state_path)) as store:
         assert store is not None
-        store.rollback_after(start)
+        if store.holds(start):
+            store.rollback_after(start)
+        else:  # (an import replaced it and died before it wrote the state)
+            store.restart()
         marks = store.append(usage.started, usage.ended)
     return state.with_section(SECTION, marks.to_json())
