@@ -102,7 +102,7 @@ def _from_store(
 
     marks = marks_of(state.section(SECTION))
     path = store_path(state_path)
-    with open_store(path, create=False) as store:
+    with open_store(path, readonly=True) as store:
         if store is None or marks.records == 0:
             _note(
                 notes,

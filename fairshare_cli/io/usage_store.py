@@ -55,9 +55,8 @@ CREATE TABLE IF NOT EXISTS ends (
 );
 CREATE INDEX IF NOT EXISTS ends_job ON ends (job);
 """
-#: The indexes of ``records``: an import into an empty table drops them and builds them
-#: again before it commits (one sort instead of a b-tree insert per row: about 2 s of
-#: ``benchmarks/run.py --rows import`` at a million records).
+#: The indexes of ``records``: an import into an empty table builds them again before it
+#: commits (one sort, not a b-tree insert a row: 2 s of ``benchmarks/run.py --rows import``).
 _RECORD_INDEXES = {
     "records_start": "CREATE INDEX IF NOT EXISTS records_start ON records (start)",
     "records_job": "CREATE INDEX IF NOT EXISTS records_job ON records (job) WHERE job IS NOT NULL",
@@ -65,10 +64,9 @@ _RECORD_INDEXES = {
 SCHEMA = _SCHEMA.format(indexes=";\n".join(_RECORD_INDEXES.values()))
 FORMAT = "fairshare-cli usage history 1"
 
-# A bool or None parameter with no adapter of its own goes through sqlite3's adaptation
-# protocol, whose failed lookups format (and drop) an AttributeError each time: about a
-# tenth of the cost of inserting a record (benchmarks/run.py --rows import). These store
-# what sqlite3 stores without them: a bool as the integer 0 or 1, None as NULL.
+# A bool or None without an adapter goes through sqlite3's adaptation protocol, whose failed
+# lookups format an AttributeError each time: a tenth of an insert (benchmarks/run.py --rows
+# import). These store what sqlite3 stores without them: a bool as 0 or 1, None as NULL.
 sqlite3.register_adapter(bool, int)
 _NOTHING: dict[None, None] = {}
 sqlite3.register_adapter(type(None), _NOTHING.get)  # (a C call: None -> None)
@@ -118,10 +116,8 @@ class UsageStore:
                 if self._conn.execute(past, (mark,)).fetchone() is None:
                     continue
                 if mark == 0:
-                    # every row (ids start at 1): without a WHERE, SQLite empties the
-                    # table and its indexes whole instead of deleting row by row (a state
-                    # removed beside a store of a million records: benchmarks/run.py
-                    # --rows import spent 0.9 s here, 2.5 s at two million)
+                    # every row: without a WHERE, SQLite empties the table and its indexes
+                    # whole (row by row: 0.9 s at a million, benchmarks/run.py --rows import)
                     self._conn.execute(f"DELETE FROM {table}")
                 else:
                     self._conn.execute(f"DELETE FROM {table} WHERE id > ?", (mark,))
@@ -213,20 +209,21 @@ _RECORD_COLUMNS = ", ".join(UsageRecord._fields)
 
 
 class open_store:
-    """Open (creating when ``create``) the store at ``path``; errors name ``name`` (default
-    ``path``: an import writing a new store whole names the store it replaces).
+    """Open (creating when ``create``; read only when ``readonly``) the store at ``path``;
+    errors name ``name`` (an import writing a new store whole names the one it replaces).
 
     Raises:
         StateError: the file is not a usage history of ours (or of a newer format).
         RuntimeFailure: it cannot be opened or created, or SQLite fails on it while it is
-            open (a full disk, a damaged file): one line, and the open transaction rolled
-            back.
+            open (a full disk, a damaged file): one line, the open transaction rolled back.
     """
 
-    def __init__(self, path: Path, create: bool = True, name: Path | None = None) -> None:
-        self.path = path
-        self.create = create
-        self.name = name or path
+    def __init__(
+        self, path: Path, create: bool = True, name: Path | None = None, readonly: bool = False
+    ) -> None:
+        self.path, self.create, self.name = path, create and not readonly, name or path
+        # (readonly: fs whatif never writes it, not even to roll back a dead process's write)
+        self.uri = f"{path.resolve().as_uri()}?mode=ro" if readonly else None
         self._conn: sqlite3.Connection | None = None
 
     def __enter__(self) -> UsageStore | None:
@@ -234,7 +231,10 @@ class open_store:
             return None
         try:
             # (an import builds its indexes on a second thread, one user at a time)
-            conn = sqlite3.connect(self.path, isolation_level="DEFERRED", check_same_thread=False)
+            where, uri = (self.uri, True) if self.uri else (self.path, False)
+            conn = sqlite3.connect(
+                where, isolation_level="DEFERRED", check_same_thread=False, uri=uri
+            )
         except sqlite3.Error as exc:
             raise RuntimeFailure(f"cannot open usage history {self.name}: {exc}") from None
         self._conn = conn

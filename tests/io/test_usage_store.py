@@ -441,3 +441,38 @@ def test_a_store_another_program_holds_locked_is_busy_not_damaged(
         f"cannot use usage history {path}: another program holds it locked (database is locked)"
     )
     assert path.read_bytes() == before
+
+
+_DIE_MID_WRITE = """
+import os, sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA cache_size = 2")  # (pages spill to the file: the journal is hot)
+conn.execute("BEGIN")
+conn.execute("UPDATE records SET owner = 'half-written'")
+os._exit(0)
+"""
+
+
+def test_a_reader_never_rolls_back_a_hot_journal(tmp_path: Path) -> None:
+    """A writer killed mid-transaction leaves a hot journal: ``fs whatif``'s read-only open
+    refuses in one line (exit 1) and leaves the file and the journal byte for byte (a
+    read-write open rolled it back: a what-if wrote the store); a writer's open rolls it
+    back and reads the committed rows."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "state.history.sqlite"
+    with open_store(path) as store:
+        assert store is not None
+        store.append([(UsageRecord(f"u{i}", float(i), None), None) for i in range(3000)], [])
+    subprocess.run([sys.executable, "-c", _DIE_MID_WRITE, str(path)], check=True)
+    journal = path.with_name(path.name + "-journal")
+    left = (path.read_bytes(), journal.read_bytes())
+    with pytest.raises(RuntimeFailure) as caught, open_store(path, readonly=True):
+        pass
+    assert caught.value.exit_code == 1
+    assert "a hot journal" in str(caught.value)
+    assert (path.read_bytes(), journal.read_bytes()) == left
+    with open_store(path) as store:
+        assert store is not None
+        assert {r.owner for r in store.records(store.marks())} == {f"u{i}" for i in range(3000)}
