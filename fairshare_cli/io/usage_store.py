@@ -404,9 +404,9 @@ class ImportLog:
             raise error
         for create in _RECORD_INDEXES.values():  # (those tee dropped, if not built yet)
             self.store._conn.execute(create)
-        self.store._conn.commit()
-        if window > 0:
+        if window > 0:  # (in the import's transaction: a failure there commits none of it)
             self.store.prune(now - window)
+        self.store._conn.commit()
         marks = self.store.marks()
         if self.replaces is not None:
             for stale in _side_files(self.replaces):  # (a journal of the old file: not ours)

@@ -476,3 +476,24 @@ def test_a_reader_never_rolls_back_a_hot_journal(tmp_path: Path) -> None:
     with open_store(path) as store:
         assert store is not None
         assert {r.owner for r in store.records(store.marks())} == {f"u{i}" for i in range(3000)}
+
+
+def test_a_prune_that_fails_commits_none_of_the_import(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite failing while the import drops what ended before the window (a damaged file):
+    "nothing was written" is true, rows included (the import was committed before the
+    prune, so the store kept rows the message said were not written)."""
+    from fairshare_cli.io.usage_store import UsageStore
+
+    state, args, before = _imported_once(tmp_path, run)
+    (tmp_path / "more.csv").write_text(_UNSORTED)
+
+    def damaged(*_: Any) -> int:
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(UsageStore, "prune", damaged)
+    result = run("import", "history", str(tmp_path / "more.csv"), *args)
+    assert result.exit_code == 1
+    assert result.stderr.endswith("database disk image is malformed; nothing was written\n")
+    assert _kept(state) == before
