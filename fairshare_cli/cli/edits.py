@@ -205,15 +205,15 @@ def _run(edit: Edit, opts: GlobalOptions, params: dict[str, Any]) -> None:
             env.state = env.state.with_section(
                 "accountant", acct.accountant_to_json(change_all(state, env))
             )
-            click.echo(prefix + line)
-            return
-        assert name is not None
-        full = record_name(env, name)
-        state = env.decode("accountant", acct.accountant_from_json)
-        note = new_record_note(env, state, full) if edit.name != "delete" else ""
-        new = edit.change(state, env, full, value)
-        env.state = env.state.with_section("accountant", acct.accountant_to_json(new))
-        click.echo(prefix + edit.message(full, value) + note)
+        else:
+            assert name is not None
+            full = record_name(env, name)
+            state = env.decode("accountant", acct.accountant_from_json)
+            note = new_record_note(env, state, full) if edit.name != "delete" else ""
+            new = edit.change(state, env, full, value)
+            env.state = env.state.with_section("accountant", acct.accountant_to_json(new))
+            line = edit.message(full, value) + note
+    click.echo(prefix + line)  # (once the state is written: a failed write changed nothing)
 
 
 def edit_command(edit: Edit) -> click.Command:

@@ -21,6 +21,7 @@ def main() -> NoReturn:
     one)."""
     from fairshare_cli.cli.main import cli
 
+    _open_closed_streams()
     try:
         cli()
     except SystemExit as exc:
@@ -45,6 +46,17 @@ def main() -> NoReturn:
             sys.stderr.flush()
     gc.freeze()  # Python's exit collects garbage: not among what the command left
     sys.exit(code)
+
+
+def _open_closed_streams() -> None:
+    """A standard stream started closed (``fs negotiate >&-``, ``2>&-``) is None in Python:
+    point it at ``/dev/null`` so that what goes there is dropped, as a command's output to
+    a closed descriptor is, instead of failing on None (``sys.stderr.isatty()``) after
+    the state is written or, for a traceback, in silence."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            with contextlib.suppress(OSError):
+                setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
 
 
 def _drop_output() -> None:

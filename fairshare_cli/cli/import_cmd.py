@@ -231,19 +231,20 @@ def _import(
         if log is not None:  # the usage history store (fs whatif replays from it)
             marks = log.finish(env.now, env.config.pool.usage_history_window)
             env.state = env.state.with_section(SECTION, marks.to_json())
-        prefix = "(dry run, nothing written) " if dry_run else ""
-        count = done.records
+    # (once the store and the state are written: a failed write imported nothing)
+    prefix = "(dry run, nothing written) " if dry_run else ""
+    count = done.records
+    click.echo(
+        f"{prefix}Imported {count} usage record{'s' if count != 1 else ''} "
+        f"from {label} into {env.state_path}"
+    )
+    unplaced = done.slurm_unplaced
+    if unplaced and env.config.accounts:
         click.echo(
-            f"{prefix}Imported {count} usage record{'s' if count != 1 else ''} "
-            f"from {label} into {env.state_path}"
+            f"Slurm: ignored the usage of {len(unplaced)} user"
+            f"{'s' if len(unplaced) != 1 else ''} with no association: {', '.join(unplaced)}",
+            err=True,
         )
-        unplaced = done.slurm_unplaced
-        if unplaced and env.config.accounts:
-            click.echo(
-                f"Slurm: ignored the usage of {len(unplaced)} user"
-                f"{'s' if len(unplaced) != 1 else ''} with no association: {', '.join(unplaced)}",
-                err=True,
-            )
 
 
 def _hold_running(

@@ -134,7 +134,8 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
             refuse_going_back(env.state, env.now, env.state_path)
         env.state = add_jobs(env.config, env.state, queue, new, env.now)
         _hold(env, [j for j in new if j.status == "running"], jobs_file or "fs submit")
-        click.echo(_prefix(dry_run) + submit_summary([j.id for j in new], verbose))
+    # (once the state is written: a write that fails has submitted nothing)
+    click.echo(_prefix(dry_run) + submit_summary([j.id for j in new], verbose))
 
 
 #: ``fs submit``'s options that build the one job object, which ``--file`` replaces.
@@ -337,8 +338,8 @@ def prio(
         env.state, hit = set_priority(
             env.state, job_id, number, slurm=slurm, where=str(env.state_path)
         )
-        what = "admin priority" if slurm else "JobPrio"
-        click.echo(f"{_prefix(dry_run)}Set {what} of {', '.join(j.id for j in hit)} to {number}")
+    what = "admin priority" if slurm else "JobPrio"  # (said once the state is written)
+    click.echo(f"{_prefix(dry_run)}Set {what} of {', '.join(j.id for j in hit)} to {number}")
 
 
 @click.command("rm")
@@ -362,7 +363,7 @@ def rm(
 
     with mutate_state(opts, dry_run) as env:
         env.state, gone = remove(env.config, env.state, env.now, job_ids, where=str(env.state_path))
-        click.echo(
-            f"{_prefix(dry_run)}Removed {len(gone)} job{'s' if len(gone) != 1 else ''}: "
-            f"{', '.join(j.id for j in gone)}"
-        )
+    click.echo(  # (once the state is written)
+        f"{_prefix(dry_run)}Removed {len(gone)} job{'s' if len(gone) != 1 else ''}: "
+        f"{', '.join(j.id for j in gone)}"
+    )

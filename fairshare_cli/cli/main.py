@@ -108,6 +108,10 @@ class LazyGroup(click.Group):
             where = exc.ctx.command_path if exc.ctx is not None else _path_of(ctx, words)
             message = one_line(exc.format_message())
             raise FsError(f"{message} (see '{where} --help')", exc.exit_code) from None
+        except KeyboardInterrupt:  # (click's own: "Aborted!" after a blank line, exit 1)
+            if "--debug" in sys.argv[1:] or (ctx.obj or {}).get("debug"):
+                raise
+            raise FsError(INTERRUPTED, 130) from None
         except BrokenPipeError:
             sys.stderr.close()
             raise click.exceptions.Exit(1) from None
@@ -132,6 +136,11 @@ class LazyGroup(click.Group):
         rows = [(name, _SUMMARIES.get(name, "")) for name in self.list_commands(ctx)]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
+
+
+#: The line of a command stopped by Ctrl-C (SIGINT), which exits with 128 + 2 as a shell's
+#: commands do. A file it was writing is the old one or the new one, whole.
+INTERRUPTED = "interrupted (Ctrl-C)"
 
 
 class FsError(click.ClickException):

@@ -97,17 +97,26 @@ def _from_store(
     sections: frozenset[str],
     notes: list[str],
 ) -> State:
-    from fairshare_cli.io.usage_store import SECTION, marks_of, open_store, store_path
+    from fairshare_cli.io.usage_marks import SECTION, marks_of
+    from fairshare_cli.io.usage_store import open_store, store_path
 
     marks = marks_of(state.section(SECTION))
     path = store_path(state_path)
-    with open_store(path, create=False) as store:
+    with open_store(path, readonly=True) as store:
         if store is None or marks.records == 0:
             _note(
                 notes,
                 f"no usage history is kept beside {state_path}, so the after side "
                 "revalues no recorded usage: keep one with 'fs import history FILE' "
                 "(--rebuild to rebuild the state from it), or pass --history FILE",
+            )
+            return state
+        if not store.holds(marks):  # (a --rebuild killed after its rename, before the state)
+            _note(
+                notes,
+                f"the usage history {path} is not this state's (an import put it there and "
+                "stopped before it wrote the state), so the after side revalues no recorded "
+                "usage: pass --history FILE, or run the import again",
             )
             return state
         if store.marks().records < marks.records:  # (a copy of the state, an emptied file)

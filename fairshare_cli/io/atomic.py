@@ -92,16 +92,34 @@ def fsync_folder(folder: Path) -> None:
 #: SQLite's primary result codes of a write the device refused (``SQLITE_FULL``,
 #: ``SQLITE_IOERR``; an extended code keeps its primary in the low byte).
 _DEVICE_ERRORS = {13: "the disk is full", 10: "the disk failed to write (an I/O error)"}
+#: ``SQLITE_BUSY`` and ``SQLITE_LOCKED``: another program holds the file (``sqlite3 FILE
+#: 'BEGIN EXCLUSIVE;'``): not a damaged file to move aside.
+_BUSY = (5, 6)
+#: ``SQLITE_READONLY_ROLLBACK``: a hot journal a read-only reader may not roll back.
+_READONLY_ROLLBACK = 776
 
 
 def disk_failure(exc: BaseException, what: str) -> RuntimeFailure | None:
-    """A SQLite write the disk refused (full, failing) as one line of exit 1 saying the
-    file is not damaged; None for any other error (a damaged or foreign file)."""
+    """A SQLite write the disk refused (full, failing), or a file another program holds
+    locked, as one line of exit 1 saying the file is not damaged; None for any other error
+    (a damaged or foreign file)."""
     code = getattr(exc, "sqlite_errorcode", None)  # (Python 3.11+; else the message)
     primary = code & 0xFF if isinstance(code, int) else None
     if primary is None:
         text = str(exc).lower()
         primary = 13 if "disk is full" in text else 10 if "disk i/o error" in text else None
+        primary = 5 if "database is locked" in text else primary
+    if code == _READONLY_ROLLBACK:
+        return RuntimeFailure(
+            f"cannot read {what}: it holds a write a process left unfinished (a hot journal), "
+            "which fs whatif does not roll back; any fs import, a committed fs negotiate or "
+            "sqlite3 FILE 'PRAGMA quick_check;' rolls it back"
+        )
+    if primary in _BUSY:
+        return RuntimeFailure(
+            f"cannot use {what}: another program holds it locked ({exc}); nothing was "
+            "written (the state and the history are unchanged); run it again once it is done"
+        )
     if primary not in _DEVICE_ERRORS:
         return None
     return RuntimeFailure(

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from fairshare_cli.core.operations.sim_row import SimRow
-from fairshare_cli.errors import InputError
+from fairshare_cli.errors import InputError, RuntimeFailure
 
 #: Markers cycled with the colours, so two series that coincide both stay visible.
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p")
@@ -50,7 +50,8 @@ def plot_simulation(
     colour and marker per entity, ``rows`` solid (before) and ``after`` dashed.
 
     Raises:
-        InputError: matplotlib is not installed, or the file cannot be written.
+        InputError: matplotlib is not installed, or the path is a device, a pipe or a folder.
+        RuntimeFailure: the file cannot be written (a full disk; the old file is kept).
     """
     plt = _pyplot()
     kind, series = series_of(rows)
@@ -79,12 +80,17 @@ def plot_simulation(
             bottom.plot(xs, [v for _, _, v in points], linestyle=line, **style)
             values += [v for _, _, v in points]
     _decorate(fig, top, bottom, rows, kind, values, compared=after is not None)
+    import io
+    from pathlib import Path
+
+    from fairshare_cli.io.atomic import atomic_write_text
+
+    png = io.BytesIO()  # (drawn whole first: a full disk leaves the old plot, not half one)
     try:
-        fig.savefig(path, format="png", bbox_inches="tight")
-    except OSError as exc:
-        raise InputError(f"cannot write {path}: {exc.strerror}") from None
+        fig.savefig(png, format="png", bbox_inches="tight")
     finally:
         plt.close(fig)
+    atomic_write_text(Path(path), [png.getvalue()], "plot", mode=0o644)
 
 
 def check_plot_path(path: str) -> None:
@@ -92,18 +98,18 @@ def check_plot_path(path: str) -> None:
     simulation runs (not after it).
 
     Raises:
-        InputError: naming the file or matplotlib.
+        InputError: naming the folder or matplotlib.
+        RuntimeFailure: the folder cannot be written (read-only).
     """
     import importlib.util
     import os
     from pathlib import Path
 
-    target = Path(path)
-    folder = target.parent
+    folder = Path(path).parent
     if not folder.is_dir():
         raise InputError(f"--plot {path}: folder {folder} does not exist")
-    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        raise InputError(f"--plot {path}: cannot write there (permission denied)")
+    if not os.access(folder, os.W_OK):  # (a read-only folder or file system: exit 1)
+        raise RuntimeFailure(f"cannot write plot {path}: its folder is not writable")
     if importlib.util.find_spec("matplotlib") is None:
         raise InputError(
             "--plot needs matplotlib: pip install 'fairshare-cli[plot]' (or matplotlib)"

@@ -5,11 +5,10 @@ past under another policy (``fs whatif`` with a half-life, a factor, a usage fac
 share changed) the work itself must be kept. Every import and every committed cycle appends
 what ran here: ``state.json`` -> ``state.history.sqlite``.
 
-Consistency with the state without a two-file transaction: rows are appended and committed
-first, then the state is written (atomically) with the highest row id it includes
-(``history.seq`` in the state). A writer that died between the two leaves rows above the
-state's ``seq``; they are never read, and the next writer (under the state lock) deletes
-them before appending its own. Readers take no lock: they read rows up to ``seq``.
+Consistency with the state without a two-file transaction: rows are committed first, then
+the state is written with the marks it includes (:class:`Marks`); rows past them (a writer
+that died between) are never read and are dropped by the next writer, under the state lock,
+and a file put in place of the state's is told by its generation. Readers take no lock.
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
 from typing import Any
@@ -29,6 +27,8 @@ from fairshare_cli.core.state import State
 from fairshare_cli.core.usage import BATCH, Batches, UsageRecord, batches_of
 from fairshare_cli.errors import RuntimeFailure, StateError
 from fairshare_cli.io.atomic import disk_failure, fsync_folder
+from fairshare_cli.io.usage_marks import SECTION as SECTION
+from fairshare_cli.io.usage_marks import Marks, marks_of, new_generation
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -55,9 +55,8 @@ CREATE TABLE IF NOT EXISTS ends (
 );
 CREATE INDEX IF NOT EXISTS ends_job ON ends (job);
 """
-#: The indexes of ``records``: an import into an empty table drops them and builds them
-#: again before it commits (one sort instead of a b-tree insert per row: about 2 s of
-#: ``benchmarks/run.py --rows import`` at a million records).
+#: The indexes of ``records``: an import into an empty table builds them again before it
+#: commits (one sort, not a b-tree insert a row: 2 s of ``benchmarks/run.py --rows import``).
 _RECORD_INDEXES = {
     "records_start": "CREATE INDEX IF NOT EXISTS records_start ON records (start)",
     "records_job": "CREATE INDEX IF NOT EXISTS records_job ON records (job) WHERE job IS NOT NULL",
@@ -65,10 +64,9 @@ _RECORD_INDEXES = {
 SCHEMA = _SCHEMA.format(indexes=";\n".join(_RECORD_INDEXES.values()))
 FORMAT = "fairshare-cli usage history 1"
 
-# A bool or None parameter with no adapter of its own goes through sqlite3's adaptation
-# protocol, whose failed lookups format (and drop) an AttributeError each time: about a
-# tenth of the cost of inserting a record (benchmarks/run.py --rows import). These store
-# what sqlite3 stores without them: a bool as the integer 0 or 1, None as NULL.
+# A bool or None without an adapter goes through sqlite3's adaptation protocol, whose failed
+# lookups format an AttributeError each time: a tenth of an insert (benchmarks/run.py --rows
+# import). These store what sqlite3 stores without them: a bool as 0 or 1, None as NULL.
 sqlite3.register_adapter(bool, int)
 _NOTHING: dict[None, None] = {}
 sqlite3.register_adapter(type(None), _NOTHING.get)  # (a C call: None -> None)
@@ -83,23 +81,31 @@ def store_path(state_path: Path) -> Path:
     return state_path.with_name(f"{state_path.stem}.history.sqlite")
 
 
-@dataclass(frozen=True)
-class Marks:
-    """Where the state's view of the store ends: the last row id of each table."""
-
-    records: int = 0
-    ends: int = 0
-
-    def to_json(self) -> dict[str, int]:
-        return {"records": self.records, "ends": self.ends}
-
-
 class UsageStore:
     """One open history file. Use :func:`open_store` (a context manager)."""
 
     def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
         self.path = path
         self._conn = conn
+
+    @property
+    def generation(self) -> str:
+        """The token this file was made with ("": a file made before there were tokens)."""
+        row = self._conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
+        return "" if row is None else str(row[0])
+
+    def holds(self, marks: Marks) -> bool:
+        """Whether ``marks`` count rows of this file (not of one put in its place)."""
+        return not marks.includes_rows() or marks.generation == self.generation
+
+    def restart(self) -> None:
+        """Drop every row and take a new generation: the file is not the state's."""
+        with self._conn:
+            self._conn.execute("DELETE FROM records")
+            self._conn.execute("DELETE FROM ends")
+            self._conn.execute(
+                "INSERT OR REPLACE INTO meta VALUES ('generation', ?)", (new_generation(),)
+            )
 
     def rollback_after(self, marks: Marks) -> None:
         """Drop rows a writer appended but never recorded in the state (it died between);
@@ -110,10 +116,8 @@ class UsageStore:
                 if self._conn.execute(past, (mark,)).fetchone() is None:
                     continue
                 if mark == 0:
-                    # every row (ids start at 1): without a WHERE, SQLite empties the
-                    # table and its indexes whole instead of deleting row by row (a state
-                    # removed beside a store of a million records: benchmarks/run.py
-                    # --rows import spent 0.9 s here, 2.5 s at two million)
+                    # every row: without a WHERE, SQLite empties the table and its indexes
+                    # whole (row by row: 0.9 s at a million, benchmarks/run.py --rows import)
                     self._conn.execute(f"DELETE FROM {table}")
                 else:
                     self._conn.execute(f"DELETE FROM {table} WHERE id > ?", (mark,))
@@ -148,7 +152,7 @@ class UsageStore:
         """The highest row ids now in the file."""
         r = self._conn.execute("SELECT COALESCE(MAX(id), 0) FROM records").fetchone()[0]
         e = self._conn.execute("SELECT COALESCE(MAX(id), 0) FROM ends").fetchone()[0]
-        return Marks(int(r), int(e))
+        return Marks(int(r), int(e), self.generation)
 
     def records(self, marks: Marks) -> Batches:
         """Every record up to ``marks``, in start-time order, open ones closed by their end.
@@ -205,20 +209,21 @@ _RECORD_COLUMNS = ", ".join(UsageRecord._fields)
 
 
 class open_store:
-    """Open (creating when ``create``) the store at ``path``; errors name ``name`` (default
-    ``path``: an import writing a new store whole names the store it replaces).
+    """Open (creating when ``create``; read only when ``readonly``) the store at ``path``;
+    errors name ``name`` (an import writing a new store whole names the one it replaces).
 
     Raises:
         StateError: the file is not a usage history of ours (or of a newer format).
         RuntimeFailure: it cannot be opened or created, or SQLite fails on it while it is
-            open (a full disk, a damaged file): one line, and the open transaction rolled
-            back.
+            open (a full disk, a damaged file): one line, the open transaction rolled back.
     """
 
-    def __init__(self, path: Path, create: bool = True, name: Path | None = None) -> None:
-        self.path = path
-        self.create = create
-        self.name = name or path
+    def __init__(
+        self, path: Path, create: bool = True, name: Path | None = None, readonly: bool = False
+    ) -> None:
+        self.path, self.create, self.name = path, create and not readonly, name or path
+        # (readonly: fs whatif never writes it, not even to roll back a dead process's write)
+        self.uri = f"{path.resolve().as_uri()}?mode=ro" if readonly else None
         self._conn: sqlite3.Connection | None = None
 
     def __enter__(self) -> UsageStore | None:
@@ -226,7 +231,10 @@ class open_store:
             return None
         try:
             # (an import builds its indexes on a second thread, one user at a time)
-            conn = sqlite3.connect(self.path, isolation_level="DEFERRED", check_same_thread=False)
+            where, uri = (self.uri, True) if self.uri else (self.path, False)
+            conn = sqlite3.connect(
+                where, isolation_level="DEFERRED", check_same_thread=False, uri=uri
+            )
         except sqlite3.Error as exc:
             raise RuntimeFailure(f"cannot open usage history {self.name}: {exc}") from None
         self._conn = conn
@@ -269,8 +277,9 @@ def _check_format(conn: sqlite3.Connection, path: Path, writable: bool = True) -
             if not writable:
                 return not names
             conn.executescript(SCHEMA)  # (what an older file of this format lacks)
-            if row is None:
+            if row is None:  # (a new file: its own generation)
                 conn.execute("INSERT INTO meta VALUES ('format', ?)", (FORMAT,))
+                conn.execute("INSERT INTO meta VALUES ('generation', ?)", (new_generation(),))
         return False
     except sqlite3.DatabaseError as exc:
         failure = disk_failure(exc, f"usage history {path}")  # (full, failing: exit 1)
@@ -291,25 +300,6 @@ def check_store(path: Path) -> None:
     """
     with open_store(path, create=False):
         pass
-
-
-SECTION = "usage_history"
-"""The state section holding the store's marks: what the state includes of the file."""
-
-
-def marks_of(section: object) -> Marks:
-    """The marks a state section records (none: nothing of the file is the state's).
-
-    Raises:
-        StateError: the section is not two whole numbers.
-    """
-    if section is None:
-        return Marks()
-    if isinstance(section, dict):
-        r, e = section.get("records", 0), section.get("ends", 0)
-        if type(r) is int and type(e) is int and 0 <= r < 2**63 and 0 <= e < 2**63:  # SQLite ids
-            return Marks(r, e)
-    raise StateError(f'state section "{SECTION}": expected {{"records": N, "ends": N}}')
 
 
 class ImportLog:
@@ -414,9 +404,9 @@ class ImportLog:
             raise error
         for create in _RECORD_INDEXES.values():  # (those tee dropped, if not built yet)
             self.store._conn.execute(create)
-        self.store._conn.commit()
-        if window > 0:
+        if window > 0:  # (in the import's transaction: a failure there commits none of it)
             self.store.prune(now - window)
+        self.store._conn.commit()
         marks = self.store.marks()
         if self.replaces is not None:
             for stale in _side_files(self.replaces):  # (a journal of the old file: not ours)
@@ -450,7 +440,9 @@ def import_log(
         return
     start = marks_of(section)
     path = store_path(state_path)
-    whole = rebuild or start == Marks()
+    if start.includes_rows() and not _holds(path, start):
+        start = Marks()  # (not the state's file: an import put it there and died)
+    whole = rebuild or not start.includes_rows()
     fresh = path.with_name(f"{path.name}.new")
     if whole:
         check_store(path)
@@ -475,6 +467,12 @@ def import_log(
             fresh.unlink(missing_ok=True)
 
 
+def _holds(path: Path, marks: Marks) -> bool:
+    """Whether the store at ``path`` is the one ``marks`` count in (none there: no)."""
+    with open_store(path, create=False) as store:
+        return store is not None and store.holds(marks)
+
+
 def _side_files(path: Path) -> list[Path]:
     """The files SQLite keeps beside a database while it writes (a hot one is replayed)."""
     return [path.with_name(path.name + tail) for tail in ("-journal", "-wal", "-shm")]
@@ -494,6 +492,9 @@ def log_usage(state_path: Path, state: State, usage: ClaimUsage) -> State:
     start = marks_of(state.section(SECTION))
     with open_store(store_path(state_path)) as store:
         assert store is not None
-        store.rollback_after(start)
+        if store.holds(start):
+            store.rollback_after(start)
+        else:  # (an import replaced it and died before it wrote the state)
+            store.restart()
         marks = store.append(usage.started, usage.ended)
     return state.with_section(SECTION, marks.to_json())

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.cli.conftest import common, write_pool
 
 
@@ -61,3 +63,32 @@ def test_an_edit_decays_from_the_accountants_last_update(
     assert json.loads(state.read_text())["accountant"]["records"]["a@d"]["last_update"] == t + 100
     rows = json.loads(run("userprio", "--allusers", "--json", *args).stdout)
     assert {r["name"]: r["real_priority"] for r in rows}["a@d"] == 25.0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["setfactor", "alice@example.org", "3", "--create"],
+        ["setprio", "alice@example.org", "7", "--create"],
+        ["resetusage", "--all"],
+    ],
+)
+def test_an_edit_whose_write_fails_says_nothing_was_set(
+    args: list[str], tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk when the state is written: one error line and exit 1, the state byte
+    for byte, and no confirmation on stdout (it said the factor was set before the write
+    failed)."""
+    pool = write_pool(tmp_path)
+    before = pool["state"].read_bytes()
+
+    def disk_full(*_args: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("fairshare_cli.io.atomic.os.fsync", disk_full)
+    result = run(*args, *common(pool))
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"fs: error: cannot write state file {pool['state']}")
+    assert pool["state"].read_bytes() == before
+    assert not list(tmp_path.glob(".state.json.*"))

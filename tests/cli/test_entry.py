@@ -4,8 +4,10 @@ exit code, and a closed pipe ending it with 1 and nothing on stderr."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -102,3 +104,52 @@ def test_a_full_output_device_is_one_line(args: list[str]) -> None:
         _, err = proc.communicate(timeout=60)
     assert proc.returncode == 1
     assert err == b"fs: error: writing the output: No space left on device\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "closed"),
+    [
+        (["negotiate"], 1),  # (its table asked whether a closed stdout is a terminal)
+        (["negotiate"], 2),
+        (["import", "history", str(REPO / "sample_configs" / "history.csv")], 2),
+    ],
+)
+def test_a_write_with_a_stream_closed_from_the_start_still_writes(
+    args: list[str], closed: int, tmp_path: Path
+) -> None:
+    """A command that writes the state, started with stdout or stderr closed
+    (``fs negotiate >&-``): what would go there is dropped, the state is written, exit 0
+    (it was a traceback with stdout closed, and a silent exit 1 with nothing written with
+    stderr closed: ``sys.stderr.isatty()`` on None)."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    state = tmp_path / "state.json"
+    words = " ".join([*args, *SAMPLE, "--state", str(state)])
+    shell = f'exec "{sys.executable}" -m fairshare_cli {words} {closed}>&-'
+    kept = {"stderr" if closed == 1 else "stdout": subprocess.PIPE}
+    proc = subprocess.run(["sh", "-c", shell], env=env, cwd=REPO, **kept)  # type: ignore[call-overload]
+    assert proc.returncode == 0
+    assert b"Traceback" not in (proc.stderr if closed == 1 else proc.stdout)
+    assert state.exists()
+
+
+def test_ctrl_c_during_an_import_is_one_line_and_130(tmp_path: Path) -> None:
+    """SIGINT while an import runs (a large history's Ctrl-C): ``fs: error: interrupted
+    (Ctrl-C)``, exit 130, nothing written (it was click's blank line and "Aborted!", exit
+    1)."""
+    history = tmp_path / "history.csv"
+    rows = ["owner,start,end,slots"]
+    rows += [f"alice,{1795000000 + i},{1795000060 + i},1" for i in range(300_000)]
+    history.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    state = tmp_path / "state.json"
+    args = ["import", "history", str(history), *SAMPLE, "--state", str(state)]
+    proc = _fs(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    lock = tmp_path / "state.json.lock"
+    deadline = time.monotonic() + 30
+    while not lock.exists() and time.monotonic() < deadline:  # (the command has begun)
+        time.sleep(0.02)
+    time.sleep(0.3)  # (reading the file)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, out, err) == (130, b"", b"fs: error: interrupted (Ctrl-C)\n")
+    assert not state.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["history.csv", "state.json.lock"]

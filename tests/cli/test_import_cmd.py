@@ -130,8 +130,7 @@ def test_an_interrupt_after_the_records_keeps_the_store(
     monkeypatch.setattr(import_cmd, "_hold_running", interrupted)
     flags = ["--rebuild"] if rebuild else []
     aborted = run("import", "history", str(folder / "more.csv"), *flags, *args, "--now", LATER)
-    assert aborted.exit_code == 1
-    assert aborted.stderr.strip() == "Aborted!"  # (click's)
+    assert (aborted.exit_code, aborted.stderr) == (130, "fs: error: interrupted (Ctrl-C)\n")
     assert _kept(folder) == before
     assert sorted(os.listdir(folder)) == listing
 
@@ -153,3 +152,25 @@ def test_an_unreadable_input_leaves_the_store_byte_for_byte(
     assert failed.exit_code == 2, failed.stderr
     assert failed.stderr.startswith(f"fs: error: cannot read {folder / name}: ")
     assert (store.read_bytes(), (folder / "state.json").read_bytes()) == before
+
+
+def test_an_import_whose_state_write_fails_says_nothing_was_imported(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store is committed, then the state cannot be written (a full disk): one error
+    line, exit 1, no "Imported N usage records" on stdout (it was printed before the write
+    failed), and the state byte for byte."""
+    folder, common = _folder(tmp_path)
+    assert run("import", "history", "-", *common, input=_SORTED).exit_code == 0
+    before = (folder / "state.json").read_bytes()
+    later = _UNSORTED
+    from fairshare_cli.io import state as state_io
+
+    def disk_full(path: Path, state: Any) -> None:
+        raise state_io.RuntimeFailure(f"cannot write state file {path}: No space left on device")
+
+    monkeypatch.setattr(state_io, "save_state", disk_full)
+    result = run("import", "history", "-", *common[:-1], LATER, input=later)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr.count("\n") == 1
+    assert (folder / "state.json").read_bytes() == before

@@ -154,3 +154,30 @@ def test_submit_names_the_set_a_value_came_from(tmp_path: Path, value: str, said
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == f"fs: error: {said}\n"
     assert Path(common[3]).read_text() == before
+
+
+def _disk_full(*_args: Any) -> None:
+    raise OSError(28, "No space left on device")
+
+
+@pytest.mark.parametrize(
+    "args", [["submit", "--owner", "alice", "--count", "3"], ["prio", "1", "5"], ["rm", "1"]]
+)
+def test_a_failed_write_says_nothing_was_done(
+    args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The state cannot be written (a full disk at the rename): one error line, exit 1, the
+    file byte for byte, no temp file, and no "Submitted ..." / "Set ..." / "Removed ..."
+    on stdout (it was printed before the write failed)."""
+    common = _sample(tmp_path)
+    assert CliRunner().invoke(cli, ["submit", "--owner", "bob", *common]).exit_code == 0
+    state = Path(common[3])
+    before = state.read_bytes()
+    monkeypatch.setattr("fairshare_cli.io.atomic.os.replace", _disk_full)
+    result = CliRunner().invoke(cli, [*args, *common])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"fs: error: cannot write state file {state}: No space left on device\n"
+    )
+    assert state.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["state.json", "state.json.lock"]

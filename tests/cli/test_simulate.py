@@ -391,3 +391,24 @@ def test_a_run_past_the_year_9999_is_refused_before_it_starts(
     assert result.stdout == ""
     result = run("simulate", *args, "--now", "9999-12-31T22:59:59Z", *late[2:])
     assert result.exit_code == 0, result.stderr
+
+
+def test_a_plot_that_does_not_fit_on_the_disk_keeps_the_old_one(
+    args: list[str], run: Callable[..., Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--plot`` on a full disk: the old PNG byte for byte, no temp file, one line, exit 1
+    (matplotlib wrote into the file itself: a full disk left half a new plot, exit 2)."""
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "out" / "sim.png"
+    png.parent.mkdir()
+    png.write_bytes(b"the old plot")
+
+    def disk_full(fd: int, *_args: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("fairshare_cli.io.atomic.os.fsync", disk_full)
+    result = run("simulate", *args, "--until", "1:00:00", "--cycle", "1800", "--plot", str(png))
+    assert result.exit_code == 1
+    assert result.stderr == f"fs: error: cannot write plot {png}: No space left on device\n"
+    assert png.read_bytes() == b"the old plot"
+    assert [p.name for p in png.parent.iterdir()] == ["sim.png"]

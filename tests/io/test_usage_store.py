@@ -13,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairshare_cli.core.usage import UsageRecord
-from fairshare_cli.errors import StateError
-from fairshare_cli.io.usage_store import Marks, open_store, store_path
+from fairshare_cli.errors import RuntimeFailure, StateError
+from fairshare_cli.io.usage_marks import Marks
+from fairshare_cli.io.usage_store import open_store, store_path
 
 
 def count(path: Path) -> int:
@@ -36,7 +37,7 @@ def test_records_come_back_in_start_order_with_open_ones_closed(tmp_path: Path) 
     with open_store(path) as store:
         assert store is not None
         marks = store.append([(late, None), (early, "7.0")], [])
-        assert marks == Marks(2, 0)
+        assert (marks.records, marks.ends) == (2, 0)
         assert list(store.records(marks)) == [early, late]
         marks = store.append([], [("7.0", 150.0)])
         assert [r.end for r in store.records(marks)] == [150.0, 300.0]
@@ -115,7 +116,7 @@ def test_imports_keep_their_records_beside_the_state(
     """fs import history appends what it charged; --rebuild starts the store afresh."""
     import json
 
-    from fairshare_cli.io.usage_store import marks_of
+    from fairshare_cli.io.usage_marks import marks_of
 
     config = tmp_path / "pool.toml"
     config.write_text('[pool]\nuid_domain = "example.org"\n', encoding="utf-8")
@@ -206,10 +207,10 @@ def test_rolling_back_to_no_marks_empties_the_tables(tmp_path: Path) -> None:
         assert store is not None
         store.append([(UsageRecord("a", 1.0, 2.0), None)] * 3, [("x", 5.0), ("y", 6.0)])
         store.rollback_after(Marks())
-        assert store.marks() == Marks(0, 0)
+        assert store.marks().includes_rows() is False
         assert list(store.records(Marks(10, 10))) == []
         again = store.append([(UsageRecord("b", 3.0, 4.0), "j")], [("j", 7.0)])
-        assert again == Marks(1, 1)
+        assert (again.records, again.ends) == (1, 1)
         assert [(r.owner, r.end) for r in store.records(again)] == [("b", 4.0)]
 
 
@@ -356,7 +357,7 @@ def test_an_interrupt_while_the_indexes_build_rolls_back_and_leaves_no_thread(
     started = _spy_index_builds(monkeypatch)
     threads = _threads()
     aborted = run("import", "history", str(tmp_path / "more.csv"), "--rebuild", *args)
-    assert aborted.exit_code == 1 and aborted.stderr.strip() == "Aborted!"  # (click's)
+    assert (aborted.exit_code, aborted.stderr) == (130, "fs: error: interrupted (Ctrl-C)\n")
     assert started == [1]
     assert _kept(state) == before
     assert _threads() == threads
@@ -411,3 +412,88 @@ def test_sqlite_failing_an_insert_ends_the_import_in_one_line(
         "nothing was written\n"
     )
     assert (state.read_bytes(), _rows(store_path(state))) == before
+
+
+@pytest.mark.parametrize("create", [True, False])  # (a writer; a reader: fs whatif)
+def test_a_store_another_program_holds_locked_is_busy_not_damaged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, create: bool
+) -> None:
+    """A store held by ``sqlite3 FILE 'BEGIN EXCLUSIVE;'``: exit 1, "another program holds
+    it locked", the file byte for byte (it was exit 2, "not a usable SQLite file ... move it
+    aside to start a new history": advice to set a good history aside)."""
+    path = tmp_path / "state.history.sqlite"
+    with open_store(path) as store:
+        assert store is not None
+        store.append([(UsageRecord("a", 0.0, 60.0), None)], [])
+    before = path.read_bytes()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda *a, **k: connect(*a, **{**k, "timeout": 0}))
+    try:
+        with pytest.raises(RuntimeFailure) as caught, open_store(path, create=create):
+            pass
+    finally:
+        holder.rollback()
+        holder.close()
+    assert caught.value.exit_code == 1
+    assert str(caught.value).startswith(
+        f"cannot use usage history {path}: another program holds it locked (database is locked)"
+    )
+    assert path.read_bytes() == before
+
+
+_DIE_MID_WRITE = """
+import os, sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA cache_size = 2")  # (pages spill to the file: the journal is hot)
+conn.execute("BEGIN")
+conn.execute("UPDATE records SET owner = 'half-written'")
+os._exit(0)
+"""
+
+
+def test_a_reader_never_rolls_back_a_hot_journal(tmp_path: Path) -> None:
+    """A writer killed mid-transaction leaves a hot journal: ``fs whatif``'s read-only open
+    refuses in one line (exit 1) and leaves the file and the journal byte for byte (a
+    read-write open rolled it back: a what-if wrote the store); a writer's open rolls it
+    back and reads the committed rows."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "state.history.sqlite"
+    with open_store(path) as store:
+        assert store is not None
+        store.append([(UsageRecord(f"u{i}", float(i), None), None) for i in range(3000)], [])
+    subprocess.run([sys.executable, "-c", _DIE_MID_WRITE, str(path)], check=True)
+    journal = path.with_name(path.name + "-journal")
+    left = (path.read_bytes(), journal.read_bytes())
+    with pytest.raises(RuntimeFailure) as caught, open_store(path, readonly=True):
+        pass
+    assert caught.value.exit_code == 1
+    assert "a hot journal" in str(caught.value)
+    assert (path.read_bytes(), journal.read_bytes()) == left
+    with open_store(path) as store:
+        assert store is not None
+        assert {r.owner for r in store.records(store.marks())} == {f"u{i}" for i in range(3000)}
+
+
+def test_a_prune_that_fails_commits_none_of_the_import(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite failing while the import drops what ended before the window (a damaged file):
+    "nothing was written" is true, rows included (the import was committed before the
+    prune, so the store kept rows the message said were not written)."""
+    from fairshare_cli.io.usage_store import UsageStore
+
+    state, args, before = _imported_once(tmp_path, run)
+    (tmp_path / "more.csv").write_text(_UNSORTED)
+
+    def damaged(*_: Any) -> int:
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(UsageStore, "prune", damaged)
+    result = run("import", "history", str(tmp_path / "more.csv"), *args)
+    assert result.exit_code == 1
+    assert result.stderr.endswith("database disk image is malformed; nothing was written\n")
+    assert _kept(state) == before

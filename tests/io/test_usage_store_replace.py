@@ -4,10 +4,13 @@ the same rows and ids as emptying the tables would leave, the old file untouched
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from fairshare_cli.io.usage_store import store_path
 from tests.io.test_usage_store import _rows
@@ -148,3 +151,38 @@ def test_a_reader_of_the_old_store_keeps_reading_it(
     finally:
         reader.close()
     assert [r[3] for r in _rows(store_path(state))] == ["carol", "dave", "erin"]
+
+
+def test_a_store_replaced_by_an_import_that_died_is_not_the_states(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--rebuild renames its new store over the old one, then writes the state; a disk full
+    for the state (or a kill -9) in between leaves the old state beside the new store. Its
+    marks count rows of the old file: fs whatif says the store is not the state's instead
+    of replaying the new file's first rows as the state's (it did, silently), and the next
+    writer starts a new history instead of appending after rows the state never had."""
+    from fairshare_cli.errors import RuntimeFailure
+    from fairshare_cli.io import state as state_io
+
+    state, args = _args(tmp_path)
+    assert _import(run, tmp_path, _FIRST).exit_code == 0
+    before = state.read_bytes()
+
+    def disk_full(path: Path, _state: Any) -> None:
+        raise RuntimeFailure(f"cannot write state file {path}: No space left on device")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(state_io, "save_state", disk_full)
+        assert _import(run, tmp_path, _SECOND, "--rebuild").exit_code == 1
+    assert state.read_bytes() == before
+    assert len(_rows(store_path(state))) == 3  # (the new file, in place)
+    whatif = run("whatif", "--set", "accountant.priority_halflife=3600", "userprio", *args)
+    assert whatif.exit_code == 0
+    assert f"Note: the usage history {store_path(state)} is not this state's" in whatif.stdout
+    later = "owner,start,end\nfrank,2026-11-20T04:00:00Z,2026-11-20T05:00:00Z\n"
+    assert _import(run, tmp_path, later).exit_code == 0
+    assert [r[1:4] for r in _rows(store_path(state))] == [(1795147200.0, 1795150800.0, "frank")]
+    marks = json.loads(state.read_text())["usage_history"]
+    with sqlite3.connect(store_path(state)) as conn:
+        (token,) = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
+    assert marks == {"records": 1, "ends": 0, "generation": token}

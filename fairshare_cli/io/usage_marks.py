@@ -1,0 +1,65 @@
+"""What a state includes of its usage history store: the marks in its ``usage_history``
+section (the last row id of each table, and which file they count in)."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from fairshare_cli.errors import StateError
+
+SECTION = "usage_history"
+"""The state section holding the store's marks: what the state includes of the file."""
+
+
+@dataclass(frozen=True)
+class Marks:
+    """Where the state's view of the store ends: the last row id of each table, and the
+    store's ``generation`` (a token each new store file gets; "" for a file made before
+    there were tokens). Row ids count in one file only: an import that replaced the store
+    and died before writing the state leaves the old state's marks beside another file,
+    whose generation differs."""
+
+    records: int = 0
+    ends: int = 0
+    generation: str = ""
+
+    def to_json(self) -> dict[str, int | str]:
+        marks: dict[str, int | str] = {"records": self.records, "ends": self.ends}
+        if self.generation:
+            marks["generation"] = self.generation
+        return marks
+
+    def includes_rows(self) -> bool:
+        """Whether the state includes any row of the store."""
+        return bool(self.records or self.ends)
+
+
+def new_generation() -> str:
+    """The token of a new store file."""
+    return secrets.token_hex(8)
+
+
+def marks_of(section: object) -> Marks:
+    """The marks a state section records (none: nothing of the file is the state's).
+
+    Raises:
+        StateError: the section is not two whole numbers (and a generation's token).
+    """
+    if section is None:
+        return Marks()
+    if isinstance(section, dict):
+        r, e = section.get("records", 0), section.get("ends", 0)
+        generation = section.get("generation", "")
+        if (
+            type(r) is int
+            and type(e) is int
+            and 0 <= r < 2**63  # (SQLite ids)
+            and 0 <= e < 2**63
+            and isinstance(generation, str)
+            and len(generation) <= 64
+        ):
+            return Marks(r, e, generation)
+    raise StateError(
+        f'state section "{SECTION}": expected {{"records": N, "ends": N}} and a "generation" token'
+    )
