@@ -318,11 +318,11 @@ class _Taken:
             self._slots(jobs)
 
     def _slots(self, jobs: list[Job]) -> None:
-        slots = [job.slot for job in jobs if job.slot is not None and self._running(job)]
-        if slots:
+        running = [job for job in jobs if job.slot is not None and self._running(job)]
+        if running:  # (a count object's jobs on one slot: the exact reader refuses them)
             before = len(self.slots)
-            self.slots.update(slots)
-            if len(self.slots) != before + len(slots):
+            self.slots.update(map(_SLOT, running))
+            if len(self.slots) != before + len(running) or not _single(running, self.one):
                 raise _Refused
 
     def _running(self, job: Any) -> bool:

@@ -207,3 +207,22 @@ def test_stdin_is_read_as_a_file_is(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert said.exit_code == from_file.exit_code == 2
     assert said.stderr == from_file.stderr.replace(str(junk), "-")
     assert said.stderr.startswith("fs: error: -: not UTF-8 text")
+
+
+def test_a_count_object_running_on_one_slot_is_refused_as_the_exact_parser_does(
+    tmp_path: Path,
+) -> None:
+    """Its ``count`` jobs would all run on the one slot: the fast reader took the object
+    (hypothesis found it), the exact parser refuses it, naming the slot."""
+    path = tmp_path / "jobs.json"
+    job = {"id": "1", "owner": "alice", "slot": "slot1@node", "status": "running", "start_time": 1}
+    path.write_text(json.dumps([{**job, "count": 2}]), encoding="utf-8")
+    with pytest.raises(InputError) as refused:
+        load_jobs(str(path))
+    assert str(refused.value) == f"{path}: job 0: slot 'slot1@node' already runs another job"
+    with pytest.raises(InputError) as exact:
+        parse_jobs(json.loads(path.read_text(encoding="utf-8")), str(path))
+    assert str(exact.value) == str(refused.value)
+    for taken in ([{**job, "count": 1}], [{**job, "count": 2, "slot": None}]):
+        path.write_text(json.dumps(taken), encoding="utf-8")
+        assert load_jobs(str(path)) == parse_jobs(taken, str(path))
