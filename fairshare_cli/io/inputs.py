@@ -8,10 +8,8 @@ import errno
 import json
 import os
 import re
-import shutil
 import stat
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from typing import IO, Any, Protocol
 
@@ -63,6 +61,9 @@ def spooled(path: str) -> Iterator[str]:
         return
     # (its suffix kept: a reader may tell the format by it, as fs import history does)
     suffix = os.path.splitext(path)[1] or ".input"
+    import shutil  # (with tempfile, only to copy a pipe: 7 modules a run of every reader)
+    import tempfile
+
     with tempfile.NamedTemporaryFile("wb", suffix=suffix) as tmp:
         # Bytes as they come: decoding (and its errors) is the reader's job.
         try:
