@@ -27,25 +27,43 @@ def atomic_write_text(
     import tempfile  # here, not at import: read-only commands never write
 
     refuse_special(path, what)
+    made = _missing(path.parent)
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
+        _remove_empty(made)
         raise RuntimeFailure(f"cannot write {what} {path}: {exc.strerror}") from None
     try:
         _write(fd, text)
         with contextlib.suppress(OSError):
             os.chmod(tmp, mode)
         os.replace(tmp, path)
-    except OSError as exc:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        raise RuntimeFailure(f"cannot write {what} {path}: {exc.strerror}") from None
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        _remove_empty(made)
+        if isinstance(exc, OSError):
+            raise RuntimeFailure(f"cannot write {what} {path}: {exc.strerror}") from None
         raise
     fsync_folder(path.parent)
+
+
+def _missing(folder: Path) -> list[Path]:
+    """``folder`` and its parents up to the first that exists (innermost first)."""
+    missing: list[Path] = []
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    return missing
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove the folders a failed write made for its file (innermost first), where they
+    are still empty: a full disk leaves no empty ``runs/`` behind."""
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            folder.rmdir()
 
 
 def refuse_special(path: Path, what: str) -> None:

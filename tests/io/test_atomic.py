@@ -87,3 +87,30 @@ def test_a_regular_file_and_a_symbolic_link_are_replaced(tmp_path: Path) -> None
 def test_a_folder_is_refused(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="not a regular file"):
         atomic_write_text(tmp_path, "x", "test file")
+
+
+def test_a_failed_write_leaves_no_folder_it_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fs sweep sweep.toml --out DIR`` on a full disk left an empty ``DIR/runs/`` (made
+    for a file whose write then failed): the folders a failed write made are removed again,
+    the ones that were there kept."""
+    import errno
+
+    from fairshare_cli.errors import RuntimeFailure
+    from fairshare_cli.io import atomic
+
+    def full(fd: int, _text: Any) -> None:
+        os.close(fd)
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(atomic, "_write", full)
+    (tmp_path / "out").mkdir()
+    target = tmp_path / "out" / "runs" / "a" / "run.json"
+    with pytest.raises(RuntimeFailure, match="No space left on device"):
+        atomic_write_text(target, "{}", "run file")
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]
+    assert list((tmp_path / "out").iterdir()) == []
+    monkeypatch.undo()
+    atomic_write_text(target, "{}", "run file")
+    assert target.read_text(encoding="utf-8") == "{}"
