@@ -127,11 +127,8 @@ def cached_utc(text: str) -> float | None:
     return None
 
 
-_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
-
-
 def utc_text(t: float) -> str:
     """ISO-8601 UTC text of a time :func:`parse_time` accepts (the years 1 to 9999, before
-    1970 too), for messages: ``2026-11-21T12:00:00Z``, microseconds where it has a fraction."""
-    stamp = _EPOCH + _dt.timedelta(seconds=t)
+    1970 too): ``2026-11-21T12:00:00Z``, microseconds where it has a fraction."""
+    stamp = _dt.datetime.fromtimestamp(t, tz=_dt.timezone.utc)
     return stamp.isoformat(timespec="microseconds" if t % 1 else "seconds").replace("+00:00", "Z")

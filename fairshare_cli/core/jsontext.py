@@ -28,7 +28,6 @@ the value is steered back, or the standard library prints it:
 
 from __future__ import annotations
 
-import datetime as _dt
 import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -39,6 +38,7 @@ from typing import Any
 
 import msgspec
 
+from fairshare_cli.core.epoch import utc_text
 from fairshare_cli.core.jsonlayout import Shared, layout_text
 
 #: msgspec prints a float as ``repr`` does from SMALL to below LARGE in magnitude (and 0).
@@ -54,9 +54,7 @@ def iso(t: float | None) -> str | None:
     """ISO-8601 UTC (``2026-11-21T12:00:00Z``); None for missing or non-positive times."""
     if t is None or t <= 0 or not math.isfinite(t):
         return None
-    stamp = _dt.datetime.fromtimestamp(t, tz=_dt.timezone.utc)
-    text = stamp.isoformat(timespec="microseconds" if t % 1 else "seconds")
-    return text.replace("+00:00", "Z")
+    return utc_text(t)
 
 
 def jsonable(value: Any) -> Any:
