@@ -23,7 +23,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from json.encoder import encode_basestring_ascii as _quoted  # json.dumps' own, in C
+from operator import itemgetter
 from typing import Any
+
+import msgspec
+
+_encode = msgspec.json.encode
 
 #: Rows made at a time (some 700 KB of text at ``fs sprio --json``'s rows).
 CHUNK = 1024
@@ -95,9 +100,10 @@ def layout_text(
         pieces = base * (stop - start)
         for places, column, make in slots:
             piece = column[start:stop]
-            if type(make) is tuple:  # (shared: each place's texts looked up by key)
+            if type(make) is tuple:  # (shared: each place's texts looked up by key, in C)
+                look_up = itemgetter(*piece) if len(piece) > 1 else _one(piece[0])
                 for k, texts in zip(places, make, strict=True):
-                    pieces[k::width] = map(texts.__getitem__, piece)
+                    pieces[k::width] = look_up(texts)
             else:
                 pieces[places[0] :: width] = piece if make is None else make(piece)
         text = "".join(pieces)  # type: ignore[arg-type]
@@ -124,8 +130,15 @@ def _grouped(row: list[Any]) -> list[tuple[tuple[int, ...], Sequence[Any], Any]]
     return out
 
 
+def _one(key: Hashable) -> Callable[[Mapping[Hashable, str]], tuple[str]]:
+    """What ``itemgetter(*keys)`` gives for more keys: the texts of one key, as a tuple."""
+    return lambda texts: (texts[key],)
+
+
 def _ints(piece: Sequence[int]) -> list[str]:
-    return list(map(int.__repr__, piece))
+    """``int.__repr__`` of each (msgspec's list text cut at its commas: no Python call a
+    value)."""
+    return _encode(piece).decode("ascii")[1:-1].split(",") if piece else []
 
 
 def _strs(piece: Sequence[str]) -> list[str]:

@@ -32,7 +32,7 @@ import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
-from itertools import chain, compress, count, repeat
+from itertools import chain, compress, repeat
 from operator import and_, gt, itemgetter, lt, methodcaller, not_
 from typing import Any
 
@@ -290,15 +290,16 @@ def _time_column(times: list[Any]) -> list[Any]:
 
 
 def float_texts(values: list[float]) -> list[str]:
-    """``json.dumps``' text of each of these finite floats: msgspec's, ``repr``'s outside
-    ``SMALL..LARGE`` (zeros too), found in C where none is negative (``--rows sprio-json``)."""
-    texts = msgspec.json.encode(values).decode("ascii")[1:-1].split(",") if values else []
-    if min(values, default=0.0) >= 0 and max(values, default=0.0) < LARGE:
-        outside: Iterable[int] = compress(count(), map(gt, repeat(SMALL), values))
-    else:
-        outside = [i for i, v in enumerate(values) if not SMALL <= abs(v) < LARGE]
-    for i in outside:
-        texts[i] = repr(values[i])
+    """``json.dumps``' text of each of these finite floats: msgspec's, which is ``repr``'s
+    but where it has an ``e`` (``1e16`` for ``1e+16``) or writes out a fraction under 1e-4
+    (``0.00001`` for ``1e-05``): a text with ``e`` or ``0.0000`` in it is ``repr``'s (a
+    search of the list's text in C, ``--rows sprio-json``)."""
+    data = msgspec.json.encode(values)
+    texts = data.decode("ascii")[1:-1].split(",") if values else []
+    if b"e" in data or b"0.0000" in data:
+        for i, text in enumerate(texts):
+            if "e" in text or "0.0000" in text:
+                texts[i] = repr(values[i])
     return texts
 
 
