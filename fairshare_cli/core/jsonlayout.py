@@ -22,6 +22,7 @@ one value is text; plain ASCII text goes in as it is, between quotes
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from itertools import repeat
 from json.encoder import encode_basestring_ascii as _quoted  # json.dumps' own, in C
 from operator import itemgetter
 from typing import Any
@@ -179,23 +180,55 @@ def _slot(column: Any, depth: int, count: int, text_of: Any) -> list[Any]:
     values = column if isinstance(column, list) else list(column)
     if len(values) != count:
         raise ValueError("columns of different lengths")
-    if type(values[0]) is str and _plain_text(values):  # (its text between quotes)
+    first = type(values[0])
+    if first is str and _plain_text(values):  # (its text between quotes)
         return ['"', (values, None), '"']
-    kinds = set(map(type, values))
-    # (few: told by the first rows first, which a column of many has many of)
-    plain = len(kinds) == 1 and kinds <= {int, float, str, bool, type(None)}
-    if plain and len(set(values[:_SAMPLE])) * 16 <= min(count, _SAMPLE):
+    numbers = _numbers(values) if first is int or first is float else None
+    # (few: told by the first rows first, which a column of many has many of; of one type,
+    # or all ints, so that equal values print alike)
+    if (
+        first in _PLAIN
+        and _few(values[:_SAMPLE], min(count, _SAMPLE))
+        and (numbers is int or set(map(type, values)) == {first})
+    ):
         distinct = set(values)
-        if len(distinct) * 16 <= count and not (kinds == {float} and 0.0 in distinct):
+        if _few(distinct, count) and not (first is float and 0.0 in distinct):
             keys = list(distinct)
             return [(values, dict(zip(keys, _texts(keys, depth, text_of), strict=True)))]
-    if kinds == {int}:
+    if numbers is int:
         return [(values, _ints)]
-    if kinds == {str}:
-        return [(values, _strs)]
-    if kinds == {float} and (total := sum(values)) - total == 0:  # (finite: a chunk at a time)
+    if numbers is float and (total := sum(values)) - total == 0:  # (finite)
         return [(values, text_of[1])]
+    if first is str and set(map(type, values)) == {str}:
+        return [(values, _strs)]
     return [(_texts(values, depth, text_of), None)]
+
+
+#: The types whose values a set tells apart as JSON does (one type a column).
+_PLAIN = frozenset((int, float, str, bool, type(None)))
+
+
+def _few(values: Any, count: int) -> bool:
+    """Whether ``values`` hold at most one distinct value in 16 of ``count`` (False for a
+    value a set refuses)."""
+    try:
+        return len(set(values)) * 16 <= count
+    except TypeError:  # (unhashable)
+        return False
+
+
+def _numbers(values: list[Any]) -> type | None:
+    """``int`` for a column of ints (no bool), ``float`` for one of floats and ints (no
+    float subclass such as :class:`~fairshare_cli.core.jsontext.Time`, whose text is
+    another), each made text a chunk at a time (ints as msgspec prints them, floats and
+    ints as ``json.dumps`` does); None for any other: msgspec checks every value in C."""
+    for kind in (int, float) if type(values[0]) is int else (float,):
+        try:
+            msgspec.convert(values, list[kind], strict=True)  # type: ignore[valid-type]
+        except msgspec.ValidationError:
+            continue
+        return kind
+    return None
 
 
 def _plain_text(values: list[Any]) -> bool:
@@ -230,18 +263,22 @@ def _row(items: list[Any]) -> tuple[str, list[Any]]:
     slots and texts, the last text the row's end, the separator and the next row's head.
 
     A slot of one text is text; neighbouring shared slots of one key list, with the text
-    between, are one slot; a text next to a shared slot is part of each of its texts."""
-    merged: list[Any] = []
+    between, are one slot; a text next to a shared slot is part of each of its texts
+    (:func:`_texts_by_key`: each such slot's texts made once, from its parts)."""
+    merged: list[Any] = []  # (a shared slot as a list: its column and its texts' parts)
     for item in [*items, _BETWEEN]:
-        if type(item) is tuple and isinstance(item[1], dict) and len(item[1]) == 1:
-            item = next(iter(item[1].values()))  # one value: its text is constant
-        if type(item) is str:
-            if merged and type(merged[-1]) is str:
-                merged[-1] += item
+        if _shared(item):
+            if len(item[1]) == 1:
+                item = next(iter(item[1].values()))  # one value: its text is constant
+            elif len(merged) > 1 and type(merged[-1]) is str and _joins(merged[-2], item):
+                group: list[Any] = merged[-2]
+                group[1] += (merged.pop(), item[1])  # (the text between, the slot's texts)
                 continue
-        elif len(merged) > 1 and type(merged[-1]) is str and _joins(merged[-2], item):
-            between, (keys, before) = merged.pop(), merged.pop()
-            item = (keys, {k: t + between + item[1][k] for k, t in before.items()})
+            else:
+                item = [item[0], [item[1]]]
+        if type(item) is str and merged and type(merged[-1]) is str:
+            merged[-1] += item
+            continue
         merged.append(item)
     head = merged.pop(0) if len(merged) > 1 and type(merged[0]) is str else ""
     if type(merged[-1]) is str:
@@ -250,15 +287,22 @@ def _row(items: list[Any]) -> tuple[str, list[Any]]:
         merged.append(head)
     row: list[Any] = []
     for item in merged:
-        if type(item) is str and row and _shared(row[-1]):
-            keys, texts = row[-1]
-            row[-1] = (keys, {k: t + item for k, t in texts.items()})
+        if type(item) is str and row and type(row[-1]) is list:
+            row[-1][1].append(item)
             continue
-        if _shared(item) and row and type(row[-1]) is str:
-            text = row.pop()
-            item = (item[0], {k: text + t for k, t in item[1].items()})
+        if type(item) is list and row and type(row[-1]) is str:
+            item[1].insert(0, row.pop())
         row.append(item)
-    return head, row
+    return head, [(item[0], _texts_by_key(item[1])) if type(item) is list else item for item in row]
+
+
+def _texts_by_key(parts: list[Any]) -> dict[Any, str]:
+    """A shared slot's text of each key: its parts (texts, and texts by key) joined, made
+    in C (thousands of keys a slot at ``fs sprio --json``)."""
+    keys = list(next(part for part in parts if type(part) is dict))
+    pieces = [repeat(part) if type(part) is str else map(part.__getitem__, keys) for part in parts]
+    texts = map("".join, zip(*pieces, strict=False))  # (the repeats are endless)
+    return dict(zip(keys, texts, strict=True))
 
 
 def _shared(item: Any) -> bool:
@@ -267,10 +311,6 @@ def _shared(item: Any) -> bool:
 
 
 def _joins(before: Any, item: Any) -> bool:
-    """Whether two slots are texts of one shared key list (printed as one)."""
-    return (
-        _shared(before)
-        and _shared(item)
-        and before[0] is item[0]
-        and before[1].keys() == item[1].keys()
-    )
+    """Whether a shared slot being made (a list: column and parts) and the shared slot
+    after it are texts of one shared key list (printed as one)."""
+    return type(before) is list and before[0] is item[0] and before[1][0].keys() == item[1].keys()

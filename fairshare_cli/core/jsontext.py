@@ -290,10 +290,11 @@ def _time_column(times: list[Any]) -> list[Any]:
 
 
 def float_texts(values: list[float]) -> list[str]:
-    """``json.dumps``' text of each of these finite floats: msgspec's, which is ``repr``'s
-    but where it has an ``e`` (``1e16`` for ``1e+16``) or writes out a fraction under 1e-4
-    (``0.00001`` for ``1e-05``): a text with ``e`` or ``0.0000`` in it is ``repr``'s (a
-    search of the list's text in C, ``--rows sprio-json``)."""
+    """``json.dumps``' text of each of these finite floats (and ints, which both print
+    alike): msgspec's, which is ``repr``'s but where it has an ``e`` (``1e16`` for
+    ``1e+16``) or writes out a fraction under 1e-4 (``0.00001`` for ``1e-05``): a text
+    with ``e`` or ``0.0000`` in it is ``repr``'s (a search of the list's text in C,
+    ``--rows sprio-json``)."""
     data = msgspec.json.encode(values)
     texts = data.decode("ascii")[1:-1].split(",") if values else []
     if b"e" in data or b"0.0000" in data:

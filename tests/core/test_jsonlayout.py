@@ -5,6 +5,7 @@ byte, for any values, shared or not, nested objects, any chunk size; and ``fs sp
 
 from __future__ import annotations
 
+import enum
 import json
 import math
 from typing import Any
@@ -91,6 +92,26 @@ def test_layout_is_json_dumps_of_the_rows(table: tuple[dict[str, Any], int], chu
         patch.setattr(jsonlayout, "CHUNK", chunk)
         text = dumps_columns(columns, count)
     assert text == _reference(columns, count)
+
+
+class _Level(enum.IntEnum):
+    HIGH = 1
+
+
+#: Numbers that are equal but print apart (1, 1.0 and True; 0, 0.0 and -0.0), an int
+#: subclass, a big int and None: a set of them forgets which was which.
+MIXED = [0, 0.0, -0.0, 1, 1.0, True, False, _Level.HIGH, 2**70, 1.5, None]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(MIXED), min_size=1, max_size=3), st.data())
+def test_a_column_of_equal_numbers_of_several_types(pool: list[Any], data: st.DataObject) -> None:
+    """A long column of few distinct values of several types (the few-values, int and
+    float paths each see it): each value prints as itself."""
+    count = data.draw(st.integers(32, 80))
+    column = data.draw(st.lists(st.sampled_from(pool), min_size=count, max_size=count))
+    columns = {"n": column, "s": Shared([0] * count, {0: 1.5})}
+    assert dumps_columns(columns, count) == _reference(columns, count)
 
 
 def test_layout_shares_texts_and_keeps_percent_signs() -> None:

@@ -411,7 +411,14 @@ FLOAT_EDGES = [0.0, -0.0, 1e-4, 9.99e-5, -9.99e-5, 1e-5, 5e-324, 1e16, -1e16, 9.
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(FLOAT_EDGES) | st.floats(allow_nan=False, allow_infinity=False)))
+@given(
+    st.lists(
+        st.sampled_from(FLOAT_EDGES)
+        | st.floats(allow_nan=False, allow_infinity=False)
+        | st.integers(-(2**70), 2**70)
+    )
+)
 def test_float_texts_are_json_dumps_texts(values: list[float]) -> None:
-    """A column of finite floats, printed at once: each text is ``json.dumps``'s."""
+    """A column of finite floats (ints among them), printed at once: each text is
+    ``json.dumps``'s."""
     assert jsontext.float_texts(values) == [json.dumps(v) for v in values]
