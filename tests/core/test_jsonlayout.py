@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from fairshare_cli.core import jsonlayout
 from fairshare_cli.core.jsonlayout import Shared, column_values
-from fairshare_cli.core.jsontext import dumps_columns, jsonable
+from fairshare_cli.core.jsontext import Time, dumps_columns, jsonable
 from fairshare_cli.core.slurm.priority import PriorityContext
 from fairshare_cli.core.slurm.priority_table import PriorityTable, compute_table
 from fairshare_cli.errors import InputError
@@ -112,6 +112,26 @@ def test_a_column_of_equal_numbers_of_several_types(pool: list[Any], data: st.Da
     column = data.draw(st.lists(st.sampled_from(pool), min_size=count, max_size=count))
     columns = {"n": column, "s": Shared([0] * count, {0: 1.5})}
     assert dumps_columns(columns, count) == _reference(columns, count)
+
+
+@pytest.mark.parametrize(
+    "column",
+    [
+        [1.5, 2.5, 10**308, 10**308, 0.5, 7],  # (a sum beyond a float's range)
+        [1.5, 2.5, 10**400, 3.5, 1, 2],  # (an int beyond a float's range)
+        [1, 2, 3, True, 5, 6],
+        [0.5, 1.5, 2.5, math.inf, 4.5, math.nan],
+        [0.5, 1.5, 2.5, Time(0.0), 4.5, 5.5],
+        [1, 2, 3, 4, 5, None],
+    ],
+)
+def test_a_chunk_of_numbers_with_another_value(column: list[Any]) -> None:
+    """A column of numbers with, in one chunk, a value the numbers' path does not print:
+    that chunk is printed a value at a time, the others at once."""
+    columns = {"n": column, "s": Shared([0] * len(column), {0: 1.5})}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(jsonlayout, "CHUNK", 2)
+        assert dumps_columns(columns, len(column)) == _reference(columns, len(column))
 
 
 def test_layout_shares_texts_and_keeps_percent_signs() -> None:
