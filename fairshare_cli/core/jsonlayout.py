@@ -94,6 +94,7 @@ def layout_text(
     width = len(row)
     slots = _grouped(row)
     base = [None if type(item) is tuple else item for item in row]
+    del items, row  # (the columns' texts before they were joined: megabytes, not kept)
     yield "[\n  " + head
     for start in range(0, count, CHUNK):
         stop = min(count, start + CHUNK)
