@@ -9,7 +9,7 @@ Inputs come from the seeded generators beside this file (``make_negotiation``,
 written once per size into a scratch folder. Each figure is one end-to-end run of
 ``python -m fairshare_cli`` in a subprocess: wall time (median of ``--repeat``), CPU time
 (user + system, median) and peak RSS of that process (with any process it starts and
-waits for, such as the second half of a large ``fs sprio``: CPU summed, the larger peak).
+waits for, such as ``fs sweep``'s workers: CPU summed, the larger peak).
 ``ratio`` is the cost growth per doubling of the size, from the size before it:
 ``(wall / wall_before) ** (1 / log2(n / n_before))``. Linear reads ~2.0, quadratic ~4.0;
 a fixed start-up cost pulls small sizes below 2.
