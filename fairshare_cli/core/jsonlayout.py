@@ -102,7 +102,7 @@ def layout_text(
         for places, column, make in slots:
             piece = column[start:stop]
             if type(make) is tuple:  # (shared: each place's texts looked up by key, in C)
-                look_up = itemgetter(*piece) if len(piece) > 1 else _one(piece[0])
+                look_up = key_getter(piece)
                 for k, texts in zip(places, make, strict=True):
                     pieces[k::width] = look_up(texts)
             else:
@@ -131,9 +131,13 @@ def _grouped(row: list[Any]) -> list[tuple[tuple[int, ...], Sequence[Any], Any]]
     return out
 
 
-def _one(key: Hashable) -> Callable[[Mapping[Hashable, str]], tuple[str]]:
-    """What ``itemgetter(*keys)`` gives for more keys: the texts of one key, as a tuple."""
-    return lambda texts: (texts[key],)
+def key_getter(keys: Sequence[Hashable]) -> Callable[[Mapping[Any, Any]], Sequence[Any]]:
+    """What looks up each of ``keys`` in a mapping at once, in C (``itemgetter(*keys)``; a
+    tuple for one key too): a chunk's texts of a shared column, by the table's writer too."""
+    if len(keys) == 1:
+        key = keys[0]
+        return lambda texts: (texts[key],)
+    return itemgetter(*keys)
 
 
 def _strs(piece: Sequence[str]) -> list[str]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any
 
+from fairshare_cli.core.jsonlayout import key_getter
 from fairshare_cli.core.slurm.priority import Weights
 from fairshare_cli.core.slurm.priority_table import PartShare, PriorityTable
 from fairshare_cli.render.sprio import FACTOR_LETTERS, SprioFormat, head_lines
@@ -283,7 +284,7 @@ def filled_chunks(row: str, slots: list[Slot], rows: int) -> Iterator[str]:
     place), :data:`CHUNK_ROWS` at a time: each chunk is one
     ``%`` of the template repeated a row, the rows' values laid out in one list by slice
     assignment (no Python code a row; a column of several places is looked up once a
-    place, in that place's texts)."""
+    place, in that place's texts, by one ``key_getter`` a chunk)."""
     width = sum(len(places) for _, _, places in slots)
     full = row * CHUNK_ROWS
     for start in range(0, rows, CHUNK_ROWS):
@@ -295,8 +296,9 @@ def filled_chunks(row: str, slots: list[Slot], rows: int) -> Iterator[str]:
             if texts is None:
                 values[places[0] :: width] = piece
                 continue
+            look_up = key_getter(piece)
             for k, cells in zip(places, texts, strict=True):
-                values[k::width] = map(cells.__getitem__, piece)
+                values[k::width] = look_up(cells)
         yield (full if count == CHUNK_ROWS else row * count) % tuple(values)
 
 
