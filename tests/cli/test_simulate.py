@@ -412,3 +412,17 @@ def test_a_plot_that_does_not_fit_on_the_disk_keeps_the_old_one(
     assert result.stderr == f"fs: error: cannot write plot {png}: No space left on device\n"
     assert png.read_bytes() == b"the old plot"
     assert [p.name for p in png.parent.iterdir()] == ["sim.png"]
+
+
+def test_an_empty_workload_and_an_empty_queue_name_the_workload(
+    run: Callable[..., Any], tmp_path: Path
+) -> None:
+    """``fs simulate --workload empty.json`` (``[]``) on the sample pool: the refusal says
+    the workload holds no jobs, not that no --workload was given."""
+    (tmp_path / "empty.json").write_text("[]\n")
+    result = run("simulate", "--workload", str(tmp_path / "empty.json"), *ON_SAMPLE)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: nothing to simulate: --workload {tmp_path / 'empty.json'} holds no jobs "
+        "and the state's queue is empty\n"
+    )
