@@ -166,12 +166,12 @@ state = "fairshare-state.json"    # state file, relative to this config
 [accountant]
 priority_halflife = 86400         # seconds, or a Slurm time string like "1-0"  [PRIORITY_HALFLIFE]
 # default_prio_factor = 1.0       # legacy 1, current 1000
-# nice_user_prio_factor = 1e7
-# remote_prio_factor = 1e4
+# nice_user_prio_factor = 1e7     # legacy 1e7, current 1e10
+# remote_prio_factor = 1e4        # legacy 1e4, current 1e7
 
 [negotiator]
 # use_slot_weights = false        # legacy false, current true (weight = slot_weight)
-# allow_quota_oversubscription = false
+# allow_quota_oversubscription = false  # legacy false, current true
 
 [[machines]]
 name = "exec"                     # exec001 ... exec010, slots slot1@exec001 ...

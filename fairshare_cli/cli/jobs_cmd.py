@@ -102,6 +102,8 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
         queue = read_queue(env.state, str(env.state_path))
         if jobs_file is not None:
             objs = _read_objects(Path(jobs_file))
+            if not objs:  # (refused before anything is written)
+                raise InputError(f"jobs file {jobs_file} holds no job objects: nothing to submit")
         else:
             fields = {
                 "account": account,

@@ -26,11 +26,31 @@ def store_option(attr: str) -> Callable[[click.Context, click.Parameter, Any], A
     return store
 
 
+class EnvOption(click.Option):
+    """An option that may come from its environment variable: a value click refuses (a
+    folder for ``--config``) is named by the variable it came from, not by the option the
+    user never typed."""
+
+    def get_error_hint(self, ctx: click.Context | None) -> str:
+        from click.core import ParameterSource
+
+        name = self.name
+        if (
+            ctx is not None
+            and name is not None
+            and isinstance(self.envvar, str)
+            and ctx.get_parameter_source(name) is ParameterSource.ENVIRONMENT
+        ):
+            return self.envvar
+        return super().get_error_hint(ctx)
+
+
 def config_option(func: F) -> F:
     """``--config`` (with FAIRSHARE_CONFIG)."""
     return click.option(
         "--config",
         "config_path",
+        cls=EnvOption,
         envvar="FAIRSHARE_CONFIG",
         metavar="PATH",
         type=click.Path(dir_okay=False),
@@ -45,6 +65,7 @@ def common_options(func: F) -> F:
     func = click.option(
         "--now",
         "now",
+        cls=EnvOption,
         envvar="FAIRSHARE_NOW",
         metavar="WHEN",
         help="Evaluate at this time: epoch seconds or ISO-8601 (default: the clock).",
@@ -54,6 +75,7 @@ def common_options(func: F) -> F:
     func = click.option(
         "--state",
         "state_path",
+        cls=EnvOption,
         envvar="FAIRSHARE_STATE",
         metavar="PATH",
         type=click.Path(dir_okay=False),

@@ -233,6 +233,11 @@ def prepared(
         env.decode("slurm", usage_from_json)  # malformed: refused here, not mid-simulation
     jobs_in = _read_workload(env, inputs, workload)
     if not jobs_in and not inputs.jobs:
+        if workload:
+            raise InputError(
+                f"nothing to simulate: --workload {workload} holds no jobs and the state's "
+                "queue is empty"
+            )
         raise click.UsageError(
             "nothing to simulate: no --workload and the state's queue is empty; pass "
             "--workload FILE (e.g. --workload sample_configs/workload.json)"

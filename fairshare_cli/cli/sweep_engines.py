@@ -169,11 +169,19 @@ def write_batch_files(folder: SweepDir, engine: str, submit: bool, html: str | N
     total = len(folder.manifest()["points"])
     todo = [i for i in range(total) if folder.read_point(i) is None]
     page = str(Path(html).resolve()) if html else str(folder.path.resolve() / "sweep.html")
+    if not todo:  # an empty queue ... from () or --array= would be refused by the scheduler
+        where = shlex.quote(str(folder.path))
+        click.echo(
+            f"Every point of {where} has its result: nothing to submit; "
+            f"fs sweep collect {where} shows them",
+            err=True,
+        )
+        return
     if engine == "htcondor":
         from fairshare_cli.cli.sweep_batch import submit_dag, write_htcondor
 
         dag = write_htcondor(folder, todo, page, fs_command())
-        click.echo(f"Wrote {dag} ({len(todo)} points)", err=True)
+        click.echo(f"Wrote {dag} ({_points(todo)})", err=True)
         if submit:
             click.echo(f"Submitted DAG as cluster {submit_dag(dag)}", err=True)
         else:
@@ -182,7 +190,7 @@ def write_batch_files(folder: SweepDir, engine: str, submit: bool, html: str | N
     from fairshare_cli.cli.sweep_batch import submit_sbatch, write_slurm
 
     script, collect = write_slurm(folder, todo, page, fs_command())
-    click.echo(f"Wrote {script} and {collect} ({len(todo)} points)", err=True)
+    click.echo(f"Wrote {script} and {collect} ({_points(todo)})", err=True)
     if submit:
         click.echo(f"Submitted job {submit_sbatch(script, collect)}", err=True)
     else:
@@ -191,3 +199,8 @@ def write_batch_files(folder: SweepDir, engine: str, submit: bool, html: str | N
             f"--dependency=afterany:JOBID {shlex.quote(str(collect))}",
             err=True,
         )
+
+
+def _points(todo: list[int]) -> str:
+    """``1 point``, ``3 points``."""
+    return f"{len(todo)} point{'' if len(todo) == 1 else 's'}"

@@ -234,6 +234,11 @@ def _view_json(ctx: click.Context, command: click.Command, view: str, argv: list
         contextlib.redirect_stdout(out),
         command.make_context(view, [*argv, "--json"], parent=ctx) as sub,
     ):
+        if view == "sprio" and sub.params.get("weights"):
+            raise click.UsageError(
+                "fs whatif sprio compares the jobs' priorities and sprio -w prints no job, "
+                "only the weights (fs config check shows them): drop -w"
+            )
         command.invoke(sub)
     out.flush()
     from fairshare_cli.io.inputs import loads

@@ -79,11 +79,23 @@ def check_header(names: Iterable[str], where: str) -> None:
     another kind is refused even when it has no row).
 
     Raises:
-        InputError: naming ``where`` and the first unknown field.
+        InputError: naming ``where`` and the first unknown field, a field named twice (a
+            row's second value would silently replace its first), or a byte-order mark.
     """
+    names = list(names)
+    if names and str(names[0]).startswith("\ufeff"):
+        raise InputError(
+            f"{where}: the file starts with a byte-order mark (U+FEFF); save it as UTF-8 "
+            "without one"
+        )
     unknown = set(names) - _FIELD_SET
     if unknown:
         _refuse_unknown(unknown, where)
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise InputError(f"{where}: field '{name}' is in the header twice")
+        seen.add(name)
 
 
 def _refuse_unknown(unknown: Iterable[Any], where: str) -> NoReturn:

@@ -73,10 +73,13 @@ class Summary:
             e.last = r
 
     def entities(self) -> list[EntitySummary]:
-        """Every entity (in :data:`KIND_ORDER`, then by name), summed up."""
+        """Every entity (in :data:`KIND_ORDER`, then by name), summed up. The mean is over
+        every cycle of the run: an entity first seen at a later cycle (a submitter whose
+        first job came then) held nothing before, as the pool's row counts it."""
         order = {k: i for i, k in enumerate(KIND_ORDER)}
+        cycles = len(self.times)
         return [
-            EntitySummary(kind, name, e.count, e.total / e.count, e.top, e.last)
+            EntitySummary(kind, name, e.count, e.total / cycles, e.top, e.last)
             for (kind, name), e in sorted(
                 self._series.items(), key=lambda kv: (order.get(kv[0][0], len(order)), kv[0])
             )

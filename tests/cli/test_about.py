@@ -37,6 +37,37 @@ def test_init_profile_then_check(
     assert data["accountant"]["default_prio_factor"] == prio_factor
 
 
+@pytest.mark.parametrize("profile", ["current", "legacy"])
+def test_the_starters_commented_keys_name_both_profiles_defaults_truly(
+    profile: str, tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs init``'s commented-out keys say their default under each profile, and say it
+    as ``fs config check`` gives it (``# nice_user_prio_factor = 1e7`` showed the legacy
+    value alone in a file that says ``defaults = "current"``, where it is 1e10)."""
+    import re
+
+    import tomli
+
+    target = tmp_path / "fairshare.toml"
+    assert run("init", str(target), "--profile", profile).exit_code == 0
+    data = json.loads(run("config", "check", "--config", str(target), "--json").stdout)
+    section, checked = "", []
+    for line in target.read_text().splitlines():
+        if line.startswith("["):
+            section = line.strip("[]").split("]")[0]
+        commented = re.match(r"# (\w+) = \S+ +# legacy (\S+), current (\S+?)\b", line)
+        if commented is None:
+            continue
+        key, legacy, current = commented.groups()
+        want = tomli.loads(f"v = {legacy if profile == 'legacy' else current}")["v"]
+        assert data[section][key] == want, (section, key)
+        checked.append(key)
+    assert checked == [
+        "default_prio_factor", "nice_user_prio_factor", "remote_prio_factor",
+        "use_slot_weights", "allow_quota_oversubscription",
+    ]  # fmt: skip
+
+
 def test_check_warns_without_a_profile(
     write_config: Callable[[str], Path], run: Callable[..., Any]
 ) -> None:

@@ -163,6 +163,35 @@ def test_a_bad_time_names_where_it_came_from(
     assert result.stderr.startswith(f"fs: error: {named}: expected epoch seconds")
 
 
+@pytest.mark.parametrize(
+    ("env", "line", "named"),
+    [
+        pytest.param({"FAIRSHARE_CONFIG": "{dir}"}, [], "FAIRSHARE_CONFIG", id="config-variable"),
+        pytest.param({}, ["--config", "{dir}"], "'--config'", id="config-option"),
+        pytest.param({"FAIRSHARE_STATE": "{dir}"}, ["--config", "{pool}"], "FAIRSHARE_STATE",
+                     id="state-variable"),
+        pytest.param({}, ["--config", "{pool}", "--state", "{dir}"], "'--state'",
+                     id="state-option"),
+    ],
+)  # fmt: skip
+def test_a_folder_given_as_a_file_names_where_it_came_from(
+    env: dict[str, str], line: list[str], named: str, run: Callable[..., Any], tmp_path: Path
+) -> None:
+    """FAIRSHARE_CONFIG=/tmp fs userprio said "Invalid value for '--config'" to an admin who
+    typed no --config; the variable is named now (the option still, when typed)."""
+    pool = str(REPO / "sample_configs" / "pool.toml")
+    fill = {"dir": str(tmp_path), "pool": pool}
+    result = run(
+        "userprio", *(a.format(**fill) for a in line), "--now", "2026-11-21T12:00:00Z",
+        env={k: v.format(**fill) for k, v in env.items()},
+    )  # fmt: skip
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(
+        f"fs: error: Invalid value for {named}: File '{tmp_path}' is a directory."
+    )
+    assert result.stderr.count("\n") == 1
+
+
 def test_a_wait_for_another_writer_says_so(tmp_path: Path) -> None:
     """``fs setfactor group_physics.hep.alice@example.org 2`` while another fs holds the
     state's lock: a note on stderr says what it waits for (it waited in silence, like a

@@ -174,3 +174,36 @@ def test_an_import_whose_state_write_fails_says_nothing_was_imported(
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr.count("\n") == 1
     assert (folder / "state.json").read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param(
+            "owner,start,owner\nalice,2026-11-20T00:00:00Z,bob\n",
+            "line 1: field 'owner' is in the header twice",
+            id="field-twice",
+        ),
+        pytest.param(
+            "\ufeffowner,start,end\nalice,2026-11-20T00:00:00Z,2026-11-20T01:00:00Z\n",
+            "line 1: the file starts with a byte-order mark (U+FEFF); save it as UTF-8 without one",
+            id="byte-order-mark",
+        ),
+    ],
+)
+def test_a_csv_header_naming_a_field_twice_or_starting_with_a_bom_is_refused(
+    text: str, message: str, tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs import history h.csv`` of ``owner,start,owner``: the record was bob's (the
+    second value replaced the first) and nothing said so; a spreadsheet's UTF-8 CSV with a
+    byte-order mark was "unknown field '\\ufeffowner' (did you mean 'owner'?)". Now one
+    line each, exit 2, nothing written."""
+    history = tmp_path / "h.csv"
+    history.write_text(text, encoding="utf-8")
+    state = tmp_path / "state.json"
+    pool = str(_REPO / "sample_configs" / "pool.toml")
+    result = run("import", "history", str(history), "--config", pool, "--state", str(state),
+                 "--now", NOW)  # fmt: skip
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"fs: error: {history} {message}\n"
+    assert not state.exists()

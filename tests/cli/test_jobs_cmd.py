@@ -181,3 +181,27 @@ def test_a_failed_write_says_nothing_was_done(
     )
     assert state.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["state.json", "state.json.lock"]
+
+
+@pytest.mark.parametrize("text", ["[]", "[]\n"])
+def test_submit_of_an_empty_jobs_file_is_refused_and_writes_nothing(
+    tmp_path: Path, text: str
+) -> None:
+    """``fs submit --file empty.json`` (a list of no jobs): one line, exit 2, the state as it
+    was (it used to write an empty queue and then fail with a traceback)."""
+    common = _sample(tmp_path)
+    state = Path(common[3])
+    before = state.read_bytes()
+    (tmp_path / "empty.json").write_text(text)
+    result = CliRunner().invoke(cli, ["submit", "--file", str(tmp_path / "empty.json"), *common])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: jobs file {tmp_path / 'empty.json'} holds no job objects: nothing to submit\n"
+    )
+    assert state.read_bytes() == before
+    piped = CliRunner().invoke(cli, ["submit", "--file", "-", *common], input=text)
+    assert (piped.exit_code, piped.stderr) == (
+        2,
+        "fs: error: jobs file - holds no job objects: nothing to submit\n",
+    )
+    assert state.read_bytes() == before

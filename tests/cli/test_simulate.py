@@ -412,3 +412,35 @@ def test_a_plot_that_does_not_fit_on_the_disk_keeps_the_old_one(
     assert result.stderr == f"fs: error: cannot write plot {png}: No space left on device\n"
     assert png.read_bytes() == b"the old plot"
     assert [p.name for p in png.parent.iterdir()] == ["sim.png"]
+
+
+def test_an_empty_workload_and_an_empty_queue_name_the_workload(
+    run: Callable[..., Any], tmp_path: Path
+) -> None:
+    """``fs simulate --workload empty.json`` (``[]``) on the sample pool: the refusal says
+    the workload holds no jobs, not that no --workload was given."""
+    (tmp_path / "empty.json").write_text("[]\n")
+    result = run("simulate", "--workload", str(tmp_path / "empty.json"), *ON_SAMPLE)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: nothing to simulate: --workload {tmp_path / 'empty.json'} holds no jobs "
+        "and the state's queue is empty\n"
+    )
+
+
+def test_summary_means_are_over_every_cycle_of_the_run(run: Callable[..., Any]) -> None:
+    """``fs simulate --workload sample_configs/workload.json --until 6:00:00 --cycle 1800``:
+    ops's jobs come at 14:00, and its 150 slots for one of the 13 cycles are a mean of
+    150/13 for the submitter as for the Slurm user (the submitter's was 150/9, over the
+    cycles since it was first seen), and the submitters' means add up to the pool's."""
+    result = run(
+        "simulate", "--workload", str(SAMPLE / "workload.json"), "--until", "6:00:00",
+        "--cycle", "1800", *ON_SAMPLE,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("13 cycles from 2026-11-21T12:00:00Z to 2026-11-21T18:00:00Z")
+    mean = {(f[0], f[1]): float(f[2]) for f in (line.split() for line in lines[2:])}
+    assert mean["submitter", "ops@example.org"] == mean["slurm_user", "ops"] == 11.54
+    submitters = sum(v for (kind, _), v in mean.items() if kind == "submitter")
+    assert abs(submitters - mean["pool", "pool"]) < 0.01 * len(mean)

@@ -466,3 +466,26 @@ def test_a_spec_without_now_resumes_at_the_time_its_first_run_read(
     again = run("sweep", str(spec), "--out", str(out), "--engine", "slurm")
     assert again.exit_code == 0, again.stderr
     assert json.loads((out / "sweep.json").read_text(encoding="utf-8")) == manifest
+
+
+@pytest.mark.parametrize("engine", ["slurm", "htcondor"])
+def test_a_batch_engine_with_every_point_done_writes_and_submits_nothing(
+    engine: str, spec: Path, tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs sweep SPEC --out DIR --engine slurm`` after the points ran wrote
+    ``#SBATCH --array=`` (sbatch refuses an empty array) and said to submit it; HTCondor's
+    an empty ``queue point from ()``. Now it says there is nothing to submit, and with
+    --submit submits nothing (no sbatch on PATH here: a call would fail)."""
+    out = tmp_path / "runs"
+    assert run("sweep", str(spec), "--out", str(out), "--jobs", "1").exit_code == 0
+    for extra in ([], ["--submit"]):
+        result = run("sweep", str(spec), "--out", str(out), "--engine", engine, *extra,
+                     env={"PATH": str(tmp_path / "nothing")})  # fmt: skip
+        assert (result.exit_code, result.stdout) == (0, "")
+        assert result.stderr == (
+            f"Every point of {out} has its result: nothing to submit; fs sweep collect {out} "
+            "shows them\n"
+        )
+    assert not {"sweep.sbatch", "collect.sbatch", "sweep.sub", "sweep.dag"} & {
+        p.name for p in out.iterdir()
+    }

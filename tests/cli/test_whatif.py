@@ -266,3 +266,23 @@ def test_a_history_of_another_kind_is_refused(
     assert result.exit_code == 2, result.stdout
     assert result.stderr == f"fs: error: {junk} line 1: unknown field 'garbage here'\n"
     assert result.stdout == ""
+
+
+@pytest.mark.parametrize("flags", [["-w"], ["--weights"], ["-lw", "--json"]])
+def test_sprio_weights_are_refused_rather_than_shown_as_no_differences(
+    flags: list[str], run: Callable[..., Any]
+) -> None:
+    """``fs whatif --set priority.weights.age=5000 sprio -w`` printed "no differences" (and
+    ``changes: []`` beside an age weight of 1000 before and 5000 after): the comparison is
+    of jobs, and -w prints none. Now one line, exit 2."""
+    sample = REPO / "sample_configs"
+    line = ["--config", str(sample / "pool.toml"), "--jobs-file", str(sample / "jobs.json")]
+    result = run(
+        "whatif", "--set", "priority.weights.age=5000", "sprio", *flags, *line, "--now", NOW
+    )
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(
+        "fs: error: fs whatif sprio compares the jobs' priorities and sprio -w prints no job, "
+        "only the weights (fs config check shows them): drop -w"
+    )
+    assert result.stderr.count("\n") == 1

@@ -38,17 +38,19 @@ row = st.builds(
 
 def _held(rows: list[SimRow]) -> list[EntitySummary]:
     """Every row held, each entity's series summed from 0 left to right (``sum`` in Python
-    3.11) and its largest the first of the largest (``max``), as the table did."""
+    3.11) over the run's cycles and its largest the first of the largest (``max``), as the
+    table did."""
     series: dict[tuple[str, str], list[SimRow]] = {}
     for r in rows:
         series.setdefault((r.kind, r.name), []).append(r)
     order = {k: i for i, k in enumerate(KIND_ORDER)}
+    cycles = len({r.time for r in rows})  # a mean over the run's cycles, absent ones 0
     return [
         EntitySummary(
             kind,
             name,
             len(run),
-            reduce(add, (r.slots for r in run), 0) / len(run),
+            reduce(add, (r.slots for r in run), 0) / cycles,
             max(r.slots for r in run),
             run[-1],
         )
