@@ -258,6 +258,7 @@ HISTORY_ATTRS = (
 
 #: The time attributes of :data:`HISTORY_ATTRS`: epoch seconds (``time_t``), 0 when unset.
 _TIMES = ("JobCurrentStartDate", "JobStartDate", "CompletionDate", "EnteredCurrentStatus")
+_TIMES_SET = frozenset(_TIMES)
 _NUMBERS = (int, float)
 
 
@@ -313,6 +314,12 @@ def read_condor_history(
                         f"{name}:{line}: {key}: expected epoch seconds between 0 and "
                         f"{TIME_MAX:.0f} (the year 9999), got {v!r}"
                     )
+            if "JobStatus" not in picked and not picked.keys() & _TIMES_SET:
+                raise InputError(
+                    f"{name}:{line}: not a job ad of condor_history (no JobStatus, "
+                    "JobCurrentStartDate, CompletionDate nor EnteredCurrentStatus): give "
+                    "condor_history -json or -long output"
+                )
             rec = record_from_condor_ad(picked, f"{name}:{line}")
             if rec is not None:
                 yield rec

@@ -62,7 +62,13 @@ def test_jobs_file_errors(tmp_path: Path, text: str, message: str) -> None:
     ("text", "message"),
     [
         # FILE:LINE, as every HTCondor dump reader names bad input
-        pytest.param("[{},", ":1: truncated JSON: Expecting value", id="syntax"),
+        pytest.param('[{"JobStatus": 4},', ":1: truncated JSON: Expecting value", id="syntax"),
+        pytest.param(
+            '[{"id": "1.0", "owner": "alice"}]',
+            ":1: not a job ad of condor_history (no JobStatus, JobCurrentStartDate, "
+            "CompletionDate nor EnteredCurrentStatus): give condor_history -json or -long output",
+            id="fs-jobs-file",
+        ),
         pytest.param('"x"', ":1: expected 'Attr = value', got '\"x\"'", id="not-json-nor-long"),
         pytest.param("[1]", ":1: expected an ad (a JSON object)", id="not-an-ad"),
     ],
