@@ -122,3 +122,23 @@ def test_sort_by_nice_compares_it_as_sprios_int(tmp_path: Path, run: Callable[..
     assert result.stdout.splitlines()[1:] == ["    3      0", "    2    100", "    1     -5"]
     descending = run("sprio", "-o", "%.5i", "-S", "-N", *_pool(tmp_path, jobs))
     assert descending.stdout.split()[1:] == ["1", "2", "3"]
+
+
+def test_an_admin_set_priority_prints_0_in_normalised_factor_columns(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """print.c's ``_print_*_priority_normalized``: a job with a direct priority prints
+    ``_print_int(0)``, "0", not ``%.7f``; its ``%y`` is ``%16.14f`` of the priority itself,
+    its ``%t`` blank. A job without one prints ``%.7f`` of the factor (0.0000000 where the
+    weight is 0)."""
+    jobs = [_job("1", "alice", 60900), _job("2", "bob", 60700, admin_priority=5)]
+    result = run("sprio", "-n", "-l", *_pool(tmp_path, jobs))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "          JOBID PARTITION     USER  ACCOUNT PRIORITY   AGE        ASSOC      "
+        "FAIRSHARE  JOBSIZE    PARTITION  QOSNAME    QOS        TRES                ",
+        "              1 batch        alice      hep 0.00000002 0.1006944  0.0000000  "
+        "0.0000000  0.0000000  0.0000000  normal     0.0000000                      ",
+        "              2 batch          bob      hep 5.00000000 0          0          "
+        "0          0          0          normal     0                              ",
+    ]
