@@ -8,8 +8,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import reduce
 from itertools import compress, count, repeat
-from operator import attrgetter, floordiv, gt, itemgetter, le, not_, sub
+from operator import add, attrgetter, floordiv, gt, itemgetter, le, not_, sub
 from typing import Any
 
 from fairshare_cli.core.htcondor.accountant import ROOT_GROUP
@@ -457,8 +458,11 @@ def _footer(view: UserprioView, cols: Sequence[Column], width: int, now: float) 
     """The footer line: user count, surplus policy, totals and the activity cutoff."""
     users = list(compress(view.rows, map(not_, map(_field("is_group"), view.rows))))
     foot = [f"Number of users: {len(users)}".ljust(width)[:width]]
-    in_use = sum(map(_field("weighted_resources_in_use"), users))
-    usage = sum(map(_field("weighted_accumulated_usage_hours"), users))
+    # PrintInfo's Totals: each user's double added in row order, the usage in seconds
+    # (made hours once, at the end). reduce, not sum: Python 3.12's sum of floats is
+    # compensated, C's += is not.
+    in_use = reduce(add, map(_field("weighted_resources_in_use"), users), 0.0)
+    usage = reduce(add, map(_field("weighted_accumulated_usage"), users), 0.0) / 3600.0
     for c in cols:
         text = ""
         if c.key == "surplus":

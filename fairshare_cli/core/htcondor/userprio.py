@@ -65,6 +65,10 @@ class UserprioRow(NamedTuple):
     ceiling: float = -1.0
     #: The factor the table prints (-allusers: a group's GROUP_PRIO_FACTOR_<g>, 0 = blank).
     table_factor: float | None = None
+    #: The accumulated usages in seconds, as the accountant holds them (the ad's values:
+    #: the footer sums these, ``-l`` prints them).
+    accumulated_usage: float = 0.0
+    weighted_accumulated_usage: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -298,6 +302,8 @@ def _active_rows(
                         rec.floor,
                         rec.ceiling,
                         factor,
+                        acc,
+                        wacc,
                     ),
                 )
             )
@@ -398,6 +404,8 @@ def _full_row(
         surplus=surplus_policy(config, name) if known else "",
         floor=rec.floor,
         ceiling=rec.ceiling,
+        accumulated_usage=acc,
+        weighted_accumulated_usage=wacc,
     )
 
 

@@ -1,0 +1,50 @@
+"""``fs userprio`` against rules read in HTCondor's ``src/condor_tools/user_prio.cpp``
+that no capture exercises: the footer's total usage is the sum of the submitters' usage
+in seconds, divided by 3600 once. Every expected number is worked out by hand from it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+NOW = "2026-11-21T12:00:00Z"
+NOW_EPOCH = "1795262400"
+CONFIG = """
+[pool]
+defaults = "current"
+uid_domain = "example.org"
+"""
+
+
+def _pool(tmp_path: Path, run: Callable[..., Any], usage: dict[str, str]) -> list[str]:
+    """A pool whose submitters have this weighted accumulated usage (seconds, set as
+    ``condor_userprio -setaccum`` does), each last used at ``NOW``."""
+    (tmp_path / "pool.toml").write_text(CONFIG, encoding="utf-8")
+    args = ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "s.json"),
+            "--now", NOW]  # fmt: skip
+    for user, seconds in usage.items():
+        result = run("setaccum", user, seconds, "--create", *args)
+        assert result.exit_code == 0, result.stderr
+        result = run("setlast", user, NOW_EPOCH, *args)
+        assert result.exit_code == 0, result.stderr
+    return args
+
+
+def test_the_total_usage_is_the_seconds_summed_then_made_hours(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """PrintInfo adds each user's ``AccUsage`` (seconds) into ``Totals.AccUsage`` and prints
+    ``FormatFloat(.., 12, 2, Totals.AccUsage / 3600.0)``: (684700 + 215102) / 3600 is
+    249.944999... as a double, so 249.94; the rows' hours added (190.19444... + 59.75055...)
+    make 249.94500000000002, which printed 249.95."""
+    args = _pool(tmp_path, run, {"alice": "684700", "bob": "215102"})
+    result = run("userprio", *args)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[4].split()[-2] == "190.19"  # alice's row: 684700 / 3600
+    assert lines[5].split()[-2] == "59.75"  # bob's row: 215102 / 3600
+    assert lines[7] == (
+        "Number of users: 2                             0       249.94    1+00:00"
+        "                    "
+    )
