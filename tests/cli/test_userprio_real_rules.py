@@ -1,6 +1,8 @@
-"""``fs userprio`` against rules read in HTCondor's ``src/condor_tools/user_prio.cpp``
-that no capture exercises: the footer's total usage is the sum of the submitters' usage
-in seconds, divided by 3600 once. Every expected number is worked out by hand from it."""
+"""``fs userprio`` against rules read in HTCondor's ``src/condor_tools/user_prio.cpp`` and
+``src/classad/sink.cpp`` that no capture exercises: the footer's total usage is the sum of
+the submitters' usage in seconds, divided by 3600 once; ``-l`` prints the usage the
+accountant holds, not one made back from hours. Every expected number is worked out by
+hand from those functions."""
 
 from __future__ import annotations
 
@@ -48,3 +50,23 @@ def test_the_total_usage_is_the_seconds_summed_then_made_hours(
         "Number of users: 2                             0       249.94    1+00:00"
         "                    "
     )
+
+
+def test_long_prints_the_usage_the_accountant_holds(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``-l`` prints the ad's WeightedAccumulatedUsage, the accountant's double, as the
+    ClassAd unparser prints a real (``ClassAdUnParser::UnparseReal``, old syntax:
+    ``%.16G``, ".0" added where that has no '.', 'E' or 'e'): 7628411.0, made back from
+    hours (7628411 / 3600 * 3600) 7628410.999999999; 1E+17, not Python's 1e+17; 0.3 for
+    0.30000000000000004, which takes 17 digits."""
+    usage = {"alice": "7628411", "bob": "1e17", "carol": "0.30000000000000004"}
+    args = _pool(tmp_path, run, usage)
+    result = run("userprio", "-l", *args)
+    assert result.exit_code == 0, result.stderr
+    printed = [line for line in result.stdout.splitlines() if "WeightedAccumulated" in line]
+    assert printed == [
+        "WeightedAccumulatedUsage = 7628411.0",
+        "WeightedAccumulatedUsage = 1E+17",
+        "WeightedAccumulatedUsage = 0.3",
+    ]
