@@ -135,15 +135,22 @@ def _atoi(text: str) -> int:
 
 
 def _fmt_double_table(value: float, width: int) -> str:
+    """print_fields_double's table cell: ``%*f`` (``%-*f`` for a negative width); where
+    that is wider than the field, ``%*.*e`` at the field's width as width and precision,
+    both cut by as much as that is still too wide. A width cut below 0 is printf's: a
+    left-justified width and the default precision (Python's ``%`` takes it as 0)."""
     a = abs(width)
+    left = "-" if width < 0 else ""
     text = "%*f" % (a, value)
+    if len(text) <= a:
+        return ("%" + left + "*f") % (a, value)
+    w = a
+    text = "%*.*e" % (w, w, value)
     if len(text) > a:
-        w = a
-        text = "%*.*e" % (w, w, value)
-        if len(text) > a:
-            w -= len(text) - a
-            text = "%*.*e" % (w, w, value)
-    return text
+        w -= len(text) - a
+    if w < 0:
+        return "%-*e" % (-w, value)
+    return ("%" + left + "*.*e") % (w, w, value)
 
 
 def format_value(field: Field, value: Any, parsable: bool) -> str:
@@ -296,7 +303,7 @@ def _column(field: Field, values: Sequence[Any], parsable: bool, memo: dict[Any,
 
     a = abs(field.width)
     if field.kind == "double":
-        fmt = f"%{a}f"
+        fmt = f"%{'-' if field.width < 0 else ''}{a}f"
         return [
             t
             if type(v) is float and v not in _BLANK_DOUBLES and len(t := fmt % v) <= a
@@ -385,7 +392,7 @@ def _row_format_column(
             if float in types:  # "%d" of a float is int() of it, at twice the cost
                 values = [v if v is None else int(v) for v in values]
         elif _BLANK_DOUBLES.isdisjoint(values):
-            spec = f"%{a}f"  # a double fills its width from the right either way
+            spec = f"%{left}{a}f"
         else:
             spec = ""
         if spec and type(None) not in types:
