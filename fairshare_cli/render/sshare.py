@@ -96,15 +96,19 @@ MAX_FIELD_WIDTH = 100_000
 
 
 def parse_format(spec: str) -> list[Field]:
-    """Fields from a comma list; each name matches the first field it prefixes (any case).
+    """Fields from a comma list (:func:`format_names`); each name matches the first field
+    it prefixes (any case).
 
-    ``Name%N`` sets the width to N (``atoi``: a negative N left-justifies).
+    ``Name%N`` sets the width to N (``atoi``: a negative N left-justifies). As process.c
+    sets it on the one record of the field, every mention of a field prints the last
+    width given to it.
 
     Raises:
         InputError: ``Invalid field requested: "x"``, or a width above ``MAX_FIELD_WIDTH``.
     """
-    out: list[Field] = []
-    for item in (s for s in spec.split(",") if s):
+    chosen: list[tuple[str, int, str]] = []
+    widths: dict[str, int] = {}
+    for item in format_names(spec):
         name, pct, width_text = item.partition("%")
         width = _atoi(width_text) if pct else 0
         if abs(width) > MAX_FIELD_WIDTH:
@@ -112,12 +116,33 @@ def parse_format(spec: str) -> list[Field]:
                 f'-o: the width {width} of "{name}" is too large (at most {MAX_FIELD_WIDTH})'
             )
         for fname, fwidth, kind in FIELDS:
-            if fname.lower().startswith(name.lower()):
-                out.append(Field(fname, width or fwidth, kind))
+            if fname.lower().startswith(name):
+                chosen.append((fname, fwidth, kind))
+                if width:
+                    widths[fname] = width
                 break
         else:
             raise InputError(f'Invalid field requested: "{name}"')
-    return out
+    return [Field(fname, widths.get(fname, fwidth), kind) for fname, fwidth, kind in chosen]
+
+
+def format_names(spec: str) -> list[str]:
+    """The names of a comma list as ``slurm_addto_char_list`` keeps them: each trimmed of
+    white space and in lower case; of equal ones, the last; empty ones skipped, but for a
+    last one when no name came before it (sshare's ``-o ""`` asks for the first field); a
+    comma at the end ignored."""
+    parts = spec.split(",")
+    if len(parts) > 1 and not parts[-1]:
+        parts.pop()
+    names: list[str] = []
+    for k, part in enumerate(parts):
+        if not part and (names or k < len(parts) - 1):
+            continue
+        name = part.strip(" \t\n\v\f\r").lower()
+        if name in names:
+            names.remove(name)
+        names.append(name)
+    return names
 
 
 def _atoi(text: str) -> int:

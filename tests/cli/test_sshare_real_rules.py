@@ -1,6 +1,7 @@
 """``fs sshare -o`` against rules read in Slurm's ``src/common/print_fields.c``
-(``print_fields_double``) that no capture exercises: doubles in a left-justified field and
-doubles in a field too narrow for ``%e``. Every expected line is worked out
+(``print_fields_double``), ``src/sshare/process.c`` and ``slurm_addto_char_list`` that no
+capture exercises: doubles in a left-justified field, doubles in a field too narrow for
+``%e``, and the field list's spaces, repeats and widths. Every expected line is worked out
 by hand from those functions, on the sample pool (docs/slurm.md's sessions)."""
 
 from __future__ import annotations
@@ -46,3 +47,17 @@ def test_a_double_too_wide_for_a_narrow_field_takes_cs_default_precision(
     ]
     assert _lines(run, "User,FairShare%-4", 4)[3] == "       ops 1.000000e+00 "
     assert _lines(run, "User,FairShare%7", 4)[3] == "       ops 1.0e+00 "
+
+
+def test_the_field_list_is_read_as_slurm_reads_a_name_list(run: Callable[..., Any]) -> None:
+    """slurm_addto_char_list trims each name and keeps one of equal names, the last
+    (" Account " is Account; "User,Account,User" is Account, User); process.c sets a
+    width on the one field record every mention of the field prints, so the last width
+    given is every mention's (User%5 and User: both 5 wide)."""
+    assert _lines(run, "User%5, Account ,FairShare%12,User", 4) == [
+        " User Account                 FairShare  User ",
+        "----- -------------------- ------------ ----- ",
+        "      root                                    ",
+        "  ops  root                    1.000000   ops ",
+    ]
+    assert _lines(run, "User,Account,User", 1) == ["Account                    User "]
