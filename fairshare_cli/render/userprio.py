@@ -132,7 +132,9 @@ def _real_priority(row: UserprioRow) -> str | None:
 
 
 def _since(row: UserprioRow, now: float) -> str | None:
-    delta = now - row.last_usage_time
+    """Time since the last usage; a LastUsageTime of 0 (never) counts from -1, as
+    condor_userprio's CollectInfo reads it (``if (LastUsage==0) LastUsage=-1``)."""
+    delta = now - (row.last_usage_time or -1.0)
     return "<now>" if delta <= 0 else format_time_nosecs(delta)
 
 
@@ -359,7 +361,8 @@ def _factor_cells(rows: Sequence[UserprioRow], now: float) -> list[str]:
 def _since_cells(rows: Sequence[UserprioRow], now: float) -> list[str]:
     """The time-since column (:func:`_since`): days+hours:minutes depend on the whole
     minutes of the delay only, so each minute's text is made once."""
-    deltas = list(map(sub, repeat(now), map(_field("last_usage_time"), rows)))
+    lasts = [t or -1.0 for t in map(_field("last_usage_time"), rows)]  # never: -1 (_since)
+    deltas = list(map(sub, repeat(now), lasts))
     past = list(map(gt, deltas, repeat(0)))
     if sum(past) + sum(map(le, deltas, repeat(0))) == len(deltas):  # no NaN (int raises)
         minutes = list(map(floordiv, map(int, compress(deltas, past)), repeat(60)))
@@ -372,7 +375,7 @@ def _since_cells(rows: Sequence[UserprioRow], now: float) -> list[str]:
     made: dict[int, str] = {}
     out = []
     recent = "<now>".rjust(10)
-    for t in map(attrgetter("last_usage_time"), rows):
+    for t in lasts:
         delta = now - t
         if delta <= 0:
             out.append(recent)

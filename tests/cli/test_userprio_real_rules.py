@@ -70,3 +70,22 @@ def test_long_prints_the_usage_the_accountant_holds(
         "WeightedAccumulatedUsage = 1E+17",
         "WeightedAccumulatedUsage = 0.3",
     ]
+
+
+def test_a_never_used_record_counts_its_time_since_from_minus_one(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """CollectInfo reads a LastUsageTime of 0 as -1 (``if (LastUsage==0) LastUsage=-1``),
+    so PrintInfo's Time Since is ``format_time_nosecs(tmLast + 1)``, cut to its 10 columns:
+    at 12:59:59 on day 20778 since 1970, 20778+13:00, cut to 20778+13:0 (from 0 it was
+    20778+12:59, cut to 20778+12:5)."""
+    (tmp_path / "pool.toml").write_text(CONFIG, encoding="utf-8")
+    args = ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "s.json"),
+            "--now", "2026-11-21T12:59:59Z"]  # fmt: skip
+    assert run("setaccum", "zed", "100", "--create", *args).exit_code == 0
+    result = run("userprio", "-allusers", *args)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[4] == (
+        "zed@example.org          500.00   1000.00      0         0.03 20778+13:0"
+        "                    "
+    )
