@@ -142,3 +142,20 @@ def test_an_admin_set_priority_prints_0_in_normalised_factor_columns(
         "              2 batch          bob      hep 5.00000000 0          0          "
         "0          0          0          normal     0                              ",
     ]
+
+
+def test_tres_factors_are_listed_in_slurms_tres_order(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """print.c's ``_print_tres_weighted`` / ``_normalized`` walk the job's TRES array, in
+    the controller's TRES order (cpu, mem, energy, node, billing, fs/disk, vmem, pages,
+    then the others), whatever order PriorityWeightTRES names them in. 2 of the pool's 4
+    CPUs weigh 0.5 x 1000; 2048 of its 16384 MB 0.125 x 2000."""
+    config = CONFIG.replace("age = 1000\n", "age = 1000\ntres = { mem = 2000, cpu = 1000 }\n")
+    args = _pool(tmp_path, [_job("1", "alice", 60900, request_cpus=2, request_memory=2048)])
+    (tmp_path / "pool.toml").write_text(config, encoding="utf-8")
+    weighted = run("sprio", "-o", "%.5i %.10Y %20T", *args)
+    assert weighted.exit_code == 0, weighted.stderr
+    assert weighted.stdout.splitlines()[1] == "    1        850 cpu=500,mem=250     "
+    normalised = run("sprio", "-o", "%.5i %20t", *args)
+    assert normalised.stdout.splitlines()[1] == "    1 cpu=0.50,mem=0.12   "

@@ -81,6 +81,20 @@ class PriorityContext(msgspec.Struct, frozen=True):
     assoc_factors: Mapping[tuple[str, str], float] = msgspec.field(default_factory=dict)
 
 
+#: The TRES Slurm always has, by id (``TRES_CPU`` = 1 ... ``TRES_PAGES`` = 8): their order
+#: in the controller's TRES array; any other TRES (gres, licenses, ...) comes after them.
+STANDARD_TRES = ("cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages")
+
+
+def tres_order(name: str) -> int:
+    """A TRES's place in the controller's TRES order (the others after the standard ones,
+    in the order given: a stable sort keeps it)."""
+    try:
+        return STANDARD_TRES.index(name.lower())
+    except ValueError:
+        return len(STANDARD_TRES)
+
+
 class PriorityRow:
     """One sprio row: a job in one partition, its factors and weighted factors.
 
@@ -170,7 +184,11 @@ class FactorMaker:
         self.no_norm_qos = "NO_NORMAL_QOS" in flags
         self.no_norm_tres = "NO_NORMAL_TRES" in flags
         self.relative = "SMALL_RELATIVE_TO_TIME" in flags
-        self.tres_weights = [(k, float(v)) for k, v in w.tres.items() if v]
+        # In the controller's TRES order: a job's TRES factors are an array in it, which
+        # sprio lists and adds in that order (print.c, get_priority_from_factors).
+        self.tres_weights = sorted(
+            [(k, float(v)) for k, v in w.tres.items() if v], key=lambda kv: tres_order(kv[0])
+        )
         self.weights = (w.age, w.assoc, w.fairshare, w.jobsize, w.partition, w.qos)
         self.max_age = INFINITE_MAX_AGE if math.isinf(ctx.max_age) else ctx.max_age
         self.fs_cache: dict[int, float] = {}
