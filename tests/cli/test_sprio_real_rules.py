@@ -159,3 +159,30 @@ def test_tres_factors_are_listed_in_slurms_tres_order(
     assert weighted.stdout.splitlines()[1] == "    1        850 cpu=500,mem=250     "
     normalised = run("sprio", "-o", "%.5i %20t", *args)
     assert normalised.stdout.splitlines()[1] == "    1 cpu=0.50,mem=0.12   "
+
+
+def test_small_relative_to_time_divides_by_whole_minutes_and_an_unlimited_max_time(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """set_priority_factors with SMALL_RELATIVE_TO_TIME: size = min_nodes x cluster_cpus /
+    node_count (1 x 4 / 2 = 2 CPUs), divided by the job's time limit in whole minutes
+    (``--time=1:30`` is 2 minutes: time_str2mins rounds up), else by the partition's
+    MaxTime, which unset is UNLIMITED (INFINITE, 4294967295 minutes), then by the 4 CPUs:
+    2 / 2 / 4 = 0.25, and 2 / 4294967295 / 4 (about 1.2e-10) for no limit at all."""
+    config = CONFIG.replace(
+        'max_age = "7-0"\n', 'max_age = "7-0"\nflags = ["SMALL_RELATIVE_TO_TIME"]\n'
+    ).replace("age = 1000\n", "age = 1000\njobsize = 1000\n")
+    jobs = [
+        _job("1", "alice", 600),
+        _job("2", "alice", 600, time_limit="1:30"),
+        _job("3", "alice", 600, time_limit=90),
+    ]
+    args = _pool(tmp_path, jobs)
+    (tmp_path / "pool.toml").write_text(config, encoding="utf-8")
+    result = run("sprio", "-o", "%.5i %.10J %10j", *args)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1:] == [
+        "    1          0 0.0000000 ",
+        "    2        250 0.2500000 ",
+        "    3        250 0.2500000 ",
+    ]

@@ -233,19 +233,20 @@ class FactorMaker:
         return pinfos
 
     def jobsize(self, job: Any, max_time: float | None) -> float:
-        """The job-size factor (the time limit defaults to the partition's ``MaxTime``)."""
+        """The job-size factor (the time limit defaults to the partition's ``MaxTime``,
+        UNLIMITED when unset)."""
         if not self.weights[3]:
             return 0.0
         jkey = (job.num_nodes, job.request_cpus, job.time_limit, max_time)
         f_js = self.js_cache.get(jkey)
         if f_js is None:
+            # In whole minutes, as Slurm keeps time limits (time_str2mins rounds up); an
+            # unset MaxTime is UNLIMITED, INFINITE minutes (read_config.c).
             tl_secs = job.time_limit if job.time_limit is not None else max_time
-            if tl_secs is None:
-                tl_min = 1.0
-            elif math.isinf(tl_secs):
+            if tl_secs is None or math.isinf(tl_secs):
                 tl_min = INFINITE_MINUTES
             else:
-                tl_min = tl_secs / 60.0
+                tl_min = float(math.ceil(tl_secs / 60.0))
             ctx = self.ctx
             f_js = job_size_factor(
                 job.num_nodes,
