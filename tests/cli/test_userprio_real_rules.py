@@ -1,8 +1,8 @@
 """``fs userprio`` against rules read in HTCondor's ``src/condor_tools/user_prio.cpp`` and
 ``src/classad/sink.cpp`` that no capture exercises: the footer's total usage is the sum of
-the submitters' usage in seconds, divided by 3600 once; ``-l`` prints the usage the
-accountant holds, not one made back from hours. Every expected number is worked out by
-hand from those functions."""
+the submitters' usage in seconds, divided by 3600 once; a record never used counts its
+time since from -1; ``-l`` prints the usage the accountant holds, as the ClassAd unparser
+prints a real. Every expected number is worked out by hand from those functions."""
 
 from __future__ import annotations
 
