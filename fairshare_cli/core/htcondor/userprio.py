@@ -239,15 +239,13 @@ def _active_rows(
     group_info: Mapping[str, GroupQuotaInfo],
 ) -> list[UserprioRow]:
     """A row for every record that is named (if any are) and active since ``cutoff``,
-    each brought up to ``now``.
-
-    With the activity filter on (plain ``condor_userprio``), the tool reads the
-    collector's Accounting ads, not the negotiator: ``forwardAccountingData`` sends one
-    per submitter that has a submitter ad (jobs in a schedd's queue) and
-    ``forwardGroupAccounting`` one per group. So while ``fs`` holds a queue, a user record
-    none of whose jobs is in it (a remote submitter whose work is claims only, a user whose
-    jobs all left) is not listed. With no queue at all ``fs`` cannot tell, and lists every
-    active record (``-allusers`` and named records are never filtered so).
+    each brought up to ``now``. With the activity filter on (plain ``condor_userprio``),
+    the tool reads the collector's Accounting ads: ``forwardAccountingData`` sends one per
+    submitter with a submitter ad (jobs in a schedd's queue), ``forwardGroupAccounting``
+    one per group. So while ``fs`` holds a queue, a user record none of whose jobs is in it
+    (a remote submitter of claims only, a user whose jobs all left) is not listed; with no
+    queue ``fs`` cannot tell, and lists every active record (``-allusers`` and named
+    records are never filtered so).
 
     A measured hot loop (``benchmarks/run.py --rows userprio``): one positional row a user.
     """
