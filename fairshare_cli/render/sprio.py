@@ -291,13 +291,13 @@ def _sort_values(letter: str, table: PriorityTable) -> list[Any]:
         return list(map(job_sort_key, table.job_ids))
     if letter == "c":
         return [""] * len(table)
-    if letter == "N":
-        return table.nices
+    if letter == "N":  # sort.c compares an int of NICE_OFFSET + nice (a uint32): 0 and up
+        return [n - _NICE_OFFSET if n >= 0 else n + _NICE_OFFSET for n in table.nices]
     if letter in _SHARE_KEYS:
         shares = assocs if letter in "ou" else parts
         return list(map(operator.attrgetter(_SHARE_KEYS[letter]), shares))
-    if upper == "Y":
-        return list(map(float, table.priority_ints()))
+    if upper == "Y":  # get_priority_from_factors(): the double, before sprio's truncation
+        return list(table.priorities)
     if upper == "T":
         return [float(sum(p.weighted_tres.values())) for p in parts]
     if upper == "A":
@@ -306,30 +306,42 @@ def _sort_values(letter: str, table: PriorityTable) -> list[Any]:
     return [float(getattr(s, _WEIGHTED[upper])) for s in shares]
 
 
+#: Slurm's NICE_OFFSET: a job's nice is stored as this plus the nice.
+_NICE_OFFSET = 0x80000000
 #: The ``-S`` letters whose key is a share's attribute, and the weighted factors'.
 _SHARE_KEYS = {"n": "qos", "o": "account", "r": "partition", "u": "user"}
 _WEIGHTED = {"F": "weighted_fairshare", "J": "weighted_jobsize", "P": "weighted_partition",
              "Q": "weighted_qos"}  # fmt: skip
 
 
-def sort_order(table: PriorityTable, rows: list[int], spec: str) -> list[int]:
-    """``rows`` sorted as ``-S`` asks: keys applied last to first with a stable sort.
+def sort_keys(spec: str) -> list[tuple[str, bool]]:
+    """The ``-S`` keys in the order they are applied, as ``sort_job_list`` reads them:
+    from the last character to the first, every character but ``,``, ``-`` and ``+`` a
+    key letter, descending when the character before it is ``-``.
 
-    Each letter may be preceded by ``-`` (descending) or ``+``; floating keys compare
-    equal within 1e-5.
+    Raises:
+        InputError: ``Invalid sort specification: %c`` (the last bad character).
+    """
+    keys: list[tuple[str, bool]] = []
+    for i in range(len(spec) - 1, -1, -1):
+        letter = spec[i]
+        if letter in ",-+":
+            continue
+        if letter not in SORT_LETTERS:
+            raise InputError(f"Invalid sort specification: {letter}")
+        keys.append((letter, i > 0 and spec[i - 1] == "-"))
+    return keys
+
+
+def sort_order(table: PriorityTable, rows: list[int], spec: str) -> list[int]:
+    """``rows`` sorted as ``-S`` asks: keys applied last to first with a stable sort
+    (:func:`sort_keys`); floating keys compare equal within 1e-5.
 
     Raises:
         InputError: ``Invalid sort specification: %c``.
     """
-    keys: list[tuple[str, bool]] = []
-    for item in (s.strip() for s in spec.split(",") if s.strip()):
-        desc = item.startswith("-")
-        letter = item.lstrip("+-")[:1]
-        if letter not in SORT_LETTERS:
-            raise InputError(f"Invalid sort specification: {letter or item}")
-        keys.append((letter, desc))
     out = list(rows)
-    for letter, desc in reversed(keys):
+    for letter, desc in sort_keys(spec):
         values = _sort_values(letter, table)
         if letter in "YyAaFfJjPpQqTt":
 

@@ -38,7 +38,7 @@ _ROW_VALUES: dict[str, tuple[str, str | None]] = {
     "S": ("site", ".0f"),
     "N": ("nice", ".0f"),
     "A": ("aw", ".0f"),
-    "a": ("aw", None),
+    "a": ("an", None),
 }
 #: The columns whose values the table makes (not the jobs'), of one type each: the weighted
 #: ages floats, the priorities floats (whole numbers with an admin-set one among them).
@@ -50,28 +50,41 @@ _COLUMNS: dict[str, Callable[[PriorityTable], list[Any]]] = {
     "site": lambda table: table.sites,
     "nice": lambda table: table.nices,
     "aw": lambda table: table.weighted_ages,
+    "an": lambda table: _admin_as_none(table.weighted_ages, table),
 }
 
 
-def _kind(letter: str, weights: Weights) -> str:
-    """Whose value a letter prints: ``row``, ``assoc``, ``part`` or ``const``."""
+def _admin_as_none(values: list[Any], table: PriorityTable) -> list[Any]:
+    """``values`` with None in the rows of an admin-set priority (the list itself when
+    there are none)."""
+    if not table.admin_rows:
+        return values
+    out = list(values)
+    for i in table.admin_rows:
+        out[i] = None
+    return out
+
+
+def _kind(letter: str, weights: Weights, admin: bool) -> str:
+    """Whose value a letter prints: ``row``, ``assoc``, ``part`` or ``const`` (``admin``:
+    the table has rows of an admin-set priority)."""
     if letter in _ASSOC_LETTERS:
         return "assoc"
     if letter in _PART_LETTERS:
         return "part"
-    if letter == "a" and not weights.get(FACTOR_LETTERS["A"]):
+    if letter == "a" and not weights.get(FACTOR_LETTERS["A"]) and not admin:
         return "const"
     return "row" if letter in _ROW_VALUES else "const"
 
 
-def _groups(fmt: SprioFormat, weights: Weights) -> list[tuple[str, list[Any]]]:
+def _groups(fmt: SprioFormat, weights: Weights, admin: bool) -> list[tuple[str, list[Any]]]:
     """The format as a sequence of row fields and groups (``assoc``, ``part`` or ``const``)
     of neighbouring cells of one kind with the text around them."""
     out: list[tuple[str, list[Any]]] = []
     kind: str = "const"
     items: list[Any] = [fmt.prefix]
     for f in fmt.fields:
-        k = _kind(f.letter, weights)
+        k = _kind(f.letter, weights, admin)
         if k == "row":
             out.append((kind, items))
             out.append(("row", [f]))
@@ -93,9 +106,11 @@ def _cell_spec(f: Any) -> str:
     return f"%{side}{f.width}.{f.width}s" if f.width > 0 else "%s"
 
 
-#: What a factor letter's cell shows: the weighted factor (a share's, or the row's age).
+#: What a factor letter's cell shows: the weighted factor (a share's, or the row's age;
+#: ``an`` for ``-n``'s age: None in an admin-set priority's row).
 _WEIGHTED = {
     "A": "aw",
+    "a": "an",
     "B": "r.weighted_assoc",
     "F": "r.weighted_fairshare",
     "J": "r.weighted_jobsize",
@@ -113,15 +128,16 @@ _TEXTS = {
 def _expr(letter: str, weights: Weights) -> str:
     """The expression of a letter's text over a share ``r`` or a row's columns: a
     weighted factor as ``%.0f``, the factor itself (``-n``'s lower-case letters: the
-    weighted one over its weight) as ``%.7f``."""
-    if letter in _WEIGHTED:
+    weighted one over its weight) as ``%.7f``, but "0" in an admin-set priority's rows
+    (print.c's ``_print_*_priority_normalized``: ``_print_int(0)`` for a direct priority)."""
+    if letter in _WEIGHTED and letter.isupper():
         return f"'%.0f' % {_WEIGHTED[letter]}"
     upper = letter.upper()
     if upper in _WEIGHTED:
         w = weights.get(FACTOR_LETTERS[upper])
-        if not w:
-            return "'%.7f' % 0.0"
-        return f"'%.7f' % ({_WEIGHTED[upper]} / {float(w)!r})"
+        value = _WEIGHTED[letter if letter == "a" else upper]
+        norm = f"'%.7f' % ({value} / {float(w)!r})" if w else "'0.0000000'"
+        return f"('0' if {'an is None' if letter == 'a' else 'r.admin'} else {norm})"
     return _TEXTS[letter]
 
 
@@ -318,14 +334,15 @@ def _layout(
     """A row's template and what fills its ``%s`` and numbers: table columns, each with
     the text of each of its values (few integers; the tuple of texts of a share, one a
     place it fills) or None (the values go in as they are)."""
+    # ("an": -n's age where it is a constant, of a table with no admin-set priority)
     namespace = {"cluster": cluster, "weights": weights, "tres_w": _tres_weighted_cached(),
-                 "tres_n": _tres_norm}  # fmt: skip
+                 "tres_n": _tres_norm, "an": 0.0}  # fmt: skip
     specs: list[str] = []
     slots: list[Slot] = []
     groups: dict[str, list[list[Any]]] = {kind: [] for kind in _SHARES}
     places: dict[str, list[int]] = {kind: [] for kind in _SHARES}
     conversions = 0
-    for kind, items in _groups(fmt, weights):
+    for kind, items in _groups(fmt, weights, bool(table.admin_rows)):
         if kind == "row":
             spec, values, texts = _row_column(items[0], table, weights)
             if texts is not None and len(texts) == 1:  # one value: its text is constant

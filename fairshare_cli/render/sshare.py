@@ -96,15 +96,19 @@ MAX_FIELD_WIDTH = 100_000
 
 
 def parse_format(spec: str) -> list[Field]:
-    """Fields from a comma list; each name matches the first field it prefixes (any case).
+    """Fields from a comma list (:func:`format_names`); each name matches the first field
+    it prefixes (any case).
 
-    ``Name%N`` sets the width to N (``atoi``: a negative N left-justifies).
+    ``Name%N`` sets the width to N (``atoi``: a negative N left-justifies). As process.c
+    sets it on the one record of the field, every mention of a field prints the last
+    width given to it.
 
     Raises:
         InputError: ``Invalid field requested: "x"``, or a width above ``MAX_FIELD_WIDTH``.
     """
-    out: list[Field] = []
-    for item in (s for s in spec.split(",") if s):
+    chosen: list[tuple[str, int, str]] = []
+    widths: dict[str, int] = {}
+    for item in format_names(spec):
         name, pct, width_text = item.partition("%")
         width = _atoi(width_text) if pct else 0
         if abs(width) > MAX_FIELD_WIDTH:
@@ -112,12 +116,33 @@ def parse_format(spec: str) -> list[Field]:
                 f'-o: the width {width} of "{name}" is too large (at most {MAX_FIELD_WIDTH})'
             )
         for fname, fwidth, kind in FIELDS:
-            if fname.lower().startswith(name.lower()):
-                out.append(Field(fname, width or fwidth, kind))
+            if fname.lower().startswith(name):
+                chosen.append((fname, fwidth, kind))
+                if width:
+                    widths[fname] = width
                 break
         else:
             raise InputError(f'Invalid field requested: "{name}"')
-    return out
+    return [Field(fname, widths.get(fname, fwidth), kind) for fname, fwidth, kind in chosen]
+
+
+def format_names(spec: str) -> list[str]:
+    """The names of a comma list as ``slurm_addto_char_list`` keeps them: each trimmed of
+    white space and in lower case; of equal ones, the last; empty ones skipped, but for a
+    last one when no name came before it (sshare's ``-o ""`` asks for the first field); a
+    comma at the end ignored."""
+    parts = spec.split(",")
+    if len(parts) > 1 and not parts[-1]:
+        parts.pop()
+    names: list[str] = []
+    for k, part in enumerate(parts):
+        if not part and (names or k < len(parts) - 1):
+            continue
+        name = part.strip(" \t\n\v\f\r").lower()
+        if name in names:
+            names.remove(name)
+        names.append(name)
+    return names
 
 
 def _atoi(text: str) -> int:
@@ -135,15 +160,22 @@ def _atoi(text: str) -> int:
 
 
 def _fmt_double_table(value: float, width: int) -> str:
+    """print_fields_double's table cell: ``%*f`` (``%-*f`` for a negative width); where
+    that is wider than the field, ``%*.*e`` at the field's width as width and precision,
+    both cut by as much as that is still too wide. A width cut below 0 is printf's: a
+    left-justified width and the default precision (Python's ``%`` takes it as 0)."""
     a = abs(width)
+    left = "-" if width < 0 else ""
     text = "%*f" % (a, value)
+    if len(text) <= a:
+        return ("%" + left + "*f") % (a, value)
+    w = a
+    text = "%*.*e" % (w, w, value)
     if len(text) > a:
-        w = a
-        text = "%*.*e" % (w, w, value)
-        if len(text) > a:
-            w -= len(text) - a
-            text = "%*.*e" % (w, w, value)
-    return text
+        w -= len(text) - a
+    if w < 0:
+        return "%-*e" % (-w, value)
+    return ("%" + left + "*.*e") % (w, w, value)
 
 
 def format_value(field: Field, value: Any, parsable: bool) -> str:
@@ -296,7 +328,7 @@ def _column(field: Field, values: Sequence[Any], parsable: bool, memo: dict[Any,
 
     a = abs(field.width)
     if field.kind == "double":
-        fmt = f"%{a}f"
+        fmt = f"%{'-' if field.width < 0 else ''}{a}f"
         return [
             t
             if type(v) is float and v not in _BLANK_DOUBLES and len(t := fmt % v) <= a
@@ -385,7 +417,7 @@ def _row_format_column(
             if float in types:  # "%d" of a float is int() of it, at twice the cost
                 values = [v if v is None else int(v) for v in values]
         elif _BLANK_DOUBLES.isdisjoint(values):
-            spec = f"%{a}f"  # a double fills its width from the right either way
+            spec = f"%{left}{a}f"
         else:
             spec = ""
         if spec and type(None) not in types:

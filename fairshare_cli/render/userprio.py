@@ -8,8 +8,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import reduce
 from itertools import compress, count, repeat
-from operator import attrgetter, floordiv, gt, itemgetter, le, not_, sub
+from operator import add, attrgetter, floordiv, gt, itemgetter, le, not_, sub
 from typing import Any
 
 from fairshare_cli.core.htcondor.accountant import ROOT_GROUP
@@ -131,7 +132,9 @@ def _real_priority(row: UserprioRow) -> str | None:
 
 
 def _since(row: UserprioRow, now: float) -> str | None:
-    delta = now - row.last_usage_time
+    """Time since the last usage; a LastUsageTime of 0 (never) counts from -1, as
+    condor_userprio's CollectInfo reads it (``if (LastUsage==0) LastUsage=-1``)."""
+    delta = now - (row.last_usage_time or -1.0)
     return "<now>" if delta <= 0 else format_time_nosecs(delta)
 
 
@@ -358,7 +361,8 @@ def _factor_cells(rows: Sequence[UserprioRow], now: float) -> list[str]:
 def _since_cells(rows: Sequence[UserprioRow], now: float) -> list[str]:
     """The time-since column (:func:`_since`): days+hours:minutes depend on the whole
     minutes of the delay only, so each minute's text is made once."""
-    deltas = list(map(sub, repeat(now), map(_field("last_usage_time"), rows)))
+    lasts = [t or -1.0 for t in map(_field("last_usage_time"), rows)]  # never: -1 (_since)
+    deltas = list(map(sub, repeat(now), lasts))
     past = list(map(gt, deltas, repeat(0)))
     if sum(past) + sum(map(le, deltas, repeat(0))) == len(deltas):  # no NaN (int raises)
         minutes = list(map(floordiv, map(int, compress(deltas, past)), repeat(60)))
@@ -371,7 +375,7 @@ def _since_cells(rows: Sequence[UserprioRow], now: float) -> list[str]:
     made: dict[int, str] = {}
     out = []
     recent = "<now>".rjust(10)
-    for t in map(attrgetter("last_usage_time"), rows):
+    for t in lasts:
         delta = now - t
         if delta <= 0:
             out.append(recent)
@@ -457,8 +461,11 @@ def _footer(view: UserprioView, cols: Sequence[Column], width: int, now: float) 
     """The footer line: user count, surplus policy, totals and the activity cutoff."""
     users = list(compress(view.rows, map(not_, map(_field("is_group"), view.rows))))
     foot = [f"Number of users: {len(users)}".ljust(width)[:width]]
-    in_use = sum(map(_field("weighted_resources_in_use"), users))
-    usage = sum(map(_field("weighted_accumulated_usage_hours"), users))
+    # PrintInfo's Totals: each user's double added in row order, the usage in seconds
+    # (made hours once, at the end). reduce, not sum: Python 3.12's sum of floats is
+    # compensated, C's += is not.
+    in_use = reduce(add, map(_field("weighted_resources_in_use"), users), 0.0)
+    usage = reduce(add, map(_field("weighted_accumulated_usage"), users), 0.0) / 3600.0
     for c in cols:
         text = ""
         if c.key == "surplus":

@@ -107,7 +107,7 @@ def test_sshare_format_prefixes_and_widths() -> None:
         ("FairShare", 10),
         ("LevelFS", 10),
     ]
-    with pytest.raises(InputError, match='Invalid field requested: "Nope"'):
+    with pytest.raises(InputError, match='Invalid field requested: "nope"'):
         sshare.parse_format("Account,Nope")
 
 

@@ -65,6 +65,10 @@ class UserprioRow(NamedTuple):
     ceiling: float = -1.0
     #: The factor the table prints (-allusers: a group's GROUP_PRIO_FACTOR_<g>, 0 = blank).
     table_factor: float | None = None
+    #: The accumulated usages in seconds, as the accountant holds them (the ad's values:
+    #: the footer sums these, ``-l`` prints them).
+    accumulated_usage: float = 0.0
+    weighted_accumulated_usage: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -235,15 +239,13 @@ def _active_rows(
     group_info: Mapping[str, GroupQuotaInfo],
 ) -> list[UserprioRow]:
     """A row for every record that is named (if any are) and active since ``cutoff``,
-    each brought up to ``now``.
-
-    With the activity filter on (plain ``condor_userprio``), the tool reads the
-    collector's Accounting ads, not the negotiator: ``forwardAccountingData`` sends one
-    per submitter that has a submitter ad (jobs in a schedd's queue) and
-    ``forwardGroupAccounting`` one per group. So while ``fs`` holds a queue, a user record
-    none of whose jobs is in it (a remote submitter whose work is claims only, a user whose
-    jobs all left) is not listed. With no queue at all ``fs`` cannot tell, and lists every
-    active record (``-allusers`` and named records are never filtered so).
+    each brought up to ``now``. With the activity filter on (plain ``condor_userprio``),
+    the tool reads the collector's Accounting ads: ``forwardAccountingData`` sends one per
+    submitter with a submitter ad (jobs in a schedd's queue), ``forwardGroupAccounting``
+    one per group. So while ``fs`` holds a queue, a user record none of whose jobs is in it
+    (a remote submitter of claims only, a user whose jobs all left) is not listed; with no
+    queue ``fs`` cannot tell, and lists every active record (``-allusers`` and named
+    records are never filtered so).
 
     A measured hot loop (``benchmarks/run.py --rows userprio``): one positional row a user.
     """
@@ -298,6 +300,8 @@ def _active_rows(
                         rec.floor,
                         rec.ceiling,
                         factor,
+                        acc,
+                        wacc,
                     ),
                 )
             )
@@ -398,6 +402,8 @@ def _full_row(
         surplus=surplus_policy(config, name) if known else "",
         floor=rec.floor,
         ceiling=rec.ceiling,
+        accumulated_usage=acc,
+        weighted_accumulated_usage=wacc,
     )
 
 

@@ -81,6 +81,20 @@ class PriorityContext(msgspec.Struct, frozen=True):
     assoc_factors: Mapping[tuple[str, str], float] = msgspec.field(default_factory=dict)
 
 
+#: The TRES Slurm always has, by id (``TRES_CPU`` = 1 ... ``TRES_PAGES`` = 8): their order
+#: in the controller's TRES array; any other TRES (gres, licenses, ...) comes after them.
+STANDARD_TRES = ("cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages")
+
+
+def tres_order(name: str) -> int:
+    """A TRES's place in the controller's TRES order (the others after the standard ones,
+    in the order given: a stable sort keeps it)."""
+    try:
+        return STANDARD_TRES.index(name.lower())
+    except ValueError:
+        return len(STANDARD_TRES)
+
+
 class PriorityRow:
     """One sprio row: a job in one partition, its factors and weighted factors.
 
@@ -170,7 +184,11 @@ class FactorMaker:
         self.no_norm_qos = "NO_NORMAL_QOS" in flags
         self.no_norm_tres = "NO_NORMAL_TRES" in flags
         self.relative = "SMALL_RELATIVE_TO_TIME" in flags
-        self.tres_weights = [(k, float(v)) for k, v in w.tres.items() if v]
+        # In the controller's TRES order: a job's TRES factors are an array in it, which
+        # sprio lists and adds in that order (print.c, get_priority_from_factors).
+        self.tres_weights = sorted(
+            [(k, float(v)) for k, v in w.tres.items() if v], key=lambda kv: tres_order(kv[0])
+        )
         self.weights = (w.age, w.assoc, w.fairshare, w.jobsize, w.partition, w.qos)
         self.max_age = INFINITE_MAX_AGE if math.isinf(ctx.max_age) else ctx.max_age
         self.fs_cache: dict[int, float] = {}
@@ -215,19 +233,20 @@ class FactorMaker:
         return pinfos
 
     def jobsize(self, job: Any, max_time: float | None) -> float:
-        """The job-size factor (the time limit defaults to the partition's ``MaxTime``)."""
+        """The job-size factor (the time limit defaults to the partition's ``MaxTime``,
+        UNLIMITED when unset)."""
         if not self.weights[3]:
             return 0.0
         jkey = (job.num_nodes, job.request_cpus, job.time_limit, max_time)
         f_js = self.js_cache.get(jkey)
         if f_js is None:
+            # In whole minutes, as Slurm keeps time limits (time_str2mins rounds up); an
+            # unset MaxTime is UNLIMITED, INFINITE minutes (read_config.c).
             tl_secs = job.time_limit if job.time_limit is not None else max_time
-            if tl_secs is None:
-                tl_min = 1.0
-            elif math.isinf(tl_secs):
+            if tl_secs is None or math.isinf(tl_secs):
                 tl_min = INFINITE_MINUTES
             else:
-                tl_min = tl_secs / 60.0
+                tl_min = float(math.ceil(tl_secs / 60.0))
             ctx = self.ctx
             f_js = job_size_factor(
                 job.num_nodes,

@@ -43,6 +43,8 @@ class AssocShare:
 
     __slots__ = ("account", "assoc_factor", "fairshare_factor", "user", "weighted_assoc",
                  "weighted_fairshare")  # fmt: skip
+    #: Whether the rows are of an admin-set priority (sprio gets no factors for them).
+    admin = False
 
     def __init__(self, user: str, values: tuple[str, float, float, float, float]) -> None:
         """From the user and ``FactorMaker.assoc_values``' tuple."""
@@ -60,6 +62,8 @@ class PartShare:
     __slots__ = ("jobsize_factor", "partition", "partition_factor", "qos", "qos_factor",
                  "tres_factors", "tres_terms", "weighted_jobsize", "weighted_partition",
                  "weighted_qos", "weighted_tres", "weighted_tres_sum")  # fmt: skip
+    #: Whether the rows are of an admin-set priority (sprio gets no factors for them).
+    admin = False
 
     def __init__(self, size: Any, part: Any, qos: tuple[str, float, float]) -> None:
         """From ``FactorMaker.size_values``' tuple, one of its partitions and
@@ -88,15 +92,29 @@ _NOT_SLURM = _NotSlurm()
 _NO_FACTORS = ("", 0.0, 0.0, 0.0, 0.0)
 
 
+class _AdminAssocShare(AssocShare):
+    """An :class:`AssocShare` of an admin-set priority's rows."""
+
+    __slots__ = ()
+    admin = True
+
+
+class _AdminPartShare(PartShare):
+    """A :class:`PartShare` of an admin-set priority's rows."""
+
+    __slots__ = ()
+    admin = True
+
+
 def _admin_assoc(share: AssocShare) -> AssocShare:
     """The share of an admin-set priority's row: the user and account, no factors."""
-    return AssocShare(share.user, (share.account, *_NO_FACTORS[1:]))
+    return _AdminAssocShare(share.user, (share.account, *_NO_FACTORS[1:]))
 
 
 def _admin_part(share: PartShare) -> PartShare:
     """The share of an admin-set priority's row: the partition and QOS, no factors."""
-    return PartShare((0.0, 0.0, ()), (share.partition, 0.0, 0.0, {}, {}, ()),
-                     (share.qos, 0.0, 0.0))  # fmt: skip
+    return _AdminPartShare((0.0, 0.0, ()), (share.partition, 0.0, 0.0, {}, {}, ()),
+                           (share.qos, 0.0, 0.0))  # fmt: skip
 
 
 class PriorityTable(msgspec.Struct, frozen=True):

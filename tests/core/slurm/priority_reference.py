@@ -82,6 +82,8 @@ def _text(letter: str, r: PriorityRow, weights: Any, cluster: str) -> str:
         return "%.0f" % r.wt[FACTOR_INDEX[letter]]
     upper = letter.upper()
     if upper in FACTOR_INDEX:
+        if r.admin:  # print.c's _print_*_priority_normalized: _print_int(0)
+            return "0"
         w = weights.get(FACTOR_LETTERS[upper])
         return "%.7f" % (r.wt[FACTOR_INDEX[upper]] / float(w) if w else 0.0)
     if letter == "T":

@@ -1,0 +1,188 @@
+"""``fs sprio`` against rules read in Slurm's ``src/sprio/`` (sort.c, print.c) that no
+capture exercises: ``-S`` on the priority before it is truncated, ``-S`` letters read one
+character at a time, the nice key compared as sprio's ``int``, and an admin-set priority's
+``-n`` columns. Every expected line is worked out by hand from those functions."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+NOW = "2026-11-21T12:00:00Z"
+NOW_EPOCH = 1795262400
+CONFIG = """
+[pool]
+defaults = "current"
+uid_domain = "example.org"
+[[machines]]
+name = "exec"
+count = 2
+slots = 2
+attributes = { Cpus = 1, Memory = 4096 }
+partitions = ["batch"]
+[partitions.batch]
+default = true
+[qos.normal]
+priority = 0
+[priority]
+max_age = "7-0"
+[priority.weights]
+age = 1000
+[accounts.hep]
+shares = 1
+users = { alice = 1, bob = 1 }
+"""
+
+
+def _pool(tmp_path: Path, jobs: list[dict[str, Any]]) -> list[str]:
+    (tmp_path / "pool.toml").write_text(CONFIG, encoding="utf-8")
+    state = {"format": "fairshare-cli state", "schema_version": 1}
+    (tmp_path / "state.json").write_text(json.dumps(state), encoding="utf-8")
+    (tmp_path / "jobs.json").write_text(json.dumps(jobs), encoding="utf-8")
+    return ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "state.json"),
+            "--jobs-file", str(tmp_path / "jobs.json"), "--now", NOW]  # fmt: skip
+
+
+def _job(job_id: str, owner: str, age: int, **extra: Any) -> dict[str, Any]:
+    return {"id": job_id, "owner": owner, "account": "hep", "submit_time": NOW_EPOCH - age,
+            **extra}  # fmt: skip
+
+
+# Job 1 waited 60,900 s, job 2 60,700 s: with PriorityWeightAge 1000 over a 604,800 s
+# maximum their AGE is 100.694... and 100.363..., both PRIORITY 100 once truncated.
+TWO_JOBS = [_job("1", "alice", 60900), _job("2", "bob", 60700)]
+
+
+@pytest.mark.parametrize(
+    ("sort", "order"),
+    [
+        # _sort_by_job_prio compares get_priority_from_factors(), the double before
+        # sprio's (long long) cast: 100.363 < 100.694, job 2 first.
+        pytest.param("Y", ["2", "1"], id="ascending"),
+        pytest.param("-Y", ["1", "2"], id="descending"),
+        pytest.param("y", ["2", "1"], id="normalised-letter"),
+    ],
+)
+def test_sort_by_priority_compares_the_priority_before_truncation(
+    tmp_path: Path, run: Callable[..., Any], sort: str, order: list[str]
+) -> None:
+    result = run("sprio", "-o", "%.5i %.10Y %.10A", "-S", sort, *_pool(tmp_path, TWO_JOBS))
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "JOBID   PRIORITY        AGE"
+    rows = {"1": "    1        100        101", "2": "    2        100        100"}
+    assert lines[1:] == [rows[i] for i in order]
+
+
+@pytest.mark.parametrize(
+    ("sort", "order"),
+    [
+        # sort_job_list reads the list from its last character to its first, each letter a
+        # key whatever separates it, descending when the character before it is '-'. "Yu":
+        # by user (alice 2, 3; bob 1), then by PRIORITY (2: 100.363; 3 and 1: 100.694).
+        pytest.param("Yu", ["2", "3", "1"], id="two-letters-one-item"),
+        # "-Yu": the same by user, then PRIORITY descending (ties keep their order).
+        pytest.param("-Yu", ["3", "1", "2"], id="minus-binds-to-the-next-letter"),
+    ],
+)
+def test_sort_letters_are_read_one_character_at_a_time(
+    tmp_path: Path, run: Callable[..., Any], sort: str, order: list[str]
+) -> None:
+    jobs = [_job("1", "bob", 60900), _job("2", "alice", 60700), _job("3", "alice", 60900)]
+    result = run("sprio", "-o", "%.5i %.8u", "-S", sort, *_pool(tmp_path, jobs))
+    assert result.exit_code == 0, result.stderr
+    assert [line.split()[0] for line in result.stdout.splitlines()[1:]] == order
+
+
+def test_a_space_in_the_sort_list_is_an_invalid_letter(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    # sort_job_list: ' ' is none of ',', '-', '+' nor a key letter.
+    result = run("sprio", "-S", "Y, i", *_pool(tmp_path, TWO_JOBS))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == "fs: error: Invalid sort specification:  \n"
+
+
+def test_sort_by_nice_compares_it_as_sprios_int(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """_sort_by_nice_level compares ``int`` copies of the factors' nice, a uint32 that
+    holds NICE_OFFSET (2^31) + nice: a nice of 0 or more becomes nice - 2^31 (negative), a
+    negative nice 2^31 + nice (positive). So ascending: nice 0, nice 100, nice -5."""
+    jobs = [
+        _job("1", "alice", 60900, nice=-5),
+        _job("2", "bob", 60700, nice=100),
+        _job("3", "alice", 60700),
+    ]
+    result = run("sprio", "-o", "%.5i %.6N", "-S", "N", *_pool(tmp_path, jobs))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1:] == ["    3      0", "    2    100", "    1     -5"]
+    descending = run("sprio", "-o", "%.5i", "-S", "-N", *_pool(tmp_path, jobs))
+    assert descending.stdout.split()[1:] == ["1", "2", "3"]
+
+
+def test_an_admin_set_priority_prints_0_in_normalised_factor_columns(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """print.c's ``_print_*_priority_normalized``: a job with a direct priority prints
+    ``_print_int(0)``, "0", not ``%.7f``; its ``%y`` is ``%16.14f`` of the priority itself,
+    its ``%t`` blank. A job without one prints ``%.7f`` of the factor (0.0000000 where the
+    weight is 0)."""
+    jobs = [_job("1", "alice", 60900), _job("2", "bob", 60700, admin_priority=5)]
+    result = run("sprio", "-n", "-l", *_pool(tmp_path, jobs))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "          JOBID PARTITION     USER  ACCOUNT PRIORITY   AGE        ASSOC      "
+        "FAIRSHARE  JOBSIZE    PARTITION  QOSNAME    QOS        TRES                ",
+        "              1 batch        alice      hep 0.00000002 0.1006944  0.0000000  "
+        "0.0000000  0.0000000  0.0000000  normal     0.0000000                      ",
+        "              2 batch          bob      hep 5.00000000 0          0          "
+        "0          0          0          normal     0                              ",
+    ]
+
+
+def test_tres_factors_are_listed_in_slurms_tres_order(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """print.c's ``_print_tres_weighted`` / ``_normalized`` walk the job's TRES array, in
+    the controller's TRES order (cpu, mem, energy, node, billing, fs/disk, vmem, pages,
+    then the others), whatever order PriorityWeightTRES names them in. 2 of the pool's 4
+    CPUs weigh 0.5 x 1000; 2048 of its 16384 MB 0.125 x 2000."""
+    config = CONFIG.replace("age = 1000\n", "age = 1000\ntres = { mem = 2000, cpu = 1000 }\n")
+    args = _pool(tmp_path, [_job("1", "alice", 60900, request_cpus=2, request_memory=2048)])
+    (tmp_path / "pool.toml").write_text(config, encoding="utf-8")
+    weighted = run("sprio", "-o", "%.5i %.10Y %20T", *args)
+    assert weighted.exit_code == 0, weighted.stderr
+    assert weighted.stdout.splitlines()[1] == "    1        850 cpu=500,mem=250     "
+    normalised = run("sprio", "-o", "%.5i %20t", *args)
+    assert normalised.stdout.splitlines()[1] == "    1 cpu=0.50,mem=0.12   "
+
+
+def test_small_relative_to_time_divides_by_whole_minutes_and_an_unlimited_max_time(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """set_priority_factors with SMALL_RELATIVE_TO_TIME: size = min_nodes x cluster_cpus /
+    node_count (1 x 4 / 2 = 2 CPUs), divided by the job's time limit in whole minutes
+    (``--time=1:30`` is 2 minutes: time_str2mins rounds up), else by the partition's
+    MaxTime, which unset is UNLIMITED (INFINITE, 4294967295 minutes), then by the 4 CPUs:
+    2 / 2 / 4 = 0.25, and 2 / 4294967295 / 4 (about 1.2e-10) for no limit at all."""
+    config = CONFIG.replace(
+        'max_age = "7-0"\n', 'max_age = "7-0"\nflags = ["SMALL_RELATIVE_TO_TIME"]\n'
+    ).replace("age = 1000\n", "age = 1000\njobsize = 1000\n")
+    jobs = [
+        _job("1", "alice", 600),
+        _job("2", "alice", 600, time_limit="1:30"),
+        _job("3", "alice", 600, time_limit=90),
+    ]
+    args = _pool(tmp_path, jobs)
+    (tmp_path / "pool.toml").write_text(config, encoding="utf-8")
+    result = run("sprio", "-o", "%.5i %.10J %10j", *args)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1:] == [
+        "    1          0 0.0000000 ",
+        "    2        250 0.2500000 ",
+        "    3        250 0.2500000 ",
+    ]

@@ -1,0 +1,63 @@
+"""``fs sshare -o`` against rules read in Slurm's ``src/common/print_fields.c``
+(``print_fields_double``), ``src/sshare/process.c`` and ``slurm_addto_char_list`` that no
+capture exercises: doubles in a left-justified field, doubles in a field too narrow for
+``%e``, and the field list's spaces, repeats and widths. Every expected line is worked out
+by hand from those functions, on the sample pool (docs/slurm.md's sessions)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+POOL = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--now", "2026-11-21T12:00:00Z"]
+
+
+def _lines(run: Callable[..., Any], fields: str, count: int) -> list[str]:
+    result = run("sshare", "-a", "-o", fields, *POOL)
+    assert result.exit_code == 0, result.stderr
+    return result.stdout.splitlines()[:count]
+
+
+def test_a_left_justified_double_is_printed_from_the_left(run: Callable[..., Any]) -> None:
+    """print_fields_double: ``%-*f`` where the field's width is negative (``Name%-N``), as
+    its header (``%*.*s``) and strings are; a blank double stays N spaces."""
+    fields = "Account,User%-6,EffectvUsage%-13,FairShare%-10,RawUsage%-11"
+    assert _lines(run, fields, 4) == [
+        "Account              User   EffectvUsage  FairShare  RawUsage    ",
+        "-------------------- ------ ------------- ---------- ----------- ",
+        "root                        1.000000                 8805629     ",
+        " root                ops    0.027321      1.000000   240578      ",
+    ]
+
+
+def test_a_double_too_wide_for_a_narrow_field_takes_cs_default_precision(
+    run: Callable[..., Any],
+) -> None:
+    """print_fields_double: 1.000000 is wider than 5, so ``%5.5e`` (1.00000e+00, 11
+    characters); 6 too many, the width and precision become 5 - 6 = -1, which printf takes
+    as a left-justified width of 1 and the default precision, 6: 1.000000e+00 (Python's
+    ``%`` takes that precision as 0: 1e+00). Width 7: ``%7.7e`` is 13 long, so ``%1.1e``."""
+    assert _lines(run, "Account,User,FairShare%5", 4) == [
+        "Account                    User FairS ",
+        "-------------------- ---------- ----- ",
+        "root                                  ",
+        " root                       ops 1.000000e+00 ",
+    ]
+    assert _lines(run, "User,FairShare%-4", 4)[3] == "       ops 1.000000e+00 "
+    assert _lines(run, "User,FairShare%7", 4)[3] == "       ops 1.0e+00 "
+
+
+def test_the_field_list_is_read_as_slurm_reads_a_name_list(run: Callable[..., Any]) -> None:
+    """slurm_addto_char_list trims each name and keeps one of equal names, the last
+    (" Account " is Account; "User,Account,User" is Account, User); process.c sets a
+    width on the one field record every mention of the field prints, so the last width
+    given is every mention's (User%5 and User: both 5 wide)."""
+    assert _lines(run, "User%5, Account ,FairShare%12,User", 4) == [
+        " User Account                 FairShare  User ",
+        "----- -------------------- ------------ ----- ",
+        "      root                                    ",
+        "  ops  root                    1.000000   ops ",
+    ]
+    assert _lines(run, "User,Account,User", 1) == ["Account                    User "]

@@ -1,0 +1,91 @@
+"""``fs userprio`` against rules read in HTCondor's ``src/condor_tools/user_prio.cpp`` and
+``src/classad/sink.cpp`` that no capture exercises: the footer's total usage is the sum of
+the submitters' usage in seconds, divided by 3600 once; a record never used counts its
+time since from -1; ``-l`` prints the usage the accountant holds, as the ClassAd unparser
+prints a real. Every expected number is worked out by hand from those functions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+NOW = "2026-11-21T12:00:00Z"
+NOW_EPOCH = "1795262400"
+CONFIG = """
+[pool]
+defaults = "current"
+uid_domain = "example.org"
+"""
+
+
+def _pool(tmp_path: Path, run: Callable[..., Any], usage: dict[str, str]) -> list[str]:
+    """A pool whose submitters have this weighted accumulated usage (seconds, set as
+    ``condor_userprio -setaccum`` does), each last used at ``NOW``."""
+    (tmp_path / "pool.toml").write_text(CONFIG, encoding="utf-8")
+    args = ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "s.json"),
+            "--now", NOW]  # fmt: skip
+    for user, seconds in usage.items():
+        result = run("setaccum", user, seconds, "--create", *args)
+        assert result.exit_code == 0, result.stderr
+        result = run("setlast", user, NOW_EPOCH, *args)
+        assert result.exit_code == 0, result.stderr
+    return args
+
+
+def test_the_total_usage_is_the_seconds_summed_then_made_hours(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """PrintInfo adds each user's ``AccUsage`` (seconds) into ``Totals.AccUsage`` and prints
+    ``FormatFloat(.., 12, 2, Totals.AccUsage / 3600.0)``: (684700 + 215102) / 3600 is
+    249.944999... as a double, so 249.94; the rows' hours added (190.19444... + 59.75055...)
+    make 249.94500000000002, which printed 249.95."""
+    args = _pool(tmp_path, run, {"alice": "684700", "bob": "215102"})
+    result = run("userprio", *args)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[4].split()[-2] == "190.19"  # alice's row: 684700 / 3600
+    assert lines[5].split()[-2] == "59.75"  # bob's row: 215102 / 3600
+    assert lines[7] == (
+        "Number of users: 2                             0       249.94    1+00:00"
+        "                    "
+    )
+
+
+def test_long_prints_the_usage_the_accountant_holds(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``-l`` prints the ad's WeightedAccumulatedUsage, the accountant's double, as the
+    ClassAd unparser prints a real (``ClassAdUnParser::UnparseReal``, old syntax:
+    ``%.16G``, ".0" added where that has no '.', 'E' or 'e'): 7628411.0, made back from
+    hours (7628411 / 3600 * 3600) 7628410.999999999; 1E+17, not Python's 1e+17; 0.3 for
+    0.30000000000000004, which takes 17 digits."""
+    usage = {"alice": "7628411", "bob": "1e17", "carol": "0.30000000000000004"}
+    args = _pool(tmp_path, run, usage)
+    result = run("userprio", "-l", *args)
+    assert result.exit_code == 0, result.stderr
+    printed = [line for line in result.stdout.splitlines() if "WeightedAccumulated" in line]
+    assert printed == [
+        "WeightedAccumulatedUsage = 7628411.0",
+        "WeightedAccumulatedUsage = 1E+17",
+        "WeightedAccumulatedUsage = 0.3",
+    ]
+
+
+def test_a_never_used_record_counts_its_time_since_from_minus_one(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """CollectInfo reads a LastUsageTime of 0 as -1 (``if (LastUsage==0) LastUsage=-1``),
+    so PrintInfo's Time Since is ``format_time_nosecs(tmLast + 1)``, cut to its 10 columns:
+    at 12:59:59 on day 20778 since 1970, 20778+13:00, cut to 20778+13:0 (from 0 it was
+    20778+12:59, cut to 20778+12:5)."""
+    (tmp_path / "pool.toml").write_text(CONFIG, encoding="utf-8")
+    args = ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "s.json"),
+            "--now", "2026-11-21T12:59:59Z"]  # fmt: skip
+    assert run("setaccum", "zed", "100", "--create", *args).exit_code == 0
+    result = run("userprio", "-allusers", *args)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[4] == (
+        "zed@example.org          500.00   1000.00      0         0.03 20778+13:0"
+        "                    "
+    )
