@@ -14,7 +14,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterator
-from itertools import islice
+from itertools import chain, islice
 from pathlib import Path
 from typing import IO, Any
 
@@ -36,6 +36,8 @@ from fairshare_cli.io.importers.classad_dumps import Expr, iter_ads, open_dump
 from fairshare_cli.io.inputs import loads, not_utf8, open_input
 
 FORMATS = ("auto", "csv", "jsonl")
+#: What a usage history file holds, as its refusals say.
+_EXPECTED = "expected a usage history (CSV with a header line, or JSON lines)"
 
 
 def _sniff(fh: IO[str], path: str, fmt: str) -> tuple[str, IO[str]]:
@@ -110,7 +112,7 @@ def read_record_batches(
         if kind == "csv":
             yield from batches_of(_csv_records(stream, name))
         else:
-            yield from _jsonl_batches(stream, name)
+            yield from _jsonl_batches(_not_blank(stream, name), name)
     except UnicodeDecodeError as exc:
         raise not_utf8(name, exc) from None
     finally:
@@ -118,11 +120,28 @@ def read_record_batches(
             fh.close()
 
 
+def _not_blank(stream: Any, path: str) -> Iterator[str]:
+    """The lines of ``stream`` (JSON lines), read on to the first that is not blank.
+
+    Raises:
+        InputError: none is (an empty file).
+    """
+    head: list[str] = []
+    for line in stream:
+        head.append(line)
+        if not line.isspace():
+            return chain(head, stream)
+    raise InputError(f"{path}: empty; {_EXPECTED}")
+
+
 def _csv_records(stream: Any, path: str) -> Iterator[UsageRecord]:
     reader = csv.DictReader(stream)
     try:
-        if reader.fieldnames is not None:  # (reads the header)
-            check_header(reader.fieldnames, f"{path} line {reader.line_num}")
+        if reader.fieldnames is None:  # (reads the header) no line at all
+            raise InputError(f"{path}: empty; {_EXPECTED}")
+        if not reader.fieldnames:
+            raise InputError(f"{path} line 1: blank; expected the header line (field names)")
+        check_header(reader.fieldnames, f"{path} line {reader.line_num}")
         for row in reader:
             yield parse_record(row, f"{path} line {reader.line_num}")
     except csv.Error as exc:
@@ -288,11 +307,12 @@ def read_condor_history(
     An attribute that is an expression rather than a value counts as absent.
 
     Raises:
-        InputError: ``FILE:LINE`` of the first malformed line or ad.
+        InputError: ``FILE:LINE`` of the first malformed line or ad, or no ad at all.
     """
     from fairshare_cli.core.htcondor.replay import record_from_condor_ad
 
     name = label or path
+    line = 0
     with open_dump(path) as fh:
         stream: Any = fh if progress is None else _Counted(fh, _size(path), progress)
         for line, ad in iter_ads(stream, name, convert=False):
@@ -316,6 +336,8 @@ def read_condor_history(
             rec = record_from_condor_ad(picked, f"{name}:{line}")
             if rec is not None:
                 yield rec
+    if not line:  # (no ad: an empty file; a --rebuild would forget all usage for it)
+        raise InputError(f"{name}: no job ads; expected condor_history -json or -long output")
 
 
 def _size(path: str) -> int:

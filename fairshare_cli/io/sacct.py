@@ -56,8 +56,8 @@ def read_sacct(stream: IO[str], label: str, now: float) -> Iterator[UsageRecord]
         if line.strip() and not line.startswith("$ ")
     ]
     lines = [line for _, line in numbered]
-    if not lines:
-        return
+    if not lines:  # (sacct prints its header even when no job matches)
+        raise InputError(f"{label}: empty; expected sacct -P output (a header line, then jobs)")
     try:
         names, rows, first = _table_rows(lines)
     except InputError as exc:

@@ -1,0 +1,107 @@
+"""Usage inputs that hold no usage: an empty file (a capture that failed), a header cut
+short, an sshare listing without user rows. Each was imported as "0 usage records" (or "usage
+of 0 user associations"), exit 0; with ``--rebuild`` (or for sshare, always) that forgot every
+recorded usage. Now each is refused in one line, exit 2, the state and its usage history
+byte for byte as they were."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.conftest import common, refused
+
+HISTORY = "owner,account,start,end\nalice,hep,2026-11-21T08:00:00Z,2026-11-21T10:00:00Z\n"
+
+#: (the import, the file's name, its text, what the error says)
+EMPTY_CASES = [
+    ("history", "h.csv", "", "h.csv: empty; expected a usage history (CSV with a header"),
+    ("history", "h.jsonl", "", "h.jsonl: empty; expected a usage history"),
+    ("history", "h.jsonl", "\n \n", "h.jsonl: empty; expected a usage history"),
+    ("history", "h", "", "h: empty; expected a usage history"),
+    ("history", "h.csv", "\nowner,start\n", "h.csv line 1: blank; expected the header line"),
+    # a header cut short (no row could be read under it)
+    ("history", "h.csv", "owner,account", "h.csv line 1: no 'start' column"),
+    ("history", "h.csv", "start,end\n", "h.csv line 1: no 'owner' column"),
+    ("sacct", "s.txt", "", "s.txt: empty; expected sacct -P output"),
+    ("sacct", "s.txt", "$ sacct -a -P\n", "s.txt: empty; expected sacct -P output"),
+    ("condor-history", "c.json", "", "c.json: no job ads; expected condor_history -json or"),
+    ("condor-history", "c.txt", "\n\n", "c.txt: no job ads"),
+]
+
+
+@pytest.fixture
+def charged(env: dict[str, Path], run: Callable[..., Any]) -> dict[str, Path]:
+    """The pool with alice's two hours charged (a state and its usage history)."""
+    history = env["dir"] / "charged.csv"
+    history.write_text(HISTORY)
+    assert run("import", "history", str(history), *common(env)).exit_code == 0
+    return env
+
+
+@pytest.mark.parametrize("rebuild", [[], ["--rebuild"]])
+@pytest.mark.parametrize(("kind", "name", "text", "key"), EMPTY_CASES)
+def test_usage_files_without_usage_are_refused_and_forget_nothing(
+    kind: str,
+    name: str,
+    text: str,
+    key: str,
+    rebuild: list[str],
+    charged: dict[str, Path],
+    run: Callable[..., Any],
+) -> None:
+    path = charged["dir"] / name
+    path.write_text(text)
+    store = charged["dir"] / "state.history.sqlite"
+    before = charged["state"].read_bytes(), store.read_bytes()
+    refused(run("import", kind, str(path), *rebuild, *common(charged)), key)
+    assert (charged["state"].read_bytes(), store.read_bytes()) == before
+
+
+def test_a_history_of_a_header_alone_imports_nothing(
+    charged: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    """A header with no row is a history of no work (sacct prints one when no job ran)."""
+    path = charged["dir"] / "h.csv"
+    path.write_text("owner,start,end\n")
+    result = run("import", "history", str(path), *common(charged))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("Imported 0 usage records")
+
+
+SSHARE_TREE_ONLY = (
+    "Account|User|RawShares|NormShares|RawUsage|EffectvUsage\n"
+    "root|||0.000000|7200|1.000000\n"
+    " hep||1|1.000000|7200|1.000000\n"
+)
+
+
+def test_sshare_without_user_rows_is_refused_and_keeps_the_usage(
+    charged: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    """``sshare -l -P`` without ``-a`` (or a listing cut after the accounts) set the usage
+    of no association: every user's raw usage was dropped, exit 0."""
+    dump = charged["dir"] / "sshare.txt"
+    dump.write_text(SSHARE_TREE_ONLY)
+    before = charged["state"].read_bytes()
+    refused(
+        run("import", "sshare", str(dump), *common(charged)),
+        f"{dump}: no user associations (sshare -l -P without -a lists accounts only); "
+        "give --into CONFIG for the tree, or import 'sshare -a -l -P' for the usage",
+    )
+    assert charged["state"].read_bytes() == before
+
+
+def test_sshare_without_user_rows_merges_the_tree_with_into(
+    charged: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    dump = charged["dir"] / "sshare.txt"
+    dump.write_text(SSHARE_TREE_ONLY)
+    before = charged["state"].read_bytes()
+    result = run("import", "sshare", str(dump), "--into", str(charged["config"]), *common(charged))
+    assert result.exit_code == 0, result.stderr
+    assert "merged into" in result.stderr
+    assert charged["state"].read_bytes() == before
