@@ -5,7 +5,8 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from fairshare_cli.errors import InputError, RuntimeFailure
@@ -47,6 +48,38 @@ def atomic_write_text(
             raise RuntimeFailure(f"cannot write {what} {path}: {exc.strerror}") from None
         raise
     fsync_folder(path.parent)
+
+
+@contextlib.contextmanager
+def folder_lock(path: Path, what: str) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on the folder of ``path`` (the nearest one that exists)
+    for a read-modify-write of ``path``: two fs merging into one config take turns (a lock
+    on the file itself would stay on the file the rename replaces, and make no lock file
+    beside a user's config). A folder that cannot be opened is not locked."""
+    import fcntl
+
+    folder = path.parent
+    while not folder.is_dir() and folder != folder.parent:
+        folder = folder.parent
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        yield
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:  # (else a wait for another fs looks like a hang)
+            print(
+                f"fs: note: waiting for {os.path.abspath(folder)}: another fs is changing a "
+                f"{what} in it",
+                file=sys.stderr,
+                flush=True,
+            )
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # (and the lock with it)
 
 
 def _missing(folder: Path) -> list[Path]:
