@@ -31,7 +31,7 @@ from fairshare_cli.core.usage import (
     known_rows,
     parse_record,
 )
-from fairshare_cli.errors import InputError
+from fairshare_cli.errors import EmptyInput, InputError
 from fairshare_cli.io.importers.classad_dumps import Expr, iter_ads, open_dump
 from fairshare_cli.io.inputs import loads, not_utf8, open_input
 
@@ -131,14 +131,14 @@ def _not_blank(stream: Any, path: str) -> Iterator[str]:
         head.append(line)
         if not line.isspace():
             return chain(head, stream)
-    raise InputError(f"{path}: empty; {_EXPECTED}")
+    raise EmptyInput(f"{path}: empty; {_EXPECTED}")
 
 
 def _csv_records(stream: Any, path: str) -> Iterator[UsageRecord]:
     reader = csv.DictReader(stream)
     try:
         if reader.fieldnames is None:  # (reads the header) no line at all
-            raise InputError(f"{path}: empty; {_EXPECTED}")
+            raise EmptyInput(f"{path}: empty; {_EXPECTED}")
         if not reader.fieldnames:
             raise InputError(f"{path} line 1: blank; expected the header line (field names)")
         check_header(reader.fieldnames, f"{path} line {reader.line_num}")
@@ -337,7 +337,7 @@ def read_condor_history(
             if rec is not None:
                 yield rec
     if not line:  # (no ad: an empty file; a --rebuild would forget all usage for it)
-        raise InputError(f"{name}: no job ads; expected condor_history -json or -long output")
+        raise EmptyInput(f"{name}: no job ads; expected condor_history -json or -long output")
 
 
 def _size(path: str) -> int:

@@ -1,8 +1,10 @@
 """Usage inputs that hold no usage: an empty file (a capture that failed), a header cut
-short, an sshare listing without user rows. Each was imported as "0 usage records" (or "usage
-of 0 user associations"), exit 0; with ``--rebuild`` (or for sshare, always) that forgot every
-recorded usage. Now each is refused in one line, exit 2, the state and its usage history
-byte for byte as they were."""
+short, an sshare listing without user rows. With ``--rebuild`` an empty file was imported
+as "0 usage records", exit 0, and every recorded usage forgotten; a header cut short was
+imported so with or without it; an sshare listing without user rows set the usage of no
+association, which forgot all of it. Each is now refused in one line, exit 2, the state and
+its usage history byte for byte as they were; an empty file without ``--rebuild`` is still
+no records (an hourly export of a quiet hour)."""
 
 from __future__ import annotations
 
@@ -15,21 +17,26 @@ import pytest
 from tests.cli.conftest import common, refused
 
 HISTORY = "owner,account,start,end\nalice,hep,2026-11-21T08:00:00Z,2026-11-21T10:00:00Z\n"
+REBUILD = "; --rebuild from it would forget all recorded usage"
 
-#: (the import, the file's name, its text, what the error says)
+#: (the import, the file's name, its text, what the error with --rebuild says)
 EMPTY_CASES = [
     ("history", "h.csv", "", "h.csv: empty; expected a usage history (CSV with a header"),
     ("history", "h.jsonl", "", "h.jsonl: empty; expected a usage history"),
     ("history", "h.jsonl", "\n \n", "h.jsonl: empty; expected a usage history"),
     ("history", "h", "", "h: empty; expected a usage history"),
-    ("history", "h.csv", "\nowner,start\n", "h.csv line 1: blank; expected the header line"),
-    # a header cut short (no row could be read under it)
-    ("history", "h.csv", "owner,account", "h.csv line 1: no 'start' column"),
-    ("history", "h.csv", "start,end\n", "h.csv line 1: no 'owner' column"),
     ("sacct", "s.txt", "", "s.txt: empty; expected sacct -P output"),
     ("sacct", "s.txt", "$ sacct -a -P\n", "s.txt: empty; expected sacct -P output"),
     ("condor-history", "c.json", "", "c.json: no job ads; expected condor_history -json or"),
     ("condor-history", "c.txt", "\n\n", "c.txt: no job ads"),
+]
+
+#: (the file's name, its text, what the error says): refused with or without --rebuild
+HEADER_CASES = [
+    ("h.csv", "\nowner,start\n", "h.csv line 1: blank; expected the header line"),
+    # a header cut short (no row could be read under it)
+    ("h.csv", "owner,account", "h.csv line 1: no 'start' column"),
+    ("h.csv", "start,end\n", "h.csv line 1: no 'owner' column"),
 ]
 
 
@@ -42,10 +49,36 @@ def charged(env: dict[str, Path], run: Callable[..., Any]) -> dict[str, Path]:
     return env
 
 
-@pytest.mark.parametrize("rebuild", [[], ["--rebuild"]])
+def _files(env: dict[str, Path]) -> tuple[bytes, bytes]:
+    return env["state"].read_bytes(), (env["dir"] / "state.history.sqlite").read_bytes()
+
+
 @pytest.mark.parametrize(("kind", "name", "text", "key"), EMPTY_CASES)
-def test_usage_files_without_usage_are_refused_and_forget_nothing(
-    kind: str,
+def test_an_empty_usage_file_is_refused_to_rebuild_from(
+    kind: str, name: str, text: str, key: str, charged: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    path = charged["dir"] / name
+    path.write_text(text)
+    before = _files(charged)
+    result = run("import", kind, str(path), "--rebuild", *common(charged))
+    refused(result, key, REBUILD)
+    assert _files(charged) == before
+
+
+@pytest.mark.parametrize(("kind", "name", "text", "key"), EMPTY_CASES)
+def test_an_empty_usage_file_is_still_no_records(
+    kind: str, name: str, text: str, key: str, charged: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    path = charged["dir"] / name
+    path.write_text(text)
+    result = run("import", kind, str(path), *common(charged))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith(f"Imported 0 usage records from {path}")
+
+
+@pytest.mark.parametrize("rebuild", [[], ["--rebuild"]])
+@pytest.mark.parametrize(("name", "text", "key"), HEADER_CASES)
+def test_a_history_header_no_record_could_follow_is_refused(
     name: str,
     text: str,
     key: str,
@@ -55,10 +88,9 @@ def test_usage_files_without_usage_are_refused_and_forget_nothing(
 ) -> None:
     path = charged["dir"] / name
     path.write_text(text)
-    store = charged["dir"] / "state.history.sqlite"
-    before = charged["state"].read_bytes(), store.read_bytes()
-    refused(run("import", kind, str(path), *rebuild, *common(charged)), key)
-    assert (charged["state"].read_bytes(), store.read_bytes()) == before
+    before = _files(charged)
+    refused(run("import", "history", str(path), *rebuild, *common(charged)), key)
+    assert _files(charged) == before
 
 
 def test_a_history_of_a_header_alone_imports_nothing(
