@@ -417,7 +417,7 @@ def jobs_from_objects(objs: Any, source: str) -> list[Job]:
     if type(objs) is list:
         try:
             jobs: list[Job] | None = convert(objs, list[Job], strict=True)
-        except (ValidationError, RecursionError):
+        except (ValidationError, RecursionError, UnicodeEncodeError):  # ("\udcff": no text)
             jobs = None
         if jobs is not None and rules_pass(jobs):
             if set(map(_COUNT_OF, jobs)) - {1}:

@@ -1,5 +1,5 @@
-"""ClassAd literals from JSON: the values a job's ``attributes`` may hold (and the object
-check of a job's mappings).
+"""ClassAd literals from JSON: the values a job's ``attributes`` may hold (and the check of
+a job's other mapping, ``dirac_requirements``: an object of Unicode text).
 
 classad2 builds a job's ad from them and fails on a whole number beyond 64 bits (a
 ``SystemError``) or crashes on a string with a lone surrogate (JSON's ``"\\udcff"``), so
@@ -24,14 +24,13 @@ Literal = _Scalar | list[_Scalar] | dict[str, _Scalar]
 
 
 def check_object(value: Any, where: str) -> dict[str, Any]:
-    """``value`` as a dict if it is an object (a JSON object, a mapping).
+    """``value`` as a dict if it is an object (a JSON object, a mapping) whose names and
+    strings (in lists and objects too) are Unicode text.
 
     Raises:
-        InputError: naming ``where``.
+        InputError: naming ``where`` (and the value's place).
     """
-    if not isinstance(value, Mapping):
-        raise InputError(f"{where}: expected an object")
-    return dict(value)
+    return _checked(value, where, numbers=False)
 
 
 def check_literals(value: Any, where: str) -> dict[str, Any]:
@@ -41,7 +40,17 @@ def check_literals(value: Any, where: str) -> dict[str, Any]:
     Raises:
         InputError: naming ``where``, the attribute and what is wrong.
     """
-    check_object(value, where)
+    return _checked(value, where, numbers=True)
+
+
+def _checked(value: Any, where: str, numbers: bool) -> dict[str, Any]:
+    """``value`` as a dict, checked: its text, and with ``numbers`` its numbers.
+
+    Raises:
+        InputError: naming ``where``, the place in ``value`` and what is wrong.
+    """
+    if not isinstance(value, Mapping):
+        raise InputError(f"{where}: expected an object")
     stack: list[tuple[str, Any]] = [(where, value)]
     while stack:
         at, v = stack.pop()
@@ -54,6 +63,8 @@ def check_literals(value: Any, where: str) -> dict[str, Any]:
             stack.extend((f"{at}[{k}]", item) for k, item in enumerate(v))
         elif isinstance(v, str) and not _unicode(v):
             raise InputError(f"{at}: expected Unicode text, got {v!r}")
+        elif not numbers:
+            continue
         elif isinstance(v, int) and not isinstance(v, bool) and not INT64_MIN <= v <= INT64_MAX:
             raise InputError(f"{at}: expected a whole number that fits in 64 bits, got {v}")
         elif isinstance(v, float) and not math.isfinite(v):

@@ -106,3 +106,49 @@ def test_a_submitted_job_id_beyond_64_bits_is_committed(
     assert result.exit_code == 0, result.stderr
     claims = json.loads(env["state"].read_text())["negotiator"]["claims"]
     assert str(BIG) in [c["job_id"] for c in claims.values()]
+
+
+# ------------------------------------------------------------------------ lone surrogates
+#: A job's DIRAC fields holding a lone surrogate (JSON's "\udcff", no text any output takes).
+SURROGATE_JOB = (
+    '{"id": "7", "owner": "alice", "dirac_group": "lhcb_user", '
+    '"dirac_requirements": {"sites": ["A", "\\udcff"]}}'
+)
+
+
+def test_submit_refuses_dirac_requirements_that_are_not_text(
+    env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    """It was taken, then the state could not be written: exit 1, 'cannot write state
+    file ...: surrogates not allowed'."""
+    jobs = env["dir"] / "jobs.json"
+    jobs.write_text(f"[{SURROGATE_JOB}]")
+    before = env["state"].read_bytes()
+    result = run("submit", "--file", str(jobs), *common(env))
+    refused(result, "job 0.dirac_requirements.sites[1]: expected Unicode text")
+    assert env["state"].read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("job", "commands", "key"),
+    [
+        # sprio: a traceback (msgspec's UnicodeEncodeError); the others refused it
+        ('"\\udcff"', ["sprio", "taskqueues", "negotiate"], "job 0: expected a job object"),
+        # taskqueues: listed (and printed as a byte that is not UTF-8), exit 0
+        (
+            '{"id": "7", "owner": "alice", "dirac_group": "\\udcff"}',
+            ["sprio", "taskqueues", "negotiate"],
+            "job 0.dirac_group: expected a name",
+        ),
+        # taskqueues: listed, exit 0; negotiate: exit 1, 'cannot write state file'
+        (SURROGATE_JOB, ["taskqueues", "negotiate"], "job 0.dirac_requirements.sites[1]"),
+    ],
+)
+def test_a_state_queue_with_a_lone_surrogate_is_refused(
+    job: str, commands: list[str], key: str, env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    text = json.dumps(dict(STATE, jobs=["JOB"])).replace('"JOB"', job)
+    env["state"].write_text(text)
+    for command in commands:
+        refused(run(command, *common(env)), str(env["state"]), key)
+    assert env["state"].read_text() == text
