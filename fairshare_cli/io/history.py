@@ -318,6 +318,11 @@ def read_condor_history(
         for line, ad in iter_ads(stream, name, convert=False):
             # (the hot loop of benchmarks/make_condor_history.py's 1 GB file: no calls)
             get = ad.get
+            if "Owner" not in ad and "User" not in ad:  # (a slot ad, a jobs file)
+                raise InputError(
+                    f"{name}:{line}: expected a job ad (with Owner or User); is this "
+                    "condor_history -json or -long output?"
+                )
             picked = {}
             for key in HISTORY_ATTRS:
                 v = get(key)

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from tests.cli.conftest import common, refused
+from tests.conftest import FIXTURES, REPO
 
 HISTORY = "owner,account,start,end\nalice,hep,2026-11-21T08:00:00Z,2026-11-21T10:00:00Z\n"
 REBUILD = "; --rebuild from it would forget all recorded usage"
@@ -137,3 +138,24 @@ def test_sshare_without_user_rows_merges_the_tree_with_into(
     assert result.exit_code == 0, result.stderr
     assert "merged into" in result.stderr
     assert charged["state"].read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("dump", "line"),
+    [
+        (FIXTURES / "htcondor-25.0" / "flat_users" / "condor_status.json", 2),
+        (FIXTURES / "htcondor-25.0" / "flat_users" / "condor_userprio.long.txt", 1),
+        (REPO / "sample_configs" / "jobs.json", 2),
+        (REPO / "sample_configs" / "sample-state.json", 1),
+    ],
+)
+@pytest.mark.parametrize("rebuild", [[], ["--rebuild"]])
+def test_condor_history_of_another_file_is_refused(
+    dump: Path, line: int, rebuild: list[str], charged: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    """Slot ads, accountant ads, job objects or a state were ads of jobs that never ran:
+    'Imported 0 usage records', exit 0 (with --rebuild, every recorded usage forgotten)."""
+    before = _files(charged)
+    result = run("import", "condor-history", str(dump), *rebuild, *common(charged))
+    refused(result, f"{dump}:{line}: expected a job ad (with Owner or User); is this")
+    assert _files(charged) == before

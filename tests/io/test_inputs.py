@@ -62,7 +62,15 @@ def test_jobs_file_errors(tmp_path: Path, text: str, message: str) -> None:
     ("text", "message"),
     [
         # FILE:LINE, as every HTCondor dump reader names bad input
-        pytest.param("[{},", ":1: truncated JSON: Expecting value", id="syntax"),
+        pytest.param('[{"Owner": "a"},', ":1: truncated JSON: Expecting value", id="syntax"),
+        # an ad of no job (a slot ad, a job object of a jobs file): was skipped, as a job
+        # that never ran, and the file imported as 0 records
+        pytest.param(
+            '[{"Name": "slot1@m", "Cpus": 1}]',
+            ":1: expected a job ad (with Owner or User); is this condor_history -json or -long "
+            "output?",
+            id="slot-ad",
+        ),
         pytest.param('"x"', ":1: expected 'Attr = value', got '\"x\"'", id="not-json-nor-long"),
         pytest.param("[1]", ":1: expected an ad (a JSON object)", id="not-an-ad"),
     ],

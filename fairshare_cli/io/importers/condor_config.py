@@ -137,6 +137,11 @@ def read_config(
             raise InputError(f"{where}: expected NAME = value, got '{shown}'")
         name, op, value = m.group(1), m.group(2), m.group(3).strip()
         key = name.upper()
+        if key == "MYTYPE":  # (a job's Rank, a slot's Start: taken as the knobs RANK, START)
+            raise InputError(
+                f"{where}: {name} = {value[:20]}: a ClassAd (condor_q or condor_status -long "
+                "output); expected a condor_config file or condor_config_val -dump output"
+            )
         old = conf.raw.get(key)
         # A value that names its own knob sees the earlier value (expanded now).
         if old is not None:

@@ -52,6 +52,18 @@ DUMP = HTCONDOR / "condor_config_val.dump.txt"
             ":1: GROUP_NAMES: expected a name without blanks or control characters, got 'g",
             id="escape-group",
         ),
+        # another tool's ClassAds: a job's Rank and a slot's Start were taken as the knobs
+        # RANK and START (merged with --into)
+        pytest.param(
+            HTCONDOR / "condor_q.long.txt",
+            ':46: MyType = "Job": a ClassAd (condor_q or condor_status -long output)',
+            id="condor_q-long",
+        ),
+        pytest.param(
+            HTCONDOR / "condor_status.long.txt",
+            ':17: MyType = "Machine": a ClassAd',
+            id="condor_status-long",
+        ),
         # an infinity: OverflowError (int() of it), a traceback
         pytest.param(
             "PRIORITY_HALFLIFE = 1e400\n",
