@@ -9,7 +9,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from fairshare_cli.errors import InputError, RuntimeFailure
+from fairshare_cli.errors import InputError, RuntimeFailure, StateError
 
 
 def atomic_write_text(
@@ -114,6 +114,24 @@ def refuse_special(path: Path, what: str) -> None:
             f"cannot write {what} {path}: not a regular file (a device, a pipe or a folder), "
             "which fs would replace; name a file"
         )
+
+
+def present_file(path: Path, what: str) -> bool:
+    """Whether ``path`` is there: a file (or a link to one); missing or unreachable, not.
+
+    Raises:
+        StateError: it is a pipe, a device, a socket or a folder, which opening could wait
+            on for ever (a pipe nobody writes) or read as no file.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    if not stat.S_ISREG(mode):
+        raise StateError(
+            f"{what} is not a regular file (a pipe, a device or a folder); move it aside"
+        )
+    return True
 
 
 def _write(fd: int, text: str | Sequence[bytes]) -> None:
