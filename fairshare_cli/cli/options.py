@@ -26,6 +26,24 @@ def store_option(attr: str) -> Callable[[click.Context, click.Parameter, Any], A
     return store
 
 
+class FilePath(click.Path):
+    """``click.Path(dir_okay=False)`` whose refusal names the variable the value came from
+    (``FAIRSHARE_CONFIG=.``: 'Invalid value for FAIRSHARE_CONFIG', not for '--config')."""
+
+    def __init__(self) -> None:
+        super().__init__(dir_okay=False)
+
+    def fail(
+        self, message: str, param: click.Parameter | None = None, ctx: click.Context | None = None
+    ) -> Any:
+        env = getattr(param, "envvar", None)
+        name = getattr(param, "name", None)
+        source = ctx.get_parameter_source(name) if ctx is not None and name else None
+        if isinstance(env, str) and source is click.core.ParameterSource.ENVIRONMENT:
+            raise click.BadParameter(message, ctx=ctx, param_hint=env)
+        return super().fail(message, param, ctx)
+
+
 def config_option(func: F) -> F:
     """``--config`` (with FAIRSHARE_CONFIG)."""
     return click.option(
@@ -33,7 +51,7 @@ def config_option(func: F) -> F:
         "config_path",
         envvar="FAIRSHARE_CONFIG",
         metavar="PATH",
-        type=click.Path(dir_okay=False),
+        type=FilePath(),
         help="Pool config (default: ./fairshare.toml, else the user config dir).",
         expose_value=False,
         callback=store_option("config_path"),
@@ -56,7 +74,7 @@ def common_options(func: F) -> F:
         "state_path",
         envvar="FAIRSHARE_STATE",
         metavar="PATH",
-        type=click.Path(dir_okay=False),
+        type=FilePath(),
         help="State file (default: [pool] state in the config, else the user state dir).",
         expose_value=False,
         callback=store_option("state_path"),
