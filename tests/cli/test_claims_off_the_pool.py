@@ -59,3 +59,26 @@ def test_a_claim_the_config_never_had_is_dropped(tmp_path: Path, run: Callable[.
     assert run("negotiate", *args).exit_code == 0
     claims = json.loads(env["state"].read_text())["negotiator"]["claims"]
     assert list(claims) == ["slot1@exec001"]  # job 1's match; the ghost's claim is gone
+
+
+def test_simulate_ends_it_at_its_first_cycle(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """fs simulate from such a state charged the claim through the whole run (alice held 2
+    slots of a pool of 1); it now ends it as fs negotiate does: simulating from the state
+    or from the state a committed cycle leaves gives the same rows."""
+    env = write_pool(tmp_path)
+    args = common(env)
+    assert run("submit", "--owner", "alice", *args).exit_code == 0
+    assert run("negotiate", *args).exit_code == 0
+    env["config"].write_text(CONFIG.replace("count = 2\nslots = 2", "count = 1\nslots = 1"))
+    workload = tmp_path / "w.json"
+    workload.write_text('[{"id": "9", "owner": "bob", "run_time": 60}]')
+    line = ["simulate", "--workload", str(workload), "--until", "7200", "--json"]
+    later = [*args[:-1], LATER]
+    direct = run(*line, *later)
+    assert direct.exit_code == 0, direct.stderr
+    assert run("negotiate", *later).exit_code == 0
+    after = run(*line, *later)
+    assert after.exit_code == 0, after.stderr
+    assert direct.stdout == after.stdout
+    rows = [r for r in json.loads(direct.stdout) if r["name"] == "alice@example.org"]
+    assert rows and {r["slots"] for r in rows} == {1.0}
