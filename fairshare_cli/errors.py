@@ -26,6 +26,11 @@ class InputError(FairshareError):
     """An input file (jobs, history, dumps) or a value on the command line is invalid."""
 
 
+class EmptyInput(InputError):
+    """An input file with nothing in it at all (no line but blank ones): a usage history is
+    no records, unless ``--rebuild`` would forget all usage for it."""
+
+
 class RuntimeFailure(FairshareError):
     """Something went wrong while running (not the user's input)."""
 

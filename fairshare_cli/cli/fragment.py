@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import contextlib
+import os
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -52,8 +54,10 @@ def emit_fragment(
     summary: str,
     ignored: Iterable[str] = (),
     verbose: bool = False,
+    echo: Callable[..., None] = click.echo,
 ) -> None:
-    """Print ``fragment`` as TOML (stdout), or merge it into ``into``; summary on stderr.
+    """Print ``fragment`` as TOML (stdout), or merge it into ``into``; summary on stderr
+    (both by ``echo``).
 
     ``summary`` says what came in ("12 knobs, 3 groups"); ``ignored`` names what the input
     had that the config does not model: counted on the summary line with the first few
@@ -69,33 +73,18 @@ def emit_fragment(
     skipped = sorted(set(ignored))
     note = f"; ignored {len(skipped)}: {_first_names(skipped, verbose)}" if skipped else ""
     if into is None:
-        click.echo(fragment_text(fragment), nl=False)
-        click.echo(f"{summary}{note}", err=True)
+        echo(fragment_text(fragment), nl=False)
+        echo(f"{summary}{note}", err=True)
     else:
         report = merge_into_file(Path(into), fragment, replace, build_config, dry_run=dry_run)
         verb = "would merge" if dry_run else "merged"
         changes = f"{len(report.added)} added, {len(report.replaced)} replaced, " + (
             f"{len(report.unchanged)} unchanged"
         )
-        click.echo(f"{verb} into {into}: {summary} ({changes}){note}", err=True)
+        echo(f"{verb} into {into}: {summary} ({changes}){note}", err=True)
     if verbose:
         for name in skipped:
-            click.echo(name, err=True)
-
-
-def check_fragment(fragment: Fragment, into: str | None, replace: bool) -> None:
-    """Refuse now what :func:`emit_fragment` would refuse merging ``fragment`` into
-    ``into`` (nothing to check without ``into``), so that a command writing its state
-    first writes nothing when the merge would be refused.
-
-    Raises:
-        ConfigError: see :func:`emit_fragment`.
-    """
-    from fairshare_cli.io.config import build_config
-    from fairshare_cli.io.toml_merge import merge_into_file
-
-    if into is not None:
-        merge_into_file(Path(into), fragment, replace, build_config, dry_run=True)
+            echo(name, err=True)
 
 
 #: How many ignored names the summary line shows.
@@ -110,3 +99,40 @@ def _first_names(names: list[str], verbose: bool) -> str:
     if more <= 0:
         return shown
     return f"{shown} (+{more} more{'' if verbose else '; -v lists them'})"
+
+
+@contextlib.contextmanager
+def merged_last(into: str | None, dry_run: bool) -> Iterator[Callable[..., None]]:
+    """A ``click.echo`` for :func:`emit_fragment` whose lines are said once the body is done,
+    and the config ``into`` put back as it was (removed, if it was not there) when the body
+    fails after merging into it: ``fs import condor-status --into`` merges the machines,
+    then writes the claims on them into the state, and a state that cannot be written (a
+    full disk, Ctrl-C) leaves neither file changed, nor a line saying it was merged. A
+    config that cannot be put back stays merged (machines without claims: run it again)."""
+    said: list[tuple[Any, Any]] = []
+    path = None if into is None or dry_run else Path(into)
+    try:
+        old: bytes | None = None if path is None else path.read_bytes()
+    except OSError:
+        old = None
+    try:
+        yield lambda *args, **kwargs: said.append((args, kwargs))
+    except BaseException:
+        if path is not None:
+            _put_back(path, old)
+        raise
+    for args, kwargs in said:
+        click.echo(*args, **kwargs)
+
+
+def _put_back(path: Path, old: bytes | None) -> None:
+    """``path`` with the bytes ``old`` again (None: removed), if it has others."""
+    from fairshare_cli.errors import FairshareError
+    from fairshare_cli.io.atomic import atomic_write_text
+
+    with contextlib.suppress(OSError, FairshareError):
+        if (path.read_bytes() if path.exists() else None) != old:
+            if old is None:
+                path.unlink()
+            else:
+                atomic_write_text(path, [old], "config file", mode=os.stat(path).st_mode & 0o777)

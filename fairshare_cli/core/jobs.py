@@ -15,6 +15,7 @@ from msgspec.structs import astuple, replace
 
 from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, MAX_JOB_COUNT, TIME_MAX, TIME_MIN
+from fairshare_cli.core.literals import Literal, check_literals, check_object
 from fairshare_cli.core.names import MAX_NAME_LENGTH, ascii_digits, check_name, name_problem
 from fairshare_cli.errors import InputError, did_you_mean
 
@@ -80,7 +81,7 @@ class Job(Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     pre_job_prio2: _Whole = 0
     post_job_prio1: _Whole = 0
     post_job_prio2: _Whole = 0
-    attributes: Mapping[str, Any] = NO_FIELDS
+    attributes: Mapping[str, Literal] = NO_FIELDS
     count: _Count = 1
 
     @property
@@ -300,12 +301,6 @@ def _flag(value: Any, w: str) -> bool:
     return value
 
 
-def _object(value: Any, w: str) -> dict[str, Any]:
-    if not isinstance(value, Mapping):
-        raise InputError(f"{w}: expected an object")
-    return dict(value)
-
-
 def _text(value: Any, w: str) -> str:
     if not isinstance(value, str):
         raise InputError(f"{w}: expected a string, got {value!r}")
@@ -341,8 +336,8 @@ _PARSERS: dict[str, Callable[[Any, str], Any]] = {
     "run_time": _duration,
     "nice_user": _flag,
     "user_priority": _finite,
-    "dirac_requirements": _object,
-    "attributes": _object,
+    "dirac_requirements": check_object,
+    "attributes": check_literals,
     **dict.fromkeys(
         ("requirements", "rank", "status", "concurrency_limits", "concurrency_limits_expr"), _text
     ),
@@ -364,7 +359,8 @@ _KINDS: dict[Callable[[Any, str], Any], str] = {
     _duration: "duration",
     _flag: "flag",
     _finite: "number",
-    _object: "object",
+    check_object: "object",
+    check_literals: "object",
     _text: "text",
     _name: "name",
     _partitions: "partition",
@@ -421,7 +417,7 @@ def jobs_from_objects(objs: Any, source: str) -> list[Job]:
     if type(objs) is list:
         try:
             jobs: list[Job] | None = convert(objs, list[Job], strict=True)
-        except (ValidationError, RecursionError):
+        except (ValidationError, RecursionError, UnicodeEncodeError):  # ("\udcff": no text)
             jobs = None
         if jobs is not None and rules_pass(jobs):
             if set(map(_COUNT_OF, jobs)) - {1}:

@@ -75,8 +75,8 @@ def _str(value: Any, where: str) -> str:
 
 
 def check_header(names: Iterable[str], where: str) -> None:
-    """Refuse a CSV header naming a field no record has (before any row is read: a file of
-    another kind is refused even when it has no row).
+    """Refuse a CSV header naming a field no record has, or without ``owner`` and ``start``
+    (before any row is read: a file of another kind is refused even when it has no row).
 
     Raises:
         InputError: naming ``where`` and the first unknown field, a field named twice (a
@@ -96,6 +96,9 @@ def check_header(names: Iterable[str], where: str) -> None:
         if name in seen:
             raise InputError(f"{where}: field '{name}' is in the header twice")
         seen.add(name)
+    missing = [field for field in ("owner", "start") if field not in names]
+    if missing:  # (every row would be refused; a header cut short imported none)
+        raise InputError(f"{where}: no '{missing[0]}' column (each record needs owner and start)")
 
 
 def _refuse_unknown(unknown: Iterable[Any], where: str) -> NoReturn:

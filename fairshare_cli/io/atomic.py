@@ -5,10 +5,11 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from fairshare_cli.errors import InputError, RuntimeFailure
+from fairshare_cli.errors import InputError, RuntimeFailure, StateError
 
 
 def atomic_write_text(
@@ -49,6 +50,38 @@ def atomic_write_text(
     fsync_folder(path.parent)
 
 
+@contextlib.contextmanager
+def folder_lock(path: Path, what: str) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on the folder of ``path`` (the nearest one that exists)
+    for a read-modify-write of ``path``: two fs merging into one config take turns (a lock
+    on the file itself would stay on the file the rename replaces, and make no lock file
+    beside a user's config). A folder that cannot be opened is not locked."""
+    import fcntl
+
+    folder = path.parent
+    while not folder.is_dir() and folder != folder.parent:
+        folder = folder.parent
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        yield
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:  # (else a wait for another fs looks like a hang)
+            print(
+                f"fs: note: waiting for {os.path.abspath(folder)}: another fs is changing a "
+                f"{what} in it",
+                file=sys.stderr,
+                flush=True,
+            )
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # (and the lock with it)
+
+
 def _missing(folder: Path) -> list[Path]:
     """``folder`` and its parents up to the first that exists (innermost first)."""
     missing: list[Path] = []
@@ -81,6 +114,24 @@ def refuse_special(path: Path, what: str) -> None:
             f"cannot write {what} {path}: not a regular file (a device, a pipe or a folder), "
             "which fs would replace; name a file"
         )
+
+
+def present_file(path: Path, what: str) -> bool:
+    """Whether ``path`` is there: a file (or a link to one); missing or unreachable, not.
+
+    Raises:
+        StateError: it is a pipe, a device, a socket or a folder, which opening could wait
+            on for ever (a pipe nobody writes) or read as no file.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    if not stat.S_ISREG(mode):
+        raise StateError(
+            f"{what} is not a regular file (a pipe, a device or a folder); move it aside"
+        )
+    return True
 
 
 def _write(fd: int, text: str | Sequence[bytes]) -> None:

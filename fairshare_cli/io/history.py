@@ -14,7 +14,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterator
-from itertools import islice
+from itertools import chain, islice
 from pathlib import Path
 from typing import IO, Any
 
@@ -31,11 +31,13 @@ from fairshare_cli.core.usage import (
     known_rows,
     parse_record,
 )
-from fairshare_cli.errors import InputError
+from fairshare_cli.errors import EmptyInput, InputError
 from fairshare_cli.io.importers.classad_dumps import Expr, iter_ads, open_dump
 from fairshare_cli.io.inputs import loads, not_utf8, open_input
 
 FORMATS = ("auto", "csv", "jsonl")
+#: What a usage history file holds, as its refusals say.
+_EXPECTED = "expected a usage history (CSV with a header line, or JSON lines)"
 
 
 def _sniff(fh: IO[str], path: str, fmt: str) -> tuple[str, IO[str]]:
@@ -110,7 +112,7 @@ def read_record_batches(
         if kind == "csv":
             yield from batches_of(_csv_records(stream, name))
         else:
-            yield from _jsonl_batches(stream, name)
+            yield from _jsonl_batches(_not_blank(stream, name), name)
     except UnicodeDecodeError as exc:
         raise not_utf8(name, exc) from None
     finally:
@@ -118,11 +120,28 @@ def read_record_batches(
             fh.close()
 
 
+def _not_blank(stream: Any, path: str) -> Iterator[str]:
+    """The lines of ``stream`` (JSON lines), read on to the first that is not blank.
+
+    Raises:
+        InputError: none is (an empty file).
+    """
+    head: list[str] = []
+    for line in stream:
+        head.append(line)
+        if not line.isspace():
+            return chain(head, stream)
+    raise EmptyInput(f"{path}: empty; {_EXPECTED}")
+
+
 def _csv_records(stream: Any, path: str) -> Iterator[UsageRecord]:
     reader = csv.DictReader(stream)
     try:
-        if reader.fieldnames is not None:  # (reads the header)
-            check_header(reader.fieldnames, f"{path} line {reader.line_num}")
+        if reader.fieldnames is None:  # (reads the header) no line at all
+            raise EmptyInput(f"{path}: empty; {_EXPECTED}")
+        if not reader.fieldnames:
+            raise InputError(f"{path} line 1: blank; expected the header line (field names)")
+        check_header(reader.fieldnames, f"{path} line {reader.line_num}")
         for row in reader:
             yield parse_record(row, f"{path} line {reader.line_num}")
     except csv.Error as exc:
@@ -289,16 +308,22 @@ def read_condor_history(
     An attribute that is an expression rather than a value counts as absent.
 
     Raises:
-        InputError: ``FILE:LINE`` of the first malformed line or ad.
+        InputError: ``FILE:LINE`` of the first malformed line or ad, or no ad at all.
     """
     from fairshare_cli.core.htcondor.replay import record_from_condor_ad
 
     name = label or path
+    line = 0
     with open_dump(path) as fh:
         stream: Any = fh if progress is None else _Counted(fh, _size(path), progress)
         for line, ad in iter_ads(stream, name, convert=False):
             # (the hot loop of benchmarks/make_condor_history.py's 1 GB file: no calls)
             get = ad.get
+            if "Owner" not in ad and "User" not in ad:  # (a slot ad, a jobs file)
+                raise InputError(
+                    f"{name}:{line}: expected a job ad (with Owner or User); is this "
+                    "condor_history -json or -long output?"
+                )
             picked = {}
             for key in HISTORY_ATTRS:
                 v = get(key)
@@ -315,14 +340,16 @@ def read_condor_history(
                         f"{TIME_MAX:.0f} (the year 9999), got {v!r}"
                     )
             if "JobStatus" not in picked and not picked.keys() & _TIMES_SET:
-                raise InputError(
-                    f"{name}:{line}: not a job ad of condor_history (no JobStatus, "
-                    "JobCurrentStartDate, CompletionDate nor EnteredCurrentStatus): give "
-                    "condor_history -json or -long output"
+                raise InputError(  # (an ad of another kind that names an Owner)
+                    f"{name}:{line}: expected a job ad (with JobStatus, JobCurrentStartDate, "
+                    "CompletionDate or EnteredCurrentStatus); is this condor_history -json "
+                    "or -long output?"
                 )
             rec = record_from_condor_ad(picked, f"{name}:{line}")
             if rec is not None:
                 yield rec
+    if not line:  # (no ad: an empty file; a --rebuild would forget all usage for it)
+        raise EmptyInput(f"{name}: no job ads; expected condor_history -json or -long output")
 
 
 def _size(path: str) -> int:

@@ -15,7 +15,7 @@ from typing import IO
 
 from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.usage import UsageRecord, parse_record
-from fairshare_cli.errors import InputError
+from fairshare_cli.errors import EmptyInput, InputError
 from fairshare_cli.io.importers.common import column_spans
 from fairshare_cli.io.inputs import read_text
 
@@ -56,8 +56,8 @@ def read_sacct(stream: IO[str], label: str, now: float) -> Iterator[UsageRecord]
         if line.strip() and not line.startswith("$ ")
     ]
     lines = [line for _, line in numbered]
-    if not lines:
-        return
+    if not lines:  # (sacct prints its header even when no job matches)
+        raise EmptyInput(f"{label}: empty; expected sacct -P output (a header line, then jobs)")
     try:
         names, rows, first = _table_rows(lines)
     except InputError as exc:

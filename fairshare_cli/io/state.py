@@ -94,6 +94,18 @@ def load_state(path: Path) -> State:
     return State(sections=sections)
 
 
+def _not_json(exc: Exception) -> str:
+    """What is wrong with a state ``json.loads`` refused with ``exc`` (it said 'line ?' for
+    all but a syntax error)."""
+    if isinstance(exc, UnicodeDecodeError):
+        return f"is not UTF-8 text (byte {exc.start})"
+    if isinstance(exc, json.JSONDecodeError):
+        return f"is not valid JSON (line {exc.lineno})"
+    if isinstance(exc, RecursionError):
+        return "is not valid JSON (nested too deep)"
+    return "is not valid JSON (a whole number too long)"
+
+
 def _doc(data: bytes, path: Path, big: bool) -> Any:
     """The state document, every section decoded (by msgspec when ``big``, where it
     takes the document).
@@ -112,10 +124,8 @@ def _doc(data: bytes, path: Path, big: bool) -> Any:
         ) from None
     except (ValueError, RecursionError) as exc:
         # JSONDecodeError, UnicodeDecodeError, an integer too long to convert, too deep.
-        line = getattr(exc, "lineno", "?")
         raise StateError(
-            f"state file {path} is not valid JSON (line {line}); fix it or move it aside "
-            "to start afresh"
+            f"state file {path} {_not_json(exc)}; fix it or move it aside to start afresh"
         ) from None
     return doc
 

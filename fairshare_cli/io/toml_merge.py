@@ -10,6 +10,7 @@ valid config (checked before anything is written), and it is written atomically.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
 from fairshare_cli.errors import ConfigError
-from fairshare_cli.io.atomic import atomic_write_text, refuse_special
+from fairshare_cli.io.atomic import atomic_write_text, folder_lock, refuse_special
 from fairshare_cli.io.inputs import refuse_device
 
 Fragment = Mapping[str, Any]
@@ -196,17 +197,18 @@ def merge_into_file(
     """
     where = str(path)
     refuse_special(path, "config file")  # (before reading: a pipe would never end)
-    text = _read(path)
-    try:
-        document = tomlkit.parse(text)
-    except TOMLKitError as exc:
-        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
-    report = merge_fragment(document, fragment, replace, where)
-    merged = tomlkit.dumps(document)
-    validate(tomlkit.parse(merged).unwrap(), where)
-    if not dry_run and (report.added or report.replaced):
-        mode = os.stat(path).st_mode & 0o777 if path.exists() else 0o644
-        atomic_write_text(path, merged, "config file", mode=mode)
+    with contextlib.nullcontext() if dry_run else folder_lock(path, "config file"):
+        text = _read(path)
+        try:
+            document = tomlkit.parse(text)
+        except TOMLKitError as exc:
+            raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
+        report = merge_fragment(document, fragment, replace, where)
+        merged = tomlkit.dumps(document)
+        validate(tomlkit.parse(merged).unwrap(), where)
+        if not dry_run and (report.added or report.replaced):
+            mode = os.stat(path).st_mode & 0o777 if path.exists() else 0o644
+            atomic_write_text(path, merged, "config file", mode=mode)
     return report
 
 

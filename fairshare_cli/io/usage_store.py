@@ -26,7 +26,7 @@ from fairshare_cli.core.operations.usage_log import ClaimUsage
 from fairshare_cli.core.state import State
 from fairshare_cli.core.usage import BATCH, Batches, UsageRecord, batches_of
 from fairshare_cli.errors import RuntimeFailure, StateError
-from fairshare_cli.io.atomic import disk_failure, fsync_folder
+from fairshare_cli.io.atomic import disk_failure, fsync_folder, present_file
 from fairshare_cli.io.usage_marks import SECTION as SECTION
 from fairshare_cli.io.usage_marks import Marks, marks_of, new_generation
 
@@ -227,7 +227,7 @@ class open_store:
         self._conn: sqlite3.Connection | None = None
 
     def __enter__(self) -> UsageStore | None:
-        if not self.create and not self.path.exists():
+        if not present_file(self.path, f"usage history {self.name}") and not self.create:
             return None
         try:
             # (an import builds its indexes on a second thread, one user at a time)

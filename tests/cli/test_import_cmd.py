@@ -212,10 +212,10 @@ def test_a_csv_header_naming_a_field_twice_or_starting_with_a_bom_is_refused(
 def test_an_fs_jobs_file_is_not_imported_as_condor_history(
     tmp_path: Path, run: Callable[..., Any]
 ) -> None:
-    """``fs import condor-history sample_configs/jobs.json`` (fs's own job objects, whose
-    ``owner`` a ClassAd reads as ``Owner``) said "Imported 0 usage records" with exit 0 and
-    wrote a state and a store. Now the first object is refused as no job ad of
-    condor_history, exit 2, nothing written."""
+    """``fs import condor-history sample_configs/jobs.json`` (fs's own job objects) said
+    "Imported 0 usage records" with exit 0 and wrote a state and a store. Now the first
+    object is refused as no job ad of condor_history (its ``owner`` is no ClassAd's
+    ``Owner``), exit 2, nothing written."""
     state = tmp_path / "state.json"
     jobs = str(_REPO / "sample_configs" / "jobs.json")
     pool = str(_REPO / "sample_configs" / "pool.toml")
@@ -223,9 +223,8 @@ def test_an_fs_jobs_file_is_not_imported_as_condor_history(
                  "--now", NOW)  # fmt: skip
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
-        f"fs: error: {jobs}:2: not a job ad of condor_history (no JobStatus, "
-        "JobCurrentStartDate, CompletionDate nor EnteredCurrentStatus): give condor_history "
-        "-json or -long output\n"
+        f"fs: error: {jobs}:2: expected a job ad (with Owner or User); is this "
+        "condor_history -json or -long output?\n"
     )
     assert not state.exists()
     assert not store_path(state).exists()

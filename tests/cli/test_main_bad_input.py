@@ -71,8 +71,14 @@ STATE_CASES = [
     (TEXT[:-1] + ', "negotiator": {"last_cycle": NaN}}', "userprio", "NaN"),
     (TEXT[:-1] + ', "slurm": {"last_decay_ran": Infinity}}', "sshare", "Infinity"),
     (TEXT[:-1] + ', "slurm": {"last_decay_ran": 1e999}}', "sshare", "1e999"),
-    (TEXT[:-1] + ', "slurm": {"last_decay_ran": ' + "9" * 5000 + "}}", "sshare", "JSON"),
-    ("[" * 100000 + "]" * 100000, "userprio", "JSON"),
+    # (these three said 'is not valid JSON (line ?)')
+    (
+        TEXT[:-1] + ', "slurm": {"last_decay_ran": ' + "9" * 5000 + "}}",
+        "sshare",
+        "is not valid JSON (a whole number too long)",
+    ),
+    ("[" * 100000 + "]" * 100000, "userprio", "is not valid JSON (nested too deep)"),
+    (TEXT[:-1] + ', "x": "\udcff"}', "setfactor", "is not UTF-8 text (byte "),
     (json.dumps({**STATE, "jobs": 5}), "userprio", "jobs: expected a list"),
     (json.dumps({**STATE, "jobs": 5}), "sprio", "jobs: expected a list"),
     (json.dumps({**STATE, "jobs": {"1": {}}}), "negotiate", "jobs: expected a list"),
@@ -169,7 +175,7 @@ STATE_CASES = [
 def test_bad_state_is_refused_and_untouched(
     text: str, command: str, key: str, env: dict[str, Path], run: Callable[..., Any]
 ) -> None:
-    env["state"].write_text(text)
+    env["state"].write_text(text, encoding="utf-8", errors="surrogateescape")  # ("\udcff": 0xff)
     before = env["state"].read_bytes()
     line = {
         "simulate": ["simulate", *common(env), "--until", "1:00:00", "--cycle", "1800"],
@@ -180,6 +186,7 @@ def test_bad_state_is_refused_and_untouched(
             "userprio",
             *common(env),
         ],
+        "setfactor": ["setfactor", "alice", "2", "--create", *common(env)],
     }.get(command, [command, *common(env)])
     refused(run(*line), str(env["state"]), key)
     assert env["state"].read_bytes() == before

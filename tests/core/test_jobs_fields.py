@@ -102,6 +102,7 @@ def _json_reference(job: Job) -> dict[str, Any]:
     }
 
 
+_int64 = st.integers(min_value=-(2**63), max_value=2**63 - 1)
 _json_values = st.fixed_dictionaries(
     {"id": st.sampled_from(["1", "12.3"]), "owner": st.just("alice")},
     optional={
@@ -113,9 +114,9 @@ _json_values = st.fixed_dictionaries(
         "request_cpus": st.integers(min_value=0, max_value=64),
         "status": st.sampled_from(["idle", "running", "held"]),
         "partition": st.sampled_from(["batch", "batch,express"]),
-        "attributes": st.dictionaries(
+        "attributes": st.dictionaries(  # (ClassAd literals: whole numbers of 64 bits)
             st.sampled_from(["gpus", "Site"]),
-            st.one_of(st.integers(), st.text(max_size=3), st.lists(st.integers(), max_size=2)),
+            st.one_of(_int64, st.text(max_size=3), st.lists(_int64, max_size=2)),
         ),
         "dirac_requirements": st.sampled_from([{}, {"Sites": ["A", "B"]}]),
     },

@@ -62,12 +62,22 @@ def test_jobs_file_errors(tmp_path: Path, text: str, message: str) -> None:
     ("text", "message"),
     [
         # FILE:LINE, as every HTCondor dump reader names bad input
-        pytest.param('[{"JobStatus": 4},', ":1: truncated JSON: Expecting value", id="syntax"),
         pytest.param(
-            '[{"id": "1.0", "owner": "alice"}]',
-            ":1: not a job ad of condor_history (no JobStatus, JobCurrentStartDate, "
-            "CompletionDate nor EnteredCurrentStatus): give condor_history -json or -long output",
-            id="fs-jobs-file",
+            '[{"Owner": "a", "JobStatus": 4},', ":1: truncated JSON: Expecting value", id="syntax"
+        ),
+        pytest.param(
+            '[{"Owner": "alice", "RequestCpus": 1}]',  # (no status, no time: no job's)
+            ":1: expected a job ad (with JobStatus, JobCurrentStartDate, CompletionDate or "
+            "EnteredCurrentStatus); is this condor_history -json or -long output?",
+            id="no-status-nor-time",
+        ),
+        # an ad of no job (a slot ad, a job object of a jobs file): was skipped, as a job
+        # that never ran, and the file imported as 0 records
+        pytest.param(
+            '[{"Name": "slot1@m", "Cpus": 1}]',
+            ":1: expected a job ad (with Owner or User); is this condor_history -json or -long "
+            "output?",
+            id="slot-ad",
         ),
         pytest.param('"x"', ":1: expected 'Attr = value', got '\"x\"'", id="not-json-nor-long"),
         pytest.param("[1]", ":1: expected an ad (a JSON object)", id="not-an-ad"),

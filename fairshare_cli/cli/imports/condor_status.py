@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from fairshare_cli.cli.fragment import check_fragment, emit_fragment, fragment_options
+from fairshare_cli.cli.fragment import emit_fragment, fragment_options, merged_last
 from fairshare_cli.cli.options import GlobalOptions, common_options, pass_options
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def command(
     from msgspec import structs
 
     where = dataclasses.replace(opts, config_path=opts.config_path or into)
-    with mutate_state(where, dry_run) as env:
+    with merged_last(into, dry_run) as echo, mutate_state(where, dry_run) as env:
         config = structs.replace(env.config, machines=build_config(fragment, file).machines)
         work = [
             Running(
@@ -89,10 +89,9 @@ def command(
         free += stale_dynamic_claims(env, names, claimed)
         released = release_slots(env, free, config)
         placement = hold_slots(env, work, config)
-        check_fragment(fragment, into, replace)  # (refused: the state is not written)
-    # The machines merged (or printed) once the claims on them are checked and written: a
-    # refused import changes neither file.
-    emit_fragment(fragment, into, replace, dry_run, summary, ignored, verbose)
+        # Merged before the state is written: a merge that fails leaves no claim on slots
+        # the config lacks (charged for ever); a state write that fails, the config put back.
+        emit_fragment(fragment, into, replace, dry_run, summary, ignored, verbose, echo)
     click.echo(
         f"{'(dry run, nothing written) ' if dry_run else ''}{len(placement.new)} claim(s) "
         f"into {env.state_path}"

@@ -58,10 +58,11 @@ def command(
     from fairshare_cli.render.formats import iso
 
     shares = read_sshare(file)
-    if not shares.users and into is None:
+    if not shares.users and into is None:  # (setting no usage would forget all of it)
+        form = "--json" if shares.exact else "-l -P"
         raise InputError(
-            f"{file}: no user associations (sshare --json without -a lists accounts only); "
-            "give --into CONFIG for the tree, or import 'sshare -a --json' for the usage"
+            f"{file}: no user associations (sshare {form} without -a lists accounts only); "
+            f"give --into CONFIG for the tree, or import 'sshare -a {form}' for the usage"
         )
     if into is not None:
         # What the state's part would refuse, refused before the merge (unless the merge

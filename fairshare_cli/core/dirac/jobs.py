@@ -137,14 +137,16 @@ def definer(
         owner, group, _, names, *values = fields
         if not isinstance(owner, str) or name_problem(owner, submitter=True) is not None:
             raise ValueError(f"owner: expected a user name, got {owner!r}")
-        if not isinstance(group, str):
-            raise ValueError(f"dirac_group: expected a string, got {group!r}")
+        if not isinstance(group, str) or name_problem(group, submitter=True) is not None:
+            raise ValueError(f"dirac_group: expected a group name, got {group!r}")
         if names is None:
             return TaskQueueDefinition(owner, group, cpu_segment(DEFAULT_CPU_TIME, segments))
         for name in names:
             if name not in REQUIREMENT_KEYS:
                 raise ValueError(_unknown("dirac_requirements key", name, REQUIREMENT_KEYS))
         req = dict(zip(names, values, strict=True))
+        if not _unicode(values):  # (a lone surrogate, "\udcff": no output takes it)
+            raise ValueError("dirac_requirements: expected names of Unicode text")
         cpu = req.get("cpu_time")
         sites, banned, tags = req.get("sites"), req.get("banned_sites"), req.get("tags")
         platform, platforms = req.get("platform"), req.get("platforms")
@@ -216,6 +218,17 @@ def unlisted_groups(
 
 def _unknown(what: str, name: str, known: Sequence[str]) -> str:
     return f"unknown {what} '{name}'{did_you_mean(name, known)}"
+
+
+def _unicode(values: Sequence[Any]) -> bool:
+    """Whether the strings among ``values`` (and their tuples') are Unicode text."""
+    texts = [v for v in values if type(v) is str]
+    texts += [t for v in values if type(v) is tuple for t in v if type(t) is str]
+    try:
+        "".join(texts).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _names(key: str, value: Any, more: tuple[str, ...] = ()) -> tuple[str, ...]:

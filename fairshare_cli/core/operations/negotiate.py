@@ -32,6 +32,7 @@ from fairshare_cli.core.htcondor.claims import (
     unchecked_matches,
 )
 from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, negotiate_cycle
+from fairshare_cli.core.htcondor.negotiator.partitionable import held_slot, pool_slots
 from fairshare_cli.core.htcondor.pool import (
     check_jobs,
     group_tree,
@@ -109,6 +110,8 @@ def checked_accountant(config: Config, inputs: CycleInputs, now: float) -> acct.
     held = dict(inputs.negotiator.claims)
     for c in inputs.claims:
         held.setdefault(c.slot, c)
+    on_pool = in_pool(config)  # (CheckMatches: a claim on a slot gone from the pool ends)
+    held = {slot: c for slot, c in held.items() if on_pool(slot)}
     weigh = slot_weigher(config)
     unchecked = unchecked_matches(held.values(), weigh)
     pairs = [(c.submitter, claim_weight(checked_claim(c), weigh)) for c in held.values()]
@@ -120,6 +123,30 @@ def checked_accountant(config: Config, inputs: CycleInputs, now: float) -> acct.
     updated = cycle_accounting.update_priorities(inputs.accountant, config, now)
     updated = cycle_accounting.check_partitionable_matches(updated, config, unchecked, now)
     return cycle_accounting.check_matches(updated, config, pairs, now)
+
+
+def _ended_claims(
+    claims: dict[str, Claim], jobs: Sequence[Job], config: Config
+) -> tuple[list[Claim], set[str]]:
+    """CheckMatches: the claims that ended (their job in the queue but no longer running,
+    or their slot gone from the pool), and the running jobs on a slot gone (idle again)."""
+    status = {job.id: job.status for job in jobs}
+    on_pool = in_pool(config)
+    ended = [
+        c
+        for c in claims.values()
+        if status.get(c.job_id, "running") != "running" or not on_pool(c.slot)
+    ]
+    gone = (j.id for j in jobs if j.status == "running" and j.slot and not on_pool(j.slot))
+    return ended, set(gone)
+
+
+def in_pool(config: Config) -> Callable[[str], bool]:
+    """Whether a claim's slot is one of the pool's: configured, or a dynamic slot of a
+    configured partitionable slot (``Accountant::CheckMatches`` removes the matches of a
+    slot whose ad the collector no longer has: a machine taken out of the config)."""
+    configured, partitionable, _ = pool_slots(config)
+    return lambda slot: held_slot(slot, partitionable) in configured
 
 
 def run_cycle(
@@ -184,19 +211,17 @@ def apply_matches(
     unchecked = unchecked_matches(negotiator.claims.values(), weigh)
     # CheckMatches: the last cycle's partitionable-slot matches are held at their own weight
     claims = {slot: checked_claim(c) for slot, c in negotiator.claims.items()}
-    # CheckMatches: a claim whose job is in the queue but no longer running has ended
-    status = {job.id: job.status for job in jobs}
-    ended = [c for c in claims.values() if status.get(c.job_id, "running") != "running"]
+    ended, stranded = _ended_claims(claims, jobs, config)
     for c in ended:
         del claims[c.slot]
     by_id = {m.job_id: m for m in result.matches}
-    preempted = {m.preempted_job for m in result.matches if m.preempted_job}
+    idle_again = {m.preempted_job for m in result.matches if m.preempted_job} | stranded
     new_jobs: list[Job] = []
     for job in jobs:
         m = by_id.get(job.id)
         if m is not None:
             new_jobs.append(replace(job, status="running", slot=m.slot, start_time=now))
-        elif job.id in preempted and job.status == "running":
+        elif job.id in idle_again and job.status == "running":
             new_jobs.append(replace(job, status="idle", slot=None, start_time=None))
         else:
             new_jobs.append(job)

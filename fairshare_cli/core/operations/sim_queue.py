@@ -112,6 +112,7 @@ class SimQueue:
         self.held: dict[str, int] = {}  # slots held per submitter (claims)
         self.cpus: dict[str, int] = {}  # CPUs of running jobs per owner (Slurm rows)
         self.claimed_configured = 0
+        self.gone: list[Claim] = []  # the state's claims on slots the pool no longer has
         self.seen: set[str] = set()  # submitters keep a row (0 slots) once they have appeared
         self.starts: list[JobStart] = []  # jobs started here (fs sweep's waits)
         self.finished = 0  # jobs ended here
@@ -123,10 +124,16 @@ class SimQueue:
     def _load(self, negotiator: NegotiatorState, queue: Sequence[Job | JobBatch]) -> None:
         singles = [item.job if isinstance(item, JobBatch) else item for item in queue]
         for claim in current_claims(negotiator, singles, self.config, self.start):
-            self._claim(claim)
+            if self._held_slot(claim.slot) in self.configured:
+                self._claim(claim)
+            else:  # a slot gone from the pool: CheckMatches ends it at the first cycle
+                self.gone.append(claim)
         for item in queue:
             batch = item if isinstance(item, JobBatch) else JobBatch(item)
             job = batch.job
+            if job.status == "running" and job.slot and batch.count == 1 and not self._on(job):
+                job = replace(job, status="idle", slot=None, start_time=None)  # (its slot gone)
+                batch = JobBatch(job)
             if job.status == "idle":
                 self._add_idle(batch)
             elif job.status == "running":
@@ -134,6 +141,10 @@ class SimQueue:
                     one = job if batch.count == 1 else replace(job, id=batch.job_id(i))
                     began = job.start_time if job.start_time is not None else self.start
                     self._add_running(one, self.name_of(one), self._held(one, began), began)
+
+    def _on(self, job: Job) -> bool:
+        """Whether a running job's slot is one of the pool's."""
+        return job.slot is None or self._held_slot(job.slot) in self.configured
 
     def _held(self, job: Job, began: float) -> float | None:
         """The weight a running job gives back: its claim's, else its slot's, else None (1)."""
@@ -210,6 +221,11 @@ class SimQueue:
         up: their slots were charged up to ``t`` (HTCondor sees an end at the next cycle)."""
         self.acc.update(t)
         released: dict[str, list[float]] = {}
+        for claim in self.gone:  # (the first cycle's CheckMatches: their slots are gone)
+            entry = released.setdefault(claim.submitter, [0.0, 0])
+            entry[0] += claim_weight(claim, self.weigh)
+            entry[1] += 1
+        self.gone = []
         ends = self.ends
         while ends and ends[0][0] <= t:
             end, seq, job_id = heapq.heappop(ends)

@@ -7,7 +7,8 @@ case-insensitive and the last setting wins; ``include : FILE`` (also ``include i
 reads another file in place, relative names from the including file's folder;
 ``$(NAME)`` and ``$(NAME:default)`` expand to another knob of these files (undefined: the
 default, else nothing), at the end, as HTCondor expands at lookup; a knob that names itself
-(``X = $(X) more``) sees its earlier value. ``use`` meta-knobs, ``include command``,
+(``X = $(X) more``) sees its earlier value; macros nested more than 100 deep, or one
+knob's expanding more than 100,000 macros, is an error. ``use`` meta-knobs, ``include command``,
 ``@=`` heredocs and ``if``/``else`` blocks are not evaluated: they are an error naming
 the line, so nothing is silently misread.
 """
@@ -24,6 +25,11 @@ from fairshare_cli.errors import InputError
 from fairshare_cli.io.inputs import refuse_device
 
 MAX_INCLUDE_DEPTH = 20
+#: How deep ``$(...)`` macros may nest, how many one knob may expand, and to how many
+#: characters.
+MAX_MACRO_DEPTH = 100
+MAX_MACROS = 100_000
+MAX_EXPANSION = 1_000_000
 _ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_.]*)\s*(\+?=|:)\s*(.*)$")
 _MACRO = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_.]*)(?::([^()]*))?\)")
 _CONDITIONAL = re.compile(r"^(if|elif|else|endif)\b", re.IGNORECASE)
@@ -38,24 +44,44 @@ class ConfigFile:
     where: dict[str, str] = field(default_factory=dict)
 
     def expanded(self, name: str) -> str | None:
-        """The knob's value with ``$(...)`` macros expanded (None when not set)."""
+        """The knob's value with ``$(...)`` macros expanded (None when not set).
+
+        Raises:
+            InputError: the macros nest deeper than :data:`MAX_MACRO_DEPTH`, expand more
+                than :data:`MAX_MACROS` macros (``A = $(B)$(B)``, ``B = $(C)$(C)``, ...: a
+                thousand million of them for thirty knobs) or to more than
+                :data:`MAX_EXPANSION` characters.
+        """
         key = name.upper()
         if key not in self.raw:
             return None
-        return self._expand(self.raw[key], (key,))
+        try:
+            return self._expand(self.raw[key], (key,), [0])
+        except _TooMuch as exc:
+            raise InputError(f"{self.where[key]}: {self.names[key]}: {exc}") from None
 
-    def _expand(self, text: str, seen: tuple[str, ...]) -> str:
+    def _expand(self, text: str, seen: tuple[str, ...], work: list[int]) -> str:
         def sub(m: re.Match[str]) -> str:
             key = m.group(1).upper()
             if key == "DOLLAR":
                 return "$"
             if key in seen or key not in self.raw:
                 return m.group(2) if m.group(2) is not None else ""
-            return self._expand(self.raw[key], (*seen, key))
+            work[0] += 1
+            if len(seen) >= MAX_MACRO_DEPTH or work[0] > MAX_MACROS:
+                raise _TooMuch(f"its macros nest more than {MAX_MACRO_DEPTH} deep or expand "
+                               f"more than {MAX_MACROS:,} macros")  # fmt: skip
+            return self._expand(self.raw[key], (*seen, key), work)
 
         for _ in range(2):  # a default may itself hold a macro
             text = _MACRO.sub(sub, text)
+            if len(text) > MAX_EXPANSION:
+                raise _TooMuch(f"its macros expand to more than {MAX_EXPANSION:,} characters")
         return text
+
+
+class _TooMuch(Exception):
+    """A knob's macros expand too deep or too far (the message says which)."""
 
 
 def _lines(fh: IO[str], label: str) -> Iterator[tuple[int, str]]:
@@ -111,6 +137,11 @@ def read_config(
             raise InputError(f"{where}: expected NAME = value, got '{shown}'")
         name, op, value = m.group(1), m.group(2), m.group(3).strip()
         key = name.upper()
+        if key == "MYTYPE":  # (a job's Rank, a slot's Start: taken as the knobs RANK, START)
+            raise InputError(
+                f"{where}: {name} = {value[:20]}: a ClassAd (condor_q or condor_status -long "
+                "output); expected a condor_config file or condor_config_val -dump output"
+            )
         old = conf.raw.get(key)
         # A value that names its own knob sees the earlier value (expanded now).
         if old is not None:
@@ -142,7 +173,10 @@ def _keyword(
         raise InputError(
             f"{where}: 'include {' '.join(head[1:])}' is not read; expected include : FILE"
         )
-    target = conf._expand(line.split(":", 1)[1].strip(), ())
+    try:
+        target = conf._expand(line.split(":", 1)[1].strip(), (), [0])
+    except _TooMuch as exc:
+        raise InputError(f"{where}: include: {exc}") from None
     path = Path(target)
     if not path.is_absolute() and base is not None:
         path = base / path

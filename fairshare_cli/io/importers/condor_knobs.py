@@ -31,8 +31,8 @@ def _float(text: str, where: str) -> float:
         value = float(text.strip())
     except ValueError:
         raise InputError(f"{where}: expected a number, got '{text}'") from None
-    if math.isnan(value):
-        raise InputError(f"{where}: expected a number, got '{text}'")
+    if not math.isfinite(value):  # (1e400: an infinity no int() nor pool config takes)
+        raise InputError(f"{where}: expected a finite number, got '{text}'")
     return value
 
 

@@ -55,7 +55,7 @@ class Shares:
     accounts: dict[str, dict[str, Any]] = field(default_factory=dict)
     usage: dict[tuple[str, str], float] = field(default_factory=dict)
     exact: bool = False
-    #: Whether the listing has user rows (``sshare --json`` without ``-a`` has none).
+    #: Whether the listing has user rows (``sshare`` without ``-a`` has none).
     users: bool = True
 
 
@@ -173,6 +173,7 @@ def _tree(names: list[str], records: list[tuple[int, list[str]]], label: str) ->
             if shares is not None:
                 entry["shares"] = shares
         stack.append(account)
+    out.users = bool(out.usage)  # (sshare without -a, or a listing cut short: the tree only)
     return out
 
 

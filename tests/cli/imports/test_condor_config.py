@@ -52,12 +52,65 @@ DUMP = HTCONDOR / "condor_config_val.dump.txt"
             ":1: GROUP_NAMES: expected a name without blanks or control characters, got 'g",
             id="escape-group",
         ),
+        # another tool's ClassAds: a job's Rank and a slot's Start were taken as the knobs
+        # RANK and START (merged with --into)
+        pytest.param(
+            HTCONDOR / "condor_q.long.txt",
+            ':46: MyType = "Job": a ClassAd (condor_q or condor_status -long output)',
+            id="condor_q-long",
+        ),
+        pytest.param(
+            HTCONDOR / "condor_status.long.txt",
+            ':17: MyType = "Machine": a ClassAd',
+            id="condor_status-long",
+        ),
+        # an infinity: OverflowError (int() of it), a traceback
+        pytest.param(
+            "PRIORITY_HALFLIFE = 1e400\n",
+            ":1: PRIORITY_HALFLIFE: expected a finite number, got '1e400'",
+            id="halflife-1e400",
+        ),
+        pytest.param(
+            "GROUP_NAMES = a\nGROUP_PRIO_FACTOR_a = -inf\n",
+            ":2: GROUP_PRIO_FACTOR_a: expected a finite number, got '-inf'",
+            id="factor-inf",
+        ),
+        # macros 5,000 deep: RecursionError, a traceback
+        pytest.param(
+            "X0 = 1\n"
+            + "".join(f"X{i} = $(X{i - 1})\n" for i in range(1, 5000))
+            + "PRIORITY_HALFLIFE = $(X4999)\n",
+            ":101: X100: its macros nest more than 100 deep",
+            id="macros-5000-deep",
+        ),
+        # each of 40 knobs names the next twice: 2**40 expansions, a hang
+        pytest.param(
+            "".join(f"L{i} = $(L{i + 1})$(L{i + 1})\n" for i in range(40))
+            + "L40 = x\nPRIORITY_HALFLIFE = $(L0)\n",
+            ":1: L0: its macros nest more than 100 deep or expand more than 100,000 macros",
+            id="macros-doubling",
+        ),
+        pytest.param(
+            "".join(f"L{i} = $(L{i + 1})$(L{i + 1})\n" for i in range(40))
+            + "L40 = x\ninclude : $(L0)\n",
+            ":42: include: its macros nest more than 100 deep",
+            id="include-macros-doubling",
+        ),
     ],
 )
 def test_what_is_not_htcondor_configuration_is_refused(
     refuse_dump: Refuse, content: str | Path, expected: str
 ) -> None:
     refuse_dump("condor-config", content, expected, into=True)
+
+
+def test_macros_at_the_depth_limit_expand(tmp_path: Path, run: Callable[..., Any]) -> None:
+    config = tmp_path / "condor_config"
+    chain = "".join(f"X{i} = $(X{i - 1})\n" for i in range(1, 99))
+    config.write_text("X0 = 600\n" + chain + "PRIORITY_HALFLIFE = $(X98)\n")  # 100 knobs
+    result = run("import", "condor-config", str(config))
+    assert result.exit_code == 0, result.stderr
+    assert "priority_halflife = 600" in result.stdout
 
 
 def test_a_real_dump_counts_its_ignored_knobs(run: Callable[..., Any]) -> None:

@@ -14,6 +14,7 @@ import pytest
 from fairshare_cli.io.importers.condor_status import machines_fragment, read_status
 from tests.cli.conftest import NOW, refused, write_pool
 from tests.cli.imports.conftest import GARBAGE, OTHER_DUMPS, Refuse
+from tests.conftest import FIXTURES
 
 
 def test_an_empty_file_keeps_every_machine(tmp_path: Path, run: Callable[..., Any]) -> None:
@@ -296,3 +297,38 @@ def test_a_claim_start_beyond_any_time_is_refused(
     refused(result, "JobStart: expected epoch seconds of the years 1 to 9999")
     assert result.stderr.startswith(f"fs: error: {dump}:1: JobStart")
     assert pool["state"].read_bytes() == before
+
+
+def test_a_config_that_cannot_be_written_leaves_the_state_without_claims(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fs import condor-status DUMP --into CONFIG --state S`` with CONFIG's disk full (or
+    its folder read-only): the state had its claims written first, then the merge failed
+    (exit 1): claims on slots the config lacks, charged by every later fs negotiate. Now
+    the merge comes first: both files byte for byte as they were."""
+    import os
+
+    flat = FIXTURES / "htcondor-25.0" / "flat_users"
+    config, state = tmp_path / "pool.toml", tmp_path / "state.json"
+    assert run("import", "condor-config", str(flat / "condor_config"), "--into", str(config))
+    state.write_text('{"format": "fairshare-cli state", "schema_version": 1}\n')
+    before = config.read_bytes(), state.read_bytes()
+    replace = os.replace
+
+    def config_disk_full(src: Any, dst: Any) -> None:
+        if str(dst) == str(config):
+            raise OSError(28, "No space left on device")
+        replace(src, dst)
+
+    monkeypatch.setattr("fairshare_cli.io.atomic.os.replace", config_disk_full)
+    line = ["import", "condor-status", str(flat / "condor_status.json"), "--into", str(config)]
+    result = run(*line, "--state", str(state), "--now", "1795458333")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"fs: error: cannot write config file {config}: No space left on device\n"
+    )
+    assert (config.read_bytes(), state.read_bytes()) == before
+    monkeypatch.setattr("fairshare_cli.io.atomic.os.replace", replace)
+    result = run(*line, "--state", str(state), "--now", "1795458333")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.endswith(f"18 claim(s) into {state}\n")

@@ -6,6 +6,7 @@ import math
 import sys
 
 from fairshare_cli.core.float32 import float32 as c_float32
+from fairshare_cli.core.limits import INT64_MAX
 
 INT_MAX = float(2**31 - 1)
 DBL_MAX = sys.float_info.max
@@ -46,12 +47,17 @@ def match_rank(value: object) -> float:
 
 
 def split_id(job_id: str) -> tuple[int | str, int | str]:
-    """``"12.3"`` -> ``(12, 3)``; parts that are not whole numbers stay strings."""
+    """``"12.3"`` -> ``(12, 3)``; parts that are not whole numbers stay strings, as do those
+    a ClassAd integer cannot hold (beyond 64 bits: the job's ad would fail on ``ClusterId``)."""
     cluster, _, proc = job_id.partition(".")
     # ascii_digits written out: called per job of a negotiation (benchmarks row
     # negotiate-batches)
     c: int | str = int(cluster) if cluster.isdigit() and cluster.isascii() else cluster
     p: int | str = int(proc) if proc.isdigit() and proc.isascii() else proc
+    if c.__class__ is int and c > INT64_MAX:
+        c = cluster
+    if p.__class__ is int and p > INT64_MAX:
+        p = proc
     return c, p
 
 

@@ -1,0 +1,51 @@
+"""A usage history store (``<state>.history.sqlite``) that is no file: a named pipe, a
+folder, a link to a device. fs whatif waited for ever on a pipe (SQLite opens it read
+only: the open waits for a writer); the writers said 'disk I/O error' (exit 1) or, on
+/dev/zero, 'the disk failed to write ... free some space'. Each is now one line, exit 2,
+saying what the path is, the state byte for byte as it was."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.conftest import common, refused, write_pool
+
+HISTORY = "owner,account,start,end\nalice,hep,2026-11-21T08:00:00Z,2026-11-21T10:00:00Z\n"
+
+
+def _store(path: Path, kind: str) -> None:
+    if kind == "pipe":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    else:
+        path.symlink_to(os.devnull)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+@pytest.mark.parametrize("kind", ["pipe", "folder", "device"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        ["whatif", "--set", "accountant.priority_halflife=7200", "userprio"],
+        ["import", "history", "{history}"],
+        ["import", "history", "{history}", "--rebuild"],
+    ],
+)
+def test_a_store_that_is_no_file_is_refused(
+    kind: str, line: list[str], tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    env = write_pool(tmp_path)
+    history = tmp_path / "h.csv"
+    history.write_text(HISTORY)
+    store = tmp_path / "state.history.sqlite"
+    _store(store, kind)
+    before = env["state"].read_bytes()
+    result = run(*[w.format(history=history) for w in line], *common(env))
+    refused(result, f"usage history {store} is not a regular file (a pipe, a device or a")
+    assert env["state"].read_bytes() == before
