@@ -210,6 +210,24 @@ users = {{ carol = 1 }}
 """
 
 
+def _refuse_starter_options_with_example() -> None:
+    """``--profile`` or PATH beside ``--example``: they shape the starter config, which
+    ``--example`` does not write (the sample pool's config is as shipped).
+
+    Raises:
+        click.UsageError: either was given.
+    """
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    for name, shown in (("profile", "--profile"), ("path", "PATH")):
+        if ctx.get_parameter_source(name) not in (ParameterSource.DEFAULT, None):
+            raise click.UsageError(
+                f"{shown} shapes the starter config, which --example does not write (the "
+                "sample pool is written as shipped); give one or the other"
+            )
+
+
 PROFILE_HELP = (
     "Behaviour profile written to [pool] defaults: 'current' is what HTCondor 25 and "
     "Slurm 25 ship; 'legacy' is the HTCondor 7.x manual and Slurm 2.0 documentation "
@@ -247,6 +265,8 @@ def init(path: str, profile: str, example: str | None, force: bool) -> None:
 
     if example is not None:
         from fairshare_cli.cli.about import write_example
+
+        _refuse_starter_options_with_example()
 
         written = write_example(Path(example), force)
         click.echo(f"Wrote the sample pool to {example}: {', '.join(written)}")

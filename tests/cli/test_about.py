@@ -133,6 +133,25 @@ def test_init_example_writes_every_sample_file_the_docs_use(
     assert result.stdout.splitlines()[-1].startswith("base ")
 
 
+@pytest.mark.parametrize(
+    ("extra", "shown"), [(["--profile", "legacy"], "--profile"), (["old-pool.toml"], "PATH")]
+)
+def test_init_example_refuses_the_starters_options(
+    extra: list[str], shown: str, tmp_path: Path, run: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """``fs init --example DIR --profile legacy`` wrote the sample pool as shipped (its
+    config says ``defaults = "current"``) and ignored ``--profile``; a PATH was ignored as
+    well. Now either is refused, exit 2, nothing written."""
+    monkeypatch.chdir(tmp_path)
+    result = run("init", "--example", "sample_configs", *extra)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(
+        f"fs: error: {shown} shapes the starter config, which --example does not write"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_version_names_versions_config_and_profile(
     write_config: Callable[[str], Path], run: Callable[..., Any]
 ) -> None:
