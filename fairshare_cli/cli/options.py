@@ -56,8 +56,22 @@ def config_option(func: F) -> F:
         type=click.Path(dir_okay=False),
         help="Pool config (default: ./fairshare.toml, else the user config dir).",
         expose_value=False,
-        callback=store_option("config_path"),
+        callback=_store_config_path,
     )(func)
+
+
+def _store_config_path(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """Store ``--config``; a missing file named by FAIRSHARE_CONFIG is refused naming the
+    variable (the config's own error would name the file alone, to an admin who typed no
+    --config)."""
+    import os
+
+    from click.core import ParameterSource
+
+    source = ctx.get_parameter_source(param.name) if param.name else None
+    if value and source is ParameterSource.ENVIRONMENT and not os.path.lexists(value):
+        raise click.BadParameter(f"File '{value}' does not exist.", ctx, param)
+    return store_option("config_path")(ctx, param, value)
 
 
 def common_options(func: F) -> F:

@@ -45,13 +45,16 @@ def show(opts: GlobalOptions) -> None:
         pytest.param(["--output", "json", "--json"], {}, "None None None json {}", id="json-twice"),
         pytest.param(
             ["--now", "7"],
-            {"FAIRSHARE_CONFIG": "e.toml", "FAIRSHARE_NOW": "6"},
-            "e.toml None 7 table {}",
+            {"FAIRSHARE_CONFIG": "sample_configs/pool.toml", "FAIRSHARE_NOW": "6"},
+            "sample_configs/pool.toml None 7 table {}",  # (a variable's file must exist)
             id="env-then-flag",
         ),
     ],
 )
-def test_options_gather_on_the_context(args: list[str], env: dict[str, str], expected: str) -> None:
+def test_options_gather_on_the_context(
+    args: list[str], env: dict[str, str], expected: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)
     result = CliRunner().invoke(show, args, env=env, catch_exceptions=False)
     assert result.output == expected + "\n"
 
@@ -190,6 +193,24 @@ def test_a_folder_given_as_a_file_names_where_it_came_from(
         f"fs: error: Invalid value for {named}: File '{tmp_path}' is a directory."
     )
     assert result.stderr.count("\n") == 1
+
+
+def test_a_missing_config_from_the_variable_names_the_variable(
+    run: Callable[..., Any], tmp_path: Path
+) -> None:
+    """FAIRSHARE_CONFIG=nope.toml fs userprio said "config file nope.toml does not exist",
+    naming no variable to an admin who typed no --config; --config nope.toml still says so."""
+    missing = str(tmp_path / "nope.toml")
+    from_env = run("userprio", "--now", "2026-11-21T12:00:00Z", env={"FAIRSHARE_CONFIG": missing})
+    assert (from_env.exit_code, from_env.stdout) == (2, "")
+    assert from_env.stderr.startswith(
+        f"fs: error: Invalid value for FAIRSHARE_CONFIG: File '{missing}' does not exist."
+    )
+    typed = run("userprio", "--config", missing, "--now", "2026-11-21T12:00:00Z")
+    assert (typed.exit_code, typed.stderr) == (
+        2,
+        f"fs: error: config file {missing} does not exist\n",
+    )
 
 
 def test_a_wait_for_another_writer_says_so(tmp_path: Path) -> None:
