@@ -56,22 +56,31 @@ def config_option(func: F) -> F:
         type=click.Path(dir_okay=False),
         help="Pool config (default: ./fairshare.toml, else the user config dir).",
         expose_value=False,
-        callback=_store_config_path,
+        callback=_path_store("config_path", must_exist=True),
     )(func)
 
 
-def _store_config_path(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
-    """Store ``--config``; a missing file named by FAIRSHARE_CONFIG is refused naming the
-    variable (the config's own error would name the file alone, to an admin who typed no
-    --config)."""
-    import os
+def _path_store(attr: str, must_exist: bool = False) -> Callable[..., Any]:
+    """A callback that stores a path option (:func:`store_option`), refusing a typed empty
+    path (``--config "$UNSET"`` fell back to ./fairshare.toml in silence) and, where
+    ``must_exist``, a missing file named by the option's variable, naming the variable
+    (the loader's error would name the file alone, to an admin who typed no option)."""
+    store = store_option(attr)
 
-    from click.core import ParameterSource
+    def check(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        import os
 
-    source = ctx.get_parameter_source(param.name) if param.name else None
-    if value and source is ParameterSource.ENVIRONMENT and not os.path.lexists(value):
-        raise click.BadParameter(f"File '{value}' does not exist.", ctx, param)
-    return store_option("config_path")(ctx, param, value)
+        from click.core import ParameterSource
+
+        source = ctx.get_parameter_source(param.name) if param.name else None
+        if value == "" and source is ParameterSource.COMMANDLINE:
+            raise click.BadParameter("an empty path; give a file's path, or leave it out")
+        missing = must_exist and value and not os.path.lexists(value)
+        if missing and source is ParameterSource.ENVIRONMENT:
+            raise click.BadParameter(f"File '{value}' does not exist.", ctx, param)
+        return store(ctx, param, value)
+
+    return check
 
 
 def common_options(func: F) -> F:
@@ -95,7 +104,7 @@ def common_options(func: F) -> F:
         type=click.Path(dir_okay=False),
         help="State file (default: [pool] state in the config, else the user state dir).",
         expose_value=False,
-        callback=store_option("state_path"),
+        callback=_path_store("state_path"),
     )(func)
     return config_option(func)
 

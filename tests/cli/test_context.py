@@ -213,6 +213,21 @@ def test_a_missing_config_from_the_variable_names_the_variable(
     )
 
 
+@pytest.mark.parametrize("option", ["--config", "--state"])
+def test_a_typed_empty_path_is_refused(option: str, run: Callable[..., Any]) -> None:
+    """``fs userprio --config ""`` (a script's ``--config "$UNSET"``) fell back to
+    ./fairshare.toml, and ``--state ""`` to the config's state, in silence."""
+    pool = str(REPO / "sample_configs" / "pool.toml")
+    args = ["--config", pool, "--state", "x.json"]
+    args[args.index(option) + 1] = ""
+    result = run("userprio", *args, "--now", "2026-11-21T12:00:00Z")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(
+        f"fs: error: Invalid value for '{option}': an empty path; give a file's path, or "
+        "leave it out"
+    )
+
+
 def test_a_wait_for_another_writer_says_so(tmp_path: Path) -> None:
     """``fs setfactor group_physics.hep.alice@example.org 2`` while another fs holds the
     state's lock: a note on stderr says what it waits for (it waited in silence, like a
