@@ -56,8 +56,6 @@ def folder_lock(path: Path, what: str) -> Iterator[None]:
     for a read-modify-write of ``path``: two fs merging into one config take turns (a lock
     on the file itself would stay on the file the rename replaces, and make no lock file
     beside a user's config). A folder that cannot be opened is not locked."""
-    import fcntl
-
     folder = path.parent
     while not folder.is_dir() and folder != folder.parent:
         folder = folder.parent
@@ -67,19 +65,22 @@ def folder_lock(path: Path, what: str) -> Iterator[None]:
         yield
         return
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:  # (else a wait for another fs looks like a hang)
-            print(
-                f"fs: note: waiting for {os.path.abspath(folder)}: another fs is changing a "
-                f"{what} in it",
-                file=sys.stderr,
-                flush=True,
-            )
-            fcntl.flock(fd, fcntl.LOCK_EX)
+        lock_saying_so(fd, f"{os.path.abspath(folder)}: another fs is changing a {what} in it")
         yield
     finally:
         os.close(fd)  # (and the lock with it)
+
+
+def lock_saying_so(fd: int, waiting_for: str) -> None:
+    """Take an exclusive ``flock`` on ``fd``; where another fs holds it, say so on stderr
+    (``fs: note: waiting for WAITING_FOR``) before waiting: else a wait looks like a hang."""
+    import fcntl
+
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        print(f"fs: note: waiting for {waiting_for}", file=sys.stderr, flush=True)
+        fcntl.flock(fd, fcntl.LOCK_EX)
 
 
 def _missing(folder: Path) -> list[Path]:

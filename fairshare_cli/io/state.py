@@ -24,7 +24,7 @@ from fairshare_cli.core.state import (
     state_to_json,
 )
 from fairshare_cli.errors import RuntimeFailure, StateError
-from fairshare_cli.io.atomic import atomic_write_text, refuse_special
+from fairshare_cli.io.atomic import atomic_write_text, lock_saying_so, refuse_special
 from fairshare_cli.io.inputs import fast_loads, refuse_device
 
 #: The state size from which msgspec decodes it: importing msgspec costs 8-14 ms
@@ -164,15 +164,7 @@ def state_lock(path: Path) -> Iterator[None]:
     except OSError as exc:
         raise RuntimeFailure(f"cannot create lock file {lock_path}: {exc.strerror}") from None
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:  # (else a wait for another fs looks like a hang)
-            print(
-                f"fs: note: waiting for {lock_path}: another fs is changing the state",
-                file=sys.stderr,
-                flush=True,
-            )
-            fcntl.flock(fd, fcntl.LOCK_EX)
+        lock_saying_so(fd, f"{lock_path}: another fs is changing the state")
         remove_stale_temp_files(path)
         yield
     finally:
