@@ -178,3 +178,32 @@ def test_long_allusers_numbers_the_groups_breadth_first(
     assert "PriorityFactor2 = 5.0" in lines
     assert "PriorityFactor3 = 0.0" in lines
     assert "NumSubmittors = 5" in lines
+
+
+def test_long_without_groups_gives_none_zero_quotas_and_no_demand(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """With no GROUP_NAMES the negotiator never runs hgq_prepare_for_matchmaking: <none>'s
+    GroupEntry keeps its zeros (quotas, GroupSortKey, Requested: currently_requested is
+    only counted there), though u has a job in the queue; it accepts surplus (byquota)."""
+    (tmp_path / "pool.toml").write_text(
+        '[pool]\nuid_domain = "d"\n[[machines]]\nname = "m"\nslots = 4\n', encoding="utf-8"
+    )
+    (tmp_path / "jobs.json").write_text('[{"id": "1", "owner": "u"}, {"id": "2", "owner": "u"}]')
+    args = ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "s.json")]
+    for step in (["submit", "--file", str(tmp_path / "jobs.json")], ["negotiate"]):
+        result = run(*step, *args, "--now", "2026-11-21T12:00:00Z")
+        assert result.exit_code == 0, result.stderr
+    result = run("userprio", "-l", *args, "--now", "2026-11-21T12:10:00Z")
+    assert result.exit_code == 0, result.stderr
+    root = next(ad for ad in result.stdout.split("\n\n") if 'Name = "<none>"' in ad)
+    got = dict(line.split(" = ", 1) for line in root.splitlines())
+    assert {k: got[k] for k in ("EffectiveQuota", "ConfigQuota", "SubtreeQuota")} == dict.fromkeys(
+        ("EffectiveQuota", "ConfigQuota", "SubtreeQuota"), "0.0"
+    )
+    assert (got["GroupSortKey"], got["Requested"], got["SurplusPolicy"]) == (
+        "0.0",
+        "0.0",
+        '"byquota"',
+    )
+    assert got["ResourcesUsed"] == "2"

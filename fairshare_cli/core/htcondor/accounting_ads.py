@@ -83,6 +83,12 @@ def _usage(row: UserprioRow) -> Ad:
 
 
 def _quotas(row: UserprioRow, config: Config) -> Ad:
+    """A group's quota attributes; with no groups configured the negotiator skips its
+    quota computation (``hgq_prepare_for_matchmaking``): <none>'s stay 0, Requested too."""
+    if not config.groups:
+        zeros: Ad = dict.fromkeys(("EffectiveQuota", "ConfigQuota", "SubtreeQuota"), 0.0)
+        return {**zeros, "GroupSortKey": 0.0, "SurplusPolicy": ad_surplus_policy(config, row.name),
+                "Requested": 0.0}  # fmt: skip
     return {
         "EffectiveQuota": float(row.effective_quota or 0.0),
         "ConfigQuota": float(row.config_quota or 0.0),
