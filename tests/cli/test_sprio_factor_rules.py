@@ -83,3 +83,12 @@ def test_accrue_always_counts_age_from_submission_and_lists_a_job_not_yet_eligib
         "    1          1",
         "    2         12",
     ]
+
+
+def test_a_partition_named_twice_gives_one_row(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """partition_mgr.c's get_part_list adds a partition to the job's list only once:
+    ``-p batch,batch`` is one sprio row (fs printed two)."""
+    jobs = [_job("1", 600, partition="batch,batch")]
+    result = run("sprio", "-o", "%.5i %.9r", *_pool(tmp_path, jobs))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == ["JOBID PARTITION", "    1     batch"]
