@@ -172,6 +172,10 @@ def _show(value: Any) -> str:
         # an array of tables ([[machines]]) prints as lines: name its entries instead
         names = ", ".join(str(t.get("name", "?")) for t in plain)
         text = f"{len(plain)} table{'s' if len(plain) != 1 else ''} ({names})"
+    elif isinstance(plain, Mapping):  # an inline table (tomlkit.item would give lines)
+        inline = tomlkit.inline_table()
+        inline.update(plain)
+        text = inline.as_string()
     else:
         text = tomlkit.item(plain).as_string()
     return text if len(text) <= 60 else text[:57] + "..."
