@@ -93,3 +93,36 @@ def test_negotiate_stops_the_slurm_usage_of_a_job_it_preempts(
     assert _usage(run, args, "u1", "2026-11-21T00:03:00Z") == pytest.approx(
         60 * D**60 * D**60 + 60 * D**60, rel=1e-12
     )
+
+
+@pytest.mark.parametrize("started_by", ["negotiate", "submit"])
+def test_simulate_ends_the_slurm_charge_of_a_running_job_of_the_state(
+    tmp_path: Path, run: Callable[..., Any], started_by: str
+) -> None:
+    """``fs simulate --workload wl.json ...`` from a state whose queue holds u1's running
+    job (started by ``fs negotiate``, or ``fs submit`` of running work) with a run_time
+    of 600 s, beside u2's identical job in the workload: both end at 00:10, so their usage
+    and fair share stay equal. The state's charge was never ended: u1 accrued for the
+    rest of the run and its fair share fell to 0.5 at 00:15."""
+    args = _pool(tmp_path, '[[machines]]\nname = "m"\nattributes = { Cpus = 1 }\n')
+    job = ["--owner", "u1", "--account", "a", "--id", "1", "--set", "run_time=600"]
+    if started_by == "submit":
+        job += ["--set", "status=running", "--set", "slot=slot1@n001"]
+    assert run("submit", *job, *args, "--now", T0).exit_code == 0
+    if started_by == "negotiate":
+        assert run("negotiate", *args, "--now", T0).exit_code == 0
+    workload = tmp_path / "wl.json"
+    workload.write_text(
+        '[{"id": "2", "owner": "u2", "account": "b", "run_time": 600, "submit_time": "' + T0 + '"}]'
+    )
+    res = run(
+        "simulate", "--workload", str(workload), "--until", "0:30:00", "--cycle", "300",
+        "--json", *args, "--now", T0,
+    )  # fmt: skip
+    assert res.exit_code == 0, res.stderr
+    last = {
+        r["name"]: r["fairshare"]
+        for r in json.loads(res.stdout)
+        if r["kind"] == "slurm_user" and r["time"] == "2026-11-21T00:30:00Z"
+    }
+    assert last == {"u1": 1.0, "u2": 1.0}
