@@ -229,6 +229,7 @@ def _footer(
     listed because none of their jobs is in the queue (their usage is in their group's
     row), as condor_userprio leaves them out, silently."""
     lines = [f"{name} is shown as {' and '.join(found)}" for name, found in inside.items()]
+    lines.extend(_groups_left_out(view))
     if query.names or query.all_users or not jobs or view.cutoff is None:
         return lines
     from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, submitter_name
@@ -253,6 +254,24 @@ def _footer(
             "--allusers lists them"
         )
     return lines
+
+
+def _groups_left_out(view: UserprioView) -> list[str]:
+    """A note for the groups asked for by name that a flat table leaves out: with no user
+    of a group among the rows, the table is flat, as condor_userprio's is, and shows no
+    group row (``fs userprio group_physics`` printed an empty table and said nothing)."""
+    if not view.named or view.hierarchical:
+        return []
+    shown = {row.name for row in view.rows}
+    left = [r.name for r in view.listed if r.is_group and r.name in view.named]
+    left = [name for name in left if name not in shown]
+    if not left:
+        return []
+    them = ", ".join(left)
+    return [
+        f"{them}: a group's row shows in the hierarchical table, with its users "
+        "(--hierarchical), and in --long and --json"
+    ]
 
 
 def _dumped_quotas_line(shown_at: float) -> str:
