@@ -156,13 +156,8 @@ def charge_running_jobs(
     running = [j for j in jobs if j.status == "running"]
     if not running or not config.accounts:
         return state
-    state = su.advance(state, now, params)
-    t = state.last_decay_ran
-    assert t is not None  # (advanced)
-    cutoff = su.record_cutoff(state, params)
-    usage = dict(state.usage)
-    charges = list(state.running)
-    for job in running:  # (su.add_record's charge, the state copied once for all jobs)
+    charges = []
+    for job in running:
         user = job_user(job.owner)
         account = job.account
         if account is None:
@@ -171,12 +166,8 @@ def charge_running_jobs(
             continue
         rate = job.request_cpus * _usage_factor(config, job.qos)
         start = job.start_time if job.start_time is not None else now
-        key = (account, user)
-        usage[key] = usage.get(key, 0.0) + su.record_charge(
-            t, cutoff, start, None, rate, now, params
-        )
-        charges.append(su.RunningCharge(account, user, rate, start, None, job=job.id))
-    return replace(state, usage=usage, running=tuple(charges))
+        charges.append(((account, user), start, None, rate, job.id))
+    return su.add_records(su.advance(state, now, params), charges, now, params)
 
 
 def stop_charges(state: su.SlurmUsage, job_ids: Iterable[str], now: float) -> su.SlurmUsage:
