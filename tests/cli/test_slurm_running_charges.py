@@ -71,6 +71,27 @@ def test_submit_running_then_rm(tmp_path: Path, run: Callable[..., Any]) -> None
     assert _usage(run, args, "2026-11-21T00:03:00Z") == pytest.approx(at_0100 * D**120, rel=1e-12)
 
 
+def test_a_job_fs_negotiate_starts_accrues_until_rm(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """A job a committed ``fs negotiate`` starts at 00:00:00 on 2 CPUs is a running Slurm
+    job from then on, as ``fs simulate`` charges it: the pass at 00:01:00 charges 60 s;
+    after ``fs rm`` at 00:01:30 only decay."""
+    cfg = tmp_path / "pool.toml"
+    cfg.write_text(CONFIG)
+    args = ["--config", str(cfg), "--state", str(tmp_path / "s.json")]
+    at = "2026-11-21T00:00:00Z"
+    res = run("submit", "--owner", "u1", "--account", "a", "--cpus", "2", *args, "--now", at)
+    assert res.exit_code == 0, res.stderr
+    res = run("negotiate", *args, "--now", at)
+    assert res.exit_code == 0, res.stderr
+    at_0100 = 2 * 60 * D**60
+    assert _usage(run, args, "2026-11-21T00:01:59Z") == pytest.approx(at_0100, rel=1e-12)
+    res = run("rm", "1", *args, "--now", "2026-11-21T00:01:30Z")
+    assert res.exit_code == 0, res.stderr
+    assert _usage(run, args, "2026-11-21T00:03:00Z") == pytest.approx(at_0100 * D**120, rel=1e-12)
+
+
 CLASSIC = """[pool]
 defaults = "current"
 [priority]

@@ -297,7 +297,32 @@ def commit(
         state = state.with_section(
             "dirac", record_cycle(state.section("dirac"), started, stopped, now)
         )
-    return state
+    return _slurm_changes(config, state, inputs.jobs, jobs, now)
+
+
+def _slurm_changes(
+    config: Config, state: State, before: Sequence[Job], after: Sequence[Job], now: float
+) -> State:
+    """The jobs the cycle started accrue Slurm usage from ``now`` (as ``fs submit`` of a
+    running job, and ``fs simulate``, charge them); those it sent back to idle stop.
+
+    Raises:
+        SectionError: a malformed ``slurm`` section.
+    """
+    if not config.accounts:
+        return state
+    was = {j.id: j.status for j in before}
+    started = [j for j in after if j.status == "running" and was.get(j.id) != "running"]
+    stopped = [j.id for j in after if j.status != "running" and was.get(j.id) == "running"]
+    if not started and not stopped:
+        return state
+    from fairshare_cli.core.slurm import snapshot
+    from fairshare_cli.core.slurm.usage import usage_from_json, usage_to_json
+
+    slurm = usage_from_json(state.section("slurm"))
+    slurm = snapshot.stop_charges(slurm, stopped, now)
+    slurm = snapshot.charge_running_jobs(slurm, started, config, now)
+    return state.with_section("slurm", usage_to_json(slurm))
 
 
 def negotiate(
