@@ -286,3 +286,16 @@ def test_sprio_weights_are_refused_rather_than_shown_as_no_differences(
         "only the weights (fs config check shows them): drop -w"
     )
     assert result.stderr.count("\n") == 1
+
+
+def test_a_slurm_decay_set_to_its_value_says_no_differences(run: Callable[..., Any]) -> None:
+    """The sample state's Slurm usage and its history replayed sum the same charges in
+    another order: figures equal to 4e-15 are not changes (it listed 13 rows changed,
+    0.027320935097171557 -> 0.027320935097171546 ...)."""
+    config = str(REPO / "sample_configs" / "pool.toml")
+    result = run(
+        *("whatif", "--set", 'priority.decay_halflife="7-0"', "sshare", "-a"),
+        *("--config", config, "--now", NOW),
+    )
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.strip().endswith("no differences")
