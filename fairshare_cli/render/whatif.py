@@ -27,6 +27,10 @@ LABELS = {
     "subtree_quota": "subtree",
     "in_use": "in use",
     "p_first": "P(first)",
+    "raw_shares": "raw shares",
+    "static_quota": "config quota",
+    "dynamic_quota": "dyn. quota",
+    "accept_surplus": "surplus",
 }
 
 

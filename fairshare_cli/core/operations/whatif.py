@@ -30,8 +30,16 @@ VIEWS: dict[str, ViewSpec] = {
         ("effective_priority", "real_priority", "priority_factor", "weighted_resources_in_use"),
     ),
     "sprio": ViewSpec(("job_id", "partition"), ("priority",)),
-    "sshare": ViewSpec(("account", "user"), ("norm_shares", "effective_usage", "fairshare")),
-    "quota": ViewSpec(("group",), ("subtree_quota", "quota", "limit", "in_use", "demand")),
+    "sshare": ViewSpec(
+        ("account", "user"), ("norm_shares", "effective_usage", "fairshare", "raw_shares")
+    ),
+    "quota": ViewSpec(
+        ("group",),
+        (
+            *("subtree_quota", "quota", "limit", "in_use", "demand"),
+            *("static_quota", "dynamic_quota", "accept_surplus"),  # (the config's, printed)
+        ),
+    ),
     "taskqueues": ViewSpec(("tq_id",), ("priority", "share", "correction", "p_first")),
     "negotiate": ViewSpec(
         ("name",), ("effective_priority", "share", "limit", "matched"), rows_field="submitters"
