@@ -120,9 +120,11 @@ def summary(diff: WhatifDiff) -> str:
     if diff.no_differences:
         return "no differences"
     c = diff.counts()
+    differ = diff.matches_differ()
+    matches = f", {differ} matches differ" if differ else ""
     return (
         f"{c['changed']} rows changed, {c['moved']} moved, {c['appeared']} appeared, "
-        f"{c['left']} left ({len(diff.changes)} changes)"
+        f"{c['left']} left{matches} ({len(diff.changes)} changes)"
     )
 
 
