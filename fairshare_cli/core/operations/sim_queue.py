@@ -112,7 +112,9 @@ class SimQueue:
         self.held: dict[str, int] = {}  # slots held per submitter (claims)
         self.cpus: dict[str, int] = {}  # CPUs of running jobs per owner (Slurm rows)
         self.claimed_configured = 0
+        self.in_use = 0  # the pool row's: a claim's slot, or on a partitionable one its CPUs
         self.gone: list[Claim] = []  # the state's claims on slots the pool no longer has
+        self.stranded: list[Job] = []  # their running jobs: idle after the first cycle
         self.seen: set[str] = set()  # submitters keep a row (0 slots) once they have appeared
         self.starts: list[JobStart] = []  # jobs started here (fs sweep's waits)
         self.finished = 0  # jobs ended here
@@ -132,9 +134,9 @@ class SimQueue:
             batch = item if isinstance(item, JobBatch) else JobBatch(item)
             job = batch.job
             if job.status == "running" and job.slot and batch.count == 1 and not self._on(job):
-                job = replace(job, status="idle", slot=None, start_time=None)  # (its slot gone)
-                batch = JobBatch(job)
-            if job.status == "idle":
+                self.stranded.append(job)  # (its slot gone: it runs through the first cycle)
+                self.running_jobs.add(job.id, job)
+            elif job.status == "idle":
                 self._add_idle(batch)
             elif job.status == "running":
                 for i in range(batch.count):
@@ -171,6 +173,7 @@ class SimQueue:
         self.seen.add(claim.submitter)
         if self._held_slot(claim.slot) in self.configured:
             self.claimed_configured += 1
+            self.in_use += self._in_use(claim)
 
     def _unclaim(self, claim: Claim) -> None:
         del self.claims[claim.slot]
@@ -181,9 +184,17 @@ class SimQueue:
         self.held[claim.submitter] -= 1
         if self._held_slot(claim.slot) in self.configured:
             self.claimed_configured -= 1
+            self.in_use -= self._in_use(claim)
 
     def _held_slot(self, name: str) -> str:
         return held_slot(name, self.partitionable)
+
+    def _in_use(self, claim: Claim) -> int:
+        """What a claim takes of the pool row's capacity: a dynamic slot its CPUs (as a
+        partitionable slot counts its total CPUs), any other slot 1."""
+        if self._held_slot(claim.slot) == claim.slot.lower():
+            return 1
+        return int(dict(claim.resources).get("Cpus", 1))
 
     def _add_idle(self, batch: JobBatch) -> None:
         self.idle.append(batch)
@@ -299,6 +310,7 @@ class SimQueue:
         if self.tree is None and (not self.idle_jobs or (self.skip_when_full and free <= 0)):
             self.acc.update(t)
             self.last_cycle = t
+            self._strand()
             return
         config = self.config
         result = negotiate_cycle(
@@ -318,6 +330,15 @@ class SimQueue:
         self._commit(result, t)
         self.rr_times.update({k: v for k, v in result.rr_times.items() if math.isfinite(v)})
         self.last_cycle = t
+        self._strand()
+
+    def _strand(self) -> None:
+        """The jobs on slots gone from the pool go back to idle once the cycle that ended
+        their claims is over (as a committed ``fs negotiate`` leaves them)."""
+        for job in self.stranded:
+            self.running_jobs.remove(job.id)
+            self._add_idle(JobBatch(replace(job, status="idle", slot=None, start_time=None)))
+        self.stranded = []
 
     def _commit(self, result: CycleResult, t: float) -> None:
         """The accountant as ``apply_matches`` charges it; matched jobs leave their batches,
@@ -427,7 +448,7 @@ class SimQueue:
                 for user, factor in sorted(self.slurm.factors(t).items())
             ]
         capacity = float(self.capacity)
-        in_use = float(self.claimed_configured)
+        in_use = float(self.in_use)
         out.append(SimRow(t, "pool", "pool", in_use, pending=self.idle_jobs, capacity=capacity))
         return out
 
