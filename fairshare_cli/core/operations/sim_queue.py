@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from msgspec.structs import replace
 
-from fairshare_cli.core.batches import JobBatch
+from fairshare_cli.core.batches import JobBatch, matched_offsets, rest_of
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor import cycle_accounting
@@ -41,7 +41,7 @@ from fairshare_cli.core.htcondor.pool import (
     quota_view,
     submitter_of,
 )
-from fairshare_cli.core.jobs import Job, cluster_proc
+from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.operations.sim_row import JobStart, SimRow
 from fairshare_cli.core.operations.slurm_series import SlurmSeries
 
@@ -417,11 +417,11 @@ class SimQueue:
             if batch.count == 1:
                 taken_here = [0] if batch.job.id in ids else []
             else:
-                taken_here = _offsets(batch, by_cluster[cluster])
+                taken_here = matched_offsets(batch, by_cluster[cluster])
             if not taken_here:
                 kept.append(batch)
                 continue
-            kept.extend(_rest(batch, taken_here))
+            kept.extend(rest_of(batch, taken_here))
             for i in taken_here:
                 job_id = batch.job_id(i)
                 taken[job_id] = batch.job if batch.count == 1 else replace(batch.job, id=job_id)
@@ -484,26 +484,3 @@ class SimQueue:
     def negotiator(self) -> NegotiatorState:
         """The ``negotiator`` section at the end."""
         return NegotiatorState(dict(self.claims), dict(self.rr_times), self.last_cycle)
-
-
-def _offsets(batch: JobBatch, ids: list[str]) -> list[int]:
-    """Offsets in a batch of the matched ids of its cluster (by proc number, no scan)."""
-    _, first = cluster_proc(batch.job.id)
-    out = []
-    for job_id in ids:
-        proc = cluster_proc(job_id)[1]
-        if first <= proc < first + batch.count and batch.job_id(proc - first) == job_id:
-            out.append(proc - first)
-    return sorted(out)
-
-
-def _rest(batch: JobBatch, taken: list[int]) -> list[JobBatch]:
-    """What is left of a batch once the jobs at ``taken`` (sorted offsets) are gone."""
-    out = []
-    lo = 0
-    for i in [*taken, batch.count]:
-        if i > lo:
-            job = batch.job if lo == 0 else replace(batch.job, id=batch.job_id(lo))
-            out.append(JobBatch(job, i - lo))
-        lo = i + 1
-    return out
