@@ -270,3 +270,91 @@ def test_partitionable_slots_never_carve_more_cpus_than_they_have(
     if any(cpus <= max(pslots) for _, _, cpus, _, _ in spec):  # (some job fits: not vacuous)
         assert any(r.kind == "slurm_user" and r.slots for r in result.rows)
     assert once().rows == result.rows
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    nodes=st.lists(
+        st.tuples(st.integers(1, 2), st.sampled_from([1, 2, 4]), st.sampled_from(["p1", "p2"])),
+        min_size=1,
+        max_size=3,
+    ),
+    spec=st.lists(
+        st.tuples(
+            st.sampled_from(["a", "b", "c"]),
+            st.integers(1, 4),
+            st.sampled_from([1, 2, 3]),
+            st.sampled_from([300.0, 1700.0, 5000.0]),
+            st.sampled_from([None, 900.0, 2000.0]),
+            st.sampled_from(["p1", "p2", "p1,p2"]),
+            st.sampled_from([0.0, 1500.0]),
+        ),
+        min_size=1,
+        max_size=5,
+    ),
+    algorithm=st.sampled_from(["classic", "fair_tree"]),
+    backfill=st.booleans(),
+)
+def test_slurm_scheduling_never_uses_more_cpus_than_the_nodes_have(
+    nodes: Any, spec: Any, algorithm: str, backfill: bool
+) -> None:
+    """``--scheduler slurm`` (with or without backfill): each cycle the users' CPUs are the
+    pool row's in use, at most the nodes' CPUs, every fair-share factor is in [0, 1], and
+    the same inputs give the same rows."""
+    raw: dict[str, Any] = {
+        "pool": {"uid_domain": "d"},
+        "priority": {
+            "fairshare": algorithm,
+            "decay_halflife": "1:00:00",
+            "calc_period": "5",
+            "weights": {"fairshare": 1000, "age": 100},
+        },
+        "machines": [
+            {"name": f"n{i}x", "count": c, "attributes": {"Cpus": cpus}, "partitions": [part]}
+            for i, (c, cpus, part) in enumerate(nodes)
+        ],
+        "partitions": {"p1": {"default": True}, "p2": {}},
+        "qos": {"normal": {"priority": 0}},
+        "accounts": {
+            "x": {"shares": 2, "users": {"a": 1, "b": 1}},
+            "y": {"shares": 1, "users": {"c": 1}},
+        },
+    }
+    config = build_config(raw, "test.toml")
+    work = [
+        JobBatch(
+            Job(
+                id=f"{k}.0",
+                owner=owner,
+                account="y" if owner == "c" else "x",
+                request_cpus=cpus,
+                run_time=run_time,
+                time_limit=limit,
+                partition=part,
+                submit_time=START + offset,
+            ),
+            count,
+        )
+        for k, (owner, count, cpus, run_time, limit, part, offset) in enumerate(spec, start=1)
+    ]
+    from fairshare_cli.core.operations.slurm_series import SlurmSeries
+
+    def once() -> SimResult:
+        state = (acct.AccountantState(records={}), NegotiatorState())
+        window = SimWindow(START, UNTIL, CYCLE)
+        series = SlurmSeries(config, None)
+        return simulate(
+            config, *state, [], work, window, slurm=series, scheduler="slurm", backfill=backfill
+        )
+
+    result = once()
+    capacity = sum(count * cpus for count, cpus, _ in nodes)
+    for t in sorted({r.time for r in result.rows}):
+        rows = [r for r in result.rows if r.time == t]
+        (pool,) = [r for r in rows if r.kind == "pool"]
+        used = sum(r.slots for r in rows if r.kind == "slurm_user")
+        assert used == pool.slots <= capacity and pool.capacity == capacity
+        for r in rows:
+            if r.kind == "slurm_user":
+                assert r.fairshare is not None and 0.0 <= r.fairshare <= 1.0
+    assert once().rows == result.rows
