@@ -108,7 +108,12 @@ def run(  # noqa: PLR0913  click passes each option
     if (dask_scheduler is None) != (engine != "dask"):
         raise click.UsageError("--engine dask and --dask-scheduler ADDRESS go together")
     spec = Path(spec_path)
-    folder = engines.prepare(spec, Path(out) if out else spec.with_suffix(".sweep"))
+    where = Path(out) if out else spec.with_suffix(".sweep")
+    if engine == "htcondor":
+        from fairshare_cli.cli.sweep_batch import check_dag_folder
+
+        check_dag_folder(where)
+    folder = engines.prepare(spec, where)
     if engine in ("htcondor", "slurm"):
         engines.write_batch_files(folder, engine, submit, html)
         return

@@ -18,7 +18,7 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
-from fairshare_cli.errors import RuntimeFailure
+from fairshare_cli.errors import InputError, RuntimeFailure
 from fairshare_cli.io.atomic import atomic_write_text
 from fairshare_cli.io.sweep_dir import SweepDir
 
@@ -32,6 +32,30 @@ def _args(words: Sequence[str]) -> str:
 
 def _collect_words(folder: Path, page: str) -> list[str]:
     return ["sweep", "collect", str(folder), "--html", page, "--output", "json"]
+
+
+def check_dag_folder(folder: Path) -> None:
+    """A DAG file can name a submit file in ``folder``: DAGMan reads a path between double
+    quotes (``next_possibly_quoted_token`` in ``parse.cpp``), so not one that holds one.
+
+    Raises:
+        InputError: the folder's path has a double quote.
+    """
+    if '"' in str(folder.resolve()):
+        raise InputError(f"--out {folder}: a DAG file cannot name a path with a double quote in it")
+
+
+def _dag_path(path: Path) -> str:
+    """A path as a DAG's JOB line names it: between double quotes when it has a blank."""
+    text = str(path)
+    return f'"{text}"' if any(c.isspace() for c in text) else text
+
+
+def _sbatch_path(text: str) -> str:
+    """A file pattern as an ``#SBATCH`` line names it: ``%`` doubled (Slurm's filename
+    pattern), quoted as sbatch's ``_get_argument`` reads it (quotes group blanks and
+    ``#``; a backslash escapes, inside quotes too)."""
+    return shlex.quote(text.replace("\\", "\\\\").replace("%", "%%"))
 
 
 def write_htcondor(folder: SweepDir, todo: Sequence[int], page: str, fs: Sequence[str]) -> Path:
@@ -68,8 +92,8 @@ request_memory = 1GB
 queue
 """
     dag = f"""# fs sweep: the points, then the collect (FINAL: it runs whatever happened)
-JOB points {where / "sweep.sub"}
-FINAL collect {where / "collect.sub"}
+JOB points {_dag_path(where / "sweep.sub")}
+FINAL collect {_dag_path(where / "collect.sub")}
 """
     atomic_write_text(where / "sweep.sub", sub, "submit file", 0o644)
     atomic_write_text(where / "collect.sub", collect, "submit file", 0o644)
@@ -111,7 +135,7 @@ def write_slurm(
 #SBATCH --array={_array(todo)}
 #SBATCH --ntasks=1
 #SBATCH --cpus-per-task=1
-#SBATCH --output={where}/logs/point-%a.out
+#SBATCH --output={_sbatch_path(str(where / "logs"))}/point-%a.out
 set -eu
 exec {command} "${{SLURM_ARRAY_TASK_ID}}"
 """
@@ -120,7 +144,7 @@ exec {command} "${{SLURM_ARRAY_TASK_ID}}"
 # fs sweep: the table of every point (results.json) and the page
 #SBATCH --job-name=fs-sweep-collect
 #SBATCH --ntasks=1
-#SBATCH --output={where}/logs/collect.out
+#SBATCH --output={_sbatch_path(str(where / "logs"))}/collect.out
 set -eu
 exec {collect_cmd} > {shlex.quote(str(where / "results.json"))}
 """

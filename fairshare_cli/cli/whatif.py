@@ -156,9 +156,10 @@ def _show(
     view: str, before: Any, after: Any, notes: list[str], title: str, as_json: bool, wide: bool
 ) -> None:
     """The comparison of the view's two documents, as JSON or as the table."""
-    from fairshare_cli.core.operations.whatif import compare, diff_json, rows_of
+    from fairshare_cli.core.operations.whatif import compare, diff_json, match_changes, rows_of
 
-    diff = compare(view, rows_of(view, before), rows_of(view, after))
+    matches = match_changes(view, before, after)
+    diff = compare(view, rows_of(view, before), rows_of(view, after), matches)
     if as_json:
         from fairshare_cli.core.jsontext import dumps_indented  # (plain JSON values: as json.dumps)
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from msgspec import Struct
+from msgspec.structs import replace
 
-from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.jobs import Job, cluster_proc
 
 
 class JobBatch(Struct, frozen=True, gc=False):
@@ -54,3 +55,26 @@ class IdBatch(JobBatch, frozen=True, gc=False):
     def holds(self, job_id: str, start: int = 0) -> bool:
         """Whether ``job_id`` is one of the batch's jobs from the ``start``-th on."""
         return job_id in self.ids[start:]
+
+
+def matched_offsets(batch: JobBatch, ids: list[str]) -> list[int]:
+    """Offsets in a batch of the matched ids of its cluster (by proc number, no scan)."""
+    _, first = cluster_proc(batch.job.id)
+    out = []
+    for job_id in ids:
+        proc = cluster_proc(job_id)[1]
+        if first <= proc < first + batch.count and batch.job_id(proc - first) == job_id:
+            out.append(proc - first)
+    return sorted(out)
+
+
+def rest_of(batch: JobBatch, taken: list[int]) -> list[JobBatch]:
+    """What is left of a batch once the jobs at ``taken`` (sorted offsets) are gone."""
+    out = []
+    lo = 0
+    for i in [*taken, batch.count]:
+        if i > lo:
+            job = batch.job if lo == 0 else replace(batch.job, id=batch.job_id(lo))
+            out.append(JobBatch(job, i - lo))
+        lo = i + 1
+    return out

@@ -27,6 +27,10 @@ LABELS = {
     "subtree_quota": "subtree",
     "in_use": "in use",
     "p_first": "P(first)",
+    "raw_shares": "raw shares",
+    "static_quota": "config quota",
+    "dynamic_quota": "dyn. quota",
+    "accept_surplus": "surplus",
 }
 
 
@@ -116,9 +120,11 @@ def summary(diff: WhatifDiff) -> str:
     if diff.no_differences:
         return "no differences"
     c = diff.counts()
+    differ = diff.matches_differ()
+    matches = f", {differ} matches differ" if differ else ""
     return (
         f"{c['changed']} rows changed, {c['moved']} moved, {c['appeared']} appeared, "
-        f"{c['left']} left ({len(diff.changes)} changes)"
+        f"{c['left']} left{matches} ({len(diff.changes)} changes)"
     )
 
 

@@ -82,3 +82,30 @@ def test_simulate_ends_it_at_its_first_cycle(tmp_path: Path, run: Callable[..., 
     assert direct.stdout == after.stdout
     rows = [r for r in json.loads(direct.stdout) if r["name"] == "alice@example.org"]
     assert rows and {r["slots"] for r in rows} == {1.0}
+
+
+def test_simulate_matches_a_job_off_the_pool_only_once_it_is_idle(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """A job running on a slot the pool lacks is idle again after the cycle that ends its
+    claim, not during it: fs negotiate at 12:00 leaves it unmatched and idle, at 12:10
+    matches it. fs simulate made it idle before its first cycle and matched it at 12:00;
+    its rows are now those of the two committed cycles."""
+    env = write_pool(tmp_path)
+    args = common(env)
+    state = json.loads(env["state"].read_text())
+    state["jobs"][0].update(status="running", slot="slot9@ghost", start_time=1795258800.0)
+    claim = {"job_id": "1", "start_time": 1795258800.0, "submitter": "alice@example.org"}
+    state["negotiator"] = {"claims": {"slot9@ghost": claim}}
+    env["state"].write_text(json.dumps(state))
+    line = ["simulate", "--until", "600", "--cycle", "600", "--json", *args]
+    result = run(*line)
+    assert result.exit_code == 0, result.stderr
+    rows = [r for r in json.loads(result.stdout) if r["name"] == "alice@example.org"]
+    assert [(r["slots"], r["pending"]) for r in rows] == [(0.0, 1), (1.0, 0)]
+    held = []
+    for now in ("2026-11-21T12:00:00Z", "2026-11-21T12:10:00Z"):
+        assert run("negotiate", *args[:-1], now).exit_code == 0
+        doc = json.loads(env["state"].read_text())
+        held.append(len(doc["negotiator"]["claims"]))
+    assert held == [0, 1]

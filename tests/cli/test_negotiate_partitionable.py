@@ -195,9 +195,9 @@ def test_simulate_gives_carved_cpus_back_when_jobs_end(
 ) -> None:
     """Three 4-CPU jobs of 600 s then one 8-CPU job of 1200 s on 16 CPUs: cycle 0 carves
     4 + 4 + 4 = 12 CPUs in job order and the 8-CPU job does not fit the 4 left; at 600 s
-    the three end and give their 12 back, and the 8-CPU job takes 8: 1 slot held; at
-    1200 s it still runs; at 1800 s it ends: 0. The pool row's capacity is the
-    partitionable slot's 16 CPUs."""
+    the three end and give their 12 back, and the 8-CPU job takes 8; at 1200 s it still
+    runs; at 1800 s it ends: 0. The pool row counts the dynamic slots' CPUs against the
+    partitionable slot's 16."""
     workload = tmp_path / "w.json"
     workload.write_text(
         json.dumps(
@@ -224,7 +224,7 @@ def test_simulate_gives_carved_cpus_back_when_jobs_end(
     )
     assert result.exit_code == 0, result.stderr
     pool = [(r["slots"], r["capacity"]) for r in json.loads(result.stdout) if r["kind"] == "pool"]
-    assert pool == [(3.0, 16.0), (1.0, 16.0), (1.0, 16.0), (0.0, 16.0)]
+    assert pool == [(12.0, 16.0), (8.0, 16.0), (8.0, 16.0), (0.0, 16.0)]
 
 
 def test_running_jobs_submitted_carve_their_dynamic_slots(

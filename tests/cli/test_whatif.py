@@ -286,3 +286,46 @@ def test_sprio_weights_are_refused_rather_than_shown_as_no_differences(
         "only the weights (fs config check shows them): drop -w"
     )
     assert result.stderr.count("\n") == 1
+
+
+def test_a_slurm_decay_set_to_its_value_says_no_differences(run: Callable[..., Any]) -> None:
+    """The sample state's Slurm usage and its history replayed sum the same charges in
+    another order: figures equal to 4e-15 are not changes (it listed 13 rows changed,
+    0.027320935097171557 -> 0.027320935097171546 ...)."""
+    config = str(REPO / "sample_configs" / "pool.toml")
+    result = run(
+        *("whatif", "--set", 'priority.decay_halflife="7-0"', "sshare", "-a"),
+        *("--config", config, "--now", NOW),
+    )
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.strip().endswith("no differences")
+
+
+def test_a_group_knob_the_view_prints_is_a_difference(run: Callable[..., Any]) -> None:
+    """accept_surplus=true on group_chemistry.lab moves no number (nothing is idle), but
+    fs quota's Surplus column says yes where it said no: that is a change (it said 'no
+    differences')."""
+    result = run(
+        *("whatif", "--set", 'groups."group_chemistry.lab".accept_surplus=true', "quota"),
+        *SAMPLE,
+    )
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[-1] == "1 rows changed, 0 moved, 0 appeared, 0 left (1 changes)"
+    assert [line.split("│")[-1].strip() for line in lines if "group_chemistry.lab " in line] == [
+        "False -> True"
+    ]
+
+
+def test_an_association_s_raw_shares_the_view_prints_are_a_difference(
+    run: Callable[..., Any],
+) -> None:
+    """Doubling both astro users' shares leaves their NormShares (their part of astro's)
+    but changes sshare's RawShares: changes (it said 'no differences')."""
+    erin, frank = "accounts.astro.users.erin=2", "accounts.astro.users.frank=2"
+    result = run("whatif", "--set", erin, "--set", frank, "sshare", "-a", *SAMPLE, "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["changes"] == [
+        {"key": f"astro/{user}", "field": "raw_shares", "before": 1, "after": 2}
+        for user in ("erin", "frank")
+    ]

@@ -148,3 +148,33 @@ def test_a_bad_view_option_points_at_the_views_help(view: str, run: Callable[...
     assert result.stderr.startswith("fs: error: No such option '--bogus'.")
     # ('fs' is the program's name; under the test runner it is 'cli')
     assert result.stderr.endswith(f" {view} --help')\n") and "whatif {" not in result.stderr
+
+
+def test_a_negotiation_whose_matches_move_is_not_without_differences(
+    run: Callable[..., Any],
+) -> None:
+    """A preemption rank that picks other claims to preempt changes no submitter's figures
+    but fs negotiate's matches (which job each preempts): it said 'no differences'. Each
+    match that moved is a change keyed by its job, and the footer counts them."""
+    line = [
+        *("whatif", "--set", 'negotiator.preemption_rank="- TotalJobRuntime"', "negotiate"),
+        *("--jobs-file", str(REPO / "sample_configs" / "jobs.json"), "--config", POOL),
+        *("--now", NOW),
+    ]
+    doc = json.loads(run(*line, "--json").stdout)
+    before = {m["job_id"]: m for m in doc["before"]["matches"]}
+    after = {m["job_id"]: m for m in doc["after"]["matches"]}
+    assert before.keys() == after.keys()  # the same jobs start, on other slots
+    moved = [
+        {"key": job, "field": field, "before": m[field], "after": after[job][field]}
+        for job, m in sorted(before.items(), key=lambda item: [int(p) for p in item[0].split(".")])
+        for field in ("slot", "preempted_job")
+        if after[job][field] != m[field]
+    ]
+    jobs = len({c["key"] for c in moved})
+    assert jobs and doc["changes"] == moved
+    result = run(*line)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == (
+        f"0 rows changed, 0 moved, 0 appeared, 0 left, {jobs} matches differ ({len(moved)} changes)"
+    )

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from msgspec.structs import replace
 
-from fairshare_cli.core.batches import JobBatch
+from fairshare_cli.core.batches import JobBatch, matched_offsets, rest_of
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor import cycle_accounting
@@ -41,7 +41,7 @@ from fairshare_cli.core.htcondor.pool import (
     quota_view,
     submitter_of,
 )
-from fairshare_cli.core.jobs import Job, cluster_proc
+from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.operations.sim_row import JobStart, SimRow
 from fairshare_cli.core.operations.slurm_series import SlurmSeries
 
@@ -112,7 +112,9 @@ class SimQueue:
         self.held: dict[str, int] = {}  # slots held per submitter (claims)
         self.cpus: dict[str, int] = {}  # CPUs of running jobs per owner (Slurm rows)
         self.claimed_configured = 0
+        self.in_use = 0  # the pool row's: a claim's slot, or on a partitionable one its CPUs
         self.gone: list[Claim] = []  # the state's claims on slots the pool no longer has
+        self.stranded: list[Job] = []  # their running jobs: idle after the first cycle
         self.seen: set[str] = set()  # submitters keep a row (0 slots) once they have appeared
         self.starts: list[JobStart] = []  # jobs started here (fs sweep's waits)
         self.finished = 0  # jobs ended here
@@ -132,9 +134,9 @@ class SimQueue:
             batch = item if isinstance(item, JobBatch) else JobBatch(item)
             job = batch.job
             if job.status == "running" and job.slot and batch.count == 1 and not self._on(job):
-                job = replace(job, status="idle", slot=None, start_time=None)  # (its slot gone)
-                batch = JobBatch(job)
-            if job.status == "idle":
+                self.stranded.append(job)  # (its slot gone: it runs through the first cycle)
+                self.running_jobs.add(job.id, job)
+            elif job.status == "idle":
                 self._add_idle(batch)
             elif job.status == "running":
                 for i in range(batch.count):
@@ -171,6 +173,7 @@ class SimQueue:
         self.seen.add(claim.submitter)
         if self._held_slot(claim.slot) in self.configured:
             self.claimed_configured += 1
+            self.in_use += self._in_use(claim)
 
     def _unclaim(self, claim: Claim) -> None:
         del self.claims[claim.slot]
@@ -181,9 +184,17 @@ class SimQueue:
         self.held[claim.submitter] -= 1
         if self._held_slot(claim.slot) in self.configured:
             self.claimed_configured -= 1
+            self.in_use -= self._in_use(claim)
 
     def _held_slot(self, name: str) -> str:
         return held_slot(name, self.partitionable)
+
+    def _in_use(self, claim: Claim) -> int:
+        """What a claim takes of the pool row's capacity: a dynamic slot its CPUs (as a
+        partitionable slot counts its total CPUs), any other slot 1."""
+        if self._held_slot(claim.slot) == claim.slot.lower():
+            return 1
+        return int(dict(claim.resources).get("Cpus", 1))
 
     def _add_idle(self, batch: JobBatch) -> None:
         self.idle.append(batch)
@@ -299,6 +310,7 @@ class SimQueue:
         if self.tree is None and (not self.idle_jobs or (self.skip_when_full and free <= 0)):
             self.acc.update(t)
             self.last_cycle = t
+            self._strand()
             return
         config = self.config
         result = negotiate_cycle(
@@ -318,6 +330,15 @@ class SimQueue:
         self._commit(result, t)
         self.rr_times.update({k: v for k, v in result.rr_times.items() if math.isfinite(v)})
         self.last_cycle = t
+        self._strand()
+
+    def _strand(self) -> None:
+        """The jobs on slots gone from the pool go back to idle once the cycle that ended
+        their claims is over (as a committed ``fs negotiate`` leaves them)."""
+        for job in self.stranded:
+            self.running_jobs.remove(job.id)
+            self._add_idle(JobBatch(replace(job, status="idle", slot=None, start_time=None)))
+        self.stranded = []
 
     def _commit(self, result: CycleResult, t: float) -> None:
         """The accountant as ``apply_matches`` charges it; matched jobs leave their batches,
@@ -396,11 +417,11 @@ class SimQueue:
             if batch.count == 1:
                 taken_here = [0] if batch.job.id in ids else []
             else:
-                taken_here = _offsets(batch, by_cluster[cluster])
+                taken_here = matched_offsets(batch, by_cluster[cluster])
             if not taken_here:
                 kept.append(batch)
                 continue
-            kept.extend(_rest(batch, taken_here))
+            kept.extend(rest_of(batch, taken_here))
             for i in taken_here:
                 job_id = batch.job_id(i)
                 taken[job_id] = batch.job if batch.count == 1 else replace(batch.job, id=job_id)
@@ -427,7 +448,7 @@ class SimQueue:
                 for user, factor in sorted(self.slurm.factors(t).items())
             ]
         capacity = float(self.capacity)
-        in_use = float(self.claimed_configured)
+        in_use = float(self.in_use)
         out.append(SimRow(t, "pool", "pool", in_use, pending=self.idle_jobs, capacity=capacity))
         return out
 
@@ -463,26 +484,3 @@ class SimQueue:
     def negotiator(self) -> NegotiatorState:
         """The ``negotiator`` section at the end."""
         return NegotiatorState(dict(self.claims), dict(self.rr_times), self.last_cycle)
-
-
-def _offsets(batch: JobBatch, ids: list[str]) -> list[int]:
-    """Offsets in a batch of the matched ids of its cluster (by proc number, no scan)."""
-    _, first = cluster_proc(batch.job.id)
-    out = []
-    for job_id in ids:
-        proc = cluster_proc(job_id)[1]
-        if first <= proc < first + batch.count and batch.job_id(proc - first) == job_id:
-            out.append(proc - first)
-    return sorted(out)
-
-
-def _rest(batch: JobBatch, taken: list[int]) -> list[JobBatch]:
-    """What is left of a batch once the jobs at ``taken`` (sorted offsets) are gone."""
-    out = []
-    lo = 0
-    for i in [*taken, batch.count]:
-        if i > lo:
-            job = batch.job if lo == 0 else replace(batch.job, id=batch.job_id(lo))
-            out.append(JobBatch(job, i - lo))
-        lo = i + 1
-    return out

@@ -22,6 +22,8 @@ class ViewSpec:
     key: tuple[str, ...]
     figures: tuple[str, ...]
     rows_field: str | None = None  # the list inside a one-object view (negotiate)
+    #: the view's matches (negotiate), compared by job: their slot and the job preempted
+    matches_field: str | None = None
 
 
 VIEWS: dict[str, ViewSpec] = {
@@ -30,11 +32,22 @@ VIEWS: dict[str, ViewSpec] = {
         ("effective_priority", "real_priority", "priority_factor", "weighted_resources_in_use"),
     ),
     "sprio": ViewSpec(("job_id", "partition"), ("priority",)),
-    "sshare": ViewSpec(("account", "user"), ("norm_shares", "effective_usage", "fairshare")),
-    "quota": ViewSpec(("group",), ("subtree_quota", "quota", "limit", "in_use", "demand")),
+    "sshare": ViewSpec(
+        ("account", "user"), ("norm_shares", "effective_usage", "fairshare", "raw_shares")
+    ),
+    "quota": ViewSpec(
+        ("group",),
+        (
+            *("subtree_quota", "quota", "limit", "in_use", "demand"),
+            *("static_quota", "dynamic_quota", "accept_surplus"),  # (the config's, printed)
+        ),
+    ),
     "taskqueues": ViewSpec(("tq_id",), ("priority", "share", "correction", "p_first")),
     "negotiate": ViewSpec(
-        ("name",), ("effective_priority", "share", "limit", "matched"), rows_field="submitters"
+        ("name",),
+        ("effective_priority", "share", "limit", "matched"),
+        rows_field="submitters",
+        matches_field="matches",
     ),
 }
 
@@ -84,6 +97,10 @@ class WhatifDiff:
     def no_differences(self) -> bool:
         return not self.changes
 
+    def matches_differ(self) -> int:
+        """How many matches (negotiate's, by job) differ."""
+        return len({c.key for c in self.changes if c.field in MATCH_FIELDS})
+
     def counts(self) -> dict[str, int]:
         """Rows whose figures changed, rows that moved, appeared and left."""
         return {
@@ -106,20 +123,60 @@ def rows_of(view: str, document: Any) -> list[Row]:
     return list(document) if isinstance(document, list) else []
 
 
+#: What a match of ``fs negotiate`` is compared by: where its job runs, whom it preempts.
+MATCH_FIELDS = ("slot", "preempted_job")
+
+
+def match_changes(view: str, before: Any, after: Any) -> list[Change]:
+    """The matches (a view's ``matches_field``) that differ, by job id: its slot or the
+    job it preempts, None on the side where the job is not matched; in job order."""
+    field = VIEWS[view].matches_field
+    if field is None or not isinstance(before, dict) or not isinstance(after, dict):
+        return []
+    old = {m["job_id"]: m for m in before.get(field, [])}
+    new = {m["job_id"]: m for m in after.get(field, [])}
+    out: list[Change] = []
+    for job in sorted(old.keys() | new.keys(), key=_job_order):
+        b, a = old.get(job), new.get(job)
+        for name in MATCH_FIELDS:
+            vb = None if b is None else b.get(name)
+            va = None if a is None else a.get(name)
+            if vb != va and (name == "slot" or (b is not None and a is not None)):
+                out.append(Change(job, name, vb, va))
+    return out
+
+
+def _job_order(job_id: str) -> tuple[tuple[int, int | str], ...]:
+    """``2.10`` after ``2.9``: numeric parts as numbers."""
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in job_id.split("."))
+
+
 def row_key(spec: ViewSpec, row: Row) -> str:
     """A row's key as text: key fields joined by ``/``, absent parts left out."""
     return "/".join(str(row[k]) for k in spec.key if row.get(k) is not None)
 
 
+#: Floats this close (relative) are the same figure: a history replayed sums the same
+#: charges in another order than the stored usage was summed (the sample state's Slurm
+#: usage and its history replayed differ by 4e-15), which no view prints.
+SAME_FLOAT = 1e-12
+
+
 def same(a: Any, b: Any) -> bool:
-    """Equal figures: numbers compared exactly (NaN equal to NaN), anything else by ``==``."""
-    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
-        return True
+    """Equal figures: floats equal to :data:`SAME_FLOAT` (NaN equal to NaN), anything else
+    by ``==``."""
+    if isinstance(a, float) and isinstance(b, float):
+        if math.isnan(a) and math.isnan(b):
+            return True
+        return a == b or math.isclose(a, b, rel_tol=SAME_FLOAT)
     return bool(a == b)
 
 
-def compare(view: str, before: Sequence[Row], after: Sequence[Row]) -> WhatifDiff:
-    """Match rows by key and list every figure and rank that differs.
+def compare(
+    view: str, before: Sequence[Row], after: Sequence[Row], matches: Sequence[Change] = ()
+) -> WhatifDiff:
+    """Match rows by key and list every figure and rank that differs, then ``matches``
+    (:func:`match_changes`).
 
     Rows come in the after view's order, then rows that left in the before view's order.
     """
@@ -145,7 +202,7 @@ def compare(view: str, before: Sequence[Row], after: Sequence[Row]) -> WhatifDif
                 changed.add(name)
                 changes.append(Change(key, name, vb, va))
         rows.append(Compared(key, rb, ra, b, a, frozenset(changed)))
-    return WhatifDiff(view, spec.figures, rows, changes)
+    return WhatifDiff(view, spec.figures, rows, [*changes, *matches])
 
 
 def diff_json(

@@ -329,12 +329,10 @@ def charge_at(start: float, end: float | None, rate: float, grid: PassGrid) -> f
 
 
 def usage_at(
-    state: SlurmUsage, now: float, params: DecayParams
+    state: SlurmUsage, now: float, params: DecayParams, view: float | None = None
 ) -> tuple[float, dict[UsageKey, float]]:
-    """Raw usage per user association as the last decay pass before ``now`` left it.
-
-    Returns the pass time and the usage; nothing is written (lazy view).
-    """
+    """Raw usage per association at the last pass before ``now`` (ends charged up to
+    ``view``, default ``now``): the pass time and the usage; nothing is written."""
     period = params.calc_period
     anchor = state.last_decay_ran
     t = last_pass(anchor, now, period)
@@ -350,7 +348,7 @@ def usage_at(
         after=anchor,
         cutoff=cutoff if stored_reset else None,
         charge_job_end=params.charge_job_end,
-        view=now,
+        view=now if view is None else view,
     )
     out: dict[UsageKey, float] = {key: 0.0 for key in state.usage}
     if not stored_reset:
@@ -373,10 +371,12 @@ def usage_at(
 def advance(state: SlurmUsage, now: float, params: DecayParams) -> SlurmUsage:
     """Bring the stored usage up to the last pass before ``now`` (for a mutating command).
 
-    Charges of jobs that ended by ``now`` are folded into the usage and dropped.
-    """
-    t, usage = usage_at(state, now, params)
-    running = tuple(r for r in state.running if r.end is None or r.end > now)
+    Charges of jobs that ended before that pass are folded in and dropped; one that ended
+    at or after it stays, its end uncharged: classic fair share reads usage from before
+    the pass charged it (``tree_usage.usage_before_charges``), advanced or not."""
+    t = last_pass(state.last_decay_ran, now, params.calc_period)
+    t, usage = usage_at(state, now, params, view=t)
+    running = tuple(r for r in state.running if r.end is None or r.end >= t)
     base = state.last_decay_ran if state.last_decay_ran is not None else t
     last_reset = state.last_reset
     cutoff = reset_cutoff(params, base, state.last_reset, t)

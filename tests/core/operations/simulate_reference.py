@@ -250,7 +250,11 @@ class _Simulation:
         if slurm_fairshare is not None:
             out += self._slurm_rows(t, slurm_fairshare)
         slots, partitionable, capacity = pool_slots(self.config)
-        in_use = sum(1 for s in self.negotiator.claims if held_slot(s, partitionable) in slots)
+        in_use = sum(  # a dynamic slot takes its CPUs of the pool's (a pslot's total CPUs)
+            1 if held_slot(s, partitionable) == s.lower() else int(dict(c.resources)["Cpus"])
+            for s, c in self.negotiator.claims.items()
+            if held_slot(s, partitionable) in slots
+        )
         idle = sum(1 for j in self.jobs if j.status == "idle")
         out.append(SimRow(t, "pool", "pool", float(in_use), pending=idle, capacity=capacity))
         return out

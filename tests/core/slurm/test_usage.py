@@ -90,6 +90,49 @@ def test_lazy_view_equals_advancing() -> None:
     assert view[("b", "u1")] == pytest.approx(stepped.usage[("b", "u1")], rel=1e-12)
 
 
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 1200), st.one_of(st.none(), st.integers(0, 1200)), st.integers(1, 8)
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+    st.integers(0, 1500),
+    st.integers(0, 300),
+    st.booleans(),
+)
+@settings(max_examples=200, deadline=None)
+def test_a_view_is_the_same_whether_or_not_the_state_was_advanced(
+    charges: list[tuple[int, int | None, int]], first: int, wait: int, end_charge: bool
+) -> None:
+    """Advancing (what every mutating command does first) changes no later view: neither
+    the usage nor the usage before the last pass charged its jobs (which classic fair
+    share reads), a job ended after that pass included."""
+    from fairshare_cli.core.slurm.tree_usage import usage_before_charges
+
+    p = DecayParams(halflife=600, calc_period=60, charge_job_end=end_charge)
+    t0 = _t("2026-11-21T00:00:00")
+    running = tuple(
+        RunningCharge("a", f"u{i}", float(rate), t0 + s, None if e is None else t0 + s + e)
+        for i, (s, e, rate) in enumerate(charges)
+    )
+    state = SlurmUsage(last_decay_ran=t0, running=running)
+    now = t0 + first
+    later = now + wait
+    stepped = advance(state, now, p)
+    for view in (now, later):
+        t, usage = usage_at(state, view, p)
+        t2, usage2 = usage_at(stepped, view, p)
+        assert t2 == t
+        for key in usage.keys() | usage2.keys():
+            assert usage2.get(key, 0.0) == pytest.approx(usage.get(key, 0.0), rel=1e-9, abs=1e-9)
+        before = usage_before_charges(state, t, usage, view, p) or usage
+        before2 = usage_before_charges(stepped, t, usage2, view, p) or usage2
+        for key in before.keys() | before2.keys():
+            assert before2.get(key, 0.0) == pytest.approx(before.get(key, 0.0), rel=1e-9, abs=1e-6)
+
+
 def test_state_json_round_trip() -> None:
     state = SlurmUsage(last_decay_ran=1.0e9, usage={("a", "u"): 12.5})
     assert usage_from_json(usage_to_json(state)) == state
