@@ -116,28 +116,33 @@ def submit_dag(dag: Path) -> int:
         raise RuntimeFailure(f"cannot submit {dag}: {exc}") from None
 
 
-def _array(todo: Sequence[int]) -> str:
-    """Slurm's ``--array`` list: ``0-16`` for a run, else the indices."""
-    if todo and list(todo) == list(range(todo[0], todo[-1] + 1)):
-        return f"{todo[0]}-{todo[-1]}"
-    return ",".join(str(i) for i in todo)
+#: The array tasks a sweep asks for at most: Slurm's default MaxArraySize (1001) refuses
+#: a task id above 1000; a larger sweep's tasks run several points each.
+MAX_ARRAY_TASKS = 1000
 
 
 def write_slurm(
     folder: SweepDir, todo: Sequence[int], page: str, fs: Sequence[str]
 ) -> tuple[Path, Path]:
-    """Write ``sweep.sbatch`` (the array) and ``collect.sbatch``; return both paths."""
+    """Write ``sweep.sbatch`` (the array) and ``collect.sbatch``; return both paths. Task
+    ``k`` of the array runs the points ``todo[k]``, ``todo[k + tasks]``, ... (one each for
+    up to :data:`MAX_ARRAY_TASKS` points)."""
     where = folder.path.resolve()
     command = " ".join(shlex.quote(w) for w in [*fs, "sweep", "run-point", str(where)])
+    tasks = min(len(todo), MAX_ARRAY_TASKS)
     script = f"""#!/bin/bash
-# fs sweep: one array task per point, each writes {where}/points/NNNNNN.json
+# fs sweep: array task K runs points[K], points[K + {tasks}], ...; each writes
+# {where}/points/NNNNNN.json
 #SBATCH --job-name=fs-sweep
-#SBATCH --array={_array(todo)}
+#SBATCH --array=0-{tasks - 1}
 #SBATCH --ntasks=1
 #SBATCH --cpus-per-task=1
-#SBATCH --output={_sbatch_path(str(where / "logs"))}/point-%a.out
+#SBATCH --output={_sbatch_path(str(where / "logs"))}/task-%a.out
 set -eu
-exec {command} "${{SLURM_ARRAY_TASK_ID}}"
+points=({" ".join(map(str, todo))})
+for ((i = SLURM_ARRAY_TASK_ID; i < ${{#points[@]}}; i += {tasks})); do
+  {command} "${{points[i]}}"
+done
 """
     collect_cmd = " ".join(shlex.quote(w) for w in [*fs, *_collect_words(where, page)])
     collect = f"""#!/bin/bash

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -268,6 +269,33 @@ def test_sbatch_script_runs_a_point_with_the_array_task_id(
     assert {k: point[k] for k in expected if k != "base"} == {
         k: v for k, v in expected.items() if k != "base"
     }
+
+
+def test_a_sweep_of_more_points_than_slurm_array_tasks_runs_them_all(
+    spec: Path, tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """A sweep of 1,101 points (1,100 and the base) wrote ``--array=0-1100``, which Slurm's
+    default MaxArraySize (1001) refuses. The array is 1,000 tasks now, task K running
+    points K, K + 1000, ...: task 100 runs 100 and 1100, task 101 runs 101 alone."""
+    values = ", ".join(str(600 + i) for i in range(1100))
+    big = spec.with_name("big.toml")
+    big.write_text(
+        SPEC.split("[[axis]]")[0] + f'[[axis]]\nkey = "accountant.priority_halflife"\n'
+        f"values = [{values}]\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "big"
+    assert run("sweep", str(big), "--out", str(out), "--engine", "slurm").exit_code == 0
+    script = (out / "sweep.sbatch").read_text(encoding="utf-8")
+    assert "#SBATCH --array=0-999\n" in script
+    tracer = out / "trace.sh"  # (the script with each point echoed, not run)
+    traced = re.sub(r"^  .* sweep run-point ", "  echo ", script, flags=re.MULTILINE)
+    tracer.write_text(traced, encoding="utf-8")
+    for task, points in (("100", f"{out.resolve()} 100\n{out.resolve()} 1100\n"),
+                         ("101", f"{out.resolve()} 101\n")):  # fmt: skip
+        env = {**os.environ, "SLURM_ARRAY_TASK_ID": task}
+        done = subprocess.run(["bash", str(tracer)], env=env, capture_output=True, text=True)
+        assert (done.returncode, done.stdout) == (0, points), done.stderr
 
 
 def test_dask_local_cluster_equals_the_local_run(

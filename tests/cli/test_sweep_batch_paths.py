@@ -85,10 +85,10 @@ def test_sbatch_output_lines_name_a_folder_with_a_space_a_hash_and_a_percent(
     spec: Path, tmp_path: Path, run: Callable[..., Any]
 ) -> None:
     """fs sweep SPEC --out 'runs #1 at 100%' --engine slurm wrote '#SBATCH
-    --output=.../runs #1 at 100%/logs/point-%a.out', which sbatch cuts at the space."""
+    --output=.../runs #1 at 100%/logs/task-%a.out', which sbatch cuts at the space."""
     out = (tmp_path / "runs #1 at 100%").resolve()
     assert run("sweep", str(spec), "--out", str(out), "--engine", "slurm").exit_code == 0
-    for name, log in (("sweep.sbatch", "point-%a.out"), ("collect.sbatch", "collect.out")):
+    for name, log in (("sweep.sbatch", "task-%a.out"), ("collect.sbatch", "collect.out")):
         text = (out / name).read_text(encoding="utf-8")
         line = next(x for x in text.splitlines() if x.startswith("#SBATCH --output="))
         pattern = _sbatch_argument(line.removeprefix("#SBATCH --output="))
