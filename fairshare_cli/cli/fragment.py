@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from fairshare_cli.cli.options import output_file
+
 if TYPE_CHECKING:  # tomlkit only when a fragment is written: `fs import --help` stays light
     from fairshare_cli.io.toml_merge import Fragment
 
@@ -40,6 +42,7 @@ def fragment_options(func: F) -> F:
         "into",
         metavar="CONFIG",
         type=click.Path(dir_okay=False),
+        callback=output_file("config file", writable=False),
         help="Merge into this pool config (keeps its comments and other keys) "
         "instead of printing a TOML fragment.",
     )(func)

@@ -117,6 +117,24 @@ def refuse_special(path: Path, what: str) -> None:
         )
 
 
+def check_output_file(path: str, option: str, what: str, writable: bool = True) -> None:
+    """Refuse an output file (``--plot``, ``--html``, ``--into``) that could not be written,
+    before the work that makes it: a missing folder is not created (``--html DIR/x.html``
+    made DIR, where ``--plot`` refused it), a device or a folder is not replaced.
+
+    Raises:
+        InputError: its folder is missing (or not a folder); the file is a device, a pipe
+            or a folder.
+        RuntimeFailure: the folder cannot be written (read-only), where ``writable``.
+    """
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise InputError(f"{option} {path}: folder {folder} does not exist")
+    if writable and not os.access(folder, os.W_OK):  # (a read-only folder or file system)
+        raise RuntimeFailure(f"cannot write {what} {path}: its folder is not writable")
+    refuse_special(Path(path), what)
+
+
 def present_file(path: Path, what: str) -> bool:
     """Whether ``path`` is there: a file (or a link to one); missing or unreachable, not.
 

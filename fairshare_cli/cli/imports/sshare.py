@@ -15,7 +15,13 @@ from fairshare_cli.cli.imports._slurm_state import (
     slurm_section,
     store_slurm,
 )
-from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
+from fairshare_cli.cli.options import (
+    GlobalOptions,
+    common_options,
+    dry_run_option,
+    output_file,
+    pass_options,
+)
 
 
 @click.command("sshare")
@@ -25,6 +31,7 @@ from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_opt
     "--into",
     metavar="CONFIG",
     type=click.Path(dir_okay=False),
+    callback=output_file("config file", writable=False),
     help="Also merge the account tree (parents, RawShares) into this pool config.",
 )
 @click.option("--replace", is_flag=True, help="With --into: overwrite differing values.")
