@@ -29,6 +29,7 @@ from fairshare_cli.errors import RuntimeFailure, StateError
 from fairshare_cli.io.atomic import disk_failure, fsync_folder, present_file
 from fairshare_cli.io.usage_marks import SECTION as SECTION
 from fairshare_cli.io.usage_marks import Marks, marks_of, new_generation
+from fairshare_cli.io.usage_marks import store_path as store_path
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -74,11 +75,6 @@ _COLUMNS = (
     "start, end, owner, accounting_group, nice_user, account, partition, qos, dirac_group, "
     "slots, cpus, job"
 )
-
-
-def store_path(state_path: Path) -> Path:
-    """``state.json`` -> ``state.history.sqlite`` (same folder)."""
-    return state_path.with_name(f"{state_path.stem}.history.sqlite")
 
 
 class UsageStore:
