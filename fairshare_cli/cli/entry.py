@@ -19,9 +19,12 @@ def main() -> NoReturn:
     """Run ``fs`` with the process's arguments; exit with the command's exit code (an
     error while flushing the output, such as a closed pipe: 1, as the commands end on
     one)."""
-    from fairshare_cli.cli.main import cli
+    import signal
+
+    from fairshare_cli.cli.main import cli, terminate
 
     _open_closed_streams()
+    signal.signal(signal.SIGTERM, terminate)  # (stopped as by Ctrl-C: cleanups run)
     try:
         cli()
     except SystemExit as exc:

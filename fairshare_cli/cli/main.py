@@ -108,9 +108,11 @@ class LazyGroup(click.Group):
             where = exc.ctx.command_path if exc.ctx is not None else _path_of(ctx, words)
             message = one_line(exc.format_message())
             raise FsError(f"{message} (see '{where} --help')", exc.exit_code) from None
-        except KeyboardInterrupt:  # (click's own: "Aborted!" after a blank line, exit 1)
+        except KeyboardInterrupt as exc:  # (click's own: "Aborted!" after a blank line, exit 1)
             if "--debug" in sys.argv[1:] or (ctx.obj or {}).get("debug"):
                 raise
+            if isinstance(exc, Terminated):
+                raise FsError(TERMINATED, 143) from None
             raise FsError(INTERRUPTED, 130) from None
         except BrokenPipeError:
             sys.stderr.close()
@@ -141,6 +143,23 @@ class LazyGroup(click.Group):
 #: The line of a command stopped by Ctrl-C (SIGINT), which exits with 128 + 2 as a shell's
 #: commands do. A file it was writing is the old one or the new one, whole.
 INTERRUPTED = "interrupted (Ctrl-C)"
+#: The line of a command stopped by SIGTERM (``kill``, a batch system preempting ``fs sweep
+#: run-point``), which exits with 128 + 15.
+TERMINATED = "terminated (SIGTERM)"
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the command is (:func:`terminate`): it stops as Ctrl-C stops it,
+    every cleanup run (no temporary file, no half-made history left behind)."""
+
+
+def terminate(signum: int, frame: object) -> None:
+    """The SIGTERM handler ``fs`` installs: raise :class:`Terminated`; a second SIGTERM, during
+    the cleanups, ends the process at once (the default)."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    raise Terminated()
 
 
 class FsError(click.ClickException):

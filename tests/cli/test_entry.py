@@ -153,3 +153,36 @@ def test_ctrl_c_during_an_import_is_one_line_and_130(tmp_path: Path) -> None:
     assert (proc.returncode, out, err) == (130, b"", b"fs: error: interrupted (Ctrl-C)\n")
     assert not state.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["history.csv", "state.json.lock"]
+
+
+@pytest.mark.parametrize("rebuild", [False, True], ids=["first-import", "rebuild"])
+def test_sigterm_during_an_import_is_one_line_and_143_and_leaves_nothing(
+    tmp_path: Path, rebuild: bool
+) -> None:
+    """SIGTERM (``kill``, a batch system preempting) while an import runs killed the
+    process where it stood: ``state.history.sqlite.new`` and its journal (and, for a
+    --rebuild, the old store's ``.kept`` link) stayed behind. Now it stops as Ctrl-C does:
+    ``fs: error: terminated (SIGTERM)``, exit 143, every file as it was."""
+    history = tmp_path / "history.csv"
+    rows = ["owner,start,end,slots"]
+    rows += [f"alice,{1795000000 + i},{1795000060 + i},1" for i in range(300_000)]
+    history.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    state = tmp_path / "state.json"
+    files = ["history.csv", "state.json.lock"]
+    if rebuild:
+        state.write_bytes((REPO / "sample_configs" / "sample-state.json").read_bytes())
+        store = REPO / "sample_configs" / "sample-state.history.sqlite"
+        (tmp_path / "state.history.sqlite").write_bytes(store.read_bytes())
+        files = sorted([*files, "state.json", "state.history.sqlite"])
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    args = ["import", "history", str(history), *SAMPLE, "--state", str(state)]
+    proc = _fs(args + ["--rebuild"] * rebuild, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    new = tmp_path / "state.history.sqlite.new"
+    deadline = time.monotonic() + 30
+    while not new.exists() and time.monotonic() < deadline:  # (the store is being written)
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, out, err) == (143, b"", b"fs: error: terminated (SIGTERM)\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == files
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name in before} == before
