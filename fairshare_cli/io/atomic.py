@@ -136,16 +136,19 @@ def check_output_file(path: str, option: str, what: str, writable: bool = True) 
 
 
 def present_file(path: Path, what: str) -> bool:
-    """Whether ``path`` is there: a file (or a link to one); missing or unreachable, not.
+    """Whether ``path`` is there: a file (or a link to one); missing, not.
 
     Raises:
         StateError: it is a pipe, a device, a socket or a folder, which opening could wait
-            on for ever (a pipe nobody writes) or read as no file.
+            on for ever (a pipe nobody writes) or read as no file; or it cannot be looked at
+            (a loop of symbolic links).
     """
     try:
         mode = os.stat(path).st_mode
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):
         return False
+    except OSError as exc:  # (a symbolic link loop: neither missing nor there)
+        raise StateError(f"{what} cannot be read: {exc.strerror}; move it aside") from None
     if not stat.S_ISREG(mode):
         raise StateError(
             f"{what} is not a regular file (a pipe, a device or a folder); move it aside"

@@ -219,7 +219,7 @@ class open_store:
     ) -> None:
         self.path, self.create, self.name = path, create and not readonly, name or path
         # (readonly: fs whatif never writes it, not even to roll back a dead process's write)
-        self.uri = f"{path.resolve().as_uri()}?mode=ro" if readonly else None
+        self.uri = f"{path.absolute().as_uri()}?mode=ro" if readonly else None  # (no stat)
         self._conn: sqlite3.Connection | None = None
 
     def __enter__(self) -> UsageStore | None:
