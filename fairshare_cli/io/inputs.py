@@ -220,15 +220,6 @@ def _escapes_surrogate(text: str) -> bool:
     return "\\ud" in text or "\\uD" in text
 
 
-def holds_lone_surrogate(data: bytes, doc: Any) -> bool:
-    """Whether ``doc``, which :func:`json.loads` read from ``data``, holds a lone surrogate:
-    an escape (``"\\udcff"``) or its UTF-8 bytes, which ``json.loads`` of bytes passes (no
-    output takes one: ``fs userprio`` crashed printing such a name)."""
-    if b"\\ud" not in data and b"\\uD" not in data and b"\xed" not in data:
-        return False
-    return not _unicode(doc)
-
-
 def _unicode(obj: Any) -> bool:
     """Whether every string in ``obj`` is Unicode text (no lone surrogate, which neither
     UTF-8 output nor classad2 takes)."""

@@ -25,7 +25,7 @@ from fairshare_cli.core.state import (
 )
 from fairshare_cli.errors import RuntimeFailure, StateError
 from fairshare_cli.io.atomic import atomic_write_text, lock_saying_so, refuse_special
-from fairshare_cli.io.inputs import fast_loads, holds_lone_surrogate, refuse_device
+from fairshare_cli.io.inputs import fast_loads, refuse_device
 
 #: The state size from which msgspec decodes it: importing msgspec costs 8-14 ms
 #: of CPU, json.loads about 3.3 ms more than msgspec per 100 KB (measured on the sshare
@@ -117,11 +117,6 @@ def _doc(data: bytes, path: Path, big: bool) -> Any:
     try:
         if doc is None:  # msgspec refused it: the standard library words why
             doc = json.loads(data, parse_constant=_non_finite, parse_float=_finite_float)
-            if holds_lone_surrogate(data, doc):  # (msgspec refuses one; json passes it)
-                raise StateError(
-                    f"state file {path} holds a lone surrogate (\\udXXX), which is not "
-                    "text; fix it or move it aside to start afresh"
-                )
     except NonFiniteNumber as exc:
         raise StateError(
             f"state file {path} holds the number {exc}, expected finite numbers only; "

@@ -246,35 +246,3 @@ def test_a_state_that_is_a_pipe_is_refused_before_a_lock_is_made(
     assert result.exit_code == 2
     assert f"cannot write state file {fifo}: not a regular file" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["state.json"]
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(b"al\\ud800ice@example.org", id="escape"),
-        pytest.param(b"al\xed\xa0\x80ice@example.org", id="utf-8-bytes"),
-    ],
-)
-@pytest.mark.parametrize("command", [["userprio"], ["userprio", "--json"], ["negotiate"]])
-def test_a_state_holding_a_lone_surrogate_is_refused(
-    tmp_path: Path, run: Callable[..., Any], name: bytes, command: list[str]
-) -> None:
-    """``fs userprio --state S`` whose record name held ``"\\ud800"`` (or its bytes, which
-    ``json.loads`` of bytes passes) crashed printing it (a UnicodeEncodeError traceback,
-    exit 1); ``fs negotiate`` said it could not write the state. Now the state is refused
-    when it is read, as a state holding NaN is, and left as it was."""
-    repo = Path(__file__).resolve().parents[2] / "sample_configs"
-    data = (repo / "sample-state.json").read_bytes()
-    state = tmp_path / "state.json"
-    state.write_bytes(data.replace(b"group_physics.hep.alice@example.org", name))
-    before = state.read_bytes()
-    result = run(
-        *command, "--config", str(repo / "pool.toml"), "--state", str(state),
-        "--now", "2026-11-21T13:00:00Z",
-    )  # fmt: skip
-    assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr == (
-        f"fs: error: state file {state} holds a lone surrogate (\\udXXX), which is not text; "
-        "fix it or move it aside to start afresh\n"
-    )
-    assert state.read_bytes() == before
