@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from typing import Any
 
@@ -180,15 +181,31 @@ def os_error_line(exc: OSError) -> str:
     return f"{where}: {exc.strerror or exc}"
 
 
+#: A quoted value of 200 characters or more in a message (not an apostrophe of prose: no
+#: letter before the opening quote nor after the closing one).
+_LONG_QUOTED = re.compile(r"""(?<!\w)(?:'[^']{200,}'|"[^"]{200,}")(?!\w)""")
+
+
 def one_line(text: str) -> str:
-    """An error message on one line: control characters in quoted user text as escapes.
+    """An error message on one line: control characters in quoted user text as escapes,
+    and a quoted value of 200 characters or more shortened (:func:`core.names.shown`: a
+    5,000-digit ``--now`` was echoed whole).
 
     ``fs delete $'\\n'`` says ``'\\n'``, not a line break; a tab is ``\\t``. Messages of
     our own never span lines, so this only ever changes echoed user text.
     """
+    if len(text) >= 200:
+        text = _LONG_QUOTED.sub(_shortened, text)
     if text.isprintable():
         return text
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text.rstrip("\n"))
+
+
+def _shortened(quoted: re.Match[str]) -> str:
+    from fairshare_cli.core.names import shown
+
+    mark = quoted.group(0)[0]
+    return mark + shown(quoted.group(0)[1:-1]) + mark
 
 
 def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
