@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -268,3 +269,14 @@ def test_version_with_a_config_folder_it_may_not_look_in(
     view = run("userprio", "--now", NOW)
     assert view.exit_code == 2
     assert view.stderr == f"fs: error: {config_line.removeprefix('config: ')}\n"
+
+
+def test_init_names_a_file_whose_name_is_not_utf8(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fs init $'\\xff.toml'`` crashed writing the name into the starter's comment (a
+    UnicodeEncodeError traceback, exit 1); the comment shows U+FFFD and the config reads."""
+    target = Path(os.fsdecode(bytes(tmp_path) + b"/\xff.toml"))
+    result = run("init", str(target))
+    assert result.exit_code == 0, result.stderr
+    text = target.read_text(encoding="utf-8")
+    assert "fs config check --config " in text and "\ufffd.toml" in text
+    assert run("config", "check", "--config", str(target)).exit_code == 0
