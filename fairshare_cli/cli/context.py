@@ -242,7 +242,8 @@ def load_env(opts: GlobalOptions) -> Env:
     env = Env(config=config, state=state, now=when, state_path=spath)
     _check_loaded(env)  # a section this fs would drop is refused by views too
     if opts.replay is not None:
-        env.state = opts.replay(config, state, when, spath)
+        with env.section_errors():  # (the replay reads sections the view may not)
+            env.state = opts.replay(config, state, when, spath)
     return env
 
 
