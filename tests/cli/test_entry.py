@@ -3,6 +3,7 @@ exit code, and a closed pipe ending it with 1 and nothing on stderr."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -186,3 +187,27 @@ def test_sigterm_during_an_import_is_one_line_and_143_and_leaves_nothing(
     assert (proc.returncode, out, err) == (143, b"", b"fs: error: terminated (SIGTERM)\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == files
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name in before} == before
+
+
+def test_sigterm_stops_a_local_sweep_and_its_workers_at_once(tmp_path: Path) -> None:
+    """SIGTERM reaches fs alone, not the processes running the points: ``fs sweep SPEC
+    --jobs 2`` waited for each running point to end (67 s of this sweep) before it
+    stopped. Now the workers are ended with it: exit 143 within seconds, one line."""
+    from tests.cli.test_sweep import CONFIG, WORKLOAD
+
+    (tmp_path / "pool.toml").write_text(CONFIG, encoding="utf-8")
+    (tmp_path / "work.json").write_text(json.dumps(WORKLOAD), encoding="utf-8")
+    spec = tmp_path / "sweep.toml"
+    spec.write_text(
+        'config = "pool.toml"\nworkload = "work.json"\nnow = "2026-11-20T00:00:00Z"\n'
+        'until = "60-0"\ncycle = "60"\n[[axis]]\nkey = "accountant.priority_halflife"\n'
+        "values = [600, 3600]\n",
+        encoding="utf-8",
+    )
+    proc = _fs(["sweep", str(spec), "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(4)  # (the workers started, the points running)
+    proc.send_signal(signal.SIGTERM)
+    started = time.monotonic()
+    _, err = proc.communicate(timeout=90)
+    assert (proc.returncode, err) == (143, b"fs: error: terminated (SIGTERM)\n")
+    assert time.monotonic() - started < 15
