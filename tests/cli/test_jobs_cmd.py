@@ -223,6 +223,11 @@ def test_submit_of_an_empty_jobs_file_is_refused_and_writes_nothing(
             id="prio-digits",
         ),
         pytest.param(
+            ["negotiate", "--dry-run", "--explain", "7" * 100_000],
+            "--explain " + "7" * 80 + "...: no idle job with that id",
+            id="negotiate-explain",
+        ),
+        pytest.param(
             ["delete", "x" * 100_000],
             "NAME '" + "x" * 80 + "...': give the full name",
             id="delete-no-domain",
