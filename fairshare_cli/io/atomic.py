@@ -34,7 +34,9 @@ def atomic_write_text(
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
         _remove_empty(made)
-        raise RuntimeFailure(f"cannot write {what} {path}: {exc.strerror}") from None
+        blocker = _not_a_folder(path.parent)  # (mkdir said "File exists" of a broken link)
+        why = f"{blocker} is not a folder" if blocker is not None else exc.strerror
+        raise RuntimeFailure(f"cannot write {what} {path}: {why}") from None
     try:
         _write(fd, text)
         with contextlib.suppress(OSError):
@@ -81,6 +83,15 @@ def lock_saying_so(fd: int, waiting_for: str) -> None:
     except BlockingIOError:
         print(f"fs: note: waiting for {waiting_for}", file=sys.stderr, flush=True)
         fcntl.flock(fd, fcntl.LOCK_EX)
+
+
+def _not_a_folder(folder: Path) -> Path | None:
+    """The first of ``folder`` and its parents that is there but no folder (a file, a
+    link to nothing or a loop of links), or None."""
+    for place in (folder, *folder.parents):
+        if os.path.lexists(place) and not place.is_dir():
+            return place
+    return None
 
 
 def _missing(folder: Path) -> list[Path]:
