@@ -67,9 +67,12 @@ def number(text: str, what: str) -> float:
 
 def _time_value(value: str) -> float:
     try:
-        t = parse_time(value, "time")
+        t = parse_time(value, "WHEN")
     except InputError:
-        raise InputError(f"time: expected epoch seconds or ISO-8601, got '{value}'") from None
+        raise InputError(
+            f"WHEN: expected epoch seconds or an ISO-8601 time like 2026-11-21T12:00:00Z, "
+            f"got '{value}'"
+        ) from None
     if t < 0:
         raise InputError("Time must be greater than 0 seconds")
     return t

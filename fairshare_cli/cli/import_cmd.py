@@ -352,9 +352,15 @@ def sacct(
     when = opts.when()  # a bad --now is reported before the file is opened
     with open_input(file) as fh:
         try:
-            records = list(read_sacct(fh, file, when))
+            records, skipped = read_sacct(fh, file, when)
         except EmptyInput as exc:
             if rebuild:
                 raise _for_rebuild(exc) from None
-            records = []
+            records, skipped = [], 0
     _import(lambda: records, file, rebuild, dry_run, opts)
+    if skipped:
+        click.echo(
+            f"Skipped {skipped} line{'s' if skipped != 1 else ''} of no usage: job steps, jobs "
+            "that never started (or start after --now), jobs with no CPUs",
+            err=True,
+        )

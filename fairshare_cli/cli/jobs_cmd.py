@@ -44,7 +44,12 @@ def _prefix(dry_run: bool) -> str:
 )
 @click.option("--memory", "request_memory", type=click.IntRange(min=0), help="Memory (MB).")
 @click.option("--nodes", "num_nodes", type=click.IntRange(min=1), help="Nodes requested.")
-@click.option("--time-limit", metavar="TIME", help="Time limit (seconds or a Slurm time).")
+@click.option(
+    "--time-limit",
+    metavar="TIME",
+    help="Time limit as sbatch --time reads it: minutes, M:S, H:M:S, D-H, D-H:M, "
+    "D-H:M:S or INFINITE.",
+)
 @click.option("--nice", type=int, help="Slurm nice value.")
 @click.option("--accounting-group", metavar="GROUP", help="HTCondor accounting group.")
 @click.option("--dirac-group", metavar="GROUP", help="DIRAC group.")
@@ -219,6 +224,18 @@ def _hold(env: Env, running: list[Job], source: str) -> None:
     )
 
 
+#: The ``fs submit`` option of each job field it sets, where the two names differ.
+_OPTION_OF = {
+    "request_cpus": "--cpus",
+    "request_memory": "--memory",
+    "num_nodes": "--nodes",
+    "time_limit": "--time-limit",
+    "accounting_group": "--accounting-group",
+    "dirac_group": "--dirac-group",
+    "job_prio": "--job-prio",
+}
+
+
 def _job_object(
     owner: str, fields: dict[str, Any], sets: tuple[str, ...], count: int
 ) -> dict[str, Any]:
@@ -228,7 +245,10 @@ def _job_object(
         InputError: a ``--set`` without ``=``, or with a value its field refuses.
     """
     obj: dict[str, Any] = {"owner": owner}
-    obj.update((key, value) for key, value in fields.items() if value is not None)
+    for key, value in fields.items():
+        if value is not None:  # (a refusal names the option, not 'job 0.time_limit')
+            check_job_option(key, value, _OPTION_OF.get(key, f"--{key}"))
+            obj[key] = value
     for item in sets:
         key, eq, text = item.partition("=")
         if not eq:

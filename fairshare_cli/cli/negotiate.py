@@ -44,6 +44,8 @@ def _show(
         write_cycle_lines,
     )
 
+    if committed is not None and (explain is not None or fmt != "table"):
+        click.echo(committed, err=True)  # (stdout holds the explanation or the rows)
     if explain is not None:
         if fmt == "table":
             click.echo("\n".join(explain_lines(explain, result.explain)))

@@ -98,6 +98,24 @@ def output_file(what: str, writable: bool = True) -> Callable[..., Any]:
     return check
 
 
+def _now_store(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """Store ``--now`` (:func:`store_option`), refusing a typed empty time: ``--now
+    "$UNSET"`` read the clock in silence, which a script that meant a fixed time never
+    notices (an empty FAIRSHARE_NOW is unset, as for every variable)."""
+    from click.core import ParameterSource
+
+    if (
+        value is not None
+        and not value.strip()
+        and (ctx.get_parameter_source("now") is ParameterSource.COMMANDLINE)
+    ):
+        raise click.BadParameter(
+            "an empty time; give epoch seconds or an ISO-8601 time like "
+            "2026-11-21T12:00:00Z, or leave --now out to read the clock"
+        )
+    return store_option("now")(ctx, param, value)
+
+
 def common_options(func: F) -> F:
     """``--config``, ``--state`` and ``--now`` (with their FAIRSHARE_* variables)."""
     func = click.option(
@@ -106,9 +124,10 @@ def common_options(func: F) -> F:
         cls=EnvOption,
         envvar="FAIRSHARE_NOW",
         metavar="WHEN",
-        help="Evaluate at this time: epoch seconds or ISO-8601 (default: the clock).",
+        help="Evaluate at this time: epoch seconds or ISO-8601, UTC unless it names a "
+        "zone (default: the clock).",
         expose_value=False,
-        callback=store_option("now"),
+        callback=_now_store,
     )(func)
     func = click.option(
         "--state",

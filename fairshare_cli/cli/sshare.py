@@ -28,6 +28,34 @@ def _split(values: tuple[str, ...]) -> list[str]:
     return [v.strip() for item in values for v in item.split(",") if v.strip()]
 
 
+#: What ``-a`` puts in ``-u``'s list (no user name starts with a NUL).
+ALL_USERS = "\0all"
+
+
+class _AllUsersFlag(click.Option):
+    """``-a``: kept in ``-u``'s list in command-line order, as :data:`ALL_USERS`, since
+    the last of them decides (:func:`users_asked`)."""
+
+    def add_to_parser(self, parser: Any, ctx: click.Context) -> None:
+        parser.add_option(
+            obj=self, opts=self.opts, dest="users", action="append_const", const=ALL_USERS
+        )
+
+
+def users_asked(items: tuple[str, ...]) -> tuple[bool, list[str]]:
+    """Whether every user is asked for, else the users named, as sshare.c reads ``-a``
+    and ``-u`` in order: ``-a`` and ``-u -1`` ask for all, a later ``-u LIST`` for LIST
+    only (added to the names before it); all drops the names."""
+    every, names = False, []
+    for item in items:
+        if item in (ALL_USERS, "-1"):
+            every = True
+        else:
+            every = False
+            names.extend(_split((item,)))
+    return every, [] if every else names
+
+
 def invoking_user() -> str | None:
     """The user sshare shows by default: ``$USER``, else the uid's passwd name.
 
@@ -46,7 +74,9 @@ def invoking_user() -> str | None:
 
 
 @click.command("sshare")
-@click.option("-a", "--all", "all_users", is_flag=True, help="Show every user (-a).")
+@click.option(
+    "-a", "--all", "all_users", is_flag=True, cls=_AllUsersFlag, help="Show every user (-a)."
+)
 @click.option("-l", "--long", "long_", is_flag=True, help="Long listing (-l).")
 @click.option(
     "-A", "--accounts", multiple=True, metavar="LIST", help="Only these accounts (comma list)."
@@ -56,6 +86,9 @@ def invoking_user() -> str | None:
 @click.option("-p", "--parsable", is_flag=True, help="'|' after every field (-p).")
 @click.option("-P", "--parsable2", is_flag=True, help="'|' between fields (-P).")
 @click.option("-n", "-h", "--noheader", is_flag=True, help="No header (-n).")
+@click.option(
+    "-m", "--partition", "partitions", is_flag=True, help="Add the Partition column (-m)."
+)
 @click.option(
     "-o",
     "--format",
@@ -77,6 +110,7 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
     parsable: bool,
     parsable2: bool,
     noheader: bool,
+    partitions: bool,
     formats: tuple[str, ...],
 ) -> None:
     """Show association shares, usage and fair share, like Slurm's sshare.
@@ -90,17 +124,21 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
     """
     # Nothing the command builds (the config, the tree, the columns) is garbage before it
     # ends: the cyclic collector would only walk it (benchmarks/run.py --rows sshare: 6%).
+    every, names = users_asked(users)  # (all_users: -a is in users, in its place)
     with gc_paused():
-        algo, columns = _share_columns(opts, all_users, accounts, users, users_only)
-        _print(opts.output, columns, algo, long_, formats, parsable, parsable2, noheader)
+        algo, columns = _share_columns(opts, every, accounts, names, users_only)
+        spec = ",".join(formats) if formats else None
+        if spec is None:
+            from fairshare_cli.render.sshare import default_format
+
+            spec = default_format(long_, algo == "fair_tree", partitions=partitions)
+        _print(opts.output, columns, spec, parsable, parsable2, noheader)
 
 
 def _print(
     fmt: str,
     columns: dict[str, list[Any]],
-    algo: str,
-    long_: bool,
-    formats: tuple[str, ...],
+    spec: str,
     parsable: bool,
     parsable2: bool,
     noheader: bool,
@@ -118,7 +156,6 @@ def _print(
         ]
         emit_rows(rows, JSON_FIELDS, fmt)
         return
-    spec = ",".join(formats) if formats else render.default_format(long_, algo == "fair_tree")
     fields = render.parse_format(spec)
     mode = "parsable2" if parsable2 else "parsable" if parsable else "table"
     count = len(columns["account"])
@@ -130,7 +167,7 @@ def _share_columns(
     opts: GlobalOptions,
     all_users: bool,
     accounts: tuple[str, ...],
-    users: tuple[str, ...],
+    users: list[str],
     users_only: bool,
 ) -> tuple[str, dict[str, list[Any]]]:
     """The algorithm in effect and sshare's columns, holding the rows asked for."""
@@ -153,11 +190,11 @@ def _share_columns(
         or opts.output != "table",
         cluster=env.config.pool.name,
     )
-    wanted_users = set(_split(users))
+    wanted_users = set(users)
     me = invoking_user() if not all_users and not wanted_users else None
     if me is not None:
         wanted_users = {me}
-    show_all = all_users or "-1" in wanted_users or not wanted_users
+    show_all = all_users or not wanted_users
     wanted_accounts = set(_split(accounts))
     if not show_all or users_only or wanted_accounts:
         picked = [

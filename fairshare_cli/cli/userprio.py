@@ -10,7 +10,8 @@ import click
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.names import unmatched_names
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
-from fairshare_cli.core.htcondor.accountant import accountant_from_json
+from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, accountant_from_json
+from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.userprio import (
     SORT_KEYS,
     GroupQuotaInfo,
@@ -24,7 +25,6 @@ from fairshare_cli.io.gc_pause import gc_paused
 from fairshare_cli.render.formats import emit_columns
 
 if TYPE_CHECKING:
-    from fairshare_cli.core.htcondor.customer_record import CustomerRecord
     from fairshare_cli.core.jobs import Job
 
 
@@ -145,9 +145,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         _emit(view, fmt)
         return
     if long_:
-        from fairshare_cli.render.userprio_long import render_long
-
-        click.echo(render_long(view, shown_at), nl=False)
+        click.echo(_long(view, records, jobs, env, shown_at, group_info, query), nl=False)
         return
     cols = choose_columns(view, all_cols=all_cols, priority=priority, usage=usage)
     if most and (priority or usage):  # -most adds condor's default columns
@@ -157,6 +155,42 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     # (on stderr, right under the table: stdout stays condor_userprio's, line for line)
     for line in _footer(view, records, jobs, env, query, inside):
         click.echo(f"fs: note: {line}", err=True)
+
+
+def _long(
+    view: UserprioView,
+    records: Mapping[str, CustomerRecord],
+    jobs: Sequence[Job],
+    env: Env,
+    shown_at: float,
+    group_info: Mapping[str, GroupQuotaInfo],
+    query: UserprioQuery,
+) -> str:
+    """``-long``: with ``-allusers`` (no names) the negotiator's one numbered ad, else the
+    collector's Accounting ads; -long shows them all, with no 24-hour filter: every group's,
+    and the submitters' the collector holds (:func:`in_collector`)."""
+    from dataclasses import replace
+
+    from fairshare_cli.core.htcondor.accounting_ads import collector_ads_of, numbered_ad
+    from fairshare_cli.core.htcondor.userprio import in_collector, queued_submitters
+    from fairshare_cli.render.userprio_long import print_ad, render_long
+
+    config = env.config
+    if query.all_users and not query.names:
+        return print_ad(numbered_ad(view.listed, records, config, shown_at))
+    rows = view.listed or view.rows
+    if not query.names:  # the collector's ads, however long ago their last usage
+        wide = replace(query, all_users=True)
+        every = userprio_view(records, config, shown_at, wide, jobs=jobs, group_info=group_info)
+        queued = queued_submitters(jobs, config)
+        groups = {ROOT_GROUP, *config.groups}
+        blank = CustomerRecord(is_group=True)
+        rows = tuple(
+            r
+            for r in every.listed
+            if in_collector(r.name, records.get(r.name, blank), groups, queued)
+        )
+    return render_long(collector_ads_of(rows, records, config, shown_at))
 
 
 def _names_inside_groups(
@@ -195,6 +229,7 @@ def _footer(
     listed because none of their jobs is in the queue (their usage is in their group's
     row), as condor_userprio leaves them out, silently."""
     lines = [f"{name} is shown as {' and '.join(found)}" for name, found in inside.items()]
+    lines.extend(_groups_left_out(view))
     if query.names or query.all_users or not jobs or view.cutoff is None:
         return lines
     from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, submitter_name
@@ -219,6 +254,24 @@ def _footer(
             "--allusers lists them"
         )
     return lines
+
+
+def _groups_left_out(view: UserprioView) -> list[str]:
+    """A note for the groups asked for by name that a flat table leaves out: with no user
+    of a group among the rows, the table is flat, as condor_userprio's is, and shows no
+    group row (``fs userprio group_physics`` printed an empty table and said nothing)."""
+    if not view.named or view.hierarchical:
+        return []
+    shown = {row.name for row in view.rows}
+    left = [r.name for r in view.listed if r.is_group and r.name in view.named]
+    left = [name for name in left if name not in shown]
+    if not left:
+        return []
+    them = ", ".join(left)
+    return [
+        f"{them}: a group's row shows in the hierarchical table, with its users "
+        "(--hierarchical), and in --long and --json"
+    ]
 
 
 def _dumped_quotas_line(shown_at: float) -> str:

@@ -191,6 +191,8 @@ class PriorityWeights(msgspec.Struct, frozen=True):
     qos: int = 0
     assoc: int = 0
     tres: Mapping[str, float] = msgspec.field(default_factory=dict)
+    #: ``PriorityWeightTRES`` as written, when given as a string (what ``sprio -w`` prints).
+    tres_text: str | None = None
 
 
 class SlurmPriorityConfig(msgspec.Struct, frozen=True):

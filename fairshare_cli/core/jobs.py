@@ -96,10 +96,12 @@ class Job(Struct, frozen=True, gc=False, forbid_unknown_fields=True):
 
 
 def split_partitions(partition: str | None) -> tuple[str, ...]:
-    """``"batch,express"`` -> ``("batch", "express")``; empty or None -> ``()``."""
+    """``"batch,express"`` -> ``("batch", "express")``; empty or None -> ``()``. A name
+    given twice counts once, where first given (``get_part_list`` skips a partition it
+    already holds)."""
     if not partition:
         return ()
-    return tuple(p.strip() for p in partition.split(",") if p.strip())
+    return tuple(dict.fromkeys(p.strip() for p in partition.split(",") if p.strip()))
 
 
 def cluster_proc(job_id: str) -> tuple[int, int]:

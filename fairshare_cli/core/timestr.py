@@ -39,7 +39,10 @@ def time_str2secs(text: str) -> float:
     if s == "-1" or s.upper() in ("INFINITE", "UNLIMITED"):
         return INFINITE
     if not _ALLOWED.match(s):
-        raise TimeStringError(f'"{shown(text)}" has characters other than digits, "-" and ":"')
+        raise TimeStringError(
+            f'"{shown(text)}" has characters other than digits, "-" and ":" (a Slurm time is '
+            "M, M:S, H:M:S, D-H, D-H:M or D-H:M:S, or INFINITE)"
+        )
     dashes = s.count("-")
     colons = s.count(":")
     groups = len(_GROUPS.findall(s))

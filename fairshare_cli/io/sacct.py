@@ -10,7 +10,6 @@ are jobs that never started. Times without a zone are UTC.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import IO
 
 from fairshare_cli.core.epoch import parse_time
@@ -40,8 +39,9 @@ def _table_rows(lines: list[str]) -> tuple[list[str], list[list[str]], int]:
     return names, rows, 3
 
 
-def read_sacct(stream: IO[str], label: str, now: float) -> Iterator[UsageRecord]:
-    """Usage records from sacct output as known at ``now``.
+def read_sacct(stream: IO[str], label: str, now: float) -> tuple[list[UsageRecord], int]:
+    """Usage records from sacct output as known at ``now``, and how many lines gave none
+    (job steps, jobs that never started or start after ``now``, jobs with no CPUs).
 
     A job that ends after ``now`` is still running at ``now``; one that starts after it
     is left out.
@@ -69,13 +69,15 @@ def read_sacct(stream: IO[str], label: str, now: float) -> Iterator[UsageRecord]
     cpu_field = next((f for f in ("alloccpus", "ncpus", "reqcpus") if f in index), None)
     if cpu_field is None:
         raise InputError(f"{label}: sacct output has no AllocCPUS (or NCPUS) field")
+    records = []
     for n, row in enumerate(rows):
         where = f"{label}: line {numbered[n + first - 1][0]}"  # as numbered in the file
         if len(row) != len(names):
             raise InputError(f"{where}: expected {len(names)} fields, got {len(row)}")
         record = _record(_Row(row, index), cpu_field, where, now)
         if record is not None:
-            yield record
+            records.append(record)
+    return records, len(rows) - len(records)
 
 
 class _Row:

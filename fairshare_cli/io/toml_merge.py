@@ -129,7 +129,7 @@ def _merge(
         if isinstance(value, Mapping) and key not in INLINE_KEYS:
             if key not in table:
                 table[key] = tomlkit.table(is_super_table=_has_only_tables(value))
-                report.added.append(_dotted(here))
+                report.added.extend(_leaves(value, here))
                 _fill(table[key], value)
                 continue
             existing = table[key]
@@ -153,6 +153,20 @@ def _merge(
             )
 
 
+def _leaves(fragment: Fragment, path: list[str]) -> list[str]:
+    """The dotted keys of a table added whole, counted as :func:`_merge` counts a table
+    merged key by key (so a first merge into a new file and a second one agree: "29
+    added", then "29 unchanged"; it said "4 added", the new top-level tables)."""
+    out: list[str] = []
+    for key, value in fragment.items():
+        here = [*path, str(key)]
+        if isinstance(value, Mapping) and key not in INLINE_KEYS:
+            out.extend(_leaves(value, here))
+        else:
+            out.append(_dotted(here))
+    return out
+
+
 def _has_only_tables(fragment: Fragment) -> bool:
     return bool(fragment) and all(isinstance(v, Mapping) for v in fragment.values())
 
@@ -172,6 +186,10 @@ def _show(value: Any) -> str:
         # an array of tables ([[machines]]) prints as lines: name its entries instead
         names = ", ".join(str(t.get("name", "?")) for t in plain)
         text = f"{len(plain)} table{'s' if len(plain) != 1 else ''} ({names})"
+    elif isinstance(plain, Mapping):  # an inline table (tomlkit.item would give lines)
+        inline = tomlkit.inline_table()
+        inline.update(plain)
+        text = inline.as_string()
     else:
         text = tomlkit.item(plain).as_string()
     return text if len(text) <= 60 else text[:57] + "..."

@@ -161,7 +161,7 @@ def default_format(
     if show_user:
         out += " %.8u"
     shown = [letter for letter, key in _FACTOR_COLUMNS if weights.get(key)]
-    tres = any(weights.tres.values())
+    tres = tres_weights_text(weights) is not None  # sprio.c: the string is set
     if norm:
         out += " %10y" + "".join(f" %10{letter.lower()}" for letter in shown)
         return out + (" %20t" if tres else "")
@@ -204,8 +204,14 @@ def _cell(text: str, width: int, right: bool) -> str:
     return text
 
 
-def tres_weights_text(weights: Weights) -> str:
-    """The ``PriorityWeightTRES`` string the weights row shows."""
+def tres_weights_text(weights: Weights) -> str | None:
+    """The ``PriorityWeightTRES`` string the weights row shows: as the config wrote it,
+    else rebuilt from its table; None when there is none (sprio.c's ``weight_tres`` is
+    then NULL)."""
+    if weights.tres_text is not None:
+        return weights.tres_text
+    if not weights.tres:
+        return None
     parts = []
     for name, value in weights.tres.items():
         text = "%d" % value if float(value).is_integer() else "%g" % value
@@ -213,8 +219,17 @@ def tres_weights_text(weights: Weights) -> str:
     return ",".join(parts)
 
 
-def weights_value(letter: str, weights: Weights) -> str:
-    """The text the ``-w`` weights row shows for one format letter."""
+def _null_string(width: int, right: bool) -> str:
+    """What sprio's ``_print_str`` prints for a NULL string: glibc's ``%s`` prints
+    ``(null)`` unless a precision under 6 is given (``%.Ns``: a left-justified field
+    narrower than 6), which prints nothing."""
+    return "" if not right and 0 < width < 6 else "(null)"
+
+
+def weights_value(field: FormatField, weights: Weights) -> str:
+    """The text the ``-w`` weights row shows for one format field (print.c: the weight,
+    ``1`` for SITE, the TRES string under ``%T``, nothing under ``%t`` and the others)."""
+    letter = field.letter
     if letter == "i":
         return "Weights"
     if letter == "S":
@@ -222,8 +237,9 @@ def weights_value(letter: str, weights: Weights) -> str:
     upper = letter.upper()
     if upper in FACTOR_LETTERS:
         return "%d" % weights.get(FACTOR_LETTERS[upper])
-    if upper == "T":
-        return tres_weights_text(weights)
+    if letter == "T":
+        text = tres_weights_text(weights)
+        return _null_string(field.width, field.right) if text is None else text
     return ""
 
 
@@ -258,7 +274,7 @@ def head_lines(fmt: SprioFormat, weights: Weights, *, header: bool, weights_only
 
     first = line(lambda f: HEADERS[f.letter]) if header else ""
     if weights_only:
-        return first + line(lambda f: weights_value(f.letter, weights))
+        return first + line(lambda f: weights_value(f, weights))
     return first
 
 

@@ -84,11 +84,10 @@ class Field:
         return FIELD_KEYS[self.name]
 
 
-def default_format(long: bool, fair_tree: bool) -> str:
-    """sshare's field list without ``-o``."""
-    if not long:
-        return DEFAULT_FORMAT
-    return LONG_FAIR_TREE if fair_tree else LONG_CLASSIC
+def default_format(long: bool, fair_tree: bool, partitions: bool = False) -> str:
+    """sshare's field list without ``-o`` (``partitions``: ``-m``, Partition after User)."""
+    spec = DEFAULT_FORMAT if not long else LONG_FAIR_TREE if fair_tree else LONG_CLASSIC
+    return spec.replace("User,", "User,Partition,", 1) if partitions else spec
 
 
 #: The widest a ``Name%N`` field may be (wider ones would only exhaust memory).

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 
-from fairshare_cli.core.htcondor.userprio import UserprioView
+from fairshare_cli.core.htcondor.accounting_ads import AdValue
 
 
 def classad_real(value: float) -> str:
@@ -21,35 +22,25 @@ def classad_real(value: float) -> str:
     return text if any(c in text for c in ".Ee") else text + ".0"
 
 
-def render_long(view: UserprioView, now: float) -> str:
-    """``-long``: each record as an accounting ad in the old ``attr = value`` form."""
-    out: list[str] = []
-    for r in view.listed or view.rows:
-        ad = {
-            "MyType": '"Accounting"',
-            "Name": f'"{r.name}"',
-            "IsAccountingGroup": "true" if r.is_group else "false",
-            "AccountingGroup": f'"{r.group}"',
-            "Priority": classad_real(r.effective_priority),
-            "PriorityFactor": classad_real(r.priority_factor),
-            "ResourcesUsed": str(r.resources_in_use),
-            "WeightedResourcesUsed": classad_real(r.weighted_resources_in_use),
-            "AccumulatedUsage": classad_real(r.accumulated_usage),
-            "WeightedAccumulatedUsage": classad_real(r.weighted_accumulated_usage),
-            "BeginUsageTime": str(int(r.begin_usage_time)),
-            "LastUsageTime": str(int(r.last_usage_time)),
-            "LastUpdate": str(int(now)),
-        }
-        if r.floor > 0 or r.ceiling > -1:  # the accountant's Floor/Ceiling, when set
-            ad["Ceiling"] = str(int(r.ceiling))
-            ad["Floor"] = str(int(r.floor))
-        if r.is_group:
-            if r.config_quota is not None:
-                ad["ConfigQuota"] = classad_real(r.config_quota)
-            if r.effective_quota is not None:
-                ad["EffectiveQuota"] = classad_real(r.effective_quota)
-            if r.subtree_quota is not None:
-                ad["SubtreeQuota"] = classad_real(r.subtree_quota)
-            ad["SurplusPolicy"] = f'"{r.surplus.lower()}"'
-        out.append("\n".join(f"{k} = {v}" for k, v in ad.items()))
-    return "\n\n".join(out) + ("\n" if out else "")
+def classad_value(value: AdValue) -> str:
+    """One value as ``fPrintAd`` prints it: text quoted, ``true``/``false``, an integer,
+    or a real (:func:`classad_real`)."""
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return classad_real(value)
+
+
+def print_ad(ad: Mapping[str, AdValue]) -> str:
+    """An ad as ``fPrintAd`` prints it: ``attr = value`` lines in the order of its names
+    without regard to case (``sPrintAd`` walks a case-blind sorted set of names)."""
+    return "".join(f"{k} = {classad_value(ad[k])}\n" for k in sorted(ad, key=str.lower))
+
+
+def render_long(ads: Sequence[Mapping[str, AdValue]]) -> str:
+    """``-long``: each ad followed by an empty line, as condor_userprio prints the list of
+    Accounting ads it queried (the negotiator's one numbered ad is :func:`print_ad` alone)."""
+    return "".join(print_ad(ad) + "\n" for ad in ads)

@@ -228,6 +228,22 @@ def test_a_typed_empty_path_is_refused(option: str, run: Callable[..., Any]) -> 
     )
 
 
+@pytest.mark.parametrize("now", ["", " "])
+def test_a_typed_empty_now_is_refused(now: str, run: Callable[..., Any]) -> None:
+    """``fs userprio --config sample_configs/pool.toml --now ""`` (a script's
+    ``--now "$UNSET"``) read the clock in silence; an empty FAIRSHARE_NOW is still unset."""
+    pool = str(REPO / "sample_configs" / "pool.toml")
+    result = run("userprio", "--config", pool, "--now", now)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fs: error: Invalid value for '--now': an empty time; give epoch seconds or an "
+        "ISO-8601 time like 2026-11-21T12:00:00Z, or leave --now out to read the clock "
+        "(see 'cli userprio --help')\n"
+    )
+    unset = run("userprio", "--config", pool, "--state", "x.json", env={"FAIRSHARE_NOW": ""})
+    assert unset.exit_code == 0, unset.stderr
+
+
 def test_a_wait_for_another_writer_says_so(tmp_path: Path) -> None:
     """``fs setfactor group_physics.hep.alice@example.org 2`` while another fs holds the
     state's lock: a note on stderr says what it waits for (it waited in silence, like a

@@ -92,3 +92,20 @@ def test_an_edit_whose_write_fails_says_nothing_was_set(
     assert result.stderr.startswith(f"fs: error: cannot write state file {pool['state']}")
     assert pool["state"].read_bytes() == before
     assert not list(tmp_path.glob(".state.json.*"))
+
+
+@pytest.mark.parametrize("edit", ["setbegin", "setlast"])
+def test_a_time_that_is_not_one_names_the_when_argument(
+    tmp_path: Path, run: Callable[..., Any], edit: str
+) -> None:
+    """``fs setbegin alice@example.org yesterday`` said 'time: expected epoch seconds or
+    ISO-8601', naming no argument of the command (its help calls it WHEN) and no form."""
+    pool = write_pool(tmp_path)
+    before = pool["state"].read_bytes()
+    result = run(edit, "alice@example.org", "yesterday", *common(pool))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fs: error: WHEN: expected epoch seconds or an ISO-8601 time like "
+        "2026-11-21T12:00:00Z, got 'yesterday'\n"
+    )
+    assert pool["state"].read_bytes() == before

@@ -228,3 +228,20 @@ def test_an_fs_jobs_file_is_not_imported_as_condor_history(
     )
     assert not state.exists()
     assert not store_path(state).exists()
+
+
+def test_sacct_lines_of_no_usage_are_counted(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fs import sacct`` of the Slurm 22.05 capture's 13 jobs said "Imported 4" and
+    nothing of the other 9 (cancelled while pending: ``Start`` None). They are counted on
+    stderr now, with what such lines are."""
+    state = tmp_path / "state.json"
+    capture = str(_REPO / "tests" / "fixtures" / "slurm-22.05" / "sacct_jobs_1_13.txt")
+    pool = str(_REPO / "sample_configs" / "pool.toml")
+    result = run("import", "sacct", capture, "--config", pool, "--state", str(state),
+                 "--now", "2026-11-21T23:30:00Z")  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"Imported 4 usage records from {capture} into {state}\n"
+    assert result.stderr.endswith(
+        "Skipped 9 lines of no usage: job steps, jobs that never started (or start after "
+        "--now), jobs with no CPUs\n"
+    )

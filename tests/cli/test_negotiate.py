@@ -179,6 +179,8 @@ def test_negotiate_commit_charges_the_accountant(
     result = run("negotiate", *args, "--json")
     assert result.exit_code == 0, result.stderr
     assert len(json.loads(result.stdout)["matches"]) == 3
+    # (stdout is the JSON alone; what was written is said on stderr, as the table says it)
+    assert result.stderr == f"Committed 3 match(es) to {state}.\n"
     doc = json.loads(state.read_text())
     running = [j for j in doc["jobs"] if j.get("status") == "running"]
     assert [(j["id"], j["slot"]) for j in running] == [

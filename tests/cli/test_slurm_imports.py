@@ -242,6 +242,20 @@ def test_a_printed_priority_the_dumps_do_not_give_is_reported(tmp_path: Path, ru
     assert {r["site"] for r in rows} == {0}
 
 
+def test_unexplained_priorities_without_last_decay_point_to_it(tmp_path: Path, run: Run) -> None:
+    """The same dump imported without ``--last-decay``: the pass is taken as ``--now``
+    (23:14:06, 46 s after the pass at 23:13:20), the factors differ from the printed
+    priorities, and the summary says what to give."""
+    common, _ = _build(tmp_path, run, "ft1_running")
+    dump = str(FIXTURES / "ft1_running" / "scontrol_show_jobs.txt")
+    res = run("import", "squeue", dump, *common)
+    assert res.exit_code == 0, res.stderr
+    assert res.stderr.rstrip("\n").endswith(
+        " (without --last-decay, slurmctld's last decay pass is taken as --now: give the "
+        "time it ran before the dump)"
+    )
+
+
 def test_unexplained_priorities_are_counted_in_words(tmp_path: Path, run: Run) -> None:
     """Every pending job of the dump one above what its factors give: each is named with
     its two values (job 8 then 301 above), under the right plural."""

@@ -61,3 +61,42 @@ def test_the_field_list_is_read_as_slurm_reads_a_name_list(run: Callable[..., An
         "  ops  root                    1.000000   ops ",
     ]
     assert _lines(run, "User,Account,User", 1) == ["Account                    User "]
+
+
+def test_m_adds_the_partition_column_after_user(run: Callable[..., Any]) -> None:
+    """sshare.c's ``-m`` (PRINT_PARTITIONS) puts ``P`` (Partition, 12 wide) after User
+    in the default lists; associations without a partition print it blank."""
+    result = run("sshare", "-a", "-m", *POOL)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[:4] == [
+        "Account                    User    Partition  RawShares  NormShares    RawUsage  "
+        "EffectvUsage  FairShare ",
+        "-------------------- ---------- ------------ ---------- ----------- ----------- "
+        "------------- ---------- ",
+        # Account (20), User (10), Partition (12) and RawShares (10) blank, then 0.000000
+        # right-justified in NormShares' 11: 56 + 3 characters before it.
+        "root" + " " * 55 + "0.000000     8805629      1.000000            ",
+        " root                       ops" + " " * 22 + "10    0.090909      240578      "
+        "0.027321   1.000000 ",
+    ]
+    long_ = run("sshare", "-a", "-l", "--partition", "-P", *POOL)
+    assert long_.stdout.splitlines()[0] == (
+        "Account|User|Partition|RawShares|NormShares|RawUsage|NormUsage|EffectvUsage|"
+        "FairShare|LevelFS|GrpTRESMins|TRESRunMins"
+    )
+
+
+def _users(run: Callable[..., Any], *args: str) -> list[str]:
+    result = run("sshare", "-U", "-n", "-P", "-o", "User", *args, *POOL)
+    assert result.exit_code == 0, result.stderr
+    return result.stdout.splitlines()
+
+
+def test_the_last_of_a_and_u_decides_which_users_are_shown(run: Callable[..., Any]) -> None:
+    """sshare.c: ``-a`` sets all_users, a later ``-u LIST`` clears it (only LIST), a later
+    ``-a`` sets it again (the list dropped); ``-u -1`` is every user, a later ``-u LIST``
+    is only LIST."""
+    assert _users(run, "-a", "-u", "carol") == ["carol"]
+    assert len(_users(run, "-u", "carol", "-a")) == 9
+    assert _users(run, "-u", "-1", "-u", "grace") == ["grace"]
+    assert len(_users(run, "-u", "grace", "-u", "-1")) == 9

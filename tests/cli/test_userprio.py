@@ -535,3 +535,21 @@ def test_all_says_its_group_quotas_are_the_dumped_cycles(
     quota = json.loads(run("quota", *args, "--json").stdout)
     root = next(r for r in quota if r["group"] == "<none>")
     assert (root["quota"], root["subtree_quota"]) != (21.0, 25.0)
+
+
+def test_a_group_asked_for_alone_is_named_where_it_shows(run: Callable[..., Any]) -> None:
+    """``fs userprio group_physics`` on the sample pool: no user of the group is among the
+    rows, so the table is flat and has no group row (as condor_userprio's); it printed an
+    empty table and said nothing. A note now says where the row shows; stdout is as it was."""
+    from tests.conftest import REPO
+
+    line = ["userprio", "group_physics", "--config", str(REPO / "sample_configs" / "pool.toml")]
+    result = run(*line, "--now", NOW)
+    assert result.exit_code == 0, result.stderr
+    assert "Number of users: 0" in result.stdout and "group_physics " not in result.stdout
+    assert result.stderr == (
+        "fs: note: group_physics: a group's row shows in the hierarchical table, with its "
+        "users (--hierarchical), and in --long and --json\n"
+    )
+    shown = run(*line, "--hierarchical", "--now", NOW)
+    assert "\ngroup_physics " in shown.stdout and shown.stderr == ""

@@ -64,7 +64,8 @@ def test_long_prints_the_usage_the_accountant_holds(
     args = _pool(tmp_path, run, usage)
     result = run("userprio", "-l", *args)
     assert result.exit_code == 0, result.stderr
-    printed = [line for line in result.stdout.splitlines() if "WeightedAccumulated" in line]
+    users = [ad for ad in result.stdout.split("\n\n") if "IsAccountingGroup = false" in ad]
+    printed = [line for ad in users for line in ad.splitlines() if "WeightedAccumulated" in line]
     assert printed == [
         "WeightedAccumulatedUsage = 7628411.0",
         "WeightedAccumulatedUsage = 1E+17",

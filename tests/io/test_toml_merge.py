@@ -37,7 +37,13 @@ def test_merge_keeps_comments_and_other_keys(tmp_path: Path) -> None:
     path = tmp_path / "pool.toml"
     path.write_text(BASE, encoding="utf-8")
     report = merge_into_file(path, FRAGMENT, False, build_config)
-    assert report.added == ["accountant", "accounts.A.users.u2", "accounts.B", "machines"]
+    assert report.added == [
+        "accountant.priority_halflife",
+        "accounts.A.users.u2",
+        "accounts.B.parent",
+        "accounts.B.shares",
+        "machines",
+    ]
     text = path.read_text(encoding="utf-8")
     assert text.startswith("# my pool\n") and 'name = "demo"  # keep me' in text
     config = load_config(path)

@@ -111,7 +111,7 @@ def command(
             text += "; site factor from Priority: " + ", ".join(
                 f"{k}={v}" for k, v in sites.items()
             )
-        text += _unexplained(unexplained)
+        text += _unexplained(unexplained, last_decay is None)
     report(dry_run, text, ignored)  # (once the state is checked and written)
 
 
@@ -193,17 +193,25 @@ def _written(dumped: list[ImportedJob], jobs: list[Job]) -> list[dict[str, Any]]
     ]
 
 
-def _unexplained(mismatches: list[PriorityMismatch]) -> str:
-    """The summary's words for printed priorities the dumps do not give (none: nothing)."""
+def _unexplained(mismatches: list[PriorityMismatch], no_last_decay: bool) -> str:
+    """The summary's words for printed priorities the dumps do not give (none: nothing),
+    with a pointer to ``--last-decay`` when it was not given (the priorities are those of
+    slurmctld's last pass, taken as ``--now``)."""
     from fairshare_cli.io.importers.common import summary_names
 
     if not mismatches:
         return ""
     count = len(mismatches)
     named = [f"{m.job_id} (printed {m.printed}, computed {m.computed})" for m in mismatches]
+    hint = (
+        " (without --last-decay, slurmctld's last decay pass is taken as --now: give the "
+        "time it ran before the dump)"
+        if no_last_decay
+        else ""
+    )
     return (
         f"; {count} printed {'priority' if count == 1 else 'priorities'} the dumps "
-        f"do not give: {summary_names(named)}"
+        f"do not give: {summary_names(named)}{hint}"
     )
 
 

@@ -346,17 +346,21 @@ def collector_ads(
     accumulated usage or a last usage time), not one an edit or a first priority read made.
     """
     groups = {acct.ROOT_GROUP, *config.groups}
-    count = 0
-    for name, rec in records.items():
-        if not query.wanted(name):
-            continue
-        if rec.is_group:
-            count += name in groups
-        elif (not queued or name in queued) and (
-            rec.resources_used > 0 or rec.accumulated_usage > 0 or rec.last_usage_time > 0
-        ):
-            count += 1
-    return count
+    return sum(
+        1
+        for name, rec in records.items()
+        if query.wanted(name) and in_collector(name, rec, groups, queued)
+    )
+
+
+def in_collector(name: str, rec: CustomerRecord, groups: set[str], queued: set[str]) -> bool:
+    """Whether the collector holds an Accounting ad for the record (:func:`collector_ads`'
+    rule; ``groups``: the configured ones and ``<none>``)."""
+    if rec.is_group:
+        return name in groups
+    return (not queued or name in queued) and (
+        rec.resources_used > 0 or rec.accumulated_usage > 0 or rec.last_usage_time > 0
+    )
 
 
 def _full_row(

@@ -274,6 +274,34 @@ def _dirac_changes(
     return started, stopped
 
 
+def _slurm_changes(
+    config: Config,
+    state: State,
+    before: Sequence[Job],
+    after: Sequence[Job],
+    result: CycleResult,
+    now: float,
+) -> State:
+    """Slurm's usage: the jobs the cycle started accrue from ``now``, as running work
+    ``fs submit`` queues does, and the running jobs it sent back to idle (preempted, or on
+    a slot the config no longer has) stop, as ``fs rm`` stops them. ``fs simulate``
+    charges its cycles' work the same way.
+
+    Raises:
+        SectionError: a malformed ``slurm`` section.
+    """
+    from fairshare_cli.core.operations.queue import slurm_charges
+
+    if not config.accounts:
+        return state
+    matched = {m.job_id for m in result.matches}
+    still = {j.id for j in after if j.status == "running"}
+    stopped = [j for j in before if j.status == "running" and j.id not in still]
+    state = slurm_charges(config, state, stopped, now, stop=True)
+    started = [j for j in after if j.id in matched]
+    return slurm_charges(config, state, started, now, stop=False)
+
+
 def commit(
     config: Config, state: State, inputs: CycleInputs, result: CycleResult, now: float
 ) -> State:
@@ -290,6 +318,7 @@ def commit(
         .with_section("accountant", acct.accountant_to_json(accountant))
         .with_section("negotiator", negotiator_to_json(negotiator))
     )
+    state = _slurm_changes(config, state, inputs.jobs, jobs, result, now)
     # DIRAC's running-jobs history (share correction) counts the jobs that started.
     started, stopped = _dirac_changes(result, inputs.jobs)
     if started or stopped:

@@ -93,7 +93,7 @@ def _check_association(config: Config, job: Job) -> None:
     )
 
 
-def _slurm_charges(
+def slurm_charges(
     config: Config, state: State, jobs: Sequence[Job], now: float, stop: bool
 ) -> State:
     """Running Slurm jobs accrue usage from their start (submit) until removed (rm).
@@ -181,7 +181,7 @@ def add_jobs(
         SectionError: a malformed ``slurm`` section.
     """
     state = _store(state, [*queue, *new])
-    return _slurm_charges(config, state, new, now, stop=False)
+    return slurm_charges(config, state, new, now, stop=False)
 
 
 def submit(
@@ -281,7 +281,7 @@ def _release(config: Config, state: State, gone: Sequence[Job], now: float) -> S
     accountant = acct.accountant_from_json(state.section("accountant"))
     negotiator = negotiator_from_json(state.section("negotiator"))
     accountant, negotiator = release_jobs(gone, accountant, negotiator, config, now)
-    state = _slurm_charges(config, state, gone, now, stop=True)
+    state = slurm_charges(config, state, gone, now, stop=True)
     state = state.with_section("accountant", acct.accountant_to_json(accountant))
     state = state.with_section("negotiator", negotiator_to_json(negotiator))
     stopped = [(j.dirac_group, j.owner) for j in gone if j.status == "running" and j.dirac_group]

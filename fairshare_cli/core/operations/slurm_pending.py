@@ -37,8 +37,11 @@ _Entry = tuple[int, tuple[int, int], int, Any]
 
 def _group_key(job: Job) -> tuple[Any, ...]:
     """What a job's priority depends on but its age (its own key when it carries
-    attributes, an admin priority or an accrue time that is not its submit time)."""
+    attributes, an admin priority, or no accrue time and a begin time other than its submit
+    time: its age then need not follow its submission)."""
     if job.attributes or job.admin_priority is not None:
+        return (job.id,)
+    if job.accrue_time is None and job.eligible_time not in (None, job.submit_time):
         return (job.id,)
     return (job.owner, job.account, job.partition, job.qos, job.num_nodes, job.request_cpus,
             job.request_memory, job.time_limit, job.nice, job.site_factor, job.status)  # fmt: skip

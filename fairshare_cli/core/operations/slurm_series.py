@@ -39,6 +39,9 @@ class SlurmSeries:
         #: rates records exactly as an import would (association, QOS usage factor)
         self.sink = slurm.SlurmHistorySink(config, section, 0.0, False)
         self.open: dict[str, str] = {}  # job id -> the tag of its running charge
+        #: jobs of the state's queue whose charges the state holds (``fs negotiate``, a
+        #: running ``fs submit``): tagged by their own ids, ended as the ones begun here
+        self.held = {r.job for r in self.state.running if r.job is not None and r.end is None}
         self.ended: dict[str, float] = {}  # tag -> end, applied at the next advance
         self.started = 0
         self.new: list[Any] = []  # running charges started since the last advance
@@ -71,8 +74,12 @@ class SlurmSeries:
         self.new.append(RunningCharge(account, user, rate, t, None, tag))
 
     def end(self, job_id: str, t: float) -> None:
-        """A job that started here ended at ``t`` (it is charged up to ``t``)."""
+        """A job that started here, or whose charge the state holds, ended at ``t`` (it is
+        charged up to ``t``)."""
         tag = self.open.pop(job_id, None)
+        if tag is None and job_id in self.held:
+            self.held.discard(job_id)
+            tag = job_id
         if tag is not None:
             self.ended[tag] = t
 

@@ -7,6 +7,7 @@ clamp to ``uint32``; :mod:`fairshare_cli.core.slurm.priority` puts them together
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -18,6 +19,58 @@ INFINITE_MAX_AGE = 4294967236.0
 
 #: A time limit of INFINITE minutes.
 INFINITE_MINUTES = float(UINT32_MAX)
+
+
+#: The units a ``PriorityWeightTRES`` weight may end in (``get_unit_type``), 1024 apart.
+TRES_WEIGHT_UNITS = "KMGTP"
+#: What ``strtod`` reads of a weight (leading blanks only before a number).
+_STRTOD = re.compile(r"(?:\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)?")
+
+
+def parse_tres_weights(text: str) -> dict[str, float]:
+    """``PriorityWeightTRES`` as ``slurm_get_tres_weight_array`` reads it (``CPU=1000,
+    Mem=2G,GRES/gpu=3000``): comma-separated ``type[/name]=value[unit]`` items (empty ones
+    skipped), names without regard to case (here in lower case), a later item overriding
+    an earlier one. A unit divides the weight by 1024 per step above the TRES's base unit
+    (``slurmdb_get_tres_base_unit``: M for mem and bb, none for the others), as
+    ``get_convert_unit_val`` does; anything after the unit letter is not read.
+
+    Raises:
+        ValueError: what makes slurmctld stop (``fatal``) with this string, and the
+            values fs does not model (hexadecimal, infinite or NaN weights).
+    """
+    out: dict[str, float] = {}
+    for item in filter(None, text.split(",")):
+        kind, _, value = item.lstrip("=").partition("=")  # strtok_r skips leading '='
+        kind, _, name = kind.partition("/")
+        if not kind or not value:
+            raise ValueError(f'"{item}" is an invalid TRES weight entry')
+        weight = _tres_weight(kind, item, value)
+        out[f"{kind}/{name}".lower() if name else kind.lower()] = weight
+    return out
+
+
+def _tres_weight(kind: str, item: str, value: str) -> float:
+    """One item's weight: ``strtod`` of ``value``, divided as its unit says."""
+    if re.match(r"\s*[+-]?(?:inf|nan|0x)", value, re.IGNORECASE):
+        raise ValueError(f'"{item}": fs reads decimal weights only')
+    number = _STRTOD.match(value)
+    digits = number.group() if number else ""
+    weight = float(digits) if digits else 0.0
+    if math.isinf(weight):
+        raise ValueError(f'weight "{digits}" is out of range in "{item}"')
+    rest = value[len(digits) :]
+    if rest:
+        unit = rest[0].upper()
+        if unit not in TRES_WEIGHT_UNITS:
+            raise ValueError(
+                f"invalid unit type '{rest[0]}' in \"{item}\" (possible units: K, M, G, T, P)"
+            )
+        base = 2 if kind.lower() in ("mem", "bb") else 0
+        steps = TRES_WEIGHT_UNITS.index(unit) + 1 - base
+        if steps > 0:
+            weight /= 1024.0**steps
+    return weight
 
 
 def parse_flags(flags: Iterable[str]) -> frozenset[str]:

@@ -78,6 +78,7 @@ def priority_context(config: Config, tree: AssocTree) -> PriorityContext:
             partition=w.partition,
             qos=w.qos,
             tres=dict(w.tres),
+            tres_text=w.tres_text,
         ),
         max_age=p.max_age,
         favor_small=p.favor_small,

@@ -39,6 +39,8 @@ class Weights(msgspec.Struct, frozen=True):
     partition: int = 0
     qos: int = 0
     tres: Mapping[str, float] = msgspec.field(default_factory=dict)
+    #: ``PriorityWeightTRES`` as written, when the config gives it as a string.
+    tres_text: str | None = None
 
     def get(self, key: str) -> int:
         """The weight of a scalar factor by its key in :data:`FACTOR_KEYS`."""

@@ -32,7 +32,7 @@ from fairshare_cli.core.slurm.priority import FactorMaker, PriorityContext, Prio
 #: other field (so another field holds its default either way: only speed rests on this).
 JOB_FIELDS = ("id", "owner", "account", "partition", "qos", "request_cpus", "submit_time",
               "nice", "status", "accrue_time", "request_memory", "num_nodes", "time_limit",
-              "site_factor", "admin_priority", "attributes")  # fmt: skip
+              "site_factor", "admin_priority", "attributes", "eligible_time")  # fmt: skip
 #: The divisor of sprio's ``%y`` (the priority as a fraction of the largest, 2^32 - 1).
 PRIORITY_MAX = 4294967295.0
 
@@ -357,13 +357,19 @@ class TableBuilder:
         attributes_matter, float_w_age = not maker.tres_by_size, float(w_age := maker.weights[0])
         max_age, now, one_term = maker.max_age, maker.now, len(maker.tres_weights) <= 1
         w_assoc = maker.weights[1]
+        accrue_always = "ACCRUE_ALWAYS" in maker.ctx.flags
         whole_max_age = math.ceil(max_age)  # (a span this long holds max_age whole seconds)
         columns, admins, ordered, (last, last_len) = self.columns, self.admins, *self.order
         ids, shares, parts, ages, ages_w, sites, nices, prios = columns
         for job in jobs:
             if job.status not in allowed:
                 continue
+            # Listed once its "use time" has passed (_foreach_priority_factor_job), which
+            # is when it accrues age from unless it has an accrue time (acct_policy.c):
+            # the submit time with ACCRUE_ALWAYS, else the begin (eligible) time.
             submit = job.submit_time
+            if job.eligible_time is not None and not accrue_always:
+                submit = job.eligible_time
             if submit is not None and submit > horizon:
                 continue
             account = job.account

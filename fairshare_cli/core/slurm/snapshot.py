@@ -156,7 +156,7 @@ def charge_running_jobs(
     running = [j for j in jobs if j.status == "running"]
     if not running or not config.accounts:
         return state
-    state = su.advance(state, now, params)
+    charges = []
     for job in running:
         user = job_user(job.owner)
         account = job.account
@@ -166,10 +166,8 @@ def charge_running_jobs(
             continue
         rate = job.request_cpus * _usage_factor(config, job.qos)
         start = job.start_time if job.start_time is not None else now
-        state = su.add_record(state, (account, user), start, None, rate, now, params)
-        *rest, last = state.running
-        state = replace(state, running=(*rest, replace(last, job=job.id)))
-    return state
+        charges.append(((account, user), start, None, rate, job.id))
+    return su.add_records(su.advance(state, now, params), charges, now, params)
 
 
 def stop_charges(state: su.SlurmUsage, job_ids: Iterable[str], now: float) -> su.SlurmUsage:

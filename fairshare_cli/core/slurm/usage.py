@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import repeat
 from operator import itemgetter
@@ -449,31 +449,30 @@ def still_running(end: float | None, now: float) -> bool:
     return end is None or end > now
 
 
-def add_record(
+def add_records(
     state: SlurmUsage,
-    key: UsageKey,
-    start: float,
-    end: float | None,
-    rate: float,
+    charges: Iterable[tuple[UsageKey, float, float | None, float, str | None]],
     now: float,
     params: DecayParams,
 ) -> SlurmUsage:
-    """Charge one job to a state already advanced to ``now`` (see :func:`advance`).
+    """Charge jobs, each ``(key, start, end, rate, job id or None)``, to a state already
+    advanced to ``now`` (see :func:`advance`), the state copied once for them all.
 
-    The job's passes up to the state's last pass are added to ``key``'s usage at once (and,
+    A job's passes up to the state's last pass are added to ``key``'s usage at once (and,
     with ``charge_job_end``, its last part if it ended by ``now``); a job still running at
-    ``now`` stays in ``running`` and keeps accruing in later views.
+    ``now`` stays in ``running`` (with its id) and keeps accruing in later views.
     """
     t = state.last_decay_ran
     if t is None:
         raise ValueError("advance the state before adding records")
-    add = record_charge(t, record_cutoff(state, params), start, end, rate, now, params)
+    cutoff = record_cutoff(state, params)
     usage = dict(state.usage)
-    usage[key] = usage.get(key, 0.0) + add
-    running = state.running
-    if still_running(end, now):
-        running = (*running, RunningCharge(key[0], key[1], rate, start, end))
-    return replace(state, usage=usage, running=running)
+    running = list(state.running)
+    for key, start, end, rate, job in charges:
+        usage[key] = usage.get(key, 0.0) + record_charge(t, cutoff, start, end, rate, now, params)
+        if still_running(end, now):
+            running.append(RunningCharge(key[0], key[1], rate, start, end, job=job))
+    return replace(state, usage=usage, running=tuple(running))
 
 
 def restart(state: SlurmUsage, at: float, params: DecayParams) -> SlurmUsage:

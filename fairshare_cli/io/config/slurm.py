@@ -14,6 +14,7 @@ from fairshare_cli.core.config import (
     SlurmPriorityConfig,
 )
 from fairshare_cli.core.limits import UINT32_MAX
+from fairshare_cli.core.slurm.factors import parse_tres_weights
 from fairshare_cli.core.slurm.fairshare import ALGORITHMS
 from fairshare_cli.errors import ConfigError, did_you_mean
 from fairshare_cli.io.config.reader import Reader, named_tables, plain_names
@@ -154,12 +155,20 @@ def _weights(parent: Reader, file: str, prof: Mapping[str, Any]) -> PriorityWeig
         return r.integer(v, k, lo=0, hi=UINT32_MAX)
 
     tres_raw = r.table.get("tres", {})
-    if not isinstance(tres_raw, Mapping):
-        r.fail("priority.weights.tres: expected a table like { cpu = 1000 }")
-    tres = {
-        str(k).lower(): r.number(v, f"priority.weights.tres.{k}", lo=0.0, hi=UINT32_MAX)
-        for k, v in tres_raw.items()
-    }
+    tres_text = tres_raw if isinstance(tres_raw, str) else None
+    tres: dict[str, float] = {}
+    if tres_text is not None:
+        try:
+            tres = parse_tres_weights(tres_text)
+        except ValueError as exc:
+            r.fail(f"priority.weights.tres: {exc}")
+    elif not isinstance(tres_raw, Mapping):
+        r.fail('priority.weights.tres: expected a table like { cpu = 1000 } or "CPU=1000,Mem=2G"')
+    else:
+        tres = {
+            str(k).lower(): r.number(v, f"priority.weights.tres.{k}", lo=0.0, hi=UINT32_MAX)
+            for k, v in tres_raw.items()
+        }
     return PriorityWeights(
         age=r.get("age", weight, prof["priority.weights.age"]),
         fairshare=r.get("fairshare", weight, prof["priority.weights.fairshare"]),
@@ -168,6 +177,7 @@ def _weights(parent: Reader, file: str, prof: Mapping[str, Any]) -> PriorityWeig
         qos=r.get("qos", weight, prof["priority.weights.qos"]),
         assoc=r.get("assoc", weight, 0),
         tres=tres,
+        tres_text=tres_text,
     )
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairshare_cli.core.names import check_name
+from fairshare_cli.core.slurm.factors import parse_tres_weights
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import is_prompt, text_lines
 from fairshare_cli.io.importers.hostlist import HostlistError, compress_machines, expand_hostlist
@@ -313,18 +314,14 @@ def _scheduler_parameters(key: str, value: str, where: str) -> dict[str, int]:
     return out
 
 
-def _tres_weights(key: str, value: str, where: str) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for item in value.split(","):
-        name, sep, weight = item.partition("=")
-        try:
-            number = float(weight)
-        except ValueError:
-            number = -1.0
-        if not sep or number < 0:
-            raise InputError(f'{where}: {key}: expected TRES=weight pairs, got "{item}"')
-        out[name.strip().lower()] = int(number) if number.is_integer() else number
-    return out
+def _tres_weights(key: str, value: str, where: str) -> str:
+    """The ``PriorityWeightTRES`` string as written (``sprio -w`` prints it so), once
+    checked as slurmctld reads it."""
+    try:
+        parse_tres_weights(value)
+    except ValueError as exc:
+        raise InputError(f"{where}: {key}: {exc}") from None
+    return value
 
 
 def _node_line(

@@ -13,7 +13,7 @@ from fairshare_cli.core.slurm.usage import (
     DecayParams,
     RunningCharge,
     SlurmUsage,
-    add_record,
+    add_records,
     advance,
     charge_at,
     last_pass,
@@ -81,9 +81,8 @@ def test_lazy_view_equals_advancing() -> None:
     state = advance(
         SlurmUsage(last_decay_ran=_t("2026-11-21T23:08:20")), _t("2026-11-21T23:14:06"), p
     )
-    state = add_record(
-        state, ("b", "u1"), _t("2026-11-21T23:09:01"), None, 8.0, _t("2026-11-21T23:14:06"), p
-    )
+    charge = (("b", "u1"), _t("2026-11-21T23:09:01"), None, 8.0, None)
+    state = add_records(state, [charge], _t("2026-11-21T23:14:06"), p)
     later = _t("2026-11-21T23:40:00")
     t1, view = usage_at(state, later, p)
     stepped = advance(advance(state, _t("2026-11-21T23:20:05"), p), later, p)

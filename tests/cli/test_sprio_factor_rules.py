@@ -1,0 +1,94 @@
+"""``fs sprio`` factors against rules read in Slurm's ``priority_multifactor.c``
+(``set_priority_factors``, ``_foreach_priority_factor_job``) and ``acct_policy.c``
+(``acct_policy_handle_accrue_time``) that no capture exercises. Every expected line is
+worked out by hand from those functions."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+NOW = "2026-11-21T12:00:00Z"
+NOW_EPOCH = 1795262400
+CONFIG = """
+[pool]
+defaults = "current"
+uid_domain = "example.org"
+[[machines]]
+name = "exec"
+count = 2
+slots = 2
+attributes = { Cpus = 1, Memory = 4096 }
+partitions = ["batch"]
+[partitions.batch]
+default = true
+[qos.normal]
+priority = 0
+[priority]
+max_age = "7-0"
+[priority.weights]
+age = 1000
+[accounts.hep]
+shares = 1
+users = { alice = 1, bob = 1 }
+"""
+
+
+def _pool(tmp_path: Path, jobs: list[dict[str, Any]], config: str = CONFIG) -> list[str]:
+    (tmp_path / "pool.toml").write_text(config, encoding="utf-8")
+    state = {"format": "fairshare-cli state", "schema_version": 1}
+    (tmp_path / "state.json").write_text(json.dumps(state), encoding="utf-8")
+    (tmp_path / "jobs.json").write_text(json.dumps(jobs), encoding="utf-8")
+    return ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "state.json"),
+            "--jobs-file", str(tmp_path / "jobs.json"), "--now", NOW]  # fmt: skip
+
+
+def _job(job_id: str, age: int, **extra: Any) -> dict[str, Any]:
+    return {"id": job_id, "owner": "alice", "account": "hep", "submit_time": NOW_EPOCH - age,
+            **extra}  # fmt: skip
+
+
+# Job 1 was submitted 600 s ago with a begin time an hour ahead; job 2 7,200 s ago, eligible
+# 3,600 s ago; neither has an accrue time yet (as fs submit makes them).
+BEGIN_JOBS = [
+    _job("1", 600, eligible_time=NOW_EPOCH + 3600),
+    _job("2", 7200, eligible_time=NOW_EPOCH - 3600),
+]
+
+
+def test_a_job_accrues_age_from_its_begin_time_and_is_listed_once_eligible(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """Without ACCRUE_ALWAYS (and without enforced limits) the accrue time is the begin
+    time, and sprio lists a job only once its begin time has passed: job 1 is not listed;
+    job 2's AGE is 3600 / 604800 x 1000 = 5.95, printed 6."""
+    result = run("sprio", "-o", "%.5i %.10A", *_pool(tmp_path, BEGIN_JOBS))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == ["JOBID        AGE", "    2          6"]
+
+
+def test_accrue_always_counts_age_from_submission_and_lists_a_job_not_yet_eligible(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """ACCRUE_ALWAYS: the accrue time is the submit time and sprio lists a job once
+    submitted: job 1's AGE 600 / 604800 x 1000 = 0.99 (1), job 2's 7200 / 604800 x 1000 =
+    11.9 (12)."""
+    config = CONFIG.replace('max_age = "7-0"\n', 'max_age = "7-0"\nflags = ["ACCRUE_ALWAYS"]\n')
+    result = run("sprio", "-o", "%.5i %.10A", *_pool(tmp_path, BEGIN_JOBS, config))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "JOBID        AGE",
+        "    1          1",
+        "    2         12",
+    ]
+
+
+def test_a_partition_named_twice_gives_one_row(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """partition_mgr.c's get_part_list adds a partition to the job's list only once:
+    ``-p batch,batch`` is one sprio row (fs printed two)."""
+    jobs = [_job("1", 600, partition="batch,batch")]
+    result = run("sprio", "-o", "%.5i %.9r", *_pool(tmp_path, jobs))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == ["JOBID PARTITION", "    1     batch"]

@@ -1,0 +1,209 @@
+"""``fs userprio -l`` prints the accounting ads condor_userprio -l prints, attribute for
+attribute: plain ``-l`` the collector's Accounting ads (``Matchmaker::forwardAccountingData``
+and ``forwardGroupAccounting``), ``-l -allusers`` the negotiator's one numbered ad
+(``Accountant::ReportState``), each as ``fPrintAd`` prints it (names sorted without regard
+to case). Held against the real 25.0.14 captures, and against hand-derived group cases."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tests.cli.test_condor_fixtures import CAPTURE, POOL, import_pool
+
+#: What the collector or the daemon adds to an ad, and what the negotiator stores in a
+#: record during its cycle: fs holds none of them, and prints none.
+NOT_HELD = {
+    "AuthenticatedIdentity",
+    "AuthenticationMethod",
+    "DaemonLastReconfigTime",
+    "DaemonStartTime",
+    "LastHeardFrom",
+    "NegotiatorName",
+    "UpdateSequenceNumber",
+    "SubmitterLimit",
+    "SubmitterShare",
+}
+
+
+def _ads(text: str) -> dict[str, list[str]]:
+    """Each ad's lines (those fs holds), by the ad's Name line."""
+    out: dict[str, list[str]] = {}
+    for block in text.split("\n\n"):
+        lines = [line for line in block.splitlines() if line.split(" = ")[0] not in NOT_HELD]
+        if lines:
+            out[next(line for line in lines if line.startswith("Name = "))] = lines
+    return out
+
+
+def test_long_prints_the_collectors_ads_as_condor_userprio_does(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``condor_userprio -l`` (25.0.14): every attribute of every ad, in the ad's sorted
+    order, an empty line after each. A group's AccountingGroup is its parent (<none>'s its
+    own), its SurplusPolicy ``byquota`` (<none> accepts surplus), with GroupSortKey and
+    Requested; a submitter's ad has Ceiling, Floor, UnchargedTime and its twin. fs printed
+    its own order, a group as its own AccountingGroup, <none>'s policy as "yes", and none
+    of those attributes."""
+    args = import_pool(tmp_path, run)
+    result = run("userprio", "-l", *args, "--now", CAPTURE)
+    assert result.exit_code == 0, result.stderr
+    captured = (POOL / "condor_userprio.long.txt").read_text()
+    assert _ads(result.stdout) == _ads(captured)
+    assert result.stdout.endswith("\n\n")
+
+
+def _by_name(text: str) -> dict[str, list[str]]:
+    """The numbered ad's lines, each record's under its Name, numbers taken off."""
+    numbered = re.compile(r"([A-Za-z]+?)(\d+) = (.*)")
+    names: dict[str, str] = {}
+    attrs: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        m = numbered.fullmatch(line)
+        if m is None:
+            attrs.setdefault("", []).append(line)
+        elif m.group(1) not in NOT_HELD:
+            attrs.setdefault(m.group(2), []).append(f"{m.group(1)} = {m.group(3)}")
+            if m.group(1) == "Name":
+                names[m.group(2)] = m.group(3)
+    return {names.get(n, n): lines for n, lines in attrs.items()}
+
+
+def test_long_allusers_prints_the_negotiators_numbered_ad(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``condor_userprio -l -allusers`` (25.0.14): one ad, LastUpdate, the groups numbered
+    breadth-first from <none> (1, group_ops 2: factor 0, as no GROUP_PRIO_FACTOR is set;
+    HierWeightedResourcesUsed), then the submitters, NumSubmittors = 9, names sorted so
+    that AccountingGroup1 ... AccountingGroup9 come before AccumulatedUsage1, and no empty
+    line at its end. fs printed an ad per record."""
+    args = import_pool(tmp_path, run)
+    result = run("userprio", "-l", "--allusers", *args, "--now", CAPTURE)
+    assert result.exit_code == 0, result.stderr
+    captured = (POOL / "condor_userprio.long_allusers.txt").read_text()
+    ours = _by_name(result.stdout)
+    assert ours == _by_name(captured)
+    assert [line for line in result.stdout.splitlines() if line.startswith("Name")][:2] == [
+        'Name1 = "<none>"',
+        'Name2 = "group_ops"',
+    ]
+    assert result.stdout.splitlines()[:2] == [
+        'AccountingGroup1 = "<none>"',
+        'AccountingGroup2 = "<none>"',
+    ]
+    assert not result.stdout.endswith("\n\n")
+
+
+NESTED = """
+[pool]
+uid_domain = "d"
+[negotiator]
+accept_surplus = false
+[[machines]]
+name = "m"
+slots = 4
+[groups.group_b]
+quota = 1
+[groups."group_a.x"]
+quota = 1
+autoregroup = true
+[groups.group_a]
+quota = 2
+accept_surplus = true
+prio_factor = 5
+"""
+
+
+def _nested(tmp_path: Path, run: Callable[..., Any]) -> list[str]:
+    (tmp_path / "pool.toml").write_text(NESTED, encoding="utf-8")
+    args = ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "s.json"),
+            "--now", "2026-11-21T12:00:00Z"]  # fmt: skip
+    for edit in (
+        ["setaccum", "group_a.x.u@d", "3600", "--create"],
+        ["setlast", "group_a.x.u@d", "1795258800"],
+    ):
+        result = run(*edit, *args)
+        assert result.exit_code == 0, result.stderr
+    return args
+
+
+def test_long_gives_a_nested_group_its_parent_and_each_group_its_surplus_policy(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """forwardGroupAccounting: group_a.x's AccountingGroup is group_a, group_a's <none>.
+    SurplusPolicy: regroup where autoregroup is on (group_a.x), else byquota where surplus
+    is accepted (group_a), else no (group_b); <none> accepts surplus and, as a group
+    autoregroups, autoregroups too (hgq_construct_tree): regroup."""
+    args = _nested(tmp_path, run)
+    result = run("userprio", "-l", *args)
+    assert result.exit_code == 0, result.stderr
+    ads = {
+        ad["Name"]: ad
+        for ad in (
+            dict(line.split(" = ", 1) for line in block.splitlines())
+            for block in result.stdout.split("\n\n")
+            if block
+        )
+    }
+    got = {name: (ad["AccountingGroup"], ad["SurplusPolicy"]) for name, ad in ads.items()
+           if ad["IsAccountingGroup"] == "true"}  # fmt: skip
+    assert got == {
+        '"<none>"': ('"<none>"', '"regroup"'),
+        '"group_a"': ('"<none>"', '"byquota"'),
+        '"group_a.x"': ('"group_a"', '"regroup"'),
+        '"group_b"': ('"<none>"', '"no"'),
+    }
+    assert ads['"group_a.x.u@d"']["AccountingGroup"] == '"group_a.x"'
+
+
+def test_long_allusers_numbers_the_groups_breadth_first(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """ReportState numbers the groups breadth-first from <none>, children sorted without
+    regard to case: <none> 1, group_a 2, group_b 3, group_a.x 4 (a level deeper), then the
+    submitter 5; a group's PriorityFactor is its GROUP_PRIO_FACTOR (group_a: 5.0), else 0."""
+    args = _nested(tmp_path, run)
+    result = run("userprio", "-l", "--allusers", *args)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line for line in lines if line.startswith("Name")] == [
+        'Name1 = "<none>"',
+        'Name2 = "group_a"',
+        'Name3 = "group_b"',
+        'Name4 = "group_a.x"',
+        'Name5 = "group_a.x.u@d"',
+    ]
+    assert "PriorityFactor2 = 5.0" in lines
+    assert "PriorityFactor3 = 0.0" in lines
+    assert "NumSubmittors = 5" in lines
+
+
+def test_long_without_groups_gives_none_zero_quotas_and_no_demand(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """With no GROUP_NAMES the negotiator never runs hgq_prepare_for_matchmaking: <none>'s
+    GroupEntry keeps its zeros (quotas, GroupSortKey, Requested: currently_requested is
+    only counted there), though u has a job in the queue; it accepts surplus (byquota)."""
+    (tmp_path / "pool.toml").write_text(
+        '[pool]\nuid_domain = "d"\n[[machines]]\nname = "m"\nslots = 4\n', encoding="utf-8"
+    )
+    (tmp_path / "jobs.json").write_text('[{"id": "1", "owner": "u"}, {"id": "2", "owner": "u"}]')
+    args = ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "s.json")]
+    for step in (["submit", "--file", str(tmp_path / "jobs.json")], ["negotiate"]):
+        result = run(*step, *args, "--now", "2026-11-21T12:00:00Z")
+        assert result.exit_code == 0, result.stderr
+    result = run("userprio", "-l", *args, "--now", "2026-11-21T12:10:00Z")
+    assert result.exit_code == 0, result.stderr
+    root = next(ad for ad in result.stdout.split("\n\n") if 'Name = "<none>"' in ad)
+    got = dict(line.split(" = ", 1) for line in root.splitlines())
+    assert {k: got[k] for k in ("EffectiveQuota", "ConfigQuota", "SubtreeQuota")} == dict.fromkeys(
+        ("EffectiveQuota", "ConfigQuota", "SubtreeQuota"), "0.0"
+    )
+    assert (got["GroupSortKey"], got["Requested"], got["SurplusPolicy"]) == (
+        "0.0",
+        "0.0",
+        '"byquota"',
+    )
+    assert got["ResourcesUsed"] == "2"
