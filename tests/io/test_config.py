@@ -293,3 +293,20 @@ def test_a_number_beyond_any_float_is_refused(
     assert result.stderr.startswith("fs: error: ") and said in result.stderr
     assert result.stderr.count("\n") == 1 and len(result.stderr) < 400
     assert not state.exists()
+
+
+@pytest.mark.parametrize("command", [["userprio"], ["setfactor", "a@d", "2", "--create"]])
+def test_a_state_path_with_a_nul_is_refused(
+    tmp_path: Path, run: Callable[..., Any], command: list[str]
+) -> None:
+    """``[pool] state = "\\u0000x"`` crashed every command with 'ValueError: embedded null
+    byte' (a traceback, exit 1), the first time the path reached the operating system."""
+    config = tmp_path / "pool.toml"
+    config.write_text('[pool]\nuid_domain = "d"\nstate = "\\u0000x"\n', encoding="utf-8")
+    result = run(*command, "--config", str(config), "--now", "2026-11-21T13:00:00Z")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: {config}: pool.state: a path with a NUL character; give the state "
+        "file's path\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pool.toml"]

@@ -122,6 +122,9 @@ def _check_keys(data: Mapping[str, Any], label: str) -> None:
     for key in ("config", "workload", "axis"):
         if key not in data:
             raise InputError(f"{label}: '{key}' is missing (see docs/sweep.md)")
+    for key in ("config", "state", "workload", "history"):
+        if "\0" in data.get(key, ""):  # (no file has one in its name: a ValueError traceback)
+            raise InputError(f"{label}: '{key}' holds a NUL character; give a file's path")
 
 
 def _axis(raw: Any, k: int, label: str) -> Axis:

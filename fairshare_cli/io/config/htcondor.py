@@ -41,6 +41,8 @@ def read_pool(top: Reader, file: str) -> PoolConfig:
     if defaults not in PROFILE_DEFAULTS:
         r.fail(f'pool.defaults: expected "legacy" or "current", got "{defaults}"')
     state = r.get("state", r.string, "") or None
+    if state is not None and "\0" in state:  # (no path has one: a ValueError traceback)
+        r.fail("pool.state: a path with a NUL character; give the state file's path")
     return PoolConfig(
         name=r.get("name", r.name, "pool"),
         uid_domain=r.get("uid_domain", r.name, "localdomain"),

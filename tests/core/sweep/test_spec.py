@@ -69,3 +69,11 @@ def test_a_bad_spec_is_refused_naming_what(data: dict[str, Any], message: str) -
     assert str(err.value).startswith("s.toml: ")
     assert message in str(err.value)
     assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("key", ["config", "state", "workload", "history"])
+def test_a_path_with_a_nul_is_refused(key: str) -> None:
+    """``config = "p\\u0000.toml"`` in a spec crashed ``fs sweep`` with 'ValueError:
+    embedded null byte' (a traceback) when the path reached the operating system."""
+    with pytest.raises(InputError, match=f"s.toml: '{key}' holds a NUL character"):
+        spec_from_toml({**BASE, key: "p\0.toml", "axis": [HALF]}, "s.toml")
