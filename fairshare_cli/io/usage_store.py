@@ -30,6 +30,7 @@ from fairshare_cli.io.atomic import disk_failure, fsync_folder, present_file
 from fairshare_cli.io.usage_marks import SECTION as SECTION
 from fairshare_cli.io.usage_marks import Marks, marks_of, new_generation
 from fairshare_cli.io.usage_marks import store_path as store_path
+from fairshare_cli.io.usage_rows import check_rows
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -161,6 +162,7 @@ class UsageStore:
             "records.job AND e.id <= ?)), accounting_group, nice_user, account, partition, "
             "qos, dirac_group, slots, cpus FROM records WHERE id <= ? ORDER BY start, id"
         )
+        check_rows(self._conn, self.path, marks.records, marks.ends)  # (types: no crash)
         # the columns in UsageRecord's field order: built by _make, a batch at a time
         # (benchmarks/run.py whatif-replay reads a million); nice_user stays 0 or 1
         return Batches(_fetched(self._conn.execute(query, (marks.ends, marks.records))))
