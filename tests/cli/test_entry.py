@@ -211,3 +211,18 @@ def test_sigterm_stops_a_local_sweep_and_its_workers_at_once(tmp_path: Path) -> 
     _, err = proc.communicate(timeout=90)
     assert (proc.returncode, err) == (143, b"fs: error: terminated (SIGTERM)\n")
     assert time.monotonic() - started < 15
+
+
+def test_an_argument_byte_that_is_not_utf8_is_printed_as_it_came() -> None:
+    """``fs sprio -o $'%.5i\\xff'`` under a strict UTF-8 output (``PYTHONIOENCODING=utf-8``,
+    a UTF-8 locale other than C.UTF-8) crashed printing the header (a UnicodeEncodeError
+    traceback, exit 1); the byte is written back as it came."""
+    jobs = str(REPO / "sample_configs" / "jobs.json")
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONIOENCODING": "utf-8"}
+    line: list[str | bytes] = [sys.executable, "-m", "fairshare_cli", "sprio", "-o", b"%.5i\xff"]
+    done = subprocess.run(
+        [*line, "--jobs-file", jobs, *SAMPLE],
+        capture_output=True, env=env, cwd=REPO, timeout=60, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert done.stdout.splitlines()[0].endswith(b"\xff")
