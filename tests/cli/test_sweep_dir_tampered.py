@@ -39,7 +39,11 @@ def swept(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (folder / "work.json").write_text(json.dumps(WORKLOAD), encoding="utf-8")
     (folder / "sweep.toml").write_text(SPEC, encoding="utf-8")
     line = ["sweep", str(folder / "sweep.toml"), "--out", str(folder / "runs"), "--jobs", "1"]
-    assert CliRunner().invoke(cli, line).exit_code == 0
+    with pytest.MonkeyPatch.context() as patch:  # (module-wide: tests/conftest.py's per test)
+        for var in ("XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
+            patch.setenv(var, str(folder / var.lower()))
+        result = CliRunner().invoke(cli, line)
+    assert result.exit_code == 0, result.stderr
     return folder / "runs"
 
 
