@@ -307,6 +307,23 @@ def test_a_state_path_with_a_nul_is_refused(
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
         f"fs: error: {config}: pool.state: a path with a NUL character; give the state "
-        "file's path\n"
+        "file's path, or leave the key out\n"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pool.toml"]
+
+
+@pytest.mark.parametrize("state", ['""', '"  "'])
+def test_an_empty_state_path_is_refused(
+    tmp_path: Path, run: Callable[..., Any], state: str
+) -> None:
+    """``[pool] state = ""`` (a template's unfilled value) read and wrote the user state
+    folder's state in silence, as ``--state ""`` did before it was refused."""
+    config = tmp_path / "pool.toml"
+    config.write_text(f'[pool]\nuid_domain = "d"\nstate = {state}\n', encoding="utf-8")
+    result = run("setfactor", "a@d", "2", "--create", "--config", str(config))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: {config}: pool.state: an empty path; give the state file's path, or "
+        "leave the key out\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pool.toml"]  # (no user state)
