@@ -77,3 +77,11 @@ def test_a_path_with_a_nul_is_refused(key: str) -> None:
     embedded null byte' (a traceback) when the path reached the operating system."""
     with pytest.raises(InputError, match=f"s.toml: '{key}' holds a NUL character"):
         spec_from_toml({**BASE, key: "p\0.toml", "axis": [HALF]}, "s.toml")
+
+
+@pytest.mark.parametrize("key", ["config", "state", "workload", "history"])
+def test_an_empty_path_is_refused(key: str) -> None:
+    """``state = ""`` in a spec was read as the spec's folder ('is a directory', once the
+    manifest was written); it is refused with the spec."""
+    with pytest.raises(InputError, match=f"s.toml: '{key}' is an empty path"):
+        spec_from_toml({**BASE, key: " ", "axis": [HALF]}, "s.toml")
