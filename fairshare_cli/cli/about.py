@@ -98,29 +98,33 @@ def write_example(folder: Path, force: bool) -> list[str]:
     clash = [name for name in EXAMPLE_FILES if (folder / name).exists()]
     if clash and not force:
         raise InputError(f"--example {folder}: {clash[0]} already exists; use --force")
-    for name in EXAMPLE_FILES:
-        try:
-            data = (source / name).read_bytes()
-        except OSError as exc:
-            raise RuntimeFailure(
-                f"the installed sample pool lacks {name}: {exc.strerror}"
-            ) from None
-        if name.endswith(".sqlite"):
-            _write_bytes(folder / name, data)
-        else:
-            atomic_write_text(folder / name, data.decode("utf-8"), "sample file", 0o644)
+    new = [folder / name for name in EXAMPLE_FILES if not (folder / name).exists()]
+    had_folder = folder.is_dir()
+    try:
+        for name in EXAMPLE_FILES:
+            try:
+                data = (source / name).read_bytes()
+            except OSError as exc:
+                raise RuntimeFailure(
+                    f"the installed sample pool lacks {name}: {exc.strerror}"
+                ) from None
+            # (bytes as they are, each file whole: the store was written in place, and a
+            # full disk left a truncated one)
+            atomic_write_text(folder / name, [data], "sample file", 0o644)
+    except BaseException:
+        _remove_new(new, None if had_folder else folder)
+        raise
     return list(EXAMPLE_FILES)
 
 
-def _write_bytes(path: Path, data: bytes) -> None:
-    """Write a binary sample file (the usage history store) into the example folder.
+def _remove_new(files: list[Path], folder: Path | None) -> None:
+    """Remove the sample files a failed ``--example`` wrote (and the folder it made): a full
+    disk left half the sample pool."""
+    import contextlib
 
-    Raises:
-        RuntimeFailure: the file cannot be written.
-    """
-    from fairshare_cli.errors import RuntimeFailure
-
-    try:
-        path.write_bytes(data)
-    except OSError as exc:
-        raise RuntimeFailure(f"cannot write sample file {path}: {exc.strerror}") from None
+    for path in files:
+        with contextlib.suppress(OSError):
+            path.unlink()
+    if folder is not None:
+        with contextlib.suppress(OSError):
+            folder.rmdir()

@@ -277,7 +277,9 @@ def init(path: str, profile: str, example: str | None, force: bool) -> None:
     if target.exists() and not force:
         raise InputError(f"{target} already exists; use --force to overwrite it")
     pad = " " * max(1, 16 - len(profile))
-    text = STARTER.format(name=target, profile=profile, pad=pad)
+    # (a name of bytes that are not UTF-8, $'\xff.toml', shown with U+FFFD in the comment)
+    name = str(target).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    text = STARTER.format(name=name, profile=profile, pad=pad)
     atomic_write_text(target, text, "config file", 0o644)
     click.echo(
         f"Wrote a starter pool config ({profile} profile) to {target}; check it with "

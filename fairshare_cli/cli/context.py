@@ -242,7 +242,8 @@ def load_env(opts: GlobalOptions) -> Env:
     env = Env(config=config, state=state, now=when, state_path=spath)
     _check_loaded(env)  # a section this fs would drop is refused by views too
     if opts.replay is not None:
-        env.state = opts.replay(config, state, when, spath)
+        with env.section_errors():  # (the replay reads sections the view may not)
+            env.state = opts.replay(config, state, when, spath)
     return env
 
 
@@ -320,13 +321,23 @@ def mutate_state(
             refuse_going_back(env.state, when, spath)
         before = env.state
         _check_loaded(env)
-        with env.section_errors():
-            yield env
-        if env.state is not before:
-            _check_written(before, env, spath)
-            if not dry_run:
-                env.state = _log_usage(before, env)
-                save_state(spath, env.state)
+        # (the usage history as it was unless the state is written: imports and cycles
+        # write it first)
+        with contextlib.nullcontext() if dry_run else _history_kept(env):
+            with env.section_errors():
+                yield env
+            if env.state is not before:
+                _check_written(before, env, spath)
+                if not dry_run:
+                    env.state = _log_usage(before, env)
+                    save_state(spath, env.state)
+
+
+def _history_kept(env: Env) -> contextlib.AbstractContextManager[None]:
+    from fairshare_cli.io.usage_marks import SECTION
+    from fairshare_cli.io.usage_store_kept import store_kept
+
+    return store_kept(env.state_path, env.state.section(SECTION))
 
 
 def _log_usage(before: State, env: Env) -> State:

@@ -21,7 +21,7 @@ from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_opt
 from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.limits import INT32_MAX
-from fairshare_cli.core.names import check_name
+from fairshare_cli.core.names import check_name, shown
 from fairshare_cli.errors import InputError
 
 Change = Callable[[acct.AccountantState, Env, str, Any], acct.AccountantState]
@@ -145,7 +145,7 @@ def _full_name(name: str) -> None:
     """
     if "@" not in name:
         raise InputError(
-            f"NAME '{name}': give the full name of the record to delete (user@uid.domain "
+            f"NAME '{shown(name)}': give the full name of the record to delete (user@uid.domain "
             "or user@full.host.name), as condor_userprio -delete requires; group records "
             "come back at every reconfig"
         )
@@ -160,7 +160,7 @@ def _delete(s: acct.AccountantState, env: Env, n: str, _: None) -> acct.Accounta
     """
     if n not in s.records:
         raise InputError(
-            f"cannot delete '{n}': the accountant has no record by that name "
+            f"cannot delete '{shown(n)}': the accountant has no record by that name "
             "(condor_userprio -delete would report it deleted and change nothing)"
         )
     return acct.delete(s, n)

@@ -19,9 +19,13 @@ def main() -> NoReturn:
     """Run ``fs`` with the process's arguments; exit with the command's exit code (an
     error while flushing the output, such as a closed pipe: 1, as the commands end on
     one)."""
-    from fairshare_cli.cli.main import cli
+    import signal
+
+    from fairshare_cli.cli.main import cli, terminate
 
     _open_closed_streams()
+    _output_takes_argument_bytes()
+    signal.signal(signal.SIGTERM, terminate)  # (stopped as by Ctrl-C: cleanups run)
     try:
         cli()
     except SystemExit as exc:
@@ -57,6 +61,15 @@ def _open_closed_streams() -> None:
         if getattr(sys, name) is None:
             with contextlib.suppress(OSError):
                 setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
+
+
+def _output_takes_argument_bytes() -> None:
+    """Write the bytes of an argument that are not UTF-8 (``fs sprio -o $'%i\\xff'``,
+    read as ``"\\udcff"``) back as they came: under a strict UTF-8 output
+    (``PYTHONIOENCODING=utf-8``, a UTF-8 locale other than C.UTF-8) printing one crashed
+    (a UnicodeEncodeError traceback)."""
+    with contextlib.suppress(AttributeError, ValueError):  # (not a text stream of ours)
+        sys.stdout.reconfigure(errors="surrogateescape")  # type: ignore[union-attr]
 
 
 def _drop_output() -> None:

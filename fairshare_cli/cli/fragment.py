@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from fairshare_cli.cli.options import output_file
+
 if TYPE_CHECKING:  # tomlkit only when a fragment is written: `fs import --help` stays light
     from fairshare_cli.io.toml_merge import Fragment
 
@@ -40,6 +42,7 @@ def fragment_options(func: F) -> F:
         "into",
         metavar="CONFIG",
         type=click.Path(dir_okay=False),
+        callback=output_file("config file", writable=False),
         help="Merge into this pool config (keeps its comments and other keys) "
         "instead of printing a TOML fragment.",
     )(func)
@@ -111,8 +114,8 @@ def merged_last(into: str | None, dry_run: bool) -> Iterator[Callable[..., None]
     config that cannot be put back stays merged (machines without claims: run it again)."""
     said: list[tuple[Any, Any]] = []
     path = None if into is None or dry_run else Path(into)
-    try:
-        old: bytes | None = None if path is None else path.read_bytes()
+    try:  # (a file only: a link to /dev/zero was read until the memory ran out)
+        old: bytes | None = path.read_bytes() if path is not None and path.is_file() else None
     except OSError:
         old = None
     try:
@@ -131,7 +134,7 @@ def _put_back(path: Path, old: bytes | None) -> None:
     from fairshare_cli.io.atomic import atomic_write_text
 
     with contextlib.suppress(OSError, FairshareError):
-        if (path.read_bytes() if path.exists() else None) != old:
+        if (path.read_bytes() if path.is_file() else None) != old:
             if old is None:
                 path.unlink()
             else:

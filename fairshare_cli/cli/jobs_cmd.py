@@ -346,14 +346,17 @@ def prio(
       fs prio 12 -3              # every job of cluster 12
       fs prio 7 100000 --slurm   # Slurm admin priority; sprio shows it, factors 0
     """
+    from fairshare_cli.core.names import shown
+
     try:
         number = int(value)
     except ValueError:
-        raise InputError(f'priority "{value}": expected a whole number') from None
+        raise InputError(f'priority "{shown(value)}": expected a whole number') from None
+    said = shown(str(number))  # (up to 4,300 digits: echoed shortened)
     if slurm and not 0 <= number <= UINT32_MAX:
-        raise InputError(f"priority {number}: expected 0 to {UINT32_MAX} for a Slurm job")
+        raise InputError(f"priority {said}: expected 0 to {UINT32_MAX} for a Slurm job")
     if not INT64_MIN <= number <= INT64_MAX:
-        raise InputError(f"priority {number}: expected a whole number that fits in 64 bits")
+        raise InputError(f"priority {said}: expected a whole number that fits in 64 bits")
     from fairshare_cli.core.operations.queue import set_priority
 
     with mutate_state(opts, dry_run, queue_only=True) as env:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from typing import Any
 
@@ -108,9 +109,11 @@ class LazyGroup(click.Group):
             where = exc.ctx.command_path if exc.ctx is not None else _path_of(ctx, words)
             message = one_line(exc.format_message())
             raise FsError(f"{message} (see '{where} --help')", exc.exit_code) from None
-        except KeyboardInterrupt:  # (click's own: "Aborted!" after a blank line, exit 1)
+        except KeyboardInterrupt as exc:  # (click's own: "Aborted!" after a blank line, exit 1)
             if "--debug" in sys.argv[1:] or (ctx.obj or {}).get("debug"):
                 raise
+            if isinstance(exc, Terminated):
+                raise FsError(TERMINATED, 143) from None
             raise FsError(INTERRUPTED, 130) from None
         except BrokenPipeError:
             sys.stderr.close()
@@ -141,6 +144,23 @@ class LazyGroup(click.Group):
 #: The line of a command stopped by Ctrl-C (SIGINT), which exits with 128 + 2 as a shell's
 #: commands do. A file it was writing is the old one or the new one, whole.
 INTERRUPTED = "interrupted (Ctrl-C)"
+#: The line of a command stopped by SIGTERM (``kill``, a batch system preempting ``fs sweep
+#: run-point``), which exits with 128 + 15.
+TERMINATED = "terminated (SIGTERM)"
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the command is (:func:`terminate`): it stops as Ctrl-C stops it,
+    every cleanup run (no temporary file, no half-made history left behind)."""
+
+
+def terminate(signum: int, frame: object) -> None:
+    """The SIGTERM handler ``fs`` installs: raise :class:`Terminated`; a second SIGTERM, during
+    the cleanups, ends the process at once (the default)."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    raise Terminated()
 
 
 class FsError(click.ClickException):
@@ -161,15 +181,31 @@ def os_error_line(exc: OSError) -> str:
     return f"{where}: {exc.strerror or exc}"
 
 
+#: A quoted value of 200 characters or more in a message (not an apostrophe of prose: no
+#: letter before the opening quote nor after the closing one).
+_LONG_QUOTED = re.compile(r"""(?<!\w)(?:'[^']{200,}'|"[^"]{200,}")(?!\w)""")
+
+
 def one_line(text: str) -> str:
-    """An error message on one line: control characters in quoted user text as escapes.
+    """An error message on one line: control characters in quoted user text as escapes,
+    and a quoted value of 200 characters or more shortened (:func:`core.names.shown`: a
+    5,000-digit ``--now`` was echoed whole).
 
     ``fs delete $'\\n'`` says ``'\\n'``, not a line break; a tab is ``\\t``. Messages of
     our own never span lines, so this only ever changes echoed user text.
     """
+    if len(text) >= 200:
+        text = _LONG_QUOTED.sub(_shortened, text)
     if text.isprintable():
         return text
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text.rstrip("\n"))
+
+
+def _shortened(quoted: re.Match[str]) -> str:
+    from fairshare_cli.core.names import shown
+
+    mark = quoted.group(0)[0]
+    return mark + shown(quoted.group(0)[1:-1]) + mark
 
 
 def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:

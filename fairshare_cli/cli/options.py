@@ -83,6 +83,21 @@ def _path_store(attr: str, must_exist: bool = False) -> Callable[..., Any]:
     return check
 
 
+def output_file(what: str, writable: bool = True) -> Callable[..., Any]:
+    """A callback for an option that names a file fs writes (``--html``, ``--into``):
+    refused before any work when its folder is missing (exit 2, naming the folder, as
+    ``--plot`` is) or, where ``writable``, read-only (exit 1)."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        if value is not None and not ctx.resilient_parsing:
+            from fairshare_cli.io.atomic import check_output_file
+
+            check_output_file(value, param.opts[0], what, writable)
+        return value
+
+    return check
+
+
 def _now_store(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     """Store ``--now`` (:func:`store_option`), refusing a typed empty time: ``--now
     "$UNSET"`` read the clock in silence, which a script that meant a fixed time never

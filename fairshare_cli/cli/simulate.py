@@ -11,7 +11,13 @@ from typing import TYPE_CHECKING
 import click
 
 from fairshare_cli.cli.context import Env, load_env
-from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
+from fairshare_cli.cli.options import (
+    GlobalOptions,
+    common_options,
+    output_file,
+    output_options,
+    pass_options,
+)
 from fairshare_cli.core.timestr import TimeStringError, time_str2secs
 from fairshare_cli.errors import InputError
 
@@ -59,6 +65,7 @@ def html_option(func: Callable[..., None]) -> Callable[..., None]:
         "--html",
         type=click.Path(dir_okay=False),
         metavar="FILE",
+        callback=output_file("HTML page"),
         help="Also write one self-contained HTML page: shares over time, metrics (docs/sweep.md).",
     )(func)
 

@@ -175,7 +175,7 @@ def show(folder: SweepDir, objective: str, fmt: str, html: str | None) -> None:
 
     manifest = folder.manifest()
     count = len(manifest["points"])
-    done = folder.done(count)
+    done = folder.done(manifest["points"])
     if len(done) < count:
         click.echo(f"{count - len(done)} of {count} points have no result yet", err=True)
     results = [done[i] for i in sorted(done)]

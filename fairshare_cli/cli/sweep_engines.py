@@ -118,10 +118,23 @@ def run_local(folder: SweepDir, jobs: int | None) -> None:
             _collect_results(
                 folder, (f.result() for f in as_completed(futures)), total, total - len(todo)
             )
-        except BaseException:
+        except BaseException as exc:
             for future in futures:
                 future.cancel()
+            if isinstance(exc, KeyboardInterrupt):  # (Ctrl-C, or SIGTERM to fs alone)
+                _stop_workers(pool)
             raise
+
+
+def _stop_workers(pool: Any) -> None:
+    """End the points running in ``pool``'s processes now: a SIGTERM reaches fs alone, and
+    leaving the pool waited for each running point to finish (a minute of a long run)."""
+    stop = getattr(pool, "terminate_workers", None)  # (Python 3.14)
+    if stop is not None:
+        stop()
+        return
+    for process in list(getattr(pool, "_processes", {}).values()):
+        process.terminate()
 
 
 def run_dask(folder: SweepDir, address: str) -> None:

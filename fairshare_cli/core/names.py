@@ -21,6 +21,16 @@ def ascii_digits(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
+#: The most of a name or job id a message echoes: more than any scheduler's names (a job id
+#: of a megabyte was echoed whole).
+SHOWN_LENGTH = 80
+
+
+def shown(text: str, limit: int = SHOWN_LENGTH) -> str:
+    """``text`` as a message echoes it: its first ``limit`` characters and ``...``."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def name_problem(name: object, submitter: bool = False) -> str | None:
     """What is wrong with ``name`` as a name, or None when it is a good one."""
     if not isinstance(name, str):

@@ -9,10 +9,15 @@ from __future__ import annotations
 import math
 import re
 
+from fairshare_cli.core.names import shown
+
 INFINITE = math.inf
 
 _ALLOWED = re.compile(r"[0-9:-]+\Z")
 _GROUPS = re.compile(r"[0-9]+")
+#: The most digits a number of a time string may have (Slurm reads each with strtol: 18
+#: digits always fit in 64 bits, and their product in a float).
+_DIGITS = 18
 
 
 class TimeStringError(ValueError):
@@ -35,8 +40,8 @@ def time_str2secs(text: str) -> float:
         return INFINITE
     if not _ALLOWED.match(s):
         raise TimeStringError(
-            f'"{text}" has characters other than digits, "-" and ":" (a Slurm time is M, '
-            "M:S, H:M:S, D-H, D-H:M or D-H:M:S, or INFINITE)"
+            f'"{shown(text)}" has characters other than digits, "-" and ":" (a Slurm time is '
+            "M, M:S, H:M:S, D-H, D-H:M or D-H:M:S, or INFINITE)"
         )
     dashes = s.count("-")
     colons = s.count(":")
@@ -49,10 +54,12 @@ def time_str2secs(text: str) -> float:
         ok = groups >= need
     if not ok:
         raise TimeStringError(
-            f'"{text}" is not a Slurm time (M, M:S, H:M:S, D-H, D-H:M or D-H:M:S)'
+            f'"{shown(text)}" is not a Slurm time (M, M:S, H:M:S, D-H, D-H:M or D-H:M:S)'
         )
     if s.startswith("-"):
-        raise TimeStringError(f'"{text}" is negative')
+        raise TimeStringError(f'"{shown(text)}" is negative')
+    if max(len(g.lstrip("0")) for g in _GROUPS.findall(s)) > _DIGITS:  # (5,000 crashed int())
+        raise TimeStringError(f'"{shown(text)}" has a number of more than {_DIGITS} digits')
     if dashes:
         day_text, rest = s.split("-", 1)
         parts = [int(p) if p else 0 for p in rest.split(":")]

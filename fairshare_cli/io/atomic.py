@@ -34,7 +34,9 @@ def atomic_write_text(
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
         _remove_empty(made)
-        raise RuntimeFailure(f"cannot write {what} {path}: {exc.strerror}") from None
+        blocker = _not_a_folder(path.parent)  # (mkdir said "File exists" of a broken link)
+        why = f"{blocker} is not a folder" if blocker is not None else exc.strerror
+        raise RuntimeFailure(f"cannot write {what} {path}: {why}") from None
     try:
         _write(fd, text)
         with contextlib.suppress(OSError):
@@ -83,6 +85,15 @@ def lock_saying_so(fd: int, waiting_for: str) -> None:
         fcntl.flock(fd, fcntl.LOCK_EX)
 
 
+def _not_a_folder(folder: Path) -> Path | None:
+    """The first of ``folder`` and its parents that is there but no folder (a file, a
+    link to nothing or a loop of links), or None."""
+    for place in (folder, *folder.parents):
+        if os.path.lexists(place) and not place.is_dir():
+            return place
+    return None
+
+
 def _missing(folder: Path) -> list[Path]:
     """``folder`` and its parents up to the first that exists (innermost first)."""
     missing: list[Path] = []
@@ -117,17 +128,38 @@ def refuse_special(path: Path, what: str) -> None:
         )
 
 
+def check_output_file(path: str, option: str, what: str, writable: bool = True) -> None:
+    """Refuse an output file (``--plot``, ``--html``, ``--into``) that could not be written,
+    before the work that makes it: a missing folder is not created (``--html DIR/x.html``
+    made DIR, where ``--plot`` refused it), a device or a folder is not replaced.
+
+    Raises:
+        InputError: its folder is missing (or not a folder); the file is a device, a pipe
+            or a folder.
+        RuntimeFailure: the folder cannot be written (read-only), where ``writable``.
+    """
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise InputError(f"{option} {path}: folder {folder} does not exist")
+    if writable and not os.access(folder, os.W_OK):  # (a read-only folder or file system)
+        raise RuntimeFailure(f"cannot write {what} {path}: its folder is not writable")
+    refuse_special(Path(path), what)
+
+
 def present_file(path: Path, what: str) -> bool:
-    """Whether ``path`` is there: a file (or a link to one); missing or unreachable, not.
+    """Whether ``path`` is there: a file (or a link to one); missing, not.
 
     Raises:
         StateError: it is a pipe, a device, a socket or a folder, which opening could wait
-            on for ever (a pipe nobody writes) or read as no file.
+            on for ever (a pipe nobody writes) or read as no file; or it cannot be looked at
+            (a loop of symbolic links).
     """
     try:
         mode = os.stat(path).st_mode
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):
         return False
+    except OSError as exc:  # (a symbolic link loop: neither missing nor there)
+        raise StateError(f"{what} cannot be read: {exc.strerror}; move it aside") from None
     if not stat.S_ISREG(mode):
         raise StateError(
             f"{what} is not a regular file (a pipe, a device or a folder); move it aside"

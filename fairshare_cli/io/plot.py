@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from fairshare_cli.core.operations.sim_row import SimRow
-from fairshare_cli.errors import InputError, RuntimeFailure
+from fairshare_cli.errors import InputError
 
 #: Markers cycled with the colours, so two series that coincide both stay visible.
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p")
@@ -102,14 +102,10 @@ def check_plot_path(path: str) -> None:
         RuntimeFailure: the folder cannot be written (read-only).
     """
     import importlib.util
-    import os
-    from pathlib import Path
 
-    folder = Path(path).parent
-    if not folder.is_dir():
-        raise InputError(f"--plot {path}: folder {folder} does not exist")
-    if not os.access(folder, os.W_OK):  # (a read-only folder or file system: exit 1)
-        raise RuntimeFailure(f"cannot write plot {path}: its folder is not writable")
+    from fairshare_cli.io.atomic import check_output_file
+
+    check_output_file(path, "--plot", "plot")
     if importlib.util.find_spec("matplotlib") is None:
         raise InputError(
             "--plot needs matplotlib: pip install 'fairshare-cli[plot]' (or matplotlib)"

@@ -131,7 +131,8 @@ def _doc(data: bytes, path: Path, big: bool) -> Any:
 
 
 def save_state(path: Path, state: State) -> None:
-    """Write atomically: temp file in the same folder, flush, fsync, rename, fsync folder.
+    """Write atomically: temp file in the same folder, flush, fsync, rename, fsync folder;
+    the file keeps its permissions (a new one is private: 0600).
 
     Raises:
         RuntimeFailure: the folder cannot be created or written (the old file is kept).
@@ -144,7 +145,11 @@ def save_state(path: Path, state: State) -> None:
         raise RuntimeFailure(
             f"cannot write state file {path}: {exc}; nothing was written"
         ) from None
-    atomic_write_text(path, text, "state file")
+    try:  # (the mode it has: a state a group shares stays readable to the group)
+        mode = os.stat(path).st_mode & 0o777
+    except OSError:
+        mode = 0o600
+    atomic_write_text(path, text, "state file", mode)
 
 
 @contextlib.contextmanager

@@ -8,6 +8,7 @@ is done, so a killed sweep leaves only finished points behind and a rerun skips 
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,9 @@ class SweepDir:
         found = self._read(self.manifest_path, "sweep manifest")
         if not isinstance(found, dict) or "spec" not in found or "points" not in found:
             raise InputError(f"{self.manifest_path}: not an fs sweep manifest")
+        problem = _manifest_problem(found)
+        if problem:
+            raise InputError(f"{self.manifest_path}: not an fs sweep manifest ({problem})")
         return found
 
     def manifest(self) -> dict[str, Any]:
@@ -75,16 +79,17 @@ class SweepDir:
             found = self._read(path, "sweep result")
         except InputError:
             return None
-        if not isinstance(found, dict) or found.get("index") != index:
+        if not isinstance(found, dict) or found.get("index") != index or not _result_ok(found):
             return None
         return found
 
-    def done(self, count: int) -> dict[int, dict[str, Any]]:
-        """The results already there, by index."""
+    def done(self, points: list[Any]) -> dict[int, dict[str, Any]]:
+        """The results already there of the manifest's ``points``, by index (a result of
+        another point, another sweep's, is not one)."""
         out = {}
-        for index in range(count):
+        for index, point in enumerate(points):
             found = self.read_point(index)
-            if found is not None:
+            if found is not None and found.get("point") == point:
                 out[index] = found
         return out
 
@@ -103,3 +108,58 @@ class SweepDir:
             return read_json(str(path))
         except JSONFault as exc:
             raise InputError(f"{what} {path} is not valid JSON ({exc.reason})") from None
+
+
+def _manifest_problem(manifest: dict[str, Any]) -> str | None:
+    """What makes ``manifest`` no sweep's that ``fs sweep`` wrote, or None."""
+    points, spec = manifest["points"], manifest["spec"]
+    axes = spec.get("axes") if isinstance(spec, dict) else None
+    if not isinstance(points, list) or not all(isinstance(p, dict) for p in points):
+        return '"points": expected a list of objects'
+    if not isinstance(axes, list) or not all(
+        isinstance(a, dict) and isinstance(a.get("key"), str) and isinstance(a.get("values"), list)
+        for a in axes
+    ):
+        return '"spec.axes": expected a list of objects with a "key" and "values"'
+    values = {a["key"]: a["values"] for a in axes}
+    if not all(k in values and v in values[k] for p in points for k, v in p.items()):
+        return '"points": a point sets a key or a value no axis has'
+    base = manifest.get("base_index")
+    if base is not None and (type(base) is not int or not 0 <= base < len(points)):
+        return f'"base_index": expected the index of a point, got {base!r}'
+    return None
+
+
+def _result_ok(result: dict[str, Any]) -> bool:
+    """Whether a point's result is one ``fs sweep`` wrote (docs/sweep.md): finite numbers,
+    whole ones where it counts, a series of one value per time; else the point is not done."""
+    from fairshare_cli.core.operations.sweep import METRICS
+
+    series, groups = result.get("series"), result.get("groups")
+    if not (isinstance(series, dict) and isinstance(groups, list) and _finite(result)):
+        return False
+    times, slots = series.get("time"), series.get("slots")
+    if not (isinstance(times, list) and isinstance(slots, dict)):
+        return False
+    if not all(isinstance(v, list) and len(v) == len(times) for v in slots.values()):
+        return False
+    metrics_ok = all(result.get(m) is None or type(result.get(m)) in (int, float) for m in METRICS)
+    counts_ok = type(result.get("jobs_finished", 0)) is int and all(
+        isinstance(g, dict) and isinstance(g.get("name"), str)
+        and type(g.get("jobs_started", 0)) is int
+        for g in groups
+    )  # fmt: skip
+    return metrics_ok and counts_ok
+
+
+def _finite(value: Any) -> bool:
+    """Whether every number in ``value`` (JSON) is finite and within a float."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, int):
+        return abs(value) < 2**1023
+    if isinstance(value, dict):
+        return all(_finite(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_finite(v) for v in value)
+    return True

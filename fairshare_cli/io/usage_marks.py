@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from pathlib import Path
 
 from fairshare_cli.errors import StateError
 
@@ -33,6 +34,11 @@ class Marks:
     def includes_rows(self) -> bool:
         """Whether the state includes any row of the store."""
         return bool(self.records or self.ends)
+
+
+def store_path(state_path: Path) -> Path:
+    """``state.json`` -> ``state.history.sqlite`` (same folder)."""
+    return state_path.with_name(f"{state_path.stem}.history.sqlite")
 
 
 def new_generation() -> str:

@@ -29,6 +29,8 @@ from fairshare_cli.errors import RuntimeFailure, StateError
 from fairshare_cli.io.atomic import disk_failure, fsync_folder, present_file
 from fairshare_cli.io.usage_marks import SECTION as SECTION
 from fairshare_cli.io.usage_marks import Marks, marks_of, new_generation
+from fairshare_cli.io.usage_marks import store_path as store_path
+from fairshare_cli.io.usage_rows import check_rows
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -74,11 +76,6 @@ _COLUMNS = (
     "start, end, owner, accounting_group, nice_user, account, partition, qos, dirac_group, "
     "slots, cpus, job"
 )
-
-
-def store_path(state_path: Path) -> Path:
-    """``state.json`` -> ``state.history.sqlite`` (same folder)."""
-    return state_path.with_name(f"{state_path.stem}.history.sqlite")
 
 
 class UsageStore:
@@ -165,6 +162,7 @@ class UsageStore:
             "records.job AND e.id <= ?)), accounting_group, nice_user, account, partition, "
             "qos, dirac_group, slots, cpus FROM records WHERE id <= ? ORDER BY start, id"
         )
+        check_rows(self._conn, self.path, marks.records, marks.ends)  # (types: no crash)
         # the columns in UsageRecord's field order: built by _make, a batch at a time
         # (benchmarks/run.py whatif-replay reads a million); nice_user stays 0 or 1
         return Batches(_fetched(self._conn.execute(query, (marks.ends, marks.records))))
@@ -223,7 +221,7 @@ class open_store:
     ) -> None:
         self.path, self.create, self.name = path, create and not readonly, name or path
         # (readonly: fs whatif never writes it, not even to roll back a dead process's write)
-        self.uri = f"{path.resolve().as_uri()}?mode=ro" if readonly else None
+        self.uri = f"{path.absolute().as_uri()}?mode=ro" if readonly else None  # (no stat)
         self._conn: sqlite3.Connection | None = None
 
     def __enter__(self) -> UsageStore | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -268,3 +269,63 @@ def test_version_with_a_config_folder_it_may_not_look_in(
     view = run("userprio", "--now", NOW)
     assert view.exit_code == 2
     assert view.stderr == f"fs: error: {config_line.removeprefix('config: ')}\n"
+
+
+def test_init_names_a_file_whose_name_is_not_utf8(tmp_path: Path) -> None:
+    """``fs init $'\\xff.toml'`` crashed writing the name into the starter's comment (a
+    UnicodeEncodeError traceback, exit 1); the comment shows U+FFFD and the config reads.
+    (Run as a program: its output takes the name's byte as it came.)"""
+    import subprocess
+    import sys
+
+    target = os.fsencode(tmp_path) + b"/\xff.toml"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run(
+        [sys.executable, "-m", "fairshare_cli", "init", target],
+        capture_output=True, env=env, timeout=60, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stderr) == (0, b""), done.stderr
+    assert done.stdout.startswith(b"Wrote a starter pool config (current profile) to ")
+    text = Path(os.fsdecode(target)).read_text(encoding="utf-8")
+    assert "fs config check --config " in text and "\ufffd.toml" in text
+    from fairshare_cli.io.config import load_config
+
+    assert load_config(Path(os.fsdecode(target))).pool.uid_domain
+
+
+@pytest.mark.parametrize("existing", [False, True], ids=["new-folder", "folder-there"])
+def test_init_example_on_a_full_disk_leaves_nothing(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, existing: bool
+) -> None:
+    """``fs init --example DIR`` whose disk filled up left the files written so far and a
+    truncated ``sample-state.history.sqlite`` (written in place, not renamed whole). Now
+    each file is written whole and a failure removes what the command wrote."""
+    import errno
+
+    from fairshare_cli.io import atomic
+
+    real = atomic._write
+    count = {"n": 0}
+
+    def fills_up(fd: int, text: Any) -> None:
+        count["n"] += 1
+        if count["n"] == len(EXAMPLE_FILES):  # (the last one: the store)
+            os.close(fd)
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(fd, text)
+
+    monkeypatch.setattr(atomic, "_write", fills_up)
+    folder = tmp_path / "ex"
+    if existing:
+        folder.mkdir()
+        (folder / "mine.txt").write_text("kept")
+    result = run("init", "--example", str(folder))
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"fs: error: cannot write sample file {folder / EXAMPLE_FILES[-1]}: No space left on "
+        "device\n"
+    )
+    if existing:
+        assert [p.name for p in folder.iterdir()] == ["mine.txt"]
+    else:
+        assert not folder.exists()

@@ -3,6 +3,7 @@ exit code, and a closed pipe ending it with 1 and nothing on stderr."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -153,3 +154,75 @@ def test_ctrl_c_during_an_import_is_one_line_and_130(tmp_path: Path) -> None:
     assert (proc.returncode, out, err) == (130, b"", b"fs: error: interrupted (Ctrl-C)\n")
     assert not state.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["history.csv", "state.json.lock"]
+
+
+@pytest.mark.parametrize("rebuild", [False, True], ids=["first-import", "rebuild"])
+def test_sigterm_during_an_import_is_one_line_and_143_and_leaves_nothing(
+    tmp_path: Path, rebuild: bool
+) -> None:
+    """SIGTERM (``kill``, a batch system preempting) while an import runs killed the
+    process where it stood: ``state.history.sqlite.new`` and its journal (and, for a
+    --rebuild, the old store's ``.kept`` link) stayed behind. Now it stops as Ctrl-C does:
+    ``fs: error: terminated (SIGTERM)``, exit 143, every file as it was."""
+    history = tmp_path / "history.csv"
+    rows = ["owner,start,end,slots"]
+    rows += [f"alice,{1795000000 + i},{1795000060 + i},1" for i in range(300_000)]
+    history.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    state = tmp_path / "state.json"
+    files = ["history.csv", "state.json.lock"]
+    if rebuild:
+        state.write_bytes((REPO / "sample_configs" / "sample-state.json").read_bytes())
+        store = REPO / "sample_configs" / "sample-state.history.sqlite"
+        (tmp_path / "state.history.sqlite").write_bytes(store.read_bytes())
+        files = sorted([*files, "state.json", "state.history.sqlite"])
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    args = ["import", "history", str(history), *SAMPLE, "--state", str(state)]
+    proc = _fs(args + ["--rebuild"] * rebuild, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    new = tmp_path / "state.history.sqlite.new"
+    deadline = time.monotonic() + 30
+    while not new.exists() and time.monotonic() < deadline:  # (the store is being written)
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, out, err) == (143, b"", b"fs: error: terminated (SIGTERM)\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == files
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name in before} == before
+
+
+def test_sigterm_stops_a_local_sweep_and_its_workers_at_once(tmp_path: Path) -> None:
+    """SIGTERM reaches fs alone, not the processes running the points: ``fs sweep SPEC
+    --jobs 2`` waited for each running point to end (67 s of this sweep) before it
+    stopped. Now the workers are ended with it: exit 143 within seconds, one line."""
+    from tests.cli.test_sweep import CONFIG, WORKLOAD
+
+    (tmp_path / "pool.toml").write_text(CONFIG, encoding="utf-8")
+    (tmp_path / "work.json").write_text(json.dumps(WORKLOAD), encoding="utf-8")
+    spec = tmp_path / "sweep.toml"
+    spec.write_text(
+        'config = "pool.toml"\nworkload = "work.json"\nnow = "2026-11-20T00:00:00Z"\n'
+        'until = "60-0"\ncycle = "60"\n[[axis]]\nkey = "accountant.priority_halflife"\n'
+        "values = [600, 3600]\n",
+        encoding="utf-8",
+    )
+    proc = _fs(["sweep", str(spec), "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(4)  # (the workers started, the points running)
+    proc.send_signal(signal.SIGTERM)
+    started = time.monotonic()
+    _, err = proc.communicate(timeout=90)
+    assert (proc.returncode, err) == (143, b"fs: error: terminated (SIGTERM)\n")
+    assert time.monotonic() - started < 15
+
+
+def test_an_argument_byte_that_is_not_utf8_is_printed_as_it_came() -> None:
+    """``fs sprio -o $'%.5i\\xff'`` under a strict UTF-8 output (``PYTHONIOENCODING=utf-8``,
+    a UTF-8 locale other than C.UTF-8) crashed printing the header (a UnicodeEncodeError
+    traceback, exit 1); the byte is written back as it came."""
+    jobs = str(REPO / "sample_configs" / "jobs.json")
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONIOENCODING": "utf-8"}
+    line: list[str | bytes] = [sys.executable, "-m", "fairshare_cli", "sprio", "-o", b"%.5i\xff"]
+    done = subprocess.run(
+        [*line, "--jobs-file", jobs, *SAMPLE],
+        capture_output=True, env=env, cwd=REPO, timeout=60, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert done.stdout.splitlines()[0].endswith(b"\xff")

@@ -49,3 +49,30 @@ def test_a_store_that_is_no_file_is_refused(
     result = run(*[w.format(history=history) for w in line], *common(env))
     refused(result, f"usage history {store} is not a regular file (a pipe, a device or a")
     assert env["state"].read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        ["whatif", "--set", "accountant.priority_halflife=7200", "userprio"],
+        ["import", "history", "{history}"],
+        ["import", "history", "{history}", "--rebuild"],
+    ],
+)
+def test_a_store_that_is_a_loop_of_links_is_refused(
+    line: list[str], tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """A store that is a loop of symbolic links: fs whatif crashed (``RuntimeError: Symlink
+    loop`` from resolving its path, a traceback); the imports took it for no store and
+    renamed a new one over the link."""
+    env = write_pool(tmp_path)
+    history = tmp_path / "h.csv"
+    history.write_text(HISTORY)
+    store = tmp_path / "state.history.sqlite"
+    store.symlink_to(tmp_path / "loop")
+    (tmp_path / "loop").symlink_to(store)
+    before = env["state"].read_bytes()
+    result = run(*[w.format(history=history) for w in line], *common(env))
+    refused(result, f"usage history {store} cannot be read: Too many levels of symbolic links")
+    assert env["state"].read_bytes() == before
+    assert store.is_symlink() and (tmp_path / "loop").is_symlink()

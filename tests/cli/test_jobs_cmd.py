@@ -245,3 +245,56 @@ def test_submit_of_an_empty_jobs_file_is_refused_and_writes_nothing(
         "fs: error: jobs file - holds no job objects: nothing to submit\n",
     )
     assert state.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        pytest.param(["rm", "7" * 100_000], 'no job "' + "7" * 80 + '..."', id="rm"),
+        pytest.param(["prio", "7" * 100_000, "5"], 'no job "' + "7" * 80 + '..."', id="prio"),
+        pytest.param(
+            ["prio", "1", "x" + "7" * 100_000],
+            'priority "x' + "7" * 79 + '...": expected a whole number',
+            id="prio-value",
+        ),
+        pytest.param(
+            ["prio", "1", "7" * 4000],
+            "priority " + "7" * 80 + "...: expected a whole number that fits in 64 bits",
+            id="prio-digits",
+        ),
+        pytest.param(
+            ["negotiate", "--dry-run", "--explain", "7" * 100_000],
+            "--explain " + "7" * 80 + "...: no idle job with that id",
+            id="negotiate-explain",
+        ),
+        pytest.param(
+            ["delete", "x" * 100_000],
+            "NAME '" + "x" * 80 + "...': give the full name",
+            id="delete-no-domain",
+        ),
+        pytest.param(
+            ["delete", "x" * 1000 + "@example.org"],
+            "cannot delete '" + "x" * 80 + "...': the accountant has no record",
+            id="delete",
+        ),
+    ],
+)
+def test_a_long_job_id_or_name_is_echoed_shortened(
+    tmp_path: Path, args: list[str], said: str
+) -> None:
+    """``fs rm <100 kB id>`` echoed the whole id in its one line (a megabyte id, a
+    megabyte of stderr); its first 80 characters now, and the state is untouched."""
+    common = _sample(tmp_path)
+    before = Path(common[3]).read_bytes()
+    result = CliRunner().invoke(cli, [*args, *common])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(f"fs: error: {said}")
+    assert len(result.stderr) < 400
+    assert Path(common[3]).read_bytes() == before
+
+
+def test_userprio_notes_a_long_name_shortened(tmp_path: Path) -> None:
+    """``fs userprio <100 kB name>`` noted 'no record' with the whole name."""
+    result = CliRunner().invoke(cli, ["userprio", "x" * 100_000, *_sample(tmp_path)])
+    assert result.exit_code == 0
+    assert result.stderr == f"fs: note: no record {'x' * 80}...\n"

@@ -168,6 +168,16 @@ STATE_CASES = [
         "negotiate",
         "negotiator.claims.slot1@exec1.job_id: expected Unicode text",
     ),
+    # a record named with a lone surrogate: fs userprio crashed printing it (a
+    # UnicodeEncodeError traceback), fs negotiate said it could not write the state (exit 1)
+    *[
+        (
+            json.dumps({**STATE, "accountant": {"records": {"a\ud800@example.org": {}}}}),
+            command,
+            "accountant.records.a\\ud800@example.org: expected a name of Unicode text",
+        )
+        for command in ("userprio", "negotiate", "whatif")
+    ],
 ]
 
 

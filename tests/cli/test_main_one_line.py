@@ -75,3 +75,48 @@ def test_a_missing_option_value_names_the_commands_help(
     result = run(*args)
     assert result.exit_code == 2
     assert result.stderr.endswith(f"requires an argument. (see 'cli {where} --help')\n")
+
+
+BIG = "1" * 5000
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        pytest.param(["userprio", "--now", BIG], "--now: expected a time between", id="now"),
+        pytest.param(["setfactor", "alice@example.org", BIG, "--create"],
+                     "priority factor: expected a finite number, got '", id="setfactor"),
+        pytest.param(["userprio", "--output", BIG], "Invalid value for '--output': '",
+                     id="click-choice"),
+        pytest.param(["submit", "--owner", "alice", "--set", f"{BIG}=1"],
+                     "fs submit: job 0: unknown job field '", id="job-field"),
+        pytest.param(["whatif", "--set", f"x{BIG}=1", "userprio"],
+                     "--set: unknown key 'x", id="whatif-key"),
+    ],
+)  # fmt: skip
+def test_a_long_value_is_echoed_shortened(
+    args: list[str],
+    said: str,
+    tmp_path: Path,
+    write_config: Callable[..., Path],
+    run: Callable[..., Any],
+) -> None:
+    """A 5,000-character value was echoed whole in the one line (``fs userprio --now
+    <5,000 digits>``: 5 kB of stderr); a quoted value of 200 characters or more is now
+    shortened to its first 80 and ``...``, wherever the message comes from."""
+    config = write_config(CONFIG)
+    state = tmp_path / "state.json"
+    result = run(*args, "--config", str(config), "--state", str(state))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith("fs: error: ") and said in result.stderr
+    assert "1" * 79 + "...'" in result.stderr and "1" * 81 not in result.stderr
+    assert len(result.stderr) < 600
+    assert not state.exists()
+
+
+def test_prose_between_apostrophes_is_not_shortened() -> None:
+    """Only a quoted value is shortened, not the words between two apostrophes of prose."""
+    prose = "the state's marks " + "x " * 150 + "aren't the store's"
+    assert one_line(prose) == prose
+    assert one_line(f"got '{'y' * 199}'") == f"got '{'y' * 199}'"
+    assert one_line(f'got "{"y" * 300}"') == f'got "{"y" * 80}..."'

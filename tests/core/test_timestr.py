@@ -60,3 +60,13 @@ def test_display() -> None:
     assert format_slurm_time(604800) == "7-00:00:00"
     assert format_slurm_time(3661) == "01:01:01"
     assert format_slurm_time(math.inf) == "UNLIMITED"
+
+
+@pytest.mark.parametrize("text", ["1" * 5000, "1" * 400, "1-" + "9" * 19, "1:2:" + "3" * 19])
+def test_a_number_of_more_than_18_digits_is_rejected(text: str) -> None:
+    """A 5,000-digit time string crashed ``int()`` (Python's 4,300-digit limit), a 400-digit
+    one ``float()``: one of more than 18 digits (what strtol reads) is refused, named
+    shortened."""
+    with pytest.raises(TimeStringError, match="has a number of more than 18 digits"):
+        time_str2secs(text)
+    assert time_str2secs("0" * 30 + "1") == 60.0  # (leading zeros are no digits of more)

@@ -114,3 +114,31 @@ def test_a_failed_write_leaves_no_folder_it_made(
     monkeypatch.undo()
     atomic_write_text(target, "{}", "run file")
     assert target.read_text(encoding="utf-8") == "{}"
+
+
+@pytest.mark.parametrize(
+    ("kind", "line"),
+    [
+        *[pytest.param(k, ["init", "{blocker}/pool.toml"], id=f"init-{k}")
+          for k in ("file", "loop", "dangling")],
+        *[pytest.param(k, ["init", "--example", "{blocker}"], id=f"init-example-{k}")
+          for k in ("loop", "dangling")],  # (a file: "is a file; give a folder", exit 2)
+    ],
+)  # fmt: skip
+def test_a_path_below_what_is_no_folder_names_it(
+    tmp_path: Path, run: Callable[..., Any], kind: str, line: list[str]
+) -> None:
+    """A file to write below a file, a loop of links or a link to nothing said 'File
+    exists' (mkdir's word for the link): it names what is no folder."""
+    blocker = tmp_path / "blocker"
+    if kind == "file":
+        blocker.write_text("x")
+    elif kind == "loop":
+        blocker.symlink_to(tmp_path / "other")
+        (tmp_path / "other").symlink_to(blocker)
+    else:
+        blocker.symlink_to(tmp_path / "nowhere" / "x")
+    result = run(*[w.format(blocker=blocker) for w in line])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr.startswith("fs: error: cannot write ")
+    assert result.stderr.endswith(f": {blocker} is not a folder\n")

@@ -254,3 +254,76 @@ def test_a_short_calc_period_says_a_number_is_seconds(
     assert result.exit_code == 2
     assert "(must be at least 1 minute)" in result.stderr
     assert ("a TOML number is seconds" in result.stderr) is hint
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        pytest.param(["config", "check"],
+                     "accountant.priority_halflife: expected a finite number, got 111", id="file"),
+        pytest.param(["whatif", "--set", "accountant.default_prio_factor=" + "1" * 400,
+                      "userprio"],
+                     "--set: accountant.default_prio_factor: expected a finite number",
+                     id="whatif-set"),
+        pytest.param(["whatif", "--set", "accountant.priority_halflife=" + "1" * 5000,
+                      "userprio"],
+                     "has a number of more than 18 digits", id="whatif-set-digits"),
+        pytest.param(["submit", "--owner", "alice", "--set", "run_time=" + "1" * 5000],
+                     "--set run_time: \"" + "1" * 80 + "...\" has a number of more than 18",
+                     id="submit-run-time"),
+    ],
+)  # fmt: skip
+def test_a_number_beyond_any_float_is_refused(
+    args: list[str], said: str, tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``priority_halflife = <400 digits>`` (TOML reads whole numbers of any size) crashed
+    ``fs config check`` with an OverflowError traceback converting it to a float, as did
+    ``--set`` such a value; a 5,000-digit time string crashed ``int()``."""
+    sample = Path(__file__).resolve().parents[2] / "sample_configs" / "pool.toml"
+    text = sample.read_text(encoding="utf-8")
+    config = tmp_path / "pool.toml"
+    config.write_text(text.replace("priority_halflife = 86400", f"priority_halflife = {'1' * 400}"))
+    if args[0] != "config":
+        config.write_text(text)
+    state = tmp_path / "state.json"
+    line = [*args, "--config", str(config)]
+    now = ["--state", str(state), "--now", "2026-11-21T13:00:00Z"]
+    result = run(*line, *([] if args[0] == "config" else now))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith("fs: error: ") and said in result.stderr
+    assert result.stderr.count("\n") == 1 and len(result.stderr) < 400
+    assert not state.exists()
+
+
+@pytest.mark.parametrize("command", [["userprio"], ["setfactor", "a@d", "2", "--create"]])
+def test_a_state_path_with_a_nul_is_refused(
+    tmp_path: Path, run: Callable[..., Any], command: list[str]
+) -> None:
+    """``[pool] state = "\\u0000x"`` crashed every command with 'ValueError: embedded null
+    byte' (a traceback, exit 1), the first time the path reached the operating system."""
+    config = tmp_path / "pool.toml"
+    config.write_text('[pool]\nuid_domain = "d"\nstate = "\\u0000x"\n', encoding="utf-8")
+    result = run(*command, "--config", str(config), "--now", "2026-11-21T13:00:00Z")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: {config}: pool.state: a path with a NUL character; give the state "
+        "file's path, or leave the key out\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pool.toml"]
+
+
+@pytest.mark.parametrize("state", ['""', '"  "'])
+def test_an_empty_state_path_is_refused(
+    tmp_path: Path, run: Callable[..., Any], state: str
+) -> None:
+    """``[pool] state = ""`` (a template's unfilled value) read and wrote the user state
+    folder's state in silence, as ``--state ""`` did before it was refused."""
+    config = tmp_path / "pool.toml"
+    config.write_text(f'[pool]\nuid_domain = "d"\nstate = {state}\n', encoding="utf-8")
+    result = run("setfactor", "a@d", "2", "--create", "--config", str(config))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: {config}: pool.state: an empty path; give the state file's path, or "
+        "leave the key out\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pool.toml"]  # (no user state)

@@ -246,3 +246,19 @@ def test_a_state_that_is_a_pipe_is_refused_before_a_lock_is_made(
     assert result.exit_code == 2
     assert f"cannot write state file {fifo}: not a regular file" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["state.json"]
+
+
+def test_a_state_keeps_its_permissions(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fs setfactor`` on a state a group shares (0660) made it 0600: the rename put a
+    private file in its place. A state keeps its mode; a new one is private."""
+    repo = Path(__file__).resolve().parents[2] / "sample_configs"
+    state = tmp_path / "state.json"
+    state.write_bytes((repo / "sample-state.json").read_bytes())
+    state.chmod(0o660)
+    common = ["--config", str(repo / "pool.toml"), "--now", "2026-11-21T13:00:00Z"]
+    line = ["setfactor", "alice@example.org", "2", "--create", *common]
+    assert run(*line, "--state", str(state)).exit_code == 0
+    assert state.stat().st_mode & 0o777 == 0o660
+    new = tmp_path / "new.json"
+    assert run(*line, "--state", str(new)).exit_code == 0
+    assert new.stat().st_mode & 0o777 == 0o600

@@ -156,13 +156,16 @@ def test_a_reader_of_the_old_store_keeps_reading_it(
 def test_a_store_replaced_by_an_import_that_died_is_not_the_states(
     tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """--rebuild renames its new store over the old one, then writes the state; a disk full
-    for the state (or a kill -9) in between leaves the old state beside the new store. Its
-    marks count rows of the old file: fs whatif says the store is not the state's instead
-    of replaying the new file's first rows as the state's (it did, silently), and the next
-    writer starts a new history instead of appending after rows the state never had."""
+    """--rebuild renames its new store over the old one, then writes the state; a kill -9
+    in between (here: a disk full for the state on a file system without hard links, where
+    the old store cannot be kept to put back, io/usage_store_kept.py) leaves the old state
+    beside the new store. Its marks count rows of the old file: fs whatif says the store is
+    not the state's instead of replaying the new file's first rows as the state's (it did,
+    silently), and the next writer starts a new history instead of appending after rows the
+    state never had."""
     from fairshare_cli.errors import RuntimeFailure
     from fairshare_cli.io import state as state_io
+    from fairshare_cli.io import usage_store_kept
 
     state, args = _args(tmp_path)
     assert _import(run, tmp_path, _FIRST).exit_code == 0
@@ -171,8 +174,12 @@ def test_a_store_replaced_by_an_import_that_died_is_not_the_states(
     def disk_full(path: Path, _state: Any) -> None:
         raise RuntimeFailure(f"cannot write state file {path}: No space left on device")
 
+    def no_hard_links(*_: object) -> None:
+        raise OSError(1, "Operation not permitted")
+
     with monkeypatch.context() as patch:
         patch.setattr(state_io, "save_state", disk_full)
+        patch.setattr(usage_store_kept.os, "link", no_hard_links)
         assert _import(run, tmp_path, _SECOND, "--rebuild").exit_code == 1
     assert state.read_bytes() == before
     assert len(_rows(store_path(state))) == 3  # (the new file, in place)

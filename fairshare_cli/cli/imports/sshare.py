@@ -15,7 +15,13 @@ from fairshare_cli.cli.imports._slurm_state import (
     slurm_section,
     store_slurm,
 )
-from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
+from fairshare_cli.cli.options import (
+    GlobalOptions,
+    common_options,
+    dry_run_option,
+    output_file,
+    pass_options,
+)
 
 
 @click.command("sshare")
@@ -25,6 +31,7 @@ from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_opt
     "--into",
     metavar="CONFIG",
     type=click.Path(dir_okay=False),
+    callback=output_file("config file", writable=False),
     help="Also merge the account tree (parents, RawShares) into this pool config.",
 )
 @click.option("--replace", is_flag=True, help="With --into: overwrite differing values.")
@@ -51,7 +58,7 @@ def command(
     with --into the tree (indentation or parents, RawShares) is merged into the config
     first.
     """
-    from fairshare_cli.cli.fragment import emit_fragment
+    from fairshare_cli.cli.fragment import emit_fragment, merged_last
     from fairshare_cli.core.slurm.snapshot import known_usage, with_usage
     from fairshare_cli.errors import InputError
     from fairshare_cli.io.importers.sshare import read_sshare
@@ -64,27 +71,31 @@ def command(
             f"{file}: no user associations (sshare {form} without -a lists accounts only); "
             f"give --into CONFIG for the tree, or import 'sshare -a {form}' for the usage"
         )
-    if into is not None:
-        # What the state's part would refuse, refused before the merge (unless the merge
-        # makes the config the state's part reads: then nothing reads it yet).
-        if shares.users and (opts.config_path is None or os.path.exists(opts.config_path)):
-            preflight = load_env(opts)
-            resolve_last_decay(last_decay, preflight)
-            slurm_section(preflight)
-        accounts = len([a for a in shares.accounts if a != "root"])
-        emit_fragment(
-            {"accounts": shares.accounts},
-            into,
-            replace,
-            dry_run,
-            f"{file}: {plural(accounts, 'account')}",
-        )
-    if not shares.users:
-        return  # the tree alone: no usage to set
-    with mutate_state(opts, dry_run) as env:
-        when = resolve_last_decay(last_decay, env)
-        usage, ignored = known_usage(shares.usage, env.config)
-        store_slurm(env, with_usage(slurm_section(env), usage, when))
+    # The config is put back as it was (removed, if new) when the usage part fails after
+    # the merge: a config the merge makes is the one the state's part reads.
+    with merged_last(into, dry_run) as echo:
+        if into is not None:
+            # What the state's part would refuse, refused before the merge (unless the merge
+            # makes the config the state's part reads: then nothing reads it yet).
+            if shares.users and (opts.config_path is None or os.path.exists(opts.config_path)):
+                preflight = load_env(opts)
+                resolve_last_decay(last_decay, preflight)
+                slurm_section(preflight)
+            accounts = len([a for a in shares.accounts if a != "root"])
+            emit_fragment(
+                {"accounts": shares.accounts},
+                into,
+                replace,
+                dry_run,
+                f"{file}: {plural(accounts, 'account')}",
+                echo=echo,
+            )
+        if not shares.users:
+            return  # the tree alone: no usage to set
+        with mutate_state(opts, dry_run) as env:
+            when = resolve_last_decay(last_decay, env)
+            usage, ignored = known_usage(shares.usage, env.config)
+            store_slurm(env, with_usage(slurm_section(env), usage, when))
     report(
         dry_run,
         f"{file}: usage of {plural(len(usage), 'user association')}"

@@ -49,6 +49,7 @@ def records_from_json(records: Mapping[Any, Any]) -> dict[str, CustomerRecord]:
     Raises:
         SectionError: a record is malformed (the exact reader's message).
     """
+    _check_names(records)
     if type(records) is dict:
         try:
             out = msgspec.convert(records, _RECORDS, strict=True)
@@ -62,6 +63,25 @@ def records_from_json(records: Mapping[Any, Any]) -> dict[str, CustomerRecord]:
                 root.hier_weighted_resources_used = root.weighted_resources_used
             return out
     return {name: _one_record(name, body) for name, body in records.items()}
+
+
+def _check_names(records: Mapping[Any, Any]) -> None:
+    """Refuse a record name that is not Unicode text (a lone surrogate, ``"\\udcff"``, which
+    ``fs userprio`` crashed printing; the pass takes it): one test of every name in C.
+
+    Raises:
+        SectionError: naming the record.
+    """
+    names = [n for n in records if type(n) is str]
+    if "".join(names).isascii():
+        return
+    for name in names:
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError:
+            raise SectionError(
+                f"accountant.records.{name}: expected a name of Unicode text"
+            ) from None
 
 
 def _one_record(name: Any, body: Any) -> CustomerRecord:

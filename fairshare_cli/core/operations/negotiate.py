@@ -41,6 +41,7 @@ from fairshare_cli.core.htcondor.pool import (
     submitter_of,
 )
 from fairshare_cli.core.jobs import Job, job_to_json, parse_jobs
+from fairshare_cli.core.names import shown
 from fairshare_cli.core.state import State
 from fairshare_cli.errors import InputError
 
@@ -166,7 +167,7 @@ def run_cycle(
     idle = (b for b in inputs.batches if b.job.status == "idle")
     if explain_job is not None and not any(b.holds(explain_job) for b in idle):
         raise InputError(
-            f"--explain {explain_job}: no idle job with that id in {inputs.jobs_source}"
+            f"--explain {shown(explain_job)}: no idle job with that id in {inputs.jobs_source}"
         )
     return negotiate_cycle(
         config.machines,

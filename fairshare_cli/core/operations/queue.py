@@ -25,6 +25,7 @@ from fairshare_cli.core.htcondor.claims import (
 )
 from fairshare_cli.core.htcondor.pool import submitter_of
 from fairshare_cli.core.jobs import Job, job_to_json, jobs_from_objects, parse_jobs
+from fairshare_cli.core.names import shown
 from fairshare_cli.core.state import State
 from fairshare_cli.errors import InputError
 
@@ -221,7 +222,7 @@ def set_priority(
     queue = read_queue(state, where)
     hit = [j for j in queue if matches(j, job_id)]
     if not hit:
-        raise InputError(f'no job "{job_id}" in the queue')
+        raise InputError(f'no job "{shown(job_id)}" in the queue')
     out = []
     for job in queue:
         if matches(job, job_id):
@@ -304,7 +305,7 @@ def remove(
     queue = read_queue(state, where)
     for wanted in job_ids:
         if not any(matches(j, wanted) for j in queue):
-            raise InputError(f'no job "{wanted}" in the queue')
+            raise InputError(f'no job "{shown(wanted)}" in the queue')
     gone = [j for j in queue if any(matches(j, w) for w in job_ids)]
     state = _store(state, [j for j in queue if j not in gone])
     if any(j.status == "running" for j in gone):

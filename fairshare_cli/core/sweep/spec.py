@@ -122,6 +122,12 @@ def _check_keys(data: Mapping[str, Any], label: str) -> None:
     for key in ("config", "workload", "axis"):
         if key not in data:
             raise InputError(f"{label}: '{key}' is missing (see docs/sweep.md)")
+    for key in ("config", "state", "workload", "history"):
+        path = data.get(key)
+        if path is not None and "\0" in path:  # (no file has one: a ValueError traceback)
+            raise InputError(f"{label}: '{key}' holds a NUL character; give a file's path")
+        if path is not None and not path.strip():  # (the spec's folder: "is a directory")
+            raise InputError(f"{label}: '{key}' is an empty path; give a file's path")
 
 
 def _axis(raw: Any, k: int, label: str) -> Axis:

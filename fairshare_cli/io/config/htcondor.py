@@ -40,7 +40,11 @@ def read_pool(top: Reader, file: str) -> PoolConfig:
     defaults = r.get("defaults", r.string, "legacy")
     if defaults not in PROFILE_DEFAULTS:
         r.fail(f'pool.defaults: expected "legacy" or "current", got "{defaults}"')
-    state = r.get("state", r.string, "") or None
+    state = r.get("state", r.string, None)
+    if state is not None and (not state.strip() or "\0" in state):
+        # (empty: the user state folder in silence, as --state "" did; a NUL: a ValueError)
+        what = "an empty path" if not state.strip() else "a path with a NUL character"
+        r.fail(f"pool.state: {what}; give the state file's path, or leave the key out")
     return PoolConfig(
         name=r.get("name", r.name, "pool"),
         uid_domain=r.get("uid_domain", r.name, "localdomain"),

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from fairshare_cli.core.limits import UINT32_MAX
-from fairshare_cli.core.names import MAX_NAME_LENGTH, name_problem
+from fairshare_cli.core.names import MAX_NAME_LENGTH, name_problem, shown
 from fairshare_cli.core.timestr import TimeStringError, time_str2mins, time_str2secs
 from fairshare_cli.errors import ConfigError, did_you_mean
 from fairshare_cli.io.knob_aliases import apply_aliases, knob_hint
@@ -110,9 +110,12 @@ class Reader:
     ) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             self.fail(f"{key}: expected a number, got {kind(value)}")
-        v = float(value)
+        try:
+            v = float(value)
+        except OverflowError:  # (a whole number of 400 digits: no float holds it)
+            v = math.inf
         if math.isnan(v) or math.isinf(v):
-            self.fail(f"{key}: expected a finite number, got {value}")
+            self.fail(f"{key}: expected a finite number, got {shown(str(value))}")
         if lo is not None and (v <= lo if lo_open else v < lo):
             rel = "above" if lo_open else "at least"
             self.fail(f"{key}: expected a number {rel} {lo:g}, got {value}")

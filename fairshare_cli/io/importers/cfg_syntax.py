@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from fairshare_cli.core.names import shown
 from fairshare_cli.errors import InputError
 
 T = TypeVar("T")
@@ -165,22 +166,17 @@ def _parent(node: CfgSection, name: str, source: str, number: int) -> tuple[CfgS
     parent = node.section("/".join(parts[:-1])) if len(parts) > 1 else node
     if parent is None or not parts:
         raise InputError(
-            f"{source}:{number}: '{_shown(name)}' names a section path whose parent does not exist"
+            f"{source}:{number}: '{shown(name, 40)}' names a section path whose parent "
+            "does not exist"
         )
     return parent, parts[-1]
-
-
-def _shown(name: str, limit: int = 40) -> str:
-    """A name as an error shows it: its first ``limit`` characters (another tool's file,
-    read as a .cfg, makes names of whole lines)."""
-    return name if len(name) <= limit else name[:limit] + "..."
 
 
 def _open(node: CfgSection, name: str, source: str, number: int) -> CfgSection:
     parent, last = _parent(node, name, source, number)
     if last in parent.entries:
         raise InputError(
-            f"{source}:{number}: section '{_shown(name)}' is opened again (first on line "
+            f"{source}:{number}: section '{shown(name, 40)}' is opened again (first on line "
             f"{parent.lines.get(last, '?')}); DIRAC refuses a file that repeats a section"
         )
     child = CfgSection(line=number)

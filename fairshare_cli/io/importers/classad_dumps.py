@@ -45,7 +45,7 @@ _REAL = re.compile(r"^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 def parse_long_value(text: str) -> Any:
     """A ``-long`` value: int, float, bool, None (``undefined``), str, or :class:`Expr`."""
     t = text.strip()
-    if _INT.match(t):
+    if _INT.match(t) and len(t) <= 20:  # (a longer one is no ClassAd integer: a real)
         return int(t)
     if _REAL.match(t):
         return float(t)

@@ -229,7 +229,8 @@ def json_document(text: str, label: str) -> Any:
     """A dump's JSON text read (:func:`~fairshare_cli.io.inputs.loads`).
 
     Raises:
-        InputError: not valid JSON (naming the line), or nested too deeply.
+        InputError: not valid JSON (naming the line), nested too deeply, or holding a whole
+            number Python does not read (more than 4,300 digits).
     """
     import json
 
@@ -239,5 +240,7 @@ def json_document(text: str, label: str) -> Any:
         return loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{label}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+    except ValueError:  # (a whole number of more than 4,300 digits: int() refuses it)
+        raise InputError(f"{label}: not valid JSON (a whole number too long)") from None
     except RecursionError:
         raise InputError(f"{label}: JSON nested too deeply") from None

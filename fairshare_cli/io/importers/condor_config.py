@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from fairshare_cli.core.names import shown
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.inputs import refuse_device
 
@@ -189,4 +190,4 @@ def _keyword(
     except OSError as exc:
         if "ifexist" in options:
             return
-        raise InputError(f"{where}: cannot include {path}: {exc.strerror}") from None
+        raise InputError(f"{where}: cannot include {shown(str(path))}: {exc.strerror}") from None

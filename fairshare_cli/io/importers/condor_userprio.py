@@ -7,6 +7,7 @@ ad per record (leaving out some, e.g. remote-domain and never-used ones in 25.0)
 
 from __future__ import annotations
 
+import math
 import re
 from typing import IO, Any
 
@@ -27,6 +28,10 @@ def _number(ad: Ad, key: str, where: str, default: float | None = 0.0) -> Any:
         return default
     if isinstance(value, bool) or not isinstance(value, (int, float)) or isinstance(value, Expr):
         raise InputError(f"{where}: {key} = {value!r}; expected a number")
+    if isinstance(value, float) and not math.isfinite(value):  # (400 digits: a real, inf)
+        raise InputError(f"{where}: {key} = {value!r}; expected a finite number")
+    if isinstance(value, int) and not -(2**63) <= value < 2**63:
+        raise InputError(f"{where}: {key}: expected a whole number within 64 bits")
     return value
 
 

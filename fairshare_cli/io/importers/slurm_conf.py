@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairshare_cli.core.names import check_name
+from fairshare_cli.core.names import check_name, shown
 from fairshare_cli.core.slurm.factors import parse_tres_weights
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import is_prompt, text_lines
@@ -134,7 +134,8 @@ def _include(
         base = os.path.dirname(label) if label != "-" else os.getcwd()
         name = os.path.join(base, name)
     if not os.path.isfile(name):
-        raise InputError(f"{label}:{number}: included file {name} does not exist")
+        what = "is not a file" if os.path.exists(name) else "does not exist"  # (/dev/zero)
+        raise InputError(f"{label}:{number}: included file {shown(name)} {what}")
     yield from _logical(name, name, depth + 1, cluster)
 
 

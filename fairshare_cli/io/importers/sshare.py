@@ -184,6 +184,10 @@ def _shares(value: str, where: str) -> int | str | None:
         return "parent"
     if not re.fullmatch(r"\d+", value):
         raise InputError(f'{where}: RawShares: expected a whole number or "parent", got "{value}"')
+    if len(value) > 20:  # (no 64-bit number; 4,301 digits and more crashed int())
+        raise InputError(
+            f'{where}: RawShares: expected a whole number within 64 bits, got "{value}"'
+        )
     return int(value)
 
 

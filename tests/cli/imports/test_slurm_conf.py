@@ -137,3 +137,20 @@ def test_a_bad_scheduler_parameter_is_refused(tmp_path: Path, run: Callable[...,
         'slurm.conf:2: SchedulerParameters: bf_window: expected a whole number, got "two_days"'
     )
     assert "Traceback" not in r.stderr
+
+
+def test_an_include_of_a_device_says_so(refuse_dump: Refuse) -> None:
+    """``Include /dev/zero`` was refused as 'does not exist'; it is there, and no file."""
+    refuse_dump(
+        "slurm-conf", "ClusterName=c\nInclude /dev/zero\n", "included file /dev/zero is not a file"
+    )
+
+
+@pytest.mark.parametrize("kind", ["slurm-conf", "condor-config"])
+def test_an_include_of_a_long_name_is_echoed_shortened(refuse_dump: Refuse, kind: str) -> None:
+    """An include of a 6,000-character name echoed it whole in the one line."""
+    name = "a/" * 3000
+    text = f"ClusterName=c\nInclude {name}\n" if kind == "slurm-conf" else f"include : {name}\n"
+    result = refuse_dump(kind, text, "/a/a/a/")  # (joined to the dump's folder, then cut)
+    assert "..." in result.stderr
+    assert len(result.stderr) < 300

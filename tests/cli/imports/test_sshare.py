@@ -65,3 +65,42 @@ def test_a_refused_state_part_leaves_the_config_unmerged(
     assert result.stderr.count("\n") == 1
     assert config.read_bytes() == before
     assert not (tmp_path / "s.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("extra", "says"),
+    [
+        (["--last-decay", "nonsense"], "--last-decay: expected epoch seconds"),
+        (["--state", "{bad}"], "is not valid JSON"),
+    ],
+)
+def test_a_refused_state_part_leaves_no_new_config(
+    tmp_path: Path, run: Any, extra: list[str], says: str
+) -> None:
+    """``fs import sshare FILE --into NEW.toml --config NEW.toml`` whose usage part is
+    refused left NEW.toml behind (the merge made it, and no config was there to check the
+    usage part against first) and said it was merged: now no file, one line."""
+    new = tmp_path / "new.toml"
+    bad = tmp_path / "bad.json"
+    bad.write_text("garbage\n", encoding="utf-8")
+    args = ["--config", str(new), "--state", str(tmp_path / "s.json"), "--now", NOW]
+    line = [str(_FIXTURE / "sshare_a_l_P.txt"), "--into", str(new), *args]
+    result = run("import", "sshare", *line, *[e.format(bad=bad) for e in extra])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith("fs: error: ") and says in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert not new.exists()
+    # (a lock file beside the state stays, as every read-modify-write leaves one)
+    assert [p.name for p in tmp_path.iterdir() if p.suffix != ".lock"] == ["bad.json"]
+
+
+def test_a_new_config_and_the_usage_are_both_written(tmp_path: Path, run: Any) -> None:
+    """The same line that succeeds writes both, and says so in that order."""
+    new, state = tmp_path / "new.toml", tmp_path / "s.json"
+    args = ["--config", str(new), "--state", str(state), "--now", NOW]
+    result = run("import", "sshare", str(_FIXTURE / "sshare_a_l_P.txt"), "--into", str(new), *args)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith(f"merged into {new}: ")
+    assert "usage of 5 user associations" in lines[1]
+    assert "[accounts" in new.read_text(encoding="utf-8") and state.exists()

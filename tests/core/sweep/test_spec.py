@@ -69,3 +69,19 @@ def test_a_bad_spec_is_refused_naming_what(data: dict[str, Any], message: str) -
     assert str(err.value).startswith("s.toml: ")
     assert message in str(err.value)
     assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("key", ["config", "state", "workload", "history"])
+def test_a_path_with_a_nul_is_refused(key: str) -> None:
+    """``config = "p\\u0000.toml"`` in a spec crashed ``fs sweep`` with 'ValueError:
+    embedded null byte' (a traceback) when the path reached the operating system."""
+    with pytest.raises(InputError, match=f"s.toml: '{key}' holds a NUL character"):
+        spec_from_toml({**BASE, key: "p\0.toml", "axis": [HALF]}, "s.toml")
+
+
+@pytest.mark.parametrize("key", ["config", "state", "workload", "history"])
+def test_an_empty_path_is_refused(key: str) -> None:
+    """``state = ""`` in a spec was read as the spec's folder ('is a directory', once the
+    manifest was written); it is refused with the spec."""
+    with pytest.raises(InputError, match=f"s.toml: '{key}' is an empty path"):
+        spec_from_toml({**BASE, key: " ", "axis": [HALF]}, "s.toml")

@@ -1,0 +1,93 @@
+"""The usage history store as it was, unless the state write it goes with ends well.
+
+An import commits the store before the state is written; one that keeps no old row
+renames a new file over the store. A state write that then fails (a full disk, Ctrl-C)
+left the new file: a first import that failed left a store beside no state that includes
+it (a 0-byte one when the disk was full before the tables), and a ``--rebuild`` that
+failed had replaced the old history for good. Rows appended in place need nothing: past
+the state's marks, the next writer drops them (io/usage_store.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from fairshare_cli.io.atomic import fsync_folder
+from fairshare_cli.io.usage_marks import Marks, store_path
+
+
+@contextlib.contextmanager
+def store_kept(state_path: Path, section: object) -> Iterator[None]:
+    """Leave the store beside ``state_path`` as it was when the body (whose last step
+    writes the state, whose usage history ``section`` holds the marks until then) raises:
+    a store the body made is removed, one renamed over the old one is the old one again (a
+    hard link to the old file is kept meanwhile, beside it, and removed when the body ends
+    well).
+
+    Call under the state lock. A hard link a killed fs left is put back when the state's
+    marks count in it and not in the store, else removed.
+    """
+    path = store_path(state_path)
+    kept = path.with_name(path.name + ".kept")
+    if os.path.lexists(kept):
+        _settle_left(path, kept, section)
+    existed = os.path.lexists(path)
+    linked = False
+    if existed:
+        with contextlib.suppress(OSError):  # (no hard links here: a failed --rebuild keeps
+            os.link(path, kept)  # the new file, as before)
+            linked = True
+    try:
+        yield
+    except BaseException:
+        with contextlib.suppress(OSError):
+            _put_back(path, kept if linked else None, existed)
+        raise
+    if linked:
+        with contextlib.suppress(OSError):
+            kept.unlink()
+
+
+def _put_back(path: Path, kept: Path | None, existed: bool) -> None:
+    """``path`` as it was: the file ``kept`` links to, or none (if there was none)."""
+    same = kept is not None and os.path.lexists(path) and os.path.samefile(path, kept)
+    if same or (kept is None and existed):  # (the same file: rows past the marks)
+        if kept is not None:
+            kept.unlink()
+        return
+    for side in ("-journal", "-wal", "-shm"):  # (the new file's, not the old one's)
+        path.with_name(path.name + side).unlink(missing_ok=True)
+    if kept is None:
+        path.unlink(missing_ok=True)
+    else:
+        os.replace(kept, path)
+    fsync_folder(path.parent)
+
+
+def _settle_left(path: Path, kept: Path, section: object) -> None:
+    """A link left by a killed fs: put back when it holds the state's marks and the store
+    does not (killed between the rename and the state write), else removed."""
+    from fairshare_cli.errors import FairshareError
+    from fairshare_cli.io.usage_marks import marks_of
+    from fairshare_cli.io.usage_store import open_store
+
+    try:
+        marks = marks_of(section)
+    except FairshareError:  # (the state's loader refuses such a section)
+        marks = Marks()
+
+    def holds(file: Path) -> bool:
+        try:
+            with open_store(file, create=False) as store:
+                return store is not None and store.holds(marks)
+        except FairshareError:
+            return False
+
+    with contextlib.suppress(OSError):
+        if marks.includes_rows() and holds(kept) and not holds(path):
+            _put_back(path, kept, existed=True)
+        else:
+            kept.unlink()

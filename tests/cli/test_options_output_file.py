@@ -1,0 +1,130 @@
+"""An option that names a file fs writes (``--html``, ``--plot``, ``--into``) is refused
+before any work when its folder is missing: exit 2, one line naming the folder, and
+nothing made (cli/options.output_file, io/atomic.check_output_file)."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_configs"
+SLURM = Path(__file__).resolve().parents[1] / "fixtures" / "slurm-22.05" / "ft1_running"
+ON_SAMPLE = ["--config", str(SAMPLE / "pool.toml"), "--now", "2026-11-21T12:00:00Z", "--state",
+             "{state}"]  # fmt: skip
+SIMULATE = ["--workload", str(SAMPLE / "workload.json"), "--until", "3600", *ON_SAMPLE]
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        pytest.param(["simulate", *SIMULATE, "--html", "{new}/x.html"], "--html", id="simulate"),
+        pytest.param(
+            [
+                "whatif",
+                "--set",
+                "accountant.priority_halflife=3600",
+                "simulate",
+                *SIMULATE,
+                "--html",
+                "{new}/x.html",
+            ],
+            "--html",
+            id="whatif-simulate-html",
+        ),
+        pytest.param(
+            [
+                "whatif",
+                "--set",
+                "accountant.priority_halflife=3600",
+                "simulate",
+                *SIMULATE,
+                "--plot",
+                "{new}/x.png",
+            ],
+            "--plot",
+            id="whatif-simulate-plot",
+        ),
+        pytest.param(
+            ["sweep", "run", "{spec}", "--out", "{tmp}/runs", "--html", "{new}/x.html"],
+            "--html",
+            id="sweep-run",
+        ),
+        pytest.param(
+            ["sweep", "collect", "{tmp}", "--html", "{new}/x.html"], "--html", id="collect"
+        ),
+        pytest.param(
+            [
+                "import",
+                "sshare",
+                str(SLURM / "sshare_a_l_P.txt"),
+                "--into",
+                "{new}/pool.toml",
+                *ON_SAMPLE,
+            ],
+            "--into",
+            id="import-sshare",
+        ),
+        pytest.param(
+            [
+                "import",
+                "sacctmgr",
+                str(SLURM / "sacctmgr_assoc_tree.txt"),
+                "--into",
+                "{new}/pool.toml",
+                "--dry-run",
+            ],
+            "--into",
+            id="import-sacctmgr",
+        ),
+    ],
+)
+def test_an_output_file_in_a_missing_folder_is_refused_and_nothing_made(
+    tmp_path: Path, run: Callable[..., Any], args: list[str], option: str
+) -> None:
+    """``fs whatif ... simulate --html DIR/x.html`` made the missing DIR (``--plot`` refused
+    one): every output-file option now refuses it, naming it, before the work."""
+    spec = tmp_path / "sweep.toml"
+    for name in ("sweep.toml", "pool.toml", "workload.json", "history.csv"):
+        shutil.copy(SAMPLE / name, tmp_path / name)
+    state = tmp_path / "s.json"
+    shutil.copy(SAMPLE / "sample-state.json", state)
+    new = tmp_path / "new" / "deeper"
+    words = [w.format(new=new, tmp=tmp_path, spec=spec, state=state) for w in args]
+    before = sorted(p.name for p in tmp_path.iterdir())
+    result = run(*words)
+    path = next(w for w in words if w.startswith(str(new)))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"fs: error: {option} {path}: folder {new} does not exist\n"
+    assert not (tmp_path / "new").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_an_html_page_on_a_device_is_refused_before_the_run(
+    run: Callable[..., Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fs simulate --html /dev/null`` ran the whole simulation, then refused the page."""
+    import fairshare_cli.cli.simulate as cli_simulate
+
+    def no_run(*_: object, **__: object) -> None:
+        raise AssertionError("the simulation ran")
+
+    monkeypatch.setattr(cli_simulate, "simulation", no_run)
+    here = [w.format(state=tmp_path / "s.json") for w in SIMULATE]
+    result = run("simulate", *here, "--html", "/dev/null")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith("fs: error: cannot write HTML page /dev/null: not a regular")
+
+
+def test_an_html_page_in_a_folder_that_exists_is_written(
+    run: Callable[..., Any], tmp_path: Path
+) -> None:
+    """The check refuses no page fs can write (the folder of a bare name is the current)."""
+    page = tmp_path / "x.html"
+    here = [w.format(state=tmp_path / "s.json") for w in SIMULATE]
+    result = run("simulate", *here, "--html", str(page))
+    assert result.exit_code == 0, result.stderr
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")

@@ -1,0 +1,112 @@
+"""A sweep folder whose files fs did not write as they are (``fs sweep collect DIR``):
+the manifest is refused in one line, a point's result that is not one counts as not done
+(io/sweep_dir.py). Each crashed the table or the page (ValueError, KeyError,
+OverflowError tracebacks)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.test_sweep import CONFIG, WORKLOAD
+
+SPEC = """\
+config = "pool.toml"
+workload = "work.json"
+now = "2026-11-20T00:00:00Z"
+until = "0:30:00"
+cycle = "600"
+
+[[axis]]
+key = "accountant.priority_halflife"
+values = [600, 3600]
+"""
+
+
+@pytest.fixture(scope="module")
+def swept(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 2-point sweep (and the base) run once: its folder."""
+    from click.testing import CliRunner
+
+    from fairshare_cli.cli.main import cli
+
+    folder = tmp_path_factory.mktemp("sweep")
+    (folder / "pool.toml").write_text(CONFIG, encoding="utf-8")
+    (folder / "work.json").write_text(json.dumps(WORKLOAD), encoding="utf-8")
+    (folder / "sweep.toml").write_text(SPEC, encoding="utf-8")
+    line = ["sweep", str(folder / "sweep.toml"), "--out", str(folder / "runs"), "--jobs", "1"]
+    with pytest.MonkeyPatch.context() as patch:  # (module-wide: tests/conftest.py's per test)
+        for var in ("XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
+            patch.setenv(var, str(folder / var.lower()))
+        result = CliRunner().invoke(cli, line)
+    assert result.exit_code == 0, result.stderr
+    return folder / "runs"
+
+
+def _copy(swept: Path, tmp_path: Path) -> Path:
+    import shutil
+
+    return Path(shutil.copytree(swept, tmp_path / "runs"))
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        pytest.param({"base_index": -1}, '"base_index": expected the index of a point, got -1',
+                     id="base-index"),
+        pytest.param({"points": [{"accountant.priority_halflife": -600}, {}, {}]},
+                     '"points": a point sets a key or a value no axis has', id="point-value"),
+        pytest.param({"points": [{"nope": 1}, {}, {}]},
+                     '"points": a point sets a key or a value no axis has', id="point-key"),
+        pytest.param({"points": "x"}, '"points": expected a list of objects', id="points"),
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("html", [False, True])
+def test_a_manifest_fs_did_not_write_is_refused(
+    swept: Path,
+    tmp_path: Path,
+    run: Callable[..., Any],
+    change: dict[str, Any],
+    says: str,
+    html: bool,
+) -> None:
+    folder = _copy(swept, tmp_path)
+    manifest = json.loads((folder / "sweep.json").read_text(encoding="utf-8"))
+    (folder / "sweep.json").write_text(json.dumps({**manifest, **change}), encoding="utf-8")
+    page = ["--html", str(tmp_path / "x.html")] * html
+    result = run("sweep", "collect", str(folder), *page)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: {folder / 'sweep.json'}: not an fs sweep manifest ({says})\n"
+    )
+    assert not (tmp_path / "x.html").exists()
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param({"share_error": float("nan")}, id="nan-metric"),
+        pytest.param({"jobs_finished": 2.5e3}, id="float-count"),
+        pytest.param({"wait_mean": 10**400}, id="huge-metric"),
+        pytest.param({"point": {"accountant.priority_halflife": 3600}}, id="another-point"),
+        pytest.param({"series": {"time": [1.0], "slots": {"a": [1.0, 2.0]}}}, id="series"),
+    ],
+)
+def test_a_point_result_fs_did_not_write_is_not_done(
+    swept: Path, tmp_path: Path, run: Callable[..., Any], change: dict[str, Any]
+) -> None:
+    folder = _copy(swept, tmp_path)
+    path = folder / "points" / "000000.json"
+    result_0 = json.loads(path.read_text(encoding="utf-8"))
+    text = json.dumps({**result_0, **change})
+    path.write_text(text, encoding="utf-8")
+    result = run("sweep", "collect", str(folder), "--json", "--html", str(tmp_path / "x.html"))
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines()[0] == "1 of 3 points have no result yet"
+    assert [p["index"] for p in json.loads(result.stdout)] != [] and all(
+        p["index"] != 0 for p in json.loads(result.stdout)
+    )
