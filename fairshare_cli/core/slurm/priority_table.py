@@ -346,12 +346,13 @@ class TableBuilder:
             ):  # fmt: skip
                 column.append(value)
 
-    def add(self, jobs: Iterable[Any]) -> None:  # noqa: C901 - one pass a job
-        """Add the rows of the jobs sprio lists (as ``compute_rows``) in their order, ages as
-        ``age_factor``, PRIORITY summed in sprio's order (at least 1); :attr:`order` not
-        ordered where an id is not after the one before (as a number). Raises InputError for an
-        unknown partition, QOS, account or association. Each job's steps inline."""
-        maker = self.maker  # a measured hot loop: benchmarks/run.py --rows sprio
+    def add(self, jobs: Iterable[Any]) -> None:  # noqa: C901 - a hot path, one pass a job
+        """A measured hot path (``benchmarks/run.py --rows sprio``): add the rows of the
+        jobs sprio lists (as ``compute_rows``) in their order, ages as ``age_factor``,
+        PRIORITY summed in sprio's order (at least 1); :attr:`order` not ordered where an id
+        is not after the one before (as a number). Raises InputError for an unknown
+        partition, QOS, account or association. Each job's steps inline."""
+        maker = self.maker
         allowed, horizon, assocs, classes = self.allowed, self.horizon, self.assocs, self.classes
         first = self.first
         attributes_matter, float_w_age = not maker.tres_by_size, float(w_age := maker.weights[0])
@@ -364,9 +365,9 @@ class TableBuilder:
         for job in jobs:
             if job.status not in allowed:
                 continue
-            # Listed once its "use time" has passed (_foreach_priority_factor_job), which
-            # is when it accrues age from unless it has an accrue time (acct_policy.c):
-            # the submit time with ACCRUE_ALWAYS, else the begin (eligible) time.
+            # Listed once its "use time" has passed (_foreach_priority_factor_job), its age
+            # from it without an accrue time: the submit time with ACCRUE_ALWAYS, else the
+            # begin (eligible) time (acct_policy.c).
             submit = job.submit_time
             if job.eligible_time is not None and not accrue_always:
                 submit = job.eligible_time
