@@ -90,3 +90,44 @@ def bench_pool(folder: Path, assocs: int, jobs: int) -> Path:
         sys.path.pop(0)
     slurm_bench.make_pool(folder, assocs, jobs)
     return folder
+
+
+#: The Slurm pool of the sprio rule tests (``test_sprio_*_rules``, ``test_sprio_tres_weights``):
+#: one partition of four 1-CPU slots, PriorityWeightAge 1000 over a 7-day maximum, and
+#: (:data:`SPRIO_ACCOUNTS`) account hep with alice and bob; a job's submit time is
+#: :data:`NOW` less its wait.
+SPRIO_POOL = """
+[pool]
+defaults = "current"
+uid_domain = "example.org"
+[[machines]]
+name = "exec"
+count = 2
+slots = 2
+attributes = { Cpus = 1, Memory = 4096 }
+partitions = ["batch"]
+[partitions.batch]
+default = true
+[qos.normal]
+priority = 0
+[priority]
+max_age = "7-0"
+[priority.weights]
+age = 1000
+"""
+SPRIO_ACCOUNTS = """
+[accounts.hep]
+shares = 1
+users = { alice = 1, bob = 1 }
+"""
+
+
+def sprio_files(tmp_path: Path, jobs: list[dict[str, Any]], config: str) -> list[str]:
+    """Write ``config``, an empty state and ``jobs`` in ``tmp_path``; the options naming
+    them, and ``--now`` :data:`NOW`."""
+    (tmp_path / "pool.toml").write_text(config, encoding="utf-8")
+    state = {"format": "fairshare-cli state", "schema_version": 1}
+    (tmp_path / "state.json").write_text(json.dumps(state), encoding="utf-8")
+    (tmp_path / "jobs.json").write_text(json.dumps(jobs), encoding="utf-8")
+    return ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "state.json"),
+            "--jobs-file", str(tmp_path / "jobs.json"), "--now", NOW]  # fmt: skip

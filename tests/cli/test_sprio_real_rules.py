@@ -5,46 +5,21 @@ character at a time, the nice key compared as sprio's ``int``, and an admin-set 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.cli.conftest import SPRIO_ACCOUNTS, SPRIO_POOL, sprio_files
+
 NOW = "2026-11-21T12:00:00Z"
 NOW_EPOCH = 1795262400
-CONFIG = """
-[pool]
-defaults = "current"
-uid_domain = "example.org"
-[[machines]]
-name = "exec"
-count = 2
-slots = 2
-attributes = { Cpus = 1, Memory = 4096 }
-partitions = ["batch"]
-[partitions.batch]
-default = true
-[qos.normal]
-priority = 0
-[priority]
-max_age = "7-0"
-[priority.weights]
-age = 1000
-[accounts.hep]
-shares = 1
-users = { alice = 1, bob = 1 }
-"""
+CONFIG = SPRIO_POOL + SPRIO_ACCOUNTS
 
 
 def _pool(tmp_path: Path, jobs: list[dict[str, Any]]) -> list[str]:
-    (tmp_path / "pool.toml").write_text(CONFIG, encoding="utf-8")
-    state = {"format": "fairshare-cli state", "schema_version": 1}
-    (tmp_path / "state.json").write_text(json.dumps(state), encoding="utf-8")
-    (tmp_path / "jobs.json").write_text(json.dumps(jobs), encoding="utf-8")
-    return ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "state.json"),
-            "--jobs-file", str(tmp_path / "jobs.json"), "--now", NOW]  # fmt: skip
+    return sprio_files(tmp_path, jobs, CONFIG)
 
 
 def _job(job_id: str, owner: str, age: int, **extra: Any) -> dict[str, Any]:

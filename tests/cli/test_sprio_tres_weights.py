@@ -7,39 +7,17 @@ unset and printed by glibc as ``(null)``) and nothing under ``%t``."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.cli.conftest import SPRIO_ACCOUNTS, SPRIO_POOL, sprio_files
+
 NOW = "2026-11-21T12:00:00Z"
 NOW_EPOCH = 1795262400
-CONFIG = """
-[pool]
-defaults = "current"
-uid_domain = "example.org"
-[[machines]]
-name = "exec"
-count = 2
-slots = 2
-attributes = { Cpus = 1, Memory = 4096 }
-partitions = ["batch"]
-[partitions.batch]
-default = true
-[qos.normal]
-priority = 0
-[priority]
-max_age = "7-0"
-[priority.weights]
-age = 1000
-"""
-TAIL = """
-[accounts.hep]
-shares = 1
-users = { alice = 1, bob = 1 }
-"""
+CONFIG, TAIL = SPRIO_POOL, SPRIO_ACCOUNTS
 SLURM_CONF = """\
 ClusterName=oracle
 PriorityType=priority/multifactor
@@ -51,14 +29,9 @@ PartitionName=batch Nodes=exec[1-2] Default=YES
 
 
 def _pool(tmp_path: Path, weights: str = "") -> list[str]:
-    (tmp_path / "pool.toml").write_text(CONFIG + weights + TAIL, encoding="utf-8")
-    state = {"format": "fairshare-cli state", "schema_version": 1}
-    (tmp_path / "state.json").write_text(json.dumps(state), encoding="utf-8")
     job = {"id": "1", "owner": "alice", "account": "hep", "submit_time": NOW_EPOCH - 60480,
            "request_cpus": 2, "request_memory": 4096}  # fmt: skip
-    (tmp_path / "jobs.json").write_text(json.dumps([job]), encoding="utf-8")
-    return ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "state.json"),
-            "--jobs-file", str(tmp_path / "jobs.json"), "--now", NOW]  # fmt: skip
+    return sprio_files(tmp_path, [job], CONFIG + weights + TAIL)
 
 
 def test_sprio_w_prints_the_configured_tres_weights_string_as_written(
