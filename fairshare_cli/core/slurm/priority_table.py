@@ -352,7 +352,7 @@ class TableBuilder:
         PRIORITY summed in sprio's order (at least 1); :attr:`order` not ordered where an id
         is not after the one before (as a number). Raises InputError for an unknown
         partition, QOS, account or association. Each job's steps inline."""
-        maker = self.maker
+        maker = self.maker  # (benchmarks/run.py --rows sprio)
         allowed, horizon, assocs, classes = self.allowed, self.horizon, self.assocs, self.classes
         first = self.first
         attributes_matter, float_w_age = not maker.tres_by_size, float(w_age := maker.weights[0])
