@@ -1,6 +1,9 @@
 """Invariants of ``fs simulate`` (HTCondor cycles), checked on random small pools and
 workloads: nothing over-committed, usage conserved, priorities at least 0.5, the same
-rows for the same inputs, and a larger pool never matching fewer jobs in a cycle."""
+rows for the same inputs. (A larger pool may start fewer jobs in a cycle: with 4 slots
+and 3 submitters of equal priority the limits of 4/3 let a second spin hand out the last
+slot, with 5 the limits of 5/3 leave 2 slots no submitter may take; fs negotiate does the
+same.)"""
 
 from __future__ import annotations
 
@@ -114,85 +117,6 @@ def test_a_simulation_commits_no_slot_twice_and_charges_the_slot_time_its_jobs_h
         assert math.isclose(record.accumulated_usage, seconds, rel_tol=1e-9, abs_tol=1e-6)
     again, _ = _run(pool, groups, spec)
     assert again.rows == result.rows and again.starts == result.starts
-
-
-@settings(max_examples=60, deadline=None)
-@given(
-    pool=st.lists(
-        st.tuples(st.integers(1, 2), st.integers(1, 3), st.booleans(), st.sampled_from([1, 2, 4])),
-        min_size=1,
-        max_size=2,
-    ),
-    extra=st.tuples(st.integers(1, 2), st.booleans(), st.sampled_from([1, 2, 4])),
-    groups=group_knobs,
-    spec=st.lists(
-        st.tuples(
-            st.sampled_from(["a", "b", "c"]),
-            st.integers(1, 5),
-            st.sampled_from([None, "g1", "g2"]),
-            st.sampled_from([1, 2]),
-            st.sampled_from([None, "sw"]),
-        ),
-        min_size=1,
-        max_size=5,
-    ),
-    legacy=st.booleans(),
-    weights=st.booleans(),
-)
-def test_a_larger_pool_never_matches_fewer_jobs_in_the_first_cycle(
-    pool: Any, extra: Any, groups: Any, spec: Any, legacy: bool, weights: bool
-) -> None:
-    """One more machine (static or partitionable slots of 1 to 4 CPUs; jobs of 1 or 2
-    CPUs, some under a concurrency limit of 3; whole-slot group quotas): the first cycle
-    starts at least as many jobs. Not so with fractional quotas: HTCondor hands a group
-    its limit in whole slots (``int slots``), so a larger pool that moves surplus from a
-    group (0.375 of a slot, none) can start fewer."""
-
-    def config(machines: Any) -> Any:
-        raw: dict[str, Any] = {
-            "pool": {"uid_domain": "d", "defaults": "legacy" if legacy else "current"},
-            "negotiator": {"use_slot_weights": weights, "concurrency_limits": {"sw": 3}},
-            "machines": [
-                {
-                    "name": f"m{i}x",
-                    "count": count,
-                    "slots": 1 if part else slots,
-                    "partitionable": part,
-                    "attributes": {"Cpus": cpus, "Memory": 8192},
-                }
-                for i, (count, slots, part, cpus) in enumerate(machines)
-            ],
-        }
-        if groups is not None:
-            q1, q2, s1, s2 = groups
-            raw["groups"] = {
-                "g1": {"quota": q1, "accept_surplus": s1},
-                "g2": {"quota": q2, "accept_surplus": s2},
-            }
-        return build_config(raw, "test.toml")
-
-    work = [
-        JobBatch(
-            Job(
-                id=f"{k}.0",
-                owner=owner,
-                run_time=3600.0,
-                submit_time=START,
-                request_cpus=cpus,
-                accounting_group=f"{group}.{owner}" if group and groups is not None else None,
-                concurrency_limits=limit,
-            ),
-            count,
-        )
-        for k, (owner, count, group, cpus, limit) in enumerate(spec, start=1)
-    ]
-
-    def first(machines: Any) -> int:
-        state = (acct.AccountantState(records={}), NegotiatorState())
-        window = SimWindow(START, 0.0, CYCLE)
-        return len(simulate(config(machines), *state, [], work, window).starts)
-
-    assert first([*pool, (1, *extra)]) >= first(pool)
 
 
 @settings(max_examples=60, deadline=None)
