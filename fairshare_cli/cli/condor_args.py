@@ -74,7 +74,7 @@ CONDOR_OPTIONS: tuple[CondorOption, ...] = (
     CondorOption("allusers", display="--allusers"),
     CondorOption("usage", 2, display="--usage"),
     CondorOption("priority", 4, display="--priority"),
-    CondorOption("getreslist", 6, operands=1),
+    CondorOption("getreslist", 6, operands=1, display="--getreslist"),
     CondorOption("inputfile", 2, operands=1),
     CondorOption("pool", 1, operands=1),
     CondorOption("name", operands=1),
@@ -157,7 +157,7 @@ def translate(args: list[str]) -> Translated:
             raise InputError(f"'{arg}' (-{option.name}) needs {option.operands} argument(s)")
         i += option.operands
         if option.display:
-            out.append(option.display)
+            out.extend((option.display, *operands))
         elif option.edit:
             if edit is not None:
                 raise InputError(f"one edit at a time: '{edit[0]}' and -{option.name}")

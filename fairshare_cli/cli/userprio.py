@@ -82,6 +82,12 @@ class UserprioCommand(click.Command):
     "--dry-run", is_flag=True, help="With an edit option (-setfactor ...): write nothing."
 )
 @click.option("--create", is_flag=True, help="With an edit option: allow a new record.")
+@click.option(
+    "--getreslist",
+    "reslist_of",
+    metavar="NAME",
+    help="The slots NAME's jobs hold and since when, as the negotiator's claims (-getreslist).",
+)
 @output_options
 @common_options
 @pass_options
@@ -99,6 +105,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     most: bool,
     dry_run: bool,
     create: bool,
+    reslist_of: str | None,
 ) -> None:
     """Show user priorities, like condor_userprio.
 
@@ -107,6 +114,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
       fs userprio --config sample_configs/pool.toml
       fs userprio --all --allusers
       fs userprio alice --json
+      fs userprio -getreslist group_physics.frank --config sample_configs/pool.toml
     Rows: submitters (and groups) used in the last 24 hours, best priority first;
     while the state holds a queue, only submitters with jobs in it (as the collector's
     Accounting ads that plain condor_userprio reads: --allusers lists every record).
@@ -120,6 +128,9 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     from fairshare_cli.render.userprio import COLUMNS, choose_columns, render_userprio
 
     env = load_env(opts)
+    if reslist_of is not None:
+        click.echo(_reslist(env, reslist_of, opts.output), nl=False)
+        return
     records, jobs, group_info = _read_inputs(env)
     shown_at, dumped = _as_dumped(env)
     group_info.update(dumped)
@@ -284,6 +295,25 @@ def _dumped_quotas_line(shown_at: float) -> str:
         f"describes ({when}), as condor_userprio shows them; 'fs quota' computes the next "
         "cycle's"
     )
+
+
+def _reslist(env: Env, name: str, fmt: str) -> str:
+    """``-getreslist NAME``: the claims of the submitter NAME (a bare user name gets the
+    pool's uid_domain), in the order they were made, at ``--now``.
+
+    Raises:
+        click.UsageError: an output other than the table.
+    """
+    from fairshare_cli.core.htcondor.accountant import qualify
+    from fairshare_cli.core.htcondor.claims import negotiator_from_json
+    from fairshare_cli.render.userprio_long import render_reslist
+
+    if fmt != "table":
+        raise click.UsageError("--getreslist prints condor_userprio's table only")
+    submitter = qualify(name, env.config.pool.uid_domain)
+    claims = env.decode("negotiator", negotiator_from_json).claims.values()
+    held = [(c.slot, c.start_time) for c in claims if c.submitter == submitter]
+    return render_reslist(held, env.now)
 
 
 def _read_inputs(

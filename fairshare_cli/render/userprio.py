@@ -53,6 +53,12 @@ def format_date_year(t: float) -> str:
     return f"{tm.tm_mon:2d}/{tm.tm_mday:02d}/{tm.tm_year:<4d} {tm.tm_hour:02d}:{tm.tm_min:02d}"
 
 
+def format_time(secs: float) -> str:
+    """``%3lld+%02lld:%02lld:%02lld``: days+hours:minutes:seconds."""
+    s = int(secs)
+    return f"{s // 86400:3d}+{(s % 86400) // 3600:02d}:{(s % 3600) // 60:02d}:{s % 60:02d}"
+
+
 def format_time_nosecs(secs: float) -> str:
     """``%3lld+%02lld:%02lld``: days+hours:minutes; negative ⇒ ``[?????]``."""
     if secs < 0:

@@ -1,4 +1,5 @@
-"""``fs userprio --long``: each record as ``condor_userprio -long`` prints its accounting ad."""
+"""``fs userprio --long``: each record as ``condor_userprio -long`` prints its accounting ad;
+``--getreslist``: a submitter's resources as ``condor_userprio -getreslist`` lists them."""
 
 from __future__ import annotations
 
@@ -44,3 +45,23 @@ def render_long(ads: Sequence[Mapping[str, AdValue]]) -> str:
     """``-long``: each ad followed by an empty line, as condor_userprio prints the list of
     Accounting ads it queried (the negotiator's one numbered ad is :func:`print_ad` alone)."""
     return "".join(print_ad(ad) + "\n" for ad in ads)
+
+
+def render_reslist(resources: Sequence[tuple[str, float]], now: float) -> str:
+    """``-getreslist``'s table (``PrintResList``): each resource (its slot, when it was
+    matched) with the time since, between dashed lines, and the count."""
+    from fairshare_cli.render.userprio import format_date, format_time
+
+    def line(name: str, start: str, since: str) -> str:
+        return f"{name:<30} {start:>12} {since:>12}\n"
+
+    rows = [line(slot, format_date(t), format_time(now - int(t))) for slot, t in resources]
+    return "".join(
+        [
+            line("Resource Name", " Start Time", " Match Time"),
+            line("-------------", " ----------", " ----------"),
+            *rows,
+            line("-------------", " ------------", " ------------"),
+            f"Number of Resources Used: {len(rows)}\n",
+        ]
+    )

@@ -90,3 +90,30 @@ def test_a_never_used_record_counts_its_time_since_from_minus_one(
         "zed@example.org          500.00   1000.00      0         0.03 20778+13:0"
         "                    "
     )
+
+
+def test_getreslist_prints_a_submitters_claims_as_print_res_list_does(
+    run: Callable[..., Any],
+) -> None:
+    """``condor_userprio -getreslist NAME`` (``PrintResList``): ``%-30s %12s %12s`` rows
+    between dashed lines, each resource's name (the startd's, before its address), its
+    ``format_date`` start and ``format_time`` of now less it; the count last. The sample
+    state's frank holds slot7 and slot8 of exec001 since 10:19:12 (1795256352): 1 h 40 min
+    48 s at noon. fs refused -getreslist as not modelled."""
+    repo = Path(__file__).resolve().parents[2]
+    pool = str(repo / "sample_configs" / "pool.toml")
+    result = run("userprio", "-getreslist", "group_physics.frank", "--config", pool,
+                 "--now", NOW)  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == (
+        "Resource Name                    Start Time   Match Time\n"
+        "-------------                    ----------   ----------\n"
+        "slot7@exec001                   11/21 10:19   0+01:40:48\n"
+        "slot8@exec001                   11/21 10:19   0+01:40:48\n"
+        "-------------                   ------------  ------------\n"
+        "Number of Resources Used: 2\n"
+    )
+    nobody = run("userprio", "--getreslist", "bob", "--config", pool, "--now", NOW)
+    assert nobody.stdout.endswith("Number of Resources Used: 0\n")
+    refused = run("userprio", "--getreslist", "bob", "--json", "--config", pool, "--now", NOW)
+    assert refused.exit_code == 2
