@@ -54,9 +54,16 @@ def format_date_year(t: float) -> str:
 
 
 def format_time(secs: float) -> str:
-    """``%3lld+%02lld:%02lld:%02lld``: days+hours:minutes:seconds."""
+    """``%3lld+%02lld:%02lld:%02lld``: days+hours:minutes:seconds, each part divided as C
+    divides (toward zero: a time before the start prints its parts negative)."""
     s = int(secs)
-    return f"{s // 86400:3d}+{(s % 86400) // 3600:02d}:{(s % 3600) // 60:02d}:{s % 60:02d}"
+    parts = []
+    for unit in (86400, 3600, 60):
+        whole = abs(s) // unit * (1 if s >= 0 else -1)
+        parts.append(whole)
+        s -= whole * unit
+    days, hours, minutes = parts
+    return f"{days:3d}+{hours:02d}:{minutes:02d}:{s:02d}"
 
 
 def format_time_nosecs(secs: float) -> str:

@@ -14,13 +14,20 @@ import io
 import json
 import sys
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairshare_cli.cli.userprio import JSON_FIELDS, _emit
 from fairshare_cli.core.htcondor.userprio import UserprioRow, UserprioView
 from fairshare_cli.core.jsontext import iso, jsonable
-from fairshare_cli.render.userprio import COLUMNS, _cell, column_cells, render_userprio
+from fairshare_cli.render.userprio import (
+    COLUMNS,
+    _cell,
+    column_cells,
+    format_time,
+    render_userprio,
+)
 
 wide = st.floats(allow_nan=False, allow_infinity=False) | st.floats(min_value=-1e3, max_value=1e13)
 small = st.floats(min_value=0.0, max_value=1e4) | st.sampled_from([0.0, 1e-5, 1e16, 123456.0])
@@ -145,3 +152,18 @@ def test_time_since_in_the_past_is_each_rows_cell(table: list[UserprioRow], ahea
     table = [r for r in table if now - r.last_usage_time < 2**62]  # int() of the delay
     c = COLUMNS["time_since"]
     assert column_cells(c, table, now, []) == [_cell(c, r, now) for r in table]
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [
+        (6048, "  0+01:40:48"),
+        (3 * 86400 + 61, "  3+00:01:01"),
+        (100 * 86400, "100+00:00:00"),
+        # C divides toward zero: a start after now prints each part negative, as
+        # printf("%3lld+%02lld:%02lld:%02lld", 0, -1, -40, -48) does.
+        (-6048, "  0+-1:-40:-48"),
+    ],
+)
+def test_format_time_is_htcondors(seconds: int, text: str) -> None:
+    assert format_time(seconds) == text
