@@ -201,7 +201,7 @@ def test_owner_case_and_negative_priorities(
         job(5, owner="bob", prio=-3),
         job(6, owner="bob"),
     ])  # fmt: skip
-    third = float(f"{1000 / 6:.4f}")
+    third = 166.667  # 1000/6 stored as 166.6667, read back with six digits
     assert [(r["owner"], r["jobs"], r["priority"]) for r in rows] == [
         ("Alice", 2, pytest.approx(third, rel=1e-7)),
         ("alice", 1, pytest.approx(third, rel=1e-7)),
@@ -224,3 +224,29 @@ def test_negative_priority_against_another_queue(
         float(f"{1000 / (1 + low):.4f}"),
     ]
     assert [r["priority"] for r in rows] == [0.01, 999.99]
+
+
+def test_priority_is_read_back_with_mariadb_six_digits(
+    queues: Callable[..., list[dict[str, Any]]],
+) -> None:
+    """MariaDB sends a FLOAT column with six significant digits, whatever ``%.4f`` stored.
+
+    alice's three queues get 1000/3 each: stored ``333.3333`` (float32 333.33331298828125),
+    read back by ``retrieveTaskQueues`` as ``333.333``.
+    The first-try chances use the single-precision value SQL sorts by: 1/3 each.
+    """
+    rows = queues([job(1), job(2, cpu_time=86400), job(3, cpu_time=360)])
+    assert [r["priority"] for r in rows] == [333.333, 333.333, 333.333]
+    assert [r["p_first"] for r in rows] == [pytest.approx(1 / 3)] * 3
+
+
+def test_table_shows_the_read_back_priority(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
+) -> None:
+    """``fs taskqueues`` prints 4 decimals of what DIRAC reads: 146.6667 becomes 146.6670."""
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps([job(1), job(2, cpu_time=86400), job(3, cpu_time=360)]))
+    args = ["--config", str(write_config(CONFIG)), "--state", str(tmp_path / "s.json")]
+    result = run("taskqueues", *args, "--now", NOW, "--jobs-file", str(path))
+    assert result.exit_code == 0, result.stderr
+    assert [line.split()[-4] for line in result.stdout.splitlines()[1:]] == ["333.3330"] * 3

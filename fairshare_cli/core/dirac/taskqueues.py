@@ -142,7 +142,7 @@ class TaskQueueRow:
     computed_priority: float
     """``calculate_priority``'s full-precision value before storage."""
     priority: float
-    """The priority as DIRAC stores and reads it back (``%.4f`` into a MySQL FLOAT)."""
+    """The priority as DIRAC reads it back (``%.4f`` into a MariaDB FLOAT, sent with 6 digits)."""
     share: float
     """This queue's priority over the sum of all queues' priorities."""
     correction: float
@@ -175,16 +175,18 @@ def valid_cpu_segments(segments: Sequence[object]) -> bool:
     return all(a < b for a, b in itertools.pairwise(segments))  # type: ignore[operator]
 
 
-def _float32_text(value: float) -> float:
-    """The shortest decimal that reads back as the same single-precision value.
+FLOAT_TEXT_DIGITS = 6
+"""Significant digits MariaDB sends for a ``FLOAT`` column (it prints ``1234570``, ``333.333``)."""
 
-    This is what MySQL 8 prints for a ``FLOAT`` column, i.e. what DIRAC's Python reads.
+
+def _float32_text(value: float) -> float:
+    """A single-precision value as MariaDB sends it: six significant digits.
+
+    MariaDB (10.11 checked) prints a ``FLOAT`` column with ``FLT_DIG`` significant digits,
+    so this is what DIRAC's Python reads back (``retrieveTaskQueues``); SQL itself (``ORDER
+    BY RAND()/Priority``) works on the single-precision value.
     """
-    for digits in range(1, 10):
-        candidate = float(f"{value:.{digits}g}")
-        if float32(candidate) == value:
-            return candidate
-    return value
+    return float(f"{value:.{FLOAT_TEXT_DIGITS}g}")
 
 
 def job_priority(user_priority: float) -> int:
@@ -214,9 +216,14 @@ def real_priority(user_priority: float) -> float:
     return float32(float(f"{value:f}"))
 
 
+def stored_float32(priority: float) -> float:
+    """A task-queue priority as stored: ``Priority=%.4f`` into a FLOAT column."""
+    return float32(float(f"{priority:.4f}"))
+
+
 def stored_priority(priority: float) -> float:
-    """A task-queue priority as stored (``Priority=%.4f`` into FLOAT) and read back."""
-    return _float32_text(float32(float(f"{priority:.4f}")))
+    """A task-queue priority as stored (``Priority=%.4f`` into FLOAT) and read back by DIRAC."""
+    return _float32_text(stored_float32(priority))
 
 
 def build_task_queues(
@@ -453,7 +460,7 @@ def task_queue_rows(
     computed = task_queue_priorities(queues, groups, correct, weighting)
     stored = [stored_priority(p) for p, _ in computed]
     total = math.fsum(stored)
-    p_first = first_try_probabilities([float32(p) for p in stored])
+    p_first = first_try_probabilities([stored_float32(p) for p, _ in computed])
     return [
         TaskQueueRow(
             queue=queue,

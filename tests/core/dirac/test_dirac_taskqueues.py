@@ -127,7 +127,7 @@ def test_seed_non_sharing_group_queues_get_one_over_n_times_u() -> None:
     got = priorities(jobs, {"user": Group(1000)})
     assert got == pytest.approx([1000 / 6, 1000 / 6, 1000 / 6, 500.0], rel=1e-15)
     rows = task_queue_rows(queues_of(jobs), {"user": Group(1000)})
-    assert [r.priority for r in rows] == [166.6667, 166.6667, 166.6667, 500.0]
+    assert [r.priority for r in rows] == [166.667, 166.667, 166.667, 500.0]  # six digits
 
 
 def test_seed_user_priorities_reweight_queues_within_the_entity() -> None:
@@ -227,8 +227,8 @@ def test_a_full_queue_gets_a_sibling_and_siblings_sum() -> None:
 @pytest.mark.parametrize(
     ("computed", "stored"),
     [
-        pytest.param(1000 / 3, 333.3333, id="four-decimals"),
-        pytest.param(1e8 / 3, 33333334.0, id="float32-rounds"),
+        pytest.param(1000 / 3, 333.333, id="six-digits-read-back"),
+        pytest.param(1e8 / 3, 33333300.0, id="float32-rounds"),
         pytest.param(0.001, 0.001, id="minimum"),
         pytest.param(2 / 3 * 1e-4, 0.0001, id="rounds-up"),
     ],
