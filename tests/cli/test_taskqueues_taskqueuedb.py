@@ -124,6 +124,10 @@ def test_table_shows_the_new_columns_only_when_used(
         pytest.param({"max_ram": 2.5}, "dirac_requirements.max_ram: expected a whole number of MB",
                      id="float"),
         pytest.param({"grid_ces": [3]}, "dirac_requirements.grid_ces: expected names", id="ce"),
+        # tq_TQToSites.Value is VARCHAR(64): MariaDB's strict mode refuses 65 characters
+        pytest.param({"sites": ["LCG.CERN.cern", "S" * 65]}, "dirac_requirements.sites: 65 "
+                     "characters, more than TaskQueueDB's VARCHAR(64) holds; DIRAC refuses "
+                     "the job", id="long-site"),
     ],
 )  # fmt: skip
 def test_bad_requirements(
@@ -137,6 +141,24 @@ def test_bad_requirements(
     assert result.exit_code == 2
     assert result.stderr.startswith(f"fs: error: {path}: job 1 ('2.0'): ")
     assert message in result.stderr
+
+
+def test_an_owner_longer_than_the_owner_column_is_refused(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
+) -> None:
+    """``tq_TaskQueues.Owner`` is VARCHAR(255): DIRAC cannot make the task queue of a
+    256-character owner (MariaDB's strict mode refuses the row), so fs refuses the job too;
+    255 characters fit."""
+    cfg = write_config(CONFIG)
+    path = tmp_path / "jobs.json"
+    args = ["taskqueues", "--config", str(cfg), "--jobs-file", str(path), "--now", NOW]
+    path.write_text(json.dumps([job(1, owner="o" * 255)]), encoding="utf-8")
+    assert run(*args).exit_code == 0
+    path.write_text(json.dumps([job(1), job(2, owner="o" * 256)]), encoding="utf-8")
+    result = run(*args)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(f"fs: error: {path}: job 1 ('2.0'): ")
+    assert "owner: 256 characters, more than TaskQueueDB's VARCHAR(255) holds" in result.stderr
 
 
 def test_float_user_priorities(queues: Callable[..., list[dict[str, Any]]]) -> None:

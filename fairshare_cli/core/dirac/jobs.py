@@ -139,6 +139,8 @@ def definer(
             raise ValueError(f"owner: expected a user name, got {owner!r}")
         if not isinstance(group, str) or name_problem(group, submitter=True) is not None:
             raise ValueError(f"dirac_group: expected a group name, got {group!r}")
+        _fits_column("owner", owner, OWNER_LENGTH)
+        _fits_column("dirac_group", group, OWNER_GROUP_LENGTH)
         if names is None:
             return TaskQueueDefinition(owner, group, cpu_segment(DEFAULT_CPU_TIME, segments))
         for name in names:
@@ -158,7 +160,7 @@ def definer(
                 f"dirac_requirements.cpu_time: expected seconds (0 or more), got {cpu!r}"
             )
         min_ram, max_ram = _ram(req.get("min_ram"), req.get("max_ram"))
-        return TaskQueueDefinition(
+        definition = TaskQueueDefinition(
             owner=owner,
             group=group,
             cpu_time=cpu_segment(cpu, segments),
@@ -171,8 +173,31 @@ def definer(
             min_ram=min_ram,
             max_ram=max_ram,
         )
+        for key in ("sites", "banned_sites", "platforms", "job_types", "tags", "grid_ces"):
+            for value in getattr(definition, key):
+                _fits_column(f"dirac_requirements.{key}", value, VALUE_LENGTH)
+        return definition
 
     return define
+
+
+#: The lengths of TaskQueueDB's text columns (``VARCHAR(N)``): ``Owner``, ``OwnerGroup`` and
+#: a ``tq_TQTo*`` table's ``Value``. MariaDB in its default strict mode refuses a longer
+#: value, so DIRAC cannot make the job's task queue (``__createTaskQueue`` fails).
+OWNER_LENGTH, OWNER_GROUP_LENGTH, VALUE_LENGTH = 255, 32, 64
+
+
+def _fits_column(key: str, value: str, length: int) -> None:
+    """Refuse a ``value`` longer than its TaskQueueDB column.
+
+    Raises:
+        ValueError: it is longer, naming ``key``.
+    """
+    if len(value) > length:
+        raise ValueError(
+            f"{key}: {len(value)} characters, more than TaskQueueDB's VARCHAR({length}) "
+            "holds; DIRAC refuses the job"
+        )
 
 
 def _ram(min_ram: Any, max_ram: Any) -> tuple[int, int]:
