@@ -232,6 +232,38 @@ def test_owner_case_and_negative_priorities(
     ]
 
 
+def test_group_case_and_requirement_case(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
+) -> None:
+    """``OwnerGroup`` and the ``tq_TQTo*`` values are compared without case too (latin1
+    columns, ``latin1_swedish_ci``). alice in 'user' makes queue 1; alice in 'User' at
+    site 'LCG.CERN.cern' makes queue 2, which her job at 'lcg.cern.CERN' in 'USER' joins;
+    bob in 'USER' makes queue 3; carol is in 'prod'. ``SELECT DISTINCT(OwnerGroup)`` sees
+    one group, spelled as queue 1 (first in the TQOwner index: alice, 3600 s, id 1): 'user',
+    the configured share 1000, which ``GROUP BY Owner`` splits 500/500. alice's queues
+    differ in sites and in their group text (Python's grouping): 250 each. fs made 'User'
+    and 'USER' groups of their own, with the default share 1000 each, and warned."""
+    cfg = write_config(CONFIG)
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps([
+        job(1, group="user"),
+        job(2, group="User", sites=["LCG.CERN.cern"]),
+        job(3, group="USER", sites=["lcg.cern.CERN"]),
+        job(4, owner="bob", group="USER"),
+        job(5, owner="carol", group="prod"),
+    ]), encoding="utf-8")  # fmt: skip
+    result = run("taskqueues", "--config", str(cfg), "--jobs-file", str(path), "--now", NOW,
+                 "--json")  # fmt: skip
+    assert (result.exit_code, result.stderr) == (0, "")
+    rows = json.loads(result.stdout)
+    assert [(r["owner"], r["group"], r["jobs"], r["priority"]) for r in rows] == [
+        ("alice", "user", 1, 250.0),
+        ("alice", "User", 2, 250.0),
+        ("bob", "USER", 1, 500.0),
+        ("carol", "prod", 1, 1000.0),
+    ]
+
+
 def test_negative_priority_against_another_queue(
     queues: Callable[..., list[dict[str, Any]]],
 ) -> None:

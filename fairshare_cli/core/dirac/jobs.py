@@ -26,6 +26,7 @@ from fairshare_cli.core.dirac.taskqueues import (
     TaskQueueDefinition,
     build_task_queues,
     cpu_segment,
+    share_groups,
 )
 from fairshare_cli.core.jobs import JOB_STATUSES, Job, parse_jobs
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, MAX_JOB_COUNT
@@ -233,11 +234,11 @@ def unlisted_groups(
     Returns:
         ``(group, waiting jobs, did-you-mean text or "")``, sorted by group.
     """
-    jobs: dict[str, int] = {}
-    for queue in queues:
-        group = queue.definition.group
-        if group not in groups:
-            jobs[group] = jobs.get(group, 0) + queue.jobs
+    jobs = {
+        group: sum(queues[i].jobs for i in members)
+        for group, members in share_groups(queues).items()
+        if group not in groups
+    }
     return [(group, jobs[group], did_you_mean(group, sorted(groups))) for group in sorted(jobs)]
 
 

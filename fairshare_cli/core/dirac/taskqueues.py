@@ -5,9 +5,8 @@ job-priority mapping, ``recalculateTQSharesForAll``/``recalculateTQSharesForEnti
 ``calculate_priority``) and the pilot-side ``ORDER BY RAND()/Priority`` selection of
 ``matchAndGetJob``. Pure: no I/O, no clock.
 
-Jobs enter as plain ``(raw_key, user_priority, count)`` triples so that a million jobs can
-be grouped without building an object per job; a raw key is turned into a
-:class:`TaskQueueDefinition` once per distinct key by a caller-supplied function.
+Jobs enter as ``(raw_key, user_priority, count)`` triples (a million jobs, no object a job);
+a caller's function makes each distinct raw key a :class:`TaskQueueDefinition` once.
 """
 
 from __future__ import annotations
@@ -112,11 +111,21 @@ class TaskQueueDefinition:
     def match_key(self) -> TaskQueueDefinition:
         """The definition as ``__findSmallestTaskQueue`` compares it in MariaDB.
 
-        ``Owner`` is compared under the table's case-insensitive collation, so a job of
-        ``Alice`` lands in the queue ``alice`` made (the queue keeps its first spelling).
+        ``Owner``, ``OwnerGroup`` and the ``tq_TQTo*`` values are compared under the
+        tables' case-insensitive collation, so a job of ``Alice`` in ``LHCb_User`` lands in
+        the queue ``alice`` made in ``lhcb_user`` (the queue keeps its first spelling).
         """
-        lower = self.owner.lower()
-        return self if lower == self.owner else replace(self, owner=lower)
+        return replace(
+            self, owner=self.owner.lower(), group=self.group.lower(),
+            sites=_folded(self.sites), banned_sites=_folded(self.banned_sites),
+            platforms=_folded(self.platforms), job_types=_folded(self.job_types),
+            tags=_folded(self.tags), grid_ces=_folded(self.grid_ces),
+        )  # fmt: skip
+
+
+def _folded(names: tuple[str, ...]) -> tuple[str, ...]:
+    """A set of names as a case-insensitive collation compares it."""
+    return tuple(sorted({name.lower() for name in names}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,6 +366,22 @@ class UnlistedGroup:
     allow_background_tqs: bool = False
 
 
+def share_groups(queues: Sequence[TaskQueue]) -> dict[str, list[int]]:
+    """The queues (indices, in id order) of each group as ``recalculateTQSharesForAll``
+    finds them in MariaDB: ``SELECT DISTINCT(OwnerGroup)`` compares without case and gives
+    the spelling (which names the share) of the group's first queue in the ``TQOwner``
+    index's order (owner without case, CPU time, id); ``OwnerGroup=%s`` takes them all."""
+    folded: dict[str, list[int]] = {}
+    for i, queue in enumerate(queues):
+        folded.setdefault(queue.definition.group.lower(), []).append(i)
+
+    def index_order(i: int) -> tuple[str, int, int]:
+        d = queues[i].definition
+        return d.owner.lower(), d.cpu_time, queues[i].tq_id
+
+    return {queues[min(m, key=index_order)].definition.group: m for m in folded.values()}
+
+
 def task_queue_priorities(
     queues: Sequence[TaskQueue],
     groups: Mapping[str, GroupPolicy],
@@ -366,11 +391,12 @@ def task_queue_priorities(
     """Every queue's full-precision priority and the share correction applied to it.
 
     Mirrors ``recalculateTQSharesForAll``: the group shares (JobShare) of the listed groups
-    present in queues, corrected between groups when ``correct`` is given (a group ``groups``
-    does not list gets :class:`UnlistedGroup`'s default share, uncorrected); a JobSharing
-    group is one entity with the group share, any other group splits it evenly over its
-    owners with queues (owners compared without case, as MariaDB's ``GROUP BY Owner`` and
-    ``Owner=%s`` do; an entity is named by its first queue's spelling), optionally corrected
+    present in queues (:func:`share_groups`: compared without case), corrected between
+    groups when ``correct`` is given (a group ``groups`` does not list gets
+    :class:`UnlistedGroup`'s default share, uncorrected); a JobSharing group is one entity
+    with the group share, any other group splits it evenly over its owners with queues
+    (owners compared without case, as MariaDB's ``GROUP BY Owner`` and ``Owner=%s`` do; an
+    entity is named by the spelling of its first queue by CPU time and id), optionally corrected
     between those owners; then :func:`entity_priorities`.
 
     Args:
@@ -382,9 +408,7 @@ def task_queue_priorities(
     Returns:
         ``(priority, correction_factor)`` per queue, in the order given.
     """
-    by_group: dict[str, list[int]] = {}
-    for i, queue in enumerate(queues):
-        by_group.setdefault(queue.definition.group, []).append(i)
+    by_group = share_groups(queues)
     active = sorted(by_group)
     shares: dict[str, float] = {g: groups[g].job_share for g in active if g in groups}
     group_factor = dict.fromkeys(shares, 1.0)
@@ -427,11 +451,11 @@ def _entities(
     if job_sharing:
         return [(indices, share, factor)]
     members: dict[str, list[int]] = {}
-    names: dict[str, str] = {}
     for i in indices:
-        owner = queues[i].definition.owner
-        members.setdefault(owner.lower(), []).append(i)
-        names.setdefault(owner.lower(), owner)
+        members.setdefault(queues[i].definition.owner.lower(), []).append(i)
+    names: dict[str, str] = {}  # (GROUP BY Owner's spelling: the first in the index's order)
+    for i in sorted(indices, key=lambda i: (queues[i].definition.cpu_time, queues[i].tq_id)):
+        names.setdefault(queues[i].definition.owner.lower(), queues[i].definition.owner)
     split = share / len(members)
     owner_shares = {names[k]: split for k in sorted(members)}
     owner_factor = dict.fromkeys(owner_shares, 1.0)
