@@ -128,6 +128,9 @@ def test_table_shows_the_new_columns_only_when_used(
         pytest.param({"sites": ["LCG.CERN.cern", "S" * 65]}, "dirac_requirements.sites: 65 "
                      "characters, more than TaskQueueDB's VARCHAR(64) holds; DIRAC refuses "
                      "the job", id="long-site"),
+        # tq_TQToTags' key (TQId, Value) compares without case: 'GPU' and 'gpu' collide
+        pytest.param({"tags": ["GPU", "gpu"]}, "dirac_requirements.tags: names that differ "
+                     "only in case are one value in TaskQueueDB", id="tags-in-two-cases"),
     ],
 )  # fmt: skip
 def test_bad_requirements(

@@ -174,9 +174,7 @@ def definer(
             min_ram=min_ram,
             max_ram=max_ram,
         )
-        for key in ("sites", "banned_sites", "platforms", "job_types", "tags", "grid_ces"):
-            for value in getattr(definition, key):
-                _fits_column(f"dirac_requirements.{key}", value, VALUE_LENGTH)
+        _fit_value_tables(definition)
         return definition
 
     return define
@@ -186,6 +184,24 @@ def definer(
 #: a ``tq_TQTo*`` table's ``Value``. MariaDB in its default strict mode refuses a longer
 #: value, so DIRAC cannot make the job's task queue (``__createTaskQueue`` fails).
 OWNER_LENGTH, OWNER_GROUP_LENGTH, VALUE_LENGTH = 255, 32, 64
+
+
+def _fit_value_tables(definition: TaskQueueDefinition) -> None:
+    """Refuse names the ``tq_TQTo*`` tables cannot hold: longer than their ``Value`` column,
+    or two that differ only in case (one key ``(TQId, Value)`` under the collation).
+
+    Raises:
+        ValueError: naming the requirement.
+    """
+    for key in ("sites", "banned_sites", "platforms", "job_types", "tags", "grid_ces"):
+        values = getattr(definition, key)
+        for value in values:
+            _fits_column(f"dirac_requirements.{key}", value, VALUE_LENGTH)
+        if len({value.lower() for value in values}) != len(values):
+            raise ValueError(
+                f"dirac_requirements.{key}: names that differ only in case are one value "
+                "in TaskQueueDB (a tq_TQTo* row's key); DIRAC refuses the job"
+            )
 
 
 def _fits_column(key: str, value: str, length: int) -> None:
