@@ -5,7 +5,8 @@ from __future__ import annotations
 from msgspec import Struct
 from msgspec.structs import replace
 
-from fairshare_cli.core.jobs import Job, cluster_proc
+from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.names import cluster_proc
 
 
 class JobBatch(Struct, frozen=True, gc=False):

@@ -16,7 +16,12 @@ from msgspec.structs import astuple, replace
 from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, MAX_JOB_COUNT, TIME_MAX, TIME_MIN
 from fairshare_cli.core.literals import Literal, check_literals, check_object
-from fairshare_cli.core.names import MAX_NAME_LENGTH, ascii_digits, check_name, name_problem
+from fairshare_cli.core.names import (
+    MAX_NAME_LENGTH,
+    check_name,
+    cluster_proc,
+    name_problem,
+)
 from fairshare_cli.errors import InputError, did_you_mean
 
 JOB_STATUSES = ("idle", "running", "held", "completed", "removed")
@@ -102,14 +107,6 @@ def split_partitions(partition: str | None) -> tuple[str, ...]:
     if not partition:
         return ()
     return tuple(dict.fromkeys(p.strip() for p in partition.split(",") if p.strip()))
-
-
-def cluster_proc(job_id: str) -> tuple[int, int]:
-    """(ClusterId, ProcId) from an id like ``12.3``; non-numeric ids sort last."""
-    head, _, tail = job_id.partition(".")
-    if ascii_digits(head) and (not tail or ascii_digits(tail)):
-        return int(head), int(tail or 0)
-    return (2**62, 0)
 
 
 _FIELDS = set(Job.__struct_fields__)

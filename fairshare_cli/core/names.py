@@ -58,3 +58,17 @@ def check_name(name: object, where: str, submitter: bool = False) -> str:
         raise InputError(f"{where}: {problem}")
     assert isinstance(name, str)
     return name
+
+
+def cluster_proc(job_id: str) -> tuple[int, int]:
+    """(ClusterId, ProcId) from an id like ``12.3``; non-numeric ids sort last."""
+    head, _, tail = job_id.partition(".")
+    if ascii_digits(head) and (not tail or ascii_digits(tail)):
+        return int(head), int(tail or 0)
+    return (2**62, 0)
+
+
+def job_sort_key(job_id: str) -> tuple[int, int, str]:
+    """The order of job ids (sprio's ``-S i``, the matches ``fs whatif`` lists): by number,
+    ``cluster.proc`` ids by both numbers, other ids last, by text."""
+    return (int(job_id), 0, job_id) if ascii_digits(job_id) else (*cluster_proc(job_id), job_id)

@@ -18,9 +18,9 @@ from typing import Any
 import msgspec
 
 from fairshare_cli.core.jsonlayout import Shared
-from fairshare_cli.core.names import ascii_digits
+from fairshare_cli.core.names import ascii_digits, job_sort_key
 from fairshare_cli.core.slurm.priority import FACTOR_KEYS, Weights
-from fairshare_cli.core.slurm.priority_table import PriorityTable, job_sort_key
+from fairshare_cli.core.slurm.priority_table import PriorityTable
 from fairshare_cli.errors import InputError
 
 HEADERS = {

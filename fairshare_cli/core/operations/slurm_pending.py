@@ -20,7 +20,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from fairshare_cli.core.batches import JobBatch
-from fairshare_cli.core.jobs import Job, cluster_proc
+from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.names import cluster_proc
 
 #: A job's priority and the partitions it is best in (several: equal priorities).
 Score = tuple[int, tuple[str, ...]]

@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from fairshare_cli.core.names import job_sort_key
+
 Row = Mapping[str, Any]
 
 
@@ -136,7 +138,7 @@ def match_changes(view: str, before: Any, after: Any) -> list[Change]:
     old = {m["job_id"]: m for m in before.get(field, [])}
     new = {m["job_id"]: m for m in after.get(field, [])}
     out: list[Change] = []
-    for job in sorted(old.keys() | new.keys(), key=_job_order):
+    for job in sorted(old.keys() | new.keys(), key=job_sort_key):
         b, a = old.get(job), new.get(job)
         for name in MATCH_FIELDS:
             vb = None if b is None else b.get(name)
@@ -144,11 +146,6 @@ def match_changes(view: str, before: Any, after: Any) -> list[Change]:
             if vb != va and (name == "slot" or (b is not None and a is not None)):
                 out.append(Change(job, name, vb, va))
     return out
-
-
-def _job_order(job_id: str) -> tuple[tuple[int, int | str], ...]:
-    """``2.10`` after ``2.9``: numeric parts as numbers."""
-    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in job_id.split("."))
 
 
 def row_key(spec: ViewSpec, row: Row) -> str:

@@ -22,8 +22,7 @@ from typing import Any
 
 import msgspec
 
-from fairshare_cli.core.jobs import cluster_proc
-from fairshare_cli.core.names import ascii_digits
+from fairshare_cli.core.names import job_sort_key
 from fairshare_cli.core.slurm.factors import job_user
 from fairshare_cli.core.slurm.priority import FactorMaker, PriorityContext, PriorityRow
 
@@ -189,12 +188,6 @@ def _table(columns: list[list[Any]], admin_rows: dict[int, int]) -> PriorityTabl
     """The table of these columns (in :meth:`PriorityTable._columns`' order)."""
     ids, assocs, parts, ages, ages_w, sites, nices, prios = columns
     return PriorityTable(ids, assocs, parts, ages, ages_w, sites, nices, prios, admin_rows)
-
-
-def job_sort_key(job_id: str) -> tuple[int, int, str]:
-    """sprio's order of job ids (``-S i``): by number, ``cluster.proc`` ids by both
-    numbers, other ids last, by text."""
-    return (int(job_id), 0, job_id) if ascii_digits(job_id) else (*cluster_proc(job_id), job_id)
 
 
 def compute_rows(

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairshare_cli.core.batches import JobBatch
-from fairshare_cli.core.jobs import Job, cluster_proc
+from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.names import cluster_proc
 from fairshare_cli.core.operations.slurm_pending import PendingJobs, Score
 
 NOW = 10_000.0

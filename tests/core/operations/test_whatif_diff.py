@@ -98,3 +98,16 @@ def test_compare_is_empty_exactly_when_nothing_differs(
     # Every change names a key present on one side or the other.
     keys = {r["name"] for r in before}
     assert all(c.key in keys for c in diff.changes)
+
+
+def test_match_changes_list_jobs_in_job_id_order() -> None:
+    """The negotiate view's changed matches come by job id as sprio orders ids: cluster
+    then proc as numbers (``2.10`` after ``2.9``), plain numbers the same way, other ids
+    last by text."""
+    from fairshare_cli.core.operations.whatif import match_changes
+
+    ids = ["x.1", "2.10", "10", "2.9", "3"]
+    before = {"matches": [{"job_id": j, "slot": "s1"} for j in ids]}
+    after: dict[str, list[object]] = {"matches": []}
+    changes = match_changes("negotiate", before, after)
+    assert [c.key for c in changes] == ["2.9", "2.10", "3", "10", "x.1"]

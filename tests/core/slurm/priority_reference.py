@@ -15,9 +15,9 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from fairshare_cli.core.names import job_sort_key
 from fairshare_cli.core.slurm.factors import job_user
 from fairshare_cli.core.slurm.priority import FACTOR_KEYS, FactorMaker, PriorityContext, PriorityRow
-from fairshare_cli.core.slurm.priority_table import job_sort_key
 from fairshare_cli.render.formats import jsonable
 from fairshare_cli.render.sprio import FACTOR_LETTERS, SprioFormat, _cell
 
