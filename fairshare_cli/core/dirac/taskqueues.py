@@ -11,7 +11,6 @@ a caller's function makes each distinct raw key a :class:`TaskQueueDefinition` o
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
@@ -20,7 +19,7 @@ from typing import Literal, Protocol
 
 from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS as DEFAULT_CPU_SEGMENTS
 from fairshare_cli.core.dirac.first_try import first_try_probabilities
-from fairshare_cli.core.float32 import float32
+from fairshare_cli.core.dirac.stored import real_priority, stored_float32, stored_priority
 
 TQ_MIN_SHARE = 0.001
 """``TQ_MIN_SHARE``: the floor of every task-queue priority (and a background queue's value)."""
@@ -184,57 +183,6 @@ def valid_cpu_segments(segments: Sequence[object]) -> bool:
     return all(a < b for a, b in itertools.pairwise(segments))  # type: ignore[operator]
 
 
-FLOAT_TEXT_DIGITS = 6
-"""Significant digits MariaDB sends for a ``FLOAT`` column (it prints ``1234570``, ``333.333``)."""
-
-
-def _float32_text(value: float) -> float:
-    """A single-precision value as MariaDB sends it: six significant digits.
-
-    MariaDB (10.11 checked) prints a ``FLOAT`` column with ``FLT_DIG`` significant digits,
-    so this is what DIRAC's Python reads back (``retrieveTaskQueues``); SQL itself (``ORDER
-    BY RAND()/Priority``) works on the single-precision value.
-    """
-    return float(f"{value:.{FLOAT_TEXT_DIGITS}g}")
-
-
-def job_priority(user_priority: float) -> int:
-    """The ``Priority`` DIRAC keeps for a job: ``insertJob`` passes ``int(jobPriority)`` on.
-
-    A float is truncated toward zero (3.7 -> 3, 0.5 -> 0, -0.5 -> 0).
-    """
-    return int(user_priority)
-
-
-@functools.lru_cache(maxsize=1024)  # (a few levels, each in thousands of queues)
-def real_priority(user_priority: float) -> float:
-    """Map a job's UserPriority to the RealPriority DIRAC stores for it.
-
-    Mirrors ``TaskQueueDB.__hackJobPriority``: the priority is truncated (``int``), clamped to
-    [0.001, 10]; the bottom (0 or less, negative priorities included) maps to 1e-5 and the top
-    (10 or more) to 1e6, anything between is kept. The value is stored in a FLOAT column, so
-    it is returned as read back.
-    """
-    p = min(max(int(user_priority), 0.001), 10)
-    if p == 0.001:
-        value = 1e-5
-    elif p == 10:
-        value = 1e6
-    else:
-        value = float(p)
-    return float32(float(f"{value:f}"))
-
-
-def stored_float32(priority: float) -> float:
-    """A task-queue priority as stored: ``Priority=%.4f`` into a FLOAT column."""
-    return float32(float(f"{priority:.4f}"))
-
-
-def stored_priority(priority: float) -> float:
-    """A task-queue priority as stored (``Priority=%.4f`` into FLOAT) and read back by DIRAC."""
-    return _float32_text(stored_float32(priority))
-
-
 def build_task_queues(
     jobs: Iterable[tuple[Hashable, float, int]],
     define: Callable[[Hashable], TaskQueueDefinition],
@@ -246,7 +194,8 @@ def build_task_queues(
     without case) share a queue; a queue keeps the definition of the job that created it. A
     definition's queue that already holds ``max_jobs_per_tq`` jobs gets a new sibling (the
     emptiest queue is always the newest one, since jobs are only inserted). Queue ids count
-    from 1 in creation order. Each job's priority level is :func:`job_priority`.
+    from 1 in creation order. Each job's priority level is
+    :func:`~fairshare_cli.core.dirac.stored.job_priority`.
 
     Args:
         jobs: ``(raw_key, user_priority, count)`` per job (count identical jobs), in insertion
