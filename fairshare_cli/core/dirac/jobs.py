@@ -21,6 +21,7 @@ from operator import itemgetter
 from typing import Any
 
 from fairshare_cli.core.config import DiracGroupSpec
+from fairshare_cli.core.dirac.columns import fit_owner_and_group, fit_value_tables
 from fairshare_cli.core.dirac.taskqueues import (
     TaskQueue,
     TaskQueueDefinition,
@@ -140,8 +141,7 @@ def definer(
             raise ValueError(f"owner: expected a user name, got {owner!r}")
         if not isinstance(group, str) or name_problem(group, submitter=True) is not None:
             raise ValueError(f"dirac_group: expected a group name, got {group!r}")
-        _fits_column("owner", owner, OWNER_LENGTH)
-        _fits_column("dirac_group", group, OWNER_GROUP_LENGTH)
+        fit_owner_and_group(owner, group)
         if names is None:
             return TaskQueueDefinition(owner, group, cpu_segment(DEFAULT_CPU_TIME, segments))
         for name in names:
@@ -174,47 +174,10 @@ def definer(
             min_ram=min_ram,
             max_ram=max_ram,
         )
-        _fit_value_tables(definition)
+        fit_value_tables(definition)
         return definition
 
     return define
-
-
-#: The lengths of TaskQueueDB's text columns (``VARCHAR(N)``): ``Owner``, ``OwnerGroup`` and
-#: a ``tq_TQTo*`` table's ``Value``. MariaDB in its default strict mode refuses a longer
-#: value, so DIRAC cannot make the job's task queue (``__createTaskQueue`` fails).
-OWNER_LENGTH, OWNER_GROUP_LENGTH, VALUE_LENGTH = 255, 32, 64
-
-
-def _fit_value_tables(definition: TaskQueueDefinition) -> None:
-    """Refuse names the ``tq_TQTo*`` tables cannot hold: longer than their ``Value`` column,
-    or two that differ only in case (one key ``(TQId, Value)`` under the collation).
-
-    Raises:
-        ValueError: naming the requirement.
-    """
-    for key in ("sites", "banned_sites", "platforms", "job_types", "tags", "grid_ces"):
-        values = getattr(definition, key)
-        for value in values:
-            _fits_column(f"dirac_requirements.{key}", value, VALUE_LENGTH)
-        if len({value.lower() for value in values}) != len(values):
-            raise ValueError(
-                f"dirac_requirements.{key}: names that differ only in case are one value "
-                "in TaskQueueDB (a tq_TQTo* row's key); DIRAC refuses the job"
-            )
-
-
-def _fits_column(key: str, value: str, length: int) -> None:
-    """Refuse a ``value`` longer than its TaskQueueDB column.
-
-    Raises:
-        ValueError: it is longer, naming ``key``.
-    """
-    if len(value) > length:
-        raise ValueError(
-            f"{key}: {len(value)} characters, more than TaskQueueDB's VARCHAR({length}) "
-            "holds; DIRAC refuses the job"
-        )
 
 
 def _ram(min_ram: Any, max_ram: Any) -> tuple[int, int]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS as DEFAULT_CPU_SEGMENTS
+from fairshare_cli.core.dirac.collation import folded, folded_set
 from fairshare_cli.core.dirac.first_try import first_try_probabilities
 from fairshare_cli.core.dirac.stored import real_priority, stored_float32, stored_priority
 
@@ -111,20 +112,16 @@ class TaskQueueDefinition:
         """The definition as ``__findSmallestTaskQueue`` compares it in MariaDB.
 
         ``Owner``, ``OwnerGroup`` and the ``tq_TQTo*`` values are compared under the
-        tables' case-insensitive collation, so a job of ``Alice`` in ``LHCb_User`` lands in
-        the queue ``alice`` made in ``lhcb_user`` (the queue keeps its first spelling).
+        tables' ``latin1_swedish_ci`` (:mod:`~fairshare_cli.core.dirac.collation`), so a job
+        of ``Jörg`` in ``LHCb_User`` lands in the queue ``jorg`` made in ``lhcb_user`` (the
+        queue keeps its first spelling).
         """
         return replace(
-            self, owner=self.owner.lower(), group=self.group.lower(),
-            sites=_folded(self.sites), banned_sites=_folded(self.banned_sites),
-            platforms=_folded(self.platforms), job_types=_folded(self.job_types),
-            tags=_folded(self.tags), grid_ces=_folded(self.grid_ces),
+            self, owner=folded(self.owner), group=folded(self.group),
+            sites=folded_set(self.sites), banned_sites=folded_set(self.banned_sites),
+            platforms=folded_set(self.platforms), job_types=folded_set(self.job_types),
+            tags=folded_set(self.tags), grid_ces=folded_set(self.grid_ces),
         )  # fmt: skip
-
-
-def _folded(names: tuple[str, ...]) -> tuple[str, ...]:
-    """A set of names as a case-insensitive collation compares it."""
-    return tuple(sorted({name.lower() for name in names}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,11 +187,11 @@ def build_task_queues(
 ) -> list[TaskQueue]:
     """Insert waiting jobs, in order, into task queues like ``TaskQueueDB.insertJob``.
 
-    Jobs whose definitions match (:meth:`TaskQueueDefinition.match_key`: owner names compared
-    without case) share a queue; a queue keeps the definition of the job that created it. A
-    definition's queue that already holds ``max_jobs_per_tq`` jobs gets a new sibling (the
-    emptiest queue is always the newest one, since jobs are only inserted). Queue ids count
-    from 1 in creation order. Each job's priority level is
+    Jobs whose definitions match (:meth:`TaskQueueDefinition.match_key`: names compared as
+    MariaDB's collation compares them) share a queue; a queue keeps the definition of the
+    job that created it. A definition's queue that already holds ``max_jobs_per_tq`` jobs
+    gets a new sibling (the emptiest queue is always the newest one, since jobs are only
+    inserted). Queue ids count from 1 in creation order. Each job's priority level is
     :func:`~fairshare_cli.core.dirac.stored.job_priority`.
 
     Args:
@@ -317,18 +314,18 @@ class UnlistedGroup:
 
 def share_groups(queues: Sequence[TaskQueue]) -> dict[str, list[int]]:
     """The queues (indices, in id order) of each group as ``recalculateTQSharesForAll``
-    finds them in MariaDB: ``SELECT DISTINCT(OwnerGroup)`` compares without case and gives
+    finds them in MariaDB: ``SELECT DISTINCT(OwnerGroup)`` compares by the collation and gives
     the spelling (which names the share) of the group's first queue in the ``TQOwner``
-    index's order (owner without case, CPU time, id); ``OwnerGroup=%s`` takes them all."""
-    folded: dict[str, list[int]] = {}
+    index's order (owner by the collation, CPU time, id); ``OwnerGroup=%s`` takes them all."""
+    same: dict[str, list[int]] = {}
     for i, queue in enumerate(queues):
-        folded.setdefault(queue.definition.group.lower(), []).append(i)
+        same.setdefault(folded(queue.definition.group), []).append(i)
 
     def index_order(i: int) -> tuple[str, int, int]:
         d = queues[i].definition
-        return d.owner.lower(), d.cpu_time, queues[i].tq_id
+        return folded(d.owner), d.cpu_time, queues[i].tq_id
 
-    return {queues[min(m, key=index_order)].definition.group: m for m in folded.values()}
+    return {queues[min(m, key=index_order)].definition.group: m for m in same.values()}
 
 
 def task_queue_priorities(
@@ -340,11 +337,11 @@ def task_queue_priorities(
     """Every queue's full-precision priority and the share correction applied to it.
 
     Mirrors ``recalculateTQSharesForAll``: the group shares (JobShare) of the listed groups
-    present in queues (:func:`share_groups`: compared without case), corrected between
+    present in queues (:func:`share_groups`: compared by the collation), corrected between
     groups when ``correct`` is given (a group ``groups`` does not list gets
     :class:`UnlistedGroup`'s default share, uncorrected); a JobSharing group is one entity
     with the group share, any other group splits it evenly over its owners with queues
-    (owners compared without case, as MariaDB's ``GROUP BY Owner`` and ``Owner=%s`` do; an
+    (owners compared by the collation, as MariaDB's ``GROUP BY Owner`` and ``Owner=%s`` do; an
     entity is named by the spelling of its first queue by CPU time and id), optionally corrected
     between those owners; then :func:`entity_priorities`.
 
@@ -395,22 +392,32 @@ def _entities(
     """A group's entities: ``(queue indices, share, correction factor)`` each.
 
     Mirrors ``recalculateTQSharesForEntity``: a JobSharing group is one entity; otherwise
-    the share is split over the owners (case-insensitively) and the in-group corrector runs.
+    the share is split over the owners (compared as the collation does) and the in-group
+    corrector runs.
     """
     if job_sharing:
         return [(indices, share, factor)]
-    members: dict[str, list[int]] = {}
-    for i in indices:
-        members.setdefault(queues[i].definition.owner.lower(), []).append(i)
-    names: dict[str, str] = {}  # (GROUP BY Owner's spelling: the first in the index's order)
-    for i in sorted(indices, key=lambda i: (queues[i].definition.cpu_time, queues[i].tq_id)):
-        names.setdefault(queues[i].definition.owner.lower(), queues[i].definition.owner)
+    members, names = _owners(queues, indices)
     split = share / len(members)
     owner_shares = {names[k]: split for k in sorted(members)}
     owner_factor = dict.fromkeys(owner_shares, 1.0)
     if correct is not None:
         owner_shares, owner_factor = correct(owner_shares, group)
     return [(members[k], owner_shares[names[k]], factor * owner_factor[names[k]]) for k in members]
+
+
+def _owners(
+    queues: Sequence[TaskQueue], indices: list[int]
+) -> tuple[dict[str, list[int]], dict[str, str]]:
+    """A group's owners as ``GROUP BY Owner`` finds them: their queues, and the spelling
+    returned (the first in the TQOwner index's order), each by the owner's folded name."""
+    members: dict[str, list[int]] = {}
+    for i in indices:
+        members.setdefault(folded(queues[i].definition.owner), []).append(i)
+    names: dict[str, str] = {}
+    for i in sorted(indices, key=lambda i: (queues[i].definition.cpu_time, queues[i].tq_id)):
+        names.setdefault(folded(queues[i].definition.owner), queues[i].definition.owner)
+    return members, names
 
 
 def task_queue_rows(
