@@ -1,4 +1,4 @@
-"""``fs taskqueues`` with names as MariaDB holds and compares them.
+"""``fs taskqueues`` with names as MariaDB holds and compares them, and DIRAC's special words.
 
 TaskQueueDB's tables are ``DEFAULT CHARSET=latin1`` (DIRAC's ``MySQL._createTables``), so
 names compare under ``latin1_swedish_ci`` (weights read off MariaDB's ``sort_order_latin1``:
@@ -117,3 +117,50 @@ def test_cp1252_names_fit(taskqueues: Callable[..., Any]) -> None:
         ("€uro", "user", 1, 500.0),
         ("Œuvre", "user", 1, 500.0),
     ]
+
+
+def test_an_owner_named_all_with_several_queues(taskqueues: Callable[..., Any]) -> None:
+    """``recalculateTQSharesForAll`` calls ``recalculateTQSharesForEntity("all", group)``.
+
+    In 'user', ``GROUP BY Owner`` gives all (2 queues) and bob (1): 1000/2 = 500 each; but
+    ``"all" in owners and owners["all"] > 1``, so only all's queues are set: averages 1 and
+    1, T = 2: 250 each. bob's queue keeps the Priority 1 it was created with (``insertJob``'s
+    own recalculation passes the group quoted, '"user"', and finds no queue). In the
+    JobSharing 'prod' the user is irrelevant: three queues, 1000/3 each."""
+    result = taskqueues([
+        job(1, "all"), job(2, "all", cpu_time=86400), job(3, "bob"),
+        job(4, "all", "prod"), job(5, "all", "prod", cpu_time=86400), job(6, "carl", "prod"),
+    ], "--json")  # fmt: skip
+    assert rows(result) == [
+        ("all", "user", 1, 250.0),
+        ("all", "user", 1, 250.0),
+        ("bob", "user", 1, 1.0),
+        ("all", "prod", 1, 333.333),
+        ("all", "prod", 1, 333.333),
+        ("carl", "prod", 1, 333.333),
+    ]
+    assert result.stderr == (
+        "fs: warning: dirac_group 'user' has an owner named 'all' with several task queues: "
+        "DIRAC's recalculateTQSharesForAll then sets only all's priorities; the other 1 "
+        "queue keep the priority 1 they were made with\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("owner", "second_cpu"),
+    [
+        pytest.param("All", 86400, id="other-spelling"),  # Python's "all" in owners: False
+        pytest.param("all", 3600, id="one-queue"),  # owners["all"] == 1
+    ],
+)
+def test_an_owner_all_that_does_not_stop_the_recalculation(
+    taskqueues: Callable[..., Any], owner: str, second_cpu: int
+) -> None:
+    """Every owner is set: 500 each, split over the owner's queues (T = 2 or 1)."""
+    result = taskqueues(
+        [job(1, owner), job(2, owner, cpu_time=second_cpu), job(3, "bob")], "--json"
+    )
+    expected = 250.0 if second_cpu != 3600 else 500.0
+    got = rows(result)
+    assert [r[3] for r in got] == [expected] * (len(got) - 1) + [500.0]
+    assert result.stderr == ""

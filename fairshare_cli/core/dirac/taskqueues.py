@@ -34,6 +34,9 @@ MAX_JOBS_PER_TQ = 5000
 NEW_TQ_PRIORITY = 1.0
 """Priority of a task queue before its first recalculation."""
 
+ALL_OWNERS = "all"
+"""The user name ``recalculateTQSharesForAll`` passes for every group."""
+
 DEFAULT_GROUP_SHARE = 1000
 """``DEFAULT_GROUP_SHARE``: the share of a group ``/Registry/Groups`` does not list."""
 
@@ -393,7 +396,11 @@ def _entities(
 
     Mirrors ``recalculateTQSharesForEntity``: a JobSharing group is one entity; otherwise
     the share is split over the owners (compared as the collation does) and the in-group
-    corrector runs.
+    corrector runs. ``recalculateTQSharesForAll`` passes the user name ``all``, so when
+    ``GROUP BY Owner`` returns an owner spelt ``all`` with more than one queue, only that
+    owner's queues are set (``user in owners and owners[user] > 1``): the others keep the
+    priority they were made with, as the one other call, at ``insertJob``, finds no queue
+    (it passes the owner and group quoted by ``_escapeString``).
     """
     if job_sharing:
         return [(indices, share, factor)]
@@ -403,7 +410,10 @@ def _entities(
     owner_factor = dict.fromkeys(owner_shares, 1.0)
     if correct is not None:
         owner_shares, owner_factor = correct(owner_shares, group)
-    return [(members[k], owner_shares[names[k]], factor * owner_factor[names[k]]) for k in members]
+    return [
+        (members[k], owner_shares[names[k]], factor * owner_factor[names[k]])
+        for k in _recalculated(members, names)
+    ]
 
 
 def _owners(
@@ -418,6 +428,29 @@ def _owners(
     for i in sorted(indices, key=lambda i: (queues[i].definition.cpu_time, queues[i].tq_id)):
         names.setdefault(folded(queues[i].definition.owner), queues[i].definition.owner)
     return members, names
+
+
+def _recalculated(members: dict[str, list[int]], names: dict[str, str]) -> list[str]:
+    """The owners whose queues ``recalculateTQSharesForEntity("all", group)`` sets."""
+    only = [k for k in members if names[k] == ALL_OWNERS and len(members[k]) > 1]
+    return only or list(members)
+
+
+def queues_left_as_made(
+    queues: Sequence[TaskQueue], groups: Mapping[str, GroupPolicy]
+) -> dict[str, int]:
+    """Groups where ``recalculateTQSharesForAll`` leaves queues at ``NEW_TQ_PRIORITY``
+    (an owner named ``all`` with several queues; see :func:`_entities`), and how many."""
+    left: dict[str, int] = {}
+    for group, indices in share_groups(queues).items():
+        if (groups.get(group) or UnlistedGroup()).job_sharing:
+            continue
+        members, names = _owners(queues, indices)
+        kept = set(_recalculated(members, names))
+        count = sum(len(m) for k, m in members.items() if k not in kept)
+        if count:
+            left[group] = count
+    return left
 
 
 def task_queue_rows(
