@@ -5,7 +5,8 @@ names compare under ``latin1_swedish_ci`` (weights read off MariaDB's ``sort_ord
 ``é`` = ``E``, ``ü`` = ``Y``, but ``ö`` is a letter of its own), and a name latin1 cannot
 hold fails ``__findSmallestTaskQueue``'s comparison (MariaDB error 1267, Illegal mix of
 collations): ``insertJob`` fails. Numbers are derived by hand from ``TaskQueueDB.py``
-(``recalculateTQSharesForAll`` / ``recalculateTQSharesForEntity`` / ``calculate_priority``).
+(``recalculateTQSharesForAll`` / ``recalculateTQSharesForEntity`` / ``calculate_priority``)
+and ``JobScheduling.__getSitesRequired``.
 """
 
 from __future__ import annotations
@@ -99,6 +100,9 @@ def test_group_spelt_with_an_accent_is_one_group(taskqueues: Callable[..., Any])
                      id="latin-extended-tag"),
         pytest.param(job(2, sites=["LCG.Zürich.ch", "LCG.ZYRICH.ch"]), "dirac_requirements.sites: "
                      "names that differ only in case or accents are one value", id="one-site-twice"),
+        pytest.param(job(2, sites=["A"], banned_sites=["A"]), "dirac_requirements: every site "
+                     "in sites is in banned_sites; DIRAC's JobScheduling stops the job "
+                     "(Impossible site requirement)", id="every-site-banned"),
     ],
 )  # fmt: skip
 def test_what_taskqueuedb_cannot_hold_is_refused(
@@ -164,3 +168,29 @@ def test_an_owner_all_that_does_not_stop_the_recalculation(
     got = rows(result)
     assert [r[3] for r in got] == [expected] * (len(got) - 1) + [500.0]
     assert result.stderr == ""
+
+
+def test_any_site_and_banned_sites(taskqueues: Callable[..., Any]) -> None:
+    """``__getSitesRequired`` drops 'ANY' (any case) and then the banned sites.
+
+    Job 1 (ANY) and job 2 (no sites) share queue 1; job 3 (any, CERN) makes queue 2 at
+    CERN; job 4 (CERN, RAL; RAL banned) makes queue 3 at CERN with RAL banned, which job 5
+    (CERN; RAL banned) joins; job 6 (ANY; CERN banned) makes queue 4. The four differ only
+    in sites and banned sites: 1000/4 each, then each gets their sum, 1000."""
+    result = taskqueues([
+        job(1, sites=["ANY"]), job(2), job(3, sites=["any", "LCG.CERN.cern"]),
+        job(4, sites=["LCG.CERN.cern", "LCG.RAL.uk"], banned_sites=["LCG.RAL.uk"]),
+        job(5, sites="LCG.CERN.cern", banned_sites=["LCG.RAL.uk"]),
+        job(6, sites="Any", banned_sites="LCG.CERN.cern"),
+    ], "--json")  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    got = [
+        (r["requirements"]["sites"], r["requirements"]["banned_sites"], r["jobs"], r["priority"])
+        for r in json.loads(result.stdout)
+    ]
+    assert got == [
+        ([], [], 2, 1000.0),
+        (["LCG.CERN.cern"], [], 1, 1000.0),
+        (["LCG.CERN.cern"], ["LCG.RAL.uk"], 2, 1000.0),
+        ([], ["LCG.CERN.cern"], 1, 1000.0),
+    ]

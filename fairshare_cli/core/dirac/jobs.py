@@ -165,7 +165,7 @@ def definer(
             owner=owner,
             group=group,
             cpu_time=cpu_segment(cpu, segments),
-            sites=_names("sites", sites),
+            sites=_job_sites(_names("sites", sites), _names("banned_sites", banned)),
             banned_sites=_names("banned_sites", banned),
             platforms=_names("platform", platform, _names("platforms", platforms)),
             job_types=_names("job_type", job_type, _names("job_types", job_types)),
@@ -178,6 +178,26 @@ def definer(
         return definition
 
     return define
+
+
+def _job_sites(sites: tuple[str, ...], banned: tuple[str, ...]) -> tuple[str, ...]:
+    """The sites a job's task queue requires, as DIRAC's JobScheduling executor sets them.
+
+    ``__getSitesRequired`` drops ``ANY`` (in any case: any site) and then every banned site
+    (``_applySiteFilter``, compared as Python strings); when that leaves none of the sites
+    the job named, the job stops there ("Impossible site requirement").
+
+    Raises:
+        ValueError: every named site is banned.
+    """
+    named = [site for site in sites if site.lower() != "any"]
+    kept = tuple(site for site in named if site not in banned)
+    if named and not kept:
+        raise ValueError(
+            "dirac_requirements: every site in sites is in banned_sites; DIRAC's JobScheduling "
+            "stops the job (Impossible site requirement)"
+        )
+    return kept
 
 
 def _ram(min_ram: Any, max_ram: Any) -> tuple[int, int]:
