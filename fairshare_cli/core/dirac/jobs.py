@@ -21,7 +21,7 @@ from operator import itemgetter
 from typing import Any
 
 from fairshare_cli.core.config import DiracGroupSpec
-from fairshare_cli.core.dirac.columns import fit_owner_and_group, fit_value_tables
+from fairshare_cli.core.dirac.columns import fit_owner_and_group, fit_value_tables, priority_problem
 from fairshare_cli.core.dirac.taskqueues import (
     TaskQueue,
     TaskQueueDefinition,
@@ -109,6 +109,7 @@ def _check(objs: Sequence[Any], counts: Counter[tuple[Any, ...]], source: str) -
     if not ok or (not expanded and len(ids) != len(objs)):
         parse_jobs(objs, source)
         raise InputError(f"{source}: a job is malformed")
+    _check_priorities(objs, counts, source)
     if not expanded:
         return
     seen: set[str] = set()
@@ -123,6 +124,21 @@ def _check(objs: Sequence[Any], counts: Counter[tuple[Any, ...]], source: str) -
             if name in seen:
                 raise InputError(f"{source}: job {i}: duplicate job id '{name}'")
             seen.add(name)
+
+
+def _check_priorities(objs: Sequence[Any], counts: Counter[tuple[Any, ...]], source: str) -> None:
+    """Refuse a waiting DIRAC job whose priority ``tq_Jobs.Priority`` cannot hold.
+
+    Raises:
+        InputError: naming the first such job.
+    """
+    bad = {e[2] for e in counts if len(e) != 3 and e[2] is not None and priority_problem(e[2])}
+    if not bad:
+        return
+    for i, obj in enumerate(objs):
+        entry = _entry(obj)
+        if len(entry) != 3 and entry[2] in bad:
+            raise InputError(f"{source}: job {i} ('{obj['id']}'): {priority_problem(entry[2])}")
 
 
 def definer(
