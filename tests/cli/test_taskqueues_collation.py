@@ -100,6 +100,11 @@ def test_group_spelt_with_an_accent_is_one_group(taskqueues: Callable[..., Any])
                      id="latin-extended-tag"),
         pytest.param(job(2, sites=["LCG.Zürich.ch", "LCG.ZYRICH.ch"]), "dirac_requirements.sites: "
                      "names that differ only in case or accents are one value", id="one-site-twice"),
+        pytest.param(job(2, group="it's"), "dirac_group: \"it's\" has a quote or backslash: "
+                     "recalculateTQSharesForEntity writes the name unescaped into its SQL",
+                     id="quote-in-group"),
+        pytest.param(job(2, group="a\\b"), "dirac_group: 'a\\\\b' has a quote or backslash",
+                     id="backslash-in-group"),
         pytest.param(job(2, sites=["A"], banned_sites=["A"]), "dirac_requirements: every site "
                      "in sites is in banned_sites; DIRAC's JobScheduling stops the job "
                      "(Impossible site requirement)", id="every-site-banned"),
