@@ -74,8 +74,9 @@ def taskqueues(
             click.echo(
                 f"fs: warning: dirac_group '{group}' has an owner named 'all' with several "
                 "task queues: DIRAC's recalculateTQSharesForAll then sets only all's "
-                f"priorities; the other {left} queue{'s' * (left != 1)} keep the priority 1 "
-                "they were made with",
+                f"priorities; its other {left} queue{'s' * (left != 1)} "
+                f"{'keeps' if left == 1 else 'keep'} the priority 1 "
+                f"{'it was' if left == 1 else 'they were'} made with",
                 err=True,
             )
         corrector = None

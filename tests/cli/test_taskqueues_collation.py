@@ -150,8 +150,8 @@ def test_an_owner_named_all_with_several_queues(taskqueues: Callable[..., Any]) 
     ]
     assert result.stderr == (
         "fs: warning: dirac_group 'user' has an owner named 'all' with several task queues: "
-        "DIRAC's recalculateTQSharesForAll then sets only all's priorities; the other 1 "
-        "queue keep the priority 1 they were made with\n"
+        "DIRAC's recalculateTQSharesForAll then sets only all's priorities; its other 1 "
+        "queue keeps the priority 1 it was made with\n"
     )
 
 
