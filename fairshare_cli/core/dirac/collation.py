@@ -54,6 +54,8 @@ def _latin1(name: str) -> bytes:
 
 def unstorable(name: str) -> str | None:
     """The first character of ``name`` that MariaDB's latin1 cannot hold, or None."""
+    if name.isascii():
+        return None
     try:
         _latin1(name)
     except UnicodeEncodeError as exc:
@@ -65,7 +67,10 @@ def folded(name: str) -> str:
     """``name`` as ``latin1_swedish_ci`` compares and sorts it: equal texts compare equal.
 
     A name latin1 cannot hold (which never reaches the database) is returned as it is.
+    ASCII text weighs as its capitals (the table's only change below 0x80), found at once.
     """
+    if name.isascii():
+        return name.upper()
     try:
         return _latin1(name).translate(_WEIGHTS).decode("latin-1")
     except UnicodeEncodeError:
@@ -74,4 +79,6 @@ def folded(name: str) -> str:
 
 def folded_set(names: tuple[str, ...]) -> tuple[str, ...]:
     """A set of names as the collation compares it (sorted, equal names once)."""
+    if len(names) < 2:  # (the usual sets: none or one name)
+        return (folded(names[0]),) if names else names
     return tuple(sorted({folded(name) for name in names}))
