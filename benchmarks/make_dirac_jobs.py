@@ -68,7 +68,10 @@ def queue_definitions(queues: int, rng: random.Random) -> list[dict[str, object]
         if rng.random() < 0.4:
             req["sites"] = sorted(rng.sample(SITES, rng.randint(1, 3)))
         if rng.random() < 0.1:
-            req["banned_sites"] = [rng.choice(SITES)]
+            banned = rng.choice(SITES)
+            if req.get("sites") == [banned]:  # (DIRAC stops a job whose every site is banned)
+                banned = SITES[(SITES.index(banned) + 1) % len(SITES)]
+            req["banned_sites"] = [banned]
         if rng.random() < 0.2:
             req["tags"] = ["MultiProcessor"]
         out.append({"owner": f"user{owner:04d}", "group": owner_group(owner, owners), **req})

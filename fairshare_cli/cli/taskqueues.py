@@ -43,7 +43,7 @@ def taskqueues(
     """
     from fairshare_cli.core.dirac.correction import HistoryCorrector, history_from_json
     from fairshare_cli.core.dirac.jobs import task_queues_from_objects, unlisted_groups
-    from fairshare_cli.core.dirac.taskqueues import task_queue_rows
+    from fairshare_cli.core.dirac.taskqueues import queues_left_as_made, task_queue_rows
     from fairshare_cli.io.dirac_jobs import task_queues_from_file
     from fairshare_cli.io.gc_pause import gc_paused
     from fairshare_cli.render.formats import emit_rows
@@ -68,6 +68,15 @@ def taskqueues(
             click.echo(
                 f"fs: warning: dirac_group '{group}' ({jobs} waiting job{'s' * (jobs != 1)}) "
                 f"is not in [dirac.groups]{extra}; DIRAC gives it the default share 1000",
+                err=True,
+            )
+        for group, left in queues_left_as_made(queues, dirac.groups).items():
+            click.echo(
+                f"fs: warning: dirac_group '{group}' has an owner named 'all' with several "
+                "task queues: DIRAC's recalculateTQSharesForAll then sets only all's "
+                f"priorities; its other {left} queue{'s' * (left != 1)} "
+                f"{'keeps' if left == 1 else 'keep'} the priority 1 "
+                f"{'it was' if left == 1 else 'they were'} made with",
                 err=True,
             )
         corrector = None

@@ -25,6 +25,7 @@ from typing import Any
 import msgspec
 
 from fairshare_cli.core.config import DiracGroupSpec
+from fairshare_cli.core.dirac.columns import priority_problem
 from fairshare_cli.core.dirac.jobs import (
     WAITING_STATUSES,
     check_entry_fields,
@@ -126,6 +127,8 @@ class TaskQueueKeys:
                 jobs.append(None)
             else:
                 user_priority = values[priority]
+                if user_priority is not None and priority_problem(user_priority):
+                    raise ValueError("user_priority")  # (the object path names the job)
                 jobs.append((number, 1 if user_priority is None else user_priority, values[count]))
         return jobs, defined
 

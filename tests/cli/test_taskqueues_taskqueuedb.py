@@ -130,7 +130,8 @@ def test_table_shows_the_new_columns_only_when_used(
                      "the job", id="long-site"),
         # tq_TQToTags' key (TQId, Value) compares without case: 'GPU' and 'gpu' collide
         pytest.param({"tags": ["GPU", "gpu"]}, "dirac_requirements.tags: names that differ "
-                     "only in case are one value in TaskQueueDB", id="tags-in-two-cases"),
+                     "only in case or accents are one value in TaskQueueDB",
+                     id="tags-in-two-cases"),
     ],
 )  # fmt: skip
 def test_bad_requirements(
@@ -215,15 +216,15 @@ def test_owner_case_and_negative_priorities(
     ``GROUP BY Owner`` sees two owners: 500 each. alice's three queues average 1 (T = 3):
     1000/6 each; queues 1 and 2 differ only in sites, but their Owner texts differ ('Alice'
     and 'alice'), so Python's grouping keeps them apart: no sum. Bob: one queue, 500.
-    A negative priority (bob's -3, int -3) clamps like 0: RealPriority 1e-5, and with bob's
-    other job (priority 1) his one queue averages (1 + 1e-5)/2; alone, it still gets 500.
+    bob's -0.5 is kept as int 0: RealPriority 1e-5, and with bob's other job (priority 1)
+    his one queue averages (1 + 1e-5)/2; alone, it still gets 500.
     """
     rows = queues([
         job(1, owner="Alice", sites=["S1"]),
         job(2, owner="alice", sites=["S1"]),
         job(3, owner="alice", sites=["S2"]),
         job(4, owner="ALICE", cpu_time=86400),
-        job(5, owner="bob", prio=-3),
+        job(5, owner="bob", prio=-0.5),
         job(6, owner="bob"),
     ])  # fmt: skip
     third = 166.667  # 1000/6 stored as 166.6667, read back with six digits
@@ -267,14 +268,15 @@ def test_group_case_and_requirement_case(
     ]
 
 
-def test_negative_priority_against_another_queue(
+def test_priority_zero_against_another_queue(
     queues: Callable[..., list[dict[str, Any]]],
 ) -> None:
-    """alice: queue A holds one priority -3 job (RealPriority 1e-5), queue B one priority 1.
+    """alice: queue A holds one priority -0.9 job (int 0, RealPriority 1e-5), queue B one
+    priority 1.
 
     T = 1e-5 + 1: A = max(1000·1e-5/T, 0.001) = 0.0100 (4 decimals), B = 1000/T = 999.9900.
     """
-    rows = queues([job(1, prio=-3), job(2, cpu_time=86400)])
+    rows = queues([job(1, prio=-0.9), job(2, cpu_time=86400)])
     low = float32(1e-5)
     assert [r["priority"] for r in rows] == [
         float(f"{1000 * low / (1 + low):.4f}"),
@@ -307,3 +309,32 @@ def test_table_shows_the_read_back_priority(
     result = run("taskqueues", *args, "--now", NOW, "--jobs-file", str(path))
     assert result.exit_code == 0, result.stderr
     assert [line.split()[-4] for line in result.stdout.splitlines()[1:]] == ["333.3330"] * 3
+
+
+@pytest.mark.parametrize(
+    ("prio", "shown"),
+    [
+        pytest.param(-1, "user_priority: -1 is outside", id="minus-one"),
+        pytest.param(-1.5, "user_priority: -1.5 is kept as -1, which is outside", id="minus-1.5"),
+        pytest.param(2**32, "user_priority: 4294967296 is outside", id="above-unsigned-int"),
+    ],
+)
+def test_a_priority_the_unsigned_column_cannot_hold_is_refused(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path,
+    prio: float, shown: str,
+) -> None:  # fmt: skip
+    """``tq_Jobs.Priority`` is INTEGER UNSIGNED and ``insertJob`` writes ``int(UserPriority)``:
+    MariaDB in its default strict mode refuses -1 and 2**32 (error 1264, out of range), so
+    DIRAC cannot queue the job; 0 (from -0.9) and 2**32 - 1 fit. fs used to clamp them."""
+    path = tmp_path / "jobs.json"
+    args = ["taskqueues", "--config", str(write_config(CONFIG)), "--jobs-file", str(path),
+            "--now", NOW]  # fmt: skip
+    path.write_text(json.dumps([job(1, prio=-0.9), job(2, prio=2**32 - 1)]), encoding="utf-8")
+    assert run(*args).exit_code == 0
+    path.write_text(json.dumps([job(1), job(2, prio=prio)]), encoding="utf-8")
+    result = run(*args)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: {path}: job 1 ('2.0'): {shown} TaskQueueDB's INTEGER UNSIGNED Priority "
+        "(0 to 4294967295); MariaDB's strict mode refuses the row and DIRAC cannot queue the job\n"
+    )

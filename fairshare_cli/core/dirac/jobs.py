@@ -21,6 +21,7 @@ from operator import itemgetter
 from typing import Any
 
 from fairshare_cli.core.config import DiracGroupSpec
+from fairshare_cli.core.dirac.columns import fit_owner_and_group, fit_value_tables, priority_problem
 from fairshare_cli.core.dirac.taskqueues import (
     TaskQueue,
     TaskQueueDefinition,
@@ -108,6 +109,7 @@ def _check(objs: Sequence[Any], counts: Counter[tuple[Any, ...]], source: str) -
     if not ok or (not expanded and len(ids) != len(objs)):
         parse_jobs(objs, source)
         raise InputError(f"{source}: a job is malformed")
+    _check_priorities(objs, counts, source)
     if not expanded:
         return
     seen: set[str] = set()
@@ -122,6 +124,21 @@ def _check(objs: Sequence[Any], counts: Counter[tuple[Any, ...]], source: str) -
             if name in seen:
                 raise InputError(f"{source}: job {i}: duplicate job id '{name}'")
             seen.add(name)
+
+
+def _check_priorities(objs: Sequence[Any], counts: Counter[tuple[Any, ...]], source: str) -> None:
+    """Refuse a waiting DIRAC job whose priority ``tq_Jobs.Priority`` cannot hold.
+
+    Raises:
+        InputError: naming the first such job.
+    """
+    bad = {e[2] for e in counts if len(e) != 3 and e[2] is not None and priority_problem(e[2])}
+    if not bad:
+        return
+    for i, obj in enumerate(objs):
+        entry = _entry(obj)
+        if len(entry) != 3 and entry[2] in bad:
+            raise InputError(f"{source}: job {i} ('{obj['id']}'): {priority_problem(entry[2])}")
 
 
 def definer(
@@ -140,8 +157,7 @@ def definer(
             raise ValueError(f"owner: expected a user name, got {owner!r}")
         if not isinstance(group, str) or name_problem(group, submitter=True) is not None:
             raise ValueError(f"dirac_group: expected a group name, got {group!r}")
-        _fits_column("owner", owner, OWNER_LENGTH)
-        _fits_column("dirac_group", group, OWNER_GROUP_LENGTH)
+        fit_owner_and_group(owner, group)
         if names is None:
             return TaskQueueDefinition(owner, group, cpu_segment(DEFAULT_CPU_TIME, segments))
         for name in names:
@@ -165,7 +181,7 @@ def definer(
             owner=owner,
             group=group,
             cpu_time=cpu_segment(cpu, segments),
-            sites=_names("sites", sites),
+            sites=_job_sites(_names("sites", sites), _names("banned_sites", banned)),
             banned_sites=_names("banned_sites", banned),
             platforms=_names("platform", platform, _names("platforms", platforms)),
             job_types=_names("job_type", job_type, _names("job_types", job_types)),
@@ -174,47 +190,30 @@ def definer(
             min_ram=min_ram,
             max_ram=max_ram,
         )
-        _fit_value_tables(definition)
+        fit_value_tables(definition)
         return definition
 
     return define
 
 
-#: The lengths of TaskQueueDB's text columns (``VARCHAR(N)``): ``Owner``, ``OwnerGroup`` and
-#: a ``tq_TQTo*`` table's ``Value``. MariaDB in its default strict mode refuses a longer
-#: value, so DIRAC cannot make the job's task queue (``__createTaskQueue`` fails).
-OWNER_LENGTH, OWNER_GROUP_LENGTH, VALUE_LENGTH = 255, 32, 64
+def _job_sites(sites: tuple[str, ...], banned: tuple[str, ...]) -> tuple[str, ...]:
+    """The sites a job's task queue requires, as DIRAC's JobScheduling executor sets them.
 
-
-def _fit_value_tables(definition: TaskQueueDefinition) -> None:
-    """Refuse names the ``tq_TQTo*`` tables cannot hold: longer than their ``Value`` column,
-    or two that differ only in case (one key ``(TQId, Value)`` under the collation).
+    ``__getSitesRequired`` drops ``ANY`` (in any case: any site) and then every banned site
+    (``_applySiteFilter``, compared as Python strings); when that leaves none of the sites
+    the job named, the job stops there ("Impossible site requirement").
 
     Raises:
-        ValueError: naming the requirement.
+        ValueError: every named site is banned.
     """
-    for key in ("sites", "banned_sites", "platforms", "job_types", "tags", "grid_ces"):
-        values = getattr(definition, key)
-        for value in values:
-            _fits_column(f"dirac_requirements.{key}", value, VALUE_LENGTH)
-        if len({value.lower() for value in values}) != len(values):
-            raise ValueError(
-                f"dirac_requirements.{key}: names that differ only in case are one value "
-                "in TaskQueueDB (a tq_TQTo* row's key); DIRAC refuses the job"
-            )
-
-
-def _fits_column(key: str, value: str, length: int) -> None:
-    """Refuse a ``value`` longer than its TaskQueueDB column.
-
-    Raises:
-        ValueError: it is longer, naming ``key``.
-    """
-    if len(value) > length:
+    named = [site for site in sites if site.lower() != "any"]
+    kept = tuple(site for site in named if site not in banned)
+    if named and not kept:
         raise ValueError(
-            f"{key}: {len(value)} characters, more than TaskQueueDB's VARCHAR({length}) "
-            "holds; DIRAC refuses the job"
+            "dirac_requirements: every site in sites is in banned_sites; DIRAC's JobScheduling "
+            "stops the job (Impossible site requirement)"
         )
+    return kept
 
 
 def _ram(min_ram: Any, max_ram: Any) -> tuple[int, int]:

@@ -11,7 +11,6 @@ a caller's function makes each distinct raw key a :class:`TaskQueueDefinition` o
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
@@ -19,8 +18,9 @@ from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS as DEFAULT_CPU_SEGMENTS
+from fairshare_cli.core.dirac.collation import folded, folded_set
 from fairshare_cli.core.dirac.first_try import first_try_probabilities
-from fairshare_cli.core.float32 import float32
+from fairshare_cli.core.dirac.stored import real_priority, stored_float32, stored_priority
 
 TQ_MIN_SHARE = 0.001
 """``TQ_MIN_SHARE``: the floor of every task-queue priority (and a background queue's value)."""
@@ -33,6 +33,9 @@ MAX_JOBS_PER_TQ = 5000
 
 NEW_TQ_PRIORITY = 1.0
 """Priority of a task queue before its first recalculation."""
+
+ALL_OWNERS = "all"
+"""The user name ``recalculateTQSharesForAll`` passes for every group."""
 
 DEFAULT_GROUP_SHARE = 1000
 """``DEFAULT_GROUP_SHARE``: the share of a group ``/Registry/Groups`` does not list."""
@@ -112,20 +115,16 @@ class TaskQueueDefinition:
         """The definition as ``__findSmallestTaskQueue`` compares it in MariaDB.
 
         ``Owner``, ``OwnerGroup`` and the ``tq_TQTo*`` values are compared under the
-        tables' case-insensitive collation, so a job of ``Alice`` in ``LHCb_User`` lands in
-        the queue ``alice`` made in ``lhcb_user`` (the queue keeps its first spelling).
+        tables' ``latin1_swedish_ci`` (:mod:`~fairshare_cli.core.dirac.collation`), so a job
+        of ``Jörg`` in ``LHCb_User`` lands in the queue ``jorg`` made in ``lhcb_user`` (the
+        queue keeps its first spelling).
         """
         return replace(
-            self, owner=self.owner.lower(), group=self.group.lower(),
-            sites=_folded(self.sites), banned_sites=_folded(self.banned_sites),
-            platforms=_folded(self.platforms), job_types=_folded(self.job_types),
-            tags=_folded(self.tags), grid_ces=_folded(self.grid_ces),
+            self, owner=folded(self.owner), group=folded(self.group),
+            sites=folded_set(self.sites), banned_sites=folded_set(self.banned_sites),
+            platforms=folded_set(self.platforms), job_types=folded_set(self.job_types),
+            tags=folded_set(self.tags), grid_ces=folded_set(self.grid_ces),
         )  # fmt: skip
-
-
-def _folded(names: tuple[str, ...]) -> tuple[str, ...]:
-    """A set of names as a case-insensitive collation compares it."""
-    return tuple(sorted({name.lower() for name in names}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,57 +183,6 @@ def valid_cpu_segments(segments: Sequence[object]) -> bool:
     return all(a < b for a, b in itertools.pairwise(segments))  # type: ignore[operator]
 
 
-FLOAT_TEXT_DIGITS = 6
-"""Significant digits MariaDB sends for a ``FLOAT`` column (it prints ``1234570``, ``333.333``)."""
-
-
-def _float32_text(value: float) -> float:
-    """A single-precision value as MariaDB sends it: six significant digits.
-
-    MariaDB (10.11 checked) prints a ``FLOAT`` column with ``FLT_DIG`` significant digits,
-    so this is what DIRAC's Python reads back (``retrieveTaskQueues``); SQL itself (``ORDER
-    BY RAND()/Priority``) works on the single-precision value.
-    """
-    return float(f"{value:.{FLOAT_TEXT_DIGITS}g}")
-
-
-def job_priority(user_priority: float) -> int:
-    """The ``Priority`` DIRAC keeps for a job: ``insertJob`` passes ``int(jobPriority)`` on.
-
-    A float is truncated toward zero (3.7 -> 3, 0.5 -> 0, -0.5 -> 0).
-    """
-    return int(user_priority)
-
-
-@functools.lru_cache(maxsize=1024)  # (a few levels, each in thousands of queues)
-def real_priority(user_priority: float) -> float:
-    """Map a job's UserPriority to the RealPriority DIRAC stores for it.
-
-    Mirrors ``TaskQueueDB.__hackJobPriority``: the priority is truncated (``int``), clamped to
-    [0.001, 10]; the bottom (0 or less, negative priorities included) maps to 1e-5 and the top
-    (10 or more) to 1e6, anything between is kept. The value is stored in a FLOAT column, so
-    it is returned as read back.
-    """
-    p = min(max(int(user_priority), 0.001), 10)
-    if p == 0.001:
-        value = 1e-5
-    elif p == 10:
-        value = 1e6
-    else:
-        value = float(p)
-    return float32(float(f"{value:f}"))
-
-
-def stored_float32(priority: float) -> float:
-    """A task-queue priority as stored: ``Priority=%.4f`` into a FLOAT column."""
-    return float32(float(f"{priority:.4f}"))
-
-
-def stored_priority(priority: float) -> float:
-    """A task-queue priority as stored (``Priority=%.4f`` into FLOAT) and read back by DIRAC."""
-    return _float32_text(stored_float32(priority))
-
-
 def build_task_queues(
     jobs: Iterable[tuple[Hashable, float, int]],
     define: Callable[[Hashable], TaskQueueDefinition],
@@ -242,11 +190,12 @@ def build_task_queues(
 ) -> list[TaskQueue]:
     """Insert waiting jobs, in order, into task queues like ``TaskQueueDB.insertJob``.
 
-    Jobs whose definitions match (:meth:`TaskQueueDefinition.match_key`: owner names compared
-    without case) share a queue; a queue keeps the definition of the job that created it. A
-    definition's queue that already holds ``max_jobs_per_tq`` jobs gets a new sibling (the
-    emptiest queue is always the newest one, since jobs are only inserted). Queue ids count
-    from 1 in creation order. Each job's priority level is :func:`job_priority`.
+    Jobs whose definitions match (:meth:`TaskQueueDefinition.match_key`: names compared as
+    MariaDB's collation compares them) share a queue; a queue keeps the definition of the
+    job that created it. A definition's queue that already holds ``max_jobs_per_tq`` jobs
+    gets a new sibling (the emptiest queue is always the newest one, since jobs are only
+    inserted). Queue ids count from 1 in creation order. Each job's priority level is
+    :func:`~fairshare_cli.core.dirac.stored.job_priority`.
 
     Args:
         jobs: ``(raw_key, user_priority, count)`` per job (count identical jobs), in insertion
@@ -368,18 +317,18 @@ class UnlistedGroup:
 
 def share_groups(queues: Sequence[TaskQueue]) -> dict[str, list[int]]:
     """The queues (indices, in id order) of each group as ``recalculateTQSharesForAll``
-    finds them in MariaDB: ``SELECT DISTINCT(OwnerGroup)`` compares without case and gives
+    finds them in MariaDB: ``SELECT DISTINCT(OwnerGroup)`` compares by the collation and gives
     the spelling (which names the share) of the group's first queue in the ``TQOwner``
-    index's order (owner without case, CPU time, id); ``OwnerGroup=%s`` takes them all."""
-    folded: dict[str, list[int]] = {}
+    index's order (owner by the collation, CPU time, id); ``OwnerGroup=%s`` takes them all."""
+    same: dict[str, list[int]] = {}
     for i, queue in enumerate(queues):
-        folded.setdefault(queue.definition.group.lower(), []).append(i)
+        same.setdefault(folded(queue.definition.group), []).append(i)
 
     def index_order(i: int) -> tuple[str, int, int]:
         d = queues[i].definition
-        return d.owner.lower(), d.cpu_time, queues[i].tq_id
+        return folded(d.owner), d.cpu_time, queues[i].tq_id
 
-    return {queues[min(m, key=index_order)].definition.group: m for m in folded.values()}
+    return {queues[min(m, key=index_order)].definition.group: m for m in same.values()}
 
 
 def task_queue_priorities(
@@ -391,11 +340,11 @@ def task_queue_priorities(
     """Every queue's full-precision priority and the share correction applied to it.
 
     Mirrors ``recalculateTQSharesForAll``: the group shares (JobShare) of the listed groups
-    present in queues (:func:`share_groups`: compared without case), corrected between
+    present in queues (:func:`share_groups`: compared by the collation), corrected between
     groups when ``correct`` is given (a group ``groups`` does not list gets
     :class:`UnlistedGroup`'s default share, uncorrected); a JobSharing group is one entity
     with the group share, any other group splits it evenly over its owners with queues
-    (owners compared without case, as MariaDB's ``GROUP BY Owner`` and ``Owner=%s`` do; an
+    (owners compared by the collation, as MariaDB's ``GROUP BY Owner`` and ``Owner=%s`` do; an
     entity is named by the spelling of its first queue by CPU time and id), optionally corrected
     between those owners; then :func:`entity_priorities`.
 
@@ -446,22 +395,62 @@ def _entities(
     """A group's entities: ``(queue indices, share, correction factor)`` each.
 
     Mirrors ``recalculateTQSharesForEntity``: a JobSharing group is one entity; otherwise
-    the share is split over the owners (case-insensitively) and the in-group corrector runs.
+    the share is split over the owners (compared as the collation does) and the in-group
+    corrector runs. ``recalculateTQSharesForAll`` passes the user name ``all``, so when
+    ``GROUP BY Owner`` returns an owner spelt ``all`` with more than one queue, only that
+    owner's queues are set (``user in owners and owners[user] > 1``): the others keep the
+    priority they were made with, as the one other call, at ``insertJob``, finds no queue
+    (it passes the owner and group quoted by ``_escapeString``).
     """
     if job_sharing:
         return [(indices, share, factor)]
-    members: dict[str, list[int]] = {}
-    for i in indices:
-        members.setdefault(queues[i].definition.owner.lower(), []).append(i)
-    names: dict[str, str] = {}  # (GROUP BY Owner's spelling: the first in the index's order)
-    for i in sorted(indices, key=lambda i: (queues[i].definition.cpu_time, queues[i].tq_id)):
-        names.setdefault(queues[i].definition.owner.lower(), queues[i].definition.owner)
+    members, names = _owners(queues, indices)
     split = share / len(members)
     owner_shares = {names[k]: split for k in sorted(members)}
     owner_factor = dict.fromkeys(owner_shares, 1.0)
     if correct is not None:
         owner_shares, owner_factor = correct(owner_shares, group)
-    return [(members[k], owner_shares[names[k]], factor * owner_factor[names[k]]) for k in members]
+    return [
+        (members[k], owner_shares[names[k]], factor * owner_factor[names[k]])
+        for k in _recalculated(members, names)
+    ]
+
+
+def _owners(
+    queues: Sequence[TaskQueue], indices: list[int]
+) -> tuple[dict[str, list[int]], dict[str, str]]:
+    """A group's owners as ``GROUP BY Owner`` finds them: their queues, and the spelling
+    returned (the first in the TQOwner index's order), each by the owner's folded name."""
+    members: dict[str, list[int]] = {}
+    for i in indices:
+        members.setdefault(folded(queues[i].definition.owner), []).append(i)
+    names: dict[str, str] = {}
+    for i in sorted(indices, key=lambda i: (queues[i].definition.cpu_time, queues[i].tq_id)):
+        names.setdefault(folded(queues[i].definition.owner), queues[i].definition.owner)
+    return members, names
+
+
+def _recalculated(members: dict[str, list[int]], names: dict[str, str]) -> list[str]:
+    """The owners whose queues ``recalculateTQSharesForEntity("all", group)`` sets."""
+    only = [k for k in members if names[k] == ALL_OWNERS and len(members[k]) > 1]
+    return only or list(members)
+
+
+def queues_left_as_made(
+    queues: Sequence[TaskQueue], groups: Mapping[str, GroupPolicy]
+) -> dict[str, int]:
+    """Groups where ``recalculateTQSharesForAll`` leaves queues at ``NEW_TQ_PRIORITY``
+    (an owner named ``all`` with several queues; see :func:`_entities`), and how many."""
+    left: dict[str, int] = {}
+    for group, indices in share_groups(queues).items():
+        if (groups.get(group) or UnlistedGroup()).job_sharing:
+            continue
+        members, names = _owners(queues, indices)
+        kept = set(_recalculated(members, names))
+        count = sum(len(m) for k, m in members.items() if k not in kept)
+        if count:
+            left[group] = count
+    return left
 
 
 def task_queue_rows(

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairshare_cli.core.dirac.first_try import first_try_probabilities
+from fairshare_cli.core.dirac.stored import real_priority, stored_priority
 from fairshare_cli.core.dirac.taskqueues import (
     DEFAULT_CPU_SEGMENTS,
     TQ_MIN_SHARE,
@@ -20,8 +21,6 @@ from fairshare_cli.core.dirac.taskqueues import (
     TaskQueueDefinition,
     build_task_queues,
     cpu_segment,
-    real_priority,
-    stored_priority,
     task_queue_priorities,
     task_queue_rows,
     valid_cpu_segments,

@@ -1,0 +1,96 @@
+"""What TaskQueueDB's columns can hold, as MariaDB in its default strict mode checks it.
+
+A job whose owner, group, requirement names or priority a column cannot hold makes MariaDB
+refuse DIRAC's statement, so ``insertJob`` fails and the job gets no task queue: ``fs``
+refuses such a job (exit 2) with the reason. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from fairshare_cli.core.dirac.collation import folded, unstorable
+from fairshare_cli.core.dirac.taskqueues import TaskQueueDefinition
+from fairshare_cli.core.names import shown
+
+#: ``tq_Jobs.Priority`` is ``INTEGER UNSIGNED``: the ``int(UserPriority)`` ``insertJob`` writes
+#: must lie in this range, or MariaDB's strict mode (its default since 10.2.4) refuses the
+#: row and ``insertJob`` fails (a non-strict server would store the nearest end instead).
+PRIORITY_COLUMN_RANGE = (0, 2**32 - 1)
+
+
+def priority_problem(user_priority: float) -> str | None:
+    """Why DIRAC cannot queue a job of this UserPriority, or None when it can."""
+    level = int(user_priority)
+    low, high = PRIORITY_COLUMN_RANGE
+    if low <= level <= high:
+        return None
+    kept = "" if level == user_priority else f" is kept as {level}, which"
+    return (
+        f"user_priority: {user_priority!r}{kept} is outside TaskQueueDB's INTEGER UNSIGNED "
+        f"Priority ({low} to {high}); MariaDB's strict mode refuses the row and DIRAC cannot "
+        "queue the job"
+    )
+
+
+#: The lengths of TaskQueueDB's text columns (``VARCHAR(N)``): ``Owner``, ``OwnerGroup`` and
+#: a ``tq_TQTo*`` table's ``Value``. MariaDB in its default strict mode refuses a longer
+#: value, so DIRAC cannot make the job's task queue (``__createTaskQueue`` fails).
+OWNER_LENGTH, OWNER_GROUP_LENGTH, VALUE_LENGTH = 255, 32, 64
+
+
+def fit_value_tables(definition: TaskQueueDefinition) -> None:
+    """Refuse names the ``tq_TQTo*`` tables cannot hold: longer than their ``Value`` column,
+    not latin1, or two the collation compares equal (one key ``(TQId, Value)``).
+
+    Raises:
+        ValueError: naming the requirement.
+    """
+    for key in ("sites", "banned_sites", "platforms", "job_types", "tags", "grid_ces"):
+        values = getattr(definition, key)
+        for value in values:
+            fits_column(f"dirac_requirements.{key}", value, VALUE_LENGTH)
+        if len(values) > 1 and len({folded(value) for value in values}) != len(values):
+            raise ValueError(
+                f"dirac_requirements.{key}: names that differ only in case or accents are "
+                "one value in TaskQueueDB (a tq_TQTo* row's key); DIRAC refuses the job"
+            )
+
+
+def fits_column(key: str, value: str, length: int) -> None:
+    """Refuse a ``value`` longer than its TaskQueueDB column, or one its latin1 cannot hold.
+
+    Raises:
+        ValueError: naming ``key``.
+    """
+    char = unstorable(value)
+    if char is not None:
+        raise ValueError(
+            f"{key}: {shown(value)!r} has {char!r} (U+{ord(char):04X}), which TaskQueueDB's "
+            "latin1 columns cannot hold; MariaDB refuses the comparison (Illegal mix of "
+            "collations) and DIRAC cannot queue the job"
+        )
+    if len(value) > length:
+        raise ValueError(
+            f"{key}: {len(value)} characters, more than TaskQueueDB's VARCHAR({length}) "
+            "holds; DIRAC refuses the job"
+        )
+
+
+def fit_owner_and_group(owner: str, group: str) -> None:
+    """Refuse an owner or group ``tq_TaskQueues`` cannot hold, or a group name DIRAC's
+    share recalculation cannot name.
+
+    ``recalculateTQSharesForEntity`` and ``__setPrioritiesForEntity`` write the group name
+    unescaped into their SQL (``OwnerGroup='...'``): a quote or backslash makes the
+    statement fail or name another group, so the group's queues never get a priority.
+
+    Raises:
+        ValueError: naming the field.
+    """
+    fits_column("owner", owner, OWNER_LENGTH)
+    fits_column("dirac_group", group, OWNER_GROUP_LENGTH)
+    if "'" in group or "\\" in group:
+        raise ValueError(
+            f"dirac_group: {group!r} has a quote or backslash: recalculateTQSharesForEntity "
+            "writes the name unescaped into its SQL (OwnerGroup='...'), which then fails "
+            "or names another group, so DIRAC never sets its task queues' priorities"
+        )

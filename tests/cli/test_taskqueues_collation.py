@@ -1,0 +1,201 @@
+"""``fs taskqueues`` with names as MariaDB holds and compares them, and DIRAC's special words.
+
+TaskQueueDB's tables are ``DEFAULT CHARSET=latin1`` (DIRAC's ``MySQL._createTables``), so
+names compare under ``latin1_swedish_ci`` (weights read off MariaDB's ``sort_order_latin1``:
+``é`` = ``E``, ``ü`` = ``Y``, but ``ö`` is a letter of its own), and a name latin1 cannot
+hold fails ``__findSmallestTaskQueue``'s comparison (MariaDB error 1267, Illegal mix of
+collations): ``insertJob`` fails. Numbers are derived by hand from ``TaskQueueDB.py``
+(``recalculateTQSharesForAll`` / ``recalculateTQSharesForEntity`` / ``calculate_priority``)
+and ``JobScheduling.__getSitesRequired``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+NOW = "2026-11-21T12:00:00Z"
+CONFIG = """
+[dirac.groups.user]
+job_share = 1000
+[dirac.groups.physique]
+job_share = 600
+[dirac.groups.prod]
+job_share = 1000
+job_sharing = true
+"""
+
+
+def job(n: int, owner: str = "alice", group: str = "user", **req: Any) -> dict[str, Any]:
+    return {
+        "id": f"{n}.0",
+        "owner": owner,
+        "dirac_group": group,
+        "dirac_requirements": {"cpu_time": 3600, **req},
+    }
+
+
+@pytest.fixture
+def taskqueues(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
+) -> Callable[..., Any]:
+    """Run ``fs taskqueues --json`` over jobs; the result object."""
+
+    def go(jobs: list[dict[str, Any]], *extra: str) -> Any:
+        path = tmp_path / "jobs.json"
+        path.write_text(json.dumps(jobs), encoding="utf-8")
+        args = ["--config", str(write_config(CONFIG)), "--state", str(tmp_path / "s.json")]
+        return run("taskqueues", *args, "--now", NOW, "--jobs-file", str(path), *extra)
+
+    return go
+
+
+def rows(result: Any) -> list[tuple[Any, ...]]:
+    assert result.exit_code == 0, result.stderr
+    return [(r["owner"], r["group"], r["jobs"], r["priority"]) for r in json.loads(result.stdout)]
+
+
+def test_owners_fold_accents_but_not_swedish_letters(taskqueues: Callable[..., Any]) -> None:
+    """'JOSE' joins the queue 'José' made (é weighs as E); 'jorg' does not join 'Jörg' (ö is
+    a letter of its own, weight 93); 'MYLLER' at 'lcg.zyrich.CH' joins 'Müller' at
+    'LCG.Zürich.ch' (ü weighs as Y). ``GROUP BY Owner`` sees four owners: 1000/4 = 250 each,
+    one queue each (average 1): 250."""
+    result = taskqueues([
+        job(1, "José"), job(2, "JOSE"), job(3, "Jörg"), job(4, "jorg"),
+        job(5, "Müller", sites=["LCG.Zürich.ch"]), job(6, "MYLLER", sites=["lcg.zyrich.CH"]),
+    ], "--json")  # fmt: skip
+    assert rows(result) == [
+        ("José", "user", 2, 250.0),
+        ("Jörg", "user", 1, 250.0),
+        ("jorg", "user", 1, 250.0),
+        ("Müller", "user", 2, 250.0),
+    ]
+    assert result.stderr == ""
+
+
+def test_group_spelt_with_an_accent_is_one_group(taskqueues: Callable[..., Any]) -> None:
+    """'physique' and 'physiqué' are one OwnerGroup. ``SELECT DISTINCT(OwnerGroup)`` gives
+    the spelling of the first queue in the TQOwner index (owner, group, CPU time): alice's.
+    alice in 'physique': the configured 600, split over alice and bob: 300 each. alice in
+    'physiqué': a name ``/Registry/Groups`` does not list, so the default 1000: 500 each."""
+    listed = taskqueues([job(1, "alice", "physique"), job(2, "bob", "physiqué")], "--json")
+    assert rows(listed) == [("alice", "physique", 1, 300.0), ("bob", "physiqué", 1, 300.0)]
+    assert listed.stderr == ""
+    unlisted = taskqueues([job(1, "alice", "physiqué"), job(2, "bob", "physique")], "--json")
+    assert rows(unlisted) == [("alice", "physiqué", 1, 500.0), ("bob", "physique", 1, 500.0)]
+    assert "dirac_group 'physiqué' (2 waiting jobs) is not in [dirac.groups]" in unlisted.stderr
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        pytest.param(job(2, "李"), "owner: '李' has '李' (U+674E)", id="cjk-owner"),
+        pytest.param(job(2, group="us😀er"), "dirac_group: 'us😀er' has '😀' (U+1F600)",
+                     id="emoji-group"),
+        pytest.param(job(2, tags=["GPU", "Ğ"]), "dirac_requirements.tags: 'Ğ' has 'Ğ' (U+011E)",
+                     id="latin-extended-tag"),
+        pytest.param(job(2, sites=["LCG.Zürich.ch", "LCG.ZYRICH.ch"]), "dirac_requirements.sites: "
+                     "names that differ only in case or accents are one value", id="one-site-twice"),
+        pytest.param(job(2, group="it's"), "dirac_group: \"it's\" has a quote or backslash: "
+                     "recalculateTQSharesForEntity writes the name unescaped into its SQL",
+                     id="quote-in-group"),
+        pytest.param(job(2, group="a\\b"), "dirac_group: 'a\\\\b' has a quote or backslash",
+                     id="backslash-in-group"),
+        pytest.param(job(2, sites=["A"], banned_sites=["A"]), "dirac_requirements: every site "
+                     "in sites is in banned_sites; DIRAC's JobScheduling stops the job "
+                     "(Impossible site requirement)", id="every-site-banned"),
+    ],
+)  # fmt: skip
+def test_what_taskqueuedb_cannot_hold_is_refused(
+    taskqueues: Callable[..., Any], tmp_path: Path, bad: dict[str, Any], message: str
+) -> None:
+    result = taskqueues([job(1), bad])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(f"fs: error: {tmp_path / 'jobs.json'}: job 1 ('2.0'): ")
+    assert message in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_cp1252_names_fit(taskqueues: Callable[..., Any]) -> None:
+    """MariaDB's latin1 is cp1252: '€' (0x80) and 'Œ' (0x8C) are stored; each owner alone."""
+    assert rows(taskqueues([job(1, "€uro"), job(2, "Œuvre")], "--json")) == [
+        ("€uro", "user", 1, 500.0),
+        ("Œuvre", "user", 1, 500.0),
+    ]
+
+
+def test_an_owner_named_all_with_several_queues(taskqueues: Callable[..., Any]) -> None:
+    """``recalculateTQSharesForAll`` calls ``recalculateTQSharesForEntity("all", group)``.
+
+    In 'user', ``GROUP BY Owner`` gives all (2 queues) and bob (1): 1000/2 = 500 each; but
+    ``"all" in owners and owners["all"] > 1``, so only all's queues are set: averages 1 and
+    1, T = 2: 250 each. bob's queue keeps the Priority 1 it was created with (``insertJob``'s
+    own recalculation passes the group quoted, '"user"', and finds no queue). In the
+    JobSharing 'prod' the user is irrelevant: three queues, 1000/3 each."""
+    result = taskqueues([
+        job(1, "all"), job(2, "all", cpu_time=86400), job(3, "bob"),
+        job(4, "all", "prod"), job(5, "all", "prod", cpu_time=86400), job(6, "carl", "prod"),
+    ], "--json")  # fmt: skip
+    assert rows(result) == [
+        ("all", "user", 1, 250.0),
+        ("all", "user", 1, 250.0),
+        ("bob", "user", 1, 1.0),
+        ("all", "prod", 1, 333.333),
+        ("all", "prod", 1, 333.333),
+        ("carl", "prod", 1, 333.333),
+    ]
+    assert result.stderr == (
+        "fs: warning: dirac_group 'user' has an owner named 'all' with several task queues: "
+        "DIRAC's recalculateTQSharesForAll then sets only all's priorities; its other 1 "
+        "queue keeps the priority 1 it was made with\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("owner", "second_cpu"),
+    [
+        pytest.param("All", 86400, id="other-spelling"),  # Python's "all" in owners: False
+        pytest.param("all", 3600, id="one-queue"),  # owners["all"] == 1
+    ],
+)
+def test_an_owner_all_that_does_not_stop_the_recalculation(
+    taskqueues: Callable[..., Any], owner: str, second_cpu: int
+) -> None:
+    """Every owner is set: 500 each, split over the owner's queues (T = 2 or 1)."""
+    result = taskqueues(
+        [job(1, owner), job(2, owner, cpu_time=second_cpu), job(3, "bob")], "--json"
+    )
+    expected = 250.0 if second_cpu != 3600 else 500.0
+    got = rows(result)
+    assert [r[3] for r in got] == [expected] * (len(got) - 1) + [500.0]
+    assert result.stderr == ""
+
+
+def test_any_site_and_banned_sites(taskqueues: Callable[..., Any]) -> None:
+    """``__getSitesRequired`` drops 'ANY' (any case) and then the banned sites.
+
+    Job 1 (ANY) and job 2 (no sites) share queue 1; job 3 (any, CERN) makes queue 2 at
+    CERN; job 4 (CERN, RAL; RAL banned) makes queue 3 at CERN with RAL banned, which job 5
+    (CERN; RAL banned) joins; job 6 (ANY; CERN banned) makes queue 4. The four differ only
+    in sites and banned sites: 1000/4 each, then each gets their sum, 1000."""
+    result = taskqueues([
+        job(1, sites=["ANY"]), job(2), job(3, sites=["any", "LCG.CERN.cern"]),
+        job(4, sites=["LCG.CERN.cern", "LCG.RAL.uk"], banned_sites=["LCG.RAL.uk"]),
+        job(5, sites="LCG.CERN.cern", banned_sites=["LCG.RAL.uk"]),
+        job(6, sites="Any", banned_sites="LCG.CERN.cern"),
+    ], "--json")  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    got = [
+        (r["requirements"]["sites"], r["requirements"]["banned_sites"], r["jobs"], r["priority"])
+        for r in json.loads(result.stdout)
+    ]
+    assert got == [
+        ([], [], 2, 1000.0),
+        (["LCG.CERN.cern"], [], 1, 1000.0),
+        (["LCG.CERN.cern"], ["LCG.RAL.uk"], 2, 1000.0),
+        ([], ["LCG.CERN.cern"], 1, 1000.0),
+    ]
