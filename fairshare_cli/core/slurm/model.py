@@ -57,6 +57,7 @@ def priority_context(config: Config, tree: AssocTree) -> PriorityContext:
             priority_job_factor=spec.priority_job_factor,
             max_time=spec.max_time,
             tres=size.partition_tres.get(name, {}),
+            priority_tier=spec.priority_tier,
         )
         for name, spec in config.partitions.items()
     }

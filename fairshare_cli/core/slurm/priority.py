@@ -48,12 +48,13 @@ class Weights(msgspec.Struct, frozen=True):
 
 
 class PartitionInfo(msgspec.Struct, frozen=True):
-    """A partition: its ``PriorityJobFactor``, ``MaxTime`` and TRES counts."""
+    """A partition: its ``PriorityJobFactor``, ``MaxTime``, TRES counts and ``PriorityTier``."""
 
     name: str
     priority_job_factor: int = 1
     max_time: float | None = None
     tres: Mapping[str, float] = msgspec.field(default_factory=dict)
+    priority_tier: int = 1
 
 
 class QosInfo(msgspec.Struct, frozen=True):
@@ -225,7 +226,8 @@ class FactorMaker:
         )
 
     def partitions(self, job: Any) -> list[tuple[PartitionInfo, float]]:
-        """The job's partitions with their partition factors (cached by partition list)."""
+        """The job's partitions with their partition factors (cached by partition list),
+        the first named first, then the others in sprio's order (:func:`tier_order`)."""
         pinfos = self.part_cache.get(job.partition)
         if pinfos is None:
             pinfos = _partition_factors(
@@ -327,9 +329,9 @@ class FactorMaker:
         """What the jobs of one size share in these partitions: the job-size factor and
         its weighted value, and per partition its name, partition factor and weighted
         value, TRES factors, weighted TRES factors and the non-zero weighted TRES terms."""
-        f_js = self.jobsize(job, pinfos[0][0].max_time)
+        f_js = self.jobsize(job, pinfos[0][0].max_time)  # the first named (prim_part_ptr)
         parts = []
-        for info, f_part in pinfos:
+        for info, f_part in tier_order(pinfos):
             tres_f, tres_w = self.tres(job, info)
             terms = tuple(filter(None, tres_w.values()))
             parts.append((info.name, f_part, f_part * self.weights[4], tres_f, tres_w, terms))
@@ -339,7 +341,7 @@ class FactorMaker:
 def _partition_factors(
     job: Any, ctx: PriorityContext, max_part: int, no_norm: bool, weight: int
 ) -> list[tuple[PartitionInfo, float]]:
-    """The job's partitions (or the default) with their partition factors.
+    """The job's partitions (or the default) with their partition factors, as named.
 
     Raises:
         InputError: an unknown partition, or none given and none is the default.
@@ -358,6 +360,16 @@ def _partition_factors(
             f = 0.0
         out.append((info, f))
     return out
+
+
+def tier_order(pinfos: list[tuple[PartitionInfo, float]]) -> list[tuple[PartitionInfo, float]]:
+    """A job's partitions in the order slurmctld keeps them, and sprio lists them: highest
+    ``PriorityTier`` first, partitions of one tier as named (``get_part_list`` sorts the
+    list with ``priority_sort_part_tier``, which compares tiers only, through ``qsort``,
+    whose merge sort keeps equal ones in place; Slurm 22.05 and 26.05 alike)."""
+    if len(pinfos) < 2 or len({info.priority_tier for info, _ in pinfos}) < 2:
+        return pinfos
+    return sorted(pinfos, key=lambda pf: -pf[0].priority_tier)
 
 
 def controller_priority(row: PriorityRow, multi_partition: bool = False) -> int:
