@@ -24,7 +24,7 @@ from fairshare_cli.core.htcondor.claims import (
     slot_weigher,
 )
 from fairshare_cli.core.htcondor.pool import submitter_of
-from fairshare_cli.core.jobs import Job, job_to_json, jobs_from_objects, parse_jobs
+from fairshare_cli.core.jobs import Job, job_to_json, jobs_from_objects, parse_jobs, split_qos
 from fairshare_cli.core.names import shown
 from fairshare_cli.core.state import State
 from fairshare_cli.errors import InputError
@@ -65,8 +65,9 @@ def check_slurm_fields(config: Config, job: Job) -> None:
     for name in job.partitions:
         if config.partitions and name not in config.partitions:
             raise InputError(f'job {job.id}: unknown partition "{name}" (see [partitions])')
-    if job.qos is not None and config.qos and job.qos not in config.qos:
-        raise InputError(f'job {job.id}: unknown QOS "{job.qos}" (see [qos])')
+    for name in split_qos(job.qos):
+        if config.qos and name not in config.qos:
+            raise InputError(f'job {job.id}: unknown QOS "{name}" (see [qos])')
     if job.account is not None and config.accounts and job.account not in config.accounts:
         raise InputError(f'job {job.id}: unknown account "{job.account}" (see [accounts])')
     _check_association(config, job)

@@ -82,6 +82,8 @@ class PriorityContext(msgspec.Struct, frozen=True):
     default_qos: str | None = None
     #: ``(account, user) -> ASSOC factor`` (:mod:`~fairshare_cli.core.slurm.assoc_priority`).
     assoc_factors: Mapping[tuple[str, str], float] = msgspec.field(default_factory=dict)
+    #: Whether a job may name several QOS (Slurm 24.11 on; not 22.05).
+    multi_qos: bool = True
 
 
 #: The TRES Slurm always has, by id (``TRES_CPU`` = 1 ... ``TRES_PAGES`` = 8): their order
@@ -196,7 +198,7 @@ class FactorMaker:
         self.max_age = INFINITE_MAX_AGE if math.isinf(ctx.max_age) else ctx.max_age
         self.fs_cache: dict[int, float] = {}
         self.part_cache: dict[str | None, list[tuple[PartitionInfo, float]]] = {}
-        self.qos_cache: dict[str | None, float] = {}
+        self.qos_cache: dict[str | None, tuple[tuple[str, float, float], ...]] = {}
         self.js_cache: dict[tuple[int, int, float | None, float | None], float] = {}
         # TRES from the job's size only (not its attributes): shared by jobs of one size.
         self.tres_by_size = all(
@@ -305,25 +307,70 @@ class FactorMaker:
             f_fs = self.fs_cache[id(assoc)] = job_fairshare_factor(assoc, self.ctx.algorithm)
         return assoc.account, f_assoc, f_fs, f_assoc * self.weights[1], f_fs * self.weights[2]
 
-    def qos_values(self, job: Any) -> tuple[str, float, float]:
-        """What the jobs of one QOS share: the QOS shown, the QOS factor (its priority over
-        the largest one, or raw) and its weighted value.
+    def qos_values(self, job: Any) -> tuple[tuple[str, float, float], ...]:
+        """What the jobs of one QOS (or one list of QOS) share, per QOS in sprio's order:
+        the QOS shown, the QOS factor (its priority over the largest one, or raw) and its
+        weighted value (cached by the job's QOS text).
 
         Raises:
-            InputError: an unknown QOS (``normal`` may be left unconfigured).
+            InputError: an unknown QOS (``normal`` may be left unconfigured), or a list of
+                several that the Slurm version modelled does not take.
         """
-        qname = job.qos or self.ctx.default_qos
-        f_qos = self.qos_cache.get(qname)
-        if f_qos is None:
-            qinfo = self.ctx.qos.get(qname) if qname is not None else None
-            if qname is not None and qinfo is None and qname != "normal":
-                raise InputError(f'job {job.id}: unknown QOS "{qname}"')
-            if qinfo is not None and qinfo.priority and self.weights[5]:
-                f_qos = float(qinfo.priority) if self.no_norm_qos else qinfo.priority / self.max_qos
+        text = job.qos or self.ctx.default_qos
+        got = self.qos_cache.get(text)
+        if got is None:
+            if text is None or "," not in text:
+                f_qos = self._qos_factor(job, text)
+                got = ((text or "", f_qos, f_qos * self.weights[5]),)
             else:
-                f_qos = 0.0
-            self.qos_cache[qname] = f_qos
-        return qname or "", f_qos, f_qos * self.weights[5]
+                got = self._qos_list(job, text)
+            self.qos_cache[text] = got
+        return got
+
+    def _qos_factor(self, job: Any, qname: str | None) -> float:
+        qinfo = self.ctx.qos.get(qname) if qname is not None else None
+        if qname is not None and qinfo is None and qname != "normal":
+            raise InputError(f'job {job.id}: unknown QOS "{qname}"')
+        if qinfo is not None and qinfo.priority and self.weights[5]:
+            return float(qinfo.priority) if self.no_norm_qos else qinfo.priority / self.max_qos
+        return 0.0
+
+    def _qos_list(self, job: Any, text: str) -> tuple[tuple[str, float, float], ...]:
+        """A job's several QOS (Slurm 24.11 on, ``_get_qos_ptr_list``): named once each
+        (empty names skipped, as ``strtok`` does), highest priority first, QOS of one
+        priority as named (``priority_sort_qos_desc`` through glibc's stable ``qsort``).
+        A QOS of priority 0 shows the factor of the job's own QOS, the first
+        (``_create_prio_list_qos`` keeps the job's factor unless the QOS has a priority;
+        ``_get_qos_info`` sets the job's QOS to the first at submission).
+
+        Raises:
+            InputError: Slurm 22.05 (one QOS a job), a list of one QOS, an unknown QOS.
+        """
+        if not self.ctx.multi_qos:
+            raise InputError(
+                f'job {job.id}: QOS "{text}": Slurm 22.05 takes one QOS a job (several came '
+                'with 24.11: priority.output_compat = "current")'
+            )
+        names = list(dict.fromkeys(name for name in text.split(",") if name))
+        if len(names) < 2:
+            raise InputError(
+                f'job {job.id}: QOS "{text}" names one QOS: slurmctld refuses a list of one '
+                "(a trailing comma)"
+            )
+        factors = {name: self._qos_factor(job, name) for name in names}
+        qos = self.ctx.qos
+
+        def priority(name: str) -> int:
+            return qos[name].priority if name in qos else 0
+
+        names.sort(key=lambda name: -priority(name))
+        first = factors[names[0]]
+        weight = self.weights[5]
+        out = []
+        for name in names:
+            f_qos = factors[name] if priority(name) else first
+            out.append((name, f_qos, f_qos * weight))
+        return tuple(out)
 
     def size_values(self, job: Any, pinfos: list[tuple[PartitionInfo, float]]) -> Any:
         """What the jobs of one size share in these partitions: the job-size factor and
