@@ -104,14 +104,6 @@ def split_partitions(partition: str | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(p.strip() for p in partition.split(",") if p.strip()))
 
 
-def split_qos(qos: str | None) -> tuple[str, ...]:
-    """``"low,high"`` (a job of several QOS, Slurm 24.11 on) -> ``("low", "high")``; empty
-    or None -> ``()``. A name given twice counts once (``_get_qos_ptr_list``)."""
-    if not qos:
-        return ()
-    return tuple(dict.fromkeys(q for q in qos.split(",") if q))
-
-
 def cluster_proc(job_id: str) -> tuple[int, int]:
     """(ClusterId, ProcId) from an id like ``12.3``; non-numeric ids sort last."""
     head, _, tail = job_id.partition(".")

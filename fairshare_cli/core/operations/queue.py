@@ -24,7 +24,7 @@ from fairshare_cli.core.htcondor.claims import (
     slot_weigher,
 )
 from fairshare_cli.core.htcondor.pool import submitter_of
-from fairshare_cli.core.jobs import Job, job_to_json, jobs_from_objects, parse_jobs, split_qos
+from fairshare_cli.core.jobs import Job, job_to_json, jobs_from_objects, parse_jobs
 from fairshare_cli.core.names import shown
 from fairshare_cli.core.state import State
 from fairshare_cli.errors import InputError
@@ -58,6 +58,8 @@ def check_slurm_fields(config: Config, job: Job) -> None:
     Raises:
         InputError: naming the job and the field.
     """
+    from fairshare_cli.core.slurm.factors import split_qos
+
     if abs(job.nice) > NICE_LIMIT:
         raise InputError(f"job {job.id}: Invalid --nice value, out of range (+/- {NICE_LIMIT})")
     if abs(job.site_factor) > NICE_LIMIT:

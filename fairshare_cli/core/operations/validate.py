@@ -228,8 +228,7 @@ def _check_slurm_names(job: Job, config: Config, source: str) -> None:
     Raises:
         InputError: naming ``source`` and the job.
     """
-    from fairshare_cli.core.jobs import split_qos
-    from fairshare_cli.core.slurm.factors import job_user
+    from fairshare_cli.core.slurm.factors import job_user, split_qos
     from fairshare_cli.errors import InputError
 
     if job.account is not None and config.accounts and job.account not in config.accounts:

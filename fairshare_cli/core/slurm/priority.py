@@ -20,6 +20,7 @@ from fairshare_cli.core.slurm.factors import (
     clamp_priority,
     job_size_factor,
     job_tres_value,
+    split_qos,
 )
 from fairshare_cli.core.slurm.fairshare import job_fairshare_factor
 from fairshare_cli.errors import InputError
@@ -351,7 +352,7 @@ class FactorMaker:
                 f'job {job.id}: QOS "{text}": Slurm 22.05 takes one QOS a job (several came '
                 'with 24.11: priority.output_compat = "current")'
             )
-        names = list(dict.fromkeys(name for name in text.split(",") if name))
+        names = list(split_qos(text))
         if len(names) < 2:
             raise InputError(
                 f'job {job.id}: QOS "{text}" names one QOS: slurmctld refuses a list of one '
