@@ -31,7 +31,10 @@ events); a job with ``num_nodes`` > 1 takes ``ceil(cpus / nodes)`` CPUs on each 
 nodes; memory, GRES, licences, QOS and association limits and preemption are not modelled;
 in backfill, the jobs of a batch after the first that cannot start now are not tested (nor
 counted against ``bf_max_job_test``); a job with no time limit is planned as running for
-ever (Slurm uses the partition's ``MaxTime``; here partitions have none).
+ever (Slurm uses the partition's ``MaxTime``; here partitions have none); partitions'
+``PriorityTier`` does not order the queue (``sort_job_queue2`` puts a higher tier's
+records first, a job's record in each of its partitions apart); a job of several QOS is
+refused.
 """
 
 from __future__ import annotations
