@@ -350,6 +350,11 @@ def _read_workload(env: Env, inputs: CycleInputs, workload: str | None) -> list[
         # QOS here, naming the job, rather than as an anonymous usage record later.
         for source, jobs in ((inputs.jobs_source, inputs.jobs), (workload, firsts)):
             for job in jobs:
+                if job.qos and "," in job.qos:
+                    raise InputError(
+                        f'{source}: job {job.id}: QOS "{job.qos}": fs simulate runs a job '
+                        "under one QOS"
+                    )
                 if job.qos and job.qos != "normal" and job.qos not in env.config.qos:
                     raise InputError(f'{source}: job {job.id}: unknown QOS "{job.qos}"')
     return batches

@@ -230,6 +230,8 @@ class PartitionSpec(msgspec.Struct, frozen=True):
     priority_job_factor: int = 1
     default: bool = False
     max_time: float | None = None
+    #: ``PriorityTier``: a job's partitions are listed (and tried) highest tier first.
+    priority_tier: int = 1
 
 
 class QosSpec(msgspec.Struct, frozen=True):

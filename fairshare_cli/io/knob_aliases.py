@@ -76,7 +76,11 @@ KNOBS: dict[str, dict[str, str]] = {
         "PriorityWeightAssoc": "assoc",
         "PriorityWeightTRES": "tres",
     },
-    "partitions.*": {"PriorityJobFactor": "priority_job_factor", "MaxTime": "max_time"},
+    "partitions.*": {
+        "PriorityJobFactor": "priority_job_factor",
+        "PriorityTier": "priority_tier",
+        "MaxTime": "max_time",
+    },
     "qos.*": {"Priority": "priority", "UsageFactor": "usage_factor"},
     "accounts.*": {"Fairshare": "shares", "Priority": "priority"},
     "dirac.groups.*": {"JobShare": "job_share", "AllowBackgroundTQs": "allow_background_tqs"},

@@ -162,8 +162,10 @@ def test_assoc_mgr_user_names_lose_their_uid() -> None:
 
 
 def test_squeue_json_arrays_and_states(tmp_path: Path) -> None:
-    """squeue --json (openapi v0.0.38): array tasks print as 10_3, a pending array as
-    10_[4-9]; time_limit is minutes (null: infinite); finished jobs are skipped."""
+    """squeue --json (openapi v0.0.38): jobs keep their job_id, what sprio prints: array
+    10's task 3 (job 13, squeue's 10_3), its tasks 4-9 still pending (the array's record,
+    job 10, squeue's 10_[4-9]); time_limit is minutes (null: infinite); finished jobs are
+    skipped."""
     base = {
         "user_name": "u1",
         "account": "b",
@@ -206,7 +208,7 @@ def test_squeue_json_arrays_and_states(tmp_path: Path) -> None:
     path = tmp_path / "squeue.json"
     path.write_text(json.dumps({"jobs": jobs}))
     out = read_jobs(str(path))
-    assert [j.obj["id"] for j in out.jobs] == ["12", "10_3", "10_[4-9]"]
+    assert [j.obj["id"] for j in out.jobs] == ["12", "13", "10"]
     assert out.skipped == ["9"]
     first, running = out.jobs[0].obj, out.jobs[1].obj
     assert first["time_limit"] == 1800.0
@@ -232,7 +234,7 @@ def test_scontrol_jobs_array_task(tmp_path: Path) -> None:
         "   TRES=cpu=3,node=1\n"
     )
     (job,) = read_jobs(str(path)).jobs
-    assert job.obj["id"] == "10_1"
+    assert job.obj["id"] == "11"  # its JobId, as sprio prints it (squeue: 10_1)
     assert job.job.num_nodes == 1  # NumNodes=1-2: its first number (the default, left out)
     assert "num_nodes" not in job.obj
     assert "accrue_time" not in job.obj

@@ -58,6 +58,8 @@ def check_slurm_fields(config: Config, job: Job) -> None:
     Raises:
         InputError: naming the job and the field.
     """
+    from fairshare_cli.core.slurm.factors import split_qos
+
     if abs(job.nice) > NICE_LIMIT:
         raise InputError(f"job {job.id}: Invalid --nice value, out of range (+/- {NICE_LIMIT})")
     if abs(job.site_factor) > NICE_LIMIT:
@@ -65,8 +67,9 @@ def check_slurm_fields(config: Config, job: Job) -> None:
     for name in job.partitions:
         if config.partitions and name not in config.partitions:
             raise InputError(f'job {job.id}: unknown partition "{name}" (see [partitions])')
-    if job.qos is not None and config.qos and job.qos not in config.qos:
-        raise InputError(f'job {job.id}: unknown QOS "{job.qos}" (see [qos])')
+    for name in split_qos(job.qos):
+        if config.qos and name not in config.qos:
+            raise InputError(f'job {job.id}: unknown QOS "{name}" (see [qos])')
     if job.account is not None and config.accounts and job.account not in config.accounts:
         raise InputError(f'job {job.id}: unknown account "{job.account}" (see [accounts])')
     _check_association(config, job)

@@ -10,12 +10,14 @@ tree of that pass; a job's priority is its best partition's). Then the main sche
 (``schedule()`` in ``src/slurmctld/job_scheduler.c``) walks the jobs by priority (ties:
 lower job id first) and starts each on the first node of its partitions with enough free
 CPUs; a job that does not fit blocks its partitions for the rest of the pass (no
-lower-priority job starts there). With ``backfill`` (``src/plugins/sched/backfill/
-backfill.c``) the jobs left are walked again in priority order against a map of when CPUs
-free up (running jobs end at their start plus time limit, as Slurm plans with limits, not
-with the run times it cannot know): a job that can start now on CPUs no higher-priority
-job is planned to use starts; one that cannot reserves the CPUs at its earliest start for
-its time limit, so no later job delays it.
+lower-priority job starts there); a job whose begin time (``eligible_time``) is still to
+come is not in the queue (``job_independent``), with or without ``ACCRUE_ALWAYS``. With
+``backfill`` (``src/plugins/sched/backfill/backfill.c``) the jobs left are walked again
+in priority order against a map of when CPUs free up (running jobs end at their start
+plus time limit, as Slurm plans with limits, not with the run times it cannot know): a job
+that can start now on CPUs no higher-priority job is planned to use starts; one that
+cannot reserves the CPUs at its earliest start for its time limit, so no later job delays
+it.
 
 The backfill pass is bounded as ``_attempt_backfill`` bounds it (``[priority]`` keys named
 after the ``SchedulerParameters``): it runs at a cycle when ``bf_interval`` seconds have
@@ -29,7 +31,10 @@ events); a job with ``num_nodes`` > 1 takes ``ceil(cpus / nodes)`` CPUs on each 
 nodes; memory, GRES, licences, QOS and association limits and preemption are not modelled;
 in backfill, the jobs of a batch after the first that cannot start now are not tested (nor
 counted against ``bf_max_job_test``); a job with no time limit is planned as running for
-ever (Slurm uses the partition's ``MaxTime``; here partitions have none).
+ever (Slurm uses the partition's ``MaxTime``; here partitions have none); partitions'
+``PriorityTier`` does not order the queue (``sort_job_queue2`` puts a higher tier's
+records first, a job's record in each of its partitions apart); a job of several QOS is
+refused.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -235,7 +240,9 @@ class SlurmSim:
         for job in jobs:
             if job.id not in multi:  # (a job's partitions are split from its text each time)
                 multi[job.id] = len(job.partitions) > 1
-        for row in compute_rows(jobs, ctx, when, listed_at=self.now):
+        # Every queued job has a priority, one not yet eligible too (its age 0 until its
+        # begin time, as slurmctld's at the pass); :func:`_begun` holds it back.
+        for row in compute_rows(jobs, ctx, when, listed_at=INF):
             p = controller_priority(row, multi[row.job_id])
             prio, parts = best.setdefault(row.job_id, (p, []))
             best[row.job_id] = (max(prio, p), [*parts, row.partition])
@@ -261,7 +268,7 @@ class SlurmSim:
         pending jobs in priority order (ties: lower job id first)."""
         self._priorities(t)
         score = self.queue.score
-        order = self.queue.ordered()
+        order = _begun(self.queue.ordered(), t)
         blocked: set[str] = set()
         left: list[JobBatch] = []
         for batch in order:
@@ -428,3 +435,14 @@ class SlurmSim:
         pending = self.waiting_total
         out.append(SimRow(t, "pool", "pool", in_use, pending=pending, capacity=self.capacity))
         return out
+
+
+def _begun(order: Iterable[JobBatch], t: float) -> Iterator[JobBatch]:
+    """The batches of ``order`` whose begin (eligible) time has come by ``t``: neither the
+    main scheduler nor backfill tries a job before it, whatever ``PriorityFlags`` say
+    (``job_independent``: ``begin_time > now`` is ``WAIT_TIME``, so ``build_job_queue``
+    leaves the job out and it blocks no partition)."""
+    for batch in order:
+        begin = batch.job.eligible_time
+        if begin is None or begin <= t:
+            yield batch

@@ -228,7 +228,7 @@ def _check_slurm_names(job: Job, config: Config, source: str) -> None:
     Raises:
         InputError: naming ``source`` and the job.
     """
-    from fairshare_cli.core.slurm.factors import job_user
+    from fairshare_cli.core.slurm.factors import job_user, split_qos
     from fairshare_cli.errors import InputError
 
     if job.account is not None and config.accounts and job.account not in config.accounts:
@@ -236,8 +236,9 @@ def _check_slurm_names(job: Job, config: Config, source: str) -> None:
     for name in job.partitions:
         if config.partitions and name not in config.partitions:
             raise InputError(f'{source}: job {job.id}: unknown partition "{name}"')
-    if job.qos is not None and config.qos and job.qos not in config.qos:
-        raise InputError(f'{source}: job {job.id}: unknown QOS "{job.qos}"')
+    for name in split_qos(job.qos):
+        if config.qos and name not in config.qos:
+            raise InputError(f'{source}: job {job.id}: unknown QOS "{name}"')
     if config.accounts and (job.account, job.partition, job.qos) != (None, None, None):
         # a Slurm job's user needs an association (in its account, else any): sprio's rule
         user = job_user(job.owner)

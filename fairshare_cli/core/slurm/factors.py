@@ -184,3 +184,11 @@ def job_tres_value(job: Any, name: str) -> float:
 def job_user(owner: str) -> str:
     """The Slurm user name of a job owner (``alice@example.org`` -> ``alice``)."""
     return owner.split("@", 1)[0]
+
+
+def split_qos(qos: str | None) -> tuple[str, ...]:
+    """``"low,high"`` (a job of several QOS, Slurm 24.11 on) -> ``("low", "high")``; empty
+    or None -> ``()``. A name given twice counts once (``_get_qos_ptr_list``)."""
+    if not qos:
+        return ()
+    return tuple(dict.fromkeys(q for q in qos.split(",") if q))

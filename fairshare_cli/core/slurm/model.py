@@ -57,6 +57,7 @@ def priority_context(config: Config, tree: AssocTree) -> PriorityContext:
             priority_job_factor=spec.priority_job_factor,
             max_time=spec.max_time,
             tres=size.partition_tres.get(name, {}),
+            priority_tier=spec.priority_tier,
         )
         for name, spec in config.partitions.items()
     }
@@ -92,6 +93,7 @@ def priority_context(config: Config, tree: AssocTree) -> PriorityContext:
         default_partition=default_partition,
         default_qos=default_qos,
         assoc_factors=assoc_factors(config.accounts, "NO_NORMAL_ASSOC" in parse_flags(p.flags)),
+        multi_qos=p.output_compat != "22.05",
     )
 
 

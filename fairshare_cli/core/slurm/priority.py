@@ -20,6 +20,7 @@ from fairshare_cli.core.slurm.factors import (
     clamp_priority,
     job_size_factor,
     job_tres_value,
+    split_qos,
 )
 from fairshare_cli.core.slurm.fairshare import job_fairshare_factor
 from fairshare_cli.errors import InputError
@@ -48,12 +49,13 @@ class Weights(msgspec.Struct, frozen=True):
 
 
 class PartitionInfo(msgspec.Struct, frozen=True):
-    """A partition: its ``PriorityJobFactor``, ``MaxTime`` and TRES counts."""
+    """A partition: its ``PriorityJobFactor``, ``MaxTime``, TRES counts and ``PriorityTier``."""
 
     name: str
     priority_job_factor: int = 1
     max_time: float | None = None
     tres: Mapping[str, float] = msgspec.field(default_factory=dict)
+    priority_tier: int = 1
 
 
 class QosInfo(msgspec.Struct, frozen=True):
@@ -81,6 +83,8 @@ class PriorityContext(msgspec.Struct, frozen=True):
     default_qos: str | None = None
     #: ``(account, user) -> ASSOC factor`` (:mod:`~fairshare_cli.core.slurm.assoc_priority`).
     assoc_factors: Mapping[tuple[str, str], float] = msgspec.field(default_factory=dict)
+    #: Whether a job may name several QOS (Slurm 24.11 on; not 22.05).
+    multi_qos: bool = True
 
 
 #: The TRES Slurm always has, by id (``TRES_CPU`` = 1 ... ``TRES_PAGES`` = 8): their order
@@ -195,7 +199,7 @@ class FactorMaker:
         self.max_age = INFINITE_MAX_AGE if math.isinf(ctx.max_age) else ctx.max_age
         self.fs_cache: dict[int, float] = {}
         self.part_cache: dict[str | None, list[tuple[PartitionInfo, float]]] = {}
-        self.qos_cache: dict[str | None, float] = {}
+        self.qos_cache: dict[str | None, tuple[tuple[str, float, float], ...]] = {}
         self.js_cache: dict[tuple[int, int, float | None, float | None], float] = {}
         # TRES from the job's size only (not its attributes): shared by jobs of one size.
         self.tres_by_size = all(
@@ -225,7 +229,8 @@ class FactorMaker:
         )
 
     def partitions(self, job: Any) -> list[tuple[PartitionInfo, float]]:
-        """The job's partitions with their partition factors (cached by partition list)."""
+        """The job's partitions with their partition factors (cached by partition list),
+        the first named first, then the others in sprio's order (:func:`tier_order`)."""
         pinfos = self.part_cache.get(job.partition)
         if pinfos is None:
             pinfos = _partition_factors(
@@ -303,33 +308,78 @@ class FactorMaker:
             f_fs = self.fs_cache[id(assoc)] = job_fairshare_factor(assoc, self.ctx.algorithm)
         return assoc.account, f_assoc, f_fs, f_assoc * self.weights[1], f_fs * self.weights[2]
 
-    def qos_values(self, job: Any) -> tuple[str, float, float]:
-        """What the jobs of one QOS share: the QOS shown, the QOS factor (its priority over
-        the largest one, or raw) and its weighted value.
+    def qos_values(self, job: Any) -> tuple[tuple[str, float, float], ...]:
+        """What the jobs of one QOS (or one list of QOS) share, per QOS in sprio's order:
+        the QOS shown, the QOS factor (its priority over the largest one, or raw) and its
+        weighted value (cached by the job's QOS text).
 
         Raises:
-            InputError: an unknown QOS (``normal`` may be left unconfigured).
+            InputError: an unknown QOS (``normal`` may be left unconfigured), or a list of
+                several that the Slurm version modelled does not take.
         """
-        qname = job.qos or self.ctx.default_qos
-        f_qos = self.qos_cache.get(qname)
-        if f_qos is None:
-            qinfo = self.ctx.qos.get(qname) if qname is not None else None
-            if qname is not None and qinfo is None and qname != "normal":
-                raise InputError(f'job {job.id}: unknown QOS "{qname}"')
-            if qinfo is not None and qinfo.priority and self.weights[5]:
-                f_qos = float(qinfo.priority) if self.no_norm_qos else qinfo.priority / self.max_qos
+        text = job.qos or self.ctx.default_qos
+        got = self.qos_cache.get(text)
+        if got is None:
+            if text is None or "," not in text:
+                f_qos = self._qos_factor(job, text)
+                got = ((text or "", f_qos, f_qos * self.weights[5]),)
             else:
-                f_qos = 0.0
-            self.qos_cache[qname] = f_qos
-        return qname or "", f_qos, f_qos * self.weights[5]
+                got = self._qos_list(job, text)
+            self.qos_cache[text] = got
+        return got
+
+    def _qos_factor(self, job: Any, qname: str | None) -> float:
+        qinfo = self.ctx.qos.get(qname) if qname is not None else None
+        if qname is not None and qinfo is None and qname != "normal":
+            raise InputError(f'job {job.id}: unknown QOS "{qname}"')
+        if qinfo is not None and qinfo.priority and self.weights[5]:
+            return float(qinfo.priority) if self.no_norm_qos else qinfo.priority / self.max_qos
+        return 0.0
+
+    def _qos_list(self, job: Any, text: str) -> tuple[tuple[str, float, float], ...]:
+        """A job's several QOS (Slurm 24.11 on, ``_get_qos_ptr_list``): named once each
+        (empty names skipped, as ``strtok`` does), highest priority first, QOS of one
+        priority as named (``priority_sort_qos_desc`` through glibc's stable ``qsort``).
+        A QOS of priority 0 shows the factor of the job's own QOS, the first
+        (``_create_prio_list_qos`` keeps the job's factor unless the QOS has a priority;
+        ``_get_qos_info`` sets the job's QOS to the first at submission).
+
+        Raises:
+            InputError: Slurm 22.05 (one QOS a job), a list of one QOS, an unknown QOS.
+        """
+        if not self.ctx.multi_qos:
+            raise InputError(
+                f'job {job.id}: QOS "{text}": Slurm 22.05 takes one QOS a job (several came '
+                'with 24.11: priority.output_compat = "current")'
+            )
+        names = list(split_qos(text))
+        if len(names) < 2:
+            raise InputError(
+                f'job {job.id}: QOS "{text}" names one QOS: slurmctld refuses a list of one '
+                "(a trailing comma)"
+            )
+        factors = {name: self._qos_factor(job, name) for name in names}
+        qos = self.ctx.qos
+
+        def priority(name: str) -> int:
+            return qos[name].priority if name in qos else 0
+
+        names.sort(key=lambda name: -priority(name))
+        first = factors[names[0]]
+        weight = self.weights[5]
+        out = []
+        for name in names:
+            f_qos = factors[name] if priority(name) else first
+            out.append((name, f_qos, f_qos * weight))
+        return tuple(out)
 
     def size_values(self, job: Any, pinfos: list[tuple[PartitionInfo, float]]) -> Any:
         """What the jobs of one size share in these partitions: the job-size factor and
         its weighted value, and per partition its name, partition factor and weighted
         value, TRES factors, weighted TRES factors and the non-zero weighted TRES terms."""
-        f_js = self.jobsize(job, pinfos[0][0].max_time)
+        f_js = self.jobsize(job, pinfos[0][0].max_time)  # the first named (prim_part_ptr)
         parts = []
-        for info, f_part in pinfos:
+        for info, f_part in tier_order(pinfos):
             tres_f, tres_w = self.tres(job, info)
             terms = tuple(filter(None, tres_w.values()))
             parts.append((info.name, f_part, f_part * self.weights[4], tres_f, tres_w, terms))
@@ -339,7 +389,7 @@ class FactorMaker:
 def _partition_factors(
     job: Any, ctx: PriorityContext, max_part: int, no_norm: bool, weight: int
 ) -> list[tuple[PartitionInfo, float]]:
-    """The job's partitions (or the default) with their partition factors.
+    """The job's partitions (or the default) with their partition factors, as named.
 
     Raises:
         InputError: an unknown partition, or none given and none is the default.
@@ -358,6 +408,16 @@ def _partition_factors(
             f = 0.0
         out.append((info, f))
     return out
+
+
+def tier_order(pinfos: list[tuple[PartitionInfo, float]]) -> list[tuple[PartitionInfo, float]]:
+    """A job's partitions in the order slurmctld keeps them, and sprio lists them: highest
+    ``PriorityTier`` first, partitions of one tier as named (``get_part_list`` sorts the
+    list with ``priority_sort_part_tier``, which compares tiers only, through ``qsort``,
+    whose merge sort keeps equal ones in place; Slurm 22.05 and 26.05 alike)."""
+    if len(pinfos) < 2 or len({info.priority_tier for info, _ in pinfos}) < 2:
+        return pinfos
+    return sorted(pinfos, key=lambda pf: -pf[0].priority_tier)
 
 
 def controller_priority(row: PriorityRow, multi_partition: bool = False) -> int:

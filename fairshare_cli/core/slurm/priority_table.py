@@ -199,7 +199,7 @@ def compute_rows(
     jobs are not, nor jobs submitted after ``listed_at`` (the moment sprio asks; default
     ``now``); a job with no Slurm association and no account is not a Slurm job and is
     skipped. Multi-partition jobs give one row per partition (partition and TRES factors
-    per partition, the rest shared).
+    per partition, the rest shared), and jobs of several QOS one per QOS in each.
 
     Raises:
         InputError: a job names an unknown partition, QOS, account or association.
@@ -303,16 +303,17 @@ class TableBuilder:
         return None if assoc is None else AssocShare(user, maker.assoc_values(assoc, user))
 
     def part_shares(self, job: Any) -> tuple[PartShare, ...]:
-        """The job's shares, one a partition.
+        """The job's shares, one a partition and QOS.
 
         Raises:
             InputError: an unknown partition or QOS.
         """
         maker = self.maker
         pinfos = maker.partitions(job)  # first: compute_rows' order of errors
-        qos = maker.qos_values(job)
+        qos_list = maker.qos_values(job)
         size = maker.size_values(job, pinfos)
-        return tuple(PartShare(size, part, qos) for part in size[2])
+        # sprio's rows: each partition (in tier order), each QOS in it (_create_prio_list_part)
+        return tuple(PartShare(size, part, qos) for part in size[2] for qos in qos_list)
 
     def admin(self, share: Any) -> Any:
         """The admin-set priority's share for a job whose factors' share is ``share``."""

@@ -185,12 +185,14 @@ def read_partitions(top: Reader, file: str) -> dict[str, PartitionSpec]:
     r0 = named_tables(top, "partitions")
     out: dict[str, PartitionSpec] = {}
     for name, body in r0.table.items():
-        r = Reader(body, f"partitions.{name}", file, ("priority_job_factor", "default", "max_time"))
+        keys = ("priority_job_factor", "default", "max_time", "priority_tier")
+        r = Reader(body, f"partitions.{name}", file, keys)
         out[name] = PartitionSpec(
             name=name,
             priority_job_factor=r.int_("priority_job_factor", 1, lo=0, hi=65533),
             default=r.get("default", r.boolean, False),
             max_time=r.dur("max_time", None, minutes=True),
+            priority_tier=r.int_("priority_tier", 1, lo=0, hi=65533),
         )
     return out
 

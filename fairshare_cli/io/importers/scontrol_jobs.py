@@ -134,8 +134,6 @@ def _records(text: str, first_line: int, dump: _Dump, kinds: _Kinds) -> int:
 #: handed to it; a record's others are not kept.
 WANTED = (
     "JobId",
-    "ArrayJobId",
-    "ArrayTaskId",
     "UserId",
     "Priority",
     "Nice",
@@ -408,16 +406,15 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
     its :data:`WANTED` ``values``. Hot (``benchmarks/run.py --rows import-squeue``): a time
     text read once (:meth:`_Dump.seconds`), a kind of TRES once (:func:`charged`); a
     :class:`_Record` made only to read a field the slow way or to word an error."""
-    (job_id, array_job, array_task, user, prio, nice, account, qos, state, limit_text) = values[:10]
-    (submit_text, eligible_text, accrue_text, start_text, _, partition, nodes, cpus) = values[10:18]
-    site, tres_text, req_tres, alloc_tres = values[18:]
+    # The id is JobId, what sprio prints (an array's pending tasks: the array's id), not
+    # the ArrayJobId_ArrayTaskId squeue shows.
+    (job_id, user, prio, nice, account, qos, state, limit_text) = values[:8]
+    (submit_text, eligible_text, accrue_text, start_text, _, partition, nodes, cpus) = values[8:16]
+    site, tres_text, req_tres, alloc_tres = values[16:]
     here = (values, line, at, end)
     state = state or _need(dump.record(*here), "JobState")
     job_id = job_id or _need(dump.record(*here), "JobId")
     user = user or _need(dump.record(*here), "UserId")
-    if array_job and array_task:
-        task = array_task if array_task.isdecimal() else f"[{array_task}]"
-        job_id = f"{array_job}_{task}"
     owner = dump.owners.get(user) or dump.owner(user)
     tres, memory, cpus_value, rate = charged(alloc_tres or "", req_tres or tres_text or "", cpus)
     status = STATES.get(state)

@@ -384,8 +384,16 @@ def _partition_line(
     check_name(name, f"{where}: PartitionName")
     merged = {**default, **attrs}
     spec: dict[str, Any] = {}
-    factor = merged.get("priorityjobfactor", merged.get("priority"))
-    spec["priority_job_factor"] = _whole(factor, "PriorityJobFactor", where) if factor else 1
+    # The old Priority= sets both the job factor and the tier, over either of its own
+    # (read_config.c's _build_single_partitionline_info).
+    legacy = merged.get("priority")
+    factor = legacy or merged.get("priorityjobfactor")
+    spec["priority_job_factor"] = (
+        _whole(factor, "Priority" if legacy else "PriorityJobFactor", where) if factor else 1
+    )
+    tier = legacy or merged.get("prioritytier")
+    if tier and (tier_n := _whole(tier, "Priority" if legacy else "PriorityTier", where)) != 1:
+        spec["priority_tier"] = tier_n  # (1, the default, left out)
     flag = merged.get("default", "NO").upper()
     if flag not in ("YES", "NO"):
         raise InputError(f'{where}: Default: expected YES or NO, got "{merged["default"]}"')

@@ -1,8 +1,10 @@
 """``fs import squeue``: ``squeue --json`` or ``scontrol show jobs`` as job objects.
 
 Pending and running jobs become job objects (docs/jobs.md) with the fields sprio and the
-usage model read; job ids as Slurm prints them (``12``, an array task ``10_3``, a pending
-array ``10_[4-9]``). Times without a zone are read as UTC. Finished jobs are not queued;
+usage model read; job ids are Slurm's job ids, as sprio prints them (``%u`` of the record's
+``job_id``): an array's tasks still pending are one record, whose id is the array's
+(``10``, squeue's ``10_[4-9]``), and a task split off from it has its own (``13``, squeue's
+``10_3``). Times without a zone are read as UTC. Finished jobs are not queued;
 those that ran are kept apart (their charges can make imported usage exact).
 """
 
@@ -135,11 +137,6 @@ def _json_job(job: Mapping[str, Any], where: str, out: JobDump) -> None:
     if not isinstance(state, str) or "job_id" not in job:
         raise InputError(f"{where}: expected job_id and job_state")
     job_id = str(_json_value(job, "job_id"))
-    array_id = _json_value(job, "array_job_id")
-    task = _json_value(job, "array_task_id")
-    task_string = job.get("array_task_string") or ""
-    if array_id:
-        job_id = f"{array_id}_{task}" if task is not None else f"{array_id}_[{task_string}]"
     status = STATES.get(state.upper())
     tres = parse_tres(str(job.get("tres_alloc_str") or job.get("tres_req_str") or ""))
     limit = _json_value(job, "time_limit")

@@ -154,3 +154,23 @@ def test_an_include_of_a_long_name_is_echoed_shortened(refuse_dump: Refuse, kind
     result = refuse_dump(kind, text, "/a/a/a/")  # (joined to the dump's folder, then cut)
     assert "..." in result.stderr
     assert len(result.stderr) < 300
+
+
+def test_partition_tiers_and_the_old_priority_key(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``PriorityTier`` becomes ``priority_tier`` (left out at 1, its default); the old
+    ``Priority=N`` sets both the job factor and the tier, over ``PriorityJobFactor`` and
+    ``PriorityTier`` given with it (read_config.c reads it last and overwrites both)."""
+    conf = tmp_path / "slurm.conf"
+    conf.write_text(
+        "NodeName=n1 CPUs=4\nPartitionName=DEFAULT Nodes=ALL\n"
+        "PartitionName=batch Default=YES PriorityJobFactor=2\n"
+        "PartitionName=express PriorityJobFactor=4 PriorityTier=3\n"
+        "PartitionName=old PriorityJobFactor=5 PriorityTier=7 Priority=2\n"
+    )
+    result = run("import", "slurm-conf", str(conf))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.split("\n\n")[1:] == [
+        "[partitions.batch]\npriority_job_factor = 2\ndefault = true",
+        "[partitions.express]\npriority_job_factor = 4\npriority_tier = 3\ndefault = false",
+        "[partitions.old]\npriority_job_factor = 2\npriority_tier = 2\ndefault = false\n",
+    ]

@@ -2,8 +2,9 @@
 which the tests hold ``compute_table`` and the listing and ``--json`` writers.
 
 :func:`reference_rows` is Slurm's multifactor sum for each job in each of its partitions
-(``priority_multifactor.c``, as sprio re-adds it: age, assoc, fair share, job size,
-partition, QOS, site, -nice, then each non-zero TRES term; at least 1), through the same
+and each of its QOS (``priority_multifactor.c``, as sprio re-adds it: age, assoc, fair
+share, job size, partition, QOS, site, -nice, then each non-zero TRES term; at least 1),
+through the same
 factor caches (:class:`FactorMaker`); :func:`reference_lines` prints each row's cells as
 ``src/sprio/print.c`` does (``%Ns`` right-justified then cut to N, ``%.Ns`` left).
 """
@@ -43,16 +44,16 @@ def reference_rows(
         if assoc is None:
             continue
         pinfos = maker.partitions(job)
-        qname, f_qos, g_w = maker.qos_values(job)
+        qos_list = maker.qos_values(job)  # one a QOS the job names, in sprio's order
         account, f_assoc, f_fs, b_w, c_w = maker.assoc_values(assoc, user)
         f_js, d_w, parts = maker.size_values(job, pinfos)
         jid = job.id
         if job.admin_priority is not None:
             zero = (0.0,) * 6
             rows.extend(
-                PriorityRow(jid, part[0], user, account, qname, job.admin_priority, 0, 0, zero,
+                PriorityRow(jid, part[0], user, account, qos[0], job.admin_priority, 0, 0, zero,
                             zero, {}, {}, True, float(job.admin_priority), job_sort_key(jid))
-                for part in parts
+                for part in parts for qos in qos_list
             )  # fmt: skip
             continue
         f_age = 0.0
@@ -62,7 +63,9 @@ def reference_rows(
             max_age = maker.max_age
             f_age = 1.0 if max_age <= 0 or diff >= max_age else diff / max_age
         a_w = f_age * maker.weights[0]
-        for name, f_part, e_w, tres_f, tres_w, terms in parts:
+        for (name, f_part, e_w, tres_f, tres_w, terms), (qname, f_qos, g_w) in (
+            (part, qos) for part in parts for qos in qos_list
+        ):
             p = a_w + b_w + c_w + d_w + e_w + g_w + job.site_factor - job.nice
             for value in terms:
                 p += value

@@ -1,0 +1,87 @@
+"""``fs sprio``'s rows of a job submitted to several partitions, in slurmctld's order.
+
+slurmctld keeps a job's partitions sorted by ``priority_sort_part_tier`` (Slurm 22.05's
+``src/common/slurm_priority.c``, 26.05's ``src/interfaces/priority.c``): the higher
+``PriorityTier`` first, and nothing else compared, so through ``list_sort``'s ``qsort`` (a
+merge sort in glibc) partitions of one tier stay as ``get_part_list`` read them from the
+job's ``-p`` list. ``priority_p_get_priority_factors_list`` makes sprio's rows in that
+order, and sprio's default sort (``-S i``, by job id) keeps a job's rows in it. Every
+number below is worked out by hand from ``priority_multifactor.c``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.conftest import SPRIO_ACCOUNTS, sprio_files
+
+NOW_EPOCH = 1795262400
+
+# Partition factors over the largest PriorityJobFactor (4): batch and low 1/4, express 1;
+# weighted by 1000: 250, 250 and 1000. express is tier 3, batch and low tier 1.
+POOL_TOML = """
+[pool]
+defaults = "current"
+[[machines]]
+name = "exec"
+count = 2
+attributes = { Cpus = 1, Memory = 4096 }
+[partitions.batch]
+default = true
+[partitions.low]
+priority_job_factor = 1
+[partitions.express]
+priority_job_factor = 4
+priority_tier = 3
+[priority]
+max_age = "7-0"
+[priority.weights]
+age = 1000
+partition = 1000
+"""
+POOL = POOL_TOML + SPRIO_ACCOUNTS
+
+
+def _job(job_id: str, partition: str) -> dict[str, Any]:
+    # 60,480 s of 604,800 (PriorityMaxAge 7-0): age factor 0.1, weighted 100.
+    return {"id": job_id, "owner": "alice", "account": "hep", "partition": partition,
+            "submit_time": NOW_EPOCH - 60480}  # fmt: skip
+
+
+@pytest.mark.parametrize("compat", ["current", "22.05"])
+def test_rows_by_partition_tier_then_as_named(
+    tmp_path: Path, run: Callable[..., Any], compat: str
+) -> None:
+    # Job 1 names low, batch, express: express (tier 3) first, then low and batch (tier 1)
+    # as named. Job 2 names batch, express: express first. PRIORITY 100 + 250 = 350 in a
+    # tier-1 partition, 100 + 1000 = 1100 in express.
+    # The same in Slurm 22.05 and 26.05.
+    jobs = [_job("1", "low,batch,express"), _job("2", "batch,express")]
+    config = POOL.replace("[priority]\n", f'[priority]\noutput_compat = "{compat}"\n')
+    result = run("sprio", "-o", "%.5i %9r %.10Y %.10P", *sprio_files(tmp_path, jobs, config))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "JOBID PARTITION   PRIORITY  PARTITION",
+        "    1 express         1100       1000",
+        "    1 low              350        250",
+        "    1 batch            350        250",
+        "    2 express         1100       1000",
+        "    2 batch            350        250",
+    ]
+
+
+def test_one_tier_keeps_the_order_named(tmp_path: Path, run: Callable[..., Any]) -> None:
+    # As the 22.05 captures show (job 11: Partition=batch,express, both tier 1: batch's
+    # row first); named the other way, the other way.
+    config = POOL.replace("priority_tier = 3", "priority_tier = 1")
+    jobs = [_job("1", "express,batch")]
+    result = run("sprio", "-o", "%.5i %9r %.10Y", *sprio_files(tmp_path, jobs, config))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1:] == [
+        "    1 express         1100",
+        "    1 batch            350",
+    ]
