@@ -61,7 +61,7 @@ CONDOR_OPTIONS: tuple[CondorOption, ...] = (
     CondorOption("hierarchical", 2, display="--hierarchical"),
     CondorOption("heir", display="--hierarchical"),
     CondorOption("flat", 2, display="--flat"),
-    CondorOption("grouprollup"),
+    CondorOption("grouprollup", display="--grouprollup"),
     CondorOption("grouporder"),
     CondorOption("quotas", 1),
     CondorOption("surplus"),

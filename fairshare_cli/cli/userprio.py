@@ -79,6 +79,12 @@ class UserprioCommand(click.Command):
 @click.option("--long", "long_", is_flag=True, help="Raw accounting ads (-long).")
 @click.option("--most", is_flag=True, help="The default columns, added to -priority/-usage.")
 @click.option(
+    "--grouprollup",
+    "group_rollup",
+    is_flag=True,
+    help="Groups' usage summed over their subgroups, from the negotiator (-grouprollup).",
+)
+@click.option(
     "--dry-run", is_flag=True, help="With an edit option (-setfactor ...): write nothing."
 )
 @click.option("--create", is_flag=True, help="With an edit option: allow a new record.")
@@ -103,6 +109,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     sort: str,
     long_: bool,
     most: bool,
+    group_rollup: bool,
     dry_run: bool,
     create: bool,
     reslist_of: str | None,
@@ -120,7 +127,8 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     Accounting ads that plain condor_userprio reads: --allusers lists every record).
 
     condor_userprio's own spellings work too: single-dash options and their unique
-    prefixes (-allusers, -all, -usage, -priority, -hier, -flat, -l/-long, -most), and
+    prefixes (-allusers, -all, -usage, -priority, -hier, -flat, -l/-long, -most,
+    -grouprollup), and
     the edits -setfactor NAME F, -setprio, -setfloor, -setceiling, -setaccum,
     -setbegin, -setlast, -resetusage NAME, -resetall and -delete NAME run
     'fs setfactor' ... instead.
@@ -134,6 +142,8 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     records, jobs, group_info = _read_inputs(env)
     shown_at, dumped = _as_dumped(env)
     group_info.update(dumped)
+    if group_rollup and names:
+        raise InputError(_ROLLUP_WITH_NAMES)
     names, inside = _names_inside_groups(names, records)
     query = UserprioQuery(
         names=names,
@@ -143,6 +153,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         show_priority=priority or not usage,
         show_usage=usage or not priority or all_cols,
         priority_only=priority and not usage and not all_cols,
+        group_rollup=group_rollup,
     )
     view = userprio_view(
         records, env.config, shown_at, query, jobs=jobs, group_info=group_info, activity_now=env.now
@@ -168,6 +179,14 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         click.echo(f"fs: note: {line}", err=True)
 
 
+#: ``-grouprollup NAME``: 25.0 prints the rollup ad whole (names only filter the collector's
+#: and the direct query's ads); later versions query the negotiator's ads, with no rollup.
+_ROLLUP_WITH_NAMES = (
+    "--grouprollup lists every record: condor_userprio 25.0 ignores names with it "
+    "(later versions drop the rollup instead); leave out the names"
+)
+
+
 def _long(
     view: UserprioView,
     records: Mapping[str, CustomerRecord],
@@ -177,7 +196,8 @@ def _long(
     group_info: Mapping[str, GroupQuotaInfo],
     query: UserprioQuery,
 ) -> str:
-    """``-long``: with ``-allusers`` (no names) the negotiator's one numbered ad, else the
+    """``-long``: with ``-allusers`` or ``-grouprollup`` (no names) the negotiator's one
+    numbered ad (rolled up: every record, as the negotiator sends it whole), else the
     collector's Accounting ads; -long shows them all, with no 24-hour filter: every group's,
     and the submitters' the collector holds (:func:`in_collector`)."""
     from dataclasses import replace
@@ -187,7 +207,10 @@ def _long(
     from fairshare_cli.render.userprio_long import print_ad, render_long
 
     config = env.config
-    if query.all_users and not query.names:
+    if query.group_rollup and not query.all_users:  # the rollup ad holds every record
+        wide = replace(query, all_users=True)
+        view = userprio_view(records, config, shown_at, wide, jobs=jobs, group_info=group_info)
+    if (query.all_users or query.group_rollup) and not query.names:
         return print_ad(numbered_ad(view.listed, records, config, shown_at))
     rows = view.listed or view.rows
     if not query.names:  # the collector's ads, however long ago their last usage
@@ -241,7 +264,7 @@ def _footer(
     row), as condor_userprio leaves them out, silently."""
     lines = [f"{name} is shown as {' and '.join(found)}" for name, found in inside.items()]
     lines.extend(_groups_left_out(view))
-    if query.names or query.all_users or not jobs or view.cutoff is None:
+    if query.names or query.all_users or query.group_rollup or not jobs or view.cutoff is None:
         return lines
     from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, submitter_name
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
 from operator import itemgetter, not_
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.float32 import FLT_MAX
@@ -19,56 +19,15 @@ from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.decay import advanced_values
 from fairshare_cli.core.htcondor.userprio_order import sort_key, sort_order, sorted_rows, with_rows
+from fairshare_cli.core.htcondor.userprio_rollup import rolled_up
+from fairshare_cli.core.htcondor.userprio_row import GroupQuotaInfo as GroupQuotaInfo
+from fairshare_cli.core.htcondor.userprio_row import UserprioRow as UserprioRow
 
 if TYPE_CHECKING:
     from fairshare_cli.core.jobs import Job
 
 ACTIVITY_WINDOW = 86400.0
 SORT_KEYS = ("priority", "name", "usage", "factor", "in-use", "last-usage")
-
-
-@dataclass(frozen=True)
-class GroupQuotaInfo:
-    """What the negotiator knows of a group this cycle (filled by the quota computation)."""
-
-    effective_quota: float | None = None
-    subtree_quota: float | None = None
-    sort_key: float | None = None
-
-
-class UserprioRow(NamedTuple):
-    """One line of ``condor_userprio``: a submitter or a group.
-
-    A named tuple, not a frozen dataclass: 20,000 of them are built per view, positionally
-    in field order (``benchmarks/run.py --rows userprio``).
-    """
-
-    name: str
-    is_group: bool
-    group: str
-    effective_priority: float
-    real_priority: float
-    priority_factor: float
-    resources_in_use: int
-    weighted_resources_in_use: float
-    accumulated_usage_hours: float
-    weighted_accumulated_usage_hours: float
-    begin_usage_time: float
-    last_usage_time: float
-    requested: float | None = None
-    config_quota: float | None = None
-    effective_quota: float | None = None
-    subtree_quota: float | None = None
-    sort_key: float | None = None
-    surplus: str = ""
-    floor: float = 0.0
-    ceiling: float = -1.0
-    #: The factor the table prints (-allusers: a group's GROUP_PRIO_FACTOR_<g>, 0 = blank).
-    table_factor: float | None = None
-    #: The accumulated usages in seconds, as the accountant holds them (the ad's values:
-    #: the footer sums these, ``-l`` prints them).
-    accumulated_usage: float = 0.0
-    weighted_accumulated_usage: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -130,6 +89,9 @@ class UserprioQuery:
         sort: flat order key (see :data:`SORT_KEYS`); HTCondor's own is ``priority``.
         show_priority / show_usage: which column families show (for the default order).
         priority_only: only the priority columns show (``-priority``): flat by default.
+        group_rollup: ``-grouprollup``: the negotiator's rollup ad (every record, past the
+            activity filter unless ``all_users``), each group's usage summed over its
+            subgroups (:mod:`~fairshare_cli.core.htcondor.userprio_rollup`).
     """
 
     names: Sequence[str] = ()
@@ -139,6 +101,7 @@ class UserprioQuery:
     show_priority: bool = True
     show_usage: bool = True
     priority_only: bool = False
+    group_rollup: bool = False
 
     def wanted(self, name: str) -> bool:
         """Like condor_userprio: ``user@domain`` and ``<none>`` match exactly, a bare name
@@ -182,7 +145,11 @@ def userprio_view(
             records[name] = acct.CustomerRecord(name=name, is_group=True)
     since = now if activity_now is None else activity_now
     cutoff = None if (query.all_users or query.names) else since - ACTIVITY_WINDOW
-    rows = _active_rows(records, config, now, query, cutoff, jobs, group_info or {})
+    if query.group_rollup:  # the negotiator rolls up every group, then the tool filters
+        every = _active_rows(records, config, now, query, None, jobs, group_info or {})
+        rows = [r for r in rolled_up(every, config.groups) if _active_since(r, cutoff)]
+    else:
+        rows = _active_rows(records, config, now, query, cutoff, jobs, group_info or {})
     flags = list(map(itemgetter(1), rows))  # is_group (by position: faster)
     users = list(compress(rows, map(not_, flags)))
     groups = list(compress(rows, flags))
@@ -211,7 +178,7 @@ def userprio_view(
         # gives the order of sorting all at once, in a pass.)
         listed = ordered if with_groups else with_rows(ordered, groups, at, descending)
         ordered = _without_leading_root(ordered)
-    if not query.all_users:  # the collector's Accounting ads that match
+    if not (query.all_users or query.group_rollup):  # the collector's Accounting ads
         matched = collector_ads(records, config, query, queued_submitters(jobs, config))
     else:
         matched = sum(1 for n in records if query.wanted(n)) if query.names else len(records)
@@ -309,6 +276,12 @@ def _active_rows(
         measured = (eup, factor, acc, wacc, begin, last_usage)
         rows.append(_full_row(name, rec, measured, config, query, tree, group_req, group_info))
     return rows
+
+
+def _active_since(row: UserprioRow, cutoff: float | None) -> bool:
+    """``user_prio.cpp``'s activity filter: a last usage of 0 (never) counts as -1."""
+    last = row.last_usage_time
+    return cutoff is None or (last if last > 0 else -1.0) >= cutoff
 
 
 def _demand(
