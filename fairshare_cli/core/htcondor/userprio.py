@@ -177,7 +177,6 @@ def userprio_view(
         # (Keys end with the unique name: sorting the sorted users again with the groups
         # gives the order of sorting all at once, in a pass.)
         listed = ordered if with_groups else with_rows(ordered, groups, at, descending)
-        ordered = _without_leading_root(ordered)
     if not (query.all_users or query.group_rollup):  # the collector's Accounting ads
         matched = collector_ads(records, config, query, queued_submitters(jobs, config))
     else:
@@ -389,16 +388,6 @@ def _group_factor(config: Config, group: str) -> float:
     0 when unset (printed blank), whatever factor the group's record holds."""
     spec = config.groups.get(group)
     return (spec.prio_factor or 0.0) if spec is not None else 0.0
-
-
-def _without_leading_root(ordered: list[UserprioRow]) -> list[UserprioRow]:
-    """The <none> row shows in flat mode only after another group row (user_prio.cpp)."""
-    flags = list(map(itemgetter(1), ordered))  # is_group
-    if True in flags:
-        first = flags.index(True)  # names are unique: only a first group can be <none>
-        if ordered[first].name == acct.ROOT_GROUP:
-            return ordered[:first] + ordered[first + 1 :]
-    return ordered
 
 
 def global_surplus_policy(config: Config) -> str:
