@@ -24,7 +24,8 @@ class CondorOption:
         name: the option's name without the dash.
         min_len: ``must_match_length`` (0: any non-empty prefix).
         operands: how many arguments follow it.
-        display: the ``fs userprio`` option it becomes ("" for an edit or unsupported one).
+        display: the ``fs userprio`` options it becomes, blank-separated ("" for an edit
+            or an unsupported one).
         edit: the ``fs`` edit command it runs, with fixed arguments (e.g. ``--all``).
     """
 
@@ -62,7 +63,7 @@ CONDOR_OPTIONS: tuple[CondorOption, ...] = (
     CondorOption("heir", display="--hierarchical"),
     CondorOption("flat", 2, display="--flat"),
     CondorOption("grouprollup", display="--grouprollup"),
-    CondorOption("grouporder"),
+    CondorOption("grouporder", display="--grouporder --flat"),
     CondorOption("quotas", 1),
     CondorOption("surplus"),
     CondorOption("sortkey", 2),
@@ -156,8 +157,8 @@ def translate(args: list[str]) -> Translated:
         if len(operands) < option.operands or any(o.startswith("--") for o in operands):
             raise InputError(f"'{arg}' (-{option.name}) needs {option.operands} argument(s)")
         i += option.operands
-        if option.display:
-            out.extend((option.display, *operands))
+        if option.display:  # (-grouporder is flat too: a later -hier wins, as in condor)
+            out.extend((*option.display.split(), *operands))
         elif option.edit:
             if edit is not None:
                 raise InputError(f"one edit at a time: '{edit[0]}' and -{option.name}")

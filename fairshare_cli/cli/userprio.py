@@ -79,6 +79,12 @@ class UserprioCommand(click.Command):
 @click.option("--long", "long_", is_flag=True, help="Raw accounting ads (-long).")
 @click.option("--most", is_flag=True, help="The default columns, added to -priority/-usage.")
 @click.option(
+    "--grouporder",
+    "group_order",
+    is_flag=True,
+    help="A flat table with the groups first, breadth-first (-grouporder).",
+)
+@click.option(
     "--grouprollup",
     "group_rollup",
     is_flag=True,
@@ -109,6 +115,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     sort: str,
     long_: bool,
     most: bool,
+    group_order: bool,
     group_rollup: bool,
     dry_run: bool,
     create: bool,
@@ -128,10 +135,9 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
 
     condor_userprio's own spellings work too: single-dash options and their unique
     prefixes (-allusers, -all, -usage, -priority, -hier, -flat, -l/-long, -most,
-    -grouprollup), and
-    the edits -setfactor NAME F, -setprio, -setfloor, -setceiling, -setaccum,
-    -setbegin, -setlast, -resetusage NAME, -resetall and -delete NAME run
-    'fs setfactor' ... instead.
+    -grouprollup, -grouporder), and the edits -setfactor NAME F, -setprio, -setfloor,
+    -setceiling, -setaccum, -setbegin, -setlast, -resetusage NAME, -resetall and
+    -delete NAME run 'fs setfactor' ... instead.
     """
     from fairshare_cli.render.userprio import COLUMNS, choose_columns, render_userprio
 
@@ -148,12 +154,13 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     query = UserprioQuery(
         names=names,
         all_users=allusers,
-        hierarchical=hierarchical,
+        hierarchical=False if group_order and hierarchical is None else hierarchical,
         sort=sort,
         show_priority=priority or not usage,
         show_usage=usage or not priority or all_cols,
         priority_only=priority and not usage and not all_cols,
         group_rollup=group_rollup,
+        group_order=group_order,
     )
     view = userprio_view(
         records, env.config, shown_at, query, jobs=jobs, group_info=group_info, activity_now=env.now

@@ -19,7 +19,7 @@ from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.decay import advanced_values
 from fairshare_cli.core.htcondor.userprio_order import sort_key, sort_order, sorted_rows, with_rows
-from fairshare_cli.core.htcondor.userprio_rollup import rolled_up
+from fairshare_cli.core.htcondor.userprio_rollup import breadth_first, rolled_up
 from fairshare_cli.core.htcondor.userprio_row import GroupQuotaInfo as GroupQuotaInfo
 from fairshare_cli.core.htcondor.userprio_row import UserprioRow as UserprioRow
 
@@ -92,6 +92,7 @@ class UserprioQuery:
         group_rollup: ``-grouprollup``: the negotiator's rollup ad (every record, past the
             activity filter unless ``all_users``), each group's usage summed over its
             subgroups (:mod:`~fairshare_cli.core.htcondor.userprio_rollup`).
+        group_order: ``-grouporder``: in the flat table the groups first, breadth-first.
     """
 
     names: Sequence[str] = ()
@@ -102,6 +103,7 @@ class UserprioQuery:
     show_usage: bool = True
     priority_only: bool = False
     group_rollup: bool = False
+    group_order: bool = False
 
     def wanted(self, name: str) -> bool:
         """Like condor_userprio: ``user@domain`` and ``<none>`` match exactly, a bare name
@@ -172,11 +174,7 @@ def userprio_view(
         )
     else:
         with_groups = any_real_group and not query.priority_only
-        ordered = sorted_rows(users + groups if with_groups else users, at, descending)
-        # condor_userprio -long prints every ad past the filter: the groups (<none>) too.
-        # (Keys end with the unique name: sorting the sorted users again with the groups
-        # gives the order of sorting all at once, in a pass.)
-        listed = ordered if with_groups else with_rows(ordered, groups, at, descending)
+        ordered, listed = _flat_order(users, groups, with_groups, query, config, at, descending)
     if not (query.all_users or query.group_rollup):  # the collector's Accounting ads
         matched = collector_ads(records, config, query, queued_submitters(jobs, config))
     else:
@@ -275,6 +273,34 @@ def _active_rows(
         measured = (eup, factor, acc, wacc, begin, last_usage)
         rows.append(_full_row(name, rec, measured, config, query, tree, group_req, group_info))
     return rows
+
+
+def _flat_order(
+    users: list[UserprioRow],
+    groups: list[UserprioRow],
+    with_groups: bool,
+    query: UserprioQuery,
+    config: Config,
+    at: int | None,
+    descending: bool,
+) -> tuple[list[UserprioRow], list[UserprioRow]]:
+    """The flat table's rows, and every row past the filter (``-long``, ``--json``).
+
+    Groups sort among the users by the same key; with ``-grouporder`` they come first
+    instead, breadth-first from ``<none>`` as the negotiator numbers them
+    (``SortGroupsFirstByIndex``: the order the ads arrived in, which for the collector's
+    ads no one fixes), then the users.
+    """
+    if query.group_order:
+        place = {name: i for i, name in enumerate(breadth_first(config.groups))}
+        firsts = sorted(groups, key=lambda g: (place.get(g.name, len(place)), g.name))
+        ordered = sorted_rows(users, at, descending)
+        return ([*firsts, *ordered] if with_groups else ordered), [*firsts, *ordered]
+    ordered = sorted_rows(users + groups if with_groups else users, at, descending)
+    # condor_userprio -long prints every ad past the filter: the groups (<none>) too.
+    # (Keys end with the unique name: sorting the sorted users again with the groups
+    # gives the order of sorting all at once, in a pass.)
+    return ordered, (ordered if with_groups else with_rows(ordered, groups, at, descending))
 
 
 def _active_since(row: UserprioRow, cutoff: float | None) -> bool:

@@ -44,6 +44,16 @@ def group_children(groups: Iterable[str]) -> dict[str, list[str]]:
     return children
 
 
+def breadth_first(groups: Iterable[str]) -> list[str]:
+    """``<none>`` and the configured groups breadth-first, as ``ReportState`` numbers
+    them (each group's children in :func:`group_children`'s order)."""
+    children = group_children(groups)
+    order = [ROOT_GROUP]
+    for name in order:  # (grows as it goes)
+        order.extend(children.get(name, ()))
+    return order
+
+
 def rolled_up(rows: Sequence[UserprioRow], groups: Iterable[str]) -> list[UserprioRow]:
     """``rows`` with each group row as the rollup ad shows it (see the module docstring).
 
