@@ -71,7 +71,7 @@ CONDOR_OPTIONS: tuple[CondorOption, ...] = (
     CondorOption("most", 2, display="--most"),
     CondorOption("groupid"),
     CondorOption("order"),
-    CondorOption("activefrom", operands=3),
+    CondorOption("activefrom", operands=3, display="--activefrom"),
     CondorOption("allusers", display="--allusers"),
     CondorOption("usage", 2, display="--usage"),
     CondorOption("priority", 4, display="--priority"),

@@ -487,9 +487,9 @@ def _footer(view: UserprioView, cols: Sequence[Column], width: int, now: float) 
             text = fmt_number(in_use, c.width, 0)
         elif c.key == "total_usage":
             text = fmt_number(usage, c.width, 2)
-        elif c.key == "last_time" and view.cutoff is not None:
+        elif c.key == "last_time" and view.cutoff is not None and view.cutoff > 0:
             text = format_date_year(view.cutoff)
-        elif c.key == "time_since" and view.cutoff is not None:
-            text = format_time_nosecs(now - view.cutoff)
+        elif c.key == "time_since" and view.cutoff is not None and view.cutoff > 0:
+            text = "<now>" if now <= view.cutoff else format_time_nosecs(now - view.cutoff)
         foot.append(_fit(text, c))
     return " ".join(foot)

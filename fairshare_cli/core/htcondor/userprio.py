@@ -93,6 +93,8 @@ class UserprioQuery:
             activity filter unless ``all_users``), each group's usage summed over its
             subgroups (:mod:`~fairshare_cli.core.htcondor.userprio_rollup`).
         group_order: ``-grouporder``: in the flat table the groups first, breadth-first.
+        active_from: ``-activefrom``: the activity filter's cutoff (epoch seconds), in
+            place of 24 hours before the clock.
     """
 
     names: Sequence[str] = ()
@@ -104,6 +106,7 @@ class UserprioQuery:
     priority_only: bool = False
     group_rollup: bool = False
     group_order: bool = False
+    active_from: float | None = None
 
     def wanted(self, name: str) -> bool:
         """Like condor_userprio: ``user@domain`` and ``<none>`` match exactly, a bare name
@@ -146,7 +149,11 @@ def userprio_view(
         if name not in records:
             records[name] = acct.CustomerRecord(name=name, is_group=True)
     since = now if activity_now is None else activity_now
-    cutoff = None if (query.all_users or query.names) else since - ACTIVITY_WINDOW
+    cutoff: float | None = since - ACTIVITY_WINDOW
+    if query.all_users or query.names:
+        cutoff = None
+    elif query.active_from is not None:
+        cutoff = query.active_from
     if query.group_rollup:  # the negotiator rolls up every group, then the tool filters
         every = _active_rows(records, config, now, query, None, jobs, group_info or {})
         rows = [r for r in rolled_up(every, config.groups) if _active_since(r, cutoff)]
