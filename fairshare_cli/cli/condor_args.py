@@ -64,8 +64,8 @@ CONDOR_OPTIONS: tuple[CondorOption, ...] = (
     CondorOption("flat", 2, display="--flat"),
     CondorOption("grouprollup", display="--grouprollup"),
     CondorOption("grouporder", display="--grouporder --flat"),
-    CondorOption("quotas", 1),
-    CondorOption("surplus"),
+    CondorOption("quotas", 1, display="--quotas"),
+    CondorOption("surplus", display="--surplus"),
     CondorOption("sortkey", 2),
     CondorOption("all", display="--all"),
     CondorOption("most", 2, display="--most"),
@@ -85,8 +85,7 @@ CONDOR_OPTIONS: tuple[CondorOption, ...] = (
 
 #: Hints for condor_userprio options that ``fs`` answers elsewhere.
 _ELSEWHERE = {
-    "quotas": "use 'fs quota'",
-    "surplus": "use 'fs quota'",
+    "inputfile": "use 'fs import condor-userprio'",
     "pool": "fs reads the pool from --config",
     "name": "fs reads the pool from --config",
     "constraint": "name the submitters as arguments instead",

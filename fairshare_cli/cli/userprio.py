@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -11,6 +10,7 @@ import click
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.names import unmatched_names
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
+from fairshare_cli.cli.userprio_options import columns, query_of
 from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, accountant_from_json
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.userprio import (
@@ -80,6 +80,10 @@ class UserprioCommand(click.Command):
 @click.option("--long", "long_", is_flag=True, help="Raw accounting ads (-long).")
 @click.option("--most", is_flag=True, help="The default columns, added to -priority/-usage.")
 @click.option(
+    "--quotas", is_flag=True, help="Group quota columns; only group rows when alone (-quotas)."
+)
+@click.option("--surplus", is_flag=True, help="The Use Surplus column of the groups (-surplus).")
+@click.option(
     "--activefrom",
     "active_from",
     nargs=3,
@@ -125,6 +129,8 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     sort: str,
     long_: bool,
     most: bool,
+    quotas: bool,
+    surplus: bool,
     active_from: tuple[int, int, int] | None,
     group_order: bool,
     group_rollup: bool,
@@ -145,12 +151,12 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     Accounting ads that plain condor_userprio reads: --allusers lists every record).
 
     condor_userprio's own spellings work too: single-dash options and their unique
-    prefixes (-allusers, -all, -usage, -priority, -hier, -flat, -l/-long, -most,
-    -grouprollup, -grouporder, -activefrom), and the edits -setfactor NAME F, -setprio, -setfloor,
-    -setceiling, -setaccum, -setbegin, -setlast, -resetusage NAME, -resetall and
-    -delete NAME run 'fs setfactor' ... instead.
+    prefixes (-allusers, -all, -usage, -priority, -quotas, -surplus, -hier, -flat,
+    -l/-long, -most, -grouprollup, -grouporder, -activefrom), and the edits -setfactor
+    NAME F, -setprio, -setfloor, -setceiling, -setaccum, -setbegin, -setlast,
+    -resetusage NAME, -resetall and -delete NAME run 'fs setfactor' ... instead.
     """
-    from fairshare_cli.render.userprio import COLUMNS, choose_columns, render_userprio
+    from fairshare_cli.render.userprio import render_userprio
 
     env = load_env(opts)
     if reslist_of is not None:
@@ -160,7 +166,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     shown_at, dumped = _as_dumped(env)
     group_info.update(dumped)
     names, inside = _names_inside_groups(names, records)
-    query = _query(names, click.get_current_context().params)
+    query = query_of(names, click.get_current_context().params)
     view = userprio_view(
         records, env.config, shown_at, query, jobs=jobs, group_info=group_info, activity_now=env.now
     )
@@ -175,71 +181,11 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     if long_:
         click.echo(_long(view, records, jobs, env, shown_at, group_info, query), nl=False)
         return
-    cols = choose_columns(view, all_cols=all_cols, priority=priority, usage=usage)
-    if most and (priority or usage):  # -most adds condor's default columns
-        default = choose_columns(view, all_cols=False, priority=False, usage=False)
-        cols = [k for k in COLUMNS if k in {*cols, *default}]
+    cols = columns(view, click.get_current_context().params)
     click.echo(render_userprio(view, cols, shown_at), nl=False)
     # (on stderr, right under the table: stdout stays condor_userprio's, line for line)
     for line in _footer(view, records, jobs, env, query, inside):
         click.echo(f"fs: note: {line}", err=True)
-
-
-def _query(names: tuple[str, ...], params: Mapping[str, Any]) -> UserprioQuery:
-    """What the options ask the view for (``params``: the command's, as Click parsed them).
-
-    Raises:
-        InputError: ``--grouprollup`` with names; ``--activefrom`` with ``--allusers``.
-    """
-    priority, usage, all_cols = params["priority"], params["usage"], params["all_cols"]
-    hierarchical, group_order = params["hierarchical"], params["group_order"]
-    if params["group_rollup"] and names:
-        raise InputError(_ROLLUP_WITH_NAMES)
-    active_from = params["active_from"]
-    if active_from is not None and params["allusers"]:
-        raise InputError(
-            "--activefrom and --allusers: condor_userprio keeps the filter of the later one "
-            "given; give one of them"
-        )
-    return UserprioQuery(
-        names=names,
-        all_users=params["allusers"],
-        hierarchical=False if group_order and hierarchical is None else hierarchical,
-        sort=params["sort"],
-        show_priority=priority or not usage,
-        show_usage=usage or not priority or all_cols,
-        priority_only=priority and not usage and not all_cols,
-        group_rollup=params["group_rollup"],
-        group_order=group_order,
-        active_from=None if active_from is None else _calc_time(*active_from),
-    )
-
-
-def _calc_time(month: int, day: int, year: int) -> float:
-    """``-activefrom MONTH DAY YEAR``: local midnight of that day, as ``CalcTime`` of
-    ``user_prio.cpp`` makes it: a year below 50 is 20xx, one above 1900 is itself, any
-    other 19xx; ``mktime`` carries a month or day out of range over (month 13 is January
-    next year, day 0 the last of the month before).
-
-    Raises:
-        InputError: a date ``mktime`` cannot represent.
-    """
-    if year < 50:
-        year += 100
-    if year > 1900:
-        year -= 1900
-    try:
-        return time.mktime((year + 1900, month, day, 0, 0, 0, 0, 0, -1))
-    except (OverflowError, ValueError) as exc:
-        raise InputError(f"--activefrom {month} {day} {year}: not a date ({exc})") from exc
-
-
-#: ``-grouprollup NAME``: 25.0 prints the rollup ad whole (names only filter the collector's
-#: and the direct query's ads); later versions query the negotiator's ads, with no rollup.
-_ROLLUP_WITH_NAMES = (
-    "--grouprollup lists every record: condor_userprio 25.0 ignores names with it "
-    "(later versions drop the rollup instead); leave out the names"
-)
 
 
 def _long(

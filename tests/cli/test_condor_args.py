@@ -114,7 +114,7 @@ def test_setfactor_by_condor_spelling(run: Callable[..., Any], tmp_path: Path) -
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        pytest.param(["-quotas"], "use 'fs quota'", id="quotas"),
+        pytest.param(["-inputfile", "prio.txt"], "use 'fs import condor-userprio'", id="inputfile"),
         pytest.param(["-pri"], "unknown condor_userprio option '-pri'", id="unknown"),
         pytest.param(["-setfactor", "alice"], "needs 2 argument", id="operands"),
     ],

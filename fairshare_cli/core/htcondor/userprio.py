@@ -176,8 +176,9 @@ def userprio_view(
     at = None if field_name is None else UserprioRow._fields.index(field_name)
     key = sort_key(at, descending)
     if hier:
+        none_last = global_surplus_policy(config) == "Regroup"
         ordered = listed = _hierarchical_order(
-            users, groups, key, query.show_priority, query.show_usage
+            users, groups, key, query.show_priority, query.show_usage, none_last
         )
     else:
         with_groups = any_real_group and not query.priority_only
@@ -447,6 +448,7 @@ def _hierarchical_order(
     key: Callable[[UserprioRow], Any],
     show_priority: bool,
     show_usage: bool,
+    none_last: bool,
 ) -> list[UserprioRow]:
     ids = {
         g.name: i
@@ -465,8 +467,8 @@ def _hierarchical_order(
                 key = g.effective_priority if g.name != acct.ROOT_GROUP else FLT_MAX
         elif show_usage:
             key = g.weighted_accumulated_usage_hours
-        else:
-            key = float(ids.get(g.name, 0))
+        else:  # SortHierByGroupId: <none> (id 0) first, last only under regroup
+            key = float(ids[g.name] if g.name != acct.ROOT_GROUP or none_last else -1)
         return (key, ids.get(g.name, len(ids)))
 
     by_group: dict[str, list[UserprioRow]] = {}
