@@ -80,7 +80,7 @@ CONDOR_OPTIONS: tuple[CondorOption, ...] = (
     CondorOption("pool", 1, operands=1),
     CondorOption("name", operands=1),
     CondorOption("collector", 3),
-    CondorOption("negotiator", 3),
+    CondorOption("negotiator", 3, display="--negotiator"),
 )
 
 #: Hints for condor_userprio options that ``fs`` answers elsewhere.
@@ -89,6 +89,8 @@ _ELSEWHERE = {
     "pool": "fs reads the pool from --config",
     "name": "fs reads the pool from --config",
     "constraint": "name the submitters as arguments instead",
+    "collector": "plain 'fs userprio' reads the collector's ads; with -allusers fs reads the "
+    "negotiator's",
 }
 
 #: ``fs userprio`` options that take a value (copied through untouched).

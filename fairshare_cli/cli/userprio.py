@@ -80,6 +80,12 @@ class UserprioCommand(click.Command):
 @click.option("--long", "long_", is_flag=True, help="Raw accounting ads (-long).")
 @click.option("--most", is_flag=True, help="The default columns, added to -priority/-usage.")
 @click.option(
+    "--negotiator",
+    "from_negotiator",
+    is_flag=True,
+    help="Every record the negotiator holds, not the collector's ads (-negotiator).",
+)
+@click.option(
     "--quotas", is_flag=True, help="Group quota columns; only group rows when alone (-quotas)."
 )
 @click.option("--surplus", is_flag=True, help="The Use Surplus column of the groups (-surplus).")
@@ -129,6 +135,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     sort: str,
     long_: bool,
     most: bool,
+    from_negotiator: bool,
     quotas: bool,
     surplus: bool,
     active_from: tuple[int, int, int] | None,
@@ -152,7 +159,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
 
     condor_userprio's own spellings work too: single-dash options and their unique
     prefixes (-allusers, -all, -usage, -priority, -quotas, -surplus, -hier, -flat,
-    -l/-long, -most, -grouprollup, -grouporder, -activefrom), and the edits -setfactor
+    -l/-long, -most, -grouprollup, -grouporder, -activefrom, -negotiator), and the edits -setfactor
     NAME F, -setprio, -setfloor, -setceiling, -setaccum, -setbegin, -setlast,
     -resetusage NAME, -resetall and -delete NAME run 'fs setfactor' ... instead.
     """
@@ -197,8 +204,8 @@ def _long(
     group_info: Mapping[str, GroupQuotaInfo],
     query: UserprioQuery,
 ) -> str:
-    """``-long``: with ``-allusers`` or ``-grouprollup`` (no names) the negotiator's one
-    numbered ad (rolled up: every record, as the negotiator sends it whole), else the
+    """``-long``: with ``-allusers``, ``-grouprollup`` or ``-negotiator`` (no names) the one
+    numbered ad of the negotiator (every record: it sends it whole), else the
     collector's Accounting ads; -long shows them all, with no 24-hour filter: every group's,
     and the submitters' the collector holds (:func:`in_collector`)."""
     from dataclasses import replace
@@ -208,10 +215,10 @@ def _long(
     from fairshare_cli.render.userprio_long import print_ad, render_long
 
     config = env.config
-    if query.group_rollup and not query.all_users:  # the rollup ad holds every record
+    if query.negotiator_ad and not query.all_users:  # the negotiator's ad holds every record
         wide = replace(query, all_users=True)
         view = userprio_view(records, config, shown_at, wide, jobs=jobs, group_info=group_info)
-    if (query.all_users or query.group_rollup) and not query.names:
+    if query.negotiator_ad and not query.names:
         return print_ad(numbered_ad(view.listed, records, config, shown_at))
     rows = view.listed or view.rows
     if not query.names:  # the collector's ads, however long ago their last usage
@@ -265,7 +272,7 @@ def _footer(
     row), as condor_userprio leaves them out, silently."""
     lines = [f"{name} is shown as {' and '.join(found)}" for name, found in inside.items()]
     lines.extend(_groups_left_out(view))
-    if query.names or query.all_users or query.group_rollup or not jobs or view.cutoff is None:
+    if query.names or query.negotiator_ad or not jobs or view.cutoff is None:
         return lines
     from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, submitter_name
 

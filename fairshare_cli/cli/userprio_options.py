@@ -62,6 +62,7 @@ def query_of(names: tuple[str, ...], params: Mapping[str, Any]) -> UserprioQuery
         priority_only=priority and not usage and not all_cols and not groups,
         group_rollup=params["group_rollup"],
         group_order=group_order,
+        from_negotiator=params["from_negotiator"],
         active_from=None if active_from is None else _calc_time(*active_from),
     )
 

@@ -7,18 +7,23 @@ HTCondor sorts with an unstable sort; equal keys here are ordered by name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
 from operator import itemgetter, not_
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from fairshare_cli.core.config import Config
-from fairshare_cli.core.float32 import FLT_MAX
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.decay import advanced_values
-from fairshare_cli.core.htcondor.userprio_order import sort_key, sort_order, sorted_rows, with_rows
+from fairshare_cli.core.htcondor.userprio_order import (
+    hierarchical_order,
+    sort_key,
+    sort_order,
+    sorted_rows,
+    with_rows,
+)
 from fairshare_cli.core.htcondor.userprio_rollup import breadth_first, rolled_up
 from fairshare_cli.core.htcondor.userprio_row import GroupQuotaInfo as GroupQuotaInfo
 from fairshare_cli.core.htcondor.userprio_row import UserprioRow as UserprioRow
@@ -95,6 +100,8 @@ class UserprioQuery:
         group_order: ``-grouporder``: in the flat table the groups first, breadth-first.
         active_from: ``-activefrom``: the activity filter's cutoff (epoch seconds), in
             place of 24 hours before the clock.
+        from_negotiator: ``-negotiator``: the negotiator's one ad (every record, each
+            group's factor its ``GROUP_PRIO_FACTOR_<g>``), past the activity filter.
     """
 
     names: Sequence[str] = ()
@@ -107,6 +114,13 @@ class UserprioQuery:
     group_rollup: bool = False
     group_order: bool = False
     active_from: float | None = None
+    from_negotiator: bool = False
+
+    @property
+    def negotiator_ad(self) -> bool:
+        """Whether the rows are the negotiator's one ad (``-allusers``, ``-grouprollup``,
+        ``-negotiator``), not the collector's Accounting ads (plain ``condor_userprio``)."""
+        return self.all_users or self.group_rollup or self.from_negotiator
 
     def wanted(self, name: str) -> bool:
         """Like condor_userprio: ``user@domain`` and ``<none>`` match exactly, a bare name
@@ -154,11 +168,7 @@ def userprio_view(
         cutoff = None
     elif query.active_from is not None:
         cutoff = query.active_from
-    if query.group_rollup:  # the negotiator rolls up every group, then the tool filters
-        every = _active_rows(records, config, now, query, None, jobs, group_info or {})
-        rows = [r for r in rolled_up(every, config.groups) if _active_since(r, cutoff)]
-    else:
-        rows = _active_rows(records, config, now, query, cutoff, jobs, group_info or {})
+    rows = _view_rows(records, config, now, query, cutoff, jobs, group_info or {})
     flags = list(map(itemgetter(1), rows))  # is_group (by position: faster)
     users = list(compress(rows, map(not_, flags)))
     groups = list(compress(rows, flags))
@@ -177,13 +187,13 @@ def userprio_view(
     key = sort_key(at, descending)
     if hier:
         none_last = global_surplus_policy(config) == "Regroup"
-        ordered = listed = _hierarchical_order(
+        ordered = listed = hierarchical_order(
             users, groups, key, query.show_priority, query.show_usage, none_last
         )
     else:
         with_groups = any_real_group and not query.priority_only
         ordered, listed = _flat_order(users, groups, with_groups, query, config, at, descending)
-    if not (query.all_users or query.group_rollup):  # the collector's Accounting ads
+    if not query.negotiator_ad:  # the collector's Accounting ads
         matched = collector_ads(records, config, query, queued_submitters(jobs, config))
     else:
         matched = sum(1 for n in records if query.wanted(n)) if query.names else len(records)
@@ -311,6 +321,25 @@ def _flat_order(
     return ordered, (ordered if with_groups else with_rows(ordered, groups, at, descending))
 
 
+def _view_rows(
+    records: Mapping[str, CustomerRecord],
+    config: Config,
+    now: float,
+    query: UserprioQuery,
+    cutoff: float | None,
+    jobs: Sequence[Job],
+    group_info: Mapping[str, GroupQuotaInfo],
+) -> list[UserprioRow]:
+    """The rows past the filters: the collector's ads (:func:`_active_rows`), or the
+    negotiator's whole ad (rolled up with ``-grouprollup``) filtered after."""
+    if not (query.group_rollup or query.from_negotiator):
+        return _active_rows(records, config, now, query, cutoff, jobs, group_info)
+    every = _active_rows(records, config, now, query, None, jobs, group_info)
+    if query.group_rollup:
+        every = rolled_up(every, config.groups)
+    return [r for r in every if _active_since(r, cutoff)]
+
+
 def _active_since(row: UserprioRow, cutoff: float | None) -> bool:
     """``user_prio.cpp``'s activity filter: a last usage of 0 (never) counts as -1."""
     last = row.last_usage_time
@@ -396,7 +425,7 @@ def _full_row(
         effective_priority=eup,
         real_priority=eup / factor,
         priority_factor=factor,
-        table_factor=_group_factor(config, name) if query.all_users and is_group else factor,
+        table_factor=_group_factor(config, name) if query.negotiator_ad and is_group else factor,
         resources_in_use=rec.resources_used,
         weighted_resources_in_use=rec.weighted_resources_used,
         accumulated_usage_hours=acc / 3600.0,
@@ -440,46 +469,3 @@ def global_surplus_policy(config: Config) -> str:
         if word in ("Regroup", "ByQuota"):
             policy = word
     return policy
-
-
-def _hierarchical_order(
-    users: list[UserprioRow],
-    groups: list[UserprioRow],
-    key: Callable[[UserprioRow], Any],
-    show_priority: bool,
-    show_usage: bool,
-    none_last: bool,
-) -> list[UserprioRow]:
-    ids = {
-        g.name: i
-        for i, g in enumerate(
-            sorted((g for g in groups if g.name != acct.ROOT_GROUP), key=lambda g: g.name.lower())
-        )
-    }
-    ids[acct.ROOT_GROUP] = len(ids)
-    have_keys = any(g.sort_key is not None for g in groups)
-
-    def display_order(g: UserprioRow) -> tuple[float, int]:
-        if show_priority:
-            if have_keys:
-                key = g.sort_key if g.sort_key is not None else FLT_MAX
-            else:  # no sort keys: the group's priority stands in (<none> last)
-                key = g.effective_priority if g.name != acct.ROOT_GROUP else FLT_MAX
-        elif show_usage:
-            key = g.weighted_accumulated_usage_hours
-        else:  # SortHierByGroupId: <none> (id 0) first, last only under regroup
-            key = float(ids[g.name] if g.name != acct.ROOT_GROUP or none_last else -1)
-        return (key, ids.get(g.name, len(ids)))
-
-    by_group: dict[str, list[UserprioRow]] = {}
-    for u in users:
-        by_group.setdefault(u.group, []).append(u)
-    names_present = {g.name for g in groups}
-    out: list[UserprioRow] = []
-    for g in sorted(groups, key=display_order):
-        out.append(g)
-        out.extend(sorted(by_group.pop(g.name, []), key=key))
-    for gname in sorted(by_group):  # users whose group row was filtered out
-        if gname not in names_present:
-            out.extend(sorted(by_group[gname], key=key))
-    return out
