@@ -41,9 +41,10 @@ def query_of(names: tuple[str, ...], params: Mapping[str, Any]) -> UserprioQuery
     """
     priority, usage, all_cols = params["priority"], params["usage"], params["all_cols"]
     hierarchical, group_order = params["hierarchical"], params["group_order"]
-    # -quotas/-surplus alone: no priority nor usage column (rows by group id, then name)
-    bare = bool(_quota_columns(params)) and not (priority or usage or all_cols or params["most"])
-    groups = bool(_quota_columns(params))  # (quota columns keep the group rows)
+    # DetailFlag: nothing asked is -most's set; -all and -most hold the priority and the
+    # usage columns, so their rows sort by priority whatever else is asked; only -priority
+    # alone hides the groups; -quotas/-surplus alone sort by group id, then name
+    most = all_cols or params["most"] or not (priority or usage or _quota_columns(params))
     if params["group_rollup"] and names:
         raise InputError(_ROLLUP_WITH_NAMES)
     active_from = params["active_from"]
@@ -57,9 +58,9 @@ def query_of(names: tuple[str, ...], params: Mapping[str, Any]) -> UserprioQuery
         all_users=params["allusers"],
         hierarchical=False if group_order and hierarchical is None else hierarchical,
         sort=params["sort"],
-        show_priority=(priority or not usage) and not bare,
-        show_usage=(usage or not priority or all_cols) and not bare,
-        priority_only=priority and not usage and not all_cols and not groups,
+        show_priority=priority or most,
+        show_usage=usage or most,
+        priority_only=priority and not (usage or most or _quota_columns(params)),
         group_rollup=params["group_rollup"],
         group_order=group_order,
         from_negotiator=params["from_negotiator"],
