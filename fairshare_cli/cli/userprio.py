@@ -80,6 +80,11 @@ class UserprioCommand(click.Command):
 @click.option("--long", "long_", is_flag=True, help="Raw accounting ads (-long).")
 @click.option("--most", is_flag=True, help="The default columns, added to -priority/-usage.")
 @click.option(
+    "--modular/--legacy",
+    default=False,
+    help="--long: one ad per record after an empty line (-modular), or as is (-legacy).",
+)
+@click.option(
     "--negotiator",
     "from_negotiator",
     is_flag=True,
@@ -135,6 +140,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     sort: str,
     long_: bool,
     most: bool,
+    modular: bool,
     from_negotiator: bool,
     quotas: bool,
     surplus: bool,
@@ -186,7 +192,8 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         _emit(view, fmt)
         return
     if long_:
-        click.echo(_long(view, records, jobs, env, shown_at, group_info, query), nl=False)
+        ads = _long(view, records, jobs, env, shown_at, group_info, query, modular)
+        click.echo(ads, nl=False)
         return
     cols = columns(view, click.get_current_context().params)
     click.echo(render_userprio(view, cols, shown_at), nl=False)
@@ -203,23 +210,31 @@ def _long(
     shown_at: float,
     group_info: Mapping[str, GroupQuotaInfo],
     query: UserprioQuery,
+    modular: bool,
 ) -> str:
-    """``-long``: with ``-allusers``, ``-grouprollup`` or ``-negotiator`` (no names) the one
-    numbered ad of the negotiator (every record: it sends it whole), else the
-    collector's Accounting ads; -long shows them all, with no 24-hour filter: every group's,
-    and the submitters' the collector holds (:func:`in_collector`)."""
+    """``-long``: with ``-allusers``, ``-grouprollup`` or ``-negotiator`` (no names) the
+    negotiator's one numbered ad (every record: it sends it whole), else the collector's
+    Accounting ads; -long shows them all, with no 24-hour filter: every group's, and the
+    submitters' the collector holds (:func:`in_collector`). ``modular`` (``-modular``):
+    one ad per record, each after an empty line (``PrintModularAds``)."""
     from dataclasses import replace
 
     from fairshare_cli.core.htcondor.accounting_ads import collector_ads_of, numbered_ad
     from fairshare_cli.core.htcondor.userprio import in_collector, queued_submitters
-    from fairshare_cli.render.userprio_long import print_ad, render_long
+    from fairshare_cli.render.userprio_long import (
+        modular_ads,
+        print_ad,
+        render_long,
+        render_modular,
+    )
 
     config = env.config
     if query.negotiator_ad and not query.all_users:  # the negotiator's ad holds every record
         wide = replace(query, all_users=True)
         view = userprio_view(records, config, shown_at, wide, jobs=jobs, group_info=group_info)
     if query.negotiator_ad and not query.names:
-        return print_ad(numbered_ad(view.listed, records, config, shown_at))
+        numbered = numbered_ad(view.listed, records, config, shown_at)
+        return render_modular(modular_ads(numbered)) if modular else print_ad(numbered)
     rows = view.listed or view.rows
     if not query.names:  # the collector's ads, however long ago their last usage
         wide = replace(query, all_users=True)
@@ -232,7 +247,8 @@ def _long(
             for r in every.listed
             if in_collector(r.name, records.get(r.name, blank), groups, queued)
         )
-    return render_long(collector_ads_of(rows, records, config, shown_at))
+    ads = collector_ads_of(rows, records, config, shown_at)
+    return render_modular(ads) if modular else render_long(ads)
 
 
 def _names_inside_groups(
