@@ -24,7 +24,8 @@ class CondorOption:
         name: the option's name without the dash.
         min_len: ``must_match_length`` (0: any non-empty prefix).
         operands: how many arguments follow it.
-        display: the ``fs userprio`` option it becomes ("" for an edit or unsupported one).
+        display: the ``fs userprio`` options it becomes, blank-separated ("" for an edit
+            or an unsupported one).
         edit: the ``fs`` edit command it runs, with fixed arguments (e.g. ``--all``).
     """
 
@@ -53,24 +54,24 @@ CONDOR_OPTIONS: tuple[CondorOption, ...] = (
     CondorOption("resetall", edit=("resetusage", "--all")),
     CondorOption("long", 1, display="--long"),
     CondorOption("constraint", 1, operands=1),
-    CondorOption("legacy", 3),
-    CondorOption("modular", 3),
+    CondorOption("legacy", 3, display="--legacy"),
+    CondorOption("modular", 3, display="--modular"),
     CondorOption("af", 2),
     CondorOption("autoformat", 5),
     CondorOption("debug", 1),
     CondorOption("hierarchical", 2, display="--hierarchical"),
     CondorOption("heir", display="--hierarchical"),
     CondorOption("flat", 2, display="--flat"),
-    CondorOption("grouprollup"),
-    CondorOption("grouporder"),
-    CondorOption("quotas", 1),
-    CondorOption("surplus"),
+    CondorOption("grouprollup", display="--grouprollup"),
+    CondorOption("grouporder", display="--grouporder --flat"),
+    CondorOption("quotas", 1, display="--quotas"),
+    CondorOption("surplus", display="--surplus"),
     CondorOption("sortkey", 2),
     CondorOption("all", display="--all"),
     CondorOption("most", 2, display="--most"),
     CondorOption("groupid"),
     CondorOption("order"),
-    CondorOption("activefrom", operands=3),
+    CondorOption("activefrom", operands=3, display="--activefrom"),
     CondorOption("allusers", display="--allusers"),
     CondorOption("usage", 2, display="--usage"),
     CondorOption("priority", 4, display="--priority"),
@@ -79,16 +80,17 @@ CONDOR_OPTIONS: tuple[CondorOption, ...] = (
     CondorOption("pool", 1, operands=1),
     CondorOption("name", operands=1),
     CondorOption("collector", 3),
-    CondorOption("negotiator", 3),
+    CondorOption("negotiator", 3, display="--negotiator"),
 )
 
 #: Hints for condor_userprio options that ``fs`` answers elsewhere.
 _ELSEWHERE = {
-    "quotas": "use 'fs quota'",
-    "surplus": "use 'fs quota'",
+    "inputfile": "use 'fs import condor-userprio'",
     "pool": "fs reads the pool from --config",
     "name": "fs reads the pool from --config",
     "constraint": "name the submitters as arguments instead",
+    "collector": "plain 'fs userprio' reads the collector's ads; with -allusers fs reads the "
+    "negotiator's",
 }
 
 #: ``fs userprio`` options that take a value (copied through untouched).
@@ -156,8 +158,8 @@ def translate(args: list[str]) -> Translated:
         if len(operands) < option.operands or any(o.startswith("--") for o in operands):
             raise InputError(f"'{arg}' (-{option.name}) needs {option.operands} argument(s)")
         i += option.operands
-        if option.display:
-            out.extend((option.display, *operands))
+        if option.display:  # (-grouporder is flat too: a later -hier wins, as in condor)
+            out.extend((*option.display.split(), *operands))
         elif option.edit:
             if edit is not None:
                 raise InputError(f"one edit at a time: '{edit[0]}' and -{option.name}")

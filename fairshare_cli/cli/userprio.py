@@ -10,6 +10,7 @@ import click
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.names import unmatched_names
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
+from fairshare_cli.cli.userprio_options import columns, query_of
 from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, accountant_from_json
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.userprio import (
@@ -79,6 +80,42 @@ class UserprioCommand(click.Command):
 @click.option("--long", "long_", is_flag=True, help="Raw accounting ads (-long).")
 @click.option("--most", is_flag=True, help="The default columns, added to -priority/-usage.")
 @click.option(
+    "--modular/--legacy",
+    default=False,
+    help="--long: one ad per record after an empty line (-modular), or as is (-legacy).",
+)
+@click.option(
+    "--negotiator",
+    "from_negotiator",
+    is_flag=True,
+    help="Every record the negotiator holds, not the collector's ads (-negotiator).",
+)
+@click.option(
+    "--quotas", is_flag=True, help="Group quota columns; only group rows when alone (-quotas)."
+)
+@click.option("--surplus", is_flag=True, help="The Use Surplus column of the groups (-surplus).")
+@click.option(
+    "--activefrom",
+    "active_from",
+    nargs=3,
+    type=int,
+    default=None,
+    metavar="MONTH DAY YEAR",
+    help="Records used since local midnight of that day, not the last 24 hours (-activefrom).",
+)
+@click.option(
+    "--grouporder",
+    "group_order",
+    is_flag=True,
+    help="A flat table with the groups first, breadth-first (-grouporder).",
+)
+@click.option(
+    "--grouprollup",
+    "group_rollup",
+    is_flag=True,
+    help="Groups' usage summed over their subgroups, from the negotiator (-grouprollup).",
+)
+@click.option(
     "--dry-run", is_flag=True, help="With an edit option (-setfactor ...): write nothing."
 )
 @click.option("--create", is_flag=True, help="With an edit option: allow a new record.")
@@ -103,6 +140,13 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     sort: str,
     long_: bool,
     most: bool,
+    modular: bool,
+    from_negotiator: bool,
+    quotas: bool,
+    surplus: bool,
+    active_from: tuple[int, int, int] | None,
+    group_order: bool,
+    group_rollup: bool,
     dry_run: bool,
     create: bool,
     reslist_of: str | None,
@@ -120,12 +164,12 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     Accounting ads that plain condor_userprio reads: --allusers lists every record).
 
     condor_userprio's own spellings work too: single-dash options and their unique
-    prefixes (-allusers, -all, -usage, -priority, -hier, -flat, -l/-long, -most), and
-    the edits -setfactor NAME F, -setprio, -setfloor, -setceiling, -setaccum,
-    -setbegin, -setlast, -resetusage NAME, -resetall and -delete NAME run
-    'fs setfactor' ... instead.
+    prefixes (-allusers, -all, -usage, -priority, -quotas, -surplus, -hier, -flat,
+    -l/-long, -most, -grouprollup, -grouporder, -activefrom, -negotiator), and the edits -setfactor
+    NAME F, -setprio, -setfloor, -setceiling, -setaccum, -setbegin, -setlast,
+    -resetusage NAME, -resetall and -delete NAME run 'fs setfactor' ... instead.
     """
-    from fairshare_cli.render.userprio import COLUMNS, choose_columns, render_userprio
+    from fairshare_cli.render.userprio import render_userprio
 
     env = load_env(opts)
     if reslist_of is not None:
@@ -135,15 +179,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     shown_at, dumped = _as_dumped(env)
     group_info.update(dumped)
     names, inside = _names_inside_groups(names, records)
-    query = UserprioQuery(
-        names=names,
-        all_users=allusers,
-        hierarchical=hierarchical,
-        sort=sort,
-        show_priority=priority or not usage,
-        show_usage=usage or not priority or all_cols,
-        priority_only=priority and not usage and not all_cols,
-    )
+    query = query_of(names, click.get_current_context().params)
     view = userprio_view(
         records, env.config, shown_at, query, jobs=jobs, group_info=group_info, activity_now=env.now
     )
@@ -156,12 +192,10 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         _emit(view, fmt)
         return
     if long_:
-        click.echo(_long(view, records, jobs, env, shown_at, group_info, query), nl=False)
+        ads = _long(view, records, jobs, env, shown_at, group_info, query, modular)
+        click.echo(ads, nl=False)
         return
-    cols = choose_columns(view, all_cols=all_cols, priority=priority, usage=usage)
-    if most and (priority or usage):  # -most adds condor's default columns
-        default = choose_columns(view, all_cols=False, priority=False, usage=False)
-        cols = [k for k in COLUMNS if k in {*cols, *default}]
+    cols = columns(view, click.get_current_context().params)
     click.echo(render_userprio(view, cols, shown_at), nl=False)
     # (on stderr, right under the table: stdout stays condor_userprio's, line for line)
     for line in _footer(view, records, jobs, env, query, inside):
@@ -176,19 +210,31 @@ def _long(
     shown_at: float,
     group_info: Mapping[str, GroupQuotaInfo],
     query: UserprioQuery,
+    modular: bool,
 ) -> str:
-    """``-long``: with ``-allusers`` (no names) the negotiator's one numbered ad, else the
-    collector's Accounting ads; -long shows them all, with no 24-hour filter: every group's,
-    and the submitters' the collector holds (:func:`in_collector`)."""
+    """``-long``: with ``-allusers``, ``-grouprollup`` or ``-negotiator`` (no names) the
+    negotiator's one numbered ad (every record: it sends it whole), else the collector's
+    Accounting ads; -long shows them all, with no 24-hour filter: every group's, and the
+    submitters' the collector holds (:func:`in_collector`). ``modular`` (``-modular``):
+    one ad per record, each after an empty line (``PrintModularAds``)."""
     from dataclasses import replace
 
     from fairshare_cli.core.htcondor.accounting_ads import collector_ads_of, numbered_ad
     from fairshare_cli.core.htcondor.userprio import in_collector, queued_submitters
-    from fairshare_cli.render.userprio_long import print_ad, render_long
+    from fairshare_cli.render.userprio_long import (
+        modular_ads,
+        print_ad,
+        render_long,
+        render_modular,
+    )
 
     config = env.config
-    if query.all_users and not query.names:
-        return print_ad(numbered_ad(view.listed, records, config, shown_at))
+    if query.negotiator_ad and not query.all_users:  # the negotiator's ad holds every record
+        wide = replace(query, all_users=True)
+        view = userprio_view(records, config, shown_at, wide, jobs=jobs, group_info=group_info)
+    if query.negotiator_ad and not query.names:
+        numbered = numbered_ad(view.listed, records, config, shown_at)
+        return render_modular(modular_ads(numbered)) if modular else print_ad(numbered)
     rows = view.listed or view.rows
     if not query.names:  # the collector's ads, however long ago their last usage
         wide = replace(query, all_users=True)
@@ -201,7 +247,8 @@ def _long(
             for r in every.listed
             if in_collector(r.name, records.get(r.name, blank), groups, queued)
         )
-    return render_long(collector_ads_of(rows, records, config, shown_at))
+    ads = collector_ads_of(rows, records, config, shown_at)
+    return render_modular(ads) if modular else render_long(ads)
 
 
 def _names_inside_groups(
@@ -241,7 +288,7 @@ def _footer(
     row), as condor_userprio leaves them out, silently."""
     lines = [f"{name} is shown as {' and '.join(found)}" for name, found in inside.items()]
     lines.extend(_groups_left_out(view))
-    if query.names or query.all_users or not jobs or view.cutoff is None:
+    if query.names or query.negotiator_ad or not jobs or view.cutoff is None:
         return lines
     from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, submitter_name
 

@@ -220,9 +220,12 @@ USAGE = ("in_use", "total_usage", "start_time", "last_time")
 GROUP_ONLY = ("effective_quota", "config_quota", "subtree_quota", "surplus", "requested")
 
 
-def choose_columns(view: UserprioView, *, all_cols: bool, priority: bool, usage: bool) -> list[str]:
-    """The column keys to print, in condor_userprio's order."""
-    wanted: set[str] = set()
+def choose_columns(
+    view: UserprioView, *, all_cols: bool, priority: bool, usage: bool, quotas: Sequence[str] = ()
+) -> list[str]:
+    """The column keys to print, in condor_userprio's order (``quotas``: the group columns
+    ``-quotas`` or ``-surplus`` ask for, kept even with no group row, as ``DashQuota``)."""
+    wanted: set[str] = set(quotas)
     if priority:
         wanted.update(PRIORITY)
     if usage:
@@ -232,7 +235,7 @@ def choose_columns(view: UserprioView, *, all_cols: bool, priority: bool, usage:
     if all_cols:
         wanted.update(MOST, ALL_EXTRA)
     groups_shown = any(r.is_group for r in view.rows)
-    if not groups_shown:
+    if not groups_shown and not quotas:
         wanted.difference_update(GROUP_ONLY)
     return [k for k in COLUMNS if k in wanted]
 
@@ -269,7 +272,7 @@ def render_userprio(view: UserprioView, columns: Sequence[str], now: float) -> s
     lines.append(name2.ljust(width)[:width] + "".join(" " + center(c.head2, c.width) for c in cols))
     dashes = "-" * width + "".join(" " + "-" * c.width for c in cols)
     lines.append(dashes)
-    rows = view.rows
+    rows = [r for r in view.rows if r.is_group] if only_groups else view.rows  # HideUsers
     for start in range(0, len(rows), _CHUNK):  # a chunk of columns at a time: less memory
         lines.append(_chunk_lines(cols, rows[start : start + _CHUNK], hier, width, now))
     lines.append(dashes)
@@ -487,9 +490,9 @@ def _footer(view: UserprioView, cols: Sequence[Column], width: int, now: float) 
             text = fmt_number(in_use, c.width, 0)
         elif c.key == "total_usage":
             text = fmt_number(usage, c.width, 2)
-        elif c.key == "last_time" and view.cutoff is not None:
+        elif c.key == "last_time" and view.cutoff is not None and view.cutoff > 0:
             text = format_date_year(view.cutoff)
-        elif c.key == "time_since" and view.cutoff is not None:
-            text = format_time_nosecs(now - view.cutoff)
+        elif c.key == "time_since" and view.cutoff is not None and view.cutoff > 0:
+            text = "<now>" if now <= view.cutoff else format_time_nosecs(now - view.cutoff)
         foot.append(_fit(text, c))
     return " ".join(foot)

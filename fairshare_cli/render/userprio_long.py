@@ -47,6 +47,32 @@ def render_long(ads: Sequence[Mapping[str, AdValue]]) -> str:
     return "".join(print_ad(ad) + "\n" for ad in ads)
 
 
+def render_modular(ads: Sequence[Mapping[str, AdValue]]) -> str:
+    """``-long -modular``: each ad after an empty line (``PrintModularAds``)."""
+    return "".join("\n" + print_ad(ad) for ad in ads)
+
+
+def modular_ads(numbered: Mapping[str, AdValue]) -> list[dict[str, AdValue]]:
+    """The negotiator's numbered ad split into one ad per record, as
+    ``ConvertLegacyUserprioAdToAdList`` splits it: an attribute whose name ends in a
+    number N above 0 (its first run of digits that reaches the end) goes, without it, to
+    ad N, which gets ``SubmittorId = N``; the others (``LastUpdate``, ``NumSubmittors``)
+    are dropped, and a number no attribute has stays an empty ad."""
+    import re
+
+    ads: list[dict[str, AdValue]] = []
+    for name, value in numbered.items():
+        found = re.fullmatch(r"(.+?)(\d+)", name)
+        if found is None or int(found[2]) <= 0:
+            continue
+        number = int(found[2])
+        while len(ads) < number:
+            ads.append({})
+        ads[number - 1][found[1]] = value
+        ads[number - 1]["SubmittorId"] = number
+    return ads
+
+
 def render_reslist(resources: Sequence[tuple[str, float]], now: float) -> str:
     """``-getreslist``'s table (``PrintResList``): each resource (its slot, when it was
     matched) with the time since, between dashed lines, and the count."""

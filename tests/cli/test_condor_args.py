@@ -39,6 +39,8 @@ SAMPLE = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--now", NOW]
         pytest.param("-prio", "priority", id="prio"),
         pytest.param("-p", "pool", id="p-is-pool"),  # priority needs 4 chars
         pytest.param("--all", "all", id="double-dash-exact"),
+        pytest.param("-g", "grouprollup", id="g-is-grouprollup"),  # before grouporder
+        pytest.param("-groupo", "grouporder", id="groupo"),
     ],
 )
 def test_condor_prefix_rules(arg: str, name: str) -> None:
@@ -60,6 +62,7 @@ def test_translate_display_and_edit() -> None:
         "-x",
         "alice",
     ]
+    assert translate(["-g", "-allusers"]).args == ["--grouprollup", "--allusers"]
     t = translate(["-setf", "u@d", "2", "-all", "--now", "5", "--json", "--dry-run"])
     assert t.edit == ["setfactor", "u@d", "2"]
     assert t.args == ["--now", "5", "--dry-run"]
@@ -111,7 +114,7 @@ def test_setfactor_by_condor_spelling(run: Callable[..., Any], tmp_path: Path) -
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        pytest.param(["-quotas"], "use 'fs quota'", id="quotas"),
+        pytest.param(["-inputfile", "prio.txt"], "use 'fs import condor-userprio'", id="inputfile"),
         pytest.param(["-pri"], "unknown condor_userprio option '-pri'", id="unknown"),
         pytest.param(["-setfactor", "alice"], "needs 2 argument", id="operands"),
     ],

@@ -7,68 +7,32 @@ HTCondor sorts with an unstable sort; equal keys here are ordered by name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
 from operator import itemgetter, not_
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING
 
 from fairshare_cli.core.config import Config
-from fairshare_cli.core.float32 import FLT_MAX
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.decay import advanced_values
-from fairshare_cli.core.htcondor.userprio_order import sort_key, sort_order, sorted_rows, with_rows
+from fairshare_cli.core.htcondor.userprio_order import (
+    hierarchical_order,
+    sort_key,
+    sort_order,
+    sorted_rows,
+    with_rows,
+)
+from fairshare_cli.core.htcondor.userprio_rollup import breadth_first, rolled_up
+from fairshare_cli.core.htcondor.userprio_row import GroupQuotaInfo as GroupQuotaInfo
+from fairshare_cli.core.htcondor.userprio_row import UserprioRow as UserprioRow
 
 if TYPE_CHECKING:
     from fairshare_cli.core.jobs import Job
 
 ACTIVITY_WINDOW = 86400.0
 SORT_KEYS = ("priority", "name", "usage", "factor", "in-use", "last-usage")
-
-
-@dataclass(frozen=True)
-class GroupQuotaInfo:
-    """What the negotiator knows of a group this cycle (filled by the quota computation)."""
-
-    effective_quota: float | None = None
-    subtree_quota: float | None = None
-    sort_key: float | None = None
-
-
-class UserprioRow(NamedTuple):
-    """One line of ``condor_userprio``: a submitter or a group.
-
-    A named tuple, not a frozen dataclass: 20,000 of them are built per view, positionally
-    in field order (``benchmarks/run.py --rows userprio``).
-    """
-
-    name: str
-    is_group: bool
-    group: str
-    effective_priority: float
-    real_priority: float
-    priority_factor: float
-    resources_in_use: int
-    weighted_resources_in_use: float
-    accumulated_usage_hours: float
-    weighted_accumulated_usage_hours: float
-    begin_usage_time: float
-    last_usage_time: float
-    requested: float | None = None
-    config_quota: float | None = None
-    effective_quota: float | None = None
-    subtree_quota: float | None = None
-    sort_key: float | None = None
-    surplus: str = ""
-    floor: float = 0.0
-    ceiling: float = -1.0
-    #: The factor the table prints (-allusers: a group's GROUP_PRIO_FACTOR_<g>, 0 = blank).
-    table_factor: float | None = None
-    #: The accumulated usages in seconds, as the accountant holds them (the ad's values:
-    #: the footer sums these, ``-l`` prints them).
-    accumulated_usage: float = 0.0
-    weighted_accumulated_usage: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -130,6 +94,14 @@ class UserprioQuery:
         sort: flat order key (see :data:`SORT_KEYS`); HTCondor's own is ``priority``.
         show_priority / show_usage: which column families show (for the default order).
         priority_only: only the priority columns show (``-priority``): flat by default.
+        group_rollup: ``-grouprollup``: the negotiator's rollup ad (every record, past the
+            activity filter unless ``all_users``), each group's usage summed over its
+            subgroups (:mod:`~fairshare_cli.core.htcondor.userprio_rollup`).
+        group_order: ``-grouporder``: in the flat table the groups first, breadth-first.
+        active_from: ``-activefrom``: the activity filter's cutoff (epoch seconds), in
+            place of 24 hours before the clock.
+        from_negotiator: ``-negotiator``: the negotiator's one ad (every record, each
+            group's factor its ``GROUP_PRIO_FACTOR_<g>``), past the activity filter.
     """
 
     names: Sequence[str] = ()
@@ -139,6 +111,16 @@ class UserprioQuery:
     show_priority: bool = True
     show_usage: bool = True
     priority_only: bool = False
+    group_rollup: bool = False
+    group_order: bool = False
+    active_from: float | None = None
+    from_negotiator: bool = False
+
+    @property
+    def negotiator_ad(self) -> bool:
+        """Whether the rows are the negotiator's one ad (``-allusers``, ``-grouprollup``,
+        ``-negotiator``), not the collector's Accounting ads (plain ``condor_userprio``)."""
+        return self.all_users or self.group_rollup or self.from_negotiator
 
     def wanted(self, name: str) -> bool:
         """Like condor_userprio: ``user@domain`` and ``<none>`` match exactly, a bare name
@@ -181,8 +163,12 @@ def userprio_view(
         if name not in records:
             records[name] = acct.CustomerRecord(name=name, is_group=True)
     since = now if activity_now is None else activity_now
-    cutoff = None if (query.all_users or query.names) else since - ACTIVITY_WINDOW
-    rows = _active_rows(records, config, now, query, cutoff, jobs, group_info or {})
+    cutoff: float | None = since - ACTIVITY_WINDOW
+    if query.all_users or query.names:
+        cutoff = None
+    elif query.active_from is not None:
+        cutoff = query.active_from
+    rows = _view_rows(records, config, now, query, cutoff, jobs, group_info or {})
     flags = list(map(itemgetter(1), rows))  # is_group (by position: faster)
     users = list(compress(rows, map(not_, flags)))
     groups = list(compress(rows, flags))
@@ -200,18 +186,14 @@ def userprio_view(
     at = None if field_name is None else UserprioRow._fields.index(field_name)
     key = sort_key(at, descending)
     if hier:
-        ordered = listed = _hierarchical_order(
-            users, groups, key, query.show_priority, query.show_usage
+        none_last = global_surplus_policy(config) == "Regroup"
+        ordered = listed = hierarchical_order(
+            users, groups, key, query.show_priority, query.show_usage, none_last
         )
     else:
         with_groups = any_real_group and not query.priority_only
-        ordered = sorted_rows(users + groups if with_groups else users, at, descending)
-        # condor_userprio -long prints every ad past the filter: the groups (<none>) too.
-        # (Keys end with the unique name: sorting the sorted users again with the groups
-        # gives the order of sorting all at once, in a pass.)
-        listed = ordered if with_groups else with_rows(ordered, groups, at, descending)
-        ordered = _without_leading_root(ordered)
-    if not query.all_users:  # the collector's Accounting ads that match
+        ordered, listed = _flat_order(users, groups, with_groups, query, config, at, descending)
+    if not query.negotiator_ad:  # the collector's Accounting ads
         matched = collector_ads(records, config, query, queued_submitters(jobs, config))
     else:
         matched = sum(1 for n in records if query.wanted(n)) if query.names else len(records)
@@ -311,6 +293,59 @@ def _active_rows(
     return rows
 
 
+def _flat_order(
+    users: list[UserprioRow],
+    groups: list[UserprioRow],
+    with_groups: bool,
+    query: UserprioQuery,
+    config: Config,
+    at: int | None,
+    descending: bool,
+) -> tuple[list[UserprioRow], list[UserprioRow]]:
+    """The flat table's rows, and every row past the filter (``-long``, ``--json``).
+
+    Groups sort among the users by the same key; with ``-grouporder`` they come first
+    instead, breadth-first from ``<none>`` as the negotiator numbers them
+    (``SortGroupsFirstByIndex``: the order the ads arrived in, which for the collector's
+    ads no one fixes), then the users.
+    """
+    if query.group_order:
+        place = {name: i for i, name in enumerate(breadth_first(config.groups))}
+        firsts = sorted(groups, key=lambda g: (place.get(g.name, len(place)), g.name))
+        ordered = sorted_rows(users, at, descending)
+        return ([*firsts, *ordered] if with_groups else ordered), [*firsts, *ordered]
+    ordered = sorted_rows(users + groups if with_groups else users, at, descending)
+    # condor_userprio -long prints every ad past the filter: the groups (<none>) too.
+    # (Keys end with the unique name: sorting the sorted users again with the groups
+    # gives the order of sorting all at once, in a pass.)
+    return ordered, (ordered if with_groups else with_rows(ordered, groups, at, descending))
+
+
+def _view_rows(
+    records: Mapping[str, CustomerRecord],
+    config: Config,
+    now: float,
+    query: UserprioQuery,
+    cutoff: float | None,
+    jobs: Sequence[Job],
+    group_info: Mapping[str, GroupQuotaInfo],
+) -> list[UserprioRow]:
+    """The rows past the filters: the collector's ads (:func:`_active_rows`), or the
+    negotiator's whole ad (rolled up with ``-grouprollup``) filtered after."""
+    if not (query.group_rollup or query.from_negotiator):
+        return _active_rows(records, config, now, query, cutoff, jobs, group_info)
+    every = _active_rows(records, config, now, query, None, jobs, group_info)
+    if query.group_rollup:
+        every = rolled_up(every, config.groups)
+    return [r for r in every if _active_since(r, cutoff)]
+
+
+def _active_since(row: UserprioRow, cutoff: float | None) -> bool:
+    """``user_prio.cpp``'s activity filter: a last usage of 0 (never) counts as -1."""
+    last = row.last_usage_time
+    return cutoff is None or (last if last > 0 else -1.0) >= cutoff
+
+
 def _demand(
     jobs: Sequence[Job], config: Config, tree: acct.GroupTree
 ) -> tuple[dict[str, float], set[str]]:
@@ -390,7 +425,7 @@ def _full_row(
         effective_priority=eup,
         real_priority=eup / factor,
         priority_factor=factor,
-        table_factor=_group_factor(config, name) if query.all_users and is_group else factor,
+        table_factor=_group_factor(config, name) if query.negotiator_ad and is_group else factor,
         resources_in_use=rec.resources_used,
         weighted_resources_in_use=rec.weighted_resources_used,
         accumulated_usage_hours=acc / 3600.0,
@@ -418,16 +453,6 @@ def _group_factor(config: Config, group: str) -> float:
     return (spec.prio_factor or 0.0) if spec is not None else 0.0
 
 
-def _without_leading_root(ordered: list[UserprioRow]) -> list[UserprioRow]:
-    """The <none> row shows in flat mode only after another group row (user_prio.cpp)."""
-    flags = list(map(itemgetter(1), ordered))  # is_group
-    if True in flags:
-        first = flags.index(True)  # names are unique: only a first group can be <none>
-        if ordered[first].name == acct.ROOT_GROUP:
-            return ordered[:first] + ordered[first + 1 :]
-    return ordered
-
-
 def global_surplus_policy(config: Config) -> str:
     """The footer's surplus word: the last group ad, breadth-first, that accepts surplus.
 
@@ -444,45 +469,3 @@ def global_surplus_policy(config: Config) -> str:
         if word in ("Regroup", "ByQuota"):
             policy = word
     return policy
-
-
-def _hierarchical_order(
-    users: list[UserprioRow],
-    groups: list[UserprioRow],
-    key: Callable[[UserprioRow], Any],
-    show_priority: bool,
-    show_usage: bool,
-) -> list[UserprioRow]:
-    ids = {
-        g.name: i
-        for i, g in enumerate(
-            sorted((g for g in groups if g.name != acct.ROOT_GROUP), key=lambda g: g.name.lower())
-        )
-    }
-    ids[acct.ROOT_GROUP] = len(ids)
-    have_keys = any(g.sort_key is not None for g in groups)
-
-    def display_order(g: UserprioRow) -> tuple[float, int]:
-        if show_priority:
-            if have_keys:
-                key = g.sort_key if g.sort_key is not None else FLT_MAX
-            else:  # no sort keys: the group's priority stands in (<none> last)
-                key = g.effective_priority if g.name != acct.ROOT_GROUP else FLT_MAX
-        elif show_usage:
-            key = g.weighted_accumulated_usage_hours
-        else:
-            key = float(ids.get(g.name, 0))
-        return (key, ids.get(g.name, len(ids)))
-
-    by_group: dict[str, list[UserprioRow]] = {}
-    for u in users:
-        by_group.setdefault(u.group, []).append(u)
-    names_present = {g.name for g in groups}
-    out: list[UserprioRow] = []
-    for g in sorted(groups, key=display_order):
-        out.append(g)
-        out.extend(sorted(by_group.pop(g.name, []), key=key))
-    for gname in sorted(by_group):  # users whose group row was filtered out
-        if gname not in names_present:
-            out.extend(sorted(by_group[gname], key=key))
-    return out

@@ -1,0 +1,95 @@
+"""``fs userprio``'s display options: the view's query and the table's columns, as
+condor_userprio's option flags (``DetailFlag``, ``MinLastUsageTime``, ``GroupRollup``,
+``GroupOrder``) set them in ``user_prio.cpp``."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from fairshare_cli.core.htcondor.userprio import UserprioQuery, UserprioView
+from fairshare_cli.errors import InputError
+
+
+def _quota_columns(params: Mapping[str, Any]) -> tuple[str, ...]:
+    """The group columns ``-quotas`` (``DetailQuotas``) and ``-surplus`` ask for."""
+    from fairshare_cli.render.userprio import GROUP_ONLY
+
+    return GROUP_ONLY if params["quotas"] else ("surplus",) if params["surplus"] else ()
+
+
+def columns(view: UserprioView, params: Mapping[str, Any]) -> list[str]:
+    """The table's columns: those asked for, else condor_userprio's default (-most)."""
+    from fairshare_cli.render.userprio import COLUMNS, choose_columns
+
+    priority, usage, quotas = params["priority"], params["usage"], _quota_columns(params)
+    cols = choose_columns(
+        view, all_cols=params["all_cols"], priority=priority, usage=usage, quotas=quotas
+    )
+    if params["most"] and (priority or usage or quotas):  # -most adds the default columns
+        default = choose_columns(view, all_cols=False, priority=False, usage=False)
+        cols = [k for k in COLUMNS if k in {*cols, *default}]
+    return cols
+
+
+def query_of(names: tuple[str, ...], params: Mapping[str, Any]) -> UserprioQuery:
+    """What the options ask the view for (``params``: the command's, as Click parsed them).
+
+    Raises:
+        InputError: ``--grouprollup`` with names; ``--activefrom`` with ``--allusers``.
+    """
+    priority, usage, all_cols = params["priority"], params["usage"], params["all_cols"]
+    hierarchical, group_order = params["hierarchical"], params["group_order"]
+    # DetailFlag: nothing asked is -most's set; -all and -most hold the priority and the
+    # usage columns, so their rows sort by priority whatever else is asked; only -priority
+    # alone hides the groups; -quotas/-surplus alone sort by group id, then name
+    most = all_cols or params["most"] or not (priority or usage or _quota_columns(params))
+    if params["group_rollup"] and names:
+        raise InputError(_ROLLUP_WITH_NAMES)
+    active_from = params["active_from"]
+    if active_from is not None and params["allusers"]:
+        raise InputError(
+            "--activefrom and --allusers: condor_userprio keeps the filter of the later one "
+            "given; give one of them"
+        )
+    return UserprioQuery(
+        names=names,
+        all_users=params["allusers"],
+        hierarchical=False if group_order and hierarchical is None else hierarchical,
+        sort=params["sort"],
+        show_priority=priority or most,
+        show_usage=usage or most,
+        priority_only=priority and not (usage or most or _quota_columns(params)),
+        group_rollup=params["group_rollup"],
+        group_order=group_order,
+        from_negotiator=params["from_negotiator"],
+        active_from=None if active_from is None else _calc_time(*active_from),
+    )
+
+
+def _calc_time(month: int, day: int, year: int) -> float:
+    """``-activefrom MONTH DAY YEAR``: local midnight of that day, as ``CalcTime`` of
+    ``user_prio.cpp`` makes it: a year below 50 is 20xx, one above 1900 is itself, any
+    other 19xx; ``mktime`` carries a month or day out of range over (month 13 is January
+    next year, day 0 the last of the month before).
+
+    Raises:
+        InputError: a date ``mktime`` cannot represent.
+    """
+    if year < 50:
+        year += 100
+    if year > 1900:
+        year -= 1900
+    try:
+        return time.mktime((year + 1900, month, day, 0, 0, 0, 0, 0, -1))
+    except (OverflowError, ValueError) as exc:
+        raise InputError(f"--activefrom {month} {day} {year}: not a date ({exc})") from exc
+
+
+#: ``-grouprollup NAME``: 25.0 prints the rollup ad whole (names only filter the collector's
+#: and the direct query's ads); later versions query the negotiator's ads, with no rollup.
+_ROLLUP_WITH_NAMES = (
+    "--grouprollup lists every record: condor_userprio 25.0 ignores names with it "
+    "(later versions drop the rollup instead); leave out the names"
+)
