@@ -34,6 +34,39 @@ def refuse_device(path: str | os.PathLike[str]) -> None:
         raise OSError(errno.EINVAL, "a device, not a file")
 
 
+def read_regular(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of ``path``, a regular file (or a symbolic link to one): the state and the
+    config, which fs reads whenever it runs and may rewrite, are files, never a named pipe
+    (whose open waits for ever for a writer), a socket or a device (``/dev/null`` too).
+    The file is opened without waiting (``O_NONBLOCK``) and checked on the open descriptor,
+    so a path swapped for a pipe between the look and the open cannot block either.
+
+    Raises:
+        IsADirectoryError: ``path`` is a folder.
+        OSError: ``path`` is missing or unreadable, or no regular file (its ``strerror``
+            says which kind).
+    """
+    _refuse_not_regular(os.stat(path).st_mode)  # (a socket's open fails: say what it is)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as fh:
+        _refuse_not_regular(os.fstat(fd).st_mode)
+        os.set_blocking(fd, True)
+        return fh.read()
+
+
+def _refuse_not_regular(mode: int) -> None:
+    """Raise the ``OSError`` :func:`read_regular` raises for a file of ``mode`` that is
+    no regular file."""
+    if stat.S_ISREG(mode):
+        return
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+    kind = (
+        "a named pipe" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
+    )
+    raise OSError(errno.EINVAL, f"{kind}, not a file")
+
+
 def rereadable(path: str) -> bool:
     """Whether opening ``path`` again gives the same text: not for stdin (``-``), a pipe
     (``<(condor_q -json)``, a named FIFO) or a socket, whose text a first reading takes.
