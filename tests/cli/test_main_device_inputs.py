@@ -280,3 +280,44 @@ def test_dev_null_as_state_or_config_is_refused(
     args[args.index(option) + 1] = os.devnull
     what = "state file" if option == "--state" else "config file"
     refused(run("sshare", *args), f"{what} {os.devnull} cannot be read: {DEVICE}")
+
+
+@pytest.mark.parametrize(
+    ("line", "names"),
+    [
+        (["userprio", "--state", "{zeros}"], "state file {zeros} cannot be read"),
+        (["sshare", "--config", "{zeros}"], "config file {zeros} cannot be read"),
+        (["sprio", "--jobs-file", "{zeros}"], "cannot read {zeros}"),
+        (["taskqueues", "--jobs-file", "{zeros}"], "cannot read {zeros}"),
+        (["submit", "--file", "{zeros}"], "jobs file {zeros} cannot be read"),
+        (["simulate", "--workload", "{zeros}", "--until", "1:00:00"], "cannot read {zeros}"),
+        (["import", "history", "{zeros}"], "cannot read {zeros}"),
+        (["import", "condor-q", "{zeros}"], "cannot read {zeros}"),
+        (["import", "sacct", "{zeros}"], "cannot read {zeros}"),
+        (["import", "squeue", "{zeros}"], "cannot read {zeros}"),
+        (["import", "sacctmgr", "{zeros}", "--into", "{config}"], "cannot read {zeros}"),
+        (["import", "dirac-cfg", "{zeros}", "--into", "{config}"], "cannot read {zeros}"),
+        (["import", "condor-config", "{zeros}", "--into", "{config}"], "cannot read {zeros}"),
+    ],
+    ids=lambda value: "-".join(value[:2]) if isinstance(value, list) else None,
+)
+def test_a_sparse_file_is_refused_before_it_is_read(
+    env: dict[str, Path], run: Callable[..., Any], tmp_path: Path, line: list[str], names: str
+) -> None:
+    """``fs LINE`` with a 2 GB sparse file (``truncate -s 2G``; zero bytes, as a file a
+    crash left unwritten reads): each reader read it whole, a 2 GB line of NULs, before it
+    could call it binary: MemoryError tracebacks under a memory limit, else seconds and
+    gigabytes. Now its first block is looked at: one line, exit 2, nothing written."""
+    zeros = tmp_path / "zeros.bin"
+    with zeros.open("wb") as fh:
+        fh.truncate(2 << 30)  # (sparse: no block of it is on the disk)
+    before = (env["state"].read_bytes(), env["config"].read_bytes())
+    args = [a.format(zeros=zeros, config=env["config"]) for a in line]
+    pool = [] if "--into" in args else common(env)  # (config fragments: no state, no time)
+    for option in ("--config", "--state"):
+        if option in args:
+            at = pool.index(option)
+            del pool[at : at + 2]
+    result = run(*args, *pool)
+    refused(result, names.format(zeros=zeros), "it starts with zero bytes only (a sparse")
+    assert (env["state"].read_bytes(), env["config"].read_bytes()) == before
