@@ -271,17 +271,43 @@ def init(path: str, profile: str, example: str | None, force: bool) -> None:
         written = write_example(Path(example), force)
         click.echo(f"Wrote the sample pool to {example}: {', '.join(written)}")
         return
-    target = Path(path)
+    given = Path(path)
+    target = _through_link(given)
     if target.is_dir():
         raise InputError(f"{target} is a directory; give the path of the config file to write")
     if target.exists() and not force:
-        raise InputError(f"{target} already exists; use --force to overwrite it")
+        raise InputError(f"{given} already exists; use --force to overwrite it")
     pad = " " * max(1, 16 - len(profile))
     # (a name of bytes that are not UTF-8, $'\xff.toml', shown with U+FFFD in the comment)
     name = str(target).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     text = STARTER.format(name=name, profile=profile, pad=pad)
     atomic_write_text(target, text, "config file", 0o644)
+    through = f" (through the link to {target})" if target != given else ""
     click.echo(
-        f"Wrote a starter pool config ({profile} profile) to {target}; check it with "
-        f"'fs config check --config {target}'"
+        f"Wrote a starter pool config ({profile} profile) to {given}{through}; check it "
+        f"with 'fs config check --config {given}'"
     )
+
+
+def _through_link(path: Path) -> Path:
+    """The file ``fs init PATH`` writes: ``path``, or the file its symbolic link names
+    (a link to nothing yet included), so that the link stays a link, as a user who made
+    it expects; the rename that writes a file would replace the link itself.
+
+    Raises:
+        InputError: the link's target is in a folder that does not exist, or the links
+            loop (nothing to write through to).
+    """
+    import os
+
+    if not path.is_symlink():
+        return path
+    target = Path(os.path.realpath(path))
+    if target.is_symlink():  # (realpath stops where links loop)
+        raise InputError(f"{path} is a loop of symbolic links; remove it or name a file")
+    if not target.parent.is_dir():
+        raise InputError(
+            f"{path} is a symbolic link to {target}, whose folder does not exist; create "
+            "the folder, or remove the link"
+        )
+    return target

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -57,10 +56,10 @@ def emit_fragment(
     summary: str,
     ignored: Iterable[str] = (),
     verbose: bool = False,
-    echo: Callable[..., None] = click.echo,
+    held: HeldMerge | None = None,
 ) -> None:
     """Print ``fragment`` as TOML (stdout), or merge it into ``into``; summary on stderr
-    (both by ``echo``).
+    (held back by ``held``, which also learns what the merge wrote, when given).
 
     ``summary`` says what came in ("12 knobs, 3 groups"); ``ignored`` names what the input
     had that the config does not model: counted on the summary line with the first few
@@ -73,13 +72,15 @@ def emit_fragment(
     from fairshare_cli.io.config import build_config
     from fairshare_cli.io.toml_merge import fragment_text, merge_into_file
 
+    echo = held if held is not None else click.echo
     skipped = sorted(set(ignored))
     note = f"; ignored {len(skipped)}: {_first_names(skipped, verbose)}" if skipped else ""
     if into is None:
         echo(fragment_text(fragment), nl=False)
         echo(f"{summary}{note}", err=True)
     else:
-        report = merge_into_file(Path(into), fragment, replace, build_config, dry_run=dry_run)
+        written = held.written if held is not None else None
+        report = merge_into_file(Path(into), fragment, replace, build_config, dry_run, written)
         verb = "would merge" if dry_run else "merged"
         changes = f"{len(report.added)} added, {len(report.replaced)} replaced, " + (
             f"{len(report.unchanged)} unchanged"
@@ -104,38 +105,38 @@ def _first_names(names: list[str], verbose: bool) -> str:
     return f"{shown} (+{more} more{'' if verbose else '; -v lists them'})"
 
 
+class HeldMerge:
+    """The ``echo`` of :func:`emit_fragment` inside :func:`merged_last`: lines said once
+    the body is done, and what the merge wrote, to undo it."""
+
+    def __init__(self) -> None:
+        from fairshare_cli.io.toml_merge import Written
+
+        self.lines: list[tuple[Any, Any]] = []
+        self.written = Written()
+
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        self.lines.append((args, kwargs))
+
+
 @contextlib.contextmanager
-def merged_last(into: str | None, dry_run: bool) -> Iterator[Callable[..., None]]:
-    """A ``click.echo`` for :func:`emit_fragment` whose lines are said once the body is done,
-    and the config ``into`` put back as it was (removed, if it was not there) when the body
-    fails after merging into it: ``fs import condor-status --into`` merges the machines,
-    then writes the claims on them into the state, and a state that cannot be written (a
-    full disk, Ctrl-C) leaves neither file changed, nor a line saying it was merged. A
-    config that cannot be put back stays merged (machines without claims: run it again)."""
-    said: list[tuple[Any, Any]] = []
-    path = None if into is None or dry_run else Path(into)
-    try:  # (a file only: a link to /dev/zero was read until the memory ran out)
-        old: bytes | None = path.read_bytes() if path is not None and path.is_file() else None
-    except OSError:
-        old = None
+def merged_last(into: str | None, dry_run: bool) -> Iterator[HeldMerge]:
+    """A :class:`HeldMerge` for :func:`emit_fragment`, whose lines are said once the body
+    is done; the config ``into`` is put back as it was (removed, if it was not there) when
+    the body fails after merging into it: ``fs import condor-status --into`` merges the
+    machines, then writes the claims on them into the state, and a state that cannot be
+    written (a full disk, Ctrl-C) leaves neither file changed, nor a line saying it was
+    merged. The put-back reads and writes the config under its folder's lock, as merges
+    do, and leaves a config another fs changed since; a config that cannot be put back
+    stays merged (machines without claims: run it again)."""
+    held = HeldMerge()
     try:
-        yield lambda *args, **kwargs: said.append((args, kwargs))
+        yield held
     except BaseException:
-        if path is not None:
-            _put_back(path, old)
+        if into is not None and not dry_run:
+            from fairshare_cli.io.toml_merge import undo_merge
+
+            undo_merge(Path(into), held.written)
         raise
-    for args, kwargs in said:
+    for args, kwargs in held.lines:
         click.echo(*args, **kwargs)
-
-
-def _put_back(path: Path, old: bytes | None) -> None:
-    """``path`` with the bytes ``old`` again (None: removed), if it has others."""
-    from fairshare_cli.errors import FairshareError
-    from fairshare_cli.io.atomic import atomic_write_text
-
-    with contextlib.suppress(OSError, FairshareError):
-        if (path.read_bytes() if path.is_file() else None) != old:
-            if old is None:
-                path.unlink()
-            else:
-                atomic_write_text(path, [old], "config file", mode=os.stat(path).st_mode & 0o777)

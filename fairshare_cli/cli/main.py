@@ -115,6 +115,10 @@ class LazyGroup(click.Group):
             if isinstance(exc, Terminated):
                 raise FsError(TERMINATED, 143) from None
             raise FsError(INTERRUPTED, 130) from None
+        except MemoryError:  # (an input too big for this machine: freed by now)
+            if "--debug" in sys.argv[1:] or (ctx.obj or {}).get("debug"):
+                raise
+            raise FsError(OUT_OF_MEMORY, 1) from None
         except BrokenPipeError:
             sys.stderr.close()
             raise click.exceptions.Exit(1) from None
@@ -147,6 +151,9 @@ INTERRUPTED = "interrupted (Ctrl-C)"
 #: The line of a command stopped by SIGTERM (``kill``, a batch system preempting ``fs sweep
 #: run-point``), which exits with 128 + 15.
 TERMINATED = "terminated (SIGTERM)"
+#: The line of a command that ran out of memory (an input too big for the machine, or a
+#: memory limit: ``ulimit -v``); a file being written is left whole, old or new.
+OUT_OF_MEMORY = "out of memory (an input too big for this machine, or a memory limit)"
 
 
 class Terminated(KeyboardInterrupt):

@@ -38,9 +38,9 @@ def prepare(spec_path: Path, out: Path) -> SweepDir:
     from fairshare_cli.io.config import read_toml
 
     try:
-        data = read_toml(spec_path)
+        data = read_toml(spec_path, "sweep spec")
     except ConfigError as exc:
-        raise InputError(str(exc).replace("config file", "sweep spec", 1)) from None
+        raise InputError(str(exc)) from None
     spec = spec_from_toml(data, str(spec_path))
     folder = SweepDir(out)
     old = folder.read_manifest()

@@ -19,11 +19,13 @@ from fairshare_cli.errors import InputError
 def refuse_device(path: str | os.PathLike[str]) -> None:
     """Refuse a device as an input file: ``/dev/zero`` or ``/dev/urandom`` never end (read
     whole, they would fill the memory), a disk is no input; ``/dev/null`` (empty) and pipes
-    pass. Called before each input file is opened, inside the reader's ``except OSError``,
-    which words it as its own read error.
+    pass. A file that starts with nothing but zero bytes is refused too (see
+    :func:`refuse_zeros`). Called before each input file is opened, inside the reader's
+    ``except OSError``, which words it as its own read error.
 
     Raises:
-        OSError: ``path`` is a character or block device other than ``/dev/null``.
+        OSError: ``path`` is a character or block device other than ``/dev/null``, or a
+            file of zero bytes.
     """
     try:
         found = os.stat(path)
@@ -32,6 +34,64 @@ def refuse_device(path: str | os.PathLike[str]) -> None:
     device = stat.S_ISCHR(found.st_mode) or stat.S_ISBLK(found.st_mode)
     if device and found.st_rdev != os.stat(os.devnull).st_rdev:
         raise OSError(errno.EINVAL, "a device, not a file")
+    if stat.S_ISREG(found.st_mode) and found.st_size:
+        try:
+            with open(path, "rb") as fh:
+                head = fh.read(ZERO_BLOCK)
+        except OSError:
+            return  # (opening it again names the fault)
+        refuse_zeros(head)
+
+
+#: How much of a file's start :func:`refuse_zeros` looks at.
+ZERO_BLOCK = 4096
+
+
+def refuse_zeros(head: bytes) -> None:
+    """Refuse a file whose first bytes ``head`` (up to :data:`ZERO_BLOCK`) are all zero: a
+    sparse file (``truncate -s 2G``) or one a crash left unwritten is no text, and read
+    whole (a 2 GB line of NULs) it filled the memory before any reader saw a byte of it.
+
+    Raises:
+        OSError: ``head`` is not empty and holds only zero bytes.
+    """
+    if head and not head.strip(b"\0"):
+        raise OSError(errno.EINVAL, "it starts with zero bytes only (a sparse or unwritten file)")
+
+
+def read_regular(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of ``path``, a regular file (or a symbolic link to one): the state and the
+    config, which fs reads whenever it runs and may rewrite, are files, never a named pipe
+    (whose open waits for ever for a writer), a socket or a device (``/dev/null`` too).
+    The file is opened without waiting (``O_NONBLOCK``) and checked on the open descriptor,
+    so a path swapped for a pipe between the look and the open cannot block either.
+
+    Raises:
+        IsADirectoryError: ``path`` is a folder.
+        OSError: ``path`` is missing or unreadable, or no regular file (its ``strerror``
+            says which kind).
+    """
+    _refuse_not_regular(os.stat(path).st_mode)  # (a socket's open fails: say what it is)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as fh:
+        _refuse_not_regular(os.fstat(fd).st_mode)
+        os.set_blocking(fd, True)
+        refuse_zeros(fh.read(ZERO_BLOCK))
+        fh.seek(0)  # (a regular file: the whole of it, without joining two reads)
+        return fh.read()
+
+
+def _refuse_not_regular(mode: int) -> None:
+    """Raise the ``OSError`` :func:`read_regular` raises for a file of ``mode`` that is
+    no regular file."""
+    if stat.S_ISREG(mode):
+        return
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+    kind = (
+        "a named pipe" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
+    )
+    raise OSError(errno.EINVAL, f"{kind}, not a file")
 
 
 def rereadable(path: str) -> bool:

@@ -11,11 +11,10 @@ jobs are never held as Python dicts: each piece's records go to a sink (the batc
 projection of the record (:func:`raw_job_record`): the same fields and checks, a few of them
 kept as raw JSON text.
 
-An object the decoder refuses alone (a time written as text, a number as id, a null) is
-read by the exact parser (:func:`~fairshare_cli.core.jobs.parse_stanza`). Anything else
-(a cut the decoder cannot take, a syntax error, a job the exact parser refuses, a
-duplicate id) sends the whole file to the exact reader: :func:`json.loads` and the
-exact parser, whose messages users see. It starts a fresh sink.
+An object the decoder refuses alone (a time written as text, a number as id, a null) is read
+by the exact parser (:func:`~fairshare_cli.core.jobs.parse_stanza`). Anything else (a cut the
+decoder cannot take, a syntax error, a job the exact parser refuses, a duplicate id) sends the
+file to the exact reader (:func:`json.loads`, the exact parser: the messages users see).
 """
 
 from __future__ import annotations
@@ -49,6 +48,7 @@ from fairshare_cli.io.inputs import JSONFault, read_json, refuse_device, spooled
 #: CPU's cache (``benchmarks/run.py`` rows ``negotiate-objects`` and ``taskqueues``: 128 KiB,
 #: some 500 to 1,000 jobs; against 4 MiB, a tenth less CPU for the whole of either).
 PIECE = 1 << 17
+LONGEST_PIECE = 64 * PIECE  # (more with no boundary: the exact reader; it was minutes)
 _BOUNDARY = re.compile(rb"\}\s*,\s*\{")
 _JOBS = msgspec.json.Decoder(list[Job])
 _RAWS = msgspec.json.Decoder(list[msgspec.Raw])
@@ -66,8 +66,7 @@ def _single(jobs: list[Any], one: Any = 1) -> bool:
 
 
 class JobSink(Protocol):
-    """Where the reader puts each piece's jobs, in file order (a ``count`` object is one
-    record of that count)."""
+    """Where the reader puts each piece's jobs, in file order (a ``count`` object is one record)."""
 
     def add(self, jobs: list[Any]) -> None:
         """Take the next jobs of the file (records of the type the reader was given)."""
@@ -102,8 +101,8 @@ def read_jobs(
         try:
             _read_pieces(readable, sink, source, record)
             return sink
-        except (_Refused, OSError, ValueError, RecursionError):
-            pass  # (msgspec's errors are ValueErrors)
+        except (_Refused, OSError, ValueError, RecursionError):  # (msgspec's: ValueErrors)
+            pass
         sink = new_sink()
         objs = load_job_objects(readable, label)
         parse_jobs(objs, source)  # every refusal worded, in file order
@@ -350,7 +349,7 @@ def _pieces(path: str) -> Iterator[bytes]:
     reader reads the file).
 
     Raises:
-        _Refused: it does not start with ``[``.
+        _Refused: it does not start with ``[``, or a piece outgrows :data:`LONGEST_PIECE`.
         OSError: it cannot be read, or is a device (:func:`refuse_device`).
     """
     refuse_device(path)
@@ -367,6 +366,8 @@ def _pieces(path: str) -> Iterator[bytes]:
             while cut := _BOUNDARY.search(buf, start + PIECE // 2):
                 yield b"".join((b"[", memoryview(buf)[start : cut.start() + 1], b"]"))
                 start = cut.end() - 1
+            if len(buf) - start > LONGEST_PIECE:
+                raise _Refused
             if not more:
                 yield b"[" + buf[start:]
                 return

@@ -15,7 +15,7 @@ from typing import IO
 from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.usage import UsageRecord, parse_record
 from fairshare_cli.errors import EmptyInput, InputError
-from fairshare_cli.io.importers.common import column_spans
+from fairshare_cli.io.importers.common import column_spans, refuse_bom
 from fairshare_cli.io.inputs import read_text
 
 _NO_TIME = {"", "none", "unknown", "n/a"}
@@ -50,6 +50,7 @@ def read_sacct(stream: IO[str], label: str, now: float) -> tuple[list[UsageRecor
         InputError: naming the file and line, for a missing field or a bad value.
     """
     text = read_text(stream, label)
+    refuse_bom(text, label)
     numbered = [
         (k + 1, line)
         for k, line in enumerate(text.splitlines())

@@ -25,7 +25,7 @@ from fairshare_cli.core.state import (
 )
 from fairshare_cli.errors import RuntimeFailure, StateError
 from fairshare_cli.io.atomic import atomic_write_text, lock_saying_so, refuse_special
-from fairshare_cli.io.inputs import fast_loads, refuse_device
+from fairshare_cli.io.inputs import fast_loads, read_regular
 
 #: The state size from which msgspec decodes it: importing msgspec costs 8-14 ms
 #: of CPU, json.loads about 3.3 ms more than msgspec per 100 KB (measured on the sshare
@@ -58,8 +58,7 @@ def load_state(path: Path) -> State:
         StateError: unreadable, not JSON, not ours, or of a newer schema.
     """
     try:
-        refuse_device(path)
-        data = path.read_bytes()
+        data = read_regular(path)
     except FileNotFoundError:
         return State()
     except IsADirectoryError:

@@ -8,7 +8,10 @@ is done, so a killed sweep leaves only finished points behind and a rerun skips 
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -102,8 +105,20 @@ class SweepDir:
 
     @staticmethod
     def _read(path: Path, what: str) -> Any:
+        """The JSON document of a file fs wrote there (a named pipe in its place made
+        ``fs sweep collect`` wait for ever for a writer).
+
+        Raises:
+            InputError: not a regular file, unreadable or not JSON.
+        """
         from fairshare_cli.io.inputs import JSONFault, read_json
 
+        with contextlib.suppress(OSError):  # (missing or unreadable: the read names it)
+            if not stat.S_ISREG(os.stat(path).st_mode):
+                raise InputError(
+                    f"{what} {path} is not a regular file (a pipe, a device or a folder); "
+                    "move it aside"
+                )
         try:
             return read_json(str(path))
         except JSONFault as exc:

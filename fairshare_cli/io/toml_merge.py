@@ -22,7 +22,7 @@ from tomlkit.exceptions import TOMLKitError
 
 from fairshare_cli.errors import ConfigError
 from fairshare_cli.io.atomic import atomic_write_text, folder_lock, refuse_special
-from fairshare_cli.io.inputs import refuse_device
+from fairshare_cli.io.inputs import read_regular
 
 Fragment = Mapping[str, Any]
 """A nested dict of config keys: tables are dicts, ``[[machines]]`` a list of dicts."""
@@ -35,6 +35,15 @@ class MergeReport:
     added: list[str] = field(default_factory=list)
     replaced: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Written:
+    """What a merge wrote, to undo it: the file's bytes before (None: it was not there) and
+    those the merge put in their place (None: it wrote nothing)."""
+
+    before: bytes | None = None
+    after: bytes | None = None
 
 
 INLINE_KEYS = frozenset(
@@ -201,11 +210,14 @@ def merge_into_file(
     replace: bool,
     validate: Callable[[dict[str, Any], str], object],
     dry_run: bool = False,
+    written: Written | None = None,
 ) -> MergeReport:
     """Merge ``fragment`` into the config file at ``path`` (created when missing).
 
     ``validate(raw, where)`` is the config reader (``build_config``); it must accept the
     merged result before anything is written. With ``dry_run`` nothing is written.
+    ``written``, when given, is told what the file held and what the merge writes (before
+    it writes), so that :func:`undo_merge` can put it back.
 
     Raises:
         ConfigError: the file is not valid TOML, a value differs without ``replace``, or the
@@ -216,29 +228,66 @@ def merge_into_file(
     where = str(path)
     refuse_special(path, "config file")  # (before reading: a pipe would never end)
     with contextlib.nullcontext() if dry_run else folder_lock(path, "config file"):
-        text = _read(path)
+        before = _read(path)
         try:
-            document = tomlkit.parse(text)
+            document = tomlkit.parse(_text(path, before))
         except TOMLKitError as exc:
             raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
         report = merge_fragment(document, fragment, replace, where)
         merged = tomlkit.dumps(document)
         validate(tomlkit.parse(merged).unwrap(), where)
         if not dry_run and (report.added or report.replaced):
-            mode = os.stat(path).st_mode & 0o777 if path.exists() else 0o644
+            mode = os.stat(path).st_mode & 0o777 if before is not None else 0o644
+            if written is not None:
+                written.before, written.after = before, merged.encode("utf-8")
             atomic_write_text(path, merged, "config file", mode=mode)
     return report
 
 
-def _read(path: Path) -> str:
+def undo_merge(path: Path, written: Written) -> None:
+    """Put the config at ``path`` back as it was before a merge wrote ``written.after``
+    (removed, if the merge made it), under the folder's lock, as the merge ran; a file
+    another fs changed since is left as it is (putting it back would lose that change), and
+    so is one that cannot be read or written (it stays merged: run the import again).
+    """
+    from fairshare_cli.errors import FairshareError
+
+    if written.after is None:
+        return
+    with contextlib.suppress(OSError, FairshareError), folder_lock(path, "config file"):
+        if _read(path) != written.after:
+            return
+        if written.before is None:
+            path.unlink()
+        else:
+            mode = os.stat(path).st_mode & 0o777
+            atomic_write_text(path, [written.before], "config file", mode=mode)
+
+
+def _read(path: Path) -> bytes | None:
+    """The bytes of the config at ``path``; None when there is none.
+
+    Raises:
+        ConfigError: it cannot be read, or is no regular file.
+    """
     try:
-        refuse_device(path)
-        return path.read_text(encoding="utf-8")
+        return read_regular(path)
     except FileNotFoundError:
-        return ""
+        return None
+    except OSError as exc:
+        raise ConfigError(f"config file {path} cannot be read: {exc.strerror}") from None
+
+
+def _text(path: Path, data: bytes | None) -> str:
+    """``data`` as text, line ends as ``read_text`` reads them ("" for no file).
+
+    Raises:
+        ConfigError: not UTF-8.
+    """
+    try:
+        text = (data or b"").decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError(
             f"config file {path} is not UTF-8 text (byte {exc.start}); expected a TOML file"
         ) from None
-    except OSError as exc:
-        raise ConfigError(f"config file {path} cannot be read: {exc.strerror}") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")

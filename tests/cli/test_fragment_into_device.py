@@ -45,3 +45,22 @@ def test_into_a_link_to_a_device_is_refused(tmp_path: Path, kind: str) -> None:
         == f"fs: error: config file {config} cannot be read: a device, not a file\n".encode()
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pool.toml"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+def test_into_a_link_to_a_named_pipe_is_refused(tmp_path: Path) -> None:
+    """``fs import sacctmgr QOS --into LINK`` with LINK a link to a named pipe passed the
+    check for a pipe (it looked at the link) and waited for ever for a writer."""
+    os.mkfifo(tmp_path / "pipe")
+    config = tmp_path / "pool.toml"
+    config.symlink_to(tmp_path / "pipe")
+    qos = FIXTURES / "slurm-22.05" / "ft1_running" / "sacctmgr_qos.txt"
+    line = [sys.executable, "-m", "fairshare_cli", "import", "sacctmgr", str(qos)]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run(
+        [*line, "--into", str(config)], capture_output=True, timeout=60, env=env, check=False
+    )
+    assert (done.returncode, done.stdout) == (2, b"")
+    says = f"fs: error: config file {config} cannot be read: a named pipe, not a file\n"
+    assert done.stderr == says.encode()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe", "pool.toml"]

@@ -6,6 +6,7 @@ empty file and a named pipe (``<(condor_q -json)``) as any file, as before."""
 from __future__ import annotations
 
 import os
+import stat
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -172,3 +173,151 @@ def test_scontrol_show_config_on_stdin_is_read_as_such(run: Callable[..., Any]) 
     assert result.exit_code == 0, result.stderr
     assert result.stderr.startswith("-: 2 knobs, 0 nodes, 0 partitions"), result.stderr
     assert "[priority.weights]\nage = 1000" in result.stdout
+
+
+class _Rescuer(threading.Thread):
+    """Unblocks a reader that opened the named pipe and waits for a writer (what fs did
+    with a pipe as its state or config): after ``patience`` seconds it opens the pipe for
+    writing and closes it, so the reader reads an end of file and the test fails instead
+    of hanging; ``rescued`` says whether a reader was found waiting."""
+
+    def __init__(self, pipe: Path, patience: float = 20.0) -> None:
+        super().__init__()
+        self.pipe, self.patience, self.rescued = pipe, patience, False
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        if self.done.wait(self.patience):
+            return
+        while not self.done.wait(0.05):
+            try:
+                fd = os.open(self.pipe, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError:  # (no reader waits: ENXIO)
+                continue
+            self.rescued = True
+            os.close(fd)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+@pytest.mark.parametrize("option", ["--state", "--config"])
+@pytest.mark.parametrize("linked", [False, True], ids=["pipe", "link-to-pipe"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        ["userprio"],
+        ["sprio"],
+        ["sshare"],
+        ["quota"],
+        ["negotiate", "--dry-run"],
+        ["taskqueues"],
+        ["whatif", "--set", "accountant.priority_halflife=3600", "userprio"],
+        ["setfactor", "alice@example.org", "2", "--create"],
+        ["submit", "--owner", "alice"],
+    ],
+    ids=lambda line: "-".join(line[:2]) if isinstance(line, list) else line,
+)
+def test_a_named_pipe_as_state_or_config_is_refused_at_once(
+    env: dict[str, Path],
+    run: Callable[..., Any],
+    tmp_path: Path,
+    line: list[str],
+    option: str,
+    linked: bool,
+) -> None:
+    """``fs userprio --state FIFO`` (or ``--config FIFO``, any view or edit) waited for
+    ever for a writer: the state and the config are files fs reads on every run, so a
+    named pipe (or a link to one) is refused without opening it for a wait, one line and
+    exit 2, nothing written."""
+    pipe = tmp_path / "named.pipe"
+    os.mkfifo(pipe)
+    given = pipe
+    if linked:
+        given = tmp_path / ("state.link" if option == "--state" else "pool.link")
+        given.symlink_to(pipe)
+    args = common(env)
+    args[args.index(option) + 1] = str(given)
+    before = env["state"].read_bytes()
+    rescuer = _Rescuer(pipe)
+    rescuer.start()
+    try:
+        result = run(*line, *args)
+    finally:
+        rescuer.done.set()
+        rescuer.join(timeout=10)
+    assert not rescuer.rescued
+    what = "state file" if option == "--state" else "config file"
+    says = f"{what} {given} cannot be read: a named pipe, not a file"
+    if option == "--state" and not linked and line[0] in ("setfactor", "submit"):
+        says = f"cannot write state file {given}: not a regular file"  # (before its lock)
+    refused(result, says)
+    assert env["state"].read_bytes() == before
+    assert stat.S_ISFIFO(os.stat(pipe).st_mode)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+def test_config_check_refuses_a_named_pipe(run: Callable[..., Any], tmp_path: Path) -> None:
+    """``fs config check --config FIFO`` waited for a writer like the views."""
+    pipe = tmp_path / "pool.toml"
+    os.mkfifo(pipe)
+    rescuer = _Rescuer(pipe)
+    rescuer.start()
+    try:
+        result = run("config", "check", "--config", str(pipe))
+    finally:
+        rescuer.done.set()
+        rescuer.join(timeout=10)
+    assert not rescuer.rescued
+    refused(result, f"config file {pipe} cannot be read: a named pipe, not a file")
+
+
+@pytest.mark.parametrize("option", ["--state", "--config"])
+def test_dev_null_as_state_or_config_is_refused(
+    env: dict[str, Path], run: Callable[..., Any], option: str
+) -> None:
+    """``fs sshare --config /dev/null`` read an empty config (the state: 'is empty'): a
+    device is no config or state, ``/dev/null`` included (an input file may still be it)."""
+    args = common(env)
+    args[args.index(option) + 1] = os.devnull
+    what = "state file" if option == "--state" else "config file"
+    refused(run("sshare", *args), f"{what} {os.devnull} cannot be read: {DEVICE}")
+
+
+@pytest.mark.parametrize(
+    ("line", "names"),
+    [
+        (["userprio", "--state", "{zeros}"], "state file {zeros} cannot be read"),
+        (["sshare", "--config", "{zeros}"], "config file {zeros} cannot be read"),
+        (["sprio", "--jobs-file", "{zeros}"], "cannot read {zeros}"),
+        (["taskqueues", "--jobs-file", "{zeros}"], "cannot read {zeros}"),
+        (["submit", "--file", "{zeros}"], "jobs file {zeros} cannot be read"),
+        (["simulate", "--workload", "{zeros}", "--until", "1:00:00"], "cannot read {zeros}"),
+        (["import", "history", "{zeros}"], "cannot read {zeros}"),
+        (["import", "condor-q", "{zeros}"], "cannot read {zeros}"),
+        (["import", "sacct", "{zeros}"], "cannot read {zeros}"),
+        (["import", "squeue", "{zeros}"], "cannot read {zeros}"),
+        (["import", "sacctmgr", "{zeros}", "--into", "{config}"], "cannot read {zeros}"),
+        (["import", "dirac-cfg", "{zeros}", "--into", "{config}"], "cannot read {zeros}"),
+        (["import", "condor-config", "{zeros}", "--into", "{config}"], "cannot read {zeros}"),
+    ],
+    ids=lambda value: "-".join(value[:2]) if isinstance(value, list) else None,
+)
+def test_a_sparse_file_is_refused_before_it_is_read(
+    env: dict[str, Path], run: Callable[..., Any], tmp_path: Path, line: list[str], names: str
+) -> None:
+    """``fs LINE`` with a 2 GB sparse file (``truncate -s 2G``; zero bytes, as a file a
+    crash left unwritten reads): each reader read it whole, a 2 GB line of NULs, before it
+    could call it binary: MemoryError tracebacks under a memory limit, else seconds and
+    gigabytes. Now its first block is looked at: one line, exit 2, nothing written."""
+    zeros = tmp_path / "zeros.bin"
+    with zeros.open("wb") as fh:
+        fh.truncate(2 << 30)  # (sparse: no block of it is on the disk)
+    before = (env["state"].read_bytes(), env["config"].read_bytes())
+    args = [a.format(zeros=zeros, config=env["config"]) for a in line]
+    pool = [] if "--into" in args else common(env)  # (config fragments: no state, no time)
+    for option in ("--config", "--state"):
+        if option in args:
+            at = pool.index(option)
+            del pool[at : at + 2]
+    result = run(*args, *pool)
+    refused(result, names.format(zeros=zeros), "it starts with zero bytes only (a sparse")
+    assert (env["state"].read_bytes(), env["config"].read_bytes()) == before

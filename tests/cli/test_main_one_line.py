@@ -120,3 +120,26 @@ def test_prose_between_apostrophes_is_not_shortened() -> None:
     assert one_line(prose) == prose
     assert one_line(f"got '{'y' * 199}'") == f"got '{'y' * 199}'"
     assert one_line(f'got "{"y" * 300}"') == f'got "{"y" * 80}..."'
+
+
+def test_running_out_of_memory_is_one_line(
+    tmp_path: Path,
+    write_config: Callable[..., Path],
+    run: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``fs userprio --state BIG`` under a memory limit (``ulimit -v``) too small for the
+    file ended in a MemoryError traceback, exit 1; now one line, exit 1, as any runtime
+    failure (a reader that meets a file too big for the machine, here its stand-in)."""
+    import fairshare_cli.io.state as state_io
+
+    def too_big(path: Path) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(state_io, "load_state", too_big)
+    config = write_config(CONFIG)
+    result = run("userprio", "--config", str(config), "--state", str(tmp_path / "s.json"))
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "fs: error: out of memory (an input too big for this machine, or a memory limit)\n"
+    )

@@ -6,6 +6,7 @@ OverflowError tracebacks)."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -109,4 +110,29 @@ def test_a_point_result_fs_did_not_write_is_not_done(
     assert result.stderr.splitlines()[0] == "1 of 3 points have no result yet"
     assert [p["index"] for p in json.loads(result.stdout)] != [] and all(
         p["index"] != 0 for p in json.loads(result.stdout)
+    )
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+def test_a_named_pipe_in_a_sweep_folder_does_not_block(
+    swept: Path, tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs sweep collect DIR`` with a point's result (or the manifest) replaced by a named
+    pipe waited for ever for a writer. A point's pipe is a point not done; a manifest's is
+    refused in one line, exit 2; neither is opened."""
+    folder = _copy(swept, tmp_path)
+    point = folder / "points" / "000000.json"
+    point.unlink()
+    os.mkfifo(point)
+    result = run("sweep", "collect", str(folder), "--json")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines()[0] == "1 of 3 points have no result yet"
+    manifest = folder / "sweep.json"
+    manifest.unlink()
+    os.mkfifo(manifest)
+    result = run("sweep", "collect", str(folder))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: sweep manifest {manifest} is not a regular file (a pipe, a device or a "
+        "folder); move it aside\n"
     )

@@ -136,6 +136,27 @@ def test_a_text_holding_the_boundary_between_objects(tmp_path: Path) -> None:
     assert sum(b.count for b in load_job_batches(str(path))) == len(objs)
 
 
+def test_a_piece_that_only_grows_goes_to_the_exact_reader(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``[`` and then text with no boundary between objects (a 300 MB file of zeros after
+    its ``[``: ``fs sprio --jobs-file`` ran for minutes) was read into one piece copied and
+    searched again on every read; past ``LONGEST_PIECE`` the exact reader reads it, and a
+    long object it reads whole gives the same jobs."""
+    monkeypatch.setattr(reader, "PIECE", 256)
+    monkeypatch.setattr(reader, "LONGEST_PIECE", 1024)
+    path = tmp_path / "jobs.json"
+    path.write_bytes(b"[" + b"0" * 4096)
+    with pytest.raises(reader._Refused):
+        list(reader._pieces(str(path)))
+    with pytest.raises(InputError, match=r"not valid JSON \(line 1, column 3"):
+        load_jobs(str(path))
+    objs = [{"id": "1", "owner": "u", "requirements": "(" * 2000 + "true" + ")" * 2000}]
+    objs.append({"id": "2", "owner": "u"})
+    path.write_text(json.dumps(objs), encoding="utf-8")
+    assert _typed(load_jobs(str(path))) == _typed(parse_jobs(objs, str(path)))
+
+
 def test_identical_jobs_join_a_batch(tmp_path: Path) -> None:
     """The next id of one cluster, the same job otherwise, joins the last batch; a count
     object is one batch of its own."""

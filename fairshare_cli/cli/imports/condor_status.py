@@ -71,7 +71,7 @@ def command(
     from msgspec import structs
 
     where = dataclasses.replace(opts, config_path=opts.config_path or into)
-    with merged_last(into, dry_run) as echo, mutate_state(where, dry_run) as env:
+    with merged_last(into, dry_run) as held, mutate_state(where, dry_run) as env:
         config = structs.replace(env.config, machines=build_config(fragment, file).machines)
         work = [
             Running(
@@ -91,7 +91,7 @@ def command(
         placement = hold_slots(env, work, config)
         # Merged before the state is written: a merge that fails leaves no claim on slots
         # the config lacks (charged for ever); a state write that fails, the config put back.
-        emit_fragment(fragment, into, replace, dry_run, summary, ignored, verbose, echo)
+        emit_fragment(fragment, into, replace, dry_run, summary, ignored, verbose, held)
     click.echo(
         f"{'(dry run, nothing written) ' if dry_run else ''}{len(placement.new)} claim(s) "
         f"into {env.state_path}"

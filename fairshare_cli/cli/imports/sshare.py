@@ -73,7 +73,7 @@ def command(
         )
     # The config is put back as it was (removed, if new) when the usage part fails after
     # the merge: a config the merge makes is the one the state's part reads.
-    with merged_last(into, dry_run) as echo:
+    with merged_last(into, dry_run) as held:
         if into is not None:
             # What the state's part would refuse, refused before the merge (unless the merge
             # makes the config the state's part reads: then nothing reads it yet).
@@ -88,7 +88,7 @@ def command(
                 replace,
                 dry_run,
                 f"{file}: {plural(accounts, 'account')}",
-                echo=echo,
+                held=held,
             )
         if not shares.users:
             return  # the tree alone: no usage to set

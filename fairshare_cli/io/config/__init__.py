@@ -23,7 +23,7 @@ from fairshare_cli.io.config.slurm import (
     read_priority,
     read_qos,
 )
-from fairshare_cli.io.inputs import refuse_device
+from fairshare_cli.io.inputs import read_regular, refuse_device
 from fairshare_cli.io.toml import loads
 
 __all__ = [
@@ -37,25 +37,34 @@ __all__ = [
 ]
 
 
-def read_toml(path: Path) -> dict[str, Any]:
+def read_toml(path: Path, what: str = "config file") -> dict[str, Any]:
     """Parse ``path`` as TOML.
 
+    A config must be a regular file (fs reads it on every run; a named pipe would make a
+    view wait for ever); any other TOML input (``what``: a sweep spec) may be a pipe, which
+    is read once.
+
     Raises:
-        ConfigError: the file is missing, unreadable or not valid TOML.
+        ConfigError: the file is missing, unreadable, no regular file (a config) or not
+            valid TOML.
     """
     try:
-        refuse_device(path)
-        return loads(path.read_bytes().decode("utf-8-sig"))  # (a leading byte-order mark: skipped)
+        if what == "config file":
+            data = read_regular(path)
+        else:
+            refuse_device(path)
+            data = path.read_bytes()
+        return loads(data.decode("utf-8-sig"))  # (a leading byte-order mark: skipped)
     except FileNotFoundError:
-        raise ConfigError(f"config file {path} does not exist") from None
+        raise ConfigError(f"{what} {path} does not exist") from None
     except OSError as exc:
-        raise ConfigError(f"config file {path} cannot be read: {exc.strerror}") from None
+        raise ConfigError(f"{what} {path} cannot be read: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
         raise ConfigError(
-            f"config file {path} is not UTF-8 text (byte {exc.start}); expected a TOML file"
+            f"{what} {path} is not UTF-8 text (byte {exc.start}); expected a TOML file"
         ) from None
     except (ValueError, RecursionError) as exc:  # TOMLDecodeError, too long an int, too deep
-        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
+        raise ConfigError(f"{what} {path} is not valid TOML: {exc}") from None
 
 
 def load_config(path: Path, overrides: Mapping[str, Any] | None = None) -> Config:

@@ -109,7 +109,8 @@ def parse_cfg(lines: Iterable[str], source: str) -> CfgSection:
 
     Raises:
         InputError: ``SOURCE:LINE: ...`` for what DIRAC refuses: unbalanced braces, a section
-            opened twice, an empty name, ``+=`` to an option not declared before.
+            opened twice, an empty name, ``+=`` to an option not declared before; and for
+            what DIRAC would take into a name unseen (:func:`_refuse_unseen`).
     """
     root = CfgSection()
     stack: list[CfgSection] = []
@@ -117,6 +118,7 @@ def parse_cfg(lines: Iterable[str], source: str) -> CfgSection:
     pending = ""
     number = 0
     for number, raw in enumerate(lines, 1):
+        _refuse_unseen(raw, source, number)
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -150,6 +152,23 @@ def parse_cfg(lines: Iterable[str], source: str) -> CfgSection:
             f"(opened on line {current.line}); expected a closing '}}'"
         )
     return root
+
+
+def _refuse_unseen(raw: str, source: str, number: int) -> None:
+    """Refuse a byte-order mark starting the file and a NUL byte: DIRAC's ``str.strip``
+    keeps both, so they become part of a name (``\ufeffDIRAC``: no ``/DIRAC`` section, no
+    VO, and the VO's Operations unread), and the import went on, exit 0, reading less.
+
+    Raises:
+        InputError: naming ``SOURCE:LINE``.
+    """
+    if number == 1 and raw.startswith("\ufeff"):
+        raise InputError(
+            f"{source}:1: the file starts with a byte-order mark (U+FEFF), which DIRAC reads "
+            "as part of the first name; save it as UTF-8 without one"
+        )
+    if "\0" in raw:
+        raise InputError(f"{source}:{number}: binary data (a NUL byte); expected DIRAC's .cfg text")
 
 
 def _name_of(parent: CfgSection, child: CfgSection) -> str:

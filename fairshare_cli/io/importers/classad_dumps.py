@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.importers.common import refuse_bom
 from fairshare_cli.io.inputs import BINARY, Readable, iter_json_objects, refuse_device
 
 #: A parsed ClassAd: attribute name -> literal value or :class:`Expr`.
@@ -153,6 +154,7 @@ def iter_ads(fh: IO[str], label: str, convert: bool = True) -> Iterator[tuple[in
         InputError: naming ``FILE:LINE`` of the first malformed line.
     """
     head = fh.read(4096)
+    refuse_bom(head, label)
     first = head.lstrip()[:1]
     stream = _Prepend(head, fh)
     if first in ("[", "{"):

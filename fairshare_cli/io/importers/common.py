@@ -33,6 +33,21 @@ def _open_binary(path: str) -> IO[bytes]:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None
 
 
+def refuse_bom(text: str, name: str) -> None:
+    """Refuse a dump whose first line ``text`` starts with a byte-order mark (a Windows
+    editor's): no real tool writes one, and read as part of the first word it made
+    messages about a header or a key that looked right (``got "\\ufeff$ sacctmgr ..."``).
+
+    Raises:
+        InputError: naming ``NAME:1``, as ``fs import history`` does.
+    """
+    if text.startswith("\ufeff"):
+        raise InputError(
+            f"{name}:1: the file starts with a byte-order mark (U+FEFF); save it as UTF-8 "
+            "without one"
+        )
+
+
 def text_lines(
     path: str, label: str | None = None, expected: str = "text"
 ) -> Iterator[tuple[int, str]]:
@@ -55,6 +70,8 @@ def text_lines(
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
                 raise InputError(f"{name}:{number}: not UTF-8 text; expected {expected}") from None
+            if number == 1:
+                refuse_bom(text, name)
             yield number, text.rstrip("\r\n")
     finally:
         if bar is not None:
@@ -95,6 +112,8 @@ def text_pieces(
                     before = lines if origin is None else _newlines(fh, origin, done)
                     line = 1 + before + buf.count(b"\n", 0, bad.at)
                     raise InputError(f"{name}:{line}: {bad}; expected {expected}") from None
+                if not done:
+                    refuse_bom(text, name)
                 yield text
                 done += cut
                 lines += 0 if origin is not None else buf.count(b"\n", 0, cut)

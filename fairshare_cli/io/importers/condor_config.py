@@ -23,6 +23,7 @@ from typing import IO
 
 from fairshare_cli.core.names import shown
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.importers.common import refuse_bom
 from fairshare_cli.io.inputs import refuse_device
 
 MAX_INCLUDE_DEPTH = 20
@@ -90,6 +91,8 @@ def _lines(fh: IO[str], label: str) -> Iterator[tuple[int, str]]:
     parts: list[str] = []
     first = 0
     for number, raw in enumerate(fh, start=1):
+        if number == 1:
+            refuse_bom(raw, label)
         if "\x00" in raw or re.search("[\udc80-\udcff]", raw):
             raise InputError(f"{label}:{number}: binary data, not text; expected a config file")
         line = raw.strip()

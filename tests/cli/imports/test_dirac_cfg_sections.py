@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 import tomlkit
 
+from tests.cli.conftest import refused
 from tests.conftest import FIXTURES
 
 CFG = FIXTURES / "dirac-cfg" / "dirac.cfg"
@@ -325,6 +326,43 @@ def test_binary_junk_is_refused(run: Callable[..., Any], tmp_path: Path) -> None
     result = run("import", "dirac-cfg", str(path))
     assert result.exit_code == 2
     assert result.stderr.startswith(f"fs: error: {path}: not UTF-8 text")
+
+
+@pytest.mark.parametrize(
+    ("damage", "says"),
+    [
+        pytest.param(
+            lambda text: b"\xef\xbb\xbf" + text,
+            ":1: the file starts with a byte-order mark (U+FEFF)",
+            id="byte-order-mark",
+        ),
+        pytest.param(
+            lambda text: text[: len(text) // 2] + b"\0" + text[len(text) // 2 :],
+            ": binary data (a NUL byte)",
+            id="nul",
+        ),
+    ],
+)
+def test_a_file_dirac_would_misread_is_refused(
+    run: Callable[..., Any],
+    write_config: Callable[..., Path],
+    tmp_path: Path,
+    damage: Callable[[bytes], bytes],
+    says: str,
+) -> None:
+    """``fs import dirac-cfg dirac.cfg --into pool.toml`` with a byte-order mark before
+    ``DIRAC`` (a Windows editor's) read section ``\\ufeffDIRAC``: no VO, so share correction
+    "off with 0 instances" and 3 CPU segments instead of on with 2 and 4, exit 0 and the
+    config changed; a NUL byte went into a name the same way. Now one line, exit 2, the
+    config kept."""
+    cfg = tmp_path / "bad.cfg"
+    cfg.write_bytes(damage(CFG.read_bytes()))
+    target = write_config("[pool]\nname = 'x'\n", name="target.toml")
+    before = target.read_bytes()
+    result = run("import", "dirac-cfg", str(cfg), "--into", str(target))
+    refused(result, f"fs: error: {cfg}:", says)
+    assert result.stdout == ""
+    assert target.read_bytes() == before
 
 
 def test_stdin(run: Callable[..., Any]) -> None:
