@@ -261,7 +261,7 @@ def init(path: str, profile: str, example: str | None, force: bool) -> None:
       fs init --profile legacy old-pool.toml
       fs init --example sample_configs && fs userprio --config sample_configs/pool.toml
     """
-    from fairshare_cli.io.atomic import atomic_write_text
+    from fairshare_cli.io.atomic import atomic_write_text, through_link
 
     if example is not None:
         from fairshare_cli.cli.about import write_example
@@ -272,7 +272,7 @@ def init(path: str, profile: str, example: str | None, force: bool) -> None:
         click.echo(f"Wrote the sample pool to {example}: {', '.join(written)}")
         return
     given = Path(path)
-    target = _through_link(given)
+    target = through_link(given)
     if target.is_dir():
         raise InputError(f"{target} is a directory; give the path of the config file to write")
     if target.exists() and not force:
@@ -287,27 +287,3 @@ def init(path: str, profile: str, example: str | None, force: bool) -> None:
         f"Wrote a starter pool config ({profile} profile) to {given}{through}; check it "
         f"with 'fs config check --config {given}'"
     )
-
-
-def _through_link(path: Path) -> Path:
-    """The file ``fs init PATH`` writes: ``path``, or the file its symbolic link names
-    (a link to nothing yet included), so that the link stays a link, as a user who made
-    it expects; the rename that writes a file would replace the link itself.
-
-    Raises:
-        InputError: the link's target is in a folder that does not exist, or the links
-            loop (nothing to write through to).
-    """
-    import os
-
-    if not path.is_symlink():
-        return path
-    target = Path(os.path.realpath(path))
-    if target.is_symlink():  # (realpath stops where links loop)
-        raise InputError(f"{path} is a loop of symbolic links; remove it or name a file")
-    if not target.parent.is_dir():
-        raise InputError(
-            f"{path} is a symbolic link to {target}, whose folder does not exist; create "
-            "the folder, or remove the link"
-        )
-    return target

@@ -50,14 +50,21 @@ def resolve_config_path(given: str | None) -> Path:
 
 
 def resolve_state_path(given: str | None, config: Config) -> Path:
-    """``--state``, else ``[pool] state`` relative to the config file, else the user state."""
+    """``--state``, else ``[pool] state`` relative to the config file, else the user state;
+    a symbolic link as the file it names (:func:`~fairshare_cli.io.atomic.through_link`).
+
+    Raises:
+        InputError: the state's folder is missing; a link into a missing folder, or a loop.
+    """
+    from fairshare_cli.io.atomic import through_link
+
     if given:
-        return existing_folder(Path(given))
+        return existing_folder(through_link(Path(given)))
     if config.pool.state:
-        return existing_folder(Path(config.path).parent / config.pool.state)
+        return existing_folder(through_link(Path(config.path).parent / config.pool.state))
     from fairshare_cli.io.paths import user_state_file
 
-    return user_state_file()
+    return through_link(user_state_file())
 
 
 def existing_folder(path: Path) -> Path:

@@ -52,6 +52,30 @@ def atomic_write_text(
     fsync_folder(path.parent)
 
 
+def through_link(path: Path) -> Path:
+    """The file to read and write for ``path``: ``path``, or the file its symbolic link
+    names (a link to nothing yet included), so that the link stays a link, as a user who
+    made it expects (the rename that writes a file would replace the link itself), and
+    two links to one state or config share its lock (the state's ``.lock`` and history
+    beside the file itself). ``fs init``, the state and a merge into a config use it.
+
+    Raises:
+        InputError: the link's target is in a folder that does not exist, or the links
+            loop (nothing to write through to).
+    """
+    if not path.is_symlink():
+        return path
+    target = Path(os.path.realpath(path))
+    if target.is_symlink():  # (realpath stops where links loop)
+        raise InputError(f"{path} is a loop of symbolic links; remove it or name a file")
+    if not target.parent.is_dir():
+        raise InputError(
+            f"{path} is a symbolic link to {target}, whose folder does not exist; create "
+            "the folder, or remove the link"
+        )
+    return target
+
+
 @contextlib.contextmanager
 def folder_lock(path: Path, what: str) -> Iterator[None]:
     """Hold an exclusive ``flock`` on the folder of ``path`` (the nearest one that exists)

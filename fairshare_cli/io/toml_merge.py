@@ -21,7 +21,7 @@ import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
 from fairshare_cli.errors import ConfigError
-from fairshare_cli.io.atomic import atomic_write_text, folder_lock, refuse_special
+from fairshare_cli.io.atomic import atomic_write_text, folder_lock, refuse_special, through_link
 from fairshare_cli.io.inputs import read_regular
 
 Fragment = Mapping[str, Any]
@@ -227,7 +227,8 @@ def merge_into_file(
     """
     where = str(path)
     refuse_special(path, "config file")  # (before reading: a pipe would never end)
-    with contextlib.nullcontext() if dry_run else folder_lock(path, "config file"):
+    target = through_link(path)  # (a link stays a link: the file it names is merged into)
+    with contextlib.nullcontext() if dry_run else folder_lock(target, "config file"):
         before = _read(path)
         try:
             document = tomlkit.parse(_text(path, before))
@@ -240,7 +241,7 @@ def merge_into_file(
             mode = os.stat(path).st_mode & 0o777 if before is not None else 0o644
             if written is not None:
                 written.before, written.after = before, merged.encode("utf-8")
-            atomic_write_text(path, merged, "config file", mode=mode)
+            atomic_write_text(target, merged, "config file", mode=mode)
     return report
 
 
@@ -254,7 +255,10 @@ def undo_merge(path: Path, written: Written) -> None:
 
     if written.after is None:
         return
-    with contextlib.suppress(OSError, FairshareError), folder_lock(path, "config file"):
+    with (
+        contextlib.suppress(OSError, FairshareError),
+        folder_lock(path := through_link(path), "config file"),  # (the merge's file and lock)
+    ):
         if _read(path) != written.after:
             return
         if written.before is None:

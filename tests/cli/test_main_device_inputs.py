@@ -246,9 +246,10 @@ def test_a_named_pipe_as_state_or_config_is_refused_at_once(
         rescuer.join(timeout=10)
     assert not rescuer.rescued
     what = "state file" if option == "--state" else "config file"
-    says = f"{what} {given} cannot be read: a named pipe, not a file"
-    if option == "--state" and not linked and line[0] in ("setfactor", "submit"):
-        says = f"cannot write state file {given}: not a regular file"  # (before its lock)
+    named = pipe if option == "--state" else given  # (a state link is the file it names)
+    says = f"{what} {named} cannot be read: a named pipe, not a file"
+    if option == "--state" and line[0] in ("setfactor", "submit"):
+        says = f"cannot write state file {named}: not a regular file"  # (before its lock)
     refused(result, says)
     assert env["state"].read_bytes() == before
     assert stat.S_ISFIFO(os.stat(pipe).st_mode)
