@@ -90,15 +90,17 @@ def write_example(folder: Path, force: bool) -> list[str]:
         RuntimeFailure: the folder cannot be written.
     """
     from fairshare_cli.errors import InputError, RuntimeFailure
-    from fairshare_cli.io.atomic import atomic_write_text
+    from fairshare_cli.io.atomic import atomic_write_text, through_link
 
     source = package_folder("sample_configs")
     if folder.exists() and not folder.is_dir():
         raise InputError(f"--example {folder}: is a file; give a folder")
-    clash = [name for name in EXAMPLE_FILES if (folder / name).exists()]
+    # (a file there as a symbolic link is written through it, as fs init writes its config)
+    targets = {name: through_link(folder / name) for name in EXAMPLE_FILES}
+    clash = [name for name, target in targets.items() if target.exists()]
     if clash and not force:
         raise InputError(f"--example {folder}: {clash[0]} already exists; use --force")
-    new = [folder / name for name in EXAMPLE_FILES if not (folder / name).exists()]
+    new = [target for target in targets.values() if not target.exists()]
     had_folder = folder.is_dir()
     try:
         for name in EXAMPLE_FILES:
@@ -110,7 +112,7 @@ def write_example(folder: Path, force: bool) -> list[str]:
                 ) from None
             # (bytes as they are, each file whole: the store was written in place, and a
             # full disk left a truncated one)
-            atomic_write_text(folder / name, [data], "sample file", 0o644)
+            atomic_write_text(targets[name], [data], "sample file", 0o644)
     except BaseException:
         _remove_new(new, None if had_folder else folder)
         raise

@@ -60,3 +60,20 @@ def test_init_refuses_a_loop_of_links(tmp_path: Path, run: Callable[..., Any]) -
     second.symlink_to(first)
     refused(run("init", str(first)), f"{first} is a loop of symbolic links")
     assert first.is_symlink() and second.is_symlink()
+
+
+def test_init_example_writes_through_a_link_to_nothing_yet(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs init --example DIR`` with ``DIR/pool.toml -> shared/pool.toml`` (not there yet):
+    the sample config goes where the link points, and the link stays; it replaced the link
+    with a regular file."""
+    (tmp_path / "shared").mkdir()
+    folder = tmp_path / "pool"
+    folder.mkdir()
+    link = folder / "pool.toml"
+    link.symlink_to(tmp_path / "shared" / "pool.toml")
+    result = run("init", "--example", str(folder))
+    assert result.exit_code == 0, result.stderr
+    assert link.is_symlink() and (tmp_path / "shared" / "pool.toml").is_file()
+    refused(run("init", "--example", str(folder)), "pool.toml already exists; use --force")
