@@ -315,9 +315,9 @@ def _footer(
 
 
 def _groups_left_out(view: UserprioView) -> list[str]:
-    """A note for the groups asked for by name that a flat table leaves out: with no user
-    of a group among the rows, the table is flat, as condor_userprio's is, and shows no
-    group row (``fs userprio group_physics`` printed an empty table and said nothing)."""
+    """A note for the groups asked for by name that a flat table leaves out: with only the
+    priority columns, condor_userprio shows no group row (``HideGroups``), and
+    ``fs userprio group_physics --priority`` would print an empty table and say nothing."""
     if not view.named or view.hierarchical:
         return []
     shown = {row.name for row in view.rows}
