@@ -228,6 +228,30 @@ def test_a_typed_empty_path_is_refused(option: str, run: Callable[..., Any]) -> 
     )
 
 
+@pytest.mark.parametrize("where", ["option", "variable"])
+def test_a_state_path_of_blanks_is_refused(
+    where: str, tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fs submit --owner x --state ' '`` (or ``FAIRSHARE_STATE=' '``, a quoted
+    ``" $DIR"``) wrote a state file named " " into the current folder, in silence, where
+    ``[pool] state = " "`` is refused."""
+    monkeypatch.chdir(tmp_path)
+    pool = str(REPO / "sample_configs" / "pool.toml")
+    line = ["submit", "--owner", "x", "--config", pool]
+    if where == "option":
+        result = run(*line, "--state", " ")
+        said = "'--state'"
+    else:
+        result = run(*line, env={"FAIRSHARE_STATE": " "})
+        said = "FAIRSHARE_STATE"
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: Invalid value for {said}: ' ' is only blanks; give a file's path, or "
+        "leave it out (see 'cli submit --help')\n"  # (CliRunner names the program cli)
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("now", ["", " "])
 def test_a_typed_empty_now_is_refused(now: str, run: Callable[..., Any]) -> None:
     """``fs userprio --config sample_configs/pool.toml --now ""`` (a script's
