@@ -306,10 +306,11 @@ def _footer(
     )
     if hidden:
         some = ", ".join(hidden[:5]) + (f" and {len(hidden) - 5} more" if len(hidden) > 5 else "")
+        # (the groups' rows hold their usage where they show: not with --priority alone)
+        where = ", counted in their groups' rows" if any(r.is_group for r in view.rows) else ""
         lines.append(
             f"not listed: {len(hidden)} submitter{'s' if len(hidden) != 1 else ''} with "
-            f"usage but no job in the queue ({some}), counted in their groups' rows; "
-            "--allusers lists them"
+            f"usage but no job in the queue ({some}){where}; --allusers lists them"
         )
     return lines
 

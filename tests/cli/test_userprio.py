@@ -594,6 +594,8 @@ def test_a_submission_of_new_users_keeps_the_group_rows(
     ]
     assert lines[2].startswith("User Name ") and "Quota" not in result.stdout
     assert "counted in their groups' rows" in result.stderr
+    alone = run("userprio", "--priority", *args)  # (no group row: the note names none)
+    assert alone.stderr.endswith("and 8 more); --allusers lists them\n"), alone.stderr
     assert run("negotiate", *args).exit_code == 0
     after = run("userprio", *args).stdout.splitlines()
     assert after[1].startswith("Group ") and "Config" in after[1]
