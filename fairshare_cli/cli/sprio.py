@@ -214,7 +214,8 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
         cluster=env.config.pool.name,
     )
     write_lines(chunks, sys.stdout)
-    if others:  # (on stderr, under the listing: stdout stays sprio's)
+    whole = not (opts.weights or opts.jobs or opts.users or opts.partitions)
+    if others and whole:  # (on stderr, under the whole queue's listing: stdout is sprio's)
         click.echo(f"fs: note: {_not_slurm_note(others)}", err=True)
 
 

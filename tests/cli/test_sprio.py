@@ -288,3 +288,5 @@ def test_jobs_that_are_not_slurm_jobs_are_named_under_the_listing(
         "names no account, partition or QOS ('fs negotiate --dry-run' shows it)\n"
     )
     assert run("sprio", *line, "--json").stderr == ""  # (scripts read stdout alone)
+    for asked in (["-w"], ["-u", "alice"], ["-j", "1"], ["-p", "batch"]):  # (not asked for)
+        assert run("sprio", *asked, *line).stderr == "", asked
