@@ -7,6 +7,7 @@ import ast
 import importlib
 import pkgutil
 import re
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +119,49 @@ def test_readme_starts_with_the_two_set_up_commands() -> None:
     assert "sample_configs/pool.toml" in head[3]
     assert head[4] == "python -m pip install -e '.[test]' && python -m pytest -n auto"
     assert "python -m pytest -n auto" in (REPO / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def commands_in_code_blocks() -> list[tuple[str, list[str], dict[str, str]]]:
+    """Each ``fs`` or ``fairshare`` command of the pages' code blocks other than console
+    sessions (which tools/readme_sessions.py runs): (page, words, environment), taken out
+    of ``A && B``, ``A | B`` and ``eval "$(...)"``, comments dropped."""
+    found = []
+    for page in [README, *sorted(DOCS.glob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        for lang, body in re.findall(r"```(\w*)\n(.*?)```", text, flags=re.S):
+            if lang == "console":
+                continue
+            for line in body.splitlines():
+                line = line.split("  #")[0]
+                inner = re.search(r"\$\((.*)\)", line)
+                for part in re.split(r"&&|\|", inner.group(1) if inner else line):
+                    if not re.match(r"\s*([A-Z_]+=\S*\s+)*(fs|fairshare)(\s|$)", part):
+                        continue  # (not a command: a tree, a message, JSON)
+                    words = shlex.split(part)
+                    env = {}
+                    while words and re.match(r"[A-Z_]+=", words[0]):
+                        key, _, value = words.pop(0).partition("=")
+                        env[key] = value
+                    if words and words[0] in ("fs", "fairshare"):
+                        found.append((page.name, words, env))
+    return found
+
+
+def test_every_command_of_a_code_block_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's first line (``fs userprio --config sample_configs/pool.toml --now ...``)
+    and its completion lines for zsh and fish ran in no test: only console sessions did."""
+    from click.testing import CliRunner
+
+    monkeypatch.chdir(REPO)
+    commands = commands_in_code_blocks()
+    assert [env for _, _, env in commands if env] == [
+        {"_FAIRSHARE_COMPLETE": shell} for shell in ("bash_source", "zsh_source", "fish_source")
+    ]
+    assert commands[0][1][1:4] == ["userprio", "--config", "sample_configs/pool.toml"]
+    for page, words, env in commands:
+        result = CliRunner().invoke(cli, words[1:], prog_name=words[0], env=env)
+        assert result.exit_code == 0, (page, words, result.output)
+        assert result.stdout.strip(), (page, words)
 
 
 def _command_names() -> list[str]:

@@ -62,9 +62,10 @@ def config_option(func: F) -> F:
 
 def _path_store(attr: str, must_exist: bool = False) -> Callable[..., Any]:
     """A callback that stores a path option (:func:`store_option`), refusing a typed empty
-    path (``--config "$UNSET"`` fell back to ./fairshare.toml in silence) and, where
-    ``must_exist``, a missing file named by the option's variable, naming the variable
-    (the loader's error would name the file alone, to an admin who typed no option)."""
+    path (``--config "$UNSET"`` fell back to ./fairshare.toml in silence), one of blanks
+    only (as ``[pool] state`` is) and, where ``must_exist``, a missing file named by the
+    option's variable, naming the variable (the loader's error would name the file alone,
+    to an admin who typed no option)."""
     store = store_option(attr)
 
     def check(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
@@ -75,6 +76,10 @@ def _path_store(attr: str, must_exist: bool = False) -> Callable[..., Any]:
         source = ctx.get_parameter_source(param.name) if param.name else None
         if value == "" and source is ParameterSource.COMMANDLINE:
             raise click.BadParameter("an empty path; give a file's path, or leave it out")
+        if value and not value.strip():  # (--state " ": a state file named " " in silence)
+            raise click.BadParameter(
+                f"{value!r} is only blanks; give a file's path, or leave it out"
+            )
         missing = must_exist and value and not os.path.lexists(value)
         if missing and source is ParameterSource.ENVIRONMENT:
             raise click.BadParameter(f"File '{value}' does not exist.", ctx, param)

@@ -187,7 +187,7 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
             "You are not running a supported priority plugin (priority/basic). "
             "Only 'priority/multifactor' is supported."
         )
-    ctx, table = _listed(opts, env)
+    ctx, table, others = _listed(opts, env)
     if opts.fmt != "table":
         from fairshare_cli.render.formats import emit_columns, emit_rows
         from fairshare_cli.render.sprio import WEIGHT_FIELDS, json_columns, weights_row
@@ -214,6 +214,25 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
         cluster=env.config.pool.name,
     )
     write_lines(chunks, sys.stdout)
+    whole = not (opts.weights or opts.jobs or opts.users or opts.partitions)
+    if others and whole:  # (on stderr, under the whole queue's listing: stdout is sprio's)
+        click.echo(f"fs: note: {_not_slurm_note(others)}", err=True)
+
+
+def _not_slurm_note(ids: list[str]) -> str:
+    """What sprio leaves out of the queue: jobs whose owner has no association and that
+    name no account, partition or QOS (HTCondor's jobs, to fs); the first five named."""
+    if len(ids) == 1:
+        return (
+            f"not listed: job {ids[0]}, not a Slurm job: its owner has no association and it "
+            "names no account, partition or QOS ('fs negotiate --dry-run' shows it)"
+        )
+    some = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+    return (
+        f"not listed: {len(ids)} jobs ({some}), not Slurm jobs: their owners have no "
+        "association and they name no account, partition or QOS ('fs negotiate --dry-run' "
+        "shows them)"
+    )
 
 
 def priority_inputs(env: Env) -> tuple[float, PriorityContext]:
@@ -292,9 +311,10 @@ def write_lines(chunks: Iterable[str], stream: TextIO) -> None:
     stream.flush()
 
 
-def _listed(opts: SprioOptions, env: Env) -> tuple[PriorityContext, PriorityTable]:
-    """The priority context and the rows asked for (``-j``, ``-u``, ``-p``) in the order
-    asked for (``-S``; by job id when not given).
+def _listed(opts: SprioOptions, env: Env) -> tuple[PriorityContext, PriorityTable, list[str]]:
+    """The priority context, the rows asked for (``-j``, ``-u``, ``-p``) in the order
+    asked for (``-S``; by job id when not given) and the ids of the pending jobs that are
+    not Slurm jobs.
 
     Raises:
         InputError: the jobs file's faults; then a job the association tree cannot place,
@@ -319,11 +339,11 @@ def _listed(opts: SprioOptions, env: Env) -> tuple[PriorityContext, PriorityTabl
     table = builder.table(in_id_order=by_id)
     asked = (_split(opts.jobs), _split(opts.users), _split(opts.partitions))
     if by_id and not any(asked):
-        return ctx, table
+        return ctx, table, builder.not_slurm
     rows = selected_rows(table, *asked)
     if not by_id:
         rows = sort_order(table, rows, opts.sort or "i")
-    return ctx, table.taken(rows)
+    return ctx, table.taken(rows), builder.not_slurm
 
 
 def _inputs_after_file_faults(env: Env, jobs_file: str) -> tuple[float, PriorityContext]:

@@ -306,18 +306,19 @@ def _footer(
     )
     if hidden:
         some = ", ".join(hidden[:5]) + (f" and {len(hidden) - 5} more" if len(hidden) > 5 else "")
+        # (the groups' rows hold their usage where they show: not with --priority alone)
+        where = ", counted in their groups' rows" if any(r.is_group for r in view.rows) else ""
         lines.append(
             f"not listed: {len(hidden)} submitter{'s' if len(hidden) != 1 else ''} with "
-            f"usage but no job in the queue ({some}), counted in their groups' rows; "
-            "--allusers lists them"
+            f"usage but no job in the queue ({some}){where}; --allusers lists them"
         )
     return lines
 
 
 def _groups_left_out(view: UserprioView) -> list[str]:
-    """A note for the groups asked for by name that a flat table leaves out: with no user
-    of a group among the rows, the table is flat, as condor_userprio's is, and shows no
-    group row (``fs userprio group_physics`` printed an empty table and said nothing)."""
+    """A note for the groups asked for by name that a flat table leaves out: with only the
+    priority columns, condor_userprio shows no group row (``HideGroups``), and
+    ``fs userprio group_physics --priority`` would print an empty table and say nothing."""
     if not view.named or view.hierarchical:
         return []
     shown = {row.name for row in view.rows}

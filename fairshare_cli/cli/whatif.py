@@ -100,7 +100,8 @@ def whatif(
     appear or leave, and a count of what moved ("no differences" when nothing did).
     With simulate, the workload runs under both configs: rows tagged before/after (a
     "policy" field in json/ndjson/csv), --plot overlays the two runs (after dashed).
-    Dotted keys are the config's (docs/config.md); quote group names that contain dots.
+    Dotted keys are the config's (docs/config.md), a real knob name as the last part
+    too (accountant.PRIORITY_HALFLIFE); quote group names that contain dots.
     A half-life, slot weight, Slurm decay or QOS usage factor revalues recorded usage: for
     those the after side replays the usage history kept beside the state (or --history);
     with none kept, the output says so ('fs import history FILE' keeps one).
@@ -112,8 +113,9 @@ def whatif(
     from fairshare_cli.cli.context import WHATIF_OVERRIDES, WHATIF_REDERIVE, WHATIF_REPLAY
     from fairshare_cli.cli.main import cli
     from fairshare_cli.cli.whatif_replay import make_replay, needs_replay, replayed_sections
+    from fairshare_cli.io.config import canonical_key
 
-    overrides = dict(parse_assignment(a) for a in assignments)
+    overrides = {canonical_key(k): v for k, v in map(parse_assignment, assignments)}
     # --json, --output and --wide belong to the comparison wherever they are on the line.
     argv, output = take_output(
         ctx.meta.get(OUTPUT), [a for a in args if a not in ("--json", "--wide")]

@@ -316,7 +316,7 @@ def read_condor_history(
     line = 0
     with open_dump(path) as fh:
         stream: Any = fh if progress is None else _Counted(fh, _size(path), progress)
-        for line, ad in iter_ads(stream, name, convert=False):
+        for line, ad in iter_ads(stream, name, False, "condor_history -json or -long output"):
             # (the hot loop of benchmarks/make_condor_history.py's 1 GB file: no calls)
             get = ad.get
             if "Owner" not in ad and "User" not in ad:  # (a slot ad, a jobs file)

@@ -212,14 +212,15 @@ class FitTable:
         """Append one row; every cell is already formatted text."""
         self.rows.append(list(cells))
 
-    def build(self, width: int) -> Any:
-        """The Rich table laid out for ``width`` columns."""
+    def build(self, width: int, titled: bool = True) -> Any:
+        """The Rich table laid out for ``width`` columns (without its title: ``titled``)."""
         from rich.table import Table
 
         headers = [name for name, _ in self.columns]
         numeric = [num for _, num in self.columns]
         layout = plan(headers, numeric, self.rows, width)
-        table = Table(title=self.title, title_justify="left", show_edge=False, pad_edge=False)
+        title = self.title if titled else None
+        table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
         if layout.compact:
             from rich import box
 
@@ -250,13 +251,21 @@ class FitTable:
         layout = plan(headers, numeric, self.rows, width)
         if layout.compact:
             return None
-        return table_lines(self.title, layout.headers, numeric, self.rows, layout.widths)
+        if len(self.title) <= layout.width:
+            return table_lines(self.title, layout.headers, numeric, self.rows, layout.widths)
+        lines = table_lines("", layout.headers, numeric, self.rows, layout.widths)
+        return None if lines is None or not plain_text(self.title) else f"{self.title}\n{lines}"
 
     def __rich_console__(self, console: Any, options: Any) -> Iterator[Any]:
         headers = [name for name, _ in self.columns]
         numeric = [num for _, num in self.columns]
         need = plan(headers, numeric, self.rows, options.max_width).width
-        table = self.build(options.max_width)
+        titled = len(self.title) <= need  # (a longer title is a line of its own: not folded)
+        if not titled:
+            from rich.text import Text
+
+            yield Text(self.title, no_wrap=True, overflow="ignore")
+        table = self.build(options.max_width, titled)
         yield from console.render(table, options.update_width(max(need, options.max_width)))
 
 

@@ -235,7 +235,8 @@ def choose_columns(
     if all_cols:
         wanted.update(MOST, ALL_EXTRA)
     groups_shown = any(r.is_group for r in view.rows)
-    if not groups_shown and not quotas:
+    numbered = view.hierarchical or view.any_real_group  # (else user_prio.cpp drops them)
+    if not (groups_shown and numbered) and not quotas:
         wanted.difference_update(GROUP_ONLY)
     return [k for k in COLUMNS if k in wanted]
 

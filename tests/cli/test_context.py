@@ -228,6 +228,52 @@ def test_a_typed_empty_path_is_refused(option: str, run: Callable[..., Any]) -> 
     )
 
 
+@pytest.mark.parametrize("where", ["option", "variable"])
+def test_a_state_path_of_blanks_is_refused(
+    where: str, tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fs submit --owner x --state ' '`` (or ``FAIRSHARE_STATE=' '``, a quoted
+    ``" $DIR"``) wrote a state file named " " into the current folder, in silence, where
+    ``[pool] state = " "`` is refused."""
+    monkeypatch.chdir(tmp_path)
+    pool = str(REPO / "sample_configs" / "pool.toml")
+    line = ["submit", "--owner", "x", "--config", pool]
+    if where == "option":
+        result = run(*line, "--state", " ")
+        said = "'--state'"
+    else:
+        result = run(*line, env={"FAIRSHARE_STATE": " "})
+        said = "FAIRSHARE_STATE"
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: Invalid value for {said}: ' ' is only blanks; give a file's path, or "
+        "leave it out (see 'cli submit --help')\n"  # (CliRunner names the program cli)
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("now", "hint"),
+    [
+        pytest.param("1795262400000", "; if it is milliseconds, give seconds: 1795262400", id="ms"),
+        pytest.param("-1795262400000", "", id="negative"),
+        pytest.param("1e400", "", id="past-floats"),
+    ],
+)
+def test_a_now_in_milliseconds_is_named_as_such(
+    now: str, hint: str, run: Callable[..., Any]
+) -> None:
+    """``fs userprio --now $(date +%s%3N)`` (milliseconds) said only that the time is past
+    the year 9999; it now gives the seconds to type (1795262400000 // 1000)."""
+    pool = str(REPO / "sample_configs" / "pool.toml")
+    result = run("userprio", "--config", pool, "--now", now)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fs: error: --now: expected a time between the years 1 and 9999 (epoch seconds "
+        f"-62135596800 to 253402300799), got '{now}'{hint}\n"
+    )
+
+
 @pytest.mark.parametrize("now", ["", " "])
 def test_a_typed_empty_now_is_refused(now: str, run: Callable[..., Any]) -> None:
     """``fs userprio --config sample_configs/pool.toml --now ""`` (a script's

@@ -262,6 +262,34 @@ def test_jobs_file_needs_dry_run_and_explain_needs_an_idle_job(
     assert "--explain 9.9: no idle job with that id" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("jobs", "named"),
+    [
+        pytest.param([], "it holds no idle job (only an idle job is negotiated for)", id="none"),
+        pytest.param([{"id": "1", "owner": "a"}], "idle job: 1", id="one"),
+        pytest.param(
+            [{"id": "1", "owner": "a", "count": 3}, {"id": "2", "owner": "b", "count": 4}],
+            "idle jobs: 1.0, 1.1, 1.2, 2.0, 2.1 and 2 more",
+            id="seven",
+        ),
+    ],
+)
+def test_explain_of_a_job_not_in_the_queue_names_the_idle_ones(
+    jobs: list[dict[str, Any]], named: str, files: Callable[..., list[str]], run: Any
+) -> None:
+    """fs submit, then fs negotiate --dry-run --explain 9 (a mistyped id): the error said
+    only "no idle job with that id in state file ...: jobs", not which ids to give."""
+    args = files([])[:-2]  # the pool; the queue in the state
+    for job in jobs:
+        line = ["--id", job["id"], "--owner", job["owner"], "--count", str(job.get("count", 1))]
+        assert run("submit", *line, *args).exit_code == 0
+    result = run("negotiate", "--dry-run", "--explain", "9", *args)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"fs: error: --explain 9: no idle job with that id in state file {args[3]}: jobs; {named}\n"
+    )
+
+
 def test_negotiate_ndjson_csv_and_explain_json(files: Callable[..., list[str]], run: Any) -> None:
     args = files([{"id": "1.0", "owner": "a", "count": 3}], count=2)
     nd = run("negotiate", "--dry-run", *args, "--output", "ndjson")

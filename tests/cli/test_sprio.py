@@ -267,3 +267,26 @@ def test_format_without_a_valid_field_is_refused(tmp_path: Path) -> None:
     assert result.stderr == (
         "fs: error: Invalid job format specification: Z (-o has no valid field)\n"
     )
+
+
+def test_jobs_that_are_not_slurm_jobs_are_named_under_the_listing(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """fs init, fs submit --owner dave (no association, no account, partition nor QOS:
+    an HTCondor job to fs), then fs sprio: the job was left out in silence, as if the
+    submission had been lost. A note on stderr now names it; stdout is sprio's."""
+    config = tmp_path / "fairshare.toml"
+    assert run("init", str(config)).exit_code == 0
+    line = ["--config", str(config), "--state", str(tmp_path / "s.json"), "--now", NOW]
+    for owner in ("alice", "dave"):
+        assert run("submit", "--owner", owner, *line).exit_code == 0
+    result = run("sprio", *line)
+    assert result.exit_code == 0, result.stderr
+    assert [row.split()[0] for row in result.stdout.splitlines()] == ["JOBID", "1"]
+    assert result.stderr == (
+        "fs: note: not listed: job 2, not a Slurm job: its owner has no association and it "
+        "names no account, partition or QOS ('fs negotiate --dry-run' shows it)\n"
+    )
+    assert run("sprio", *line, "--json").stderr == ""  # (scripts read stdout alone)
+    for asked in (["-w"], ["-u", "alice"], ["-j", "1"], ["-p", "batch"]):  # (not asked for)
+        assert run("sprio", *asked, *line).stderr == "", asked

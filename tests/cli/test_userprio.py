@@ -537,19 +537,73 @@ def test_all_says_its_group_quotas_are_the_dumped_cycles(
     assert (root["quota"], root["subtree_quota"]) != (21.0, 25.0)
 
 
-def test_a_group_asked_for_alone_is_named_where_it_shows(run: Callable[..., Any]) -> None:
-    """``fs userprio group_physics`` on the sample pool: no user of the group is among the
-    rows, so the table is flat and has no group row (as condor_userprio's); it printed an
-    empty table and said nothing. A note now says where the row shows; stdout is as it was."""
+def test_a_group_asked_for_alone_shows_in_a_flat_table(run: Callable[..., Any]) -> None:
+    """``fs userprio group_physics`` on the sample pool: the one ad read is the group's, so
+    no group is numbered (user_prio.cpp ``CollectInfo`` numbers groups only when it reads
+    a user inside one) and the table is flat, with the group's row, as ``PrintInfo``
+    prints every group row but a leading ``<none>`` there; it printed an empty table."""
     from tests.conftest import REPO
 
     line = ["userprio", "group_physics", "--config", str(REPO / "sample_configs" / "pool.toml")]
     result = run(*line, "--now", NOW)
     assert result.exit_code == 0, result.stderr
-    assert "Number of users: 0" in result.stdout and "group_physics " not in result.stdout
-    assert result.stderr == (
-        "fs: note: group_physics: a group's row shows in the hierarchical table, with its "
-        "users (--hierarchical), and in --long and --json\n"
-    )
+    lines = [x.rstrip() for x in result.stdout.splitlines()]
+    assert lines[2].startswith("User Name ") and "Quota" not in result.stdout
+    assert lines[4].startswith("group_physics     ") and lines[-1].startswith("Number of users: 0")
+    assert result.stderr == ""
     shown = run(*line, "--hierarchical", "--now", NOW)
     assert "\ngroup_physics " in shown.stdout and shown.stderr == ""
+
+
+def test_a_submission_of_new_users_keeps_the_group_rows(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """fs submit --owner u1 --accounting-group group_physics.u1, then fs userprio, on the
+    sample pool: while the queue holds only u1's job, only its submitter's ad (none yet:
+    u1 has no record) and the groups' are read, so condor_userprio prints the groups in a
+    flat table (no group numbered: ``all_users_in_none_group``; the quota columns go,
+    ``<none>`` shows after another group). fs printed an empty table whose note said the
+    submitters' usage was counted in their groups' rows. Once a cycle has matched u1 its
+    ad is read (in a group: the groups are numbered) and the table is hierarchical with
+    the quota columns, though u1's row waits for a last usage time (the next update)."""
+    import shutil
+
+    from tests.conftest import REPO
+
+    state = tmp_path / "s.json"
+    shutil.copy(REPO / "sample_configs" / "sample-state.json", state)
+    args = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--state", str(state)]
+    args += ["--now", NOW]
+    assert (
+        run("submit", "--owner", "u1", "--accounting-group", "group_physics.u1", *args).exit_code
+        == 0
+    )
+    result = run("userprio", *args)
+    assert result.exit_code == 0, result.stderr
+    lines = [x.rstrip() for x in result.stdout.splitlines()]
+    names = [x.split()[0] for x in lines[4:-2]]
+    # by effective priority: 16.93, 23668.4, 60746.3, 84039.5, 95413.6, 148511 (the
+    # fs whatif session of docs/whatif-and-simulate.md prints them)
+    assert names == [
+        "group_chemistry",
+        "group_physics.astro",
+        "group_chemistry.lab",
+        "<none>",
+        "group_physics.hep",
+        "group_physics",
+    ]
+    assert lines[2].startswith("User Name ") and "Quota" not in result.stdout
+    assert "counted in their groups' rows" in result.stderr
+    alone = run("userprio", "--priority", *args)  # (no group row: the note names none)
+    assert alone.stderr.endswith("and 8 more); --allusers lists them\n"), alone.stderr
+    assert run("negotiate", *args).exit_code == 0
+    after = run("userprio", *args).stdout.splitlines()
+    assert after[1].startswith("Group ") and "Config" in after[1]
+    assert [x.split()[0] for x in after[4:-2]] == [
+        "group_chemistry",
+        "group_physics.astro",
+        "group_physics.hep",
+        "group_chemistry.lab",
+        "group_physics",
+        "<none>",
+    ]

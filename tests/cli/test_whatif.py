@@ -329,3 +329,36 @@ def test_an_association_s_raw_shares_the_view_prints_are_a_difference(
         {"key": f"astro/{user}", "field": "raw_shares", "before": 1, "after": 2}
         for user in ("erin", "frank")
     ]
+
+
+@pytest.mark.parametrize(
+    "key", ["accountant.PRIORITY_HALFLIFE", "accountant.priority_halflife_in_file_as_knob"]
+)
+def test_a_knob_name_in_set_is_its_config_key(
+    key: str, tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """fs whatif --set accountant.PRIORITY_HALFLIFE=3600 userprio on the sample pool said
+    "accountant.priority_halflife is set twice" (the file sets priority_halflife), as did
+    --set accountant.priority_halflife=3600 on a file that writes PRIORITY_HALFLIFE; the
+    knob name, accepted in the file, now replaces the file's value under either name and
+    replays the history as the key does: 19 rows change, as in the README's session."""
+    from tests.conftest import REPO
+
+    pool = REPO / "sample_configs" / "pool.toml"
+    if key.endswith("_as_knob"):
+        config = tmp_path / "pool.toml"
+        text = pool.read_text().replace("priority_halflife =", "PRIORITY_HALFLIFE =")
+        config.write_text(
+            text.replace(
+                'state = "sample-state.json"', f'state = "{REPO}/sample_configs/sample-state.json"'
+            )
+        )
+        key, pool = "accountant.priority_halflife", config
+    result = run(
+        "whatif", "--set", f"{key}=3600", "userprio", "--config", str(pool),
+        "--now", "2026-11-21T12:00:00Z",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == (
+        "19 rows changed, 3 moved, 0 appeared, 0 left (41 changes)"
+    )

@@ -178,3 +178,25 @@ def test_a_negotiation_whose_matches_move_is_not_without_differences(
     assert result.stdout.splitlines()[-1] == (
         f"0 rows changed, 0 moved, 0 appeared, 0 left, {jobs} matches differ ({len(moved)} changes)"
     )
+
+
+@pytest.mark.parametrize("columns", [None, "30"], ids=["piped", "30-columns"])
+def test_a_title_wider_than_its_table_is_one_line(
+    columns: str | None, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """fs whatif --set priority.weights.fairshare=0 sprio --jobs-file ...: the comparison
+    is 36 characters wide and its title 59; the title was folded to the table's width,
+    over three lines ("fs sprio with" / "priority.weights.fairshare=0:" / "before ->
+    after"). It is now one line above the table, piped or in a narrow terminal."""
+    if columns is None:
+        monkeypatch.delenv("COLUMNS")
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    result = run(
+        "whatif", "--set", "priority.weights.fairshare=0", "sprio",
+        "--jobs-file", str(REPO / "sample_configs" / "jobs.json"), "--config", POOL, "--now", NOW,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "fs sprio with priority.weights.fairshare=0: before -> after"
+    assert lines[1].split()[:1] == ["sprio"] and "rank" in lines[1]

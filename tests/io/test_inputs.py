@@ -79,7 +79,11 @@ def test_jobs_file_errors(tmp_path: Path, text: str, message: str) -> None:
             "output?",
             id="slot-ad",
         ),
-        pytest.param('"x"', ":1: expected 'Attr = value', got '\"x\"'", id="not-json-nor-long"),
+        pytest.param(
+            '"x"',
+            ":1: expected 'Attr = value', got '\"x\"'; give condor_history -json or -long output",
+            id="not-json-nor-long",
+        ),
         pytest.param("[1]", ":1: expected an ad (a JSON object)", id="not-an-ad"),
     ],
 )

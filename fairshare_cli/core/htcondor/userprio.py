@@ -1,7 +1,8 @@
 """The rows ``condor_userprio`` shows, computed from the accountant at ``now``.
 
 Row selection and order follow ``user_prio.cpp`` (reference/htcondor.md §6.7): the 24-hour
-activity filter, hierarchical mode when groups exist, flat order by effective priority.
+activity filter, hierarchical mode when a user inside a group is among the ads read, flat
+order by effective priority.
 HTCondor sorts with an unstable sort; equal keys here are ordered by name.
 """
 
@@ -23,6 +24,7 @@ from fairshare_cli.core.htcondor.userprio_order import (
     sort_order,
     sorted_rows,
     with_rows,
+    without_leading_root,
 )
 from fairshare_cli.core.htcondor.userprio_rollup import breadth_first, rolled_up
 from fairshare_cli.core.htcondor.userprio_row import GroupQuotaInfo as GroupQuotaInfo
@@ -172,8 +174,8 @@ def userprio_view(
     flags = list(map(itemgetter(1), rows))  # is_group (by position: faster)
     users = list(compress(rows, map(not_, flags)))
     groups = list(compress(rows, flags))
-    any_real_group = bool(set(map(itemgetter(2), users)) - {acct.ROOT_GROUP})  # group
     has_group_data = bool(config.groups)
+    any_real_group = _groups_numbered(users, groups, records, config, query, jobs)
     if query.hierarchical is None:
         # Flat when there is no group data, when every visible user is in <none>, or when
         # only the priority columns show.
@@ -191,8 +193,9 @@ def userprio_view(
             users, groups, key, query.show_priority, query.show_usage, none_last
         )
     else:
-        with_groups = any_real_group and not query.priority_only
+        with_groups = has_group_data and not query.priority_only  # (HideGroups: -priority)
         ordered, listed = _flat_order(users, groups, with_groups, query, config, at, descending)
+        ordered = ordered if any_real_group else without_leading_root(ordered)
     if not query.negotiator_ad:  # the collector's Accounting ads
         matched = collector_ads(records, config, query, queued_submitters(jobs, config))
     else:
@@ -385,6 +388,27 @@ def collector_ads(
         1
         for name, rec in records.items()
         if query.wanted(name) and in_collector(name, rec, groups, queued)
+    )
+
+
+def _groups_numbered(
+    users: list[UserprioRow], groups: list[UserprioRow], records: Mapping[str, CustomerRecord],
+    config: Config, query: UserprioQuery, jobs: Sequence[Job],
+) -> bool:  # fmt: skip
+    """Whether a shown row has a group number (``GroupId > 0``), which keeps the table
+    hierarchical and its ``<none>`` row: ``CollectInfo`` numbers the groups only when it
+    reads the ad of a user inside one (``fNeedGroupIdFixup``), shown or not (any record of
+    the negotiator's ad, else a collector ad); such a row is a user of a group or a group."""
+    if set(map(itemgetter(2), users)) - {acct.ROOT_GROUP}:
+        return True
+    group_of, known = acct.GroupTree(config.groups).group_of, {acct.ROOT_GROUP, *config.groups}
+    queued = queued_submitters(jobs, config)
+    return any(g.name != acct.ROOT_GROUP for g in groups) and any(
+        not rec.is_group
+        and query.wanted(name)
+        and (query.negotiator_ad or in_collector(name, rec, known, queued))
+        and group_of(name) != acct.ROOT_GROUP
+        for name, rec in records.items()
     )
 
 

@@ -131,3 +131,14 @@ def hierarchical_order(
         if gname not in names_present:
             out.extend(sorted(by_group[gname], key=key))
     return out
+
+
+def without_leading_root(ordered: list[Any]) -> list[Any]:
+    """The flat table without ``<none>`` when it is the first group row: with no group
+    numbered, ``PrintInfo`` hides it until it has printed another group's row."""
+    flags = list(map(itemgetter(1), ordered))  # is_group
+    if True in flags:
+        first = flags.index(True)  # names are unique: only a first group can be <none>
+        if ordered[first].name == acct.ROOT_GROUP:
+            return ordered[:first] + ordered[first + 1 :]
+    return ordered

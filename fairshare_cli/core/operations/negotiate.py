@@ -150,6 +150,17 @@ def in_pool(config: Config) -> Callable[[str], bool]:
     return lambda slot: held_slot(slot, partitionable) in configured
 
 
+def _idle_ids(idle: Sequence[JobBatch], most: int = 5) -> str:
+    """The idle jobs ``--explain`` takes, the first ``most`` named: ``idle jobs: 1.0, 1.1
+    and 3 more``; ``it holds no idle job`` when there is none."""
+    total = sum(b.count for b in idle)
+    if not total:
+        return "it holds no idle job (only an idle job is negotiated for)"
+    ids = [b.job_id(i) for b in idle for i in range(min(b.count, most))][:most]
+    more = f" and {total - len(ids)} more" if total > len(ids) else ""
+    return f"idle job{'s' if total > 1 else ''}: {', '.join(map(shown, ids))}{more}"
+
+
 def run_cycle(
     config: Config,
     inputs: CycleInputs,
@@ -164,10 +175,11 @@ def run_cycle(
         InputError: ``explain_job`` is not an idle job of the queue.
         ConfigError: bad groups or expressions in the config.
     """
-    idle = (b for b in inputs.batches if b.job.status == "idle")
+    idle = [b for b in inputs.batches if b.job.status == "idle"]
     if explain_job is not None and not any(b.holds(explain_job) for b in idle):
         raise InputError(
             f"--explain {shown(explain_job)}: no idle job with that id in {inputs.jobs_source}"
+            f"; {_idle_ids(idle)}"
         )
     return negotiate_cycle(
         config.machines,

@@ -251,6 +251,8 @@ class TableBuilder:
         #: (most owners have one: one lookup a job, and a check of its account).
         self.assocs: dict[str, dict[str | None, AssocShare | None]] = {}
         self.first: dict[str, Any] = {}
+        #: The ids of the listed jobs that are not Slurm jobs (no row), in queue order.
+        self.not_slurm: list[str] = []
         #: The job fields its :class:`PartShare` s depend on (partition, QOS, nodes, CPUs,
         #: memory, time limit) -> the job's shares, one a partition.
         self.classes: dict[tuple[Any, ...], tuple[PartShare, ...]] = {}
@@ -377,6 +379,7 @@ class TableBuilder:
             if assoc is None:  # not a Slurm job: no row (unless it names these: an error)
                 if job.partition is not None or job.qos is not None:
                     self.assoc(job)
+                self.not_slurm.append(job.id)
                 continue
             jid = job.id
             length = len(jid)

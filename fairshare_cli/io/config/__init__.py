@@ -30,6 +30,7 @@ __all__ = [
     "TOP_KEYS",
     "apply_overrides",
     "build_config",
+    "canonical_key",
     "check_expressions",
     "load_config",
     "read_toml",
@@ -95,10 +96,12 @@ def apply_overrides(
     for dotted, value in overrides.items():
         parts = split_dotted(dotted)
         node: Any = out
+        table = ""  # (as the reader names it: machines[0], groups."group_physics.hep")
         for part in parts[:-1]:
             if isinstance(node, list):
                 try:
                     node = node[int(part)]
+                    table += f"[{int(part)}]"
                     continue
                 except (ValueError, IndexError):
                     raise ConfigError(f"{where}: --set {dotted}: no item {part}") from None
@@ -106,10 +109,49 @@ def apply_overrides(
             if not isinstance(nxt, (dict, list)):
                 raise ConfigError(f"{where}: --set {dotted}: {part} is not a table")
             node = nxt
+            table += ("." if table else "") + (f'"{part}"' if "." in part else part)
         if isinstance(node, list):
             raise ConfigError(f"{where}: --set {dotted}: cannot replace a whole [[...]] entry")
-        node[parts[-1]] = value
+        _set_key(node, table, parts[-1], value)
     return out
+
+
+def _set_key(node: dict[str, Any], table: str, key: str, value: Any) -> None:
+    """Set ``key`` of the config table ``node`` (named ``table``), a real knob name as its
+    config key, in place of what the file sets under either name (``--set
+    accountant.PRIORITY_HALFLIFE=3600`` over a file's ``priority_halflife``, or the
+    reverse, said the key was set twice)."""
+    key, knobs = _knob_key(table, key)
+    for old in [k for k in node if k != key and knobs.get(k.upper()) == key]:
+        del node[old]
+    node[key] = value
+
+
+def _knob_key(table: str, key: str) -> tuple[str, dict[str, str]]:
+    """The config key ``key`` names in ``table`` (a knob name's key, else ``key``), and
+    the table's knob names (upper case) -> keys."""
+    from fairshare_cli.io.knob_aliases import KNOBS, table_pattern
+
+    knobs = {k.upper(): v for k, v in KNOBS.get(table_pattern(table), {}).items()}
+    return (key if key in knobs.values() else knobs.get(key.upper(), key)), knobs
+
+
+def canonical_key(dotted: str) -> str:
+    """``dotted`` with a real knob name as its last part written as its config key
+    (``accountant.PRIORITY_HALFLIFE`` -> ``accountant.priority_halflife``), as the config
+    file takes it: what a ``--set`` key changes is then told by its name."""
+    parts = split_dotted(dotted)
+    table = ""
+    for part in parts[:-1]:
+        if part.isdigit():
+            table += f"[{part}]"
+        else:
+            table += ("." if table else "") + (f'"{part}"' if "." in part else part)
+    key, _ = _knob_key(table, parts[-1])
+    if key == parts[-1]:
+        return dotted
+    cut = dotted.rstrip().rfind(parts[-1])
+    return dotted[:cut] + key + dotted[cut + len(parts[-1]) :]
 
 
 def split_dotted(key: str) -> list[str]:

@@ -77,22 +77,25 @@ def _unescape(body: str) -> str:
     return re.sub(r'\\(["\\])', r"\1", body)
 
 
-def iter_long_ads(fh: Iterable[str], label: str) -> Iterator[tuple[int, Ad]]:
+def iter_long_ads(fh: Iterable[str], label: str, wanted: str = "") -> Iterator[tuple[int, Ad]]:
     """``(first line, ad)`` for each ad of ``-long`` output; blank lines separate ads.
 
     Raises:
-        InputError: ``FILE:LINE: expected 'Attr = value'`` for any other line.
+        InputError: ``FILE:LINE: expected 'Attr = value'`` for any other line; in the
+            first ad, naming the output ``wanted`` (a table of the tool's: its plain
+            output, as ``condor_q`` prints it without ``-json`` or ``-long``).
     """
     ad: Ad = {}
     start = 0
     lineno = 0
+    first = True
     for raw in fh:
         lineno += 1
         line = raw.rstrip("\r\n")
         if not line.strip():
             if ad:
                 yield start, ad
-                ad = {}
+                ad, first = {}, False
             continue
         if line.startswith("-- ") and not ad:  # condor_q/condor_history schedd banners
             continue
@@ -101,7 +104,8 @@ def iter_long_ads(fh: Iterable[str], label: str) -> Iterator[tuple[int, Ad]]:
         m = _ATTR.match(line)
         if m is None:
             shown = line[:40].encode("unicode_escape").decode("ascii")
-            raise InputError(f"{label}:{lineno}: expected 'Attr = value', got '{shown}'")
+            give = f"; give {wanted}" if wanted and first else ""
+            raise InputError(f"{label}:{lineno}: expected 'Attr = value', got '{shown}'{give}")
         if not ad:
             start = lineno
         ad[m.group(1)] = parse_long_value(m.group(2))
@@ -147,11 +151,14 @@ def junk_error(label: str, line: int) -> InputError:
     return InputError(f"{label}:{line}: binary data (not UTF-8 text); expected HTCondor's output")
 
 
-def iter_ads(fh: IO[str], label: str, convert: bool = True) -> Iterator[tuple[int, Ad]]:
+def iter_ads(
+    fh: IO[str], label: str, convert: bool = True, wanted: str = ""
+) -> Iterator[tuple[int, Ad]]:
     """Ads of either form, told from the first non-blank character (``[``/``{`` = JSON).
 
     Raises:
-        InputError: naming ``FILE:LINE`` of the first malformed line.
+        InputError: naming ``FILE:LINE`` of the first malformed line (and, in the first
+            ad, the output ``wanted``: ``condor_q -json or -long output``).
     """
     head = fh.read(4096)
     refuse_bom(head, label)
@@ -160,7 +167,7 @@ def iter_ads(fh: IO[str], label: str, convert: bool = True) -> Iterator[tuple[in
     if first in ("[", "{"):
         yield from iter_json_ads(stream, label, convert)
     else:
-        yield from iter_long_ads(stream, label)
+        yield from iter_long_ads(stream, label, wanted)
 
 
 class _Prepend:

@@ -160,7 +160,7 @@ def read_queue(
             empty file: nothing to import).
     """
     ads = 0
-    for line, ad in iter_ads(fh, label):
+    for line, ad in iter_ads(fh, label, wanted="condor_q -json or -long output"):
         ads += 1
         job = job_from_ad(ad, f"{label}:{line}", groups)
         if job is not None:

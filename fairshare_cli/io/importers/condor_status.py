@@ -280,7 +280,7 @@ def read_status(fh: IO[str], label: str) -> StatusDump:
             ad at all (an empty file).
     """
     dump = StatusDump()
-    for line, ad in iter_ads(fh, label):
+    for line, ad in iter_ads(fh, label, wanted=EXPECTED):
         slot = _slot(ad, line, label, dump)
         if slot is not None:
             dump.slots.append(slot)

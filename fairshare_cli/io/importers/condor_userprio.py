@@ -87,7 +87,7 @@ def read_userprio(fh: IO[str], label: str) -> tuple[list[AccountingAd], float]:
     """
     records: list[AccountingAd] = []
     last: float | None = None
-    for line, ad in iter_ads(fh, label):
+    for line, ad in iter_ads(fh, label, wanted="condor_userprio -l or -l -allusers output"):
         where = f"{label}:{line}"
         update = _number(ad, "LastUpdate", where, None)
         numbered = sorted(

@@ -90,7 +90,8 @@ def read_scontrol(
     dump, kinds, line = _Dump(label, out), _Kinds(), first_line
     for piece in chain([text], rest):
         if not piece.startswith("JobId="):
-            raise InputError(f'{label}:{line}: expected "JobId=..." (scontrol show jobs)')
+            either = " or squeue --json output" if line == first_line else ""
+            raise InputError(f'{label}:{line}: expected "JobId=..." (scontrol show jobs){either}')
         dump.text = piece
         line = _records(piece, line, dump, kinds)
 

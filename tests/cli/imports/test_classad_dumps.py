@@ -421,3 +421,72 @@ def test_partitionable_slots_from_condor_status_long(
             "resources": {"Cpus": 4, "Memory": 8192},
         }
     }
+
+
+# ------------------------------------------------------------- the tools' plain tables
+
+CONDOR_Q_TABLE = """
+-- Schedd: htc.test : <127.0.0.1:9618> @ 11/23/26 18:25:33
+OWNER BATCH_NAME    SUBMITTED   DONE   RUN    IDLE  TOTAL JOB_IDS
+ann   ID: 1      11/23 18:00      _      2      3      5 1.0-4
+"""
+CONDOR_STATUS_TABLE = """Name           OpSys      Arch   State     Activity LoadAv Mem   ActvtyTime
+
+slot1@htc.test LINUX      X86_64 Claimed   Busy      0.000  512  0+00:00:03
+"""
+CONDOR_HISTORY_TABLE = """ ID     OWNER          SUBMITTED   RUN_TIME     ST  COMPLETED   CMD
+   1.0   ann            11/23 18:00   0+00:05:00 C   11/23 18:05 /bin/sleep 300
+"""
+
+
+@pytest.mark.parametrize(
+    ("kind", "content", "expected"),
+    [
+        pytest.param(
+            "condor-q",
+            CONDOR_Q_TABLE,
+            ":3: expected 'Attr = value', got 'OWNER BATCH_NAME    SUBMITTED   DONE   R'; "
+            "give condor_q -json or -long output",
+            id="condor_q",
+        ),
+        pytest.param(
+            "condor-status",
+            CONDOR_STATUS_TABLE,
+            ":1: expected 'Attr = value', got 'Name           OpSys      Arch   State  '; "
+            "give condor_status -json or -long output",
+            id="condor_status",
+        ),
+        pytest.param(
+            "condor-userprio",
+            POOL / "condor_userprio.txt",
+            ":1: expected 'Attr = value', got 'Last Priority Update: 11/23 18:25'; "
+            "give condor_userprio -l or -l -allusers output",
+            id="condor_userprio",
+        ),
+    ],
+)
+def test_a_tools_plain_table_is_refused_naming_the_options_to_give(
+    refuse_dump: Any, kind: str, content: str | Path, expected: str
+) -> None:
+    """fs import condor-q FILE of what plain condor_q prints (and the like for
+    condor_status, condor_userprio, condor_history) said only "expected 'Attr = value'",
+    not that the tool is to be run with -json or -long (-l)."""
+    refuse_dump(kind, content, expected)
+
+
+def test_condor_history_s_plain_table_is_refused_naming_the_options_to_give(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """fs import condor-history FILE of what plain condor_history prints."""
+    from tests.cli.conftest import write_pool
+
+    pool = write_pool(tmp_path)
+    dump = tmp_path / "history.txt"
+    dump.write_text(CONDOR_HISTORY_TABLE)
+    line = ["--config", str(pool["config"]), "--state", str(pool["state"]), "--now", NOW]
+    result = run("import", "condor-history", str(dump), *line)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: {dump}:1: expected 'Attr = value', got ' ID     OWNER          "
+        "SUBMITTED   RUN_T'; give condor_history -json or -long output\n"
+    )

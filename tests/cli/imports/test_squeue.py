@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.cli.imports.conftest import GARBAGE, OTHER_DUMPS, Refuse
-from tests.cli.test_slurm_imports import _build, _pass_time
+from tests.cli.test_slurm_imports import FIXTURES, _build, _pass_time
 
 
 def _running(state: Path) -> int:
@@ -59,11 +59,18 @@ def test_a_dump_of_an_empty_queue_ends_the_running_jobs(
         pytest.param(OTHER_DUMPS["condor_q -json"], "jobs[0]: expected job_id", id="condor_q"),
         pytest.param(OTHER_DUMPS["slurm.conf"], ':1: expected "JobId=..."', id="slurm.conf"),
         pytest.param(OTHER_DUMPS["sshare"], ':2: expected "JobId=..."', id="sshare"),
+        pytest.param(
+            FIXTURES / "cl1_idle" / "squeue.txt",
+            ':2: expected "JobId=..." (scontrol show jobs) or squeue --json output',
+            id="plain-squeue",
+        ),
     ],
 )
 def test_what_is_not_a_job_dump_is_refused(
     refuse_dump: Refuse, content: str | Path, expected: str
 ) -> None:
+    """fs import squeue squeue.txt (plain squeue's table, the likeliest wrong file) said
+    only 'expected "JobId=..." (scontrol show jobs)', not the other dump it takes."""
     refuse_dump("squeue", content, expected)
 
 
