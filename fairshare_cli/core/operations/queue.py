@@ -14,7 +14,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from fairshare_cli.core.config import Config
+from fairshare_cli.core.config import Config, MachineSpec
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.claims import (
     NegotiatorState,
@@ -73,6 +73,7 @@ def check_slurm_fields(config: Config, job: Job) -> None:
     if job.account is not None and config.accounts and job.account not in config.accounts:
         raise InputError(f'job {job.id}: unknown account "{job.account}" (see [accounts])')
     _check_association(config, job)
+    _check_runnable(config, job)
 
 
 def _check_association(config: Config, job: Job) -> None:
@@ -94,6 +95,80 @@ def _check_association(config: Config, job: Job) -> None:
         f'job {job.id}: user "{user}" has no association{where} (sbatch: "Invalid account '
         'or account/partition combination specified"); add it to [accounts]'
     )
+
+
+def node_cpus(spec: MachineSpec) -> int:
+    """The CPUs of each Slurm node of a ``[[machines]]`` stanza: ``slots × Cpus``."""
+    value = spec.attribute("Cpus")
+    return spec.slots * (int(value) if isinstance(value, (int, float)) else 1)
+
+
+def _is_slurm_job(config: Config, job: Job) -> bool:
+    """A job naming an account, partition or QOS, or whose user has an association (as
+    ``fs sprio`` lists them); any other job is HTCondor's (or DIRAC's)."""
+    from fairshare_cli.core.slurm.factors import job_user
+
+    if job.account is not None or job.partition is not None or job.qos is not None:
+        return True
+    user = job_user(job.owner)
+    return any(user in spec.users for spec in config.accounts.values())
+
+
+def _check_runnable(config: Config, job: Job) -> None:
+    """Refuse a Slurm job that no nodes of its partitions could ever run, idle as they
+    may be, as ``sbatch`` does: ``select_nodes`` tests the job against the partition's
+    nodes (``_pick_best_nodes``: "never runnable in partition") and ``job_allocate``
+    rejects ``ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE``. A job submitted to several
+    partitions is refused when it fits none (``_select_nodes_parts`` tries each).
+
+    A job of ``num_nodes`` N needs N nodes of the partition; its CPUs (``request_cpus``,
+    the whole job's) must fit the N largest when it names several nodes, else all the
+    partition's nodes (without ``-N``, sbatch spreads tasks over as many as they need).
+    Partition limits Slurm refuses only with ``EnforcePartLimits`` (``MaxTime``, which the
+    job then waits on) are not checked: Slurm's default is ``NO``.
+
+    Raises:
+        InputError: naming the job, what it asks and what each partition has.
+    """
+    if not config.machines or not _is_slurm_job(config, job):
+        return
+    parts = job.partitions or tuple(p for p, s in config.partitions.items() if s.default)
+    parts = parts or tuple(config.partitions) or ("",)
+    reasons = []
+    for part in parts:
+        sizes = sorted(
+            (
+                (node_cpus(spec), spec.count)
+                for spec in config.machines
+                if not part or not spec.partitions or part in spec.partitions
+            ),
+            reverse=True,
+        )
+        reason = _never_runnable(job, sizes)
+        if reason is None:
+            return
+        reasons.append((f'partition "{part}" ' if part else "the pool ") + reason)
+    raise InputError(
+        f'job {job.id}: {"; ".join(reasons)} (sbatch: "Requested node configuration is not '
+        'available")'
+    )
+
+
+def _never_runnable(job: Job, sizes: Sequence[tuple[int, int]]) -> str | None:
+    """Why a job can never run on nodes of ``sizes`` ((CPUs, how many), largest first);
+    None when it can."""
+    want = max(job.num_nodes, 1)
+    nodes = sum(count for _, count in sizes)
+    if want > nodes:
+        return f"has {nodes} nodes, the job asks for {want}"
+    cpus, left = 0, want if want > 1 else nodes
+    for size, count in sizes:
+        take = min(count, left)
+        cpus, left = cpus + size * take, left - take
+    if job.request_cpus > cpus:
+        where = f"on its {want} largest nodes" if want > 1 else "in all"
+        return f"has {cpus} CPUs {where}, the job asks for {job.request_cpus}"
+    return None
 
 
 def slurm_charges(
