@@ -49,9 +49,9 @@ def _refuse_bare_knob(key: str, raw: str) -> None:
         InputError: ``key`` is no top-level config key and is a knob name.
     """
     from fairshare_cli.io.config import TOP_KEYS
-    from fairshare_cli.io.knob_aliases import knob_keys
+    from fairshare_cli.io.knob_aliases import bare_knob_keys
 
-    keys = [] if "." in key or key in TOP_KEYS else knob_keys(key)
+    keys = bare_knob_keys(key, TOP_KEYS)
     if keys:
         spelt = " or ".join(f"--set {k}={raw}" for k in keys)
         raise InputError(

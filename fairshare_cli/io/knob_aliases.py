@@ -164,6 +164,13 @@ def knob_keys(knob: str) -> list[str]:
     ]
 
 
+def bare_knob_keys(key: str, top: Collection[str]) -> list[str]:
+    """The dotted config keys a real knob name given alone as a dotted key stands for
+    (``PRIORITY_HALFLIFE``: it names no table); ``[]`` for a dotted key, one of ``top`` (the
+    config's tables) or no knob name."""
+    return [] if "." in key or key in top else knob_keys(key)
+
+
 def knob_hint(key: str, where: str, close: bool = True) -> str | None:
     """A hint for an unknown key that is (or, if ``close``, nearly is) a knob name."""
     upper = {
