@@ -316,7 +316,7 @@ def read_condor_history(
 
     name = label or path
     line = 0
-    statuses: set[Any] = set()
+    statuses: set[int] = set()
     with open_dump(path) as fh:
         stream: Any = fh if progress is None else _Counted(fh, _size(path), progress)
         for line, ad in iter_ads(stream, name, False, "condor_history -json or -long output"):
@@ -348,7 +348,9 @@ def read_condor_history(
                     "CompletionDate or EnteredCurrentStatus); is this condor_history -json "
                     "or -long output?"
                 )
-            statuses.add(picked.get("JobStatus"))
+            status = picked.get("JobStatus")
+            if status.__class__ is int:  # (a list or table is no status: skipped, unhashed)
+                statuses.add(status)
             rec = record_from_condor_ad(picked, f"{name}:{line}")
             if rec is not None:
                 yield rec
@@ -357,7 +359,7 @@ def read_condor_history(
         raise EmptyInput(f"{name}: no job ads; expected condor_history -json or -long output")
 
 
-def _refuse_a_queue(statuses: set[Any], name: str) -> None:
+def _refuse_a_queue(statuses: set[int], name: str) -> None:
     """Refuse a job queue given as history: ads that are all still in the queue.
 
     A job leaves the schedd's queue for its history only as completed (4) or removed (3)

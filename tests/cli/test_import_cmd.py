@@ -283,3 +283,18 @@ def test_a_history_with_jobs_that_left_the_queue_is_imported(
     result = run("import", "condor-history", str(folder / "ads.json"), *args)
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("Imported 2 usage records")
+
+
+@pytest.mark.parametrize("status", [[1], {"a": 1}])
+def test_a_job_status_that_is_no_number_is_no_queue_status(
+    tmp_path: Path, run: Callable[..., Any], status: Any
+) -> None:
+    """A ``JobStatus`` that is a list or a table tells nothing of the queue: the ad is
+    read as before (one usage record), no traceback."""
+    folder, args = _folder(tmp_path)
+    ad = {"Owner": "a", "JobStatus": status, "JobCurrentStartDate": 1795176000,
+          "CompletionDate": 1795179600}  # fmt: skip
+    (folder / "ads.json").write_text(json.dumps([ad]), encoding="utf-8")
+    result = run("import", "condor-history", str(folder / "ads.json"), *args)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("Imported 1 usage record ")
