@@ -14,7 +14,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from fairshare_cli.core.config import Config, MachineSpec
+from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.claims import (
     NegotiatorState,
@@ -26,6 +26,7 @@ from fairshare_cli.core.htcondor.claims import (
 from fairshare_cli.core.htcondor.pool import submitter_of
 from fairshare_cli.core.jobs import Job, job_to_json, jobs_from_objects, parse_jobs
 from fairshare_cli.core.names import shown
+from fairshare_cli.core.operations.node_fit import NodeFit
 from fairshare_cli.core.state import State
 from fairshare_cli.errors import InputError
 
@@ -51,9 +52,10 @@ def matches(job: Job, wanted: str) -> bool:
     return job.id == wanted or ("." not in wanted and job.id.split(".", 1)[0] == wanted)
 
 
-def check_slurm_fields(config: Config, job: Job) -> None:
-    """Reject a job naming a partition, QOS or account the config does not define, or with
-    a nice or site factor Slurm refuses.
+def check_slurm_fields(config: Config, job: Job, fit: NodeFit | None = None) -> None:
+    """Reject a job naming a partition, QOS or account the config does not define, with
+    a nice or site factor Slurm refuses, or that no nodes of its partitions could ever run
+    (``fit``: the submission's :class:`NodeFit`).
 
     Raises:
         InputError: naming the job and the field.
@@ -73,7 +75,7 @@ def check_slurm_fields(config: Config, job: Job) -> None:
     if job.account is not None and config.accounts and job.account not in config.accounts:
         raise InputError(f'job {job.id}: unknown account "{job.account}" (see [accounts])')
     _check_association(config, job)
-    _check_runnable(config, job)
+    (fit or NodeFit(config)).check(job)
 
 
 def _check_association(config: Config, job: Job) -> None:
@@ -95,80 +97,6 @@ def _check_association(config: Config, job: Job) -> None:
         f'job {job.id}: user "{user}" has no association{where} (sbatch: "Invalid account '
         'or account/partition combination specified"); add it to [accounts]'
     )
-
-
-def node_cpus(spec: MachineSpec) -> int:
-    """The CPUs of each Slurm node of a ``[[machines]]`` stanza: ``slots × Cpus``."""
-    value = spec.attribute("Cpus")
-    return spec.slots * (int(value) if isinstance(value, (int, float)) else 1)
-
-
-def _is_slurm_job(config: Config, job: Job) -> bool:
-    """A job naming an account, partition or QOS, or whose user has an association (as
-    ``fs sprio`` lists them); any other job is HTCondor's (or DIRAC's)."""
-    from fairshare_cli.core.slurm.factors import job_user
-
-    if job.account is not None or job.partition is not None or job.qos is not None:
-        return True
-    user = job_user(job.owner)
-    return any(user in spec.users for spec in config.accounts.values())
-
-
-def _check_runnable(config: Config, job: Job) -> None:
-    """Refuse a Slurm job that no nodes of its partitions could ever run, idle as they
-    may be, as ``sbatch`` does: ``select_nodes`` tests the job against the partition's
-    nodes (``_pick_best_nodes``: "never runnable in partition") and ``job_allocate``
-    rejects ``ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE``. A job submitted to several
-    partitions is refused when it fits none (``_select_nodes_parts`` tries each).
-
-    A job of ``num_nodes`` N needs N nodes of the partition; its CPUs (``request_cpus``,
-    the whole job's) must fit the N largest when it names several nodes, else all the
-    partition's nodes (without ``-N``, sbatch spreads tasks over as many as they need).
-    Partition limits Slurm refuses only with ``EnforcePartLimits`` (``MaxTime``, which the
-    job then waits on) are not checked: Slurm's default is ``NO``.
-
-    Raises:
-        InputError: naming the job, what it asks and what each partition has.
-    """
-    if not config.machines or not _is_slurm_job(config, job):
-        return
-    parts = job.partitions or tuple(p for p, s in config.partitions.items() if s.default)
-    parts = parts or tuple(config.partitions) or ("",)
-    reasons = []
-    for part in parts:
-        sizes = sorted(
-            (
-                (node_cpus(spec), spec.count)
-                for spec in config.machines
-                if not part or not spec.partitions or part in spec.partitions
-            ),
-            reverse=True,
-        )
-        reason = _never_runnable(job, sizes)
-        if reason is None:
-            return
-        reasons.append((f'partition "{part}" ' if part else "the pool ") + reason)
-    raise InputError(
-        f'job {job.id}: {"; ".join(reasons)} (sbatch: "Requested node configuration is not '
-        'available")'
-    )
-
-
-def _never_runnable(job: Job, sizes: Sequence[tuple[int, int]]) -> str | None:
-    """Why a job can never run on nodes of ``sizes`` ((CPUs, how many), largest first);
-    None when it can."""
-    want = max(job.num_nodes, 1)
-    nodes = sum(count for _, count in sizes)
-    if want > nodes:
-        return f"has {nodes} nodes, the job asks for {want}"
-    cpus, left = 0, want if want > 1 else nodes
-    for size, count in sizes:
-        take = min(count, left)
-        cpus, left = cpus + size * take, left - take
-    if job.request_cpus > cpus:
-        where = f"on its {want} largest nodes" if want > 1 else "in all"
-        return f"has {cpus} CPUs {where}, the job asks for {job.request_cpus}"
-    return None
 
 
 def slurm_charges(
@@ -240,11 +168,12 @@ def new_jobs(
     """
     new = parse_jobs(numbered(queue, objects, now, job_id), source)
     taken = {j.id for j in queue}
+    fit = NodeFit(config)
     for job in new:
         if job.id in taken:
             raise InputError(f"{source}: job id {job.id} is already in the queue of {where}")
         try:
-            check_slurm_fields(config, job)
+            check_slurm_fields(config, job, fit)
         except InputError as exc:
             raise InputError(f"{source}: {exc}") from None
     return new

@@ -52,7 +52,7 @@ from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor.negotiator import machine_names
 from fairshare_cli.core.jobs import Job
-from fairshare_cli.core.operations.queue import node_cpus
+from fairshare_cli.core.operations.node_fit import node_cpus
 from fairshare_cli.core.operations.sim_row import JobStart, SimRow
 from fairshare_cli.core.operations.slurm_pending import PendingJobs, Score
 from fairshare_cli.core.operations.slurm_series import SlurmSeries
