@@ -14,12 +14,15 @@ import shlex
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from fairshare_cli.errors import FairshareError, InputError, RuntimeFailure
 from fairshare_cli.io.sweep_dir import SweepDir
+
+if TYPE_CHECKING:
+    from fairshare_cli.core.sweep.spec import SweepSpec
 
 
 def prepare(spec_path: Path, out: Path) -> SweepDir:
@@ -42,6 +45,7 @@ def prepare(spec_path: Path, out: Path) -> SweepDir:
     except ConfigError as exc:
         raise InputError(str(exc)) from None
     spec = spec_from_toml(data, str(spec_path))
+    _refuse_bare_knobs(spec, str(spec_path))
     folder = SweepDir(out)
     old = folder.read_manifest()
     clock = float(old["spec"]["now"]) if old is not None and spec.now is None else resolve_now(None)
@@ -56,6 +60,26 @@ def prepare(spec_path: Path, out: Path) -> SweepDir:
     if old is None:
         folder.write_manifest(manifest)
     return folder
+
+
+def _refuse_bare_knobs(spec: SweepSpec, label: str) -> None:
+    """An axis ``key`` that is a real knob name alone (``PRIORITY_HALFLIFE``) names no
+    table, as for ``fs whatif --set``: refused with the keys to write.
+
+    Raises:
+        InputError: naming the axis and the dotted keys the knob stands for.
+    """
+    from fairshare_cli.io.config import TOP_KEYS
+    from fairshare_cli.io.knob_aliases import bare_knob_keys
+
+    for k, axis in enumerate(spec.axes, start=1):
+        keys = bare_knob_keys(axis.key, TOP_KEYS)
+        if keys:
+            spelt = " or ".join(f'key = "{key}"' for key in keys)
+            raise InputError(
+                f"{label}: axis {k} ({axis.key}): {axis.key} alone names no table (keys are "
+                f"dotted config keys); write {spelt}"
+            )
 
 
 def _progress(total: int, done: int) -> Callable[[int], None]:

@@ -30,6 +30,7 @@ def parse_assignment(text: str) -> tuple[str, Any]:
         raise InputError(
             f"--set {text}: expected KEY=VALUE, e.g. accountant.priority_halflife=3600"
         )
+    _refuse_bare_knob(key.strip(), raw.strip())
     try:
         from fairshare_cli.io.toml import loads
 
@@ -37,6 +38,26 @@ def parse_assignment(text: str) -> tuple[str, Any]:
     except (ValueError, RecursionError):  # not a TOML value (or too big a one): a string
         value = raw.strip()
     return key.strip(), value
+
+
+def _refuse_bare_knob(key: str, raw: str) -> None:
+    """A real knob name alone (``PRIORITY_HALFLIFE``) names no table: ``--set`` takes dotted
+    config keys, a knob name only as the last part (``accountant.PRIORITY_HALFLIFE``), as
+    the config file takes it in its table. Refused with the keys to write.
+
+    Raises:
+        InputError: ``key`` is no top-level config key and is a knob name.
+    """
+    from fairshare_cli.io.config import TOP_KEYS
+    from fairshare_cli.io.knob_aliases import bare_knob_keys
+
+    keys = bare_knob_keys(key, TOP_KEYS)
+    if keys:
+        spelt = " or ".join(f"--set {k}={raw}" for k in keys)
+        raise InputError(
+            f"--set {key}={raw}: {key} alone names no table (--set takes dotted config "
+            f"keys); write {spelt}"
+        )
 
 
 @click.command(
@@ -101,7 +122,8 @@ def whatif(
     With simulate, the workload runs under both configs: rows tagged before/after (a
     "policy" field in json/ndjson/csv), --plot overlays the two runs (after dashed).
     Dotted keys are the config's (docs/config.md), a real knob name as the last part
-    too (accountant.PRIORITY_HALFLIFE); quote group names that contain dots.
+    too (accountant.PRIORITY_HALFLIFE, not PRIORITY_HALFLIFE alone); quote group names
+    that contain dots.
     A half-life, slot weight, Slurm decay or QOS usage factor revalues recorded usage: for
     those the after side replays the usage history kept beside the state (or --history);
     with none kept, the output says so ('fs import history FILE' keeps one).

@@ -278,6 +278,8 @@ HISTORY_ATTRS = (
 #: The time attributes of :data:`HISTORY_ATTRS`: epoch seconds (``time_t``), 0 when unset.
 _TIMES = ("JobCurrentStartDate", "JobStartDate", "CompletionDate", "EnteredCurrentStatus")
 _TIMES_SET = frozenset(_TIMES)
+_QUEUED = frozenset((1, 2, 5, 6, 7))  # idle, running, held, transferring output, suspended
+_LEFT = frozenset((3, 4))  # removed, completed: what a history holds
 _NUMBERS = (int, float)
 
 
@@ -314,6 +316,7 @@ def read_condor_history(
 
     name = label or path
     line = 0
+    statuses: set[int] = set()
     with open_dump(path) as fh:
         stream: Any = fh if progress is None else _Counted(fh, _size(path), progress)
         for line, ad in iter_ads(stream, name, False, "condor_history -json or -long output"):
@@ -345,11 +348,32 @@ def read_condor_history(
                     "CompletionDate or EnteredCurrentStatus); is this condor_history -json "
                     "or -long output?"
                 )
+            status = picked.get("JobStatus")
+            if status.__class__ is int:  # (a list or table is no status: skipped, unhashed)
+                statuses.add(status)
             rec = record_from_condor_ad(picked, f"{name}:{line}")
             if rec is not None:
                 yield rec
+    _refuse_a_queue(statuses, name)
     if not line:  # (no ad: an empty file; a --rebuild would forget all usage for it)
         raise EmptyInput(f"{name}: no job ads; expected condor_history -json or -long output")
+
+
+def _refuse_a_queue(statuses: set[int], name: str) -> None:
+    """Refuse a job queue given as history: ads that are all still in the queue.
+
+    A job leaves the schedd's queue for its history only as completed (4) or removed (3)
+    (``DestroyProc`` refuses any other ``JobStatus``), and the startd's history records the
+    same two; ``condor_q`` lists idle, running, held, ... jobs, whose running ones
+    ``fs import condor-q`` brings in as claims. Charged here as open usage as well, they
+    would count twice.
+    """
+    if statuses & _QUEUED and not statuses & _LEFT:
+        raise InputError(
+            f"{name}: every job ad is still in the queue (JobStatus "
+            f"{', '.join(str(s) for s in sorted(statuses & _QUEUED))}), none completed (4) or "
+            "removed (3); is this condor_q output? use fs import condor-q for the queue"
+        )
 
 
 def _size(path: str) -> int:

@@ -152,6 +152,25 @@ def _prefixed(key: str, prefixes: Mapping[str, str]) -> tuple[str, str] | None:
     return None
 
 
+def knob_keys(knob: str) -> list[str]:
+    """The dotted config keys a real knob name stands for, as ``--set`` takes them
+    (``PRIORITY_HALFLIFE`` -> ``accountant.priority_halflife``; a table of entries the
+    admin names or numbers as ``groups.<name>.quota``, ``machines.<N>.start``)."""
+    return [
+        _shown(pattern, key).replace("machines.", "machines.<N>.", 1)
+        for pattern, knobs in KNOBS.items()
+        for name, key in knobs.items()
+        if name.upper() == knob.upper()
+    ]
+
+
+def bare_knob_keys(key: str, top: Collection[str]) -> list[str]:
+    """The dotted config keys a real knob name given alone as a dotted key stands for
+    (``PRIORITY_HALFLIFE``: it names no table); ``[]`` for a dotted key, one of ``top`` (the
+    config's tables) or no knob name."""
+    return [] if "." in key or key in top else knob_keys(key)
+
+
 def knob_hint(key: str, where: str, close: bool = True) -> str | None:
     """A hint for an unknown key that is (or, if ``close``, nearly is) a knob name."""
     upper = {

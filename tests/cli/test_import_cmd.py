@@ -245,3 +245,56 @@ def test_sacct_lines_of_no_usage_are_counted(tmp_path: Path, run: Callable[..., 
         "Skipped 9 lines of no usage: job steps, jobs that never started (or start after "
         "--now), jobs with no CPUs\n"
     )
+
+
+@pytest.mark.parametrize("dump", ["condor_q.json", "condor_q.long.txt"])
+def test_a_condor_q_dump_is_not_imported_as_condor_history(
+    tmp_path: Path, run: Callable[..., Any], dump: str
+) -> None:
+    """``fs import condor-history condor_q.json`` (the HTCondor 25.0 capture's queue: 38
+    idle, 15 running) charged the 15 running jobs as open usage, and a later
+    ``fs import condor-q`` of the same queue claimed their slots again: ``fs quota`` showed
+    27 in use for 15 running. A history holds only jobs that left the queue, completed (4)
+    or removed (3) (``DestroyProc`` in the schedd's qmgmt.cpp refuses any other
+    ``JobStatus``; the startd's ``Starter.cpp`` writes one of the two). A dump of ads all
+    still in the queue is refused now, naming the command for it; nothing written."""
+    state = tmp_path / "state.json"
+    capture = str(_REPO / "tests" / "fixtures" / "htcondor-25.0" / "flat_users" / dump)
+    pool = str(_REPO / "sample_configs" / "pool.toml")
+    result = run("import", "condor-history", capture, "--config", pool, "--state", str(state),
+                 "--now", "2026-11-23T18:25:33Z")  # fmt: skip
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: {capture}: every job ad is still in the queue (JobStatus 1, 2), none "
+        "completed (4) or removed (3); is this condor_q output? use fs import condor-q for "
+        "the queue\n"
+    )
+    assert not state.exists()
+    assert not store_path(state).exists()
+
+
+def test_a_history_with_jobs_that_left_the_queue_is_imported(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """Ads that left the queue beside ones still in it are a history (as before): only a
+    dump with none completed nor removed is refused."""
+    folder, args = _folder(tmp_path)
+    (folder / "ads.json").write_text(_ADS, encoding="utf-8")
+    result = run("import", "condor-history", str(folder / "ads.json"), *args)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("Imported 2 usage records")
+
+
+@pytest.mark.parametrize("status", [[1], {"a": 1}])
+def test_a_job_status_that_is_no_number_is_no_queue_status(
+    tmp_path: Path, run: Callable[..., Any], status: Any
+) -> None:
+    """A ``JobStatus`` that is a list or a table tells nothing of the queue: the ad is
+    read as before (one usage record), no traceback."""
+    folder, args = _folder(tmp_path)
+    ad = {"Owner": "a", "JobStatus": status, "JobCurrentStartDate": 1795176000,
+          "CompletionDate": 1795179600}  # fmt: skip
+    (folder / "ads.json").write_text(json.dumps([ad]), encoding="utf-8")
+    result = run("import", "condor-history", str(folder / "ads.json"), *args)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("Imported 1 usage record ")

@@ -218,6 +218,25 @@ def test_a_bad_spec_is_one_line_and_exit_2_before_anything_runs(
     assert not (tmp_path / "runs" / "points").exists()
 
 
+def test_a_bare_knob_name_as_axis_key_names_the_key_to_write(
+    spec: Path, tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``key = "PRIORITY_HALFLIFE"`` (a knob name with no table) failed at point 0 with the
+    config file's hint ("write it in [accountant]"); an axis key is what ``fs whatif --set``
+    takes, a dotted config key, so it is refused before anything runs, naming the key."""
+    spec.write_text(
+        SPEC.replace('key = "accountant.priority_halflife"', 'key = "PRIORITY_HALFLIFE"'),
+        encoding="utf-8",
+    )
+    result = run("sweep", str(spec), "--out", str(tmp_path / "runs"))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: {spec}: axis 1 (PRIORITY_HALFLIFE): PRIORITY_HALFLIFE alone names no "
+        'table (keys are dotted config keys); write key = "accountant.priority_halflife"\n'
+    )
+    assert not (tmp_path / "runs").exists()
+
+
 def test_bad_option_combinations_are_usage_errors(spec: Path, run: Callable[..., Any]) -> None:
     for args in (["--submit"], ["--engine", "dask"], ["--dask-scheduler", "x:1"]):
         result = run("sweep", str(spec), *args)

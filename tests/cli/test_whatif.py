@@ -362,3 +362,38 @@ def test_a_knob_name_in_set_is_its_config_key(
     assert result.stdout.splitlines()[-1] == (
         "19 rows changed, 3 moved, 0 appeared, 0 left (41 changes)"
     )
+
+
+@pytest.mark.parametrize(
+    ("assignment", "spelt"),
+    [
+        ("PRIORITY_HALFLIFE=3600", "--set accountant.priority_halflife=3600"),
+        ("GROUP_QUOTA=4", "--set groups.<name>.quota=4"),
+        ("START=true", "--set pool.start=true or --set machines.<N>.start=true"),
+    ],
+)
+def test_a_bare_knob_name_in_set_names_the_key_to_write(
+    run: Callable[..., Any], assignment: str, spelt: str
+) -> None:
+    """``fs whatif --set PRIORITY_HALFLIFE=3600 userprio`` was refused with the config
+    file's hint ("write it in [accountant]"), no help on a command line. ``--set`` takes
+    dotted config keys, a knob name only as the last part (``accountant.PRIORITY_HALFLIFE``,
+    as the config file takes it inside its table), so a bare knob stays refused, in one
+    line naming the ``--set`` to write instead (every key the knob stands for), exit 2."""
+    pool = str(REPO / "sample_configs" / "pool.toml")
+    result = run("whatif", "--set", assignment, "userprio", "--config", pool, "--now", NOW)
+    assert (result.exit_code, result.stdout) == (2, "")
+    knob = assignment.partition("=")[0]
+    assert result.stderr == (
+        f"fs: error: --set {assignment}: {knob} alone names no table (--set takes dotted "
+        f"config keys); write {spelt}\n"
+    )
+
+
+def test_a_top_level_table_in_set_is_no_knob(run: Callable[..., Any]) -> None:
+    """``priority`` is the config's ``[priority]`` table, though ``Priority`` is also a
+    knob (of ``[qos.<name>]``): ``--set priority=1`` keeps the config's own refusal."""
+    pool = str(REPO / "sample_configs" / "pool.toml")
+    result = run("whatif", "--set", "priority=1", "sshare", "--config", pool, "--now", NOW)
+    assert result.exit_code == 2
+    assert "alone names no table" not in result.stderr

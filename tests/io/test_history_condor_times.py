@@ -55,11 +55,13 @@ def test_a_time_outside_any_real_date_is_refused(
 
 
 def test_zero_is_not_yet_and_stays_accepted(tmp_path: Path, run: Callable[..., Any]) -> None:
-    """``CompletionDate = 0`` on a running job (JobStatus 2): charged as still running."""
+    """``CompletionDate = 0`` on a running job (JobStatus 2): charged as still running
+    (beside a completed job: a history of ads all still in the queue is refused)."""
     ad = {"Owner": "a", "User": "a@d", "JobStatus": 2, "JobCurrentStartDate": START}
     ad["CompletionDate"] = 0
+    done = {"Owner": "b", "JobStatus": 4, "JobCurrentStartDate": START, "CompletionDate": START}
     dump = tmp_path / "history.json"
-    dump.write_text(json.dumps([ad]), encoding="utf-8")
+    dump.write_text(json.dumps([ad, done]), encoding="utf-8")
     result = run(
         "import", "condor-history", str(dump),
         "--config", str(REPO / "sample_configs" / "pool.toml"),

@@ -26,6 +26,7 @@ from fairshare_cli.core.htcondor.claims import (
 from fairshare_cli.core.htcondor.pool import submitter_of
 from fairshare_cli.core.jobs import Job, job_to_json, jobs_from_objects, parse_jobs
 from fairshare_cli.core.names import shown
+from fairshare_cli.core.operations.node_fit import NodeFit
 from fairshare_cli.core.state import State
 from fairshare_cli.errors import InputError
 
@@ -51,9 +52,10 @@ def matches(job: Job, wanted: str) -> bool:
     return job.id == wanted or ("." not in wanted and job.id.split(".", 1)[0] == wanted)
 
 
-def check_slurm_fields(config: Config, job: Job) -> None:
-    """Reject a job naming a partition, QOS or account the config does not define, or with
-    a nice or site factor Slurm refuses.
+def check_slurm_fields(config: Config, job: Job, fit: NodeFit | None = None) -> None:
+    """Reject a job naming a partition, QOS or account the config does not define, with
+    a nice or site factor Slurm refuses, or that no nodes of its partitions could ever run
+    (``fit``: the submission's :class:`NodeFit`).
 
     Raises:
         InputError: naming the job and the field.
@@ -73,6 +75,7 @@ def check_slurm_fields(config: Config, job: Job) -> None:
     if job.account is not None and config.accounts and job.account not in config.accounts:
         raise InputError(f'job {job.id}: unknown account "{job.account}" (see [accounts])')
     _check_association(config, job)
+    (fit or NodeFit(config)).check(job)
 
 
 def _check_association(config: Config, job: Job) -> None:
@@ -165,11 +168,12 @@ def new_jobs(
     """
     new = parse_jobs(numbered(queue, objects, now, job_id), source)
     taken = {j.id for j in queue}
+    fit = NodeFit(config)
     for job in new:
         if job.id in taken:
             raise InputError(f"{source}: job id {job.id} is already in the queue of {where}")
         try:
-            check_slurm_fields(config, job)
+            check_slurm_fields(config, job, fit)
         except InputError as exc:
             raise InputError(f"{source}: {exc}") from None
     return new

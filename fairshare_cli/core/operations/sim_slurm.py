@@ -52,6 +52,7 @@ from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor.negotiator import machine_names
 from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.operations.node_fit import node_cpus
 from fairshare_cli.core.operations.sim_row import JobStart, SimRow
 from fairshare_cli.core.operations.slurm_pending import PendingJobs, Score
 from fairshare_cli.core.operations.slurm_series import SlurmSeries
@@ -73,11 +74,9 @@ def _nodes(config: Config) -> list[Node]:
     ``partitions`` (none: every partition)."""
     out = []
     for spec in config.machines:
-        value = spec.attribute("Cpus")
-        cpus = int(value) if isinstance(value, (int, float)) else 1
         parts = frozenset(spec.partitions or config.partitions)
         for name in machine_names(spec):
-            out.append(Node(name, spec.slots * cpus, parts))
+            out.append(Node(name, node_cpus(spec), parts))
     return out
 
 
