@@ -398,8 +398,10 @@ def _groups_numbered(
     """Whether a shown row has a group number (``GroupId > 0``), which keeps the table
     hierarchical and its ``<none>`` row: ``CollectInfo`` numbers the groups only when it
     reads the ad of a user inside one (``fNeedGroupIdFixup``), shown or not (any record of
-    the negotiator's ad, else a collector ad); such a row is a user of a group or a group."""
-    if set(map(itemgetter(2), users)) - {acct.ROOT_GROUP}:
+    the negotiator's ad, else a collector ad); such a row is a group, or a user of a group
+    whose ad is read too (a user named without its group keeps no number: flat table)."""
+    read_groups = {g for g in config.groups if query.wanted(g)}
+    if set(map(itemgetter(2), users)) & read_groups:
         return True
     group_of, known = acct.GroupTree(config.groups).group_of, {acct.ROOT_GROUP, *config.groups}
     queued = queued_submitters(jobs, config)

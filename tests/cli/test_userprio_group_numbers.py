@@ -1,0 +1,97 @@
+"""``fs userprio`` and the group numbers of HTCondor 25.0's ``user_prio.cpp``.
+
+``CollectInfo`` numbers the group ads it read (``GroupId`` 1, 2, ...; ``<none>`` keeps 0)
+only when it also read the ad of a user inside a group (``fNeedGroupIdFixup``); a user gets
+its group's number when that group's ad was read too. ``ProcessInfo`` prints the table flat
+when no shown row has a number above 0; in the flat table ``PrintInfo`` prints every group
+row but a leading ``<none>`` (``HideNoneGroupIfPossible``).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tests.conftest import REPO
+
+NOW = "2026-11-21T12:00:00Z"
+SAMPLE = REPO / "sample_configs" / "pool.toml"
+# The sample state's submitters inside a group.
+IN_GROUPS = [
+    "group_chemistry.carol@example.org",
+    "group_chemistry.lab.grace@example.org",
+    "group_chemistry.lab.heidi@example.org",
+    "group_physics.astro.erin@example.org",
+    "group_physics.frank@example.org",
+    "group_physics.hep.alice@example.org",
+    "group_physics.hep.bob@example.org",
+    "group_physics.hep.dave@example.org",
+]
+
+
+def _names(stdout: str) -> list[str]:
+    lines = [line.rstrip() for line in stdout.splitlines()]
+    return [line.split()[0] for line in lines[4:-2]]
+
+
+def _no_group_users(tmp_path: Path, run: Callable[..., Any]) -> list[str]:
+    """The sample state with every submitter inside a group deleted (``-delete``): the
+    groups' records stay, every submitter left is in ``<none>``."""
+    state = tmp_path / "s.json"
+    shutil.copy(REPO / "sample_configs" / "sample-state.json", state)
+    args = ["--config", str(SAMPLE), "--state", str(state), "--now", NOW]
+    for name in IN_GROUPS:
+        assert run("userprio", "-delete", name, *args).exit_code == 0
+    return args
+
+
+def test_allusers_prints_the_groups_in_a_flat_table_when_no_user_is_in_one(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs userprio --allusers`` with groups but no submitter inside one: the negotiator's
+    ad holds no user of a group, so no group is numbered and the table is flat; every group
+    row prints, ``<none>`` after ``group_chemistry`` (not leading), no quota columns. Rows
+    by effective priority: users 0.61, 0.63, 1.59, 25771.28, 34901091.57 (the table's own);
+    groups 16.93, 23668.4, 60746.3, 84039.5, 95413.6, 148511 (the sample groups' priorities
+    the fs whatif session of docs/whatif-and-simulate.md prints). fs printed the users
+    alone."""
+    args = _no_group_users(tmp_path, run)
+    result = run("userprio", "--allusers", *args)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[2].startswith("User Name ")
+    assert "Quota" not in result.stdout and result.stderr == ""
+    assert _names(result.stdout) == [
+        "judy@example.org",
+        "ops@example.org",
+        "ivan@example.org",
+        "group_chemistry",
+        "group_physics.astro",
+        "mallory@guest.net",
+        "group_chemistry.lab",
+        "<none>",
+        "group_physics.hep",
+        "group_physics",
+        "nice-user.nobody@example.org",
+    ]
+    assert result.stdout.splitlines()[-1].startswith("Number of users: 5 ")
+
+
+def test_a_user_named_without_its_group_prints_flat(run: Callable[..., Any]) -> None:
+    """``fs userprio group_physics.hep.alice@example.org`` (and with ``--allusers``): the
+    one ad read is alice's; the numbering runs but finds no group ad, so alice keeps no
+    number, the table is flat and her row carries her whole name (35 characters: the name
+    column). fs printed a hierarchical table with ``  alice@example.org``. Naming her group
+    too makes it hierarchical."""
+    args = ["--config", str(SAMPLE), "--now", NOW]
+    alice = "group_physics.hep.alice@example.org"
+    for extra in ([], ["--allusers"]):
+        result = run("userprio", alice, *extra, *args)
+        assert result.exit_code == 0, result.stderr
+        lines = result.stdout.splitlines()
+        assert lines[2].startswith("User Name ") and lines[3].startswith("-" * 35 + " ")
+        assert lines[4].startswith(alice + "         2.00      1.00")
+    both = run("userprio", alice, "group_physics.hep", *args)
+    assert both.stdout.splitlines()[1].startswith("Group ")
+    assert _names(both.stdout) == ["group_physics.hep", "alice@example.org"]
