@@ -3,8 +3,9 @@
 ``CollectInfo`` numbers the group ads it read (``GroupId`` 1, 2, ...; ``<none>`` keeps 0)
 only when it also read the ad of a user inside a group (``fNeedGroupIdFixup``); a user gets
 its group's number when that group's ad was read too. ``ProcessInfo`` prints the table flat
-when no shown row has a number above 0; in the flat table ``PrintInfo`` prints every group
-row but a leading ``<none>`` (``HideNoneGroupIfPossible``).
+when no shown row has a number above 0, with ``-hier`` or without it; in the flat table
+``PrintInfo`` prints every group row but a leading ``<none>`` (``HideNoneGroupIfPossible``).
+Group rows are hidden only under ``-priority`` without ``-hier`` (``HideGroups``).
 """
 
 from __future__ import annotations
@@ -95,3 +96,49 @@ def test_a_user_named_without_its_group_prints_flat(run: Callable[..., Any]) -> 
     both = run("userprio", alice, "group_physics.hep", *args)
     assert both.stdout.splitlines()[1].startswith("Group ")
     assert _names(both.stdout) == ["group_physics.hep", "alice@example.org"]
+
+
+def test_hierarchical_falls_back_to_flat_when_no_group_is_numbered(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs userprio --hierarchical`` with no submitter inside a group: ``ProcessInfo``
+    clears ``HierFlag`` whatever ``-hier`` asked, so the table is the flat one plain
+    ``fs userprio`` prints, byte for byte. With ``--priority`` too, the group rows show in
+    that flat table (``-hier`` keeps ``HideGroups`` off); plain ``--priority`` hides them.
+    fs printed a hierarchical table, every submitter under ``<none>``."""
+    args = _no_group_users(tmp_path, run)
+    plain = run("userprio", *args)
+    hier = run("userprio", "--hierarchical", *args)
+    assert hier.exit_code == 0, hier.stderr
+    assert hier.stdout == plain.stdout and "Group " not in hier.stdout
+    prio = run("userprio", "-hier", "-priority", *args)
+    assert prio.stdout.splitlines()[2].startswith("User Name ")
+    assert "group_physics " in prio.stdout and "<none> " in prio.stdout
+    hidden = run("userprio", "-priority", *args)
+    assert "group_physics " not in hidden.stdout
+
+
+def test_a_group_named_under_priority_shows_with_hierarchical(run: Callable[..., Any]) -> None:
+    """``fs userprio group_physics --priority`` hides the group row (``HideGroups``) and
+    says where it shows; with ``-hier`` the one ad read is the group's, nothing is
+    numbered, and the row shows in a flat table (fs printed it under a "Group" header)."""
+    args = ["group_physics", "--priority", "--config", str(SAMPLE), "--now", NOW]
+    hidden = run("userprio", *args)
+    assert "group_physics " not in hidden.stdout
+    assert hidden.stderr == (
+        "fs: note: group_physics: a group's row shows with --hierarchical (with its users "
+        "when one of them is read too), and in --long and --json\n"
+    )
+    shown = run("userprio", *args, "-hier")
+    lines = shown.stdout.splitlines()
+    assert lines[2].startswith("User Name ") and lines[4].startswith("group_physics ")
+    assert shown.stderr == ""
+
+
+def test_hierarchical_stays_hierarchical_when_a_group_is_numbered(
+    run: Callable[..., Any],
+) -> None:
+    """On the sample state (submitters in groups) ``-hier -priority`` is hierarchical."""
+    result = run("userprio", "-hier", "-priority", "--config", str(SAMPLE), "--now", NOW)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1].startswith("Group ")
