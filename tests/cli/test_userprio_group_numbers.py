@@ -1,11 +1,12 @@
 """``fs userprio`` and the group numbers of HTCondor 25.0's ``user_prio.cpp``.
 
-``CollectInfo`` numbers the group ads it read (``GroupId`` 1, 2, ...; ``<none>`` keeps 0)
-only when it also read the ad of a user inside a group (``fNeedGroupIdFixup``); a user gets
-its group's number when that group's ad was read too. ``ProcessInfo`` prints the table flat
-when no shown row has a number above 0, with ``-hier`` or without it; in the flat table
-``PrintInfo`` prints every group row but a leading ``<none>`` (``HideNoneGroupIfPossible``).
-Group rows are hidden only under ``-priority`` without ``-hier`` (``HideGroups``).
+``CollectInfo`` numbers the group ads it read (``GroupId`` 1, 2, ... by name,
+``std::string`` order: case counts; ``<none>`` keeps 0) only when it also read the ad of a
+user inside a group (``fNeedGroupIdFixup``); a user gets its group's number when that
+group's ad was read too. ``ProcessInfo`` prints the table flat when no shown row has a
+number above 0, with ``-hier`` or without it; in the flat table ``PrintInfo`` prints every
+group row but a leading ``<none>`` (``HideNoneGroupIfPossible``). Group rows are hidden
+only under ``-priority`` without ``-hier`` (``HideGroups``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,22 @@ IN_GROUPS = [
     "group_physics.hep.bob@example.org",
     "group_physics.hep.dave@example.org",
 ]
+# Mixed-case group names: ``group_B`` sorts before ``group_a`` ("B" is 0x42, "a" 0x61).
+MIXED = """
+[pool]
+uid_domain = "example.org"
+[groups."group_a"]
+quota = 5
+[groups."group_B"]
+quota = 5
+"""
+# u1 in group_a and u2 in group_B: one slot each for the last hour.
+MIXED_HISTORY = (
+    '{"owner": "u1", "accounting_group": "group_a.u1", "start": "2026-11-21T11:00:00Z", '
+    '"end": null, "slots": 1}\n'
+    '{"owner": "u2", "accounting_group": "group_B.u2", "start": "2026-11-21T11:00:00Z", '
+    '"end": null, "slots": 1}\n'
+)
 
 
 def _names(stdout: str) -> list[str]:
@@ -142,3 +159,31 @@ def test_hierarchical_stays_hierarchical_when_a_group_is_numbered(
     result = run("userprio", "-hier", "-priority", "--config", str(SAMPLE), "--now", NOW)
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines()[1].startswith("Group ")
+
+
+def test_groups_are_numbered_with_case_counting(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """Groups ``group_a`` and ``group_B``, u1 and u2 one slot each for the last hour: with
+    the legacy half-life of a day both priorities are 0.5·0.5^(1/24) + 1·(1 − 0.5^(1/24))
+    = 0.5142 and both usages 1.00 h, so the groups tie and go by group id: ``group_B`` is 1
+    and ``group_a`` 2 (``std::string``'s ``<``, case counting), in the default table, in
+    ``--usage`` and in ``--quotas`` (by group id alone). fs put group_a first."""
+    (tmp_path / "pool.toml").write_text(MIXED, encoding="utf-8")
+    (tmp_path / "h.jsonl").write_text(MIXED_HISTORY, encoding="utf-8")
+    args = ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "s.json"),
+            "--now", NOW]  # fmt: skip
+    assert run("import", "history", str(tmp_path / "h.jsonl"), *args).exit_code == 0
+    for extra in ([], ["--usage"]):
+        result = run("userprio", *extra, *args)
+        assert result.exit_code == 0, result.stderr
+        assert _names(result.stdout) == [
+            "group_B",
+            "u2@example.org",
+            "group_a",
+            "u1@example.org",
+        ]
+    default = run("userprio", *args).stdout.splitlines()
+    assert default[5].split()[1] == "0.51" and default[7].split()[1] == "0.51"
+    assert _names(run("userprio", "--quotas", *args).stdout) == ["group_B", "group_a"]
+    # -grouporder keeps the negotiator's ad order: its group tree sorts without regard
+    # to case (GroupEntry.cpp, ci_less), so group_a comes first there.
+    assert _names(run("userprio", "--grouporder", *args).stdout)[:2] == ["group_a", "group_B"]
