@@ -328,8 +328,8 @@ def _groups_left_out(view: UserprioView) -> list[str]:
         return []
     them = ", ".join(left)
     return [
-        f"{them}: a group's row shows in the hierarchical table, with its users "
-        "(--hierarchical), and in --long and --json"
+        f"{them}: a group's row shows with --hierarchical (with its users when one of "
+        "them is read too), and in --long and --json"
     ]
 
 

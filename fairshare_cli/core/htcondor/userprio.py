@@ -92,7 +92,9 @@ class UserprioQuery:
             whose name before the ``@`` is that; naming any disables the activity filter
             and shows only those.
         all_users: ``-allusers``: no activity filter.
-        hierarchical: force (True) or refuse (False) group rows; None = HTCondor's choice.
+        hierarchical: ``-hier`` (True: hierarchical when a shown row has a group number,
+            else flat; group rows shown under ``-priority`` too) or ``-flat`` (False);
+            None = HTCondor's choice.
         sort: flat order key (see :data:`SORT_KEYS`); HTCondor's own is ``priority``.
         show_priority / show_usage: which column families show (for the default order).
         priority_only: only the priority columns show (``-priority``): flat by default.
@@ -176,12 +178,11 @@ def userprio_view(
     groups = list(compress(rows, flags))
     has_group_data = bool(config.groups)
     any_real_group = _groups_numbered(users, groups, records, config, query, jobs)
-    if query.hierarchical is None:
-        # Flat when there is no group data, when every visible user is in <none>, or when
-        # only the priority columns show.
-        hier = has_group_data and any_real_group and not query.priority_only
-    else:
-        hier = query.hierarchical and has_group_data
+    # ProcessInfo: flat when no shown row has a group number, -hier or not; else
+    # hierarchical unless -flat, or only the priority columns show without -hier.
+    hide_groups = query.priority_only and not query.hierarchical  # (HideGroups)
+    hier = has_group_data and any_real_group and query.hierarchical is not False
+    hier = hier and not hide_groups
     ordered: list[UserprioRow]
     listed: list[UserprioRow]
     field_name, descending = sort_order(query.sort, query.show_priority, query.show_usage)
@@ -193,7 +194,7 @@ def userprio_view(
             users, groups, key, query.show_priority, query.show_usage, none_last
         )
     else:
-        with_groups = has_group_data and not query.priority_only  # (HideGroups: -priority)
+        with_groups = has_group_data and not hide_groups
         ordered, listed = _flat_order(users, groups, with_groups, query, config, at, descending)
         ordered = ordered if any_real_group else without_leading_root(ordered)
     if not query.negotiator_ad:  # the collector's Accounting ads
@@ -398,8 +399,10 @@ def _groups_numbered(
     """Whether a shown row has a group number (``GroupId > 0``), which keeps the table
     hierarchical and its ``<none>`` row: ``CollectInfo`` numbers the groups only when it
     reads the ad of a user inside one (``fNeedGroupIdFixup``), shown or not (any record of
-    the negotiator's ad, else a collector ad); such a row is a user of a group or a group."""
-    if set(map(itemgetter(2), users)) - {acct.ROOT_GROUP}:
+    the negotiator's ad, else a collector ad); such a row is a group, or a user of a group
+    whose ad is read too (a user named without its group keeps no number: flat table)."""
+    read_groups = {g for g in config.groups if query.wanted(g)}
+    if set(map(itemgetter(2), users)) & read_groups:
         return True
     group_of, known = acct.GroupTree(config.groups).group_of, {acct.ROOT_GROUP, *config.groups}
     queued = queued_submitters(jobs, config)

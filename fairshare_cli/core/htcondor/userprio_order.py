@@ -95,13 +95,14 @@ def hierarchical_order(
     """The hierarchical table's rows: each group row, then its submitters in ``key``'s
     order; groups by ``DisplayOrder`` (their sort key, else their priority, when the
     priority shows; their usage when only usage shows; else by group id,
-    ``SortHierByGroupId``: ``<none>`` first unless ``none_last``), ties by group id
-    (names in order without regard to case).
+    ``SortHierByGroupId``: ``<none>`` first unless ``none_last``), ties by group id:
+    ``CollectInfo`` numbers the groups by name, case counting (``std::string``'s ``<``:
+    ``group_B`` before ``group_a``).
     """
     ids = {
         g.name: i
         for i, g in enumerate(
-            sorted((g for g in groups if g.name != acct.ROOT_GROUP), key=lambda g: g.name.lower())
+            sorted((g for g in groups if g.name != acct.ROOT_GROUP), key=itemgetter(NAME))
         )
     }
     ids[acct.ROOT_GROUP] = len(ids)
