@@ -94,8 +94,8 @@ def test_slurm_22_05_takes_one_qos_and_a_list_of_one_is_refused(
     result = run("sprio", *sprio_files(tmp_path, _job("high,high,"), POOL))
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr.endswith(
-        'job 1: QOS "high,high," names one QOS: slurmctld refuses a list of one (a trailing '
-        "comma)\n"
+        'job 1: QOS "high,high," names one QOS: slurmctld refuses a list of fewer than two '
+        "(a trailing comma)\n"
     )
     result = run("sprio", *sprio_files(tmp_path, _job("high,fast"), POOL))
     assert result.exit_code == 2
@@ -136,3 +136,35 @@ def test_imported_from_scontrol_show_jobs(tmp_path: Path, run: Callable[..., Any
         "7 express high 2100", "7 express low 1350", "7 express mid 1350",
         "7 express normal 2100",
     ]  # fmt: skip
+
+
+def test_fs_submit_refuses_what_sprio_would_refuse(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fs submit --owner alice --account hep --qos 'normal,'`` (and ``','``) was taken,
+    and from then on every ``fs sprio`` of the state failed on that job; now the submission
+    is refused with sprio's words, nothing written. With ``output_compat = "22.05"`` a list
+    of two is refused at submission too."""
+    opts = [*sprio_files(tmp_path, [], POOL)[:4], "--now", "2026-11-21T12:00:00Z"]
+    state = Path(opts[3])
+    before = state.read_bytes()
+    for qos, says in (
+        ("normal,", 'QOS "normal," names one QOS'),
+        (",", 'QOS "," names no QOS'),
+    ):
+        result = run("submit", "--owner", "alice", "--account", "hep", "--qos", qos, *opts)
+        assert (result.exit_code, result.stdout) == (2, ""), result.stderr
+        assert result.stderr == (
+            f"fs: error: fs submit: job 1: {says}: slurmctld refuses a list of fewer than two "
+            "(a trailing comma)\n"
+        )
+        assert state.read_bytes() == before
+    old = POOL.replace("[priority]\n", '[priority]\noutput_compat = "22.05"\n')
+    Path(opts[1]).write_text(old, encoding="utf-8")
+    result = run("submit", "--owner", "alice", "--account", "hep", "--qos", "low,high", *opts)
+    assert result.exit_code == 2
+    assert result.stderr.endswith(
+        "Slurm 22.05 takes one QOS a job (several came with 24.11: "
+        'priority.output_compat = "current")\n'
+    )
+    assert state.read_bytes() == before
+    result = run("submit", "--owner", "alice", "--account", "hep", "--qos", "normal", *opts)
+    assert result.exit_code == 0, result.stderr

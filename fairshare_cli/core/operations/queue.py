@@ -69,7 +69,7 @@ def check_slurm_fields(config: Config, job: Job, fit: NodeFit | None = None) -> 
     for name in job.partitions:
         if config.partitions and name not in config.partitions:
             raise InputError(f'job {job.id}: unknown partition "{name}" (see [partitions])')
-    for name in split_qos(job.qos):
+    for name in split_qos(f"job {job.id}", job.qos, config.priority.output_compat != "22.05"):
         if config.qos and name not in config.qos:
             raise InputError(f'job {job.id}: unknown QOS "{name}" (see [qos])')
     if job.account is not None and config.accounts and job.account not in config.accounts:

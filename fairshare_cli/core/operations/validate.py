@@ -236,7 +236,8 @@ def _check_slurm_names(job: Job, config: Config, source: str) -> None:
     for name in job.partitions:
         if config.partitions and name not in config.partitions:
             raise InputError(f'{source}: job {job.id}: unknown partition "{name}"')
-    for name in split_qos(job.qos):
+    several = config.priority.output_compat != "22.05"
+    for name in split_qos(f"{source}: job {job.id}", job.qos, several):
         if config.qos and name not in config.qos:
             raise InputError(f'{source}: job {job.id}: unknown QOS "{name}"')
     if config.accounts and (job.account, job.partition, job.qos) != (None, None, None):

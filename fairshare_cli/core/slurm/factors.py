@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from fairshare_cli.core.limits import UINT32_MAX
+from fairshare_cli.errors import InputError
 
 #: ``PriorityMaxAge=INFINITE`` is stored as ``(uint32)(-1 * 60)``.
 INFINITE_MAX_AGE = 4294967236.0
@@ -186,9 +187,28 @@ def job_user(owner: str) -> str:
     return owner.split("@", 1)[0]
 
 
-def split_qos(qos: str | None) -> tuple[str, ...]:
-    """``"low,high"`` (a job of several QOS, Slurm 24.11 on) -> ``("low", "high")``; empty
-    or None -> ``()``. A name given twice counts once (``_get_qos_ptr_list``)."""
-    if not qos:
-        return ()
-    return tuple(dict.fromkeys(q for q in qos.split(",") if q))
+def split_qos(where: str, qos: str | None, several: bool = True) -> tuple[str, ...]:
+    """The QOS a job names: ``"low,high"`` (a job of several QOS, Slurm 24.11 on) ->
+    ``("low", "high")``; empty or None -> ``()``. A name given twice counts once, empty
+    names are skipped (``_get_qos_ptr_list``, through ``strtok``). One rule for
+    ``fs submit``, the imports, the state's checks and sprio, so that no job is taken that
+    sprio then refuses. ``several``: whether the Slurm modelled takes a list (not 22.05).
+
+    Raises:
+        InputError: (``where``: what names the job) a list where ``several`` is False, or
+            a list naming fewer than two QOS, which slurmctld refuses (a trailing comma).
+    """
+    if not qos or "," not in qos:
+        return (qos,) if qos else ()
+    if not several:
+        raise InputError(
+            f'{where}: QOS "{qos}": Slurm 22.05 takes one QOS a job (several came with '
+            '24.11: priority.output_compat = "current")'
+        )
+    names = tuple(dict.fromkeys(q for q in qos.split(",") if q))
+    if len(names) < 2:
+        raise InputError(
+            f'{where}: QOS "{qos}" names {"one QOS" if names else "no QOS"}: slurmctld '
+            "refuses a list of fewer than two (a trailing comma)"
+        )
+    return names

@@ -347,17 +347,7 @@ class FactorMaker:
         Raises:
             InputError: Slurm 22.05 (one QOS a job), a list of one QOS, an unknown QOS.
         """
-        if not self.ctx.multi_qos:
-            raise InputError(
-                f'job {job.id}: QOS "{text}": Slurm 22.05 takes one QOS a job (several came '
-                'with 24.11: priority.output_compat = "current")'
-            )
-        names = list(split_qos(text))
-        if len(names) < 2:
-            raise InputError(
-                f'job {job.id}: QOS "{text}" names one QOS: slurmctld refuses a list of one '
-                "(a trailing comma)"
-            )
+        names = list(split_qos(f"job {job.id}", text, self.ctx.multi_qos))
         factors = {name: self._qos_factor(job, name) for name in names}
         qos = self.ctx.qos
 
