@@ -74,6 +74,21 @@ def _str(value: Any, where: str) -> str:
     raise InputError(f"{where}: expected a string, got {value!r}")
 
 
+def refuse_byte_order_mark(first: str, where: str) -> None:
+    """Refuse an input whose first text ``first`` starts with a byte-order mark (a Windows
+    editor's): no scheduler writes one, and read as part of the first word it makes
+    messages about a header or a key that looked right. The one wording, for every import.
+
+    Raises:
+        InputError: naming ``where``.
+    """
+    if first.startswith("\ufeff"):
+        raise InputError(
+            f"{where}: the file starts with a byte-order mark (U+FEFF); save it as UTF-8 "
+            "without one"
+        )
+
+
 def check_header(names: Iterable[str], where: str) -> None:
     """Refuse a CSV header naming a field no record has, or without ``owner`` and ``start``
     (before any row is read: a file of another kind is refused even when it has no row).
@@ -83,11 +98,8 @@ def check_header(names: Iterable[str], where: str) -> None:
             row's second value would silently replace its first), or a byte-order mark.
     """
     names = list(names)
-    if names and str(names[0]).startswith("\ufeff"):
-        raise InputError(
-            f"{where}: the file starts with a byte-order mark (U+FEFF); save it as UTF-8 "
-            "without one"
-        )
+    if names:
+        refuse_byte_order_mark(str(names[0]), where)
     unknown = set(names) - _FIELD_SET
     if unknown:
         _refuse_unknown(unknown, where)

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any, cast
 
+from fairshare_cli.core.usage import refuse_byte_order_mark
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.inputs import refuse_device
 
@@ -41,11 +42,7 @@ def refuse_bom(text: str, name: str) -> None:
     Raises:
         InputError: naming ``NAME:1``, as ``fs import history`` does.
     """
-    if text.startswith("\ufeff"):
-        raise InputError(
-            f"{name}:1: the file starts with a byte-order mark (U+FEFF); save it as UTF-8 "
-            "without one"
-        )
+    refuse_byte_order_mark(text, f"{name}:1")
 
 
 def text_lines(
