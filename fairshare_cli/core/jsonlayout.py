@@ -66,6 +66,19 @@ def column_values(column: Any) -> list[Any]:
     return list(column)
 
 
+class _Texts:
+    """A slot of texts by key, as laid out: row ``i`` holds the text of ``column[i]``,
+    ``texts[k]`` that of ``keys[k]`` (two lists in step, made into one dict once the
+    slot's neighbours are part of each text)."""
+
+    __slots__ = ("column", "keys", "texts")
+
+    def __init__(self, column: Sequence[Any], keys: list[Any], texts: list[str]) -> None:
+        self.column = column
+        self.keys = keys
+        self.texts = texts
+
+
 #: A value slot of a row: the column it reads and the text of each of its values by
 #: value or key (None: the values are their texts; a function: makes each value's text).
 _Slot = tuple[Sequence[Any], "dict[Any, str] | Callable[[Any], str] | None"]
@@ -174,7 +187,7 @@ def _slot(column: Any, depth: int, count: int, text_of: Any) -> list[Any]:
         values: Sequence[Any] = column.keys
         if len(values) != count:
             raise ValueError("columns of different lengths")
-        return [(values, dict(zip(keys, texts, strict=True)))]
+        return [_Texts(values, keys, texts)]
     values = column if isinstance(column, list) else list(column)
     if len(values) != count:
         raise ValueError("columns of different lengths")
@@ -191,7 +204,7 @@ def _slot(column: Any, depth: int, count: int, text_of: Any) -> list[Any]:
         distinct = set(values)
         if _few(distinct, count) and not (first is float and 0.0 in distinct):
             keys = list(distinct)
-            return [(values, dict(zip(keys, _texts(keys, depth, text_of), strict=True)))]
+            return [_Texts(values, keys, _texts(keys, depth, text_of))]
     if first is int or first is float:  # (checked a chunk at a time, as it is made text)
         return [(values, partial(_number_texts, depth, text_of))]
     if first is str and set(map(type, values)) == {str}:
@@ -227,7 +240,10 @@ def _number_texts(depth: int, text_of: Any, piece: list[Any]) -> list[str]:
     float subclass such as ``Time``: msgspec checks each in C) made text at once by
     ``text_of[1]``, which prints both as ``json.dumps`` does; any other chunk a value at a
     time (:func:`_texts`). A chunk is checked as it is made text, while in the CPU's cache
-    (``fs sprio --json``'s ages: 240,000 floats)."""
+    (``fs sprio --json``'s ages: 240,000 floats). A chunk of ints only is told first: no
+    float is made of each (``fs sprio --json``'s priorities)."""
+    if _all_ints(piece):
+        return text_of[1](piece)  # type: ignore[no-any-return]
     try:
         msgspec.convert(piece, list[float], strict=True)  # (ints and floats)
         total = sum(piece)
@@ -245,7 +261,12 @@ def _plain_text(values: list[Any]) -> bool:
         joined = "".join(values)
     except TypeError:
         return False
-    return joined.isascii() and joined.isprintable() and '"' not in joined and "\\" not in joined
+    return joined.isascii() and not joined.encode("ascii").translate(None, _AS_IS)
+
+
+#: The characters JSON prints as they are in a string: printable ASCII but ``"`` and ``\\``
+#: (deleted by a translation in C: text of these only leaves nothing).
+_AS_IS = bytes(sorted(set(range(0x20, 0x7F)) - {ord('"'), ord("\\")}))
 
 
 def _texts(values: list[Any], depth: int, text_of: Any) -> list[str]:
@@ -274,15 +295,15 @@ def _row(items: list[Any]) -> tuple[str, list[Any]]:
     (:func:`_texts_by_key`: each such slot's texts made once, from its parts)."""
     merged: list[Any] = []  # (a shared slot as a list: its column and its texts' parts)
     for item in [*items, _BETWEEN]:
-        if _shared(item):
-            if len(item[1]) == 1:
-                item = next(iter(item[1].values()))  # one value: its text is constant
+        if type(item) is _Texts:
+            if len(item.keys) == 1:
+                item = item.texts[0]  # one value: its text is constant
             elif len(merged) > 1 and type(merged[-1]) is str and _joins(merged[-2], item):
                 group: list[Any] = merged[-2]
-                group[1] += (merged.pop(), item[1])  # (the text between, the slot's texts)
+                group[1] += (merged.pop(), item)  # (the text between, the slot's texts)
                 continue
             else:
-                item = [item[0], [item[1]]]
+                item = [item.column, [item]]
         if type(item) is str and merged and type(merged[-1]) is str:
             merged[-1] += item
             continue
@@ -304,10 +325,10 @@ def _row(items: list[Any]) -> tuple[str, list[Any]]:
 
 
 def _texts_by_key(parts: list[Any]) -> dict[Any, str]:
-    """A shared slot's text of each key: its parts (texts, and texts by key) joined, made
-    in C (thousands of keys a slot at ``fs sprio --json``)."""
-    keys = list(next(part for part in parts if type(part) is dict))
-    pieces = [repeat(part) if type(part) is str else map(part.__getitem__, keys) for part in parts]
+    """A shared slot's text of each key: its parts (texts, and :class:`_Texts` of one key
+    list) joined, made in C (thousands of keys a slot at ``fs sprio --json``)."""
+    keys = next(part for part in parts if type(part) is _Texts).keys
+    pieces = [repeat(part) if type(part) is str else part.texts for part in parts]
     texts = map("".join, zip(*pieces, strict=False))  # (the repeats are endless)
     return dict(zip(keys, texts, strict=True))
 
@@ -317,7 +338,7 @@ def _shared(item: Any) -> bool:
     return type(item) is tuple and isinstance(item[1], dict)
 
 
-def _joins(before: Any, item: Any) -> bool:
+def _joins(before: Any, item: _Texts) -> bool:
     """Whether a shared slot being made (a list: column and parts) and the shared slot
-    after it are texts of one shared key list (printed as one)."""
-    return type(before) is list and before[0] is item[0] and before[1][0].keys() == item[1].keys()
+    after it are texts of one column by one key list, in one order (printed as one)."""
+    return type(before) is list and before[0] is item.column and before[1][0].keys == item.keys

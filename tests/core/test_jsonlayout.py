@@ -123,6 +123,7 @@ def test_a_column_of_equal_numbers_of_several_types(pool: list[Any], data: st.Da
         [0.5, 1.5, 2.5, math.inf, 4.5, math.nan],
         [0.5, 1.5, 2.5, Time(0.0), 4.5, 5.5],
         [1, 2, 3, 4, 5, None],
+        [10**400, 1, _Level.HIGH, -(2**64), 3, 4],  # (chunks of ints only: made text at once)
     ],
 )
 def test_a_chunk_of_numbers_with_another_value(column: list[Any]) -> None:
@@ -203,3 +204,24 @@ def test_a_table_with_an_age_not_finite(
     values[-1] = bad
     table = msgspec.structs.replace(table, **{column: values})
     assert dumps_columns(json_columns(table), len(table)) == reference_json(table.rows())
+
+
+@pytest.mark.parametrize(
+    ("values", "as_is"),
+    [
+        (["1", "12.3", " ~a_Z"], True),  # printable ASCII: the text between quotes
+        (["1", 'a"b'], False),  # a quote, a backslash: escaped
+        (["1", "a\\b"], False),
+        (["1", "\x7f"], False),  # DEL and control characters: escaped
+        (["\x1f"], False),
+        (["\t"], False),
+        (["é"], False),  # non-ASCII: escaped
+        (["1", 2], False),  # not text
+    ],
+)
+def test_plain_text_is_what_json_prints_as_it_is(values: list[Any], as_is: bool) -> None:
+    """A column printed as it is between quotes holds only the characters ``json.dumps``
+    leaves alone (printable ASCII but ``"`` and ``\\``)."""
+    assert jsonlayout._plain_text(values) is as_is
+    if as_is:
+        assert all(json.dumps(v) == f'"{v}"' for v in values)
