@@ -225,3 +225,20 @@ def test_plain_text_is_what_json_prints_as_it_is(values: list[Any], as_is: bool)
     assert jsonlayout._plain_text(values) is as_is
     if as_is:
         assert all(json.dumps(v) == f'"{v}"' for v in values)
+
+
+@pytest.mark.parametrize(
+    "column",
+    [
+        [1.0] * 40 + [1] + [1.0] * 40,  # (equal to the few values, another type)
+        [float("nan"), 2.5] * 20 + [float("nan")],  # (NaNs: each a value of its own)
+        [0, 10] * 20 + [11],  # (one value the first rows do not hold)
+        [-0.0] * 33 + [0.0],  # (a zero's sign, which a count forgets)
+        [True, 1] * 20,
+    ],
+)
+def test_few_values_counted_print_as_themselves(column: list[Any]) -> None:
+    """A column whose first rows hold few values is checked by counting those values in
+    it: every value still prints as itself."""
+    columns = {"n": column, "s": Shared([0] * len(column), {0: 1.5})}
+    assert dumps_columns(columns, len(column)) == _reference(columns, len(column))
