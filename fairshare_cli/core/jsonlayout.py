@@ -6,8 +6,8 @@ single value (its own ``dumps_indented``).
 The text is ``json.dumps([row, ...], indent=2)`` of rows whose values are given a column
 at a time, where a column may also be
 
-- a :class:`Shared` column: row ``i`` holds ``values[keys[i]]`` (the factors that the
-  jobs of one association share, say): the text of each distinct value is made once;
+- a :class:`Shared` column: row ``i`` holds the value of its key (the factors that the
+  jobs of one association share, say): the text of each key's value is made once;
 - a mapping of columns: row ``i`` holds an object of each of their ``i``-th values.
 
 One row's text is laid out once as pieces (its keys, indentation and separators as
@@ -39,26 +39,29 @@ _BETWEEN = ",\n  "
 
 
 class Shared:
-    """A column whose row ``i`` holds ``values[keys[i]]``; the text of each of ``values``
-    is made once. Shared columns of one ``keys`` list (the same object) next to each
-    other are printed together."""
+    """A column whose row ``i`` holds the value of its key ``column[i]``: ``values[k]``
+    that of ``keys[k]`` (each key once, the two lists in step); the text of each value is
+    made once. Shared columns of one ``column`` (the same object) and one ``keys`` list
+    next to each other are printed together."""
 
-    __slots__ = ("keys", "values")
+    __slots__ = ("column", "keys", "values")
 
-    def __init__(self, keys: Sequence[Hashable], values: Mapping[Hashable, Any]) -> None:
+    def __init__(self, column: Sequence[Hashable], keys: list[Any], values: list[Any]) -> None:
+        self.column = column
         self.keys = keys
         self.values = values
 
-    def column(self) -> list[Any]:
+    def rows(self) -> list[Any]:
         """The column's value in each row."""
-        return list(map(self.values.__getitem__, self.keys))
+        by_key = dict(zip(self.keys, self.values, strict=True))
+        return list(map(by_key.__getitem__, self.column))
 
 
 def column_values(column: Any) -> list[Any]:
     """A column's value in each row: a :class:`Shared` column's looked up, a mapping of
     columns' objects made (each row's a dict of theirs)."""
     if isinstance(column, Shared):
-        return column.column()
+        return column.rows()
     if isinstance(column, Mapping):
         keys = list(column)
         inner = [column_values(c) for c in column.values()]
@@ -182,12 +185,9 @@ def _slot(column: Any, depth: int, count: int, text_of: Any) -> list[Any]:
     text a chunk at a time (a whole column's texts: 20 MB at ``fs sprio --json``'s
     240,000 ages); else a text a row."""
     if isinstance(column, Shared):
-        keys = list(column.values)
-        texts = _texts(list(column.values.values()), depth, text_of)
-        values: Sequence[Any] = column.keys
-        if len(values) != count:
+        if len(column.column) != count or len(column.keys) != len(column.values):
             raise ValueError("columns of different lengths")
-        return [_Texts(values, keys, texts)]
+        return [_Texts(column.column, column.keys, _texts(column.values, depth, text_of))]
     values = column if isinstance(column, list) else list(column)
     if len(values) != count:
         raise ValueError("columns of different lengths")

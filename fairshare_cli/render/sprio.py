@@ -382,12 +382,10 @@ def json_columns(table: PriorityTable) -> dict[str, Any]:
     of_assoc, of_part = list(set(assocs)), list(set(parts))
 
     def assoc(name: str) -> Shared:
-        values = map(operator.attrgetter(name), of_assoc)
-        return Shared(assocs, dict(zip(of_assoc, values, strict=True)))
+        return Shared(assocs, of_assoc, list(map(operator.attrgetter(name), of_assoc)))
 
     def part(name: str) -> Shared:
-        values = map(operator.attrgetter(name), of_part)
-        return Shared(parts, dict(zip(of_part, values, strict=True)))
+        return Shared(parts, of_part, list(map(operator.attrgetter(name), of_part)))
 
     def factors(ages: list[float], names: tuple[str, ...]) -> dict[str, Any]:
         shared = [assoc(names[0]), assoc(names[1]), *map(part, names[2:])]

@@ -25,6 +25,12 @@ from fairshare_cli.render.sprio import json_columns
 from tests.core.slurm.priority_reference import reference_json
 from tests.core.slurm.test_priority_table import NOW, _both_kinds, contexts, sited_queues
 
+
+def _shared(column: list[Any], by_key: dict[Any, Any]) -> Shared:
+    """A :class:`Shared` column of these rows' keys and each key's value."""
+    return Shared(column, list(by_key), list(by_key.values()))
+
+
 #: Floats whose texts differ between writers (tiny, huge, signed zeros, non-finite).
 EDGES = [0.0, -0.0, 1e-4, 9.99e-5, 1e-5, 5e-324, 1e16, -1e16, 1.5e300, 10.00001, 1.25e17]
 leaves = (
@@ -49,7 +55,8 @@ def _reference(columns: dict[str, Any], count: int) -> str:
                 put(inner, column)
                 column = inner
             elif isinstance(column, Shared):
-                column = [column.values[k] for k in column.keys]
+                by_key = dict(zip(column.keys, column.values, strict=True))
+                column = [by_key[k] for k in column.column]
             for row, value in zip(target, column, strict=True):
                 row[key] = value
 
@@ -72,7 +79,7 @@ def tables(draw: st.DrawFn) -> tuple[dict[str, Any], int]:
             value = draw(leaves)
             return [value] * count
         keys = picks[int(kind[-1])]
-        return Shared(keys, {k: draw(values) for k in range(4)})
+        return _shared(keys, {k: draw(values) for k in range(4)})
 
     names = draw(st.lists(st.text(max_size=4), min_size=0, max_size=5, unique=True))
     cols: dict[str, Any] = {name: column() for name in names}
@@ -87,7 +94,7 @@ def tables(draw: st.DrawFn) -> tuple[dict[str, Any], int]:
 def test_layout_is_json_dumps_of_the_rows(table: tuple[dict[str, Any], int], chunk: int) -> None:
     columns, count = table
     if not any(isinstance(c, (Shared, dict)) for c in columns.values()):
-        columns["shared"] = Shared([0] * count, {0: 1.5})  # (the layout's path)
+        columns["shared"] = _shared([0] * count, {0: 1.5})  # (the layout's path)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(jsonlayout, "CHUNK", chunk)
         text = dumps_columns(columns, count)
@@ -110,7 +117,7 @@ def test_a_column_of_equal_numbers_of_several_types(pool: list[Any], data: st.Da
     float paths each see it): each value prints as itself."""
     count = data.draw(st.integers(32, 80))
     column = data.draw(st.lists(st.sampled_from(pool), min_size=count, max_size=count))
-    columns = {"n": column, "s": Shared([0] * count, {0: 1.5})}
+    columns = {"n": column, "s": _shared([0] * count, {0: 1.5})}
     assert dumps_columns(columns, count) == _reference(columns, count)
 
 
@@ -129,7 +136,7 @@ def test_a_column_of_equal_numbers_of_several_types(pool: list[Any], data: st.Da
 def test_a_chunk_of_numbers_with_another_value(column: list[Any]) -> None:
     """A column of numbers with, in one chunk, a value the numbers' path does not print:
     that chunk is printed a value at a time, the others at once."""
-    columns = {"n": column, "s": Shared([0] * len(column), {0: 1.5})}
+    columns = {"n": column, "s": _shared([0] * len(column), {0: 1.5})}
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(jsonlayout, "CHUNK", 2)
         assert dumps_columns(columns, len(column)) == _reference(columns, len(column))
@@ -139,16 +146,16 @@ def test_layout_shares_texts_and_keeps_percent_signs() -> None:
     keys = [0, 1, 0]
     columns = {
         "id%d": ["1", "2", "3"],
-        "user": Shared(keys, {0: "alice", 1: "b%sob"}),
-        "acct": Shared(keys, {0: "a", 1: "b"}),
+        "user": _shared(keys, {0: "alice", 1: "b%sob"}),
+        "acct": _shared(keys, {0: "a", 1: "b"}),
         "n": [7, 2**70, -1],
         "age": [1.0, 1.0, 1.0],
-        "f": {"tres": Shared(keys, {0: {"cpu": 0.5}, 1: {}})},
+        "f": {"tres": _shared(keys, {0: {"cpu": 0.5}, 1: {}})},
     }
     assert dumps_columns(columns, 3) == _reference(columns, 3)
-    empty: dict[str, Any] = {"s": Shared([], {})}
+    empty: dict[str, Any] = {"s": _shared([], {})}
     assert dumps_columns(empty, 0) == "[]"
-    uneven: dict[str, Any] = {"s": Shared([0], {0: 1}), "n": [1, 2]}
+    uneven: dict[str, Any] = {"s": _shared([0], {0: 1}), "n": [1, 2]}
     with pytest.raises(ValueError, match="different lengths"):
         dumps_columns(uneven, 2)
     assert column_values(columns["f"]) == [
@@ -240,5 +247,5 @@ def test_plain_text_is_what_json_prints_as_it_is(values: list[Any], as_is: bool)
 def test_few_values_counted_print_as_themselves(column: list[Any]) -> None:
     """A column whose first rows hold few values is checked by counting those values in
     it: every value still prints as itself."""
-    columns = {"n": column, "s": Shared([0] * len(column), {0: 1.5})}
+    columns = {"n": column, "s": _shared([0] * len(column), {0: 1.5})}
     assert dumps_columns(columns, len(column)) == _reference(columns, len(column))
