@@ -89,19 +89,20 @@ class JobGroups:
 
     def _one_by_one(self, records: list[Any], ids: list[str]) -> None:
         """Records a record at a time: a count object on its own, the others grouped by
-        their values, a mapping's by its type and items (a record whose values have no hash is
-        a group of its own)."""
+        their values (a record whose values have no hash is a group of its own). A record
+        of the :data:`USUAL` fields holds one type a field, so its values are its key, as
+        :meth:`group` keys them; another record's values are told apart as the exact
+        parser keeps them (:func:`_apart`)."""
         groups = self.groups
+        alike = not records or type(records[0]).__struct_fields__ == USUAL
         for record, job_id in zip(records, ids, strict=True):
             if record.count != 1:
                 key: tuple[Any, ...] = (None, job_id)
                 job = replace(_job(_values(record), job_id.partition(".")[0] + ".0"), count=1)
                 self.counts[key] = JobBatch(job, record.count)
             else:
-                key = tuple(
-                    (type(v), tuple(v.items())) if isinstance(v, Mapping) else v
-                    for v in _BUT_ID(astuple(record))
-                )
+                values = _BUT_ID(astuple(record))
+                key = values if alike else tuple(map(_apart, values))
                 try:
                     self.records.setdefault(key, record)
                 except TypeError:  # a list in a mapping: a group of its own
@@ -131,6 +132,17 @@ class JobGroups:
                 clusters.setdefault(job_id.partition(".")[0], []).append(job_id)
             out += [IdBatch(_job(values, same[0]), len(same), same) for same in clusters.values()]
         return out
+
+
+def _apart(value: Any) -> Any:
+    """A value as part of a group's key, told apart from every value the exact parser
+    keeps apart though they compare equal: ``1``, ``1.0`` and ``True``, ``0.0`` and
+    ``-0.0`` (a number by its type and text), a mapping by its type and items alike."""
+    if isinstance(value, Mapping):
+        return (type(value), tuple((k, _apart(v)) for k, v in value.items()))
+    if type(value) is float:
+        return (float, repr(value))
+    return (type(value), value)
 
 
 @cache

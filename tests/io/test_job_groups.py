@@ -145,3 +145,22 @@ def test_a_job_that_gives_its_attributes_and_one_that_does_not_stay_apart(
     got = _jobs(load_job_groups(str(path)))
     assert _typed(got) == _typed(sorted(parse_jobs(doc, "x"), key=lambda j: j.id))
     assert [type(j.attributes).__name__ for j in got] == ["dict", "mappingproxy"]
+
+
+def test_jobs_equal_as_numbers_but_of_other_types_are_batches_apart(tmp_path: Path) -> None:
+    """Jobs the exact parser keeps apart though their values compare equal (a
+    ``user_priority`` of 1 and of 1.0; attributes of 1 and of true; -0.0 and 0.0) are
+    batches of their own, each holding its own values: one batch gave them the first's."""
+    objs: list[dict[str, Any]] = [
+        {"id": "1.0", "owner": "u"},
+        {"id": "1.1", "owner": "u", "user_priority": 1.0},
+        {"id": "2.0", "owner": "u", "attributes": {"A": 1}},
+        {"id": "2.1", "owner": "u", "attributes": {"A": True}},
+        {"id": "3.0", "owner": "u", "attributes": {"A": 0.0}},
+        {"id": "3.1", "owner": "u", "attributes": {"A": -0.0}},
+    ]
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(objs), encoding="utf-8")
+    got = _typed(_jobs(load_job_groups(str(path))))
+    assert got == _typed(sorted(parse_jobs(objs, "jobs"), key=lambda j: j.id))
+    assert [repr(j.user_priority) for j in _jobs(load_job_groups(str(path)))[:2]] == ["1", "1.0"]

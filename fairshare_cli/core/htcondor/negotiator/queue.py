@@ -298,9 +298,8 @@ class KeptAds:
     A cycle reads of a job's ad only the attributes its expressions read (the autocluster
     key), so the ad an autocluster was made with in one cycle serves the same key in the
     next: it is kept while the key has idle jobs, and made again when the expressions read
-    other attributes (:attr:`context`), when a significant value changed type (``1`` and
-    ``1.0`` are one key but divide differently) or when the ad would have other names
-    (which decide what an unqualified name in its expressions refers to). Pools with a
+    other attributes (:attr:`context`) or when the ad would have other names (which decide
+    what an unqualified name in its expressions refers to). Pools with a
     consumption policy, which reads the job's ad outside those expressions, keep none.
     """
 
@@ -382,6 +381,7 @@ def group_queue(
             submitter if need_submitter else None,
             limits,
             job.concurrency_limits_expr,
+            tuple(map(type, sig)),  # (1, 1.0 and true print apart: the schedd's keys differ)
         )
         ac = ac_by_key.get(key)
         if ac is None:
@@ -404,11 +404,10 @@ def new_ad(
 
 
 def _fit(job: Job, key: tuple[object, ...]) -> tuple[object, ...]:
-    """What an ad made for ``job`` has besides its autocluster ``key``'s values: their
-    types, and the names :func:`job_values` gives some jobs only."""
+    """What an ad made for ``job`` has besides its autocluster ``key``'s values (and
+    their types, part of the key): the names :func:`job_values` gives some jobs only."""
     attributes = getattr(job, "attributes", None)
     return (
-        tuple(map(type, key[2])),  # type: ignore[call-overload]
         bool(job.accounting_group),
         frozenset(k.lower() for k in attributes) if attributes else None,
     )
