@@ -14,7 +14,9 @@ from ``<none>`` (``ReportGroups``: a group's factor is its ``GROUP_PRIO_FACTOR_<
 What ``fs`` does not hold is left out: the collector's and the daemon's own attributes
 (``AuthenticatedIdentity``, ``DaemonStartTime``, ``LastHeardFrom``, ``NegotiatorName``,
 ``UpdateSequenceNumber`` ...), and ``SubmitterLimit``/``SubmitterShare``, which the
-negotiator stores in a record during its last cycle.
+negotiator stores in a record (in memory only) on the first pie spin of each group round
+that reaches it during its last cycle, the last such round winning, and which an
+accountant update zeroes (docs/htcondor.md says why ``fs`` cannot print them exactly).
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from fairshare_cli.core.cpp_sort import cpp_sort
 from fairshare_cli.core.limits import INT32_MAX
 from fairshare_cli.errors import ConfigError
 
@@ -402,12 +403,29 @@ def recover_remainders(node: GroupNode) -> float:
     return round_robin(node, surplus)
 
 
+def _rr_order(rr_times: list[float], quotas: list[float], wanted: list[float]) -> list[int]:
+    """The order ``hgq_round_robin`` serves the children and the node in: ``std::sort`` of
+    their indices by ``ord_by_rr_time`` (least-recently-served subtree first, then larger
+    subtree quota, then larger demand), ties where GCC's sort leaves them (in order up to
+    16 members, moved by its partitions above that)."""
+
+    def before(a: int, b: int) -> bool:
+        if rr_times[a] != rr_times[b]:
+            return rr_times[a] < rr_times[b]
+        if quotas[a] != quotas[b]:
+            return quotas[a] > quotas[b]
+        return wanted[a] > wanted[b]
+
+    order = list(range(len(wanted)))
+    cpp_sort(order, before)
+    return order
+
+
 def round_robin(node: GroupNode, surplus: float) -> float:
     """Hand whole slots of ``surplus`` to ``node`` and its surplus-accepting children.
 
     Mirrors ``GroupEntry::hgq_round_robin``: passes of ``max(1, floor(surplus /
-    outstanding))`` slots each, least-recently-served subtree first, then larger subtree
-    quota, then larger demand (ties: children in tree order, the node last).
+    outstanding))`` slots each, in :func:`_rr_order`.
 
     Returns:
         The surplus left (less than one slot, or no demand left).
@@ -421,6 +439,7 @@ def round_robin(node: GroupNode, surplus: float) -> float:
     rr_times = [c.subtree_rr_time for c in node.children] + [node.rr_time]
     wanted = [c.subtree_requested for c in node.children] + [node.requested]
     requested: float = node.subtree_requested
+    order = _rr_order(rr_times, quotas, list(wanted))
     allocated = [0.0] * len(members)
     outstanding = 0.0
     for j in range(len(members)):
@@ -428,7 +447,6 @@ def round_robin(node: GroupNode, surplus: float) -> float:
             wanted[j] = 0.0
         else:
             outstanding += 1
-    order = sorted(range(len(members)), key=lambda j: (rr_times[j], -quotas[j], -wanted[j], j))
     while surplus >= 1 and requested > 0:
         amax = max(1.0, math.floor(surplus / outstanding)) if outstanding > 0 else 1.0
         outstanding = 0.0

@@ -14,6 +14,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from fairshare_cli.core.cpp_sort import cpp_sort
 from fairshare_cli.core.htcondor.classads import Compiled, evaluate_alone
 from fairshare_cli.core.htcondor.groups import (
     SORT_KEY_MAX,
@@ -69,6 +70,26 @@ def sort_keys(
             },
         )
         g.sort_key = float(value) if type(value) in (int, float) else SORT_KEY_MAX  # type: ignore[arg-type]
+
+
+def negotiation_order(tree: GroupTree) -> list[GroupNode]:
+    """The groups in the order they negotiate: ``std::sort`` of the breadth-first groups
+    by ``sort_key`` (``group_order``; with autoregroup ``<none>`` after every other), ties
+    where GCC's sort leaves them: in breadth-first order up to 16 groups, moved by its
+    partitions above that (:func:`~fairshare_cli.core.cpp_sort.cpp_sort`)."""
+    root = tree.root
+
+    def before(a: GroupNode, b: GroupNode) -> bool:
+        if tree.autoregroup:
+            if a is root:
+                return False
+            if b is root:
+                return True
+        return a.sort_key < b.sort_key
+
+    order = list(tree.groups)
+    cpp_sort(order, before)
+    return order
 
 
 SortEvaluator = Callable[[str, Mapping[str, object]], object]
@@ -194,11 +215,7 @@ def negotiate_groups(
             target = g.allocated if tree.accept_surplus else g.quota
             maxdelta = max(maxdelta, max(0.0, target - g.usage))
         sort_keys(tree, knobs.group_sort_expr, usage, evaluate)
-        order = list(tree.groups)
-        if tree.autoregroup:
-            order.sort(key=lambda g: (g is tree.root, g.sort_key))
-        else:
-            order.sort(key=lambda g: g.sort_key)
+        order = negotiation_order(tree)
         log = RoundLog(number, {g.name: g.allocated for g in tree.groups}, {})
         n = 0.0
         while True:

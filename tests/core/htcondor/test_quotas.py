@@ -19,6 +19,7 @@ from fairshare_cli.core.htcondor.quotas import (
     QuotaRow,
     group_sort_value,
     negotiate_groups,
+    negotiation_order,
     prepare_groups,
     quota_rows,
 )
@@ -307,3 +308,24 @@ def test_group_sort_value_tells_integer_from_float_and_zero_from_minus_zero() ->
 def test_group_sort_value_reports_a_bad_expression() -> None:
     with pytest.raises(InputError, match=r"\[negotiator\] group_sort_expr"):
         group_sort_value("GroupQuota +", {"GroupQuota": 1.0})
+
+
+def test_negotiation_order_under_autoregroup_puts_none_last_and_ties_as_gcc_sorts() -> None:
+    """``group_order`` with autoregroup: ``<none>`` is before nobody, anybody is before
+    ``<none>``, else ``sort_key <``. 17 groups all at key 0 and ``<none>`` also at 0: the
+    breadth-first list (``<none>`` first, 18 items) goes through libstdc++'s introsort as
+    in ``tests/cli/test_negotiate_group_order.py`` (median item 9 swapped to the front,
+    swaps 1↔17 ... 8↔10, ``<none>`` passed at place 9, cut at 9), and the final insertion
+    sort moves ``<none>`` to the end; up to 16 items ties keep the breadth-first order."""
+    tree = build_group_tree([G(f"group_{i:02d}", quota=1, autoregroup=True) for i in range(1, 18)])
+    for g in tree.groups:
+        g.sort_key = 0.0
+    names = [g.name for g in negotiation_order(tree)]
+    expected = [9, 17, 16, 15, 14, 13, 12, 11, 10, 8, 7, 6, 5, 4, 3, 2, 1]
+    assert names == [f"group_{i:02d}" for i in expected] + ["<none>"]
+    small = build_group_tree([G(f"group_{i:02d}", quota=1, autoregroup=True) for i in range(1, 16)])
+    for g in small.groups:
+        g.sort_key = 0.0
+    assert [g.name for g in negotiation_order(small)] == [g.name for g in small.groups[1:]] + [
+        "<none>"
+    ]

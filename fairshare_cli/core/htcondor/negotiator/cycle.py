@@ -8,8 +8,10 @@ floor), group by group when group quotas are configured (the
 quotas of :mod:`fairshare_cli.core.htcondor.quotas` decide how many slots each group
 negotiates for), and :mod:`.explain` records one job's story.
 
-Deterministic tie-breaks where HTCondor's sorts are unstable: submitters by name, groups in
-breadth-first order, slots in configuration order (stanza, machine, slot id).
+Ties: the groups go as GCC's ``std::sort`` leaves them (HTCondor sorts a breadth-first list
+whose order is fixed: :func:`fairshare_cli.core.htcondor.quotas.negotiation_order`);
+where the real input order is not fixed (the collector's ads), submitters by name and slots
+in configuration order (stanza, machine, slot id).
 """
 
 from __future__ import annotations

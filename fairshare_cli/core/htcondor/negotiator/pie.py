@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from fairshare_cli.core.float32 import FLT_MAX
+from fairshare_cli.core.float32 import FLT_MAX, float32
 from fairshare_cli.core.htcondor.groups import ROOT
 from fairshare_cli.core.htcondor.negotiator.common import NO_PREEMPTION, REASON_NAMES
 from fairshare_cli.core.htcondor.negotiator.explain import Explainer
@@ -79,12 +79,19 @@ class SubmitterLimit(NamedTuple):
 def submitter_limit(spin: PieSpin, eup: float, usage: float) -> SubmitterLimit:
     """A submitter's slice (``calculateSubmitterLimit``): its share of the spin's slot
     weight total less what it uses, and on unclaimed slots no more than the group has left.
-    Without preemption every slot is an unclaimed one: the limit is the unclaimed limit."""
+    Without preemption every slot is an unclaimed one: the limit is the unclaimed limit.
+
+    What the group has left is C ``float`` arithmetic, as ``calculateSubmitterLimit`` takes
+    ``float groupQuota, float groupusage`` and computes ``float maxAllowed = groupQuota -
+    groupusage``: with slot weights such as 0.1 a group's usage is not a float, and its
+    rounding decides whether the last unclaimed slot fits (``SubmitterLimitPermits``).
+    """
     share = spin.max_prio / (eup * spin.normal)
     limit = max(0.0, share * spin.slot_weight_total - usage)
     limit_unclaimed = limit
     if spin.capped_group is not None:
-        limit_unclaimed = min(limit, max(0.0, spin.group_quota - spin.group_usage))
+        left = float32(float32(spin.group_quota) - float32(spin.group_usage))
+        limit_unclaimed = min(limit, max(0.0, left))
     if not spin.preempt:
         limit = limit_unclaimed
     return SubmitterLimit(limit, limit_unclaimed, share)

@@ -243,7 +243,8 @@ def claim_values(claim: Claim, prio: SubmitterPrio, owner: str, now: float) -> d
         "RemoteOwner": f"{owner}@{domain}" if domain else owner,
         # HTCondor stores the remote EUP as a C float (both profiles)
         "RemoteUserPrio": float32(prio.effective_priority),
-        "RemoteUserResourcesInUse": prio.weighted_in_use,
+        # ResourcesInUseByUser(): the accountant's usage as a C float
+        "RemoteUserResourcesInUse": float32(prio.weighted_in_use),
         "EnteredCurrentState": int(claim.start_time),
         "JobStart": int(claim.start_time),
         "TotalJobRuntime": int(now - claim.start_time),

@@ -1,0 +1,97 @@
+"""``std::sort`` as GCC's libstdc++ runs it (``core/cpp_sort.py``)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fairshare_cli.core.cpp_sort import THRESHOLD, _heap_sort, cpp_sort
+
+
+def _sorted_ids(keys: list[int]) -> list[int]:
+    items = list(enumerate(keys))
+    cpp_sort(items, lambda a, b: a[1] < b[1])
+    return [i for i, _ in items]
+
+
+def test_up_to_sixteen_ties_stay_in_order() -> None:
+    """``__introsort_loop`` leaves a range of 16 or fewer to ``__insertion_sort``, which
+    moves an item only past items strictly greater: ties keep their order."""
+    assert _sorted_ids([0] * THRESHOLD) == list(range(THRESHOLD))
+    assert _sorted_ids([1, 0, 1, 0, 1, 0]) == [1, 3, 5, 0, 2, 4]
+
+
+def test_seventeen_ties_are_moved_by_the_partition() -> None:
+    """Traced by hand through ``bits/stl_algo.h``: n = 17 > 16, so one partition. The
+    median of items 1, 8 and 16 (all equal: ``__move_median_to_first`` picks the middle
+    one, 8) is swapped to the front (item 0 goes to place 8); ``__unguarded_partition``
+    stops at every equal item, so it swaps places 1↔16, 2↔15, ..., 7↔10, 8↔9 and cuts at
+    9. Both halves are at most 16 long; the final insertion sort moves nothing."""
+    assert _sorted_ids([0] * 17) == [8, 16, 15, 14, 13, 12, 11, 10, 9, 0, 7, 6, 5, 4, 3, 2, 1]
+
+
+@pytest.mark.parametrize(
+    ("keys", "ids"),
+    [
+        # Printed by std::sort of (key, index) pairs by key, g++ 12.2 (libstdc++), -O2.
+        pytest.param(
+            [2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0],
+            [10, 19, 16, 13, 7, 4, 1, 5, 8, 11, 14, 2, 17, 6, 9, 0, 12, 3, 15, 18],
+            id="three-keys-twenty",
+        ),
+        pytest.param(
+            [1] * 9 + [0] * 9,
+            [9, 17, 16, 15, 14, 13, 12, 11, 10, 0, 8, 7, 6, 5, 4, 3, 2, 1],
+            id="two-runs-eighteen",
+        ),
+    ],
+)
+def test_matches_libstdcxx(keys: list[int], ids: list[int]) -> None:
+    assert _sorted_ids(keys) == ids
+
+
+@given(st.lists(st.integers(0, 4), max_size=200))
+def test_sorts(keys: list[int]) -> None:
+    """Whatever the ties, the keys come out in order and every item once."""
+    ids = _sorted_ids(keys)
+    assert sorted(ids) == list(range(len(keys)))
+    assert [keys[i] for i in ids] == sorted(keys)
+
+
+def test_heap_sort_matches_libstdcxx() -> None:
+    """Past the depth limit ``__introsort_loop`` calls ``__partial_sort(first, last,
+    last)``; printed by ``std::partial_sort(begin, end, end)``, g++ 12.2, which runs the
+    same ``__heap_select`` and ``__sort_heap``."""
+    keys = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4]
+    items = list(enumerate(keys))
+    _heap_sort(items, 0, len(items), lambda a, b: a[1] < b[1])
+    assert [i for i, _ in items] == [
+        1,
+        3,
+        16,
+        6,
+        15,
+        9,
+        0,
+        17,
+        19,
+        2,
+        8,
+        4,
+        10,
+        7,
+        13,
+        18,
+        11,
+        5,
+        12,
+        14,
+    ]
+
+
+@given(st.lists(st.integers(0, 4), max_size=60))
+def test_heap_sort_past_the_depth_limit_sorts(keys: list[int]) -> None:
+    items = list(enumerate(keys))
+    _heap_sort(items, 0, len(items), lambda a, b: a[1] < b[1])
+    assert [k for _, k in items] == sorted(keys)
