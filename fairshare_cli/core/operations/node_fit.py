@@ -29,11 +29,12 @@ class NodeFit:
     (``_pick_best_nodes``: "never runnable in partition"), and ``job_allocate`` rejects
     ``ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE``; a job submitted to several partitions is
     refused when it fits none (``_select_nodes_parts`` tries each). A job of ``num_nodes``
-    N needs N nodes of the partition; its CPUs (``request_cpus``, the whole job's) must
-    fit the N largest when it names several nodes, else all the partition's nodes
-    (without ``-N``, sbatch spreads tasks over as many as they need). Partition limits
-    Slurm refuses only with ``EnforcePartLimits`` (``MaxTime``, which the job then waits
-    on) are not checked: Slurm's default is ``NO``.
+    N (``-N N``, which sets both the least and the most nodes: ``verify_node_count``)
+    needs N nodes of the partition and its CPUs (``request_cpus``, the whole job's) must
+    fit its N largest, one node included; without ``-N`` (None: no most, as slurmctld
+    keeps ``max_nodes`` 0) they may spread over all the partition's nodes. Partition
+    limits Slurm refuses only with ``EnforcePartLimits`` (``MaxTime``, which the job then
+    waits on) are not checked: Slurm's default is ``NO``.
     """
 
     def __init__(self, config: Config) -> None:
@@ -99,15 +100,19 @@ class NodeFit:
 def _never_runnable(job: Job, sizes: Sequence[tuple[int, int]]) -> str | None:
     """Why a job can never run on nodes of ``sizes`` ((CPUs, how many), largest first);
     None when it can."""
-    want = max(job.num_nodes, 1)
+    want = job.num_nodes
     nodes = sum(count for _, count in sizes)
-    if want > nodes:
+    if want is not None and want > nodes:
         return f"has {nodes} nodes, the job asks for {want}"
-    cpus, left = 0, want if want > 1 else nodes
+    cpus, left = 0, nodes if want is None else want
     for size, count in sizes:
         take = min(count, left)
         cpus, left = cpus + size * take, left - take
     if job.request_cpus > cpus:
-        where = f"on its {want} largest nodes" if want > 1 else "in all"
+        where = "in all" if want is None else _largest(want)
         return f"has {cpus} CPUs {where}, the job asks for {job.request_cpus}"
     return None
+
+
+def _largest(want: int) -> str:
+    return "on its largest node" if want == 1 else f"on its {want} largest nodes"

@@ -136,7 +136,7 @@ class SlurmSim:
                 for i in range(batch.count):
                     job = replace(batch.job, id=batch.job_id(i))
                     began = job.start_time if job.start_time is not None else start
-                    nodes = self._fit(job, self._parts(job)) or self.nodes[: job.num_nodes]
+                    nodes = self._fit(job, self._parts(job)) or self.nodes[: job.num_nodes or 1]
                     self._place(job, nodes, began, queued=True)
 
     def _count_waiting(self, job: Job, count: int) -> None:
@@ -154,7 +154,7 @@ class SlurmSim:
 
     def _fit(self, job: Job, parts: tuple[str, ...]) -> list[Node]:
         """The first nodes (in config order) of the job's partitions with its CPUs free."""
-        want = max(job.num_nodes, 1)
+        want = job.num_nodes or 1
         per = math.ceil(job.request_cpus / want)
         if want == 1:
             node = self.space.first_free(per, parts)
@@ -178,7 +178,7 @@ class SlurmSim:
     def _place(self, job: Job, nodes: list[Node], t: float, *, queued: bool = False) -> None:
         """Start ``job`` at ``t`` on ``nodes``; it ends after its run time or time limit
         (``queued``: it was running in the queue the simulation starts from)."""
-        per = math.ceil(job.request_cpus / max(job.num_nodes, 1))
+        per = math.ceil(job.request_cpus / (job.num_nodes or 1))
         limit = job.time_limit
         run = job.run_time
         last = min(run if run is not None else INF, limit if limit is not None else INF)
@@ -373,7 +373,7 @@ class SlurmSim:
         if math.isfinite(end):
             up = 0 if self.config.priority.output_compat == "22.05" else res - 1
             end = (math.floor(end) + up) // res * res
-        per = math.ceil(job.request_cpus / max(job.num_nodes, 1))
+        per = math.ceil(job.request_cpus / (job.num_nodes or 1))
         for n in nodes:
             reserved.setdefault(n.name, []).append((start, end, per))
 
@@ -392,7 +392,7 @@ class SlurmSim:
         node_space`, which holds ``t`` and ``reserved``); a job of several nodes tries
         every node at ``t`` and at every planned end and reservation end of the cluster.
         """
-        want = max(job.num_nodes, 1)
+        want = job.num_nodes or 1
         per = math.ceil(job.request_cpus / want)
         length = job.time_limit if job.time_limit is not None else INF
         if want == 1:
