@@ -348,15 +348,14 @@ def _read_workload(env: Env, inputs: CycleInputs, workload: str | None) -> list[
     if env.config.accounts:
         # Finished work is charged to Slurm with its QOS usage factor: refuse an unknown
         # QOS here, naming the job, rather than as an anonymous usage record later.
+        from fairshare_cli.core.slurm.factors import split_qos
+
+        several = env.config.priority.output_compat != "22.05"
         for source, jobs in ((inputs.jobs_source, inputs.jobs), (workload, firsts)):
             for job in jobs:
-                if job.qos and "," in job.qos:
-                    raise InputError(
-                        f'{source}: job {job.id}: QOS "{job.qos}": fs simulate runs a job '
-                        "under one QOS"
-                    )
-                if job.qos and job.qos != "normal" and job.qos not in env.config.qos:
-                    raise InputError(f'{source}: job {job.id}: unknown QOS "{job.qos}"')
+                for name in split_qos(f"{source}: job {job.id}", job.qos, several):
+                    if name != "normal" and name not in env.config.qos:
+                        raise InputError(f'{source}: job {job.id}: unknown QOS "{name}"')
     return batches
 
 

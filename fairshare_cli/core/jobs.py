@@ -69,7 +69,10 @@ class Job(Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     account: str | None = None
     partition: str | None = None
     qos: str | None = None
-    num_nodes: Annotated[int, Meta(ge=1, le=INT64_MAX)] = 1
+    #: Slurm's ``-N``: a node count N asks exactly N nodes (sbatch sets both its minimum
+    #: and maximum); None, not given, asks at least one (slurmctld's ``min_nodes``, which
+    #: the factors read: ``num_nodes or 1``) and as many as its CPUs need.
+    num_nodes: Annotated[int, Meta(ge=1, le=INT64_MAX)] | None = None
     time_limit: _Seconds | None = None
     nice: _Whole = 0
     site_factor: _Whole = 0

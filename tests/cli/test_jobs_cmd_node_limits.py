@@ -16,6 +16,7 @@ node. ``alice`` has an association (account ``physics``); ``condoruser`` has non
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,14 @@ def starter(tmp_path: Path, run: Callable[..., Any]) -> list[str]:
             "--nodes 2 --cpus 17",
             'partition "batch" has 16 CPUs on its 2 largest nodes, the job asks for 17',
         ),
+        (
+            "--nodes 1 --cpus 16",
+            'partition "batch" has 8 CPUs on its largest node, the job asks for 16',
+        ),
+        (
+            "--nodes 1 --cpus 9",
+            'partition "batch" has 8 CPUs on its largest node, the job asks for 9',
+        ),
     ],
 )
 def test_a_slurm_job_that_never_fits_is_refused(
@@ -60,12 +69,14 @@ def test_a_slurm_job_that_never_fits_is_refused(
     assert not (tmp_path / "state.json").exists()
 
 
-@pytest.mark.parametrize("line", ["--cpus 80", "--nodes 10", "--nodes 2 --cpus 16"])
+@pytest.mark.parametrize(
+    "line", ["--cpus 80", "--nodes 10", "--nodes 2 --cpus 16", "--cpus 16", "--nodes 1 --cpus 8"]
+)
 def test_a_slurm_job_that_fits_all_the_nodes_is_queued(
     run: Callable[..., Any], starter: list[str], line: str
 ) -> None:
-    """80 CPUs (one a task, spread over the nodes as sbatch without ``-N`` does), all 10
-    nodes, or 16 CPUs on 2 nodes of 8: each fits the idle partition."""
+    """80 or 16 CPUs (one a task, spread over the nodes as sbatch without ``-N`` does), all
+    10 nodes, 16 CPUs on 2 nodes of 8, or 8 CPUs on 1: each fits the idle partition."""
     result = run("submit", "--owner", "alice", *line.split(), *starter)
     assert result.exit_code == 0, result.stderr
     assert result.stdout == "Submitted 1 job as cluster 1\n"
@@ -107,3 +118,34 @@ def test_a_job_of_several_partitions_needs_to_fit_one(
         'the job asks for 100; partition "express" has 5 nodes, the job asks for 6 '
         f"{UNAVAILABLE}\n"
     )
+
+
+def test_one_node_given_is_not_one_node_left_out(
+    tmp_path: Path, run: Callable[..., Any], starter: list[str]
+) -> None:
+    """``sbatch -N 1 -n 16`` on 8-CPU nodes is refused: ``-N 1`` sets the job's least and
+    most nodes to 1 (``verify_node_count`` in ``src/common/proc_args.c``), and no node holds
+    16 CPUs. Without ``-N`` the most is unset (``max_nodes`` 0 in ``job_mgr.c``): 16 CPUs
+    spread over two nodes. fs took both (a job's node count was 1 either way); now the job
+    records a count given (the state writes ``"num_nodes": 1``) apart from none (left out,
+    as every state written before holds it), a jobs file's ``"num_nodes": 1`` as ``--nodes
+    1``. Both ask at least one node, so their priority factors are the same."""
+    refused = run("submit", "--owner", "alice", "--nodes", "1", "--cpus", "16", *starter)
+    assert (refused.exit_code, refused.stdout) == (2, "")
+    assert refused.stderr == (
+        'fs: error: fs submit: job 1: partition "batch" has 8 CPUs on its largest node, the '
+        f"job asks for 16 {UNAVAILABLE}\n"
+    )
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text('[{"owner": "alice", "num_nodes": 1, "request_cpus": 16}]\n')
+    from_file = run("submit", "--file", str(jobs), *starter)
+    assert from_file.exit_code == 2
+    assert from_file.stderr == refused.stderr.replace("fs submit:", f"{jobs}:")
+    state = tmp_path / "state.json"
+    assert not state.exists()
+    for line in ("--cpus 16", "--nodes 1 --cpus 8", "--cpus 8"):
+        assert run("submit", "--owner", "alice", *line.split(), *starter).exit_code == 0
+    queued = json.loads(state.read_text())["jobs"]
+    assert [job.get("num_nodes") for job in queued] == [None, 1, None]
+    sprio = run("sprio", "-o", "%.6i %.10J %.10Y", *starter).stdout.splitlines()
+    assert sprio[2].split()[1:] == sprio[3].split()[1:]  # (job 2's factors are job 3's)

@@ -134,3 +134,18 @@ def test_job_to_json_is_asdict_without_defaults(obj: dict[str, Any]) -> None:
     for key in ("attributes", "dirac_requirements"):
         if key in got:
             assert got[key] is not getattr(job, key)
+
+
+def test_a_node_count_left_out_stays_apart_from_one_node() -> None:
+    """``num_nodes`` left out (every state written before the count could be told apart:
+    one node was left out too) reads as None, ``-N`` not given, and is written back left
+    out; ``"num_nodes": 1`` (``-N 1``) reads as 1 and is written back."""
+    from fairshare_cli.core.jobs import jobs_from_objects
+
+    objs = [{"id": "1", "owner": "a"}, {"id": "2", "owner": "a", "num_nodes": 1}]
+    jobs = jobs_from_objects(objs, "s: jobs")
+    assert [job.num_nodes for job in jobs] == [None, 1]
+    assert [job_to_json(job) for job in jobs] == objs
+    assert [
+        job.num_nodes for job in parse_job({"id": "3", "owner": "a", "num_nodes": None}, "w")
+    ] == [None]

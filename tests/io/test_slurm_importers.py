@@ -235,7 +235,7 @@ def test_scontrol_jobs_array_task(tmp_path: Path) -> None:
     )
     (job,) = read_jobs(str(path)).jobs
     assert job.obj["id"] == "11"  # its JobId, as sprio prints it (squeue: 10_1)
-    assert job.job.num_nodes == 1  # NumNodes=1-2: its first number (the default, left out)
+    assert job.job.num_nodes is None  # NumNodes=1-2: its first number, 1: left out (at least one)
     assert "num_nodes" not in job.obj
     assert "accrue_time" not in job.obj
 

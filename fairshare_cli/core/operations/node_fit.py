@@ -1,4 +1,6 @@
-"""Whether a Slurm job could ever run on its partitions' nodes, as ``sbatch`` tests it
+"""What a Slurm job must pass to be queued: names the config defines and its user's
+association (:func:`check_slurm_names`, for ``fs submit``, the imports and the state's
+check alike), and nodes of its partitions that could ever run it, as ``sbatch`` tests it
 (``fs submit``); and the CPUs of a node, as ``fs simulate --scheduler slurm`` counts them."""
 
 from __future__ import annotations
@@ -12,6 +14,48 @@ from fairshare_cli.errors import InputError
 
 #: What sbatch prints for ``ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE``.
 UNAVAILABLE = '(sbatch: "Requested node configuration is not available")'
+
+
+def check_slurm_names(config: Config, job: Job, where: str, *, hints: bool = False) -> None:
+    """Refuse a job naming a partition, QOS or account the config does not define (when
+    it defines any), or a Slurm job (one naming any of them) whose user has no association
+    in its account (none named: in any), as ``sbatch`` and ``sprio`` refuse them.
+
+    Args:
+        where: names the job in messages (``job 7``, or a file's ``F: job 7``).
+        hints: add where to fix the name (``(see [qos])``) and what sbatch prints.
+
+    Raises:
+        InputError: naming ``where`` and the name.
+    """
+    from fairshare_cli.core.slurm.factors import job_user, split_qos
+
+    for name in job.partitions:
+        if config.partitions and name not in config.partitions:
+            raise InputError(f'{where}: unknown partition "{name}"{_see(hints, "partitions")}')
+    for name in split_qos(where, job.qos, config.priority.output_compat != "22.05"):
+        if config.qos and name not in config.qos:
+            raise InputError(f'{where}: unknown QOS "{name}"{_see(hints, "qos")}')
+    account = job.account
+    if account is not None and config.accounts and account not in config.accounts:
+        raise InputError(f'{where}: unknown account "{account}"{_see(hints, "accounts")}')
+    if not config.accounts or (account, job.partition, job.qos) == (None, None, None):
+        return
+    user = job_user(job.owner)
+    specs = [config.accounts[account]] if account else config.accounts.values()
+    if not any(user in spec.users for spec in specs):
+        message = f'{where}: user "{user}" has no association'
+        message += f' in account "{account}"' if account else ""
+        if hints:
+            message += (
+                ' (sbatch: "Invalid account or account/partition combination specified"); '
+                "add it to [accounts]"
+            )
+        raise InputError(message)
+
+
+def _see(hints: bool, section: str) -> str:
+    return f" (see [{section}])" if hints else ""
 
 
 def node_cpus(spec: MachineSpec) -> int:
@@ -29,11 +73,12 @@ class NodeFit:
     (``_pick_best_nodes``: "never runnable in partition"), and ``job_allocate`` rejects
     ``ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE``; a job submitted to several partitions is
     refused when it fits none (``_select_nodes_parts`` tries each). A job of ``num_nodes``
-    N needs N nodes of the partition; its CPUs (``request_cpus``, the whole job's) must
-    fit the N largest when it names several nodes, else all the partition's nodes
-    (without ``-N``, sbatch spreads tasks over as many as they need). Partition limits
-    Slurm refuses only with ``EnforcePartLimits`` (``MaxTime``, which the job then waits
-    on) are not checked: Slurm's default is ``NO``.
+    N (``-N N``, which sets both the least and the most nodes: ``verify_node_count``)
+    needs N nodes of the partition and its CPUs (``request_cpus``, the whole job's) must
+    fit its N largest, one node included; without ``-N`` (None: no most, as slurmctld
+    keeps ``max_nodes`` 0) they may spread over all the partition's nodes. Partition
+    limits Slurm refuses only with ``EnforcePartLimits`` (``MaxTime``, which the job then
+    waits on) are not checked: Slurm's default is ``NO``.
     """
 
     def __init__(self, config: Config) -> None:
@@ -99,15 +144,19 @@ class NodeFit:
 def _never_runnable(job: Job, sizes: Sequence[tuple[int, int]]) -> str | None:
     """Why a job can never run on nodes of ``sizes`` ((CPUs, how many), largest first);
     None when it can."""
-    want = max(job.num_nodes, 1)
+    want = job.num_nodes
     nodes = sum(count for _, count in sizes)
-    if want > nodes:
+    if want is not None and want > nodes:
         return f"has {nodes} nodes, the job asks for {want}"
-    cpus, left = 0, want if want > 1 else nodes
+    cpus, left = 0, nodes if want is None else want
     for size, count in sizes:
         take = min(count, left)
         cpus, left = cpus + size * take, left - take
     if job.request_cpus > cpus:
-        where = f"on its {want} largest nodes" if want > 1 else "in all"
+        where = "in all" if want is None else _largest(want)
         return f"has {cpus} CPUs {where}, the job asks for {job.request_cpus}"
     return None
+
+
+def _largest(want: int) -> str:
+    return "on its largest node" if want == 1 else f"on its {want} largest nodes"

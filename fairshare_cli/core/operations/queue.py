@@ -26,7 +26,7 @@ from fairshare_cli.core.htcondor.claims import (
 from fairshare_cli.core.htcondor.pool import submitter_of
 from fairshare_cli.core.jobs import Job, job_to_json, jobs_from_objects, parse_jobs
 from fairshare_cli.core.names import shown
-from fairshare_cli.core.operations.node_fit import NodeFit
+from fairshare_cli.core.operations.node_fit import NodeFit, check_slurm_names
 from fairshare_cli.core.state import State
 from fairshare_cli.errors import InputError
 
@@ -60,43 +60,12 @@ def check_slurm_fields(config: Config, job: Job, fit: NodeFit | None = None) -> 
     Raises:
         InputError: naming the job and the field.
     """
-    from fairshare_cli.core.slurm.factors import split_qos
-
     if abs(job.nice) > NICE_LIMIT:
         raise InputError(f"job {job.id}: Invalid --nice value, out of range (+/- {NICE_LIMIT})")
     if abs(job.site_factor) > NICE_LIMIT:
         raise InputError(f"job {job.id}: SiteFactor value out of range (+/- {NICE_LIMIT})")
-    for name in job.partitions:
-        if config.partitions and name not in config.partitions:
-            raise InputError(f'job {job.id}: unknown partition "{name}" (see [partitions])')
-    for name in split_qos(f"job {job.id}", job.qos, config.priority.output_compat != "22.05"):
-        if config.qos and name not in config.qos:
-            raise InputError(f'job {job.id}: unknown QOS "{name}" (see [qos])')
-    if job.account is not None and config.accounts and job.account not in config.accounts:
-        raise InputError(f'job {job.id}: unknown account "{job.account}" (see [accounts])')
-    _check_association(config, job)
+    check_slurm_names(config, job, f"job {job.id}", hints=True)
     (fit or NodeFit(config)).check(job)
-
-
-def _check_association(config: Config, job: Job) -> None:
-    """A Slurm job needs its user's association in its account (default: the user's
-    first), as ``sbatch`` does; a job naming no account, partition or QOS is not Slurm's."""
-    if not config.accounts or (job.account is None and job.partition is None and job.qos is None):
-        return
-    from fairshare_cli.core.slurm.factors import job_user
-
-    user = job_user(job.owner)
-    account = job.account
-    if account is None:
-        if any(user in spec.users for spec in config.accounts.values()):
-            return
-    elif user in config.accounts[account].users:
-        return
-    where = f' in account "{account}"' if account else ""
-    raise InputError(
-        f'job {job.id}: user "{user}" has no association{where} (sbatch: "Invalid account '
-        'or account/partition combination specified"); add it to [accounts]'
-    )
 
 
 def slurm_charges(

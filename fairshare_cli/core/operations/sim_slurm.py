@@ -6,18 +6,21 @@ submit time has come are queued; the usage charged so far is advanced to the las
 pass (:class:`~fairshare_cli.core.operations.slurm_series.SlurmSeries`: ``_apply_new_usage``
 and the decay every ``PriorityCalcPeriod``), and the pending jobs' priorities are those
 ``sprio`` shows then (:func:`~fairshare_cli.core.slurm.priority_table.compute_rows` with the
-tree of that pass; a job's priority is its best partition's). Then the main scheduler
-(``schedule()`` in ``src/slurmctld/job_scheduler.c``) walks the jobs by priority (ties:
-lower job id first) and starts each on the first node of its partitions with enough free
-CPUs; a job that does not fit blocks its partitions for the rest of the pass (no
-lower-priority job starts there); a job whose begin time (``eligible_time``) is still to
-come is not in the queue (``job_independent``), with or without ``ACCRUE_ALWAYS``. With
-``backfill`` (``src/plugins/sched/backfill/backfill.c``) the jobs left are walked again
-in priority order against a map of when CPUs free up (running jobs end at their start
-plus time limit, as Slurm plans with limits, not with the run times it cannot know): a job
-that can start now on CPUs no higher-priority job is planned to use starts; one that
-cannot reserves the CPUs at its earliest start for its time limit, so no later job delays
-it.
+tree of that pass: one a row, a job in one of its partitions under one of its QOS). Then the
+main scheduler (``schedule()`` in ``src/slurmctld/job_scheduler.c``) walks these records as
+``build_job_queue`` makes them and ``sort_job_queue2`` sorts them (the partition's
+``PriorityTier`` first, then the record's priority, ties: lower job id first;
+:mod:`~fairshare_cli.core.operations.slurm_pending`) and starts each record's job on the
+first node of its partition with enough free CPUs, under the record's QOS (a job started
+by an earlier record is passed); a record whose job does not fit blocks its partition for
+the rest of the pass (no later record starts there); a job whose begin time
+(``eligible_time``) is still to come is not in the queue (``job_independent``), with or
+without ``ACCRUE_ALWAYS``. With ``backfill`` (``src/plugins/sched/backfill/backfill.c``) the
+records left are walked again in that order against a map of when CPUs free up (running
+jobs end at their start plus time limit, as Slurm plans with limits, not with the run times
+it cannot know): a job that can start now on CPUs no earlier record's job is planned to use
+starts; one that cannot reserves the CPUs at its earliest start for its time limit, so no
+later job delays it.
 
 The backfill pass is bounded as ``_attempt_backfill`` bounds it (``[priority]`` keys named
 after the ``SchedulerParameters``): it runs at a cycle when ``bf_interval`` seconds have
@@ -31,10 +34,10 @@ events); a job with ``num_nodes`` > 1 takes ``ceil(cpus / nodes)`` CPUs on each 
 nodes; memory, GRES, licences, QOS and association limits and preemption are not modelled;
 in backfill, the jobs of a batch after the first that cannot start now are not tested (nor
 counted against ``bf_max_job_test``); a job with no time limit is planned as running for
-ever (Slurm uses the partition's ``MaxTime``; here partitions have none); partitions'
-``PriorityTier`` does not order the queue (``sort_job_queue2`` puts a higher tier's
-records first, a job's record in each of its partitions apart); a job of several QOS is
-refused.
+ever (Slurm uses the partition's ``MaxTime``; here partitions have none); ties of
+priority go by job id, not first by submit time (``sort_job_queue2``: the same order where
+ids follow submission); the records of a job of several QOS but one partition are sorted by
+their own priorities (Slurm sorts them all at the job's priority, of the QOS it last tried).
 """
 
 from __future__ import annotations
@@ -54,7 +57,7 @@ from fairshare_cli.core.htcondor.negotiator import machine_names
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.operations.node_fit import node_cpus
 from fairshare_cli.core.operations.sim_row import JobStart, SimRow
-from fairshare_cli.core.operations.slurm_pending import PendingJobs, Score
+from fairshare_cli.core.operations.slurm_pending import PendingJobs, Record, Score
 from fairshare_cli.core.operations.slurm_series import SlurmSeries
 from fairshare_cli.core.slurm.node_space import Node, NodeSpace, Reservation, free_during
 
@@ -109,10 +112,11 @@ class SlurmSim:
         self.next_work = 0
         self.queue = PendingJobs(self._score)
         self.queued: list[Job] = []  # jobs queued since the last cycle (scored at once)
-        self.settled: list[tuple[JobBatch, JobBatch | None]] = []  # started this cycle
+        #: the batches started this cycle, by id: (batch, what is left of it or None)
+        self.left_of: dict[str, tuple[JobBatch, JobBatch | None]] = {}
         self.running: dict[str, _Running] = {}
         self.ends: list[tuple[float, str]] = []
-        self.multi: dict[str, bool] = {}  # job id -> whether it names several partitions
+        self.multi: dict[str, bool] = {}  # job id -> several partitions or QOS
         #: the decay pass (time, tree, priority context) priorities are of, and the cycle
         self.pass_time: float | None = None
         self.ctx: tuple[float, Any, Any] = (0.0, None, None)
@@ -134,9 +138,9 @@ class SlurmSim:
                 self._count_waiting(batch.job, batch.count)
             elif batch.job.status == "running":
                 for i in range(batch.count):
-                    job = replace(batch.job, id=batch.job_id(i))
+                    job = _under(replace(batch.job, id=batch.job_id(i)), None)
                     began = job.start_time if job.start_time is not None else start
-                    nodes = self._fit(job, self._parts(job)) or self.nodes[: job.num_nodes]
+                    nodes = self._fit(job, self._parts(job)) or self.nodes[: job.num_nodes or 1]
                     self._place(job, nodes, began, queued=True)
 
     def _count_waiting(self, job: Job, count: int) -> None:
@@ -154,7 +158,7 @@ class SlurmSim:
 
     def _fit(self, job: Job, parts: tuple[str, ...]) -> list[Node]:
         """The first nodes (in config order) of the job's partitions with its CPUs free."""
-        want = max(job.num_nodes, 1)
+        want = job.num_nodes or 1
         per = math.ceil(job.request_cpus / want)
         if want == 1:
             node = self.space.first_free(per, parts)
@@ -178,7 +182,7 @@ class SlurmSim:
     def _place(self, job: Job, nodes: list[Node], t: float, *, queued: bool = False) -> None:
         """Start ``job`` at ``t`` on ``nodes``; it ends after its run time or time limit
         (``queued``: it was running in the queue the simulation starts from)."""
-        per = math.ceil(job.request_cpus / max(job.num_nodes, 1))
+        per = math.ceil(job.request_cpus / (job.num_nodes or 1))
         limit = job.time_limit
         run = job.run_time
         last = min(run if run is not None else INF, limit if limit is not None else INF)
@@ -228,24 +232,25 @@ class SlurmSim:
         self.next_work = k
 
     def _score(self, jobs: list[Job]) -> dict[str, Score]:
-        """The jobs' priorities as of the last decay pass, with the usage charged so far
-        (``sprio``'s at the cycle; a job's is its best partition's)."""
+        """The jobs' records as of the last decay pass, with the usage charged so far: a
+        record per ``sprio`` row at the cycle (partition and QOS), with its partition's
+        tier and the priority slurmctld stores for it (``priority_array``)."""
         from fairshare_cli.core.slurm.priority import controller_priority
         from fairshare_cli.core.slurm.priority_table import compute_rows
 
         when, _, ctx = self.ctx
-        best: dict[str, tuple[int, list[str]]] = {}
+        records: dict[str, list[Record]] = {}
         multi = self.multi
         for job in jobs:
             if job.id not in multi:  # (a job's partitions are split from its text each time)
-                multi[job.id] = len(job.partitions) > 1
+                multi[job.id] = len(job.partitions) > 1 or "," in (job.qos or "")
         # Every queued job has a priority, one not yet eligible too (its age 0 until its
         # begin time, as slurmctld's at the pass); :func:`_begun` holds it back.
         for row in compute_rows(jobs, ctx, when, listed_at=INF):
+            tier = ctx.partitions[row.partition].priority_tier
             p = controller_priority(row, multi[row.job_id])
-            prio, parts = best.setdefault(row.job_id, (p, []))
-            best[row.job_id] = (max(prio, p), [*parts, row.partition])
-        return {job_id: (p, tuple(parts)) for job_id, (p, parts) in best.items()}
+            records.setdefault(row.job_id, []).append((tier, p, row.partition, row.qos))
+        return {job_id: tuple(own) for job_id, own in records.items()}
 
     def _priorities(self, t: float) -> None:
         """Priorities as of the last decay pass: all made again (as the order reaches them)
@@ -264,48 +269,55 @@ class SlurmSim:
 
     def schedule(self, t: float) -> None:
         """The main scheduler's pass, then (with backfill) the backfill pass, over the
-        pending jobs in priority order (ties: lower job id first)."""
+        pending jobs' records in order (tier, priority, then lower job id first): each
+        tries its job in its partition; a job started by an earlier record is passed."""
         self._priorities(t)
-        score = self.queue.score
         order = _begun(self.queue.ordered(), t)
         blocked: set[str] = set()
-        left: list[JobBatch] = []
-        for batch in order:
-            parts = score[batch.job.id][1]
+        left: list[tuple[JobBatch, Record]] = []
+        for batch, record in order:
+            current = self._current(batch)
+            if current is None:
+                continue
             started = 0
-            if blocked.isdisjoint(parts):
-                started = self._start_batch(batch, parts, t)
-            if started < batch.count:
-                blocked.update(parts)
-                left.append(self._rest(batch, started))
-                if blocked >= self.node_parts:  # no job later in the order can start
+            if record[2] not in blocked:
+                started = self._start_batch(current, record, t)
+            self._started(batch, current, started)
+            if started < current.count:
+                blocked.add(record[2])
+                left.append((batch, record))
+                if blocked >= self.node_parts:  # no record later in the order can start
                     break
         if self.backfill and self._backfill_due(t):
             self._backfill(itertools.chain(left, order), t)
-        for batch, rest in self.settled:
+        for batch, rest in self.left_of.values():
             self.queue.settle(batch, rest)
-        self.settled = []
+        self.left_of = {}
 
-    def _start_batch(self, batch: JobBatch, parts: tuple[str, ...], t: float) -> int:
+    def _start_batch(self, batch: JobBatch, record: Record, t: float) -> int:
         started = 0
         while started < batch.count:
-            job = batch.job if batch.count == 1 else replace(batch.job, id=batch.job_id(started))
-            if not self._try_start(job, parts, t):
+            if not self._try_start(_job_of(batch, started, record), (record[2],), t):
                 break
             started += 1
-        if started == batch.count:
-            self.settled.append((batch, None))
         return started
 
-    def _rest(self, batch: JobBatch, started: int) -> JobBatch:
-        """The jobs of ``batch`` left after its first ``started`` started (recorded for the
-        queue at the end of the cycle)."""
+    def _current(self, batch: JobBatch) -> JobBatch | None:
+        """What is left this cycle of a queued batch (None: all of it started)."""
+        entry = self.left_of.get(batch.job.id)
+        return batch if entry is None else entry[1]
+
+    def _started(self, batch: JobBatch, current: JobBatch, started: int) -> None:
+        """The first ``started`` jobs of what was left of ``batch`` (``current``) started:
+        the rest is recorded for the queue at the end of the cycle."""
         if not started:
-            return batch
-        rest = JobBatch(replace(batch.job, id=batch.job_id(started)), batch.count - started)
-        self.queue.score[rest.job.id] = self.queue.score[batch.job.id]
-        self.settled.append((batch, rest))
-        return rest
+            return
+        rest = None
+        if started < current.count:
+            first = replace(current.job, id=current.job_id(started))
+            rest = JobBatch(first, current.count - started)
+            self.queue.score[rest.job.id] = self.queue.score[batch.job.id]
+        self.left_of[batch.job.id] = (batch, rest)
 
     def _backfill_due(self, t: float) -> bool:
         """Whether a backfill pass runs at ``t``: ``bf_interval`` seconds have passed since
@@ -316,7 +328,7 @@ class SlurmSim:
         self.last_backfill = t
         return True
 
-    def _backfill(self, order: Iterable[JobBatch], t: float) -> None:
+    def _backfill(self, order: Iterable[tuple[JobBatch, Record]], t: float) -> None:
         """Start lower-priority jobs now where that delays no higher-priority job's planned
         start; reserve CPUs for each job that cannot start (``_attempt_backfill``): at most
         ``bf_max_job_test`` jobs are tested; none is reserved beyond ``bf_window``."""
@@ -328,23 +340,26 @@ class SlurmSim:
             self.space.end_pass()
 
     def _backfill_jobs(
-        self, order: Iterable[JobBatch], t: float, reserved: dict[str, list[Reservation]]
+        self,
+        order: Iterable[tuple[JobBatch, Record]],
+        t: float,
+        reserved: dict[str, list[Reservation]],
     ) -> None:
         """The jobs of a backfill pass (:meth:`_backfill`), in order, until
         ``bf_max_job_test`` were tested ("bf_max_job_test: limit reached")."""
         prio = self.config.priority
         window_end = t + prio.bf_window * 60
         tests_left = prio.bf_max_job_test
-        score = self.queue.score
-        for batch in order:
+        for batch, record in order:
             if not tests_left:
                 break
-            parts = score[batch.job.id][1]
+            current = self._current(batch)
+            if current is None:
+                continue
+            parts = (record[2],)
             started = 0
-            while started < batch.count and tests_left:
-                job = (
-                    batch.job if batch.count == 1 else replace(batch.job, id=batch.job_id(started))
-                )
+            while started < current.count and tests_left:
+                job = _job_of(current, started, record)
                 tests_left -= 1
                 when, nodes = self._earliest(job, parts, t, reserved)
                 if when == t and nodes:
@@ -354,10 +369,7 @@ class SlurmSim:
                 if nodes and when <= window_end:
                     self._reserve(job, nodes, when, reserved)
                 break
-            if started == batch.count:
-                self.settled.append((batch, None))
-            else:
-                self._rest(batch, started)
+            self._started(batch, current, started)
 
     def _reserve(
         self, job: Job, nodes: list[Node], when: float, reserved: dict[str, list[Reservation]]
@@ -373,7 +385,7 @@ class SlurmSim:
         if math.isfinite(end):
             up = 0 if self.config.priority.output_compat == "22.05" else res - 1
             end = (math.floor(end) + up) // res * res
-        per = math.ceil(job.request_cpus / max(job.num_nodes, 1))
+        per = math.ceil(job.request_cpus / (job.num_nodes or 1))
         for n in nodes:
             reserved.setdefault(n.name, []).append((start, end, per))
 
@@ -392,7 +404,7 @@ class SlurmSim:
         node_space`, which holds ``t`` and ``reserved``); a job of several nodes tries
         every node at ``t`` and at every planned end and reservation end of the cluster.
         """
-        want = max(job.num_nodes, 1)
+        want = job.num_nodes or 1
         per = math.ceil(job.request_cpus / want)
         length = job.time_limit if job.time_limit is not None else INF
         if want == 1:
@@ -436,12 +448,27 @@ class SlurmSim:
         return out
 
 
-def _begun(order: Iterable[JobBatch], t: float) -> Iterator[JobBatch]:
-    """The batches of ``order`` whose begin (eligible) time has come by ``t``: neither the
-    main scheduler nor backfill tries a job before it, whatever ``PriorityFlags`` say
+def _begun(order: Iterable[tuple[JobBatch, Record]], t: float) -> Iterator[tuple[JobBatch, Record]]:
+    """The records of ``order`` whose job's begin (eligible) time has come by ``t``: neither
+    the main scheduler nor backfill tries a job before it, whatever ``PriorityFlags`` say
     (``job_independent``: ``begin_time > now`` is ``WAIT_TIME``, so ``build_job_queue``
     leaves the job out and it blocks no partition)."""
-    for batch in order:
-        begin = batch.job.eligible_time
+    for item in order:
+        begin = item[0].job.eligible_time
         if begin is None or begin <= t:
-            yield batch
+            yield item
+
+
+def _job_of(batch: JobBatch, i: int, record: Record) -> Job:
+    """The ``i``-th job of ``batch`` as its ``record`` runs it (under the record's QOS)."""
+    job = batch.job if batch.count == 1 else replace(batch.job, id=batch.job_id(i))
+    return _under(job, record[3])
+
+
+def _under(job: Job, qos: str | None) -> Job:
+    """A job of several QOS as it runs under ``qos``: slurmctld sets the QOS of the record
+    it starts the job from; one running already runs under its first (None), the QOS
+    ``_get_qos_info`` gives it at submission. A job of one QOS as it is."""
+    if job.qos is None or "," not in job.qos:
+        return job
+    return replace(job, qos=qos or next(name for name in job.qos.split(",") if name))

@@ -1,16 +1,21 @@
-"""The pending jobs of ``fs simulate --scheduler slurm``, handed out in priority order.
+"""The pending jobs of ``fs simulate --scheduler slurm``, handed out in scheduling order.
 
-A pass of the main scheduler stops at the first job that blocks the last partition and a
-backfill pass after ``bf_max_job_test`` jobs, so a cycle reads the head of the order only;
-yet every decay pass changes every pending job's priority (age, fair share). Jobs alike
-in all but their age (one owner, account, partitions, QOS, size, time limit, nice, site
-factor: sprio's factors but age) form a group, kept oldest first; a job's priority is its
-group's for its age, which never falls as the job ages (each factor is a sum with age's
-weight times its factor, and the age factor grows with the seconds since the job accrued),
-so a group's oldest job has its highest priority. A cycle merges the groups by priority
-(ties: lower job id first, then queue order), scoring a group's jobs only as the merge
-reaches them: per decay pass, each group's oldest job and the jobs the passes read, not the
-whole queue. Tuned for ``benchmarks/bench_simulate.py --case backfill-week``.
+slurmctld's scheduler walks not jobs but records: one a job in each of its partitions and
+each of its QOS (``build_job_queue``), each with the priority of that partition and QOS,
+sorted by the partition's ``PriorityTier`` (highest first), then that priority (highest
+first), then job id (``sort_job_queue2``). A pass of the main scheduler stops at the first
+record that blocks the last partition and a backfill pass after ``bf_max_job_test`` jobs,
+so a cycle reads the head of the order only; yet every decay pass changes every pending
+job's priority (age, fair share). Jobs alike in all but their age (one owner, account,
+partitions, QOS, size, time limit, nice, site factor: sprio's factors but age) form a
+group, kept oldest first, whose jobs have the same records; a record's priority is the
+group's for the job's age, which never falls as the job ages (each factor is a sum with
+age's weight times its factor, and the age factor grows with the seconds since the job
+accrued), so a group's oldest job has its highest priority in each record. A cycle merges
+the groups' records by tier and priority (ties: lower job id first, then queue order, then
+the job's record order), scoring a group's jobs only as the merge reaches them: per decay
+pass, each group's oldest job and the jobs the passes read, not the whole queue. Tuned for
+``benchmarks/bench_simulate.py --case backfill-week``.
 """
 
 from __future__ import annotations
@@ -23,17 +28,21 @@ from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.names import cluster_proc
 
-#: A job's priority and the partitions it is best in (several: equal priorities).
-Score = tuple[int, tuple[str, ...]]
+#: One record of a job: its partition's ``PriorityTier``, its priority there under one of
+#: its QOS, the partition and the QOS.
+Record = tuple[int, int, str, str | None]
+#: A job's records, in the order slurmctld builds them (partitions by tier, then QOS).
+Score = tuple[Record, ...]
 #: Scores the jobs given at the current decay pass (a job with no row is left out).
 Scorer = Callable[[list[Job]], dict[str, Score]]
 
 #: How many jobs of a group are scored at once when the merge reaches them.
 CHUNK = 8
 _BEFORE_ALL = (-1, -1)  # a group's place in the merge before its next run is known
-#: An entry of the merge: (-priority, job id's (cluster, proc), queue order, batch) for a
-#: job; (-priority, _BEFORE_ALL, group number, (group, index)) for a group's next run.
-_Entry = tuple[int, tuple[int, int], int, Any]
+#: An entry of the merge: (-tier, -priority, job id's (cluster, proc), queue order, record
+#: number, (batch, record)) for a job's record; (-tier, -priority, _BEFORE_ALL, group
+#: number, record number, (group, record number, index)) for a group's next run.
+_Entry = tuple[int, int, tuple[int, int], int, int, Any]
 
 
 def _group_key(job: Job) -> tuple[Any, ...]:
@@ -65,9 +74,10 @@ class PendingJobs:
         self.unscored: set[str] = set()  # jobs this pass gave no row
         self.queued = 0  # queue order of the last job added
         self.serial: dict[tuple[Any, ...], int] = {}  # a number a group, for ties
-        #: this pass's merge entry of each group's first run, while the group is unchanged
-        #: (none: no job of the group has a priority), and the groups to look at again
-        self.heads: dict[tuple[Any, ...], _Entry] = {}
+        #: this pass's merge entries of each group's first run in each record, while the
+        #: group is unchanged (none: no job of the group has a priority), and the groups to
+        #: look at again
+        self.heads: dict[tuple[Any, ...], list[_Entry]] = {}
         self.stale: set[tuple[Any, ...]] = set()
 
     def add(self, batch: JobBatch) -> None:
@@ -120,45 +130,57 @@ class PendingJobs:
         self.score[rest.job.id] = self.score[batch.job.id]
         group[k] = rest
 
-    def ordered(self) -> Iterator[JobBatch]:
-        """The scored batches by priority, then job id, then queue order: the groups'
-        runs of equal priority merged (a run is scored when the merge reaches its group).
-        The groups must not change while this is read."""
+    def ordered(self) -> Iterator[tuple[JobBatch, Record]]:
+        """The scored batches' records by tier and priority, then job id, then queue
+        order: the groups' runs of equal priority merged (a run is scored when the merge
+        reaches its group). The groups must not change while this is read."""
         score, place, groups, heads = self.score, self.place, self.groups, self.heads
         if self.stale:
             todo = self.stale
             self.ensure([groups[k][0].job for k in todo if groups[k][0].job.id not in score])
             for key in todo:
-                entry = self._entry(key, 0)
-                if entry[3] is not None:
-                    heads[key] = entry
+                entries = self._entries(key)
+                if entries:
+                    heads[key] = entries
             self.stale = set()
-        heap = list(heads.values())
+        heap = [entry for entries in heads.values() for entry in entries]
         heapq.heapify(heap)
         while heap:
-            neg, cp, _, item = heapq.heappop(heap)
+            neg_tier, neg, cp, _, r, item = heapq.heappop(heap)
             if cp is not _BEFORE_ALL:
                 yield item
                 continue
-            key, start = item
+            key, _, start = item
             g = groups[key]
-            end = self._run_end(g, start)
+            end = self._run_end(g, start, r)
             for b in g[start:end]:
-                if b.job.id in score:
+                got = score.get(b.job.id)
+                if got is not None:
                     pl = place[b.job.id]
-                    heapq.heappush(heap, (neg, pl[1], pl[2], b))
-            nxt = self._entry(key, end)
-            if nxt[3] is not None:
+                    heapq.heappush(heap, (neg_tier, neg, pl[1], pl[2], r, (b, got[r])))
+            nxt = self._entry(key, end, r)
+            if nxt[5] is not None:
                 heapq.heappush(heap, nxt)
 
-    def _entry(self, key: tuple[Any, ...], start: int) -> _Entry:
-        """The merge entry of the group's run from its first scored batch at ``start`` or
-        after (its batch None: there is none)."""
+    def _entries(self, key: tuple[Any, ...]) -> list[_Entry]:
+        """The merge entries of the group's first run in each of its records (none: no job
+        of the group is scored)."""
+        first = self._entry(key, 0, 0)
+        if first[5] is None:
+            return []
+        k = first[5][2]
+        records = len(self.score[self.groups[key][k].job.id])
+        return [first, *(self._entry(key, k, r) for r in range(1, records))]
+
+    def _entry(self, key: tuple[Any, ...], start: int, r: int) -> _Entry:
+        """The merge entry of the group's run in record ``r`` from its first scored batch
+        at ``start`` or after (its item None: there is none)."""
         g = self.groups[key]
         k = self._next_scored(g, start)
         if k == len(g):
-            return (0, _BEFORE_ALL, self.serial[key], None)
-        return (-self.score[g[k].job.id][0], _BEFORE_ALL, self.serial[key], (key, k))
+            return (0, 0, _BEFORE_ALL, self.serial[key], r, None)
+        tier, prio, _, _ = self.score[g[k].job.id][r]
+        return (-tier, -prio, _BEFORE_ALL, self.serial[key], r, (key, r, k))
 
     def _next_scored(self, group: list[JobBatch], k: int) -> int:
         """The first scored batch of the group from ``k`` on (its length: none)."""
@@ -173,11 +195,11 @@ class PendingJobs:
             k += 1
         return k
 
-    def _run_end(self, group: list[JobBatch], start: int) -> int:
-        """The end of the run of equal priority that starts at ``start`` (unscored batches
-        inside it are skipped by the caller)."""
+    def _run_end(self, group: list[JobBatch], start: int, r: int) -> int:
+        """The end of the run of equal priority in record ``r`` that starts at ``start``
+        (unscored batches inside it are skipped by the caller)."""
         score, unscored = self.score, self.unscored
-        prio = score[group[start].job.id][0]
+        prio = score[group[start].job.id][r][1]
         k = start + 1
         while k < len(group):
             job_id = group[k].job.id
@@ -185,7 +207,7 @@ class PendingJobs:
             if got is None and job_id not in unscored:
                 self.ensure([b.job for b in group[k : k + CHUNK]])
                 continue
-            if got is not None and got[0] != prio:
+            if got is not None and got[r][1] != prio:
                 break
             k += 1
         return k

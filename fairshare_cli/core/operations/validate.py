@@ -212,38 +212,12 @@ def check_jobs_against_config(
         return
     from fairshare_cli.core.dirac.jobs import task_queues_from_objects
     from fairshare_cli.core.htcondor.pool import check_jobs
+    from fairshare_cli.core.operations.node_fit import check_slurm_names
 
     check_jobs([j for _, j in pairs], config, source)
     for _, job in pairs:  # what sprio and sshare refuse (fs submit also checks associations)
-        _check_slurm_names(job, config, source)
+        check_slurm_names(config, job, f"{source}: job {job.id}")
     dirac = [o for o, j in pairs if j.dirac_group is not None]
     if dirac:
         dedup = list({id(o): o for o in dirac}.values())
         task_queues_from_objects(dedup, source, config.dirac.groups, config.dirac.cpu_segments)
-
-
-def _check_slurm_names(job: Job, config: Config, source: str) -> None:
-    """A job's account, partitions and QOS must be configured (when any are).
-
-    Raises:
-        InputError: naming ``source`` and the job.
-    """
-    from fairshare_cli.core.slurm.factors import job_user, split_qos
-    from fairshare_cli.errors import InputError
-
-    if job.account is not None and config.accounts and job.account not in config.accounts:
-        raise InputError(f'{source}: job {job.id}: unknown account "{job.account}"')
-    for name in job.partitions:
-        if config.partitions and name not in config.partitions:
-            raise InputError(f'{source}: job {job.id}: unknown partition "{name}"')
-    several = config.priority.output_compat != "22.05"
-    for name in split_qos(f"{source}: job {job.id}", job.qos, several):
-        if config.qos and name not in config.qos:
-            raise InputError(f'{source}: job {job.id}: unknown QOS "{name}"')
-    if config.accounts and (job.account, job.partition, job.qos) != (None, None, None):
-        # a Slurm job's user needs an association (in its account, else any): sprio's rule
-        user = job_user(job.owner)
-        specs = [config.accounts[job.account]] if job.account else config.accounts.values()
-        if not any(user in spec.users for spec in specs):
-            where = f' in account "{job.account}"' if job.account else ""
-            raise InputError(f'{source}: job {job.id}: user "{user}" has no association{where}')

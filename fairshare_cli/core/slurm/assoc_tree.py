@@ -133,9 +133,12 @@ class Assoc:
 class AssocTree:
     """The association tree: ``root`` plus every association in load order."""
 
-    def __init__(self, root: Assoc, assocs: list[Assoc]) -> None:
+    def __init__(
+        self, root: Assoc, assocs: list[Assoc], lineage: list[Assoc] | None = None
+    ) -> None:
         self.root = root
         self.assocs = assocs
+        self._lineage = lineage
         self.by_key: dict[tuple[str, str | None], Assoc] = {(a.account, a.user): a for a in assocs}
         self.users = [a for a in assocs if a.user is not None]
         self.accounts: dict[str, Assoc] = {a.account: a for a in assocs if a.user is None}
@@ -151,21 +154,31 @@ class AssocTree:
         return self.by_key.get((account, user))
 
     def in_lineage_order(self) -> list[Assoc]:
-        """Associations sorted as sshare lists them: by lineage, byte-wise.
+        """Associations sorted as sshare lists them: by lineage, byte-wise (a new list)."""
+        if self._lineage is None:
+            self._lineage = lineage_order(self.root)
+        return list(self._lineage)
 
-        Equal to sorting the full lineage strings: a parent's lineage is a prefix of its
-        descendants' (so it comes first), and two subtrees compare as their parts do (each
-        part ends in ``/``, which names never contain). A pre-order walk with children
-        sorted by part is that order, in linear time however deep the tree.
-        """
-        out: list[Assoc] = []
-        stack = [self.root]
-        while stack:
-            a = stack.pop()
-            out.append(a)
-            if a.children:
-                stack.extend(sorted(a.children, key=_part_bytes, reverse=True))
-        return out
+
+def lineage_order(root: Assoc) -> list[Assoc]:
+    """The associations under ``root`` by lineage, byte-wise: the order of slurmctld's
+    association list (slurmdbd sends it ``order by lineage``;
+    ``slurmdb_sort_hierarchical_assoc_list`` keeps it so), and so of the children lists
+    ``_set_assoc_parent_and_user`` appends to, and of sshare's rows.
+
+    Equal to sorting the full lineage strings: a parent's lineage is a prefix of its
+    descendants' (so it comes first), and two subtrees compare as their parts do (each
+    part ends in ``/``, which names never contain). A pre-order walk with children
+    sorted by part is that order, in linear time however deep the tree.
+    """
+    out: list[Assoc] = []
+    stack = [root]
+    while stack:
+        a = stack.pop()
+        out.append(a)
+        if a.children:
+            stack.extend(sorted(a.children, key=_part_bytes, reverse=True))
+    return out
 
 
 def _part_bytes(a: Assoc) -> bytes:
@@ -190,8 +203,9 @@ def _shares_value(value: Shares, where: str) -> int:
 def build_tree(accounts: Mapping[str, AccountLike] | Iterable[AccountLike]) -> AssocTree:
     """Build and validate the association tree from ``[accounts]``.
 
-    Children are loaded in config order (users first, then sub-accounts); that is the order
-    Fair Tree keeps among equal siblings.
+    Children are loaded in config order (users first, then sub-accounts), numbered so;
+    Fair Tree keeps equal siblings in lineage order, as slurmctld does
+    (:func:`lineage_order`), whatever the config's.
 
     Raises:
         ConfigError: an unknown parent, a cycle, or bad shares, naming the account key.
@@ -225,8 +239,9 @@ def build_tree(accounts: Mapping[str, AccountLike] | Iterable[AccountLike]) -> A
         assocs.append(acct)
         _add_users(acct, spec, assocs)
         stack.append((acct, kids.get(spec.name, []), 0))
-    _link_fair_share(assocs)
-    return AssocTree(root, assocs)
+    lineage = lineage_order(root)
+    _link_fair_share(lineage)
+    return AssocTree(root, assocs, lineage)
 
 
 def check_tree(accounts: Mapping[str, AccountLike]) -> None:
@@ -313,7 +328,9 @@ def _refuse_cycles(specs: list[AccountLike], by_name: Mapping[str, AccountLike])
 def _link_fair_share(assocs: list[Assoc]) -> None:
     """Set fair-share parents, children and level shares (``assoc_mgr.c``).
 
-    ``assocs`` is in top-down order, so a parent's fair-share parent is known first.
+    ``assocs`` is in lineage order (top-down, so a parent's fair-share parent is known
+    first), which each fair-share parent's children keep, as ``_set_assoc_parent_and_user``
+    appends them.
     """
     for a in assocs:
         p = a.parent

@@ -176,7 +176,7 @@ def job_tres_value(job: Any, name: str) -> float:
     if name == "mem":
         return float(job.request_memory)
     if name == "node":
-        return float(max(job.num_nodes, 1))
+        return float(job.num_nodes or 1)
     attrs = getattr(job, "attributes", {}) or {}
     value = attrs.get(name)
     return float(value) if isinstance(value, (int, float)) else 0.0

@@ -256,7 +256,7 @@ class FactorMaker:
                 tl_min = float(math.ceil(tl_secs / 60.0))
             ctx = self.ctx
             f_js = job_size_factor(
-                job.num_nodes,
+                job.num_nodes or 1,
                 job.request_cpus,
                 ctx.node_count,
                 ctx.cluster_cpus,

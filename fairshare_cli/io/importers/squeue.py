@@ -169,7 +169,7 @@ def _json_job(job: Mapping[str, Any], where: str, out: JobDump) -> None:
         "partition": job.get("partition") or None,
         "nice": _json_value(job, "nice") or 0,
         "request_cpus": _json_value(job, "cpus") or 1,
-        "num_nodes": _json_value(job, "node_count") or 1,
+        "num_nodes": _nodes(_json_value(job, "node_count")),
         "request_memory": memory_mb(tres.get("mem")),
         "submit_time": epoch("submit_time"),
         "eligible_time": epoch("eligible_time"),
@@ -191,6 +191,13 @@ def _json_job(job: Mapping[str, Any], where: str, out: JobDump) -> None:
         printed = next(iter(by_partition.values()))
     item = add_job(out, obj, where, printed if isinstance(printed, int) else None, tres)
     item.printed_by_partition = by_partition
+
+
+def _nodes(count: Any) -> Any:
+    """``node_count`` as a job's ``num_nodes``: one node (or none) left out, as the
+    ``scontrol show jobs`` reader does (a dump cannot say whether ``-N`` was given, and
+    one node is the least a job asks either way)."""
+    return None if count in (None, 0, 1) and not isinstance(count, bool) else count
 
 
 def _by_partition(value: Any, where: str) -> dict[str, int]:

@@ -157,6 +157,24 @@ def test_fair_tree_user_tied_with_an_account() -> None:
     assert _user(tree, "B", "b1").fs_factor == pytest.approx(1 / 3)
 
 
+@pytest.mark.parametrize("zeta_first", [True, False], ids=["config-zeta-first", "alphabetical"])
+def test_fair_tree_tied_accounts_keep_lineage_order(zeta_first: bool) -> None:
+    """Accounts zeta and alpha tie (each 1 share of 2, half the usage: LF 0.5/0.5 = 1).
+    slurmctld's children list is in lineage order (``/root/alpha/`` first; slurmdbd sends
+    the associations ``order by lineage``) and ``_calc_tree_fs`` sorts siblings stably, so
+    alpha is walked first whatever the config's order: a1 (no usage, LF inf) rank 3, a2
+    (LF 0.5/1) rank 2, then zeta, tied, passes the tie to z1: rank 2 kept. In config order
+    (zeta first) z1 took rank 3 and a1, tied, too; a2 rank 1."""
+    zeta = AccountDef("zeta", users={"z1": 1})
+    alpha = AccountDef("alpha", users={"a1": 1, "a2": 1})
+    accounts = [zeta, alpha] if zeta_first else [alpha, zeta]
+    tree = _fair_tree(accounts, {("zeta", "z1"): 10.0, ("alpha", "a2"): 10.0})
+    assert tree.accounts["zeta"].level_fs == tree.accounts["alpha"].level_fs == 1.0
+    assert _user(tree, "alpha", "a1").fs_factor == 1.0
+    assert _user(tree, "alpha", "a2").fs_factor == pytest.approx(2 / 3)
+    assert _user(tree, "zeta", "z1").fs_factor == pytest.approx(2 / 3)
+
+
 def test_fair_tree_zero_share_account_ranks_last() -> None:
     tree = _fair_tree(
         [AccountDef("A", shares=0, users={"a1": 1}), AccountDef("B", users={"b1": 1})],
