@@ -343,3 +343,28 @@ def test_a_priority_jobmanager_refuses_is_refused(
     result = run(*args)
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == f"fs: error: {path}: job 1 ('2.0'): {shown}\n"
+
+
+def test_a_priority_on_a_rounding_boundary_rounds_as_dirac_adds(
+    queues: Callable[..., list[dict[str, Any]]],
+) -> None:
+    """One owner of a JobSharing group of share 250, four queues (CPU times 360, 1800, 3600,
+    21600) with job priorities (3, 7, 5), (6), (1, 3, 3) and (8): weights 5, 6, 7/3, 8.
+
+    Exactly, T = 64/3 and the first queue gets 250·5·3/64 = 58.59375, the third 27.34375:
+    both on a boundary of ``%.4f``. DIRAC's ``sum`` (Python 3.11, left to right) gives T =
+    21.333333333333336, a little above 64/3, so they are 58.5937 and 27.3437 (a
+    compensated sum, Python 3.12's, gives 21.333333333333332 and 58.5938, 27.3438). Read
+    back as stored (six digits): 58.5937, 70.3125, 27.3437, 93.75.
+    """
+    config = CONFIG.replace(
+        "job_share = 1000\njob_sharing = true", "job_share = 250\njob_sharing = true"
+    )
+    jobs = [
+        job(1, "p", "prod", prio=3, cpu_time=360), job(2, "p", "prod", prio=7, cpu_time=360),
+        job(3, "p", "prod", prio=5, cpu_time=360), job(4, "p", "prod", prio=6, cpu_time=1800),
+        job(5, "p", "prod", prio=1, cpu_time=3600), job(6, "p", "prod", prio=3, cpu_time=3600),
+        job(7, "p", "prod", prio=3, cpu_time=3600), job(8, "p", "prod", prio=8, cpu_time=21600),
+    ]  # fmt: skip
+    rows = queues(jobs, config)
+    assert [r["priority"] for r in rows] == [58.5937, 70.3125, 27.3437, 93.75]
