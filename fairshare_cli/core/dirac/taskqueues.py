@@ -248,8 +248,8 @@ def job_weight(queue: TaskQueue, weighting: JobPriorityWeighting = "average") ->
     """A queue's weight inside its entity from its jobs' RealPriorities.
 
     ``"average"`` mirrors ``SUM(RealPriority)/COUNT(RealPriority)`` (DIRAC's code);
-    ``"sum"`` mirrors ``SUM(RealPriority)`` (the documented rule).
-    """
+    ``"sum"`` mirrors ``SUM(RealPriority)`` (the documented rule). MariaDB adds rows in an
+    order SQL leaves undefined, this per level: the same but for a last bit with 1e-5s."""
     total = 0.0
     jobs = 0
     for user_priority, n in queue.priority_counts:
@@ -328,7 +328,8 @@ def share_groups(queues: Sequence[TaskQueue]) -> dict[str, list[int]]:
     """The queues (indices, in id order) of each group as ``recalculateTQSharesForAll``
     finds them in MariaDB: ``SELECT DISTINCT(OwnerGroup)`` compares by the collation and gives
     the spelling (which names the share) of the group's first queue in the ``TQOwner``
-    index's order (owner by the collation, CPU time, id); ``OwnerGroup=%s`` takes them all."""
+    index's order (owner by the collation, CPU time, id), the plan MariaDB uses (SQL does
+    not define which row a ``DISTINCT`` keeps); ``OwnerGroup=%s`` takes them all."""
     same: dict[str, list[int]] = {}
     for i, queue in enumerate(queues):
         same.setdefault(folded(queue.definition.group), []).append(i)
