@@ -328,8 +328,8 @@ def share_groups(queues: Sequence[TaskQueue]) -> dict[str, list[int]]:
     """The queues (indices, in id order) of each group as ``recalculateTQSharesForAll``
     finds them in MariaDB: ``SELECT DISTINCT(OwnerGroup)`` compares by the collation and gives
     the spelling (which names the share) of the group's first queue in the ``TQOwner``
-    index's order (owner by the collation, CPU time, id), the plan MariaDB uses (SQL does
-    not define which row a ``DISTINCT`` keeps); ``OwnerGroup=%s`` takes them all."""
+    index's order (owner by the collation, CPU time, id), and in that order (the plan MariaDB
+    uses: SQL defines neither); ``OwnerGroup=%s`` takes them all."""
     same: dict[str, list[int]] = {}
     for i, queue in enumerate(queues):
         same.setdefault(folded(queue.definition.group), []).append(i)
@@ -338,7 +338,8 @@ def share_groups(queues: Sequence[TaskQueue]) -> dict[str, list[int]]:
         d = queues[i].definition
         return folded(d.owner), d.cpu_time, queues[i].tq_id
 
-    return {queues[min(m, key=index_order)].definition.group: m for m in same.values()}
+    ordered = sorted(same.values(), key=lambda m: index_order(min(m, key=index_order)))
+    return {queues[min(m, key=index_order)].definition.group: m for m in ordered}
 
 
 def task_queue_priorities(
@@ -368,7 +369,7 @@ def task_queue_priorities(
         ``(priority, correction_factor)`` per queue, in the order given.
     """
     by_group = share_groups(queues)
-    active = sorted(by_group)
+    active = list(by_group)
     shares: dict[str, float] = {g: groups[g].job_share for g in active if g in groups}
     group_factor = dict.fromkeys(shares, 1.0)
     if correct is not None and shares:

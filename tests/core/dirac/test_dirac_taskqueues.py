@@ -434,3 +434,29 @@ def test_weights_are_added_left_to_right() -> None:
     weights = [5.0, 6.0, 7 / 3, 8.0]
     assert added(weights) == 21.333333333333336
     assert math.fsum(weights) == 21.333333333333332
+
+
+def test_groups_reach_the_corrector_in_the_order_distinct_gives_them() -> None:
+    """``recalculateTQSharesForAll`` corrects the groups ``SELECT DISTINCT(OwnerGroup)`` lists,
+    in that order (the corrector adds their usage in it: with three or more groups the order
+    can change the last bit). Read through the ``TQOwner`` index (Owner, OwnerGroup, CPUTime),
+    that is the order of each group's first owner: bob's 'zz' (queue 2), then carol's 'aa'
+    (queue 1), then dave's 'mm', not the names' order."""
+    jobs = [
+        (definition("carol", "aa"), 1),
+        (definition("bob", "zz"), 1),
+        (definition("dave", "mm"), 1),
+        (definition("erin", "aa"), 1),
+    ]
+    seen: list[list[str]] = []
+
+    def correct(
+        shares: dict[str, float], group: str | None
+    ) -> tuple[dict[str, float], dict[str, float]]:
+        if group is None:
+            seen.append(list(shares))
+        return dict(shares), dict.fromkeys(shares, 1.0)
+
+    groups = {name: Group() for name in ("aa", "mm", "zz")}
+    task_queue_priorities(queues_of(jobs), groups, correct)
+    assert seen == [["zz", "aa", "mm"]]
