@@ -18,6 +18,8 @@ import random
 from pathlib import Path
 
 SEGMENTS = (360, 1800, 3600, 21600, 43200, 86400, 172800, 259200, 345600, 518400)
+MIN_CPU_TIME, MAX_CPU_TIME = 100, 500000
+"""The CPU times DIRAC's JobManager takes (``JobModel.py``'s default bounds)."""
 SITES = [f"LCG.Site{i:02d}.org" for i in range(20)]
 PLATFORMS = ["x86_64-el9", "x86_64-el8", "aarch64-el9"]
 JOB_TYPES = ["User", "MCSimulation", "Reconstruction", "Merge"]
@@ -59,9 +61,10 @@ def queue_definitions(queues: int, rng: random.Random) -> list[dict[str, object]
     for q in range(queues):
         owner = q % owners
         segment = (q // owners) % len(SEGMENTS)
-        low = SEGMENTS[segment - 1] + 1 if segment else 1
+        low = max(SEGMENTS[segment - 1] + 1 if segment else 1, MIN_CPU_TIME)
+        high = min(SEGMENTS[segment], MAX_CPU_TIME)
         req: dict[str, object] = {
-            "cpu_times": sorted({rng.randint(low, SEGMENTS[segment]) for _ in range(3)}),
+            "cpu_times": sorted({rng.randint(low, high) for _ in range(3)}),
             "platform": rng.choice(PLATFORMS),
             "job_type": rng.choice(JOB_TYPES),
         }

@@ -25,7 +25,7 @@ from typing import Any
 import msgspec
 
 from fairshare_cli.core.config import DiracGroupSpec
-from fairshare_cli.core.dirac.columns import priority_problem
+from fairshare_cli.core.dirac.description import priority_problem
 from fairshare_cli.core.dirac.jobs import (
     WAITING_STATUSES,
     check_entry_fields,

@@ -106,8 +106,17 @@ def test_group_spelt_with_an_accent_is_one_group(taskqueues: Callable[..., Any])
         pytest.param(job(2, group="a\\b"), "dirac_group: 'a\\\\b' has a quote or backslash",
                      id="backslash-in-group"),
         pytest.param(job(2, sites=["A"], banned_sites=["A"]), "dirac_requirements: every site "
-                     "in sites is in banned_sites; DIRAC's JobScheduling stops the job "
-                     "(Impossible site requirement)", id="every-site-banned"),
+                     "in sites is in banned_sites; DIRAC's JobManager refuses the job (sites "
+                     "and bannedSites are mutually exclusive)", id="every-site-banned"),
+        pytest.param(job(2, sites=["ANY", "A"], banned_sites=["A"]), "dirac_requirements: "
+                     "every site in sites but ANY is in banned_sites; DIRAC's JobScheduling "
+                     "stops the job (Impossible site requirement)", id="any-and-banned-sites"),
+        pytest.param(job(2, sites=["any"]), "dirac_requirements.sites: 'any': DIRAC's "
+                     "JobManager refuses the job (Invalid sites: any); any site is 'ANY', "
+                     "spelt so", id="any-in-lower-case"),
+        pytest.param(job(2, sites=["LCG.CERN.cern", "Any"]), "dirac_requirements.sites: "
+                     "'Any': DIRAC's JobManager refuses the job (Invalid sites: Any)",
+                     id="any-capitalised"),
     ],
 )  # fmt: skip
 def test_what_taskqueuedb_cannot_hold_is_refused(
@@ -176,17 +185,17 @@ def test_an_owner_all_that_does_not_stop_the_recalculation(
 
 
 def test_any_site_and_banned_sites(taskqueues: Callable[..., Any]) -> None:
-    """``__getSitesRequired`` drops 'ANY' (any case) and then the banned sites.
+    """``__getSitesRequired`` drops 'ANY' and then the banned sites.
 
-    Job 1 (ANY) and job 2 (no sites) share queue 1; job 3 (any, CERN) makes queue 2 at
+    Job 1 (ANY) and job 2 (no sites) share queue 1; job 3 (ANY, CERN) makes queue 2 at
     CERN; job 4 (CERN, RAL; RAL banned) makes queue 3 at CERN with RAL banned, which job 5
     (CERN; RAL banned) joins; job 6 (ANY; CERN banned) makes queue 4. The four differ only
     in sites and banned sites: 1000/4 each, then each gets their sum, 1000."""
     result = taskqueues([
-        job(1, sites=["ANY"]), job(2), job(3, sites=["any", "LCG.CERN.cern"]),
+        job(1, sites=["ANY"]), job(2), job(3, sites=["ANY", "LCG.CERN.cern"]),
         job(4, sites=["LCG.CERN.cern", "LCG.RAL.uk"], banned_sites=["LCG.RAL.uk"]),
         job(5, sites="LCG.CERN.cern", banned_sites=["LCG.RAL.uk"]),
-        job(6, sites="Any", banned_sites="LCG.CERN.cern"),
+        job(6, sites="ANY", banned_sites="LCG.CERN.cern"),
     ], "--json")  # fmt: skip
     assert result.exit_code == 0, result.stderr
     got = [

@@ -165,18 +165,16 @@ def test_an_owner_longer_than_the_owner_column_is_refused(
     assert "owner: 256 characters, more than TaskQueueDB's VARCHAR(255) holds" in result.stderr
 
 
-def test_float_user_priorities(queues: Callable[..., list[dict[str, Any]]]) -> None:
-    """``insertJob`` stores ``int(jobPriority)``: 0.5 -> 0 (RealPriority 1e-5), 3.7 -> 3, 9.9 -> 9.
+def test_job_priorities_at_both_ends(queues: Callable[..., list[dict[str, Any]]]) -> None:
+    """``__hackJobPriority``: 0 -> RealPriority 1e-5, 3 and 9 kept, 10 (the top) -> 1e6.
 
     alice's first queue averages a = (1e-5 + 3 + 9) / 3 (RealPriority read back from a
-    FLOAT), her second holds one priority-10.5 job: int 10, the top, RealPriority 1e6.
-    T = a + 1e6; the first gets max(1000·a/T, 0.001) = 0.0040 (stored to 4 decimals), the
-    second 1000·1e6/T = 999.9960. Taken as is (no truncation) the first would average 4.7
-    and the second would still be 1e6: 0.0047.
+    FLOAT), her second holds one priority-10 job, RealPriority 1e6. T = a + 1e6; the first
+    gets max(1000·a/T, 0.001) = 0.0040 (stored to 4 decimals), the second 1000·1e6/T =
+    999.9960.
     """
     rows = queues([
-        job(1, prio=0.5), job(2, prio=3.7), job(3, prio=9.9),
-        job(4, prio=10.5, cpu_time=86400),
+        job(1, prio=0), job(2, prio=3), job(3, prio=9), job(4, prio=10, cpu_time=86400),
     ])  # fmt: skip
     a = (float32(1e-5) + 3 + 9) / 3
     total = a + 1e6
@@ -216,15 +214,15 @@ def test_owner_case_and_negative_priorities(
     ``GROUP BY Owner`` sees two owners: 500 each. alice's three queues average 1 (T = 3):
     1000/6 each; queues 1 and 2 differ only in sites, but their Owner texts differ ('Alice'
     and 'alice'), so Python's grouping keeps them apart: no sum. Bob: one queue, 500.
-    bob's -0.5 is kept as int 0: RealPriority 1e-5, and with bob's other job (priority 1)
-    his one queue averages (1 + 1e-5)/2; alone, it still gets 500.
+    bob's priority 0 is RealPriority 1e-5, and with bob's other job (priority 1) his one
+    queue averages (1 + 1e-5)/2; alone, it still gets 500.
     """
     rows = queues([
         job(1, owner="Alice", sites=["S1"]),
         job(2, owner="alice", sites=["S1"]),
         job(3, owner="alice", sites=["S2"]),
         job(4, owner="ALICE", cpu_time=86400),
-        job(5, owner="bob", prio=-0.5),
+        job(5, owner="bob", prio=0),
         job(6, owner="bob"),
     ])  # fmt: skip
     third = 166.667  # 1000/6 stored as 166.6667, read back with six digits
@@ -271,12 +269,11 @@ def test_group_case_and_requirement_case(
 def test_priority_zero_against_another_queue(
     queues: Callable[..., list[dict[str, Any]]],
 ) -> None:
-    """alice: queue A holds one priority -0.9 job (int 0, RealPriority 1e-5), queue B one
-    priority 1.
+    """alice: queue A holds one priority-0 job (RealPriority 1e-5), queue B one priority 1.
 
     T = 1e-5 + 1: A = max(1000·1e-5/T, 0.001) = 0.0100 (4 decimals), B = 1000/T = 999.9900.
     """
-    rows = queues([job(1, prio=-0.9), job(2, cpu_time=86400)])
+    rows = queues([job(1, prio=0), job(2, cpu_time=86400)])
     low = float32(1e-5)
     assert [r["priority"] for r in rows] == [
         float(f"{1000 * low / (1 + low):.4f}"),
@@ -314,27 +311,60 @@ def test_table_shows_the_read_back_priority(
 @pytest.mark.parametrize(
     ("prio", "shown"),
     [
-        pytest.param(-1, "user_priority: -1 is outside", id="minus-one"),
-        pytest.param(-1.5, "user_priority: -1.5 is kept as -1, which is outside", id="minus-1.5"),
-        pytest.param(2**32, "user_priority: 4294967296 is outside", id="above-unsigned-int"),
+        pytest.param(-1, "user_priority: -1: DIRAC's JobManager refuses the job (priority "
+                     "out of bounds (must be between 0 and 10))", id="minus-one"),
+        pytest.param(11, "user_priority: 11: DIRAC's JobManager refuses the job (priority "
+                     "out of bounds (must be between 0 and 10))", id="eleven"),
+        pytest.param(2**32, "user_priority: 4294967296: DIRAC's JobManager refuses the job "
+                     "(priority out of bounds (must be between 0 and 10))", id="above-unsigned"),
+        pytest.param(3.7, "user_priority: 3.7 is not a whole number; DIRAC reads a job's "
+                     "Priority as an integer and its JobManager refuses the job (Invalid JDL)",
+                     id="fraction"),
+        pytest.param(-0.5, "user_priority: -0.5 is not a whole number; DIRAC reads a job's "
+                     "Priority as an integer and its JobManager refuses the job (Invalid JDL)",
+                     id="minus-half"),
     ],
-)
-def test_a_priority_the_unsigned_column_cannot_hold_is_refused(
+)  # fmt: skip
+def test_a_priority_jobmanager_refuses_is_refused(
     run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path,
     prio: float, shown: str,
 ) -> None:  # fmt: skip
-    """``tq_Jobs.Priority`` is INTEGER UNSIGNED and ``insertJob`` writes ``int(UserPriority)``:
-    MariaDB in its default strict mode refuses -1 and 2**32 (error 1264, out of range), so
-    DIRAC cannot queue the job; 0 (from -0.9) and 2**32 - 1 fit. fs used to clamp them."""
+    """DIRAC's JobManager validates the description (``JobModel.checkPriorityBounds``,
+    ``JobDescription/MinPriority`` 0 and ``MaxPriority`` 10 by default) before any task
+    queue: a priority outside 0 to 10, or one ``int()`` cannot read from the JDL's text
+    (``ClassAd.getAttributeInt``: 3.7 gives None, which the model refuses), never reaches
+    TaskQueueDB. 0 and 10 are taken. fs used to count 3.7 as 3 and 11 as 10."""
     path = tmp_path / "jobs.json"
     args = ["taskqueues", "--config", str(write_config(CONFIG)), "--jobs-file", str(path),
             "--now", NOW]  # fmt: skip
-    path.write_text(json.dumps([job(1, prio=-0.9), job(2, prio=2**32 - 1)]), encoding="utf-8")
+    path.write_text(json.dumps([job(1, prio=0), job(2, prio=10.0)]), encoding="utf-8")
     assert run(*args).exit_code == 0
     path.write_text(json.dumps([job(1), job(2, prio=prio)]), encoding="utf-8")
     result = run(*args)
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr == (
-        f"fs: error: {path}: job 1 ('2.0'): {shown} TaskQueueDB's INTEGER UNSIGNED Priority "
-        "(0 to 4294967295); MariaDB's strict mode refuses the row and DIRAC cannot queue the job\n"
+    assert result.stderr == f"fs: error: {path}: job 1 ('2.0'): {shown}\n"
+
+
+def test_a_priority_on_a_rounding_boundary_rounds_as_dirac_adds(
+    queues: Callable[..., list[dict[str, Any]]],
+) -> None:
+    """One owner of a JobSharing group of share 250, four queues (CPU times 360, 1800, 3600,
+    21600) with job priorities (3, 7, 5), (6), (1, 3, 3) and (8): weights 5, 6, 7/3, 8.
+
+    Exactly, T = 64/3 and the first queue gets 250·5·3/64 = 58.59375, the third 27.34375:
+    both on a boundary of ``%.4f``. DIRAC's ``sum`` (Python 3.11, left to right) gives T =
+    21.333333333333336, a little above 64/3, so they are 58.5937 and 27.3437 (a
+    compensated sum, Python 3.12's, gives 21.333333333333332 and 58.5938, 27.3438). Read
+    back as stored (six digits): 58.5937, 70.3125, 27.3437, 93.75.
+    """
+    config = CONFIG.replace(
+        "job_share = 1000\njob_sharing = true", "job_share = 250\njob_sharing = true"
     )
+    jobs = [
+        job(1, "p", "prod", prio=3, cpu_time=360), job(2, "p", "prod", prio=7, cpu_time=360),
+        job(3, "p", "prod", prio=5, cpu_time=360), job(4, "p", "prod", prio=6, cpu_time=1800),
+        job(5, "p", "prod", prio=1, cpu_time=3600), job(6, "p", "prod", prio=3, cpu_time=3600),
+        job(7, "p", "prod", prio=3, cpu_time=3600), job(8, "p", "prod", prio=8, cpu_time=21600),
+    ]  # fmt: skip
+    rows = queues(jobs, config)
+    assert [r["priority"] for r in rows] == [58.5937, 70.3125, 27.3437, 93.75]

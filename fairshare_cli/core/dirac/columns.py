@@ -1,6 +1,6 @@
 """What TaskQueueDB's columns can hold, as MariaDB in its default strict mode checks it.
 
-A job whose owner, group, requirement names or priority a column cannot hold makes MariaDB
+A job whose owner, group or requirement names a column cannot hold makes MariaDB
 refuse DIRAC's statement, so ``insertJob`` fails and the job gets no task queue: ``fs``
 refuses such a job (exit 2) with the reason. Pure: no I/O.
 """
@@ -10,26 +10,6 @@ from __future__ import annotations
 from fairshare_cli.core.dirac.collation import folded, unstorable
 from fairshare_cli.core.dirac.taskqueues import TaskQueueDefinition
 from fairshare_cli.core.names import shown
-
-#: ``tq_Jobs.Priority`` is ``INTEGER UNSIGNED``: the ``int(UserPriority)`` ``insertJob`` writes
-#: must lie in this range, or MariaDB's strict mode (its default since 10.2.4) refuses the
-#: row and ``insertJob`` fails (a non-strict server would store the nearest end instead).
-PRIORITY_COLUMN_RANGE = (0, 2**32 - 1)
-
-
-def priority_problem(user_priority: float) -> str | None:
-    """Why DIRAC cannot queue a job of this UserPriority, or None when it can."""
-    level = int(user_priority)
-    low, high = PRIORITY_COLUMN_RANGE
-    if low <= level <= high:
-        return None
-    kept = "" if level == user_priority else f" is kept as {level}, which"
-    return (
-        f"user_priority: {user_priority!r}{kept} is outside TaskQueueDB's INTEGER UNSIGNED "
-        f"Priority ({low} to {high}); MariaDB's strict mode refuses the row and DIRAC cannot "
-        "queue the job"
-    )
-
 
 #: The lengths of TaskQueueDB's text columns (``VARCHAR(N)``): ``Owner``, ``OwnerGroup`` and
 #: a ``tq_TQTo*`` table's ``Value``. MariaDB in its default strict mode refuses a longer

@@ -21,7 +21,13 @@ from operator import itemgetter
 from typing import Any
 
 from fairshare_cli.core.config import DiracGroupSpec
-from fairshare_cli.core.dirac.columns import fit_owner_and_group, fit_value_tables, priority_problem
+from fairshare_cli.core.dirac.columns import fit_owner_and_group, fit_value_tables
+from fairshare_cli.core.dirac.description import (
+    ANY_SITE,
+    cpu_time_problem,
+    priority_problem,
+    sites_problem,
+)
 from fairshare_cli.core.dirac.taskqueues import (
     TaskQueue,
     TaskQueueDefinition,
@@ -172,10 +178,11 @@ def definer(
         job_type, job_types = req.get("job_type"), req.get("job_types")
         if cpu is None:
             cpu = DEFAULT_CPU_TIME
-        if isinstance(cpu, bool) or not isinstance(cpu, (int, float)) or not cpu >= 0:
-            raise ValueError(
-                f"dirac_requirements.cpu_time: expected seconds (0 or more), got {cpu!r}"
-            )
+        if isinstance(cpu, bool) or not isinstance(cpu, (int, float)):
+            raise ValueError(f"dirac_requirements.cpu_time: expected whole seconds, got {cpu!r}")
+        problem = cpu_time_problem(cpu)
+        if problem:
+            raise ValueError(problem)
         min_ram, max_ram = _ram(req.get("min_ram"), req.get("max_ram"))
         definition = TaskQueueDefinition(
             owner=owner,
@@ -199,19 +206,23 @@ def definer(
 def _job_sites(sites: tuple[str, ...], banned: tuple[str, ...]) -> tuple[str, ...]:
     """The sites a job's task queue requires, as DIRAC's JobScheduling executor sets them.
 
-    ``__getSitesRequired`` drops ``ANY`` (in any case: any site) and then every banned site
-    (``_applySiteFilter``, compared as Python strings); when that leaves none of the sites
-    the job named, the job stops there ("Impossible site requirement").
+    JobManager first refuses what :func:`sites_problem` names. ``__getSitesRequired`` then
+    drops ``ANY`` and every banned site (``_applySiteFilter``, compared as Python strings);
+    when that leaves none of the sites the job named (``ANY`` and banned sites only), the
+    job stops there ("Impossible site requirement").
 
     Raises:
-        ValueError: every named site is banned.
+        ValueError: JobManager refuses the sites, or every named site is banned.
     """
-    named = [site for site in sites if site.lower() != "any"]
+    problem = sites_problem(sites, banned)
+    if problem:
+        raise ValueError(problem)
+    named = [site for site in sites if site != ANY_SITE]
     kept = tuple(site for site in named if site not in banned)
     if named and not kept:
         raise ValueError(
-            "dirac_requirements: every site in sites is in banned_sites; DIRAC's JobScheduling "
-            "stops the job (Impossible site requirement)"
+            "dirac_requirements: every site in sites but ANY is in banned_sites; DIRAC's "
+            "JobScheduling stops the job (Impossible site requirement)"
         )
     return kept
 

@@ -248,8 +248,8 @@ def job_weight(queue: TaskQueue, weighting: JobPriorityWeighting = "average") ->
     """A queue's weight inside its entity from its jobs' RealPriorities.
 
     ``"average"`` mirrors ``SUM(RealPriority)/COUNT(RealPriority)`` (DIRAC's code);
-    ``"sum"`` mirrors ``SUM(RealPriority)`` (the documented rule).
-    """
+    ``"sum"`` mirrors ``SUM(RealPriority)`` (the documented rule). MariaDB adds rows in an
+    order SQL leaves undefined, this per level: the same but for a last bit with 1e-5s."""
     total = 0.0
     jobs = 0
     for user_priority, n in queue.priority_counts:
@@ -287,7 +287,7 @@ def entity_priorities(
     def background(weight: float) -> bool:
         return weight <= BACKGROUND_THRESHOLD and allow_background_tqs
 
-    total = sum(w for w in weights if not background(w))
+    total = added(w for w in weights if not background(w))
     prios = [
         TQ_MIN_SHARE if background(w) else max((share / total) * w, TQ_MIN_SHARE) for w in weights
     ]
@@ -295,10 +295,19 @@ def entity_priorities(
     for i, queue in enumerate(queues):
         members.setdefault(queue.definition.grouping_key(), []).append(i)
     for indices in members.values():
-        summed = sum(prios[i] for i in indices)
+        summed = added(prios[i] for i in indices)
         for i in indices:
             prios[i] = summed
     return prios
+
+
+def added(values: Iterable[float]) -> float:
+    """Left to right, as ``calculate_priority``'s ``sum`` on DIRAC's Python 3.11 (3.12's
+    ``sum`` compensates, which can move a stored ``%.4f`` priority: 58.5938 for 58.5937)."""
+    total = 0.0
+    for value in values:
+        total += value
+    return total
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,7 +328,8 @@ def share_groups(queues: Sequence[TaskQueue]) -> dict[str, list[int]]:
     """The queues (indices, in id order) of each group as ``recalculateTQSharesForAll``
     finds them in MariaDB: ``SELECT DISTINCT(OwnerGroup)`` compares by the collation and gives
     the spelling (which names the share) of the group's first queue in the ``TQOwner``
-    index's order (owner by the collation, CPU time, id); ``OwnerGroup=%s`` takes them all."""
+    index's order (owner by the collation, CPU time, id), and in that order (the plan MariaDB
+    uses: SQL defines neither); ``OwnerGroup=%s`` takes them all."""
     same: dict[str, list[int]] = {}
     for i, queue in enumerate(queues):
         same.setdefault(folded(queue.definition.group), []).append(i)
@@ -328,7 +338,8 @@ def share_groups(queues: Sequence[TaskQueue]) -> dict[str, list[int]]:
         d = queues[i].definition
         return folded(d.owner), d.cpu_time, queues[i].tq_id
 
-    return {queues[min(m, key=index_order)].definition.group: m for m in same.values()}
+    ordered = sorted(same.values(), key=lambda m: index_order(min(m, key=index_order)))
+    return {queues[min(m, key=index_order)].definition.group: m for m in ordered}
 
 
 def task_queue_priorities(
@@ -358,7 +369,7 @@ def task_queue_priorities(
         ``(priority, correction_factor)`` per queue, in the order given.
     """
     by_group = share_groups(queues)
-    active = sorted(by_group)
+    active = list(by_group)
     shares: dict[str, float] = {g: groups[g].job_share for g in active if g in groups}
     group_factor = dict.fromkeys(shares, 1.0)
     if correct is not None and shares:

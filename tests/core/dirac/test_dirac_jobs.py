@@ -87,7 +87,7 @@ def test_count_expands_and_overflowing_queues_replay_in_order() -> None:
             st.sampled_from(["user", "prod"]),
             st.sampled_from([None, 100, 3000, 3600, 90000]),
             st.sampled_from([None, ["A"], ["A", "B"], ["B", "A"]]),
-            st.integers(min_value=0, max_value=11),
+            st.integers(min_value=0, max_value=10),
             st.integers(min_value=1, max_value=4),
         ),
         max_size=60,
@@ -139,8 +139,11 @@ def test_input_order_only_changes_ids() -> None:
                      "job 0 ('1.0'): dirac_requirements values must be numbers, names or lists",
                      id="nested-list"),
         pytest.param([job(1, dirac_requirements={"cpu_time": "long"})],
-                     "job 0 ('1.0'): dirac_requirements.cpu_time: expected seconds (0 or more), "
-                     "got 'long'", id="cpu-time"),
+                     "job 0 ('1.0'): dirac_requirements.cpu_time: expected whole seconds, got "
+                     "'long'", id="cpu-time"),
+        pytest.param([job(1, dirac_requirements={"cpu_time": -1})],
+                     "job 0 ('1.0'): dirac_requirements.cpu_time: -1: DIRAC's JobManager "
+                     "refuses the job (cpuTime out of bounds", id="cpu-time-negative"),
         pytest.param([job(1, dirac_requirements={"tags": "gpu"}), job(2, user_priority="1")],
                      "job 1.user_priority: expected a number, got '1'", id="priority"),
         pytest.param([job(1, user_priority=float("nan"))],

@@ -19,6 +19,7 @@ from fairshare_cli.core.dirac.taskqueues import (
     TQ_MIN_SHARE,
     TaskQueue,
     TaskQueueDefinition,
+    added,
     build_task_queues,
     cpu_segment,
     task_queue_priorities,
@@ -421,3 +422,41 @@ def test_float_priorities_and_owner_case_are_what_dirac_stores(
     for q, p in zip(mine, priorities(raw, groups), strict=True):  # type: ignore[arg-type]
         by_owner[q.definition.owner.lower()] = by_owner.get(q.definition.owner.lower(), 0) + p
     assert set(by_owner) == owners
+
+
+def test_weights_are_added_left_to_right() -> None:
+    """``calculate_priority`` sums with Python 3.11's ``sum``: left to right, no compensation.
+
+    By hand: 5 + 6 = 11; 11 + 7/3 (2.3333333333333335) rounds to 13.333333333333334; + 8
+    rounds to 21.333333333333336, one unit in the last place above the 21.333333333333332
+    that compensated addition (``math.fsum``, Python 3.12's ``sum``) gives.
+    """
+    weights = [5.0, 6.0, 7 / 3, 8.0]
+    assert added(weights) == 21.333333333333336
+    assert math.fsum(weights) == 21.333333333333332
+
+
+def test_groups_reach_the_corrector_in_the_order_distinct_gives_them() -> None:
+    """``recalculateTQSharesForAll`` corrects the groups ``SELECT DISTINCT(OwnerGroup)`` lists,
+    in that order (the corrector adds their usage in it: with three or more groups the order
+    can change the last bit). Read through the ``TQOwner`` index (Owner, OwnerGroup, CPUTime),
+    that is the order of each group's first owner: bob's 'zz' (queue 2), then carol's 'aa'
+    (queue 1), then dave's 'mm', not the names' order."""
+    jobs = [
+        (definition("carol", "aa"), 1),
+        (definition("bob", "zz"), 1),
+        (definition("dave", "mm"), 1),
+        (definition("erin", "aa"), 1),
+    ]
+    seen: list[list[str]] = []
+
+    def correct(
+        shares: dict[str, float], group: str | None
+    ) -> tuple[dict[str, float], dict[str, float]]:
+        if group is None:
+            seen.append(list(shares))
+        return dict(shares), dict.fromkeys(shares, 1.0)
+
+    groups = {name: Group() for name in ("aa", "mm", "zz")}
+    task_queue_priorities(queues_of(jobs), groups, correct)
+    assert seen == [["zz", "aa", "mm"]]
