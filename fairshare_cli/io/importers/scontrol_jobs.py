@@ -1,4 +1,4 @@
-"""``scontrol show jobs`` records as job objects.
+"""``scontrol show jobs`` records as job objects (``scontrol -o``'s one line a job too).
 
 A record starts at its ``JobId=`` line; its fields are the ``Key=Value`` pairs of the lines
 before its node layout (``Socks/Node=``) and free text (``Command=``, ``SubmitLine=``, ...,
@@ -243,9 +243,8 @@ def _fast_fields(chunk: str) -> dict[str, str] | None:
     head = _job_lines(chunk)
     newline = head.find("\n")
     first = head if newline < 0 else head[:newline]
-    name = first.find(" JobName=")  # the last field of the first line: free text
-    if name >= 0:
-        head = first[:name] + ("" if newline < 0 else head[newline:])
+    if " JobName=" in first:
+        head = _without_name(first) + ("" if newline < 0 else head[newline:])
     tokens = head.split()
     try:  # a command line's "$", or any token that is not Key=Value, raises
         # str.split itself, not a methodcaller (which looks "split" up on each token: twice
@@ -257,12 +256,41 @@ def _fast_fields(chunk: str) -> dict[str, str] | None:
 
 
 def _job_lines(chunk: str) -> str:
-    """A record up to its node layout and free text (all of it when it has neither)."""
+    """A record up to its node layout and free text (all of it when it has neither); of
+    ``scontrol -o show jobs`` (one line a job, each field after a blank), the same part of
+    its line."""
     for mark in ("\n   Socks/Node=", "\n   Command="):
         cut = chunk.find(mark)
         if cut >= 0:
             return chunk[:cut]
+    if "\n" not in chunk:
+        after = _name_end(chunk)
+        for mark in (" Socks/Node=", " Command="):
+            cut = chunk.find(mark, after)
+            if cut >= 0:
+                return chunk[:cut]
     return chunk
+
+
+#: What follows the job's name, the free text that ends the first line: the next line's
+#: first field (``src/scontrol/info_job.c``), on the same line with ``scontrol -o``.
+_AFTER_NAME = (" UserId=", " SLUID=", " HetJobIdSet=")
+
+
+def _name_end(first: str) -> int:
+    """Where the ``JobName=`` of a record's first line ends: the line's end, or with
+    ``scontrol -o`` the field after it (0 when the line names no job)."""
+    name = first.find(" JobName=")
+    if name < 0:
+        return 0
+    ends = [at for at in (first.find(mark, name) for mark in _AFTER_NAME) if at >= 0]
+    return min(ends, default=len(first))
+
+
+def _without_name(first: str) -> str:
+    """A record's first line without its ``JobName=`` (free text: blanks, ``=``)."""
+    name = first.find(" JobName=")
+    return first if name < 0 else first[:name] + first[_name_end(first) :]
 
 
 def _exact_fields(chunk: str, start: int, label: str) -> dict[str, str]:
@@ -275,8 +303,8 @@ def _exact_fields(chunk: str, start: int, label: str) -> dict[str, str]:
     for number, line in enumerate(_job_lines(chunk).split("\n"), start):
         if is_prompt(line) or not line.strip() or _FREE_TEXT.match(line):
             continue
-        if number == start and " JobName=" in line:
-            line = line[: line.index(" JobName=")]
+        if number == start:
+            line = _without_name(line)
         if "=" not in line:
             raise InputError(f"{label}:{number}: expected Key=Value fields")
         for key, value in _FIELD.findall(line):
