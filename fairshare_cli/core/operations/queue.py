@@ -68,14 +68,29 @@ def check_slurm_fields(config: Config, job: Job, fit: NodeFit | None = None) -> 
         raise InputError(f"job {job.id}: SiteFactor value out of range (+/- {NICE_LIMIT})")
     for name in job.partitions:
         if config.partitions and name not in config.partitions:
-            raise InputError(f'job {job.id}: unknown partition "{name}" (see [partitions])')
+            see = _see("partitions", config.partitions)
+            raise InputError(f'job {job.id}: unknown partition "{name}" ({see})')
     for name in split_qos(f"job {job.id}", job.qos, config.priority.output_compat != "22.05"):
         if config.qos and name not in config.qos:
-            raise InputError(f'job {job.id}: unknown QOS "{name}" (see [qos])')
+            raise InputError(f'job {job.id}: unknown QOS "{name}" ({_see("qos", config.qos)})')
     if job.account is not None and config.accounts and job.account not in config.accounts:
-        raise InputError(f'job {job.id}: unknown account "{job.account}" (see [accounts])')
+        raise InputError(
+            f'job {job.id}: unknown account "{job.account}" ({_see("accounts", config.accounts)})'
+        )
     _check_association(config, job)
     (fit or NodeFit(config)).check(job)
+
+
+def _see(table: str, names: Iterable[str]) -> str:
+    """``see [accounts]: chemistry, physics``: the config's table and the names it has (the
+    first 8 of many)."""
+    known = sorted(names)
+    more = f", ... ({len(known)} in all)" if len(known) > _SHOWN else ""
+    return f"see [{table}]: {', '.join(known[:_SHOWN])}{more}"
+
+
+#: How many names of a table an unknown name's error lists.
+_SHOWN = 8
 
 
 def _check_association(config: Config, job: Job) -> None:
