@@ -22,6 +22,7 @@ from fairshare_cli.core.epoch import cached_utc, parse_time
 from fairshare_cli.core.timestr import TimeStringError, time_str2secs
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import is_prompt
+from fairshare_cli.io.importers.scontrol_lines import job_lines, without_name
 from fairshare_cli.io.importers.slurm_jobs import (
     ONE_PRIORITY,
     STATES,
@@ -240,11 +241,11 @@ def _pattern(fields: dict[str, str], chunk: str) -> re.Pattern[str] | None:
 
 def _fast_fields(chunk: str) -> dict[str, str] | None:
     """The fields of a plain record (each token ``Key=Value``, no key twice), or None."""
-    head = _job_lines(chunk)
+    head = job_lines(chunk)
     newline = head.find("\n")
     first = head if newline < 0 else head[:newline]
     if " JobName=" in first:
-        head = _without_name(first) + ("" if newline < 0 else head[newline:])
+        head = without_name(first) + ("" if newline < 0 else head[newline:])
     tokens = head.split()
     try:  # a command line's "$", or any token that is not Key=Value, raises
         # str.split itself, not a methodcaller (which looks "split" up on each token: twice
@@ -255,44 +256,6 @@ def _fast_fields(chunk: str) -> dict[str, str] | None:
     return fields if len(fields) == len(tokens) else None
 
 
-def _job_lines(chunk: str) -> str:
-    """A record up to its node layout and free text (all of it when it has neither); of
-    ``scontrol -o show jobs`` (one line a job, each field after a blank), the same part of
-    its line."""
-    for mark in ("\n   Socks/Node=", "\n   Command="):
-        cut = chunk.find(mark)
-        if cut >= 0:
-            return chunk[:cut]
-    if "\n" not in chunk:
-        after = _name_end(chunk)
-        for mark in (" Socks/Node=", " Command="):
-            cut = chunk.find(mark, after)
-            if cut >= 0:
-                return chunk[:cut]
-    return chunk
-
-
-#: What follows the job's name, the free text that ends the first line: the next line's
-#: first field (``src/scontrol/info_job.c``), on the same line with ``scontrol -o``.
-_AFTER_NAME = (" UserId=", " SLUID=", " HetJobIdSet=")
-
-
-def _name_end(first: str) -> int:
-    """Where the ``JobName=`` of a record's first line ends: the line's end, or with
-    ``scontrol -o`` the field after it (0 when the line names no job)."""
-    name = first.find(" JobName=")
-    if name < 0:
-        return 0
-    ends = [at for at in (first.find(mark, name) for mark in _AFTER_NAME) if at >= 0]
-    return min(ends, default=len(first))
-
-
-def _without_name(first: str) -> str:
-    """A record's first line without its ``JobName=`` (free text: blanks, ``=``)."""
-    name = first.find(" JobName=")
-    return first if name < 0 else first[:name] + first[_name_end(first) :]
-
-
 def _exact_fields(chunk: str, start: int, label: str) -> dict[str, str]:
     """The fields of a record read line by line (the first of a repeated key wins).
 
@@ -300,11 +263,11 @@ def _exact_fields(chunk: str, start: int, label: str) -> dict[str, str]:
         InputError: a line without ``Key=Value`` fields, naming ``FILE:LINE``.
     """
     fields: dict[str, str] = {}
-    for number, line in enumerate(_job_lines(chunk).split("\n"), start):
+    for number, line in enumerate(job_lines(chunk).split("\n"), start):
         if is_prompt(line) or not line.strip() or _FREE_TEXT.match(line):
             continue
         if number == start:
-            line = _without_name(line)
+            line = without_name(line)
         if "=" not in line:
             raise InputError(f"{label}:{number}: expected Key=Value fields")
         for key, value in _FIELD.findall(line):
