@@ -69,8 +69,33 @@ def check(opts: GlobalOptions) -> None:
         emit_rows(rows, ("key", "value"), fmt)
         return
     lines = [f'# profile "{config.pool.defaults}"', f"# {path}: valid; effective values"]
-    lines += [f"{key} = {_toml(value)}" for key, value in _flatten(data)]
+    lines += [
+        f"{key} = {_toml(value)}{_unit(key) if value is not None else ''}"
+        for key, value in _flatten(data)
+    ]
     click.echo("\n".join(lines))  # one write: 60,000 lines for a 10,000-account tree
+
+
+#: The unit of each duration the table prints as a number (a string in the file is a
+#: Slurm time string; what is printed is what it was read as).
+_UNITS = {
+    "pool.usage_history_window": "seconds",
+    "accountant.priority_halflife": "seconds",
+    "priority.decay_halflife": "seconds",
+    "priority.calc_period": "seconds",
+    "priority.max_age": "seconds",
+    "priority.bf_window": "minutes",
+    "priority.bf_resolution": "seconds",
+    "priority.bf_interval": "seconds",
+}
+
+
+def _unit(key: str) -> str:
+    """``  # seconds`` after a duration's value (``partitions.NAME.max_time`` too)."""
+    unit = _UNITS.get(key)
+    if unit is None and key.startswith("partitions.") and key.endswith(".max_time"):
+        unit = "seconds"
+    return f"  # {unit}" if unit else ""
 
 
 def _warn_slot_weights(config: Config) -> None:

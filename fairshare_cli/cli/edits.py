@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from fairshare_cli.cli.complete import record_names
 from fairshare_cli.cli.context import Env, mutate_state
 from fairshare_cli.cli.names import create_option, new_record_note
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
@@ -233,12 +234,12 @@ def edit_command(edit: Edit) -> click.Command:
         func = click.option("--all", "all_", is_flag=True, help="Reset every record (-resetall).")(
             func
         )
-        func = click.argument("name", required=False)(func)
+        func = click.argument("name", required=False, shell_complete=record_names)(func)
         return click.command(edit.name)(func)
     func = common_options(dry_run_option(func))
     if edit.argument:
         func = create_option(click.argument(edit.argument)(func))
-    func = click.argument("name")(func)
+    func = click.argument("name", shell_complete=record_names)(func)
     return click.command(edit.name, context_settings={"ignore_unknown_options": True})(func)
 
 
@@ -249,7 +250,7 @@ EDITS = (
 
     \b
     Example:
-      fs setfactor alice@example.org 4
+      fs setfactor ivan@example.org 4
     The factor multiplies the real priority; it must be at least 1.
     """,
         "value",
@@ -263,7 +264,7 @@ EDITS = (
 
     \b
     Example:
-      fs setprio alice@example.org 10
+      fs setprio ivan@example.org 10
     Reads clamp the real priority to 0.5; the effective priority is real x factor.
     """,
         "value",
@@ -277,7 +278,7 @@ EDITS = (
 
     \b
     Example:
-      fs setfloor alice@example.org 4
+      fs setfloor ivan@example.org 4
     Each cycle, submitters below their floor negotiate first, each for up to its floor
     (weighted slots); 0 removes the floor.
     """,
@@ -292,7 +293,7 @@ EDITS = (
 
     \b
     Example:
-      fs setceiling alice@example.org 10
+      fs setceiling ivan@example.org 10
     The negotiator matches no more for the submitter once its weighted slots in use
     reach the ceiling; -1 removes the ceiling.
     """,
@@ -307,7 +308,7 @@ EDITS = (
 
     \b
     Example:
-      fs setaccum alice@example.org 36000
+      fs setaccum ivan@example.org 36000
     """,
         "value",
         _seconds,
@@ -320,7 +321,7 @@ EDITS = (
 
     \b
     Example:
-      fs setbegin alice@example.org 2026-11-01T00:00:00Z
+      fs setbegin ivan@example.org 2026-11-01T00:00:00Z
     """,
         "when",
         _time_value,
@@ -333,7 +334,7 @@ EDITS = (
 
     \b
     Example:
-      fs setlast alice@example.org 1763726400
+      fs setlast ivan@example.org 1763726400
     """,
         "when",
         _time_value,
@@ -346,7 +347,7 @@ EDITS = (
 
     \b
     Examples:
-      fs resetusage alice@example.org
+      fs resetusage ivan@example.org
       fs resetusage --all
     The real priority is left as it is; the begin-usage time becomes now.
     """,
@@ -365,7 +366,7 @@ EDITS = (
 
     \b
     Example:
-      fs delete olduser@example.org
+      fs delete judy@example.org
     The record returns with defaults (priority 0.5) if the submitter is seen again. As
     condor_userprio, it takes only a full name: a group or a bare user is refused.
     """,

@@ -249,6 +249,15 @@ def _import(
             f"{'s' if len(unplaced) != 1 else ''} with no association: {', '.join(unplaced)}",
             err=True,
         )
+    unknown = done.slurm_unknown_accounts
+    if unknown:
+        its, them = ("its", "it") if len(unknown) == 1 else ("their", "them")
+        click.echo(
+            f"Slurm: the config has no account {', '.join(unknown)}: {its} usage counts "
+            f"towards root alone (as a deleted account's does) until [accounts] names {them} "
+            "(fs import sacctmgr)",
+            err=True,
+        )
 
 
 def _empty_allowed(

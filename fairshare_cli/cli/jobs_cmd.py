@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from fairshare_cli.cli.complete import job_ids
 from fairshare_cli.cli.context import Env, mutate_state, refuse_going_back
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.jobs import Job, check_job_option
@@ -320,7 +321,7 @@ class _NegativeValueCommand(click.Command):
 
 
 @click.command("prio", cls=_NegativeValueCommand, context_settings={"ignore_unknown_options": True})
-@click.argument("job_id", metavar="JOBID")
+@click.argument("job_id", metavar="JOBID", shell_complete=job_ids)
 @click.argument("value", metavar="VALUE")
 @click.option(
     "--slurm",
@@ -368,7 +369,7 @@ def prio(
 
 
 @click.command("rm")
-@click.argument("job_ids", nargs=-1, required=True, metavar="JOBID...")
+@click.argument("job_ids", nargs=-1, required=True, metavar="JOBID...", shell_complete=job_ids)
 @dry_run_option
 @common_options
 @pass_options

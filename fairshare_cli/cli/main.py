@@ -255,7 +255,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
     Examples:
       fs userprio --config sample_configs/pool.toml        # like condor_userprio
       fs userprio -allusers -all                           # condor_userprio's spellings
-      fs userprio -setfactor alice@example.org 2           # same as: fs setfactor ...
+      fs userprio -setfactor ivan@example.org 2            # same as: fs setfactor ...
       fs sshare -a -l --config sample_configs/pool.toml    # like sshare -a -l
 
     'fairshare' is the same program as 'fs' (OpenAFS also installs an 'fs').

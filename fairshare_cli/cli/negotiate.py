@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from fairshare_cli.cli.complete import job_ids
 from fairshare_cli.cli.context import Env, load_env, mutate_state
 from fairshare_cli.cli.htcondor_inputs import load_inputs
 from fairshare_cli.cli.options import (
@@ -69,6 +70,7 @@ def _show(
 @click.option(
     "--explain",
     metavar="JOBID",
+    shell_complete=job_ids,
     help="Tell the story of one idle job in this cycle instead of the whole cycle.",
 )
 @click.option(

@@ -52,8 +52,8 @@ def duration(text: str, what: str) -> float:
     except ValueError:
         try:
             secs = time_str2secs(text)
-        except TimeStringError as exc:
-            raise InputError(f"{what}: {exc}") from None
+        except TimeStringError as exc:  # (Slurm's bare M is minutes; ours is seconds)
+            raise InputError(f"{what}: {exc}; here a plain number is seconds") from None
     if not secs > 0 or secs == float("inf"):
         raise InputError(f"{what}: expected a positive duration, got '{text}'")
     return secs

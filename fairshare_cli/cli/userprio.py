@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from fairshare_cli.cli.complete import record_names
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.names import unmatched_names
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
@@ -33,11 +34,18 @@ class UserprioCommand(click.Command):
     """``fs userprio`` that also takes condor_userprio's single-dash options and edits."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if not any(a[:1] == "-" and a[1:2] not in ("-", "") for a in args):
+        if not any(_single_dash(a) for a in args):
             return super().parse_args(ctx, args)  # no single-dash option: nothing to translate
         from fairshare_cli.cli.condor_args import translate
 
-        translated = translate(list(args))
+        try:
+            translated = translate(list(args))
+        except InputError:
+            if not ctx.resilient_parsing:
+                raise
+            # Shell completion (-setfactor <TAB>: its operands not typed yet): the words
+            # complete as without condor_userprio's options, a NAME as a record name.
+            return super().parse_args(ctx, [a for a in args if not _single_dash(a)])
         if translated.edit:  # the edit's operands, then the options it shares with userprio
             ctx.meta["fs.userprio.edit"] = [*translated.edit, *translated.args]
         return super().parse_args(ctx, translated.args)
@@ -56,8 +64,13 @@ class UserprioCommand(click.Command):
             return command.invoke(sub)
 
 
+def _single_dash(arg: str) -> bool:
+    """``-allusers``, ``-setfactor``: one of condor_userprio's options (not ``--x``, ``-``)."""
+    return arg[:1] == "-" and arg[1:2] not in ("-", "")
+
+
 @click.command("userprio", cls=UserprioCommand)
-@click.argument("names", nargs=-1, metavar="[NAME]...")
+@click.argument("names", nargs=-1, metavar="[NAME]...", shell_complete=record_names)
 @click.option(
     "--all", "all_cols", is_flag=True, help="All columns (-all): quotas, dates, real priority."
 )

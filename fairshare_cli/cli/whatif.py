@@ -184,6 +184,13 @@ def _show(
 
     matches = match_changes(view, before, after)
     diff = compare(view, rows_of(view, before), rows_of(view, after), matches)
+    if not diff.rows:  # ("no differences" alone reads as: the change does nothing)
+        jobs = "; its jobs come from the state's queue or --jobs-file FILE"
+        notes = [
+            f"fs {view} shows no rows under either config, so nothing can differ"
+            + (jobs if view in ("sprio", "negotiate", "taskqueues") else ""),
+            *notes,
+        ]
     if as_json:
         from fairshare_cli.core.jsontext import dumps_indented  # (plain JSON values: as json.dumps)
 

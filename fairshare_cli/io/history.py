@@ -32,7 +32,7 @@ from fairshare_cli.core.usage import (
     parse_record,
 )
 from fairshare_cli.errors import EmptyInput, InputError
-from fairshare_cli.io.importers.classad_dumps import Expr, iter_ads, open_dump
+from fairshare_cli.io.importers.classad_dumps import Expr, iter_ads, open_dump, other_dump
 from fairshare_cli.io.inputs import loads, not_utf8, open_input
 
 FORMATS = ("auto", "csv", "jsonl")
@@ -324,8 +324,8 @@ def read_condor_history(
             get = ad.get
             if "Owner" not in ad and "User" not in ad:  # (a slot ad, a jobs file)
                 raise InputError(
-                    f"{name}:{line}: expected a job ad (with Owner or User); is this "
-                    "condor_history -json or -long output?"
+                    f"{name}:{line}: expected a job ad (with Owner or User)"
+                    + (other_dump(ad, "job") or "; is this condor_history -json or -long output?")
                 )
             picked = {}
             for key in HISTORY_ATTRS:

@@ -141,21 +141,36 @@ def test_sshare_without_user_rows_merges_the_tree_with_into(
 
 
 @pytest.mark.parametrize(
-    ("dump", "line"),
+    ("dump", "line", "then"),
     [
-        (FIXTURES / "htcondor-25.0" / "flat_users" / "condor_status.json", 2),
-        (FIXTURES / "htcondor-25.0" / "flat_users" / "condor_userprio.long.txt", 1),
-        (REPO / "sample_configs" / "jobs.json", 2),
-        (REPO / "sample_configs" / "sample-state.json", 1),
+        (
+            FIXTURES / "htcondor-25.0" / "flat_users" / "condor_status.json",
+            2,
+            "; this is a slot ad: condor_status output is read by fs import condor-status",
+        ),
+        (
+            FIXTURES / "htcondor-25.0" / "flat_users" / "condor_userprio.long.txt",
+            1,
+            "; this is an accountant's ad: condor_userprio -l output is read by fs import "
+            "condor-userprio",
+        ),
+        (REPO / "sample_configs" / "jobs.json", 2, "; is this"),
+        (REPO / "sample_configs" / "sample-state.json", 1, "; is this"),
     ],
 )
 @pytest.mark.parametrize("rebuild", [[], ["--rebuild"]])
 def test_condor_history_of_another_file_is_refused(
-    dump: Path, line: int, rebuild: list[str], charged: dict[str, Path], run: Callable[..., Any]
+    dump: Path,
+    line: int,
+    then: str,
+    rebuild: list[str],
+    charged: dict[str, Path],
+    run: Callable[..., Any],
 ) -> None:
     """Slot ads, accountant ads, job objects or a state were ads of jobs that never ran:
-    'Imported 0 usage records', exit 0 (with --rebuild, every recorded usage forgotten)."""
+    'Imported 0 usage records', exit 0 (with --rebuild, every recorded usage forgotten).
+    An ad whose MyType names its tool says which import reads it."""
     before = _files(charged)
     result = run("import", "condor-history", str(dump), *rebuild, *common(charged))
-    refused(result, f"{dump}:{line}: expected a job ad (with Owner or User); is this")
+    refused(result, f"{dump}:{line}: expected a job ad (with Owner or User){then}")
     assert _files(charged) == before

@@ -444,3 +444,21 @@ def test_summary_means_are_over_every_cycle_of_the_run(run: Callable[..., Any]) 
     assert mean["submitter", "ops@example.org"] == mean["slurm_user", "ops"] == 11.54
     submitters = sum(v for (kind, _), v in mean.items() if kind == "submitter")
     assert abs(submitters - mean["pool", "pool"]) < 0.01 * len(mean)
+
+
+def test_a_duration_with_a_unit_says_a_plain_number_is_seconds(
+    args: list[str], run: Callable[..., Any]
+) -> None:
+    """fs simulate --until 1h: the refusal quoted Slurm's grammar (whose bare M is minutes)
+    alone; it says too that a plain number is seconds here (``--until 3600`` is an hour)."""
+    result = run("simulate", *args, "--until", "1h")
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr == (
+        'fs: error: --until: "1h" has characters other than digits, "-" and ":" (a Slurm '
+        "time is M, M:S, H:M:S, D-H, D-H:M or D-H:M:S, or INFINITE); here a plain number "
+        "is seconds\n"
+    )
+    result = run("simulate", *args, "--until", "3600", "--cycle", "1800", "--json")
+    assert result.exit_code == 0, result.stderr
+    times = sorted({row["time"] for row in json.loads(result.stdout)})
+    assert times == ["2026-11-21T12:00:00Z", "2026-11-21T12:30:00Z", "2026-11-21T13:00:00Z"]

@@ -397,3 +397,36 @@ def test_a_top_level_table_in_set_is_no_knob(run: Callable[..., Any]) -> None:
     result = run("whatif", "--set", "priority=1", "sshare", "--config", pool, "--now", NOW)
     assert result.exit_code == 2
     assert "alone names no table" not in result.stderr
+
+
+def test_a_view_with_no_rows_says_so_beside_no_differences(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """fs whatif --set priority.weights.fairshare=1 sprio on the sample pool, whose state
+    holds no queue: it said 'no differences' alone, as if the weight changed nothing.
+    The note says the view is empty and where its jobs come from."""
+    state = tmp_path / "state.json"
+    shutil.copy(REPO / "sample_configs" / "sample-state.json", state)
+    args = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--state", str(state)]
+    line = ["whatif", "--set", "priority.weights.fairshare=1", "sprio", *args, "--now", NOW]
+    note = (
+        "fs sprio shows no rows under either config, so nothing can differ; its jobs come "
+        "from the state's queue or --jobs-file FILE"
+    )
+    result = run(*line)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "fs sprio with priority.weights.fairshare=1: before -> after: no differences",
+        f"Note: {note}",
+    ]
+    assert json.loads(run(*line, "--json").stdout) == {
+        "before": [],
+        "after": [],
+        "changes": [],
+        "notes": [note],
+    }
+    jobs = str(REPO / "sample_configs" / "jobs.json")
+    result = run(*line, "--jobs-file", jobs)
+    assert result.exit_code == 0, result.stderr
+    assert "Note:" not in result.stdout
+    assert result.stdout.splitlines()[-1].endswith("changes)")

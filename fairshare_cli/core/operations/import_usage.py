@@ -42,10 +42,12 @@ class ImportSummary:
     Attributes:
         records: how many records were read.
         slurm_unplaced: users whose usage Slurm ignored (no association in the config).
+        slurm_unknown_accounts: accounts records charged that the config does not have.
     """
 
     records: int
     slurm_unplaced: tuple[str, ...] = ()
+    slurm_unknown_accounts: tuple[str, ...] = ()
 
 
 def _sinks(
@@ -172,5 +174,7 @@ def import_usage(
             made, count = _feed_in_order(buffering, records, label)
     for name, sink in made.items():
         state = state.with_section(name, sink.finish())
-    unplaced = tuple(sorted(getattr(made.get("slurm"), "ignored", ())))
-    return state, ImportSummary(count, unplaced)
+    slurm = made.get("slurm")
+    unplaced = tuple(sorted(getattr(slurm, "ignored", ())))
+    unknown = tuple(sorted(getattr(slurm, "unknown_accounts", ())))
+    return state, ImportSummary(count, unplaced, unknown)

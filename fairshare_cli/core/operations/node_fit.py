@@ -5,7 +5,7 @@ check alike), and nodes of its partitions that could ever run it, as ``sbatch`` 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from fairshare_cli.core.config import Config, MachineSpec
@@ -32,13 +32,15 @@ def check_slurm_names(config: Config, job: Job, where: str, *, hints: bool = Fal
 
     for name in job.partitions:
         if config.partitions and name not in config.partitions:
-            raise InputError(f'{where}: unknown partition "{name}"{_see(hints, "partitions")}')
+            see = _see(hints, "partitions", config.partitions)
+            raise InputError(f'{where}: unknown partition "{name}"{see}')
     for name in split_qos(where, job.qos, config.priority.output_compat != "22.05"):
         if config.qos and name not in config.qos:
-            raise InputError(f'{where}: unknown QOS "{name}"{_see(hints, "qos")}')
+            raise InputError(f'{where}: unknown QOS "{name}"{_see(hints, "qos", config.qos)}')
     account = job.account
     if account is not None and config.accounts and account not in config.accounts:
-        raise InputError(f'{where}: unknown account "{account}"{_see(hints, "accounts")}')
+        see = _see(hints, "accounts", config.accounts)
+        raise InputError(f'{where}: unknown account "{account}"{see}')
     if not config.accounts or (account, job.partition, job.qos) == (None, None, None):
         return
     user = job_user(job.owner)
@@ -54,8 +56,18 @@ def check_slurm_names(config: Config, job: Job, where: str, *, hints: bool = Fal
         raise InputError(message)
 
 
-def _see(hints: bool, section: str) -> str:
-    return f" (see [{section}])" if hints else ""
+def _see(hints: bool, table: str, names: Iterable[str]) -> str:
+    """`` (see [accounts]: chemistry, physics)``: the config's table and the names it has
+    (the first :data:`_SHOWN` of many); nothing without ``hints``."""
+    if not hints:
+        return ""
+    known = sorted(names)
+    more = f", ... ({len(known)} in all)" if len(known) > _SHOWN else ""
+    return f" (see [{table}]: {', '.join(known[:_SHOWN])}{more})"
+
+
+#: How many names of a table an unknown name's error lists.
+_SHOWN = 8
 
 
 def node_cpus(spec: MachineSpec) -> int:

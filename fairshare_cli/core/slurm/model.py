@@ -144,6 +144,8 @@ class SlurmHistorySink:
         self.ledgers: dict[su.UsageKey, Ledger] = {}
         #: Users whose records were left out (no association, no account), by name.
         self.ignored: set[str] = set()
+        #: Accounts records name that the config does not have (charged all the same).
+        self.unknown_accounts: set[str] = set()
         #: what records charge, by (owner, account, qos): :meth:`_entry`
         self._keys: dict[tuple[str, str | None, str | None], _Entry | None] = {}
         #: a rate as :class:`~.passes.Ledger` keeps it (an int when whole), by rate
@@ -311,6 +313,8 @@ class SlurmHistorySink:
                 return None
             # An association Slurm no longer has: its usage stays with the account.
             key = (record.account, user)
+            if record.account not in self.config.accounts:
+                self.unknown_accounts.add(record.account)
         else:
             assert assoc.user is not None
             key = (assoc.account, assoc.user)

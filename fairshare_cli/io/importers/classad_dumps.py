@@ -146,6 +146,25 @@ def open_dump(path: str) -> IO[str]:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None
 
 
+#: The dump an ad of each MyType comes in, and the import that reads it.
+_DUMP_OF = {
+    "job": "a job ad: condor_q output is read by fs import condor-q, condor_history output "
+    "by fs import condor-history",
+    "machine": "a slot ad: condor_status output is read by fs import condor-status",
+    "accounting": "an accountant's ad: condor_userprio -l output is read by fs import "
+    "condor-userprio",
+}
+
+
+def other_dump(ad: Ad, own: str) -> str:
+    """``"; this is a slot ad: ... fs import condor-status"`` for an ad whose ``MyType``
+    says it belongs to another import than ``own`` (``"job"``, ``"machine"``, ...); else
+    ``""``."""
+    kind = ad.get("MyType")
+    kind = kind.lower() if isinstance(kind, str) else ""
+    return f"; this is {_DUMP_OF[kind]}" if kind in _DUMP_OF and kind != own else ""
+
+
 def junk_error(label: str, line: int) -> InputError:
     """The error for binary junk (bytes that are not UTF-8 text, NULs) on a line."""
     return InputError(f"{label}:{line}: binary data (not UTF-8 text); expected HTCondor's output")

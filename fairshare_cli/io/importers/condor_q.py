@@ -23,7 +23,7 @@ from typing import IO, Any
 
 from fairshare_cli.core.jobs import Job, parse_job
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.importers.classad_dumps import Ad, Expr, iter_ads
+from fairshare_cli.io.importers.classad_dumps import Ad, Expr, iter_ads, other_dump
 
 STATUS = {1: "idle", 2: "running", 5: "held", 6: "running", 7: "running"}
 _IDENT = re.compile(r"(?<![\w.])(?:MY\.)?([A-Za-z_][A-Za-z0-9_]*)\b(?!\s*\()")
@@ -106,7 +106,9 @@ def job_from_ad(ad: Ad, where: str, groups: frozenset[str]) -> Job | None:
     """
     cluster, proc = ad.get("ClusterId"), ad.get("ProcId")
     if not isinstance(cluster, int) or not isinstance(proc, int):
-        raise InputError(f"{where}: expected a job ad with ClusterId and ProcId")
+        raise InputError(
+            f"{where}: expected a job ad with ClusterId and ProcId{other_dump(ad, 'job')}"
+        )
     status = STATUS.get(_int(ad, "JobStatus", where, 1))
     if status is None:
         return None

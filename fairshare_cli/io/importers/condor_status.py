@@ -25,7 +25,7 @@ from typing import IO, Any
 from fairshare_cli.core.limits import TIME_MAX, TIME_MIN
 from fairshare_cli.core.names import MAX_NAME_LENGTH, name_problem
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.importers.classad_dumps import Ad, Expr, iter_ads
+from fairshare_cli.io.importers.classad_dumps import Ad, Expr, iter_ads, other_dump
 from fairshare_cli.io.importers.common import as_float
 
 #: What condor_status prints, for the errors that say what was expected.
@@ -159,7 +159,9 @@ def _slot(ad: Ad, line: int, label: str, dump: StatusDump) -> SlotAd | None:
     where = f"{label}:{line}"
     name = ad.get("Name")
     if not isinstance(name, str) or "@" not in name or not is_slot_ad(ad):
-        raise InputError(f'{where}: expected a slot ad with Name = "slotN@machine"')
+        raise InputError(
+            f'{where}: expected a slot ad with Name = "slotN@machine"{other_dump(ad, "machine")}'
+        )
     machine = ad.get("Machine")
     if not isinstance(machine, str) or not machine:
         machine = name.split("@", 1)[1]

@@ -1,4 +1,4 @@
-"""``scontrol show jobs`` records as job objects.
+"""``scontrol show jobs`` records as job objects (``scontrol -o``'s one line a job too).
 
 A record starts at its ``JobId=`` line; its fields are the ``Key=Value`` pairs of the lines
 before its node layout (``Socks/Node=``) and free text (``Command=``, ``SubmitLine=``, ...,
@@ -22,6 +22,7 @@ from fairshare_cli.core.epoch import cached_utc, parse_time
 from fairshare_cli.core.timestr import TimeStringError, time_str2secs
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import is_prompt
+from fairshare_cli.io.importers.scontrol_lines import job_lines, without_name
 from fairshare_cli.io.importers.slurm_jobs import (
     ONE_PRIORITY,
     STATES,
@@ -240,12 +241,11 @@ def _pattern(fields: dict[str, str], chunk: str) -> re.Pattern[str] | None:
 
 def _fast_fields(chunk: str) -> dict[str, str] | None:
     """The fields of a plain record (each token ``Key=Value``, no key twice), or None."""
-    head = _job_lines(chunk)
+    head = job_lines(chunk)
     newline = head.find("\n")
     first = head if newline < 0 else head[:newline]
-    name = first.find(" JobName=")  # the last field of the first line: free text
-    if name >= 0:
-        head = first[:name] + ("" if newline < 0 else head[newline:])
+    if " JobName=" in first:
+        head = without_name(first) + ("" if newline < 0 else head[newline:])
     tokens = head.split()
     try:  # a command line's "$", or any token that is not Key=Value, raises
         # str.split itself, not a methodcaller (which looks "split" up on each token: twice
@@ -256,15 +256,6 @@ def _fast_fields(chunk: str) -> dict[str, str] | None:
     return fields if len(fields) == len(tokens) else None
 
 
-def _job_lines(chunk: str) -> str:
-    """A record up to its node layout and free text (all of it when it has neither)."""
-    for mark in ("\n   Socks/Node=", "\n   Command="):
-        cut = chunk.find(mark)
-        if cut >= 0:
-            return chunk[:cut]
-    return chunk
-
-
 def _exact_fields(chunk: str, start: int, label: str) -> dict[str, str]:
     """The fields of a record read line by line (the first of a repeated key wins).
 
@@ -272,11 +263,11 @@ def _exact_fields(chunk: str, start: int, label: str) -> dict[str, str]:
         InputError: a line without ``Key=Value`` fields, naming ``FILE:LINE``.
     """
     fields: dict[str, str] = {}
-    for number, line in enumerate(_job_lines(chunk).split("\n"), start):
+    for number, line in enumerate(job_lines(chunk).split("\n"), start):
         if is_prompt(line) or not line.strip() or _FREE_TEXT.match(line):
             continue
-        if number == start and " JobName=" in line:
-            line = line[: line.index(" JobName=")]
+        if number == start:
+            line = without_name(line)
         if "=" not in line:
             raise InputError(f"{label}:{number}: expected Key=Value fields")
         for key, value in _FIELD.findall(line):

@@ -42,14 +42,16 @@ def test_an_empty_file_is_refused(tmp_path: Path, run: Callable[..., Any]) -> No
         pytest.param("\n\n", "no job ads", id="blank"),
         pytest.param("[\n]\n", "no job ads", id="empty-json-array"),
         pytest.param(GARBAGE, ":1: expected 'Attr = value'", id="garbage"),
-        pytest.param(
+        pytest.param(  # (fs import condor-q of condor_status output named no import)
             OTHER_DUMPS["condor_status -json"],
-            ":2: expected a job ad with ClusterId and ProcId",
+            ":2: expected a job ad with ClusterId and ProcId; this is a slot ad: "
+            "condor_status output is read by fs import condor-status",
             id="condor_status",
         ),
         pytest.param(
             OTHER_DUMPS["condor_userprio -l"],
-            ":1: expected a job ad with ClusterId and ProcId",
+            ":1: expected a job ad with ClusterId and ProcId; this is an accountant's ad: "
+            "condor_userprio -l output is read by fs import condor-userprio",
             id="condor_userprio",
         ),
         pytest.param(OTHER_DUMPS["slurm.conf"], ":1: expected 'Attr = value'", id="slurm.conf"),

@@ -51,13 +51,18 @@ def test_an_empty_file_keeps_every_machine(tmp_path: Path, run: Callable[..., An
         pytest.param("\n  \n", "no slot ads", id="blank-lines"),
         pytest.param("[]\n", "no slot ads", id="empty-json-array"),
         pytest.param(GARBAGE, ":1: expected 'Attr = value'", id="garbage"),
-        pytest.param(
+        pytest.param(  # (fs import condor-status of condor_q output named no import)
             OTHER_DUMPS["condor_userprio -l"],
-            ':1: expected a slot ad with Name = "slotN@machine"',
+            ':1: expected a slot ad with Name = "slotN@machine"; this is an accountant\'s ad: '
+            "condor_userprio -l output is read by fs import condor-userprio",
             id="condor_userprio",
         ),
         pytest.param(
-            OTHER_DUMPS["condor_q -json"], ":2: expected a slot ad with Name", id="condor_q"
+            OTHER_DUMPS["condor_q -json"],
+            ':2: expected a slot ad with Name = "slotN@machine"; this is a job ad: condor_q '
+            "output is read by fs import condor-q, condor_history output by fs import "
+            "condor-history",
+            id="condor_q",
         ),
         pytest.param(OTHER_DUMPS["condor_config"], ":1: expected 'Attr = value'", id="config"),
         pytest.param(OTHER_DUMPS["slurm.conf"], ":1: expected 'Attr = value'", id="slurm.conf"),

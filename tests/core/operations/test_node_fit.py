@@ -25,19 +25,19 @@ SBATCH = ' (sbatch: "Invalid account or account/partition combination specified"
     [
         pytest.param(
             {"partition": "batch,gpu"},
-            'job 1: unknown partition "gpu" (see [partitions])',
+            'job 1: unknown partition "gpu" (see [partitions]: batch)',
             'F: job 1: unknown partition "gpu"',
             id="partition",
         ),
         pytest.param(
             {"qos": "gold"},
-            'job 1: unknown QOS "gold" (see [qos])',
+            'job 1: unknown QOS "gold" (see [qos]: normal)',
             'F: job 1: unknown QOS "gold"',
             id="qos",
         ),
         pytest.param(
             {"account": "cms"},
-            'job 1: unknown account "cms" (see [accounts])',
+            'job 1: unknown account "cms" (see [accounts]: hep)',
             'F: job 1: unknown account "cms"',
             id="account",
         ),
@@ -55,7 +55,7 @@ SBATCH = ' (sbatch: "Invalid account or account/partition combination specified"
         ),
         pytest.param(
             {"partition": "gpu", "account": "cms"},
-            'job 1: unknown partition "gpu" (see [partitions])',
+            'job 1: unknown partition "gpu" (see [partitions]: batch)',
             'F: job 1: unknown partition "gpu"',
             id="the partition first",
         ),
