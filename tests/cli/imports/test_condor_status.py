@@ -235,7 +235,7 @@ def test_a_state_that_cannot_be_written_leaves_the_config_as_it_was(
     before = cfg.read_bytes()
     state = tmp_path / "s.json"
 
-    def full(path: Path, state: Any) -> None:
+    def full(path: Path, state: Any, before_rename: Any = None) -> None:
         raise RuntimeFailure(f"cannot write state file {path}: disk full; nothing was written")
 
     monkeypatch.setattr(state_io, "save_state", full)
@@ -332,3 +332,57 @@ def test_a_config_that_cannot_be_written_leaves_the_state_without_claims(
     result = run(*line, "--state", str(state), "--now", "1795458333")
     assert result.exit_code == 0, result.stderr
     assert result.stderr.endswith(f"18 claim(s) into {state}\n")
+
+
+def test_a_full_disk_for_the_state_leaves_no_history_row_past_its_marks(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fs import condor-status free.json --config C --state S`` releasing the 18 claims
+    of the HTCondor 25.0 capture, on a disk that fills as the state is written: the 18 ends
+    were committed to ``S.history.sqlite`` first, and stayed there past the state's marks
+    (never read, dropped by the next writer). Now the store commits only once the new
+    state is on the disk: exit 1, one line, the state byte for byte, the store as the
+    marks say."""
+    import sqlite3
+
+    import fairshare_cli.io.atomic as atomic
+    from fairshare_cli.io.usage_store import store_path
+
+    flat, at = FIXTURES / "htcondor-25.0" / "flat_users", "2026-11-23T18:25:33Z"
+    cfg, state = tmp_path / "htc.toml", tmp_path / "s.json"
+    assert run("import", "condor-config", str(flat / "condor_config"), "--into", str(cfg))
+    line = ["import", "condor-status", str(flat / "condor_status.json"), "--into", str(cfg)]
+    assert run(*line, "--state", str(state), "--now", at).exit_code == 0
+    ads = json.loads((flat / "condor_status.json").read_text(encoding="utf-8"))
+    for ad in ads:
+        if ad.get("State") == "Claimed":
+            ad.update(State="Unclaimed", Activity="Idle")
+            for key in ("RemoteUser", "RemoteOwner", "JobId", "AccountingGroup", "JobStart"):
+                ad.pop(key, None)
+    (tmp_path / "free.json").write_text(json.dumps(ads), encoding="utf-8")
+    before = state.read_bytes()
+
+    def disk_full(fd: int, text: Any) -> None:
+        import os
+
+        os.close(fd)
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(atomic, "_write", disk_full)
+    result = run("import", "condor-status", str(tmp_path / "free.json"), "--config", str(cfg),
+                 "--state", str(state), "--now", "2026-11-23T18:26:00Z")  # fmt: skip
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == f"fs: error: cannot write state file {state}: No space left on device\n"
+    assert state.read_bytes() == before
+    marks = json.loads(before)["usage_history"]
+    conn = sqlite3.connect(store_path(state))
+    try:
+        rows = [
+            conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in ("records", "ends")
+        ]
+    finally:
+        conn.close()
+    assert (marks["records"], marks["ends"]) == (18, 0) and rows == [18, 0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "free.json", "htc.toml", "s.history.sqlite", "s.json", "s.json.lock"
+    ]  # fmt: skip
