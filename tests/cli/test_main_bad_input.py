@@ -178,6 +178,31 @@ STATE_CASES = [
         )
         for command in ("userprio", "negotiate", "whatif")
     ],
+    # a terminal escape in a record's name or a claim's submitter (a hand-edited state: every
+    # door refuses such names): fs negotiate --dry-run printed the claim's submitter raw,
+    # clearing the terminal ("\x1b[2J"); refused as a job's owner is
+    *[
+        (
+            json.dumps({**STATE, "accountant": {"records": {"\x1b[2Ja@example.org": {}}}}),
+            command,
+            "accountant.records: expected a name without blanks or control characters, got "
+            "'\\x1b[2Ja@example.org'",
+        )
+        for command in ("userprio", "negotiate")
+    ],
+    (
+        json.dumps(
+            {
+                **STATE,
+                "negotiator": {
+                    "claims": {"slot1@exec1": {**CLAIM, "job_id": "1.0", "submitter": "a\tb"}}
+                },
+            }
+        ),
+        "negotiate",
+        "negotiator.claims.slot1@exec1.submitter: expected a name without blanks or control "
+        "characters, got 'a\\tb'",
+    ),
 ]
 
 

@@ -386,3 +386,37 @@ def test_a_full_disk_for_the_state_leaves_no_history_row_past_its_marks(
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "free.json", "htc.toml", "s.history.sqlite", "s.json", "s.json.lock"
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("attr", "value", "shown"),
+    [
+        ("RemoteUser", '"\\u001b[2Jz@d"', "'\\x1b[2Jz@d'"),
+        ("AccountingGroup", '"g\\tz@d"', "'g\\tz@d'"),
+        ("JobId", '"5.0\\u001b[31m"', "'5.0\\x1b[31m'"),
+    ],
+)
+def test_a_claim_holder_or_job_with_a_terminal_escape_is_refused(
+    tmp_path: Path, run: Callable[..., Any], attr: str, value: str, shown: str
+) -> None:
+    """``fs import condor-status slot.json`` whose claimed slot's RemoteUser held a terminal
+    escape: the claim went into the state, and ``fs negotiate --dry-run`` printed its
+    submitter raw (``\\x1b[2J`` cleared the terminal). Every other door refuses such a name;
+    this one too now, naming the line and attribute; nothing written."""
+    pool = write_pool(tmp_path)
+    ad = {"Name": "slot1@m1", "Machine": "m1", "Cpus": 1, "State": "Claimed",
+          "RemoteUser": "z@d", "JobId": "5.0", "JobStart": 1795258000}  # fmt: skip
+    text = json.dumps([ad]).replace(f'"{attr}": ', f'"{attr}": {value}, "x{attr}": ')
+    if attr not in ad:
+        text = text.replace('"State"', f'"{attr}": {value}, "State"')
+    dump = tmp_path / "slot.json"
+    dump.write_text(text)
+    before = pool["state"].read_bytes()
+    args = ["--config", str(pool["config"]), "--state", str(pool["state"]), "--now", NOW]
+    result = run("import", "condor-status", str(dump), *args)
+    refused(result)
+    assert result.stderr == (
+        f"fs: error: {dump}:1: {attr}: expected a name without blanks or control characters, "
+        f"got {shown}\n"
+    )
+    assert pool["state"].read_bytes() == before
