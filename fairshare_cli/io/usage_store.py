@@ -9,7 +9,7 @@ Consistency with the state without a two-file transaction: rows are committed be
 state is written with the marks it includes (:class:`Marks`); rows past them (a writer that
 died between, an import whose state write failed) are never read and are dropped by the next
 writer, under the state lock, and a file put in place of the state's is told by its
-generation. ``usage_store_kept.log_usage`` commits once the new state is on the disk,
+generation. ``usage_store_kept.log_usage`` appends once the new state is on the disk,
 before its rename, so that a state write that fails leaves no row. Readers take no lock.
 """
 
@@ -120,14 +120,9 @@ class UsageStore:
                     self._conn.execute(f"DELETE FROM {table} WHERE id > ?", (mark,))
 
     def append(
-        self,
-        records: Iterable[tuple[UsageRecord, str | None]],
-        ends: Iterable[tuple[str, float]],
-        commit: bool = True,
+        self, records: Iterable[tuple[UsageRecord, str | None]], ends: Iterable[tuple[str, float]]
     ) -> Marks:
-        """Append records (each with an optional job key) and job ends; commit (unless not
-        ``commit``: then the caller commits, and closing the store uncommitted rolls them
-        back); new marks."""
+        """Append records (each with an optional job key) and job ends; commit; new marks."""
         rows = (
             (
                 r.start,
@@ -145,7 +140,7 @@ class UsageStore:
             )
             for r, job in records
         )
-        with self._conn if commit else contextlib.nullcontext(self._conn):
+        with self._conn:
             self._conn.executemany(f"INSERT INTO records ({_COLUMNS}) VALUES ({_QMARKS})", rows)
             self._conn.executemany("INSERT INTO ends (job, end) VALUES (?, ?)", ends)
         return self.marks()

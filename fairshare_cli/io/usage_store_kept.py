@@ -100,18 +100,21 @@ def _settle_left(path: Path, kept: Path, section: object) -> None:
 def log_usage(
     state_path: Path, state: State, usage: ClaimUsage
 ) -> Iterator[tuple[State, Callable[[], None] | None]]:
-    """Append what a command charged (claims opened and closed) to the store beside
-    ``state_path``, uncommitted; the state with its new marks, and the commit to call once
-    that state is on the disk and before it replaces the old one (``save_state``'s
-    ``before_rename``; None: nothing to commit). Leaving without the commit (a state write
-    that fails, a full disk, Ctrl-C) rolls the rows back: no row past the state's marks.
-    Call under the state lock, before the state is written (rows past the state's marks,
-    left by a writer killed between the commit and the rename, are dropped first).
+    """What a command charged (claims opened and closed), to append to the store beside
+    ``state_path``: the state with the marks the rows will have, and the append to call
+    once that state is on the disk and before it replaces the old one (``save_state``'s
+    ``before_rename``; None: nothing to append). A state write that fails (a full disk,
+    Ctrl-C) leaves no row past the state's marks, and the append's transaction is open
+    no longer than before. Call under the state lock, before the state is written (rows
+    past the state's marks, left by a writer killed between the append and the rename,
+    are dropped first).
 
     Raises:
         StateError: the store or the state's marks are not ours.
-        RuntimeFailure: the store cannot be opened, or SQLite fails on it (the commit too).
+        RuntimeFailure: the store cannot be opened, or SQLite fails on it (the append too:
+            then the state is not replaced).
     """
+    from fairshare_cli.errors import RuntimeFailure
     from fairshare_cli.io.usage_store import open_store
 
     if not usage:
@@ -124,5 +127,11 @@ def log_usage(
             store.rollback_after(start)
         else:  # (an import replaced it and died before it wrote the state)
             store.restart()
-        marks = store.append(usage.started, usage.ended, commit=False)
-        yield state.with_section(SECTION, marks.to_json()), store._conn.commit
+        now = store.marks()  # (row ids follow the largest: no other writer, under the lock)
+        marks = Marks(now.records + len(usage.started), now.ends + len(usage.ended), now.generation)
+
+        def append() -> None:
+            if store.append(usage.started, usage.ended) != marks:
+                raise RuntimeFailure(f"usage history {store.path}: rows were appended meanwhile")
+
+        yield state.with_section(SECTION, marks.to_json()), append
