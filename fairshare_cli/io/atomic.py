@@ -70,9 +70,15 @@ def through_link(path: Path) -> Path:
 
     Raises:
         InputError: the link's target is in a folder that does not exist, or the links
-            loop (nothing to write through to).
+            loop (nothing to write through to); a name too long for the file system.
     """
-    if not path.is_symlink():
+    try:
+        link = path.is_symlink()
+    except OSError as exc:  # (a name longer than the file system takes: ENAMETOOLONG)
+        from fairshare_cli.core.names import shown
+
+        raise InputError(f"{shown(str(path))}: {exc.strerror}; give a shorter path") from None
+    if not link:
         return path
     target = Path(os.path.realpath(path))
     if target.is_symlink():  # (realpath stops where links loop)
