@@ -201,14 +201,14 @@ def _claim(slot: SlotAd, ad: Ad, where: str) -> None:
     key = "AccountingGroup" if ad.get("AccountingGroup") else "RemoteUser"
     holder = ad.get(key)
     if isinstance(holder, str) and holder:
-        slot.holder = check_name(holder, f"{where}: {key}", submitter=True)
-        job = ad.get("JobId")
-        slot.job_id = check_name(str(job), f"{where}: JobId") if job is not None else None
         since = ad.get("JobStart") or ad.get("EnteredCurrentState")
         slot.since = as_float(since) if isinstance(since, (int, float)) else None
         if slot.since is not None and not TIME_MIN <= slot.since <= TIME_MAX:  # (or NaN)
-            key = "JobStart" if ad.get("JobStart") else "EnteredCurrentState"
-            raise InputError(f"{where}: {key}: expected epoch seconds of the years 1 to 9999")
+            at = "JobStart" if ad.get("JobStart") else "EnteredCurrentState"
+            raise InputError(f"{where}: {at}: expected epoch seconds of the years 1 to 9999")
+        slot.holder = check_name(holder, f"{where}: {key}", submitter=True)
+        job = ad.get("JobId")
+        slot.job_id = check_name(str(job), f"{where}: JobId") if job is not None else None
         limits = ad.get("ConcurrencyLimits")
         slot.limits = limits if isinstance(limits, str) else None
 
