@@ -89,8 +89,8 @@ def write_example(folder: Path, force: bool) -> list[str]:
         InputError: a file is there already (without ``force``), or ``folder`` is a file.
         RuntimeFailure: the folder cannot be written.
     """
-    from fairshare_cli.errors import InputError, RuntimeFailure
-    from fairshare_cli.io.atomic import atomic_write_text, through_link
+    from fairshare_cli.errors import InputError
+    from fairshare_cli.io.atomic import folder_lock, through_link
 
     source = package_folder("sample_configs")
     if folder.exists() and not folder.is_dir():
@@ -102,6 +102,18 @@ def write_example(folder: Path, force: bool) -> list[str]:
         raise InputError(f"--example {folder}: {clash[0]} already exists; use --force")
     new = [target for target in targets.values() if not target.exists()]
     had_folder = folder.is_dir()
+    with folder_lock(folder / "pool.toml", "config file"):  # (as merges into it take)
+        _write_files(source, targets, new, None if had_folder else folder)
+    return list(EXAMPLE_FILES)
+
+
+def _write_files(
+    source: Path, targets: dict[str, Path], new: list[Path], made: Path | None
+) -> None:
+    """Each sample file whole; those written removed again when one fails."""
+    from fairshare_cli.errors import RuntimeFailure
+    from fairshare_cli.io.atomic import atomic_write_text
+
     try:
         for name in EXAMPLE_FILES:
             try:
@@ -114,9 +126,8 @@ def write_example(folder: Path, force: bool) -> list[str]:
             # full disk left a truncated one)
             atomic_write_text(targets[name], [data], "sample file", 0o644)
     except BaseException:
-        _remove_new(new, None if had_folder else folder)
+        _remove_new(new, made)
         raise
-    return list(EXAMPLE_FILES)
 
 
 def _remove_new(files: list[Path], folder: Path | None) -> None:

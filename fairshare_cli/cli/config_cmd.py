@@ -286,7 +286,7 @@ def init(path: str, profile: str, example: str | None, force: bool) -> None:
       fs init --profile legacy old-pool.toml
       fs init --example sample_configs && fs userprio --config sample_configs/pool.toml
     """
-    from fairshare_cli.io.atomic import atomic_write_text, through_link
+    from fairshare_cli.io.atomic import atomic_write_text, folder_lock, through_link
 
     if example is not None:
         from fairshare_cli.cli.about import write_example
@@ -298,15 +298,16 @@ def init(path: str, profile: str, example: str | None, force: bool) -> None:
         return
     given = Path(path)
     target = through_link(given)
-    if target.is_dir():
-        raise InputError(f"{target} is a directory; give the path of the config file to write")
-    if target.exists() and not force:
-        raise InputError(f"{given} already exists; use --force to overwrite it")
-    pad = " " * max(1, 16 - len(profile))
-    # (a name of bytes that are not UTF-8, $'\xff.toml', shown with U+FFFD in the comment)
-    name = str(target).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    text = STARTER.format(name=name, profile=profile, pad=pad)
-    atomic_write_text(target, text, "config file", 0o644)
+    with folder_lock(target, "config file"):  # (as merges into it take: one at a time)
+        if target.is_dir():
+            raise InputError(f"{target} is a directory; give the path of the config file to write")
+        if target.exists() and not force:
+            raise InputError(f"{given} already exists; use --force to overwrite it")
+        pad = " " * max(1, 16 - len(profile))
+        # (a name of bytes that are not UTF-8, $'\xff.toml', shown with U+FFFD in the comment)
+        name = str(target).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        text = STARTER.format(name=name, profile=profile, pad=pad)
+        atomic_write_text(target, text, "config file", 0o644)
     through = f" (through the link to {target})" if target != given else ""
     click.echo(
         f"Wrote a starter pool config ({profile} profile) to {given}{through}; check it "

@@ -336,8 +336,8 @@ def mutate_state(
             if env.state is not before:
                 _check_written(before, env, spath)
                 if not dry_run:
-                    env.state = _log_usage(before, env)
-                    save_state(spath, env.state)
+                    with _log_usage(before, env) as (env.state, commit):
+                        save_state(spath, env.state, before_rename=commit)
 
 
 def _history_kept(env: Env) -> contextlib.AbstractContextManager[None]:
@@ -347,13 +347,17 @@ def _history_kept(env: Env) -> contextlib.AbstractContextManager[None]:
     return store_kept(env.state_path, env.state.section(SECTION))
 
 
-def _log_usage(before: State, env: Env) -> State:
+def _log_usage(
+    before: State, env: Env
+) -> contextlib.AbstractContextManager[tuple[State, Callable[[], None] | None]]:
     """The usage the command charged (claims opened and closed) appended to the usage
-    history store, in the same locked write as the state (``fs whatif`` replays it)."""
+    history store, in the same locked write as the state (``fs whatif`` replays it): the
+    state with its marks, and the store's commit, made once the state is on the disk and
+    before it replaces the old one (a state write that fails leaves no row past the marks)."""
     if env.state.section("negotiator") is before.section("negotiator"):
-        return env.state
+        return contextlib.nullcontext((env.state, None))
     from fairshare_cli.core.operations.usage_log import claim_usage
-    from fairshare_cli.io.usage_store import log_usage
+    from fairshare_cli.io.usage_store_kept import log_usage
 
     with env.section_errors():
         usage = claim_usage(env.config, before, env.state, env.now)

@@ -162,10 +162,10 @@ def condor_history(
     Example:
       condor_history -json > jobs.json && fs import condor-history jobs.json
     Each job ad counts one slot of RequestCpus from JobCurrentStartDate to CompletionDate,
-    charged to its AccountingGroup or User; ads of jobs that never ran are skipped, jobs
-    still running hold a slot, an object with no JobStatus nor job time is refused, and so
-    is a queue (every ad still in it: use fs import condor-q). Read ad by ad (newest first
-    is fine): memory stays flat.
+    charged to its AccountingGroup or User; ads of jobs that never ran are skipped, an ad
+    with no end holds a slot, an object with no JobStatus nor job time is refused, and so
+    is a job still in the queue (idle, running, held: use fs import condor-q). Read ad by
+    ad (newest first is fine): memory stays flat.
     """
     import os
 

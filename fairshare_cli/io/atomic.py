@@ -6,19 +6,26 @@ import contextlib
 import os
 import stat
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from fairshare_cli.errors import InputError, RuntimeFailure, StateError
 
 
 def atomic_write_text(
-    path: Path, text: str | Sequence[bytes], what: str, mode: int = 0o600
+    path: Path,
+    text: str | Sequence[bytes],
+    what: str,
+    mode: int = 0o600,
+    before_rename: Callable[[], None] | None = None,
 ) -> None:
     """Replace ``path`` by ``text`` so that a reader sees the old file or the new one, whole
     (a text in UTF-8, or pieces of bytes written as they are, one after another).
 
-    ``what`` names the file in errors ("state file", "config file").
+    ``what`` names the file in errors ("state file", "config file"). ``before_rename`` is
+    called once the new file is on the disk, before it replaces ``path``: a write that goes
+    with it (the usage history's commit) happens only when this one can no longer fail
+    for want of space, and what it raises leaves ``path`` as it was.
 
     Raises:
         InputError: ``path`` is a device, a pipe or a folder, which the rename would replace
@@ -41,6 +48,8 @@ def atomic_write_text(
         _write(fd, text)
         with contextlib.suppress(OSError):
             os.chmod(tmp, mode)
+        if before_rename is not None:
+            before_rename()
         os.replace(tmp, path)
     except BaseException as exc:
         with contextlib.suppress(OSError):
@@ -61,9 +70,15 @@ def through_link(path: Path) -> Path:
 
     Raises:
         InputError: the link's target is in a folder that does not exist, or the links
-            loop (nothing to write through to).
+            loop (nothing to write through to); a name too long for the file system.
     """
-    if not path.is_symlink():
+    try:
+        link = path.is_symlink()
+    except OSError as exc:  # (a name longer than the file system takes: ENAMETOOLONG)
+        from fairshare_cli.core.names import shown
+
+        raise InputError(f"{shown(str(path))}: {exc.strerror}; give a shorter path") from None
+    if not link:
         return path
     target = Path(os.path.realpath(path))
     if target.is_symlink():  # (realpath stops where links loop)

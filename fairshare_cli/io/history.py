@@ -278,8 +278,9 @@ HISTORY_ATTRS = (
 #: The time attributes of :data:`HISTORY_ATTRS`: epoch seconds (``time_t``), 0 when unset.
 _TIMES = ("JobCurrentStartDate", "JobStartDate", "CompletionDate", "EnteredCurrentStatus")
 _TIMES_SET = frozenset(_TIMES)
-_QUEUED = frozenset((1, 2, 5, 6, 7))  # idle, running, held, transferring output, suspended
-_LEFT = frozenset((3, 4))  # removed, completed: what a history holds
+#: The ``JobStatus`` values of a job still in the queue, which a history never holds.
+_QUEUED_NAMES = {1: "idle", 2: "running", 5: "held", 6: "transferring output", 7: "suspended"}
+_QUEUED = frozenset(_QUEUED_NAMES)
 _NUMBERS = (int, float)
 
 
@@ -316,7 +317,6 @@ def read_condor_history(
 
     name = label or path
     line = 0
-    statuses: set[int] = set()
     with open_dump(path) as fh:
         stream: Any = fh if progress is None else _Counted(fh, _size(path), progress)
         for line, ad in iter_ads(stream, name, False, "condor_history -json or -long output"):
@@ -349,31 +349,32 @@ def read_condor_history(
                     "or -long output?"
                 )
             status = picked.get("JobStatus")
-            if status.__class__ is int:  # (a list or table is no status: skipped, unhashed)
-                statuses.add(status)
+            if status.__class__ is int and status in _QUEUED:  # (a list: no status, unhashed)
+                _refuse_a_queued_ad(ad, name, line)
             rec = record_from_condor_ad(picked, f"{name}:{line}")
             if rec is not None:
                 yield rec
-    _refuse_a_queue(statuses, name)
     if not line:  # (no ad: an empty file; a --rebuild would forget all usage for it)
         raise EmptyInput(f"{name}: no job ads; expected condor_history -json or -long output")
 
 
-def _refuse_a_queue(statuses: set[int], name: str) -> None:
-    """Refuse a job queue given as history: ads that are all still in the queue.
+def _refuse_a_queued_ad(ad: Any, name: str, line: int) -> None:
+    """Refuse a job ad still in the queue: a history holds none.
 
     A job leaves the schedd's queue for its history only as completed (4) or removed (3)
     (``DestroyProc`` refuses any other ``JobStatus``), and the startd's history records the
-    same two; ``condor_q`` lists idle, running, held, ... jobs, whose running ones
-    ``fs import condor-q`` brings in as claims. Charged here as open usage as well, they
-    would count twice.
+    same two; ``condor_q`` lists idle, running, held, ... jobs (and, with ``leave_in_queue``,
+    completed ones that have not left yet), whose running ones ``fs import condor-q`` brings
+    in as claims. Charged here as open usage as well, they would count twice; and a
+    completed job still in the queue would count again when it reaches the history.
     """
-    if statuses & _QUEUED and not statuses & _LEFT:
-        raise InputError(
-            f"{name}: every job ad is still in the queue (JobStatus "
-            f"{', '.join(str(s) for s in sorted(statuses & _QUEUED))}), none completed (4) or "
-            "removed (3); is this condor_q output? use fs import condor-q for the queue"
-        )
+    status = ad.get("JobStatus")
+    job = f"job {ad.get('ClusterId')}.{ad.get('ProcId')}" if "ClusterId" in ad else "the job"
+    raise InputError(
+        f"{name}:{line}: {job} is still in the queue (JobStatus {status}, "
+        f"{_QUEUED_NAMES[status]}); a history holds only jobs that left it, completed (4) or "
+        "removed (3); is this condor_q output? use fs import condor-q for the queue"
+    )
 
 
 def _size(path: str) -> int:

@@ -129,9 +129,10 @@ def _doc(data: bytes, path: Path, big: bool) -> Any:
     return doc
 
 
-def save_state(path: Path, state: State) -> None:
+def save_state(path: Path, state: State, before_rename: Callable[[], None] | None = None) -> None:
     """Write atomically: temp file in the same folder, flush, fsync, rename, fsync folder;
-    the file keeps its permissions (a new one is private: 0600).
+    the file keeps its permissions (a new one is private: 0600). ``before_rename`` runs
+    between the fsync and the rename (:func:`~fairshare_cli.io.atomic.atomic_write_text`).
 
     Raises:
         RuntimeFailure: the folder cannot be created or written (the old file is kept).
@@ -148,7 +149,7 @@ def save_state(path: Path, state: State) -> None:
         mode = os.stat(path).st_mode & 0o777
     except OSError:
         mode = 0o600
-    atomic_write_text(path, text, "state file", mode)
+    atomic_write_text(path, text, "state file", mode, before_rename)
 
 
 @contextlib.contextmanager

@@ -5,10 +5,12 @@ past under another policy (``fs whatif`` with a half-life, a factor, a usage fac
 share changed) the work itself must be kept. Every import and every committed cycle appends
 what ran here: ``state.json`` -> ``state.history.sqlite``.
 
-Consistency with the state without a two-file transaction: rows are committed first, then
-the state is written with the marks it includes (:class:`Marks`); rows past them (a writer
-that died between) are never read and are dropped by the next writer, under the state lock,
-and a file put in place of the state's is told by its generation. Readers take no lock.
+Consistency with the state without a two-file transaction: rows are committed before the
+state is written with the marks it includes (:class:`Marks`); rows past them (a writer that
+died between, an import whose state write failed) are never read and are dropped by the next
+writer, under the state lock, and a file put in place of the state's is told by its
+generation. ``usage_store_kept.log_usage`` appends once the new state is on the disk,
+before its rename, so that a state write that fails leaves no row. Readers take no lock.
 """
 
 from __future__ import annotations
@@ -22,8 +24,6 @@ from itertools import chain
 from pathlib import Path
 from typing import Any
 
-from fairshare_cli.core.operations.usage_log import ClaimUsage
-from fairshare_cli.core.state import State
 from fairshare_cli.core.usage import BATCH, Batches, UsageRecord, batches_of
 from fairshare_cli.errors import RuntimeFailure, StateError
 from fairshare_cli.io.atomic import disk_failure, fsync_folder, present_file
@@ -474,25 +474,3 @@ def _holds(path: Path, marks: Marks) -> bool:
 def _side_files(path: Path) -> list[Path]:
     """The files SQLite keeps beside a database while it writes (a hot one is replayed)."""
     return [path.with_name(path.name + tail) for tail in ("-journal", "-wal", "-shm")]
-
-
-def log_usage(state_path: Path, state: State, usage: ClaimUsage) -> State:
-    """Append what a command charged (claims opened and closed) to the store beside
-    ``state_path``; the state with its new marks. Call under the state lock, before the
-    state is written (rows past the state's marks are dropped first).
-
-    Raises:
-        StateError: the store or the state's marks are not ours.
-        RuntimeFailure: the store cannot be opened.
-    """
-    if not usage:
-        return state
-    start = marks_of(state.section(SECTION))
-    with open_store(store_path(state_path)) as store:
-        assert store is not None
-        if store.holds(start):
-            store.rollback_after(start)
-        else:  # (an import replaced it and died before it wrote the state)
-            store.restart()
-        marks = store.append(usage.started, usage.ended)
-    return state.with_section(SECTION, marks.to_json())

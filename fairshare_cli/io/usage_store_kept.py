@@ -5,18 +5,21 @@ renames a new file over the store. A state write that then fails (a full disk, C
 left the new file: a first import that failed left a store beside no state that includes
 it (a 0-byte one when the disk was full before the tables), and a ``--rebuild`` that
 failed had replaced the old history for good. Rows appended in place need nothing: past
-the state's marks, the next writer drops them (io/usage_store.py).
+the state's marks, the next writer drops them (io/usage_store.py; claims' rows are not
+even committed when the state write fails).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from fairshare_cli.core.operations.usage_log import ClaimUsage
+from fairshare_cli.core.state import State
 from fairshare_cli.io.atomic import fsync_folder
-from fairshare_cli.io.usage_marks import Marks, store_path
+from fairshare_cli.io.usage_marks import SECTION, Marks, marks_of, store_path
 
 
 @contextlib.contextmanager
@@ -91,3 +94,44 @@ def _settle_left(path: Path, kept: Path, section: object) -> None:
             _put_back(path, kept, existed=True)
         else:
             kept.unlink()
+
+
+@contextlib.contextmanager
+def log_usage(
+    state_path: Path, state: State, usage: ClaimUsage
+) -> Iterator[tuple[State, Callable[[], None] | None]]:
+    """What a command charged (claims opened and closed), to append to the store beside
+    ``state_path``: the state with the marks the rows will have, and the append to call
+    once that state is on the disk and before it replaces the old one (``save_state``'s
+    ``before_rename``; None: nothing to append). A state write that fails (a full disk,
+    Ctrl-C) leaves no row past the state's marks, and the append's transaction is open
+    no longer than before. Call under the state lock, before the state is written (rows
+    past the state's marks, left by a writer killed between the append and the rename,
+    are dropped first).
+
+    Raises:
+        StateError: the store or the state's marks are not ours.
+        RuntimeFailure: the store cannot be opened, or SQLite fails on it (the append too:
+            then the state is not replaced).
+    """
+    from fairshare_cli.errors import RuntimeFailure
+    from fairshare_cli.io.usage_store import open_store
+
+    if not usage:
+        yield state, None
+        return
+    start = marks_of(state.section(SECTION))
+    with open_store(store_path(state_path)) as store:
+        assert store is not None
+        if store.holds(start):
+            store.rollback_after(start)
+        else:  # (an import replaced it and died before it wrote the state)
+            store.restart()
+        now = store.marks()  # (row ids follow the largest: no other writer, under the lock)
+        marks = Marks(now.records + len(usage.started), now.ends + len(usage.ended), now.generation)
+
+        def append() -> None:
+            if store.append(usage.started, usage.ended) != marks:
+                raise RuntimeFailure(f"usage history {store.path}: rows were appended meanwhile")
+
+        yield state.with_section(SECTION, marks.to_json()), append

@@ -32,9 +32,10 @@ _ADS = json.dumps(
     [
         {"Owner": "a", "JobStatus": 4, "JobCurrentStartDate": 1795176000,
          "CompletionDate": 1795219200, "RequestCpus": 2},
-        {"Owner": "b", "AccountingGroup": "group_physics.b", "JobStatus": 2,
-         "JobCurrentStartDate": 1795240800},
-        {"Owner": "c", "JobStatus": 1},
+        {"Owner": "b", "AccountingGroup": "group_physics.b", "JobStatus": 3,
+         "JobCurrentStartDate": 1795240800, "CompletionDate": 0,
+         "EnteredCurrentStatus": 1795244400},
+        {"Owner": "c", "JobStatus": 3, "EnteredCurrentStatus": 1795244400},
     ]
 )  # fmt: skip
 
@@ -166,7 +167,7 @@ def test_an_import_whose_state_write_fails_says_nothing_was_imported(
     later = _UNSORTED
     from fairshare_cli.io import state as state_io
 
-    def disk_full(path: Path, state: Any) -> None:
+    def disk_full(path: Path, state: Any, before_rename: Any = None) -> None:
         raise state_io.RuntimeFailure(f"cannot write state file {path}: No space left on device")
 
     monkeypatch.setattr(state_io, "save_state", disk_full)
@@ -247,17 +248,17 @@ def test_sacct_lines_of_no_usage_are_counted(tmp_path: Path, run: Callable[..., 
     )
 
 
-@pytest.mark.parametrize("dump", ["condor_q.json", "condor_q.long.txt"])
+@pytest.mark.parametrize(("dump", "line"), [("condor_q.json", 2), ("condor_q.long.txt", 1)])
 def test_a_condor_q_dump_is_not_imported_as_condor_history(
-    tmp_path: Path, run: Callable[..., Any], dump: str
+    tmp_path: Path, run: Callable[..., Any], dump: str, line: int
 ) -> None:
     """``fs import condor-history condor_q.json`` (the HTCondor 25.0 capture's queue: 38
     idle, 15 running) charged the 15 running jobs as open usage, and a later
     ``fs import condor-q`` of the same queue claimed their slots again: ``fs quota`` showed
     27 in use for 15 running. A history holds only jobs that left the queue, completed (4)
     or removed (3) (``DestroyProc`` in the schedd's qmgmt.cpp refuses any other
-    ``JobStatus``; the startd's ``Starter.cpp`` writes one of the two). A dump of ads all
-    still in the queue is refused now, naming the command for it; nothing written."""
+    ``JobStatus``; the startd's ``Starter.cpp`` writes one of the two). The first ad still
+    in the queue is refused, naming its line and the command for it; nothing written."""
     state = tmp_path / "state.json"
     capture = str(_REPO / "tests" / "fixtures" / "htcondor-25.0" / "flat_users" / dump)
     pool = str(_REPO / "sample_configs" / "pool.toml")
@@ -265,24 +266,43 @@ def test_a_condor_q_dump_is_not_imported_as_condor_history(
                  "--now", "2026-11-23T18:25:33Z")  # fmt: skip
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
-        f"fs: error: {capture}: every job ad is still in the queue (JobStatus 1, 2), none "
-        "completed (4) or removed (3); is this condor_q output? use fs import condor-q for "
-        "the queue\n"
+        f"fs: error: {capture}:{line}: job 1.0 is still in the queue (JobStatus 1, idle); a "
+        "history holds only jobs that left it, completed (4) or removed (3); is this "
+        "condor_q output? use fs import condor-q for the queue\n"
     )
     assert not state.exists()
     assert not store_path(state).exists()
 
 
-def test_a_history_with_jobs_that_left_the_queue_is_imported(
+def test_a_queue_holding_completed_jobs_is_not_history(
     tmp_path: Path, run: Callable[..., Any]
 ) -> None:
-    """Ads that left the queue beside ones still in it are a history (as before): only a
-    dump with none completed nor removed is refused."""
+    """A ``condor_q -json`` dump whose queue keeps completed jobs (``leave_in_queue``):
+    the capture's queue with jobs 1.4, 2.6 and 2.8 completed (JobStatus 4) beside 12
+    running and 38 idle. ``fs import condor-history`` took it as a history (one ad had
+    left the queue) and charged the 12 running jobs as open usage, which
+    ``fs import condor-q`` of the same dump claimed again. Refused now at the first ad
+    still in the queue; the completed ones come in once they reach the history."""
     folder, args = _folder(tmp_path)
-    (folder / "ads.json").write_text(_ADS, encoding="utf-8")
-    result = run("import", "condor-history", str(folder / "ads.json"), *args)
-    assert result.exit_code == 0, result.stderr
-    assert result.stdout.startswith("Imported 2 usage records")
+    ads = json.loads((_REPO / "tests" / "fixtures" / "htcondor-25.0" / "flat_users" /
+                      "condor_q.json").read_text(encoding="utf-8"))  # fmt: skip
+    running = [ad for ad in ads if ad["JobStatus"] == 2]
+    for ad in running[:3]:
+        ad.update(JobStatus=4, CompletionDate=ad["JobCurrentStartDate"] + 30)
+    ads.sort(key=lambda ad: -ad["JobStatus"])  # (the completed ones first)
+    text = json.dumps(ads, indent=1)
+    (folder / "q.json").write_text(text, encoding="utf-8")
+    result = run("import", "condor-history", str(folder / "q.json"), *args,
+                 "--now", "2026-11-23T18:25:33Z")  # fmt: skip
+    assert (result.exit_code, result.stdout) == (2, "")
+    line = [n for n, ad in enumerate(text.splitlines(), 1) if ad == " {"][3]  # (the 4th ad)
+    assert result.stderr == (
+        f"fs: error: {folder / 'q.json'}:{line}: job {ads[3]['ClusterId']}.{ads[3]['ProcId']} "
+        "is still in the queue (JobStatus 2, running); a history holds only jobs that left "
+        "it, completed (4) or removed (3); is this condor_q output? use fs import condor-q "
+        "for the queue\n"
+    )
+    assert sorted(os.listdir(folder)) == ["pool.toml", "q.json", "state.json.lock"]
 
 
 @pytest.mark.parametrize("status", [[1], {"a": 1}])

@@ -178,6 +178,31 @@ STATE_CASES = [
         )
         for command in ("userprio", "negotiate", "whatif")
     ],
+    # a terminal escape in a record's name or a claim's submitter (a hand-edited state: every
+    # door refuses such names): fs negotiate --dry-run printed the claim's submitter raw,
+    # clearing the terminal ("\x1b[2J"); refused as a job's owner is
+    *[
+        (
+            json.dumps({**STATE, "accountant": {"records": {"\x1b[2Ja@example.org": {}}}}),
+            command,
+            "accountant.records: expected a name without blanks or control characters, got "
+            "'\\x1b[2Ja@example.org'",
+        )
+        for command in ("userprio", "negotiate")
+    ],
+    (
+        json.dumps(
+            {
+                **STATE,
+                "negotiator": {
+                    "claims": {"slot1@exec1": {**CLAIM, "job_id": "1.0", "submitter": "a\tb"}}
+                },
+            }
+        ),
+        "negotiate",
+        "negotiator.claims.slot1@exec1.submitter: expected a name without blanks or control "
+        "characters, got 'a\\tb'",
+    ),
 ]
 
 
@@ -595,3 +620,16 @@ def test_submit_errors_name_the_source(env: dict[str, Path], run: Callable[..., 
     path.write_text(json.dumps([{"id": "1", "owner": "alice"}]))
     refused(run("submit", "--file", str(path), *common(env)), str(path), str(env["state"]))
     refused(run("submit", "--owner", "a", "--qos", "gold", *common(env)), "fs submit: job")
+
+
+@pytest.mark.parametrize("command", [["userprio"], ["submit", "--owner", "bob"]])
+def test_a_state_path_too_long_for_the_file_system_is_a_usage_error(
+    env: dict[str, Path], run: Callable[..., Any], command: list[str]
+) -> None:
+    """``fs userprio --state xxx...`` (a name of 300 characters, past the file system's 255):
+    an OSError escaped to the last resort, exit 1 and the 300 characters echoed whole. Now
+    a bad argument: exit 2, one line, the name shortened."""
+    name = "x" * 300
+    result = run(*command, "--config", str(env["config"]), "--state", name, "--now", NOW)
+    refused(result, "File name too long; give a shorter path")
+    assert result.stderr == f"fs: error: {'x' * 80}...: File name too long; give a shorter path\n"

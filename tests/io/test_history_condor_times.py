@@ -55,10 +55,10 @@ def test_a_time_outside_any_real_date_is_refused(
 
 
 def test_zero_is_not_yet_and_stays_accepted(tmp_path: Path, run: Callable[..., Any]) -> None:
-    """``CompletionDate = 0`` on a running job (JobStatus 2): charged as still running
-    (beside a completed job: a history of ads all still in the queue is refused)."""
-    ad = {"Owner": "a", "User": "a@d", "JobStatus": 2, "JobCurrentStartDate": START}
-    ad["CompletionDate"] = 0
+    """``CompletionDate = 0`` on a removed job (JobStatus 3, which HTCondor leaves 0 when a
+    job is removed): charged up to its ``EnteredCurrentStatus``, the removal."""
+    ad = {"Owner": "a", "User": "a@d", "JobStatus": 3, "JobCurrentStartDate": START}
+    ad.update(CompletionDate=0, EnteredCurrentStatus=START + 3600)
     done = {"Owner": "b", "JobStatus": 4, "JobCurrentStartDate": START, "CompletionDate": START}
     dump = tmp_path / "history.json"
     dump.write_text(json.dumps([ad, done]), encoding="utf-8")
@@ -68,3 +68,4 @@ def test_zero_is_not_yet_and_stays_accepted(tmp_path: Path, run: Callable[..., A
         "--state", str(tmp_path / "state.json"), "--now", NOW,
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("Imported 2 usage records ")

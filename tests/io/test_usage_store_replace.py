@@ -171,7 +171,7 @@ def test_a_store_replaced_by_an_import_that_died_is_not_the_states(
     assert _import(run, tmp_path, _FIRST).exit_code == 0
     before = state.read_bytes()
 
-    def disk_full(path: Path, _state: Any) -> None:
+    def disk_full(path: Path, _state: Any, before_rename: Any = None) -> None:
         raise RuntimeFailure(f"cannot write state file {path}: No space left on device")
 
     def no_hard_links(*_: object) -> None:

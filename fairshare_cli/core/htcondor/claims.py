@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import replace as dc_replace
+from itertools import chain
 from typing import Any
 
 from fairshare_cli.core.config import Config, MachineSpec
@@ -25,6 +26,7 @@ from fairshare_cli.core.htcondor.negotiator.slots import Slot, slot_values
 from fairshare_cli.core.htcondor.pool import submitter_of
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.limits import TIME_MAX, TIME_MIN
+from fairshare_cli.core.names import name_problem
 from fairshare_cli.core.state import SectionError
 
 
@@ -113,6 +115,7 @@ def negotiator_from_json(raw: Any) -> NegotiatorState:
     if not isinstance(raw_claims, Mapping):
         raise SectionError("negotiator.claims: expected an object keyed by slot name")
     claims = {slot: _claim_from_json(slot, body) for slot, body in raw_claims.items()}
+    _check_claim_names(claims)
     rr = raw.get("rr_times", {})
     if not isinstance(rr, Mapping) or not all(_is_time(v) for v in rr.values()):
         raise SectionError("negotiator.rr_times: expected group name -> epoch seconds")
@@ -120,6 +123,25 @@ def negotiator_from_json(raw: Any) -> NegotiatorState:
     if last is not None and not _is_time(last):
         raise SectionError("negotiator.last_cycle: expected epoch seconds or null")
     return NegotiatorState(claims, {k: float(v) for k, v in rr.items()}, last)
+
+
+def _check_claim_names(claims: Mapping[str, Claim]) -> None:
+    """Refuse a claim whose slot, submitter or job id holds a blank or a control character
+    (a terminal escape ``fs negotiate`` would print as it is; every door refuses such
+    names, a hand-edited state too): one test of them all in C, each only when it fails.
+
+    Raises:
+        SectionError: naming the claim's slot and field.
+    """
+    joined = "".join(chain.from_iterable((s, c.submitter, c.job_id) for s, c in claims.items()))
+    if joined.isprintable() and " " not in joined:
+        return
+    for slot, claim in claims.items():
+        if not slot.isprintable() or " " in slot:
+            raise SectionError(f"negotiator.claims: {name_problem(slot)}")
+        for key, text in (("submitter", claim.submitter), ("job_id", claim.job_id)):
+            if not text.isprintable() or " " in text:
+                raise SectionError(f"negotiator.claims.{slot}.{key}: {name_problem(text)}")
 
 
 def _claim_to_json(claim: Claim) -> dict[str, Any]:

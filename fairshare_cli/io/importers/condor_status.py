@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from fairshare_cli.core.limits import TIME_MAX, TIME_MIN
-from fairshare_cli.core.names import MAX_NAME_LENGTH, name_problem
+from fairshare_cli.core.names import MAX_NAME_LENGTH, check_name, name_problem
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.classad_dumps import Ad, Expr, iter_ads, other_dump
 from fairshare_cli.io.importers.common import as_float
@@ -197,18 +197,20 @@ def _claim(slot: SlotAd, ad: Ad, where: str) -> None:
     """A claimed slot's holder, job, start and limits, as its ad gives them.
 
     Raises:
-        InputError: a start outside the years 1 to 9999.
+        InputError: a start outside the years 1 to 9999; a holder or job id that is no name
+            (a blank, a control character: a terminal escape a table would print).
     """
-    holder = ad.get("AccountingGroup") or ad.get("RemoteUser")
+    key = "AccountingGroup" if ad.get("AccountingGroup") else "RemoteUser"
+    holder = ad.get(key)
     if isinstance(holder, str) and holder:
-        slot.holder = holder
-        job = ad.get("JobId")
-        slot.job_id = str(job) if job is not None else None
         since = ad.get("JobStart") or ad.get("EnteredCurrentState")
         slot.since = as_float(since) if isinstance(since, (int, float)) else None
         if slot.since is not None and not TIME_MIN <= slot.since <= TIME_MAX:  # (or NaN)
-            key = "JobStart" if ad.get("JobStart") else "EnteredCurrentState"
-            raise InputError(f"{where}: {key}: expected epoch seconds of the years 1 to 9999")
+            at = "JobStart" if ad.get("JobStart") else "EnteredCurrentState"
+            raise InputError(f"{where}: {at}: expected epoch seconds of the years 1 to 9999")
+        slot.holder = check_name(holder, f"{where}: {key}", submitter=True)
+        job = ad.get("JobId")
+        slot.job_id = check_name(str(job), f"{where}: JobId") if job is not None else None
         limits = ad.get("ConcurrencyLimits")
         slot.limits = limits if isinstance(limits, str) else None
 

@@ -193,7 +193,8 @@ def test_bad_dumps_name_file_and_line(
 def test_condor_history_long_is_the_json(
     tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
 ) -> None:
-    """-long and -json of the same ads charge the same; a running job holds a slot."""
+    """-long and -json of the same ads charge the same; an ad with a start and no end (nor
+    a JobStatus) holds a slot."""
     ads = [
         {
             "Owner": "a",
@@ -205,11 +206,10 @@ def test_condor_history_long_is_the_json(
         {
             "Owner": "b",
             "AccountingGroup": "g.b",
-            "JobStatus": 2,
             "JobCurrentStartDate": 1795240800,
             "RequestCpus": "/Expr(1 + 1)/",
         },
-        {"Owner": "c", "JobStatus": 1},
+        {"Owner": "c", "JobStatus": 3},
     ]
     long_text = "\n".join(
         "\n".join(
@@ -379,8 +379,9 @@ def test_stdin_is_a_file_like_any_other(
     if kind == "condor-status":
         extra = ["--into", str(cfg), *state]
     text = (POOL / dump).read_text()
-    if kind == "condor-history":  # (a history: the queue's running jobs, now completed)
-        text = text.replace("\nJobStatus = 2\n", "\nJobStatus = 4\n")
+    if kind == "condor-history":  # (a history: the queue's running jobs completed, its idle
+        text = text.replace("\nJobStatus = 2\n", "\nJobStatus = 4\n")  # ones removed)
+        text = text.replace("\nJobStatus = 1\n", "\nJobStatus = 3\n")
     result = run("import", kind, "-", *extra, input=text)
     assert result.exit_code == 0, result.stderr
     for view in (["userprio"], ["quota"], ["negotiate", "--dry-run"], ["sprio"], ["sshare"]):

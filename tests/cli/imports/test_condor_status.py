@@ -240,7 +240,7 @@ def test_a_state_that_cannot_be_written_leaves_the_config_as_it_was(
     before = cfg.read_bytes()
     state = tmp_path / "s.json"
 
-    def full(path: Path, state: Any) -> None:
+    def full(path: Path, state: Any, before_rename: Any = None) -> None:
         raise RuntimeFailure(f"cannot write state file {path}: disk full; nothing was written")
 
     monkeypatch.setattr(state_io, "save_state", full)
@@ -337,3 +337,91 @@ def test_a_config_that_cannot_be_written_leaves_the_state_without_claims(
     result = run(*line, "--state", str(state), "--now", "1795458333")
     assert result.exit_code == 0, result.stderr
     assert result.stderr.endswith(f"18 claim(s) into {state}\n")
+
+
+def test_a_full_disk_for_the_state_leaves_no_history_row_past_its_marks(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fs import condor-status free.json --config C --state S`` releasing the 18 claims
+    of the HTCondor 25.0 capture, on a disk that fills as the state is written: the 18 ends
+    were committed to ``S.history.sqlite`` first, and stayed there past the state's marks
+    (never read, dropped by the next writer). Now the store commits only once the new
+    state is on the disk: exit 1, one line, the state byte for byte, the store as the
+    marks say."""
+    import sqlite3
+
+    import fairshare_cli.io.atomic as atomic
+    from fairshare_cli.io.usage_store import store_path
+
+    flat, at = FIXTURES / "htcondor-25.0" / "flat_users", "2026-11-23T18:25:33Z"
+    cfg, state = tmp_path / "htc.toml", tmp_path / "s.json"
+    assert run("import", "condor-config", str(flat / "condor_config"), "--into", str(cfg))
+    line = ["import", "condor-status", str(flat / "condor_status.json"), "--into", str(cfg)]
+    assert run(*line, "--state", str(state), "--now", at).exit_code == 0
+    ads = json.loads((flat / "condor_status.json").read_text(encoding="utf-8"))
+    for ad in ads:
+        if ad.get("State") == "Claimed":
+            ad.update(State="Unclaimed", Activity="Idle")
+            for key in ("RemoteUser", "RemoteOwner", "JobId", "AccountingGroup", "JobStart"):
+                ad.pop(key, None)
+    (tmp_path / "free.json").write_text(json.dumps(ads), encoding="utf-8")
+    before = state.read_bytes()
+
+    def disk_full(fd: int, text: Any) -> None:
+        import os
+
+        os.close(fd)
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(atomic, "_write", disk_full)
+    result = run("import", "condor-status", str(tmp_path / "free.json"), "--config", str(cfg),
+                 "--state", str(state), "--now", "2026-11-23T18:26:00Z")  # fmt: skip
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == f"fs: error: cannot write state file {state}: No space left on device\n"
+    assert state.read_bytes() == before
+    marks = json.loads(before)["usage_history"]
+    conn = sqlite3.connect(store_path(state))
+    try:
+        rows = [
+            conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in ("records", "ends")
+        ]
+    finally:
+        conn.close()
+    assert (marks["records"], marks["ends"]) == (18, 0) and rows == [18, 0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "free.json", "htc.toml", "s.history.sqlite", "s.json", "s.json.lock"
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("attr", "value", "shown"),
+    [
+        ("RemoteUser", '"\\u001b[2Jz@d"', "'\\x1b[2Jz@d'"),
+        ("AccountingGroup", '"g\\tz@d"', "'g\\tz@d'"),
+        ("JobId", '"5.0\\u001b[31m"', "'5.0\\x1b[31m'"),
+    ],
+)
+def test_a_claim_holder_or_job_with_a_terminal_escape_is_refused(
+    tmp_path: Path, run: Callable[..., Any], attr: str, value: str, shown: str
+) -> None:
+    """``fs import condor-status slot.json`` whose claimed slot's RemoteUser held a terminal
+    escape: the claim went into the state, and ``fs negotiate --dry-run`` printed its
+    submitter raw (``\\x1b[2J`` cleared the terminal). Every other door refuses such a name;
+    this one too now, naming the line and attribute; nothing written."""
+    pool = write_pool(tmp_path)
+    ad = {"Name": "slot1@m1", "Machine": "m1", "Cpus": 1, "State": "Claimed",
+          "RemoteUser": "z@d", "JobId": "5.0", "JobStart": 1795258000}  # fmt: skip
+    text = json.dumps([ad]).replace(f'"{attr}": ', f'"{attr}": {value}, "x{attr}": ')
+    if attr not in ad:
+        text = text.replace('"State"', f'"{attr}": {value}, "State"')
+    dump = tmp_path / "slot.json"
+    dump.write_text(text)
+    before = pool["state"].read_bytes()
+    args = ["--config", str(pool["config"]), "--state", str(pool["state"]), "--now", NOW]
+    result = run("import", "condor-status", str(dump), *args)
+    refused(result)
+    assert result.stderr == (
+        f"fs: error: {dump}:1: {attr}: expected a name without blanks or control characters, "
+        f"got {shown}\n"
+    )
+    assert pool["state"].read_bytes() == before
