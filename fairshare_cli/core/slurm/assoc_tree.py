@@ -177,13 +177,15 @@ def lineage_order(root: Assoc) -> list[Assoc]:
         a = stack.pop()
         out.append(a)
         if a.children:
-            stack.extend(sorted(a.children, key=_part_bytes, reverse=True))
+            stack.extend(sorted(a.children, key=_part, reverse=True))
     return out
 
 
-def _part_bytes(a: Assoc) -> bytes:
-    """``a.lineage_part.encode()`` of a child (never root): the key sshare's order sorts by."""
-    return (f"0-{a.user}/" if a.user is not None else f"{a.account}/").encode()
+def _part(a: Assoc) -> str:
+    """A child's (never root's) lineage part, the key sshare's order sorts by: byte-wise,
+    as the database compares it, which for UTF-8 text is the order of its code points,
+    Python's order of the text itself (no encoding needed)."""
+    return f"0-{a.user}/" if a.user is not None else f"{a.account}/"
 
 
 def _shares_value(value: Shares, where: str) -> int:

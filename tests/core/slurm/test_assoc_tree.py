@@ -312,7 +312,9 @@ def test_random_trees_with_parent_shares(data: st.DataObject, algorithm: str) ->
             assert 0.0 <= u.fs_factor <= 1.0
 
 
-_NAMES = st.text(alphabet="aAbB-._0z", min_size=1, max_size=4)
+_NAMES = st.text(
+    alphabet="aAbB-._0zé\u674e\U0001f600", min_size=1, max_size=4
+)  # (UTF-8 of 2 to 4 bytes)
 
 
 @settings(max_examples=200)
