@@ -59,6 +59,7 @@ from fairshare_cli.core.operations.node_fit import node_cpus
 from fairshare_cli.core.operations.sim_row import JobStart, SimRow
 from fairshare_cli.core.operations.slurm_pending import PendingJobs, Record, Score
 from fairshare_cli.core.operations.slurm_series import SlurmSeries
+from fairshare_cli.core.slurm.factors import running_qos
 from fairshare_cli.core.slurm.node_space import Node, NodeSpace, Reservation, free_during
 
 INF = math.inf
@@ -471,4 +472,4 @@ def _under(job: Job, qos: str | None) -> Job:
     ``_get_qos_info`` gives it at submission. A job of one QOS as it is."""
     if job.qos is None or "," not in job.qos:
         return job
-    return replace(job, qos=qos or next(name for name in job.qos.split(",") if name))
+    return replace(job, qos=qos or running_qos(job.qos))

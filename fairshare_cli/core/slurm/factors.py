@@ -187,6 +187,15 @@ def job_user(owner: str) -> str:
     return owner.split("@", 1)[0]
 
 
+def running_qos(qos: str | None) -> str | None:
+    """The QOS a running job of ``qos`` is charged under: a job of several QOS runs under
+    one, and fs, which does not keep which, takes its first (the QOS ``_get_qos_info``
+    gives such a job at submission); a job of one QOS under it."""
+    if not qos or "," not in qos:
+        return qos
+    return next((name for name in qos.split(",") if name), None)
+
+
 def split_qos(where: str, qos: str | None, several: bool = True) -> tuple[str, ...]:
     """The QOS a job names: ``"low,high"`` (a job of several QOS, Slurm 24.11 on) ->
     ``("low", "high")``; empty or None -> ``()``. A name given twice counts once, empty

@@ -19,7 +19,7 @@ from msgspec.structs import replace as replace_job
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.jobs import Job, split_partitions
 from fairshare_cli.core.slurm import usage as su
-from fairshare_cli.core.slurm.factors import job_user
+from fairshare_cli.core.slurm.factors import job_user, running_qos
 from fairshare_cli.core.slurm.model import priority_context
 from fairshare_cli.core.slurm.passes import charged
 from fairshare_cli.core.slurm.priority_table import compute_table
@@ -125,7 +125,7 @@ class RunningJob(NamedTuple):
 
 
 def _usage_factor(config: Config, qos: str | None) -> float:
-    spec = config.qos.get(qos or "normal")
+    spec = config.qos.get(running_qos(qos) or "normal")
     return spec.usage_factor if spec is not None and spec.usage_factor >= 0 else 1.0
 
 
