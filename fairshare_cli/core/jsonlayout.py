@@ -21,6 +21,7 @@ one value is text; plain ASCII text goes in as it is, between quotes
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from functools import partial
 from itertools import repeat
@@ -188,6 +189,10 @@ def _slot(column: Any, depth: int, count: int, text_of: Any) -> list[Any]:
         if len(column.column) != count or len(column.keys) != len(column.values):
             raise ValueError("columns of different lengths")
         return [_Texts(column.column, column.keys, _texts(column.values, depth, text_of))]
+    if isinstance(column, array):  # machine numbers: made ints or floats a chunk at a time
+        if len(column) != count:
+            raise ValueError("columns of different lengths")
+        return [(column, partial(_array_texts, depth, text_of))]
     values = column if isinstance(column, list) else list(column)
     if len(values) != count:
         raise ValueError("columns of different lengths")
@@ -262,6 +267,12 @@ def _number_texts(depth: int, text_of: Any, piece: list[Any]) -> list[str]:
     if total - total == 0:  # (no NaN nor infinity: those print as jsonable says)
         return text_of[1](piece)  # type: ignore[no-any-return]
     return _texts(piece, depth, text_of)
+
+
+def _array_texts(depth: int, text_of: Any, piece: array[Any]) -> list[str]:
+    """The texts of a chunk of an ``array.array`` column (:func:`_number_texts` of its
+    values as Python numbers, made for the chunk only)."""
+    return _number_texts(depth, text_of, piece.tolist())
 
 
 def _plain_text(values: list[Any]) -> bool:

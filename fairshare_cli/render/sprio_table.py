@@ -45,7 +45,7 @@ _ROW_VALUES: dict[str, tuple[str, str | None]] = {
 _TYPED = frozenset(("pi", "aw"))
 _COLUMNS: dict[str, Callable[[PriorityTable], list[Any]]] = {
     "jid": lambda table: table.job_ids,
-    "pi": lambda table: table.priority_ints() if table.admin_rows else table.priorities,
+    "pi": lambda table: list(table.priority_ints()) if table.admin_rows else table.priorities,
     "py": PriorityTable.priority_fractions,
     "site": lambda table: table.sites,
     "nice": lambda table: table.nices,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import enum
 import json
 import math
+from array import array
 from typing import Any
 
 import msgspec
@@ -249,3 +250,22 @@ def test_few_values_counted_print_as_themselves(column: list[Any]) -> None:
     it: every value still prints as itself."""
     columns = {"n": column, "s": _shared([0] * len(column), {0: 1.5})}
     assert dumps_columns(columns, len(column)) == _reference(columns, len(column))
+
+
+@pytest.mark.parametrize(
+    "column",
+    [
+        array("q", [1, -(2**63), 2**63 - 1, 0, 86290, 7]),
+        array("d", [1.5, -0.0, 0.0, 1e-5, 1e16, math.nan, math.inf, 2.0]),
+        array("i", []),
+    ],
+)
+def test_an_array_column_prints_as_its_numbers(column: array[Any]) -> None:
+    """An ``array.array`` column (sprio's PRIORITY: machine ints) prints as the list of its
+    values would, its values made a chunk at a time."""
+    count = len(column)
+    columns = {"n": column, "s": _shared([0] * count, {0: 1.5})}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(jsonlayout, "CHUNK", 3)
+        text = dumps_columns(columns, count)
+    assert text == _reference({"n": column.tolist(), "s": columns["s"]}, count)
