@@ -10,6 +10,10 @@ written once per size into a scratch folder. Each figure is one end-to-end run o
 ``python -m fairshare_cli`` in a subprocess: wall time (median of ``--repeat``), CPU time
 (user + system, median) and peak RSS of that process (with any process it starts and
 waits for, such as ``fs sweep``'s workers: CPU summed, the larger peak).
+The runs go in rounds, each round one run of every row and size asked for: these machines'
+speed drifts over minutes, and so it weighs on every row alike (``fs sprio -l`` and its
+``--json`` compare run by run, not one batch against a later one). The table is printed
+once every round is done.
 ``ratio`` is the cost growth per doubling of the size, from the size before it:
 ``(wall / wall_before) ** (1 / log2(n / n_before))``. Linear reads ~2.0, quadratic ~4.0;
 a fixed start-up cost pulls small sizes below 2.
@@ -288,21 +292,32 @@ def _views(args: list[str]) -> bool:
     return bool(args) and args[0] not in ("--help", "config") and "--now" not in args
 
 
-def measure(row: Row, scale: float, repeat: int, scratch: Path) -> tuple[int, float, float, float]:
+def prepare(row: Row, scale: float, scratch: Path) -> tuple[int, list[str]]:
+    """The size of ``row`` at ``scale`` and its ``fs`` arguments, its inputs made."""
     n = max(1, round(row.size * scale))
     folder = scratch / f"{row.name}-{n}"
     folder.mkdir(parents=True, exist_ok=True)
     # Inputs are made in a child: Linux keeps a process's peak RSS across exec, so fs runs
     # forked from a runner that had just built a million jobs would report its peak.
     with multiprocessing.get_context("spawn").Pool(1) as pool:
-        args = pool.apply(row.make, (folder, n))
-    runs = [_fs(args) for _ in range(repeat)]
-    return (
-        n,
-        statistics.median(r[0] for r in runs),
-        statistics.median(r[1] for r in runs),
-        max(r[2] for r in runs),
-    )
+        return n, pool.apply(row.make, (folder, n))
+
+
+def measure(cases: list[list[str]], repeat: int) -> list[tuple[float, float, float]]:
+    """Each case's (wall, CPU, peak): medians of ``repeat`` runs (the peak: the largest),
+    run in rounds of one run a case (see the module docstring)."""
+    runs: list[list[tuple[float, float, float]]] = [[] for _ in cases]
+    for _ in range(repeat):
+        for args, done in zip(cases, runs, strict=True):
+            done.append(_fs(args))
+    return [
+        (
+            statistics.median(r[0] for r in done),
+            statistics.median(r[1] for r in done),
+            max(r[2] for r in done),
+        )
+        for done in runs
+    ]
 
 
 def main() -> None:
@@ -335,22 +350,22 @@ def main() -> None:
         import compileall
 
         compileall.compile_dir(REPO / "fairshare_cli", quiet=1)
+    cases = [
+        (row, *prepare(row, scale, scratch))
+        for row in ROWS
+        if not wanted or row.name in wanted
+        for scale in (scales if row.name != "help" else [1.0])
+    ]
+    figures = measure([args for _, _, args in cases], a.repeat)
     print(f"{'command':<38} {'size':>10} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9} {'ratio':>6}")
-    for row in ROWS:
-        if wanted and row.name not in wanted:
-            continue
-        previous: tuple[int, float] | None = None
-        for scale in scales if row.name != "help" else [1.0]:
-            n, wall, cpu, peak = measure(row, scale, a.repeat, scratch)
-            ratio = ""
-            if previous is not None and previous[1] > 0 and n > previous[0]:
-                doublings = math.log2(n / previous[0])
-                ratio = f"{(wall / previous[1]) ** (1 / doublings):.2f}"
-            previous = (n, wall)
-            print(
-                f"{row.label:<38} {n:>10,} {wall:>8.2f} {cpu:>8.2f} {peak:>9.0f} {ratio:>6}",
-                flush=True,
-            )
+    previous: tuple[Row, int, float] | None = None
+    for (row, n, _), (wall, cpu, peak) in zip(cases, figures, strict=True):
+        ratio = ""
+        if previous is not None and previous[0] is row and previous[2] > 0 and n > previous[1]:
+            doublings = math.log2(n / previous[1])
+            ratio = f"{(wall / previous[2]) ** (1 / doublings):.2f}"
+        previous = (row, n, wall)
+        print(f"{row.label:<38} {n:>10,} {wall:>8.2f} {cpu:>8.2f} {peak:>9.0f} {ratio:>6}")
 
 
 if __name__ == "__main__":
