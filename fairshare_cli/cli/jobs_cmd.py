@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_opt
 from fairshare_cli.core.jobs import Job, check_job_option
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, UINT32_MAX
 from fairshare_cli.core.operations.validate import check_jobs_against_config
-from fairshare_cli.errors import InputError
+from fairshare_cli.errors import InputError, did_you_mean
 from fairshare_cli.io.inputs import loads, read_text, refuse_device
 
 
@@ -144,6 +145,21 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
         _hold(env, [j for j in new if j.status == "running"], jobs_file or "fs submit")
     # (once the state is written: a write that fails has submitted nothing)
     click.echo(_prefix(dry_run) + submit_summary([j.id for j in new], verbose))
+    _warn_unlisted_groups(new, env.config.dirac.groups)
+
+
+def _warn_unlisted_groups(jobs: list[Job], groups: Mapping[str, Any]) -> None:
+    """The DIRAC groups of ``jobs`` that ``[dirac.groups]`` does not list, warned of as
+    ``fs taskqueues`` warns (a misspelt group gets the default share, not an error)."""
+    from fairshare_cli.cli.taskqueues import warn_unlisted_group
+
+    counts: dict[str, int] = {}
+    for job in jobs:
+        if job.dirac_group is not None and job.dirac_group not in groups:
+            counts[job.dirac_group] = counts.get(job.dirac_group, 0) + 1
+    for group, n in sorted(counts.items()):
+        extra = did_you_mean(group, sorted(groups))
+        warn_unlisted_group(group, f"{n} job{'s' * (n != 1)} submitted", extra)
 
 
 #: ``fs submit``'s options that build the one job object, which ``--file`` replaces.

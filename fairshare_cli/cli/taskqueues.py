@@ -65,11 +65,7 @@ def taskqueues(
             source = f"state file {env.state_path}: jobs"
             queues = task_queues_from_objects(raw or [], source, dirac.groups, dirac.cpu_segments)
         for group, jobs, extra in unlisted_groups(queues, dirac.groups):
-            click.echo(
-                f"fs: warning: dirac_group '{group}' ({jobs} waiting job{'s' * (jobs != 1)}) "
-                f"is not in [dirac.groups]{extra}; DIRAC gives it the default share 1000",
-                err=True,
-            )
+            warn_unlisted_group(group, f"{jobs} waiting job{'s' * (jobs != 1)}", extra)
         for group, left in queues_left_as_made(queues, dirac.groups).items():
             click.echo(
                 f"fs: warning: dirac_group '{group}' has an owner named 'all' with several "
@@ -97,3 +93,13 @@ def taskqueues(
         click.echo(render_taskqueues(rows, width), nl=False)
     else:
         emit_rows(taskqueue_records(rows), JSON_FIELDS, fmt)
+
+
+def warn_unlisted_group(group: str, jobs: str, extra: str) -> None:
+    """On stderr: ``[dirac.groups]`` does not list ``group`` (of ``jobs``), which DIRAC
+    gives the default share (``extra``: a did-you-mean text or "")."""
+    click.echo(
+        f"fs: warning: dirac_group '{group}' ({jobs}) is not in [dirac.groups]{extra}; "
+        "DIRAC gives it the default share 1000",
+        err=True,
+    )
