@@ -264,12 +264,21 @@ def _load_overridden(path: Path, overrides: Mapping[str, Any]) -> Config:
         ConfigError: the file is invalid (naming it), or a ``--set`` key or value is
             (naming it).
     """
-    from fairshare_cli.io.config import apply_overrides, build_config, load_config, read_toml
+    from fairshare_cli.io.config import (
+        added_tables,
+        apply_overrides,
+        build_config,
+        load_config,
+        read_toml,
+    )
 
     load_config(path)
     raw = read_toml(path)
     try:
-        return build_config(apply_overrides(raw, overrides, str(path)), str(path))
+        config = build_config(apply_overrides(raw, overrides, str(path)), str(path))
+        for line in added_tables(raw, overrides):
+            click.echo(f"fs: warning: {line}", err=True)
+        return config
     except ConfigError:
         for key, value in overrides.items():
             label = "--set"

@@ -133,6 +133,16 @@ def _from_store(
         if first is not None and recorded is not None and recorded < first:
             from fairshare_cli.render.formats import iso
 
+            last = _recorded_use(state, max)
+            if last is not None and last < first:  # (usage that came without its history)
+                _note(
+                    notes,
+                    f"the usage history {path} starts at {iso(first)}, after the last "
+                    f"recorded use ({iso(last)}: usage that came without its history, as "
+                    "from 'fs import condor-userprio'), so the after side revalues no "
+                    "recorded usage: pass --history FILE of that usage",
+                )
+                return state
             _note(
                 notes,
                 f"the kept usage history starts at {iso(first)}, after the recorded usage "
@@ -148,11 +158,18 @@ def _note(notes: list[str], text: str) -> None:
 
 
 def _first_recorded_use(state: State) -> float | None:
+    return _recorded_use(state, min, "begin_usage_time")
+
+
+def _recorded_use(
+    state: State, pick: Callable[[list[float]], float], field: str = "last_usage_time"
+) -> float | None:
+    """``pick`` (min, max) of the accountant records' ``field`` times, None without any."""
     records = (state.section("accountant") or {}).get("records", {})
-    begins = [
-        r.get("begin_usage_time", 0.0)
+    times = [
+        r.get(field, 0.0)
         for r in records.values()
-        if isinstance(r, dict) and isinstance(r.get("begin_usage_time"), (int, float))
+        if isinstance(r, dict) and isinstance(r.get(field), (int, float))
     ]
-    begins = [b for b in begins if b > 0]
-    return min(begins) if begins else None
+    times = [t for t in times if t > 0]
+    return pick(times) if times else None

@@ -28,6 +28,7 @@ from fairshare_cli.io.toml import loads
 
 __all__ = [
     "TOP_KEYS",
+    "added_tables",
     "apply_overrides",
     "build_config",
     "canonical_key",
@@ -97,23 +98,74 @@ def apply_overrides(
         parts = split_dotted(dotted)
         node: Any = out
         table = ""  # (as the reader names it: machines[0], groups."group_physics.hep")
-        for part in parts[:-1]:
+        at = where if where == "--set" else f"{where}: --set"  # (not "--set: --set")
+        for i, part in enumerate(parts[:-1]):
             if isinstance(node, list):
                 try:
                     node = node[int(part)]
                     table += f"[{int(part)}]"
                     continue
                 except (ValueError, IndexError):
-                    raise ConfigError(f"{where}: --set {dotted}: no item {part}") from None
+                    raise ConfigError(f"{at} {dotted}: no item {part}") from None
+            _refuse_unquoted_name(node, parts, i, f"{at} {dotted}")
             nxt = node.setdefault(part, {})
             if not isinstance(nxt, (dict, list)):
-                raise ConfigError(f"{where}: --set {dotted}: {part} is not a table")
+                raise ConfigError(f"{at} {dotted}: {part} is not a table")
             node = nxt
             table += ("." if table else "") + (f'"{part}"' if "." in part else part)
         if isinstance(node, list):
-            raise ConfigError(f"{where}: --set {dotted}: cannot replace a whole [[...]] entry")
+            raise ConfigError(f"{at} {dotted}: cannot replace a whole [[...]] entry")
         _set_key(node, table, parts[-1], value)
     return out
+
+
+def _refuse_unquoted_name(node: dict[str, Any], parts: list[str], i: int, label: str) -> None:
+    """A name with dots written unquoted (``groups.group_physics.hep.prio_factor``, where
+    the config has ``[groups."group_physics.hep"]``) is refused, naming the key to write:
+    split at its dots it names another table, or a new one.
+
+    Raises:
+        ConfigError: ``parts[i:k]`` joined with dots is a table of ``node`` and the
+            parts as split name nothing there.
+    """
+    part = parts[i]
+    written = node.get(part)
+    if isinstance(written, dict) and parts[i + 1] in written:
+        return
+    for k in range(len(parts) - 1, i + 1, -1):
+        name = ".".join(parts[i:k])
+        if isinstance(node.get(name), dict):
+            key = ".".join(f'"{p}"' if "." in p else p for p in parts[:i])
+            key += ("." if key else "") + f'"{name}".' + ".".join(parts[k:])
+            raise ConfigError(
+                f"{label}: {name} is one name (a table with dots in its name): quote it, "
+                f"as in --set '{key}=VALUE'"
+            )
+
+
+def added_tables(raw: Mapping[str, Any], overrides: Mapping[str, Any]) -> list[str]:
+    """For each ``--set`` key that adds a named table (a group, account, partition, QOS)
+    the config does not have, a line saying so, with the closest name it has: a typo
+    (``group_physics.hepp``) would otherwise change nothing but a new, empty entry."""
+    from fairshare_cli.errors import did_you_mean
+
+    lines = []
+    for dotted in overrides:
+        parts = split_dotted(dotted)
+        node: Any = raw
+        for i, part in enumerate(parts[:-1]):
+            if not isinstance(node, Mapping):
+                break
+            if part not in node:
+                if i > 0 and node and all(isinstance(v, Mapping) for v in node.values()):
+                    table = ".".join(f'"{p}"' if "." in p else p for p in parts[: i + 1])
+                    lines.append(
+                        f"--set {dotted}: the config has no {table}, so the after side adds "
+                        f"it{did_you_mean(part, list(node))}"
+                    )
+                break
+            node = node[part]
+    return lines
 
 
 def _set_key(node: dict[str, Any], table: str, key: str, value: Any) -> None:

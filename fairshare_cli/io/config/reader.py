@@ -137,8 +137,8 @@ class Reader:
         if isinstance(value, str):
             try:
                 secs = time_str2mins(value) * 60 if minutes else time_str2secs(value)
-            except TimeStringError as exc:
-                self.fail(f"{key}: {exc}")
+            except TimeStringError as exc:  # (the one form not named in the message)
+                self.fail(f"{key}: {exc}; a plain number is seconds")
             return secs
         v = self.number(value, key)
         if v < 0:

@@ -1,0 +1,70 @@
+"""``fs whatif --set KEY=VALUE``: what a key written the wrong way says.
+
+A group name with dots written unquoted (``groups.group_physics.hep.prio_factor``) was
+refused as "unknown key 'groups."group_physics".hep'", which does not say to quote it; a
+misspelt group (``"group_physics.hepp"``) silently added an empty group and printed "no
+differences"; a duration such as ``1h`` was refused without saying that a plain number is
+seconds; a list index out of range said ``--set: --set``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_configs"
+VIEW = ("--config", str(SAMPLE / "pool.toml"), "--now", "2026-11-21T12:00:00Z")
+
+
+def test_an_unquoted_group_name_with_dots_is_refused_naming_the_quoted_key(
+    run: Callable[..., Any],
+) -> None:
+    result = run("whatif", "--set", "groups.group_physics.hep.prio_factor=4", "userprio", *VIEW)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fs: error: --set groups.group_physics.hep.prio_factor: group_physics.hep is one "
+        "name (a table with dots in its name): quote it, as in "
+        "--set 'groups.\"group_physics.hep\".prio_factor=VALUE'\n"
+    )
+
+
+def test_the_quoted_group_name_is_taken(run: Callable[..., Any]) -> None:
+    result = run("whatif", "--set", 'groups."group_physics.hep".prio_factor=4', "quota", *VIEW)
+    assert (result.exit_code, result.stderr) == (0, "")
+
+
+def test_a_group_the_config_does_not_have_is_a_warning_naming_the_closest(
+    run: Callable[..., Any],
+) -> None:
+    key = 'groups."group_physics.hepp".prio_factor'
+    result = run("whatif", "--set", f"{key}=4", "userprio", *VIEW)
+    assert result.exit_code == 0
+    assert result.stdout.endswith("before -> after: no differences\n")
+    assert result.stderr == (
+        f'fs: warning: --set {key}: the config has no groups."group_physics.hepp", so the '
+        "after side adds it (did you mean 'group_physics.hep'?)\n"
+    )
+
+
+def test_a_key_of_a_table_the_config_has_is_no_warning(run: Callable[..., Any]) -> None:
+    result = run("whatif", "--set", "accountant.default_prio_factor=2", "userprio", *VIEW)
+    assert (result.exit_code, result.stderr) == (0, "")
+
+
+def test_a_duration_that_is_no_slurm_time_says_a_plain_number_is_seconds(
+    run: Callable[..., Any],
+) -> None:
+    result = run("whatif", "--set", "accountant.priority_halflife=1h", "userprio", *VIEW)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        'fs: error: --set: accountant.priority_halflife: "1h" has characters other than '
+        'digits, "-" and ":" (a Slurm time is M, M:S, H:M:S, D-H, D-H:M or D-H:M:S, or '
+        "INFINITE); a plain number is seconds\n"
+    )
+
+
+def test_a_missing_list_item_names_the_key_once(run: Callable[..., Any]) -> None:
+    result = run("whatif", "--set", "machines.9.cpus=4", "userprio", *VIEW)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == "fs: error: --set machines.9.cpus: no item 9\n"
