@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -85,16 +86,20 @@ def existing_folder(path: Path) -> Path:
 
 
 def resolve_now(given: str | None) -> float:
-    """``--now`` as epoch seconds; the clock (read here, once) when absent.
+    """``--now`` as whole epoch seconds; the clock (read here, once) when absent.
+
+    A fraction of a second is dropped, from ``--now`` and from the clock alike: the
+    daemons read the time as ``time(0)`` (whole seconds), so an accountant update at
+    12:00:00.7 charges and decays the interval up to 12:00:00 and stamps that second.
 
     Raises:
         InputError: not epoch seconds or ISO-8601.
     """
     if given is None or given == "":
-        return time.time()
+        return float(math.floor(time.time()))
     from fairshare_cli.core.epoch import parse_time
 
-    return parse_time(given, _now_source())
+    return float(math.floor(parse_time(given, _now_source())))
 
 
 def _now_source() -> str:
