@@ -70,19 +70,6 @@ def column_values(column: Any) -> list[Any]:
     return list(column)
 
 
-class _Texts:
-    """A slot of texts by key, as laid out: row ``i`` holds the text of ``column[i]``,
-    ``texts[k]`` that of ``keys[k]`` (two lists in step, made into one dict once the
-    slot's neighbours are part of each text)."""
-
-    __slots__ = ("column", "keys", "texts")
-
-    def __init__(self, column: Sequence[Any], keys: list[Any], texts: list[str]) -> None:
-        self.column = column
-        self.keys = keys
-        self.texts = texts
-
-
 #: A value slot of a row: the column it reads and the text of each of its values by
 #: value or key (None: the values are their texts; a function: makes each value's text).
 _Slot = tuple[Sequence[Any], "dict[Any, str] | Callable[[Any], str] | None"]
@@ -188,7 +175,7 @@ def _slot(column: Any, depth: int, count: int, text_of: Any) -> list[Any]:
     if isinstance(column, Shared):
         if len(column.column) != count or len(column.keys) != len(column.values):
             raise ValueError("columns of different lengths")
-        return [_Texts(column.column, column.keys, _texts(column.values, depth, text_of))]
+        return [Shared(column.column, column.keys, _texts(column.values, depth, text_of))]
     if isinstance(column, array):  # machine numbers: made ints or floats a chunk at a time
         if len(column) != count:
             raise ValueError("columns of different lengths")
@@ -206,9 +193,9 @@ def _slot(column: Any, depth: int, count: int, text_of: Any) -> list[Any]:
         _all_ints(values) if first is int else set(map(type, values)) == {first}
     ):
         distinct = _distinct(values, sample)
-        if _few(distinct, count) is not None and not (first is float and 0.0 in distinct):
+        if len(distinct) * 16 <= count and not (first is float and 0.0 in distinct):
             keys = list(distinct)
-            return [_Texts(values, keys, _texts(keys, depth, text_of))]
+            return [Shared(values, keys, _texts(keys, depth, text_of))]
     if first is int or first is float:  # (checked a chunk at a time, as it is made text)
         return [(values, partial(_number_texts, depth, text_of))]
     if first is str and set(map(type, values)) == {str}:
@@ -316,9 +303,9 @@ def _row(items: list[Any]) -> tuple[str, list[Any]]:
     (:func:`_texts_by_key`: each such slot's texts made once, from its parts)."""
     merged: list[Any] = []  # (a shared slot as a list: its column and its texts' parts)
     for item in [*items, _BETWEEN]:
-        if type(item) is _Texts:
+        if type(item) is Shared:  # (a slot's: its values are their texts)
             if len(item.keys) == 1:
-                item = item.texts[0]  # one value: its text is constant
+                item = item.values[0]  # one value: its text is constant
             elif len(merged) > 1 and type(merged[-1]) is str and _joins(merged[-2], item):
                 group: list[Any] = merged[-2]
                 group[1] += (merged.pop(), item)  # (the text between, the slot's texts)
@@ -346,10 +333,10 @@ def _row(items: list[Any]) -> tuple[str, list[Any]]:
 
 
 def _texts_by_key(parts: list[Any]) -> dict[Any, str]:
-    """A shared slot's text of each key: its parts (texts, and :class:`_Texts` of one key
-    list) joined, made in C (thousands of keys a slot at ``fs sprio --json``)."""
-    keys = next(part for part in parts if type(part) is _Texts).keys
-    pieces = [repeat(part) if type(part) is str else part.texts for part in parts]
+    """A shared slot's text of each key: its parts (texts, and :class:`Shared` texts of
+    one key list) joined, made in C (thousands of keys a slot at ``fs sprio --json``)."""
+    keys = next(part for part in parts if type(part) is Shared).keys
+    pieces = [repeat(part) if type(part) is str else part.values for part in parts]
     texts = map("".join, zip(*pieces, strict=False))  # (the repeats are endless)
     return dict(zip(keys, texts, strict=True))
 
@@ -359,7 +346,7 @@ def _shared(item: Any) -> bool:
     return type(item) is tuple and isinstance(item[1], dict)
 
 
-def _joins(before: Any, item: _Texts) -> bool:
+def _joins(before: Any, item: Shared) -> bool:
     """Whether a shared slot being made (a list: column and parts) and the shared slot
     after it are texts of one column by one key list, in one order (printed as one)."""
     return type(before) is list and before[0] is item.column and before[1][0].keys == item.keys
