@@ -30,32 +30,36 @@ def _whole(value: float) -> bool:
 
 def priority_problem(user_priority: float) -> str | None:
     """Why JobManager refuses a job of this ``Priority``, or None when it takes it."""
-    low, high = PRIORITY_BOUNDS
-    if not _whole(user_priority):
-        return (
-            f"user_priority: {user_priority!r} is not a whole number; DIRAC reads a job's "
-            "Priority as an integer and its JobManager refuses the job (Invalid JDL)"
-        )
-    if not low <= user_priority <= high:
-        return (
-            f"user_priority: {user_priority!r}: DIRAC's JobManager refuses the job (priority "
-            f"out of bounds (must be between {low} and {high}))"
-        )
-    return None
+    return _bounds_problem("user_priority", user_priority, PRIORITY_BOUNDS, "Priority", "priority")
 
 
 def cpu_time_problem(cpu_time: float) -> str | None:
     """Why JobManager refuses a job of this ``CPUTime`` (seconds), or None when it takes it."""
-    low, high = CPU_TIME_BOUNDS
-    if not _whole(cpu_time):
+    return _bounds_problem(
+        "dirac_requirements.cpu_time",
+        cpu_time,
+        CPU_TIME_BOUNDS,
+        "CPUTime",
+        "cpuTime",
+        " of seconds",
+    )
+
+
+def _bounds_problem(
+    field: str, value: float, bounds: tuple[int, int], jdl: str, model: str, unit: str = ""
+) -> str | None:
+    """Why JobManager refuses a job whose JDL attribute ``jdl`` (the job's ``field``) holds
+    ``value``: not whole, or outside ``bounds`` (the model's ``model`` check); or None."""
+    low, high = bounds
+    if not _whole(value):
         return (
-            f"dirac_requirements.cpu_time: {cpu_time!r} is not a whole number of seconds; DIRAC "
-            "reads a job's CPUTime as an integer and its JobManager refuses the job (Invalid JDL)"
+            f"{field}: {value!r} is not a whole number{unit}; DIRAC reads a job's {jdl} as "
+            "an integer and its JobManager refuses the job (Invalid JDL)"
         )
-    if not low <= cpu_time <= high:
+    if not low <= value <= high:
         return (
-            f"dirac_requirements.cpu_time: {cpu_time!r}: DIRAC's JobManager refuses the job "
-            f"(cpuTime out of bounds (must be between {low} and {high}))"
+            f"{field}: {value!r}: DIRAC's JobManager refuses the job ({model} out of bounds "
+            f"(must be between {low} and {high}))"
         )
     return None
 
