@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -153,10 +154,9 @@ def _warn_unlisted_groups(jobs: list[Job], groups: Mapping[str, Any]) -> None:
     ``fs taskqueues`` warns (a misspelt group gets the default share, not an error)."""
     from fairshare_cli.cli.taskqueues import warn_unlisted_group
 
-    counts: dict[str, int] = {}
-    for job in jobs:
-        if job.dirac_group is not None and job.dirac_group not in groups:
-            counts[job.dirac_group] = counts.get(job.dirac_group, 0) + 1
+    counts = Counter(
+        j.dirac_group for j in jobs if j.dirac_group is not None and j.dirac_group not in groups
+    )
     for group, n in sorted(counts.items()):
         extra = did_you_mean(group, sorted(groups))
         warn_unlisted_group(group, f"{n} job{'s' * (n != 1)} submitted", extra)
