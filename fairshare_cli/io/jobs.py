@@ -30,6 +30,7 @@ from typing import Any, Protocol, TypeVar
 import msgspec
 
 from fairshare_cli.core.batches import JobBatch
+from fairshare_cli.core.job_ids import TakenIds, single_jobs
 from fairshare_cli.core.jobs import (
     NO_FIELDS,
     Job,
@@ -56,13 +57,7 @@ _ANY = msgspec.json.Decoder()
 #: Fields that may be written as text and read to seconds (times and durations).
 _TEXT_TIMES = frozenset(("submit_time", "eligible_time", "accrue_time", "start_time",
                         "time_limit", "run_time"))  # fmt: skip
-_ID, _COUNT, _SLOT = attrgetter("id"), attrgetter("count"), attrgetter("slot")
-
-
-def _single(jobs: list[Any], one: Any = 1) -> bool:
-    """Whether each record is one job: a ``count`` of ``one``, or none held (sprio's)."""
-    held = bool(jobs) and "count" in type(jobs[0]).__struct_fields__
-    return not held or list(map(_COUNT, jobs)).count(one) == len(jobs)
+_ID = attrgetter("id")
 
 
 class JobSink(Protocol):
@@ -119,7 +114,8 @@ def _read_pieces(path: str, sink: JobSink, source: str, record: type) -> None:
     Raises:
         _Refused, ValueError: the exact reader must read the file.
     """
-    taken = _Taken(record)
+    raw_status = "status" in getattr(record, "raw_fields", ())
+    taken = TakenIds(record, _decoded_status) if raw_status else TakenIds(record)
     base = 0
     tried = getattr(sink, "usual", None) or getattr(record, "usual", None) or record
     decoder = _JOBS if tried is Job else _decoder(tried)
@@ -144,10 +140,16 @@ def _read_pieces(path: str, sink: JobSink, source: str, record: type) -> None:
         ids = list(map(_ID, jobs))
         if not rules_pass(checked, skip, ids):
             raise _Refused
-        taken.add(jobs, ids, skip)
+        if not taken.take(jobs, ids, skip):
+            raise _Refused
         if rows is None:
             sink.add(jobs)
         base += len(jobs)
+
+
+def _decoded_status(job: Any) -> Any:
+    """A record's status held as raw JSON text, decoded."""
+    return msgspec.json.decode(job.status)
 
 
 def _one_by_one(piece: bytes, base: int, source: str) -> list[Job]:
@@ -288,61 +290,6 @@ def _seconds(key: str, text: str) -> Any:
         return text
 
 
-class _Taken:
-    """The ids and slots taken so far: a duplicate is refused (the exact reader words it);
-    a ``count`` object's cluster must be no other's (the exact reader decides the rest)."""
-
-    def __init__(self, record: type) -> None:
-        raw: tuple[str, ...] = getattr(record, "raw_fields", ())
-        self.one: Any = msgspec.Raw(b"1") if "count" in raw else 1  # a single job's count
-        self.raw_status = "status" in raw
-        self.ids: set[str] = set()
-        self.slots: set[str] = set()
-        self.clusters: set[str] | None = None  # of every id, once a count object is read
-        self.stanzas: set[str] = set()  # of the count objects
-
-    def add(self, jobs: list[Any], ids: list[str], skip: frozenset[str] = frozenset()) -> None:
-        """Take the ids (``ids``) and slots of ``jobs`` (``skip``: their record holds no slot).
-
-        Raises:
-            _Refused: a duplicate, or a ``count`` object sharing a cluster.
-        """
-        before = len(self.ids)
-        self.ids.update(ids)
-        if len(self.ids) != before + len(jobs):
-            raise _Refused
-        if self.clusters is not None or not _single(jobs, self.one):
-            self._clusters(jobs)
-        if "slot" not in skip and set(map(_SLOT, jobs)) != {None}:
-            self._slots(jobs)
-
-    def _slots(self, jobs: list[Job]) -> None:
-        running = [job for job in jobs if job.slot is not None and self._running(job)]
-        if running:  # (a count object's jobs on one slot: the exact reader refuses them)
-            before = len(self.slots)
-            self.slots.update(map(_SLOT, running))
-            if len(self.slots) != before + len(running) or not _single(running, self.one):
-                raise _Refused
-
-    def _running(self, job: Any) -> bool:
-        status = msgspec.json.decode(job.status) if self.raw_status else job.status
-        return bool(status == "running")
-
-    def _clusters(self, jobs: list[Job]) -> None:
-        if self.clusters is None:
-            new = {job.id for job in jobs}
-            self.clusters = {i.split(".", 1)[0] for i in self.ids - new}
-        for job in jobs:
-            cluster = job.id.split(".", 1)[0]
-            if cluster in self.stanzas:  # a job after a count object of its cluster
-                raise _Refused
-            if job.count != self.one:
-                if cluster in self.clusters:
-                    raise _Refused
-                self.stanzas.add(cluster)
-            self.clusters.add(cluster)
-
-
 def _pieces(path: str) -> Iterator[bytes]:
     """The list in ``path`` as JSON lists of whole objects, each of about :data:`PIECE`
     bytes or more (a cut inside a string makes a piece the decoder refuses: the exact
@@ -404,7 +351,7 @@ class JobList:
 
     def add(self, jobs: list[Job]) -> None:
         """Keep ``jobs``, a record a job."""
-        self.keep(jobs if _single(jobs) else [one for job in jobs for one in expand(job)])
+        self.keep(jobs if single_jobs(jobs) else [one for job in jobs for one in expand(job)])
 
     def keep(self, jobs: list[Job]) -> None:
         """Keep the next jobs of the file."""
