@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS, DiracGroupSpec
 from fairshare_cli.core.dirac.jobs import (
-    DEFAULT_CPU_TIME,
     _definition_key,
     _entry,
     definer,
@@ -19,6 +18,8 @@ from fairshare_cli.core.dirac.jobs import (
 )
 from fairshare_cli.core.dirac.taskqueues import build_task_queues
 from fairshare_cli.errors import InputError
+
+DEFAULT_CPU_TIME = 86400  # DIRAC's JobDescription/DefaultCPUTime when unset
 
 GROUPS = {
     "user": DiracGroupSpec("user"),
