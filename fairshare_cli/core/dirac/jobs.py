@@ -303,9 +303,18 @@ def _unicode(values: Sequence[Any]) -> bool:
 
 
 def _names(key: str, value: Any, more: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """A set of names (a string is one name, "" none) as a sorted tuple."""
+    """A set of names as DIRAC's job manifest reads a list, as a sorted tuple.
+
+    A string is one name, or several: the manifest (a CFG, ``JobState.insertIntoTQ``'s
+    ``getOption(name, [])``, diraccfg's ``List.fromChar``) splits every list value at its
+    commas and strips each piece, dropping empty ones: ``"GPU, MultiProcessor"`` is two
+    names, ``" GPU "`` is ``GPU``, ``""`` none.
+    """
     if not more and (value is None or type(value) is str):  # the usual forms, at once
-        return (value,) if value else ()
+        if not value:
+            return ()
+        if "," not in value and value == value.strip():
+            return (value,)
     if value is None:
         items: tuple[Any, ...] = ()
     elif isinstance(value, str):
@@ -318,7 +327,8 @@ def _names(key: str, value: Any, more: tuple[str, ...] = ()) -> tuple[str, ...]:
         )
     if not all(isinstance(v, str) for v in items):
         raise ValueError(f"dirac_requirements.{key}: expected names (strings), got {list(items)!r}")
-    return tuple(sorted({v for v in (*items, *more) if v}))
+    pieces = (piece.strip() for v in (*items, *more) for piece in v.split(","))
+    return tuple(sorted({piece for piece in pieces if piece}))
 
 
 def task_queues_from_objects(
