@@ -1,4 +1,4 @@
-"""DIRAC's section: ``[dirac]`` with its groups and share correction."""
+"""DIRAC's section: ``[dirac]`` with its groups, share correction and job description bounds."""
 
 from __future__ import annotations
 
