@@ -118,6 +118,8 @@ class TaskQueueKeys:
         numbers: dict[bytes, int | None] = {}  # (None: a head without a group)
         defined: list[tuple[Any, ...]] = []
         jobs: list[QueueJob | None] = []
+        refused = {text for text in columns[5] if priority_problem(values[text], description)}
+        default = description.default_priority
         for head, status, count, priority in rows:
             number = numbers.get(head, -1) if values[status] in WAITING_STATUSES else None
             if number == -1:
@@ -129,11 +131,11 @@ class TaskQueueKeys:
             if number is None:
                 jobs.append(None)
             else:
-                user_priority = values[priority]
-                if priority_problem(user_priority, description):
+                if priority in refused:
                     raise ValueError("user_priority")  # (the object path names the job)
+                user_priority = values[priority]
                 if user_priority is None:
-                    user_priority = description.default_priority
+                    user_priority = default
                 jobs.append((number, user_priority, values[count]))
         return jobs, defined
 
