@@ -57,13 +57,17 @@ def taskqueues(
     dirac = env.config.dirac
     with gc_paused():
         if jobs_file is not None:
-            queues = task_queues_from_file(jobs_file, dirac.groups, dirac.cpu_segments)
+            queues = task_queues_from_file(
+                jobs_file, dirac.groups, dirac.cpu_segments, dirac.job_description
+            )
         else:
             raw = env.state.section("jobs")
             if raw is not None and not isinstance(raw, list):
                 raise StateError(f"state file {env.state_path}: jobs must be a list of jobs")
             source = f"state file {env.state_path}: jobs"
-            queues = task_queues_from_objects(raw or [], source, dirac.groups, dirac.cpu_segments)
+            queues = task_queues_from_objects(
+                raw or [], source, dirac.groups, dirac.cpu_segments, dirac.job_description
+            )
         for group, jobs, extra in unlisted_groups(queues, dirac.groups):
             warn_unlisted_group(group, f"{jobs} waiting job{'s' * (jobs != 1)}", extra)
         for group, left in queues_left_as_made(queues, dirac.groups).items():

@@ -314,6 +314,21 @@ class DiracCorrectionConfig(msgspec.Struct, frozen=True):
     in_group_history: str = "dn"
 
 
+class DiracJobDescription(msgspec.Struct, frozen=True):
+    """``[dirac.job_description]`` (``/Operations/JobDescription``), DIRAC's defaults when unset.
+
+    What DIRAC's JobManager gives a job that names no ``CPUTime`` or ``Priority``
+    (``JobManifest.check``), and the bounds it refuses a job outside (``JobModel.py``).
+    """
+
+    default_cpu_time: int = 86400
+    min_cpu_time: int = 100
+    max_cpu_time: int = 500000
+    default_priority: int = 1
+    min_priority: int = 0
+    max_priority: int = 10
+
+
 class DiracConfig(msgspec.Struct, frozen=True):
     """``[dirac]``.
 
@@ -324,6 +339,7 @@ class DiracConfig(msgspec.Struct, frozen=True):
     correction: DiracCorrectionConfig = msgspec.field(default_factory=DiracCorrectionConfig)
     job_priority_weighting: str = "average"
     cpu_segments: tuple[int, ...] = DIRAC_CPU_SEGMENTS
+    job_description: DiracJobDescription = msgspec.field(default_factory=DiracJobDescription)
     notes: tuple[str, ...] = ()
     """Where DIRAC reads a value differently from what it says (``fs config check`` warns)."""
 

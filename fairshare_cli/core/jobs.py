@@ -30,6 +30,8 @@ JOB_STATUSES = ("idle", "running", "held", "completed", "removed")
 #: The ``attributes`` and ``dirac_requirements`` of a job that gives none: one read-only
 #: empty mapping shared by every such job (a million jobs need not hold two million dicts).
 NO_FIELDS: Mapping[str, Any] = MappingProxyType({})
+#: Fields a job may leave out for the pool config to fill in (DIRAC's ``DefaultPriority``).
+POOL_DEFAULTS = frozenset(("user_priority",))
 
 _Whole = Annotated[int, Meta(ge=INT64_MIN, le=INT64_MAX)]
 _Amount = Annotated[int, Meta(ge=0, le=INT64_MAX)]

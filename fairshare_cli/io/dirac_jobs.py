@@ -24,8 +24,8 @@ from typing import Any
 
 import msgspec
 
-from fairshare_cli.core.config import DiracGroupSpec
-from fairshare_cli.core.dirac.description import priority_problem
+from fairshare_cli.core.config import DiracGroupSpec, DiracJobDescription
+from fairshare_cli.core.dirac.description import DEFAULT_JOB_DESCRIPTION, priority_problem
 from fairshare_cli.core.dirac.jobs import (
     WAITING_STATUSES,
     check_entry_fields,
@@ -59,7 +59,8 @@ QUEUE_RECORD = raw_job_record(
     ),
 )
 """The record ``fs taskqueues`` reads a jobs file into: a job, its task-queue fields as
-text (checked here, once per distinct text)."""
+text (checked here, once per distinct text); no ``user_priority`` is ``null``, as the
+pool's ``default_priority`` stands for it."""
 
 QueueJob = tuple[int, "int | float", int]
 """A waiting job as :func:`~fairshare_cli.core.dirac.taskqueues.build_task_queues` takes
@@ -88,7 +89,9 @@ class TaskQueueKeys:
         else:
             self.counts.update(keys)
 
-    def queue_jobs(self) -> tuple[list[QueueJob | None], list[tuple[Any, ...]]]:
+    def queue_jobs(
+        self, description: DiracJobDescription = DEFAULT_JOB_DESCRIPTION
+    ) -> tuple[list[QueueJob | None], list[tuple[Any, ...]]]:
         """Each distinct key's job as a task queue takes it (None: a job no queue holds),
         in the order of :attr:`counts` (or of :attr:`index`, when ordered), and the
         definition keys its numbers stand for: one per distinct head (owner, group and
@@ -115,6 +118,8 @@ class TaskQueueKeys:
         numbers: dict[bytes, int | None] = {}  # (None: a head without a group)
         defined: list[tuple[Any, ...]] = []
         jobs: list[QueueJob | None] = []
+        refused = {text for text in columns[5] if priority_problem(values[text], description)}
+        default = description.default_priority
         for head, status, count, priority in rows:
             number = numbers.get(head, -1) if values[status] in WAITING_STATUSES else None
             if number == -1:
@@ -126,10 +131,12 @@ class TaskQueueKeys:
             if number is None:
                 jobs.append(None)
             else:
-                user_priority = values[priority]
-                if user_priority is not None and priority_problem(user_priority):
+                if priority in refused:
                     raise ValueError("user_priority")  # (the object path names the job)
-                jobs.append((number, 1 if user_priority is None else user_priority, values[count]))
+                user_priority = values[priority]
+                if user_priority is None:
+                    user_priority = default
+                jobs.append((number, user_priority, values[count]))
         return jobs, defined
 
 
@@ -138,7 +145,10 @@ _JOIN = b"\x00".join
 
 
 def task_queues_from_file(
-    path: str, groups: Mapping[str, DiracGroupSpec], segments: Sequence[int]
+    path: str,
+    groups: Mapping[str, DiracGroupSpec],
+    segments: Sequence[int],
+    description: DiracJobDescription = DEFAULT_JOB_DESCRIPTION,
 ) -> list[TaskQueue]:
     """The task queues of a jobs file (``-`` is stdin).
 
@@ -150,21 +160,25 @@ def task_queues_from_file(
         InputError: the file cannot be read, is not a list of valid jobs, ...
     """
     with spooled(path) as readable:
-        return _from_path(readable, path, groups, segments)
+        return _from_path(readable, path, groups, segments, description)
 
 
 def _from_path(
-    path: str, name: str, groups: Mapping[str, DiracGroupSpec], segments: Sequence[int]
+    path: str,
+    name: str,
+    groups: Mapping[str, DiracGroupSpec],
+    segments: Sequence[int],
+    description: DiracJobDescription,
 ) -> list[TaskQueue]:
     def read(ordered: bool) -> TaskQueueKeys:
         return read_jobs(
             path, lambda: TaskQueueKeys(ordered), label=name, source=name, record=QUEUE_RECORD
         )
 
-    define_key = definer(groups, segments)
+    define_key = definer(groups, segments, description)
     try:
         sink = read(False)
-        jobs, keys = sink.queue_jobs()
+        jobs, keys = sink.queue_jobs(description)
         define = lambda number: define_key(keys[number])  # noqa: E731
         counted: list[QueueJob] = []
         for job, n in zip(jobs, sink.counts.values(), strict=True):
@@ -174,7 +188,7 @@ def _from_path(
         queues = build_task_queues(counted, define)
         if overflowed(queues):
             sink = read(True)
-            jobs, keys = sink.queue_jobs()
+            jobs, keys = sink.queue_jobs(description)
             assert sink.order is not None
             codes = {code: i for i, code in enumerate(sink.index.values())}
             waiting = (jobs[codes[code]] for code in sink.order)
@@ -184,4 +198,4 @@ def _from_path(
         pass
     objs = load_job_objects(path, name)
     parse_jobs(objs, name)
-    return task_queues_from_objects(objs, name, groups, segments)
+    return task_queues_from_objects(objs, name, groups, segments, description)

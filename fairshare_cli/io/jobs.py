@@ -7,9 +7,8 @@ cannot carry (names, statuses) are checked over each piece's columns
 (:func:`~fairshare_cli.core.jobs.rules_pass`), and ids and slots across pieces. A million
 jobs are never held as Python dicts: each piece's records go to a sink (the batches of
 :func:`load_job_batches`, the list of :func:`load_jobs`, the task-queue keys of
-``fs taskqueues``, the rows of ``fs sprio``) and are dropped. A sink may ask for a
-projection of the record (:func:`raw_job_record`): the same fields and checks, a few of them
-kept as raw JSON text.
+``fs taskqueues``, the rows of ``fs sprio``) and are dropped. A sink may ask for a projection
+of the record (:func:`raw_job_record`): the same fields and checks, a few kept as JSON text.
 
 An object the decoder refuses alone (a time written as text, a number as id, a null) is read
 by the exact parser (:func:`~fairshare_cli.core.jobs.parse_stanza`). Anything else (a cut the
@@ -33,6 +32,7 @@ from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.job_ids import TakenIds, single_jobs
 from fairshare_cli.core.jobs import (
     NO_FIELDS,
+    POOL_DEFAULTS,
     Job,
     check_job_field,
     expand,
@@ -192,7 +192,7 @@ def _one_by_one(piece: bytes, base: int, source: str) -> list[Job]:
 def raw_job_record(raw: tuple[str, ...], usual: tuple[str, ...] = (), texts: bool = True) -> type:
     """A projection of :class:`~fairshare_cli.core.jobs.Job` for a sink that reads some
     fields as raw JSON text (``msgspec.Raw``, absent: the text of the field's default, or
-    ``null`` for an empty mapping).
+    ``null`` for an empty mapping and for ``POOL_DEFAULTS``, which the sink fills in).
 
     Every field has the type :class:`~fairshare_cli.core.jobs.Job` gives it, so the reader
     refuses what it refuses, except the fields in ``raw`` (which the sink checks) and the
@@ -208,8 +208,8 @@ def raw_job_record(raw: tuple[str, ...], usual: tuple[str, ...] = (), texts: boo
         if field.name in raw:
             kind = msgspec.Raw
             if default is not msgspec.NODEFAULT:
-                plain = None if isinstance(default, Mapping) else default
-                default = msgspec.Raw(msgspec.json.encode(plain))
+                nothing = isinstance(default, Mapping) or field.name in POOL_DEFAULTS
+                default = msgspec.Raw(msgspec.json.encode(None if nothing else default))
         elif field.name in _RECORD_TIMES and texts:
             kind = kind | str
         fields.append((field.name, kind, default))

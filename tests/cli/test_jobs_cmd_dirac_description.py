@@ -71,3 +71,64 @@ def test_submit_takes_both_ends(tmp_path: Path) -> None:
         (0, 100),
         (10, 500000),
     ]
+
+
+JOB_DESCRIPTION = """[pool]
+defaults = "current"
+[dirac.groups.lhcb_user]
+[dirac.job_description]
+max_priority = 20
+max_cpu_time = 1000000
+default_priority = 12
+min_priority = 2
+"""
+
+
+def test_submit_applies_the_pools_job_description(tmp_path: Path) -> None:
+    """``checkPriorityBounds``/``checkCPUTimeBounds`` with the pool's ``MaxPriority`` 20,
+    ``MinPriority`` 2, ``MaxCPUTime`` 1000000; before, the key was unknown (exit 2) and the
+    bounds were 0 to 10 and 100 to 500000 whatever the pool said."""
+    pool = tmp_path / "pool.toml"
+    pool.write_text(JOB_DESCRIPTION, encoding="utf-8")
+    state = tmp_path / "state.json"
+    where = ["--config", str(pool), "--state", str(state), "--now", "2026-11-21T12:00:00Z"]
+    base = ["submit", "--owner", "alice", "--dirac-group", "lhcb_user"]
+    runner = CliRunner()
+    taken = runner.invoke(
+        cli,
+        [*base, "--set", "user_priority=20", "--set", 'dirac_requirements={"cpu_time": 1000000}',
+         *where],
+    )  # fmt: skip
+    assert (taken.exit_code, taken.stderr) == (0, ""), taken.stderr
+    for sets, message in (
+        (["--set", "user_priority=21"], "user_priority: 21: DIRAC's JobManager refuses the job "
+         "(priority out of bounds (must be between 2 and 20))"),
+        (["--set", "user_priority=1"], "user_priority: 1: DIRAC's JobManager refuses the job "
+         "(priority out of bounds (must be between 2 and 20))"),
+        (["--set", "user_priority=3", "--set", 'dirac_requirements={"cpu_time": 1000001}'],
+         "dirac_requirements.cpu_time: 1000001: DIRAC's JobManager refuses the job (cpuTime "
+         "out of bounds (must be between 100 and 1000000))"),
+    ):  # fmt: skip
+        result = runner.invoke(cli, [*base, *sets, *where])
+        assert (result.exit_code, result.stdout) == (2, "")
+        assert result.stderr == f"fs: error: fs submit: job 0 ('2'): {message}\n"
+    assert [j["id"] for j in json.loads(state.read_text(encoding="utf-8"))["jobs"]] == ["1"]
+
+
+def test_submit_without_a_priority_takes_the_default_or_is_refused(tmp_path: Path) -> None:
+    """No ``Priority``: JobManager validates ``DefaultPriority``; 12 is within 2 to 20."""
+    pool = tmp_path / "pool.toml"
+    state = tmp_path / "state.json"
+    where = ["--config", str(pool), "--state", str(state), "--now", "2026-11-21T12:00:00Z"]
+    base = ["submit", "--owner", "alice", "--dirac-group", "lhcb_user"]
+    pool.write_text(JOB_DESCRIPTION, encoding="utf-8")
+    result = CliRunner().invoke(cli, [*base, *where])
+    assert (result.exit_code, result.stderr) == (0, "")
+    pool.write_text(JOB_DESCRIPTION.replace("max_priority = 20", "max_priority = 10"), "utf-8")
+    result = CliRunner().invoke(cli, [*base, *where])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fs: error: fs submit: job 0 ('2'): user_priority: not given, so "
+        "JobDescription/DefaultPriority = 12: DIRAC's JobManager refuses the job (priority out "
+        "of bounds (must be between 2 and 10))\n"
+    )

@@ -368,3 +368,29 @@ def test_a_priority_on_a_rounding_boundary_rounds_as_dirac_adds(
     ]  # fmt: skip
     rows = queues(jobs, config)
     assert [r["priority"] for r in rows] == [58.5937, 70.3125, 27.3437, 93.75]
+
+
+def test_names_are_read_as_the_job_manifest_reads_a_list(
+    queues: Callable[..., list[dict[str, Any]]],
+) -> None:
+    """JobScheduling writes the requirements into the job manifest (a CFG) and
+    ``JobState.insertIntoTQ`` reads each back with ``getOption(name, [])``: diraccfg's
+    ``List.fromChar`` splits at commas, strips each piece and drops empty ones. So
+    ``"GPU, MultiProcessor"`` is the two tags of job 1, ``"GPU "`` is ``GPU``, and the sites
+    string is the two sites of job 4. Before, fs made four queues of one job each, 250 apiece.
+
+    Two queues of alice (share 1000, every job priority 1, averages 1 and 1, T = 2): each
+    1000/2 = 500; they differ in Tags, so no grouping.
+    """
+    rows = queues([
+        job(1, tags=["GPU", "MultiProcessor"]),
+        job(2, tags="GPU, MultiProcessor"),
+        job(3, tags=["GPU "], sites="LCG.CERN.cern, LCG.CNAF.it"),
+        job(4, tags=["GPU", " "], sites=["LCG.CNAF.it", "LCG.CERN.cern"]),
+    ])  # fmt: skip
+    got = [(r["requirements"]["tags"], r["requirements"]["sites"], r["jobs"], r["priority"])
+           for r in rows]  # fmt: skip
+    assert got == [
+        (["GPU", "MultiProcessor"], [], 2, 500.0),
+        (["GPU"], ["LCG.CERN.cern", "LCG.CNAF.it"], 2, 500.0),
+    ]

@@ -8,7 +8,12 @@ from typing import Any
 
 import pytest
 
-from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS, DiracCorrectionInstance, DiracSlice
+from fairshare_cli.core.config import (
+    DIRAC_CPU_SEGMENTS,
+    DiracCorrectionInstance,
+    DiracJobDescription,
+    DiracSlice,
+)
 from fairshare_cli.errors import ConfigError
 from fairshare_cli.io.config import load_config
 
@@ -160,3 +165,46 @@ def test_bad_dirac_config(write_config: Callable[[str], Path], text: str, needle
         load_config(write_config(text))
     assert needle in str(info.value)
     assert "\n" not in str(info.value)
+
+
+def test_job_description_defaults_are_diracs(write_config: Callable[[str], Path]) -> None:
+    """``JobModel.py``/``JobManifest.check`` defaults: CPUTime 86400 in 100..500000,
+    Priority 1 in 0..10."""
+    jd = load_config(write_config("[dirac.groups.g]\n")).dirac.job_description
+    assert jd == DiracJobDescription(86400, 100, 500000, 1, 0, 10)
+
+
+def test_job_description_set_and_noted(write_config: Callable[[str], Path]) -> None:
+    config = load_config(
+        write_config(
+            "[dirac.groups.g]\n[dirac.job_description]\n"
+            "default_priority = 12\nmin_cpu_time = 100000\nmax_priority = 11\n"
+        )
+    )
+    jd = config.dirac.job_description
+    assert (jd.default_priority, jd.min_cpu_time, jd.max_priority) == (12, 100000, 11)
+    notes = [note.split(": ", 1)[1] for note in config.dirac.notes]
+    assert notes == [
+        "dirac.job_description.default_cpu_time = 86400 (DefaultCPUTime) is outside 100000 to "
+        "500000; DIRAC's JobManager refuses every job that gives no CPUTime",
+        "dirac.job_description.default_priority = 12 (DefaultPriority) is outside 0 to 11; "
+        "DIRAC's JobManager refuses every job that gives no Priority",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        pytest.param("max_priority = 12.5", "dirac.job_description.max_priority: expected a "
+                     "whole number, got", id="fraction"),
+        pytest.param('min_cpu_time = "100"', "dirac.job_description.min_cpu_time: expected a "
+                     "whole number, got", id="text"),
+        pytest.param("max_cputime = 5", "unknown key 'dirac.job_description.max_cputime'",
+                     id="misspelt"),
+    ],
+)  # fmt: skip
+def test_job_description_bad_values(
+    write_config: Callable[[str], Path], line: str, message: str
+) -> None:
+    with pytest.raises(ConfigError, match=message.replace(".", r"\.")):
+        load_config(write_config(f"[dirac.groups.g]\n[dirac.job_description]\n{line}\n"))

@@ -40,7 +40,9 @@ def command(
       fs import dirac-cfg dirac.cfg --into pool.toml
     Reads /Registry/Groups/<group> (JobShare, Properties with JobSharing,
     AllowBackgroundTQs) and the Operations JobScheduling options
-    (taskQueueCPUTimeIntervals, EnableSharesCorrection, ShareCorrections), each value as
+    (taskQueueCPUTimeIntervals, EnableSharesCorrection, ShareCorrections) and
+    JobDescription options (DefaultCPUTime, Min/MaxCPUTime, DefaultPriority,
+    Min/MaxPriority), each value as
     DIRAC's code reads it: JobShare = 250.5 or a trailing "# comment" is not an integer,
     so DIRAC uses 1000 (a warning says so). FILE - is stdin.
     """

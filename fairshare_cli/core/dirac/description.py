@@ -4,7 +4,10 @@
 (``Core/Utilities/JDL.jdlToBaseJobDescriptionModel``) and validates it as a
 ``JobDescriptionModel`` (``WorkloadManagementSystem/Utilities/JobModel.py``); a description
 that fails is refused ("Invalid JDL: ...") and no job is made. The bounds are the
-``/Operations/JobDescription`` options, which ``fs`` does not read: their defaults are used.
+``/Operations/JobDescription`` options (``[dirac.job_description]``). A job that names no
+``CPUTime`` or ``Priority`` is validated with the model's defaults, ``DefaultCPUTime`` and
+``DefaultPriority``, which ``JobDB.insertNewJobIntoDB`` (``JobManifest.check``) then writes
+into its JDL: so a default outside its bounds refuses every job that names no value.
 Pure: no I/O.
 """
 
@@ -12,11 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-#: ``JobDescription/MinPriority`` and ``MaxPriority`` (``checkPriorityBounds``), defaults.
-PRIORITY_BOUNDS = (0, 10)
+from fairshare_cli.core.config import DiracJobDescription
 
-#: ``JobDescription/MinCPUTime`` and ``MaxCPUTime`` (``checkCPUTimeBounds``), defaults.
-CPU_TIME_BOUNDS = (100, 500000)
+#: DIRAC's ``/Operations/JobDescription`` when it sets nothing.
+DEFAULT_JOB_DESCRIPTION = DiracJobDescription()
+
+#: ``Jobs.UserPriority`` is ``INT(11)`` and ``tq_Jobs.Priority`` ``INTEGER UNSIGNED``: a
+#: priority outside both is refused by MariaDB's strict mode, and DIRAC cannot queue the job.
+STORED_PRIORITY_RANGE = (0, 2**31 - 1)
 
 #: The one spelling of "any site" ``checkSites`` accepts beside the known sites.
 ANY_SITE = "ANY"
@@ -28,20 +34,61 @@ def _whole(value: float) -> bool:
     return isinstance(value, int) or float(value).is_integer()
 
 
-def priority_problem(user_priority: float) -> str | None:
-    """Why JobManager refuses a job of this ``Priority``, or None when it takes it."""
-    return _bounds_problem("user_priority", user_priority, PRIORITY_BOUNDS, "Priority", "priority")
+def priority_problem(
+    user_priority: float | None, description: DiracJobDescription = DEFAULT_JOB_DESCRIPTION
+) -> str | None:
+    """Why JobManager refuses a job of this ``Priority`` (None: the job names none, so
+    ``DefaultPriority``), or why MariaDB refuses to store it; None when DIRAC takes it."""
+    d = description
+    if user_priority is None:
+        return _default_problem(
+            "user_priority",
+            "DefaultPriority",
+            d.default_priority,
+            (d.min_priority, d.max_priority),
+            "priority",
+        )
+    problem = _bounds_problem(
+        "user_priority", user_priority, (d.min_priority, d.max_priority), "Priority", "priority"
+    )
+    low, high = STORED_PRIORITY_RANGE
+    if problem is None and not low <= user_priority <= high:
+        column = (
+            "tq_Jobs.Priority (INTEGER UNSIGNED)"
+            if user_priority < 0
+            else "Jobs.UserPriority (INT)"
+        )
+        return (
+            f"user_priority: {user_priority!r}: MariaDB refuses it for {column}, so DIRAC "
+            "cannot queue the job"
+        )
+    return problem
 
 
-def cpu_time_problem(cpu_time: float) -> str | None:
-    """Why JobManager refuses a job of this ``CPUTime`` (seconds), or None when it takes it."""
-    return _bounds_problem(
-        "dirac_requirements.cpu_time",
-        cpu_time,
-        CPU_TIME_BOUNDS,
-        "CPUTime",
-        "cpuTime",
-        " of seconds",
+def cpu_time_problem(
+    cpu_time: float | None, description: DiracJobDescription = DEFAULT_JOB_DESCRIPTION
+) -> str | None:
+    """Why JobManager refuses a job of this ``CPUTime`` (seconds; None: the job names none,
+    so ``DefaultCPUTime``), or None when it takes it."""
+    d = description
+    bounds = (d.min_cpu_time, d.max_cpu_time)
+    field = "dirac_requirements.cpu_time"
+    if cpu_time is None:
+        return _default_problem(field, "DefaultCPUTime", d.default_cpu_time, bounds, "cpuTime")
+    return _bounds_problem(field, cpu_time, bounds, "CPUTime", "cpuTime", " of seconds")
+
+
+def _default_problem(
+    field: str, option: str, value: int, bounds: tuple[int, int], model: str
+) -> str | None:
+    """Why JobManager refuses a job that does not give ``field``: the model validates its
+    default, ``JobDescription/<option>`` = ``value``, against ``bounds``."""
+    low, high = bounds
+    if low <= value <= high:
+        return None
+    return (
+        f"{field}: not given, so JobDescription/{option} = {value}: DIRAC's JobManager "
+        f"refuses the job ({model} out of bounds (must be between {low} and {high}))"
     )
 
 

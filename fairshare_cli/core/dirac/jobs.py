@@ -20,10 +20,11 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any
 
-from fairshare_cli.core.config import DiracGroupSpec
+from fairshare_cli.core.config import DiracGroupSpec, DiracJobDescription
 from fairshare_cli.core.dirac.columns import fit_owner_and_group, fit_value_tables
 from fairshare_cli.core.dirac.description import (
     ANY_SITE,
+    DEFAULT_JOB_DESCRIPTION,
     cpu_time_problem,
     priority_problem,
     sites_problem,
@@ -39,9 +40,6 @@ from fairshare_cli.core.jobs import JOB_STATUSES, Job, parse_jobs
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, MAX_JOB_COUNT
 from fairshare_cli.core.names import name_problem
 from fairshare_cli.errors import InputError, did_you_mean
-
-DEFAULT_CPU_TIME = 86400
-"""A job's CPU time when it gives none (DIRAC's ``JobDescription/DefaultCPUTime``)."""
 
 REQUIREMENT_KEYS = (
     "cpu_time",
@@ -89,7 +87,12 @@ def _definition_key(entry: tuple[Any, ...]) -> tuple[Any, ...]:
     return entry[:2] + entry[4:]
 
 
-def _check(objs: Sequence[Any], counts: Counter[tuple[Any, ...]], source: str) -> None:
+def _check(
+    objs: Sequence[Any],
+    counts: Counter[tuple[Any, ...]],
+    source: str,
+    description: DiracJobDescription,
+) -> None:
     """Job-level checks, once per distinct entry; odd input goes to the full parser.
 
     Raises:
@@ -115,7 +118,7 @@ def _check(objs: Sequence[Any], counts: Counter[tuple[Any, ...]], source: str) -
     if not ok or (not expanded and len(ids) != len(objs)):
         parse_jobs(objs, source)
         raise InputError(f"{source}: a job is malformed")
-    _check_priorities(objs, counts, source)
+    _check_priorities(objs, counts, source, description)
     if not expanded:
         return
     seen: set[str] = set()
@@ -132,25 +135,36 @@ def _check(objs: Sequence[Any], counts: Counter[tuple[Any, ...]], source: str) -
             seen.add(name)
 
 
-def _check_priorities(objs: Sequence[Any], counts: Counter[tuple[Any, ...]], source: str) -> None:
-    """Refuse a waiting DIRAC job whose priority ``tq_Jobs.Priority`` cannot hold.
+def _check_priorities(
+    objs: Sequence[Any],
+    counts: Counter[tuple[Any, ...]],
+    source: str,
+    description: DiracJobDescription,
+) -> None:
+    """Refuse a waiting DIRAC job whose priority (or, when it gives none, the default)
+    JobManager refuses or ``tq_Jobs.Priority`` cannot hold.
 
     Raises:
         InputError: naming the first such job.
     """
-    bad = {e[2] for e in counts if len(e) != 3 and e[2] is not None and priority_problem(e[2])}
+    bad = {e[2] for e in counts if len(e) != 3 and priority_problem(e[2], description)}
     if not bad:
         return
     for i, obj in enumerate(objs):
         entry = _entry(obj)
         if len(entry) != 3 and entry[2] in bad:
-            raise InputError(f"{source}: job {i} ('{obj['id']}'): {priority_problem(entry[2])}")
+            problem = priority_problem(entry[2], description)
+            raise InputError(f"{source}: job {i} ('{obj['id']}'): {problem}")
 
 
 def definer(
-    groups: Mapping[str, DiracGroupSpec], segments: Sequence[int]
+    groups: Mapping[str, DiracGroupSpec],
+    segments: Sequence[int],
+    description: DiracJobDescription = DEFAULT_JOB_DESCRIPTION,
 ) -> Callable[[Hashable], TaskQueueDefinition]:
     """Turn a :func:`_definition_key` into a task-queue definition, checking it.
+
+    A job that gives no ``cpu_time`` has ``description.default_cpu_time``.
 
     Raises (from the returned function):
         ValueError: the message says what is wrong with the job.
@@ -165,7 +179,12 @@ def definer(
             raise ValueError(f"dirac_group: expected a group name, got {group!r}")
         fit_owner_and_group(owner, group)
         if names is None:
-            return TaskQueueDefinition(owner, group, cpu_segment(DEFAULT_CPU_TIME, segments))
+            problem = cpu_time_problem(None, description)
+            if problem:
+                raise ValueError(problem)
+            return TaskQueueDefinition(
+                owner, group, cpu_segment(description.default_cpu_time, segments)
+            )
         for name in names:
             if name not in REQUIREMENT_KEYS:
                 raise ValueError(_unknown("dirac_requirements key", name, REQUIREMENT_KEYS))
@@ -176,13 +195,13 @@ def definer(
         sites, banned, tags = req.get("sites"), req.get("banned_sites"), req.get("tags")
         platform, platforms = req.get("platform"), req.get("platforms")
         job_type, job_types = req.get("job_type"), req.get("job_types")
-        if cpu is None:
-            cpu = DEFAULT_CPU_TIME
-        if isinstance(cpu, bool) or not isinstance(cpu, (int, float)):
+        if cpu is not None and (isinstance(cpu, bool) or not isinstance(cpu, (int, float))):
             raise ValueError(f"dirac_requirements.cpu_time: expected whole seconds, got {cpu!r}")
-        problem = cpu_time_problem(cpu)
+        problem = cpu_time_problem(cpu, description)
         if problem:
             raise ValueError(problem)
+        if cpu is None:
+            cpu = description.default_cpu_time
         min_ram, max_ram = _ram(req.get("min_ram"), req.get("max_ram"))
         definition = TaskQueueDefinition(
             owner=owner,
@@ -284,9 +303,18 @@ def _unicode(values: Sequence[Any]) -> bool:
 
 
 def _names(key: str, value: Any, more: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """A set of names (a string is one name, "" none) as a sorted tuple."""
+    """A set of names as DIRAC's job manifest reads a list, as a sorted tuple.
+
+    A string is one name, or several: the manifest (a CFG, ``JobState.insertIntoTQ``'s
+    ``getOption(name, [])``, diraccfg's ``List.fromChar``) splits every list value at its
+    commas and strips each piece, dropping empty ones: ``"GPU, MultiProcessor"`` is two
+    names, ``" GPU "`` is ``GPU``, ``""`` none.
+    """
     if not more and (value is None or type(value) is str):  # the usual forms, at once
-        return (value,) if value else ()
+        if not value:
+            return ()
+        if "," not in value and value == value.strip():
+            return (value,)
     if value is None:
         items: tuple[Any, ...] = ()
     elif isinstance(value, str):
@@ -299,7 +327,8 @@ def _names(key: str, value: Any, more: tuple[str, ...] = ()) -> tuple[str, ...]:
         )
     if not all(isinstance(v, str) for v in items):
         raise ValueError(f"dirac_requirements.{key}: expected names (strings), got {list(items)!r}")
-    return tuple(sorted({v for v in (*items, *more) if v}))
+    pieces = (piece.strip() for v in (*items, *more) for piece in v.split(","))
+    return tuple(sorted({piece for piece in pieces if piece}))
 
 
 def task_queues_from_objects(
@@ -307,10 +336,12 @@ def task_queues_from_objects(
     source: str,
     groups: Mapping[str, DiracGroupSpec],
     segments: Sequence[int],
+    description: DiracJobDescription = DEFAULT_JOB_DESCRIPTION,
 ) -> list[TaskQueue]:
     """Task queues of the waiting DIRAC jobs among raw job objects (a jobs file or the state).
 
     Waiting (idle, or no status) jobs with a ``dirac_group`` count; others are only checked.
+    A job without ``user_priority`` or ``cpu_time`` has the ``description``'s default.
     The jobs are counted per distinct entry in C (``Counter``), in order of first
     appearance; fed to :func:`build_task_queues` in that order they give the same queues as
     one job at a time, unless a definition overflows a queue, when the jobs are replayed one
@@ -324,12 +355,13 @@ def task_queues_from_objects(
     except (AttributeError, TypeError):
         parse_jobs(objs, source)
         raise InputError(_unhashable(objs, source)) from None
-    _check(objs, counts, source)
-    define = definer(groups, segments)
+    _check(objs, counts, source, description)
+    define = definer(groups, segments, description)
+    default = description.default_priority
     try:
-        queues = queues_from_counts(counts.items(), define)
+        queues = queues_from_counts(counts.items(), define, default)
         if overflowed(queues):
-            queues = queues_in_order(map(_entry, objs), define)
+            queues = queues_in_order(map(_entry, objs), define, default)
     except (ValueError, TypeError) as exc:
         parse_jobs(objs, source)  # a field any job must get right: the parser's message
         raise InputError(_locate(objs, source, define, str(exc))) from None
@@ -337,9 +369,13 @@ def task_queues_from_objects(
 
 
 def queues_from_counts(
-    counts: Iterable[tuple[tuple[Any, ...], int]], define: Callable[[Hashable], TaskQueueDefinition]
+    counts: Iterable[tuple[tuple[Any, ...], int]],
+    define: Callable[[Hashable], TaskQueueDefinition],
+    default_priority: int,
 ) -> list[TaskQueue]:
     """Task queues from distinct entries and how many jobs each stands for, in order.
+
+    A job without a priority has ``default_priority`` (``JobDescription/DefaultPriority``).
 
     The same queues as inserting the jobs one at a time unless :func:`overflowed`.
 
@@ -347,7 +383,7 @@ def queues_from_counts(
         ValueError: from ``define`` (a bad requirement), or TypeError.
     """
     triples = [
-        (_definition_key(e), 1 if e[2] is None else e[2], e[3] * n)
+        (_definition_key(e), default_priority if e[2] is None else e[2], e[3] * n)
         for e, n in counts
         if len(e) != 3
     ]
@@ -360,12 +396,15 @@ def overflowed(queues: Sequence[TaskQueue]) -> bool:
 
 
 def queues_in_order(
-    entries: Iterable[tuple[Any, ...]], define: Callable[[Hashable], TaskQueueDefinition]
+    entries: Iterable[tuple[Any, ...]],
+    define: Callable[[Hashable], TaskQueueDefinition],
+    default_priority: int,
 ) -> list[TaskQueue]:
     """Task queues from every job's entry, one job at a time (exact when a queue fills up)."""
     waiting = (e for e in entries if len(e) != 3)
     return build_task_queues(
-        ((_definition_key(e), 1 if e[2] is None else e[2], e[3]) for e in waiting), define
+        ((_definition_key(e), default_priority if e[2] is None else e[2], e[3]) for e in waiting),
+        define,
     )
 
 

@@ -220,4 +220,11 @@ def check_jobs_against_config(
     dirac = [o for o, j in pairs if j.dirac_group is not None]
     if dirac:
         dedup = list({id(o): o for o in dirac}.values())
-        task_queues_from_objects(dedup, source, config.dirac.groups, config.dirac.cpu_segments)
+        dirac_config = config.dirac
+        task_queues_from_objects(
+            dedup,
+            source,
+            dirac_config.groups,
+            dirac_config.cpu_segments,
+            dirac_config.job_description,
+        )

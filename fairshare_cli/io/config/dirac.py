@@ -1,4 +1,4 @@
-"""DIRAC's section: ``[dirac]`` with its groups and share correction."""
+"""DIRAC's section: ``[dirac]`` with its groups, share correction and job description bounds."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from fairshare_cli.core.config import (
     DiracCorrectionConfig,
     DiracCorrectionInstance,
     DiracGroupSpec,
+    DiracJobDescription,
     DiracSlice,
 )
-from fairshare_cli.core.limits import INT64_MAX
+from fairshare_cli.core.limits import INT64_MAX, INT64_MIN
 from fairshare_cli.io.config.reader import Reader, choice, int_list
 
 
@@ -49,7 +50,7 @@ def read_dirac(top: Reader, file: str) -> DiracConfig:
         top.table.get("dirac", {}),
         "dirac",
         file,
-        ("groups", "correction", "job_priority_weighting", "cpu_segments"),
+        ("groups", "correction", "job_priority_weighting", "cpu_segments", "job_description"),
     )
     groups_raw = r.table.get("groups", {})
     names = frozenset(groups_raw) if isinstance(groups_raw, Mapping) else frozenset()
@@ -113,6 +114,7 @@ def read_dirac(top: Reader, file: str) -> DiracConfig:
         ),
         job_priority_weighting=weighting,
         cpu_segments=tuple(segments),
+        job_description=_job_description(r, file, notes),
         notes=tuple(notes),
     )
 
@@ -152,3 +154,46 @@ def _correction_instance(body: Any, i: int, file: str) -> DiracCorrectionInstanc
         max_global_correction=ir.int_("max_global_correction", 5, lo=1),
         slices=tuple(slices),
     )
+
+
+JOB_DESCRIPTION_KEYS = (
+    ("default_cpu_time", "DefaultCPUTime"),
+    ("min_cpu_time", "MinCPUTime"),
+    ("max_cpu_time", "MaxCPUTime"),
+    ("default_priority", "DefaultPriority"),
+    ("min_priority", "MinPriority"),
+    ("max_priority", "MaxPriority"),
+)
+"""``[dirac.job_description]`` keys and the ``/Operations/JobDescription`` options they are."""
+
+
+def _job_description(r: Reader, file: str, notes: list[str]) -> DiracJobDescription:
+    """``[dirac.job_description]``: whole numbers (DIRAC reads each as an integer and falls
+    back to its default on anything else; here that is an error). A default outside its
+    bounds, or bounds that hold nothing, make JobManager refuse jobs: a note says which."""
+    where = "dirac.job_description"
+    jr = Reader(
+        r.table.get("job_description", {}), where, file, tuple(k for k, _ in JOB_DESCRIPTION_KEYS)
+    )
+    base = DiracJobDescription()
+    values = {
+        key: jr.int_(key, getattr(base, key), lo=INT64_MIN, hi=INT64_MAX)
+        for key, _ in JOB_DESCRIPTION_KEYS
+    }
+    d = DiracJobDescription(**values)
+    for what, low, high, default, option in (
+        ("cpu_time", d.min_cpu_time, d.max_cpu_time, d.default_cpu_time, "DefaultCPUTime"),
+        ("priority", d.min_priority, d.max_priority, d.default_priority, "DefaultPriority"),
+    ):
+        if low > high:
+            notes.append(
+                f"{file}: {where}: min_{what} {low} is above max_{what} {high}; DIRAC's "
+                "JobManager refuses every job"
+            )
+        elif not low <= default <= high:
+            notes.append(
+                f"{file}: {where}.default_{what} = {default} ({option}) is outside "
+                f"{low} to {high}; DIRAC's JobManager refuses every job that gives no "
+                f"{'CPUTime' if what == 'cpu_time' else 'Priority'}"
+            )
+    return d

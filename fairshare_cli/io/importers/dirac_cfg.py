@@ -16,6 +16,9 @@ Values are read along DIRAC's own code paths (DIRAC 9.1):
   sub-section an instance keyed by its ``Group``; ``BaseHistoryCorrector``: the instance's
   ``MaxGlobalCorrection`` and every sub-section a slice with ``TimeSpan``, ``Weight``,
   ``MaxCorrection``, all typed by their integer defaults).
+- ``JobDescription/DefaultCPUTime``, ``MinCPUTime``, ``MaxCPUTime``, ``DefaultPriority``,
+  ``MinPriority``, ``MaxPriority`` through the same helper (``JobModel.py`` and
+  ``JobManifest.check``), each typed by its integer default: ``[dirac.job_description]``.
 """
 
 from __future__ import annotations
@@ -23,11 +26,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS
+from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS, DiracJobDescription
 from fairshare_cli.core.dirac.registry import read_job_share
 from fairshare_cli.core.dirac.taskqueues import DEFAULT_GROUP_SHARE
 from fairshare_cli.core.names import name_problem
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.config.dirac import JOB_DESCRIPTION_KEYS
 from fairshare_cli.io.importers.cfg_syntax import (
     CfgSection,
     cfg_bool,
@@ -110,6 +114,9 @@ def read_dirac_cfg(
     enabled = cfg_bool(sched.text("EnableSharesCorrection"), False)
     instances = _instances(sched, set(groups), reading)
     dirac["correction"] = {"enabled": enabled, "instances": instances}
+    description = _job_description(ops.section("JobDescription") or CfgSection(), reading)
+    if description:
+        dirac["job_description"] = description
     slices = sum(len(i["slices"]) for i in instances)
     summary = (
         f"dirac-cfg: {len(groups)} group{'s' * (len(groups) != 1)}, "
@@ -187,7 +194,7 @@ def _operations(
         if part is not None:
             merged = merge_cfg(merged, part)
     for name in merged.entries:
-        if name != "JobScheduling":
+        if name not in ("JobScheduling", "JobDescription"):
             reading.ignored.append(f"Operations/*/{name}")
     return merged
 
@@ -318,3 +325,27 @@ def _positive(
             line, f"{where}/{key} = {value}: expected a whole number of at least {least}"
         )
     return value
+
+
+def _job_description(section: CfgSection, reading: _Reading) -> dict[str, int]:
+    """The ``JobDescription`` options JobManager reads, as ``[dirac.job_description]`` keys
+    (only those the file sets), each typed by its integer default as DIRAC does."""
+    base = DiracJobDescription()
+    options = dict((option, key) for key, option in JOB_DESCRIPTION_KEYS)
+    for name in section.entries:
+        if name not in options:
+            reading.ignored.append(f"Operations/*/JobDescription/{name}")
+    out: dict[str, int] = {}
+    for option, key in options.items():
+        text = section.text(option)
+        if text is None:
+            continue
+        default = getattr(base, key)
+        value = cfg_int_or_none(text)
+        if value is None:
+            reading.warn(
+                section.line_of(option),
+                f"JobDescription/{option} = {text!r} is not an integer; DIRAC reads {default}",
+            )
+        out[key] = default if value is None else value
+    return out

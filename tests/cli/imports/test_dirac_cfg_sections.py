@@ -55,6 +55,8 @@ def test_fixture_reads_as_dirac_reads_it(run: Callable[..., Any]) -> None:
         {"name": "lhcb_userInstance", "group": "lhcb_user", "max_global_correction": 5,
          "slices": [week, hour]},
     ]  # fmt: skip
+    # JobDescription/DefaultCPUTime, read through the same Operations helper.
+    assert dirac["job_description"] == {"default_cpu_time": 86400}
     lines = result.stderr.splitlines()
     assert lines[0] == (
         f"fs: warning: {CFG}:58: Registry/Groups/lhcb_data/JobShare = '40000 # data' is not an "
@@ -62,7 +64,7 @@ def test_fixture_reads_as_dirac_reads_it(run: Callable[..., Any]) -> None:
     )
     assert lines[1] == (
         "dirac-cfg: 5 groups, share correction on with 2 instances (4 slices), 4 CPU segments; "
-        "ignored 10: Operations/*/JobDescription, Operations/JobScheduling/CheckJobLimits, "
+        "ignored 9: Operations/JobScheduling/CheckJobLimits, "
         "Operations/gridpp, Registry/DefaultGroup, Registry/Groups/*/Users, "
         "Registry/Groups/*/VOMSRole, Registry/Users, Resources, "
         "ShareCorrections/*/*/MaxGlobalCorrectionFactor, Systems"
@@ -430,3 +432,28 @@ def test_into_then_every_view_reads_it(run: Callable[..., Any], tmp_path: Path) 
                  ["taskqueues", *common], ["negotiate", "--dry-run", *common]):  # fmt: skip
         result = run(*view)
         assert result.exit_code == 0, (view, result.stderr)
+
+
+def test_job_description_as_dirac_reads_it(
+    run: Callable[..., Any], write_config: Callable[..., Path]
+) -> None:
+    """``JobModel.py`` and ``JobManifest.check`` read ``JobDescription/<option>`` through
+    the ``Operations`` helper with an integer default: ``2.5`` is no integer, so DIRAC reads
+    its default 1; ``MaxInputData`` is an option ``fs`` does not model."""
+    body = "MaxPriority = 20\n      DefaultPriority = 2.5\n      MaxInputData = 3"
+    ops = (
+        "Operations\n{{\n  Defaults\n  {{\n    JobDescription\n    {{\n      {}\n    }}\n  }}\n}}\n"
+    )
+    cfg = write_config(ops.format(body), name="jd.cfg")
+    result = run("import", "dirac-cfg", str(cfg))
+    assert result.exit_code == 0, result.stderr
+    assert toml(result.stdout)["dirac"]["job_description"] == {
+        "default_priority": 1,
+        "max_priority": 20,
+    }
+    lines = result.stderr.splitlines()
+    assert lines[0] == (
+        f"fs: warning: {cfg}:8: JobDescription/DefaultPriority = '2.5' is not an integer; "
+        "DIRAC reads 1"
+    )
+    assert lines[1].endswith("ignored 1: Operations/*/JobDescription/MaxInputData")

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS, DiracGroupSpec
 from fairshare_cli.core.dirac.jobs import (
-    DEFAULT_CPU_TIME,
     _definition_key,
     _entry,
     definer,
@@ -19,6 +18,8 @@ from fairshare_cli.core.dirac.jobs import (
 )
 from fairshare_cli.core.dirac.taskqueues import build_task_queues
 from fairshare_cli.errors import InputError
+
+DEFAULT_CPU_TIME = 86400  # DIRAC's JobDescription/DefaultCPUTime when unset
 
 GROUPS = {
     "user": DiracGroupSpec("user"),
@@ -156,3 +157,22 @@ def test_bad_jobs(objs: list[Any], message: str) -> None:
         task_queues_from_objects(objs, "jobs.json", GROUPS, DIRAC_CPU_SEGMENTS)
     assert str(info.value).startswith("jobs.json: ")
     assert message in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("value", "names"),
+    [
+        pytest.param("GPU", ("GPU",), id="one-name"),
+        pytest.param("GPU, MultiProcessor", ("GPU", "MultiProcessor"), id="comma-list"),
+        pytest.param(" GPU ", ("GPU",), id="blanks-around"),
+        pytest.param(" , ", (), id="blanks-only"),
+        pytest.param(["a b", "a,b", "b"], ("a", "a b", "b"), id="list-items-split"),
+    ],
+)
+def test_requirement_names_read_as_diraccfg_lists(value: Any, names: tuple[str, ...]) -> None:
+    """``List.fromChar``: split at ",", strip each piece, drop the empty ones (a blank inside
+    a name stays)."""
+    (queue,) = task_queues_from_objects(
+        [job(1, dirac_requirements={"tags": value})], "j", GROUPS, DIRAC_CPU_SEGMENTS
+    )
+    assert queue.definition.tags == names

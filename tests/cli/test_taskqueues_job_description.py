@@ -1,0 +1,103 @@
+"""``fs taskqueues`` under a pool's ``[dirac.job_description]`` (cli/taskqueues.py).
+
+DIRAC's JobManager validates a job with ``/Operations/JobDescription``'s bounds
+(``JobModel.py``) and ``JobDB.insertNewJobIntoDB`` (``JobManifest.check``) writes
+``DefaultPriority`` and ``DefaultCPUTime`` into a job that names neither; TaskQueueDB then
+fits the CPU time to its segment (``fitCPUTimeToSegments``) and maps the priority with
+``__hackJobPriority`` (clamped to 0.001 .. 10 whatever MaxPriority says: 15 -> 1e6).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from fairshare_cli.cli.main import cli
+
+NOW = "2026-11-21T12:00:00Z"
+POOL = """[pool]
+defaults = "current"
+[dirac.groups.lhcb_user]
+job_share = 1000
+[dirac.job_description]
+default_cpu_time = 7200
+max_cpu_time = 1000000
+default_priority = 5
+max_priority = 20
+"""
+JOBS = [
+    {"id": "1", "owner": "alice", "dirac_group": "lhcb_user", "count": 2},
+    {
+        "id": "2",
+        "owner": "alice",
+        "dirac_group": "lhcb_user",
+        "user_priority": 15,
+        "dirac_requirements": {"cpu_time": 800000},
+    },
+]
+# Hand-derived: alice is lhcb_user's one owner, so her entity's share is 1000.
+# Queue 1: no cpu_time, so DefaultCPUTime 7200, whose segment is 21600 (360, 1800, 3600,
+# 21600, ...); no priority, so DefaultPriority 5: average RealPriority 5.
+# Queue 2: 800000 s (within MaxCPUTime 1000000) fits 864000; priority 15 (within
+# MaxPriority 20) is clamped to 10 and stored as RealPriority 1e6.
+# T = 5 + 1e6 = 1000005; queue 1: 1000 * 5 / 1000005 = 0.004999975 -> %.4f 0.0050;
+# queue 2: 1000 * 1e6 / 1000005 = 999.995000025 -> %.4f 999.9950, read back as 999.995.
+EXPECTED = [(21600, 2, 0.005), (864000, 1, 999.995)]
+
+
+def _rows(stdout: str) -> list[tuple[int, int, float]]:
+    return [(r["requirements"]["cpu_time"], r["jobs"], r["priority"]) for r in json.loads(stdout)]
+
+
+def test_the_pools_defaults_and_bounds_from_a_jobs_file(tmp_path: Path) -> None:
+    """Before, the pool config was refused (unknown key 'dirac.job_description'); with
+    DIRAC's defaults only, queue 1 would be at 86400 s with priority 1 and job 2 refused."""
+    pool = tmp_path / "pool.toml"
+    pool.write_text(POOL, encoding="utf-8")
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(json.dumps(JOBS), encoding="utf-8")
+    args = ["taskqueues", "--config", str(pool), "--state", str(tmp_path / "s.json")]
+    result = CliRunner().invoke(
+        cli, [*args, "--now", NOW, "--jobs-file", str(jobs), "--json"], catch_exceptions=False
+    )
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert _rows(result.stdout) == EXPECTED
+
+
+def test_the_pools_defaults_and_bounds_from_the_state(tmp_path: Path) -> None:
+    """The same jobs through ``fs submit``: the state's jobs read as the file's."""
+    pool = tmp_path / "pool.toml"
+    pool.write_text(POOL, encoding="utf-8")
+    where = ["--config", str(pool), "--state", str(tmp_path / "s.json"), "--now", NOW]
+    runner = CliRunner()
+    submits = [
+        ["--owner", "alice", "--dirac-group", "lhcb_user", "--count", "2"],
+        ["--owner", "alice", "--dirac-group", "lhcb_user", "--set", "user_priority=15",
+         "--set", 'dirac_requirements={"cpu_time": 800000}'],
+    ]  # fmt: skip
+    for options in submits:
+        result = runner.invoke(cli, ["submit", *options, *where], catch_exceptions=False)
+        assert result.exit_code == 0, result.stderr
+    result = runner.invoke(cli, ["taskqueues", *where, "--json"], catch_exceptions=False)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert _rows(result.stdout) == EXPECTED
+
+
+def test_a_default_out_of_bounds_refuses_a_job_without_the_value(tmp_path: Path) -> None:
+    pool = tmp_path / "pool.toml"
+    pool.write_text(POOL.replace("default_priority = 5", "default_priority = 21"), "utf-8")
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(json.dumps(JOBS), encoding="utf-8")
+    result = CliRunner().invoke(
+        cli,
+        ["taskqueues", "--config", str(pool), "--state", str(tmp_path / "s.json"),
+         "--now", NOW, "--jobs-file", str(jobs)],
+    )  # fmt: skip
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: {jobs}: job 0 ('1'): user_priority: not given, so "
+        "JobDescription/DefaultPriority = 21: DIRAC's JobManager refuses the job (priority out "
+        "of bounds (must be between 0 and 20))\n"
+    )
