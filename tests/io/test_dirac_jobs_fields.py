@@ -73,13 +73,27 @@ job = st.fixed_dictionaries(
 def handed_on(obj: dict[str, Any]) -> bool:
     """Forms the fast path leaves to the job parser although the parser takes them: a
     whole number written as a float, a duration as a Slurm time string, a null where the
-    job record has a value by default (``Job``'s field types take no null there)."""
+    job record has a value by default (``Job``'s field types take no null there), an
+    attribute nested deeper than a list or object of plain values (``core/literals.py``:
+    the decoders take one level, ``check_literals`` the rest)."""
     blank = Job(id="", owner="")
     return (
         any(isinstance(obj.get(k), float) for k in WHOLE)
         or any(isinstance(obj.get(k), str) for k in ("time_limit", "run_time"))
         or any(value is None and getattr(blank, k) is not None for k, value in obj.items())
+        or _nested(obj.get("attributes"))
     )
+
+
+def _nested(attributes: Any) -> bool:
+    """Whether an attribute's list or object holds a list or object."""
+    if not isinstance(attributes, dict):
+        return False
+    for value in attributes.values():
+        inner = value.values() if isinstance(value, dict) else value
+        if isinstance(value, (dict, list)) and any(isinstance(v, (dict, list)) for v in inner):
+            return True
+    return False
 
 
 class ReadWhole(Exception):
