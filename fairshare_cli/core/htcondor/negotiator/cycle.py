@@ -9,9 +9,10 @@ quotas of :mod:`fairshare_cli.core.htcondor.quotas` decide how many slots each g
 negotiates for), and :mod:`.explain` records one job's story.
 
 Ties: the groups go as GCC's ``std::sort`` leaves them (HTCondor sorts a breadth-first list
-whose order is fixed: :func:`fairshare_cli.core.htcondor.quotas.negotiation_order`);
-where the real input order is not fixed (the collector's ads), submitters by name and slots
-in configuration order (stanza, machine, slot id).
+whose order is fixed: :func:`fairshare_cli.core.htcondor.quotas.negotiation_order`), and so
+do the submitters (:func:`.pie.sort_submitters`), from the order the queue brings them
+where HTCondor's is the collector's; slots in configuration order (stanza, machine, slot
+id).
 """
 
 from __future__ import annotations
@@ -108,8 +109,9 @@ def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an
     rr: dict[str, float] = {}
     group_limits: dict[str, int | None] = {}
     if snap.tree is None:
-        pie.floor_round(list(subs.values()), INT_MAX, None)
-        pie.negotiate_with_group(list(subs.values()), INT_MAX, None)
+        arrived = [subs[name] for name in snap.arrival]
+        pie.floor_round(list(arrived), INT_MAX, None)
+        pie.negotiate_with_group(arrived, INT_MAX, None)
     else:
         rr, group_limits = _negotiate_groups(snap.tree, pie, subs, rr_times or {})
     return CycleResult(
@@ -140,8 +142,9 @@ def _negotiate_groups(
     demand: dict[str, float] = {}
     for sub in subs.values():
         g = sub.group or ROOT
-        members.setdefault(g, []).append(sub.name)
         demand[g] = demand.get(g, 0.0) + snap.demand.get(sub.name, 0.0)
+    for name in snap.arrival:  # each group's list in the order the submitters arrived
+        members.setdefault(subs[name].group or ROOT, []).append(name)
     quota_pool = snap.quota_pool
     usage = state.group_usage
     quotas = snap.knobs.quotas

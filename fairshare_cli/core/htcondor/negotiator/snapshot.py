@@ -112,6 +112,8 @@ class Snapshot:
             order. The runs' positions, stop reasons and summaries are the pie spins' to
             change (see :mod:`.pie`).
         demand: submitter -> running work + idle jobs (by CPUs with weighted demand).
+        arrival: the submitters as the queue brings them (first idle job, then running work
+            alone): the collector's order of submitter ads, as fs has it.
         usage: submitter -> weighted resources in use at the start of the cycle.
         group_usage: group -> Σ of its submitters' ``usage``.
     """
@@ -164,6 +166,7 @@ class Snapshot:
         self.autoclusters, queued, self.demand = group_queue(
             idle, running, claims, self.ev, self.refs, inputs.submitter_of, knobs, kept
         )
+        self.arrival = list(self.demand)
         self.submitters = make_submitters(
             queued, self.demand, priorities, self.group_of, self.legacy
         )
