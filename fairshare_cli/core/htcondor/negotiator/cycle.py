@@ -66,6 +66,7 @@ def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an
     reference: bool = False,
     frozen: FrozenPool | None = None,
     running: RunningJobs | None = None,
+    last_quotas: Mapping[str, float] | None = None,
 ) -> CycleResult:
     """Run one negotiation cycle and return its matches, summaries and unmatched jobs.
 
@@ -91,13 +92,25 @@ def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an
         running: the running jobs, kept from cycle to cycle by the caller (``fs
             simulate``); ``jobs`` then holds the idle ones. None: the running jobs of
             ``jobs``.
+        last_quotas: the group quotas the last cycle left (``groupQuotasHash``), which
+            claimed slots carry as ``RemoteGroupQuota``; None: this cycle's.
 
     Raises:
         ConfigError: a machine or negotiator expression does not parse.
         InputError: a job expression does not parse.
     """
     inputs = CycleInputs(
-        machines, claims, jobs, submitter_of, priorities, tree, knobs, now, frozen, running
+        machines,
+        claims,
+        jobs,
+        submitter_of,
+        priorities,
+        tree,
+        knobs,
+        now,
+        frozen,
+        running,
+        last_quotas,
     )
     snap = Snapshot(inputs, reference)
     plan = analyse_claimed(snap)
@@ -128,6 +141,7 @@ def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an
         rr_times=rr,
         group_limits=group_limits,
         demand=snap.demand,
+        group_quotas=dict(state.group_quota),
     )
 
 
