@@ -459,3 +459,31 @@ def test_group_prio_factor_below_1_is_stored_as_1(
     assert _column(table, "Priority Factor")["u@example.org"] == "1.00"
     ad = run("userprio", "-allusers", "-l", *args).stdout
     assert f"PriorityFactor2 = {float(factor)}" in ad.splitlines()
+
+
+def test_condor_userprio_import_of_a_group_factor_below_1(tmp_path: Path, run: Any) -> None:
+    """With GROUP_PRIO_FACTOR_group_ops = 0.5 the negotiator's ad (``ReportGroups``) gives
+    the group ``PriorityFactor2 = 0.5``, the knob as configured, while its record stores
+    1.0 (``SetPriorityFactor`` clamps to MIN_PRIORITY_FACTOR), so ``Priority2`` is the RUP
+    x 1.0: 0.860165 here. fs import condor-userprio took 0.5 as the record's factor: a RUP
+    of 0.860165 / 0.5 = 1.72033 and an effective priority of 1.72033. Now the record
+    holds factor 1 and RUP 0.860165, and fs userprio --allusers shows the effective
+    priority 0.860165 with the ad's factor, 0.50, in the group's row."""
+    text = (CAPTURE / "condor_userprio.long_allusers.txt").read_text()
+    text = text.replace("PriorityFactor2 = 0.0", "PriorityFactor2 = 0.5")
+    text = text.replace("Priority2 = 8601650.0", "Priority2 = 0.860165")
+    cfg = tmp_path / "pool.toml"
+    cfg.write_text(
+        "[pool]\nuid_domain = 'htc.test'\nlocal_domains = ['htc.test']\n"
+        "[accountant]\ndefault_prio_factor = 1000\nremote_prio_factor = 1e7\n"
+        "[groups.group_ops]\nquota = 4\nprio_factor = 0.5\n"
+    )
+    args = ["--config", str(cfg), "--state", str(tmp_path / "s.json"), "--now", "1795458333"]
+    result = run("import", "condor-userprio", "-", *args, input=text)
+    assert result.exit_code == 0, result.stderr
+    rows = {r["name"]: r for r in json.loads(run("userprio", "--allusers", "--json", *args).stdout)}
+    assert rows["group_ops"]["priority_factor"] == 1.0
+    assert rows["group_ops"]["effective_priority"] == pytest.approx(0.860165)
+    table = run("userprio", "-allusers", *args).stdout
+    row = next(x for x in table.splitlines() if x.startswith("group_ops "))
+    assert "0.50" in row.split()
