@@ -4,6 +4,8 @@ A claimed slot's ad carries its claim (``RemoteUser``, ``RemoteOwner``, ``Remote
 ``TotalJobRuntime``, ...), its holder's group and the machine ``RANK`` of the job it runs
 (``CurrentRank``). Slots split into slot classes by the values of those that some
 expression reads; :class:`ClaimedValues` gives them, built once per claim shape a cycle.
+:func:`remote_group_quotas` gives the group quotas claimed slots carry (``RemoteGroupQuota``:
+the last cycle's).
 """
 
 from __future__ import annotations
