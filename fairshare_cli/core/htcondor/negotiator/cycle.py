@@ -18,6 +18,7 @@ id).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import MachineSpec
@@ -84,34 +85,21 @@ def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an
         explain_job: a job id whose story is recorded in ``CycleResult.explain``.
         rr_times: persisted group round-robin times.
         progress: called with the fraction of slots matched, now and then.
-        reference: search claimed slots the plain way — every class on its own, every
-            candidate's ``PREEMPTION_REQUIREMENTS`` evaluated, no pruning — for tests
-            that check the fast path gives the same cycle.
+        reference: search claimed slots the plain way (every class alone, every candidate's
+            ``PREEMPTION_REQUIREMENTS`` evaluated, no pruning), for tests of the fast path.
         frozen: the pool's slots built once for many cycles (``fs simulate``), reused
             here with this cycle's claims; None builds them.
         running: the running jobs, kept from cycle to cycle by the caller (``fs
             simulate``); ``jobs`` then holds the idle ones. None: the running jobs of
             ``jobs``.
-        last_quotas: the group quotas the last cycle left (``groupQuotasHash``), which
-            claimed slots carry as ``RemoteGroupQuota``; None: this cycle's.
+        last_quotas: the last cycle's group quotas (claimed slots' ``RemoteGroupQuota``).
 
     Raises:
         ConfigError: a machine or negotiator expression does not parse.
         InputError: a job expression does not parse.
     """
-    inputs = CycleInputs(
-        machines,
-        claims,
-        jobs,
-        submitter_of,
-        priorities,
-        tree,
-        knobs,
-        now,
-        frozen,
-        running,
-        last_quotas,
-    )
+    inputs = CycleInputs(machines, claims, jobs, submitter_of, priorities, tree, knobs, now)
+    inputs = replace(inputs, frozen=frozen, running=running, last_quotas=last_quotas)
     snap = Snapshot(inputs, reference)
     plan = analyse_claimed(snap)
     state = CycleState(snap)
