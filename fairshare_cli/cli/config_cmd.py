@@ -58,6 +58,7 @@ def check(opts: GlobalOptions) -> None:
     for note in config.dirac.notes:
         click.echo(f"fs: warning: {note}", err=True)
     _warn_slot_weights(config)
+    _warn_group_factors(config)
     data = _plain(config)
     data["dirac"].pop("notes")
     fmt = opts.output
@@ -113,6 +114,23 @@ def _warn_slot_weights(config: Config) -> None:
             "each of them weighs 1.0",
             err=True,
         )
+
+
+def _warn_group_factors(config: Config) -> None:
+    """One stderr line per group whose ``prio_factor`` HTCondor's accountant does not
+    store as written (``GetPriorityFactor``, ``SetPriorityFactor``)."""
+    for name, spec in config.groups.items():
+        factor = spec.prio_factor
+        if factor is None or factor >= 1:
+            continue
+        if factor == 0:
+            what = "is the same as unset (HTCondor reads a factor of 0 as none)"
+        else:
+            what = (
+                f"is below 1: its records store 1 (condor_userprio -allusers shows the "
+                f"group's factor as {factor:g})"
+            )
+        click.echo(f'fs: warning: groups."{name}".prio_factor {factor:g} {what}', err=True)
 
 
 _LEAVES = frozenset((str, int, float, bool, type(None)))

@@ -306,7 +306,7 @@ def _hold_running(
         neg = env.decode("negotiator", negotiator_from_json)
         kept = {s: c for s, c in neg.claims.items() if not c.job_id.startswith(HISTORY_PREFIX)}
         if len(kept) != len(neg.claims):
-            neg = NegotiatorState(kept, neg.rr_times, neg.last_cycle)
+            neg = NegotiatorState(kept, neg.rr_times, neg.last_cycle, neg.group_quotas)
             env.state = env.state.with_section("negotiator", negotiator_to_json(neg))
     from fairshare_cli.core.htcondor.replay import record_weigher
 

@@ -59,7 +59,9 @@ def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) 
     accountant = uncharge_unplaced(accountant, config, placement.unplaced, env.now)
     accountant = uncharge_displaced(accountant, config, placement.displaced, weight_of, env.now)
     accountant = charge_claims(accountant, config, placement.claims.values(), weight_of, env.now)
-    negotiator = NegotiatorState(placement.claims, negotiator.rr_times, negotiator.last_cycle)
+    negotiator = NegotiatorState(
+        placement.claims, negotiator.rr_times, negotiator.last_cycle, negotiator.group_quotas
+    )
     state = env.state.with_section("negotiator", negotiator_to_json(negotiator))
     env.state = state.with_section("accountant", acct.accountant_to_json(accountant))
     _warn(placement)
@@ -132,7 +134,9 @@ def release_slots(env: Env, slots: Sequence[str], config: Config | None = None) 
             accountant, config, claim.submitter, claim_weight(claim, weigh), env.now
         )
     kept = {s: c for s, c in negotiator.claims.items() if s not in set(slots)}
-    negotiator = NegotiatorState(kept, negotiator.rr_times, negotiator.last_cycle)
+    negotiator = NegotiatorState(
+        kept, negotiator.rr_times, negotiator.last_cycle, negotiator.group_quotas
+    )
     state = env.state.with_section("negotiator", negotiator_to_json(negotiator))
     env.state = state.with_section("accountant", acct.accountant_to_json(accountant))
     return len(gone)

@@ -410,3 +410,80 @@ def test_group_real_priority_in_both_profiles(
     table = run("userprio", "-all", *args).stdout
     assert _column(table, "Priority Factor")["group_ops"] == factor_cell
     assert _column(table, "Real Priority")["group_ops"] == f"{4 - 3.5 * 0.5**0.25:.2f}"
+
+
+@pytest.mark.parametrize(
+    ("factor", "stored", "factor_cell", "real_cell"),
+    [
+        pytest.param(0.5, 1.0, "0.50", "1.00", id="below-1-stores-1"),
+        pytest.param(0, 1.0, "", "", id="zero-is-unset"),
+    ],
+)
+def test_group_prio_factor_below_1_is_stored_as_1(
+    tmp_path: Path,
+    write_config: Callable[[str], Path],
+    run: Callable[..., Any],
+    factor: float,
+    stored: float,
+    factor_cell: str,
+    real_cell: str,
+) -> None:
+    """GROUP_PRIO_FACTOR_group_a = 0.5 was refused at load (exit 2); HTCondor takes it.
+    Accountant.cpp: GetPriorityFactor finds the group's factor 0.5 (not 0, so it is used)
+    and SetPriorityFactor stores MIN_PRIORITY_FACTOR, 1.0, in its place ("invalid priority
+    factor"), for the submitter's record and the group's. A factor of 0 is no factor (the
+    ``!= 0.0`` test): legacy's default_prio_factor, 1.0. After the first cycle u's RUP is
+    the 0.5 floor, so its effective priority is 0.5 x 1.0 = 0.5 either way. ReportGroups
+    (the -allusers ad) puts the raw GROUP_PRIO_FACTOR in the group's PriorityFactor, so
+    -allusers -all prints 0.50 as group_a's factor and Priority / 0.50 = 0.5 / 0.5 = 1.00 as
+    its Real Priority; with 0 both cells are blank (user_prio.cpp prints them for a
+    factor above 0 only).
+    """
+    config = write_config(
+        '[pool]\nuid_domain = "example.org"\n[[machines]]\nname = "exec"\ncount = 1\n'
+        f'slots = 2\n[groups."group_a"]\nquota = 2\nprio_factor = {factor}\n'
+    )
+    args = ["--config", str(config), "--state", str(tmp_path / "s.json"), "--now", NOW]
+    submitted = run(
+        "submit", "--owner", "u", "--accounting-group", "group_a.u", "--count", "2", *args
+    )
+    assert submitted.exit_code == 0, submitted.stderr
+    assert run("negotiate", *args).exit_code == 0
+    rows = {r["name"]: r for r in json.loads(run("userprio", "--allusers", "--json", *args).stdout)}
+    assert rows["group_a.u@example.org"]["priority_factor"] == stored
+    assert rows["group_a.u@example.org"]["effective_priority"] == 0.5
+    assert rows["group_a"]["priority_factor"] == stored
+    table = run("userprio", "-allusers", "-all", *args).stdout
+    assert _column(table, "Priority Factor")["group_a"] == factor_cell
+    assert _column(table, "Real Priority")["group_a"] == real_cell
+    assert _column(table, "Priority Factor")["u@example.org"] == "1.00"
+    ad = run("userprio", "-allusers", "-l", *args).stdout
+    assert f"PriorityFactor2 = {float(factor)}" in ad.splitlines()
+
+
+def test_condor_userprio_import_of_a_group_factor_below_1(tmp_path: Path, run: Any) -> None:
+    """With GROUP_PRIO_FACTOR_group_ops = 0.5 the negotiator's ad (``ReportGroups``) gives
+    the group ``PriorityFactor2 = 0.5``, the knob as configured, while its record stores
+    1.0 (``SetPriorityFactor`` clamps to MIN_PRIORITY_FACTOR), so ``Priority2`` is the RUP
+    x 1.0: 0.860165 here. fs import condor-userprio took 0.5 as the record's factor: a RUP
+    of 0.860165 / 0.5 = 1.72033 and an effective priority of 1.72033. Now the record
+    holds factor 1 and RUP 0.860165, and fs userprio --allusers shows the effective
+    priority 0.860165 with the ad's factor, 0.50, in the group's row."""
+    text = (CAPTURE / "condor_userprio.long_allusers.txt").read_text()
+    text = text.replace("PriorityFactor2 = 0.0", "PriorityFactor2 = 0.5")
+    text = text.replace("Priority2 = 8601650.0", "Priority2 = 0.860165")
+    cfg = tmp_path / "pool.toml"
+    cfg.write_text(
+        "[pool]\nuid_domain = 'htc.test'\nlocal_domains = ['htc.test']\n"
+        "[accountant]\ndefault_prio_factor = 1000\nremote_prio_factor = 1e7\n"
+        "[groups.group_ops]\nquota = 4\nprio_factor = 0.5\n"
+    )
+    args = ["--config", str(cfg), "--state", str(tmp_path / "s.json"), "--now", "1795458333"]
+    result = run("import", "condor-userprio", "-", *args, input=text)
+    assert result.exit_code == 0, result.stderr
+    rows = {r["name"]: r for r in json.loads(run("userprio", "--allusers", "--json", *args).stdout)}
+    assert rows["group_ops"]["priority_factor"] == 1.0
+    assert rows["group_ops"]["effective_priority"] == pytest.approx(0.860165)
+    table = run("userprio", "-allusers", *args).stdout
+    row = next(x for x in table.splitlines() if x.startswith("group_ops "))
+    assert "0.50" in row.split()

@@ -327,3 +327,14 @@ def test_an_empty_state_path_is_refused(
         "leave the key out\n"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pool.toml"]  # (no user state)
+
+
+@pytest.mark.parametrize("factor", [0.5, 0, -2, 1e6])
+def test_group_prio_factor_takes_any_finite_number(
+    write_config: Callable[[str], Path], factor: float
+) -> None:
+    """HTCondor reads ``GROUP_PRIO_FACTOR_<g>`` with ``param_double`` and no bounds
+    (``Accountant::getGroupPriorityFactor``); what a record stores is clamped later, by
+    ``SetPriorityFactor``. So the loader keeps the number as written."""
+    config = load_config(write_config(f'[groups."group_a"]\nquota = 1\nprio_factor = {factor}\n'))
+    assert config.groups["group_a"].prio_factor == factor

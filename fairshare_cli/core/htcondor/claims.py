@@ -9,6 +9,7 @@ there, never a fresh evaluation. A :class:`Claim` here does the same: it stores 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import replace as dc_replace
@@ -32,11 +33,13 @@ from fairshare_cli.core.state import SectionError
 
 @dataclass(frozen=True)
 class NegotiatorState:
-    """The ``negotiator`` state section: claims by slot and group round-robin times."""
+    """The ``negotiator`` state section: claims by slot, group round-robin times, the last
+    cycle's time and the group quotas it negotiated with (None: no cycle stored them)."""
 
     claims: Mapping[str, Claim] = field(default_factory=dict)
     rr_times: Mapping[str, float] = field(default_factory=dict)
     last_cycle: float | None = None
+    group_quotas: Mapping[str, float] | None = None
 
 
 def _is_time(value: Any) -> bool:
@@ -122,7 +125,20 @@ def negotiator_from_json(raw: Any) -> NegotiatorState:
     last = raw.get("last_cycle")
     if last is not None and not _is_time(last):
         raise SectionError("negotiator.last_cycle: expected epoch seconds or null")
-    return NegotiatorState(claims, {k: float(v) for k, v in rr.items()}, last)
+    quotas = raw.get("group_quotas")
+    if quotas is not None and (
+        not isinstance(quotas, Mapping) or not all(_is_quota(v) for v in quotas.values())
+    ):
+        raise SectionError("negotiator.group_quotas: expected group name -> quota (0 or more)")
+    rr_times = {k: float(v) for k, v in rr.items()}
+    if quotas is not None:
+        quotas = {k: float(v) for k, v in quotas.items()}
+    return NegotiatorState(claims, rr_times, last, quotas)
+
+
+def _is_quota(value: Any) -> bool:
+    """A finite number of 0 or more (a group quota)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < math.inf
 
 
 def _check_claim_names(claims: Mapping[str, Claim]) -> None:
@@ -163,11 +179,14 @@ def _claim_to_json(claim: Claim) -> dict[str, Any]:
 
 def negotiator_to_json(state: NegotiatorState) -> dict[str, Any]:
     """Encode the ``negotiator`` section."""
-    return {
+    body: dict[str, Any] = {
         "claims": {slot: _claim_to_json(c) for slot, c in sorted(state.claims.items())},
         "rr_times": dict(sorted(state.rr_times.items())),
         "last_cycle": state.last_cycle,
     }
+    if state.group_quotas is not None:
+        body["group_quotas"] = dict(sorted(state.group_quotas.items()))
+    return body
 
 
 def current_claims(

@@ -88,8 +88,10 @@ def records_from_ads(
 
     The real priority is the stored effective priority over the record's factor (the ad's,
     else the one the config gives, as ``Accountant::GetPriorityFactor`` would); the factor
-    is kept as an explicit one only where it differs from what the config gives. Records
-    not in the dump stay as they were.
+    is kept as an explicit one only where it differs from what the config gives. A factor
+    below 1 is no record's (``SetPriorityFactor`` stores 1 in its place): the negotiator's
+    ad gives a group ``GROUP_PRIO_FACTOR_<g>`` as configured (``ReportGroups``), so the
+    record holds 1. Records not in the dump stay as they were.
 
     Returns:
         The new accountant state and the number of records taken from the dump.
@@ -101,7 +103,7 @@ def records_from_ads(
         count += 1
         fresh = acct.CustomerRecord(name=ad.name, is_group=ad.is_group)
         implied = acct.priority_factor(fresh, config, tree)
-        factor = ad.priority_factor if ad.priority_factor > 0 else implied
+        factor = max(ad.priority_factor, acct.MIN_FACTOR) if ad.priority_factor > 0 else implied
         explicit = None if math.isclose(factor, implied, rel_tol=1e-12) else factor
         hier = ad.hier_weighted_resources_used
         if hier is None or not ad.is_group or ad.name == acct.ROOT_GROUP:

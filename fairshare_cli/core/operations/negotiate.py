@@ -193,6 +193,7 @@ def run_cycle(
         explain_job=explain_job,
         rr_times=inputs.negotiator.rr_times,
         progress=progress,
+        last_quotas=inputs.negotiator.group_quotas,
     )
 
 
@@ -268,7 +269,8 @@ def apply_matches(
         state = cycle_accounting.add_match_at(state, config, name, weight, now, int(count))
     rr = dict(negotiator.rr_times)
     rr.update({k: v for k, v in result.rr_times.items() if math.isfinite(v)})
-    return new_jobs, state, NegotiatorState(claims, rr, now)
+    quotas = result.group_quotas or None  # (none without groups)
+    return new_jobs, state, NegotiatorState(claims, rr, now, quotas)
 
 
 def _dirac_changes(

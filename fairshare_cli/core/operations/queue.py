@@ -243,7 +243,8 @@ def release_jobs(
             submitter = name_of(job)
             weight = weigh(job.slot, began) if job.slot else 1.0
         accountant = acct.remove_match(accountant, config, submitter, weight, now)
-    return accountant, NegotiatorState(claims, negotiator.rr_times, negotiator.last_cycle)
+    neg = negotiator
+    return accountant, NegotiatorState(claims, neg.rr_times, neg.last_cycle, neg.group_quotas)
 
 
 def _release(config: Config, state: State, gone: Sequence[Job], now: float) -> State:

@@ -84,6 +84,7 @@ class SimQueue:
         self.acc = cycle_accounting.CycleAccountant(accountant, config)
         self.rr_times = dict(negotiator.rr_times)
         self.last_cycle = negotiator.last_cycle
+        self.group_quotas = negotiator.group_quotas
         self.start = start
         self.slurm = slurm
         self.name_of = submitter_of(config)
@@ -325,7 +326,9 @@ class SimQueue:
             rr_times=self.rr_times,
             frozen=self.frozen,
             running=self.running_jobs,
+            last_quotas=self.group_quotas,
         )
+        self.group_quotas = result.group_quotas or self.group_quotas
         self.demand = result.demand  # a matched job counts the same idle or running
         self._commit(result, t)
         self.rr_times.update({k: v for k, v in result.rr_times.items() if math.isfinite(v)})
@@ -483,4 +486,5 @@ class SimQueue:
 
     def negotiator(self) -> NegotiatorState:
         """The ``negotiator`` section at the end."""
-        return NegotiatorState(dict(self.claims), dict(self.rr_times), self.last_cycle)
+        claims, rr = dict(self.claims), dict(self.rr_times)
+        return NegotiatorState(claims, rr, self.last_cycle, self.group_quotas)

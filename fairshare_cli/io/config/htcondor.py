@@ -381,7 +381,7 @@ def read_groups(top: Reader, file: str) -> dict[str, GroupSpec]:
             dynamic_quota=dyn,
             accept_surplus=r.get("accept_surplus", r.boolean, None),
             autoregroup=r.get("autoregroup", r.boolean, None),
-            prio_factor=r.num("prio_factor", None, lo=1.0),
+            prio_factor=r.num("prio_factor", None),
         )
     for name, spec in out.items():
         parent = spec.parent

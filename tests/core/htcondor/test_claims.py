@@ -57,3 +57,27 @@ def test_a_bad_match_cost_names_the_key(bad: object) -> None:
     raw = {"claims": {"slot1_1@big": {**BODY, "match_cost": bad}}}
     with pytest.raises(SectionError, match=r"negotiator\.claims\.slot1_1@big\.match_cost"):
         negotiator_from_json(raw)
+
+
+def test_group_quotas_round_trip_and_stay_out_when_none() -> None:
+    """The last cycle's group quotas (``groupQuotasHash``) are written only when a cycle
+    stored them, so a state without groups keeps its section as it was."""
+    from fairshare_cli.core.htcondor.claims import (
+        NegotiatorState,
+        negotiator_from_json,
+        negotiator_to_json,
+    )
+
+    assert "group_quotas" not in negotiator_to_json(NegotiatorState())
+    body = negotiator_to_json(NegotiatorState(group_quotas={"group_a": 2.0, "<none>": 0.0}))
+    assert body["group_quotas"] == {"<none>": 0.0, "group_a": 2.0}
+    assert negotiator_from_json(body).group_quotas == {"<none>": 0.0, "group_a": 2.0}
+
+
+@pytest.mark.parametrize("quotas", [[], {"g": -1}, {"g": "2"}, {"g": True}, {"g": float("inf")}])
+def test_group_quotas_that_are_no_quotas_are_refused(quotas: object) -> None:
+    from fairshare_cli.core.htcondor.claims import negotiator_from_json
+    from fairshare_cli.core.state import SectionError
+
+    with pytest.raises(SectionError, match=r"negotiator\.group_quotas: expected group name"):
+        negotiator_from_json({"group_quotas": quotas})

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from fairshare_cli.core.htcondor.negotiator.pie import PieSpin, submitter_limit
+from fairshare_cli.core.htcondor.negotiator.pie import PieSpin, sort_submitters, submitter_limit
+from fairshare_cli.core.htcondor.negotiator.queue import Submitter
 from fairshare_cli.core.htcondor.negotiator.turn import permits
 
 
@@ -52,3 +53,31 @@ def test_without_preemption_the_limit_is_the_float_left() -> None:
     """``if (!ConsiderPreemption) submitterLimit = submitterLimitUnclaimed``."""
     limit = submitter_limit(_spin(2, 0.7, preempt=False), 0.5, 0.0)
     assert limit.limit == limit.limit_unclaimed == 1.2999999523162842
+
+
+def _subs(keys: list[tuple[float, float]]) -> list[Submitter]:
+    subs = []
+    for k, (eup, starvation) in enumerate(keys):
+        sub = Submitter(f"s{k:02d}@d", eup, None, -1)
+        sub.starvation = starvation
+        subs.append(sub)
+    return subs
+
+
+def test_submitters_sort_by_priority_then_starvation_and_no_name() -> None:
+    """``submitterLessThan``: the lower priority value first, then the lower
+    ``SubmitterStarvation``; the name never counts, so the tied s00 and s03 stay in the
+    order they came in (four items: an insertion sort)."""
+    subs = _subs([(2.0, 0.0), (1.0, 0.5), (1.0, 0.25), (2.0, 0.0)])
+    sort_submitters(subs)
+    assert [s.name for s in subs] == ["s02@d", "s01@d", "s00@d", "s03@d"]
+
+
+def test_seventeen_tied_submitters_end_as_the_introsort_leaves_them() -> None:
+    """Derived by hand from libstdc++'s ``std::sort`` on 17 equal items: the median of
+    three (items 1, 8, 16) is item 8 when all compare equal, swapped to the front; the
+    unguarded partition swaps 1<->16, 2<->15, ..., 8<->9 and cuts at 9; the final insertion
+    sort moves nothing: 8, 16, 15, ..., 9, 0, 7, 6, ..., 1."""
+    subs = _subs([(0.5, 0.0)] * 17)
+    sort_submitters(subs)
+    assert [int(s.name[1:3]) for s in subs] == [8, *range(16, 8, -1), 0, *range(7, 0, -1)]

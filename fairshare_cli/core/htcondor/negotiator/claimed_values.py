@@ -4,15 +4,17 @@ A claimed slot's ad carries its claim (``RemoteUser``, ``RemoteOwner``, ``Remote
 ``TotalJobRuntime``, ...), its holder's group and the machine ``RANK`` of the job it runs
 (``CurrentRank``). Slots split into slot classes by the values of those that some
 expression reads; :class:`ClaimedValues` gives them, built once per claim shape a cycle.
+:func:`remote_group_quotas` gives the group quotas claimed slots carry (``RemoteGroupQuota``:
+the last cycle's).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.htcondor.classads import Ad, Evaluator
-from fairshare_cli.core.htcondor.groups import ROOT
+from fairshare_cli.core.htcondor.groups import ROOT, GroupTree, assign_quotas
 from fairshare_cli.core.htcondor.negotiator.queue import job_ad
 from fairshare_cli.core.htcondor.negotiator.results import Claim, SubmitterPrio
 from fairshare_cli.core.htcondor.negotiator.slots import (
@@ -132,3 +134,26 @@ class ClaimedValues:
         lowered["currentrank"] = self._constant_rank[stanza] if job is not None else 0.0
         found = self._claim_keys[memo] = tuple(lowered.get(a) for a in attrs)
         return found
+
+
+def remote_group_quotas(
+    tree: GroupTree, quota_pool: float, oversubscribe: bool, last: Mapping[str, float] | None
+) -> Mapping[str, float]:
+    """The group quotas claimed slots carry as ``RemoteGroupQuota``.
+
+    ``addRemoteUserPrios`` reads the negotiator's ``groupQuotasHash`` before this cycle
+    assigns quotas, so it holds the last cycle's (each group's ``quota``, and under
+    autoregroup the whole pool for ``<none>``): ``last``, as a committed cycle stored
+    it, where a group it lacks gets no ``RemoteGroup*`` (``getGroupInfoFromUserId``
+    fails). With none stored, this cycle's quotas, which a last cycle on the same pool
+    and groups gave.
+    """
+    if last is not None:
+        return last
+    for g in tree.groups:
+        g.quota = g.subtree_quota = 0.0
+    assign_quotas(tree.root, quota_pool, oversubscribe)
+    quotas = {g.name: g.quota for g in tree.groups}
+    if tree.autoregroup:
+        quotas[ROOT] = quota_pool
+    return quotas

@@ -9,14 +9,16 @@ quotas of :mod:`fairshare_cli.core.htcondor.quotas` decide how many slots each g
 negotiates for), and :mod:`.explain` records one job's story.
 
 Ties: the groups go as GCC's ``std::sort`` leaves them (HTCondor sorts a breadth-first list
-whose order is fixed: :func:`fairshare_cli.core.htcondor.quotas.negotiation_order`);
-where the real input order is not fixed (the collector's ads), submitters by name and slots
-in configuration order (stanza, machine, slot id).
+whose order is fixed: :func:`fairshare_cli.core.htcondor.quotas.negotiation_order`), and so
+do the submitters (:func:`.pie.sort_submitters`), from the order the queue brings them
+where HTCondor's is the collector's; slots in configuration order (stanza, machine, slot
+id).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import MachineSpec
@@ -65,6 +67,7 @@ def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an
     reference: bool = False,
     frozen: FrozenPool | None = None,
     running: RunningJobs | None = None,
+    last_quotas: Mapping[str, float] | None = None,
 ) -> CycleResult:
     """Run one negotiation cycle and return its matches, summaries and unmatched jobs.
 
@@ -82,22 +85,21 @@ def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an
         explain_job: a job id whose story is recorded in ``CycleResult.explain``.
         rr_times: persisted group round-robin times.
         progress: called with the fraction of slots matched, now and then.
-        reference: search claimed slots the plain way — every class on its own, every
-            candidate's ``PREEMPTION_REQUIREMENTS`` evaluated, no pruning — for tests
-            that check the fast path gives the same cycle.
+        reference: search claimed slots the plain way (every class alone, every candidate's
+            ``PREEMPTION_REQUIREMENTS`` evaluated, no pruning), for tests of the fast path.
         frozen: the pool's slots built once for many cycles (``fs simulate``), reused
             here with this cycle's claims; None builds them.
         running: the running jobs, kept from cycle to cycle by the caller (``fs
             simulate``); ``jobs`` then holds the idle ones. None: the running jobs of
             ``jobs``.
+        last_quotas: the last cycle's group quotas (claimed slots' ``RemoteGroupQuota``).
 
     Raises:
         ConfigError: a machine or negotiator expression does not parse.
         InputError: a job expression does not parse.
     """
-    inputs = CycleInputs(
-        machines, claims, jobs, submitter_of, priorities, tree, knobs, now, frozen, running
-    )
+    inputs = CycleInputs(machines, claims, jobs, submitter_of, priorities, tree, knobs, now)
+    inputs = replace(inputs, frozen=frozen, running=running, last_quotas=last_quotas)
     snap = Snapshot(inputs, reference)
     plan = analyse_claimed(snap)
     state = CycleState(snap)
@@ -108,8 +110,9 @@ def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an
     rr: dict[str, float] = {}
     group_limits: dict[str, int | None] = {}
     if snap.tree is None:
-        pie.floor_round(list(subs.values()), INT_MAX, None)
-        pie.negotiate_with_group(list(subs.values()), INT_MAX, None)
+        arrived = [subs[name] for name in snap.arrival]
+        pie.floor_round(list(arrived), INT_MAX, None)
+        pie.negotiate_with_group(arrived, INT_MAX, None)
     else:
         rr, group_limits = _negotiate_groups(snap.tree, pie, subs, rr_times or {})
     return CycleResult(
@@ -126,6 +129,7 @@ def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an
         rr_times=rr,
         group_limits=group_limits,
         demand=snap.demand,
+        group_quotas=dict(state.group_quota),
     )
 
 
@@ -140,8 +144,9 @@ def _negotiate_groups(
     demand: dict[str, float] = {}
     for sub in subs.values():
         g = sub.group or ROOT
-        members.setdefault(g, []).append(sub.name)
         demand[g] = demand.get(g, 0.0) + snap.demand.get(sub.name, 0.0)
+    for name in snap.arrival:  # each group's list in the order the submitters arrived
+        members.setdefault(subs[name].group or ROOT, []).append(name)
     quota_pool = snap.quota_pool
     usage = state.group_usage
     quotas = snap.knobs.quotas

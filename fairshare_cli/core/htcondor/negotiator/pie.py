@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
+from fairshare_cli.core.cpp_sort import cpp_sort
 from fairshare_cli.core.float32 import FLT_MAX, float32
 from fairshare_cli.core.htcondor.groups import ROOT
 from fairshare_cli.core.htcondor.negotiator.common import NO_PREEMPTION, REASON_NAMES
@@ -95,6 +96,18 @@ def submitter_limit(spin: PieSpin, eup: float, usage: float) -> SubmitterLimit:
     if not spin.preempt:
         limit = limit_unclaimed
     return SubmitterLimit(limit, limit_unclaimed, share)
+
+
+def sort_submitters(subs: list[Submitter]) -> None:
+    """Phase 3's sort of a group's submitters (``std::sort`` with ``submitterLessThan``):
+    by effective priority, then starvation ratio. It breaks what ties in both by
+    ``LastHeardFrom % 1009``, equal here (one schedd, whose submitter ads reach the
+    collector together), so ties go where :func:`cpp_sort` leaves them from the list's
+    order. Without ties there is one sorted order, which Python's sort gives faster."""
+    if len({(s.eup, s.starvation) for s in subs}) == len(subs):
+        subs.sort(key=lambda s: (s.eup, s.starvation))
+    else:
+        cpp_sort(subs, lambda a, b: (a.eup, a.starvation) < (b.eup, b.starvation))
 
 
 class Pie:
@@ -176,7 +189,7 @@ class Pie:
                     sub.stop_reason = sub.stop_reason or "submitter_limit"
                 break
             if number == 1:
-                subs.sort(key=lambda s: (s.eup, s.starvation, s.name))
+                sort_submitters(subs)
             count_orig = len(subs)
             pie_left = self._turns(subs, spin, group_name)
             progressed = pie_left < spin.pie_left or len(subs) < count_orig

@@ -196,6 +196,9 @@ class CycleResult:
     #: submitter -> running work + idle jobs as the cycle counted them at its start
     #: (the submitter ads' ``WeightedRunningJobs + WeightedIdleJobs``)
     demand: dict[str, float] = field(default_factory=dict)
+    #: group -> the quota it negotiated with (``groupQuotasHash`` as the cycle leaves it);
+    #: empty without groups
+    group_quotas: dict[str, float] = field(default_factory=dict)
 
     def iter_unmatched(self) -> Iterator[tuple[str, str, str]]:
         """Yield ``(job_id, submitter, reason)`` for every unmatched idle job."""

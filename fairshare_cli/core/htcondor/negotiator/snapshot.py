@@ -17,7 +17,7 @@ per (autocluster, slot class) pair through :mod:`fairshare_cli.core.htcondor.cla
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 
@@ -25,8 +25,8 @@ from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.htcondor.classads import Ad, Evaluator
 from fairshare_cli.core.htcondor.concurrency import LimitCounts, parse_limits
-from fairshare_cli.core.htcondor.groups import ROOT, GroupTree, assign_quotas, assigned_group
-from fairshare_cli.core.htcondor.negotiator.claimed_values import ClaimedValues
+from fairshare_cli.core.htcondor.groups import ROOT, GroupTree, assigned_group
+from fairshare_cli.core.htcondor.negotiator.claimed_values import ClaimedValues, remote_group_quotas
 from fairshare_cli.core.htcondor.negotiator.frozen_pool import (
     SLOT_FIELD,
     ClassOfSlot,
@@ -81,6 +81,7 @@ class CycleInputs:
         tree: the group tree, or None without groups.
         knobs: negotiator settings.
         now: the cycle time (epoch seconds).
+        last_quotas: the group quotas the last cycle stored (``groupQuotasHash``), if any.
     """
 
     machines: Sequence[MachineSpec]
@@ -93,6 +94,7 @@ class CycleInputs:
     now: float
     frozen: FrozenPool | None = None
     running: RunningJobs | None = None
+    last_quotas: Mapping[str, float] | None = None
 
 
 class Snapshot:
@@ -112,6 +114,8 @@ class Snapshot:
             order. The runs' positions, stop reasons and summaries are the pie spins' to
             change (see :mod:`.pie`).
         demand: submitter -> running work + idle jobs (by CPUs with weighted demand).
+        arrival: the submitters as the queue brings them (first idle job, then running work
+            alone): the collector's order of submitter ads, as fs has it.
         usage: submitter -> weighted resources in use at the start of the cycle.
         group_usage: group -> Σ of its submitters' ``usage``.
     """
@@ -123,6 +127,7 @@ class Snapshot:
         self.legacy = knobs.profile == "legacy"
         self.reference = reference
         self.now = inputs.now
+        self.last_quotas = inputs.last_quotas
         self.priorities = priorities
         self.tree = tree if (tree is not None and len(tree.groups) > 1) else None
         self._group_of: dict[str, str] = {}
@@ -164,6 +169,7 @@ class Snapshot:
         self.autoclusters, queued, self.demand = group_queue(
             idle, running, claims, self.ev, self.refs, inputs.submitter_of, knobs, kept
         )
+        self.arrival = list(self.demand)
         self.submitters = make_submitters(
             queued, self.demand, priorities, self.group_of, self.legacy
         )
@@ -469,28 +475,22 @@ class Snapshot:
 
         Set only with group quotas in effect, for every running submitter — ``<none>``
         included, as HTCondor's group table holds the root. The usage is the group's at the
-        start of the cycle; the quota is the one assigned from the pool size (the whole pool
-        for ``<none>`` in autoregroup mode). Slot weights were computed before, as HTCondor
-        sums them before it adds these attributes.
+        start of the cycle; the quota the last cycle's (:func:`remote_group_quotas`). Slot
+        weights were computed before, as HTCondor sums them before it adds these attributes.
         """
-        tree = self.tree
+        tree, last = self.tree, self.last_quotas
         if tree is None or not self.claimed_classes:
             return
-        for g in tree.groups:
-            g.quota = g.subtree_quota = 0.0
-        assign_quotas(tree.root, self.quota_pool, self.knobs.quotas.allow_quota_oversubscription)
-        quotas = {g.name: g.quota for g in tree.groups}
-        if tree.autoregroup:
-            quotas[ROOT] = self.quota_pool
+        oversub = self.knobs.quotas.allow_quota_oversubscription
+        quotas = remote_group_quotas(tree, self.quota_pool, oversub, last)
         for cls in self.claimed_classes:
-            slot = cls.slots[0]
             group = self.group_of(cls.remote) if cls.remote is not None else None
-            if group is None:
+            if group is None or group not in quotas:
                 continue
             values = {
                 "RemoteGroup": group,
                 "RemoteGroupResourcesInUse": self.group_usage.get(group, 0.0),
-                "RemoteGroupQuota": quotas.get(group, 0.0),
+                "RemoteGroupQuota": quotas[group],
             }
-            spec_name = self.stanza_names[slot.stanza]
-            cls.ad = cls.ad.extended(values, self.ev, f"machine {spec_name}", ConfigError)
+            where = f"machine {self.stanza_names[cls.slots[0].stanza]}"
+            cls.ad = cls.ad.extended(values, self.ev, where, ConfigError)
