@@ -73,10 +73,12 @@ users = { u1 = 1, u2 = 1, u3 = 1 }
 """
 
 
-def _simulate(tmp_path: Path, run: Callable[..., Any], jobs: list[dict[str, Any]]) -> Any:
+def _simulate(
+    tmp_path: Path, run: Callable[..., Any], jobs: list[dict[str, Any]], pool: str = POOL
+) -> Any:
     """Per cycle time (HH:MM), each user's (CPUs in use, pending jobs, fair-share factor)."""
     config = tmp_path / "pool.toml"
-    config.write_text(POOL)
+    config.write_text(pool)
     work = tmp_path / "work.json"
     common = {"account": "a", "request_cpus": 8, "run_time": 600, "submit_time": T0}
     work.write_text(json.dumps([{**common, **job} for job in jobs]))
@@ -146,3 +148,19 @@ def test_a_job_of_several_qos_runs_under_its_records(
     assert (held["23:30"]["u1"][:2], held["23:30"]["u2"][:2]) == ((8, 0), (8, 0))
     assert (held["23:35"]["u1"][2], held["23:35"]["u2"][2]) == factors
     assert held["23:35"]["u3"][2] == 1.0
+
+
+def test_a_job_its_partition_limits_hold_back_never_starts(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``MaxNodes=1`` on batch: job 1 (u1, 2 nodes, 16 CPUs) would fit n1 and n2, but
+    ``job_limits_check`` holds it back there (``PartitionNodeLimit``) and
+    ``_job_runnable_test2`` leaves its record out of the queue: it pends at every cycle,
+    and job 2 (u2, one node) runs. fs ran job 1 at 23:30."""
+    pool = POOL.replace("default = true\n", "default = true\nmax_nodes = 1\n", 1)
+    held = _simulate(tmp_path, run, [
+        {"id": "1", "owner": "u1", "partition": "batch", "num_nodes": 2, "request_cpus": 16},
+        {"id": "2", "owner": "u2", "partition": "batch", "num_nodes": 1},
+    ], pool)  # fmt: skip
+    assert (held["23:30"]["u1"][:2], held["23:30"]["u2"][:2]) == ((0, 1), (8, 0))
+    assert (held["23:40"]["u1"][:2], held["23:40"]["u2"][:2]) == ((0, 1), (0, 0))

@@ -55,7 +55,7 @@ from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor.negotiator import machine_names
 from fairshare_cli.core.jobs import Job
-from fairshare_cli.core.operations.node_fit import node_cpus
+from fairshare_cli.core.operations.node_fit import NodeFit, node_cpus
 from fairshare_cli.core.operations.sim_row import JobStart, SimRow
 from fairshare_cli.core.operations.slurm_pending import PendingJobs, Record, Score
 from fairshare_cli.core.operations.slurm_series import SlurmSeries
@@ -106,6 +106,7 @@ class SlurmSim:
         self.node_parts = frozenset().union(*(n.partitions for n in self.nodes))
         self.capacity = sum(n.cpus for n in self.nodes)
         self.default_parts = tuple(p for p, s in config.partitions.items() if s.default)
+        self.fit = NodeFit(config)  # (a partition whose limits hold a job back: no record)
         batches = [b if isinstance(b, JobBatch) else JobBatch(b) for b in workload]
         self.pending_work = sorted(
             batches, key=lambda b: (self._submitted(b.job), b.job.cluster_proc)
@@ -247,7 +248,11 @@ class SlurmSim:
                 multi[job.id] = len(job.partitions) > 1 or "," in (job.qos or "")
         # Every queued job has a priority, one not yet eligible too (its age 0 until its
         # begin time, as slurmctld's at the pass); :func:`_begun` holds it back.
+        held = self.fit.held
+        by_id = {job.id: job for job in jobs}
         for row in compute_rows(jobs, ctx, when, listed_at=INF):
+            if held(by_id[row.job_id], row.partition) is not None:
+                continue  # (``_job_runnable_test2``: job_limits_check holds it back there)
             tier = ctx.partitions[row.partition].priority_tier
             p = controller_priority(row, multi[row.job_id])
             records.setdefault(row.job_id, []).append((tier, p, row.partition, row.qos))

@@ -174,3 +174,28 @@ def test_partition_tiers_and_the_old_priority_key(tmp_path: Path, run: Callable[
         "[partitions.express]\npriority_job_factor = 4\npriority_tier = 3\ndefault = false",
         "[partitions.old]\npriority_job_factor = 2\npriority_tier = 2\ndefault = false\n",
     ]
+
+
+def test_partition_max_and_min_nodes(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``MaxNodes`` and ``MinNodes`` become ``max_nodes`` and ``min_nodes`` (``UNLIMITED``
+    or ``INFINITE`` and ``MinNodes=0``, the defaults, left out; a ``DEFAULT`` line's too)."""
+    conf = tmp_path / "slurm.conf"
+    conf.write_text(
+        "NodeName=n1 CPUs=4\nPartitionName=DEFAULT Nodes=ALL MaxNodes=6\n"
+        "PartitionName=batch Default=YES MinNodes=2\n"
+        "PartitionName=wide MaxNodes=UNLIMITED MinNodes=0\n"
+        "PartitionName=odd MaxNodes=INFINITE\n"
+    )
+    result = run("import", "slurm-conf", str(conf))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.split("\n\n")[1:] == [
+        "[partitions.batch]\npriority_job_factor = 1\ndefault = true\nmax_nodes = 6\nmin_nodes = 2",
+        "[partitions.wide]\npriority_job_factor = 1\ndefault = false",
+        "[partitions.odd]\npriority_job_factor = 1\ndefault = false\n",
+    ]
+    conf.write_text("NodeName=n1 CPUs=4\nPartitionName=batch Nodes=ALL MaxNodes=many\n")
+    result = run("import", "slurm-conf", str(conf))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f'fs: error: {conf}:2: MaxNodes: expected a whole number, got "many"\n'
+    )
