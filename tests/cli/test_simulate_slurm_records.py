@@ -74,7 +74,11 @@ users = { u1 = 1, u2 = 1, u3 = 1 }
 
 
 def _simulate(
-    tmp_path: Path, run: Callable[..., Any], jobs: list[dict[str, Any]], pool: str = POOL
+    tmp_path: Path,
+    run: Callable[..., Any],
+    jobs: list[dict[str, Any]],
+    pool: str = POOL,
+    until: str = "10:00",
 ) -> Any:
     """Per cycle time (HH:MM), each user's (CPUs in use, pending jobs, fair-share factor)."""
     config = tmp_path / "pool.toml"
@@ -84,7 +88,7 @@ def _simulate(
     work.write_text(json.dumps([{**common, **job} for job in jobs]))
     result = run("simulate", "--config", str(config), "--state", str(tmp_path / "s.json"),
                  "--now", "2026-11-21T23:30:00Z", "--workload", str(work), "--scheduler",
-                 "slurm", "--until", "10:00", "--cycle", "300", "--json")  # fmt: skip
+                 "slurm", "--until", until, "--cycle", "300", "--json")  # fmt: skip
     assert result.exit_code == 0, result.stderr
     out: dict[str, dict[str, tuple[float, int, float]]] = {}
     for row in json.loads(result.stdout):
@@ -164,3 +168,29 @@ def test_a_job_its_partition_limits_hold_back_never_starts(
     ], pool)  # fmt: skip
     assert (held["23:30"]["u1"][:2], held["23:30"]["u2"][:2]) == ((0, 1), (8, 0))
     assert (held["23:40"]["u1"][:2], held["23:40"]["u2"][:2]) == ((0, 1), (0, 0))
+
+
+def test_a_job_of_several_qos_in_one_partition_sorts_at_its_lowest(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """Job 0 (u3, 16 CPUs on n1 and n2) runs 23:30-23:40. Jobs 1 (u1, QOS ``normal,high``)
+    and 2 (u2, QOS mid), each 16 CPUs on 2 nodes, come at 23:31. From the 23:35 pass on,
+    ``sort_job_queue2`` puts job 1's two records (one partition: no ``part_ptr_list``) at
+    the job's priority, which the pass computed under the QOS slurmctld last tried it
+    under, normal (its lowest): 500 (batch) + 0; job 2's is 500 + 200 = 700. At 23:40
+    job 2 starts and job 1 waits for 23:50. fs sorted job 1's high record at its own 900
+    and started job 1 first."""
+    late = T0 + 60
+    held = _simulate(tmp_path, run, [
+        {"id": "0", "owner": "u3", "partition": "batch", "num_nodes": 2, "request_cpus": 16},
+        {"id": "1", "owner": "u1", "partition": "batch", "qos": "normal,high", "num_nodes": 2,
+         "request_cpus": 16, "submit_time": late},
+        {"id": "2", "owner": "u2", "partition": "batch", "qos": "mid", "num_nodes": 2,
+         "request_cpus": 16, "submit_time": late},
+    ], until="20:00")  # fmt: skip
+    assert {u: v[:2] for u, v in held["23:40"].items()} == {
+        "u1": (0, 1), "u2": (16, 0), "u3": (0, 0)
+    }  # fmt: skip
+    assert {u: v[:2] for u, v in held["23:50"].items()} == {
+        "u1": (16, 0), "u2": (0, 0), "u3": (0, 0)
+    }  # fmt: skip
