@@ -253,3 +253,25 @@ def test_within_the_limits_a_job_no_nodes_hold_is_refused(
         'fs: error: fs submit: job 1: partition "batch" has 16 CPUs on its 2 largest nodes, '
         f"the job asks for 17 {UNAVAILABLE}\n"
     )
+
+
+def test_a_partition_of_no_nodes(run: Callable[..., Any], starter: list[str]) -> None:
+    """A partition no ``[[machines]]`` entry is in: today's slurmctld queues a job sent
+    there (``_part_access_check``: 1 CPU asked of 0, ``PartitionConfig``; SchedMD's "Fix
+    allowing job submission to empty partitions when EnforcePartLimits=NO", 25.11.0);
+    22.05 tests it against no nodes and refuses it."""
+    config = Path(starter[1])
+    config.write_text(config.read_text() + "\n[partitions.empty]\n")
+    line = ["submit", "--owner", "alice", "--partition", "empty", "--dry-run"]
+    today = run(*line, *starter)
+    assert (today.exit_code, today.stderr) == (
+        0,
+        "fs: warning: job 1 will pend, never started: PartitionConfig "
+        '(partition "empty": 0 CPUs in all, the job asks for 1)\n',
+    )
+    old = run(*line, *_as_22_05(starter))
+    assert (old.exit_code, old.stdout) == (2, "")
+    assert old.stderr == (
+        'fs: error: fs submit: job 1: partition "empty" has 0 CPUs in all, the job asks for 1 '
+        f"{UNAVAILABLE}\n"
+    )

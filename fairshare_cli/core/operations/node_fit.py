@@ -230,10 +230,10 @@ def pending_reason(
     partition has (``PartitionConfig``), more nodes than it has, or a node count outside
     ``MinNodes``..``MaxNodes`` (``PartitionNodeLimit``); None when nothing does."""
     cpus = sum(size * count for size, count in sizes)
-    if sizes and job.request_cpus > cpus:
+    if job.request_cpus > cpus:  # (a partition of no nodes too: 25.11's "empty partitions")
         return f"{PART_CONFIG} ({cpus} CPUs in all, the job asks for {job.request_cpus})"
     nodes = sum(count for _, count in sizes)
-    if sizes and job.num_nodes is not None and job.num_nodes > nodes:
+    if job.num_nodes is not None and job.num_nodes > nodes:
         return f"{NODE_LIMIT} ({_nodes(nodes)} in all, the job asks for {job.num_nodes})"
     return node_limit(job, spec)
 
