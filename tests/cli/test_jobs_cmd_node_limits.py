@@ -275,3 +275,33 @@ def test_a_partition_of_no_nodes(run: Callable[..., Any], starter: list[str]) ->
         'fs: error: fs submit: job 1: partition "empty" has 0 CPUs in all, the job asks for 1 '
         f"{UNAVAILABLE}\n"
     )
+
+
+@pytest.mark.parametrize("compat", ["current", "22.05"])
+def test_a_time_limit_above_max_time_pends_and_is_still_tested(
+    run: Callable[..., Any], starter: list[str], compat: str
+) -> None:
+    """``MaxTime=1:00:00``: a job of 2 hours is queued and pends (``_part_access_check``:
+    ``ESLURM_INVALID_TIME_LIMIT``, squeue's ``PartitionTimeLimit``); unlike a node or CPU
+    limit, it does not spare the job the node test (``_select_nodes_base`` tests the nodes
+    for any reason but ``PartitionConfig`` and ``PartitionNodeLimit``; 22.05 for all): one
+    node of 9 CPUs is still refused. One hour exactly is within the limit."""
+    config = Path(starter[1])
+    text = config.read_text().replace(
+        "[partitions.batch]", '[partitions.batch]\nmax_time = "1:00:00"'
+    )
+    config.write_text(text.replace("[priority]", f'[priority]\noutput_compat = "{compat}"', 1))
+    line = ["submit", "--owner", "alice", "--dry-run", *starter]
+    late = run(*line, "--time-limit", "2:00:00")
+    assert (late.exit_code, late.stderr) == (
+        0,
+        "fs: warning: job 1 will pend, never started: PartitionTimeLimit "
+        '(partition "batch": MaxTime 01:00:00, the job asks for 02:00:00)\n',
+    )
+    assert run(*line, "--time-limit", "1:00:00").stderr == ""
+    big = run(*line, "--time-limit", "2:00:00", "--nodes", "1", "--cpus", "9")
+    assert big.exit_code == 2
+    assert big.stderr == (
+        'fs: error: fs submit: job 1: partition "batch" has 8 CPUs on its largest node, the '
+        f"job asks for 9 {UNAVAILABLE}\n"
+    )

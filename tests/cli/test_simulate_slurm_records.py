@@ -160,7 +160,8 @@ def test_a_job_its_partition_limits_hold_back_never_starts(
     """``MaxNodes=1`` on batch: job 1 (u1, 2 nodes, 16 CPUs) would fit n1 and n2, but
     ``job_limits_check`` holds it back there (``PartitionNodeLimit``) and
     ``_job_runnable_test2`` leaves its record out of the queue: it pends at every cycle,
-    and job 2 (u2, one node) runs. fs ran job 1 at 23:30."""
+    and job 2 (u2, one node) runs. fs ran job 1 at 23:30. So with ``MaxTime=10`` (minutes)
+    and job 1's time limit 11 minutes (``PartitionTimeLimit``)."""
     pool = POOL.replace("default = true\n", "default = true\nmax_nodes = 1\n", 1)
     held = _simulate(tmp_path, run, [
         {"id": "1", "owner": "u1", "partition": "batch", "num_nodes": 2, "request_cpus": 16},
@@ -168,6 +169,13 @@ def test_a_job_its_partition_limits_hold_back_never_starts(
     ], pool)  # fmt: skip
     assert (held["23:30"]["u1"][:2], held["23:30"]["u2"][:2]) == ((0, 1), (8, 0))
     assert (held["23:40"]["u1"][:2], held["23:40"]["u2"][:2]) == ((0, 1), (0, 0))
+    pool = POOL.replace("default = true\n", 'default = true\nmax_time = "10"\n', 1)
+    held = _simulate(tmp_path, run, [
+        {"id": "1", "owner": "u1", "partition": "batch", "num_nodes": 2, "request_cpus": 16,
+         "time_limit": 660},
+        {"id": "2", "owner": "u2", "partition": "batch", "num_nodes": 1, "time_limit": 600},
+    ], pool)  # fmt: skip
+    assert (held["23:30"]["u1"][:2], held["23:30"]["u2"][:2]) == ((0, 1), (8, 0))
 
 
 def test_a_job_of_several_qos_in_one_partition_sorts_at_its_lowest(

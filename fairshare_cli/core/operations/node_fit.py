@@ -10,6 +10,7 @@ from typing import Any
 
 from fairshare_cli.core.config import Config, MachineSpec, PartitionSpec
 from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.timestr import format_slurm_time
 from fairshare_cli.errors import InputError
 
 #: What sbatch prints for ``ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE``.
@@ -138,7 +139,7 @@ class NodeFit:
 
     def held(self, job: Job, part: str) -> str | None:
         """Why the partition's limits hold ``job`` back there (:func:`pending_reason`)."""
-        key = (part, job.num_nodes, job.request_cpus)
+        key = (part, job.num_nodes, job.request_cpus, job.time_limit)
         if key not in self.holds:
             spec = self.config.partitions.get(part)
             self.holds[key] = pending_reason(job, spec, self.part_sizes(part))
@@ -170,7 +171,7 @@ class NodeFit:
         if not self.config.machines or not self.is_slurm_job(job):
             return None
         parts = job.partitions or self.default_parts
-        key = (parts, job.num_nodes, job.request_cpus)
+        key = (parts, job.num_nodes, job.request_cpus, job.time_limit)
         if key not in self.answers:
             self.answers[key] = self._outcome(parts, job)
         refusal, pending = self.answers[key]
@@ -182,22 +183,27 @@ class NodeFit:
         """(why sbatch refuses the job, why it pends), each None when it does not."""
         specs = self.config.partitions
         order = sorted(parts, key=lambda p: -specs[p].priority_tier if p in specs else -1)
-        never, held, last_tested = [], [], False
+        never, held, last_tested, runnable = [], [], False, False
         for part in order:
             label = f'partition "{part}"' if part else "the pool"
             spec, sizes = specs.get(part), self.part_sizes(part)
             reason = pending_reason(job, spec, sizes)
-            stops = reason if self.today else node_limit(job, spec)
+            timed = reason is not None and reason.startswith(TIME_LIMIT)  # (tested anyway)
+            stops = (None if timed else reason) if self.today else node_limit(job, spec)
             if stops is not None:
                 held.append(_with_where(reason or stops, label))
                 last_tested = False
                 continue
             why = _never_runnable(job, sizes)
-            if why is None:
+            if why is None and reason is None:
                 return None, None
+            if why is None:  # (it fits, but waits on the time limit: never refused)
+                runnable = True
+                held.append(_with_where(reason or "", label))
+                continue
             never.append(f"{label} {why}")
             last_tested = True
-        if never and (self.today or last_tested):
+        if never and not runnable and (self.today or last_tested):
             return "; ".join(never), None
         return None, "; ".join(held)
 
@@ -205,6 +211,7 @@ class NodeFit:
 #: The reasons squeue prints for a job a partition's limits hold back (``job_limits_check``).
 NODE_LIMIT = "PartitionNodeLimit"
 PART_CONFIG = "PartitionConfig"
+TIME_LIMIT = "PartitionTimeLimit"
 
 
 def node_limit(job: Job, spec: PartitionSpec | None) -> str | None:
@@ -228,14 +235,21 @@ def pending_reason(
     """Why a partition's limits hold ``job`` back, checked in ``_part_access_check``'s
     order (the job's pending reason, as ``job_limits_check`` gives it): more CPUs than the
     partition has (``PartitionConfig``), more nodes than it has, or a node count outside
-    ``MinNodes``..``MaxNodes`` (``PartitionNodeLimit``); None when nothing does."""
+    ``MinNodes``..``MaxNodes`` (``PartitionNodeLimit``), a time limit above ``MaxTime``
+    (``PartitionTimeLimit``); None when nothing does."""
     cpus = sum(size * count for size, count in sizes)
     if job.request_cpus > cpus:  # (a partition of no nodes too: 25.11's "empty partitions")
         return f"{PART_CONFIG} ({cpus} CPUs in all, the job asks for {job.request_cpus})"
     nodes = sum(count for _, count in sizes)
     if job.num_nodes is not None and job.num_nodes > nodes:
         return f"{NODE_LIMIT} ({_nodes(nodes)} in all, the job asks for {job.num_nodes})"
-    return node_limit(job, spec)
+    limit = node_limit(job, spec)
+    if limit is None and spec is not None and spec.max_time is not None:
+        asked = job.time_limit
+        if asked is not None and asked > spec.max_time:
+            top, want = format_slurm_time(spec.max_time), format_slurm_time(asked)
+            return f"{TIME_LIMIT} (MaxTime {top}, the job asks for {want})"
+    return limit
 
 
 def _nodes(count: int) -> str:

@@ -34,7 +34,7 @@ events); a job with ``num_nodes`` > 1 takes ``ceil(cpus / nodes)`` CPUs on each 
 nodes; memory, GRES, licences, QOS and association limits and preemption are not modelled;
 in backfill, the jobs of a batch after the first that cannot start now are not tested (nor
 counted against ``bf_max_job_test``); a job with no time limit is planned as running for
-ever (Slurm uses the partition's ``MaxTime``; here partitions have none); ties of
+ever (Slurm uses the partition's ``MaxTime``: not modelled); ties of
 priority go by job id, not first by submit time (``sort_job_queue2``: the same order where
 ids follow submission); a job of several QOS but one partition sorts at its highest QOS's
 priority until the first decay pass after its submission, though in Slurm the first walk
