@@ -1,7 +1,9 @@
 """What a Slurm job must pass to be queued: names the config defines and its user's
 association (:func:`check_slurm_names`, for ``fs submit``, the imports and the state's
 check alike), and nodes of its partitions that could ever run it, as ``sbatch`` tests it
-(``fs submit``); and the CPUs of a node, as ``fs simulate --scheduler slurm`` counts them."""
+(``fs submit``); the partition limits that hold a queued job back, as squeue words them
+(:func:`pending_reason`); and the CPUs of a node, as ``fs simulate --scheduler slurm``
+counts them."""
 
 from __future__ import annotations
 
