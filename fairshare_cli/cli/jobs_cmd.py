@@ -146,7 +146,23 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
         _hold(env, [j for j in new if j.status == "running"], jobs_file or "fs submit")
     # (once the state is written: a write that fails has submitted nothing)
     click.echo(_prefix(dry_run) + submit_summary([j.id for j in new], verbose))
+    _warn_held(new, env.config)
     _warn_unlisted_groups(new, env.config.dirac.groups)
+
+
+def _warn_held(jobs: list[Job], config: Any) -> None:
+    """On stderr, the jobs queued that their partitions' limits hold back (as sbatch queues
+    them, with ``EnforcePartLimits=NO``) and the reason squeue gives, one line a reason."""
+    from fairshare_cli.core.operations.node_fit import NodeFit
+
+    fit = NodeFit(config)
+    held: dict[str, list[str]] = {}
+    for job in jobs:
+        if job.status != "running" and (reason := fit.check(job)) is not None:
+            held.setdefault(reason, []).append(job.id)
+    for reason, ids in held.items():
+        which = f"job {ids[0]}" if len(ids) == 1 else f"{len(ids)} jobs ({ids[0]} ...)"
+        click.echo(f"fs: warning: {which} will pend, never started: {reason}", err=True)
 
 
 def _warn_unlisted_groups(jobs: list[Job], groups: Mapping[str, Any]) -> None:

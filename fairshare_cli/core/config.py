@@ -232,6 +232,10 @@ class PartitionSpec(msgspec.Struct, frozen=True):
     max_time: float | None = None
     #: ``PriorityTier``: a job's partitions are listed (and tried) highest tier first.
     priority_tier: int = 1
+    #: ``MaxNodes`` (None: UNLIMITED) and ``MinNodes``: a job asking a node count outside
+    #: them pends in this partition (``PartitionNodeLimit``).
+    max_nodes: int | None = None
+    min_nodes: int = 0
 
 
 class QosSpec(msgspec.Struct, frozen=True):

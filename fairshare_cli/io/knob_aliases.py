@@ -80,6 +80,8 @@ KNOBS: dict[str, dict[str, str]] = {
         "PriorityJobFactor": "priority_job_factor",
         "PriorityTier": "priority_tier",
         "MaxTime": "max_time",
+        "MaxNodes": "max_nodes",
+        "MinNodes": "min_nodes",
     },
     "qos.*": {"Priority": "priority", "UsageFactor": "usage_factor"},
     "accounts.*": {"Fairshare": "shares", "Priority": "priority"},

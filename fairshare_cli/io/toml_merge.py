@@ -107,11 +107,43 @@ def _dotted(path: list[str]) -> str:
     return ".".join(p if p.replace("_", "").isalnum() else f'"{p}"' for p in path)
 
 
-def _same(a: Any, b: Any) -> bool:
+#: Keys read as Slurm time strings in minutes (``slurm.conf`` reads them so), compared by
+#: the time they read as: ``PriorityCalcPeriod=1`` (slurm.conf) and ``00:01:00``
+#: (``scontrol show config``) are one minute, and merging one after the other is no clash.
+SLURM_MINUTES = frozenset(
+    {"priority.calc_period", "priority.decay_halflife", "priority.max_age", "partitions.*.max_time"}
+)
+
+
+def _same(a: Any, b: Any, path: list[str]) -> bool:
     a = a.unwrap() if hasattr(a, "unwrap") else a
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
+    if a != b and _minutes_key(path):
+        seconds = _seconds(a)
+        return seconds is not None and seconds == _seconds(b)
     return bool(a == _plain(b))
+
+
+def _minutes_key(path: list[str]) -> bool:
+    if len(path) == 3 and path[0] == "partitions":
+        path = [path[0], "*", path[2]]
+    return ".".join(path) in SLURM_MINUTES
+
+
+def _seconds(value: Any) -> float | None:
+    """What a duration key's value reads as (a string in whole minutes, rounded up; a
+    number in seconds), as the config reader reads it; None when it is neither."""
+    from fairshare_cli.core.timestr import TimeStringError, time_str2mins
+
+    if isinstance(value, str):
+        try:
+            return time_str2mins(value) * 60
+        except TimeStringError:
+            return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    return None
 
 
 def merge_fragment(
@@ -148,7 +180,7 @@ def _merge(
         elif key not in table:
             table[key] = _value(str(key), value)
             report.added.append(_dotted(here))
-        elif _same(table[key], value):
+        elif _same(table[key], value, here):
             report.unchanged.append(_dotted(here))
         elif isinstance(value, Mapping) and isinstance(table[key], Mapping):
             _merge(table[key], value, replace, where, here, report)

@@ -73,16 +73,22 @@ users = { u1 = 1, u2 = 1, u3 = 1 }
 """
 
 
-def _simulate(tmp_path: Path, run: Callable[..., Any], jobs: list[dict[str, Any]]) -> Any:
+def _simulate(
+    tmp_path: Path,
+    run: Callable[..., Any],
+    jobs: list[dict[str, Any]],
+    pool: str = POOL,
+    until: str = "10:00",
+) -> Any:
     """Per cycle time (HH:MM), each user's (CPUs in use, pending jobs, fair-share factor)."""
     config = tmp_path / "pool.toml"
-    config.write_text(POOL)
+    config.write_text(pool)
     work = tmp_path / "work.json"
     common = {"account": "a", "request_cpus": 8, "run_time": 600, "submit_time": T0}
     work.write_text(json.dumps([{**common, **job} for job in jobs]))
     result = run("simulate", "--config", str(config), "--state", str(tmp_path / "s.json"),
                  "--now", "2026-11-21T23:30:00Z", "--workload", str(work), "--scheduler",
-                 "slurm", "--until", "10:00", "--cycle", "300", "--json")  # fmt: skip
+                 "slurm", "--until", until, "--cycle", "300", "--json")  # fmt: skip
     assert result.exit_code == 0, result.stderr
     out: dict[str, dict[str, tuple[float, int, float]]] = {}
     for row in json.loads(result.stdout):
@@ -146,3 +152,53 @@ def test_a_job_of_several_qos_runs_under_its_records(
     assert (held["23:30"]["u1"][:2], held["23:30"]["u2"][:2]) == ((8, 0), (8, 0))
     assert (held["23:35"]["u1"][2], held["23:35"]["u2"][2]) == factors
     assert held["23:35"]["u3"][2] == 1.0
+
+
+def test_a_job_its_partition_limits_hold_back_never_starts(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``MaxNodes=1`` on batch: job 1 (u1, 2 nodes, 16 CPUs) would fit n1 and n2, but
+    ``job_limits_check`` holds it back there (``PartitionNodeLimit``) and
+    ``_job_runnable_test2`` leaves its record out of the queue: it pends at every cycle,
+    and job 2 (u2, one node) runs. fs ran job 1 at 23:30. So with ``MaxTime=10`` (minutes)
+    and job 1's time limit 11 minutes (``PartitionTimeLimit``)."""
+    pool = POOL.replace("default = true\n", "default = true\nmax_nodes = 1\n", 1)
+    held = _simulate(tmp_path, run, [
+        {"id": "1", "owner": "u1", "partition": "batch", "num_nodes": 2, "request_cpus": 16},
+        {"id": "2", "owner": "u2", "partition": "batch", "num_nodes": 1},
+    ], pool)  # fmt: skip
+    assert (held["23:30"]["u1"][:2], held["23:30"]["u2"][:2]) == ((0, 1), (8, 0))
+    assert (held["23:40"]["u1"][:2], held["23:40"]["u2"][:2]) == ((0, 1), (0, 0))
+    pool = POOL.replace("default = true\n", 'default = true\nmax_time = "10"\n', 1)
+    held = _simulate(tmp_path, run, [
+        {"id": "1", "owner": "u1", "partition": "batch", "num_nodes": 2, "request_cpus": 16,
+         "time_limit": 660},
+        {"id": "2", "owner": "u2", "partition": "batch", "num_nodes": 1, "time_limit": 600},
+    ], pool)  # fmt: skip
+    assert (held["23:30"]["u1"][:2], held["23:30"]["u2"][:2]) == ((0, 1), (8, 0))
+
+
+def test_a_job_of_several_qos_in_one_partition_sorts_at_its_lowest(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """Job 0 (u3, 16 CPUs on n1 and n2) runs 23:30-23:40. Jobs 1 (u1, QOS ``normal,high``)
+    and 2 (u2, QOS mid), each 16 CPUs on 2 nodes, come at 23:31. From the 23:35 pass on,
+    ``sort_job_queue2`` puts job 1's two records (one partition: no ``part_ptr_list``) at
+    the job's priority, which the pass computed under the QOS slurmctld last tried it
+    under, normal (its lowest): 500 (batch) + 0; job 2's is 500 + 200 = 700. At 23:40
+    job 2 starts and job 1 waits for 23:50. fs sorted job 1's high record at its own 900
+    and started job 1 first."""
+    late = T0 + 60
+    held = _simulate(tmp_path, run, [
+        {"id": "0", "owner": "u3", "partition": "batch", "num_nodes": 2, "request_cpus": 16},
+        {"id": "1", "owner": "u1", "partition": "batch", "qos": "normal,high", "num_nodes": 2,
+         "request_cpus": 16, "submit_time": late},
+        {"id": "2", "owner": "u2", "partition": "batch", "qos": "mid", "num_nodes": 2,
+         "request_cpus": 16, "submit_time": late},
+    ], until="20:00")  # fmt: skip
+    assert {u: v[:2] for u, v in held["23:40"].items()} == {
+        "u1": (0, 1), "u2": (16, 0), "u3": (0, 0)
+    }  # fmt: skip
+    assert {u: v[:2] for u, v in held["23:50"].items()} == {
+        "u1": (16, 0), "u2": (0, 0), "u3": (0, 0)
+    }  # fmt: skip

@@ -122,3 +122,24 @@ def test_sshare_json_without_a_gives_the_tree_only(tmp_path: Path, run: Run) -> 
         "only); give --into CONFIG for the tree, or import 'sshare -a --json' for the usage\n"
     )
     assert not state.exists()
+
+
+def test_a_job_its_partitions_limits_hold_back_is_named(tmp_path: Path, run: Run) -> None:
+    """Job 19 made to ask 2 nodes (``NumNodes=2``) of the one-node cluster: slurmctld
+    holds it back in batch, its one partition (``job_limits_check``, "Job requested too
+    many nodes": squeue's ``PartitionNodeLimit``); the import names it, and sprio still
+    lists it (it pends)."""
+    common = _build(tmp_path, run, USAGE[0], JOBS[0])
+    dump = tmp_path / "jobs.txt"
+    text = (CAPTURE / JOBS[0]).read_text()
+    at = text.index("JobId=19 ")
+    at = text.index("NumNodes=1 NumCPUs=2", at)
+    dump.write_text(text[:at] + "NumNodes=2 NumCPUs=2" + text[at + len("NumNodes=1 NumCPUs=2") :])
+    res = run("import", "squeue", str(dump), *common, "--last-decay", PASS)
+    assert res.exit_code == 0, res.stderr
+    assert (
+        "; 1 job its partitions' limits hold back (never started): 19 PartitionNodeLimit "
+        '(partition "batch": 1 node in all, the job asks for 2)'
+    ) in res.stderr
+    sprio = run("sprio", "-j", "19", "-h", "-o", "%i %r", *common)
+    assert sprio.stdout == "19 batch\n"

@@ -8,7 +8,12 @@ list of one refused ("it appears there is a trailing comma"), sorted by
 QOS of one priority as named); the job's own QOS is the first. sprio gets a row per
 partition and, inside it, per QOS (``_create_prio_list_part`` -> ``_create_prio_list_qos``,
 ``priority_multifactor.c``), whose QOS factor is that QOS's, unless its priority is 0: the
-row then keeps the job's own factor (the first QOS's). Slurm 22.05 has no such list (a
+row then keeps the job's own factor as of the last priority pass. That is the first QOS's
+only until the first decay pass after submission: slurmctld tries the job under each QOS
+in turn, the lowest last (``_select_nodes_qos`` at submission; the schedulers' walks of
+its records, ``job_ptr->qos_ptr = job_queue_rec->qos_ptr``), and the pass
+(``decay_apply_weighted_factors`` -> ``set_priority_factors``) computes the job's factor
+under the QOS it tried last: a QOS of priority 0, so 0. Slurm 22.05 has no such list (a
 ``QOS=low,high`` is no QOS it knows). Every number is worked out by hand.
 """
 
@@ -62,8 +67,10 @@ def test_a_row_per_partition_and_qos_highest_priority_first(
 ) -> None:
     # "low,normal,high,mid,low": low once; sorted high (100), low and mid (25, as named),
     # normal (0). QOS factors over the largest priority (100), x 1000: high 1000, low and
-    # mid 250; normal (priority 0) keeps the job's own, high's: 1000. PARTITION: batch
-    # 1/4 x 1000 = 250, express 4/4 x 1000 = 1000. PRIORITY = 100 + PARTITION + QOS.
+    # mid 250; normal (priority 0) keeps the job's own as of the pass: the job, queued
+    # 60,480 s before it, was last tried under normal, so 0 (fs showed high's 1000, the
+    # job's QOS at submission). PARTITION: batch 1/4 x 1000 = 250, express 4/4 x 1000 =
+    # 1000. PRIORITY = 100 + PARTITION + QOS.
     jobs = _job("low,normal,high,mid,low")
     fmt = "%.5i %9r %10n %.10Y %.10Q"
     result = run("sprio", "-o", fmt, *sprio_files(tmp_path, jobs, POOL))
@@ -73,11 +80,28 @@ def test_a_row_per_partition_and_qos_highest_priority_first(
         "    1 batch     high             1350       1000",
         "    1 batch     low               600        250",
         "    1 batch     mid               600        250",
-        "    1 batch     normal           1350       1000",
+        "    1 batch     normal            350          0",
         "    1 express   high             2100       1000",
         "    1 express   low              1350        250",
         "    1 express   mid              1350        250",
-        "    1 express   normal           2100       1000",
+        "    1 express   normal           1100          0",
+    ]
+
+
+def test_a_job_submitted_since_the_last_pass_keeps_its_first_qos(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    # Submitted at the pass itself (--now, a multiple of the 5-minute PriorityCalcPeriod):
+    # no pass has computed its factors since submission, which took its first QOS, high
+    # (1000), for the job. AGE 0: PRIORITY = PARTITION + QOS, normal's rows as high's.
+    jobs = [{**_job("normal,high")[0], "submit_time": NOW_EPOCH}]
+    result = run("sprio", "-o", "%.5i %9r %10n %.10Y %.10Q", *sprio_files(tmp_path, jobs, POOL))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1:] == [
+        "    1 batch     high             1250       1000",
+        "    1 batch     normal           1250       1000",
+        "    1 express   high             2000       1000",
+        "    1 express   normal           2000       1000",
     ]
 
 
@@ -123,7 +147,8 @@ RECORD = """JobId=7 JobName=mq
 
 def test_imported_from_scontrol_show_jobs(tmp_path: Path, run: Callable[..., Any]) -> None:
     # The job of the first test (accruing from 19:12:00, 60,480 s before --now), imported:
-    # fs refused it ('unknown QOS "low,normal,high,mid,low"'). Its rows as there.
+    # fs refused it ('unknown QOS "low,normal,high,mid,low"'). Its rows as there (normal
+    # with QOS factor 0: the job was queued long before the pass).
     opts = [*sprio_files(tmp_path, [], POOL)[:4], "--now", "2026-11-21T12:00:00Z"]
     dump = tmp_path / "jobs.txt"
     dump.write_text(RECORD)
@@ -132,9 +157,9 @@ def test_imported_from_scontrol_show_jobs(tmp_path: Path, run: Callable[..., Any
     result = run("sprio", "-o", "%.5i %9r %10n %.10Y", *opts)
     assert result.exit_code == 0, result.stderr
     assert [" ".join(line.split()) for line in result.stdout.splitlines()[1:]] == [
-        "7 batch high 1350", "7 batch low 600", "7 batch mid 600", "7 batch normal 1350",
+        "7 batch high 1350", "7 batch low 600", "7 batch mid 600", "7 batch normal 350",
         "7 express high 2100", "7 express low 1350", "7 express mid 1350",
-        "7 express normal 2100",
+        "7 express normal 1100",
     ]  # fmt: skip
 
 
@@ -168,3 +193,19 @@ def test_fs_submit_refuses_what_sprio_would_refuse(tmp_path: Path, run: Callable
     assert state.read_bytes() == before
     result = run("submit", "--owner", "alice", "--account", "hep", "--qos", "normal", *opts)
     assert result.exit_code == 0, result.stderr
+
+
+def test_jobs_of_one_qos_list_before_and_since_the_pass(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    # Jobs 1 (60,480 s before the pass: AGE 100) and 2 (at the pass: AGE 0), both
+    # "normal,high" in batch and express, listed in one call: job 1's normal rows carry
+    # QOS 0 (350, 1100), job 2's high's 1000 (1250, 2000).
+    jobs = [*_job("normal,high"), {**_job("normal,high")[0], "id": "2", "submit_time": NOW_EPOCH}]
+    result = run("sprio", "-o", "%.5i %9r %10n %.10Y", *sprio_files(tmp_path, jobs, POOL))
+    assert result.exit_code == 0, result.stderr
+    assert [" ".join(line.split()) for line in result.stdout.splitlines()[1:]] == [
+        "1 batch high 1350", "1 batch normal 350", "1 express high 2100",
+        "1 express normal 1100", "2 batch high 1250", "2 batch normal 1250",
+        "2 express high 2000", "2 express normal 2000",
+    ]  # fmt: skip

@@ -114,7 +114,29 @@ def command(
                 f"{k}={v}" for k, v in sites.items()
             )
         text += _unexplained(unexplained, last_decay is None)
+        text += _held(env, [j for j in new if j.status != "running"])
     report(dry_run, text, ignored)  # (once the state is checked and written)
+
+
+def _held(env: Env, pending: list[Job]) -> str:
+    """``; 1 job its partitions' limits hold back (never started): 30 PartitionNodeLimit
+    (partition "batch": MaxNodes 4, the job asks for 8 nodes)``, or nothing."""
+    from fairshare_cli.core.operations.node_fit import NodeFit
+
+    fit = NodeFit(env.config)
+    held = [(job.id, why) for job in pending if (why := fit.pending(job)) is not None]
+    if not held:
+        return ""
+    listed = ", ".join(f"{job_id} {why}" for job_id, why in held[:_HELD_SHOWN])
+    more = f", ... ({len(held)} in all)" if len(held) > _HELD_SHOWN else ""
+    return (
+        f"; {plural(len(held), 'job')} its partitions' limits hold back (never started): "
+        f"{listed}{more}"
+    )
+
+
+#: How many held jobs the summary names.
+_HELD_SHOWN = 5
 
 
 def _kept(env: Env, written: dict[str, dict[str, Any]]) -> tuple[list[Job], frozenset[str]]:

@@ -1,15 +1,18 @@
 """What a Slurm job must pass to be queued: names the config defines and its user's
 association (:func:`check_slurm_names`, for ``fs submit``, the imports and the state's
 check alike), and nodes of its partitions that could ever run it, as ``sbatch`` tests it
-(``fs submit``); and the CPUs of a node, as ``fs simulate --scheduler slurm`` counts them."""
+(``fs submit``); the partition limits that hold a queued job back, as squeue words them
+(:func:`pending_reason`); and the CPUs of a node, as ``fs simulate --scheduler slurm``
+counts them."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from fairshare_cli.core.config import Config, MachineSpec
+from fairshare_cli.core.config import Config, MachineSpec, PartitionSpec
 from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.timestr import format_slurm_time
 from fairshare_cli.errors import InputError
 
 #: What sbatch prints for ``ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE``.
@@ -83,23 +86,32 @@ class NodeFit:
 
     ``select_nodes`` tests a job against the partition's nodes, idle as they may be
     (``_pick_best_nodes``: "never runnable in partition"), and ``job_allocate`` rejects
-    ``ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE``; a job submitted to several partitions is
-    refused when it fits none (``_select_nodes_parts`` tries each). A job of ``num_nodes``
-    N (``-N N``, which sets both the least and the most nodes: ``verify_node_count``)
-    needs N nodes of the partition and its CPUs (``request_cpus``, the whole job's) must
-    fit its N largest, one node included; without ``-N`` (None: no most, as slurmctld
-    keeps ``max_nodes`` 0) they may spread over all the partition's nodes. Partition
-    limits Slurm refuses only with ``EnforcePartLimits`` (``MaxTime``, which the job then
-    waits on) are not checked: Slurm's default is ``NO``.
+    ``ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE``. A job of ``num_nodes`` N (``-N N``, which
+    sets both the least and the most nodes: ``verify_node_count``) needs N nodes of the
+    partition and its CPUs (``request_cpus``, the whole job's) must fit its N largest, one
+    node included; without ``-N`` (None: no most, as slurmctld keeps ``max_nodes`` 0) they
+    may spread over all the partition's nodes.
+
+    A partition whose limits hold the job back (:func:`pending_reason`) is not tested: with
+    ``EnforcePartLimits=NO`` (Slurm's default) such a job is queued and pends there. Today
+    (``_select_nodes_base``, Slurm 25.11.2 on) every limit ``job_limits_check`` finds skips
+    the node test; Slurm 22.05 tests the nodes anyway, and only ``MaxNodes``/``MinNodes``
+    stop the test first (``get_node_cnts``), so a job asking more nodes or CPUs than the
+    partition has is refused there. Of several partitions (tried by tier, then as named:
+    ``_select_nodes_parts``), one that can run the job is enough; else today's slurmctld
+    refuses the job when one partition was tested, and 22.05's when the last one tried
+    was (each test overwrites the answer).
     """
 
     def __init__(self, config: Config) -> None:
         self.config = config
         self.users: frozenset[str] | None = None
         self.sizes: dict[str, list[tuple[int, int]]] = {}
-        self.answers: dict[tuple[Any, ...], str | None] = {}
+        self.answers: dict[tuple[Any, ...], tuple[str | None, str | None]] = {}
+        self.holds: dict[tuple[Any, ...], str | None] = {}
         parts = tuple(p for p, spec in config.partitions.items() if spec.default)
         self.default_parts = parts or tuple(config.partitions) or ("",)
+        self.today = config.priority.output_compat != "22.05"
 
     def is_slurm_job(self, job: Job) -> bool:
         """A job naming an account, partition or QOS, or whose user has an association (as
@@ -127,30 +139,129 @@ class NodeFit:
             )
         return self.sizes[part]
 
-    def check(self, job: Job) -> None:
+    def held(self, job: Job, part: str) -> str | None:
+        """Why the partition's limits hold ``job`` back there (:func:`pending_reason`)."""
+        key = (part, job.num_nodes, job.request_cpus, job.time_limit)
+        if key not in self.holds:
+            spec = self.config.partitions.get(part)
+            self.holds[key] = pending_reason(job, spec, self.part_sizes(part))
+        return self.holds[key]
+
+    def pending(self, job: Job) -> str | None:
+        """Why a queued Slurm job never starts: the limits of every one of its partitions
+        hold it back (each partition's reason, as :meth:`check` words it); else None."""
+        if not self.config.machines or not self.is_slurm_job(job):
+            return None
+        reasons = []
+        for part in job.partitions or self.default_parts:
+            reason = self.held(job, part)
+            if reason is None:
+                return None
+            reasons.append(_with_where(reason, f'partition "{part}"' if part else "the pool"))
+        return "; ".join(reasons)
+
+    def check(self, job: Job) -> str | None:
         """Refuse a Slurm job that no nodes of its partitions could ever run.
+
+        Returns:
+            The pending reason when the limits of every partition hold the job back
+            (``PartitionNodeLimit (partition "batch": ...)``): it is queued, and waits.
 
         Raises:
             InputError: naming the job, what it asks and what each partition has.
         """
         if not self.config.machines or not self.is_slurm_job(job):
-            return
+            return None
         parts = job.partitions or self.default_parts
-        key = (parts, job.num_nodes, job.request_cpus)
+        key = (parts, job.num_nodes, job.request_cpus, job.time_limit)
         if key not in self.answers:
-            self.answers[key] = self._why_never(parts, job)
-        reason = self.answers[key]
-        if reason is not None:
-            raise InputError(f"job {job.id}: {reason} {UNAVAILABLE}")
+            self.answers[key] = self._outcome(parts, job)
+        refusal, pending = self.answers[key]
+        if refusal is not None:
+            raise InputError(f"job {job.id}: {refusal} {UNAVAILABLE}")
+        return pending
 
-    def _why_never(self, parts: tuple[str, ...], job: Job) -> str | None:
-        reasons = []
-        for part in parts:
-            reason = _never_runnable(job, self.part_sizes(part))
-            if reason is None:
-                return None
-            reasons.append((f'partition "{part}" ' if part else "the pool ") + reason)
-        return "; ".join(reasons)
+    def _outcome(self, parts: tuple[str, ...], job: Job) -> tuple[str | None, str | None]:
+        """(why sbatch refuses the job, why it pends), each None when it does not."""
+        specs = self.config.partitions
+        order = sorted(parts, key=lambda p: -specs[p].priority_tier if p in specs else -1)
+        never, held, last_tested, runnable = [], [], False, False
+        for part in order:
+            label = f'partition "{part}"' if part else "the pool"
+            spec, sizes = specs.get(part), self.part_sizes(part)
+            reason = pending_reason(job, spec, sizes)
+            timed = reason is not None and reason.startswith(TIME_LIMIT)  # (tested anyway)
+            stops = (None if timed else reason) if self.today else node_limit(job, spec)
+            if stops is not None:
+                held.append(_with_where(reason or stops, label))
+                last_tested = False
+                continue
+            why = _never_runnable(job, sizes)
+            if why is None and reason is None:
+                return None, None
+            if why is None:  # (it fits, but waits on the time limit: never refused)
+                runnable = True
+                held.append(_with_where(reason or "", label))
+                continue
+            never.append(f"{label} {why}")
+            last_tested = True
+        if never and not runnable and (self.today or last_tested):
+            return "; ".join(never), None
+        return None, "; ".join(held)
+
+
+#: The reasons squeue prints for a job a partition's limits hold back (``job_limits_check``).
+NODE_LIMIT = "PartitionNodeLimit"
+PART_CONFIG = "PartitionConfig"
+TIME_LIMIT = "PartitionTimeLimit"
+
+
+def node_limit(job: Job, spec: PartitionSpec | None) -> str | None:
+    """``PartitionNodeLimit (MaxNodes 4, the job asks for 8 nodes)`` when the job's node
+    count (``-N``) is outside the partition's ``MinNodes``..``MaxNodes`` (``_part_access_check``
+    through ``_qos_part_check``: a job without ``-N`` is given at least ``MinNodes`` and has
+    no most); else None."""
+    want = job.num_nodes
+    if want is None or spec is None:
+        return None
+    if want < spec.min_nodes:
+        return f"{NODE_LIMIT} (MinNodes {spec.min_nodes}, the job asks for {_nodes(want)})"
+    if spec.max_nodes is not None and want > spec.max_nodes:
+        return f"{NODE_LIMIT} (MaxNodes {spec.max_nodes}, the job asks for {_nodes(want)})"
+    return None
+
+
+def pending_reason(
+    job: Job, spec: PartitionSpec | None, sizes: Sequence[tuple[int, int]]
+) -> str | None:
+    """Why a partition's limits hold ``job`` back, checked in ``_part_access_check``'s
+    order (the job's pending reason, as ``job_limits_check`` gives it): more CPUs than the
+    partition has (``PartitionConfig``), more nodes than it has, or a node count outside
+    ``MinNodes``..``MaxNodes`` (``PartitionNodeLimit``), a time limit above ``MaxTime``
+    (``PartitionTimeLimit``); None when nothing does."""
+    cpus = sum(size * count for size, count in sizes)
+    if job.request_cpus > cpus:  # (a partition of no nodes too: 25.11's "empty partitions")
+        return f"{PART_CONFIG} ({cpus} CPUs in all, the job asks for {job.request_cpus})"
+    nodes = sum(count for _, count in sizes)
+    if job.num_nodes is not None and job.num_nodes > nodes:
+        return f"{NODE_LIMIT} ({_nodes(nodes)} in all, the job asks for {job.num_nodes})"
+    limit = node_limit(job, spec)
+    if limit is None and spec is not None and spec.max_time is not None:
+        asked = job.time_limit
+        if asked is not None and asked > spec.max_time:
+            top, want = format_slurm_time(spec.max_time), format_slurm_time(asked)
+            return f"{TIME_LIMIT} (MaxTime {top}, the job asks for {want})"
+    return limit
+
+
+def _nodes(count: int) -> str:
+    return "1 node" if count == 1 else f"{count} nodes"
+
+
+def _with_where(reason: str, label: str) -> str:
+    """``PartitionNodeLimit (partition "batch": MaxNodes 4, ...)``."""
+    word, detail = reason.split(" (", 1)
+    return f"{word} ({label}: {detail}"
 
 
 def _never_runnable(job: Job, sizes: Sequence[tuple[int, int]]) -> str | None:

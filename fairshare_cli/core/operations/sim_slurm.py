@@ -34,10 +34,11 @@ events); a job with ``num_nodes`` > 1 takes ``ceil(cpus / nodes)`` CPUs on each 
 nodes; memory, GRES, licences, QOS and association limits and preemption are not modelled;
 in backfill, the jobs of a batch after the first that cannot start now are not tested (nor
 counted against ``bf_max_job_test``); a job with no time limit is planned as running for
-ever (Slurm uses the partition's ``MaxTime``; here partitions have none); ties of
+ever (Slurm uses the partition's ``MaxTime``: not modelled); ties of
 priority go by job id, not first by submit time (``sort_job_queue2``: the same order where
-ids follow submission); the records of a job of several QOS but one partition are sorted by
-their own priorities (Slurm sorts them all at the job's priority, of the QOS it last tried).
+ids follow submission); a job of several QOS but one partition sorts at its highest QOS's
+priority until the first decay pass after its submission, though in Slurm the first walk
+of its records already leaves it at its last record's.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor.negotiator import machine_names
 from fairshare_cli.core.jobs import Job
-from fairshare_cli.core.operations.node_fit import node_cpus
+from fairshare_cli.core.operations.node_fit import NodeFit, node_cpus
 from fairshare_cli.core.operations.sim_row import JobStart, SimRow
 from fairshare_cli.core.operations.slurm_pending import PendingJobs, Record, Score
 from fairshare_cli.core.operations.slurm_series import SlurmSeries
@@ -106,6 +107,7 @@ class SlurmSim:
         self.node_parts = frozenset().union(*(n.partitions for n in self.nodes))
         self.capacity = sum(n.cpus for n in self.nodes)
         self.default_parts = tuple(p for p, s in config.partitions.items() if s.default)
+        self.fit = NodeFit(config)  # (a partition whose limits hold a job back: no record)
         batches = [b if isinstance(b, JobBatch) else JobBatch(b) for b in workload]
         self.pending_work = sorted(
             batches, key=lambda b: (self._submitted(b.job), b.job.cluster_proc)
@@ -139,7 +141,7 @@ class SlurmSim:
                 self._count_waiting(batch.job, batch.count)
             elif batch.job.status == "running":
                 for i in range(batch.count):
-                    job = _under(replace(batch.job, id=batch.job_id(i)), None)
+                    job = _under(replace(batch.job, id=batch.job_id(i)), None, config.qos)
                     began = job.start_time if job.start_time is not None else start
                     nodes = self._fit(job, self._parts(job)) or self.nodes[: job.num_nodes or 1]
                     self._place(job, nodes, began, queued=True)
@@ -247,10 +249,20 @@ class SlurmSim:
                 multi[job.id] = len(job.partitions) > 1 or "," in (job.qos or "")
         # Every queued job has a priority, one not yet eligible too (its age 0 until its
         # begin time, as slurmctld's at the pass); :func:`_begun` holds it back.
+        held = self.fit.held
+        by_id = {job.id: job for job in jobs}
+        ends: dict[str, list[Any]] = {}  # a job of several QOS in one partition: its rows
         for row in compute_rows(jobs, ctx, when, listed_at=INF):
+            job = by_id[row.job_id]
+            if held(job, row.partition) is not None:
+                continue  # (``_job_runnable_test2``: job_limits_check holds it back there)
             tier = ctx.partitions[row.partition].priority_tier
             p = controller_priority(row, multi[row.job_id])
             records.setdefault(row.job_id, []).append((tier, p, row.partition, row.qos))
+            if multi[row.job_id] and len(job.partitions) < 2:
+                ends.setdefault(row.job_id, []).append(row)
+        for job_id, rows in ends.items():
+            records[job_id] = _at_job_priority(records[job_id], rows, by_id[job_id], when)
         return {job_id: tuple(own) for job_id, own in records.items()}
 
     def _priorities(self, t: float) -> None:
@@ -449,6 +461,17 @@ class SlurmSim:
         return out
 
 
+def _at_job_priority(records: list[Record], rows: list[Any], job: Job, when: float) -> list[Record]:
+    """The records of a job of several QOS in one partition, at the job's priority, as
+    ``sort_job_queue2`` sorts them (no ``part_ptr_list``): its highest QOS's until the first
+    decay pass after submission (``set_job_prio``), then its last record's (the pass uses
+    the QOS slurmctld last tried, its lowest); their order kept (highest QOS first)."""
+    from fairshare_cli.core.slurm.priority import controller_priority, submitted_since
+
+    p = controller_priority(rows[0] if submitted_since(job.submit_time, when) else rows[-1])
+    return [(tier, p, part, qos) for tier, _, part, qos in records]
+
+
 def _begun(order: Iterable[tuple[JobBatch, Record]], t: float) -> Iterator[tuple[JobBatch, Record]]:
     """The records of ``order`` whose job's begin (eligible) time has come by ``t``: neither
     the main scheduler nor backfill tries a job before it, whatever ``PriorityFlags`` say
@@ -466,10 +489,10 @@ def _job_of(batch: JobBatch, i: int, record: Record) -> Job:
     return _under(job, record[3])
 
 
-def _under(job: Job, qos: str | None) -> Job:
+def _under(job: Job, qos: str | None, defined: Any = None) -> Job:
     """A job of several QOS as it runs under ``qos``: slurmctld sets the QOS of the record
-    it starts the job from; one running already runs under its first (None), the QOS
-    ``_get_qos_info`` gives it at submission. A job of one QOS as it is."""
+    it starts the job from; one running already (None) under the one ``_get_qos_info``
+    gave it at submission (:func:`running_qos` over ``defined``, the config's QOS)."""
     if job.qos is None or "," not in job.qos:
         return job
-    return replace(job, qos=qos or running_qos(job.qos))
+    return replace(job, qos=qos or running_qos(job.qos, defined))

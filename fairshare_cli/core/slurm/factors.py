@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from fairshare_cli.core.limits import UINT32_MAX
@@ -187,13 +187,19 @@ def job_user(owner: str) -> str:
     return owner.split("@", 1)[0]
 
 
-def running_qos(qos: str | None) -> str | None:
+def running_qos(qos: str | None, defined: Mapping[str, Any] | None = None) -> str | None:
     """The QOS a running job of ``qos`` is charged under: a job of several QOS runs under
-    one, and fs, which does not keep which, takes its first (the QOS ``_get_qos_info``
-    gives such a job at submission); a job of one QOS under it."""
+    one, and fs, which does not keep which, takes the one ``_get_qos_info`` gives it at
+    submission, the first of the list sorted by priority (``priority_sort_qos_desc``:
+    highest first, ties as named; ``defined``: the config's ``[qos]``, whose ``priority``
+    it reads, a QOS it lacks at 0); a job of one QOS under it."""
     if not qos or "," not in qos:
         return qos
-    return next((name for name in qos.split(",") if name), None)
+    names = [name for name in qos.split(",") if name]
+    if not names:
+        return None
+    table = defined or {}
+    return max(names, key=lambda n: table[n].priority if n in table else 0)
 
 
 def split_qos(where: str, qos: str | None, several: bool = True) -> tuple[str, ...]:

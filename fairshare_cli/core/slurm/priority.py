@@ -318,6 +318,8 @@ class FactorMaker:
                 several that the Slurm version modelled does not take.
         """
         text = job.qos or self.ctx.default_qos
+        if text is not None and "," in text and submitted_since(job.submit_time, self.now):
+            text = f"{text}\0new"  # (its priority-0 rows keep its highest QOS's factor)
         got = self.qos_cache.get(text)
         if got is None:
             if text is None or "," not in text:
@@ -340,13 +342,22 @@ class FactorMaker:
         """A job's several QOS (Slurm 24.11 on, ``_get_qos_ptr_list``): named once each
         (empty names skipped, as ``strtok`` does), highest priority first, QOS of one
         priority as named (``priority_sort_qos_desc`` through glibc's stable ``qsort``).
-        A QOS of priority 0 shows the factor of the job's own QOS, the first
-        (``_create_prio_list_qos`` keeps the job's factor unless the QOS has a priority;
-        ``_get_qos_info`` sets the job's QOS to the first at submission).
+
+        A row's QOS factor is its QOS's, but for a QOS of priority 0, whose row keeps the
+        factor of the job's own QOS as of the last priority pass (``_create_prio_list_qos``
+        copies the job's factors and replaces the QOS's only if it has a priority). The
+        job's own QOS is its highest at submission (``_get_qos_info``); then slurmctld tries
+        the job under each QOS in turn, the lowest last, and keeps the last it tried
+        (``_select_nodes_qos`` at submission, then the schedulers' walks of the queue:
+        ``job_ptr->qos_ptr = job_queue_rec->qos_ptr``), so from the first decay pass on
+        (``decay_apply_weighted_factors``) the job's factor is its lowest QOS's: 0 when a QOS
+        of priority 0 is in the list. A job submitted since the last pass (``text`` ends
+        ``\\0new``) still has its highest QOS's.
 
         Raises:
             InputError: Slurm 22.05 (one QOS a job), a list of one QOS, an unknown QOS.
         """
+        text, new, _ = text.partition("\0")
         names = list(split_qos(f"job {job.id}", text, self.ctx.multi_qos))
         factors = {name: self._qos_factor(job, name) for name in names}
         qos = self.ctx.qos
@@ -355,11 +366,11 @@ class FactorMaker:
             return qos[name].priority if name in qos else 0
 
         names.sort(key=lambda name: -priority(name))
-        first = factors[names[0]]
+        own = factors[names[0] if new else names[-1]]
         weight = self.weights[5]
         out = []
         for name in names:
-            f_qos = factors[name] if priority(name) else first
+            f_qos = factors[name] if priority(name) else own
             out.append((name, f_qos, f_qos * weight))
         return tuple(out)
 
@@ -408,6 +419,12 @@ def tier_order(pinfos: list[tuple[PartitionInfo, float]]) -> list[tuple[Partitio
     if len(pinfos) < 2 or len({info.priority_tier for info, _ in pinfos}) < 2:
         return pinfos
     return sorted(pinfos, key=lambda pf: -pf[0].priority_tier)
+
+
+def submitted_since(submitted: float | None, when: float) -> bool:
+    """Whether a job submitted at ``submitted`` came after the decay pass at ``when``, which
+    then has not computed its factors (one with no submit time did not)."""
+    return submitted is not None and submitted >= when
 
 
 def controller_priority(row: PriorityRow, multi_partition: bool = False) -> int:

@@ -25,7 +25,12 @@ import msgspec
 
 from fairshare_cli.core.names import job_sort_key
 from fairshare_cli.core.slurm.factors import job_user
-from fairshare_cli.core.slurm.priority import FactorMaker, PriorityContext, PriorityRow
+from fairshare_cli.core.slurm.priority import (
+    FactorMaker,
+    PriorityContext,
+    PriorityRow,
+    submitted_since,
+)
 
 #: The job fields :func:`compute_table` reads, in the order jobs files usually write them:
 #: ``io/jobs.py``'s ``load_jobs`` may hand it records of only these, for a file with no
@@ -393,7 +398,10 @@ class TableBuilder:
             if length < last_len or (length == last_len and jid <= last):
                 ordered = False
             last, last_len = jid, length
-            key = (job.partition, job.qos, job.num_nodes, job.request_cpus, job.request_memory,
+            qos = job.qos
+            if qos is not None and "," in qos and submitted_since(job.submit_time, now):
+                qos += "\0new"  # (several QOS, submitted since the pass: FactorMaker.qos_values)
+            key = (job.partition, qos, job.num_nodes, job.request_cpus, job.request_memory,
                    job.time_limit)  # fmt: skip
             if attributes_matter and job.attributes:  # its TRES may differ by attributes
                 own: Any = self.part_shares(job)

@@ -125,7 +125,7 @@ class RunningJob(NamedTuple):
 
 
 def _usage_factor(config: Config, qos: str | None) -> float:
-    spec = config.qos.get(running_qos(qos) or "normal")
+    spec = config.qos.get(running_qos(qos, config.qos) or "normal")
     return spec.usage_factor if spec is not None and spec.usage_factor >= 0 else 1.0
 
 

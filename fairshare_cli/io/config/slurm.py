@@ -185,7 +185,8 @@ def read_partitions(top: Reader, file: str) -> dict[str, PartitionSpec]:
     r0 = named_tables(top, "partitions")
     out: dict[str, PartitionSpec] = {}
     for name, body in r0.table.items():
-        keys = ("priority_job_factor", "default", "max_time", "priority_tier")
+        keys: tuple[str, ...] = ("priority_job_factor", "default", "max_time")
+        keys += ("priority_tier", "max_nodes", "min_nodes")
         r = Reader(body, f"partitions.{name}", file, keys)
         out[name] = PartitionSpec(
             name=name,
@@ -193,6 +194,8 @@ def read_partitions(top: Reader, file: str) -> dict[str, PartitionSpec]:
             default=r.get("default", r.boolean, False),
             max_time=r.dur("max_time", None, minutes=True),
             priority_tier=r.int_("priority_tier", 1, lo=0, hi=65533),
+            max_nodes=r.int_("max_nodes", None, lo=0, hi=UINT32_MAX - 1),
+            min_nodes=r.int_("min_nodes", 0, lo=0, hi=UINT32_MAX - 1),
         )
     return out
 

@@ -401,12 +401,24 @@ def _partition_line(
     if "maxtime" in merged:
         value = merged["maxtime"]
         spec["max_time"] = "INFINITE" if value.upper() == "UNLIMITED" else value
+    _node_limits(merged, where, spec)
     partitions[name] = spec
     nodes = merged.get("nodes", "")
     try:
         part_nodes[name] = (where, ["ALL"] if nodes.upper() == "ALL" else expand_hostlist(nodes))
     except HostlistError as exc:
         raise InputError(f"{where}: Nodes: {exc}") from None
+
+
+def _node_limits(merged: dict[str, str], where: str, spec: dict[str, Any]) -> None:
+    """``MaxNodes`` and ``MinNodes`` (``UNLIMITED`` or ``INFINITE``, and MinNodes 0, the
+    defaults, left out)."""
+    top = merged.get("maxnodes")
+    if top is not None and top.upper() not in ("UNLIMITED", "INFINITE"):
+        spec["max_nodes"] = _whole(top, "MaxNodes", where)
+    least = merged.get("minnodes")
+    if least is not None and (least_n := _whole(least, "MinNodes", where)):
+        spec["min_nodes"] = least_n
 
 
 def _attach_partitions(

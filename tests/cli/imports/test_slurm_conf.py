@@ -80,6 +80,44 @@ def test_scontrol_show_config_gives_what_slurm_conf_gives(
     assert ours == {k: v for k, v in theirs.items() if k != "flags"}
 
 
+@pytest.mark.parametrize(
+    ("capture", "conf"),
+    [
+        pytest.param(
+            "slurm-26.05/ft4_t2_idle", "slurm-26.05/config/slurm.conf.fairtree", id="26.05"
+        ),
+        pytest.param("slurm-22.05/ft2_idle", "slurm-22.05/config/slurm.conf.fairtree", id="22.05"),
+    ],
+)
+def test_show_config_merges_over_slurm_conf_without_a_clash(
+    tmp_path: Path, run: Callable[..., Any], capture: str, conf: str
+) -> None:
+    """slurm.conf's ``PriorityCalcPeriod=1`` and ``PriorityMaxAge=1:00:00`` are what
+    ``scontrol show config`` prints as ``00:01:00`` and ``01:00:00`` (one minute, one hour):
+    merged into the config slurm.conf made, they are unchanged, kept as the file spells
+    them. fs refused the second import: 'priority.calc_period is "1" in the file, the
+    import says "00:01:00"; pass --replace to overwrite it'."""
+    config = tmp_path / "pool.toml"
+    assert run("import", "slurm-conf", str(FIXTURES / conf), "--into", str(config)).exit_code == 0
+    before = config.read_text()
+    shown = FIXTURES / capture / "scontrol_show_config_prior.txt"
+    res = run("import", "slurm-conf", str(shown), "--into", str(config))
+    assert res.exit_code == 0, res.stderr
+    assert "(2 added, 0 replaced, 12 unchanged)" in res.stderr + res.stdout
+    after = config.read_text()
+    assert 'calc_period = "1"\n' in before and 'calc_period = "1"\n' in after
+    assert 'max_age = "1:00:00"\n' in after
+    res = run("import", "slurm-conf", str(shown), "--into", str(config))
+    assert "(0 added, 0 replaced, 14 unchanged)" in res.stderr + res.stdout
+    config.write_text(after.replace('calc_period = "1"', 'calc_period = "2"'))
+    res = run("import", "slurm-conf", str(shown), "--into", str(config))
+    assert (res.exit_code, res.stdout) == (2, "")
+    assert res.stderr == (
+        f'fs: error: {config}: priority.calc_period is "2" in the file, the import says '
+        '"00:01:00"; pass --replace to overwrite it\n'
+    )
+
+
 def test_show_config_without_a_knob_is_refused(refuse_dump: Refuse) -> None:
     refuse_dump(
         "slurm-conf",
@@ -174,3 +212,28 @@ def test_partition_tiers_and_the_old_priority_key(tmp_path: Path, run: Callable[
         "[partitions.express]\npriority_job_factor = 4\npriority_tier = 3\ndefault = false",
         "[partitions.old]\npriority_job_factor = 2\npriority_tier = 2\ndefault = false\n",
     ]
+
+
+def test_partition_max_and_min_nodes(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``MaxNodes`` and ``MinNodes`` become ``max_nodes`` and ``min_nodes`` (``UNLIMITED``
+    or ``INFINITE`` and ``MinNodes=0``, the defaults, left out; a ``DEFAULT`` line's too)."""
+    conf = tmp_path / "slurm.conf"
+    conf.write_text(
+        "NodeName=n1 CPUs=4\nPartitionName=DEFAULT Nodes=ALL MaxNodes=6\n"
+        "PartitionName=batch Default=YES MinNodes=2\n"
+        "PartitionName=wide MaxNodes=UNLIMITED MinNodes=0\n"
+        "PartitionName=odd MaxNodes=INFINITE\n"
+    )
+    result = run("import", "slurm-conf", str(conf))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.split("\n\n")[1:] == [
+        "[partitions.batch]\npriority_job_factor = 1\ndefault = true\nmax_nodes = 6\nmin_nodes = 2",
+        "[partitions.wide]\npriority_job_factor = 1\ndefault = false",
+        "[partitions.odd]\npriority_job_factor = 1\ndefault = false\n",
+    ]
+    conf.write_text("NodeName=n1 CPUs=4\nPartitionName=batch Nodes=ALL MaxNodes=many\n")
+    result = run("import", "slurm-conf", str(conf))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f'fs: error: {conf}:2: MaxNodes: expected a whole number, got "many"\n'
+    )
