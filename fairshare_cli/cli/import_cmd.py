@@ -108,8 +108,8 @@ def history(
 
     \b
     Examples:
-      fs import history sample_configs/history.csv --now 2026-11-21T12:00:00Z
-      fs import history h.csv --cycle 300 --cycle-start 2026-11-20T00:00:00Z
+      fs import history sample_configs/history.csv --state new.json
+      fs import history sample_configs/history.csv --cycle 300 --state cycled.json
     Each record: owner, accounting_group, account, partition, qos, dirac_group, start,
     end (empty: still running), slots, cpus. The HTCondor accountant replays it exactly
     (as if it updated at every start and end); with --cycle, as a negotiator on that grid
