@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fairshare_cli.render.fit import COMPACT_SEPARATOR, SEPARATOR, plan
+from fairshare_cli.render.fit import COMPACT_SEPARATOR, SEPARATOR, _unbroken_width, plan
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "sample_configs"
@@ -69,18 +69,76 @@ nums = st.integers(min_value=0, max_value=10**12).map(str)
     st.integers(min_value=10, max_value=120),
 )
 def test_plan_never_narrows_numbers(rows: list[tuple[str, ...]], width: int) -> None:
-    """Numeric columns keep their widest cell; the table fits whenever text can give way."""
+    """Numeric columns keep their widest cell; text columns are never narrower than
+    their words; the table fits whenever text can give way that far."""
     headers = ["Name", "Effective Priority", "Group", "In Use"]
     numeric = [False, True, False, True]
     layout = plan(headers, numeric, rows, width)
     for k in (1, 3):
         assert layout.widths[k] >= max(len(r[k]) for r in rows)
         assert all(len(line) <= layout.widths[k] for line in layout.headers[k].splitlines())
+    words = {k: max(8, *(_unbroken_width(r[k]) for r in rows)) for k in (0, 2)}
+    for k in (0, 2):
+        if not (layout.stacked and k == 0):
+            assert layout.widths[k] >= min(words[k], max(len(r[k]) for r in rows))
     total = layout.width
     sep = COMPACT_SEPARATOR if layout.compact else SEPARATOR
-    floor = sum(layout.widths[k] for k in (1, 3)) + sep * 3 + 2 * 8
+    floor = sum(layout.widths[k] for k in (1, 3)) + sep * 3 + words[0] + words[2]
     if floor <= width:
         assert total <= width
+
+
+QUOTA_AT_60 = """\
+Group quotas
+Group
+    Config  Subtree  Effective                   In
+     Quota    Quota      Quota  Limit  Surplus  Use  Demand
+━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━
+<none>
+             420.00     100.00    190  yes        2     353
+  group_chemistry
+    120.00   120.00      70.00    100  no         0     100
+    group_chemistry.lab
+     50.00    50.00      50.00     50  no         6       6
+  group_physics
+    200.00   200.00      20.00     20  yes        2       2
+    group_physics.astro
+0.3000 dyn    60.00      60.00     60  no         2       2
+    group_physics.hep
+0.6000 dyn   120.00     120.00    120  no         8     198
+"""
+
+
+def test_quota_at_60_columns_puts_each_group_on_its_own_line(run: Callable[..., Any]) -> None:
+    """``COLUMNS=60 fs quota``: the numbers alone need 59 columns, so each group's name
+    (whole, indented by depth) goes on a line above its figures; before, the names were
+    folded four letters at a time (``grou``, ``p_``, ``chem``, ``istr``, ``y``) in a table
+    69 wide."""
+    view = ["quota", "--jobs-file", str(SAMPLE / "jobs.json"), *BASE]
+    result = run(*view, env={"COLUMNS": "60"})
+    assert result.exit_code == 0, result.stderr
+    assert [line.rstrip() for line in result.stdout.splitlines()] == QUOTA_AT_60.splitlines()
+    assert numbers(result.stdout) == numbers(run(*view, "--wide").stdout)
+
+
+@pytest.mark.parametrize("columns", [60, 80])
+def test_negotiate_dry_run_fits_and_breaks_no_word(run: Callable[..., Any], columns: int) -> None:
+    """``COLUMNS=60 fs negotiate --dry-run``: every line within the terminal, every
+    submitter's name whole on one line (at 60 on a line of its own; before, folded to
+    ``group_`` / ``chemistr`` / ``y.lab.`` ...), the reason words whole, numbers whole."""
+    view = ["negotiate", "--dry-run", "--jobs-file", str(SAMPLE / "jobs.json"), *BASE]
+    result = run(*view, env={"COLUMNS": str(columns)})
+    assert result.exit_code == 0, result.stderr
+    lines = [line.rstrip() for line in result.stdout.splitlines()]
+    assert max(len(line) for line in lines) <= columns
+    assert numbers(result.stdout) == numbers(run(*view, "--wide").stdout)
+    if columns == 60:
+        import json
+
+        doc = json.loads(run(*view, "--json").stdout)
+        for name in {s["name"] for s in doc["submitters"]}:
+            assert name in lines, name
+        assert "preempt" not in lines and "no_preemption" in result.stdout
 
 
 def test_a_pipe_without_columns_keeps_rows_whole(
