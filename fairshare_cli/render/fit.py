@@ -110,12 +110,14 @@ def _longest_number(texts: Sequence[str]) -> int:
     return max((len(m) for t in texts for m in _NUMBER.findall(t)), default=0)
 
 
-_BREAK_AFTER = ".@_-/,"
+#: After these a name may be folded: a domain, a group path, a list. Not after "_": a
+#: scheduler word (`group_physics`, `no_preemption`, `lhcb_user`) stays whole.
+_BREAK_AFTER = ".@-/,"
 
 
 def fold_cell(text: str, width: int) -> str:
     """``text`` on lines of at most ``width``: broken at a space, else after one of
-    ``._@-/,`` (never inside a number), else anywhere; continuations indented two more
+    ``.@-/,`` (never inside a number), else anywhere; continuations indented two more
     than the first line (a hierarchy's indentation stays visible)."""
     if len(text) <= width or width < 4:
         return text
@@ -150,7 +152,7 @@ def fold_cell(text: str, width: int) -> str:
 
 def _longest_piece(body: str) -> int:
     """The longest part of ``body`` that :func:`fold_cell` never breaks: between spaces
-    and after one of ``._@-/,`` (a number's dot is not a break)."""
+    and after one of ``.@-/,`` (a number's dot is not a break)."""
     longest = start = 0
     for i, char in enumerate(body):
         if char == " ":

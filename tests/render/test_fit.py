@@ -109,13 +109,17 @@ Group
 """
 
 
-def test_quota_at_60_columns_puts_each_group_on_its_own_line(run: Callable[..., Any]) -> None:
-    """``COLUMNS=60 fs quota``: the numbers alone need 59 columns, so each group's name
-    (whole, indented by depth) goes on a line above its figures; before, the names were
-    folded four letters at a time (``grou``, ``p_``, ``chem``, ``istr``, ``y``) in a table
-    69 wide."""
+@pytest.mark.parametrize("columns", ["60", "80"])
+def test_quota_at_60_and_80_columns_puts_each_group_on_its_own_line(
+    run: Callable[..., Any], columns: str
+) -> None:
+    """``COLUMNS=60 fs quota`` (and 80): the figures alone need 59 columns, and a group's
+    name beside them would be cut inside a word, so each name (whole, indented by depth)
+    goes on a line above its figures. Before, at 60 the names were folded four letters at
+    a time (``grou``, ``p_``, ``chem``, ``istr``, ``y``) in a table 69 wide, and at 80
+    ``group_chemistry.lab`` was cut after ``group_``."""
     view = ["quota", "--jobs-file", str(SAMPLE / "jobs.json"), *BASE]
-    result = run(*view, env={"COLUMNS": "60"})
+    result = run(*view, env={"COLUMNS": columns})
     assert result.exit_code == 0, result.stderr
     assert [line.rstrip() for line in result.stdout.splitlines()] == QUOTA_AT_60.splitlines()
     assert numbers(result.stdout) == numbers(run(*view, "--wide").stdout)
@@ -158,8 +162,9 @@ def test_a_pipe_without_columns_keeps_rows_whole(
         pytest.param("short", 8, "short", id="fits"),
         pytest.param("101.92 101.93 101.94", 14, "101.92 101.93\n  101.94", id="at-space"),
         pytest.param(
-            "    group_physics.hep", 17, "    group_\n      physics.hep", id="keeps-indent"
+            "    group_physics.hep", 19, "    group_physics.\n      hep", id="keeps-indent"
         ),
+        pytest.param("no_preemption", 12, "no_preemptio\n  n", id="underscore-is-no-break"),
         pytest.param("alice@example.org", 10, "alice@\n  example.\n  org", id="after-punct"),
         pytest.param("1234.5678", 6, "1234.5\n  678", id="no-break-inside-number"),
     ],
