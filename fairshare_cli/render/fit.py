@@ -249,10 +249,10 @@ def stacked_lines(
     rows: Sequence[Sequence[str]],
     layout: Layout,
 ) -> list[str]:
-    """A stacked table's lines: the title, the headers of the columns after the first
-    (bottom-aligned; the first column's header at the left of the first line when there is
-    room, else on a line above), a rule, and per row its first cell on lines of its own
-    (folded between words at the table's width; none when it is empty), then the rest."""
+    """A stacked table's lines: the title, the first column's header on a line of its own
+    as its cells are, the other columns' headers (bottom-aligned), a rule, and per row its
+    first cell on lines of its own (folded between words at the table's width; none when
+    it is empty), then the rest of the row."""
     total = layout.width
     cols = range(1, len(headers))
     sep = " " * COMPACT_SEPARATOR
@@ -269,13 +269,8 @@ def stacked_lines(
         line([h[i - high + len(h)] if i >= high - len(h) else "" for h in heads])
         for i in range(high)
     ]
-    first = headers[0]
-    if top[0][: len(first) + 1].strip():
-        top.insert(0, first)
-    else:
-        top[0] = first + top[0][len(first) :]
     out = [title] if title else []
-    out += [*top, "━" * total]
+    out += [headers[0], *top, "━" * total]
     for row in rows:
         if row[0]:
             out += fold_cell(row[0], total).splitlines()
