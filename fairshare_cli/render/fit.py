@@ -243,16 +243,15 @@ def plan(
 
 
 def stacked_lines(
-    title: str,
     headers: Sequence[str],
     numeric: Sequence[bool],
     rows: Sequence[Sequence[str]],
     layout: Layout,
-) -> list[str]:
-    """A stacked table's lines: the title, the first column's header on a line of its own
-    as its cells are, the other columns' headers (bottom-aligned), a rule, and per row its
-    first cell on lines of its own (folded between words at the table's width; none when
-    it is empty), then the rest of the row."""
+) -> tuple[list[str], list[str]]:
+    """A stacked table's heading lines and body lines: the first column's header on a line
+    of its own, as its cells are, then the other columns' headers (bottom-aligned); a rule,
+    and per row its first cell on lines of its own (folded between words at the table's
+    width; none when it is empty), then the rest of the row."""
     total = layout.width
     cols = range(1, len(headers))
     sep = " " * COMPACT_SEPARATOR
@@ -269,8 +268,7 @@ def stacked_lines(
         line([h[i - high + len(h)] if i >= high - len(h) else "" for h in heads])
         for i in range(high)
     ]
-    out = [title] if title else []
-    out += [headers[0], *top, "━" * total]
+    out = ["━" * total]
     for row in rows:
         if row[0]:
             out += fold_cell(row[0], total).splitlines()
@@ -278,7 +276,7 @@ def stacked_lines(
         parts = [cell.splitlines() or [""] for cell in cells]
         for i in range(max(len(p) for p in parts)):
             out.append(line([p[i] if i < len(p) else "" for p in parts]))
-    return out
+    return [headers[0], *top], out
 
 
 class FitTable:
@@ -344,8 +342,11 @@ class FitTable:
         if layout.stacked:
             from rich.text import Text
 
-            lines = stacked_lines(self.title, headers, numeric, self.rows, layout)
-            yield Text("\n".join(lines), no_wrap=True, overflow="ignore")
+            head, body = stacked_lines(headers, numeric, self.rows, layout)
+            if self.title:  # (styled as Rich styles a table's title and heading)
+                yield Text(self.title, style="table.title", no_wrap=True, overflow="ignore")
+            yield Text("\n".join(head), style="table.header", no_wrap=True, overflow="ignore")
+            yield Text("\n".join(body), no_wrap=True, overflow="ignore")
             return
         need = layout.width
         titled = len(self.title) <= need  # (a longer title is a line of its own: not folded)

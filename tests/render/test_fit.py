@@ -174,3 +174,21 @@ def test_fold_cell(text: str, width: int, folded: str) -> None:
 
     assert fold_cell(text, width) == folded
     assert all(len(line) <= width for line in folded.splitlines())
+
+
+def test_plan_stacks_the_first_column_when_its_words_do_not_fit_beside_the_rest() -> None:
+    """Two numeric columns of 20 need 42 of 50 columns; ``group_physics.hep`` folds at
+    best to ``group_physics.`` (14, and 2 more to indent its next line), which leaves no
+    room: the name goes on a line of its own, and the grid is the two numbers."""
+    from fairshare_cli.render.fit import stacked_lines
+
+    rows = [["group_physics.hep", "1" * 20, "2" * 20]]
+    numeric = [False, True, True]
+    layout = plan(["Group", "A", "B"], numeric, rows, 50)
+    assert layout.stacked and layout.widths == [0, 20, 20] and layout.width == 42
+    head, body = stacked_lines(["Group", "A", "B"], numeric, rows, layout)
+    assert head == ["Group", "                   A                     B"]
+    assert body == ["━" * 42, "group_physics.hep", "1" * 20 + "  " + "2" * 20]
+    # At 60 it fits beside them, folded after "group_physics.": 16 + 20 + 20 + 2 * 2.
+    beside = plan(["Group", "A", "B"], numeric, rows, 60)
+    assert not beside.stacked and beside.widths == [16, 20, 20] and beside.width == 60
