@@ -26,6 +26,11 @@ class InputError(FairshareError):
     """An input file (jobs, history, dumps) or a value on the command line is invalid."""
 
 
+class UnreadableInput(InputError):
+    """An input file that cannot be read as text at all (a folder, a missing file, a
+    device, bytes that are not UTF-8): ``fs import`` adds what its kind reads."""
+
+
 class EmptyInput(InputError):
     """An input file with nothing in it at all (no line but blank ones): a usage history is
     no records, unless ``--rebuild`` would forget all usage for it."""

@@ -302,7 +302,7 @@ def init(path: str, profile: str, example: str | None, force: bool) -> None:
     Examples:
       fs init && fs config check
       fs init --profile legacy old-pool.toml
-      fs init --example sample_configs && fs userprio --config sample_configs/pool.toml
+      fs init --example my-pool && fs userprio --config my-pool/pool.toml
     """
     from fairshare_cli.io.atomic import atomic_write_text, folder_lock, through_link
 

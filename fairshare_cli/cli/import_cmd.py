@@ -13,7 +13,7 @@ from fairshare_cli.cli.context import Env, mutate_state
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.operations.import_usage import HISTORY_SINKS
 from fairshare_cli.core.usage import Batches, SinkFactory, UsageRecord, batches_of, record_end
-from fairshare_cli.errors import EmptyInput
+from fairshare_cli.errors import EmptyInput, UnreadableInput
 from fairshare_cli.io.history import FORMATS
 from fairshare_cli.io.inputs import spooled
 from fairshare_cli.render.progress import counted_batches
@@ -26,6 +26,25 @@ rebuild_option = click.option(
     is_flag=True,
     help="Forget recorded usage (keeping set factors, floors, ceilings) and replay from scratch.",
 )
+
+
+#: What each kind reads, added to a refusal of a file that is no text at all (a folder,
+#: binary data), so that the line says which input was expected.
+READS = {
+    "condor-config": "a condor_config file or condor_config_val -dump output",
+    "condor-history": "condor_history -json or -long output",
+    "condor-q": "condor_q -json or -long output",
+    "condor-status": "condor_status -json or -long output",
+    "condor-userprio": "condor_userprio -l output",
+    "dirac-cfg": "a DIRAC configuration, .cfg text",
+    "history": "a usage history: CSV with a header line, or JSON lines",
+    "sacct": "sacct -P output",
+    "sacctmgr": "sacctmgr -P show assoc, sacctmgr show qos or sacctmgr dump output",
+    "scontrol-assoc": "scontrol show assoc_mgr output",
+    "slurm-conf": "a slurm.conf",
+    "squeue": "squeue --json or scontrol show jobs output",
+    "sshare": "sshare -a -l -P output",
+}
 
 
 class ImportGroup(click.Group):
@@ -61,8 +80,14 @@ class ImportGroup(click.Group):
         squeue`` of 100,000 jobs: a third of its time)."""
         from fairshare_cli.io.gc_pause import gc_paused
 
-        with gc_paused():
-            return super().invoke(ctx)
+        try:
+            with gc_paused():
+                return super().invoke(ctx)
+        except UnreadableInput as exc:
+            kind = ctx.invoked_subcommand or ""
+            if kind not in READS:
+                raise
+            raise UnreadableInput(f"{exc} (fs import {kind} reads {READS[kind]})") from None
 
 
 @click.group("import", cls=ImportGroup)
@@ -108,8 +133,8 @@ def history(
 
     \b
     Examples:
-      fs import history sample_configs/history.csv --now 2026-11-21T12:00:00Z
-      fs import history h.csv --cycle 300 --cycle-start 2026-11-20T00:00:00Z
+      fs import history sample_configs/history.csv --state new.json
+      fs import history sample_configs/history.csv --cycle 300 --state cycled.json
     Each record: owner, accounting_group, account, partition, qos, dirac_group, start,
     end (empty: still running), slots, cpus. The HTCondor accountant replays it exactly
     (as if it updated at every start and end); with --cycle, as a negotiator on that grid

@@ -95,7 +95,7 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
     Examples:
       fs submit --owner alice --account hep --partition batch --cpus 4 --time-limit 1:00:00
       fs submit --owner bob --count 10 --accounting-group group_physics.bob
-      fs submit --file jobs.json --dry-run
+      fs submit --file sample_configs/jobs.json --dry-run
     The submit time is --now unless given with --set submit_time=...
     """
     from fairshare_cli.cli.sshare import invoking_user
@@ -375,9 +375,10 @@ def prio(
 
     \b
     Examples:
-      fs prio 12.0 5             # JobPrio = 5 (condor_prio -p 5 12.0)
-      fs prio 12 -3              # every job of cluster 12
-      fs prio 7 100000 --slurm   # Slurm admin priority; sprio shows it, factors 0
+      fs submit --id 12 --count 2 --owner alice && fs prio 12.0 5   # JobPrio = 5
+      fs submit --id 12 --count 2 --owner alice && fs prio 12 -3    # all of cluster 12
+      fs submit --id 7 --owner bob --account hep && fs prio 7 100000 --slurm  # Slurm
+    The first is condor_prio -p 5 12.0; sprio shows an admin priority with factors 0.
     """
     from fairshare_cli.core.names import shown
 
@@ -414,8 +415,8 @@ def rm(
 
     \b
     Examples:
-      fs rm 12.0 13
-      fs rm 5 --dry-run
+      fs submit --id 12 --count 3 --owner alice && fs rm 12.0 12.2   # two of its jobs
+      fs submit --id 12 --count 3 --owner alice && fs rm 12 --dry-run  # all, not written
     """
     from fairshare_cli.core.operations.queue import remove
 

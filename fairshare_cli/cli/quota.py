@@ -36,7 +36,7 @@ def quota(
     \b
     Examples:
       fs quota --config sample_configs/pool.toml
-      fs quota --jobs-file jobs.json --json
+      fs quota --jobs-file sample_configs/jobs.json --json
     Per group: the configured quota, what its subtree is assigned, its own effective
     quota, the whole slots its submitters negotiate for given the queue, use and demand.
     """

@@ -117,7 +117,7 @@ def _refuse_unknown(unknown: Iterable[Any], where: str) -> NoReturn:
     key = sorted(unknown, key=str)[0]
     if key is None:
         raise InputError(f"{where}: more values than header columns")
-    raise InputError(f"{where}: unknown field '{key}'{did_you_mean(key, _FIELDS)}")
+    raise InputError(f"{where}: unknown usage history field '{key}'{did_you_mean(key, _FIELDS)}")
 
 
 def parse_record(obj: Mapping[str, Any], where: str) -> UsageRecord:

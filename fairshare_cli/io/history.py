@@ -247,7 +247,8 @@ def _exact_record(line: str, path: str, lineno: int) -> UsageRecord | None:
         return None
     if lineno == 1 and text.startswith("["):
         raise InputError(
-            f"{path}: expected JSON lines (one record object per line), not a JSON array"
+            f"{path}: expected a usage history in JSON lines (one record per line), "
+            "not a JSON array"
         )
     try:
         obj = loads(text)

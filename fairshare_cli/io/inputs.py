@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import IO, Any, Protocol
 
-from fairshare_cli.errors import InputError
+from fairshare_cli.errors import InputError, UnreadableInput
 
 
 def refuse_device(path: str | os.PathLike[str]) -> None:
@@ -136,7 +136,7 @@ def spooled(path: str) -> Iterator[str]:
                 tmp.write(sys.stdin.read().encode("utf-8", "surrogateescape"))
             tmp.flush()
         except OSError as exc:
-            raise InputError(f"cannot read {path}: {exc.strerror}") from None
+            raise UnreadableInput(f"cannot read {path}: {exc.strerror}") from None
         yield tmp.name
 
 
@@ -152,12 +152,14 @@ def open_input(path: str) -> IO[str]:
         refuse_device(path)
         return open(path, encoding="utf-8", newline="")
     except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+        raise UnreadableInput(f"cannot read {path}: {exc.strerror}") from None
 
 
 def not_utf8(path: str, exc: UnicodeDecodeError) -> InputError:
     """The error for an input file that is not UTF-8 text."""
-    return InputError(f"{path}: not UTF-8 text (byte {exc.start} of a read); expected a text file")
+    return UnreadableInput(
+        f"{path}: not UTF-8 text (byte {exc.start} of a read); expected a text file"
+    )
 
 
 def read_text(stream: IO[str], name: str) -> str:
@@ -171,7 +173,7 @@ def read_text(stream: IO[str], name: str) -> str:
     except UnicodeDecodeError as exc:
         raise not_utf8(name, exc) from None
     except OSError as exc:
-        raise InputError(f"cannot read {name}: {exc.strerror}") from None
+        raise UnreadableInput(f"cannot read {name}: {exc.strerror}") from None
 
 
 class JSONFault(Exception):

@@ -2,9 +2,10 @@
 
 A :class:`FitTable` collects its rows, then lays itself out for the width it is printed in:
 at its natural width when that fits (one line per row), else numeric headers wrap onto
-more lines (never their numbers) and the text columns, widest first, give up width and
-fold their cells. When even that cannot fit, the table keeps the narrowest layout that
-cuts nothing and is printed wider than the terminal. ``--wide`` prints at natural width.
+more lines (never their words) and the text columns, widest first, give up width and
+fold their cells between words (never inside one). When even that cannot fit, the first
+column goes on a line of its own above the rest of its row (stacked); what still cannot
+fit is printed wider than the terminal. ``--wide`` prints at natural width.
 """
 
 from __future__ import annotations
@@ -94,24 +95,29 @@ class Layout:
     widths: list[int]
     headers: list[str]
     compact: bool = False
+    #: The first column's cells on lines of their own, above the rest of their row.
+    stacked: bool = False
 
     @property
     def width(self) -> int:
         """The table's width in characters."""
         sep = COMPACT_SEPARATOR if self.compact else SEPARATOR
-        return sum(self.widths) + sep * (len(self.widths) - 1)
+        grid = self.widths[1:] if self.stacked else self.widths
+        return sum(grid) + sep * (len(grid) - 1)
 
 
 def _longest_number(texts: Sequence[str]) -> int:
     return max((len(m) for t in texts for m in _NUMBER.findall(t)), default=0)
 
 
-_BREAK_AFTER = ".@_-/,"
+#: After these a name may be folded: a domain, a group path, a list. Not after "_": a
+#: scheduler word (`group_physics`, `no_preemption`, `lhcb_user`) stays whole.
+_BREAK_AFTER = ".@-/,"
 
 
 def fold_cell(text: str, width: int) -> str:
     """``text`` on lines of at most ``width``: broken at a space, else after one of
-    ``._@-/,`` (never inside a number), else anywhere; continuations indented two more
+    ``.@-/,`` (never inside a number), else anywhere; continuations indented two more
     than the first line (a hierarchy's indentation stays visible)."""
     if len(text) <= width or width < 4:
         return text
@@ -144,19 +150,48 @@ def fold_cell(text: str, width: int) -> str:
     return "\n".join(lines)
 
 
+def _longest_piece(body: str) -> int:
+    """The longest part of ``body`` that :func:`fold_cell` never breaks: between spaces
+    and after one of ``.@-/,`` (a number's dot is not a break)."""
+    longest = start = 0
+    for i, char in enumerate(body):
+        if char == " ":
+            longest, start = max(longest, i - start), i + 1
+        elif (
+            char in _BREAK_AFTER
+            and i > start
+            and not (body[i - 1].isdigit() and body[i + 1 : i + 2].isdigit())
+        ):
+            longest, start = max(longest, i + 1 - start), i + 1
+    return max(longest, len(body) - start)
+
+
+def _unbroken_width(cell: str) -> int:
+    """The narrowest column that folds ``cell`` between words only: its indentation, two
+    more on a continuation line, and its longest piece (or the whole cell, if shorter)."""
+    body = cell.lstrip(" ")
+    return min(len(cell), len(cell) - len(body) + 2 + _longest_piece(body))
+
+
 def _wrap_header(header: str, width: int) -> str:
     return "\n".join(textwrap.wrap(header, width, break_long_words=False)) or header
 
 
 def plan(
-    headers: Sequence[str], numeric: Sequence[bool], rows: Sequence[Sequence[str]], width: int
+    headers: Sequence[str],
+    numeric: Sequence[bool],
+    rows: Sequence[Sequence[str]],
+    width: int,
+    stack: bool = True,
 ) -> Layout:
-    """Widths that fit ``width`` if anything can, cutting neither a number nor a word of one.
+    """Widths that fit ``width`` if anything can, cutting neither a number nor a word.
 
     At natural width when that fits; else compact (no rule between columns): text columns
-    give width up widest first, down to :data:`MIN_TEXT_WIDTH` (a longer word then
-    folds; never narrower than a word of its heading), and numeric columns keep their
-    widest cell and wrap only their header.
+    give width up widest first, down to :data:`MIN_TEXT_WIDTH` but never below the width
+    that folds their cells between words (nor below a word of their heading), and numeric
+    columns keep their widest cell and wrap only their header. When that is still too
+    wide and the first column is text (``stack``), it is stacked (see :class:`Layout`),
+    if that is narrower.
     """
     n = len(headers)
     cells = [max((len(r[k]) for r in rows), default=0) for k in range(n)]
@@ -181,6 +216,7 @@ def plan(
                 MIN_TEXT_WIDTH,
                 _longest_number([r[k] for r in rows]),
                 max((len(w) for w in headers[k].split()), default=0),  # a heading's word
+                max((_unbroken_width(r[k]) for r in rows), default=0),
             ),
         )
         for k in text
@@ -197,7 +233,50 @@ def plan(
             cut = min(step, excess, widths[k] - floor[k])
             widths[k] -= cut
             excess -= cut
-    return Layout(widths, heads, compact=True)
+    compact = Layout(widths, heads, compact=True)
+    if excess <= 0 or not stack or n < 2 or numeric[0]:
+        return compact
+    grid = plan(headers[1:], numeric[1:], [r[1:] for r in rows], width, stack=False)
+    if grid.width >= compact.width:
+        return compact
+    return Layout([0, *grid.widths], [headers[0], *grid.headers], compact=True, stacked=True)
+
+
+def stacked_lines(
+    headers: Sequence[str],
+    numeric: Sequence[bool],
+    rows: Sequence[Sequence[str]],
+    layout: Layout,
+) -> tuple[list[str], list[str]]:
+    """A stacked table's heading lines and body lines: the first column's header on a line
+    of its own, as its cells are, then the other columns' headers (bottom-aligned); a rule,
+    and per row its first cell on lines of its own (folded between words at the table's
+    width; none when it is empty), then the rest of the row."""
+    total = layout.width
+    cols = range(1, len(headers))
+    sep = " " * COMPACT_SEPARATOR
+
+    def line(cells: Sequence[str]) -> str:
+        return sep.join(
+            cell.rjust(layout.widths[k]) if numeric[k] else cell.ljust(layout.widths[k])
+            for k, cell in zip(cols, cells, strict=True)
+        ).rstrip()
+
+    heads = [layout.headers[k].splitlines() for k in cols]
+    high = max(len(h) for h in heads)
+    top = [
+        line([h[i - high + len(h)] if i >= high - len(h) else "" for h in heads])
+        for i in range(high)
+    ]
+    out = ["━" * total]
+    for row in rows:
+        if row[0]:
+            out += fold_cell(row[0], total).splitlines()
+        cells = [row[k] if numeric[k] else fold_cell(row[k], layout.widths[k]) for k in cols]
+        parts = [cell.splitlines() or [""] for cell in cells]
+        for i in range(max(len(p) for p in parts)):
+            out.append(line([p[i] if i < len(p) else "" for p in parts]))
+    return [headers[0], *top], out
 
 
 class FitTable:
@@ -259,7 +338,17 @@ class FitTable:
     def __rich_console__(self, console: Any, options: Any) -> Iterator[Any]:
         headers = [name for name, _ in self.columns]
         numeric = [num for _, num in self.columns]
-        need = plan(headers, numeric, self.rows, options.max_width).width
+        layout = plan(headers, numeric, self.rows, options.max_width)
+        if layout.stacked:
+            from rich.text import Text
+
+            head, body = stacked_lines(headers, numeric, self.rows, layout)
+            if self.title:  # (styled as Rich styles a table's title and heading)
+                yield Text(self.title, style="table.title", no_wrap=True, overflow="ignore")
+            yield Text("\n".join(head), style="table.header", no_wrap=True, overflow="ignore")
+            yield Text("\n".join(body), no_wrap=True, overflow="ignore")
+            return
+        need = layout.width
         titled = len(self.title) <= need  # (a longer title is a line of its own: not folded)
         if not titled:
             from rich.text import Text

@@ -75,6 +75,33 @@ def test_a_closed_pipe_ends_it_with_1_quietly() -> None:
     assert err == b""
 
 
+PREVIEWS = [
+    ["whatif", "--set", "accountant.priority_halflife=3600", "userprio"],
+    ["whatif", "--set", "accountant.priority_halflife=3600", "userprio", "--json"],
+    ["simulate", "--workload", "sample_configs/workload.json", "--until", "6:00:00", "--json"],
+    ["simulate", "--workload", "sample_configs/workload.json", "--until", "6:00:00", "--series"],
+]
+
+
+@pytest.mark.parametrize("args", PREVIEWS, ids=[" ".join(a) for a in PREVIEWS])
+def test_a_preview_read_by_head_or_a_json_reader_ends_quietly(args: list[str]) -> None:
+    """``fs whatif ... | head -3`` and ``fs simulate ... --json | head -3``: the reader
+    leaves after three lines, and fs ends without a traceback (exit 0 when it had written
+    everything, else 1, quietly); read whole, ``--json`` is one JSON document."""
+    proc = _fs([*args, *SAMPLE], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    head = [proc.stdout.readline() for _ in range(3)]
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=120)
+    assert all(head) and proc.returncode in (0, 1)
+    assert err == b""
+    if "--json" in args:
+        whole = _fs([*args, *SAMPLE], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        out, err = whole.communicate(timeout=120)
+        assert (whole.returncode, err) == (0, b"")
+        assert json.loads(out)
+
+
 @pytest.mark.parametrize(("args", "code"), [(["--help"], 0), (["--bogus"], 2)])
 @pytest.mark.parametrize("closed", [1, 2])
 def test_a_stream_closed_from_the_start_changes_nothing(

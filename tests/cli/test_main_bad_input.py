@@ -296,8 +296,8 @@ HISTORY_CASES: list[tuple[str, str | bytes, str]] = [
     ("h.csv", b"owner,start\nal\xffice,2026-11-21T10:00:00Z\n", "UTF-8"),
     ("h.csv", "owner,start\nalice,-1e300\n", "start"),
     # a header of another file and no row: was "Imported 0 usage records", exit 0
-    ("h.csv", "garbage here\n", "line 1: unknown field 'garbage here'"),
-    ("h", "JobID|User|Account\n", "line 1: unknown field 'JobID|User|Account'"),
+    ("h.csv", "garbage here\n", "line 1: unknown usage history field 'garbage here'"),
+    ("h", "JobID|User|Account\n", "line 1: unknown usage history field 'JobID|User|Account'"),
 ]
 
 

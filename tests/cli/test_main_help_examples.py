@@ -4,13 +4,13 @@
 The examples name a few files of their own (a ``condor_status`` dump, an ``sacct``
 listing, ...): :data:`INPUTS` makes each from the real captures under tests/fixtures,
 under the name the example gives. The state the examples work on is the sample state as
-shipped (the edits name its records, so they run as shown on the sample pool) with a
-queue holding jobs 5, 7, 12.0, 12.1 and 13.
+shipped, copied as the README's session copies it, and nothing more: the edits name its
+records, and an example that needs a job in the queue submits it first (``fs submit ...
+&& fs prio ...``), so that each runs as shown on the sample pool.
 """
 
 from __future__ import annotations
 
-import json
 import shlex
 import shutil
 from collections.abc import Callable, Iterator
@@ -33,26 +33,17 @@ INPUTS: dict[tuple[str, str], Path] = {
     ("import condor-config", "/etc/condor/condor_config"): HTC / "condor_config",
     ("import condor-status", "slots.json"): HTC / "condor_status.json",
     ("import dirac-cfg", "dirac.cfg"): FIXTURES / "dirac-cfg" / "dirac.cfg",
-    ("import history", "h.csv"): REPO / "sample_configs" / "history.csv",
     ("import sacct", "jobs.txt"): SLURM / "sacct_jobs_1_13.txt",
     ("import sacctmgr", "assoc.txt"): SLURM / "ft1_running" / "sacctmgr_assoc_tree.txt",
     ("import scontrol-assoc", "assoc_mgr.txt"): SLURM / "ft1_running" / "scontrol_assoc_mgr.txt",
     ("import slurm-conf", "/etc/slurm/slurm.conf"): SLURM / "config" / "slurm.conf.fairtree",
     ("import squeue", "jobs.txt"): SLURM / "ft1_running" / "scontrol_show_jobs.txt",
     ("import sshare", "shares.txt"): SLURM / "ft1_running" / "sshare_a_l_P.txt",
-    ("quota", "jobs.json"): REPO / "sample_configs" / "jobs.json",
-    ("submit", "jobs.json"): REPO / "sample_configs" / "jobs.json",
 }
-#: Commands whose examples start from no state (an import of a history the sample state
-#: already counts is refused, rightly), and the Slurm imports' capture time as --now.
-FRESH_STATE = ("import history", "import scontrol-assoc", "import squeue", "import sshare")
+#: Commands whose examples start from no state (the Slurm captures' cluster), and the
+#: Slurm imports' capture time as --now.
+FRESH_STATE = ("import scontrol-assoc", "import squeue", "import sshare")
 SLURM_NOW = (SLURM / "ft1_running" / "date.txt").read_text().splitlines()[3]
-QUEUE = [
-    {"id": "5", "owner": "alice", "account": "hep"},
-    {"id": "7", "owner": "bob", "account": "hep"},
-    {"id": "12.0", "count": 2, "owner": "alice", "accounting_group": "group_physics.hep.alice"},
-    {"id": "13", "owner": "carol", "account": "chemistry"},
-]
 
 
 def _commands(cmd: click.Command, path: list[str]) -> Iterator[tuple[list[str], click.Command]]:
@@ -94,8 +85,8 @@ def test_the_examples_were_found() -> None:
 
 @pytest.fixture(scope="module")
 def pool(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The folder every example starts from: the sample pool, a state with the names the
-    examples use, and the files they name."""
+    """The folder every example starts from: the sample pool, a copy of its state (and of
+    the usage history beside it), and the Slurm captures' cluster."""
     from click.testing import CliRunner
 
     folder = tmp_path_factory.mktemp("examples")
@@ -105,11 +96,6 @@ def pool(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copy(
         REPO / "sample_configs" / "sample-state.history.sqlite", folder / "state.history.sqlite"
     )
-    (folder / "queue.json").write_text(json.dumps(QUEUE), encoding="utf-8")
-    common = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--state", str(state)]
-    setup = ["submit", "--file", str(folder / "queue.json")]
-    result = CliRunner().invoke(cli, [*setup, *common, "--now", NOW])
-    assert result.exit_code == 0, (setup, result.stderr)
     slurm = folder / "slurm.toml"  # the cluster of the Slurm captures
     slurm.write_text('[pool]\ndefaults = "current"\n', encoding="utf-8")
     for dump in (
@@ -134,8 +120,6 @@ def test_every_help_example_runs(
 ) -> None:
     work = tmp_path / "work"
     shutil.copytree(pool, work)
-    if "init --example sample_configs" in line:  # it writes the sample pool itself
-        shutil.rmtree(work / "sample_configs")
     monkeypatch.chdir(work)
     monkeypatch.setenv("FAIRSHARE_CONFIG", "sample_configs/pool.toml")
     monkeypatch.setenv("FAIRSHARE_STATE", str(work / "state.json"))

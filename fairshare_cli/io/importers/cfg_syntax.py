@@ -186,7 +186,7 @@ def _parent(node: CfgSection, name: str, source: str, number: int) -> tuple[CfgS
     if parent is None or not parts:
         raise InputError(
             f"{source}:{number}: '{shown(name, 40)}' names a section path whose parent "
-            "does not exist"
+            "does not exist; expected DIRAC's .cfg text"
         )
     return parent, parts[-1]
 

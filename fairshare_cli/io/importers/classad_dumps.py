@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
-from fairshare_cli.errors import InputError
+from fairshare_cli.errors import InputError, UnreadableInput
 from fairshare_cli.io.importers.common import refuse_bom
 from fairshare_cli.io.inputs import BINARY, Readable, iter_json_objects, refuse_device
 
@@ -143,7 +143,7 @@ def open_dump(path: str) -> IO[str]:
         refuse_device(path)
         return open(path, encoding="utf-8", errors="surrogateescape", newline=None)
     except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+        raise UnreadableInput(f"cannot read {path}: {exc.strerror}") from None
 
 
 #: The dump an ad of each MyType comes in, and the import that reads it.
@@ -167,7 +167,9 @@ def other_dump(ad: Ad, own: str) -> str:
 
 def junk_error(label: str, line: int) -> InputError:
     """The error for binary junk (bytes that are not UTF-8 text, NULs) on a line."""
-    return InputError(f"{label}:{line}: binary data (not UTF-8 text); expected HTCondor's output")
+    return UnreadableInput(
+        f"{label}:{line}: binary data (not UTF-8 text); expected HTCondor's output"
+    )
 
 
 def iter_ads(

@@ -94,7 +94,9 @@ def _lines(fh: IO[str], label: str) -> Iterator[tuple[int, str]]:
         if number == 1:
             refuse_bom(raw, label)
         if "\x00" in raw or re.search("[\udc80-\udcff]", raw):
-            raise InputError(f"{label}:{number}: binary data, not text; expected a config file")
+            raise InputError(
+                f"{label}:{number}: binary data, not text; expected a condor_config file"
+            )
         line = raw.strip()
         if not parts:
             first = number
@@ -138,7 +140,9 @@ def read_config(
         m = _ASSIGN.match(line)
         if m is None:
             shown = line[:40]
-            raise InputError(f"{where}: expected NAME = value, got '{shown}'")
+            raise InputError(
+                f"{where}: expected NAME = value (a condor_config line), got '{shown}'"
+            )
         name, op, value = m.group(1), m.group(2), m.group(3).strip()
         key = name.upper()
         if key == "MYTYPE":  # (a job's Rank, a slot's Start: taken as the knobs RANK, START)

@@ -382,7 +382,9 @@ def _read_dump(rows: list[tuple[int, str]], label: str, out: Listing) -> None:
         m = _DUMP_LINE.match(line)
         where = f"{label}:{n}"
         if m is None:
-            raise InputError(f"{where}: expected a dump line like \"Account - 'name':...\"")
+            raise InputError(
+                f"{where}: expected a dump line like \"Account - 'name':...\" (sacctmgr dump)"
+            )
         kind, name, rest = m.groups()
         if kind == "Cluster":
             keep = out.wanted(name)

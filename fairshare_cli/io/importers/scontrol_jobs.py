@@ -269,7 +269,7 @@ def _exact_fields(chunk: str, start: int, label: str) -> dict[str, str]:
         if number == start:
             line = without_name(line)
         if "=" not in line:
-            raise InputError(f"{label}:{number}: expected Key=Value fields")
+            raise InputError(f"{label}:{number}: expected Key=Value fields (scontrol show jobs)")
         for key, value in _FIELD.findall(line):
             fields.setdefault(key, value)
     return fields

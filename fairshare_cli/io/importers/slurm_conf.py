@@ -153,7 +153,7 @@ def pairs(line: str, where: str) -> list[tuple[str, str]]:
         m = _PAIR.match(line, pos)
         if m is None:
             bad = line[pos:].strip().split()[0]
-            raise InputError(f'{where}: expected Key=Value, got "{bad}"')
+            raise InputError(f'{where}: expected Key=Value (a slurm.conf line), got "{bad}"')
         value = m.group(2) if m.group(2) is not None else m.group(3)
         out.append((m.group(1), value))
         pos = m.end()

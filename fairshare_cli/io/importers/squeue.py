@@ -135,7 +135,7 @@ def _json_value(job: Mapping[str, Any], key: str) -> Any:
 def _json_job(job: Mapping[str, Any], where: str, out: JobDump) -> None:
     state = _json_value(job, "job_state")
     if not isinstance(state, str) or "job_id" not in job:
-        raise InputError(f"{where}: expected job_id and job_state")
+        raise InputError(f"{where}: expected job_id and job_state (squeue --json output)")
     job_id = str(_json_value(job, "job_id"))
     status = STATES.get(state.upper())
     tres = parse_tres(str(job.get("tres_alloc_str") or job.get("tres_req_str") or ""))

@@ -24,7 +24,9 @@ from tests.conftest import FIXTURES
             "expected a slurm.conf",
             id="no-known-key",
         ),
-        pytest.param(GARBAGE, ':1: expected Key=Value, got "hello"', id="garbage"),
+        pytest.param(
+            GARBAGE, ':1: expected Key=Value (a slurm.conf line), got "hello"', id="garbage"
+        ),
         pytest.param(OTHER_DUMPS["condor_config"], ":22: expected Key=Value", id="condor_config"),
         pytest.param(OTHER_DUMPS["dirac.cfg"], ":1: expected Key=Value", id="dirac.cfg"),
         pytest.param(
