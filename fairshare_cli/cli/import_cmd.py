@@ -212,10 +212,8 @@ def _import(
             yield batch
 
     with mutate_state(opts, dry_run) as env:
-        # (open until the state is saved: committed just before its rename)
-        log = env.until_saved(
-            import_log(env.state_path, env.state.section(SECTION), rebuild, dry_run)
-        )
+        marks_before = env.state.section(SECTION)  # (the store: open until the state is saved)
+        log = env.until_saved(import_log(env.state_path, marks_before, rebuild, dry_run))
 
         def counting() -> Iterable[UsageRecord]:  # a count on stderr for long imports
             return Batches(counted_batches(records(), f"importing {label}", "records"))
