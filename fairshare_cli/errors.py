@@ -42,6 +42,15 @@ class RuntimeFailure(FairshareError):
     exit_code = 1
 
 
+class ClosedStdin(OSError):
+    """A read of the standard input that fs was started without (``fs ... - <&-``)."""
+
+    def __init__(self) -> None:
+        import errno
+
+        super().__init__(errno.EBADF, "standard input is closed")
+
+
 def did_you_mean(word: str, known: Iterable[str]) -> str:
     """`` (did you mean 'x'?)`` for the closest of ``known`` to ``word``, or ``""``.
 

@@ -82,62 +82,88 @@ EXAMPLE_FILES = (
 )
 
 
+#: What ``fs init --example`` stages its files under (``.fs-example.*.tmp``): what a
+#: killed one left is found by it and removed by the next.
+STAGED = "fs-example"
+
+
 def write_example(folder: Path, force: bool) -> list[str]:
     """Copy the sample pool shipped with the package into ``folder``; the names written.
+
+    All or nothing: a new folder is written whole beside it and renamed into place; in a
+    folder that is there, every file is written beside its place first, then each renamed
+    into place, ``pool.toml`` last. A killed one leaves no sample file but hidden staged
+    ones (removed by the next), or, killed among the renames, sample files as shipped and
+    no ``pool.toml``: those are no clash, and the next one puts the rest in place.
 
     Raises:
         InputError: a file is there already (without ``force``), or ``folder`` is a file.
         RuntimeFailure: the folder cannot be written.
     """
     from fairshare_cli.errors import InputError
-    from fairshare_cli.io.atomic import folder_lock, through_link
+    from fairshare_cli.io.atomic import folder_lock, remove_staged, write_new_folder
 
-    source = package_folder("sample_configs")
     if folder.exists() and not folder.is_dir():
         raise InputError(f"--example {folder}: is a file; give a folder")
-    # (a file there as a symbolic link is written through it, as fs init writes its config)
-    targets = {name: through_link(folder / name) for name in EXAMPLE_FILES}
-    clash = [name for name, target in targets.items() if target.exists()]
-    if clash and not force:
-        raise InputError(f"--example {folder}: {clash[0]} already exists; use --force")
-    new = [target for target in targets.values() if not target.exists()]
-    had_folder = folder.is_dir()
+    data = _sample_data()
     with folder_lock(folder / "pool.toml", "config file"):  # (as merges into it take)
-        _write_files(source, targets, new, None if had_folder else folder)
+        if folder.is_dir():
+            _into_folder(folder, data, force)
+        else:
+            remove_staged(folder.parent, f"{STAGED}.{folder.name}")
+            write_new_folder(folder, data, "sample file", 0o644, f"{STAGED}.{folder.name}")
     return list(EXAMPLE_FILES)
 
 
-def _write_files(
-    source: Path, targets: dict[str, Path], new: list[Path], made: Path | None
-) -> None:
-    """Each sample file whole; those written removed again when one fails."""
+def _sample_data() -> dict[str, list[bytes]]:
+    """The shipped sample files' bytes, by name, in :data:`EXAMPLE_FILES`' order.
+
+    Raises:
+        RuntimeFailure: the installed package lacks one.
+    """
     from fairshare_cli.errors import RuntimeFailure
-    from fairshare_cli.io.atomic import atomic_write_text
 
+    source = package_folder("sample_configs")
+    data = {}
+    for name in EXAMPLE_FILES:
+        try:
+            data[name] = [(source / name).read_bytes()]
+        except OSError as exc:
+            why = exc.strerror
+            raise RuntimeFailure(f"the installed sample pool lacks {name}: {why}") from None
+    return data
+
+
+def _into_folder(folder: Path, data: dict[str, list[bytes]], force: bool) -> None:
+    """The sample files into a folder that is there (a file there as a symbolic link is
+    written through it, as fs init writes its config), ``pool.toml`` renamed last.
+
+    Raises:
+        InputError: a file is there already, but for a sample file as shipped beside no
+            ``pool.toml`` (an interrupted ``--example``), without ``force``.
+        RuntimeFailure: a file cannot be written.
+    """
+    from fairshare_cli.errors import InputError
+    from fairshare_cli.io.atomic import remove_staged, replace_files, through_link
+
+    targets = {name: through_link(folder / name) for name in EXAMPLE_FILES}
+    for place in {target.parent for target in targets.values()}:
+        remove_staged(place, STAGED)
+    interrupted = not targets["pool.toml"].exists()  # (renamed last: a pool not whole)
+    todo = []
+    for name, target in targets.items():
+        if not force and target.exists():
+            if interrupted and _holds(target, data[name]):
+                continue  # (a file as shipped, put there by a killed one: as it is)
+            raise InputError(f"--example {folder}: {name} already exists; use --force")
+        todo.append(name)
+    last = sorted(todo, key=lambda name: name == "pool.toml")
+    replace_files({targets[name]: data[name] for name in last}, "sample file", 0o644, STAGED)
+
+
+def _holds(path: Path, data: list[bytes]) -> bool:
+    """Whether the file at ``path`` holds ``data`` byte for byte."""
     try:
-        for name in EXAMPLE_FILES:
-            try:
-                data = (source / name).read_bytes()
-            except OSError as exc:
-                raise RuntimeFailure(
-                    f"the installed sample pool lacks {name}: {exc.strerror}"
-                ) from None
-            # (bytes as they are, each file whole: the store was written in place, and a
-            # full disk left a truncated one)
-            atomic_write_text(targets[name], [data], "sample file", 0o644)
-    except BaseException:
-        _remove_new(new, made)
-        raise
-
-
-def _remove_new(files: list[Path], folder: Path | None) -> None:
-    """Remove the sample files a failed ``--example`` wrote (and the folder it made): a full
-    disk left half the sample pool."""
-    import contextlib
-
-    for path in files:
-        with contextlib.suppress(OSError):
-            path.unlink()
-    if folder is not None:
-        with contextlib.suppress(OSError):
-            folder.rmdir()
+        return path.read_bytes() == b"".join(data)
+    except OSError:
+        return False

@@ -129,6 +129,18 @@ class Env:
     #: What names the jobs the command added in a refusal of one (the dump they came
     #: from); None: the state's queue.
     jobs_source: str | None = None
+    #: A write that goes with the state's (an import's usage history): made once the new
+    #: state is on the disk, before it replaces the old one (``mutate_state``).
+    before_rename: Callable[[], None] | None = None
+    #: What :meth:`until_saved` holds open (``mutate_state``'s; None: a read-only command).
+    _held: contextlib.ExitStack | None = field(default=None, repr=False)
+
+    def until_saved(self, manager: contextlib.AbstractContextManager[T]) -> T:
+        """Enter ``manager`` for as long as the state is being changed and written: it is
+        left after the state is saved, or with the exception that ended the command (the
+        save's too), so that a transaction it holds can commit in :attr:`before_rename`."""
+        assert self._held is not None, "until_saved: only inside mutate_state"
+        return self._held.enter_context(manager)
 
     def decode(self, name: str, decoder: Callable[[Any], T]) -> T:
         """Decode one state section, naming the state file on failure.
@@ -343,15 +355,33 @@ def mutate_state(
         before = env.state
         _check_loaded(env)
         # (the usage history as it was unless the state is written: imports and cycles
-        # write it first)
-        with contextlib.nullcontext() if dry_run else _history_kept(env):
+        # commit it just before the state's rename)
+        with (
+            contextlib.nullcontext() if dry_run else _history_kept(env),
+            contextlib.ExitStack() as env._held,
+        ):
             with env.section_errors():
                 yield env
             if env.state is not before:
                 _check_written(before, env, spath)
                 if not dry_run:
                     with _log_usage(before, env) as (env.state, commit):
-                        save_state(spath, env.state, before_rename=commit)
+                        writes = [w for w in (env.before_rename, commit) if w is not None]
+                        save_state(spath, env.state, before_rename=_in_turn(writes))
+
+
+def _in_turn(writes: list[Callable[[], None]]) -> Callable[[], None] | None:
+    """One call making ``writes`` one after the other (None: none)."""
+    if not writes:
+        return None
+    if len(writes) == 1:
+        return writes[0]
+
+    def each() -> None:
+        for write in writes:
+            write()
+
+    return each
 
 
 def _history_kept(env: Env) -> contextlib.AbstractContextManager[None]:

@@ -56,7 +56,13 @@ def _open_closed_streams() -> None:
     """A standard stream started closed (``fs negotiate >&-``, ``2>&-``) is None in Python:
     point it at ``/dev/null`` so that what goes there is dropped, as a command's output to
     a closed descriptor is, instead of failing on None (``sys.stderr.isatty()``) after
-    the state is written or, for a traceback, in silence."""
+    the state is written or, for a traceback, in silence. A closed standard input stays
+    closed: reading it is refused (:func:`~fairshare_cli.io.inputs.stand_in_for_closed_stdin`)."""
+    if sys.stdin is None:  # (first: descriptor 0 is the lowest free one)
+        from fairshare_cli.io.inputs import stand_in_for_closed_stdin
+
+        with contextlib.suppress(OSError):
+            stand_in_for_closed_stdin()
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:
             with contextlib.suppress(OSError):

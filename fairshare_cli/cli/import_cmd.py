@@ -213,8 +213,8 @@ def _import(
     sinks: Mapping[str, SinkFactory] = HISTORY_SINKS,
 ) -> None:
     """Feed every record to every model and to the usage history store as it is read
-    (re-reading an unsorted source once); one write of the state, after the store's
-    commit."""
+    (re-reading an unsorted source once); one write of the state, the store committed
+    once it is on the disk, just before its rename."""
     from fairshare_cli.core.operations.import_usage import import_usage
     from fairshare_cli.io.history_sort import sorted_by_start
     from fairshare_cli.io.usage_store import SECTION, import_log
@@ -236,10 +236,9 @@ def _import(
             done += len(batch)
             yield batch
 
-    with (
-        mutate_state(opts, dry_run) as env,
-        import_log(env.state_path, env.state.section(SECTION), rebuild, dry_run) as log,
-    ):
+    with mutate_state(opts, dry_run) as env:
+        marks_before = env.state.section(SECTION)  # (the store: open until the state is saved)
+        log = env.until_saved(import_log(env.state_path, marks_before, rebuild, dry_run))
 
         def counting() -> Iterable[UsageRecord]:  # a count on stderr for long imports
             return Batches(counted_batches(records(), f"importing {label}", "records"))
@@ -260,6 +259,7 @@ def _import(
         if log is not None:  # the usage history store (fs whatif replays from it)
             marks = log.finish(env.now, env.config.pool.usage_history_window)
             env.state = env.state.with_section(SECTION, marks.to_json())
+            env.before_rename = log.commit
     # (once the store and the state are written: a failed write imported nothing)
     prefix = "(dry run, nothing written) " if dry_run else ""
     count = done.records

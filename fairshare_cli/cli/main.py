@@ -125,7 +125,7 @@ class LazyGroup(click.Group):
         except OSError as exc:  # the output's device full or failing (fs ... > /dev/full)
             if "--debug" in sys.argv[1:] or (ctx.obj or {}).get("debug"):
                 raise
-            raise FsError(os_error_line(exc), 1) from None
+            raise _os_failure(exc) from None
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         # --create-dirs may come anywhere on the line: it is the group's option.
@@ -179,6 +179,17 @@ class FsError(click.ClickException):
 
     def show(self, file: Any = None) -> None:
         click.echo(f"fs: error: {one_line(self.format_message())}", err=True)
+
+
+def _os_failure(exc: OSError) -> FsError:
+    """The one line and exit code of an operating system error no reader turned into one
+    of ours: a read of a closed standard input (``fs import condor-q - <&-``) is bad input
+    (exit 2), anything else the output failing (exit 1)."""
+    from fairshare_cli.errors import ClosedStdin
+
+    if isinstance(exc, ClosedStdin):
+        return FsError(f"cannot read -: {exc.strerror}", 2)
+    return FsError(os_error_line(exc), 1)
 
 
 def os_error_line(exc: OSError) -> str:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from fairshare_cli.errors import InputError, RuntimeFailure, StateError
@@ -59,6 +60,126 @@ def atomic_write_text(
             raise RuntimeFailure(f"cannot write {what} {path}: {exc.strerror}") from None
         raise
     fsync_folder(path.parent)
+
+
+def stage_file(path: Path, text: Sequence[bytes], what: str, mode: int, tag: str) -> Path:
+    """Write ``text`` whole to a new hidden file beside ``path`` (``.TAG.NAME.XXXX.tmp``),
+    flushed to the disk, for the caller to rename over ``path``; its name. A file a killed
+    writer left is found by ``tag`` (:func:`remove_staged`).
+
+    Raises:
+        RuntimeFailure: it cannot be written (named as ``path``); nothing is left.
+    """
+    import tempfile
+
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{tag}.{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise RuntimeFailure(f"cannot write {what} {path}: {exc.strerror}") from None
+    try:
+        _write(fd, text)
+        os.chmod(tmp, mode)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise RuntimeFailure(f"cannot write {what} {path}: {exc.strerror}") from None
+        raise
+    return Path(tmp)
+
+
+def replace_files(files: Mapping[Path, Sequence[bytes]], what: str, mode: int, tag: str) -> None:
+    """Write each of ``files`` (path -> bytes) whole: all staged beside their places first
+    (:func:`stage_file`), then each renamed into place, in the order given (a writer killed
+    among the renames leaves the first ones; none before). A failure removes what it
+    staged and the files it made anew.
+
+    Raises:
+        RuntimeFailure: a file cannot be written or renamed (named).
+    """
+    staged: dict[Path, Path] = {}
+    new: list[Path] = []
+    try:
+        for path, text in files.items():
+            staged[path] = stage_file(path, text, what, mode, tag)
+        for path in files:
+            existed = os.path.lexists(path)
+            try:
+                os.replace(staged.pop(path), path)
+            except OSError as exc:
+                raise RuntimeFailure(f"cannot write {what} {path}: {exc.strerror}") from None
+            if not existed:
+                new.append(path)
+    except BaseException:
+        for left in (*staged.values(), *new):
+            with contextlib.suppress(OSError):
+                left.unlink()
+        raise
+    for folder in {path.parent for path in files}:
+        fsync_folder(folder)
+
+
+def remove_staged(folder: Path, tag: str) -> None:
+    """Remove what a writer killed before its renames staged in ``folder`` under ``tag``
+    (files of :func:`stage_file`, folders of :func:`write_new_folder`); call under the lock
+    that writer held."""
+    import glob
+    import shutil
+
+    with contextlib.suppress(OSError):
+        for left in folder.glob(f".{glob.escape(tag)}.*.tmp"):
+            if left.is_dir() and not left.is_symlink():
+                shutil.rmtree(left, ignore_errors=True)
+            else:
+                with contextlib.suppress(OSError):
+                    left.unlink()
+
+
+def write_new_folder(
+    folder: Path, files: Mapping[str, Sequence[bytes]], what: str, mode: int, tag: str
+) -> None:
+    """Make ``folder`` holding ``files`` (name -> bytes), all or nothing: they are written
+    into a hidden folder beside it (``.TAG.XXXX.tmp``), which is renamed to ``folder`` once
+    every file is on the disk. A failure leaves nothing (the parents it made removed); a
+    writer killed before the rename leaves only the hidden folder (:func:`remove_staged`).
+
+    Raises:
+        RuntimeFailure: a folder or file cannot be made (a full disk, a read-only folder,
+            something there that is no folder), named as the file it would be.
+    """
+    import shutil
+    import tempfile
+
+    first = folder / next(iter(files))
+    made = _missing(folder.parent)
+    try:
+        if os.path.lexists(folder):  # (a link to nothing, a loop: the rename would replace it)
+            raise FileExistsError(errno.EEXIST, "File exists")
+        folder.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{tag}.", suffix=".tmp", dir=folder.parent))
+    except OSError as exc:
+        _remove_empty(made)
+        blocker = _not_a_folder(folder)
+        why = f"{blocker} is not a folder" if blocker is not None else exc.strerror
+        raise RuntimeFailure(f"cannot write {what} {first}: {why}") from None
+    try:
+        for name, text in files.items():
+            try:
+                fd = os.open(staging / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+                _write(fd, text)
+            except OSError as exc:
+                why = exc.strerror
+                raise RuntimeFailure(f"cannot write {what} {folder / name}: {why}") from None
+        fsync_folder(staging)
+        try:
+            os.rename(staging, folder)
+        except OSError as exc:
+            raise RuntimeFailure(f"cannot write {what} {first}: {exc.strerror}") from None
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        _remove_empty(made)
+        raise
+    fsync_folder(folder.parent)
 
 
 def through_link(path: Path) -> Path:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import json
 import os
 import re
@@ -13,7 +14,36 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import IO, Any, Protocol
 
-from fairshare_cli.errors import InputError, UnreadableInput
+from fairshare_cli.errors import ClosedStdin, InputError, UnreadableInput
+
+#: ``(st_dev, st_ino)`` of what stands for a standard input the process started without
+#: (:func:`stand_in_for_closed_stdin`); None: it had one.
+CLOSED_STDIN: tuple[int, int] | None = None
+
+
+class _ClosedInput(io.RawIOBase):
+    """A standard input that was closed: every read fails, saying so."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        raise ClosedStdin
+
+
+def stand_in_for_closed_stdin() -> None:
+    """A process started with its standard input closed (``fs ... <&-``): descriptor 0 is
+    taken by an empty pipe, so that no file fs opens later lands on it (``/dev/stdin``
+    read the temporary copy or the lock file fs had opened there: "Imported 0 usage
+    records"), and ``-`` or ``/dev/stdin`` as an input file is refused, one line (Python
+    left ``sys.stdin`` None: a reader of ``-`` crashed on it)."""
+    global CLOSED_STDIN
+    read, write = os.pipe()  # (the lowest free descriptors: 0 among them)
+    os.close(write)
+    found = os.fstat(read)
+    CLOSED_STDIN = (found.st_dev, found.st_ino)
+    raw = io.BufferedReader(_ClosedInput())
+    sys.stdin = io.TextIOWrapper(raw, encoding="utf-8", errors="surrogateescape")
 
 
 def refuse_device(path: str | os.PathLike[str]) -> None:
@@ -31,6 +61,8 @@ def refuse_device(path: str | os.PathLike[str]) -> None:
         found = os.stat(path)
     except OSError:
         return  # (opening it names the fault)
+    if (found.st_dev, found.st_ino) == CLOSED_STDIN:  # (/dev/stdin, /proc/self/fd/0)
+        raise ClosedStdin
     device = stat.S_ISCHR(found.st_mode) or stat.S_ISBLK(found.st_mode)
     if device and found.st_rdev != os.stat(os.devnull).st_rdev:
         raise OSError(errno.EINVAL, "a device, not a file")
@@ -128,6 +160,7 @@ def spooled(path: str) -> Iterator[str]:
         # Bytes as they come: decoding (and its errors) is the reader's job.
         try:
             if path != "-":
+                refuse_device(path)  # (a pipe standing for a closed stdin)
                 with open(path, "rb") as source:
                     shutil.copyfileobj(source, tmp)
             elif getattr(sys.stdin, "buffer", None) is not None:
@@ -136,7 +169,7 @@ def spooled(path: str) -> Iterator[str]:
                 tmp.write(sys.stdin.read().encode("utf-8", "surrogateescape"))
             tmp.flush()
         except OSError as exc:
-            raise UnreadableInput(f"cannot read {path}: {exc.strerror}") from None
+            raise cannot_read(path, exc) from None
         yield tmp.name
 
 
@@ -152,7 +185,15 @@ def open_input(path: str) -> IO[str]:
         refuse_device(path)
         return open(path, encoding="utf-8", newline="")
     except OSError as exc:
-        raise UnreadableInput(f"cannot read {path}: {exc.strerror}") from None
+        raise cannot_read(path, exc) from None
+
+
+def cannot_read(name: str, exc: OSError) -> InputError:
+    """The error for an input that cannot be read: an unreadable file (the wrong kind of
+    input: an import says what it reads), or a standard input that was closed (no file
+    is wrong: said as it is)."""
+    kind = InputError if isinstance(exc, ClosedStdin) else UnreadableInput
+    return kind(f"cannot read {name}: {exc.strerror}")
 
 
 def not_utf8(path: str, exc: UnicodeDecodeError) -> InputError:
@@ -173,7 +214,7 @@ def read_text(stream: IO[str], name: str) -> str:
     except UnicodeDecodeError as exc:
         raise not_utf8(name, exc) from None
     except OSError as exc:
-        raise UnreadableInput(f"cannot read {name}: {exc.strerror}") from None
+        raise cannot_read(name, exc) from None
 
 
 class JSONFault(Exception):

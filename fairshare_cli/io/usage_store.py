@@ -5,12 +5,13 @@ past under another policy (``fs whatif`` with a half-life, a factor, a usage fac
 share changed) the work itself must be kept. Every import and every committed cycle appends
 what ran here: ``state.json`` -> ``state.history.sqlite``.
 
-Consistency with the state without a two-file transaction: rows are committed before the
-state is written with the marks it includes (:class:`Marks`); rows past them (a writer that
-died between, an import whose state write failed) are never read and are dropped by the next
-writer, under the state lock, and a file put in place of the state's is told by its
-generation. ``usage_store_kept.log_usage`` appends once the new state is on the disk,
-before its rename, so that a state write that fails leaves no row. Readers take no lock.
+Consistency with the state without a two-file transaction: rows are committed once the
+state with the marks it includes (:class:`Marks`) is on the disk, just before its rename
+(an import's in :meth:`ImportLog.commit`, claims' in ``usage_store_kept.log_usage``), so
+that a state write that fails leaves no row; rows past the marks (a writer killed between
+the commit and the rename) are never read and are dropped by the next writer, under the
+state lock, and a file put in place of the state's is told by its generation. Readers
+take no lock.
 """
 
 from __future__ import annotations
@@ -174,9 +175,10 @@ class UsageStore:
         ).fetchone()
         return None if row[0] is None else float(row[0])
 
-    def prune(self, before: float) -> int:
-        """Delete records that ended before ``before`` (and their end rows); how many."""
-        with self._conn:
+    def prune(self, before: float, commit: bool = True) -> int:
+        """Delete records that ended before ``before`` (and their end rows); how many
+        (committed unless ``commit`` is false: then in the open transaction)."""
+        with self._conn if commit else contextlib.nullcontext():
             closed = self._conn.execute(
                 "SELECT id, job FROM records WHERE COALESCE(end, (SELECT MIN(e.end) FROM ends e "
                 "WHERE e.job = records.job)) < ?",
@@ -305,16 +307,18 @@ class ImportLog:
 
     ``tee`` passes records through while inserting them (in batches, in the open
     transaction); a second pass (an unsorted source is read twice) first drops the first
-    pass's rows. ``finish`` commits, prunes to the window and returns the marks for the
-    state; until then nothing is visible to readers, and rows past the state's marks are
-    rolled back by the next writer if the state is never written.
+    pass's rows. ``finish`` prunes to the window and returns the marks for the state;
+    ``commit``, called once that state is on the disk and before its rename, commits.
+    Until then nothing is visible to readers; a state write that fails commits nothing,
+    and only a process killed between the commit and the rename leaves rows past the
+    state's marks (dropped by the next writer).
 
     The indexes a pass into an empty table dropped are built again as soon as its last
     record has passed, on a thread (sqlite3 lets go of the GIL while SQLite sorts), in the
     open transaction, while the models finish; ``finish`` waits for them (and raises what
     building them raised) before it commits.
 
-    With ``replaces``, ``store`` is a new file that ``finish`` renames over that store once
+    With ``replaces``, ``store`` is a new file that ``commit`` renames over that store once
     committed (:func:`import_log`: an import that keeps none of the old rows).
     """
 
@@ -392,7 +396,8 @@ class ImportLog:
         return error
 
     def finish(self, now: float, window: float) -> Marks:
-        """Commit, drop what ended before the window, and say what the state now includes.
+        """Drop what ended before the window and say what the state will include, all in
+        the import's transaction: :meth:`commit` makes it so once the state is on the disk.
 
         Raises:
             sqlite3.Error: building the indexes failed (as it would have here).
@@ -403,15 +408,25 @@ class ImportLog:
         for create in _RECORD_INDEXES.values():  # (those tee dropped, if not built yet)
             self.store._conn.execute(create)
         if window > 0:  # (in the import's transaction: a failure there commits none of it)
-            self.store.prune(now - window)
+            self.store.prune(now - window, commit=False)
+        return self.store.marks()  # (this connection sees its own rows)
+
+    def commit(self) -> None:
+        """Commit the import (and put a new file in place of the store): call once the state
+        with :meth:`finish`'s marks is on the disk, before it replaces the old one
+        (``save_state``'s ``before_rename``), so that a state write that fails (a full
+        disk) leaves no row past the old state's marks.
+
+        Raises:
+            sqlite3.Error: SQLite cannot commit (a full disk): nothing is committed.
+            OSError: the new file cannot be renamed over the store.
+        """
         self.store._conn.commit()
-        marks = self.store.marks()
         if self.replaces is not None:
             for stale in _side_files(self.replaces):  # (a journal of the old file: not ours)
                 stale.unlink(missing_ok=True)
             os.replace(self.store.path, self.replaces)
             fsync_folder(self.replaces.parent)
-        return marks
 
 
 @contextlib.contextmanager

@@ -1,12 +1,11 @@
 """The usage history store as it was, unless the state write it goes with ends well.
 
-An import commits the store before the state is written; one that keeps no old row
-renames a new file over the store. A state write that then fails (a full disk, Ctrl-C)
-left the new file: a first import that failed left a store beside no state that includes
-it (a 0-byte one when the disk was full before the tables), and a ``--rebuild`` that
-failed had replaced the old history for good. Rows appended in place need nothing: past
-the state's marks, the next writer drops them (io/usage_store.py; claims' rows are not
-even committed when the state write fails).
+An import commits the store once the new state is on the disk, just before its rename;
+one that keeps no old row renames a new file over the store then. A rename of the state
+that then fails (or a Ctrl-C between) would leave the new file: a first import a store
+beside no state that includes it, and a ``--rebuild`` the old history replaced for good.
+Rows appended in place are dropped again past the old state's marks (else, a process
+killed between, the next writer drops them: io/usage_store.py).
 """
 
 from __future__ import annotations
@@ -48,6 +47,8 @@ def store_kept(state_path: Path, section: object) -> Iterator[None]:
     except BaseException:
         with contextlib.suppress(OSError):
             _put_back(path, kept if linked else None, existed)
+        if existed:
+            _drop_past_marks(path, section)
         raise
     if linked:
         with contextlib.suppress(OSError):
@@ -68,6 +69,20 @@ def _put_back(path: Path, kept: Path | None, existed: bool) -> None:
     else:
         os.replace(kept, path)
     fsync_folder(path.parent)
+
+
+def _drop_past_marks(path: Path, section: object) -> None:
+    """Drop the rows of the store at ``path`` past the marks ``section`` holds: a write that
+    committed them and failed after (the state's rename) leaves the history as the state
+    counts it. Best effort: what fails here (a full disk) leaves them to the next writer."""
+    from fairshare_cli.errors import FairshareError
+    from fairshare_cli.io.usage_store import open_store
+
+    with contextlib.suppress(FairshareError, OSError):
+        marks = marks_of(section)
+        with open_store(path, create=False) as store:
+            if store is not None and store.holds(marks):
+                store.rollback_after(marks)
 
 
 def _settle_left(path: Path, kept: Path, section: object) -> None:

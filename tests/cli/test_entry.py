@@ -253,3 +253,29 @@ def test_an_argument_byte_that_is_not_utf8_is_printed_as_it_came() -> None:
     )  # fmt: skip
     assert (done.returncode, done.stderr) == (0, b"")
     assert done.stdout.splitlines()[0].endswith(b"\xff")
+
+
+@pytest.mark.parametrize(
+    ("args", "shown"),
+    [
+        (["import", "history", "-"], "-"),
+        (["import", "condor-q", "-"], "-"),
+        (["import", "history", "/dev/stdin"], "/dev/stdin"),
+        (["negotiate", "--dry-run", "--jobs-file", "/dev/stdin"], "/dev/stdin"),
+    ],
+)
+def test_an_input_from_a_closed_stdin_is_refused_in_one_line(
+    args: list[str], shown: str, tmp_path: Path
+) -> None:
+    """``fs import condor-q - <&-``: a traceback (AttributeError: sys.stdin is None), or
+    for ``fs import condor-q -`` "writing the output: ..." and exit 1; and ``fs import
+    history /dev/stdin <&-`` said "Imported 0 usage records" (fd 0 was the next file fs
+    opened: it read its own temporary copy). Now: exit 2, one line, nothing written."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    state = tmp_path / "state.json"
+    words = " ".join([*args, *SAMPLE, "--state", str(state)])
+    shell = f'exec "{sys.executable}" -m fairshare_cli {words} <&-'
+    proc = subprocess.run(["sh", "-c", shell], env=env, cwd=REPO, capture_output=True)
+    assert (proc.returncode, proc.stdout) == (2, b"")
+    assert proc.stderr == f"fs: error: cannot read {shown}: standard input is closed\n".encode()
+    assert not state.exists()

@@ -253,6 +253,7 @@ def test_an_import_stores_each_record_as_append_does(
         log = ImportLog(store, Marks(), rebuild=True)
         assert list(log.tee(Batches(b for b in batches if b))) == records
         log.finish(0.0, 0.0)
+        log.commit()
     with open_store(folder / "appended.sqlite") as store:
         assert store is not None
         store.append([(r, None) for r in records], [])
@@ -489,7 +490,7 @@ def test_a_prune_that_fails_commits_none_of_the_import(
     state, args, before = _imported_once(tmp_path, run)
     (tmp_path / "more.csv").write_text(_UNSORTED)
 
-    def damaged(*_: Any) -> int:
+    def damaged(*_: Any, **__: Any) -> int:
         raise sqlite3.DatabaseError("database disk image is malformed")
 
     monkeypatch.setattr(UsageStore, "prune", damaged)

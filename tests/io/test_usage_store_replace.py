@@ -156,10 +156,10 @@ def test_a_reader_of_the_old_store_keeps_reading_it(
 def test_a_store_replaced_by_an_import_that_died_is_not_the_states(
     tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """--rebuild renames its new store over the old one, then writes the state; a kill -9
-    in between (here: a disk full for the state on a file system without hard links, where
-    the old store cannot be kept to put back, io/usage_store_kept.py) leaves the old state
-    beside the new store. Its marks count rows of the old file: fs whatif says the store is
+    """--rebuild renames its new store over the old one once the new state is on the disk,
+    then renames the state; a kill -9 in between (here: the state's rename failing after the
+    store's, on a file system without hard links, where the old store cannot be kept to put
+    back, io/usage_store_kept.py) leaves the old state beside the new store. Its marks count rows of the old file: fs whatif says the store is
     not the state's instead of replaying the new file's first rows as the state's (it did,
     silently), and the next writer starts a new history instead of appending after rows the
     state never had."""
@@ -171,14 +171,15 @@ def test_a_store_replaced_by_an_import_that_died_is_not_the_states(
     assert _import(run, tmp_path, _FIRST).exit_code == 0
     before = state.read_bytes()
 
-    def disk_full(path: Path, _state: Any, before_rename: Any = None) -> None:
-        raise RuntimeFailure(f"cannot write state file {path}: No space left on device")
+    def rename_fails(path: Path, _state: Any, before_rename: Any = None) -> None:
+        before_rename()
+        raise RuntimeFailure(f"cannot write state file {path}: Input/output error")
 
     def no_hard_links(*_: object) -> None:
         raise OSError(1, "Operation not permitted")
 
     with monkeypatch.context() as patch:
-        patch.setattr(state_io, "save_state", disk_full)
+        patch.setattr(state_io, "save_state", rename_fails)
         patch.setattr(usage_store_kept.os, "link", no_hard_links)
         assert _import(run, tmp_path, _SECOND, "--rebuild").exit_code == 1
     assert state.read_bytes() == before

@@ -19,7 +19,7 @@ from typing import IO, Any
 
 from fairshare_cli.errors import InputError, UnreadableInput
 from fairshare_cli.io.importers.common import refuse_bom
-from fairshare_cli.io.inputs import BINARY, Readable, iter_json_objects, refuse_device
+from fairshare_cli.io.inputs import BINARY, Readable, cannot_read, iter_json_objects, refuse_device
 
 #: A parsed ClassAd: attribute name -> literal value or :class:`Expr`.
 Ad = dict[str, Any]
@@ -143,7 +143,7 @@ def open_dump(path: str) -> IO[str]:
         refuse_device(path)
         return open(path, encoding="utf-8", errors="surrogateescape", newline=None)
     except OSError as exc:
-        raise UnreadableInput(f"cannot read {path}: {exc.strerror}") from None
+        raise cannot_read(path, exc) from None
 
 
 #: The dump an ad of each MyType comes in, and the import that reads it.

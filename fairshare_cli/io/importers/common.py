@@ -8,8 +8,8 @@ from collections.abc import Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any, cast
 
 from fairshare_cli.core.usage import refuse_byte_order_mark
-from fairshare_cli.errors import InputError, UnreadableInput
-from fairshare_cli.io.inputs import refuse_device
+from fairshare_cli.errors import InputError
+from fairshare_cli.io.inputs import cannot_read, refuse_device
 
 if TYPE_CHECKING:
     from io import BufferedIOBase
@@ -31,7 +31,7 @@ def _open_binary(path: str) -> IO[bytes]:
         refuse_device(path)
         return open(path, "rb")
     except OSError as exc:
-        raise UnreadableInput(f"cannot read {path}: {exc.strerror}") from None
+        raise cannot_read(path, exc) from None
 
 
 def refuse_bom(text: str, name: str) -> None:
