@@ -109,6 +109,7 @@ class NodeFit:
         self.sizes: dict[str, list[tuple[int, int]]] = {}
         self.answers: dict[tuple[Any, ...], tuple[str | None, str | None]] = {}
         self.holds: dict[tuple[Any, ...], str | None] = {}
+        self.pendings: dict[tuple[Any, ...], str | None] = {}
         parts = tuple(p for p, spec in config.partitions.items() if spec.default)
         self.default_parts = parts or tuple(config.partitions) or ("",)
         self.today = config.priority.output_compat != "22.05"
@@ -149,9 +150,17 @@ class NodeFit:
 
     def pending(self, job: Job) -> str | None:
         """Why a queued Slurm job never starts: the limits of every one of its partitions
-        hold it back (each partition's reason, as :meth:`check` words it); else None."""
-        if not self.config.machines or not self.is_slurm_job(job):
+        hold it back (each partition's reason, as :meth:`check` words it); else None. Told
+        once for the jobs that ask alike (``fs import squeue`` asks it of 100,000)."""
+        if not self.config.machines:
             return None
+        key = (job.partition, job.num_nodes, job.request_cpus, job.time_limit)
+        if key not in self.pendings:
+            self.pendings[key] = self._pending(job)
+        reason = self.pendings[key]
+        return None if reason is None or not self.is_slurm_job(job) else reason
+
+    def _pending(self, job: Job) -> str | None:
         reasons = []
         for part in job.partitions or self.default_parts:
             reason = self.held(job, part)
