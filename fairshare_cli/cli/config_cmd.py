@@ -59,8 +59,7 @@ def check(opts: GlobalOptions) -> None:
         click.echo(f"fs: warning: {note}", err=True)
     _warn_slot_weights(config)
     _warn_group_factors(config)
-    data = _plain(config)
-    data["dirac"].pop("notes")
+    data = _keyed_as_in_the_file(_plain(config))
     fmt = opts.output
     if fmt == "json":
         emit_rows(data, None, "json")
@@ -158,6 +157,20 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     return value
+
+
+def _keyed_as_in_the_file(data: dict[str, Any]) -> dict[str, Any]:
+    """The config's values under the keys a file sets, without what the config keeps for
+    itself: each named table's own name (the key it is under), the weights string as
+    written (``fs sprio -w`` prints it; its effective weights are ``tres``) and DIRAC's
+    notes (printed as warnings)."""
+    data["dirac"].pop("notes")
+    data["priority"]["weights"].pop("tres_text")
+    named = (data["groups"], data["partitions"], data["qos"], data["accounts"])
+    for tables in (*named, data["dirac"]["groups"]):
+        for table in tables.values():
+            table.pop("name")
+    return data
 
 
 def _flatten(data: Any, prefix: str = "") -> list[tuple[str, Any]]:

@@ -187,7 +187,7 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
             "You are not running a supported priority plugin (priority/basic). "
             "Only 'priority/multifactor' is supported."
         )
-    ctx, table, others = _listed(opts, env)
+    ctx, table, others, pending = _listed(opts, env)
     if opts.fmt != "table":
         from fairshare_cli.render.formats import emit_columns, emit_rows
         from fairshare_cli.render.sprio import WEIGHT_FIELDS, json_columns, weights_row
@@ -199,7 +199,8 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
             emit_columns(json_columns(table), len(table), opts.fmt)
         return
     parsed, warnings = listing_spec(opts, env, ctx)
-    if _split(opts.jobs) and not len(table) and not opts.weights:
+    found = pending if _filters_in_sprio(env) else len(table)
+    if _split(opts.jobs) and not found and not opts.weights:
         click.echo("Unable to find jobs matching user/id(s) specified")
         return
     from fairshare_cli.render.sprio_table import listing_chunks
@@ -217,6 +218,15 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
     whole = not (opts.weights or opts.jobs or opts.users or opts.partitions)
     if others and whole:  # (on stderr, under the whole queue's listing: stdout is sprio's)
         click.echo(f"fs: note: {_not_slurm_note(others)}", err=True)
+
+
+def _filters_in_sprio(env: Env) -> bool:
+    """Whether sprio itself picks the rows of ``-j``, ``-u`` and ``-p`` out of every pending
+    job (Slurm 23.02 on: ``filter_job_list``), so that ``-j`` naming no pending job prints the
+    header alone and "Unable to find jobs" means no job is pending at all; Slurm 22.05's
+    slurmctld picked them (``slurm_load_job_prio`` took the lists), and an empty answer to
+    ``-j`` was "Unable to find jobs"."""
+    return env.config.priority.output_compat != "22.05"
 
 
 def _not_slurm_note(ids: list[str]) -> str:
@@ -311,10 +321,10 @@ def write_lines(chunks: Iterable[str], stream: TextIO) -> None:
     stream.flush()
 
 
-def _listed(opts: SprioOptions, env: Env) -> tuple[PriorityContext, PriorityTable, list[str]]:
+def _listed(opts: SprioOptions, env: Env) -> tuple[PriorityContext, PriorityTable, list[str], int]:
     """The priority context, the rows asked for (``-j``, ``-u``, ``-p``) in the order
-    asked for (``-S``; by job id when not given) and the ids of the pending jobs that are
-    not Slurm jobs.
+    asked for (``-S``; by job id when not given), the ids of the pending jobs that are
+    not Slurm jobs and the number of rows before ``-j``, ``-u`` and ``-p``.
 
     Raises:
         InputError: the jobs file's faults; then a job the association tree cannot place,
@@ -339,11 +349,11 @@ def _listed(opts: SprioOptions, env: Env) -> tuple[PriorityContext, PriorityTabl
     table = builder.table(in_id_order=by_id)
     asked = (_split(opts.jobs), _split(opts.users), _split(opts.partitions))
     if by_id and not any(asked):
-        return ctx, table, builder.not_slurm
+        return ctx, table, builder.not_slurm, len(table)
     rows = selected_rows(table, *asked)
     if not by_id:
         rows = sort_order(table, rows, opts.sort or "i")
-    return ctx, table.taken(rows), builder.not_slurm
+    return ctx, table.taken(rows), builder.not_slurm, len(table)
 
 
 def _inputs_after_file_faults(env: Env, jobs_file: str) -> tuple[float, PriorityContext]:

@@ -1,7 +1,8 @@
 """``fs sprio`` against rules read in Slurm's ``src/sprio/`` (sort.c, print.c) that no
 capture exercises: ``-S`` on the priority before it is truncated, ``-S`` letters read one
-character at a time, the nice key compared as sprio's ``int``, and an admin-set priority's
-``-n`` columns. Every expected line is worked out by hand from those functions."""
+character at a time, the nice key compared as sprio's ``int``, an admin-set priority's
+``-n`` columns, and ``-j`` naming no pending job (sprio.c, filter.c). Every expected line is
+worked out by hand from those functions."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.cli.conftest import SPRIO_ACCOUNTS, SPRIO_POOL, sprio_files
+from tests.conftest import REPO
 
 NOW = "2026-11-21T12:00:00Z"
 NOW_EPOCH = 1795262400
@@ -161,3 +163,41 @@ def test_small_relative_to_time_divides_by_whole_minutes_and_an_unlimited_max_ti
         "    2        250 0.2500000 ",
         "    3        250 0.2500000 ",
     ]
+
+
+SAMPLE = REPO / "sample_configs"
+HEADER = (
+    "          JOBID PARTITION   PRIORITY       SITE        AGE  FAIRSHARE    JOBSIZE  "
+    "PARTITION        QOS\n"
+)
+UNABLE = "Unable to find jobs matching user/id(s) specified\n"
+
+
+def test_jobs_naming_no_pending_job_print_the_header_alone(run: Callable[..., Any]) -> None:
+    """sprio.c (Slurm 23.02 on) asks slurmctld for every pending job and picks ``-j``'s
+    rows itself (filter.c's ``filter_job_list``): a job id that matches none of them leaves
+    the header alone. "Unable to find jobs matching user/id(s) specified" is printed only
+    when ``-j`` is given and no job is pending at all."""
+    listing = ["--config", str(SAMPLE / "pool.toml"), "--now", NOW]
+    with_jobs = [*listing, "--jobs-file", str(SAMPLE / "jobs.json")]
+    result = run("sprio", "-j", "9", *with_jobs)
+    assert (result.exit_code, result.stdout, result.stderr) == (0, HEADER, "")
+    assert run("sprio", "-j", "9,101.0", *with_jobs).stdout.splitlines()[1].split()[0] == "101.0"
+    empty_queue = run("sprio", "-j", "9", *listing)  # the sample state queues no Slurm job
+    assert (empty_queue.exit_code, empty_queue.stdout) == (0, UNABLE)
+
+
+def test_jobs_naming_no_pending_job_are_not_found_as_2205_said(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """Slurm 22.05's sprio.c passed ``-j``, ``-u`` and ``-p`` to ``slurm_load_job_prio``;
+    slurmctld answered with the matching jobs only, and an empty answer to ``-j`` was
+    "Unable to find jobs matching user/id(s) specified"."""
+    config = tmp_path / "pool.toml"
+    text = (SAMPLE / "pool.toml").read_text(encoding="utf-8")
+    config.write_text(text.replace("[priority]\n", '[priority]\noutput_compat = "22.05"\n'))
+    state = tmp_path / "state.json"
+    state.write_text('{"format": "fairshare-cli state", "schema_version": 1}')
+    result = run("sprio", "-j", "9", "--jobs-file", str(SAMPLE / "jobs.json"), "--config",
+                 str(config), "--state", str(state), "--now", NOW)  # fmt: skip
+    assert (result.exit_code, result.stdout, result.stderr) == (0, UNABLE, "")

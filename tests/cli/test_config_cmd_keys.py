@@ -1,0 +1,50 @@
+"""``fs config check`` prints each effective value under the key a config file sets."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tests.conftest import REPO
+
+POOL = str(REPO / "sample_configs" / "pool.toml")
+
+
+def test_named_tables_print_no_name_key(
+    write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """fs config check --config sample_configs/pool.toml printed 'qos.high.name = "high"',
+    'partitions.batch.name = "batch"', 'accounts.hep.name = "hep"' (and so for groups and
+    DIRAC groups): keys the config refuses ('unknown key'). A table's name is its key."""
+    result = run("config", "check", "--config", POOL)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert not [line for line in lines if ".name = " in line and not line.startswith("pool.")]
+    assert "qos.high.priority = 100" in lines
+    assert "partitions.express.priority_job_factor = 4" in lines
+    assert "groups.group_physics.hep.quota = (unset)" in lines
+    document = json.loads(run("config", "check", "--config", POOL, "--json").stdout)
+    assert document["qos"]["high"] == {"priority": 100, "usage_factor": 2.0}
+    refused = run("config", "check", "--config", str(write_config('[qos.high]\nname = "high"\n')))
+    assert refused.exit_code == 2  # (why the line misled)
+
+
+def test_tres_weights_print_as_read_and_no_text_key(
+    write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """'priority.weights.tres_text = "CPU=1000,Mem=2G"' (or '= (unset)') was printed beside
+    the weights read from it, a key no config may set. The weights as read stay: by hand,
+    Mem=2G is 2 per GB, 2/1024 = 0.001953125 per MB; CPU=1000 is 1000."""
+    config = write_config(
+        '[pool]\ndefaults = "current"\n[priority.weights]\ntres = "CPU=1000,Mem=2G"\n'
+    )
+    result = run("config", "check", "--config", str(config))
+    assert result.exit_code == 0, result.stderr
+    tres = [line for line in result.stdout.splitlines() if line.startswith("priority.weights.t")]
+    assert tres == ["priority.weights.tres.cpu = 1000.0", "priority.weights.tres.mem = 0.001953125"]
+    document = json.loads(run("config", "check", "--config", str(config), "--json").stdout)
+    assert "tres_text" not in document["priority"]["weights"]
+    rows = run("config", "check", "--config", str(config), "--output", "csv").stdout
+    assert "tres_text" not in rows
