@@ -9,10 +9,12 @@ to complain about. Tests run :data:`~fairshare_cli.cli.main.cli` in their own pr
 from __future__ import annotations
 
 import contextlib
+import errno
 import gc
+import io
 import os
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
 
 def main() -> NoReturn:
@@ -24,6 +26,7 @@ def main() -> NoReturn:
     from fairshare_cli.cli.main import cli, terminate
 
     _open_closed_streams()
+    _whole_writes()
     _output_takes_argument_bytes()
     signal.signal(signal.SIGTERM, terminate)  # (stopped as by Ctrl-C: cleanups run)
     try:
@@ -67,6 +70,47 @@ def _open_closed_streams() -> None:
         if getattr(sys, name) is None:
             with contextlib.suppress(OSError):
                 setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
+
+
+class _WholeFile(io.FileIO):
+    """The standard output's file, whose ``write`` writes all it is given or raises.
+
+    A write to a pipe whose reader leaves midway writes part (``fs taskqueues ... | head
+    -1`` prints a table of megabytes in one piece); Python's text stream ignores the short
+    count, so with ``PYTHONUNBUFFERED`` set (the output's text then goes straight to the
+    file) the rest was dropped unsaid and fs ended with 0, not 1. Writing the rest meets
+    the closed pipe, and the command ends as on any closed pipe."""
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < len(view):
+            more = super().write(view[done:])
+            if not more:  # (a blocking descriptor takes at least a byte, or fails)
+                raise BrokenPipeError(errno.EPIPE, "the output took nothing")
+            done += more
+        return len(view)
+
+
+def _whole_writes() -> None:
+    """Put the standard output's text on a :class:`_WholeFile` of its descriptor, buffered,
+    encoded and flushed as it was (the stream Python made stays open, unused)."""
+    out = sys.stdout
+    if out is not sys.__stdout__ or not isinstance(out, io.TextIOWrapper):
+        return  # (not Python's own stream, which sys.__stdout__ keeps open: left as it is)
+    if type(out.buffer) not in (io.FileIO, io.BufferedWriter):
+        return
+    out.flush()
+    raw = _WholeFile(out.fileno(), "w", closefd=False)
+    buffer = raw if type(out.buffer) is io.FileIO else io.BufferedWriter(raw)
+    sys.stdout = io.TextIOWrapper(
+        buffer,
+        encoding=out.encoding,
+        errors=out.errors,
+        newline="\n",
+        line_buffering=out.line_buffering,
+        write_through=out.write_through,
+    )
 
 
 def _output_takes_argument_bytes() -> None:

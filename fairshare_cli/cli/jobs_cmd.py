@@ -18,6 +18,7 @@ from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_opt
 from fairshare_cli.core.jobs import Job, check_job_option
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, UINT32_MAX
 from fairshare_cli.core.operations.validate import check_jobs_against_config
+from fairshare_cli.core.usage import refuse_byte_order_mark
 from fairshare_cli.errors import InputError, did_you_mean
 from fairshare_cli.io.inputs import loads, read_text, refuse_device
 
@@ -306,10 +307,12 @@ def _each_job(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _read_objects(path: Path) -> list[dict[str, Any]]:
     try:
         if str(path) == "-":  # stdin, as every other input file
-            raw = loads(read_text(sys.stdin, "jobs file -"))
+            text = read_text(sys.stdin, "jobs file -")
         else:
             refuse_device(path)
-            raw = loads(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
+        refuse_byte_order_mark(text, f"{path}:1")
+        raw = loads(text)
     except FileNotFoundError:
         raise InputError(f"jobs file {path} does not exist") from None
     except OSError as exc:

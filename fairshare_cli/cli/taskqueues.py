@@ -42,6 +42,7 @@ def taskqueues(
     its entity, and the chance a pilot matching every queue tries it first.
     """
     from fairshare_cli.core.dirac.correction import HistoryCorrector, history_from_json
+    from fairshare_cli.core.dirac.description import waiting_description
     from fairshare_cli.core.dirac.jobs import task_queues_from_objects, unlisted_groups
     from fairshare_cli.core.dirac.taskqueues import queues_left_as_made, task_queue_rows
     from fairshare_cli.io.dirac_jobs import task_queues_from_file
@@ -66,7 +67,11 @@ def taskqueues(
                 raise StateError(f"state file {env.state_path}: jobs must be a list of jobs")
             source = f"state file {env.state_path}: jobs"
             queues = task_queues_from_objects(
-                raw or [], source, dirac.groups, dirac.cpu_segments, dirac.job_description
+                raw or [],
+                source,
+                dirac.groups,
+                dirac.cpu_segments,
+                waiting_description(dirac.job_description),
             )
         for group, jobs, extra in unlisted_groups(queues, dirac.groups):
             warn_unlisted_group(group, f"{jobs} waiting job{'s' * (jobs != 1)}", extra)

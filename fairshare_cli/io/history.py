@@ -30,6 +30,7 @@ from fairshare_cli.core.usage import (
     check_header,
     known_rows,
     parse_record,
+    refuse_byte_order_mark,
 )
 from fairshare_cli.errors import EmptyInput, InputError
 from fairshare_cli.io.importers.classad_dumps import Expr, iter_ads, open_dump, other_dump
@@ -242,6 +243,8 @@ def _exact_record(line: str, path: str, lineno: int) -> UsageRecord | None:
     Raises:
         InputError: naming the line and what is wrong with it.
     """
+    if lineno == 1:
+        refuse_byte_order_mark(line, f"{path} line 1")
     text = line.strip()
     if not text or text.startswith("#"):
         return None

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import IO, Any, Protocol
 
+from fairshare_cli.core.usage import refuse_byte_order_mark
 from fairshare_cli.errors import ClosedStdin, InputError, UnreadableInput
 
 #: ``(st_dev, st_ino)`` of what stands for a standard input the process started without
@@ -239,7 +240,8 @@ def read_json(path: str, name: str | None = None) -> Any:
     ``name`` names the input in errors (default: ``path``).
 
     Raises:
-        InputError: the file cannot be opened or read, or is not UTF-8.
+        InputError: the file cannot be opened or read, is not UTF-8, or starts with a
+            byte-order mark.
         JSONFault: the text is not valid JSON.
     """
     if rereadable(path):  # (a pipe is read once, by the exact reader)
@@ -252,6 +254,7 @@ def read_json(path: str, name: str | None = None) -> Any:
     finally:
         if fh is not sys.stdin:
             fh.close()
+    refuse_byte_order_mark(text, f"{name or path}:1")
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

@@ -22,8 +22,10 @@ NOW = "2026-11-21T12:00:00Z"
 SAMPLE = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--now", NOW]
 
 
-def _fs(args: list[str], **kwargs: object) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "120"}
+def _fs(
+    args: list[str], extra: dict[str, str] | None = None, **kwargs: object
+) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "120", **(extra or {})}
     return subprocess.Popen(  # type: ignore[call-overload,no-any-return]
         [sys.executable, "-m", "fairshare_cli", *args], env=env, cwd=REPO, **kwargs
     )
@@ -73,6 +75,35 @@ def test_a_closed_pipe_ends_it_with_1_quietly() -> None:
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 1
     assert err == b""
+
+
+@pytest.mark.parametrize("unbuffered", ["1", ""])
+def test_a_reader_leaving_during_a_large_table_ends_it_with_1_quietly(
+    tmp_path: Path, unbuffered: str
+) -> None:
+    """``fs taskqueues --jobs-file many.json ... | head -1``: a table of megabytes, written
+    in one piece, that the reader leaves after its first line. With ``PYTHONUNBUFFERED=1``
+    (as containers often set it) the part the pipe took was counted as the whole, and fs
+    ended with 0; now with 1, quietly, as on any closed pipe, buffered or not."""
+    jobs = [
+        {"id": f"{i}.0", "owner": "alice", "dirac_group": "lhcb_user",
+         "dirac_requirements": {"sites": [f"LCG.S{i}.x"]}}
+        for i in range(20000)
+    ]  # fmt: skip
+    many = tmp_path / "many.json"
+    many.write_text(json.dumps(jobs), encoding="utf-8")
+    state = ["--state", str(tmp_path / "state.json"), "--jobs-file", str(many)]
+    proc = _fs(
+        ["taskqueues", *state, *SAMPLE],
+        {"PYTHONUNBUFFERED": unbuffered},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().startswith(b" TQId  Owner")
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=120)
+    assert (proc.returncode, err) == (1, b"")
 
 
 PREVIEWS = [

@@ -85,6 +85,38 @@ def test_the_pools_defaults_and_bounds_from_the_state(tmp_path: Path) -> None:
     assert _rows(result.stdout) == EXPECTED
 
 
+def test_bounds_lowered_after_submit_leave_the_waiting_jobs_queued(tmp_path: Path) -> None:
+    """``fs submit ... --set user_priority=15`` under MaxPriority 20, then the pool's bounds
+    lowered to DIRAC's (MaxPriority 10, MaxCPUTime 500000): ``fs taskqueues --json`` showed
+    no queue but one line, "state file s.json: jobs: job 1 ('2'): user_priority: 15: DIRAC's
+    JobManager refuses the job", exit 2. JobManager checks a job once, when it is submitted;
+    the jobs waiting in TaskQueueDB stay, so the queues are EXPECTED's (the defaults are
+    unchanged), and only a new submit is refused."""
+    pool = tmp_path / "pool.toml"
+    pool.write_text(POOL, encoding="utf-8")
+    where = ["--config", str(pool), "--state", str(tmp_path / "s.json"), "--now", NOW]
+    runner = CliRunner()
+    submits = [
+        ["--owner", "alice", "--dirac-group", "lhcb_user", "--count", "2"],
+        ["--owner", "alice", "--dirac-group", "lhcb_user", "--set", "user_priority=15",
+         "--set", 'dirac_requirements={"cpu_time": 800000}'],
+    ]  # fmt: skip
+    for options in submits:
+        result = runner.invoke(cli, ["submit", *options, *where], catch_exceptions=False)
+        assert result.exit_code == 0, result.stderr
+    lowered = POOL.replace("max_cpu_time = 1000000\n", "").replace("max_priority = 20\n", "")
+    pool.write_text(lowered, encoding="utf-8")
+    result = runner.invoke(cli, ["taskqueues", *where, "--json"], catch_exceptions=False)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert _rows(result.stdout) == EXPECTED
+    result = runner.invoke(cli, ["submit", *submits[1], *where], catch_exceptions=False)
+    assert result.exit_code == 2
+    assert (
+        "user_priority: 15: DIRAC's JobManager refuses the job (priority out of bounds "
+        "(must be between 0 and 10))" in result.stderr
+    )
+
+
 def test_a_default_out_of_bounds_refuses_a_job_without_the_value(tmp_path: Path) -> None:
     pool = tmp_path / "pool.toml"
     pool.write_text(POOL.replace("default_priority = 5", "default_priority = 21"), "utf-8")

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import msgspec
+
 from fairshare_cli.core.config import DiracJobDescription
+from fairshare_cli.core.limits import INT64_MAX, INT64_MIN
 
 #: DIRAC's ``/Operations/JobDescription`` when it sets nothing.
 DEFAULT_JOB_DESCRIPTION = DiracJobDescription()
@@ -26,6 +29,20 @@ STORED_PRIORITY_RANGE = (0, 2**31 - 1)
 
 #: The one spelling of "any site" ``checkSites`` accepts beside the known sites.
 ANY_SITE = "ANY"
+
+
+def waiting_description(description: DiracJobDescription) -> DiracJobDescription:
+    """The description the jobs already waiting in the state are read with: the same
+    defaults, and no bounds but what MariaDB stores. JobManager checked each job when it
+    was submitted, under that day's bounds; a later change of ``/Operations/JobDescription``
+    leaves the jobs waiting in TaskQueueDB as they are."""
+    return msgspec.structs.replace(
+        description,
+        min_cpu_time=INT64_MIN,
+        max_cpu_time=INT64_MAX,
+        min_priority=INT64_MIN,
+        max_priority=INT64_MAX,
+    )
 
 
 def _whole(value: float) -> bool:

@@ -188,6 +188,10 @@ def _operations(
     for name in ops.entries:
         if name not in used:
             reading.ignored.append(f"Operations/{name}")
+    own = ops.section(vo) if setup and vo else None
+    for name in own.entries if own is not None else ():
+        if name not in ("Defaults", setup):  # (DIRAC 8 read the VO's setups only)
+            reading.ignored.append(f"Operations/{vo}/{name}")
     merged = CfgSection()
     for path in paths:
         part = ops.section(path)

@@ -140,6 +140,23 @@ Operations
     assert toml(result.stdout)["dirac"]["cpu_segments"] == [100, 200]
 
 
+def test_a_setup_leaves_the_vos_own_sections_listed_as_ignored(run: Callable[..., Any]) -> None:
+    """``fs import dirac-cfg dirac.cfg --setup X`` of a DIRAC 9 file: DIRAC 8's Operations
+    read only ``/Operations/lhcb/Defaults`` and ``/Operations/lhcb/X``, so the VO's
+    ``JobScheduling`` (correction on, 4 segments) is not read. The summary left it out of
+    what was ignored ("ignored 8: ..."), as if all had been read; now it names it."""
+    result = run("import", "dirac-cfg", str(CFG), "--setup", "X")
+    assert result.exit_code == 0, result.stderr
+    dirac = toml(result.stdout)["dirac"]
+    assert (dirac["correction"]["enabled"], dirac["cpu_segments"]) == (False, [360, 1800, 3600])
+    assert result.stderr.splitlines()[1] == (
+        "dirac-cfg: 5 groups, share correction off with 0 instances (0 slices), 3 CPU "
+        "segments; ignored 9: Operations/JobScheduling/CheckJobLimits, Operations/gridpp, "
+        "Operations/lhcb/JobScheduling, Registry/DefaultGroup, Registry/Groups/*/Users, "
+        "Registry/Groups/*/VOMSRole, Registry/Users, Resources, Systems"
+    )
+
+
 GROUPS = """
 Registry
 {{
