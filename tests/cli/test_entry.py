@@ -202,9 +202,9 @@ def test_ctrl_c_during_an_import_is_one_line_and_130(tmp_path: Path) -> None:
     state = tmp_path / "state.json"
     args = ["import", "history", str(history), *SAMPLE, "--state", str(state)]
     proc = _fs(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    lock = tmp_path / "state.json.lock"
+    store = tmp_path / "state.history.sqlite.new"  # (its records being written)
     deadline = time.monotonic() + 30
-    while not lock.exists() and time.monotonic() < deadline:  # (the command has begun)
+    while not store.exists() and time.monotonic() < deadline:  # (the import has begun)
         time.sleep(0.02)
     time.sleep(0.3)  # (reading the file)
     proc.send_signal(signal.SIGINT)
