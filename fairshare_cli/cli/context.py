@@ -56,16 +56,21 @@ def resolve_state_path(given: str | None, config: Config) -> Path:
 
     Raises:
         InputError: the state's folder is missing; a link into a missing folder, or a loop.
+        StateError: it is standard input, or a pipe (:func:`~fairshare_cli.io.state.refuse_stream`).
     """
     from fairshare_cli.io.atomic import through_link
+    from fairshare_cli.io.paths import user_state_file
+    from fairshare_cli.io.state import refuse_stream
 
     if given:
-        return existing_folder(through_link(Path(given)))
-    if config.pool.state:
-        return existing_folder(through_link(Path(config.path).parent / config.pool.state))
-    from fairshare_cli.io.paths import user_state_file
-
-    return through_link(user_state_file())
+        path = Path(given)
+    elif config.pool.state:
+        path = Path(config.path).parent / config.pool.state
+    else:
+        refuse_stream(path := user_state_file())
+        return through_link(path)
+    refuse_stream(path)
+    return existing_folder(through_link(path))
 
 
 def existing_folder(path: Path) -> Path:
