@@ -50,12 +50,13 @@ def refuse_device(path: str | os.PathLike[str]) -> None:
     """Refuse a device as an input file: ``/dev/zero`` or ``/dev/urandom`` never end (read
     whole, they would fill the memory), a disk is no input; ``/dev/null`` (empty) and pipes
     pass. A file that starts with nothing but zero bytes is refused too (see
-    :func:`refuse_zeros`). Called before each input file is opened, inside the reader's
+    :func:`refuse_zeros`), and one that starts with 16 MB of whitespace (see
+    :func:`blank_on`). Called before each input file is opened, inside the reader's
     ``except OSError``, which words it as its own read error.
 
     Raises:
-        OSError: ``path`` is a character or block device other than ``/dev/null``, or a
-            file of zero bytes.
+        OSError: ``path`` is a character or block device other than ``/dev/null``, a
+            file of zero bytes, or one whose first :data:`BLANK_LIMIT` bytes are blank.
     """
     try:
         found = os.stat(path)
@@ -70,13 +71,37 @@ def refuse_device(path: str | os.PathLike[str]) -> None:
         try:
             with open(path, "rb") as fh:
                 head = fh.read(ZERO_BLOCK)
+                blank = found.st_size >= BLANK_LIMIT and not head.strip() and blank_on(fh)
         except OSError:
             return  # (opening it again names the fault)
         refuse_zeros(head)
+        if blank:
+            mb = BLANK_LIMIT // (1024 * 1024)
+            raise OSError(
+                errno.EINVAL, f"it starts with {mb} MB of whitespace only (no JSON value or record)"
+            )
 
 
 #: How much of a file's start :func:`refuse_zeros` looks at.
 ZERO_BLOCK = 4096
+
+#: How much blank space (whitespace only) may open an input file: no tool's dump or jobs
+#: file starts with this much, and read whole such a file cost twice its size in memory
+#: (a copy of the bytes and of the text) before any reader could say it held nothing.
+BLANK_LIMIT = 16 * 1024 * 1024
+
+
+def blank_on(fh: IO[bytes]) -> bool:
+    """Whether ``fh`` holds nothing but whitespace (spaces, tabs, line ends) up to byte
+    :data:`BLANK_LIMIT`: no JSON value, record or line of text that far in. Read on from
+    where it is, in blocks, no further than the limit."""
+    done = fh.tell()
+    while done < BLANK_LIMIT:
+        block = fh.read(min(1024 * 1024, BLANK_LIMIT - done))
+        if not block or block.strip():
+            return False
+        done += len(block)
+    return True
 
 
 def refuse_zeros(head: bytes) -> None:
