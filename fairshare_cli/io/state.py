@@ -12,7 +12,6 @@ import glob
 import json
 import math
 import os
-import stat
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -50,35 +49,6 @@ def _finite_float(text: str) -> float:
     if not math.isfinite(value):
         raise NonFiniteNumber(text)
     return value
-
-
-def refuse_stream(path: Path) -> None:
-    """Refuse a state path that is standard input or a pipe without a name (``-``,
-    ``/dev/stdin``, ``/proc/self/fd/0`` of ``cat state.json | fs ...``): fs reads the
-    state, locks it and renames a new one over it, which a stream cannot take. Checked
-    on the name as given: the link of an unnamed pipe names ``pipe:[...]``, no file, and
-    followed it read as a missing state (an empty pool). A named pipe (``mkfifo``) is
-    left to the reader and the writer, which name it.
-
-    Raises:
-        StateError: ``path`` is ``-``, or a link to an unnamed pipe or socket.
-    """
-    if str(path) == "-":
-        kind = "standard input"
-    else:
-        try:
-            mode = os.stat(path).st_mode
-        except OSError:  # (missing, or unreadable: the reader names which)
-            return
-        if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
-            return
-        if os.path.exists(os.path.realpath(path)):  # (a named pipe)
-            return
-        kind = "a pipe" if stat.S_ISFIFO(mode) else "a socket"
-    raise StateError(
-        f"state file {path} is {kind}, not a file: fs reads, locks and replaces its state "
-        "file; save the state to a file and pass that path"
-    )
 
 
 def load_state(path: Path) -> State:

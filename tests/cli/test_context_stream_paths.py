@@ -1,10 +1,11 @@
-"""A state that is standard input or a pipe (``--state /dev/stdin``, ``/proc/self/fd/0``,
+"""A state or config that is standard input or a pipe (``--state /dev/stdin``, ``/proc/self/fd/0``,
 ``-``): fs reads the state, locks it and renames a new one over it, which a
 stream cannot take. The link ``/dev/stdin`` of a pipe names ``pipe:[...]``, no file, so
 views showed an empty pool (as if the state were missing) and edits failed on a lock file
 beside ``pipe:[...]`` with exit 1. Now one line naming the stream, exit 2, before a lock
 or a read; a state redirected from a file (``< state.json``) still reads as that file, and
-a named pipe's messages are as before."""
+a named pipe's messages are as before. A config piped in said 'cannot be read: a named
+pipe' (or, for ``-``, 'does not exist'); it says why a config is a file."""
 
 from __future__ import annotations
 
@@ -76,3 +77,19 @@ def test_a_state_redirected_from_a_file_reads_as_that_file(tmp_path: Path) -> No
     redirected = _fs([*line, "--state", "/dev/stdin"], pool["state"], tmp_path)
     assert redirected.returncode == 0, redirected.stderr
     assert redirected.stdout == by_name.stdout and b"\n              1 batch" in by_name.stdout
+
+
+@pytest.mark.parametrize("given", ["/dev/stdin", "/proc/self/fd/0", "-"])
+def test_a_piped_config_is_refused(tmp_path: Path, given: str) -> None:
+    """``cat pool.toml | fs sshare --config GIVEN --state state.json --now NOW``."""
+    if given != "-" and not os.path.exists(given):
+        pytest.skip(f"no {given}")
+    pool = write_pool(tmp_path)
+    line = ["sshare", "--config", given, "--state", str(pool["state"]), "--now", NOW]
+    proc = _fs(line, pool["config"].read_bytes(), tmp_path)
+    kind = "standard input" if given == "-" else "a pipe"
+    assert (proc.returncode, proc.stdout) == (2, b"")
+    assert proc.stderr.decode() == (
+        f"fs: error: config file {given} is {kind}, not a file: fs reads its config whenever "
+        "it runs; save the config to a file and pass that path\n"
+    )
