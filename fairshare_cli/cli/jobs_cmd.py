@@ -305,10 +305,10 @@ def _each_job(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _read_objects(path: Path) -> list[dict[str, Any]]:
     try:
+        refuse_device(str(path))  # (stdin too: redirected from a blank file)
         if str(path) == "-":  # stdin, as every other input file
             raw = loads(read_text(sys.stdin, "jobs file -"))
         else:
-            refuse_device(path)
             raw = loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError(f"jobs file {path} does not exist") from None

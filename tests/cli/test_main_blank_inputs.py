@@ -92,3 +92,46 @@ def test_a_document_after_a_little_blank_space_still_reads(
     second = run("sprio", "-l", "--jobs-file", str(padded), *common(env))
     assert first.exit_code == second.exit_code == 0, second.stderr
     assert first.stdout == second.stdout
+
+
+@pytest.mark.parametrize(
+    ("line", "names"),
+    [
+        (["import", "condor-q", "-"], "cannot read -: "),
+        (["import", "squeue", "-"], "cannot read -: "),
+        (["sprio", "-l", "--jobs-file", "-"], "cannot read -: "),
+        (["submit", "--file", "-"], "jobs file - cannot be read: "),
+    ],
+)
+def test_standard_input_of_blank_space_is_refused_too(
+    env: dict[str, Path], tmp_path: Path, line: list[str], names: str
+) -> None:
+    """``fs LINE ... < FILE`` with FILE 17 MB of spaces: the same line, naming ``-``."""
+    _on_stdin(env, tmp_path, line, names, "redirected")
+
+
+def _on_stdin(env: dict[str, Path], tmp_path: Path, line: list[str], names: str, how: str) -> None:
+    """``fs LINE`` with 17 MB of spaces on its standard input, ``how``: redirected from
+    the file, or piped; refused naming ``-``."""
+    import os
+    import subprocess
+    import sys
+
+    blank = _blank(tmp_path / "blank.json", BLANK_LIMIT + 1024 * 1024)
+    before = env["state"].read_bytes()
+    command = [sys.executable, "-m", "fairshare_cli", *line, *common(env)]
+    with blank.open("rb") as fh:
+        given: dict[str, Any] = {"stdin": fh} if how == "redirected" else {"input": fh.read()}
+        proc = subprocess.run(
+            command, capture_output=True, env={**os.environ, "TZ": "UTC"}, **given
+        )
+    assert (proc.returncode, proc.stdout) == (2, b"")
+    assert proc.stderr.decode().startswith(f"fs: error: {names}{BLANK}"), proc.stderr
+    assert len(proc.stderr.splitlines()) == 1
+    assert env["state"].read_bytes() == before
+
+
+def test_a_piped_blank_jobs_file_is_named_as_given(env: dict[str, Path], tmp_path: Path) -> None:
+    """``cat FILE | fs sprio -l --jobs-file - ...``: the pipe is read through a copy, and
+    the line names ``-``, not the copy."""
+    _on_stdin(env, tmp_path, ["sprio", "-l", "--jobs-file", "-"], "cannot read -: ", "piped")
