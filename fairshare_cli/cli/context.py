@@ -28,11 +28,13 @@ def resolve_config_path(given: str | None) -> Path:
     """``--config``, else ``./fairshare.toml``, else the user config file.
 
     Raises:
-        ConfigError: none exists, or a folder to look in cannot be read.
+        ConfigError: none exists, a folder to look in cannot be read, or it is standard
+            input or a pipe (:func:`~fairshare_cli.io.paths.refuse_stream`).
     """
-    from fairshare_cli.io.paths import user_config_file
+    from fairshare_cli.io.paths import refuse_stream, user_config_file
 
     if given:
+        refuse_stream(Path(given), "config file")
         return Path(given)
     for candidate in (Path("fairshare.toml"), user_config_file()):
         try:
@@ -56,16 +58,20 @@ def resolve_state_path(given: str | None, config: Config) -> Path:
 
     Raises:
         InputError: the state's folder is missing; a link into a missing folder, or a loop.
+        StateError: it is standard input, or a pipe (:func:`~fairshare_cli.io.paths.refuse_stream`).
     """
     from fairshare_cli.io.atomic import through_link
+    from fairshare_cli.io.paths import refuse_stream, user_state_file
 
     if given:
-        return existing_folder(through_link(Path(given)))
-    if config.pool.state:
-        return existing_folder(through_link(Path(config.path).parent / config.pool.state))
-    from fairshare_cli.io.paths import user_state_file
-
-    return through_link(user_state_file())
+        path = Path(given)
+    elif config.pool.state:
+        path = Path(config.path).parent / config.pool.state
+    else:
+        refuse_stream(path := user_state_file(), "state file")
+        return through_link(path)
+    refuse_stream(path, "state file")
+    return existing_folder(through_link(path))
 
 
 def existing_folder(path: Path) -> Path:

@@ -306,10 +306,10 @@ def _each_job(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _read_objects(path: Path) -> list[dict[str, Any]]:
     try:
+        refuse_device(str(path))  # (stdin too: redirected from a blank file)
         if str(path) == "-":  # stdin, as every other input file
             text = read_text(sys.stdin, "jobs file -")
         else:
-            refuse_device(path)
             text = path.read_text(encoding="utf-8")
         refuse_byte_order_mark(text, f"{path}:1")
         raw = loads(text)

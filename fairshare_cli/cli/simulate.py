@@ -59,6 +59,34 @@ def duration(text: str, what: str) -> float:
     return secs
 
 
+def run_window(until: str, cycle: str, now: float, spec: str | None = None) -> tuple[float, float]:
+    """``until`` and ``cycle`` in seconds, checked: positive, at most 100,000 cycles, and
+    not past the last time fs can print (the year 9999) from ``now``. ``spec``: the sweep
+    spec they come from (its keys are named, not the options).
+
+    Raises:
+        InputError: a bad duration, too many cycles, or a run past the year 9999.
+    """
+    from fairshare_cli.core.jsontext import iso
+    from fairshare_cli.core.limits import TIME_MAX
+
+    at, u, c, n = (
+        ("", "--until", "--cycle", "--now")
+        if spec is None
+        else (f"{spec}: ", "until", "cycle", "now")
+    )
+    span = duration(until, f"{at}{u}")
+    step = duration(cycle, f"{at}{c}")
+    if span / step > 100_000:
+        raise InputError(f"{at}{u} {until} / {c} {cycle} is over 100,000 cycles; use a longer {c}")
+    if now + span > TIME_MAX:
+        raise InputError(
+            f"{at}{n} {iso(now)} with {u} {until} runs past {iso(TIME_MAX)}, the last time "
+            f"fs can show; give an earlier {n} or a shorter {u}"
+        )
+    return span, step
+
+
 def html_option(func: Callable[..., None]) -> Callable[..., None]:
     """``--html FILE`` (``fs simulate``, ``fs sweep``): one self-contained page."""
     return click.option(
@@ -221,15 +249,9 @@ def prepared(
     from fairshare_cli.core.operations.simulate import Simulation, SimWindow
     from fairshare_cli.core.operations.slurm_series import slurm_series_of
 
-    span = duration(until, "--until")
-    step = duration(cycle, "--cycle")
-    if span / step > 100_000:
-        raise InputError(
-            f"--until {until} / --cycle {cycle} is over 100,000 cycles; use a longer --cycle"
-        )
+    span, step = run_window(until, cycle, opts.when())
     if backfill and scheduler != "slurm":
         raise click.UsageError("--backfill needs --scheduler slurm")
-    _check_window_end(opts.when(), span, until)
     env = load_env(opts)
     if scheduler == "slurm" and not env.config.accounts:
         raise InputError(f"{env.config.path}: --scheduler slurm needs [accounts] in the config")
@@ -260,22 +282,6 @@ def prepared(
         backfill=backfill,
         starts=starts,
     )
-
-
-def _check_window_end(now: float, span: float, until: str) -> None:
-    """Refuse a run that would go past the last time fs can print (the year 9999).
-
-    Raises:
-        InputError: ``now + span`` is after :data:`~fairshare_cli.core.limits.TIME_MAX`.
-    """
-    from fairshare_cli.core.jsontext import iso
-    from fairshare_cli.core.limits import TIME_MAX
-
-    if now + span > TIME_MAX:
-        raise InputError(
-            f"--now {iso(now)} with --until {until} runs past {iso(TIME_MAX)}, the last time "
-            "fs can show; give an earlier --now or a shorter --until"
-        )
 
 
 def show_rows(rows: Sequence[SimRow], fmt: str, plot: str | None, series: bool = False) -> None:

@@ -30,9 +30,10 @@ def make_manifest(spec_path: Path, spec: SweepSpec, clock: float) -> dict[str, A
         FairshareError: a bad duration, time, config key or value (naming the point), or
             an unreadable workload.
     """
-    from fairshare_cli.cli.simulate import duration
+    from fairshare_cli.cli.simulate import run_window
     from fairshare_cli.core.epoch import parse_time
     from fairshare_cli.core.sweep.spec import points
+    from fairshare_cli.errors import InputError
 
     base = spec_path.parent
 
@@ -40,9 +41,10 @@ def make_manifest(spec_path: Path, spec: SweepSpec, clock: float) -> dict[str, A
         return str((base / Path(path).expanduser()).resolve())
 
     label = str(spec_path)
-    duration(spec.until, f"{label}: until")
-    duration(spec.cycle, f"{label}: cycle")
     now = clock if spec.now is None else parse_time(spec.now, f"{label}: now")
+    run_window(spec.until, spec.cycle, now, label)
+    if spec.backfill and spec.scheduler != "slurm":
+        raise InputError(f'{label}: backfill needs scheduler = "slurm"')
     manifest: dict[str, Any] = {
         "spec": {
             "config": resolve(spec.config),

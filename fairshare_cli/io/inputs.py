@@ -50,14 +50,19 @@ def stand_in_for_closed_stdin() -> None:
 def refuse_device(path: str | os.PathLike[str]) -> None:
     """Refuse a device as an input file: ``/dev/zero`` or ``/dev/urandom`` never end (read
     whole, they would fill the memory), a disk is no input; ``/dev/null`` (empty) and pipes
-    pass. A file that starts with nothing but zero bytes is refused too (see
-    :func:`refuse_zeros`). Called before each input file is opened, inside the reader's
+    pass; ``-`` is standard input (see :func:`refuse_blank_stdin`). A file that starts
+    with nothing but zero bytes is refused too (see
+    :func:`refuse_zeros`), and one that starts with 16 MB of whitespace (see
+    :func:`blank_on`). Called before each input file is opened, inside the reader's
     ``except OSError``, which words it as its own read error.
 
     Raises:
-        OSError: ``path`` is a character or block device other than ``/dev/null``, or a
-            file of zero bytes.
+        OSError: ``path`` is a character or block device other than ``/dev/null``, a
+            file of zero bytes, or one whose first :data:`BLANK_LIMIT` bytes are blank.
     """
+    if str(path) == "-":
+        refuse_blank_stdin()
+        return
     try:
         found = os.stat(path)
     except OSError:
@@ -71,13 +76,53 @@ def refuse_device(path: str | os.PathLike[str]) -> None:
         try:
             with open(path, "rb") as fh:
                 head = fh.read(ZERO_BLOCK)
+                blank = found.st_size >= BLANK_LIMIT and not head.strip()
+                blank = blank and blank_on(fh.fileno(), len(head), BLANK_LIMIT)
         except OSError:
             return  # (opening it again names the fault)
         refuse_zeros(head)
+        if blank:
+            raise OSError(errno.EINVAL, BLANK)
 
 
 #: How much of a file's start :func:`refuse_zeros` looks at.
 ZERO_BLOCK = 4096
+
+#: How much blank space (whitespace only) may open an input file: no tool's dump or jobs
+#: file starts with this much, and read whole such a file cost twice its size in memory
+#: (a copy of the bytes and of the text) before any reader could say it held nothing.
+BLANK_LIMIT = 16 * 1024 * 1024
+BLANK = f"it starts with {BLANK_LIMIT >> 20} MB of whitespace only (no JSON value or record)"
+
+
+def blank_on(fd: int, start: int, end: int) -> bool:
+    """Whether bytes ``start`` to ``end`` of the regular file open on ``fd`` are all
+    whitespace (spaces, tabs, line ends): no JSON value, record or line of text. Read in
+    blocks with ``pread``, so the descriptor's offset stays (stdin is read from it)."""
+    while start < end:
+        block = os.pread(fd, min(1 << 20, end - start), start)
+        if not block or block.strip():
+            return False
+        start += len(block)
+    return True
+
+
+def refuse_blank_stdin() -> None:
+    """Refuse a standard input redirected from a file (``fs import condor-q - < dump``)
+    whose next :data:`BLANK_LIMIT` bytes are whitespace, as :func:`refuse_device` does
+    such a file by name.
+
+    Raises:
+        OSError: they are.
+    """
+    try:
+        found, at = os.fstat(0), os.lseek(0, 0, os.SEEK_CUR)
+        blank = stat.S_ISREG(found.st_mode) and found.st_size - at >= BLANK_LIMIT
+        blank = blank and blank_on(0, at, at + BLANK_LIMIT)
+    except OSError:
+        return  # (reading it names the fault)
+    if blank:
+        raise OSError(errno.EINVAL, BLANK)
 
 
 def refuse_zeros(head: bytes) -> None:
@@ -165,6 +210,7 @@ def spooled(path: str) -> Iterator[str]:
                 with open(path, "rb") as source:
                     shutil.copyfileobj(source, tmp)
             elif getattr(sys.stdin, "buffer", None) is not None:
+                refuse_blank_stdin()
                 shutil.copyfileobj(sys.stdin.buffer, tmp)
             else:  # pragma: no cover - a text-only stdin
                 tmp.write(sys.stdin.read().encode("utf-8", "surrogateescape"))
@@ -174,25 +220,22 @@ def spooled(path: str) -> Iterator[str]:
         yield tmp.name
 
 
-def open_input(path: str) -> IO[str]:
-    """Open ``path`` for reading text (``-`` is stdin).
+def open_input(path: str, name: str | None = None) -> IO[str]:
+    """Open ``path`` for reading text (``-`` is stdin); ``name`` names it in errors.
 
     Raises:
         InputError: the file cannot be opened.
     """
-    if path == "-":
-        return sys.stdin
     try:
-        refuse_device(path)
-        return open(path, encoding="utf-8", newline="")
+        refuse_device(path)  # (stdin too: redirected from a blank file)
+        return sys.stdin if path == "-" else open(path, encoding="utf-8", newline="")
     except OSError as exc:
-        raise cannot_read(path, exc) from None
+        raise cannot_read(name or path, exc) from None
 
 
 def cannot_read(name: str, exc: OSError) -> InputError:
-    """The error for an input that cannot be read: an unreadable file (the wrong kind of
-    input: an import says what it reads), or a standard input that was closed (no file
-    is wrong: said as it is)."""
+    """The error for an unreadable input (an import says what it reads), but for a
+    standard input that was closed (no file is wrong: said as it is)."""
     kind = InputError if isinstance(exc, ClosedStdin) else UnreadableInput
     return kind(f"cannot read {name}: {exc.strerror}")
 
@@ -248,7 +291,7 @@ def read_json(path: str, name: str | None = None) -> Any:
         fast = _fast_json(path)
         if fast is not _SLOW:
             return fast
-    fh = open_input(path)
+    fh = open_input(path, name)
     try:
         text = read_text(fh, name or path)
     finally:

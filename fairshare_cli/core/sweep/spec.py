@@ -104,7 +104,42 @@ def spec_from_toml(data: Mapping[str, Any], label: str) -> SweepSpec:
         raise InputError(f'{label}: mode = "zip" needs axes of one length ({lengths})')
     if point_count(spec) > MAX_POINTS:
         raise InputError(f"{label}: {point_count(spec)} points is over {MAX_POINTS:,}")
+    _refuse_repeats(spec, label)
     return spec
+
+
+def _same(value: Any) -> Any:
+    """``value`` as a key under which equal config values meet (``3600`` and ``3600.0``;
+    a list or a table by its items)."""
+    if isinstance(value, list):
+        return tuple(_same(v) for v in value)
+    if isinstance(value, Mapping):
+        return tuple(sorted((k, _same(v)) for k, v in value.items()))
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    return (type(value).__name__, value)
+
+
+def _refuse_repeats(spec: SweepSpec, label: str) -> None:
+    """Refuse a value given twice on one axis (``mode = "product"``) or a point given
+    twice (``"zip"``): its points would run, and be ranked, twice.
+
+    Raises:
+        InputError: naming the axis and the value, or the two points.
+    """
+    if spec.mode == "zip":
+        first: dict[Any, int] = {}
+        for index, combo in enumerate(zip(*(a.values for a in spec.axes), strict=True)):
+            at = first.setdefault(tuple(_same(v) for v in combo), index)
+            if at != index:
+                raise InputError(f"{label}: points {at} and {index} are the same point")
+        return
+    for k, axis in enumerate(spec.axes, start=1):
+        seen: set[Any] = set()
+        for value in axis.values:
+            if _same(value) in seen:
+                raise InputError(f"{label}: axis {k} ({axis.key}): {value!r} is given twice")
+            seen.add(_same(value))
 
 
 def _check_keys(data: Mapping[str, Any], label: str) -> None:

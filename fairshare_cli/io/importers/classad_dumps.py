@@ -137,10 +137,10 @@ def open_dump(path: str) -> IO[str]:
     import io
     import sys
 
-    if path == "-":
-        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape")
     try:
-        refuse_device(path)
+        refuse_device(path)  # (stdin too: redirected from a blank file)
+        if path == "-":
+            return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape")
         return open(path, encoding="utf-8", errors="surrogateescape", newline=None)
     except OSError as exc:
         raise cannot_read(path, exc) from None

@@ -25,11 +25,9 @@ def as_float(value: float) -> float:
 
 
 def _open_binary(path: str) -> IO[bytes]:
-    if path == "-":
-        return sys.stdin.buffer
     try:
-        refuse_device(path)
-        return open(path, "rb")
+        refuse_device(path)  # (stdin too: redirected from a blank file)
+        return sys.stdin.buffer if path == "-" else open(path, "rb")
     except OSError as exc:
         raise cannot_read(path, exc) from None
 
