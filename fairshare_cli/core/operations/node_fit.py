@@ -198,7 +198,7 @@ class NodeFit:
         for part in order:
             label = f'partition "{part}"' if part else "the pool"
             spec, sizes = specs.get(part), self.part_sizes(part)
-            reason = pending_reason(job, spec, sizes)
+            reason = self.held(job, part)
             timed = reason is not None and reason.startswith(TIME_LIMIT)  # (tested anyway)
             stops = (None if timed else reason) if self.today else node_limit(job, spec)
             if stops is not None:
