@@ -10,9 +10,9 @@ negotiates for), and :mod:`.explain` records one job's story.
 
 Ties: the groups go as GCC's ``std::sort`` leaves them (HTCondor sorts a breadth-first list
 whose order is fixed: :func:`fairshare_cli.core.htcondor.quotas.negotiation_order`), and so
-do the submitters (:func:`.pie.sort_submitters`), from the order the queue brings them
-where HTCondor's is the collector's; slots in configuration order (stanza, machine, slot
-id).
+do the submitters (:func:`.pie.sort_submitters`), from the queue's order of them
+(:func:`.queue.arrival_order`) where HTCondor's is the collector's; slots in configuration
+order (stanza, machine, slot id).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ autocluster costs one step, not one per job.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from msgspec.structs import replace
@@ -26,7 +26,7 @@ from fairshare_cli.core.htcondor.negotiator.results import (
     SubmitterSummary,
 )
 from fairshare_cli.core.htcondor.negotiator.running import RunningJobs
-from fairshare_cli.core.htcondor.negotiator.runs import Run, ordered_runs
+from fairshare_cli.core.htcondor.negotiator.runs import Run, RunList, ordered_runs
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.errors import InputError
 
@@ -455,6 +455,24 @@ def make_submitters(
             else:
                 runs.append(Run(ac, skip_key, batch))
     return subs
+
+
+def arrival_order(subs: Mapping[str, Submitter]) -> list[str]:
+    """The submitters in the order of their first idle jobs (each one's first in job
+    order, by id), then those with running work alone, by name: the stand-in for the
+    collector's order of submitter ads, which fs cannot know. A function of the queue, not
+    of the order it is stored in (a jobs file's, or a simulation's after preemptions)."""
+    firsts = {name: _first_id(sub.runs) for name, sub in subs.items()}
+    keyed = sorted((id_key(first), name) for name, first in firsts.items() if first is not None)
+    return [name for _, name in keyed] + sorted(n for n, first in firsts.items() if first is None)
+
+
+def _first_id(runs: list[Run]) -> str | None:
+    """The id of a submitter's first idle job in job order (None: it has none); a
+    :class:`RunList` makes its runs as they are reached, and knows its ids."""
+    if isinstance(runs, RunList):
+        return runs.ids[0] if runs.ids else None
+    return runs[0].head_id() if runs else None
 
 
 def _single(batch: JobBatch) -> list[JobBatch]:

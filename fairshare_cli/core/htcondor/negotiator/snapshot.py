@@ -37,6 +37,7 @@ from fairshare_cli.core.htcondor.negotiator.frozen_pool import (
 from fairshare_cli.core.htcondor.negotiator.partitionable import fresh_slots, slot_counts
 from fairshare_cli.core.htcondor.negotiator.queue import (
     SUBMITTER_ATTRS,
+    arrival_order,
     group_queue,
     job_ad,
     job_limits,
@@ -114,8 +115,8 @@ class Snapshot:
             order. The runs' positions, stop reasons and summaries are the pie spins' to
             change (see :mod:`.pie`).
         demand: submitter -> running work + idle jobs (by CPUs with weighted demand).
-        arrival: the submitters as the queue brings them (first idle job, then running work
-            alone): the collector's order of submitter ads, as fs has it.
+        arrival: the submitters by their first idle jobs, then running work alone
+            (:func:`.queue.arrival_order`): the collector's order of submitter ads, as fs has it.
         usage: submitter -> weighted resources in use at the start of the cycle.
         group_usage: group -> Σ of its submitters' ``usage``.
     """
@@ -169,10 +170,10 @@ class Snapshot:
         self.autoclusters, queued, self.demand = group_queue(
             idle, running, claims, self.ev, self.refs, inputs.submitter_of, knobs, kept
         )
-        self.arrival = list(self.demand)
         self.submitters = make_submitters(
             queued, self.demand, priorities, self.group_of, self.legacy
         )
+        self.arrival = arrival_order(self.submitters)
         del queued  # the runs hold the batches now
         self.usage, self.group_usage = self._usage(claims)
         self._add_remote_group_attrs()
