@@ -52,7 +52,18 @@ def main() -> NoReturn:
         if sys.stderr is not None:
             sys.stderr.flush()
     gc.freeze()  # Python's exit collects garbage: not among what the command left
+    _forget_caught_interrupt()
     sys.exit(code)
+
+
+def _forget_caught_interrupt() -> None:
+    """Clear CPython's note of a Ctrl-C left uncaught by code run from a text (``exec``,
+    ``eval``: the methods of a dataclass are made so): one that came while a module the
+    command imports made a dataclass was noted there although ``fs`` caught it, and
+    ``python -m fairshare_cli`` then ended by SIGINT (-2) after its one line, not with
+    130 (``Py_RunMain``; the ``fs`` script exits before it looks). Running any text clears
+    the note."""
+    exec("")
 
 
 def _open_closed_streams() -> None:

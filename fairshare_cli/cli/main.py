@@ -100,7 +100,7 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except FairshareError as exc:
-            if "--debug" in sys.argv[1:] or (ctx.obj or {}).get("debug"):
+            if _debugging(ctx):
                 raise
             raise FsError(str(exc), exc.exit_code) from None
         except click.UsageError as exc:
@@ -109,23 +109,22 @@ class LazyGroup(click.Group):
             where = exc.ctx.command_path if exc.ctx is not None else _path_of(ctx, words)
             message = one_line(exc.format_message())
             raise FsError(f"{message} (see '{where} --help')", exc.exit_code) from None
-        except KeyboardInterrupt as exc:  # (click's own: "Aborted!" after a blank line, exit 1)
-            if "--debug" in sys.argv[1:] or (ctx.obj or {}).get("debug"):
-                raise
-            if isinstance(exc, Terminated):
-                raise FsError(TERMINATED, 143) from None
-            raise FsError(INTERRUPTED, 130) from None
         except MemoryError:  # (an input too big for this machine: freed by now)
-            if "--debug" in sys.argv[1:] or (ctx.obj or {}).get("debug"):
+            if _debugging(ctx):
                 raise
             raise FsError(OUT_OF_MEMORY, 1) from None
         except BrokenPipeError:
             sys.stderr.close()
             raise click.exceptions.Exit(1) from None
         except OSError as exc:  # the output's device full or failing (fs ... > /dev/full)
-            if "--debug" in sys.argv[1:] or (ctx.obj or {}).get("debug"):
+            if _debugging(ctx):
                 raise
             raise _os_failure(exc) from None
+        except (KeyboardInterrupt, Exception) as exc:  # (click's own: "Aborted!", exit 1)
+            interrupt = interrupt_behind(exc)  # (Ctrl-C, SIGTERM, or one wrapped in an error)
+            if interrupt is None or _debugging(ctx):
+                raise
+            raise _interrupted(interrupt) from None
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         # --create-dirs may come anywhere on the line: it is the group's option.
@@ -159,6 +158,33 @@ OUT_OF_MEMORY = "out of memory (an input too big for this machine, or a memory l
 class Terminated(KeyboardInterrupt):
     """SIGTERM, raised where the command is (:func:`terminate`): it stops as Ctrl-C stops it,
     every cleanup run (no temporary file, no half-made history left behind)."""
+
+
+def _debugging(ctx: click.Context) -> bool:
+    """Whether ``--debug`` asks for the traceback instead of the one line."""
+    return "--debug" in sys.argv[1:] or bool((ctx.obj or {}).get("debug"))
+
+
+def interrupt_behind(exc: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl-C or SIGTERM an error stands for: Python 3.11 reports an interrupt that
+    comes while a class is made (a dataclass of a module imported as the command runs) as
+    a ``RuntimeError`` caused by it (``Error calling __set_name__``), which printed a
+    traceback and exit 1; an error raised while an interrupt was being handled has it as
+    its context."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+    return None
+
+
+def _interrupted(exc: KeyboardInterrupt) -> FsError:
+    """The one line and exit code of a command stopped by Ctrl-C (130) or SIGTERM (143)."""
+    if isinstance(exc, Terminated):
+        return FsError(TERMINATED, 143)
+    return FsError(INTERRUPTED, 130)
 
 
 def terminate(signum: int, frame: object) -> None:

@@ -310,3 +310,60 @@ def test_an_input_from_a_closed_stdin_is_refused_in_one_line(
     assert (proc.returncode, proc.stdout) == (2, b"")
     assert proc.stderr == f"fs: error: cannot read {shown}: standard input is closed\n".encode()
     assert not state.exists()
+
+
+#: A command whose Ctrl-C (or SIGTERM) comes where CPython treats it apart: inside code run
+#: from a text (the methods of a dataclass are made so) or while a class is made (a
+#: dataclass field's ``__set_name__``), as when a module the command imports makes its
+#: dataclasses. Run as ``python -m`` (the driver below) with the command ``boom``.
+_DRIVER = """
+import os
+import sys
+import click
+from fairshare_cli.cli import main as group
+from fairshare_cli.cli.main import Terminated
+
+INTERRUPT = {"sigint": KeyboardInterrupt, "sigterm": Terminated}[os.environ["SIGNAL"]]
+
+class Arrives:
+    def __set_name__(self, owner, name):
+        raise INTERRUPT()
+
+@click.command()
+def boom():
+    if os.environ["WHERE"] == "exec":
+        exec("raise INTERRUPT()", {"INTERRUPT": INTERRUPT})
+    class Made:  # (Python 3.11: a RuntimeError caused by the interrupt)
+        field = Arrives()
+
+if __name__ == "__main__":
+    group._COMMANDS["boom"] = "boom_driver:boom"
+    sys.argv = ["fs", "boom"]
+    from fairshare_cli.cli.entry import main
+    main()
+"""
+
+
+@pytest.mark.parametrize("where", ["exec", "set_name"])
+@pytest.mark.parametrize(
+    ("signal_name", "code", "line"),
+    [("sigint", 130, b"fs: error: interrupted (Ctrl-C)\n"),
+     ("sigterm", 143, b"fs: error: terminated (SIGTERM)\n")],
+)  # fmt: skip
+def test_an_interrupt_while_a_module_makes_its_classes_is_one_line(
+    tmp_path: Path, where: str, signal_name: str, code: int, line: bytes
+) -> None:
+    """Ctrl-C some 10 ms after an import took the state's lock landed, now and then, while a
+    module the command imports made its dataclasses. Inside the text their methods are run
+    from, Python noted the interrupt as uncaught: ``python -m fairshare_cli import history
+    ...`` printed its one line, then ended by SIGINT (-2), not 130. While a class was made,
+    Python 3.11 wrapped it in a RuntimeError (``Error calling __set_name__``): a traceback
+    and exit 1. Now both are the one line and 130 (143 for SIGTERM)."""
+    (tmp_path / "boom_driver.py").write_text(_DRIVER, encoding="utf-8")
+    path = os.pathsep.join([str(tmp_path), str(REPO)])
+    env = {**os.environ, "PYTHONPATH": path, "WHERE": where, "SIGNAL": signal_name}
+    proc = subprocess.run(
+        [sys.executable, "-m", "boom_driver"],
+        env=env, cwd=tmp_path, capture_output=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert (proc.returncode, proc.stdout, proc.stderr) == (code, b"", line)
