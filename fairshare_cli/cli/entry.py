@@ -14,21 +14,43 @@ import gc
 import io
 import os
 import sys
-from typing import Any, NoReturn
+
+TYPE_CHECKING = False  # (typing is not imported before the command: see main)
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 
 def main() -> NoReturn:
     """Run ``fs`` with the process's arguments; exit with the command's exit code (an
     error while flushing the output, such as a closed pipe: 1, as the commands end on
-    one)."""
+    one). Ctrl-C or SIGTERM as ``fs`` starts or ends, outside the command, ends it with
+    the command's one line too (it was a ``KeyboardInterrupt`` traceback): only what
+    imports this module is left to Python."""
+    try:
+        code = _run()
+    except KeyboardInterrupt as exc:
+        from fairshare_cli.cli.interrupts import interrupted
+
+        line, code = interrupted(exc)
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            print(f"fs: error: {line}", file=sys.stderr, flush=True)
+    gc.freeze()  # Python's exit collects garbage: not among what the command left
+    _forget_caught_interrupt()
+    sys.exit(code)
+
+
+def _run() -> int:
+    """The command, its output flushed: its exit code."""
     import signal
 
-    from fairshare_cli.cli.main import cli, terminate
+    from fairshare_cli.cli.interrupts import terminate
+
+    signal.signal(signal.SIGTERM, terminate)  # (stopped as by Ctrl-C: cleanups run)
+    from fairshare_cli.cli.main import cli
 
     _open_closed_streams()
     _whole_writes()
     _output_takes_argument_bytes()
-    signal.signal(signal.SIGTERM, terminate)  # (stopped as by Ctrl-C: cleanups run)
     try:
         cli()
     except SystemExit as exc:
@@ -51,9 +73,7 @@ def main() -> NoReturn:
     with contextlib.suppress(OSError, ValueError):
         if sys.stderr is not None:
             sys.stderr.flush()
-    gc.freeze()  # Python's exit collects garbage: not among what the command left
-    _forget_caught_interrupt()
-    sys.exit(code)
+    return code
 
 
 def _forget_caught_interrupt() -> None:

@@ -9,6 +9,8 @@ from typing import Any
 
 import click
 
+from fairshare_cli.cli.interrupts import interrupt_behind, interrupted
+
 #: Subcommands, imported only when used so that ``fs --help`` stays fast.
 _COMMANDS: dict[str, str] = {
     "userprio": "fairshare_cli.cli.userprio:userprio",
@@ -124,7 +126,7 @@ class LazyGroup(click.Group):
             interrupt = interrupt_behind(exc)  # (Ctrl-C, SIGTERM, or one wrapped in an error)
             if interrupt is None or _debugging(ctx):
                 raise
-            raise _interrupted(interrupt) from None
+            raise FsError(*interrupted(interrupt)) from None
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         # --create-dirs may come anywhere on the line: it is the group's option.
@@ -144,56 +146,14 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
-#: The line of a command stopped by Ctrl-C (SIGINT), which exits with 128 + 2 as a shell's
-#: commands do. A file it was writing is the old one or the new one, whole.
-INTERRUPTED = "interrupted (Ctrl-C)"
-#: The line of a command stopped by SIGTERM (``kill``, a batch system preempting ``fs sweep
-#: run-point``), which exits with 128 + 15.
-TERMINATED = "terminated (SIGTERM)"
 #: The line of a command that ran out of memory (an input too big for the machine, or a
 #: memory limit: ``ulimit -v``); a file being written is left whole, old or new.
 OUT_OF_MEMORY = "out of memory (an input too big for this machine, or a memory limit)"
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised where the command is (:func:`terminate`): it stops as Ctrl-C stops it,
-    every cleanup run (no temporary file, no half-made history left behind)."""
-
-
 def _debugging(ctx: click.Context) -> bool:
     """Whether ``--debug`` asks for the traceback instead of the one line."""
     return "--debug" in sys.argv[1:] or bool((ctx.obj or {}).get("debug"))
-
-
-def interrupt_behind(exc: BaseException) -> KeyboardInterrupt | None:
-    """The Ctrl-C or SIGTERM an error stands for: Python 3.11 reports an interrupt that
-    comes while a class is made (a dataclass of a module imported as the command runs) as
-    a ``RuntimeError`` caused by it (``Error calling __set_name__``), which printed a
-    traceback and exit 1; an error raised while an interrupt was being handled has it as
-    its context."""
-    seen: set[int] = set()
-    while exc is not None and id(exc) not in seen:
-        if isinstance(exc, KeyboardInterrupt):
-            return exc
-        seen.add(id(exc))
-        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
-    return None
-
-
-def _interrupted(exc: KeyboardInterrupt) -> FsError:
-    """The one line and exit code of a command stopped by Ctrl-C (130) or SIGTERM (143)."""
-    if isinstance(exc, Terminated):
-        return FsError(TERMINATED, 143)
-    return FsError(INTERRUPTED, 130)
-
-
-def terminate(signum: int, frame: object) -> None:
-    """The SIGTERM handler ``fs`` installs: raise :class:`Terminated`; a second SIGTERM, during
-    the cleanups, ends the process at once (the default)."""
-    import signal
-
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    raise Terminated()
 
 
 class FsError(click.ClickException):

@@ -1,0 +1,49 @@
+"""Ctrl-C and SIGTERM: the one line a command stopped by either ends with, and the SIGTERM
+handler that stops a command as Ctrl-C does. A leaf (no click): the program's entry
+reads it before anything else is imported, so that an interrupt while ``fs`` starts ends
+with the same line."""
+
+from __future__ import annotations
+
+#: The line of a command stopped by Ctrl-C (SIGINT), which exits with 128 + 2 as a shell's
+#: commands do. A file it was writing is the old one or the new one, whole.
+INTERRUPTED = "interrupted (Ctrl-C)"
+#: The line of a command stopped by SIGTERM (``kill``, a batch system preempting ``fs sweep
+#: run-point``), which exits with 128 + 15.
+TERMINATED = "terminated (SIGTERM)"
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the command is (:func:`terminate`): it stops as Ctrl-C stops it,
+    every cleanup run (no temporary file, no half-made history left behind)."""
+
+
+def terminate(signum: int, frame: object) -> None:
+    """The SIGTERM handler ``fs`` installs: raise :class:`Terminated`; a second SIGTERM, during
+    the cleanups, ends the process at once (the default)."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    raise Terminated()
+
+
+def interrupt_behind(exc: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl-C or SIGTERM an error stands for: Python 3.11 reports an interrupt that
+    comes while a class is made (a dataclass of a module imported as the command runs) as
+    a ``RuntimeError`` caused by it (``Error calling __set_name__``), which printed a
+    traceback and exit 1; an error raised while an interrupt was being handled has it as
+    its context."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+    return None
+
+
+def interrupted(exc: KeyboardInterrupt) -> tuple[str, int]:
+    """The one line and exit code of a command stopped by Ctrl-C (130) or SIGTERM (143)."""
+    if isinstance(exc, Terminated):
+        return TERMINATED, 143
+    return INTERRUPTED, 130
