@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
@@ -385,7 +386,13 @@ class ImportLog:
 
         self._index_error = None
         self._indexing = threading.Thread(target=build, name="fs-history-indexes")
-        self._indexing.start()
+        # (Ctrl-C and SIGTERM go to the main thread, which stops the import: one delivered
+        # to this thread broke off SQLite's writes, a disk error that hid the interrupt)
+        kept = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        try:
+            self._indexing.start()  # (the thread starts with them blocked)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, kept)
 
     def wait_indexes(self) -> BaseException | None:
         """Wait for the index thread (if any) to end; what building the indexes raised."""
