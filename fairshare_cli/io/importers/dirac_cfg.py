@@ -261,11 +261,7 @@ def _instances(sched: CfgSection, groups: set[str], reading: _Reading) -> list[d
             group = (inst.text("Group") or "").strip()
             key = group or "<between groups>"
             if key in keys:
-                reading.warn(
-                    inst.line,
-                    f"{where} corrects the same {'group' if group else 'groups'} as "
-                    f"{keys[key]}; DIRAC refuses the second (fs applies one corrector per key)",
-                )
+                reading.warn(inst.line, _same_key(where, keys[key], kind, group))
                 continue
             if group and group not in groups:
                 reading.warn(
@@ -282,6 +278,24 @@ def _instances(sched: CfgSection, groups: set[str], reading: _Reading) -> list[d
                 continue
             out.append(_instance(inst, name, group, where, reading))
     return out
+
+
+def _same_key(where: str, first: str, kind: str, group: str) -> str:
+    """The warning for an instance correcting what ``first`` corrects: ``SharesCorrector``
+    keeps one instance per key within a corrector type (it refuses the second), but
+    ``correctShares`` runs every started type in turn, each on the shares the one before
+    corrected."""
+    what = "group" if group else "groups"
+    if first.split("/")[1] == kind:
+        return (
+            f"{where} corrects the same {what} as {first}; DIRAC refuses the second "
+            "(fs applies one corrector per key)"
+        )
+    return (
+        f"{where} corrects the same {what} as {first}, of another corrector type; DIRAC "
+        "applies both in turn, this one to the shares the first corrected; fs applies the "
+        "first only (one corrector per key)"
+    )
 
 
 def _instance(

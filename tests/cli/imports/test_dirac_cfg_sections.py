@@ -307,6 +307,45 @@ def test_corrector_instances_and_their_defaults(
     assert "ShareCorrections/WMSHistory/D corrects group 'nobody', which /Registry/Groups" in err
 
 
+def test_two_corrector_types_for_the_same_groups_are_both_applied_in_dirac(
+    run: Callable[..., Any], write_config: Callable[..., Path]
+) -> None:
+    """``fs import dirac-cfg c.cfg`` with a ``WMSHistory`` and a ``MonitoringHistory``
+    instance between groups: ``SharesCorrector`` refuses a second instance for a key only
+    within one type (``self.__shareCorrectors[corrector]``), and ``correctShares`` runs every
+    started type in turn. The warning said DIRAC refuses the second; it says DIRAC applies
+    both, and that fs applies the first only."""
+    instances = """
+          A
+          {
+            S
+            {
+            }
+          }
+        }
+        MonitoringHistory
+        {
+          C
+          {
+            S
+            {
+            }
+          }
+"""
+    start = "WMSHistory, MonitoringHistory"
+    cfg = write_config(CORRECTORS.format(start=start, instances=instances), "c.cfg")
+    result = run("import", "dirac-cfg", str(cfg))
+    assert result.exit_code == 0, result.stderr
+    found = toml(result.stdout)["dirac"]["correction"]["instances"]
+    assert [i["name"] for i in found] == ["A"]
+    assert result.stderr.splitlines()[0] == (
+        f"fs: warning: {cfg}:34: ShareCorrections/MonitoringHistory/C corrects the same "
+        "groups as ShareCorrections/WMSHistory/A, of another corrector type; DIRAC applies "
+        "both in turn, this one to the shares the first corrected; fs applies the first only "
+        "(one corrector per key)"
+    )
+
+
 def test_slice_weights_summing_to_zero_are_refused(
     run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
 ) -> None:
