@@ -12,9 +12,9 @@ from fairshare_cli.cli.fragment import emit_fragment, fragment_options
 @click.option(
     "--vo",
     metavar="VO",
-    help="The VO whose /Operations/<VO> section applies, one the file has "
-    "(default: the file's /DIRAC/VirtualOrganization; without one, /Operations/Defaults "
-    "only).",
+    help="The VO DIRAC's services run with (their /DIRAC/VirtualOrganization), whose "
+    "/Operations/<VO> section applies; one the file has (default: the file's "
+    "/DIRAC/VirtualOrganization; without one, /Operations/Defaults only).",
 )
 @click.option(
     "--setup",

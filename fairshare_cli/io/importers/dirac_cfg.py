@@ -19,6 +19,8 @@ Values are read along DIRAC's own code paths (DIRAC 9.1):
 - ``JobDescription/DefaultCPUTime``, ``MinCPUTime``, ``MaxCPUTime``, ``DefaultPriority``,
   ``MinPriority``, ``MaxPriority`` through the same helper (``JobModel.py`` and
   ``JobManifest.check``), each typed by its integer default: ``[dirac.job_description]``.
+  Without a VO, ``JobManifest.check`` (``Operations(group=...)``) still reads each group's
+  own ``/Registry/Groups/<g>/VO``: a warning names the values that differ there.
 """
 
 from __future__ import annotations
@@ -117,6 +119,8 @@ def read_dirac_cfg(
     description = _job_description(ops.section("JobDescription") or CfgSection(), reading)
     if description:
         dirac["job_description"] = description
+    if vo is None:
+        _group_vo_descriptions(root, setup, description, reading)
     slices = sum(len(i["slices"]) for i in instances)
     summary = (
         f"dirac-cfg: {len(groups)} group{'s' * (len(groups) != 1)}, "
@@ -177,12 +181,7 @@ def _operations(
     root: CfgSection, vo: str | None, setup: str | None, reading: _Reading
 ) -> CfgSection:
     """The ``Operations`` helper's merged view (later paths win)."""
-    if setup:
-        paths = ["Defaults", setup]
-        if vo:
-            paths += [f"{vo}/Defaults", f"{vo}/{setup}"]
-    else:
-        paths = ["Defaults", *([vo] if vo else [])]
+    paths = _search_paths(vo, setup)
     ops = root.section("Operations") or CfgSection()
     used = {p.split("/", 1)[0] for p in paths}
     for name in ops.entries:
@@ -192,15 +191,66 @@ def _operations(
     for name in own.entries if own is not None else ():
         if name not in ("Defaults", setup):  # (DIRAC 8 read the VO's setups only)
             reading.ignored.append(f"Operations/{vo}/{name}")
+    merged = _merged(ops, paths)
+    for name in merged.entries:
+        if name not in ("JobScheduling", "JobDescription"):
+            reading.ignored.append(f"Operations/*/{name}")
+    return merged
+
+
+def _search_paths(vo: str | None, setup: str | None) -> list[str]:
+    """``Operations.__getSearchPaths`` under ``/Operations``: DIRAC 9's, or DIRAC 8's with a
+    setup."""
+    if setup:
+        return ["Defaults", setup, *([f"{vo}/Defaults", f"{vo}/{setup}"] if vo else [])]
+    return ["Defaults", *([vo] if vo else [])]
+
+
+def _merged(ops: CfgSection, paths: list[str]) -> CfgSection:
+    """The sections at ``paths`` merged in order (``CFG.mergeWith``: later paths win)."""
     merged = CfgSection()
     for path in paths:
         part = ops.section(path)
         if part is not None:
             merged = merge_cfg(merged, part)
-    for name in merged.entries:
-        if name not in ("JobScheduling", "JobDescription"):
-            reading.ignored.append(f"Operations/*/{name}")
     return merged
+
+
+def _group_vo_descriptions(
+    root: CfgSection, setup: str | None, applied: dict[str, int], reading: _Reading
+) -> None:
+    """Warn where a group's own VO gives its jobs another JobDescription than fs applies.
+
+    Without ``/DIRAC/VirtualOrganization`` TaskQueueDB and JobManager (``Operations()``,
+    no proxy) read ``/Operations/Defaults`` only, as fs does; but ``JobManifest.check``
+    (``Operations(group=...)``) reads the group's ``/Registry/Groups/<g>/VO`` too: the
+    default CPU time and priority of a job that gives none, and the bounds it clamps to.
+    """
+    groups = root.section("Registry/Groups") or CfgSection()
+    ops = root.section("Operations") or CfgSection()
+    base = DiracJobDescription()
+    where = "/Operations/Defaults" + (f" and /Operations/{setup}" if setup else "")
+    for name in groups.sections():
+        group = groups.section(name)
+        vo = ((group.text("VO") if group is not None else None) or "").strip()
+        if group is None or not vo:
+            continue
+        section = _merged(ops, _search_paths(vo, setup)).section("JobDescription")
+        theirs = _job_description(section or CfgSection(), _Reading(reading.source))
+        differ = [
+            f"{option} = {theirs.get(key, getattr(base, key))}"
+            for key, option in JOB_DESCRIPTION_KEYS
+            if theirs.get(key, getattr(base, key)) != applied.get(key, getattr(base, key))
+        ]
+        if differ:
+            reading.warn(
+                group.line_of("VO"),
+                f"Registry/Groups/{name}/VO = {vo}: DIRAC's JobDB reads the JobDescription of "
+                f"{name}'s jobs from /Operations/{vo} too ({', '.join(differ)}): the default "
+                "CPU time and priority, and the bounds it clamps them to; fs gives every group "
+                f"that of {where} (no /DIRAC/VirtualOrganization; --vo {vo} if DIRAC's "
+                "services run with it)",
+            )
 
 
 def _segments(sched: CfgSection, reading: _Reading) -> list[int] | None:
@@ -261,11 +311,7 @@ def _instances(sched: CfgSection, groups: set[str], reading: _Reading) -> list[d
             group = (inst.text("Group") or "").strip()
             key = group or "<between groups>"
             if key in keys:
-                reading.warn(
-                    inst.line,
-                    f"{where} corrects the same {'group' if group else 'groups'} as "
-                    f"{keys[key]}; DIRAC refuses the second (fs applies one corrector per key)",
-                )
+                reading.warn(inst.line, _same_key(where, keys[key], kind, group))
                 continue
             if group and group not in groups:
                 reading.warn(
@@ -282,6 +328,24 @@ def _instances(sched: CfgSection, groups: set[str], reading: _Reading) -> list[d
                 continue
             out.append(_instance(inst, name, group, where, reading))
     return out
+
+
+def _same_key(where: str, first: str, kind: str, group: str) -> str:
+    """The warning for an instance correcting what ``first`` corrects: ``SharesCorrector``
+    keeps one instance per key within a corrector type (it refuses the second), but
+    ``correctShares`` runs every started type in turn, each on the shares the one before
+    corrected."""
+    what = "group" if group else "groups"
+    if first.split("/")[1] == kind:
+        return (
+            f"{where} corrects the same {what} as {first}; DIRAC refuses the second "
+            "(fs applies one corrector per key)"
+        )
+    return (
+        f"{where} corrects the same {what} as {first}, of another corrector type; DIRAC "
+        "applies both in turn, this one to the shares the first corrected; fs applies the "
+        "first only (one corrector per key)"
+    )
 
 
 def _instance(

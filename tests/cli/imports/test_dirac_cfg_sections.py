@@ -157,6 +157,95 @@ def test_a_setup_leaves_the_vos_own_sections_listed_as_ignored(run: Callable[...
     )
 
 
+MULTI_VO = """
+Registry
+{
+  Groups
+  {
+    lhcb_user
+    {
+      VO = lhcb
+    }
+    biomed_user
+    {
+      VO = biomed
+    }
+  }
+}
+Operations
+{
+  Defaults
+  {
+    JobDescription
+    {
+      DefaultCPUTime = 3600
+      MaxPriority = 8
+    }
+  }
+  lhcb
+  {
+    JobDescription
+    {
+      DefaultCPUTime = 7200
+      MaxPriority = 8
+      MinCPUTime = 300
+    }
+  }
+  biomed
+  {
+    JobDescription
+    {
+      DefaultCPUTime = 3600
+    }
+  }
+  Prod
+  {
+  }
+}
+"""
+
+
+def test_a_groups_own_vo_job_description_is_named(
+    run: Callable[..., Any], write_config: Callable[..., Path]
+) -> None:
+    """``fs import dirac-cfg multi.cfg`` of a file without ``/DIRAC/VirtualOrganization``:
+    TaskQueueDB and JobManager (``Operations()``, no proxy) read ``/Operations/Defaults``
+    only, as fs does; ``JobManifest.check`` reads ``Operations(group=...)``, whose VO is the
+    group's ``VO``, so lhcb_user's jobs get DefaultCPUTime 7200 and MinCPUTime 300 there.
+    fs said nothing of it; now a warning names them (biomed's section agrees: no warning)."""
+    cfg = write_config(MULTI_VO, "multi.cfg")
+    result = run("import", "dirac-cfg", str(cfg))
+    assert result.exit_code == 0, result.stderr
+    assert toml(result.stdout)["dirac"]["job_description"] == {
+        "default_cpu_time": 3600,
+        "max_priority": 8,
+    }
+    assert result.stderr.splitlines()[0] == (
+        f"fs: warning: {cfg}:8: Registry/Groups/lhcb_user/VO = lhcb: DIRAC's JobDB reads the "
+        "JobDescription of lhcb_user's jobs from /Operations/lhcb too (DefaultCPUTime = 7200, "
+        "MinCPUTime = 300): the default CPU time and priority, and the bounds it clamps them "
+        "to; fs gives every group that of /Operations/Defaults (no /DIRAC/VirtualOrganization; "
+        "--vo lhcb if DIRAC's services run with it)"
+    )
+    assert len(result.stderr.splitlines()) == 2  # and the summary
+    # With the VO every service runs with, every group reads /Operations/lhcb: no warning.
+    result = run("import", "dirac-cfg", str(cfg), "--vo", "lhcb")
+    assert "warning" not in result.stderr
+    assert toml(result.stdout)["dirac"]["job_description"]["default_cpu_time"] == 7200
+    # DIRAC 8 read a VO's setups (<VO>/Defaults, <VO>/<Setup>), not /Operations/lhcb itself.
+    result = run("import", "dirac-cfg", str(cfg), "--setup", "Prod")
+    assert "warning" not in result.stderr
+    text = MULTI_VO.replace("  lhcb\n  {\n", "  lhcb\n  {\n    Defaults\n    {\n", 1)
+    text = text.replace("      MinCPUTime = 300\n    }\n", "      MinCPUTime = 300\n    }\n    }\n")
+    cfg8 = write_config(text, "multi8.cfg")
+    result = run("import", "dirac-cfg", str(cfg8), "--setup", "Prod")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines()[0].endswith(
+        "fs gives every group that of /Operations/Defaults and /Operations/Prod (no "
+        "/DIRAC/VirtualOrganization; --vo lhcb if DIRAC's services run with it)"
+    )
+
+
 GROUPS = """
 Registry
 {{
@@ -305,6 +394,45 @@ def test_corrector_instances_and_their_defaults(
         in err
     )
     assert "ShareCorrections/WMSHistory/D corrects group 'nobody', which /Registry/Groups" in err
+
+
+def test_two_corrector_types_for_the_same_groups_are_both_applied_in_dirac(
+    run: Callable[..., Any], write_config: Callable[..., Path]
+) -> None:
+    """``fs import dirac-cfg c.cfg`` with a ``WMSHistory`` and a ``MonitoringHistory``
+    instance between groups: ``SharesCorrector`` refuses a second instance for a key only
+    within one type (``self.__shareCorrectors[corrector]``), and ``correctShares`` runs every
+    started type in turn. The warning said DIRAC refuses the second; it says DIRAC applies
+    both, and that fs applies the first only."""
+    instances = """
+          A
+          {
+            S
+            {
+            }
+          }
+        }
+        MonitoringHistory
+        {
+          C
+          {
+            S
+            {
+            }
+          }
+"""
+    start = "WMSHistory, MonitoringHistory"
+    cfg = write_config(CORRECTORS.format(start=start, instances=instances), "c.cfg")
+    result = run("import", "dirac-cfg", str(cfg))
+    assert result.exit_code == 0, result.stderr
+    found = toml(result.stdout)["dirac"]["correction"]["instances"]
+    assert [i["name"] for i in found] == ["A"]
+    assert result.stderr.splitlines()[0] == (
+        f"fs: warning: {cfg}:34: ShareCorrections/MonitoringHistory/C corrects the same "
+        "groups as ShareCorrections/WMSHistory/A, of another corrector type; DIRAC applies "
+        "both in turn, this one to the shares the first corrected; fs applies the first only "
+        "(one corrector per key)"
+    )
 
 
 def test_slice_weights_summing_to_zero_are_refused(

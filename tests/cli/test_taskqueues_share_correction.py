@@ -1,0 +1,186 @@
+"""``fs taskqueues`` with share correction: two groups, two slices, numbers derived by hand.
+
+Every expected number below is derived by hand from DIRAC's code, not from ``fs``:
+``BaseHistoryCorrector.applyCorrection`` (each entity's share over the sum of the shares
+passed in; per slice, T = the usage of those entities alone, a slice with T = 0 skipped;
+a present entity gets ``clamp(s / (h / T), 1/MaxCorrection, MaxCorrection) × weight`` with
+the weight over the sum of all weights, an absent one the slice's MaxCorrection unweighted;
+the sum clamped to ``[1/MaxGlobalCorrection, MaxGlobalCorrection]``),
+``TaskQueueDB.__updateGlobalShares`` (the groups in queues that the registry lists),
+``recalculateTQSharesForEntity`` (the corrected group share split evenly over the owners,
+then the group's in-group instance; a JobSharing group is one entity) and
+``calculate_priority`` with ``Priority=%.4f`` into a FLOAT read back with six digits. The
+history is the average number of running jobs over ``[now − TimeSpan, now]`` (the
+``AverageNumberOfJobs`` report, whose common divisor cancels in h / T).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+NOW = "2026-11-21T12:00:00Z"
+TWO_GROUPS = """
+[dirac.groups.g1]
+job_share = 1000
+[dirac.groups.g2]
+job_share = 1000
+[dirac.correction]
+enabled = true
+[[dirac.correction.instances]]
+name = "Groups"
+max_global_correction = 3
+slices = [ { time_span = 7200, weight = 3, max_correction = 2 },
+           { time_span = 3600, weight = 1, max_correction = 4 } ]
+"""
+ONE_OWNER_EACH = [
+    {"id": "1.0", "owner": "u1", "dirac_group": "g1", "user_priority": 1, "count": 2},
+    {"id": "2.0", "owner": "u2", "dirac_group": "g2", "user_priority": 1, "count": 2},
+]
+HEADER = "owner,dirac_group,start,end,slots\n"
+
+
+@pytest.fixture
+def corrected(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
+) -> Callable[..., tuple[list[dict[str, Any]], str]]:
+    """``fs import history H.csv --rebuild`` then ``fs taskqueues --json`` and the table."""
+
+    def go(
+        config: str, history: str, jobs: list[dict[str, Any]]
+    ) -> tuple[list[dict[str, Any]], str]:
+        cfg = write_config(config)
+        csv = tmp_path / "history.csv"
+        csv.write_text(HEADER + history, encoding="utf-8")
+        jobs_file = tmp_path / "jobs.json"
+        jobs_file.write_text(json.dumps(jobs), encoding="utf-8")
+        common = ["--config", str(cfg), "--state", str(tmp_path / "s.json"), "--now", NOW]
+        result = run("import", "history", str(csv), "--rebuild", *common)
+        assert result.exit_code == 0, result.stderr
+        view = [*common, "--jobs-file", str(jobs_file)]
+        result = run("taskqueues", *view, "--json")
+        assert result.exit_code == 0, result.stderr
+        table = run("taskqueues", *view, env={"COLUMNS": "200"})
+        assert table.exit_code == 0, table.stderr
+        return json.loads(result.stdout), table.stdout
+
+    return go
+
+
+def test_both_groups_in_both_slices(corrected: Callable[..., Any]) -> None:
+    """g1 runs 3 jobs for the last two hours, g2 1 job for the last hour; shares 0.5 each.
+
+    Slice 1 (7200 s, weight 3/4, max 2): g1 3, g2 0.5, T = 3.5.
+      g1: 0.5 / (3/3.5) = 0.58333 (inside [0.5, 2]) × 0.75 = 0.4375
+      g2: 0.5 / (0.5/3.5) = 3.5 -> 2, × 0.75 = 1.5
+    Slice 2 (3600 s, weight 1/4, max 4): g1 3, g2 1, T = 4.
+      g1: 0.5 / 0.75 = 0.66667 × 0.25 = 0.166667;  g2: 0.5 / 0.25 = 2 × 0.25 = 0.5
+    Sums: g1 0.604167, g2 2.0 (inside [1/3, 3]): shares 604.1667 and 2000; one owner and one
+    queue each, so those are the priorities: '%.4f' 604.1667, read back as 604.167.
+    """
+    history = "u1,g1,2026-11-21T10:00:00Z,,3\nu2,g2,2026-11-21T11:00:00Z,,1\n"
+    rows, table = corrected(TWO_GROUPS, history, ONE_OWNER_EACH)
+    assert [(r["owner"], r["priority"]) for r in rows] == [("u1", 604.167), ("u2", 2000.0)]
+    assert rows[0]["correction"] == pytest.approx(0.4375 + 1 / 6, rel=1e-15)
+    assert rows[1]["correction"] == 2.0
+    # First%: two queues, 1 − P2 / (2·P1) with P1 = 2000, P2 = float32(604.1667)
+    assert rows[1]["p_first"] == pytest.approx(1 - 604.16668701171875 / 4000, rel=1e-12)
+    lines = [line.rstrip() for line in table.splitlines()]
+    assert lines[1].endswith("2   604.1670  23.200      0.6042  15.104")
+    assert lines[2].endswith("2  2000.0000  76.800      2.0000  84.896")
+
+
+def test_a_group_absent_from_the_last_hour(corrected: Callable[..., Any]) -> None:
+    """g1 ran 2 jobs from 10:00 to 11:00, g2 runs 2 from 11:00 on.
+
+    Slice 1 (7200 s): g1 1, g2 1, T = 2: both 0.5 / 0.5 = 1 × 0.75 = 0.75.
+    Slice 2 (3600 s): g1 absent: MaxCorrection 4, not weighted; g2 2 of T = 2:
+      0.5 / 1 = 0.5 (inside [0.25, 4]) × 0.25 = 0.125.
+    Sums: g1 4.75 -> MaxGlobalCorrection 3: 3000; g2 0.875: 875.
+    """
+    history = "u1,g1,2026-11-21T10:00:00Z,2026-11-21T11:00:00Z,2\nu2,g2,2026-11-21T11:00:00Z,,2\n"
+    rows, _ = corrected(TWO_GROUPS, history, ONE_OWNER_EACH)
+    assert [(r["priority"], r["correction"]) for r in rows] == [(3000.0, 3.0), (875.0, 0.875)]
+
+
+IN_GROUP = """
+[dirac.groups.g1]
+job_share = 1000
+[dirac.groups.g2]
+job_share = 3000
+job_sharing = true
+[dirac.correction]
+enabled = true
+in_group_history = "user"
+[[dirac.correction.instances]]
+name = "Groups"
+slices = [ { time_span = 7200, weight = 1, max_correction = 3 },
+           { time_span = 3600, weight = 1, max_correction = 3 } ]
+[[dirac.correction.instances]]
+name = "InG1"
+group = "g1"
+max_global_correction = 2
+slices = [ { time_span = 7200, weight = 1, max_correction = 2 },
+           { time_span = 3600, weight = 3, max_correction = 10 } ]
+"""
+IN_GROUP_HISTORY = (
+    "u1,g1,2026-11-21T10:00:00Z,,4\n"
+    "u2,g1,2026-11-21T11:30:00Z,,1\n"
+    "u3,g2,2026-11-21T10:00:00Z,2026-11-21T11:00:00Z,2\n"
+    "u9,g3,2026-11-21T10:00:00Z,,10\n"
+)
+FOUR_OWNERS = [
+    {"id": f"{n}.0", "owner": f"u{n}", "dirac_group": group, "user_priority": 1, "count": 2}
+    for n, group in ((1, "g1"), (2, "g1"), (3, "g2"), (4, "g2"))
+]
+
+
+def test_groups_then_owners_in_a_group(corrected: Callable[..., Any]) -> None:
+    """g1 (1000, owners u1, u2) and the JobSharing g2 (3000, u3, u4); g3, which has no
+    queue, ran 10 jobs: it is no entity, so it is in no slice's T. Shares 0.25 and 0.75.
+
+    Between groups, max_global_correction 5 (DIRAC's default):
+      slice 1 (7200 s, ½, max 3): g1 4 + 1·1800/7200 = 4.25, g2 2·3600/7200 = 1, T = 5.25;
+        g1 0.25 / (4.25/5.25) = 0.3088 -> 1/3, × ½ = 1/6; g2 3.9375 -> 3, × ½ = 1.5
+      slice 2 (3600 s, ½, max 3): g1 4.5, g2 absent (ended at 11:00), T = 4.5;
+        g1 0.25 -> 1/3, × ½ = 1/6; g2 3 (unweighted)
+      g1 1/3: 333.333; g2 4.5: 13500, one entity: its two queues 6750 each.
+    In g1 (the instance's max_global_correction 2), 333.333 / 2 = 166.667 each, 0.5 each:
+      slice 1 (7200 s, ¼, max 2): u1 4, u2 0.25, T = 4.25;
+        u1 0.5 / (4/4.25) = 0.53125 × ¼ = 0.1328125; u2 8.5 -> 2, × ¼ = 0.5
+      slice 2 (3600 s, ¾, max 10): u1 4, u2 0.5, T = 4.5;
+        u1 0.5625 × ¾ = 0.421875; u2 4.5 × ¾ = 3.375
+      u1 0.5546875: 166.667 × 0.5546875 = 92.44792 ('%.4f' 92.4479);
+      u2 3.875 -> 2: 333.3333 (read back 333.333).
+    The correction shown is the group's factor times the owner's.
+    """
+    rows, _ = corrected(IN_GROUP, IN_GROUP_HISTORY, FOUR_OWNERS)
+    assert [(r["owner"], r["priority"]) for r in rows] == [
+        ("u1", 92.4479),
+        ("u2", 333.333),
+        ("u3", 6750.0),
+        ("u4", 6750.0),
+    ]
+    corrections = [r["correction"] for r in rows]
+    assert corrections == pytest.approx([0.5546875 / 3, 2 / 3, 4.5, 4.5], rel=1e-15)
+
+
+def test_in_group_history_by_dn_leaves_the_owners_even(corrected: Callable[..., Any]) -> None:
+    """DIRAC's own code (``in_group_history = "dn"``): the in-group history is keyed by DN,
+    no owner is found in any slice, every slice has T = 0 and is skipped: u1 and u2 keep
+    333.333 / 2 = 166.6667 each (read back 166.667), corrected between groups only."""
+    config = IN_GROUP.replace('in_group_history = "user"\n', "")
+    rows, _ = corrected(config, IN_GROUP_HISTORY, FOUR_OWNERS)
+    assert [r["priority"] for r in rows[:2]] == [166.667, 166.667]
+    assert [r["correction"] for r in rows[:2]] == pytest.approx([1 / 3, 1 / 3], rel=1e-15)
+
+
+def test_history_of_other_groups_only_corrects_nothing(corrected: Callable[..., Any]) -> None:
+    """Only g3, which has no queue, ran: the history is not empty (the instance stays on),
+    but in every slice T over g1 and g2 is 0, so every slice is skipped and both keep 1000."""
+    rows, _ = corrected(TWO_GROUPS, "u9,g3,2026-11-21T10:00:00Z,,10\n", ONE_OWNER_EACH)
+    assert [(r["priority"], r["correction"]) for r in rows] == [(1000.0, 1.0), (1000.0, 1.0)]
