@@ -49,6 +49,7 @@ def command(
     from fairshare_cli.io.config import build_config
     from fairshare_cli.io.importers.classad_dumps import open_dump
     from fairshare_cli.io.importers.condor_status import machines_fragment, read_status
+    from fairshare_cli.io.toml_merge import new_config
 
     with open_dump(file) as fh:
         dump = read_status(fh, file)
@@ -71,7 +72,8 @@ def command(
     from msgspec import structs
 
     where = dataclasses.replace(opts, config_path=opts.config_path or into)
-    with merged_last(into, dry_run) as held, mutate_state(where, dry_run) as env:
+    created = new_config(fragment) if into is not None else None  # (into a new file)
+    with merged_last(into, dry_run) as held, mutate_state(where, dry_run, created=created) as env:
         config = structs.replace(env.config, machines=build_config(fragment, file).machines)
         work = [
             Running(
