@@ -128,3 +128,15 @@ def test_condor_status_claims_go_to_the_state_the_new_config_reads(
     assert result.stderr.endswith("18 claim(s) into state.json\n")
     prio = run("userprio", "--config", "new.toml", "--state", "state.json", "--now", NOW, "--json")
     assert prio.exit_code == 0, prio.stderr
+
+
+@pytest.mark.parametrize(("kind", "dump", "extra"), IMPORTS[-2:])
+def test_a_missing_config_given_beside_a_new_into_is_still_refused(
+    folder: Path, run: Callable[..., Any], kind: str, dump: Path, extra: list[str]
+) -> None:
+    result = run(
+        "import", kind, str(dump), "--into", "new.toml", "--config", "missing.toml", *extra
+    )
+    assert result.exit_code == 2
+    assert result.stderr == "fs: error: config file missing.toml does not exist\n"
+    assert sorted(p.name for p in folder.iterdir()) == []

@@ -72,7 +72,8 @@ def command(
     from msgspec import structs
 
     where = dataclasses.replace(opts, config_path=opts.config_path or into)
-    created = new_config(fragment) if into is not None else None  # (into a new file)
+    # (the config the merge makes, when the state's part reads it and it is not there yet)
+    created = new_config(fragment) if into and where.config_path == into else None
     with merged_last(into, dry_run) as held, mutate_state(where, dry_run, created=created) as env:
         config = structs.replace(env.config, machines=build_config(fragment, file).machines)
         work = [

@@ -96,7 +96,11 @@ def command(
             )
         if not shares.users:
             return  # the tree alone: no usage to set
-        created = new_config({"accounts": shares.accounts}) if into is not None else None
+        created = (
+            new_config({"accounts": shares.accounts})
+            if into and where.config_path == into
+            else None
+        )
         with mutate_state(where, dry_run, created=created) as env:
             when = resolve_last_decay(last_decay, env)
             usage, ignored = known_usage(shares.usage, env.config)
