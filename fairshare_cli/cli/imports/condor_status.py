@@ -67,12 +67,11 @@ def command(
             "slot(s) carved out of them)"
         )
     ignored = [f"{a} (expression)" for a in sorted(dump.ignored)] + notes
-    # The claims go into the state at --config's (or --into's) state, placed on the
-    # imported machines.
+    # The claims go into the state at --config's (or --into's: as the merge makes it, when
+    # new) state, placed on the imported machines.
     from msgspec import structs
 
     where = dataclasses.replace(opts, config_path=opts.config_path or into)
-    # (the config the merge makes, when the state's part reads it and it is not there yet)
     created = new_config(fragment) if into and where.config_path == into else None
     with merged_last(into, dry_run) as held, mutate_state(where, dry_run, created=created) as env:
         config = structs.replace(env.config, machines=build_config(fragment, file).machines)
