@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -330,7 +331,10 @@ def _rederive_factors(state: State, current: Config, path: Path) -> State:
 
 @contextlib.contextmanager
 def mutate_state(
-    opts: GlobalOptions, dry_run: bool = False, queue_only: bool = False
+    opts: GlobalOptions,
+    dry_run: bool = False,
+    queue_only: bool = False,
+    created: Mapping[str, Any] | None = None,
 ) -> Iterator[Env]:
     """Lock the state, load it, let the caller replace ``env.state``, then save once.
 
@@ -340,18 +344,22 @@ def mutate_state(
     (``queue_only``: a job may be submitted "in the past" to give it an age). The cyclic
     garbage collector is paused meanwhile: a queue of 100,000 jobs read, changed, checked
     and written is millions of objects and no cycle (``fs submit`` of 100,000 jobs: a
-    quarter of its time).
+    quarter of its time). ``created`` is the config an import's ``--into`` makes, read
+    when the config file is not there yet (a dry run's, or one merged after loading).
 
     Raises:
         FairshareError: loading failed; the state file is untouched.
     """
-    from fairshare_cli.io.config import load_config
+    from fairshare_cli.io.config import build_config, load_config
     from fairshare_cli.io.gc_pause import gc_paused
     from fairshare_cli.io.state import load_state, save_state, state_lock
 
     when = opts.when()
     cpath = resolve_config_path(opts.config_path)
-    config = load_config(cpath)
+    if created is not None and not os.path.exists(cpath):
+        config = build_config(created, str(cpath))
+    else:
+        config = load_config(cpath)
     spath = resolve_state_path(opts.state_path, config)
     # A dry run is a read: it takes no lock (nor makes the lock file), as views do.
     with contextlib.nullcontext() if dry_run else state_lock(spath), gc_paused():

@@ -9,7 +9,7 @@ import click
 
 from fairshare_cli.cli.complete import record_names
 from fairshare_cli.cli.context import Env, load_env
-from fairshare_cli.cli.names import unmatched_names
+from fairshare_cli.cli.names import group_records, unmatched_names
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 from fairshare_cli.cli.userprio_options import columns, query_of
 from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, accountant_from_json
@@ -186,7 +186,10 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
 
     env = load_env(opts)
     if reslist_of is not None:
-        click.echo(_reslist(env, reslist_of, opts.output), nl=False)
+        table, hint = _reslist(env, reslist_of, opts.output)
+        click.echo(table, nl=False)
+        if hint:  # (on stderr: stdout stays condor_userprio's)
+            click.echo(f"fs: note: {hint}", err=True)
         return
     records, jobs, group_info = _read_inputs(env)
     shown_at, dumped = _as_dumped(env)
@@ -270,7 +273,6 @@ def _names_inside_groups(
     """The names asked for, a user's records inside accounting groups standing for a name
     that matches no record (``alice`` -> ``group_physics.hep.alice@example.org``), and
     what each such name stood for."""
-    from fairshare_cli.cli.names import group_records
 
     if not names:
         return names, {}
@@ -358,15 +360,18 @@ def _dumped_quotas_line(shown_at: float) -> str:
     )
 
 
-def _reslist(env: Env, name: str, fmt: str) -> str:
+def _reslist(env: Env, name: str, fmt: str) -> tuple[str, str]:
     """``-getreslist NAME``: the claims of the submitter NAME (a bare user name gets the
-    pool's uid_domain), in the order they were made, at ``--now``.
+    pool's uid_domain), in the order they were made, at ``--now``; and, when NAME holds
+    none, the submitters inside groups that NAME may mean (``dave`` for
+    ``group_physics.hep.dave@example.org``), else "".
 
     Raises:
         click.UsageError: an output other than the table.
     """
     from fairshare_cli.core.htcondor.accountant import qualify
     from fairshare_cli.core.htcondor.claims import negotiator_from_json
+    from fairshare_cli.core.names import shown
     from fairshare_cli.render.userprio_long import render_reslist
 
     if fmt != "table":
@@ -374,7 +379,9 @@ def _reslist(env: Env, name: str, fmt: str) -> str:
     submitter = qualify(name, env.config.pool.uid_domain)
     claims = env.decode("negotiator", negotiator_from_json).claims.values()
     held = [(c.slot, c.start_time) for c in claims if c.submitter == submitter]
-    return render_reslist(held, env.now)
+    inside = [] if held else group_records(submitter, {c.submitter for c in claims})
+    hint = f"{shown(submitter)} holds no slot; did you mean {' or '.join(inside)}" if inside else ""
+    return render_reslist(held, env.now), hint
 
 
 def _read_inputs(

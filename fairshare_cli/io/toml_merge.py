@@ -61,6 +61,18 @@ INLINE_KEYS = frozenset(
 INLINE_ARRAY_KEYS = frozenset({"slices"})
 """Arrays of tables written as arrays of inline tables (``slices = [ { ... }, ... ]``)."""
 
+NEW_CONFIG: Fragment = {"pool": {"defaults": "current"}}
+"""What a config an import creates holds besides the fragment: the profile of today's
+releases (what ``fs init`` writes), as the real tools' dumps are of today's pools; a file
+without it would read as ``legacy``, and ``fs config check`` would warn so."""
+
+
+def new_config(fragment: Fragment) -> Fragment:
+    """``fragment`` as a new config holds it: :data:`NEW_CONFIG` first, the fragment's
+    own values winning."""
+    pool = {**NEW_CONFIG["pool"], **fragment.get("pool", {})}
+    return {"pool": pool, **{k: v for k, v in fragment.items() if k != "pool"}}
+
 
 def fragment_text(fragment: Fragment) -> str:
     """The fragment as TOML text (tables in the fragment's order)."""
@@ -244,7 +256,8 @@ def merge_into_file(
     dry_run: bool = False,
     written: Written | None = None,
 ) -> MergeReport:
-    """Merge ``fragment`` into the config file at ``path`` (created when missing).
+    """Merge ``fragment`` into the config file at ``path`` (created when missing, holding
+    :func:`new_config`).
 
     ``validate(raw, where)`` is the config reader (``build_config``); it must accept the
     merged result before anything is written. With ``dry_run`` nothing is written.
@@ -266,10 +279,15 @@ def merge_into_file(
             document = tomlkit.parse(_text(path, before))
         except TOMLKitError as exc:
             raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
-        report = merge_fragment(document, fragment, replace, where)
+        report = merge_fragment(
+            document, new_config(fragment) if before is None else fragment, replace, where
+        )
         merged = tomlkit.dumps(document)
         validate(tomlkit.parse(merged).unwrap(), where)
-        if not dry_run and (report.added or report.replaced):
+        if before is None:  # (the summary counts the import's keys: a rerun finds them all)
+            own = set(_leaves(fragment, []))
+            report.added = [k for k in report.added if k in own]
+        if not dry_run and (before is None or report.added or report.replaced):
             mode = os.stat(path).st_mode & 0o777 if before is not None else 0o644
             if written is not None:
                 written.before, written.after = before, merged.encode("utf-8")

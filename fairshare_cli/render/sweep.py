@@ -18,8 +18,8 @@ from fairshare_cli.core.operations.sweep import METRICS, rank_points
 _FORMATS = {
     "share_error": ("ShareError", ".4f"),
     "jain": ("Jain", ".4f"),
-    "wait_mean": ("WaitMean", ".0f"),
-    "wait_p95": ("WaitP95", ".0f"),
+    "wait_mean": ("WaitMean(s)", ".0f"),  # seconds, as the json keys hold them
+    "wait_p95": ("WaitP95(s)", ".0f"),
     "utilization": ("Utilization", ".4f"),
     "jobs_finished": ("Finished", "d"),
 }

@@ -290,6 +290,20 @@ def test_explain_of_a_job_not_in_the_queue_names_the_idle_ones(
     )
 
 
+def test_explain_of_a_job_that_is_not_idle_says_what_it_is(
+    files: Callable[..., list[str]], run: Any
+) -> None:
+    """fs negotiate --dry-run --explain 1.0 of a held (or running) job said "no idle job with
+    that id", as for an id the queue lacks; it is there, and not idle."""
+    args = files([{"id": "1.0", "owner": "a", "status": "held"}, {"id": "2.0", "owner": "b"}])
+    result = run("negotiate", "--dry-run", "--explain", "1.0", *args)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"fs: error: --explain 1.0: job 1.0 is held, not idle, in jobs file {args[-1]} (only "
+        "an idle job is negotiated for); idle job: 2.0\n"
+    )
+
+
 def test_negotiate_ndjson_csv_and_explain_json(files: Callable[..., list[str]], run: Any) -> None:
     args = files([{"id": "1.0", "owner": "a", "count": 3}], count=2)
     nd = run("negotiate", "--dry-run", *args, "--output", "ndjson")

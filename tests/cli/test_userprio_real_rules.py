@@ -117,3 +117,25 @@ def test_getreslist_prints_a_submitters_claims_as_print_res_list_does(
     assert nobody.stdout.endswith("Number of Resources Used: 0\n")
     refused = run("userprio", "--getreslist", "bob", "--json", "--config", pool, "--now", NOW)
     assert refused.exit_code == 2
+
+
+def test_getreslist_of_a_bare_name_whose_slots_are_held_inside_a_group_says_so(
+    run: Callable[..., Any],
+) -> None:
+    """``fs userprio -getreslist dave`` looks up ``dave@example.org`` (the pool's
+    uid_domain), who holds nothing: the sample state's dave holds his 8 slots as
+    ``group_physics.hep.dave@example.org``. It printed "Number of Resources Used: 0" and
+    nothing else; stdout stays condor_userprio's, and a note on stderr names the record."""
+    repo = Path(__file__).resolve().parents[2]
+    pool = str(repo / "sample_configs" / "pool.toml")
+    result = run("userprio", "-getreslist", "dave", "--config", pool, "--now", NOW)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.endswith("Number of Resources Used: 0\n")
+    assert result.stderr == (
+        "fs: note: dave@example.org holds no slot; did you mean "
+        "group_physics.hep.dave@example.org\n"
+    )
+    held = run("userprio", "-getreslist", "group_physics.hep.dave@example.org",
+               "--config", pool, "--now", NOW)  # fmt: skip
+    assert held.stdout.endswith("Number of Resources Used: 8\n")
+    assert held.stderr == ""

@@ -49,6 +49,7 @@ def command(
     from fairshare_cli.io.config import build_config
     from fairshare_cli.io.importers.classad_dumps import open_dump
     from fairshare_cli.io.importers.condor_status import machines_fragment, read_status
+    from fairshare_cli.io.toml_merge import new_config
 
     with open_dump(file) as fh:
         dump = read_status(fh, file)
@@ -66,12 +67,13 @@ def command(
             "slot(s) carved out of them)"
         )
     ignored = [f"{a} (expression)" for a in sorted(dump.ignored)] + notes
-    # The claims go into the state at --config's (or --into's) state, placed on the
-    # imported machines.
+    # The claims go into the state at --config's (or --into's: as the merge makes it, when
+    # new) state, placed on the imported machines.
     from msgspec import structs
 
     where = dataclasses.replace(opts, config_path=opts.config_path or into)
-    with merged_last(into, dry_run) as held, mutate_state(where, dry_run) as env:
+    created = new_config(fragment) if into and where.config_path == into else None
+    with merged_last(into, dry_run) as held, mutate_state(where, dry_run, created=created) as env:
         config = structs.replace(env.config, machines=build_config(fragment, file).machines)
         work = [
             Running(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 import click
@@ -62,6 +63,7 @@ def command(
     from fairshare_cli.core.slurm.snapshot import known_usage, with_usage
     from fairshare_cli.errors import InputError
     from fairshare_cli.io.importers.sshare import read_sshare
+    from fairshare_cli.io.toml_merge import new_config
     from fairshare_cli.render.formats import iso
 
     shares = read_sshare(file)
@@ -72,13 +74,15 @@ def command(
             f"give --into CONFIG for the tree, or import 'sshare -a {form}' for the usage"
         )
     # The config is put back as it was (removed, if new) when the usage part fails after
-    # the merge: a config the merge makes is the one the state's part reads.
+    # the merge. The usage is read against --config's config, else the one merged into
+    # (a new one as the merge makes it, when a dry run leaves it unwritten).
+    where = dataclasses.replace(opts, config_path=opts.config_path or into)
     with merged_last(into, dry_run) as held:
         if into is not None:
             # What the state's part would refuse, refused before the merge (unless the merge
             # makes the config the state's part reads: then nothing reads it yet).
-            if shares.users and (opts.config_path is None or os.path.exists(opts.config_path)):
-                preflight = load_env(opts)
+            if shares.users and os.path.exists(where.config_path or ""):
+                preflight = load_env(where)
                 resolve_last_decay(last_decay, preflight)
                 slurm_section(preflight)
             accounts = len([a for a in shares.accounts if a != "root"])
@@ -92,7 +96,12 @@ def command(
             )
         if not shares.users:
             return  # the tree alone: no usage to set
-        with mutate_state(opts, dry_run) as env:
+        created = (
+            new_config({"accounts": shares.accounts})
+            if into and where.config_path == into
+            else None
+        )
+        with mutate_state(where, dry_run, created=created) as env:
             when = resolve_last_decay(last_decay, env)
             usage, ignored = known_usage(shares.usage, env.config)
             store_slurm(env, with_usage(slurm_section(env), usage, when))

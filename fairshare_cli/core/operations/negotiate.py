@@ -177,10 +177,14 @@ def run_cycle(
     """
     idle = [b for b in inputs.batches if b.job.status == "idle"]
     if explain_job is not None and not any(b.holds(explain_job) for b in idle):
-        raise InputError(
-            f"--explain {shown(explain_job)}: no idle job with that id in {inputs.jobs_source}"
-            f"; {_idle_ids(idle)}"
+        held = next((b.job.status for b in inputs.batches if b.holds(explain_job)), None)
+        what = (
+            f"job {shown(explain_job)} is {held}, not idle, in {inputs.jobs_source} (only an "
+            "idle job is negotiated for)"
+            if held is not None
+            else f"no idle job with that id in {inputs.jobs_source}"
         )
+        raise InputError(f"--explain {shown(explain_job)}: {what}; {_idle_ids(idle)}")
     return negotiate_cycle(
         config.machines,
         inputs.claims,
