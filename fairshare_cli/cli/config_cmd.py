@@ -364,7 +364,9 @@ def init(path: str, profile: str, example: str | None, force: bool) -> None:
         # (a name of bytes that are not UTF-8, $'\xff.toml', shown with U+FFFD in the comment)
         name = str(target).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
         text = STARTER.format(name=name, profile=profile, pad=pad)
-        atomic_write_text(target, text, "config file", 0o644)
+        # (a config --force replaces keeps its permissions: a private one stays private)
+        mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
+        atomic_write_text(target, text, "config file", mode)
     through = f" (through the link to {target})" if target != given else ""
     click.echo(
         f"Wrote a starter pool config ({profile} profile) to {given}{through}; check it "
