@@ -38,6 +38,7 @@ def atomic_write_text(
     import tempfile  # here, not at import: read-only commands never write
 
     refuse_special(path, what)
+    refuse_read_only(path, what)
     replaced = _stat(path)
     made = _missing(path.parent)
     try:
@@ -338,6 +339,21 @@ def refuse_special(path: Path, what: str) -> None:
         raise InputError(
             f"cannot write {what} {path}: not a regular file (a device, a pipe or a folder), "
             "which fs would replace; name a file"
+        )
+
+
+def refuse_read_only(path: Path, what: str) -> None:
+    """Refuse to replace a file this user may not write: the rename needs only the folder's
+    permission, so a state read-only to a user (root's 0644 in a folder the user's group
+    may write, or one made 0444 to freeze it) was replaced all the same.
+
+    Raises:
+        RuntimeFailure: ``path`` is there and this user may not write it.
+    """
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise RuntimeFailure(
+            f"cannot write {what} {path}: Permission denied (the file is read-only to this "
+            "user); nothing was written"
         )
 
 

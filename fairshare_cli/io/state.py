@@ -28,6 +28,7 @@ from fairshare_cli.io.atomic import (
     atomic_write_text,
     keep_owner,
     lock_saying_so,
+    refuse_read_only,
     refuse_special,
 )
 from fairshare_cli.io.inputs import fast_loads, read_regular
@@ -168,6 +169,7 @@ def state_lock(path: Path) -> Iterator[None]:
     lock_path = path.with_name(path.name + ".lock")
     _refuse_file_in_path(path)
     refuse_special(path, "state file")  # (no lock beside a device: /dev/null.lock)
+    refuse_read_only(path, "state file")  # (before the work, not at its write)
     try:
         lock_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = _open_lock(lock_path, path)

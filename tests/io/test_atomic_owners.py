@@ -68,3 +68,33 @@ def test_the_usage_history_is_as_private_as_its_state(
     assert run(*line, "--state", str(env["state"])).exit_code == 0
     assert env["state"].stat().st_mode & 0o777 == 0o640
     assert (tmp_path / "state.history.sqlite").stat().st_mode & 0o777 == 0o640
+
+
+def test_a_state_read_only_to_the_user_is_not_replaced(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fs submit`` on a state this user may not write (root's 0644 in a folder the user's
+    group may write; or one made 0444 to freeze it) replaced it all the same: the rename
+    asks only the folder. It is refused now (exit 1) and left as it was; ``--dry-run`` and
+    the views still read it. (Root may write any file: as root, ``os.access`` stands for
+    the user who may not.)"""
+    env = write_pool(tmp_path)
+    env["state"].chmod(0o444)
+    before = env["state"].read_bytes()
+    real_access = os.access
+
+    def access(path: Any, mode: int, **kwargs: Any) -> bool:
+        if Path(path) == env["state"] and mode & os.W_OK:
+            return False
+        return real_access(path, mode, **kwargs)
+
+    monkeypatch.setattr(os, "access", access)
+    result = run("submit", "--id", "2", "--owner", "bob", *common(env))
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"fs: error: cannot write state file {env['state']}: Permission denied (the file is "
+        "read-only to this user); nothing was written\n"
+    )
+    assert env["state"].read_bytes() == before
+    assert run("submit", "--id", "2", "--owner", "bob", "--dry-run", *common(env)).exit_code == 0
+    assert run("userprio", *common(env)).exit_code == 0
