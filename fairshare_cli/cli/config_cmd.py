@@ -199,12 +199,38 @@ def _toml(value: Any) -> str:
             return '"INFINITE"'
         return repr(value)
     if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return _toml_string(value)
     if isinstance(value, list):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
     if isinstance(value, dict):
         return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
     return str(value)
+
+
+#: TOML's short escapes (a basic string's); any other control character is ``\\uXXXX``.
+_TOML_ESCAPES = {
+    "\\": "\\\\",
+    '"': '\\"',
+    "\b": "\\b",
+    "\t": "\\t",
+    "\n": "\\n",
+    "\f": "\\f",
+    "\r": "\\r",
+}
+
+
+def _toml_string(value: str) -> str:
+    """``value`` as a TOML basic string, on one line: a line break or a terminal escape in
+    an expression (``"a\\nb"`` in a ClassAd string) printed a line of its own, or its
+    escape, in ``fs config check``'s listing of one key a line."""
+    return '"' + "".join(_TOML_ESCAPES.get(c) or _toml_char(c) for c in value) + '"'
+
+
+def _toml_char(char: str) -> str:
+    """``char`` as it is, or as TOML's ``\\uXXXX`` (``\\UXXXXXXXX``) where not printable."""
+    if char.isprintable():
+        return char
+    return f"\\u{ord(char):04X}" if ord(char) <= 0xFFFF else f"\\U{ord(char):08X}"
 
 
 STARTER = """\
@@ -338,7 +364,9 @@ def init(path: str, profile: str, example: str | None, force: bool) -> None:
         # (a name of bytes that are not UTF-8, $'\xff.toml', shown with U+FFFD in the comment)
         name = str(target).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
         text = STARTER.format(name=name, profile=profile, pad=pad)
-        atomic_write_text(target, text, "config file", 0o644)
+        # (a config --force replaces keeps its permissions: a private one stays private)
+        mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
+        atomic_write_text(target, text, "config file", mode)
     through = f" (through the link to {target})" if target != given else ""
     click.echo(
         f"Wrote a starter pool config ({profile} profile) to {given}{through}; check it "

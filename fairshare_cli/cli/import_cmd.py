@@ -11,7 +11,7 @@ import click
 
 from fairshare_cli.cli.context import Env, mutate_state
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
-from fairshare_cli.core.operations.import_usage import HISTORY_SINKS
+from fairshare_cli.core.operations.import_usage import HISTORY_SINKS, ImportSummary
 from fairshare_cli.core.usage import Batches, SinkFactory, UsageRecord, batches_of, record_end
 from fairshare_cli.errors import EmptyInput, UnreadableInput
 from fairshare_cli.io.history import FORMATS
@@ -267,18 +267,29 @@ def _import(
         f"{prefix}Imported {count} usage record{'s' if count != 1 else ''} "
         f"from {label} into {env.state_path}"
     )
+    _warn_slurm(done, bool(env.config.accounts))
+
+
+def _warn_slurm(done: ImportSummary, has_accounts: bool) -> None:
+    """Say on stderr what usage Slurm could not place (``done``, an import's summary): users
+    with no association (when the config has any), accounts the config lacks; a long list
+    named by its first names and how many more."""
+    from fairshare_cli.io.importers.common import summary_names  # (a long list: +N more)
+
     unplaced = done.slurm_unplaced
-    if unplaced and env.config.accounts:
+    if unplaced and has_accounts:
         click.echo(
-            f"Slurm: ignored the usage of {len(unplaced)} user"
-            f"{'s' if len(unplaced) != 1 else ''} with no association: {', '.join(unplaced)}",
+            f"fs: warning: Slurm: ignored the usage of {len(unplaced)} user"
+            f"{'s' if len(unplaced) != 1 else ''} with no association: "
+            f"{summary_names(unplaced)}",
             err=True,
         )
     unknown = done.slurm_unknown_accounts
     if unknown:
         its, them = ("its", "it") if len(unknown) == 1 else ("their", "them")
         click.echo(
-            f"Slurm: the config has no account {', '.join(unknown)}: {its} usage counts "
+            f"fs: warning: Slurm: the config has no account {summary_names(unknown)}: {its} "
+            "usage counts "
             f"towards root alone (as a deleted account's does) until [accounts] names {them} "
             "(fs import sacctmgr)",
             err=True,

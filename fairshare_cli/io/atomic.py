@@ -23,7 +23,9 @@ def atomic_write_text(
     """Replace ``path`` by ``text`` so that a reader sees the old file or the new one, whole
     (a text in UTF-8, or pieces of bytes written as they are, one after another).
 
-    ``what`` names the file in errors ("state file", "config file"). ``before_rename`` is
+    The new file has ``mode``, and the owner and group of the file it replaces
+    (:func:`keep_owner`). ``what`` names the file in errors ("state file", "config
+    file"). ``before_rename`` is
     called once the new file is on the disk, before it replaces ``path``: a write that goes
     with it (the usage history's commit) happens only when this one can no longer fail
     for want of space, and what it raises leaves ``path`` as it was.
@@ -36,6 +38,8 @@ def atomic_write_text(
     import tempfile  # here, not at import: read-only commands never write
 
     refuse_special(path, what)
+    refuse_read_only(path, what)
+    replaced = _stat(path)
     made = _missing(path.parent)
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -47,6 +51,7 @@ def atomic_write_text(
         raise RuntimeFailure(f"cannot write {what} {path}: {why}") from None
     try:
         _write(fd, text)
+        keep_owner(tmp, replaced)
         with contextlib.suppress(OSError):
             os.chmod(tmp, mode)
         if before_rename is not None:
@@ -60,6 +65,55 @@ def atomic_write_text(
             raise RuntimeFailure(f"cannot write {what} {path}: {exc.strerror}") from None
         raise
     fsync_folder(path.parent)
+
+
+def keep_owner(path: str | Path | int, like: os.stat_result | None) -> None:
+    """Give ``path`` (or an open file) the owner and group of ``like``, the file it
+    replaces or goes with (None: a new one, left as made), as far as this user may: root
+    keeps both (root's ``fs submit`` left condor's state root's, which condor could then
+    no longer write), another user the group it is a member of (a state a group reads
+    stays the group's); else the file stays the writer's."""
+    if like is None:
+        return
+    for owner in (like.st_uid, -1):
+        try:
+            os.chown(path, owner, like.st_gid)
+        except OSError:
+            continue
+        return
+
+
+def make_like(path: Path, state: Path) -> None:
+    """Make ``path``, a file that goes with the state at ``state`` (its usage history),
+    where it is not there yet: empty, with the state's permissions, owner and group (a new
+    state's where there is none yet: 0600, the writer's). SQLite made it with the umask's
+    (0644): the usage of a private state was for everyone to read.
+
+    Raises:
+        RuntimeFailure: it cannot be made (named as ``path``).
+    """
+    like = _stat(state)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    except OSError as exc:
+        raise RuntimeFailure(f"cannot write usage history {path}: {exc.strerror}") from None
+    try:
+        keep_owner(fd, like)
+        if like is not None:
+            with contextlib.suppress(OSError):
+                os.fchmod(fd, like.st_mode & 0o777)
+    finally:
+        os.close(fd)
+
+
+def _stat(path: Path) -> os.stat_result | None:
+    """``path``'s status (through a link), or None where it is not there."""
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
 
 
 def stage_file(path: Path, text: Sequence[bytes], what: str, mode: int, tag: str) -> Path:
@@ -285,6 +339,21 @@ def refuse_special(path: Path, what: str) -> None:
         raise InputError(
             f"cannot write {what} {path}: not a regular file (a device, a pipe or a folder), "
             "which fs would replace; name a file"
+        )
+
+
+def refuse_read_only(path: Path, what: str) -> None:
+    """Refuse to replace a file this user may not write: the rename needs only the folder's
+    permission, so a state read-only to a user (root's 0644 in a folder the user's group
+    may write, or one made 0444 to freeze it) was replaced all the same.
+
+    Raises:
+        RuntimeFailure: ``path`` is there and this user may not write it.
+    """
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise RuntimeFailure(
+            f"cannot write {what} {path}: Permission denied (the file is read-only to this "
+            "user); nothing was written"
         )
 
 

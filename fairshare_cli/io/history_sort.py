@@ -8,6 +8,7 @@ merging, however long the history. Records of equal start keep their input order
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import pickle
 import tempfile
@@ -15,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO
 
 from fairshare_cli.core.usage import UsageRecord
+from fairshare_cli.errors import RuntimeFailure
 
 RUN_SIZE = 50_000
 
@@ -24,12 +26,29 @@ def _start(record: UsageRecord) -> float:
 
 
 def _spill(run: list[UsageRecord]) -> IO[bytes]:
+    """``run`` sorted into a new temporary file (in ``TMPDIR``), read from its start.
+
+    Raises:
+        RuntimeFailure: the file cannot be written (a full or read-only ``TMPDIR``), named
+            as such: a full ``/tmp`` said "writing the output: No space left on device".
+    """
     run.sort(key=_start)
-    fh = tempfile.TemporaryFile()  # noqa: SIM115 - open until merged; closed by the caller
-    pickler = pickle.Pickler(fh, protocol=pickle.HIGHEST_PROTOCOL)
-    for record in run:
-        pickler.dump(tuple(record))
-    fh.seek(0)
+    fh = None
+    try:
+        fh = tempfile.TemporaryFile()  # noqa: SIM115 - open until merged; closed by the caller
+        pickler = pickle.Pickler(fh, protocol=pickle.HIGHEST_PROTOCOL)
+        for record in run:
+            pickler.dump(tuple(record))
+        fh.seek(0)
+    except OSError as exc:
+        if fh is not None:
+            with contextlib.suppress(OSError):  # (its buffer, flushed again: the same error)
+                fh.close()
+        raise RuntimeFailure(
+            f"cannot sort the usage records by start in a temporary file in "
+            f"{tempfile.gettempdir()}: {exc.strerror}; free some space there, or set TMPDIR "
+            "to a folder with room"
+        ) from None
     return fh
 
 

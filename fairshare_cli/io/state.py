@@ -24,7 +24,13 @@ from fairshare_cli.core.state import (
     state_to_json,
 )
 from fairshare_cli.errors import RuntimeFailure, StateError
-from fairshare_cli.io.atomic import atomic_write_text, lock_saying_so, refuse_special
+from fairshare_cli.io.atomic import (
+    atomic_write_text,
+    keep_owner,
+    lock_saying_so,
+    refuse_read_only,
+    refuse_special,
+)
 from fairshare_cli.io.inputs import fast_loads, read_regular
 
 #: The state size from which msgspec decodes it: importing msgspec costs 8-14 ms
@@ -163,9 +169,10 @@ def state_lock(path: Path) -> Iterator[None]:
     lock_path = path.with_name(path.name + ".lock")
     _refuse_file_in_path(path)
     refuse_special(path, "state file")  # (no lock beside a device: /dev/null.lock)
+    refuse_read_only(path, "state file")  # (before the work, not at its write)
     try:
         lock_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = _open_lock(lock_path, path)
     except OSError as exc:
         raise RuntimeFailure(f"cannot create lock file {lock_path}: {exc.strerror}") from None
     try:
@@ -175,6 +182,25 @@ def state_lock(path: Path) -> Iterator[None]:
     finally:
         fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
+
+
+def _open_lock(lock_path: Path, path: Path) -> int:
+    """Open the lock file of the state at ``path``; a new one gets the state's owner,
+    group and read-write bits, so that whoever may write the state may lock it (root's
+    first ``fs submit`` made a lock of root's, 0600, beside condor's state, and condor's
+    next one failed: cannot create lock file, Permission denied)."""
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        like = os.stat(path)
+    except OSError:  # (a new state: private, and the writer's)
+        return fd
+    keep_owner(fd, like)
+    with contextlib.suppress(OSError):
+        os.fchmod(fd, like.st_mode & 0o666 | 0o600)
+    return fd
 
 
 def _refuse_file_in_path(path: Path) -> None:

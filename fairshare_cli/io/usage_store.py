@@ -28,7 +28,7 @@ from typing import Any
 
 from fairshare_cli.core.usage import BATCH, Batches, UsageRecord, batches_of
 from fairshare_cli.errors import RuntimeFailure, StateError
-from fairshare_cli.io.atomic import disk_failure, fsync_folder, present_file
+from fairshare_cli.io.atomic import disk_failure, fsync_folder, make_like, present_file
 from fairshare_cli.io.usage_marks import SECTION as SECTION
 from fairshare_cli.io.usage_marks import Marks, marks_of, new_generation
 from fairshare_cli.io.usage_marks import store_path as store_path
@@ -469,6 +469,7 @@ def import_log(
         for old in (fresh, *_side_files(fresh)):  # (left by an import that died)
             old.unlink(missing_ok=True)
     try:
+        make_like(fresh if whole else path, state_path)  # (the state's permissions)
         with open_store(fresh if whole else path, name=path) as store:
             assert store is not None
             if not whole:

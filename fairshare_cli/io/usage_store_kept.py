@@ -17,7 +17,7 @@ from pathlib import Path
 
 from fairshare_cli.core.operations.usage_log import ClaimUsage
 from fairshare_cli.core.state import State
-from fairshare_cli.io.atomic import fsync_folder
+from fairshare_cli.io.atomic import fsync_folder, make_like
 from fairshare_cli.io.usage_marks import SECTION, Marks, marks_of, store_path
 
 
@@ -136,6 +136,7 @@ def log_usage(
         yield state, None
         return
     start = marks_of(state.section(SECTION))
+    make_like(store_path(state_path), state_path)  # (a new store: the state's permissions)
     with open_store(store_path(state_path)) as store:
         assert store is not None
         if store.holds(start):

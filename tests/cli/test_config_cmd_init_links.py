@@ -77,3 +77,21 @@ def test_init_example_writes_through_a_link_to_nothing_yet(
     assert result.exit_code == 0, result.stderr
     assert link.is_symlink() and (tmp_path / "shared" / "pool.toml").is_file()
     refused(run("init", "--example", str(folder)), "pool.toml already exists; use --force")
+
+
+def test_init_force_through_a_link_keeps_the_configs_permissions(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs init --force pool.toml`` (a link to ``shared/pool.toml``, 0600) made the config
+    0644, for everyone to read; a new config is 0644 still. The file it replaces keeps its
+    permissions (and its owner: tests/io/test_atomic_owners.py)."""
+    (tmp_path / "shared").mkdir()
+    link = tmp_path / "pool.toml"
+    real = tmp_path / "shared" / "pool.toml"
+    link.symlink_to(real)
+    assert run("init", str(link)).exit_code == 0
+    assert real.stat().st_mode & 0o777 == 0o644
+    real.chmod(0o600)
+    result = run("init", "--force", str(link))
+    assert result.exit_code == 0, result.stderr
+    assert link.is_symlink() and real.stat().st_mode & 0o777 == 0o600

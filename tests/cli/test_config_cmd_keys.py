@@ -48,3 +48,24 @@ def test_tres_weights_print_as_read_and_no_text_key(
     assert "tres_text" not in document["priority"]["weights"]
     rows = run("config", "check", "--config", str(config), "--output", "csv").stdout
     assert "tres_text" not in rows
+
+
+def test_a_string_prints_on_one_line_as_toml(
+    write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """A ClassAd expression whose string literal holds a line break and a terminal escape
+    (``"a\\nb"``, ``"\\e[2J"``) was printed by ``fs config check`` with the line break in
+    it, its tail a line of its own (as if another key), and the escape dropped. Each value
+    is a TOML basic string on its key's line, escaped as TOML escapes it; read back, it is
+    the expression the config gave."""
+    from fairshare_cli.io.toml import loads
+
+    expression = 'false || "\x1b[2J" == "a\nb\tc"'
+    text = "[negotiator]\npreemption_requirements = " + json.dumps(expression) + "\n"
+    result = run("config", "check", "--config", str(write_config(text)))
+    assert result.exit_code == 0, result.stderr
+    key = "negotiator.preemption_requirements"
+    lines = [line for line in result.stdout.splitlines() if line.startswith(key)]
+    assert lines == [f'{key} = "false || \\"\\u001B[2J\\" == \\"a\\nb\\tc\\""']
+    assert loads(lines[0])["negotiator"]["preemption_requirements"] == expression
+    assert "\x1b" not in result.stdout

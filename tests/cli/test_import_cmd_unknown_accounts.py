@@ -46,7 +46,7 @@ def test_sacct_of_accounts_the_config_lacks_is_noted(
     result = run("import", "sacct", str(dump), *common)
     assert result.exit_code == 0, result.stderr
     assert result.stderr.splitlines()[0] == (
-        "Slurm: the config has no account b, e: their usage counts towards root alone "
+        "fs: warning: Slurm: the config has no account b, e: their usage counts towards root alone "
         "(as a deleted account's does) until [accounts] names them (fs import sacctmgr)"
     )
     rows = json.loads(run("sshare", "-a", "--json", *common).stdout)
@@ -77,6 +77,25 @@ def test_history_of_one_account_the_config_lacks_is_noted_in_the_singular(
     result = run("import", "history", str(history), *common, "--now", NOW)
     assert result.exit_code == 0, result.stderr
     assert result.stderr == (
-        "Slurm: the config has no account b: its usage counts towards root alone (as a "
+        "fs: warning: Slurm: the config has no account b: its usage counts towards root alone (as a "
         "deleted account's does) until [accounts] names it (fs import sacctmgr)\n"
+    )
+
+
+def test_many_users_with_no_association_are_one_short_warning(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """``fs import history h.csv`` of 2,000 users the config's [accounts] lacks named every
+    one on one line of some 12,000 characters, which began ``Slurm:``, not ``fs: warning:``
+    as every other warning. It is a warning now, naming the first 12 and how many more."""
+    history = tmp_path / "h.csv"
+    lines = [f"user{k:04d},,2026-11-21T12:00:00Z,2026-11-21T13:00:00Z,1" for k in range(2000)]
+    history.write_text("owner,account,start,end,cpus\n" + "\n".join(lines) + "\n")
+    common = ["--config", str(write_config(CONFIG)), "--state", str(tmp_path / "s.json")]
+    result = run("import", "history", str(history), *common, "--now", NOW)
+    assert result.exit_code == 0, result.stderr
+    first = ", ".join(f"user{k:04d}" for k in range(12))
+    assert result.stderr == (
+        "fs: warning: Slurm: ignored the usage of 2000 users with no association: "
+        f"{first} (+1988 more)\n"
     )

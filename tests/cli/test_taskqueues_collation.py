@@ -208,3 +208,30 @@ def test_any_site_and_banned_sites(taskqueues: Callable[..., Any]) -> None:
         (["LCG.CERN.cern"], ["LCG.RAL.uk"], 2, 1000.0),
         ([], ["LCG.CERN.cern"], 1, 1000.0),
     ]
+
+
+@pytest.mark.parametrize(
+    ("bad", "shown"),
+    [
+        pytest.param(job(2, sites=["LCG.A.ch", "x\nLCG.B.ch"]), "'x\\nLCG.B.ch'", id="line-break"),
+        pytest.param(job(2, tags=["\x1b[2JGPU"]), "'\\x1b[2JGPU'", id="terminal-escape"),
+        pytest.param(job(2, platforms=["el\x009"]), "'el\\x009'", id="nul"),
+    ],
+)  # fmt: skip
+def test_a_requirement_name_with_a_control_character_is_refused(
+    taskqueues: Callable[..., Any], tmp_path: Path, bad: dict[str, Any], shown: str
+) -> None:
+    """``fs taskqueues --jobs-file jobs.json`` printed a site ``"x\\nLCG.B.ch"`` as a line
+    break inside its row (the part after it a row of its own) and a tag ``"\\e[2JGPU"`` with
+    its escape; latin1 holds both, so TaskQueueDB's check let them by. Names in a table are
+    one printable line: refused (exit 2), shown escaped. A space inside a name is printable
+    and kept, as DIRAC keeps it (``List.fromChar`` strips only the ends)."""
+    result = taskqueues([job(1), bad])
+    assert (result.exit_code, result.stdout) == (2, "")
+    key = next(k for k in ("sites", "tags", "platforms") if k in bad["dirac_requirements"])
+    assert result.stderr == (
+        f"fs: error: {tmp_path / 'jobs.json'}: job 1 ('2.0'): dirac_requirements.{key}: "
+        f"expected names without control characters, got {shown}\n"
+    )
+    spaced = taskqueues([job(1, tags=["GPU 2"])], "--json")
+    assert json.loads(spaced.stdout)[0]["requirements"]["tags"] == ["GPU 2"]

@@ -19,7 +19,9 @@ OWNER_LENGTH, OWNER_GROUP_LENGTH, VALUE_LENGTH = 255, 32, 64
 
 def fit_value_tables(definition: TaskQueueDefinition) -> None:
     """Refuse names the ``tq_TQTo*`` tables cannot hold: longer than their ``Value`` column,
-    not latin1, or two the collation compares equal (one key ``(TQId, Value)``).
+    not latin1, or two the collation compares equal (one key ``(TQId, Value)``); and names
+    with a control character (a line break, a tab, a terminal escape), which ``fs
+    taskqueues``' table cannot show on one line: ``"a\nb"`` as a site forged a row.
 
     Raises:
         ValueError: naming the requirement.
@@ -28,6 +30,11 @@ def fit_value_tables(definition: TaskQueueDefinition) -> None:
         values = getattr(definition, key)
         for value in values:
             fits_column(f"dirac_requirements.{key}", value, VALUE_LENGTH)
+            if not value.isprintable():  # (a space is printable: DIRAC's names may hold one)
+                raise ValueError(
+                    f"dirac_requirements.{key}: expected names without control characters, "
+                    f"got {shown(value)!r}"
+                )
         if len(values) > 1 and len({folded(value) for value in values}) != len(values):
             raise ValueError(
                 f"dirac_requirements.{key}: names that differ only in case or accents are "

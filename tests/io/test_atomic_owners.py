@@ -1,0 +1,100 @@
+"""Files fs replaces or adds beside a state keep the state's owner, group and permissions:
+the state itself, its lock and its usage history."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.conftest import NOW, common, write_pool
+
+#: Root may give a file away: the tests that need it run as root only.
+as_root = pytest.mark.skipif(os.geteuid() != 0, reason="gives files to another user")
+#: An owner and group that are not root's (``daemon`` on Linux).
+OTHER = 1
+
+
+def owner(path: Path) -> tuple[int, int, int]:
+    """(uid, gid, permission bits) of ``path``."""
+    status = path.stat()
+    return status.st_uid, status.st_gid, status.st_mode & 0o777
+
+
+@as_root
+def test_a_state_keeps_its_owner_and_group(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """Root's ``fs submit`` on a state condor owns (0640, group-readable) left it root's
+    (root:root 0640): condor could no longer write it, nor its group read it."""
+    env = write_pool(tmp_path)
+    os.chown(env["state"], OTHER, OTHER)
+    env["state"].chmod(0o640)
+    result = run("submit", "--id", "2", "--owner", "bob", *common(env))
+    assert result.exit_code == 0, result.stderr
+    assert owner(env["state"]) == (OTHER, OTHER, 0o640)
+
+
+@as_root
+def test_a_new_lock_is_the_states_owners(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """Root's first ``fs submit`` beside condor's state made the lock root's, 0600: condor's
+    next ``fs submit`` then failed (cannot create lock file ...: Permission denied). A new
+    lock has the state's owner, group and read-write bits."""
+    env = write_pool(tmp_path)
+    os.chown(env["state"], OTHER, OTHER)
+    env["state"].chmod(0o660)
+    result = run("submit", "--id", "2", "--owner", "bob", *common(env))
+    assert result.exit_code == 0, result.stderr
+    assert owner(tmp_path / "state.json.lock") == (OTHER, OTHER, 0o660)
+
+
+def test_the_usage_history_is_as_private_as_its_state(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs import history`` into a new state wrote the state private (0600) and its usage
+    history (``state.history.sqlite``: who ran what, when) for everyone to read (0644, the
+    umask's). The history gets the state's permissions: 0600 for a new state, the state's
+    own (0640, a group's) for one that is there."""
+    env = write_pool(tmp_path)
+    history = tmp_path / "h.csv"
+    history.write_text("owner,start,end,slots\nalice,2026-11-20T00:00:00Z,2026-11-20T01:00:00Z,1\n")
+    new = tmp_path / "new.json"
+    line = ["import", "history", str(history), "--config", str(env["config"]), "--now", NOW]
+    assert run(*line, "--state", str(new)).exit_code == 0
+    assert new.stat().st_mode & 0o777 == 0o600
+    assert (tmp_path / "new.history.sqlite").stat().st_mode & 0o777 == 0o600
+    env["state"].chmod(0o640)
+    assert run(*line, "--state", str(env["state"])).exit_code == 0
+    assert env["state"].stat().st_mode & 0o777 == 0o640
+    assert (tmp_path / "state.history.sqlite").stat().st_mode & 0o777 == 0o640
+
+
+def test_a_state_read_only_to_the_user_is_not_replaced(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fs submit`` on a state this user may not write (root's 0644 in a folder the user's
+    group may write; or one made 0444 to freeze it) replaced it all the same: the rename
+    asks only the folder. It is refused now (exit 1) and left as it was; ``--dry-run`` and
+    the views still read it. (Root may write any file: as root, ``os.access`` stands for
+    the user who may not.)"""
+    env = write_pool(tmp_path)
+    env["state"].chmod(0o444)
+    before = env["state"].read_bytes()
+    real_access = os.access
+
+    def access(path: Any, mode: int, **kwargs: Any) -> bool:
+        if Path(path) == env["state"] and mode & os.W_OK:
+            return False
+        return real_access(path, mode, **kwargs)
+
+    monkeypatch.setattr(os, "access", access)
+    result = run("submit", "--id", "2", "--owner", "bob", *common(env))
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"fs: error: cannot write state file {env['state']}: Permission denied (the file is "
+        "read-only to this user); nothing was written\n"
+    )
+    assert env["state"].read_bytes() == before
+    assert run("submit", "--id", "2", "--owner", "bob", "--dry-run", *common(env)).exit_code == 0
+    assert run("userprio", *common(env)).exit_code == 0
