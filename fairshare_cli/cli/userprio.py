@@ -11,7 +11,13 @@ from fairshare_cli.cli.complete import record_names
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.names import group_records, unmatched_names
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
-from fairshare_cli.cli.userprio_options import columns, query_of
+from fairshare_cli.cli.userprio_options import (
+    NAMES_IGNORED,
+    columns,
+    named_left_out,
+    names_inside_groups,
+    query_of,
+)
 from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, accountant_from_json
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.userprio import (
@@ -194,8 +200,12 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     records, jobs, group_info = _read_inputs(env)
     shown_at, dumped = _as_dumped(env)
     group_info.update(dumped)
-    names, inside = _names_inside_groups(names, records)
-    query = query_of(names, click.get_current_context().params)
+    params = click.get_current_context().params
+    if names and (params["allusers"] or params["from_negotiator"]) and not params["group_rollup"]:
+        click.echo(f"fs: note: {NAMES_IGNORED}", err=True)
+        names = ()
+    names, inside = names_inside_groups(names, records)
+    query = query_of(names, params)
     view = userprio_view(
         records, env.config, shown_at, query, jobs=jobs, group_info=group_info, activity_now=env.now
     )
@@ -211,7 +221,11 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         ads = _long(view, records, jobs, env, shown_at, group_info, query, modular)
         click.echo(ads, nl=False)
         return
-    cols = columns(view, click.get_current_context().params)
+    cols = columns(view, params)
+    if names and not view.total_records:  # the collector sent no ad: ProcessInfo prints none
+        for line in _footer(view, records, jobs, env, query, inside):
+            click.echo(f"fs: note: {line}", err=True)
+        return
     click.echo(render_userprio(view, cols, shown_at), nl=False)
     # (on stderr, right under the table: stdout stays condor_userprio's, line for line)
     for line in _footer(view, records, jobs, env, query, inside):
@@ -251,42 +265,17 @@ def _long(
     if query.negotiator_ad and not query.names:
         numbered = numbered_ad(view.listed, records, config, shown_at)
         return render_modular(modular_ads(numbered)) if modular else print_ad(numbered)
-    rows = view.listed or view.rows
-    if not query.names:  # the collector's ads, however long ago their last usage
-        wide = replace(query, all_users=True)
-        every = userprio_view(records, config, shown_at, wide, jobs=jobs, group_info=group_info)
-        queued = queued_submitters(jobs, config)
-        groups = {ROOT_GROUP, *config.groups}
-        blank = CustomerRecord(is_group=True)
-        rows = tuple(
-            r
-            for r in every.listed
-            if in_collector(r.name, records.get(r.name, blank), groups, queued)
-        )
+    # the collector's ads (those named, if any), however long ago their last usage
+    wide = replace(query, all_users=True)
+    every = userprio_view(records, config, shown_at, wide, jobs=jobs, group_info=group_info)
+    queued = queued_submitters(jobs, config)
+    groups = {ROOT_GROUP, *config.groups}
+    blank = CustomerRecord(is_group=True)
+    rows = tuple(
+        r for r in every.listed if in_collector(r.name, records.get(r.name, blank), groups, queued)
+    )
     ads = collector_ads_of(rows, records, config, shown_at)
     return render_modular(ads) if modular else render_long(ads)
-
-
-def _names_inside_groups(
-    names: tuple[str, ...], records: Mapping[str, CustomerRecord]
-) -> tuple[tuple[str, ...], dict[str, list[str]]]:
-    """The names asked for, a user's records inside accounting groups standing for a name
-    that matches no record (``alice`` -> ``group_physics.hep.alice@example.org``), and
-    what each such name stood for."""
-
-    if not names:
-        return names, {}
-    out: list[str] = []
-    inside: dict[str, list[str]] = {}
-    for name in names:
-        if any(UserprioQuery(names=(name,)).wanted(r) for r in records) or name == "<none>":
-            out.append(name)
-            continue
-        found = group_records(name, records)
-        if found:
-            inside[name] = found
-        out.extend(found or [name])
-    return tuple(dict.fromkeys(out)), inside
 
 
 def _footer(
@@ -303,6 +292,8 @@ def _footer(
     row), as condor_userprio leaves them out, silently."""
     lines = [f"{name} is shown as {' and '.join(found)}" for name, found in inside.items()]
     lines.extend(_groups_left_out(view))
+    if query.names and view.cutoff is not None:
+        lines.extend(named_left_out(view, records, query))
     if query.names or query.negotiator_ad or not jobs or view.cutoff is None:
         return lines
     from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, submitter_name

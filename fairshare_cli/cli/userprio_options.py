@@ -1,5 +1,5 @@
-"""``fs userprio``'s display options: the view's query and the table's columns, as
-condor_userprio's option flags (``DetailFlag``, ``MinLastUsageTime``, ``GroupRollup``,
+"""``fs userprio``'s display options: the names it reads, the view's query and the table's
+columns, as condor_userprio's option flags (``DetailFlag``, ``MinLastUsageTime``, ``GroupRollup``,
 ``GroupOrder``) set them in ``user_prio.cpp``."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.userprio import UserprioQuery, UserprioView
 from fairshare_cli.errors import InputError
 
@@ -93,3 +94,54 @@ _ROLLUP_WITH_NAMES = (
     "--grouprollup lists every record: condor_userprio 25.0 ignores names with it "
     "(later versions drop the rollup instead); leave out the names"
 )
+
+
+def names_inside_groups(
+    names: tuple[str, ...], records: Mapping[str, CustomerRecord]
+) -> tuple[tuple[str, ...], dict[str, list[str]]]:
+    """The names asked for, a user's records inside accounting groups standing for a name
+    that matches no record (``alice`` -> ``group_physics.hep.alice@example.org``), and
+    what each such name stood for."""
+    from fairshare_cli.cli.names import group_records
+
+    if not names:
+        return names, {}
+    out: list[str] = []
+    inside: dict[str, list[str]] = {}
+    for name in names:
+        if any(UserprioQuery(names=(name,)).wanted(r) for r in records) or name == "<none>":
+            out.append(name)
+            continue
+        found = group_records(name, records)
+        if found:
+            inside[name] = found
+        out.extend(found or [name])
+    return tuple(dict.fromkeys(out)), inside
+
+
+#: ``-allusers NAME`` and ``-negotiator NAME``: 25.0 reads the negotiator's one ad
+#: (``GET_PRIORITY``), which ``user_prio.cpp`` never filters by name.
+NAMES_IGNORED = (
+    "names are ignored with --allusers and --negotiator, as condor_userprio 25.0 ignores "
+    "them (it reads the negotiator's whole ad); name records without them to list those alone"
+)
+
+
+def named_left_out(
+    view: UserprioView, records: Mapping[str, CustomerRecord], query: UserprioQuery
+) -> list[str]:
+    """A note naming the named records that are not listed: no usage since the activity
+    filter's cutoff, or no Accounting ad in the collector (no job in the queue)."""
+    shown = {row.name for row in view.rows}
+    left = sorted(
+        name
+        for name, rec in records.items()
+        if not rec.is_group and name not in shown and query.wanted(name)
+    )
+    if not left:
+        return []
+    some = ", ".join(left[:5]) + (f" and {len(left) - 5} more" if len(left) > 5 else "")
+    return [
+        f"not listed: {some}: named, but with no usage since the activity cutoff or no job "
+        "in the queue (condor_userprio leaves them out too); --allusers lists every record"
+    ]

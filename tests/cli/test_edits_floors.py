@@ -62,7 +62,8 @@ def test_setfloor_and_setceiling_store_the_record_and_print_condor_userprio_line
     assert table.exit_code == 0, table.stderr
     row = next(line for line in table.stdout.splitlines() if line.startswith("alice"))
     assert row.endswith("      3.00      5.00")
-    long = run("userprio", "--long", "alice@example.org", *args).stdout
+    # (an edit makes no collector ad, which needs ResourcesUsed: the negotiator's ad has it)
+    long = run("userprio", "--long", "--modular", "--allusers", *args).stdout
     assert "Ceiling = 5\nFloor = 3\n" in long
     unset = run("setfloor", "alice@example.org", "0", *args)
     assert unset.exit_code == 0

@@ -67,8 +67,9 @@ def test_factor_stored_when_the_state_is_written(
     cfg.write_text(GROUPS.replace("default_prio_factor = 1000", "default_prio_factor = 5000"))
 
     def factor() -> float:
-        out = run("userprio", "ops@htc.test", *args, "--now", NOW, "--json").stdout
-        return float(json.loads(out)[0]["priority_factor"])
+        out = run("userprio", "--allusers", *args, "--now", NOW, "--json").stdout
+        rows = {r["name"]: r for r in json.loads(out)}
+        return float(rows["ops@htc.test"]["priority_factor"])
 
     assert factor() == 1000
     assert run("delete", "ops@htc.test", *args, "--now", NOW).exit_code == 0
@@ -195,7 +196,7 @@ def test_none_record_in_long_and_json_without_groups(
     assert "<none>" in names
     assert 'Name = "<none>"' in run("userprio", *args, "--now", NOW, "--long").stdout
     assert "<none>" not in run("userprio", *args, "--now", NOW).stdout
-    table = run("userprio", "z", *args, "--now", NOW, "--all").stdout.splitlines()
+    table = run("userprio", "--allusers", *args, "--now", NOW, "--all").stdout.splitlines()
     row = next(line for line in table if line.startswith("z@d"))
     assert "/" not in row  # neither 1/01/1970 nor any other date: both times are 0
 

@@ -89,8 +89,9 @@ class UserprioQuery:
 
     Attributes:
         names: named submitters or groups: ``user@domain`` exactly, a bare name any record
-            whose name before the ``@`` is that; naming any disables the activity filter
-            and shows only those.
+            whose name before the ``@`` is that; only those show, and only when active
+            (``user_prio.cpp`` adds names to the collector query, and its activity filter,
+            ``MinLastUsageTime``, still drops the ads older than the cutoff).
         all_users: ``-allusers``: no activity filter.
         hierarchical: ``-hier`` (True: hierarchical when a shown row has a group number,
             else flat; group rows shown under ``-priority`` too) or ``-flat`` (False);
@@ -168,7 +169,7 @@ def userprio_view(
             records[name] = acct.CustomerRecord(name=name, is_group=True)
     since = now if activity_now is None else activity_now
     cutoff: float | None = since - ACTIVITY_WINDOW
-    if query.all_users or query.names:
+    if query.all_users:  # names do not lift it: user_prio.cpp keeps MinLastUsageTime
         cutoff = None
     elif query.active_from is not None:
         cutoff = query.active_from
@@ -230,8 +231,8 @@ def _active_rows(
     submitter with a submitter ad (jobs in a schedd's queue), ``forwardGroupAccounting``
     one per group. So while ``fs`` holds a queue, a user record none of whose jobs is in it
     (a remote submitter of claims only, a user whose jobs all left) is not listed; with no
-    queue ``fs`` cannot tell, and lists every active record (``-allusers`` and named
-    records are never filtered so).
+    queue ``fs`` cannot tell, and lists every active record (``-allusers`` records are
+    never filtered so; named ones are, as the collector answers for them).
 
     A measured hot loop (``benchmarks/run.py --rows userprio``): one positional row a user.
     """

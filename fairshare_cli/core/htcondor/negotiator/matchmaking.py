@@ -32,7 +32,7 @@ from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster, Submitter
 from fairshare_cli.core.htcondor.negotiator.slots import Slot, SlotClass
 from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
 from fairshare_cli.core.htcondor.negotiator.state import CycleState
-from fairshare_cli.core.htcondor.negotiator.turn import LimitTest, Turn, permits
+from fairshare_cli.core.htcondor.negotiator.turn import LimitTest, Turn, permits, preempt_permits
 from fairshare_cli.errors import InputError
 
 
@@ -220,6 +220,7 @@ class Matchmaker:
             # rejectForConcurrencyLimits, before any candidate (the limits are a string)
             return None, NO_PREEMPTION, "concurrency_limit"
         test = self._prepare(ac)
+        turn.start_search(ac.index, only_rank)
         groups, keys = ac.groups or [], ac.group_keys
         n_groups = len(groups)
         use_claimed = self._use_claimed(turn, only_rank)
@@ -227,7 +228,7 @@ class Matchmaker:
         # know the job was rejected for the submitter limit
         if not use_claimed and not self.reference:
             return self._find_unclaimed(turn, ac, only_rank, test)
-        prio_blocked = not permits(turn.used, turn.limit, self.min_weight)
+        prio_blocked = not preempt_permits(turn, PRIO_PREEMPTION, self.min_weight)
         claimed = self._allowed_claimed(turn, ac) if use_claimed else NO_CLAIMED
         gi, ci = ac.ptr, claimed.first_live()
         limit_rejected = False
@@ -398,7 +399,7 @@ class Matchmaker:
         best: SlotClass | None = None
         best_tier = PRIO_PREEMPTION
         name = turn.sub.name
-        prio_blocked = not permits(turn.used, turn.limit, self.min_weight)
+        prio_blocked = not preempt_permits(turn, PRIO_PREEMPTION, self.min_weight)
         while head is not None and head[0] == key:
             _, cls, tier = head
             ci += 1
@@ -407,12 +408,11 @@ class Matchmaker:
                 continue
             if only_rank and tier != RANK_PREEMPTION:
                 continue
-            if tier == PRIO_PREEMPTION:
-                if prio_blocked and limit_rejected:
-                    continue
-                if not permits(turn.used, turn.limit, cls.weight):
-                    limit_rejected = True
-                    continue
+            if tier == PRIO_PREEMPTION and prio_blocked and limit_rejected:
+                continue
+            if not preempt_permits(turn, tier, cls.weight):
+                limit_rejected = True
+                continue
             if test is not None and not test.allows(cls):
                 continue
             if best is None or cls.first_index() < best.first_index():

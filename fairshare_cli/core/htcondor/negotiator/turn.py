@@ -7,6 +7,7 @@ from __future__ import annotations
 from fairshare_cli.core.htcondor.classads import Ad, Compiled, Evaluator
 from fairshare_cli.core.htcondor.concurrency import LimitCounts, Limits, parse_limits
 from fairshare_cli.core.htcondor.negotiator.claimed import ClaimedList
+from fairshare_cli.core.htcondor.negotiator.common import PRIO_PREEMPTION
 from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster, Submitter
 from fairshare_cli.core.htcondor.negotiator.slots import SlotClass
 
@@ -57,14 +58,22 @@ class Turn:
         limit_unclaimed: ``submitterLimitUnclaimed`` (capped by the group quota).
         used: ``limitUsed``, the slot weight matched this turn.
         used_unclaimed: ``limitUsedUnclaimed``, the part of it on unclaimed slots.
+        list_key: the autocluster and ``only_consider_startd_rank`` of the live match list
+            (``MatchList``, ``NEGOTIATOR_MATCHLIST_CACHING``): a search with the same key
+            pops that list; None: none built yet this turn.
+        list_used: ``limitUsed`` when that list was built.
+        cached: whether the search under way pops the live list (see :func:`preempt_permits`).
     """
 
     __slots__ = (
         "acs",
         "ads",
+        "cached",
         "claimed",
         "limit",
         "limit_unclaimed",
+        "list_key",
+        "list_used",
         "sub",
         "used",
         "used_unclaimed",
@@ -76,6 +85,40 @@ class Turn:
         self.limit_unclaimed = limit_unclaimed
         self.used = 0.0
         self.used_unclaimed = 0.0
+        self.list_key: tuple[int, bool] | None = None
+        self.list_used = 0.0
+        self.cached = False
         self.ads: dict[int, Ad] = {}
         self.acs: dict[int, AutoCluster] = {}
         self.claimed: dict[int, ClaimedList] = {}
+
+    def start_search(self, ac_index: int, only_rank: bool) -> None:
+        """A job of autocluster ``ac_index`` is searched for (``matchmakingAlgorithm``): it
+        pops the live match list when that list is this autocluster's and was built with the
+        same ``only_consider_startd_rank``, else a new list is built for it, now."""
+        key = (ac_index, only_rank)
+        self.cached = self.list_key == key
+        if not self.cached:
+            self.list_key = key
+            self.list_used = self.used
+
+
+def preempt_permits(turn: Turn, tier: int, cost: float) -> bool:
+    """Whether the submitter limits let ``turn`` preempt a claimed slot of weight ``cost``.
+
+    Mirrors both paths of ``matchmakingAlgorithm``. Building the match list (a job whose
+    autocluster has no live list): a priority preemption must fit ``limitUsed`` under
+    ``submitterLimit``; a machine-rank one is not checked ("startd rank preemptions should be
+    allowed regardless of user priorities"). Popping the list (the next jobs of that
+    autocluster in the turn): a candidate that preempts, of either kind, is taken when it
+    fits either ``limitUsed`` under ``submitterLimit`` or ``limitUsedUnclaimed`` under
+    ``submitterLimitUnclaimed``, and a priority one is in the list only if it fitted when
+    the list was built.
+    """
+    if not turn.cached:
+        return tier != PRIO_PREEMPTION or permits(turn.used, turn.limit, cost)
+    if tier == PRIO_PREEMPTION and not permits(turn.list_used, turn.limit, cost):
+        return False
+    return permits(turn.used, turn.limit, cost) or permits(
+        turn.used_unclaimed, turn.limit_unclaimed, cost
+    )
