@@ -23,6 +23,10 @@ if TYPE_CHECKING:
     from fairshare_cli.render.sprio import SprioFormat
 
 
+#: What a ``-j`` without a list stands for (sprio's ``-j::``: ``job_flag`` set, no list).
+BARE_JOBS = "\0job_flag"
+
+
 def load_jobs(env: Env) -> list[Job]:
     """The jobs of the state's queue.
 
@@ -86,7 +90,15 @@ def _jobs_in(path: str) -> int:
 @click.option("-l", "--long", "long_", is_flag=True, help="Long listing (-l).")
 @click.option("-w", "--weights", is_flag=True, help="Show the configured weights (-w).")
 @click.option("-n", "--norm", is_flag=True, help="Normalised (unweighted) factors (-n).")
-@click.option("-j", "--jobs", multiple=True, metavar="LIST", help="Only these job ids.")
+@click.option(
+    "-j",
+    "--jobs",
+    multiple=True,
+    is_flag=False,
+    flag_value=BARE_JOBS,
+    metavar="[LIST]",
+    help="Only these job ids (alone: every job, as sprio -j).",
+)
 @click.option("-u", "--user", "users", multiple=True, metavar="LIST", help="Only these users.")
 @click.option(
     "-p",
@@ -142,11 +154,13 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
             "Options -o(--format) and -l(--long) are mutually exclusive. "
             "Please remove one and retry."
         )
+    listed = [given for given in jobs if given != BARE_JOBS]  # (a bare -j keeps the list)
     opts = SprioOptions(
         long_=long_,
         weights=weights,
         norm=norm,
-        jobs=jobs[-1] if jobs else None,  # (as sprio, the last of each wins)
+        job_flag=bool(jobs),
+        jobs=listed[-1] if listed else None,  # (as sprio, the last of each wins)
         users=users[-1] if users else None,
         partitions=partitions[-1] if partitions else None,
         sort=sort,
@@ -166,6 +180,7 @@ class SprioOptions(msgspec.Struct, frozen=True):
     long_: bool
     weights: bool
     norm: bool
+    job_flag: bool
     jobs: str | None
     users: str | None
     partitions: str | None
@@ -277,6 +292,7 @@ def preamble(opts: SprioOptions, warnings: list[str], stream: TextIO) -> None:
                 given(opts.partitions),
                 given(opts.users),
                 opts.verbose,
+                job_flag=opts.job_flag,
             ),
             nl=False,
             file=stream,

@@ -175,8 +175,12 @@ def verbose_block(
     partitions: Sequence[str],
     users: Sequence[str],
     verbose: int,
+    *,
+    job_flag: bool | None = None,
 ) -> str:
-    """What ``sprio -v`` prints before the listing: the options in effect."""
+    """What ``sprio -v`` prints before the listing: the options in effect (``job_flag``:
+    whether ``-j`` was given, with or without a list; by default, whether ``jobs`` has
+    one)."""
 
     def text(values: Sequence[str]) -> str:
         return ",".join(values) if values else "(null)"
@@ -185,7 +189,7 @@ def verbose_block(
     return (
         f"{dashes}\n"
         f"format     = {fmt_spec if fmt_spec is not None else '(null)'}\n"
-        f"job_flag   = {1 if jobs else 0}\n"
+        f"job_flag   = {1 if (jobs if job_flag is None else job_flag) else 0}\n"
         f"jobs       = {text(jobs)}\n"
         f"partition  = {text(partitions)}\n"
         f"users      = {text(users)}\n"

@@ -64,6 +64,10 @@ def _options(tmp_path: Path, compat: str | None = None) -> list[str]:
         pytest.param(["-j", "3_7"], _rows(("3", "bob")), id="jobs-array-task"),
         # as getopt leaves it, the last -j wins (opts.c frees the first list)
         pytest.param(["-j", "2", "-j", "3"], _rows(("3", "bob")), id="jobs-last-wins"),
+        # -j takes an optional list (getopt's "j::"): alone it lists every job, and after
+        # a list it keeps it (opts.c sets the list only when optarg is given)
+        pytest.param(["-j"], ALL, id="jobs-bare"),
+        pytest.param(["-j", "3", "-j"], _rows(("3", "bob")), id="jobs-bare-keeps-the-list"),
         pytest.param(["-u", "alice,,bob"], ALL, id="users-a,,b"),
         pytest.param(["-u", ""], "", id="users-empty"),
         pytest.param(["-p", "nosuch"], "", id="partition-nosuch"),
@@ -175,3 +179,20 @@ def test_job_keys(text: str, compat: str, keys: list[str | None]) -> None:
 def test_job_keys_refuse_2205_step_names() -> None:
     with pytest.raises(InputError, match=r"^Invalid job id: 2\.batch$"):
         job_keys("2.batch", "22.05")
+
+
+def test_a_bare_j_sets_job_flag_alone(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``sprio -v -j``: ``_print_options`` prints ``job_flag = 1`` and ``jobs = (null)``
+    (no list: ``params.jobs`` unset), and with no job pending the header alone, not
+    "Unable to find jobs" (sprio.c prints that only when ``params.jobs`` is set)."""
+    result = run("sprio", "-v", "-j", *FORMAT, *_options(tmp_path))
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[:4] == [
+        "-" * 29,
+        f"format     = {FORMAT[1]}",
+        "job_flag   = 1",
+        "jobs       = (null)",
+    ]
+    options = sprio_files(tmp_path, [], SPRIO_POOL + SPRIO_ACCOUNTS)
+    empty = run("sprio", "-j", *FORMAT, *options)
+    assert (empty.exit_code, empty.stdout) == (0, f"{HEADER}\n")
