@@ -387,15 +387,24 @@ def _listed(
 def _users_asked(text: str, ctx: PriorityContext, table: PriorityTable) -> list[str]:
     """The users ``-u text`` names whom fs knows (an association, or a pending job), each
     other one named on stderr in sprio's words (which leaves out a name the system does not
-    know, ``Invalid user: x``, and lists the others)."""
+    know, ``Invalid user: x``, and lists the others); once a command, though ``fs whatif``
+    lists twice (the context's meta, which its views share, keeps what was said)."""
     from fairshare_cli.cli.sprio_lists import user_names
 
     known = {a.user for a in ctx.tree.users if a.user is not None}
     known.update(share.user for share in table.assocs)
     users, unknown = user_names(text, known)
+    click_ctx = click.get_current_context(silent=True)
+    said: set[str] = set() if click_ctx is None else click_ctx.meta.setdefault(_SAID, set())
     for message in unknown:
-        click.echo(f"fs: error: {message}", err=True)
+        if message not in said:
+            said.add(message)
+            click.echo(f"fs: error: {message}", err=True)
     return users
+
+
+#: The key in Click's context meta of what ``-u`` has said of unknown users.
+_SAID = "fairshare.sprio.unknown_users_said"
 
 
 def _inputs_after_file_faults(env: Env, jobs_file: str) -> tuple[float, PriorityContext]:

@@ -196,3 +196,12 @@ def test_a_bare_j_sets_job_flag_alone(tmp_path: Path, run: Callable[..., Any]) -
     options = sprio_files(tmp_path, [], SPRIO_POOL + SPRIO_ACCOUNTS)
     empty = run("sprio", "-j", *FORMAT, *options)
     assert (empty.exit_code, empty.stdout) == (0, f"{HEADER}\n")
+
+
+def test_whatif_names_an_unknown_user_once(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fs whatif ... sprio -u`` lists twice (before and after) and says once what sprio
+    says once: ``Invalid user: nosuch``."""
+    options = _options(tmp_path)
+    result = run("whatif", "--set", "priority.weights.age=2000", "sprio", "-u", "nosuch,bob",
+                 *options)  # fmt: skip
+    assert (result.exit_code, result.stderr) == (0, "fs: error: Invalid user: nosuch\n")
