@@ -23,8 +23,8 @@ if TYPE_CHECKING:
     from fairshare_cli.render.sprio import SprioFormat
 
 
-def _split(values: tuple[str, ...]) -> list[str]:
-    return [v.strip() for item in values for v in item.split(",") if v.strip()]
+#: What a ``-j`` without a list stands for (sprio's ``-j::``: ``job_flag`` set, no list).
+BARE_JOBS = "\0job_flag"
 
 
 def load_jobs(env: Env) -> list[Job]:
@@ -90,7 +90,15 @@ def _jobs_in(path: str) -> int:
 @click.option("-l", "--long", "long_", is_flag=True, help="Long listing (-l).")
 @click.option("-w", "--weights", is_flag=True, help="Show the configured weights (-w).")
 @click.option("-n", "--norm", is_flag=True, help="Normalised (unweighted) factors (-n).")
-@click.option("-j", "--jobs", multiple=True, metavar="LIST", help="Only these job ids.")
+@click.option(
+    "-j",
+    "--jobs",
+    multiple=True,
+    is_flag=False,
+    flag_value=BARE_JOBS,
+    metavar="[LIST]",
+    help="Only these job ids (alone: every job, as sprio -j).",
+)
 @click.option("-u", "--user", "users", multiple=True, metavar="LIST", help="Only these users.")
 @click.option(
     "-p",
@@ -146,13 +154,15 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
             "Options -o(--format) and -l(--long) are mutually exclusive. "
             "Please remove one and retry."
         )
+    listed = [given for given in jobs if given != BARE_JOBS]  # (a bare -j keeps the list)
     opts = SprioOptions(
         long_=long_,
         weights=weights,
         norm=norm,
-        jobs=jobs,
-        users=users,
-        partitions=partitions,
+        job_flag=bool(jobs),
+        jobs=listed[-1] if listed else None,  # (as sprio, the last of each wins)
+        users=users[-1] if users else None,
+        partitions=partitions[-1] if partitions else None,
         sort=sort,
         fmt_spec=fmt_spec,
         noheader=noheader,
@@ -170,9 +180,10 @@ class SprioOptions(msgspec.Struct, frozen=True):
     long_: bool
     weights: bool
     norm: bool
-    jobs: tuple[str, ...]
-    users: tuple[str, ...]
-    partitions: tuple[str, ...]
+    job_flag: bool
+    jobs: str | None
+    users: str | None
+    partitions: str | None
     sort: str | None
     fmt_spec: str | None
     noheader: bool
@@ -182,12 +193,16 @@ class SprioOptions(msgspec.Struct, frozen=True):
 
 
 def _sprio(opts: SprioOptions, env: Env) -> None:
+    from fairshare_cli.cli.sprio_lists import job_keys
+
+    compat = env.config.priority.output_compat
+    keys = None if opts.jobs is None else job_keys(opts.jobs, compat)  # (read first, as sprio)
     if env.config.priority.type == "basic":
         raise RuntimeFailure(
             "You are not running a supported priority plugin (priority/basic). "
             "Only 'priority/multifactor' is supported."
         )
-    ctx, table, others, pending = _listed(opts, env)
+    ctx, table, others, pending = _listed(opts, env, keys)
     if opts.fmt != "table":
         from fairshare_cli.render.formats import emit_columns, emit_rows
         from fairshare_cli.render.sprio import WEIGHT_FIELDS, json_columns, weights_row
@@ -200,7 +215,7 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
         return
     parsed, warnings = listing_spec(opts, env, ctx)
     found = pending if _filters_in_sprio(env) else len(table)
-    if _split(opts.jobs) and not found and not opts.weights:
+    if opts.jobs is not None and not found and not opts.weights:
         click.echo("Unable to find jobs matching user/id(s) specified")
         return
     from fairshare_cli.render.sprio_table import listing_chunks
@@ -266,10 +281,18 @@ def preamble(opts: SprioOptions, warnings: list[str], stream: TextIO) -> None:
     on stderr."""
     from fairshare_cli.render import sprio as render
 
+    def given(text: str | None) -> tuple[str, ...]:
+        return () if text is None else (text,)
+
     if opts.verbose:
         click.echo(
             render.verbose_block(
-                opts.fmt_spec, opts.jobs, opts.partitions, opts.users, opts.verbose
+                opts.fmt_spec,
+                given(opts.jobs),
+                given(opts.partitions),
+                given(opts.users),
+                opts.verbose,
+                job_flag=opts.job_flag,
             ),
             nl=False,
             file=stream,
@@ -296,7 +319,7 @@ def listing_spec(
             ctx.weights,
             long=opts.long_,
             norm=opts.norm,
-            show_user=bool(_split(opts.users)),
+            show_user=opts.users is not None,  # (sprio.c: -u given, whatever it names)
             compat=env.config.priority.output_compat,
         )
     parsed, warnings = render.parse_format(spec)
@@ -321,16 +344,20 @@ def write_lines(chunks: Iterable[str], stream: TextIO) -> None:
     stream.flush()
 
 
-def _listed(opts: SprioOptions, env: Env) -> tuple[PriorityContext, PriorityTable, list[str], int]:
-    """The priority context, the rows asked for (``-j``, ``-u``, ``-p``) in the order
-    asked for (``-S``; by job id when not given), the ids of the pending jobs that are
-    not Slurm jobs and the number of rows before ``-j``, ``-u`` and ``-p``.
+def _listed(
+    opts: SprioOptions, env: Env, keys: list[str | None] | None
+) -> tuple[PriorityContext, PriorityTable, list[str], int]:
+    """The priority context, the rows asked for (``-j``: ``keys``, ``-u``, ``-p``) in the
+    order asked for (``-S``; by job id when not given), the ids of the pending jobs that
+    are not Slurm jobs and the number of rows before ``-j``, ``-u`` and ``-p``. A user
+    ``-u`` names whom fs does not know is named on stderr.
 
     Raises:
         InputError: the jobs file's faults; then a job the association tree cannot place,
             named with its source.
         StateError: the state's queue or Slurm section is malformed.
     """
+    from fairshare_cli.cli.sprio_lists import items
     from fairshare_cli.core.slurm.priority_table import TableBuilder
     from fairshare_cli.render.sprio import selected_rows, sort_order
 
@@ -347,13 +374,37 @@ def _listed(opts: SprioOptions, env: Env) -> tuple[PriorityContext, PriorityTabl
         builder = read_table(opts.jobs_file, ctx, when, env.now)
     by_id = opts.sort in (None, "i")
     table = builder.table(in_id_order=by_id)
-    asked = (_split(opts.jobs), _split(opts.users), _split(opts.partitions))
-    if by_id and not any(asked):
+    if by_id and keys is None and opts.users is None and opts.partitions is None:
         return ctx, table, builder.not_slurm, len(table)
-    rows = selected_rows(table, *asked)
+    users = None if opts.users is None else _users_asked(opts.users, ctx, table)
+    parts = None if opts.partitions is None else items(opts.partitions)
+    rows = selected_rows(table, keys, users, parts)
     if not by_id:
         rows = sort_order(table, rows, opts.sort or "i")
     return ctx, table.taken(rows), builder.not_slurm, len(table)
+
+
+def _users_asked(text: str, ctx: PriorityContext, table: PriorityTable) -> list[str]:
+    """The users ``-u text`` names whom fs knows (an association, or a pending job), each
+    other one named on stderr in sprio's words (which leaves out a name the system does not
+    know, ``Invalid user: x``, and lists the others); once a command, though ``fs whatif``
+    lists twice (the context's meta, which its views share, keeps what was said)."""
+    from fairshare_cli.cli.sprio_lists import user_names
+
+    known = {a.user for a in ctx.tree.users if a.user is not None}
+    known.update(share.user for share in table.assocs)
+    users, unknown = user_names(text, known)
+    click_ctx = click.get_current_context(silent=True)
+    said: set[str] = set() if click_ctx is None else click_ctx.meta.setdefault(_SAID, set())
+    for message in unknown:
+        if message not in said:
+            said.add(message)
+            click.echo(f"fs: error: {message}", err=True)
+    return users
+
+
+#: The key in Click's context meta of what ``-u`` has said of unknown users.
+_SAID = "fairshare.sprio.unknown_users_said"
 
 
 def _inputs_after_file_faults(env: Env, jobs_file: str) -> tuple[float, PriorityContext]:

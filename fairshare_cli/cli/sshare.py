@@ -163,6 +163,11 @@ def _print(
     click.echo(table, nl=False)
 
 
+def _caseless(name: str) -> str:
+    """``name`` as ``xstrcasecmp`` compares it: ASCII letters in lower case."""
+    return name.encode("utf-8", "surrogateescape").lower().decode("utf-8", "surrogateescape")
+
+
 def _share_columns(
     opts: GlobalOptions,
     all_users: bool,
@@ -190,21 +195,22 @@ def _share_columns(
         or opts.output != "table",
         cluster=env.config.pool.name,
     )
-    wanted_users = set(users)
+    # assoc_mgr_get_shares matches names without regard to (ASCII) case: xstrcasecmp
+    wanted_users = {_caseless(user) for user in users}
     me = invoking_user() if not all_users and not wanted_users else None
     if me is not None:
-        wanted_users = {me}
+        wanted_users = {_caseless(me)}
     show_all = all_users or not wanted_users
-    wanted_accounts = set(_split(accounts))
+    wanted_accounts = {_caseless(account) for account in _split(accounts)}
     if not show_all or users_only or wanted_accounts:
         picked = [
             i
             for i, (user, account) in enumerate(
                 zip(columns["user"], columns["account"], strict=True)
             )
-            if (user is None or show_all or user in wanted_users)
+            if (user is None or show_all or _caseless(user) in wanted_users)
             and (user is not None or not users_only)
-            and (not wanted_accounts or account in wanted_accounts)
+            and (not wanted_accounts or _caseless(account) in wanted_accounts)
         ]
         columns = {key: [values[i] for i in picked] for key, values in columns.items()}
     return algo, columns

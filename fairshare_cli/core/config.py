@@ -211,6 +211,10 @@ class SlurmPriorityConfig(msgspec.Struct, frozen=True):
     weights: PriorityWeights = msgspec.field(default_factory=PriorityWeights)
     #: [AccountingStorageEnforce] includes ``limits``: a job's last part is charged at its end.
     enforce_limits: bool = False
+    #: [EnforcePartLimits]: "NO" (Slurm's default: a job a partition's limits hold back is
+    #: queued and pends), "ANY" (refused unless one of its partitions' limits allow it) or
+    #: "ALL" (refused unless all of them do), as :func:`part_enforce_type` reads the knob.
+    enforce_part_limits: str = "NO"
     #: sshare/sprio layouts: "current" (today's Slurm) or "22.05" (no ACCOUNT/QOSNAME in
     #: ``sprio -l``; classic ``sshare`` prints FairShare on account rows too).
     output_compat: str = "current"
@@ -221,6 +225,18 @@ class SlurmPriorityConfig(msgspec.Struct, frozen=True):
     bf_window: int = 1440
     bf_resolution: int = 60
     bf_interval: int = 30
+
+
+#: The words ``parse_part_enforce_type`` takes for ``EnforcePartLimits`` (any case) and what
+#: each is: ``YES`` is ``ANY`` (Slurm 22.05 and today alike), ``ALL`` alone is ``ALL``.
+PART_ENFORCE_TYPES = {"yes": "ANY", "up": "ANY", "true": "ANY", "1": "ANY", "any": "ANY",
+                      "no": "NO", "down": "NO", "false": "NO", "0": "NO", "all": "ALL"}  # fmt: skip
+
+
+def part_enforce_type(word: str) -> str | None:
+    """``EnforcePartLimits=word`` as slurmctld reads it: "NO", "ANY" or "ALL"; None for a
+    word it refuses ("Bad EnforcePartLimits")."""
+    return PART_ENFORCE_TYPES.get(word.strip().lower())
 
 
 class PartitionSpec(msgspec.Struct, frozen=True):

@@ -66,6 +66,7 @@ KNOBS: dict[str, dict[str, str]] = {
         "PriorityFavorSmall": "favor_small",
         "PriorityFlags": "flags",
         "FairShareDampeningFactor": "dampening_factor",
+        "EnforcePartLimits": "enforce_part_limits",
     },
     "priority.weights": {
         "PriorityWeightAge": "age",

@@ -175,8 +175,12 @@ def verbose_block(
     partitions: Sequence[str],
     users: Sequence[str],
     verbose: int,
+    *,
+    job_flag: bool | None = None,
 ) -> str:
-    """What ``sprio -v`` prints before the listing: the options in effect."""
+    """What ``sprio -v`` prints before the listing: the options in effect (``job_flag``:
+    whether ``-j`` was given, with or without a list; by default, whether ``jobs`` has
+    one)."""
 
     def text(values: Sequence[str]) -> str:
         return ",".join(values) if values else "(null)"
@@ -185,7 +189,7 @@ def verbose_block(
     return (
         f"{dashes}\n"
         f"format     = {fmt_spec if fmt_spec is not None else '(null)'}\n"
-        f"job_flag   = {1 if jobs else 0}\n"
+        f"job_flag   = {1 if (jobs if job_flag is None else job_flag) else 0}\n"
         f"jobs       = {text(jobs)}\n"
         f"partition  = {text(partitions)}\n"
         f"users      = {text(users)}\n"
@@ -279,21 +283,32 @@ def head_lines(fmt: SprioFormat, weights: Weights, *, header: bool, weights_only
 
 
 def selected_rows(
-    table: PriorityTable, jobs: Sequence[str], users: Sequence[str], partitions: Sequence[str]
+    table: PriorityTable,
+    jobs: Sequence[str | None] | None,
+    users: Sequence[str] | None,
+    partitions: Sequence[str] | None,
 ) -> list[int]:
-    """The rows of the jobs, users and partitions asked for (``-j``, ``-u``, ``-p``; a job
-    by its id or the id before its ``.``), in the table's order."""
+    """The rows of the jobs, users and partitions asked for (``-j``, ``-u``, ``-p``), in
+    the table's order. A list given is a filter even when empty (sprio's ``_filter_job``):
+    it then leaves no row. A job is named by its id, or the id before its ``.`` (a
+    cluster's jobs); ``N.M`` names job ``N`` too (Slurm's job ``N``, step ``M``); None
+    names no job fs holds."""
     rows: list[int] = list(range(len(table)))
-    job_ids = set(jobs)
-    if job_ids:
+    if jobs is not None:
+        job_ids = {key for key in jobs if key is not None}
+        steps_of = {key.split(".")[0] for key in job_ids if "." in key}
         ids = table.job_ids
-        rows = [i for i in rows if ids[i] in job_ids or ids[i].split(".")[0] in job_ids]
-    user_set = set(users)
-    if user_set:
+        rows = [
+            i
+            for i in rows
+            if ids[i] in job_ids or ids[i].split(".")[0] in job_ids or ids[i] in steps_of
+        ]
+    if users is not None:
+        user_set = set(users)
         assocs = table.assocs
         rows = [i for i in rows if assocs[i].user in user_set]
-    part_set = set(partitions)
-    if part_set:
+    if partitions is not None:
+        part_set = set(partitions)
         parts = table.parts
         rows = [i for i in rows if parts[i].partition in part_set]
     return rows

@@ -62,7 +62,7 @@ def test_one_line_escapes_control_characters(text: str, expected: str) -> None:
     ("args", "where"),
     [
         pytest.param(["userprio", "--sort"], "userprio", id="userprio"),
-        pytest.param(["sprio", "-j"], "sprio", id="sprio"),
+        pytest.param(["sprio", "-o"], "sprio", id="sprio"),
         pytest.param(["import", "sacct", "x", "--now"], "import sacct", id="nested"),
         pytest.param(["sweep", "collect", "--objective"], "sweep collect", id="sweep"),
     ],

@@ -100,3 +100,18 @@ def test_the_last_of_a_and_u_decides_which_users_are_shown(run: Callable[..., An
     assert len(_users(run, "-u", "carol", "-a")) == 9
     assert _users(run, "-u", "-1", "-u", "grace") == ["grace"]
     assert len(_users(run, "-u", "grace", "-u", "-1")) == 9
+
+
+def test_users_and_accounts_are_matched_without_regard_to_case(run: Callable[..., Any]) -> None:
+    """``assoc_mgr_get_shares`` (22.05 and today) keeps a row whose user and account are in
+    ``-u``'s and ``-A``'s lists by ``xstrcasecmp``: ``fs sshare -A HEP -u DAVE,Bob`` listed
+    nothing; it lists hep's row and bob's and dave's, as ``-A hep -u dave,bob`` does (the
+    numbers are docs/slurm.md's ``sshare -a -l`` session)."""
+    result = run("sshare", "-A", "HEP", "-u", "DAVE,Bob", *POOL)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.splitlines()[2:] == [
+        "  hep                                   40    0.666667     3592695      0.626658            ",
+        "   hep                      bob          1    0.333333      876556      0.243983   0.444444 ",
+        "   hep                     dave          1    0.333333     1325071      0.368824   0.333333 ",
+    ]
+    assert result.stdout == run("sshare", "-A", "hep", "-u", "dave,bob", *POOL).stdout

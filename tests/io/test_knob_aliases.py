@@ -78,6 +78,7 @@ VALUES = {
     "CONSUMPTION_DISK": '"1024"',
     "PriorityType": '"basic"',
     "PriorityUsageResetPeriod": '"NONE"',
+    "EnforcePartLimits": '"ALL"',
     "PriorityFlags": "[]",
     "PriorityWeightTRES": "{ cpu = 1 }",
     "GROUP_QUOTA_DYNAMIC": "0.5",

@@ -19,8 +19,9 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
       fs import slurm-conf /etc/slurm/slurm.conf --into pool.toml
     Reads it as slurmctld does (Include files, DEFAULT lines, node ranges like
     n[001-100]); the Priority* knobs, FairShareDampeningFactor, the backfill bounds of
-    SchedulerParameters (bf_max_job_test, bf_window, bf_resolution, bf_interval) and
-    ClusterName become [priority] and [pool] keys, NodeName lines [[machines]], PartitionName lines
+    SchedulerParameters (bf_max_job_test, bf_window, bf_resolution, bf_interval),
+    AccountingStorageEnforce, EnforcePartLimits and ClusterName become [priority]
+    and [pool] keys, NodeName lines [[machines]], PartitionName lines
     [partitions]. Other keys are counted as ignored (-v lists them); a file with none of
     these is refused.
     """

@@ -101,6 +101,10 @@ class NodeFit:
     ``_select_nodes_parts``), one that can run the job is enough; else today's slurmctld
     refuses the job when one partition was tested, and 22.05's when the last one tried
     was (each test overwrites the answer).
+
+    With ``EnforcePartLimits`` ANY or ALL (``priority.enforce_part_limits``) the limits
+    refuse the job first (:meth:`_limits_refusal`), and with ANY a partition whose limits
+    hold the job back is skipped untested (``_select_nodes_base``: 22.05 and today).
     """
 
     def __init__(self, config: Config) -> None:
@@ -187,18 +191,26 @@ class NodeFit:
             self.answers[key] = self._outcome(parts, job)
         refusal, pending = self.answers[key]
         if refusal is not None:
-            raise InputError(f"job {job.id}: {refusal} {UNAVAILABLE}")
+            raise InputError(f"job {job.id}: {refusal}")
         return pending
 
     def _outcome(self, parts: tuple[str, ...], job: Job) -> tuple[str | None, str | None]:
         """(why sbatch refuses the job, why it pends), each None when it does not."""
         specs = self.config.partitions
         order = sorted(parts, key=lambda p: -specs[p].priority_tier if p in specs else -1)
+        enforce = self.config.priority.enforce_part_limits
+        if enforce != "NO":  # (22.05 checks them as named; today's list is sorted by tier)
+            refusal = self._limits_refusal(order if self.today else list(parts), job, enforce)
+            if refusal is not None:
+                return refusal, None
         never, held, last_tested, runnable = [], [], False, False
         for part in order:
             label = f'partition "{part}"' if part else "the pool"
             spec, sizes = specs.get(part), self.part_sizes(part)
             reason = self.held(job, part)
+            if enforce == "ANY" and reason is not None:  # (skipped: the answer is kept)
+                held.append(_with_where(reason, label))
+                continue
             timed = reason is not None and reason.startswith(TIME_LIMIT)  # (tested anyway)
             stops = (None if timed else reason) if self.today else node_limit(job, spec)
             if stops is not None:
@@ -215,14 +227,46 @@ class NodeFit:
             never.append(f"{label} {why}")
             last_tested = True
         if never and not runnable and (self.today or last_tested):
-            return "; ".join(never), None
+            return f"{'; '.join(never)} {UNAVAILABLE}", None
         return None, "; ".join(held)
+
+    def _limits_refusal(self, parts: Sequence[str], job: Job, enforce: str) -> str | None:
+        """Why slurmctld refuses a job whose partitions' limits hold it back, with
+        ``EnforcePartLimits`` ANY (the limits of each of its partitions; sbatch prints the
+        last one's error) or ALL (those of one of them, the first); None when it does not.
+
+        ``_valid_job_part`` runs ``_part_access_check`` on each partition, which tests what
+        :func:`pending_reason` tests, in its order, and refuses on the first it finds
+        (22.05 and today alike).
+        """
+        reasons = []
+        for part in parts:
+            reason = self.held(job, part)
+            if reason is None:
+                if enforce == "ANY":
+                    return None
+                continue
+            reasons.append(_with_where(reason, f'partition "{part}"' if part else "the pool"))
+            if enforce == "ALL":
+                break
+        if not reasons:
+            return None
+        words = SBATCH_ERRORS[reasons[-1].split(" (", 1)[0]]
+        return f'{"; ".join(reasons)}: refused, EnforcePartLimits={enforce} (sbatch: "{words}")'
 
 
 #: The reasons squeue prints for a job a partition's limits hold back (``job_limits_check``).
 NODE_LIMIT = "PartitionNodeLimit"
 PART_CONFIG = "PartitionConfig"
 TIME_LIMIT = "PartitionTimeLimit"
+#: What sbatch prints for the error ``_part_access_check`` returns on each of them
+#: (``slurm_errno.c``: ``ESLURM_TOO_MANY_REQUESTED_CPUS``, ``ESLURM_INVALID_NODE_COUNT``,
+#: ``ESLURM_INVALID_TIME_LIMIT``), when ``EnforcePartLimits`` refuses the job.
+SBATCH_ERRORS = {
+    PART_CONFIG: "More processors requested than permitted",
+    NODE_LIMIT: "Node count specification invalid",
+    TIME_LIMIT: "Requested time limit is invalid (missing or exceeds some limit)",
+}
 
 
 def node_limit(job: Job, spec: PartitionSpec | None) -> str | None:

@@ -12,6 +12,7 @@ from fairshare_cli.core.config import (
     PriorityWeights,
     QosSpec,
     SlurmPriorityConfig,
+    part_enforce_type,
 )
 from fairshare_cli.core.limits import UINT32_MAX
 from fairshare_cli.core.slurm.factors import parse_tres_weights
@@ -42,6 +43,7 @@ PRIORITY_KEYS = (
     "usage_normalization",
     "weights",
     "enforce_limits",
+    "enforce_part_limits",
     "output_compat",
     "bf_max_job_test",
     "bf_window",
@@ -112,6 +114,7 @@ def read_priority(top: Reader, file: str, prof: Mapping[str, Any]) -> SlurmPrior
         usage_normalization=norm,
         weights=_weights(r, file, prof),
         enforce_limits=r.get("enforce_limits", r.boolean, d.enforce_limits),
+        enforce_part_limits=_enforce_part_limits(r, d.enforce_part_limits),
         output_compat=_output_compat(r, d.output_compat),
         bf_max_job_test=_backfill(r, "bf_max_job_test", d.bf_max_job_test),
         bf_window=_backfill(r, "bf_window", d.bf_window),
@@ -134,6 +137,17 @@ BACKFILL_LIMITS: dict[str, int] = {
 def _backfill(r: Reader, key: str, default: int) -> int:
     value: int = r.int_(key, default, lo=1, hi=BACKFILL_LIMITS[key])
     return value
+
+
+def _enforce_part_limits(r: Reader, default: str) -> str:
+    value = r.get("enforce_part_limits", r.string, default)
+    known = part_enforce_type(value)
+    if known is None:
+        r.fail(
+            f'priority.enforce_part_limits: Bad EnforcePartLimits "{value}" '
+            '(expected "NO", "ANY" or "ALL"; "YES" is "ANY")'
+        )
+    return known or default
 
 
 def _output_compat(r: Reader, default: str) -> str:

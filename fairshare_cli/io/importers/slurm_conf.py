@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from fairshare_cli.core.config import part_enforce_type
 from fairshare_cli.core.names import check_name, shown
 from fairshare_cli.core.slurm.factors import parse_tres_weights
 from fairshare_cli.errors import InputError
@@ -45,6 +46,7 @@ KNOBS: dict[str, tuple[tuple[str, ...], str]] = {
     "priorityweightqos": (("priority", "weights", "qos"), "int"),
     "priorityweighttres": (("priority", "weights", "tres"), "tres"),
     "accountingstorageenforce": (("priority", "enforce_limits"), "enforce"),
+    "enforcepartlimits": (("priority", "enforce_part_limits"), "partenforce"),
 }
 
 #: The ``SchedulerParameters`` options the backfill simulation reads (``[priority]`` keys
@@ -294,10 +296,28 @@ def _convert(kind: str, key: str, value: str, where: str) -> Any:
         return name
     if kind == "flags":
         return [f.strip().upper() for f in value.split(",") if f.strip()]
+    if kind in ("enforce", "partenforce"):
+        return _enforcement(kind, value, where)
+    return _tres_weights(key, value, where)
+
+
+def _enforcement(kind: str, value: str, where: str) -> bool | str:
+    """``AccountingStorageEnforce`` (whether it has ``limits``: ``safe`` implies it) or
+    ``EnforcePartLimits`` (``NO``, ``ANY`` or ``ALL``; slurmctld will not start on a word
+    ``parse_part_enforce_type`` refuses).
+
+    Raises:
+        InputError: a bad ``EnforcePartLimits``, naming ``where``.
+    """
     if kind == "enforce":
         words = {w.strip().lower() for w in value.split(",")}
         return bool(words & {"limits", "safe"})
-    return _tres_weights(key, value, where)
+    known = part_enforce_type(value)
+    if known is None:
+        raise InputError(
+            f'{where}: Bad EnforcePartLimits: "{value}" (expected NO, ANY, ALL or YES)'
+        )
+    return known
 
 
 def _scheduler_parameters(key: str, value: str, where: str) -> dict[str, int]:

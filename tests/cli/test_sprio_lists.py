@@ -1,0 +1,207 @@
+"""``fs sprio -j/-u/-p`` read as sprio's ``src/sprio/opts.c`` reads its lists (22.05 and
+today): items cut with ``strtok_r(",")`` (empty items skipped), job ids checked by
+``unfmt_job_id_string`` (today) or ``slurm_xlate_job_id`` (22.05), users by
+``uid_from_string``, partitions not checked; a list given filters even when it names
+nothing (``filter.c``'s ``_filter_job``; 22.05's slurmctld alike). Every expected line is
+worked out by hand from those functions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fairshare_cli.cli.sprio_lists import job_keys
+from fairshare_cli.errors import InputError
+from tests.cli.conftest import SPRIO_ACCOUNTS, SPRIO_POOL, sprio_files
+
+NOW_EPOCH = 1795262400
+JOBS = [
+    {"id": "2", "owner": "alice", "account": "hep", "submit_time": NOW_EPOCH - 600},
+    {"id": "3", "owner": "bob", "account": "hep", "submit_time": NOW_EPOCH - 600},
+    {"id": "5.0", "owner": "alice", "account": "hep", "submit_time": NOW_EPOCH - 600},
+    {"id": "5.1", "owner": "alice", "account": "hep", "submit_time": NOW_EPOCH - 600},
+]
+FORMAT = ["-o", "%.5i %9r %.8u"]
+HEADER = "JOBID PARTITION     USER"
+UNABLE = "Unable to find jobs matching user/id(s) specified\n"
+
+
+def _rows(*pairs: tuple[str, str]) -> str:
+    return "".join(f"{job:>5} batch     {user:>8}\n" for job, user in pairs)
+
+
+ALL = _rows(("2", "alice"), ("3", "bob"), ("5.0", "alice"), ("5.1", "alice"))
+
+
+def _options(tmp_path: Path, compat: str | None = None) -> list[str]:
+    config = SPRIO_POOL + SPRIO_ACCOUNTS
+    if compat is not None:
+        config = config.replace("[priority]\n", f'[priority]\noutput_compat = "{compat}"\n')
+    return sprio_files(tmp_path, JOBS, config)
+
+
+@pytest.mark.parametrize(
+    ("args", "rows"),
+    [
+        # strtok_r skips the empty item between the commas
+        pytest.param(["-j", "2,,3"], _rows(("2", "alice"), ("3", "bob")), id="jobs-2,,3"),
+        # an empty list is a list: filter.c deletes every job not in it
+        pytest.param(["-j", ""], "", id="jobs-empty"),
+        pytest.param(["-j", ","], "", id="jobs-comma"),
+        # a cluster's jobs by its number; one of them by its own id
+        pytest.param(["-j", "5"], _rows(("5.0", "alice"), ("5.1", "alice")), id="jobs-cluster"),
+        pytest.param(["-j", "5.1"], _rows(("5.1", "alice")), id="jobs-cluster-job"),
+        # unfmt_job_id_string: "2.0" is job 2, step 0; "2.batch" job 2, step batch;
+        # " 3" is 3 (strtol skips the blank); "2+1" is het job 2's component 1: job 3
+        pytest.param(["-j", "2.0"], _rows(("2", "alice")), id="jobs-step"),
+        pytest.param(["-j", "2.batch"], _rows(("2", "alice")), id="jobs-step-name"),
+        pytest.param(["-j", " 3"], _rows(("3", "bob")), id="jobs-blank-before"),
+        pytest.param(["-j", "2+1"], _rows(("3", "bob")), id="jobs-het-offset"),
+        # an array task is its array's job (the filter compares job ids alone)
+        pytest.param(["-j", "3_7"], _rows(("3", "bob")), id="jobs-array-task"),
+        # as getopt leaves it, the last -j wins (opts.c frees the first list)
+        pytest.param(["-j", "2", "-j", "3"], _rows(("3", "bob")), id="jobs-last-wins"),
+        # -j takes an optional list (getopt's "j::"): alone it lists every job, and after
+        # a list it keeps it (opts.c sets the list only when optarg is given)
+        pytest.param(["-j"], ALL, id="jobs-bare"),
+        pytest.param(["-j", "3", "-j"], _rows(("3", "bob")), id="jobs-bare-keeps-the-list"),
+        pytest.param(["-u", "alice,,bob"], ALL, id="users-a,,b"),
+        pytest.param(["-u", ""], "", id="users-empty"),
+        pytest.param(["-p", "nosuch"], "", id="partition-nosuch"),
+        pytest.param(["-p", ""], "", id="partition-empty"),
+        pytest.param(["-p", "nosuch,,batch"], ALL, id="partition-nosuch,,batch"),
+    ],
+)
+def test_lists_are_cut_and_filter_as_sprio_cuts_them(
+    tmp_path: Path, run: Callable[..., Any], args: list[str], rows: str
+) -> None:
+    result = run("sprio", *FORMAT, *args, *_options(tmp_path))
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == f"{HEADER}\n{rows}"
+
+
+@pytest.mark.parametrize(
+    "job_id",
+    [
+        "x",  # strtol reads 0: ESLURM_INVALID_JOB_ID_ZERO
+        "0",
+        "-5",  # ESLURM_INVALID_JOB_ID_NEGATIVE
+        "2 ",  # a blank after the number: not a step's "."
+        "99999999999",  # at least MAX_FED_JOB_ID (0xfffffffd)
+        "4294967293",
+        "2.x",  # a step neither numbered nor named
+        "14_",  # ESLURM_EMPTY_JOB_ARRAY_ID
+        "14_[1-3]",  # an array expression: sprio passes max_array_size NO_VAL
+        "2+129",  # above MAX_HET_JOB_COMPONENTS
+        "sfoo",  # not a SLUID (13 Crockford letters after the s)
+    ],
+)
+def test_a_job_id_sprio_refuses_is_refused_on_one_line(
+    tmp_path: Path, run: Callable[..., Any], job_id: str
+) -> None:
+    """sprio prints ``sprio: error: Invalid job id: x`` and exits 1 before it asks
+    slurmctld for anything; fs says the same on one line and exits 2 (bad input)."""
+    result = run("sprio", "-j", f"2,{job_id}", *_options(tmp_path))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"fs: error: Invalid job id: {job_id}\n"
+
+
+def test_sprio_j_2_x_is_refused(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fs sprio -j 2,x`` listed job 2 and dropped ``x`` unsaid; sprio refuses the list."""
+    result = run("sprio", "-j", "2,x", *_options(tmp_path))
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        "",
+        "fs: error: Invalid job id: x\n",
+    )
+
+
+def test_a_user_unknown_is_named_and_left_out(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``_build_user_list`` prints ``sprio: error: Invalid user: nosuch`` (and a blank
+    line: the message ends in its own newline) for a name the system does not know, and
+    lists the others; to fs a user is known by an association or a pending job."""
+    result = run("sprio", *FORMAT, "-u", "nosuch,bob", *_options(tmp_path))
+    assert (result.exit_code, result.stderr) == (0, "fs: error: Invalid user: nosuch\n")
+    assert result.stdout == f"{HEADER}\n" + _rows(("3", "bob"))
+    alone = run("sprio", *FORMAT, "-u", "nosuch", *_options(tmp_path))
+    assert (alone.exit_code, alone.stdout) == (0, f"{HEADER}\n")  # an empty list: no row
+
+
+def test_users_given_add_the_user_column_whatever_they_name(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """sprio.c adds ``%.8u`` to its default format when ``-u`` is given (``params.users``
+    set, even to ""), and the empty list it makes leaves no row."""
+    result = run("sprio", "-u", "", *_options(tmp_path))
+    assert (result.exit_code, result.stdout) == (
+        0,
+        "          JOBID PARTITION     USER   PRIORITY       SITE        AGE\n",
+    )
+
+
+def test_2205_reads_job_ids_as_slurm_xlate_job_id(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """22.05's ``slurm_xlate_job_id`` casts strtol's ``long`` to ``uint32_t`` and opts.c
+    keeps it in an ``int`` that must be positive: 99999999999 is job 99999999999 -
+    23 x 2^32 = 1215752191, none here, and slurmctld's empty answer to ``-j`` is "Unable
+    to find"; 4294967292 is -4 as an ``int``, refused; so is "2.batch" (a step)."""
+    options = _options(tmp_path, "22.05")
+    result = run("sprio", "-j", "99999999999", *options)
+    assert (result.exit_code, result.stdout, result.stderr) == (0, UNABLE, "")
+    empty = run("sprio", "-j", "", *options)  # an empty list packed: every job filtered
+    assert (empty.exit_code, empty.stdout) == (0, UNABLE)
+    for job_id in ("4294967292", "2.batch"):
+        refused = run("sprio", "-j", job_id, *options)
+        assert (refused.exit_code, refused.stderr) == (2, f"fs: error: Invalid job id: {job_id}\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "compat", "keys"),
+    [
+        pytest.param("2,,3", "current", ["2", "3"], id="empty-item"),
+        pytest.param("", "current", [], id="empty"),
+        pytest.param("+2", "current", ["2"], id="sign"),
+        pytest.param("4294967292", "current", ["4294967292"], id="below-max-fed"),
+        pytest.param("2.0+1", "current", ["2.0"], id="step-het-component"),
+        pytest.param("s0123456789ABC", "current", [None], id="sluid"),
+        pytest.param("99999999999", "22.05", ["1215752191"], id="2205-wraps"),
+        pytest.param("2+129", "22.05", ["131"], id="2205-het-unchecked"),
+        pytest.param("12+", "22.05", ["12"], id="2205-het-empty-is-0"),
+        pytest.param("-4294967291", "22.05", ["5"], id="2205-negative-wraps"),
+    ],
+)
+def test_job_keys(text: str, compat: str, keys: list[str | None]) -> None:
+    assert job_keys(text, compat) == keys
+
+
+def test_job_keys_refuse_2205_step_names() -> None:
+    with pytest.raises(InputError, match=r"^Invalid job id: 2\.batch$"):
+        job_keys("2.batch", "22.05")
+
+
+def test_a_bare_j_sets_job_flag_alone(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``sprio -v -j``: ``_print_options`` prints ``job_flag = 1`` and ``jobs = (null)``
+    (no list: ``params.jobs`` unset), and with no job pending the header alone, not
+    "Unable to find jobs" (sprio.c prints that only when ``params.jobs`` is set)."""
+    result = run("sprio", "-v", "-j", *FORMAT, *_options(tmp_path))
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[:4] == [
+        "-" * 29,
+        f"format     = {FORMAT[1]}",
+        "job_flag   = 1",
+        "jobs       = (null)",
+    ]
+    options = sprio_files(tmp_path, [], SPRIO_POOL + SPRIO_ACCOUNTS)
+    empty = run("sprio", "-j", *FORMAT, *options)
+    assert (empty.exit_code, empty.stdout) == (0, f"{HEADER}\n")
+
+
+def test_whatif_names_an_unknown_user_once(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fs whatif ... sprio -u`` lists twice (before and after) and says once what sprio
+    says once: ``Invalid user: nosuch``."""
+    options = _options(tmp_path)
+    result = run("whatif", "--set", "priority.weights.age=2000", "sprio", "-u", "nosuch,bob",
+                 *options)  # fmt: skip
+    assert (result.exit_code, result.stderr) == (0, "fs: error: Invalid user: nosuch\n")
