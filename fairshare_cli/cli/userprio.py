@@ -192,10 +192,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
 
     env = load_env(opts)
     if reslist_of is not None:
-        table, hint = _reslist(env, reslist_of, opts.output)
-        click.echo(table, nl=False)
-        if hint:  # (on stderr: stdout stays condor_userprio's)
-            click.echo(f"fs: note: {hint}", err=True)
+        _print_reslist(env, reslist_of, opts.output)
         return
     records, jobs, group_info = _read_inputs(env)
     shown_at, dumped = _as_dumped(env)
@@ -351,11 +348,11 @@ def _dumped_quotas_line(shown_at: float) -> str:
     )
 
 
-def _reslist(env: Env, name: str, fmt: str) -> tuple[str, str]:
+def _print_reslist(env: Env, name: str, fmt: str) -> None:
     """``-getreslist NAME``: the claims of the submitter NAME (a bare user name gets the
     pool's uid_domain), in the order they were made, at ``--now``; and, when NAME holds
-    none, the submitters inside groups that NAME may mean (``dave`` for
-    ``group_physics.hep.dave@example.org``), else "".
+    none, a note on stderr naming the submitters inside groups that NAME may mean
+    (``dave`` for ``group_physics.hep.dave@example.org``): stdout stays condor_userprio's.
 
     Raises:
         click.UsageError: an output other than the table.
@@ -370,9 +367,11 @@ def _reslist(env: Env, name: str, fmt: str) -> tuple[str, str]:
     submitter = qualify(name, env.config.pool.uid_domain)
     claims = env.decode("negotiator", negotiator_from_json).claims.values()
     held = [(c.slot, c.start_time) for c in claims if c.submitter == submitter]
+    click.echo(render_reslist(held, env.now), nl=False)
     inside = [] if held else group_records(submitter, {c.submitter for c in claims})
-    hint = f"{shown(submitter)} holds no slot; did you mean {' or '.join(inside)}" if inside else ""
-    return render_reslist(held, env.now), hint
+    if inside:
+        meant = " or ".join(inside)
+        click.echo(f"fs: note: {shown(submitter)} holds no slot; did you mean {meant}", err=True)
 
 
 def _read_inputs(
