@@ -386,8 +386,8 @@ class ImportLog:
 
         self._index_error = None
         self._indexing = threading.Thread(target=build, name="fs-history-indexes")
-        # (Ctrl-C and SIGTERM go to the main thread, which stops the import: one delivered
-        # to this thread broke off SQLite's writes, a disk error that hid the interrupt)
+        # (Ctrl-C and SIGTERM go to the main thread, which stops the import: the kernel may
+        # give a signal to any thread that takes it, and one here could break off SQLite)
         kept = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
         try:
             self._indexing.start()  # (the thread starts with them blocked)

@@ -16,12 +16,12 @@ from tests.io.test_usage_store import _UNSORTED, _imported_once
 def test_the_index_thread_leaves_ctrl_c_and_sigterm_to_the_main_thread(
     tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Ctrl-C some 40 ms into ``fs import history`` now and then reached the thread that
-    builds the history's indexes, where it broke off SQLite's writes: the import ended
-    with exit 1 and "the disk failed to write (an I/O error)" instead of the interrupt's
-    one line and 130. The thread now runs with SIGINT and SIGTERM blocked (the kernel
-    then gives them to the main thread, which stops the import), and the main thread's
-    own mask is as it was."""
+    """The kernel gives a process's signal to any of its threads that does not block it;
+    Python runs the handler in the main thread, but a system call the signal lands in on
+    the thread that builds the history's indexes is broken off (SQLite would report a disk
+    error rather than the interrupt). That thread runs with SIGINT and SIGTERM blocked, so
+    they land on the main thread, which stops the import; the main thread's own mask is
+    as it was."""
     masks: list[set[int]] = []
 
     class Watched(threading.Thread):
