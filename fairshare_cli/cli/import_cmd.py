@@ -406,7 +406,7 @@ def sacct(
     _import(lambda: records, file, rebuild, dry_run, opts)
     if skipped:
         click.echo(
-            f"Skipped {skipped} line{'s' if skipped != 1 else ''} of no usage: job steps, jobs "
-            "that never started (or start after --now), jobs with no CPUs",
+            f"fs: note: skipped {skipped} line{'s' if skipped != 1 else ''} of no usage: job "
+            "steps, jobs that never started (or start after --now), jobs with no CPUs",
             err=True,
         )

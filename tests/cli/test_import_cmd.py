@@ -242,9 +242,9 @@ def test_sacct_lines_of_no_usage_are_counted(tmp_path: Path, run: Callable[..., 
                  "--now", "2026-11-21T23:30:00Z")  # fmt: skip
     assert result.exit_code == 0, result.stderr
     assert result.stdout == f"Imported 4 usage records from {capture} into {state}\n"
-    assert result.stderr.endswith(
-        "Skipped 9 lines of no usage: job steps, jobs that never started (or start after "
-        "--now), jobs with no CPUs\n"
+    assert result.stderr.endswith(  # (a note, as docs/exit-codes.md says notes begin)
+        "fs: note: skipped 9 lines of no usage: job steps, jobs that never started (or "
+        "start after --now), jobs with no CPUs\n"
     )
 
 
