@@ -39,7 +39,10 @@ def _strtol(text: str) -> tuple[int, str] | None:
     match = _STRTOL.match(text)
     if match is None:
         return None
-    value = int(match.group(2)) * (-1 if match.group(1) == "-" else 1)
+    digits = match.group(2).lstrip("0") or "0"
+    # (more than 19 digits is beyond long, clamped as strtol does, without reading them)
+    magnitude = int(digits) if len(digits) <= 19 else _LONG_MAX + 1
+    value = magnitude * (-1 if match.group(1) == "-" else 1)
     return max(-_LONG_MAX - 1, min(_LONG_MAX, value)), text[match.end() :]
 
 

@@ -205,3 +205,22 @@ def test_whatif_names_an_unknown_user_once(tmp_path: Path, run: Callable[..., An
     result = run("whatif", "--set", "priority.weights.age=2000", "sprio", "-u", "nosuch,bob",
                  *options)  # fmt: skip
     assert (result.exit_code, result.stderr) == (0, "fs: error: Invalid user: nosuch\n")
+
+
+def test_a_job_id_of_thousands_of_digits_is_read_as_strtol_reads_it(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs sprio -j 2222...`` (4,301 digits, past Python's limit for reading a number)
+    ended in a ValueError traceback, exit 1. strtol clamps a number beyond ``long`` to
+    LONG_MAX (>= MAX_FED_JOB_ID: refused), and leading zeros are only zeros: 65,535 of them
+    before a 2 name job 2 (a 64 KB ``-j``)."""
+    big = "2" * 4301
+    result = run("sprio", "-j", big, *_options(tmp_path))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"fs: error: Invalid job id: {big}\n"
+    zeros = run("sprio", *FORMAT, "-j", "0" * 65535 + "2", *_options(tmp_path))
+    assert (zeros.exit_code, zeros.stderr) == (0, "")
+    assert zeros.stdout == f"{HEADER}\n" + _rows(("2", "alice"))
+    # 22.05: LONG_MAX as a uint32_t is 4294967295, -1 as an int: refused
+    old = run("sprio", "-j", big, *_options(tmp_path, "22.05"))
+    assert (old.exit_code, old.stderr) == (2, f"fs: error: Invalid job id: {big}\n")
