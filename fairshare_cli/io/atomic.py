@@ -245,14 +245,19 @@ def through_link(path: Path) -> Path:
 
     Raises:
         InputError: the link's target is in a folder that does not exist, or the links
-            loop (nothing to write through to); a name too long for the file system.
+            loop (nothing to write through to); a name too long for the file system, or
+            behind a folder this user may not search.
     """
     try:
         link = path.is_symlink()
     except OSError as exc:  # (a name longer than the file system takes: ENAMETOOLONG)
         from fairshare_cli.core.names import shown
 
-        raise InputError(f"{shown(str(path))}: {exc.strerror}; give a shorter path") from None
+        hint = {
+            errno.ENAMETOOLONG: "; give a shorter path",
+            errno.EACCES: " (a folder on the path may not be searched by this user)",
+        }.get(exc.errno or 0, "")
+        raise InputError(f"{shown(str(path))}: {exc.strerror}{hint}") from None
     if not link:
         return path
     target = Path(os.path.realpath(path))
