@@ -57,7 +57,9 @@ def no_record(name: str, records: Iterable[str]) -> str:
     """``no record alice@example.org; did you mean group_physics.hep.alice@example.org``."""
     inside = group_records(name, records)
     hint = f"; did you mean {' or '.join(inside)}" if inside else ""
-    return f"no record {shown(name)}{hint}"
+    # (a name typed on the command line may hold a control character: shown escaped)
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in shown(name))
+    return f"no record {text}{hint}"
 
 
 def unmatched_names(names: Sequence[str], records: Iterable[str], uid_domain: str) -> list[str]:
