@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from fairshare_cli.core.names import escaped, shown
 from fairshare_cli.errors import InputError
 
 #: C's ``LONG_MAX`` (``strtol``'s range on a 64-bit system).
@@ -171,7 +172,7 @@ def job_keys(text: str, compat: str) -> list[str | None]:
         try:
             keys.append(_key_2205(token) if compat == "22.05" else _current_key(token))
         except _Invalid:
-            raise InputError(f"Invalid job id: {token}") from None
+            raise InputError(f"Invalid job id: {escaped(shown(token))}") from None
     return keys
 
 
@@ -185,5 +186,5 @@ def user_names(text: str, known: set[str]) -> tuple[list[str], list[str]]:
         if name in known:
             users.append(name)
         else:
-            unknown.append(f"Invalid user: {name}")
+            unknown.append(f"Invalid user: {escaped(shown(name))}")
     return users, unknown
