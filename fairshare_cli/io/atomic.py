@@ -368,10 +368,12 @@ def check_output_file(path: str, option: str, what: str, writable: bool = True) 
     made DIR, where ``--plot`` refused it), a device or a folder is not replaced.
 
     Raises:
-        InputError: its folder is missing (or not a folder); the file is a device, a pipe
-            or a folder.
+        InputError: an empty path; its folder is missing (or not a folder); the file is a
+            device, a pipe or a folder.
         RuntimeFailure: the folder cannot be written (read-only), where ``writable``.
     """
+    if not path:  # (Path("") is the current folder: "cannot write config file .")
+        raise InputError(f"{option}: an empty path; give the path of the {what} to write")
     folder = Path(path).parent
     if not folder.is_dir():
         raise InputError(f"{option} {path}: folder {folder} does not exist")
