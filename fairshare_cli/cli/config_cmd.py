@@ -353,6 +353,8 @@ def init(path: str, profile: str, example: str | None, force: bool) -> None:
         written = write_example(Path(example), force)
         click.echo(f"Wrote the sample pool to {example}: {', '.join(written)}")
         return
+    if not path:  # (Path("") is the current folder: ". is a directory")
+        raise InputError("fs init: an empty path; give the path of the config file to write")
     given = Path(path)
     target = through_link(given)
     with folder_lock(target, "config file"):  # (as merges into it take: one at a time)

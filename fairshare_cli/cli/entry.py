@@ -29,8 +29,9 @@ def main() -> NoReturn:
     try:
         code = _run()
     except KeyboardInterrupt as exc:
-        from fairshare_cli.cli.interrupts import interrupted
+        from fairshare_cli.cli.interrupts import hold, interrupted
 
+        hold()  # (a second one while the line is written: the first is said)
         line, code = interrupted(exc)
         with contextlib.suppress(OSError, ValueError, AttributeError):
             print(f"fs: error: {line}", file=sys.stderr, flush=True)
@@ -43,9 +44,10 @@ def _run() -> int:
     """The command, its output flushed: its exit code."""
     import signal
 
-    from fairshare_cli.cli.interrupts import terminate
+    from fairshare_cli.cli.interrupts import drop_held, hold, terminate
 
     signal.signal(signal.SIGTERM, terminate)  # (stopped as by Ctrl-C: cleanups run)
+    hold()  # (click reads the line and ends the command: the command lets them in)
     from fairshare_cli.cli.main import cli
 
     _open_closed_streams()
@@ -57,6 +59,9 @@ def _run() -> int:
         code = exit_code(exc.code)
     else:  # (click always exits; a group called without standalone mode would not)
         code = 0
+    if code:
+        drop_held()  # (the command said why it failed: its one line stands)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})  # (one held: here)
     try:
         if sys.stdout is not None:  # (None: started with its descriptor closed)
             sys.stdout.flush()
@@ -73,6 +78,7 @@ def _run() -> int:
     with contextlib.suppress(OSError, ValueError):
         if sys.stderr is not None:
             sys.stderr.flush()
+    hold()  # (the command has ended: one now is dropped as Python ends, not a death by it)
     return code
 
 

@@ -5,6 +5,12 @@ with the same line."""
 
 from __future__ import annotations
 
+import contextlib
+
+TYPE_CHECKING = False  # (typing is not imported before the command)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
 #: The line of a command stopped by Ctrl-C (SIGINT), which exits with 128 + 2 as a shell's
 #: commands do. A file it was writing is the old one or the new one, whole.
 INTERRUPTED = "interrupted (Ctrl-C)"
@@ -47,3 +53,34 @@ def interrupted(exc: KeyboardInterrupt) -> tuple[str, int]:
     if isinstance(exc, Terminated):
         return TERMINATED, 143
     return INTERRUPTED, 130
+
+
+def hold() -> None:
+    """Hold Ctrl-C and SIGTERM back (blocked: the kernel keeps them pending) outside the
+    command: while click reads the command line, and ends the command, it takes an
+    interrupt for its own ("Aborted!", exit 1); and after the command, while Python
+    ends, one killed the process (-15, -2) without a line."""
+    import signal
+
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+
+
+@contextlib.contextmanager
+def released() -> Iterator[None]:
+    """Let Ctrl-C and SIGTERM in while the command runs (one held back comes at once), and
+    hold them back again after it, as they were."""
+    import signal
+
+    kept = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, kept)
+
+
+def drop_held() -> None:
+    """Forget a Ctrl-C or SIGTERM held back: the command has ended with its own line."""
+    import signal
+
+    while signal.sigtimedwait({signal.SIGINT, signal.SIGTERM}, 0) is not None:
+        pass

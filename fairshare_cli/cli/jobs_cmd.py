@@ -23,6 +23,18 @@ from fairshare_cli.errors import InputError, did_you_mean
 from fairshare_cli.io.inputs import loads, read_text, refuse_device
 
 
+def _sbatch_time(text: str | None) -> str | None:
+    """``--time-limit`` as sbatch's ``arg_set_time_limit`` takes it: a time that reads as 0
+    minutes (``0``, ``0:0``, ``0-0``) asks for no limit, ``INFINITE``; other text is read
+    (and any fault named) with the job's fields."""
+    from fairshare_cli.core.timestr import TimeStringError, time_str2mins
+
+    try:
+        return "INFINITE" if text is not None and time_str2mins(text) == 0 else text
+    except TimeStringError:
+        return text
+
+
 def _prefix(dry_run: bool) -> str:
     return "(dry run, nothing written) " if dry_run else ""
 
@@ -51,8 +63,9 @@ def _prefix(dry_run: bool) -> str:
 @click.option(
     "--time-limit",
     metavar="TIME",
+    callback=lambda _ctx, _param, text: _sbatch_time(text),
     help="Time limit as sbatch --time reads it: minutes, M:S, H:M:S, D-H, D-H:M, "
-    "D-H:M:S or INFINITE.",
+    "D-H:M:S or INFINITE (0 is INFINITE).",
 )
 @click.option("--nice", type=int, help="Slurm nice value.")
 @click.option("--accounting-group", metavar="GROUP", help="HTCondor accounting group.")

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from fairshare_cli.cli.interrupts import interrupt_behind, interrupted
+from fairshare_cli.cli.interrupts import interrupt_behind, interrupted, released
 
 #: Subcommands, imported only when used so that ``fs --help`` stays fast.
 _COMMANDS: dict[str, str] = {
@@ -100,7 +100,8 @@ class LazyGroup(click.Group):
 
         words = [*getattr(ctx, "_protected_args", []), *ctx.args]  # (the command's names)
         try:
-            return super().invoke(ctx)
+            with released():  # (held back while click reads the line and ends: entry)
+                return super().invoke(ctx)
         except FairshareError as exc:
             if _debugging(ctx):
                 raise

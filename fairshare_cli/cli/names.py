@@ -16,7 +16,7 @@ import click
 
 from fairshare_cli.cli.context import Env
 from fairshare_cli.core.htcondor import accountant as acct
-from fairshare_cli.core.names import shown
+from fairshare_cli.core.names import escaped, shown
 from fairshare_cli.errors import InputError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -57,7 +57,7 @@ def no_record(name: str, records: Iterable[str]) -> str:
     """``no record alice@example.org; did you mean group_physics.hep.alice@example.org``."""
     inside = group_records(name, records)
     hint = f"; did you mean {' or '.join(inside)}" if inside else ""
-    return f"no record {shown(name)}{hint}"
+    return f"no record {escaped(shown(name))}{hint}"  # (a NAME typed may hold an escape)
 
 
 def unmatched_names(names: Sequence[str], records: Iterable[str], uid_domain: str) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from fairshare_cli.core.names import escaped, shown
 from fairshare_cli.errors import InputError
 
 #: C's ``LONG_MAX`` (``strtol``'s range on a 64-bit system).
@@ -39,7 +40,10 @@ def _strtol(text: str) -> tuple[int, str] | None:
     match = _STRTOL.match(text)
     if match is None:
         return None
-    value = int(match.group(2)) * (-1 if match.group(1) == "-" else 1)
+    digits = match.group(2).lstrip("0") or "0"
+    # (more than 19 digits is beyond long, clamped as strtol does, without reading them)
+    magnitude = int(digits) if len(digits) <= 19 else _LONG_MAX + 1
+    value = magnitude * (-1 if match.group(1) == "-" else 1)
     return max(-_LONG_MAX - 1, min(_LONG_MAX, value)), text[match.end() :]
 
 
@@ -168,7 +172,7 @@ def job_keys(text: str, compat: str) -> list[str | None]:
         try:
             keys.append(_key_2205(token) if compat == "22.05" else _current_key(token))
         except _Invalid:
-            raise InputError(f"Invalid job id: {token}") from None
+            raise InputError(f"Invalid job id: {escaped(shown(token))}") from None
     return keys
 
 
@@ -182,5 +186,5 @@ def user_names(text: str, known: set[str]) -> tuple[list[str], list[str]]:
         if name in known:
             users.append(name)
         else:
-            unknown.append(f"Invalid user: {name}")
+            unknown.append(f"Invalid user: {escaped(shown(name))}")
     return users, unknown

@@ -31,6 +31,13 @@ def shown(text: str, limit: int = SHOWN_LENGTH) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+def escaped(text: str) -> str:
+    """``text`` with each unprintable character (a control character, a blank but the
+    space) escaped as Python writes it (``\\x1b``, ``\\n``): a message on one line that
+    a terminal prints as it is."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def name_problem(name: object, submitter: bool = False) -> str | None:
     """What is wrong with ``name`` as a name, or None when it is a good one."""
     if not isinstance(name, str):

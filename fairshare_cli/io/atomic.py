@@ -245,14 +245,19 @@ def through_link(path: Path) -> Path:
 
     Raises:
         InputError: the link's target is in a folder that does not exist, or the links
-            loop (nothing to write through to); a name too long for the file system.
+            loop (nothing to write through to); a name too long for the file system, or
+            behind a folder this user may not search.
     """
     try:
         link = path.is_symlink()
     except OSError as exc:  # (a name longer than the file system takes: ENAMETOOLONG)
         from fairshare_cli.core.names import shown
 
-        raise InputError(f"{shown(str(path))}: {exc.strerror}; give a shorter path") from None
+        hint = {
+            errno.ENAMETOOLONG: "; give a shorter path",
+            errno.EACCES: " (a folder on the path may not be searched by this user)",
+        }.get(exc.errno or 0, "")
+        raise InputError(f"{shown(str(path))}: {exc.strerror}{hint}") from None
     if not link:
         return path
     target = Path(os.path.realpath(path))
@@ -363,10 +368,12 @@ def check_output_file(path: str, option: str, what: str, writable: bool = True) 
     made DIR, where ``--plot`` refused it), a device or a folder is not replaced.
 
     Raises:
-        InputError: its folder is missing (or not a folder); the file is a device, a pipe
-            or a folder.
+        InputError: an empty path; its folder is missing (or not a folder); the file is a
+            device, a pipe or a folder.
         RuntimeFailure: the folder cannot be written (read-only), where ``writable``.
     """
+    if not path:  # (Path("") is the current folder: "cannot write config file .")
+        raise InputError(f"{option}: an empty path; give the path of the {what} to write")
     folder = Path(path).parent
     if not folder.is_dir():
         raise InputError(f"{option} {path}: folder {folder} does not exist")

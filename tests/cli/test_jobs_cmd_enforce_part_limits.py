@@ -167,3 +167,24 @@ def test_import_slurm_conf_reads_enforce_part_limits(
     assert bad.stderr == (
         f'fs: error: {conf}:1: Bad EnforcePartLimits: "some" (expected NO, ANY, ALL or YES)\n'
     )
+
+
+@pytest.mark.parametrize("zero", ["0", "0:0", "0-0"])
+def test_a_time_limit_of_0_is_no_limit_as_sbatch_reads_it(
+    tmp_path: Path, run: Callable[..., Any], zero: str
+) -> None:
+    """``fs submit --partition express --time-limit 0`` under ANY queued the job with a
+    limit of 0 seconds, inside express's 2 hours; sbatch's ``arg_set_time_limit``
+    (``src/common/slurm_opt.c``) makes a ``--time`` that ``time_str2mins`` reads as 0
+    INFINITE, above any MaxTime: refused, as ``--time-limit INFINITE`` is."""
+    line = f"--partition express --time-limit {zero}"
+    result = _submit(run, line, _options(tmp_path, "ANY"))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        'fs: error: fs submit: job 1: PartitionTimeLimit (partition "express": MaxTime '
+        "02:00:00, the job asks for UNLIMITED): refused, EnforcePartLimits=ANY "
+        f'(sbatch: "{TIME}")\n'
+    )
+    # one second is one minute to time_str2mins (rounded up), not 0: the job is queued
+    kept = _submit(run, "--partition express --time-limit 0:1", _options(tmp_path, "ANY"))
+    assert (kept.exit_code, kept.stdout) == (0, "Submitted 1 job as cluster 1\n")

@@ -8,7 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from fairshare_cli.cli.main import cli
 from fairshare_cli.cli.names import group_records, unmatched_names
 
 REPO = Path(__file__).resolve().parents[2]
@@ -80,3 +82,15 @@ def test_a_submitter_in_the_queue_is_seen(sample: list[str], run: Callable[..., 
 def test_edit_help_says_condor_creates_silently(run: Callable[..., Any]) -> None:
     text = " ".join(run("setfactor", "--help").stdout.split())
     assert "condor_userprio creates one silently" in text
+
+
+def test_a_name_with_a_control_character_is_noted_escaped(sample: list[str]) -> None:
+    """``fs userprio $'\\e[2J'`` wrote the escape as it came, on a terminal clearing the
+    screen ('fs: note: no record ^[[2J@example.org'); ``$'a\\nb'`` made the one-line note
+    two lines. The name is shown escaped, as fs shows a control character elsewhere."""
+    line = ["userprio", "\x1b[2J", "a\nb", *sample, "--now", NOW]
+    result = CliRunner().invoke(cli, line, color=True)  # (as a terminal: no escape dropped)
+    assert (result.exit_code, result.stdout) == (0, "")
+    assert result.stderr == (
+        "fs: note: no record \\x1b[2J@example.org\nfs: note: no record a\\nb@example.org\n"
+    )

@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from fairshare_cli.cli.main import cli
 from fairshare_cli.cli.sprio_lists import job_keys
 from fairshare_cli.errors import InputError
 from tests.cli.conftest import SPRIO_ACCOUNTS, SPRIO_POOL, sprio_files
@@ -205,3 +207,37 @@ def test_whatif_names_an_unknown_user_once(tmp_path: Path, run: Callable[..., An
     result = run("whatif", "--set", "priority.weights.age=2000", "sprio", "-u", "nosuch,bob",
                  *options)  # fmt: skip
     assert (result.exit_code, result.stderr) == (0, "fs: error: Invalid user: nosuch\n")
+
+
+def test_a_job_id_of_thousands_of_digits_is_read_as_strtol_reads_it(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs sprio -j 2222...`` (4,301 digits, past Python's limit for reading a number)
+    ended in a ValueError traceback, exit 1. strtol clamps a number beyond ``long`` to
+    LONG_MAX (>= MAX_FED_JOB_ID: refused), and leading zeros are only zeros: 65,535 of them
+    before a 2 name job 2 (a 64 KB ``-j``)."""
+    big = "2" * 4301
+    result = run("sprio", "-j", big, *_options(tmp_path))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"fs: error: Invalid job id: {big[:80]}...\n"  # (its first 80)
+    zeros = run("sprio", *FORMAT, "-j", "0" * 65535 + "2", *_options(tmp_path))
+    assert (zeros.exit_code, zeros.stderr) == (0, "")
+    assert zeros.stdout == f"{HEADER}\n" + _rows(("2", "alice"))
+    # 22.05: LONG_MAX as a uint32_t is 4294967295, -1 as an int: refused
+    old = run("sprio", "-j", big, *_options(tmp_path, "22.05"))
+    assert (old.exit_code, old.stderr) == (2, f"fs: error: Invalid job id: {big[:80]}...\n")
+
+
+def test_ids_and_users_are_named_escaped_and_cut(tmp_path: Path) -> None:
+    """``fs sprio -j $'\\e[2J'`` and ``-u $'\\e[2J'`` wrote the escape in their one line
+    as it came (a terminal clears its screen), and a 10,000-character user whole; fs shows
+    names escaped and their first 80 characters, as its other messages do."""
+    options = _options(tmp_path)
+    job = CliRunner().invoke(cli, ["sprio", "-j", "\x1b[2J", *options], color=True)
+    assert (job.exit_code, job.stderr) == (2, "fs: error: Invalid job id: \\x1b[2J\n")
+    users = ["sprio", *FORMAT, "-u", f"\x1b[2J,{'u' * 10000}", *options]
+    user = CliRunner().invoke(cli, users, color=True)
+    assert (user.exit_code, user.stdout) == (0, f"{HEADER}\n")
+    assert user.stderr == (
+        f"fs: error: Invalid user: \\x1b[2J\nfs: error: Invalid user: {'u' * 80}...\n"
+    )

@@ -98,3 +98,48 @@ def test_a_state_read_only_to_the_user_is_not_replaced(
     assert env["state"].read_bytes() == before
     assert run("submit", "--id", "2", "--owner", "bob", "--dry-run", *common(env)).exit_code == 0
     assert run("userprio", *common(env)).exit_code == 0
+
+
+def test_a_state_behind_a_folder_the_user_may_not_search_is_named_so(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs userprio --state nox/state.json`` with ``nox`` 0766 (read, no search for this
+    user) said 'nox/state.json: Permission denied; give a shorter path', the hint for a
+    name too long. Root searches any folder: as root, the command runs as another user."""
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as scratch:  # (tmp_path's parents are root's 0700)
+        top = Path(scratch)
+        env = write_pool(top)
+        (top / "nox").mkdir()
+        shutil.copy(env["state"], top / "nox" / "state.json")
+        (top / "nox").chmod(0o766)
+        top.chmod(0o777)
+        line = ["userprio", "--config", "pool.toml", "--state", "nox/state.json", "--now", NOW]
+        if os.geteuid() == 0:
+            if shutil.which("setpriv") is None:
+                pytest.skip("root, and no setpriv to run as another user")
+            done = subprocess.run(
+                ["setpriv", f"--reuid={OTHER}", f"--regid={OTHER}", "--clear-groups",
+                 sys.executable, "-m", "fairshare_cli", *line],
+                cwd=top, capture_output=True, text=True, check=False,
+                env={**os.environ, "HOME": scratch},
+            )  # fmt: skip
+            code, stderr = done.returncode, done.stderr
+        else:
+            cwd = os.getcwd()
+            os.chdir(top)
+            try:
+                result = run(*line)
+            finally:
+                os.chdir(cwd)
+            code, stderr = result.exit_code, result.stderr
+        (top / "nox").chmod(0o755)
+    assert (code, stderr) == (
+        2,
+        "fs: error: nox/state.json: Permission denied (a folder on the path may not be "
+        "searched by this user)\n",
+    )

@@ -1,0 +1,40 @@
+"""An empty path for a config fs writes (``fs init ''``, ``--into ''``; ``--html ''`` and
+``--plot ''`` alike) is refused naming the option: ``Path("")`` is the current folder, and
+the messages named it (``cannot write config file .: not a regular file ...``, ``. is a
+directory``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import FIXTURES
+
+SLURM_CONF = FIXTURES / "slurm-22.05" / "config" / "slurm.conf.fairtree"
+
+
+def test_init_of_an_empty_path_is_refused(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = run("init", "")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fs: error: fs init: an empty path; give the path of the config file to write\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_into_an_empty_path_is_refused(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = run("import", "slurm-conf", str(SLURM_CONF), "--into", "")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fs: error: --into: an empty path; give the path of the config file to write\n"
+    )
+    assert list(tmp_path.iterdir()) == []
