@@ -399,7 +399,7 @@ def _users_asked(text: str, ctx: PriorityContext, table: PriorityTable) -> list[
     for message in unknown:
         if message not in said:
             said.add(message)
-            click.echo(f"fs: error: {message}", err=True)
+            click.echo(f"fs: warning: {message}", err=True)  # (the command goes on)
     return users
 
 

@@ -124,9 +124,11 @@ def test_sprio_j_2_x_is_refused(tmp_path: Path, run: Callable[..., Any]) -> None
 def test_a_user_unknown_is_named_and_left_out(tmp_path: Path, run: Callable[..., Any]) -> None:
     """``_build_user_list`` prints ``sprio: error: Invalid user: nosuch`` (and a blank
     line: the message ends in its own newline) for a name the system does not know, and
-    lists the others; to fs a user is known by an association or a pending job."""
+    lists the others; to fs a user is known by an association or a pending job. The
+    command goes on, so fs says it as a warning (an ``fs: error:`` line ends a command:
+    docs/exit-codes.md)."""
     result = run("sprio", *FORMAT, "-u", "nosuch,bob", *_options(tmp_path))
-    assert (result.exit_code, result.stderr) == (0, "fs: error: Invalid user: nosuch\n")
+    assert (result.exit_code, result.stderr) == (0, "fs: warning: Invalid user: nosuch\n")
     assert result.stdout == f"{HEADER}\n" + _rows(("3", "bob"))
     alone = run("sprio", *FORMAT, "-u", "nosuch", *_options(tmp_path))
     assert (alone.exit_code, alone.stdout) == (0, f"{HEADER}\n")  # an empty list: no row
@@ -206,7 +208,7 @@ def test_whatif_names_an_unknown_user_once(tmp_path: Path, run: Callable[..., An
     options = _options(tmp_path)
     result = run("whatif", "--set", "priority.weights.age=2000", "sprio", "-u", "nosuch,bob",
                  *options)  # fmt: skip
-    assert (result.exit_code, result.stderr) == (0, "fs: error: Invalid user: nosuch\n")
+    assert (result.exit_code, result.stderr) == (0, "fs: warning: Invalid user: nosuch\n")
 
 
 def test_a_job_id_of_thousands_of_digits_is_read_as_strtol_reads_it(
@@ -239,5 +241,5 @@ def test_ids_and_users_are_named_escaped_and_cut(tmp_path: Path) -> None:
     user = CliRunner().invoke(cli, users, color=True)
     assert (user.exit_code, user.stdout) == (0, f"{HEADER}\n")
     assert user.stderr == (
-        f"fs: error: Invalid user: \\x1b[2J\nfs: error: Invalid user: {'u' * 80}...\n"
+        f"fs: warning: Invalid user: \\x1b[2J\nfs: warning: Invalid user: {'u' * 80}...\n"
     )
