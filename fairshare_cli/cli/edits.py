@@ -113,20 +113,30 @@ def _whole(text: str, what: str, least: int) -> int:
     return value
 
 
-def _submitter_only(what: str) -> Callable[[acct.AccountantState, Env, str, int], Any]:
-    """The ``setfloor``/``setceiling`` change: only a submitter (``user@domain``) has one,
-    as condor_userprio requires the full name; the negotiator reads it from the
+def _submitter_only(what: str, change: Change) -> Change:
+    """``change`` for a submitter (``user@domain``) only: condor_userprio refuses a name
+    without ``@`` for every edit of one record (``user_prio.cpp``), so a group is refused
+    (``-resetall`` alone reaches the group records)."""
+
+    def checked(s: acct.AccountantState, env: Env, n: str, value: Any) -> acct.AccountantState:
+        if "@" not in n:
+            raise InputError(
+                f"cannot {what} of group '{n}': condor_userprio requires the full "
+                "name of a submitter (user@uid.domain or user@full.host.name)"
+            )
+        return change(s, env, n, value)
+
+    return checked
+
+
+def _floor_or_ceiling(what: str) -> Change:
+    """The ``setfloor``/``setceiling`` change; the negotiator reads it from the
     submitter's own record."""
 
     def change(s: acct.AccountantState, env: Env, n: str, value: int) -> acct.AccountantState:
-        if "@" not in n:
-            raise InputError(
-                f"cannot set the {what} of group '{n}': condor_userprio requires the full "
-                "name of a submitter (user@uid.domain or user@full.host.name)"
-            )
         return acct.set_floor_or_ceiling(s, env.config, n, what, value, env.now)
 
-    return change
+    return _submitter_only(f"set the {what}", change)
 
 
 def _set_factor(s: acct.AccountantState, env: Env, n: str, factor: float) -> acct.AccountantState:
@@ -269,7 +279,10 @@ EDITS = (
     """,
         "value",
         lambda text: number(text, "priority"),
-        lambda s, env, n, prio: acct.set_priority(s, env.config, n, prio, env.now),
+        _submitter_only(
+            "set the priority",
+            lambda s, env, n, prio: acct.set_priority(s, env.config, n, prio, env.now),
+        ),
         lambda n, prio: f"The priority of {n} was set to {prio:f}",
     ),
     Edit(
@@ -284,7 +297,7 @@ EDITS = (
     """,
         "value",
         lambda text: _whole(text, "floor", 0),
-        _submitter_only("floor"),
+        _floor_or_ceiling("floor"),
         lambda n, value: f"The floor of {n} was set to {value}",
     ),
     Edit(
@@ -299,7 +312,7 @@ EDITS = (
     """,
         "value",
         lambda text: _whole(text, "ceiling", -1),
-        _submitter_only("ceiling"),
+        _floor_or_ceiling("ceiling"),
         lambda n, value: f"The ceiling of {n} was set to {value}",
     ),
     Edit(
@@ -312,7 +325,10 @@ EDITS = (
     """,
         "value",
         _seconds,
-        lambda s, env, n, secs: acct.set_accumulated(s, env.config, n, secs, env.now),
+        _submitter_only(
+            "set the accumulated usage",
+            lambda s, env, n, secs: acct.set_accumulated(s, env.config, n, secs, env.now),
+        ),
         lambda n, secs: f"The Accumulated Usage of {n} was set to {secs:f}",
     ),
     Edit(
@@ -325,7 +341,10 @@ EDITS = (
     """,
         "when",
         _time_value,
-        lambda s, env, n, t: acct.set_begin(s, env.config, n, t, env.now),
+        _submitter_only(
+            "set the begin usage time",
+            lambda s, env, n, t: acct.set_begin(s, env.config, n, t, env.now),
+        ),
         lambda n, t: f"The Begin Usage Time of {n} was set to {int(t)}",
     ),
     Edit(
@@ -338,7 +357,10 @@ EDITS = (
     """,
         "when",
         _time_value,
-        lambda s, env, n, t: acct.set_last(s, env.config, n, t, env.now),
+        _submitter_only(
+            "set the last usage time",
+            lambda s, env, n, t: acct.set_last(s, env.config, n, t, env.now),
+        ),
         lambda n, t: f"The Last Usage Time of {n} was set to {int(t)}",
     ),
     Edit(
@@ -353,7 +375,10 @@ EDITS = (
     """,
         None,
         str,
-        lambda s, env, n, _: acct.reset_usage(s, env.config, [n], env.now),
+        _submitter_only(
+            "reset the accumulated usage",
+            lambda s, env, n, _: acct.reset_usage(s, env.config, [n], env.now),
+        ),
         lambda n, _: f"The accumulated usage of {n} was reset",
         every=(
             lambda s, env: acct.reset_usage(s, env.config, None, env.now),
