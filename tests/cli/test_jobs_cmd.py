@@ -298,3 +298,29 @@ def test_userprio_notes_a_long_name_shortened(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["userprio", "x" * 100_000, *_sample(tmp_path)])
     assert result.exit_code == 0
     assert result.stderr == f"fs: note: no record {'x' * 80}...\n"
+
+
+def test_admin_priority_is_held_to_what_scontrol_takes(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs submit --file neg.json`` with ``"admin_priority": -5`` was queued, and ``fs
+    sprio --jobs-file neg.json`` printed a PRIORITY of -5, where ``fs prio 7 -5 --slurm``
+    is refused: scontrol reads ``priority=`` with parse_uint32 (src/common/proc_args.c),
+    which refuses a value below 0. Both are refused now, exit 2 naming the file, job and
+    field; a value above the one fs prio --slurm takes (4294967295) is refused at submit."""
+    args = _sample(tmp_path)
+    neg = tmp_path / "neg.json"
+    neg.write_text('[{"id": "2.0", "owner": "alice", "admin_priority": -5, "account": "hep"}]')
+    before = (tmp_path / "state.json").read_bytes()
+    message = f"fs: error: {neg}: job 0.admin_priority: expected 0 or more, got -5\n"
+    for command in (["submit", "--file", str(neg)], ["sprio", "--jobs-file", str(neg)]):
+        result = run(*command, *args)
+        assert (result.exit_code, result.stdout, result.stderr) == (2, "", message)
+    big = run("submit", "--owner", "alice", "--account", "hep", "--set",
+              "admin_priority=4294967296", *args)  # fmt: skip
+    assert big.exit_code == 2
+    assert big.stderr == (
+        "fs: error: fs submit: job 1: admin_priority 4294967296: expected 0 to 4294967295 "
+        "(scontrol update job priority=)\n"
+    )
+    assert (tmp_path / "state.json").read_bytes() == before
