@@ -3,12 +3,14 @@
 The completers read the config and the state the command line names (``--config``,
 ``--state`` or their ``FAIRSHARE_*`` variables, typed before the word being completed, else
 the default files), read-only and without a lock, and complete nothing when either cannot
-be read: a completion never prints an error into the shell.
+be read: a completion never prints an error into the shell. Job ids come from the
+``--jobs-file`` the line names before the word, when it is a regular file, instead.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -47,8 +49,16 @@ def record_names(
 
 
 def job_ids(ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[CompletionItem]:
-    """The ids of the queued jobs that start with ``incomplete``."""
+    """The ids of the queued jobs that start with ``incomplete``: those of the line's
+    ``--jobs-file`` (a regular file: stdin or a pipe would wait), else of its state."""
     try:
+        jobs_file = ctx.params.get("jobs_file")
+        if jobs_file is not None:
+            from fairshare_cli.io.jobs import load_jobs
+
+            if not Path(jobs_file).is_file():
+                return []
+            return _items((job.id for job in load_jobs(jobs_file, fields=("id",))), incomplete)
         jobs = _state(ctx).section("jobs") or []
         return _items((str(job["id"]) for job in jobs), incomplete)
     except _UNREADABLE:

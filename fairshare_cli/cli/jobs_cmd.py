@@ -16,7 +16,7 @@ from fairshare_cli.cli.complete import job_ids
 from fairshare_cli.cli.context import Env, mutate_state, refuse_going_back
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.jobs import Job, check_job_option
-from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, UINT32_MAX
+from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, SLURM_PRIORITY_MAX
 from fairshare_cli.core.operations.validate import check_jobs_against_config
 from fairshare_cli.core.usage import refuse_byte_order_mark
 from fairshare_cli.errors import InputError, did_you_mean
@@ -403,8 +403,8 @@ def prio(
     except ValueError:
         raise InputError(f'priority "{shown(value)}": expected a whole number') from None
     said = shown(str(number))  # (up to 4,300 digits: echoed shortened)
-    if slurm and not 0 <= number <= UINT32_MAX:
-        raise InputError(f"priority {said}: expected 0 to {UINT32_MAX} for a Slurm job")
+    if slurm and not 0 <= number <= SLURM_PRIORITY_MAX:
+        raise InputError(f"priority {said}: expected 0 to {SLURM_PRIORITY_MAX} for a Slurm job")
     if not INT64_MIN <= number <= INT64_MAX:
         raise InputError(f"priority {said}: expected a whole number that fits in 64 bits")
     from fairshare_cli.core.operations.queue import set_priority

@@ -79,7 +79,7 @@ class Job(Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     nice: _Whole = 0
     site_factor: _Whole = 0
     #: Slurm admin-set priority (``scontrol update job priority=N``): bypasses the factors.
-    admin_priority: _Whole | None = None
+    admin_priority: _Amount | None = None
     dirac_group: str | None = None
     #: DIRAC's UserPriority; TaskQueueDB keeps ``int()`` of it (a float is truncated).
     user_priority: _Whole | Annotated[float, Meta(ge=INT64_MIN, le=INT64_MAX)] = 1
@@ -329,7 +329,7 @@ def _partitions(value: Any, w: str) -> str:
 
 
 #: The least value of whole-number fields that are amounts (``--cpus -8`` is refused too).
-_LOWEST = {"request_cpus": 0, "request_memory": 0, "num_nodes": 1}
+_LOWEST = {"request_cpus": 0, "request_memory": 0, "num_nodes": 1, "admin_priority": 0}
 
 
 #: How each job field is read from JSON (every field of :class:`Job` has one).

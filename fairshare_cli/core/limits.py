@@ -8,6 +8,9 @@ INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 INT32_MAX = 2**31 - 1
 #: Slurm's ``uint32_t`` fields (shares, weights, priorities); also ``INFINITE``.
 UINT32_MAX = 2**32 - 1
+#: The largest job priority ``scontrol update job priority=`` takes: parse_uint32
+#: (src/common/proc_args.c) refuses NO_VAL (``0xfffffffe``) and above.
+SLURM_PRIORITY_MAX = UINT32_MAX - 2
 #: Times must be ISO-8601 printable: 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59Z.
 TIME_MIN, TIME_MAX = -62135596800.0, 253402300799.0
 #: The most jobs one ``"count": N`` object may stand for.

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -81,3 +82,22 @@ def test_an_unreadable_config_or_state_completes_nothing(
     broken = tmp_path / "broken.toml"
     broken.write_text("[pool\n")
     assert complete(f"fs setfactor --config {broken} ") == []
+
+
+def test_explain_completes_the_ids_of_the_jobs_file_the_line_names(
+    pool: dict[str, str], tmp_path: Path
+) -> None:
+    """``fs negotiate --dry-run --jobs-file sample_configs/jobs.json --explain 106<TAB>``
+    (the example of ``fs negotiate --help``) completed nothing: the ids came from the
+    state, whose queue that cycle does not read. They come from the jobs file now, a
+    ``count`` object's jobs each; stdin, a pipe or a file that is no jobs file complete
+    nothing, without waiting or an error."""
+    jobs = REPO / "sample_configs" / "jobs.json"
+    line = f"fs negotiate --dry-run --jobs-file {jobs} --explain "
+    assert complete(line + "106", pool) == ["106.0"]
+    assert complete(line + "101.14", pool)[:3] == ["101.14", "101.140", "101.141"]
+    assert len(complete(line, pool)) == 150 + 100 + 300 + 50 + 40 + 1  # the objects' counts
+    fifo = tmp_path / "jobs.fifo"
+    os.mkfifo(fifo)
+    for source in ("-", str(fifo), pool["FAIRSHARE_CONFIG"]):
+        assert complete(f"fs negotiate --dry-run --jobs-file {source} --explain 1", pool) == []

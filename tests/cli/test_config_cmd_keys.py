@@ -69,3 +69,41 @@ def test_a_string_prints_on_one_line_as_toml(
     assert lines == [f'{key} = "false || \\"\\u001B[2J\\" == \\"a\\nb\\tc\\""']
     assert loads(lines[0])["negotiator"]["preemption_requirements"] == expression
     assert "\x1b" not in result.stdout
+
+
+def test_consumption_expressions_are_parsed_at_load(
+    write_config: Callable[[str], Path], run: Callable[..., Any], tmp_path: Path
+) -> None:
+    """``fs config check --config pool.toml`` with ``[pool] consumption_cpus = "quantize("``
+    printed the text as an effective value and exited 0; with a partitionable machine's
+    ``consumption_memory = "+"`` the check passed too and ``fs negotiate --dry-run`` then
+    failed with 'machine e consumption: cannot parse ...', naming no file or key. Every
+    expression is parsed at load (docs/config.md): both are refused there, exit 2, one
+    line naming the file and the key."""
+    pool = write_config('[pool]\ndefaults = "current"\nconsumption_cpus = "quantize("\n')
+    result = run("config", "check", "--config", str(pool))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"fs: error: {pool}: [pool] consumption_cpus: cannot parse ClassAd expression 'quantize('\n"
+    )
+    machine = write_config(
+        '[pool]\ndefaults = "current"\n[[machines]]\nname = "e"\npartitionable = true\n'
+        'consumption_policy = true\nconsumption_memory = "+"\nattributes = { Cpus = 4 }\n'
+    )
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text('[{"id": "1.0", "owner": "a"}]', encoding="utf-8")
+    state = str(tmp_path / "state.json")
+    now = "2026-11-21T12:00:00Z"
+    for args in (
+        ["config", "check", "--config", str(machine)],
+        ["negotiate", "--dry-run", "--config", str(machine), "--state", state, "--now", now,
+         "--jobs-file", str(jobs)],
+    ):  # fmt: skip
+        result = run(*args)
+        assert result.exit_code == 2
+        assert result.stderr == (
+            f"fs: error: {machine}: machine e consumption_memory: cannot parse ClassAd "
+            "expression '+'\n"
+        )
+    assert not (tmp_path / "state.json").exists()

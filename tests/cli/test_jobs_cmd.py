@@ -57,7 +57,7 @@ def test_prio_takes_a_negative_value(tmp_path: Path) -> None:
     assert [job.get("job_prio") for job in jobs] == [-3]
     slurm = runner.invoke(cli, ["prio", "1", "-3", "--slurm", *common])
     assert (slurm.exit_code, slurm.stdout) == (2, "")
-    assert slurm.stderr == "fs: error: priority -3: expected 0 to 4294967295 for a Slurm job\n"
+    assert slurm.stderr == "fs: error: priority -3: expected 0 to 4294967293 for a Slurm job\n"
     bogus = runner.invoke(cli, ["prio", "1", "-3", "--bogus", *common])
     assert (bogus.exit_code, bogus.stdout) == (2, "")
     assert bogus.stderr.startswith("fs: error: No such option '--bogus'. (see '")
@@ -298,3 +298,40 @@ def test_userprio_notes_a_long_name_shortened(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["userprio", "x" * 100_000, *_sample(tmp_path)])
     assert result.exit_code == 0
     assert result.stderr == f"fs: note: no record {'x' * 80}...\n"
+
+
+def test_admin_priority_is_held_to_what_scontrol_takes(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs submit --file neg.json`` with ``"admin_priority": -5`` was queued, and ``fs
+    sprio --jobs-file neg.json`` printed a PRIORITY of -5; ``fs prio 7 4294967295 --slurm``
+    set that priority. scontrol reads ``priority=`` with parse_uint32
+    (src/common/proc_args.c), which refuses a value below 0 and one of NO_VAL
+    (0xfffffffe = 4294967294) or more: 4294967293 is the largest. Each is refused now,
+    exit 2, naming the file, job and field or the value."""
+    args = _sample(tmp_path)
+    neg = tmp_path / "neg.json"
+    neg.write_text('[{"id": "2.0", "owner": "alice", "admin_priority": -5, "account": "hep"}]')
+    before = (tmp_path / "state.json").read_bytes()
+    message = f"fs: error: {neg}: job 0.admin_priority: expected 0 or more, got -5\n"
+    for command in (["submit", "--file", str(neg)], ["sprio", "--jobs-file", str(neg)]):
+        result = run(*command, *args)
+        assert (result.exit_code, result.stdout, result.stderr) == (2, "", message)
+    big = run("submit", "--owner", "alice", "--account", "hep", "--set",
+              "admin_priority=4294967294", *args)  # fmt: skip
+    assert big.exit_code == 2
+    assert big.stderr == (
+        "fs: error: fs submit: job 1: admin_priority 4294967294: expected 0 to 4294967293 "
+        "(scontrol update job priority=)\n"
+    )
+    assert (tmp_path / "state.json").read_bytes() == before
+    assert run("submit", "--id", "7", "--owner", "bob", "--account", "hep", *args).exit_code == 0
+    for value in ("4294967294", "4294967295"):
+        prio = run("prio", "7", value, "--slurm", *args)
+        assert prio.exit_code == 2
+        assert (
+            prio.stderr
+            == f"fs: error: priority {value}: expected 0 to 4294967293 for a Slurm job\n"
+        )
+    top = run("prio", "7", "4294967293", "--slurm", *args)
+    assert (top.exit_code, top.stdout) == (0, "Set admin priority of 7 to 4294967293\n")

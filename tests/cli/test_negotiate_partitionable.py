@@ -270,14 +270,19 @@ def test_running_jobs_submitted_carve_their_dynamic_slots(
 def test_consumption_expression_that_does_not_parse_is_exit_2(
     tmp_path: Path, run: Any, write_config: Any
 ) -> None:
-    """A ``consumption_cpus`` that is not a ClassAd expression: one line naming the
-    machine, exit 2, at the first negotiation that reads it."""
+    """A ``consumption_cpus`` that is not a ClassAd expression: one line naming the file,
+    the machine and the key, exit 2, when the config is loaded (the submit as well as the
+    negotiation), before anything is written."""
     args = _args(tmp_path, write_config, CP_POOL + 'consumption_cpus = "target.RequestCpus +"\n')
-    _submit(run, args, 1)
-    result = run("negotiate", *args, "--now", NOW, "--dry-run")
-    assert result.exit_code == 2
-    assert "machine big consumption" in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1
+    for command in (
+        ["submit", "--owner", "alice", "--cpus", "1"],
+        ["negotiate", "--dry-run"],
+    ):
+        result = run(*command, *args, "--now", NOW)
+        assert result.exit_code == 2
+        assert "machine big consumption_cpus: cannot parse" in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "state.json").exists()
 
 
 def test_config_check_shows_the_consumption_policy(

@@ -6,7 +6,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from fairshare_cli.core.config import PROFILE_DEFAULTS, Config, NegotiatorConfig, PoolConfig
+from fairshare_cli.core.config import (
+    DEFAULT_CONSUMPTION,
+    PROFILE_DEFAULTS,
+    Config,
+    NegotiatorConfig,
+    PoolConfig,
+)
 from fairshare_cli.errors import ConfigError
 from fairshare_cli.io.config.dirac import read_dirac
 from fairshare_cli.io.config.htcondor import (
@@ -273,9 +279,14 @@ _NEGOTIATOR_EXPRESSIONS = (
     "group_sort_expr",
 )
 
+#: The consumption-policy keys (``[pool]`` and ``[[machines]]``) whose values are ClassAd
+#: expressions.
+_CONSUMPTION_EXPRESSIONS = ("consumption_cpus", "consumption_memory", "consumption_disk")
+
 
 def check_expressions(config: Config) -> None:
-    """Parse every ClassAd expression of the config (negotiator knobs, machine start/rank).
+    """Parse every ClassAd expression of the config (negotiator knobs, ``start``, ``rank`` and
+    the ``consumption_*`` expressions of the pool and of each machine).
 
     :func:`build_config` calls this, so every command that loads a config (an import
     too, which never evaluates one) refuses a typo or an oversized expression, naming the
@@ -291,10 +302,14 @@ def check_expressions(config: Config) -> None:
     neg = config.negotiator
     texts = [(f"[negotiator] {key}", getattr(neg, key)) for key in _NEGOTIATOR_EXPRESSIONS]
     texts += [("[pool] start", config.pool.start), ("[pool] rank", config.pool.rank)]
+    texts += [(f"[pool] {key}", getattr(config.pool, key)) for key in _CONSUMPTION_EXPRESSIONS]
     for spec in config.machines:
         texts += [
             (f"machine {spec.name} start", spec.start),
             (f"machine {spec.name} rank", spec.rank),
+        ]
+        texts += [
+            (f"machine {spec.name} {key}", getattr(spec, key)) for key in _CONSUMPTION_EXPRESSIONS
         ]
     for key, text in texts:
         if text is not None and text.strip() and text not in BUILTIN_EXPRESSIONS:
@@ -311,6 +326,7 @@ BUILTIN_EXPRESSIONS = frozenset(
         *(getattr(NegotiatorConfig(), key) for key in _NEGOTIATOR_EXPRESSIONS),
         PoolConfig().start,
         PoolConfig().rank,
+        *DEFAULT_CONSUMPTION.values(),
         *(
             value
             for prof in PROFILE_DEFAULTS.values()
