@@ -122,11 +122,14 @@ def test_a_state_behind_a_folder_the_user_may_not_search_is_named_so(
         if os.geteuid() == 0:
             if shutil.which("setpriv") is None:
                 pytest.skip("root, and no setpriv to run as another user")
+            other = ["setpriv", f"--reuid={OTHER}", f"--regid={OTHER}", "--clear-groups"]
+            home = {**os.environ, "HOME": scratch}
+            probe = [*other, sys.executable, "-c", "import fairshare_cli"]
+            if subprocess.run(probe, cwd=top, env=home, capture_output=True).returncode:
+                pytest.skip("the other user cannot run this Python or read fs (a private venv)")
             done = subprocess.run(
-                ["setpriv", f"--reuid={OTHER}", f"--regid={OTHER}", "--clear-groups",
-                 sys.executable, "-m", "fairshare_cli", *line],
-                cwd=top, capture_output=True, text=True, check=False,
-                env={**os.environ, "HOME": scratch},
+                [*other, sys.executable, "-m", "fairshare_cli", *line],
+                cwd=top, capture_output=True, text=True, check=False, env=home,
             )  # fmt: skip
             code, stderr = done.returncode, done.stderr
         else:
