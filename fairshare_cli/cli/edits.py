@@ -262,6 +262,7 @@ EDITS = (
     Example:
       fs setfactor ivan@example.org 4
     The factor multiplies the real priority; it must be at least 1.
+    A group's factor is its prio_factor in the config; a group NAME is refused.
     """,
         "value",
         _factor,
@@ -276,6 +277,7 @@ EDITS = (
     Example:
       fs setprio ivan@example.org 10
     Reads clamp the real priority to 0.5; the effective priority is real x factor.
+    A bare user gets [pool] uid_domain; a group is refused, as condor_userprio does.
     """,
         "value",
         lambda text: number(text, "priority"),
@@ -294,6 +296,7 @@ EDITS = (
       fs setfloor ivan@example.org 4
     Each cycle, submitters below their floor negotiate first, each for up to its floor
     (weighted slots); 0 removes the floor.
+    A bare user gets [pool] uid_domain; a group is refused, as condor_userprio does.
     """,
         "value",
         lambda text: _whole(text, "floor", 0),
@@ -309,6 +312,7 @@ EDITS = (
       fs setceiling ivan@example.org 10
     The negotiator matches no more for the submitter once its weighted slots in use
     reach the ceiling; -1 removes the ceiling.
+    A bare user gets [pool] uid_domain; a group is refused, as condor_userprio does.
     """,
         "value",
         lambda text: _whole(text, "ceiling", -1),
@@ -317,11 +321,13 @@ EDITS = (
     ),
     Edit(
         "setaccum",
-        """Set weighted accumulated usage (slot-seconds), like -setaccum.
+        """Set weighted accumulated usage, like condor_userprio -setaccum.
 
     \b
     Example:
       fs setaccum ivan@example.org 36000
+    VALUE is in weighted slot-seconds (36000 is 10 slot-hours).
+    A bare user gets [pool] uid_domain; a group is refused, as condor_userprio does.
     """,
         "value",
         _seconds,
@@ -338,6 +344,8 @@ EDITS = (
     \b
     Example:
       fs setbegin ivan@example.org 2026-11-01T00:00:00Z
+    WHEN is epoch seconds or ISO-8601 (UTC unless it names a zone).
+    A bare user gets [pool] uid_domain; a group is refused, as condor_userprio does.
     """,
         "when",
         _time_value,
@@ -354,6 +362,8 @@ EDITS = (
     \b
     Example:
       fs setlast ivan@example.org 1763726400
+    WHEN is epoch seconds or ISO-8601 (UTC unless it names a zone).
+    A bare user gets [pool] uid_domain; a group is refused, as condor_userprio does.
     """,
         "when",
         _time_value,
@@ -372,6 +382,7 @@ EDITS = (
       fs resetusage ivan@example.org
       fs resetusage --all
     The real priority is left as it is; the begin-usage time becomes now.
+    A bare user gets [pool] uid_domain; a group is refused (--all resets groups too).
     """,
         None,
         str,

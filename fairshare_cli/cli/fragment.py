@@ -42,8 +42,8 @@ def fragment_options(func: F) -> F:
         metavar="CONFIG",
         type=click.Path(dir_okay=False),
         callback=output_file("config file", writable=False),
-        help="Merge into this pool config (keeps its comments and other keys) "
-        "instead of printing a TOML fragment.",
+        help="Merge into this pool config (keeps its comments and other keys; made if "
+        "missing, with defaults = current) instead of printing a TOML fragment.",
     )(func)
     return func
 

@@ -1,4 +1,4 @@
-"""``fs import``: usage history and real tools' dumps into the state."""
+"""``fs import``: usage history and real tools' dumps into the state or config."""
 
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ class ImportGroup(click.Group):
 
 @click.group("import", cls=ImportGroup)
 def import_group() -> None:
-    """Import usage history and real tools' dumps into the state."""
+    """Import usage history and real tools' dumps into the state or config."""
 
 
 @import_group.command("history")
@@ -109,7 +109,8 @@ def import_group() -> None:
     "--cycle",
     type=float,
     metavar="SECONDS",
-    help="Account as a negotiator cycling every SECONDS would (default: exactly).",
+    help="Account as a negotiator cycling every SECONDS would (default: exactly); --now "
+    "counts as one more cycle (give one on the grid to match the negotiator).",
 )
 @click.option(
     "--cycle-start",

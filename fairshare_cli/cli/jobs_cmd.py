@@ -50,7 +50,12 @@ def _prefix(dry_run: bool) -> str:
 @click.option("--owner", metavar="USER", help="Owner (default: $USER).")
 @click.option("--count", type=click.IntRange(min=1), default=1, help="N identical jobs ID.0...")
 @click.option("--account", metavar="NAME", help="Slurm account.")
-@click.option("--partition", metavar="LIST", help="Slurm partition(s), comma-separated.")
+@click.option(
+    "--partition",
+    metavar="LIST",
+    help="Slurm partition(s), comma-separated; a job their limits hold back pends, or is "
+    "refused under priority.enforce_part_limits ANY or ALL.",
+)
 @click.option("--qos", metavar="NAME", help="Slurm QOS.")
 @click.option(
     "--cpus",
@@ -375,7 +380,7 @@ class _NegativeValueCommand(click.Command):
     "--slurm",
     is_flag=True,
     help="Set the Slurm admin priority (scontrol update job priority=VALUE) instead of "
-    "HTCondor's JobPrio; 0 holds the job.",
+    "HTCondor's JobPrio: 0 (holds the job) to 4294967293.",
 )
 @dry_run_option
 @common_options

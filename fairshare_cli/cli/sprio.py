@@ -97,16 +97,18 @@ def _jobs_in(path: str) -> int:
     is_flag=False,
     flag_value=BARE_JOBS,
     metavar="[LIST]",
-    help="Only these job ids (alone: every job, as sprio -j).",
+    help="Only these job ids (comma list; alone: every job, as sprio -j).",
 )
-@click.option("-u", "--user", "users", multiple=True, metavar="LIST", help="Only these users.")
+@click.option(
+    "-u", "--user", "users", multiple=True, metavar="LIST", help="Only these users (comma list)."
+)
 @click.option(
     "-p",
     "--partition",
     "partitions",
     multiple=True,
     metavar="LIST",
-    help="Only rows in these partitions.",
+    help="Only rows in these partitions (comma list).",
 )
 @click.option(
     "-S", "--sort", "sort", default=None, metavar="KEYS", help="Sort keys, e.g. -Y,i (-S)."

@@ -79,9 +79,15 @@ def invoking_user() -> str | None:
 )
 @click.option("-l", "--long", "long_", is_flag=True, help="Long listing (-l).")
 @click.option(
-    "-A", "--accounts", multiple=True, metavar="LIST", help="Only these accounts (comma list)."
+    "-A",
+    "--accounts",
+    multiple=True,
+    metavar="LIST",
+    help="Only these accounts (comma list; any case).",
 )
-@click.option("-u", "--users", multiple=True, metavar="LIST", help="These users (comma list).")
+@click.option(
+    "-u", "--users", multiple=True, metavar="LIST", help="These users (comma list; any case)."
+)
 @click.option("-U", "--Users", "users_only", is_flag=True, help="User rows only (-U).")
 @click.option("-p", "--parsable", is_flag=True, help="'|' after every field (-p).")
 @click.option("-P", "--parsable2", is_flag=True, help="'|' between fields (-P).")

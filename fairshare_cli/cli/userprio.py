@@ -178,9 +178,10 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
       fs userprio --all --allusers
       fs userprio alice --json
       fs userprio -getreslist group_physics.frank --config sample_configs/pool.toml
-    Rows: submitters (and groups) used in the last 24 hours, best priority first;
-    while the state holds a queue, only submitters with jobs in it (as the collector's
-    Accounting ads that plain condor_userprio reads: --allusers lists every record).
+    Rows: submitters (and groups) used in the last 24 hours, best priority first; while
+    the state holds a queue, only those with jobs in it (the collector's Accounting ads
+    that plain condor_userprio reads; --allusers: every record). NAME... narrows these
+    rows; --allusers and --negotiator ignore names, as condor_userprio 25.0 does.
 
     condor_userprio's own spellings work too: single-dash options and their unique
     prefixes (-allusers, -all, -usage, -priority, -quotas, -surplus, -hier, -flat,

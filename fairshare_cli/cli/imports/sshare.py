@@ -33,7 +33,8 @@ from fairshare_cli.cli.options import (
     metavar="CONFIG",
     type=click.Path(dir_okay=False),
     callback=output_file("config file", writable=False),
-    help="Also merge the account tree (parents, RawShares) into this pool config.",
+    help="Also merge the account tree (parents, RawShares) into this pool config "
+    "(made if missing, with defaults = current).",
 )
 @click.option("--replace", is_flag=True, help="With --into: overwrite differing values.")
 @dry_run_option
