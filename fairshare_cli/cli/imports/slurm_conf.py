@@ -23,12 +23,13 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     AccountingStorageEnforce, EnforcePartLimits and ClusterName become [priority]
     and [pool] keys, NodeName lines [[machines]], PartitionName lines
     [partitions]. Other keys are counted as ignored (-v lists them); a file with none of
-    these is refused.
+    these is refused. Also reads 'scontrol show config' output (its knobs) and
+    'scontrol show partition' output (its partitions; their nodes come from slurm.conf).
     """
     from fairshare_cli.io.importers.slurm_conf import read_slurm_conf
     from fairshare_cli.io.inputs import spooled
 
-    with spooled(file) as path:  # (read twice: its first line tells scontrol show config)
+    with spooled(file) as path:  # (read twice: its first lines tell scontrol output)
         conf = read_slurm_conf(path, file)
     summary = (
         f"{file}: {len(conf.knobs)} knob{'s' if len(conf.knobs) != 1 else ''}, "

@@ -59,7 +59,7 @@ from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.operations.node_fit import NodeFit, node_cpus
 from fairshare_cli.core.operations.sim_row import JobStart, SimRow
 from fairshare_cli.core.operations.slurm_pending import PendingJobs, Record, Score
-from fairshare_cli.core.operations.slurm_series import SlurmSeries
+from fairshare_cli.core.operations.slurm_series import SlurmSeries, of_association
 from fairshare_cli.core.slurm.factors import running_qos
 from fairshare_cli.core.slurm.node_space import Node, NodeSpace, Reservation, free_during
 
@@ -127,11 +127,11 @@ class SlurmSim:
         self.last_backfill: float | None = None  # when the last backfill pass ran
         self.starts: list[JobStart] = []  # jobs started here (fs sweep's waits)
         self.finished = 0  # jobs ended here
-        #: what the rows count, kept as jobs start and end: CPUs in use per user and in
-        #: all, pending jobs per user and in all
-        self.cpus_of: dict[str, int] = {}
+        #: what the rows count, kept as jobs start and end: CPUs in use per (user, account)
+        #: and in all, pending jobs per (user, account) and in all
+        self.cpus_of: dict[tuple[str, str | None], int] = {}
         self.in_use = 0
-        self.waiting: dict[str, int] = {}
+        self.waiting: dict[tuple[str, str | None], int] = {}
         self.waiting_total = 0
         for item in queue:
             batch = item if isinstance(item, JobBatch) else JobBatch(item)
@@ -147,8 +147,8 @@ class SlurmSim:
                     self._place(job, nodes, began, queued=True)
 
     def _count_waiting(self, job: Job, count: int) -> None:
-        user = job.owner.split("@", 1)[0]
-        self.waiting[user] = self.waiting.get(user, 0) + count
+        key = (job.owner.split("@", 1)[0], job.account)
+        self.waiting[key] = self.waiting.get(key, 0) + count
         self.waiting_total += count
 
     def _submitted(self, job: Job) -> float:
@@ -197,7 +197,8 @@ class SlurmSim:
             self.space.changed(node)
         name = job.owner.split("@", 1)[0]
         self.running[job.id] = _Running(job, [(n, per) for n in nodes], end, name)
-        self.cpus_of[name] = self.cpus_of.get(name, 0) + job.request_cpus
+        key = (name, job.account)
+        self.cpus_of[key] = self.cpus_of.get(key, 0) + job.request_cpus
         self.in_use += per * len(nodes)
         if end is not None:
             heapq.heappush(self.ends, (end, job.id))
@@ -219,7 +220,7 @@ class SlurmSim:
                 del node.planned[job_id]
                 self.in_use -= per
                 self.space.changed(node)
-            self.cpus_of[run.name] -= run.job.request_cpus
+            self.cpus_of[run.name, run.job.account] -= run.job.request_cpus
             self.series.end(job_id, end)
 
     def submit_due(self, t: float) -> None:
@@ -445,14 +446,14 @@ class SlurmSim:
         """Per user association: fair-share factor, CPUs in use, pending jobs; then the
         cluster: CPUs in use, CPUs, pending jobs."""
         factors = self.series.factors(t)
+        _, tree = self.series.tree(t)
         cpus, waiting = self.cpus_of, self.waiting
         out = []
         for name, factor in sorted(factors.items()):
-            user = name.split(" (", 1)[0]
             out.append(
                 SimRow(
-                    t, "slurm_user", name, float(cpus.get(user, 0)),
-                    fairshare=factor, pending=waiting.get(user, 0),
+                    t, "slurm_user", name, float(of_association(cpus, name, tree)),
+                    fairshare=factor, pending=of_association(waiting, name, tree),
                 )
             )  # fmt: skip
         in_use = float(self.in_use)

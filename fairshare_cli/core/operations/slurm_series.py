@@ -139,3 +139,19 @@ def slurm_series_of(config: Config, section: Any) -> SlurmSeries | None:
     """The Slurm series of a simulation on top of the state's ``slurm`` section, or None
     when the config has no accounts."""
     return SlurmSeries(config, section) if config.accounts else None
+
+
+def of_association(counts: dict[tuple[str, str | None], int], name: str, tree: Any) -> int:
+    """What ``counts`` (by user and job account) holds for one user association's row:
+    ``user`` (the user's only association) or ``user (account)``, whose count takes the
+    jobs naming that account and, for the user's first association, those naming none
+    (slurmctld gives such a job the user's default account)."""
+    user, _, account = name.partition(" (")
+    if not account:
+        return sum(n for (u, _), n in counts.items() if u == user)
+    account = account[:-1]
+    first = tree.user_assoc(user, None)
+    default = first is not None and first.account == account
+    return sum(
+        n for (u, a), n in counts.items() if u == user and (a == account or (a is None and default))
+    )

@@ -1,5 +1,5 @@
 """``fs import slurm-conf``: slurm.conf (and its ``include`` files), or ``scontrol show
-config`` output, as a config fragment.
+config`` or ``scontrol show partition`` output, as a config fragment.
 
 Read as Slurm's ``parse_config.c`` reads it: everything after an unescaped ``#`` is a
 comment, a line ending in an odd number of backslashes continues on the next, ``\\#`` is a
@@ -172,6 +172,8 @@ def read_slurm_conf(path: str, label: str | None = None) -> SlurmConf:
     out = SlurmConf()
     if _is_show_config(path, label):
         return _show_config(path, label, out)
+    if _is_show_partition(path, label):
+        return _show_partition(path, label, out)
     nodes: dict[str, _Node] = {}
     node_default: dict[str, str] = {}
     part_default: dict[str, str] = {}
@@ -221,6 +223,47 @@ def _is_show_config(path: str, label: str) -> bool:
         if line.strip():
             return line.startswith(_SHOW_CONFIG)
     return False
+
+
+def _is_show_partition(path: str, label: str) -> bool:
+    """Whether the file is ``scontrol show partition`` output: its command line, or a
+    ``PartitionName=NAME`` line alone with the partition's fields on indented lines after."""
+    if path == "-":
+        return False
+    lines = [line for _, line in text_lines(path, label, "slurm.conf text") if line.strip()]
+    if lines and lines[0].startswith("$ scontrol show part"):
+        return True
+    head = re.fullmatch(r"PartitionName=\S+\s*", lines[0]) if lines else None
+    return head is not None and len(lines) > 1 and lines[1][:1].isspace()
+
+
+def _show_partition(path: str, label: str, out: SlurmConf) -> SlurmConf:
+    """``scontrol show partition``: a ``PartitionName=`` line and indented lines of its
+    fields, read as one slurm.conf partition line; ``Nodes=`` is left out (it names nodes
+    this output does not describe: slurm.conf's ``NodeName`` lines do).
+
+    Raises:
+        InputError: a line outside a partition, or a bad value, naming ``FILE:LINE``.
+    """
+    blocks: list[tuple[str, list[str]]] = []
+    for number, line in text_lines(path, label, "scontrol show partition output"):
+        if not line.strip() or is_prompt(line):
+            continue
+        if line[:1].isspace() and blocks:
+            blocks[-1][1].append(line)
+        elif line.startswith("PartitionName="):
+            blocks.append((f"{label}:{number}", [line]))
+        else:
+            raise InputError(f"{label}:{number}: expected PartitionName= or its indented fields")
+    partitions: dict[str, dict[str, Any]] = {}
+    for where, lines in blocks:
+        kv = [(k, v) for k, v in pairs(" ".join(lines), where) if k.lower() != "nodes"]
+        _partition_line(kv, where, partitions, {}, {})
+    if not partitions:
+        raise InputError(f"{label}: no PartitionName; expected 'scontrol show partition'")
+    out.fragment["partitions"] = partitions
+    out.partitions = len(partitions)
+    return out
 
 
 def _show_config(path: str, label: str, out: SlurmConf) -> SlurmConf:

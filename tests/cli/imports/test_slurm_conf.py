@@ -239,3 +239,51 @@ def test_partition_max_and_min_nodes(tmp_path: Path, run: Callable[..., Any]) ->
     assert result.stderr == (
         f'fs: error: {conf}:2: MaxNodes: expected a whole number, got "many"\n'
     )
+
+
+@pytest.mark.parametrize(
+    ("capture", "conf"),
+    [
+        pytest.param(
+            "slurm-26.05/ft4_t2_idle", "slurm-26.05/config/slurm.conf.fairtree", id="26.05"
+        ),
+        pytest.param("slurm-22.05/ft2_idle", "slurm-22.05/config/slurm.conf.fairtree", id="22.05"),
+    ],
+)
+@pytest.mark.parametrize("prompt", [True, False], ids=["transcript", "saved-output"])
+def test_scontrol_show_partition_gives_what_slurm_conf_gives(
+    tmp_path: Path, run: Callable[..., Any], capture: str, conf: str, prompt: bool
+) -> None:
+    """``scontrol show partition`` (a ``PartitionName=`` line, then the partition's fields
+    on indented lines) into a new config gives the partitions slurm.conf gives: batch the
+    default, express ``PriorityJobFactor=4`` (both captures print so), ``MaxTime=UNLIMITED``.
+    fs read each indented line as a line of its own, of no partition: express got factor
+    1 and batch was not the default, with no word said; with the command line kept
+    (``$ scontrol show partition``) it refused the file (``got "$"``)."""
+    from fairshare_cli.io.toml import loads
+
+    dump = FIXTURES / capture / "scontrol_show_partition.txt"
+    if not prompt:
+        dump = tmp_path / "partitions.txt"
+        dump.write_text(
+            (FIXTURES / capture / "scontrol_show_partition.txt").read_text().split("\n", 1)[1]
+        )
+    shown, written = tmp_path / "new.toml", tmp_path / "conf.toml"
+    res = run("import", "slurm-conf", str(dump), "--into", str(shown))
+    assert res.exit_code == 0, res.stderr
+    assert "0 knobs, 0 nodes, 2 partitions (6 added, 0 replaced, 0 unchanged)" in res.stderr
+    assert run("import", "slurm-conf", str(FIXTURES / conf), "--into", str(written)).exit_code == 0
+    ours = loads(shown.read_text())["partitions"]
+    assert ours == loads(written.read_text())["partitions"]
+    assert ours["express"]["priority_job_factor"] == 4 and ours["batch"]["default"] is True
+    res = run("import", "slurm-conf", str(dump), "--into", str(written))
+    assert "(0 added, 0 replaced, 6 unchanged)" in res.stderr
+
+
+def test_scontrol_show_partition_with_a_stray_line_is_refused(refuse_dump: Refuse) -> None:
+    refuse_dump(
+        "slurm-conf",
+        "PartitionName=x\n   Default=YES\nFoo=1\n",
+        ":3: expected PartitionName= or its indented fields",
+        into=True,
+    )
