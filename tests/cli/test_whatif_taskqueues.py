@@ -23,7 +23,7 @@ job_sharing = true
 
 
 def _jobs(tmp_path: Path) -> Path:
-    """alice 1000 s (segment 3600, TQ 1), alice 200000 s (259200, TQ 2), bob 1000 s (TQ 3)."""
+    """alice 1000 s (segment 1800, TQ 1), alice 200000 s (259200, TQ 2), bob 1000 s (TQ 3)."""
     jobs = [
         {"id": "1", "owner": "alice", "dirac_group": "lhcb_user",
          "dirac_requirements": {"cpu_time": 1000}},
@@ -76,12 +76,51 @@ def test_merged_queues_leave_and_the_others_keep_their_figures(
 
 
 def test_unchanged_queues_are_no_differences(tmp_path: Path, run: Callable[..., Any]) -> None:
-    """Queues with the same jobs on both sides compare as the same rows."""
+    """Queues with the same jobs and segments on both sides compare as the same rows (the
+    default segments put 1000 s in 1800 and 200000 s in 259200, as these do)."""
     config = tmp_path / "pool.toml"
     config.write_text(CONFIG, encoding="utf-8")
     result = run(
-        "whatif", "--set", "dirac.cpu_segments=[360, 3600, 259200]", "taskqueues",
+        "whatif", "--set", "dirac.cpu_segments=[360, 1800, 3600, 259200]", "taskqueues",
         "--jobs-file", str(_jobs(tmp_path)), "--config", str(config), "--now", NOW,
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr
     assert result.stdout.strip().endswith("no differences")
+
+
+def test_a_changed_cpu_segment_is_a_difference(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fs whatif --set dirac.job_description.default_cpu_time=3000 taskqueues`` said "no
+    differences" while ``fs taskqueues`` under that config puts alice's job (no CPU time
+    given, so DefaultCPUTime) in the 3600 s segment instead of 86400 s: only the priorities
+    were compared. Now the CPU segment is compared too (``CPUTime``,
+    ``requirements.cpu_time`` in --json); her priority stays 1000 (her entity's only queue),
+    bob's 1000 s job stays in 1800 (DIRAC's default segments 360, 1800, 3600, ...).
+    """
+    config = tmp_path / "pool.toml"
+    config.write_text(CONFIG, encoding="utf-8")
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(
+        json.dumps([
+            {"id": "1", "owner": "alice", "dirac_group": "lhcb_user"},
+            {"id": "2", "owner": "bob", "dirac_group": "lhcb_prod",
+             "dirac_requirements": {"cpu_time": 1000}},
+        ]),
+        encoding="utf-8",
+    )  # fmt: skip
+    line = [
+        "whatif", "--set", "dirac.job_description.default_cpu_time=3000", "taskqueues",
+        "--jobs-file", str(jobs), "--config", str(config), "--now", NOW,
+    ]  # fmt: skip
+    result = run(*line)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[1].split()[-1] == "CPUTime"
+    cells = [c.strip() for c in lines[3].split("│")]
+    assert cells == ["1", "alice", "lhcb_user", "1", "86400 -> 3600"]
+    assert [c.strip() for c in lines[4].split("│")][-1] == "1800"
+    assert lines[-1] == "1 rows changed, 0 moved, 0 appeared, 0 left (1 changes)"
+    doc = json.loads(run(*line, "--json").stdout)
+    assert doc["changes"] == [
+        {"key": "alice/lhcb_user/1.1", "field": "requirements.cpu_time",
+         "before": 86400, "after": 3600},
+    ]  # fmt: skip

@@ -45,7 +45,9 @@ VIEWS: dict[str, ViewSpec] = {
             *("static_quota", "dynamic_quota", "accept_surplus"),  # (the config's, printed)
         ),
     ),
-    "taskqueues": ViewSpec(("tq_id",), ("priority", "share", "correction", "p_first")),
+    "taskqueues": ViewSpec(
+        ("tq_id",), ("priority", "share", "correction", "p_first", "requirements.cpu_time")
+    ),
     "negotiate": ViewSpec(
         ("name",),
         ("effective_priority", "share", "limit", "matched"),
@@ -154,6 +156,14 @@ def row_key(spec: ViewSpec, row: Row) -> str:
     return "/".join(str(row[k]) for k in spec.key if row.get(k) is not None)
 
 
+def figure_of(row: Row | None, name: str) -> Any:
+    """A row's figure; a dotted name reads inside an object (``requirements.cpu_time``)."""
+    value: Any = row
+    for part in name.split("."):
+        value = value.get(part) if isinstance(value, Mapping) else None
+    return value
+
+
 def row_keys(view: str, rows: Sequence[Row]) -> list[str]:
     """Each row's key (:func:`row_key`); task queues by what they hold, not by TQId.
 
@@ -223,8 +233,7 @@ def compare(
             changed.add("rank")
             changes.append(Change(key, "rank", rb, ra))
         for name in spec.figures:
-            vb = None if b is None else b.get(name)
-            va = None if a is None else a.get(name)
+            vb, va = figure_of(b, name), figure_of(a, name)
             if not same(vb, va):
                 changed.add(name)
                 changes.append(Change(key, name, vb, va))
