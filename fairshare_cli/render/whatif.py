@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from fairshare_cli.core.operations.whatif import Compared, WhatifDiff
+from fairshare_cli.core.operations.whatif import Compared, WhatifDiff, figure_of
 from fairshare_cli.render.fit import FitTable, fit_console
 
 #: Short column headings, so that the table fits a terminal.
@@ -68,6 +68,7 @@ VIEW_COLUMNS = {
             ("share", "Share%", 100.0),
             ("correction", "Correction", 1.0),
             ("p_first", "First%", 100.0),
+            ("requirements.cpu_time", "CPUTime", 1.0),
         ),
     ),
 }
@@ -108,8 +109,8 @@ def _scaled(value: Any, scale: float) -> Any:
 
 def cell(row: Compared, name: str, scale: float = 1.0) -> str:
     """``before -> after`` when the figure changed, else the value (times ``scale``)."""
-    before = None if row.before is None else _scaled(row.before.get(name), scale)
-    after = None if row.after is None else _scaled(row.after.get(name), scale)
+    before = None if row.before is None else _scaled(figure_of(row.before, name), scale)
+    after = None if row.after is None else _scaled(figure_of(row.after, name), scale)
     if name not in row.changed:
         return figure_text(after if row.after is not None else before)
     return f"{figure_text(before, after)} -> {figure_text(after, before)}"

@@ -7,6 +7,7 @@ too. Rows only before have left, rows only after have appeared.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -44,7 +45,9 @@ VIEWS: dict[str, ViewSpec] = {
             *("static_quota", "dynamic_quota", "accept_surplus"),  # (the config's, printed)
         ),
     ),
-    "taskqueues": ViewSpec(("tq_id",), ("priority", "share", "correction", "p_first")),
+    "taskqueues": ViewSpec(
+        ("tq_id",), ("priority", "share", "correction", "p_first", "requirements.cpu_time")
+    ),
     "negotiate": ViewSpec(
         ("name",),
         ("effective_priority", "share", "limit", "matched"),
@@ -153,6 +156,42 @@ def row_key(spec: ViewSpec, row: Row) -> str:
     return "/".join(str(row[k]) for k in spec.key if row.get(k) is not None)
 
 
+def figure_of(row: Row | None, name: str) -> Any:
+    """A row's figure; a dotted name reads inside an object (``requirements.cpu_time``)."""
+    value: Any = row
+    for part in name.split("."):
+        value = value.get(part) if isinstance(value, Mapping) else None
+    return value
+
+
+def row_keys(view: str, rows: Sequence[Row]) -> list[str]:
+    """Each row's key (:func:`row_key`); task queues by what they hold, not by TQId.
+
+    A task queue's id only counts queues in creation order, so a changed CPU segment list
+    (queues merged or split) gives other queues the same ids. A queue is keyed instead by
+    its owner and group, the place of its other requirements (all but ``cpu_time``) among
+    that owner's and group's queues, and its place among queues of those same requirements,
+    each in creation order: ``alice/lhcb_user/1.2`` is alice's second queue in
+    ``lhcb_user`` of her first requirements. Queues that merge keep the first one's key.
+    """
+    spec = VIEWS[view]
+    if view != "taskqueues":
+        return [row_key(spec, r) for r in rows]
+    places: dict[tuple[str, str], dict[str, int]] = {}
+    seen: dict[tuple[str, str, str], int] = {}
+    keys: list[str] = []
+    for row in rows:
+        entity = (str(row.get("owner")), str(row.get("group")))
+        other = {k: v for k, v in (row.get("requirements") or {}).items() if k != "cpu_time"}
+        text = json.dumps(other, sort_keys=True)
+        by_text = places.setdefault(entity, {})
+        place = by_text.setdefault(text, len(by_text) + 1)
+        same = (entity[0], entity[1], text)
+        nth = seen[same] = seen.get(same, 0) + 1
+        keys.append(f"{entity[0]}/{entity[1]}/{place}.{nth}")
+    return keys
+
+
 #: Floats this close (relative) are the same figure: a history replayed sums the same
 #: charges in another order than the stored usage was summed (the sample state's Slurm
 #: usage and its history replayed differ by 4e-15), which no view prints.
@@ -178,10 +217,11 @@ def compare(
     Rows come in the after view's order, then rows that left in the before view's order.
     """
     spec = VIEWS[view]
-    rank_before = {row_key(spec, r): i + 1 for i, r in enumerate(before)}
-    rank_after = {row_key(spec, r): i + 1 for i, r in enumerate(after)}
-    by_before = {row_key(spec, r): r for r in before}
-    by_after = {row_key(spec, r): r for r in after}
+    keys_before, keys_after = row_keys(view, before), row_keys(view, after)
+    rank_before = {k: i + 1 for i, k in enumerate(keys_before)}
+    rank_after = {k: i + 1 for i, k in enumerate(keys_after)}
+    by_before = dict(zip(keys_before, before, strict=True))
+    by_after = dict(zip(keys_after, after, strict=True))
     order = list(by_after) + [k for k in by_before if k not in by_after]
     rows: list[Compared] = []
     changes: list[Change] = []
@@ -193,8 +233,7 @@ def compare(
             changed.add("rank")
             changes.append(Change(key, "rank", rb, ra))
         for name in spec.figures:
-            vb = None if b is None else b.get(name)
-            va = None if a is None else a.get(name)
+            vb, va = figure_of(b, name), figure_of(a, name)
             if not same(vb, va):
                 changed.add(name)
                 changes.append(Change(key, name, vb, va))
