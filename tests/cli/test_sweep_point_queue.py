@@ -10,12 +10,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import FIXTURES
+from tests.cli.test_condor_fixtures import import_pool
 
-CAPTURE = FIXTURES / "htcondor-25.0" / "flat_users"
 SPEC = """\
-config = "htc.toml"
-state = "htc.json"
+config = "pool.toml"
+state = "state.json"
 now = "2026-11-23T18:25:33Z"
 until = "3:00:00"
 cycle = "300"
@@ -26,25 +25,11 @@ values = [4, 8]
 """
 
 
-def _imported_pool(tmp_path: Path, run: Callable[..., Any]) -> None:
-    """The 25.0 captures imported into htc.toml (new) and htc.json, as docs/htcondor.md."""
-    cfg, state = tmp_path / "htc.toml", tmp_path / "htc.json"
-    at = f"--state {state} --now 2026-11-23T18:25:33Z"
-    for line in [
-        f"import condor-config {CAPTURE / 'condor_config'} --into {cfg}",
-        f"import condor-status {CAPTURE / 'condor_status.json'} --into {cfg} {at}",
-        f"import condor-q {CAPTURE / 'condor_q.json'} --config {cfg} {at}",
-        f"import condor-userprio {CAPTURE / 'condor_userprio.long_allusers.txt'} --config {cfg} {at}",
-    ]:
-        result = run(*shlex.split(line))
-        assert result.exit_code == 0, result.stderr
-
-
 def test_a_spec_without_a_workload_runs_the_queue(tmp_path: Path, run: Callable[..., Any]) -> None:
     """``fs sweep SPEC --out DIR`` on the imported pool: two points and the base. Point 0
     is the config's own quota (4), so its figures are the base's; the queue's jobs carry
     no run_time (condor_q does not say when a job ends), so none finishes."""
-    _imported_pool(tmp_path, run)
+    import_pool(tmp_path, run)  # (pool.toml and state.json, as docs/htcondor.md)
     spec = tmp_path / "sweep.toml"
     spec.write_text(SPEC, encoding="utf-8")
     result = run(*shlex.split(f"sweep {spec} --out {tmp_path / 'runs'}"))
@@ -61,9 +46,9 @@ def test_a_spec_without_a_workload_and_an_empty_queue_is_refused(
 ) -> None:
     """``fs sweep SPEC --out DIR`` with a state that holds no job: one line, exit 2, no
     folder."""
-    _imported_pool(tmp_path, run)
+    import_pool(tmp_path, run)  # (pool.toml and state.json, as docs/htcondor.md)
     spec = tmp_path / "sweep.toml"
-    spec.write_text(SPEC.replace('"htc.json"', '"none.json"'), encoding="utf-8")
+    spec.write_text(SPEC.replace('"state.json"', '"none.json"'), encoding="utf-8")
     result = run(*shlex.split(f"sweep {spec} --out {tmp_path / 'runs'}"))
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
