@@ -50,7 +50,7 @@ def make_manifest(spec_path: Path, spec: SweepSpec, clock: float) -> dict[str, A
             "config": resolve(spec.config),
             "state": None if spec.state is None else resolve(spec.state),
             "history": None if spec.history is None else resolve(spec.history),
-            "workload": resolve(spec.workload),
+            "workload": None if spec.workload is None else resolve(spec.workload),
             "now": now,
             "until": spec.until,
             "cycle": spec.cycle,
@@ -66,7 +66,8 @@ def make_manifest(spec_path: Path, spec: SweepSpec, clock: float) -> dict[str, A
 
 
 def _check_points(manifest: dict[str, Any], label: str) -> None:
-    """Every point's config loads; the workload reads.
+    """Every point's config loads; the workload reads (without one, the state's queue
+    holds jobs).
 
     Raises:
         FairshareError: the first that does not.
@@ -76,7 +77,10 @@ def _check_points(manifest: dict[str, Any], label: str) -> None:
     from fairshare_cli.io.jobs import load_job_batches
 
     spec = manifest["spec"]
-    load_job_batches(spec["workload"], label=spec["workload"])
+    if spec["workload"] is not None:
+        load_job_batches(spec["workload"], label=spec["workload"])
+    else:  # each point runs the state's queue, as fs simulate without --workload
+        _check_queue(spec, label)
     cpath = Path(spec["config"])
     for index, overrides in enumerate(manifest["points"]):
         try:
@@ -84,6 +88,24 @@ def _check_points(manifest: dict[str, Any], label: str) -> None:
         except FairshareError as exc:
             keys = ", ".join(f"{k}={v!r}" for k, v in overrides.items())
             raise type(exc)(f"{label}: point {index} ({keys}): {exc}") from None
+
+
+def _check_queue(spec: dict[str, Any], label: str) -> None:
+    """The state a spec without a workload starts from has jobs in its queue.
+
+    Raises:
+        FairshareError: an unreadable state, or an empty queue.
+    """
+    from fairshare_cli.cli.context import GlobalOptions, load_env
+    from fairshare_cli.errors import InputError
+
+    opts = GlobalOptions(spec["config"], spec["state"], repr(float(spec["now"])))
+    env = load_env(opts)
+    if not env.state.section("jobs"):
+        raise InputError(
+            f"{label}: no workload, and the queue of state file {env.state_path} is empty: "
+            "nothing to simulate; name a workload (docs/sweep.md)"
+        )
 
 
 def run_point(manifest: dict[str, Any], index: int) -> dict[str, Any]:

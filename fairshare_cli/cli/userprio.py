@@ -221,12 +221,12 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         return
     cols = columns(view, params)
     if names and not view.total_records:  # the collector sent no ad: ProcessInfo prints none
-        for line in _footer(view, records, jobs, env, query, inside):
+        for line in _footer(view, records, jobs, env, query, inside, _groups_only(cols)):
             click.echo(f"fs: note: {line}", err=True)
         return
     click.echo(render_userprio(view, cols, shown_at), nl=False)
     # (on stderr, right under the table: stdout stays condor_userprio's, line for line)
-    for line in _footer(view, records, jobs, env, query, inside):
+    for line in _footer(view, records, jobs, env, query, inside, _groups_only(cols)):
         click.echo(f"fs: note: {line}", err=True)
 
 
@@ -283,16 +283,18 @@ def _footer(
     env: Env,
     query: UserprioQuery,
     inside: Mapping[str, list[str]],
+    groups_only: bool,
 ) -> list[str]:
     """Notes under the table saying what it shows differently from what was asked or
     from the records: names found inside groups, and submitters with usage that are not
     listed because none of their jobs is in the queue (their usage is in their group's
-    row), as condor_userprio leaves them out, silently."""
+    row), as condor_userprio leaves them out, silently; not for a table of group rows
+    only (``-quotas`` alone), which lists no submitter whatever the filter."""
     lines = [f"{name} is shown as {' and '.join(found)}" for name, found in inside.items()]
     lines.extend(_groups_left_out(view))
     if query.names and view.cutoff is not None:
         lines.extend(named_left_out(view, records, query))
-    if query.names or query.negotiator_ad or not jobs or view.cutoff is None:
+    if query.names or query.negotiator_ad or not jobs or view.cutoff is None or groups_only:
         return lines
     from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, submitter_name
 
@@ -317,6 +319,13 @@ def _footer(
             f"usage but no job in the queue ({some}){where}; --allusers lists them"
         )
     return lines
+
+
+def _groups_only(cols: Sequence[str]) -> bool:
+    """The table has group columns only (``-quotas`` alone): it prints group rows only."""
+    from fairshare_cli.render.userprio import GROUP_ONLY
+
+    return bool(cols) and all(k in GROUP_ONLY for k in cols)
 
 
 def _groups_left_out(view: UserprioView) -> list[str]:

@@ -20,7 +20,6 @@ cut-off counts from the clock. ``fs userprio`` does the same while the dump is i
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -87,8 +86,9 @@ def records_from_ads(
     """The accountant with each dumped record replacing the stored one.
 
     The real priority is the stored effective priority over the record's factor (the ad's,
-    else the one the config gives, as ``Accountant::GetPriorityFactor`` would); the factor
-    is kept as an explicit one only where it differs from what the config gives. A factor
+    else the one the config gives, as ``Accountant::GetPriorityFactor`` would), and the record
+    stores that factor: every record the dump shows has had its factor read, and that first
+    read stored it, so later factor knobs leave it alone (:func:`acct.store_factors`). A factor
     below 1 is no record's (``SetPriorityFactor`` stores 1 in its place): the negotiator's
     ad gives a group ``GROUP_PRIO_FACTOR_<g>`` as configured (``ReportGroups``), so the
     record holds 1. Records not in the dump stay as they were.
@@ -104,7 +104,6 @@ def records_from_ads(
         fresh = acct.CustomerRecord(name=ad.name, is_group=ad.is_group)
         implied = acct.priority_factor(fresh, config, tree)
         factor = max(ad.priority_factor, acct.MIN_FACTOR) if ad.priority_factor > 0 else implied
-        explicit = None if math.isclose(factor, implied, rel_tol=1e-12) else factor
         hier = ad.hier_weighted_resources_used
         if hier is None or not ad.is_group or ad.name == acct.ROOT_GROUP:
             hier = 0.0
@@ -112,7 +111,7 @@ def records_from_ads(
             fresh,
             priority=ad.priority / factor,
             last_update=last_update,
-            priority_factor=explicit,
+            priority_factor=factor,
             resources_used=ad.resources_used,
             weighted_resources_used=ad.weighted_resources_used,
             hier_weighted_resources_used=hier,

@@ -52,10 +52,10 @@ class SweepSpec:
     ``now`` None means the clock, read once when the sweep starts."""
 
     config: str
-    workload: str
     until: str
     cycle: str
     axes: tuple[Axis, ...]
+    workload: str | None = None
     state: str | None = None
     history: str | None = None
     now: str | None = None
@@ -88,7 +88,7 @@ def spec_from_toml(data: Mapping[str, Any], label: str) -> SweepSpec:
         seen.add(axis.key)
     spec = SweepSpec(
         config=data["config"],
-        workload=data["workload"],
+        workload=data.get("workload"),
         until=str(data.get("until", "1-0")),
         cycle=str(data.get("cycle", "60")),
         axes=axes,
@@ -154,7 +154,7 @@ def _check_keys(data: Mapping[str, Any], label: str) -> None:
             raise InputError(f"{label}: unknown key '{key}'{did_you_mean(key, SPEC_KEYS)}")
         if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
             raise InputError(f"{label}: '{key}' has the wrong type ({_type_name(value)})")
-    for key in ("config", "workload", "axis"):
+    for key in ("config", "axis"):
         if key not in data:
             raise InputError(f"{label}: '{key}' is missing (see docs/sweep.md)")
     for key in ("config", "state", "workload", "history"):

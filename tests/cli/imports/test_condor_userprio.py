@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
+import json
+import shlex
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.cli.imports.conftest import GARBAGE, OTHER_DUMPS, Refuse
+from tests.cli.imports.conftest import GARBAGE, HTCONDOR, OTHER_DUMPS, Refuse
 
 
 @pytest.mark.parametrize(
@@ -34,3 +38,43 @@ def test_what_is_not_condor_userprio_output_is_refused(
     refuse_dump: Refuse, content: str | Path, expected: str
 ) -> None:
     refuse_dump("condor-userprio", content, expected)
+
+
+def test_imported_records_keep_their_factors_when_the_default_changes(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """The real pool's records all store their factor (``Accountant::GetPriorityFactor``
+    writes it at its first read, and the negotiator read each one to make the ad), so a new
+    ``DEFAULT_PRIO_FACTOR`` reaches none of them. ``fs import condor-userprio`` stored only
+    the factors that differ from the config's (ann's 2000), so
+    ``fs whatif --set accountant.default_prio_factor=500 userprio`` halved dan's
+    effective priority (847.69 -> 423.84) and cat's and ben's, where HTCondor keeps them.
+    Now every imported record stores its factor: no differences; --rederive-factors
+    still gives 0.847686 x 500 = 423.843 for dan (Priority8 = 847.686 over its 1000)."""
+    cfg, state = tmp_path / "htc.toml", tmp_path / "htc.json"
+    at = f"--config {cfg} --state {state} --now 2026-11-23T18:25:33Z"
+    lines = [
+        f"import condor-config {HTCONDOR / 'condor_config'} --into {cfg}",
+        f"import condor-userprio {HTCONDOR / 'condor_userprio.long_allusers.txt'} {at}",
+    ]
+    for line in lines:
+        assert run(*shlex.split(line)).exit_code == 0
+    whatif = "whatif --set accountant.default_prio_factor=500"
+    result = run(*shlex.split(f"{whatif} userprio {at}"))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.endswith("before -> after: no differences\n")
+    out = run(*shlex.split(f"{whatif} userprio --allusers --json {at}")).stdout
+    rows = json.loads(out)["after"]
+    factors = {r["name"]: r["priority_factor"] for r in rows if not r["is_group"]}
+    assert factors == {
+        "group_ops.ops@htc.test": 1000,
+        "dan@htc.test": 1000,
+        "cat@htc.test": 1000,
+        "ann@htc.test": 2000,
+        "ben@htc.test": 1000,
+        "zed@other.org": 1e7,
+        "nice-user.eve@htc.test": 1e7,
+    }
+    fresh = run(*shlex.split(f"{whatif} --rederive-factors userprio --allusers --json {at}")).stdout
+    dan = next(r for r in json.loads(fresh)["after"] if r["name"] == "dan@htc.test")
+    assert (dan["priority_factor"], dan["effective_priority"]) == (500, pytest.approx(423.843))

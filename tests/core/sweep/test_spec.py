@@ -43,7 +43,7 @@ def test_zip_puts_the_values_side_by_side() -> None:
         pytest.param(
             {**BASE, "axes": [HALF]}, "unknown key 'axes' (did you mean 'axis'?)", id="key"
         ),
-        pytest.param({"config": "c", "axis": [HALF]}, "'workload' is missing", id="missing"),
+        pytest.param({"workload": "w", "axis": [HALF]}, "'config' is missing", id="missing"),
         pytest.param(
             {**BASE, "until": True, "axis": [HALF]}, "'until' has the wrong type", id="type"
         ),
