@@ -44,7 +44,7 @@ def _run() -> int:
     """The command, its output flushed: its exit code."""
     import signal
 
-    from fairshare_cli.cli.interrupts import drop_held, hold, terminate
+    from fairshare_cli.cli.interrupts import drop_held, hold, let_in, terminate
 
     signal.signal(signal.SIGTERM, terminate)  # (stopped as by Ctrl-C: cleanups run)
     hold()  # (click reads the line and ends the command: the command lets them in)
@@ -61,7 +61,7 @@ def _run() -> int:
         code = 0
     if code:
         drop_held()  # (the command said why it failed: its one line stands)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})  # (one held: here)
+    let_in()  # (one held back comes here)
     try:
         if sys.stdout is not None:  # (None: started with its descriptor closed)
             sys.stdout.flush()

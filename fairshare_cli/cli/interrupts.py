@@ -6,10 +6,14 @@ with the same line."""
 from __future__ import annotations
 
 import contextlib
+import signal
 
 TYPE_CHECKING = False  # (typing is not imported before the command)
 if TYPE_CHECKING:
     from collections.abc import Iterator
+
+#: The signals that stop a command, held back outside it.
+STOPPING = frozenset({signal.SIGINT, signal.SIGTERM})
 
 #: The line of a command stopped by Ctrl-C (SIGINT), which exits with 128 + 2 as a shell's
 #: commands do. A file it was writing is the old one or the new one, whole.
@@ -27,8 +31,6 @@ class Terminated(KeyboardInterrupt):
 def terminate(signum: int, frame: object) -> None:
     """The SIGTERM handler ``fs`` installs: raise :class:`Terminated`; a second SIGTERM, during
     the cleanups, ends the process at once (the default)."""
-    import signal
-
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     raise Terminated()
 
@@ -60,18 +62,19 @@ def hold() -> None:
     command: while click reads the command line, and ends the command, it takes an
     interrupt for its own ("Aborted!", exit 1); and after the command, while Python
     ends, one killed the process (-15, -2) without a line."""
-    import signal
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
 
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+
+def let_in() -> set[int | signal.Signals]:
+    """Let Ctrl-C and SIGTERM in (one held back comes at once); the mask as it was."""
+    return signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)
 
 
 @contextlib.contextmanager
 def released() -> Iterator[None]:
     """Let Ctrl-C and SIGTERM in while the command runs (one held back comes at once), and
     hold them back again after it, as they were."""
-    import signal
-
-    kept = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+    kept = let_in()
     try:
         yield
     finally:
@@ -80,7 +83,5 @@ def released() -> Iterator[None]:
 
 def drop_held() -> None:
     """Forget a Ctrl-C or SIGTERM held back: the command has ended with its own line."""
-    import signal
-
-    while signal.sigtimedwait({signal.SIGINT, signal.SIGTERM}, 0) is not None:
+    while signal.sigtimedwait(STOPPING, 0) is not None:
         pass
