@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from fairshare_cli.core.htcondor import accountant as acct
+
 POOL = """
 [pool]
 uid_domain = "example.org"
@@ -53,6 +55,10 @@ def test_now_between_two_cycles_is_an_update(
       carol's slot to --now, 1.25γ + 2(1 - γ); then bob's alone: ·γ + (1 - γ) = 1.3106
       (1 + 0.25β = 1.1768 had its subtree held bob's slot alone from 12:10);
       540 + 600 + 240 + 150 = 1530 s = 0.425 h.
+
+    The replay keeps its numbers whole; the update at --now and the cycle at 12:15 each
+    store six decimals (``%f``), so each RUP at 12:15 is its value at --now (one γ step from
+    12:10), stored, then one more γ step, stored.
     """
     hist = tmp_path / "h.jsonl"
     hist.write_text(HISTORY)
@@ -68,11 +74,13 @@ def test_now_between_two_cycles_is_an_update(
     assert cycle.exit_code == 0, cycle.stderr
     out = run("userprio", "--allusers", "--json", *state, "--now", "2026-11-21T12:15:00Z")
     rows = {r["name"]: r for r in json.loads(out.stdout)}
-    beta, gamma = 0.5**0.5, 0.5**0.25
-    alice = (1 - 0.2 * beta - 0.3 * beta**2) * beta
-    root = (1.25 * gamma + 2 * (1 - gamma)) * gamma + (1 - gamma)
+    beta, gamma, stored = 0.5**0.5, 0.5**0.25, acct.as_stored
+    bob = stored(stored(0.75 * gamma + 1 - gamma) * gamma + 1 - gamma)
+    alice = stored(stored((1 - 0.2 * beta - 0.3 * beta**2) * gamma) * gamma)
+    root = stored(stored(1.25 * gamma + 2 * (1 - gamma)) * gamma + (1 - gamma))
+    assert (bob, alice, root) == (0.823223, 0.501041, 1.310567)
     want = {
-        "bob@example.org": (1 - 0.25 * beta, 0.25, "12:05:00", "12:15:00"),
+        "bob@example.org": (bob, 0.25, "12:05:00", "12:15:00"),
         "alice@example.org": (alice, 0.15, "12:05:00", "12:10:00"),
         "carol@example.org": (0.5, 0.025, "12:12:30", "12:12:30"),
         "<none>": (root, 0.425, "12:05:00", "12:15:00"),

@@ -336,16 +336,18 @@ def test_committed_pslot_match_is_charged_its_whole_weight_until_the_next_cycle(
     ``Accountant::AddMatch`` holds SlotWeight 16 (the partitionable slot's ad) until the
     next cycle; at LATER (600 s on) its ``UpdatePriorities`` charges 16 * 600 = 9600
     weighted seconds, P = 0.5*beta + 16*(1 - beta) with beta = 0.5**(600/86400)
-    (0.574430..., times the factor 1000 in ``Priority``). ``CheckMatches`` then holds the dynamic slot at its own 4, so 600 s
-    more make 9600 + 4 * 600 = 12000 and P = P*beta + 4*(1 - beta)."""
+    (0.574430..., stored with six decimals: ``SetAttributeFloat`` writes ``%f``; 0.57443
+    times the factor 1000 is the double 574.4299999999999, which ``Priority`` prints with
+    ``%.16G``). ``CheckMatches`` then holds the dynamic slot at its own 4, so 600 s more
+    make 9600 + 4 * 600 = 12000 and P = 0.57443*beta + 4*(1 - beta) = 0.590879 (590.879)."""
     args = _args(tmp_path, write_config)
     _submit(run, args, 4)
     assert run("negotiate", *args, "--now", NOW).exit_code == 0
     beta = 0.5 ** (600 / 86400)
-    p = 0.5 * beta + 16 * (1 - beta)
+    p = round(0.5 * beta + 16 * (1 - beta), 6)
     seen = _long(run, args, LATER)
     assert (seen["WeightedResourcesUsed"], seen["WeightedAccumulatedUsage"]) == ("16.0", "9600.0")
-    assert _real(seen) == pytest.approx(p, rel=1e-12)
+    assert (_real(seen), seen["Priority"]) == (pytest.approx(p, rel=1e-12), "574.4299999999999")
     result = run("negotiate", *args, "--now", LATER)
     assert result.exit_code == 0, result.stderr
     seen = _long(run, args, LATER)
@@ -353,4 +355,5 @@ def test_committed_pslot_match_is_charged_its_whole_weight_until_the_next_cycle(
     assert seen["WeightedAccumulatedUsage"] == "9600.0"
     seen = _long(run, args, "2026-11-21T12:20:00Z")
     assert seen["WeightedAccumulatedUsage"] == "12000.0"
-    assert _real(seen) == pytest.approx(p * beta + 4 * (1 - beta), rel=1e-12)
+    later = round(p * beta + 4 * (1 - beta), 6)
+    assert (_real(seen), seen["Priority"]) == (pytest.approx(later, rel=1e-12), "590.879")

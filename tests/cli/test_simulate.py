@@ -174,15 +174,22 @@ def test_legacy_preemption_after_the_hour_sends_the_job_back_to_idle(
         assert held[(hhmm, "low@d")] == 0.0
         assert held[(hhmm, "good@d")] == 1.0
     eup = {(r["time"][11:16], r["name"]): r["effective_priority"] for r in rows}
-    beta = 0.5 ** (4200 / 86400)
-    at_preemption = 1 - 0.5 * beta  # one slot for 70 minutes from 0.5
+    at_preemption = _cycles(0.5, 1, 7)  # one slot for 70 minutes from 0.5
     assert eup[("13:10", "low@d")] == pytest.approx(10 * at_preemption, rel=1e-12)
     # then no usage: only decay for the 50 minutes to 14:00
-    assert eup[("14:00", "low@d")] == pytest.approx(
-        10 * at_preemption * 0.5 ** (3000 / 86400), rel=1e-12
-    )
+    assert eup[("14:00", "low@d")] == pytest.approx(10 * _cycles(at_preemption, 0, 5), rel=1e-12)
     # good ran from 13:10: one slot for 50 minutes from 0.5
-    assert eup[("14:00", "good@d")] == pytest.approx(1 - 0.5 * 0.5 ** (3000 / 86400), rel=1e-12)
+    assert eup[("14:00", "good@d")] == pytest.approx(_cycles(0.5, 1, 5), rel=1e-12)
+
+
+def _cycles(p: float, used: float, n: int) -> float:
+    """``n`` accountant updates 600 s apart (half-life one day) from RUP ``p`` with ``used``
+    slots held: ``p·β + used·(1 − β)``, each stored with six decimals (``%f``), as
+    ``Accountant::UpdateOnePriority`` leaves it (1 - 0.5·β^7 unrounded after 7 from 0.5)."""
+    beta = 0.5 ** (600 / 86400)
+    for _ in range(n):
+        p = round(p * beta + used * (1 - beta), 6)
+    return p
 
 
 def test_committed_cycle_fills_dirac_history(

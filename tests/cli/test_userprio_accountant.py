@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from fairshare_cli.core.htcondor import accountant as acct
+
 NOW = "2026-11-21T12:00:00Z"
 CAPTURE = Path(__file__).resolve().parents[1] / "fixtures" / "htcondor-25.0" / "flat_users"
 GROUPS = """
@@ -77,6 +79,25 @@ def test_factor_stored_when_the_state_is_written(
     assert factor() == 5000
 
 
+def test_edits_store_six_decimals(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """``condor_userprio -setprio``/``-setfactor`` reach ``SetAttributeFloat``, which writes
+    ``%f``: 3.1234567 is stored 3.123457 and 2.0000004 is 2.0 (the confirmations print
+    them with ``%f``, as condor_userprio does); ``-l`` then prints ``Priority`` = 3.123457 ×
+    2.0 = 6.246914 (``%.16G``)."""
+    cfg = write_config('[pool]\nuid_domain = "d"\n[[machines]]\nname = "m"\nslots = 4\n')
+    args = ["--config", str(cfg), "--state", str(tmp_path / "s.json"), "--now", NOW]
+    result = run("setprio", "a@d", "3.1234567", "--create", *args)
+    assert result.stdout == "The priority of a@d was set to 3.123457 (new record)\n"
+    result = run("setfactor", "a@d", "2.0000004", *args)
+    assert result.stdout == "The priority factor of a@d was set to 2.000000\n"
+    record = json.loads((tmp_path / "s.json").read_text())["accountant"]["records"]["a@d"]
+    assert (record["priority"], record["priority_factor"]) == (3.123457, 2.0)
+    long = run("userprio", "-l", "--allusers", *args).stdout.splitlines()
+    assert "Priority2 = 6.246914" in long and "PriorityFactor2 = 2.0" in long
+
+
 def test_simulate_sees_an_end_at_the_next_cycle(
     tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
 ) -> None:
@@ -84,7 +105,8 @@ def test_simulate_sees_an_end_at_the_next_cycle(
 
     The end at 13:30 is seen by the cycle at 14:00, which first charges the whole hour:
     13:00: P = 2 - 1.5 * 0.5**(1/24); 14:00: P = 2 - 1.5 * 0.5**(2/24), then 0 slots;
-    15:00: that decays: P14 * 0.5**(1/24).
+    15:00: that decays: P14 * 0.5**(1/24). Each update stores P with six decimals
+    (Accountant.cpp's SetAttributeFloat writes ``%f``), which the next one decays.
     """
     config = write_config('[pool]\nuid_domain = "d"\n[[machines]]\nname = "m"\nslots = 4\n')
     work = tmp_path / "w.json"
@@ -111,10 +133,11 @@ def test_simulate_sees_an_end_at_the_next_cycle(
         for r in json.loads(result.stdout)
         if r["kind"] == "submitter"
     ]
-    p13 = 2 - 1.5 * 0.5 ** (1 / 24)
-    p14 = 2 - 1.5 * 0.5 ** (2 / 24)
+    beta, stored = 0.5 ** (1 / 24), acct.as_stored  # (each update stores six decimals)
+    p13 = stored(0.5 * beta + 2 * (1 - beta))
+    p14 = stored(p13 * beta + 2 * (1 - beta))
     assert [s for s, _ in rows] == [2.0, 2.0, 0.0, 0.0]
-    assert [p for _, p in rows] == pytest.approx([0.5, p13, p14, p14 * 0.5 ** (1 / 24)])
+    assert [p for _, p in rows] == pytest.approx([0.5, p13, p14, stored(p14 * beta)], rel=1e-12)
 
 
 def test_import_history_on_a_cycle_grid(

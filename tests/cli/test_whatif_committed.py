@@ -82,10 +82,13 @@ def test_half_life_replay_of_committed_cycles(
     span dt with u slots in use, p <- p*d + (1-d)*u, d = 0.5**(dt/half_life); a new
     submitter starts at the minimum 0.5):
 
-    - bob holds one slot for two hours: before 1 - 0.5 * 2**(-7200/86400) = 0.528063,
+    - bob holds one slot for two hours: before, the cycles at T1 and T2 each store six
+      decimals (``%f``): p1 = 0.5 * d + (1 - d) = 0.514234 (d = 2**(-3600/86400)), then
+      p1 * d + (1 - d) = 0.528063 (unrounded 1 - 0.5 * 2**(-7200/86400) = 0.5280628);
       after 0.5 * 2**-2 + (1 - 2**-2) = 0.875.
     - alice held one slot for 1.5 h, then none for 0.5 h: after
-      (1 - 0.5 * 2**-1.5) * 2**-0.5 = 2**-0.5 - 0.125 = 0.5821068.
+      (1 - 0.5 * 2**-1.5) * 2**-0.5 = 2**-0.5 - 0.125 = 0.5821068, stored 0.582107 (the
+      replay's update at T2).
 
     And the after view equals a fresh state that imports the same usage as history under a
     config that says 3600.
@@ -102,11 +105,12 @@ def test_half_life_replay_of_committed_cycles(
     )
     doc = json.loads(result.stdout)
     before, after = _by_name(doc["before"]), _by_name(doc["after"])
-    assert before["bob@example.org"]["real_priority"] == pytest.approx(
-        1 - 0.5 * 2 ** (-7200 / 86400), rel=1e-12
-    )
-    assert after["bob@example.org"]["real_priority"] == pytest.approx(0.875, rel=1e-12)
-    assert after["alice@example.org"]["real_priority"] == pytest.approx(2**-0.5 - 0.125, rel=1e-12)
+    d = 2 ** (-3600 / 86400)
+    p1 = round(0.5 * d + (1 - d), 6)
+    assert p1 == 0.514234
+    assert before["bob@example.org"]["real_priority"] == round(p1 * d + (1 - d), 6) == 0.528063
+    assert after["bob@example.org"]["real_priority"] == 0.875
+    assert after["alice@example.org"]["real_priority"] == round(2**-0.5 - 0.125, 6) == 0.582107
     assert after["alice@example.org"]["accumulated_usage_hours"] == pytest.approx(1.5)
     assert after["bob@example.org"]["resources_in_use"] == 1
     # the same usage, imported afresh under a 3600 s half-life

@@ -25,6 +25,7 @@ from fairshare_cli.core.config import Config, GroupSpec
 from fairshare_cli.core.htcondor.customer_record import MIN_PRIORITY as MIN_PRIORITY
 from fairshare_cli.core.htcondor.customer_record import STORED_FIELDS
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord as CustomerRecord
+from fairshare_cli.core.htcondor.customer_record import as_stored as as_stored
 from fairshare_cli.core.htcondor.decay import advance as advance
 from fairshare_cli.core.htcondor.decay import awaits_begin, begin_at_update
 from fairshare_cli.core.htcondor.decay import decay_factor as decay_factor
@@ -200,7 +201,7 @@ def store_factors(records: dict[str, CustomerRecord], config: Config) -> dict[st
     for n, r in records.items():
         if r.priority_factor is None:
             tree = tree or GroupTree(config.groups)
-            factor = max(derived_factor(n, config, tree), MIN_FACTOR)
+            factor = as_stored(max(derived_factor(n, config, tree), MIN_FACTOR))
             records[n] = replace(r, priority_factor=factor)
     return records
 
@@ -234,15 +235,16 @@ def _set(
 def set_priority(
     state: AccountantState, config: Config, name: str, value: float, now: float
 ) -> AccountantState:
-    """``condor_userprio -setprio``: store the RUP as given (reads clamp it to 0.5)."""
-    return _set(state, config, name, now, priority=value)
+    """``condor_userprio -setprio``: store the RUP as given, with six decimals (reads clamp
+    it to 0.5)."""
+    return _set(state, config, name, now, priority=as_stored(value))
 
 
 def set_factor(
     state: AccountantState, config: Config, name: str, value: float, now: float
 ) -> AccountantState:
-    """``-setfactor``: store an explicit factor (below 1 is stored as 1)."""
-    return _set(state, config, name, now, priority_factor=max(value, MIN_FACTOR))
+    """``-setfactor``: store an explicit factor, with six decimals (below 1 is stored as 1)."""
+    return _set(state, config, name, now, priority_factor=as_stored(max(value, MIN_FACTOR)))
 
 
 def set_floor_or_ceiling(
@@ -255,8 +257,8 @@ def set_floor_or_ceiling(
 def set_accumulated(
     state: AccountantState, config: Config, name: str, seconds: float, now: float
 ) -> AccountantState:
-    """``-setaccum``: writes only the weighted accumulated usage (slot-seconds)."""
-    return _set(state, config, name, now, weighted_accumulated_usage=seconds)
+    """``-setaccum``: writes only the weighted accumulated usage (slot-seconds, six decimals)."""
+    return _set(state, config, name, now, weighted_accumulated_usage=as_stored(seconds))
 
 
 def set_begin(
@@ -421,7 +423,8 @@ def change_uses(
 
 
 def _clamp0(x: float) -> float:
-    return x if x > 1e-9 else 0.0
+    """A usage after a match change: at least 0, as the accountant stores it."""
+    return as_stored(x) if x > 0 else 0.0
 
 
 # --------------------------------------------------------------------------- JSON

@@ -20,6 +20,16 @@ from fairshare_cli.core.limits import INT32_MAX, INT64_MAX, TIME_MAX, TIME_MIN
 #: The least real user priority (``Accountant::UpdateOnePriority`` clamps to it).
 MIN_PRIORITY = 0.5
 
+
+def as_stored(value: float) -> float:
+    """A number as the accountant keeps it: HTCondor writes every float of a record as
+    ``%f`` text (six decimals, rounded) to its log and reads the record back from there
+    (``ClassAdLogAccountantDB::SetAttributeFloat``), so a priority of 0.86016512 is 0.860165
+    from then on (``condor_userprio -l`` prints 860.165 at factor 1000). ``round(x, 6)`` is
+    that text read back, bit for bit: both round the exact binary value, ties to even."""
+    return round(value, 6)
+
+
 _BIG = sys.float_info.max  # a float bound that refuses NaN and the infinities too
 
 

@@ -39,16 +39,18 @@ def charge_record(
 ) -> acct.CustomerRecord:
     """One record's share of a match change: ``slots``/``weight`` (negative to remove) and
     ``held`` seconds of uncharged time (``−(t − L)`` for a new match, ``t − max(start, L)``
-    for a removed one)."""
+    for a removed one); the weighted numbers as the accountant stores them."""
     fields: dict[str, Any] = {}
     if own:
         fields["resources_used"] = max(rec.resources_used + slots, 0)
-        fields["weighted_resources_used"] = max(rec.weighted_resources_used + weight, 0.0)
+        used = max(rec.weighted_resources_used + weight, 0.0)
+        fields["weighted_resources_used"] = acct.as_stored(used)
         fields["uncharged_time"] = rec.uncharged_time + held * abs(slots)
-        fields["weighted_uncharged_time"] = rec.weighted_uncharged_time + held * abs(weight)
+        uncharged = rec.weighted_uncharged_time + held * abs(weight)
+        fields["weighted_uncharged_time"] = acct.as_stored(uncharged)
     if in_hier:
         hier = max(rec.hier_weighted_resources_used + weight, 0.0)
-        fields["hier_weighted_resources_used"] = hier
+        fields["hier_weighted_resources_used"] = acct.as_stored(hier)
     return replace(rec, **fields) if fields else rec
 
 

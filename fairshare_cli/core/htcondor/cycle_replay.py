@@ -8,7 +8,10 @@ cycle's update, so the slot is charged up to it); an end not yet seen by ``--now
 there. Records are updated lazily: between two cycles that touch a record its usage is
 constant and has no uncharged time, so one update over the whole gap is exact; a match's
 records are updated at the cycle after it, which sets their ``BeginUsageTime`` as every
-cycle's ``UpdatePriorities`` would.
+cycle's ``UpdatePriorities`` would. As the default replay, it keeps every number it
+charges whole, where the accountant stores six decimals at each cycle (a decaying
+record's at every cycle, which this replay does not visit); the update at ``--now`` stores
+them (:func:`~.customer_record.as_stored`).
 Every event is buffered and sorted (this is not the streaming path of the default replay);
 the replay changes its own copies of the records in place.
 """
@@ -23,7 +26,12 @@ from msgspec.structs import replace
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
-from fairshare_cli.core.htcondor.decay import awaits_begin, begin_at_update, update_one_priority
+from fairshare_cli.core.htcondor.decay import (
+    awaits_begin,
+    begin_at_update,
+    stored_record,
+    update_one_priority,
+)
 from fairshare_cli.core.htcondor.replay import admit_record, record_weigher
 from fairshare_cli.core.usage import HistorySink, UsageRecord
 from fairshare_cli.errors import InputError
@@ -126,7 +134,7 @@ class CycleReplay:
         for t, kind, _, submitter, slots, w, start in self.events:
             for name, own, in_hier in self._targets(submitter):
                 rec = self._record(name)
-                update_one_priority(rec, t, h)  # the cycle's update (UpdatePriorities)
+                update_one_priority(rec, t, h, rounded=False)  # UpdatePriorities
                 if kind == _UPDATE:
                     continue
                 if kind == _START:  # AddMatch `start - t` seconds into the cycle
@@ -145,7 +153,7 @@ class CycleReplay:
                         rec.hier_weighted_resources_used + dw, 0.0
                     )
         records = {**self.records, **self.replayed}
-        records = {n: acct.advance(r, self.now, h) for n, r in records.items()}
+        records = {n: stored_record(acct.advance(r, self.now, h)) for n, r in records.items()}
         state = acct.AccountantState(records=acct.store_factors(records, self.config))
         return acct.accountant_to_json(state)
 

@@ -1,11 +1,14 @@
 """One update of an accountant record: ``Accountant::UpdateOnePriority``.
 
 The real user priority decays towards the weighted resources in use,
-``P' = max(P·β + Uw·(1 − β), 0.5)`` with ``β = 0.5 ** (Δt / half_life)``. The rule is
-:func:`advanced_values`; :func:`update_one_priority` applies it to a record in place (a
-replay's own copies: a :class:`CustomerRecord` or a :class:`ReplayedRecord`), :func:`advance`
-to a copy (every other caller). The history replay's two hot loops hold the only inlined
-copies, each pinned to :func:`update_one_priority`: event by event
+``P' = max(P·β + Uw·(1 − β), 0.5)`` with ``β = 0.5 ** (Δt / half_life)``, and the accountant
+stores each number it changes with six decimals (:func:`~.customer_record.as_stored`). The
+rule is :func:`advanced_values`; :func:`update_one_priority` applies it to a record in place
+(a replay's own copies: a :class:`CustomerRecord` or a :class:`ReplayedRecord`),
+:func:`advance` to a copy (every other caller). The history replay charges its events
+without the six decimals (``rounded=False``: an event is not a negotiator cycle, and the
+replay stands for the many cycles between two events in one step); its two hot loops hold
+the only inlined copies, each pinned to :func:`update_one_priority`: event by event
 (``replay.AccountantReplay._apply_in_order``, by ``tests/core/htcondor/test_replay.py``) and
 record by record (``replay_batch.replay_record``, by
 ``tests/core/htcondor/test_replay_batch.py``).
@@ -17,7 +20,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from fairshare_cli.core.htcondor.customer_record import MIN_PRIORITY, CustomerRecord
+from fairshare_cli.core.htcondor.customer_record import MIN_PRIORITY, CustomerRecord, as_stored
 
 #: The fields of a customer record a replay changes (:class:`ReplayedRecord`'s own).
 _REPLAYED = (
@@ -70,6 +73,24 @@ class ReplayedRecord:
 InPlaceRecord = CustomerRecord | ReplayedRecord
 
 
+#: The float numbers of a record that an update or a match changes (each written ``%f``).
+_STORED_FLOATS = (
+    "priority",
+    "weighted_resources_used",
+    "hier_weighted_resources_used",
+    "accumulated_usage",
+    "weighted_accumulated_usage",
+    "weighted_uncharged_time",
+)
+
+
+def stored_record(rec: CustomerRecord) -> CustomerRecord:
+    """``rec`` with each number an update or a match changes as the accountant stores it
+    (:func:`~.customer_record.as_stored`): a history replay's record once the import's
+    update at ``--now`` has written it."""
+    return replace(rec, **{name: as_stored(getattr(rec, name)) for name in _STORED_FLOATS})
+
+
 def decay_factor(dt: float, half_life: float) -> float:
     """β = 0.5 ** (Δt / half-life); a half-life of 0 forgets at once (β = 0)."""
     if half_life <= 0:
@@ -89,11 +110,14 @@ def advance(rec: CustomerRecord, now: float, half_life: float) -> CustomerRecord
     return new
 
 
-def update_one_priority(rec: InPlaceRecord, now: float, half_life: float) -> None:
+def update_one_priority(
+    rec: InPlaceRecord, now: float, half_life: float, *, rounded: bool = True
+) -> None:
     """``Accountant::UpdateOnePriority`` on ``rec`` in place: its numbers brought up to
-    ``now`` (:func:`advanced_values`), ``last_update`` set to ``now`` and the uncharged
-    times back to 0. A record never updated starts at ``now`` (its RUP at least 0.5); one
-    already updated at or past ``now`` stays as it is."""
+    ``now`` (:func:`advanced_values`, stored with six decimals unless not ``rounded``),
+    ``last_update`` set to ``now`` and the uncharged times back to 0. A record never updated
+    starts at ``now`` (its RUP at least 0.5); one already updated at or past ``now`` stays
+    as it is."""
     last = rec.last_update
     if last is None:
         if rec.priority < MIN_PRIORITY:
@@ -108,7 +132,7 @@ def update_one_priority(rec: InPlaceRecord, now: float, half_life: float) -> Non
         rec.weighted_accumulated_usage,
         rec.begin_usage_time,
         rec.last_usage_time,
-    ) = advanced_values(rec, now, half_life)
+    ) = advanced_values(rec, now, half_life, rounded=rounded)
     rec.last_update = now
     rec.uncharged_time = 0.0
     rec.weighted_uncharged_time = 0.0
@@ -146,7 +170,12 @@ def awaits_begin(rec: Any) -> bool:
 
 
 def advanced_values(
-    rec: Any, now: float, half_life: float, betas: dict[float, float] | None = None
+    rec: Any,
+    now: float,
+    half_life: float,
+    betas: dict[float, float] | None = None,
+    *,
+    rounded: bool = True,
 ) -> tuple[float, float, float, float, float]:
     """The priority, (weighted) accumulated usage, begin and last usage time of ``rec``
     brought up to ``now``, without changing or building a record (``fs userprio`` reads
@@ -159,7 +188,9 @@ def advanced_values(
     ``ResourcesUsed·Δt + UnchargedTime``; ``BeginUsageTime`` becomes ``now`` when it is 0
     and the accumulated usage is above 0 (:func:`begin_at_update`, inline);
     ``LastUsageTime`` becomes ``now`` when the recent (unweighted) usage is above 0.
-    Δt ≤ 0 changes nothing (a record never updated has its RUP at least 0.5).
+    ``rounded``: each of the three numbers that changed is as the accountant stores it
+    (:func:`~.customer_record.as_stored`; one that did not change is not written, and stays
+    as it was). Δt ≤ 0 changes nothing (a record never updated has its RUP at least 0.5).
     ``max(x, least)`` is written ``least if x < least else x``.
     """
     least = MIN_PRIORITY
@@ -191,4 +222,8 @@ def advanced_values(
     begin = rec.begin_usage_time
     if acc > 0 and begin == 0:
         begin = now
+    if rounded:  # (what changed is written: `OldPrio != Priority` and the like)
+        new_p = as_stored(new_p) if new_p != p else new_p
+        acc = as_stored(acc) if acc != rec.accumulated_usage else acc
+        wacc = as_stored(wacc) if wacc != rec.weighted_accumulated_usage else wacc
     return new_p, acc, wacc, begin, now if recent > 0 else rec.last_usage_time

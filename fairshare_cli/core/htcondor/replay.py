@@ -20,6 +20,7 @@ from fairshare_cli.core.htcondor.decay import (
     awaits_begin,
     begin_at_update,
     decay_factor,
+    stored_record,
     update_one_priority,
 )
 from fairshare_cli.core.htcondor.replay_batch import Move, Plan, events_by_record, replay_record
@@ -179,7 +180,7 @@ class AccountantReplay:
         if self.begins and self.begins[0][0] < t:
             self._begin(t)
         for rec, own, in_hier in plan:
-            update_one_priority(rec, t, h)
+            update_one_priority(rec, t, h, rounded=False)
             if own:
                 n = rec.resources_used + dslots
                 rec.resources_used = n if n > 0 else 0
@@ -440,7 +441,7 @@ class AccountantReplay:
             if stored is not None:  # the stored uncharged time, charged now
                 rec.uncharged_time = stored.uncharged_time
                 rec.weighted_uncharged_time = stored.weighted_uncharged_time
-            records[name] = acct.advance(rec.record(), self.now, self.half_life)
+            records[name] = stored_record(acct.advance(rec.record(), self.now, self.half_life))
         records = acct.store_factors(records, self.config)  # written: factors are stored
         return acct.accountant_to_json(acct.AccountantState(records=records))
 

@@ -109,7 +109,7 @@ def records_from_ads(
             hier = 0.0
         records[ad.name] = replace(
             fresh,
-            priority=ad.priority / factor,
+            priority=acct.as_stored(ad.priority / factor),  # (stored with six decimals)
             last_update=last_update,
             priority_factor=factor,
             resources_used=ad.resources_used,

@@ -212,6 +212,9 @@ dts = st.lists(st.floats(min_value=0.001, max_value=1e7, allow_nan=False), min_s
 @settings(max_examples=200, deadline=None)
 @given(p=prio, dt=st.floats(min_value=0, max_value=1e8), h=st.floats(min_value=0, max_value=1e7))
 def test_idle_decay_never_raises_priority(p: float, dt: float, h: float) -> None:
+    """From a priority as the accountant stores it (six decimals), decay never rounds up
+    past it."""
+    p = acct.as_stored(p)
     after = acct.advance(rec(priority=p), dt, h)
     assert 0.5 <= after.priority <= p
 
@@ -224,9 +227,9 @@ def test_priority_stays_between_start_and_usage(p: float, u: float, steps: list[
     for dt in steps:
         t += dt
         r = acct.advance(r, t, DAY)
-        assert r.priority >= 0.5
-        assert min(p, max(u, 0.5)) - 1e-9 * max(p, u) <= r.priority
-        assert r.priority <= max(p, u) * (1 + 1e-12)
+        assert r.priority >= 0.5  # (stored with six decimals: within 5e-7 of the bounds)
+        assert min(p, max(u, 0.5)) - 1e-9 * max(p, u) - 5e-7 <= r.priority
+        assert r.priority <= max(p, u) * (1 + 1e-12) + 5e-7
 
 
 @settings(max_examples=100, deadline=None)
@@ -238,16 +241,17 @@ def test_steps_compose(p: float, u: float, steps: list[float]) -> None:
         t += dt
         r = acct.advance(r, t, DAY)
     one = acct.advance(rec(priority=p, in_use=u), t, DAY)
-    assert math.isclose(r.priority, one.priority, rel_tol=1e-9, abs_tol=1e-9)
+    # (each update stores six decimals: at most 5e-7 off a step, decayed since)
+    assert math.isclose(r.priority, one.priority, rel_tol=1e-9, abs_tol=5e-7 * (len(steps) + 1))
 
 
 def _one_change(
     state: acct.AccountantState, config: Config, name: str, weight: float, slots: int, now: float
 ) -> acct.AccountantState:
     """``AddMatch``/``RemoveMatch`` as one step: every touched record copied and brought up
-    to ``now``, then its use changed and clamped; every other record that awaits its
-    begin time given it (the update of the pool at ``now``): the reference for
-    change_uses."""
+    to ``now``, then its use changed, clamped and stored with six decimals; every other
+    record that awaits its begin time given it (the update of the pool at ``now``): the
+    reference for change_uses."""
     tree = acct.GroupTree(config.groups)
     group, hier = acct.charge_targets(name, tree)
     records = acct.all_records(state, config)
@@ -262,11 +266,11 @@ def _one_change(
             r = replace(
                 r,
                 resources_used=max(r.resources_used + slots, 0),
-                weighted_resources_used=w if w > 1e-9 else 0.0,
+                weighted_resources_used=acct.as_stored(w) if w > 0 else 0.0,
             )
         if n in hier:
             hw = r.hier_weighted_resources_used + weight
-            r = replace(r, hier_weighted_resources_used=hw if hw > 1e-9 else 0.0)
+            r = replace(r, hier_weighted_resources_used=acct.as_stored(hw) if hw > 0 else 0.0)
         records[n] = r
     return acct.AccountantState(records=acct.store_factors(records, config))
 
@@ -390,10 +394,14 @@ def test_resetusage_of_a_record_behind_charges_from_the_last_update() -> None:
 )
 def test_a_setprio_decays_from_the_last_update_only(lag: float, later: float, p: float) -> None:
     """Whatever a record's own last update, after -setprio P its RUP at the accountant's
-    last update L plus Δ is max(P, 0.5) x 0.5**(Δ / h) (idle: UpdateOnePriority's decay)."""
+    last update L plus Δ is max(P, 0.5) x 0.5**(Δ / h) (idle: UpdateOnePriority's decay),
+    P and the result each stored with six decimals."""
     config = Config(accountant=AccountantConfig(priority_halflife=DAY))
     old = replace(rec(priority=7.0, t=1e6 - lag), name="a@d")
     s = acct.AccountantState(records={"a@d": old, "b@d": replace(rec(t=1e6), name="b@d")})
     s = acct.set_priority(s, config, "a@d", p, 1e6 + later)
     seen = acct.view(s, config, 1e6 + later)["a@d"]
-    assert seen.priority == pytest.approx(max(p * 0.5 ** (later / DAY), 0.5), rel=1e-12)
+    stored = acct.as_stored(p)
+    decayed = max(stored * 0.5 ** (later / DAY), 0.5)
+    expected = stored if decayed == max(stored, 0.5) else acct.as_stored(decayed)
+    assert seen.priority == pytest.approx(expected, rel=1e-12)

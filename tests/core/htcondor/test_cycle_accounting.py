@@ -238,7 +238,9 @@ GROUPS = {"g": GroupSpec("g", quota=10), "g.h": GroupSpec("g.h", quota=5)}
 @given(st.lists(on_grid, min_size=1, max_size=10))
 def test_grid_aligned_history_accounts_as_the_exact_replay(records: list[UsageRecord]) -> None:
     """Starts and ends on cycle times leave no uncharged time and no end waits for a later
-    cycle, so per-cycle accounting charges exactly what the continuous replay charges."""
+    cycle, so per-cycle accounting charges exactly what the continuous replay charges; its
+    priorities are stored with six decimals at each cycle a record is updated (the
+    continuous replay's at ``now`` only), so they agree to 5e-7 a start or end."""
     config = cfg(groups=GROUPS)
     now = 40 * GRID
     grid = CycleReplay(config, None, now, rebuild=False, cycle=GRID)
@@ -251,7 +253,8 @@ def test_grid_aligned_history_accounts_as_the_exact_replay(records: list[UsageRe
     assert a.keys() == b.keys()
     for name in a:
         assert a[name].accumulated_usage == pytest.approx(b[name].accumulated_usage)
-        assert a[name].priority == pytest.approx(b[name].priority, rel=1e-9)
+        slack = 5e-7 * (2 * len(records) + 1)
+        assert a[name].priority == pytest.approx(b[name].priority, rel=1e-9, abs=slack)
         assert a[name].resources_used == b[name].resources_used
 
 

@@ -183,8 +183,8 @@ def test_match_cost_is_charged_until_the_next_cycles_check_matches(
     assert (rec.resources_used, rec.weighted_resources_used) == (1, own)
     assert rec.weighted_accumulated_usage == pytest.approx(600.0 * cost)
     rec = acct.view(accountant, config, T3)["alice@example.org"]
-    p2 = 0.5 * BETA + cost * (1 - BETA)
-    assert rec.priority == pytest.approx(p2 * BETA + own * (1 - BETA), rel=1e-12)
+    p2 = acct.as_stored(0.5 * BETA + cost * (1 - BETA))  # (each update stores six decimals)
+    assert rec.priority == pytest.approx(acct.as_stored(p2 * BETA + own * (1 - BETA)), rel=1e-12)
     assert rec.weighted_accumulated_usage == pytest.approx(600.0 * (cost + own), rel=1e-12)
     assert rec.accumulated_usage == pytest.approx(1200.0)
 
@@ -224,8 +224,8 @@ def test_simulate_cycles_charge_the_match_cost_until_the_next_cycle(
     rec = result.accountant.records["alice@example.org"]
     assert (rec.resources_used, rec.weighted_resources_used) == (1, own)
     assert rec.weighted_accumulated_usage == pytest.approx(600.0 * (cost + own), rel=1e-12)
-    p2 = 0.5 * BETA + cost * (1 - BETA)
-    assert rec.priority == pytest.approx(p2 * BETA + own * (1 - BETA), rel=1e-12)
+    p2 = acct.as_stored(0.5 * BETA + cost * (1 - BETA))  # (each update stores six decimals)
+    assert rec.priority == pytest.approx(acct.as_stored(p2 * BETA + own * (1 - BETA)), rel=1e-12)
 
 
 @pytest.mark.parametrize(
@@ -265,5 +265,5 @@ def test_simulate_charges_leftover_claims_from_the_next_check_matches(
     assert (rec.resources_used, rec.weighted_resources_used) == (slots, own)
     assert rec.weighted_accumulated_usage == pytest.approx(9600.0 + 600.0 * own, rel=1e-12)
     assert rec.accumulated_usage == pytest.approx(600.0 + 600.0 * slots, rel=1e-12)
-    p2 = 0.5 * BETA + 16.0 * (1 - BETA)
-    assert rec.priority == pytest.approx(p2 * BETA + own * (1 - BETA), rel=1e-12)
+    p2 = acct.as_stored(0.5 * BETA + 16.0 * (1 - BETA))  # (each update stores six decimals)
+    assert rec.priority == pytest.approx(acct.as_stored(p2 * BETA + own * (1 - BETA)), rel=1e-12)
