@@ -167,12 +167,13 @@ def _job(values: dict[str, Any], job_id: str) -> Job:
 
 def load_job_groups(path: str, label: str | None = None) -> list[JobBatch]:
     """The batches of the jobs file ``path`` (``-`` is stdin) as the module describes;
-    ``label`` names the file in messages about a job (default: ``jobs file PATH``).
+    ``label`` names the file in messages about a job (default: its path, as every reader
+    of a jobs file names it).
 
     Raises:
         InputError: see :func:`~fairshare_cli.io.jobs.read_jobs`.
     """
-    source = label or f"jobs file {path}"
+    name = label or path
     record = raw_job_record((), USUAL)
-    sink = read_jobs(path, JobGroups, label=label or path, source=source, record=record)
+    sink = read_jobs(path, JobGroups, label=name, source=name, record=record)
     return sink.finish()

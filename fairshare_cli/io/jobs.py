@@ -438,10 +438,10 @@ def load_job_batches(path: str, label: str | None = None) -> list[JobBatch]:
     A ``"count": N`` object stays one batch of N identical jobs ``C.0`` … ``C.(N-1)``, and
     consecutive jobs that differ only by the next job id of one cluster join a batch, so
     very large queues take little memory. ``label`` names the file in messages about a
-    job (default: ``jobs file PATH``).
+    job (default: its path).
 
     Raises:
         InputError: see :func:`read_jobs`.
     """
-    source = label or f"jobs file {path}"
-    return read_jobs(path, Batches, label=label or path, source=source).finish()
+    name = label or path
+    return read_jobs(path, Batches, label=name, source=name).finish()

@@ -304,6 +304,19 @@ def test_explain_of_a_job_that_is_not_idle_says_what_it_is(
     )
 
 
+def test_a_bad_job_is_named_as_every_reader_of_a_jobs_file_names_it(
+    files: Callable[..., list[str]], run: Any
+) -> None:
+    """fs negotiate --dry-run --jobs-file FILE with a job fs refuses said "jobs file FILE:
+    job 0...", where fs sprio, fs taskqueues and its own JSON errors say "FILE: ..."."""
+    args = files([{"id": "1.0", "owner": "a", "request_cpus": -1}])
+    for command in (["negotiate", "--dry-run"], ["sprio"], ["taskqueues"]):
+        result = run(*command, *args)
+        assert (result.exit_code, result.stderr) == (
+            2, f"fs: error: {args[-1]}: job 0.request_cpus: expected 0 or more, got -1\n"
+        ), command  # fmt: skip
+
+
 def test_negotiate_ndjson_csv_and_explain_json(files: Callable[..., list[str]], run: Any) -> None:
     args = files([{"id": "1.0", "owner": "a", "count": 3}], count=2)
     nd = run("negotiate", "--dry-run", *args, "--output", "ndjson")

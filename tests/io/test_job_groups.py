@@ -40,7 +40,7 @@ def test_the_groups_hold_the_exact_parsers_jobs(tmp_path_factory: Any, doc: Any)
         got: list[JobBatch] | str = load_job_groups(str(path))
     except InputError as exc:
         got = str(exc)
-    want = _exact(doc, f"jobs file {path}") if isinstance(doc, list) else None
+    want = _exact(doc, str(path)) if isinstance(doc, list) else None
     if isinstance(want, list) and isinstance(got, list):
         assert _typed(_jobs(got)) == _typed(sorted(want, key=lambda j: j.id))
         for b in got:  # one cluster each, every job the same but its id
@@ -126,7 +126,7 @@ def test_a_bad_job_after_many_equal_ones_is_refused_as_the_exact_parser_words_it
     path.write_text(json.dumps(objs), encoding="utf-8")
     pieces = list(reader._pieces(str(path)))
     assert len(pieces) > 3 and pieces[-1].count(b'"id"') == 1  # the late job alone
-    want = _exact(objs, f"jobs file {path}")
+    want = _exact(objs, str(path))
     assert isinstance(want, str), word
     with pytest.raises(InputError) as caught:
         load_job_groups(str(path))
