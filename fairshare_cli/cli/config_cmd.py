@@ -81,6 +81,9 @@ def check(opts: GlobalOptions) -> None:
 _UNITS = {
     "pool.usage_history_window": "seconds",
     "accountant.priority_halflife": "seconds",
+    "negotiator.interval": "seconds",
+    "negotiator.cycle_delay": "seconds",
+    "negotiator.min_interval": "seconds",
     "priority.decay_halflife": "seconds",
     "priority.calc_period": "seconds",
     "priority.max_age": "seconds",

@@ -23,6 +23,7 @@ from fairshare_cli.errors import InputError
 
 if TYPE_CHECKING:
     from fairshare_cli.core.batches import JobBatch
+    from fairshare_cli.core.config import Config
     from fairshare_cli.core.operations.negotiate import CycleInputs
     from fairshare_cli.core.operations.sim_row import SimRow
     from fairshare_cli.core.operations.simulate import SimResult, Simulation
@@ -59,10 +60,13 @@ def duration(text: str, what: str) -> float:
     return secs
 
 
-def run_window(until: str, cycle: str, now: float, spec: str | None = None) -> tuple[float, float]:
+def run_window(
+    until: str, cycle: str | float, now: float, spec: str | None = None
+) -> tuple[float, float]:
     """``until`` and ``cycle`` in seconds, checked: positive, at most 100,000 cycles, and
     not past the last time fs can print (the year 9999) from ``now``. ``spec``: the sweep
-    spec they come from (its keys are named, not the options).
+    spec they come from (its keys are named, not the options). A ``cycle`` that is a
+    number is the pool's (:func:`pool_cycle`), not one given.
 
     Raises:
         InputError: a bad duration, too many cycles, or a run past the year 9999.
@@ -73,12 +77,13 @@ def run_window(until: str, cycle: str, now: float, spec: str | None = None) -> t
     at, u, c, n = (
         ("", "--until", "--cycle", "--now")
         if spec is None
-        else (f"{spec}: ", "until", "cycle", "now")
+        else (f"{spec}: " if spec else "", "until", "cycle", "now")
     )
     span = duration(until, f"{at}{u}")
-    step = duration(cycle, f"{at}{c}")
+    step = cycle if isinstance(cycle, float) else duration(cycle, f"{at}{c}")
     if span / step > 100_000:
-        raise InputError(f"{at}{u} {until} / {c} {cycle} is over 100,000 cycles; use a longer {c}")
+        given = f"{c} {cycle}" if isinstance(cycle, str) else f"the pool's cycle of {cycle:g} s"
+        raise InputError(f"{at}{u} {until} / {given} is over 100,000 cycles; use a longer {c}")
     if now + span > TIME_MAX:
         raise InputError(
             f"{at}{n} {iso(now)} with {u} {until} runs past {iso(TIME_MAX)}, the last time "
@@ -115,10 +120,10 @@ def html_option(func: Callable[..., None]) -> Callable[..., None]:
 )
 @click.option(
     "--cycle",
-    default="60",
-    show_default=True,
     metavar="SECONDS",
-    help="Time between negotiation cycles (NEGOTIATOR_INTERVAL).",
+    help="Time between negotiation cycles [default: the pool's, [negotiator] interval "
+    "(NEGOTIATOR_INTERVAL, 60), or cycle_delay or min_interval if longer; 60 with "
+    "--scheduler slurm].",
 )
 @click.option(
     "--plot",
@@ -152,7 +157,7 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
     opts: GlobalOptions,
     workload: str | None,
     until: str,
-    cycle: str,
+    cycle: str | None,
     plot: str | None,
     scheduler: str,
     backfill: bool,
@@ -199,7 +204,7 @@ def simulation(
     opts: GlobalOptions,
     workload: str | None,
     until: str,
-    cycle: str,
+    cycle: str | None,
     scheduler: str,
     backfill: bool,
     *,
@@ -231,7 +236,7 @@ def prepared(
     opts: GlobalOptions,
     workload: str | None,
     until: str,
-    cycle: str,
+    cycle: str | None,
     scheduler: str,
     backfill: bool,
     *,
@@ -249,10 +254,15 @@ def prepared(
     from fairshare_cli.core.operations.simulate import Simulation, SimWindow
     from fairshare_cli.core.operations.slurm_series import slurm_series_of
 
-    span, step = run_window(until, cycle, opts.when())
+    if cycle is None:  # the pool's, once the config is read
+        duration(until, "--until")
+    else:
+        span, step = run_window(until, cycle, opts.when())
     if backfill and scheduler != "slurm":
         raise click.UsageError("--backfill needs --scheduler slurm")
     env = load_env(opts)
+    if cycle is None:
+        span, step = run_window(until, pool_cycle(env.config, scheduler), env.now)
     if scheduler == "slurm" and not env.config.accounts:
         raise InputError(f"{env.config.path}: --scheduler slurm needs [accounts] in the config")
     inputs = load_inputs(env, None)
@@ -282,6 +292,12 @@ def prepared(
         backfill=backfill,
         starts=starts,
     )
+
+
+def pool_cycle(config: Config, scheduler: str) -> float:
+    """The time between cycles when none is given: the HTCondor pool's
+    (``NegotiatorConfig.cycle_spacing``), 60 s for Slurm's scheduling."""
+    return config.negotiator.cycle_spacing() if scheduler == "htcondor" else 60.0
 
 
 def show_rows(rows: Sequence[SimRow], fmt: str, plot: str | None, series: bool = False) -> None:

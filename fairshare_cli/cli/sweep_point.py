@@ -42,7 +42,8 @@ def make_manifest(spec_path: Path, spec: SweepSpec, clock: float) -> dict[str, A
 
     label = str(spec_path)
     now = clock if spec.now is None else parse_time(spec.now, f"{label}: now")
-    run_window(spec.until, spec.cycle, now, label)
+    if spec.cycle is not None:  # (else each point's pool's, checked with its config)
+        run_window(spec.until, spec.cycle, now, label)
     if spec.backfill and spec.scheduler != "slurm":
         raise InputError(f'{label}: backfill needs scheduler = "slurm"')
     manifest: dict[str, Any] = {
@@ -66,12 +67,13 @@ def make_manifest(spec_path: Path, spec: SweepSpec, clock: float) -> dict[str, A
 
 
 def _check_points(manifest: dict[str, Any], label: str) -> None:
-    """Every point's config loads; the workload reads (without one, the state's queue
-    holds jobs).
+    """Every point's config loads (and, without a spec's ``cycle``, its pool's cycle
+    fits ``until``); the workload reads (without one, the state's queue holds jobs).
 
     Raises:
         FairshareError: the first that does not.
     """
+    from fairshare_cli.cli.simulate import pool_cycle, run_window
     from fairshare_cli.errors import FairshareError
     from fairshare_cli.io.config import load_config
     from fairshare_cli.io.jobs import load_job_batches
@@ -84,7 +86,9 @@ def _check_points(manifest: dict[str, Any], label: str) -> None:
     cpath = Path(spec["config"])
     for index, overrides in enumerate(manifest["points"]):
         try:
-            load_config(cpath, overrides)
+            config = load_config(cpath, overrides)
+            if spec["cycle"] is None:
+                run_window(spec["until"], pool_cycle(config, spec["scheduler"]), spec["now"], "")
         except FairshareError as exc:
             keys = ", ".join(f"{k}={v!r}" for k, v in overrides.items())
             raise type(exc)(f"{label}: point {index} ({keys}): {exc}") from None

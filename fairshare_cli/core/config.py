@@ -125,6 +125,19 @@ class NegotiatorConfig(msgspec.Struct, frozen=True):
     concurrency_limit_default: float = 2308032.0
     #: ``CONCURRENCY_LIMIT_DEFAULT_<SCOPE>`` by lower-cased scope.
     concurrency_limit_scope_defaults: Mapping[str, float] = msgspec.field(default_factory=dict)
+    #: ``NEGOTIATOR_INTERVAL``, ``NEGOTIATOR_CYCLE_DELAY``, ``NEGOTIATOR_MIN_INTERVAL``
+    #: (seconds; the 25.0 defaults, as 7.x's): when cycles start (:meth:`cycle_spacing`).
+    interval: float = 60.0
+    cycle_delay: float = 20.0
+    min_interval: float = 5.0
+
+    def cycle_spacing(self) -> float:
+        """Seconds from the start of one negotiation cycle to the next, for cycles that
+        take no time (``fs simulate``'s), as ``Matchmaker::negotiationTime`` times them:
+        a cycle's end re-arms the timer for max(``NEGOTIATOR_CYCLE_DELAY``,
+        ``NEGOTIATOR_INTERVAL`` - the cycle's duration), and a cycle due sooner than
+        ``NEGOTIATOR_MIN_INTERVAL`` after the last one started waits until then."""
+        return max(self.interval, self.cycle_delay, self.min_interval)
 
 
 class MachineSpec(msgspec.Struct, frozen=True):

@@ -48,6 +48,9 @@ KNOBS: dict[str, dict[str, str]] = {
         "GROUP_AUTOREGROUP": "autoregroup",
         "NEGOTIATOR_CONSIDER_PREEMPTION": "consider_preemption",
         "CONCURRENCY_LIMIT_DEFAULT": "concurrency_limit_default",
+        "NEGOTIATOR_INTERVAL": "interval",
+        "NEGOTIATOR_CYCLE_DELAY": "cycle_delay",
+        "NEGOTIATOR_MIN_INTERVAL": "min_interval",
     },
     "machines": {"START": "start", "RANK": "rank"},
     "groups.*": {

@@ -29,8 +29,8 @@ from fairshare_cli.errors import ConfigError
 T = TypeVar("T")
 
 ROOT = "<none>"
-#: HTCondor's "last" sort key (DBL_MAX) for a sort expression that is not a number.
-SORT_KEY_MAX = sys.float_info.max
+#: DBL_MAX: the round-robin time of a subtree that requests nothing (``subtree_rr_time``).
+RR_TIME_NONE = sys.float_info.max
 #: Default GROUP_SORT_EXPR (HTCondor 8.x and later; also what 7.x ordered by).
 DEFAULT_GROUP_SORT_EXPR = (
     'ifThenElse(AccountingGroup=?="<none>",3.4e+38,'
@@ -391,7 +391,7 @@ def recover_remainders(node: GroupNode) -> float:
     node.allocated = _round_for_precision(node.allocated)
     node.requested = _round_for_precision(node.requested)
     node.subtree_requested = node.requested
-    node.subtree_rr_time = node.rr_time if node.requested > 0 else SORT_KEY_MAX
+    node.subtree_rr_time = node.rr_time if node.requested > 0 else RR_TIME_NONE
     if not node.children:
         return surplus
     for child in node.children:

@@ -15,9 +15,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from fairshare_cli.core.cpp_sort import cpp_sort
+from fairshare_cli.core.float32 import FLT_MAX
 from fairshare_cli.core.htcondor.classads import Compiled, evaluate_alone
 from fairshare_cli.core.htcondor.groups import (
-    SORT_KEY_MAX,
     GroupNode,
     GroupTree,
     QuotaKnobs,
@@ -58,7 +58,10 @@ def strict_enforce_quota(
 def sort_keys(
     tree: GroupTree, expr: str, usage: Callable[[str], float], evaluate: SortEvaluator
 ) -> None:
-    """Set every group's ``sort_key`` from ``GROUP_SORT_EXPR`` (non-numbers sort last)."""
+    """Set every group's ``sort_key`` from ``GROUP_SORT_EXPR``, as
+    ``hgq_negotiate_with_all_groups`` reads it with ``LookupFloat``: a number as it is, a
+    boolean as 1.0 or 0.0 (``Value::IsNumber``), anything else ``FLT_MAX`` (3.4028e38, the
+    C float's largest: after the default's 3.4e38 for ``<none>``, before a larger key)."""
     for g in tree.groups:
         value = evaluate(
             expr,
@@ -69,7 +72,7 @@ def sort_keys(
                 "GroupResourcesInUse": usage(g.name),
             },
         )
-        g.sort_key = float(value) if type(value) in (int, float) else SORT_KEY_MAX  # type: ignore[arg-type]
+        g.sort_key = float(value) if type(value) in (int, float, bool) else FLT_MAX  # type: ignore[arg-type]
 
 
 def negotiation_order(tree: GroupTree) -> list[GroupNode]:

@@ -49,11 +49,12 @@ class Axis:
 @dataclass(frozen=True)
 class SweepSpec:
     """A checked spec. ``until`` and ``cycle`` stay as written (``fs simulate`` reads them);
-    ``now`` None means the clock, read once when the sweep starts."""
+    ``cycle`` None means each point's pool's (``fs simulate`` without ``--cycle``), ``now``
+    None the clock, read once when the sweep starts."""
 
     config: str
     until: str
-    cycle: str
+    cycle: str | None
     axes: tuple[Axis, ...]
     workload: str | None = None
     state: str | None = None
@@ -90,7 +91,7 @@ def spec_from_toml(data: Mapping[str, Any], label: str) -> SweepSpec:
         config=data["config"],
         workload=data.get("workload"),
         until=str(data.get("until", "1-0")),
-        cycle=str(data.get("cycle", "60")),
+        cycle=None if data.get("cycle") is None else str(data["cycle"]),
         axes=axes,
         state=data.get("state"),
         history=data.get("history"),

@@ -108,8 +108,10 @@ def read_negotiator(top: Reader, file: str, prof: Mapping[str, Any]) -> Negotiat
             "concurrency_limits",
             "concurrency_limit_default",
             "concurrency_limit_scope_defaults",
+            *CYCLE_TIMES,
         ),
     )
+    times = {key: _cycle_time(r, key, getattr(d, key)) for key in CYCLE_TIMES}
     return NegotiatorConfig(
         use_slot_weights=r.get("use_slot_weights", r.boolean, prof["negotiator.use_slot_weights"]),
         slot_weight=r.get("slot_weight", r.string, d.slot_weight),
@@ -143,7 +145,23 @@ def read_negotiator(top: Reader, file: str, prof: Mapping[str, Any]) -> Negotiat
         concurrency_limit_scope_defaults=r.get(
             "concurrency_limit_scope_defaults", _scope_table(r), d.concurrency_limit_scope_defaults
         ),
+        **times,
     )
+
+
+#: ``[negotiator]`` keys of when cycles start: ``NEGOTIATOR_INTERVAL``,
+#: ``NEGOTIATOR_CYCLE_DELAY``, ``NEGOTIATOR_MIN_INTERVAL``.
+CYCLE_TIMES = ("interval", "cycle_delay", "min_interval")
+
+
+def _cycle_time(r: Reader, key: str, default: float) -> float:
+    """A finite duration: above 0 for ``interval`` (``fs simulate`` needs a cycle), 0 or
+    more for the delays."""
+    value = r.dur(key, default)
+    if not math.isfinite(value) or (key == "interval" and value <= 0):
+        what = "above 0" if key == "interval" else "of 0 or more"
+        r.fail(f"negotiator.{key}: expected a finite duration {what} seconds, got {value:g}")
+    return float(value)
 
 
 def _limit_table(r: Reader) -> Callable[[Any, str], dict[str, float]]:

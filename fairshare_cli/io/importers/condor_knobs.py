@@ -43,6 +43,20 @@ def _int(text: str, where: str) -> int:
     return int(value)
 
 
+def _seconds(positive: bool) -> Convert:
+    """Whole seconds, as ``param_integer`` reads them: above 0 (``NEGOTIATOR_INTERVAL``:
+    a pool whose timer never fires again is not one fs can simulate) or 0 or more."""
+
+    def convert(text: str, where: str) -> int:
+        value = _int(text, where)
+        if value < (1 if positive else 0):
+            what = "a whole number of seconds above 0" if positive else "0 or more seconds"
+            raise InputError(f"{where}: expected {what}, got '{text}'")
+        return value
+
+    return convert
+
+
 def _number(text: str, where: str) -> int | float:
     value = _float(text, where)
     return int(value) if value == int(value) and abs(value) < 2**53 else value
@@ -86,6 +100,10 @@ SIMPLE: dict[str, tuple[str, str, Convert]] = {
     "GROUP_AUTOREGROUP": ("negotiator", "autoregroup", _bool),
     "NEGOTIATOR_CONSIDER_PREEMPTION": ("negotiator", "consider_preemption", _bool),
     "CONCURRENCY_LIMIT_DEFAULT": ("negotiator", "concurrency_limit_default", _float),
+    # When cycles start: fs simulate's and fs sweep's cycle unless --cycle says otherwise.
+    "NEGOTIATOR_INTERVAL": ("negotiator", "interval", _seconds(True)),
+    "NEGOTIATOR_CYCLE_DELAY": ("negotiator", "cycle_delay", _seconds(False)),
+    "NEGOTIATOR_MIN_INTERVAL": ("negotiator", "min_interval", _seconds(False)),
     # The startd's, for its partitionable slots unless condor-status brings their own.
     "CONSUMPTION_POLICY": ("pool", "consumption_policy", _bool),
     "NUM_CLAIMS": ("pool", "num_claims", _int),

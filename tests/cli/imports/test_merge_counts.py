@@ -24,7 +24,7 @@ FIXTURES = REPO / "tests" / "fixtures"
         pytest.param(
             "condor-config",
             "htcondor-25.0/flat_users/condor_config_val.dump.txt",
-            29,
+            32,
             id="condor-config",
         ),
     ],

@@ -398,6 +398,24 @@ def test_consumption_policy_requirements_see_what_the_job_consumes() -> None:
     assert run(pslots(1, 4, 1000), queue, knobs=CURRENT).matches == []
 
 
+def test_a_consumption_that_is_a_boolean_consumes_1_or_0() -> None:
+    """``CONSUMPTION_CPUS = TARGET.RequestCpus > 0``: ``cp_compute_consumption`` reads it
+    with ``EvalFloat`` (``EvaluateAttrNumber``: a boolean is a number, true 1.0), so each
+    2-CPU job consumes 1 CPU of 4: four matches, dynamic slots of 1 CPU and 1024 MB
+    (``quantize(1024,{128})``), each charged 1 (``Cpus`` before less after); the fifth
+    finds no CPU left. A boolean was taken as no number: no match at all."""
+    queue = jobs("a", 5, 1, request_cpus=2, request_memory=1024)
+    machines = pslots(
+        1, 4, 8192, consumption_policy=True, consumption_cpus="TARGET.RequestCpus > 0"
+    )
+    result = run(machines, queue, knobs=CURRENT)
+    charged = [m.weight if m.charge is None else m.charge for m in result.matches]
+    assert [(m.slot, dict(m.resources)) for m in result.matches] == [
+        (f"slot1_{n}@big001", {"Cpus": 1, "Memory": 1024}) for n in (1, 2, 3, 4)
+    ]
+    assert charged == [1.0, 1.0, 1.0, 1.0]
+
+
 @pytest.mark.parametrize(
     ("weight", "weights"),
     [

@@ -329,3 +329,35 @@ def test_negotiation_order_under_autoregroup_puts_none_last_and_ties_as_gcc_sort
     assert [g.name for g in negotiation_order(small)] == [g.name for g in small.groups[1:]] + [
         "<none>"
     ]
+
+
+@pytest.mark.parametrize(
+    ("expr", "keys"),
+    [
+        pytest.param(
+            "GroupResourcesInUse > 0",
+            {"<none>": 0.0, "group_a": 1.0, "group_b": 0.0},
+            id="boolean-as-1-or-0",
+        ),
+        pytest.param(
+            'ifThenElse(AccountingGroup == "group_a", 1e300, GroupQuotaTypo)',
+            {"<none>": 3.4028234663852886e38, "group_a": 1e300, "group_b": 3.4028234663852886e38},
+            id="undefined-as-FLT_MAX",
+        ),
+    ],
+)
+def test_sort_keys_read_the_expression_as_lookupfloat(expr: str, keys: dict[str, float]) -> None:
+    """Derived by hand from ``hgq_negotiate_with_all_groups`` (GroupEntry.cpp, 25.0):
+    ``ad->LookupFloat(ATTR_SORT_EXPR, v)`` is ``EvaluateAttrNumber``, whose
+    ``Value::IsNumber(double&)`` takes a boolean as 1.0 / 0.0; when it fails, ``v =
+    FLT_MAX`` (the C float's largest, 3.4028234663852886e38, not DBL_MAX). group_a uses
+    1 slot, group_b none: ``GroupResourcesInUse > 0`` is true (1.0) for group_a only, so
+    group_b and ``<none>`` (0.0) negotiate before it, where a boolean was taken as no
+    number and every group tied; a group whose key is undefined goes before one at 1e300."""
+    from fairshare_cli.core.htcondor.quotas import sort_keys
+
+    tree = build_group_tree([G("group_a", quota=3), G("group_b", quota=3)])
+    sort_keys(tree, expr, lambda name: 1.0 if name == "group_a" else 0.0, _sort)
+    assert {g.name: g.sort_key for g in tree.groups} == keys
+    order = [g.name for g in negotiation_order(tree)]
+    assert order == sorted(keys, key=lambda n: keys[n])  # (equal keys: breadth-first order)

@@ -23,8 +23,11 @@ def test_product_varies_the_first_axis_slowest() -> None:
         for q in (10, 20)
     ]
     assert (spec.until, spec.cycle, spec.scheduler, spec.mode) == (
-        "6:00:00", "60", "htcondor", "product"
-    )  # fmt: skip
+        "6:00:00",
+        None,
+        "htcondor",
+        "product",
+    )  # fmt: skip  (no cycle: each point's pool's, as fs simulate without --cycle)
 
 
 def test_zip_puts_the_values_side_by_side() -> None:

@@ -123,12 +123,15 @@ class Carver:
 
     def _consumed(self, policy: Policy, cls: SlotClass, job_ad: Ad) -> Resources | None:
         """``cp_compute_consumption`` then ``cp_sufficient_assets``: every resource has at
-        least what the job consumes (a non-number or negative value fails), one is above 0."""
+        least what the job consumes (``EvalFloat``: a boolean is 1 or 0; a non-number or a
+        negative value fails), one is above 0."""
         left = dict(cls.slots[cls.head].resources)
         out: list[tuple[str, float]] = []
         for resource, expr in policy.consumption:
             value = self.snap.ev.evaluate(expr, cls.ad, job_ad)
-            if value is True or value is False or type(value) not in (int, float):
+            if value is True or value is False:
+                value = int(value)
+            elif type(value) not in (int, float):
                 return None
             if not math.isfinite(value) or value < 0 or left[resource] < value:  # type: ignore[operator, arg-type]
                 return None
