@@ -109,7 +109,13 @@ def _jobs_in(path: str) -> int:
     help="Only these job ids (comma list; alone: every job, as sprio -j).",
 )
 @click.option(
-    "-u", "--user", "users", multiple=True, metavar="LIST", help="Only these users (comma list)."
+    "-u",
+    "--user",
+    "--users",
+    "users",
+    multiple=True,
+    metavar="LIST",
+    help="Only these users (comma list).",
 )
 @click.option(
     "-p",

@@ -171,3 +171,12 @@ def test_slurm_options_fs_does_not_offer_are_refused_saying_why(
     result = run(*line.split()[1:], *common(env))
     refused(result, why)
     assert result.stdout == ""
+
+
+def test_sprio_users_is_users_long_name(env: dict[str, Path], run: Callable[..., Any]) -> None:
+    """sprio's ``--users`` (opts.c: ``{"users", required_argument, 0, 'u'}``) said
+    ``No such option '--users'``; it is ``-u``."""
+    result = _sprio(run, env, "--users", "alice")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == _sprio(run, env, "-u", "alice").stdout
+    assert "alice" in result.stdout.splitlines()[1]
