@@ -11,6 +11,15 @@ import msgspec
 
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
+from fairshare_cli.cli.slurm_client import (
+    VERSION_REASON,
+    cluster_asked,
+    cluster_option,
+    help_format_option,
+    refused_option,
+    sprio_help_format,
+    usage_option,
+)
 from fairshare_cli.errors import FairshareError, InputError, RuntimeFailure
 from fairshare_cli.io.gc_pause import gc_paused
 
@@ -100,7 +109,13 @@ def _jobs_in(path: str) -> int:
     help="Only these job ids (comma list; alone: every job, as sprio -j).",
 )
 @click.option(
-    "-u", "--user", "users", multiple=True, metavar="LIST", help="Only these users (comma list)."
+    "-u",
+    "--user",
+    "--users",
+    "users",
+    multiple=True,
+    metavar="LIST",
+    help="Only these users (comma list).",
 )
 @click.option(
     "-p",
@@ -124,6 +139,15 @@ def _jobs_in(path: str) -> int:
 @click.option("-h", "--noheader", is_flag=True, help="No header (-h).")
 @click.option("-v", "--verbose", count=True, help="Print the options in effect first (-v).")
 @click.option("--jobs-file", metavar="FILE", help="Read jobs from a JSON file, not the state.")
+@cluster_option
+@click.option("--local", is_flag=True, help="No effect: fs's cluster is in no federation.")
+@click.option("--federation", is_flag=True, help="No effect: fs's cluster is in no federation.")
+@click.option(
+    "--sibling", "--sib", is_flag=True, help="Add the CLUSTER column (as sprio --sibling)."
+)
+@help_format_option(sprio_help_format)
+@usage_option()
+@refused_option("-V", "--version", reason=VERSION_REASON)
 @output_options
 @common_options
 @pass_options
@@ -140,6 +164,10 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     noheader: bool,
     verbose: int,
     jobs_file: str | None,
+    clusters: str | None,
+    local: bool,
+    federation: bool,
+    sibling: bool,
 ) -> None:
     """Show the factors of pending jobs' priorities, like Slurm's sprio.
 
@@ -171,6 +199,10 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         verbose=verbose,
         jobs_file=jobs_file,
         fmt=common.output,
+        clusters=clusters,
+        # --federation changes nothing: fs's cluster is in no federation, where sprio
+        # reports the local cluster alone (slurm_load_job_prio)
+        sibling=sibling and not local,
     )
     with gc_paused():
         _sprio(opts, load_env(common))
@@ -192,11 +224,15 @@ class SprioOptions(msgspec.Struct, frozen=True):
     verbose: int
     jobs_file: str | None
     fmt: str
+    clusters: str | None = None
+    sibling: bool = False
 
 
 def _sprio(opts: SprioOptions, env: Env) -> None:
     from fairshare_cli.cli.sprio_lists import job_keys
 
+    # -M names fs's one cluster (sprio then reports it alone: no --sibling column)
+    local = cluster_asked(opts.clusters, env.config.pool.name)
     compat = env.config.priority.output_compat
     keys = None if opts.jobs is None else job_keys(opts.jobs, compat)  # (read first, as sprio)
     if env.config.priority.type == "basic":
@@ -215,7 +251,7 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
         else:
             emit_columns(json_columns(table), len(table), opts.fmt)
         return
-    parsed, warnings = listing_spec(opts, env, ctx)
+    parsed, warnings = listing_spec(opts, env, ctx, cluster_column=opts.sibling and not local)
     found = pending if _filters_in_sprio(env) else len(table)
     if opts.jobs is not None and not found and not opts.weights:
         click.echo("Unable to find jobs matching user/id(s) specified")
@@ -229,7 +265,6 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
         ctx.weights,
         header=not opts.noheader,
         weights_only=opts.weights,
-        cluster=env.config.pool.name,
     )
     write_lines(chunks, sys.stdout)
     whole = not (opts.weights or opts.jobs or opts.users or opts.partitions)
@@ -304,9 +339,10 @@ def preamble(opts: SprioOptions, warnings: list[str], stream: TextIO) -> None:
 
 
 def listing_spec(
-    opts: SprioOptions, env: Env, ctx: PriorityContext
+    opts: SprioOptions, env: Env, ctx: PriorityContext, *, cluster_column: bool = False
 ) -> tuple[SprioFormat, list[str]]:
-    """The listing's parsed format and its warnings (printing nothing).
+    """The listing's parsed format and its warnings (printing nothing); ``cluster_column``:
+    the default short format's CLUSTER column (``--sibling``).
 
     Raises:
         InputError: the format has invalid fields and no valid one.
@@ -323,6 +359,7 @@ def listing_spec(
             norm=opts.norm,
             show_user=opts.users is not None,  # (sprio.c: -u given, whatever it names)
             compat=env.config.priority.output_compat,
+            cluster=cluster_column,
         )
     parsed, warnings = render.parse_format(spec)
     if warnings and not parsed.fields:  # nothing valid to list: refused, not a blank listing

@@ -9,6 +9,15 @@ import click
 
 from fairshare_cli.cli.context import load_env
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
+from fairshare_cli.cli.slurm_client import (
+    VERSION_REASON,
+    cluster_asked,
+    cluster_option,
+    help_format_option,
+    refused_option,
+    sshare_help_format,
+    usage_option,
+)
 from fairshare_cli.io.gc_pause import gc_paused
 
 JSON_FIELDS = (
@@ -103,6 +112,15 @@ def invoking_user() -> str | None:
     metavar="LIST",
     help="Fields, e.g. Account,User,RawUsage%15 (-o; names may be abbreviated).",
 )
+@cluster_option
+@help_format_option(sshare_help_format, "-e")
+@usage_option(whole=True)
+@refused_option("-V", "--version", reason=VERSION_REASON)
+@refused_option("-v", "--verbose", reason="sshare's log levels are not modelled; leave -v out")
+@refused_option(
+    "--yaml",
+    reason="fs prints no YAML; --json prints fs's own rows (docs/json.md), not sshare's",
+)
 @output_options
 @common_options
 @pass_options
@@ -118,6 +136,7 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
     noheader: bool,
     partitions: bool,
     formats: tuple[str, ...],
+    clusters: str | None,
 ) -> None:
     """Show association shares, usage and fair share, like Slurm's sshare.
 
@@ -132,7 +151,9 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
     # ends: the cyclic collector would only walk it (benchmarks/run.py --rows sshare: 6%).
     every, names = users_asked(users)  # (all_users: -a is in users, in its place)
     with gc_paused():
-        algo, columns = _share_columns(opts, every, accounts, names, users_only)
+        algo, columns, cluster = _share_columns(opts, every, accounts, names, users_only)
+        if cluster_asked(clusters, cluster) and opts.output == "table":
+            click.echo(f"CLUSTER: {cluster}")  # (sshare.c's _multi_cluster, before the rows)
         spec = ",".join(formats) if formats else None
         if spec is None:
             from fairshare_cli.render.sshare import default_format
@@ -180,8 +201,9 @@ def _share_columns(
     accounts: tuple[str, ...],
     users: list[str],
     users_only: bool,
-) -> tuple[str, dict[str, list[Any]]]:
-    """The algorithm in effect and sshare's columns, holding the rows asked for."""
+) -> tuple[str, dict[str, list[Any]], str]:
+    """The algorithm in effect, sshare's columns, holding the rows asked for, and the
+    cluster's name."""
     from fairshare_cli.core.slurm import tree_usage as slurm
     from fairshare_cli.core.slurm.fairshare import share_columns
     from fairshare_cli.core.slurm.usage import usage_from_json
@@ -219,4 +241,4 @@ def _share_columns(
             and (not wanted_accounts or _caseless(account) in wanted_accounts)
         ]
         columns = {key: [values[i] for i in picked] for key, values in columns.items()}
-    return algo, columns
+    return algo, columns, env.config.pool.name

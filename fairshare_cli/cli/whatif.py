@@ -261,17 +261,24 @@ def _view_json(ctx: click.Context, command: click.Command, view: str, argv: list
     out = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)
     from fairshare_cli.cli.context import view_usage
 
-    with (
-        view_usage(ctx, command, view),
-        contextlib.redirect_stdout(out),
-        command.make_context(view, [*argv, "--json"], parent=ctx) as sub,
-    ):
-        if view == "sprio" and sub.params.get("weights"):
-            raise click.UsageError(
-                "fs whatif sprio compares the jobs' priorities and sprio -w prints no job, "
-                "only the weights (fs config check shows them): drop -w"
-            )
-        command.invoke(sub)
+    try:
+        with (
+            view_usage(ctx, command, view),
+            contextlib.redirect_stdout(out),
+            command.make_context(view, [*argv, "--json"], parent=ctx) as sub,
+        ):
+            if view == "sprio" and sub.params.get("weights"):
+                raise click.UsageError(
+                    "fs whatif sprio compares the jobs' priorities and sprio -w prints no "
+                    "job, only the weights (fs config check shows them): drop -w"
+                )
+            command.invoke(sub)
+    except click.exceptions.Exit:
+        # an option of the view that prints and ends the command (--help, sprio's
+        # --helpformat, --usage): what it printed is the answer, not a view to compare
+        out.flush()
+        click.echo(raw.getvalue().decode("utf-8"), nl=False)
+        raise
     out.flush()
     from fairshare_cli.io.inputs import loads
 

@@ -149,15 +149,25 @@ _FACTOR_COLUMNS = (
 
 
 def default_format(
-    weights: Weights, *, long: bool, norm: bool, show_user: bool, compat: str = "current"
+    weights: Weights,
+    *,
+    long: bool,
+    norm: bool,
+    show_user: bool,
+    compat: str = "current",
+    cluster: bool = False,
 ) -> str:
     """sprio's format when neither ``-o`` nor ``SPRIO_FORMAT`` is given.
 
-    ``compat = "22.05"`` gives Slurm 22.05's long formats (no ACCOUNT or QOSNAME column).
+    ``compat = "22.05"`` gives Slurm 22.05's long formats (no ACCOUNT or QOSNAME column);
+    ``cluster`` adds the short format's CLUSTER column (sprio.c: ``--sibling`` without
+    ``--local`` or ``-M``).
     """
     if long:
         return _LONG_FORMATS[(norm, compat == "22.05")]
     out = "%.15i %9r"
+    if cluster:
+        out += " %.8c"
     if show_user:
         out += " %.8u"
     shown = [letter for letter, key in _FACTOR_COLUMNS if weights.get(key)]
@@ -223,7 +233,7 @@ def tres_weights_text(weights: Weights) -> str | None:
     return ",".join(parts)
 
 
-def _null_string(width: int, right: bool) -> str:
+def null_string(width: int, right: bool) -> str:
     """What sprio's ``_print_str`` prints for a NULL string: glibc's ``%s`` prints
     ``(null)`` unless a precision under 6 is given (``%.Ns``: a left-justified field
     narrower than 6), which prints nothing."""
@@ -243,7 +253,7 @@ def weights_value(field: FormatField, weights: Weights) -> str:
         return "%d" % weights.get(FACTOR_LETTERS[upper])
     if letter == "T":
         text = tres_weights_text(weights)
-        return _null_string(field.width, field.right) if text is None else text
+        return null_string(field.width, field.right) if text is None else text
     return ""
 
 

@@ -22,7 +22,7 @@ from typing import Any
 from fairshare_cli.core.jsonlayout import key_getter
 from fairshare_cli.core.slurm.priority import Weights
 from fairshare_cli.core.slurm.priority_table import PartShare, PriorityTable
-from fairshare_cli.render.sprio import FACTOR_LETTERS, SprioFormat, head_lines
+from fairshare_cli.render.sprio import FACTOR_LETTERS, SprioFormat, head_lines, null_string
 
 #: Rows per piece of :func:`listing_chunks` (some 100 KB of text).
 CHUNK_ROWS = 1024
@@ -141,6 +141,15 @@ def _expr(letter: str, weights: Weights) -> str:
     return _TEXTS[letter]
 
 
+def _field_expr(f: Any, weights: Weights) -> str:
+    """:func:`_expr` of a field, but for ``%c`` with no cluster name (a cluster in no
+    federation, whose slurmctld sends none): what sprio prints for a NULL string, which
+    depends on the field's width and side."""
+    if f.letter == "c":
+        return f"(cluster if cluster is not None else {null_string(f.width, f.right)!r})"
+    return _expr(f.letter, weights)
+
+
 def _tres_weighted_cached() -> Callable[[PartShare], str]:
     """The weighted TRES a share shows (``cpu=12,mem=3``: the non-zero ones), remembered
     per TRES dict (the shares of jobs of one size share one)."""
@@ -177,7 +186,7 @@ def _group_texts(groups: list[list[Any]], weights: Weights, namespace: dict[str,
         template = "".join(
             i.replace("%", "%%") if isinstance(i, str) else _cell_spec(i) for i in items
         )
-        exprs = "".join(f"{_expr(i.letter, weights)}, " for i in items if not isinstance(i, str))
+        exprs = "".join(f"{_field_expr(i, weights)}, " for i in items if not isinstance(i, str))
         parts.append(f"{template!r} % ({exprs}), ")
     source = f"lambda shares: [({''.join(parts)}) for r in shares]"
     return eval(compile(source, "<sprio cells>", "eval"), namespace)  # our own pieces only
@@ -275,7 +284,7 @@ def listing_chunks(
     *,
     header: bool = True,
     weights_only: bool = False,
-    cluster: str = "",
+    cluster: str | None = None,
 ) -> Iterator[str]:
     """sprio's listing in pieces of :data:`CHUNK_ROWS` lines (each ending in a newline), to
     be written one by one (a 100,000-job listing is never held as one text): the header
@@ -329,7 +338,7 @@ def few_texts(
 
 
 def _layout(
-    fmt: SprioFormat, table: PriorityTable, weights: Weights, cluster: str
+    fmt: SprioFormat, table: PriorityTable, weights: Weights, cluster: str | None
 ) -> tuple[str, list[Slot]]:
     """A row's template and what fills its ``%s`` and numbers: table columns, each with
     the text of each of its values (few integers; the tuple of texts of a share, one a

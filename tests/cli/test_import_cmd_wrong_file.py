@@ -6,7 +6,8 @@ A new admin's second step is often the wrong file: ``fs import condor-config slo
 that kind reads. Before, ``fs import sacct adir`` said only ``cannot read adir: Is a
 directory``, ``fs import slurm-conf slots.json`` said ``expected Key=Value, got "["`` and
 ``fs import history dirac.cfg`` said ``unknown field 'DIRAC'``: true, but not which input
-was wanted. (An empty file is refused too, but by the usage kinds, ``history``, ``sacct``
+was wanted; so did ``fs import dirac-cfg fairshare.toml`` (fs's own config: ``...:115:
+expected a name before '{' or '='``). (An empty file is refused too, but by the usage kinds, ``history``, ``sacct``
 and ``condor-history``, for which it is no records: an hourly export of a quiet hour.)
 """
 
@@ -21,7 +22,7 @@ from typing import Any
 import pytest
 
 from tests.cli.conftest import refused
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, REPO
 
 HTCONDOR = FIXTURES / "htcondor-25.0" / "flat_users"
 SLURM = FIXTURES / "slurm-22.05"
@@ -54,12 +55,16 @@ FILES: dict[str, Path | bytes | None] = {
     "slots.json": HTCONDOR / "condor_status.json",
     "dirac.cfg": FIXTURES / "dirac-cfg" / "dirac.cfg",
     "shares.txt": SLURM / "ft1_running" / "sshare_a_l_P.txt",
+    "squeue.txt": SLURM / "cl1_idle" / "squeue.txt",  # squeue's table, not --json
+    "slurm.conf": SLURM / "config" / "slurm.conf.classic",
+    "fairshare.toml": REPO / "sample_configs" / "pool.toml",  # fs's own config
     "junk.bin": b"\x7fELF\x02\x01\x01\x00\x00\x00" + bytes(range(256)) * 4,
     "empty.txt": b"",
     "adir": None,  # a folder
 }
 #: The capture of each kind's own dump (not handed to it as a wrong file).
 OWN = {"condor-status": "slots.json", "dirac-cfg": "dirac.cfg", "sshare": "shares.txt"}
+OWN |= {"slurm-conf": "slurm.conf"}
 
 LINES = [
     f"fs import {kind} {name}"

@@ -178,7 +178,10 @@ def _name_of(parent: CfgSection, child: CfgSection) -> str:
 def _parent(node: CfgSection, name: str, source: str, number: int) -> tuple[CfgSection, str]:
     """Resolve a name that may be a ``/`` path into (its parent section, its last part)."""
     if not name:
-        raise InputError(f"{source}:{number}: expected a name before '{{' or '='")
+        raise InputError(
+            f"{source}:{number}: expected a name before '{{' or '=' "
+            "(DIRAC's .cfg text: 'Name = value' and 'Section {' lines)"
+        )
     if "/" not in name:
         return node, name
     parts = _parts(name)
