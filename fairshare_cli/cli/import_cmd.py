@@ -13,7 +13,7 @@ from fairshare_cli.cli.context import Env, mutate_state
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.operations.import_usage import HISTORY_SINKS, ImportSummary
 from fairshare_cli.core.usage import Batches, SinkFactory, UsageRecord, batches_of, record_end
-from fairshare_cli.errors import EmptyInput, UnreadableInput
+from fairshare_cli.errors import UnreadableInput
 from fairshare_cli.io.history import FORMATS
 from fairshare_cli.io.inputs import spooled
 from fairshare_cli.render.progress import counted_batches
@@ -220,7 +220,6 @@ def _import(
     from fairshare_cli.io.history_sort import sorted_by_start
     from fairshare_cli.io.usage_store import SECTION, import_log
 
-    records = _empty_allowed(records, rebuild)
     running: list[tuple[int, UsageRecord]] = []
 
     def watched(items: Iterable[UsageRecord]) -> Batches:
@@ -295,31 +294,6 @@ def _warn_slurm(done: ImportSummary, has_accounts: bool) -> None:
             "(fs import sacctmgr)",
             err=True,
         )
-
-
-def _empty_allowed(
-    records: Callable[[], Iterable[UsageRecord]], rebuild: bool
-) -> Callable[[], Iterable[UsageRecord]]:
-    """``records``; an empty file (:class:`~fairshare_cli.errors.EmptyInput`) is none, but
-    for ``--rebuild``, which would forget all recorded usage for it (a capture that failed).
-
-    Raises:
-        EmptyInput: the file is empty and ``rebuild`` is set.
-    """
-
-    def lists() -> Iterator[list[UsageRecord]]:
-        try:
-            yield from batches_of(records())
-        except EmptyInput as exc:
-            if rebuild:
-                raise _for_rebuild(exc) from None
-
-    return lambda: Batches(lists())
-
-
-def _for_rebuild(exc: EmptyInput) -> EmptyInput:
-    """The refusal of an empty file to ``--rebuild`` from."""
-    return EmptyInput(f"{exc}; --rebuild from it would forget all recorded usage")
 
 
 def _hold_running(
@@ -398,12 +372,7 @@ def sacct(
 
     when = opts.when()  # a bad --now is reported before the file is opened
     with open_input(file) as fh:
-        try:
-            records, skipped = read_sacct(fh, file, when)
-        except EmptyInput as exc:
-            if rebuild:
-                raise _for_rebuild(exc) from None
-            records, skipped = [], 0
+        records, skipped = read_sacct(fh, file, when)
     _import(lambda: records, file, rebuild, dry_run, opts)
     if skipped:
         click.echo(

@@ -7,8 +7,9 @@ that kind reads. Before, ``fs import sacct adir`` said only ``cannot read adir: 
 directory``, ``fs import slurm-conf slots.json`` said ``expected Key=Value, got "["`` and
 ``fs import history dirac.cfg`` said ``unknown field 'DIRAC'``: true, but not which input
 was wanted; so did ``fs import dirac-cfg fairshare.toml`` (fs's own config: ``...:115:
-expected a name before '{' or '='``). (An empty file is refused too, but by the usage kinds, ``history``, ``sacct``
-and ``condor-history``, for which it is no records: an hourly export of a quiet hour.)
+expected a name before '{' or '='``). An empty file is refused by every kind (the usage
+kinds, ``history``, ``sacct`` and ``condor-history``, took it as no records; a quiet
+hour's export has its header line).
 """
 
 from __future__ import annotations
@@ -47,8 +48,6 @@ READS: dict[str, tuple[str, ...]] = {
 #: The kinds that write the state (the others print a config fragment).
 STATE_KINDS = {"condor-history", "condor-q", "condor-status", "condor-userprio", "history"}
 STATE_KINDS |= {"sacct", "scontrol-assoc", "squeue", "sshare"}
-#: For the usage kinds an empty file is no records (see the module's docstring).
-EMPTY_IS_NO_RECORDS = {"condor-history", "history", "sacct"}
 
 #: The files handed over, by the name the command line gives them.
 FILES: dict[str, Path | bytes | None] = {
@@ -66,12 +65,7 @@ FILES: dict[str, Path | bytes | None] = {
 OWN = {"condor-status": "slots.json", "dirac-cfg": "dirac.cfg", "sshare": "shares.txt"}
 OWN |= {"slurm-conf": "slurm.conf"}
 
-LINES = [
-    f"fs import {kind} {name}"
-    for kind in READS
-    for name in FILES
-    if OWN.get(kind) != name and not (name == "empty.txt" and kind in EMPTY_IS_NO_RECORDS)
-]
+LINES = [f"fs import {kind} {name}" for kind in READS for name in FILES if OWN.get(kind) != name]
 
 
 @pytest.mark.parametrize("line", LINES)
