@@ -55,6 +55,30 @@ def test_config_not_utf8(env: dict[str, Path], run: Callable[..., Any]) -> None:
     refused(run("config", "check", "--config", str(env["config"])), str(env["config"]), "UTF-8")
 
 
+@pytest.mark.parametrize("text", ["", "\n  \n", "\ufeff"])
+@pytest.mark.parametrize("line", [["config", "check"], ["userprio"], ["sshare"]])
+def test_an_empty_config_is_refused(
+    text: str, line: list[str], env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    """``fs userprio --config pool.toml`` of an empty (or blank) file ran on every default
+    as a pool of no machine, exit 0: an empty file is a config truncated or never written.
+    """
+    env["config"].write_text(text, encoding="utf-8")
+    before = env["state"].read_bytes()
+    given = ["--config", str(env["config"])] if line[0] == "config" else common(env)
+    refused(
+        run(*line, *given),
+        f"config file {env['config']} is empty; 'fs init --force {env['config']}' writes one",
+    )
+    assert env["state"].read_bytes() == before
+
+
+def test_an_empty_sweep_spec_is_refused(env: dict[str, Path], run: Callable[..., Any]) -> None:
+    spec = env["dir"] / "spec.toml"
+    spec.write_text("")
+    refused(run("sweep", "run", str(spec), "--out", str(env["dir"] / "out")), "is empty")
+
+
 # ------------------------------------------------------------------------------ state
 TEXT = json.dumps(STATE)
 BIG = int("9" * 400)

@@ -53,8 +53,8 @@ def read_toml(path: Path, what: str = "config file") -> dict[str, Any]:
     is read once.
 
     Raises:
-        ConfigError: the file is missing, unreadable, no regular file (a config) or not
-            valid TOML.
+        ConfigError: the file is missing, unreadable, no regular file (a config), empty
+            (whitespace only: a file truncated or never written) or not valid TOML.
     """
     try:
         if what == "config file":
@@ -62,7 +62,11 @@ def read_toml(path: Path, what: str = "config file") -> dict[str, Any]:
         else:
             refuse_device(path)
             data = path.read_bytes()
-        return loads(data.decode("utf-8-sig"))  # (a leading byte-order mark: skipped)
+        text = data.decode("utf-8-sig")  # (a leading byte-order mark: skipped)
+        if not text.strip():
+            start = f"'fs init --force {path}' writes one" if what == "config file" else ""
+            raise ConfigError(f"{what} {path} is empty" + (f"; {start}" if start else ""))
+        return loads(text)
     except FileNotFoundError:
         raise ConfigError(f"{what} {path} does not exist") from None
     except OSError as exc:
