@@ -447,8 +447,9 @@ def test_malformed_slurm_section_exits_2_and_is_untouched(
         '"slurm": {"usage": {"B": {"user1": "lots"}}}}'
     )
     before = seed[1].read_bytes()
+    header = "JobID|User|Account|Partition|QOS|AllocCPUS|Start|End\n"  # (no job: a quiet hour)
     for args in (["sshare", "-a"], ["sprio"], ["import", "sacct", "-"]):
-        res = run(*args, *_args(seed), input="")
+        res = run(*args, *_args(seed), input=header)
         assert res.exit_code == 2, args
         assert "slurm.usage.B.user1: expected a number" in res.stderr
         assert seed[1].read_bytes() == before
