@@ -29,7 +29,7 @@ from fairshare_cli.core.limits import SLURM_PRIORITY_MAX
 from fairshare_cli.core.names import shown
 from fairshare_cli.core.operations.node_fit import NodeFit, check_slurm_names
 from fairshare_cli.core.state import State
-from fairshare_cli.errors import InputError
+from fairshare_cli.errors import InputError, RuntimeFailure
 
 NICE_LIMIT = 2147483645  # NICE_OFFSET − 3
 
@@ -201,11 +201,18 @@ def set_priority(
 
     Raises:
         InputError: no job of that id.
+        RuntimeFailure: with ``slurm``, a priority other than 0 for a held job.
     """
     queue = read_queue(state, where)
     hit = [j for j in queue if matches(j, job_id)]
     if not hit:
         raise InputError(f'no job "{shown(job_id)}" in the queue')
+    held = [j.id for j in hit if j.status == "held" or j.admin_priority == 0]
+    if slurm and number and held:  # (_update_job: "ignore priority reset request on held")
+        raise RuntimeFailure(
+            f"job {held[0]}: Job is in held state, pending scheduler release (scontrol "
+            "update sets no priority but 0 on a held job; a release is not modelled)"
+        )
     out = []
     for job in queue:
         if matches(job, job_id):
