@@ -399,12 +399,23 @@ def sacct(
     when = opts.when()  # a bad --now is reported before the file is opened
     with open_input(file) as fh:
         try:
-            records, skipped = read_sacct(fh, file, when)
+            records, skipped, billed = read_sacct(fh, file, when)
         except EmptyInput as exc:
             if rebuild:
                 raise _for_rebuild(exc) from None
-            records, skipped = [], 0
+            records, skipped, billed = [], 0, []
     _import(lambda: records, file, rebuild, dry_run, opts)
+    if billed:
+        from fairshare_cli.cli.imports._slurm_state import plural
+        from fairshare_cli.io.importers.common import summary_names
+
+        click.echo(
+            f"fs: note: charged {plural(len(billed), 'job')} "
+            f"{'its' if len(billed) == 1 else 'their'} CPUs "
+            f"where AllocTRES bills otherwise: {summary_names(billed)}; Slurm charges the "
+            "billing (a partition's TRESBillingWeights), which fs does not model",
+            err=True,
+        )
     if skipped:
         click.echo(
             f"fs: note: skipped {skipped} line{'s' if skipped != 1 else ''} of no usage: job "
