@@ -36,7 +36,7 @@ def test_prio_slurm_on_a_held_job_is_refused(tmp_path: Path, run: Run) -> None:
     assert res.stdout == ""
     assert res.stderr == (
         "fs: error: job 1: Job is in held state, pending scheduler release (scontrol update "
-        "sets no priority but 0 on a held job; a release is not modelled)\n"
+        "sets no priority but 0 on a held job; fs release releases it)\n"
     )
     assert (tmp_path / "state.json").read_bytes() == before
     again = run("prio", "1", "0", "--slurm", *args)
