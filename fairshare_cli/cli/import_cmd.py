@@ -372,8 +372,19 @@ def sacct(
 
     when = opts.when()  # a bad --now is reported before the file is opened
     with open_input(file) as fh:
-        records, skipped = read_sacct(fh, file, when)
+        records, skipped, billed = read_sacct(fh, file, when)
     _import(lambda: records, file, rebuild, dry_run, opts)
+    if billed:
+        from fairshare_cli.cli.imports._slurm_state import plural
+        from fairshare_cli.io.importers.common import summary_names
+
+        click.echo(
+            f"fs: note: charged {plural(len(billed), 'job')} "
+            f"{'its' if len(billed) == 1 else 'their'} CPUs "
+            f"where AllocTRES bills otherwise: {summary_names(billed)}; Slurm charges the "
+            "billing (a partition's TRESBillingWeights), which fs does not model",
+            err=True,
+        )
     if skipped:
         click.echo(
             f"fs: note: skipped {skipped} line{'s' if skipped != 1 else ''} of no usage: job "

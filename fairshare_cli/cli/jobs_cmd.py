@@ -447,3 +447,34 @@ def rm(
         f"{_prefix(dry_run)}Removed {len(gone)} job{'s' if len(gone) != 1 else ''}: "
         f"{', '.join(j.id for j in gone)}"
     )
+
+
+@click.command("release")
+@click.argument("job_ids", nargs=-1, required=True, metavar="JOBID...", shell_complete=job_ids)
+@dry_run_option
+@common_options
+@pass_options
+def release(
+    opts: GlobalOptions,
+    job_ids: tuple[str, ...],
+    dry_run: bool,
+) -> None:
+    """Release held jobs (like scontrol release / condor_release); CLUSTER: all its jobs.
+
+    \b
+    Examples:
+      fs submit --id 7 --owner bob --account hep && fs prio 7 0 --slurm && fs release 7
+    A released Slurm job is eligible from --now and ages from its accrue time, which a hold
+    keeps unless priority.enforce_limits (AccountingStorageEnforce=limits) is set: then it
+    ages from --now. A job not held is left as it is.
+    """
+    from fairshare_cli.core.operations.queue import release as release_jobs
+
+    with mutate_state(opts, dry_run, queue_only=True) as env:
+        env.state, freed = release_jobs(
+            env.config, env.state, env.now, job_ids, where=str(env.state_path)
+        )
+    click.echo(  # (once the state is written)
+        f"{_prefix(dry_run)}Released {len(freed)} job{'s' if len(freed) != 1 else ''}"
+        + (f": {', '.join(j.id for j in freed)}" if freed else "")
+    )

@@ -37,6 +37,7 @@ _Whole = Annotated[int, Meta(ge=INT64_MIN, le=INT64_MAX)]
 _Amount = Annotated[int, Meta(ge=0, le=INT64_MAX)]
 _Time = Annotated[float, Meta(ge=TIME_MIN, le=TIME_MAX)]
 _Seconds = Annotated[float, Meta(ge=0)]
+_Limit = Annotated[float, Meta(gt=0)]  # (a limit of 0 is read by _time_limit: INFINITE)
 _Count = Annotated[int, Meta(ge=1, le=MAX_JOB_COUNT)]
 
 
@@ -75,7 +76,7 @@ class Job(Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     #: and maximum); None, not given, asks at least one (slurmctld's ``min_nodes``, which
     #: the factors read: ``num_nodes or 1``) and as many as its CPUs need.
     num_nodes: Annotated[int, Meta(ge=1, le=INT64_MAX)] | None = None
-    time_limit: _Seconds | None = None
+    time_limit: _Limit | None = None
     nice: _Whole = 0
     site_factor: _Whole = 0
     #: Slurm admin-set priority (``scontrol update job priority=N``): bypasses the factors.
@@ -115,19 +116,9 @@ def split_partitions(partition: str | None) -> tuple[str, ...]:
 
 
 _FIELDS = set(Job.__struct_fields__)
-_INT_FIELDS = {
-    "job_prio",
-    "request_cpus",
-    "request_memory",
-    "num_nodes",
-    "nice",
-    "site_factor",
-    "admin_priority",
-    "pre_job_prio1",
-    "pre_job_prio2",
-    "post_job_prio1",
-    "post_job_prio2",
-}
+_INT_FIELDS = {"job_prio", "request_cpus", "request_memory", "num_nodes", "nice", "site_factor",
+               "admin_priority", "pre_job_prio1", "pre_job_prio2", "post_job_prio1",
+               "post_job_prio2"}  # fmt: skip
 _TIME_FIELDS = {"submit_time", "start_time", "eligible_time", "accrue_time"}
 
 
@@ -142,6 +133,11 @@ def _duration(value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
         raise InputError(f"{where}: expected a duration of 0 or more seconds, got {value!r}")
     return float(value) if value <= 1e308 else math.inf  # a longer integer: unlimited
+
+
+def _time_limit(value: Any, where: str) -> float:
+    """A duration, 0 read as INFINITE: sbatch's ``--time=0`` (``arg_set_time_limit``)."""
+    return _duration(value, where) or math.inf
 
 
 def parse_job(obj: Any, where: str) -> list[Job]:
@@ -336,7 +332,7 @@ _LOWEST = {"request_cpus": 0, "request_memory": 0, "num_nodes": 1, "admin_priori
 _PARSERS: dict[str, Callable[[Any, str], Any]] = {
     **dict.fromkeys(_INT_FIELDS, _whole),
     **dict.fromkeys(_TIME_FIELDS, parse_time),
-    "time_limit": _duration,
+    "time_limit": _time_limit,
     "run_time": _duration,
     "nice_user": _flag,
     "user_priority": _finite,
@@ -361,6 +357,7 @@ _KINDS: dict[Callable[[Any, str], Any], str] = {
     _whole: "whole",
     parse_time: "time",
     _duration: "duration",
+    _time_limit: "duration",
     _flag: "flag",
     _finite: "number",
     check_object: "object",

@@ -4,8 +4,9 @@ Accepts ``sacct -P`` / ``-p`` output (``|``-separated, a header line of field na
 also sacct's fixed-width table (header, then a line of dashes giving the columns). Lines
 starting with ``$ `` (a captured command line) are skipped. Needed fields: ``JobID``,
 ``User``, ``Account``, ``Start``, ``End``, and ``AllocCPUS`` (or ``NCPUS``/``ReqCPUS``);
-``Partition`` and ``QOS`` are used when present. Job steps (``123.batch``) are skipped, as
-are jobs that never started. Times without a zone are UTC.
+``Partition`` and ``QOS`` are used when present, and ``AllocTRES`` to name the jobs it
+bills other than their CPUs (charged their CPUs all the same). Job steps (``123.batch``)
+are skipped, as are jobs that never started. Times without a zone are UTC.
 """
 
 from __future__ import annotations
@@ -39,9 +40,12 @@ def _table_rows(lines: list[str]) -> tuple[list[str], list[list[str]], int]:
     return names, rows, 3
 
 
-def read_sacct(stream: IO[str], label: str, now: float) -> tuple[list[UsageRecord], int]:
-    """Usage records from sacct output as known at ``now``, and how many lines gave none
-    (job steps, jobs that never started or start after ``now``, jobs with no CPUs).
+def read_sacct(stream: IO[str], label: str, now: float) -> tuple[list[UsageRecord], int, list[str]]:
+    """Usage records from sacct output as known at ``now``, how many lines gave none
+    (job steps, jobs that never started or start after ``now``, jobs with no CPUs), and
+    the jobs an ``AllocTRES`` column bills other than their CPUs (``JOBID (billing=6 for
+    2 CPUs)``: a partition's ``TRESBillingWeights``, which slurmctld charges and fs does
+    not model; they are charged their CPUs).
 
     A job that ends after ``now`` is still running at ``now``; one that starts after it
     is left out.
@@ -71,14 +75,29 @@ def read_sacct(stream: IO[str], label: str, now: float) -> tuple[list[UsageRecor
     if cpu_field is None:
         raise InputError(f"{label}: sacct output has no AllocCPUS (or NCPUS) field")
     records = []
+    billed: list[str] = []
     for n, row in enumerate(rows):
         where = f"{label}: line {numbered[n + first - 1][0]}"  # as numbered in the file
         if len(row) != len(names):
             raise InputError(f"{where}: expected {len(names)} fields, got {len(row)}")
-        record = _record(_Row(row, index), cpu_field, where, now)
+        line = _Row(row, index)
+        record = _record(line, cpu_field, where, now)
         if record is not None:
             records.append(record)
-    return records, len(rows) - len(records)
+            billing = _billing(line.get("alloctres"))
+            if billing is not None and billing != record.cpus:
+                billed.append(f"{line.get('jobid')} (billing={billing} for {record.cpus} CPUs)")
+    return records, len(rows) - len(records), billed
+
+
+def _billing(tres: str) -> int | None:
+    """The ``billing=`` of an ``AllocTRES`` field (``billing=6,cpu=2,mem=8G,node=1``): a
+    whole number, as slurmctld keeps a job's TRES counts."""
+    for item in tres.split(","):
+        name, _, value = item.partition("=")
+        if name == "billing" and value.isdecimal():
+            return int(value)
+    return None
 
 
 class _Row:

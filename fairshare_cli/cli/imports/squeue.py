@@ -68,8 +68,8 @@ def command(
     already in the queue with the same id is replaced.
     Running jobs accrue usage at every later decay pass, as slurmctld charges them. A
     job's site factor is the dump's SiteFactor (site_factor), else 0; a pending job whose
-    printed Priority the imported usage does not give is named, not absorbed. Finished
-    jobs are listed as ignored.
+    printed Priority the imported usage does not give is named, not absorbed; one printed
+    with Priority 0 is held (sprio leaves it out). Finished jobs are listed as ignored.
     """
     from fairshare_cli.io.importers.squeue import read_jobs
 
@@ -103,9 +103,10 @@ def command(
         queue = [*kept, *new]
         env.state = env.state.with_section("jobs", section)
         env.written_jobs = (section, queue, same)  # checked from these, not parsed again
+        held = sum(job.status == "held" for job in new)  # (printed Priority 0)
         text = (
-            f"{file}: {plural(len(new), 'job')} ({len(new) - len(running)} pending, "
-            f"{len(running)} running) into {env.state_path}"
+            f"{file}: {plural(len(new), 'job')} ({len(new) - len(running) - held} pending, "
+            f"{f'{held} held, ' if held else ''}{len(running)} running) into {env.state_path}"
         )
         if refined:
             text += f"; usage of {plural(len(refined), 'association')} made exact from their jobs"
@@ -114,7 +115,7 @@ def command(
                 f"{k}={v}" for k, v in sites.items()
             )
         text += _unexplained(unexplained, last_decay is None)
-        text += _held(env, [j for j in new if j.status != "running"])
+        text += _held(env, [j for j in new if j.status == "idle"])
     report(dry_run, text, ignored)  # (once the state is checked and written)
 
 

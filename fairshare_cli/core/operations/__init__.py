@@ -5,7 +5,7 @@ returns the new state and what happened; nothing here reads a file or the clock.
 
 - :mod:`~fairshare_cli.core.operations.negotiate`: one cycle run and committed (jobs,
   accountant ``AddMatch``/``RemoveMatch``, claims with their charged weight, DIRAC history).
-- :mod:`~fairshare_cli.core.operations.queue`: ``submit``, ``set_priority``, ``remove``
+- :mod:`~fairshare_cli.core.operations.queue`: ``submit``, ``set_priority``, ``release``, ``remove``
   (a removed running job releases its claim's weight and closes its DIRAC interval).
 - :mod:`~fairshare_cli.core.operations.import_usage`: usage history into every model.
 - :mod:`~fairshare_cli.core.operations.simulate`: cycles run forward over a workload.

@@ -1,4 +1,5 @@
-"""Job-queue changes: submit, prio and rm (``fs submit``, ``fs prio``, ``fs rm``).
+"""Job-queue changes: submit, prio, release and rm (``fs submit``, ``fs prio``, ``fs release``,
+``fs rm``).
 
 Each takes the state and returns the new state and what changed. Removing a running job
 is more than a queue edit: its claim is released, the accountant stops charging it
@@ -29,7 +30,7 @@ from fairshare_cli.core.limits import SLURM_PRIORITY_MAX
 from fairshare_cli.core.names import shown
 from fairshare_cli.core.operations.node_fit import NodeFit, check_slurm_names
 from fairshare_cli.core.state import State
-from fairshare_cli.errors import InputError
+from fairshare_cli.errors import InputError, RuntimeFailure
 
 NICE_LIMIT = 2147483645  # NICE_OFFSET − 3
 
@@ -201,11 +202,18 @@ def set_priority(
 
     Raises:
         InputError: no job of that id.
+        RuntimeFailure: with ``slurm``, a priority other than 0 for a held job.
     """
     queue = read_queue(state, where)
     hit = [j for j in queue if matches(j, job_id)]
     if not hit:
         raise InputError(f'no job "{shown(job_id)}" in the queue')
+    held = [j.id for j in hit if is_held(j)]
+    if slurm and number and held:  # (_update_job: "ignore priority reset request on held")
+        raise RuntimeFailure(
+            f"job {held[0]}: Job is in held state, pending scheduler release (scontrol "
+            "update sets no priority but 0 on a held job; fs release releases it)"
+        )
     out = []
     for job in queue:
         if matches(job, job_id):
@@ -272,6 +280,62 @@ def _release(config: Config, state: State, gone: Sequence[Job], now: float) -> S
     if stopped:
         state = state.with_section("dirac", record_cycle(state.section("dirac"), [], stopped, now))
     return state
+
+
+def is_held(job: Job) -> bool:
+    """Held: by its status, or by a Slurm admin priority of 0 (slurmctld's hold)."""
+    return job.status == "held" or job.admin_priority == 0
+
+
+def release(
+    config: Config, state: State, now: float, job_ids: Sequence[str], *, where: str
+) -> tuple[State, list[Job]]:
+    """Release the held jobs named (``scontrol release``, ``condor_release``): pending again,
+    their admin priority cleared (``_release_job_rec``); a job not held is left as it is.
+
+    A Slurm job is eligible from ``now`` (its begin time cleared, then set by the scheduler
+    when it finds it runnable: ``job_independent``) and ages from the accrue time its hold
+    kept: the same (no ``AccountingStorageEnforce=limits``, and with ``ACCRUE_ALWAYS`` its
+    submit time), else ``now`` (the hold removed it: ``acct_policy_remove_accrue_time``).
+
+    Returns:
+        The new state and the jobs released.
+
+    Raises:
+        InputError: an id that names no job.
+        SectionError: a malformed state section.
+    """
+    queue = read_queue(state, where)
+    for wanted in job_ids:
+        if not any(matches(j, wanted) for j in queue):
+            raise InputError(f'no job "{shown(wanted)}" in the queue')
+    fit = NodeFit(config)
+    out, freed = [], []
+    for job in queue:
+        if is_held(job) and any(matches(job, w) for w in job_ids):
+            freed.append(job)
+            job = replace(job, status="idle", admin_priority=None)
+            if fit.is_slurm_job(job):
+                job = _released_times(job, now, config)
+        out.append(job)
+    return _store(state, out), freed
+
+
+def _released_times(job: Job, now: float, config: Config) -> Job:
+    """A released Slurm job's begin and accrue times: a begin time still to come is kept,
+    a past one becomes ``now``; the accrue time is kept (``ACCRUE_ALWAYS``: the submit
+    time; without limits: the begin time it accrued from), or with limits the hold removed
+    it: ``now``, or none while the begin time is to come (it then accrues from that)."""
+    begin = job.eligible_time if job.eligible_time is not None else job.submit_time
+    later = begin is not None and begin >= now  # (_release_job_rec: "begin_time < now")
+    accrue = job.accrue_time
+    if "ACCRUE_ALWAYS" in config.priority.flags:
+        pass
+    elif config.priority.enforce_limits:
+        accrue = None if later else now
+    elif accrue is None:
+        accrue = begin
+    return replace(job, eligible_time=begin if later else now, accrue_time=accrue)
 
 
 def remove(

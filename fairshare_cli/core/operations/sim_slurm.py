@@ -135,7 +135,7 @@ class SlurmSim:
         self.waiting_total = 0
         for item in queue:
             batch = item if isinstance(item, JobBatch) else JobBatch(item)
-            if batch.job.status == "idle":
+            if batch.job.status == "idle" and batch.job.admin_priority != 0:  # (0: held)
                 self.queue.add(batch)
                 self.queued.append(batch.job)
                 self._count_waiting(batch.job, batch.count)
@@ -224,14 +224,15 @@ class SlurmSim:
             self.series.end(job_id, end)
 
     def submit_due(self, t: float) -> None:
-        """Workload jobs whose submit time has come are queued."""
+        """Workload jobs whose submit time has come are queued (but held ones: never run)."""
         work = self.pending_work
         k = self.next_work
         while k < len(work) and self._submitted(work[k].job) <= t:
             job = replace(work[k].job, status="idle", submit_time=self._submitted(work[k].job))
-            self.queue.add(JobBatch(job, work[k].count))
-            self.queued.append(job)
-            self._count_waiting(job, work[k].count)
+            if work[k].job.status != "held" and job.admin_priority != 0:  # (sbatch --hold)
+                self.queue.add(JobBatch(job, work[k].count))
+                self.queued.append(job)
+                self._count_waiting(job, work[k].count)
             k += 1
         self.next_work = k
 

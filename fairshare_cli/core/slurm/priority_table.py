@@ -207,11 +207,12 @@ def compute_rows(
 ) -> list[PriorityRow]:
     """sprio rows in the jobs' order: the factors as of ``now`` (the decay pass time).
 
-    Pending jobs are listed (running ones too with ``CALCULATE_RUNNING``); held and finished
-    jobs are not, nor jobs submitted after ``listed_at`` (the moment sprio asks; default
-    ``now``); a job with no Slurm association and no account is not a Slurm job and is
-    skipped. Multi-partition jobs give one row per partition (partition and TRES factors
-    per partition, the rest shared), and jobs of several QOS one per QOS in each.
+    Pending jobs are listed (running ones too with ``CALCULATE_RUNNING``); held (an admin
+    priority of 0 holds a job) and finished jobs are not, nor jobs submitted after
+    ``listed_at`` (the moment sprio asks; default ``now``); a job with no Slurm association
+    and no account is not a Slurm job and is skipped. Multi-partition jobs give one row per
+    partition (partition and TRES factors per partition, the rest shared), and jobs of
+    several QOS one per QOS in each.
 
     Raises:
         InputError: a job names an unknown partition, QOS, account or association.
@@ -410,8 +411,9 @@ class TableBuilder:
                     own = classes[key]
                 except KeyError:
                     own = classes[key] = self.part_shares(job)
-            if job.admin_priority is not None:
-                self.add_admin_rows(job, assoc, own, columns, admins)
+            if job.admin_priority is not None:  # 0 holds it: sprio lists no held job
+                if job.admin_priority:
+                    self.add_admin_rows(job, assoc, own, columns, admins)
                 continue
             age = age_w = 0.0  # (whole seconds since the job accrued over max_age, at most 1)
             accrued = submit if job.accrue_time is None else job.accrue_time

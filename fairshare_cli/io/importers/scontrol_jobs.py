@@ -32,6 +32,7 @@ from fairshare_cli.io.importers.slurm_jobs import (
     add_finished,
     billing,
     charged,
+    held,
 )
 
 __all__ = ["JobDump", "read_scontrol"]
@@ -469,6 +470,7 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
         if begun is not None:
             obj["start_time"] = begun
     printed = None if not prio else int(prio) if prio.isdecimal() else dump.num(here, "Priority")
+    printed = held(obj, printed)
     dump.add(ImportedJob(obj, line, UNREAD, printed, ONE_PRIORITY, rate, True, dump.label))
 
 

@@ -117,6 +117,17 @@ def add_finished(
         )
 
 
+def held(obj: dict[str, Any], printed: int | None) -> int | None:
+    """A pending job printed with Priority 0 is held (``scontrol hold``, ``sbatch --hold``,
+    ``scontrol update priority=0``: slurmctld's "0 means the job is held", which sprio
+    leaves out and the scheduler never starts): ``obj`` is made ``"held"``, and the
+    priority to compare with what the usage gives (None for a held job: none is)."""
+    if printed == 0 and obj.get("status", "idle") == "idle":
+        obj["status"] = "held"
+        return None
+    return printed
+
+
 def add_job(
     out: JobDump, obj: dict[str, Any], where: str, printed: int | None, tres: Mapping[str, str]
 ) -> ImportedJob:

@@ -25,6 +25,7 @@ from fairshare_cli.io.importers.slurm_jobs import (
     JobDump,
     add_finished,
     add_job,
+    held,
     memory_mb,
     parse_tres,
 )
@@ -189,7 +190,8 @@ def _json_job(job: Mapping[str, Any], where: str, out: JobDump) -> None:
     printed = _json_value(job, "priority")
     if not isinstance(printed, int) and by_partition:
         printed = next(iter(by_partition.values()))
-    item = add_job(out, obj, where, printed if isinstance(printed, int) else None, tres)
+    printed = held(obj, printed if isinstance(printed, int) else None)
+    item = add_job(out, obj, where, printed, tres)
     item.printed_by_partition = by_partition
 
 

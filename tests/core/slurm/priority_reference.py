@@ -39,6 +39,8 @@ def reference_rows(
             continue
         if job.submit_time is not None and job.submit_time > horizon:
             continue
+        if job.admin_priority == 0:  # held ("0 means the job is held")
+            continue
         user = job_user(job.owner)
         assoc = maker.association(job, user)
         if assoc is None:

@@ -93,7 +93,7 @@ job_objects = st.fixed_dictionaries(
         "status": st.sampled_from(["idle", "idle", "idle", "running", "held"]),
         "submit_time": times,
         "accrue_time": st.none() | times,
-        "time_limit": st.none() | st.floats(0, 1e6),
+        "time_limit": st.none() | st.floats(0, 1e6, exclude_min=True),  # (0: INFINITE)
         "num_nodes": st.integers(1, 4),
         "request_cpus": st.integers(0, 64),
         "request_memory": st.integers(0, 4000),

@@ -1,0 +1,98 @@
+"""``fs import sacct`` of a small history, then ``fs sshare`` at two later times.
+
+The usage is derived by hand from Slurm's ``priority_multifactor.c`` (``_decay_thread``,
+``_apply_new_usage``): a decay pass every PriorityCalcPeriod (5 minutes, on multiples of
+300 s since the epoch; 10:00:00Z is one) multiplies all usage by ``d^Δ``, with
+``d = 1 − 0.693 / PriorityDecayHalfLife`` (3600 s here), then charges each running job
+``Δ · d^Δ · CPUs · UsageFactor`` for the ``Δ`` seconds since the last pass (its start, at
+its first). A job ending between passes is charged up to the pass before its end (no
+``AccountingStorageEnforce=limits``). A view shows the usage of the last pass before it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+Run = Callable[..., Any]
+CONFIG = """
+[pool]
+defaults = "current"
+[[machines]]
+name = "n"
+count = 2
+slots = 1
+attributes = { Cpus = 4 }
+partitions = ["batch"]
+[priority]
+decay_halflife = "1:00:00"
+calc_period = "5"
+[partitions.batch]
+default = true
+[qos.normal]
+usage_factor = 1.0
+[qos.half]
+usage_factor = 0.5
+[accounts.a]
+shares = 1
+users = { u1 = 1, u2 = 1 }
+"""
+HEADER = "JobID|User|Account|Partition|QOS|AllocCPUS|AllocTRES|State|Start|End"
+JOBS = [
+    "1|u1|a|batch|normal|2|billing=2,cpu=2,node=1|COMPLETED|2026-11-21T10:00:00|2026-11-21T10:20:00",
+    "2|u2|a|batch|half|4|billing=4,cpu=4,node=1|COMPLETED|2026-11-21T10:02:30|2026-11-21T10:12:30",
+]
+D = 1 - 0.693 / 3600
+
+
+def _files(tmp_path: Path, jobs: list[str]) -> list[str]:
+    (tmp_path / "pool.toml").write_text(CONFIG)
+    (tmp_path / "sacct.txt").write_text("\n".join([HEADER, *jobs]) + "\n")
+    return ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "state.json")]
+
+
+def _usage(run: Run, args: list[str], now: str) -> dict[str, float]:
+    res = run("sshare", "-a", "--json", *args, "--now", now)
+    assert res.exit_code == 0, res.stderr
+    return {row["user"]: row["raw_usage"] for row in json.loads(res.stdout) if row["user"]}
+
+
+def test_usage_at_two_later_views(tmp_path: Path, run: Run) -> None:
+    """u1's 2 CPUs run 10:00-10:20: passes 10:05, 10:10, 10:15, 10:20 charge 300 s each
+    (``2 · 300 · d^300``), decayed to the 10:30 pass by ``d^(10:30 − pass)``. u2's 4 CPUs
+    at UsageFactor 0.5 (rate 2) run 10:02:30-10:12:30: 10:05 charges 150 s, 10:10 300 s;
+    the last 150 s end before a pass, uncharged. At 11:32 the last pass is 11:30: both
+    decay by ``d^3600`` (0.4999..., as 0.693 is not ln 2)."""
+    args = _files(tmp_path, JOBS)
+    res = run(
+        "import", "sacct", str(tmp_path / "sacct.txt"), *args, "--now", "2026-11-21T10:30:00Z"
+    )
+    assert res.exit_code == 0, res.stderr
+    assert res.stderr == ""  # (AllocTRES bills them their CPUs: no note)
+    u1 = sum(2 * 300 * D**300 * D ** (1800 - t) for t in (300, 600, 900, 1200))
+    u2 = 2 * (150 * D**150 * D**1500 + 300 * D**300 * D**1200)
+    first = _usage(run, args, "2026-11-21T10:34:59Z")
+    assert first == pytest.approx({"u1": u1, "u2": u2}, rel=1e-12)
+    later = _usage(run, args, "2026-11-21T11:32:00Z")
+    assert later == pytest.approx({"u1": u1 * D**3600, "u2": u2 * D**3600}, rel=1e-12)
+    assert round(later["u1"], 3) == 927.359  # (1854.569 at 10:30)
+
+
+def test_jobs_billed_other_than_their_cpus_are_named(tmp_path: Path, run: Run) -> None:
+    """A partition's TRESBillingWeights (``CPU=1.0,Mem=0.5G``: 2 CPUs and 8G bill 6) is
+    what slurmctld charges (``calc_job_billable_tres``); fs charges the CPUs and says so."""
+    jobs = [JOBS[0].replace("billing=2,cpu=2,node=1", "billing=6,cpu=2,mem=8G,node=1"), JOBS[1]]
+    args = _files(tmp_path, jobs)
+    res = run(
+        "import", "sacct", str(tmp_path / "sacct.txt"), *args, "--now", "2026-11-21T10:30:00Z"
+    )
+    assert res.exit_code == 0, res.stderr
+    assert res.stderr == (
+        "fs: note: charged 1 job its CPUs where AllocTRES bills otherwise: 1 (billing=6 for 2 "
+        "CPUs); Slurm charges the billing (a partition's TRESBillingWeights), which fs does "
+        "not model\n"
+    )

@@ -1,0 +1,84 @@
+"""``fs release``: a held job pending again, aging as slurmctld ages it.
+
+Read in Slurm's ``job_mgr.c`` and ``acct_policy.c``: a hold (``_hold_job_rec``) sets the
+priority to 0, clears a past begin time and, with ``AccountingStorageEnforce=limits`` only,
+the accrue time (``acct_policy_remove_accrue_time``); a release (``_release_job_rec``)
+clears a past begin time again and recomputes the priority; the scheduler then sets the
+begin time to now (``job_independent``) and, with limits, the accrue time to now
+(``_handle_add_accrue``). Without limits the accrue time is never cleared: the job ages
+from its first eligibility. sprio's AGE is ``(pass − accrue) / PriorityMaxAge``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.conftest import SPRIO_ACCOUNTS, SPRIO_POOL, sprio_files
+
+Run = Callable[..., Any]
+
+
+@pytest.mark.parametrize(
+    ("limits", "age"),
+    [
+        # submitted 10:00, the 11:00 pass: 3600 s of PriorityMaxAge's 7200, 1000 × 0.5
+        pytest.param("false", "500", id="accrue-time-kept"),
+        # released 10:40, the 11:00 pass: 1200 s of 7200, 1000 × 1/6 = 166.67
+        pytest.param("true", "167", id="limits-accrue-from-release"),
+    ],
+)
+def test_a_released_job_ages_from_its_accrue_time(
+    tmp_path: Path, run: Run, limits: str, age: str
+) -> None:
+    config = SPRIO_POOL.replace(
+        'max_age = "7-0"', f'max_age = "2:00:00"\nenforce_limits = {limits}'
+    )
+    args = sprio_files(tmp_path, [], config + SPRIO_ACCOUNTS)[:4]
+    at = [*args, "--now"]
+    assert (
+        run("submit", "--owner", "alice", "--account", "hep", *at, "2026-11-21T10:00:00Z").exit_code
+        == 0
+    )
+    assert run("prio", "1", "0", "--slurm", *at, "2026-11-21T10:10:00Z").exit_code == 0
+    held = run("sprio", "-o", "%.5i %.10A", *at, "2026-11-21T10:30:00Z")
+    assert held.stdout == "JOBID        AGE\n"  # (held: not listed)
+    res = run("release", "1", *at, "2026-11-21T10:40:00Z")
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout == "Released 1 job: 1\n"
+    again = run("release", "1", *at, "2026-11-21T10:41:00Z")
+    assert again.stdout == "Released 0 jobs\n"  # (scontrol: "already released, ignoring")
+    listed = run("sprio", "-o", "%.5i %.10A", *at, "2026-11-21T11:00:00Z")
+    assert listed.exit_code == 0, listed.stderr
+    assert listed.stdout.splitlines() == ["JOBID        AGE", f"    1 {age:>10}"]
+
+
+def test_a_begin_time_still_to_come_is_kept(tmp_path: Path, run: Run) -> None:
+    """A job to begin at 12:00, held and released at 10:40: its begin time is not past, so
+    neither the hold nor the release clears it; sprio lists it from 12:00 only."""
+    args = sprio_files(tmp_path, [], SPRIO_POOL + SPRIO_ACCOUNTS)[:4]
+    at = [*args, "--now"]
+    job = ["--set", "eligible_time=2026-11-21T12:00:00Z"]
+    assert (
+        run(
+            "submit", "--owner", "alice", "--account", "hep", *job, *at, "2026-11-21T10:00:00Z"
+        ).exit_code
+        == 0
+    )
+    assert run("prio", "1", "0", "--slurm", *at, "2026-11-21T10:10:00Z").exit_code == 0
+    assert run("release", "1", *at, "2026-11-21T10:40:00Z").exit_code == 0
+    jobs = json.loads((tmp_path / "state.json").read_text())["jobs"]
+    assert jobs == [{"account": "hep", "accrue_time": 1795262400.0, "eligible_time": 1795262400.0,
+                     "id": "1", "owner": "alice", "submit_time": 1795255200.0}]  # fmt: skip
+    assert run("sprio", "-o", "%.5i", *at, "2026-11-21T11:00:00Z").stdout == "JOBID\n"
+
+
+def test_release_of_no_job_is_refused(tmp_path: Path, run: Run) -> None:
+    args = sprio_files(tmp_path, [], SPRIO_POOL + SPRIO_ACCOUNTS)[:4]
+    res = run("release", "9", *args, "--now", "2026-11-21T10:00:00Z")
+    assert res.exit_code == 2
+    assert res.stderr.endswith('no job "9" in the queue\n')

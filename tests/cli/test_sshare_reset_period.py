@@ -1,0 +1,75 @@
+"""``fs sshare`` across a ``PriorityUsageResetPeriod=DAILY`` boundary, jobs running.
+
+Derived by hand from ``_decay_thread`` (``priority_multifactor.c``): at each pass, first a
+reset if the pass is at or past the next reset time (midnight after the last reset:
+``_next_reset``; fs takes midnight UTC), then decay by ``d^Δ`` (``d = 1 − 0.693 / 3600``
+here), then each running job charged ``Δ · d^Δ · CPUs · UsageFactor`` for the ``Δ``
+seconds since the last pass: the pass at 00:00 zeroes the usage, then charges the five
+minutes before it. Passes every 5 minutes, on multiples of 300 s since the epoch.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+Run = Callable[..., Any]
+CONFIG = """
+[pool]
+defaults = "current"
+[[machines]]
+name = "n"
+count = 2
+slots = 1
+attributes = { Cpus = 4 }
+partitions = ["batch"]
+[priority]
+decay_halflife = "1:00:00"
+calc_period = "5"
+usage_reset_period = "DAILY"
+[partitions.batch]
+default = true
+[qos.normal]
+usage_factor = 1.0
+[qos.half]
+usage_factor = 0.5
+[accounts.a]
+shares = 1
+users = { u1 = 1, u2 = 1 }
+"""
+D = 1 - 0.693 / 3600
+Q = 300 * D**300  # one full pass's charge per unit of rate
+
+
+def _usage(run: Run, args: list[str], now: str) -> dict[str, float]:
+    res = run("sshare", "-a", "--json", *args, "--now", now)
+    assert res.exit_code == 0, res.stderr
+    return {row["user"]: row["raw_usage"] for row in json.loads(res.stdout) if row["user"]}
+
+
+def test_usage_resets_at_the_first_pass_past_midnight(tmp_path: Path, run: Run) -> None:
+    """u1 runs 4 CPUs from 23:40 (rate 4); u2 2 CPUs at UsageFactor 0.5 from 23:52:30
+    (rate 1). Before midnight (the 23:55 pass): u1 charged at 23:45, 23:50, 23:55;
+    u2 150 s at 23:55. The 00:00 pass resets, then charges 300 s each; 00:05 decays that
+    and charges again."""
+    (tmp_path / "pool.toml").write_text(CONFIG)
+    args = ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "state.json")]
+    for user, cpus, qos, start in (
+        ("u1", "4", "normal", "23:40:00"),
+        ("u2", "2", "half", "23:52:30"),
+    ):
+        when = f"2026-11-21T{start}Z"
+        res = run("submit", "--owner", user, "--account", "a", "--cpus", cpus, "--qos", qos,
+                  "--set", "status=running", "--set", f"start_time={when}", *args, "--now", when)  # fmt: skip
+        assert res.exit_code == 0, res.stderr
+    before = _usage(run, args, "2026-11-21T23:59:59Z")
+    u1 = 4 * Q * (D**600 + D**300 + 1)
+    assert before == pytest.approx({"u1": u1, "u2": 150 * D**150}, rel=1e-12)
+    at = _usage(run, args, "2026-11-22T00:00:00Z")
+    assert at == pytest.approx({"u1": 4 * Q, "u2": Q}, rel=1e-12)
+    after = _usage(run, args, "2026-11-22T00:07:00Z")
+    assert after == pytest.approx({"u1": 4 * Q * (D**300 + 1), "u2": Q * (D**300 + 1)}, rel=1e-12)
