@@ -469,3 +469,26 @@ def test_a_duration_with_a_unit_says_a_plain_number_is_seconds(
     assert result.exit_code == 0, result.stderr
     times = sorted({row["time"] for row in json.loads(result.stdout)})
     assert times == ["2026-11-21T12:00:00Z", "2026-11-21T12:30:00Z", "2026-11-21T13:00:00Z"]
+
+
+def test_a_held_workload_job_never_runs(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """``fs simulate --workload w.json`` started a job of status held (as ``hold = true``
+    submits it) at the first cycle, as if idle; HTCondor runs a held job only once it is
+    released. Completed and removed workload jobs never run either."""
+    config = write_config('[pool]\nuid_domain = "d"\n[[machines]]\nname = "m"\nslots = 4\n')
+    work = [
+        {"id": "1.0", "owner": "a", "run_time": 600, "status": "held"},
+        {"id": "2.0", "owner": "b", "run_time": 600},
+        {"id": "3.0", "owner": "c", "run_time": 600, "status": "completed"},
+        {"id": "4.0", "owner": "c", "run_time": 600, "status": "removed"},
+    ]
+    (tmp_path / "w.json").write_text(json.dumps(work))
+    result = run(
+        "simulate", "--config", str(config), "--state", str(tmp_path / "s.json"), "--now", NOW,
+        "--workload", str(tmp_path / "w.json"), "--until", "0:20:00", "--cycle", "600", "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    rows = [r for r in json.loads(result.stdout) if r["kind"] == "submitter"]
+    assert {r["name"] for r in rows if r["slots"]} == {"b@d"}

@@ -45,6 +45,9 @@ from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.operations.sim_row import JobStart, SimRow
 from fairshare_cli.core.operations.slurm_series import SlurmSeries
 
+#: The statuses of workload jobs that never join the queue.
+_NEVER_RUN = frozenset(("held", "completed", "removed"))
+
 
 class _Running:
     """A running job: what its end releases."""
@@ -284,11 +287,15 @@ class SimQueue:
             self.acc.add_match(name, weight, t, int(count))
 
     def submit_due(self, t: float) -> None:
-        """Workload jobs whose submit time has come join the queue."""
+        """Workload jobs whose submit time has come join the queue, idle (but held ones,
+        as ``hold = true`` submits them, and completed or removed ones: never run)."""
         pending = self.pending
         k = self.next_pending
         while k < len(pending) and self._submitted(pending[k].job) <= t:
             batch = pending[k]
+            if batch.job.status in _NEVER_RUN:
+                k += 1
+                continue
             job = replace(
                 batch.job,
                 status="idle",
