@@ -42,11 +42,8 @@ from fairshare_cli.core.htcondor.pool import (
     submitter_of,
 )
 from fairshare_cli.core.jobs import Job
-from fairshare_cli.core.operations.sim_row import JobStart, SimRow
+from fairshare_cli.core.operations.sim_row import NEVER_QUEUED, JobStart, SimRow
 from fairshare_cli.core.operations.slurm_series import SlurmSeries
-
-#: The statuses of workload jobs that never join the queue.
-_NEVER_RUN = frozenset(("held", "completed", "removed"))
 
 
 class _Running:
@@ -293,7 +290,7 @@ class SimQueue:
         k = self.next_pending
         while k < len(pending) and self._submitted(pending[k].job) <= t:
             batch = pending[k]
-            if batch.job.status in _NEVER_RUN:
+            if batch.job.status in NEVER_QUEUED:
                 k += 1
                 continue
             job = replace(

@@ -1,9 +1,14 @@
 """One row of ``fs simulate``: what one submitter, group, Slurm user or the pool holds
-after one cycle (shared by :mod:`.simulate`, :mod:`.sim_queue` and :mod:`.sim_slurm`)."""
+after one cycle (shared by :mod:`.simulate`, :mod:`.sim_queue` and :mod:`.sim_slurm`), and
+which workload jobs never join the queue."""
 
 from __future__ import annotations
 
 import msgspec
+
+#: The statuses of workload jobs that never join a simulated queue: a held job waits for a
+#: release the run never makes; a completed or removed one is gone.
+NEVER_QUEUED = frozenset(("held", "completed", "removed"))
 
 
 class SimRow(msgspec.Struct, frozen=True, gc=False):

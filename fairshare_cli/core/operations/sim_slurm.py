@@ -57,7 +57,7 @@ from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor.negotiator import machine_names
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.operations.node_fit import NodeFit, node_cpus
-from fairshare_cli.core.operations.sim_row import JobStart, SimRow
+from fairshare_cli.core.operations.sim_row import NEVER_QUEUED, JobStart, SimRow
 from fairshare_cli.core.operations.slurm_pending import PendingJobs, Record, Score
 from fairshare_cli.core.operations.slurm_series import SlurmSeries, of_association
 from fairshare_cli.core.slurm.factors import running_qos
@@ -224,12 +224,12 @@ class SlurmSim:
             self.series.end(job_id, end)
 
     def submit_due(self, t: float) -> None:
-        """Workload jobs whose submit time has come are queued (but held ones: never run)."""
+        """Queue the workload jobs due by ``t`` (never a held one: admin priority 0 too)."""
         work = self.pending_work
         k = self.next_work
         while k < len(work) and self._submitted(work[k].job) <= t:
             job = replace(work[k].job, status="idle", submit_time=self._submitted(work[k].job))
-            if work[k].job.status != "held" and job.admin_priority != 0:  # (sbatch --hold)
+            if work[k].job.status not in NEVER_QUEUED and job.admin_priority != 0:
                 self.queue.add(JobBatch(job, work[k].count))
                 self.queued.append(job)
                 self._count_waiting(job, work[k].count)
