@@ -264,17 +264,14 @@ def _array_texts(depth: int, text_of: Any, piece: array[Any]) -> list[str]:
 
 def _plain_text(values: list[Any]) -> bool:
     """Whether every value is text (joined: anything else refuses to join) that JSON
-    prints as it is: printable ASCII without a quote or a backslash."""
+    prints as it is: printable ASCII (space to ``~``) without a quote or a backslash, each
+    told by a pass in C over the joined text (no copy of it: 120,000 job ids at
+    ``fs sprio --json``)."""
     try:
         joined = "".join(values)
     except TypeError:
         return False
-    return joined.isascii() and not joined.encode("ascii").translate(None, _AS_IS)
-
-
-#: The characters JSON prints as they are in a string: printable ASCII but ``"`` and ``\\``
-#: (deleted by a translation in C: text of these only leaves nothing).
-_AS_IS = bytes(sorted(set(range(0x20, 0x7F)) - {ord('"'), ord("\\")}))
+    return joined.isascii() and joined.isprintable() and '"' not in joined and "\\" not in joined
 
 
 def _texts(values: list[Any], depth: int, text_of: Any) -> list[str]:
