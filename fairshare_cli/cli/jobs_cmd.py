@@ -464,6 +464,7 @@ def release(
     \b
     Examples:
       fs submit --id 7 --owner bob --account hep && fs prio 7 0 --slurm && fs release 7
+
     A released Slurm job is eligible from --now and ages from its accrue time, which a hold
     keeps unless priority.enforce_limits (AccountingStorageEnforce=limits) is set: then it
     ages from --now. A job not held is left as it is.
