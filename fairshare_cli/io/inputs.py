@@ -400,10 +400,12 @@ class _JsonObjects:
         return InputError(f"{self.label}:{self.line if line is None else line}: {what}")
 
     def more(self) -> bool:
-        """Append the next chunk (dropping what was consumed); False at the end."""
+        """Append the next chunk (dropping what was consumed); False at the end. A chunk
+        is as long as what is held: an ad of 200 MB is decoded again some 8 times, not
+        200 (each time from its start, and the buffer copied and scanned)."""
         if self.eof:
             return False
-        data = self.fh.read(CHUNK)
+        data = self.fh.read(max(CHUNK, len(self.buf) - self.pos))
         if not data:
             self.eof = True
             return False
@@ -438,7 +440,7 @@ class _JsonObjects:
             try:
                 return self.decoder.raw_decode(self.buf, self.pos)
             except json.JSONDecodeError as exc:
-                if self.more():
+                if _cut_by_chunk(exc, len(self.buf)) and self.more():
                     continue
                 junk = self.junk_at(self.pos, exc.pos + 1)
                 if junk is not None:
@@ -463,6 +465,14 @@ class _JsonObjects:
         self.line += self.buf.count("\n", self.pos, end)
         self.pos = end
         return line, obj
+
+
+def _cut_by_chunk(exc: json.JSONDecodeError, held: int) -> bool:
+    """Whether a value may be whole with more text: the error is at the end of the text
+    held (``"Expecting ',' delimiter"``, a cut escape), or it is a string not closed
+    (its error names where it starts). Any other error stands: reading the rest of the
+    file (a 200-MB line after one bad character) would not mend it, and took minutes."""
+    return exc.pos >= held - 16 or exc.msg.startswith("Unterminated string")
 
 
 def iter_json_objects(
