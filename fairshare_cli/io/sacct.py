@@ -53,7 +53,7 @@ def read_sacct(stream: IO[str], label: str, now: float) -> tuple[list[UsageRecor
     refuse_bom(text, label)
     every = text.splitlines()
     if every and every[-1].strip() and not text.endswith(("\n", "\r")):
-        raise cut_capture(label, len(every), every[-1])
+        raise cut_capture(label, len(every), every[-1], "sacct output")
     numbered = [
         (k + 1, line) for k, line in enumerate(every) if line.strip() and not line.startswith("$ ")
     ]

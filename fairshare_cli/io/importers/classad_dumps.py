@@ -114,7 +114,7 @@ def iter_long_ads(fh: Iterable[str], label: str, wanted: str = "") -> Iterator[t
         ad[m.group(1)] = parse_long_value(m.group(2))
         cut = not raw.endswith("\n")  # (HTCondor ends each line with one, the last too)
     if ad and cut:
-        raise cut_capture(label, lineno, line)
+        raise cut_capture(label, lineno, line, wanted or "HTCondor's output")
     if ad:
         yield start, ad
 

@@ -43,14 +43,15 @@ def refuse_bom(text: str, name: str) -> None:
     refuse_byte_order_mark(text, f"{name}:1")
 
 
-def cut_capture(name: str, number: int, line: str) -> InputError:
+def cut_capture(name: str, number: int, line: str, expected: str) -> InputError:
     """The error for a tool's output whose last line has no newline: the file was cut
     (a full disk, a copy stopped), and the value the line ends with may be cut too
-    (``Priority7 = 860.16`` of ``860.165``, ``root|||0.000000|34`` of ``3463``)."""
+    (``Priority7 = 860.16`` of ``860.165``, ``root|||0.000000|34`` of ``3463``). It names
+    the output ``expected``: another file without a final newline is refused so too."""
     shown = line[:40].encode("unicode_escape").decode("ascii")
     return InputError(
-        f"{name}:{number}: the output ends inside a line ('{shown}', no newline after it): "
-        "a cut capture, whose last value may be cut too; capture it again"
+        f"{name}:{number}: the file ends inside a line ('{shown}', no newline after it): "
+        f"a cut capture of {expected}, whose last value may be cut too; capture it again"
     )
 
 
@@ -85,9 +86,9 @@ def text_lines(
                 refuse_bom(text, name)
             if first is None and text.strip() and not is_prompt(text):
                 first = text.lstrip()[:1]
+            yield number, text.rstrip("\r\n")  # (first: a reader may refuse it as it is)
             if whole and first not in ("{", "[") and not raw.endswith(b"\n") and text.strip():
-                raise cut_capture(name, number, text)
-            yield number, text.rstrip("\r\n")
+                raise cut_capture(name, number, text, expected)
     finally:
         if bar is not None:
             bar.stop()

@@ -28,6 +28,15 @@ CUTS = {
     "sacctmgr": (SLURM / "ft1_running" / "sacctmgr_assoc_tree.txt", "oracle|f|u5|1||1", 0),
     "sacct": (SLURM / "sacct_jobs_1_13.txt", "1                  wrap  ", 4),
 }
+#: What each refusal says the capture is of.
+WANTED = {
+    "condor-userprio": "condor_userprio -l or -l -allusers output",
+    "condor-q": "condor_q -json or -long output",
+    "sshare": "sshare output",
+    "scontrol-assoc": "scontrol show assoc_mgr output",
+    "sacctmgr": "sacctmgr output",
+    "sacct": "sacct output",
+}
 #: The kinds that make config fragments, merged here ``--into`` the pool's config.
 FRAGMENTS = ("sacctmgr",)
 
@@ -50,10 +59,20 @@ def test_a_capture_cut_inside_its_last_line_is_refused(refuse_dump: Refuse, kind
     refuse_dump(
         kind,
         text,
-        f":{number}: the output ends inside a line ('{shown}', no newline after it): a cut "
-        "capture, whose last value may be cut too; capture it again",
+        f":{number}: the file ends inside a line ('{shown}', no newline after it): a cut "
+        f"capture of {WANTED[kind]}, whose last value may be cut too; capture it again",
         into=kind in FRAGMENTS,
     )
+
+
+def test_another_file_without_a_final_newline_is_named_by_its_first_line(
+    refuse_dump: Refuse,
+) -> None:
+    """A file of another kind: refused at its first line where the reader streams it
+    (``fs import scontrol-assoc slurm.conf``), else saying what a cut capture is of."""
+    text = "PriorityWeightAge=1000"
+    refuse_dump("scontrol-assoc", text, ':1: expected scontrol show assoc_mgr output, got "Prio')
+    refuse_dump("sshare", text, "a cut capture of sshare output, whose last value may be cut")
 
 
 def test_the_same_capture_with_its_newline_is_read(tmp_path: Path, run: Callable[..., Any]) -> None:
