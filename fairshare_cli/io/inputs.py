@@ -400,9 +400,7 @@ class _JsonObjects:
         return InputError(f"{self.label}:{self.line if line is None else line}: {what}")
 
     def more(self) -> bool:
-        """Append the next chunk (dropping what was consumed); False at the end. A chunk
-        is as long as what is held: an ad of 200 MB is decoded again some 8 times, not
-        200 (each time from its start, and the buffer copied and scanned)."""
+        """Append a chunk as long as what is held (dropping what was consumed); False at the end."""
         if self.eof:
             return False
         data = self.fh.read(max(CHUNK, len(self.buf) - self.pos))
@@ -439,8 +437,8 @@ class _JsonObjects:
         while True:
             try:
                 return self.decoder.raw_decode(self.buf, self.pos)
-            except json.JSONDecodeError as exc:
-                if _cut_by_chunk(exc, len(self.buf)) and self.more():
+            except json.JSONDecodeError as exc:  # (more text mends only what a chunk cut)
+                if (exc.pos >= len(self.buf) - 16 or "Unterminated" in exc.msg) and self.more():
                     continue
                 junk = self.junk_at(self.pos, exc.pos + 1)
                 if junk is not None:
@@ -465,14 +463,6 @@ class _JsonObjects:
         self.line += self.buf.count("\n", self.pos, end)
         self.pos = end
         return line, obj
-
-
-def _cut_by_chunk(exc: json.JSONDecodeError, held: int) -> bool:
-    """Whether a value may be whole with more text: the error is at the end of the text
-    held (``"Expecting ',' delimiter"``, a cut escape), or it is a string not closed
-    (its error names where it starts). Any other error stands: reading the rest of the
-    file (a 200-MB line after one bad character) would not mend it, and took minutes."""
-    return exc.pos >= held - 16 or exc.msg.startswith("Unterminated string")
 
 
 def iter_json_objects(
