@@ -352,13 +352,29 @@ def refuse_read_only(path: Path, what: str) -> None:
     permission, so a state read-only to a user (root's 0644 in a folder the user's group
     may write, or one made 0444 to freeze it) was replaced all the same.
 
+    A file no one may write (no write bit: 0444) is refused to root as well, whom
+    ``os.access`` grants everything, as vim's ``readfile()`` opens a file without a write
+    bit read-only for root too (``:w`` refused, ``:w!`` needed); ``cp`` and SQLite, which
+    write into the file, do not ask.
+
     Raises:
-        RuntimeFailure: ``path`` is there and this user may not write it.
+        RuntimeFailure: ``path`` is there and this user may not write it, or it has no
+            write bit.
     """
-    if os.path.exists(path) and not os.access(path, os.W_OK):
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:  # (missing: made new; unreadable: the write says why)
+        return
+    if not os.access(path, os.W_OK):
         raise RuntimeFailure(
             f"cannot write {what} {path}: Permission denied (the file is read-only to this "
             "user); nothing was written"
+        )
+    if not mode & 0o222:
+        raise RuntimeFailure(
+            f"cannot write {what} {path}: the file is read-only (mode {mode & 0o7777:04o}, "
+            "root included); make it writable (chmod u+w) to let fs replace it; nothing "
+            "was written"
         )
 
 

@@ -145,8 +145,8 @@ def _csv_records(stream: Any, path: str) -> Iterator[UsageRecord]:
         check_header(reader.fieldnames, f"{path} line {reader.line_num}")
         for row in reader:
             yield parse_record(row, f"{path} line {reader.line_num}")
-    except csv.Error as exc:
-        raise InputError(f"{path} line {reader.line_num}: not valid CSV: {exc}") from None
+    except csv.Error as exc:  # (the csv reader's count: DictReader's lags the bad line)
+        raise InputError(f"{path} line {reader.reader.line_num}: not valid CSV: {exc}") from None
 
 
 class _Line(msgspec.Struct, forbid_unknown_fields=True, gc=False, kw_only=True):

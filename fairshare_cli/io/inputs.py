@@ -400,10 +400,10 @@ class _JsonObjects:
         return InputError(f"{self.label}:{self.line if line is None else line}: {what}")
 
     def more(self) -> bool:
-        """Append the next chunk (dropping what was consumed); False at the end."""
+        """Append a chunk as long as what is held (dropping what was consumed); False at the end."""
         if self.eof:
             return False
-        data = self.fh.read(CHUNK)
+        data = self.fh.read(max(CHUNK, len(self.buf) - self.pos))
         if not data:
             self.eof = True
             return False
@@ -437,8 +437,8 @@ class _JsonObjects:
         while True:
             try:
                 return self.decoder.raw_decode(self.buf, self.pos)
-            except json.JSONDecodeError as exc:
-                if self.more():
+            except json.JSONDecodeError as exc:  # (more text mends only what a chunk cut)
+                if (exc.pos >= len(self.buf) - 16 or "Unterminated" in exc.msg) and self.more():
                     continue
                 junk = self.junk_at(self.pos, exc.pos + 1)
                 if junk is not None:

@@ -16,7 +16,7 @@ from typing import IO
 from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.usage import UsageRecord, parse_record
 from fairshare_cli.errors import EmptyInput, InputError
-from fairshare_cli.io.importers.common import column_spans, refuse_bom
+from fairshare_cli.io.importers.common import column_spans, cut_capture, refuse_bom
 from fairshare_cli.io.inputs import read_text
 
 _NO_TIME = {"", "none", "unknown", "n/a"}
@@ -55,10 +55,11 @@ def read_sacct(stream: IO[str], label: str, now: float) -> tuple[list[UsageRecor
     """
     text = read_text(stream, label)
     refuse_bom(text, label)
+    every = text.splitlines()
+    if every and every[-1].strip() and not text.endswith(("\n", "\r")):
+        raise cut_capture(label, len(every), every[-1], "sacct output")
     numbered = [
-        (k + 1, line)
-        for k, line in enumerate(text.splitlines())
-        if line.strip() and not line.startswith("$ ")
+        (k + 1, line) for k, line in enumerate(every) if line.strip() and not line.startswith("$ ")
     ]
     lines = [line for _, line in numbered]
     if not lines:  # (sacct prints its header even when no job matches)

@@ -200,10 +200,35 @@ def _merge(
             table[key] = _value(str(key), value)
             report.replaced.append(_dotted(here))
         else:
-            raise ConfigError(
-                f"{where}: {_dotted(here)} is {_show(table[key])} in the file, the import says "
-                f"{_show(value)}; pass --replace to overwrite it"
+            differs = _entry_difference(table[key], value) or (
+                f" is {_show(table[key])} in the file, the import says {_show(value)}"
             )
+            raise ConfigError(f"{where}: {_dotted(here)}{differs}; pass --replace to overwrite it")
+
+
+def _entry_difference(existing: Any, value: Any) -> str | None:
+    """Where two arrays of tables whose entries have the same names differ: the first
+    entry and key (``machines[0] (localhost).partitions``), as the line then says; by
+    their names alone, '1 table (localhost) in the file, the import says 1 table
+    (localhost)', it named no difference. None for other values."""
+    mine = _plain(existing.unwrap() if hasattr(existing, "unwrap") else existing)
+    theirs = _plain(value)
+    if not (isinstance(mine, list) and isinstance(theirs, list) and len(mine) == len(theirs)):
+        return None
+    pairs = list(zip(mine, theirs, strict=True))
+    if not all(
+        isinstance(a, Mapping) and isinstance(b, Mapping) and a.get("name") == b.get("name")
+        for a, b in pairs
+    ):
+        return None
+    for index, (a, b) in enumerate(pairs):
+        for key in [*a, *(k for k in b if k not in a)]:
+            if key not in a or key not in b or not _same(a[key], b[key], [str(key)]):
+                was = _show(a[key]) if key in a else "not set"
+                says = _show(b[key]) if key in b else "not set"
+                entry = f"[{index}] ({a.get('name', '?')}).{_dotted([str(key)])}"
+                return f"{entry} is {was} in the file, the import says {says}"
+    return None
 
 
 def _leaves(fragment: Fragment, path: list[str]) -> list[str]:

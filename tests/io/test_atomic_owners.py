@@ -100,6 +100,32 @@ def test_a_state_read_only_to_the_user_is_not_replaced(
     assert run("userprio", *common(env)).exit_code == 0
 
 
+def test_a_state_made_0444_is_refused_to_root_too(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Root's ``fs submit`` on a state made 0444 to freeze it replaced it (0444 still):
+    ``os.access`` grants root everything. vim opens a file without a write bit read-only
+    for root too (``:w`` refused), and fs now refuses it so (exit 1), the state as it was;
+    ``--dry-run`` still runs. Root's view (``os.access`` saying yes) is taken here for any
+    user; another user's 0644 stays root's to replace (test_a_state_keeps_its_owner...)."""
+    env = write_pool(tmp_path)
+    env["state"].chmod(0o444)
+    before = env["state"].read_bytes()
+    monkeypatch.setattr(os, "access", lambda *args, **kwargs: True)
+    result = run("submit", "--id", "2", "--owner", "bob", *common(env))
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"fs: error: cannot write state file {env['state']}: the file is read-only (mode "
+        "0444, root included); make it writable (chmod u+w) to let fs replace it; nothing "
+        "was written\n"
+    )
+    assert env["state"].read_bytes() == before
+    assert env["state"].stat().st_mode & 0o777 == 0o444
+    assert run("submit", "--id", "2", "--owner", "bob", "--dry-run", *common(env)).exit_code == 0
+    env["state"].chmod(0o644)
+    assert run("submit", "--id", "2", "--owner", "bob", *common(env)).exit_code == 0
+
+
 def test_a_state_behind_a_folder_the_user_may_not_search_is_named_so(
     tmp_path: Path, run: Callable[..., Any]
 ) -> None:

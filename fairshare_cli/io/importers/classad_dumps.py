@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from fairshare_cli.errors import InputError, UnreadableInput
-from fairshare_cli.io.importers.common import refuse_bom
+from fairshare_cli.io.importers.common import cut_capture, refuse_bom
 from fairshare_cli.io.inputs import BINARY, Readable, cannot_read, iter_json_objects, refuse_device
 
 #: A parsed ClassAd: attribute name -> literal value or :class:`Expr`.
@@ -81,14 +81,17 @@ def iter_long_ads(fh: Iterable[str], label: str, wanted: str = "") -> Iterator[t
     """``(first line, ad)`` for each ad of ``-long`` output; blank lines separate ads.
 
     Raises:
-        InputError: ``FILE:LINE: expected 'Attr = value'`` for any other line; in the
-            first ad, naming the output ``wanted`` (a table of the tool's: its plain
-            output, as ``condor_q`` prints it without ``-json`` or ``-long``).
+        InputError: ``FILE:LINE: expected 'Attr = value'`` for any other line, or a
+            last line without its newline (a cut file: ``Priority7 = 860.16`` of
+            ``860.165``); in the first ad, naming the output ``wanted`` (a table of the
+            tool's: its plain output, as ``condor_q`` prints it without ``-json`` or
+            ``-long``).
     """
     ad: Ad = {}
     start = 0
     lineno = 0
     first = True
+    cut, line = False, ""
     for raw in fh:
         lineno += 1
         line = raw.rstrip("\r\n")
@@ -109,6 +112,9 @@ def iter_long_ads(fh: Iterable[str], label: str, wanted: str = "") -> Iterator[t
         if not ad:
             start = lineno
         ad[m.group(1)] = parse_long_value(m.group(2))
+        cut = not raw.endswith("\n")  # (HTCondor ends each line with one, the last too)
+    if ad and cut:
+        raise cut_capture(label, lineno, line, wanted or "HTCondor's output")
     if ad:
         yield start, ad
 

@@ -43,18 +43,35 @@ def refuse_bom(text: str, name: str) -> None:
     refuse_byte_order_mark(text, f"{name}:1")
 
 
+def cut_capture(name: str, number: int, line: str, expected: str) -> InputError:
+    """The error for a tool's output whose last line has no newline: the file was cut
+    (a full disk, a copy stopped), and the value the line ends with may be cut too
+    (``Priority7 = 860.16`` of ``860.165``, ``root|||0.000000|34`` of ``3463``). It names
+    the output ``expected``: another file without a final newline is refused so too."""
+    shown = line[:40].encode("unicode_escape").decode("ascii")
+    return InputError(
+        f"{name}:{number}: the file ends inside a line ('{shown}', no newline after it): "
+        f"a cut capture of {expected}, whose last value may be cut too; capture it again"
+    )
+
+
 def text_lines(
-    path: str, label: str | None = None, expected: str = "text"
+    path: str, label: str | None = None, expected: str = "text", whole: bool = False
 ) -> Iterator[tuple[int, str]]:
-    """``(line number, line)`` of a text dump, streamed; ``-`` is stdin.
+    """``(line number, line)`` of a text dump, streamed; ``-`` is stdin. ``whole``: the
+    dump is a tool's output, whose every line ends with a newline (not a file an editor
+    saves, such as slurm.conf, whose last line may have none), unless it is a JSON
+    document (``sshare --json``), which its parser finds cut or whole.
 
     Raises:
         InputError: the file cannot be read, or a line holds binary data (a NUL byte or
-            bytes that are not UTF-8), naming ``label:LINE`` and what was ``expected``.
+            bytes that are not UTF-8), naming ``label:LINE`` and what was ``expected``;
+            with ``whole``, text after the last newline (:func:`cut_capture`).
     """
     name = label or path
     fh = _open_binary(path)
     bar = _progress(path, name)
+    first: str | None = None  # (the first character of the first line that is not blank)
     try:
         for number, raw in enumerate(fh, 1):
             if bar is not None and number % 65536 == 0:
@@ -67,7 +84,11 @@ def text_lines(
                 raise InputError(f"{name}:{number}: not UTF-8 text; expected {expected}") from None
             if number == 1:
                 refuse_bom(text, name)
-            yield number, text.rstrip("\r\n")
+            if first is None and text.strip() and not is_prompt(text):
+                first = text.lstrip()[:1]
+            yield number, text.rstrip("\r\n")  # (first: a reader may refuse it as it is)
+            if whole and first not in ("{", "[") and not raw.endswith(b"\n") and text.strip():
+                raise cut_capture(name, number, text, expected)
     finally:
         if bar is not None:
             bar.stop()

@@ -107,7 +107,7 @@ def read_sacctmgr(path: str, label: str | None = None, cluster: str | None = Non
     """
     label = label or path
     out = Listing(cluster=cluster)
-    lines = list(text_lines(path, label, "sacctmgr output"))
+    lines = list(text_lines(path, label, "sacctmgr output", whole=True))
     for block in _blocks(lines):
         _read_block(block, label, out)
     if cluster is None and len(out.clusters) > 1:

@@ -58,7 +58,7 @@ def read_assoc_mgr(path: str, label: str | None = None) -> AssocMgr:
     current: tuple[str, str, str] | None = None
     current_line = 0
     qos: str | None = None
-    for number, line in text_lines(path, label, "scontrol show assoc_mgr output"):
+    for number, line in text_lines(path, label, "scontrol show assoc_mgr output", whole=True):
         where = f"{label}:{number}"
         if not line.strip() or is_prompt(line):
             continue

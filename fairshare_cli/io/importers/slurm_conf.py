@@ -246,7 +246,7 @@ def _show_partition(path: str, label: str, out: SlurmConf) -> SlurmConf:
         InputError: a line outside a partition, or a bad value, naming ``FILE:LINE``.
     """
     blocks: list[tuple[str, list[str]]] = []
-    for number, line in text_lines(path, label, "scontrol show partition output"):
+    for number, line in text_lines(path, label, "scontrol show partition output", whole=True):
         if not line.strip() or is_prompt(line):
             continue
         if line[:1].isspace() and blocks:
@@ -274,7 +274,7 @@ def _show_config(path: str, label: str, out: SlurmConf) -> SlurmConf:
     Raises:
         InputError: a bad value of a knob we read, naming ``FILE:LINE``; no knob at all.
     """
-    for number, line in text_lines(path, label, "scontrol show config output"):
+    for number, line in text_lines(path, label, "scontrol show config output", whole=True):
         key, sep, value = line.partition("=")
         key, value = key.strip(), value.strip()
         if not sep or not re.fullmatch(r"\w+", key) or is_prompt(line) or value == "(null)":

@@ -67,7 +67,7 @@ def read_sshare(path: str, label: str | None = None) -> Shares:
             columns, a bad number or binary data, naming ``FILE:LINE``.
     """
     label = label or path
-    lines = list(text_lines(path, label, "sshare output"))
+    lines = list(text_lines(path, label, "sshare output", whole=True))
     rows = [(n, line) for n, line in lines if line.strip() and not is_prompt(line)]
     if not rows:
         raise InputError(f"{label}: empty; expected the output of 'sshare -a -l -P'")

@@ -1,0 +1,28 @@
+"""A CSV usage history the csv module refuses names the line it refuses."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tests.cli.conftest import common, write_pool
+
+HEADER = "owner,start,end,slots\n"
+GOOD = "alice,2026-11-21T10:00:00Z,2026-11-21T11:00:00Z,1\n"
+
+
+def test_a_field_over_the_csv_limit_names_its_line(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fs import history h.csv`` with a 200,000-character field on line 3 said 'line 2'
+    (csv.DictReader counts a line only once it has read it whole); exit 2, the state as it
+    was."""
+    env = write_pool(tmp_path)
+    history = tmp_path / "h.csv"
+    history.write_text(HEADER + GOOD + "bob" + "x" * 200_000 + ",1,2,1\n" + GOOD, "utf-8")
+    before = env["state"].read_bytes()
+    result = run("import", "history", str(history), *common(env))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: {history} line 3: not valid CSV: field larger than field limit (131072)\n"
+    )
+    assert env["state"].read_bytes() == before
