@@ -103,7 +103,7 @@ def command(
         queue = [*kept, *new]
         env.state = env.state.with_section("jobs", section)
         env.written_jobs = (section, queue, same)  # checked from these, not parsed again
-        held = sum(job.status == "held" for job in new)  # (printed Priority 0)
+        held = [*map(_STATUS_OF, dump.jobs)].count("held")  # (printed Priority 0)
         text = (
             f"{file}: {plural(len(new), 'job')} ({len(new) - len(running) - held} pending, "
             f"{f'{held} held, ' if held else ''}{len(running)} running) into {env.state_path}"
