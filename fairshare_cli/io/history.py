@@ -300,6 +300,11 @@ class _Counted:
         self.report(self.done / self.size)
         return data
 
+    def readline(self) -> str:
+        line = self.fh.readline()
+        self.done += len(line)
+        return line
+
     def __iter__(self) -> Iterator[str]:
         for line in self.fh:
             self.done += len(line)
