@@ -300,6 +300,11 @@ class _Counted:
         self.report(self.done / self.size)
         return data
 
+    def readline(self) -> str:
+        line = self.fh.readline()
+        self.done += len(line)
+        return line
+
     def __iter__(self) -> Iterator[str]:
         for line in self.fh:
             self.done += len(line)
@@ -358,8 +363,18 @@ def read_condor_history(
             rec = record_from_condor_ad(picked, f"{name}:{line}")
             if rec is not None:
                 yield rec
-    if not line:  # (no ad: an empty file; a --rebuild would forget all usage for it)
+    if not line and not _json_list(path):  # (no ad: a capture that failed)
         raise EmptyInput(f"{name}: no job ads; expected condor_history -json or -long output")
+
+
+def _json_list(path: str) -> bool:
+    """Whether ``path``, read whole and holding no ad, is a JSON list: ``condor_history
+    -json`` prints ``[`` and ``]`` round its ads even when no job matched (``printHeader``,
+    ``printFooter``), a history of no work; an empty file is a capture that failed."""
+    if path == "-":  # (read once; fs import condor-history spools stdin to a file first)
+        return False
+    with open_dump(path) as fh:
+        return fh.read(4096).lstrip()[:1] == "["
 
 
 def _refuse_a_queued_ad(ad: Any, name: str, line: int) -> None:

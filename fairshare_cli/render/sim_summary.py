@@ -107,6 +107,19 @@ def summary_table(rows: Sequence[SimRow], policy: Sequence[str] | None = None) -
     return summary_text(runs, tagged=True)
 
 
+def _what_ran(runs: Sequence[tuple[str, Summary]], times: Sequence[float]) -> str:
+    """The line over the table: the cycles run; each run's, when the runs cycled apart (a
+    changed ``negotiator.interval``), as each run's means are over its own cycles."""
+    spans = [(tag, sorted(s.times)) for tag, s in runs if s.times]
+    if len({tuple(t) for _, t in spans}) < 2:
+        return (
+            f"{len(times)} cycles from {iso(times[0])} to {iso(times[-1])}; means are over "
+            "the cycles (--series prints every cycle)"
+        )
+    ran = "; ".join(f"{tag}: {len(t)} cycles from {iso(t[0])} to {iso(t[-1])}" for tag, t in spans)
+    return f"{ran}; means are over each run's cycles (--series prints every cycle)"
+
+
 def summary_text(runs: Sequence[tuple[str, Summary]], tagged: bool = False) -> str:
     """:func:`summary_table`'s text of summaries, each under its label (``tagged``: a first
     column ``Policy``)."""
@@ -115,8 +128,7 @@ def summary_text(runs: Sequence[tuple[str, Summary]], tagged: bool = False) -> s
         return "(nothing simulated)\n"
     head = f"{'Policy':<7}" if tagged else ""
     lines = [
-        f"{len(times)} cycles from {iso(times[0])} to {iso(times[-1])}; means are over the "
-        "cycles (--series prints every cycle)",
+        _what_ran(runs, times),
         f"{head}{'Kind':<10} {'Name':<36} {'MeanSlots':>10} {'MaxSlots':>9} {'EndSlots':>9} "
         f"{'EffPrio':>12} {'Quota':>9} {'FairShare':>9} {'Pending':>8}",
     ]

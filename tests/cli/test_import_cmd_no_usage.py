@@ -3,8 +3,8 @@ short, an sshare listing without user rows. An empty file was imported as "0 usa
 records", exit 0 (with ``--rebuild``, every recorded usage forgotten); a header cut short
 was imported so; an sshare listing without user rows set the usage of no association,
 which forgot all of it. Each is now refused in one line, exit 2, the state and its usage
-history byte for byte as they were. A quiet hour's export has its header line, and imports
-as no records."""
+history byte for byte as they were. A quiet hour's export has its header line (or
+condor_history -json's '[' and ']'), and imports as no records."""
 
 from __future__ import annotations
 
@@ -168,3 +168,20 @@ def test_condor_history_of_another_file_is_refused(
     result = run("import", "condor-history", str(dump), *rebuild, *common(charged))
     refused(result, f"{dump}:{line}: expected a job ad (with Owner or User){then}")
     assert _files(charged) == before
+
+
+@pytest.mark.parametrize("rebuild", [[], ["--rebuild"]])
+def test_condor_history_json_of_no_job_imports_nothing(
+    rebuild: list[str], charged: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    """``condor_history -json`` prints '[' and ']' round its ads even when no job matched
+    (history.cpp's printHeader and printFooter): a quiet hour, as a CSV header alone is.
+    It was refused as 'no job ads', exit 2, as an empty file (a capture that failed) is."""
+    path = charged["dir"] / "c.json"
+    path.write_text("[\n]\n")
+    result = run("import", "condor-history", str(path), *rebuild, *common(charged))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("Imported 0 usage records from ")
+    result = run("import", "condor-history", "-", *common(charged), input="[\n]\n")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("Imported 0 usage records from -")

@@ -156,3 +156,35 @@ def test_bad_simulate_options_are_one_line_errors(pool: list[str], run: Callable
     result = run("whatif", *CHANGE, "simulate", "--cycle", "0", *pool)
     assert result.exit_code == 2
     assert result.stderr.strip().count("\n") == 0 and "--cycle" in result.stderr
+
+
+def test_a_changed_interval_says_each_runs_cycles(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fs whatif --set negotiator.interval=300 simulate --workload w.json --until 300``:
+    the line over the table said "6 cycles", the before run's, while the after run's
+    means were over its own 2; it now names each run's.
+
+    By hand (one slot; alice's one job of 120 s queued at 12:00): before, at 60 s cycles
+    (12:00 ... 12:05), she holds the slot at 12:00 and 12:01 and her end is seen at 12:02:
+    a mean of 2/6 = 0.33; after, at 12:00 and 12:05, she holds it at 12:00 alone: 1/2 =
+    0.50."""
+    config = tmp_path / "pool.toml"
+    config.write_text(
+        '[pool]\nuid_domain = "d"\ndefaults = "current"\n[[machines]]\nname = "m"\n',
+        encoding="utf-8",
+    )
+    work = tmp_path / "w.json"
+    work.write_text(json.dumps([{"id": "1.0", "owner": "alice", "run_time": 120}]))
+    result = run(
+        *("whatif", "--set", "negotiator.interval=300", "simulate", "--workload", str(work)),
+        *("--until", "300", "--config", str(config), "--state", str(tmp_path / "s.json")),
+        *("--now", "2026-11-21T12:00:00Z"),
+    )
+    assert result.exit_code == 0, result.stderr
+    lines = [line.rstrip() for line in result.stdout.splitlines()]
+    assert lines[1] == (
+        "before: 6 cycles from 2026-11-21T12:00:00Z to 2026-11-21T12:05:00Z; after: 2 cycles "
+        "from 2026-11-21T12:00:00Z to 2026-11-21T12:05:00Z; means are over each run's cycles "
+        "(--series prints every cycle)"
+    )
+    means = {line.split()[0]: line.split()[3] for line in lines if "alice@d" in line}
+    assert means == {"before": "0.33", "after": "0.50"}
