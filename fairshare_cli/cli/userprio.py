@@ -272,6 +272,13 @@ def _long(
     rows = tuple(
         r for r in every.listed if in_collector(r.name, records.get(r.name, blank), groups, queued)
     )
+    if query.names:  # (named, with a record, but no ad: said, as under the table)
+        held = {r.name for r in rows}
+        left = sorted(n for n in records if query.wanted(n) and n not in held)
+        some = ", ".join(left[:5]) + (f" and {len(left) - 5} more" if len(left) > 5 else "")
+        if left:
+            click.echo(f"fs: note: not listed: {some}: no Accounting ad in the collector (no "
+                       "job in the queue); --allusers lists every record", err=True)  # fmt: skip
     ads = collector_ads_of(rows, records, config, shown_at)
     return render_modular(ads) if modular else render_long(ads)
 

@@ -98,6 +98,23 @@ def test_edits_store_six_decimals(
     assert "Priority2 = 6.246914" in long and "PriorityFactor2 = 2.0" in long
 
 
+def test_long_of_a_named_record_without_an_ad_says_so(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """``fs userprio -l a@d`` of a record with no job in the queue printed nothing and no
+    note (condor_userprio -l prints nothing: the collector holds no Accounting ad for it),
+    where the plain table names it on stderr."""
+    cfg = write_config('[pool]\nuid_domain = "d"\n[[machines]]\nname = "m"\nslots = 4\n')
+    args = ["--config", str(cfg), "--state", str(tmp_path / "s.json"), "--now", NOW]
+    assert run("setprio", "a@d", "3", "--create", *args).exit_code == 0
+    result = run("userprio", "-l", "a@d", *args)
+    assert (result.exit_code, result.stdout) == (0, "")
+    assert result.stderr == (
+        "fs: note: not listed: a@d: no Accounting ad in the collector (no job in the queue); "
+        "--allusers lists every record\n"
+    )
+
+
 def test_simulate_sees_an_end_at_the_next_cycle(
     tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
 ) -> None:
