@@ -170,4 +170,7 @@ def read_queue(
         elif skipped is not None:
             skipped.append(f"{ad.get('ClusterId')}.{ad.get('ProcId')}")
     if not ads:
-        raise InputError(f"{label}: no job ads; expected condor_q -json or -long output")
+        raise InputError(
+            f"{label}: no job ads; expected condor_q -json or -long output (an empty queue "
+            "prints nothing: then there is no job to import)"
+        )

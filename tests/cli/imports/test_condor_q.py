@@ -33,7 +33,7 @@ def test_an_empty_file_is_refused(tmp_path: Path, run: Callable[..., Any]) -> No
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
         f"fs: error: {tmp_path / 'empty.txt'}: no job ads; expected condor_q -json or "
-        "-long output\n"
+        "-long output (an empty queue prints nothing: then there is no job to import)\n"
     )
     assert pool["state"].read_bytes() == before
 
