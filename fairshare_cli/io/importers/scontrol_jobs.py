@@ -470,8 +470,7 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
         if begun is not None:
             obj["start_time"] = begun
     printed = None if not prio else int(prio) if prio.isdecimal() else dump.num(here, "Priority")
-    if printed == 0:  # (held: rare, so no call a job)
-        printed = held(obj, printed)
+    printed = held(obj, printed) if printed == 0 else printed  # (held: rare; no call a job)
     dump.add(ImportedJob(obj, line, UNREAD, printed, ONE_PRIORITY, rate, True, dump.label))
 
 
