@@ -111,3 +111,20 @@ def test_fractional_weights_are_charged_one_match_at_a_time(
     result = run("userprio", "--allusers", "--json", *args, "--now", "2026-11-21T12:20:00Z")
     alice = next(r for r in json.loads(result.stdout) if r["name"] == "alice@example.org")
     assert alice["weighted_accumulated_usage_hours"] == 1199.9988 / 3600
+
+
+def test_the_cycles_check_of_the_claims_keeps_six_decimals(
+    tmp_path: Path, run: Any, write_config: Any
+) -> None:
+    """Two slots of 1/3: ``AddMatch`` stores 0.333333, then 0.666666. The next cycle's
+    check of the counts against the claims (two records of ``SlotWeight`` 0.333333) finds
+    them agreeing; fs found 0.666667 (the two charged at once) against the claims' whole
+    sum 0.6666666666666666 and stored that, which ``-l`` printed with 16 digits."""
+    args = ["--config", str(write_config(THIRDS)), "--state", str(tmp_path / "state.json")]
+    for _ in range(2):
+        assert run("submit", *args, "--owner", "alice", "--now", NOW).exit_code == 0
+    assert run("negotiate", *args, "--now", NOW).exit_code == 0
+    assert run("negotiate", *args, "--now", LATER).exit_code == 0
+    long = run("userprio", "-l", "--allusers", *args, "--now", LATER).stdout.splitlines()
+    assert "WeightedResourcesUsed2 = 0.666666" in long
+    assert "WeightedAccumulatedUsage2 = 399.9996" in long  # 0.666666 * 600
