@@ -109,3 +109,51 @@ def test_a_time_that_is_not_one_names_the_when_argument(
         "2026-11-21T12:00:00Z, got 'yesterday'\n"
     )
     assert pool["state"].read_bytes() == before
+
+
+def test_edits_between_two_cycles_are_stored_as_condor_userprio_sends_them(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """``condor_userprio -setprio/-setfactor/-setaccum`` send a double as CEDAR's
+    ``Stream::put(double)`` does: ``(int)(frexp(d) * 2147483647)`` and the exponent, so the
+    mantissa is cut; the accountant stores what arrives with ``%f``. By hand:
+
+    - 5000.5 = 0.61041259765625 * 2**13; * 2147483647 = 1310851071.3896, cut to
+      1310851071: 5000.5 * (1 - 0.3896 / 1310851071.39) = 5000.49999851, stored 5000.499999;
+    - 10000 = 0.6103515625 * 2**14 arrives as 9999.99999665, stored 9999.999997 (``-l``
+      prints that double with ``%.16G``: 9999.999997000001);
+    - 360000 = 0.6866455078125 * 2**19 arrives as 359999.99992349, stored 359999.999923.
+
+    The cycle at 12:10 charges the 600 s since the 12:00 cycle with the edited numbers and
+    one slot in use: RUP = 5000.499999 * b + 1 * (1 - b), b = 0.5**(600/86400), stored with
+    six decimals; the weighted usage 359999.999923 + 600. The confirmations print the number
+    given, as condor_userprio prints its own copy."""
+    cfg = write_config('[pool]\nuid_domain = "d"\n[[machines]]\nname = "m"\ncount = 2\n')
+    args = ["--config", str(cfg), "--state", str(tmp_path / "s.json")]
+    assert run("submit", *args, "--owner", "alice", "--now", "2026-11-21T12:00:00Z").exit_code == 0
+    assert run("negotiate", *args, "--now", "2026-11-21T12:00:00Z").exit_code == 0
+    edit = [*args, "--now", "2026-11-21T12:05:00Z"]
+    assert run("setprio", "alice@d", "5000.5", *edit).stdout == (
+        "The priority of alice@d was set to 5000.500000\n"
+    )
+    assert run("setfactor", "alice@d", "10000", *edit).stdout == (
+        "The priority factor of alice@d was set to 10000.000000\n"
+    )
+    assert run("setaccum", "alice@d", "360000", *edit).stdout == (
+        "The Accumulated Usage of alice@d was set to 360000.000000\n"
+    )
+    later = [*args, "--now", "2026-11-21T12:10:00Z"]
+    assert run("negotiate", *later).exit_code == 0
+    record = json.loads((tmp_path / "s.json").read_text())["accountant"]["records"]["alice@d"]
+    b = 0.5 ** (600 / 86400)
+    rup = round(5000.499999 * b + 1 * (1 - b), 6)
+    assert (record["priority"], record["priority_factor"]) == (rup, 9999.999997)
+    assert record["weighted_accumulated_usage"] == 360599.999923
+    long = run("userprio", "-l", "--allusers", *later).stdout.splitlines()
+    assert "PriorityFactor2 = 9999.999997000001" in long
+    assert f"Priority2 = {rup * 9999.999997:.16G}" in long
+    assert "WeightedAccumulatedUsage2 = 360599.999923" in long
+    rows = json.loads(run("userprio", "--allusers", "--json", *later).stdout)
+    alice = next(r for r in rows if r["name"] == "alice@d")
+    assert (alice["real_priority"], alice["priority_factor"]) == (rup, 9999.999997)
+    assert alice["weighted_accumulated_usage_hours"] == 360599.999923 / 3600

@@ -64,3 +64,67 @@ def test_config_check_is_quiet_when_every_slot_weighs(run: Any, write_config: An
     assert result.exit_code == 0
     assert result.stderr == ""
     assert json.loads(result.stdout)["negotiator"]["slot_weight"] == "Memory / 1024"
+
+
+THIRDS = """
+[pool]
+uid_domain = "example.org"
+
+[negotiator]
+use_slot_weights = true
+slot_weight = "Cpus / 3.0"
+
+[[machines]]
+name = "exec"
+count = 3
+attributes = { Cpus = 1 }
+"""
+
+
+def test_fractional_weights_are_charged_one_match_at_a_time(
+    tmp_path: Path, run: Any, write_config: Any
+) -> None:
+    """Three one-CPU slots weigh 1/3 each. ``AddMatch`` stores each sum with ``%f``:
+    0.333333, 0.666666 (0.333333 + 0.3333333...), 0.999999, not 1.0 (fs charged the three
+    at once and printed 1.0). The cycle at 12:10 charges 600 s of 0.999999:
+    WeightedAccumulatedUsage 599.9994, RUP 0.5 * b + 0.999999 * (1 - b) = 0.502401 (b =
+    0.5**(600/86400)). ``fs rm`` at 12:20 first updates (another 600 s: 1199.9988), then
+    ``RemoveMatch`` takes back each resource record's ``SlotWeight`` as stored (0.333333):
+    0.666666, 0.333333, 0.0."""
+    args = ["--config", str(write_config(THIRDS)), "--state", str(tmp_path / "state.json")]
+    for _ in range(3):
+        assert run("submit", *args, "--owner", "alice", "--now", NOW).exit_code == 0
+    assert run("negotiate", *args, "--now", NOW).exit_code == 0
+    assert in_use(run, args, NOW) == {"<none>": 0.999999, "alice@example.org": 0.999999}
+    assert run("negotiate", *args, "--now", LATER).exit_code == 0
+    long = run("userprio", "-l", "--allusers", *args, "--now", LATER).stdout.splitlines()
+    b = 0.5 ** (600 / 86400)
+    assert round(0.5 * b + 0.999999 * (1 - b), 6) == 0.502401
+    for n in (1, 2):  # <none>, then alice
+        assert f"WeightedResourcesUsed{n} = 0.999999" in long
+        assert f"WeightedAccumulatedUsage{n} = 599.9994" in long
+        assert f"Priority{n} = 0.502401" in long
+    assert "HierWeightedResourcesUsed1 = 0.999999" in long
+    result = run("rm", "1", "2", "3", *args, "--now", "2026-11-21T12:20:00Z")
+    assert result.exit_code == 0, result.stderr
+    assert in_use(run, args, "2026-11-21T12:20:00Z") == {"<none>": 0.0, "alice@example.org": 0.0}
+    result = run("userprio", "--allusers", "--json", *args, "--now", "2026-11-21T12:20:00Z")
+    alice = next(r for r in json.loads(result.stdout) if r["name"] == "alice@example.org")
+    assert alice["weighted_accumulated_usage_hours"] == 1199.9988 / 3600
+
+
+def test_the_cycles_check_of_the_claims_keeps_six_decimals(
+    tmp_path: Path, run: Any, write_config: Any
+) -> None:
+    """Two slots of 1/3: ``AddMatch`` stores 0.333333, then 0.666666. The next cycle's
+    check of the counts against the claims (two records of ``SlotWeight`` 0.333333) finds
+    them agreeing; fs found 0.666667 (the two charged at once) against the claims' whole
+    sum 0.6666666666666666 and stored that, which ``-l`` printed with 16 digits."""
+    args = ["--config", str(write_config(THIRDS)), "--state", str(tmp_path / "state.json")]
+    for _ in range(2):
+        assert run("submit", *args, "--owner", "alice", "--now", NOW).exit_code == 0
+    assert run("negotiate", *args, "--now", NOW).exit_code == 0
+    assert run("negotiate", *args, "--now", LATER).exit_code == 0
+    long = run("userprio", "-l", "--allusers", *args, "--now", LATER).stdout.splitlines()
+    assert "WeightedResourcesUsed2 = 0.666666" in long
+    assert "WeightedAccumulatedUsage2 = 399.9996" in long  # 0.666666 * 600

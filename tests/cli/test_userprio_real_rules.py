@@ -57,18 +57,22 @@ def test_long_prints_the_usage_the_accountant_holds(
 ) -> None:
     """``-l`` prints the ad's WeightedAccumulatedUsage, the accountant's double, as the
     ClassAd unparser prints a real (``ClassAdUnParser::UnparseReal``, old syntax:
-    ``%.16G``, ".0" added where that has no '.', 'E' or 'e'): 7628411.0, made back from
-    hours (7628411 / 3600 * 3600) 7628410.999999999; 1E+17, not Python's 1e+17; 0.3 for
-    0.30000000000000004, which takes 17 digits."""
-    usage = {"alice": "7628411", "bob": "1e17", "carol": "0.30000000000000004"}
+    ``%.16G``, ".0" added where that has no '.', 'E' or 'e'), after ``-setaccum`` sent it
+    (``Stream::put(double)``: the mantissa times 2147483647, cut to an integer) and the
+    accountant stored it with ``%f``: 1000 = 0.9765625 * 2**10 is sent as 2097151999, which
+    is 999.99999998..., stored 1000.000000 and printed 1000.0; 1e17 = 0.69388939... * 2**57
+    is sent as 1490116118, which is 99999999953636080 (to the unit), printed
+    9.999999995363608E+16 (not Python's e+16); 0.30000000000000004 = 0.6 * 2**-1 is sent as
+    1288490188, which is 0.29999999995..., stored 0.300000 and printed 0.3."""
+    usage = {"alice": "1000", "bob": "1e17", "carol": "0.30000000000000004"}
     args = _pool(tmp_path, run, usage)
     result = run("userprio", "-l", *args)
     assert result.exit_code == 0, result.stderr
     users = [ad for ad in result.stdout.split("\n\n") if "IsAccountingGroup = false" in ad]
     printed = [line for ad in users for line in ad.splitlines() if "WeightedAccumulated" in line]
     assert printed == [
-        "WeightedAccumulatedUsage = 7628411.0",
-        "WeightedAccumulatedUsage = 1E+17",
+        "WeightedAccumulatedUsage = 1000.0",
+        "WeightedAccumulatedUsage = 9.999999995363608E+16",
         "WeightedAccumulatedUsage = 0.3",
     ]
 

@@ -13,6 +13,7 @@ Edits, as HTCondor's, run no update (per-cycle accounting: :mod:`cycle_accountin
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -232,19 +233,34 @@ def _set(
     return AccountantState(records=store_factors(records, config))
 
 
+def as_sent(value: float) -> float:
+    """``value`` as the negotiator receives it from ``condor_userprio``: CEDAR sends a
+    double as the 31-bit integer ``(int)(frexp(d) · 2147483647)`` and its exponent
+    (``Stream::put(double)``; ``get`` divides back), so the mantissa is cut toward zero:
+    10000 arrives as 9999.99999665..., which six decimals keep as 9999.999997."""
+    mantissa, exponent = math.frexp(value)
+    return math.ldexp(int(mantissa * _FRAC_CONST) / _FRAC_CONST, exponent)
+
+
+#: ``FRAC_CONST`` of CEDAR's ``Stream::put(double)``.
+_FRAC_CONST = 2147483647.0
+
+
 def set_priority(
     state: AccountantState, config: Config, name: str, value: float, now: float
 ) -> AccountantState:
-    """``condor_userprio -setprio``: store the RUP as given, with six decimals (reads clamp
-    it to 0.5)."""
-    return _set(state, config, name, now, priority=as_stored(value))
+    """``condor_userprio -setprio``: store the RUP as sent (:func:`as_sent`), with six
+    decimals (reads clamp it to 0.5)."""
+    return _set(state, config, name, now, priority=as_stored(as_sent(value)))
 
 
 def set_factor(
     state: AccountantState, config: Config, name: str, value: float, now: float
 ) -> AccountantState:
-    """``-setfactor``: store an explicit factor, with six decimals (below 1 is stored as 1)."""
-    return _set(state, config, name, now, priority_factor=as_stored(max(value, MIN_FACTOR)))
+    """``-setfactor``: store an explicit factor as sent (:func:`as_sent`), with six
+    decimals (below 1 is stored as 1: ``setfactor 1`` arrives as 0.9999999995)."""
+    factor = as_stored(max(as_sent(value), MIN_FACTOR))
+    return _set(state, config, name, now, priority_factor=factor)
 
 
 def set_floor_or_ceiling(
@@ -257,8 +273,10 @@ def set_floor_or_ceiling(
 def set_accumulated(
     state: AccountantState, config: Config, name: str, seconds: float, now: float
 ) -> AccountantState:
-    """``-setaccum``: writes only the weighted accumulated usage (slot-seconds, six decimals)."""
-    return _set(state, config, name, now, weighted_accumulated_usage=as_stored(seconds))
+    """``-setaccum``: writes only the weighted accumulated usage (slot-seconds, as sent:
+    :func:`as_sent`, with six decimals: 360000 is stored as 359999.999923)."""
+    usage = as_stored(as_sent(seconds))
+    return _set(state, config, name, now, weighted_accumulated_usage=usage)
 
 
 def set_begin(

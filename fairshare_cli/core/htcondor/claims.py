@@ -4,7 +4,8 @@ HTCondor's accountant keeps one resource record per claimed slot (``RemoteUser``
 ``SlotWeight``, ``StartTime``) and ``RemoveMatch`` subtracts the ``SlotWeight`` stored
 there, never a fresh evaluation. A :class:`Claim` here does the same: it stores the weight
 ``AddMatch`` charged, and every release (``fs rm``, a preemption, a finished job in
-``fs simulate``) takes that weight back through :func:`claim_weight`.
+``fs simulate``) takes that weight back through :func:`claim_weight`, with the six
+decimals the resource record keeps it with (``SetAttributeFloat`` writes ``%f``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from fairshare_cli.core.htcondor.classads import (
     evaluate_slot_weight,
     is_slot_weight,
 )
+from fairshare_cli.core.htcondor.customer_record import as_stored
 from fairshare_cli.core.htcondor.negotiator import Claim, Match, expand_slots, machine_names
 from fairshare_cli.core.htcondor.negotiator.slots import Slot, slot_values
 from fairshare_cli.core.htcondor.pool import submitter_of
@@ -287,13 +289,21 @@ def unweighable_machines(config: Config, now: float) -> list[tuple[str, object]]
 
 
 def claim_weight(claim: Claim, weigh: Callable[[str, float], float]) -> float:
-    """The weight to release for ``claim``: the one the accountant holds for it.
+    """The weight to release for ``claim``: the one the accountant holds for it, as its
+    resource record stores it (``AddMatch`` writes ``SlotWeight`` with ``%f``: a weight of
+    ``Cpus / 3.0`` on one CPU is charged 0.333333333... and released as 0.333333).
 
     A partitionable slot's match not yet re-weighted by a cycle's ``CheckMatches``
     (:func:`checked_claim`) holds its ``match_cost``; any other claim the weight it was
     charged. A claim from an older state (no stored weight) gets what that state's
     ``fs negotiate`` charged: the slot's weight when it was matched, at the claim's start.
     """
+    return as_stored(charged_weight(claim, weigh))
+
+
+def charged_weight(claim: Claim, weigh: Callable[[str, float], float]) -> float:
+    """The weight ``AddMatch`` charged for ``claim`` (the slot ad's ``SlotWeight`` as
+    evaluated, before the resource record stores it): see :func:`claim_weight`."""
     if claim.match_cost is not None:
         return claim.match_cost
     if claim.weight is not None:
@@ -316,9 +326,10 @@ def unchecked_matches(
     claims: Iterable[Claim], weigh: Callable[[str, float], float]
 ) -> list[tuple[str, float, float]]:
     """(submitter, match cost, own weight) of each claim a cycle's ``CheckMatches`` has yet
-    to re-weight (:func:`checked_claim`)."""
+    to re-weight (:func:`checked_claim`): the cost its ``RemoveMatch`` releases (as stored,
+    :func:`claim_weight`), the weight the dynamic slot's ``AddMatch`` charges."""
     return [
-        (c.submitter, c.match_cost, claim_weight(checked_claim(c), weigh))
+        (c.submitter, as_stored(c.match_cost), charged_weight(checked_claim(c), weigh))
         for c in claims
         if c.match_cost is not None
     ]

@@ -110,6 +110,38 @@ def removed_held(rec: acct.CustomerRecord, t: float, start: float) -> float:
     return t - max(start, last)
 
 
+#: One ``AddMatch`` (start None) or ``RemoveMatch`` (start: when the match was made) of
+#: :func:`change_matches_at`: (submitter, slot weight, start).
+MatchChange = tuple[str, float, float | None]
+
+
+def change_matches_at(
+    state: acct.AccountantState, config: Config, changes: Iterable[MatchChange], t: float
+) -> acct.AccountantState:
+    """Each of ``changes`` in turn at ``t``, with no update: one slot added
+    (:func:`add_match_at`) or removed (:func:`remove_match_at`), on one copy of the records.
+
+    Each ``AddMatch`` and ``RemoveMatch`` writes its sums with six decimals, so three
+    matches of weight 1/3 leave 0.333333, 0.666666, then 0.999999 in use, not 1.0: matches
+    are charged one by one, in the order the negotiator makes them.
+    """
+    records = acct.all_records(state, config)
+    tree = acct.GroupTree(config.groups)
+    targets: dict[str, list[tuple[str, bool, bool]]] = {}
+    for submitter, weight, start in changes:
+        charged = targets.get(submitter)
+        if charged is None:
+            charged = targets[submitter] = acct.charged_records(submitter, tree)
+        for n, own, in_hier in charged:
+            rec = records.get(n) or acct.new_record(n, state, t)
+            if start is None:
+                records[n] = charge_record(rec, 1, weight, added_held(rec, t), own, in_hier)
+            else:
+                held = removed_held(rec, t, start)
+                records[n] = charge_record(rec, -1, -weight, held, own, in_hier)
+    return acct.AccountantState(records=acct.store_factors(records, config))
+
+
 def check_match_at(
     state: acct.AccountantState,
     config: Config,
@@ -142,23 +174,18 @@ def check_partitionable_matches(
     t: float,
 ) -> acct.AccountantState:
     """:func:`check_match_at` for each (submitter, match cost, own weight) of ``matches``,
-    one call per submitter (in name order)."""
-    for name, cost, weight, count in _match_totals(matches):
-        state = check_match_at(state, config, name, cost, weight, t, count)
-    return state
+    as ``CheckMatches`` does it: every match cost removed, then every dynamic slot added,
+    one match at a time (:func:`checked_changes`)."""
+    changes = checked_changes(matches, t)
+    return change_matches_at(state, config, changes, t) if changes else state
 
 
-def _match_totals(
-    matches: Iterable[tuple[str, float, float]],
-) -> list[tuple[str, float, float, int]]:
-    """(submitter, total match cost, total own weight, matches) per submitter, in name order."""
-    totals: dict[str, list[float]] = {}
-    for submitter, cost, weight in matches:
-        entry = totals.setdefault(submitter, [0.0, 0.0, 0])
-        entry[0] += cost
-        entry[1] += weight
-        entry[2] += 1
-    return [(n, cost, weight, int(count)) for n, (cost, weight, count) in sorted(totals.items())]
+def checked_changes(matches: Iterable[tuple[str, float, float]], t: float) -> list[MatchChange]:
+    """The ``RemoveMatch`` of each match cost, then the ``AddMatch`` of each dynamic slot,
+    of the (submitter, match cost, own weight) ``matches``, in their order."""
+    matches = list(matches)
+    removed: list[MatchChange] = [(name, cost, t) for name, cost, _ in matches]
+    return removed + [(name, weight, None) for name, _, weight in matches]
 
 
 def check_matches(
@@ -191,8 +218,11 @@ def check_matches(
         records[n] = acct.new_record(n, state, t)
     for n, rec in records.items():
         count, weight = counts.get(n, 0), weights.get(n, 0.0)
-        same_weight = math.isclose(rec.weighted_resources_used, weight, abs_tol=1e-9)
+        # (each AddMatch and RemoveMatch stores six decimals: a few 1e-6 apart, not a slot)
+        residue = 2e-6 * (count + 1)
+        same_weight = math.isclose(rec.weighted_resources_used, weight, abs_tol=residue)
         if rec.resources_used != count or not same_weight:
+            weight = acct.as_stored(weight)
             records[n] = replace(rec, resources_used=count, weighted_resources_used=weight)
             changed = True
     if not changed:
@@ -374,6 +404,8 @@ class CycleAccountant:
 
     def check_matches(self, matches: Iterable[tuple[str, float, float]], t: float) -> None:
         """:func:`check_partitionable_matches`."""
-        for name, cost, weight, count in _match_totals(matches):
-            self.remove_match(name, cost, t, t, count)
-            self.add_match(name, weight, t, count)
+        for name, weight, start in checked_changes(matches, t):
+            if start is None:
+                self.add_match(name, weight, t)
+            else:
+                self.remove_match(name, weight, t, start)

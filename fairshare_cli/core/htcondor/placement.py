@@ -348,10 +348,10 @@ def uncharge_displaced(
     now: float,
 ) -> acct.AccountantState:
     """``RemoveMatch`` at ``now`` each claim another piece of work took the slot of (the
-    weight it was charged with)."""
+    weight it was charged with, as its resource record stores it: six decimals)."""
     for claim in displaced:
         held = claim.weight if claim.weight is not None else weight_of(claim.slot)
-        state = acct.remove_match(state, config, claim.submitter, held, now)
+        state = acct.remove_match(state, config, claim.submitter, acct.as_stored(held), now)
     return state
 
 

@@ -22,6 +22,7 @@ from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor import cycle_accounting
 from fairshare_cli.core.htcondor.claims import (
     NegotiatorState,
+    charged_weight,
     checked_claim,
     claim_weight,
     current_claims,
@@ -31,6 +32,7 @@ from fairshare_cli.core.htcondor.claims import (
     slot_weigher,
     unchecked_matches,
 )
+from fairshare_cli.core.htcondor.cycle_accounting import MatchChange
 from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, negotiate_cycle
 from fairshare_cli.core.htcondor.negotiator.partitionable import held_slot, pool_slots
 from fairshare_cli.core.htcondor.pool import (
@@ -243,18 +245,16 @@ def apply_matches(
             new_jobs.append(replace(job, status="idle", slot=None, start_time=None))
         else:
             new_jobs.append(job)
-    add: dict[str, list[float]] = {}
-    remove: dict[str, list[float]] = {}
-    for m in result.matches:
+    # the ended claims, seen now: charged up to now by the update
+    changes: list[MatchChange] = [
+        (c.submitter, claim_weight(c, weigh), c.start_time) for c in ended
+    ]
+    for m in result.matches:  # AddMatch, one by one (a preemption RemoveMatches first)
         old = claims.get(m.slot)
         if old is not None and m.preempted_job:
-            entry = remove.setdefault(old.submitter, [0.0, 0])
-            entry[0] += claim_weight(old, weigh)
-            entry[1] += 1
+            changes.append((old.submitter, claim_weight(old, weigh), now))
         claims[m.slot] = match_claim(m, now)
-        entry = add.setdefault(m.submitter, [0.0, 0])
-        entry[0] += claim_weight(claims[m.slot], weigh)
-        entry[1] += 1
+        changes.append((m.submitter, charged_weight(claims[m.slot], weigh), None))
     # UpdatePriorities at the cycle's time, then CheckMatches, then each match (and
     # preemption) at that time.
     state = cycle_accounting.update_priorities(accountant, config, now)
@@ -263,14 +263,8 @@ def apply_matches(
         (c.submitter, claim_weight(checked_claim(c), weigh)) for c in negotiator.claims.values()
     ]
     state = cycle_accounting.check_matches(state, config, held, now)
-    for c in ended:  # seen now: charged up to now by the update
-        state = cycle_accounting.remove_match_at(
-            state, config, c.submitter, claim_weight(c, weigh), now, c.start_time
-        )
-    for name, (weight, count) in sorted(remove.items()):
-        state = cycle_accounting.remove_match_at(state, config, name, weight, now, now, int(count))
-    for name, (weight, count) in sorted(add.items()):
-        state = cycle_accounting.add_match_at(state, config, name, weight, now, int(count))
+    if changes:
+        state = cycle_accounting.change_matches_at(state, config, changes, now)
     rr = dict(negotiator.rr_times)
     rr.update({k: v for k, v in result.rr_times.items() if math.isfinite(v)})
     quotas = result.group_quotas or None  # (none without groups)

@@ -5,7 +5,8 @@ workload is read through a moving index, idle jobs stay :class:`JobBatch` es unt
 (the rest of a batch stays one batch), a finished job leaves, and the counts the rows and
 the cycle read (slots held, CPUs, idle and running jobs) follow each start and end. The
 accountant is charged as :func:`fairshare_cli.core.operations.negotiate.apply_matches`
-charges it, one call per submitter; a release gives back the weight its claim was charged.
+charges it, one match at a time; a release gives back the weight its claim was charged, as
+the accountant stores it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from fairshare_cli.core.htcondor.claims import (
     slot_weigher,
     unchecked_matches,
 )
+from fairshare_cli.core.htcondor.customer_record import as_stored
 from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, negotiate_cycle
 from fairshare_cli.core.htcondor.negotiator.frozen_pslots import frozen_pool
 from fairshare_cli.core.htcondor.negotiator.partitionable import held_slot, pool_slots
@@ -232,11 +234,9 @@ class SimQueue:
         """``UpdatePriorities`` at ``t``, then ``CheckMatches`` sees the jobs whose run time is
         up: their slots were charged up to ``t`` (HTCondor sees an end at the next cycle)."""
         self.acc.update(t)
-        released: dict[str, list[float]] = {}
+        released: list[tuple[str, float]] = []  # each RemoveMatch in turn
         for claim in self.gone:  # (the first cycle's CheckMatches: their slots are gone)
-            entry = released.setdefault(claim.submitter, [0.0, 0])
-            entry[0] += claim_weight(claim, self.weigh)
-            entry[1] += 1
+            released.append((claim.submitter, claim_weight(claim, self.weigh)))
         self.gone = []
         ends = self.ends
         while ends and ends[0][0] <= t:
@@ -249,11 +249,9 @@ class SimQueue:
             if job_id in self.unseen:  # started and ended between two CheckMatches
                 self.unseen.discard(job_id)
                 continue
-            entry = released.setdefault(run.submitter, [0.0, 0])
-            entry[0] += 1.0 if run.weight is None else run.weight
-            entry[1] += 1
-        for name, (weight, count) in released.items():
-            self.acc.remove_match(name, weight, t, t, int(count))
+            released.append((run.submitter, 1.0 if run.weight is None else as_stored(run.weight)))
+        for name, weight in released:
+            self.acc.remove_match(name, weight, t, t)
         if self.unchecked or self.unseen:
             self._check_matches(t)
 
@@ -273,15 +271,10 @@ class SimQueue:
             run = self.running.get(claim.job_id)
             if run is not None:
                 run.weight = own
-        added: dict[str, list[float]] = {}
-        for job_id in sorted(self.unseen):
+        for job_id in sorted(self.unseen):  # each AddMatch in turn
             claim = self.claims[self.slot_of_job[job_id]]
-            entry = added.setdefault(claim.submitter, [0.0, 0])
-            entry[0] += claim.weight or 0.0
-            entry[1] += 1
+            self.acc.add_match(claim.submitter, claim.weight or 0.0, t)
         self.unseen = set()
-        for name, (weight, count) in sorted(added.items()):
-            self.acc.add_match(name, weight, t, int(count))
 
     def submit_due(self, t: float) -> None:
         """Workload jobs whose submit time has come join the queue, idle (but held ones,
@@ -350,22 +343,12 @@ class SimQueue:
     def _commit(self, result: CycleResult, t: float) -> None:
         """The accountant as ``apply_matches`` charges it; matched jobs leave their batches,
         preempted ones go back to idle."""
-        add: dict[str, list[float]] = {}
-        remove: dict[str, list[float]] = {}
-        for m in result.matches:
+        self.acc.update(t)
+        for m in result.matches:  # AddMatch, one by one (a preemption RemoveMatches first)
             old = self.claims.get(m.slot)
             if old is not None and m.preempted_job:
-                entry = remove.setdefault(old.submitter, [0.0, 0])
-                entry[0] += claim_weight(old, self.weigh)
-                entry[1] += 1
-            entry = add.setdefault(m.submitter, [0.0, 0])
-            entry[0] += m.weight if m.charge is None else m.charge
-            entry[1] += 1
-        self.acc.update(t)
-        for name, (weight, count) in sorted(remove.items()):
-            self.acc.remove_match(name, weight, t, t, int(count))
-        for name, (weight, count) in sorted(add.items()):
-            self.acc.add_match(name, weight, t, int(count))
+                self.acc.remove_match(old.submitter, claim_weight(old, self.weigh), t, t)
+            self.acc.add_match(m.submitter, m.weight if m.charge is None else m.charge, t)
         started = self._take_idle({m.job_id for m in result.matches})
         for m in result.matches:
             if m.preempted_job and m.preempted_job in self.running:

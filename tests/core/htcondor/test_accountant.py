@@ -395,13 +395,49 @@ def test_resetusage_of_a_record_behind_charges_from_the_last_update() -> None:
 def test_a_setprio_decays_from_the_last_update_only(lag: float, later: float, p: float) -> None:
     """Whatever a record's own last update, after -setprio P its RUP at the accountant's
     last update L plus Δ is max(P, 0.5) x 0.5**(Δ / h) (idle: UpdateOnePriority's decay),
-    P and the result each stored with six decimals."""
+    P as sent (``as_sent``) and the result each stored with six decimals."""
     config = Config(accountant=AccountantConfig(priority_halflife=DAY))
     old = replace(rec(priority=7.0, t=1e6 - lag), name="a@d")
     s = acct.AccountantState(records={"a@d": old, "b@d": replace(rec(t=1e6), name="b@d")})
     s = acct.set_priority(s, config, "a@d", p, 1e6 + later)
     seen = acct.view(s, config, 1e6 + later)["a@d"]
-    stored = acct.as_stored(p)
+    stored = acct.as_stored(acct.as_sent(p))
     decayed = max(stored * 0.5 ** (later / DAY), 0.5)
     expected = stored if decayed == max(stored, 0.5) else acct.as_stored(decayed)
     assert seen.priority == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("value", "received", "stored"),
+    [
+        # 10000 = 0.6103515625 * 2**14; 0.6103515625 * 2147483647 = 1310719999.389...,
+        # cut to 1310719999: 10000 * 1310719999 / 1310719999.389... = 9999.99999665...
+        pytest.param(10000.0, 1310719999 / 2147483647 * 2**14, 9999.999997, id="setfactor-10000"),
+        # 2048 = 0.5 * 2**12; 1073741823.5 cut to 1073741823: 2048 - 2048 / 2147483647
+        pytest.param(2048.0, 2048 - 2048 / 2147483647, 2047.999999, id="setprio-2048"),
+        # 360000 = 0.6866455078125 * 2**19; 1474559999.313... cut to 1474559999:
+        # 360000 * (1 - 0.3133544921875 / 1474559999.313...) = 359999.99992349...
+        pytest.param(360000.0, 1474559999 / 2147483647 * 2**19, 359999.999923, id="setaccum"),
+        # 3.1234567 = 0.780864175 * 2**2: within 2**2 / 2**31 of it, stored as before
+        pytest.param(3.1234567, 1676893046 / 2147483647 * 4, 3.123457, id="small-values-keep"),
+        pytest.param(0.0, 0.0, 0.0, id="zero"),
+    ],
+)
+def test_an_edit_is_stored_as_cedar_sends_it(value: float, received: float, stored: float) -> None:
+    """``condor_userprio -setprio/-setfactor/-setaccum`` send their double with
+    ``Stream::put(double)``: ``(int)(frexp(d) * 2147483647)`` and the exponent, which
+    ``Stream::get(double)`` turns back with ``ldexp(frac / 2147483647.0, exp)``; the
+    accountant then writes it with ``%f``. Each received value is worked out by hand."""
+    assert acct.as_sent(value) == received
+    assert acct.as_stored(acct.as_sent(value)) == stored
+
+
+def test_setfactor_stores_what_arrived() -> None:
+    """``-setfactor 10000`` arrives as 9999.99999665... and is stored 9999.999997; ``-setfactor
+    1`` arrives as 1 - 1/2147483647, below ``MIN_PRIORITY_FACTOR``, which
+    ``SetPriorityFactor`` stores as 1."""
+    config = Config(accountant=AccountantConfig(priority_halflife=DAY))
+    s = acct.set_factor(acct.AccountantState(records={}), config, "a@d", 10000.0, 1e6)
+    assert s.records["a@d"].priority_factor == 9999.999997
+    s = acct.set_factor(s, config, "a@d", 1.0, 1e6)
+    assert s.records["a@d"].priority_factor == 1.0

@@ -15,6 +15,7 @@ from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.cycle_accounting import (
     CycleAccountant,
     add_match_at,
+    change_matches_at,
     check_match_at,
     check_matches,
     check_partitionable_matches,
@@ -535,3 +536,25 @@ def test_a_record_that_the_next_update_changes_does_not_stay_put(field: str, val
     waiting = msgspec.structs.replace(rec, accumulated_usage=10.0, begin_usage_time=0.0)
     assert not stays_put(waiting)  # the next update sets BeginUsageTime
     assert stays_put(msgspec.structs.replace(waiting, begin_usage_time=5.0))
+
+
+def test_each_match_is_stored_with_six_decimals_in_turn() -> None:
+    """``AddMatch`` adds the slot ad's ``SlotWeight`` (1/3, as evaluated) to the stored sum
+    and writes the result with ``%f``: 0.333333, then 0.333333 + 0.3333333... = 0.6666663...
+    stored 0.666666, then 0.9999993... stored 0.999999, on the submitter, on ``<none>`` and
+    on ``<none>``'s subtree usage (one step of 1.0 would store 1.0). ``RemoveMatch`` takes
+    back the resource record's ``SlotWeight`` as stored (0.333333): 0.666666, 0.333333, 0."""
+    config = cfg()
+    s = update_priorities(acct.AccountantState(records={}), config, 0.0)
+    third = 1 / 3
+    s = change_matches_at(s, config, [("a@d", third, None)] * 3, 0.0)
+    for name in ("a@d", "<none>"):
+        assert s.records[name].weighted_resources_used == 0.999999
+        assert s.records[name].resources_used == 3
+    assert s.records["<none>"].hier_weighted_resources_used == 0.999999
+    seen = []
+    for _ in range(3):
+        s = change_matches_at(s, config, [("a@d", acct.as_stored(third), 0.0)], 0.0)
+        seen.append(s.records["a@d"].weighted_resources_used)
+    assert seen == [0.666666, 0.333333, 0.0]
+    assert s.records["<none>"].hier_weighted_resources_used == 0.0
