@@ -100,11 +100,6 @@ def test_group_spelt_with_an_accent_is_one_group(taskqueues: Callable[..., Any])
                      id="latin-extended-tag"),
         pytest.param(job(2, sites=["LCG.Zürich.ch", "LCG.ZYRICH.ch"]), "dirac_requirements.sites: "
                      "names that differ only in case or accents are one value", id="one-site-twice"),
-        pytest.param(job(2, group="it's"), "dirac_group: \"it's\" has a quote or backslash: "
-                     "recalculateTQSharesForEntity writes the name unescaped into its SQL",
-                     id="quote-in-group"),
-        pytest.param(job(2, group="a\\b"), "dirac_group: 'a\\\\b' has a quote or backslash",
-                     id="backslash-in-group"),
         pytest.param(job(2, sites=["A"], banned_sites=["A"]), "dirac_requirements: every site "
                      "in sites is in banned_sites; DIRAC's JobManager refuses the job (sites "
                      "and bannedSites are mutually exclusive)", id="every-site-banned"),
@@ -127,6 +122,36 @@ def test_what_taskqueuedb_cannot_hold_is_refused(
     assert result.stderr.startswith(f"fs: error: {tmp_path / 'jobs.json'}: job 1 ('2.0'): ")
     assert message in result.stderr
     assert len(result.stderr.splitlines()) == 1
+
+
+def test_a_quote_or_backslash_in_a_group_is_held(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
+) -> None:
+    """DIRAC 9.1's TaskQueueDB passes the group as a query parameter (``OwnerGroup=%s`` in
+    ``recalculateTQSharesForEntity`` and ``__setPrioritiesForEntity``), so ``it's`` and
+    ``a\\b`` get their queues' priorities as any group. By hand: ``it's`` (JobShare 600, no
+    JobSharing) splits 600 over alice and bob, 300 each; ``a\\b`` is not listed, so carol's
+    one queue gets DIRAC's default 1000; Share = 300/1600 = 0.1875 and 1000/1600 = 0.625."""
+    config = write_config('[dirac.groups."it\'s"]\njob_share = 600\n')
+    jobs = [job(1, "alice", "it's"), job(2, "bob", "it's"), job(3, "carol", "a\\b")]
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(jobs), encoding="utf-8")
+    state = str(tmp_path / "s.json")
+    base = ("--config", str(config), "--state", state, "--now", NOW)
+    listed = run("taskqueues", *base, "--jobs-file", str(path), "--json")
+    assert rows(listed) == [
+        ("alice", "it's", 1, 300.0),
+        ("bob", "it's", 1, 300.0),
+        ("carol", "a\\b", 1, 1000.0),
+    ]
+    assert [r["share"] for r in json.loads(listed.stdout)] == [0.1875, 0.1875, 0.625]
+    assert listed.stderr == (
+        "fs: warning: dirac_group 'a\\b' (1 waiting job) is not in [dirac.groups]; "
+        "DIRAC gives it the default share 1000\n"
+    )
+    submitted = run("submit", *base, "--file", str(path))
+    assert submitted.exit_code == 0, submitted.stderr
+    assert rows(run("taskqueues", *base, "--json")) == rows(listed)
 
 
 def test_cp1252_names_fit(taskqueues: Callable[..., Any]) -> None:
