@@ -76,14 +76,7 @@ def taskqueues(
         for group, jobs, extra in unlisted_groups(queues, dirac.groups):
             warn_unlisted_group(group, f"{jobs} waiting job{'s' * (jobs != 1)}", extra)
         for group, left in queues_left_as_made(queues, dirac.groups).items():
-            click.echo(
-                f"fs: warning: dirac_group '{group}' has an owner named 'all' with several "
-                "task queues: DIRAC's recalculateTQSharesForAll then sets only all's "
-                f"priorities; its other {left} queue{'s' * (left != 1)} "
-                f"{'keeps' if left == 1 else 'keep'} the priority 1 "
-                f"{'it was' if left == 1 else 'they were'} made with",
-                err=True,
-            )
+            warn_left_as_made(group, left)
         corrector = None
         if dirac.correction.enabled:
             history = env.decode("dirac", history_from_json)
@@ -110,5 +103,19 @@ def warn_unlisted_group(group: str, jobs: str, extra: str) -> None:
     click.echo(
         f"fs: warning: dirac_group '{group}' ({jobs}) is not in [dirac.groups]{extra}; "
         "DIRAC gives it the default share 1000",
+        err=True,
+    )
+
+
+def warn_left_as_made(group: str, left: int) -> None:
+    """On stderr: ``left`` queues of ``group`` are not set by DIRAC's recalculation for all
+    (an owner named ``all`` with several queues), so their priority is unknown to fs."""
+    click.echo(
+        f"fs: warning: dirac_group '{group}' has an owner named 'all' with several task "
+        "queues: DIRAC's recalculateTQSharesForAll then sets only all's priorities; its "
+        f"other {left} queue{'s' * (left != 1)} {'keeps' if left == 1 else 'keep'} what "
+        f"the last recalculation reaching {'it' if left == 1 else 'them'} set (when a queue "
+        "of the group was made, or an earlier TaskQueuesAgent cycle), which fs cannot know: "
+        "shown as 1, the priority a queue is made with",
         err=True,
     )

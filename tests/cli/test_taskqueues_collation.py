@@ -167,8 +167,9 @@ def test_an_owner_named_all_with_several_queues(taskqueues: Callable[..., Any]) 
 
     In 'user', ``GROUP BY Owner`` gives all (2 queues) and bob (1): 1000/2 = 500 each; but
     ``"all" in owners and owners["all"] > 1``, so only all's queues are set: averages 1 and
-    1, T = 2: 250 each. bob's queue keeps the Priority 1 it was created with (``insertJob``'s
-    own recalculation passes the group quoted, '"user"', and finds no queue). In the
+    1, T = 2: 250 each. bob's queue keeps what the last recalculation reaching it set
+    (``insertJob``'s when a queue of 'user' was made, or an earlier TaskQueuesAgent cycle),
+    which depends on when the jobs came: fs shows the 1 a queue is made with. In the
     JobSharing 'prod' the user is irrelevant: three queues, 1000/3 each."""
     result = taskqueues([
         job(1, "all"), job(2, "all", cpu_time=86400), job(3, "bob"),
@@ -185,7 +186,9 @@ def test_an_owner_named_all_with_several_queues(taskqueues: Callable[..., Any]) 
     assert result.stderr == (
         "fs: warning: dirac_group 'user' has an owner named 'all' with several task queues: "
         "DIRAC's recalculateTQSharesForAll then sets only all's priorities; its other 1 "
-        "queue keeps the priority 1 it was made with\n"
+        "queue keeps what the last recalculation reaching it set (when a queue of the "
+        "group was made, or an earlier TaskQueuesAgent cycle), which fs cannot know: shown "
+        "as 1, the priority a queue is made with\n"
     )
 
 

@@ -409,9 +409,7 @@ def _entities(
     the share is split over the owners (compared as the collation does) and the in-group
     corrector runs. ``recalculateTQSharesForAll`` passes the user name ``all``, so when
     ``GROUP BY Owner`` returns an owner spelt ``all`` with more than one queue, only that
-    owner's queues are set (``user in owners and owners[user] > 1``): the others keep the
-    priority they were made with, as the one other call, at ``insertJob``, finds no queue
-    (it passes the owner and group quoted by ``_escapeString``).
+    owner's queues are set (``user in owners and owners[user] > 1``; :func:`queues_left_as_made`).
     """
     if job_sharing:
         return [(indices, share, factor)]
@@ -450,8 +448,10 @@ def _recalculated(members: dict[str, list[int]], names: dict[str, str]) -> list[
 def queues_left_as_made(
     queues: Sequence[TaskQueue], groups: Mapping[str, GroupPolicy]
 ) -> dict[str, int]:
-    """Groups where ``recalculateTQSharesForAll`` leaves queues at ``NEW_TQ_PRIORITY``
-    (an owner named ``all`` with several queues; see :func:`_entities`), and how many."""
+    """Groups with queues ``recalculateTQSharesForAll`` does not set (an owner ``all`` with
+    several queues, :func:`_entities`), and how many: they keep what ``insertJob`` (with
+    ``DEFAULT_GROUP_SHARE``, by the jobs queued so far) or an earlier agent cycle set, which
+    depends on when the jobs came; left at ``NEW_TQ_PRIORITY``, and the caller warns."""
     left: dict[str, int] = {}
     for group, indices in share_groups(queues).items():
         if (groups.get(group) or UnlistedGroup()).job_sharing:
