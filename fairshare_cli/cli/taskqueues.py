@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from fairshare_cli.cli.context import load_env
@@ -13,6 +15,17 @@ from fairshare_cli.cli.options import (
     wide_option,
 )
 from fairshare_cli.errors import StateError
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from fairshare_cli.core.dirac.jobs import ReplayHook
+    from fairshare_cli.core.dirac.taskqueues import (
+        GroupPolicy,
+        JobPriorityWeighting,
+        NewQueueHook,
+        TaskQueue,
+    )
 
 
 @click.command("taskqueues")
@@ -43,8 +56,9 @@ def taskqueues(
     """
     from fairshare_cli.core.dirac.correction import HistoryCorrector, history_from_json
     from fairshare_cli.core.dirac.description import waiting_description
+    from fairshare_cli.core.dirac.insert_time import queues_left_as_made
     from fairshare_cli.core.dirac.jobs import task_queues_from_objects, unlisted_groups
-    from fairshare_cli.core.dirac.taskqueues import queues_left_as_made, task_queue_rows
+    from fairshare_cli.core.dirac.taskqueues import task_queue_rows
     from fairshare_cli.io.dirac_jobs import task_queues_from_file
     from fairshare_cli.io.gc_pause import gc_paused
     from fairshare_cli.render.formats import emit_rows
@@ -56,10 +70,12 @@ def taskqueues(
 
     env = load_env(opts)
     dirac = env.config.dirac
+    weighting = dirac.job_priority_weighting
+    kept, replay_with = insert_time_replay(dirac.groups, weighting)  # type: ignore[arg-type]
     with gc_paused():
         if jobs_file is not None:
             queues = task_queues_from_file(
-                jobs_file, dirac.groups, dirac.cpu_segments, dirac.job_description
+                jobs_file, dirac.groups, dirac.cpu_segments, dirac.job_description, replay_with
             )
         else:
             raw = env.state.section("jobs")
@@ -72,28 +88,17 @@ def taskqueues(
                 dirac.groups,
                 dirac.cpu_segments,
                 waiting_description(dirac.job_description),
+                replay_with,
             )
         for group, jobs, extra in unlisted_groups(queues, dirac.groups):
             warn_unlisted_group(group, f"{jobs} waiting job{'s' * (jobs != 1)}", extra)
         for group, left in queues_left_as_made(queues, dirac.groups).items():
-            click.echo(
-                f"fs: warning: dirac_group '{group}' has an owner named 'all' with several "
-                "task queues: DIRAC's recalculateTQSharesForAll then sets only all's "
-                f"priorities; its other {left} queue{'s' * (left != 1)} "
-                f"{'keeps' if left == 1 else 'keep'} the priority 1 "
-                f"{'it was' if left == 1 else 'they were'} made with",
-                err=True,
-            )
+            warn_left_as_made(group, left)
         corrector = None
         if dirac.correction.enabled:
             history = env.decode("dirac", history_from_json)
             corrector = HistoryCorrector(dirac.correction, history, env.now)
-        rows = task_queue_rows(
-            queues,
-            dirac.groups,
-            corrector,
-            dirac.job_priority_weighting,  # type: ignore[arg-type]
-        )
+        rows = task_queue_rows(queues, dirac.groups, corrector, weighting, kept)  # type: ignore[arg-type]
     fmt = opts.output
     if fmt == "table":
         from fairshare_cli.render.fit import terminal_width
@@ -110,5 +115,40 @@ def warn_unlisted_group(group: str, jobs: str, extra: str) -> None:
     click.echo(
         f"fs: warning: dirac_group '{group}' ({jobs}) is not in [dirac.groups]{extra}; "
         "DIRAC gives it the default share 1000",
+        err=True,
+    )
+
+
+def insert_time_replay(
+    groups: Mapping[str, GroupPolicy], weighting: JobPriorityWeighting
+) -> tuple[dict[int, float], ReplayHook]:
+    """``(kept, replay_with)``: where a group has queues DIRAC's recalculation for all does not
+    set, the jobs are queued again one by one and ``kept`` fills with the priorities
+    ``insertJob`` left on them (:mod:`~fairshare_cli.core.dirac.insert_time`)."""
+    from fairshare_cli.core.dirac.insert_time import InsertTimePriorities, queues_left_as_made
+
+    kept: dict[int, float] = {}
+
+    def replay_with(queues: list[TaskQueue]) -> NewQueueHook | None:
+        left = queues_left_as_made(queues, groups)
+        if not left:
+            return None
+        kept.clear()
+        recorder = InsertTimePriorities(groups, list(left), weighting, kept)
+        return recorder
+
+    return kept, replay_with
+
+
+def warn_left_as_made(group: str, left: int) -> None:
+    """On stderr: ``left`` queues of ``group`` are not set by DIRAC's recalculation for all
+    (an owner named ``all`` with several queues), but by ``insertJob``'s."""
+    click.echo(
+        f"fs: warning: dirac_group '{group}' has an owner named 'all' with several task "
+        "queues: DIRAC's recalculateTQSharesForAll then sets only all's priorities; its "
+        f"other {left} queue{'s' * (left != 1)} {'keeps' if left == 1 else 'keep'} what "
+        "insertJob's recalculation set when a queue of the group was made (the default share "
+        "1000, uncorrected, over the jobs queued so far), as shown, unless a TaskQueuesAgent "
+        "cycle ran before all had a second queue",
         err=True,
     )

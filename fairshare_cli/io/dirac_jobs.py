@@ -28,6 +28,7 @@ from fairshare_cli.core.config import DiracGroupSpec, DiracJobDescription
 from fairshare_cli.core.dirac.description import DEFAULT_JOB_DESCRIPTION, priority_problem
 from fairshare_cli.core.dirac.jobs import (
     WAITING_STATUSES,
+    ReplayHook,
     check_entry_fields,
     definer,
     definition_key,
@@ -149,6 +150,7 @@ def task_queues_from_file(
     groups: Mapping[str, DiracGroupSpec],
     segments: Sequence[int],
     description: DiracJobDescription = DEFAULT_JOB_DESCRIPTION,
+    replay_with: ReplayHook | None = None,
 ) -> list[TaskQueue]:
     """The task queues of a jobs file (``-`` is stdin).
 
@@ -160,7 +162,7 @@ def task_queues_from_file(
         InputError: the file cannot be read, is not a list of valid jobs, ...
     """
     with spooled(path) as readable:
-        return _from_path(readable, path, groups, segments, description)
+        return _from_path(readable, path, groups, segments, description, replay_with)
 
 
 def _from_path(
@@ -169,6 +171,7 @@ def _from_path(
     groups: Mapping[str, DiracGroupSpec],
     segments: Sequence[int],
     description: DiracJobDescription,
+    replay_with: ReplayHook | None,
 ) -> list[TaskQueue]:
     def read(ordered: bool) -> TaskQueueKeys:
         return read_jobs(
@@ -186,16 +189,19 @@ def _from_path(
                 number, priority, count = job
                 counted.append((number, priority, count * n))
         queues = build_task_queues(counted, define)
-        if overflowed(queues):
+        hook = None if replay_with is None else replay_with(queues)
+        if overflowed(queues) or hook is not None:
             sink = read(True)
             jobs, keys = sink.queue_jobs(description)
             assert sink.order is not None
             codes = {code: i for i, code in enumerate(sink.index.values())}
             waiting = (jobs[codes[code]] for code in sink.order)
-            queues = build_task_queues((job for job in waiting if job is not None), define)
+            queues = build_task_queues(
+                (job for job in waiting if job is not None), define, on_new_queue=hook
+            )
         return queues
     except (ValueError, TypeError):
         pass
     objs = load_job_objects(path, name)
     parse_jobs(objs, name)
-    return task_queues_from_objects(objs, name, groups, segments, description)
+    return task_queues_from_objects(objs, name, groups, segments, description, replay_with)

@@ -100,11 +100,6 @@ def test_group_spelt_with_an_accent_is_one_group(taskqueues: Callable[..., Any])
                      id="latin-extended-tag"),
         pytest.param(job(2, sites=["LCG.Zürich.ch", "LCG.ZYRICH.ch"]), "dirac_requirements.sites: "
                      "names that differ only in case or accents are one value", id="one-site-twice"),
-        pytest.param(job(2, group="it's"), "dirac_group: \"it's\" has a quote or backslash: "
-                     "recalculateTQSharesForEntity writes the name unescaped into its SQL",
-                     id="quote-in-group"),
-        pytest.param(job(2, group="a\\b"), "dirac_group: 'a\\\\b' has a quote or backslash",
-                     id="backslash-in-group"),
         pytest.param(job(2, sites=["A"], banned_sites=["A"]), "dirac_requirements: every site "
                      "in sites is in banned_sites; DIRAC's JobManager refuses the job (sites "
                      "and bannedSites are mutually exclusive)", id="every-site-banned"),
@@ -129,6 +124,36 @@ def test_what_taskqueuedb_cannot_hold_is_refused(
     assert len(result.stderr.splitlines()) == 1
 
 
+def test_a_quote_or_backslash_in_a_group_is_held(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
+) -> None:
+    """DIRAC 9.1's TaskQueueDB passes the group as a query parameter (``OwnerGroup=%s`` in
+    ``recalculateTQSharesForEntity`` and ``__setPrioritiesForEntity``), so ``it's`` and
+    ``a\\b`` get their queues' priorities as any group. By hand: ``it's`` (JobShare 600, no
+    JobSharing) splits 600 over alice and bob, 300 each; ``a\\b`` is not listed, so carol's
+    one queue gets DIRAC's default 1000; Share = 300/1600 = 0.1875 and 1000/1600 = 0.625."""
+    config = write_config('[dirac.groups."it\'s"]\njob_share = 600\n')
+    jobs = [job(1, "alice", "it's"), job(2, "bob", "it's"), job(3, "carol", "a\\b")]
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(jobs), encoding="utf-8")
+    state = str(tmp_path / "s.json")
+    base = ("--config", str(config), "--state", state, "--now", NOW)
+    listed = run("taskqueues", *base, "--jobs-file", str(path), "--json")
+    assert rows(listed) == [
+        ("alice", "it's", 1, 300.0),
+        ("bob", "it's", 1, 300.0),
+        ("carol", "a\\b", 1, 1000.0),
+    ]
+    assert [r["share"] for r in json.loads(listed.stdout)] == [0.1875, 0.1875, 0.625]
+    assert listed.stderr == (
+        "fs: warning: dirac_group 'a\\b' (1 waiting job) is not in [dirac.groups]; "
+        "DIRAC gives it the default share 1000\n"
+    )
+    submitted = run("submit", *base, "--file", str(path))
+    assert submitted.exit_code == 0, submitted.stderr
+    assert rows(run("taskqueues", *base, "--json")) == rows(listed)
+
+
 def test_cp1252_names_fit(taskqueues: Callable[..., Any]) -> None:
     """MariaDB's latin1 is cp1252: '€' (0x80) and 'Œ' (0x8C) are stored; each owner alone."""
     assert rows(taskqueues([job(1, "€uro"), job(2, "Œuvre")], "--json")) == [
@@ -142,9 +167,10 @@ def test_an_owner_named_all_with_several_queues(taskqueues: Callable[..., Any]) 
 
     In 'user', ``GROUP BY Owner`` gives all (2 queues) and bob (1): 1000/2 = 500 each; but
     ``"all" in owners and owners["all"] > 1``, so only all's queues are set: averages 1 and
-    1, T = 2: 250 each. bob's queue keeps the Priority 1 it was created with (``insertJob``'s
-    own recalculation passes the group quoted, '"user"', and finds no queue). In the
-    JobSharing 'prod' the user is irrelevant: three queues, 1000/3 each."""
+    1, T = 2: 250 each. bob's queue keeps what ``insertJob`` set when it was made (bob new
+    to the group, so every owner is recalculated, with the default share 1000: 1000/2 =
+    500, bob's one queue 500). In the JobSharing 'prod' the user is irrelevant: three
+    queues, 1000/3 each."""
     result = taskqueues([
         job(1, "all"), job(2, "all", cpu_time=86400), job(3, "bob"),
         job(4, "all", "prod"), job(5, "all", "prod", cpu_time=86400), job(6, "carl", "prod"),
@@ -152,7 +178,7 @@ def test_an_owner_named_all_with_several_queues(taskqueues: Callable[..., Any]) 
     assert rows(result) == [
         ("all", "user", 1, 250.0),
         ("all", "user", 1, 250.0),
-        ("bob", "user", 1, 1.0),
+        ("bob", "user", 1, 500.0),
         ("all", "prod", 1, 333.333),
         ("all", "prod", 1, 333.333),
         ("carl", "prod", 1, 333.333),
@@ -160,8 +186,65 @@ def test_an_owner_named_all_with_several_queues(taskqueues: Callable[..., Any]) 
     assert result.stderr == (
         "fs: warning: dirac_group 'user' has an owner named 'all' with several task queues: "
         "DIRAC's recalculateTQSharesForAll then sets only all's priorities; its other 1 "
-        "queue keeps the priority 1 it was made with\n"
+        "queue keeps what insertJob's recalculation set when a queue of the group was made "
+        "(the default share 1000, uncorrected, over the jobs queued so far), as shown, "
+        "unless a TaskQueuesAgent cycle ran before all had a second queue\n"
     )
+
+
+ALL_CONFIG = """
+[dirac.groups.user]
+job_share = 600
+"""
+ALL_JOBS = [
+    {**job(1, "bob", cpu_time=86400), "user_priority": 2},
+    job(2, "all", cpu_time=86400),
+    {**job(3, "carl", cpu_time=86400), "user_priority": 0},
+    job(4, "carl"),
+    job(5, "all"),
+    {**job(6, "bob", cpu_time=86400), "user_priority": 4},
+    {**job(7, "carl"), "user_priority": 10},
+]
+
+
+@pytest.mark.parametrize("source", ["jobs-file", "state"])
+def test_queues_beside_all_keep_what_insert_job_set(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path, source: str
+) -> None:
+    """The other owners' queues hold what ``insertJob``'s own recalculation (TaskQueueDB 9.1,
+    in the service that queues the job: no ``__groupShares``, so the default 1000, no
+    correction) last set, over the jobs queued so far. By hand, job by job:
+
+    1. bob makes TQ1 (bob new): owners {bob}, 1000: TQ1 (average 2) = 1000.
+    2. all makes TQ2 (all has 1 queue): every owner, 1000/2 = 500: TQ1 500, TQ2 500.
+    3. carl makes TQ3 (new): 1000/3 = 333.333 each; TQ1 333.3333, TQ3 (priority 0, 1e-5
+       alone) 333.3333, stored 333.333.
+    4. carl makes TQ4 (carl has 2 queues): carl's only: T = 1e-5 + 1 = 1.00001; TQ3 =
+       333.3333/1.00001 x 1e-5 = 0.0033 (%.4f), TQ4 = 333.3300.
+    5. all makes TQ5 (2 queues): all's only, 333.333/2 each.
+    6. bob (priority 4) joins TQ1 and 7. carl (priority 10) joins TQ4: nothing recalculated.
+    Then the agent: JobShare 600 over {bob, all, carl} = 200, only all's queues: TQ2 and TQ5
+    average 1 each: 100 each. Share = 333.333 / 866.6633 (the sum of the five read back)."""
+    config = str(write_config(ALL_CONFIG))
+    base = ("--config", config, "--state", str(tmp_path / "s.json"), "--now", NOW)
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(ALL_JOBS), encoding="utf-8")
+    if source == "state":
+        assert run("submit", *base, "--file", str(path)).exit_code == 0
+        result = run("taskqueues", *base, "--json")
+    else:
+        result = run("taskqueues", *base, "--jobs-file", str(path), "--json")
+    assert rows(result) == [
+        ("bob", "user", 2, 333.333),
+        ("all", "user", 1, 100.0),
+        ("carl", "user", 1, 0.0033),
+        ("carl", "user", 2, 333.33),
+        ("all", "user", 1, 100.0),
+    ]
+    assert json.loads(result.stdout)[0]["share"] == 333.333 / (
+        333.333 + 100 + 0.0033 + 333.33 + 100
+    )
+    assert "its other 3 queues keep what insertJob's recalculation set" in result.stderr
 
 
 @pytest.mark.parametrize(

@@ -63,21 +63,13 @@ def fits_column(key: str, value: str, length: int) -> None:
 
 
 def fit_owner_and_group(owner: str, group: str) -> None:
-    """Refuse an owner or group ``tq_TaskQueues`` cannot hold, or a group name DIRAC's
-    share recalculation cannot name.
+    """Refuse an owner or group ``tq_TaskQueues`` cannot hold.
 
-    ``recalculateTQSharesForEntity`` and ``__setPrioritiesForEntity`` write the group name
-    unescaped into their SQL (``OwnerGroup='...'``): a quote or backslash makes the
-    statement fail or name another group, so the group's queues never get a priority.
+    A quote or backslash in a group is held: DIRAC 9.1's TaskQueueDB passes the owner and
+    group to MariaDB as query parameters (``OwnerGroup=%s``), never inside its SQL text.
 
     Raises:
         ValueError: naming the field.
     """
     fits_column("owner", owner, OWNER_LENGTH)
     fits_column("dirac_group", group, OWNER_GROUP_LENGTH)
-    if "'" in group or "\\" in group:
-        raise ValueError(
-            f"dirac_group: {group!r} has a quote or backslash: recalculateTQSharesForEntity "
-            "writes the name unescaped into its SQL (OwnerGroup='...'), which then fails "
-            "or names another group, so DIRAC never sets its task queues' priorities"
-        )

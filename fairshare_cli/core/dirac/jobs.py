@@ -30,6 +30,7 @@ from fairshare_cli.core.dirac.description import (
     sites_problem,
 )
 from fairshare_cli.core.dirac.taskqueues import (
+    NewQueueHook,
     TaskQueue,
     TaskQueueDefinition,
     build_task_queues,
@@ -40,6 +41,9 @@ from fairshare_cli.core.jobs import JOB_STATUSES, Job, parse_jobs
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, MAX_JOB_COUNT
 from fairshare_cli.core.names import name_problem
 from fairshare_cli.errors import InputError, did_you_mean
+
+ReplayHook = Callable[[list[TaskQueue]], "NewQueueHook | None"]
+"""``replay_with(queues)``: a hook to queue the jobs again one by one with, or None."""
 
 REQUIREMENT_KEYS = (
     "cpu_time",
@@ -337,6 +341,7 @@ def task_queues_from_objects(
     groups: Mapping[str, DiracGroupSpec],
     segments: Sequence[int],
     description: DiracJobDescription = DEFAULT_JOB_DESCRIPTION,
+    replay_with: ReplayHook | None = None,
 ) -> list[TaskQueue]:
     """Task queues of the waiting DIRAC jobs among raw job objects (a jobs file or the state).
 
@@ -345,7 +350,7 @@ def task_queues_from_objects(
     The jobs are counted per distinct entry in C (``Counter``), in order of first
     appearance; fed to :func:`build_task_queues` in that order they give the same queues as
     one job at a time, unless a definition overflows a queue, when the jobs are replayed one
-    by one.
+    by one; so they are when ``replay_with(queues)`` gives a ``build_task_queues`` hook.
 
     Raises:
         InputError: naming ``source``, the job and the field.
@@ -360,8 +365,9 @@ def task_queues_from_objects(
     default = description.default_priority
     try:
         queues = queues_from_counts(counts.items(), define, default)
-        if overflowed(queues):
-            queues = queues_in_order(map(_entry, objs), define, default)
+        hook = None if replay_with is None else replay_with(queues)
+        if overflowed(queues) or hook is not None:
+            queues = queues_in_order(map(_entry, objs), define, default, hook)
     except (ValueError, TypeError) as exc:
         parse_jobs(objs, source)  # a field any job must get right: the parser's message
         raise InputError(_locate(objs, source, define, str(exc))) from None
@@ -399,12 +405,14 @@ def queues_in_order(
     entries: Iterable[tuple[Any, ...]],
     define: Callable[[Hashable], TaskQueueDefinition],
     default_priority: int,
+    on_new_queue: NewQueueHook | None = None,
 ) -> list[TaskQueue]:
     """Task queues from every job's entry, one job at a time (exact when a queue fills up)."""
     waiting = (e for e in entries if len(e) != 3)
     return build_task_queues(
         ((_definition_key(e), default_priority if e[2] is None else e[2], e[3]) for e in waiting),
         define,
+        on_new_queue=on_new_queue,
     )
 
 

@@ -1,8 +1,10 @@
 """A task queue's numbers as DIRAC stores them in MariaDB and reads them back.
 
 ``tq_Jobs.RealPriority`` and ``tq_TaskQueues.Priority`` are single-precision ``FLOAT``
-columns: DIRAC writes a job's RealPriority with ``%f`` and a queue's priority with ``%.4f``,
-and MariaDB sends a FLOAT back with six significant digits. Pure: no I/O.
+columns: DIRAC 9.1 passes a job's RealPriority as a query parameter (``1e-05``, ``1`` to
+``9``, ``1000000``; older TaskQueueDBs wrote it with ``%f``, the same FLOAT) and a queue's
+priority as the text ``%.4f`` gives, and MariaDB sends a FLOAT back with six significant
+digits. Pure: no I/O.
 """
 
 from __future__ import annotations

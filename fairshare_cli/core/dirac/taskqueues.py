@@ -66,6 +66,9 @@ class GroupPolicy(Protocol):
         """``AllowBackgroundTQs``."""
 
 
+NewQueueHook = Callable[[Sequence["TaskQueueDefinition"], Sequence[dict[int, int]]], None]
+"""``hook(definitions, levels)``: every queue so far, and its jobs per priority level."""
+
 ShareCorrector = Callable[
     [dict[str, float], "str | None"], "tuple[dict[str, float], dict[str, float]]"
 ]
@@ -187,6 +190,7 @@ def build_task_queues(
     jobs: Iterable[tuple[Hashable, float, int]],
     define: Callable[[Hashable], TaskQueueDefinition],
     max_jobs_per_tq: int = MAX_JOBS_PER_TQ,
+    on_new_queue: NewQueueHook | None = None,
 ) -> list[TaskQueue]:
     """Insert waiting jobs, in order, into task queues like ``TaskQueueDB.insertJob``.
 
@@ -204,6 +208,8 @@ def build_task_queues(
         define: turns a raw key into its definition; called once per distinct raw key and may
             raise to reject it.
         max_jobs_per_tq: DIRAC's 5000.
+        on_new_queue: called with every queue's definition and jobs per level so far right
+            after a new queue's first job, where ``insertJob`` recalculates (count 1 a job).
 
     Returns:
         The task queues in id order.
@@ -232,6 +238,10 @@ def build_task_queues(
                 tq_levels.append({})
                 newest[d] = len(tq_definition)
                 held = 0
+                if on_new_queue is not None:  # its first job alone, then the recalculation
+                    fill[d], tq_levels[-1][level], n = 1, 1, n - 1
+                    on_new_queue(tq_definition, tq_levels)
+                    continue
             room = max_jobs_per_tq - held
             take = n if n < room else room
             fill[d] = held + take
@@ -347,6 +357,7 @@ def task_queue_priorities(
     groups: Mapping[str, GroupPolicy],
     correct: ShareCorrector | None = None,
     weighting: JobPriorityWeighting = "average",
+    kept: Mapping[int, float] | None = None,
 ) -> list[tuple[float, float]]:
     """Every queue's full-precision priority and the share correction applied to it.
 
@@ -364,6 +375,8 @@ def task_queue_priorities(
         groups: policy per listed group.
         correct: the share corrector (None when ``EnableSharesCorrection`` is off).
         weighting: see :data:`JobPriorityWeighting`.
+        kept: priority by TQId of a queue the recalculation does not set (``_entities``),
+            else ``NEW_TQ_PRIORITY``.
 
     Returns:
         ``(priority, correction_factor)`` per queue, in the order given.
@@ -375,7 +388,7 @@ def task_queue_priorities(
     if correct is not None and shares:
         shares, group_factor = correct(shares, None)
     weights = [job_weight(q, weighting) for q in queues]
-    result: list[tuple[float, float]] = [(NEW_TQ_PRIORITY, 1.0)] * len(queues)
+    result = [((kept or {}).get(q.tq_id, NEW_TQ_PRIORITY), 1.0) for q in queues]
     for group in active:
         policy: GroupPolicy = groups.get(group) or UnlistedGroup()
         share = shares.get(group, policy.job_share)
@@ -409,13 +422,12 @@ def _entities(
     the share is split over the owners (compared as the collation does) and the in-group
     corrector runs. ``recalculateTQSharesForAll`` passes the user name ``all``, so when
     ``GROUP BY Owner`` returns an owner spelt ``all`` with more than one queue, only that
-    owner's queues are set (``user in owners and owners[user] > 1``): the others keep the
-    priority they were made with, as the one other call, at ``insertJob``, finds no queue
-    (it passes the owner and group quoted by ``_escapeString``).
+    owner's queues are set (``user in owners and owners[user] > 1``; the others:
+    :mod:`~fairshare_cli.core.dirac.insert_time`).
     """
     if job_sharing:
         return [(indices, share, factor)]
-    members, names = _owners(queues, indices)
+    members, names = group_owners(queues, indices)
     split = share / len(members)
     owner_shares = {names[k]: split for k in sorted(members)}
     owner_factor = dict.fromkeys(owner_shares, 1.0)
@@ -423,11 +435,11 @@ def _entities(
         owner_shares, owner_factor = correct(owner_shares, group)
     return [
         (members[k], owner_shares[names[k]], factor * owner_factor[names[k]])
-        for k in _recalculated(members, names)
+        for k in recalculated_owners(members, names)
     ]
 
 
-def _owners(
+def group_owners(
     queues: Sequence[TaskQueue], indices: list[int]
 ) -> tuple[dict[str, list[int]], dict[str, str]]:
     """A group's owners as ``GROUP BY Owner`` finds them: their queues, and the spelling
@@ -441,27 +453,10 @@ def _owners(
     return members, names
 
 
-def _recalculated(members: dict[str, list[int]], names: dict[str, str]) -> list[str]:
+def recalculated_owners(members: dict[str, list[int]], names: dict[str, str]) -> list[str]:
     """The owners whose queues ``recalculateTQSharesForEntity("all", group)`` sets."""
     only = [k for k in members if names[k] == ALL_OWNERS and len(members[k]) > 1]
     return only or list(members)
-
-
-def queues_left_as_made(
-    queues: Sequence[TaskQueue], groups: Mapping[str, GroupPolicy]
-) -> dict[str, int]:
-    """Groups where ``recalculateTQSharesForAll`` leaves queues at ``NEW_TQ_PRIORITY``
-    (an owner named ``all`` with several queues; see :func:`_entities`), and how many."""
-    left: dict[str, int] = {}
-    for group, indices in share_groups(queues).items():
-        if (groups.get(group) or UnlistedGroup()).job_sharing:
-            continue
-        members, names = _owners(queues, indices)
-        kept = set(_recalculated(members, names))
-        count = sum(len(m) for k, m in members.items() if k not in kept)
-        if count:
-            left[group] = count
-    return left
 
 
 def task_queue_rows(
@@ -469,6 +464,7 @@ def task_queue_rows(
     groups: Mapping[str, GroupPolicy],
     correct: ShareCorrector | None = None,
     weighting: JobPriorityWeighting = "average",
+    kept: Mapping[int, float] | None = None,
 ) -> list[TaskQueueRow]:
     """Priorities, shares and first-try chances of every task queue (``fs taskqueues``).
 
@@ -477,11 +473,12 @@ def task_queue_rows(
         groups: policy per DIRAC group.
         correct: the share corrector, None when correction is off.
         weighting: see :data:`JobPriorityWeighting`.
+        kept: see :func:`task_queue_priorities`.
 
     Returns:
         One row per queue, in id order.
     """
-    computed = task_queue_priorities(queues, groups, correct, weighting)
+    computed = task_queue_priorities(queues, groups, correct, weighting, kept)
     stored = [stored_priority(p) for p, _ in computed]
     total = math.fsum(stored)
     p_first = first_try_probabilities([stored_float32(p) for p, _ in computed])
