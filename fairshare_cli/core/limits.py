@@ -11,6 +11,9 @@ UINT32_MAX = 2**32 - 1
 #: The largest job priority ``scontrol update job priority=`` takes: parse_uint32
 #: (src/common/proc_args.c) refuses NO_VAL (``0xfffffffe``) and above.
 SLURM_PRIORITY_MAX = UINT32_MAX - 2
+#: A Slurm job's nice and site factor: ±(NICE_OFFSET − 3), what ``sbatch --nice`` and
+#: ``scontrol update job SiteFactor=`` take.
+NICE_LIMIT = 2147483645
 #: Times must be ISO-8601 printable: 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59Z.
 TIME_MIN, TIME_MAX = -62135596800.0, 253402300799.0
 #: The most jobs one ``"count": N`` object may stand for.

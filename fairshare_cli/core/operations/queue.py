@@ -26,13 +26,11 @@ from fairshare_cli.core.htcondor.claims import (
 )
 from fairshare_cli.core.htcondor.pool import submitter_of
 from fairshare_cli.core.jobs import Job, job_to_json, jobs_from_objects, parse_jobs
-from fairshare_cli.core.limits import SLURM_PRIORITY_MAX
+from fairshare_cli.core.limits import NICE_LIMIT, SLURM_PRIORITY_MAX
 from fairshare_cli.core.names import shown
 from fairshare_cli.core.operations.node_fit import NodeFit, check_slurm_names
 from fairshare_cli.core.state import State
 from fairshare_cli.errors import InputError, RuntimeFailure
-
-NICE_LIMIT = 2147483645  # NICE_OFFSET − 3
 
 
 def read_queue(state: State, where: str) -> list[Job]:

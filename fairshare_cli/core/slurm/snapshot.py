@@ -18,6 +18,7 @@ from msgspec.structs import replace as replace_job
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.jobs import Job, split_partitions
+from fairshare_cli.core.limits import NICE_LIMIT
 from fairshare_cli.core.slurm import usage as su
 from fairshare_cli.core.slurm.factors import job_user, running_qos
 from fairshare_cli.core.slurm.model import priority_context
@@ -25,9 +26,6 @@ from fairshare_cli.core.slurm.passes import charged
 from fairshare_cli.core.slurm.priority_table import compute_table
 from fairshare_cli.core.slurm.tree_usage import decay_params, evaluate
 from fairshare_cli.errors import InputError
-
-#: ``scontrol update job SiteFactor=`` accepts ±(NICE_OFFSET − 3).
-NICE_LIMIT = 2147483645
 
 
 def at_pass(state: su.SlurmUsage, last_decay: float, config: Config) -> su.SlurmUsage:
