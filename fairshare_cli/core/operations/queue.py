@@ -303,10 +303,7 @@ def release(
         InputError: an id that names no job.
         SectionError: a malformed state section.
     """
-    queue = read_queue(state, where)
-    for wanted in job_ids:
-        if not any(matches(j, wanted) for j in queue):
-            raise InputError(f'no job "{shown(wanted)}" in the queue')
+    queue = _naming(state, where, job_ids)
     fit = NodeFit(config)
     out, freed = [], []
     for job in queue:
@@ -317,6 +314,19 @@ def release(
                 job = _released_times(job, now, config)
         out.append(job)
     return _store(state, out), freed
+
+
+def _naming(state: State, where: str, job_ids: Sequence[str]) -> list[Job]:
+    """The queue, once every id (``12.3``, or ``12`` for a cluster) names a job in it.
+
+    Raises:
+        InputError: an id that names no job.
+    """
+    queue = read_queue(state, where)
+    for wanted in job_ids:
+        if not any(matches(j, wanted) for j in queue):
+            raise InputError(f'no job "{shown(wanted)}" in the queue')
+    return queue
 
 
 def _released_times(job: Job, now: float, config: Config) -> Job:
@@ -348,10 +358,7 @@ def remove(
         InputError: an id that names no job.
         SectionError: a malformed state section.
     """
-    queue = read_queue(state, where)
-    for wanted in job_ids:
-        if not any(matches(j, wanted) for j in queue):
-            raise InputError(f'no job "{shown(wanted)}" in the queue')
+    queue = _naming(state, where, job_ids)
     gone = [j for j in queue if any(matches(j, w) for w in job_ids)]
     state = _store(state, [j for j in queue if j not in gone])
     if any(j.status == "running" for j in gone):
