@@ -66,7 +66,7 @@ class ClaimedList:
         "live_next",
         "matching",
         "next_rank",
-        "prio_before",
+        "policy_only",
         "rank_rejected",
     )
 
@@ -74,10 +74,13 @@ class ClaimedList:
         self.entries: list[Entry] = []
         self.matching = 0
         self.rank_rejected = 0
+        #: matching classes left out of the entries that HTCondor still tests against
+        #: ``PREEMPTION_REQUIREMENTS``: the machine ranks the job below the one it runs,
+        #: or no submitter may preempt them (``never_preempted``)
+        self.policy_only: list[SlotClass] = []
         self.bound_trees: dict[int, list[Number]] = {}
         self.live_next: list[int] | None = None
         self.next_rank: list[int] | None = None
-        self.prio_before: list[int] = []
 
     def tree(self, k: int, bound: Bound) -> list[Number]:
         """A max segment tree over the entries of bound ``k``'s slot values (negated for
@@ -131,19 +134,15 @@ class ClaimedList:
             nxt[j] = p
         return p
 
-    def rank_index(self) -> tuple[list[int], list[int]]:
-        """(next machine-rank entry at or after each position, priority entries before it)."""
+    def rank_index(self) -> list[int]:
+        """The next machine-rank entry at or after each position."""
         if self.next_rank is None:
             n = len(self.entries)
             nxt = [n] * (n + 1)
-            before = [0] * (n + 1)
             for i in range(n - 1, -1, -1):
                 nxt[i] = i if self.entries[i][2] == RANK_PREEMPTION else nxt[i + 1]
-            for i, e in enumerate(self.entries):
-                before[i + 1] = before[i] + (e[2] == PRIO_PREEMPTION)
             self.next_rank = nxt
-            self.prio_before = before
-        return self.next_rank, self.prio_before
+        return self.next_rank
 
 
 class Allowed:
@@ -160,10 +159,8 @@ class Allowed:
         "keep",
         "live",
         "owner",
-        "pending",
         "plain",
         "pos",
-        "refused",
         "taken",
         "tests",
     )
@@ -184,9 +181,7 @@ class Allowed:
         self.decided = decided
         self.pos = 0
         self.taken: list[Entry] = []
-        self.refused = False
         self.live = 0
-        self.pending: list[tuple[int, int]] = []
         self.tests: list[tuple[list[Number], str, Number]] = []
         for k, bound, w in tests:
             tree = claimed.tree(k, bound)
@@ -217,12 +212,11 @@ class Allowed:
         """The next entry index >= ``pos`` with a free slot that is a machine-rank entry or
         a priority entry passing every test (``len(entries)``: none).
 
-        The priority entries jumped over either fail a test (refused) or are used up;
-        whether one of the latter would have been refused is left to :meth:`was_refused`.
+        The priority entries jumped over either fail a test (refused) or are used up.
         """
         claimed = self.claimed
         n = len(claimed.entries)
-        nxt, before = claimed.rank_index()
+        nxt = claimed.rank_index()
         entries = claimed.entries
         p = pos
         while True:
@@ -235,8 +229,6 @@ class Allowed:
             if q == p:
                 break
             p = min(q, nxt[p])
-        if before[p] > before[pos] and not self.refused:
-            self.pending.append((pos, p))
         return p
 
     def get(self, i: int) -> Entry | None:
@@ -251,8 +243,6 @@ class Allowed:
                 self.pos += 1
                 if self.keep(entry):
                     taken.append(entry)
-                elif entry[2] == PRIO_PREEMPTION:
-                    self.refused = True
             return taken[i]
         while len(taken) <= i:
             pos = self._next_candidate(self.pos)
@@ -263,8 +253,6 @@ class Allowed:
             self.pos = pos + 1
             if self._keep(pos, entry):
                 taken.append(entry)
-            elif entry[2] == PRIO_PREEMPTION:
-                self.refused = True
         return taken[i]
 
     def _keep(self, pos: int, entry: Entry) -> bool:
@@ -282,10 +270,6 @@ class Allowed:
                 return entry[1].remote != self.owner
         return self.keep(entry)
 
-    def _fails(self, pos: int) -> bool:
-        """Whether the priority entry at ``pos`` fails one of the tests."""
-        return any(not compare(tree[len(tree) // 2 + pos], op, w) for tree, op, w in self.tests)
-
     def first_live(self) -> int:
         """Index of the first taken entry whose class still has a free slot (those before
         it can never be used again this cycle)."""
@@ -298,22 +282,6 @@ class Allowed:
             live += 1
         self.live = live
         return live
-
-    def was_refused(self) -> bool:
-        """Whether a priority entry the scan went past was refused (for the reason):
-        settles the ranges jumped over lazily, in scan order, stopping at the first."""
-        if not self.refused:
-            entries = self.claimed.entries
-            for start, end in self.pending:
-                for j in range(start, end):
-                    entry = entries[j]
-                    if entry[2] == PRIO_PREEMPTION and (self._fails(j) or not self._keep(j, entry)):
-                        self.refused = True
-                        break
-                if self.refused:
-                    break
-        self.pending = []
-        return self.refused
 
 
 NO_CLAIMED = Allowed(ClaimedList(), lambda entry: False)

@@ -57,12 +57,20 @@ class Matchmaker:
         self.allowed: dict[tuple[str, str, int], Allowed] = {}
         #: (submitter, negotiating group, slot class) -> PREEMPTION_REQUIREMENTS
         self.preemption_memo: dict[tuple[str, str, int], bool] = {}
+        #: (submitter, negotiating group, autocluster) -> the claimed classes that
+        #: PREEMPTION_REQUIREMENTS refuses it, with their last slots held by others (the
+        #: used-up ones dropped as found)
+        self.policy_refused: dict[tuple[str, str, int], list[tuple[SlotClass, int]]] = {}
         #: partitionable slots' carving (None in a pool without them)
         self.carver = Carver(snap) if snap.partitionable else None
         if self.carver is not None and any(m.consumption_policy for m in snap.machines):
             candidates.consumption = self.carver.matching_ad
         #: autocluster -> the snapshot generation its unclaimed candidates were found in
         self.seen_generation: dict[int, int] = {}
+        #: the limit that also refused the last job rejected for ``PREEMPTION_REQUIREMENTS``
+        #: ("submitter_limit" or "group_quota"; ``rejForSubmitterLimit``), read and reset
+        #: by the turn: the submitter resumes in the next spin all the same
+        self.limit_behind: str | None = None
         #: the concurrency limits of the last match found (``IncrementLimits`` adds them)
         self.matched_limits: Limits = ()
         #: the rank group of the last slot :meth:`_find_unclaimed` found
@@ -161,11 +169,8 @@ class Matchmaker:
         """A new filtered view for the submitter: its ``PREEMPTION_REQUIREMENTS`` test per
         candidate (memoised per slot class where it can be) and its sides of the bounds."""
         sub = turn.sub
-        state = self.state
         job_ad = self.job_ad_for(turn, ac)
-        # PREEMPTION_REQUIREMENTS reading only the submitter's attributes on the job
-        # side gives one answer per (submitter, slot class) whatever the autocluster
-        memo = self.preemption_memo if self.plan.preq_reads_submitter_only else {}
+        memo = self._memo()
 
         def allowed(entry: Entry) -> bool:
             cls, tier = entry[1], entry[2]
@@ -173,12 +178,7 @@ class Matchmaker:
                 return False
             if tier == RANK_PREEMPTION:
                 return True
-            # the same for every autocluster of sub in this group
-            key = (sub.name, state.negotiating_group, cls.index)
-            ok = memo.get(key)
-            if ok is None:
-                ok = memo[key] = self._preemption_allowed(sub, cls, job_ad)
-            return ok
+            return self._policy_allows(sub, cls, job_ad, memo)
 
         tests: list[tuple[int, Bound, Number]] = []
         for k, bound in enumerate(self.plan.bounds):
@@ -192,6 +192,61 @@ class Matchmaker:
         decided = self.plan.preq_covered and len(tests) == len(self.plan.bounds)
         claimed = self.claimed_for(turn, ac)
         return Allowed(claimed, allowed, tests, sub.name, decided, self.reference)
+
+    def _memo(self) -> dict[tuple[str, str, int], bool]:
+        """Where ``PREEMPTION_REQUIREMENTS`` answers are kept: reading only the submitter's
+        attributes on the job side, it gives one answer per (submitter, slot class)
+        whatever the autocluster; otherwise a fresh dict for one autocluster."""
+        return self.preemption_memo if self.plan.preq_reads_submitter_only else {}
+
+    def _policy_allows(
+        self, sub: Submitter, cls: SlotClass, job_ad: Ad, memo: dict[tuple[str, str, int], bool]
+    ) -> bool:
+        """``PREEMPTION_REQUIREMENTS`` for ``sub`` on a slot of ``cls``, kept in ``memo``."""
+        key = (sub.name, self.state.negotiating_group, cls.index)
+        ok = memo.get(key)
+        if ok is None:
+            ok = memo[key] = self._preemption_allowed(sub, cls, job_ad)
+        return ok
+
+    def policy_refuses(self, turn: Turn, ac: AutoCluster) -> bool:
+        """Whether ``PREEMPTION_REQUIREMENTS`` refuses the submitter a claimed slot the job
+        matches (``rejPreemptForPolicy`` of ``matchmakingAlgorithm``, which tests every
+        slot still unmatched this cycle): one claimed by another submitter that the
+        machine does not prefer the job for, its ``RANK`` below the running job's too."""
+        key = (turn.sub.name, self.state.negotiating_group, ac.index)
+        found = self.policy_refused.get(key)
+        if found is None:
+            found = self.policy_refused[key] = self._policy_refused(turn, ac)
+        # slots are taken in order and never given back during a cycle: a class whose
+        # last slot held by another submitter is taken stays so
+        while found and found[-1][0].head > found[-1][1]:
+            found.pop()
+        return bool(found)
+
+    def _policy_refused(self, turn: Turn, ac: AutoCluster) -> list[tuple[SlotClass, int]]:
+        """The claimed classes :meth:`policy_refuses` looks at, each with the index of its
+        last slot held by another submitter (a class not split by holder may hold the
+        submitter's own claims too)."""
+        sub, job_ad, memo = turn.sub, self.job_ad_for(turn, ac), self._memo()
+        claimed = self.claimed_for(turn, ac)
+        tested = [e[1] for e in claimed.entries if e[2] == PRIO_PREEMPTION]
+        found: list[tuple[SlotClass, int]] = []
+        for cls in reversed(tested + claimed.policy_only):
+            last = len(cls.slots) - 1
+            if cls.remote is None:
+                while last >= 0:
+                    claim = cls.slots[last].claim
+                    if claim is not None and claim.submitter != sub.name:
+                        break
+                    last -= 1
+            elif cls.remote == sub.name:
+                continue
+            if last >= cls.head and (
+                cls.never_preempted or not self._policy_allows(sub, cls, job_ad, memo)
+            ):
+                found.append((cls, last))
+        return found
 
     def _preemption_allowed(self, sub: Submitter, cls: SlotClass, job_ad: Ad) -> bool:
         """``PREEMPTION_REQUIREMENTS`` (MY = slot, TARGET = job), and in 7.x the hard-coded
@@ -254,10 +309,9 @@ class Matchmaker:
                 return self._take(best, test), tier, ""
             if prio_blocked and limit_rejected and self.rank_constant:
                 break
-        policy_rejected = claimed.was_refused()
         if test is not None and test.refused and not limit_rejected:
             return None, NO_PREEMPTION, "concurrency_limit"
-        reason = self._reject_reason(turn, ac, only_rank, limit_rejected, policy_rejected)
+        reason = self._reject_reason(turn, ac, only_rank, limit_rejected)
         return None, NO_PREEMPTION, reason
 
     def _use_claimed(self, turn: Turn, only_rank: bool) -> bool:
@@ -300,7 +354,7 @@ class Matchmaker:
                 break
         if test is not None and test.refused and not limit_rejected:
             return None, NO_PREEMPTION, "concurrency_limit"
-        reason = self._reject_reason(turn, ac, only_rank, limit_rejected, False)
+        reason = self._reject_reason(turn, ac, only_rank, limit_rejected)
         return None, NO_PREEMPTION, reason
 
     def _prepare(self, ac: AutoCluster) -> LimitTest | None:
@@ -420,27 +474,27 @@ class Matchmaker:
         return best, best_tier, ci, limit_rejected
 
     def _reject_reason(
-        self,
-        turn: Turn,
-        ac: AutoCluster,
-        only_rank: bool,
-        limit_rejected: bool,
-        policy_rejected: bool,
+        self, turn: Turn, ac: AutoCluster, only_rank: bool, limit_rejected: bool
     ) -> str:
-        """Why no slot was found for a job of ``ac`` (docs/json.md unmatched reasons)."""
+        """Why no slot was found for a job of ``ac`` (docs/json.md unmatched reasons), in
+        ``Matchmaker::negotiate``'s order: ``PREEMPTION_REQUIREMENTS`` before the submitter
+        limit (a concurrency limit, before both, is the caller's)."""
+        limit = None
         if limit_rejected:
-            return "group_quota" if turn.limit_unclaimed < turn.limit else "submitter_limit"
+            limit = "group_quota" if turn.limit_unclaimed < turn.limit else "submitter_limit"
+        if not only_rank and self.policy_refuses(turn, ac):
+            self.limit_behind = limit
+            return "preemption_requirements"
+        if limit is not None:
+            return limit
         if only_rank:
             return "submitter_limit"
-        if policy_rejected:
-            return "preemption_requirements"
         if ac.matching_slots == 0 and not self.candidates.any_claimed_match(ac):
             return "no_matching_slot"
+        # the claimed slots it matches: the machine ranks it below the running job, or
+        # they are taken, or its own submitter's ("no match found")
         if ac.matching_slots == 0 and self.claimed_classes:
-            if self.preq_never or not self.rank_constant:
-                return "preemption_requirements"
             claimed = self.claimed_for(turn, ac)
             if claimed.rank_rejected and not claimed.entries:
                 return "preemption_rank"
-            return "preemption_requirements"
         return "matching_slots_taken"
