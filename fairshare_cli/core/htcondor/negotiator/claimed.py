@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from fairshare_cli.core.htcondor.classads import Ad, Compiled
+from fairshare_cli.core.htcondor.classads import Ad, Compiled, Evaluator
 from fairshare_cli.core.htcondor.negotiator.common import (
     FLIP,
     INF,
@@ -143,6 +143,54 @@ class ClaimedList:
                 nxt[i] = i if self.entries[i][2] == RANK_PREEMPTION else nxt[i + 1]
             self.next_rank = nxt
         return self.next_rank
+
+
+class PolicyScan:
+    """How far ``Matchmaker.policy_refuses`` has scanned one autocluster's claimed
+    candidates for a submitter: the next position, and the refused class found with the
+    index of its last slot held by another submitter. That class stands until the slot is
+    taken (slots are taken in order and never given back during a cycle); the scan then
+    goes on from the next position."""
+
+    __slots__ = ("found", "last", "pos")
+
+    def __init__(self) -> None:
+        self.pos = 0
+        self.found: SlotClass | None = None
+        self.last = -1
+
+
+def last_held_by_other(cls: SlotClass, name: str) -> int:
+    """The index of the last slot of ``cls`` claimed by a submitter other than ``name`` (-1:
+    none; a class not split by holder may hold ``name``'s own claims too)."""
+    if cls.remote is not None:
+        return -1 if cls.remote == name else len(cls.slots) - 1
+    last = len(cls.slots) - 1
+    while last >= 0:
+        claim = cls.slots[last].claim
+        if claim is not None and claim.submitter != name:
+            break
+        last -= 1
+    return last
+
+
+def first_matching_held(
+    ev: Evaluator, classes: Sequence[SlotClass], job_ad: Ad, name: str, scan: PolicyScan
+) -> bool:
+    """``Matchmaker.policy_refuses`` where ``PREEMPTION_REQUIREMENTS`` is never true and no
+    machine prefers a job to the one it runs: the next claimed class, in pool order, that
+    the job matches with a slot still held by a submitter other than ``name``."""
+    job_req = job_ad.exprs["requirements"][1]
+    while scan.pos < len(classes):
+        cls = classes[scan.pos]
+        scan.pos += 1
+        last = last_held_by_other(cls, name)
+        if last < cls.head or not ev.is_true(job_req, job_ad, cls.ad):
+            continue
+        if ev.is_true(cls.ad.exprs["requirements"][1], cls.ad, job_ad):
+            scan.found, scan.last = cls, last
+            return True
+    return False
 
 
 class Allowed:

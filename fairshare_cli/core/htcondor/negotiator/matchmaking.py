@@ -18,6 +18,9 @@ from fairshare_cli.core.htcondor.negotiator.claimed import (
     Bound,
     ClaimedList,
     Entry,
+    PolicyScan,
+    first_matching_held,
+    last_held_by_other,
 )
 from fairshare_cli.core.htcondor.negotiator.common import (
     NO_PREEMPTION,
@@ -57,10 +60,9 @@ class Matchmaker:
         self.allowed: dict[tuple[str, str, int], Allowed] = {}
         #: (submitter, negotiating group, slot class) -> PREEMPTION_REQUIREMENTS
         self.preemption_memo: dict[tuple[str, str, int], bool] = {}
-        #: (submitter, negotiating group, autocluster) -> the claimed classes that
-        #: PREEMPTION_REQUIREMENTS refuses it, with their last slots held by others (the
-        #: used-up ones dropped as found)
-        self.policy_refused: dict[tuple[str, str, int], list[tuple[SlotClass, int]]] = {}
+        #: (submitter, negotiating group, autocluster) -> where :meth:`policy_refuses`
+        #: has got to in its claimed candidates
+        self.policy_scan: dict[tuple[str, str, int], PolicyScan] = {}
         #: partitionable slots' carving (None in a pool without them)
         self.carver = Carver(snap) if snap.partitionable else None
         if self.carver is not None and any(m.consumption_policy for m in snap.machines):
@@ -68,8 +70,7 @@ class Matchmaker:
         #: autocluster -> the snapshot generation its unclaimed candidates were found in
         self.seen_generation: dict[int, int] = {}
         #: the limit that also refused the last job rejected for ``PREEMPTION_REQUIREMENTS``
-        #: ("submitter_limit" or "group_quota"; ``rejForSubmitterLimit``), read and reset
-        #: by the turn: the submitter resumes in the next spin all the same
+        #: (``rejForSubmitterLimit``), read and reset by the turn, which then resumes
         self.limit_behind: str | None = None
         #: the concurrency limits of the last match found (``IncrementLimits`` adds them)
         self.matched_limits: Limits = ()
@@ -213,40 +214,39 @@ class Matchmaker:
         """Whether ``PREEMPTION_REQUIREMENTS`` refuses the submitter a claimed slot the job
         matches (``rejPreemptForPolicy`` of ``matchmakingAlgorithm``, which tests every
         slot still unmatched this cycle): one claimed by another submitter that the
-        machine does not prefer the job for, its ``RANK`` below the running job's too."""
+        machine does not prefer the job for, its ``RANK`` below the running job's too.
+        Scanned lazily, each class at most once (:class:`~.claimed.PolicyScan`)."""
         key = (turn.sub.name, self.state.negotiating_group, ac.index)
-        found = self.policy_refused.get(key)
-        if found is None:
-            found = self.policy_refused[key] = self._policy_refused(turn, ac)
-        # slots are taken in order and never given back during a cycle: a class whose
-        # last slot held by another submitter is taken stays so
-        while found and found[-1][0].head > found[-1][1]:
-            found.pop()
-        return bool(found)
-
-    def _policy_refused(self, turn: Turn, ac: AutoCluster) -> list[tuple[SlotClass, int]]:
-        """The claimed classes :meth:`policy_refuses` looks at, each with the index of its
-        last slot held by another submitter (a class not split by holder may hold the
-        submitter's own claims too)."""
-        sub, job_ad, memo = turn.sub, self.job_ad_for(turn, ac), self._memo()
+        scan = self.policy_scan.get(key)
+        if scan is None:
+            scan = self.policy_scan[key] = PolicyScan()
+        if scan.found is not None and scan.found.head <= scan.last:
+            return True
+        scan.found = None
+        if self.preq_never and self.rank_constant:
+            # every claimed class it matches is refused: no candidate list needed
+            return first_matching_held(self.ev, self.claimed_classes, ac.ad, turn.sub.name, scan)
         claimed = self.claimed_for(turn, ac)
-        tested = [e[1] for e in claimed.entries if e[2] == PRIO_PREEMPTION]
-        found: list[tuple[SlotClass, int]] = []
-        for cls in reversed(tested + claimed.policy_only):
-            last = len(cls.slots) - 1
-            if cls.remote is None:
-                while last >= 0:
-                    claim = cls.slots[last].claim
-                    if claim is not None and claim.submitter != sub.name:
-                        break
-                    last -= 1
-            elif cls.remote == sub.name:
+        entries, others = claimed.entries, claimed.policy_only
+        n, sub = len(entries), turn.sub
+        while scan.pos < n + len(others):
+            pos = scan.pos
+            scan.pos += 1
+            if pos < n:
+                if entries[pos][2] != PRIO_PREEMPTION:
+                    continue
+                cls = entries[pos][1]
+            else:
+                cls = others[pos - n]
+            last = last_held_by_other(cls, sub.name)
+            if last < cls.head:
                 continue
-            if last >= cls.head and (
-                cls.never_preempted or not self._policy_allows(sub, cls, job_ad, memo)
+            if cls.never_preempted or not self._policy_allows(
+                sub, cls, self.job_ad_for(turn, ac), self._memo()
             ):
-                found.append((cls, last))
-        return found
+                scan.found, scan.last = cls, last
+                return True
+        return False
 
     def _preemption_allowed(self, sub: Submitter, cls: SlotClass, job_ad: Ad) -> bool:
         """``PREEMPTION_REQUIREMENTS`` (MY = slot, TARGET = job), and in 7.x the hard-coded
