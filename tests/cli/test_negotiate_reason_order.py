@@ -110,3 +110,49 @@ def test_a_job_matching_only_the_free_slot_still_waits_for_the_quota(
     assert result.exit_code == 0, result.stderr
     out = json.loads(result.stdout)
     assert [(u["job_id"], u["reason"]) for u in out["unmatched"]] == [("3.0", "group_quota")]
+
+
+OWN_POOL = """
+[pool]
+uid_domain = "d"
+defaults = "current"
+
+[negotiator]
+preemption_requirements = "RemoteUserPrio > SubmitterUserPrio * 1.2"
+
+[[machines]]
+name = "exec"
+count = 2
+attributes = { Cpus = 1, Memory = 4096 }
+"""
+
+
+def test_a_job_matching_only_its_own_submitters_slot_does_not_blame_preemption(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """alice runs 1.0 on slot1@exec001, bob (priority 100, EUP 100000) 3.0 on
+    slot1@exec002; alice's 2.0 asks for slot1@exec001 alone. EUPs 500 and 100000: normal
+    factor 100000/500 + 100000/100000 = 201, alice's share 100000/(500 x 201) = 0.995,
+    limit 0.995 x 2 - 1 = 0.99 > 0, so the job is searched (not startd rank only), and
+    ``matchmakingAlgorithm`` passes over a slot its own submitter holds without testing
+    PREEMPTION_REQUIREMENTS ("Job is from the same user as the existing job"): no
+    counter, "no match found". fs said preemption_requirements; it now says
+    matching_slots_taken."""
+    jobs = [
+        {"id": "1.0", "owner": "alice", "status": "running", "slot": "slot1@exec001"},
+        {"id": "3.0", "owner": "bob", "status": "running", "slot": "slot1@exec002"},
+        {"id": "2.0", "owner": "alice", "requirements": 'TARGET.Name == "slot1@exec001"'},
+    ]
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(jobs))
+    args = ["--config", str(write_config(OWN_POOL)), "--state", str(tmp_path / "s.json")]
+    args += ["--now", NOW]
+    assert run("submit", "--file", str(path), *args).exit_code == 0
+    assert run("setprio", "bob@d", "100", *args).exit_code == 0
+    result = run("negotiate", "--dry-run", *args, "--json")
+    assert result.exit_code == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["matches"] == []
+    assert [(u["job_id"], u["reason"]) for u in out["unmatched"]] == [
+        ("2.0", "matching_slots_taken")
+    ]
