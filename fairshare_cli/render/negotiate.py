@@ -325,7 +325,7 @@ _REASON_TEXT = {
     "matching_slots_taken": "every slot it matches was already taken this cycle",
     "submitter_limit": "its submitter reached its pie slice (submitter limit)",
     "group_quota": "its accounting group reached its quota",
-    "preemption_requirements": "only claimed slots match and PREEMPTION_REQUIREMENTS is false",
+    "preemption_requirements": "PREEMPTION_REQUIREMENTS is false on the claimed slots it matches",
     "preemption_rank": "only claimed slots match and their machine RANK prefers the running job",
     "pool_exhausted": "no slot was left",
     "concurrency_limit": "a concurrency limit it needs was reached",

@@ -257,10 +257,19 @@ def submitter_prio(
     """What the negotiator reads of ``name``'s record ``rec`` at ``t``: the record brought
     to ``t`` (none yet: RUP 0.5), its EUP = max(RUP, 0.5) × the factor the accountant
     chooses (explicit, nice user, group factor, remote domain, default), weighted usage,
-    ceiling and floor."""
+    ceiling and floor.
+
+    A factor the record does not store yet is read as ``GetPriorityFactor`` stores it, with
+    six decimals (``GROUP_PRIO_FACTOR`` 1.2345678 as 1.234568): the cycle's first read
+    returns it unrounded, but that read is ``calculateNormalizationFactor``'s search for the
+    largest EUP, which cancels out of every share; the EUPs, shares, limits and order come
+    from later reads of the stored value.
+    """
     h = config.accountant.priority_halflife
     now = acct.CustomerRecord(name=name) if rec is None else acct.advance(rec, t, h)
     factor = acct.priority_factor(now, config, tree)
+    if now.priority_factor is None:
+        factor = acct.as_stored(max(factor, acct.MIN_FACTOR))
     return SubmitterPrio(
         acct.effective_priority(now, factor), now.weighted_resources_used, now.ceiling, now.floor
     )

@@ -558,3 +558,17 @@ def test_each_match_is_stored_with_six_decimals_in_turn() -> None:
         seen.append(s.records["a@d"].weighted_resources_used)
     assert seen == [0.666666, 0.333333, 0.0]
     assert s.records["<none>"].hier_weighted_resources_used == 0.0
+
+
+def test_a_factor_not_stored_yet_is_read_as_it_is_stored() -> None:
+    """``GROUP_PRIO_FACTOR`` 1.2345678: ``GetPriorityFactor`` stores it as ``%f`` writes it,
+    1.234568. The cycle's first read (``calculateNormalizationFactor``'s search for the
+    largest EUP) returns 1.2345678, but that value cancels out of every share; every later
+    read gets the stored one, so the negotiator's EUP of a new submitter is 0.5 x 1.234568
+    = 0.617284 (not 0.6172839). ``fs userprio``, HTCondor's first read, keeps it unrounded."""
+    config = cfg(groups={"group_a": GroupSpec(name="group_a", prio_factor=1.2345678)})
+    read = priorities_at(acct.AccountantState(records={}), config, 0.0)("group_a.alice@d")
+    assert read.effective_priority == 0.617284
+    record = acct.CustomerRecord(name="group_a.alice@d")
+    tree = acct.GroupTree(config.groups)
+    assert acct.priority_factor(record, config, tree) == 1.2345678

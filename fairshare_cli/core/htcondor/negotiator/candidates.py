@@ -221,8 +221,10 @@ class Candidates:
                     tier = RANK_PREEMPTION
                 elif machine_rank < current_rank:
                     found.rank_rejected += len(cls.slots)
+                    found.policy_only.append(cls)
                     continue
                 elif cls.never_preempted:
+                    found.policy_only.append(cls)
                     continue
                 else:
                     tier = PRIO_PREEMPTION

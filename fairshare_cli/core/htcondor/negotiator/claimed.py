@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from fairshare_cli.core.htcondor.classads import Ad, Compiled
+from fairshare_cli.core.htcondor.classads import Ad, Compiled, Evaluator
 from fairshare_cli.core.htcondor.negotiator.common import (
     FLIP,
     INF,
@@ -66,7 +66,7 @@ class ClaimedList:
         "live_next",
         "matching",
         "next_rank",
-        "prio_before",
+        "policy_only",
         "rank_rejected",
     )
 
@@ -74,10 +74,13 @@ class ClaimedList:
         self.entries: list[Entry] = []
         self.matching = 0
         self.rank_rejected = 0
+        #: matching classes left out of the entries that HTCondor still tests against
+        #: ``PREEMPTION_REQUIREMENTS``: the machine ranks the job below the one it runs,
+        #: or no submitter may preempt them (``never_preempted``)
+        self.policy_only: list[SlotClass] = []
         self.bound_trees: dict[int, list[Number]] = {}
         self.live_next: list[int] | None = None
         self.next_rank: list[int] | None = None
-        self.prio_before: list[int] = []
 
     def tree(self, k: int, bound: Bound) -> list[Number]:
         """A max segment tree over the entries of bound ``k``'s slot values (negated for
@@ -131,19 +134,63 @@ class ClaimedList:
             nxt[j] = p
         return p
 
-    def rank_index(self) -> tuple[list[int], list[int]]:
-        """(next machine-rank entry at or after each position, priority entries before it)."""
+    def rank_index(self) -> list[int]:
+        """The next machine-rank entry at or after each position."""
         if self.next_rank is None:
             n = len(self.entries)
             nxt = [n] * (n + 1)
-            before = [0] * (n + 1)
             for i in range(n - 1, -1, -1):
                 nxt[i] = i if self.entries[i][2] == RANK_PREEMPTION else nxt[i + 1]
-            for i, e in enumerate(self.entries):
-                before[i + 1] = before[i] + (e[2] == PRIO_PREEMPTION)
             self.next_rank = nxt
-            self.prio_before = before
-        return self.next_rank, self.prio_before
+        return self.next_rank
+
+
+class PolicyScan:
+    """How far ``Matchmaker.policy_refuses`` has scanned one autocluster's claimed
+    candidates for a submitter: the next position, and the refused class found with the
+    index of its last slot held by another submitter. That class stands until the slot is
+    taken (slots are taken in order and never given back during a cycle); the scan then
+    goes on from the next position."""
+
+    __slots__ = ("found", "last", "pos")
+
+    def __init__(self) -> None:
+        self.pos = 0
+        self.found: SlotClass | None = None
+        self.last = -1
+
+
+def last_held_by_other(cls: SlotClass, name: str) -> int:
+    """The index of the last slot of ``cls`` claimed by a submitter other than ``name`` (-1:
+    none; a class not split by holder may hold ``name``'s own claims too)."""
+    if cls.remote is not None:
+        return -1 if cls.remote == name else len(cls.slots) - 1
+    last = len(cls.slots) - 1
+    while last >= 0:
+        claim = cls.slots[last].claim
+        if claim is not None and claim.submitter != name:
+            break
+        last -= 1
+    return last
+
+
+def first_matching_held(
+    ev: Evaluator, classes: Sequence[SlotClass], job_ad: Ad, name: str, scan: PolicyScan
+) -> bool:
+    """``Matchmaker.policy_refuses`` where ``PREEMPTION_REQUIREMENTS`` is never true and no
+    machine prefers a job to the one it runs: the next claimed class, in pool order, that
+    the job matches with a slot still held by a submitter other than ``name``."""
+    job_req = job_ad.exprs["requirements"][1]
+    while scan.pos < len(classes):
+        cls = classes[scan.pos]
+        scan.pos += 1
+        last = last_held_by_other(cls, name)
+        if last < cls.head or not ev.is_true(job_req, job_ad, cls.ad):
+            continue
+        if ev.is_true(cls.ad.exprs["requirements"][1], cls.ad, job_ad):
+            scan.found, scan.last = cls, last
+            return True
+    return False
 
 
 class Allowed:
@@ -160,10 +207,8 @@ class Allowed:
         "keep",
         "live",
         "owner",
-        "pending",
         "plain",
         "pos",
-        "refused",
         "taken",
         "tests",
     )
@@ -184,9 +229,7 @@ class Allowed:
         self.decided = decided
         self.pos = 0
         self.taken: list[Entry] = []
-        self.refused = False
         self.live = 0
-        self.pending: list[tuple[int, int]] = []
         self.tests: list[tuple[list[Number], str, Number]] = []
         for k, bound, w in tests:
             tree = claimed.tree(k, bound)
@@ -217,12 +260,11 @@ class Allowed:
         """The next entry index >= ``pos`` with a free slot that is a machine-rank entry or
         a priority entry passing every test (``len(entries)``: none).
 
-        The priority entries jumped over either fail a test (refused) or are used up;
-        whether one of the latter would have been refused is left to :meth:`was_refused`.
+        The priority entries jumped over either fail a test (refused) or are used up.
         """
         claimed = self.claimed
         n = len(claimed.entries)
-        nxt, before = claimed.rank_index()
+        nxt = claimed.rank_index()
         entries = claimed.entries
         p = pos
         while True:
@@ -235,8 +277,6 @@ class Allowed:
             if q == p:
                 break
             p = min(q, nxt[p])
-        if before[p] > before[pos] and not self.refused:
-            self.pending.append((pos, p))
         return p
 
     def get(self, i: int) -> Entry | None:
@@ -251,8 +291,6 @@ class Allowed:
                 self.pos += 1
                 if self.keep(entry):
                     taken.append(entry)
-                elif entry[2] == PRIO_PREEMPTION:
-                    self.refused = True
             return taken[i]
         while len(taken) <= i:
             pos = self._next_candidate(self.pos)
@@ -263,8 +301,6 @@ class Allowed:
             self.pos = pos + 1
             if self._keep(pos, entry):
                 taken.append(entry)
-            elif entry[2] == PRIO_PREEMPTION:
-                self.refused = True
         return taken[i]
 
     def _keep(self, pos: int, entry: Entry) -> bool:
@@ -282,10 +318,6 @@ class Allowed:
                 return entry[1].remote != self.owner
         return self.keep(entry)
 
-    def _fails(self, pos: int) -> bool:
-        """Whether the priority entry at ``pos`` fails one of the tests."""
-        return any(not compare(tree[len(tree) // 2 + pos], op, w) for tree, op, w in self.tests)
-
     def first_live(self) -> int:
         """Index of the first taken entry whose class still has a free slot (those before
         it can never be used again this cycle)."""
@@ -298,22 +330,6 @@ class Allowed:
             live += 1
         self.live = live
         return live
-
-    def was_refused(self) -> bool:
-        """Whether a priority entry the scan went past was refused (for the reason):
-        settles the ranges jumped over lazily, in scan order, stopping at the first."""
-        if not self.refused:
-            entries = self.claimed.entries
-            for start, end in self.pending:
-                for j in range(start, end):
-                    entry = entries[j]
-                    if entry[2] == PRIO_PREEMPTION and (self._fails(j) or not self._keep(j, entry)):
-                        self.refused = True
-                        break
-                if self.refused:
-                    break
-        self.pending = []
-        return self.refused
 
 
 NO_CLAIMED = Allowed(ClaimedList(), lambda entry: False)

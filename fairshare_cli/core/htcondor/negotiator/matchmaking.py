@@ -18,6 +18,9 @@ from fairshare_cli.core.htcondor.negotiator.claimed import (
     Bound,
     ClaimedList,
     Entry,
+    PolicyScan,
+    first_matching_held,
+    last_held_by_other,
 )
 from fairshare_cli.core.htcondor.negotiator.common import (
     NO_PREEMPTION,
@@ -57,12 +60,18 @@ class Matchmaker:
         self.allowed: dict[tuple[str, str, int], Allowed] = {}
         #: (submitter, negotiating group, slot class) -> PREEMPTION_REQUIREMENTS
         self.preemption_memo: dict[tuple[str, str, int], bool] = {}
+        #: (submitter, negotiating group, autocluster) -> where :meth:`policy_refuses`
+        #: has got to in its claimed candidates
+        self.policy_scan: dict[tuple[str, str, int], PolicyScan] = {}
         #: partitionable slots' carving (None in a pool without them)
         self.carver = Carver(snap) if snap.partitionable else None
         if self.carver is not None and any(m.consumption_policy for m in snap.machines):
             candidates.consumption = self.carver.matching_ad
         #: autocluster -> the snapshot generation its unclaimed candidates were found in
         self.seen_generation: dict[int, int] = {}
+        #: the limit that also refused the last job rejected for ``PREEMPTION_REQUIREMENTS``
+        #: (``rejForSubmitterLimit``), read and reset by the turn, which then resumes
+        self.limit_behind: str | None = None
         #: the concurrency limits of the last match found (``IncrementLimits`` adds them)
         self.matched_limits: Limits = ()
         #: the rank group of the last slot :meth:`_find_unclaimed` found
@@ -161,11 +170,8 @@ class Matchmaker:
         """A new filtered view for the submitter: its ``PREEMPTION_REQUIREMENTS`` test per
         candidate (memoised per slot class where it can be) and its sides of the bounds."""
         sub = turn.sub
-        state = self.state
         job_ad = self.job_ad_for(turn, ac)
-        # PREEMPTION_REQUIREMENTS reading only the submitter's attributes on the job
-        # side gives one answer per (submitter, slot class) whatever the autocluster
-        memo = self.preemption_memo if self.plan.preq_reads_submitter_only else {}
+        memo = self._memo()
 
         def allowed(entry: Entry) -> bool:
             cls, tier = entry[1], entry[2]
@@ -173,12 +179,7 @@ class Matchmaker:
                 return False
             if tier == RANK_PREEMPTION:
                 return True
-            # the same for every autocluster of sub in this group
-            key = (sub.name, state.negotiating_group, cls.index)
-            ok = memo.get(key)
-            if ok is None:
-                ok = memo[key] = self._preemption_allowed(sub, cls, job_ad)
-            return ok
+            return self._policy_allows(sub, cls, job_ad, memo)
 
         tests: list[tuple[int, Bound, Number]] = []
         for k, bound in enumerate(self.plan.bounds):
@@ -192,6 +193,60 @@ class Matchmaker:
         decided = self.plan.preq_covered and len(tests) == len(self.plan.bounds)
         claimed = self.claimed_for(turn, ac)
         return Allowed(claimed, allowed, tests, sub.name, decided, self.reference)
+
+    def _memo(self) -> dict[tuple[str, str, int], bool]:
+        """Where ``PREEMPTION_REQUIREMENTS`` answers are kept: reading only the submitter's
+        attributes on the job side, it gives one answer per (submitter, slot class)
+        whatever the autocluster; otherwise a fresh dict for one autocluster."""
+        return self.preemption_memo if self.plan.preq_reads_submitter_only else {}
+
+    def _policy_allows(
+        self, sub: Submitter, cls: SlotClass, job_ad: Ad, memo: dict[tuple[str, str, int], bool]
+    ) -> bool:
+        """``PREEMPTION_REQUIREMENTS`` for ``sub`` on a slot of ``cls``, kept in ``memo``."""
+        key = (sub.name, self.state.negotiating_group, cls.index)
+        ok = memo.get(key)
+        if ok is None:
+            ok = memo[key] = self._preemption_allowed(sub, cls, job_ad)
+        return ok
+
+    def policy_refuses(self, turn: Turn, ac: AutoCluster) -> bool:
+        """Whether ``PREEMPTION_REQUIREMENTS`` refuses the submitter a claimed slot the job
+        matches (``rejPreemptForPolicy`` of ``matchmakingAlgorithm``, which tests every
+        slot still unmatched this cycle): one claimed by another submitter that the
+        machine does not prefer the job for, its ``RANK`` below the running job's too.
+        Scanned lazily, each class at most once (:class:`~.claimed.PolicyScan`)."""
+        key = (turn.sub.name, self.state.negotiating_group, ac.index)
+        scan = self.policy_scan.get(key)
+        if scan is None:
+            scan = self.policy_scan[key] = PolicyScan()
+        if scan.found is not None and scan.found.head <= scan.last:
+            return True
+        scan.found = None
+        if self.preq_never and self.rank_constant:
+            # every claimed class it matches is refused: no candidate list needed
+            return first_matching_held(self.ev, self.claimed_classes, ac.ad, turn.sub.name, scan)
+        claimed = self.claimed_for(turn, ac)
+        entries, others = claimed.entries, claimed.policy_only
+        n, sub = len(entries), turn.sub
+        while scan.pos < n + len(others):
+            pos = scan.pos
+            scan.pos += 1
+            if pos < n:
+                if entries[pos][2] != PRIO_PREEMPTION:
+                    continue
+                cls = entries[pos][1]
+            else:
+                cls = others[pos - n]
+            last = last_held_by_other(cls, sub.name)
+            if last < cls.head:
+                continue
+            if cls.never_preempted or not self._policy_allows(
+                sub, cls, self.job_ad_for(turn, ac), self._memo()
+            ):
+                scan.found, scan.last = cls, last
+                return True
+        return False
 
     def _preemption_allowed(self, sub: Submitter, cls: SlotClass, job_ad: Ad) -> bool:
         """``PREEMPTION_REQUIREMENTS`` (MY = slot, TARGET = job), and in 7.x the hard-coded
@@ -254,10 +309,9 @@ class Matchmaker:
                 return self._take(best, test), tier, ""
             if prio_blocked and limit_rejected and self.rank_constant:
                 break
-        policy_rejected = claimed.was_refused()
         if test is not None and test.refused and not limit_rejected:
             return None, NO_PREEMPTION, "concurrency_limit"
-        reason = self._reject_reason(turn, ac, only_rank, limit_rejected, policy_rejected)
+        reason = self._reject_reason(turn, ac, only_rank, limit_rejected)
         return None, NO_PREEMPTION, reason
 
     def _use_claimed(self, turn: Turn, only_rank: bool) -> bool:
@@ -300,7 +354,7 @@ class Matchmaker:
                 break
         if test is not None and test.refused and not limit_rejected:
             return None, NO_PREEMPTION, "concurrency_limit"
-        reason = self._reject_reason(turn, ac, only_rank, limit_rejected, False)
+        reason = self._reject_reason(turn, ac, only_rank, limit_rejected)
         return None, NO_PREEMPTION, reason
 
     def _prepare(self, ac: AutoCluster) -> LimitTest | None:
@@ -420,27 +474,27 @@ class Matchmaker:
         return best, best_tier, ci, limit_rejected
 
     def _reject_reason(
-        self,
-        turn: Turn,
-        ac: AutoCluster,
-        only_rank: bool,
-        limit_rejected: bool,
-        policy_rejected: bool,
+        self, turn: Turn, ac: AutoCluster, only_rank: bool, limit_rejected: bool
     ) -> str:
-        """Why no slot was found for a job of ``ac`` (docs/json.md unmatched reasons)."""
+        """Why no slot was found for a job of ``ac`` (docs/json.md unmatched reasons), in
+        ``Matchmaker::negotiate``'s order: ``PREEMPTION_REQUIREMENTS`` before the submitter
+        limit (a concurrency limit, before both, is the caller's)."""
+        limit = None
         if limit_rejected:
-            return "group_quota" if turn.limit_unclaimed < turn.limit else "submitter_limit"
+            limit = "group_quota" if turn.limit_unclaimed < turn.limit else "submitter_limit"
+        if not only_rank and self.policy_refuses(turn, ac):
+            self.limit_behind = limit
+            return "preemption_requirements"
+        if limit is not None:
+            return limit
         if only_rank:
             return "submitter_limit"
-        if policy_rejected:
-            return "preemption_requirements"
         if ac.matching_slots == 0 and not self.candidates.any_claimed_match(ac):
             return "no_matching_slot"
+        # the claimed slots it matches: the machine ranks it below the running job, or
+        # they are taken, or its own submitter's ("no match found")
         if ac.matching_slots == 0 and self.claimed_classes:
-            if self.preq_never or not self.rank_constant:
-                return "preemption_requirements"
             claimed = self.claimed_for(turn, ac)
             if claimed.rank_rejected and not claimed.entries:
                 return "preemption_rank"
-            return "preemption_requirements"
         return "matching_slots_taken"

@@ -419,7 +419,7 @@ class Pie:
     ) -> bool:
         """The head job of ``run`` (of autocluster ``ac`` as the turn sees it) found no
         slot: the rest of the run waits with ``reason``. Returns whether a limit (the
-        submitter's or the group's) refused it."""
+        submitter's or the group's) refused it, named in ``reason`` or not."""
         run.reason = reason
         explained = self.explainer.job_id
         if explained is not None and run.head_id() == explained:
@@ -430,8 +430,11 @@ class Pie:
                 group=group_name,
                 unclaimed_matching=ac.matching_slots,
             )
-        if reason in ("submitter_limit", "group_quota"):
-            turn.sub.stop_reason = reason
+        limit = reason if reason in ("submitter_limit", "group_quota") else None
+        if self.matchmaker.limit_behind is not None:
+            limit, self.matchmaker.limit_behind = self.matchmaker.limit_behind, None
+        if limit is not None:
+            turn.sub.stop_reason = limit
             return True
         return False
 
