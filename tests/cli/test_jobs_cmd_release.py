@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.conftest import SPRIO_ACCOUNTS, SPRIO_POOL, sprio_files
+from tests.cli.conftest import NOW, SPRIO_ACCOUNTS, SPRIO_POOL, sprio_files
 
 Run = Callable[..., Any]
 
@@ -82,3 +82,40 @@ def test_release_of_no_job_is_refused(tmp_path: Path, run: Run) -> None:
     res = run("release", "9", *args, "--now", "2026-11-21T10:00:00Z")
     assert res.exit_code == 2
     assert res.stderr.endswith('no job "9" in the queue\n')
+
+
+def test_a_running_job_held_runs_on_and_a_finished_one_stays_finished(
+    tmp_path: Path, run: Run
+) -> None:
+    """``fs prio 20 0 --slurm`` on a running job made it held, and ``fs release 20`` then
+    pending while it still held its CPUs (charged in sshare), and a completed or removed job
+    came back pending. Read in ``job_mgr.c``: ``_update_job`` refuses any priority for a
+    finished job (``ESLURM_JOB_FINISHED``: "Job has already finished"), and ``_hold_job_rec``
+    sets a running job's priority to 0 without stopping it; a release clears it."""
+    args = [*sprio_files(tmp_path, [], SPRIO_POOL + SPRIO_ACCOUNTS)[:4], "--now", NOW]
+    for job_id, status, held in (
+        ("20", "running", ()),
+        ("30", "completed", ()),
+        ("31", "removed", ("--set", "admin_priority=0")),
+    ):
+        res = run("submit", "--id", job_id, "--owner", "bob", "--account", "hep",
+                  "--set", f"status={status}", *held, *args)  # fmt: skip
+        assert res.exit_code == 0, res.stderr
+    before = (tmp_path / "state.json").read_bytes()
+    res = run("prio", "30", "0", "--slurm", *args)
+    assert res.exit_code == 1
+    assert res.stderr == (
+        "fs: error: job 30: Job has already finished (scontrol update sets no priority on a "
+        "completed or removed job)\n"
+    )
+    assert (tmp_path / "state.json").read_bytes() == before
+    assert run("prio", "20", "0", "--slurm", *args).exit_code == 0
+    jobs = json.loads((tmp_path / "state.json").read_text())["jobs"]
+    assert (jobs[0]["status"], jobs[0]["admin_priority"]) == ("running", 0)
+    res = run("release", "20", "30", "31", *args)
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout == "Released 1 job: 20\n"
+    jobs = json.loads((tmp_path / "state.json").read_text())["jobs"]
+    assert [(j["id"], j.get("status"), j.get("admin_priority")) for j in jobs] == [
+        ("20", "running", None), ("30", "completed", None), ("31", "removed", 0)
+    ]  # fmt: skip

@@ -193,19 +193,27 @@ def submit(
 def set_priority(
     state: State, job_id: str, number: int, *, slurm: bool, where: str
 ) -> tuple[State, list[Job]]:
-    """Set ``JobPrio`` (or, with ``slurm``, the admin priority; 0 holds) of the jobs named.
+    """Set ``JobPrio`` (or, with ``slurm``, the admin priority; 0 holds a pending job, and a
+    running one runs on) of the jobs named.
 
     Returns:
         The new state and the jobs changed (before the change).
 
     Raises:
         InputError: no job of that id.
-        RuntimeFailure: with ``slurm``, a priority other than 0 for a held job.
+        RuntimeFailure: with ``slurm``, a priority other than 0 for a held job, or any for
+            a completed or removed one.
     """
     queue = read_queue(state, where)
     hit = [j for j in queue if matches(j, job_id)]
     if not hit:
         raise InputError(f'no job "{shown(job_id)}" in the queue')
+    ended = [j.id for j in hit if j.status in _ENDED]
+    if slurm and ended:  # (_update_job: IS_JOB_FINISHED, ESLURM_JOB_FINISHED)
+        raise RuntimeFailure(
+            f"job {ended[0]}: Job has already finished (scontrol update sets no priority on "
+            "a completed or removed job)"
+        )
     held = [j.id for j in hit if is_held(j)]
     if slurm and number and held:  # (_update_job: "ignore priority reset request on held")
         raise RuntimeFailure(
@@ -217,7 +225,7 @@ def set_priority(
         if matches(job, job_id):
             if slurm:
                 job = replace(job, admin_priority=number)
-                if number == 0:
+                if number == 0 and job.status == "idle":  # (a running job runs on)
                     job = replace(job, status="held")
             else:
                 job = replace(job, job_prio=number)
@@ -280,6 +288,9 @@ def _release(config: Config, state: State, gone: Sequence[Job], now: float) -> S
     return state
 
 
+_ENDED = frozenset(("completed", "removed"))
+
+
 def is_held(job: Job) -> bool:
     """Held: by its status, or by a Slurm admin priority of 0 (slurmctld's hold)."""
     return job.status == "held" or job.admin_priority == 0
@@ -289,7 +300,9 @@ def release(
     config: Config, state: State, now: float, job_ids: Sequence[str], *, where: str
 ) -> tuple[State, list[Job]]:
     """Release the held jobs named (``scontrol release``, ``condor_release``): pending again,
-    their admin priority cleared (``_release_job_rec``); a job not held is left as it is.
+    their admin priority cleared (``_release_job_rec``); a job not held is left as it is,
+    and so is a completed or removed one (``_update_job``: ``ESLURM_JOB_FINISHED``). A
+    running job of admin priority 0 (a hold leaves it running) runs on, its priority cleared.
 
     A Slurm job is eligible from ``now`` (its begin time cleared, then set by the scheduler
     when it finds it runnable: ``job_independent``) and ages from the accrue time its hold
@@ -307,10 +320,13 @@ def release(
     fit = NodeFit(config)
     out, freed = [], []
     for job in queue:
-        if is_held(job) and any(matches(job, w) for w in job_ids):
+        if is_held(job) and job.status not in _ENDED and any(matches(job, w) for w in job_ids):
             freed.append(job)
-            job = replace(job, status="idle", admin_priority=None)
-            if fit.is_slurm_job(job):
+            if job.status == "running":
+                job = replace(job, admin_priority=None)
+            else:
+                job = replace(job, status="idle", admin_priority=None)
+            if job.status == "idle" and fit.is_slurm_job(job):
                 job = _released_times(job, now, config)
         out.append(job)
     return _store(state, out), freed
