@@ -10,7 +10,7 @@ accruing Slurm usage from its start.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from msgspec.structs import replace
@@ -316,11 +316,11 @@ def release(
         InputError: an id that names no job.
         SectionError: a malformed state section.
     """
-    queue = _naming(state, where, job_ids)
+    queue, named = _naming(state, where, job_ids)
     fit = NodeFit(config)
     out, freed = [], []
     for job in queue:
-        if is_held(job) and job.status not in _ENDED and any(matches(job, w) for w in job_ids):
+        if is_held(job) and job.status not in _ENDED and named(job):
             freed.append(job)
             if job.status == "running":
                 job = replace(job, admin_priority=None)
@@ -332,17 +332,30 @@ def release(
     return _store(state, out), freed
 
 
-def _naming(state: State, where: str, job_ids: Sequence[str]) -> list[Job]:
-    """The queue, once every id (``12.3``, or ``12`` for a cluster) names a job in it.
+def _naming(
+    state: State, where: str, job_ids: Sequence[str]
+) -> tuple[list[Job], Callable[[Job], bool]]:
+    """The queue, once every id (``12.3``, or ``12`` for a cluster) names a job in it, and
+    whether a job is named (:func:`matches` any id), by set look-ups: one pass over the
+    queue however many ids (``fs release $(seq 1 2000)`` on a queue of 200,000 jobs
+    compared every job with every id).
 
     Raises:
-        InputError: an id that names no job.
+        InputError: an id that names no job (the first on the line).
     """
     queue = read_queue(state, where)
+    exact = set(job_ids)
+    clusters = {w for w in exact if "." not in w}
+
+    def named(job: Job) -> bool:
+        return job.id in exact or job.id.split(".", 1)[0] in clusters
+
+    ids = {job.id for job in queue}
+    queued_clusters = {job.id.split(".", 1)[0] for job in queue}
     for wanted in job_ids:
-        if not any(matches(j, wanted) for j in queue):
+        if wanted not in ids and (wanted not in queued_clusters or "." in wanted):
             raise InputError(f'no job "{shown(wanted)}" in the queue')
-    return queue
+    return queue, named
 
 
 def _released_times(job: Job, now: float, config: Config) -> Job:
@@ -374,9 +387,9 @@ def remove(
         InputError: an id that names no job.
         SectionError: a malformed state section.
     """
-    queue = _naming(state, where, job_ids)
-    gone = [j for j in queue if any(matches(j, w) for w in job_ids)]
-    state = _store(state, [j for j in queue if j not in gone])
+    queue, named = _naming(state, where, job_ids)
+    gone = [j for j in queue if named(j)]
+    state = _store(state, [j for j in queue if not named(j)])
     if any(j.status == "running" for j in gone):
         state = _release(config, state, gone, now)
     return state, gone
