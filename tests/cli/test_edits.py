@@ -157,3 +157,36 @@ def test_edits_between_two_cycles_are_stored_as_condor_userprio_sends_them(
     alice = next(r for r in rows if r["name"] == "alice@d")
     assert (alice["real_priority"], alice["priority_factor"]) == (rup, 9999.999997)
     assert alice["weighted_accumulated_usage_hours"] == 360599.999923 / 3600
+
+
+@pytest.mark.parametrize(
+    ("edit", "what", "text"),
+    [
+        pytest.param("setprio", "priority: expected a number", "1_000", id="setprio-underscore"),
+        pytest.param(
+            "setfactor", "priority factor: expected a number", "1_000", id="setfactor-underscore"
+        ),
+        pytest.param(
+            "setaccum", "accumulated usage: expected a number", "3_600", id="setaccum-underscore"
+        ),
+        pytest.param("setfloor", "floor: expected a whole number", "1_0", id="setfloor-underscore"),
+        pytest.param("setprio", "priority: expected a number", "\u0663", id="setprio-arabic-3"),
+        pytest.param(
+            "setceiling", "ceiling: expected a whole number", "\u0663", id="setceiling-arabic-3"
+        ),
+    ],
+)
+def test_numbers_condor_userprio_cannot_read_are_refused(
+    tmp_path: Path, run: Callable[..., Any], edit: str, what: str, text: str
+) -> None:
+    """``fs setfactor alice 1_000`` set the factor to 1000 and ``fs setprio alice ٣`` (an
+    Arabic-Indic three) the priority to 3, as Python reads them; condor_userprio reads the
+    value with ``atof`` (``strtol`` for the floor and ceiling, user_prio.cpp), which stops
+    at the ``_`` (1) and reads no digit in ``٣`` (0). Refused now, the state unchanged."""
+    pool = write_pool(tmp_path)
+    assert run("setprio", "alice", "3", "--create", *common(pool)).exit_code == 0
+    before = pool["state"].read_bytes()
+    result = run(edit, "alice@example.org", text, *common(pool))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"fs: error: {what}, got '{text}'\n"
+    assert pool["state"].read_bytes() == before
