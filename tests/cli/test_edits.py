@@ -190,3 +190,37 @@ def test_numbers_condor_userprio_cannot_read_are_refused(
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == f"fs: error: {what}, got '{text}'\n"
     assert pool["state"].read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("1_795_262_400", id="underscores"),
+        pytest.param("\u0661\u0667\u0669\u0665\u0662\u0666\u0662\u0664\u0660\u0660", id="arabic"),
+        pytest.param("\u0662\u0660\u0662\u0666-11-21T12:00:00Z", id="arabic-year"),
+    ],
+)
+def test_a_time_in_digits_other_than_ascii_is_refused(
+    tmp_path: Path, run: Callable[..., Any], text: str
+) -> None:
+    """``--now 1_795_262_400`` and ``fs setbegin alice@example.org 1_795_262_400`` read as
+    2026-11-21T12:00:00Z (Python's float() takes underscores), and so did the same digits in
+    Arabic-Indic script, in epoch seconds or in an ISO year (the pattern's ``\\d`` takes
+    them); no tool of the three reads such a time. Refused, the state unchanged."""
+    pool = write_pool(tmp_path)
+    assert run("setprio", "alice", "3", "--create", *common(pool)).exit_code == 0
+    before = pool["state"].read_bytes()
+    result = run("setbegin", "alice@example.org", text, *common(pool))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fs: error: WHEN: expected epoch seconds or an ISO-8601 time like "
+        f"2026-11-21T12:00:00Z, got '{text}'\n"
+    )
+    args = ["--config", str(pool["config"]), "--state", str(pool["state"])]
+    view = run("userprio", *args, "--now", text)
+    assert (view.exit_code, view.stdout) == (2, "")
+    assert view.stderr == (
+        "fs: error: --now: expected epoch seconds or an ISO-8601 time like "
+        f'2026-11-21T12:00:00Z, got "{text}"\n'
+    )
+    assert pool["state"].read_bytes() == before
