@@ -58,12 +58,26 @@ def number(text: str, what: str) -> float:
         InputError: not a finite number.
     """
     try:
-        value = float(text)
+        value = float(_as_c_reads(text))
     except ValueError:
         raise InputError(f"{what}: expected a number, got '{text}'") from None
     if not math.isfinite(value):
         raise InputError(f"{what}: expected a finite number, got '{text}'")
     return value
+
+
+def _as_c_reads(text: str) -> str:
+    """``text``, if C's ``atof``/``strtol`` (condor_userprio's) could read all of it.
+
+    Python reads ``1_000`` as 1000 and other scripts' digits (``٣``) as digits, where
+    condor_userprio reads ``1_000`` as 1 and ``٣`` as 0.
+
+    Raises:
+        ValueError: an underscore or a character outside ASCII.
+    """
+    if "_" in text or not text.isascii():
+        raise ValueError(text)
+    return text
 
 
 def _time_value(value: str) -> float:
@@ -103,7 +117,7 @@ def _whole(text: str, what: str, least: int) -> int:
         InputError: not a whole number, or out of range.
     """
     try:
-        value = int(text.strip())
+        value = int(_as_c_reads(text).strip())
     except ValueError:
         raise InputError(f"{what}: expected a whole number, got '{text}'") from None
     if value < least:

@@ -403,7 +403,9 @@ def prio(
     """
     from fairshare_cli.core.names import shown
 
-    try:
+    try:  # (as strtol reads it, scontrol's and condor_prio's: not 1_000 nor other digits)
+        if "_" in value or not value.isascii():
+            raise ValueError(value)
         number = int(value)
     except ValueError:
         raise InputError(f'priority "{shown(value)}": expected a whole number') from None

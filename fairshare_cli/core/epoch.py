@@ -15,8 +15,9 @@ from fairshare_cli.errors import InputError
 
 __all__ = ["cached_utc", "parse_time", "utc_text"]
 
-_ISO_UTC = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:Z|z|\+00:00)?\Z"
+_ISO_UTC = re.compile(  # ([0-9]: \d takes other scripts' digits too, which int() reads)
+    r"([0-9]{4})-([0-9]{2})-([0-9]{2})[T ]([0-9]{2}):([0-9]{2}):([0-9]{2})"
+    r"(\.[0-9]+)?(?:Z|z|\+00:00)?\Z"
 )
 
 
@@ -106,11 +107,15 @@ def _parse_time_text(value: str, where: str) -> float:
             _DAY_CACHE[f"{m[1]}-{m[2]}-{m[3]}"] = days
         secs = days * 86400 + int(m[4]) * 3600 + int(m[5]) * 60 + int(m[6])
         return float(secs) + (float(m[7]) if m[7] else 0.0)
-    try:
+    try:  # (ASCII without "_": Python reads 1_795_262_400 and other scripts' digits too)
+        if "_" in text or not text.isascii():
+            raise ValueError(text)
         return float(text)
     except ValueError:
         pass
     try:
+        if not text.isascii():
+            raise ValueError(text)
         stamp = _dt.datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
     except ValueError:
         raise InputError(
@@ -127,10 +132,10 @@ def cached_utc(text: str) -> float | None:
     days = _DAY_CACHE.get(text[:10])
     if days is None:
         return None
-    try:
-        h, mi, se = int(text[11:13]), int(text[14:16]), int(text[17:19])
-    except ValueError:
+    hours, minutes, seconds = text[11:13], text[14:16], text[17:19]
+    if not (hours + minutes + seconds).isdigit() or not text.isascii():  # (not ' 1', '+1', '١')
         return None
+    h, mi, se = int(hours), int(minutes), int(seconds)
     if h < 24 and mi < 60 and se < 61 and text[13] == ":" and text[16] == ":":
         return float(days * 86400 + h * 3600 + mi * 60 + se)
     return None

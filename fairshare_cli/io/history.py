@@ -140,7 +140,7 @@ def _csv_records(stream: Any, path: str) -> Iterator[UsageRecord]:
     try:
         if reader.fieldnames is None:  # (reads the header) no line at all
             raise EmptyInput(f"{path}: empty; {_EXPECTED}")
-        if not reader.fieldnames:
+        if not "".join(reader.fieldnames).strip():  # (no field, or blanks only: '   ')
             raise InputError(f"{path} line 1: blank; expected the header line (field names)")
         check_header(reader.fieldnames, f"{path} line {reader.line_num}")
         for row in reader:

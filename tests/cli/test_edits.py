@@ -157,3 +157,70 @@ def test_edits_between_two_cycles_are_stored_as_condor_userprio_sends_them(
     alice = next(r for r in rows if r["name"] == "alice@d")
     assert (alice["real_priority"], alice["priority_factor"]) == (rup, 9999.999997)
     assert alice["weighted_accumulated_usage_hours"] == 360599.999923 / 3600
+
+
+@pytest.mark.parametrize(
+    ("edit", "what", "text"),
+    [
+        pytest.param("setprio", "priority: expected a number", "1_000", id="setprio-underscore"),
+        pytest.param(
+            "setfactor", "priority factor: expected a number", "1_000", id="setfactor-underscore"
+        ),
+        pytest.param(
+            "setaccum", "accumulated usage: expected a number", "3_600", id="setaccum-underscore"
+        ),
+        pytest.param("setfloor", "floor: expected a whole number", "1_0", id="setfloor-underscore"),
+        pytest.param("setprio", "priority: expected a number", "\u0663", id="setprio-arabic-3"),
+        pytest.param(
+            "setceiling", "ceiling: expected a whole number", "\u0663", id="setceiling-arabic-3"
+        ),
+    ],
+)
+def test_numbers_condor_userprio_cannot_read_are_refused(
+    tmp_path: Path, run: Callable[..., Any], edit: str, what: str, text: str
+) -> None:
+    """``fs setfactor alice 1_000`` set the factor to 1000 and ``fs setprio alice ٣`` (an
+    Arabic-Indic three) the priority to 3, as Python reads them; condor_userprio reads the
+    value with ``atof`` (``strtol`` for the floor and ceiling, user_prio.cpp), which stops
+    at the ``_`` (1) and reads no digit in ``٣`` (0). Refused now, the state unchanged."""
+    pool = write_pool(tmp_path)
+    assert run("setprio", "alice", "3", "--create", *common(pool)).exit_code == 0
+    before = pool["state"].read_bytes()
+    result = run(edit, "alice@example.org", text, *common(pool))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"fs: error: {what}, got '{text}'\n"
+    assert pool["state"].read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("1_795_262_400", id="underscores"),
+        pytest.param("\u0661\u0667\u0669\u0665\u0662\u0666\u0662\u0664\u0660\u0660", id="arabic"),
+        pytest.param("\u0662\u0660\u0662\u0666-11-21T12:00:00Z", id="arabic-year"),
+    ],
+)
+def test_a_time_in_digits_other_than_ascii_is_refused(
+    tmp_path: Path, run: Callable[..., Any], text: str
+) -> None:
+    """``--now 1_795_262_400`` and ``fs setbegin alice@example.org 1_795_262_400`` read as
+    2026-11-21T12:00:00Z (Python's float() takes underscores), and so did the same digits in
+    Arabic-Indic script, in epoch seconds or in an ISO year (the pattern's ``\\d`` takes
+    them); no tool of the three reads such a time. Refused, the state unchanged."""
+    pool = write_pool(tmp_path)
+    assert run("setprio", "alice", "3", "--create", *common(pool)).exit_code == 0
+    before = pool["state"].read_bytes()
+    result = run("setbegin", "alice@example.org", text, *common(pool))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fs: error: WHEN: expected epoch seconds or an ISO-8601 time like "
+        f"2026-11-21T12:00:00Z, got '{text}'\n"
+    )
+    args = ["--config", str(pool["config"]), "--state", str(pool["state"])]
+    view = run("userprio", *args, "--now", text)
+    assert (view.exit_code, view.stdout) == (2, "")
+    assert view.stderr == (
+        "fs: error: --now: expected epoch seconds or an ISO-8601 time like "
+        f'2026-11-21T12:00:00Z, got "{text}"\n'
+    )
+    assert pool["state"].read_bytes() == before

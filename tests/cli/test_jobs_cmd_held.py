@@ -42,3 +42,15 @@ def test_prio_slurm_on_a_held_job_is_refused(tmp_path: Path, run: Run) -> None:
     again = run("prio", "1", "0", "--slurm", *args)
     assert again.exit_code == 0, again.stderr
     assert again.stdout == "Set admin priority of 1 to 0\n"
+
+
+def test_prio_refuses_a_number_strtol_cannot_read(tmp_path: Path, run: Run) -> None:
+    """``fs prio 1 1_000 --slurm`` set the admin priority to 1000 (Python reads 1_000 so,
+    and ``٣`` as 3); scontrol refuses it ("Invalid Priority value", ``parse_uint32``)."""
+    args = _queue(tmp_path, run)
+    before = (tmp_path / "state.json").read_bytes()
+    for text in ("1_000", "\u0663"):
+        res = run("prio", "1", text, "--slurm", *args)
+        assert res.exit_code == 2
+        assert res.stderr == f'fs: error: priority "{text}": expected a whole number\n'
+    assert (tmp_path / "state.json").read_bytes() == before

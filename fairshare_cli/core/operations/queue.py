@@ -10,7 +10,7 @@ accruing Slurm usage from its start.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from msgspec.structs import replace
@@ -193,19 +193,27 @@ def submit(
 def set_priority(
     state: State, job_id: str, number: int, *, slurm: bool, where: str
 ) -> tuple[State, list[Job]]:
-    """Set ``JobPrio`` (or, with ``slurm``, the admin priority; 0 holds) of the jobs named.
+    """Set ``JobPrio`` (or, with ``slurm``, the admin priority; 0 holds a pending job, and a
+    running one runs on) of the jobs named.
 
     Returns:
         The new state and the jobs changed (before the change).
 
     Raises:
         InputError: no job of that id.
-        RuntimeFailure: with ``slurm``, a priority other than 0 for a held job.
+        RuntimeFailure: with ``slurm``, a priority other than 0 for a held job, or any for
+            a completed or removed one.
     """
     queue = read_queue(state, where)
     hit = [j for j in queue if matches(j, job_id)]
     if not hit:
         raise InputError(f'no job "{shown(job_id)}" in the queue')
+    ended = [j.id for j in hit if j.status in _ENDED]
+    if slurm and ended:  # (_update_job: IS_JOB_FINISHED, ESLURM_JOB_FINISHED)
+        raise RuntimeFailure(
+            f"job {ended[0]}: Job has already finished (scontrol update sets no priority on "
+            "a completed or removed job)"
+        )
     held = [j.id for j in hit if is_held(j)]
     if slurm and number and held:  # (_update_job: "ignore priority reset request on held")
         raise RuntimeFailure(
@@ -217,7 +225,7 @@ def set_priority(
         if matches(job, job_id):
             if slurm:
                 job = replace(job, admin_priority=number)
-                if number == 0:
+                if number == 0 and job.status == "idle":  # (a running job runs on)
                     job = replace(job, status="held")
             else:
                 job = replace(job, job_prio=number)
@@ -280,6 +288,9 @@ def _release(config: Config, state: State, gone: Sequence[Job], now: float) -> S
     return state
 
 
+_ENDED = frozenset(("completed", "removed"))
+
+
 def is_held(job: Job) -> bool:
     """Held: by its status, or by a Slurm admin priority of 0 (slurmctld's hold)."""
     return job.status == "held" or job.admin_priority == 0
@@ -289,7 +300,9 @@ def release(
     config: Config, state: State, now: float, job_ids: Sequence[str], *, where: str
 ) -> tuple[State, list[Job]]:
     """Release the held jobs named (``scontrol release``, ``condor_release``): pending again,
-    their admin priority cleared (``_release_job_rec``); a job not held is left as it is.
+    their admin priority cleared (``_release_job_rec``); a job not held is left as it is,
+    and so is a completed or removed one (``_update_job``: ``ESLURM_JOB_FINISHED``). A
+    running job of admin priority 0 (a hold leaves it running) runs on, its priority cleared.
 
     A Slurm job is eligible from ``now`` (its begin time cleared, then set by the scheduler
     when it finds it runnable: ``job_independent``) and ages from the accrue time its hold
@@ -303,30 +316,46 @@ def release(
         InputError: an id that names no job.
         SectionError: a malformed state section.
     """
-    queue = _naming(state, where, job_ids)
+    queue, named = _naming(state, where, job_ids)
     fit = NodeFit(config)
     out, freed = [], []
     for job in queue:
-        if is_held(job) and any(matches(job, w) for w in job_ids):
+        if is_held(job) and job.status not in _ENDED and named(job):
             freed.append(job)
-            job = replace(job, status="idle", admin_priority=None)
-            if fit.is_slurm_job(job):
+            if job.status == "running":
+                job = replace(job, admin_priority=None)
+            else:
+                job = replace(job, status="idle", admin_priority=None)
+            if job.status == "idle" and fit.is_slurm_job(job):
                 job = _released_times(job, now, config)
         out.append(job)
     return _store(state, out), freed
 
 
-def _naming(state: State, where: str, job_ids: Sequence[str]) -> list[Job]:
-    """The queue, once every id (``12.3``, or ``12`` for a cluster) names a job in it.
+def _naming(
+    state: State, where: str, job_ids: Sequence[str]
+) -> tuple[list[Job], Callable[[Job], bool]]:
+    """The queue, once every id (``12.3``, or ``12`` for a cluster) names a job in it, and
+    whether a job is named (:func:`matches` any id), by set look-ups: one pass over the
+    queue however many ids (``fs release $(seq 1 2000)`` on a queue of 200,000 jobs
+    compared every job with every id).
 
     Raises:
-        InputError: an id that names no job.
+        InputError: an id that names no job (the first on the line).
     """
     queue = read_queue(state, where)
+    exact = set(job_ids)
+    clusters = {w for w in exact if "." not in w}
+
+    def named(job: Job) -> bool:
+        return job.id in exact or job.id.split(".", 1)[0] in clusters
+
+    ids = {job.id for job in queue}
+    queued_clusters = {job.id.split(".", 1)[0] for job in queue}
     for wanted in job_ids:
-        if not any(matches(j, wanted) for j in queue):
+        if wanted not in ids and (wanted not in queued_clusters or "." in wanted):
             raise InputError(f'no job "{shown(wanted)}" in the queue')
-    return queue
+    return queue, named
 
 
 def _released_times(job: Job, now: float, config: Config) -> Job:
@@ -358,9 +387,9 @@ def remove(
         InputError: an id that names no job.
         SectionError: a malformed state section.
     """
-    queue = _naming(state, where, job_ids)
-    gone = [j for j in queue if any(matches(j, w) for w in job_ids)]
-    state = _store(state, [j for j in queue if j not in gone])
+    queue, named = _naming(state, where, job_ids)
+    gone = [j for j in queue if named(j)]
+    state = _store(state, [j for j in queue if not named(j)])
     if any(j.status == "running" for j in gone):
         state = _release(config, state, gone, now)
     return state, gone

@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from fairshare_cli.core.limits import INT32_MAX
 from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.condor_config import ConfigFile
@@ -45,13 +46,20 @@ def _int(text: str, where: str) -> int:
 
 def _seconds(positive: bool) -> Convert:
     """Whole seconds, as ``param_integer`` reads them: above 0 (``NEGOTIATOR_INTERVAL``:
-    a pool whose timer never fires again is not one fs can simulate) or 0 or more."""
+    a pool whose timer never fires again is not one fs can simulate) or 0 or more, and
+    within an ``int`` (a value beyond it is "out of bounds for an integer": the negotiator
+    stops on it)."""
 
     def convert(text: str, where: str) -> int:
         value = _int(text, where)
         if value < (1 if positive else 0):
             what = "a whole number of seconds above 0" if positive else "0 or more seconds"
             raise InputError(f"{where}: expected {what}, got '{text}'")
+        if value > INT32_MAX:
+            raise InputError(
+                f"{where}: expected at most {INT32_MAX} seconds (HTCondor reads an int; "
+                f"beyond it the negotiator stops), got '{text}'"
+            )
         return value
 
     return convert

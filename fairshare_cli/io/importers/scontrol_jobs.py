@@ -21,7 +21,7 @@ from typing import Any, cast
 from fairshare_cli.core.epoch import cached_utc, parse_time
 from fairshare_cli.core.timestr import TimeStringError, time_str2secs
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.importers.common import is_prompt
+from fairshare_cli.io.importers.common import cut_capture, is_prompt
 from fairshare_cli.io.importers.scontrol_lines import job_lines, without_name
 from fairshare_cli.io.importers.slurm_jobs import (
     ONE_PRIORITY,
@@ -87,15 +87,25 @@ def read_scontrol(
     piece known in the next (:func:`_records`).
 
     Raises:
-        InputError: no record first, a record without its fields or a bad value.
+        InputError: no record first, a record without its fields or a bad value, or text
+            after the last newline (:func:`~fairshare_cli.io.importers.common.cut_capture`:
+            its record may have lost fields, or the end of its last value).
     """
     dump, kinds, line = _Dump(label, out), _Kinds(), first_line
-    for piece in chain([text], rest):
+    pieces = chain([text], rest)
+    piece: str | None = next(pieces)
+    while piece is not None:
         if not piece.startswith("JobId="):
             either = " or squeue --json output" if line == first_line else ""
             raise InputError(f'{label}:{line}: expected "JobId=..." (scontrol show jobs){either}')
+        after = next(pieces, None)
+        tail = piece[piece.rfind("\n") + 1 :]
+        if after is None and tail.strip():
+            number = line + piece.count("\n")
+            raise cut_capture(label, number, tail, "scontrol show jobs output")
         dump.text = piece
         line = _records(piece, line, dump, kinds)
+        piece = after
 
 
 def _records(text: str, first_line: int, dump: _Dump, kinds: _Kinds) -> int:

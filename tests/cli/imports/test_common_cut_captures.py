@@ -27,6 +27,8 @@ CUTS = {
     ),
     "sacctmgr": (SLURM / "ft1_running" / "sacctmgr_assoc_tree.txt", "oracle|f|u5|1||1", 0),
     "sacct": (SLURM / "sacct_jobs_1_13.txt", "1                  wrap  ", 4),
+    # (job 2 was imported from its first 15 lines: 8 CPUs, may be 80 cut)
+    "squeue": (SLURM / "ft1_running" / "scontrol_show_jobs.txt", "   NumNodes=1 NumCPUs=8", 16),
 }
 #: What each refusal says the capture is of.
 WANTED = {
@@ -36,6 +38,7 @@ WANTED = {
     "scontrol-assoc": "scontrol show assoc_mgr output",
     "sacctmgr": "sacctmgr output",
     "sacct": "sacct output",
+    "squeue": "scontrol show jobs output",
 }
 #: The kinds that make config fragments, merged here ``--into`` the pool's config.
 FRAGMENTS = ("sacctmgr",)

@@ -155,3 +155,36 @@ def test_a_few_ignored_knobs_are_all_named(tmp_path: Path, run: Callable[..., An
     )
     result = run("import", "condor-config", str(conf), "--verbose")
     assert result.stderr.splitlines()[1:] == ["ALLOW_READ", "SCHEDD_NAME"]
+
+
+@pytest.mark.parametrize(
+    ("knob", "value"),
+    [
+        pytest.param("NEGOTIATOR_INTERVAL", "1e308", id="interval-1e308"),
+        pytest.param("NEGOTIATOR_CYCLE_DELAY", "99999999999999999999", id="delay-20-digits"),
+        pytest.param("NEGOTIATOR_MIN_INTERVAL", "2147483648", id="min-interval-int-max-plus-1"),
+    ],
+)
+def test_cycle_times_beyond_an_int_are_refused(
+    tmp_path: Path, run: Callable[..., Any], knob: str, value: str
+) -> None:
+    """``NEGOTIATOR_INTERVAL = 1e308`` was merged as an integer of 309 digits, and
+    99999999999999999999 as 100000000000000000000 (read through a float). The negotiator
+    reads the three with ``param_integer`` into an ``int`` (matchmaker.cpp), which stops on
+    a value beyond INT_MAX 2147483647 ("out of bounds for an integer", condor_config.cpp):
+    refused, the config untouched; INT_MAX itself is taken."""
+    config = write_pool(tmp_path)["config"]
+    before = config.read_bytes()
+    knobs = tmp_path / "cc"
+    knobs.write_text(f"{knob} = {value}\n", encoding="utf-8")
+    res = run("import", "condor-config", str(knobs), "--into", str(config), "--replace")
+    assert res.exit_code == 2
+    assert res.stderr == (
+        f"fs: error: {knobs}:1: {knob}: expected at most 2147483647 seconds (HTCondor reads "
+        f"an int; beyond it the negotiator stops), got '{value}'\n"
+    )
+    assert config.read_bytes() == before
+    knobs.write_text(f"{knob} = 2147483647\n", encoding="utf-8")
+    taken = run("import", "condor-config", str(knobs))
+    assert taken.exit_code == 0, taken.stderr
+    assert "= 2147483647\n" in taken.stdout

@@ -141,7 +141,7 @@ def test_extra_lines_read_alike(extra: list[str]) -> None:
     """Blank lines, command lines and unknown fields inside a record: the same job either
     way it is read."""
     lines = RECORD.splitlines()
-    text = "\n".join([*lines[:3], *extra, *lines[3:]])
+    text = "\n".join([*lines[:3], *extra, *lines[3:]]) + "\n"  # (a whole capture)
     out, plain = JobDump(), JobDump()
     read_scontrol(text, 1, "f", out)
     read_scontrol(RECORD, 1, "f", plain)
