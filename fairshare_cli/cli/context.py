@@ -350,6 +350,7 @@ def mutate_state(
     Raises:
         FairshareError: loading failed; the state file is untouched.
     """
+    from fairshare_cli.cli.interrupts import written
     from fairshare_cli.io.config import build_config, load_config
     from fairshare_cli.io.gc_pause import gc_paused
     from fairshare_cli.io.state import load_state, save_state, state_lock
@@ -382,6 +383,7 @@ def mutate_state(
                     with _log_usage(before, env) as (env.state, commit):
                         writes = [w for w in (env.before_rename, commit) if w is not None]
                         save_state(spath, env.state, before_rename=_in_turn(writes))
+                    written()  # (a Ctrl-C from here on is dropped: the exit code is 0)
 
 
 def _in_turn(writes: list[Callable[[], None]]) -> Callable[[], None] | None:

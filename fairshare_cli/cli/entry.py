@@ -44,7 +44,14 @@ def _run() -> int:
     """The command, its output flushed: its exit code."""
     import signal
 
-    from fairshare_cli.cli.interrupts import drop_held, hold, let_in, terminate
+    from fairshare_cli.cli.interrupts import (
+        change_written,
+        drop_held,
+        forget_written,
+        hold,
+        let_in,
+        terminate,
+    )
 
     signal.signal(signal.SIGTERM, terminate)  # (stopped as by Ctrl-C: cleanups run)
     hold()  # (click reads the line and ends the command: the command lets them in)
@@ -53,14 +60,15 @@ def _run() -> int:
     _open_closed_streams()
     _whole_writes()
     _output_takes_argument_bytes()
+    forget_written()
     try:
         cli()
     except SystemExit as exc:
         code = exit_code(exc.code)
     else:  # (click always exits; a group called without standalone mode would not)
         code = 0
-    if code:
-        drop_held()  # (the command said why it failed: its one line stands)
+    if code or change_written():
+        drop_held()  # (the command said why it failed, or its change is made: that stands)
     let_in()  # (one held back comes here)
     try:
         if sys.stdout is not None:  # (None: started with its descriptor closed)

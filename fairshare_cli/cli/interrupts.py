@@ -65,6 +65,29 @@ def hold() -> None:
     signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
 
 
+#: Whether the command's change is on the disk (:func:`written`), for the program's entry.
+_WRITTEN: list[bool] = []
+
+
+def written() -> None:
+    """The command's state is replaced: hold Ctrl-C and SIGTERM back for the rest of it (its
+    output), to be dropped when it ends (:func:`change_written`), so that its exit code says
+    the change was made. One that came there ended it with 130 although the state was
+    written: a script retrying ``fs submit`` (no ``--id``) on 130 made its jobs twice."""
+    _WRITTEN.append(True)
+    hold()
+
+
+def change_written() -> bool:
+    """Whether :func:`written` was called since :func:`forget_written`."""
+    return bool(_WRITTEN)
+
+
+def forget_written() -> None:
+    """A command starts: none of its changes is written yet."""
+    _WRITTEN.clear()
+
+
 def let_in() -> set[int | signal.Signals]:
     """Let Ctrl-C and SIGTERM in (one held back comes at once); the mask as it was."""
     return signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)

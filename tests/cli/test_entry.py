@@ -397,3 +397,39 @@ def test_ctrl_c_as_fs_starts_is_the_one_line(tmp_path: Path) -> None:
     )  # fmt: skip
     assert (proc.returncode, proc.stdout) == (130, b"")
     assert proc.stderr == b"fs: error: interrupted (Ctrl-C)\n"
+
+
+_AFTER_THE_WRITE = """
+import os, signal, sys
+import click
+from fairshare_cli.cli.entry import main
+
+echo = click.echo
+def echo_then_signal(message=None, *args, **kwargs):  # (the line after the state's write)
+    echo(message, *args, **kwargs)
+    if str(message).startswith("Submitted"):
+        os.kill(os.getpid(), getattr(signal, os.environ["SIGNAL"]))
+click.echo = echo_then_signal
+sys.argv = ["fs", "submit", "--owner", "a", "--config", "pool.toml", "--state", "s.json",
+            "--now", "2026-11-21T12:00:00Z"]
+main()
+"""
+
+
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
+def test_an_interrupt_after_the_state_is_written_keeps_the_commands_exit_code(
+    tmp_path: Path, signal_name: str
+) -> None:
+    """Ctrl-C (or SIGTERM) after ``fs submit`` replaced the state, as it printed its line,
+    ended it with ``fs: error: interrupted (Ctrl-C)`` and 130: a script retrying on 130
+    submitted the jobs twice. The change is made: the exit code is the command's, 0."""
+    (tmp_path / "after_write.py").write_text(_AFTER_THE_WRITE, encoding="utf-8")
+    (tmp_path / "pool.toml").write_text('[pool]\nuid_domain = "d"\n', encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(REPO)])}
+    proc = subprocess.run(
+        [sys.executable, "-m", "after_write"], env={**env, "SIGNAL": signal_name},
+        cwd=tmp_path, capture_output=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert (proc.returncode, proc.stderr) == (0, b"")
+    assert proc.stdout.startswith(b"Submitted 1 job as cluster ")
+    assert len(json.loads((tmp_path / "s.json").read_text())["jobs"]) == 1
