@@ -24,6 +24,7 @@ from fairshare_cli.errors import InputError
 if TYPE_CHECKING:
     from fairshare_cli.core.batches import JobBatch
     from fairshare_cli.core.config import Config
+    from fairshare_cli.core.jobs import Job
     from fairshare_cli.core.operations.negotiate import CycleInputs
     from fairshare_cli.core.operations.sim_row import SimRow
     from fairshare_cli.core.operations.simulate import SimResult, Simulation
@@ -281,6 +282,7 @@ def prepared(
             "nothing to simulate: no --workload and the state's queue is empty; pass "
             "--workload FILE (e.g. --workload sample_configs/workload.json)"
         )
+    _note_held(inputs.jobs, jobs_in)
     return env, Simulation(
         env.config,
         (inputs.accountant, inputs.negotiator),
@@ -292,6 +294,16 @@ def prepared(
         backfill=backfill,
         starts=starts,
     )
+
+
+def _note_held(queue: Sequence[Job], workload: Sequence[JobBatch]) -> None:
+    """Say on stderr how many held jobs the run leaves waiting: none of them ever runs."""
+    held = sum(j.status == "held" for j in queue)
+    held += sum(b.count for b in workload if b.job.status == "held")
+    if held:
+        jobs = "job never starts" if held == 1 else "jobs never start"
+        click.echo(f"fs: note: {held} held {jobs} in this simulation ('fs release' lets a job "
+                   "run)", err=True)  # fmt: skip
 
 
 def pool_cycle(config: Config, scheduler: str) -> float:

@@ -492,3 +492,22 @@ def test_a_held_workload_job_never_runs(
     assert result.exit_code == 0, result.stderr
     rows = [r for r in json.loads(result.stdout) if r["kind"] == "submitter"]
     assert {r["name"] for r in rows if r["slots"]} == {"b@d"}
+    assert result.stderr == (
+        "fs: note: 1 held job never starts in this simulation ('fs release' lets a job run)\n"
+    )
+
+
+def test_a_queue_of_held_jobs_is_said_to_wait(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """``fs simulate`` of a state whose queue holds only held jobs ran empty cycles and said
+    nothing of them: a new admin saw a pool doing nothing."""
+    config = write_config('[pool]\nuid_domain = "d"\n[[machines]]\nname = "m"\nslots = 4\n')
+    args = ["--config", str(config), "--state", str(tmp_path / "s.json"), "--now", NOW]
+    held = run("submit", "--owner", "a", "--set", "status=held", "--count", "3", *args)
+    assert held.exit_code == 0, held.stderr
+    result = run("simulate", "--until", "0:20:00", "--cycle", "600", *args)
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == (
+        "fs: note: 3 held jobs never start in this simulation ('fs release' lets a job run)\n"
+    )
