@@ -20,6 +20,7 @@ from fairshare_cli.cli.slurm_client import (
     sprio_help_format,
     usage_option,
 )
+from fairshare_cli.core.names import first_five
 from fairshare_cli.errors import FairshareError, InputError, RuntimeFailure
 from fairshare_cli.io.gc_pause import gc_paused
 
@@ -289,7 +290,7 @@ def _not_slurm_note(ids: list[str]) -> str:
             f"not listed: job {ids[0]}, not a Slurm job: its owner has no association and it "
             "names no account, partition or QOS ('fs negotiate --dry-run' shows it)"
         )
-    some = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+    some = first_five(ids)
     return (
         f"not listed: {len(ids)} jobs ({some}), not Slurm jobs: their owners have no "
         "association and they name no account, partition or QOS ('fs negotiate --dry-run' "

@@ -28,6 +28,7 @@ from fairshare_cli.core.htcondor.userprio import (
     UserprioView,
     userprio_view,
 )
+from fairshare_cli.core.names import first_five
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.gc_pause import gc_paused
 from fairshare_cli.render.formats import emit_columns
@@ -275,10 +276,10 @@ def _long(
     if query.names:  # (named, with a record, but no ad: said, as under the table)
         held = {r.name for r in rows}
         left = sorted(n for n in records if query.wanted(n) and n not in held)
-        some = ", ".join(left[:5]) + (f" and {len(left) - 5} more" if len(left) > 5 else "")
         if left:
-            click.echo(f"fs: note: not listed: {some}: no Accounting ad in the collector (no "
-                       "job in the queue); --allusers lists every record", err=True)  # fmt: skip
+            click.echo(f"fs: note: not listed: {first_five(left)}: no Accounting ad in the "
+                       "collector (no job in the queue); --allusers lists every record",
+                       err=True)  # fmt: skip
     ads = collector_ads_of(rows, records, config, shown_at)
     return render_modular(ads) if modular else render_long(ads)
 
@@ -318,7 +319,7 @@ def _footer(
         and (rec.resources_used > 0 or rec.last_usage_time >= view.cutoff)
     )
     if hidden:
-        some = ", ".join(hidden[:5]) + (f" and {len(hidden) - 5} more" if len(hidden) > 5 else "")
+        some = first_five(hidden)
         # (the groups' rows hold their usage where they show: not with --priority alone)
         where = ", counted in their groups' rows" if any(r.is_group for r in view.rows) else ""
         lines.append(

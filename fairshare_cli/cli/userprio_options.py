@@ -10,6 +10,7 @@ from typing import Any
 
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.userprio import UserprioQuery, UserprioView
+from fairshare_cli.core.names import first_five
 from fairshare_cli.errors import InputError
 
 
@@ -140,7 +141,7 @@ def named_left_out(
     )
     if not left:
         return []
-    some = ", ".join(left[:5]) + (f" and {len(left) - 5} more" if len(left) > 5 else "")
+    some = first_five(left)
     return [
         f"not listed: {some}: named, but with no usage since the activity cutoff or no job "
         "in the queue (condor_userprio leaves them out too); --allusers lists every record"

@@ -9,6 +9,8 @@ objects, usage records, config keys, edit commands) calls :func:`check_name`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from fairshare_cli.errors import InputError
 
 #: The longest name accepted: far above any scheduler's (Slurm's are 64 bytes at most).
@@ -29,6 +31,12 @@ SHOWN_LENGTH = 80
 def shown(text: str, limit: int = SHOWN_LENGTH) -> str:
     """``text`` as a message echoes it: its first ``limit`` characters and ``...``."""
     return text if len(text) <= limit else text[:limit] + "..."
+
+
+def first_five(names: Sequence[str]) -> str:
+    """``a, b, c, d, e and 3 more``: the names a note lists, the first five of them."""
+    more = f" and {len(names) - 5} more" if len(names) > 5 else ""
+    return ", ".join(names[:5]) + more
 
 
 def escaped(text: str) -> str:
