@@ -50,15 +50,19 @@ def sshare_help_format() -> str:
     return "".join(out) + "\n"
 
 
-def _printer(text: Callable[[click.Context], str]) -> Callable[..., None]:
-    """An eager flag's callback: print ``text`` and end the command, exit 0."""
+def _printing_flag(
+    decls: tuple[str, ...], text: Callable[[click.Context], str], help_text: str
+) -> Callable[[F], F]:
+    """An eager flag that prints ``text`` and ends the command, exit 0."""
 
     def show(ctx: click.Context, param: click.Parameter, value: Any) -> None:
         if value and not ctx.resilient_parsing:
             click.echo(text(ctx), nl=False)
             ctx.exit()
 
-    return show
+    return click.option(
+        *decls, is_flag=True, expose_value=False, is_eager=True, callback=show, help=help_text
+    )
 
 
 def _refusal(reason: str) -> Callable[..., None]:
@@ -91,34 +95,17 @@ def usage_option(*, whole: bool = False) -> Callable[[F], F]:
     def text(ctx: click.Context) -> str:
         return (ctx.get_help() if whole else ctx.get_usage()) + "\n"
 
-    def add(func: F) -> F:
-        return click.option(
-            "--usage",
-            is_flag=True,
-            expose_value=False,
-            is_eager=True,
-            callback=_printer(text),
-            help="Print the help and exit." if whole else "Print the usage line and exit.",
-        )(func)
-
-    return add
+    said = "Print the help and exit." if whole else "Print the usage line and exit."
+    return _printing_flag(("--usage",), text, said)
 
 
 def help_format_option(text: Callable[[], str], *decls: str) -> Callable[[F], F]:
     """``--helpformat`` (sshare: ``-e`` too): the fields ``-o`` takes, as Slurm lists them."""
 
-    def add(func: F) -> F:
-        return click.option(
-            *decls,
-            "--helpformat",
-            is_flag=True,
-            expose_value=False,
-            is_eager=True,
-            callback=_printer(lambda ctx: text()),
-            help="List the fields -o takes and exit.",
-        )(func)
+    def fields(ctx: click.Context) -> str:
+        return text()
 
-    return add
+    return _printing_flag((*decls, "--helpformat"), fields, "List the fields -o takes and exit.")
 
 
 def refused_option(*decls: str, reason: str, takes_value: bool = False) -> Callable[[F], F]:
