@@ -322,11 +322,9 @@ def release(
     for job in queue:
         if is_held(job) and job.status not in _ENDED and named(job):
             freed.append(job)
-            if job.status == "running":
-                job = replace(job, admin_priority=None)
-            else:
-                job = replace(job, status="idle", admin_priority=None)
-            if job.status == "idle" and fit.is_slurm_job(job):
+            status = "running" if job.status == "running" else "idle"  # (a hold runs on)
+            job = replace(job, status=status, admin_priority=None)
+            if status == "idle" and fit.is_slurm_job(job):
                 job = _released_times(job, now, config)
         out.append(job)
     return _store(state, out), freed
@@ -388,8 +386,11 @@ def remove(
         SectionError: a malformed state section.
     """
     queue, named = _naming(state, where, job_ids)
-    gone = [j for j in queue if named(j)]
-    state = _store(state, [j for j in queue if not named(j)])
+    gone: list[Job] = []
+    kept: list[Job] = []
+    for job in queue:
+        (gone if named(job) else kept).append(job)
+    state = _store(state, kept)
     if any(j.status == "running" for j in gone):
         state = _release(config, state, gone, now)
     return state, gone
