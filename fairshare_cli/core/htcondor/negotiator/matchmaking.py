@@ -228,7 +228,7 @@ class Matchmaker:
             return first_matching_held(self.ev, self.claimed_classes, ac.ad, turn.sub.name, scan)
         claimed = self.claimed_for(turn, ac)
         entries, others = claimed.entries, claimed.policy_only
-        n, sub = len(entries), turn.sub
+        n, sub, memo = len(entries), turn.sub, self._memo()
         while scan.pos < n + len(others):
             pos = scan.pos
             scan.pos += 1
@@ -242,7 +242,7 @@ class Matchmaker:
             if last < cls.head:
                 continue
             if cls.never_preempted or not self._policy_allows(
-                sub, cls, self.job_ad_for(turn, ac), self._memo()
+                sub, cls, self.job_ad_for(turn, ac), memo
             ):
                 scan.found, scan.last = cls, last
                 return True
