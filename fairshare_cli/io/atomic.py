@@ -38,8 +38,7 @@ def atomic_write_text(
     import tempfile  # here, not at import: read-only commands never write
 
     refuse_special(path, what)
-    refuse_read_only(path, what)
-    replaced = _stat(path)
+    replaced = refuse_read_only(path, what)
     made = _missing(path.parent)
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -347,7 +346,7 @@ def refuse_special(path: Path, what: str) -> None:
         )
 
 
-def refuse_read_only(path: Path, what: str) -> None:
+def refuse_read_only(path: Path, what: str) -> os.stat_result | None:
     """Refuse to replace a file this user may not write: the rename needs only the folder's
     permission, so a state read-only to a user (root's 0644 in a folder the user's group
     may write, or one made 0444 to freeze it) was replaced all the same.
@@ -357,14 +356,18 @@ def refuse_read_only(path: Path, what: str) -> None:
     bit read-only for root too (``:w`` refused, ``:w!`` needed); ``cp`` and SQLite, which
     write into the file, do not ask.
 
+    Returns:
+        ``path``'s status (through a link; None where it is not there), for the write
+        that replaces it (:func:`keep_owner`).
+
     Raises:
         RuntimeFailure: ``path`` is there and this user may not write it, or it has no
             write bit.
     """
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:  # (missing: made new; unreadable: the write says why)
-        return
+    found = _stat(path)  # (missing: made new; unreadable: the write says why)
+    if found is None:
+        return None
+    mode = found.st_mode
     if not os.access(path, os.W_OK):
         raise RuntimeFailure(
             f"cannot write {what} {path}: Permission denied (the file is read-only to this "
@@ -376,6 +379,7 @@ def refuse_read_only(path: Path, what: str) -> None:
             "root included); make it writable (chmod u+w) to let fs replace it; nothing "
             "was written"
         )
+    return found
 
 
 def check_output_file(path: str, option: str, what: str, writable: bool = True) -> None:
