@@ -22,7 +22,7 @@ from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_opt
 from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.limits import INT32_MAX
-from fairshare_cli.core.names import check_name, shown
+from fairshare_cli.core.names import c_number_text, check_name, shown
 from fairshare_cli.errors import InputError
 
 Change = Callable[[acct.AccountantState, Env, str, Any], acct.AccountantState]
@@ -67,15 +67,13 @@ def number(text: str, what: str) -> float:
 
 
 def _as_c_reads(text: str) -> str:
-    """``text``, if C's ``atof``/``strtol`` (condor_userprio's) could read all of it.
-
-    Python reads ``1_000`` as 1000 and other scripts' digits (``٣``) as digits, where
-    condor_userprio reads ``1_000`` as 1 and ``٣`` as 0.
+    """``text``, if condor_userprio's ``atof``/``strtol`` could read all of it
+    (:func:`~fairshare_cli.core.names.c_number_text`).
 
     Raises:
         ValueError: an underscore or a character outside ASCII.
     """
-    if "_" in text or not text.isascii():
+    if not c_number_text(text):
         raise ValueError(text)
     return text
 

@@ -401,10 +401,10 @@ def prio(
       fs submit --id 7 --owner bob --account hep && fs prio 7 100000 --slurm  # Slurm
     The first is condor_prio -p 5 12.0; sprio shows an admin priority with factors 0.
     """
-    from fairshare_cli.core.names import shown
+    from fairshare_cli.core.names import c_number_text, shown
 
     try:  # (as strtol reads it, scontrol's and condor_prio's: not 1_000 nor other digits)
-        if "_" in value or not value.isascii():
+        if not c_number_text(value):
             raise ValueError(value)
         number = int(value)
     except ValueError:

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from fairshare_cli.core.limits import TIME_MAX, TIME_MIN
+from fairshare_cli.core.names import c_number_text
 from fairshare_cli.errors import InputError
 
 __all__ = ["cached_utc", "parse_time", "utc_text"]
@@ -108,7 +109,7 @@ def _parse_time_text(value: str, where: str) -> float:
         secs = days * 86400 + int(m[4]) * 3600 + int(m[5]) * 60 + int(m[6])
         return float(secs) + (float(m[7]) if m[7] else 0.0)
     try:  # (ASCII without "_": Python reads 1_795_262_400 and other scripts' digits too)
-        if "_" in text or not text.isascii():
+        if not c_number_text(text):
             raise ValueError(text)
         return float(text)
     except ValueError:

@@ -23,6 +23,13 @@ def ascii_digits(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
+def c_number_text(text: str) -> bool:
+    """Whether ``text`` could be a number as C's ``atof``/``strtol`` read one (condor's
+    tools, scontrol): ASCII without ``_``. Python's ``float`` and ``int`` also read
+    ``1_000`` (C: 1) and other scripts' digits (``٣``; C: 0)."""
+    return text.isascii() and "_" not in text
+
+
 #: The most of a name or job id a message echoes: more than any scheduler's names (a job id
 #: of a megabyte was echoed whole).
 SHOWN_LENGTH = 80
