@@ -274,8 +274,8 @@ def _long(
         r for r in every.listed if in_collector(r.name, records.get(r.name, blank), groups, queued)
     )
     if query.names:  # (named, with a record, but no ad: said, as under the table)
-        held = {r.name for r in rows}
-        left = sorted(n for n in records if query.wanted(n) and n not in held)
+        with_ad = {r.name for r in rows}
+        left = sorted(n for n in records if query.wanted(n) and n not in with_ad)
         if left:
             click.echo(f"fs: note: not listed: {first_five(left)}: no Accounting ad in the "
                        "collector (no job in the queue); --allusers lists every record",
