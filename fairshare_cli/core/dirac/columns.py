@@ -16,6 +16,10 @@ from fairshare_cli.core.names import shown
 #: value, so DIRAC cannot make the job's task queue (``__createTaskQueue`` fails).
 OWNER_LENGTH, OWNER_GROUP_LENGTH, VALUE_LENGTH = 255, 32, 64
 
+#: ``tq_RAM_requirements.MinRAM`` and ``MaxRAM`` are ``INTEGER UNSIGNED``: MariaDB's strict
+#: mode refuses a larger value, so ``__createTaskQueue`` fails and the job gets no queue.
+RAM_COLUMN_MAX = 2**32 - 1
+
 
 def fit_value_tables(definition: TaskQueueDefinition) -> None:
     """Refuse names the ``tq_TQTo*`` tables cannot hold: longer than their ``Value`` column,
