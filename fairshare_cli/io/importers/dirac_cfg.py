@@ -118,7 +118,7 @@ def read_dirac_cfg(
     dirac["correction"] = {"enabled": enabled, "instances": instances}
     jd_section = ops.section("JobDescription") or CfgSection()
     description = _job_description(jd_section, reading)
-    _refused_defaults(jd_section, description, reading)
+    _refused_defaults(jd_section, description, setup is not None, reading)
     if description:
         dirac["job_description"] = description
     if vo is None:
@@ -421,10 +421,14 @@ def _job_description(section: CfgSection, reading: _Reading) -> dict[str, int]:
     return out
 
 
-def _refused_defaults(section: CfgSection, description: dict[str, int], reading: _Reading) -> None:
-    """Warn where ``DefaultCPUTime`` or ``DefaultPriority`` lies outside its bounds: DIRAC's
-    JobManager builds its job model with the defaults and validates them before a job's own
-    values (``injectDefaultValues``), so it refuses every job."""
+def _refused_defaults(
+    section: CfgSection, description: dict[str, int], dirac8: bool, reading: _Reading
+) -> None:
+    """Warn where ``DefaultCPUTime`` or ``DefaultPriority`` lies outside its bounds: DIRAC
+    9's JobManager builds its job model with the defaults and validates them before a job's
+    own values (``injectDefaultValues``), so it refuses every job, as ``fs`` does; DIRAC 8's
+    (``dirac8``: the file has setups) validated nothing, and its JobDB clamped the default
+    into the bounds (``JobManifest.__checkNumericalVar``)."""
     d = DiracJobDescription(**description)
     for what, default, low, high in (
         ("CPUTime", d.default_cpu_time, d.min_cpu_time, d.max_cpu_time),
@@ -442,6 +446,7 @@ def _refused_defaults(section: CfgSection, description: dict[str, int], reading:
             reading.warn(
                 line,
                 f"JobDescription/Default{what} = {default} is outside Min{what} {low} to "
-                f"Max{what} {high}; DIRAC's JobManager refuses every job (it validates the "
-                f"default before a job's own {what})",
+                f"Max{what} {high}; DIRAC{' 9' if dirac8 else ''}'s JobManager refuses every "
+                f"job (it validates the default before a job's own {what})"
+                + (", as fs does; DIRAC 8 clamped the default into the bounds" if dirac8 else ""),
             )

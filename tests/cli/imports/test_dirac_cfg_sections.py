@@ -631,3 +631,23 @@ def test_a_default_outside_its_bounds_is_warned_of(
         "to MaxPriority 10; DIRAC's JobManager refuses every job (it validates the default "
         "before a job's own Priority)",
     ]
+
+
+def test_a_default_outside_its_bounds_under_a_dirac8_setup(
+    run: Callable[..., Any], write_config: Callable[..., Path]
+) -> None:
+    """``--setup Prod``: DIRAC 8's JobManager validated nothing, and its JobDB clamped the
+    default into the bounds (rel-v8r0 ``JobManifest.__checkNumericalVar``: ``max(minVal,
+    min(varValue, maxVal))``, set whenever it differs); fs refuses as DIRAC 9 does, and says
+    which. The default 86400 is below Prod's MinCPUTime 100000."""
+    body = "MinCPUTime = 100000"
+    ops = "Operations\n{{\n  Prod\n  {{\n    JobDescription\n    {{\n      {}\n    }}\n  }}\n}}\n"
+    cfg = write_config(ops.format(body), name="d8jd.cfg")
+    result = run("import", "dirac-cfg", str(cfg), "--setup", "Prod")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines()[0] == (
+        f"fs: warning: {cfg}:7: JobDescription/DefaultCPUTime = 86400 is outside MinCPUTime "
+        "100000 to MaxCPUTime 500000; DIRAC 9's JobManager refuses every job (it validates "
+        "the default before a job's own CPUTime), as fs does; DIRAC 8 clamped the default "
+        "into the bounds"
+    )
