@@ -21,11 +21,7 @@ from operator import itemgetter
 from typing import Any
 
 from fairshare_cli.core.config import DiracGroupSpec, DiracJobDescription
-from fairshare_cli.core.dirac.columns import (
-    RAM_COLUMN_MAX,
-    fit_owner_and_group,
-    fit_value_tables,
-)
+from fairshare_cli.core.dirac.columns import fit_owner_and_group, fit_ram, fit_value_tables
 from fairshare_cli.core.dirac.description import (
     ANY_SITE,
     DEFAULT_JOB_DESCRIPTION,
@@ -257,11 +253,11 @@ def _job_sites(sites: tuple[str, ...], banned: tuple[str, ...]) -> tuple[str, ..
 def _ram(min_ram: Any, max_ram: Any) -> tuple[int, int]:
     """``MinRAM``/``MaxRAM`` (MB) as ``_checkTaskQueueDefinition`` accepts them.
 
-    Each must be an integer of 0 or more; MinRAM may not exceed a MaxRAM above 0. A value
-    over :data:`RAM_COLUMN_MAX` is refused as MariaDB refuses it for its column.
+    Each must be an integer of 0 or more (that its column holds: :func:`fit_ram`); MinRAM
+    may not exceed a MaxRAM above 0.
     """
     values = []
-    for key, column, value in (("min_ram", "MinRAM", min_ram), ("max_ram", "MaxRAM", max_ram)):
+    for key, value in (("min_ram", min_ram), ("max_ram", max_ram)):
         if value is None:
             value = 0
         if type(value) is not int or value < 0:
@@ -269,12 +265,7 @@ def _ram(min_ram: Any, max_ram: Any) -> tuple[int, int]:
                 f"dirac_requirements.{key}: expected a whole number of MB (0 or more), "
                 f"got {value!r}"
             )
-        if value > RAM_COLUMN_MAX:
-            raise ValueError(
-                f"dirac_requirements.{key}: {value}: MariaDB refuses it for "
-                f"tq_RAM_requirements.{column} (INTEGER UNSIGNED, at most {RAM_COLUMN_MAX}), "
-                "so DIRAC cannot queue the job"
-            )
+        fit_ram(key, value)
         values.append(value)
     low, high = values
     if high > 0 and low > high:
