@@ -268,7 +268,13 @@ def _check_text_times(
 
 
 def _projected(job: Job, record: type) -> Any:
-    """A record of :func:`raw_job_record` holding what ``job`` holds (the exact reader's)."""
+    """A record of :func:`raw_job_record` holding what ``job`` holds (the exact reader's).
+
+    Raises:
+        ValueError: a raw field holds NaN or an infinity (``{"cpu_time": NaN}``, which
+            the exact reader reads): msgspec would write it as ``null``, another value, so
+            the sink's caller must read the objects themselves.
+    """
     values = {}
     raw: tuple[str, ...] = record.raw_fields  # type: ignore[attr-defined]
     for name in record.__struct_fields__:  # type: ignore[attr-defined]
@@ -277,9 +283,25 @@ def _projected(job: Job, record: type) -> Any:
             plain = (
                 None if value is NO_FIELDS else dict(value) if isinstance(value, Mapping) else value
             )
+            if _non_finite(plain):
+                raise ValueError(f"{name}: NaN or an infinity, which JSON text cannot hold")
             value = msgspec.Raw(msgspec.json.encode(plain))
         values[name] = value
     return record(**values)
+
+
+def _non_finite(value: Any) -> bool:
+    """Whether ``value`` (a decoded JSON value) holds a float NaN or infinity anywhere."""
+    if type(value) is float:
+        return value != value or value in (_INF, -_INF)
+    if type(value) is list:
+        return any(map(_non_finite, value))
+    if isinstance(value, Mapping):
+        return any(map(_non_finite, value.values()))
+    return False
+
+
+_INF = float("inf")
 
 
 def _seconds(key: str, text: str) -> Any:

@@ -133,3 +133,64 @@ def test_a_default_out_of_bounds_refuses_a_job_without_the_value(tmp_path: Path)
         "JobDescription/DefaultPriority = 21: DIRAC's JobManager refuses the job (priority out "
         "of bounds (must be between 0 and 20))\n"
     )
+
+
+def test_a_default_out_of_bounds_refuses_a_job_that_gives_its_own_value(tmp_path: Path) -> None:
+    """``default_cpu_time = 2000000`` (above MaxCPUTime 1000000) and a job giving
+    ``cpu_time`` 3600: ``fs taskqueues --jobs-file jobs.json`` printed a queue at 3600 s,
+    exit 0. DIRAC's JobManager makes ``BaseJobDescriptionModel(executable=...)`` first, whose
+    ``injectDefaultValues`` sets cpuTime = DefaultCPUTime 2000000 and whose
+    ``checkCPUTimeBounds`` then refuses it ("Invalid JDL: ... cpuTime out of bounds (must be
+    between 100 and 1000000)"), before ``jdlToBaseJobDescriptionModel`` sets the job's 3600
+    (``Core/Utilities/JDL.py``, DIRACCommon ``JobModel.py``; run with pydantic 2: refused).
+    So no job is taken; ``fs submit`` refuses it too, and a job in the state stays queued."""
+    pool = tmp_path / "pool.toml"
+    pool.write_text(POOL.replace("default_cpu_time = 7200", "default_cpu_time = 2000000"), "utf-8")
+    jobs = tmp_path / "jobs.json"
+    job = {"id": "1", "owner": "alice", "dirac_group": "lhcb_user", "user_priority": 3}
+    jobs.write_text(json.dumps([{**job, "dirac_requirements": {"cpu_time": 3600}}]), "utf-8")
+    where = ["--config", str(pool), "--state", str(tmp_path / "s.json"), "--now", NOW]
+    runner = CliRunner()
+    result = runner.invoke(cli, ["taskqueues", *where, "--jobs-file", str(jobs)])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: {jobs}: job 0 ('1'): dirac_requirements.cpu_time: 3600, but "
+        "JobDescription/DefaultCPUTime = 2000000 is out of bounds: DIRAC's JobManager "
+        "validates the default before the job's own value, so it refuses every job (cpuTime "
+        "out of bounds (must be between 100 and 1000000))\n"
+    )
+    submit = ["submit", "--owner", "alice", "--dirac-group", "lhcb_user"]
+    given = ["--set", "user_priority=3", "--set", 'dirac_requirements={"cpu_time": 3600}']
+    result = runner.invoke(cli, [*submit, *given, *where])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "fs: error: fs submit: job 0 ('1'): dirac_requirements.cpu_time: 3600, but "
+        "JobDescription/DefaultCPUTime = 2000000 is out of bounds: DIRAC's JobManager "
+        "validates the default before the job's own value, so it refuses every job (cpuTime "
+        "out of bounds (must be between 100 and 1000000))\n"
+    )
+    assert not (tmp_path / "s.json").exists()
+
+
+def test_a_default_priority_out_of_bounds_refuses_a_job_that_gives_a_priority(
+    tmp_path: Path,
+) -> None:
+    """``default_priority = 21`` (above MaxPriority 20) and a job giving ``user_priority`` 3:
+    printed a queue, exit 0; ``checkPriorityBounds`` refuses the model's default 21 before
+    the job's 3 is set, so DIRAC takes no job."""
+    pool = tmp_path / "pool.toml"
+    pool.write_text(POOL.replace("default_priority = 5", "default_priority = 21"), "utf-8")
+    jobs = tmp_path / "jobs.json"
+    job = {"id": "7", "owner": "alice", "dirac_group": "lhcb_user", "user_priority": 3}
+    jobs.write_text(json.dumps([job]), "utf-8")
+    result = CliRunner().invoke(
+        cli,
+        ["taskqueues", "--config", str(pool), "--state", str(tmp_path / "s.json"),
+         "--now", NOW, "--jobs-file", str(jobs)],
+    )  # fmt: skip
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: {jobs}: job 0 ('7'): user_priority: 3, but JobDescription/DefaultPriority "
+        "= 21 is out of bounds: DIRAC's JobManager validates the default before the job's own "
+        "value, so it refuses every job (priority out of bounds (must be between 0 and 20))\n"
+    )

@@ -114,6 +114,15 @@ def test_table_shows_the_new_columns_only_when_used(
     assert lines[2][head.index("MinRAM")] == "1024"
 
 
+def test_the_largest_ram_the_column_holds_is_a_queue(
+    queues: Callable[..., list[dict[str, Any]]],
+) -> None:
+    """4294967295 (2**32 - 1) is the most ``INTEGER UNSIGNED`` holds: DIRAC stores it."""
+    rows = queues([job(1, min_ram=4294967295, max_ram=4294967295)])
+    req = rows[0]["requirements"]
+    assert (req["min_ram"], req["max_ram"]) == (4294967295, 4294967295)
+
+
 @pytest.mark.parametrize(
     ("req", "message"),
     [
@@ -124,6 +133,25 @@ def test_table_shows_the_new_columns_only_when_used(
         pytest.param({"max_ram": 2.5}, "dirac_requirements.max_ram: expected a whole number of MB",
                      id="float"),
         pytest.param({"grid_ces": [3]}, "dirac_requirements.grid_ces: expected names", id="ce"),
+        # tq_RAM_requirements.MinRAM/MaxRAM are INTEGER UNSIGNED (at most 2**32 - 1 =
+        # 4294967295): MariaDB's strict mode refuses 4294967296, so __createTaskQueue fails.
+        # Before, fs showed a queue with MinRAM 4294967296.
+        pytest.param({"min_ram": 4294967296}, "dirac_requirements.min_ram: 4294967296: "
+                     "MariaDB refuses it for tq_RAM_requirements.MinRAM (INTEGER UNSIGNED, at "
+                     "most 4294967295), so DIRAC cannot queue the job", id="min-ram-over-column"),
+        pytest.param({"max_ram": 2**32}, "tq_RAM_requirements.MaxRAM (INTEGER UNSIGNED",
+                     id="max-ram-over-column"),
+        # NaN and Infinity (which Python's json reads and writes): the file's reader wrote
+        # them back as null, so fs taskqueues showed a queue at the default 86400 s (or no
+        # RAM); fs submit refused the same job. Now both refuse it.
+        pytest.param({"cpu_time": float("nan")}, "dirac_requirements.cpu_time: nan is not a "
+                     "whole number of seconds", id="cpu-time-nan"),
+        pytest.param({"cpu_time": float("inf")}, "dirac_requirements.cpu_time: inf is not a "
+                     "whole number of seconds", id="cpu-time-infinity"),
+        pytest.param({"min_ram": float("nan")}, "dirac_requirements.min_ram: expected a whole "
+                     "number of MB (0 or more), got nan", id="min-ram-nan"),
+        pytest.param({"sites": ["LCG.CERN.cern", float("-inf")]}, "dirac_requirements.sites",
+                     id="site-minus-infinity"),
         # tq_TQToSites.Value is VARCHAR(64): MariaDB's strict mode refuses 65 characters
         pytest.param({"sites": ["LCG.CERN.cern", "S" * 65]}, "dirac_requirements.sites: 65 "
                      "characters, more than TaskQueueDB's VARCHAR(64) holds; DIRAC refuses "

@@ -186,9 +186,11 @@ def test_job_description_set_and_noted(write_config: Callable[[str], Path]) -> N
     notes = [note.split(": ", 1)[1] for note in config.dirac.notes]
     assert notes == [
         "dirac.job_description.default_cpu_time = 86400 (DefaultCPUTime) is outside 100000 to "
-        "500000; DIRAC's JobManager refuses every job that gives no CPUTime",
+        "500000; DIRAC's JobManager refuses every job (it validates the default before a "
+        "job's own CPUTime)",
         "dirac.job_description.default_priority = 12 (DefaultPriority) is outside 0 to 11; "
-        "DIRAC's JobManager refuses every job that gives no Priority",
+        "DIRAC's JobManager refuses every job (it validates the default before a job's own "
+        "Priority)",
     ]
 
 

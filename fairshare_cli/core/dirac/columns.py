@@ -16,6 +16,10 @@ from fairshare_cli.core.names import shown
 #: value, so DIRAC cannot make the job's task queue (``__createTaskQueue`` fails).
 OWNER_LENGTH, OWNER_GROUP_LENGTH, VALUE_LENGTH = 255, 32, 64
 
+#: ``tq_RAM_requirements.MinRAM`` and ``MaxRAM`` are ``INTEGER UNSIGNED``: MariaDB's strict
+#: mode refuses a larger value, so ``__createTaskQueue`` fails and the job gets no queue.
+RAM_COLUMN_MAX = 2**32 - 1
+
 
 def fit_value_tables(definition: TaskQueueDefinition) -> None:
     """Refuse names the ``tq_TQTo*`` tables cannot hold: longer than their ``Value`` column,
@@ -73,3 +77,18 @@ def fit_owner_and_group(owner: str, group: str) -> None:
     """
     fits_column("owner", owner, OWNER_LENGTH)
     fits_column("dirac_group", group, OWNER_GROUP_LENGTH)
+
+
+def fit_ram(key: str, value: int) -> None:
+    """Refuse a ``min_ram`` or ``max_ram`` (``key``) over :data:`RAM_COLUMN_MAX`.
+
+    Raises:
+        ValueError: naming ``key`` and its ``tq_RAM_requirements`` column.
+    """
+    if value > RAM_COLUMN_MAX:
+        column = "MinRAM" if key == "min_ram" else "MaxRAM"
+        raise ValueError(
+            f"dirac_requirements.{key}: {value}: MariaDB refuses it for "
+            f"tq_RAM_requirements.{column} (INTEGER UNSIGNED, at most {RAM_COLUMN_MAX}), "
+            "so DIRAC cannot queue the job"
+        )

@@ -7,8 +7,9 @@ that fails is refused ("Invalid JDL: ...") and no job is made. The bounds are th
 ``/Operations/JobDescription`` options (``[dirac.job_description]``). A job that names no
 ``CPUTime`` or ``Priority`` is validated with the model's defaults, ``DefaultCPUTime`` and
 ``DefaultPriority``, which ``JobDB.insertNewJobIntoDB`` (``JobManifest.check``) then writes
-into its JDL: so a default outside its bounds refuses every job that names no value.
-Pure: no I/O.
+into its JDL. The model is built with those defaults before the job's own values are set
+(``jdlToBaseJobDescriptionModel``), so a default outside its bounds refuses every job, one
+that names its own value too. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -57,14 +58,15 @@ def priority_problem(
     """Why JobManager refuses a job of this ``Priority`` (None: the job names none, so
     ``DefaultPriority``), or why MariaDB refuses to store it; None when DIRAC takes it."""
     d = description
-    if user_priority is None:
-        return _default_problem(
-            "user_priority",
-            "DefaultPriority",
-            d.default_priority,
-            (d.min_priority, d.max_priority),
-            "priority",
-        )
+    problem = _default_problem(
+        "user_priority",
+        user_priority,
+        ("DefaultPriority", d.default_priority),
+        (d.min_priority, d.max_priority),
+        "priority",
+    )
+    if problem is not None or user_priority is None:
+        return problem
     problem = _bounds_problem(
         "user_priority", user_priority, (d.min_priority, d.max_priority), "Priority", "priority"
     )
@@ -90,22 +92,40 @@ def cpu_time_problem(
     d = description
     bounds = (d.min_cpu_time, d.max_cpu_time)
     field = "dirac_requirements.cpu_time"
-    if cpu_time is None:
-        return _default_problem(field, "DefaultCPUTime", d.default_cpu_time, bounds, "cpuTime")
+    problem = _default_problem(
+        field, cpu_time, ("DefaultCPUTime", d.default_cpu_time), bounds, "cpuTime"
+    )
+    if problem is not None or cpu_time is None:
+        return problem
     return _bounds_problem(field, cpu_time, bounds, "CPUTime", "cpuTime", " of seconds")
 
 
 def _default_problem(
-    field: str, option: str, value: int, bounds: tuple[int, int], model: str
+    field: str,
+    given: float | None,
+    default: tuple[str, int],
+    bounds: tuple[int, int],
+    model: str,
 ) -> str | None:
-    """Why JobManager refuses a job that does not give ``field``: the model validates its
-    default, ``JobDescription/<option>`` = ``value``, against ``bounds``."""
+    """Why JobManager refuses a job because of ``JobDescription/<option>`` = ``value``
+    (``default``) outside ``bounds``: ``BaseJobDescriptionModel`` is made with the defaults
+    (``injectDefaultValues``) and validates them (the model's ``model`` check) before
+    ``jdlToBaseJobDescriptionModel`` sets the job's own ``given`` value, so every job is
+    refused, not only one that gives none. None when the default is within its bounds."""
+    option, value = default
     low, high = bounds
     if low <= value <= high:
         return None
+    refusal = f"({model} out of bounds (must be between {low} and {high}))"
+    if given is None:
+        return (
+            f"{field}: not given, so JobDescription/{option} = {value}: DIRAC's JobManager "
+            f"refuses the job {refusal}"
+        )
     return (
-        f"{field}: not given, so JobDescription/{option} = {value}: DIRAC's JobManager "
-        f"refuses the job ({model} out of bounds (must be between {low} and {high}))"
+        f"{field}: {given!r}, but JobDescription/{option} = {value} is out of bounds: DIRAC's "
+        f"JobManager validates the default before the job's own value, so it refuses every "
+        f"job {refusal}"
     )
 
 

@@ -21,7 +21,7 @@ from operator import itemgetter
 from typing import Any
 
 from fairshare_cli.core.config import DiracGroupSpec, DiracJobDescription
-from fairshare_cli.core.dirac.columns import fit_owner_and_group, fit_value_tables
+from fairshare_cli.core.dirac.columns import fit_owner_and_group, fit_ram, fit_value_tables
 from fairshare_cli.core.dirac.description import (
     ANY_SITE,
     DEFAULT_JOB_DESCRIPTION,
@@ -253,7 +253,8 @@ def _job_sites(sites: tuple[str, ...], banned: tuple[str, ...]) -> tuple[str, ..
 def _ram(min_ram: Any, max_ram: Any) -> tuple[int, int]:
     """``MinRAM``/``MaxRAM`` (MB) as ``_checkTaskQueueDefinition`` accepts them.
 
-    Each must be an integer of 0 or more; MinRAM may not exceed a MaxRAM above 0.
+    Each must be an integer of 0 or more (that its column holds: :func:`fit_ram`); MinRAM
+    may not exceed a MaxRAM above 0.
     """
     values = []
     for key, value in (("min_ram", min_ram), ("max_ram", max_ram)):
@@ -264,6 +265,7 @@ def _ram(min_ram: Any, max_ram: Any) -> tuple[int, int]:
                 f"dirac_requirements.{key}: expected a whole number of MB (0 or more), "
                 f"got {value!r}"
             )
+        fit_ram(key, value)
         values.append(value)
     low, high = values
     if high > 0 and low > high:

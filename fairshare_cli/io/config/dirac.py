@@ -193,7 +193,7 @@ def _job_description(r: Reader, file: str, notes: list[str]) -> DiracJobDescript
         elif not low <= default <= high:
             notes.append(
                 f"{file}: {where}.default_{what} = {default} ({option}) is outside "
-                f"{low} to {high}; DIRAC's JobManager refuses every job that gives no "
-                f"{'CPUTime' if what == 'cpu_time' else 'Priority'}"
+                f"{low} to {high}; DIRAC's JobManager refuses every job (it validates the "
+                f"default before a job's own {'CPUTime' if what == 'cpu_time' else 'Priority'})"
             )
     return d

@@ -116,7 +116,9 @@ def read_dirac_cfg(
     enabled = cfg_bool(sched.text("EnableSharesCorrection"), False)
     instances = _instances(sched, set(groups), reading)
     dirac["correction"] = {"enabled": enabled, "instances": instances}
-    description = _job_description(ops.section("JobDescription") or CfgSection(), reading)
+    jd_section = ops.section("JobDescription") or CfgSection()
+    description = _job_description(jd_section, reading)
+    _refused_defaults(jd_section, description, setup is not None, reading)
     if description:
         dirac["job_description"] = description
     if vo is None:
@@ -417,3 +419,34 @@ def _job_description(section: CfgSection, reading: _Reading) -> dict[str, int]:
             )
         out[key] = default if value is None else value
     return out
+
+
+def _refused_defaults(
+    section: CfgSection, description: dict[str, int], dirac8: bool, reading: _Reading
+) -> None:
+    """Warn where ``DefaultCPUTime`` or ``DefaultPriority`` lies outside its bounds: DIRAC
+    9's JobManager builds its job model with the defaults and validates them before a job's
+    own values (``injectDefaultValues``), so it refuses every job, as ``fs`` does; DIRAC 8's
+    (``dirac8``: the file has setups) validated nothing, and its JobDB clamped the default
+    into the bounds (``JobManifest.__checkNumericalVar``)."""
+    d = DiracJobDescription(**description)
+    for what, default, low, high in (
+        ("CPUTime", d.default_cpu_time, d.min_cpu_time, d.max_cpu_time),
+        ("Priority", d.default_priority, d.min_priority, d.max_priority),
+    ):
+        if not low <= default <= high:
+            line = next(
+                (
+                    n
+                    for n in (section.line_of(f"{k}{what}") for k in ("Default", "Min", "Max"))
+                    if n
+                ),
+                0,
+            )
+            reading.warn(
+                line,
+                f"JobDescription/Default{what} = {default} is outside Min{what} {low} to "
+                f"Max{what} {high}; DIRAC{' 9' if dirac8 else ''}'s JobManager refuses every "
+                f"job (it validates the default before a job's own {what})"
+                + (", as fs does; DIRAC 8 clamped the default into the bounds" if dirac8 else ""),
+            )

@@ -602,3 +602,52 @@ def test_job_description_as_dirac_reads_it(
         "DIRAC reads 1"
     )
     assert lines[1].endswith("ignored 1: Operations/*/JobDescription/MaxInputData")
+
+
+def test_a_default_outside_its_bounds_is_warned_of(
+    run: Callable[..., Any], write_config: Callable[..., Path]
+) -> None:
+    """``fs import dirac-cfg jd.cfg`` with ``DefaultCPUTime = 600000`` (MaxCPUTime 500000)
+    printed the fragment and its summary alone. DIRAC's JobManager makes its job model with
+    DefaultCPUTime 600000 and ``checkCPUTimeBounds`` refuses it before a job's own CPUTime
+    is set, so it takes no job: the import says so; MinPriority 5 above DefaultPriority 1
+    likewise, named at the line that set the bound."""
+    body = "DefaultCPUTime = 600000\n      MinPriority = 5"
+    ops = (
+        "Operations\n{{\n  Defaults\n  {{\n    JobDescription\n    {{\n      {}\n    }}\n  }}\n}}\n"
+    )
+    cfg = write_config(ops.format(body), name="jd.cfg")
+    result = run("import", "dirac-cfg", str(cfg))
+    assert result.exit_code == 0, result.stderr
+    assert toml(result.stdout)["dirac"]["job_description"] == {
+        "default_cpu_time": 600000,
+        "min_priority": 5,
+    }
+    assert result.stderr.splitlines()[:2] == [
+        f"fs: warning: {cfg}:7: JobDescription/DefaultCPUTime = 600000 is outside MinCPUTime "
+        "100 to MaxCPUTime 500000; DIRAC's JobManager refuses every job (it validates the "
+        "default before a job's own CPUTime)",
+        f"fs: warning: {cfg}:8: JobDescription/DefaultPriority = 1 is outside MinPriority 5 "
+        "to MaxPriority 10; DIRAC's JobManager refuses every job (it validates the default "
+        "before a job's own Priority)",
+    ]
+
+
+def test_a_default_outside_its_bounds_under_a_dirac8_setup(
+    run: Callable[..., Any], write_config: Callable[..., Path]
+) -> None:
+    """``--setup Prod``: DIRAC 8's JobManager validated nothing, and its JobDB clamped the
+    default into the bounds (rel-v8r0 ``JobManifest.__checkNumericalVar``: ``max(minVal,
+    min(varValue, maxVal))``, set whenever it differs); fs refuses as DIRAC 9 does, and says
+    which. The default 86400 is below Prod's MinCPUTime 100000."""
+    body = "MinCPUTime = 100000"
+    ops = "Operations\n{{\n  Prod\n  {{\n    JobDescription\n    {{\n      {}\n    }}\n  }}\n}}\n"
+    cfg = write_config(ops.format(body), name="d8jd.cfg")
+    result = run("import", "dirac-cfg", str(cfg), "--setup", "Prod")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines()[0] == (
+        f"fs: warning: {cfg}:7: JobDescription/DefaultCPUTime = 86400 is outside MinCPUTime "
+        "100000 to MaxCPUTime 500000; DIRAC 9's JobManager refuses every job (it validates "
+        "the default before a job's own CPUTime), as fs does; DIRAC 8 clamped the default "
+        "into the bounds"
+    )

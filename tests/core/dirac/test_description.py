@@ -10,6 +10,7 @@ or ``"ANY"``; ``checkThatSitesAndBannedSitesAreNotMutuallyExclusive``), both end
 from __future__ import annotations
 
 import pytest
+from msgspec.structs import replace
 
 from fairshare_cli.core.config import DiracJobDescription
 from fairshare_cli.core.dirac.description import cpu_time_problem, priority_problem, sites_problem
@@ -99,6 +100,8 @@ NARROW = DiracJobDescription(default_cpu_time=86400, min_cpu_time=100000, defaul
         pytest.param(21, WIDE, True, id="max-20-refuses-21"),
         pytest.param(None, WIDE, False, id="default-5-in-bounds"),
         pytest.param(None, NARROW, True, id="default-12-above-10"),
+        # The model is made with DefaultPriority 12 before the job's own 3 is set: refused.
+        pytest.param(3, NARROW, True, id="default-12-refuses-a-given-3"),
         pytest.param(None, DiracJobDescription(), False, id="dirac-default-1"),
         # MinPriority -5 lets -1 past JobManager; tq_Jobs.Priority is INTEGER UNSIGNED.
         pytest.param(-1, DiracJobDescription(min_priority=-5), True, id="negative-unsigned"),
@@ -120,6 +123,10 @@ def test_priority_under_the_pools_job_description(
         pytest.param(None, WIDE, False, id="default-7200-in-bounds"),
         pytest.param(None, NARROW, True, id="default-86400-below-min-100000"),
         pytest.param(99999, NARROW, True, id="below-min-100000"),
+        # The model is made with DefaultCPUTime 86400 (below MinCPUTime 100000) before the
+        # job's own 200000 is set: refused, though 200000 is within the bounds.
+        pytest.param(200000, NARROW, True, id="default-below-min-refuses-a-given-200000"),
+        pytest.param(200000, replace(NARROW, default_cpu_time=100000), False, id="in-bounds"),
     ],
 )
 def test_cpu_time_under_the_pools_job_description(
@@ -137,6 +144,11 @@ def test_a_default_out_of_bounds_is_named() -> None:
         "dirac_requirements.cpu_time: not given, so JobDescription/DefaultCPUTime = 86400: "
         "DIRAC's JobManager refuses the job (cpuTime out of bounds (must be between 100000 "
         "and 500000))"
+    )
+    assert cpu_time_problem(200000, NARROW) == (
+        "dirac_requirements.cpu_time: 200000, but JobDescription/DefaultCPUTime = 86400 is out "
+        "of bounds: DIRAC's JobManager validates the default before the job's own value, so "
+        "it refuses every job (cpuTime out of bounds (must be between 100000 and 500000))"
     )
     assert priority_problem(-1, DiracJobDescription(min_priority=-5)) == (
         "user_priority: -1: MariaDB refuses it for tq_Jobs.Priority (INTEGER UNSIGNED), so "
