@@ -94,15 +94,16 @@ def check_header(names: Iterable[str], where: str) -> None:
     (before any row is read: a file of another kind is refused even when it has no row).
 
     Raises:
-        InputError: naming ``where`` and the first unknown field, a field named twice (a
-            row's second value would silently replace its first), or a byte-order mark.
+        InputError: naming ``where`` and the header's first unknown field, a field named
+            twice (a row's second value would silently replace its first), or a byte-order
+            mark.
     """
     names = list(names)
     if names:
         refuse_byte_order_mark(str(names[0]), where)
-    unknown = set(names) - _FIELD_SET
+    unknown = [name for name in names if name not in _FIELD_SET]
     if unknown:
-        _refuse_unknown(unknown, where)
+        _refuse_unknown(unknown[:1], where)  # (the first as the line has it)
     seen: set[str] = set()
     for name in names:
         if name in seen:

@@ -322,6 +322,13 @@ HISTORY_CASES: list[tuple[str, str | bytes, str]] = [
     # a header of another file and no row: was "Imported 0 usage records", exit 0
     ("h.csv", "garbage here\n", "line 1: unknown usage history field 'garbage here'"),
     ("h", "JobID|User|Account\n", "line 1: unknown usage history field 'JobID|User|Account'"),
+    # a slurm.conf: the header's first field, where the message named the one that sorts
+    # first (' Debian bookworm)': a blank sorts before '#'), as if the line had that field
+    (
+        "slurm.conf",
+        '# slurm.conf for "oracle" (Slurm 22.05.8, Debian bookworm)\nClusterName=oracle\n',
+        """line 1: unknown usage history field '# slurm.conf for "oracle" (Slurm 22.05.8'""",
+    ),
 ]
 
 

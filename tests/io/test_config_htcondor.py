@@ -67,7 +67,8 @@ def test_good_names_pass(tmp_path: Path, run: Callable[..., Any]) -> None:
     config.write_text(
         '[pool]\nname = "p"\nuid_domain = "example.org"\nlocal_domains = ["a.org"]\n'
         + MACHINE
-        + 'hosts = ["h1"]\npartitions = ["batch"]\nattributes = { Cpus = 1 }\n',
+        + 'hosts = ["h1"]\npartitions = ["batch"]\nattributes = { Cpus = 1 }\n'
+        + "[partitions.batch]\n",
         encoding="utf-8",
     )
     result = run("config", "check", "--config", str(config))

@@ -68,7 +68,14 @@ def test_slurm_conf_reads_as_slurm_does(tmp_path: Path) -> None:
     out = read_slurm_conf(str(conf))
     frag = out.fragment
     assert frag["pool"] == {"name": "big"}
-    assert frag["priority"]["weights"] == {"age": 1000, "fairshare": 5000}
+    # (the weights it leaves unset are 0, as read_config.c reads them)
+    assert frag["priority"]["weights"] == {
+        "age": 1000,
+        "fairshare": 5000,
+        "jobsize": 0,
+        "partition": 0,
+        "qos": 0,
+    }
     assert frag["priority"]["flags"] == ["NO_FAIR_TREE", "CALCULATE_RUNNING"]
     assert frag["priority"]["dampening_factor"] == 3
     assert frag["priority"]["enforce_limits"] is True

@@ -31,14 +31,16 @@ is rounded down and its end up (22.05: down) to a multiple of ``bf_resolution`` 
 
 Simplified against Slurm: jobs start only at cycle times (Slurm also schedules on job
 events); a job with ``num_nodes`` > 1 takes ``ceil(cpus / nodes)`` CPUs on each of that many
-nodes; memory, GRES, licences, QOS and association limits and preemption are not modelled;
-in backfill, the jobs of a batch after the first that cannot start now are not tested (nor
-counted against ``bf_max_job_test``); a job with no time limit is planned as running for
-ever (Slurm uses the partition's ``MaxTime``: not modelled); ties of
-priority go by job id, not first by submit time (``sort_job_queue2``: the same order where
-ids follow submission); a job of several QOS but one partition sorts at its highest QOS's
-priority until the first decay pass after its submission, though in Slurm the first walk
-of its records already leaves it at its last record's.
+nodes; one naming no node count runs on one node when a node of its partitions could hold
+it, else its CPUs are spread over the nodes in config order (Slurm spreads it whenever no
+one node has its CPUs free); memory, GRES, licences, QOS and association limits and
+preemption are not modelled; in backfill, the jobs of a batch after the first that cannot
+start now are not tested (nor counted against ``bf_max_job_test``); a job with no time
+limit is planned as running for ever (Slurm uses the partition's ``MaxTime``: not
+modelled); ties of priority go by job id, not first by submit time (``sort_job_queue2``:
+the same order where ids follow submission); a job of several QOS but one partition sorts
+at its highest QOS's priority until the first decay pass after its submission, though in
+Slurm the first walk of its records already leaves it at its last record's.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,10 +60,23 @@ from fairshare_cli.core.htcondor.negotiator import machine_names
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.operations.node_fit import NodeFit, node_cpus
 from fairshare_cli.core.operations.sim_row import NEVER_QUEUED, JobStart, SimRow
-from fairshare_cli.core.operations.slurm_pending import PendingJobs, Record, Score
+from fairshare_cli.core.operations.slurm_pending import (
+    PendingJobs,
+    Record,
+    Score,
+    at_job_priority,
+    begun,
+)
 from fairshare_cli.core.operations.slurm_series import SlurmSeries, of_association
 from fairshare_cli.core.slurm.factors import running_qos
-from fairshare_cli.core.slurm.node_space import Node, NodeSpace, Reservation, free_during
+from fairshare_cli.core.slurm.node_space import (
+    Alloc,
+    Node,
+    NodeSpace,
+    Reservation,
+    earliest_on_many,
+    spread,
+)
 
 INF = math.inf
 
@@ -105,6 +120,7 @@ class SlurmSim:
         self.space = NodeSpace(self.nodes)
         #: the partitions of some node (a job of none of them never starts)
         self.node_parts = frozenset().union(*(n.partitions for n in self.nodes))
+        self.largest: dict[tuple[str, ...], int] = {}  # the most CPUs of a node, by partitions
         self.capacity = sum(n.cpus for n in self.nodes)
         self.default_parts = tuple(p for p, s in config.partitions.items() if s.default)
         self.fit = NodeFit(config)  # (a partition whose limits hold a job back: no record)
@@ -143,8 +159,10 @@ class SlurmSim:
                 for i in range(batch.count):
                     job = _under(replace(batch.job, id=batch.job_id(i)), None, config.qos)
                     began = job.start_time if job.start_time is not None else start
-                    nodes = self._fit(job, self._parts(job)) or self.nodes[: job.num_nodes or 1]
-                    self._place(job, nodes, began, queued=True)
+                    per = math.ceil(job.request_cpus / (job.num_nodes or 1))
+                    alloc = self._fit(job, self._parts(job))
+                    alloc = alloc or [(n, per) for n in self.nodes[: job.num_nodes or 1]]
+                    self._place(job, alloc, began, queued=True)
 
     def _count_waiting(self, job: Job, count: int) -> None:
         key = (job.owner.split("@", 1)[0], job.account)
@@ -159,47 +177,54 @@ class SlurmSim:
 
     # -- placing --------------------------------------------------------------------
 
-    def _fit(self, job: Job, parts: tuple[str, ...]) -> list[Node]:
+    def _members(self, parts: tuple[str, ...]) -> list[Node]:
+        return [n for n in self.nodes if not parts or not n.partitions.isdisjoint(parts)]
+
+    def _spread(self, job: Job, parts: tuple[str, ...]) -> int:
+        """The job's CPUs when they go over several nodes (else 0): it names no node count
+        and no node of its partitions has that many (docs/jobs.md)."""
+        if job.num_nodes is not None:
+            return 0
+        most = self.largest.get(parts)
+        if most is None:
+            most = self.largest[parts] = max((n.cpus for n in self._members(parts)), default=0)
+        return job.request_cpus if job.request_cpus > most else 0
+
+    def _fit(self, job: Job, parts: tuple[str, ...]) -> Alloc:
         """The first nodes (in config order) of the job's partitions with its CPUs free."""
         want = job.num_nodes or 1
         per = math.ceil(job.request_cpus / want)
+        if cpus := self._spread(job, parts):
+            return spread(self._members(parts), cpus, lambda n: n.cpus - n.used)
         if want == 1:
             node = self.space.first_free(per, parts)
-            return [node] if node is not None else []
-        chosen = []
-        for node in self.nodes:
-            if node.partitions.isdisjoint(parts) and parts:
-                continue
-            if node.cpus - node.used >= per:
-                chosen.append(node)
-                if len(chosen) == want:
-                    return chosen
-        return []
+            return [(node, per)] if node is not None else []
+        chosen = [(n, per) for n in self._members(parts) if n.cpus - n.used >= per][:want]
+        return chosen if len(chosen) == want else []
 
     def _try_start(self, job: Job, parts: tuple[str, ...], t: float) -> bool:
-        nodes = self._fit(job, parts)
-        if nodes:
-            self._place(job, nodes, t)
-        return bool(nodes)
+        alloc = self._fit(job, parts)
+        if alloc:
+            self._place(job, alloc, t)
+        return bool(alloc)
 
-    def _place(self, job: Job, nodes: list[Node], t: float, *, queued: bool = False) -> None:
-        """Start ``job`` at ``t`` on ``nodes``; it ends after its run time or time limit
-        (``queued``: it was running in the queue the simulation starts from)."""
-        per = math.ceil(job.request_cpus / (job.num_nodes or 1))
+    def _place(self, job: Job, alloc: Alloc, t: float, *, queued: bool = False) -> None:
+        """Start ``job`` at ``t`` on the nodes of ``alloc``; it ends after its run time or
+        time limit (``queued``: it was running in the queue the simulation starts from)."""
         limit = job.time_limit
         run = job.run_time
         last = min(run if run is not None else INF, limit if limit is not None else INF)
         end = t + last if math.isfinite(last) else None
         planned = t + limit if limit is not None else INF
-        for node in nodes:
-            node.used += per
-            node.planned[job.id] = (planned, per)
+        for node, cpus in alloc:
+            node.used += cpus
+            node.planned[job.id] = (planned, cpus)
             self.space.changed(node)
+            self.in_use += cpus
         name = job.owner.split("@", 1)[0]
-        self.running[job.id] = _Running(job, [(n, per) for n in nodes], end, name)
+        self.running[job.id] = _Running(job, alloc, end, name)
         key = (name, job.account)
         self.cpus_of[key] = self.cpus_of.get(key, 0) + job.request_cpus
-        self.in_use += per * len(nodes)
         if end is not None:
             heapq.heappush(self.ends, (end, job.id))
         self.series.start(job.id, job, t)
@@ -250,7 +275,7 @@ class SlurmSim:
             if job.id not in multi:  # (a job's partitions are split from its text each time)
                 multi[job.id] = len(job.partitions) > 1 or "," in (job.qos or "")
         # Every queued job has a priority, one not yet eligible too (its age 0 until its
-        # begin time, as slurmctld's at the pass); :func:`_begun` holds it back.
+        # begin time, as slurmctld's at the pass); :func:`begun` holds it back.
         held = self.fit.held
         by_id = {job.id: job for job in jobs}
         ends: dict[str, list[Any]] = {}  # a job of several QOS in one partition: its rows
@@ -264,7 +289,7 @@ class SlurmSim:
             if multi[row.job_id] and len(job.partitions) < 2:
                 ends.setdefault(row.job_id, []).append(row)
         for job_id, rows in ends.items():
-            records[job_id] = _at_job_priority(records[job_id], rows, by_id[job_id], when)
+            records[job_id] = at_job_priority(records[job_id], rows, by_id[job_id], when)
         return {job_id: tuple(own) for job_id, own in records.items()}
 
     def _priorities(self, t: float) -> None:
@@ -287,7 +312,7 @@ class SlurmSim:
         pending jobs' records in order (tier, priority, then lower job id first): each
         tries its job in its partition; a job started by an earlier record is passed."""
         self._priorities(t)
-        order = _begun(self.queue.ordered(), t)
+        order = begun(self.queue.ordered(), t)
         blocked: set[str] = set()
         left: list[tuple[JobBatch, Record]] = []
         for batch, record in order:
@@ -376,20 +401,20 @@ class SlurmSim:
             while started < current.count and tests_left:
                 job = _job_of(current, started, record)
                 tests_left -= 1
-                when, nodes = self._earliest(job, parts, t, reserved)
-                if when == t and nodes:
-                    self._place(job, nodes, t)
+                when, alloc = self._earliest(job, parts, t, reserved)
+                if when == t and alloc:
+                    self._place(job, alloc, t)
                     started += 1
                     continue
-                if nodes and when <= window_end:
-                    self._reserve(job, nodes, when, reserved)
+                if alloc and when <= window_end:
+                    self._reserve(job, alloc, when, reserved)
                 break
             self._started(batch, current, started)
 
     def _reserve(
-        self, job: Job, nodes: list[Node], when: float, reserved: dict[str, list[Reservation]]
+        self, job: Job, alloc: Alloc, when: float, reserved: dict[str, list[Reservation]]
     ) -> None:
-        """Hold the job's CPUs on ``nodes`` from ``when`` for its time limit, at whole
+        """Hold the job's CPUs on the nodes of ``alloc`` from ``when`` for its time limit, at whole
         seconds on the ``bf_resolution`` grid: the start rounded down; the end rounded up
         (``_set_slot_time``, today's Slurm) or, with ``output_compat = "22.05"``, down
         (22.05's ``_attempt_backfill``)."""
@@ -400,9 +425,8 @@ class SlurmSim:
         if math.isfinite(end):
             up = 0 if self.config.priority.output_compat == "22.05" else res - 1
             end = (math.floor(end) + up) // res * res
-        per = math.ceil(job.request_cpus / (job.num_nodes or 1))
-        for n in nodes:
-            reserved.setdefault(n.name, []).append((start, end, per))
+        for n, cpus in alloc:
+            reserved.setdefault(n.name, []).append((start, end, cpus))
 
     def _earliest(
         self,
@@ -410,36 +434,23 @@ class SlurmSim:
         parts: tuple[str, ...],
         t: float,
         reserved: dict[str, list[Reservation]],
-    ) -> tuple[float, list[Node]]:
+    ) -> tuple[float, Alloc]:
         """The earliest time the job's CPUs are free for its whole time limit on enough
-        nodes, given the planned ends and the reservations, and those nodes (the first in
+        nodes, given the planned ends and the reservations, and where (the first nodes in
         config order that are free then).
 
         A one-node job asks the pass's node space (:mod:`~fairshare_cli.core.slurm.
-        node_space`, which holds ``t`` and ``reserved``); a job of several nodes tries
-        every node at ``t`` and at every planned end and reservation end of the cluster.
+        node_space`, which holds ``t`` and ``reserved``); a job of several nodes, or spread
+        over them, tries the nodes at ``t`` and at every planned and reservation end.
         """
         want = job.num_nodes or 1
         per = math.ceil(job.request_cpus / want)
         length = job.time_limit if job.time_limit is not None else INF
-        if want == 1:
+        cpus = self._spread(job, parts)
+        if want == 1 and not cpus:
             best, found = self.space.earliest(per, parts, length)
-            return (best, [found]) if found is not None else (INF, [])
-        nodes = [n for n in self.nodes if not parts or not n.partitions.isdisjoint(parts)]
-        times = {t}
-        for node in self.nodes:
-            times.update(end for end, _ in node.planned.values() if t < end < INF)
-        for held in reserved.values():
-            times.update(to for _, to, _ in held if t < to < INF)
-        for when in sorted(times):
-            chosen = [
-                n
-                for n in nodes
-                if free_during(n, when, when + length, reserved.get(n.name, ())) >= per
-            ]
-            if len(chosen) >= want:
-                return when, chosen[:want]
-        return INF, []
+            return (best, [(found, per)]) if found is not None else (INF, [])
+        return earliest_on_many(self.nodes, parts, want, per, cpus, t, length, reserved)
 
     # -- rows -----------------------------------------------------------------------
 
@@ -461,28 +472,6 @@ class SlurmSim:
         pending = self.waiting_total
         out.append(SimRow(t, "pool", "pool", in_use, pending=pending, capacity=self.capacity))
         return out
-
-
-def _at_job_priority(records: list[Record], rows: list[Any], job: Job, when: float) -> list[Record]:
-    """The records of a job of several QOS in one partition, at the job's priority, as
-    ``sort_job_queue2`` sorts them (no ``part_ptr_list``): its highest QOS's until the first
-    decay pass after submission (``set_job_prio``), then its last record's (the pass uses
-    the QOS slurmctld last tried, its lowest); their order kept (highest QOS first)."""
-    from fairshare_cli.core.slurm.priority import controller_priority, submitted_since
-
-    p = controller_priority(rows[0] if submitted_since(job.submit_time, when) else rows[-1])
-    return [(tier, p, part, qos) for tier, _, part, qos in records]
-
-
-def _begun(order: Iterable[tuple[JobBatch, Record]], t: float) -> Iterator[tuple[JobBatch, Record]]:
-    """The records of ``order`` whose job's begin (eligible) time has come by ``t``: neither
-    the main scheduler nor backfill tries a job before it, whatever ``PriorityFlags`` say
-    (``job_independent``: ``begin_time > now`` is ``WAIT_TIME``, so ``build_job_queue``
-    leaves the job out and it blocks no partition)."""
-    for item in order:
-        begin = item[0].job.eligible_time
-        if begin is None or begin <= t:
-            yield item
 
 
 def _job_of(batch: JobBatch, i: int, record: Record) -> Job:

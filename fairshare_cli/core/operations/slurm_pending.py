@@ -21,7 +21,7 @@ pass, each group's oldest job and the jobs the passes read, not the whole queue.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from fairshare_cli.core.batches import JobBatch
@@ -211,3 +211,25 @@ class PendingJobs:
                 break
             k += 1
         return k
+
+
+def at_job_priority(records: list[Record], rows: list[Any], job: Job, when: float) -> list[Record]:
+    """The records of a job of several QOS in one partition, at the job's priority, as
+    ``sort_job_queue2`` sorts them (no ``part_ptr_list``): its highest QOS's until the first
+    decay pass after submission (``set_job_prio``), then its last record's (the pass uses
+    the QOS slurmctld last tried, its lowest); their order kept (highest QOS first)."""
+    from fairshare_cli.core.slurm.priority import controller_priority, submitted_since
+
+    p = controller_priority(rows[0] if submitted_since(job.submit_time, when) else rows[-1])
+    return [(tier, p, part, qos) for tier, _, part, qos in records]
+
+
+def begun(order: Iterable[tuple[JobBatch, Record]], t: float) -> Iterator[tuple[JobBatch, Record]]:
+    """The records of ``order`` whose job's begin (eligible) time has come by ``t``: neither
+    the main scheduler nor backfill tries a job before it, whatever ``PriorityFlags`` say
+    (``job_independent``: ``begin_time > now`` is ``WAIT_TIME``, so ``build_job_queue``
+    leaves the job out and it blocks no partition)."""
+    for item in order:
+        begin = item[0].job.eligible_time
+        if begin is None or begin <= t:
+            yield item

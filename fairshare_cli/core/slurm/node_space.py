@@ -21,14 +21,15 @@ each (CPUs, not whole nodes), so the equivalent here is an index kept as jobs st
   node's free CPUs over time, made once a pass and reservation count). The search
   stops when the next bound is not below the best start found (ties: config order).
 
-Tuned for ``benchmarks/bench_simulate.py --case backfill-week``.
+Tuned for ``benchmarks/bench_simulate.py --case backfill-week``. A job of several nodes, or
+spread over them, is placed by trying every node at every time (:func:`earliest_on_many`).
 """
 
 from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 INF = math.inf
@@ -137,6 +138,58 @@ def free_during(node: Node, lo: float, hi: float, reserved: Sequence[Reservation
         busy += sum(c for a, b, c in reserved if a <= p < b)
         worst = min(worst, node.cpus - busy)
     return worst
+
+
+#: Where a job's CPUs go: (node, CPUs) pairs.
+Alloc = list[tuple[Node, int]]
+
+
+def spread(nodes: Iterable[Node], cpus: int, free: Callable[[Node], int]) -> Alloc:
+    """``cpus`` CPUs over ``nodes``, in order, each giving what it has ``free`` (until there
+    are enough): a job that names no node count and that no one node could hold, as
+    slurmctld spreads ``sbatch -n`` over as many nodes as it needs ([] when too few)."""
+    alloc: Alloc = []
+    for node in nodes:
+        take = min(free(node), cpus)
+        if take > 0:
+            alloc.append((node, take))
+            cpus -= take
+            if not cpus:
+                return alloc
+    return []
+
+
+def earliest_on_many(
+    nodes: Sequence[Node],
+    parts: Sequence[str],
+    want: int,
+    per: int,
+    spread_cpus: int,
+    t: float,
+    length: float,
+    reserved: Mapping[str, Sequence[Reservation]],
+) -> tuple[float, Alloc]:
+    """The earliest time (``t`` or a planned or reservation end) from which a job has CPUs
+    free for ``length`` on nodes of ``parts``, and where: ``want`` nodes of ``per`` CPUs
+    each, or with ``spread_cpus``, those CPUs :func:`spread` (``inf``, []: never)."""
+    members = [n for n in nodes if not parts or not n.partitions.isdisjoint(parts)]
+    times = {t}
+    for node in nodes:
+        times.update(end for end, _ in node.planned.values() if t < end < INF)
+    for held in reserved.values():
+        times.update(to for _, to, _ in held if t < to < INF)
+    for when in sorted(times):
+
+        def free(n: Node, when: float = when) -> int:
+            return free_during(n, when, when + length, reserved.get(n.name, ()))
+
+        if spread_cpus:
+            alloc = spread(members, spread_cpus, free)
+        else:
+            alloc = [(n, per) for n in members if free(n) >= per][:want]
+        if alloc and (spread_cpus or len(alloc) == want):
+            return when, alloc
+    return INF, []
 
 
 def takes(node: Node, per: int, parts: Iterable[str]) -> bool:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fairshare_cli.core.config import (
     AccountSpec,
+    MachineSpec,
     PartitionSpec,
     PriorityWeights,
     QosSpec,
@@ -195,7 +196,16 @@ def _weights(parent: Reader, file: str, prof: Mapping[str, Any]) -> PriorityWeig
     )
 
 
-def read_partitions(top: Reader, file: str) -> dict[str, PartitionSpec]:
+def read_partitions(
+    top: Reader, file: str, machines: Sequence[MachineSpec] = ()
+) -> dict[str, PartitionSpec]:
+    """``[partitions]``; a partition a machine names is one of them, as slurmctld will
+    not start on a ``PartitionName`` line naming a node it has no ``NodeName`` line for.
+
+    Raises:
+        ConfigError: naming the key of a bad value, or the machine naming an unknown
+            partition.
+    """
     r0 = named_tables(top, "partitions")
     out: dict[str, PartitionSpec] = {}
     for name, body in r0.table.items():
@@ -211,6 +221,15 @@ def read_partitions(top: Reader, file: str) -> dict[str, PartitionSpec]:
             max_nodes=r.int_("max_nodes", None, lo=0, hi=UINT32_MAX - 1),
             min_nodes=r.int_("min_nodes", 0, lo=0, hi=UINT32_MAX - 1),
         )
+    for i, machine in enumerate(machines):
+        for name in machine.partitions:
+            if name not in out:
+                known = ", ".join(out) or "none"
+                r0.fail(
+                    f'machines[{i}] ({machine.name}).partitions: unknown partition "{name}"'
+                    f"{did_you_mean(name, out)}; add [partitions.{name}] or name one of the"
+                    f" [partitions]: {known}"
+                )
     return out
 
 

@@ -17,41 +17,19 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairshare_cli.core.config import part_enforce_type
 from fairshare_cli.core.names import check_name, shown
-from fairshare_cli.core.slurm.factors import parse_tres_weights
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import is_prompt, text_lines
 from fairshare_cli.io.importers.hostlist import HostlistError, compress_machines, expand_hostlist
+from fairshare_cli.io.importers.slurm_knobs import (
+    KNOBS,
+    convert,
+    scheduler_parameters,
+    unset_as_slurm_reads,
+)
 
 #: ``Key=Value`` as ``_keyvalue_regex`` matches it (a quoted value, or up to whitespace).
 _PAIR = re.compile(r'\s*([\w.]+)\s*=\s*(?:"([^"]*)"|(\S+))')
-
-#: slurm.conf knob (lower case) -> path in our config; the value's converter by name.
-KNOBS: dict[str, tuple[tuple[str, ...], str]] = {
-    "clustername": (("pool", "name"), "lower"),
-    "prioritytype": (("priority", "type"), "ptype"),
-    "prioritydecayhalflife": (("priority", "decay_halflife"), "str"),
-    "prioritycalcperiod": (("priority", "calc_period"), "str"),
-    "priorityusageresetperiod": (("priority", "usage_reset_period"), "upper"),
-    "prioritymaxage": (("priority", "max_age"), "str"),
-    "priorityfavorsmall": (("priority", "favor_small"), "yesno"),
-    "priorityflags": (("priority", "flags"), "flags"),
-    "fairsharedampeningfactor": (("priority", "dampening_factor"), "int"),
-    "priorityweightage": (("priority", "weights", "age"), "int"),
-    "priorityweightassoc": (("priority", "weights", "assoc"), "int"),
-    "priorityweightfairshare": (("priority", "weights", "fairshare"), "int"),
-    "priorityweightjobsize": (("priority", "weights", "jobsize"), "int"),
-    "priorityweightpartition": (("priority", "weights", "partition"), "int"),
-    "priorityweightqos": (("priority", "weights", "qos"), "int"),
-    "priorityweighttres": (("priority", "weights", "tres"), "tres"),
-    "accountingstorageenforce": (("priority", "enforce_limits"), "enforce"),
-    "enforcepartlimits": (("priority", "enforce_part_limits"), "partenforce"),
-}
-
-#: The ``SchedulerParameters`` options the backfill simulation reads (``[priority]`` keys
-#: of the same names); the others (``defer``, ``bf_continue``, ...) are not modelled.
-BACKFILL_OPTIONS = ("bf_max_job_test", "bf_window", "bf_resolution", "bf_interval")
 
 
 @dataclass
@@ -191,6 +169,7 @@ def read_slurm_conf(path: str, label: str | None = None) -> SlurmConf:
             for k, v in kv:
                 _knob(out, k, v, where)
     _attach_partitions(nodes, part_nodes)
+    unset_as_slurm_reads(out.fragment, out.knobs)
     if nodes:
         out.fragment["machines"] = compress_machines(
             [(n.name, n.cpus, n.memory, tuple(n.partitions)) for n in nodes.values()]
@@ -280,6 +259,7 @@ def _show_config(path: str, label: str, out: SlurmConf) -> SlurmConf:
         if not sep or not re.fullmatch(r"\w+", key) or is_prompt(line) or value == "(null)":
             continue
         _knob(out, key, value, f"{label}:{number}")
+    unset_as_slurm_reads(out.fragment, out.knobs)
     if not out.knobs:
         raise InputError(
             f"{label}: no Priority* knob nor ClusterName; expected the output of "
@@ -297,7 +277,7 @@ def _set(fragment: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
 
 def _knob(out: SlurmConf, key: str, value: str, where: str) -> None:
     if key.lower() == "schedulerparameters":
-        options = _scheduler_parameters(key, value, where)
+        options = scheduler_parameters(key, value, where)
         for option, number in options.items():
             _set(out.fragment, ("priority", option), number)
         (out.knobs if options else out.ignored).append(key)
@@ -307,85 +287,12 @@ def _knob(out: SlurmConf, key: str, value: str, where: str) -> None:
         out.ignored.append(key)
         return
     path, kind = spec
-    converted = _convert(kind, key, value, where)
+    converted = convert(kind, key, value, where)
     _set(out.fragment, path, converted)
     out.knobs.append(key)
     if key.lower() == "priorityflags" or (key.lower() == "prioritytype"):
         # slurm.conf has Fair Tree by default since 19.05; NO_FAIR_TREE picks classic.
         _set(out.fragment, ("priority", "fairshare"), "fair_tree")
-
-
-def _convert(kind: str, key: str, value: str, where: str) -> Any:
-    if kind == "str":
-        return value
-    if kind == "lower":  # ClusterName: the pool's name
-        return check_name(value, f"{where}: {key}").lower()
-    if kind == "upper":
-        return value.upper()
-    if kind == "int":
-        if not re.fullmatch(r"\d+", value):
-            raise InputError(f'{where}: {key}: expected a whole number, got "{value}"')
-        return int(value)
-    if kind == "yesno":
-        if value.upper() not in ("YES", "NO"):
-            raise InputError(f'{where}: {key}: expected YES or NO, got "{value}"')
-        return value.upper() == "YES"
-    if kind == "ptype":
-        name = value.lower().removeprefix("priority/")
-        if name not in ("multifactor", "basic"):
-            raise InputError(
-                f'{where}: {key}: expected priority/multifactor or priority/basic, got "{value}"'
-            )
-        return name
-    if kind == "flags":
-        return [f.strip().upper() for f in value.split(",") if f.strip()]
-    if kind in ("enforce", "partenforce"):
-        return _enforcement(kind, value, where)
-    return _tres_weights(key, value, where)
-
-
-def _enforcement(kind: str, value: str, where: str) -> bool | str:
-    """``AccountingStorageEnforce`` (whether it has ``limits``: ``safe`` implies it) or
-    ``EnforcePartLimits`` (``NO``, ``ANY`` or ``ALL``; slurmctld will not start on a word
-    ``parse_part_enforce_type`` refuses).
-
-    Raises:
-        InputError: a bad ``EnforcePartLimits``, naming ``where``.
-    """
-    if kind == "enforce":
-        words = {w.strip().lower() for w in value.split(",")}
-        return bool(words & {"limits", "safe"})
-    known = part_enforce_type(value)
-    if known is None:
-        raise InputError(
-            f'{where}: Bad EnforcePartLimits: "{value}" (expected NO, ANY, ALL or YES)'
-        )
-    return known
-
-
-def _scheduler_parameters(key: str, value: str, where: str) -> dict[str, int]:
-    """The backfill options of ``SchedulerParameters=bf_window=2880,bf_max_job_test=1000,...``
-    (comma-separated, names without regard to case as ``_load_config`` in
-    ``src/plugins/sched/backfill/backfill.c`` finds them)."""
-    out: dict[str, int] = {}
-    for item in value.split(","):
-        name, sep, number = item.strip().partition("=")
-        if name.lower() not in BACKFILL_OPTIONS:
-            continue
-        if not sep or not re.fullmatch(r"\d+", number.strip()):
-            raise InputError(f'{where}: {key}: {name}: expected a whole number, got "{number}"')
-        out[name.lower()] = int(number)
-    return out
-
-
-def _tres_weights(key: str, value: str, where: str) -> str:
-    """The ``PriorityWeightTRES`` string as written (``sprio -w`` prints it so), once
-    checked as slurmctld reads it."""
-    try:
-        parse_tres_weights(value)
-    except ValueError as exc:
-        raise InputError(f"{where}: {key}: {exc}") from None
-    return value
 
 
 def _node_line(

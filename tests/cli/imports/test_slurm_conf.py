@@ -287,3 +287,39 @@ def test_scontrol_show_partition_with_a_stray_line_is_refused(refuse_dump: Refus
         ":3: expected PartitionName= or its indented fields",
         into=True,
     )
+
+
+@pytest.mark.parametrize(
+    "ptype",
+    [
+        pytest.param("PriorityType=priority/multifactor\n", id="type"),
+        pytest.param("", id="no-type"),
+    ],
+)
+def test_what_a_slurm_conf_leaves_unset_is_what_slurmctld_reads(
+    tmp_path: Path, run: Callable[..., Any], ptype: str
+) -> None:
+    """A slurm.conf that sets PriorityWeightFairshare alone: slurmctld reads every other
+    weight as 0 (``read_config.c``: ``conf->priority_weight_age = 0`` when unset) and runs
+    Fair Tree (no ``PriorityFlags``), and ``sprio -w`` prints a column only for a weight
+    above 0 (``sprio.c`` builds its format with ``if (weight_age) ...``): SITE, always 1,
+    and FAIRSHARE. ``fs import slurm-conf slurm.conf > mini.toml`` wrote the fairshare
+    weight alone, and the config, naming no ``[pool] defaults``, read the legacy profile's
+    Slurm 2.0 defaults: ``fs sprio -w --config mini.toml`` printed AGE, JOBSIZE, PARTITION
+    and QOS weights of 1 (and without PriorityType, ``fs sshare`` Slurm 2.0's linear)."""
+    conf = tmp_path / "slurm.conf"
+    conf.write_text(
+        f"ClusterName=mini\n{ptype}PriorityWeightFairshare=10000\n"
+        "NodeName=n[1-4] CPUs=8\nPartitionName=batch Nodes=ALL Default=YES\n"
+    )
+    res = run("import", "slurm-conf", str(conf))
+    assert res.exit_code == 0, res.stderr
+    assert '\nfairshare = "fair_tree"\n' in res.stdout
+    config = tmp_path / "mini.toml"
+    config.write_text(res.stdout)
+    res = run("sprio", "-w", "--config", str(config), "--state", str(tmp_path / "s.json"))
+    assert (res.exit_code, res.stderr) == (0, "")
+    assert res.stdout == (
+        "          JOBID PARTITION   PRIORITY       SITE  FAIRSHARE\n"
+        "        Weights                               1      10000\n"
+    )

@@ -95,7 +95,51 @@ def test_earliest_equals_the_plain_search(
         time_limit=None if length == INF else length,
     )
     when, chosen = sim._earliest(job, ("batch",), T, reserved)
-    assert (when, [n.name for n in chosen]) == _reference(nodes, cpus, want, length, T, reserved)
+    assert (when, [n.name for n, _ in chosen]) == _reference(nodes, cpus, want, length, T, reserved)
+    assert all(c == cpus for _, c in chosen)
+
+
+def _spread_reference(
+    nodes: list[Node], cpus: int, length: float, t: float, reserved: dict[str, Any]
+) -> tuple[float, list[tuple[str, int]]]:
+    """The plain search for a job spread over nodes: the first time (as ``_reference``) the
+    nodes' CPUs free for ``length`` add up to ``cpus``; taken from the nodes in order."""
+    times = {t}
+    for node in nodes:
+        times.update(end for end, _ in node.planned.values() if t < end < INF)
+    for held in reserved.values():
+        times.update(to for _, to, _ in held if t < to < INF)
+    for when in sorted(times):
+        free = [
+            (n.name, _free_during(n, when, when + length, reserved.get(n.name, []))) for n in nodes
+        ]
+        if sum(max(f, 0) for _, f in free) >= cpus:
+            out, left = [], cpus
+            for name, f in free:
+                if f > 0 and left:
+                    out.append((name, min(f, left)))
+                    left -= min(f, left)
+            return when, out
+    return INF, []
+
+
+@settings(max_examples=300, deadline=None)
+@given(clusters(), st.integers(9, 30), st.sampled_from([60.0, 200.0, 600.0, INF]))
+def test_a_job_no_node_holds_spreads_at_the_plain_search_time(
+    cluster: tuple[list[Node], dict[str, Any]], cpus: int, length: float
+) -> None:
+    """A job of more CPUs than any node (at most 8 here) that names no node count."""
+    nodes, reserved = cluster
+    sim = SlurmSim.__new__(SlurmSim)
+    sim.nodes = nodes
+    sim.largest = {}
+    sim.space = NodeSpace(nodes)
+    sim.space.begin_pass(T, reserved)
+    job = Job(id="9", owner="u", request_cpus=cpus, time_limit=None if length == INF else length)
+    when, chosen = sim._earliest(job, ("batch",), T, reserved)
+    assert (when, [(n.name, c) for n, c in chosen]) == _spread_reference(
+        nodes, cpus, length, T, reserved
+    )
 
 
 @pytest.mark.parametrize(
@@ -118,8 +162,8 @@ def test_reservation_rounds_to_bf_resolution(
         sim.config = Config(priority=prio)
         reserved: dict[str, list[tuple[float, float, int]]] = {}
         job = Job(id="1", owner="u", request_cpus=2, time_limit=600)
-        sim._reserve(job, [node], 1030.5, reserved)
+        sim._reserve(job, [(node, 2)], 1030.5, reserved)
         assert reserved == {"n0": [(*held, 2)]}
         open_ended: dict[str, list[tuple[float, float, int]]] = {}
-        sim._reserve(Job(id="2", owner="u", request_cpus=2), [node], 1030.5, open_ended)
+        sim._reserve(Job(id="2", owner="u", request_cpus=2), [(node, 2)], 1030.5, open_ended)
         assert open_ended == {"n0": [(held[0], INF, 2)]}

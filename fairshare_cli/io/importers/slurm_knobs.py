@@ -1,0 +1,140 @@
+"""Slurm knobs -> our config keys (docs/config.md names each key's knob).
+
+:data:`KNOBS` maps the slurm.conf knobs the pool config models to config keys; each value is
+read as slurmctld reads it (:func:`convert`), and :func:`unset_as_slurm_reads` writes out
+what slurmctld reads for the knobs a slurm.conf leaves unset where fs's default is the
+profile's.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fairshare_cli.core.config import PROFILE_DEFAULTS, part_enforce_type
+from fairshare_cli.core.names import check_name
+from fairshare_cli.core.slurm.factors import parse_tres_weights
+from fairshare_cli.errors import InputError
+
+#: slurm.conf knob (lower case) -> path in our config; the value's converter by name.
+KNOBS: dict[str, tuple[tuple[str, ...], str]] = {
+    "clustername": (("pool", "name"), "lower"),
+    "prioritytype": (("priority", "type"), "ptype"),
+    "prioritydecayhalflife": (("priority", "decay_halflife"), "str"),
+    "prioritycalcperiod": (("priority", "calc_period"), "str"),
+    "priorityusageresetperiod": (("priority", "usage_reset_period"), "upper"),
+    "prioritymaxage": (("priority", "max_age"), "str"),
+    "priorityfavorsmall": (("priority", "favor_small"), "yesno"),
+    "priorityflags": (("priority", "flags"), "flags"),
+    "fairsharedampeningfactor": (("priority", "dampening_factor"), "int"),
+    "priorityweightage": (("priority", "weights", "age"), "int"),
+    "priorityweightassoc": (("priority", "weights", "assoc"), "int"),
+    "priorityweightfairshare": (("priority", "weights", "fairshare"), "int"),
+    "priorityweightjobsize": (("priority", "weights", "jobsize"), "int"),
+    "priorityweightpartition": (("priority", "weights", "partition"), "int"),
+    "priorityweightqos": (("priority", "weights", "qos"), "int"),
+    "priorityweighttres": (("priority", "weights", "tres"), "tres"),
+    "accountingstorageenforce": (("priority", "enforce_limits"), "enforce"),
+    "enforcepartlimits": (("priority", "enforce_part_limits"), "partenforce"),
+}
+
+#: The ``SchedulerParameters`` options the backfill simulation reads (``[priority]`` keys
+#: of the same names); the others (``defer``, ``bf_continue``, ...) are not modelled.
+BACKFILL_OPTIONS = ("bf_max_job_test", "bf_window", "bf_resolution", "bf_interval")
+
+
+def convert(kind: str, key: str, value: str, where: str) -> Any:
+    """The ``value`` of knob ``key`` read as slurmctld reads it (``kind``: its converter's
+    name in :data:`KNOBS`).
+
+    Raises:
+        InputError: a value slurmctld would not start with, naming ``where``.
+    """
+    if kind == "str":
+        return value
+    if kind == "lower":  # ClusterName: the pool's name
+        return check_name(value, f"{where}: {key}").lower()
+    if kind == "upper":
+        return value.upper()
+    if kind == "int":
+        if not re.fullmatch(r"\d+", value):
+            raise InputError(f'{where}: {key}: expected a whole number, got "{value}"')
+        return int(value)
+    if kind == "yesno":
+        if value.upper() not in ("YES", "NO"):
+            raise InputError(f'{where}: {key}: expected YES or NO, got "{value}"')
+        return value.upper() == "YES"
+    if kind == "ptype":
+        name = value.lower().removeprefix("priority/")
+        if name not in ("multifactor", "basic"):
+            raise InputError(
+                f'{where}: {key}: expected priority/multifactor or priority/basic, got "{value}"'
+            )
+        return name
+    if kind == "flags":
+        return [f.strip().upper() for f in value.split(",") if f.strip()]
+    if kind in ("enforce", "partenforce"):
+        return _enforcement(kind, value, where)
+    return _tres_weights(key, value, where)
+
+
+def _enforcement(kind: str, value: str, where: str) -> bool | str:
+    """``AccountingStorageEnforce`` (whether it has ``limits``: ``safe`` implies it) or
+    ``EnforcePartLimits`` (``NO``, ``ANY`` or ``ALL``; slurmctld will not start on a word
+    ``parse_part_enforce_type`` refuses).
+
+    Raises:
+        InputError: a bad ``EnforcePartLimits``, naming ``where``.
+    """
+    if kind == "enforce":
+        words = {w.strip().lower() for w in value.split(",")}
+        return bool(words & {"limits", "safe"})
+    known = part_enforce_type(value)
+    if known is None:
+        raise InputError(
+            f'{where}: Bad EnforcePartLimits: "{value}" (expected NO, ANY, ALL or YES)'
+        )
+    return known
+
+
+def scheduler_parameters(key: str, value: str, where: str) -> dict[str, int]:
+    """The backfill options of ``SchedulerParameters=bf_window=2880,bf_max_job_test=1000,...``
+    (comma-separated, names without regard to case as ``_load_config`` in
+    ``src/plugins/sched/backfill/backfill.c`` finds them)."""
+    out: dict[str, int] = {}
+    for item in value.split(","):
+        name, sep, number = item.strip().partition("=")
+        if name.lower() not in BACKFILL_OPTIONS:
+            continue
+        if not sep or not re.fullmatch(r"\d+", number.strip()):
+            raise InputError(f'{where}: {key}: {name}: expected a whole number, got "{number}"')
+        out[name.lower()] = int(number)
+    return out
+
+
+def _tres_weights(key: str, value: str, where: str) -> str:
+    """The ``PriorityWeightTRES`` string as written (``sprio -w`` prints it so), once
+    checked as slurmctld reads it."""
+    try:
+        parse_tres_weights(value)
+    except ValueError as exc:
+        raise InputError(f"{where}: {key}: {exc}") from None
+    return value
+
+
+def unset_as_slurm_reads(fragment: dict[str, Any], knobs: list[str]) -> None:
+    """Write into ``fragment`` what slurmctld reads for each ``[priority]`` key whose fs default
+    is the profile's and that the file leaves unset: Fair Tree (since Slurm 19.05) and the
+    weights ``read_config.c`` sets to 0 (``PROFILE_DEFAULTS["current"]``), where the
+    ``legacy`` profile reads Slurm 2.0's ``linear`` and weights of 1. Only a file that sets a
+    ``Priority*`` knob (``knobs``, as written) says how the cluster prioritises.
+    """
+    if not any(knob.lower().startswith("priority") for knob in knobs):
+        return
+    for key, value in PROFILE_DEFAULTS["current"].items():
+        section, *path = key.split(".")
+        if section == "priority":
+            table = fragment.setdefault(section, {})
+            for part in path[:-1]:
+                table = table.setdefault(part, {})
+            table.setdefault(path[-1], value)
