@@ -34,11 +34,10 @@ events); a job with ``num_nodes`` > 1 takes ``ceil(cpus / nodes)`` CPUs on each 
 nodes; memory, GRES, licences, QOS and association limits and preemption are not modelled;
 in backfill, the jobs of a batch after the first that cannot start now are not tested (nor
 counted against ``bf_max_job_test``); a job with no time limit is planned as running for
-ever (Slurm uses the partition's ``MaxTime``: not modelled); ties of
-priority go by job id, not first by submit time (``sort_job_queue2``: the same order where
-ids follow submission); a job of several QOS but one partition sorts at its highest QOS's
-priority until the first decay pass after its submission, though in Slurm the first walk
-of its records already leaves it at its last record's.
+ever (Slurm uses the partition's ``MaxTime``: not modelled); ties of priority go by job id,
+not first by submit time (``sort_job_queue2``: the same where ids follow submission); a job
+of several QOS but one partition sorts at its highest QOS's priority until the first decay
+pass after its submission, where Slurm's first walk of its records leaves it at its last.
 """
 
 from __future__ import annotations
@@ -475,10 +474,9 @@ def _at_job_priority(records: list[Record], rows: list[Any], job: Job, when: flo
 
 
 def _begun(order: Iterable[tuple[JobBatch, Record]], t: float) -> Iterator[tuple[JobBatch, Record]]:
-    """The records of ``order`` whose job's begin (eligible) time has come by ``t``: neither
-    the main scheduler nor backfill tries a job before it, whatever ``PriorityFlags`` say
-    (``job_independent``: ``begin_time > now`` is ``WAIT_TIME``, so ``build_job_queue``
-    leaves the job out and it blocks no partition)."""
+    """The records of ``order`` whose job's begin (eligible) time has come by ``t``: no
+    scheduler tries a job before it, whatever ``PriorityFlags`` say (``job_independent``:
+    ``begin_time > now`` is ``WAIT_TIME``: ``build_job_queue`` leaves it out)."""
     for item in order:
         begin = item[0].job.eligible_time
         if begin is None or begin <= t:
@@ -486,8 +484,10 @@ def _begun(order: Iterable[tuple[JobBatch, Record]], t: float) -> Iterator[tuple
 
 
 def _job_of(batch: JobBatch, i: int, record: Record) -> Job:
-    """The ``i``-th job of ``batch`` as its ``record`` runs it (under the record's QOS)."""
+    """The ``i``-th job of ``batch`` as its ``record`` runs it (its partition and QOS)."""
     job = batch.job if batch.count == 1 else replace(batch.job, id=batch.job_id(i))
+    if "," in (job.partition or ""):  # (it bills by that partition's TRESBillingWeights)
+        job = replace(job, partition=record[2])
     return _under(job, record[3])
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from fairshare_cli.core.config import part_enforce_type
 from fairshare_cli.core.names import check_name, shown
+from fairshare_cli.core.slurm.billing import billing_weights
 from fairshare_cli.core.slurm.factors import parse_tres_weights
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import is_prompt, text_lines
@@ -379,10 +380,10 @@ def _scheduler_parameters(key: str, value: str, where: str) -> dict[str, int]:
 
 
 def _tres_weights(key: str, value: str, where: str) -> str:
-    """The ``PriorityWeightTRES`` string as written (``sprio -w`` prints it so), once
-    checked as slurmctld reads it."""
+    """``PriorityWeightTRES`` (``sprio -w`` prints it as written) or a partition's
+    ``TRESBillingWeights``, as written, once checked as slurmctld reads it."""
     try:
-        parse_tres_weights(value)
+        (billing_weights if key == "TRESBillingWeights" else parse_tres_weights)(value)
     except ValueError as exc:
         raise InputError(f"{where}: {key}: {exc}") from None
     return value
@@ -465,6 +466,8 @@ def _partition_line(
         value = merged["maxtime"]
         spec["max_time"] = "INFINITE" if value.upper() == "UNLIMITED" else value
     _node_limits(merged, where, spec)
+    if billing := merged.get("tresbillingweights"):  # (what its jobs are charged for)
+        spec["billing_weights"] = _tres_weights("TRESBillingWeights", billing, where)
     partitions[name] = spec
     nodes = merged.get("nodes", "")
     try:
