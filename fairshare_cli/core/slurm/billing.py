@@ -137,10 +137,24 @@ class Billing:
         ``attributes``, as ``gres/gpu``) under the partition's weights; None: it bills its
         CPUs."""
         weights = self.weights_of(partition)
-        if weights is None:
-            return None
-        counts = {name: job_tres_value(job, name) for name in weights if name != "billing"}
-        return billable_tres(counts, weights, self.flags)
+        return None if weights is None else job_billable(job, weights, self.flags)
+
+
+def job_billable(job: Any, weights: Mapping[str, float], flags: frozenset[str]) -> float:
+    """:func:`billable_tres` of a job's CPUs, memory, nodes and attributes' TRES."""
+    counts = {name: job_tres_value(job, name) for name in weights if name != "billing"}
+    return billable_tres(counts, weights, flags)
+
+
+def requested_billing(
+    job: Any, weights: Mapping[str, float] | None, flags: frozenset[str]
+) -> float:
+    """A pending job's ``tres_req_cnt[TRES_ARRAY_BILLING]`` (sprio's TRES factor of
+    ``billing``): :func:`job_billable` under its partition's weights, truncated to a whole
+    number as slurmctld stores it (a ``uint64_t``); its CPUs where the partition has none."""
+    if weights is None:
+        return float(job.request_cpus)
+    return float(math.trunc(job_billable(job, weights, flags)))
 
 
 class Allocations(NamedTuple):

@@ -17,7 +17,7 @@ from fairshare_cli.core.config import Config
 from fairshare_cli.core.slurm import usage as su
 from fairshare_cli.core.slurm.assoc_priority import assoc_factors
 from fairshare_cli.core.slurm.assoc_tree import AssocTree
-from fairshare_cli.core.slurm.billing import Billing
+from fairshare_cli.core.slurm.billing import Billing, billing_weights
 from fairshare_cli.core.slurm.factors import job_user, parse_flags
 from fairshare_cli.core.slurm.passes import (
     COMPACT_AT,
@@ -60,6 +60,7 @@ def priority_context(config: Config, tree: AssocTree) -> PriorityContext:
             max_time=spec.max_time,
             tres=size.partition_tres.get(name, {}),
             priority_tier=spec.priority_tier,
+            billing_weights=billing_weights(spec.billing_weights) if spec.billing_weights else None,
         )
         for name, spec in config.partitions.items()
     }
