@@ -139,6 +139,15 @@ class Billing:
         weights = self.weights_of(partition)
         return None if weights is None else job_billable(job, weights, self.flags)
 
+    def of_dumped(self, job: Any, stored: float) -> float:
+        """What a job of a dump (``squeue``, ``scontrol show jobs``) is charged: ``stored``,
+        its ``billing=`` (slurmctld's, truncated to a whole number), unless its partition's
+        weights give a value whose whole part it is: then that value, which slurmctld
+        charges (a GRES the job object does not carry, or weights not the cluster's, leave
+        ``stored``)."""
+        exact = self.of_job(job, job.partition) if self.weights else None
+        return exact if exact is not None and math.trunc(exact) == stored else stored
+
 
 def job_billable(job: Any, weights: Mapping[str, float], flags: frozenset[str]) -> float:
     """:func:`billable_tres` of a job's CPUs, memory, nodes and attributes' TRES."""
