@@ -19,11 +19,21 @@ from fairshare_cli.core.config import PartitionSpec
 from fairshare_cli.core.slurm.factors import job_tres_value, parse_flags, parse_tres_weights
 from fairshare_cli.core.usage import UsageRecord
 
-#: The TRES every controller has, by id (their order in its TRES array), and the kinds of
-#: the others (``type/name``: ``gres/gpu``, ``license/x``, ...) that ``AccountingStorageTRES``
-#: may add.
+#: The TRES Slurm always has, by id (``TRES_CPU`` = 1 ... ``TRES_PAGES`` = 8): their order
+#: in the controller's TRES array; any other TRES (gres, licenses, ...) comes after them.
 STANDARD_TRES = ("cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages")
+#: The kinds (``type/name``: ``gres/gpu``, ``license/x``, ...) ``AccountingStorageTRES``
+#: may add.
 _TRES_KINDS = ("gres", "license", "bb", "fs", "ic")
+
+
+def tres_order(name: str) -> int:
+    """A TRES's place in the controller's TRES order (the others after the standard ones,
+    in the order given: a stable sort keeps it)."""
+    try:
+        return STANDARD_TRES.index(name.lower())
+    except ValueError:
+        return len(STANDARD_TRES)
 
 
 @functools.lru_cache(maxsize=64)
@@ -43,13 +53,6 @@ def billing_weights(text: str) -> Mapping[str, float]:
     return weights
 
 
-def _order(name: str) -> int:
-    try:
-        return STANDARD_TRES.index(name)
-    except ValueError:
-        return len(STANDARD_TRES)
-
-
 def billable_tres(
     counts: Mapping[str, float], weights: Mapping[str, float], flags: frozenset[str]
 ) -> float:
@@ -64,7 +67,7 @@ def billable_tres(
     by_max = "MAX_TRES" in flags or "MAX_TRES_GRES" in flags
     gres_apart = "MAX_TRES_GRES" in flags
     to_bill_node = to_bill_global = billable_gres = 0.0
-    for name in sorted(counts, key=_order):  # (stable: others in the order given)
+    for name in sorted(counts, key=tres_order):  # (stable: others in the order given)
         if name == "billing":
             continue
         value = counts[name] * weights.get(name, 0.0)

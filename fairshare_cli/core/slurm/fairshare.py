@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from fairshare_cli.core.slurm.assoc_tree import FS_USE_PARENT, NO_VAL, Assoc, AssocTree, fs_assoc
+from fairshare_cli.core.slurm.billing import STANDARD_TRES
 
 ALGORITHMS = ("linear", "classic", "fair_tree", "depth_oblivious")
 #: The algorithms whose accounts' usage comes from the start of the decay pass
@@ -245,7 +246,7 @@ def job_fairshare_factor(a: Assoc, algorithm: str) -> float:
 
 
 #: The TRES a default Slurm cluster tracks, in its order (sshare's TRES lists).
-DEFAULT_TRES = ("cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages")
+DEFAULT_TRES = STANDARD_TRES
 
 
 #: The keys of one of sshare's rows, in order.

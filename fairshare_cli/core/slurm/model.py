@@ -111,7 +111,8 @@ FOLD_EVERY = 8192
 class SlurmHistorySink:
     """``fs import history`` for Slurm: charge records to user associations.
 
-    A record's CPU-seconds (``slots × cpus``, times its QOS usage factor) accrue to the
+    A record's CPU-seconds (``slots × cpus``, or ``slots ×`` its billing where its
+    partition sets ``TRESBillingWeights``, times its QOS usage factor) accrue to the
     user's association in the record's account (its first association when the record
     names none), decayed pass by pass as Slurm's decay thread does. Records of users with
     no association and no account are not Slurm work and are left out; a record for an

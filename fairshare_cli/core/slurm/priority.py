@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from fairshare_cli.core.slurm.assoc_tree import AssocTree
-from fairshare_cli.core.slurm.billing import requested_billing
+from fairshare_cli.core.slurm.billing import requested_billing, tres_order
 from fairshare_cli.core.slurm.factors import (
     INFINITE_MAX_AGE,
     INFINITE_MINUTES,
@@ -88,20 +88,6 @@ class PriorityContext(msgspec.Struct, frozen=True):
     assoc_factors: Mapping[tuple[str, str], float] = msgspec.field(default_factory=dict)
     #: Whether a job may name several QOS (Slurm 24.11 on; not 22.05).
     multi_qos: bool = True
-
-
-#: The TRES Slurm always has, by id (``TRES_CPU`` = 1 ... ``TRES_PAGES`` = 8): their order
-#: in the controller's TRES array; any other TRES (gres, licenses, ...) comes after them.
-STANDARD_TRES = ("cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages")
-
-
-def tres_order(name: str) -> int:
-    """A TRES's place in the controller's TRES order (the others after the standard ones,
-    in the order given: a stable sort keeps it)."""
-    try:
-        return STANDARD_TRES.index(name.lower())
-    except ValueError:
-        return len(STANDARD_TRES)
 
 
 class PriorityRow:
