@@ -303,7 +303,9 @@ def share_columns(
     depth = [a.depth for a in order]
     user = [a.user for a in order]
     account_factor = account_fairshare and algorithm != "fair_tree"
-    run_mins = ",".join(f"{t}=0" for t in DEFAULT_TRES)
+    # No TRES usage, raw or running: slurmctld adds to neither without
+    # AccountingStorageEnforce=limits (_handle_assoc_tres_run_secs), so sshare lists zeros.
+    zeros = ",".join(f"{t}=0" for t in DEFAULT_TRES)
     columns: dict[str, list[Any]] = {
         "account": account,
         "account_display": [
@@ -324,8 +326,8 @@ def share_columns(
             for a in order
         ],
         "grp_tres_mins": [None] * n,
-        "grp_tres_raw": [None] * n,
-        "tres_run_mins": [run_mins] * n,
+        "grp_tres_raw": [zeros] * n,
+        "tres_run_mins": [zeros] * n,
         "depth": depth,
         "is_user": [u is not None for u in user],
     }
