@@ -388,7 +388,7 @@ def sacct(
     ) -> HistorySink:
         """The Slurm sink, each job billed by its ``AllocTRES`` under its partition's
         ``TRESBillingWeights``."""
-        billing = Billing(config.partitions, config.priority.flags)
+        billing = Billing.of_config(config)
         found[:] = [billed_allocations(records, allocated, billing)]
         return make_slurm_history_sink(config, section, now, rebuild, presorted, found[0].billed)
 

@@ -251,7 +251,7 @@ def _charge_running(
     from fairshare_cli.core.slurm.snapshot import RunningJob, at_pass, running_charges
 
     state = at_pass(slurm_section(env), when, env.config)
-    billing = Billing(env.config.partitions, env.config.priority.flags)
+    billing = Billing.of_config(env.config)
     charged: list[RunningJob] = []
     ignored: list[str] = []
     for item in running:
@@ -275,7 +275,7 @@ def _refine(
     from fairshare_cli.core.slurm.snapshot import JobCharge, refine_usage
 
     charges = [JobCharge(f.account, f.user, f.billing, f.qos, f.start, f.end) for f in finished]
-    billing = Billing(env.config.partitions, env.config.priority.flags)
+    billing = Billing.of_config(env.config)
     for item in running:
         job = item.job
         if job.account and job.start_time is not None:

@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from fairshare_cli.core.config import PartitionSpec
+from fairshare_cli.core.config import Config, PartitionSpec
 from fairshare_cli.core.slurm.factors import job_tres_value, parse_flags, parse_tres_weights
 from fairshare_cli.core.usage import UsageRecord
 
@@ -51,6 +51,15 @@ def billing_weights(text: str) -> Mapping[str, float]:
         if name not in STANDARD_TRES and not (slash and kind in _TRES_KINDS):
             raise ValueError(f"TRES weight '{name}' is not a configured TRES type")
     return weights
+
+
+def billing_flags(flags: Iterable[str], output_compat: str) -> frozenset[str]:
+    """``PriorityFlags`` as the Slurm modelled reads them (:func:`~.factors.parse_flags`),
+    where 22.05, which had no ``MAX_TRES_GRES`` (25.05 on), finds ``MAX_TRES`` in it."""
+    parsed = parse_flags(flags)
+    if output_compat == "22.05" and "MAX_TRES_GRES" in parsed:
+        return (parsed - {"MAX_TRES_GRES"}) | {"MAX_TRES"}
+    return parsed
 
 
 def billable_tres(
@@ -97,6 +106,7 @@ class Billing:
         partitions: Mapping[str, PartitionSpec],
         flags: Iterable[str],
         billed: Mapping[Any, float] | None = None,
+        output_compat: str = "current",
     ) -> None:
         self.weights = {
             name: billing_weights(spec.billing_weights)
@@ -105,11 +115,17 @@ class Billing:
         }
         #: the partition of a job that names none (``Default=YES``)
         self.default = next((name for name, spec in partitions.items() if spec.default), None)
-        self.flags = parse_flags(flags)
+        self.flags = billing_flags(flags, output_compat)
         self.billed = billed or {}
         #: False: every job bills its CPUs (nothing to look up)
         self.active = bool(self.weights or self.billed)
         self._by_cpus: dict[tuple[str | None, int], float | None] = {}
+
+    @classmethod
+    def of_config(cls, config: Config, billed: Mapping[Any, float] | None = None) -> Billing:
+        """The config's partitions, ``PriorityFlags`` and Slurm version."""
+        prio = config.priority
+        return cls(config.partitions, prio.flags, billed, prio.output_compat)
 
     def weights_of(self, partition: str | None) -> Mapping[str, float] | None:
         """The weights of ``partition`` (the first named; None: the default partition),

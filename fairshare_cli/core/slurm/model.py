@@ -17,7 +17,7 @@ from fairshare_cli.core.config import Config
 from fairshare_cli.core.slurm import usage as su
 from fairshare_cli.core.slurm.assoc_priority import assoc_factors
 from fairshare_cli.core.slurm.assoc_tree import AssocTree
-from fairshare_cli.core.slurm.billing import Billing, billing_weights
+from fairshare_cli.core.slurm.billing import Billing, billing_flags, billing_weights
 from fairshare_cli.core.slurm.factors import job_user, parse_flags
 from fairshare_cli.core.slurm.passes import (
     COMPACT_AT,
@@ -86,7 +86,7 @@ def priority_context(config: Config, tree: AssocTree) -> PriorityContext:
         ),
         max_age=p.max_age,
         favor_small=p.favor_small,
-        flags=parse_flags(p.flags),
+        flags=billing_flags(p.flags, p.output_compat),
         algorithm=algorithm(config),
         tree=tree,
         partitions=partitions,
@@ -131,7 +131,7 @@ class SlurmHistorySink:
     ) -> None:
         self.config = config
         #: what a record bills per slot where not its CPUs (``TRESBillingWeights``)
-        self.billing = Billing(config.partitions, config.priority.flags, billed)
+        self.billing = Billing.of_config(config, billed)
         #: records come in start order: passes before the latest start are folded as
         #: records go (flat memory); a record that would charge one raises UnsortedHistory
         self.presorted = presorted

@@ -156,7 +156,7 @@ def charge_running_jobs(
     if not running or not config.accounts:
         return state
     charges = []
-    billing = Billing(config.partitions, config.priority.flags)
+    billing = Billing.of_config(config)
     for job in running:
         user = job_user(job.owner)
         account = job.account

@@ -100,7 +100,7 @@ def cluster_size(config: Config) -> ClusterSize:
             t["cpu"] = t.get("cpu", 0.0) + m.count * node_cpus
             t["billing"] = t.get("billing", 0.0) + m.count * node_cpus
             t["mem"] = t.get("mem", 0.0) + m.count * node_mem
-    billing = Billing(config.partitions, config.priority.flags)
+    billing = Billing.of_config(config)
     for pname, weights in billing.weights.items():  # (``_calc_part_tres``: a uint64_t)
         if pname in per_part:
             per_part[pname]["billing"] = float(

@@ -128,3 +128,14 @@ def test_allocations_records_alike_share_their_mean() -> None:
     assert found.billed == {record: 4.0}
     assert found.unweighted == ["3 (billing=6 for 2 CPUs)"]
     assert found.differ == []
+
+
+def test_slurm_22_05_reads_max_tres_gres_as_max_tres() -> None:
+    """22.05's ``read_config.c`` finds ``MAX_TRES`` in ``MAX_TRES_GRES`` (which came with
+    25.05): the GPUs are one of the node TRES there, max(4, 4, 0.5, 4) + 3 = 7, where
+    today's Slurm adds them to the largest of the others: 4 + 4 + 3 = 11."""
+    partitions = {"gpu": PartitionSpec(name="gpu", billing_weights=WEIGHTS)}
+    old = Billing(partitions, ["MAX_TRES_GRES"], output_compat="22.05")
+    now = Billing(partitions, ["MAX_TRES_GRES"])
+    assert billable_tres(COUNTS, old.weights["gpu"], old.flags) == 7.0
+    assert billable_tres(COUNTS, now.weights["gpu"], now.flags) == 11.0
