@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -17,6 +17,11 @@ from fairshare_cli.errors import UnreadableInput
 from fairshare_cli.io.history import FORMATS
 from fairshare_cli.io.inputs import spooled
 from fairshare_cli.render.progress import counted_batches
+
+if TYPE_CHECKING:
+    from fairshare_cli.core.config import Config
+    from fairshare_cli.core.slurm.billing import Allocations
+    from fairshare_cli.core.usage import HistorySink
 
 #: Inputs larger than this (bytes) show a progress bar when stderr is a terminal.
 LARGE_INPUT = 50_000_000
@@ -362,32 +367,61 @@ def sacct(
 
     \b
     Example:
-      sacct -a -X -P -o JobID,User,Account,Partition,QOS,AllocCPUS,Start,End > jobs.txt
+      sacct -a -X -P -o JobID,User,Account,Partition,QOS,AllocCPUS,AllocTRES,Start,End > jobs.txt
       fs import sacct jobs.txt --now 2026-11-21T23:30:00Z
     Jobs still running at --now (End after it, or Unknown) keep accruing; steps and jobs
-    that never started are skipped. Times without a zone are read as UTC.
+    that never started are skipped. Times without a zone are read as UTC. A job bills
+    its AllocTRES under its partition's billing_weights (TRESBillingWeights), else its CPUs.
     """
+    from fairshare_cli.core.slurm.billing import Billing, billed_allocations
+    from fairshare_cli.core.slurm.model import make_slurm_history_sink
     from fairshare_cli.io.inputs import open_input
     from fairshare_cli.io.sacct import read_sacct
 
     when = opts.when()  # a bad --now is reported before the file is opened
     with open_input(file) as fh:
-        records, skipped, billed = read_sacct(fh, file, when)
-    _import(lambda: records, file, rebuild, dry_run, opts)
-    if billed:
-        from fairshare_cli.cli.imports._slurm_state import plural
-        from fairshare_cli.io.importers.common import summary_names
+        records, skipped, allocated = read_sacct(fh, file, when)
+    found: list[Allocations] = []
 
-        click.echo(
-            f"fs: note: charged {plural(len(billed), 'job')} "
-            f"{'its' if len(billed) == 1 else 'their'} CPUs "
-            f"where AllocTRES bills otherwise: {summary_names(billed)}; Slurm charges the "
-            "billing (a partition's TRESBillingWeights), which fs does not model",
-            err=True,
-        )
+    def slurm_sink(
+        config: Config, section: Any, now: float, rebuild: bool, presorted: bool = True
+    ) -> HistorySink:
+        """The Slurm sink, each job billed by its ``AllocTRES`` under its partition's
+        ``TRESBillingWeights``."""
+        billing = Billing.of_config(config)
+        found[:] = [billed_allocations(records, allocated, billing)]
+        return make_slurm_history_sink(config, section, now, rebuild, presorted, found[0].billed)
+
+    _import(lambda: records, file, rebuild, dry_run, opts, {**HISTORY_SINKS, "slurm": slurm_sink})
+    if found:
+        _note_billing(found[0])
     if skipped:
         click.echo(
             f"fs: note: skipped {skipped} line{'s' if skipped != 1 else ''} of no usage: job "
             "steps, jobs that never started (or start after --now), jobs with no CPUs",
+            err=True,
+        )
+
+
+def _note_billing(found: Allocations) -> None:
+    """Name on stderr the jobs ``fs import sacct`` billed other than slurmctld did."""
+    from fairshare_cli.cli.imports._slurm_state import plural
+    from fairshare_cli.io.importers.common import summary_names
+
+    if found.unweighted:
+        jobs = found.unweighted
+        click.echo(
+            f"fs: note: charged {plural(len(jobs), 'job')} "
+            f"{'its' if len(jobs) == 1 else 'their'} CPUs "
+            f"where AllocTRES bills otherwise: {summary_names(jobs)}; Slurm charges the "
+            "billing (a partition's TRESBillingWeights), which the config does not set "
+            "(partitions.<name>.billing_weights)",
+            err=True,
+        )
+    if found.differ:
+        click.echo(
+            f"fs: note: {plural(len(found.differ), 'job')} billed otherwise than "
+            f"AllocTRES says: {summary_names(found.differ)}; charged the config's "
+            "billing_weights (check them against the cluster's TRESBillingWeights)",
             err=True,
         )

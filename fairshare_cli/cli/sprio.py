@@ -180,7 +180,7 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
       fs sprio -o '%.15i %.8u %.10Y %.10F' -S -Y
     Factors are those of the last decay pass (every priority.calc_period) before --now.
     """
-    if long_ and fmt_spec:
+    if long_ and fmt_spec is not None:  # (-o '' too: sprio's format is then set)
         raise click.UsageError(
             "Options -o(--format) and -l(--long) are mutually exclusive. "
             "Please remove one and retry."
@@ -325,7 +325,7 @@ def preamble(opts: SprioOptions, warnings: list[str], stream: TextIO) -> None:
     if opts.verbose:
         click.echo(
             render.verbose_block(
-                opts.fmt_spec,
+                given_format(opts),
                 given(opts.jobs),
                 given(opts.partitions),
                 given(opts.users),
@@ -339,6 +339,15 @@ def preamble(opts: SprioOptions, warnings: list[str], stream: TextIO) -> None:
         click.echo(f"fs: error: {message}", err=True)
 
 
+def given_format(opts: SprioOptions) -> str | None:
+    """The format given: ``-o``'s, else ``$SPRIO_FORMAT`` (set, even empty), which sprio's
+    ``opts.c`` reads after its test of ``-o`` against ``-l``: it wins over ``-l``'s layout
+    (and ``-n``'s, ``-w``'s); None: sprio's own layout."""
+    if opts.fmt_spec is not None:
+        return opts.fmt_spec
+    return os.environ.get("SPRIO_FORMAT")
+
+
 def listing_spec(
     opts: SprioOptions, env: Env, ctx: PriorityContext, *, cluster_column: bool = False
 ) -> tuple[SprioFormat, list[str]]:
@@ -350,9 +359,7 @@ def listing_spec(
     """
     from fairshare_cli.render import sprio as render
 
-    spec = opts.fmt_spec
-    if spec is None and not opts.long_:
-        spec = os.environ.get("SPRIO_FORMAT") or None
+    spec = given_format(opts)
     if spec is None:
         spec = render.default_format(
             ctx.weights,

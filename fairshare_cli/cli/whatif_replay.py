@@ -25,6 +25,7 @@ REPLAY_KEYS = (
     (r"negotiator\.(use_slot_weights|slot_weight)", "accountant"),
     (r"priority\.(decay_halflife|calc_period|usage_reset_period|enforce_limits)", "slurm"),
     (r'qos\.("[^"]*"|[^.]+)\.usage_factor', "slurm"),
+    (r'partitions\.("[^"]*"|[^.]+)\.billing_weights', "slurm"),
 )
 _REPLAY = [(re.compile(k), section) for k, section in REPLAY_KEYS]
 

@@ -265,6 +265,8 @@ class PartitionSpec(msgspec.Struct, frozen=True):
     #: them pends in this partition (``PartitionNodeLimit``).
     max_nodes: int | None = None
     min_nodes: int = 0
+    #: ``TRESBillingWeights`` as written (None: unset, a job bills its CPUs).
+    billing_weights: str | None = None
 
 
 class QosSpec(msgspec.Struct, frozen=True):

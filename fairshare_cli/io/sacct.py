@@ -4,14 +4,15 @@ Accepts ``sacct -P`` / ``-p`` output (``|``-separated, a header line of field na
 also sacct's fixed-width table (header, then a line of dashes giving the columns). Lines
 starting with ``$ `` (a captured command line) are skipped. Needed fields: ``JobID``,
 ``User``, ``Account``, ``Start``, ``End``, and ``AllocCPUS`` (or ``NCPUS``/``ReqCPUS``);
-``Partition`` and ``QOS`` are used when present, and ``AllocTRES`` to name the jobs it
-bills other than their CPUs (charged their CPUs all the same). Job steps (``123.batch``)
+``Partition`` and ``QOS`` are used when present, and ``AllocTRES`` for what a job was
+allocated (billed under its partition's ``TRESBillingWeights``). Job steps (``123.batch``)
 are skipped, as are jobs that never started. Times without a zone are UTC.
 """
 
 from __future__ import annotations
 
-from typing import IO
+import math
+from typing import IO, NamedTuple
 
 from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.usage import UsageRecord, parse_record
@@ -40,12 +41,21 @@ def _table_rows(lines: list[str]) -> tuple[list[str], list[list[str]], int]:
     return names, rows, 3
 
 
-def read_sacct(stream: IO[str], label: str, now: float) -> tuple[list[UsageRecord], int, list[str]]:
+class Allocated(NamedTuple):
+    """A job's ``AllocTRES``: the record it made (its index), its id and its TRES counts
+    by lower-case name (memory in MB; ``billing`` as slurmctld stored it, truncated)."""
+
+    record: int
+    job_id: str
+    counts: dict[str, float]
+
+
+def read_sacct(
+    stream: IO[str], label: str, now: float
+) -> tuple[list[UsageRecord], int, list[Allocated]]:
     """Usage records from sacct output as known at ``now``, how many lines gave none
     (job steps, jobs that never started or start after ``now``, jobs with no CPUs), and
-    the jobs an ``AllocTRES`` column bills other than their CPUs (``JOBID (billing=6 for
-    2 CPUs)``: a partition's ``TRESBillingWeights``, which slurmctld charges and fs does
-    not model; they are charged their CPUs).
+    the ``AllocTRES`` of the records' jobs where the output has that column.
 
     A job that ends after ``now`` is still running at ``now``; one that starts after it
     is left out.
@@ -76,7 +86,7 @@ def read_sacct(stream: IO[str], label: str, now: float) -> tuple[list[UsageRecor
     if cpu_field is None:
         raise InputError(f"{label}: sacct output has no AllocCPUS (or NCPUS) field")
     records = []
-    billed: list[str] = []
+    allocated: list[Allocated] = []
     for n, row in enumerate(rows):
         where = f"{label}: line {numbered[n + first - 1][0]}"  # as numbered in the file
         if len(row) != len(names):
@@ -85,20 +95,32 @@ def read_sacct(stream: IO[str], label: str, now: float) -> tuple[list[UsageRecor
         record = _record(line, cpu_field, where, now)
         if record is not None:
             records.append(record)
-            billing = _billing(line.get("alloctres"))
-            if billing is not None and billing != record.cpus:
-                billed.append(f"{line.get('jobid')} (billing={billing} for {record.cpus} CPUs)")
-    return records, len(rows) - len(records), billed
+            counts = _tres_counts(line.get("alloctres"))
+            if counts:
+                allocated.append(Allocated(len(records) - 1, line.get("jobid"), counts))
+    return records, len(rows) - len(records), allocated
 
 
-def _billing(tres: str) -> int | None:
-    """The ``billing=`` of an ``AllocTRES`` field (``billing=6,cpu=2,mem=8G,node=1``): a
-    whole number, as slurmctld keeps a job's TRES counts."""
+_MB_PER_UNIT = {"K": 1 / 1024, "M": 1.0, "G": 1024.0, "T": 1024.0**2, "P": 1024.0**3}
+
+
+def _tres_counts(tres: str) -> dict[str, float]:
+    """The counts of an ``AllocTRES`` field (``billing=6,cpu=2,mem=8G,node=1,gres/gpu=1``)
+    by lower-case name; memory (printed with a unit) in MB, as slurmctld counts it. A
+    count that is not a number is left out."""
+    out: dict[str, float] = {}
     for item in tres.split(","):
-        name, _, value = item.partition("=")
-        if name == "billing" and value.isdecimal():
-            return int(value)
-    return None
+        name, _, value = item.strip().partition("=")
+        scale = 1.0
+        if name.lower() in ("mem", "bb") and value[-1:].upper() in _MB_PER_UNIT:
+            value, scale = value[:-1], _MB_PER_UNIT[value[-1].upper()]
+        try:
+            number = float(value)
+        except ValueError:
+            continue
+        if math.isfinite(number):
+            out[name.lower()] = number * scale
+    return out
 
 
 class _Row:

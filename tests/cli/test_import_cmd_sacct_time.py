@@ -49,8 +49,8 @@ JOBS = [
 D = 1 - 0.693 / 3600
 
 
-def _files(tmp_path: Path, jobs: list[str]) -> list[str]:
-    (tmp_path / "pool.toml").write_text(CONFIG)
+def _files(tmp_path: Path, jobs: list[str], config: str = CONFIG) -> list[str]:
+    (tmp_path / "pool.toml").write_text(config)
     (tmp_path / "sacct.txt").write_text("\n".join([HEADER, *jobs]) + "\n")
     return ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "state.json")]
 
@@ -84,7 +84,8 @@ def test_usage_at_two_later_views(tmp_path: Path, run: Run) -> None:
 
 def test_jobs_billed_other_than_their_cpus_are_named(tmp_path: Path, run: Run) -> None:
     """A partition's TRESBillingWeights (``CPU=1.0,Mem=0.5G``: 2 CPUs and 8G bill 6) is
-    what slurmctld charges (``calc_job_billable_tres``); fs charges the CPUs and says so."""
+    what slurmctld charges (``calc_job_billable_tres``); where the config sets no
+    ``billing_weights`` fs charges the CPUs and says so."""
     jobs = [JOBS[0].replace("billing=2,cpu=2,node=1", "billing=6,cpu=2,mem=8G,node=1"), JOBS[1]]
     args = _files(tmp_path, jobs)
     res = run(
@@ -93,6 +94,92 @@ def test_jobs_billed_other_than_their_cpus_are_named(tmp_path: Path, run: Run) -
     assert res.exit_code == 0, res.stderr
     assert res.stderr == (
         "fs: note: charged 1 job its CPUs where AllocTRES bills otherwise: 1 (billing=6 for 2 "
-        "CPUs); Slurm charges the billing (a partition's TRESBillingWeights), which fs does "
-        "not model\n"
+        "CPUs); Slurm charges the billing (a partition's TRESBillingWeights), which the "
+        "config does not set (partitions.<name>.billing_weights)\n"
+    )
+
+
+WEIGHTED = CONFIG.replace(
+    "[partitions.batch]\ndefault = true\n",
+    '[partitions.batch]\ndefault = true\nbilling_weights = "CPU=1.0,Mem=0.3G"\n',
+)
+
+
+@pytest.mark.parametrize(
+    ("flags", "billing", "stored"),
+    [
+        pytest.param("", 2 + 8192 * 0.3 / 1024, 4, id="sum"),
+        pytest.param('flags = ["MAX_TRES"]\n', 8192 * 0.3 / 1024, 2, id="max_tres"),
+    ],
+)
+def test_jobs_are_charged_their_partitions_billing(
+    tmp_path: Path, run: Run, flags: str, billing: float, stored: int
+) -> None:
+    """With ``billing_weights = "CPU=1.0,Mem=0.3G"`` (``TRESBillingWeights``) u1's job,
+    AllocTRES ``cpu=2,mem=8G``, bills as ``assoc_mgr_tres_weighted`` sums it: 2 × 1.0 +
+    8192 MB × 0.3/1024 (the ``G`` unit divides the weight by 1024 per MB,
+    ``get_convert_unit_val``) = 4.4; with ``PriorityFlags=MAX_TRES`` the largest of the
+    CPU, memory and node terms, 2.4. slurmctld stores it truncated (AllocTRES billing=4,
+    2) but charges the double (``_apply_new_usage``: ``run_decay * billable_tres``): u1's
+    usage is the CPU case's with 4.4 (2.4) for 2. u2's job (4 CPUs, no memory) bills 4."""
+    config = WEIGHTED.replace("[priority]\n", "[priority]\n" + flags)
+    alloc = f"billing={stored},cpu=2,mem=8G,node=1"
+    jobs = [JOBS[0].replace("billing=2,cpu=2,node=1", alloc), JOBS[1]]
+    args = _files(tmp_path, jobs, config)
+    res = run(
+        "import", "sacct", str(tmp_path / "sacct.txt"), *args, "--now", "2026-11-21T10:30:00Z"
+    )
+    assert res.exit_code == 0, res.stderr
+    assert res.stderr == ""
+    u1 = sum(billing * 300 * D**300 * D ** (1800 - t) for t in (300, 600, 900, 1200))
+    u2 = 2 * (150 * D**150 * D**1500 + 300 * D**300 * D**1200)
+    assert _usage(run, args, "2026-11-21T10:34:59Z") == pytest.approx(
+        {"u1": u1, "u2": u2}, rel=1e-12
+    )
+
+
+def test_the_sshare_of_billed_jobs(tmp_path: Path, run: Run) -> None:
+    """``fs sshare -l`` after the import above (4.4 billed): RawUsage u1 4080 (by hand:
+    4.4 × 300 × Σ d^(300 + 1800 − t), t = 300 ... 1200, is 4080.05), u2 667.86, root
+    4747.9; EffectvUsage u1 4080.05 / 4747.92 = 0.859335."""
+    jobs = [JOBS[0].replace("billing=2,cpu=2,node=1", "billing=4,cpu=2,mem=8G,node=1"), JOBS[1]]
+    args = _files(tmp_path, jobs, WEIGHTED)
+    res = run(
+        "import", "sacct", str(tmp_path / "sacct.txt"), *args, "--now", "2026-11-21T10:30:00Z"
+    )
+    assert res.exit_code == 0, res.stderr
+    res = run(
+        "sshare",
+        "-a",
+        "-l",
+        "-o",
+        "Account,User,RawUsage,EffectvUsage",
+        *args,
+        "--now",
+        "2026-11-21T10:34:59Z",
+    )
+    assert res.exit_code == 0, res.stderr
+    assert [line.rstrip() for line in res.stdout.splitlines()] == [
+        "Account                    User    RawUsage  EffectvUsage",
+        "-------------------- ---------- ----------- -------------",
+        "root                                   4747      1.000000",
+        " a                                     4747      1.000000",
+        "  a                          u1        4080      0.859335",
+        "  a                          u2         667      0.140665",
+    ]
+
+
+def test_a_billing_the_weights_do_not_give_is_named(tmp_path: Path, run: Run) -> None:
+    """AllocTRES ``billing=6`` where the config's weights give 4.4 (truncated, 4): the
+    config's weights are not the cluster's; fs charges its own and says so."""
+    jobs = [JOBS[0].replace("billing=2,cpu=2,node=1", "billing=6,cpu=2,mem=8G,node=1"), JOBS[1]]
+    args = _files(tmp_path, jobs, WEIGHTED)
+    res = run(
+        "import", "sacct", str(tmp_path / "sacct.txt"), *args, "--now", "2026-11-21T10:30:00Z"
+    )
+    assert res.exit_code == 0, res.stderr
+    assert res.stderr == (
+        "fs: note: 1 job billed otherwise than AllocTRES says: 1 (billing=6, the weights give "
+        "4.4); charged the config's billing_weights (check them against the cluster's "
+        "TRESBillingWeights)\n"
     )

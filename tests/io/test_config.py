@@ -142,6 +142,16 @@ def test_durations(write_config: Callable[[str], Path]) -> None:
         ),
         pytest.param("[accounts.a]\nshares = -3\n", "at least 0", id="neg-shares"),
         pytest.param(
+            '[partitions.b]\nbilling_weights = "CPU=1,GPU=2"\n',
+            "partitions.b.billing_weights: TRES weight 'gpu' is not a configured TRES type",
+            id="billing-tres",
+        ),
+        pytest.param(
+            "[partitions.b]\nbilling_weights = { cpu = 1 }\n",
+            "billing_weights: expected a string",
+            id="billing-table",
+        ),
+        pytest.param(
             "[[dirac.correction.instances]]\nslices = [{time_span = 0, weight = 1, "
             "max_correction = 2}]\n",
             "above 0",

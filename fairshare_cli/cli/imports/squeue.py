@@ -21,6 +21,7 @@ from fairshare_cli.cli.imports._slurm_state import (
 )
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.jobs import Job, job_to_json, jobs_from_objects
+from fairshare_cli.core.slurm.billing import Billing
 from fairshare_cli.core.slurm.usage import SlurmUsage
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.slurm_jobs import FinishedJob
@@ -250,6 +251,7 @@ def _charge_running(
     from fairshare_cli.core.slurm.snapshot import RunningJob, at_pass, running_charges
 
     state = at_pass(slurm_section(env), when, env.config)
+    billing = Billing.of_config(env.config)
     charged: list[RunningJob] = []
     ignored: list[str] = []
     for item in running:
@@ -260,7 +262,8 @@ def _charge_running(
             ignored.append(f"{job.id} ({account}/{user}: no association)")
             continue
         start = float(job.start_time)
-        charged.append(RunningJob(account or "", user, item.billing, job.qos, start, job.id))
+        rate = billing.of_dumped(job, item.billing)
+        charged.append(RunningJob(account or "", user, rate, job.qos, start, job.id))
     return replace(state, running=running_charges(charged, env.config)), ignored
 
 
@@ -272,12 +275,12 @@ def _refine(
     from fairshare_cli.core.slurm.snapshot import JobCharge, refine_usage
 
     charges = [JobCharge(f.account, f.user, f.billing, f.qos, f.start, f.end) for f in finished]
+    billing = Billing.of_config(env.config)
     for item in running:
         job = item.job
         if job.account and job.start_time is not None:
-            charges.append(
-                JobCharge(job.account, job.owner, item.billing, job.qos, job.start_time, None)
-            )
+            rate = billing.of_dumped(job, item.billing)
+            charges.append(JobCharge(job.account, job.owner, rate, job.qos, job.start_time, None))
     return refine_usage(slurm, charges, env.config)
 
 

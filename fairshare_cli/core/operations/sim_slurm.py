@@ -475,8 +475,10 @@ class SlurmSim:
 
 
 def _job_of(batch: JobBatch, i: int, record: Record) -> Job:
-    """The ``i``-th job of ``batch`` as its ``record`` runs it (under the record's QOS)."""
+    """The ``i``-th job of ``batch`` as its ``record`` runs it (its partition and QOS)."""
     job = batch.job if batch.count == 1 else replace(batch.job, id=batch.job_id(i))
+    if "," in (job.partition or ""):  # (it bills by that partition's TRESBillingWeights)
+        job = replace(job, partition=record[2])
     return _under(job, record[3])
 
 

@@ -64,7 +64,10 @@ class SlurmSeries:
             qos=job.qos,
             cpus=job.request_cpus,
         )
-        charge = self.sink.key_and_rate(record, f"job {job_id}")
+        billing = (
+            self.sink.billing.of_job(job, record.partition) if self.sink.billing.active else None
+        )
+        charge = self.sink.key_and_rate(record, f"job {job_id}", billing)
         if charge is None:
             return
         (account, user), rate = charge

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from fairshare_cli.core.slurm.assoc_tree import FS_USE_PARENT, NO_VAL, Assoc, AssocTree, fs_assoc
+from fairshare_cli.core.slurm.billing import STANDARD_TRES
 
 ALGORITHMS = ("linear", "classic", "fair_tree", "depth_oblivious")
 #: The algorithms whose accounts' usage comes from the start of the decay pass
@@ -245,7 +246,7 @@ def job_fairshare_factor(a: Assoc, algorithm: str) -> float:
 
 
 #: The TRES a default Slurm cluster tracks, in its order (sshare's TRES lists).
-DEFAULT_TRES = ("cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages")
+DEFAULT_TRES = STANDARD_TRES
 
 
 #: The keys of one of sshare's rows, in order.
@@ -302,7 +303,9 @@ def share_columns(
     depth = [a.depth for a in order]
     user = [a.user for a in order]
     account_factor = account_fairshare and algorithm != "fair_tree"
-    run_mins = ",".join(f"{t}=0" for t in DEFAULT_TRES)
+    # No TRES usage, raw or running: slurmctld adds to neither without
+    # AccountingStorageEnforce=limits (_handle_assoc_tres_run_secs), so sshare lists zeros.
+    zeros = ",".join(f"{t}=0" for t in DEFAULT_TRES)
     columns: dict[str, list[Any]] = {
         "account": account,
         "account_display": [
@@ -323,8 +326,8 @@ def share_columns(
             for a in order
         ],
         "grp_tres_mins": [None] * n,
-        "grp_tres_raw": [None] * n,
-        "tres_run_mins": [run_mins] * n,
+        "grp_tres_raw": [zeros] * n,
+        "tres_run_mins": [zeros] * n,
         "depth": depth,
         "is_user": [u is not None for u in user],
     }

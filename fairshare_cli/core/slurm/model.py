@@ -4,18 +4,20 @@ Glue between :mod:`~fairshare_cli.core.config` and the pure pieces: the associat
 with usage and fair share (:mod:`~fairshare_cli.core.slurm.tree_usage`), usage decay
 (:mod:`~fairshare_cli.core.slurm.usage`) and job priority
 (:mod:`~fairshare_cli.core.slurm.priority`); plus the ``fs import history`` sink that
-charges records to user associations as CPU-seconds × QOS usage factor.
+charges records to user associations as billed CPU-seconds × QOS usage factor.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.slurm import usage as su
 from fairshare_cli.core.slurm.assoc_priority import assoc_factors
 from fairshare_cli.core.slurm.assoc_tree import AssocTree
+from fairshare_cli.core.slurm.billing import Billing, billing_flags, billing_weights
 from fairshare_cli.core.slurm.factors import job_user, parse_flags
 from fairshare_cli.core.slurm.passes import (
     COMPACT_AT,
@@ -58,6 +60,7 @@ def priority_context(config: Config, tree: AssocTree) -> PriorityContext:
             max_time=spec.max_time,
             tres=size.partition_tres.get(name, {}),
             priority_tier=spec.priority_tier,
+            billing_weights=billing_weights(spec.billing_weights) if spec.billing_weights else None,
         )
         for name, spec in config.partitions.items()
     }
@@ -83,7 +86,7 @@ def priority_context(config: Config, tree: AssocTree) -> PriorityContext:
         ),
         max_age=p.max_age,
         favor_small=p.favor_small,
-        flags=parse_flags(p.flags),
+        flags=billing_flags(p.flags, p.output_compat),
         algorithm=algorithm(config),
         tree=tree,
         partitions=partitions,
@@ -108,7 +111,8 @@ FOLD_EVERY = 8192
 class SlurmHistorySink:
     """``fs import history`` for Slurm: charge records to user associations.
 
-    A record's CPU-seconds (``slots × cpus``, times its QOS usage factor) accrue to the
+    A record's CPU-seconds (``slots × cpus``, or ``slots ×`` its billing where its
+    partition sets ``TRESBillingWeights``, times its QOS usage factor) accrue to the
     user's association in the record's account (its first association when the record
     names none), decayed pass by pass as Slurm's decay thread does. Records of users with
     no association and no account are not Slurm work and are left out; a record for an
@@ -117,9 +121,17 @@ class SlurmHistorySink:
     """
 
     def __init__(
-        self, config: Config, section: Any, now: float, rebuild: bool, presorted: bool = False
+        self,
+        config: Config,
+        section: Any,
+        now: float,
+        rebuild: bool,
+        presorted: bool = False,
+        billed: Mapping[UsageRecord, float] | None = None,
     ) -> None:
         self.config = config
+        #: what a record bills per slot where not its CPUs (``TRESBillingWeights``)
+        self.billing = Billing.of_config(config, billed)
         #: records come in start order: passes before the latest start are folded as
         #: records go (flat memory); a record that would charge one raises UnsortedHistory
         self.presorted = presorted
@@ -161,6 +173,8 @@ class SlurmHistorySink:
             return
         key, per_cpu, ledger, _, _ = found
         rate = record.slots * record.cpus * per_cpu
+        if self.billing.active and (billed := self.billing.of_record(record)) is not None:
+            rate = record.slots * billed * per_cpu
         if not self.presorted:
             charge_passes(ledger, record.start, record.end, rate, self.grid)
         elif rate != 0:  # (no charge adds no usage: left out, it may come in any order)
@@ -179,7 +193,7 @@ class SlurmHistorySink:
         Raises:
             InputError: the record names an unknown QOS.
         """
-        one = self.key_and_rate(record._replace(slots=1, cpus=1), f"record {self.count}")
+        one = self.key_and_rate(record._replace(slots=1), f"record {self.count}", billing=1.0)
         entry: _Entry | None = None
         if one is not None:
             key, per_cpu = one
@@ -234,6 +248,7 @@ class SlurmHistorySink:
         end_charge = grid.charge_job_end
         exacts = self._exacts
         below, latest, count = self._folded_below, self._latest, self.count
+        bills = self.billing.of_record if self.billing.active else None
         for record in batch:
             count += 1
             owner, start, end, _, _, account, _, qos, _, slots, cpus = record
@@ -245,6 +260,8 @@ class SlurmHistorySink:
                 continue
             key, per_cpu, ledger, rates, extras = found
             rate = slots * cpus * per_cpu
+            if bills is not None and (billed := bills(record)) is not None:
+                rate = slots * billed * per_cpu
             if rate != 0.0 or not presorted:  # (0.0: floats compared in place)
                 k_start = floor((start - anchor) / period)
                 if presorted:  # _check_order(start)
@@ -295,9 +312,12 @@ class SlurmHistorySink:
         if presorted and count // FOLD_EVERY > before // FOLD_EVERY:
             self._fold_passed()
 
-    def key_and_rate(self, record: UsageRecord, where: str) -> tuple[su.UsageKey, float] | None:
-        """The association a record charges and its rate (CPUs × QOS usage factor), or
-        None when it is not Slurm work (its user is then in ``ignored``).
+    def key_and_rate(
+        self, record: UsageRecord, where: str, billing: float | None = None
+    ) -> tuple[su.UsageKey, float] | None:
+        """The association a record charges and its rate (slots × CPUs, or ``billing``
+        per slot where given, × QOS usage factor), or None when it is not Slurm work (its
+        user is then in ``ignored``).
 
         Raises:
             InputError: the record names an unknown QOS.
@@ -326,7 +346,7 @@ class SlurmHistorySink:
                 raise InputError(f'{where}: unknown QOS "{qname}"')
             if spec is not None and spec.usage_factor >= 0:
                 factor = spec.usage_factor
-        return key, record.slots * record.cpus * factor
+        return key, record.slots * (record.cpus if billing is None else billing) * factor
 
     def finish(self) -> Any:
         from dataclasses import replace
@@ -343,9 +363,15 @@ class SlurmHistorySink:
 
 
 def make_slurm_history_sink(
-    config: Config, section: Any, now: float, rebuild: bool, presorted: bool = True
+    config: Config,
+    section: Any,
+    now: float,
+    rebuild: bool,
+    presorted: bool = True,
+    billed: Mapping[UsageRecord, float] | None = None,
 ) -> HistorySink:
     """The Slurm sink for ``fs import history`` (charges add up in any order; with
     ``presorted``, passes are folded as records go and a record that charges one already
-    folded raises :class:`~fairshare_cli.core.usage.UnsortedHistory`)."""
-    return SlurmHistorySink(config, section, now, rebuild, presorted)
+    folded raises :class:`~fairshare_cli.core.usage.UnsortedHistory`; ``billed``: what
+    some records bill per slot, :class:`~.billing.Billing`)."""
+    return SlurmHistorySink(config, section, now, rebuild, presorted, billed)

@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 
 from fairshare_cli.core.slurm.assoc_tree import AssocTree
+from fairshare_cli.core.slurm.billing import requested_billing, tres_order
 from fairshare_cli.core.slurm.factors import (
     INFINITE_MAX_AGE,
     INFINITE_MINUTES,
@@ -56,6 +57,8 @@ class PartitionInfo(msgspec.Struct, frozen=True):
     max_time: float | None = None
     tres: Mapping[str, float] = msgspec.field(default_factory=dict)
     priority_tier: int = 1
+    #: ``TRESBillingWeights`` (:func:`~.billing.billing_weights`; None: unset)
+    billing_weights: Mapping[str, float] | None = None
 
 
 class QosInfo(msgspec.Struct, frozen=True):
@@ -85,20 +88,6 @@ class PriorityContext(msgspec.Struct, frozen=True):
     assoc_factors: Mapping[tuple[str, str], float] = msgspec.field(default_factory=dict)
     #: Whether a job may name several QOS (Slurm 24.11 on; not 22.05).
     multi_qos: bool = True
-
-
-#: The TRES Slurm always has, by id (``TRES_CPU`` = 1 ... ``TRES_PAGES`` = 8): their order
-#: in the controller's TRES array; any other TRES (gres, licenses, ...) comes after them.
-STANDARD_TRES = ("cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages")
-
-
-def tres_order(name: str) -> int:
-    """A TRES's place in the controller's TRES order (the others after the standard ones,
-    in the order given: a stable sort keeps it)."""
-    try:
-        return STANDARD_TRES.index(name.lower())
-    except ValueError:
-        return len(STANDARD_TRES)
 
 
 class PriorityRow:
@@ -202,11 +191,12 @@ class FactorMaker:
         self.qos_cache: dict[str | None, tuple[tuple[str, float, float], ...]] = {}
         self.js_cache: dict[tuple[int, int, float | None, float | None], float] = {}
         # TRES from the job's size only (not its attributes): shared by jobs of one size.
-        self.tres_by_size = all(
-            k in ("cpu", "billing", "mem", "node") for k, _ in self.tres_weights
+        sized = ("cpu", "billing", "mem", "node")
+        self.tres_by_size = all(k in sized for k, _ in self.tres_weights) and all(
+            k in sized for p in ctx.partitions.values() for k in p.billing_weights or ()
         )
         self.tres_cache: dict[
-            tuple[str, int, int, int], tuple[dict[str, float], dict[str, float]]
+            tuple[str, str, int, int, int], tuple[dict[str, float], dict[str, float]]
         ] = {}
 
     def association(self, job: Any, user: str) -> Any:
@@ -267,26 +257,33 @@ class FactorMaker:
             self.js_cache[jkey] = f_js
         return f_js
 
-    def tres(self, job: Any, info: PartitionInfo) -> tuple[dict[str, float], dict[str, float]]:
-        """The TRES factors and weighted factors of a job in one partition.
+    def tres(
+        self, job: Any, info: PartitionInfo, primary: PartitionInfo
+    ) -> tuple[dict[str, float], dict[str, float]]:
+        """The TRES factors and weighted factors of a job in one partition (``primary``:
+        the job's first, whose weights bill its request).
 
         Rows share these dicts (jobs of one size in one partition): never mutate them.
         """
         if not self.tres_weights:
             return _NO_TRES, _NO_TRES
         if not self.tres_by_size:
-            return self._tres(job, info)
-        key = (info.name, job.request_cpus, job.request_memory, job.num_nodes)
+            return self._tres(job, info, primary)
+        key = (info.name, primary.name, job.request_cpus, job.request_memory, job.num_nodes)
         both = self.tres_cache.get(key)
         if both is None:
-            both = self.tres_cache[key] = self._tres(job, info)
+            both = self.tres_cache[key] = self._tres(job, info, primary)
         return both
 
-    def _tres(self, job: Any, info: PartitionInfo) -> tuple[dict[str, float], dict[str, float]]:
+    def _tres(
+        self, job: Any, info: PartitionInfo, primary: PartitionInfo
+    ) -> tuple[dict[str, float], dict[str, float]]:
         tres_f: dict[str, float] = {}
         tres_w: dict[str, float] = {}
         for tname, tw in self.tres_weights:
-            if tname == "cpu" or tname == "billing":
+            if tname == "billing":
+                value = requested_billing(job, primary.billing_weights, self.ctx.flags)
+            elif tname == "cpu":
                 value = float(job.request_cpus)
             else:
                 value = job_tres_value(job, tname)
@@ -381,7 +378,7 @@ class FactorMaker:
         f_js = self.jobsize(job, pinfos[0][0].max_time)  # the first named (prim_part_ptr)
         parts = []
         for info, f_part in tier_order(pinfos):
-            tres_f, tres_w = self.tres(job, info)
+            tres_f, tres_w = self.tres(job, info, pinfos[0][0])
             terms = tuple(filter(None, tres_w.values()))
             parts.append((info.name, f_part, f_part * self.weights[4], tres_f, tres_w, terms))
         return f_js, f_js * self.weights[3], parts

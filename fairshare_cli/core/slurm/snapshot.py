@@ -20,6 +20,7 @@ from fairshare_cli.core.config import Config
 from fairshare_cli.core.jobs import Job, split_partitions
 from fairshare_cli.core.limits import NICE_LIMIT
 from fairshare_cli.core.slurm import usage as su
+from fairshare_cli.core.slurm.billing import Billing
 from fairshare_cli.core.slurm.factors import job_user, running_qos
 from fairshare_cli.core.slurm.model import priority_context
 from fairshare_cli.core.slurm.passes import charged
@@ -155,6 +156,7 @@ def charge_running_jobs(
     if not running or not config.accounts:
         return state
     charges = []
+    billing = Billing.of_config(config)
     for job in running:
         user = job_user(job.owner)
         account = job.account
@@ -162,7 +164,9 @@ def charge_running_jobs(
             account = next((a for a, s in config.accounts.items() if user in s.users), None)
         if account is None or user not in config.accounts[account].users:
             continue
-        rate = job.request_cpus * _usage_factor(config, job.qos)
+        billed = billing.of_job(job, job.partition) if billing.active else None
+        cpus = job.request_cpus if billed is None else billed
+        rate = cpus * _usage_factor(config, job.qos)
         start = job.start_time if job.start_time is not None else now
         charges.append(((account, user), start, None, rate, job.id))
     return su.add_records(su.advance(state, now, params), charges, now, params)

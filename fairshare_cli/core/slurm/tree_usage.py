@@ -18,6 +18,7 @@ import msgspec
 
 from fairshare_cli.core.slurm import usage as su
 from fairshare_cli.core.slurm.assoc_tree import AssocTree, build_tree, set_usage
+from fairshare_cli.core.slurm.billing import Billing, billable_tres
 from fairshare_cli.core.slurm.factors import effective_algorithm
 from fairshare_cli.core.slurm.fairshare import STALE_ACCOUNT_USAGE, compute_fairshare
 from fairshare_cli.core.slurm.pass_grid import real_decay
@@ -99,6 +100,12 @@ def cluster_size(config: Config) -> ClusterSize:
             t["cpu"] = t.get("cpu", 0.0) + m.count * node_cpus
             t["billing"] = t.get("billing", 0.0) + m.count * node_cpus
             t["mem"] = t.get("mem", 0.0) + m.count * node_mem
+    billing = Billing.of_config(config)
+    for pname, weights in billing.weights.items():  # (``_calc_part_tres``: a uint64_t)
+        if pname in per_part:
+            per_part[pname]["billing"] = float(
+                math.trunc(billable_tres(per_part[pname], weights, billing.flags))
+            )
     return ClusterSize(nodes, cpus, per_part)
 
 

@@ -16,6 +16,7 @@ from fairshare_cli.core.config import (
     part_enforce_type,
 )
 from fairshare_cli.core.limits import UINT32_MAX
+from fairshare_cli.core.slurm.billing import billing_weights
 from fairshare_cli.core.slurm.factors import parse_tres_weights
 from fairshare_cli.core.slurm.fairshare import ALGORITHMS
 from fairshare_cli.errors import ConfigError, did_you_mean
@@ -210,8 +211,14 @@ def read_partitions(
     out: dict[str, PartitionSpec] = {}
     for name, body in r0.table.items():
         keys: tuple[str, ...] = ("priority_job_factor", "default", "max_time")
-        keys += ("priority_tier", "max_nodes", "min_nodes")
+        keys += ("priority_tier", "max_nodes", "min_nodes", "billing_weights")
         r = Reader(body, f"partitions.{name}", file, keys)
+        weights = r.get("billing_weights", r.string, None)
+        if weights:
+            try:
+                billing_weights(weights)
+            except ValueError as exc:
+                r.fail(f"partitions.{name}.billing_weights: {exc}")
         out[name] = PartitionSpec(
             name=name,
             priority_job_factor=r.int_("priority_job_factor", 1, lo=0, hi=65533),
@@ -220,6 +227,7 @@ def read_partitions(
             priority_tier=r.int_("priority_tier", 1, lo=0, hi=65533),
             max_nodes=r.int_("max_nodes", None, lo=0, hi=UINT32_MAX - 1),
             min_nodes=r.int_("min_nodes", 0, lo=0, hi=UINT32_MAX - 1),
+            billing_weights=weights or None,
         )
     for i, machine in enumerate(machines):
         for name in machine.partitions:

@@ -25,6 +25,7 @@ from fairshare_cli.io.importers.slurm_knobs import (
     KNOBS,
     convert,
     scheduler_parameters,
+    tres_weights,
     unset_as_slurm_reads,
 )
 
@@ -372,6 +373,8 @@ def _partition_line(
         value = merged["maxtime"]
         spec["max_time"] = "INFINITE" if value.upper() == "UNLIMITED" else value
     _node_limits(merged, where, spec)
+    if billing := merged.get("tresbillingweights"):  # (what its jobs are charged for)
+        spec["billing_weights"] = tres_weights("TRESBillingWeights", billing, where)
     partitions[name] = spec
     nodes = merged.get("nodes", "")
     try:

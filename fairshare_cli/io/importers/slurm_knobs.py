@@ -13,6 +13,7 @@ from typing import Any
 
 from fairshare_cli.core.config import PROFILE_DEFAULTS, part_enforce_type
 from fairshare_cli.core.names import check_name
+from fairshare_cli.core.slurm.billing import billing_weights
 from fairshare_cli.core.slurm.factors import parse_tres_weights
 from fairshare_cli.errors import InputError
 
@@ -75,7 +76,7 @@ def convert(kind: str, key: str, value: str, where: str) -> Any:
         return [f.strip().upper() for f in value.split(",") if f.strip()]
     if kind in ("enforce", "partenforce"):
         return _enforcement(kind, value, where)
-    return _tres_weights(key, value, where)
+    return tres_weights(key, value, where)
 
 
 def _enforcement(kind: str, value: str, where: str) -> bool | str:
@@ -112,11 +113,11 @@ def scheduler_parameters(key: str, value: str, where: str) -> dict[str, int]:
     return out
 
 
-def _tres_weights(key: str, value: str, where: str) -> str:
-    """The ``PriorityWeightTRES`` string as written (``sprio -w`` prints it so), once
-    checked as slurmctld reads it."""
+def tres_weights(key: str, value: str, where: str) -> str:
+    """``PriorityWeightTRES`` (``sprio -w`` prints it as written) or a partition's
+    ``TRESBillingWeights``, as written, once checked as slurmctld reads it."""
     try:
-        parse_tres_weights(value)
+        (billing_weights if key == "TRESBillingWeights" else parse_tres_weights)(value)
     except ValueError as exc:
         raise InputError(f"{where}: {key}: {exc}") from None
     return value

@@ -323,3 +323,47 @@ def test_what_a_slurm_conf_leaves_unset_is_what_slurmctld_reads(
         "          JOBID PARTITION   PRIORITY       SITE  FAIRSHARE\n"
         "        Weights                               1      10000\n"
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "NodeName=n[1-2] CPUs=4\nPartitionName=DEFAULT TRESBillingWeights=CPU=1.0,Mem=0.25G\n"
+            "PartitionName=batch Nodes=ALL Default=YES\n",
+            id="slurm.conf",
+        ),
+        pytest.param(
+            "$ scontrol show partition\nPartitionName=batch\n   Default=YES Nodes=n[1-2]\n"
+            "   TRESBillingWeights=CPU=1.0,Mem=0.25G\n",
+            id="scontrol-show-partition",
+        ),
+    ],
+)
+def test_a_partitions_billing_weights_are_imported(
+    tmp_path: Path, run: Callable[..., Any], text: str
+) -> None:
+    """``TRESBillingWeights`` (a ``DEFAULT`` line's too, and as ``scontrol show partition``
+    prints it) becomes ``billing_weights``, as written."""
+    conf = tmp_path / "slurm.conf"
+    conf.write_text(text)
+    into = tmp_path / "pool.toml"
+    into.write_text("[accounts.a]\nusers = { u = 1 }\n")
+    r = run("import", "slurm-conf", str(conf), "--into", str(into))
+    assert r.exit_code == 0, r.stderr
+    from fairshare_cli.io.config import load_config
+
+    assert load_config(into).partitions["batch"].billing_weights == "CPU=1.0,Mem=0.25G"
+
+
+def test_billing_weights_slurmctld_refuses_are_refused(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """slurmctld stops on a weight of a TRES it does not track (``_tres_weight_item``)."""
+    conf = tmp_path / "slurm.conf"
+    conf.write_text("NodeName=n1 CPUs=4\nPartitionName=batch Nodes=ALL TRESBillingWeights=Cup=1\n")
+    r = run("import", "slurm-conf", str(conf))
+    assert r.exit_code == 2
+    assert r.stderr.endswith(
+        ":2: TRESBillingWeights: TRES weight 'cup' is not a configured TRES type\n"
+    )

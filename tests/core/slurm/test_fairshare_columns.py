@@ -60,7 +60,7 @@ def row_by_row(
                 "fairshare": fairshare,
                 "level_fs": None if parent_mode or a.level_fs == NO_VAL else a.level_fs,
                 "grp_tres_mins": None,
-                "grp_tres_raw": None,
+                "grp_tres_raw": "cpu=0,mem=0,energy=0,node=0,billing=0,fs/disk=0,vmem=0,pages=0",
                 "tres_run_mins": "cpu=0,mem=0,energy=0,node=0,billing=0,fs/disk=0,vmem=0,pages=0",
                 "depth": a.depth,
                 "is_user": user,

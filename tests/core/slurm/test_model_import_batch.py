@@ -7,7 +7,8 @@ and the state section they leave as JSON text (``repr`` of every float), for rec
 dense enough that a pass holds more amounts than a ledger keeps before compacting them,
 under a usage reset (a cutoff pass), with the end of a job charged
 (``AccountingStorageEnforce=limits``), with a rate that is not a whole number (kept as a
-Fraction), a zero usage factor, no decay, and a decay that underflows (to DBL_MIN)."""
+Fraction), a zero usage factor, no decay, a decay that underflows (to DBL_MIN), and
+partitions' ``TRESBillingWeights`` (a record billed other than its CPUs)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairshare_cli.core.config import AccountSpec, Config, QosSpec, SlurmPriorityConfig
+from fairshare_cli.core.config import (
+    AccountSpec,
+    Config,
+    PartitionSpec,
+    QosSpec,
+    SlurmPriorityConfig,
+)
 from fairshare_cli.core.slurm.model import SlurmHistorySink, make_slurm_history_sink
 from fairshare_cli.core.slurm.passes import COMPACT_AT, Ledger, partials
 from fairshare_cli.core.usage import UnsortedHistory, UsageRecord
@@ -37,17 +44,30 @@ QOS = {
 }
 
 
-def _config(halflife: float, period: float, reset: str, limits: bool) -> Config:
+#: ``batch`` bills 0.3 a CPU (the default partition, of records naming none), ``plain`` CPUs
+PARTITIONS = {
+    "batch": PartitionSpec("batch", default=True, billing_weights="CPU=0.3,Mem=1G"),
+    "plain": PartitionSpec("plain"),
+}
+
+
+def _config(
+    halflife: float, period: float, reset: str, limits: bool, billed: bool = False
+) -> Config:
     prio = SlurmPriorityConfig(
         decay_halflife=halflife, calc_period=period, usage_reset_period=reset, enforce_limits=limits
     )
-    return Config(priority=prio, accounts=ACCOUNTS, qos=QOS)
+    return Config(
+        priority=prio, accounts=ACCOUNTS, qos=QOS, partitions=PARTITIONS if billed else {}
+    )
 
 
-def _record(spec: tuple[str, str | None, str | None, float, float | None, int, int]) -> UsageRecord:
-    owner, account, qos, start, length, slots, cpus = spec
+def _record(spec: tuple[Any, ...]) -> UsageRecord:
+    owner, account, qos, start, length, slots, cpus, partition = spec
     end = None if length is None else start + length
-    return UsageRecord(owner, start, end, account=account, qos=qos, slots=slots, cpus=cpus)
+    return UsageRecord(
+        owner, start, end, account=account, partition=partition, qos=qos, slots=slots, cpus=cpus
+    )
 
 
 _RECORDS = st.lists(
@@ -60,6 +80,7 @@ _RECORDS = st.lists(
         st.one_of(st.none(), st.integers(0, 86400).map(float)),
         st.integers(0, 3),
         st.integers(1, 3),
+        st.sampled_from([None, "batch", "plain"]),
     ),
     max_size=160,
 )
@@ -93,6 +114,7 @@ def _section(sink: Any, records: list[UsageRecord], cuts: list[int] | None) -> s
         period=st.sampled_from([60.0, 300.0, 7.0]),
         reset=st.sampled_from(["NONE", "DAILY", "NOW"]),
         limits=st.booleans(),
+        billed=st.booleans(),
     ),
     rebuild=st.booleans(),
     sort=st.booleans(),

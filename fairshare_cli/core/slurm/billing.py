@@ -1,0 +1,226 @@
+"""A job's billable TRES: what Slurm charges its association for (``TRESBillingWeights``).
+
+slurmctld charges a running job's usage as ``Δ · d^Δ · billable_tres · usage_factor``
+(``_apply_new_usage`` in ``priority_multifactor.c``), where ``billable_tres`` is
+``calc_job_billable_tres`` (``job_mgr.c``): the job's CPUs when its partition sets no
+``TRESBillingWeights``, else ``assoc_mgr_tres_weighted`` (``assoc_mgr.c``) of its
+allocated TRES under the partition's weights. Memory counts in MB (a weight written
+``Mem=0.25G`` is 0.25/1024 per MB: :func:`~.factors.parse_tres_weights`).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
+
+from fairshare_cli.core.config import Config, PartitionSpec
+from fairshare_cli.core.slurm.factors import job_tres_value, parse_flags, parse_tres_weights
+from fairshare_cli.core.usage import UsageRecord
+
+#: The TRES Slurm always has, by id (``TRES_CPU`` = 1 ... ``TRES_PAGES`` = 8): their order
+#: in the controller's TRES array; any other TRES (gres, licenses, ...) comes after them.
+STANDARD_TRES = ("cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages")
+#: The kinds (``type/name``: ``gres/gpu``, ``license/x``, ...) ``AccountingStorageTRES``
+#: may add.
+_TRES_KINDS = ("gres", "license", "bb", "fs", "ic")
+
+
+def tres_order(name: str) -> int:
+    """A TRES's place in the controller's TRES order (the others after the standard ones,
+    in the order given: a stable sort keeps it)."""
+    try:
+        return STANDARD_TRES.index(name.lower())
+    except ValueError:
+        return len(STANDARD_TRES)
+
+
+@functools.lru_cache(maxsize=64)
+def billing_weights(text: str) -> Mapping[str, float]:
+    """``TRESBillingWeights`` (``CPU=1.0,Mem=0.25G,GRES/gpu=2.0``) as
+    ``slurm_get_tres_weight_array`` reads it: weights by lower-case TRES name.
+
+    Raises:
+        ValueError: what makes slurmctld stop with this string (a bad item or unit, a
+            TRES type no controller has: "is not a configured TRES type").
+    """
+    weights = parse_tres_weights(text)
+    for name in weights:
+        kind, slash, _ = name.partition("/")
+        if name not in STANDARD_TRES and not (slash and kind in _TRES_KINDS):
+            raise ValueError(f"TRES weight '{name}' is not a configured TRES type")
+    return weights
+
+
+def billing_flags(flags: Iterable[str], output_compat: str) -> frozenset[str]:
+    """``PriorityFlags`` as the Slurm modelled reads them (:func:`~.factors.parse_flags`),
+    where 22.05, which had no ``MAX_TRES_GRES`` (25.05 on), finds ``MAX_TRES`` in it."""
+    parsed = parse_flags(flags)
+    if output_compat == "22.05" and "MAX_TRES_GRES" in parsed:
+        return (parsed - {"MAX_TRES_GRES"}) | {"MAX_TRES"}
+    return parsed
+
+
+def billable_tres(
+    counts: Mapping[str, float], weights: Mapping[str, float], flags: frozenset[str]
+) -> float:
+    """``assoc_mgr_tres_weighted``: each TRES's count times its weight (``billing`` itself
+    left out), summed in the controller's TRES order; with ``MAX_TRES`` the CPU, memory,
+    node and GRES terms give their largest alone (the other TRES still summed), with
+    ``MAX_TRES_GRES`` the largest of CPU, memory and node plus the GRES terms summed.
+
+    ``counts``: the job's TRES by lower-case name (memory in MB); ``flags``: the parsed
+    ``PriorityFlags`` (:func:`~.factors.parse_flags`).
+    """
+    by_max = "MAX_TRES" in flags or "MAX_TRES_GRES" in flags
+    gres_apart = "MAX_TRES_GRES" in flags
+    to_bill_node = to_bill_global = billable_gres = 0.0
+    for name in sorted(counts, key=tres_order):  # (stable: others in the order given)
+        if name == "billing":
+            continue
+        value = counts[name] * weights.get(name, 0.0)
+        is_gres = name.startswith("gres/")
+        if by_max and (name in ("cpu", "mem", "node") or is_gres):
+            if gres_apart and is_gres:
+                billable_gres += value
+            else:
+                to_bill_node = max(to_bill_node, value)
+        else:
+            to_bill_global += value
+    if gres_apart:
+        to_bill_node += billable_gres
+    return to_bill_node + to_bill_global
+
+
+class Billing:
+    """What a job bills per slot (``calc_job_billable_tres``): its CPUs when its partition
+    sets no ``TRESBillingWeights`` (None here), else :func:`billable_tres` of its TRES.
+
+    ``billed``: what some records bill, given (``fs import sacct``: each job's allocated
+    TRES under its partition's weights), by record.
+    """
+
+    def __init__(
+        self,
+        partitions: Mapping[str, PartitionSpec],
+        flags: Iterable[str],
+        billed: Mapping[Any, float] | None = None,
+        output_compat: str = "current",
+    ) -> None:
+        self.weights = {
+            name: billing_weights(spec.billing_weights)
+            for name, spec in partitions.items()
+            if spec.billing_weights
+        }
+        #: the partition of a job that names none (``Default=YES``)
+        self.default = next((name for name, spec in partitions.items() if spec.default), None)
+        self.flags = billing_flags(flags, output_compat)
+        self.billed = billed or {}
+        #: False: every job bills its CPUs (nothing to look up)
+        self.active = bool(self.weights or self.billed)
+        self._by_cpus: dict[tuple[str | None, int], float | None] = {}
+
+    @classmethod
+    def of_config(cls, config: Config, billed: Mapping[Any, float] | None = None) -> Billing:
+        """The config's partitions, ``PriorityFlags`` and Slurm version."""
+        prio = config.priority
+        return cls(config.partitions, prio.flags, billed, prio.output_compat)
+
+    def weights_of(self, partition: str | None) -> Mapping[str, float] | None:
+        """The weights of ``partition`` (the first named; None: the default partition),
+        None where it sets none."""
+        name = partition.split(",", 1)[0] if partition else self.default
+        return self.weights.get(name) if name is not None else None
+
+    def of_record(self, record: UsageRecord) -> float | None:
+        """A usage record's billing per slot: given, else its CPUs under its partition's
+        weights (a record names no memory, nodes or GRES: their weights add nothing);
+        None: it bills its CPUs."""
+        given = self.billed.get(record)
+        if given is not None:
+            return given
+        key = (record.partition, record.cpus)
+        if key not in self._by_cpus:
+            weights = self.weights_of(record.partition)
+            self._by_cpus[key] = (
+                None
+                if weights is None
+                else billable_tres({"cpu": record.cpus}, weights, self.flags)
+            )
+        return self._by_cpus[key]
+
+    def of_job(self, job: Any, partition: str | None) -> float | None:
+        """A job's billing in ``partition`` (None: the default one): its CPUs, memory
+        (``request_memory``, MB), nodes (``num_nodes``, else 1) and other TRES (its
+        ``attributes``, as ``gres/gpu``) under the partition's weights; None: it bills its
+        CPUs."""
+        weights = self.weights_of(partition)
+        return None if weights is None else job_billable(job, weights, self.flags)
+
+    def of_dumped(self, job: Any, stored: float) -> float:
+        """What a job of a dump (``squeue``, ``scontrol show jobs``) is charged: ``stored``,
+        its ``billing=`` (slurmctld's, truncated to a whole number), unless its partition's
+        weights give a value whose whole part it is: then that value, which slurmctld
+        charges (a GRES the job object does not carry, or weights not the cluster's, leave
+        ``stored``)."""
+        exact = self.of_job(job, job.partition) if self.weights else None
+        return exact if exact is not None and math.trunc(exact) == stored else stored
+
+
+def job_billable(job: Any, weights: Mapping[str, float], flags: frozenset[str]) -> float:
+    """:func:`billable_tres` of a job's CPUs, memory, nodes and attributes' TRES."""
+    counts = {name: job_tres_value(job, name) for name in weights if name != "billing"}
+    return billable_tres(counts, weights, flags)
+
+
+def requested_billing(
+    job: Any, weights: Mapping[str, float] | None, flags: frozenset[str]
+) -> float:
+    """A pending job's ``tres_req_cnt[TRES_ARRAY_BILLING]`` (sprio's TRES factor of
+    ``billing``): :func:`job_billable` under its partition's weights, truncated to a whole
+    number as slurmctld stores it (a ``uint64_t``); its CPUs where the partition has none."""
+    if weights is None:
+        return float(job.request_cpus)
+    return float(math.trunc(job_billable(job, weights, flags)))
+
+
+class Allocations(NamedTuple):
+    """What jobs of known allocations bill (:func:`billed_allocations`)."""
+
+    #: billing per slot by record (records alike share their mean: the same charges)
+    billed: dict[UsageRecord, float]
+    #: jobs of partitions without weights that slurmctld billed other than their CPUs
+    unweighted: list[str]
+    #: jobs whose stored billing is not what their partition's weights give
+    differ: list[str]
+
+
+def billed_allocations(
+    records: Sequence[UsageRecord],
+    allocated: Iterable[tuple[int, str, Mapping[str, float]]],
+    billing: Billing,
+) -> Allocations:
+    """Each allocated job's billing (``(record index, job id, TRES counts)``, as sacct's
+    ``AllocTRES``): :func:`billable_tres` of its counts under its partition's weights. A
+    job of a partition without weights bills its CPUs: named in ``unweighted`` when the
+    counts' ``billing`` (slurmctld's, truncated to a whole number) says otherwise; one
+    whose ``billing`` is not the weights' value truncated is named in ``differ``."""
+    sums: dict[UsageRecord, tuple[float, int]] = {}
+    unweighted: list[str] = []
+    differ: list[str] = []
+    for index, job_id, counts in allocated:
+        record = records[index]
+        stored = counts.get("billing")
+        weights = billing.weights_of(record.partition)
+        if weights is None:
+            if stored is not None and stored != record.cpus:
+                unweighted.append(f"{job_id} (billing={stored:g} for {record.cpus} CPUs)")
+            continue
+        value = billable_tres({"cpu": record.cpus, **counts}, weights, billing.flags)
+        if stored is not None and stored != math.trunc(value):
+            differ.append(f"{job_id} (billing={stored:g}, the weights give {value:g})")
+        total, n = sums.get(record, (0.0, 0))
+        sums[record] = (total + value, n + 1)
+    billed = {record: total / n for record, (total, n) in sums.items()}
+    return Allocations(billed, unweighted, differ)

@@ -1,0 +1,141 @@
+"""A job's billable TRES under a partition's ``TRESBillingWeights``.
+
+The numbers are derived by hand from ``assoc_mgr_tres_weighted`` (``src/common/assoc_mgr.c``)
+and ``_tres_weight_item`` (``src/common/slurm_protocol_api.c``): each TRES's count times its
+weight, memory counted in MB and a weight's unit letter dividing it by 1024 per step above
+MB (``Mem=0.25G`` is 0.25/1024 per MB, 0.25 per GB); ``billing`` itself left out. With
+``PriorityFlags=MAX_TRES`` the node TRES (CPU, memory, node, GRES) give their largest term
+alone, the others (licences) still summed; with ``MAX_TRES_GRES`` the largest of CPU,
+memory and node, plus the GRES terms summed.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from fairshare_cli.core.config import PartitionSpec
+from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.slurm.billing import (
+    Billing,
+    billable_tres,
+    billed_allocations,
+    billing_weights,
+)
+from fairshare_cli.core.usage import UsageRecord
+
+WEIGHTS = "CPU=1.0,Mem=0.25G,Node=0.5,GRES/gpu=2.0,License/matlab=3"
+#: 4 CPUs, 16 GB, one node, 2 GPUs, one licence; the billing count itself is not read
+COUNTS = {"cpu": 4.0, "mem": 16384.0, "node": 1.0, "gres/gpu": 2.0, "license/matlab": 1.0}
+
+
+@pytest.mark.parametrize(
+    ("flags", "expected"),
+    [
+        # 4 x 1.0 + 16384 x 0.25/1024 + 1 x 0.5 + 2 x 2.0 + 1 x 3 = 4 + 4 + 0.5 + 4 + 3
+        pytest.param(frozenset(), 15.5, id="sum"),
+        # max(4, 4, 0.5, 4) + 3
+        pytest.param(frozenset({"MAX_TRES"}), 7.0, id="max_tres"),
+        # max(4, 4, 0.5) + 4 (the GPUs) + 3
+        pytest.param(frozenset({"MAX_TRES_GRES"}), 11.0, id="max_tres_gres"),
+    ],
+)
+def test_billable_tres_sums_or_takes_the_largest(flags: frozenset[str], expected: float) -> None:
+    counts = {**COUNTS, "billing": 1000.0}
+    assert billable_tres(counts, billing_weights(WEIGHTS), flags) == expected
+
+
+def test_weights_read_as_slurmctld_reads_them() -> None:
+    """Names without regard to case; ``G`` on memory is per GB (/1024 per MB), ``K`` on a
+    weight of a unitless TRES divides by 1024 (one step above none)."""
+    assert billing_weights("cpu=2,MEM=1G,gres/GPU=1K") == {
+        "cpu": 2.0,
+        "mem": 1 / 1024,
+        "gres/gpu": 1 / 1024,
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param("CPU=1,Cup=2", "TRES weight 'cup' is not a configured TRES type", id="typo"),
+        pytest.param("CPU=1,Mem=1X", "invalid unit type 'X'", id="unit"),
+        pytest.param("CPU", "is an invalid TRES weight entry", id="no_value"),
+    ],
+)
+def test_weights_slurmctld_refuses(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        billing_weights(text)
+
+
+PARTITIONS = {
+    "batch": PartitionSpec(name="batch", default=True, billing_weights="CPU=0.5,Mem=0.25G"),
+    "gpu": PartitionSpec(name="gpu", billing_weights=WEIGHTS),
+    "plain": PartitionSpec(name="plain"),
+}
+
+
+def test_a_record_bills_its_cpus_by_its_partitions_weights() -> None:
+    """A usage record names CPUs only: 8 CPUs at 0.5 bill 4 in batch (and in the default
+    partition, batch, for a record naming none); in a partition without weights (None) it
+    bills its CPUs."""
+    billing = Billing(PARTITIONS, [])
+    record = UsageRecord(owner="u", start=0.0, cpus=8, partition="batch")
+    assert billing.of_record(record) == 4.0
+    assert billing.of_record(record._replace(partition=None)) == 4.0
+    assert billing.of_record(record._replace(partition="plain")) is None
+    assert billing.of_record(record._replace(partition="gpu")) == 8.0
+
+
+def test_a_job_bills_its_memory_nodes_and_gres() -> None:
+    """A job of 4 CPUs, 16384 MB, 2 GPUs (``attributes``) on one node in gpu bills as
+    COUNTS: 15.5; in batch 4 x 0.5 + 16 x 0.25 = 6."""
+    job = Job(
+        id="1",
+        owner="u",
+        request_cpus=4,
+        request_memory=16384,
+        num_nodes=1,
+        attributes={"gres/gpu": 2, "license/matlab": 1},
+    )
+    billing = Billing(PARTITIONS, ["MAX_TRES"])
+    assert billing.of_job(job, "gpu") == 7.0  # (MAX_TRES: 4 + 3)
+    assert Billing(PARTITIONS, []).of_job(job, "gpu") == 15.5
+    assert Billing(PARTITIONS, []).of_job(job, "batch") == 6.0
+    assert Billing(PARTITIONS, []).of_job(job, "plain") is None
+
+
+def test_no_weights_leaves_every_job_at_its_cpus() -> None:
+    billing = Billing({"plain": PartitionSpec(name="plain")}, [])
+    assert not billing.active
+
+
+def test_allocations_records_alike_share_their_mean() -> None:
+    """Two sacct jobs alike but for their memory (8 GB and 16 GB at 0.25 per GB, 2 CPUs at
+    0.5) bill 3 and 5: each record is charged the mean, 4 (the charges sum to the same);
+    AllocTRES billing=3 and 5 are those truncated, so no note. A job of a partition with
+    no weights billed 6 for 2 CPUs is named."""
+    record = UsageRecord(owner="u", start=0.0, cpus=2, partition="batch")
+    plain = record._replace(partition="plain")
+    found = billed_allocations(
+        [record, record, plain],
+        [
+            (0, "1", {"cpu": 2.0, "mem": 8192.0, "billing": 3.0}),
+            (1, "2", {"cpu": 2.0, "mem": 16384.0, "billing": 5.0}),
+            (2, "3", {"cpu": 2.0, "billing": 6.0}),
+        ],
+        Billing(PARTITIONS, []),
+    )
+    assert found.billed == {record: 4.0}
+    assert found.unweighted == ["3 (billing=6 for 2 CPUs)"]
+    assert found.differ == []
+
+
+def test_slurm_22_05_reads_max_tres_gres_as_max_tres() -> None:
+    """22.05's ``read_config.c`` finds ``MAX_TRES`` in ``MAX_TRES_GRES`` (which came with
+    25.05): the GPUs are one of the node TRES there, max(4, 4, 0.5, 4) + 3 = 7, where
+    today's Slurm adds them to the largest of the others: 4 + 4 + 3 = 11."""
+    partitions = {"gpu": PartitionSpec(name="gpu", billing_weights=WEIGHTS)}
+    old = Billing(partitions, ["MAX_TRES_GRES"], output_compat="22.05")
+    now = Billing(partitions, ["MAX_TRES_GRES"])
+    assert billable_tres(COUNTS, old.weights["gpu"], old.flags) == 7.0
+    assert billable_tres(COUNTS, now.weights["gpu"], now.flags) == 11.0
