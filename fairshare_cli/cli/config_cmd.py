@@ -176,15 +176,17 @@ def _keyed_as_in_the_file(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def _flatten(data: Any, prefix: str = "") -> list[tuple[str, Any]]:
+def _flatten(data: Any, prefix: str = "", depth: int = 0) -> list[tuple[str, Any]]:
+    """Each value under its dotted key, as ``--set`` takes it (a name with dots quoted)."""
     out: list[tuple[str, Any]] = []
-    if isinstance(data, dict) and data and prefix.count(".") < 6:
+    if isinstance(data, dict) and data and depth < 7:
         for k, v in data.items():
             if k == "path":
                 continue
-            key = f"{prefix}.{k}" if prefix else k
+            part = f'"{k}"' if "." in k else k
+            key = f"{prefix}.{part}" if prefix else part
             if isinstance(v, dict) and v:
-                out.extend(_flatten(v, key))
+                out.extend(_flatten(v, key, depth + 1))
             else:
                 out.append((key, v))
     else:

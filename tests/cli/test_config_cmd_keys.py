@@ -24,7 +24,7 @@ def test_named_tables_print_no_name_key(
     assert not [line for line in lines if ".name = " in line and not line.startswith("pool.")]
     assert "qos.high.priority = 100" in lines
     assert "partitions.express.priority_job_factor = 4" in lines
-    assert "groups.group_physics.hep.quota = (unset)" in lines
+    assert 'groups."group_physics.hep".quota = (unset)' in lines
     document = json.loads(run("config", "check", "--config", POOL, "--json").stdout)
     assert document["qos"]["high"] == {"priority": 100, "usage_factor": 2.0}
     refused = run("config", "check", "--config", str(write_config('[qos.high]\nname = "high"\n')))
@@ -107,3 +107,23 @@ def test_consumption_expressions_are_parsed_at_load(
             "expression '+'\n"
         )
     assert not (tmp_path / "state.json").exists()
+
+
+def test_a_printed_key_is_one_set_takes(run: Callable[..., Any]) -> None:
+    """``fs config check`` printed ``groups.group_physics.hep.dynamic_quota = 0.6``: pasted
+    into ``--set``, that key was refused (``group_physics.hep is one name ... quote it``).
+    A name with dots is printed quoted, as ``--set`` takes it: the printed key changes the
+    value (hep's 0.6 of physics' 200 slots is 120; 0.5 of them, 100)."""
+    lines = run("config", "check", "--config", POOL).stdout.splitlines()
+    line = next(x for x in lines if ".dynamic_quota = 0.6" in x)
+    assert line == 'groups."group_physics.hep".dynamic_quota = 0.6'
+    key = line.split(" = ")[0]
+    result = run("whatif", "--set", f"{key}=0.5", "quota", "--config", POOL,
+                 "--now", "2026-11-21T12:00:00Z")  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert "│ 120 -> 100 │ 120 -> 100 │ 0.6 -> 0.5" in result.stdout
+    rows = run("config", "check", "--config", POOL, "--output", "ndjson").stdout.splitlines()
+    assert json.loads(next(r for r in rows if "dynamic_quota" in r and "hep" in r)) == {
+        "key": key,
+        "value": 0.6,
+    }
