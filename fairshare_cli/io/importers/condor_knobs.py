@@ -2,46 +2,57 @@
 
 :func:`fragment_from_knobs` maps the knobs the pool config models, under their real names,
 to a config fragment, and names every other knob as ignored. Values are read as HTCondor
-reads them: booleans case-insensitively (``True``/``false``), numbers with ``atof``-like
-leniency refused (a non-number is an error naming the knob's line), expressions as text.
+reads them (core/htcondor/knob_values.py): a number or a boolean as a literal, else as a
+ClassAd expression evaluated on its own (``5 * 60``); the accountant's three factors as
+``atof`` reads them, refused unless a plain number; what the daemon stops on is an error
+naming the knob's line. Expressions (``START``, ``SLOT_WEIGHT``) stay text.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
+from fairshare_cli.core.htcondor.knob_values import (
+    atof_whole,
+    param_boolean,
+    param_double,
+    param_integer,
+    param_long,
+)
 from fairshare_cli.core.limits import INT32_MAX
 from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.condor_config import ConfigFile
 
 
-def _bool(text: str, where: str) -> bool:
-    low = text.strip().lower()
-    if low in ("true", "t", "yes", "1"):
-        return True
-    if low in ("false", "f", "no", "0"):
-        return False
-    raise InputError(f"{where}: expected True or False, got '{text}'")
+def _bool(text: str, knob: str, where: str) -> bool:
+    return param_boolean(text, knob, where)
 
 
-def _float(text: str, where: str) -> float:
-    try:
-        value = float(text.strip())
-    except ValueError:
-        raise InputError(f"{where}: expected a number, got '{text}'") from None
-    if not math.isfinite(value):  # (1e400: an infinity no int() nor pool config takes)
-        raise InputError(f"{where}: expected a finite number, got '{text}'")
-    return value
+def _float(text: str, knob: str, where: str) -> float:
+    return param_double(text, knob, where)
 
 
-def _int(text: str, where: str) -> int:
-    value = _float(text, where)
-    if value != int(value):
-        raise InputError(f"{where}: expected a whole number, got '{text}'")
-    return int(value)
+def _atof(text: str, knob: str, where: str) -> float:
+    return atof_whole(text, where)
+
+
+def _int(text: str, knob: str, where: str) -> int:
+    return param_integer(text, knob, where)
+
+
+def _ranged_int(least: int, most: int) -> Convert:
+    """``param_integer`` with its range (``GROUP_QUOTA_MAX_ALLOCATION_ROUNDS``: 1 to
+    1,000,000,000 in param_info.in; outside, the negotiator stops: "too low"/"too high")."""
+
+    def convert(text: str, knob: str, where: str) -> int:
+        value = param_integer(text, knob, where)
+        if not least <= value <= most:
+            raise InputError(f"{where}: expected {least} to {most:,}, got '{text.strip()}'")
+        return value
+
+    return convert
 
 
 def _seconds(positive: bool) -> Convert:
@@ -50,8 +61,8 @@ def _seconds(positive: bool) -> Convert:
     within an ``int`` (a value beyond it is "out of bounds for an integer": the negotiator
     stops on it)."""
 
-    def convert(text: str, where: str) -> int:
-        value = _int(text, where)
+    def convert(text: str, knob: str, where: str) -> int:
+        value = param_long(text, knob, where)
         if value < (1 if positive else 0):
             what = "a whole number of seconds above 0" if positive else "0 or more seconds"
             raise InputError(f"{where}: expected {what}, got '{text}'")
@@ -65,29 +76,30 @@ def _seconds(positive: bool) -> Convert:
     return convert
 
 
-def _number(text: str, where: str) -> int | float:
-    value = _float(text, where)
+def _number(text: str, knob: str, where: str) -> int | float:
+    value = param_double(text, knob, where)
     return int(value) if value == int(value) and abs(value) < 2**53 else value
 
 
-def _expr(text: str, where: str) -> str:
+def _expr(text: str, knob: str, where: str) -> str:
     if not text.strip():
         raise InputError(f"{where}: expected a ClassAd expression, got nothing")
     return text.strip()
 
 
-Convert = Callable[[str, str], Any]
+#: (the knob's text, its name, where it was set) -> its value.
+Convert = Callable[[str, str, str], Any]
 
 #: Knob -> (config section, key, converter).
 SIMPLE: dict[str, tuple[str, str, Convert]] = {
-    "UID_DOMAIN": ("pool", "uid_domain", lambda t, w: check_name(t.strip(), w)),
+    "UID_DOMAIN": ("pool", "uid_domain", lambda t, k, w: check_name(t.strip(), w)),
     # The startd's: every slot's Start and Rank unless condor-status brings its own.
     "START": ("pool", "start", _expr),
     "RANK": ("pool", "rank", _expr),
     "PRIORITY_HALFLIFE": ("accountant", "priority_halflife", _number),
-    "DEFAULT_PRIO_FACTOR": ("accountant", "default_prio_factor", _float),
-    "NICE_USER_PRIO_FACTOR": ("accountant", "nice_user_prio_factor", _float),
-    "REMOTE_PRIO_FACTOR": ("accountant", "remote_prio_factor", _float),
+    "DEFAULT_PRIO_FACTOR": ("accountant", "default_prio_factor", _atof),
+    "NICE_USER_PRIO_FACTOR": ("accountant", "nice_user_prio_factor", _atof),
+    "REMOTE_PRIO_FACTOR": ("accountant", "remote_prio_factor", _atof),
     "NEGOTIATOR_USE_SLOT_WEIGHTS": ("negotiator", "use_slot_weights", _bool),
     "SLOT_WEIGHT": ("negotiator", "slot_weight", _expr),
     "NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION": (
@@ -101,7 +113,11 @@ SIMPLE: dict[str, tuple[str, str, Convert]] = {
     "NEGOTIATOR_POST_JOB_RANK": ("negotiator", "post_job_rank", _expr),
     "GROUP_SORT_EXPR": ("negotiator", "group_sort_expr", _expr),
     "GROUP_QUOTA_ROUND_ROBIN_RATE": ("negotiator", "group_quota_round_robin_rate", _float),
-    "GROUP_QUOTA_MAX_ALLOCATION_ROUNDS": ("negotiator", "group_quota_max_allocation_rounds", _int),
+    "GROUP_QUOTA_MAX_ALLOCATION_ROUNDS": (
+        "negotiator",
+        "group_quota_max_allocation_rounds",
+        _ranged_int(1, 1_000_000_000),
+    ),
     "NEGOTIATOR_STRICT_ENFORCE_QUOTA": ("negotiator", "strict_enforce_quota", _bool),
     "NEGOTIATOR_USE_WEIGHTED_DEMAND": ("negotiator", "use_weighted_demand", _bool),
     "GROUP_ACCEPT_SURPLUS": ("negotiator", "accept_surplus", _bool),
@@ -162,7 +178,7 @@ def fragment_from_knobs(
         if key in SIMPLE:
             section, field, convert = SIMPLE[key]
             if text.strip():
-                put(section, field, convert(text, where))
+                put(section, field, convert(text, name, where))
             used.append(name)
         elif key == "ACCOUNTANT_LOCAL_DOMAIN":
             domain = text.strip()
@@ -174,7 +190,7 @@ def fragment_from_knobs(
             group, field, convert = hit
             if text.strip():
                 fragment.setdefault("groups", {}).setdefault(group, {})[field] = convert(
-                    text, where
+                    text, name, where
                 )
             used.append(name)
         else:
@@ -205,7 +221,7 @@ def _scope_default(fragment: dict[str, Any], key: str, name: str, text: str, whe
         table = fragment.setdefault("negotiator", {})
         table.setdefault("concurrency_limit_scope_defaults", {})[
             name[len(SCOPE_DEFAULT) :].lower()
-        ] = _float(text, where)
+        ] = _float(text, name, where)
     return True
 
 
