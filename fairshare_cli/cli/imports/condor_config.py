@@ -25,7 +25,10 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     start and rank, which [[machines]] entries without their own take, CONSUMPTION_POLICY,
     NUM_CLAIMS and CONSUMPTION_* likewise for partitionable machines), expanding
     $(MACRO) and $(MACRO:default) and following include lines; every other knob is
-    counted as ignored (-v lists them). A file with none of these knobs is refused.
+    counted as ignored (-v lists them). A file with none of these knobs is refused, and
+    so are use, if/else and += lines (HTCondor has no +=): import condor_config_val -dump
+    output, which holds what they set. Values such as 5 * 60 are evaluated as HTCondor
+    does.
     """
     from fairshare_cli.io.importers.classad_dumps import open_dump
     from fairshare_cli.io.importers.condor_config import read_config

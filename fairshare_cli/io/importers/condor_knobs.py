@@ -149,6 +149,33 @@ PER_GROUP: dict[str, tuple[str, Convert]] = {
 }
 
 
+#: The daemon that reads each knob (the negotiator unless named here): its own
+#: ``SUBSYS.KNOB`` setting wins over ``KNOB`` (``lookup_macro``), another daemon's is not
+#: its knob.
+READER = {
+    "UID_DOMAIN": "SCHEDD",  # (the owner@domain of the jobs it queues)
+    "START": "STARTD",
+    "RANK": "STARTD",
+    "CONSUMPTION_POLICY": "STARTD",
+    "NUM_CLAIMS": "STARTD",
+    "CONSUMPTION_CPUS": "STARTD",
+    "CONSUMPTION_MEMORY": "STARTD",
+    "CONSUMPTION_DISK": "STARTD",
+}
+
+
+def reader_view(conf: ConfigFile) -> dict[str, str]:
+    """Each knob name -> the setting its daemon reads: ``NEGOTIATOR.PRIORITY_HALFLIFE``
+    over ``PRIORITY_HALFLIFE``, whichever comes first in the files."""
+    view = {key: key for key in conf.raw}
+    for key in conf.raw:
+        prefix, dot, knob = key.partition(".")
+        if dot and knob and READER.get(knob, "NEGOTIATOR") == prefix:
+            view.pop(key, None)
+            view[knob] = key
+    return view
+
+
 def fragment_from_knobs(
     conf: ConfigFile, label: str
 ) -> tuple[dict[str, Any], list[str], list[str]]:
@@ -156,45 +183,25 @@ def fragment_from_knobs(
 
     ``pool.defaults`` is ``"current"``: knobs a config file leaves out take HTCondor 25's
     defaults, as the daemons would. A file read from ``label`` none of whose knobs the
-    config models is not an HTCondor configuration (an empty file, another tool's).
+    config models is not an HTCondor configuration (an empty file, another tool's). A
+    knob set for its daemon (``NEGOTIATOR.PRIORITY_HALFLIFE``) wins over the plain one,
+    which is then ignored.
 
     Raises:
-        InputError: a modelled knob whose value does not read as its type, or no
-            modelled knob at all.
+        InputError: a modelled knob whose value does not read as its type, or that
+            names a macro set nowhere (in a file, not a dump), or no modelled knob at all.
     """
     fragment: dict[str, Any] = {"pool": {"defaults": "current"}}
-    used: list[str] = []
-    ignored: list[str] = []
-
-    def put(section: str, key: str, value: Any) -> None:
-        fragment.setdefault(section, {})[key] = value
-
-    groups = _group_names(conf)
+    view = reader_view(conf)
+    groups = _group_names(conf, view)
     lower_groups = {g.lower(): g for g in groups}
-    for key in conf.raw:
-        name = conf.names[key]
-        where = f"{conf.where[key]}: {name}"
-        text = conf.expanded(key) or ""
-        if key in SIMPLE:
-            section, field, convert = SIMPLE[key]
-            if text.strip():
-                put(section, field, convert(text, name, where))
-            used.append(name)
-        elif key == "ACCOUNTANT_LOCAL_DOMAIN":
-            domain = text.strip()
-            put("pool", "local_domains", [check_name(domain, where)] if domain else [])
-            used.append(name)
-        elif key == "GROUP_NAMES" or _scope_default(fragment, key, name, text, where):
-            used.append(name)
-        elif (hit := _per_group(key, lower_groups)) is not None:
-            group, field, convert = hit
-            if text.strip():
-                fragment.setdefault("groups", {}).setdefault(group, {})[field] = convert(
-                    text, name, where
-                )
-            used.append(name)
-        else:
-            ignored.append(name)
+    used: list[str] = []
+    for knob, key in view.items():
+        conf.expanded(key)  # (every knob's macros are checked, modelled or not)
+        if _take(fragment, conf, knob, key, lower_groups):
+            used.append(conf.names[key])
+    taken = set(used)
+    ignored = [conf.names[key] for key in conf.raw if conf.names[key] not in taken]
     if not used:
         found = (
             f"none of its {len(ignored)} knobs is one the pool config models"
@@ -212,27 +219,63 @@ def fragment_from_knobs(
     return {k: fragment[k] for k in order if k in fragment}, used, ignored
 
 
-def _scope_default(fragment: dict[str, Any], key: str, name: str, text: str, where: str) -> bool:
-    """Put ``CONCURRENCY_LIMIT_DEFAULT_<SCOPE>`` into ``[negotiator]
-    concurrency_limit_scope_defaults``; False for any other knob."""
-    if not key.startswith(SCOPE_DEFAULT) or len(key) == len(SCOPE_DEFAULT):
+def _take(
+    fragment: dict[str, Any], conf: ConfigFile, knob: str, key: str, groups: dict[str, str]
+) -> bool:
+    """Put the knob ``knob`` (set as ``key``) into ``fragment``; False when the pool
+    config does not model it."""
+    name = conf.names[key]
+    where = f"{conf.where[key]}: {name}"
+    hit = _per_group(knob, groups)
+    modelled = (
+        knob in SIMPLE
+        or knob in ("ACCOUNTANT_LOCAL_DOMAIN", "GROUP_NAMES")
+        or (knob.startswith(SCOPE_DEFAULT) and len(knob) > len(SCOPE_DEFAULT))
+        or hit is not None
+    )
+    if not modelled:
         return False
-    if text.strip():
-        table = fragment.setdefault("negotiator", {})
-        table.setdefault("concurrency_limit_scope_defaults", {})[
-            name[len(SCOPE_DEFAULT) :].lower()
-        ] = _float(text, name, where)
+    text = conf.expanded(key, READER.get(knob, "NEGOTIATOR"), strict=True) or ""
+    if knob in SIMPLE:
+        section, field, convert = SIMPLE[knob]
+        if text.strip():
+            fragment.setdefault(section, {})[field] = convert(text, name, where)
+    elif knob == "ACCOUNTANT_LOCAL_DOMAIN":
+        domain = text.strip()
+        local = [check_name(domain, where)] if domain else []
+        fragment.setdefault("pool", {})["local_domains"] = local
+    elif knob.startswith(SCOPE_DEFAULT):
+        _scope_default(fragment, knob, name, text, where)
+    elif hit is not None:
+        group, field, convert = hit
+        if text.strip():
+            fragment.setdefault("groups", {}).setdefault(group, {})[field] = convert(
+                text, name, where
+            )
     return True
 
 
-def _group_names(conf: ConfigFile) -> list[str]:
+def _scope_default(fragment: dict[str, Any], knob: str, name: str, text: str, where: str) -> None:
+    """Put ``CONCURRENCY_LIMIT_DEFAULT_<SCOPE>`` into ``[negotiator]
+    concurrency_limit_scope_defaults``."""
+    if text.strip():
+        table = fragment.setdefault("negotiator", {})
+        table.setdefault("concurrency_limit_scope_defaults", {})[
+            name[-len(knob) :][len(SCOPE_DEFAULT) :].lower()  # (after any NEGOTIATOR.)
+        ] = _float(text, name, where)
+
+
+def _group_names(conf: ConfigFile, view: dict[str, str]) -> list[str]:
     """``GROUP_NAMES``: names (not blank, no control characters), by commas or blanks.
 
     Raises:
         InputError: a group name that is not a name.
     """
-    text = conf.expanded("GROUP_NAMES") or ""
-    where = f"{conf.where.get('GROUP_NAMES', '')}: GROUP_NAMES"
+    key = view.get("GROUP_NAMES")
+    if key is None:
+        return []
+    text = conf.expanded(key, "NEGOTIATOR", strict=True) or ""
+    where = f"{conf.where[key]}: {conf.names[key]}"
     return [check_name(g, where) for g in text.replace(",", " ").split() if g]
 
 
