@@ -33,16 +33,19 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     """
     from fairshare_cli.io.importers.classad_dumps import open_dump
     from fairshare_cli.io.importers.condor_config import read_config, read_local_sources
-    from fairshare_cli.io.importers.condor_knobs import fragment_from_knobs
+    from fairshare_cli.io.importers.condor_knobs import fragment_from_knobs, unmodelled
 
     base = Path(file).parent if file != "-" else Path.cwd()
     with open_dump(file) as fh:
         conf = read_config(fh, file, base)
     read_local_sources(conf, base)
     fragment, used, ignored = fragment_from_knobs(conf, file)
+    warnings = unmodelled(conf)
     groups = len(fragment.get("groups", {}))
     summary = (
         f"condor-config {file}: {len(used)} knob{'s' if len(used) != 1 else ''} taken, "
         f"{groups} group{'s' if groups != 1 else ''}"
     )
     emit_fragment(fragment, into, replace, dry_run, summary, ignored, verbose)
+    for line in warnings:
+        click.echo(f"fs: warning: {line}", err=True)

@@ -219,6 +219,29 @@ def fragment_from_knobs(
     return {k: fragment[k] for k in order if k in fragment}, used, ignored
 
 
+def unmodelled(conf: ConfigFile) -> list[str]:
+    """Warnings for knobs the file sets to what changes a cycle's matches and fs does not
+    model: ``NEGOTIATOR_DEPTH_FIRST = true`` (``matchmaker.cpp``: after a match to a
+    partitionable slot the negotiator skips as many more requests of the autocluster as
+    ``jobsInSlot`` says fit in the slot, leaving them to the schedd).
+
+    Raises:
+        InputError: the knob's value is not a boolean HTCondor reads.
+    """
+    key = reader_view(conf).get("NEGOTIATOR_DEPTH_FIRST")
+    text = conf.expanded(key, "NEGOTIATOR", strict=True) if key is not None else None
+    if key is None or not text or not text.strip():
+        return []
+    where = f"{conf.where[key]}: {conf.names[key]}"
+    if not param_boolean(text, "NEGOTIATOR_DEPTH_FIRST", where):
+        return []
+    return [
+        f"{where} is true, which fs does not model: after matching a job to a partitionable "
+        "slot the pool's negotiator skips the jobs of its autocluster it expects the schedd "
+        "to fit into that slot; fs negotiate matches them one by one"
+    ]
+
+
 def _take(
     fragment: dict[str, Any], conf: ConfigFile, knob: str, key: str, groups: dict[str, str]
 ) -> bool:
