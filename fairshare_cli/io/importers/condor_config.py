@@ -11,9 +11,10 @@ by newlines); ``include : FILE`` (also ``include ifexist :``) reads another file
 relative names from the including file's folder.
 
 ``$(NAME)`` and ``$(NAME:default)`` expand to another knob of these files, the daemon's
-own ``SUBSYS.NAME`` first, at the end, as HTCondor expands at lookup; undefined, to the
-default, else to nothing, except in a knob fs takes from a file that is not a dump: there
-it is an error (HTCondor would fill in its built-in default or the machine's name).
+own ``SUBSYS.NAME`` first, at the end, as HTCondor expands at lookup; undefined or set to
+nothing, to the default, else to nothing, except in a knob fs takes from a file that is
+not a dump: there it is an error (HTCondor would fill in its built-in default or the
+machine's name).
 ``$$(NAME)`` is left alone; a knob that names itself (``X = $(X) more``) sees its earlier
 value; macros nested more than 100 deep, or one knob's expanding more than 100,000
 macros, is an error.
@@ -111,9 +112,11 @@ class ConfigFile:
                 return "$"
             if subsys and f"{subsys}.{key}" in self.raw and f"{subsys}.{key}" not in seen:
                 key = f"{subsys}.{key}"
-            if key in seen or key not in self.raw:
+            if key in seen or not self.raw.get(key):  # (set to nothing: the default too)
                 if m.group(2) is not None:
                     return m.group(2)
+                if key in self.raw and key not in seen:
+                    return ""
                 if strict and not self.dump:
                     raise _TooMuch(
                         f"$({m.group(1)}) is set in no file read here (HTCondor would take its "

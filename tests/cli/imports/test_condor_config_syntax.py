@@ -69,6 +69,11 @@ def taken(tmp_path: Path, run: Callable[..., Any], text: str) -> str:
             POOL + 'local_domains = ["example.org"]\n',
             id="macro-default",
         ),
+        # a macro set to nothing takes the default too (evaluate_macro_func: an empty
+        # value); was expanded to nothing, START = ""
+        pytest.param(
+            "D =\nSTART = $(D:true)\n", POOL + 'start = "true"\n', id="empty-macro-default"
+        ),
         pytest.param(
             "[Negotiator]\nNEGOTIATOR_INTERVAL = 60\n",
             HEADER + "[negotiator]\ninterval = 60\n",
