@@ -57,6 +57,8 @@ _FUNCTION_MACRO = re.compile(
 )
 #: ``X += v`` (the ``+`` a word before the operator) and ``X+= v`` (a name ending in ``+``).
 _PLUS_ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_.]*)\s*\+\s*=\s*(.*)$")
+#: ``$(DOLLAR)`` until the expansion is done (a NUL: no line read holds one).
+_DOLLAR = "\x00"
 _CONDITIONAL = re.compile(r"^(if|elif|else|endif)\b", re.IGNORECASE)
 
 
@@ -93,6 +95,7 @@ class ConfigFile:
             return None
         try:
             text = self._expand(self.raw[key], (key,), [0], subsys.upper(), strict)
+            text = text.replace(_DOLLAR, "$")
         except _TooMuch as exc:
             raise InputError(f"{self.where[key]}: {self.names[key]}: {exc}") from None
         function = _FUNCTION_MACRO.search(text) if strict else None
@@ -108,8 +111,8 @@ class ConfigFile:
     ) -> str:
         def sub(m: re.Match[str]) -> str:
             key = m.group(1).upper()
-            if key == "DOLLAR":
-                return "$"
+            if key == "DOLLAR":  # (a $ that no later pass reads as a macro's)
+                return _DOLLAR
             if subsys and f"{subsys}.{key}" in self.raw and f"{subsys}.{key}" not in seen:
                 key = f"{subsys}.{key}"
             if key in seen or not self.raw.get(key):  # (set to nothing: the default too)
@@ -308,6 +311,7 @@ def _keyword(
         )
     try:
         target = conf._expand(line.split(":", 1)[1].strip(), (), [0], "", False)
+        target = target.replace(_DOLLAR, "$")
     except _TooMuch as exc:
         raise InputError(f"{where}: include: {exc}") from None
     path = Path(target)

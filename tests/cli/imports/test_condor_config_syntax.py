@@ -69,6 +69,11 @@ def taken(tmp_path: Path, run: Callable[..., Any], text: str) -> str:
             POOL + 'local_domains = ["example.org"]\n',
             id="macro-default",
         ),
+        # $(DOLLAR) is a $ put in after every macro is expanded (expand_macro's last
+        # pass); was read again as the start of $(X): START = "5 > 1"
+        pytest.param(
+            "X = 5\nSTART = $(DOLLAR)(X) > 1\n", POOL + 'start = "$(X) > 1"\n', id="dollar-macro"
+        ),
         # a macro set to nothing takes the default too (evaluate_macro_func: an empty
         # value); was expanded to nothing, START = ""
         pytest.param(
