@@ -26,20 +26,8 @@ from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.condor_config import ConfigFile
 
 
-def _bool(text: str, knob: str, where: str) -> bool:
-    return param_boolean(text, knob, where)
-
-
-def _float(text: str, knob: str, where: str) -> float:
-    return param_double(text, knob, where)
-
-
 def _atof(text: str, knob: str, where: str) -> float:
     return atof_whole(text, where)
-
-
-def _int(text: str, knob: str, where: str) -> int:
-    return param_integer(text, knob, where)
 
 
 def _ranged_int(least: int, most: int) -> Convert:
@@ -100,37 +88,37 @@ SIMPLE: dict[str, tuple[str, str, Convert]] = {
     "DEFAULT_PRIO_FACTOR": ("accountant", "default_prio_factor", _atof),
     "NICE_USER_PRIO_FACTOR": ("accountant", "nice_user_prio_factor", _atof),
     "REMOTE_PRIO_FACTOR": ("accountant", "remote_prio_factor", _atof),
-    "NEGOTIATOR_USE_SLOT_WEIGHTS": ("negotiator", "use_slot_weights", _bool),
+    "NEGOTIATOR_USE_SLOT_WEIGHTS": ("negotiator", "use_slot_weights", param_boolean),
     "SLOT_WEIGHT": ("negotiator", "slot_weight", _expr),
     "NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION": (
         "negotiator",
         "allow_quota_oversubscription",
-        _bool,
+        param_boolean,
     ),
     "PREEMPTION_REQUIREMENTS": ("negotiator", "preemption_requirements", _expr),
     "PREEMPTION_RANK": ("negotiator", "preemption_rank", _expr),
     "NEGOTIATOR_PRE_JOB_RANK": ("negotiator", "pre_job_rank", _expr),
     "NEGOTIATOR_POST_JOB_RANK": ("negotiator", "post_job_rank", _expr),
     "GROUP_SORT_EXPR": ("negotiator", "group_sort_expr", _expr),
-    "GROUP_QUOTA_ROUND_ROBIN_RATE": ("negotiator", "group_quota_round_robin_rate", _float),
+    "GROUP_QUOTA_ROUND_ROBIN_RATE": ("negotiator", "group_quota_round_robin_rate", param_double),
     "GROUP_QUOTA_MAX_ALLOCATION_ROUNDS": (
         "negotiator",
         "group_quota_max_allocation_rounds",
         _ranged_int(1, 1_000_000_000),
     ),
-    "NEGOTIATOR_STRICT_ENFORCE_QUOTA": ("negotiator", "strict_enforce_quota", _bool),
-    "NEGOTIATOR_USE_WEIGHTED_DEMAND": ("negotiator", "use_weighted_demand", _bool),
-    "GROUP_ACCEPT_SURPLUS": ("negotiator", "accept_surplus", _bool),
-    "GROUP_AUTOREGROUP": ("negotiator", "autoregroup", _bool),
-    "NEGOTIATOR_CONSIDER_PREEMPTION": ("negotiator", "consider_preemption", _bool),
-    "CONCURRENCY_LIMIT_DEFAULT": ("negotiator", "concurrency_limit_default", _float),
+    "NEGOTIATOR_STRICT_ENFORCE_QUOTA": ("negotiator", "strict_enforce_quota", param_boolean),
+    "NEGOTIATOR_USE_WEIGHTED_DEMAND": ("negotiator", "use_weighted_demand", param_boolean),
+    "GROUP_ACCEPT_SURPLUS": ("negotiator", "accept_surplus", param_boolean),
+    "GROUP_AUTOREGROUP": ("negotiator", "autoregroup", param_boolean),
+    "NEGOTIATOR_CONSIDER_PREEMPTION": ("negotiator", "consider_preemption", param_boolean),
+    "CONCURRENCY_LIMIT_DEFAULT": ("negotiator", "concurrency_limit_default", param_double),
     # When cycles start: fs simulate's and fs sweep's cycle unless --cycle says otherwise.
     "NEGOTIATOR_INTERVAL": ("negotiator", "interval", _seconds(True)),
     "NEGOTIATOR_CYCLE_DELAY": ("negotiator", "cycle_delay", _seconds(False)),
     "NEGOTIATOR_MIN_INTERVAL": ("negotiator", "min_interval", _seconds(False)),
     # The startd's, for its partitionable slots unless condor-status brings their own.
-    "CONSUMPTION_POLICY": ("pool", "consumption_policy", _bool),
-    "NUM_CLAIMS": ("pool", "num_claims", _int),
+    "CONSUMPTION_POLICY": ("pool", "consumption_policy", param_boolean),
+    "NUM_CLAIMS": ("pool", "num_claims", param_integer),
     "CONSUMPTION_CPUS": ("pool", "consumption_cpus", _expr),
     "CONSUMPTION_MEMORY": ("pool", "consumption_memory", _expr),
     "CONSUMPTION_DISK": ("pool", "consumption_disk", _expr),
@@ -141,11 +129,11 @@ SCOPE_DEFAULT = "CONCURRENCY_LIMIT_DEFAULT_"
 
 #: Per-group knobs: prefix -> (group key, converter).
 PER_GROUP: dict[str, tuple[str, Convert]] = {
-    "GROUP_QUOTA_DYNAMIC_": ("dynamic_quota", _float),
+    "GROUP_QUOTA_DYNAMIC_": ("dynamic_quota", param_double),
     "GROUP_QUOTA_": ("quota", _number),
-    "GROUP_ACCEPT_SURPLUS_": ("accept_surplus", _bool),
-    "GROUP_AUTOREGROUP_": ("autoregroup", _bool),
-    "GROUP_PRIO_FACTOR_": ("prio_factor", _float),
+    "GROUP_ACCEPT_SURPLUS_": ("accept_surplus", param_boolean),
+    "GROUP_AUTOREGROUP_": ("autoregroup", param_boolean),
+    "GROUP_PRIO_FACTOR_": ("prio_factor", param_double),
 }
 
 
@@ -285,7 +273,7 @@ def _scope_default(fragment: dict[str, Any], knob: str, name: str, text: str, wh
         table = fragment.setdefault("negotiator", {})
         table.setdefault("concurrency_limit_scope_defaults", {})[
             name[-len(knob) :][len(SCOPE_DEFAULT) :].lower()  # (after any NEGOTIATOR.)
-        ] = _float(text, name, where)
+        ] = param_double(text, name, where)
 
 
 def _group_names(conf: ConfigFile, view: dict[str, str]) -> list[str]:
