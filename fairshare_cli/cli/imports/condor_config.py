@@ -24,12 +24,12 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     NEGOTIATOR_*, PREEMPTION_*, SLOT_WEIGHT, GROUP_SORT_EXPR, START and RANK as [pool]
     start and rank, which [[machines]] entries without their own take, CONSUMPTION_POLICY,
     NUM_CLAIMS and CONSUMPTION_* likewise for partitionable machines), expanding
-    $(MACRO) and $(MACRO:default), following include lines and reading the files of
-    LOCAL_CONFIG_DIR and LOCAL_CONFIG_FILE after FILE, as the daemons do; every other knob is
+    $(MACRO) and $(MACRO:default), following include lines and if/else blocks, and
+    reading the files of LOCAL_CONFIG_DIR and LOCAL_CONFIG_FILE after FILE, as HTCondor
+    25.0 does; values such as 5 * 60 are evaluated as it does. Every other knob is
     counted as ignored (-v lists them). A file with none of these knobs is refused, and
-    so are use, if/else and += lines (HTCondor has no +=): import condor_config_val -dump
-    output, which holds what they set. Values such as 5 * 60 are evaluated as HTCondor
-    does.
+    so are use and += lines (HTCondor has no +=): import condor_config_val -dump output,
+    which holds what they set.
     """
     from fairshare_cli.io.importers.classad_dumps import open_dump
     from fairshare_cli.io.importers.condor_config import read_config, read_local_sources

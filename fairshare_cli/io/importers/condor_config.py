@@ -20,9 +20,10 @@ value; macros nested more than 100 deep, or one knob's expanding more than 100,0
 macros, is an error.
 
 HTCondor has no ``+=``: it reads ``X += v`` as ``X = v`` and stops on ``X+= v``, so both
-are refused. ``use`` meta-knobs, ``include command``, ``if``/``else`` blocks and the
-function macros (``$INT(...)``, ``$ENV(...)``) are not evaluated: an error naming the
-line, so nothing is silently misread.
+are refused. ``if``/``elif``/``else``/``endif`` blocks are read as condor_config_if.py
+says. ``use`` meta-knobs, ``include command`` and the function macros (``$INT(...)``,
+``$ENV(...)``) are not evaluated: an error naming the line, so nothing is silently
+misread.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from fairshare_cli.core.htcondor.knob_values import param_boolean
 from fairshare_cli.core.names import shown
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import refuse_bom
+from fairshare_cli.io.importers.condor_config_if import KEYWORD, IfStack, condition_holds
 from fairshare_cli.io.inputs import refuse_device
 
 MAX_INCLUDE_DEPTH = 20
@@ -59,7 +61,6 @@ _FUNCTION_MACRO = re.compile(
 _PLUS_ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_.]*)\s*\+\s*=\s*(.*)$")
 #: ``$(DOLLAR)`` until the expansion is done (a NUL: no line read holds one).
 _DOLLAR = "\x00"
-_CONDITIONAL = re.compile(r"^(if|elif|else|endif)\b", re.IGNORECASE)
 
 
 @dataclass
@@ -208,6 +209,7 @@ def read_config(
     """
     conf = into if into is not None else ConfigFile()
     here: tuple[str, str, str, list[str]] | None = None  # NAME @=TAG: name, tag, where, lines
+    ifs = IfStack()
     for number, line in _lines(fh, label, conf):
         if not line:
             continue
@@ -219,11 +221,9 @@ def read_config(
             else:
                 here[3].append(line)
             continue
-        if _CONDITIONAL.match(line):
-            raise InputError(
-                f"{where}: if/else blocks are not evaluated; expand them first, or import "
-                "condor_config_val -dump output"
-            )
+        if (kept := _conditional(conf, ifs, line, where)) is None:
+            continue
+        line = kept
         word, op = _operator(line)
         keyword = word.lower().removeprefix("@")
         if op == ":" and keyword in ("include", "use", "error", "warning"):
@@ -251,7 +251,39 @@ def read_config(
         _assign(conf, name, value, where)
     if here is not None:
         raise InputError(f"{here[2]}: {here[0]} @={here[1]}: no line '@{here[1]}' ends it")
+    ifs.close(label)
     return conf
+
+
+def _conditional(conf: ConfigFile, ifs: IfStack, line: str, where: str) -> str | None:
+    """``line`` to read on, or None when it is done with: an ``if``/``elif``/``else``/
+    ``endif`` line, or a line in a branch not taken. A ``:`` that hid an ``if`` body from
+    HTCondor before 8.1.5 is dropped (inside a block, or before ``if``).
+
+    Raises:
+        InputError: what :meth:`IfStack.line` refuses.
+    """
+    if line.startswith(":") and (ifs.blocks or re.match(r"if(\s|$)", line[1:])):
+        line = line[1:]
+    keyword = KEYWORD.match(line)
+    if keyword is None:
+        return line if ifs.enabled() else None
+
+    def holds(condition: str, at: str) -> bool:
+        had = "$" in condition
+        try:
+            text = conf._expand(condition, (), [0], "", not conf.dump) if had else condition
+        except _TooMuch as exc:
+            raise InputError(f"{at}: if: {exc}") from None
+
+        def is_set(name: str) -> bool | None:
+            value = conf.raw.get(name.upper())
+            return bool(value) if value is not None or conf.dump else None
+
+        return condition_holds(text.replace(_DOLLAR, "$"), had, is_set, at)
+
+    ifs.line(keyword.group(1), keyword.group(2) or "", where, holds)
+    return None
 
 
 def _assign(conf: ConfigFile, name: str, value: str, where: str) -> None:

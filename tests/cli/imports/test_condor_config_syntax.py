@@ -144,12 +144,27 @@ def test_what_htcondor_reads_is_taken(
             "condor_config_val -dump output, which holds what they set)",
             id="use",
         ),
+        # if/else blocks were all refused ("if/else blocks are not evaluated"); now read
+        # (test_if_blocks_are_read), but defined of a knob no file sets is not decided:
+        # HTCondor would look in its built-in defaults too
         pytest.param(
-            "if defined X\nNEGOTIATOR_INTERVAL = 60\nendif\n",
-            ":1: if/else blocks are not evaluated; expand them first, or import "
-            "condor_config_val -dump output",
-            id="if",
+            "if defined SPOOL\nNEGOTIATOR_INTERVAL = 60\nendif\n",
+            ":1: 'defined SPOOL': SPOOL is set in no file read here, and HTCondor would also "
+            "look in its built-in defaults; set it, or import condor_config_val -dump output",
+            id="if-defined-unset",
         ),
+        pytest.param(
+            "A = 2\nif $(A) == 2\nNEGOTIATOR_INTERVAL = 60\nendif\n",
+            ":2: '2 == 2' is not a valid if condition (HTCondor stops on it: a number, true, "
+            "false, version OP X.Y or defined NAME)",
+            id="if-complex",
+        ),
+        pytest.param(
+            "if true\nNEGOTIATOR_INTERVAL = 60\n",
+            ": endif(s) not found before end-of-file",
+            id="if-unclosed",
+        ),
+        pytest.param("else\n", ":1: else without matching if", id="else-alone"),
         pytest.param(
             "#opt:oldcomment\nNEGOTIATOR_INTERVAL = 60\n",
             ":1: #opt:oldcomment (comments and continuations as before HTCondor 8.1.3) is not read",
@@ -172,3 +187,23 @@ def test_a_dump_takes_undefined_macros_as_nothing(tmp_path: Path, run: Callable[
     result = run("import", "condor-config", str(dump))
     assert result.exit_code == 0, result.stderr
     assert result.stdout == POOL + 'start = "true"\n'
+
+
+def test_if_blocks_are_read(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """By hand, as ConfigIfStack and Test_config_if_expression (config.cpp) take them,
+    HTCondor 25.0.13 reading: ``version >= 9.0`` holds, so NEGOTIATOR_INTERVAL is 60, not
+    30; ``defined X`` with ``X =`` (set to nothing) does not hold, the ``elif true``
+    branch does: NEGOTIATOR_CYCLE_DELAY 45; ``$(F)`` expands to ``false``, the ``else``
+    branch's line (its ``:`` dropped, as in a block) gives NEGOTIATOR_MIN_INTERVAL 20; the
+    nested ``if`` in a branch not taken is not evaluated (its condition would stop
+    HTCondor)."""
+    text = (
+        "if version >= 9.0\nNEGOTIATOR_INTERVAL = 60\nelse\nNEGOTIATOR_INTERVAL = 30\nendif\n"
+        "X =\nif defined X\nNEGOTIATOR_CYCLE_DELAY = 1\nelif true\n"
+        "NEGOTIATOR_CYCLE_DELAY = 45\nelse\nNEGOTIATOR_CYCLE_DELAY = 2\nendif\n"
+        "F = false\nif $(F)\nNEGOTIATOR_MIN_INTERVAL = 1\nif 2 == 2\nendif\nelse\n"
+        ":NEGOTIATOR_MIN_INTERVAL = 20\nendif\n"
+    )
+    assert taken(tmp_path, run, text) == HEADER + (
+        "[negotiator]\ninterval = 60\ncycle_delay = 45\nmin_interval = 20\n"
+    )
