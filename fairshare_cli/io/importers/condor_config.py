@@ -342,7 +342,7 @@ def _keyword(
             f"{where}: 'include {' '.join(head[1:])}' is not read; expected include : FILE"
         )
     try:
-        target = conf._expand(line.split(":", 1)[1].strip(), (), [0], "", False)
+        target = conf._expand(line.split(":", 1)[1].strip(), (), [0], "", not conf.dump)
         target = target.replace(_DOLLAR, "$")
     except _TooMuch as exc:
         raise InputError(f"{where}: include: {exc}") from None

@@ -119,6 +119,13 @@ def test_what_htcondor_reads_is_taken(
             "$(FULL_HOSTNAME:default), or import condor_config_val -dump output",
             id="undefined-macro",
         ),
+        # an include's name too: HTCondor would read $(LOCAL_DIR)'s default folder; was
+        # /extra.config, missing, so skipped in silence
+        pytest.param(
+            "include ifexist : $(LOCAL_DIR)/extra.config\nNEGOTIATOR_INTERVAL = 60\n",
+            ":1: include: $(LOCAL_DIR) is set in no file read here",
+            id="undefined-macro-in-include",
+        ),
         pytest.param(
             "START = $(START) && Memory > 100\n",
             ":1: START: $(START) is set in no file read here",
