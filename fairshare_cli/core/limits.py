@@ -5,7 +5,7 @@ from __future__ import annotations
 #: ClassAd integers (and so whole-number job fields and machine attributes) are 64-bit signed.
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 #: A C ``int``: HTCondor group quotas and ``INT_MAX`` defaults.
-INT32_MAX = 2**31 - 1
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 #: Slurm's ``uint32_t`` fields (shares, weights, priorities); also ``INFINITE``.
 UINT32_MAX = 2**32 - 1
 #: The largest job priority ``scontrol update job priority=`` takes: parse_uint32

@@ -24,20 +24,28 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     NEGOTIATOR_*, PREEMPTION_*, SLOT_WEIGHT, GROUP_SORT_EXPR, START and RANK as [pool]
     start and rank, which [[machines]] entries without their own take, CONSUMPTION_POLICY,
     NUM_CLAIMS and CONSUMPTION_* likewise for partitionable machines), expanding
-    $(MACRO) and $(MACRO:default) and following include lines; every other knob is
-    counted as ignored (-v lists them). A file with none of these knobs is refused.
+    $(MACRO) and $(MACRO:default), following include lines and if/else blocks, and
+    reading the files of LOCAL_CONFIG_DIR and LOCAL_CONFIG_FILE after FILE, as HTCondor
+    25.0 does; values such as 5 * 60 are evaluated as it does. Every other knob is
+    counted as ignored (-v lists them). A file with none of these knobs is refused, and
+    so are use and += lines (HTCondor has no +=): import condor_config_val -dump output,
+    which holds what they set.
     """
     from fairshare_cli.io.importers.classad_dumps import open_dump
-    from fairshare_cli.io.importers.condor_config import read_config
-    from fairshare_cli.io.importers.condor_knobs import fragment_from_knobs
+    from fairshare_cli.io.importers.condor_config import read_config, read_local_sources
+    from fairshare_cli.io.importers.condor_knobs import fragment_from_knobs, unmodelled
 
     base = Path(file).parent if file != "-" else Path.cwd()
     with open_dump(file) as fh:
         conf = read_config(fh, file, base)
+    read_local_sources(conf, base)
     fragment, used, ignored = fragment_from_knobs(conf, file)
+    warnings = unmodelled(conf)
     groups = len(fragment.get("groups", {}))
     summary = (
         f"condor-config {file}: {len(used)} knob{'s' if len(used) != 1 else ''} taken, "
         f"{groups} group{'s' if groups != 1 else ''}"
     )
     emit_fragment(fragment, into, replace, dry_run, summary, ignored, verbose)
+    for line in warnings:
+        click.echo(f"fs: warning: {line}", err=True)

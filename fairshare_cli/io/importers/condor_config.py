@@ -1,29 +1,45 @@
 """HTCondor configuration files (``condor_config``, ``condor_config_val -dump``).
 
-The syntax as ``config.cpp`` reads it: leading and trailing white space is dropped; ``#``
-starts a comment line; a line ending in ``\\`` continues on the next (a comment line does
-not continue); ``NAME = value`` (or ``NAME : value``) sets a knob, names are
-case-insensitive and the last setting wins; ``include : FILE`` (also ``include ifexist :``)
-reads another file in place, relative names from the including file's folder;
-``$(NAME)`` and ``$(NAME:default)`` expand to another knob of these files (undefined: the
-default, else nothing), at the end, as HTCondor expands at lookup; a knob that names itself
-(``X = $(X) more``) sees its earlier value; macros nested more than 100 deep, or one
-knob's expanding more than 100,000 macros, is an error. ``use`` meta-knobs, ``include command``,
-``@=`` heredocs and ``if``/``else`` blocks are not evaluated: they are an error naming
-the line, so nothing is silently misread.
+The syntax as ``config.cpp`` (HTCondor 25.0) reads it: leading and trailing white space is
+dropped; ``#`` starts a comment line; a line ending in ``\\`` continues on the next (a
+comment line does not continue; a comment line inside a continuation is reduced to its
+last character, so one ending in ``\\`` keeps the line going); a line ``[...]`` with no
+``=`` or ``:`` is skipped (an ``.ini`` section); ``NAME = value`` (or ``NAME : value``)
+sets a knob, names are case-insensitive and the last setting wins; ``NAME @=TAG`` starts a
+value of many lines, up to the line ``@TAG`` (comment and blank lines skipped, lines joined
+by newlines); ``include : FILE`` (also ``include ifexist :``) reads another file in place,
+relative names from the including file's folder.
+
+``$(NAME)`` and ``$(NAME:default)`` expand to another knob of these files, the daemon's
+own ``SUBSYS.NAME`` first, at the end, as HTCondor expands at lookup; undefined or set to
+nothing, to the default, else to nothing, except in a knob fs takes from a file that is
+not a dump: there it is an error (HTCondor would fill in its built-in default or the
+machine's name).
+``$$(NAME)`` is left alone; a knob that names itself (``X = $(X) more``) sees its earlier
+value; macros nested more than 100 deep, or one knob's expanding more than 100,000
+macros, is an error.
+
+HTCondor has no ``+=``: it reads ``X += v`` as ``X = v`` and stops on ``X+= v``, so both
+are refused. ``if``/``elif``/``else``/``endif`` blocks are read as condor_config_if.py
+says. ``use`` meta-knobs, ``include command`` and the function macros (``$INT(...)``,
+``$ENV(...)``) are not evaluated: an error naming the line, so nothing is silently
+misread.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from fairshare_cli.core.htcondor.knob_values import param_boolean
 from fairshare_cli.core.names import shown
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import refuse_bom
+from fairshare_cli.io.importers.condor_config_if import KEYWORD, IfStack, condition_holds
 from fairshare_cli.io.inputs import refuse_device
 
 MAX_INCLUDE_DEPTH = 20
@@ -32,48 +48,91 @@ MAX_INCLUDE_DEPTH = 20
 MAX_MACRO_DEPTH = 100
 MAX_MACROS = 100_000
 MAX_EXPANSION = 1_000_000
-_ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_.]*)\s*(\+?=|:)\s*(.*)$")
-_MACRO = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_.]*)(?::([^()]*))?\)")
-_CONDITIONAL = re.compile(r"^(if|elif|else|endif)\b", re.IGNORECASE)
+_ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_.]*)\s*(=|:|@=)\s*(.*)$")
+#: ``$(NAME)`` and ``$(NAME:default)`` (not ``$$(NAME)``); a default holds the characters
+#: ``next_config_macro`` allows there (no ``*``, ``-``, ...) and whole ``(...)`` groups.
+_MACRO = re.compile(r"(?<!\$)\$\(([A-Za-z0-9_./]+)(?::((?:[A-Za-z0-9_./$ ,\\:]|\([^)]*\))*))?\)")
+#: HTCondor's function macros (``is_special_config_macro``), which are not evaluated.
+_FUNCTION_MACRO = re.compile(
+    r"(?<!\$)\$(ENV|RANDOM_CHOICE|RANDOM_INTEGER|CHOICE|SUBSTR|INT|REAL|STRING|EVAL|BASENAME|"
+    r"DIRNAME|F[pnxdqabfwuPNXDQABFWU]*)\("
+)
+#: ``X += v`` (the ``+`` a word before the operator) and ``X+= v`` (a name ending in ``+``).
+_PLUS_ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_.]*)\s*\+\s*=\s*(.*)$")
+#: ``$(DOLLAR)`` until the expansion is done (a NUL: no line read holds one).
+_DOLLAR = "\x00"
 
 
 @dataclass
 class ConfigFile:
-    """Knobs as written (unexpanded), by upper-case name, and where each was set."""
+    """Knobs as written (unexpanded), by upper-case name, and where each was set.
+
+    ``dump`` says the text is ``condor_config_val -dump`` output (its first line says
+    so), which holds every knob HTCondor has a default for.
+    """
 
     raw: dict[str, str] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)  # upper -> as first written
     where: dict[str, str] = field(default_factory=dict)
+    dump: bool = False
 
-    def expanded(self, name: str) -> str | None:
+    def expanded(self, name: str, subsys: str = "", strict: bool = False) -> str | None:
         """The knob's value with ``$(...)`` macros expanded (None when not set).
+
+        ``subsys`` is the daemon that reads it (``NEGOTIATOR``): its ``SUBSYS.NAME``
+        settings win over ``NAME`` inside the value, as ``lookup_macro`` has them. With
+        ``strict``, a macro set nowhere (and without a default) is an error, unless the
+        text is a dump: HTCondor would fill it from its table of defaults or the machine.
 
         Raises:
             InputError: the macros nest deeper than :data:`MAX_MACRO_DEPTH`, expand more
                 than :data:`MAX_MACROS` macros (``A = $(B)$(B)``, ``B = $(C)$(C)``, ...: a
                 thousand million of them for thirty knobs) or to more than
-                :data:`MAX_EXPANSION` characters.
+                :data:`MAX_EXPANSION` characters; with ``strict``, a macro set nowhere or
+                a function macro (``$INT(...)``).
         """
         key = name.upper()
         if key not in self.raw:
             return None
         try:
-            return self._expand(self.raw[key], (key,), [0])
+            text = self._expand(self.raw[key], (key,), [0], subsys.upper(), strict)
+            text = text.replace(_DOLLAR, "$")
         except _TooMuch as exc:
             raise InputError(f"{self.where[key]}: {self.names[key]}: {exc}") from None
+        function = _FUNCTION_MACRO.search(text) if strict else None
+        if function is not None:
+            raise InputError(
+                f"{self.where[key]}: {self.names[key]}: ${function.group(1)}(...) is one of "
+                "HTCondor's function macros, which fs does not evaluate; write its value"
+            )
+        return text
 
-    def _expand(self, text: str, seen: tuple[str, ...], work: list[int]) -> str:
+    def _expand(
+        self, text: str, seen: tuple[str, ...], work: list[int], subsys: str, strict: bool
+    ) -> str:
         def sub(m: re.Match[str]) -> str:
             key = m.group(1).upper()
-            if key == "DOLLAR":
-                return "$"
-            if key in seen or key not in self.raw:
-                return m.group(2) if m.group(2) is not None else ""
+            if key == "DOLLAR":  # (a $ that no later pass reads as a macro's)
+                return _DOLLAR
+            if subsys and f"{subsys}.{key}" in self.raw and f"{subsys}.{key}" not in seen:
+                key = f"{subsys}.{key}"
+            if key in seen or not self.raw.get(key):  # (set to nothing: the default too)
+                if m.group(2) is not None:
+                    return m.group(2)
+                if key in self.raw and key not in seen:
+                    return ""
+                if strict and not self.dump:
+                    raise _TooMuch(
+                        f"$({m.group(1)}) is set in no file read here (HTCondor would take its "
+                        "built-in default or the machine's value); set it, write "
+                        f"$({m.group(1)}:default), or import condor_config_val -dump output"
+                    )
+                return ""
             work[0] += 1
             if len(seen) >= MAX_MACRO_DEPTH or work[0] > MAX_MACROS:
                 raise _TooMuch(f"its macros nest more than {MAX_MACRO_DEPTH} deep or expand "
                                f"more than {MAX_MACROS:,} macros")  # fmt: skip
-            return self._expand(self.raw[key], (*seen, key), work)
+            return self._expand(self.raw[key], (*seen, key), work, subsys, strict)
 
         for _ in range(2):  # a default may itself hold a macro
             text = _MACRO.sub(sub, text)
@@ -83,16 +142,20 @@ class ConfigFile:
 
 
 class _TooMuch(Exception):
-    """A knob's macros expand too deep or too far (the message says which)."""
+    """A knob's macros expand too deep or too far, or name a knob set nowhere (the
+    message says which)."""
 
 
-def _lines(fh: IO[str], label: str) -> Iterator[tuple[int, str]]:
-    """Logical lines (continuations joined) with the number of their first line."""
+def _lines(fh: IO[str], label: str, conf: ConfigFile) -> Iterator[tuple[int, str]]:
+    """Logical lines (continuations joined) with the number of their first line, as
+    ``getline_implementation`` joins them; a first line ``# Configuration from machine:``
+    marks ``conf`` as a dump."""
     parts: list[str] = []
     first = 0
     for number, raw in enumerate(fh, start=1):
         if number == 1:
             refuse_bom(raw, label)
+            conf.dump = conf.dump or raw.startswith("# Configuration from machine: ")
         if "\x00" in raw or re.search("[\udc80-\udcff]", raw):
             raise InputError(
                 f"{label}:{number}: binary data, not text; expected a condor_config file"
@@ -100,10 +163,15 @@ def _lines(fh: IO[str], label: str) -> Iterator[tuple[int, str]]:
         line = raw.strip()
         if not parts:
             first = number
+            if line.lower() == "#opt:oldcomment":  # (HTCondor reads SMART_COM_IN_CONT)
+                raise InputError(
+                    f"{label}:{number}: #opt:oldcomment (comments and continuations as before "
+                    "HTCondor 8.1.3) is not read; import condor_config_val -dump output"
+                )
             if line.startswith("#"):
                 continue
         elif line.startswith("#"):
-            line = ""  # a comment inside a continuation counts as white space
+            line = line[-1]  # HTCondor keeps a comment's last character: a \ continues
         if line.endswith("\\"):
             parts.append(line[:-1])
             continue
@@ -112,6 +180,22 @@ def _lines(fh: IO[str], label: str) -> Iterator[tuple[int, str]]:
         parts = []
     if parts:
         yield first, "".join(parts)
+
+
+def _operator(line: str) -> tuple[str, str]:
+    """The line's first word and its operator (``=``, ``:``, ``@=``, or ``""`` for none),
+    found as ``Parse_macros`` finds them: the word ends at a blank, ``=`` or ``:``; the
+    operator is the first ``=``, ``:`` or ``@`` after it (an ``@`` must be followed by
+    ``=``)."""
+    word = re.match(r"[^\s=:]*", line)
+    head = word.group(0) if word is not None else ""
+    found = re.search(r"[=:@]", line[len(head) :])
+    if found is None:
+        return head, ""
+    if found.group(0) != "@":
+        return head, found.group(0)
+    after = len(head) + found.end()
+    return head, "@=" if line[after : after + 1] == "=" else ""
 
 
 def read_config(
@@ -124,43 +208,116 @@ def read_config(
             that cannot be read, or a construct that is not evaluated.
     """
     conf = into if into is not None else ConfigFile()
-    for number, line in _lines(fh, label):
+    here: tuple[str, str, str, list[str]] | None = None  # NAME @=TAG: name, tag, where, lines
+    ifs = IfStack()
+    for number, line in _lines(fh, label, conf):
         if not line:
             continue
         where = f"{label}:{number}"
-        if _CONDITIONAL.match(line):
-            raise InputError(f"{where}: if/else blocks are not evaluated; expand them first")
-        head = line.split(":", 1)[0].split()
-        keyword = head[0].lower().lstrip("@") if head else ""
-        if ":" in line and keyword in ("include", "use", "error", "warning"):
+        if here is not None:
+            if line == "@" + here[1]:
+                _assign(conf, here[0], "\n".join(here[3]), here[2])
+                here = None
+            else:
+                here[3].append(line)
+            continue
+        if (kept := _conditional(conf, ifs, line, where)) is None:
+            continue
+        line = kept
+        word, op = _operator(line)
+        keyword = word.lower().removeprefix("@")
+        if op == ":" and keyword in ("include", "use", "error", "warning"):
+            head = line.split(":", 1)[0].split()
             _keyword(conf, keyword, head, line, where, base, depth)
             continue
-        if "@=" in line.split("=", 1)[0] + "=":
-            raise InputError(f"{where}: '@=' multi-line values are not read; expected NAME = value")
+        if not op and line.startswith("[") and line.endswith("]"):
+            continue  # an .ini section line: HTCondor skips it
+        _refuse_plus_assign(line, where)
         m = _ASSIGN.match(line)
-        if m is None:
-            shown = line[:40]
+        if m is None or (m.group(2) == "@=" and word != m.group(1)):
+            # (NAME@=TAG: HTCondor reads NAME@ as the name, an "Illegal Identifier")
             raise InputError(
-                f"{where}: expected NAME = value (a condor_config line), got '{shown}'"
+                f"{where}: expected NAME = value (a condor_config line), got '{shown(line, 40)}'"
             )
-        name, op, value = m.group(1), m.group(2), m.group(3).strip()
-        key = name.upper()
-        if key == "MYTYPE":  # (a job's Rank, a slot's Start: taken as the knobs RANK, START)
+        name, value = m.group(1), m.group(3).strip()
+        if m.group(2) == "@=":
+            here = (name, value, where, [])
+            continue
+        if name.upper() == "MYTYPE":  # (a job's Rank, a slot's Start: the knobs RANK, START)
             raise InputError(
                 f"{where}: {name} = {value[:20]}: a ClassAd (condor_q or condor_status -long "
                 "output); expected a condor_config file or condor_config_val -dump output"
             )
-        old = conf.raw.get(key)
-        # A value that names its own knob sees the earlier value (expanded now).
-        if old is not None:
-            own = re.compile(rf"\$\({re.escape(name)}(:[^()]*)?\)", re.IGNORECASE)
-            value = own.sub(lambda _m, was=old: was, value)
-        if op == "+=" and old:
-            value = f"{old} {value}".strip()
-        conf.raw[key] = value
-        conf.names.setdefault(key, name)
-        conf.where[key] = where
+        _assign(conf, name, value, where)
+    if here is not None:
+        raise InputError(f"{here[2]}: {here[0]} @={here[1]}: no line '@{here[1]}' ends it")
+    ifs.close(label)
     return conf
+
+
+def _conditional(conf: ConfigFile, ifs: IfStack, line: str, where: str) -> str | None:
+    """``line`` to read on, or None when it is done with: an ``if``/``elif``/``else``/
+    ``endif`` line, or a line in a branch not taken. A ``:`` that hid an ``if`` body from
+    HTCondor before 8.1.5 is dropped (inside a block, or before ``if``).
+
+    Raises:
+        InputError: what :meth:`IfStack.line` refuses.
+    """
+    if line.startswith(":") and (ifs.blocks or re.match(r"if(\s|$)", line[1:])):
+        line = line[1:]
+    keyword = KEYWORD.match(line)
+    if keyword is None:
+        return line if ifs.enabled() else None
+
+    def holds(condition: str, at: str) -> bool:
+        had = "$" in condition
+        try:
+            text = conf._expand(condition, (), [0], "", not conf.dump) if had else condition
+        except _TooMuch as exc:
+            raise InputError(f"{at}: if: {exc}") from None
+
+        def is_set(name: str) -> bool | None:
+            value = conf.raw.get(name.upper())
+            return bool(value) if value is not None or conf.dump else None
+
+        return condition_holds(text.replace(_DOLLAR, "$"), had, is_set, at)
+
+    ifs.line(keyword.group(1), keyword.group(2) or "", where, holds)
+    return None
+
+
+def _assign(conf: ConfigFile, name: str, value: str, where: str) -> None:
+    """``name = value``: a value that names its own knob sees the earlier value
+    (``expand_self_macro``)."""
+    key = name.upper()
+    old = conf.raw.get(key)
+    if old is not None:
+        own = re.compile(
+            rf"(?<!\$)\$\({re.escape(name)}(?::(?:[A-Za-z0-9_./$ ,\\:]|\([^)]*\))*)?\)",
+            re.IGNORECASE,
+        )
+        was: str = old
+        value = own.sub(lambda _m: was, value)
+    conf.raw[key] = value
+    conf.names.setdefault(key, name)
+    conf.where[key] = where
+
+
+def _refuse_plus_assign(line: str, where: str) -> None:
+    """HTCondor has no ``+=``: ``X += v`` sets X to v (the ``+`` is a word before the
+    operator, dropped), ``X+= v`` names the knob ``X+`` and stops the daemon.
+
+    Raises:
+        InputError: ``line`` is either.
+    """
+    plus = _PLUS_ASSIGN.match(line)
+    if plus is None:
+        return
+    name = plus.group(1)
+    raise InputError(
+        f"{where}: HTCondor has no +=: it reads '{name} += v' as {name} = v (the earlier "
+        f"value dropped) and stops on '{name}+= v'; write {name} = $({name}) v to add to it"
+    )
 
 
 def _keyword(
@@ -175,14 +332,18 @@ def _keyword(
     if keyword != "include":
         if keyword == "warning":
             return
-        raise InputError(f"{where}: '{keyword}' lines are not evaluated; expected NAME = value")
-    options = {w.lower() for w in head[1:]}
-    if options - {"ifexist"}:
+        raise InputError(
+            f"{where}: '{keyword}' lines are not evaluated; expected NAME = value (import "
+            "condor_config_val -dump output, which holds what they set)"
+        )
+    options = set(head[1:])
+    if options - {"ifexist", "ifexists"}:
         raise InputError(
             f"{where}: 'include {' '.join(head[1:])}' is not read; expected include : FILE"
         )
     try:
-        target = conf._expand(line.split(":", 1)[1].strip(), (), [0])
+        target = conf._expand(line.split(":", 1)[1].strip(), (), [0], "", not conf.dump)
+        target = target.replace(_DOLLAR, "$")
     except _TooMuch as exc:
         raise InputError(f"{where}: include: {exc}") from None
     path = Path(target)
@@ -190,11 +351,120 @@ def _keyword(
         path = base / path
     if depth >= MAX_INCLUDE_DEPTH:
         raise InputError(f"{where}: includes nested too deep")
+    problem = _read_file(conf, path, depth + 1)
+    if problem is not None and not options:  # (ifexist or ifexists: a missing file is fine)
+        raise InputError(f"{where}: cannot include {shown(str(path))}: {problem}")
+
+
+def _read_file(conf: ConfigFile, path: Path, depth: int) -> str | None:
+    """Read the configuration file ``path`` into ``conf``; why it cannot be opened, or
+    None."""
     try:
         refuse_device(path)
         with open(path, encoding="utf-8", errors="surrogateescape") as fh:
-            read_config(fh, str(path), path.parent, conf, depth + 1)
+            read_config(fh, str(path), path.parent, conf, depth)
     except OSError as exc:
-        if "ifexist" in options:
-            return
-        raise InputError(f"{where}: cannot include {shown(str(path))}: {exc.strerror}") from None
+        return str(exc.strerror)
+    return None
+
+
+#: ``LOCAL_CONFIG_DIR_EXCLUDE_REGEXP``'s default (param_info.in): the file names in a
+#: config directory the daemons skip (hidden, scripts, editor and package leftovers).
+DEFAULT_EXCLUDE = (
+    r"^((\..*)|(.*\.pl)|(.*\.py)|(.*\.sh)|(.*~)|(#.*)|(.*\.rpmsave)|(.*\.rpmnew)"
+    r"|(.*\.dpkg-old)|(.*\.dpkg-dist)|(.*\.cfsaved))$"
+)
+
+
+def read_local_sources(conf: ConfigFile, base: Path | None) -> None:
+    """What the daemons read after the main file (``real_config``): the files of the
+    ``LOCAL_CONFIG_DIR`` folders (sorted, ``LOCAL_CONFIG_DIR_EXCLUDE_REGEXP`` skipped),
+    then each ``LOCAL_CONFIG_FILE`` (a list that a file read may change), then the
+    ``LOCAL_CONFIG_DIR`` folders again if those files changed the knob. Relative names
+    are taken from the main file's folder. A dump already holds what they set.
+
+    Raises:
+        InputError: a file that cannot be read (a ``LOCAL_CONFIG_FILE`` one unless
+            ``REQUIRE_LOCAL_CONFIG_FILE`` is false), a command (``... |``), or what
+            :func:`read_config` refuses in them.
+    """
+    if conf.dump:
+        return
+    first = _local(conf, "LOCAL_CONFIG_DIR")
+    if first:
+        _read_folders(conf, first, base)
+    _read_local_files(conf, base)
+    again = _local(conf, "LOCAL_CONFIG_DIR")
+    if again and again != first:
+        _read_folders(conf, again, base)
+
+
+def _local(conf: ConfigFile, knob: str) -> str:
+    return (conf.expanded(knob, strict=True) or "").strip()
+
+
+def _sources(conf: ConfigFile, knob: str, value: str, base: Path | None) -> list[Path]:
+    """The paths a list knob names (by commas or blanks, as ``split`` cuts it)."""
+    if value.endswith("|"):
+        raise InputError(
+            f"{conf.where[knob]}: {conf.names[knob]}: '{shown(value)}' is a command, which fs "
+            "does not run; import condor_config_val -dump output"
+        )
+    paths = [Path(v) for v in re.split(r"[,\s]+", value) if v]
+    return [p if p.is_absolute() or base is None else base / p for p in paths]
+
+
+def _read_folders(conf: ConfigFile, value: str, base: Path | None) -> None:
+    pattern = _local(conf, "LOCAL_CONFIG_DIR_EXCLUDE_REGEXP") or DEFAULT_EXCLUDE
+    try:
+        exclude = re.compile(pattern)
+    except re.error:
+        where = conf.where.get("LOCAL_CONFIG_DIR_EXCLUDE_REGEXP", "")
+        raise InputError(
+            f"{where}: LOCAL_CONFIG_DIR_EXCLUDE_REGEXP: not a regular expression: "
+            f"'{shown(pattern)}'"
+        ) from None
+    for folder in _sources(conf, "LOCAL_CONFIG_DIR", value, base):
+        try:  # (a folder that cannot be listed is skipped, as get_config_dir_file_list does)
+            files = [e.path for e in os.scandir(folder) if not e.is_dir()]
+        except OSError:
+            continue
+        for path in sorted(f for f in files if not exclude.search(os.path.basename(f))):
+            problem = _read_file(conf, Path(path), 1)
+            if problem is not None:
+                raise InputError(f"{shown(path)}: cannot read it: {problem}")
+
+
+def _read_local_files(conf: ConfigFile, base: Path | None) -> None:
+    value = _local(conf, "LOCAL_CONFIG_FILE")
+    if not value:
+        return
+    required = _required(conf)
+    todo = _sources(conf, "LOCAL_CONFIG_FILE", value, base)
+    done: list[Path] = []
+    while todo:
+        path = todo.pop(0)
+        problem = _read_file(conf, path, 1)
+        if problem is not None and required:
+            raise InputError(
+                f"{conf.where['LOCAL_CONFIG_FILE']}: LOCAL_CONFIG_FILE: cannot read "
+                f"{shown(str(path))}: {problem} (HTCondor stops on it unless "
+                "REQUIRE_LOCAL_CONFIG_FILE = false)"
+            )
+        done.append(path)
+        new = _local(conf, "LOCAL_CONFIG_FILE")
+        if new and new != value:  # the file changed the list: the rest of the new one
+            value = new
+            todo = [p for p in _sources(conf, "LOCAL_CONFIG_FILE", new, base) if p not in done]
+
+
+def _required(conf: ConfigFile) -> bool:
+    """``REQUIRE_LOCAL_CONFIG_FILE`` (default true) as ``param_boolean_crufty`` reads it:
+    a first letter ``t`` or ``f``, else as ``param_boolean``."""
+    text = _local(conf, "REQUIRE_LOCAL_CONFIG_FILE")
+    if not text:
+        return True
+    if text[0] in "tTfF":
+        return text[0] in "tT"
+    where = f"{conf.where['REQUIRE_LOCAL_CONFIG_FILE']}: REQUIRE_LOCAL_CONFIG_FILE"
+    return param_boolean(text, "REQUIRE_LOCAL_CONFIG_FILE", where)

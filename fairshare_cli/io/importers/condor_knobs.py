@@ -2,46 +2,45 @@
 
 :func:`fragment_from_knobs` maps the knobs the pool config models, under their real names,
 to a config fragment, and names every other knob as ignored. Values are read as HTCondor
-reads them: booleans case-insensitively (``True``/``false``), numbers with ``atof``-like
-leniency refused (a non-number is an error naming the knob's line), expressions as text.
+reads them (core/htcondor/knob_values.py): a number or a boolean as a literal, else as a
+ClassAd expression evaluated on its own (``5 * 60``); the accountant's three factors as
+``atof`` reads them, refused unless a plain number; what the daemon stops on is an error
+naming the knob's line. Expressions (``START``, ``SLOT_WEIGHT``) stay text.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
+from fairshare_cli.core.htcondor.knob_values import (
+    atof_whole,
+    param_boolean,
+    param_double,
+    param_integer,
+    param_long,
+)
 from fairshare_cli.core.limits import INT32_MAX
 from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.condor_config import ConfigFile
 
 
-def _bool(text: str, where: str) -> bool:
-    low = text.strip().lower()
-    if low in ("true", "t", "yes", "1"):
-        return True
-    if low in ("false", "f", "no", "0"):
-        return False
-    raise InputError(f"{where}: expected True or False, got '{text}'")
+def _atof(text: str, knob: str, where: str) -> float:
+    return atof_whole(text, where)
 
 
-def _float(text: str, where: str) -> float:
-    try:
-        value = float(text.strip())
-    except ValueError:
-        raise InputError(f"{where}: expected a number, got '{text}'") from None
-    if not math.isfinite(value):  # (1e400: an infinity no int() nor pool config takes)
-        raise InputError(f"{where}: expected a finite number, got '{text}'")
-    return value
+def _ranged_int(least: int, most: int) -> Convert:
+    """``param_integer`` with its range (``GROUP_QUOTA_MAX_ALLOCATION_ROUNDS``: 1 to
+    1,000,000,000 in param_info.in; outside, the negotiator stops: "too low"/"too high")."""
 
+    def convert(text: str, knob: str, where: str) -> int:
+        value = param_integer(text, knob, where)
+        if not least <= value <= most:
+            raise InputError(f"{where}: expected {least} to {most:,}, got '{text.strip()}'")
+        return value
 
-def _int(text: str, where: str) -> int:
-    value = _float(text, where)
-    if value != int(value):
-        raise InputError(f"{where}: expected a whole number, got '{text}'")
-    return int(value)
+    return convert
 
 
 def _seconds(positive: bool) -> Convert:
@@ -50,8 +49,8 @@ def _seconds(positive: bool) -> Convert:
     within an ``int`` (a value beyond it is "out of bounds for an integer": the negotiator
     stops on it)."""
 
-    def convert(text: str, where: str) -> int:
-        value = _int(text, where)
+    def convert(text: str, knob: str, where: str) -> int:
+        value = param_long(text, knob, where)
         if value < (1 if positive else 0):
             what = "a whole number of seconds above 0" if positive else "0 or more seconds"
             raise InputError(f"{where}: expected {what}, got '{text}'")
@@ -65,56 +64,61 @@ def _seconds(positive: bool) -> Convert:
     return convert
 
 
-def _number(text: str, where: str) -> int | float:
-    value = _float(text, where)
+def _number(text: str, knob: str, where: str) -> int | float:
+    value = param_double(text, knob, where)
     return int(value) if value == int(value) and abs(value) < 2**53 else value
 
 
-def _expr(text: str, where: str) -> str:
+def _expr(text: str, knob: str, where: str) -> str:
     if not text.strip():
         raise InputError(f"{where}: expected a ClassAd expression, got nothing")
     return text.strip()
 
 
-Convert = Callable[[str, str], Any]
+#: (the knob's text, its name, where it was set) -> its value.
+Convert = Callable[[str, str, str], Any]
 
 #: Knob -> (config section, key, converter).
 SIMPLE: dict[str, tuple[str, str, Convert]] = {
-    "UID_DOMAIN": ("pool", "uid_domain", lambda t, w: check_name(t.strip(), w)),
+    "UID_DOMAIN": ("pool", "uid_domain", lambda t, k, w: check_name(t.strip(), w)),
     # The startd's: every slot's Start and Rank unless condor-status brings its own.
     "START": ("pool", "start", _expr),
     "RANK": ("pool", "rank", _expr),
     "PRIORITY_HALFLIFE": ("accountant", "priority_halflife", _number),
-    "DEFAULT_PRIO_FACTOR": ("accountant", "default_prio_factor", _float),
-    "NICE_USER_PRIO_FACTOR": ("accountant", "nice_user_prio_factor", _float),
-    "REMOTE_PRIO_FACTOR": ("accountant", "remote_prio_factor", _float),
-    "NEGOTIATOR_USE_SLOT_WEIGHTS": ("negotiator", "use_slot_weights", _bool),
+    "DEFAULT_PRIO_FACTOR": ("accountant", "default_prio_factor", _atof),
+    "NICE_USER_PRIO_FACTOR": ("accountant", "nice_user_prio_factor", _atof),
+    "REMOTE_PRIO_FACTOR": ("accountant", "remote_prio_factor", _atof),
+    "NEGOTIATOR_USE_SLOT_WEIGHTS": ("negotiator", "use_slot_weights", param_boolean),
     "SLOT_WEIGHT": ("negotiator", "slot_weight", _expr),
     "NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION": (
         "negotiator",
         "allow_quota_oversubscription",
-        _bool,
+        param_boolean,
     ),
     "PREEMPTION_REQUIREMENTS": ("negotiator", "preemption_requirements", _expr),
     "PREEMPTION_RANK": ("negotiator", "preemption_rank", _expr),
     "NEGOTIATOR_PRE_JOB_RANK": ("negotiator", "pre_job_rank", _expr),
     "NEGOTIATOR_POST_JOB_RANK": ("negotiator", "post_job_rank", _expr),
     "GROUP_SORT_EXPR": ("negotiator", "group_sort_expr", _expr),
-    "GROUP_QUOTA_ROUND_ROBIN_RATE": ("negotiator", "group_quota_round_robin_rate", _float),
-    "GROUP_QUOTA_MAX_ALLOCATION_ROUNDS": ("negotiator", "group_quota_max_allocation_rounds", _int),
-    "NEGOTIATOR_STRICT_ENFORCE_QUOTA": ("negotiator", "strict_enforce_quota", _bool),
-    "NEGOTIATOR_USE_WEIGHTED_DEMAND": ("negotiator", "use_weighted_demand", _bool),
-    "GROUP_ACCEPT_SURPLUS": ("negotiator", "accept_surplus", _bool),
-    "GROUP_AUTOREGROUP": ("negotiator", "autoregroup", _bool),
-    "NEGOTIATOR_CONSIDER_PREEMPTION": ("negotiator", "consider_preemption", _bool),
-    "CONCURRENCY_LIMIT_DEFAULT": ("negotiator", "concurrency_limit_default", _float),
+    "GROUP_QUOTA_ROUND_ROBIN_RATE": ("negotiator", "group_quota_round_robin_rate", param_double),
+    "GROUP_QUOTA_MAX_ALLOCATION_ROUNDS": (
+        "negotiator",
+        "group_quota_max_allocation_rounds",
+        _ranged_int(1, 1_000_000_000),
+    ),
+    "NEGOTIATOR_STRICT_ENFORCE_QUOTA": ("negotiator", "strict_enforce_quota", param_boolean),
+    "NEGOTIATOR_USE_WEIGHTED_DEMAND": ("negotiator", "use_weighted_demand", param_boolean),
+    "GROUP_ACCEPT_SURPLUS": ("negotiator", "accept_surplus", param_boolean),
+    "GROUP_AUTOREGROUP": ("negotiator", "autoregroup", param_boolean),
+    "NEGOTIATOR_CONSIDER_PREEMPTION": ("negotiator", "consider_preemption", param_boolean),
+    "CONCURRENCY_LIMIT_DEFAULT": ("negotiator", "concurrency_limit_default", param_double),
     # When cycles start: fs simulate's and fs sweep's cycle unless --cycle says otherwise.
     "NEGOTIATOR_INTERVAL": ("negotiator", "interval", _seconds(True)),
     "NEGOTIATOR_CYCLE_DELAY": ("negotiator", "cycle_delay", _seconds(False)),
     "NEGOTIATOR_MIN_INTERVAL": ("negotiator", "min_interval", _seconds(False)),
     # The startd's, for its partitionable slots unless condor-status brings their own.
-    "CONSUMPTION_POLICY": ("pool", "consumption_policy", _bool),
-    "NUM_CLAIMS": ("pool", "num_claims", _int),
+    "CONSUMPTION_POLICY": ("pool", "consumption_policy", param_boolean),
+    "NUM_CLAIMS": ("pool", "num_claims", param_integer),
     "CONSUMPTION_CPUS": ("pool", "consumption_cpus", _expr),
     "CONSUMPTION_MEMORY": ("pool", "consumption_memory", _expr),
     "CONSUMPTION_DISK": ("pool", "consumption_disk", _expr),
@@ -125,12 +129,39 @@ SCOPE_DEFAULT = "CONCURRENCY_LIMIT_DEFAULT_"
 
 #: Per-group knobs: prefix -> (group key, converter).
 PER_GROUP: dict[str, tuple[str, Convert]] = {
-    "GROUP_QUOTA_DYNAMIC_": ("dynamic_quota", _float),
+    "GROUP_QUOTA_DYNAMIC_": ("dynamic_quota", param_double),
     "GROUP_QUOTA_": ("quota", _number),
-    "GROUP_ACCEPT_SURPLUS_": ("accept_surplus", _bool),
-    "GROUP_AUTOREGROUP_": ("autoregroup", _bool),
-    "GROUP_PRIO_FACTOR_": ("prio_factor", _float),
+    "GROUP_ACCEPT_SURPLUS_": ("accept_surplus", param_boolean),
+    "GROUP_AUTOREGROUP_": ("autoregroup", param_boolean),
+    "GROUP_PRIO_FACTOR_": ("prio_factor", param_double),
 }
+
+
+#: The daemon that reads each knob (the negotiator unless named here): its own
+#: ``SUBSYS.KNOB`` setting wins over ``KNOB`` (``lookup_macro``), another daemon's is not
+#: its knob.
+READER = {
+    "UID_DOMAIN": "SCHEDD",  # (the owner@domain of the jobs it queues)
+    "START": "STARTD",
+    "RANK": "STARTD",
+    "CONSUMPTION_POLICY": "STARTD",
+    "NUM_CLAIMS": "STARTD",
+    "CONSUMPTION_CPUS": "STARTD",
+    "CONSUMPTION_MEMORY": "STARTD",
+    "CONSUMPTION_DISK": "STARTD",
+}
+
+
+def reader_view(conf: ConfigFile) -> dict[str, str]:
+    """Each knob name -> the setting its daemon reads: ``NEGOTIATOR.PRIORITY_HALFLIFE``
+    over ``PRIORITY_HALFLIFE``, whichever comes first in the files."""
+    view = {key: key for key in conf.raw}
+    for key in conf.raw:
+        prefix, dot, knob = key.partition(".")
+        if dot and knob and READER.get(knob, "NEGOTIATOR") == prefix:
+            view.pop(key, None)
+            view[knob] = key
+    return view
 
 
 def fragment_from_knobs(
@@ -140,45 +171,25 @@ def fragment_from_knobs(
 
     ``pool.defaults`` is ``"current"``: knobs a config file leaves out take HTCondor 25's
     defaults, as the daemons would. A file read from ``label`` none of whose knobs the
-    config models is not an HTCondor configuration (an empty file, another tool's).
+    config models is not an HTCondor configuration (an empty file, another tool's). A
+    knob set for its daemon (``NEGOTIATOR.PRIORITY_HALFLIFE``) wins over the plain one,
+    which is then ignored.
 
     Raises:
-        InputError: a modelled knob whose value does not read as its type, or no
-            modelled knob at all.
+        InputError: a modelled knob whose value does not read as its type, or that
+            names a macro set nowhere (in a file, not a dump), or no modelled knob at all.
     """
     fragment: dict[str, Any] = {"pool": {"defaults": "current"}}
-    used: list[str] = []
-    ignored: list[str] = []
-
-    def put(section: str, key: str, value: Any) -> None:
-        fragment.setdefault(section, {})[key] = value
-
-    groups = _group_names(conf)
+    view = reader_view(conf)
+    groups = _group_names(conf, view)
     lower_groups = {g.lower(): g for g in groups}
-    for key in conf.raw:
-        name = conf.names[key]
-        where = f"{conf.where[key]}: {name}"
-        text = conf.expanded(key) or ""
-        if key in SIMPLE:
-            section, field, convert = SIMPLE[key]
-            if text.strip():
-                put(section, field, convert(text, where))
-            used.append(name)
-        elif key == "ACCOUNTANT_LOCAL_DOMAIN":
-            domain = text.strip()
-            put("pool", "local_domains", [check_name(domain, where)] if domain else [])
-            used.append(name)
-        elif key == "GROUP_NAMES" or _scope_default(fragment, key, name, text, where):
-            used.append(name)
-        elif (hit := _per_group(key, lower_groups)) is not None:
-            group, field, convert = hit
-            if text.strip():
-                fragment.setdefault("groups", {}).setdefault(group, {})[field] = convert(
-                    text, where
-                )
-            used.append(name)
-        else:
-            ignored.append(name)
+    used: list[str] = []
+    for knob, key in view.items():
+        conf.expanded(key)  # (every knob's macros are checked, modelled or not)
+        if _take(fragment, conf, knob, key, lower_groups):
+            used.append(conf.names[key])
+    taken = set(used)
+    ignored = [conf.names[key] for key in conf.raw if conf.names[key] not in taken]
     if not used:
         found = (
             f"none of its {len(ignored)} knobs is one the pool config models"
@@ -196,27 +207,86 @@ def fragment_from_knobs(
     return {k: fragment[k] for k in order if k in fragment}, used, ignored
 
 
-def _scope_default(fragment: dict[str, Any], key: str, name: str, text: str, where: str) -> bool:
-    """Put ``CONCURRENCY_LIMIT_DEFAULT_<SCOPE>`` into ``[negotiator]
-    concurrency_limit_scope_defaults``; False for any other knob."""
-    if not key.startswith(SCOPE_DEFAULT) or len(key) == len(SCOPE_DEFAULT):
+def unmodelled(conf: ConfigFile) -> list[str]:
+    """Warnings for knobs the file sets to what changes a cycle's matches and fs does not
+    model: ``NEGOTIATOR_DEPTH_FIRST = true`` (``matchmaker.cpp``: after a match to a
+    partitionable slot the negotiator skips as many more requests of the autocluster as
+    ``jobsInSlot`` says fit in the slot, leaving them to the schedd).
+
+    Raises:
+        InputError: the knob's value is not a boolean HTCondor reads.
+    """
+    key = reader_view(conf).get("NEGOTIATOR_DEPTH_FIRST")
+    text = conf.expanded(key, "NEGOTIATOR", strict=True) if key is not None else None
+    if key is None or not text or not text.strip():
+        return []
+    where = f"{conf.where[key]}: {conf.names[key]}"
+    if not param_boolean(text, "NEGOTIATOR_DEPTH_FIRST", where):
+        return []
+    return [
+        f"{where} is true, which fs does not model: after matching a job to a partitionable "
+        "slot the pool's negotiator skips the jobs of its autocluster it expects the schedd "
+        "to fit into that slot; fs negotiate matches them one by one"
+    ]
+
+
+def _take(
+    fragment: dict[str, Any], conf: ConfigFile, knob: str, key: str, groups: dict[str, str]
+) -> bool:
+    """Put the knob ``knob`` (set as ``key``) into ``fragment``; False when the pool
+    config does not model it."""
+    name = conf.names[key]
+    where = f"{conf.where[key]}: {name}"
+    hit = _per_group(knob, groups)
+    modelled = (
+        knob in SIMPLE
+        or knob in ("ACCOUNTANT_LOCAL_DOMAIN", "GROUP_NAMES")
+        or (knob.startswith(SCOPE_DEFAULT) and len(knob) > len(SCOPE_DEFAULT))
+        or hit is not None
+    )
+    if not modelled:
         return False
-    if text.strip():
-        table = fragment.setdefault("negotiator", {})
-        table.setdefault("concurrency_limit_scope_defaults", {})[
-            name[len(SCOPE_DEFAULT) :].lower()
-        ] = _float(text, where)
+    text = conf.expanded(key, READER.get(knob, "NEGOTIATOR"), strict=True) or ""
+    if knob in SIMPLE:
+        section, field, convert = SIMPLE[knob]
+        if text.strip():
+            fragment.setdefault(section, {})[field] = convert(text, name, where)
+    elif knob == "ACCOUNTANT_LOCAL_DOMAIN":
+        domain = text.strip()
+        local = [check_name(domain, where)] if domain else []
+        fragment.setdefault("pool", {})["local_domains"] = local
+    elif knob.startswith(SCOPE_DEFAULT):
+        _scope_default(fragment, knob, name, text, where)
+    elif hit is not None:
+        group, field, convert = hit
+        if text.strip():
+            fragment.setdefault("groups", {}).setdefault(group, {})[field] = convert(
+                text, name, where
+            )
     return True
 
 
-def _group_names(conf: ConfigFile) -> list[str]:
+def _scope_default(fragment: dict[str, Any], knob: str, name: str, text: str, where: str) -> None:
+    """Put ``CONCURRENCY_LIMIT_DEFAULT_<SCOPE>`` into ``[negotiator]
+    concurrency_limit_scope_defaults``."""
+    if text.strip():
+        table = fragment.setdefault("negotiator", {})
+        table.setdefault("concurrency_limit_scope_defaults", {})[
+            name[-len(knob) :][len(SCOPE_DEFAULT) :].lower()  # (after any NEGOTIATOR.)
+        ] = param_double(text, name, where)
+
+
+def _group_names(conf: ConfigFile, view: dict[str, str]) -> list[str]:
     """``GROUP_NAMES``: names (not blank, no control characters), by commas or blanks.
 
     Raises:
         InputError: a group name that is not a name.
     """
-    text = conf.expanded("GROUP_NAMES") or ""
-    where = f"{conf.where.get('GROUP_NAMES', '')}: GROUP_NAMES"
+    key = view.get("GROUP_NAMES")
+    if key is None:
+        return []
+    text = conf.expanded(key, "NEGOTIATOR", strict=True) or ""
+    where = f"{conf.where[key]}: {conf.names[key]}"
     return [check_name(g, where) for g in text.replace(",", " ").split() if g]
 
 
