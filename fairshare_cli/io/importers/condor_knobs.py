@@ -2,8 +2,9 @@
 
 :func:`fragment_from_knobs` maps the knobs the pool config models, under their real names,
 to a config fragment, and names every other knob as ignored. Values are read as HTCondor
-reads them: booleans case-insensitively (``True``/``false``), numbers with ``atof``-like
-leniency refused (a non-number is an error naming the knob's line), expressions as text.
+reads them: booleans case-insensitively (``True``/``false``), numbers plain or as constant
+ClassAd expressions (``24 * 3600``, as ``param_double`` evaluates them; a non-number is an
+error naming the knob's line), expressions as text.
 """
 
 from __future__ import annotations
@@ -28,13 +29,39 @@ def _bool(text: str, where: str) -> bool:
 
 
 def _float(text: str, where: str) -> float:
-    try:
-        value = float(text.strip())
+    try:  # (strtod's number: Python's float also takes 1_000)
+        value = float(text.strip()) if "_" not in text else _constant(text, where)
     except ValueError:
-        raise InputError(f"{where}: expected a number, got '{text}'") from None
+        value = _constant(text, where)
     if not math.isfinite(value):  # (1e400: an infinity no int() nor pool config takes)
         raise InputError(f"{where}: expected a finite number, got '{text}'")
     return value
+
+
+def _constant(text: str, where: str) -> float:
+    """A number written as an expression (``24 * 3600``), as ``param_double`` and
+    ``param_integer`` read one that is not a plain number: a ClassAd expression evaluated
+    in an empty ad, whose number (a boolean counting 1 or 0) is the knob's value; an
+    attribute, a string or an error is no number.
+
+    Raises:
+        InputError: naming the knob's line and the text.
+    """
+    from fairshare_cli.core.htcondor.classads import check_expression_size, evaluate_alone
+
+    wrong = InputError(f"{where}: expected a number, got '{text}'")
+    if not text.strip():
+        raise wrong
+    check_expression_size(text, where)
+    try:
+        value = evaluate_alone(text.strip(), {}, where)
+    except InputError:
+        raise wrong from None
+    if type(value) is bool:
+        return float(value)
+    if type(value) in (int, float):
+        return float(value)  # type: ignore[arg-type]
+    raise wrong
 
 
 def _int(text: str, where: str) -> int:
