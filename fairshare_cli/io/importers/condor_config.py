@@ -5,12 +5,13 @@ starts a comment line; a line ending in ``\\`` continues on the next (a comment 
 not continue); ``NAME = value`` (or ``NAME : value``) sets a knob, names are
 case-insensitive and the last setting wins; ``include : FILE`` (also ``include ifexist :``)
 reads another file in place, relative names from the including file's folder;
+``NAME @=TAG`` takes the lines up to ``@TAG`` as its value;
 ``$(NAME)`` and ``$(NAME:default)`` expand to another knob of these files (undefined: the
 default, else nothing), at the end, as HTCondor expands at lookup; a knob that names itself
 (``X = $(X) more``) sees its earlier value; macros nested more than 100 deep, or one
-knob's expanding more than 100,000 macros, is an error. ``use`` meta-knobs, ``include command``,
-``@=`` heredocs and ``if``/``else`` blocks are not evaluated: they are an error naming
-the line, so nothing is silently misread.
+knob's expanding more than 100,000 macros, is an error. ``use`` meta-knobs, ``include command``
+and ``if``/``else`` blocks are not evaluated: they are an error naming
+the line and ``condor_config_val -dump``, so nothing is silently misread.
 """
 
 from __future__ import annotations
@@ -33,8 +34,12 @@ MAX_MACRO_DEPTH = 100
 MAX_MACROS = 100_000
 MAX_EXPANSION = 1_000_000
 _ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_.]*)\s*(\+?=|:)\s*(.*)$")
+#: ``NAME @=TAG``: a value on the lines that follow, up to the line ``@TAG``.
+_HERE = re.compile(r"^([A-Za-z_][A-Za-z0-9_.]*)\s*(@=)\s*(\S*)$")
 _MACRO = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_.]*)(?::([^()]*))?\)")
 _CONDITIONAL = re.compile(r"^(if|elif|else|endif)\b", re.IGNORECASE)
+#: The way past what is not evaluated: the dump of the knobs HTCondor made of the files.
+DUMP = "import 'condor_config_val -dump' output instead, which HTCondor has evaluated"
 
 
 @dataclass
@@ -124,26 +129,27 @@ def read_config(
             that cannot be read, or a construct that is not evaluated.
     """
     conf = into if into is not None else ConfigFile()
-    for number, line in _lines(fh, label):
+    lines = _lines(fh, label)
+    for number, line in lines:
         if not line:
             continue
         where = f"{label}:{number}"
         if _CONDITIONAL.match(line):
-            raise InputError(f"{where}: if/else blocks are not evaluated; expand them first")
+            raise InputError(f"{where}: if/else blocks are not evaluated; {DUMP}")
         head = line.split(":", 1)[0].split()
         keyword = head[0].lower().lstrip("@") if head else ""
         if ":" in line and keyword in ("include", "use", "error", "warning"):
             _keyword(conf, keyword, head, line, where, base, depth)
             continue
-        if "@=" in line.split("=", 1)[0] + "=":
-            raise InputError(f"{where}: '@=' multi-line values are not read; expected NAME = value")
-        m = _ASSIGN.match(line)
+        m = _HERE.match(line) or _ASSIGN.match(line)
         if m is None:
             shown = line[:40]
             raise InputError(
                 f"{where}: expected NAME = value (a condor_config line), got '{shown}'"
             )
         name, op, value = m.group(1), m.group(2), m.group(3).strip()
+        if op == "@=":
+            value = _here_body(lines, value, where)
         key = name.upper()
         if key == "MYTYPE":  # (a job's Rank, a slot's Start: taken as the knobs RANK, START)
             raise InputError(
@@ -163,6 +169,23 @@ def read_config(
     return conf
 
 
+def _here_body(lines: Iterator[tuple[int, str]], tag: str, where: str) -> str:
+    """The lines of a ``NAME @=TAG`` value up to the line ``@TAG``, joined by newlines
+    (``config.cpp``: comment and blank lines left out), as ``condor_config_val -dump``
+    prints a value of more than one line.
+
+    Raises:
+        InputError: the file ends before ``@TAG``.
+    """
+    body: list[str] = []
+    for _number, line in lines:
+        if line == f"@{tag}":
+            return "\n".join(body)
+        if line:
+            body.append(line)
+    raise InputError(f"{where}: the file ends before '@{tag}', the end of this @= value")
+
+
 def _keyword(
     conf: ConfigFile,
     keyword: str,
@@ -175,12 +198,10 @@ def _keyword(
     if keyword != "include":
         if keyword == "warning":
             return
-        raise InputError(f"{where}: '{keyword}' lines are not evaluated; expected NAME = value")
+        raise InputError(f"{where}: '{keyword}' lines are not evaluated; {DUMP}")
     options = {w.lower() for w in head[1:]}
     if options - {"ifexist"}:
-        raise InputError(
-            f"{where}: 'include {' '.join(head[1:])}' is not read; expected include : FILE"
-        )
+        raise InputError(f"{where}: 'include {' '.join(head[1:])}' is not read; {DUMP}")
     try:
         target = conf._expand(line.split(":", 1)[1].strip(), (), [0])
     except _TooMuch as exc:
