@@ -67,14 +67,14 @@ def command(
             "slot(s) carved out of them)"
         )
     ignored = [f"{a} (expression)" for a in sorted(dump.ignored)] + notes
-    # The claims go into the state at --config's (or --into's: as the merge makes it, when
-    # new) state, placed on the imported machines.
+    # Claims go into --config's (or --into's, as the merge makes it) state, on these machines.
     from msgspec import structs
 
     where = dataclasses.replace(opts, config_path=opts.config_path or into)
     created = new_config(fragment) if into and where.config_path == into else None
     with merged_last(into, dry_run) as held, mutate_state(where, dry_run, created=created) as env:
         config = structs.replace(env.config, machines=build_config(fragment, file).machines)
+        env.config = config  # (the usage history keeps each claim's CPUs from these slots)
         work = [
             Running(
                 submitter=str(s.holder),

@@ -339,7 +339,8 @@ def _keyword(
     options = set(head[1:])
     if options - {"ifexist", "ifexists"}:
         raise InputError(
-            f"{where}: 'include {' '.join(head[1:])}' is not read; expected include : FILE"
+            f"{where}: 'include {' '.join(head[1:])}' is not read; expected include : FILE "
+            "(import condor_config_val -dump output, which holds what it sets)"
         )
     try:
         target = conf._expand(line.split(":", 1)[1].strip(), (), [0], "", not conf.dump)

@@ -16,19 +16,24 @@ class Explainer:
         events: ``{"event": ..., ...}`` in the order they happened.
         submitter: the submitter holding the job, once found.
         matching: unclaimed slots the last matched autocluster matches.
+        done: the job was matched: its story ends there (its submitter's later turns, and
+            its group's later rounds, are not its own).
     """
 
-    __slots__ = ("events", "job_id", "matching", "submitter")
+    __slots__ = ("done", "events", "job_id", "matching", "submitter")
 
     def __init__(self, job_id: str | None) -> None:
         self.job_id = job_id
         self.events: list[dict[str, Any]] = []
         self.submitter: Submitter | None = None
         self.matching = 0
+        self.done = False
 
     def note(self, event: str, **data: Any) -> None:
-        """Record one event."""
-        self.events.append({"event": event, **data})
+        """Record one event (none after the match)."""
+        if not self.done:
+            self.events.append({"event": event, **data})
+            self.done = event == "matched"
 
     def holds(self, sub: Submitter) -> bool:
         """Whether ``sub``'s idle jobs include the explained one."""
