@@ -60,3 +60,50 @@ def test_remainder_slots_go_where_the_round_robin_sorts_them(
     limits = {row["group"]: row["limit"] for row in json.loads(result.stdout)}
     assert {g for g, limit in limits.items() if limit == 2} == {"group_10", "group_16", "group_17"}
     assert sum(limits.values()) == 20
+
+
+def test_the_limit_is_the_last_round_robin_pass_of_the_first_round(
+    tmp_path: Path, run: Any, write_config: Any
+) -> None:
+    """`GROUP_QUOTA_ROUND_ROBIN_RATE = 2` with group_a and group_b (quota 5 each, surplus
+    accepted) and 10 jobs each in 10 slots: the first round negotiates in passes of limits
+    2, 4 and 5 (hand-derived in tests/core/htcondor/test_quotas.py). fs quota showed the
+    first pass's 2; the groups negotiate for 5."""
+    config = write_config(
+        """
+[pool]
+uid_domain = "d"
+defaults = "current"
+[negotiator]
+use_slot_weights = false
+group_quota_round_robin_rate = 2
+[[machines]]
+name = "m"
+slots = 10
+[groups."group_a"]
+quota = 5
+accept_surplus = true
+[groups."group_b"]
+quota = 5
+accept_surplus = true
+"""
+    )
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(
+        json.dumps(
+            [
+                {"id": "1.0", "count": 10, "owner": "x", "accounting_group": "group_a.x"},
+                {"id": "2.0", "count": 10, "owner": "y", "accounting_group": "group_b.y"},
+            ]
+        )
+    )
+    args = ["--config", str(config), "--state", str(tmp_path / "s.json"), "--now", NOW]
+    result = run("quota", *args, "--jobs-file", str(jobs), "--json")
+    assert result.exit_code == 0, result.stderr
+    limits = {row["group"]: row["limit"] for row in json.loads(result.stdout)}
+    assert limits == {"<none>": 0, "group_a": 5, "group_b": 5}
+    story = run("negotiate", "--dry-run", *args, "--jobs-file", str(jobs), "--explain", "1.0")
+    passes = [line for line in story.stdout.splitlines() if "negotiates with a limit" in line]
+    assert passes == [
+        f"  group group_a negotiates with a limit of {n} slot(s) (quota 5.00)" for n in (2, 4, 5)
+    ]

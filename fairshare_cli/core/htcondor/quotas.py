@@ -354,7 +354,10 @@ def quota_rows(
     """The quota view: each group's configured and assigned quota and its negotiation limit.
 
     The limit is what the first allocation round would hand the group's own submitters
-    (whole slots), given the demand and the usage now, before any match is made.
+    (whole slots), given the demand and the usage now, before any match is made: with a
+    ``group_quota_round_robin_rate`` below the largest delta the round negotiates in
+    several passes of growing limits (``hgq_negotiate_with_all_groups``), and the limit is
+    the last pass's, what the group negotiates for by the round's end.
     """
 
     def use(name: str) -> float:
@@ -362,7 +365,7 @@ def quota_rows(
 
     prepare_groups(tree, pool_size, demand, submitters, use, knobs)
     one_round = QuotaKnobs(**{**knobs.__dict__, "group_quota_max_allocation_rounds": 1})
-    negotiate_groups(tree, pool_size, one_round, use, lambda g, n: None, evaluate)
+    (first,) = negotiate_groups(tree, pool_size, one_round, use, lambda g, n: None, evaluate)
     rows = []
     for g in tree.groups:
         rows.append(
@@ -375,7 +378,7 @@ def quota_rows(
                 ),
                 subtree_quota=g.subtree_quota,
                 quota=g.quota,
-                limit=g.first_limit or 0,
+                limit=first.limits.get(g.name, [0])[-1],
                 accept_surplus=g.accept_surplus,
                 in_use=use(g.name),
                 demand=g.currently_requested,

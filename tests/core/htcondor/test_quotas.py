@@ -361,3 +361,26 @@ def test_sort_keys_read_the_expression_as_lookupfloat(expr: str, keys: dict[str,
     assert {g.name: g.sort_key for g in tree.groups} == keys
     order = [g.name for g in negotiation_order(tree)]
     assert order == sorted(keys, key=lambda n: keys[n])  # (equal keys: breadth-first order)
+
+
+def test_the_limit_under_a_round_robin_rate_is_the_first_rounds_last_pass() -> None:
+    """Derived by hand from ``hgq_negotiate_with_all_groups`` (HTCondor 25.0). 10 slots, no
+    slot weights, oversubscription on; group_a and group_b static quota 5, accepting
+    surplus, 10 jobs each, nothing in use. Each is allocated 5; maxdelta = 5 - 0 = 5. With
+    ``GROUP_QUOTA_ROUND_ROBIN_RATE = 2`` the round negotiates in passes n = 2, 4, 5 with
+    limits 0 + 5 x n/5 = 2, 4, 5: the groups negotiate for 5 slots this round, not 2."""
+    knobs = QuotaKnobs(
+        allow_quota_oversubscription=True, use_slot_weights=False, group_quota_round_robin_rate=2
+    )
+    configs = [
+        G("group_a", quota=5, accept_surplus=True),
+        G("group_b", quota=5, accept_surplus=True),
+    ]
+    rows = rows_for(configs, knobs, pool=10, demand={"group_a": 10, "group_b": 10})
+    assert (rows["group_a"].limit, rows["group_b"].limit, rows["<none>"].limit) == (5, 5, 0)
+    tree = build_group_tree(configs)
+    submitters = {"group_a": ["group_a.x@d"], "group_b": ["group_b.y@d"]}
+    prepare_groups(tree, 10, {"group_a": 10, "group_b": 10}, submitters, lambda g: 0.0, knobs)
+    one = QuotaKnobs(**{**knobs.__dict__, "group_quota_max_allocation_rounds": 1})
+    (log,) = negotiate_groups(tree, 10, one, lambda g: 0.0, lambda g, n: None, _sort)
+    assert log.limits == {"group_a": [2, 4, 5], "group_b": [2, 4, 5]}

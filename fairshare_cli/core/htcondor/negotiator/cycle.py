@@ -163,8 +163,12 @@ def _negotiate_groups(
     def negotiate(group: GroupNode, limit: int) -> None:
         if explained is not None and explained in group_subs[group.name]:
             pie.explainer.note("group", group=group.name, limit=limit, quota=group.quota)
-        pie.floor_round(group_subs[group.name], float(limit), group.name)
-        pie.negotiate_with_group(group_subs[group.name], float(limit), group.name)
+        members = group_subs[group.name]
+        pie.floor_round(members, float(limit), group.name)
+        pie.negotiate_with_group(members, float(limit), group.name)
+        # the submitters done are gone from the group's list, as from its submitterAds:
+        # a group left with none is skipped in later passes and rounds ("no submitters")
+        group.submitters = [s.name for s in members]
 
     negotiate_groups(
         tree,
