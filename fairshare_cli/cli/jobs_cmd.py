@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
 from collections import Counter
 from collections.abc import Mapping
@@ -33,6 +34,17 @@ def _sbatch_time(text: str | None) -> str | None:
         return "INFINITE" if text is not None and time_str2mins(text) == 0 else text
     except TimeStringError:
         return text
+
+
+def _default_owner() -> str:
+    """A job's owner when ``fs submit`` is given none: ``$USER``, else the passwd name of
+    the process's uid, else ``nobody``."""
+    try:
+        import pwd
+
+        return os.environ.get("USER") or pwd.getpwuid(os.getuid()).pw_name
+    except (KeyError, ImportError, AttributeError):  # no entry, or not a POSIX system
+        return "nobody"
 
 
 def _prefix(dry_run: bool) -> str:
@@ -117,7 +129,6 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
       fs submit --file sample_configs/jobs.json --dry-run
     The submit time is --now unless given with --set submit_time=...
     """
-    from fairshare_cli.cli.sshare import invoking_user
     from fairshare_cli.core.operations.queue import add_jobs, new_jobs, numbered, read_queue
 
     if jobs_file is not None:
@@ -145,7 +156,7 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
                 "dirac_group": dirac_group,
                 "job_prio": job_prio,
             }
-            objs = [_job_object(owner or invoking_user() or "nobody", fields, sets, count)]
+            objs = [_job_object(owner or _default_owner(), fields, sets, count)]
         # the objects as queued (ids given), which the DIRAC check reads too
         objs = numbered(queue, objs, env.now, job_id)
         new = new_jobs(

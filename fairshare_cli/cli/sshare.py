@@ -65,19 +65,19 @@ def users_asked(items: tuple[str, ...]) -> tuple[bool, list[str]]:
     return every, [] if every else names
 
 
-def invoking_user() -> str | None:
-    """The user sshare shows by default: ``$USER``, else the uid's passwd name.
+def invoking_user(compat: str) -> str | None:
+    """The user sshare shows by default: the name of the process's uid.
 
-    sshare itself asks ``getpwuid(getuid())`` (``$LOGNAME`` and the like play no part);
-    with no passwd entry it names no user and shows them all (None here).
+    sshare asks ``uid_to_string_or_null(getuid())`` (Slurm 22.05: ``getpwuid(getuid())``):
+    ``$USER``, ``$LOGNAME`` and the like play no part. From Slurm 23.11 on uid 0 is
+    ``root`` whatever the passwd file says (``src/common/uid.c``); with no passwd entry it
+    names no user and shows them all (None here).
     """
-    name = os.environ.get("USER")
-    if name:
-        return name
     try:
         import pwd
 
-        return pwd.getpwuid(os.getuid()).pw_name
+        uid = os.getuid()
+        return "root" if uid == 0 and compat != "22.05" else pwd.getpwuid(uid).pw_name
     except (KeyError, ImportError, AttributeError):  # no entry, or not a POSIX system
         return None
 
@@ -225,7 +225,8 @@ def _share_columns(
     )
     # assoc_mgr_get_shares matches names without regard to (ASCII) case: xstrcasecmp
     wanted_users = {_caseless(user) for user in users}
-    me = invoking_user() if not all_users and not wanted_users else None
+    compat = env.config.priority.output_compat
+    me = invoking_user(compat) if not all_users and not wanted_users else None
     if me is not None:
         wanted_users = {_caseless(me)}
     show_all = all_users or not wanted_users

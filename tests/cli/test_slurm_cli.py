@@ -143,11 +143,15 @@ def test_sshare_json_has_null_blanks_and_inf(
 
 
 def test_sshare_default_shows_only_the_invoking_user(
-    seed: tuple[Path, Path], run: Callable[..., Any]
+    seed: tuple[Path, Path], run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    res = run("sshare", "-P", "-o", "Account,User", *_args(seed), env={"USER": "user3"})
-    users = [line.split("|")[1] for line in res.stdout.splitlines()[1:]]
-    assert [u for u in users if u] == ["user3"]
+    import os
+    import pwd
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(os, "getuid", lambda: 1003)
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: SimpleNamespace(pw_name="user3"))
+    assert _default_users(seed, run) == ["user3"]
     res = run("sshare", "-P", "-U", "-u", "user1,user4", "-o", "User", *_args(seed))
     assert res.stdout.splitlines()[1:] == ["user1", "user4"]
 
@@ -461,27 +465,58 @@ def test_submit_refuses_out_of_range_nice(seed: tuple[Path, Path], run: Callable
     assert "Invalid --nice value, out of range (+/- 2147483645)" in res.stderr
 
 
-def test_sshare_without_user_env_uses_the_uid_name(
+def _default_users(seed: tuple[Path, Path], run: Callable[..., Any]) -> list[str]:
+    """The users ``fs sshare`` (no ``-a``, no ``-u``) lists."""
+    res = run("sshare", "-P", "-o", "Account,User", *_args(seed))
+    assert res.exit_code == 0, res.stderr
+    return [u for u in (line.split("|")[1] for line in res.stdout.splitlines()[1:]) if u]
+
+
+def test_sshare_shows_the_uids_user_whatever_user_says(
     seed: tuple[Path, Path], run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """sshare asks getpwuid(getuid()); $LOGNAME plays no part."""
+    """sshare asks the passwd name of ``getuid()`` (``uid_to_string_or_null``; 22.05's
+    ``getpwuid``): ``$USER`` and ``$LOGNAME`` play no part. ``USER=user3 fs sshare`` run
+    by uid 1000, named user2, listed user3's row; it lists user2's, as sshare does."""
+    import os
     import pwd
     from types import SimpleNamespace
 
-    monkeypatch.delenv("USER", raising=False)
+    monkeypatch.setenv("USER", "user3")
     monkeypatch.setenv("LOGNAME", "user3")
-    monkeypatch.setattr(pwd, "getpwuid", lambda uid: SimpleNamespace(pw_name="user2"))
-    res = run("sshare", "-P", "-o", "Account,User", *_args(seed))
-    users = [line.split("|")[1] for line in res.stdout.splitlines()[1:]]
-    assert [u for u in users if u] == ["user2"]
+    monkeypatch.setattr(os, "getuid", lambda: 1000)
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: SimpleNamespace(pw_name=f"user{uid - 998}"))
+    assert _default_users(seed, run) == ["user2"]
 
     def no_entry(uid: int) -> Any:
         raise KeyError(uid)
 
     monkeypatch.setattr(pwd, "getpwuid", no_entry)
-    res = run("sshare", "-P", "-o", "Account,User", *_args(seed))
-    users = [line.split("|")[1] for line in res.stdout.splitlines()[1:]]
-    assert len([u for u in users if u]) > 1  # no user named: every user, as sshare does
+    assert len(_default_users(seed, run)) == 5  # no user named: every user, as sshare does
+
+
+@pytest.mark.parametrize(("compat", "users"), [("current", []), ("22.05", ["user2"])])
+def test_sshare_run_by_uid_0_is_root_from_23_11(
+    seed: tuple[Path, Path],
+    run: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+    compat: str,
+    users: list[str],
+) -> None:
+    """``uid_to_string_or_null`` names uid 0 ``root`` without asking the passwd file
+    (Slurm 23.11 on); 22.05's sshare asked ``getpwuid(0)``. A passwd file naming uid 0
+    user2: today root's rows (none here: root has no association), with 22.05 user2's."""
+    import os
+    import pwd
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(os, "getuid", lambda: 0)
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: SimpleNamespace(pw_name="user2"))
+    config = (
+        seed[0].read_text().replace("[priority]\n", f'[priority]\noutput_compat = "{compat}"\n')
+    )
+    seed[0].write_text(config)
+    assert _default_users(seed, run) == users
 
 
 @pytest.mark.parametrize(

@@ -66,3 +66,67 @@ def test_the_billing_factor_is_the_weighted_request_over_the_partitions(
     )  # fmt: skip
     assert res.exit_code == 0, res.stderr
     assert res.stdout.splitlines()[1].rstrip() == line
+
+
+TIERS = """
+[pool]
+defaults = "current"
+[[machines]]
+name = "n"
+count = 2
+slots = 1
+attributes = { Cpus = 8, Memory = 16384 }
+partitions = ["low", "express"]
+[priority]
+output_compat = "COMPAT"
+[priority.weights]
+age = 0
+fairshare = 0
+jobsize = 0
+partition = 0
+qos = 0
+tres = "billing=12000"
+[partitions.low]
+default = true
+billing_weights = "CPU=1.0,Mem=0.25G"
+[partitions.express]
+priority_tier = 3
+billing_weights = "CPU=3.0"
+[accounts.a]
+users = { u1 = 1 }
+"""
+
+
+@pytest.mark.parametrize("compat", ["current", "22.05"])
+def test_a_job_of_several_partitions_is_billed_under_its_first_named(
+    tmp_path: Path, run: Callable[..., Any], compat: str
+) -> None:
+    """By hand. slurmctld bills a job's request once, at submission, under the weights of
+    its primary partition (``_job_create``: ``assoc_mgr_tres_weighted(...,
+    part_ptr->billing_weights, ...)``), which is the first it names: 22.05's
+    ``_get_job_parts`` peeks at ``get_part_list``'s list as named, 26.05's
+    ``get_part_list`` peeks before it sorts by tier. Each row then divides that by its own
+    partition's billing (``_create_prio_list_qos`` -> ``_get_tres_factors``).
+    The partitions' billing: low 16 CPUs + 32768 MB x 0.25/1024 = 24, express 16 x 3 = 48.
+    Job 1 (2 CPUs, 8192 MB) names low first: 2 + 8192 x 0.25/1024 = 4; express row
+    4/48 x 12000 = 1000, low row 4/24 x 12000 = 2000. Job 2 names express first: 2 x 3 = 6;
+    express 6/48 x 12000 = 1500, low 6/24 x 12000 = 3000. (Billing under the highest tier,
+    express, would give job 1 those of job 2.) Rows highest tier first."""
+    (tmp_path / "pool.toml").write_text(TIERS.replace("COMPAT", compat))
+    jobs = [
+        {"id": str(n), "owner": "u1", "account": "a", "partition": parts, "request_cpus": 2,
+         "request_memory": 8192}
+        for n, parts in ((1, "low,express"), (2, "express,low"))
+    ]  # fmt: skip
+    (tmp_path / "jobs.json").write_text(json.dumps(jobs))
+    res = run(
+        "sprio", "-o", "%.5i %9r %.10Y %20T", "--jobs-file", str(tmp_path / "jobs.json"),
+        "--config", str(tmp_path / "pool.toml"), "--now", "2026-11-21T12:00:00Z",
+    )  # fmt: skip
+    assert res.exit_code == 0, res.stderr
+    assert [line.rstrip() for line in res.stdout.splitlines()[1:]] == [
+        "    1 express         1000 billing=1000",
+        "    1 low             2000 billing=2000",
+        "    2 express         1500 billing=1500",
+        "    2 low             3000 billing=3000",
+    ]

@@ -85,3 +85,71 @@ def test_one_tier_keeps_the_order_named(tmp_path: Path, run: Callable[..., Any])
         "    1 express         1100",
         "    1 batch            350",
     ]
+
+
+# Two nodes of 8 CPUs (16 CPUs); short's MaxTime 1:00:00 (60 minutes), long's 1-0 (1440),
+# both tier 1 unless a test says otherwise.
+SIZED_TOML = """
+[pool]
+defaults = "current"
+[[machines]]
+name = "exec"
+count = 2
+attributes = { Cpus = 8, Memory = 4096 }
+[partitions.short]
+default = true
+max_time = "1:00:00"
+[partitions.long]
+max_time = "1-0"
+[priority]
+output_compat = "COMPAT"
+flags = ["SMALL_RELATIVE_TO_TIME"]
+[priority.weights]
+age = 0
+fairshare = 0
+jobsize = 2880000
+partition = 0
+qos = 0
+"""
+
+
+@pytest.mark.parametrize("compat", ["current", "22.05"])
+def test_a_job_without_a_time_limit_is_sized_by_the_partition_slurmctld_left_it_in(
+    tmp_path: Path, run: Callable[..., Any], compat: str
+) -> None:
+    """By hand, from ``set_priority_factors`` (``SMALL_RELATIVE_TO_TIME``): a job of 1 node
+    and 8 CPUs is max(1 x 16 / 2, 8) = 8 CPUs, over its time limit, else
+    ``job_ptr->part_ptr->max_time``, over the 16 CPUs: 8 / 60 / 16 = 1/120 in short,
+    8 / 1440 / 16 = 1/2880 in long; x 2,880,000: 24000 and 1000.
+    At submission ``job_allocate`` computes its factors in its primary partition, the first
+    it names, then ``_select_nodes_parts`` tries it in each, highest tier first, and
+    ``build_job_queue`` points it at each as it queues its records: the decay pass after
+    that (``--now`` 12:00, on the 5-minute grid) sizes it in the last in tier order.
+    Job 1 (short,long, submitted at 11:00, before the pass): long, 1000, in both rows.
+    Job 2 (short,long, submitted at 12:00, after the pass: not yet recomputed): short,
+    24000. Job 3 (long,short, 11:00): short, 24000. Job 4 (long,short, 11:00) with short at
+    tier 2, which it is tried in first: long, 1000. 22.05 and 26.05 alike."""
+    jobs = [
+        {"id": str(n), "owner": "alice", "account": "hep", "partition": parts,
+         "request_cpus": 8, "submit_time": NOW_EPOCH - ago}
+        for n, parts, ago in ((1, "short,long", 3600), (2, "short,long", 0),
+                              (3, "long,short", 3600))
+    ]  # fmt: skip
+    config = SIZED_TOML.replace("COMPAT", compat) + SPRIO_ACCOUNTS
+    result = run("sprio", "-o", "%.5i %9r %.10J", *sprio_files(tmp_path, jobs, config))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1:] == [
+        "    1 short           1000",
+        "    1 long            1000",
+        "    2 short          24000",
+        "    2 long           24000",
+        "    3 long           24000",
+        "    3 short          24000",
+    ]
+    tiered = config.replace('max_time = "1:00:00"\n', 'max_time = "1:00:00"\npriority_tier = 2\n')
+    jobs = [{**jobs[2], "id": "4"}]
+    result = run("sprio", "-o", "%.5i %9r %.10J", *sprio_files(tmp_path, jobs, tiered))
+    assert result.stdout.splitlines()[1:] == [
+        "    4 short           1000",
+        "    4 long            1000",
+    ]

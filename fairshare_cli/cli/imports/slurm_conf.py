@@ -30,7 +30,7 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     from fairshare_cli.io.inputs import spooled
 
     with spooled(file) as path:  # (read twice: its first lines tell scontrol output)
-        conf = read_slurm_conf(path, file)
+        conf = read_slurm_conf(path, file, _output_compat(into))
     summary = (
         f"{file}: {len(conf.knobs)} knob{'s' if len(conf.knobs) != 1 else ''}, "
         f"{conf.nodes} node{'s' if conf.nodes != 1 else ''}, "
@@ -38,4 +38,26 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     )
     if conf.knobs:
         summary += f" ({summary_names(conf.knobs)})"
+    if conf.fragment.get("priority", {}).get("type") == "basic" and not any(
+        knob.lower() == "prioritytype" for knob in conf.knobs
+    ):
+        summary += "; PriorityType unset: priority/basic, as Slurm 22.05 reads it"
     emit_fragment(conf.fragment, into, replace, dry_run, summary, conf.ignored, verbose)
+
+
+def _output_compat(into: str | None) -> str:
+    """The Slurm version the config ``into`` models (its ``priority.output_compat``), which
+    says what slurmctld reads for a knob the file leaves unset; ``"current"`` without
+    ``--into``, or for a config that is missing or unreadable (the merge then says why)."""
+    if into is None:
+        return "current"
+    from fairshare_cli.io.inputs import read_regular
+    from fairshare_cli.io.toml import loads
+
+    try:
+        raw = loads(read_regular(into).decode("utf-8"))
+    except (OSError, ValueError, RecursionError):  # (UnicodeDecodeError, TOMLDecodeError)
+        return "current"
+    priority = raw.get("priority")
+    compat = priority.get("output_compat") if isinstance(priority, dict) else None
+    return compat if isinstance(compat, str) else "current"

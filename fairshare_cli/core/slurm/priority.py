@@ -375,9 +375,10 @@ class FactorMaker:
         """What the jobs of one size share in these partitions: the job-size factor and
         its weighted value, and per partition its name, partition factor and weighted
         value, TRES factors, weighted TRES factors and the non-zero weighted TRES terms."""
-        f_js = self.jobsize(job, pinfos[0][0].max_time)  # the first named (prim_part_ptr)
+        ordered = tier_order(pinfos)
+        f_js = self.jobsize(job, sizing_partition(job, pinfos, ordered, self.now).max_time)
         parts = []
-        for info, f_part in tier_order(pinfos):
+        for info, f_part in ordered:
             tres_f, tres_w = self.tres(job, info, pinfos[0][0])
             terms = tuple(filter(None, tres_w.values()))
             parts.append((info.name, f_part, f_part * self.weights[4], tres_f, tres_w, terms))
@@ -416,6 +417,24 @@ def tier_order(pinfos: list[tuple[PartitionInfo, float]]) -> list[tuple[Partitio
     if len(pinfos) < 2 or len({info.priority_tier for info, _ in pinfos}) < 2:
         return pinfos
     return sorted(pinfos, key=lambda pf: -pf[0].priority_tier)
+
+
+def sizing_partition(
+    job: Any,
+    pinfos: list[tuple[PartitionInfo, float]],
+    ordered: list[tuple[PartitionInfo, float]],
+    last_pass: float,
+) -> PartitionInfo:
+    """The partition whose ``MaxTime`` sizes a job that has no time limit (``SMALL_RELATIVE_
+    TO_TIME``: ``set_priority_factors`` reads ``job_ptr->part_ptr->max_time``): its first
+    named (``pinfos``), slurmctld's primary partition at submission (22.05 and 26.05 alike),
+    until the first decay pass after it came (``last_pass``); from then the last of its
+    partitions in tier order (``ordered``), where slurmctld left it: ``_select_nodes_parts``
+    tries the job in each, highest tier first, and ``build_job_queue`` points the job at
+    each as it queues its records."""
+    if len(pinfos) < 2 or submitted_since(job.submit_time, last_pass):
+        return pinfos[0][0]
+    return ordered[-1][0]
 
 
 def submitted_since(submitted: float | None, when: float) -> bool:

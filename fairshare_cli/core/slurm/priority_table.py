@@ -402,7 +402,10 @@ class TableBuilder:
             qos = job.qos
             if qos is not None and "," in qos and submitted_since(job.submit_time, now):
                 qos += "\0new"  # (several QOS, submitted since the pass: FactorMaker.qos_values)
-            key = (job.partition, qos, job.num_nodes, job.request_cpus, job.request_memory,
+            part = job.partition
+            if part is not None and "," in part and submitted_since(job.submit_time, now):
+                part += "\0new"  # (sized by its first named: FactorMaker.size_values)
+            key = (part, qos, job.num_nodes, job.request_cpus, job.request_memory,
                    job.time_limit)  # fmt: skip
             if attributes_matter and job.attributes:  # its TRES may differ by attributes
                 own: Any = self.part_shares(job)

@@ -141,8 +141,9 @@ def pairs(line: str, where: str) -> list[tuple[str, str]]:
     return out
 
 
-def read_slurm_conf(path: str, label: str | None = None) -> SlurmConf:
-    """The config fragment of a slurm.conf file (``-`` is stdin).
+def read_slurm_conf(path: str, label: str | None = None, compat: str = "current") -> SlurmConf:
+    """The config fragment of a slurm.conf file (``-`` is stdin), as the Slurm version
+    ``compat`` (``priority.output_compat``) reads what it leaves unset.
 
     Raises:
         InputError: a malformed line or value, naming ``FILE:LINE``.
@@ -150,7 +151,7 @@ def read_slurm_conf(path: str, label: str | None = None) -> SlurmConf:
     label = label or path
     out = SlurmConf()
     if _is_show_config(path, label):
-        return _show_config(path, label, out)
+        return _show_config(path, label, out, compat)
     if _is_show_partition(path, label):
         return _show_partition(path, label, out)
     nodes: dict[str, _Node] = {}
@@ -170,7 +171,7 @@ def read_slurm_conf(path: str, label: str | None = None) -> SlurmConf:
             for k, v in kv:
                 _knob(out, k, v, where)
     _attach_partitions(nodes, part_nodes)
-    unset_as_slurm_reads(out.fragment, out.knobs)
+    unset_as_slurm_reads(out.fragment, out.knobs, compat)
     if nodes:
         out.fragment["machines"] = compress_machines(
             [(n.name, n.cpus, n.memory, tuple(n.partitions)) for n in nodes.values()]
@@ -246,7 +247,7 @@ def _show_partition(path: str, label: str, out: SlurmConf) -> SlurmConf:
     return out
 
 
-def _show_config(path: str, label: str, out: SlurmConf) -> SlurmConf:
+def _show_config(path: str, label: str, out: SlurmConf, compat: str) -> SlurmConf:
     """``scontrol show config``: ``Key = Value`` lines (``src/api/config_info.c``, the
     value is the rest of the line; ``(null)`` is unset); other lines (headers, daemon
     status) are not settings.
@@ -260,7 +261,7 @@ def _show_config(path: str, label: str, out: SlurmConf) -> SlurmConf:
         if not sep or not re.fullmatch(r"\w+", key) or is_prompt(line) or value == "(null)":
             continue
         _knob(out, key, value, f"{label}:{number}")
-    unset_as_slurm_reads(out.fragment, out.knobs)
+    unset_as_slurm_reads(out.fragment, out.knobs, compat)
     if not out.knobs:
         raise InputError(
             f"{label}: no Priority* knob nor ClusterName; expected the output of "

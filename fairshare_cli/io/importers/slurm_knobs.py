@@ -123,15 +123,23 @@ def tres_weights(key: str, value: str, where: str) -> str:
     return value
 
 
-def unset_as_slurm_reads(fragment: dict[str, Any], knobs: list[str]) -> None:
+def unset_as_slurm_reads(
+    fragment: dict[str, Any], knobs: list[str], compat: str = "current"
+) -> None:
     """Write into ``fragment`` what slurmctld reads for each ``[priority]`` key whose fs default
     is the profile's and that the file leaves unset: Fair Tree (since Slurm 19.05) and the
     weights ``read_config.c`` sets to 0 (``PROFILE_DEFAULTS["current"]``), where the
     ``legacy`` profile reads Slurm 2.0's ``linear`` and weights of 1. Only a file that sets a
     ``Priority*`` knob (``knobs``, as written) says how the cluster prioritises.
+
+    An unset ``PriorityType`` is ``priority/multifactor`` from Slurm 23.02.5 on (fs's
+    default), but ``priority/basic`` for the Slurm 22.05 that ``compat = "22.05"`` models
+    (its ``read_config.h``: ``DEFAULT_PRIORITY_TYPE``): written as ``type = "basic"``.
     """
     if not any(knob.lower().startswith("priority") for knob in knobs):
         return
+    if compat == "22.05" and not any(knob.lower() == "prioritytype" for knob in knobs):
+        fragment.setdefault("priority", {})["type"] = "basic"
     for key, value in PROFILE_DEFAULTS["current"].items():
         section, *path = key.split(".")
         if section == "priority":

@@ -367,3 +367,61 @@ def test_billing_weights_slurmctld_refuses_are_refused(
     assert r.stderr.endswith(
         ":2: TRESBillingWeights: TRES weight 'cup' is not a configured TRES type\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("compat", "ptype", "exit_code", "stderr"),
+    [
+        pytest.param(
+            "22.05",
+            "",
+            1,
+            "fs: error: You are not running a supported priority plugin (priority/basic). "
+            "Only 'priority/multifactor' is supported.\n",
+            id="22.05-unset-is-basic",
+        ),
+        pytest.param("22.05", "PriorityType=priority/multifactor\n", 0, "", id="22.05-set"),
+        pytest.param("current", "", 0, "", id="current-unset-is-multifactor"),
+    ],
+)
+def test_an_unset_priority_type_is_what_the_modelled_slurm_reads(
+    tmp_path: Path, run: Callable[..., Any], compat: str, ptype: str, exit_code: int, stderr: str
+) -> None:
+    """Slurm 22.05's ``read_config.c`` reads an unset PriorityType as ``DEFAULT_PRIORITY_TYPE``,
+    ``priority/basic`` (``read_config.h``); from 23.02.5 on it is ``priority/multifactor``.
+    So a slurm.conf setting weights but no PriorityType, merged into a config of
+    ``output_compat = "22.05"``, is FIFO, and ``sprio`` refuses it, exit 1, as 22.05's
+    ``sprio.c`` does for ``priority/basic``."""
+    conf = tmp_path / "slurm.conf"
+    conf.write_text(
+        f"ClusterName=mini\n{ptype}PriorityWeightFairshare=10000\n"
+        "NodeName=n[1-4] CPUs=8\nPartitionName=batch Nodes=ALL Default=YES\n"
+    )
+    config = tmp_path / "pool.toml"
+    config.write_text(f'[priority]\noutput_compat = "{compat}"\n')
+    res = run("import", "slurm-conf", str(conf), "--into", str(config))
+    assert res.exit_code == 0, res.stderr
+    basic = compat == "22.05" and not ptype
+    assert ('\ntype = "basic"\n' in config.read_text()) is basic
+    assert res.stderr.endswith(
+        "; PriorityType unset: priority/basic, as Slurm 22.05 reads it (11 added, 0 replaced, "
+        "0 unchanged)\n"
+        if basic
+        else f"PriorityWeightFairshare) ({10 + bool(ptype)} added, 0 replaced, 0 unchanged)\n"
+    )
+    res = run("sprio", "-w", "--config", str(config), "--state", str(tmp_path / "s.json"))
+    assert (res.exit_code, res.stderr) == (exit_code, stderr)
+    if not exit_code:
+        assert res.stdout.splitlines()[1].split() == ["Weights", "1", "10000"]
+
+
+def test_without_into_an_unset_priority_type_is_left_to_the_default(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """Printed, the fragment names no Slurm version: PriorityType unset stays unset (fs's
+    default, multifactor, as Slurm reads it since 23.02.5)."""
+    conf = tmp_path / "slurm.conf"
+    conf.write_text("PriorityWeightFairshare=10000\nNodeName=n1 CPUs=8\n")
+    res = run("import", "slurm-conf", str(conf))
+    assert res.exit_code == 0, res.stderr
+    assert "type" not in res.stdout.replace("[priority.weights]", "")
