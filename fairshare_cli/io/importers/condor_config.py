@@ -94,11 +94,8 @@ class ConfigFile:
         key = name.upper()
         if key not in self.raw:
             return None
-        try:
-            text = self._expand(self.raw[key], (key,), [0], subsys.upper(), strict)
-            text = text.replace(_DOLLAR, "$")
-        except _TooMuch as exc:
-            raise InputError(f"{self.where[key]}: {self.names[key]}: {exc}") from None
+        where = f"{self.where[key]}: {self.names[key]}"
+        text = self.expand_text(self.raw[key], where, (key,), subsys.upper(), strict)
         function = _FUNCTION_MACRO.search(text) if strict else None
         if function is not None:
             raise InputError(
@@ -106,6 +103,26 @@ class ConfigFile:
                 "HTCondor's function macros, which fs does not evaluate; write its value"
             )
         return text
+
+    def expand_text(
+        self,
+        text: str,
+        where: str,
+        seen: tuple[str, ...] = (),
+        subsys: str = "",
+        strict: bool | None = None,
+    ) -> str:
+        """``text`` (a knob's value, an ``if`` condition, an include's file name) with its
+        macros expanded; ``strict`` unless given: when the text is not a dump.
+
+        Raises:
+            InputError: ``where: ...``, what :meth:`expanded` refuses.
+        """
+        strict = not self.dump if strict is None else strict
+        try:
+            return self._expand(text, seen, [0], subsys, strict).replace(_DOLLAR, "$")
+        except _TooMuch as exc:
+            raise InputError(f"{where}: {exc}") from None
 
     def _expand(
         self, text: str, seen: tuple[str, ...], work: list[int], subsys: str, strict: bool
@@ -271,16 +288,13 @@ def _conditional(conf: ConfigFile, ifs: IfStack, line: str, where: str) -> str |
 
     def holds(condition: str, at: str) -> bool:
         had = "$" in condition
-        try:
-            text = conf._expand(condition, (), [0], "", not conf.dump) if had else condition
-        except _TooMuch as exc:
-            raise InputError(f"{at}: if: {exc}") from None
+        text = conf.expand_text(condition, f"{at}: if") if had else condition
 
         def is_set(name: str) -> bool | None:
             value = conf.raw.get(name.upper())
             return bool(value) if value is not None or conf.dump else None
 
-        return condition_holds(text.replace(_DOLLAR, "$"), had, is_set, at)
+        return condition_holds(text, had, is_set, at)
 
     ifs.line(keyword.group(1), keyword.group(2) or "", where, holds)
     return None
@@ -342,11 +356,7 @@ def _keyword(
             f"{where}: 'include {' '.join(head[1:])}' is not read; expected include : FILE "
             "(import condor_config_val -dump output, which holds what it sets)"
         )
-    try:
-        target = conf._expand(line.split(":", 1)[1].strip(), (), [0], "", not conf.dump)
-        target = target.replace(_DOLLAR, "$")
-    except _TooMuch as exc:
-        raise InputError(f"{where}: include: {exc}") from None
+    target = conf.expand_text(line.split(":", 1)[1].strip(), f"{where}: include")
     path = Path(target)
     if not path.is_absolute() and base is not None:
         path = base / path
