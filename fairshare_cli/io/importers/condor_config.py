@@ -353,6 +353,11 @@ def _keyword(
     if keyword != "include":
         if keyword == "warning":
             return
+        if keyword == "error":  # (config.cpp: the read fails there, whatever the code)
+            raise InputError(
+                f"{where}: error : {shown(line.split(':', 1)[1].strip())}: HTCondor stops "
+                "reading the configuration at this line, so its daemons would not start"
+            )
         raise InputError(
             f"{where}: '{keyword}' lines are not evaluated; expected NAME = value (import "
             "condor_config_val -dump output, which holds what they set)"
