@@ -124,9 +124,10 @@ def whatif(
     Dotted keys are the config's (docs/config.md), a real knob name as the last part
     too (accountant.PRIORITY_HALFLIFE, not PRIORITY_HALFLIFE alone); quote group names
     that contain dots.
-    A half-life, slot weight, Slurm decay or QOS usage factor revalues recorded usage: for
-    those the after side replays the usage history kept beside the state (or --history);
-    with none kept, the output says so ('fs import history FILE' keeps one).
+    A half-life, slot weight, Slurm decay, QOS usage factor or partition billing_weights
+    revalues recorded usage: for those the after side replays the usage history kept
+    beside the state (or --history); with none kept, the output says so
+    ('fs import history FILE' keeps one).
     Priority factors are read as HTCondor keeps them: a record stores its factor when it
     is first written, so new default/remote/nice-user or group prio_factor values only
     reach records that store none yet (new submitters, old states), not existing ones.

@@ -18,6 +18,7 @@ from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.usage import UsageRecord, parse_record
 from fairshare_cli.errors import EmptyInput, InputError
 from fairshare_cli.io.importers.common import column_spans, cut_capture, refuse_bom
+from fairshare_cli.io.importers.slurm_jobs import MB_PER_UNIT
 from fairshare_cli.io.inputs import read_text
 
 _NO_TIME = {"", "none", "unknown", "n/a"}
@@ -101,9 +102,6 @@ def read_sacct(
     return records, len(rows) - len(records), allocated
 
 
-_MB_PER_UNIT = {"K": 1 / 1024, "M": 1.0, "G": 1024.0, "T": 1024.0**2, "P": 1024.0**3}
-
-
 def _tres_counts(tres: str) -> dict[str, float]:
     """The counts of an ``AllocTRES`` field (``billing=6,cpu=2,mem=8G,node=1,gres/gpu=1``)
     by lower-case name; memory (printed with a unit) in MB, as slurmctld counts it. A
@@ -112,8 +110,8 @@ def _tres_counts(tres: str) -> dict[str, float]:
     for item in tres.split(","):
         name, _, value = item.strip().partition("=")
         scale = 1.0
-        if name.lower() in ("mem", "bb") and value[-1:].upper() in _MB_PER_UNIT:
-            value, scale = value[:-1], _MB_PER_UNIT[value[-1].upper()]
+        if name.lower() in ("mem", "bb") and value[-1:].upper() in MB_PER_UNIT:
+            value, scale = value[:-1], MB_PER_UNIT[value[-1].upper()]
         try:
             number = float(value)
         except ValueError:

@@ -32,7 +32,8 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     which holds what they set.
     """
     from fairshare_cli.io.importers.classad_dumps import open_dump
-    from fairshare_cli.io.importers.condor_config import read_config, read_local_sources
+    from fairshare_cli.io.importers.condor_config import read_config
+    from fairshare_cli.io.importers.condor_config_local import read_local_sources
     from fairshare_cli.io.importers.condor_knobs import fragment_from_knobs, unmodelled
 
     base = Path(file).parent if file != "-" else Path.cwd()

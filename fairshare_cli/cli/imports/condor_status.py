@@ -12,7 +12,8 @@ from fairshare_cli.cli.options import GlobalOptions, common_options, pass_option
 
 if TYPE_CHECKING:
     from fairshare_cli.cli.context import Env
-    from fairshare_cli.io.importers.condor_status import SlotAd
+    from fairshare_cli.core.htcondor.placement import Running
+    from fairshare_cli.io.importers.condor_status import SlotAd, StatusDump
 
 
 @click.command("condor-status")
@@ -45,7 +46,6 @@ def command(
     """
     from fairshare_cli.cli.context import mutate_state
     from fairshare_cli.cli.running import hold_slots, release_slots
-    from fairshare_cli.core.htcondor.placement import Running
     from fairshare_cli.io.config import build_config
     from fairshare_cli.io.importers.classad_dumps import open_dump
     from fairshare_cli.io.importers.condor_status import machines_fragment, read_status
@@ -56,18 +56,10 @@ def command(
     machines, names, notes = machines_fragment(dump)
     fragment = {"machines": machines}
     claimed = [s for s in dump.slots if s.holder and s.name in names]
-    dynamic = [s for s in dump.slots if s.slot_type == "Dynamic"]
-    summary = (
-        f"condor-status {file}: {len(dump.slots) - len(dynamic)} slots on {len(machines)} "
-        f"[[machines]] entr{'y' if len(machines) == 1 else 'ies'}, {len(claimed)} claimed"
-    )
-    if dump.partitionable:
-        summary += (
-            f" ({len(dump.partitionable)} partitionable, with {len(dynamic)} dynamic "
-            "slot(s) carved out of them)"
-        )
+    summary = _summary(file, dump, len(machines), len(claimed))
     ignored = [f"{a} (expression)" for a in sorted(dump.ignored)] + notes
-    # Claims go into --config's (or --into's, as the merge makes it) state, on these machines.
+    # The claims go into the state of --config (or of --into, as the merge makes it when
+    # new), placed on the imported machines.
     from msgspec import structs
 
     where = dataclasses.replace(opts, config_path=opts.config_path or into)
@@ -75,18 +67,7 @@ def command(
     with merged_last(into, dry_run) as held, mutate_state(where, dry_run, created=created) as env:
         config = structs.replace(env.config, machines=build_config(fragment, file).machines)
         env.config = config  # (the usage history keeps each claim's CPUs from these slots)
-        work = [
-            Running(
-                submitter=str(s.holder),
-                job_id=s.job_id or "",
-                start_time=s.since if s.since is not None else env.now,
-                slot=names[s.name],
-                label=f"{file}:{s.line}: {s.name}",
-                resources=tuple(s.resources.items()) if s.slot_type == "Dynamic" else (),
-                concurrency_limits=s.limits,
-            )
-            for s in claimed
-        ]
+        work = _running(claimed, names, file, env.now)
         free = [names[s.name] for s in dump.slots if not s.holder and s.name in names]
         free += stale_dynamic_claims(env, names, claimed)
         released = release_slots(env, free, config)
@@ -100,6 +81,40 @@ def command(
         + (f", {released} released (slots now unclaimed)" if released else ""),
         err=True,
     )
+
+
+def _summary(file: str, dump: StatusDump, machines: int, claimed: int) -> str:
+    """The summary line: slots (dynamic ones apart), ``[[machines]]`` entries, claims."""
+    dynamic = sum(1 for s in dump.slots if s.slot_type == "Dynamic")
+    summary = (
+        f"condor-status {file}: {len(dump.slots) - dynamic} slots on {machines} "
+        f"[[machines]] entr{'y' if machines == 1 else 'ies'}, {claimed} claimed"
+    )
+    if dump.partitionable:
+        summary += (
+            f" ({len(dump.partitionable)} partitionable, with {dynamic} dynamic "
+            "slot(s) carved out of them)"
+        )
+    return summary
+
+
+def _running(claimed: list[SlotAd], names: dict[str, str], file: str, now: float) -> list[Running]:
+    """The claimed slots as running work on the imported machines (a dynamic slot with
+    the resources carved out for it), started at ``now`` when the dump does not say."""
+    from fairshare_cli.core.htcondor.placement import Running
+
+    return [
+        Running(
+            submitter=str(s.holder),
+            job_id=s.job_id or "",
+            start_time=s.since if s.since is not None else now,
+            slot=names[s.name],
+            label=f"{file}:{s.line}: {s.name}",
+            resources=tuple(s.resources.items()) if s.slot_type == "Dynamic" else (),
+            concurrency_limits=s.limits,
+        )
+        for s in claimed
+    ]
 
 
 def stale_dynamic_claims(env: Env, names: dict[str, str], claimed: list[SlotAd]) -> list[str]:

@@ -21,9 +21,10 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     n[001-100]); the Priority* knobs, FairShareDampeningFactor, the backfill bounds of
     SchedulerParameters (bf_max_job_test, bf_window, bf_resolution, bf_interval),
     AccountingStorageEnforce, EnforcePartLimits and ClusterName become [priority]
-    and [pool] keys, NodeName lines [[machines]], PartitionName lines
-    [partitions]. Other keys are counted as ignored (-v lists them); a file with none of
-    these is refused. Also reads 'scontrol show config' output (its knobs) and
+    and [pool] keys (a file setting a Priority* knob gets slurmctld's values for those it
+    leaves unset), NodeName lines [[machines]], PartitionName lines [partitions] (with
+    their TRESBillingWeights). Other keys are counted as ignored (-v lists them); a file
+    with none of these is refused. Also reads 'scontrol show config' output (its knobs) and
     'scontrol show partition' output (its partitions; their nodes come from slurm.conf).
     """
     from fairshare_cli.io.importers.slurm_conf import read_slurm_conf

@@ -15,6 +15,7 @@ that names its own value too. Pure: no I/O.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import msgspec
 
@@ -30,6 +31,27 @@ STORED_PRIORITY_RANGE = (0, 2**31 - 1)
 
 #: The one spelling of "any site" ``checkSites`` accepts beside the known sites.
 ANY_SITE = "ANY"
+
+
+class DefaultInBounds(NamedTuple):
+    """A default of ``/Operations/JobDescription`` and the bounds JobManager holds it to."""
+
+    #: the keys' stem (``cpu_time``: ``default_cpu_time``, ``min_cpu_time``, ...)
+    what: str
+    #: the options' stem (``CPUTime``: ``DefaultCPUTime``, ``MinCPUTime``, ...)
+    option: str
+    default: int
+    low: int
+    high: int
+
+
+def defaults_and_bounds(d: DiracJobDescription) -> tuple[DefaultInBounds, DefaultInBounds]:
+    """The CPU time's and the priority's default with their bounds: a default outside
+    them makes JobManager refuse every job (:func:`cpu_time_problem`)."""
+    return (
+        DefaultInBounds("cpu_time", "CPUTime", d.default_cpu_time, d.min_cpu_time, d.max_cpu_time),
+        DefaultInBounds("priority", "Priority", d.default_priority, d.min_priority, d.max_priority),
+    )
 
 
 def waiting_description(description: DiracJobDescription) -> DiracJobDescription:

@@ -75,7 +75,8 @@ from fairshare_cli.core.slurm.node_space import (
     NodeSpace,
     Reservation,
     earliest_on_many,
-    spread,
+    nodes_of,
+    place,
 )
 
 INF = math.inf
@@ -177,9 +178,6 @@ class SlurmSim:
 
     # -- placing --------------------------------------------------------------------
 
-    def _members(self, parts: tuple[str, ...]) -> list[Node]:
-        return [n for n in self.nodes if not parts or not n.partitions.isdisjoint(parts)]
-
     def _spread(self, job: Job, parts: tuple[str, ...]) -> int:
         """The job's CPUs when they go over several nodes (else 0): it names no node count
         and no node of its partitions has that many (docs/jobs.md)."""
@@ -187,20 +185,20 @@ class SlurmSim:
             return 0
         most = self.largest.get(parts)
         if most is None:
-            most = self.largest[parts] = max((n.cpus for n in self._members(parts)), default=0)
+            most = self.largest[parts] = max(
+                (n.cpus for n in nodes_of(self.nodes, parts)), default=0
+            )
         return job.request_cpus if job.request_cpus > most else 0
 
     def _fit(self, job: Job, parts: tuple[str, ...]) -> Alloc:
         """The first nodes (in config order) of the job's partitions with its CPUs free."""
         want = job.num_nodes or 1
         per = math.ceil(job.request_cpus / want)
-        if cpus := self._spread(job, parts):
-            return spread(self._members(parts), cpus, lambda n: n.cpus - n.used)
-        if want == 1:
+        cpus = self._spread(job, parts)
+        if want == 1 and not cpus:
             node = self.space.first_free(per, parts)
             return [(node, per)] if node is not None else []
-        chosen = [(n, per) for n in self._members(parts) if n.cpus - n.used >= per][:want]
-        return chosen if len(chosen) == want else []
+        return place(nodes_of(self.nodes, parts), want, per, cpus, lambda n: n.cpus - n.used)
 
     def _try_start(self, job: Job, parts: tuple[str, ...], t: float) -> bool:
         alloc = self._fit(job, parts)

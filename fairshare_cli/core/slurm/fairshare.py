@@ -245,10 +245,6 @@ def job_fairshare_factor(a: Assoc, algorithm: str) -> float:
     return src.fs_factor or 0.0
 
 
-#: The TRES a default Slurm cluster tracks, in its order (sshare's TRES lists).
-DEFAULT_TRES = STANDARD_TRES
-
-
 #: The keys of one of sshare's rows, in order.
 ROW_KEYS = (
     "account",
@@ -304,8 +300,9 @@ def share_columns(
     user = [a.user for a in order]
     account_factor = account_fairshare and algorithm != "fair_tree"
     # No TRES usage, raw or running: slurmctld adds to neither without
-    # AccountingStorageEnforce=limits (_handle_assoc_tres_run_secs), so sshare lists zeros.
-    zeros = ",".join(f"{t}=0" for t in DEFAULT_TRES)
+    # AccountingStorageEnforce=limits (_handle_assoc_tres_run_secs), so sshare lists zeros
+    # for the TRES a default cluster tracks, in its order.
+    zeros = ",".join(f"{t}=0" for t in STANDARD_TRES)
     columns: dict[str, list[Any]] = {
         "account": account,
         "account_display": [

@@ -159,6 +159,24 @@ def spread(nodes: Iterable[Node], cpus: int, free: Callable[[Node], int]) -> All
     return []
 
 
+def nodes_of(nodes: Iterable[Node], parts: Iterable[str]) -> list[Node]:
+    """The nodes (in config order) of the partitions ``parts`` (none: every node)."""
+    parts = tuple(parts)
+    return [n for n in nodes if not parts or not n.partitions.isdisjoint(parts)]
+
+
+def place(
+    nodes: Sequence[Node], want: int, per: int, spread_cpus: int, free: Callable[[Node], int]
+) -> Alloc:
+    """Where a job goes on ``nodes`` (in order), each with ``free`` CPUs: the first ``want``
+    nodes with ``per`` CPUs free, or with ``spread_cpus``, those CPUs :func:`spread`
+    ([] when they do not fit)."""
+    if spread_cpus:
+        return spread(nodes, spread_cpus, free)
+    chosen = [(n, per) for n in nodes if free(n) >= per][:want]
+    return chosen if len(chosen) == want else []
+
+
 def earliest_on_many(
     nodes: Sequence[Node],
     parts: Sequence[str],
@@ -172,7 +190,7 @@ def earliest_on_many(
     """The earliest time (``t`` or a planned or reservation end) from which a job has CPUs
     free for ``length`` on nodes of ``parts``, and where: ``want`` nodes of ``per`` CPUs
     each, or with ``spread_cpus``, those CPUs :func:`spread` (``inf``, []: never)."""
-    members = [n for n in nodes if not parts or not n.partitions.isdisjoint(parts)]
+    candidates = nodes_of(nodes, parts)
     times = {t}
     for node in nodes:
         times.update(end for end, _ in node.planned.values() if t < end < INF)
@@ -183,19 +201,15 @@ def earliest_on_many(
         def free(n: Node, when: float = when) -> int:
             return free_during(n, when, when + length, reserved.get(n.name, ()))
 
-        if spread_cpus:
-            alloc = spread(members, spread_cpus, free)
-        else:
-            alloc = [(n, per) for n in members if free(n) >= per][:want]
-        if alloc and (spread_cpus or len(alloc) == want):
+        alloc = place(candidates, want, per, spread_cpus, free)
+        if alloc:
             return when, alloc
     return INF, []
 
 
 def takes(node: Node, per: int, parts: Iterable[str]) -> bool:
     """Whether the node could ever run ``per`` CPUs of a job of ``parts`` (none: any)."""
-    parts = tuple(parts)
-    return node.cpus >= per and (not parts or not node.partitions.isdisjoint(parts))
+    return node.cpus >= per and bool(nodes_of((node,), parts))
 
 
 class _Heap:

@@ -14,6 +14,7 @@ from fairshare_cli.core.config import (
     DiracJobDescription,
     DiracSlice,
 )
+from fairshare_cli.core.dirac.description import defaults_and_bounds
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN
 from fairshare_cli.io.config.reader import Reader, choice, int_list
 
@@ -181,10 +182,7 @@ def _job_description(r: Reader, file: str, notes: list[str]) -> DiracJobDescript
         for key, _ in JOB_DESCRIPTION_KEYS
     }
     d = DiracJobDescription(**values)
-    for what, low, high, default, option in (
-        ("cpu_time", d.min_cpu_time, d.max_cpu_time, d.default_cpu_time, "DefaultCPUTime"),
-        ("priority", d.min_priority, d.max_priority, d.default_priority, "DefaultPriority"),
-    ):
+    for what, option, default, low, high in defaults_and_bounds(d):
         if low > high:
             notes.append(
                 f"{file}: {where}: min_{what} {low} is above max_{what} {high}; DIRAC's "
@@ -192,8 +190,8 @@ def _job_description(r: Reader, file: str, notes: list[str]) -> DiracJobDescript
             )
         elif not low <= default <= high:
             notes.append(
-                f"{file}: {where}.default_{what} = {default} ({option}) is outside "
+                f"{file}: {where}.default_{what} = {default} (Default{option}) is outside "
                 f"{low} to {high}; DIRAC's JobManager refuses every job (it validates the "
-                f"default before a job's own {'CPUTime' if what == 'cpu_time' else 'Priority'})"
+                f"default before a job's own {option})"
             )
     return d

@@ -21,21 +21,19 @@ macros, is an error.
 
 HTCondor has no ``+=``: it reads ``X += v`` as ``X = v`` and stops on ``X+= v``, so both
 are refused. ``if``/``elif``/``else``/``endif`` blocks are read as condor_config_if.py
-says. ``use`` meta-knobs, ``include command`` and the function macros (``$INT(...)``,
-``$ENV(...)``) are not evaluated: an error naming the line, so nothing is silently
-misread.
+says; what the daemons read after the file, as condor_config_local.py says. ``use``
+meta-knobs, ``include command`` and the function macros (``$INT(...)``, ``$ENV(...)``) are
+not evaluated: an error naming the line, so nothing is silently misread.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, NamedTuple
 
-from fairshare_cli.core.htcondor.knob_values import param_boolean
 from fairshare_cli.core.names import shown
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import refuse_bom
@@ -94,11 +92,8 @@ class ConfigFile:
         key = name.upper()
         if key not in self.raw:
             return None
-        try:
-            text = self._expand(self.raw[key], (key,), [0], subsys.upper(), strict)
-            text = text.replace(_DOLLAR, "$")
-        except _TooMuch as exc:
-            raise InputError(f"{self.where[key]}: {self.names[key]}: {exc}") from None
+        where = f"{self.where[key]}: {self.names[key]}"
+        text = self.expand_text(self.raw[key], where, (key,), subsys.upper(), strict)
         function = _FUNCTION_MACRO.search(text) if strict else None
         if function is not None:
             raise InputError(
@@ -106,6 +101,26 @@ class ConfigFile:
                 "HTCondor's function macros, which fs does not evaluate; write its value"
             )
         return text
+
+    def expand_text(
+        self,
+        text: str,
+        where: str,
+        seen: tuple[str, ...] = (),
+        subsys: str = "",
+        strict: bool | None = None,
+    ) -> str:
+        """``text`` (a knob's value, an ``if`` condition, an include's file name) with its
+        macros expanded; ``strict`` unless given: when the text is not a dump.
+
+        Raises:
+            InputError: ``where: ...``, what :meth:`expanded` refuses.
+        """
+        strict = not self.dump if strict is None else strict
+        try:
+            return self._expand(text, seen, [0], subsys, strict).replace(_DOLLAR, "$")
+        except _TooMuch as exc:
+            raise InputError(f"{where}: {exc}") from None
 
     def _expand(
         self, text: str, seen: tuple[str, ...], work: list[int], subsys: str, strict: bool
@@ -198,6 +213,15 @@ def _operator(line: str) -> tuple[str, str]:
     return head, "@=" if line[after : after + 1] == "=" else ""
 
 
+class _Heredoc(NamedTuple):
+    """A ``NAME @=TAG`` value being read: its lines up to the line ``@TAG``."""
+
+    name: str
+    tag: str
+    where: str
+    lines: list[str]
+
+
 def read_config(
     fh: IO[str], label: str, base: Path | None, into: ConfigFile | None = None, depth: int = 0
 ) -> ConfigFile:
@@ -208,18 +232,18 @@ def read_config(
             that cannot be read, or a construct that is not evaluated.
     """
     conf = into if into is not None else ConfigFile()
-    here: tuple[str, str, str, list[str]] | None = None  # NAME @=TAG: name, tag, where, lines
+    here: _Heredoc | None = None  # the NAME @=TAG value being read
     ifs = IfStack()
     for number, line in _lines(fh, label, conf):
         if not line:
             continue
         where = f"{label}:{number}"
         if here is not None:
-            if line == "@" + here[1]:
-                _assign(conf, here[0], "\n".join(here[3]), here[2])
+            if line == "@" + here.tag:
+                _assign(conf, here.name, "\n".join(here.lines), here.where)
                 here = None
             else:
-                here[3].append(line)
+                here.lines.append(line)
             continue
         if (kept := _conditional(conf, ifs, line, where)) is None:
             continue
@@ -241,7 +265,7 @@ def read_config(
             )
         name, value = m.group(1), m.group(3).strip()
         if m.group(2) == "@=":
-            here = (name, value, where, [])
+            here = _Heredoc(name, value, where, [])
             continue
         if name.upper() == "MYTYPE":  # (a job's Rank, a slot's Start: the knobs RANK, START)
             raise InputError(
@@ -250,7 +274,7 @@ def read_config(
             )
         _assign(conf, name, value, where)
     if here is not None:
-        raise InputError(f"{here[2]}: {here[0]} @={here[1]}: no line '@{here[1]}' ends it")
+        raise InputError(f"{here.where}: {here.name} @={here.tag}: no line '@{here.tag}' ends it")
     ifs.close(label)
     return conf
 
@@ -271,16 +295,13 @@ def _conditional(conf: ConfigFile, ifs: IfStack, line: str, where: str) -> str |
 
     def holds(condition: str, at: str) -> bool:
         had = "$" in condition
-        try:
-            text = conf._expand(condition, (), [0], "", not conf.dump) if had else condition
-        except _TooMuch as exc:
-            raise InputError(f"{at}: if: {exc}") from None
+        text = conf.expand_text(condition, f"{at}: if") if had else condition
 
         def is_set(name: str) -> bool | None:
             value = conf.raw.get(name.upper())
             return bool(value) if value is not None or conf.dump else None
 
-        return condition_holds(text.replace(_DOLLAR, "$"), had, is_set, at)
+        return condition_holds(text, had, is_set, at)
 
     ifs.line(keyword.group(1), keyword.group(2) or "", where, holds)
     return None
@@ -332,6 +353,11 @@ def _keyword(
     if keyword != "include":
         if keyword == "warning":
             return
+        if keyword == "error":  # (config.cpp: the read fails there, whatever the code)
+            raise InputError(
+                f"{where}: error : {shown(line.split(':', 1)[1].strip())}: HTCondor stops "
+                "reading the configuration at this line, so its daemons would not start"
+            )
         raise InputError(
             f"{where}: '{keyword}' lines are not evaluated; expected NAME = value (import "
             "condor_config_val -dump output, which holds what they set)"
@@ -342,22 +368,18 @@ def _keyword(
             f"{where}: 'include {' '.join(head[1:])}' is not read; expected include : FILE "
             "(import condor_config_val -dump output, which holds what it sets)"
         )
-    try:
-        target = conf._expand(line.split(":", 1)[1].strip(), (), [0], "", not conf.dump)
-        target = target.replace(_DOLLAR, "$")
-    except _TooMuch as exc:
-        raise InputError(f"{where}: include: {exc}") from None
+    target = conf.expand_text(line.split(":", 1)[1].strip(), f"{where}: include")
     path = Path(target)
     if not path.is_absolute() and base is not None:
         path = base / path
     if depth >= MAX_INCLUDE_DEPTH:
         raise InputError(f"{where}: includes nested too deep")
-    problem = _read_file(conf, path, depth + 1)
+    problem = read_file(conf, path, depth + 1)
     if problem is not None and not options:  # (ifexist or ifexists: a missing file is fine)
         raise InputError(f"{where}: cannot include {shown(str(path))}: {problem}")
 
 
-def _read_file(conf: ConfigFile, path: Path, depth: int) -> str | None:
+def read_file(conf: ConfigFile, path: Path, depth: int) -> str | None:
     """Read the configuration file ``path`` into ``conf``; why it cannot be opened, or
     None."""
     try:
@@ -367,105 +389,3 @@ def _read_file(conf: ConfigFile, path: Path, depth: int) -> str | None:
     except OSError as exc:
         return str(exc.strerror)
     return None
-
-
-#: ``LOCAL_CONFIG_DIR_EXCLUDE_REGEXP``'s default (param_info.in): the file names in a
-#: config directory the daemons skip (hidden, scripts, editor and package leftovers).
-DEFAULT_EXCLUDE = (
-    r"^((\..*)|(.*\.pl)|(.*\.py)|(.*\.sh)|(.*~)|(#.*)|(.*\.rpmsave)|(.*\.rpmnew)"
-    r"|(.*\.dpkg-old)|(.*\.dpkg-dist)|(.*\.cfsaved))$"
-)
-
-
-def read_local_sources(conf: ConfigFile, base: Path | None) -> None:
-    """What the daemons read after the main file (``real_config``): the files of the
-    ``LOCAL_CONFIG_DIR`` folders (sorted, ``LOCAL_CONFIG_DIR_EXCLUDE_REGEXP`` skipped),
-    then each ``LOCAL_CONFIG_FILE`` (a list that a file read may change), then the
-    ``LOCAL_CONFIG_DIR`` folders again if those files changed the knob. Relative names
-    are taken from the main file's folder. A dump already holds what they set.
-
-    Raises:
-        InputError: a file that cannot be read (a ``LOCAL_CONFIG_FILE`` one unless
-            ``REQUIRE_LOCAL_CONFIG_FILE`` is false), a command (``... |``), or what
-            :func:`read_config` refuses in them.
-    """
-    if conf.dump:
-        return
-    first = _local(conf, "LOCAL_CONFIG_DIR")
-    if first:
-        _read_folders(conf, first, base)
-    _read_local_files(conf, base)
-    again = _local(conf, "LOCAL_CONFIG_DIR")
-    if again and again != first:
-        _read_folders(conf, again, base)
-
-
-def _local(conf: ConfigFile, knob: str) -> str:
-    return (conf.expanded(knob, strict=True) or "").strip()
-
-
-def _sources(conf: ConfigFile, knob: str, value: str, base: Path | None) -> list[Path]:
-    """The paths a list knob names (by commas or blanks, as ``split`` cuts it)."""
-    if value.endswith("|"):
-        raise InputError(
-            f"{conf.where[knob]}: {conf.names[knob]}: '{shown(value)}' is a command, which fs "
-            "does not run; import condor_config_val -dump output"
-        )
-    paths = [Path(v) for v in re.split(r"[,\s]+", value) if v]
-    return [p if p.is_absolute() or base is None else base / p for p in paths]
-
-
-def _read_folders(conf: ConfigFile, value: str, base: Path | None) -> None:
-    pattern = _local(conf, "LOCAL_CONFIG_DIR_EXCLUDE_REGEXP") or DEFAULT_EXCLUDE
-    try:
-        exclude = re.compile(pattern)
-    except re.error:
-        where = conf.where.get("LOCAL_CONFIG_DIR_EXCLUDE_REGEXP", "")
-        raise InputError(
-            f"{where}: LOCAL_CONFIG_DIR_EXCLUDE_REGEXP: not a regular expression: "
-            f"'{shown(pattern)}'"
-        ) from None
-    for folder in _sources(conf, "LOCAL_CONFIG_DIR", value, base):
-        try:  # (a folder that cannot be listed is skipped, as get_config_dir_file_list does)
-            files = [e.path for e in os.scandir(folder) if not e.is_dir()]
-        except OSError:
-            continue
-        for path in sorted(f for f in files if not exclude.search(os.path.basename(f))):
-            problem = _read_file(conf, Path(path), 1)
-            if problem is not None:
-                raise InputError(f"{shown(path)}: cannot read it: {problem}")
-
-
-def _read_local_files(conf: ConfigFile, base: Path | None) -> None:
-    value = _local(conf, "LOCAL_CONFIG_FILE")
-    if not value:
-        return
-    required = _required(conf)
-    todo = _sources(conf, "LOCAL_CONFIG_FILE", value, base)
-    done: list[Path] = []
-    while todo:
-        path = todo.pop(0)
-        problem = _read_file(conf, path, 1)
-        if problem is not None and required:
-            raise InputError(
-                f"{conf.where['LOCAL_CONFIG_FILE']}: LOCAL_CONFIG_FILE: cannot read "
-                f"{shown(str(path))}: {problem} (HTCondor stops on it unless "
-                "REQUIRE_LOCAL_CONFIG_FILE = false)"
-            )
-        done.append(path)
-        new = _local(conf, "LOCAL_CONFIG_FILE")
-        if new and new != value:  # the file changed the list: the rest of the new one
-            value = new
-            todo = [p for p in _sources(conf, "LOCAL_CONFIG_FILE", new, base) if p not in done]
-
-
-def _required(conf: ConfigFile) -> bool:
-    """``REQUIRE_LOCAL_CONFIG_FILE`` (default true) as ``param_boolean_crufty`` reads it:
-    a first letter ``t`` or ``f``, else as ``param_boolean``."""
-    text = _local(conf, "REQUIRE_LOCAL_CONFIG_FILE")
-    if not text:
-        return True
-    if text[0] in "tTfF":
-        return text[0] in "tT"
-    where = f"{conf.where['REQUIRE_LOCAL_CONFIG_FILE']}: REQUIRE_LOCAL_CONFIG_FILE"
-    return param_boolean(text, "REQUIRE_LOCAL_CONFIG_FILE", where)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS, DiracJobDescription
+from fairshare_cli.core.dirac.description import defaults_and_bounds
 from fairshare_cli.core.dirac.registry import read_job_share
 from fairshare_cli.core.dirac.taskqueues import DEFAULT_GROUP_SHARE
 from fairshare_cli.core.names import name_problem
@@ -429,11 +430,7 @@ def _refused_defaults(
     own values (``injectDefaultValues``), so it refuses every job, as ``fs`` does; DIRAC 8's
     (``dirac8``: the file has setups) validated nothing, and its JobDB clamped the default
     into the bounds (``JobManifest.__checkNumericalVar``)."""
-    d = DiracJobDescription(**description)
-    for what, default, low, high in (
-        ("CPUTime", d.default_cpu_time, d.min_cpu_time, d.max_cpu_time),
-        ("Priority", d.default_priority, d.min_priority, d.max_priority),
-    ):
+    for _, what, default, low, high in defaults_and_bounds(DiracJobDescription(**description)):
         if not low <= default <= high:
             line = next(
                 (

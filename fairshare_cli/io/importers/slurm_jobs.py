@@ -83,6 +83,10 @@ def parse_tres(text: str) -> dict[str, str]:
     return dict(item.split("=", 1) for item in text.split(",") if "=" in item)
 
 
+#: MB per unit of a TRES count Slurm prints in MB with a unit (``mem=8G``, ``bb=1T``).
+MB_PER_UNIT = {"K": 1 / 1024, "M": 1.0, "G": 1024.0, "T": 1024.0**2, "P": 1024.0**3}
+
+
 @functools.lru_cache(maxsize=4096)
 def memory_mb(text: str | None) -> int:
     """``1000M`` / ``4G`` / ``1T`` as MB (Slurm prints TRES memory with a unit)."""
@@ -91,8 +95,7 @@ def memory_mb(text: str | None) -> int:
     m = re.fullmatch(r"(\d+(?:\.\d+)?)([KMGTP]?)", text)
     if m is None:
         return 0
-    scale = {"K": 1 / 1024, "": 1, "M": 1, "G": 1024, "T": 1024**2, "P": 1024**3}[m.group(2)]
-    return int(float(m.group(1)) * scale)
+    return int(float(m.group(1)) * MB_PER_UNIT.get(m.group(2), 1.0))
 
 
 def add_finished(

@@ -66,7 +66,7 @@ def test_a_value_without_its_end_is_refused(
     "text",
     [
         pytest.param("use ROLE : CentralManager\n", id="use"),
-        pytest.param("if defined X\nA = 1\nendif\n", id="if"),
+        pytest.param("if defined X\nA = 1\nendif\n", id="if-defined-set-nowhere"),
         pytest.param("include command : ls\n", id="command"),
     ],
 )
@@ -74,9 +74,10 @@ def test_what_is_not_evaluated_names_the_dump(
     tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, text: str
 ) -> None:
     """``fs import condor-config condor_config`` of a file starting ``use ROLE :
-    CentralManager`` said only "expected NAME = value" (and "expand them first" for
-    ``if``): nothing told the admin how to go on. Now the one line names the dump, in which
-    HTCondor has applied them."""
+    CentralManager`` said only "expected NAME = value": nothing told the admin how to go
+    on. Now the one line names the dump, in which HTCondor has applied them. (An ``if``
+    block is read; ``defined X`` of a knob no file read sets is refused, as HTCondor's
+    built-in defaults might set it, and that line names the dump too.)"""
     monkeypatch.chdir(tmp_path)
     Path("condor_config").write_text(text)
     result = run("import", "condor-config", "condor_config")

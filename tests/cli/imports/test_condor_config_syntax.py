@@ -172,6 +172,15 @@ def test_what_htcondor_reads_is_taken(
             id="if-unclosed",
         ),
         pytest.param("else\n", ":1: else without matching if", id="else-alone"),
+        # an error line reached was said not evaluated, to be got past with the dump; the
+        # daemons stop there (config.cpp: push_error, then the read fails with its code)
+        pytest.param(
+            "NEGOTIATOR_INTERVAL = 60\nif version < 9.0\nerror : too old\nendif\n"
+            "error 3 : set NEGOTIATOR_HOST first\n",
+            ":5: error : set NEGOTIATOR_HOST first: HTCondor stops reading the configuration "
+            "at this line, so its daemons would not start",
+            id="error-line",
+        ),
         pytest.param(
             "#opt:oldcomment\nNEGOTIATOR_INTERVAL = 60\n",
             ":1: #opt:oldcomment (comments and continuations as before HTCondor 8.1.3) is not read",

@@ -1,0 +1,114 @@
+"""What the HTCondor daemons read after the main configuration file (``real_config``):
+the files of the ``LOCAL_CONFIG_DIR`` folders, then each ``LOCAL_CONFIG_FILE``."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from fairshare_cli.core.htcondor.knob_values import param_boolean
+from fairshare_cli.core.names import shown
+from fairshare_cli.errors import InputError
+from fairshare_cli.io.importers.condor_config import ConfigFile, read_file
+
+#: ``LOCAL_CONFIG_DIR_EXCLUDE_REGEXP``'s default (param_info.in): the file names in a
+#: config directory the daemons skip (hidden, scripts, editor and package leftovers).
+DEFAULT_EXCLUDE = (
+    r"^((\..*)|(.*\.pl)|(.*\.py)|(.*\.sh)|(.*~)|(#.*)|(.*\.rpmsave)|(.*\.rpmnew)"
+    r"|(.*\.dpkg-old)|(.*\.dpkg-dist)|(.*\.cfsaved))$"
+)
+
+
+def read_local_sources(conf: ConfigFile, base: Path | None) -> None:
+    """What the daemons read after the main file (``real_config``): the files of the
+    ``LOCAL_CONFIG_DIR`` folders (sorted, ``LOCAL_CONFIG_DIR_EXCLUDE_REGEXP`` skipped),
+    then each ``LOCAL_CONFIG_FILE`` (a list that a file read may change), then the
+    ``LOCAL_CONFIG_DIR`` folders again if those files changed the knob. Relative names
+    are taken from the main file's folder. A dump already holds what they set.
+
+    Raises:
+        InputError: a file that cannot be read (a ``LOCAL_CONFIG_FILE`` one unless
+            ``REQUIRE_LOCAL_CONFIG_FILE`` is false), a command (``... |``), or what
+            :func:`read_config` refuses in them.
+    """
+    if conf.dump:
+        return
+    first = _local(conf, "LOCAL_CONFIG_DIR")
+    if first:
+        _read_folders(conf, first, base)
+    _read_local_files(conf, base)
+    again = _local(conf, "LOCAL_CONFIG_DIR")
+    if again and again != first:
+        _read_folders(conf, again, base)
+
+
+def _local(conf: ConfigFile, knob: str) -> str:
+    return (conf.expanded(knob, strict=True) or "").strip()
+
+
+def _sources(conf: ConfigFile, knob: str, value: str, base: Path | None) -> list[Path]:
+    """The paths a list knob names (by commas or blanks, as ``split`` cuts it)."""
+    if value.endswith("|"):
+        raise InputError(
+            f"{conf.where[knob]}: {conf.names[knob]}: '{shown(value)}' is a command, which fs "
+            "does not run; import condor_config_val -dump output"
+        )
+    paths = [Path(v) for v in re.split(r"[,\s]+", value) if v]
+    return [p if p.is_absolute() or base is None else base / p for p in paths]
+
+
+def _read_folders(conf: ConfigFile, value: str, base: Path | None) -> None:
+    pattern = _local(conf, "LOCAL_CONFIG_DIR_EXCLUDE_REGEXP") or DEFAULT_EXCLUDE
+    try:
+        exclude = re.compile(pattern)
+    except re.error:
+        where = conf.where.get("LOCAL_CONFIG_DIR_EXCLUDE_REGEXP", "")
+        raise InputError(
+            f"{where}: LOCAL_CONFIG_DIR_EXCLUDE_REGEXP: not a regular expression: "
+            f"'{shown(pattern)}'"
+        ) from None
+    for folder in _sources(conf, "LOCAL_CONFIG_DIR", value, base):
+        try:  # (a folder that cannot be listed is skipped, as get_config_dir_file_list does)
+            files = [e.path for e in os.scandir(folder) if not e.is_dir()]
+        except OSError:
+            continue
+        for path in sorted(f for f in files if not exclude.search(os.path.basename(f))):
+            problem = read_file(conf, Path(path), 1)
+            if problem is not None:
+                raise InputError(f"{shown(path)}: cannot read it: {problem}")
+
+
+def _read_local_files(conf: ConfigFile, base: Path | None) -> None:
+    value = _local(conf, "LOCAL_CONFIG_FILE")
+    if not value:
+        return
+    required = _required(conf)
+    todo = _sources(conf, "LOCAL_CONFIG_FILE", value, base)
+    done: list[Path] = []
+    while todo:
+        path = todo.pop(0)
+        problem = read_file(conf, path, 1)
+        if problem is not None and required:
+            raise InputError(
+                f"{conf.where['LOCAL_CONFIG_FILE']}: LOCAL_CONFIG_FILE: cannot read "
+                f"{shown(str(path))}: {problem} (HTCondor stops on it unless "
+                "REQUIRE_LOCAL_CONFIG_FILE = false)"
+            )
+        done.append(path)
+        new = _local(conf, "LOCAL_CONFIG_FILE")
+        if new and new != value:  # the file changed the list: the rest of the new one
+            value = new
+            todo = [p for p in _sources(conf, "LOCAL_CONFIG_FILE", new, base) if p not in done]
+
+
+def _required(conf: ConfigFile) -> bool:
+    """``REQUIRE_LOCAL_CONFIG_FILE`` (default true) as ``param_boolean_crufty`` reads it:
+    a first letter ``t`` or ``f``, else as ``param_boolean``."""
+    text = _local(conf, "REQUIRE_LOCAL_CONFIG_FILE")
+    if not text:
+        return True
+    if text[0] in "tTfF":
+        return text[0] in "tT"
+    where = f"{conf.where['REQUIRE_LOCAL_CONFIG_FILE']}: REQUIRE_LOCAL_CONFIG_FILE"
+    return param_boolean(text, "REQUIRE_LOCAL_CONFIG_FILE", where)
