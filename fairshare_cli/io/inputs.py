@@ -363,13 +363,15 @@ class Readable(Protocol):
     def read(self, n: int = -1, /) -> str: ...
 
 
-def _escapes_surrogate(text: str) -> bool:
+def escapes_surrogate(text: str | bytes) -> bool:
     """Whether JSON ``text`` may escape a surrogate (``\\udcff``): only then is each
-    object decoded from it checked for one left alone (:func:`_unicode`)."""
+    object decoded from it checked for one left alone (:func:`unicode_only`)."""
+    if isinstance(text, bytes):
+        return b"\\ud" in text or b"\\uD" in text
     return "\\ud" in text or "\\uD" in text
 
 
-def _unicode(obj: Any) -> bool:
+def unicode_only(obj: Any) -> bool:
     """Whether every string in ``obj`` is Unicode text (no lone surrogate, which neither
     UTF-8 output nor classad2 takes)."""
     try:
@@ -391,7 +393,7 @@ class _JsonObjects:
         self.decoder = json.JSONDecoder()
         self.buf = fh.read(CHUNK)
         self.clean = self.buf.isascii()  # no junk possible: skip the per-ad search
-        self.escaped = _escapes_surrogate(self.buf)
+        self.escaped = escapes_surrogate(self.buf)
         self.pos = 0
         self.line = 1  # the line ``pos`` is on
         self.eof = not self.buf
@@ -410,7 +412,7 @@ class _JsonObjects:
         self.buf = self.buf[self.pos :] + data
         self.pos = 0
         self.clean = self.buf.isascii()
-        self.escaped = _escapes_surrogate(self.buf)
+        self.escaped = escapes_surrogate(self.buf)
         return True
 
     def peek(self) -> str:
@@ -455,7 +457,7 @@ class _JsonObjects:
         if not isinstance(obj, dict):
             raise self.fail("expected an ad (a JSON object)")
         junk = None if self.clean else self.junk_at(self.pos, end)
-        if junk is None and self.escaped and not _unicode(obj):  # "\udcff": no text either
+        if junk is None and self.escaped and not unicode_only(obj):  # "\udcff": no text either
             junk = self.junk_error(self.label, self.line)
         if junk is not None:
             raise junk

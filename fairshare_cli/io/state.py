@@ -31,7 +31,7 @@ from fairshare_cli.io.atomic import (
     refuse_read_only,
     refuse_special,
 )
-from fairshare_cli.io.inputs import fast_loads, read_regular
+from fairshare_cli.io.inputs import escapes_surrogate, fast_loads, read_regular, unicode_only
 
 #: The state size from which msgspec decodes it: importing msgspec costs 8-14 ms
 #: of CPU, json.loads about 3.3 ms more than msgspec per 100 KB (measured on the sshare
@@ -116,12 +116,16 @@ def _doc(data: bytes, path: Path, big: bool) -> Any:
     takes the document).
 
     Raises:
-        StateError: not JSON, or a number that is not finite.
+        StateError: not UTF-8 (a byte-order mark allowed) nor JSON, a number that is not
+            finite, or a string that is not Unicode text.
     """
     doc = fast_loads(data, None) if big else None  # never None for a state: an object
     try:
         if doc is None:  # msgspec refused it: the standard library words why
-            doc = json.loads(data, parse_constant=_non_finite, parse_float=_finite_float)
+            # UTF-8 (a byte-order mark allowed, as in a config): json.loads would read
+            # UTF-16 too, and UTF-8-encoded surrogates fs could never write back.
+            text = data.decode("utf-8-sig")
+            doc = json.loads(text, parse_constant=_non_finite, parse_float=_finite_float)
     except NonFiniteNumber as exc:
         raise StateError(
             f"state file {path} holds the number {exc}, expected finite numbers only; "
@@ -132,7 +136,34 @@ def _doc(data: bytes, path: Path, big: bool) -> Any:
         raise StateError(
             f"state file {path} {_not_json(exc)}; fix it or move it aside to start afresh"
         ) from None
+    if escapes_surrogate(data) and not unicode_only(doc):  # ("\udc80": no text to write)
+        try:
+            where = _not_text(doc, "") or _LONE_SURROGATE
+        except RecursionError:
+            where = _LONE_SURROGATE
+        raise StateError(f"state file {path}: {where}; fix it or move it aside to start afresh")
     return doc
+
+
+_LONE_SURROGATE = "a lone surrogate (\\udXXX), not Unicode text"
+
+
+def _not_text(obj: Any, where: str) -> str | None:
+    """Where the first string in ``obj`` that is not Unicode text (a lone surrogate) sits
+    and what was expected, as the sections word it; None if there is none."""
+    if isinstance(obj, str):
+        return None if unicode_only(obj) else f"{where}: expected Unicode text, got {obj!r}"
+    items = (
+        obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, list) else ()
+    )
+    for key, value in items:
+        at = f"{where}.{key}" if where else str(key)
+        if isinstance(key, str) and not unicode_only(key):
+            return f"{at}: expected a name of Unicode text"
+        found = _not_text(value, at)
+        if found is not None:
+            return found
+    return None
 
 
 def save_state(path: Path, state: State, before_rename: Callable[[], None] | None = None) -> None:
