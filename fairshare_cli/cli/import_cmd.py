@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
@@ -156,15 +155,16 @@ def cycle_sink(cycle: float | None, cycle_start: str | None) -> SinkFactory:
 
     Raises:
         click.UsageError: ``--cycle-start`` without ``--cycle``, or a cycle that is not a
-            positive number of seconds.
+            number of seconds of at least ``MIN_CYCLE`` (a millisecond).
     """
     from fairshare_cli.core.epoch import parse_time
-    from fairshare_cli.core.htcondor.cycle_replay import make_cycle_history_sink
+    from fairshare_cli.core.htcondor.cycle_replay import cycle_problem, make_cycle_history_sink
 
     if cycle is None:
         raise click.UsageError("--cycle-start needs --cycle SECONDS")
-    if not (cycle > 0 and math.isfinite(cycle)):
-        raise click.UsageError(f"--cycle {cycle}: expected a positive number of seconds")
+    problem = cycle_problem(cycle)
+    if problem is not None:
+        raise click.UsageError(problem)
     phase = parse_time(cycle_start, "--cycle-start") if cycle_start else 0.0
     factory: SinkFactory = make_cycle_history_sink(cycle, phase)
     return factory
