@@ -9,7 +9,9 @@ objects, usage records, config keys, edit commands) calls :func:`check_name`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Sequence
+from typing import Any
 
 from fairshare_cli.errors import InputError
 
@@ -117,4 +119,22 @@ def names_pass(names: Collection[str | None], submitter: bool) -> bool:
             return False
         if len(good) < 100_000:
             good.add(name)  # type: ignore[arg-type]
+    return True
+
+
+def escapes_surrogate(text: str | bytes) -> bool:
+    """Whether JSON ``text`` may escape a surrogate (``\\udcff``): only then is each
+    object decoded from it checked for one left alone (:func:`unicode_only`)."""
+    if isinstance(text, bytes):
+        return b"\\ud" in text or b"\\uD" in text
+    return "\\ud" in text or "\\uD" in text
+
+
+def unicode_only(obj: Any) -> bool:
+    """Whether every string in ``obj`` is Unicode text (no lone surrogate, which neither
+    UTF-8 output nor classad2 takes)."""
+    try:
+        json.dumps(obj, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
     return True

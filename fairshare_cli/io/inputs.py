@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import IO, Any, Protocol
 
+from fairshare_cli.core.names import escapes_surrogate, unicode_only
 from fairshare_cli.core.usage import refuse_byte_order_mark
 from fairshare_cli.errors import ClosedStdin, InputError, UnreadableInput
 
@@ -363,24 +364,6 @@ class Readable(Protocol):
     def read(self, n: int = -1, /) -> str: ...
 
 
-def escapes_surrogate(text: str | bytes) -> bool:
-    """Whether JSON ``text`` may escape a surrogate (``\\udcff``): only then is each
-    object decoded from it checked for one left alone (:func:`unicode_only`)."""
-    if isinstance(text, bytes):
-        return b"\\ud" in text or b"\\uD" in text
-    return "\\ud" in text or "\\uD" in text
-
-
-def unicode_only(obj: Any) -> bool:
-    """Whether every string in ``obj`` is Unicode text (no lone surrogate, which neither
-    UTF-8 output nor classad2 takes)."""
-    try:
-        json.dumps(obj, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 class _JsonObjects:
     """A chunked reader of a JSON array of objects, keeping the line it is on."""
 
@@ -471,11 +454,12 @@ def iter_json_objects(
     fh: Readable, label: str, junk_error: Callable[[str, int], InputError]
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(first line, object)`` for each object of a JSON array, read in chunks; a single
-    object is read as an array of one, and empty text as none.
+    object is read as an array of one, and empty text as none; nothing but blanks follows.
 
     Raises:
         InputError: ``FILE:LINE: ...`` for text that is not a JSON array of objects, a
-            truncated array included; ``junk_error(label, line)`` for binary data.
+            truncated array or text after it included; ``junk_error(label, line)`` for
+            binary data.
     """
     reader = _JsonObjects(fh, label, junk_error)
     ch = reader.peek()
@@ -487,16 +471,21 @@ def iter_json_objects(
         )
     if ch == "{":
         yield reader.ad()
-        return
-    reader.pos += 1
-    first = True
-    while (ch := reader.peek()) != "]":
-        if not ch:
-            raise reader.fail("truncated JSON: the array of ads has no ']'")
-        if not first:
-            if ch != ",":
-                raise reader.fail("expected ',' or ']' between ads")
-            reader.pos += 1
-            reader.peek()
-        first = False
-        yield reader.ad()
+    else:
+        reader.pos += 1
+        first = True
+        while (ch := reader.peek()) != "]":
+            if not ch:
+                raise reader.fail("truncated JSON: the array of ads has no ']'")
+            if not first:
+                if ch != ",":
+                    raise reader.fail("expected ',' or ']' between ads")
+                reader.pos += 1
+                reader.peek()
+            first = False
+            yield reader.ad()
+        reader.pos += 1  # (past the ']')
+    if reader.peek():  # a second capture, or junk: ads past the first capture went unread
+        raise reader.junk_at(reader.pos, reader.pos + 1) or reader.fail(
+            "more text after the ads; expected the end of the file (one capture a file)"
+        )

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from fairshare_cli.core.names import escapes_surrogate, unicode_only
 from fairshare_cli.core.state import (
     FORMAT_MARK,
     SCHEMA_VERSION,
@@ -31,7 +32,7 @@ from fairshare_cli.io.atomic import (
     refuse_read_only,
     refuse_special,
 )
-from fairshare_cli.io.inputs import escapes_surrogate, fast_loads, read_regular, unicode_only
+from fairshare_cli.io.inputs import fast_loads, read_regular
 
 #: The state size from which msgspec decodes it: importing msgspec costs 8-14 ms
 #: of CPU, json.loads about 3.3 ms more than msgspec per 100 KB (measured on the sshare
