@@ -9,7 +9,13 @@ from typing import Any
 import click
 
 from fairshare_cli.cli.context import Env, mutate_state
-from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
+from fairshare_cli.cli.options import (
+    CFloat,
+    GlobalOptions,
+    common_options,
+    dry_run_option,
+    pass_options,
+)
 from fairshare_cli.core.operations.import_usage import HISTORY_SINKS, ImportSummary
 from fairshare_cli.core.usage import Batches, SinkFactory, UsageRecord, batches_of, record_end
 from fairshare_cli.errors import UnreadableInput
@@ -106,7 +112,7 @@ def import_group() -> None:
 )
 @click.option(
     "--cycle",
-    type=float,
+    type=CFloat(),
     metavar="SECONDS",
     help="Account as a negotiator cycling every SECONDS would (default: exactly); --now "
     "counts as one more cycle (give one on the grid to match the negotiator).",

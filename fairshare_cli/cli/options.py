@@ -201,6 +201,23 @@ def _c_int(value: Any) -> int:
     return int(value)
 
 
+def _c_float(value: Any) -> float:
+    """``float(value)`` for a number as C's ``atof`` reads one (as :func:`_c_int`).
+
+    Raises:
+        ValueError: ``value`` is text C would not read so (click words it).
+    """
+    if isinstance(value, str) and not c_number_text(value):
+        raise ValueError(value)
+    return float(value)
+
+
+class CFloat(click.types.FloatParamType):
+    """``type=float`` for a number as the real tools (C) read it (:func:`_c_float`)."""
+
+    _number_class = staticmethod(_c_float)  # type: ignore[assignment]
+
+
 class CInt(click.types.IntParamType):
     """``type=int`` for a whole number as the real tools (C) read it (:func:`_c_int`)."""
 

@@ -3,7 +3,7 @@ also read ``1_000`` (C: 1) and other scripts' digits (``٣``, ``１``; C: none),
 ``fs submit --count ٣`` queued three jobs and ``--nice 1_000`` a nice of 1000, where the
 edits, ``fs prio`` and the times already refused such text
 (:func:`~fairshare_cli.core.names.c_number_text`). Refused now with click's own words,
-exit 2, nothing written."""
+exit 2, nothing written; so is ``fs import history --cycle 3_00``."""
 
 from __future__ import annotations
 
@@ -56,3 +56,18 @@ def test_userprio_activefrom_refuses_other_digits(
         run("userprio", "-activefrom", "٣", "1", "2026", *common(env)),
         "'٣' is not a valid integer.",
     )
+
+
+@pytest.mark.parametrize("value", ["3_00", "٣00"])
+def test_import_history_cycle_refuses_numbers_c_would_not_read(
+    env: dict[str, Path], run: Callable[..., Any], tmp_path: Path, value: str
+) -> None:
+    """``fs import history h.csv --cycle 3_00`` replayed on a 300-second grid."""
+    history = tmp_path / "h.csv"
+    history.write_text("owner,start,end\nalice,2026-11-21T10:00:00Z,2026-11-21T11:00:00Z\n")
+    before = env["state"].read_bytes()
+    refused(
+        run("import", "history", str(history), "--cycle", value, *common(env)),
+        f"Invalid value for '--cycle': '{value}' is not a valid float.",
+    )
+    assert env["state"].read_bytes() == before
