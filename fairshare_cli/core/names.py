@@ -122,11 +122,9 @@ def names_pass(names: Collection[str | None], submitter: bool) -> bool:
     return True
 
 
-def escapes_surrogate(text: str | bytes) -> bool:
+def escapes_surrogate(text: str) -> bool:
     """Whether JSON ``text`` may escape a surrogate (``\\udcff``): only then is each
     object decoded from it checked for one left alone (:func:`unicode_only`)."""
-    if isinstance(text, bytes):
-        return b"\\ud" in text or b"\\uD" in text
     return "\\ud" in text or "\\uD" in text
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from fairshare_cli.core.names import escapes_surrogate, unicode_only
+from fairshare_cli.core.names import unicode_only
 from fairshare_cli.core.state import (
     FORMAT_MARK,
     SCHEMA_VERSION,
@@ -117,8 +117,8 @@ def _doc(data: bytes, path: Path, big: bool) -> Any:
     takes the document).
 
     Raises:
-        StateError: not UTF-8 (a byte-order mark allowed) nor JSON, a number that is not
-            finite, or a string that is not Unicode text.
+        StateError: not UTF-8 (a byte-order mark allowed) nor JSON, or a number that is
+            not finite.
     """
     doc = fast_loads(data, None) if big else None  # never None for a state: an object
     try:
@@ -137,13 +137,15 @@ def _doc(data: bytes, path: Path, big: bool) -> Any:
         raise StateError(
             f"state file {path} {_not_json(exc)}; fix it or move it aside to start afresh"
         ) from None
-    if escapes_surrogate(data) and not unicode_only(doc):  # ("\udc80": no text to write)
-        try:
-            where = _not_text(doc, "") or _LONE_SURROGATE
-        except RecursionError:
-            where = _LONE_SURROGATE
-        raise StateError(f"state file {path}: {where}; fix it or move it aside to start afresh")
     return doc
+
+
+def _first_not_text(doc: Any) -> str:
+    """Where the first lone surrogate in the state ``doc`` sits (:func:`_not_text`)."""
+    try:
+        return _not_text(doc, "") or _LONE_SURROGATE
+    except RecursionError:
+        return _LONE_SURROGATE
 
 
 _LONE_SURROGATE = "a lone surrogate (\\udXXX), not Unicode text"
@@ -173,12 +175,19 @@ def save_state(path: Path, state: State, before_rename: Callable[[], None] | Non
     between the fsync and the rename (:func:`~fairshare_cli.io.atomic.atomic_write_text`).
 
     Raises:
+        StateError: a string in it is not Unicode text (a lone surrogate the state read
+            held, in a section the command did not read, which checks what it reads).
         RuntimeFailure: the folder cannot be created or written (the old file is kept).
     """
     from fairshare_cli.core.jsontext import sorted_bytes  # msgspec: not on --help paths
 
+    doc = state_to_json(state)
     try:  # (bytes: a 36 MB state is not copied into a text, nor the text encoded again)
-        text = [sorted_bytes(state_to_json(state)), b"\n"]
+        text = [sorted_bytes(doc), b"\n"]
+    except UnicodeEncodeError:  # a lone surrogate ("\udc80") in a section not read
+        raise StateError(
+            f"state file {path}: {_first_not_text(doc)}; fix it or move it aside to start afresh"
+        ) from None
     except ValueError as exc:  # a NaN or infinity: JSON has no such number
         raise RuntimeFailure(
             f"cannot write state file {path}: {exc}; nothing was written"

@@ -1,10 +1,10 @@
 """The state is UTF-8 text (a byte-order mark allowed, as in a config): a state in another
-encoding, or holding a surrogate (UTF-8-encoded, or escaped as ``\\udc80``), is refused
-when read, exit 2, and left as it was. Before, ``json.loads`` read a UTF-16 state, and a
-surrogate went through the commands that do not read the record holding it: ``fs submit
---owner bob`` then failed when it wrote the state (``cannot write state file state.json:
-'utf-8' codec can't encode character '\\udc80' ...: surrogates not allowed``, exit 1) and
-``fs sprio`` printed its table."""
+encoding, or holding a UTF-8-encoded surrogate, is refused when read, exit 2, and left as
+it was; one escaped (``"\\udc80"``, valid JSON) in a section the command does not read is
+refused before the state is written, exit 2. Before, ``json.loads`` read a UTF-16 state
+and a UTF-8-encoded surrogate, and ``fs submit --owner bob`` over either surrogate failed
+when it wrote the state (``cannot write state file state.json: 'utf-8' codec can't encode
+character '\\udc80' ...: surrogates not allowed``, exit 1)."""
 
 from __future__ import annotations
 
@@ -35,19 +35,9 @@ def _with_record(name: str) -> str:
     ("data", "says"),
     [
         pytest.param(
-            _with_record("al\udc80ce@example.org").encode("ascii"),
-            ": accountant.records.al\\udc80ce@example.org: expected a name of Unicode text",
-            id="escaped",
-        ),
-        pytest.param(
-            json.dumps({**STATE, "dirac": {"running_jobs": {"g": {"al\udc80ce": []}}}}).encode(),
-            ": dirac.running_jobs.g.al\\udc80ce: expected a name of Unicode text",
-            id="escaped-in-a-section-no-view-reads",
-        ),
-        pytest.param(
             _with_record("alice@example.org").encode().replace(b"lic", b"l\xed\xb2\x80c"),
             " is not UTF-8 text (byte ",
-            id="utf8-encoded",
+            id="utf8-encoded-surrogate",
         ),
         pytest.param(
             _with_record("alice@example.org").encode("utf-16"),
@@ -68,6 +58,37 @@ def test_a_state_that_is_not_utf8_text_is_refused_and_kept(
     env["state"].write_bytes(data)
     refused(run(*line, *common(env)), f"state file {env['state']}{says}")
     assert env["state"].read_bytes() == data
+
+
+@pytest.mark.parametrize(
+    ("doc", "says"),
+    [
+        pytest.param(
+            {**STATE, "accountant": {"records": {"al\udc80ce@example.org": RECORD}}},
+            "accountant.records.al\\udc80ce@example.org: expected a name of Unicode text",
+            id="a-record-name",
+        ),
+        pytest.param(
+            {**STATE, "dirac": {"running_jobs": {"g": {"u": [["\udc80", 1]]}}}},
+            "dirac.running_jobs.g.u.0.0: expected Unicode text, got '\\udc80'",
+            id="a-value-in-a-section-submit-does-not-read",
+        ),
+    ],
+)
+def test_an_escaped_surrogate_submit_does_not_read_is_refused_before_writing(
+    env: dict[str, Path], run: Callable[..., Any], doc: dict[str, Any], says: str
+) -> None:
+    """``fs submit --owner bob`` over a state holding ``"\\udc80"`` (valid JSON) where it
+    does not look: exit 2 (a bad state) naming where, before anything is written."""
+    env["state"].write_text(json.dumps(doc))
+    before = env["state"].read_bytes()
+    refused(
+        run("submit", "--owner", "bob", *common(env)),
+        f"state file {env['state']}: {says}; fix it or move it aside to start afresh",
+    )
+    assert env["state"].read_bytes() == before
+    assert sorted(p.name for p in env["dir"].iterdir()) == ["pool.toml", "state.json",
+                                                            "state.json.lock"]  # fmt: skip
 
 
 def test_a_state_with_a_byte_order_mark_reads_and_is_written_without(
