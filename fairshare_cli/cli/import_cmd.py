@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
@@ -10,7 +9,13 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from fairshare_cli.cli.context import Env, mutate_state
-from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
+from fairshare_cli.cli.options import (
+    CFloat,
+    GlobalOptions,
+    common_options,
+    dry_run_option,
+    pass_options,
+)
 from fairshare_cli.core.operations.import_usage import HISTORY_SINKS, ImportSummary
 from fairshare_cli.core.usage import Batches, SinkFactory, UsageRecord, batches_of, record_end
 from fairshare_cli.errors import UnreadableInput
@@ -112,7 +117,7 @@ def import_group() -> None:
 )
 @click.option(
     "--cycle",
-    type=float,
+    type=CFloat(),
     metavar="SECONDS",
     help="Account as a negotiator cycling every SECONDS would (default: exactly); --now "
     "counts as one more cycle (give one on the grid to match the negotiator).",
@@ -161,15 +166,16 @@ def cycle_sink(cycle: float | None, cycle_start: str | None) -> SinkFactory:
 
     Raises:
         click.UsageError: ``--cycle-start`` without ``--cycle``, or a cycle that is not a
-            positive number of seconds.
+            number of seconds of at least ``MIN_CYCLE`` (a millisecond).
     """
     from fairshare_cli.core.epoch import parse_time
-    from fairshare_cli.core.htcondor.cycle_replay import make_cycle_history_sink
+    from fairshare_cli.core.htcondor.cycle_replay import cycle_problem, make_cycle_history_sink
 
     if cycle is None:
         raise click.UsageError("--cycle-start needs --cycle SECONDS")
-    if not (cycle > 0 and math.isfinite(cycle)):
-        raise click.UsageError(f"--cycle {cycle}: expected a positive number of seconds")
+    problem = cycle_problem(cycle)
+    if problem is not None:
+        raise click.UsageError(problem)
     phase = parse_time(cycle_start, "--cycle-start") if cycle_start else 0.0
     factory: SinkFactory = make_cycle_history_sink(cycle, phase)
     return factory

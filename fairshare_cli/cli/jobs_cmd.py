@@ -15,7 +15,14 @@ import click
 
 from fairshare_cli.cli.complete import job_ids
 from fairshare_cli.cli.context import Env, mutate_state, refuse_going_back
-from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
+from fairshare_cli.cli.options import (
+    CInt,
+    CIntRange,
+    GlobalOptions,
+    common_options,
+    dry_run_option,
+    pass_options,
+)
 from fairshare_cli.core.jobs import Job, check_job_option
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, SLURM_PRIORITY_MAX
 from fairshare_cli.core.operations.validate import check_jobs_against_config
@@ -60,7 +67,7 @@ def _prefix(dry_run: bool) -> str:
 )
 @click.option("--id", "job_id", metavar="ID", help="Job id (default: the next free number).")
 @click.option("--owner", metavar="USER", help="Owner (default: $USER).")
-@click.option("--count", type=click.IntRange(min=1), default=1, help="N identical jobs ID.0...")
+@click.option("--count", type=CIntRange(min=1), default=1, help="N identical jobs ID.0...")
 @click.option("--account", metavar="NAME", help="Slurm account.")
 @click.option(
     "--partition",
@@ -72,11 +79,11 @@ def _prefix(dry_run: bool) -> str:
 @click.option(
     "--cpus",
     "request_cpus",
-    type=click.IntRange(min=1),
+    type=CIntRange(min=1),
     help="CPUs requested (at least 1: a job asking for none would never match).",
 )
-@click.option("--memory", "request_memory", type=click.IntRange(min=0), help="Memory (MB).")
-@click.option("--nodes", "num_nodes", type=click.IntRange(min=1), help="Nodes requested.")
+@click.option("--memory", "request_memory", type=CIntRange(min=0), help="Memory (MB).")
+@click.option("--nodes", "num_nodes", type=CIntRange(min=1), help="Nodes requested.")
 @click.option(
     "--time-limit",
     metavar="TIME",
@@ -84,10 +91,10 @@ def _prefix(dry_run: bool) -> str:
     help="Time limit as sbatch --time reads it: minutes, M:S, H:M:S, D-H, D-H:M, "
     "D-H:M:S or INFINITE (0 is INFINITE).",
 )
-@click.option("--nice", type=int, help="Slurm nice value.")
+@click.option("--nice", type=CInt(), help="Slurm nice value.")
 @click.option("--accounting-group", metavar="GROUP", help="HTCondor accounting group.")
 @click.option("--dirac-group", metavar="GROUP", help="DIRAC group.")
-@click.option("--job-prio", type=int, help="HTCondor JobPrio.")
+@click.option("--job-prio", type=CInt(), help="HTCondor JobPrio.")
 @click.option(
     "--set",
     "sets",

@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 import click
 
 from fairshare_cli.cli.context import GlobalOptions, global_options, pass_options
+from fairshare_cli.core.names import c_number_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -186,3 +187,44 @@ def wide_option(func: F) -> F:
         is_flag=True,
         help="Print tables at full width (default: fit the terminal, numbers never cut).",
     )(func)
+
+
+def _c_int(value: Any) -> int:
+    """``int(value)`` for a whole number as C's ``strtol`` reads one: Python's ``int`` also
+    reads ``1_000`` (C: 1) and other scripts' digits (``٣``, ``１``; C: none).
+
+    Raises:
+        ValueError: ``value`` is text C would not read so (click words it).
+    """
+    if isinstance(value, str) and not c_number_text(value):
+        raise ValueError(value)
+    return int(value)
+
+
+def _c_float(value: Any) -> float:
+    """``float(value)`` for a number as C's ``atof`` reads one (as :func:`_c_int`).
+
+    Raises:
+        ValueError: ``value`` is text C would not read so (click words it).
+    """
+    if isinstance(value, str) and not c_number_text(value):
+        raise ValueError(value)
+    return float(value)
+
+
+class CFloat(click.types.FloatParamType):
+    """``type=float`` for a number as the real tools (C) read it (:func:`_c_float`)."""
+
+    _number_class = staticmethod(_c_float)  # type: ignore[assignment]
+
+
+class CInt(click.types.IntParamType):
+    """``type=int`` for a whole number as the real tools (C) read it (:func:`_c_int`)."""
+
+    _number_class = staticmethod(_c_int)  # type: ignore[assignment]
+
+
+class CIntRange(click.IntRange):
+    """``click.IntRange`` for a whole number as the real tools (C) read it (:func:`_c_int`)."""
+
+    _number_class = staticmethod(_c_int)  # type: ignore[assignment]

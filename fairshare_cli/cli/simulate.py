@@ -18,6 +18,7 @@ from fairshare_cli.cli.options import (
     output_options,
     pass_options,
 )
+from fairshare_cli.core.names import c_number_text
 from fairshare_cli.core.timestr import TimeStringError, time_str2secs
 from fairshare_cli.errors import InputError
 
@@ -50,6 +51,8 @@ def duration(text: str, what: str) -> float:
         InputError: neither, or not positive.
     """
     try:
+        if not c_number_text(text):  # ("1_000", "٣": Python's float reads them, C's not)
+            raise ValueError(text)
         secs = float(text)
     except ValueError:
         try:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from fairshare_cli.cli.options import GlobalOptions, output_options, pass_options
+from fairshare_cli.cli.options import CIntRange, GlobalOptions, output_options, pass_options
 from fairshare_cli.cli.simulate import html_option
 from fairshare_cli.core.operations.sweep import METRICS
 from fairshare_cli.errors import InputError
@@ -72,7 +72,7 @@ def objective_option(func: Any) -> Any:
     help="Result folder, one file per point; a rerun skips finished points "
     "[default: SPEC's name with .sweep, beside it].",
 )
-@click.option("--jobs", type=click.IntRange(min=1), help="Local processes [default: the CPUs].")
+@click.option("--jobs", type=CIntRange(min=1), help="Local processes [default: the CPUs].")
 @click.option("--dask-scheduler", metavar="ADDRESS", help="The dask scheduler (--engine dask).")
 @click.option("--submit", is_flag=True, help="htcondor/slurm: submit what is written.")
 @objective_option
@@ -127,7 +127,7 @@ def run(  # noqa: PLR0913  click passes each option
 
 @sweep.command("run-point")
 @click.argument("folder", metavar="DIR", type=click.Path(file_okay=False))
-@click.argument("index", type=click.IntRange(min=0))
+@click.argument("index", type=CIntRange(min=0))
 def run_point_cmd(folder: str, index: int) -> None:
     """Run one point of a prepared sweep and write its result (what batch jobs run).
 

@@ -10,7 +10,13 @@ import click
 from fairshare_cli.cli.complete import record_names
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.names import group_records, unmatched_names
-from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
+from fairshare_cli.cli.options import (
+    CInt,
+    GlobalOptions,
+    common_options,
+    output_options,
+    pass_options,
+)
 from fairshare_cli.cli.userprio_options import (
     NAMES_IGNORED,
     columns,
@@ -118,7 +124,7 @@ def _single_dash(arg: str) -> bool:
     "--activefrom",
     "active_from",
     nargs=3,
-    type=int,
+    type=CInt(),
     default=None,
     metavar="MONTH DAY YEAR",
     help="Records used since local midnight of that day, not the last 24 hours (-activefrom).",

@@ -79,13 +79,12 @@ def _calc_time(month: int, day: int, year: int) -> float:
     Raises:
         InputError: a date ``mktime`` cannot represent.
     """
-    if year < 50:
-        year += 100
-    if year > 1900:
-        year -= 1900
+    tm_year = year + 100 if year < 50 else year
+    if tm_year > 1900:
+        tm_year -= 1900
     try:
-        return time.mktime((year + 1900, month, day, 0, 0, 0, 0, 0, -1))
-    except (OverflowError, ValueError) as exc:
+        return time.mktime((tm_year + 1900, month, day, 0, 0, 0, 0, 0, -1))
+    except (OverflowError, ValueError) as exc:  # (the date as given, not as tm_year holds it)
         raise InputError(f"--activefrom {month} {day} {year}: not a date ({exc})") from exc
 
 

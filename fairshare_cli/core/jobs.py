@@ -14,14 +14,16 @@ from msgspec import Meta, Struct, ValidationError, convert
 from msgspec.structs import astuple, replace
 
 from fairshare_cli.core.epoch import parse_time
-from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, MAX_JOB_COUNT, TIME_MAX, TIME_MIN
-from fairshare_cli.core.literals import Literal, check_literals, check_object
-from fairshare_cli.core.names import (
-    MAX_NAME_LENGTH,
-    check_name,
-    cluster_proc,
-    name_problem,
+from fairshare_cli.core.limits import (
+    INT64_MAX,
+    INT64_MIN,
+    MAX_JOB_COUNT,
+    NICE_LIMIT,
+    TIME_MAX,
+    TIME_MIN,
 )
+from fairshare_cli.core.literals import Literal, check_literals, check_object
+from fairshare_cli.core.names import check_name, cluster_proc, name_problem, names_pass
 from fairshare_cli.errors import InputError, did_you_mean
 
 JOB_STATUSES = ("idle", "running", "held", "completed", "removed")
@@ -39,6 +41,7 @@ _Time = Annotated[float, Meta(ge=TIME_MIN, le=TIME_MAX)]
 _Seconds = Annotated[float, Meta(ge=0)]
 _Limit = Annotated[float, Meta(gt=0)]  # (a limit of 0 is read by _time_limit: INFINITE)
 _Count = Annotated[int, Meta(ge=1, le=MAX_JOB_COUNT)]
+_Nice = Annotated[int, Meta(ge=-NICE_LIMIT, le=NICE_LIMIT)]  # (Slurm's: _SLURM_RANGE)
 
 
 class Job(Struct, frozen=True, gc=False, forbid_unknown_fields=True):
@@ -77,8 +80,8 @@ class Job(Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     #: the factors read: ``num_nodes or 1``) and as many as its CPUs need.
     num_nodes: Annotated[int, Meta(ge=1, le=INT64_MAX)] | None = None
     time_limit: _Limit | None = None
-    nice: _Whole = 0
-    site_factor: _Whole = 0
+    nice: _Nice = 0
+    site_factor: _Nice = 0
     #: Slurm admin-set priority (``scontrol update job priority=N``): bypasses the factors.
     admin_priority: _Amount | None = None
     dirac_group: str | None = None
@@ -204,7 +207,7 @@ def _quick(key: str, value: Any) -> Any:
     number in range, a time in epoch seconds, a string, a good name); else :data:`_SLOW`."""
     kind = _FAST_KIND.get(key)
     if kind is _WHOLE:
-        if type(value) is int and _INT_LOW[key] <= value <= INT64_MAX:
+        if type(value) is int and _INT_LOW[key] <= value <= _INT_HIGH[key]:
             return value
     elif kind is _TEXT:
         if type(value) is str:
@@ -243,12 +246,14 @@ def check_job_option(key: str, value: Any, option: str) -> Any:
 
 
 def _checked(parse: Callable[[Any, str], Any], key: str, value: Any, label: str) -> Any:
-    """``value`` of field ``key`` read by ``parse`` and held to its least amount; refusals
-    start with ``label``."""
+    """``value`` of field ``key`` read by ``parse`` and held to its least amount, or to
+    Slurm's range; refusals start with ``label``."""
     parsed = parse(value, label)
     low = _LOWEST.get(key)
     if low is not None and parsed < low:
         raise InputError(f"{label}: expected {low} or more, got {value!r}")
+    if key in _SLURM_RANGE and abs(parsed) > NICE_LIMIT:
+        raise InputError(f"{label}: {_SLURM_RANGE[key]} (+/- {NICE_LIMIT}), got {value!r}")
     return parsed
 
 
@@ -258,11 +263,6 @@ def job_field_kind(key: str) -> str:
     if key == "count":
         return "whole"
     return _KINDS[_PARSERS[key]]
-
-
-def lowest_job_value(key: str) -> int | None:
-    """The least value of a whole-number field that is an amount, or None."""
-    return _LOWEST.get(key)
 
 
 def _count(value: Any, w: str) -> int:
@@ -326,6 +326,10 @@ def _partitions(value: Any, w: str) -> str:
 
 #: The least value of whole-number fields that are amounts (``--cpus -8`` is refused too).
 _LOWEST = {"request_cpus": 0, "request_memory": 0, "num_nodes": 1, "admin_priority": 0}
+#: Fields held to +/- NICE_LIMIT, and how Slurm words a value beyond it (``arg_set_nice``
+#: in src/common/slurm_opt.c; ``SiteFactor`` in src/scontrol/update_job.c).
+_SLURM_RANGE = {"nice": "Invalid --nice value, out of range",
+                "site_factor": "SiteFactor value out of range"}  # fmt: skip
 
 
 #: How each job field is read from JSON (every field of :class:`Job` has one).
@@ -351,8 +355,10 @@ _PARSERS: dict[str, Callable[[Any, str], Any]] = {
 _WHOLE, _TEXT, _TIME, _NAME, _ID = "whole", "text", "time", "name", "id"
 _INLINE = {_whole: _WHOLE, _text: _TEXT, parse_time: _TIME, _name: _NAME, _job_id: _ID}
 _FAST_KIND = {key: _INLINE[p] for key, p in _PARSERS.items() if p in _INLINE}
-#: The least value :func:`_whole` with :data:`_LOWEST` accepts, per whole-number field.
+#: The least and most :func:`_checked` accepts, per whole-number field.
 _INT_LOW = {key: max(INT64_MIN, _LOWEST.get(key, INT64_MIN)) for key in _INT_FIELDS}
+_INT_HIGH = {key: NICE_LIMIT if key in _SLURM_RANGE else INT64_MAX for key in _INT_FIELDS}
+_INT_LOW.update(dict.fromkeys(_SLURM_RANGE, -NICE_LIMIT))
 _KINDS: dict[Callable[[Any, str], Any], str] = {
     _whole: "whole",
     parse_time: "time",
@@ -456,14 +462,14 @@ def rules_pass(jobs: Sequence[Any], skip: Collection[str] = (), ids: Sequence[st
     ``negotiate-separate``, ``taskqueues``): each field's values checked at once, in C."""
     if "status" not in skip and not _STATUSES.issuperset(map(_STATUS_OF, jobs)):
         return False
-    if not _names_pass(ids or list(map(_ID_OF, jobs)), submitter=False):
+    if not names_pass(ids or list(map(_ID_OF, jobs)), submitter=False):
         return False
     submitters: set[str | None] = set()
     submitters.update(*(map(get, jobs) for name, get in _SUBMITTER_NAMES if name not in skip))
     submitters.discard(None)
     partitions = set() if "partition" in skip else set(map(_PARTITION_OF, jobs))
     parts = {part for text in partitions if text is not None for part in text.split(",")}
-    return _names_pass(submitters, submitter=True) and _names_pass(parts, submitter=False)
+    return names_pass(submitters, submitter=True) and names_pass(parts, submitter=False)
 
 
 _ID_OF, _STATUS_OF, _PARTITION_OF = attrgetter("id"), attrgetter("status"), attrgetter("partition")
@@ -473,25 +479,3 @@ _SUBMITTER_NAMES = tuple(
     for n in ("owner", "accounting_group", "account", "qos", "dirac_group", "slot")
 )
 _STATUSES = frozenset(JOB_STATUSES)
-#: Names that passed, per rule (a submitter's or any name's), each checked once (up to a bound).
-_GOOD_NAMES: dict[bool, set[str]] = {True: set(), False: set()}
-
-
-def _names_pass(names: Collection[str | None], submitter: bool) -> bool:
-    """Whether every name passes :func:`~fairshare_cli.core.names.name_problem`: checked
-    on the names' joined text at C speed (printable without a space, none empty nor too
-    long, no ``@`` at all), else one by one."""
-    if not names:
-        return True
-    joined = "".join(names)  # type: ignore[arg-type]
-    lengths = set(map(len, names))  # type: ignore[arg-type]
-    text_ok = joined.isprintable() and " " not in joined and "@" not in joined
-    if text_ok and min(lengths) > 0 and max(lengths) <= MAX_NAME_LENGTH:
-        return True
-    good = _GOOD_NAMES[submitter]
-    for name in set(names).difference(good):
-        if name_problem(name, submitter) is not None:
-            return False
-        if len(good) < 100_000:
-            good.add(name)  # type: ignore[arg-type]
-    return True

@@ -369,6 +369,10 @@ def refuse_read_only(path: Path, what: str) -> os.stat_result | None:
         return None
     mode = found.st_mode
     if not os.access(path, os.W_OK):
+        if _on_read_only_mount(path):  # (os.access says no to root there too)
+            raise RuntimeFailure(
+                f"cannot write {what} {path}: Read-only file system; nothing was written"
+            )
         raise RuntimeFailure(
             f"cannot write {what} {path}: Permission denied (the file is read-only to this "
             "user); nothing was written"
@@ -380,6 +384,14 @@ def refuse_read_only(path: Path, what: str) -> os.stat_result | None:
             "was written"
         )
     return found
+
+
+def _on_read_only_mount(path: Path) -> bool:
+    """Whether ``path`` sits on a file system mounted read-only (``mount -o ro``)."""
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
 
 def check_output_file(path: str, option: str, what: str, writable: bool = True) -> None:

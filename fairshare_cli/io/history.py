@@ -143,10 +143,24 @@ def _csv_records(stream: Any, path: str) -> Iterator[UsageRecord]:
         if not "".join(reader.fieldnames).strip():  # (no field, or blanks only: '   ')
             raise InputError(f"{path} line 1: blank; expected the header line (field names)")
         check_header(reader.fieldnames, f"{path} line {reader.line_num}")
+        width = len(reader.fieldnames)
         for row in reader:
+            if None in row.values():  # (DictReader's value of a column the line lacks)
+                raise InputError(_short_line(path, reader.line_num, row, width))
             yield parse_record(row, f"{path} line {reader.line_num}")
     except csv.Error as exc:  # (the csv reader's count: DictReader's lags the bad line)
         raise InputError(f"{path} line {reader.reader.line_num}: not valid CSV: {exc}") from None
+
+
+def _short_line(path: str, line: int, row: dict[Any, Any], width: int) -> str:
+    """What is wrong with a CSV line of fewer values than the header has columns: a line
+    cut short (a copy stopped, a full disk), whose missing ``end`` would read as work still
+    running at ``--now``."""
+    got = sum(value is not None for value in row.values())
+    return (
+        f"{path} line {line}: fewer values than header columns ({got} of {width}); a line "
+        "cut short? (a missing end would be work still running); fix or remove the line"
+    )
 
 
 class _Line(msgspec.Struct, forbid_unknown_fields=True, gc=False, kw_only=True):

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import IO, Any, Protocol
 
+from fairshare_cli.core.names import escapes_surrogate, unicode_only
 from fairshare_cli.core.usage import refuse_byte_order_mark
 from fairshare_cli.errors import ClosedStdin, InputError, UnreadableInput
 
@@ -363,22 +364,6 @@ class Readable(Protocol):
     def read(self, n: int = -1, /) -> str: ...
 
 
-def _escapes_surrogate(text: str) -> bool:
-    """Whether JSON ``text`` may escape a surrogate (``\\udcff``): only then is each
-    object decoded from it checked for one left alone (:func:`_unicode`)."""
-    return "\\ud" in text or "\\uD" in text
-
-
-def _unicode(obj: Any) -> bool:
-    """Whether every string in ``obj`` is Unicode text (no lone surrogate, which neither
-    UTF-8 output nor classad2 takes)."""
-    try:
-        json.dumps(obj, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 class _JsonObjects:
     """A chunked reader of a JSON array of objects, keeping the line it is on."""
 
@@ -391,7 +376,7 @@ class _JsonObjects:
         self.decoder = json.JSONDecoder()
         self.buf = fh.read(CHUNK)
         self.clean = self.buf.isascii()  # no junk possible: skip the per-ad search
-        self.escaped = _escapes_surrogate(self.buf)
+        self.escaped = escapes_surrogate(self.buf)
         self.pos = 0
         self.line = 1  # the line ``pos`` is on
         self.eof = not self.buf
@@ -410,7 +395,7 @@ class _JsonObjects:
         self.buf = self.buf[self.pos :] + data
         self.pos = 0
         self.clean = self.buf.isascii()
-        self.escaped = _escapes_surrogate(self.buf)
+        self.escaped = escapes_surrogate(self.buf)
         return True
 
     def peek(self) -> str:
@@ -455,7 +440,7 @@ class _JsonObjects:
         if not isinstance(obj, dict):
             raise self.fail("expected an ad (a JSON object)")
         junk = None if self.clean else self.junk_at(self.pos, end)
-        if junk is None and self.escaped and not _unicode(obj):  # "\udcff": no text either
+        if junk is None and self.escaped and not unicode_only(obj):  # "\udcff": no text either
             junk = self.junk_error(self.label, self.line)
         if junk is not None:
             raise junk
@@ -469,11 +454,12 @@ def iter_json_objects(
     fh: Readable, label: str, junk_error: Callable[[str, int], InputError]
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(first line, object)`` for each object of a JSON array, read in chunks; a single
-    object is read as an array of one, and empty text as none.
+    object is read as an array of one, and empty text as none; nothing but blanks follows.
 
     Raises:
         InputError: ``FILE:LINE: ...`` for text that is not a JSON array of objects, a
-            truncated array included; ``junk_error(label, line)`` for binary data.
+            truncated array or text after it included; ``junk_error(label, line)`` for
+            binary data.
     """
     reader = _JsonObjects(fh, label, junk_error)
     ch = reader.peek()
@@ -485,16 +471,21 @@ def iter_json_objects(
         )
     if ch == "{":
         yield reader.ad()
-        return
-    reader.pos += 1
-    first = True
-    while (ch := reader.peek()) != "]":
-        if not ch:
-            raise reader.fail("truncated JSON: the array of ads has no ']'")
-        if not first:
-            if ch != ",":
-                raise reader.fail("expected ',' or ']' between ads")
-            reader.pos += 1
-            reader.peek()
-        first = False
-        yield reader.ad()
+    else:
+        reader.pos += 1
+        first = True
+        while (ch := reader.peek()) != "]":
+            if not ch:
+                raise reader.fail("truncated JSON: the array of ads has no ']'")
+            if not first:
+                if ch != ",":
+                    raise reader.fail("expected ',' or ']' between ads")
+                reader.pos += 1
+                reader.peek()
+            first = False
+            yield reader.ad()
+        reader.pos += 1  # (past the ']')
+    if reader.peek():  # a second capture, or junk: ads past the first capture went unread
+        raise reader.junk_at(reader.pos, reader.pos + 1) or reader.fail(
+            "more text after the ads; expected the end of the file (one capture a file)"
+        )

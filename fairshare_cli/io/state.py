@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from fairshare_cli.core.names import unicode_only
 from fairshare_cli.core.state import (
     FORMAT_MARK,
     SCHEMA_VERSION,
@@ -116,12 +117,16 @@ def _doc(data: bytes, path: Path, big: bool) -> Any:
     takes the document).
 
     Raises:
-        StateError: not JSON, or a number that is not finite.
+        StateError: not UTF-8 (a byte-order mark allowed) nor JSON, or a number that is
+            not finite.
     """
     doc = fast_loads(data, None) if big else None  # never None for a state: an object
     try:
         if doc is None:  # msgspec refused it: the standard library words why
-            doc = json.loads(data, parse_constant=_non_finite, parse_float=_finite_float)
+            # UTF-8 (a byte-order mark allowed, as in a config): json.loads would read
+            # UTF-16 too, and UTF-8-encoded surrogates fs could never write back.
+            text = data.decode("utf-8-sig")
+            doc = json.loads(text, parse_constant=_non_finite, parse_float=_finite_float)
     except NonFiniteNumber as exc:
         raise StateError(
             f"state file {path} holds the number {exc}, expected finite numbers only; "
@@ -135,18 +140,54 @@ def _doc(data: bytes, path: Path, big: bool) -> Any:
     return doc
 
 
+def _first_not_text(doc: Any) -> str:
+    """Where the first lone surrogate in the state ``doc`` sits (:func:`_not_text`)."""
+    try:
+        return _not_text(doc, "") or _LONE_SURROGATE
+    except RecursionError:
+        return _LONE_SURROGATE
+
+
+_LONE_SURROGATE = "a lone surrogate (\\udXXX), not Unicode text"
+
+
+def _not_text(obj: Any, where: str) -> str | None:
+    """Where the first string in ``obj`` that is not Unicode text (a lone surrogate) sits
+    and what was expected, as the sections word it; None if there is none."""
+    if isinstance(obj, str):
+        return None if unicode_only(obj) else f"{where}: expected Unicode text, got {obj!r}"
+    items = (
+        obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, list) else ()
+    )
+    for key, value in items:
+        at = f"{where}.{key}" if where else str(key)
+        if isinstance(key, str) and not unicode_only(key):
+            return f"{at}: expected a name of Unicode text"
+        found = _not_text(value, at)
+        if found is not None:
+            return found
+    return None
+
+
 def save_state(path: Path, state: State, before_rename: Callable[[], None] | None = None) -> None:
     """Write atomically: temp file in the same folder, flush, fsync, rename, fsync folder;
     the file keeps its permissions (a new one is private: 0600). ``before_rename`` runs
     between the fsync and the rename (:func:`~fairshare_cli.io.atomic.atomic_write_text`).
 
     Raises:
+        StateError: a string in it is not Unicode text (a lone surrogate the state read
+            held, in a section the command did not read, which checks what it reads).
         RuntimeFailure: the folder cannot be created or written (the old file is kept).
     """
     from fairshare_cli.core.jsontext import sorted_bytes  # msgspec: not on --help paths
 
+    doc = state_to_json(state)
     try:  # (bytes: a 36 MB state is not copied into a text, nor the text encoded again)
-        text = [sorted_bytes(state_to_json(state)), b"\n"]
+        text = [sorted_bytes(doc), b"\n"]
+    except UnicodeEncodeError:  # a lone surrogate ("\udc80") in a section not read
+        raise StateError(
+            f"state file {path}: {_first_not_text(doc)}; fix it or move it aside to start afresh"
+        ) from None
     except ValueError as exc:  # a NaN or infinity: JSON has no such number
         raise RuntimeFailure(
             f"cannot write state file {path}: {exc}; nothing was written"

@@ -358,13 +358,14 @@ def _read(path: Path) -> bytes | None:
 
 
 def _text(path: Path, data: bytes | None) -> str:
-    """``data`` as text, line ends as ``read_text`` reads them ("" for no file).
+    """``data`` as text, line ends as ``read_text`` reads them ("" for no file), a leading
+    byte-order mark skipped, as the config reader skips it (the merge writes none).
 
     Raises:
         ConfigError: not UTF-8.
     """
     try:
-        text = (data or b"").decode("utf-8")
+        text = (data or b"").decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ConfigError(
             f"config file {path} is not UTF-8 text (byte {exc.start}); expected a TOML file"

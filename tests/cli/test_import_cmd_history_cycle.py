@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from fairshare_cli.core.htcondor import accountant as acct
 
 POOL = """
@@ -91,3 +93,25 @@ def test_now_between_two_cycles_is_an_update(
         assert abs(row["accumulated_usage_hours"] - hours) < 1e-12, name
         assert row["begin_usage_time"] == f"2026-11-21T{begin}Z", name
         assert row["last_usage_time"] == f"2026-11-21T{last}Z", name
+
+
+@pytest.mark.parametrize("cycle", ["1e-320", "1e-300", "0.0009", "0", "-0", "nan", "inf"])
+def test_a_cycle_shorter_than_a_millisecond_is_refused(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any], cycle: str
+) -> None:
+    """``fs import history h.jsonl --cycle 1e-320``: before, the grid's cycle number of a
+    start, (start − phase) / cycle, overflowed to infinity (an OverflowError traceback,
+    exit 1); cycles down to a millisecond keep every cycle number exact in a float."""
+    config = write_config(POOL)
+    history = tmp_path / "h.jsonl"
+    history.write_text(HISTORY)
+    state = tmp_path / "state.json"
+    args = ["--config", str(config), "--state", str(state), "--now", "2026-11-21T12:12:30Z"]
+    res = run("import", "history", str(history), "--cycle", cycle, *args)
+    assert res.exit_code == 2, res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in res.stderr
+    assert "expected a number of seconds of at least 0.001" in lines[0]
+    assert not state.exists()
+    ok = run("import", "history", str(history), "--cycle", "0.001", *args)
+    assert ok.exit_code == 0, ok.stderr

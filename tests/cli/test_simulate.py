@@ -106,6 +106,22 @@ def test_table_and_bad_durations(args: list[str], run: Callable[..., Any]) -> No
         assert "Traceback" not in r.stderr
 
 
+@pytest.mark.parametrize(("option", "value"), [("--until", "٣"), ("--until", "1_000"),
+                                               ("--cycle", "６00"), ("--cycle", "6_00")])  # fmt: skip
+def test_durations_c_would_not_read_are_refused(
+    args: list[str], run: Callable[..., Any], option: str, value: str
+) -> None:
+    """``fs simulate --until 1_000`` ran 1,000 seconds and ``--until ٣`` three (Python's
+    float reads them; Slurm's time strings and C do not): refused now, as the time string
+    they are not, exit 2."""
+    other = {"--until": "1:00:00", "--cycle": "600"}
+    line = [option, value, *[w for k, v in other.items() if k != option for w in (k, v)]]
+    r = run("simulate", *args, *line)
+    assert r.exit_code == 2, r.stdout
+    assert f'{option}: "{value}" has characters other than digits' in r.stderr
+    assert r.stderr.count("\n") == 1
+
+
 def test_plot(args: list[str], run: Callable[..., Any], tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     png = tmp_path / "sim.png"

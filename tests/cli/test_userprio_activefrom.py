@@ -85,3 +85,12 @@ def test_refusals(run: Callable[..., Any], args: list[str]) -> None:
     assert both.exit_code == 2 and "give one of them" in both.stderr
     bad = run("userprio", "-activefrom", "1", "x", "2026", *args)
     assert bad.exit_code == 2 and bad.stderr.count("\n") == 1
+
+
+def test_a_year_beyond_mktime_is_named_as_given(run: Callable[..., Any], args: list[str]) -> None:
+    """``fs userprio -activefrom 1 1 99999999999999999999`` named the year as the code had
+    shifted it for ``mktime`` (``99999999999999998099``, 1900 off)."""
+    res = run("userprio", "-activefrom", "1", "1", "99999999999999999999", *args)
+    assert res.exit_code == 2
+    assert res.stderr.startswith("fs: error: --activefrom 1 1 99999999999999999999: not a date (")
+    assert res.stderr.count("\n") == 1

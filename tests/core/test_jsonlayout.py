@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from fairshare_cli.core import jsonlayout
 from fairshare_cli.core.jsonlayout import Shared, column_values
 from fairshare_cli.core.jsontext import Time, dumps_columns, jsonable
+from fairshare_cli.core.limits import NICE_LIMIT
 from fairshare_cli.core.slurm.priority import PriorityContext
 from fairshare_cli.core.slurm.priority_table import PriorityTable, compute_table
 from fairshare_cli.errors import InputError
@@ -174,7 +175,7 @@ def _table(jobs: list[Any], ctx: PriorityContext) -> PriorityTable | None:
 
 
 #: Queues of up to 40 jobs whose sites and nices take one value or several.
-sited = sited_queues(1, 40, [[0], [7], [0, 7], [-3, 2**40]])
+sited = sited_queues(1, 40, [[0], [7], [0, 7], [-3, NICE_LIMIT]])
 
 
 @settings(max_examples=50, deadline=None)

@@ -100,6 +100,40 @@ def test_a_state_read_only_to_the_user_is_not_replaced(
     assert run("userprio", *common(env)).exit_code == 0
 
 
+def test_a_state_on_a_read_only_mount_says_so(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fs submit`` on a state on a file system mounted read-only (``mount -o ro``; a
+    0600 state of root's, run as root) said "Permission denied (the file is read-only to
+    this user)", which sends one to chmod a file whose mode is fine. It names the file
+    system now, exit 1, the state as it was. (The mount is stood for: ``os.access`` says
+    no and ``os.statvfs`` gives ``ST_RDONLY``, as Linux does on such a mount.)"""
+    env = write_pool(tmp_path)
+    before = env["state"].read_bytes()
+    real_access, real_statvfs = os.access, os.statvfs
+
+    def access(path: Any, mode: int, **kwargs: Any) -> bool:
+        if Path(path) == env["state"] and mode & os.W_OK:
+            return False
+        return real_access(path, mode, **kwargs)
+
+    class ReadOnly:
+        f_flag = os.ST_RDONLY
+
+    def statvfs(path: Any) -> Any:
+        return ReadOnly() if Path(path) == env["state"] else real_statvfs(path)
+
+    monkeypatch.setattr(os, "access", access)
+    monkeypatch.setattr(os, "statvfs", statvfs)
+    result = run("submit", "--id", "2", "--owner", "bob", *common(env))
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"fs: error: cannot write state file {env['state']}: Read-only file system; "
+        "nothing was written\n"
+    )
+    assert env["state"].read_bytes() == before
+
+
 def test_a_state_made_0444_is_refused_to_root_too(
     tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -96,3 +98,22 @@ def test_missing_file_is_created(tmp_path: Path) -> None:
     path = tmp_path / "new.toml"
     merge_into_file(path, {"accountant": {"priority_halflife": 60}}, False, build_config)
     assert load_config(path).accountant.priority_halflife == 60
+
+
+def test_a_config_with_a_byte_order_mark_takes_a_merge(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs import sacctmgr dump.txt --into pool.toml`` on a config an editor saved with a
+    byte-order mark (which every command reads, as docs/exit-codes.md says): refused, exit 2,
+    ``config file pool.toml is not valid TOML: Empty key at line 1 col 0``. The merge reads
+    it as the config reader does now, and writes it back without the mark."""
+    config = tmp_path / "pool.toml"
+    config.write_bytes(b"\xef\xbb\xbf" + BASE.encode())
+    dump = tmp_path / "dump.txt"
+    dump.write_text("Account|User|Share|ParentName\nB||5|A\n")
+    result = run("import", "sacctmgr", str(dump), "--into", str(config))
+    assert result.exit_code == 0, result.stderr
+    text = config.read_bytes().decode("utf-8")
+    assert text.startswith("# my pool\n[pool]\n")
+    assert "[accounts.B]" in text
+    assert load_config(config).pool.name == "demo"  # (the merged file reads)

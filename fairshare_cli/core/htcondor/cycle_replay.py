@@ -36,6 +36,19 @@ from fairshare_cli.core.htcondor.replay import admit_record, record_weigher
 from fairshare_cli.core.usage import HistorySink, UsageRecord
 from fairshare_cli.errors import InputError
 
+#: The shortest cycle: the grid's cycle numbers over the years 1 to 9999 (3.2e11 seconds)
+#: stay whole numbers a float holds exactly (below 2**53) from 3.6e-5 s; a millisecond is
+#: the round number above (the negotiator's NEGOTIATOR_INTERVAL is whole seconds).
+MIN_CYCLE = 0.001
+
+
+def cycle_problem(cycle: float) -> str | None:
+    """What is wrong with ``--cycle`` seconds as a grid of cycles (None: nothing)."""
+    if not (cycle >= MIN_CYCLE and math.isfinite(cycle)):
+        return f"--cycle {cycle}: expected a number of seconds of at least {MIN_CYCLE}"
+    return None
+
+
 # Order of events at one cycle time: the update, then ends seen, then new matches.
 _UPDATE, _END, _START = 0, 1, 2
 
@@ -52,8 +65,9 @@ class CycleReplay:
         cycle: float,
         cycle_start: float = 0.0,
     ) -> None:
-        if not (cycle > 0 and math.isfinite(cycle)):
-            raise InputError(f"--cycle {cycle}: expected a positive number of seconds")
+        problem = cycle_problem(cycle)
+        if problem is not None:
+            raise InputError(problem)
         self.config, self.now, self.cycle, self.phase = config, now, cycle, cycle_start
         state = acct.replay_start(section, rebuild)
         self.stored = state

@@ -26,7 +26,7 @@ from fairshare_cli.core.htcondor.claims import (
 )
 from fairshare_cli.core.htcondor.pool import submitter_of
 from fairshare_cli.core.jobs import Job, job_to_json, jobs_from_objects, parse_jobs
-from fairshare_cli.core.limits import NICE_LIMIT, SLURM_PRIORITY_MAX
+from fairshare_cli.core.limits import SLURM_PRIORITY_MAX
 from fairshare_cli.core.names import shown
 from fairshare_cli.core.operations.node_fit import NodeFit, check_slurm_names
 from fairshare_cli.core.state import State
@@ -54,16 +54,13 @@ def matches(job: Job, wanted: str) -> bool:
 
 def check_slurm_fields(config: Config, job: Job, fit: NodeFit | None = None) -> None:
     """Reject a job naming a partition, QOS or account the config does not define, with
-    a nice, site factor or admin priority Slurm refuses, or that no nodes of its
-    partitions could ever run (``fit``: the submission's :class:`NodeFit`).
+    an admin priority Slurm refuses, or that no nodes of its partitions could ever run
+    (``fit``: the submission's :class:`NodeFit`). (A nice or site factor beyond Slurm's
+    range: the job parser refuses it, in every file.)
 
     Raises:
         InputError: naming the job and the field.
     """
-    if abs(job.nice) > NICE_LIMIT:
-        raise InputError(f"job {job.id}: Invalid --nice value, out of range (+/- {NICE_LIMIT})")
-    if abs(job.site_factor) > NICE_LIMIT:
-        raise InputError(f"job {job.id}: SiteFactor value out of range (+/- {NICE_LIMIT})")
     if job.admin_priority is not None and job.admin_priority > SLURM_PRIORITY_MAX:
         raise InputError(
             f"job {job.id}: admin_priority {job.admin_priority}: expected 0 to "

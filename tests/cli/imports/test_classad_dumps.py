@@ -158,6 +158,21 @@ BAD_DUMPS = [
     ("condor-userprio", 'LastUpdate = 5\nName1 = "a@d"\nPriority1 = oops(\n', 1, "Priority1"),
     ("condor-history", '[\n{\n"Owner": "a",\n"JobStartDate": 1\n', 5, "truncated JSON"),
     ("condor-history", 'Owner = "a"\nJobStartDate 1\n', 2, "Attr = value"),
+    # text after the array: two captures in one file (``cat a.json b.json``) imported the
+    # first alone, junk or NULs after ']' (a sparse tail) were passed over, exit 0
+    *[
+        (kind, "[\n" + ad + "\n]\n" + after, 4, what)
+        for kind, ad in (
+            ("condor-status", SLOT),
+            ("condor-q", '{"ClusterId": 1, "ProcId": 0, "Owner": "a", "JobStatus": 1}'),
+            ("condor-history", '{"Owner": "a", "JobStartDate": 1795258800}'),
+        )
+        for after, what in (
+            ("[\n" + ad + "\n]\n", "more text after the ads; expected the end of the file"),
+            ("junk\n", "more text after the ads"),
+            ("\x00\x00\x00", "binary data"),
+        )
+    ],
 ]
 
 

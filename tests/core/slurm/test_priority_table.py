@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from fairshare_cli.core.jobs import Job, parse_jobs
 from fairshare_cli.core.jsontext import dumps_columns
+from fairshare_cli.core.limits import NICE_LIMIT
 from fairshare_cli.core.slurm.assoc_tree import AccountDef, build_tree, set_usage
 from fairshare_cli.core.slurm.factors import parse_flags
 from fairshare_cli.core.slurm.fairshare import compute_fairshare
@@ -97,8 +98,8 @@ job_objects = st.fixed_dictionaries(
         "num_nodes": st.integers(1, 4),
         "request_cpus": st.integers(0, 64),
         "request_memory": st.integers(0, 4000),
-        "site_factor": st.sampled_from([0, 0, 7, -3, 2**40]),
-        "nice": st.sampled_from([0, 0, 10, -10, 2**33]),
+        "site_factor": st.sampled_from([0, 0, 7, -3, NICE_LIMIT]),  # (Slurm's edges)
+        "nice": st.sampled_from([0, 0, 10, -10, NICE_LIMIT, -NICE_LIMIT]),
     }
 )
 
@@ -314,7 +315,7 @@ def sited_queues(
     return st.tuples(
         st.lists(job_objects, min_size=min_size, max_size=max_size),
         st.sampled_from(sites),
-        st.sampled_from([[0], [10], [0, 10], [2**33, -10]]),
+        st.sampled_from([[0], [10], [0, 10], [NICE_LIMIT, -10], [-NICE_LIMIT]]),
         st.randoms(use_true_random=False),
     ).map(
         lambda q: [
@@ -326,7 +327,7 @@ def sited_queues(
 
 #: Long queues whose sites and nices take one or two values (a value a row is printed once,
 #: or put in the template when it is the only one).
-long_queues = sited_queues(16, 48, [[0], [7], [0, 7], [2**40], [-3, 2**40]])
+long_queues = sited_queues(16, 48, [[0], [7], [0, 7], [NICE_LIMIT], [-3, NICE_LIMIT]])
 
 
 @settings(max_examples=60, deadline=None)
