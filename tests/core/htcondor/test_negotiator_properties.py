@@ -111,9 +111,35 @@ def test_a_job_left_idle_has_no_free_matching_slot_or_hit_a_limit(pool, queue, p
 
 @settings(max_examples=60, deadline=None)
 @given(queue=queues, prios=eups, extra=st.integers(0, 5), legacy=st.booleans())
-def test_enough_slots_for_everyone_runs_every_job(queue, prios, extra, legacy) -> None:  # type: ignore[no-untyped-def]
+def test_enough_slots_for_everyone_leaves_at_most_the_pies_crumbs(
+    queue, prios, extra, legacy
+) -> None:  # type: ignore[no-untyped-def]
+    """With a slot for every job, a job is left idle only by its submitter's limit, and
+    fewer jobs than there are submitters: ``negotiateWithGroup`` (matchmaker.cpp) spins the
+    pie again only for a submitter whose limit, its share of the slots less its use, is a
+    whole slot (``submitterLimit < minSlotWeight``: skipped), and the free slots are at
+    most the limits left, each under one. By hand: 7 slots; a, b, c (2, 1 and 2 jobs) at
+    priority 1 and d (2 jobs) at 2: the first spin's shares are 2, 2, 2 and 1; a, c and d
+    reach theirs (MM_RESUME) and b runs out of jobs (MM_DONE, dropped); the second spin
+    splits the 7 over a, c and d as 2.8, 2.8 and 1.4, whose limits 0.8, 0.8 and 0.4 are
+    all under a slot: d's second job waits for the next cycle, one slot free."""
     _, jobs = build([], [(o, n, p, 0) for o, n, p, _ in queue])
     machines = [MachineSpec(name="m", count=len(jobs) + extra, attributes={"Memory": 1024})]
     eup = {f"{o}@example.org": p for o, p in prios.items()}
     result = run(machines, jobs, prios=eup, knobs=LEGACY if legacy else CURRENT)
-    assert len(result.matches) == len(jobs)
+    idle = list(result.iter_unmatched())
+    assert {reason for _, _, reason in idle} <= {"submitter_limit"}
+    assert len(idle) < len({owner for owner, *_ in queue})
+
+
+def test_the_pies_crumb_is_left_for_the_next_cycle() -> None:
+    """The hand-derived case of the test above: d's second job is left idle."""
+    queue = [("a", 2, 0, 0), ("b", 1, 0, 0), ("c", 2, 0, 0), ("d", 2, 0, 0)]
+    _, jobs = build([], queue)
+    machines = [MachineSpec(name="m", count=len(jobs), attributes={"Memory": 1024})]
+    eup = {"a@example.org": 1.0, "b@example.org": 1.0, "c@example.org": 1.0,
+           "d@example.org": 2.0}  # fmt: skip
+    for knobs in (CURRENT, LEGACY):
+        result = run(machines, jobs, prios=eup, knobs=knobs)
+        assert list(result.iter_unmatched()) == [("4.1", "d@example.org", "submitter_limit")]
+        assert len(result.matches) == 6
