@@ -44,8 +44,7 @@ def _sbatch_time(text: str | None) -> str | None:
 
 
 def _default_owner() -> str:
-    """A job's owner when ``fs submit`` is given none: ``$USER``, else the passwd name of
-    the process's uid, else ``nobody``."""
+    """``fs submit``'s owner when none is given: $USER, else the uid's passwd name, else nobody."""
     try:
         import pwd
 
