@@ -16,8 +16,8 @@ nothing, to the default, else to nothing, except in a knob fs takes from a file 
 not a dump: there it is an error (HTCondor would fill in its built-in default or the
 machine's name).
 ``$$(NAME)`` is left alone; a knob that names itself (``X = $(X) more``) sees its earlier
-value; macros nested more than 100 deep, or one knob's expanding more than 100,000
-macros, is an error.
+value; knobs that name each other in a loop, macros nested more than 100 deep, or one
+knob's expanding more than 100,000 macros (or to a million characters) is an error.
 
 HTCondor has no ``+=``: it reads ``X += v`` as ``X = v`` and stops on ``X+= v``, so both
 are refused. ``if``/``elif``/``else``/``endif`` blocks are read as condor_config_if.py
@@ -28,8 +28,10 @@ misread.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -116,6 +118,12 @@ class ConfigFile:
                 return _DOLLAR
             if subsys and f"{subsys}.{key}" in self.raw and f"{subsys}.{key}" not in seen:
                 key = f"{subsys}.{key}"
+            if key in seen[:-1] and m.group(2) is None:
+                loop = " -> ".join(self.names.get(k, k) for k in (*seen[seen.index(key) :], key))
+                raise _TooMuch(
+                    f"$({m.group(1)}) refers back to itself ({loop}): HTCondor's expansion "
+                    "of it never ends"
+                )
             if key in seen or not self.raw.get(key):  # (set to nothing: the default too)
                 if m.group(2) is not None:
                     return m.group(2)
@@ -298,6 +306,11 @@ def _assign(conf: ConfigFile, name: str, value: str, where: str) -> None:
         )
         was: str = old
         value = own.sub(lambda _m: was, value)
+        if len(value) > MAX_EXPANSION:  # (X = $(X)$(X) forty times: a million million)
+            raise InputError(
+                f"{where}: {name}: its earlier value, put in where it names itself, makes it "
+                f"longer than {MAX_EXPANSION:,} characters"
+            )
     conf.raw[key] = value
     conf.names.setdefault(key, name)
     conf.where[key] = where
@@ -362,11 +375,23 @@ def _read_file(conf: ConfigFile, path: Path, depth: int) -> str | None:
     None."""
     try:
         refuse_device(path)
+        _refuse_pipe(path)
         with open(path, encoding="utf-8", errors="surrogateescape") as fh:
             read_config(fh, str(path), path.parent, conf, depth)
     except OSError as exc:
         return str(exc.strerror)
     return None
+
+
+def _refuse_pipe(path: Path) -> None:
+    """Raise OSError for a named pipe or socket a configuration names (``include``,
+    ``LOCAL_CONFIG_DIR``): opened, it waits for a writer that may never come."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return  # (opening it names the fault)
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        raise OSError(errno.EINVAL, "a named pipe or socket, not a file")
 
 
 #: ``LOCAL_CONFIG_DIR_EXCLUDE_REGEXP``'s default (param_info.in): the file names in a

@@ -1,0 +1,84 @@
+"""``fs import condor-config FILE`` on files HTCondor stops or hangs on: ``if`` blocks nested
+past ``ConfigIfStack``'s 63 levels, macros that refer back to themselves through other
+knobs, a knob that names itself until it is too long, and a named pipe in ``include`` or a
+``LOCAL_CONFIG_DIR``. Each is one line and exit 2, without a traceback or a wait.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fairshare_cli.core.names import shown
+
+Run = Callable[..., Any]
+
+
+def _nested(depth: int) -> str:
+    return "PRIORITY_HALFLIFE = 100\n" + "if false\n" * depth + "endif\n" * depth
+
+
+def test_if_blocks_nest_63_deep(tmp_path: Path, run: Run) -> None:
+    """``ConfigIfStack`` (config.cpp) keeps a level per bit of a 64-bit word whose lowest
+    bit is the file: ``begin_if`` shifts ``top`` left and fails when it becomes 0, so the
+    63rd nested ``if`` is read and the 64th is "if nesting too deep!". Before, fs read a
+    thousand nested blocks, and a hundred thousand took minutes."""
+    (tmp_path / "ok").write_text(_nested(63), encoding="utf-8")
+    res = run("import", "condor-config", str(tmp_path / "ok"))
+    assert res.exit_code == 0, res.stderr
+    (tmp_path / "deep").write_text(_nested(64), encoding="utf-8")
+    res = run("import", "condor-config", str(tmp_path / "deep"))
+    assert res.exit_code == 2
+    assert res.stderr == (
+        f"fs: error: {tmp_path / 'deep'}:65: if nesting too deep: HTCondor stops on more "
+        "than 63 nested if blocks\n"
+    )
+
+
+def test_a_macro_loop_is_named(tmp_path: Path, run: Run) -> None:
+    """``A = $(B)``, ``B = $(A)``: ``expand_macro`` expands until no macro is left, which
+    never happens. Before, fs said $(A) was set in no file read."""
+    conf = tmp_path / "condor_config"
+    conf.write_text("A = $(B)\nB = $(A)\nPRIORITY_HALFLIFE = $(A)100\n", encoding="utf-8")
+    res = run("import", "condor-config", str(conf))
+    assert res.exit_code == 2
+    assert res.stderr == (
+        f"fs: error: {conf}:1: A: $(A) refers back to itself (A -> B -> A): HTCondor's "
+        "expansion of it never ends\n"
+    )
+
+
+def test_a_knob_doubling_itself_is_refused(tmp_path: Path, run: Run) -> None:
+    """``X = $(X)$(X)`` puts X's earlier value in twice (``expand_self_macro``): forty such
+    lines make it 2**40 characters. Before, fs ran out of memory; line 21 (X 2**20 long,
+    1,048,576 characters) is the first over the bound of a million."""
+    conf = tmp_path / "condor_config"
+    conf.write_text(
+        "X = 1\n" + "X = $(X)$(X)\n" * 40 + "PRIORITY_HALFLIFE = 100\n", encoding="utf-8"
+    )
+    res = run("import", "condor-config", str(conf))
+    assert res.exit_code == 2
+    assert res.stderr == (
+        f"fs: error: {conf}:21: X: its earlier value, put in where it names itself, makes "
+        "it longer than 1,000,000 characters\n"
+    )
+
+
+@pytest.mark.parametrize("how", ["include", "folder"])
+def test_a_named_pipe_is_refused_not_waited_on(tmp_path: Path, run: Run, how: str) -> None:
+    """A FIFO that no one writes: opened, it waits for ever. Before, fs hung."""
+    (tmp_path / "config.d").mkdir()
+    fifo = tmp_path / "config.d" / "pipe"
+    os.mkfifo(fifo)
+    conf = tmp_path / "condor_config"
+    line = f"include : {fifo}" if how == "include" else f"LOCAL_CONFIG_DIR = {fifo.parent}"
+    conf.write_text(f"PRIORITY_HALFLIFE = 100\n{line}\n", encoding="utf-8")
+    res = run("import", "condor-config", str(conf))
+    assert res.exit_code == 2
+    name = shown(str(fifo))  # (a long path shown cut)
+    said = f"{conf}:2: cannot include {name}" if how == "include" else f"{name}: cannot read it"
+    assert res.stderr == f"fs: error: {said}: a named pipe or socket, not a file\n"
