@@ -82,3 +82,22 @@ def test_a_named_pipe_is_refused_not_waited_on(tmp_path: Path, run: Run, how: st
     name = shown(str(fifo))  # (a long path shown cut)
     said = f"{conf}:2: cannot include {name}" if how == "include" else f"{name}: cannot read it"
     assert res.stderr == f"fs: error: {said}: a named pipe or socket, not a file\n"
+
+
+def test_a_huge_knob_expression_is_refused_before_classad2(tmp_path: Path, run: Run) -> None:
+    """``PRIORITY_HALFLIFE = 1+1+...+1`` of 200,000 terms (399,999 characters) crashed fs
+    with a segmentation fault inside classad2's parser; 151 terms (150 operators) still
+    evaluate. The bounds are fs's for every ClassAd expression (20,000 characters, 150
+    operators and brackets)."""
+    conf = tmp_path / "condor_config"
+    conf.write_text("PRIORITY_HALFLIFE = " + "+".join(["1"] * 151) + "\n", encoding="utf-8")
+    res = run("import", "condor-config", str(conf))
+    assert res.exit_code == 0, res.stderr
+    assert "priority_halflife = 151\n" in res.stdout
+    conf.write_text("PRIORITY_HALFLIFE = " + "+".join(["1"] * 200_000) + "\n", encoding="utf-8")
+    res = run("import", "condor-config", str(conf))
+    assert res.exit_code == 2
+    assert res.stderr == (
+        f"fs: error: {conf}:1: PRIORITY_HALFLIFE: '{'1+' * 40}...': expression of 399,999 "
+        "characters; at most 20,000 are allowed\n"
+    )
