@@ -44,6 +44,7 @@ from fairshare_cli.io.importers.common import refuse_bom
 from fairshare_cli.io.importers.condor_config_if import KEYWORD, IfStack, condition_holds
 from fairshare_cli.io.inputs import refuse_device
 
+#: ``CONFIG_MAX_NESTING_DEPTH``: the main file is depth 0, an include at depth 19 is refused.
 MAX_INCLUDE_DEPTH = 20
 #: How deep ``$(...)`` macros may nest, how many one knob may expand, and to how many
 #: characters.
@@ -363,7 +364,7 @@ def _keyword(
     path = Path(target)
     if not path.is_absolute() and base is not None:
         path = base / path
-    if depth >= MAX_INCLUDE_DEPTH:
+    if depth + 1 >= MAX_INCLUDE_DEPTH:  # (Parse_macros: depth+1 >= CONFIG_MAX_NESTING_DEPTH)
         raise InputError(f"{where}: includes nested too deep")
     problem = _read_file(conf, path, depth + 1)
     if problem is not None and not options:  # (ifexist or ifexists: a missing file is fine)

@@ -101,3 +101,22 @@ def test_a_huge_knob_expression_is_refused_before_classad2(tmp_path: Path, run: 
         f"fs: error: {conf}:1: PRIORITY_HALFLIFE: '{'1+' * 40}...': expression of 399,999 "
         "characters; at most 20,000 are allowed\n"
     )
+
+
+@pytest.mark.parametrize(("files", "refused"), [(20, False), (21, True)])
+def test_includes_nest_as_deep_as_htcondors(
+    tmp_path: Path, run: Run, files: int, refused: bool
+) -> None:
+    """``Parse_macros`` reads the main file at depth 0 and an include at depth + 1, and
+    refuses an include when depth + 1 >= ``CONFIG_MAX_NESTING_DEPTH`` (20): a chain of 20
+    files (the last at depth 19) is read, a 21st file is refused from the 20th's include
+    line (an include loop ends there too). Before, fs read one file more."""
+    for n in range(files - 1):
+        (tmp_path / f"c{n}").write_text(f"include : c{n + 1}\n", encoding="utf-8")
+    (tmp_path / f"c{files - 1}").write_text("PRIORITY_HALFLIFE = 100\n", encoding="utf-8")
+    res = run("import", "condor-config", str(tmp_path / "c0"))
+    if not refused:
+        assert res.exit_code == 0, res.stderr
+        return
+    assert res.exit_code == 2
+    assert res.stderr == f"fs: error: {tmp_path / 'c19'}:1: includes nested too deep\n"
