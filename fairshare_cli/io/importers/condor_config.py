@@ -28,10 +28,8 @@ misread.
 
 from __future__ import annotations
 
-import errno
 import os
 import re
-import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,12 +38,13 @@ from typing import IO
 from fairshare_cli.core.htcondor.knob_values import param_boolean
 from fairshare_cli.core.names import shown
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.importers.common import refuse_bom
+from fairshare_cli.io.importers.common import refuse_bom, refuse_pipe
 from fairshare_cli.io.importers.condor_config_if import KEYWORD, IfStack, condition_holds
 from fairshare_cli.io.inputs import refuse_device
 
 #: ``CONFIG_MAX_NESTING_DEPTH``: the main file is depth 0, an include at depth 19 is refused.
 MAX_INCLUDE_DEPTH = 20
+MAX_FILES = 20_000
 #: How deep ``$(...)`` macros may nest, how many one knob may expand, and to how many
 #: characters.
 MAX_MACRO_DEPTH = 100
@@ -78,6 +77,7 @@ class ConfigFile:
     names: dict[str, str] = field(default_factory=dict)  # upper -> as first written
     where: dict[str, str] = field(default_factory=dict)
     dump: bool = False
+    files: int = 0  # how many files ``include`` and the local sources read, each time read
 
     def expanded(self, name: str, subsys: str = "", strict: bool = False) -> str | None:
         """The knob's value with ``$(...)`` macros expanded (None when not set).
@@ -373,26 +373,21 @@ def _keyword(
 
 def _read_file(conf: ConfigFile, path: Path, depth: int) -> str | None:
     """Read the configuration file ``path`` into ``conf``; why it cannot be opened, or
-    None."""
+    None. More than :data:`MAX_FILES` reads is an InputError."""
+    conf.files += 1
+    if conf.files > MAX_FILES:  # (a folder of 10,000 named 50 times: minutes to read)
+        raise InputError(
+            f"{shown(str(path))}: more than {MAX_FILES:,} configuration files read (each "
+            "include and LOCAL_CONFIG_DIR file counted each time it is read)"
+        )
     try:
         refuse_device(path)
-        _refuse_pipe(path)
+        refuse_pipe(path)
         with open(path, encoding="utf-8", errors="surrogateescape") as fh:
             read_config(fh, str(path), path.parent, conf, depth)
     except OSError as exc:
         return str(exc.strerror)
     return None
-
-
-def _refuse_pipe(path: Path) -> None:
-    """Raise OSError for a named pipe or socket a configuration names (``include``,
-    ``LOCAL_CONFIG_DIR``): opened, it waits for a writer that may never come."""
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        return  # (opening it names the fault)
-    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
-        raise OSError(errno.EINVAL, "a named pipe or socket, not a file")
 
 
 #: ``LOCAL_CONFIG_DIR_EXCLUDE_REGEXP``'s default (param_info.in): the file names in a

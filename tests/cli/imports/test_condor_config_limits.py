@@ -120,3 +120,27 @@ def test_includes_nest_as_deep_as_htcondors(
         return
     assert res.exit_code == 2
     assert res.stderr == f"fs: error: {tmp_path / 'c19'}:1: includes nested too deep\n"
+
+
+def test_files_read_are_counted(tmp_path: Path, run: Run) -> None:
+    """A folder of 10,000 files is read; the same folder named three times in
+    ``LOCAL_CONFIG_DIR`` is 30,000 reads (50 times took minutes), refused at the
+    20,001st: the folder's first file on its third reading."""
+    folder = tmp_path / "config.d"
+    folder.mkdir()
+    for n in range(10_000):
+        (folder / f"f{n:05}").write_text(f"X{n} = {n}\n", encoding="utf-8")
+    conf = tmp_path / "condor_config"
+    conf.write_text(f"PRIORITY_HALFLIFE = 100\nLOCAL_CONFIG_DIR = {folder}\n", encoding="utf-8")
+    res = run("import", "condor-config", str(conf))
+    assert res.exit_code == 0, res.stderr
+    conf.write_text(
+        f"PRIORITY_HALFLIFE = 100\nLOCAL_CONFIG_DIR = {folder} {folder} {folder}\n",
+        encoding="utf-8",
+    )
+    res = run("import", "condor-config", str(conf))
+    assert res.exit_code == 2
+    assert res.stderr == (
+        f"fs: error: {shown(str(folder / 'f00000'))}: more than 20,000 configuration files "
+        "read (each include and LOCAL_CONFIG_DIR file counted each time it is read)\n"
+    )
