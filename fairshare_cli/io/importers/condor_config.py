@@ -45,11 +45,9 @@ from fairshare_cli.io.inputs import refuse_device
 #: ``CONFIG_MAX_NESTING_DEPTH``: the main file is depth 0, an include at depth 19 is refused.
 MAX_INCLUDE_DEPTH = 20
 MAX_FILES = 20_000
-#: How deep ``$(...)`` macros may nest, how many one knob may expand, and to how many
-#: characters.
-MAX_MACRO_DEPTH = 100
-MAX_MACROS = 100_000
-MAX_EXPANSION = 1_000_000
+#: How deep ``$(...)`` macros may nest, how many one knob may expand, to how many
+#: characters, and how many ``$(`` one text may hold (an unclosed one is read to its end).
+MAX_MACRO_DEPTH, MAX_MACROS, MAX_EXPANSION, MAX_OPENINGS = 100, 100_000, 1_000_000, 10_000
 _ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_.]*)\s*(=|:|@=)\s*(.*)$")
 #: ``$(NAME)`` and ``$(NAME:default)`` (not ``$$(NAME)``); a default holds the characters
 #: ``next_config_macro`` allows there (no ``*``, ``-``, ...) and whole ``(...)`` groups.
@@ -119,12 +117,7 @@ class ConfigFile:
                 return _DOLLAR
             if subsys and f"{subsys}.{key}" in self.raw and f"{subsys}.{key}" not in seen:
                 key = f"{subsys}.{key}"
-            if key in seen[:-1] and m.group(2) is None:
-                loop = " -> ".join(self.names.get(k, k) for k in (*seen[seen.index(key) :], key))
-                raise _TooMuch(
-                    f"$({m.group(1)}) refers back to itself ({loop}): HTCondor's expansion "
-                    "of it never ends"
-                )
+            self._refuse_loop(m, key, seen)
             if key in seen or not self.raw.get(key):  # (set to nothing: the default too)
                 if m.group(2) is not None:
                     return m.group(2)
@@ -144,10 +137,21 @@ class ConfigFile:
             return self._expand(self.raw[key], (*seen, key), work, subsys, strict)
 
         for _ in range(2):  # a default may itself hold a macro
+            if text.count("$(") > MAX_OPENINGS:  # (each may be read to the text's end)
+                raise _TooMuch(f"it holds, or expands to, more than {MAX_OPENINGS:,} '$('")
             text = _MACRO.sub(sub, text)
             if len(text) > MAX_EXPANSION:
                 raise _TooMuch(f"its macros expand to more than {MAX_EXPANSION:,} characters")
         return text
+
+    def _refuse_loop(self, m: re.Match[str], key: str, seen: tuple[str, ...]) -> None:
+        """Refuse a macro naming a knob whose expansion led to it (not the knob itself)."""
+        if key in seen[:-1] and m.group(2) is None:
+            loop = " -> ".join(self.names.get(k, k) for k in (*seen[seen.index(key) :], key))
+            raise _TooMuch(
+                f"$({m.group(1)}) refers back to itself ({loop}): HTCondor's expansion of it "
+                "never ends"
+            )
 
 
 class _TooMuch(Exception):

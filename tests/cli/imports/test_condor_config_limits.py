@@ -144,3 +144,19 @@ def test_files_read_are_counted(tmp_path: Path, run: Run) -> None:
         f"fs: error: {shown(str(folder / 'f00000'))}: more than 20,000 configuration files "
         "read (each include and LOCAL_CONFIG_DIR file counted each time it is read)\n"
     )
+
+
+def test_a_value_of_many_unclosed_macros_is_refused(tmp_path: Path, run: Run) -> None:
+    """``X = $(A:$(A:...`` 30,000 times: each unclosed ``$(`` is read up to the text's end
+    (``next_config_macro`` too), so the expansion took seconds, and minutes for more.
+    10,000 are read (less than a second); one more is refused."""
+    conf = tmp_path / "condor_config"
+    conf.write_text("PRIORITY_HALFLIFE = 1\nX = " + "$(A:" * 10_000 + "1\n", encoding="utf-8")
+    res = run("import", "condor-config", str(conf))
+    assert res.exit_code == 0, res.stderr
+    conf.write_text("PRIORITY_HALFLIFE = 1\nX = " + "$(A:" * 30_000 + "1\n", encoding="utf-8")
+    res = run("import", "condor-config", str(conf))
+    assert res.exit_code == 2
+    assert res.stderr == (
+        f"fs: error: {conf}:2: X: it holds, or expands to, more than 10,000 '$('\n"
+    )
