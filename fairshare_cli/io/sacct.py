@@ -15,6 +15,7 @@ import math
 from typing import IO, NamedTuple
 
 from fairshare_cli.core.epoch import parse_time
+from fairshare_cli.core.names import shown
 from fairshare_cli.core.usage import UsageRecord, parse_record
 from fairshare_cli.errors import EmptyInput, InputError
 from fairshare_cli.io.importers.common import column_spans, cut_capture, refuse_bom
@@ -96,16 +97,22 @@ def read_sacct(
         record = _record(line, cpu_field, where, now)
         if record is not None:
             records.append(record)
-            counts = _tres_counts(line.get("alloctres"))
+            counts = _tres_counts(line.get("alloctres"), where)
             if counts:
                 allocated.append(Allocated(len(records) - 1, line.get("jobid"), counts))
     return records, len(rows) - len(records), allocated
 
 
-def _tres_counts(tres: str) -> dict[str, float]:
+def _tres_counts(tres: str, where: str) -> dict[str, float]:
     """The counts of an ``AllocTRES`` field (``billing=6,cpu=2,mem=8G,node=1,gres/gpu=1``)
     by lower-case name; memory (printed with a unit) in MB, as slurmctld counts it. A
-    count that is not a number is left out."""
+    count that is not a number is left out.
+
+    Raises:
+        InputError: naming ``where``, a count that is negative, infinite or not a number
+            (``nan``), or beyond a double once in MB (``mem=1e308G``): sacct prints
+            counts of 0 or more (a ``uint64_t``).
+    """
     out: dict[str, float] = {}
     for item in tres.split(","):
         name, _, value = item.strip().partition("=")
@@ -113,11 +120,15 @@ def _tres_counts(tres: str) -> dict[str, float]:
         if name.lower() in ("mem", "bb") and value[-1:].upper() in MB_PER_UNIT:
             value, scale = value[:-1], MB_PER_UNIT[value[-1].upper()]
         try:
-            number = float(value)
+            number = float(value) * scale
         except ValueError:
             continue
-        if math.isfinite(number):
-            out[name.lower()] = number * scale
+        if not math.isfinite(number) or number < 0:
+            raise InputError(
+                f"{where}: AllocTRES {shown(item.strip())}: expected a finite count of 0 or more "
+                "(as sacct prints it)"
+            )
+        out[name.lower()] = number
     return out
 
 

@@ -183,3 +183,23 @@ def test_a_billing_the_weights_do_not_give_is_named(tmp_path: Path, run: Run) ->
         "4.4); charged the config's billing_weights (check them against the cluster's "
         "TRESBillingWeights)\n"
     )
+
+
+@pytest.mark.parametrize("mem", ["nan", "inf", "-8G", "1e308G"])
+def test_an_alloctres_count_no_sacct_prints_is_refused(tmp_path: Path, run: Run, mem: str) -> None:
+    """sacct prints a TRES count as a ``uint64_t`` (memory with a unit). Before, ``nan``
+    and ``inf`` were dropped (the job billed without its memory, only a note saying so),
+    ``-8G`` was charged until the state refused u1's negative usage, and ``1e308G``
+    (1e308 x 1024 MB, beyond a double) stopped fs with a traceback."""
+    alloc = f"billing=4,cpu=2,mem={mem},node=1"
+    jobs = [JOBS[0].replace("billing=2,cpu=2,node=1", alloc), JOBS[1]]
+    args = _files(tmp_path, jobs, WEIGHTED)
+    res = run(
+        "import", "sacct", str(tmp_path / "sacct.txt"), *args, "--now", "2026-11-21T10:30:00Z"
+    )
+    assert res.exit_code == 2
+    assert res.stderr == (
+        f"fs: error: {tmp_path / 'sacct.txt'}: line 2: AllocTRES mem={mem}: expected a "
+        "finite count of 0 or more (as sacct prints it)\n"
+    )
+    assert not (tmp_path / "state.json").exists()

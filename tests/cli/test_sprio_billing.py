@@ -130,3 +130,38 @@ def test_a_job_of_several_partitions_is_billed_under_its_first_named(
         "    2 express         1500 billing=1500",
         "    2 low             3000 billing=3000",
     ]
+
+
+@pytest.mark.parametrize(
+    ("weights", "error"),
+    [
+        pytest.param(
+            "CPU=1e308",
+            "billing_weights cpu=1e+308: inf billable TRES for node=2, cpu=16, billing=16, "
+            "mem=32768 (no number Slurm can store); expected smaller weights",
+            id="overflow",
+        ),
+        pytest.param(
+            "CPU=-1",
+            "{config}: partitions.batch.billing_weights: TRES weight cpu=-1 is negative: "
+            "fs models no negative billing; expected 0 or more",
+            id="negative",
+        ),
+    ],
+)
+def test_weights_beyond_any_billing_are_refused(
+    tmp_path: Path, run: Callable[..., Any], weights: str, error: str
+) -> None:
+    """``CPU=1e308`` bills the partition's 16 CPUs 16 x 1e308 = 1.6e309, over a double's
+    largest (1.8e308): slurmctld's ``uint64_t`` of it is undefined, and fs stopped with a
+    traceback (OverflowError). ``CPU=-1`` (slurmctld takes it) would charge usage below 0:
+    ``fs import sacct`` then refused to write the state naming only the negative usage."""
+    config = tmp_path / "pool.toml"
+    config.write_text(POOL + f'billing_weights = "{weights}"\n[accounts.a]\nusers = {{ u1 = 1 }}\n')
+    (tmp_path / "jobs.json").write_text(json.dumps(JOBS))
+    res = run(
+        "sprio", "--jobs-file", str(tmp_path / "jobs.json"), "--config", str(config),
+        "--now", "2026-11-21T12:00:00Z",
+    )  # fmt: skip
+    assert res.exit_code == 2
+    assert res.stderr == f"fs: error: {error.format(config=config)}\n"

@@ -29,6 +29,7 @@ import math
 import re
 from enum import Enum
 
+from fairshare_cli.core.htcondor.classads import check_expression_size
 from fairshare_cli.core.limits import INT32_MAX, INT32_MIN
 from fairshare_cli.core.names import c_number_text, shown
 from fairshare_cli.errors import InputError
@@ -155,14 +156,17 @@ def _evaluate(text: str, knob: str, where: str, wanted: str) -> int | float | bo
     """``text`` evaluated as a ClassAd expression in an ad whose one attribute is it.
 
     Raises:
-        InputError: the text does not parse, calls ``time()``/``random()``, or evaluates
-            to something that is not a number or a boolean.
+        InputError: the text does not parse, calls ``time()``/``random()``, is longer or
+            holds more operators than any expression fs reads
+            (:func:`~.classads.check_expression_size`), or evaluates to something that is
+            not a number or a boolean.
     """
     if _IMPURE.search(text):
         raise InputError(
             f"{where}: '{shown(text)}' calls time() or random(): HTCondor evaluates it anew "
             "at each reconfiguration; write the value itself"
         )
+    check_expression_size(text, f"{where}: '{shown(text)}'")  # (classad2 crashes on a huge one)
     from classad2 import ClassAd, ExprTree
 
     attribute = knob if _ATTRIBUTE.fullmatch(knob) else "CondorValue"

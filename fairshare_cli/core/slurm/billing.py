@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from fairshare_cli.core.config import Config, PartitionSpec
 from fairshare_cli.core.slurm.factors import job_tres_value, parse_flags, parse_tres_weights
 from fairshare_cli.core.usage import UsageRecord
+from fairshare_cli.errors import InputError
 
 #: The TRES Slurm always has, by id (``TRES_CPU`` = 1 ... ``TRES_PAGES`` = 8): their order
 #: in the controller's TRES array; any other TRES (gres, licenses, ...) comes after them.
@@ -43,13 +44,19 @@ def billing_weights(text: str) -> Mapping[str, float]:
 
     Raises:
         ValueError: what makes slurmctld stop with this string (a bad item or unit, a
-            TRES type no controller has: "is not a configured TRES type").
+            TRES type no controller has: "is not a configured TRES type"), and a negative
+            weight (slurmctld would charge usage below 0).
     """
     weights = parse_tres_weights(text)
     for name in weights:
         kind, slash, _ = name.partition("/")
         if name not in STANDARD_TRES and not (slash and kind in _TRES_KINDS):
             raise ValueError(f"TRES weight '{name}' is not a configured TRES type")
+        if weights[name] < 0:  # (slurmctld takes it, and charges usage below 0)
+            raise ValueError(
+                f"TRES weight {name}={weights[name]:g} is negative: fs models no negative "
+                "billing; expected 0 or more"
+            )
     return weights
 
 
@@ -72,6 +79,9 @@ def billable_tres(
 
     ``counts``: the job's TRES by lower-case name (memory in MB); ``flags``: the parsed
     ``PriorityFlags`` (:func:`~.factors.parse_flags`).
+
+    Raises:
+        InputError: the weights bill the counts beyond any number (``CPU=1e308``).
     """
     by_max = "MAX_TRES" in flags or "MAX_TRES_GRES" in flags
     gres_apart = "MAX_TRES_GRES" in flags
@@ -90,7 +100,15 @@ def billable_tres(
             to_bill_global += value
     if gres_apart:
         to_bill_node += billable_gres
-    return to_bill_node + to_bill_global
+    total = to_bill_node + to_bill_global
+    if not math.isfinite(total):  # (slurmctld stores it in a uint64_t: undefined)
+        shown = ",".join(f"{name}={weight:g}" for name, weight in weights.items())
+        raise InputError(
+            f"billing_weights {shown}: {total:g} billable TRES for "
+            f"{', '.join(f'{n}={c:g}' for n, c in counts.items())} (no number Slurm can "
+            "store); expected smaller weights"
+        )
+    return total
 
 
 class Billing:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import sys
 from collections.abc import Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any, cast
@@ -279,3 +281,19 @@ def json_document(text: str, label: str) -> Any:
         raise InputError(f"{label}: not valid JSON (a whole number too long)") from None
     except RecursionError:
         raise InputError(f"{label}: JSON nested too deeply") from None
+
+
+def refuse_pipe(path: str | os.PathLike[str]) -> None:
+    """Refuse a named pipe or socket that a file names as another to read (a
+    condor_config's ``include`` or ``LOCAL_CONFIG_DIR`` file): opened, it waits for a
+    writer that may never come. (An input named on the command line may be a pipe.)
+
+    Raises:
+        OSError: ``path`` is one.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # (opening it names the fault)
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        raise OSError(errno.EINVAL, "a named pipe or socket, not a file")

@@ -16,8 +16,8 @@ nothing, to the default, else to nothing, except in a knob fs takes from a file 
 not a dump: there it is an error (HTCondor would fill in its built-in default or the
 machine's name).
 ``$$(NAME)`` is left alone; a knob that names itself (``X = $(X) more``) sees its earlier
-value; macros nested more than 100 deep, or one knob's expanding more than 100,000
-macros, is an error.
+value; knobs that name each other in a loop, macros nested more than 100 deep, or one
+knob's expanding more than 100,000 macros (or to a million characters) is an error.
 
 HTCondor has no ``+=``: it reads ``X += v`` as ``X = v`` and stops on ``X+= v``, so both
 are refused. ``if``/``elif``/``else``/``endif`` blocks are read as condor_config_if.py
@@ -36,16 +36,16 @@ from typing import IO, NamedTuple
 
 from fairshare_cli.core.names import shown
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.importers.common import refuse_bom
+from fairshare_cli.io.importers.common import refuse_bom, refuse_pipe
 from fairshare_cli.io.importers.condor_config_if import KEYWORD, IfStack, condition_holds
 from fairshare_cli.io.inputs import refuse_device
 
+#: ``CONFIG_MAX_NESTING_DEPTH``: the main file is depth 0, an include at depth 19 is refused.
 MAX_INCLUDE_DEPTH = 20
-#: How deep ``$(...)`` macros may nest, how many one knob may expand, and to how many
-#: characters.
-MAX_MACRO_DEPTH = 100
-MAX_MACROS = 100_000
-MAX_EXPANSION = 1_000_000
+MAX_FILES = 20_000
+#: How deep ``$(...)`` macros may nest, how many one knob may expand, to how many
+#: characters, and how many ``$(`` one text may hold (an unclosed one is read to its end).
+MAX_MACRO_DEPTH, MAX_MACROS, MAX_EXPANSION, MAX_OPENINGS = 100, 100_000, 1_000_000, 10_000
 _ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_.]*)\s*(=|:|@=)\s*(.*)$")
 #: ``$(NAME)`` and ``$(NAME:default)`` (not ``$$(NAME)``); a default holds the characters
 #: ``next_config_macro`` allows there (no ``*``, ``-``, ...) and whole ``(...)`` groups.
@@ -73,6 +73,7 @@ class ConfigFile:
     names: dict[str, str] = field(default_factory=dict)  # upper -> as first written
     where: dict[str, str] = field(default_factory=dict)
     dump: bool = False
+    files: int = 0  # how many files ``include`` and the local sources read, each time read
 
     def expanded(self, name: str, subsys: str = "", strict: bool = False) -> str | None:
         """The knob's value with ``$(...)`` macros expanded (None when not set).
@@ -131,6 +132,7 @@ class ConfigFile:
                 return _DOLLAR
             if subsys and f"{subsys}.{key}" in self.raw and f"{subsys}.{key}" not in seen:
                 key = f"{subsys}.{key}"
+            self._refuse_loop(m, key, seen)
             if key in seen or not self.raw.get(key):  # (set to nothing: the default too)
                 if m.group(2) is not None:
                     return m.group(2)
@@ -150,10 +152,21 @@ class ConfigFile:
             return self._expand(self.raw[key], (*seen, key), work, subsys, strict)
 
         for _ in range(2):  # a default may itself hold a macro
+            if text.count("$(") > MAX_OPENINGS:  # (each may be read to the text's end)
+                raise _TooMuch(f"it holds, or expands to, more than {MAX_OPENINGS:,} '$('")
             text = _MACRO.sub(sub, text)
             if len(text) > MAX_EXPANSION:
                 raise _TooMuch(f"its macros expand to more than {MAX_EXPANSION:,} characters")
         return text
+
+    def _refuse_loop(self, m: re.Match[str], key: str, seen: tuple[str, ...]) -> None:
+        """Refuse a macro naming a knob whose expansion led to it (not the knob itself)."""
+        if key in seen[:-1] and m.group(2) is None:
+            loop = " -> ".join(self.names.get(k, k) for k in (*seen[seen.index(key) :], key))
+            raise _TooMuch(
+                f"$({m.group(1)}) refers back to itself ({loop}): HTCondor's expansion of it "
+                "never ends"
+            )
 
 
 class _TooMuch(Exception):
@@ -319,6 +332,11 @@ def _assign(conf: ConfigFile, name: str, value: str, where: str) -> None:
         )
         was: str = old
         value = own.sub(lambda _m: was, value)
+        if len(value) > MAX_EXPANSION:  # (X = $(X)$(X) forty times: a million million)
+            raise InputError(
+                f"{where}: {name}: its earlier value, put in where it names itself, makes it "
+                f"longer than {MAX_EXPANSION:,} characters"
+            )
     conf.raw[key] = value
     conf.names.setdefault(key, name)
     conf.where[key] = where
@@ -372,7 +390,7 @@ def _keyword(
     path = Path(target)
     if not path.is_absolute() and base is not None:
         path = base / path
-    if depth >= MAX_INCLUDE_DEPTH:
+    if depth + 1 >= MAX_INCLUDE_DEPTH:  # (Parse_macros: depth+1 >= CONFIG_MAX_NESTING_DEPTH)
         raise InputError(f"{where}: includes nested too deep")
     problem = read_file(conf, path, depth + 1)
     if problem is not None and not options:  # (ifexist or ifexists: a missing file is fine)
@@ -381,9 +399,16 @@ def _keyword(
 
 def read_file(conf: ConfigFile, path: Path, depth: int) -> str | None:
     """Read the configuration file ``path`` into ``conf``; why it cannot be opened, or
-    None."""
+    None. More than :data:`MAX_FILES` reads is an InputError."""
+    conf.files += 1
+    if conf.files > MAX_FILES:  # (a folder of 10,000 named 50 times: minutes to read)
+        raise InputError(
+            f"{shown(str(path))}: more than {MAX_FILES:,} configuration files read (each "
+            "include and LOCAL_CONFIG_DIR file counted each time it is read)"
+        )
     try:
         refuse_device(path)
+        refuse_pipe(path)
         with open(path, encoding="utf-8", errors="surrogateescape") as fh:
             read_config(fh, str(path), path.parent, conf, depth)
     except OSError as exc:

@@ -23,6 +23,9 @@ from fairshare_cli.errors import InputError
 
 #: The HTCondor version a configuration is read as (``version`` conditions).
 VERSION = (25, 0, 13)
+#: How deep ``if`` blocks may nest: ``ConfigIfStack`` keeps one bit per level in a 64-bit
+#: word whose lowest bit is the file itself, and stops on the 64th ("if nesting too deep!").
+MAX_IF_DEPTH = 63
 #: ``if``, ``elif``, ``else`` or ``endif``, a blank or nothing after it.
 KEYWORD = re.compile(r"(?i:(if|elif|else|endif))(?:\s+(.*))?$")
 _NUMBER = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
@@ -51,10 +54,16 @@ class IfStack:
 
         Raises:
             InputError: an ``else``/``elif``/``endif`` without its ``if``, or a second
-                ``else``, or a condition HTCondor stops on.
+                ``else``, an ``if`` nested more than :data:`MAX_IF_DEPTH` deep, or a
+                condition HTCondor stops on.
         """
         keyword = keyword.lower()
         if keyword == "if":
+            if len(self.blocks) >= MAX_IF_DEPTH:
+                raise InputError(
+                    f"{where}: if nesting too deep: HTCondor stops on more than "
+                    f"{MAX_IF_DEPTH} nested if blocks"
+                )
             on = self.enabled() and holds(condition, where)
             self.blocks.append([on, on, False])
             return
