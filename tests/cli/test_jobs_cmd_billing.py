@@ -60,3 +60,40 @@ def test_a_running_job_accrues_its_billing(
     )  # fmt: skip
     assert shown.exit_code == 0, shown.stderr
     assert f"  A|bob|{usage}" in shown.stdout.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("weights", "error"),
+    [
+        pytest.param(
+            "CPU=1e300",
+            "{config}: partitions.batch.billing_weights: TRES weight cpu=1e+300 is above "
+            "1e+30, the largest usage rate the state stores; expected at most 1e+30",
+            id="weight",
+        ),
+        pytest.param(
+            "CPU=1e30",
+            "partitions.batch.billing_weights cpu=1e+30: 2e+30 billable TRES for cpu=2 (more "
+            "than 1e+30, the largest usage rate the state stores); expected smaller weights",
+            id="billing",
+        ),
+    ],
+)
+def test_weights_billing_beyond_the_stored_rate_are_refused_naming_the_partition(
+    write_config: Callable[..., Path], tmp_path: Path, run: Any, weights: str, error: str
+) -> None:
+    """A running job's usage rate is stored within 1e30 (``slurm.running[].rate``). With
+    ``CPU=1e300`` the submit was refused only at the state write ("slurm.running[0].rate:
+    expected a number of at most 1e+30, got 2e+300"), naming neither the weights nor the
+    partition; a weight above 1e30 is now refused when the config is read. ``CPU=1e30``
+    (within it) bills the job's 2 CPUs 2 × 1e30 = 2e30: refused naming the partition."""
+    config = write_config(POOL.format(flags="", weights=f'billing_weights = "{weights}"'))
+    state = tmp_path / "s.json"
+    res = run(
+        "submit", "--owner", "bob", "--account", "A", "--cpus", "2", "--nodes", "1",
+        "--set", "status=running", "--set", "start_time=2026-11-21T11:00:00Z",
+        "--config", str(config), "--state", str(state), "--now", "2026-11-21T11:00:00Z",
+    )  # fmt: skip
+    assert res.exit_code == 2
+    assert res.stderr == f"fs: error: {error.format(config=config)}\n"
+    assert not state.exists()

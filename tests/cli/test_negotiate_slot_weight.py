@@ -128,3 +128,51 @@ def test_the_cycles_check_of_the_claims_keeps_six_decimals(
     long = run("userprio", "-l", "--allusers", *args, "--now", LATER).stdout.splitlines()
     assert "WeightedResourcesUsed2 = 0.666666" in long
     assert "WeightedAccumulatedUsage2 = 399.9996" in long  # 0.666666 * 600
+
+
+ERROR_WEIGHT = """
+[pool]
+uid_domain = "example.org"
+defaults = "current"
+
+[negotiator]
+use_slot_weights = true
+slot_weight = "1/0"
+
+[[machines]]
+name = "exec"
+count = 3
+attributes = { Cpus = 2, Memory = 4096 }
+"""
+
+
+def test_a_slot_weight_of_error_weighs_each_slot_one(
+    tmp_path: Path, run: Any, write_config: Any
+) -> None:
+    """``SLOT_WEIGHT = 1/0`` is ``error`` on every slot. The negotiator puts its own
+    ``SLOT_WEIGHT`` into an ad whose ``SlotWeight`` does not read as a number
+    (matchmaker.cpp: ``LookupFloat`` fails, ``AssignExpr(ATTR_SLOT_WEIGHT, slotWeightStr)``:
+    the same 1/0), and ``Accountant::GetSlotWeight`` takes 1.0 when ``LookupFloat`` fails
+    (a D_FULLDEBUG line, no stop). By hand: three slots of 2 CPUs weigh 1.0 each, not 2
+    (``Cpus``): pool size 3 (alice's limit, her share 1.0 of it), the match charges 1.0; after 600 s alice holds
+    WeightedAccumulatedUsage 1.0 × 600 = 600 and priority 0.5 × b + 1.0 × (1 − b) =
+    0.502401 (b = 0.5**(600/86400)), × her factor 1000: 502.401."""
+    args = ["--config", str(write_config(ERROR_WEIGHT)), "--state", str(tmp_path / "s.json")]
+    assert run("submit", *args, "--owner", "alice", "--now", NOW).exit_code == 0
+    dry = run("negotiate", "--dry-run", "--json", *args, "--now", NOW)
+    assert dry.exit_code == 0, dry.stderr
+    assert dry.stderr == ""
+    cycle = json.loads(dry.stdout)
+    assert [s["limit"] for s in cycle["submitters"]] == [3.0]  # (share 1.0 of the pool)
+    assert [m["charge"] for m in cycle["matches"]] == [1.0]
+    assert run("negotiate", *args, "--now", NOW).exit_code == 0
+    assert in_use(run, args, NOW) == {"<none>": 1.0, "alice@example.org": 1.0}
+    long = run("userprio", "-l", "--allusers", *args, "--now", LATER)
+    assert long.exit_code == 0, long.stderr
+    lines = long.stdout.splitlines()
+    b = 0.5 ** (600 / 86400)
+    assert round((0.5 * b + 1.0 * (1 - b)) * 1000, 3) == 502.401
+    for n in (1, 2):
+        assert f"WeightedResourcesUsed{n} = 1.0" in lines
+        assert f"WeightedAccumulatedUsage{n} = 600.0" in lines
+        assert f"Priority{n} = 502.401" in lines

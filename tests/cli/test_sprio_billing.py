@@ -137,8 +137,15 @@ def test_a_job_of_several_partitions_is_billed_under_its_first_named(
     [
         pytest.param(
             "CPU=1e308",
-            "billing_weights cpu=1e+308: inf billable TRES for node=2, cpu=16, billing=16, "
-            "mem=32768 (no number Slurm can store); expected smaller weights",
+            "{config}: partitions.batch.billing_weights: TRES weight cpu=1e+308 is above "
+            "1e+30, the largest usage rate the state stores; expected at most 1e+30",
+            id="weight",
+        ),
+        pytest.param(
+            "CPU=1e30",
+            "partitions.batch.billing_weights cpu=1e+30: 1.6e+31 billable TRES for node=2, "
+            "cpu=16, billing=16, mem=32768 (more than 1e+30, the largest usage rate the state "
+            "stores); expected smaller weights",
             id="overflow",
         ),
         pytest.param(
@@ -154,7 +161,9 @@ def test_weights_beyond_any_billing_are_refused(
 ) -> None:
     """``CPU=1e308`` bills the partition's 16 CPUs 16 x 1e308 = 1.6e309, over a double's
     largest (1.8e308): slurmctld's ``uint64_t`` of it is undefined, and fs stopped with a
-    traceback (OverflowError). ``CPU=-1`` (slurmctld takes it) would charge usage below 0:
+    traceback (OverflowError); a weight above 1e30 (the most the state stores as a running
+    job's usage rate) is now refused when the config is read. ``CPU=1e30`` bills the
+    partition 16 x 1e30 = 1.6e31, above that bound: refused naming the partition. ``CPU=-1`` (slurmctld takes it) would charge usage below 0:
     ``fs import sacct`` then refused to write the state naming only the negative usage."""
     config = tmp_path / "pool.toml"
     config.write_text(POOL + f'billing_weights = "{weights}"\n[accounts.a]\nusers = {{ u1 = 1 }}\n')

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 from fairshare_cli.core.config import Config, PartitionSpec
 from fairshare_cli.core.slurm.factors import job_tres_value, parse_flags, parse_tres_weights
+from fairshare_cli.core.slurm.usage import MAX_STORED
 from fairshare_cli.core.usage import UsageRecord
 from fairshare_cli.errors import InputError
 
@@ -44,8 +45,10 @@ def billing_weights(text: str) -> Mapping[str, float]:
 
     Raises:
         ValueError: what makes slurmctld stop with this string (a bad item or unit, a
-            TRES type no controller has: "is not a configured TRES type"), and a negative
-            weight (slurmctld would charge usage below 0).
+            TRES type no controller has: "is not a configured TRES type"), a negative
+            weight (slurmctld would charge usage below 0), and a weight above
+            :data:`~.usage.MAX_STORED`, the largest usage rate the state stores (a job of
+            one CPU would bill more).
     """
     weights = parse_tres_weights(text)
     for name in weights:
@@ -56,6 +59,11 @@ def billing_weights(text: str) -> Mapping[str, float]:
             raise ValueError(
                 f"TRES weight {name}={weights[name]:g} is negative: fs models no negative "
                 "billing; expected 0 or more"
+            )
+        if weights[name] > MAX_STORED:  # (the state's bound on a running job's rate)
+            raise ValueError(
+                f"TRES weight {name}={weights[name]:g} is above {MAX_STORED:g}, the largest "
+                f"usage rate the state stores; expected at most {MAX_STORED:g}"
             )
     return weights
 
@@ -70,7 +78,10 @@ def billing_flags(flags: Iterable[str], output_compat: str) -> frozenset[str]:
 
 
 def billable_tres(
-    counts: Mapping[str, float], weights: Mapping[str, float], flags: frozenset[str]
+    counts: Mapping[str, float],
+    weights: Mapping[str, float],
+    flags: frozenset[str],
+    partition: str | None = None,
 ) -> float:
     """``assoc_mgr_tres_weighted``: each TRES's count times its weight (``billing`` itself
     left out), summed in the controller's TRES order; with ``MAX_TRES`` the CPU, memory,
@@ -78,10 +89,13 @@ def billable_tres(
     ``MAX_TRES_GRES`` the largest of CPU, memory and node plus the GRES terms summed.
 
     ``counts``: the job's TRES by lower-case name (memory in MB); ``flags``: the parsed
-    ``PriorityFlags`` (:func:`~.factors.parse_flags`).
+    ``PriorityFlags`` (:func:`~.factors.parse_flags`); ``partition``: whose weights they
+    are, for the error.
 
     Raises:
-        InputError: the weights bill the counts beyond any number (``CPU=1e308``).
+        InputError: the weights bill the counts more than :data:`~.usage.MAX_STORED`, the
+            largest usage rate the state stores (``CPU=1e30`` of 2 CPUs), naming the
+            partition.
     """
     by_max = "MAX_TRES" in flags or "MAX_TRES_GRES" in flags
     gres_apart = "MAX_TRES_GRES" in flags
@@ -101,12 +115,14 @@ def billable_tres(
     if gres_apart:
         to_bill_node += billable_gres
     total = to_bill_node + to_bill_global
-    if not math.isfinite(total):  # (slurmctld stores it in a uint64_t: undefined)
+    if not total <= MAX_STORED:  # (the state's bound on a running job's rate; inf too)
         shown = ",".join(f"{name}={weight:g}" for name, weight in weights.items())
+        whose = f"partitions.{partition}." if partition is not None else ""
         raise InputError(
-            f"billing_weights {shown}: {total:g} billable TRES for "
-            f"{', '.join(f'{n}={c:g}' for n, c in counts.items())} (no number Slurm can "
-            "store); expected smaller weights"
+            f"{whose}billing_weights {shown}: {total:g} billable TRES for "
+            f"{', '.join(f'{n}={c:g}' for n, c in counts.items())} (more than "
+            f"{MAX_STORED:g}, the largest usage rate the state stores); expected smaller "
+            "weights"
         )
     return total
 
@@ -164,7 +180,9 @@ class Billing:
             self._by_cpus[key] = (
                 None
                 if weights is None
-                else billable_tres({"cpu": record.cpus}, weights, self.flags)
+                else billable_tres(
+                    {"cpu": record.cpus}, weights, self.flags, self.partition_of(record.partition)
+                )
             )
         return self._by_cpus[key]
 
@@ -174,7 +192,13 @@ class Billing:
         ``attributes``, as ``gres/gpu``) under the partition's weights; None: it bills its
         CPUs."""
         weights = self.weights_of(partition)
-        return None if weights is None else job_billable(job, weights, self.flags)
+        if weights is None:
+            return None
+        return job_billable(job, weights, self.flags, self.partition_of(partition))
+
+    def partition_of(self, partition: str | None) -> str | None:
+        """The partition whose weights :meth:`weights_of` gives for ``partition``."""
+        return partition.split(",", 1)[0] if partition else self.default
 
     def of_dumped(self, job: Any, stored: float) -> float:
         """What a job of a dump (``squeue``, ``scontrol show jobs``) is charged: ``stored``,
@@ -186,21 +210,27 @@ class Billing:
         return exact if exact is not None and math.trunc(exact) == stored else stored
 
 
-def job_billable(job: Any, weights: Mapping[str, float], flags: frozenset[str]) -> float:
-    """:func:`billable_tres` of a job's CPUs, memory, nodes and attributes' TRES."""
+def job_billable(
+    job: Any, weights: Mapping[str, float], flags: frozenset[str], partition: str | None = None
+) -> float:
+    """:func:`billable_tres` of a job's CPUs, memory, nodes and attributes' TRES
+    (``partition``: whose weights, for the error)."""
     counts = {name: job_tres_value(job, name) for name in weights if name != "billing"}
-    return billable_tres(counts, weights, flags)
+    return billable_tres(counts, weights, flags, partition)
 
 
 def requested_billing(
-    job: Any, weights: Mapping[str, float] | None, flags: frozenset[str]
+    job: Any,
+    weights: Mapping[str, float] | None,
+    flags: frozenset[str],
+    partition: str | None = None,
 ) -> float:
     """A pending job's ``tres_req_cnt[TRES_ARRAY_BILLING]`` (sprio's TRES factor of
     ``billing``): :func:`job_billable` under its partition's weights, truncated to a whole
     number as slurmctld stores it (a ``uint64_t``); its CPUs where the partition has none."""
     if weights is None:
         return float(job.request_cpus)
-    return float(math.trunc(job_billable(job, weights, flags)))
+    return float(math.trunc(job_billable(job, weights, flags, partition)))
 
 
 class Allocations(NamedTuple):
@@ -235,7 +265,12 @@ def billed_allocations(
             if stored is not None and stored != record.cpus:
                 unweighted.append(f"{job_id} (billing={stored:g} for {record.cpus} CPUs)")
             continue
-        value = billable_tres({"cpu": record.cpus, **counts}, weights, billing.flags)
+        value = billable_tres(
+            {"cpu": record.cpus, **counts},
+            weights,
+            billing.flags,
+            billing.partition_of(record.partition),
+        )
         if stored is not None and stored != math.trunc(value):
             differ.append(f"{job_id} (billing={stored:g}, the weights give {value:g})")
         total, n = sums.get(record, (0.0, 0))

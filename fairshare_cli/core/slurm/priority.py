@@ -282,7 +282,9 @@ class FactorMaker:
         tres_w: dict[str, float] = {}
         for tname, tw in self.tres_weights:
             if tname == "billing":
-                value = requested_billing(job, primary.billing_weights, self.ctx.flags)
+                value = requested_billing(
+                    job, primary.billing_weights, self.ctx.flags, primary.name
+                )
             elif tname == "cpu":
                 value = float(job.request_cpus)
             else:

@@ -104,7 +104,7 @@ def cluster_size(config: Config) -> ClusterSize:
     for pname, weights in billing.weights.items():  # (``_calc_part_tres``: a uint64_t)
         if pname in per_part:
             per_part[pname]["billing"] = float(
-                math.trunc(billable_tres(per_part[pname], weights, billing.flags))
+                math.trunc(billable_tres(per_part[pname], weights, billing.flags, pname))
             )
     return ClusterSize(nodes, cpus, per_part)
 

@@ -184,9 +184,10 @@ def fragment_from_knobs(
     groups = _group_names(conf, view)
     lower_groups = {g.lower(): g for g in groups}
     used: list[str] = []
+    origins: dict[tuple[str, ...], str] = {}
     for knob, key in view.items():
         conf.expanded(key)  # (every knob's macros are checked, modelled or not)
-        if _take(fragment, conf, knob, key, lower_groups):
+        if _take(fragment, conf, knob, key, lower_groups, origins):
             used.append(conf.names[key])
     taken = set(used)
     ignored = [conf.names[key] for key in conf.raw if conf.names[key] not in taken]
@@ -204,7 +205,43 @@ def fragment_from_knobs(
     if "groups" in fragment:
         fragment["groups"] = dict(sorted(fragment["groups"].items(), key=lambda kv: kv[0].lower()))
     order = ("pool", "accountant", "negotiator", "groups")
-    return {k: fragment[k] for k in order if k in fragment}, used, ignored
+    fragment = {k: fragment[k] for k in order if k in fragment}
+    _check_as_config(fragment, label, origins)
+    return fragment, used, ignored
+
+
+def _check_as_config(
+    fragment: dict[str, Any], label: str, origins: dict[tuple[str, ...], str]
+) -> None:
+    """Refuse here what the pool config would refuse of the fragment (its own checks, one
+    rule: ``build_config``), naming the knob's line: each value alone, in the order the
+    knobs were read, finds the one; a refusal of values together names ``label``.
+
+    Raises:
+        InputError: the first value the config refuses, or the fragment as a whole.
+    """
+    from fairshare_cli.errors import ConfigError
+    from fairshare_cli.io.config import build_config
+
+    try:
+        build_config(fragment, label)
+        return
+    except ConfigError as whole:
+        problem = str(whole)
+    for path, where in origins.items():
+        alone: dict[str, Any] = {"pool": {"defaults": "current"}}
+        node = alone
+        for part in path[:-1]:
+            node = node.setdefault(part, {})
+        value: Any = fragment
+        for part in path:
+            value = value[part]
+        node[path[-1]] = value
+        try:
+            build_config(alone, where)
+        except ConfigError as exc:
+            raise InputError(str(exc)) from None
+    raise InputError(problem)
 
 
 def unmodelled(conf: ConfigFile) -> list[str]:
@@ -231,10 +268,16 @@ def unmodelled(conf: ConfigFile) -> list[str]:
 
 
 def _take(
-    fragment: dict[str, Any], conf: ConfigFile, knob: str, key: str, groups: dict[str, str]
+    fragment: dict[str, Any],
+    conf: ConfigFile,
+    knob: str,
+    key: str,
+    groups: dict[str, str],
+    origins: dict[tuple[str, ...], str],
 ) -> bool:
-    """Put the knob ``knob`` (set as ``key``) into ``fragment``; False when the pool
-    config does not model it."""
+    """Put the knob ``knob`` (set as ``key``) into ``fragment``, and where it was set into
+    ``origins`` under its path in the fragment; False when the pool config does not model
+    it."""
     name = conf.names[key]
     where = f"{conf.where[key]}: {name}"
     hit = _per_group(knob, groups)
@@ -251,29 +294,39 @@ def _take(
         section, field, convert = SIMPLE[knob]
         if text.strip():
             fragment.setdefault(section, {})[field] = convert(text, name, where)
+            origins[(section, field)] = where
     elif knob == "ACCOUNTANT_LOCAL_DOMAIN":
         domain = text.strip()
         local = [check_name(domain, where)] if domain else []
         fragment.setdefault("pool", {})["local_domains"] = local
+        origins[("pool", "local_domains")] = where
     elif knob.startswith(SCOPE_DEFAULT):
-        _scope_default(fragment, knob, name, text, where)
+        scope = _scope_default(fragment, knob, name, text, where)
+        if scope is not None:
+            origins[("negotiator", "concurrency_limit_scope_defaults", scope)] = where
     elif hit is not None:
         group, field, convert = hit
         if text.strip():
             fragment.setdefault("groups", {}).setdefault(group, {})[field] = convert(
                 text, name, where
             )
+            origins[("groups", group, field)] = where
     return True
 
 
-def _scope_default(fragment: dict[str, Any], knob: str, name: str, text: str, where: str) -> None:
+def _scope_default(
+    fragment: dict[str, Any], knob: str, name: str, text: str, where: str
+) -> str | None:
     """Put ``CONCURRENCY_LIMIT_DEFAULT_<SCOPE>`` into ``[negotiator]
-    concurrency_limit_scope_defaults``."""
-    if text.strip():
-        table = fragment.setdefault("negotiator", {})
-        table.setdefault("concurrency_limit_scope_defaults", {})[
-            name[-len(knob) :][len(SCOPE_DEFAULT) :].lower()  # (after any NEGOTIATOR.)
-        ] = param_double(text, name, where)
+    concurrency_limit_scope_defaults``; the scope's key, or None when the value is blank."""
+    if not text.strip():
+        return None
+    scope = name[-len(knob) :][len(SCOPE_DEFAULT) :].lower()  # (after any NEGOTIATOR.)
+    table = fragment.setdefault("negotiator", {})
+    table.setdefault("concurrency_limit_scope_defaults", {})[scope] = param_double(
+        text, name, where
+    )
+    return scope
 
 
 def _group_names(conf: ConfigFile, view: dict[str, str]) -> list[str]:

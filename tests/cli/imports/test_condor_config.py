@@ -209,3 +209,34 @@ def test_depth_first_negotiation_is_named_as_not_modelled(
     )
     conf.write_text("NEGOTIATOR_DEPTH_FIRST = False\nNEGOTIATOR_INTERVAL = 60\n")
     assert "warning" not in run("import", "condor-config", str(conf)).stderr
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        pytest.param("-1e20", "-1e+20", id="negative"),
+        pytest.param("9223372036854775807 + 1", "-9.223372036854776e+18", id="wraps-negative"),
+    ],
+)
+@pytest.mark.parametrize("into", [False, True], ids=["fragment", "into"])
+def test_what_the_config_refuses_is_refused_at_its_line(
+    tmp_path: Path, run: Callable[..., Any], value: str, shown: str, into: bool
+) -> None:
+    """``PRIORITY_HALFLIFE = -1e20`` (and ``9223372036854775807 + 1``, which the ClassAd
+    integer sum wraps to -2**63) printed a fragment that every command then refused, and
+    with ``--into`` the refusal named the config's key, not the knob's line. The config's
+    own check (``accountant.priority_halflife``: a duration of 0 or more) now runs at the
+    import, naming FILE:LINE; nothing is printed or written."""
+    config = write_pool(tmp_path)["config"]
+    before = config.read_bytes()
+    knobs = tmp_path / "cc"
+    knobs.write_text(f"# a comment\nPRIORITY_HALFLIFE = {value}\n", encoding="utf-8")
+    args = ["--into", str(config), "--replace"] if into else []
+    res = run("import", "condor-config", str(knobs), *args)
+    assert res.exit_code == 2
+    assert res.stdout == ""
+    assert res.stderr == (
+        f"fs: error: {knobs}:2: PRIORITY_HALFLIFE: accountant.priority_halflife: expected a "
+        f"duration of 0 or more seconds, got {shown}\n"
+    )
+    assert config.read_bytes() == before
