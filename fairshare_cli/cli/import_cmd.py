@@ -119,7 +119,8 @@ def import_group() -> None:
     "--cycle",
     type=CFloat(),
     metavar="SECONDS",
-    help="Account as a negotiator cycling every SECONDS would (default: exactly); --now "
+    help="Account as a negotiator cycling every SECONDS (at least 0.001) would (default: "
+    "exactly); --now "
     "counts as one more cycle (give one on the grid to match the negotiator).",
 )
 @click.option(

@@ -115,3 +115,11 @@ def test_a_cycle_shorter_than_a_millisecond_is_refused(
     assert not state.exists()
     ok = run("import", "history", str(history), "--cycle", "0.001", *args)
     assert ok.exit_code == 0, ok.stderr
+
+
+def test_the_help_names_the_shortest_cycle(run: Callable[..., Any]) -> None:
+    """``fs import history --help`` gives the bound ``--cycle 1e-320`` is refused by, as
+    docs/htcondor.md does (at least a millisecond)."""
+    res = run("import", "history", "--help")
+    assert res.exit_code == 0, res.stderr
+    assert "cycling every SECONDS (at least 0.001) would" in " ".join(res.stdout.split())

@@ -425,3 +425,27 @@ def test_without_into_an_unset_priority_type_is_left_to_the_default(
     res = run("import", "slurm-conf", str(conf))
     assert res.exit_code == 0, res.stderr
     assert "type" not in res.stdout.replace("[priority.weights]", "")
+
+
+def test_a_file_of_nodes_alone_leaves_the_22_05_priority_type_as_the_config_has_it(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """Only a file setting a ``Priority*`` knob says how the cluster prioritises: one of
+    nodes and partitions alone, merged into a config of ``output_compat = "22.05"``, writes
+    no ``type = "basic"`` (docs/config.md), so the config's multifactor stays and sprio runs."""
+    conf = tmp_path / "slurm.conf"
+    conf.write_text(
+        "ClusterName=c1\nNodeName=n[1-2] CPUs=4 RealMemory=8000\n"
+        'PartitionName=p1 Nodes=n[1-2] TRESBillingWeights="CPU=1.0,Mem=0.25G"\n'
+    )
+    config = tmp_path / "s22.toml"
+    config.write_text('[pool]\nname = "c1"\n\n[priority]\noutput_compat = "22.05"\n')
+    res = run("import", "slurm-conf", str(conf), "--into", str(config))
+    assert res.exit_code == 0, res.stderr
+    assert res.stderr == (
+        f"merged into {config}: {conf}: 1 knob, 2 nodes, 1 partition (ClusterName) "
+        "(4 added, 0 replaced, 1 unchanged)\n"
+    )
+    assert "type" not in config.read_text()
+    res = run("sprio", "-w", "--config", str(config), "--state", str(tmp_path / "s.json"))
+    assert (res.exit_code, res.stderr) == (0, "")
