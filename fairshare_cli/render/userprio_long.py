@@ -25,9 +25,10 @@ def classad_real(value: float) -> str:
 
 def classad_value(value: AdValue) -> str:
     """One value as ``fPrintAd`` prints it: text quoted, ``true``/``false``, an integer,
-    or a real (:func:`classad_real`)."""
+    or a real (:func:`classad_real`). Old-syntax text (``UnparseString`` with
+    ``oldClassAd``) escapes only its quote: a backslash is printed as is."""
     if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return '"' + value.replace('"', '\\"') + '"'
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):

@@ -207,3 +207,24 @@ def test_long_without_groups_gives_none_zero_quotas_and_no_demand(
         '"byquota"',
     )
     assert got["ResourcesUsed"] == "2"
+
+
+def test_long_prints_a_backslash_in_a_name_as_is(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fPrintAd`` unparses text in the old syntax (``ClassAdUnParser::UnparseString`` with
+    ``oldClassAd``, src/classad/sink.cpp): only the quote is escaped (``\\"``), a backslash
+    is printed as is, as the old-syntax lexer reads it back (``tokenizeStringOld`` takes a
+    backslash literally unless a quote follows). So the record ``DOM\\ann"x@example.org``
+    prints as ``Name7 = "DOM\\ann\\"x@example.org"``; fs doubled the backslash."""
+    from tests.conftest import REPO
+
+    name = 'DOM\\ann"x@example.org'
+    state = tmp_path / "state.json"
+    args = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--state", str(state)]
+    args += ["--now", "2026-11-21T12:00:00Z"]
+    assert run("setfactor", name, "2", "--create", *args).exit_code == 0
+    result = run("userprio", "-l", "-allusers", *args)
+    assert result.exit_code == 0, result.stderr
+    line = next(x for x in result.stdout.splitlines() if "DOM" in x)
+    assert line == 'Name7 = "DOM\\ann\\"x@example.org"'
+    modular = run("userprio", "-l", "-allusers", "-modular", *args)
+    assert 'Name = "DOM\\ann\\"x@example.org"\n' in modular.stdout
