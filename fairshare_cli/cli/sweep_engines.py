@@ -46,6 +46,7 @@ def prepare(spec_path: Path, out: Path) -> SweepDir:
         raise InputError(str(exc)) from None
     spec = spec_from_toml(data, str(spec_path))
     _refuse_bare_knobs(spec, str(spec_path))
+    _refuse_one_key_twice(spec, str(spec_path))
     folder = SweepDir(out)
     old = folder.read_manifest()
     clock = float(old["spec"]["now"]) if old is not None and spec.now is None else resolve_now(None)
@@ -79,6 +80,28 @@ def _refuse_bare_knobs(spec: SweepSpec, label: str) -> None:
             raise InputError(
                 f"{label}: axis {k} ({axis.key}): {axis.key} alone names no table (keys are "
                 f"dotted config keys); write {spelt}"
+            )
+
+
+def _refuse_one_key_twice(spec: SweepSpec, label: str) -> None:
+    """Two axes whose keys are spelt apart but name one config key (a knob name and its
+    key, ``accountant.PRIORITY_HALFLIFE`` beside ``accountant.priority_halflife``; a name
+    quoted and not): each point would run the second axis's value, shown beside a first
+    that changed nothing.
+
+    Raises:
+        InputError: naming both axes and the key.
+    """
+    from fairshare_cli.io.config import canonical_key, split_dotted
+
+    first: dict[tuple[str, ...], int] = {}
+    for k, axis in enumerate(spec.axes, start=1):
+        at = first.setdefault(tuple(split_dotted(canonical_key(axis.key))), k)
+        if at != k:
+            before = spec.axes[at - 1].key
+            raise InputError(
+                f"{label}: axes {at} ({before}) and {k} ({axis.key}) both set "
+                f"{canonical_key(before)}: give one axis"
             )
 
 

@@ -68,7 +68,9 @@ def make_manifest(spec_path: Path, spec: SweepSpec, clock: float) -> dict[str, A
 
 def _check_points(manifest: dict[str, Any], label: str) -> None:
     """Every point's config loads (and, without a spec's ``cycle``, its pool's cycle
-    fits ``until``); the workload reads (without one, the state's queue holds jobs).
+    fits ``until``); the workload reads (without one, the state's queue holds jobs); the
+    state reads, and so does the history's first part: a point that failed on them left a
+    folder whose manifest a rerun of the mended spec refused as another sweep's.
 
     Raises:
         FairshareError: the first that does not.
@@ -81,8 +83,15 @@ def _check_points(manifest: dict[str, Any], label: str) -> None:
     spec = manifest["spec"]
     if spec["workload"] is not None:
         load_job_batches(spec["workload"], label=spec["workload"])
-    else:  # each point runs the state's queue, as fs simulate without --workload
-        _check_queue(spec, label)
+    _check_state(spec, label)
+    if spec["history"] is not None:
+        from fairshare_cli.io.history import read_record_batches
+
+        batches = read_record_batches(spec["history"])
+        try:
+            next(batches, None)
+        finally:
+            batches.close()
     cpath = Path(spec["config"])
     for index, overrides in enumerate(manifest["points"]):
         try:
@@ -94,18 +103,18 @@ def _check_points(manifest: dict[str, Any], label: str) -> None:
             raise type(exc)(f"{label}: point {index} ({keys}): {exc}") from None
 
 
-def _check_queue(spec: dict[str, Any], label: str) -> None:
-    """The state a spec without a workload starts from has jobs in its queue.
+def _check_state(spec: dict[str, Any], label: str) -> None:
+    """The state the points start from reads; without a workload, its queue has jobs.
 
     Raises:
-        FairshareError: an unreadable state, or an empty queue.
+        FairshareError: an unreadable state, or (without a workload) an empty queue.
     """
     from fairshare_cli.cli.context import GlobalOptions, load_env
     from fairshare_cli.errors import InputError
 
     opts = GlobalOptions(spec["config"], spec["state"], repr(float(spec["now"])))
     env = load_env(opts)
-    if not env.state.section("jobs"):
+    if spec["workload"] is None and not env.state.section("jobs"):
         raise InputError(
             f"{label}: no workload, and the queue of state file {env.state_path} is empty: "
             "nothing to simulate; name a workload (docs/sweep.md)"

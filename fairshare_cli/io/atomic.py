@@ -408,7 +408,8 @@ def check_output_file(path: str, option: str, what: str, writable: bool = True) 
         raise InputError(f"{option}: an empty path; give the path of the {what} to write")
     folder = Path(path).parent
     if not folder.is_dir():
-        raise InputError(f"{option} {path}: folder {folder} does not exist")
+        said = f"{folder} is not a folder" if folder.exists() else f"folder {folder} does not exist"
+        raise InputError(f"{option} {path}: {said}")
     if writable and not os.access(folder, os.W_OK):  # (a read-only folder or file system)
         raise RuntimeFailure(f"cannot write {what} {path}: its folder is not writable")
     refuse_special(Path(path), what)

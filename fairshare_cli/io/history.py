@@ -13,7 +13,7 @@ import io
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from itertools import chain, islice
 from pathlib import Path
 from typing import IO, Any
@@ -100,7 +100,7 @@ def read_records_batched(path: str, fmt: str = "auto", label: str | None = None)
 
 def read_record_batches(
     path: str, fmt: str = "auto", label: str | None = None
-) -> Iterator[list[UsageRecord]]:
+) -> Generator[list[UsageRecord], None, None]:
     """The records of :func:`read_records` in lists (each non-empty, in file order).
 
     Raises:

@@ -128,3 +128,27 @@ def test_an_html_page_in_a_folder_that_exists_is_written(
     result = run("simulate", *here, "--html", str(page))
     assert result.exit_code == 0, result.stderr
     assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_an_output_file_under_a_file_names_it_a_file(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs sweep run SPEC --out DIR --html FILE/x.html``, where FILE is a file: it said
+    "folder FILE does not exist", though FILE is there; now it says it is not a folder."""
+    for name in ("sweep.toml", "pool.toml", "workload.json", "history.csv"):
+        shutil.copy(SAMPLE / name, tmp_path / name)
+    blocker = tmp_path / "afile"
+    blocker.write_text("x\n", encoding="utf-8")
+    html = f"{blocker}/x.html"
+    result = run(
+        "sweep",
+        "run",
+        str(tmp_path / "sweep.toml"),
+        "--out",
+        str(tmp_path / "runs"),
+        "--html",
+        html,
+    )
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"fs: error: --html {html}: {blocker} is not a folder\n"
+    assert not (tmp_path / "runs").exists()

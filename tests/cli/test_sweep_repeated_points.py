@@ -61,3 +61,37 @@ def test_zip_points_that_differ_in_one_axis_still_run(
     result = run("sweep", "run", str(spec), "--out", str(tmp_path / "runs"), "--jobs", "1")
     assert result.exit_code == 0, result.stderr
     assert len(list((tmp_path / "runs" / "points").iterdir())) == 3  # (and the base)
+
+
+@pytest.mark.parametrize(
+    ("key", "says"),
+    [
+        pytest.param(
+            "accountant.PRIORITY_HALFLIFE",
+            "axes 1 (accountant.priority_halflife) and 3 (accountant.PRIORITY_HALFLIFE) both "
+            "set accountant.priority_halflife: give one axis",
+            id="knob-name",
+        ),
+        pytest.param(
+            "groups.group_b.quota",
+            'axes 2 (groups."group_b".quota) and 3 (groups.group_b.quota) both set '
+            'groups."group_b".quota: give one axis',
+            id="unquoted",
+        ),
+    ],
+)
+def test_two_axes_on_one_key_spelt_apart_are_refused(
+    spec: Path,  # noqa: F811
+    tmp_path: Path,
+    run: Callable[..., Any],
+    key: str,
+    says: str,
+) -> None:
+    """``fs sweep run SPEC --out DIR`` with a third axis whose key is another spelling of
+    one already swept (a knob name for its config key; a name unquoted). Each point ran
+    the third axis's value and showed the first's beside it, though it changed nothing."""
+    spec.write_text(SPEC + f"\n[[axis]]\nkey = '{key}'\nvalues = [7200]\n", encoding="utf-8")
+    result = run("sweep", "run", str(spec), "--out", str(tmp_path / "runs"))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"fs: error: {spec}: {says}\n"
+    assert not (tmp_path / "runs").exists()
