@@ -164,7 +164,7 @@ class Billing:
     def weights_of(self, partition: str | None) -> Mapping[str, float] | None:
         """The weights of ``partition`` (the first named; None: the default partition),
         None where it sets none."""
-        name = partition.split(",", 1)[0] if partition else self.default
+        name = self.partition_of(partition)
         return self.weights.get(name) if name is not None else None
 
     def of_record(self, record: UsageRecord) -> float | None:
