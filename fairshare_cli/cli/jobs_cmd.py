@@ -45,12 +45,9 @@ def _sbatch_time(text: str | None) -> str | None:
 
 def _default_owner() -> str:
     """``fs submit``'s owner when none is given: $USER, else the uid's passwd name, else nobody."""
-    try:
-        import pwd
+    from fairshare_cli.cli.sshare import passwd_name
 
-        return os.environ.get("USER") or pwd.getpwuid(os.getuid()).pw_name
-    except (KeyError, ImportError, AttributeError):  # no entry, or not a POSIX system
-        return "nobody"
+    return os.environ.get("USER") or passwd_name() or "nobody"
 
 
 def _prefix(dry_run: bool) -> str:

@@ -73,11 +73,17 @@ def invoking_user(compat: str) -> str | None:
     ``root`` whatever the passwd file says (``src/common/uid.c``); with no passwd entry it
     names no user and shows them all (None here).
     """
+    if compat != "22.05" and getattr(os, "getuid", lambda: None)() == 0:
+        return "root"
+    return passwd_name()
+
+
+def passwd_name() -> str | None:
+    """The passwd name of the process's uid; None with no entry, or off POSIX."""
     try:
         import pwd
 
-        uid = os.getuid()
-        return "root" if uid == 0 and compat != "22.05" else pwd.getpwuid(uid).pw_name
+        return pwd.getpwuid(os.getuid()).pw_name
     except (KeyError, ImportError, AttributeError):  # no entry, or not a POSIX system
         return None
 
