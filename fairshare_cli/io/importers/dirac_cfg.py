@@ -32,6 +32,7 @@ from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS, DiracJobDescription
 from fairshare_cli.core.dirac.description import defaults_and_bounds
 from fairshare_cli.core.dirac.registry import read_job_share
 from fairshare_cli.core.dirac.taskqueues import DEFAULT_GROUP_SHARE
+from fairshare_cli.core.limits import INT64_MAX
 from fairshare_cli.core.names import name_problem
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.config.dirac import JOB_DESCRIPTION_KEYS
@@ -74,6 +75,21 @@ class _Reading:
 
     def fail(self, line: int, message: str) -> InputError:
         return InputError(f"{self.source}:{line}: {message}")
+
+    def held(self, line: int, option: str, value: int) -> int:
+        """``value`` when the fragment can hold it: a TOML integer (64 bits, which
+        ``[dirac]`` holds too), not one DIRAC's Python ``int()`` reads from a longer text.
+
+        Raises:
+            InputError: naming the line; DIRAC reads the number, fs cannot write it.
+        """
+        if abs(value) > INT64_MAX:
+            raise self.fail(
+                line,
+                f"{option} = {value}: beyond the whole numbers fs holds "
+                f"(-{INT64_MAX} to {INT64_MAX}, TOML's 64 bits)",
+            )
+        return value
 
 
 def read_dirac_cfg(
@@ -119,6 +135,9 @@ def read_dirac_cfg(
     dirac["correction"] = {"enabled": enabled, "instances": instances}
     jd_section = ops.section("JobDescription") or CfgSection()
     description = _job_description(jd_section, reading)
+    for key, option in JOB_DESCRIPTION_KEYS:  # (what fs writes; a group's VO's is only read)
+        if key in description:
+            reading.held(jd_section.line_of(option), f"JobDescription/{option}", description[key])
     _refused_defaults(jd_section, description, setup is not None, reading)
     if description:
         dirac["job_description"] = description
@@ -170,6 +189,7 @@ def _groups(root: CfgSection, reading: _Reading) -> dict[str, dict[str, Any]]:
                 reading.ignored.append(f"Registry/Groups/*/{key}")
         text = group.text("JobShare")
         share, note = read_job_share(DEFAULT_GROUP_SHARE if text is None else text)
+        reading.held(group.line_of("JobShare"), f"Registry/Groups/{name}/JobShare", share)
         if note:
             reading.warn(group.line_of("JobShare"), f"Registry/Groups/{name}/JobShare = {note}")
         out[name] = {
@@ -286,7 +306,8 @@ def _segments(sched: CfgSection, reading: _Reading) -> list[int] | None:
             "positive whole numbers; DIRAC uses its default segments",
         )
         return list(DIRAC_CPU_SEGMENTS)
-    return values
+    option = "JobScheduling/taskQueueCPUTimeIntervals"
+    return [reading.held(line, option, value) for value in values]
 
 
 def _instances(sched: CfgSection, groups: set[str], reading: _Reading) -> list[dict[str, Any]]:
@@ -395,7 +416,7 @@ def _positive(
         raise reading.fail(
             line, f"{where}/{key} = {value}: expected a whole number of at least {least}"
         )
-    return value
+    return reading.held(line, f"{where}/{key}", value)
 
 
 def _job_description(section: CfgSection, reading: _Reading) -> dict[str, int]:
