@@ -21,9 +21,10 @@ knob's expanding more than 100,000 macros (or to a million characters) is an err
 
 HTCondor has no ``+=``: it reads ``X += v`` as ``X = v`` and stops on ``X+= v``, so both
 are refused. ``if``/``elif``/``else``/``endif`` blocks are read as condor_config_if.py
-says; what the daemons read after the file, as condor_config_local.py says. ``use``
-meta-knobs, ``include command`` and the function macros (``$INT(...)``, ``$ENV(...)``) are
-not evaluated: an error naming the line, so nothing is silently misread.
+says; what the daemons read after the file, as condor_config_local.py says; ``use``
+templates as condor_templates.py says. ``include command`` and the function macros
+(``$INT(...)``, ``$ENV(...)``) are not evaluated: an error naming the line, so nothing is
+silently misread.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from fairshare_cli.core.names import shown
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import refuse_bom, refuse_pipe
 from fairshare_cli.io.importers.condor_config_if import KEYWORD, IfStack, condition_holds
+from fairshare_cli.io.importers.condor_templates import templates_used
 from fairshare_cli.io.inputs import refuse_device
 
 #: ``CONFIG_MAX_NESTING_DEPTH``: the main file is depth 0, an include at depth 19 is refused.
@@ -74,6 +76,19 @@ class ConfigFile:
     where: dict[str, str] = field(default_factory=dict)
     dump: bool = False
     files: int = 0  # how many files ``include`` and the local sources read, each time read
+    #: Knobs a ``use`` template set to a value fs does not hold -> (where, the template).
+    templated: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: ``use`` templates read, as ``CATEGORY : NAME (FILE:LINE)``.
+    templates: list[str] = field(default_factory=list)
+
+    def unheld(self, key: str) -> str:
+        """Why the knob ``key``, which a template set to a value fs does not hold, cannot
+        be taken."""
+        where, template = self.templated[key]
+        return (
+            f"{self.names.get(key, key)} is set by use {template} ({where}), to a value fs "
+            "does not hold; set it after that line, or import condor_config_val -dump output"
+        )
 
     def expanded(self, name: str, subsys: str = "", strict: bool = False) -> str | None:
         """The knob's value with ``$(...)`` macros expanded (None when not set).
@@ -134,17 +149,7 @@ class ConfigFile:
                 key = f"{subsys}.{key}"
             self._refuse_loop(m, key, seen)
             if key in seen or not self.raw.get(key):  # (set to nothing: the default too)
-                if m.group(2) is not None:
-                    return m.group(2)
-                if key in self.raw and key not in seen:
-                    return ""
-                if strict and not self.dump:
-                    raise _TooMuch(
-                        f"$({m.group(1)}) is set in no file read here (HTCondor would take its "
-                        "built-in default or the machine's value); set it, write "
-                        f"$({m.group(1)}:default), or import condor_config_val -dump output"
-                    )
-                return ""
+                return self._unset(m, key, seen, strict)
             work[0] += 1
             if len(seen) >= MAX_MACRO_DEPTH or work[0] > MAX_MACROS:
                 raise _TooMuch(f"its macros nest more than {MAX_MACRO_DEPTH} deep or expand "
@@ -158,6 +163,28 @@ class ConfigFile:
             if len(text) > MAX_EXPANSION:
                 raise _TooMuch(f"its macros expand to more than {MAX_EXPANSION:,} characters")
         return text
+
+    def _unset(self, m: re.Match[str], key: str, seen: tuple[str, ...], strict: bool) -> str:
+        """What the macro ``m`` of a knob set to nothing, or to no value fs holds, or set
+        nowhere, or naming itself, expands to: its default, else nothing.
+
+        Raises:
+            _TooMuch: with ``strict``, the knob is set by a template to a value fs does
+                not hold, or (in a file that is not a dump) it is set nowhere.
+        """
+        if strict and key in self.templated and key not in seen:
+            raise _TooMuch(f"$({m.group(1)}): {self.unheld(key)}")
+        if m.group(2) is not None:
+            return m.group(2)
+        if key in self.raw and key not in seen:
+            return ""
+        if strict and not self.dump:
+            raise _TooMuch(
+                f"$({m.group(1)}) is set in no file read here (HTCondor would take its "
+                "built-in default or the machine's value); set it, write "
+                f"$({m.group(1)}:default), or import condor_config_val -dump output"
+            )
+        return ""
 
     def _refuse_loop(self, m: re.Match[str], key: str, seen: tuple[str, ...]) -> None:
         """Refuse a macro naming a knob whose expansion led to it (not the knob itself)."""
@@ -311,6 +338,8 @@ def _conditional(conf: ConfigFile, ifs: IfStack, line: str, where: str) -> str |
         text = conf.expand_text(condition, f"{at}: if") if had else condition
 
         def is_set(name: str) -> bool | None:
+            if name.upper() in conf.templated:
+                raise InputError(f"{at}: {conf.unheld(name.upper())}")
             value = conf.raw.get(name.upper())
             return bool(value) if value is not None or conf.dump else None
 
@@ -325,11 +354,15 @@ def _assign(conf: ConfigFile, name: str, value: str, where: str) -> None:
     (``expand_self_macro``)."""
     key = name.upper()
     old = conf.raw.get(key)
+    own = re.compile(
+        rf"(?<!\$)\$\({re.escape(name)}(?::(?:[A-Za-z0-9_./$ ,\\:]|\([^)]*\))*)?\)",
+        re.IGNORECASE,
+    )
+    if key in conf.templated:
+        if own.search(value):  # (it builds on the template's value, which fs does not hold)
+            return
+        del conf.templated[key]
     if old is not None:
-        own = re.compile(
-            rf"(?<!\$)\$\({re.escape(name)}(?::(?:[A-Za-z0-9_./$ ,\\:]|\([^)]*\))*)?\)",
-            re.IGNORECASE,
-        )
         was: str = old
         value = own.sub(lambda _m: was, value)
         if len(value) > MAX_EXPANSION:  # (X = $(X)$(X) forty times: a million million)
@@ -369,16 +402,15 @@ def _keyword(
     depth: int,
 ) -> None:
     if keyword != "include":
+        if keyword == "use":
+            _use(conf, " ".join(head[1:]), line.split(":", 1)[1], where)
+            return
         if keyword == "warning":
             return
-        if keyword == "error":  # (config.cpp: the read fails there, whatever the code)
-            raise InputError(
-                f"{where}: error : {shown(line.split(':', 1)[1].strip())}: HTCondor stops "
-                "reading the configuration at this line, so its daemons would not start"
-            )
+        # error : (config.cpp: the read fails there, whatever the code)
         raise InputError(
-            f"{where}: '{keyword}' lines are not evaluated; expected NAME = value (import "
-            "condor_config_val -dump output, which holds what they set)"
+            f"{where}: error : {shown(line.split(':', 1)[1].strip())}: HTCondor stops "
+            "reading the configuration at this line, so its daemons would not start"
         )
     options = set(head[1:])
     if options - {"ifexist", "ifexists"}:
@@ -395,6 +427,26 @@ def _keyword(
     problem = read_file(conf, path, depth + 1)
     if problem is not None and not options:  # (ifexist or ifexists: a missing file is fine)
         raise InputError(f"{where}: cannot include {shown(str(path))}: {problem}")
+
+
+def _use(conf: ConfigFile, category: str, names: str, where: str) -> None:
+    """``use CATEGORY : NAME, ...``: each template's settings in place of the line, as
+    ``read_meta_config`` reads them (the category's macros expanded, the names not).
+
+    Raises:
+        InputError: what :func:`templates_used` refuses.
+    """
+    if "$" in category:
+        category = conf.expand_text(category, f"{where}: use")
+    for template in templates_used(category, names, where):
+        for name, value in template.values:
+            _assign(conf, name, value, where)
+        for name in template.unknown:
+            conf.raw.pop(name.upper(), None)
+            conf.names.setdefault(name.upper(), name)
+            conf.templated[name.upper()] = (where, template.label)
+        if template.unknown or not template.values:
+            conf.templates.append(f"{template.label} ({where})")
 
 
 def read_file(conf: ConfigFile, path: Path, depth: int) -> str | None:
