@@ -34,15 +34,14 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     holds what they set.
     """
     from fairshare_cli.io.importers.classad_dumps import open_dump
-    from fairshare_cli.io.importers.condor_config import read_config
-    from fairshare_cli.io.importers.condor_config_local import read_local_sources
+    from fairshare_cli.io.importers.condor_config_local import read_as_daemons
     from fairshare_cli.io.importers.condor_knobs import fragment_from_knobs, unmodelled
 
     base = Path(file).parent if file != "-" else Path.cwd()
     with open_dump(file) as fh:
-        conf = read_config(fh, file, base)
-    read_local_sources(conf, base)
-    fragment, used, ignored = fragment_from_knobs(conf, file)
+        text = fh.read()
+    conf, readings = read_as_daemons(text, file, base)
+    fragment, used, ignored = fragment_from_knobs(conf, file, readings)
     warnings = unmodelled(conf)
     groups = len(fragment.get("groups", {}))
     summary = (

@@ -23,7 +23,7 @@ from fairshare_cli.core.htcondor.knob_values import (
 from fairshare_cli.core.limits import INT32_MAX
 from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.importers.condor_config import ConfigFile
+from fairshare_cli.io.importers.condor_config import DAEMONS, ConfigFile
 
 
 def _atof(text: str, knob: str, where: str) -> float:
@@ -165,7 +165,7 @@ def reader_view(conf: ConfigFile) -> dict[str, str]:
 
 
 def fragment_from_knobs(
-    conf: ConfigFile, label: str
+    conf: ConfigFile, label: str, readings: dict[str, ConfigFile] | None = None
 ) -> tuple[dict[str, Any], list[str], list[str]]:
     """The config fragment, the knobs it took (real names), and the knobs ignored.
 
@@ -174,23 +174,25 @@ def fragment_from_knobs(
     config models is not an HTCondor configuration (an empty file, another tool's), unless
     it reads ``use`` templates or says where HTCondor is (a stock install's). A
     knob set for its daemon (``NEGOTIATOR.PRIORITY_HALFLIFE``) wins over the plain one,
-    which is then ignored.
+    which is then ignored. ``readings`` holds the files as other daemons read them (where
+    they read them otherwise): each knob is taken from its reader's reading, ``conf``
+    being the negotiator's.
 
     Raises:
         InputError: a modelled knob whose value does not read as its type, or that
             names a macro set nowhere (in a file, not a dump), or no modelled knob at all.
     """
     fragment: dict[str, Any] = {"pool": {"defaults": "current"}}
+    readings = readings or {}
     view = reader_view(conf)
     groups = _group_names(conf, view)
     lower_groups = {g.lower(): g for g in groups}
-    _refuse_unheld(conf, view, lower_groups)
     used: list[str] = []
     origins: dict[tuple[str, ...], str] = {}
-    for knob, key in view.items():
-        conf.expanded(key)  # (every knob's macros are checked, modelled or not)
-        if _take(fragment, conf, knob, key, lower_groups, origins):
-            used.append(conf.names[key])
+    for knob, key, reading in _by_reader(conf, readings, lower_groups):
+        reading.expanded(key)  # (every knob's macros are checked, modelled or not)
+        if _take(fragment, reading, knob, key, lower_groups, origins):
+            used.append(reading.names[key])
     taken = set(used)
     ignored = [conf.names[key] for key in conf.raw if conf.names[key] not in taken]
     if not used and not _stock(conf):
@@ -223,9 +225,31 @@ def _stock(conf: ConfigFile) -> bool:
     return bool(conf.templates) or any(knob in conf.raw for knob in _STOCK)
 
 
-def _refuse_unheld(conf: ConfigFile, view: dict[str, str], groups: dict[str, str]) -> None:
-    """Refuse a knob fs takes that a ``use`` template set last, to a value fs does not
-    hold (unless its daemon's own ``SUBSYS.KNOB`` setting wins over it).
+def _by_reader(
+    conf: ConfigFile, readings: dict[str, ConfigFile], groups: dict[str, str]
+) -> list[tuple[str, str, ConfigFile]]:
+    """``(knob, key, reading)`` for each knob of the files, taken from the reading of the
+    daemon that reads it: from ``readings`` where they hold that daemon's, else ``conf``.
+
+    Raises:
+        InputError: what :func:`_refuse_unheld` refuses.
+    """
+    others = set(readings)
+    found = []
+    for daemon, reading in (("", conf), *readings.items()):
+        view = reader_view(reading)
+        mine = {daemon} if daemon else set(DAEMONS) - others
+        _refuse_unheld(reading, view, groups, mine)
+        found += [(k, key, reading) for k, key in view.items() if READER.get(k, DAEMONS[0]) in mine]
+    return found
+
+
+def _refuse_unheld(
+    conf: ConfigFile, view: dict[str, str], groups: dict[str, str], daemons: set[str]
+) -> None:
+    """Refuse a knob fs takes from ``conf`` for one of ``daemons`` that a ``use`` template
+    set last, to a value fs does not hold (unless its daemon's own ``SUBSYS.KNOB`` setting
+    wins over it).
 
     Raises:
         InputError: naming the ``use`` line, the template and the knob.
@@ -236,6 +260,8 @@ def _refuse_unheld(conf: ConfigFile, view: dict[str, str], groups: dict[str, str
             knob = key
         elif READER.get(knob, "NEGOTIATOR") != prefix:
             continue  # (another daemon's setting)
+        if READER.get(knob, "NEGOTIATOR") not in daemons:
+            continue
         if view.get(knob, key) not in (key, knob) or not _modelled(knob, groups):
             continue
         name = conf.names.get(key, key)

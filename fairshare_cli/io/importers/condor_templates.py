@@ -220,6 +220,26 @@ def templates_used(category: str, names: str, where: str) -> list[Template]:
     return found
 
 
+def defines_use(text: str) -> bool:
+    """``defined use CATEGORY[:NAME]`` (``text`` after ``use``): the category is one
+    HTCondor 25.0 has, and so is the template when one is named.
+
+    Raises:
+        InputError: ``text`` holds a blank (HTCondor stops: "will never match").
+    """
+    text = text.lstrip()
+    if any(c.isspace() for c in text):
+        raise InputError(
+            f"'defined use {text}': a blank inside it never matches (HTCondor stops on it); "
+            "write defined use CATEGORY:NAME"
+        )
+    category, colon, name = text.partition(":")
+    cat = _CATEGORIES.get(category.lower())
+    if cat is None:
+        return False
+    return not colon or not name or name.lower() in _NAMES[cat]
+
+
 def _knobs(category: str, name: str, seen: tuple[tuple[str, str], ...]) -> list[str]:
     """The knobs ``category : name`` sets to values fs does not hold, the templates it
     uses included."""
