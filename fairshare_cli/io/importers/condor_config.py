@@ -116,6 +116,10 @@ class ConfigFile:
             )
         return mine
 
+    def sets(self, key: str) -> bool:
+        """The files set the knob ``key`` (upper case), to a value held or not."""
+        return key in self.raw or key in self.templated
+
     def unheld(self, key: str) -> str:
         """Why the knob ``key``, which a template set to a value fs does not hold, cannot
         be taken."""
@@ -180,7 +184,7 @@ class ConfigFile:
             key = m.group(1).upper()
             if key == "DOLLAR":  # (a $ that no later pass reads as a macro's)
                 return _DOLLAR
-            if subsys and f"{subsys}.{key}" in self.raw and f"{subsys}.{key}" not in seen:
+            if subsys and self.sets(f"{subsys}.{key}") and f"{subsys}.{key}" not in seen:
                 key = f"{subsys}.{key}"
             self._refuse_loop(m, key, seen)
             if key in seen or not self.raw.get(key):  # (set to nothing: the default too)
@@ -350,7 +354,7 @@ def _holds(conf: ConfigFile, condition: str, at: str, subsys: str) -> bool:
 
     def is_set(name: str) -> bool | None:
         key = name.upper()
-        if subsys and f"{subsys}.{key}" in conf.raw:
+        if subsys and conf.sets(f"{subsys}.{key}"):
             key = f"{subsys}.{key}"
         if key in conf.templated:
             raise InputError(f"{at}: {conf.unheld(key)}")
