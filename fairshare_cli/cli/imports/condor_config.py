@@ -24,23 +24,24 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     NEGOTIATOR_*, PREEMPTION_*, SLOT_WEIGHT, GROUP_SORT_EXPR, START and RANK as [pool]
     start and rank, which [[machines]] entries without their own take, CONSUMPTION_POLICY,
     NUM_CLAIMS and CONSUMPTION_* likewise for partitionable machines), expanding
-    $(MACRO) and $(MACRO:default), following include lines and if/else blocks, and
-    reading the files of LOCAL_CONFIG_DIR and LOCAL_CONFIG_FILE after FILE, as HTCondor
-    25.0 does; values such as 5 * 60 are evaluated as it does. Every other knob is
-    counted as ignored (-v lists them). A file with none of these knobs is refused, and
-    so are use and += lines (HTCondor has no +=): import condor_config_val -dump output,
-    which holds what they set.
+    $(MACRO) and $(MACRO:default), following include lines, if/else blocks and use
+    templates, and reading the files of LOCAL_CONFIG_DIR and LOCAL_CONFIG_FILE after
+    FILE, as HTCondor 25.0 does; values such as 5 * 60 are evaluated as it does. Every
+    other knob is counted as ignored (-v lists them). A file with none of these knobs is
+    refused (unless it is HTCondor's: a use line, LOCAL_CONFIG_DIR), and so are += lines
+    (HTCondor has no +=) and a knob fs takes that a use template sets to a value fs does
+    not hold (POLICY : DESKTOP's START): import condor_config_val -dump output, which
+    holds what they set.
     """
     from fairshare_cli.io.importers.classad_dumps import open_dump
-    from fairshare_cli.io.importers.condor_config import read_config
-    from fairshare_cli.io.importers.condor_config_local import read_local_sources
+    from fairshare_cli.io.importers.condor_config_local import read_as_daemons
     from fairshare_cli.io.importers.condor_knobs import fragment_from_knobs, unmodelled
 
     base = Path(file).parent if file != "-" else Path.cwd()
     with open_dump(file) as fh:
-        conf = read_config(fh, file, base)
-    read_local_sources(conf, base)
-    fragment, used, ignored = fragment_from_knobs(conf, file)
+        text = fh.read()
+    conf, readings = read_as_daemons(text, file, base)
+    fragment, used, ignored = fragment_from_knobs(conf, file, readings)
     warnings = unmodelled(conf)
     groups = len(fragment.get("groups", {}))
     summary = (

@@ -7,7 +7,8 @@ it starts on, and every malformed line is an :class:`InputError` naming ``FILE:L
   array of objects; expressions are strings ``"/Expr(...)/"``.
 - ``-long`` (the old ClassAd form): ``Attr = value`` lines, ads separated by blank lines;
   a value is a literal (number, ``true``/``false``, ``undefined``, a quoted string) or an
-  expression kept as its text.
+  expression kept as its text. Strings are read in the old syntax, as
+  ``classad2.parseAds(text, ParserType.Old)`` reads them: a backslash escapes only a quote.
 """
 
 from __future__ import annotations
@@ -44,7 +45,14 @@ _REAL = re.compile(r"^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
 
 def parse_long_value(text: str) -> Any:
-    """A ``-long`` value: int, float, bool, None (``undefined``), str, or :class:`Expr`."""
+    """A ``-long`` value: int, float, bool, None (``undefined``), str, or :class:`Expr`.
+
+    Strings are read in HTCondor's old ClassAd syntax (:func:`old_string`); an expression's
+    text comes back in the new syntax that ``classad2`` evaluates (:func:`new_syntax`).
+
+    Raises:
+        UnclosedString: a string literal with no closing quote.
+    """
     t = text.strip()
     if _INT.match(t) and len(t) <= 20:  # (a longer one is no ClassAd integer: a real)
         return int(t)
@@ -55,26 +63,72 @@ def parse_long_value(text: str) -> Any:
         return low == "true"
     if low == "undefined":
         return None
-    if len(t) >= 2 and t[0] == '"' and t[-1] == '"' and _plain_string(t):
-        return _unescape(t[1:-1])
-    return Expr(t)
+    if "\\" not in t:  # (no backslash: both syntaxes read the text alike)
+        if len(t) >= 2 and t[0] == '"' and t[-1] == '"' and '"' not in t[1:-1]:
+            return t[1:-1]
+        if '"' in t or "'" in t:
+            new_syntax(t)  # (the same text: this checks each string is closed)
+        return Expr(t)
+    t = text.lstrip()  # (a blank after a closing \\" continues the string)
+    if t[0] == '"':
+        value, end = old_string(t, 0)
+        if not t[end:].strip():
+            return value
+    return Expr(new_syntax(t))
 
 
-def _plain_string(t: str) -> bool:
-    """``"..."`` with no unescaped quote inside (so not ``"a" + "b"``)."""
-    i = 1
-    while i < len(t) - 1:
-        if t[i] == "\\":
-            i += 2
-            continue
-        if t[i] == '"':
-            return False
-        i += 1
-    return i == len(t) - 1
+class UnclosedString(ValueError):
+    """A ``-long`` value holding a string literal with no closing quote."""
 
 
-def _unescape(body: str) -> str:
-    return re.sub(r'\\(["\\])', r"\1", body)
+def old_string(text: str, start: int) -> tuple[str, int]:
+    """The string literal opening at ``text[start]`` (a ``"`` or ``'``) read as HTCondor's
+    old ClassAd syntax reads it, and the index after it (``Lexer::tokenizeStringOld``).
+
+    A backslash is itself (``\\\\`` is two, ``\\n`` is a backslash and an ``n``), except
+    before the quote: ``\\"`` followed by more text is a quote inside the string, and at
+    the end of the text it closes the string, which then ends in the backslash. The
+    text is one line (``-long`` output has one attribute a line, its newline cut off).
+
+    Raises:
+        UnclosedString: no closing quote.
+    """
+    delim = text[start]
+    parts = []
+    segment = start + 1  # (where the lexer's last character before the quote is reset)
+    while True:
+        close = text.find(delim, segment)
+        if close < 0:
+            raise UnclosedString(text)
+        if close == segment or text[close - 1] != "\\" or close + 1 == len(text):
+            parts.append(text[segment:close])
+            return "".join(parts), close + 1
+        parts.append(text[segment : close - 1] + delim)
+        segment = close + 1
+
+
+def new_syntax(text: str) -> str:
+    """An old-syntax expression's text with each string literal written in the new syntax
+    (``classad2``'s): ``regexp("a\\\\.b", X)`` of ``condor_q -long`` holds a two-backslash
+    pattern, written ``"a\\\\\\\\.b"``. Text without a backslash is returned as it is.
+
+    Raises:
+        UnclosedString: a string literal with no closing quote.
+    """
+    out = []
+    done = i = 0
+    while True:
+        quotes = [q for q in (text.find('"', i), text.find("'", i)) if q >= 0]
+        if not quotes:
+            break
+        i = min(quotes)
+        value, end = old_string(text, i)
+        delim = text[i]
+        out.append(text[done:i])
+        out.append(delim + value.replace("\\", "\\\\").replace(delim, "\\" + delim) + delim)
+        done = i = end
+    out.append(text[done:])
+    return "".join(out)
 
 
 def iter_long_ads(fh: Iterable[str], label: str, wanted: str = "") -> Iterator[tuple[int, Ad]]:
@@ -111,7 +165,15 @@ def iter_long_ads(fh: Iterable[str], label: str, wanted: str = "") -> Iterator[t
             raise InputError(f"{label}:{lineno}: expected 'Attr = value', got '{shown}'{give}")
         if not ad:
             start = lineno
-        ad[m.group(1)] = parse_long_value(m.group(2))
+        try:
+            ad[m.group(1)] = parse_long_value(m.group(2))
+        except UnclosedString:
+            if not raw.endswith("\n"):
+                raise cut_capture(label, lineno, line, wanted or "HTCondor's output") from None
+            raise InputError(
+                f"{label}:{lineno}: {m.group(1)}: a string with no closing quote "
+                "(HTCondor's old ClassAd syntax: a backslash escapes only a quote)"
+            ) from None
         cut = not raw.endswith("\n")  # (HTCondor ends each line with one, the last too)
     if ad and cut:
         raise cut_capture(label, lineno, line, wanted or "HTCondor's output")

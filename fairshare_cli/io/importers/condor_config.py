@@ -21,23 +21,31 @@ knob's expanding more than 100,000 macros (or to a million characters) is an err
 
 HTCondor has no ``+=``: it reads ``X += v`` as ``X = v`` and stops on ``X+= v``, so both
 are refused. ``if``/``elif``/``else``/``endif`` blocks are read as condor_config_if.py
-says; what the daemons read after the file, as condor_config_local.py says. ``use``
-meta-knobs, ``include command`` and the function macros (``$INT(...)``, ``$ENV(...)``) are
-not evaluated: an error naming the line, so nothing is silently misread.
+says; what the daemons read after the file, as condor_config_local.py says; ``use``
+templates as condor_templates.py says. ``include command`` and the function macros
+(``$INT(...)``, ``$ENV(...)``) are not evaluated: an error naming the line, so nothing is
+silently misread.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import IO, NamedTuple
 
 from fairshare_cli.core.names import shown
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.importers.common import refuse_bom, refuse_pipe
+from fairshare_cli.io.importers.common import refuse_pipe
 from fairshare_cli.io.importers.condor_config_if import KEYWORD, IfStack, condition_holds
+from fairshare_cli.io.importers.condor_config_lines import (
+    logical_lines,
+    operator,
+    refuse_plus_assign,
+)
+from fairshare_cli.io.importers.condor_templates import templates_used
 from fairshare_cli.io.inputs import refuse_device
 
 #: ``CONFIG_MAX_NESTING_DEPTH``: the main file is depth 0, an include at depth 19 is refused.
@@ -55,10 +63,13 @@ _FUNCTION_MACRO = re.compile(
     r"(?<!\$)\$(ENV|RANDOM_CHOICE|RANDOM_INTEGER|CHOICE|SUBSTR|INT|REAL|STRING|EVAL|BASENAME|"
     r"DIRNAME|F[pnxdqabfwuPNXDQABFWU]*)\("
 )
-#: ``X += v`` (the ``+`` a word before the operator) and ``X+= v`` (a name ending in ``+``).
-_PLUS_ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_.]*)\s*\+\s*=\s*(.*)$")
 #: ``$(DOLLAR)`` until the expansion is done (a NUL: no line read holds one).
 _DOLLAR = "\x00"
+#: The daemons whose knobs fs takes (``READER`` in condor_knobs.py). Each reads the files
+#: itself, its own ``SUBSYS.NAME`` first in ``if`` conditions, ``include`` and ``use`` lines
+#: (``lookup_macro`` with the daemon's context), so the files may set a knob otherwise for
+#: each.
+DAEMONS = ("NEGOTIATOR", "STARTD", "SCHEDD")
 
 
 @dataclass
@@ -74,6 +85,49 @@ class ConfigFile:
     where: dict[str, str] = field(default_factory=dict)
     dump: bool = False
     files: int = 0  # how many files ``include`` and the local sources read, each time read
+    #: Knobs a ``use`` template set to a value fs does not hold -> (where, the template).
+    templated: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: ``use`` templates read, as ``CATEGORY : NAME (FILE:LINE)``.
+    templates: list[str] = field(default_factory=list)
+    #: The daemon that reads the files (``if``, ``include`` and ``use`` lines see its own
+    #: ``SUBSYS.NAME`` first); "" for none.
+    subsys: str = ""
+    #: An ``if`` condition, ``include`` or ``use`` line read otherwise by another of
+    #: :data:`DAEMONS`: the files may set knobs otherwise for each.
+    per_daemon: bool = False
+
+    def note_first_line(self, raw: str) -> None:
+        """A file's first line: ``# Configuration from machine:`` marks a dump."""
+        self.dump = self.dump or raw.startswith("# Configuration from machine: ")
+
+    def daemon_text(self, text: str, where: str) -> str:
+        """``text`` (an ``include``'s file, a ``use`` category) with its macros expanded
+        as :attr:`subsys` expands them, noting in :attr:`per_daemon` whether another
+        daemon would expand them otherwise.
+
+        Raises:
+            InputError: what :meth:`expand_text` refuses.
+        """
+        mine = self.expand_text(text, where, subsys=self.subsys)
+        if "$" in text and not self.per_daemon:
+            self.per_daemon = any(
+                _quietly(partial(self.expand_text, text, where, subsys=daemon)) != mine
+                for daemon in DAEMONS
+            )
+        return mine
+
+    def sets(self, key: str) -> bool:
+        """The files set the knob ``key`` (upper case), to a value held or not."""
+        return key in self.raw or key in self.templated
+
+    def unheld(self, key: str) -> str:
+        """Why the knob ``key``, which a template set to a value fs does not hold, cannot
+        be taken."""
+        where, template = self.templated[key]
+        return (
+            f"{self.names.get(key, key)} is set by use {template} ({where}), to a value fs "
+            "does not hold; set it after that line, or import condor_config_val -dump output"
+        )
 
     def expanded(self, name: str, subsys: str = "", strict: bool = False) -> str | None:
         """The knob's value with ``$(...)`` macros expanded (None when not set).
@@ -130,21 +184,11 @@ class ConfigFile:
             key = m.group(1).upper()
             if key == "DOLLAR":  # (a $ that no later pass reads as a macro's)
                 return _DOLLAR
-            if subsys and f"{subsys}.{key}" in self.raw and f"{subsys}.{key}" not in seen:
+            if subsys and self.sets(f"{subsys}.{key}") and f"{subsys}.{key}" not in seen:
                 key = f"{subsys}.{key}"
             self._refuse_loop(m, key, seen)
             if key in seen or not self.raw.get(key):  # (set to nothing: the default too)
-                if m.group(2) is not None:
-                    return m.group(2)
-                if key in self.raw and key not in seen:
-                    return ""
-                if strict and not self.dump:
-                    raise _TooMuch(
-                        f"$({m.group(1)}) is set in no file read here (HTCondor would take its "
-                        "built-in default or the machine's value); set it, write "
-                        f"$({m.group(1)}:default), or import condor_config_val -dump output"
-                    )
-                return ""
+                return self._unset(m, key, seen, strict)
             work[0] += 1
             if len(seen) >= MAX_MACRO_DEPTH or work[0] > MAX_MACROS:
                 raise _TooMuch(f"its macros nest more than {MAX_MACRO_DEPTH} deep or expand "
@@ -159,6 +203,28 @@ class ConfigFile:
                 raise _TooMuch(f"its macros expand to more than {MAX_EXPANSION:,} characters")
         return text
 
+    def _unset(self, m: re.Match[str], key: str, seen: tuple[str, ...], strict: bool) -> str:
+        """What the macro ``m`` of a knob set to nothing, or to no value fs holds, or set
+        nowhere, or naming itself, expands to: its default, else nothing.
+
+        Raises:
+            _TooMuch: with ``strict``, the knob is set by a template to a value fs does
+                not hold, or (in a file that is not a dump) it is set nowhere.
+        """
+        if strict and key in self.templated and key not in seen:
+            raise _TooMuch(f"$({m.group(1)}): {self.unheld(key)}")
+        if m.group(2) is not None:
+            return m.group(2)
+        if key in self.raw and key not in seen:
+            return ""
+        if strict and not self.dump:
+            raise _TooMuch(
+                f"$({m.group(1)}) is set in no file read here (HTCondor would take its "
+                "built-in default or the machine's value); set it, write "
+                f"$({m.group(1)}:default), or import condor_config_val -dump output"
+            )
+        return ""
+
     def _refuse_loop(self, m: re.Match[str], key: str, seen: tuple[str, ...]) -> None:
         """Refuse a macro naming a knob whose expansion led to it (not the knob itself)."""
         if key in seen[:-1] and m.group(2) is None:
@@ -169,61 +235,17 @@ class ConfigFile:
             )
 
 
+def _quietly(test: Callable[[], object]) -> object:
+    """``test()``, or the error it raises (a value unequal to any result)."""
+    try:
+        return test()
+    except InputError as exc:
+        return exc
+
+
 class _TooMuch(Exception):
     """A knob's macros expand too deep or too far, or name a knob set nowhere (the
     message says which)."""
-
-
-def _lines(fh: IO[str], label: str, conf: ConfigFile) -> Iterator[tuple[int, str]]:
-    """Logical lines (continuations joined) with the number of their first line, as
-    ``getline_implementation`` joins them; a first line ``# Configuration from machine:``
-    marks ``conf`` as a dump."""
-    parts: list[str] = []
-    first = 0
-    for number, raw in enumerate(fh, start=1):
-        if number == 1:
-            refuse_bom(raw, label)
-            conf.dump = conf.dump or raw.startswith("# Configuration from machine: ")
-        if "\x00" in raw or re.search("[\udc80-\udcff]", raw):
-            raise InputError(
-                f"{label}:{number}: binary data, not text; expected a condor_config file"
-            )
-        line = raw.strip()
-        if not parts:
-            first = number
-            if line.lower() == "#opt:oldcomment":  # (HTCondor reads SMART_COM_IN_CONT)
-                raise InputError(
-                    f"{label}:{number}: #opt:oldcomment (comments and continuations as before "
-                    "HTCondor 8.1.3) is not read; import condor_config_val -dump output"
-                )
-            if line.startswith("#"):
-                continue
-        elif line.startswith("#"):
-            line = line[-1]  # HTCondor keeps a comment's last character: a \ continues
-        if line.endswith("\\"):
-            parts.append(line[:-1])
-            continue
-        parts.append(line)
-        yield first, "".join(parts)
-        parts = []
-    if parts:
-        yield first, "".join(parts)
-
-
-def _operator(line: str) -> tuple[str, str]:
-    """The line's first word and its operator (``=``, ``:``, ``@=``, or ``""`` for none),
-    found as ``Parse_macros`` finds them: the word ends at a blank, ``=`` or ``:``; the
-    operator is the first ``=``, ``:`` or ``@`` after it (an ``@`` must be followed by
-    ``=``)."""
-    word = re.match(r"[^\s=:]*", line)
-    head = word.group(0) if word is not None else ""
-    found = re.search(r"[=:@]", line[len(head) :])
-    if found is None:
-        return head, ""
-    if found.group(0) != "@":
-        return head, found.group(0)
-    after = len(head) + found.end()
-    return head, "@=" if line[after : after + 1] == "=" else ""
 
 
 class _Heredoc(NamedTuple):
@@ -247,7 +269,7 @@ def read_config(
     conf = into if into is not None else ConfigFile()
     here: _Heredoc | None = None  # the NAME @=TAG value being read
     ifs = IfStack()
-    for number, line in _lines(fh, label, conf):
+    for number, line in logical_lines(fh, label, conf.note_first_line):
         if not line:
             continue
         where = f"{label}:{number}"
@@ -261,7 +283,7 @@ def read_config(
         if (kept := _conditional(conf, ifs, line, where)) is None:
             continue
         line = kept
-        word, op = _operator(line)
+        word, op = operator(line)
         keyword = word.lower().removeprefix("@")
         if op == ":" and keyword in ("include", "use", "error", "warning"):
             head = line.split(":", 1)[0].split()
@@ -269,7 +291,7 @@ def read_config(
             continue
         if not op and line.startswith("[") and line.endswith("]"):
             continue  # an .ini section line: HTCondor skips it
-        _refuse_plus_assign(line, where)
+        refuse_plus_assign(line, where)
         m = _ASSIGN.match(line)
         if m is None or (m.group(2) == "@=" and word != m.group(1)):
             # (NAME@=TAG: HTCondor reads NAME@ as the name, an "Illegal Identifier")
@@ -307,17 +329,39 @@ def _conditional(conf: ConfigFile, ifs: IfStack, line: str, where: str) -> str |
         return line if ifs.enabled() else None
 
     def holds(condition: str, at: str) -> bool:
-        had = "$" in condition
-        text = conf.expand_text(condition, f"{at}: if") if had else condition
-
-        def is_set(name: str) -> bool | None:
-            value = conf.raw.get(name.upper())
-            return bool(value) if value is not None or conf.dump else None
-
-        return condition_holds(text, had, is_set, at)
+        result = _holds(conf, condition, at, conf.subsys)
+        if not conf.per_daemon and ("$" in condition or "defined" in condition.lower()):
+            conf.per_daemon = any(
+                _quietly(partial(_holds, conf, condition, at, daemon)) != result
+                for daemon in DAEMONS
+            )
+        return result
 
     ifs.line(keyword.group(1), keyword.group(2) or "", where, holds)
     return None
+
+
+def _holds(conf: ConfigFile, condition: str, at: str, subsys: str) -> bool:
+    """Whether an ``if`` condition holds for the daemon ``subsys`` (its ``SUBSYS.NAME``
+    first, in macros and ``defined``).
+
+    Raises:
+        InputError: what :func:`condition_holds` refuses; a knob a template set to a value
+            fs does not hold.
+    """
+    had = "$" in condition
+    text = conf.expand_text(condition, f"{at}: if", subsys=subsys) if had else condition
+
+    def is_set(name: str) -> bool | None:
+        key = name.upper()
+        if subsys and conf.sets(f"{subsys}.{key}"):
+            key = f"{subsys}.{key}"
+        if key in conf.templated:
+            raise InputError(f"{at}: {conf.unheld(key)}")
+        value = conf.raw.get(key)
+        return bool(value) if value is not None or conf.dump else None
+
+    return condition_holds(text, had, is_set, at)
 
 
 def _assign(conf: ConfigFile, name: str, value: str, where: str) -> None:
@@ -325,11 +369,15 @@ def _assign(conf: ConfigFile, name: str, value: str, where: str) -> None:
     (``expand_self_macro``)."""
     key = name.upper()
     old = conf.raw.get(key)
+    own = re.compile(
+        rf"(?<!\$)\$\({re.escape(name)}(?::(?:[A-Za-z0-9_./$ ,\\:]|\([^)]*\))*)?\)",
+        re.IGNORECASE,
+    )
+    if key in conf.templated:
+        if own.search(value):  # (it builds on the template's value, which fs does not hold)
+            return
+        del conf.templated[key]
     if old is not None:
-        own = re.compile(
-            rf"(?<!\$)\$\({re.escape(name)}(?::(?:[A-Za-z0-9_./$ ,\\:]|\([^)]*\))*)?\)",
-            re.IGNORECASE,
-        )
         was: str = old
         value = own.sub(lambda _m: was, value)
         if len(value) > MAX_EXPANSION:  # (X = $(X)$(X) forty times: a million million)
@@ -342,23 +390,6 @@ def _assign(conf: ConfigFile, name: str, value: str, where: str) -> None:
     conf.where[key] = where
 
 
-def _refuse_plus_assign(line: str, where: str) -> None:
-    """HTCondor has no ``+=``: ``X += v`` sets X to v (the ``+`` is a word before the
-    operator, dropped), ``X+= v`` names the knob ``X+`` and stops the daemon.
-
-    Raises:
-        InputError: ``line`` is either.
-    """
-    plus = _PLUS_ASSIGN.match(line)
-    if plus is None:
-        return
-    name = plus.group(1)
-    raise InputError(
-        f"{where}: HTCondor has no +=: it reads '{name} += v' as {name} = v (the earlier "
-        f"value dropped) and stops on '{name}+= v'; write {name} = $({name}) v to add to it"
-    )
-
-
 def _keyword(
     conf: ConfigFile,
     keyword: str,
@@ -369,16 +400,15 @@ def _keyword(
     depth: int,
 ) -> None:
     if keyword != "include":
+        if keyword == "use":
+            _use(conf, " ".join(head[1:]), line.split(":", 1)[1], where)
+            return
         if keyword == "warning":
             return
-        if keyword == "error":  # (config.cpp: the read fails there, whatever the code)
-            raise InputError(
-                f"{where}: error : {shown(line.split(':', 1)[1].strip())}: HTCondor stops "
-                "reading the configuration at this line, so its daemons would not start"
-            )
+        # error : (config.cpp: the read fails there, whatever the code)
         raise InputError(
-            f"{where}: '{keyword}' lines are not evaluated; expected NAME = value (import "
-            "condor_config_val -dump output, which holds what they set)"
+            f"{where}: error : {shown(line.split(':', 1)[1].strip())}: HTCondor stops "
+            "reading the configuration at this line, so its daemons would not start"
         )
     options = set(head[1:])
     if options - {"ifexist", "ifexists"}:
@@ -386,7 +416,7 @@ def _keyword(
             f"{where}: 'include {' '.join(head[1:])}' is not read; expected include : FILE "
             "(import condor_config_val -dump output, which holds what it sets)"
         )
-    target = conf.expand_text(line.split(":", 1)[1].strip(), f"{where}: include")
+    target = conf.daemon_text(line.split(":", 1)[1].strip(), f"{where}: include")
     path = Path(target)
     if not path.is_absolute() and base is not None:
         path = base / path
@@ -395,6 +425,26 @@ def _keyword(
     problem = read_file(conf, path, depth + 1)
     if problem is not None and not options:  # (ifexist or ifexists: a missing file is fine)
         raise InputError(f"{where}: cannot include {shown(str(path))}: {problem}")
+
+
+def _use(conf: ConfigFile, category: str, names: str, where: str) -> None:
+    """``use CATEGORY : NAME, ...``: each template's settings in place of the line, as
+    ``read_meta_config`` reads them (the category's macros expanded, the names not).
+
+    Raises:
+        InputError: what :func:`templates_used` refuses.
+    """
+    if "$" in category:
+        category = conf.daemon_text(category, f"{where}: use")
+    for template in templates_used(category, names, where):
+        for name, value in template.values:
+            _assign(conf, name, value, where)
+        for name in template.unknown:
+            conf.raw.pop(name.upper(), None)
+            conf.names.setdefault(name.upper(), name)
+            conf.templated[name.upper()] = (where, template.label)
+        if template.unknown or not template.values:
+            conf.templates.append(f"{template.label} ({where})")
 
 
 def read_file(conf: ConfigFile, path: Path, depth: int) -> str | None:

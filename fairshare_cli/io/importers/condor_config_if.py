@@ -7,10 +7,11 @@ false), may start with ``!``, and is then one of: a number (true unless 0), ``tr
 ``false``, ``yes``/``t`` or ``no``/``f``, ``version OP X.Y[.Z]`` (compared with the version
 fs reads configurations as, 25.0.13; ``OP`` one of ``<``, ``<=``, ``==``, ``>=``, ``>``,
 ``!=``...), or ``defined NAME`` (set to something in the files read; a number or boolean is
-defined). HTCondor stops on any other condition ("complex conditionals are not
-supported"), and so does fs; ``defined use ...`` and ``defined`` of a knob the files do not
-set are refused too, as HTCondor would also look in its table of built-in defaults (a
-``condor_config_val -dump`` holds no ``if`` lines: its values are already chosen).
+defined; ``defined use CATEGORY[:NAME]``: HTCondor 25.0 has that template). HTCondor stops on
+any other condition ("complex conditionals are not supported"), and so does fs; ``defined``
+of a knob the files do not set is refused too, as HTCondor would also look in its table
+of built-in defaults (a ``condor_config_val -dump`` holds no ``if`` lines: its values are
+already chosen).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Callable
 
 from fairshare_cli.core.names import shown
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.importers.condor_templates import defines_use
 
 #: The HTCondor version a configuration is read as (``version`` conditions).
 VERSION = (25, 0, 13)
@@ -148,7 +150,12 @@ def _defined(name: str, is_set: IsSet, where: str) -> bool:
         return False
     if _NUMBER.fullmatch(name) or name.lower() in ("true", "false"):
         return True
-    if name.lower().startswith("use ") or not _NAME.fullmatch(name):
+    if name.lower().startswith("use ") or name.lower() == "use":
+        try:
+            return defines_use(name[3:])
+        except InputError as exc:
+            raise InputError(f"{where}: {exc}") from None
+    if not _NAME.fullmatch(name):
         raise InputError(
             f"{where}: 'defined {shown(name)}' is not read (a knob name, a number or a boolean "
             "is); import condor_config_val -dump output"

@@ -1,8 +1,10 @@
 """What the HTCondor daemons read after the main configuration file (``real_config``):
-the files of the ``LOCAL_CONFIG_DIR`` folders, then each ``LOCAL_CONFIG_FILE``."""
+the files of the ``LOCAL_CONFIG_DIR`` folders, then each ``LOCAL_CONFIG_FILE``; and the
+whole configuration as each daemon fs takes knobs from reads it."""
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from pathlib import Path
@@ -10,7 +12,7 @@ from pathlib import Path
 from fairshare_cli.core.htcondor.knob_values import param_boolean
 from fairshare_cli.core.names import shown
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.importers.condor_config import ConfigFile, read_file
+from fairshare_cli.io.importers.condor_config import DAEMONS, ConfigFile, read_config, read_file
 
 #: ``LOCAL_CONFIG_DIR_EXCLUDE_REGEXP``'s default (param_info.in): the file names in a
 #: config directory the daemons skip (hidden, scripts, editor and package leftovers).
@@ -18,6 +20,32 @@ DEFAULT_EXCLUDE = (
     r"^((\..*)|(.*\.pl)|(.*\.py)|(.*\.sh)|(.*~)|(#.*)|(.*\.rpmsave)|(.*\.rpmnew)"
     r"|(.*\.dpkg-old)|(.*\.dpkg-dist)|(.*\.cfsaved))$"
 )
+
+
+def read_as_daemons(
+    text: str, label: str, base: Path | None
+) -> tuple[ConfigFile, dict[str, ConfigFile]]:
+    """The configuration whose main file holds ``text`` (read from ``label``), and what
+    the daemons read after it, as the negotiator reads them; and, only where the files
+    read otherwise for the startd or the schedd (an ``if`` condition, ``include`` or
+    ``use`` line naming a knob one of them sets as ``SUBSYS.NAME``), as each of those
+    reads them.
+
+    Raises:
+        InputError: what :func:`read_config` and :func:`read_local_sources` refuse, in
+            any of the readings.
+    """
+
+    def read(subsys: str) -> ConfigFile:
+        conf = ConfigFile(subsys=subsys)
+        read_config(io.StringIO(text), label, base, conf)
+        read_local_sources(conf, base)
+        return conf
+
+    negotiator = read(DAEMONS[0])
+    if not negotiator.per_daemon:
+        return negotiator, {}
+    return negotiator, {daemon: read(daemon) for daemon in DAEMONS[1:]}
 
 
 def read_local_sources(conf: ConfigFile, base: Path | None) -> None:

@@ -23,7 +23,7 @@ from fairshare_cli.core.htcondor.knob_values import (
 from fairshare_cli.core.limits import INT32_MAX
 from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.importers.condor_config import ConfigFile
+from fairshare_cli.io.importers.condor_config import DAEMONS, ConfigFile
 
 
 def _atof(text: str, knob: str, where: str) -> float:
@@ -165,33 +165,37 @@ def reader_view(conf: ConfigFile) -> dict[str, str]:
 
 
 def fragment_from_knobs(
-    conf: ConfigFile, label: str
+    conf: ConfigFile, label: str, readings: dict[str, ConfigFile] | None = None
 ) -> tuple[dict[str, Any], list[str], list[str]]:
     """The config fragment, the knobs it took (real names), and the knobs ignored.
 
     ``pool.defaults`` is ``"current"``: knobs a config file leaves out take HTCondor 25's
     defaults, as the daemons would. A file read from ``label`` none of whose knobs the
-    config models is not an HTCondor configuration (an empty file, another tool's). A
+    config models is not an HTCondor configuration (an empty file, another tool's), unless
+    it reads ``use`` templates or says where HTCondor is (a stock install's). A
     knob set for its daemon (``NEGOTIATOR.PRIORITY_HALFLIFE``) wins over the plain one,
-    which is then ignored.
+    which is then ignored. ``readings`` holds the files as other daemons read them (where
+    they read them otherwise): each knob is taken from its reader's reading, ``conf``
+    being the negotiator's.
 
     Raises:
         InputError: a modelled knob whose value does not read as its type, or that
             names a macro set nowhere (in a file, not a dump), or no modelled knob at all.
     """
     fragment: dict[str, Any] = {"pool": {"defaults": "current"}}
+    readings = readings or {}
     view = reader_view(conf)
     groups = _group_names(conf, view)
     lower_groups = {g.lower(): g for g in groups}
     used: list[str] = []
     origins: dict[tuple[str, ...], str] = {}
-    for knob, key in view.items():
-        conf.expanded(key)  # (every knob's macros are checked, modelled or not)
-        if _take(fragment, conf, knob, key, lower_groups, origins):
-            used.append(conf.names[key])
+    for knob, key, reading in _by_reader(conf, readings, lower_groups):
+        reading.expanded(key)  # (every knob's macros are checked, modelled or not)
+        if _take(fragment, reading, knob, key, lower_groups, origins):
+            used.append(reading.names[key])
     taken = set(used)
     ignored = [conf.names[key] for key in conf.raw if conf.names[key] not in taken]
-    if not used:
+    if not used and not _stock(conf):
         found = (
             f"none of its {len(ignored)} knobs is one the pool config models"
             if ignored
@@ -208,6 +212,74 @@ def fragment_from_knobs(
     fragment = {k: fragment[k] for k in order if k in fragment}
     _check_as_config(fragment, label, origins)
     return fragment, used, ignored
+
+
+#: Knobs only an HTCondor configuration sets, all of which a stock ``condor_config`` sets.
+_STOCK = ("RELEASE_DIR", "LOCAL_CONFIG_FILE", "LOCAL_CONFIG_DIR")
+
+
+def _stock(conf: ConfigFile) -> bool:
+    """The files are an HTCondor configuration that leaves every knob fs takes at its
+    default (a stock install's ``condor_config`` and ``config.d``): they read ``use``
+    templates or set where HTCondor is and what else it reads."""
+    return bool(conf.templates) or any(knob in conf.raw for knob in _STOCK)
+
+
+def _by_reader(
+    conf: ConfigFile, readings: dict[str, ConfigFile], groups: dict[str, str]
+) -> list[tuple[str, str, ConfigFile]]:
+    """``(knob, key, reading)`` for each knob of the files, taken from the reading of the
+    daemon that reads it: from ``readings`` where they hold that daemon's, else ``conf``.
+
+    Raises:
+        InputError: what :func:`_refuse_unheld` refuses.
+    """
+    others = set(readings)
+    found = []
+    for daemon, reading in (("", conf), *readings.items()):
+        view = reader_view(reading)
+        mine = {daemon} if daemon else set(DAEMONS) - others
+        _refuse_unheld(reading, view, groups, mine)
+        found += [(k, key, reading) for k, key in view.items() if READER.get(k, DAEMONS[0]) in mine]
+    return found
+
+
+def _refuse_unheld(
+    conf: ConfigFile, view: dict[str, str], groups: dict[str, str], daemons: set[str]
+) -> None:
+    """Refuse a knob fs takes from ``conf`` for one of ``daemons`` that a ``use`` template
+    set last, to a value fs does not hold (unless its daemon's own ``SUBSYS.KNOB`` setting
+    wins over it).
+
+    Raises:
+        InputError: naming the ``use`` line, the template and the knob.
+    """
+    for key, (where, template) in conf.templated.items():
+        prefix, dot, knob = key.partition(".")
+        if not dot:
+            knob = key
+        elif READER.get(knob, "NEGOTIATOR") != prefix:
+            continue  # (another daemon's setting)
+        if READER.get(knob, "NEGOTIATOR") not in daemons:
+            continue
+        if view.get(knob, key) not in (key, knob) or not _modelled(knob, groups):
+            continue
+        name = conf.names.get(key, key)
+        raise InputError(
+            f"{where}: use {template} sets {name}, which fs takes, to a value fs does not "
+            f"hold; set {name} after this line, or import condor_config_val -dump output, "
+            "which holds what the template sets"
+        )
+
+
+def _modelled(knob: str, groups: dict[str, str]) -> bool:
+    """The pool config models the knob ``knob`` (a group's knob: of a group named)."""
+    return (
+        knob in SIMPLE
+        or knob in ("ACCOUNTANT_LOCAL_DOMAIN", "GROUP_NAMES")
+        or (knob.startswith(SCOPE_DEFAULT) and len(knob) > len(SCOPE_DEFAULT))
+        or _per_group(knob, groups) is not None
+    )
 
 
 def _check_as_config(
@@ -248,11 +320,23 @@ def unmodelled(conf: ConfigFile) -> list[str]:
     """Warnings for knobs the file sets to what changes a cycle's matches and fs does not
     model: ``NEGOTIATOR_DEPTH_FIRST = true`` (``matchmaker.cpp``: after a match to a
     partitionable slot the negotiator skips as many more requests of the autocluster as
-    ``jobsInSlot`` says fit in the slot, leaving them to the schedd).
+    ``jobsInSlot`` says fit in the slot, leaving them to the schedd); and one naming the
+    ``use`` templates read whose values fs does not hold, none of which it took.
 
     Raises:
         InputError: the knob's value is not a boolean HTCondor reads.
     """
+    warnings = []
+    if conf.templates:
+        warnings.append(
+            f"read {len(conf.templates)} use template{'s' if len(conf.templates) != 1 else ''}"
+            f" as setting only knobs fs does not take: {', '.join(conf.templates)}"
+        )
+    return _depth_first(conf) + warnings
+
+
+def _depth_first(conf: ConfigFile) -> list[str]:
+    """The warning for ``NEGOTIATOR_DEPTH_FIRST = true``, if the file sets it."""
     key = reader_view(conf).get("NEGOTIATOR_DEPTH_FIRST")
     text = conf.expanded(key, "NEGOTIATOR", strict=True) if key is not None else None
     if key is None or not text or not text.strip():
@@ -281,13 +365,7 @@ def _take(
     name = conf.names[key]
     where = f"{conf.where[key]}: {name}"
     hit = _per_group(knob, groups)
-    modelled = (
-        knob in SIMPLE
-        or knob in ("ACCOUNTANT_LOCAL_DOMAIN", "GROUP_NAMES")
-        or (knob.startswith(SCOPE_DEFAULT) and len(knob) > len(SCOPE_DEFAULT))
-        or hit is not None
-    )
-    if not modelled:
+    if not _modelled(knob, groups):
         return False
     text = conf.expanded(key, READER.get(knob, "NEGOTIATOR"), strict=True) or ""
     if knob in SIMPLE:

@@ -137,10 +137,11 @@ def test_what_htcondor_reads_is_taken(
             "START@=end\nx\n@end\n", ":1: expected NAME = value", id="heredoc-name-joined"
         ),
         pytest.param(
-            "use ROLE : CentralManager\n",
-            ":1: 'use' lines are not evaluated; expected NAME = value (import "
-            "condor_config_val -dump output, which holds what they set)",
-            id="use",
+            "UID_DOMAIN = a\nuse POLICY : DESKTOP\n",
+            ":2: use POLICY : DESKTOP sets START, which fs takes, to a value fs does not "
+            "hold; set START after this line, or import condor_config_val -dump output, "
+            "which holds what the template sets",
+            id="use-setting-start",
         ),
         # if/else blocks were all refused ("if/else blocks are not evaluated"); now read
         # (test_if_blocks_are_read), but defined of a knob no file sets is not decided:

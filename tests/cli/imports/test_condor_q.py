@@ -93,3 +93,39 @@ def test_completed_jobs_left_in_the_queue_are_named_and_not_imported(
     )
     jobs = json.loads(state.read_text(encoding="utf-8"))["jobs"]
     assert len(jobs) == 50 and {"1.4", "2.6", "2.8"}.isdisjoint(job["id"] for job in jobs)
+
+
+def test_a_backslash_in_a_long_dump_is_read_as_condor_q_prints_it(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``condor_q -long`` prints the old ClassAd syntax, where a backslash escapes only a
+    quote (``Lexer::tokenizeStringOld``): ``Owner = "AD\\\\ann"`` is an owner with two
+    backslashes, and ``regexp("^m\\.1$", TARGET.Machine)`` holds the pattern ``^m\\.1$``
+    (a dot, escaped), which ``classad2`` evaluates written ``"^m\\\\.1$"``. fs read the
+    owner with one backslash and kept the expression's text as it was, which the new
+    syntax reads as ``^m.1$``: the job matched slot1@mx1. Now it matches slot1@m.1 only,
+    as ``classad2.parseAds(..., ParserType.Old)`` reads the dump."""
+    slot = 'Name = "slot1@{m}"\nMachine = "{m}"\nCpus = 1\nState = "Unclaimed"\nStart = true\n'
+    (tmp_path / "status.long.txt").write_text(slot.format(m="mx1") + "\n" + slot.format(m="m.1"))
+    (tmp_path / "q.long.txt").write_text(
+        'ClusterId = 7\nProcId = 0\nJobStatus = 1\nOwner = "AD\\\\ann"\nQDate = 1795458000\n'
+        'Requirements = regexp("^m\\.1$",TARGET.Machine)\n'
+    )
+    cfg, state = tmp_path / "c.toml", tmp_path / "s.json"
+    cfg.write_text('[pool]\nuid_domain = "htc.test"\ndefaults = "current"\n')
+    at = ["--state", str(state), "--now", NOW]
+    status = run(
+        "import", "condor-status", str(tmp_path / "status.long.txt"), "--into", str(cfg), *at
+    )
+    assert status.exit_code == 0, status.stderr
+    queue = run("import", "condor-q", str(tmp_path / "q.long.txt"), "--config", str(cfg), *at)
+    assert queue.exit_code == 0, queue.stderr
+    job = json.loads(state.read_text())["jobs"][0]
+    assert (job["owner"], job["requirements"]) == (
+        "AD\\\\ann",
+        'regexp("^m\\\\.1$",TARGET.Machine)',
+    )
+    cycle = run("negotiate", "--dry-run", "--json", "--config", str(cfg), *at)
+    assert cycle.exit_code == 0, cycle.stderr
+    matches = json.loads(cycle.stdout)["matches"]
+    assert [(m["submitter"], m["slot"]) for m in matches] == [("AD\\\\ann@htc.test", "slot1@m.1")]

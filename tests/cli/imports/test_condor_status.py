@@ -425,3 +425,26 @@ def test_a_claim_holder_or_job_with_a_terminal_escape_is_refused(
         f"got {shown}\n"
     )
     assert pool["state"].read_bytes() == before
+
+
+def test_a_backslash_in_a_long_dump_is_read_as_condor_status_prints_it(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    r"""``condor_status -long`` prints the old ClassAd syntax, where a backslash escapes
+    only a quote (``Lexer::tokenizeStringOld``): ``Share = "\\srv\pool"`` is the UNC path
+    ``\\srv\pool`` and ``Dir = "C:\condor\"`` ends in a backslash. fs read the first as
+    ``\srv\pool`` and left the second out as an expression (``ignored 1: Dir``); now both
+    are the slot's attributes as ``classad2.parseAds(..., ParserType.Old)`` reads them."""
+    dump = tmp_path / "status.long.txt"
+    dump.write_text(
+        'Name = "slot1@m1"\nMachine = "m1"\nCpus = 1\nState = "Unclaimed"\n'
+        'Share = "\\\\srv\\pool"\nDir = "C:\\condor\\"\n'
+    )
+    cfg = write_config("[pool]\nuid_domain = 'd'\n")
+    args = ["--into", str(cfg), "--state", str(tmp_path / "s.json"), "--now", NOW]
+    result = run("import", "condor-status", str(dump), *args)
+    assert result.exit_code == 0, result.stderr
+    check = run("config", "check", "--config", str(cfg), "--json")
+    assert check.exit_code == 0, check.stderr
+    attributes = json.loads(check.stdout)["machines"][0]["attributes"]
+    assert (attributes["Share"], attributes["Dir"]) == ("\\\\srv\\pool", "C:\\condor\\")

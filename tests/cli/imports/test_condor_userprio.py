@@ -78,3 +78,30 @@ def test_imported_records_keep_their_factors_when_the_default_changes(
     fresh = run(*shlex.split(f"{whatif} --rederive-factors userprio --allusers --json {at}")).stdout
     dan = next(r for r in json.loads(fresh)["after"] if r["name"] == "dan@htc.test")
     assert (dan["priority_factor"], dan["effective_priority"]) == (500, pytest.approx(423.843))
+
+
+def test_a_backslash_in_a_name_is_read_as_condor_userprio_prints_it(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``condor_userprio -l`` prints strings in the old ClassAd syntax, escaping only the
+    quote (``ClassAdUnParser``): ``Name = "AD\\\\ann@htc.test"`` is the name with two
+    backslashes (``Lexer::tokenizeStringOld`` keeps every backslash not before a quote).
+    ``fs import condor-userprio`` read ``\\\\`` as one backslash, so the record became
+    another submitter's (``AD\\ann@htc.test``, as ``Name = "AD\\ben@htc.test"`` is read);
+    now the names are kept as ``classad2.parseAds(..., ParserType.Old)`` reads them."""
+    record = (
+        "AccumulatedUsage = 83.0\nBeginUsageTime = 1795458279\nLastUpdate = 1795458323\n"
+        'LastUsageTime = 1795458323\nMyType = "Accounting"\nName = {name}\n'
+        "Priority = 500.0\nPriorityFactor = 1000.0\n"
+    )
+    dump = tmp_path / "userprio.long.txt"
+    dump.write_text(
+        record.format(name='"AD\\\\ann@htc.test"') + "\n" + record.format(name='"AD\\ben@htc.test"')
+    )
+    cfg, state = tmp_path / "c.toml", tmp_path / "s.json"
+    cfg.write_text('[pool]\nuid_domain = "htc.test"\ndefaults = "current"\n')
+    at = f"--config {cfg} --state {state} --now 2026-11-23T18:25:33Z"
+    result = run(*shlex.split(f"import condor-userprio {dump} {at}"))
+    assert result.exit_code == 0, result.stderr
+    rows = json.loads(run(*shlex.split(f"userprio --json {at}")).stdout)
+    assert [row["name"] for row in rows] == ["AD\\\\ann@htc.test", "AD\\ben@htc.test"]

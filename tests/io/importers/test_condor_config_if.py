@@ -37,6 +37,12 @@ def is_set(name: str) -> bool | None:
         pytest.param("defined EMPTY", False, False, id="defined-as-nothing"),
         pytest.param("defined 3", False, True, id="defined-number"),
         pytest.param("defined", False, False, id="defined-nothing"),
+        # defined use: the category (any case) is HTCondor 25.0's, and the template if named
+        pytest.param("defined use ROLE:Execute", False, True, id="defined-use-template"),
+        pytest.param("defined use role", False, True, id="defined-use-category"),
+        pytest.param("defined use ROLE:", False, True, id="defined-use-colon"),
+        pytest.param("defined use ROLE:Worker", False, False, id="defined-use-no-template"),
+        pytest.param("defined use ROLES:Execute", False, False, id="defined-use-no-category"),
     ],
 )
 def test_conditions_hold(text: str, had_macros: bool, value: bool) -> None:
@@ -51,7 +57,7 @@ def test_conditions_hold(text: str, had_macros: bool, value: bool) -> None:
         pytest.param("version >= 5.0", "the version literal is invalid", id="version-below-6"),
         pytest.param("version >= 9", "the version literal is invalid", id="version-no-minor"),
         pytest.param("defined SPOOL", "HTCondor would also look in its built-in", id="unset"),
-        pytest.param("defined use ROLE:Execute", "is not read", id="defined-use"),
+        pytest.param("defined use ROLE: Execute", "a blank inside it never", id="use-blank"),
         pytest.param("defined a:b", "is not read", id="defined-colon"),
     ],
 )
