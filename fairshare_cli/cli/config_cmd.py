@@ -94,9 +94,14 @@ _UNITS = {
 
 
 def _unit(key: str) -> str:
-    """``  # seconds`` after a duration's value (``partitions.NAME.max_time`` too)."""
+    """``  # seconds`` after a duration's value (``partitions.NAME.max_time`` and
+    ``default_time`` too)."""
     unit = _UNITS.get(key)
-    if unit is None and key.startswith("partitions.") and key.endswith(".max_time"):
+    if (
+        unit is None
+        and key.startswith("partitions.")
+        and key.endswith((".max_time", ".default_time"))
+    ):
         unit = "seconds"
     return f"  # {unit}" if unit else ""
 

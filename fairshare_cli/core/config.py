@@ -259,6 +259,8 @@ class PartitionSpec(msgspec.Struct, frozen=True):
     priority_job_factor: int = 1
     default: bool = False
     max_time: float | None = None
+    #: ``DefaultTime`` (None: unset): the time limit of a job that sets none.
+    default_time: float | None = None
     #: ``PriorityTier``: a job's partitions are listed (and tried) highest tier first.
     priority_tier: int = 1
     #: ``MaxNodes`` (None: UNLIMITED) and ``MinNodes``: a job asking a node count outside
