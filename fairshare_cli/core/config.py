@@ -7,6 +7,7 @@ already been applied by the loader, so every field holds the effective value.
 
 from __future__ import annotations
 
+import datetime as _dt
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -216,6 +217,9 @@ class SlurmPriorityConfig(msgspec.Struct, frozen=True):
     decay_halflife: float = 604800.0
     calc_period: float = 300.0
     usage_reset_period: str = "NONE"
+    #: The time zone whose midnights ``usage_reset_period`` falls on (slurmctld's local
+    #: time), loaded by the config reader: the core reads no time zone database.
+    usage_reset_time_zone: _dt.tzinfo = _dt.timezone.utc
     max_age: float = 604800.0
     favor_small: bool = False
     flags: tuple[str, ...] = ()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from datetime import timezone, tzinfo
 from typing import Any
 
 from fairshare_cli.core.config import (
@@ -39,6 +40,7 @@ PRIORITY_KEYS = (
     "decay_halflife",
     "calc_period",
     "usage_reset_period",
+    "usage_reset_time_zone",
     "max_age",
     "favor_small",
     "flags",
@@ -110,6 +112,7 @@ def read_priority(top: Reader, file: str, prof: Mapping[str, Any]) -> SlurmPrior
         decay_halflife=halflife,
         calc_period=calc,
         usage_reset_period=reset.upper(),
+        usage_reset_time_zone=_time_zone(r),
         max_age=r.dur("max_age", d.max_age, minutes=True),
         favor_small=r.get("favor_small", r.boolean, d.favor_small),
         flags=tuple(f.upper() for f in r.get("flags", r.string_list, NO_STRINGS)),
@@ -241,6 +244,25 @@ def read_partitions(
                     f" [partitions]: {known}"
                 )
     return out
+
+
+def _time_zone(r: Reader) -> tzinfo:
+    """``usage_reset_time_zone``: an IANA name (``"Europe/Berlin"``), loaded here (the
+    core reads no time zone database); ``"UTC"``, the default, loads nothing."""
+    name = r.get("usage_reset_time_zone", r.string, "UTC")
+    if name.upper() == "UTC":
+        return timezone.utc
+    from zoneinfo import ZoneInfo
+
+    try:
+        return ZoneInfo(name)
+    except (KeyError, ValueError, OSError):  # (not found: ZoneInfoNotFoundError, a KeyError)
+        r.fail(
+            f'priority.usage_reset_time_zone: "{name}" is no time zone of this system\'s'
+            " database (nor of the tzdata package); expected an IANA name such as"
+            ' "Europe/Berlin" (the local time of the host slurmctld runs on), or "UTC"'
+        )
+        return timezone.utc  # (not reached: fail raises)
 
 
 def _default_time(r: Reader, name: str) -> float | None:
