@@ -17,11 +17,10 @@ the rest of the pass (no later record starts there); a job whose begin time
 (``eligible_time``) is still to come is not in the queue (``job_independent``), with or
 without ``ACCRUE_ALWAYS``. With ``backfill`` (``src/plugins/sched/backfill/backfill.c``) the
 records left are walked again in that order against a map of when CPUs free up (running
-jobs end at their start plus time limit, as Slurm plans with limits, not with the run times
-it cannot know; a job with none has its partition's, :mod:`~fairshare_cli.core.slurm.
-partition`): a job that can start now on CPUs no earlier record's job is planned to use
-starts; one that cannot reserves the CPUs at its earliest start for its time limit, so no
-later job delays it.
+jobs end at their start plus time limit, its partition's for one of none, as Slurm plans
+with limits, not with the run times it cannot know): a job that can start now on CPUs no
+earlier record's job is planned to use starts; one that cannot reserves the CPUs at its
+earliest start for its time limit, so no later job delays it.
 
 The backfill pass is bounded as ``_attempt_backfill`` bounds it (``[priority]`` keys named
 after the ``SchedulerParameters``): it runs at a cycle when ``bf_interval`` seconds have
@@ -175,14 +174,15 @@ class SlurmSim:
         return job.submit_time if job.submit_time is not None else self.start
 
     def _taken(self, job: Job) -> Job:
-        """The job as slurmctld takes it: with no time limit, its first partition's
-        ``DefaultTime`` (:func:`~fairshare_cli.core.slurm.partition.submitted_time_limit`)."""
-        spec = None if job.time_limit is not None else self._spec(job)
+        """The job as slurmctld takes it: of no time limit, its partition's ``DefaultTime``."""
+        spec = self._spec(job)
         limit = None if spec is None else slurm_part.submitted_time_limit(job, spec)
         return job if limit is None else replace(job, time_limit=limit)
 
     def _spec(self, job: Job) -> PartitionSpec | None:
-        """The partition a job runs in: its first (one of several: its record's)."""
+        """The partition whose limits a job of no time limit takes (its first; else None)."""
+        if job.time_limit is not None:  # (backfill's hot loop: nothing to look up)
+            return None
         parts = job.partitions or self.fit.parts(job)
         return self.config.partitions.get(parts[0]) if parts else None
 
