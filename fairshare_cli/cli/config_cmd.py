@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from datetime import tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -94,9 +95,14 @@ _UNITS = {
 
 
 def _unit(key: str) -> str:
-    """``  # seconds`` after a duration's value (``partitions.NAME.max_time`` too)."""
+    """``  # seconds`` after a duration's value (``partitions.NAME.max_time`` and
+    ``default_time`` too)."""
     unit = _UNITS.get(key)
-    if unit is None and key.startswith("partitions.") and key.endswith(".max_time"):
+    if (
+        unit is None
+        and key.startswith("partitions.")
+        and key.endswith((".max_time", ".default_time"))
+    ):
         unit = "seconds"
     return f"  # {unit}" if unit else ""
 
@@ -159,6 +165,8 @@ def _plain(value: Any) -> Any:
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
+    if isinstance(value, tzinfo):  # (a loaded zone: its name, as the file gives it)
+        return str(value)
     return value
 
 

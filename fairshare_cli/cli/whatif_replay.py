@@ -23,7 +23,7 @@ from fairshare_cli.core.usage import UsageRecord
 REPLAY_KEYS = (
     (r"accountant\.priority_halflife", "accountant"),
     (r"negotiator\.(use_slot_weights|slot_weight)", "accountant"),
-    (r"priority\.(decay_halflife|calc_period|usage_reset_period|enforce_limits)", "slurm"),
+    (r"priority\.(decay_halflife|calc_period|usage_reset_\w+|enforce_limits)", "slurm"),
     (r'qos\.("[^"]*"|[^.]+)\.usage_factor', "slurm"),
     (r'partitions\.("[^"]*"|[^.]+)\.billing_weights', "slurm"),
 )

@@ -7,6 +7,7 @@ already been applied by the loader, so every field holds the effective value.
 
 from __future__ import annotations
 
+import datetime as _dt
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -216,6 +217,9 @@ class SlurmPriorityConfig(msgspec.Struct, frozen=True):
     decay_halflife: float = 604800.0
     calc_period: float = 300.0
     usage_reset_period: str = "NONE"
+    #: The time zone whose midnights ``usage_reset_period`` falls on (slurmctld's local
+    #: time), loaded by the config reader: the core reads no time zone database.
+    usage_reset_time_zone: _dt.tzinfo = _dt.timezone.utc
     max_age: float = 604800.0
     favor_small: bool = False
     flags: tuple[str, ...] = ()
@@ -259,6 +263,8 @@ class PartitionSpec(msgspec.Struct, frozen=True):
     priority_job_factor: int = 1
     default: bool = False
     max_time: float | None = None
+    #: ``DefaultTime`` (None: unset): the time limit of a job that sets none.
+    default_time: float | None = None
     #: ``PriorityTier``: a job's partitions are listed (and tried) highest tier first.
     priority_tier: int = 1
     #: ``MaxNodes`` (None: UNLIMITED) and ``MinNodes``: a job asking a node count outside

@@ -84,6 +84,7 @@ KNOBS: dict[str, dict[str, str]] = {
         "PriorityJobFactor": "priority_job_factor",
         "PriorityTier": "priority_tier",
         "MaxTime": "max_time",
+        "DefaultTime": "default_time",
         "MaxNodes": "max_nodes",
         "MinNodes": "min_nodes",
     },

@@ -123,7 +123,13 @@ def _dotted(path: list[str]) -> str:
 #: the time they read as: ``PriorityCalcPeriod=1`` (slurm.conf) and ``00:01:00``
 #: (``scontrol show config``) are one minute, and merging one after the other is no clash.
 SLURM_MINUTES = frozenset(
-    {"priority.calc_period", "priority.decay_halflife", "priority.max_age", "partitions.*.max_time"}
+    {
+        "priority.calc_period",
+        "priority.decay_halflife",
+        "priority.max_age",
+        "partitions.*.max_time",
+        "partitions.*.default_time",
+    }
 )
 
 

@@ -2,7 +2,7 @@
 
 Derived by hand from ``_decay_thread`` (``priority_multifactor.c``): at each pass, first a
 reset if the pass is at or past the next reset time (midnight after the last reset:
-``_next_reset``; fs takes midnight UTC), then decay by ``d^Δ`` (``d = 1 − 0.693 / 3600``
+``_next_reset``: midnight UTC here, ``usage_reset_time_zone`` unset), then decay by ``d^Δ`` (``d = 1 − 0.693 / 3600``
 here), then each running job charged ``Δ · d^Δ · CPUs · UsageFactor`` for the ``Δ``
 seconds since the last pass: the pass at 00:00 zeroes the usage, then charges the five
 minutes before it. Passes every 5 minutes, on multiples of 300 s since the epoch.
@@ -73,3 +73,48 @@ def test_usage_resets_at_the_first_pass_past_midnight(tmp_path: Path, run: Run) 
     assert at == pytest.approx({"u1": 4 * Q, "u2": Q}, rel=1e-12)
     after = _usage(run, args, "2026-11-22T00:07:00Z")
     assert after == pytest.approx({"u1": 4 * Q * (D**300 + 1), "u2": Q * (D**300 + 1)}, rel=1e-12)
+
+
+def test_usage_resets_at_local_midnight_of_the_time_zone(tmp_path: Path, run: Run) -> None:
+    """slurmctld takes the boundaries in its host's local time (``localtime_r`` and
+    ``mktime`` in ``_next_reset``); fs took midnight UTC. With
+    ``usage_reset_time_zone = "Europe/Berlin"`` midnight is 23:00 UTC (CET, UTC+1): u1
+    runs 4 CPUs from 22:40 UTC, is charged at 22:45, 22:50 and 22:55, and the 23:00 pass
+    resets, then charges 300 s. In UTC the 23:00 pass charges a fourth time."""
+    zone = CONFIG.replace('usage_reset_period = "DAILY"',
+                          'usage_reset_period = "DAILY"\nusage_reset_time_zone = "Europe/Berlin"')  # fmt: skip
+    for name, text in (("berlin", zone), ("utc", CONFIG)):
+        (tmp_path / f"{name}.toml").write_text(text)
+    args = ["--state", str(tmp_path / "state.json")]
+    when = "2026-11-21T22:40:00Z"
+    res = run("submit", "--owner", "u1", "--account", "a", "--cpus", "4",
+              "--set", "status=running", "--set", f"start_time={when}",
+              "--config", str(tmp_path / "utc.toml"), *args, "--now", when)  # fmt: skip
+    assert res.exit_code == 0, res.stderr
+    berlin = ["--config", str(tmp_path / "berlin.toml"), *args]
+    utc = ["--config", str(tmp_path / "utc.toml"), *args]
+    before = 4 * Q * (D**600 + D**300 + 1)
+    assert _usage(run, berlin, "2026-11-21T22:59:59Z") == pytest.approx(
+        {"u1": before, "u2": 0.0}, rel=1e-12
+    )
+    assert _usage(run, berlin, "2026-11-21T23:00:00Z") == pytest.approx(
+        {"u1": 4 * Q, "u2": 0.0}, rel=1e-12
+    )
+    assert _usage(run, utc, "2026-11-21T23:00:00Z") == pytest.approx(
+        {"u1": 4 * Q * (D**900 + D**600 + D**300 + 1), "u2": 0.0}, rel=1e-12
+    )
+
+
+def test_an_unknown_time_zone_is_refused(tmp_path: Path, run: Run) -> None:
+    config = tmp_path / "pool.toml"
+    config.write_text(
+        CONFIG.replace('usage_reset_period = "DAILY"',
+                       'usage_reset_period = "DAILY"\nusage_reset_time_zone = "Mars/Olympus"')
+    )  # fmt: skip
+    res = run("config", "check", "--config", str(config))
+    assert (res.exit_code, res.stdout) == (2, "")
+    assert res.stderr == (
+        f'fs: error: {config}: priority.usage_reset_time_zone: "Mars/Olympus" is no time zone'
+        " of this system's database (nor of the tzdata package); expected an IANA name such"
+        ' as "Europe/Berlin" (the local time of the host slurmctld runs on), or "UTC"\n'
+    )

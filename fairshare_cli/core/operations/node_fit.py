@@ -12,6 +12,11 @@ from typing import Any
 
 from fairshare_cli.core.config import Config, MachineSpec, PartitionSpec
 from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.slurm.partition import (
+    default_partition,
+    job_partitions,
+    submitted_time_limit,
+)
 from fairshare_cli.core.timestr import format_slurm_time
 from fairshare_cli.errors import InputError
 
@@ -114,8 +119,8 @@ class NodeFit:
         self.answers: dict[tuple[Any, ...], tuple[str | None, str | None]] = {}
         self.holds: dict[tuple[Any, ...], str | None] = {}
         self.pendings: dict[tuple[Any, ...], str | None] = {}
-        parts = tuple(p for p, spec in config.partitions.items() if spec.default)
-        self.default_parts = parts or tuple(config.partitions) or ("",)
+        #: the partition of a job that names none (:func:`default_partition`)
+        self.default = default_partition(config.partitions)
         self.today = config.priority.output_compat != "22.05"
 
     def is_slurm_job(self, job: Job) -> bool:
@@ -129,6 +134,18 @@ class NodeFit:
             accounts = self.config.accounts.values()
             self.users = frozenset(user for spec in accounts for user in spec.users)
         return job_user(job.owner) in self.users
+
+    def parts(self, job: Job) -> tuple[str, ...]:
+        """The partitions a job runs in (:func:`job_partitions`; ``()``: any node). A job
+        that is not Slurm's (HTCondor's or DIRAC's, in a queue the views share) names none:
+        the default partition, else any node.
+
+        Raises:
+            InputError: a Slurm job naming none where no partition is the default.
+        """
+        if self.is_slurm_job(job):
+            return job_partitions(job, self.config.partitions)
+        return (self.default,) if self.default is not None else ()
 
     def part_sizes(self, part: str) -> list[tuple[int, int]]:
         """(CPUs a node, how many nodes) of the partition (``""``: the whole pool), largest
@@ -166,7 +183,7 @@ class NodeFit:
 
     def _pending(self, job: Job) -> str | None:
         reasons = []
-        for part in job.partitions or self.default_parts:
+        for part in self.parts(job) or ("",):
             reason = self.held(job, part)
             if reason is None:
                 return None
@@ -183,9 +200,13 @@ class NodeFit:
         Raises:
             InputError: naming the job, what it asks and what each partition has.
         """
-        if not self.config.machines or not self.is_slurm_job(job):
+        if not self.is_slurm_job(job) or not self._names_slurm(job):
             return None
-        parts = job.partitions or self.default_parts
+        parts = self.parts(job) or ("",)
+        if job.time_limit is None:
+            submitted_time_limit(job, self.config.partitions.get(parts[0]))
+        if not self.config.machines:
+            return None
         key = (parts, job.num_nodes, job.request_cpus, job.time_limit)
         if key not in self.answers:
             self.answers[key] = self._outcome(parts, job)
@@ -193,6 +214,14 @@ class NodeFit:
         if refusal is not None:
             raise InputError(f"job {job.id}: {refusal}")
         return pending
+
+    def _names_slurm(self, job: Job) -> bool:
+        """Whether sbatch would take up the job: it names a partition, account or QOS,
+        or a partition is the default. One naming none of them, in a pool whose partitions
+        have no default, may be HTCondor's or DIRAC's: it is queued (``fs sprio`` and ``fs
+        simulate --scheduler slurm`` refuse it, as slurmctld would)."""
+        named = job.partition is not None or job.account is not None or job.qos is not None
+        return named or self.default is not None or not self.config.partitions
 
     def _outcome(self, parts: tuple[str, ...], job: Job) -> tuple[str | None, str | None]:
         """(why sbatch refuses the job, why it pends), each None when it does not."""

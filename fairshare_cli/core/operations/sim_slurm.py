@@ -17,10 +17,10 @@ the rest of the pass (no later record starts there); a job whose begin time
 (``eligible_time``) is still to come is not in the queue (``job_independent``), with or
 without ``ACCRUE_ALWAYS``. With ``backfill`` (``src/plugins/sched/backfill/backfill.c``) the
 records left are walked again in that order against a map of when CPUs free up (running
-jobs end at their start plus time limit, as Slurm plans with limits, not with the run times
-it cannot know): a job that can start now on CPUs no earlier record's job is planned to use
-starts; one that cannot reserves the CPUs at its earliest start for its time limit, so no
-later job delays it.
+jobs end at their start plus time limit, its partition's for one of none, as Slurm plans
+with limits, not with the run times it cannot know): a job that can start now on CPUs no
+earlier record's job is planned to use starts; one that cannot reserves the CPUs at its
+earliest start for its time limit, so no later job delays it.
 
 The backfill pass is bounded as ``_attempt_backfill`` bounds it (``[priority]`` keys named
 after the ``SchedulerParameters``): it runs at a cycle when ``bf_interval`` seconds have
@@ -35,10 +35,9 @@ nodes; one naming no node count runs on one node when a node of its partitions c
 it, else its CPUs are spread over the nodes in config order (Slurm spreads it whenever no
 one node has its CPUs free); memory, GRES, licences, QOS and association limits and
 preemption are not modelled; in backfill, the jobs of a batch after the first that cannot
-start now are not tested (nor counted against ``bf_max_job_test``); a job with no time
-limit is planned as running for ever (Slurm uses the partition's ``MaxTime``: not
-modelled); ties of priority go by job id, not first by submit time (``sort_job_queue2``:
-the same order where ids follow submission); a job of several QOS but one partition sorts
+start now are not tested (nor counted against ``bf_max_job_test``); ties of priority go by
+job id, not first by submit time (``sort_job_queue2``: the same order where ids follow
+submission); a job of several QOS but one partition sorts
 at its highest QOS's priority until the first decay pass after its submission, though in
 Slurm the first walk of its records already leaves it at its last record's.
 """
@@ -55,7 +54,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from fairshare_cli.core.batches import JobBatch
-from fairshare_cli.core.config import Config
+from fairshare_cli.core.config import Config, PartitionSpec
 from fairshare_cli.core.htcondor.negotiator import machine_names
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.operations.node_fit import NodeFit, node_cpus
@@ -68,6 +67,7 @@ from fairshare_cli.core.operations.slurm_pending import (
     begun,
 )
 from fairshare_cli.core.operations.slurm_series import SlurmSeries, of_association
+from fairshare_cli.core.slurm import partition as slurm_part
 from fairshare_cli.core.slurm.factors import running_qos
 from fairshare_cli.core.slurm.node_space import (
     Alloc,
@@ -123,7 +123,6 @@ class SlurmSim:
         self.node_parts = frozenset().union(*(n.partitions for n in self.nodes))
         self.largest: dict[tuple[str, ...], int] = {}  # the most CPUs of a node, by partitions
         self.capacity = sum(n.cpus for n in self.nodes)
-        self.default_parts = tuple(p for p, s in config.partitions.items() if s.default)
         self.fit = NodeFit(config)  # (a partition whose limits hold a job back: no record)
         batches = [b if isinstance(b, JobBatch) else JobBatch(b) for b in workload]
         self.pending_work = sorted(
@@ -153,6 +152,7 @@ class SlurmSim:
         for item in queue:
             batch = item if isinstance(item, JobBatch) else JobBatch(item)
             if batch.job.status == "idle" and batch.job.admin_priority != 0:  # (0: held)
+                batch = JobBatch(self._taken(batch.job), batch.count)
                 self.queue.add(batch)
                 self.queued.append(batch.job)
                 self._count_waiting(batch.job, batch.count)
@@ -161,7 +161,7 @@ class SlurmSim:
                     job = _under(replace(batch.job, id=batch.job_id(i)), None, config.qos)
                     began = job.start_time if job.start_time is not None else start
                     per = math.ceil(job.request_cpus / (job.num_nodes or 1))
-                    alloc = self._fit(job, self._parts(job))
+                    alloc = self._fit(job, self.fit.parts(job))
                     alloc = alloc or [(n, per) for n in self.nodes[: job.num_nodes or 1]]
                     self._place(job, alloc, began, queued=True)
 
@@ -173,8 +173,18 @@ class SlurmSim:
     def _submitted(self, job: Job) -> float:
         return job.submit_time if job.submit_time is not None else self.start
 
-    def _parts(self, job: Job) -> tuple[str, ...]:
-        return job.partitions or self.default_parts or tuple(self.config.partitions)
+    def _taken(self, job: Job) -> Job:
+        """The job as slurmctld takes it: of no time limit, its partition's ``DefaultTime``."""
+        spec = self._spec(job)
+        limit = None if spec is None else slurm_part.submitted_time_limit(job, spec)
+        return job if limit is None else replace(job, time_limit=limit)
+
+    def _spec(self, job: Job) -> PartitionSpec | None:
+        """The partition whose limits a job of no time limit takes (its first; else None)."""
+        if job.time_limit is not None:  # (backfill's hot loop: nothing to look up)
+            return None
+        parts = job.partitions or self.fit.parts(job)
+        return self.config.partitions.get(parts[0]) if parts else None
 
     # -- placing --------------------------------------------------------------------
 
@@ -209,7 +219,7 @@ class SlurmSim:
     def _place(self, job: Job, alloc: Alloc, t: float, *, queued: bool = False) -> None:
         """Start ``job`` at ``t`` on the nodes of ``alloc``; it ends after its run time or
         time limit (``queued``: it was running in the queue the simulation starts from)."""
-        limit = job.time_limit
+        limit = slurm_part.started_time_limit(job.time_limit, self._spec(job))
         run = job.run_time
         last = min(run if run is not None else INF, limit if limit is not None else INF)
         end = t + last if math.isfinite(last) else None
@@ -253,6 +263,7 @@ class SlurmSim:
         while k < len(work) and self._submitted(work[k].job) <= t:
             job = replace(work[k].job, status="idle", submit_time=self._submitted(work[k].job))
             if work[k].job.status not in NEVER_QUEUED and job.admin_priority != 0:
+                job = self._taken(job)
                 self.queue.add(JobBatch(job, work[k].count))
                 self.queued.append(job)
                 self._count_waiting(job, work[k].count)
@@ -417,7 +428,7 @@ class SlurmSim:
         (``_set_slot_time``, today's Slurm) or, with ``output_compat = "22.05"``, down
         (22.05's ``_attempt_backfill``)."""
         res = self.config.priority.bf_resolution
-        length = job.time_limit if job.time_limit is not None else INF
+        length = slurm_part.planned_time_limit(job.time_limit, self._spec(job))
         start = math.floor(when) // res * res
         end = when + length
         if math.isfinite(end):
@@ -443,7 +454,7 @@ class SlurmSim:
         """
         want = job.num_nodes or 1
         per = math.ceil(job.request_cpus / want)
-        length = job.time_limit if job.time_limit is not None else INF
+        length = slurm_part.planned_time_limit(job.time_limit, self._spec(job))
         cpus = self._spread(job, parts)
         if want == 1 and not cpus:
             best, found = self.space.earliest(per, parts, length)

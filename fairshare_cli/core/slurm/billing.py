@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 from fairshare_cli.core.config import Config, PartitionSpec
 from fairshare_cli.core.slurm.factors import job_tres_value, parse_flags, parse_tres_weights
+from fairshare_cli.core.slurm.partition import default_partition
 from fairshare_cli.core.slurm.usage import MAX_STORED
 from fairshare_cli.core.usage import UsageRecord
 from fairshare_cli.errors import InputError
@@ -147,8 +148,8 @@ class Billing:
             for name, spec in partitions.items()
             if spec.billing_weights
         }
-        #: the partition of a job that names none (``Default=YES``)
-        self.default = next((name for name, spec in partitions.items() if spec.default), None)
+        #: the partition of a job that names none (the last ``Default=YES``)
+        self.default = default_partition(partitions)
         self.flags = billing_flags(flags, output_compat)
         self.billed = billed or {}
         #: False: every job bills its CPUs (nothing to look up)

@@ -19,6 +19,7 @@ from fairshare_cli.core.slurm.assoc_priority import assoc_factors
 from fairshare_cli.core.slurm.assoc_tree import AssocTree
 from fairshare_cli.core.slurm.billing import Billing, billing_flags, billing_weights
 from fairshare_cli.core.slurm.factors import job_user, parse_flags
+from fairshare_cli.core.slurm.partition import default_partition
 from fairshare_cli.core.slurm.passes import (
     COMPACT_AT,
     DBL_MIN,
@@ -58,15 +59,13 @@ def priority_context(config: Config, tree: AssocTree) -> PriorityContext:
             name=name,
             priority_job_factor=spec.priority_job_factor,
             max_time=spec.max_time,
+            default_time=spec.default_time,
             tres=size.partition_tres.get(name, {}),
             priority_tier=spec.priority_tier,
             billing_weights=billing_weights(spec.billing_weights) if spec.billing_weights else None,
         )
         for name, spec in config.partitions.items()
     }
-    default_partition = next((n for n, s in config.partitions.items() if s.default), None)
-    if default_partition is None and config.partitions:
-        default_partition = next(iter(config.partitions))
     qos = {
         name: QosInfo(name=name, priority=spec.priority, usage_factor=spec.usage_factor)
         for name, spec in config.qos.items()
@@ -93,7 +92,7 @@ def priority_context(config: Config, tree: AssocTree) -> PriorityContext:
         qos=qos,
         node_count=size.node_count,
         cluster_cpus=size.cpus,
-        default_partition=default_partition,
+        default_partition=default_partition(config.partitions),
         default_qos=default_qos,
         assoc_factors=assoc_factors(config.accounts, "NO_NORMAL_ASSOC" in parse_flags(p.flags)),
         multi_qos=p.output_compat != "22.05",

@@ -24,6 +24,7 @@ from fairshare_cli.core.slurm.factors import (
     split_qos,
 )
 from fairshare_cli.core.slurm.fairshare import job_fairshare_factor
+from fairshare_cli.core.slurm.partition import no_default_message, submitted_time_limit
 from fairshare_cli.errors import InputError
 
 FACTOR_KEYS = ("age", "assoc", "fairshare", "jobsize", "partition", "qos")
@@ -55,6 +56,8 @@ class PartitionInfo(msgspec.Struct, frozen=True):
     name: str
     priority_job_factor: int = 1
     max_time: float | None = None
+    #: ``DefaultTime`` (None: unset): the time limit of a job that sets none
+    default_time: float | None = None
     tres: Mapping[str, float] = msgspec.field(default_factory=dict)
     priority_tier: int = 1
     #: ``TRESBillingWeights`` (:func:`~.billing.billing_weights`; None: unset)
@@ -189,7 +192,7 @@ class FactorMaker:
         self.fs_cache: dict[int, float] = {}
         self.part_cache: dict[str | None, list[tuple[PartitionInfo, float]]] = {}
         self.qos_cache: dict[str | None, tuple[tuple[str, float, float], ...]] = {}
-        self.js_cache: dict[tuple[int, int, float | None, float | None], float] = {}
+        self.js_cache: dict[tuple[int, int, float | None], float] = {}
         # TRES from the job's size only (not its attributes): shared by jobs of one size.
         sized = ("cpu", "billing", "mem", "node")
         self.tres_by_size = all(k in sized for k, _ in self.tres_weights) and all(
@@ -229,17 +232,17 @@ class FactorMaker:
             self.part_cache[job.partition] = pinfos
         return pinfos
 
-    def jobsize(self, job: Any, max_time: float | None) -> float:
-        """The job-size factor (the time limit defaults to the partition's ``MaxTime``,
-        UNLIMITED when unset)."""
+    def jobsize(self, job: Any, tl_secs: float | None) -> float:
+        """The job-size factor of a job whose time limit is ``tl_secs`` (its own, else its
+        first partition's ``DefaultTime``, else the sizing partition's ``MaxTime``:
+        :meth:`size_values`), UNLIMITED when None."""
         if not self.weights[3]:
             return 0.0
-        jkey = (job.num_nodes, job.request_cpus, job.time_limit, max_time)
+        jkey = (job.num_nodes, job.request_cpus, tl_secs)
         f_js = self.js_cache.get(jkey)
         if f_js is None:
             # In whole minutes, as Slurm keeps time limits (time_str2mins rounds up); an
             # unset MaxTime is UNLIMITED, INFINITE minutes (read_config.c).
-            tl_secs = job.time_limit if job.time_limit is not None else max_time
             if tl_secs is None or math.isinf(tl_secs):
                 tl_min = INFINITE_MINUTES
             else:
@@ -378,7 +381,10 @@ class FactorMaker:
         its weighted value, and per partition its name, partition factor and weighted
         value, TRES factors, weighted TRES factors and the non-zero weighted TRES terms."""
         ordered = tier_order(pinfos)
-        f_js = self.jobsize(job, sizing_partition(job, pinfos, ordered, self.now).max_time)
+        limit = submitted_time_limit(job, pinfos[0][0])
+        if limit is None:
+            limit = sizing_partition(job, pinfos, ordered, self.now).max_time
+        f_js = self.jobsize(job, limit)
         parts = []
         for info, f_part in ordered:
             tres_f, tres_w = self.tres(job, info, pinfos[0][0])
@@ -397,6 +403,8 @@ def _partition_factors(
     """
     parts = job.partitions or ((ctx.default_partition,) if ctx.default_partition else ())
     if not parts:
+        if ctx.partitions:  # (the one rule: :func:`~.partition.job_partitions`)
+            raise InputError(no_default_message(job.id, ctx.partitions))
         raise InputError(f"job {job.id}: no partition given and no default partition is configured")
     out = []
     for name in parts:

@@ -50,6 +50,7 @@ def decay_params(config: Config) -> su.DecayParams:
         halflife=p.decay_halflife,
         calc_period=p.calc_period if p.calc_period > 0 else 300.0,
         reset_period=p.usage_reset_period,
+        reset_zone=p.usage_reset_time_zone,
         charge_job_end=p.enforce_limits,
     )
 

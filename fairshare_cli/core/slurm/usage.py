@@ -11,7 +11,8 @@ are enforced (then its last part is charged when it ends, as ``priority_p_job_en
 Views are lazy: the stored values plus the passes since the last stored pass, folded per
 association (:mod:`.passes`: equal charges at the same passes give bit-identical usage, as
 in Slurm); :func:`charge_at` is one job's charge in closed form.
-Times are epoch seconds; resets are computed in UTC.
+Times are epoch seconds; resets fall on midnights of ``reset_zone`` (UTC unless set:
+:mod:`~fairshare_cli.core.slurm.reset_period`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from fairshare_cli.core.slurm.pass_grid import PassGrid, decay_factor, real_deca
 from fairshare_cli.core.slurm.pass_grid import (
     UsageKey as UsageKey,
 )  # su.UsageKey in model, snapshot
+from fairshare_cli.core.slurm.reset_period import latest_reset
 from fairshare_cli.core.state import SectionError
 
 
@@ -40,6 +42,8 @@ class DecayParams(msgspec.Struct, frozen=True):
     calc_period: float = 300.0
     reset_period: str = "NONE"
     charge_job_end: bool = False
+    #: the zone whose midnights resets fall on (slurmctld's local time; a loaded zone)
+    reset_zone: _dt.tzinfo = _dt.timezone.utc
 
     @property
     def factor(self) -> float:
@@ -227,57 +231,16 @@ def last_pass(anchor: float | None, now: float, period: float) -> float:
     return base + math.floor((now - base) / period) * period
 
 
-def next_reset(period: str, after: float) -> float | None:
-    """``_next_reset``: the midnight (UTC) that follows ``after`` for a reset period."""
-    if period not in ("DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "YEARLY"):
-        return None
-    day = _dt.datetime.fromtimestamp(after, tz=_dt.timezone.utc).replace(
-        hour=0, minute=0, second=0, microsecond=0
-    )
-    if period == "DAILY":
-        out = day + _dt.timedelta(days=1)
-    elif period == "WEEKLY":
-        # Python: Monday=0 ... Sunday=6; C: Sunday=0. Next Sunday, a week on if today is one.
-        wday = (day.weekday() + 1) % 7
-        out = day + _dt.timedelta(days=7 - wday)
-    elif period == "MONTHLY":
-        y, m = (day.year + 1, 1) if day.month == 12 else (day.year, day.month + 1)
-        out = day.replace(year=y, month=m, day=1)
-    elif period == "QUARTERLY":
-        m = (day.month - 1) // 3 * 3 + 4
-        y = day.year + (1 if m > 12 else 0)
-        out = day.replace(year=y, month=(m - 1) % 12 + 1, day=1)
-    else:
-        out = day.replace(year=day.year + 1, month=1, day=1)
-    return out.timestamp()
-
-
-def _pass_at_or_after(anchor: float, t: float, period: float) -> float:
-    k = math.ceil((t - anchor) / period)
-    return anchor + k * period
-
-
 def reset_cutoff(
     params: DecayParams, anchor: float, last_reset: float | None, upto: float
 ) -> float | None:
-    """The pass (≤ ``upto``) of the latest usage reset, or None if no reset is due.
-
-    A reset happens at the first pass at or after each reset boundary; boundaries follow
-    one another from ``last_reset`` (from far enough back when it is unknown).
-    """
+    """The pass (≤ ``upto``) of the latest usage reset, or None if no reset is due
+    (:func:`~fairshare_cli.core.slurm.reset_period.latest_reset`)."""
     if params.reset_period in ("NONE", "NOW"):
         return None
-    period = params.reset_period
-    # Walk boundaries from last_reset; without one, start a little over a year before.
-    start = last_reset if last_reset is not None else upto - 400 * 86400
-    best: float | None = None
-    b = next_reset(period, start)
-    while b is not None and b <= upto:
-        p = _pass_at_or_after(anchor, b, params.calc_period)
-        if p <= upto and (last_reset is None or b > last_reset):
-            best = p
-        b = next_reset(period, b)
-    return best
+    return latest_reset(
+        params.reset_period, params.reset_zone, params.calc_period, anchor, last_reset, upto
+    )
 
 
 def charge_at(start: float, end: float | None, rate: float, grid: PassGrid) -> float:

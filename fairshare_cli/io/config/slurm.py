@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from datetime import timezone, tzinfo
 from typing import Any
 
 from fairshare_cli.core.config import (
@@ -19,6 +20,7 @@ from fairshare_cli.core.limits import UINT32_MAX
 from fairshare_cli.core.slurm.billing import billing_weights
 from fairshare_cli.core.slurm.factors import parse_tres_weights
 from fairshare_cli.core.slurm.fairshare import ALGORITHMS
+from fairshare_cli.core.timestr import format_slurm_time
 from fairshare_cli.errors import ConfigError, did_you_mean
 from fairshare_cli.io.config.reader import Reader, named_tables, plain_names
 
@@ -38,6 +40,7 @@ PRIORITY_KEYS = (
     "decay_halflife",
     "calc_period",
     "usage_reset_period",
+    "usage_reset_time_zone",
     "max_age",
     "favor_small",
     "flags",
@@ -109,6 +112,7 @@ def read_priority(top: Reader, file: str, prof: Mapping[str, Any]) -> SlurmPrior
         decay_halflife=halflife,
         calc_period=calc,
         usage_reset_period=reset.upper(),
+        usage_reset_time_zone=_time_zone(r),
         max_age=r.dur("max_age", d.max_age, minutes=True),
         favor_small=r.get("favor_small", r.boolean, d.favor_small),
         flags=tuple(f.upper() for f in r.get("flags", r.string_list, NO_STRINGS)),
@@ -210,7 +214,7 @@ def read_partitions(
     r0 = named_tables(top, "partitions")
     out: dict[str, PartitionSpec] = {}
     for name, body in r0.table.items():
-        keys: tuple[str, ...] = ("priority_job_factor", "default", "max_time")
+        keys: tuple[str, ...] = ("priority_job_factor", "default", "max_time", "default_time")
         keys += ("priority_tier", "max_nodes", "min_nodes", "billing_weights")
         r = Reader(body, f"partitions.{name}", file, keys)
         weights = r.get("billing_weights", r.string, None)
@@ -224,6 +228,7 @@ def read_partitions(
             priority_job_factor=r.int_("priority_job_factor", 1, lo=0, hi=65533),
             default=r.get("default", r.boolean, False),
             max_time=r.dur("max_time", None, minutes=True),
+            default_time=_default_time(r, name),
             priority_tier=r.int_("priority_tier", 1, lo=0, hi=65533),
             max_nodes=r.int_("max_nodes", None, lo=0, hi=UINT32_MAX - 1),
             min_nodes=r.int_("min_nodes", 0, lo=0, hi=UINT32_MAX - 1),
@@ -239,6 +244,39 @@ def read_partitions(
                     f" [partitions]: {known}"
                 )
     return out
+
+
+def _time_zone(r: Reader) -> tzinfo:
+    """``usage_reset_time_zone``: an IANA name (``"Europe/Berlin"``), loaded here (the
+    core reads no time zone database); ``"UTC"``, the default, loads nothing."""
+    name = r.get("usage_reset_time_zone", r.string, "UTC")
+    if name.upper() == "UTC":
+        return timezone.utc
+    from zoneinfo import ZoneInfo
+
+    try:
+        return ZoneInfo(name)
+    except (KeyError, ValueError, OSError):  # (not found: ZoneInfoNotFoundError, a KeyError)
+        r.fail(
+            f'priority.usage_reset_time_zone: "{name}" is no time zone of this system\'s'
+            " database (nor of the tzdata package); expected an IANA name such as"
+            ' "Europe/Berlin" (the local time of the host slurmctld runs on), or "UTC"'
+        )
+        return timezone.utc  # (not reached: fail raises)
+
+
+def _default_time(r: Reader, name: str) -> float | None:
+    """``default_time``, at most ``max_time`` (slurmctld ignores a larger ``DefaultTime``,
+    logging "DefaultTime exceeds MaxTime": ``_build_single_partitionline_info``)."""
+    value: float | None = r.dur("default_time", None, minutes=True)
+    top = r.dur("max_time", None, minutes=True)
+    if value is not None and top is not None and value > top:
+        r.fail(
+            f"partitions.{name}.default_time: {format_slurm_time(value)} exceeds max_time"
+            f" {format_slurm_time(top)}; slurmctld ignores such a DefaultTime: lower it or"
+            " remove it"
+        )
+    return value
 
 
 def read_qos(top: Reader, file: str) -> dict[str, QosSpec]:

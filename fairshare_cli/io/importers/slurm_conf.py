@@ -11,6 +11,7 @@ the lines after them.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Iterator, Mapping
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairshare_cli.core.names import check_name, shown
+from fairshare_cli.core.timestr import TimeStringError, time_str2mins
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import is_prompt, text_lines
 from fairshare_cli.io.importers.hostlist import HostlistError, compress_machines, expand_hostlist
@@ -369,10 +371,14 @@ def _partition_line(
     flag = merged.get("default", "NO").upper()
     if flag not in ("YES", "NO"):
         raise InputError(f'{where}: Default: expected YES or NO, got "{merged["default"]}"')
+    if flag == "YES":  # (the last Default=YES line takes it from the one before)
+        for other in partitions.values():
+            other["default"] = False
     spec["default"] = flag == "YES"
     if "maxtime" in merged:
         value = merged["maxtime"]
         spec["max_time"] = "INFINITE" if value.upper() == "UNLIMITED" else value
+    _default_time(merged, where, spec)
     _node_limits(merged, where, spec)
     if billing := merged.get("tresbillingweights"):  # (what its jobs are charged for)
         spec["billing_weights"] = tres_weights("TRESBillingWeights", billing, where)
@@ -382,6 +388,30 @@ def _partition_line(
         part_nodes[name] = (where, ["ALL"] if nodes.upper() == "ALL" else expand_hostlist(nodes))
     except HostlistError as exc:
         raise InputError(f"{where}: Nodes: {exc}") from None
+
+
+def _default_time(merged: dict[str, str], where: str, spec: dict[str, Any]) -> None:
+    """``DefaultTime`` (``NONE``, as ``scontrol show partition`` prints it unset, left
+    out), and left out above ``MaxTime`` as slurmctld leaves it ("DefaultTime exceeds
+    MaxTime": ``_build_single_partitionline_info``).
+
+    Raises:
+        InputError: a value that is not a Slurm time string.
+    """
+    value = merged.get("defaulttime")
+    if value is None or value.upper() == "NONE":
+        return
+    value = "INFINITE" if value.upper() == "UNLIMITED" else value
+    try:
+        default = time_str2mins(value)
+    except TimeStringError as exc:
+        raise InputError(f"{where}: DefaultTime: {exc}") from None
+    try:
+        top = time_str2mins(spec.get("max_time", "INFINITE"))
+    except TimeStringError:  # (the config's check names MaxTime's bad value)
+        top = math.inf
+    if default <= top:
+        spec["default_time"] = value
 
 
 def _node_limits(merged: dict[str, str], where: str, spec: dict[str, Any]) -> None:

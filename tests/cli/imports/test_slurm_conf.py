@@ -449,3 +449,51 @@ def test_a_file_of_nodes_alone_leaves_the_22_05_priority_type_as_the_config_has_
     assert "type" not in config.read_text()
     res = run("sprio", "-w", "--config", str(config), "--state", str(tmp_path / "s.json"))
     assert (res.exit_code, res.stderr) == (0, "")
+
+
+def test_partition_default_time_and_the_last_default(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``DefaultTime`` becomes ``default_time`` (``UNLIMITED`` as ``INFINITE``); one above
+    its ``MaxTime`` is left out, as slurmctld ignores it ("DefaultTime exceeds MaxTime":
+    ``_build_single_partitionline_info``), which also moves the default to each
+    ``Default=YES`` line it reads: long, the last, is the default. fs left ``DefaultTime``
+    out and wrote ``default = true`` for both."""
+    conf = tmp_path / "slurm.conf"
+    conf.write_text(
+        "NodeName=n1 CPUs=4\nPartitionName=DEFAULT Nodes=ALL\n"
+        "PartitionName=batch Default=YES MaxTime=2:00:00 DefaultTime=30\n"
+        "PartitionName=long Default=YES MaxTime=1:00:00 DefaultTime=2:00:00\n"
+        "PartitionName=inf DefaultTime=UNLIMITED\n"
+    )
+    result = run("import", "slurm-conf", str(conf))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.split("\n\n")[1:] == [
+        '[partitions.batch]\npriority_job_factor = 1\ndefault = false\nmax_time = "2:00:00"\n'
+        'default_time = "30"',
+        '[partitions.long]\npriority_job_factor = 1\ndefault = true\nmax_time = "1:00:00"',
+        '[partitions.inf]\npriority_job_factor = 1\ndefault = false\ndefault_time = "INFINITE"\n',
+    ]
+    conf.write_text("NodeName=n1 CPUs=4\nPartitionName=batch Nodes=ALL DefaultTime=soon\n")
+    result = run("import", "slurm-conf", str(conf))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(f"fs: error: {conf}:2: DefaultTime: ")
+
+
+def test_scontrol_show_partition_default_time(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``scontrol show partition`` prints an unset ``DefaultTime`` as ``NONE`` (left out)
+    and a set one as a time (``partition_info.c``): the 22.05 capture with express's
+    changed to an hour."""
+    text = (FIXTURES / "slurm-22.05" / "cl1_idle" / "scontrol_show_partition.txt").read_text()
+    express = text.index("PartitionName=express")
+    dump = tmp_path / "partitions.txt"
+    dump.write_text(
+        text[:express] + text[express:].replace("DefaultTime=NONE", "DefaultTime=1:00:00")
+    )
+    result = run("import", "slurm-conf", str(dump))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.split("\n\n") == [
+        '[partitions.batch]\npriority_job_factor = 1\ndefault = true\nmax_time = "INFINITE"',
+        '[partitions.express]\npriority_job_factor = 4\ndefault = false\nmax_time = "INFINITE"\n'
+        'default_time = "1:00:00"\n',
+    ]

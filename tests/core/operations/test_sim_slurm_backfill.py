@@ -10,7 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fairshare_cli.core.config import Config
 from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.operations.node_fit import NodeFit
 from fairshare_cli.core.operations.sim_slurm import SlurmSim
 from fairshare_cli.core.slurm.node_space import Node, NodeSpace, Reservation
 
@@ -84,6 +86,8 @@ def test_earliest_equals_the_plain_search(
 ) -> None:
     nodes, reserved = cluster
     sim = SlurmSim.__new__(SlurmSim)
+    sim.config = Config()  # ("batch" not in it: no MaxTime, a job of no limit plans for ever)
+    sim.fit = NodeFit(sim.config)
     sim.nodes = nodes
     sim.space = NodeSpace(nodes)
     sim.space.begin_pass(T, reserved)
@@ -131,6 +135,8 @@ def test_a_job_no_node_holds_spreads_at_the_plain_search_time(
     """A job of more CPUs than any node (at most 8 here) that names no node count."""
     nodes, reserved = cluster
     sim = SlurmSim.__new__(SlurmSim)
+    sim.config = Config()  # ("batch" not in it: no MaxTime, a job of no limit plans for ever)
+    sim.fit = NodeFit(sim.config)
     sim.nodes = nodes
     sim.largest = {}
     sim.space = NodeSpace(nodes)
@@ -160,6 +166,7 @@ def test_reservation_rounds_to_bf_resolution(
         sim = SlurmSim.__new__(SlurmSim)
         prio = SlurmPriorityConfig(bf_resolution=res, output_compat=compat)
         sim.config = Config(priority=prio)
+        sim.fit = NodeFit(sim.config)
         reserved: dict[str, list[tuple[float, float, int]]] = {}
         job = Job(id="1", owner="u", request_cpus=2, time_limit=600)
         sim._reserve(job, [(node, 2)], 1030.5, reserved)

@@ -86,6 +86,18 @@ def test_a_record_bills_its_cpus_by_its_partitions_weights() -> None:
     assert billing.of_record(record._replace(partition="gpu")) == 8.0
 
 
+def test_a_record_of_no_partition_bills_in_the_last_default() -> None:
+    """Two ``Default=YES`` partitions: the last is the default (``read_config.c`` moves
+    the default to each one it reads), so 8 CPUs bill 8 × 0.25 = 2 in ``half``; fs took the
+    first, batch (8 × 0.5 = 4). None is the default: its CPUs (slurmctld has no record of
+    such a job: sbatch refuses it)."""
+    half = PartitionSpec(name="half", default=True, billing_weights="CPU=0.25")
+    record = UsageRecord(owner="u", start=0.0, cpus=8)
+    assert Billing({**PARTITIONS, "half": half}, []).of_record(record) == 2.0
+    undefaulted = {"batch": PartitionSpec(name="batch", billing_weights="CPU=0.5")}
+    assert Billing(undefaulted, []).of_record(record) is None
+
+
 def test_a_job_bills_its_memory_nodes_and_gres() -> None:
     """A job of 4 CPUs, 16384 MB, 2 GPUs (``attributes``) on one node in gpu bills as
     COUNTS: 15.5; in batch 4 x 0.5 + 16 x 0.25 = 6."""

@@ -17,7 +17,6 @@ from fairshare_cli.core.slurm.usage import (
     advance,
     charge_at,
     last_pass,
-    next_reset,
     restart,
     usage_at,
     usage_from_json,
@@ -136,22 +135,6 @@ def test_a_view_is_the_same_whether_or_not_the_state_was_advanced(
 def test_state_json_round_trip() -> None:
     state = SlurmUsage(last_decay_ran=1.0e9, usage={("a", "u"): 12.5})
     assert usage_from_json(usage_to_json(state)) == state
-
-
-@pytest.mark.parametrize(
-    ("period", "after", "expected"),
-    [
-        pytest.param("DAILY", "2026-11-21T13:00:00", "2026-11-22T00:00:00", id="daily"),
-        pytest.param("WEEKLY", "2026-11-21T13:00:00", "2026-11-22T00:00:00", id="weekly-sat"),
-        pytest.param("WEEKLY", "2026-11-22T13:00:00", "2026-11-29T00:00:00", id="weekly-sun"),
-        pytest.param("MONTHLY", "2026-12-05T13:00:00", "2027-01-01T00:00:00", id="monthly"),
-        pytest.param("QUARTERLY", "2026-11-21T13:00:00", "2027-01-01T00:00:00", id="quarter"),
-        pytest.param("QUARTERLY", "2026-02-01T00:00:00", "2026-04-01T00:00:00", id="q1"),
-        pytest.param("YEARLY", "2026-11-21T13:00:00", "2027-01-01T00:00:00", id="yearly"),
-    ],
-)
-def test_next_reset(period: str, after: str, expected: str) -> None:
-    assert next_reset(period, _t(after)) == _t(expected)
 
 
 def test_daily_reset_zeroes_usage_at_the_first_pass_after_midnight() -> None:

@@ -1,0 +1,114 @@
+"""The partition of a Slurm job that names none, and the time limit of one that sets none.
+
+One rule for every reader (``fs sprio``, billing, ``fs simulate``, ``fs submit``), as
+slurmctld 22.05 and 26.05 apply it:
+
+- The default partition is the *last* ``Default=YES`` partition in config order:
+  ``_build_single_partitionline_info`` (``read_config.c``) moves ``default_part_loc`` to
+  each ``Default=YES`` line it reads, clearing the flag of the one before.
+- A job naming no partition goes to that one (``_get_job_parts`` in ``job_mgr.c``); with
+  none set it is refused, ``ESLURM_DEFAULT_PARTITION_NOT_SET`` ("No partition specified
+  or system default partition"), even where partitions exist. A pool of no partitions at
+  all is ``fs``'s own model (every node is one): its jobs run anywhere.
+- A job with no time limit takes its primary partition's ``DefaultTime`` at submission
+  (``_valid_job_part``: the first partition it names, ``get_part_list``'s ``part_ptr``);
+  with none it keeps no limit until it starts, when the partition it starts in gives its
+  ``DefaultTime``, else its ``MaxTime`` (``select_nodes`` in ``node_scheduler.c``). Until
+  then ``MaxTime`` stands in for it: sprio's job size under ``SMALL_RELATIVE_TO_TIME``
+  (``_set_priority_factors``), and the backfill plan (``_get_job_time_limit``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
+
+from fairshare_cli.core.config import PartitionSpec
+from fairshare_cli.errors import InputError
+
+
+class HasDefaultTime(Protocol):
+    """A partition as a reader holds it (the config's, or sprio's)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def default_time(self) -> float | None: ...
+
+
+def default_partition(partitions: Mapping[str, PartitionSpec]) -> str | None:
+    """The partition of a job that names none: the last ``Default=YES`` one; None when
+    no partition is the default."""
+    name = None
+    for spec in partitions.values():
+        if spec.default:
+            name = spec.name
+    return name
+
+
+def job_partitions(job: Any, partitions: Mapping[str, PartitionSpec]) -> tuple[str, ...]:
+    """The partitions of a Slurm job: those it names, else the default one; ``()`` in a
+    pool that has no partitions (the job may run on any node).
+
+    Raises:
+        InputError: the job names none, partitions exist and none is the default.
+    """
+    named: tuple[str, ...] = job.partitions
+    if named or not partitions:
+        return named
+    default = default_partition(partitions)
+    if default is None:
+        raise InputError(no_default_message(job.id, partitions))
+    return (default,)
+
+
+def no_default_message(job_id: str, partitions: Iterable[str]) -> str:
+    """Why Slurm refuses job ``job_id``, which names no partition where none of
+    ``partitions`` is the default (sbatch's words, then the fix)."""
+    names = ", ".join(partitions)
+    return (
+        f"job {job_id}: names no partition, and no partition ({names}) is the default;"
+        ' Slurm refuses it ("No partition specified or system default partition"): give the'
+        " job a partition, or set default = true on one"
+    )
+
+
+def submitted_time_limit(job: Any, primary: HasDefaultTime | None) -> float | None:
+    """The job's time limit once slurmctld took it (seconds; None: none yet): its own,
+    else the ``DefaultTime`` of ``primary``, its first partition (:func:`job_partitions`).
+
+    Raises:
+        InputError: the job sets none and that ``DefaultTime`` is 0, which makes users
+            give one (``_valid_job_part``: ``ESLURM_INVALID_TIME_LIMIT``).
+    """
+    if job.time_limit is not None:
+        return job.time_limit  # type: ignore[no-any-return]
+    if primary is None or primary.default_time is None:
+        return None
+    if primary.default_time == 0:
+        raise InputError(
+            f'job {job.id}: sets no time limit and partition "{primary.name}" has DefaultTime 0;'
+            ' Slurm refuses it ("Requested time limit is invalid (missing or exceeds some'
+            ' limit)"): give it a time_limit'
+        )
+    return primary.default_time
+
+
+def started_time_limit(limit: float | None, spec: PartitionSpec | None) -> float | None:
+    """The time limit a job of ``limit`` (:func:`submitted_time_limit`) runs under in
+    partition ``spec``: ``limit``, else the partition's ``DefaultTime``, else its
+    ``MaxTime`` (None: UNLIMITED)."""
+    if limit is not None or spec is None:
+        return limit
+    return spec.default_time if spec.default_time is not None else spec.max_time
+
+
+def planned_time_limit(limit: float | None, spec: PartitionSpec | None) -> float:
+    """How long backfill plans a pending job of ``limit`` (:func:`submitted_time_limit`)
+    to run in partition ``spec``: ``limit``, else the partition's ``MaxTime``
+    (``_get_job_time_limit``: not its ``DefaultTime``), else for ever (``math.inf``)."""
+    if limit is not None:
+        return float(limit)
+    top = spec.max_time if spec is not None else None
+    return top if top is not None else math.inf

@@ -1,0 +1,99 @@
+"""The partition of a Slurm job that names none, and its time limit (core/slurm/partition.py).
+
+Each case is slurmctld's rule read from its source (22.05.11 and 26.05.3 alike):
+``_build_single_partitionline_info`` (``read_config.c``) moves the default to each
+``Default=YES`` line it reads; ``_get_job_parts`` (``job_mgr.c``) refuses a job naming no
+partition when none is the default (``ESLURM_DEFAULT_PARTITION_NOT_SET``);
+``_valid_job_part`` gives a job of no time limit its primary partition's ``DefaultTime``
+(refusing it for ``DefaultTime=0``); ``select_nodes`` (``node_scheduler.c``) gives one
+still without a limit the ``DefaultTime``, else the ``MaxTime``, of the partition it starts
+in; backfill's ``_get_job_time_limit`` plans such a job with the ``MaxTime``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from fairshare_cli.core.config import PartitionSpec
+from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.slurm.partition import (
+    default_partition,
+    job_partitions,
+    planned_time_limit,
+    started_time_limit,
+    submitted_time_limit,
+)
+from fairshare_cli.errors import InputError
+
+
+def _parts(*specs: PartitionSpec) -> dict[str, PartitionSpec]:
+    return {spec.name: spec for spec in specs}
+
+
+A = PartitionSpec(name="a")
+B_DEFAULT = PartitionSpec(name="b", default=True, max_time=7200.0, default_time=1200.0)
+C_DEFAULT = PartitionSpec(name="c", default=True, max_time=3600.0)
+
+
+@pytest.mark.parametrize(
+    ("specs", "expected"),
+    [
+        pytest.param((A, B_DEFAULT), "b", id="the-one-default"),
+        pytest.param((B_DEFAULT, A, C_DEFAULT), "c", id="the-last-of-two-defaults"),
+        pytest.param((C_DEFAULT, B_DEFAULT), "b", id="the-last-in-config-order"),
+        pytest.param((A,), None, id="none-is-default:-not-the-first"),
+        pytest.param((), None, id="no-partitions"),
+    ],
+)
+def test_default_partition_is_the_last_default_yes(
+    specs: tuple[PartitionSpec, ...], expected: str | None
+) -> None:
+    assert default_partition(_parts(*specs)) == expected
+
+
+def test_job_partitions() -> None:
+    parts = _parts(A, B_DEFAULT, C_DEFAULT)
+    assert job_partitions(Job(id="1", owner="u", partition="a,b"), parts) == ("a", "b")
+    assert job_partitions(Job(id="1", owner="u"), parts) == ("c",)
+    # A pool of no partitions: the job runs on any node.
+    assert job_partitions(Job(id="1", owner="u"), {}) == ()
+
+
+def test_a_job_naming_no_partition_where_none_is_default_is_refused() -> None:
+    with pytest.raises(InputError) as caught:
+        job_partitions(Job(id="7.0", owner="u"), _parts(A, PartitionSpec(name="d")))
+    assert str(caught.value) == (
+        "job 7.0: names no partition, and no partition (a, d) is the default; Slurm refuses"
+        ' it ("No partition specified or system default partition"): give the job a'
+        " partition, or set default = true on one"
+    )
+
+
+def test_submitted_time_limit() -> None:
+    """Its own limit; else the primary partition's DefaultTime; else none yet."""
+    assert submitted_time_limit(Job(id="1", owner="u", time_limit=60.0), B_DEFAULT) == 60.0
+    assert submitted_time_limit(Job(id="1", owner="u"), B_DEFAULT) == 1200.0
+    assert submitted_time_limit(Job(id="1", owner="u"), C_DEFAULT) is None
+    assert submitted_time_limit(Job(id="1", owner="u"), None) is None
+
+
+def test_default_time_zero_refuses_a_job_of_no_limit() -> None:
+    zero = PartitionSpec(name="z", default_time=0.0)
+    assert submitted_time_limit(Job(id="1", owner="u", time_limit=60.0), zero) == 60.0
+    with pytest.raises(InputError, match='job 1: sets no time limit and partition "z" has'):
+        submitted_time_limit(Job(id="1", owner="u"), zero)
+
+
+def test_started_and_planned_time_limits() -> None:
+    """At start: the limit, else DefaultTime, else MaxTime (None: UNLIMITED); backfill's
+    plan: the limit, else MaxTime (never DefaultTime), else for ever."""
+    assert started_time_limit(60.0, B_DEFAULT) == 60.0
+    assert started_time_limit(None, B_DEFAULT) == 1200.0
+    assert started_time_limit(None, C_DEFAULT) == 3600.0
+    assert started_time_limit(None, A) is None
+    assert planned_time_limit(60.0, B_DEFAULT) == 60.0
+    assert planned_time_limit(None, B_DEFAULT) == 7200.0
+    assert planned_time_limit(None, A) == math.inf
+    assert planned_time_limit(None, None) == math.inf
