@@ -92,17 +92,15 @@ def _refuse_one_key_twice(spec: SweepSpec, label: str) -> None:
     Raises:
         InputError: naming both axes and the key.
     """
-    from fairshare_cli.io.config import canonical_key, split_dotted
+    from fairshare_cli.io.config import canonical_key, same_key_twice
 
-    first: dict[tuple[str, ...], int] = {}
-    for k, axis in enumerate(spec.axes, start=1):
-        at = first.setdefault(tuple(split_dotted(canonical_key(axis.key))), k)
-        if at != k:
-            before = spec.axes[at - 1].key
-            raise InputError(
-                f"{label}: axes {at} ({before}) and {k} ({axis.key}) both set "
-                f"{canonical_key(before)}: give one axis"
-            )
+    pair = same_key_twice([axis.key for axis in spec.axes])
+    if pair is not None:
+        before, after = (spec.axes[k].key for k in pair)
+        raise InputError(
+            f"{label}: axes {pair[0] + 1} ({before}) and {pair[1] + 1} ({after}) both set "
+            f"{canonical_key(before)}: give one axis"
+        )
 
 
 def _progress(total: int, done: int) -> Callable[[int], None]:

@@ -60,6 +60,23 @@ def _refuse_bare_knob(key: str, raw: str) -> None:
         )
 
 
+def _refuse_one_key_twice(assignments: tuple[str, ...], keys: list[str]) -> None:
+    """Two ``--set`` keys that name one config key, spelt alike or apart (a knob name and
+    its key; a name quoted and not), as ``fs sweep`` refuses two axes on one key: only the
+    last would count, and the title would show both.
+
+    Raises:
+        InputError: naming both settings and the key.
+    """
+    from fairshare_cli.io.config import canonical_key, same_key_twice
+
+    pair = same_key_twice(keys)
+    if pair is not None:
+        first, second = (assignments[k].strip() for k in pair)
+        key = canonical_key(keys[pair[0]])
+        raise InputError(f"--set {first} and --set {second} both set {key}: give one")
+
+
 @click.command(
     "whatif", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False}
 )
@@ -138,7 +155,9 @@ def whatif(
     from fairshare_cli.cli.whatif_replay import make_replay, needs_replay, replayed_sections
     from fairshare_cli.io.config import canonical_key
 
-    overrides = {canonical_key(k): v for k, v in map(parse_assignment, assignments)}
+    pairs = [parse_assignment(text) for text in assignments]
+    _refuse_one_key_twice(assignments, [key for key, _ in pairs])
+    overrides = {canonical_key(k): v for k, v in pairs}
     # --json, --output and --wide belong to the comparison wherever they are on the line.
     argv, output = take_output(
         ctx.meta.get(OUTPUT), [a for a in args if a not in ("--json", "--wide")]
