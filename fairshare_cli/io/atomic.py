@@ -25,10 +25,9 @@ def atomic_write_text(
 
     The new file has ``mode``, and the owner and group of the file it replaces
     (:func:`keep_owner`). ``what`` names the file in errors ("state file", "config
-    file"). ``before_rename`` is
-    called once the new file is on the disk, before it replaces ``path``: a write that goes
-    with it (the usage history's commit) happens only when this one can no longer fail
-    for want of space, and what it raises leaves ``path`` as it was.
+    file"). ``before_rename`` is called once the new file is on the disk, before it
+    replaces ``path``: a write that goes with it (the usage history's commit) happens only
+    when this one can no longer fail for want of space; what it raises leaves ``path`` as it was.
 
     Raises:
         InputError: ``path`` is a device, a pipe or a folder, which the rename would replace
@@ -240,8 +239,7 @@ def through_link(path: Path) -> Path:
     names (a link to nothing yet included), so that the link stays a link, as a user who
     made it expects (the rename that writes a file would replace the link itself), and
     two links to one state or config share its lock (the state's ``.lock`` and history
-    beside the file itself). ``fs init``, the state, a merge into a config, ``--html`` and
-    ``--plot`` use it.
+    beside the file itself): ``fs init``, the state, ``--into``, ``--html``, ``--plot``.
 
     Raises:
         InputError: the link's target is in a folder that does not exist, or the links
@@ -398,8 +396,8 @@ def _on_read_only_mount(path: Path) -> bool:
 def check_output_file(path: str, option: str, what: str, writable: bool = True) -> None:
     """Refuse an output file (``--plot``, ``--html``, ``--into``) that could not be written,
     before the work that makes it: a missing folder is not created (``--html DIR/x.html``
-    made DIR, where ``--plot`` refused it), a device or a folder is not replaced. A symbolic
-    link is checked as the file it names (:func:`through_link`), which is the one written.
+    made DIR, where ``--plot`` refused it), a device or a folder is not replaced; a link as
+    the file it names (:func:`through_link`), the one written.
 
     Raises:
         InputError: an empty path; its folder is missing (or not a folder); the file is a
