@@ -183,6 +183,10 @@ WHATIF_OVERRIDES = "fairshare_cli.whatif_overrides"
 #: ``ctx.meta`` key set by ``fs whatif --rederive-factors``: stored factors the unchanged
 #: config derives are derived again under the changed one.
 WHATIF_REDERIVE = "fairshare_cli.whatif_rederive"
+#: ``ctx.meta`` key of the list of notes ``fs whatif`` shows under its comparison.
+WHATIF_NOTES = "fairshare_cli.whatif_notes"
+#: The note of a ``--set`` that changes nothing: no replay, no factors derived again.
+UNCHANGED = "every --set value is the config's own: the after side is the config as it is"
 #: ``ctx.meta`` key of ``fs whatif``'s replay: ``(config, state, now, state_path) -> state``
 #: rebuilds the "after" state from the usage history under the changed config.
 WHATIF_REPLAY = "fairshare_cli.whatif_replay"
@@ -200,6 +204,7 @@ class GlobalOptions:
             :attr:`output`).
         overrides: config keys changed by ``fs whatif --set`` (read-only views only).
         rederive: ``fs whatif --rederive-factors`` (with ``overrides``).
+        notes: ``fs whatif``'s notes, which the after side's loading adds to.
     """
 
     config_path: str | None = None
@@ -210,6 +215,7 @@ class GlobalOptions:
     overrides: Mapping[str, Any] = field(default_factory=dict)
     rederive: bool = False
     replay: Callable[[Config, State, float, Path], State] | None = None
+    notes: list[str] = field(default_factory=list)
     _when: float | None = field(default=None, repr=False)
 
     @property
@@ -243,6 +249,7 @@ def global_options(ctx: click.Context) -> GlobalOptions:
             overrides=dict(ctx.meta.get(WHATIF_OVERRIDES, {})),
             rederive=bool(ctx.meta.get(WHATIF_REDERIVE)),
             replay=ctx.meta.get(WHATIF_REPLAY),
+            notes=ctx.meta.get(WHATIF_NOTES, []),
         )
         ctx.obj = found
     return found
@@ -265,6 +272,10 @@ def load_env(opts: GlobalOptions) -> Env:
     when = opts.when()
     cpath = resolve_config_path(opts.config_path)
     config = _load_overridden(cpath, overrides) if overrides else load_config(cpath)
+    if overrides and config == load_config(cpath):  # (a replay would differ by rounding)
+        overrides, opts.replay = None, None
+        if UNCHANGED not in opts.notes:
+            opts.notes.append(UNCHANGED)
     spath = resolve_state_path(opts.state_path, config)
     state = load_state(spath)
     refuse_going_back(state, when, spath)

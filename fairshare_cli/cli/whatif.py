@@ -150,7 +150,12 @@ def whatif(
     reach records that store none yet (new submitters, old states), not existing ones.
     --rederive-factors reads them as if the new values had always been in force.
     """
-    from fairshare_cli.cli.context import WHATIF_OVERRIDES, WHATIF_REDERIVE, WHATIF_REPLAY
+    from fairshare_cli.cli.context import (
+        WHATIF_NOTES,
+        WHATIF_OVERRIDES,
+        WHATIF_REDERIVE,
+        WHATIF_REPLAY,
+    )
     from fairshare_cli.cli.main import cli
     from fairshare_cli.cli.whatif_replay import make_replay, needs_replay, replayed_sections
     from fairshare_cli.io.config import canonical_key
@@ -178,6 +183,7 @@ def whatif(
     def set_after() -> None:  # the view's options read the overrides from ctx.meta
         ctx.meta[WHATIF_OVERRIDES] = overrides
         ctx.meta[WHATIF_REDERIVE] = rederive_factors
+        ctx.meta[WHATIF_NOTES] = notes
         if history_file is not None or needs_replay(overrides):
             ctx.meta[WHATIF_REPLAY] = make_replay(history_file, replayed_sections(overrides), notes)
 
