@@ -85,8 +85,7 @@ def _refuse_one_key_twice(assignments: tuple[str, ...], keys: list[str]) -> None
     "assignments",
     multiple=True,
     metavar="KEY=VALUE",
-    required=True,
-    help="A dotted config key and its new value (repeatable).",
+    help="A dotted config key and its new value (repeatable; before or after the view).",
 )
 @click.option(
     "--rederive-factors",
@@ -160,10 +159,11 @@ def whatif(
     from fairshare_cli.cli.whatif_replay import make_replay, needs_replay, replayed_sections
     from fairshare_cli.io.config import canonical_key
 
+    assignments, args = take_settings(assignments, args)
     pairs = [parse_assignment(text) for text in assignments]
     _refuse_one_key_twice(assignments, [key for key, _ in pairs])
     overrides = {canonical_key(k): v for k, v in pairs}
-    # --json, --output and --wide belong to the comparison wherever they are on the line.
+    # --set, --json, --output and --wide belong to the comparison wherever they are.
     argv, output = take_output(
         ctx.meta.get(OUTPUT), [a for a in args if a not in ("--json", "--wide")]
     )
@@ -225,6 +225,34 @@ def _show(
     from fairshare_cli.render.whatif import render_diff
 
     render_diff(diff, title, wide=wide, notes=notes)
+
+
+def take_settings(
+    own: tuple[str, ...], args: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Every ``--set`` on the line, before the view and after it (no view has a ``--set``
+    of its own: ``fs whatif userprio --set K=V`` said "Missing option '--set'"), and the
+    view's arguments without them.
+
+    Raises:
+        click.UsageError: no ``--set`` at all, or one without its value.
+    """
+    found = list(own)
+    argv: list[str] = []
+    rest = iter(args)
+    for arg in rest:
+        if arg == "--set":
+            value = next(rest, None)
+            if value is None:
+                raise click.UsageError("Option '--set' requires an argument.")
+            found.append(value)
+        elif arg.startswith("--set="):
+            found.append(arg.partition("=")[2])
+        else:
+            argv.append(arg)
+    if not found:
+        raise click.UsageError("Missing option '--set KEY=VALUE': the config key to change.")
+    return tuple(found), tuple(argv)
 
 
 def take_output(own: str | None, args: list[str]) -> tuple[list[str], str | None]:

@@ -134,3 +134,32 @@ def test_two_keys_of_one_table_are_both_taken(run: Callable[..., Any]) -> None:
         *VIEW,
     )
     assert (result.exit_code, result.stderr) == (0, "")
+
+
+def test_a_set_after_the_view_belongs_to_the_comparison(run: Callable[..., Any]) -> None:
+    """``fs whatif userprio --set K=V`` said "Missing option '--set'" (the --set was there,
+    after the view), and a second --set after the view "No such option '--set'"."""
+    before = run("whatif", "--set", "accountant.priority_halflife=3600", "userprio", *VIEW)
+    after = run("whatif", "userprio", "--set", "accountant.priority_halflife=3600", *VIEW)
+    assert (after.exit_code, after.stderr) == (0, "")
+    assert after.stdout == before.stdout
+    assert after.stdout.startswith("fs userprio with accountant.priority_halflife=3600: ")
+    both = run(
+        *("whatif", "--set", "accountant.priority_halflife=3600", "quota"),
+        *("--set=groups.group_physics.quota=150", *VIEW),
+    )
+    assert both.exit_code == 0, both.stderr
+    assert both.stdout.startswith(
+        "fs quota with accountant.priority_halflife=3600, groups.group_physics.quota=150: "
+    )
+
+
+def test_no_set_anywhere_is_refused_naming_it(run: Callable[..., Any]) -> None:
+    result = run("whatif", "userprio", *VIEW)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(
+        "fs: error: Missing option '--set KEY=VALUE': the config key to change."
+    )
+    bare = run("whatif", "userprio", *VIEW, "--set")
+    assert bare.exit_code == 2
+    assert bare.stderr.startswith("fs: error: Option '--set' requires an argument.")
