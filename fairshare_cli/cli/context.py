@@ -280,7 +280,9 @@ def load_env(opts: GlobalOptions) -> Env:
     state = load_state(spath)
     refuse_going_back(state, when, spath)
     if opts.rederive and overrides:
-        state = _rederive_factors(state, load_config(cpath), spath)
+        from fairshare_cli.cli.whatif_replay import rederive_factors
+
+        state = rederive_factors(state, load_config(cpath), spath)
     env = Env(config=config, state=state, now=when, state_path=spath)
     _check_loaded(env)  # a section this fs would drop is refused by views too
     if opts.replay is not None:
@@ -322,22 +324,6 @@ def _load_overridden(path: Path, overrides: Mapping[str, Any]) -> Config:
             except ConfigError as exc:
                 raise ConfigError(str(exc)) from None
         raise
-
-
-def _rederive_factors(state: State, current: Config, path: Path) -> State:
-    """The state with the factors ``current`` derives forgotten (``whatif`` only)."""
-    from fairshare_cli.core.htcondor import accountant as acct
-    from fairshare_cli.core.htcondor.factors import forget_derived_factors
-    from fairshare_cli.core.state import SectionError
-
-    if state.section("accountant") is None:
-        return state
-    try:
-        accountant = acct.accountant_from_json(state.section("accountant"))
-    except SectionError as exc:
-        raise StateError(f"state file {path}: {exc}") from None
-    forgotten = forget_derived_factors(accountant, current)
-    return state.with_section("accountant", acct.accountant_to_json(forgotten))
 
 
 @contextlib.contextmanager

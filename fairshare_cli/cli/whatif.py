@@ -60,6 +60,19 @@ def _refuse_bare_knob(key: str, raw: str) -> None:
         )
 
 
+def _overrides(assignments: tuple[str, ...]) -> dict[str, Any]:
+    """The ``--set`` assignments as config keys (a knob name as its key) and values.
+
+    Raises:
+        InputError: one is no ``KEY=VALUE``, or two set one key.
+    """
+    from fairshare_cli.io.config import canonical_key
+
+    pairs = [parse_assignment(text) for text in assignments]
+    _refuse_one_key_twice(assignments, [key for key, _ in pairs])
+    return {canonical_key(k): v for k, v in pairs}
+
+
 def _refuse_one_key_twice(assignments: tuple[str, ...], keys: list[str]) -> None:
     """Two ``--set`` keys that name one config key, spelt alike or apart (a knob name and
     its key; a name quoted and not), as ``fs sweep`` refuses two axes on one key: only the
@@ -157,13 +170,9 @@ def whatif(
     )
     from fairshare_cli.cli.main import cli
     from fairshare_cli.cli.whatif_replay import make_replay, needs_replay, replayed_sections
-    from fairshare_cli.io.config import canonical_key
 
-    assignments, args = take_settings(assignments, args)
-    pairs = [parse_assignment(text) for text in assignments]
-    _refuse_one_key_twice(assignments, [key for key, _ in pairs])
-    overrides = {canonical_key(k): v for k, v in pairs}
-    # --set, --json, --output and --wide belong to the comparison wherever they are.
+    assignments, args = take_settings(assignments, args)  # (with --json, --output, --wide:
+    overrides = _overrides(assignments)  # the comparison's wherever they are on the line)
     argv, output = take_output(
         ctx.meta.get(OUTPUT), [a for a in args if a not in ("--json", "--wide")]
     )
@@ -175,9 +184,7 @@ def whatif(
     command = cli.get_command(ctx, view)
     if command is None:
         raise click.UsageError(f"the {view} view is not available in this version")
-    ctx.meta[WHATIF_REDERIVE] = False
-    ctx.meta[WHATIF_OVERRIDES] = {}
-    ctx.meta[WHATIF_REPLAY] = None
+    ctx.meta.update({WHATIF_REDERIVE: False, WHATIF_OVERRIDES: {}, WHATIF_REPLAY: None})
     notes: list[str] = []  # what the after side could not revalue
 
     def set_after() -> None:  # the view's options read the overrides from ctx.meta

@@ -1,5 +1,7 @@
 """``fs whatif`` replay: the state rebuilt from the usage history under the changed config.
 
+(And ``--rederive-factors``: the stored factors the current config derives forgotten.)
+
 A half-life, a slot weight, a Slurm decay or usage factor changes how the recorded past is
 valued, but the state keeps usage already valued (decayed to its last update): changing
 the key and reading the same state would show no difference. So for such keys the
@@ -174,3 +176,20 @@ def _recorded_use(
     ]
     times = [t for t in times if t > 0]
     return pick(times) if times else None
+
+
+def rederive_factors(state: State, current: Config, path: Path) -> State:
+    """The state with the factors ``current`` derives forgotten (``whatif`` only)."""
+    from fairshare_cli.core.htcondor import accountant as acct
+    from fairshare_cli.core.htcondor.factors import forget_derived_factors
+    from fairshare_cli.core.state import SectionError
+    from fairshare_cli.errors import StateError
+
+    if state.section("accountant") is None:
+        return state
+    try:
+        accountant = acct.accountant_from_json(state.section("accountant"))
+    except SectionError as exc:
+        raise StateError(f"state file {path}: {exc}") from None
+    forgotten = forget_derived_factors(accountant, current)
+    return state.with_section("accountant", acct.accountant_to_json(forgotten))
