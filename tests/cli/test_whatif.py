@@ -315,9 +315,9 @@ def test_a_group_knob_the_view_prints_is_a_difference(run: Callable[..., Any]) -
     )
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[-1] == "1 rows changed, 0 moved, 0 appeared, 0 left (1 changes)"
+    assert lines[-1] == "1 row changed, 0 moved, 0 appeared, 0 left (1 change)"
     assert [line.split("│")[-1].strip() for line in lines if "group_chemistry.lab " in line] == [
-        "False -> True"
+        "no -> yes"
     ]
 
 
