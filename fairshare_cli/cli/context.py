@@ -18,6 +18,7 @@ from fairshare_cli.errors import ConfigError, InputError, StateError
 # The config and state readers load when a command runs, not when its module is imported:
 # every command module imports this one, and `fs CMD --help` must stay light.
 if TYPE_CHECKING:
+    from fairshare_cli.cli.whatif_replay import Replay
     from fairshare_cli.core.config import Config
     from fairshare_cli.core.jobs import Job
     from fairshare_cli.core.state import State
@@ -214,7 +215,7 @@ class GlobalOptions:
     as_json: bool = False
     overrides: Mapping[str, Any] = field(default_factory=dict)
     rederive: bool = False
-    replay: Callable[[Config, State, float, Path], State] | None = None
+    replay: Replay | None = None
     notes: list[str] = field(default_factory=list)
     _when: float | None = field(default=None, repr=False)
 
@@ -272,7 +273,8 @@ def load_env(opts: GlobalOptions) -> Env:
     when = opts.when()
     cpath = resolve_config_path(opts.config_path)
     config = _load_overridden(cpath, overrides) if overrides else load_config(cpath)
-    if overrides and config == load_config(cpath):  # (a replay would differ by rounding)
+    named = opts.replay is not None and opts.replay.history_file is not None
+    if overrides and not named and config == load_config(cpath):  # (a replay: rounding)
         overrides, opts.replay = None, None
         if UNCHANGED not in opts.notes:
             opts.notes.append(UNCHANGED)

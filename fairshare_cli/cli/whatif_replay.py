@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +32,6 @@ REPLAY_KEYS = (
 )
 _REPLAY = [(re.compile(k), section) for k, section in REPLAY_KEYS]
 
-Replay = Callable[[Config, State, float, Path], State]
-
 
 def needs_replay(overrides: Mapping[str, Any]) -> list[str]:
     """The changed keys that revalue the recorded past."""
@@ -44,15 +43,23 @@ def replayed_sections(overrides: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(s for k in overrides for r, s in _REPLAY if r.fullmatch(k))
 
 
-def make_replay(history_file: str | None, sections: frozenset[str], notes: list[str]) -> Replay:
-    """The replay ``load_env`` applies to the "after" state (``--history`` or the store).
+@dataclass(frozen=True)
+class Replay:
+    """The replay ``load_env`` applies to the "after" state: the usage history
+    ``history_file`` names (``--history``, a sweep spec's ``history``), else the store
+    beside the state, rebuilt under the changed config.
 
     Only the models in ``sections`` are rebuilt (all when empty): a half-life revalues the
     accountant's past, not Slurm's or DIRAC's, whose sections stay as stored. What the
     after side cannot revalue is said in ``notes`` (each once), for the caller to show.
     """
 
-    def replay(config: Config, state: State, now: float, state_path: Path) -> State:
+    history_file: str | None
+    sections: frozenset[str]
+    notes: list[str]
+
+    def __call__(self, config: Config, state: State, now: float, state_path: Path) -> State:
+        history_file = self.history_file
         if history_file is not None:
             from fairshare_cli.io.history import read_records_batched
 
@@ -62,11 +69,14 @@ def make_replay(history_file: str | None, sections: frozenset[str], notes: list[
                 now,
                 lambda: read_records_batched(history_file),
                 history_file,
-                sections,
+                self.sections,
             )
-        return _from_store(config, state, now, state_path, sections, notes)
+        return _from_store(config, state, now, state_path, self.sections, self.notes)
 
-    return replay
+
+def make_replay(history_file: str | None, sections: frozenset[str], notes: list[str]) -> Replay:
+    """The :class:`Replay` of ``history_file`` (None: the store beside the state)."""
+    return Replay(history_file, sections, notes)
 
 
 def _rebuild(

@@ -50,3 +50,16 @@ def test_the_note_is_in_the_json_and_a_real_change_has_none(run: Callable[..., A
     assert changed.stdout.rstrip().endswith(
         "19 rows changed, 3 moved, 0 appeared, 0 left (41 changes)"
     )
+
+
+def test_a_history_named_is_replayed_under_the_unchanged_config(
+    run: Callable[..., Any],
+) -> None:
+    """--history FILE asks for that history replayed (a sweep's points too): it still is."""
+    history = str(SAMPLE / "history.csv")
+    setting = "accountant.priority_halflife=86400"
+    result = run("whatif", "--set", setting, "--history", history, "userprio", *VIEW, "--json")
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert NOTE not in document["notes"]
+    assert document["changes"]  # (the replay's six decimals: 16.931447985 -> 16.931448)
