@@ -272,9 +272,10 @@ def load_env(opts: GlobalOptions) -> Env:
     overrides = opts.overrides or None
     when = opts.when()
     cpath = resolve_config_path(opts.config_path)
-    config = _load_overridden(cpath, overrides) if overrides else load_config(cpath)
+    current = load_config(cpath)  # (the file checked alone first: its errors name it)
+    config = _load_overridden(cpath, overrides) if overrides else current
     named = opts.replay is not None and opts.replay.history_file is not None
-    if overrides and not named and config == load_config(cpath):  # (a replay: rounding)
+    if overrides and not named and config == current:  # (a replay would differ by rounding)
         overrides, opts.replay = None, None
         if UNCHANGED not in opts.notes:
             opts.notes.append(UNCHANGED)
@@ -284,7 +285,7 @@ def load_env(opts: GlobalOptions) -> Env:
     if opts.rederive and overrides:
         from fairshare_cli.cli.whatif_replay import rederive_factors
 
-        state = rederive_factors(state, load_config(cpath), spath)
+        state = rederive_factors(state, current, spath)
     env = Env(config=config, state=state, now=when, state_path=spath)
     _check_loaded(env)  # a section this fs would drop is refused by views too
     if opts.replay is not None:
@@ -294,10 +295,9 @@ def load_env(opts: GlobalOptions) -> Env:
 
 
 def _load_overridden(path: Path, overrides: Mapping[str, Any]) -> Config:
-    """The config at ``path`` with ``fs whatif``'s ``--set`` keys applied.
-
-    The file is checked on its own first, so that an error the keys cause names the
-    ``--set`` key and value, not the file.
+    """The config at ``path`` with ``fs whatif``'s ``--set`` keys applied (the file
+    checked on its own first, by the caller): an error the keys cause names the ``--set``
+    key and value, not the file.
 
     Raises:
         ConfigError: the file is invalid (naming it), or a ``--set`` key or value is
@@ -307,11 +307,9 @@ def _load_overridden(path: Path, overrides: Mapping[str, Any]) -> Config:
         added_tables,
         apply_overrides,
         build_config,
-        load_config,
         read_toml,
     )
 
-    load_config(path)
     raw = read_toml(path)
     try:
         config = build_config(apply_overrides(raw, overrides, str(path)), str(path))
