@@ -413,7 +413,7 @@ def check_output_file(path: str, option: str, what: str, writable: bool = True) 
     target = through_link(Path(path))  # (a link: its file is the one written)
     if writable and not os.access(target.parent, os.W_OK):  # (a read-only folder or mount)
         raise RuntimeFailure(f"cannot write {what} {target}: its folder is not writable")
-    refuse_special(target, what)
+    refuse_special(target if writable else Path(path), what)  # (--into's reader names a device)
 
 
 def present_file(path: Path, what: str) -> bool:
