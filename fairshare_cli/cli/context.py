@@ -55,8 +55,9 @@ def resolve_config_path(given: str | None) -> Path:
 
 
 def resolve_state_path(given: str | None, config: Config) -> Path:
-    """``--state``, else ``[pool] state`` relative to the config file, else the user state;
-    a symbolic link as the file it names (:func:`~fairshare_cli.io.atomic.through_link`).
+    """``--state``, else ``[pool] state`` relative to the config file (a link's: the file it
+    names), else the user state; a symbolic link as the file it names
+    (:func:`~fairshare_cli.io.atomic.through_link`).
 
     Raises:
         InputError: the state's folder is missing; a link into a missing folder, or a loop.
@@ -67,8 +68,8 @@ def resolve_state_path(given: str | None, config: Config) -> Path:
 
     if given:
         path = Path(given)
-    elif config.pool.state:
-        path = Path(config.path).parent / config.pool.state
+    elif config.pool.state:  # (beside the file a config's link names, as the state's)
+        path = through_link(Path(config.path)).parent / config.pool.state
     else:
         refuse_stream(path := user_state_file(), "state file")
         return through_link(path)
