@@ -253,7 +253,7 @@ STARTER = """\
 
 [pool]
 name = "mypool"
-uid_domain = "example.org"        # bare owners become owner@example.org  [UID_DOMAIN]
+uid_domain = "example.org"        # bare owners become owner@uid_domain  [UID_DOMAIN]
 local_domains = ["example.org"]   # other domains get remote_prio_factor
 defaults = "{profile}"{pad}# "current": HTCondor 25, Slurm 25; "legacy": HTCondor 7, Slurm 2.0
 state = "fairshare-state.json"    # state file, relative to this config

@@ -18,6 +18,7 @@ from fairshare_cli.errors import ConfigError, InputError, StateError
 # The config and state readers load when a command runs, not when its module is imported:
 # every command module imports this one, and `fs CMD --help` must stay light.
 if TYPE_CHECKING:
+    from fairshare_cli.cli.whatif_replay import Replay
     from fairshare_cli.core.config import Config
     from fairshare_cli.core.jobs import Job
     from fairshare_cli.core.state import State
@@ -54,8 +55,9 @@ def resolve_config_path(given: str | None) -> Path:
 
 
 def resolve_state_path(given: str | None, config: Config) -> Path:
-    """``--state``, else ``[pool] state`` relative to the config file, else the user state;
-    a symbolic link as the file it names (:func:`~fairshare_cli.io.atomic.through_link`).
+    """``--state``, else ``[pool] state`` relative to the config file (a link's: the file it
+    names), else the user state; a symbolic link as the file it names
+    (:func:`~fairshare_cli.io.atomic.through_link`).
 
     Raises:
         InputError: the state's folder is missing; a link into a missing folder, or a loop.
@@ -66,8 +68,8 @@ def resolve_state_path(given: str | None, config: Config) -> Path:
 
     if given:
         path = Path(given)
-    elif config.pool.state:
-        path = Path(config.path).parent / config.pool.state
+    elif config.pool.state:  # (beside the file a config's link names, as the state's)
+        path = through_link(Path(config.path)).parent / config.pool.state
     else:
         refuse_stream(path := user_state_file(), "state file")
         return through_link(path)
@@ -183,6 +185,10 @@ WHATIF_OVERRIDES = "fairshare_cli.whatif_overrides"
 #: ``ctx.meta`` key set by ``fs whatif --rederive-factors``: stored factors the unchanged
 #: config derives are derived again under the changed one.
 WHATIF_REDERIVE = "fairshare_cli.whatif_rederive"
+#: ``ctx.meta`` key of the list of notes ``fs whatif`` shows under its comparison.
+WHATIF_NOTES = "fairshare_cli.whatif_notes"
+#: The note of a ``--set`` that changes nothing: no replay, no factors derived again.
+UNCHANGED = "every --set value is the config's own: the after side is the config as it is"
 #: ``ctx.meta`` key of ``fs whatif``'s replay: ``(config, state, now, state_path) -> state``
 #: rebuilds the "after" state from the usage history under the changed config.
 WHATIF_REPLAY = "fairshare_cli.whatif_replay"
@@ -200,6 +206,7 @@ class GlobalOptions:
             :attr:`output`).
         overrides: config keys changed by ``fs whatif --set`` (read-only views only).
         rederive: ``fs whatif --rederive-factors`` (with ``overrides``).
+        notes: ``fs whatif``'s notes, which the after side's loading adds to.
     """
 
     config_path: str | None = None
@@ -209,7 +216,8 @@ class GlobalOptions:
     as_json: bool = False
     overrides: Mapping[str, Any] = field(default_factory=dict)
     rederive: bool = False
-    replay: Callable[[Config, State, float, Path], State] | None = None
+    replay: Replay | None = None
+    notes: list[str] = field(default_factory=list)
     _when: float | None = field(default=None, repr=False)
 
     @property
@@ -243,6 +251,7 @@ def global_options(ctx: click.Context) -> GlobalOptions:
             overrides=dict(ctx.meta.get(WHATIF_OVERRIDES, {})),
             rederive=bool(ctx.meta.get(WHATIF_REDERIVE)),
             replay=ctx.meta.get(WHATIF_REPLAY),
+            notes=ctx.meta.get(WHATIF_NOTES, []),
         )
         ctx.obj = found
     return found
@@ -264,12 +273,20 @@ def load_env(opts: GlobalOptions) -> Env:
     overrides = opts.overrides or None
     when = opts.when()
     cpath = resolve_config_path(opts.config_path)
-    config = _load_overridden(cpath, overrides) if overrides else load_config(cpath)
+    current = load_config(cpath)  # (the file checked alone first: its errors name it)
+    config = _load_overridden(cpath, overrides) if overrides else current
+    named = opts.replay is not None and opts.replay.history_file is not None
+    if overrides and not named and config == current:  # (a replay would differ by rounding)
+        overrides, opts.replay = None, None
+        if UNCHANGED not in opts.notes:
+            opts.notes.append(UNCHANGED)
     spath = resolve_state_path(opts.state_path, config)
     state = load_state(spath)
     refuse_going_back(state, when, spath)
     if opts.rederive and overrides:
-        state = _rederive_factors(state, load_config(cpath), spath)
+        from fairshare_cli.cli.whatif_replay import rederive_factors
+
+        state = rederive_factors(state, current, spath)
     env = Env(config=config, state=state, now=when, state_path=spath)
     _check_loaded(env)  # a section this fs would drop is refused by views too
     if opts.replay is not None:
@@ -279,10 +296,9 @@ def load_env(opts: GlobalOptions) -> Env:
 
 
 def _load_overridden(path: Path, overrides: Mapping[str, Any]) -> Config:
-    """The config at ``path`` with ``fs whatif``'s ``--set`` keys applied.
-
-    The file is checked on its own first, so that an error the keys cause names the
-    ``--set`` key and value, not the file.
+    """The config at ``path`` with ``fs whatif``'s ``--set`` keys applied (the file
+    checked on its own first, by the caller): an error the keys cause names the ``--set``
+    key and value, not the file.
 
     Raises:
         ConfigError: the file is invalid (naming it), or a ``--set`` key or value is
@@ -292,11 +308,9 @@ def _load_overridden(path: Path, overrides: Mapping[str, Any]) -> Config:
         added_tables,
         apply_overrides,
         build_config,
-        load_config,
         read_toml,
     )
 
-    load_config(path)
     raw = read_toml(path)
     try:
         config = build_config(apply_overrides(raw, overrides, str(path)), str(path))
@@ -311,22 +325,6 @@ def _load_overridden(path: Path, overrides: Mapping[str, Any]) -> Config:
             except ConfigError as exc:
                 raise ConfigError(str(exc)) from None
         raise
-
-
-def _rederive_factors(state: State, current: Config, path: Path) -> State:
-    """The state with the factors ``current`` derives forgotten (``whatif`` only)."""
-    from fairshare_cli.core.htcondor import accountant as acct
-    from fairshare_cli.core.htcondor.factors import forget_derived_factors
-    from fairshare_cli.core.state import SectionError
-
-    if state.section("accountant") is None:
-        return state
-    try:
-        accountant = acct.accountant_from_json(state.section("accountant"))
-    except SectionError as exc:
-        raise StateError(f"state file {path}: {exc}") from None
-    forgotten = forget_derived_factors(accountant, current)
-    return state.with_section("accountant", acct.accountant_to_json(forgotten))
 
 
 @contextlib.contextmanager

@@ -72,6 +72,12 @@ def objective_option(func: Any) -> Any:
     help="Result folder, one file per point; a rerun skips finished points "
     "[default: SPEC's name with .sweep, beside it].",
 )
+@click.option(
+    "--restart",
+    is_flag=True,
+    help="Start afresh in DIR: remove its point results (a changed spec is taken) instead "
+    "of resuming.",
+)
 @click.option("--jobs", type=CIntRange(min=1), help="Local processes [default: the CPUs].")
 @click.option("--dask-scheduler", metavar="ADDRESS", help="The dask scheduler (--engine dask).")
 @click.option("--submit", is_flag=True, help="htcondor/slurm: submit what is written.")
@@ -84,6 +90,7 @@ def run(  # noqa: PLR0913  click passes each option
     spec_path: str,
     engine: str,
     out: str | None,
+    restart: bool,
     jobs: int | None,
     dask_scheduler: str | None,
     submit: bool,
@@ -99,7 +106,9 @@ def run(  # noqa: PLR0913  click passes each option
     The spec is checked whole first (keys, values, every point's config). The last point
     is the base config as it is. With --engine htcondor or slurm nothing runs here: the
     submit files are written to DIR (and submitted with --submit); 'fs sweep collect DIR'
-    shows the table once the points are done.
+    shows the table once the points are done. A rerun resumes: only points without a
+    result run; --restart starts afresh (after a failed point whose fix changed the spec,
+    or an input changed in place).
     """
     from fairshare_cli.cli import sweep_engines as engines
 
@@ -113,7 +122,7 @@ def run(  # noqa: PLR0913  click passes each option
         from fairshare_cli.cli.sweep_batch import check_dag_folder
 
         check_dag_folder(where)
-    folder = engines.prepare(spec, where)
+    folder = engines.prepare(spec, where, restart)
     if engine in ("htcondor", "slurm"):
         engines.write_batch_files(folder, engine, submit, html)
         return

@@ -25,14 +25,17 @@ if TYPE_CHECKING:
     from fairshare_cli.core.sweep.spec import SweepSpec
 
 
-def prepare(spec_path: Path, out: Path) -> SweepDir:
+def prepare(spec_path: Path, out: Path, restart: bool = False) -> SweepDir:
     """Check the spec whole and write (or find again) the manifest in ``out``.
 
-    A folder that holds another sweep's manifest is refused; the same sweep is resumed
-    (a spec without ``now`` keeps the time the folder's first run read).
+    A folder that holds another sweep's manifest is refused, naming ``--restart``; the
+    same sweep is resumed (a spec without ``now`` keeps the time the folder's first run
+    read). With ``restart`` the folder's point results are removed first and the manifest
+    written anew: the sweep starts afresh there (a spec mended after a failed point, an
+    input changed in place).
 
     Raises:
-        FairshareError: a bad spec, or ``out`` holds another sweep.
+        FairshareError: a bad spec, or ``out`` holds another sweep (without ``restart``).
     """
     from fairshare_cli.cli.context import resolve_now
     from fairshare_cli.cli.sweep_point import make_manifest
@@ -49,16 +52,22 @@ def prepare(spec_path: Path, out: Path) -> SweepDir:
     _refuse_one_key_twice(spec, str(spec_path))
     folder = SweepDir(out)
     old = folder.read_manifest()
-    clock = float(old["spec"]["now"]) if old is not None and spec.now is None else resolve_now(None)
+    resumed = old is not None and spec.now is None and not restart
+    clock = float(old["spec"]["now"]) if resumed and old is not None else resolve_now(None)
     manifest = make_manifest(spec_path, spec, clock)
     manifest["base_index"] = len(manifest["points"])
     manifest["points"].append({})  # the base: the config as it is
-    if old is not None and (old["spec"], old["points"]) != (manifest["spec"], manifest["points"]):
+    wanted = (manifest["spec"], manifest["points"])
+    if old is not None and restart:
+        folder.remove_results()  # (first: a kill before the manifest leaves no result)
+    elif old is not None and (old["spec"], old["points"]) != wanted:
+        done, total = len(folder.done(old["points"])), len(old["points"])
         raise InputError(
-            f"{out} holds another sweep (its manifest differs from {spec_path}); "
-            "give another --out or remove the folder"
+            f"{out} holds another sweep (its manifest differs from {spec_path}; {done} of "
+            f"{total} points done there): give --restart to start afresh in it (its "
+            "results are removed), or another --out"
         )
-    if old is None:
+    if old is None or restart:
         folder.write_manifest(manifest)
     return folder
 
@@ -92,17 +101,15 @@ def _refuse_one_key_twice(spec: SweepSpec, label: str) -> None:
     Raises:
         InputError: naming both axes and the key.
     """
-    from fairshare_cli.io.config import canonical_key, split_dotted
+    from fairshare_cli.io.config import canonical_key, same_key_twice
 
-    first: dict[tuple[str, ...], int] = {}
-    for k, axis in enumerate(spec.axes, start=1):
-        at = first.setdefault(tuple(split_dotted(canonical_key(axis.key))), k)
-        if at != k:
-            before = spec.axes[at - 1].key
-            raise InputError(
-                f"{label}: axes {at} ({before}) and {k} ({axis.key}) both set "
-                f"{canonical_key(before)}: give one axis"
-            )
+    pair = same_key_twice([axis.key for axis in spec.axes])
+    if pair is not None:
+        before, after = (spec.axes[k].key for k in pair)
+        raise InputError(
+            f"{label}: axes {pair[0] + 1} ({before}) and {pair[1] + 1} ({after}) both set "
+            f"{canonical_key(before)}: give one axis"
+        )
 
 
 def _progress(total: int, done: int) -> Callable[[int], None]:

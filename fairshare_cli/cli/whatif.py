@@ -60,6 +60,36 @@ def _refuse_bare_knob(key: str, raw: str) -> None:
         )
 
 
+def _overrides(assignments: tuple[str, ...]) -> dict[str, Any]:
+    """The ``--set`` assignments as config keys (a knob name as its key) and values.
+
+    Raises:
+        InputError: one is no ``KEY=VALUE``, or two set one key.
+    """
+    from fairshare_cli.io.config import canonical_key
+
+    pairs = [parse_assignment(text) for text in assignments]
+    _refuse_one_key_twice(assignments, [key for key, _ in pairs])
+    return {canonical_key(k): v for k, v in pairs}
+
+
+def _refuse_one_key_twice(assignments: tuple[str, ...], keys: list[str]) -> None:
+    """Two ``--set`` keys that name one config key, spelt alike or apart (a knob name and
+    its key; a name quoted and not), as ``fs sweep`` refuses two axes on one key: only the
+    last would count, and the title would show both.
+
+    Raises:
+        InputError: naming both settings and the key.
+    """
+    from fairshare_cli.io.config import canonical_key, same_key_twice
+
+    pair = same_key_twice(keys)
+    if pair is not None:
+        first, second = (assignments[k].strip() for k in pair)
+        key = canonical_key(keys[pair[0]])
+        raise InputError(f"--set {first} and --set {second} both set {key}: give one")
+
+
 @click.command(
     "whatif", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False}
 )
@@ -68,8 +98,7 @@ def _refuse_bare_knob(key: str, raw: str) -> None:
     "assignments",
     multiple=True,
     metavar="KEY=VALUE",
-    required=True,
-    help="A dotted config key and its new value (repeatable).",
+    help="A dotted config key and its new value (repeatable; before or after the view).",
 )
 @click.option(
     "--rederive-factors",
@@ -133,13 +162,17 @@ def whatif(
     reach records that store none yet (new submitters, old states), not existing ones.
     --rederive-factors reads them as if the new values had always been in force.
     """
-    from fairshare_cli.cli.context import WHATIF_OVERRIDES, WHATIF_REDERIVE, WHATIF_REPLAY
+    from fairshare_cli.cli.context import (
+        WHATIF_NOTES,
+        WHATIF_OVERRIDES,
+        WHATIF_REDERIVE,
+        WHATIF_REPLAY,
+    )
     from fairshare_cli.cli.main import cli
     from fairshare_cli.cli.whatif_replay import make_replay, needs_replay, replayed_sections
-    from fairshare_cli.io.config import canonical_key
 
-    overrides = {canonical_key(k): v for k, v in map(parse_assignment, assignments)}
-    # --json, --output and --wide belong to the comparison wherever they are on the line.
+    assignments, args = take_settings(assignments, args)  # (with --json, --output, --wide:
+    overrides = _overrides(assignments)  # the comparison's wherever they are on the line)
     argv, output = take_output(
         ctx.meta.get(OUTPUT), [a for a in args if a not in ("--json", "--wide")]
     )
@@ -151,14 +184,13 @@ def whatif(
     command = cli.get_command(ctx, view)
     if command is None:
         raise click.UsageError(f"the {view} view is not available in this version")
-    ctx.meta[WHATIF_REDERIVE] = False
-    ctx.meta[WHATIF_OVERRIDES] = {}
-    ctx.meta[WHATIF_REPLAY] = None
+    ctx.meta.update({WHATIF_REDERIVE: False, WHATIF_OVERRIDES: {}, WHATIF_REPLAY: None})
     notes: list[str] = []  # what the after side could not revalue
 
     def set_after() -> None:  # the view's options read the overrides from ctx.meta
         ctx.meta[WHATIF_OVERRIDES] = overrides
         ctx.meta[WHATIF_REDERIVE] = rederive_factors
+        ctx.meta[WHATIF_NOTES] = notes
         if history_file is not None or needs_replay(overrides):
             ctx.meta[WHATIF_REPLAY] = make_replay(history_file, replayed_sections(overrides), notes)
 
@@ -200,6 +232,34 @@ def _show(
     from fairshare_cli.render.whatif import render_diff
 
     render_diff(diff, title, wide=wide, notes=notes)
+
+
+def take_settings(
+    own: tuple[str, ...], args: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Every ``--set`` on the line, before the view and after it (no view has a ``--set``
+    of its own: ``fs whatif userprio --set K=V`` said "Missing option '--set'"), and the
+    view's arguments without them.
+
+    Raises:
+        click.UsageError: no ``--set`` at all, or one without its value.
+    """
+    found = list(own)
+    argv: list[str] = []
+    rest = iter(args)
+    for arg in rest:
+        if arg == "--set":
+            value = next(rest, None)
+            if value is None:
+                raise click.UsageError("Option '--set' requires an argument.")
+            found.append(value)
+        elif arg.startswith("--set="):
+            found.append(arg.partition("=")[2])
+        else:
+            argv.append(arg)
+    if not found:
+        raise click.UsageError("Missing option '--set KEY=VALUE': the config key to change.")
+    return tuple(found), tuple(argv)
 
 
 def take_output(own: str | None, args: list[str]) -> tuple[list[str], str | None]:

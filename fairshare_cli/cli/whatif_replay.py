@@ -1,5 +1,7 @@
 """``fs whatif`` replay: the state rebuilt from the usage history under the changed config.
 
+(And ``--rederive-factors``: the stored factors the current config derives forgotten.)
+
 A half-life, a slot weight, a Slurm decay or usage factor changes how the recorded past is
 valued, but the state keeps usage already valued (decayed to its last update): changing
 the key and reading the same state would show no difference. So for such keys the
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +32,6 @@ REPLAY_KEYS = (
 )
 _REPLAY = [(re.compile(k), section) for k, section in REPLAY_KEYS]
 
-Replay = Callable[[Config, State, float, Path], State]
-
 
 def needs_replay(overrides: Mapping[str, Any]) -> list[str]:
     """The changed keys that revalue the recorded past."""
@@ -42,15 +43,23 @@ def replayed_sections(overrides: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(s for k in overrides for r, s in _REPLAY if r.fullmatch(k))
 
 
-def make_replay(history_file: str | None, sections: frozenset[str], notes: list[str]) -> Replay:
-    """The replay ``load_env`` applies to the "after" state (``--history`` or the store).
+@dataclass(frozen=True)
+class Replay:
+    """The replay ``load_env`` applies to the "after" state: the usage history
+    ``history_file`` names (``--history``, a sweep spec's ``history``), else the store
+    beside the state, rebuilt under the changed config.
 
     Only the models in ``sections`` are rebuilt (all when empty): a half-life revalues the
     accountant's past, not Slurm's or DIRAC's, whose sections stay as stored. What the
     after side cannot revalue is said in ``notes`` (each once), for the caller to show.
     """
 
-    def replay(config: Config, state: State, now: float, state_path: Path) -> State:
+    history_file: str | None
+    sections: frozenset[str]
+    notes: list[str]
+
+    def __call__(self, config: Config, state: State, now: float, state_path: Path) -> State:
+        history_file = self.history_file
         if history_file is not None:
             from fairshare_cli.io.history import read_records_batched
 
@@ -60,11 +69,14 @@ def make_replay(history_file: str | None, sections: frozenset[str], notes: list[
                 now,
                 lambda: read_records_batched(history_file),
                 history_file,
-                sections,
+                self.sections,
             )
-        return _from_store(config, state, now, state_path, sections, notes)
+        return _from_store(config, state, now, state_path, self.sections, self.notes)
 
-    return replay
+
+def make_replay(history_file: str | None, sections: frozenset[str], notes: list[str]) -> Replay:
+    """The :class:`Replay` of ``history_file`` (None: the store beside the state)."""
+    return Replay(history_file, sections, notes)
 
 
 def _rebuild(
@@ -174,3 +186,20 @@ def _recorded_use(
     ]
     times = [t for t in times if t > 0]
     return pick(times) if times else None
+
+
+def rederive_factors(state: State, current: Config, path: Path) -> State:
+    """The state with the factors ``current`` derives forgotten (``whatif`` only)."""
+    from fairshare_cli.core.htcondor import accountant as acct
+    from fairshare_cli.core.htcondor.factors import forget_derived_factors
+    from fairshare_cli.core.state import SectionError
+    from fairshare_cli.errors import StateError
+
+    if state.section("accountant") is None:
+        return state
+    try:
+        accountant = acct.accountant_from_json(state.section("accountant"))
+    except SectionError as exc:
+        raise StateError(f"state file {path}: {exc}") from None
+    forgotten = forget_derived_factors(accountant, current)
+    return state.with_section("accountant", acct.accountant_to_json(forgotten))

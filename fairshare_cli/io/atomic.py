@@ -25,10 +25,9 @@ def atomic_write_text(
 
     The new file has ``mode``, and the owner and group of the file it replaces
     (:func:`keep_owner`). ``what`` names the file in errors ("state file", "config
-    file"). ``before_rename`` is
-    called once the new file is on the disk, before it replaces ``path``: a write that goes
-    with it (the usage history's commit) happens only when this one can no longer fail
-    for want of space, and what it raises leaves ``path`` as it was.
+    file"). ``before_rename`` is called once the new file is on the disk, before it
+    replaces ``path``: a write that goes with it (the usage history's commit) happens only
+    when this one can no longer fail for want of space; what it raises leaves ``path`` as it was.
 
     Raises:
         InputError: ``path`` is a device, a pipe or a folder, which the rename would replace
@@ -240,7 +239,7 @@ def through_link(path: Path) -> Path:
     names (a link to nothing yet included), so that the link stays a link, as a user who
     made it expects (the rename that writes a file would replace the link itself), and
     two links to one state or config share its lock (the state's ``.lock`` and history
-    beside the file itself). ``fs init``, the state and a merge into a config use it.
+    beside the file itself): ``fs init``, the state, ``--into``, ``--html``, ``--plot``.
 
     Raises:
         InputError: the link's target is in a folder that does not exist, or the links
@@ -397,11 +396,12 @@ def _on_read_only_mount(path: Path) -> bool:
 def check_output_file(path: str, option: str, what: str, writable: bool = True) -> None:
     """Refuse an output file (``--plot``, ``--html``, ``--into``) that could not be written,
     before the work that makes it: a missing folder is not created (``--html DIR/x.html``
-    made DIR, where ``--plot`` refused it), a device or a folder is not replaced.
+    made DIR, where ``--plot`` refused it), a device or a folder is not replaced; a link as
+    the file it names (:func:`through_link`), the one written.
 
     Raises:
         InputError: an empty path; its folder is missing (or not a folder); the file is a
-            device, a pipe or a folder.
+            device, a pipe or a folder; a link into a missing folder, or a loop of links.
         RuntimeFailure: the folder cannot be written (read-only), where ``writable``.
     """
     if not path:  # (Path("") is the current folder: "cannot write config file .")
@@ -410,9 +410,10 @@ def check_output_file(path: str, option: str, what: str, writable: bool = True) 
     if not folder.is_dir():
         said = f"{folder} is not a folder" if folder.exists() else f"folder {folder} does not exist"
         raise InputError(f"{option} {path}: {said}")
-    if writable and not os.access(folder, os.W_OK):  # (a read-only folder or file system)
-        raise RuntimeFailure(f"cannot write {what} {path}: its folder is not writable")
-    refuse_special(Path(path), what)
+    target = through_link(Path(path))  # (a link: its file is the one written)
+    if writable and not os.access(target.parent, os.W_OK):  # (a read-only folder or mount)
+        raise RuntimeFailure(f"cannot write {what} {target}: its folder is not writable")
+    refuse_special(target if writable else Path(path), what)  # (--into's reader names a device)
 
 
 def present_file(path: Path, what: str) -> bool:

@@ -72,6 +72,26 @@ class SweepDir:
         """Write point ``index``'s result whole (atomically)."""
         self._write(self.point_path(index), result, "sweep result")
 
+    def remove_results(self) -> None:
+        """Remove every point's result file (``points/NNNNNN.json``), and nothing else: the
+        sweep in the folder starts afresh (``fs sweep --restart``).
+
+        Raises:
+            RuntimeFailure: a result file cannot be removed (named); the manifest is kept.
+        """
+        from fairshare_cli.errors import RuntimeFailure
+
+        folder = self.path / POINTS
+        if not folder.is_dir():
+            return
+        for path in sorted(folder.glob("[0-9]" * 6 + ".json")):
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                raise RuntimeFailure(f"cannot remove sweep result {path}: {exc.strerror}") from None
+
     def read_point(self, index: int) -> dict[str, Any] | None:
         """Point ``index``'s result, or None when it is not (validly) there: an unreadable
         file counts as not done, and the point runs again."""

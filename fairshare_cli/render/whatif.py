@@ -78,7 +78,9 @@ def figure_text(value: Any, other: Any = None) -> str:
     """A figure as text: as short as it can be while still telling it from ``other``."""
     if value is None:
         return "-"
-    if isinstance(value, bool) or not isinstance(value, float):
+    if isinstance(value, bool):  # (as the views print a flag: fs quota's Surplus)
+        return "yes" if value else "no"
+    if not isinstance(value, float):
         return str(value)
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
@@ -122,10 +124,12 @@ def summary(diff: WhatifDiff) -> str:
         return "no differences"
     c = diff.counts()
     differ = diff.matches_differ()
-    matches = f", {differ} matches differ" if differ else ""
+    matches = f", {differ} match{'es differ' if differ > 1 else ' differs'}" if differ else ""
+    rows = "row" if c["changed"] == 1 else "rows"
+    changes = "change" if len(diff.changes) == 1 else "changes"
     return (
-        f"{c['changed']} rows changed, {c['moved']} moved, {c['appeared']} appeared, "
-        f"{c['left']} left{matches} ({len(diff.changes)} changes)"
+        f"{c['changed']} {rows} changed, {c['moved']} moved, {c['appeared']} appeared, "
+        f"{c['left']} left{matches} ({len(diff.changes)} {changes})"
     )
 
 

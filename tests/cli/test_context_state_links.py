@@ -96,3 +96,26 @@ def test_an_import_into_a_linked_config_merges_into_its_file(
     result = run(*line, "--state", str(tmp_path / "state.json"), "--now", NOW)
     assert result.exit_code == 0, result.stderr
     assert link.is_symlink() and "[accounts." in real.read_text(encoding="utf-8")
+
+
+def test_a_config_link_s_relative_state_is_beside_the_file_it_names(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs submit --config LINK`` where LINK names a shared config whose ``[pool] state``
+    is relative: the state beside the shared config is the one read and written (it was
+    made beside the link, a new, empty state each user's link got its own of)."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    pool = write_pool(shared, config='[pool]\nstate = "pool-state.json"\n' + _machines())
+    home = tmp_path / "home"
+    home.mkdir()
+    link = home / "fairshare.toml"
+    link.symlink_to(pool["config"])
+    result = run("submit", "--owner", "alice", "--config", str(link), "--now", NOW)
+    assert result.exit_code == 0, result.stderr
+    assert (shared / "pool-state.json").is_file()
+    assert sorted(p.name for p in home.iterdir()) == ["fairshare.toml"]
+
+
+def _machines() -> str:
+    return '[[machines]]\nname = "exec"\ncount = 1\nslots = 2\n'

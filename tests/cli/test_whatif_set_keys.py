@@ -68,3 +68,98 @@ def test_a_missing_list_item_names_the_key_once(run: Callable[..., Any]) -> None
     result = run("whatif", "--set", "machines.9.cpus=4", "userprio", *VIEW)
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == "fs: error: --set machines.9.cpus: no item 9\n"
+
+
+def test_one_key_set_twice_under_its_knob_name_is_refused_naming_both(
+    run: Callable[..., Any],
+) -> None:
+    result = run(
+        "whatif",
+        "--set",
+        "accountant.priority_halflife=3600",
+        "--set",
+        "accountant.PRIORITY_HALFLIFE=86400",
+        "userprio",
+        *VIEW,
+    )
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fs: error: --set accountant.priority_halflife=3600 and --set "
+        "accountant.PRIORITY_HALFLIFE=86400 both set accountant.priority_halflife: give one\n"
+    )
+
+
+def test_one_key_set_twice_quoted_and_not_or_spelt_alike_is_refused(
+    run: Callable[..., Any],
+) -> None:
+    quoted = run(
+        "whatif",
+        "--set",
+        'groups."group_physics".prio_factor=3',
+        "--set",
+        "groups.group_physics.prio_factor=2",
+        "userprio",
+        *VIEW,
+    )
+    assert (quoted.exit_code, quoted.stdout) == (2, "")
+    assert quoted.stderr == (
+        'fs: error: --set groups."group_physics".prio_factor=3 and --set '
+        'groups.group_physics.prio_factor=2 both set groups."group_physics".prio_factor: '
+        "give one\n"
+    )
+    alike = run(
+        "whatif",
+        "--set",
+        "priority.weight_age=1",
+        "--set",
+        "priority.weight_age=2",
+        "sshare",
+        *VIEW,
+    )
+    assert alike.exit_code == 2
+    assert alike.stderr == (
+        "fs: error: --set priority.weight_age=1 and --set priority.weight_age=2 both set "
+        "priority.weight_age: give one\n"
+    )
+
+
+def test_two_keys_of_one_table_are_both_taken(run: Callable[..., Any]) -> None:
+    result = run(
+        "whatif",
+        "--set",
+        'groups."group_physics".prio_factor=3',
+        "--set",
+        "groups.group_physics.quota=200",
+        "quota",
+        *VIEW,
+    )
+    assert (result.exit_code, result.stderr) == (0, "")
+
+
+def test_a_set_after_the_view_belongs_to_the_comparison(run: Callable[..., Any]) -> None:
+    """``fs whatif userprio --set K=V`` said "Missing option '--set'" (the --set was there,
+    after the view), and a second --set after the view "No such option '--set'"."""
+    before = run("whatif", "--set", "accountant.priority_halflife=3600", "userprio", *VIEW)
+    after = run("whatif", "userprio", "--set", "accountant.priority_halflife=3600", *VIEW)
+    assert (after.exit_code, after.stderr) == (0, "")
+    assert after.stdout == before.stdout
+    assert after.stdout.startswith("fs userprio with accountant.priority_halflife=3600: ")
+    both = run(
+        *("whatif", "--set", "accountant.priority_halflife=3600", "quota"),
+        *("--set=groups.group_physics.quota=150", *VIEW),
+    )
+    assert both.exit_code == 0, both.stderr
+    assert both.stdout.startswith(
+        "fs quota with accountant.priority_halflife=3600, groups.group_physics.quota=150: "
+    )
+
+
+def test_no_set_anywhere_is_refused_naming_it(run: Callable[..., Any]) -> None:
+    result = run("whatif", "userprio", *VIEW)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(
+        "fs: error: Missing option '--set KEY=VALUE': the config key to change."
+    )
+    bare = run("whatif", "userprio", *VIEW, "--set")
+    assert bare.exit_code == 2
+    assert bare.stderr.startswith("fs: error: Option '--set' requires an argument.")

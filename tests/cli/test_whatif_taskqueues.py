@@ -118,7 +118,7 @@ def test_a_changed_cpu_segment_is_a_difference(tmp_path: Path, run: Callable[...
     cells = [c.strip() for c in lines[3].split("│")]
     assert cells == ["1", "alice", "lhcb_user", "1", "86400 -> 3600"]
     assert [c.strip() for c in lines[4].split("│")][-1] == "1800"
-    assert lines[-1] == "1 rows changed, 0 moved, 0 appeared, 0 left (1 changes)"
+    assert lines[-1] == "1 row changed, 0 moved, 0 appeared, 0 left (1 change)"
     doc = json.loads(run(*line, "--json").stdout)
     assert doc["changes"] == [
         {"key": "alice/lhcb_user/1.1", "field": "requirements.cpu_time",

@@ -41,6 +41,7 @@ __all__ = [
     "check_expressions",
     "load_config",
     "read_toml",
+    "same_key_twice",
     "split_dotted",
 ]
 
@@ -214,6 +215,19 @@ def canonical_key(dotted: str) -> str:
         return dotted
     cut = dotted.rstrip().rfind(parts[-1])
     return dotted[:cut] + key + dotted[cut + len(parts[-1]) :]
+
+
+def same_key_twice(keys: list[str]) -> tuple[int, int] | None:
+    """The first two of ``keys`` (dotted config keys) that name one config key, however
+    each is spelt (a knob name and its key, ``accountant.PRIORITY_HALFLIFE`` beside
+    ``accountant.priority_halflife``; a name quoted and not; the same text twice): their
+    indexes, or None when each names its own. Given both, only the last would count."""
+    first: dict[tuple[str, ...], int] = {}
+    for k, key in enumerate(keys):
+        at = first.setdefault(tuple(split_dotted(canonical_key(key))), k)
+        if at != k:
+            return at, k
+    return None
 
 
 def split_dotted(key: str) -> list[str]:

@@ -80,7 +80,7 @@ def test_table_shows_before_and_after() -> None:
     render_diff(diff, "userprio", out, wide=True)
     text = out.getvalue()
     assert "2 -> 1 (+1)" in text and "2 -> 0.5" in text
-    assert text.rstrip().endswith("1 rows changed, 2 moved, 0 appeared, 0 left (4 changes)")
+    assert text.rstrip().endswith("1 row changed, 2 moved, 0 appeared, 0 left (4 changes)")
 
 
 @given(
