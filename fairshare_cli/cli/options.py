@@ -96,7 +96,7 @@ def output_file(what: str, writable: bool = True) -> Callable[..., Any]:
 
     def check(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
         if value is not None and not ctx.resilient_parsing:
-            from fairshare_cli.io.atomic import check_output_file
+            from fairshare_cli.io.paths import check_output_file
 
             check_output_file(value, param.opts[0], what, writable)
         return value

@@ -60,8 +60,8 @@ def write_page(
     Raises:
         RuntimeFailure: the file cannot be written.
     """
-    from fairshare_cli.io.atomic import atomic_write_text
+    from fairshare_cli.io.atomic import atomic_write_text, through_link
     from fairshare_cli.render.sweep_html import page
 
     text = page(results, axes, objective, title, base_index)
-    atomic_write_text(path, text, "HTML page", 0o644)
+    atomic_write_text(through_link(path), text, "HTML page", 0o644)  # (a link stays a link)

@@ -83,14 +83,14 @@ def plot_simulation(
     import io
     from pathlib import Path
 
-    from fairshare_cli.io.atomic import atomic_write_text
+    from fairshare_cli.io.atomic import atomic_write_text, through_link
 
     png = io.BytesIO()  # (drawn whole first: a full disk leaves the old plot, not half one)
     try:
         fig.savefig(png, format="png", bbox_inches="tight")
     finally:
         plt.close(fig)
-    atomic_write_text(Path(path), [png.getvalue()], "plot", mode=0o644)
+    atomic_write_text(through_link(Path(path)), [png.getvalue()], "plot", mode=0o644)
 
 
 def check_plot_path(path: str) -> None:
@@ -103,7 +103,7 @@ def check_plot_path(path: str) -> None:
     """
     import importlib.util
 
-    from fairshare_cli.io.atomic import check_output_file
+    from fairshare_cli.io.paths import check_output_file
 
     check_output_file(path, "--plot", "plot")
     if importlib.util.find_spec("matplotlib") is None:

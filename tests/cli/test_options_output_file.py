@@ -1,6 +1,6 @@
 """An option that names a file fs writes (``--html``, ``--plot``, ``--into``) is refused
 before any work when its folder is missing: exit 2, one line naming the folder, and
-nothing made (cli/options.output_file, io/atomic.check_output_file)."""
+nothing made (cli/options.output_file, io/paths.check_output_file)."""
 
 from __future__ import annotations
 
