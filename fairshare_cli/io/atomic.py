@@ -247,17 +247,7 @@ def through_link(path: Path) -> Path:
             loop (nothing to write through to); a name too long for the file system, or
             behind a folder this user may not search.
     """
-    try:
-        link = path.is_symlink()
-    except OSError as exc:  # (a name longer than the file system takes: ENAMETOOLONG)
-        from fairshare_cli.core.names import shown
-
-        hint = {
-            errno.ENAMETOOLONG: "; give a shorter path",
-            errno.EACCES: " (a folder on the path may not be searched by this user)",
-        }.get(exc.errno or 0, "")
-        raise InputError(f"{shown(str(path))}: {exc.strerror}{hint}") from None
-    if not link:
+    if not is_link(path):
         return path
     target = Path(os.path.realpath(path))
     if target.is_symlink():  # (realpath stops where links loop)
@@ -268,6 +258,25 @@ def through_link(path: Path) -> Path:
             "the folder, or remove the link"
         )
     return target
+
+
+def is_link(path: Path) -> bool:
+    """Whether ``path`` is a symbolic link (a loop of links is one).
+
+    Raises:
+        InputError: a name too long for the file system, or behind a folder this user may
+            not search (the line shortens a long name, as every other does).
+    """
+    try:
+        return path.is_symlink()
+    except OSError as exc:  # (a name longer than the file system takes: ENAMETOOLONG)
+        from fairshare_cli.core.names import shown
+
+        hint = {
+            errno.ENAMETOOLONG: "; give a shorter path",
+            errno.EACCES: " (a folder on the path may not be searched by this user)",
+        }.get(exc.errno or 0, "")
+        raise InputError(f"{shown(str(path))}: {exc.strerror}{hint}") from None
 
 
 @contextlib.contextmanager
