@@ -101,8 +101,9 @@ def write_example(folder: Path, force: bool) -> list[str]:
         RuntimeFailure: the folder cannot be written.
     """
     from fairshare_cli.errors import InputError
-    from fairshare_cli.io.atomic import folder_lock, remove_staged, write_new_folder
+    from fairshare_cli.io.atomic import folder_lock, is_link, remove_staged, write_new_folder
 
+    is_link(folder)  # (a name too long: one line, exit 2, as for fs init PATH; not exit 1)
     if folder.exists() and not folder.is_dir():
         raise InputError(f"--example {folder}: is a file; give a folder")
     data = _sample_data()

@@ -11,7 +11,13 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from fairshare_cli.cli.context import resolve_config_path
-from fairshare_cli.cli.options import GlobalOptions, output_options, pass_options, store_option
+from fairshare_cli.cli.options import (
+    GlobalOptions,
+    no_empty_path,
+    output_options,
+    pass_options,
+    store_option,
+)
 from fairshare_cli.errors import InputError
 
 if TYPE_CHECKING:  # the config model loads when a command runs (`--help` stays light)
@@ -343,6 +349,7 @@ PROFILE_HELP = (
     "--example",
     "example",
     metavar="DIR",
+    callback=no_empty_path,
     help="Instead, write the sample pool (config, state, jobs, history, workload, sweep "
     "spec) into DIR.",
 )

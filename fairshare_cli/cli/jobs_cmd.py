@@ -21,6 +21,7 @@ from fairshare_cli.cli.options import (
     GlobalOptions,
     common_options,
     dry_run_option,
+    no_empty_path,
     pass_options,
 )
 from fairshare_cli.core.jobs import Job, check_job_option
@@ -59,6 +60,7 @@ def _prefix(dry_run: bool) -> str:
     "--file",
     "jobs_file",
     metavar="FILE",
+    callback=no_empty_path,
     help="Submit the job objects in a JSON file (- for stdin).",
 )
 @click.option("--id", "job_id", metavar="ID", help="Job id (default: the next free number).")

@@ -89,6 +89,16 @@ def _path_store(attr: str, must_exist: bool = False) -> Callable[..., Any]:
     return check
 
 
+def no_empty_path(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """A callback refusing an empty path, which stood for no path or the current folder
+    (``--workload "$UNSET"`` ran the state's queue, ``--out ""`` wrote the default folder,
+    ``--example ""`` the sample pool into the current one, all in silence)."""
+    if value == "" and not ctx.resilient_parsing:
+        more = ", or leave it out" if isinstance(param, click.Option) else ""
+        raise click.BadParameter(f"an empty path; give a path{more}", ctx, param)
+    return value
+
+
 def output_file(what: str, writable: bool = True) -> Callable[..., Any]:
     """A callback for an option that names a file fs writes (``--html``, ``--into``):
     refused before any work when its folder is missing (exit 2, naming the folder, as
@@ -96,7 +106,7 @@ def output_file(what: str, writable: bool = True) -> Callable[..., Any]:
 
     def check(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
         if value is not None and not ctx.resilient_parsing:
-            from fairshare_cli.io.atomic import check_output_file
+            from fairshare_cli.io.paths import check_output_file
 
             check_output_file(value, param.opts[0], what, writable)
         return value

@@ -14,6 +14,7 @@ from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.options import (
     GlobalOptions,
     common_options,
+    no_empty_path,
     output_file,
     output_options,
     pass_options,
@@ -112,6 +113,7 @@ def html_option(func: Callable[..., None]) -> Callable[..., None]:
     "--workload",
     type=click.Path(dir_okay=False),
     metavar="FILE",
+    callback=no_empty_path,
     help="Jobs to submit (JSON list; submit_time, run_time in seconds).",
 )
 @click.option(
@@ -185,7 +187,7 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
     empty). The state file is not changed. --html writes a page with the shares over
     time and the run's metrics (docs/sweep.md).
     """
-    if plot:
+    if plot is not None:  # (an empty path too: refused)
         from fairshare_cli.io.plot import check_plot_path
 
         check_plot_path(plot)  # before the run, not after it

@@ -7,7 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from fairshare_cli.cli.options import CIntRange, GlobalOptions, output_options, pass_options
+from fairshare_cli.cli.options import (
+    CIntRange,
+    GlobalOptions,
+    no_empty_path,
+    output_options,
+    pass_options,
+)
 from fairshare_cli.cli.simulate import html_option
 from fairshare_cli.core.operations.sweep import METRICS
 from fairshare_cli.errors import InputError
@@ -68,6 +74,7 @@ def objective_option(func: Any) -> Any:
     "--out",
     "out",
     type=click.Path(file_okay=False),
+    callback=no_empty_path,
     metavar="DIR",
     help="Result folder, one file per point; a rerun skips finished points "
     "[default: SPEC's name with .sweep, beside it].",
@@ -135,7 +142,7 @@ def run(  # noqa: PLR0913  click passes each option
 
 
 @sweep.command("run-point")
-@click.argument("folder", metavar="DIR", type=click.Path(file_okay=False))
+@click.argument("folder", metavar="DIR", type=click.Path(file_okay=False), callback=no_empty_path)
 @click.argument("index", type=CIntRange(min=0))
 def run_point_cmd(folder: str, index: int) -> None:
     """Run one point of a prepared sweep and write its result (what batch jobs run).
@@ -159,7 +166,7 @@ def run_point_cmd(folder: str, index: int) -> None:
 
 
 @sweep.command("collect")
-@click.argument("folder", metavar="DIR", type=click.Path(file_okay=False))
+@click.argument("folder", metavar="DIR", type=click.Path(file_okay=False), callback=no_empty_path)
 @objective_option
 @html_option
 @output_options

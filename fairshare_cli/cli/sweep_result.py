@@ -55,15 +55,13 @@ def write_page(
     title: str,
     base_index: int | None = None,
 ) -> None:
-    """Write the ``--html`` page for ``results`` (point result objects, docs/sweep.md); a
-    symbolic link is written through (the link stays a link), as the state and a config are.
+    """Write the ``--html`` page for ``results`` (point result objects, docs/sweep.md).
 
     Raises:
-        InputError: ``path`` is a link into a missing folder, or a loop of links.
         RuntimeFailure: the file cannot be written.
     """
     from fairshare_cli.io.atomic import atomic_write_text, through_link
     from fairshare_cli.render.sweep_html import page
 
     text = page(results, axes, objective, title, base_index)
-    atomic_write_text(through_link(path), text, "HTML page", 0o644)
+    atomic_write_text(through_link(path), text, "HTML page", 0o644)  # (a link stays a link)

@@ -69,7 +69,7 @@ def _run(
         plot = params.pop("plot")
         series = params.pop("series")
         html = params.pop("html", None)
-        if plot:
+        if plot is not None:  # (an empty path too: refused)
             from fairshare_cli.io.plot import check_plot_path
 
             check_plot_path(plot)  # before the runs, not after them

@@ -24,10 +24,11 @@ def atomic_write_text(
     (a text in UTF-8, or pieces of bytes written as they are, one after another).
 
     The new file has ``mode``, and the owner and group of the file it replaces
-    (:func:`keep_owner`). ``what`` names the file in errors ("state file", "config
-    file"). ``before_rename`` is called once the new file is on the disk, before it
-    replaces ``path``: a write that goes with it (the usage history's commit) happens only
-    when this one can no longer fail for want of space; what it raises leaves ``path`` as it was.
+    (:func:`keep_owner`). ``what`` names the file in errors ("state file", "config file").
+    ``before_rename`` is called once the new file is on the disk, before it replaces
+    ``path``: a write that goes with it (the usage history's commit) happens only when
+    this one can no longer fail for want of space, and what it raises leaves ``path`` as
+    it was.
 
     Raises:
         InputError: ``path`` is a device, a pipe or a folder, which the rename would replace
@@ -239,24 +240,14 @@ def through_link(path: Path) -> Path:
     names (a link to nothing yet included), so that the link stays a link, as a user who
     made it expects (the rename that writes a file would replace the link itself), and
     two links to one state or config share its lock (the state's ``.lock`` and history
-    beside the file itself): ``fs init``, the state, ``--into``, ``--html``, ``--plot``.
+    beside the file itself). ``fs init``, the state and a merge into a config use it.
 
     Raises:
         InputError: the link's target is in a folder that does not exist, or the links
             loop (nothing to write through to); a name too long for the file system, or
             behind a folder this user may not search.
     """
-    try:
-        link = path.is_symlink()
-    except OSError as exc:  # (a name longer than the file system takes: ENAMETOOLONG)
-        from fairshare_cli.core.names import shown
-
-        hint = {
-            errno.ENAMETOOLONG: "; give a shorter path",
-            errno.EACCES: " (a folder on the path may not be searched by this user)",
-        }.get(exc.errno or 0, "")
-        raise InputError(f"{shown(str(path))}: {exc.strerror}{hint}") from None
-    if not link:
+    if not is_link(path):
         return path
     target = Path(os.path.realpath(path))
     if target.is_symlink():  # (realpath stops where links loop)
@@ -267,6 +258,25 @@ def through_link(path: Path) -> Path:
             "the folder, or remove the link"
         )
     return target
+
+
+def is_link(path: Path) -> bool:
+    """Whether ``path`` is a symbolic link (a loop of links is one).
+
+    Raises:
+        InputError: a name too long for the file system, or behind a folder this user may
+            not search (the line shortens a long name, as every other does).
+    """
+    try:
+        return path.is_symlink()
+    except OSError as exc:  # (a name longer than the file system takes: ENAMETOOLONG)
+        from fairshare_cli.core.names import shown
+
+        hint = {
+            errno.ENAMETOOLONG: "; give a shorter path",
+            errno.EACCES: " (a folder on the path may not be searched by this user)",
+        }.get(exc.errno or 0, "")
+        raise InputError(f"{shown(str(path))}: {exc.strerror}{hint}") from None
 
 
 @contextlib.contextmanager
@@ -329,16 +339,18 @@ def _remove_empty(folders: list[Path]) -> None:
 
 
 def refuse_special(path: Path, what: str) -> None:
-    """Refuse to replace anything but a regular file (or a symbolic link, itself replaced).
+    """Refuse to replace anything but a regular file, or a symbolic link to one (or to
+    nothing): a link to a device or a pipe is refused as they are (root's ``--html
+    /dev/stdout`` replaced the system's link to ``/proc/self/fd/1`` with the page).
 
     Raises:
-        InputError: ``path`` is a device, a pipe, a socket or a folder.
+        InputError: ``path`` is (or links to) a device, a pipe, a socket or a folder.
     """
     try:
-        mode = os.lstat(path).st_mode
-    except OSError:  # (missing: made new; unreadable: the write says why)
+        mode = os.stat(path).st_mode
+    except OSError:  # (missing, a link to nothing or a loop: the write says what it does)
         return
-    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+    if not stat.S_ISREG(mode):
         raise InputError(
             f"cannot write {what} {path}: not a regular file (a device, a pipe or a folder), "
             "which fs would replace; name a file"
@@ -391,29 +403,6 @@ def _on_read_only_mount(path: Path) -> bool:
         return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
     except OSError:
         return False
-
-
-def check_output_file(path: str, option: str, what: str, writable: bool = True) -> None:
-    """Refuse an output file (``--plot``, ``--html``, ``--into``) that could not be written,
-    before the work that makes it: a missing folder is not created (``--html DIR/x.html``
-    made DIR, where ``--plot`` refused it), a device or a folder is not replaced; a link as
-    the file it names (:func:`through_link`), the one written.
-
-    Raises:
-        InputError: an empty path; its folder is missing (or not a folder); the file is a
-            device, a pipe or a folder; a link into a missing folder, or a loop of links.
-        RuntimeFailure: the folder cannot be written (read-only), where ``writable``.
-    """
-    if not path:  # (Path("") is the current folder: "cannot write config file .")
-        raise InputError(f"{option}: an empty path; give the path of the {what} to write")
-    folder = Path(path).parent
-    if not folder.is_dir():
-        said = f"{folder} is not a folder" if folder.exists() else f"folder {folder} does not exist"
-        raise InputError(f"{option} {path}: {said}")
-    target = through_link(Path(path))  # (a link: its file is the one written)
-    if writable and not os.access(target.parent, os.W_OK):  # (a read-only folder or mount)
-        raise RuntimeFailure(f"cannot write {what} {target}: its folder is not writable")
-    refuse_special(target if writable else Path(path), what)  # (--into's reader names a device)
 
 
 def present_file(path: Path, what: str) -> bool:

@@ -1,5 +1,5 @@
 """Default locations of the config and the state (platformdirs); a state or config that
-is a stream refused."""
+is a stream refused; an output file checked before the work that writes it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 import stat
 from pathlib import Path
 
-from fairshare_cli.errors import ConfigError, StateError
+from fairshare_cli.errors import ConfigError, InputError, RuntimeFailure, StateError
 
 #: Why a state or config cannot be a stream, by what it is.
 WHY_A_FILE = {
@@ -61,3 +61,28 @@ def refuse_stream(path: Path, what: str) -> None:
         f"{what} {path} is {kind}, not a file: {WHY_A_FILE[what]}; save the "
         f"{what.split()[0]} to a file and pass that path"
     )
+
+
+def check_output_file(path: str, option: str, what: str, writable: bool = True) -> None:
+    """Refuse an output file (``--plot``, ``--html``, ``--into``) that could not be written,
+    before the work that makes it: a missing folder is not created (``--html DIR/x.html``
+    made DIR, where ``--plot`` refused it), a device or a folder is not replaced. A
+    symbolic link is written through (:func:`through_link`), its target's folder checked.
+
+    Raises:
+        InputError: an empty path; its folder is missing (or not a folder); the file is (or
+            links to) a device, a pipe or a folder; a loop of links.
+        RuntimeFailure: the folder cannot be written (read-only), where ``writable``.
+    """
+    if not path:  # (Path("") is the current folder: "cannot write config file .")
+        raise InputError(f"{option}: an empty path; give the path of the {what} to write")
+    folder = Path(path).parent
+    if not folder.is_dir():
+        said = f"{folder} is not a folder" if folder.exists() else f"folder {folder} does not exist"
+        raise InputError(f"{option} {path}: {said}")
+    from fairshare_cli.io.atomic import refuse_special, through_link
+
+    folder = through_link(Path(path)).parent
+    if writable and not os.access(folder, os.W_OK):  # (a read-only folder or file system)
+        raise RuntimeFailure(f"cannot write {what} {path}: its folder is not writable")
+    refuse_special(Path(path), what)

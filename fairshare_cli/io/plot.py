@@ -103,7 +103,7 @@ def check_plot_path(path: str) -> None:
     """
     import importlib.util
 
-    from fairshare_cli.io.atomic import check_output_file
+    from fairshare_cli.io.paths import check_output_file
 
     check_output_file(path, "--plot", "plot")
     if importlib.util.find_spec("matplotlib") is None:

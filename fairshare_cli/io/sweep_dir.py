@@ -22,10 +22,18 @@ POINTS = "points"
 
 
 class SweepDir:
-    """The files of one sweep under ``path``."""
+    """The files of one sweep under ``path``.
+
+    Raises:
+        InputError: a name too long for the file system (or behind a folder this user may
+            not search): one short line, exit 2 (it was the last resort's, exit 1).
+    """
 
     def __init__(self, path: str | Path) -> None:
+        from fairshare_cli.io.atomic import is_link
+
         self.path = Path(path)
+        is_link(self.path)
 
     @property
     def manifest_path(self) -> Path:

@@ -329,3 +329,17 @@ def test_init_example_on_a_full_disk_leaves_nothing(
         assert [p.name for p in folder.iterdir()] == ["mine.txt"]
     else:
         assert not folder.exists()
+
+
+@pytest.mark.parametrize("tail", ["", "/sub"], ids=["folder", "below-it"])
+def test_init_example_into_a_name_too_long_is_a_usage_error(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, tail: str
+) -> None:
+    """``fs init --example xxx...`` (300 characters, past the file system's 255): an
+    OSError escaped to the last resort, exit 1 and the name echoed whole, where ``fs init
+    xxx...`` says it in one short line, exit 2. Now as fs init PATH does."""
+    monkeypatch.chdir(tmp_path)
+    result = run("init", "--example", "x" * 300 + tail)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"fs: error: {'x' * 80}...: File name too long; give a shorter path\n"
+    assert list(tmp_path.iterdir()) == []

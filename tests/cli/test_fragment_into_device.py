@@ -1,8 +1,9 @@
 """``--into CONFIG`` where CONFIG links to a device, with a state to write
 (``fs import condor-status`` and ``fs import sshare``, cli/fragment.merged_last): the
 copy kept to put the config back read ``/dev/zero`` until the memory ran out (24 GB, the
-kernel killed fs) and waited for ever on a named pipe. Now one line, exit 2. Run in a
-process with a memory limit and a timeout, so that a regression fails, not the machine."""
+kernel killed fs) and waited for ever on a named pipe. Now one line, exit 2: refused as
+``--into`` refuses the device itself, before any work. Run in a process with a memory
+limit and a timeout, so that a regression fails, not the machine."""
 
 from __future__ import annotations
 
@@ -15,6 +16,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FIXTURES, REPO
+
+#: How an output file that is (or links to) a device or a pipe is refused.
+REFUSED = "not a regular file (a device, a pipe or a folder), which fs would replace; name a file"
 
 DUMPS = {
     "condor-status": FIXTURES / "htcondor-25.0" / "flat_users" / "condor_status.json",
@@ -40,10 +44,7 @@ def test_into_a_link_to_a_device_is_refused(tmp_path: Path, kind: str) -> None:
         line, capture_output=True, timeout=60, env=env, preexec_fn=_limited, check=False
     )
     assert (done.returncode, done.stdout) == (2, b"")
-    assert (
-        done.stderr
-        == f"fs: error: config file {config} cannot be read: a device, not a file\n".encode()
-    )
+    assert done.stderr == f"fs: error: cannot write config file {config}: {REFUSED}\n".encode()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pool.toml"]
 
 
@@ -61,6 +62,5 @@ def test_into_a_link_to_a_named_pipe_is_refused(tmp_path: Path) -> None:
         [*line, "--into", str(config)], capture_output=True, timeout=60, env=env, check=False
     )
     assert (done.returncode, done.stdout) == (2, b"")
-    says = f"fs: error: config file {config} cannot be read: a named pipe, not a file\n"
-    assert done.stderr == says.encode()
+    assert done.stderr == f"fs: error: cannot write config file {config}: {REFUSED}\n".encode()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe", "pool.toml"]

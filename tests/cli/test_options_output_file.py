@@ -1,6 +1,6 @@
 """An option that names a file fs writes (``--html``, ``--plot``, ``--into``) is refused
 before any work when its folder is missing: exit 2, one line naming the folder, and
-nothing made (cli/options.output_file, io/atomic.check_output_file)."""
+nothing made (cli/options.output_file, io/paths.check_output_file)."""
 
 from __future__ import annotations
 
@@ -152,3 +152,23 @@ def test_an_output_file_under_a_file_names_it_a_file(
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == f"fs: error: --html {html}: {blocker} is not a folder\n"
     assert not (tmp_path / "runs").exists()
+
+
+def test_an_html_page_named_too_long_is_refused_before_the_run(
+    run: Callable[..., Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fs simulate ... --html xxx...`` (300 characters, past the file system's 255): the
+    simulation ran, then the rename failed (exit 1, the name echoed whole); now one short
+    line, exit 2, before the run, as ``fs init xxx...`` says it."""
+    import fairshare_cli.cli.simulate as cli_simulate
+
+    def no_run(*_: object, **__: object) -> None:
+        raise AssertionError("the simulation ran")
+
+    monkeypatch.setattr(cli_simulate, "simulation", no_run)
+    monkeypatch.chdir(tmp_path)
+    here = [w.format(state=tmp_path / "s.json") for w in SIMULATE]
+    result = run("simulate", *here, "--html", "x" * 300)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"fs: error: {'x' * 80}...: File name too long; give a shorter path\n"
+    assert list(tmp_path.iterdir()) == []
