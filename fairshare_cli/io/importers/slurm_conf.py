@@ -327,6 +327,11 @@ def _node_line(
         raise InputError(f"{where}: NodeName: {exc}") from None
     for host in hosts:
         name = check_name(host, f"{where}: NodeName")
+        if host in nodes:  # (read_config.c, _push_to_hashtbls: fatal)
+            raise InputError(
+                f"{where}: NodeName: {host} has a NodeName line already ({nodes[host].line}); "
+                f"slurmctld stops on it (Duplicated NodeName {host} in the config file)"
+            )
         nodes[host] = _Node(name, cpus, memory, where, cpus_where, memory_where)
 
 

@@ -59,6 +59,11 @@ def partition_line(
         default.set(attrs, where)
         return
     check_name(name, f"{where}: PartitionName")
+    if name in partitions:  # (slurmctld's _build_single_partitionline_info: fatal)
+        raise InputError(
+            f"{where}: PartitionName: {name} has a PartitionName line already; slurmctld "
+            f"stops on it (duplicate entry for partition {name})"
+        )
     merged = {**default, **attrs}
     spec: dict[str, Any] = {}
     # The old Priority= sets both the job factor and the tier, over either of its own
