@@ -12,7 +12,8 @@ import click
 from fairshare_cli.cli.options import output_file
 
 if TYPE_CHECKING:  # tomlkit only when a fragment is written: `fs import --help` stays light
-    from fairshare_cli.io.toml_merge import Fragment
+    from fairshare_cli.io.importers.as_config import Imported
+    from fairshare_cli.io.toml_merge import MergeReport, Written
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -49,7 +50,7 @@ def fragment_options(func: F) -> F:
 
 
 def emit_fragment(
-    fragment: Fragment,
+    imported: Imported,
     into: str | None,
     replace: bool,
     dry_run: bool,
@@ -58,29 +59,35 @@ def emit_fragment(
     verbose: bool = False,
     held: HeldMerge | None = None,
 ) -> None:
-    """Print ``fragment`` as TOML (stdout), or merge it into ``into``; summary on stderr
-    (held back by ``held``, which also learns what the merge wrote, when given).
+    """Print ``imported``'s fragment as TOML (stdout), or merge it into ``into``; summary
+    on stderr (held back by ``held``, which also learns what the merge wrote, when given).
+    The config's own checks run on the fragment (with ``into``, on the config the merge
+    makes, among whose values the fragment's may name others) before anything is printed
+    or written: a value they refuse is refused at the input line it came from.
 
     ``summary`` says what came in ("12 knobs, 3 groups"); ``ignored`` names what the input
     had that the config does not model: counted on the summary line with the first few
     names, and with ``verbose`` every name after it, one per line.
 
     Raises:
+        InputError: the config refuses a value of the fragment (nothing written).
         ConfigError: ``into`` is not valid TOML, a value differs without ``replace``, or
-            the merged config is invalid (nothing written).
+            the merged config is invalid for what ``into`` held (nothing written).
     """
-    from fairshare_cli.io.config import build_config
-    from fairshare_cli.io.toml_merge import fragment_text, merge_into_file
+    from fairshare_cli.io.importers.as_config import check_fragment
+    from fairshare_cli.io.toml_merge import fragment_text
 
+    fragment, origins = imported
     echo = held if held is not None else click.echo
     skipped = sorted(set(ignored))
     note = f"; ignored {len(skipped)}: {_first_names(skipped, verbose)}" if skipped else ""
     if into is None:
+        check_fragment(fragment, origins)
         echo(fragment_text(fragment), nl=False)
         echo(f"{summary}{note}", err=True)
     else:
         written = held.written if held is not None else None
-        report = merge_into_file(Path(into), fragment, replace, build_config, dry_run, written)
+        report = _merge(Path(into), imported, replace, dry_run, written)
         verb = "would merge" if dry_run else "merged"
         changes = f"{len(report.added)} added, {len(report.replaced)} replaced, " + (
             f"{len(report.unchanged)} unchanged"
@@ -89,6 +96,35 @@ def emit_fragment(
     if verbose:
         for name in skipped:
             echo(name, err=True)
+
+
+def _merge(
+    into: Path, imported: Imported, replace: bool, dry_run: bool, written: Written | None
+) -> MergeReport:
+    """Merge the fragment into ``into``, the config's own checks run on the merged config
+    (:func:`~fairshare_cli.io.importers.as_config.check_fragment`). Where a value differs
+    from the config's without ``replace``, a value of the fragment the config refuses is
+    named before the difference (the merge with ``replace``, unwritten, checked).
+
+    Raises:
+        InputError: a value of the fragment the merged config refuses.
+        ConfigError: as :func:`~fairshare_cli.io.toml_merge.merge_into_file` raises it.
+    """
+    from fairshare_cli.errors import ConfigError
+    from fairshare_cli.io.importers.as_config import check_fragment
+    from fairshare_cli.io.toml_merge import merge_into_file
+
+    fragment, origins = imported
+
+    def validate(merged: dict[str, Any], where: str) -> None:  # (where its values will be)
+        check_fragment(merged, origins, where)
+
+    try:
+        return merge_into_file(into, fragment, replace, validate, dry_run, written)
+    except ConfigError:
+        if not replace:
+            merge_into_file(into, fragment, True, validate, dry_run=True)
+        raise
 
 
 #: How many ignored names the summary line shows.

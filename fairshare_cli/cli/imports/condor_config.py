@@ -33,6 +33,7 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     not hold (POLICY : DESKTOP's START): import condor_config_val -dump output, which
     holds what they set.
     """
+    from fairshare_cli.io.importers.as_config import Imported
     from fairshare_cli.io.importers.classad_dumps import open_dump
     from fairshare_cli.io.importers.condor_config_local import read_as_daemons
     from fairshare_cli.io.importers.condor_knobs import fragment_from_knobs, unmodelled
@@ -41,13 +42,13 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     with open_dump(file) as fh:
         text = fh.read()
     conf, readings = read_as_daemons(text, file, base)
-    fragment, used, ignored = fragment_from_knobs(conf, file, readings)
+    fragment, used, ignored, origins = fragment_from_knobs(conf, file, readings)
     warnings = unmodelled(conf)
     groups = len(fragment.get("groups", {}))
     summary = (
         f"condor-config {file}: {len(used)} knob{'s' if len(used) != 1 else ''} taken, "
         f"{groups} group{'s' if groups != 1 else ''}"
     )
-    emit_fragment(fragment, into, replace, dry_run, summary, ignored, verbose)
+    emit_fragment(Imported(fragment, origins), into, replace, dry_run, summary, ignored, verbose)
     for line in warnings:
         click.echo(f"fs: warning: {line}", err=True)

@@ -47,14 +47,21 @@ def command(
     from fairshare_cli.cli.context import mutate_state
     from fairshare_cli.cli.running import hold_slots, release_slots
     from fairshare_cli.io.config import build_config
+    from fairshare_cli.io.importers.as_config import Imported, check_fragment
     from fairshare_cli.io.importers.classad_dumps import open_dump
-    from fairshare_cli.io.importers.condor_status import machines_fragment, read_status
+    from fairshare_cli.io.importers.condor_status import (
+        machine_origins,
+        machines_fragment,
+        read_status,
+    )
     from fairshare_cli.io.toml_merge import new_config
 
     with open_dump(file) as fh:
         dump = read_status(fh, file)
     machines, names, notes = machines_fragment(dump)
     fragment = {"machines": machines}
+    origins = machine_origins(dump, machines, file)
+    check_fragment(fragment, origins)  # (before the claims are placed on its machines)
     claimed = [s for s in dump.slots if s.holder and s.name in names]
     summary = _summary(file, dump, len(machines), len(claimed))
     ignored = [f"{a} (expression)" for a in sorted(dump.ignored)] + notes
@@ -74,7 +81,9 @@ def command(
         placement = hold_slots(env, work, config)
         # Merged before the state is written: a merge that fails leaves no claim on slots
         # the config lacks (charged for ever); a state write that fails, the config put back.
-        emit_fragment(fragment, into, replace, dry_run, summary, ignored, verbose, held)
+        emit_fragment(
+            Imported(fragment, origins), into, replace, dry_run, summary, ignored, verbose, held
+        )
     click.echo(
         f"{'(dry run, nothing written) ' if dry_run else ''}{len(placement.new)} claim(s) "
         f"into {env.state_path}"

@@ -46,6 +46,7 @@ def command(
     DIRAC's code reads it: JobShare = 250.5 or a trailing "# comment" is not an integer,
     so DIRAC uses 1000 (a warning says so). FILE - is stdin.
     """
+    from fairshare_cli.io.importers.as_config import Imported
     from fairshare_cli.io.importers.cfg_syntax import parse_cfg
     from fairshare_cli.io.importers.dirac_cfg import read_dirac_cfg
     from fairshare_cli.io.inputs import not_utf8, open_input
@@ -58,4 +59,12 @@ def command(
     result = read_dirac_cfg(root, file, vo=vo, setup=setup)
     for warning in result.warnings:
         click.echo(f"fs: warning: {warning}", err=True)
-    emit_fragment(result.fragment, into, replace, dry_run, result.summary, result.ignored, verbose)
+    emit_fragment(
+        Imported(result.fragment, result.origins),
+        into,
+        replace,
+        dry_run,
+        result.summary,
+        result.ignored,
+        verbose,
+    )

@@ -24,6 +24,7 @@ def command(
     Also reads the fixed-width tables (tree form too) and 'sacctmgr dump' files; the
     kind of listing is told from its header. Users may be in several accounts.
     """
+    from fairshare_cli.io.importers.as_config import Imported
     from fairshare_cli.io.importers.sacctmgr import read_sacctmgr
 
     listing = read_sacctmgr(file, cluster=cluster)
@@ -36,7 +37,7 @@ def command(
     if listing.qos:
         parts.append(f"{len(listing.qos)} QOS")
     emit_fragment(
-        listing.fragment(),
+        Imported(listing.fragment(), listing.origins),
         into,
         replace,
         dry_run,

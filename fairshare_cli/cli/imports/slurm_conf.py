@@ -27,6 +27,7 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     with none of these is refused. Also reads 'scontrol show config' output (its knobs) and
     'scontrol show partition' output (its partitions; their nodes come from slurm.conf).
     """
+    from fairshare_cli.io.importers.as_config import Imported
     from fairshare_cli.io.importers.slurm_conf import read_slurm_conf
     from fairshare_cli.io.inputs import spooled
 
@@ -43,7 +44,15 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
         knob.lower() == "prioritytype" for knob in conf.knobs
     ):
         summary += "; PriorityType unset: priority/basic, as Slurm 22.05 reads it"
-    emit_fragment(conf.fragment, into, replace, dry_run, summary, conf.ignored, verbose)
+    emit_fragment(
+        Imported(conf.fragment, conf.origins),
+        into,
+        replace,
+        dry_run,
+        summary,
+        conf.ignored,
+        verbose,
+    )
 
 
 def _output_compat(into: str | None) -> str:

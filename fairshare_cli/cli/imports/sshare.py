@@ -63,6 +63,7 @@ def command(
     from fairshare_cli.cli.fragment import emit_fragment, merged_last
     from fairshare_cli.core.slurm.snapshot import known_usage, with_usage
     from fairshare_cli.errors import InputError
+    from fairshare_cli.io.importers.as_config import Imported
     from fairshare_cli.io.importers.sshare import read_sshare
     from fairshare_cli.io.toml_merge import new_config
     from fairshare_cli.render.formats import iso
@@ -88,7 +89,7 @@ def command(
                 slurm_section(preflight)
             accounts = len([a for a in shares.accounts if a != "root"])
             emit_fragment(
-                {"accounts": shares.accounts},
+                Imported({"accounts": shares.accounts}, shares.origins),
                 into,
                 replace,
                 dry_run,

@@ -23,6 +23,7 @@ from fairshare_cli.core.htcondor.knob_values import (
 from fairshare_cli.core.limits import INT32_MAX
 from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.importers.as_config import Origins
 from fairshare_cli.io.importers.condor_config import DAEMONS, ConfigFile
 
 
@@ -166,8 +167,9 @@ def reader_view(conf: ConfigFile) -> dict[str, str]:
 
 def fragment_from_knobs(
     conf: ConfigFile, label: str, readings: dict[str, ConfigFile] | None = None
-) -> tuple[dict[str, Any], list[str], list[str]]:
-    """The config fragment, the knobs it took (real names), and the knobs ignored.
+) -> tuple[dict[str, Any], list[str], list[str], Origins]:
+    """The config fragment, the knobs it took (real names), the knobs ignored, and where
+    each value of the fragment was set (``FILE:LINE: KNOB``).
 
     ``pool.defaults`` is ``"current"``: knobs a config file leaves out take HTCondor 25's
     defaults, as the daemons would. A file read from ``label`` none of whose knobs the
@@ -188,7 +190,11 @@ def fragment_from_knobs(
     groups = _group_names(conf, view)
     lower_groups = {g.lower(): g for g in groups}
     used: list[str] = []
-    origins: dict[tuple[str, ...], str] = {}
+    origins = Origins(label)
+    if groups:  # (each group's table: GROUP_NAMES gave it)
+        named = f"{conf.where[view['GROUP_NAMES']]}: {conf.names[view['GROUP_NAMES']]}"
+        for group in groups:
+            origins.add(("groups", group), named)
     for knob, key, reading in _by_reader(conf, readings, lower_groups):
         reading.expanded(key)  # (every knob's macros are checked, modelled or not)
         if _take(fragment, reading, knob, key, lower_groups, origins):
@@ -210,8 +216,7 @@ def fragment_from_knobs(
         fragment["groups"] = dict(sorted(fragment["groups"].items(), key=lambda kv: kv[0].lower()))
     order = ("pool", "accountant", "negotiator", "groups")
     fragment = {k: fragment[k] for k in order if k in fragment}
-    _check_as_config(fragment, label, origins)
-    return fragment, used, ignored
+    return fragment, used, ignored, origins
 
 
 #: Knobs only an HTCondor configuration sets, all of which a stock ``condor_config`` sets.
@@ -282,40 +287,6 @@ def _modelled(knob: str, groups: dict[str, str]) -> bool:
     )
 
 
-def _check_as_config(
-    fragment: dict[str, Any], label: str, origins: dict[tuple[str, ...], str]
-) -> None:
-    """Refuse here what the pool config would refuse of the fragment (its own checks, one
-    rule: ``build_config``), naming the knob's line: each value alone, in the order the
-    knobs were read, finds the one; a refusal of values together names ``label``.
-
-    Raises:
-        InputError: the first value the config refuses, or the fragment as a whole.
-    """
-    from fairshare_cli.errors import ConfigError
-    from fairshare_cli.io.config import build_config
-
-    try:
-        build_config(fragment, label)
-        return
-    except ConfigError as whole:
-        problem = str(whole)
-    for path, where in origins.items():
-        alone: dict[str, Any] = {"pool": {"defaults": "current"}}
-        node = alone
-        for part in path[:-1]:
-            node = node.setdefault(part, {})
-        value: Any = fragment
-        for part in path:
-            value = value[part]
-        node[path[-1]] = value
-        try:
-            build_config(alone, where)
-        except ConfigError as exc:
-            raise InputError(str(exc)) from None
-    raise InputError(problem)
-
-
 def unmodelled(conf: ConfigFile) -> list[str]:
     """Warnings for knobs the file sets to what changes a cycle's matches and fs does not
     model: ``NEGOTIATOR_DEPTH_FIRST = true`` (``matchmaker.cpp``: after a match to a
@@ -357,7 +328,7 @@ def _take(
     knob: str,
     key: str,
     groups: dict[str, str],
-    origins: dict[tuple[str, ...], str],
+    origins: Origins,
 ) -> bool:
     """Put the knob ``knob`` (set as ``key``) into ``fragment``, and where it was set into
     ``origins`` under its path in the fragment; False when the pool config does not model
@@ -372,23 +343,23 @@ def _take(
         section, field, convert = SIMPLE[knob]
         if text.strip():
             fragment.setdefault(section, {})[field] = convert(text, name, where)
-            origins[(section, field)] = where
+            origins.add((section, field), where)
     elif knob == "ACCOUNTANT_LOCAL_DOMAIN":
         domain = text.strip()
         local = [check_name(domain, where)] if domain else []
         fragment.setdefault("pool", {})["local_domains"] = local
-        origins[("pool", "local_domains")] = where
+        origins.add(("pool", "local_domains"), where)
     elif knob.startswith(SCOPE_DEFAULT):
         scope = _scope_default(fragment, knob, name, text, where)
         if scope is not None:
-            origins[("negotiator", "concurrency_limit_scope_defaults", scope)] = where
+            origins.add(("negotiator", "concurrency_limit_scope_defaults", scope), where)
     elif hit is not None:
         group, field, convert = hit
         if text.strip():
             fragment.setdefault("groups", {}).setdefault(group, {})[field] = convert(
                 text, name, where
             )
-            origins[("groups", group, field)] = where
+            origins.add(("groups", group, field), where)
     return True
 
 

@@ -25,6 +25,7 @@ from typing import IO, Any
 from fairshare_cli.core.limits import TIME_MAX, TIME_MIN
 from fairshare_cli.core.names import MAX_NAME_LENGTH, check_name, name_problem
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.importers.as_config import Origins
 from fairshare_cli.io.importers.classad_dumps import Ad, Expr, iter_ads, other_dump
 from fairshare_cli.io.importers.common import as_float
 
@@ -350,6 +351,28 @@ def machines_fragment(dump: StatusDump) -> tuple[list[dict[str, Any]], dict[str,
             names[slot.name] = f"slot{k}@{machine}"
     notes += _name_dynamic(dynamic, by_machine, names)
     return list(stanzas.values()), names, notes
+
+
+def machine_origins(dump: StatusDump, stanzas: list[dict[str, Any]], label: str) -> Origins:
+    """Where each ``[[machines]]`` entry's values came from: the ad of its first machine's
+    first slot (``FILE:LINE: SLOT``), whose values the entry took (its name, hosts and
+    slot count, which the dump does not give as values, left out)."""
+    first: dict[str, SlotAd] = {}
+    for slot in dump.slots:
+        if slot.slot_type != "Dynamic":
+            held = first.get(slot.machine)
+            if held is None or _slot_number(slot) < _slot_number(held):
+                first[slot.machine] = slot
+    origins = Origins(label)
+    for k, stanza in enumerate(stanzas):
+        slot = first[stanza["hosts"][0]]
+        for key, value in stanza.items():
+            if key in ("name", "hosts", "slots"):
+                continue
+            paths = [(key, name) for name in value] if key == "attributes" else [(key,)]
+            for path in paths:
+                origins.add(("machines", k, *path), f"{label}:{slot.line}: {slot.name}")
+    return origins
 
 
 def _parent_of(slot: SlotAd) -> str | None:

@@ -36,6 +36,7 @@ from fairshare_cli.core.limits import INT64_MAX
 from fairshare_cli.core.names import name_problem
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.config.dirac import JOB_DESCRIPTION_KEYS
+from fairshare_cli.io.importers.as_config import Origins
 from fairshare_cli.io.importers.cfg_syntax import (
     CfgSection,
     cfg_bool,
@@ -59,6 +60,7 @@ class DiracCfgImport:
     """What a DIRAC configuration gives: the fragment and what to tell the user."""
 
     fragment: dict[str, Any]
+    origins: Origins
     summary: str
     ignored: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -69,6 +71,11 @@ class _Reading:
     source: str
     ignored: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    origins: Origins = field(default_factory=lambda: Origins("-"))
+
+    def came(self, path: tuple[str | int, ...], line: int, option: str) -> None:
+        """The value at ``path`` of ``[dirac]`` came from ``option`` at ``line``."""
+        self.origins.add(("dirac", *path), f"{self.source}:{line}: {option}")
 
     def warn(self, line: int, message: str) -> None:
         self.warnings.append(f"{self.source}:{line}: {message}")
@@ -108,7 +115,7 @@ def read_dirac_cfg(
         InputError: ``FILE:LINE:`` for values DIRAC itself would fail on, or ``fs`` cannot
             represent (an empty CPU segment list, slice weights summing to zero, ...).
     """
-    reading = _Reading(source)
+    reading = _Reading(source, origins=Origins(source))
     if root.section("Registry/Groups") is None and root.section("Operations") is None:
         raise InputError(
             f"{source}: no /Registry/Groups or /Operations section; expected a DIRAC "
@@ -128,6 +135,9 @@ def read_dirac_cfg(
         if name not in SCHEDULING_KEYS:
             reading.ignored.append(f"Operations/JobScheduling/{name}")
     segments = _segments(sched, reading)
+    if segments is not None:  # (else DIRAC's default segments)
+        line = sched.line_of("taskQueueCPUTimeIntervals")
+        reading.came(("cpu_segments",), line, "JobScheduling/taskQueueCPUTimeIntervals")
     dirac: dict[str, Any] = {"cpu_segments": segments or list(DIRAC_CPU_SEGMENTS)}
     dirac["groups"] = groups
     enabled = cfg_bool(sched.text("EnableSharesCorrection"), False)
@@ -138,6 +148,7 @@ def read_dirac_cfg(
     for key, option in JOB_DESCRIPTION_KEYS:  # (what fs writes; a group's VO's is only read)
         if key in description:
             reading.held(jd_section.line_of(option), f"JobDescription/{option}", description[key])
+            reading.came(("job_description", key), jd_section.line_of(option), option)
     _refused_defaults(jd_section, description, setup is not None, reading)
     if description:
         dirac["job_description"] = description
@@ -150,7 +161,9 @@ def read_dirac_cfg(
         f"instance{'s' * (len(instances) != 1)} ({slices} slice{'s' * (slices != 1)})"
         + (f", {len(segments)} CPU segments" if segments is not None else ", default CPU segments")
     )
-    return DiracCfgImport({"dirac": dirac}, summary, reading.ignored, reading.warnings)
+    return DiracCfgImport(
+        {"dirac": dirac}, reading.origins, summary, reading.ignored, reading.warnings
+    )
 
 
 def _check_vo(root: CfgSection, source: str, vo: str, setup: str | None) -> None:
@@ -169,6 +182,14 @@ def _check_vo(root: CfgSection, source: str, vo: str, setup: str | None) -> None
     if vo not in known:
         have = f"its VOs: {', '.join(sorted(known))}" if known else "it names no VO"
         raise InputError(f"--vo {vo}: {source} has no VO {vo} (no /Operations/{vo}); {have}")
+
+
+#: The ``[dirac.groups.<g>]`` keys and the group options they are read from.
+_GROUP_OPTIONS = (
+    ("job_share", "JobShare"),
+    ("job_sharing", "Properties"),
+    ("allow_background_tqs", "AllowBackgroundTQs"),
+)
 
 
 def _groups(root: CfgSection, reading: _Reading) -> dict[str, dict[str, Any]]:
@@ -192,6 +213,8 @@ def _groups(root: CfgSection, reading: _Reading) -> dict[str, dict[str, Any]]:
         reading.held(group.line_of("JobShare"), f"Registry/Groups/{name}/JobShare", share)
         if note:
             reading.warn(group.line_of("JobShare"), f"Registry/Groups/{name}/JobShare = {note}")
+        for key, option in _GROUP_OPTIONS:
+            reading.came(("groups", name, key), group.line_of(option) or group.line, option)
         out[name] = {
             "job_share": share,
             "job_sharing": "JobSharing" in cfg_list(group.text("Properties"), []),
@@ -350,6 +373,7 @@ def _instances(sched: CfgSection, groups: set[str], reading: _Reading) -> list[d
                     inst.line, f"{where} has no time slices; DIRAC's instance corrects nothing"
                 )
                 continue
+            reading.came(("correction", "instances", len(out)), inst.line, where)
             out.append(_instance(inst, name, group, where, reading))
     return out
 

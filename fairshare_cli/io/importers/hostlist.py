@@ -80,17 +80,22 @@ def compress_machines(
     """``[[machines]]`` entries for nodes ``(name, cpus, memory, partitions)``.
 
     A run ``p001 … pNNN`` of identical nodes (the names ``[[machines]]`` gives ``count``
-    machines named ``p``) becomes one entry with ``count``; any other node is an entry of
-    its own (one slot with all its CPUs).
+    machines named ``p``) becomes one entry with ``count``, unless a node is named ``p``
+    (or ``p`` is empty: ``001``), which would name two entries alike; any other node is an
+    entry of its own (one slot with all its CPUs).
     """
     out: list[dict[str, Any]] = []
+    names = {node[0] for node in nodes}
     i = 0
     while i < len(nodes):
         name, cpus, memory, parts = nodes[i]
         run = _numbered_run(nodes, i)
+        prefix = re.sub(r"\d+\Z", "", name)
+        if not prefix or prefix in names:  # (a node of that name: each its own entry)
+            run = 0
         entry: dict[str, Any] = {"name": name}
         if run > 1:
-            entry = {"name": re.sub(r"\d+\Z", "", name), "count": run}
+            entry = {"name": prefix, "count": run}
         entry["attributes"] = {"Cpus": cpus, "Memory": memory}
         entry["partitions"] = list(parts)
         out.append(entry)

@@ -15,6 +15,7 @@ from typing import Any
 
 from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.importers.as_config import Origins
 from fairshare_cli.io.importers.common import (
     column_spans,
     cut,
@@ -53,6 +54,8 @@ class Listing:
 
     accounts: dict[str, dict[str, Any]] = field(default_factory=dict)
     qos: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Where each value of :meth:`fragment` was read (``FILE:LINE: FIELD``).
+    origins: Origins = field(default_factory=lambda: Origins("-"))
     seen: set[tuple[str, str]] = field(default_factory=set)
     #: Only this cluster's associations (None: the file must hold one cluster).
     cluster: str | None = None
@@ -106,7 +109,7 @@ def read_sacctmgr(path: str, label: str | None = None, cluster: str | None = Non
             value or binary data, naming ``FILE:LINE``.
     """
     label = label or path
-    out = Listing(cluster=cluster)
+    out = Listing(cluster=cluster, origins=Origins(label))
     lines = list(text_lines(path, label, "sacctmgr output", whole=True))
     for block in _blocks(lines):
         _read_block(block, label, out)
@@ -223,6 +226,7 @@ def _qos_rows(
                     f'{label}:{n}: Priority: expected a whole number, got "{row["priority"]}"'
                 )
             spec["priority"] = int(row["priority"])
+            out.origins.add(("qos", name, "priority"), f"{label}:{n}: Priority")
         if row.get("usagefactor"):
             try:
                 factor = float(row["usagefactor"])
@@ -231,6 +235,7 @@ def _qos_rows(
                     f'{label}:{n}: UsageFactor: expected a number, got "{row["usagefactor"]}"'
                 ) from None
             spec["usage_factor"] = int(factor) if factor.is_integer() else factor
+            out.origins.add(("qos", name, "usage_factor"), f"{label}:{n}: UsageFactor")
         out.qos[name] = spec
     out.ignored.extend(
         f"QOS column {n}" for n in names if n not in ("name", "priority", "usagefactor")
@@ -273,6 +278,7 @@ def _associations(
         if user:
             entry.setdefault("users", {})[user] = shares
             _priority(row, where, entry, user)
+            _association_origins(out, where, account, user, "Share")
             continue
         if has_lftrgt:
             spans.append((_int(row["lft"], "Lft", where), _int(row["rgt"], "Rgt", where), account))
@@ -282,6 +288,8 @@ def _associations(
         _priority(row, where, entry, None)
         if has_parent and row["parentname"]:
             entry["parent"] = row["parentname"]
+        parent = "ParentName" if has_parent else "Lft"
+        _association_origins(out, where, account, None, "Share", parent)
     if not has_parent:
         _parents_from_lft(spans, out)
     _order(out)
@@ -351,6 +359,21 @@ def _priority(row: dict[str, str], where: str, entry: dict[str, Any], user: str 
         entry.setdefault("user_priority", {})[user] = number
 
 
+def _association_origins(
+    out: Listing, where: str, account: str, user: str | None, shares: str, parent: str = ""
+) -> None:
+    """The values an association's line gives (``shares``, ``parent``: the fields that
+    give its shares and its parent) came from ``where``."""
+    at: tuple[str, ...] = ("accounts", account)
+    if user is not None:
+        out.origins.add((*at, "users", user), f"{where}: {shares}")
+        out.origins.add((*at, "user_priority", user), f"{where}: Priority")
+        return
+    out.origins.add((*at, "shares"), f"{where}: {shares}")
+    out.origins.add((*at, "priority"), f"{where}: Priority")
+    out.origins.add((*at, "parent"), f"{where}: {parent}")
+
+
 def _parents_from_lft(spans: list[tuple[int, int, str]], out: Listing) -> None:
     """Each account's parent: the narrowest other account whose Lft..Rgt holds its own."""
     for lft, rgt, account in spans:
@@ -410,9 +433,11 @@ def _read_dump(rows: list[tuple[int, str]], label: str, out: Listing) -> None:
             entry = out.accounts.setdefault(parent, {})
             entry.setdefault("users", {})[name] = shares
             _priority(row, where, entry, name)
+            _association_origins(out, where, parent, name, "Fairshare")
         else:
             entry = out.accounts.setdefault(name, {})
             entry["shares"] = shares
             entry["parent"] = parent
             _priority(row, where, entry, None)
+            _association_origins(out, where, name, None, "Fairshare", "Parent")
     _order(out)

@@ -11,7 +11,6 @@ the lines after them.
 
 from __future__ import annotations
 
-import math
 import os
 import re
 from collections.abc import Iterator, Mapping
@@ -19,17 +18,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairshare_cli.core.names import check_name, shown
-from fairshare_cli.core.timestr import TimeStringError, time_str2mins
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.importers.as_config import Origins
 from fairshare_cli.io.importers.common import is_prompt, text_lines
 from fairshare_cli.io.importers.hostlist import HostlistError, compress_machines, expand_hostlist
 from fairshare_cli.io.importers.slurm_knobs import (
     KNOBS,
     convert,
     scheduler_parameters,
-    tres_weights,
     unset_as_slurm_reads,
 )
+from fairshare_cli.io.importers.slurm_partitions import Defaults, partition_line, whole
 
 #: ``Key=Value`` as ``_keyvalue_regex`` matches it (a quoted value, or up to whitespace).
 _PAIR = re.compile(r'\s*([\w.]+)\s*=\s*(?:"([^"]*)"|(\S+))')
@@ -37,8 +36,10 @@ _PAIR = re.compile(r'\s*([\w.]+)\s*=\s*(?:"([^"]*)"|(\S+))')
 
 @dataclass
 class SlurmConf:
-    """What came out of slurm.conf: the fragment and what it left out."""
+    """What came out of slurm.conf: the fragment, where its values were set, and what it
+    left out."""
 
+    origins: Origins
     fragment: dict[str, Any] = field(default_factory=dict)
     knobs: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
@@ -51,6 +52,11 @@ class _Node:
     name: str
     cpus: int
     memory: int
+    #: Its ``NodeName`` line (``FILE:LINE``) and the lines that gave ``cpus`` and
+    #: ``memory`` (``FILE:LINE: KEY``: a DEFAULT line's, where that set them).
+    line: str
+    cpus_where: str
+    memory_where: str
     partitions: list[str] = field(default_factory=list)
 
 
@@ -151,14 +157,13 @@ def read_slurm_conf(path: str, label: str | None = None, compat: str = "current"
         InputError: a malformed line or value, naming ``FILE:LINE``.
     """
     label = label or path
-    out = SlurmConf()
+    out = SlurmConf(Origins(label))
     if _is_show_config(path, label):
         return _show_config(path, label, out, compat)
     if _is_show_partition(path, label):
         return _show_partition(path, label, out)
     nodes: dict[str, _Node] = {}
-    node_default: dict[str, str] = {}
-    part_default: dict[str, str] = {}
+    node_default, part_default = Defaults(), Defaults()
     partitions: dict[str, dict[str, Any]] = {}
     part_nodes: dict[str, tuple[str, list[str]]] = {}
     for file, number, line in logical_lines(path, label):
@@ -168,7 +173,7 @@ def read_slurm_conf(path: str, label: str | None = None, compat: str = "current"
         if key == "nodename":
             _node_line(kv, where, nodes, node_default)
         elif key == "partitionname":
-            _partition_line(kv, where, partitions, part_nodes, part_default)
+            partition_line(kv, where, partitions, part_nodes, part_default, out.origins)
         else:
             for k, v in kv:
                 _knob(out, k, v, where)
@@ -178,6 +183,7 @@ def read_slurm_conf(path: str, label: str | None = None, compat: str = "current"
         out.fragment["machines"] = compress_machines(
             [(n.name, n.cpus, n.memory, tuple(n.partitions)) for n in nodes.values()]
         )
+        _machine_origins(out, list(nodes.values()))
     if partitions:
         out.fragment["partitions"] = partitions
     out.nodes = len(nodes)
@@ -241,7 +247,7 @@ def _show_partition(path: str, label: str, out: SlurmConf) -> SlurmConf:
     partitions: dict[str, dict[str, Any]] = {}
     for where, lines in blocks:
         kv = [(k, v) for k, v in pairs(" ".join(lines), where) if k.lower() != "nodes"]
-        _partition_line(kv, where, partitions, {}, {})
+        partition_line(kv, where, partitions, {}, Defaults(), out.origins)
     if not partitions:
         raise InputError(f"{label}: no PartitionName; expected 'scontrol show partition'")
     out.fragment["partitions"] = partitions
@@ -284,6 +290,7 @@ def _knob(out: SlurmConf, key: str, value: str, where: str) -> None:
         options = scheduler_parameters(key, value, where)
         for option, number in options.items():
             _set(out.fragment, ("priority", option), number)
+            out.origins.add(("priority", option), f"{where}: {key}: {option}")
         (out.knobs if options else out.ignored).append(key)
         return
     spec = KNOBS.get(key.lower())
@@ -293,6 +300,7 @@ def _knob(out: SlurmConf, key: str, value: str, where: str) -> None:
     path, kind = spec
     converted = convert(kind, key, value, where)
     _set(out.fragment, path, converted)
+    out.origins.add(path, f"{where}: {key}")
     out.knobs.append(key)
     if key.lower() == "priorityflags" or (key.lower() == "prioritytype"):
         # slurm.conf has Fair Tree by default since 19.05; NO_FAIR_TREE picks classic.
@@ -300,36 +308,55 @@ def _knob(out: SlurmConf, key: str, value: str, where: str) -> None:
 
 
 def _node_line(
-    kv: list[tuple[str, str]], where: str, nodes: dict[str, _Node], default: dict[str, str]
+    kv: list[tuple[str, str]], where: str, nodes: dict[str, _Node], default: Defaults
 ) -> None:
     names = kv[0][1]
     attrs = {k.lower(): v for k, v in kv[1:]}
     if names.upper() == "DEFAULT":
-        default.update(attrs)
+        default.set(attrs, where)
         return
     merged = {**default, **attrs}
     cpus = _cpus(merged, where)
-    memory = _whole(merged.get("realmemory", "1"), "RealMemory", where)
+    memory = whole(merged.get("realmemory", "1"), "RealMemory", where)
+    used = ("cpus",) if "cpus" in merged else ("procs",) if "procs" in merged else _CPU_KEYS
+    cpus_where = f"{default.where(attrs, used, where)}: CPUs"
+    memory_where = f"{default.where(attrs, ('realmemory',), where)}: RealMemory"
     try:
         hosts = expand_hostlist(names)
     except HostlistError as exc:
         raise InputError(f"{where}: NodeName: {exc}") from None
     for host in hosts:
-        nodes[host] = _Node(check_name(host, f"{where}: NodeName"), cpus, memory)
+        name = check_name(host, f"{where}: NodeName")
+        if host in nodes:  # (read_config.c, _push_to_hashtbls: fatal)
+            raise InputError(
+                f"{where}: NodeName: {host} has a NodeName line already ({nodes[host].line}); "
+                f"slurmctld stops on it (Duplicated NodeName {host} in the config file)"
+            )
+        nodes[host] = _Node(name, cpus, memory, where, cpus_where, memory_where)
 
 
-def _whole(value: str, key: str, where: str) -> int:
-    if not re.fullmatch(r"\d+", value):
-        raise InputError(f'{where}: {key}: expected a whole number, got "{value}"')
-    return int(value)
+#: The keys whose product is a node's CPUs when it sets neither ``CPUs`` nor ``Procs``.
+_CPU_KEYS = ("boards", "sockets", "socketsperboard", "corespersocket", "threadspercore")
+
+
+def _machine_origins(out: SlurmConf, nodes: list[_Node]) -> None:
+    """Where each ``[[machines]]`` entry's values were set: its first node's lines (the
+    entry of a run of nodes stands for all, equal as they are)."""
+    first = 0
+    for k, entry in enumerate(out.fragment["machines"]):
+        node = nodes[first]
+        out.origins.add(("machines", k), f"{node.line}: NodeName")
+        out.origins.add(("machines", k, "attributes", "Cpus"), node.cpus_where)
+        out.origins.add(("machines", k, "attributes", "Memory"), node.memory_where)
+        first += entry.get("count", 1)
 
 
 def _cpus(attrs: Mapping[str, str], where: str) -> int:
     """``CPUs``, else boards × sockets × cores × threads (each defaulting to 1)."""
     if "cpus" in attrs:
-        return _whole(attrs["cpus"], "CPUs", where)
+        return whole(attrs["cpus"], "CPUs", where)
     if "procs" in attrs:
-        return _whole(attrs["procs"], "Procs", where)
+        return whole(attrs["procs"], "Procs", where)
     total = 1
     sockets = attrs.get("sockets") or attrs.get("socketsperboard")
     for key, value in (
@@ -339,90 +366,8 @@ def _cpus(attrs: Mapping[str, str], where: str) -> int:
         ("ThreadsPerCore", attrs.get("threadspercore")),
     ):
         if value is not None:
-            total *= _whole(value, key, where)
+            total *= whole(value, key, where)
     return total
-
-
-def _partition_line(
-    kv: list[tuple[str, str]],
-    where: str,
-    partitions: dict[str, dict[str, Any]],
-    part_nodes: dict[str, tuple[str, list[str]]],
-    default: dict[str, str],
-) -> None:
-    name = kv[0][1]
-    attrs = {k.lower(): v for k, v in kv[1:]}
-    if name.upper() == "DEFAULT":
-        default.update(attrs)
-        return
-    check_name(name, f"{where}: PartitionName")
-    merged = {**default, **attrs}
-    spec: dict[str, Any] = {}
-    # The old Priority= sets both the job factor and the tier, over either of its own
-    # (read_config.c's _build_single_partitionline_info).
-    legacy = merged.get("priority")
-    factor = legacy or merged.get("priorityjobfactor")
-    spec["priority_job_factor"] = (
-        _whole(factor, "Priority" if legacy else "PriorityJobFactor", where) if factor else 1
-    )
-    tier = legacy or merged.get("prioritytier")
-    if tier and (tier_n := _whole(tier, "Priority" if legacy else "PriorityTier", where)) != 1:
-        spec["priority_tier"] = tier_n  # (1, the default, left out)
-    flag = merged.get("default", "NO").upper()
-    if flag not in ("YES", "NO"):
-        raise InputError(f'{where}: Default: expected YES or NO, got "{merged["default"]}"')
-    if flag == "YES":  # (the last Default=YES line takes it from the one before)
-        for other in partitions.values():
-            other["default"] = False
-    spec["default"] = flag == "YES"
-    if "maxtime" in merged:
-        value = merged["maxtime"]
-        spec["max_time"] = "INFINITE" if value.upper() == "UNLIMITED" else value
-    _default_time(merged, where, spec)
-    _node_limits(merged, where, spec)
-    if billing := merged.get("tresbillingweights"):  # (what its jobs are charged for)
-        spec["billing_weights"] = tres_weights("TRESBillingWeights", billing, where)
-    partitions[name] = spec
-    nodes = merged.get("nodes", "")
-    try:
-        part_nodes[name] = (where, ["ALL"] if nodes.upper() == "ALL" else expand_hostlist(nodes))
-    except HostlistError as exc:
-        raise InputError(f"{where}: Nodes: {exc}") from None
-
-
-def _default_time(merged: dict[str, str], where: str, spec: dict[str, Any]) -> None:
-    """``DefaultTime`` (``NONE``, as ``scontrol show partition`` prints it unset, left
-    out), and left out above ``MaxTime`` as slurmctld leaves it ("DefaultTime exceeds
-    MaxTime": ``_build_single_partitionline_info``).
-
-    Raises:
-        InputError: a value that is not a Slurm time string.
-    """
-    value = merged.get("defaulttime")
-    if value is None or value.upper() == "NONE":
-        return
-    value = "INFINITE" if value.upper() == "UNLIMITED" else value
-    try:
-        default = time_str2mins(value)
-    except TimeStringError as exc:
-        raise InputError(f"{where}: DefaultTime: {exc}") from None
-    try:
-        top = time_str2mins(spec.get("max_time", "INFINITE"))
-    except TimeStringError:  # (the config's check names MaxTime's bad value)
-        top = math.inf
-    if default <= top:
-        spec["default_time"] = value
-
-
-def _node_limits(merged: dict[str, str], where: str, spec: dict[str, Any]) -> None:
-    """``MaxNodes`` and ``MinNodes`` (``UNLIMITED`` or ``INFINITE``, and MinNodes 0, the
-    defaults, left out)."""
-    top = merged.get("maxnodes")
-    if top is not None and top.upper() not in ("UNLIMITED", "INFINITE"):
-        spec["max_nodes"] = _whole(top, "MaxNodes", where)
-    least = merged.get("minnodes")
-    if least is not None and (least_n := _whole(least, "MinNodes", where)):
-        spec["min_nodes"] = least_n
 
 
 def _attach_partitions(

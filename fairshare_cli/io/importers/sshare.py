@@ -14,6 +14,7 @@ from typing import Any
 
 from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.importers.as_config import Origins
 from fairshare_cli.io.importers.common import (
     column_spans,
     is_prompt,
@@ -57,6 +58,8 @@ class Shares:
     exact: bool = False
     #: Whether the listing has user rows (``sshare`` without ``-a`` has none).
     users: bool = True
+    #: Where each value of ``accounts`` was read (``FILE:LINE: FIELD``).
+    origins: Origins = field(default_factory=lambda: Origins("-"))
 
 
 def read_sshare(path: str, label: str | None = None) -> Shares:
@@ -144,7 +147,7 @@ def _cells(line: str) -> list[str]:
 
 
 def _tree(names: list[str], records: list[tuple[int, list[str]]], label: str) -> Shares:
-    out = Shares()
+    out = Shares(origins=Origins(label))
     stack: list[str] = []  # accounts by depth
     for n, cells in records:
         row = dict(zip(names, cells, strict=True))
@@ -161,6 +164,7 @@ def _tree(names: list[str], records: list[tuple[int, list[str]]], label: str) ->
             entry = out.accounts.setdefault(account, {})
             if shares is not None:
                 entry.setdefault("users", {})[user] = shares
+                out.origins.add(("accounts", account, "users", user), f"{where}: RawShares")
             usage = row["rawusage"].strip()
             if not re.fullmatch(r"\d+", usage):
                 raise InputError(f'{where}: RawUsage: expected a whole number, got "{usage}"')
@@ -170,8 +174,10 @@ def _tree(names: list[str], records: list[tuple[int, list[str]]], label: str) ->
         if account != "root":
             entry = out.accounts.setdefault(account, {})
             entry["parent"] = stack[-1] if stack else "root"
+            out.origins.add(("accounts", account, "parent"), f"{where}: Account")
             if shares is not None:
                 entry["shares"] = shares
+                out.origins.add(("accounts", account, "shares"), f"{where}: RawShares")
         stack.append(account)
     out.users = bool(out.usage)  # (sshare without -a, or a listing cut short: the tree only)
     return out
@@ -241,7 +247,7 @@ def _read_json(text: str, label: str) -> Shares:
     Raises:
         InputError: not that document, a row without its fields.
     """
-    out = Shares(exact=True)
+    out = Shares(exact=True, origins=Origins(label))
     users: list[tuple[str, str, int, float | None]] = []
     root = 0
     for i, row in enumerate(_json_rows(text, label)):
@@ -259,6 +265,7 @@ def _read_json(text: str, label: str) -> Shares:
             check_name(parent, f"{where}: parent")
             if value is not None:
                 out.accounts.setdefault(parent, {}).setdefault("users", {})[name] = value
+                out.origins.add(("accounts", parent, "users", name), f"{where}: shares")
             norm = _json_number(row.get("usage_normalized"), where, "usage_normalized")
             users.append((parent, name, whole, norm))
         elif name == "root" and not parent:
@@ -266,8 +273,10 @@ def _read_json(text: str, label: str) -> Shares:
         else:
             entry = out.accounts.setdefault(name, {})
             entry["parent"] = parent or "root"
+            out.origins.add(("accounts", name, "parent"), f"{where}: parent")
             if value is not None:
                 entry["shares"] = value
+                out.origins.add(("accounts", name, "shares"), f"{where}: shares")
     out.users = bool(users)
     scale = _root_usage(root, [(w, n) for _, _, w, n in users])
     for account, user, whole, norm in users:

@@ -1,0 +1,72 @@
+"""``fs import slurm-conf`` reads nodes and partitions as slurmctld does: a second
+``NodeName`` line for a node, or a second ``PartitionName`` line for a partition, is refused
+at its line, as slurmctld stops on it (``src/common/read_config.c``, ``_push_to_hashtbls``:
+``fatal("Duplicated NodeName %s in the config file")``; ``src/slurmctld/read_config.c``,
+``_build_single_partitionline_info``: ``fatal("%s: duplicate entry for partition %s")``, both
+names compared with ``xstrcmp``, case and all). Before, the last line silently won.
+
+And a run of nodes ``n001``-``n003`` beside a node named ``n`` is one ``[[machines]]``
+entry each: compressed, the run took the name ``n`` too, a config every command refuses
+(``machines[1].name: 'n' is used by an earlier [[machines]] entry``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.conftest import refused
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        pytest.param(
+            "NodeName=n1 CPUs=4\nNodeName=n[1-2] CPUs=8\n",
+            ":2: NodeName: n1 has a NodeName line already ({conf}:1); slurmctld stops on it "
+            "(Duplicated NodeName n1 in the config file)",
+            id="node",
+        ),
+        pytest.param(
+            "NodeName=n1\nPartitionName=batch Nodes=n1\nPartitionName=batch Nodes=n1 MaxTime=60\n",
+            ":3: PartitionName: batch has a PartitionName line already; slurmctld stops on it "
+            "(duplicate entry for partition batch)",
+            id="partition",
+        ),
+    ],
+)
+def test_a_second_line_for_a_node_or_partition_is_refused(
+    tmp_path: Path, run: Callable[..., Any], text: str, says: str
+) -> None:
+    conf = tmp_path / "slurm.conf"
+    conf.write_text(text, encoding="utf-8")
+    result = run("import", "slurm-conf", str(conf))
+    refused(result, f"{conf}{says.format(conf=conf)}")
+    assert result.stdout == ""
+
+
+def test_partitions_named_apart_by_case_are_two(tmp_path: Path, run: Callable[..., Any]) -> None:
+    conf = tmp_path / "slurm.conf"
+    conf.write_text("NodeName=n1\nPartitionName=batch Nodes=n1\nPartitionName=Batch Nodes=n1\n")
+    result = run("import", "slurm-conf", str(conf))
+    assert result.exit_code == 0, result.stderr
+    assert "[partitions.batch]" in result.stdout and "[partitions.Batch]" in result.stdout
+
+
+def test_a_run_beside_a_node_of_its_name_is_not_compressed(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    conf = tmp_path / "slurm.conf"
+    conf.write_text(
+        "NodeName=n[001-003] CPUs=4\nNodeName=n CPUs=8\nPartitionName=batch Nodes=ALL\n",
+        encoding="utf-8",
+    )
+    result = run("import", "slurm-conf", str(conf))
+    assert result.exit_code == 0, result.stderr
+    names = [line for line in result.stdout.splitlines() if line.startswith("name = ")]
+    assert names == ['name = "n001"', 'name = "n002"', 'name = "n003"', 'name = "n"']
+    fragment = tmp_path / "fragment.toml"
+    fragment.write_text(result.stdout, encoding="utf-8")
+    assert run("config", "check", "--config", str(fragment)).exit_code == 0
