@@ -173,3 +173,32 @@ def test_a_submitted_running_job_replays_its_billing(tmp_path: Path, run: Run) -
         after = _users(json.loads(result.stdout)["after"])["u1"]
         assert after == pytest.approx(sum(2400 * d ** (300 * j) for j in range(1, 13)), rel=1e-12)
     assert round(_users(json.loads(result.stdout)["before"])["u1"], 2) == 20181.37
+
+
+@pytest.mark.parametrize(
+    ("value", "error"),
+    [
+        pytest.param(
+            "mem=lots",
+            "{store}: usage record TRES 'mem=lots': expected name=count,... (counts of 0 or "
+            "more), as fs writes them; got 'mem=lots'",
+            id="text",
+        ),
+        pytest.param(
+            b"\x00",
+            "usage history {store}: record 1: tres holds a value of a type fs never writes "
+            "(another program changed the file); move it aside to start a new history",
+            id="blob",
+        ),
+    ],
+)
+def test_a_tres_another_program_wrote_is_refused_in_one_line(
+    tmp_path: Path, run: Run, value: str | bytes, error: str
+) -> None:
+    args = _pool(tmp_path, run, JOB_1 + TIMES)
+    store = tmp_path / "state.history.sqlite"
+    with closing(sqlite3.connect(store)) as conn, conn:
+        conn.execute("UPDATE records SET tres = ?", (value,))
+    result = run("whatif", "--set", "priority.decay_halflife=7200", "sshare", *args, *NOW)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [f"fs: error: {error.format(store=store)}"]

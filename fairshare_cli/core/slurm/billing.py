@@ -127,6 +127,10 @@ def billable_tres(
     return total
 
 
+#: The billings :meth:`Billing.of_record` remembers (then forgotten at once).
+_KEPT = 100_000
+
+
 class Billing:
     """What a job bills per slot (``calc_job_billable_tres``): its CPUs when its partition
     sets no ``TRESBillingWeights`` (None here), else :func:`billable_tres` of its TRES."""
@@ -172,6 +176,8 @@ class Billing:
         """
         key = (record.partition, record.cpus, record.tres)
         if key not in self._by_record:
+            if len(self._by_record) >= _KEPT:  # (as many allocations as jobs: flat memory)
+                self._by_record.clear()
             weights = self.weights_of(record.partition)
             self._by_record[key] = (
                 None
