@@ -380,8 +380,7 @@ def sacct(
     that never started are skipped. Times without a zone are read as UTC. A job bills
     its AllocTRES under its partition's billing_weights (TRESBillingWeights), else its CPUs.
     """
-    from fairshare_cli.core.slurm.billing import Billing, billed_allocations
-    from fairshare_cli.core.slurm.model import make_slurm_history_sink
+    from fairshare_cli.core.slurm.billing import Billing, billing_notes
     from fairshare_cli.io.inputs import open_input
     from fairshare_cli.io.sacct import read_sacct
 
@@ -393,11 +392,11 @@ def sacct(
     def slurm_sink(
         config: Config, section: Any, now: float, rebuild: bool, presorted: bool = True
     ) -> HistorySink:
-        """The Slurm sink, each job billed by its ``AllocTRES`` under its partition's
-        ``TRESBillingWeights``."""
-        billing = Billing.of_config(config)
-        found[:] = [billed_allocations(records, allocated, billing)]
-        return make_slurm_history_sink(config, section, now, rebuild, presorted, found[0].billed)
+        """The Slurm sink (each record billed by its ``tres``, its job's ``AllocTRES``,
+        under its partition's ``TRESBillingWeights``), the jobs it bills otherwise than
+        slurmctld did noted."""
+        found[:] = [billing_notes(records, allocated, Billing.of_config(config))]
+        return HISTORY_SINKS["slurm"](config, section, now, rebuild, presorted)
 
     _import(lambda: records, file, rebuild, dry_run, opts, {**HISTORY_SINKS, "slurm": slurm_sink})
     if found:

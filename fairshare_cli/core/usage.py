@@ -24,7 +24,11 @@ from fairshare_cli.errors import InputError, did_you_mean
 class UsageRecord(NamedTuple):
     """Work that ran: ``slots`` identical slots of ``cpus`` CPUs each, from start to end.
 
-    ``end`` None means still running. (A named tuple: a million are built per import.)
+    ``end`` None means still running. ``tres``: the rest of a slot's allocation, where
+    known (``fs import sacct``'s ``AllocTRES``), as :func:`~.slurm.billing.tres_text` writes
+    it (``mem=8192,node=1,gres/gpu=1``, memory in MB): what a partition's
+    ``TRESBillingWeights`` bill besides the CPUs; None: the CPUs alone. (A named tuple: a
+    million are built per import.)
     """
 
     owner: str
@@ -38,6 +42,7 @@ class UsageRecord(NamedTuple):
     dirac_group: str | None = None
     slots: int = 1
     cpus: int = 1
+    tres: str | None = None
 
 
 #: A record's end, read by position (a column of a batch in one C pass:
@@ -356,7 +361,7 @@ def known_rows(rows: Sequence[tuple[Any, ...]]) -> list[UsageRecord] | None:
         names |= values
     if not _good_names(names):
         return None
-    fields = (owner, starts, ends, named[0], nice, *named[1:], slots, cpus)
+    fields = (owner, starts, ends, named[0], nice, *named[1:], slots, cpus, [None] * len(rows))
     return list(map(tuple.__new__, repeat(UsageRecord), zip(*fields, strict=True)))
 
 

@@ -16,6 +16,7 @@ from typing import IO, NamedTuple
 
 from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.names import shown
+from fairshare_cli.core.slurm.billing import tres_text
 from fairshare_cli.core.usage import UsageRecord, parse_record
 from fairshare_cli.errors import EmptyInput, InputError
 from fairshare_cli.io.importers.common import column_spans, cut_capture, refuse_bom
@@ -57,7 +58,8 @@ def read_sacct(
 ) -> tuple[list[UsageRecord], int, list[Allocated]]:
     """Usage records from sacct output as known at ``now``, how many lines gave none
     (job steps, jobs that never started or start after ``now``, jobs with no CPUs), and
-    the ``AllocTRES`` of the records' jobs where the output has that column.
+    the ``AllocTRES`` of the records' jobs where the output has that column (each such
+    record keeps its job's as its ``tres``, ``billing`` left out: the weights bill them).
 
     A job that ends after ``now`` is still running at ``now``; one that starts after it
     is left out.
@@ -87,7 +89,7 @@ def read_sacct(
     cpu_field = next((f for f in ("alloccpus", "ncpus", "reqcpus") if f in index), None)
     if cpu_field is None:
         raise InputError(f"{label}: sacct output has no AllocCPUS (or NCPUS) field")
-    records = []
+    records: list[UsageRecord] = []
     allocated: list[Allocated] = []
     for n, row in enumerate(rows):
         where = f"{label}: line {numbered[n + first - 1][0]}"  # as numbered in the file
@@ -96,10 +98,11 @@ def read_sacct(
         line = _Row(row, index)
         record = _record(line, cpu_field, where, now)
         if record is not None:
-            records.append(record)
             counts = _tres_counts(line.get("alloctres"), where)
-            if counts:
-                allocated.append(Allocated(len(records) - 1, line.get("jobid"), counts))
+            if counts:  # (kept with the record: a partition's weights bill them)
+                record = record._replace(tres=tres_text(counts))
+                allocated.append(Allocated(len(records), line.get("jobid"), counts))
+            records.append(record)
     return records, len(rows) - len(records), allocated
 
 

@@ -26,21 +26,26 @@ SELECT id, CASE
     WHEN typeof(partition) NOT IN ('text', 'null') THEN 'partition'
     WHEN typeof(qos) NOT IN ('text', 'null') THEN 'qos'
     WHEN typeof(dirac_group) NOT IN ('text', 'null') THEN 'dirac_group'
-    WHEN typeof(job) NOT IN ('text', 'null') THEN 'job'
+    WHEN typeof(job) NOT IN ('text', 'null') THEN 'job'{tres}
     END AS wrong
 FROM records WHERE id <= ? AND wrong IS NOT NULL LIMIT 1
 """
 _WRONG_END = "SELECT id FROM ends WHERE id <= ? AND typeof(end) NOT IN ('real', 'integer') LIMIT 1"
 
 
-def check_rows(conn: sqlite3.Connection, path: object, records: int, ends: int) -> None:
+_TRES = "\n    WHEN typeof(tres) NOT IN ('text', 'null') THEN 'tres'"
+
+
+def check_rows(
+    conn: sqlite3.Connection, path: object, records: int, ends: int, tres: bool = True
+) -> None:
     """Refuse a store whose rows (up to the marks ``records`` and ``ends``) hold a value of
-    a type fs never writes.
+    a type fs never writes (``tres``: the records have that column).
 
     Raises:
         StateError: naming the store, the row and the column.
     """
-    found = conn.execute(_WRONG, (records,)).fetchone()
+    found = conn.execute(_WRONG.format(tres=_TRES if tres else ""), (records,)).fetchone()
     if found is None:
         end = conn.execute(_WRONG_END, (ends,)).fetchone()
         found = None if end is None else (f"end row {end[0]}", "end")

@@ -12,6 +12,10 @@ that a state write that fails leaves no row; rows past the marks (a writer kille
 the commit and the rename) are never read and are dropped by the next writer, under the
 state lock, and a file put in place of the state's is told by its generation. Readers
 take no lock.
+
+A record keeps its TRES (``UsageRecord.tres``: what a partition's ``TRESBillingWeights``
+bill again in a replay); a file of an older format, without them, is made this one by the
+next writer (:meth:`UsageStore.upgrade`, in that write's transaction): ``io.usage_format``.
 """
 
 from __future__ import annotations
@@ -27,46 +31,15 @@ from pathlib import Path
 from typing import Any
 
 from fairshare_cli.core.usage import BATCH, Batches, UsageRecord, batches_of
-from fairshare_cli.errors import RuntimeFailure, StateError
+from fairshare_cli.errors import RuntimeFailure
 from fairshare_cli.io.atomic import disk_failure, fsync_folder, make_like, present_file
+from fairshare_cli.io.usage_format import FORMAT as FORMAT
+from fairshare_cli.io.usage_format import RECORD_INDEXES as _RECORD_INDEXES
+from fairshare_cli.io.usage_format import check_format
 from fairshare_cli.io.usage_marks import SECTION as SECTION
 from fairshare_cli.io.usage_marks import Marks, marks_of, new_generation
 from fairshare_cli.io.usage_marks import store_path as store_path
 from fairshare_cli.io.usage_rows import check_rows
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS records (
-    id INTEGER PRIMARY KEY,
-    start REAL NOT NULL,
-    end REAL,
-    owner TEXT NOT NULL,
-    accounting_group TEXT,
-    nice_user INTEGER NOT NULL,
-    account TEXT,
-    partition TEXT,
-    qos TEXT,
-    dirac_group TEXT,
-    slots INTEGER NOT NULL,
-    cpus INTEGER NOT NULL,
-    job TEXT
-);
-{indexes};
-CREATE TABLE IF NOT EXISTS ends (
-    id INTEGER PRIMARY KEY,
-    job TEXT NOT NULL,
-    end REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS ends_job ON ends (job);
-"""
-#: The indexes of ``records``: an import into an empty table builds them again before it
-#: commits (one sort, not a b-tree insert a row: 2 s of ``benchmarks/run.py --rows import``).
-_RECORD_INDEXES = {
-    "records_start": "CREATE INDEX IF NOT EXISTS records_start ON records (start)",
-    "records_job": "CREATE INDEX IF NOT EXISTS records_job ON records (job) WHERE job IS NOT NULL",
-}
-SCHEMA = _SCHEMA.format(indexes=";\n".join(_RECORD_INDEXES.values()))
-FORMAT = "fairshare-cli usage history 1"
 
 # A bool or None without an adapter goes through sqlite3's adaptation protocol, whose failed
 # lookups format an AttributeError each time: a tenth of an insert (benchmarks/run.py --rows
@@ -76,7 +49,7 @@ _NOTHING: dict[None, None] = {}
 sqlite3.register_adapter(type(None), _NOTHING.get)  # (a C call: None -> None)
 _COLUMNS = (
     "start, end, owner, accounting_group, nice_user, account, partition, qos, dirac_group, "
-    "slots, cpus, job"
+    "slots, cpus, tres, job"
 )
 
 
@@ -86,6 +59,20 @@ class UsageStore:
     def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
         self.path = path
         self._conn = conn
+
+    def keeps_tres(self) -> bool:
+        """Whether the records have their ``tres`` column (a file of format 1: not yet)."""
+        return any(row[1] == "tres" for row in self._conn.execute("PRAGMA table_info(records)"))
+
+    def upgrade(self) -> None:
+        """Make a file of an older format (:data:`~.usage_format.OLDER`) this one, in the open
+        transaction (begun here if none is): its records keep no TRES (they bill their
+        CPUs, as they did). Called by writers, under the state lock, before they insert:
+        committed with their rows, a write that fails leaves the file as it was."""
+        if self.keeps_tres():
+            return
+        self._conn.execute("UPDATE meta SET value = ? WHERE key = 'format'", (FORMAT,))
+        self._conn.execute("ALTER TABLE records ADD COLUMN tres TEXT")
 
     @property
     def generation(self) -> str:
@@ -138,11 +125,13 @@ class UsageStore:
                 r.dirac_group,
                 r.slots,
                 r.cpus,
+                r.tres,
                 job,
             )
             for r, job in records
         )
         with self._conn:
+            self.upgrade()
             self._conn.executemany(f"INSERT INTO records ({_COLUMNS}) VALUES ({_QMARKS})", rows)
             self._conn.executemany("INSERT INTO ends (job, end) VALUES (?, ?)", ends)
         return self.marks()
@@ -159,12 +148,14 @@ class UsageStore:
         A record whose job has an end row (up to ``marks``) ends there; otherwise its own
         ``end`` (None: still running).
         """
+        tres = self.keeps_tres()
         query = (
             "SELECT owner, start, COALESCE(end, (SELECT MIN(e.end) FROM ends e WHERE e.job = "
             "records.job AND e.id <= ?)), accounting_group, nice_user, account, partition, "
-            "qos, dirac_group, slots, cpus FROM records WHERE id <= ? ORDER BY start, id"
+            f"qos, dirac_group, slots, cpus, {'tres' if tres else 'NULL'} FROM records "
+            "WHERE id <= ? ORDER BY start, id"
         )
-        check_rows(self._conn, self.path, marks.records, marks.ends)  # (types: no crash)
+        check_rows(self._conn, self.path, marks.records, marks.ends, tres)  # (types: no crash)
         # the columns in UsageRecord's field order: built by _make, a batch at a time
         # (benchmarks/run.py whatif-replay reads a million); nice_user stays 0 or 1
         return Batches(_fetched(self._conn.execute(query, (marks.ends, marks.records))))
@@ -240,7 +231,7 @@ class open_store:
             raise RuntimeFailure(f"cannot open usage history {self.name}: {exc}") from None
         self._conn = conn
         try:  # (not ``create``: an empty file is no history, its tables not made)
-            empty = _check_format(conn, self.name, writable=self.create)
+            empty = check_format(conn, self.name, writable=self.create)
         except BaseException:
             conn.close()
             raise
@@ -253,43 +244,6 @@ class open_store:
             what = f"usage history {self.name}"
             failure = disk_failure(exc, what)
             raise failure or RuntimeFailure(f"{what}: {exc}; nothing was written") from None
-
-
-def _check_format(conn: sqlite3.Connection, path: Path, writable: bool = True) -> bool:
-    """Make the tables of an empty file (``writable``; else say it is empty: True); refuse
-    a file with tables of something else (or of another format) before writing anything
-    to it (a disk that refuses: exit 1)."""
-    try:
-        with conn:
-            tables = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-            names = {name for (name,) in tables}
-            row = None
-            if "meta" in names:
-                row = conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
-            if names and row is None:
-                raise StateError(
-                    f"usage history {path} holds tables not of {FORMAT!r} (no format mark); "
-                    "refusing to use it"
-                )
-            if row is not None and row[0] != FORMAT:
-                raise StateError(
-                    f"usage history {path} is {row[0]!r}, not {FORMAT!r}; refusing to use it"
-                )
-            if not writable:
-                return not names
-            conn.executescript(SCHEMA)  # (what an older file of this format lacks)
-            if row is None:  # (a new file: its own generation)
-                conn.execute("INSERT INTO meta VALUES ('format', ?)", (FORMAT,))
-                conn.execute("INSERT INTO meta VALUES ('generation', ?)", (new_generation(),))
-        return False
-    except sqlite3.DatabaseError as exc:
-        failure = disk_failure(exc, f"usage history {path}")  # (full, failing: exit 1)
-        if failure is not None:
-            raise failure from None
-        raise StateError(
-            f"usage history {path} is not a usable SQLite file ({exc}); move it aside to "
-            "start a new history"
-        ) from None
 
 
 def check_store(path: Path) -> None:
@@ -343,6 +297,7 @@ class ImportLog:
             conn.execute("DELETE FROM ends")
         else:
             conn.execute("DELETE FROM records WHERE id > ?", (self.start.records,))
+        self.store.upgrade()  # (in the import's transaction, begun by the DELETE)
         self._dropped = conn.execute("SELECT 1 FROM records LIMIT 1").fetchone() is None
         if self._dropped:
             # an empty table: its indexes are built in one go once every row is in (in

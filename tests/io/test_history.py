@@ -176,12 +176,13 @@ def test_plain_batch_takes_plain_lines_and_refuses_the_rest() -> None:
 def test_typed_lines_hold_the_fields_in_line_order() -> None:
     """The reader hands known_rows each typed line as a tuple (msgspec's astuple): that is
     only right while the typed line's fields are LINE_FIELDS, in that order, and those are
-    UsageRecord's fields."""
+    UsageRecord's fields but its ``tres`` (a history file names none: fs import sacct's)."""
     from fairshare_cli.core.usage import LINE_FIELDS, UsageRecord
     from fairshare_cli.io.history import _Line
 
     assert _Line.__struct_fields__ == LINE_FIELDS
-    assert sorted(LINE_FIELDS) == sorted(UsageRecord._fields)
+    assert sorted(LINE_FIELDS) == sorted(UsageRecord._fields[:-1])
+    assert UsageRecord._fields[-1] == "tres"
 
 
 def test_the_last_minute_of_year_9999_is_read_line_by_line(tmp_path: Path) -> None:

@@ -284,7 +284,7 @@ class AccountantReplay:
         try:
             for record in batch:
                 count += 1
-                owner, start, end, group, nice, _, _, _, _, slots, cpus = record
+                owner, start, end, group, nice, _, _, _, _, slots, cpus, _ = record
                 known = admitted.get((owner, group, nice))
                 if (
                     known is None

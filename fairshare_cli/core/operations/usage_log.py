@@ -23,6 +23,7 @@ from fairshare_cli.core.htcondor.claims import negotiator_from_json
 from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots
 from fairshare_cli.core.htcondor.placement import HISTORY_PREFIX
 from fairshare_cli.core.jobs import Job, parse_jobs
+from fairshare_cli.core.slurm.billing import job_tres
 from fairshare_cli.core.state import State
 from fairshare_cli.core.usage import UsageRecord
 
@@ -54,9 +55,10 @@ def claim_usage(config: Config, before: State, after: State, now: float) -> Clai
     A started claim becomes a record from ``now`` (the accountant charges it from the
     command's time, ``AddMatch`` at ``now``) of one slot of the slot's ``Cpus`` (a dynamic
     slot's: the CPUs carved for it), so that a ``Cpus`` slot weight replays to the weight
-    charged; its owner, groups, account,
-    partition and QOS are its job's. A claim whose job is not in the queue is charged to
-    its submitter's name as the owner.
+    charged; its owner, groups, account, partition and QOS are its job's, and so is its
+    TRES (the job's CPUs, memory, nodes and GRES: what a Slurm partition's
+    ``billing_weights`` bill, :func:`~.slurm.billing.job_tres`). A claim whose job is not
+    in the queue is charged to its submitter's name as the owner.
 
     Raises:
         SectionError: a malformed ``negotiator`` or ``jobs`` section.
@@ -132,4 +134,5 @@ def _record(
         qos=job.qos,
         dirac_group=job.dirac_group,
         cpus=max(int(cpus), 1),
+        tres=job_tres(job),  # (what a partition's TRESBillingWeights bill of it)
     )

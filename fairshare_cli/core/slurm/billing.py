@@ -128,19 +128,18 @@ def billable_tres(
     return total
 
 
+#: The billings :meth:`Billing.of_record` remembers (then forgotten at once).
+_KEPT = 100_000
+
+
 class Billing:
     """What a job bills per slot (``calc_job_billable_tres``): its CPUs when its partition
-    sets no ``TRESBillingWeights`` (None here), else :func:`billable_tres` of its TRES.
-
-    ``billed``: what some records bill, given (``fs import sacct``: each job's allocated
-    TRES under its partition's weights), by record.
-    """
+    sets no ``TRESBillingWeights`` (None here), else :func:`billable_tres` of its TRES."""
 
     def __init__(
         self,
         partitions: Mapping[str, PartitionSpec],
         flags: Iterable[str],
-        billed: Mapping[Any, float] | None = None,
         output_compat: str = "current",
     ) -> None:
         self.weights = {
@@ -151,16 +150,15 @@ class Billing:
         #: the partition of a job that names none (the last ``Default=YES``)
         self.default = default_partition(partitions)
         self.flags = billing_flags(flags, output_compat)
-        self.billed = billed or {}
         #: False: every job bills its CPUs (nothing to look up)
-        self.active = bool(self.weights or self.billed)
-        self._by_cpus: dict[tuple[str | None, int], float | None] = {}
+        self.active = bool(self.weights)
+        self._by_record: dict[tuple[str | None, int, str | None], float | None] = {}
 
     @classmethod
-    def of_config(cls, config: Config, billed: Mapping[Any, float] | None = None) -> Billing:
+    def of_config(cls, config: Config) -> Billing:
         """The config's partitions, ``PriorityFlags`` and Slurm version."""
         prio = config.priority
-        return cls(config.partitions, prio.flags, billed, prio.output_compat)
+        return cls(config.partitions, prio.flags, prio.output_compat)
 
     def weights_of(self, partition: str | None) -> Mapping[str, float] | None:
         """The weights of ``partition`` (the first named; None: the default partition),
@@ -169,23 +167,27 @@ class Billing:
         return self.weights.get(name) if name is not None else None
 
     def of_record(self, record: UsageRecord) -> float | None:
-        """A usage record's billing per slot: given, else its CPUs under its partition's
-        weights (a record names no memory, nodes or GRES: their weights add nothing);
-        None: it bills its CPUs."""
-        given = self.billed.get(record)
-        if given is not None:
-            return given
-        key = (record.partition, record.cpus)
-        if key not in self._by_cpus:
+        """A usage record's billing per slot: its CPUs and its ``tres`` (memory, nodes,
+        GRES: :func:`tres_text`; none, the CPUs alone) under its partition's weights; None:
+        it bills its CPUs.
+
+        Raises:
+            InputError: the record's ``tres`` is not :func:`tres_text`'s (a history file
+                another program changed), or the weights bill it beyond the state's bound.
+        """
+        key = (record.partition, record.cpus, record.tres)
+        if key not in self._by_record:
+            if len(self._by_record) >= _KEPT:  # (as many allocations as jobs: flat memory)
+                self._by_record.clear()
             weights = self.weights_of(record.partition)
-            self._by_cpus[key] = (
+            self._by_record[key] = (
                 None
                 if weights is None
                 else billable_tres(
-                    {"cpu": record.cpus}, weights, self.flags, self.partition_of(record.partition)
+                    record_tres(record), weights, self.flags, self.partition_of(record.partition)
                 )
             )
-        return self._by_cpus[key]
+        return self._by_record[key]
 
     def of_job(self, job: Any, partition: str | None) -> float | None:
         """A job's billing in ``partition`` (None: the default one): its CPUs, memory
@@ -209,6 +211,60 @@ class Billing:
         ``stored``)."""
         exact = self.of_job(job, job.partition) if self.weights else None
         return exact if exact is not None and math.trunc(exact) == stored else stored
+
+
+def tres_text(counts: Mapping[str, float]) -> str | None:
+    """A job's allocated TRES as a usage record keeps them (:attr:`UsageRecord.tres`):
+    ``name=count`` by lower-case name, comma-separated, in the order given (memory in
+    MB), ``billing`` left out (what slurmctld billed: the weights bill again); None when
+    nothing is left. Counts are written so that :func:`tres_counts` reads them back
+    exactly (a whole count as an integer, any other as its ``repr``)."""
+    items = [
+        f"{name}={int(count) if count.is_integer() and abs(count) < 2**53 else repr(count)}"
+        for name, count in counts.items()
+        if name != "billing"
+    ]
+    return ",".join(items) or None
+
+
+def tres_counts(text: str) -> dict[str, float]:
+    """The counts :func:`tres_text` wrote, by name.
+
+    Raises:
+        InputError: ``text`` is not ``name=count,...`` of finite counts of 0 or more.
+    """
+    out: dict[str, float] = {}
+    for item in text.split(","):
+        name, equals, value = item.partition("=")
+        try:
+            count = float(value)
+        except ValueError:
+            count = math.nan
+        if not (name and equals and 0 <= count < math.inf):
+            raise InputError(
+                f"usage record TRES {text!r}: expected name=count,... (counts of 0 or more), "
+                f"as fs writes them; got {item!r}"
+            )
+        out[name] = count
+    return out
+
+
+def job_tres(job: Any) -> str | None:
+    """A job's TRES as a usage record keeps them (:func:`tres_text`): what
+    :func:`job_billable` bills of it under any weights, its CPUs (``request_cpus``),
+    memory, nodes and the TRES its ``attributes`` name (``gres/gpu``, as a weight names
+    it: in lower case)."""
+    attrs = getattr(job, "attributes", {}) or {}
+    named = [k for k in attrs if k.partition("/")[0] in _TRES_KINDS and "/" in k and k.islower()]
+    return tres_text({name: job_tres_value(job, name) for name in ("cpu", "mem", "node", *named)})
+
+
+def record_tres(record: UsageRecord) -> dict[str, float]:
+    """What a record's slot holds, for :func:`billable_tres`: its CPUs, then its ``tres``
+    (whose ``cpu``, AllocTRES's, stands for the CPUs where it has one)."""
+    if record.tres is None:
+        return {"cpu": float(record.cpus)}
+    return {"cpu": float(record.cpus), **tres_counts(record.tres)}
 
 
 def job_billable(
@@ -235,46 +291,35 @@ def requested_billing(
 
 
 class Allocations(NamedTuple):
-    """What jobs of known allocations bill (:func:`billed_allocations`)."""
+    """The jobs of known allocations billed otherwise than slurmctld billed them
+    (:func:`billing_notes`)."""
 
-    #: billing per slot by record (records alike share their mean: the same charges)
-    billed: dict[UsageRecord, float]
     #: jobs of partitions without weights that slurmctld billed other than their CPUs
     unweighted: list[str]
     #: jobs whose stored billing is not what their partition's weights give
     differ: list[str]
 
 
-def billed_allocations(
+def billing_notes(
     records: Sequence[UsageRecord],
     allocated: Iterable[tuple[int, str, Mapping[str, float]]],
     billing: Billing,
 ) -> Allocations:
-    """Each allocated job's billing (``(record index, job id, TRES counts)``, as sacct's
-    ``AllocTRES``): :func:`billable_tres` of its counts under its partition's weights. A
-    job of a partition without weights bills its CPUs: named in ``unweighted`` when the
-    counts' ``billing`` (slurmctld's, truncated to a whole number) says otherwise; one
-    whose ``billing`` is not the weights' value truncated is named in ``differ``."""
-    sums: dict[UsageRecord, tuple[float, int]] = {}
+    """The allocated jobs (``(record index, job id, TRES counts)``, as sacct's
+    ``AllocTRES``) whose records (billed by :meth:`Billing.of_record`) are not billed as
+    the counts' ``billing`` (slurmctld's, truncated to a whole number) says: a job of a
+    partition without weights bills its CPUs, named in ``unweighted`` when that says
+    otherwise; one whose partition's weights give a value whose whole part is not that
+    is named in ``differ``."""
     unweighted: list[str] = []
     differ: list[str] = []
     for index, job_id, counts in allocated:
         record = records[index]
         stored = counts.get("billing")
-        weights = billing.weights_of(record.partition)
-        if weights is None:
+        value = billing.of_record(record)
+        if value is None:
             if stored is not None and stored != record.cpus:
                 unweighted.append(f"{job_id} (billing={stored:g} for {record.cpus} CPUs)")
-            continue
-        value = billable_tres(
-            {"cpu": record.cpus, **counts},
-            weights,
-            billing.flags,
-            billing.partition_of(record.partition),
-        )
-        if stored is not None and stored != math.trunc(value):
+        elif stored is not None and stored != math.trunc(value):
             differ.append(f"{job_id} (billing={stored:g}, the weights give {value:g})")
-        total, n = sums.get(record, (0.0, 0))
-        sums[record] = (total + value, n + 1)
-    billed = {record: total / n for record, (total, n) in sums.items()}
-    return Allocations(billed, unweighted, differ)
+    return Allocations(unweighted, differ)

@@ -10,7 +10,6 @@ charges records to user associations as billed CPU-seconds × QOS usage factor.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from fairshare_cli.core.config import Config
@@ -126,11 +125,10 @@ class SlurmHistorySink:
         now: float,
         rebuild: bool,
         presorted: bool = False,
-        billed: Mapping[UsageRecord, float] | None = None,
     ) -> None:
         self.config = config
         #: what a record bills per slot where not its CPUs (``TRESBillingWeights``)
-        self.billing = Billing.of_config(config, billed)
+        self.billing = Billing.of_config(config)
         #: records come in start order: passes before the latest start are folded as
         #: records go (flat memory); a record that would charge one raises UnsortedHistory
         self.presorted = presorted
@@ -250,7 +248,7 @@ class SlurmHistorySink:
         bills = self.billing.of_record if self.billing.active else None
         for record in batch:
             count += 1
-            owner, start, end, _, _, account, _, qos, _, slots, cpus = record
+            owner, start, end, _, _, account, _, qos, _, slots, cpus, _ = record
             found = keys.get((owner, account, qos), _UNSEEN)
             if found is _UNSEEN:
                 self.count = count
@@ -367,10 +365,8 @@ def make_slurm_history_sink(
     now: float,
     rebuild: bool,
     presorted: bool = True,
-    billed: Mapping[UsageRecord, float] | None = None,
 ) -> HistorySink:
     """The Slurm sink for ``fs import history`` (charges add up in any order; with
     ``presorted``, passes are folded as records go and a record that charges one already
-    folded raises :class:`~fairshare_cli.core.usage.UnsortedHistory`; ``billed``: what
-    some records bill per slot, :class:`~.billing.Billing`)."""
-    return SlurmHistorySink(config, section, now, rebuild, presorted, billed)
+    folded raises :class:`~fairshare_cli.core.usage.UnsortedHistory`)."""
+    return SlurmHistorySink(config, section, now, rebuild, presorted)

@@ -18,10 +18,13 @@ from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.slurm.billing import (
     Billing,
     billable_tres,
-    billed_allocations,
+    billing_notes,
     billing_weights,
+    tres_counts,
+    tres_text,
 )
 from fairshare_cli.core.usage import UsageRecord
+from fairshare_cli.errors import InputError
 
 WEIGHTS = "CPU=1.0,Mem=0.25G,Node=0.5,GRES/gpu=2.0,License/matlab=3"
 #: 4 CPUs, 16 GB, one node, 2 GPUs, one licence; the billing count itself is not read
@@ -121,25 +124,48 @@ def test_no_weights_leaves_every_job_at_its_cpus() -> None:
     assert not billing.active
 
 
-def test_allocations_records_alike_share_their_mean() -> None:
+def test_a_record_bills_its_tres() -> None:
     """Two sacct jobs alike but for their memory (8 GB and 16 GB at 0.25 per GB, 2 CPUs at
-    0.5) bill 3 and 5: each record is charged the mean, 4 (the charges sum to the same);
-    AllocTRES billing=3 and 5 are those truncated, so no note. A job of a partition with
-    no weights billed 6 for 2 CPUs is named."""
+    0.5: ``batch``'s weights) each bill their own: 2 x 0.5 + 8 x 0.25 = 3 and
+    2 x 0.5 + 16 x 0.25 = 5 (AllocTRES billing=3 and 5: no note). The same record without
+    its TRES bills its CPUs under the weights alone: 1. A job of a partition with no
+    weights billed 6 for 2 CPUs is named."""
     record = UsageRecord(owner="u", start=0.0, cpus=2, partition="batch")
-    plain = record._replace(partition="plain")
-    found = billed_allocations(
-        [record, record, plain],
+    small = record._replace(tres=tres_text({"billing": 3.0, "cpu": 2.0, "mem": 8192.0}))
+    large = record._replace(tres=tres_text({"billing": 5.0, "cpu": 2.0, "mem": 16384.0}))
+    plain = record._replace(partition="plain", tres="cpu=2")
+    billing = Billing(PARTITIONS, [])
+    assert [billing.of_record(r) for r in (small, large, record, plain)] == [3.0, 5.0, 1.0, None]
+    found = billing_notes(
+        [small, large, plain],
         [
             (0, "1", {"cpu": 2.0, "mem": 8192.0, "billing": 3.0}),
             (1, "2", {"cpu": 2.0, "mem": 16384.0, "billing": 5.0}),
             (2, "3", {"cpu": 2.0, "billing": 6.0}),
         ],
-        Billing(PARTITIONS, []),
+        billing,
     )
-    assert found.billed == {record: 4.0}
     assert found.unweighted == ["3 (billing=6 for 2 CPUs)"]
     assert found.differ == []
+
+
+def test_tres_text_reads_back_exactly() -> None:
+    """A record's TRES as text: billing left out, whole counts as integers, others by
+    ``repr`` (read back to the same double); nothing left: None."""
+    counts = {"billing": 7.0, "cpu": 2.0, "mem": 1536.5, "gres/gpu": 0.1, "node": 1.0}
+    text = tres_text(counts)
+    assert text == "cpu=2,mem=1536.5,gres/gpu=0.1,node=1"
+    assert tres_counts(text) == {k: v for k, v in counts.items() if k != "billing"}
+    assert tres_text({"billing": 3.0}) is None
+
+
+@pytest.mark.parametrize("text", ["mem", "mem=x", "=1", "mem=-1", "mem=inf", "mem=nan", ""])
+def test_tres_text_not_ours_is_refused(text: str) -> None:
+    """A record's TRES changed by another program (the store is SQLite): one line, not a
+    traceback."""
+    record = UsageRecord(owner="u", start=0.0, cpus=2, partition="batch", tres=text)
+    with pytest.raises(InputError, match="expected name=count"):
+        Billing(PARTITIONS, []).of_record(record)
 
 
 def test_slurm_22_05_reads_max_tres_gres_as_max_tres() -> None:
