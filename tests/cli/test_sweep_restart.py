@@ -23,25 +23,7 @@ from typing import Any
 
 import pytest
 
-CONFIG = """\
-[pool]
-name = "tiny"
-uid_domain = "example.org"
-defaults = "current"
-
-[accountant]
-priority_halflife = 1800
-
-[[machines]]
-name = "m"
-count = 1
-slots = 6
-
-[groups."group_a"]
-quota = 4
-[groups."group_b"]
-quota = 2
-"""
+from tests.cli.test_sweep import CONFIG  # (the tiny pool: 6 slots, groups a and b)
 
 WORKLOAD = [
     {"id": "1.0", "count": 12, "owner": "alice", "accounting_group": "group_a.alice", "run_time": 1200},
