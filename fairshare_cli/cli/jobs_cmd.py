@@ -472,11 +472,7 @@ def rm(
 @dry_run_option
 @common_options
 @pass_options
-def release(
-    opts: GlobalOptions,
-    job_ids: tuple[str, ...],
-    dry_run: bool,
-) -> None:
+def release(opts: GlobalOptions, job_ids: tuple[str, ...], dry_run: bool) -> None:
     """Release held jobs (like scontrol release / condor_release); CLUSTER: all its jobs.
 
     \b
@@ -485,14 +481,17 @@ def release(
 
     A released Slurm job is eligible from --now and ages from its accrue time, which a hold
     keeps unless priority.enforce_limits (AccountingStorageEnforce=limits) is set: then it
-    ages from --now. A job not held is left as it is.
+    ages from --now. A job not held is left as it is, and a note names it.
     """
+    from fairshare_cli.core.operations.queue import not_released
     from fairshare_cli.core.operations.queue import release as release_jobs
 
     with mutate_state(opts, dry_run, queue_only=True) as env:
         env.state, freed = release_jobs(
             env.config, env.state, env.now, job_ids, where=str(env.state_path)
         )
+    for wanted in not_released(job_ids, freed):  # (condor_release's words; exit 0 as scontrol)
+        click.echo(f"fs: note: job {wanted} not held to be released", err=True)
     click.echo(  # (once the state is written)
         f"{_prefix(dry_run)}Released {len(freed)} job{'s' if len(freed) != 1 else ''}"
         + (f": {', '.join(j.id for j in freed)}" if freed else "")

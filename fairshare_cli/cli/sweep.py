@@ -16,7 +16,7 @@ from fairshare_cli.cli.options import (
 )
 from fairshare_cli.cli.simulate import html_option
 from fairshare_cli.core.operations.sweep import METRICS
-from fairshare_cli.errors import InputError
+from fairshare_cli.errors import FairshareError, InputError
 
 if TYPE_CHECKING:
     from fairshare_cli.io.sweep_dir import SweepDir
@@ -150,9 +150,10 @@ def run_point_cmd(folder: str, index: int) -> None:
     \b
     Examples:
       fs sweep sample_configs/sweep.toml --out runs/ --engine slurm && fs sweep run-point runs/ 3
-    Does nothing when the point's result is already there.
+    Does nothing when the point's result is already there. A point that fails says so
+    as the local engine does (point N: ...), and leaves why for fs sweep collect.
     """
-    from fairshare_cli.cli.sweep_point import run_point
+    from fairshare_cli.cli.sweep_point import point_failed, run_point
     from fairshare_cli.io.sweep_dir import SweepDir
 
     where = SweepDir(folder)
@@ -162,7 +163,11 @@ def run_point_cmd(folder: str, index: int) -> None:
     if where.read_point(index) is not None:
         click.echo(f"point {index} is already done", err=True)
         return
-    where.write_point(index, run_point(manifest, index))
+    try:
+        result = run_point(manifest, index)
+    except FairshareError as exc:
+        raise point_failed(where, manifest, index, str(exc), exc.exit_code) from None
+    where.write_point(index, result)
 
 
 @sweep.command("collect")
@@ -178,7 +183,8 @@ def collect(opts: GlobalOptions, folder: str, objective: str, html: str | None) 
     Examples:
       fs sweep sample_configs/sweep.toml --out runs/ --engine htcondor && fs sweep collect runs/
       fs sweep sample_configs/sweep.toml --out runs/ && fs sweep collect runs/ --html sweep.html
-    Points without a result yet are left out, and counted on stderr.
+    Points without a result yet are left out, and counted on stderr; a point that failed
+    is named with its error, and collect then exits with the point's code (2 for bad input).
     """
     from fairshare_cli.io.sweep_dir import SweepDir
 
@@ -192,8 +198,12 @@ def show(folder: SweepDir, objective: str, fmt: str, html: str | None) -> None:
     manifest = folder.manifest()
     count = len(manifest["points"])
     done = folder.done(manifest["points"])
-    if len(done) < count:
-        click.echo(f"{count - len(done)} of {count} points have no result yet", err=True)
+    failed = folder.failures(manifest["points"], done)
+    if len(done) + len(failed) < count:
+        waiting = count - len(done) - len(failed)
+        click.echo(f"{waiting} of {count} points have no result yet", err=True)
+    for index, found in failed.items():
+        click.echo(f"fs: note: point {index} failed: {found['error']}", err=True)
     results = [done[i] for i in sorted(done)]
     keys = [a["key"] for a in manifest["spec"]["axes"]]
     base = manifest.get("base_index")
@@ -205,3 +215,10 @@ def show(folder: SweepDir, objective: str, fmt: str, html: str | None) -> None:
     show_points(results, keys, objective, fmt, base)
     if html:
         click.echo(f"Page written to {html}", err=True)
+    if failed:
+        stop = FairshareError(
+            f"{len(failed)} of {count} points failed (point {min(failed)} first); mend the "
+            f"cause and run them again: 'fs sweep run-point {folder.path} INDEX', or the sweep"
+        )
+        stop.exit_code = failed[min(failed)]["exit_code"]
+        raise stop

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from fairshare_cli.errors import FairshareError, InputError, RuntimeFailure
+from fairshare_cli.errors import InputError, RuntimeFailure
 from fairshare_cli.io.sweep_dir import SweepDir
 
 if TYPE_CHECKING:
@@ -125,19 +125,21 @@ def _progress(total: int, done: int) -> Callable[[int], None]:
 
 
 def _collect_results(
-    folder: SweepDir, results: Iterable[dict[str, Any]], total: int, done: int
+    folder: SweepDir, manifest: dict[str, Any], results: Iterable[dict[str, Any]], done: int
 ) -> None:
-    """Write each result as it arrives; stop at the first point that failed.
+    """Write each result as it arrives; stop at the first point that failed (why is
+    written beside the results).
 
     Raises:
         FairshareError: a point failed (its message, naming the point).
     """
-    progress = _progress(total, done)
+    from fairshare_cli.cli.sweep_point import point_failed
+
+    progress = _progress(len(manifest["points"]), done)
     for result in results:
         if "error" in result:
-            error = FairshareError(f"point {result['index']}: {result['error']}")
-            error.exit_code = int(result.get("exit_code", 2))
-            raise error
+            code = int(result.get("exit_code", 2))
+            raise point_failed(folder, manifest, int(result["index"]), result["error"], code)
         folder.write_point(int(result["index"]), result)
         done += 1
         progress(done)
@@ -160,7 +162,7 @@ def run_local(folder: SweepDir, jobs: int | None) -> None:
     workers = min(jobs or os.cpu_count() or 1, len(todo))
     if workers <= 1:
         results = (run_point_safely(manifest, i) for i in todo)
-        _collect_results(folder, results, total, total - len(todo))
+        _collect_results(folder, manifest, results, total - len(todo))
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -170,7 +172,7 @@ def run_local(folder: SweepDir, jobs: int | None) -> None:
         futures = [pool.submit(run_point_safely, manifest, i) for i in todo]
         try:
             _collect_results(
-                folder, (f.result() for f in as_completed(futures)), total, total - len(todo)
+                folder, manifest, (f.result() for f in as_completed(futures)), total - len(todo)
             )
         except BaseException as exc:
             for future in futures:
@@ -218,7 +220,7 @@ def run_dask(folder: SweepDir, address: str) -> None:
     with client:
         futures = client.map(run_point_safely, [manifest] * len(todo), todo, pure=False)
         results = (f.result() for f in distributed.as_completed(futures))
-        _collect_results(folder, results, total, total - len(todo))
+        _collect_results(folder, manifest, results, total - len(todo))
 
 
 def fs_command() -> list[str]:

@@ -19,6 +19,8 @@ import click
 
 if TYPE_CHECKING:
     from fairshare_cli.core.sweep.spec import SweepSpec
+    from fairshare_cli.errors import FairshareError
+    from fairshare_cli.io.sweep_dir import SweepDir
 
 
 def make_manifest(spec_path: Path, spec: SweepSpec, clock: float) -> dict[str, Any]:
@@ -170,3 +172,17 @@ def run_point_safely(manifest: dict[str, Any], index: int) -> dict[str, Any]:
         return run_point(manifest, index)
     except FairshareError as exc:
         return {"index": index, "error": str(exc), "exit_code": exc.exit_code}
+
+
+def point_failed(
+    folder: SweepDir, manifest: dict[str, Any], index: int, error: str, code: int
+) -> FairshareError:
+    """Point ``index`` failed with ``error`` (exit ``code``): why is written in ``folder``
+    for ``fs sweep collect``, and the error to stop with is returned (``point N: ...``),
+    whichever engine ran it."""
+    from fairshare_cli.errors import FairshareError
+
+    folder.write_failure(index, manifest["points"][index], error, code)
+    stop = FairshareError(f"point {index}: {error}")
+    stop.exit_code = code
+    return stop

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import click
@@ -234,6 +235,26 @@ def _show(
     render_diff(diff, title, wide=wide, notes=notes)
 
 
+def option_values(name: str, args: Iterable[str], others: list[str]) -> Iterator[str]:
+    """The values of option ``name`` in ``args`` (``NAME VALUE`` or ``NAME=VALUE``), one
+    by one as they come; every other argument is appended to ``others``.
+
+    Raises:
+        click.UsageError: ``name`` last, without its value.
+    """
+    rest = iter(args)
+    for arg in rest:
+        if arg == name:
+            value = next(rest, None)
+            if value is None:
+                raise click.UsageError(f"Option '{name}' requires an argument.")
+            yield value
+        elif arg.startswith(name + "="):
+            yield arg.partition("=")[2]
+        else:
+            others.append(arg)
+
+
 def take_settings(
     own: tuple[str, ...], args: tuple[str, ...]
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -244,19 +265,8 @@ def take_settings(
     Raises:
         click.UsageError: no ``--set`` at all, or one without its value.
     """
-    found = list(own)
     argv: list[str] = []
-    rest = iter(args)
-    for arg in rest:
-        if arg == "--set":
-            value = next(rest, None)
-            if value is None:
-                raise click.UsageError("Option '--set' requires an argument.")
-            found.append(value)
-        elif arg.startswith("--set="):
-            found.append(arg.partition("=")[2])
-        else:
-            argv.append(arg)
+    found = [*own, *option_values("--set", args, argv)]
     if not found:
         raise click.UsageError("Missing option '--set KEY=VALUE': the config key to change.")
     return tuple(found), tuple(argv)
@@ -271,17 +281,7 @@ def take_output(own: str | None, args: list[str]) -> tuple[list[str], str | None
     """
     argv: list[str] = []
     found = own
-    rest = iter(args)
-    for arg in rest:
-        if arg == "--output":
-            value = next(rest, None)
-            if value is None:
-                raise click.UsageError("Option '--output' requires an argument.")
-        elif arg.startswith("--output="):
-            value = arg.partition("=")[2]
-        else:
-            argv.append(arg)
-            continue
+    for value in option_values("--output", args, argv):
         if value not in OUTPUT_FORMATS:
             raise click.UsageError(
                 f"--output {value!r}: expected one of {', '.join(OUTPUT_FORMATS)}"

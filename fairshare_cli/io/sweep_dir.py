@@ -4,6 +4,8 @@
 fixed, and every point's overrides; whichever engine runs a point reads it there.
 ``DIR/points/NNNNNN.json`` is one point's result, written whole (atomically) when the point
 is done, so a killed sweep leaves only finished points behind and a rerun skips them.
+``DIR/points/NNNNNN.error`` says why a point failed (its one line and exit code), until a
+rerun of the point writes its result.
 """
 
 from __future__ import annotations
@@ -77,12 +79,48 @@ class SweepDir:
         self._write(self.manifest_path, manifest, "sweep manifest")
 
     def write_point(self, index: int, result: dict[str, Any]) -> None:
-        """Write point ``index``'s result whole (atomically)."""
+        """Write point ``index``'s result whole (atomically); a failure said before goes."""
         self._write(self.point_path(index), result, "sweep result")
+        with contextlib.suppress(OSError):
+            self.failure_path(index).unlink()
+
+    def failure_path(self, index: int) -> Path:
+        """Where why point ``index`` failed is written."""
+        return self.path / POINTS / f"{index:06d}.error"
+
+    def write_failure(self, index: int, point: dict[str, Any], error: str, code: int) -> None:
+        """Say why point ``index`` (of keys ``point``) failed: its message and exit code, for
+        ``fs sweep collect``; a folder that cannot take it is left as it is (the point's
+        own error is the one to tell)."""
+        from fairshare_cli.errors import FairshareError
+
+        found = {"index": index, "point": point, "error": error, "exit_code": code}
+        with contextlib.suppress(FairshareError):
+            self._write(self.failure_path(index), found, "sweep point failure")
+
+    def failures(self, points: list[Any], done: dict[int, Any]) -> dict[int, dict[str, Any]]:
+        """Why the manifest's ``points`` without a result in ``done`` failed, by index (a
+        record that is not one fs wrote for that point counts as none)."""
+        out = {}
+        for index, point in enumerate(points):
+            path = self.failure_path(index)
+            if index in done or not path.exists():
+                continue
+            with contextlib.suppress(InputError):
+                found = self._read(path, "sweep point failure")
+                if (
+                    isinstance(found, dict)
+                    and (found.get("index"), found.get("point")) == (index, point)
+                    and isinstance(found.get("error"), str)
+                    and found.get("exit_code") in (1, 2)
+                ):
+                    out[index] = found
+        return out
 
     def remove_results(self) -> None:
-        """Remove every point's result file (``points/NNNNNN.json``), and nothing else: the
-        sweep in the folder starts afresh (``fs sweep --restart``).
+        """Remove every point's result file (``points/NNNNNN.json``) and failure record
+        (``.error``), and nothing else: the sweep in the folder starts afresh
+        (``fs sweep --restart``).
 
         Raises:
             RuntimeFailure: a result file cannot be removed (named); the manifest is kept.
@@ -92,7 +130,8 @@ class SweepDir:
         folder = self.path / POINTS
         if not folder.is_dir():
             return
-        for path in sorted(folder.glob("[0-9]" * 6 + ".json")):
+        found = [*folder.glob("[0-9]" * 6 + ".json"), *folder.glob("[0-9]" * 6 + ".error")]
+        for path in sorted(found):
             try:
                 path.unlink()
             except FileNotFoundError:

@@ -147,3 +147,23 @@ def test_many_ids_name_jobs_and_clusters_as_one_does(tmp_path: Path, run: Run) -
     assert [(j["id"], j.get("status", "idle")) for j in jobs] == [
         ("12.0", "idle"), ("12.1", "idle"), ("7", "idle")
     ]  # fmt: skip
+
+
+def test_an_id_of_no_held_job_is_named_in_condor_releases_words(tmp_path: Path, run: Run) -> None:
+    """``fs release 12.0 7`` where 12.0 is held and 7 is not printed 'Released 1 job: 12.0'
+    and said nothing of 7. condor_release says "Job 7.0 not held to be released" for such a
+    job (``AR_BAD_STATUS`` in ``DCSchedd::getResultString``, dc_schedd.cpp, printed by
+    rm.cpp's ``printNewMessages``); scontrol ignores it (``_release_job_rec``: "already
+    released, ignoring", a debug line). fs notes it on stderr, each id once, and exits 0."""
+    args = [*sprio_files(tmp_path, [], SPRIO_POOL + SPRIO_ACCOUNTS)[:4], "--now", NOW]
+    held = ("--owner", "bob", "--account", "hep", "--set", "status=held")
+    assert run("submit", "--id", "12", "--count", "2", *held, *args).exit_code == 0
+    assert run("submit", "--id", "7", "--owner", "bob", "--account", "hep", *args).exit_code == 0
+    res = run("release", "12.0", "7", "7", *args)
+    assert (res.exit_code, res.stdout) == (0, "Released 1 job: 12.0\n")
+    assert res.stderr == "fs: note: job 7 not held to be released\n"
+    res = run("release", "12", *args)
+    assert (res.exit_code, res.stdout, res.stderr) == (0, "Released 1 job: 12.1\n", "")
+    res = run("release", "12", "--dry-run", *args)
+    assert (res.exit_code, res.stderr) == (0, "fs: note: job 12 not held to be released\n")
+    assert res.stdout.endswith("Released 0 jobs\n")

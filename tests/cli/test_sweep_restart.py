@@ -5,6 +5,13 @@ first 1,024 records) left a folder whose manifest refused the rerun of the mende
 "another sweep", naming no way on but removing the folder. Now the refusal counts the
 points done there and names ``--restart``, which removes the folder's point results (and
 nothing else) and runs the spec afresh; a resumed sweep still keeps its results.
+
+A failed point is also kept as failed (``points/NNNNNN.error``): ``fs sweep run-point DIR N``
+said only the cause, without the ``point N:`` the local engine puts first, and
+``fs sweep collect`` of a folder whose points had failed printed an empty table, "3 of 3
+points have no result yet" and exit 0. Now collect names each failed point and its cause,
+prints the points done, and exits with the first failed point's code (2: bad input,
+docs/exit-codes.md), as the sweep that ran them did.
 """
 
 from __future__ import annotations
@@ -16,25 +23,7 @@ from typing import Any
 
 import pytest
 
-CONFIG = """\
-[pool]
-name = "tiny"
-uid_domain = "example.org"
-defaults = "current"
-
-[accountant]
-priority_halflife = 1800
-
-[[machines]]
-name = "m"
-count = 1
-slots = 6
-
-[groups."group_a"]
-quota = 4
-[groups."group_b"]
-quota = 2
-"""
+from tests.cli.test_sweep import CONFIG  # (the tiny pool: 6 slots, groups a and b)
 
 WORKLOAD = [
     {"id": "1.0", "count": 12, "owner": "alice", "accounting_group": "group_a.alice", "run_time": 1200},
@@ -149,3 +138,64 @@ def test_another_sweep_with_results_counts_them_in_the_refusal(
     assert written.exit_code == 0, written.stderr
     assert list((out / "points").iterdir()) == []
     assert "(3 points)" in written.stderr
+
+
+def test_run_point_names_the_point_and_collect_names_the_failed_points(
+    spec: Path, tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    out = tmp_path / "runs"
+    assert run("sweep", str(spec), "--out", str(out), "--engine", "slurm").exit_code == 0
+    cause = f"{tmp_path / 'bad.csv'} line {LINES}: slots: expected a whole number, got 'eight'"
+    for index in (0, 1):  # (the base, point 2, replays no history: it runs)
+        failed = run("sweep", "run-point", str(out), str(index))
+        assert (failed.exit_code, failed.stdout) == (2, "")
+        assert failed.stderr == f"fs: error: point {index}: {cause}\n"
+    collected = run("sweep", "collect", str(out), "--json")
+    assert (collected.exit_code, collected.stdout) == (2, "[]\n")
+    assert collected.stderr == (
+        "1 of 3 points have no result yet\n"
+        f"fs: note: point 0 failed: {cause}\n"
+        f"fs: note: point 1 failed: {cause}\n"
+        f"fs: error: 2 of 3 points failed (point 0 first); mend the cause and run them "
+        f"again: 'fs sweep run-point {out} INDEX', or the sweep\n"
+    )
+    assert run("sweep", "run-point", str(out), "2").exit_code == 0
+    (tmp_path / "bad.csv").write_text(  # (mended in place: the same spec)
+        (tmp_path / "good.csv").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    assert run("sweep", "run-point", str(out), "0").exit_code == 0
+    collected = run("sweep", "collect", str(out), "--json")
+    assert collected.exit_code == 2
+    assert [p["index"] for p in json.loads(collected.stdout)] == [0, 2]
+    assert collected.stderr.startswith(f"fs: note: point 1 failed: {cause}\n")
+    assert "1 of 3 points failed (point 1 first)" in collected.stderr
+    assert run("sweep", "run-point", str(out), "1").exit_code == 0
+    collected = run("sweep", "collect", str(out), "--json")
+    assert (collected.exit_code, collected.stderr) == (0, "")
+    assert sorted(p.name for p in (out / "points").iterdir()) == [
+        "000000.json",
+        "000001.json",
+        "000002.json",
+    ]
+
+
+def test_collect_after_a_local_sweep_stopped_names_its_failed_point_and_restart_forgets_it(
+    spec: Path, tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    out = tmp_path / "runs"
+    assert run("sweep", str(spec), "--out", str(out), "--jobs", "1").exit_code == 2
+    collected = run("sweep", "collect", str(out))
+    assert collected.exit_code == 2
+    assert collected.stderr.splitlines()[:2] == [
+        "2 of 3 points have no result yet",
+        f"fs: note: point 0 failed: {tmp_path / 'bad.csv'} line {LINES}: slots: expected a "
+        "whole number, got 'eight'",
+    ]
+    assert collected.stdout.splitlines()[0].startswith("Index")
+    spec.write_text(SPEC.format(history="good.csv"), encoding="utf-8")
+    assert (
+        run("sweep", str(spec), "--out", str(out), "--engine", "slurm", "--restart").exit_code == 0
+    )
+    assert list((out / "points").iterdir()) == []
+    collected = run("sweep", "collect", str(out))
+    assert (collected.exit_code, collected.stderr) == (0, "3 of 3 points have no result yet\n")

@@ -327,6 +327,13 @@ def release(
     return _store(state, out), freed
 
 
+def not_released(job_ids: Sequence[str], freed: Sequence[Job]) -> list[str]:
+    """The ids on the line (each once, in their order) that named no job :func:`release`
+    released: a job not held, as condor_release reports one ("Job 12.0 not held to be
+    released", ``AR_BAD_STATUS`` in ``DCSchedd::getResultString``)."""
+    return [w for w in dict.fromkeys(job_ids) if not any(matches(j, w) for j in freed)]
+
+
 def _naming(
     state: State, where: str, job_ids: Sequence[str]
 ) -> tuple[list[Job], Callable[[Job], bool]]:
