@@ -46,6 +46,8 @@ usage_factor = 1.0
 shares = 1
 users = { u1 = 1, u2 = 1 }
 """
+#: the pool with ``batch`` setting no ``billing_weights``
+UNWEIGHTED = "".join(line for line in CONFIG.splitlines(True) if "billing_weights" not in line)
 HEADER = "JobID|User|Account|Partition|QOS|AllocCPUS|AllocTRES|State|Start|End\n"
 JOB_1 = "1|u1|a|batch|normal|2|billing=6,cpu=2,mem=8G,node=1,gres/gpu=1|COMPLETED|"
 JOB_2 = "2|u2|a|batch|normal|2|billing=2,cpu=2,mem=0,node=1|COMPLETED|"
@@ -173,6 +175,38 @@ def test_a_submitted_running_job_replays_its_billing(tmp_path: Path, run: Run) -
         after = _users(json.loads(result.stdout)["after"])["u1"]
         assert after == pytest.approx(sum(2400 * d ** (300 * j) for j in range(1, 13)), rel=1e-12)
     assert round(_users(json.loads(result.stdout)["before"])["u1"], 2) == 20181.37
+
+
+def test_a_submitted_running_job_replays_its_cpus_without_weights(tmp_path: Path, run: Run) -> None:
+    """A partition with no ``billing_weights`` bills a job its own CPUs
+    (``calc_job_billable_tres``, ``job_mgr.c``): ``fs submit`` of a running job of 2 CPUs
+    on a slot of 4 from 10:00 is charged 2 by the state, and its claim's record (the
+    slot's 4 CPUs, the job's TRES ``cpu=2``) replays at 2, not 4. At 11:00 twelve passes
+    have charged it ``Σ_{j=1..12} 300 · 2 · d^(300 j)``: 5045.34 at an hour
+    (``d = 1 − 0.693/3600``), 5997.53 at two hours (``d = 1 − 0.693/7200``; fs replayed
+    the slot's 4 CPUs: 11995.06)."""
+    (tmp_path / "pool.toml").write_text(UNWEIGHTED)
+    args = ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "state.json")]
+    submitted = run(
+        "submit", "--owner", "u1", "--account", "a", "--cpus", "2", "--nodes", "1",
+        "--set", "status=running", "--set", "start_time=2026-11-21T10:00:00Z", *args,
+        "--now", "2026-11-21T10:00:00Z",
+    )  # fmt: skip
+    assert submitted.exit_code == 0, submitted.stderr
+    at = ("--now", "2026-11-21T11:00:00Z")
+    same = ("whatif", "--set", 'priority.decay_halflife="1:00:00"', "sshare", "-a", *args, *at)
+    result = run(*same)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[0].endswith(": no differences")
+    changed = ("whatif", "--set", 'priority.decay_halflife="2:00:00"', "sshare", "-a")
+    result = run(*changed, *args, *at, "--json")
+    assert result.exit_code == 0, result.stderr
+    shown = json.loads(result.stdout)
+    for side, halflife, value in (("before", 3600, 5045.34), ("after", 7200, 5997.53)):
+        d = 1 - 0.693 / halflife
+        usage = _users(shown[side])["u1"]
+        assert usage == pytest.approx(sum(600 * d ** (300 * j) for j in range(1, 13)), rel=1e-12)
+        assert round(usage, 2) == value
 
 
 @pytest.mark.parametrize(

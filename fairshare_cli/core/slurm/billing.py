@@ -134,7 +134,8 @@ _KEPT = 100_000
 
 class Billing:
     """What a job bills per slot (``calc_job_billable_tres``): its CPUs when its partition
-    sets no ``TRESBillingWeights`` (None here), else :func:`billable_tres` of its TRES."""
+    sets no ``TRESBillingWeights`` (None here, unless a record's ``tres`` names CPUs other
+    than its own), else :func:`billable_tres` of its TRES."""
 
     def __init__(
         self,
@@ -150,7 +151,7 @@ class Billing:
         #: the partition of a job that names none (the last ``Default=YES``)
         self.default = default_partition(partitions)
         self.flags = billing_flags(flags, output_compat)
-        #: False: every job bills its CPUs (nothing to look up)
+        #: False: every job bills its CPUs (only a record's ``tres`` to look up)
         self.active = bool(self.weights)
         self._by_record: dict[tuple[str | None, int, str | None], float | None] = {}
 
@@ -168,8 +169,9 @@ class Billing:
 
     def of_record(self, record: UsageRecord) -> float | None:
         """A usage record's billing per slot: its CPUs and its ``tres`` (memory, nodes,
-        GRES: :func:`tres_text`; none, the CPUs alone) under its partition's weights; None:
-        it bills its CPUs.
+        GRES: :func:`tres_text`; none, the CPUs alone) under its partition's weights; in a
+        partition without weights, its job's CPUs (:func:`record_tres`: a record of a claim
+        keeps the slot's CPUs, its ``tres`` the job's); None: it bills its CPUs.
 
         Raises:
             InputError: the record's ``tres`` is not :func:`tres_text`'s (a history file
@@ -180,13 +182,15 @@ class Billing:
             if len(self._by_record) >= _KEPT:  # (as many allocations as jobs: flat memory)
                 self._by_record.clear()
             weights = self.weights_of(record.partition)
-            self._by_record[key] = (
-                None
-                if weights is None
-                else billable_tres(
+            if weights is not None:
+                billed: float | None = billable_tres(
                     record_tres(record), weights, self.flags, self.partition_of(record.partition)
                 )
-            )
+            else:  # (calc_job_billable_tres: the job's CPUs)
+                billed = record_tres(record)["cpu"] if record.tres is not None else None
+                if billed == record.cpus:
+                    billed = None
+            self._by_record[key] = billed
         return self._by_record[key]
 
     def of_job(self, job: Any, partition: str | None) -> float | None:
@@ -317,9 +321,11 @@ def billing_notes(
         record = records[index]
         stored = counts.get("billing")
         value = billing.of_record(record)
-        if value is None:
-            if stored is not None and stored != record.cpus:
-                unweighted.append(f"{job_id} (billing={stored:g} for {record.cpus} CPUs)")
-        elif stored is not None and stored != math.trunc(value):
-            differ.append(f"{job_id} (billing={stored:g}, the weights give {value:g})")
+        if value is not None and billing.weights_of(record.partition) is not None:
+            if stored is not None and stored != math.trunc(value):
+                differ.append(f"{job_id} (billing={stored:g}, the weights give {value:g})")
+        else:  # (no weights: the job's CPUs)
+            cpus = record.cpus if value is None else value
+            if stored is not None and stored != cpus:
+                unweighted.append(f"{job_id} (billing={stored:g} for {cpus:g} CPUs)")
     return Allocations(unweighted, differ)

@@ -101,6 +101,7 @@ def priority_context(config: Config, tree: AssocTree) -> PriorityContext:
 _Entry = tuple[su.UsageKey, float, Ledger, "dict[int, int | Fraction]", dict[int, list[float]]]
 """An association, its rate per CPU, its ledger and the ledger's ``rates`` and ``extras``."""
 _UNSEEN: Any = object()  # (an owner, account and qos not looked up yet)
+_NO_TRES: Any = object()  # (no record's tres: see add_batch)
 #: Records charged between two folds of the passes behind the latest start (each fold
 #: reads every pass still open: about a day of them per association).
 FOLD_EVERY = 8192
@@ -170,7 +171,8 @@ class SlurmHistorySink:
             return
         key, per_cpu, ledger, _, _ = found
         rate = record.slots * record.cpus * per_cpu
-        if self.billing.active and (billed := self.billing.of_record(record)) is not None:
+        billed_apart = self.billing.active or record.tres is not None
+        if billed_apart and (billed := self.billing.of_record(record)) is not None:
             rate = record.slots * billed * per_cpu
         if not self.presorted:
             charge_passes(ledger, record.start, record.end, rate, self.grid)
@@ -245,10 +247,13 @@ class SlurmHistorySink:
         end_charge = grid.charge_job_end
         exacts = self._exacts
         below, latest, count = self._folded_below, self._latest, self.count
-        bills = self.billing.of_record if self.billing.active else None
+        bills = self.billing.of_record
+        # A record bills its CPUs unless it has a TRES (its job's CPUs) or weights may bill
+        # it: one test a record (no TRES is this sentinel: with weights, every record bills)
+        plain = _NO_TRES if self.billing.active else None
         for record in batch:
             count += 1
-            owner, start, end, _, _, account, _, qos, _, slots, cpus, _ = record
+            owner, start, end, _, _, account, _, qos, _, slots, cpus, tres = record
             found = keys.get((owner, account, qos), _UNSEEN)
             if found is _UNSEEN:
                 self.count = count
@@ -257,7 +262,7 @@ class SlurmHistorySink:
                 continue
             key, per_cpu, ledger, rates, extras = found
             rate = slots * cpus * per_cpu
-            if bills is not None and (billed := bills(record)) is not None:
+            if tres is not plain and (billed := bills(record)) is not None:
                 rate = slots * billed * per_cpu
             if rate != 0.0 or not presorted:  # (0.0: floats compared in place)
                 k_start = floor((start - anchor) / period)

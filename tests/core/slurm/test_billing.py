@@ -101,6 +101,24 @@ def test_a_record_of_no_partition_bills_in_the_last_default() -> None:
     assert Billing(undefaulted, []).of_record(record) is None
 
 
+def test_a_record_with_tres_bills_its_jobs_cpus_without_weights() -> None:
+    """``calc_job_billable_tres`` (``job_mgr.c``) bills a job of a partition without
+    ``TRESBillingWeights`` its own CPUs. A claim's record keeps its slot's CPUs (4) and its
+    job's TRES (2 CPUs): it bills 2 in ``plain``; a record whose TRES names its own CPUs,
+    or none, or that has no TRES, bills its CPUs (None); under ``batch``'s weights the
+    job's 2 CPUs bill 2 x 0.5 = 1."""
+    claim = UsageRecord(owner="u", start=0.0, cpus=4, partition="plain", tres="cpu=2,node=1")
+    billing = Billing(PARTITIONS, [])
+    assert billing.of_record(claim) == 2.0
+    assert billing.of_record(claim._replace(tres="cpu=4,mem=0")) is None
+    assert billing.of_record(claim._replace(tres="mem=1024")) is None
+    assert billing.of_record(claim._replace(tres=None)) is None
+    assert billing.of_record(claim._replace(partition="batch")) == 1.0
+    unweighted = Billing({"plain": PartitionSpec(name="plain")}, [])
+    assert not unweighted.active
+    assert unweighted.of_record(claim) == 2.0
+
+
 def test_a_job_bills_its_memory_nodes_and_gres() -> None:
     """A job of 4 CPUs, 16384 MB, 2 GPUs (``attributes``) on one node in gpu bills as
     COUNTS: 15.5; in batch 4 x 0.5 + 16 x 0.25 = 6."""

@@ -7,8 +7,9 @@ and the state section they leave as JSON text (``repr`` of every float), for rec
 dense enough that a pass holds more amounts than a ledger keeps before compacting them,
 under a usage reset (a cutoff pass), with the end of a job charged
 (``AccountingStorageEnforce=limits``), with a rate that is not a whole number (kept as a
-Fraction), a zero usage factor, no decay, a decay that underflows (to DBL_MIN), and
-partitions' ``TRESBillingWeights`` (a record billed other than its CPUs)."""
+Fraction), a zero usage factor, no decay, a decay that underflows (to DBL_MIN),
+partitions' ``TRESBillingWeights`` (a record billed other than its CPUs) and records with
+a TRES (their job's CPUs, billed with no weights too)."""
 
 from __future__ import annotations
 
@@ -63,10 +64,18 @@ def _config(
 
 
 def _record(spec: tuple[Any, ...]) -> UsageRecord:
-    owner, account, qos, start, length, slots, cpus, partition = spec
+    owner, account, qos, start, length, slots, cpus, partition, tres = spec
     end = None if length is None else start + length
     return UsageRecord(
-        owner, start, end, account=account, partition=partition, qos=qos, slots=slots, cpus=cpus
+        owner,
+        start,
+        end,
+        account=account,
+        partition=partition,
+        qos=qos,
+        slots=slots,
+        cpus=cpus,
+        tres=tres,
     )
 
 
@@ -81,6 +90,7 @@ _RECORDS = st.lists(
         st.integers(0, 3),
         st.integers(1, 3),
         st.sampled_from([None, "batch", "plain"]),
+        st.sampled_from([None, None, "cpu=1", "cpu=2,mem=1024,node=1", "mem=512"]),
     ),
     max_size=160,
 )
