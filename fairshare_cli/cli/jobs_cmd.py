@@ -26,6 +26,7 @@ from fairshare_cli.cli.submit_objects import (
     job_object,
     read_objects,
     refuse_options_beside_file,
+    refuse_set_beside_option,
     sbatch_time,
 )
 from fairshare_cli.core.jobs import Job, check_job_option
@@ -127,7 +128,8 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
     from fairshare_cli.core.operations.queue import add_jobs, new_jobs, numbered, read_queue
 
     if jobs_file is not None:
-        refuse_options_beside_file(click.get_current_context())
+        refuse_options_beside_file(click.get_current_context())  # (--set too)
+    refuse_set_beside_option(click.get_current_context(), sets)
     if owner is not None:  # --owner '' is refused, not taken for $USER
         check_job_option("owner", owner, "--owner")
 

@@ -1,5 +1,5 @@
-"""``fs submit``'s job objects: its options and ``--set``s read into one, or the objects of
-a jobs file (``--file``)."""
+"""``fs submit``'s job objects: its options and ``--set``s read into one (an option and a
+``--set`` of the same field refused), or the objects of a jobs file (``--file``)."""
 
 from __future__ import annotations
 
@@ -89,6 +89,29 @@ def _set_item(item: str) -> tuple[str, str] | None:
     """``--set FIELD=VALUE`` as its field (stripped) and value text; None without ``=``."""
     key, eq, text = item.partition("=")
     return (key.strip(), text) if eq else None
+
+
+def refuse_set_beside_option(ctx: click.Context, sets: tuple[str, ...]) -> None:
+    """Refuse an option and a ``--set`` that give the same job field (``--id 6 --set
+    id=5.0``), which one of them would settle without a word.
+
+    Raises:
+        click.UsageError: naming each such option and its ``--set``.
+    """
+    set_fields = {item[0] for s in sets if (item := _set_item(s)) is not None}
+    clashes = [
+        (param.opts[0], _FIELD_OF[str(param.name)])
+        for param in _given(ctx, _FIELD_OF)
+        if _FIELD_OF[str(param.name)] in set_fields
+    ]
+    if len(clashes) == 1:
+        (option, field), *_ = clashes
+        message = f"{option} and --set {field} both give the job's {field}: give one of them"
+    else:
+        pairs = ", ".join(f"{option} and --set {field}" for option, field in clashes)
+        message = f"{pairs} each give one job field twice: give one of each pair"
+    if clashes:
+        raise click.UsageError(message, ctx=ctx)
 
 
 #: The ``fs submit`` option of each job field it sets, where the two names differ.
