@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
-import sys
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
@@ -24,24 +21,18 @@ from fairshare_cli.cli.options import (
     no_empty_path,
     pass_options,
 )
+from fairshare_cli.cli.submit_objects import (
+    each_job,
+    job_object,
+    read_objects,
+    refuse_options_beside_file,
+    refuse_set_beside_option,
+    sbatch_time,
+)
 from fairshare_cli.core.jobs import Job, check_job_option
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, SLURM_PRIORITY_MAX
 from fairshare_cli.core.operations.validate import check_jobs_against_config
-from fairshare_cli.core.usage import refuse_byte_order_mark
 from fairshare_cli.errors import InputError, did_you_mean
-from fairshare_cli.io.inputs import loads, read_text, refuse_device
-
-
-def _sbatch_time(text: str | None) -> str | None:
-    """``--time-limit`` as sbatch's ``arg_set_time_limit`` takes it: a time that reads as 0
-    minutes (``0``, ``0:0``, ``0-0``) asks for no limit, ``INFINITE``; other text is read
-    (and any fault named) with the job's fields."""
-    from fairshare_cli.core.timestr import TimeStringError, time_str2mins
-
-    try:
-        return "INFINITE" if text is not None and time_str2mins(text) == 0 else text
-    except TimeStringError:
-        return text
 
 
 def _default_owner() -> str:
@@ -85,7 +76,7 @@ def _prefix(dry_run: bool) -> str:
 @click.option(
     "--time-limit",
     metavar="TIME",
-    callback=lambda _ctx, _param, text: _sbatch_time(text),
+    callback=lambda _ctx, _param, text: sbatch_time(text),
     help="Time limit as sbatch --time reads it: minutes, M:S, H:M:S, D-H, D-H:M, "
     "D-H:M:S or INFINITE (0 is INFINITE).",
 )
@@ -137,14 +128,15 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
     from fairshare_cli.core.operations.queue import add_jobs, new_jobs, numbered, read_queue
 
     if jobs_file is not None:
-        _refuse_options_beside_file(click.get_current_context())
+        refuse_options_beside_file(click.get_current_context())  # (--set too)
+    refuse_set_beside_option(click.get_current_context(), sets)
     if owner is not None:  # --owner '' is refused, not taken for $USER
         check_job_option("owner", owner, "--owner")
 
     with mutate_state(opts, dry_run, queue_only=True) as env:
         queue = read_queue(env.state, str(env.state_path))
         if jobs_file is not None:
-            objs = _read_objects(Path(jobs_file))
+            objs = read_objects(Path(jobs_file))
             if not objs:  # (refused before anything is written)
                 raise InputError(f"jobs file {jobs_file} holds no job objects: nothing to submit")
         else:
@@ -161,7 +153,7 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
                 "dirac_group": dirac_group,
                 "job_prio": job_prio,
             }
-            objs = [_job_object(owner or _default_owner(), fields, sets, count)]
+            objs = [job_object(owner or _default_owner(), fields, sets, count)]
         # the objects as queued (ids given), which the DIRAC check reads too
         objs = numbered(queue, objs, env.now, job_id)
         new = new_jobs(
@@ -173,7 +165,7 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
             where=str(env.state_path),
         )
         check_jobs_against_config(
-            zip(_each_job(objs), new, strict=True), env.config, jobs_file or "fs submit"
+            zip(each_job(objs), new, strict=True), env.config, jobs_file or "fs submit"
         )
         if any(job.status == "running" for job in new):  # running jobs are charged from now
             refuse_going_back(env.state, env.now, env.state_path)
@@ -213,48 +205,6 @@ def _warn_unlisted_groups(jobs: list[Job], groups: Mapping[str, Any]) -> None:
         warn_unlisted_group(group, f"{n} job{'s' * (n != 1)} submitted", extra)
 
 
-#: ``fs submit``'s options that build the one job object, which ``--file`` replaces.
-_JOB_OPTIONS = (
-    "owner",
-    "count",
-    "account",
-    "partition",
-    "qos",
-    "request_cpus",
-    "request_memory",
-    "num_nodes",
-    "time_limit",
-    "nice",
-    "accounting_group",
-    "dirac_group",
-    "job_prio",
-    "sets",
-)
-
-
-def _refuse_options_beside_file(ctx: click.Context) -> None:
-    """Refuse the job options given with ``--file``, which would be ignored.
-
-    Raises:
-        click.UsageError: naming them.
-    """
-    from click.core import ParameterSource
-
-    given = [
-        param.opts[0]
-        for param in ctx.command.params
-        if param.name in _JOB_OPTIONS
-        and ctx.get_parameter_source(param.name) not in (None, ParameterSource.DEFAULT)
-    ]
-    if given:
-        verb, them = ("is", "it") if len(given) == 1 else ("are", "them")
-        raise click.UsageError(
-            f"{', '.join(given)} {verb} ignored with --file (its job objects give every "
-            f"field); put {them} in the file, or drop --file",
-            ctx=ctx,
-        )
-
-
 def submit_summary(ids: list[str], verbose: bool) -> str:
     """``Submitted 1000 jobs as cluster 7``; ``verbose`` adds the ids."""
     clusters = list(dict.fromkeys(i.split(".", 1)[0] for i in ids))
@@ -290,78 +240,6 @@ def _hold(env: Env, running: list[Job], source: str) -> None:
             for job in running
         ],
     )
-
-
-#: The ``fs submit`` option of each job field it sets, where the two names differ.
-_OPTION_OF = {
-    "request_cpus": "--cpus",
-    "request_memory": "--memory",
-    "num_nodes": "--nodes",
-    "time_limit": "--time-limit",
-    "accounting_group": "--accounting-group",
-    "dirac_group": "--dirac-group",
-    "job_prio": "--job-prio",
-}
-
-
-def _job_object(
-    owner: str, fields: dict[str, Any], sets: tuple[str, ...], count: int
-) -> dict[str, Any]:
-    """One job object from ``fs submit``'s options; ``--set FIELD=VALUE`` (JSON or text).
-
-    Raises:
-        InputError: a ``--set`` without ``=``, or with a value its field refuses.
-    """
-    obj: dict[str, Any] = {"owner": owner}
-    for key, value in fields.items():
-        if value is not None:  # (a refusal names the option, not 'job 0.time_limit')
-            check_job_option(key, value, _OPTION_OF.get(key, f"--{key}"))
-            obj[key] = value
-    for item in sets:
-        key, eq, text = item.partition("=")
-        if not eq:
-            raise InputError(f"--set {item}: expected FIELD=VALUE")
-        key = key.strip()
-        try:
-            obj[key] = loads(text)
-        except (ValueError, RecursionError):  # not JSON: plain text
-            obj[key] = text
-        with contextlib.suppress(KeyError):  # (not a job field: the job's reader names it)
-            check_job_option(key, obj[key], f"--set {key}")  # (not 'job 0.{key}')
-    if count > 1:
-        obj["count"] = count
-    return obj
-
-
-def _each_job(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The object of each parsed job (``count`` identical jobs share theirs)."""
-    return [o for o in objs for _ in range(o.get("count", 1))]
-
-
-def _read_objects(path: Path) -> list[dict[str, Any]]:
-    try:
-        refuse_device(str(path))  # (stdin too: redirected from a blank file)
-        if str(path) == "-":  # stdin, as every other input file
-            text = read_text(sys.stdin, "jobs file -")
-        else:
-            text = path.read_text(encoding="utf-8")
-        refuse_byte_order_mark(text, f"{path}:1")
-        raw = loads(text)
-    except FileNotFoundError:
-        raise InputError(f"jobs file {path} does not exist") from None
-    except OSError as exc:
-        raise InputError(f"jobs file {path} cannot be read: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"jobs file {path} is not valid JSON (line {exc.lineno})") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"jobs file {path} is not UTF-8 text (byte {exc.start})") from None
-    except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
-        raise InputError(f"jobs file {path} is not valid JSON: {exc}") from None
-    if isinstance(raw, dict):
-        raw = [raw]
-    if not isinstance(raw, list) or not all(isinstance(o, dict) for o in raw):
-        raise InputError(f"jobs file {path}: expected a job object or a list of them")
-    return [dict(o) for o in raw]
 
 
 class _NegativeValueCommand(click.Command):

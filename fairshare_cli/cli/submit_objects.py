@@ -1,0 +1,185 @@
+"""``fs submit``'s job objects: its options and ``--set``s read into one (an option and a
+``--set`` of the same field refused), or the objects of a jobs file (``--file``)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from fairshare_cli.core.jobs import check_job_option
+from fairshare_cli.core.usage import refuse_byte_order_mark
+from fairshare_cli.errors import InputError
+from fairshare_cli.io.inputs import loads, read_text, refuse_device
+
+
+def sbatch_time(text: str | None) -> str | None:
+    """``--time-limit`` as sbatch's ``arg_set_time_limit`` takes it: a time that reads as 0
+    minutes (``0``, ``0:0``, ``0-0``) asks for no limit, ``INFINITE``; other text is read
+    (and any fault named) with the job's fields."""
+    from fairshare_cli.core.timestr import TimeStringError, time_str2mins
+
+    try:
+        return "INFINITE" if text is not None and time_str2mins(text) == 0 else text
+    except TimeStringError:
+        return text
+
+
+#: ``fs submit``'s options that give one job field (by parameter name), and the field.
+_FIELD_OF = {
+    "job_id": "id",
+    **{
+        name: name
+        for name in (
+            "owner",
+            "count",
+            "account",
+            "partition",
+            "qos",
+            "request_cpus",
+            "request_memory",
+            "num_nodes",
+            "time_limit",
+            "nice",
+            "accounting_group",
+            "dirac_group",
+            "job_prio",
+        )
+    },
+}
+
+#: ``fs submit``'s options that build the one job object, which ``--file`` replaces
+#: (``--id`` still numbers the file's one job).
+_JOB_OPTIONS = (*(name for name in _FIELD_OF if name != "job_id"), "sets")
+
+
+def _given(ctx: click.Context, names: Any) -> list[click.Parameter]:
+    """The parameters among ``names`` given on the command line (not left to a default)."""
+    from click.core import ParameterSource
+
+    return [
+        param
+        for param in ctx.command.params
+        if param.name in names
+        and ctx.get_parameter_source(param.name) not in (None, ParameterSource.DEFAULT)
+    ]
+
+
+def refuse_options_beside_file(ctx: click.Context) -> None:
+    """Refuse the job options given with ``--file``, which would be ignored.
+
+    Raises:
+        click.UsageError: naming them.
+    """
+    given = [param.opts[0] for param in _given(ctx, _JOB_OPTIONS)]
+    if given:
+        verb, them = ("is", "it") if len(given) == 1 else ("are", "them")
+        raise click.UsageError(
+            f"{', '.join(given)} {verb} ignored with --file (its job objects give every "
+            f"field); put {them} in the file, or drop --file",
+            ctx=ctx,
+        )
+
+
+def _set_item(item: str) -> tuple[str, str] | None:
+    """``--set FIELD=VALUE`` as its field (stripped) and value text; None without ``=``."""
+    key, eq, text = item.partition("=")
+    return (key.strip(), text) if eq else None
+
+
+def refuse_set_beside_option(ctx: click.Context, sets: tuple[str, ...]) -> None:
+    """Refuse an option and a ``--set`` that give the same job field (``--id 6 --set
+    id=5.0``), which one of them would settle without a word.
+
+    Raises:
+        click.UsageError: naming each such option and its ``--set``.
+    """
+    set_fields = {item[0] for s in sets if (item := _set_item(s)) is not None}
+    clashes = [
+        (param.opts[0], _FIELD_OF[str(param.name)])
+        for param in _given(ctx, _FIELD_OF)
+        if _FIELD_OF[str(param.name)] in set_fields
+    ]
+    if len(clashes) == 1:
+        (option, field), *_ = clashes
+        message = f"{option} and --set {field} both give the job's {field}: give one of them"
+    else:
+        pairs = ", ".join(f"{option} and --set {field}" for option, field in clashes)
+        message = f"{pairs} each give one job field twice: give one of each pair"
+    if clashes:
+        raise click.UsageError(message, ctx=ctx)
+
+
+#: The ``fs submit`` option of each job field it sets, where the two names differ.
+_OPTION_OF = {
+    "request_cpus": "--cpus",
+    "request_memory": "--memory",
+    "num_nodes": "--nodes",
+    "time_limit": "--time-limit",
+    "accounting_group": "--accounting-group",
+    "dirac_group": "--dirac-group",
+    "job_prio": "--job-prio",
+}
+
+
+def job_object(
+    owner: str, fields: dict[str, Any], sets: tuple[str, ...], count: int
+) -> dict[str, Any]:
+    """One job object from ``fs submit``'s options; ``--set FIELD=VALUE`` (JSON or text).
+
+    Raises:
+        InputError: a ``--set`` without ``=``, or with a value its field refuses.
+    """
+    obj: dict[str, Any] = {"owner": owner}
+    for key, value in fields.items():
+        if value is not None:  # (a refusal names the option, not 'job 0.time_limit')
+            check_job_option(key, value, _OPTION_OF.get(key, f"--{key}"))
+            obj[key] = value
+    for item in sets:
+        if (split := _set_item(item)) is None:
+            raise InputError(f"--set {item}: expected FIELD=VALUE")
+        key, text = split
+        try:
+            obj[key] = loads(text)
+        except (ValueError, RecursionError):  # not JSON: plain text
+            obj[key] = text
+        with contextlib.suppress(KeyError):  # (not a job field: the job's reader names it)
+            check_job_option(key, obj[key], f"--set {key}")  # (not 'job 0.{key}')
+    if count > 1:
+        obj["count"] = count
+    return obj
+
+
+def each_job(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The object of each parsed job (``count`` identical jobs share theirs)."""
+    return [o for o in objs for _ in range(o.get("count", 1))]
+
+
+def read_objects(path: Path) -> list[dict[str, Any]]:
+    try:
+        refuse_device(str(path))  # (stdin too: redirected from a blank file)
+        if str(path) == "-":  # stdin, as every other input file
+            text = read_text(sys.stdin, "jobs file -")
+        else:
+            text = path.read_text(encoding="utf-8")
+        refuse_byte_order_mark(text, f"{path}:1")
+        raw = loads(text)
+    except FileNotFoundError:
+        raise InputError(f"jobs file {path} does not exist") from None
+    except OSError as exc:
+        raise InputError(f"jobs file {path} cannot be read: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"jobs file {path} is not valid JSON (line {exc.lineno})") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"jobs file {path} is not UTF-8 text (byte {exc.start})") from None
+    except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
+        raise InputError(f"jobs file {path} is not valid JSON: {exc}") from None
+    if isinstance(raw, dict):
+        raw = [raw]
+    if not isinstance(raw, list) or not all(isinstance(o, dict) for o in raw):
+        raise InputError(f"jobs file {path}: expected a job object or a list of them")
+    return [dict(o) for o in raw]
