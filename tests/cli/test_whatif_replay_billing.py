@@ -5,7 +5,8 @@ history under them (as ``priority.decay_halflife`` or a QOS's ``usage_factor`` d
 Every record of the sample history runs in ``batch``; a history record names CPUs alone,
 so ``"CPU=2.0"`` bills each twice its CPUs: every association's RawUsage doubles (to the
 last bits: the stored usage summed the same charges in another order), and every
-normalised figure stays.
+normalised figure stays: the changes are the RawUsage of each association that has used
+anything, doubled.
 """
 
 from __future__ import annotations
@@ -35,4 +36,8 @@ def test_billing_weights_replay_the_history(run: Callable[..., Any]) -> None:
     after = {(r["account"], r["user"]): r["raw_usage"] for r in shown["after"]}
     assert before.keys() == after.keys()
     assert after == pytest.approx({key: 2 * value for key, value in before.items()}, rel=1e-12)
-    assert shown["changes"] == []
+    used = {key for key, value in before.items() if value}
+    assert {change["field"] for change in shown["changes"]} == {"raw_usage"}
+    assert len(shown["changes"]) == len(used) > 0
+    for change in shown["changes"]:
+        assert change["after"] == pytest.approx(2 * change["before"], rel=1e-12)

@@ -207,6 +207,12 @@ def test_a_submitted_running_job_replays_its_cpus_without_weights(tmp_path: Path
         usage = _users(shown[side])["u1"]
         assert usage == pytest.approx(sum(600 * d ** (300 * j) for j in range(1, 13)), rel=1e-12)
         assert round(usage, 2) == value
+    # the table compares RawUsage too: with one user the normalised figures stay, and it
+    # said "no differences" while u1's usage moved
+    text = run(*changed, *args, *at)
+    assert text.exit_code == 0, text.stderr
+    assert "5045.34 -> 5997.53" in text.stdout
+    assert text.stdout.splitlines()[-1] == "3 rows changed, 0 moved, 0 appeared, 0 left (3 changes)"
 
 
 @pytest.mark.parametrize(

@@ -36,7 +36,8 @@ VIEWS: dict[str, ViewSpec] = {
     ),
     "sprio": ViewSpec(("job_id", "partition"), ("priority",)),
     "sshare": ViewSpec(
-        ("account", "user"), ("norm_shares", "effective_usage", "fairshare", "raw_shares")
+        ("account", "user"),
+        ("raw_shares", "norm_shares", "raw_usage", "effective_usage", "fairshare"),
     ),
     "quota": ViewSpec(
         ("group",),
