@@ -93,12 +93,21 @@ def _set_item(item: str) -> tuple[str, str] | None:
 
 def refuse_set_beside_option(ctx: click.Context, sets: tuple[str, ...]) -> None:
     """Refuse an option and a ``--set`` that give the same job field (``--id 6 --set
-    id=5.0``), which one of them would settle without a word.
+    id=5.0``), or two ``--set`` of one field (``--set id=5 --set id=6``), which one of them
+    would settle without a word.
 
     Raises:
-        click.UsageError: naming each such option and its ``--set``.
+        click.UsageError: naming the two ``--set``, or each such option and its ``--set``.
     """
-    set_fields = {item[0] for s in sets if (item := _set_item(s)) is not None}
+    first: dict[str, str] = {}
+    for given in sets:
+        if (item := _set_item(given)) is None:
+            continue
+        if item[0] in first:
+            message = f"--set {first[item[0]]} and --set {given} both give the job's {item[0]}"
+            raise click.UsageError(f"{message}: give one of them", ctx=ctx)
+        first[item[0]] = given
+    set_fields = set(first)
     clashes = [
         (param.opts[0], _FIELD_OF[str(param.name)])
         for param in _given(ctx, _FIELD_OF)

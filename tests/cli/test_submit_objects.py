@@ -55,15 +55,25 @@ def _sample(tmp_path: Path) -> list[str]:
             "--time-limit and --set time_limit both give the job's time_limit: give one of them",
             id="time-limit",
         ),
+        pytest.param(
+            ["--owner", "bob", "--set", "id=5", "--set", "id=6"],
+            "--set id=5 and --set id=6 both give the job's id: give one of them",
+            id="two-sets",  # was cluster 6: the last won
+        ),
+        pytest.param(
+            ["--owner", "bob", "--set", "request_cpus=2", "--set= request_cpus =2"],
+            "--set request_cpus=2 and --set  request_cpus =2 both give the job's "
+            "request_cpus: give one of them",
+            id="two-sets-spelt-apart",
+        ),
     ],
 )
-def test_submit_refuses_an_option_and_a_set_of_the_same_field(
-    tmp_path: Path, args: list[str], said: str
-) -> None:
+def test_submit_refuses_a_field_given_twice(tmp_path: Path, args: list[str], said: str) -> None:
     """An option and a ``--set`` of the same job field (however spelt: ``--id=3``,
-    ``--set=id=4``, a field with spaces around it, an option given as its default) are
-    refused in one line naming both, exit 2, the state as it was; one of them used to win
-    without a word (``--set`` for --id, the option for --count)."""
+    ``--set=id=4``, a field with spaces around it, an option given as its default), or two
+    ``--set`` of one field, are refused in one line naming both, exit 2, the state as it
+    was; one of them used to win without a word (``--set`` for --id, the option for
+    --count, the last of two ``--set``)."""
     common = _sample(tmp_path)
     before = Path(common[3]).read_bytes()
     result = CliRunner().invoke(cli, ["submit", *args, *common], prog_name="fs")
