@@ -44,6 +44,8 @@ class SlurmConf:
     fragment: dict[str, Any] = field(default_factory=dict)
     knobs: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
+    #: what slurmctld reads otherwise than the file writes it (one line each)
+    notes: list[str] = field(default_factory=list)
     nodes: int = 0
     partitions: int = 0
 
@@ -174,7 +176,7 @@ def read_slurm_conf(path: str, label: str | None = None, compat: str = "current"
         if key == "nodename":
             _node_line(kv, where, nodes, node_default)
         elif key == "partitionname":
-            partition_line(kv, where, partitions, part_nodes, part_default, out.origins)
+            partition_line(kv, where, partitions, part_nodes, part_default, out.origins, out.notes)
         else:
             for k, v in kv:
                 _knob(out, k, v, where)
