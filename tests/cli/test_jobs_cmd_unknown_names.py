@@ -60,3 +60,43 @@ def test_a_long_table_is_listed_in_part(
         'fs: error: fs submit: job 1: unknown account "zz" (see [accounts]: a00, a01, a02, '
         "a03, a04, a05, a06, a07, ... (12 in all))\n"
     )
+
+
+SLURM_CONF = """\
+NodeName=n01 CPUs=4
+PartitionName=b Nodes=n01 Default=YES
+"""
+
+
+@pytest.mark.parametrize(
+    ("option", "said"),
+    [
+        (["--account", "a"], ' in account "a"'),
+        (["--account", "root"], ' in account "root"'),
+        (["--partition", "b"], ""),
+        (["--qos", "q"], ""),
+    ],
+)
+def test_submit_to_a_config_with_no_accounts_is_refused_as_sprio_refuses_it(
+    tmp_path: Path, run: Callable[..., Any], option: list[str], said: str
+) -> None:
+    """fs import slurm-conf slurm.conf --into c.toml (no [accounts]: they come from
+    sacctmgr), then fs submit --owner alice --partition b: it was queued, and every later
+    fs sprio stopped on the state ('state file s.json: jobs: job 1: user "alice" has no
+    association'). Now fs submit refuses it, and writes nothing."""
+    (tmp_path / "slurm.conf").write_text(SLURM_CONF)
+    config, state = tmp_path / "c.toml", tmp_path / "s.json"
+    assert (
+        run("import", "slurm-conf", str(tmp_path / "slurm.conf"), "--into", str(config)).exit_code
+        == 0
+    )
+    where = ["--config", str(config), "--state", str(state), "--now", NOW]
+    result = run("submit", "--owner", "alice", *option, *where)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f'fs: error: fs submit: job 1: user "alice" has no association{said} (sbatch: '
+        '"Invalid account or account/partition combination specified"); add it to [accounts]\n'
+    )
+    assert not state.exists()
+    assert run("submit", "--owner", "alice", *where).exit_code == 0  # not a Slurm job
+    assert run("sprio", *where).exit_code == 0

@@ -53,6 +53,8 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
         conf.ignored,
         verbose,
     )
+    for line in conf.notes:
+        click.echo(f"fs: note: {line}", err=True)
 
 
 def _output_compat(into: str | None) -> str:

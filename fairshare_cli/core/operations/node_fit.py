@@ -27,7 +27,9 @@ UNAVAILABLE = '(sbatch: "Requested node configuration is not available")'
 def check_slurm_names(config: Config, job: Job, where: str, *, hints: bool = False) -> None:
     """Refuse a job naming a partition, QOS or account the config does not define (when
     it defines any), or a Slurm job (one naming any of them) whose user has no association
-    in its account (none named: in any), as ``sbatch`` and ``sprio`` refuse them.
+    in its account (none named: in any), as ``sbatch`` and ``sprio`` refuse them. With
+    ``hints`` (``fs submit``) a config with no ``[accounts]`` has no associations: such a
+    job is refused there too, as ``fs sprio`` would refuse the state holding it.
 
     Args:
         where: names the job in messages (``job 7``, or a file's ``F: job 7``).
@@ -49,10 +51,13 @@ def check_slurm_names(config: Config, job: Job, where: str, *, hints: bool = Fal
     if account is not None and config.accounts and account not in config.accounts:
         see = _see(hints, "accounts", config.accounts)
         raise InputError(f'{where}: unknown account "{account}"{see}')
-    if not config.accounts or (account, job.partition, job.qos) == (None, None, None):
+    if (account, job.partition, job.qos) == (None, None, None):
+        return
+    if not config.accounts and not hints:  # (a state or file read as fs wrote it before)
         return
     user = job_user(job.owner)
-    specs = [config.accounts[account]] if account else config.accounts.values()
+    named = config.accounts.get(account) if account else None
+    specs = [named] if named else [] if account else config.accounts.values()
     if not any(user in spec.users for spec in specs):
         message = f'{where}: user "{user}" has no association'
         message += f' in account "{account}"' if account else ""

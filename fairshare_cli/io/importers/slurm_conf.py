@@ -23,6 +23,7 @@ from fairshare_cli.io.importers.as_config import Origins
 from fairshare_cli.io.importers.common import is_prompt, text_lines
 from fairshare_cli.io.importers.hostlist import HostlistError, compress_machines, expand_hostlist
 from fairshare_cli.io.importers.slurm_knobs import (
+    BACKFILL_OPTIONS,
     KNOBS,
     convert,
     scheduler_parameters,
@@ -43,6 +44,8 @@ class SlurmConf:
     fragment: dict[str, Any] = field(default_factory=dict)
     knobs: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
+    #: what slurmctld reads otherwise than the file writes it (one line each)
+    notes: list[str] = field(default_factory=list)
     nodes: int = 0
     partitions: int = 0
 
@@ -173,7 +176,7 @@ def read_slurm_conf(path: str, label: str | None = None, compat: str = "current"
         if key == "nodename":
             _node_line(kv, where, nodes, node_default)
         elif key == "partitionname":
-            partition_line(kv, where, partitions, part_nodes, part_default, out.origins)
+            partition_line(kv, where, partitions, part_nodes, part_default, out.origins, out.notes)
         else:
             for k, v in kv:
                 _knob(out, k, v, where)
@@ -286,8 +289,11 @@ def _set(fragment: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
 
 
 def _knob(out: SlurmConf, key: str, value: str, where: str) -> None:
+    """A knob given again takes its last value, as slurmctld reads it ("specified more
+    than once, latest value used", ``_handle_common``), and is named once."""
     if key.lower() == "schedulerparameters":
         options = scheduler_parameters(key, value, where)
+        _forget(out, key)  # (the last line's string, whole: an option it drops is unset)
         for option, number in options.items():
             _set(out.fragment, ("priority", option), number)
             out.origins.add(("priority", option), f"{where}: {key}: {option}")
@@ -301,7 +307,20 @@ def _knob(out: SlurmConf, key: str, value: str, where: str) -> None:
     converted = convert(kind, key, value, where)
     _set(out.fragment, path, converted)
     out.origins.add(path, f"{where}: {key}")
+    _forget(out, key, values=False)
     out.knobs.append(key)
+
+
+def _forget(out: SlurmConf, key: str, *, values: bool = True) -> None:
+    """Drop ``key`` from the knobs read so far and, with ``values``, the backfill options
+    an earlier ``SchedulerParameters`` line set."""
+    out.knobs[:] = [k for k in out.knobs if k.lower() != key.lower()]
+    if values:
+        out.ignored[:] = [k for k in out.ignored if k.lower() != key.lower()]
+    priority = out.fragment.get("priority", {})
+    for option in BACKFILL_OPTIONS if values else ():
+        if priority.pop(option, None) is not None:
+            out.origins.where.pop(("priority", option), None)
     if key.lower() == "priorityflags" or (key.lower() == "prioritytype"):
         # slurm.conf has Fair Tree by default since 19.05; NO_FAIR_TREE picks classic.
         _set(out.fragment, ("priority", "fairshare"), "fair_tree")

@@ -45,10 +45,11 @@ def partition_line(
     part_nodes: dict[str, tuple[str, list[str]]],
     default: Defaults,
     origins: Origins,
+    notes: list[str] | None = None,
 ) -> None:
     """Read the ``PartitionName`` line ``kv`` (at ``where``) into ``partitions``, where its
     values came from into ``origins``, and its nodes into ``part_nodes``; a ``DEFAULT``
-    line into ``default``.
+    line into ``default``; into ``notes``, what slurmctld reads otherwise than written.
 
     Raises:
         InputError: a bad value, naming ``where`` and its key.
@@ -86,7 +87,9 @@ def partition_line(
     if "maxtime" in merged:
         value = merged["maxtime"]
         spec["max_time"] = "INFINITE" if value.upper() == "UNLIMITED" else value
-    _default_time(merged, where, spec)
+    dropped = _default_time(merged, where, spec)
+    if dropped and notes is not None:
+        notes.append(f"{where}: PartitionName {name}: {dropped}")
     _node_limits(merged, where, spec)
     if billing := merged.get("tresbillingweights"):  # (what its jobs are charged for)
         spec["billing_weights"] = tres_weights("TRESBillingWeights", billing, where)
@@ -102,17 +105,17 @@ def partition_line(
         raise InputError(f"{where}: Nodes: {exc}") from None
 
 
-def _default_time(merged: dict[str, str], where: str, spec: dict[str, Any]) -> None:
+def _default_time(merged: dict[str, str], where: str, spec: dict[str, Any]) -> str | None:
     """``DefaultTime`` (``NONE``, as ``scontrol show partition`` prints it unset, left
     out), and left out above ``MaxTime`` as slurmctld leaves it ("DefaultTime exceeds
-    MaxTime": ``_build_single_partitionline_info``).
+    MaxTime": ``_build_single_partitionline_info``), saying so (the return value).
 
     Raises:
         InputError: a value that is not a Slurm time string.
     """
     value = merged.get("defaulttime")
     if value is None or value.upper() == "NONE":
-        return
+        return None
     value = "INFINITE" if value.upper() == "UNLIMITED" else value
     try:
         default = time_str2mins(value)
@@ -124,6 +127,11 @@ def _default_time(merged: dict[str, str], where: str, spec: dict[str, Any]) -> N
         top = math.inf
     if default <= top:
         spec["default_time"] = value
+        return None
+    return (
+        f"DefaultTime={value} exceeds MaxTime={spec['max_time']}; left out, as slurmctld "
+        "leaves it (jobs setting no time limit get none until they start)"
+    )
 
 
 #: Each ``[partitions]`` key and the ``PartitionName`` keys (lower case) it is read from.

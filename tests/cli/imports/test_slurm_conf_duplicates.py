@@ -70,3 +70,38 @@ def test_a_run_beside_a_node_of_its_name_is_not_compressed(
     fragment = tmp_path / "fragment.toml"
     fragment.write_text(result.stdout, encoding="utf-8")
     assert run("config", "check", "--config", str(fragment)).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "toml", "summary"),
+    [
+        pytest.param(
+            "PriorityWeightAge=10\nPriorityWeightAge=20\n",
+            "age = 20\n",
+            "1 knob, 0 nodes, 0 partitions (PriorityWeightAge)",
+            id="knob",
+        ),
+        pytest.param(
+            "SchedulerParameters=bf_window=100,bf_interval=60\n"
+            "SchedulerParameters=bf_max_job_test=7\nPriorityWeightAge=1\n",
+            "[priority]\nbf_max_job_test = 7\nfairshare",
+            "2 knobs, 0 nodes, 0 partitions (SchedulerParameters, PriorityWeightAge)",
+            id="scheduler-parameters",
+        ),
+    ],
+)
+def test_a_knob_given_twice_takes_its_last_line(
+    tmp_path: Path, run: Callable[..., Any], text: str, toml: str, summary: str
+) -> None:
+    """slurmctld reads a key given twice by its last line, whole ("specified more than
+    once, latest value used": ``_handle_common`` in ``src/common/parse_config.c`` frees the
+    first value; SchedulerParameters is one string). fs import slurm-conf slurm.conf named
+    the knob twice ('2 knobs (PriorityWeightAge, PriorityWeightAge)') and kept bf_window
+    and bf_interval from the first SchedulerParameters line, which slurmctld drops."""
+    conf = tmp_path / "slurm.conf"
+    conf.write_text(text, encoding="utf-8")
+    result = run("import", "slurm-conf", str(conf))
+    assert result.exit_code == 0, result.stderr
+    assert toml in result.stdout
+    assert "bf_window" not in result.stdout and "bf_interval" not in result.stdout
+    assert result.stderr == f"{conf}: {summary}\n"
