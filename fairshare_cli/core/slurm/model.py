@@ -245,12 +245,9 @@ class SlurmHistorySink:
         k_cut = None if grid.cutoff is None else math.ceil((grid.cutoff - anchor) / period)
         k_upto = floor((upto - anchor) / period)
         end_charge = grid.charge_job_end
-        exacts = self._exacts
-        below, latest, count = self._folded_below, self._latest, self.count
-        bills = self.billing.of_record
-        # A record bills its CPUs unless it has a TRES (its job's CPUs) or weights may bill
-        # it: one test a record (no TRES is this sentinel: with weights, every record bills)
-        plain = _NO_TRES if self.billing.active else None
+        below, latest, count, exacts = self._folded_below, self._latest, self.count, self._exacts
+        # a record bills its CPUs unless it has a TRES or weights may bill it (then none is plain)
+        bills, plain = self.billing.of_record, (_NO_TRES if self.billing.active else None)
         for record in batch:
             count += 1
             owner, start, end, _, _, account, _, qos, _, slots, cpus, tres = record
