@@ -14,7 +14,7 @@ from fairshare_cli.core.config import Config, MachineSpec, PartitionSpec
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.slurm.partition import (
     default_partition,
-    job_partitions,
+    partitions_of,
     submitted_time_limit,
 )
 from fairshare_cli.core.timestr import format_slurm_time
@@ -141,7 +141,7 @@ class NodeFit:
         return job_user(job.owner) in self.users
 
     def parts(self, job: Job) -> tuple[str, ...]:
-        """The partitions a job runs in (:func:`job_partitions`; ``()``: any node). A job
+        """The partitions a job runs in (:func:`partitions_of`; ``()``: any node). A job
         that is not Slurm's (HTCondor's or DIRAC's, in a queue the views share) names none:
         the default partition, else any node.
 
@@ -149,7 +149,7 @@ class NodeFit:
             InputError: a Slurm job naming none where no partition is the default.
         """
         if self.is_slurm_job(job):
-            return job_partitions(job, self.config.partitions)
+            return partitions_of(job, self.config.partitions, self.default)
         return (self.default,) if self.default is not None else ()
 
     def part_sizes(self, part: str) -> list[tuple[int, int]]:

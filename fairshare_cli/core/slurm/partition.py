@@ -21,7 +21,7 @@ slurmctld 22.05 and 26.05 apply it:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any, Protocol
 
 from fairshare_cli.core.config import PartitionSpec
@@ -48,18 +48,23 @@ def default_partition(partitions: Mapping[str, PartitionSpec]) -> str | None:
 
 
 def job_partitions(job: Any, partitions: Mapping[str, PartitionSpec]) -> tuple[str, ...]:
-    """The partitions of a Slurm job: those it names, else the default one; ``()`` in a
-    pool that has no partitions (the job may run on any node).
+    """:func:`partitions_of` a job in the config's ``partitions``."""
+    return partitions_of(job, partitions, default_partition(partitions))
+
+
+def partitions_of(job: Any, names: Collection[str], default: str | None) -> tuple[str, ...]:
+    """The partitions of a Slurm job: those it names, else ``default`` (the default one of
+    the partitions ``names``); ``()`` in a pool that has no partitions (the job may run on
+    any node).
 
     Raises:
         InputError: the job names none, partitions exist and none is the default.
     """
     named: tuple[str, ...] = job.partitions
-    if named or not partitions:
+    if named or not names:
         return named
-    default = default_partition(partitions)
     if default is None:
-        raise InputError(no_default_message(job.id, partitions))
+        raise InputError(no_default_message(job.id, names))
     return (default,)
 
 

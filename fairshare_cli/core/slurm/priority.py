@@ -24,7 +24,7 @@ from fairshare_cli.core.slurm.factors import (
     split_qos,
 )
 from fairshare_cli.core.slurm.fairshare import job_fairshare_factor
-from fairshare_cli.core.slurm.partition import no_default_message, submitted_time_limit
+from fairshare_cli.core.slurm.partition import partitions_of, submitted_time_limit
 from fairshare_cli.errors import InputError
 
 FACTOR_KEYS = ("age", "assoc", "fairshare", "jobsize", "partition", "qos")
@@ -401,10 +401,8 @@ def _partition_factors(
     Raises:
         InputError: an unknown partition, or none given and none is the default.
     """
-    parts = job.partitions or ((ctx.default_partition,) if ctx.default_partition else ())
-    if not parts:
-        if ctx.partitions:  # (the one rule: :func:`~.partition.job_partitions`)
-            raise InputError(no_default_message(job.id, ctx.partitions))
+    parts = partitions_of(job, ctx.partitions, ctx.default_partition)
+    if not parts:  # (a pool of no partitions: sprio has none to show)
         raise InputError(f"job {job.id}: no partition given and no default partition is configured")
     out = []
     for name in parts:
