@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from fairshare_cli.core.limits import UINT32_MAX
 from fairshare_cli.core.names import MAX_NAME_LENGTH, name_problem, shown
 from fairshare_cli.core.timestr import TimeStringError, time_str2mins, time_str2secs
-from fairshare_cli.errors import ConfigError, did_you_mean
+from fairshare_cli.errors import ConfigError, did_you_mean, same_but_case
 from fairshare_cli.io.knob_aliases import apply_aliases, knob_hint
 
 T = TypeVar("T")
@@ -33,7 +33,8 @@ class Reader:
         for key in self.table:
             if key not in members:
                 extra = did_you_mean(key, names)
-                extra = knob_hint(key, where, close=not extra) or extra
+                if same_but_case(key, names) is None:  # ([Priority]: the table, no knob)
+                    extra = knob_hint(key, where, close=not extra) or extra
                 known = ", ".join(names) if names else "none"
                 self.fail(f"unknown key '{self.key(key)}'{extra}; known keys: {known}")
 
