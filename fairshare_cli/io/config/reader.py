@@ -16,6 +16,11 @@ T = TypeVar("T")
 Table = Mapping[str, Any]
 
 
+class StringExpected(ConfigError):
+    """A key that takes a string only was given another value (``fs whatif --set
+    KEY=false`` then takes the text: :func:`fairshare_cli.io.config.build_overridden`)."""
+
+
 class Reader:
     """Checks one TOML table: known keys only, typed values, a clear error otherwise."""
 
@@ -78,7 +83,7 @@ class Reader:
     # converters -----------------------------------------------------------------------
     def string(self, value: Any, key: str) -> str:
         if not isinstance(value, str):
-            self.fail(f"{key}: expected a string, got {kind(value)}")
+            raise StringExpected(f"{self.file}: {key}: expected a string, got {kind(value)}")
         return str(value)
 
     def name(self, value: Any, key: str) -> str:
