@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -284,11 +285,20 @@ def same_key_twice(keys: list[str]) -> tuple[int, int] | None:
 
 
 def split_dotted(key: str) -> list[str]:
-    """Split a dotted TOML key, honouring double-quoted parts."""
+    """Split a dotted TOML key, honouring double-quoted parts; an unquoted ``[N]`` is the
+    part ``N`` (``machines[0].count``, as the config's errors name an entry of
+    ``[[machines]]``, is ``machines.0.count``)."""
     parts: list[str] = []
     buf = ""
     quoted = False
-    for ch in key:
+    at = 0
+    while at < len(key):
+        ch = key[at]
+        index = None if quoted or ch != "[" else _INDEX.match(key, at)
+        if index is not None:
+            parts.append(buf)
+            buf, at = index.group(1), index.end()
+            continue
         if ch == '"':
             quoted = not quoted
         elif ch == "." and not quoted:
@@ -296,8 +306,13 @@ def split_dotted(key: str) -> list[str]:
             buf = ""
         else:
             buf += ch
+        at += 1
     parts.append(buf)
     return [p.strip() for p in parts]
+
+
+#: An entry's index as the config's errors write it (``machines[0]``).
+_INDEX = re.compile(r"\[(\d+)\]")
 
 
 TOP_KEYS = (
