@@ -12,8 +12,9 @@ import csv
 import io
 import json
 import os
+import re
 import sys
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from itertools import chain, islice
 from pathlib import Path
 from typing import IO, Any
@@ -39,6 +40,33 @@ from fairshare_cli.io.inputs import loads, not_utf8, open_input
 FORMATS = ("auto", "csv", "jsonl")
 #: What a usage history file holds, as its refusals say.
 _EXPECTED = "expected a usage history (CSV with a header line, or JSON lines)"
+#: How the first line of another tool's dump begins, and the import that reads it: such a
+#: dump handed to ``fs import history`` is named (its header is no usage history's).
+_OTHER_DUMPS = (
+    (re.compile(r"\s*JobID(Raw)?(\||\s|$)"), "sacct output, which fs import sacct charges"),
+    (re.compile(r"JobId=\d"), "scontrol show jobs output, which fs import squeue reads"),
+    (
+        re.compile(r"\s*Account(\||\s+)User(\||\s+)RawShares"),
+        "sshare output, which fs import sshare reads",
+    ),
+    (
+        re.compile(r"[A-Za-z_][A-Za-z0-9_]* = \S"),
+        "HTCondor's -long output (Attr = value lines): condor_history's is charged by fs "
+        "import condor-history",
+    ),
+)
+
+
+def _refuse_other_dump(names: Sequence[str], path: str) -> None:
+    """Refuse a CSV header line that begins as another tool's dump does, naming its import.
+
+    Raises:
+        InputError: ``names`` (the first line, split at commas) is such a line.
+    """
+    line = ",".join(names)
+    for start, dump in _OTHER_DUMPS:
+        if start.match(line):
+            raise InputError(f"{path} line 1: this is {dump}; {_EXPECTED}")
 
 
 def _sniff(fh: IO[str], path: str, fmt: str) -> tuple[str, IO[str]]:
@@ -142,6 +170,7 @@ def _csv_records(stream: Any, path: str) -> Iterator[UsageRecord]:
             raise EmptyInput(f"{path}: empty; {_EXPECTED}")
         if not "".join(reader.fieldnames).strip():  # (no field, or blanks only: '   ')
             raise InputError(f"{path} line 1: blank; expected the header line (field names)")
+        _refuse_other_dump(reader.fieldnames, path)
         check_header(reader.fieldnames, f"{path} line {reader.line_num}")
         width = len(reader.fieldnames)
         for row in reader:
