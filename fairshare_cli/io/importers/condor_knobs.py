@@ -176,7 +176,8 @@ def fragment_from_knobs(
     config models is not an HTCondor configuration (an empty file, another tool's), unless
     it reads ``use`` templates or says where HTCondor is (a stock install's). A
     knob set for its daemon (``NEGOTIATOR.PRIORITY_HALFLIFE``) wins over the plain one,
-    which is then ignored. ``readings`` holds the files as other daemons read them (where
+    which that daemon does not read then (it is taken as the knob's, not counted as
+    ignored). ``readings`` holds the files as other daemons read them (where
     they read them otherwise): each knob is taken from its reader's reading, ``conf``
     being the negotiator's.
 
@@ -195,12 +196,17 @@ def fragment_from_knobs(
         named = f"{conf.where[view['GROUP_NAMES']]}: {conf.names[view['GROUP_NAMES']]}"
         for group in groups:
             origins.add(("groups", group), named)
+    shadowed: set[str] = set()  # (KNOB, where the daemon's SUBSYS.KNOB is taken instead)
     for knob, key, reading in _by_reader(conf, readings, lower_groups):
         reading.expanded(key)  # (every knob's macros are checked, modelled or not)
         if _take(fragment, reading, knob, key, lower_groups, origins):
             used.append(reading.names[key])
+            if key != knob:
+                shadowed.add(knob)
     taken = set(used)
-    ignored = [conf.names[key] for key in conf.raw if conf.names[key] not in taken]
+    ignored = [
+        conf.names[key] for key in conf.raw if conf.names[key] not in taken and key not in shadowed
+    ]
     if not used and not _stock(conf):
         found = (
             f"none of its {len(ignored)} knobs is one the pool config models"

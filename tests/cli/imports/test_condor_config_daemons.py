@@ -77,3 +77,28 @@ def test_an_include_is_read_per_daemon(
         '[pool]\ndefaults = "current"\nuid_domain = "schedd.example.org"\n\n'
         "[accountant]\npriority_halflife = 77\n"
     )
+
+
+def test_a_knob_shadowed_by_its_daemons_own_is_not_ignored(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fs import condor-config -v condor_config`` with ``PRIORITY_HALFLIFE = 100`` and
+    ``NEGOTIATOR.PRIORITY_HALFLIFE = 200`` took 200 and said "ignored 2: FOO,
+    PRIORITY_HALFLIFE": the negotiator reads its own setting first (``lookup_macro``),
+    so the plain one is not its value, but fs does not leave the knob out; only FOO, which
+    fs does not model, is ignored. Likewise ``START`` under ``STARTD.START`` (the
+    startd's); ``NEGOTIATOR.START`` is no daemon's START and stays ignored."""
+    monkeypatch.chdir(tmp_path)
+    Path("condor_config").write_text(
+        "PRIORITY_HALFLIFE = 100\nNEGOTIATOR.PRIORITY_HALFLIFE = 200\nFOO = 1\n"
+        "START = false\nSTARTD.START = true\nNEGOTIATOR.START = true\n"
+    )
+    result = run(*shlex.split("import condor-config -v condor_config"))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == (
+        '[pool]\ndefaults = "current"\nstart = "true"\n\n[accountant]\npriority_halflife = 200\n'
+    )
+    assert result.stderr == (
+        "condor-config condor_config: 2 knobs taken, 0 groups; ignored 2: FOO, "
+        "NEGOTIATOR.START\nFOO\nNEGOTIATOR.START\n"
+    )
