@@ -45,6 +45,7 @@ from fairshare_cli.io.importers.condor_config_lines import (
     operator,
     refuse_plus_assign,
 )
+from fairshare_cli.io.importers.condor_defaults import MACHINE, built_in
 from fairshare_cli.io.importers.condor_templates import templates_used
 from fairshare_cli.io.inputs import refuse_device
 
@@ -356,10 +357,20 @@ def _holds(conf: ConfigFile, condition: str, at: str, subsys: str) -> bool:
         key = name.upper()
         if subsys and conf.sets(f"{subsys}.{key}"):
             key = f"{subsys}.{key}"
+        elif subsys and not conf.dump and built_in(f"{subsys}.{key}"):
+            return True  # (the daemon's own default: NEGOTIATOR.IsNegotiator)
         if key in conf.templated:
             raise InputError(f"{at}: {conf.unheld(key)}")
         value = conf.raw.get(key)
-        return bool(value) if value is not None or conf.dump else None
+        if value is not None or conf.dump:
+            return bool(value)
+        if key in MACHINE:
+            raise InputError(
+                f"{at}: 'defined {shown(name)}': {shown(name)} is set in no file read here, "
+                "and HTCondor sets it from the machine it runs on (or after the main file); "
+                "set it, or import condor_config_val -dump output"
+            )
+        return True if built_in(key) else None
 
     return condition_holds(text, had, is_set, at)
 

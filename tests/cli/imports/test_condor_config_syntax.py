@@ -144,13 +144,15 @@ def test_what_htcondor_reads_is_taken(
             id="use-setting-start",
         ),
         # if/else blocks were all refused ("if/else blocks are not evaluated"); now read
-        # (test_if_blocks_are_read), but defined of a knob no file sets is not decided:
-        # HTCondor would look in its built-in defaults too
+        # (test_if_blocks_are_read), and defined of a knob no file sets is decided by
+        # HTCondor's built-in defaults (test_if_defined_reads_the_built_in_defaults), but
+        # not for one HTCondor sets from the machine only when it finds it there
         pytest.param(
-            "if defined SPOOL\nNEGOTIATOR_INTERVAL = 60\nendif\n",
-            ":1: 'defined SPOOL': SPOOL is set in no file read here, and HTCondor would also "
-            "look in its built-in defaults; set it, or import condor_config_val -dump output",
-            id="if-defined-unset",
+            "if defined TILDE\nNEGOTIATOR_INTERVAL = 60\nendif\n",
+            ":1: 'defined TILDE': TILDE is set in no file read here, and HTCondor sets it "
+            "from the machine it runs on (or after the main file); set it, or import "
+            "condor_config_val -dump output",
+            id="if-defined-from-the-machine",
         ),
         pytest.param(
             "A = 2\nif $(A) == 2\nNEGOTIATOR_INTERVAL = 60\nendif\n",
@@ -228,5 +230,30 @@ def test_if_blocks_are_read(tmp_path: Path, run: Callable[..., Any]) -> None:
         ":NEGOTIATOR_MIN_INTERVAL = 20\nendif\n"
     )
     assert taken(tmp_path, run, text) == HEADER + (
+        "[negotiator]\ninterval = 60\ncycle_delay = 45\nmin_interval = 20\n"
+    )
+
+
+def test_if_defined_reads_the_built_in_defaults(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fs import condor-config`` of a file with ``if defined MASTER`` was refused
+    ("MASTER is set in no file read here, and HTCondor would also look in its built-in
+    defaults"). ``defined`` takes ``lookup_macro``'s value (config.cpp): the files, else
+    param_info.in's default. By hand from HTCondor 25.0.13's param_info.in: MASTER's
+    default is ``$(SBIN)/condor_master`` (defined: NEGOTIATOR_INTERVAL 60, not 30);
+    LOCAL_CONFIG_DIR's is empty (not defined: NEGOTIATOR_CYCLE_DELAY 45); WANT_HOLD has
+    no entry (not defined: NEGOTIATOR_MIN_INTERVAL 20); ``IsNegotiator`` is ``false``
+    for every daemon but the negotiator, whose own ``NEGOTIATOR.IsNegotiator`` default
+    is ``true`` (both defined: PRIORITY_HALFLIFE 7); ``ARCH`` is put in by
+    ``fill_attributes`` before the files are read (defined: UID_DOMAIN a.org)."""
+    text = (
+        "if defined MASTER\nNEGOTIATOR_INTERVAL = 60\nelse\nNEGOTIATOR_INTERVAL = 30\nendif\n"
+        "if defined LOCAL_CONFIG_DIR\nNEGOTIATOR_CYCLE_DELAY = 1\nelse\n"
+        "NEGOTIATOR_CYCLE_DELAY = 45\nendif\n"
+        "if ! defined WANT_HOLD\nNEGOTIATOR_MIN_INTERVAL = 20\nendif\n"
+        "if defined IsNegotiator\nPRIORITY_HALFLIFE = 7\nendif\n"
+        "if defined ARCH\nUID_DOMAIN = a.org\nendif\n"
+    )
+    assert taken(tmp_path, run, text) == (
+        POOL + 'uid_domain = "a.org"\n\n[accountant]\npriority_halflife = 7\n\n'
         "[negotiator]\ninterval = 60\ncycle_delay = 45\nmin_interval = 20\n"
     )
