@@ -93,8 +93,9 @@ class ConfigFile:
     #: The daemon that reads the files (``if``, ``include`` and ``use`` lines see its own
     #: ``SUBSYS.NAME`` first); "" for none.
     subsys: str = ""
-    #: An ``if`` condition, ``include`` or ``use`` line read otherwise by another of
-    #: :data:`DAEMONS`: the files may set knobs otherwise for each.
+    #: An ``if`` condition, ``include`` or ``use`` line, or a knob saying what is read
+    #: after the main file, read otherwise by another of :data:`DAEMONS`: the files may
+    #: set knobs otherwise for each.
     per_daemon: bool = False
 
     def note_first_line(self, raw: str) -> None:
