@@ -102,3 +102,26 @@ def test_a_knob_shadowed_by_its_daemons_own_is_not_ignored(
         "condor-config condor_config: 2 knobs taken, 0 groups; ignored 2: FOO, "
         "NEGOTIATOR.START\nFOO\nNEGOTIATOR.START\n"
     )
+
+
+def test_a_daemons_own_built_in_default_is_read_in_an_if(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``if $(IsNegotiator)`` was refused ("set in no file read here"). By hand from
+    HTCondor 25.0.13's param_info.in: ``IsNegotiator`` defaults to false, and the
+    negotiator's own ``NEGOTIATOR.IsNegotiator`` (looked up first) to true: the
+    negotiator takes the first branch (NEGOTIATOR_MIN_INTERVAL 20), the startd the else
+    branch (RANK = 2). ``if ! $(NEGOTIATOR_CONSIDER_PREEMPTION)`` (default true) does not
+    hold: NEGOTIATOR_CYCLE_DELAY 45."""
+    monkeypatch.chdir(tmp_path)
+    Path("condor_config").write_text(
+        "if $(IsNegotiator)\n  NEGOTIATOR_MIN_INTERVAL = 20\n  RANK = 1\nelse\n  RANK = 2\n"
+        "endif\nif ! $(NEGOTIATOR_CONSIDER_PREEMPTION)\n  NEGOTIATOR_CYCLE_DELAY = 1\nelse\n"
+        "  NEGOTIATOR_CYCLE_DELAY = 45\nendif\n"
+    )
+    result = run(*shlex.split("import condor-config condor_config"))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == (
+        '[pool]\ndefaults = "current"\nrank = "2"\n\n'
+        "[negotiator]\nmin_interval = 20\ncycle_delay = 45\n"
+    )

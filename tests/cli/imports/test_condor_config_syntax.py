@@ -61,9 +61,27 @@ def taken(tmp_path: Path, run: Callable[..., Any], text: str) -> str:
             id="subsystem-prefix-in-macro",
         ),
         pytest.param(
-            "ACCOUNTANT_LOCAL_DOMAIN = $(UID_DOMAIN:example.org)\n",
+            "ACCOUNTANT_LOCAL_DOMAIN = $(SITE_DOMAIN:example.org)\n",
             POOL + 'local_domains = ["example.org"]\n',
             id="macro-default",
+        ),
+        # a knob no file sets takes HTCondor 25.0.13's built-in default (param_info.in:
+        # HOUR = 3600, so 2 * 3600 = 7200; was refused: "set in no file read here"), and
+        # so does a knob naming itself with no earlier value (START = True, so
+        # "True && Memory > 100"; NEGOTIATOR_INTERVAL = 60, so 60 * 2 = 120: the
+        # built-in default wins over the macro's :5)
+        pytest.param(
+            "PRIORITY_HALFLIFE = 2 * $(HOUR)\nSTART = $(START) && Memory > 100\n"
+            "NEGOTIATOR_INTERVAL = $(NEGOTIATOR_INTERVAL:5) * 2\n",
+            POOL + 'start = "True && Memory > 100"\n\n[accountant]\npriority_halflife = 7200\n'
+            "\n[negotiator]\ninterval = 120\n",
+            id="built-in-defaults",
+        ),
+        # ... expanded in turn: SPOOL's default is $(LOCAL_DIR)/spool
+        pytest.param(
+            "LOCAL_DIR = /var/lib/condor\nUID_DOMAIN = $(SPOOL:x).org\n",
+            POOL + 'uid_domain = "/var/lib/condor/spool.org"\n',
+            id="built-in-default-naming-a-knob-set",
         ),
         # a macro set to nothing takes the default too (evaluate_macro_func: an empty
         # value); was expanded to nothing, START = ""
@@ -101,26 +119,40 @@ def test_what_htcondor_reads_is_taken(
             id="plus-equals",
         ),
         pytest.param("START+= Cpus > 1\n", ":1: HTCondor has no +=", id="plus-equals-joined"),
-        # a macro set in no file read: HTCondor takes its built-in default (UID_DOMAIN's is
-        # the machine's name); was taken as nothing, so uid_domain stayed "localdomain"
+        # a macro set in no file read whose value HTCondor takes from the machine; was
+        # taken as nothing, so uid_domain stayed "localdomain"
         pytest.param(
             "UID_DOMAIN = $(FULL_HOSTNAME)\n",
-            ":1: UID_DOMAIN: $(FULL_HOSTNAME) is set in no file read here (HTCondor would "
-            "take its built-in default or the machine's value); set it, write "
-            "$(FULL_HOSTNAME:default), or import condor_config_val -dump output",
+            ":1: UID_DOMAIN: $(FULL_HOSTNAME) is set in no file read here (HTCondor takes the "
+            "machine's value); set it, or import condor_config_val -dump output",
             id="undefined-macro",
         ),
-        # an include's name too: HTCondor would read $(LOCAL_DIR)'s default folder; was
-        # /extra.config, missing, so skipped in silence
+        # an include's name too: HTCondor would read $(LOCAL_DIR)'s default folder, whose
+        # default is $(TILDE), the condor user's home; was /extra.config, missing, so
+        # skipped in silence
         pytest.param(
             "include ifexist : $(LOCAL_DIR)/extra.config\nNEGOTIATOR_INTERVAL = 60\n",
-            ":1: include: $(LOCAL_DIR) is set in no file read here",
+            ":1: include: $(TILDE) (in HTCondor's default of LOCAL_DIR) is set in no file "
+            "read here (HTCondor takes the machine's value)",
             id="undefined-macro-in-include",
         ),
+        # $(UID_DOMAIN:example.org): lookup_macro finds UID_DOMAIN's built-in default,
+        # $(FULL_HOSTNAME), which wins over the macro's own default (was: example.org)
         pytest.param(
-            "START = $(START) && Memory > 100\n",
-            ":1: START: $(START) is set in no file read here",
-            id="self-reference-without-earlier-value",
+            "ACCOUNTANT_LOCAL_DOMAIN = $(UID_DOMAIN:example.org)\n",
+            ":1: ACCOUNTANT_LOCAL_DOMAIN: $(FULL_HOSTNAME) (in HTCondor's default of "
+            "UID_DOMAIN) is set in no file read here (HTCondor takes the machine's value)",
+            id="macro-default-under-a-built-in-default",
+        ),
+        # a name HTCondor 25.0 has no default for: it would expand to nothing (or to the
+        # daemon's _condor_ environment), which fs does not take in silence
+        pytest.param(
+            "START = $(NOSUCH) && Memory > 100\n",
+            ":1: START: $(NOSUCH) is set in no file read here and has no built-in default "
+            "(HTCondor expands it to nothing, or to the daemon's _condor_NOSUCH environment "
+            "variable); set it, write $(NOSUCH:default), or import condor_config_val -dump "
+            "output",
+            id="undefined-macro-without-default",
         ),
         pytest.param(
             "NEGOTIATOR_INTERVAL = $INT(5 * 60)\n",

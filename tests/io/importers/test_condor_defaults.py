@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from fairshare_cli.io.importers.condor_defaults import MACHINE, built_in
+from fairshare_cli.io.importers.condor_defaults import MACHINE, built_in, default, from_machine
 
 
 @pytest.mark.parametrize(
@@ -34,3 +34,16 @@ def test_machine_names_are_not_decided_here() -> None:
     defaults are empty)."""
     assert {"TILDE", "PYTHON3", "HOSTNAME", "FULL_HOSTNAME"} == MACHINE
     assert not any(built_in(name) for name in MACHINE)
+
+
+def test_defaults_are_param_info_values_as_written() -> None:
+    """param_info.in, 25.0.13: [HOUR] default=3600, [SPOOL] default=$(LOCAL_DIR)/spool,
+    [NEGOTIATOR.IsNegotiator] default=true, [LOCAL_CONFIG_DIR] default= (empty: none)."""
+    assert default("hour") == "3600"
+    assert default("SPOOL") == "$(LOCAL_DIR)/spool"
+    assert default("NEGOTIATOR.IsNegotiator") == "true"
+    assert default("LOCAL_CONFIG_DIR") is None
+    assert default("DETECTED_CORES") == "1"  # (the table's; fill_attributes sets the real one)
+    assert from_machine("DETECTED_CORES")
+    assert from_machine("tilde")
+    assert not from_machine("HOUR")
