@@ -295,10 +295,13 @@ def _modelled(knob: str, groups: dict[str, str]) -> bool:
 
 def unmodelled(conf: ConfigFile) -> list[str]:
     """Warnings for knobs the file sets to what changes a cycle's matches and fs does not
-    model: ``NEGOTIATOR_DEPTH_FIRST = true`` (``matchmaker.cpp``: after a match to a
-    partitionable slot the negotiator skips as many more requests of the autocluster as
-    ``jobsInSlot`` says fit in the slot, leaving them to the schedd); and one naming the
-    ``use`` templates read whose values fs does not hold, none of which it took.
+    model: ``NEGOTIATOR_DEPTH_FIRST = true`` (``matchmaker.cpp``: a match counts as
+    ``jobsInSlot`` jobs of the autocluster's request, what fits in the slot's Cpus and
+    Memory as its ad reads after the match, at least one of each asked; the others so
+    counted are skipped, uncharged, left to the schedd to start in the slot: for a
+    partitionable slot the matched job is among them, with a consumption policy it is
+    not, its share already deducted); and one naming the ``use`` templates read whose
+    values fs does not hold, none of which it took.
 
     Raises:
         InputError: the knob's value is not a boolean HTCondor reads.
@@ -322,9 +325,10 @@ def _depth_first(conf: ConfigFile) -> list[str]:
     if not param_boolean(text, "NEGOTIATOR_DEPTH_FIRST", where):
         return []
     return [
-        f"{where} is true, which fs does not model: after matching a job to a partitionable "
-        "slot the pool's negotiator skips the jobs of its autocluster it expects the schedd "
-        "to fit into that slot; fs negotiate matches them one by one"
+        f"{where} is true, which fs does not model: the pool's negotiator counts each match "
+        "as the number of the autocluster's jobs that fit in the slot's Cpus and Memory, "
+        "and skips the others so counted for the schedd to start in that slot; fs negotiate "
+        "matches them one by one"
     ]
 
 
