@@ -208,18 +208,18 @@ class ConfigFile:
         return text
 
     def _lookup(self, key: str, subsys: str, seen: tuple[str, ...]) -> tuple[str, str | None]:
-        """The knob a macro ``$(key)`` names and its text, as ``lookup_macro`` finds them
-        for the daemon ``subsys``: its ``SUBSYS.NAME`` in the files, else HTCondor's
-        built-in default of ``SUBSYS.NAME``, else ``NAME`` in the files, else NAME's
-        built-in default (condor_defaults.py; a dump holds them all already)."""
+        """The knob ``$(key)`` names and its text, as ``lookup_macro`` finds them for the
+        daemon ``subsys``: ``SUBSYS.NAME`` in the files, else its built-in default, else
+        ``NAME`` in the files, else its built-in default (condor_defaults.py; not in a
+        dump, which holds them, nor for a value from the machine or the build)."""
         own = f"{subsys}.{key}"
         if subsys and own not in seen:
             if self.sets(own):
                 return own, self.raw.get(own)
             if not self.dump and default(own) is not None:
                 return own, default(own)
-        if key in self.raw or key in self.templated or self.dump:
-            return key, self.raw.get(key)
+        if key in self.raw or key in self.templated or self.dump or from_machine(key):
+            return key, self.raw.get(key)  # (the machine's value wins over the table's)
         return key, default(key)
 
     def _unset(self, m: re.Match[str], key: str, seen: tuple[str, ...], strict: bool) -> str:
@@ -409,7 +409,7 @@ def _assign(conf: ConfigFile, name: str, value: str, where: str) -> None:
         if own.search(value):  # (it builds on the template's value, which fs does not hold)
             return
         del conf.templated[key]
-    if old is None and not conf.dump:  # (no earlier value: the built-in default's text)
+    if old is None and not conf.dump and not from_machine(name):  # (the default's text)
         old = default(name)
     if old is not None:
         was: str = old

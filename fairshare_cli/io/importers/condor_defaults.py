@@ -13,7 +13,8 @@ Unix default is not empty, with that default as written); a knob of the table wh
 default is empty, or one it does not have, has no default. What HTCondor detects on the
 machine (:data:`DETECTED`, the names ``fill_attributes`` sets before the files are read,
 and :data:`MACHINE`, set only when something is found there or only after the main file:
-``TILDE``, the home of the ``condor`` user; ``HOSTNAME``) has no value fs can know.
+``TILDE``, the home of the ``condor`` user; ``HOSTNAME``), and the few defaults the
+build puts in (:data:`BUILD`: ``CONDOR_VERSION``), have no value fs can know.
 """
 
 from __future__ import annotations
@@ -56,6 +57,20 @@ DETECTED = frozenset(
 #: file: whether they are set at all depends on the machine and the file.
 MACHINE = frozenset(("TILDE", "PYTHON3", "HOSTNAME", "FULL_HOSTNAME"))
 
+#: The knobs whose default the build puts in (``macro=`` in param_info.in: the table's
+#: ``CONDOR_VERSION = 8.*`` is 25.0.13 in a 25.0.13 daemon): set, but to a value fs
+#: does not hold.
+BUILD = frozenset(
+    (
+        "CONDOR_VERSION",
+        "CONDOR_BUILD_PLATFORM",
+        "PYTHON3_MODULE_SUFFIX",
+        "PYTHON3_VERSION_MINOR",
+        "HAVE_EXT_KRB5",
+        "SEC_DEFAULT_AUTHENTICATION_METHODS",
+    )
+)
+
 
 @cache
 def _table() -> dict[str, str]:
@@ -78,8 +93,9 @@ def default(name: str) -> str | None:
 
 def from_machine(name: str) -> bool:
     """Whether HTCondor sets ``name`` from the machine it runs on (:data:`DETECTED` or
-    :data:`MACHINE`), a value fs cannot know."""
-    return name.upper() in DETECTED or name.upper() in MACHINE
+    :data:`MACHINE`) or from its build (:data:`BUILD`), a value fs cannot know."""
+    key = name.upper()
+    return key in DETECTED or key in MACHINE or key in BUILD
 
 
 def built_in(name: str) -> bool:

@@ -144,6 +144,14 @@ def test_what_htcondor_reads_is_taken(
             "UID_DOMAIN) is set in no file read here (HTCondor takes the machine's value)",
             id="macro-default-under-a-built-in-default",
         ),
+        # DETECTED_CORES: the table's default (1) is not what a daemon reads, as
+        # fill_attributes puts in the machine's count before any file is read
+        pytest.param(
+            "NUM_CLAIMS = $(DETECTED_CORES)\n",
+            ":1: NUM_CLAIMS: $(DETECTED_CORES) is set in no file read here (HTCondor takes "
+            "the machine's value)",
+            id="detected-macro",
+        ),
         # a name HTCondor 25.0 has no default for: it would expand to nothing (or to the
         # daemon's _condor_ environment), which fs does not take in silence
         pytest.param(

@@ -47,3 +47,6 @@ def test_defaults_are_param_info_values_as_written() -> None:
     assert from_machine("DETECTED_CORES")
     assert from_machine("tilde")
     assert not from_machine("HOUR")
+    # [CONDOR_VERSION] macro=CONDOR_VERSION default=8.*: the build's value, not the table's
+    assert built_in("CONDOR_VERSION")
+    assert from_machine("condor_version")
