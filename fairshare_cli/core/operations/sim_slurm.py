@@ -65,10 +65,11 @@ from fairshare_cli.core.operations.slurm_pending import (
     Score,
     at_job_priority,
     begun,
+    job_of,
+    under_qos,
 )
 from fairshare_cli.core.operations.slurm_series import SlurmSeries, of_association
 from fairshare_cli.core.slurm import partition as slurm_part
-from fairshare_cli.core.slurm.factors import running_qos
 from fairshare_cli.core.slurm.node_space import (
     Alloc,
     Node,
@@ -158,7 +159,7 @@ class SlurmSim:
                 self._count_waiting(batch.job, batch.count)
             elif batch.job.status == "running":
                 for i in range(batch.count):
-                    job = _under(replace(batch.job, id=batch.job_id(i)), None, config.qos)
+                    job = under_qos(replace(batch.job, id=batch.job_id(i)), None, config.qos)
                     began = job.start_time if job.start_time is not None else start
                     per = math.ceil(job.request_cpus / (job.num_nodes or 1))
                     alloc = self._fit(job, self.fit.parts(job))
@@ -346,7 +347,7 @@ class SlurmSim:
     def _start_batch(self, batch: JobBatch, record: Record, t: float) -> int:
         started = 0
         while started < batch.count:
-            if not self._try_start(_job_of(batch, started, record), (record[2],), t):
+            if not self._try_start(job_of(batch, started, record), (record[2],), t):
                 break
             started += 1
         return started
@@ -408,7 +409,7 @@ class SlurmSim:
             parts = (record[2],)
             started = 0
             while started < current.count and tests_left:
-                job = _job_of(current, started, record)
+                job = job_of(current, started, record)
                 tests_left -= 1
                 when, alloc = self._earliest(job, parts, t, reserved)
                 if when == t and alloc:
@@ -481,20 +482,3 @@ class SlurmSim:
         pending = self.waiting_total
         out.append(SimRow(t, "pool", "pool", in_use, pending=pending, capacity=self.capacity))
         return out
-
-
-def _job_of(batch: JobBatch, i: int, record: Record) -> Job:
-    """The ``i``-th job of ``batch`` as its ``record`` runs it (its partition and QOS)."""
-    job = batch.job if batch.count == 1 else replace(batch.job, id=batch.job_id(i))
-    if "," in (job.partition or ""):  # (it bills by that partition's TRESBillingWeights)
-        job = replace(job, partition=record[2])
-    return _under(job, record[3])
-
-
-def _under(job: Job, qos: str | None, defined: Any = None) -> Job:
-    """A job of several QOS as it runs under ``qos``: slurmctld sets the QOS of the record
-    it starts the job from; one running already (None) under the one ``_get_qos_info``
-    gave it at submission (:func:`running_qos` over ``defined``, the config's QOS)."""
-    if job.qos is None or "," not in job.qos:
-        return job
-    return replace(job, qos=qos or running_qos(job.qos, defined))
