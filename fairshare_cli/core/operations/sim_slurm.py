@@ -17,10 +17,11 @@ the rest of the pass (no later record starts there); a job whose begin time
 (``eligible_time``) is still to come is not in the queue (``job_independent``), with or
 without ``ACCRUE_ALWAYS``. With ``backfill`` (``src/plugins/sched/backfill/backfill.c``) the
 records left are walked again in that order against a map of when CPUs free up (running
-jobs end at their start plus time limit, its partition's for one of none, as Slurm plans
-with limits, not with the run times it cannot know): a job that can start now on CPUs no
-earlier record's job is planned to use starts; one that cannot reserves the CPUs at its
-earliest start for its time limit, so no later job delays it.
+jobs end at their start plus time limit, its partition's for one of none, a year for an
+UNLIMITED one, as Slurm plans with limits, not with the run times it cannot know): a job
+that can start now on CPUs no earlier record's job is planned to use starts; one that
+cannot reserves the CPUs at its earliest start for its time limit, so no later job delays
+it.
 
 The backfill pass is bounded as ``_attempt_backfill`` bounds it (``[priority]`` keys named
 after the ``SchedulerParameters``): it runs at a cycle when ``bf_interval`` seconds have
@@ -74,6 +75,7 @@ from fairshare_cli.core.slurm.node_space import (
     Alloc,
     Node,
     NodeSpace,
+    OverdueEnds,
     Reservation,
     earliest_on_many,
     nodes_of,
@@ -136,6 +138,7 @@ class SlurmSim:
         self.left_of: dict[str, tuple[JobBatch, JobBatch | None]] = {}
         self.running: dict[str, _Running] = {}
         self.ends: list[tuple[float, str]] = []
+        self.unlimited = OverdueEnds(self.space)  # (running jobs of no limit)
         self.multi: dict[str, bool] = {}  # job id -> several partitions or QOS
         #: the decay pass (time, tree, priority context) priorities are of, and the cycle
         self.pass_time: float | None = None
@@ -217,14 +220,24 @@ class SlurmSim:
             self._place(job, alloc, t)
         return bool(alloc)
 
-    def _place(self, job: Job, alloc: Alloc, t: float, *, queued: bool = False) -> None:
+    def _place(
+        self, job: Job, alloc: Alloc, t: float, *, queued: bool = False, backfilled: bool = False
+    ) -> None:
         """Start ``job`` at ``t`` on the nodes of ``alloc``; it ends after its run time or
-        time limit (``queued``: it was running in the queue the simulation starts from)."""
-        limit = slurm_part.started_time_limit(job.time_limit, self._spec(job))
+        time limit: its own, else the partition's, or the one backfill planned when it
+        starts it (``slurm_part.planned_time_limit``); planned to end at ``planned_end``
+        (``queued``: running in the queue the simulation starts from)."""
+        spec = self._spec(job)
+        if backfilled and job.time_limit is None:
+            limit: float | None = slurm_part.planned_time_limit(None, spec)
+        else:
+            limit = slurm_part.started_time_limit(job.time_limit, spec)
         run = job.run_time
         last = min(run if run is not None else INF, limit if limit is not None else INF)
         end = t + last if math.isfinite(last) else None
-        planned = t + limit if limit is not None else INF
+        planned = slurm_part.planned_end(t, limit)
+        if limit is None or math.isinf(limit):
+            self.unlimited.add(planned, job.id)
         for node, cpus in alloc:
             node.used += cpus
             node.planned[job.id] = (planned, cpus)
@@ -383,6 +396,7 @@ class SlurmSim:
         start; reserve CPUs for each job that cannot start (``_attempt_backfill``): at most
         ``bf_max_job_test`` jobs are tested; none is reserved beyond ``bf_window``."""
         reserved: dict[str, list[Reservation]] = {}  # by node: (from, to, cpus)
+        self.unlimited.replan(t, self.running)
         self.space.begin_pass(t, reserved)
         try:
             self._backfill_jobs(order, t, reserved)
@@ -413,7 +427,7 @@ class SlurmSim:
                 tests_left -= 1
                 when, alloc = self._earliest(job, parts, t, reserved)
                 if when == t and alloc:
-                    self._place(job, alloc, t)
+                    self._place(job, alloc, t, backfilled=True)
                     started += 1
                     continue
                 if alloc and when <= window_end:
