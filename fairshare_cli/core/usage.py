@@ -18,6 +18,7 @@ from typing import Any, NamedTuple, NoReturn, Protocol, cast
 from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.limits import INT64_MAX, TIME_MAX, TIME_MIN
 from fairshare_cli.core.names import check_name
+from fairshare_cli.core.tres import history_tres
 from fairshare_cli.errors import InputError, did_you_mean
 
 
@@ -25,10 +26,10 @@ class UsageRecord(NamedTuple):
     """Work that ran: ``slots`` identical slots of ``cpus`` CPUs each, from start to end.
 
     ``end`` None means still running. ``tres``: the rest of a slot's allocation, where
-    known (``fs import sacct``'s ``AllocTRES``), as :func:`~.slurm.billing.tres_text` writes
-    it (``mem=8192,node=1,gres/gpu=1``, memory in MB): what a partition's
-    ``TRESBillingWeights`` bill besides the CPUs; None: the CPUs alone. (A named tuple: a
-    million are built per import.)
+    known (``fs import sacct``'s ``AllocTRES``, a history file's ``tres``), as
+    :func:`~.tres.tres_text` writes it (``mem=8192,node=1,gres/gpu=1``, memory in MB):
+    what a partition's ``TRESBillingWeights`` bill besides the CPUs; None: the CPUs alone.
+    (A named tuple: a million are built per import.)
     """
 
     owner: str
@@ -51,7 +52,7 @@ record_end = operator.itemgetter(UsageRecord._fields.index("end"))
 
 #: The fields of a record that are names.
 NAME_FIELDS = ("owner", "accounting_group", "account", "partition", "qos", "dirac_group")
-_FIELDS = (*NAME_FIELDS, "start", "end", "slots", "cpus", "nice_user")
+_FIELDS = (*NAME_FIELDS, "start", "end", "slots", "cpus", "nice_user", "tres")
 
 
 _FIELD_SET = frozenset(_FIELDS)
@@ -158,7 +159,10 @@ def parse_record(obj: Mapping[str, Any], where: str) -> UsageRecord:
     slots = get("slots")
     slots = 1 if slots in _ABSENT else _count(slots, f"{where}: slots")
     cpus = get("cpus")
-    cpus = 1 if cpus in _ABSENT else _count(cpus, f"{where}: cpus")
+    cpus = None if cpus in _ABSENT else _count(cpus, f"{where}: cpus")
+    tres = get("tres")
+    if tres not in _ABSENT:
+        cpus, tres = history_tres(tres, cpus, where)
     nice = get("nice_user")
     return UsageRecord(
         _named(owner if type(owner) is str else _str(owner, f"{where}: owner"), where, "owner"),
@@ -171,7 +175,8 @@ def parse_record(obj: Mapping[str, Any], where: str) -> UsageRecord:
         _text(get("qos"), where, "qos"),
         _text(get("dirac_group"), where, "dirac_group"),
         slots,
-        cpus,
+        1 if cpus is None else cpus,
+        None if tres in _ABSENT else tres,
     )
 
 
@@ -316,6 +321,7 @@ LINE_FIELDS = (
     "slots",
     "cpus",
     "nice_user",
+    "tres",
 )
 
 
@@ -334,7 +340,7 @@ def known_rows(rows: Sequence[tuple[Any, ...]]) -> list[UsageRecord] | None:
     if not rows:
         return []
     columns = zip(*rows, strict=True)
-    owner, group, account, partition, qos, dirac, start, end, slots, cpus, nice = columns
+    owner, group, account, partition, qos, dirac, start, end, slots, cpus, nice, tres = columns
     times = _times(start, end)
     if times is None:
         return None
@@ -361,7 +367,15 @@ def known_rows(rows: Sequence[tuple[Any, ...]]) -> list[UsageRecord] | None:
         names |= values
     if not _good_names(names):
         return None
-    fields = (owner, starts, ends, named[0], nice, *named[1:], slots, cpus, [None] * len(rows))
+    kept: Sequence[str | None] = [None] * len(rows)
+    if any(tres):  # (a few distinct texts: each read once; "" is absent, as None)
+        try:
+            pairs = set(zip(tres, cpus, strict=True))
+            made = {t: history_tres(t, c, "")[1] if t else None for t, c in pairs}
+        except InputError:  # (cpus given twice differently, or given by tres alone)
+            return None
+        kept = list(map(made.__getitem__, tres))
+    fields = (owner, starts, ends, named[0], nice, *named[1:], slots, cpus, kept)
     return list(map(tuple.__new__, repeat(UsageRecord), zip(*fields, strict=True)))
 
 

@@ -209,6 +209,7 @@ class _Line(msgspec.Struct, forbid_unknown_fields=True, gc=False, kw_only=True):
     slots: int = 1
     cpus: int = 1
     nice_user: bool = False
+    tres: str | None = None
 
 
 _decode_line = msgspec.json.Decoder(_Line).decode
