@@ -29,6 +29,7 @@ from fairshare_cli.cli.submit_objects import (
     refuse_set_beside_option,
     sbatch_time,
 )
+from fairshare_cli.core.config import Config
 from fairshare_cli.core.jobs import Job, check_job_option
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, SLURM_PRIORITY_MAX
 from fairshare_cli.core.operations.validate import check_jobs_against_config
@@ -173,8 +174,16 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
         _hold(env, [j for j in new if j.status == "running"], jobs_file or "fs submit")
     # (once the state is written: a write that fails has submitted nothing)
     click.echo(_prefix(dry_run) + submit_summary([j.id for j in new], verbose))
+    _warn_queued(new, held, env.config)
+
+
+def _warn_queued(jobs: list[Job], held: Mapping[str, str], config: Config) -> None:
+    """On stderr, what the scheduler makes of the jobs just queued: those that will pend
+    for ever (``held``), Slurm jobs that name no partition where none is the default, and
+    DIRAC groups ``[dirac.groups]`` does not list."""
     _warn_held(held)
-    _warn_unlisted_groups(new, env.config.dirac.groups)
+    _warn_no_partition(jobs, config)
+    _warn_unlisted_groups(jobs, config.dirac.groups)
 
 
 def _warn_held(reasons: Mapping[str, str]) -> None:
@@ -188,6 +197,29 @@ def _warn_held(reasons: Mapping[str, str]) -> None:
     for reason, ids in held.items():
         which = f"job {ids[0]}" if len(ids) == 1 else f"{len(ids)} jobs ({ids[0]} ...)"
         click.echo(f"fs: warning: {which} will pend, never started: {reason}", err=True)
+
+
+def _warn_no_partition(jobs: list[Job], config: Config) -> None:
+    """On stderr, the Slurm jobs queued that name no partition where none is the default
+    (:meth:`~fairshare_cli.core.operations.node_fit.NodeFit.refused_for_no_partition`):
+    sbatch would have refused them, and ``fs sprio`` refuses the queue while it holds
+    them; they are queued, as an HTCondor or DIRAC job naming none is."""
+    from fairshare_cli.core.operations.node_fit import NodeFit
+
+    fit = NodeFit(config)
+    ids = [job.id for job in jobs if fit.refused_for_no_partition(job)]
+    if not ids:
+        return
+    one = len(ids) == 1
+    which = f"job {ids[0]} names" if one else f"{len(ids)} jobs ({ids[0]} ...) name"
+    names = ", ".join(config.partitions)
+    click.echo(
+        f"fs: warning: {which} no partition, and no partition ({names}) is the default:"
+        " Slurm refuses such a job, and fs sprio refuses the queue while it holds it; give"
+        f" {'it' if one else 'them'} a partition (--partition), or set default = true on"
+        " one (an HTCondor or DIRAC job may stay as it is)",
+        err=True,
+    )
 
 
 def _warn_unlisted_groups(jobs: list[Job], groups: Mapping[str, Any]) -> None:

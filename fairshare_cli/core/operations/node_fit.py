@@ -245,6 +245,13 @@ class NodeFit:
             raise InputError(f"job {job.id}: {refusal}")
         return pending
 
+    def refused_for_no_partition(self, job: Job) -> bool:
+        """Whether ``job`` is a Slurm job (:meth:`is_slurm_job`) that names no partition
+        where partitions exist and none is the default: slurmctld refuses it, and so do
+        ``fs sprio`` and ``fs simulate --scheduler slurm`` (:func:`partitions_of`); it is
+        queued all the same, being maybe HTCondor's or DIRAC's."""
+        return self.is_slurm_job(job) and not self._names_slurm(job)
+
     def _names_slurm(self, job: Job) -> bool:
         """Whether sbatch would take up the job: it names a partition, account or QOS,
         or a partition is the default. One naming none of them, in a pool whose partitions

@@ -101,3 +101,17 @@ def test_taken_gives_a_slurm_job_of_no_limit_its_first_partitions_default_time()
     assert limit(partition="short,batch") is None
     assert limit(time_limit=60.0) == 60.0
     assert fit.taken(Job(id="1", owner="carol")).time_limit is None
+
+
+def test_refused_for_no_partition_is_a_slurm_job_naming_none_without_a_default() -> None:
+    """slurmctld refuses a job naming no partition where partitions exist and none is the
+    default (``_get_job_parts``); a job that is not Slurm's (no association, no Slurm name)
+    and any job once a partition is the default, or where there are no partitions, is not."""
+    no_default = Config(partitions={"batch": PartitionSpec(name="batch")}, accounts=CONFIG.accounts)
+    fit = NodeFit(no_default)
+    alice, bob = Job(id="1", owner="alice"), Job(id="2", owner="bob")
+    assert fit.refused_for_no_partition(alice)
+    assert not fit.refused_for_no_partition(bob)  # (HTCondor's or DIRAC's, to fs)
+    assert not fit.refused_for_no_partition(Job(id="3", owner="alice", partition="batch"))
+    assert not NodeFit(CONFIG).refused_for_no_partition(alice)
+    assert not NodeFit(Config(accounts=CONFIG.accounts)).refused_for_no_partition(alice)
