@@ -40,9 +40,11 @@ def check_batch_folder(folder: Path, engine: str) -> None:
     """The batch files can name ``folder``: they are read a line at a time, so not a path
     with a line break (or another control character) in it. HTCondor's too: DAGMan reads
     a path between double quotes (``next_possibly_quoted_token`` in ``parse.cpp``), so
-    not one that holds one; a submit file's value ends trimmed of blanks, and a line
-    ending in a backslash goes on to the next (``initialdir``), so not a path ending in
-    either.
+    not one that holds one; condor_submit_dag (and ``htcondor2.Submit.from_dag``) writes
+    the DAG's path as it is into the DAGMan job's submit description, whose macros
+    condor_submit expands, so not one with ``$(...)`` (or ``$ENV(...)``, ...) in it; a
+    submit file's value ends trimmed of blanks, and a line ending in a backslash goes on
+    to the next (``initialdir``), so not a path ending in either.
 
     Raises:
         InputError: naming what the path holds.
@@ -54,6 +56,8 @@ def check_batch_folder(folder: Path, engine: str) -> None:
         return
     elif '"' in where:
         why = "a double quote in it"
+    elif re.search(r"\$+[A-Za-z_]*\(", where):
+        why = "a macro ($(NAME), $ENV(NAME), ...) in it, which condor_submit_dag leaves as it is"
     elif where[-1].isspace() or where.endswith("\\"):
         why = "a blank or a backslash at its end"
     else:

@@ -128,17 +128,21 @@ def _condor_arguments(value: str) -> list[str]:
     return words
 
 
-def test_submit_files_keep_a_dollar_in_the_folder_as_it_is(
+def test_submit_files_keep_a_dollar_in_a_path_as_it_is(
     spec: Path, tmp_path: Path, run: Callable[..., Any]
 ) -> None:
-    """fs sweep SPEC --out 'runs $(HOME) $$(Memory)' --engine htcondor wrote the path into
-    initialdir and arguments as it is, and condor_submit expanded $(HOME) (to nothing,
-    an unknown submit macro), so each job ran in, and for, another folder. Now ``$`` is
-    $(DOLLAR) and ``$$`` is $$(DOLLARDOLLAR): the bindings' own expansion gives the path
-    back (the schedd turns $$(DOLLARDOLLAR) into $$ at match time, qmgmt.cpp)."""
+    """fs sweep SPEC --out 'runs $5' --engine htcondor --html 'pages $(HOME)/p.html' wrote
+    the paths into initialdir and arguments as they are, and condor_submit expanded
+    $(HOME) (to nothing, an unknown submit macro): the collect wrote its page elsewhere.
+    Now ``$`` is $(DOLLAR) and ``$$`` is $$(DOLLARDOLLAR): the bindings' own expansion
+    gives the paths back (the schedd turns $$(DOLLARDOLLAR) into $$ at match time,
+    qmgmt.cpp), so a $$(Memory) is not the machine's memory either."""
     htcondor2 = pytest.importorskip("htcondor2")
-    out = (tmp_path / "runs $(HOME) $$(Memory) 'q'").resolve()
-    result = run("sweep", str(spec), "--out", str(out), "--engine", "htcondor")
+    out = (tmp_path / "runs $5 $$x 'q'").resolve()
+    pages = tmp_path / "pages $(HOME) $$(Memory)"
+    pages.mkdir()
+    page = str(pages / "p.html")
+    result = run("sweep", str(spec), "--out", str(out), "--engine", "htcondor", "--html", page)
     assert result.exit_code == 0, result.stderr
 
     def matched(text: str) -> str:  # (the schedd's $$ expansion of DOLLARDOLLAR)
@@ -157,7 +161,7 @@ def test_submit_files_keep_a_dollar_in_the_folder_as_it_is(
     assert matched(collect.expand("initialdir")) == str(out)
     assert _condor_arguments(matched(collect.expand("arguments"))) == [
         "-m", "fairshare_cli", "sweep", "collect", str(out),
-        "--html", str(out / "sweep.html"), "--output", "json",
+        "--html", page, "--output", "json",
     ]  # fmt: skip
 
 
@@ -168,6 +172,8 @@ def test_submit_files_keep_a_dollar_in_the_folder_as_it_is(
         pytest.param("htcondor", "runs\nqueue", "a line break", id="htcondor-line-break"),
         pytest.param("htcondor", "runs ", "a blank or a backslash at its end", id="blank"),
         pytest.param("htcondor", "runs\\", "a blank or a backslash at its end", id="bs"),
+        pytest.param("htcondor", "runs $(HOME)", "a macro", id="macro"),
+        pytest.param("htcondor", "runs $ENV(HOME)", "a macro", id="env-macro"),
     ],
 )
 def test_a_folder_a_batch_file_cannot_name_is_refused(
@@ -176,7 +182,10 @@ def test_a_folder_a_batch_file_cannot_name_is_refused(
     """fs sweep SPEC --out 'runs\\n...' wrote a line break into every batch file (a
     submit file's next line, a script's command); --out 'runs ' --engine htcondor wrote
     'initialdir = .../runs ', which condor_submit trims to .../runs, and 'runs\\' one
-    that goes on to the next line. Each is refused, writing nothing."""
+    that goes on to the next line; --out 'runs $(HOME)' --engine htcondor a DAG that
+    condor_submit_dag names as it is in DAGMan's own submit description, whose $(HOME)
+    condor_submit expands (htcondor2.Submit.from_dag's description shows it). Each is
+    refused, writing nothing."""
     out = tmp_path / name
     result = run("sweep", str(spec), "--out", str(out), "--engine", engine)
     assert result.exit_code == 2, result.stderr
