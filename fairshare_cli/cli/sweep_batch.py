@@ -14,6 +14,7 @@ transfer) and this Python installed there too.
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import subprocess
@@ -73,6 +74,19 @@ def _literal(text: str) -> str:
     return re.sub(r"\$\$|\$", lambda m: "$$(DOLLARDOLLAR)" if m[0] == "$$" else "$(DOLLAR)", text)
 
 
+def _environment() -> str:
+    """The submit files' ``environment`` line: ``PYTHONPATH`` as fs runs with it (each
+    folder made absolute: the jobs run in DIR), so that the jobs import this fs, as a
+    Slurm job (which gets the submitter's environment) does; an HTCondor job gets none of
+    it. Nothing without one. The value in the new syntax (``Env::MergeFromV2Raw``: the
+    ``arguments`` quoting)."""
+    path = os.environ.get("PYTHONPATH")
+    if not path:
+        return ""
+    folders = os.pathsep.join(os.path.abspath(f) for f in path.split(os.pathsep) if f)
+    return f"environment = {_args(['PYTHONPATH=' + _literal(folders)])}\n"
+
+
 def _dag_path(path: Path) -> str:
     """A path as a DAG's JOB line names it: between double quotes when it has a blank."""
     text = str(path)
@@ -96,7 +110,7 @@ universe = vanilla
 executable = {_literal(fs[0])}
 arguments = {point_args}
 initialdir = {_literal(str(where))}
-should_transfer_files = NO
+{_environment()}should_transfer_files = NO
 output = logs/point-$(point).out
 error = logs/point-$(point).err
 log = logs/sweep.log
@@ -111,7 +125,7 @@ universe = vanilla
 executable = {_literal(fs[0])}
 arguments = {_args([_literal(w) for w in [*fs[1:], *_collect_words(where, page)]])}
 initialdir = {_literal(str(where))}
-should_transfer_files = NO
+{_environment()}should_transfer_files = NO
 output = results.json
 error = logs/collect.err
 log = logs/sweep.log
