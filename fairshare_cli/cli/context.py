@@ -54,10 +54,11 @@ def resolve_config_path(given: str | None) -> Path:
     )
 
 
-def resolve_state_path(given: str | None, config: Config) -> Path:
+def resolve_state_path(given: str | None, config: Config, found: bool = False) -> Path:
     """``--state``, else ``[pool] state`` relative to the config file (a link's: the file it
     names), else the user state; a symbolic link as the file it names
-    (:func:`~fairshare_cli.io.atomic.through_link`).
+    (:func:`~fairshare_cli.io.atomic.through_link`). A ``given`` path that fs ``found``
+    itself (a sweep's manifest) may be in a missing folder, as the user state may.
 
     Raises:
         InputError: the state's folder is missing; a link into a missing folder, or a loop.
@@ -71,10 +72,9 @@ def resolve_state_path(given: str | None, config: Config) -> Path:
     elif config.pool.state:  # (beside the file a config's link names, as the state's)
         path = through_link(Path(config.path)).parent / config.pool.state
     else:
-        refuse_stream(path := user_state_file(), "state file")
-        return through_link(path)
+        found, path = True, user_state_file()
     refuse_stream(path, "state file")
-    return existing_folder(through_link(path))
+    return through_link(path) if found else existing_folder(through_link(path))
 
 
 def existing_folder(path: Path) -> Path:
@@ -207,6 +207,8 @@ class GlobalOptions:
         overrides: config keys changed by ``fs whatif --set`` (read-only views only).
         rederive: ``fs whatif --rederive-factors`` (with ``overrides``).
         notes: ``fs whatif``'s notes, which the after side's loading adds to.
+        state_found: ``state_path`` is where fs found the state itself (a sweep's
+            manifest), not a path typed: a missing folder is an empty state.
     """
 
     config_path: str | None = None
@@ -218,6 +220,7 @@ class GlobalOptions:
     rederive: bool = False
     replay: Replay | None = None
     notes: list[str] = field(default_factory=list)
+    state_found: bool = False
     _when: float | None = field(default=None, repr=False)
 
     @property
@@ -280,7 +283,7 @@ def load_env(opts: GlobalOptions) -> Env:
         overrides, opts.replay = None, None
         if UNCHANGED not in opts.notes:
             opts.notes.append(UNCHANGED)
-    spath = resolve_state_path(opts.state_path, config)
+    spath = resolve_state_path(opts.state_path, config, opts.state_found)
     state = load_state(spath)
     refuse_going_back(state, when, spath)
     if opts.rederive and overrides:

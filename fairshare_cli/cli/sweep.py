@@ -125,10 +125,10 @@ def run(  # noqa: PLR0913  click passes each option
         raise click.UsageError("--engine dask and --dask-scheduler ADDRESS go together")
     spec = Path(spec_path)
     where = Path(out) if out else spec.with_suffix(".sweep")
-    if engine == "htcondor":
-        from fairshare_cli.cli.sweep_batch import check_dag_folder
+    if engine in ("htcondor", "slurm"):
+        from fairshare_cli.cli.sweep_batch import check_batch_folder
 
-        check_dag_folder(where)
+        check_batch_folder(where, engine)
     folder = engines.prepare(spec, where, restart)
     if engine in ("htcondor", "slurm"):
         engines.write_batch_files(folder, engine, submit, html)

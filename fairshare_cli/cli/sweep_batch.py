@@ -7,12 +7,15 @@ when a point failed, and shows what is there). ``--submit`` submits the DAG thro
 ``htcondor2`` bindings. Slurm: ``DIR/sweep.sbatch`` is a job array over the points
 (``SLURM_ARRAY_TASK_ID`` is the point) and ``DIR/collect.sbatch`` the collect job;
 ``--submit`` runs ``sbatch`` for the array and then for the collect with
-``--dependency=afterany:`` the array. The files assume DIR on a file system the
-execute nodes share (no file transfer) and this Python installed there too.
+``--dependency=afterany:`` the array. Every job runs in DIR (``initialdir``,
+``--chdir``). The files assume DIR on a file system the execute nodes share (no file
+transfer) and this Python installed there too.
 """
 
 from __future__ import annotations
 
+import os
+import re
 import shlex
 import subprocess
 from collections.abc import Sequence
@@ -34,15 +37,54 @@ def _collect_words(folder: Path, page: str) -> list[str]:
     return ["sweep", "collect", str(folder), "--html", page, "--output", "json"]
 
 
-def check_dag_folder(folder: Path) -> None:
-    """A DAG file can name a submit file in ``folder``: DAGMan reads a path between double
-    quotes (``next_possibly_quoted_token`` in ``parse.cpp``), so not one that holds one.
+def check_batch_folder(folder: Path, engine: str) -> None:
+    """The batch files can name ``folder``: they are read a line at a time, so not a path
+    with a line break (or another control character) in it. HTCondor's too: DAGMan reads
+    a path between double quotes (``next_possibly_quoted_token`` in ``parse.cpp``), so
+    not one that holds one; condor_submit_dag (and ``htcondor2.Submit.from_dag``) writes
+    the DAG's path as it is into the DAGMan job's submit description, whose macros
+    condor_submit expands, so not one with ``$(...)`` (or ``$ENV(...)``, ...) in it; a
+    submit file's value ends trimmed of blanks, and a line ending in a backslash goes on
+    to the next (``initialdir``), so not a path ending in either.
 
     Raises:
-        InputError: the folder's path has a double quote.
+        InputError: naming what the path holds.
     """
-    if '"' in str(folder.resolve()):
-        raise InputError(f"--out {folder}: a DAG file cannot name a path with a double quote in it")
+    where, shown = str(folder.resolve()), str(folder)
+    if any(ord(c) < 32 or ord(c) == 127 for c in where):
+        why, shown = "a line break or another control character in it", repr(shown)
+    elif engine != "htcondor":
+        return
+    elif '"' in where:
+        why = "a double quote in it"
+    elif re.search(r"\$+[A-Za-z_]*\(", where):
+        why = "a macro ($(NAME), $ENV(NAME), ...) in it, which condor_submit_dag leaves as it is"
+    elif where[-1].isspace() or where.endswith("\\"):
+        why = "a blank or a backslash at its end"
+    else:
+        return
+    raise InputError(f"--out {shown}: the {engine} batch files cannot name a path with {why}")
+
+
+def _literal(text: str) -> str:
+    """``text`` as a submit file's value that condor_submit leaves as it is: ``$`` is
+    ``$(DOLLAR)`` (``$(HOME)`` in a path would be expanded), and ``$$`` is
+    ``$$(DOLLARDOLLAR)``, which the schedd turns back into ``$$`` when it expands a
+    matched job's ``$$(...)`` (``qmgmt.cpp``)."""
+    return re.sub(r"\$\$|\$", lambda m: "$$(DOLLARDOLLAR)" if m[0] == "$$" else "$(DOLLAR)", text)
+
+
+def _environment() -> str:
+    """The submit files' ``environment`` line: ``PYTHONPATH`` as fs runs with it (each
+    folder made absolute: the jobs run in DIR), so that the jobs import this fs, as a
+    Slurm job (which gets the submitter's environment) does; an HTCondor job gets none of
+    it. Nothing without one. The value in the new syntax (``Env::MergeFromV2Raw``: the
+    ``arguments`` quoting)."""
+    path = os.environ.get("PYTHONPATH")
+    if not path:
+        return ""
+    folders = os.pathsep.join(os.path.abspath(f) for f in path.split(os.pathsep) if f)
+    return f"environment = {_args(['PYTHONPATH=' + _literal(folders)])}\n"
 
 
 def _dag_path(path: Path) -> str:
@@ -52,23 +94,23 @@ def _dag_path(path: Path) -> str:
 
 
 def _sbatch_path(text: str) -> str:
-    """A file pattern as an ``#SBATCH`` line names it: ``%`` doubled (Slurm's filename
-    pattern), quoted as sbatch's ``_get_argument`` reads it (quotes group blanks and
-    ``#``; a backslash escapes, inside quotes too)."""
-    return shlex.quote(text.replace("\\", "\\\\").replace("%", "%%"))
+    """A path as an ``#SBATCH`` line names it, quoted as sbatch's ``get_argument`` reads
+    it (quotes group blanks and ``#``; a backslash escapes, inside quotes too)."""
+    return shlex.quote(text.replace("\\", "\\\\"))
 
 
 def write_htcondor(folder: SweepDir, todo: Sequence[int], page: str, fs: Sequence[str]) -> Path:
     """Write ``sweep.sub``, ``collect.sub`` and ``sweep.dag``; return the DAG's path."""
     where = folder.path.resolve()
     items = "\n".join(str(i) for i in todo)
-    point_args = _args([*fs[1:], "sweep", "run-point", str(where), "$(point)"])
+    words = [_literal(w) for w in [*fs[1:], "sweep", "run-point", str(where)]]
+    point_args = _args([*words, "$(point)"])
     sub = f"""# fs sweep: one job per point, each writes {where}/points/NNNNNN.json
 universe = vanilla
-executable = {fs[0]}
+executable = {_literal(fs[0])}
 arguments = {point_args}
-initialdir = {where}
-should_transfer_files = NO
+initialdir = {_literal(str(where))}
+{_environment()}should_transfer_files = NO
 output = logs/point-$(point).out
 error = logs/point-$(point).err
 log = logs/sweep.log
@@ -80,10 +122,10 @@ queue point from (
 """
     collect = f"""# fs sweep: the table of every point (results.json) and the page
 universe = vanilla
-executable = {fs[0]}
-arguments = {_args([*fs[1:], *_collect_words(where, page)])}
-initialdir = {where}
-should_transfer_files = NO
+executable = {_literal(fs[0])}
+arguments = {_args([_literal(w) for w in [*fs[1:], *_collect_words(where, page)]])}
+initialdir = {_literal(str(where))}
+{_environment()}should_transfer_files = NO
 output = results.json
 error = logs/collect.err
 log = logs/sweep.log
@@ -137,7 +179,8 @@ def write_slurm(
 #SBATCH --array=0-{tasks - 1}
 #SBATCH --ntasks=1
 #SBATCH --cpus-per-task=1
-#SBATCH --output={_sbatch_path(str(where / "logs"))}/task-%a.out
+#SBATCH --chdir={_sbatch_path(str(where))}
+#SBATCH --output=logs/task-%a.out
 set -eu
 points=({" ".join(map(str, todo))})
 for ((i = SLURM_ARRAY_TASK_ID; i < ${{#points[@]}}; i += {tasks})); do
@@ -149,7 +192,8 @@ done
 # fs sweep: the table of every point (results.json) and the page
 #SBATCH --job-name=fs-sweep-collect
 #SBATCH --ntasks=1
-#SBATCH --output={_sbatch_path(str(where / "logs"))}/collect.out
+#SBATCH --chdir={_sbatch_path(str(where))}
+#SBATCH --output=logs/collect.out
 set -eu
 exec {collect_cmd} > {shlex.quote(str(where / "results.json"))}
 """

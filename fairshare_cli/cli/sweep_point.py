@@ -72,7 +72,10 @@ def _check_points(manifest: dict[str, Any], label: str) -> None:
     """Every point's config loads (and, without a spec's ``cycle``, its pool's cycle
     fits ``until``); the workload reads (without one, the state's queue holds jobs); the
     state reads, and so does the history's first part: a point that failed on them left a
-    folder whose manifest a rerun of the mended spec refused as another sweep's.
+    folder whose manifest a rerun of the mended spec refused as another sweep's. The
+    state's path, found here as every command finds it, is written into the manifest: a
+    point run by a batch job or a dask worker (another user, home or environment) would
+    find another user state.
 
     Raises:
         FairshareError: the first that does not.
@@ -85,7 +88,7 @@ def _check_points(manifest: dict[str, Any], label: str) -> None:
     spec = manifest["spec"]
     if spec["workload"] is not None:
         load_job_batches(spec["workload"], label=spec["workload"])
-    _check_state(spec, label)
+    spec["state"] = str(_check_state(spec, label))
     if spec["history"] is not None:
         from fairshare_cli.io.history import read_record_batches
 
@@ -105,8 +108,9 @@ def _check_points(manifest: dict[str, Any], label: str) -> None:
             raise type(exc)(f"{label}: point {index} ({keys}): {exc}") from None
 
 
-def _check_state(spec: dict[str, Any], label: str) -> None:
-    """The state the points start from reads; without a workload, its queue has jobs.
+def _check_state(spec: dict[str, Any], label: str) -> Path:
+    """The state the points start from reads (its path returned); without a workload,
+    its queue has jobs.
 
     Raises:
         FairshareError: an unreadable state, or (without a workload) an empty queue.
@@ -121,6 +125,7 @@ def _check_state(spec: dict[str, Any], label: str) -> None:
             f"{label}: no workload, and the queue of state file {env.state_path} is empty: "
             "nothing to simulate; name a workload (docs/sweep.md)"
         )
+    return env.state_path
 
 
 def run_point(manifest: dict[str, Any], index: int) -> dict[str, Any]:
@@ -146,6 +151,7 @@ def run_point(manifest: dict[str, Any], index: int) -> dict[str, Any]:
         now=repr(float(spec["now"])),
         overrides=overrides,
         replay=replay,
+        state_found=True,
     )
     env, result = simulation(
         opts,
