@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import operator
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from itertools import chain, compress, islice, repeat
 from operator import itemgetter
@@ -301,40 +301,61 @@ def _seconds_of(times: Sequence[str]) -> list[float]:
 _is_given = partial(operator.is_not, None)  # _is_given(x): x is not None
 
 
-#: The fields of a typed record line (``io.history``) in the order :func:`known_rows`
+#: The fields of a typed record line (``io.history``) in the order :func:`known_columns`
 #: takes them: the order the docs give a record's keys in (msgspec then finds each key of
 #: such a line at its first try).
-LINE_FIELDS = (
-    "owner",
-    "accounting_group",
-    "account",
-    "partition",
-    "qos",
-    "dirac_group",
-    "start",
-    "end",
-    "slots",
-    "cpus",
-    "nice_user",
-)
+LINE_FIELDS = ("owner", "accounting_group", "account", "partition", "qos", "dirac_group",
+               "start", "end", "slots", "cpus", "nice_user")  # fmt: skip
+_NEVER = object()
 
 
-def known_rows(rows: Sequence[tuple[Any, ...]]) -> list[UsageRecord] | None:
+def known_columns(
+    columns: Sequence[Sequence[Any]], absent: Any = _NEVER, quotes: int | None = None
+) -> list[UsageRecord] | None:
     """What :func:`parse_record` makes of each typed row, when it surely accepts them all.
 
-    A row is a typed record line's fields (``io.history``) in :data:`LINE_FIELDS`' order,
-    times as text. None when any row needs
-    :func:`parse_record` (a time not ``YYYY-MM-DDTHH:MM:SSZ``, a name that is not a good
-    name, an end before its start, a count out of range, an empty owner, ...): the caller
-    then reads the lines one by one, for the record or the error naming its line. The rows
-    are turned into columns and checked per column (in C where it can: ``min``, ``set``,
-    ``map``), not per record.
-    A measured hot path (``benchmarks/run.py --rows import``).
+    The rows are typed record lines' fields (``io.history``), given as columns in
+    :data:`LINE_FIELDS`' order, times as text, ``absent`` where a line does not give the
+    key (its default then). None when any row needs :func:`parse_record` (a time not
+    ``YYYY-MM-DDTHH:MM:SSZ``, a bad name, an end before its start, a count out of range,
+    an empty owner, ...): the caller then reads the lines one by one, for the record or
+    the error naming its line. Checked per column (in C where it can: ``min``, ``set``,
+    ``map``): a measured hot path (``benchmarks/run.py --rows import``).
+
+    ``quotes``: how many quote characters the lines hold; None too when the rows' keys and
+    texts are fewer than half as many. Every key and text of a JSON line is a string
+    between two quotes (a quote inside one written ``\\"``): a line that gives a key twice
+    (the decoder kept its last value) holds a string more than its row, and is refused.
     """
-    if not rows:
-        return []
-    columns = zip(*rows, strict=True)
     owner, group, account, partition, qos, dirac, start, end, slots, cpus, nice = columns
+    strings = 4 * len(owner)  # (owner and start: a key and a text each)
+    if not all(end):  # (an end absent or null: None or "")
+        end, keys, texts = _given(end, end, absent, None)
+        strings += keys + texts
+    else:
+        strings += 2 * len(end)
+    counts = set(slots)  # (a few distinct counts: min and max of those)
+    counts.update(cpus)
+    slots, keys, _ = _given(slots, counts, absent, 1)
+    cpus, more, _ = _given(cpus, counts, absent, 1)
+    nice, flags, _ = _given(nice, set(nice), absent, False)
+    strings += keys + more + flags
+    if absent in counts:
+        counts.discard(absent)
+        counts.add(1)
+    names: set[str | None] = set(owner)
+    if "" in names:
+        return None
+    named: list[Sequence[str | None]] = [group, account, partition, qos, dirac]
+    for k, column in enumerate(named):
+        values = set(column)
+        column, keys, texts = _given(column, values, absent, None)
+        strings += keys + texts
+        values.discard(absent)
+        named[k] = [v or None for v in column] if "" in values else column  # ("": absent)
+        names |= values
+    if quotes is not None and quotes != 2 * strings:
+        return None
     times = _times(start, end)
     if times is None:
         return None
@@ -346,23 +367,23 @@ def known_rows(rows: Sequence[tuple[Any, ...]]) -> list[UsageRecord] | None:
         ended, began = list(compress(ends, given)), list(compress(starts, given))
     if any(map(operator.lt, ended, began)):
         return None
-    counts = set(slots)  # (a few distinct counts: min and max of those)
-    counts.update(cpus)
-    if min(counts) < 0 or max(counts) > INT64_MAX:
+    if min(counts) < 0 or max(counts) > INT64_MAX or not _good_names(names):
         return None
-    names: set[str | None] = set(owner)
-    if "" in names:
-        return None
-    named: list[Sequence[str | None]] = [group, account, partition, qos, dirac]
-    for k, column in enumerate(named):
-        values = set(column)
-        if "" in values:  # "" is absent, as None
-            named[k] = [v or None for v in column]
-        names |= values
-    if not _good_names(names):
-        return None
-    fields = (owner, starts, ends, named[0], nice, *named[1:], slots, cpus, [None] * len(rows))
+    fields = (owner, starts, ends, named[0], nice, *named[1:], slots, cpus, [None] * len(owner))
     return list(map(tuple.__new__, repeat(UsageRecord), zip(*fields, strict=True)))
+
+
+def _given(
+    column: Sequence[Any], values: Collection[Any], absent: Any, default: Any
+) -> tuple[Sequence[Any], int, int]:
+    """``column`` with ``default`` where it holds ``absent``, the keys its lines gave and
+    the texts among them (values not null); ``values`` holds its distinct values."""
+    n = len(column)
+    missing = column.count(absent) if absent in values else 0
+    texts = n - missing - (column.count(None) if None in values else 0)
+    if missing:
+        column = [default if value is absent else value for value in column]
+    return column, n - missing, texts
 
 
 def _good_names(names: set[str | None]) -> bool:

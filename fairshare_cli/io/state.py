@@ -33,6 +33,7 @@ from fairshare_cli.io.atomic import (
     refuse_special,
 )
 from fairshare_cli.io.inputs import fast_loads, read_regular
+from fairshare_cli.io.json_keys import DuplicateKey, RepeatedKeys, surely_distinct
 
 #: The state size from which msgspec decodes it: importing msgspec costs 8-14 ms
 #: of CPU, json.loads about 3.3 ms more than msgspec per 100 KB (measured on the sshare
@@ -117,16 +118,29 @@ def _doc(data: bytes, path: Path, big: bool) -> Any:
     takes the document).
 
     Raises:
-        StateError: not UTF-8 (a byte-order mark allowed) nor JSON, or a number that is
-            not finite.
+        StateError: not UTF-8 (a byte-order mark allowed) nor JSON, a number that is
+            not finite, or an object that gives a key twice.
     """
     doc = fast_loads(data, None) if big else None  # never None for a state: an object
+    if doc is not None and not surely_distinct(data, doc):
+        doc = None  # (a key given twice, maybe: the exact reader tells)
     try:
         if doc is None:  # msgspec refused it: the standard library words why
             # UTF-8 (a byte-order mark allowed, as in a config): json.loads would read
             # UTF-16 too, and UTF-8-encoded surrogates fs could never write back.
             text = data.decode("utf-8-sig")
-            doc = json.loads(text, parse_constant=_non_finite, parse_float=_finite_float)
+            repeats = RepeatedKeys()
+            doc = json.loads(
+                text,
+                object_pairs_hook=repeats,
+                parse_constant=_non_finite,
+                parse_float=_finite_float,
+            )
+            repeats.refuse(doc)
+    except DuplicateKey as exc:  # (fs never writes one: either value may be the one meant)
+        raise StateError(
+            f"state file {path}: {exc} ({exc.place()}); fix it or move it aside to start afresh"
+        ) from None
     except NonFiniteNumber as exc:
         raise StateError(
             f"state file {path} holds the number {exc}, expected finite numbers only; "
