@@ -78,7 +78,8 @@ def check_output_file(path: str, option: str, what: str, writable: bool = True) 
         raise InputError(f"{option}: an empty path; give the path of the {what} to write")
     folder = Path(path).parent
     if not folder.is_dir():
-        said = f"{folder} is not a folder" if folder.exists() else f"folder {folder} does not exist"
+        there = os.path.lexists(folder)  # (a loop of links is there, and no folder)
+        said = f"{folder} is not a folder" if there else f"folder {folder} does not exist"
         raise InputError(f"{option} {path}: {said}")
     from fairshare_cli.io.atomic import refuse_special, through_link
 
