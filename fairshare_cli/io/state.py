@@ -219,6 +219,7 @@ def state_lock(path: Path) -> Iterator[None]:
 
     Raises:
         InputError: the state path is a device, a pipe or a folder (no lock is made).
+        StateError: a folder, a loop of links or a link to nothing is where the lock goes.
         RuntimeFailure: the lock file cannot be created.
     """
     lock_path = path.with_name(path.name + ".lock")
@@ -229,6 +230,7 @@ def state_lock(path: Path) -> Iterator[None]:
         lock_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = _open_lock(lock_path, path)
     except OSError as exc:
+        _refuse_lock_in_the_way(lock_path)
         raise RuntimeFailure(f"cannot create lock file {lock_path}: {exc.strerror}") from None
     try:
         lock_saying_so(fd, f"{lock_path}: another fs is changing the state")
@@ -237,6 +239,26 @@ def state_lock(path: Path) -> Iterator[None]:
     finally:
         fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
+
+
+def _refuse_lock_in_the_way(lock_path: Path) -> None:
+    """A folder, a loop of links or a link to nothing where the state's lock file goes is
+    bad input (exit 2, as such a state path is), not a failure to write.
+
+    Raises:
+        StateError: ``lock_path`` is one of those.
+    """
+    if lock_path.is_dir():
+        kind = "a folder"
+    elif not lock_path.is_symlink():
+        return
+    else:
+        loops = os.path.islink(os.path.realpath(lock_path))  # (realpath stops at a loop)
+        kind = "a loop of symbolic links" if loops else "a symbolic link to nothing"
+    raise StateError(
+        f"lock file {lock_path} is {kind}, not a file: fs locks the state file with it "
+        "while it changes the state; remove it (fs makes it again)"
+    )
 
 
 def _open_lock(lock_path: Path, path: Path) -> int:
