@@ -228,3 +228,42 @@ def test_an_output_path_through_what_is_no_folder_is_bad_input(
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == f"fs: error: {said.format(**words)}\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+@pytest.mark.parametrize(
+    ("option", "name", "starts"),
+    [
+        pytest.param("--html", "pool.toml", "# A realistic sample", id="html-over-the-config"),
+        pytest.param("--html", "state.json", "{", id="html-over-the-state"),
+        pytest.param("--plot", "workload.json", "[", id="plot-over-the-workload"),
+    ],
+)
+def test_a_page_or_plot_over_another_file_is_refused(
+    tmp_path: Path, run: Callable[..., Any], option: str, name: str, starts: str
+) -> None:
+    """``fs simulate --config pool.toml ... --html pool.toml`` replaced the config it read
+    with the page (the next command: "config file pool.toml is not valid TOML"); a file
+    there that is no HTML page (no PNG for ``--plot``) is refused before the run, exit 2,
+    and left as it was. A page or a plot fs wrote is replaced, as before."""
+    pytest.importorskip("matplotlib") if option == "--plot" else None
+    for sample in ("pool.toml", "workload.json"):
+        shutil.copy(SAMPLE / sample, tmp_path / sample)
+    shutil.copy(SAMPLE / "sample-state.json", tmp_path / "state.json")
+    target = tmp_path / name
+    before = target.read_bytes()
+    words = {"state": str(tmp_path / "state.json")}
+    line = [w.format(**words) for w in SIMULATE]
+    line[line.index("--workload") + 1] = str(tmp_path / "workload.json")
+    line[line.index("--config") + 1] = str(tmp_path / "pool.toml")
+    result = run("simulate", *line, option, str(target))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: {option} {target}: the file there is no "
+        f"{'HTML page' if option == '--html' else 'plot'} (it starts '{starts}'); name a new "
+        "file, or remove that one first\n"
+    )
+    assert target.read_bytes() == before
+    page = tmp_path / "page.html"
+    for _ in range(2):  # (a page fs wrote is replaced)
+        again = run("simulate", *line, "--html", str(page))
+        assert again.exit_code == 0, again.stderr
