@@ -82,12 +82,12 @@ def _path_of(ctx: click.Context, words: list[str]) -> str:
     return " ".join(path)
 
 
-#: The options naming the config, the state, the time or a file fs reads or writes: given
-#: twice with two values, click keeps the last and drops the first without a word (``fs
-#: sprio --jobs-file a.json --jobs-file b.json`` read b.json alone).
-GIVEN_ONCE = frozenset(("--config", "--state", "--now", "--jobs-file", "--workload",
-                        "--into", "--out", "--html", "--plot", "--example", "--history",
-                        "--file"))  # fmt: skip
+#: The options naming a file a command reads or writes besides the config and the state:
+#: given twice with two values, click keeps the last and drops the first without a word
+#: (``fs sprio --jobs-file a.json --jobs-file b.json`` read b.json alone). ``--config``,
+#: ``--state`` and ``--now`` keep the last (a script's common set, then one overridden).
+GIVEN_ONCE = frozenset(("--jobs-file", "--workload", "--file", "--history", "--into",
+                        "--out", "--html", "--plot", "--example"))  # fmt: skip
 
 
 def refuse_given_twice(words: list[str]) -> None:

@@ -1,7 +1,8 @@
-"""An option naming the config, the state, the time or a file given twice with two values
-is refused, one line naming both, exit 2: click kept the last and dropped the first without
-a word (``fs sprio --jobs-file a.json --jobs-file b.json`` read b.json alone; ``--state a
---state b`` changed b). The same value twice, or a value after ``--``, is no repeat."""
+"""An option naming a file a command reads or writes (but the config and the state) given
+twice with two values is refused, one line naming both, exit 2: click kept the last and
+dropped the first without a word (``fs sprio --jobs-file a.json --jobs-file b.json`` read
+b.json alone). The same value twice is no repeat; ``--config``, ``--state`` and ``--now``
+keep their last value."""
 
 from __future__ import annotations
 
@@ -18,23 +19,24 @@ from tests.cli.conftest import NOW, common, refused
 @pytest.mark.parametrize(
     ("line", "said"),
     [
-        pytest.param(["userprio", "--state", "{state}", "--now", "2026-11-22T12:00:00Z"],
-                     f"--now is given twice ('2026-11-22T12:00:00Z' and '{NOW}')", id="now"),
-        pytest.param(["setfactor", "alice", "2", "--state", "{state}", "--state", "{other}"],
-                     "--state is given twice ('{state}' and '{other}')", id="state-of-an-edit"),
         pytest.param(["sprio", "--state", "{state}", "--jobs-file", "{jobs}",
                       "--jobs-file={other}"],
                      "--jobs-file is given twice ('{jobs}' and '{other}')", id="jobs-file"),
         pytest.param(["whatif", "--set", "accountant.priority_halflife=60", "sprio",
                       "--state", "{state}", "--jobs-file", "{jobs}", "--jobs-file", "{other}"],
                      "--jobs-file is given twice ('{jobs}' and '{other}')", id="whatif-view"),
+        pytest.param(["simulate", "--state", "{state}", "--workload", "{jobs}", "--workload",
+                      "{other}", "--until", "3600"],
+                     "--workload is given twice ('{jobs}' and '{other}')", id="workload"),
+        pytest.param(["submit", "--state", "{state}", "--file", "{jobs}", "--file", "{other}"],
+                     "--file is given twice ('{jobs}' and '{other}')", id="submit-file"),
     ],
 )  # fmt: skip
 def test_an_option_given_twice_with_two_values_is_refused(
     env: dict[str, Path], run: Callable[..., Any], line: list[str], said: str
 ) -> None:
-    """``fs userprio ... --now A --now B``, ``fs setfactor alice 2 --state A --state B``,
-    ``fs sprio --jobs-file A --jobs-file=B`` and through ``fs whatif``: nothing written."""
+    """``fs sprio --jobs-file A --jobs-file=B`` (also through ``fs whatif``), ``fs simulate
+    --workload A --workload B``, ``fs submit --file A --file B``: nothing read or written."""
     jobs = env["dir"] / "jobs.json"
     jobs.write_text(json.dumps([{"id": "7", "owner": "alice", "account": "hep"}]))
     other = env["dir"] / "other.json"
@@ -47,7 +49,19 @@ def test_an_option_given_twice_with_two_values_is_refused(
     assert not other.exists()
 
 
+def test_the_config_the_state_and_the_time_keep_the_last(
+    env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    """``fs userprio --config C --state S --now A ... --now B``: a script's common options,
+    one overridden, as the real tools' getopt reads them (the last value counts)."""
+    result = run("userprio", *common(env), "--now", "2026-11-22T12:00:00Z", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout) is not None
+
+
 def test_the_same_value_twice_is_no_repeat(env: dict[str, Path], run: Callable[..., Any]) -> None:
-    """``fs userprio ... --now A --now=A``: one time, given twice alike."""
-    result = run("userprio", *common(env), f"--now={NOW}")
+    """``fs sprio ... --jobs-file A --jobs-file=A``: one file, given twice alike."""
+    jobs = env["dir"] / "jobs.json"
+    jobs.write_text(json.dumps([{"id": "7", "owner": "alice", "account": "hep"}]))
+    result = run("sprio", *common(env), "--jobs-file", str(jobs), f"--jobs-file={jobs}")
     assert result.exit_code == 0, result.stderr
