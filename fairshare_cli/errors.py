@@ -54,10 +54,21 @@ class ClosedStdin(OSError):
 def did_you_mean(word: str, known: Iterable[str]) -> str:
     """`` (did you mean 'x'?)`` for the closest of ``known`` to ``word``, or ``""``.
 
-    The one suggestion every "unknown key/field/name" message appends (``difflib``'s
-    default cut-off of 0.6).
+    The one suggestion every "unknown key/field/name" message appends: a name ``word``
+    spells but for case (``QOS`` for ``qos``, ``OWNER`` for ``owner``), else ``difflib``'s
+    closest (its default cut-off of 0.6, which case counts against).
     """
+    names = list(known)
+    same = same_but_case(word, names)
+    if same is not None:
+        return f" (did you mean '{same}'?)"
     import difflib  # only on the error path
 
-    hint = difflib.get_close_matches(word, list(known), n=1)
+    hint = difflib.get_close_matches(word, names, n=1)
     return f" (did you mean '{hint[0]}'?)" if hint else ""
+
+
+def same_but_case(word: str, known: Iterable[str]) -> str | None:
+    """The first of ``known`` that is ``word`` spelt in other case, or None."""
+    folded = word.casefold()
+    return next((name for name in known if name.casefold() == folded), None)

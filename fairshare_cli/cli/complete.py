@@ -1,4 +1,5 @@
-"""Shell completion of what the state holds: accountant record names and queued job ids.
+"""Shell completion of what the state holds: accountant record names (submitters alone for
+an edit) and queued job ids.
 
 The completers read the config and the state the command line names (``--config``,
 ``--state`` or their ``FAIRSHARE_*`` variables, typed before the word being completed, else
@@ -46,6 +47,27 @@ def record_names(
         return _items(records.get("records", {}), incomplete)
     except _UNREADABLE:
         return []
+
+
+def submitter_names(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """The submitter records (``user@domain``) that start with ``incomplete``: the names an
+    edit of one record takes (a group, ``<none>`` included, is refused by every one, as
+    condor_userprio refuses a name without ``@``)."""
+    return [item for item in record_names(ctx, param, incomplete) if "@" in item.value]
+
+
+#: ``ctx.meta`` key set while ``fs userprio -setfactor NAME`` (an edit option) completes.
+EDITING = "fairshare_cli.userprio_editing"
+
+
+def userprio_names(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """``fs userprio NAME``: the record names, the submitters alone after an edit option."""
+    names = submitter_names if ctx.meta.get(EDITING) else record_names
+    return names(ctx, param, incomplete)
 
 
 def job_ids(ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[CompletionItem]:

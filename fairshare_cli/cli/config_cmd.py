@@ -364,6 +364,7 @@ def init(path: str, profile: str, example: str | None, force: bool) -> None:
       fs init --example my-pool && fs userprio --config my-pool/pool.toml
     """
     from fairshare_cli.io.atomic import atomic_write_text, folder_lock, through_link
+    from fairshare_cli.io.paths import refuse_dash
 
     if example is not None:
         from fairshare_cli.cli.about import write_example
@@ -375,6 +376,7 @@ def init(path: str, profile: str, example: str | None, force: bool) -> None:
         return
     if not path:  # (Path("") is the current folder: ". is a directory")
         raise InputError("fs init: an empty path; give the path of the config file to write")
+    refuse_dash(path, "fs init", "config file")
     given = Path(path)
     target = through_link(given)
     with folder_lock(target, "config file"):  # (as merges into it take: one at a time)

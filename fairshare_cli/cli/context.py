@@ -297,34 +297,20 @@ def load_env(opts: GlobalOptions) -> Env:
 
 def _load_overridden(path: Path, overrides: Mapping[str, Any]) -> Config:
     """The config at ``path`` with ``fs whatif``'s ``--set`` keys applied (the file
-    checked on its own first, by the caller): an error the keys cause names the ``--set``
-    key and value, not the file.
+    checked on its own first, by the caller), as :func:`~fairshare_cli.io.config.
+    build_overridden` applies them; a table they add is warned of.
 
     Raises:
         ConfigError: the file is invalid (naming it), or a ``--set`` key or value is
             (naming it).
     """
-    from fairshare_cli.io.config import (
-        added_tables,
-        apply_overrides,
-        build_config,
-        read_toml,
-    )
+    from fairshare_cli.io.config import added_tables, build_overridden, read_toml
 
     raw = read_toml(path)
-    try:
-        config = build_config(apply_overrides(raw, overrides, str(path)), str(path))
-        for line in added_tables(raw, overrides):
-            click.echo(f"fs: warning: {line}", err=True)
-        return config
-    except ConfigError:
-        for key, value in overrides.items():
-            label = "--set"
-            try:
-                build_config(apply_overrides(raw, {key: value}, label), label)
-            except ConfigError as exc:
-                raise ConfigError(str(exc)) from None
-        raise
+    config = build_overridden(raw, overrides, str(path))
+    for line in added_tables(raw, overrides):
+        click.echo(f"fs: warning: {line}", err=True)
+    return config
 
 
 @contextlib.contextmanager

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from fairshare_cli.cli.complete import record_names
+from fairshare_cli.cli.complete import submitter_names
 from fairshare_cli.cli.context import Env, mutate_state
 from fairshare_cli.cli.names import create_option, new_record_note
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
@@ -256,12 +256,12 @@ def edit_command(edit: Edit) -> click.Command:
         func = click.option("--all", "all_", is_flag=True, help="Reset every record (-resetall).")(
             func
         )
-        func = click.argument("name", required=False, shell_complete=record_names)(func)
+        func = click.argument("name", required=False, shell_complete=submitter_names)(func)
         return click.command(edit.name)(func)
     func = common_options(dry_run_option(func))
     if edit.argument:
         func = create_option(click.argument(edit.argument)(func))
-    func = click.argument("name", shell_complete=record_names)(func)
+    func = click.argument("name", shell_complete=submitter_names)(func)
     return click.command(edit.name, context_settings={"ignore_unknown_options": True})(func)
 
 

@@ -156,7 +156,7 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
             objs = [job_object(owner or _default_owner(), fields, sets, count)]
         # the objects as queued (ids given), which the DIRAC check reads too
         objs = numbered(queue, objs, env.now, job_id)
-        new = new_jobs(
+        new, held = new_jobs(
             env.config,
             queue,
             objs,
@@ -173,20 +173,18 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
         _hold(env, [j for j in new if j.status == "running"], jobs_file or "fs submit")
     # (once the state is written: a write that fails has submitted nothing)
     click.echo(_prefix(dry_run) + submit_summary([j.id for j in new], verbose))
-    _warn_held(new, env.config)
+    _warn_held(held)
     _warn_unlisted_groups(new, env.config.dirac.groups)
 
 
-def _warn_held(jobs: list[Job], config: Any) -> None:
+def _warn_held(reasons: Mapping[str, str]) -> None:
     """On stderr, the jobs queued that their partitions' limits hold back (as sbatch queues
-    them, with ``EnforcePartLimits=NO``) and the reason squeue gives, one line a reason."""
-    from fairshare_cli.core.operations.node_fit import NodeFit
-
-    fit = NodeFit(config)
+    them, with ``EnforcePartLimits=NO``) and the reason squeue gives, one line a reason
+    (``reasons``: by job id, as :func:`~fairshare_cli.core.operations.queue.new_jobs` found
+    them)."""
     held: dict[str, list[str]] = {}
-    for job in jobs:
-        if job.status != "running" and (reason := fit.check(job)) is not None:
-            held.setdefault(reason, []).append(job.id)
+    for job_id, reason in reasons.items():
+        held.setdefault(reason, []).append(job_id)
     for reason, ids in held.items():
         which = f"job {ids[0]}" if len(ids) == 1 else f"{len(ids)} jobs ({ids[0]} ...)"
         click.echo(f"fs: warning: {which} will pend, never started: {reason}", err=True)

@@ -154,15 +154,36 @@ def job_object(
         if (split := _set_item(item)) is None:
             raise InputError(f"--set {item}: expected FIELD=VALUE")
         key, text = split
-        try:
-            obj[key] = loads(text)
-        except (ValueError, RecursionError):  # not JSON: plain text
-            obj[key] = text
-        with contextlib.suppress(KeyError):  # (not a job field: the job's reader names it)
-            check_job_option(key, obj[key], f"--set {key}")  # (not 'job 0.{key}')
+        obj[key] = _set_value(key, text)
     if count > 1:
         obj["count"] = count
     return obj
+
+
+def _set_value(key: str, text: str) -> Any:
+    """The value of ``--set KEY=TEXT``: JSON, else plain text; a JSON ``true``, ``1`` or
+    ``2.5`` that field refuses and whose text it takes (``requirements=true``, a ClassAd
+    expression; ``account=123``, a name) is the text.
+
+    Raises:
+        InputError: the field refuses the value (naming ``--set KEY``, not 'job 0.KEY').
+    """
+    try:
+        value = loads(text)
+    except (ValueError, RecursionError):  # not JSON: plain text
+        value = text
+    try:
+        check_job_option(key, value, f"--set {key}")
+    except KeyError:  # (not a job field: the job's reader names it)
+        pass
+    except InputError:
+        if not isinstance(value, (bool, int, float)):
+            raise
+        with contextlib.suppress(InputError):
+            check_job_option(key, text, f"--set {key}")
+            return text
+        raise
+    return value
 
 
 def each_job(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:

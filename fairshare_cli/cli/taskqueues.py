@@ -14,17 +14,19 @@ from fairshare_cli.cli.options import (
     pass_options,
     wide_option,
 )
-from fairshare_cli.errors import StateError
+from fairshare_cli.errors import InputError, StateError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from fairshare_cli.core.dirac.jobs import ReplayHook
+    from fairshare_cli.core.dirac.pilot import Pilot
     from fairshare_cli.core.dirac.taskqueues import (
         GroupPolicy,
         JobPriorityWeighting,
         NewQueueHook,
         TaskQueue,
+        TaskQueueRow,
     )
 
 
@@ -35,6 +37,16 @@ if TYPE_CHECKING:
     metavar="FILE",
     help="Read the waiting jobs from this JSON list of job objects instead of the state.",
 )
+@click.option(
+    "--pilot",
+    "pilot_settings",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Show only the queues a pilot of this description matches, with the chance it takes "
+    "its job from each (DIRAC's resource description: CPUTime (required), Site, GridCE, "
+    "Platform, JobType, Tag, RequiredTag, NumberOfProcessors, WholeNode, MaxRAM, Owner, "
+    "OwnerGroup; lists comma-separated; repeatable).",
+)
 @wide_option
 @output_options
 @common_options
@@ -42,6 +54,7 @@ if TYPE_CHECKING:
 def taskqueues(
     opts: GlobalOptions,
     jobs_file: str | None,
+    pilot_settings: tuple[str, ...],
     wide: bool,
 ) -> None:
     """Show DIRAC task queues and their priorities, like DIRAC's TaskQueueDB.
@@ -50,9 +63,12 @@ def taskqueues(
     Examples:
       fs taskqueues --config sample_configs/pool.toml --jobs-file sample_configs/dirac-jobs.json
       fs taskqueues --json
+      fs taskqueues --pilot CPUTime=86400 --pilot Site=LCG.CERN.cern --pilot Tag=GPU
     Waiting (idle) jobs with a dirac_group form task queues; each row shows the queue's
     priority as DIRAC stores it, its share of all priority, the share correction applied to
-    its entity, and the chance a pilot matching every queue tries it first.
+    its entity, and the chance a pilot matching every queue tries it first. With --pilot,
+    only the queues that pilot matches, and the chance it takes its job from each (like the
+    matcher's matchAndGetJob).
     """
     from fairshare_cli.core.dirac.correction import HistoryCorrector, history_from_json
     from fairshare_cli.core.dirac.description import waiting_description
@@ -64,10 +80,13 @@ def taskqueues(
     from fairshare_cli.render.formats import emit_rows
     from fairshare_cli.render.taskqueues import (
         JSON_FIELDS,
+        NO_JOBS,
+        NO_MATCH,
         render_taskqueues,
         taskqueue_records,
     )
 
+    pilot = read_pilot(pilot_settings) if pilot_settings else None
     env = load_env(opts)
     dirac = env.config.dirac
     weighting = dirac.job_priority_weighting
@@ -99,14 +118,42 @@ def taskqueues(
             history = env.decode("dirac", history_from_json)
             corrector = HistoryCorrector(dirac.correction, history, env.now)
         rows = task_queue_rows(queues, dirac.groups, corrector, weighting, kept)  # type: ignore[arg-type]
+    empty = NO_JOBS
+    if pilot is not None:
+        empty = NO_MATCH if rows else NO_JOBS
+        rows = rows_for_pilot(rows, pilot, dirac.groups)
     fmt = opts.output
     if fmt == "table":
         from fairshare_cli.render.fit import terminal_width
 
         width = None if wide else terminal_width()
-        click.echo(render_taskqueues(rows, width), nl=False)
+        click.echo(render_taskqueues(rows, width, empty), nl=False)
     else:
         emit_rows(taskqueue_records(rows), JSON_FIELDS, fmt)
+
+
+def rows_for_pilot(
+    rows: list[TaskQueueRow], pilot: Pilot, groups: Mapping[str, GroupPolicy]
+) -> list[TaskQueueRow]:
+    """The rows of the queues ``pilot`` matches, with its chance of taking each; a group has
+    JobSharing as the Registry reads it, by its exact name (an unlisted group has none)."""
+    from fairshare_cli.core.dirac.pilot import pilot_rows
+
+    return pilot_rows(rows, pilot, lambda g: g in groups and groups[g].job_sharing)
+
+
+def read_pilot(settings: tuple[str, ...]) -> Pilot:
+    """The ``--pilot`` description.
+
+    Raises:
+        InputError: a setting the matcher would not take, naming it.
+    """
+    from fairshare_cli.core.dirac.pilot import pilot_from_settings
+
+    try:
+        return pilot_from_settings(settings)
+    except ValueError as exc:
+        raise InputError(f"--pilot {exc}") from None
 
 
 def warn_unlisted_group(group: str, jobs: str, extra: str) -> None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from fairshare_cli.cli.complete import record_names
+from fairshare_cli.cli.complete import EDITING, userprio_names
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.names import group_records, unmatched_names
 from fairshare_cli.cli.options import (
@@ -49,7 +49,7 @@ class UserprioCommand(click.Command):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if not any(_single_dash(a) for a in args):
             return super().parse_args(ctx, args)  # no single-dash option: nothing to translate
-        from fairshare_cli.cli.condor_args import translate
+        from fairshare_cli.cli.condor_args import find_option, translate
 
         try:
             translated = translate(list(args))
@@ -57,7 +57,10 @@ class UserprioCommand(click.Command):
             if not ctx.resilient_parsing:
                 raise
             # Shell completion (-setfactor <TAB>: its operands not typed yet): the words
-            # complete as without condor_userprio's options, a NAME as a record name.
+            # complete as without condor_userprio's options, a NAME as a record name (an
+            # edit's: a submitter's).
+            edits = [o for a in args if _single_dash(a) and (o := find_option(a)) and o.edit]
+            ctx.meta[EDITING] = bool(edits)
             return super().parse_args(ctx, [a for a in args if not _single_dash(a)])
         if translated.edit:  # the edit's operands, then the options it shares with userprio
             ctx.meta["fs.userprio.edit"] = [*translated.edit, *translated.args]
@@ -83,7 +86,7 @@ def _single_dash(arg: str) -> bool:
 
 
 @click.command("userprio", cls=UserprioCommand)
-@click.argument("names", nargs=-1, metavar="[NAME]...", shell_complete=record_names)
+@click.argument("names", nargs=-1, metavar="[NAME]...", shell_complete=userprio_names)
 @click.option(
     "--all", "all_cols", is_flag=True, help="All columns (-all): quotas, dates, real priority."
 )

@@ -21,7 +21,8 @@ VIEWS = ("userprio", "sprio", "sshare", "quota", "negotiate", "taskqueues", "sim
 
 def parse_assignment(text: str) -> tuple[str, Any]:
     """``KEY=VALUE`` with a TOML value (``3``, ``true``, ``"x"``, ``[1, 2]``); bare words are
-    strings.
+    strings, and a bare boolean or number is a :class:`~fairshare_cli.io.config.BareValue`
+    (its text where the key takes a string).
 
     Raises:
         InputError: no ``=`` or an empty key.
@@ -32,12 +33,15 @@ def parse_assignment(text: str) -> tuple[str, Any]:
             f"--set {text}: expected KEY=VALUE, e.g. accountant.priority_halflife=3600"
         )
     _refuse_bare_knob(key.strip(), raw.strip())
-    try:
-        from fairshare_cli.io.toml import loads
+    from fairshare_cli.io.config import BareValue
+    from fairshare_cli.io.toml import loads
 
+    try:
         value = loads(f"v = {raw.strip()}")["v"]
     except (ValueError, RecursionError):  # not a TOML value (or too big a one): a string
-        value = raw.strip()
+        return key.strip(), raw.strip()
+    if isinstance(value, (bool, int, float)):  # (its text where the key takes a string)
+        return key.strip(), BareValue(value, raw.strip())
     return key.strip(), value
 
 

@@ -170,9 +170,6 @@ def parse_stanza(obj: Any, where: str) -> Job:
     """
     if not isinstance(obj, Mapping):
         raise InputError(f"{where}: expected a job object, got {type(obj).__name__}")
-    for req in ("id", "owner"):
-        if obj.get(req) is None:
-            raise InputError(f"{where}: missing required field '{req}'")
     kw: dict[str, Any] = {}
     for key, value in obj.items():
         quick = _quick(key, value)  # the usual values inline
@@ -188,6 +185,9 @@ def parse_stanza(obj: Any, where: str) -> Job:
             raise InputError(f"{where}: unknown job field '{key}'{extra}")
         if value is not None:
             kw[key] = _checked(parse, key, value, f"{where}.{key}")
+    for req in ("id", "owner"):  # (after the unknown fields: 'Owner' is named as one)
+        if kw.get(req) is None:
+            raise InputError(f"{where}: missing required field '{req}'")
     _status(kw.get("status", "idle"), f"{where}.status")
     return Job(**kw)
 

@@ -3,7 +3,8 @@ output, streamed into :class:`~fairshare_cli.core.usage.UsageRecord` a batch at 
 
 Every record is made by :func:`~fairshare_cli.core.usage.parse_record` (the exact parser,
 which words every error) or, for JSON lines it surely accepts, by the typed decoder and the
-per-column check of :func:`~fairshare_cli.core.usage.known_columns` (the same records, read once).
+per-column check of :func:`~fairshare_cli.core.usage_lines.known_columns` (the same
+records, read once).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import csv
 import io
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Generator, Iterator, Sequence
 from itertools import chain, compress, islice
@@ -29,10 +31,10 @@ from fairshare_cli.core.usage import (
     UsageRecord,
     batches_of,
     check_header,
-    known_columns,
     parse_record,
     refuse_byte_order_mark,
 )
+from fairshare_cli.core.usage_lines import known_columns
 from fairshare_cli.errors import EmptyInput, InputError
 from fairshare_cli.io.importers.classad_dumps import Expr, iter_ads, open_dump, other_dump
 from fairshare_cli.io.inputs import fast_loads, not_utf8, open_input
@@ -41,6 +43,33 @@ from fairshare_cli.io.json_keys import DuplicateKey, RepeatedKeys, surely_distin
 FORMATS = ("auto", "csv", "jsonl")
 #: What a usage history file holds, as its refusals say.
 _EXPECTED = "expected a usage history (CSV with a header line, or JSON lines)"
+#: How the first line of another tool's dump begins, and the import that reads it: such a
+#: dump handed to ``fs import history`` is named (its header is no usage history's).
+_OTHER_DUMPS = (
+    (re.compile(r"\s*JobID(Raw)?(\||\s|$)"), "sacct output, which fs import sacct charges"),
+    (re.compile(r"JobId=\d"), "scontrol show jobs output, which fs import squeue reads"),
+    (
+        re.compile(r"\s*Account(\||\s+)User(\||\s+)RawShares"),
+        "sshare output, which fs import sshare reads",
+    ),
+    (
+        re.compile(r"[A-Za-z_][A-Za-z0-9_]* = \S"),
+        "HTCondor's -long output (Attr = value lines): condor_history's is charged by fs "
+        "import condor-history",
+    ),
+)
+
+
+def _refuse_other_dump(names: Sequence[str], path: str) -> None:
+    """Refuse a CSV header line that begins as another tool's dump does, naming its import.
+
+    Raises:
+        InputError: ``names`` (the first line, split at commas) is such a line.
+    """
+    line = ",".join(names)
+    for start, dump in _OTHER_DUMPS:
+        if start.match(line):
+            raise InputError(f"{path} line 1: this is {dump}; {_EXPECTED}")
 
 
 def _sniff(fh: IO[str], path: str, fmt: str) -> tuple[str, IO[str]]:
@@ -144,6 +173,7 @@ def _csv_records(stream: Any, path: str) -> Iterator[UsageRecord]:
             raise EmptyInput(f"{path}: empty; {_EXPECTED}")
         if not "".join(reader.fieldnames).strip():  # (no field, or blanks only: '   ')
             raise InputError(f"{path} line 1: blank; expected the header line (field names)")
+        _refuse_other_dump(reader.fieldnames, path)
         check_header(reader.fieldnames, f"{path} line {reader.line_num}")
         width = len(reader.fieldnames)
         for row in reader:
@@ -167,7 +197,7 @@ def _short_line(path: str, line: int, row: dict[Any, Any], width: int) -> str:
 
 class _Line(msgspec.Struct, forbid_unknown_fields=True, gc=False, kw_only=True):
     """A record line as most are: names and times as strings, counts as integers (the
-    fields in :data:`~fairshare_cli.core.usage.LINE_FIELDS`' order: msgspec looks for a
+    fields in :data:`~fairshare_cli.core.usage_lines.LINE_FIELDS`' order: msgspec looks for a
     key first at the field after the last one found, so keys in this order are found at
     once, as ``benchmarks/run.py --rows import``'s are). A field whose key the line does
     not give is ``UNSET``, so that the keys it gives are known (:func:`_known`)."""
@@ -183,6 +213,7 @@ class _Line(msgspec.Struct, forbid_unknown_fields=True, gc=False, kw_only=True):
     slots: int | UnsetType = UNSET
     cpus: int | UnsetType = UNSET
     nice_user: bool | UnsetType = UNSET
+    tres: str | UnsetType | None = UNSET
 
 
 _decode_line = msgspec.json.Decoder(_Line).decode
@@ -193,7 +224,7 @@ _PIECE = 256
 
 
 def _known(rows: Sequence[tuple[Any, ...]], lines: Sequence[str]) -> list[UsageRecord] | None:
-    """:func:`~fairshare_cli.core.usage.known_columns` of the typed ``rows`` of ``lines``,
+    """:func:`~fairshare_cli.core.usage_lines.known_columns` of the typed ``rows`` of ``lines``,
     given their quotes: None also when a line may give a key twice (msgspec kept its last
     value; the exact parser refuses it). One count of the lines' quotes: some 1 % of
     ``benchmarks/run.py --rows import``'s CPU."""

@@ -63,6 +63,24 @@ def refuse_stream(path: Path, what: str) -> None:
     )
 
 
+def refuse_dash(path: str, option: str, what: str) -> None:
+    """Refuse ``-`` (or ``./-``) as a file fs writes: fs writes no such file to standard
+    output, and a config file named ``-`` is one it could never read (``--config -`` is
+    standard input, :func:`refuse_stream`). ``fs init -`` and ``--into -`` wrote one, and
+    said to check it with ``--config -``.
+
+    Raises:
+        InputError: naming ``option`` and what to give instead.
+    """
+    if str(Path(path)) != "-":
+        return
+    instead = "leave --into out to print the fragment" if option == "--into" else "give its path"
+    raise InputError(
+        f"{option} {path}: '-' names no file here (fs writes the {what} to a file, never "
+        f"to standard output); {instead}"
+    )
+
+
 def check_output_file(path: str, option: str, what: str, writable: bool = True) -> None:
     """Refuse an output file (``--plot``, ``--html``, ``--into``) that could not be written,
     before the work that makes it: a missing folder is not created (``--html DIR/x.html``
@@ -70,12 +88,13 @@ def check_output_file(path: str, option: str, what: str, writable: bool = True) 
     symbolic link is written through (:func:`through_link`), its target's folder checked.
 
     Raises:
-        InputError: an empty path; its folder is missing (or not a folder); the file is (or
-            links to) a device, a pipe or a folder; a loop of links.
+        InputError: an empty path, or ``-``; its folder is missing (or not a folder); the
+            file is (or links to) a device, a pipe or a folder; a loop of links.
         RuntimeFailure: the folder cannot be written (read-only), where ``writable``.
     """
     if not path:  # (Path("") is the current folder: "cannot write config file .")
         raise InputError(f"{option}: an empty path; give the path of the {what} to write")
+    refuse_dash(path, option, what)
     folder = Path(path).parent
     if not folder.is_dir():
         there = os.path.lexists(folder)  # (a loop of links is there, and no folder)

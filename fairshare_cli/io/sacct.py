@@ -11,16 +11,13 @@ are skipped, as are jobs that never started. Times without a zone are UTC.
 
 from __future__ import annotations
 
-import math
 from typing import IO, NamedTuple
 
 from fairshare_cli.core.epoch import parse_time
-from fairshare_cli.core.names import shown
-from fairshare_cli.core.slurm.billing import tres_text
+from fairshare_cli.core.tres import alloc_tres_counts, tres_text
 from fairshare_cli.core.usage import UsageRecord, parse_record
 from fairshare_cli.errors import EmptyInput, InputError
 from fairshare_cli.io.importers.common import column_spans, cut_capture, refuse_bom
-from fairshare_cli.io.importers.slurm_jobs import MB_PER_UNIT
 from fairshare_cli.io.inputs import read_text
 
 _NO_TIME = {"", "none", "unknown", "n/a"}
@@ -98,41 +95,12 @@ def read_sacct(
         line = _Row(row, index)
         record = _record(line, cpu_field, where, now)
         if record is not None:
-            counts = _tres_counts(line.get("alloctres"), where)
+            counts = alloc_tres_counts(line.get("alloctres"), where)
             if counts:  # (kept with the record: a partition's weights bill them)
                 record = record._replace(tres=tres_text(counts))
                 allocated.append(Allocated(len(records), line.get("jobid"), counts))
             records.append(record)
     return records, len(rows) - len(records), allocated
-
-
-def _tres_counts(tres: str, where: str) -> dict[str, float]:
-    """The counts of an ``AllocTRES`` field (``billing=6,cpu=2,mem=8G,node=1,gres/gpu=1``)
-    by lower-case name; memory (printed with a unit) in MB, as slurmctld counts it. A
-    count that is not a number is left out.
-
-    Raises:
-        InputError: naming ``where``, a count that is negative, infinite or not a number
-            (``nan``), or beyond a double once in MB (``mem=1e308G``): sacct prints
-            counts of 0 or more (a ``uint64_t``).
-    """
-    out: dict[str, float] = {}
-    for item in tres.split(","):
-        name, _, value = item.strip().partition("=")
-        scale = 1.0
-        if name.lower() in ("mem", "bb") and value[-1:].upper() in MB_PER_UNIT:
-            value, scale = value[:-1], MB_PER_UNIT[value[-1].upper()]
-        try:
-            number = float(value) * scale
-        except ValueError:
-            continue
-        if not math.isfinite(number) or number < 0:
-            raise InputError(
-                f"{where}: AllocTRES {shown(item.strip())}: expected a finite count of 0 or more "
-                "(as sacct prints it)"
-            )
-        out[name.lower()] = number
-    return out
 
 
 class _Row:

@@ -59,6 +59,12 @@ def taskqueue_records(rows: Sequence[TaskQueueRow]) -> list[dict[str, Any]]:
     return out
 
 
+#: The line under the header when there is no queue.
+NO_JOBS = "(no waiting DIRAC jobs)"
+#: ... when queues exist but ``--pilot``'s matches none of them.
+NO_MATCH = "(no task queue matches the pilot)"
+
+
 def _names(values: tuple[str, ...]) -> str:
     return ",".join(values) if values else "-"
 
@@ -102,11 +108,13 @@ def columns_for(rows: Sequence[TaskQueueRow]) -> tuple[Column, ...]:
     return tuple(out)
 
 
-def render_taskqueues(rows: Sequence[TaskQueueRow], width: int | None = None) -> str:
+def render_taskqueues(
+    rows: Sequence[TaskQueueRow], width: int | None = None, empty: str = NO_JOBS
+) -> str:
     """The task-queue table: one line per queue, columns two spaces apart.
 
     Wider than ``width``, the requirement columns move to a line of their own under each
-    queue (:func:`render_stacked`).
+    queue (:func:`render_stacked`). Without rows, ``empty`` says why.
     """
     columns = columns_for(rows)
     cells = [[cell(row) for _, _, cell in columns] for row in rows]
@@ -124,11 +132,11 @@ def render_taskqueues(rows: Sequence[TaskQueueRow], width: int | None = None) ->
         return "  ".join(parts).rstrip()
 
     if width is not None and sum(widths) + 2 * (len(widths) - 1) > width:
-        return render_stacked(rows, width, columns)
+        return render_stacked(rows, width, columns, empty)
     out = [fmt([head for head, _, _ in columns])]
     out.extend(fmt(line) for line in cells)
     if not rows:
-        out.append("(no waiting DIRAC jobs)")
+        out.append(empty)
     return "\n".join(out) + "\n"
 
 
@@ -149,7 +157,10 @@ def _shorten(text: str, width: int) -> str:
 
 
 def render_stacked(
-    rows: Sequence[TaskQueueRow], width: int, columns: Sequence[Column] = COLUMNS
+    rows: Sequence[TaskQueueRow],
+    width: int,
+    columns: Sequence[Column] = COLUMNS,
+    empty: str = NO_JOBS,
 ) -> str:
     """One line of numbers per queue, then its requirements (those set), wrapped."""
     main = [c for c in columns if c[0] not in REQUIREMENTS]
@@ -194,5 +205,5 @@ def render_stacked(
             )
             out.extend(line.replace("\xa0", " ") for line in wrapped)
     if not rows:
-        out.append("(no waiting DIRAC jobs)")
+        out.append(empty)
     return "\n".join(out) + "\n"

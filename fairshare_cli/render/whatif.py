@@ -15,6 +15,7 @@ from typing import Any, TextIO
 
 from fairshare_cli.core.operations.whatif import Compared, WhatifDiff, figure_of
 from fairshare_cli.render.fit import FitTable, fit_console
+from fairshare_cli.render.sshare import Field, format_value
 
 #: Short column headings, so that the table fits a terminal.
 LABELS = {
@@ -46,6 +47,12 @@ class Columns:
     key_heading: str
     names: tuple[tuple[str, str], ...] = ()
     figures: tuple[tuple[str, str, float], ...] = ()
+    #: a field the view's tool prints by its own rule, and that rule (each side as the
+    #: tool would print it)
+    texts: tuple[tuple[str, Callable[[Any], str]], ...] = ()
+
+    def text(self, field: str) -> Callable[[Any], str] | None:
+        return next((rule for name, rule in self.texts if name == field), None)
 
     def heading(self, field: str) -> str:
         for name, head, _ in self.figures:
@@ -57,8 +64,15 @@ class Columns:
         return next((s for name, _, s in self.figures if name == field), 1.0)
 
 
+def raw_usage_text(value: Any) -> str:
+    """A raw usage as ``fs sshare`` prints ``RawUsage``: its whole part (sshare's
+    ``print_fields_uint64`` of the ``uint64_t``), by the view's own cell rule."""
+    return format_value(Field("RawUsage", 11, "uint"), value, parsable=True)
+
+
 #: The views whose comparison uses the view's own columns and names.
 VIEW_COLUMNS = {
+    "sshare": Columns("sshare", texts=(("raw_usage", raw_usage_text),)),
     "negotiate": Columns("submitter"),
     "taskqueues": Columns(
         "TQId",
@@ -109,10 +123,18 @@ def _scaled(value: Any, scale: float) -> Any:
     return float(value) * scale
 
 
-def cell(row: Compared, name: str, scale: float = 1.0) -> str:
-    """``before -> after`` when the figure changed, else the value (times ``scale``)."""
+def cell(
+    row: Compared, name: str, scale: float = 1.0, text: Callable[[Any], str] | None = None
+) -> str:
+    """``before -> after`` when the figure changed, else the value (times ``scale``);
+    with ``text``, each side as it prints (one value where both print alike)."""
     before = None if row.before is None else _scaled(figure_of(row.before, name), scale)
     after = None if row.after is None else _scaled(figure_of(row.after, name), scale)
+    if text is not None:
+        shown = [figure_text(v) if v is None else text(v) for v in (before, after)]
+        if name not in row.changed or shown[0] == shown[1]:
+            return shown[1] if row.after is not None else shown[0]
+        return " -> ".join(shown)
     if name not in row.changed:
         return figure_text(after if row.after is not None else before)
     return f"{figure_text(before, after)} -> {figure_text(after, before)}"
@@ -156,7 +178,8 @@ def diff_table(diff: WhatifDiff, title: str) -> FitTable:
     table = FitTable(title, heads)
     namer = _namer(columns)
     for row in diff.rows:
-        table.add_row(*namer(row), rank_text(row), *(cell(row, n, columns.scale(n)) for n in shown))
+        figures = (cell(row, n, columns.scale(n), columns.text(n)) for n in shown)
+        table.add_row(*namer(row), rank_text(row), *figures)
     return table
 
 

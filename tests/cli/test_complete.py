@@ -52,14 +52,21 @@ def pool(tmp_path: Path, run: Callable[..., Any]) -> dict[str, str]:
 
 
 def test_an_edit_completes_the_record_names(pool: dict[str, str]) -> None:
-    """fs setfactor group_physics.h<TAB>: it completed nothing (no NAME completer)."""
+    """fs setfactor group_physics.h<TAB>: it completed nothing (no NAME completer). Then it
+    offered the group group_physics.hep too, which every edit of one record refuses
+    ("cannot set the factor of group 'group_physics.hep' here"): submitters alone."""
     assert complete("fs setfactor group_physics.h", pool) == [
-        "group_physics.hep",
         "group_physics.hep.alice@example.org",
         "group_physics.hep.bob@example.org",
         "group_physics.hep.dave@example.org",
     ]
     assert complete("fs delete j", pool) == ["judy@example.org"]
+    assert complete("fs setprio <n", pool) == []  # (the root group <none>)
+    assert complete("fs resetusage group_chemistry.l", pool) == [
+        "group_chemistry.lab.grace@example.org",
+        "group_chemistry.lab.heidi@example.org",
+    ]
+    assert "group_physics.hep" in complete("fs userprio group_physics.h", pool)  # (a view)
     assert complete("fs userprio --allusers i", pool) == ["ivan@example.org"]
     config = pool["FAIRSHARE_CONFIG"]
     assert complete(f"fs resetusage --config {config} m") == ["mallory@guest.net"]

@@ -203,3 +203,28 @@ def test_an_alloctres_count_no_sacct_prints_is_refused(tmp_path: Path, run: Run,
         "finite count of 0 or more (as sacct prints it)\n"
     )
     assert not (tmp_path / "state.json").exists()
+
+
+def test_an_alloctres_item_not_a_count_is_refused_and_none_left_out(
+    tmp_path: Path, run: Run
+) -> None:
+    """sacct prints ``NONE`` for an infinite count (``slurmdb_make_tres_string_from_simple``:
+    ``INFINITE64``) and a number for any other: ``energy=NONE`` is left out (the job bills
+    as before: no note), ``mem=lots`` refused, where it was dropped without a word."""
+    none = JOBS[0].replace("billing=2,cpu=2,node=1", "billing=2,cpu=2,node=1,energy=NONE")
+    args = _files(tmp_path, [none, JOBS[1]], WEIGHTED)
+    res = run(
+        "import", "sacct", str(tmp_path / "sacct.txt"), *args, "--now", "2026-11-21T10:30:00Z"
+    )
+    assert (res.exit_code, res.stderr) == (0, "")
+    other = tmp_path / "lots"
+    other.mkdir()
+    lots = JOBS[0].replace("billing=2,cpu=2,node=1", "billing=2,cpu=2,mem=lots,node=1")
+    args = _files(other, [lots], WEIGHTED)
+    res = run("import", "sacct", str(other / "sacct.txt"), *args, "--now", "2026-11-21T10:30:00Z")
+    assert res.exit_code == 2
+    assert res.stderr == (
+        f"fs: error: {other / 'sacct.txt'}: line 2: AllocTRES mem=lots: expected name=count, "
+        "a number (memory with a unit: K, M, G, T or P), as sacct prints it\n"
+    )
+    assert not (other / "state.json").exists()

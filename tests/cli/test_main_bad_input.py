@@ -321,7 +321,7 @@ HISTORY_CASES: list[tuple[str, str | bytes, str]] = [
     ("h.csv", "owner,start\nalice,-1e300\n", "start"),
     # a header of another file and no row: was "Imported 0 usage records", exit 0
     ("h.csv", "garbage here\n", "line 1: unknown usage history field 'garbage here'"),
-    ("h", "JobID|User|Account\n", "line 1: unknown usage history field 'JobID|User|Account'"),
+    ("h", "JobID|User|Account\n", "line 1: this is sacct output, which fs import sacct charges"),
     # a slurm.conf: the header's first field, where the message named the one that sorts
     # first (' Debian bookworm)': a blank sorts before '#'), as if the line had that field
     (

@@ -91,3 +91,38 @@ def test_submit_takes_a_set_of_a_field_no_option_gives(tmp_path: Path) -> None:
     assert (result.exit_code, result.stdout) == (0, "Submitted 2 jobs as cluster 6: 6.0, 6.1\n")
     jobs = json.loads(Path(common[3]).read_text())["jobs"]
     assert [(job["id"], job["owner"]) for job in jobs] == [("6.0", "alice"), ("6.1", "alice")]
+
+
+@pytest.mark.parametrize(
+    ("item", "field", "stored"),
+    [
+        pytest.param("requirements=true", "requirements", "true", id="requirements"),
+        pytest.param("rank=1", "rank", "1", id="rank"),
+        pytest.param("concurrency_limits=1", "concurrency_limits", "1", id="limits"),
+        pytest.param("dirac_group=2024", "dirac_group", "2024", id="dirac_group"),
+    ],
+)
+def test_a_json_scalar_on_a_text_field_is_its_text(
+    tmp_path: Path, item: str, field: str, stored: str
+) -> None:
+    """fs submit --owner bob --set requirements=true said "--set requirements: expected a
+    string, got True" (Python's word for JSON's true): VALUE is "JSON or plain text", and
+    for a field that takes text only (a ClassAd expression, a name) the text is meant."""
+    common = _sample(tmp_path)
+    args = ["submit", "--owner", "bob", "--set", item, "--id", "6", "-v"]
+    result = CliRunner().invoke(cli, [*args, *common])
+    assert (result.exit_code, result.stdout) == (0, "Submitted 1 job as cluster 6: 6\n")
+    (job,) = json.loads(Path(common[3]).read_text())["jobs"]
+    assert job[field] == stored
+
+
+def test_a_json_scalar_a_field_refuses_as_text_too_is_refused(tmp_path: Path) -> None:
+    """A whole-number field given 'true' is refused as before (its text is no number)."""
+    common = _sample(tmp_path)
+    before = Path(common[3]).read_bytes()
+    result = CliRunner().invoke(
+        cli, ["submit", "--owner", "bob", "--set", "request_cpus=true", *common]
+    )
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == "fs: error: --set request_cpus: expected a whole number, got True\n"
+    assert Path(common[3]).read_bytes() == before

@@ -9,6 +9,7 @@ seconds; a list index out of range said ``--set: --set``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -163,3 +164,24 @@ def test_no_set_anywhere_is_refused_naming_it(run: Callable[..., Any]) -> None:
     bare = run("whatif", "userprio", *VIEW, "--set")
     assert bare.exit_code == 2
     assert bare.stderr.startswith("fs: error: Option '--set' requires an argument.")
+
+
+def test_an_entry_named_as_the_errors_name_it_is_taken(run: Callable[..., Any]) -> None:
+    """fs whatif --set 'machines[0].count=20' quota (the key as the config's own errors
+    write it: "machines[0].count: expected a whole number") said "unknown key 'machines[0]'
+    (did you mean 'machines'?)"; it is machines.0.count. By hand: the sample's first entry
+    is 50 eight-slot machines (400 of 420 slots); 20 of them leave 160 + 20 = 180."""
+    bracket = run("whatif", "--set", "machines[0].count=20", "quota", *VIEW, "--json")
+    dotted = run("whatif", "--set", "machines.0.count=20", "quota", *VIEW, "--json")
+    assert (bracket.exit_code, bracket.stderr) == (0, "")
+    assert bracket.stdout == dotted.stdout
+    after = {row["group"]: row for row in json.loads(bracket.stdout)["after"]}
+    assert after["<none>"]["subtree_quota"] == 180.0
+    both = run(
+        "whatif", "--set", "machines[0].count=20", "--set", "machines.0.count=20", "quota", *VIEW
+    )
+    assert both.exit_code == 2
+    assert both.stderr == (
+        "fs: error: --set machines[0].count=20 and --set machines.0.count=20 both set "
+        "machines[0].count: give one\n"
+    )

@@ -55,6 +55,8 @@ def test_float32_is_idempotent(value: float) -> None:
             id="close",
         ),
         pytest.param("zzz", ["priority_halflife", "pool"], "", id="none-close"),
+        pytest.param("QOS", ["qos", "pool"], " (did you mean 'qos'?)", id="other-case"),
+        pytest.param("OWNER", ["owner", "owned"], " (did you mean 'owner'?)", id="case-first"),
         pytest.param("x", [], "", id="nothing-known"),
     ],
 )

@@ -30,6 +30,8 @@ _TIMES = st.sampled_from(
     ]
 )
 _COUNTS = st.sampled_from([0, 1, 4, -1, 2.0, "3", True, None, 2**63])
+_TRES: list[Any] = ["cpu=2,mem=8G,gres/gpu=1", "cpu=1", "mem=512,billing=3", "billing=3", "", None]
+_TRES += ["mem=-1G", "cpu=1.5", 4]  # (refused)
 _RECORD = st.fixed_dictionaries(
     {"owner": _NAMES, "start": _TIMES},
     optional={
@@ -40,6 +42,7 @@ _RECORD = st.fixed_dictionaries(
         "nice_user": st.sampled_from([True, False, None, 1, "x"]),
         "slots": _COUNTS,
         "cpus": _COUNTS,
+        "tres": st.sampled_from(_TRES),
         "sluts": st.just(1),
     },
 )
@@ -175,13 +178,14 @@ def test_plain_batch_takes_plain_lines_and_refuses_the_rest() -> None:
 def test_typed_lines_hold_the_fields_in_line_order() -> None:
     """The reader hands known_columns each typed line as a tuple (msgspec's astuple): that is
     only right while the typed line's fields are LINE_FIELDS, in that order, and those are
-    UsageRecord's fields but its ``tres`` (a history file names none: fs import sacct's)."""
-    from fairshare_cli.core.usage import LINE_FIELDS, UsageRecord
+    UsageRecord's fields."""
+    from fairshare_cli.core.usage import UsageRecord
+    from fairshare_cli.core.usage_lines import LINE_FIELDS
     from fairshare_cli.io.history import _Line
 
     assert _Line.__struct_fields__ == LINE_FIELDS
-    assert sorted(LINE_FIELDS) == sorted(UsageRecord._fields[:-1])
-    assert UsageRecord._fields[-1] == "tres"
+    assert sorted(LINE_FIELDS) == sorted(UsageRecord._fields)
+    assert UsageRecord._fields[-1] == LINE_FIELDS[-1] == "tres"
 
 
 def test_the_last_minute_of_year_9999_is_read_line_by_line(tmp_path: Path) -> None:
@@ -207,7 +211,7 @@ def test_a_day_of_minutes_learned_at_once_is_parse_time() -> None:
     """A minute not cached teaches the per-column path its whole day: every minute of
     the day it caches is the one parse_time reads, and no minute past the last time
     parse_record takes is cached."""
-    from fairshare_cli.core import usage
+    from fairshare_cli.core import usage_lines as usage
     from fairshare_cli.core.epoch import parse_time
 
     for day in ("2024-02-29T", "0001-01-01T", "9999-12-31T", "2026-11-21T"):
@@ -238,7 +242,7 @@ def test_times_of_a_batch_are_parse_time(pairs: list[tuple[int, int | str | None
     """The per-column times (minutes and seconds looked up in C, ends absent as None or "")
     are parse_time's, start for start and end for end."""
     from fairshare_cli.core.epoch import parse_time
-    from fairshare_cli.core.usage import _times
+    from fairshare_cli.core.usage_lines import _times
 
     base = parse_time("2026-11-20T00:00:00Z", "")
 

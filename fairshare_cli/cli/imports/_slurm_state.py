@@ -22,7 +22,8 @@ def last_decay_option(func: F) -> F:
         metavar="WHEN",
         help="When slurmctld's last decay pass ran before the dump was taken (epoch "
         "seconds or ISO-8601; default: --now). The usage is as of that pass; sprio's "
-        "AGE counts to it.",
+        "AGE counts to it. slurmctld keeps it in StateSaveLocation/priority_last_decay_ran "
+        "(docs/slurm.md).",
     )(func)
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from msgspec.structs import replace
+
 from fairshare_cli.core.config import Config, MachineSpec, PartitionSpec
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.slurm.partition import (
@@ -195,8 +197,32 @@ class NodeFit:
             reasons.append(_with_where(reason, f'partition "{part}"' if part else "the pool"))
         return "; ".join(reasons)
 
+    def taken(self, job: Job) -> Job:
+        """The job as slurmctld stores it once it takes it: one of no time limit gets its
+        first partition's ``DefaultTime`` (``_valid_job_part``, then
+        ``_copy_job_desc_to_job_record``: ``scontrol show job`` prints it as ``TimeLimit``
+        from then on, and a later change of ``DefaultTime`` leaves it); any other job, one
+        that is not Slurm's or whose partition sets none, as it is.
+
+        Raises:
+            InputError: as :meth:`check` (a job naming no partition where none is the
+                default; ``DefaultTime`` 0).
+        """
+        if job.time_limit is not None or not self.is_slurm_job(job):
+            return job
+        if not self._names_slurm(job):
+            return job
+        parts = self.parts(job) or ("",)
+        limit = submitted_time_limit(job, self.config.partitions.get(parts[0]))
+        return job if limit is None else replace(job, time_limit=limit)
+
     def check(self, job: Job) -> str | None:
-        """Refuse a Slurm job that no nodes of its partitions could ever run.
+        """Refuse a Slurm job, as given to ``sbatch``, that no nodes of its partitions
+        could ever run, or that ``EnforcePartLimits`` refuses.
+
+        The partition limits that refuse a job are tested before it takes its
+        ``DefaultTime`` (``_part_access_check`` in ``_valid_job_part``); the nodes, and the
+        limits that hold it back, after (``select_nodes``, on the job :meth:`taken`).
 
         Returns:
             The pending reason when the limits of every partition hold the job back
@@ -208,13 +234,12 @@ class NodeFit:
         if not self.is_slurm_job(job) or not self._names_slurm(job):
             return None
         parts = self.parts(job) or ("",)
-        if job.time_limit is None:
-            submitted_time_limit(job, self.config.partitions.get(parts[0]))
+        timed = self.taken(job)
         if not self.config.machines:
             return None
-        key = (parts, job.num_nodes, job.request_cpus, job.time_limit)
+        key = (parts, job.num_nodes, job.request_cpus, job.time_limit, timed.time_limit)
         if key not in self.answers:
-            self.answers[key] = self._outcome(parts, job)
+            self.answers[key] = self._outcome(parts, job, timed)
         refusal, pending = self.answers[key]
         if refusal is not None:
             raise InputError(f"job {job.id}: {refusal}")
@@ -228,13 +253,17 @@ class NodeFit:
         named = job.partition is not None or job.account is not None or job.qos is not None
         return named or self.default is not None or not self.config.partitions
 
-    def _outcome(self, parts: tuple[str, ...], job: Job) -> tuple[str | None, str | None]:
-        """(why sbatch refuses the job, why it pends), each None when it does not."""
+    def _outcome(
+        self, parts: tuple[str, ...], given: Job, job: Job
+    ) -> tuple[str | None, str | None]:
+        """(why sbatch refuses the job, why it pends), each None when it does not: the
+        limits refuse the job as ``given``, the nodes test it :meth:`taken` (``job``)."""
         specs = self.config.partitions
         order = sorted(parts, key=lambda p: -specs[p].priority_tier if p in specs else -1)
         enforce = self.config.priority.enforce_part_limits
         if enforce != "NO":  # (22.05 checks them as named; today's list is sorted by tier)
-            refusal = self._limits_refusal(order if self.today else list(parts), job, enforce)
+            named = order if self.today else list(parts)
+            refusal = self._limits_refusal(named, given, enforce)
             if refusal is not None:
                 return refusal, None
         never, held, last_tested, runnable = [], [], False, False

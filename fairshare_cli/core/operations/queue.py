@@ -52,11 +52,14 @@ def matches(job: Job, wanted: str) -> bool:
     return job.id == wanted or ("." not in wanted and job.id.split(".", 1)[0] == wanted)
 
 
-def check_slurm_fields(config: Config, job: Job, fit: NodeFit | None = None) -> None:
+def check_slurm_fields(config: Config, job: Job, fit: NodeFit | None = None) -> str | None:
     """Reject a job naming a partition, QOS or account the config does not define, with
     an admin priority Slurm refuses, or that no nodes of its partitions could ever run
     (``fit``: the submission's :class:`NodeFit`). (A nice or site factor beyond Slurm's
     range: the job parser refuses it, in every file.)
+
+    Returns:
+        Why the job, queued, will pend for ever (:meth:`NodeFit.check`); None if not.
 
     Raises:
         InputError: naming the job and the field.
@@ -68,7 +71,7 @@ def check_slurm_fields(config: Config, job: Job, fit: NodeFit | None = None) -> 
             "(scontrol update job priority=)"
         )
     check_slurm_names(config, job, f"job {job.id}", hints=True)
-    (fit or NodeFit(config)).check(job)
+    return (fit or NodeFit(config)).check(job)
 
 
 def slurm_charges(
@@ -125,8 +128,10 @@ def new_jobs(
     source: str,
     where: str,
     job_id: str | None = None,
-) -> list[Job]:
-    """The jobs ``objects`` describe (docs/jobs.md job objects), checked against ``queue``.
+) -> tuple[list[Job], dict[str, str]]:
+    """The jobs ``objects`` describe (docs/jobs.md job objects), checked against ``queue``,
+    as the scheduler stores them (a Slurm job of no time limit with its partition's
+    ``DefaultTime``: :meth:`NodeFit.taken`).
 
     A job without ``submit_time`` is submitted at ``now``; one without ``id`` gets
     ``job_id`` (a single job) or the next free cluster number.
@@ -135,20 +140,28 @@ def new_jobs(
         source: names the objects in messages (a file, or ``fs submit``).
         where: names the state file in messages.
 
+    Returns:
+        The jobs, and why each pending one that will never start waits, by id (its
+        partitions' limits hold it back: :meth:`NodeFit.check`).
+
     Raises:
         InputError: a malformed job, an id already queued, or an unknown Slurm field.
     """
     new = parse_jobs(numbered(queue, objects, now, job_id), source)
-    taken = {j.id for j in queue}
+    queued = {j.id for j in queue}
     fit = NodeFit(config)
+    jobs, held = [], {}
     for job in new:
-        if job.id in taken:
+        if job.id in queued:
             raise InputError(f"{source}: job id {job.id} is already in the queue of {where}")
         try:
-            check_slurm_fields(config, job, fit)
+            reason = check_slurm_fields(config, job, fit)
+            jobs.append(fit.taken(job))
         except InputError as exc:
             raise InputError(f"{source}: {exc}") from None
-    return new
+        if reason is not None and job.status != "running":
+            held[job.id] = reason
+    return jobs, held
 
 
 def add_jobs(
@@ -183,7 +196,7 @@ def submit(
         SectionError: a malformed state section.
     """
     queue = read_queue(state, where)
-    new = new_jobs(config, queue, objects, now, source=source, where=where, job_id=job_id)
+    new, _ = new_jobs(config, queue, objects, now, source=source, where=where, job_id=job_id)
     return add_jobs(config, state, queue, new, now), new
 
 

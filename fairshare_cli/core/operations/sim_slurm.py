@@ -17,10 +17,11 @@ the rest of the pass (no later record starts there); a job whose begin time
 (``eligible_time``) is still to come is not in the queue (``job_independent``), with or
 without ``ACCRUE_ALWAYS``. With ``backfill`` (``src/plugins/sched/backfill/backfill.c``) the
 records left are walked again in that order against a map of when CPUs free up (running
-jobs end at their start plus time limit, its partition's for one of none, as Slurm plans
-with limits, not with the run times it cannot know): a job that can start now on CPUs no
-earlier record's job is planned to use starts; one that cannot reserves the CPUs at its
-earliest start for its time limit, so no later job delays it.
+jobs end at their start plus time limit, its partition's for one of none, a year for an
+UNLIMITED one, as Slurm plans with limits, not with the run times it cannot know): a job
+that can start now on CPUs no earlier record's job is planned to use starts; one that
+cannot reserves the CPUs at its earliest start for its time limit, so no later job delays
+it.
 
 The backfill pass is bounded as ``_attempt_backfill`` bounds it (``[priority]`` keys named
 after the ``SchedulerParameters``): it runs at a cycle when ``bf_interval`` seconds have
@@ -65,14 +66,16 @@ from fairshare_cli.core.operations.slurm_pending import (
     Score,
     at_job_priority,
     begun,
+    job_of,
+    under_qos,
 )
 from fairshare_cli.core.operations.slurm_series import SlurmSeries, of_association
 from fairshare_cli.core.slurm import partition as slurm_part
-from fairshare_cli.core.slurm.factors import running_qos
 from fairshare_cli.core.slurm.node_space import (
     Alloc,
     Node,
     NodeSpace,
+    OverdueEnds,
     Reservation,
     earliest_on_many,
     nodes_of,
@@ -135,6 +138,7 @@ class SlurmSim:
         self.left_of: dict[str, tuple[JobBatch, JobBatch | None]] = {}
         self.running: dict[str, _Running] = {}
         self.ends: list[tuple[float, str]] = []
+        self.unlimited = OverdueEnds(self.space)  # (running jobs of no limit)
         self.multi: dict[str, bool] = {}  # job id -> several partitions or QOS
         #: the decay pass (time, tree, priority context) priorities are of, and the cycle
         self.pass_time: float | None = None
@@ -158,7 +162,7 @@ class SlurmSim:
                 self._count_waiting(batch.job, batch.count)
             elif batch.job.status == "running":
                 for i in range(batch.count):
-                    job = _under(replace(batch.job, id=batch.job_id(i)), None, config.qos)
+                    job = under_qos(replace(batch.job, id=batch.job_id(i)), None, config.qos)
                     began = job.start_time if job.start_time is not None else start
                     per = math.ceil(job.request_cpus / (job.num_nodes or 1))
                     alloc = self._fit(job, self.fit.parts(job))
@@ -216,14 +220,24 @@ class SlurmSim:
             self._place(job, alloc, t)
         return bool(alloc)
 
-    def _place(self, job: Job, alloc: Alloc, t: float, *, queued: bool = False) -> None:
+    def _place(
+        self, job: Job, alloc: Alloc, t: float, *, queued: bool = False, backfilled: bool = False
+    ) -> None:
         """Start ``job`` at ``t`` on the nodes of ``alloc``; it ends after its run time or
-        time limit (``queued``: it was running in the queue the simulation starts from)."""
-        limit = slurm_part.started_time_limit(job.time_limit, self._spec(job))
+        time limit: its own, else the partition's, or the one backfill planned when it
+        starts it (``slurm_part.planned_time_limit``); planned to end at ``planned_end``
+        (``queued``: running in the queue the simulation starts from)."""
+        spec = self._spec(job)
+        if backfilled and job.time_limit is None:
+            limit: float | None = slurm_part.planned_time_limit(None, spec)
+        else:
+            limit = slurm_part.started_time_limit(job.time_limit, spec)
         run = job.run_time
         last = min(run if run is not None else INF, limit if limit is not None else INF)
         end = t + last if math.isfinite(last) else None
-        planned = t + limit if limit is not None else INF
+        planned = slurm_part.planned_end(t, limit)
+        if limit is None or math.isinf(limit):
+            self.unlimited.add(planned, job.id)
         for node, cpus in alloc:
             node.used += cpus
             node.planned[job.id] = (planned, cpus)
@@ -346,7 +360,7 @@ class SlurmSim:
     def _start_batch(self, batch: JobBatch, record: Record, t: float) -> int:
         started = 0
         while started < batch.count:
-            if not self._try_start(_job_of(batch, started, record), (record[2],), t):
+            if not self._try_start(job_of(batch, started, record), (record[2],), t):
                 break
             started += 1
         return started
@@ -382,6 +396,7 @@ class SlurmSim:
         start; reserve CPUs for each job that cannot start (``_attempt_backfill``): at most
         ``bf_max_job_test`` jobs are tested; none is reserved beyond ``bf_window``."""
         reserved: dict[str, list[Reservation]] = {}  # by node: (from, to, cpus)
+        self.unlimited.replan(t, self.running)
         self.space.begin_pass(t, reserved)
         try:
             self._backfill_jobs(order, t, reserved)
@@ -408,11 +423,11 @@ class SlurmSim:
             parts = (record[2],)
             started = 0
             while started < current.count and tests_left:
-                job = _job_of(current, started, record)
+                job = job_of(current, started, record)
                 tests_left -= 1
                 when, alloc = self._earliest(job, parts, t, reserved)
                 if when == t and alloc:
-                    self._place(job, alloc, t)
+                    self._place(job, alloc, t, backfilled=True)
                     started += 1
                     continue
                 if alloc and when <= window_end:
@@ -481,20 +496,3 @@ class SlurmSim:
         pending = self.waiting_total
         out.append(SimRow(t, "pool", "pool", in_use, pending=pending, capacity=self.capacity))
         return out
-
-
-def _job_of(batch: JobBatch, i: int, record: Record) -> Job:
-    """The ``i``-th job of ``batch`` as its ``record`` runs it (its partition and QOS)."""
-    job = batch.job if batch.count == 1 else replace(batch.job, id=batch.job_id(i))
-    if "," in (job.partition or ""):  # (it bills by that partition's TRESBillingWeights)
-        job = replace(job, partition=record[2])
-    return _under(job, record[3])
-
-
-def _under(job: Job, qos: str | None, defined: Any = None) -> Job:
-    """A job of several QOS as it runs under ``qos``: slurmctld sets the QOS of the record
-    it starts the job from; one running already (None) under the one ``_get_qos_info``
-    gave it at submission (:func:`running_qos` over ``defined``, the config's QOS)."""
-    if job.qos is None or "," not in job.qos:
-        return job
-    return replace(job, qos=qos or running_qos(job.qos, defined))

@@ -24,9 +24,12 @@ import heapq
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from msgspec.structs import replace
+
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.names import cluster_proc
+from fairshare_cli.core.slurm.factors import running_qos
 
 #: One record of a job: its partition's ``PriorityTier``, its priority there under one of
 #: its QOS, the partition and the QOS.
@@ -233,3 +236,20 @@ def begun(order: Iterable[tuple[JobBatch, Record]], t: float) -> Iterator[tuple[
         begin = item[0].job.eligible_time
         if begin is None or begin <= t:
             yield item
+
+
+def job_of(batch: JobBatch, i: int, record: Record) -> Job:
+    """The ``i``-th job of ``batch`` as its ``record`` runs it (its partition and QOS)."""
+    job = batch.job if batch.count == 1 else replace(batch.job, id=batch.job_id(i))
+    if "," in (job.partition or ""):  # (it bills by that partition's TRESBillingWeights)
+        job = replace(job, partition=record[2])
+    return under_qos(job, record[3])
+
+
+def under_qos(job: Job, qos: str | None, defined: Any = None) -> Job:
+    """A job of several QOS as it runs under ``qos``: slurmctld sets the QOS of the record
+    it starts the job from; one running already (None) under the one ``_get_qos_info``
+    gave it at submission (:func:`running_qos` over ``defined``, the config's QOS)."""
+    if job.qos is None or "," not in job.qos:
+        return job
+    return replace(job, qos=qos or running_qos(job.qos, defined))

@@ -19,6 +19,7 @@ from fairshare_cli.core.config import Config, PartitionSpec
 from fairshare_cli.core.slurm.factors import job_tres_value, parse_flags, parse_tres_weights
 from fairshare_cli.core.slurm.partition import default_partition
 from fairshare_cli.core.slurm.usage import MAX_STORED
+from fairshare_cli.core.tres import tres_counts, tres_text
 from fairshare_cli.core.usage import UsageRecord
 from fairshare_cli.errors import InputError
 
@@ -215,42 +216,6 @@ class Billing:
         ``stored``)."""
         exact = self.of_job(job, job.partition) if self.weights else None
         return exact if exact is not None and math.trunc(exact) == stored else stored
-
-
-def tres_text(counts: Mapping[str, float]) -> str | None:
-    """A job's allocated TRES as a usage record keeps them (:attr:`UsageRecord.tres`):
-    ``name=count`` by lower-case name, comma-separated, in the order given (memory in
-    MB), ``billing`` left out (what slurmctld billed: the weights bill again); None when
-    nothing is left. Counts are written so that :func:`tres_counts` reads them back
-    exactly (a whole count as an integer, any other as its ``repr``)."""
-    items = [
-        f"{name}={int(count) if count.is_integer() and abs(count) < 2**53 else repr(count)}"
-        for name, count in counts.items()
-        if name != "billing"
-    ]
-    return ",".join(items) or None
-
-
-def tres_counts(text: str) -> dict[str, float]:
-    """The counts :func:`tres_text` wrote, by name.
-
-    Raises:
-        InputError: ``text`` is not ``name=count,...`` of finite counts of 0 or more.
-    """
-    out: dict[str, float] = {}
-    for item in text.split(","):
-        name, equals, value = item.partition("=")
-        try:
-            count = float(value)
-        except ValueError:
-            count = math.nan
-        if not (name and equals and 0 <= count < math.inf):
-            raise InputError(
-                f"usage record TRES {text!r}: expected name=count,... (counts of 0 or more), "
-                f"as fs writes them; got {item!r}"
-            )
-        out[name] = count
-    return out
 
 
 def job_tres(job: Any) -> str | None:

@@ -31,6 +31,7 @@ import heapq
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 INF = math.inf
 
@@ -354,3 +355,44 @@ class NodeSpace:
         if made is None or made[0] != ver or made[1] != count:
             made = self.profiles[i] = (ver, count, Profile(self.nodes[i], self.t, held))
         return made[2]
+
+
+class Running(Protocol):
+    """A running job as the simulator holds it: where it runs."""
+
+    @property
+    def nodes(self) -> Alloc: ...
+
+
+#: slurm.conf's ``KillWait`` at its default (fs does not read it), seconds.
+KILL_WAIT = 30
+
+
+class OverdueEnds:
+    """The planned ends of running jobs of no limit (a year after their start), which a
+    job may outlive: backfill then plans it to end when ``_guess_job_end`` (``cons_tres``,
+    22.05 and 26.05 alike) guesses, ``KillWait`` after that end, else a second from now."""
+
+    def __init__(self, space: NodeSpace) -> None:
+        self.space = space
+        self.heap: list[tuple[float, str]] = []  # (planned end, job id), to come
+        self.past: dict[str, float] = {}  # job id -> its planned end, gone by
+
+    def add(self, end: float, job_id: str) -> None:
+        """A job of no limit started, planned to end at ``end``."""
+        heapq.heappush(self.heap, (end, job_id))
+
+    def replan(self, t: float, running: Mapping[str, Running]) -> None:
+        """Before a backfill pass at ``t``: the jobs still ``running`` (by id) past their
+        planned end get the guessed one."""
+        while self.heap and self.heap[0][0] <= t:
+            end, job_id = heapq.heappop(self.heap)
+            self.past[job_id] = end
+        for job_id, end in list(self.past.items()):
+            run = running.get(job_id)
+            if run is None:
+                del self.past[job_id]
+                continue
+            for node, cpus in run.nodes:
+                node.planned[job_id] = (max(end + KILL_WAIT, t + 1), cpus)
+                self.space.changed(node)

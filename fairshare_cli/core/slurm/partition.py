@@ -13,9 +13,11 @@ slurmctld 22.05 and 26.05 apply it:
 - A job with no time limit takes its primary partition's ``DefaultTime`` at submission
   (``_valid_job_part``: the first partition it names, ``get_part_list``'s ``part_ptr``);
   with none it keeps no limit until it starts, when the partition it starts in gives its
-  ``DefaultTime``, else its ``MaxTime`` (``select_nodes`` in ``node_scheduler.c``). Until
-  then ``MaxTime`` stands in for it: sprio's job size under ``SMALL_RELATIVE_TO_TIME``
-  (``_set_priority_factors``), and the backfill plan (``_get_job_time_limit``).
+  ``DefaultTime``, else its ``MaxTime`` (``select_nodes`` in ``node_scheduler.c``), or
+  when backfill starts it, the ``MaxTime`` backfill planned it with. Until then
+  ``MaxTime`` stands in for it: sprio's job size under ``SMALL_RELATIVE_TO_TIME``
+  (``_set_priority_factors``), and the backfill plan (``_set_backfill_timelimits`` in
+  ``backfill.c``), where an UNLIMITED one is a year, as is a running job's of no limit.
 """
 
 from __future__ import annotations
@@ -109,11 +111,29 @@ def started_time_limit(limit: float | None, spec: PartitionSpec | None) -> float
     return spec.default_time if spec.default_time is not None else spec.max_time
 
 
+#: How long slurmctld plans a job of an UNLIMITED time limit to run: a year
+#: (``YEAR_SECONDS``, 365 days, in ``slurm_protocol_defs.h``; 22.05 and 26.05 alike).
+YEAR = 365 * 24 * 60 * 60
+
+
 def planned_time_limit(limit: float | None, spec: PartitionSpec | None) -> float:
     """How long backfill plans a pending job of ``limit`` (:func:`submitted_time_limit`)
-    to run in partition ``spec``: ``limit``, else the partition's ``MaxTime``
-    (``_get_job_time_limit``: not its ``DefaultTime``), else for ever (``math.inf``)."""
-    if limit is not None:
-        return float(limit)
+    to run in partition ``spec`` (``_set_backfill_timelimits``; 22.05 inlines it in
+    ``_attempt_backfill``): none or UNLIMITED, the partition's ``MaxTime`` (not its
+    ``DefaultTime``); else ``limit``, at most that ``MaxTime``. An UNLIMITED ``MaxTime``
+    (unset) is planned as a :data:`YEAR` (``YEAR_MINUTES``).
+
+    A job of no limit that backfill starts keeps this one (``orig_time_limit == NO_VAL``:
+    ``job_ptr->time_limit = comp_time_limit``) and is ended there."""
     top = spec.max_time if spec is not None else None
-    return top if top is not None else math.inf
+    asked = None if limit is None or math.isinf(limit) else float(limit)
+    if top is None or math.isinf(top):
+        return YEAR if asked is None else asked
+    return float(top) if asked is None else min(asked, top)
+
+
+def planned_end(start: float, limit: float | None) -> float:
+    """When slurmctld plans a job started at ``start`` under ``limit`` (seconds; None or
+    ``inf``: UNLIMITED) to end: ``job_end_time_reset`` (``job_mgr.c``) sets ``end_time`` a
+    :data:`YEAR` after the start for an UNLIMITED one; backfill plans around it."""
+    return start + (YEAR if limit is None or math.isinf(limit) else limit)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import errno
+import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +26,7 @@ from fairshare_cli.io.config.htcondor import (
     read_negotiator,
     read_pool,
 )
-from fairshare_cli.io.config.reader import Reader
+from fairshare_cli.io.config.reader import Reader, StringExpected
 from fairshare_cli.io.config.slurm import (
     read_accounts,
     read_partitions,
@@ -36,9 +38,11 @@ from fairshare_cli.io.toml import loads
 
 __all__ = [
     "TOP_KEYS",
+    "BareValue",
     "added_tables",
     "apply_overrides",
     "build_config",
+    "build_overridden",
     "canonical_key",
     "check_expressions",
     "load_config",
@@ -97,10 +101,60 @@ def load_config(path: Path, overrides: Mapping[str, Any] | None = None) -> Confi
     return build_config(raw, str(path))
 
 
+@dataclass(frozen=True)
+class BareValue:
+    """A ``--set`` value written unquoted that TOML reads as a boolean or a number
+    (``false``, ``1``, ``22.05``): that value, or the text as written where the key takes
+    a string only (a ClassAd expression, ``priority.output_compat``): see
+    :func:`build_overridden`."""
+
+    value: Any
+    text: str
+
+
+def build_overridden(raw: dict[str, Any], overrides: Mapping[str, Any], file: str) -> Config:
+    """The config ``raw`` (read from ``file``) with ``fs whatif``'s ``--set`` keys applied.
+
+    A :class:`BareValue` the key refuses and whose text it takes is its text
+    (``negotiator.preemption_requirements=false`` is the expression ``false``); an error
+    the keys cause names the ``--set`` key and value, not the file.
+
+    Raises:
+        ConfigError: a ``--set`` key or value is invalid (naming it), or the file is.
+    """
+    try:
+        return build_config(apply_overrides(raw, overrides, file), file)
+    except ConfigError:
+        pass
+    taken = {key: _as_taken(raw, key, value) for key, value in overrides.items()}
+    try:
+        return build_config(apply_overrides(raw, taken, file), file)
+    except ConfigError:
+        for key, value in taken.items():  # (the first setting refused alone is named)
+            build_config(apply_overrides(raw, {key: value}, "--set"), "--set")
+        raise
+
+
+def _as_taken(raw: dict[str, Any], key: str, value: Any) -> Any:
+    """``value``, or the text of a :class:`BareValue` whose key takes a string only (then
+    the text's own error, if any, names what the key takes: ``22.06`` for
+    ``priority.output_compat``)."""
+    if not isinstance(value, BareValue):
+        return value
+    try:
+        build_config(apply_overrides(raw, {key: value}, "--set"), "--set")
+    except StringExpected:  # (the file builds alone: the refusal is this key's)
+        return value.text
+    except ConfigError:
+        pass
+    return value
+
+
 def apply_overrides(
     raw: dict[str, Any], overrides: Mapping[str, Any], where: str
 ) -> dict[str, Any]:
-    """Return a copy of ``raw`` with dotted ``key=value`` overrides set.
+    """Return a copy of ``raw`` with dotted ``key=value`` overrides set (a
+    :class:`BareValue` as its value).
 
     Quoted parts keep dots: ``groups."group_physics".quota``.
 
@@ -131,7 +185,7 @@ def apply_overrides(
             table += ("." if table else "") + (f'"{part}"' if "." in part else part)
         if isinstance(node, list):
             raise ConfigError(f"{at} {dotted}: cannot replace a whole [[...]] entry")
-        _set_key(node, table, parts[-1], value)
+        _set_key(node, table, parts[-1], value.value if isinstance(value, BareValue) else value)
     return out
 
 
@@ -236,11 +290,20 @@ def same_key_twice(keys: list[str]) -> tuple[int, int] | None:
 
 
 def split_dotted(key: str) -> list[str]:
-    """Split a dotted TOML key, honouring double-quoted parts."""
+    """Split a dotted TOML key, honouring double-quoted parts; an unquoted ``[N]`` is the
+    part ``N`` (``machines[0].count``, as the config's errors name an entry of
+    ``[[machines]]``, is ``machines.0.count``)."""
     parts: list[str] = []
     buf = ""
     quoted = False
-    for ch in key:
+    at = 0
+    while at < len(key):
+        ch = key[at]
+        index = None if quoted or ch != "[" else _INDEX.match(key, at)
+        if index is not None:
+            parts.append(buf)
+            buf, at = index.group(1), index.end()
+            continue
         if ch == '"':
             quoted = not quoted
         elif ch == "." and not quoted:
@@ -248,8 +311,13 @@ def split_dotted(key: str) -> list[str]:
             buf = ""
         else:
             buf += ch
+        at += 1
     parts.append(buf)
     return [p.strip() for p in parts]
+
+
+#: An entry's index as the config's errors write it (``machines[0]``).
+_INDEX = re.compile(r"\[(\d+)\]")
 
 
 TOP_KEYS = (

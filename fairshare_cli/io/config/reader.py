@@ -9,11 +9,16 @@ from typing import Any, TypeVar
 from fairshare_cli.core.limits import UINT32_MAX
 from fairshare_cli.core.names import MAX_NAME_LENGTH, name_problem, shown
 from fairshare_cli.core.timestr import TimeStringError, time_str2mins, time_str2secs
-from fairshare_cli.errors import ConfigError, did_you_mean
+from fairshare_cli.errors import ConfigError, did_you_mean, same_but_case
 from fairshare_cli.io.knob_aliases import apply_aliases, knob_hint
 
 T = TypeVar("T")
 Table = Mapping[str, Any]
+
+
+class StringExpected(ConfigError):
+    """A key that takes a string only was given another value (``fs whatif --set
+    KEY=false`` then takes the text: :func:`fairshare_cli.io.config.build_overridden`)."""
 
 
 class Reader:
@@ -33,7 +38,8 @@ class Reader:
         for key in self.table:
             if key not in members:
                 extra = did_you_mean(key, names)
-                extra = knob_hint(key, where, close=not extra) or extra
+                if same_but_case(key, names) is None:  # ([Priority]: the table, no knob)
+                    extra = knob_hint(key, where, close=not extra) or extra
                 known = ", ".join(names) if names else "none"
                 self.fail(f"unknown key '{self.key(key)}'{extra}; known keys: {known}")
 
@@ -77,7 +83,7 @@ class Reader:
     # converters -----------------------------------------------------------------------
     def string(self, value: Any, key: str) -> str:
         if not isinstance(value, str):
-            self.fail(f"{key}: expected a string, got {kind(value)}")
+            raise StringExpected(f"{self.file}: {key}: expected a string, got {kind(value)}")
         return str(value)
 
     def name(self, value: Any, key: str) -> str:

@@ -226,10 +226,16 @@ _DUMP_OF = {
 
 def other_dump(ad: Ad, own: str) -> str:
     """``"; this is a slot ad: ... fs import condor-status"`` for an ad whose ``MyType``
-    says it belongs to another import than ``own`` (``"job"``, ``"machine"``, ...); else
-    ``""``."""
+    says it belongs to another import than ``own`` (``"job"``, ``"machine"``, ...), or
+    that is the negotiator's one ad of ``condor_userprio -l -allusers`` (no ``MyType``;
+    ``Name1``, ``Priority1``, ... and ``LastUpdate``); else ``""``."""
     kind = ad.get("MyType")
     kind = kind.lower() if isinstance(kind, str) else ""
+    if not kind and "LastUpdate" in ad and "Name1" in ad:
+        return (
+            "; this is the negotiator's ad: condor_userprio -l -allusers output is read by "
+            "fs import condor-userprio"
+        )
     return f"; this is {_DUMP_OF[kind]}" if kind in _DUMP_OF and kind != own else ""
 
 

@@ -11,10 +11,11 @@ by newlines); ``include : FILE`` (also ``include ifexist :``) reads another file
 relative names from the including file's folder.
 
 ``$(NAME)`` and ``$(NAME:default)`` expand to another knob of these files, the daemon's
-own ``SUBSYS.NAME`` first, at the end, as HTCondor expands at lookup; undefined or set to
-nothing, to the default, else to nothing, except in a knob fs takes from a file that is
-not a dump: there it is an error (HTCondor would fill in its built-in default or the
-machine's name).
+own ``SUBSYS.NAME`` first, at the end, as HTCondor expands at lookup; set in no file, to
+HTCondor's built-in default (condor_defaults.py; it wins over ``:default``); set to
+nothing or with no built-in default, to the default, else to nothing, except in a knob fs
+takes from a file that is not a dump: there a knob with no built-in default, or one
+HTCondor takes from the machine (``$(FULL_HOSTNAME)``), is an error.
 ``$$(NAME)`` is left alone; a knob that names itself (``X = $(X) more``) sees its earlier
 value; knobs that name each other in a loop, macros nested more than 100 deep, or one
 knob's expanding more than 100,000 macros (or to a million characters) is an error.
@@ -34,17 +35,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import IO, NamedTuple
+from typing import IO
 
 from fairshare_cli.core.names import shown
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import refuse_pipe
 from fairshare_cli.io.importers.condor_config_if import KEYWORD, IfStack, condition_holds
 from fairshare_cli.io.importers.condor_config_lines import (
+    Heredoc,
     logical_lines,
     operator,
     refuse_plus_assign,
 )
+from fairshare_cli.io.importers.condor_defaults import MACHINE, built_in, default, from_machine
 from fairshare_cli.io.importers.condor_templates import templates_used
 from fairshare_cli.io.inputs import refuse_device
 
@@ -92,8 +95,9 @@ class ConfigFile:
     #: The daemon that reads the files (``if``, ``include`` and ``use`` lines see its own
     #: ``SUBSYS.NAME`` first); "" for none.
     subsys: str = ""
-    #: An ``if`` condition, ``include`` or ``use`` line read otherwise by another of
-    #: :data:`DAEMONS`: the files may set knobs otherwise for each.
+    #: An ``if`` condition, ``include`` or ``use`` line, or a knob saying what is read
+    #: after the main file, read otherwise by another of :data:`DAEMONS`: the files may
+    #: set knobs otherwise for each.
     per_daemon: bool = False
 
     def note_first_line(self, raw: str) -> None:
@@ -133,9 +137,10 @@ class ConfigFile:
         """The knob's value with ``$(...)`` macros expanded (None when not set).
 
         ``subsys`` is the daemon that reads it (``NEGOTIATOR``): its ``SUBSYS.NAME``
-        settings win over ``NAME`` inside the value, as ``lookup_macro`` has them. With
-        ``strict``, a macro set nowhere (and without a default) is an error, unless the
-        text is a dump: HTCondor would fill it from its table of defaults or the machine.
+        settings win over ``NAME`` inside the value, as ``lookup_macro`` has them; a knob
+        no file sets takes its built-in default. With ``strict``, a macro set nowhere
+        whose value HTCondor takes from the machine, or with no built-in default (and no
+        ``:default``), is an error, unless the text is a dump.
 
         Raises:
             InputError: the macros nest deeper than :data:`MAX_MACRO_DEPTH`, expand more
@@ -184,16 +189,15 @@ class ConfigFile:
             key = m.group(1).upper()
             if key == "DOLLAR":  # (a $ that no later pass reads as a macro's)
                 return _DOLLAR
-            if subsys and self.sets(f"{subsys}.{key}") and f"{subsys}.{key}" not in seen:
-                key = f"{subsys}.{key}"
+            key, value = self._lookup(key, subsys, seen)
             self._refuse_loop(m, key, seen)
-            if key in seen or not self.raw.get(key):  # (set to nothing: the default too)
+            if key in seen or not value:  # (set to nothing: the default too)
                 return self._unset(m, key, seen, strict)
             work[0] += 1
             if len(seen) >= MAX_MACRO_DEPTH or work[0] > MAX_MACROS:
                 raise _TooMuch(f"its macros nest more than {MAX_MACRO_DEPTH} deep or expand "
                                f"more than {MAX_MACROS:,} macros")  # fmt: skip
-            return self._expand(self.raw[key], (*seen, key), work, subsys, strict)
+            return self._expand(value, (*seen, key), work, subsys, strict)
 
         for _ in range(2):  # a default may itself hold a macro
             if text.count("$(") > MAX_OPENINGS:  # (each may be read to the text's end)
@@ -203,25 +207,52 @@ class ConfigFile:
                 raise _TooMuch(f"its macros expand to more than {MAX_EXPANSION:,} characters")
         return text
 
+    def _lookup(self, key: str, subsys: str, seen: tuple[str, ...]) -> tuple[str, str | None]:
+        """The knob ``$(key)`` names and its text, as ``lookup_macro`` finds them for the
+        daemon ``subsys``: ``SUBSYS.NAME`` in the files, else its built-in default, else
+        ``NAME`` in the files, else its built-in default (condor_defaults.py; not in a
+        dump, which holds them, nor for a value from the machine or the build)."""
+        own = f"{subsys}.{key}"
+        if subsys and own not in seen:
+            if self.sets(own):
+                return own, self.raw.get(own)
+            if not self.dump and default(own) is not None:
+                return own, default(own)
+        if key in self.raw or key in self.templated or self.dump or from_machine(key):
+            return key, self.raw.get(key)  # (the machine's value wins over the table's)
+        return key, default(key)
+
     def _unset(self, m: re.Match[str], key: str, seen: tuple[str, ...], strict: bool) -> str:
         """What the macro ``m`` of a knob set to nothing, or to no value fs holds, or set
-        nowhere, or naming itself, expands to: its default, else nothing.
+        nowhere (with no built-in default), or naming itself, expands to: its default,
+        else nothing.
 
         Raises:
             _TooMuch: with ``strict``, the knob is set by a template to a value fs does
-                not hold, or (in a file that is not a dump) it is set nowhere.
+                not hold, or (in a file that is not a dump) it is set nowhere and HTCondor
+                takes it from the machine, or has no built-in default for it.
         """
         if strict and key in self.templated and key not in seen:
             raise _TooMuch(f"$({m.group(1)}): {self.unheld(key)}")
+        nowhere = strict and not self.dump and (key not in self.raw or key in seen)
+        inside = (
+            f" (in HTCondor's default of {seen[-1]})" if seen and seen[-1] not in self.raw else ""
+        )
+        if nowhere and from_machine(key):
+            raise _TooMuch(
+                f"$({m.group(1)}){inside} is set in no file read here (HTCondor takes the "
+                "machine's value); set it, or import condor_config_val -dump output"
+            )
         if m.group(2) is not None:
             return m.group(2)
         if key in self.raw and key not in seen:
             return ""
-        if strict and not self.dump:
+        if nowhere:
             raise _TooMuch(
-                f"$({m.group(1)}) is set in no file read here (HTCondor would take its "
-                "built-in default or the machine's value); set it, write "
-                f"$({m.group(1)}:default), or import condor_config_val -dump output"
+                f"$({m.group(1)}){inside} is set in no file read here and has no built-in "
+                "default (HTCondor expands it to nothing, or to the daemon's _condor_"
+                f"{m.group(1)} environment variable); set it, write $({m.group(1)}:default), "
+                "or import condor_config_val -dump output"
             )
         return ""
 
@@ -248,15 +279,6 @@ class _TooMuch(Exception):
     message says which)."""
 
 
-class _Heredoc(NamedTuple):
-    """A ``NAME @=TAG`` value being read: its lines up to the line ``@TAG``."""
-
-    name: str
-    tag: str
-    where: str
-    lines: list[str]
-
-
 def read_config(
     fh: IO[str], label: str, base: Path | None, into: ConfigFile | None = None, depth: int = 0
 ) -> ConfigFile:
@@ -267,7 +289,7 @@ def read_config(
             that cannot be read, or a construct that is not evaluated.
     """
     conf = into if into is not None else ConfigFile()
-    here: _Heredoc | None = None  # the NAME @=TAG value being read
+    here: Heredoc | None = None  # the NAME @=TAG value being read
     ifs = IfStack()
     for number, line in logical_lines(fh, label, conf.note_first_line):
         if not line:
@@ -300,7 +322,7 @@ def read_config(
             )
         name, value = m.group(1), m.group(3).strip()
         if m.group(2) == "@=":
-            here = _Heredoc(name, value, where, [])
+            here = Heredoc(name, value, where, [])
             continue
         if name.upper() == "MYTYPE":  # (a job's Rank, a slot's Start: the knobs RANK, START)
             raise InputError(
@@ -356,17 +378,27 @@ def _holds(conf: ConfigFile, condition: str, at: str, subsys: str) -> bool:
         key = name.upper()
         if subsys and conf.sets(f"{subsys}.{key}"):
             key = f"{subsys}.{key}"
+        elif subsys and not conf.dump and built_in(f"{subsys}.{key}"):
+            return True  # (the daemon's own default: NEGOTIATOR.IsNegotiator)
         if key in conf.templated:
             raise InputError(f"{at}: {conf.unheld(key)}")
         value = conf.raw.get(key)
-        return bool(value) if value is not None or conf.dump else None
+        if value is not None or conf.dump:
+            return bool(value)
+        if key in MACHINE:
+            raise InputError(
+                f"{at}: 'defined {shown(name)}': {shown(name)} is set in no file read here, "
+                "and HTCondor sets it from the machine it runs on (or after the main file); "
+                "set it, or import condor_config_val -dump output"
+            )
+        return True if built_in(key) else None
 
     return condition_holds(text, had, is_set, at)
 
 
 def _assign(conf: ConfigFile, name: str, value: str, where: str) -> None:
     """``name = value``: a value that names its own knob sees the earlier value
-    (``expand_self_macro``)."""
+    (``expand_self_macro``), or with none, HTCondor's built-in default (as written)."""
     key = name.upper()
     old = conf.raw.get(key)
     own = re.compile(
@@ -377,6 +409,8 @@ def _assign(conf: ConfigFile, name: str, value: str, where: str) -> None:
         if own.search(value):  # (it builds on the template's value, which fs does not hold)
             return
         del conf.templated[key]
+    if old is None and not conf.dump and not from_machine(name):  # (the default's text)
+        old = default(name)
     if old is not None:
         was: str = old
         value = own.sub(lambda _m: was, value)

@@ -6,12 +6,10 @@ A condition has its ``$(...)`` macros expanded first (one that expands to nothin
 false), may start with ``!``, and is then one of: a number (true unless 0), ``true`` or
 ``false``, ``yes``/``t`` or ``no``/``f``, ``version OP X.Y[.Z]`` (compared with the version
 fs reads configurations as, 25.0.13; ``OP`` one of ``<``, ``<=``, ``==``, ``>=``, ``>``,
-``!=``...), or ``defined NAME`` (set to something in the files read; a number or boolean is
+``!=``...), or ``defined NAME`` (set to something in the files read, else a built-in
+default that is not empty, as condor_defaults.py holds them; a number or boolean is
 defined; ``defined use CATEGORY[:NAME]``: HTCondor 25.0 has that template). HTCondor stops on
-any other condition ("complex conditionals are not supported"), and so does fs; ``defined``
-of a knob the files do not set is refused too, as HTCondor would also look in its table
-of built-in defaults (a ``condor_config_val -dump`` holds no ``if`` lines: its values are
-already chosen).
+any other condition ("complex conditionals are not supported"), and so does fs.
 """
 
 from __future__ import annotations
@@ -36,7 +34,8 @@ _VERSION = re.compile(r"(?i:version)\s*(!?)([<=>]?)(=?)\s*[vV]?([0-9]+)\.([0-9]+
 _CRUFTY = {"yes": True, "t": True, "no": False, "f": False}
 #: ``(condition, where) -> bool``: the test of an ``if`` or ``elif`` condition.
 Condition = Callable[[str, str], bool]
-#: ``name -> bool | None``: whether the files set a knob to something (None: not at all).
+#: ``name -> bool | None``: whether the knob has a value that is not empty, in the files or
+#: among HTCondor's built-in defaults (None: none at all, not even an empty one).
 IsSet = Callable[[str], "bool | None"]
 
 
@@ -97,8 +96,8 @@ class IfStack:
 
 def condition_holds(expanded: str, had_macros: bool, is_set: IsSet, where: str) -> bool:
     """The value of an ``if`` condition whose macros are expanded (``had_macros``: it held
-    some); ``is_set(name)`` says whether the files set a knob to something (None: HTCondor
-    may have a default for it).
+    some); ``is_set(name)`` says whether a knob has a value that is not empty (None: no
+    value at all).
 
     Raises:
         InputError: a condition HTCondor stops on, or one fs cannot decide.
@@ -161,12 +160,6 @@ def _defined(name: str, is_set: IsSet, where: str) -> bool:
             "is); import condor_config_val -dump output"
         )
     found = is_set(name)
-    if found is None:
-        if name.lower() in _CRUFTY:
-            return True
-        raise InputError(
-            f"{where}: 'defined {shown(name)}': {shown(name)} is set in no file read here, and "
-            "HTCondor would also look in its built-in defaults; set it, or import "
-            "condor_config_val -dump output"
-        )
+    if found is None:  # (a boolean word set nowhere: "yes", "t", "no", "f")
+        return name.lower() in _CRUFTY
     return found

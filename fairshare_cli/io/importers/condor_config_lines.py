@@ -1,17 +1,27 @@
 """The lines of a condor_config as ``config.cpp`` (HTCondor 25.0) cuts them: continuation
-lines joined, a line's keyword and operator found, ``+=`` refused."""
+lines joined, a line's keyword and operator found, ``+=`` refused, a value of many lines
+(``NAME @=TAG``) held."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import IO
+from typing import IO, NamedTuple
 
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import refuse_bom
 
 #: ``X += v`` (the ``+`` a word before the operator) and ``X+= v`` (a name ending in ``+``).
 _PLUS_ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_.]*)\s*\+\s*=\s*(.*)$")
+
+
+class Heredoc(NamedTuple):
+    """A ``NAME @=TAG`` value being read: its lines up to the line ``@TAG``."""
+
+    name: str
+    tag: str
+    where: str
+    lines: list[str]
 
 
 def logical_lines(

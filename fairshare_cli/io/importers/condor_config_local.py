@@ -28,8 +28,8 @@ def read_as_daemons(
     """The configuration whose main file holds ``text`` (read from ``label``), and what
     the daemons read after it, as the negotiator reads them; and, only where the files
     read otherwise for the startd or the schedd (an ``if`` condition, ``include`` or
-    ``use`` line naming a knob one of them sets as ``SUBSYS.NAME``), as each of those
-    reads them.
+    ``use`` line, or a ``LOCAL_CONFIG_DIR`` or ``LOCAL_CONFIG_FILE``, naming a knob one
+    of them sets as ``SUBSYS.NAME``), as each of those reads them.
 
     Raises:
         InputError: what :func:`read_config` and :func:`read_local_sources` refuse, in
@@ -55,10 +55,14 @@ def read_local_sources(conf: ConfigFile, base: Path | None) -> None:
     ``LOCAL_CONFIG_DIR`` folders again if those files changed the knob. Relative names
     are taken from the main file's folder. A dump already holds what they set.
 
+    These four knobs are read with ``param``, as the daemon reading the files
+    (:attr:`ConfigFile.subsys`) reads any knob: its own ``NEGOTIATOR.LOCAL_CONFIG_DIR``
+    over ``LOCAL_CONFIG_DIR``, in the knob and in its macros; where another of
+    :data:`DAEMONS` would read one otherwise, :attr:`ConfigFile.per_daemon` says so.
+
     Raises:
-        InputError: a file that cannot be read (a ``LOCAL_CONFIG_FILE`` one unless
-            ``REQUIRE_LOCAL_CONFIG_FILE`` is false), a command (``... |``), or what
-            :func:`read_config` refuses in them.
+        InputError: a file that cannot be read (unless ``REQUIRE_LOCAL_CONFIG_FILE`` is
+            false), a command (``... |``), or what :func:`read_config` refuses in them.
     """
     if conf.dump:
         return
@@ -71,16 +75,50 @@ def read_local_sources(conf: ConfigFile, base: Path | None) -> None:
         _read_folders(conf, again, base)
 
 
+def _key(conf: ConfigFile, knob: str, subsys: str) -> str:
+    """The setting of ``knob`` the daemon ``subsys`` reads: its own ``SUBSYS.KNOB`` when
+    the files set it (even to nothing), else ``KNOB`` (``lookup_macro``)."""
+    own = f"{subsys}.{knob}"
+    return own if subsys and own in conf.raw else knob
+
+
+def _value(conf: ConfigFile, knob: str, subsys: str) -> str:
+    return (conf.expanded(_key(conf, knob, subsys), subsys, strict=True) or "").strip()
+
+
 def _local(conf: ConfigFile, knob: str) -> str:
-    return (conf.expanded(knob, strict=True) or "").strip()
+    """``param(knob)`` for the daemon reading the files, noting in
+    :attr:`ConfigFile.per_daemon` whether another daemon would read it otherwise.
+
+    Raises:
+        InputError: what :meth:`ConfigFile.expanded` refuses.
+    """
+    value = _value(conf, knob, conf.subsys)
+    if not conf.per_daemon:
+        conf.per_daemon = any(_quietly(conf, knob, d) != value for d in DAEMONS)
+    return value
+
+
+def _quietly(conf: ConfigFile, knob: str, subsys: str) -> str | None:
+    """:func:`_value` for ``subsys``, or None where it is refused."""
+    try:
+        return _value(conf, knob, subsys)
+    except InputError:
+        return None
+
+
+def _named(conf: ConfigFile, knob: str) -> str:
+    """``FILE:LINE: NAME`` of the setting of ``knob`` the daemon reads."""
+    key = _key(conf, knob, conf.subsys)
+    return f"{conf.where[key]}: {conf.names[key]}"
 
 
 def _sources(conf: ConfigFile, knob: str, value: str, base: Path | None) -> list[Path]:
     """The paths a list knob names (by commas or blanks, as ``split`` cuts it)."""
     if value.endswith("|"):
         raise InputError(
-            f"{conf.where[knob]}: {conf.names[knob]}: '{shown(value)}' is a command, which fs "
-            "does not run; import condor_config_val -dump output"
+            f"{_named(conf, knob)}: '{shown(value)}' is a command, which fs does not run; "
+            "import condor_config_val -dump output"
         )
     paths = [Path(v) for v in re.split(r"[,\s]+", value) if v]
     return [p if p.is_absolute() or base is None else base / p for p in paths]
@@ -91,11 +129,11 @@ def _read_folders(conf: ConfigFile, value: str, base: Path | None) -> None:
     try:
         exclude = re.compile(pattern)
     except re.error:
-        where = conf.where.get("LOCAL_CONFIG_DIR_EXCLUDE_REGEXP", "")
         raise InputError(
-            f"{where}: LOCAL_CONFIG_DIR_EXCLUDE_REGEXP: not a regular expression: "
+            f"{_named(conf, 'LOCAL_CONFIG_DIR_EXCLUDE_REGEXP')}: not a regular expression: "
             f"'{shown(pattern)}'"
         ) from None
+    required = _required(conf)
     for folder in _sources(conf, "LOCAL_CONFIG_DIR", value, base):
         try:  # (a folder that cannot be listed is skipped, as get_config_dir_file_list does)
             files = [e.path for e in os.scandir(folder) if not e.is_dir()]
@@ -103,8 +141,15 @@ def _read_folders(conf: ConfigFile, value: str, base: Path | None) -> None:
             continue
         for path in sorted(f for f in files if not exclude.search(os.path.basename(f))):
             problem = read_file(conf, Path(path), 1)
-            if problem is not None:
+            if problem is None:
+                continue
+            if os.access(path, os.R_OK):  # (a named pipe: HTCondor would wait on it)
                 raise InputError(f"{shown(path)}: cannot read it: {problem}")
+            if required:  # (process_config_source skips a file it cannot access else)
+                raise InputError(
+                    f"{shown(path)}: cannot read it: {problem} (HTCondor stops on it unless "
+                    "REQUIRE_LOCAL_CONFIG_FILE = false)"
+                )
 
 
 def _read_local_files(conf: ConfigFile, base: Path | None) -> None:
@@ -119,9 +164,8 @@ def _read_local_files(conf: ConfigFile, base: Path | None) -> None:
         problem = read_file(conf, path, 1)
         if problem is not None and required:
             raise InputError(
-                f"{conf.where['LOCAL_CONFIG_FILE']}: LOCAL_CONFIG_FILE: cannot read "
-                f"{shown(str(path))}: {problem} (HTCondor stops on it unless "
-                "REQUIRE_LOCAL_CONFIG_FILE = false)"
+                f"{_named(conf, 'LOCAL_CONFIG_FILE')}: cannot read {shown(str(path))}: "
+                f"{problem} (HTCondor stops on it unless REQUIRE_LOCAL_CONFIG_FILE = false)"
             )
         done.append(path)
         new = _local(conf, "LOCAL_CONFIG_FILE")
@@ -138,5 +182,6 @@ def _required(conf: ConfigFile) -> bool:
         return True
     if text[0] in "tTfF":
         return text[0] in "tT"
-    where = f"{conf.where['REQUIRE_LOCAL_CONFIG_FILE']}: REQUIRE_LOCAL_CONFIG_FILE"
-    return param_boolean(text, "REQUIRE_LOCAL_CONFIG_FILE", where)
+    return param_boolean(
+        text, "REQUIRE_LOCAL_CONFIG_FILE", _named(conf, "REQUIRE_LOCAL_CONFIG_FILE")
+    )

@@ -176,7 +176,8 @@ def fragment_from_knobs(
     config models is not an HTCondor configuration (an empty file, another tool's), unless
     it reads ``use`` templates or says where HTCondor is (a stock install's). A
     knob set for its daemon (``NEGOTIATOR.PRIORITY_HALFLIFE``) wins over the plain one,
-    which is then ignored. ``readings`` holds the files as other daemons read them (where
+    which that daemon does not read then (it is taken as the knob's, not counted as
+    ignored). ``readings`` holds the files as other daemons read them (where
     they read them otherwise): each knob is taken from its reader's reading, ``conf``
     being the negotiator's.
 
@@ -195,12 +196,17 @@ def fragment_from_knobs(
         named = f"{conf.where[view['GROUP_NAMES']]}: {conf.names[view['GROUP_NAMES']]}"
         for group in groups:
             origins.add(("groups", group), named)
+    shadowed: set[str] = set()  # (KNOB, where the daemon's SUBSYS.KNOB is taken instead)
     for knob, key, reading in _by_reader(conf, readings, lower_groups):
         reading.expanded(key)  # (every knob's macros are checked, modelled or not)
         if _take(fragment, reading, knob, key, lower_groups, origins):
             used.append(reading.names[key])
+            if key != knob:
+                shadowed.add(knob)
     taken = set(used)
-    ignored = [conf.names[key] for key in conf.raw if conf.names[key] not in taken]
+    ignored = [
+        conf.names[key] for key in conf.raw if conf.names[key] not in taken and key not in shadowed
+    ]
     if not used and not _stock(conf):
         found = (
             f"none of its {len(ignored)} knobs is one the pool config models"
@@ -289,10 +295,13 @@ def _modelled(knob: str, groups: dict[str, str]) -> bool:
 
 def unmodelled(conf: ConfigFile) -> list[str]:
     """Warnings for knobs the file sets to what changes a cycle's matches and fs does not
-    model: ``NEGOTIATOR_DEPTH_FIRST = true`` (``matchmaker.cpp``: after a match to a
-    partitionable slot the negotiator skips as many more requests of the autocluster as
-    ``jobsInSlot`` says fit in the slot, leaving them to the schedd); and one naming the
-    ``use`` templates read whose values fs does not hold, none of which it took.
+    model: ``NEGOTIATOR_DEPTH_FIRST = true`` (``matchmaker.cpp``: a match counts as
+    ``jobsInSlot`` jobs of the autocluster's request, what fits in the slot's Cpus and
+    Memory as its ad reads after the match, at least one of each asked; the others so
+    counted are skipped, uncharged, left to the schedd to start in the slot: for a
+    partitionable slot the matched job is among them, with a consumption policy it is
+    not, its share already deducted); and one naming the ``use`` templates read whose
+    values fs does not hold, none of which it took.
 
     Raises:
         InputError: the knob's value is not a boolean HTCondor reads.
@@ -316,9 +325,10 @@ def _depth_first(conf: ConfigFile) -> list[str]:
     if not param_boolean(text, "NEGOTIATOR_DEPTH_FIRST", where):
         return []
     return [
-        f"{where} is true, which fs does not model: after matching a job to a partitionable "
-        "slot the pool's negotiator skips the jobs of its autocluster it expects the schedd "
-        "to fit into that slot; fs negotiate matches them one by one"
+        f"{where} is true, which fs does not model: the pool's negotiator counts each match "
+        "as the number of the autocluster's jobs that fit in the slot's Cpus and Memory, "
+        "and skips the others so counted for the schedd to start in that slot; fs negotiate "
+        "matches them one by one"
     ]
 
 

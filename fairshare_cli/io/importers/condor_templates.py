@@ -8,12 +8,16 @@ its ``if`` blocks counted); the values only where fs reads one of the knobs and 
 template sets it to a constant (``POLICY : ALWAYS_RUN_JOBS``). A knob set to a value fs
 does not hold is marked so: taking one, or a macro naming one, is then an error naming the
 ``use`` line. Knob names a template builds from its arguments (``SLOT_TYPE_$(1)``,
-``STARTD_CRON_$(1)_...``) are none fs reads and are not listed.
+``STARTD_CRON_$(1)_...``) are none fs reads and are not listed. A template that checks
+its arguments (``if ! $(1?)`` then ``error : ...``: ``POLICY : PREEMPT_IF`` and the
+templates that stop, or that use one with their own arguments) and is given too few is an
+error naming the template's message, as HTCondor stops there.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from fairshare_cli.errors import InputError
 
@@ -175,6 +179,90 @@ _VALUES: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
     ),
 }
 
+
+class _Needs(NamedTuple):
+    """A template's ``if ! $(N?)`` / ``error : MESSAGE`` lines: it stops unless given N
+    arguments."""
+
+    arguments: int
+    message: str
+
+
+class _Uses(NamedTuple):
+    """A template's ``use CATEGORY : NAME(ARGS)`` line, ``$(0)`` and ``$(1)`` in ARGS
+    standing for its own arguments."""
+
+    category: str
+    name: str
+    args: str
+
+
+#: The templates that check their arguments, each step in the order its lines take it
+#: (param_info.in, 25.0.13). The templates that use one of these with arguments of their
+#: own (``POLICY : PREEMPT_IF(CPU_EXCEEDED)``) always give enough, and are not listed.
+_CHECKS: dict[tuple[str, str], tuple[_Needs | _Uses, ...]] = {
+    ("POLICY", "PREEMPT_IF"): (
+        _Needs(
+            1,
+            "use POLICY : PREEMPT_IF requires an argument. It should be the name of a config "
+            "variable that has the trigger expression.",
+        ),
+    ),
+    ("POLICY", "WANT_HOLD_IF"): (
+        _Uses("POLICY", "PREEMPT_IF", "$(1)"),
+        _Needs(
+            3,
+            "use POLICY : WANT_HOLD_IF requires 3 arguments: policy_variable, subcode, reason_text",
+        ),
+    ),
+    ("FEATURE", "AssignAccountingGroup"): (
+        _Needs(1, "use FEATURE : AssignAccountingGroup requires a map_file argument"),
+        _Uses("FEATURE", "ScheddUsermapFile", "AssignAccountingGroup, $(1)"),
+    ),
+    ("FEATURE", "SetJobAttrFromUsermap"): (
+        _Needs(
+            3,
+            "use FEATURE : SetJobAttrFromUsermap requires at least 3 arguments: dest_attr, "
+            "src_attr, map_name [,map_file]",
+        ),
+    ),
+    ("FEATURE", "ScheddUsermapFile"): (
+        _Needs(2, "use FEATURE : ScheddUsermapFile requires 2 arguments: map_name, map_file"),
+    ),
+    ("FEATURE", "Monitor"): (_Needs(5, "use feature : monitor requires five or more arguments"),),
+    ("FEATURE", "OneShotCronHook"): (
+        _Needs(
+            3,
+            "use FEATURE : OneShotCronHook requires at least 3 arguments: STARTD_CRON | "
+            "SCHEDD_CRON, tag, hook_exe [,hook_args]",
+        ),
+    ),
+    ("FEATURE", "PeriodicCronHook"): (
+        _Needs(
+            4,
+            "use FEATURE : PeriodicCronHook requires at least 4 arguments: STARTD_CRON | "
+            "SCHEDD_CRON, tag, period, hook_exe [,hook_args]",
+        ),
+    ),
+    ("FEATURE", "ContinuousCronHook"): (
+        _Needs(
+            3,
+            "use FEATURE : ContinuousCronHook requires at least 3 arguments: STARTD_CRON | "
+            "SCHEDD_CRON, tag, hook_exe [,hook_args]",
+        ),
+    ),
+    ("FEATURE", "StartdCronPeriodic"): (_Uses("FEATURE", "PeriodicCronHook", "STARTD_CRON, $(0)"),),
+    ("FEATURE", "ScheddCronPeriodic"): (_Uses("FEATURE", "PeriodicCronHook", "SCHEDD_CRON, $(0)"),),
+    ("FEATURE", "StartdCronOneShot"): (_Uses("FEATURE", "OneShotCronHook", "STARTD_CRON, $(0)"),),
+    ("FEATURE", "ScheddCronOneShot"): (_Uses("FEATURE", "OneShotCronHook", "SCHEDD_CRON, $(0)"),),
+    ("FEATURE", "StartdCronContinuous"): (
+        _Uses("FEATURE", "ContinuousCronHook", "STARTD_CRON, $(0)"),
+    ),
+    ("FEATURE", "ScheddCronContinuous"): (
+        _Uses("FEATURE", "ContinuousCronHook", "SCHEDD_CRON, $(0)"),
+    ),
+}
+
 _CATEGORIES = {category.lower(): category for category in _SETS}
 _NAMES = {
     category: {name.lower(): name for name in templates} for category, templates in _SETS.items()
@@ -198,7 +286,8 @@ def templates_used(category: str, names: str, where: str) -> list[Template]:
 
     Raises:
         InputError: a category or template HTCondor 25.0 does not have (the daemons stop
-            on the line), or arguments with no closing parenthesis.
+            on the line), a template given fewer arguments than its ``error :`` line
+            asks for, or arguments with no closing parenthesis.
     """
     cat = _CATEGORIES.get(category.strip().lower())
     if cat is None:
@@ -207,12 +296,19 @@ def templates_used(category: str, names: str, where: str) -> list[Template]:
             f"(its daemons stop on this line); expected one of {', '.join(_SETS)}"
         )
     found = []
-    for item in _template_names(names, where):
+    for item, args in _template_names(names, where):
         name = _NAMES[cat].get(item.lower())
         if name is None:
             raise InputError(
                 f"{where}: use {cat} : {item}: HTCondor 25.0 has no such template (its "
                 "daemons stop on this line)"
+            )
+        stop = _stops(cat, name, args)
+        if stop is not None:
+            raise InputError(
+                f"{where}: use {cat} : {item}{f'({args})' if args else ''}: the template's "
+                f"error line says '{stop}': HTCondor stops reading the configuration at this "
+                "line, so its daemons would not start"
             )
         values = _VALUES.get((cat, name), ())
         unknown = tuple(dict.fromkeys(_knobs(cat, name, ())))
@@ -254,9 +350,33 @@ def _knobs(category: str, name: str, seen: tuple[tuple[str, str], ...]) -> list[
     return out
 
 
-def _template_names(text: str, where: str) -> list[str]:
-    """The template names of a ``use`` line's right-hand side, arguments dropped."""
-    names: list[str] = []
+def _stops(category: str, name: str, args: str) -> str | None:
+    """The message of the ``error :`` line the template ``category : name`` given the
+    arguments ``args`` stops on, or None.
+
+    ``expand_meta_args`` (config.cpp): the arguments are the pieces of ``args`` between
+    commas, blanks trimmed, empty ones skipped (``StringTokenIterator``); ``$(N?)`` is 1
+    when there are N of them, ``$(N)`` the Nth (nothing when there are fewer), ``$(0)``
+    all of ``args``, trimmed.
+    """
+    given = [piece.strip() for piece in args.split(",") if piece.strip()]
+    for step in _CHECKS.get((category, name), ()):
+        if isinstance(step, _Needs):
+            if len(given) < step.arguments:
+                return step.message
+            continue
+        inner = step.args.replace("$(0)", args.strip())
+        inner = inner.replace("$(1)", given[0] if given else "")
+        stop = _stops(step.category, step.name, inner)
+        if stop is not None:
+            return stop
+    return None
+
+
+def _template_names(text: str, where: str) -> list[tuple[str, str]]:
+    """The template names of a ``use`` line's right-hand side, each with the text of its
+    arguments (inside the parentheses; "" for none)."""
+    names: list[tuple[str, str]] = []
     i, end = 0, len(text)
     while i < end:
         while i < end and (text[i].isspace() or text[i] == ","):
@@ -266,11 +386,13 @@ def _template_names(text: str, where: str) -> list[str]:
             i += 1
         if i == start:
             break
-        names.append(text[start:i])
+        name, args = text[start:i], ""
         while i < end and text[i].isspace():
             i += 1
         if i < end and text[i] == "(":
-            i = _after_arguments(text, i, where)
+            after = _after_arguments(text, i, where)
+            args, i = text[i + 1 : after - 1], after
+        names.append((name, args))
     return names
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from msgspec import Struct
 
 from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.tres import MB_PER_UNIT
 
 #: Slurm job states that stay in the queue, and ours.
 STATES = {"PENDING": "idle", "RUNNING": "running", "SUSPENDED": "running", "CONFIGURING": "running"}
@@ -81,10 +82,6 @@ def parse_tres(text: str) -> dict[str, str]:
     """``cpu=4,mem=1000M,...`` as a mapping (shared between the jobs that print it alike:
     read only)."""
     return dict(item.split("=", 1) for item in text.split(",") if "=" in item)
-
-
-#: MB per unit of a TRES count Slurm prints in MB with a unit (``mem=8G``, ``bb=1T``).
-MB_PER_UNIT = {"K": 1 / 1024, "M": 1.0, "G": 1024.0, "T": 1024.0**2, "P": 1024.0**3}
 
 
 @functools.lru_cache(maxsize=4096)

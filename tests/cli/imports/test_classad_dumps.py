@@ -508,3 +508,33 @@ def test_condor_history_s_plain_table_is_refused_naming_the_options_to_give(
         f"fs: error: {dump}:1: expected 'Attr = value', got ' ID     OWNER          "
         "SUBMITTED   RUN_T'; give condor_history -json or -long output\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("kind", "expected"),
+    [
+        pytest.param("condor-q", "expected a job ad with ClusterId and ProcId", id="condor-q"),
+        pytest.param("condor-status", 'expected a slot ad with Name = "slotN@machine"', id="st"),
+        pytest.param("condor-history", "expected a job ad (with Owner or User)", id="history"),
+    ],
+)
+def test_the_negotiators_allusers_ad_names_its_import(
+    tmp_path: Path, run: Callable[..., Any], kind: str, expected: str
+) -> None:
+    """fs import condor-q condor_userprio.long_allusers.txt (the negotiator's one ad, no
+    MyType) said only "expected a job ad with ClusterId and ProcId", where plain -l output
+    was named ("this is an accountant's ad: ... fs import condor-userprio")."""
+    dump = POOL / "condor_userprio.long_allusers.txt"
+    config = tmp_path / "pool.toml"
+    config.write_text('[pool]\ndefaults = "current"\n', encoding="utf-8")
+    state = tmp_path / "state.json"
+    result = run(
+        "import", kind, str(dump), "--config", str(config), "--state", str(state), "--now", NOW
+    )
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"fs: error: {dump}:1: {expected}; this is the negotiator's ad: condor_userprio -l "
+        "-allusers output is read by fs import condor-userprio\n"
+    )
+    assert not state.exists()

@@ -193,19 +193,21 @@ def test_cycle_times_beyond_an_int_are_refused(
 def test_depth_first_negotiation_is_named_as_not_modelled(
     tmp_path: Path, run: Callable[..., Any]
 ) -> None:
-    """``NEGOTIATOR_DEPTH_FIRST = True`` changes which jobs a cycle matches to partitionable
-    slots (matchmaker.cpp skips ``jobsInSlot`` requests after such a match); fs does not
-    model it, and said nothing but count it among the ignored knobs. Now a warning line
-    follows the summary; ``False`` (a dump's default) says nothing."""
+    """``NEGOTIATOR_DEPTH_FIRST = True`` changes which jobs a cycle matches (matchmaker.cpp:
+    a match counts as ``jobsInSlot`` jobs of the autocluster's request, min(Cpus /
+    RequestCpus, Memory / RequestMemory) of the slot's ad after the match, for any slot,
+    not only a partitionable one; the others are skipped); fs does not model it, and said
+    nothing but count it among the ignored knobs. Now a warning line follows the summary;
+    ``False`` (a dump's default) says nothing."""
     conf = tmp_path / "condor_config"
     conf.write_text("NEGOTIATOR_DEPTH_FIRST = 1 == 1\nNEGOTIATOR_INTERVAL = 60\n")
     result = run("import", "condor-config", str(conf))
     assert result.exit_code == 0, result.stderr
     assert result.stderr.splitlines()[1] == (
         f"fs: warning: {conf}:1: NEGOTIATOR_DEPTH_FIRST is true, which fs does not model: "
-        "after matching a job to a partitionable slot the pool's negotiator skips the jobs "
-        "of its autocluster it expects the schedd to fit into that slot; fs negotiate "
-        "matches them one by one"
+        "the pool's negotiator counts each match as the number of the autocluster's jobs "
+        "that fit in the slot's Cpus and Memory, and skips the others so counted for the "
+        "schedd to start in that slot; fs negotiate matches them one by one"
     )
     conf.write_text("NEGOTIATOR_DEPTH_FIRST = False\nNEGOTIATOR_INTERVAL = 60\n")
     assert "warning" not in run("import", "condor-config", str(conf)).stderr

@@ -77,3 +77,51 @@ def test_an_include_is_read_per_daemon(
         '[pool]\ndefaults = "current"\nuid_domain = "schedd.example.org"\n\n'
         "[accountant]\npriority_halflife = 77\n"
     )
+
+
+def test_a_knob_shadowed_by_its_daemons_own_is_not_ignored(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fs import condor-config -v condor_config`` with ``PRIORITY_HALFLIFE = 100`` and
+    ``NEGOTIATOR.PRIORITY_HALFLIFE = 200`` took 200 and said "ignored 2: FOO,
+    PRIORITY_HALFLIFE": the negotiator reads its own setting first (``lookup_macro``),
+    so the plain one is not its value, but fs does not leave the knob out; only FOO, which
+    fs does not model, is ignored. Likewise ``START`` under ``STARTD.START`` (the
+    startd's); ``NEGOTIATOR.START`` is no daemon's START and stays ignored."""
+    monkeypatch.chdir(tmp_path)
+    Path("condor_config").write_text(
+        "PRIORITY_HALFLIFE = 100\nNEGOTIATOR.PRIORITY_HALFLIFE = 200\nFOO = 1\n"
+        "START = false\nSTARTD.START = true\nNEGOTIATOR.START = true\n"
+    )
+    result = run(*shlex.split("import condor-config -v condor_config"))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == (
+        '[pool]\ndefaults = "current"\nstart = "true"\n\n[accountant]\npriority_halflife = 200\n'
+    )
+    assert result.stderr == (
+        "condor-config condor_config: 2 knobs taken, 0 groups; ignored 2: FOO, "
+        "NEGOTIATOR.START\nFOO\nNEGOTIATOR.START\n"
+    )
+
+
+def test_a_daemons_own_built_in_default_is_read_in_an_if(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``if $(IsNegotiator)`` was refused ("set in no file read here"). By hand from
+    HTCondor 25.0.13's param_info.in: ``IsNegotiator`` defaults to false, and the
+    negotiator's own ``NEGOTIATOR.IsNegotiator`` (looked up first) to true: the
+    negotiator takes the first branch (NEGOTIATOR_MIN_INTERVAL 20), the startd the else
+    branch (RANK = 2). ``if ! $(NEGOTIATOR_CONSIDER_PREEMPTION)`` (default true) does not
+    hold: NEGOTIATOR_CYCLE_DELAY 45."""
+    monkeypatch.chdir(tmp_path)
+    Path("condor_config").write_text(
+        "if $(IsNegotiator)\n  NEGOTIATOR_MIN_INTERVAL = 20\n  RANK = 1\nelse\n  RANK = 2\n"
+        "endif\nif ! $(NEGOTIATOR_CONSIDER_PREEMPTION)\n  NEGOTIATOR_CYCLE_DELAY = 1\nelse\n"
+        "  NEGOTIATOR_CYCLE_DELAY = 45\nendif\n"
+    )
+    result = run(*shlex.split("import condor-config condor_config"))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == (
+        '[pool]\ndefaults = "current"\nrank = "2"\n\n'
+        "[negotiator]\nmin_interval = 20\ncycle_delay = 45\n"
+    )

@@ -66,7 +66,7 @@ def test_a_value_without_its_end_is_refused(
     "text",
     [
         pytest.param("use POLICY : UWCS_DESKTOP\n", id="use-setting-start"),
-        pytest.param("if defined X\nA = 1\nendif\n", id="if-defined-set-nowhere"),
+        pytest.param("if defined TILDE\nA = 1\nendif\n", id="if-defined-from-the-machine"),
         pytest.param("include command : ls\n", id="command"),
     ],
 )
@@ -77,8 +77,8 @@ def test_what_is_not_evaluated_names_the_dump(
     CentralManager`` said only "expected NAME = value": nothing told the admin how to go
     on. Now the one line names the dump, in which HTCondor has applied them (that
     template is read now; one setting START to a value fs does not hold is refused). (An ``if``
-    block is read; ``defined X`` of a knob no file read sets is refused, as HTCondor's
-    built-in defaults might set it, and that line names the dump too.)"""
+    block is read; ``defined TILDE``, which HTCondor sets from the machine, is refused,
+    and that line names the dump too.)"""
     monkeypatch.chdir(tmp_path)
     Path("condor_config").write_text(text)
     result = run("import", "condor-config", "condor_config")

@@ -98,3 +98,60 @@ def test_a_dump_reads_no_local_files(tmp_path: Path, run: Callable[..., Any]) ->
     assert result.exit_code == 0, result.stderr
     assert "priority_halflife = 100\n" in result.stdout
     assert "interval" not in result.stdout
+
+
+def test_each_daemon_reads_its_own_local_sources(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fs import condor-config condor_config`` with ``LOCAL_CONFIG_DIR = all.d`` and
+    ``NEGOTIATOR.LOCAL_CONFIG_DIR = neg.d`` read all.d only (PRIORITY_HALFLIFE 100).
+    ``real_config`` (condor_config.cpp) reads the knob with ``param``, which looks up the
+    daemon's own ``SUBSYS.NAME`` first: the negotiator reads neg.d (PRIORITY_HALFLIFE
+    300), the startd all.d (START = false); ``LOCAL_CONFIG_FILE`` likewise: the schedd's
+    own file gives UID_DOMAIN s.org, the others' a.org."""
+    (tmp_path / "neg.d").mkdir()
+    (tmp_path / "all.d").mkdir()
+    (tmp_path / "neg.d" / "10").write_text("PRIORITY_HALFLIFE = 300\n", encoding="utf-8")
+    (tmp_path / "all.d" / "10").write_text(
+        "PRIORITY_HALFLIFE = 100\nSTART = false\n", encoding="utf-8"
+    )
+    (tmp_path / "schedd.local").write_text("UID_DOMAIN = s.org\n", encoding="utf-8")
+    (tmp_path / "other.local").write_text("UID_DOMAIN = a.org\n", encoding="utf-8")
+    main = tmp_path / "condor_config"
+    main.write_text(
+        "LOCAL_CONFIG_DIR = all.d\nNEGOTIATOR.LOCAL_CONFIG_DIR = neg.d\n"
+        "LOCAL_CONFIG_FILE = other.local\nSCHEDD.LOCAL_CONFIG_FILE = schedd.local\n",
+        encoding="utf-8",
+    )
+    result = run("import", "condor-config", str(main))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == (
+        '[pool]\ndefaults = "current"\nstart = "false"\nuid_domain = "s.org"\n\n'
+        "[accountant]\npriority_halflife = 300\n"
+    )
+
+
+def test_an_unreadable_folder_file_is_skipped_unless_required(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """A ``config.d`` file that cannot be read (a link to nothing) was refused whatever
+    ``REQUIRE_LOCAL_CONFIG_FILE`` said; ``process_directory`` reads the folder's files as
+    required only when it is true (its default): false skips it (interval 30, from the
+    other file)."""
+    (tmp_path / "config.d").mkdir()
+    (tmp_path / "config.d" / "10-gone").symlink_to(tmp_path / "nowhere")
+    (tmp_path / "config.d" / "20-interval").write_text(
+        "NEGOTIATOR_INTERVAL = 30\n", encoding="utf-8"
+    )
+    main = tmp_path / "condor_config"
+    main.write_text("LOCAL_CONFIG_DIR = config.d\n", encoding="utf-8")
+    result = run("import", "condor-config", str(main))
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"fs: error: {shown(str(tmp_path / 'config.d' / '10-gone'))}: cannot read it: No such "
+        "file or directory (HTCondor stops on it unless REQUIRE_LOCAL_CONFIG_FILE = false)\n"
+    )
+    main.write_text(
+        "LOCAL_CONFIG_DIR = config.d\nREQUIRE_LOCAL_CONFIG_FILE = false\n", encoding="utf-8"
+    )
+    result = run("import", "condor-config", str(main))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == '[pool]\ndefaults = "current"\n\n[negotiator]\ninterval = 30\n'

@@ -61,9 +61,27 @@ def taken(tmp_path: Path, run: Callable[..., Any], text: str) -> str:
             id="subsystem-prefix-in-macro",
         ),
         pytest.param(
-            "ACCOUNTANT_LOCAL_DOMAIN = $(UID_DOMAIN:example.org)\n",
+            "ACCOUNTANT_LOCAL_DOMAIN = $(SITE_DOMAIN:example.org)\n",
             POOL + 'local_domains = ["example.org"]\n',
             id="macro-default",
+        ),
+        # a knob no file sets takes HTCondor 25.0.13's built-in default (param_info.in:
+        # HOUR = 3600, so 2 * 3600 = 7200; was refused: "set in no file read here"), and
+        # so does a knob naming itself with no earlier value (START = True, so
+        # "True && Memory > 100"; NEGOTIATOR_INTERVAL = 60, so 60 * 2 = 120: the
+        # built-in default wins over the macro's :5)
+        pytest.param(
+            "PRIORITY_HALFLIFE = 2 * $(HOUR)\nSTART = $(START) && Memory > 100\n"
+            "NEGOTIATOR_INTERVAL = $(NEGOTIATOR_INTERVAL:5) * 2\n",
+            POOL + 'start = "True && Memory > 100"\n\n[accountant]\npriority_halflife = 7200\n'
+            "\n[negotiator]\ninterval = 120\n",
+            id="built-in-defaults",
+        ),
+        # ... expanded in turn: SPOOL's default is $(LOCAL_DIR)/spool
+        pytest.param(
+            "LOCAL_DIR = /var/lib/condor\nUID_DOMAIN = $(SPOOL:x).org\n",
+            POOL + 'uid_domain = "/var/lib/condor/spool.org"\n',
+            id="built-in-default-naming-a-knob-set",
         ),
         # a macro set to nothing takes the default too (evaluate_macro_func: an empty
         # value); was expanded to nothing, START = ""
@@ -101,26 +119,48 @@ def test_what_htcondor_reads_is_taken(
             id="plus-equals",
         ),
         pytest.param("START+= Cpus > 1\n", ":1: HTCondor has no +=", id="plus-equals-joined"),
-        # a macro set in no file read: HTCondor takes its built-in default (UID_DOMAIN's is
-        # the machine's name); was taken as nothing, so uid_domain stayed "localdomain"
+        # a macro set in no file read whose value HTCondor takes from the machine; was
+        # taken as nothing, so uid_domain stayed "localdomain"
         pytest.param(
             "UID_DOMAIN = $(FULL_HOSTNAME)\n",
-            ":1: UID_DOMAIN: $(FULL_HOSTNAME) is set in no file read here (HTCondor would "
-            "take its built-in default or the machine's value); set it, write "
-            "$(FULL_HOSTNAME:default), or import condor_config_val -dump output",
+            ":1: UID_DOMAIN: $(FULL_HOSTNAME) is set in no file read here (HTCondor takes the "
+            "machine's value); set it, or import condor_config_val -dump output",
             id="undefined-macro",
         ),
-        # an include's name too: HTCondor would read $(LOCAL_DIR)'s default folder; was
-        # /extra.config, missing, so skipped in silence
+        # an include's name too: HTCondor would read $(LOCAL_DIR)'s default folder, whose
+        # default is $(TILDE), the condor user's home; was /extra.config, missing, so
+        # skipped in silence
         pytest.param(
             "include ifexist : $(LOCAL_DIR)/extra.config\nNEGOTIATOR_INTERVAL = 60\n",
-            ":1: include: $(LOCAL_DIR) is set in no file read here",
+            ":1: include: $(TILDE) (in HTCondor's default of LOCAL_DIR) is set in no file "
+            "read here (HTCondor takes the machine's value)",
             id="undefined-macro-in-include",
         ),
+        # $(UID_DOMAIN:example.org): lookup_macro finds UID_DOMAIN's built-in default,
+        # $(FULL_HOSTNAME), which wins over the macro's own default (was: example.org)
         pytest.param(
-            "START = $(START) && Memory > 100\n",
-            ":1: START: $(START) is set in no file read here",
-            id="self-reference-without-earlier-value",
+            "ACCOUNTANT_LOCAL_DOMAIN = $(UID_DOMAIN:example.org)\n",
+            ":1: ACCOUNTANT_LOCAL_DOMAIN: $(FULL_HOSTNAME) (in HTCondor's default of "
+            "UID_DOMAIN) is set in no file read here (HTCondor takes the machine's value)",
+            id="macro-default-under-a-built-in-default",
+        ),
+        # DETECTED_CORES: the table's default (1) is not what a daemon reads, as
+        # fill_attributes puts in the machine's count before any file is read
+        pytest.param(
+            "NUM_CLAIMS = $(DETECTED_CORES)\n",
+            ":1: NUM_CLAIMS: $(DETECTED_CORES) is set in no file read here (HTCondor takes "
+            "the machine's value)",
+            id="detected-macro",
+        ),
+        # a name HTCondor 25.0 has no default for: it would expand to nothing (or to the
+        # daemon's _condor_ environment), which fs does not take in silence
+        pytest.param(
+            "START = $(NOSUCH) && Memory > 100\n",
+            ":1: START: $(NOSUCH) is set in no file read here and has no built-in default "
+            "(HTCondor expands it to nothing, or to the daemon's _condor_NOSUCH environment "
+            "variable); set it, write $(NOSUCH:default), or import condor_config_val -dump "
+            "output",
+            id="undefined-macro-without-default",
         ),
         pytest.param(
             "NEGOTIATOR_INTERVAL = $INT(5 * 60)\n",
@@ -144,13 +184,15 @@ def test_what_htcondor_reads_is_taken(
             id="use-setting-start",
         ),
         # if/else blocks were all refused ("if/else blocks are not evaluated"); now read
-        # (test_if_blocks_are_read), but defined of a knob no file sets is not decided:
-        # HTCondor would look in its built-in defaults too
+        # (test_if_blocks_are_read), and defined of a knob no file sets is decided by
+        # HTCondor's built-in defaults (test_if_defined_reads_the_built_in_defaults), but
+        # not for one HTCondor sets from the machine only when it finds it there
         pytest.param(
-            "if defined SPOOL\nNEGOTIATOR_INTERVAL = 60\nendif\n",
-            ":1: 'defined SPOOL': SPOOL is set in no file read here, and HTCondor would also "
-            "look in its built-in defaults; set it, or import condor_config_val -dump output",
-            id="if-defined-unset",
+            "if defined TILDE\nNEGOTIATOR_INTERVAL = 60\nendif\n",
+            ":1: 'defined TILDE': TILDE is set in no file read here, and HTCondor sets it "
+            "from the machine it runs on (or after the main file); set it, or import "
+            "condor_config_val -dump output",
+            id="if-defined-from-the-machine",
         ),
         pytest.param(
             "A = 2\nif $(A) == 2\nNEGOTIATOR_INTERVAL = 60\nendif\n",
@@ -228,5 +270,30 @@ def test_if_blocks_are_read(tmp_path: Path, run: Callable[..., Any]) -> None:
         ":NEGOTIATOR_MIN_INTERVAL = 20\nendif\n"
     )
     assert taken(tmp_path, run, text) == HEADER + (
+        "[negotiator]\ninterval = 60\ncycle_delay = 45\nmin_interval = 20\n"
+    )
+
+
+def test_if_defined_reads_the_built_in_defaults(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fs import condor-config`` of a file with ``if defined MASTER`` was refused
+    ("MASTER is set in no file read here, and HTCondor would also look in its built-in
+    defaults"). ``defined`` takes ``lookup_macro``'s value (config.cpp): the files, else
+    param_info.in's default. By hand from HTCondor 25.0.13's param_info.in: MASTER's
+    default is ``$(SBIN)/condor_master`` (defined: NEGOTIATOR_INTERVAL 60, not 30);
+    LOCAL_CONFIG_DIR's is empty (not defined: NEGOTIATOR_CYCLE_DELAY 45); WANT_HOLD has
+    no entry (not defined: NEGOTIATOR_MIN_INTERVAL 20); ``IsNegotiator`` is ``false``
+    for every daemon but the negotiator, whose own ``NEGOTIATOR.IsNegotiator`` default
+    is ``true`` (both defined: PRIORITY_HALFLIFE 7); ``ARCH`` is put in by
+    ``fill_attributes`` before the files are read (defined: UID_DOMAIN a.org)."""
+    text = (
+        "if defined MASTER\nNEGOTIATOR_INTERVAL = 60\nelse\nNEGOTIATOR_INTERVAL = 30\nendif\n"
+        "if defined LOCAL_CONFIG_DIR\nNEGOTIATOR_CYCLE_DELAY = 1\nelse\n"
+        "NEGOTIATOR_CYCLE_DELAY = 45\nendif\n"
+        "if ! defined WANT_HOLD\nNEGOTIATOR_MIN_INTERVAL = 20\nendif\n"
+        "if defined IsNegotiator\nPRIORITY_HALFLIFE = 7\nendif\n"
+        "if defined ARCH\nUID_DOMAIN = a.org\nendif\n"
+    )
+    assert taken(tmp_path, run, text) == (
+        POOL + 'uid_domain = "a.org"\n\n[accountant]\npriority_halflife = 7\n\n'
         "[negotiator]\ninterval = 60\ncycle_delay = 45\nmin_interval = 20\n"
     )

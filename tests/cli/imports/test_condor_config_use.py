@@ -120,6 +120,25 @@ def test_always_run_jobs_is_expanded(
             "condor_config:2: CpuBusy is set by use POLICY : DESKTOP (condor_config:1)",
             id="if-defined-of-a-template-knob",
         ),
+        # the template's own "if !$(1?)" / "error :" lines stop HTCondor (config.cpp
+        # read_meta_config: Parse_config_string returns the error); fs read it as
+        # setting PREEMPT, MAXJOBRETIREMENTTIME and WANT_SUSPEND and went on
+        pytest.param(
+            "UID_DOMAIN = a\nuse POLICY : PREEMPT_IF\n",
+            "condor_config:2: use POLICY : PREEMPT_IF: the template's error line says 'use "
+            "POLICY : PREEMPT_IF requires an argument. It should be the name of a config "
+            "variable that has the trigger expression.': HTCondor stops reading the "
+            "configuration at this line, so its daemons would not start",
+            id="template-without-its-argument",
+        ),
+        pytest.param(
+            "UID_DOMAIN = a\nuse POLICY : WANT_HOLD_IF(MEMORY_EXCEEDED, 102)\n",
+            "condor_config:2: use POLICY : WANT_HOLD_IF(MEMORY_EXCEEDED, 102): the template's "
+            "error line says 'use POLICY : WANT_HOLD_IF requires 3 arguments: "
+            "policy_variable, subcode, reason_text': HTCondor stops reading the configuration "
+            "at this line, so its daemons would not start",
+            id="template-short-of-arguments",
+        ),
         pytest.param(
             "UID_DOMAIN = a\nuse ROLE : Submit, Worker\n",
             "condor_config:2: use ROLE : Worker: HTCondor 25.0 has no such template (its "

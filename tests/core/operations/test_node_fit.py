@@ -8,6 +8,7 @@ import pytest
 
 from fairshare_cli.core.config import AccountSpec, Config, PartitionSpec, QosSpec
 from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.operations.node_fit import NodeFit
 from fairshare_cli.core.operations.queue import check_slurm_fields
 from fairshare_cli.core.operations.validate import check_jobs_against_config
 from fairshare_cli.errors import InputError
@@ -77,3 +78,26 @@ def test_a_job_of_no_slurm_name_needs_no_association() -> None:
     job = Job(id="1", owner="bob")
     check_slurm_fields(CONFIG, job)
     check_jobs_against_config([({}, job)], CONFIG, "F")
+
+
+def test_taken_gives_a_slurm_job_of_no_limit_its_first_partitions_default_time() -> None:
+    """``_valid_job_part``: the primary partition (the first named, else the default)
+    gives its ``DefaultTime``; a job with a limit, one whose partition has none, and an
+    HTCondor job (no Slurm name, no association) are stored as given."""
+    config = Config(
+        partitions={
+            "batch": PartitionSpec(name="batch", default=True, default_time=1200.0),
+            "short": PartitionSpec(name="short", max_time=3000.0),
+        },
+        accounts={"hep": AccountSpec(name="hep", users={"alice": 1})},
+    )
+    fit = NodeFit(config)
+
+    def limit(**fields: object) -> float | None:
+        return fit.taken(Job(**{"id": "1", "owner": "alice", **fields})).time_limit  # type: ignore[arg-type]
+
+    assert limit() == 1200.0
+    assert limit(partition="batch,short") == 1200.0
+    assert limit(partition="short,batch") is None
+    assert limit(time_limit=60.0) == 60.0
+    assert fit.taken(Job(id="1", owner="carol")).time_limit is None

@@ -86,7 +86,7 @@ def test_earliest_equals_the_plain_search(
 ) -> None:
     nodes, reserved = cluster
     sim = SlurmSim.__new__(SlurmSim)
-    sim.config = Config()  # ("batch" not in it: no MaxTime, a job of no limit plans for ever)
+    sim.config = Config()  # ("batch" not in it: no MaxTime, a job of no limit plans a year)
     sim.fit = NodeFit(sim.config)
     sim.nodes = nodes
     sim.space = NodeSpace(nodes)
@@ -135,7 +135,7 @@ def test_a_job_no_node_holds_spreads_at_the_plain_search_time(
     """A job of more CPUs than any node (at most 8 here) that names no node count."""
     nodes, reserved = cluster
     sim = SlurmSim.__new__(SlurmSim)
-    sim.config = Config()  # ("batch" not in it: no MaxTime, a job of no limit plans for ever)
+    sim.config = Config()  # ("batch" not in it: no MaxTime, a job of no limit plans a year)
     sim.fit = NodeFit(sim.config)
     sim.nodes = nodes
     sim.largest = {}
@@ -158,7 +158,9 @@ def test_reservation_rounds_to_bf_resolution(
     """A 600 s job reserved from 1030.5 (Slurm's whole second 1030), ending at 1630: the
     start is rounded down to a multiple of ``bf_resolution``; the end down in 22.05's
     ``_attempt_backfill``, up in today's ``_set_slot_time`` (end + resolution - 1, then
-    down). With no time limit the end stays open."""
+    down). With no time limit, in no partition (an UNLIMITED ``MaxTime``), backfill plans
+    a year (``YEAR_MINUTES``: ``_set_backfill_timelimits``): 31,536,000 s where the first
+    job has 600, rounded alike (both whole numbers of 60 s and of 300 s)."""
     from fairshare_cli.core.config import Config, SlurmPriorityConfig
 
     node = Node("n0", 4, frozenset({"batch"}))
@@ -173,4 +175,4 @@ def test_reservation_rounds_to_bf_resolution(
         assert reserved == {"n0": [(*held, 2)]}
         open_ended: dict[str, list[tuple[float, float, int]]] = {}
         sim._reserve(Job(id="2", owner="u", request_cpus=2), [(node, 2)], 1030.5, open_ended)
-        assert open_ended == {"n0": [(held[0], INF, 2)]}
+        assert open_ended == {"n0": [(held[0], held[1] - 600 + 31_536_000, 2)]}

@@ -20,9 +20,8 @@ from fairshare_cli.core.slurm.billing import (
     billable_tres,
     billing_notes,
     billing_weights,
-    tres_counts,
-    tres_text,
 )
+from fairshare_cli.core.tres import tres_text
 from fairshare_cli.core.usage import UsageRecord
 from fairshare_cli.errors import InputError
 
@@ -165,16 +164,6 @@ def test_a_record_bills_its_tres() -> None:
     )
     assert found.unweighted == ["3 (billing=6 for 2 CPUs)"]
     assert found.differ == []
-
-
-def test_tres_text_reads_back_exactly() -> None:
-    """A record's TRES as text: billing left out, whole counts as integers, others by
-    ``repr`` (read back to the same double); nothing left: None."""
-    counts = {"billing": 7.0, "cpu": 2.0, "mem": 1536.5, "gres/gpu": 0.1, "node": 1.0}
-    text = tres_text(counts)
-    assert text == "cpu=2,mem=1536.5,gres/gpu=0.1,node=1"
-    assert tres_counts(text) == {k: v for k, v in counts.items() if k != "billing"}
-    assert tres_text({"billing": 3.0}) is None
 
 
 @pytest.mark.parametrize("text", ["mem", "mem=x", "=1", "mem=-1", "mem=inf", "mem=nan", ""])

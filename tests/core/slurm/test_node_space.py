@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from hypothesis import given, settings
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from fairshare_cli.core.slurm.node_space import (
     Node,
     NodeSpace,
+    OverdueEnds,
     Profile,
     Reservation,
     plain_key,
@@ -187,3 +189,27 @@ def test_node_space_equals_the_plain_search(
         elif kind == "fit" and not space.live:
             node = space.first_free(step[1], step[2])
             assert (node.name if node else None) == _plain_first_free(nodes, step[1], step[2])
+
+
+@dataclass
+class _Running:
+    nodes: list[tuple[Node, int]]
+
+
+def test_overdue_ends_are_guessed_as_cons_tres_guesses() -> None:
+    """``_guess_job_end`` (OverTimeLimit 0): the planned end + KillWait (30 s), or now + 1
+    when that has passed too; a job that ended is forgotten."""
+    node = Node("n0", 4, frozenset())
+    node.used = 1
+    node.planned["1"] = (1000.0, 1)
+    ends = OverdueEnds(NodeSpace([node]))
+    ends.add(1000.0, "1")
+    running = {"1": _Running([(node, 1)])}
+    ends.replan(999.0, running)
+    assert node.planned["1"] == (1000.0, 1)
+    ends.replan(1010.0, running)
+    assert node.planned["1"] == (1030.0, 1)
+    ends.replan(1060.0, running)
+    assert node.planned["1"] == (1061.0, 1)
+    ends.replan(1120.0, {})
+    assert ends.past == {}

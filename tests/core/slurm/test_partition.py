@@ -7,7 +7,8 @@ partition when none is the default (``ESLURM_DEFAULT_PARTITION_NOT_SET``);
 ``_valid_job_part`` gives a job of no time limit its primary partition's ``DefaultTime``
 (refusing it for ``DefaultTime=0``); ``select_nodes`` (``node_scheduler.c``) gives one
 still without a limit the ``DefaultTime``, else the ``MaxTime``, of the partition it starts
-in; backfill's ``_get_job_time_limit`` plans such a job with the ``MaxTime``.
+in; backfill plans such a job with the ``MaxTime`` (``_set_backfill_timelimits``), a year
+for an UNLIMITED one.
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ import pytest
 from fairshare_cli.core.config import PartitionSpec
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.slurm.partition import (
+    YEAR,
     default_partition,
     job_partitions,
+    planned_end,
     planned_time_limit,
     started_time_limit,
     submitted_time_limit,
@@ -88,12 +91,29 @@ def test_default_time_zero_refuses_a_job_of_no_limit() -> None:
 
 def test_started_and_planned_time_limits() -> None:
     """At start: the limit, else DefaultTime, else MaxTime (None: UNLIMITED); backfill's
-    plan: the limit, else MaxTime (never DefaultTime), else for ever."""
+    plan (``_set_backfill_timelimits``, 26.05.3; inline in 22.05.9's
+    ``_attempt_backfill``): none or UNLIMITED, the MaxTime (never DefaultTime), an
+    UNLIMITED one as ``YEAR_MINUTES`` (365 × 1440 minutes = 31,536,000 s); else the limit,
+    at most the MaxTime."""
     assert started_time_limit(60.0, B_DEFAULT) == 60.0
     assert started_time_limit(None, B_DEFAULT) == 1200.0
     assert started_time_limit(None, C_DEFAULT) == 3600.0
     assert started_time_limit(None, A) is None
+    assert YEAR == 31_536_000
     assert planned_time_limit(60.0, B_DEFAULT) == 60.0
+    assert planned_time_limit(9000.0, B_DEFAULT) == 7200.0
     assert planned_time_limit(None, B_DEFAULT) == 7200.0
-    assert planned_time_limit(None, A) == math.inf
-    assert planned_time_limit(None, None) == math.inf
+    assert planned_time_limit(math.inf, B_DEFAULT) == 7200.0
+    assert planned_time_limit(None, A) == YEAR
+    assert planned_time_limit(math.inf, A) == YEAR
+    assert planned_time_limit(2 * YEAR, A) == 2 * YEAR
+    assert planned_time_limit(None, None) == YEAR
+    assert planned_time_limit(None, PartitionSpec(name="i", max_time=math.inf)) == YEAR
+
+
+def test_planned_end_of_an_unlimited_job_is_a_year_on() -> None:
+    """``job_end_time_reset`` (``job_mgr.c``): ``start_time`` + 365 × 24 × 60 × 60 for an
+    INFINITE limit, else + the limit."""
+    assert planned_end(1000.0, 60.0) == 1060.0
+    assert planned_end(1000.0, None) == 1000.0 + 31_536_000
+    assert planned_end(1000.0, math.inf) == 1000.0 + 31_536_000

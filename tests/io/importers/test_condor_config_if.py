@@ -37,6 +37,10 @@ def is_set(name: str) -> bool | None:
         pytest.param("defined EMPTY", False, False, id="defined-as-nothing"),
         pytest.param("defined 3", False, True, id="defined-number"),
         pytest.param("defined", False, False, id="defined-nothing"),
+        # no value at all (not in the files, no built-in default): lookup_macro gives NULL;
+        # then a boolean word is defined (is_crufty_bool), another name is not
+        pytest.param("defined SPOOLS", False, False, id="defined-no-value"),
+        pytest.param("defined yes", False, True, id="defined-crufty-word"),
         # defined use: the category (any case) is HTCondor 25.0's, and the template if named
         pytest.param("defined use ROLE:Execute", False, True, id="defined-use-template"),
         pytest.param("defined use role", False, True, id="defined-use-category"),
@@ -56,7 +60,6 @@ def test_conditions_hold(text: str, had_macros: bool, value: bool) -> None:
         pytest.param("Memory > 1", "is not a valid if condition", id="expression"),
         pytest.param("version >= 5.0", "the version literal is invalid", id="version-below-6"),
         pytest.param("version >= 9", "the version literal is invalid", id="version-no-minor"),
-        pytest.param("defined SPOOL", "HTCondor would also look in its built-in", id="unset"),
         pytest.param("defined use ROLE: Execute", "a blank inside it never", id="use-blank"),
         pytest.param("defined a:b", "is not read", id="defined-colon"),
     ],

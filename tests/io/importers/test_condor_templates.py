@@ -19,7 +19,7 @@ def test_names_are_split_as_meta_knob_and_args_splits_them() -> None:
     """Blanks or commas between names, each with optional ``(...)`` arguments (nested
     parentheses and brackets kept inside), names and categories in any case."""
     found = templates_used(
-        "feature", "PartitionableSlot(1, (100%)), gpus  Monitor (a,[b)])", "cc:1"
+        "feature", "PartitionableSlot(1, (100%)), gpus  Monitor (a,[b)], c, d, e)", "cc:1"
     )
     assert [t.label for t in found] == [
         "FEATURE : PartitionableSlot",
@@ -74,7 +74,8 @@ def test_only_the_desktop_policies_set_knobs_fs_takes_to_values_it_does_not_hold
     takes = {}
     for category, templates in condor_templates._SETS.items():
         for name in templates:
-            (template,) = templates_used(category, name, "cc:1")
+            # (five arguments: as many as any template needs)
+            (template,) = templates_used(category, f"{name}(a, b, c, d, e)", "cc:1")
             knobs = [k for k in template.unknown if _modelled(k.upper(), {})]
             if knobs:
                 takes[template.label] = knobs
@@ -109,3 +110,46 @@ def test_what_htcondor_stops_on_is_refused(category: str, names: str, expected: 
     with pytest.raises(InputError, match=r"^cc:4: ") as info:
         templates_used(category, names, "cc:4")
     assert expected in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("category", "names", "stops"),
+    [
+        # [$POLICY.PREEMPT_IF]: "if !$(1?)" then its error line; $(1?) is 0 with no
+        # arguments, with "()" and with "( , )" (StringTokenIterator skips empty pieces)
+        pytest.param("POLICY", "PREEMPT_IF", "PREEMPT_IF requires an argument", id="none"),
+        pytest.param("POLICY", "PREEMPT_IF()", "PREEMPT_IF requires an argument", id="empty"),
+        pytest.param("POLICY", "PREEMPT_IF( , )", "PREEMPT_IF requires", id="empty-pieces"),
+        pytest.param("POLICY", "PREEMPT_IF(X)", None, id="given"),
+        # ($(MY) is not expanded in a use line's arguments: one argument, not empty)
+        pytest.param("POLICY", "PREEMPT_IF($(MY))", None, id="macro-argument"),
+        # WANT_HOLD_IF uses PREEMPT_IF($(1)) first: with none, PREEMPT_IF's error; with
+        # one or two, its own "if ! $(3?)"
+        pytest.param("POLICY", "WANT_HOLD_IF", "PREEMPT_IF requires an", id="hold-none"),
+        pytest.param("POLICY", "WANT_HOLD_IF(X, 102)", "WANT_HOLD_IF requires 3", id="hold-2"),
+        pytest.param("POLICY", "WANT_HOLD_IF(X, 102, too much)", None, id="hold-3"),
+        # its users give their own arguments: never stopped
+        pytest.param("POLICY", "HOLD_IF_MEMORY_EXCEEDED", None, id="hold-if-memory"),
+        pytest.param("FEATURE", "GPUs", None, id="gpus-monitor-six-arguments"),
+        # StartdCronPeriodic is PeriodicCronHook(STARTD_CRON, $(0)): 3 arguments make 4
+        pytest.param(
+            "FEATURE", "StartdCronPeriodic(t, 60)", "PeriodicCronHook requires", id="cron-2"
+        ),
+        pytest.param("FEATURE", "StartdCronPeriodic(t, 60, /x)", None, id="cron-3"),
+        pytest.param("FEATURE", "AssignAccountingGroup", "requires a map_file", id="usermap"),
+        pytest.param("FEATURE", "AssignAccountingGroup(/m)", None, id="usermap-given"),
+        pytest.param("FEATURE", "Monitor(a, b, c, d)", "five or more", id="monitor-4"),
+    ],
+)
+def test_a_template_stops_without_the_arguments_it_needs(
+    category: str, names: str, stops: str | None
+) -> None:
+    """HTCondor 25.0.13's templates that check their arguments (param_info.in), with
+    ``$(N?)`` expanded as config.cpp's ``expand_meta_args`` does; checked by hand."""
+    if stops is None:
+        templates_used(category, names, "cc:1")
+        return
+    with pytest.raises(InputError) as info:
+        templates_used(category, names, "cc:1")
+    assert str(info.value).startswith(f"cc:1: use {category} : ")
+    assert stops in str(info.value)

@@ -1,0 +1,248 @@
+"""Which task queues a pilot matches, and the chance that it takes its job from each.
+
+Mirrors DIRAC 9.1's ``Matcher._processResourceDescription`` (the pilot's description as the
+matcher reads it: ``Tag`` split at commas, ``NumberOfProcessors`` and ``WholeNode`` as tags)
+and ``TaskQueueDB.__generateTQMatchSQL`` (the queues it matches), then ``matchAndGetJob``'s
+``ORDER BY RAND() / Priority`` over those queues alone: the pilot takes its job from the
+first of them that holds one, and every queue ``fs`` shows holds a job. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from fairshare_cli.core.dirac.collation import folded, unstorable
+from fairshare_cli.core.dirac.first_try import first_try_probabilities
+from fairshare_cli.core.dirac.stored import stored_float32
+from fairshare_cli.core.dirac.taskqueues import TaskQueueDefinition, TaskQueueRow
+from fairshare_cli.core.names import shown
+
+#: The pilot description's keys ``fs`` reads, as DIRAC's resource description names them.
+PILOT_KEYS = (
+    "CPUTime", "Site", "GridCE", "Platform", "JobType", "Tag", "RequiredTag",
+    "NumberOfProcessors", "WholeNode", "MaxRAM", "Owner", "OwnerGroup",
+)  # fmt: skip
+
+#: ``NumberOfProcessors`` up to this gives the tags ``1Processors`` ... ``NProcessors``.
+MAX_PROCESSOR_TAGS = 1024
+
+_WHOLE = re.compile(r"-?[0-9]+")
+_PUNCTUATION = str.maketrans("", "", string.punctuation)
+
+
+@dataclass(frozen=True, slots=True)
+class Pilot:
+    """A pilot's description as the matcher reads it (``None``: the key was not given)."""
+
+    cpu_time: int
+    sites: tuple[str, ...] | None = None
+    grid_ces: tuple[str, ...] | None = None
+    platforms: tuple[str, ...] | None = None
+    job_types: tuple[str, ...] | None = None
+    tags: tuple[str, ...] = ()
+    """``Tag``, with ``NumberOfProcessors``' and ``WholeNode``'s; none is ``[]`` in DIRAC."""
+    required_tags: tuple[str, ...] = ()
+    max_ram: int | None = None
+    owner: str | None = None
+    owner_groups: tuple[str, ...] | None = None
+
+
+def is_any(value: str) -> bool:
+    """``_lowerAndRemovePunctuation(value) == "any"``: the value stands for no condition."""
+    return value.lower().translate(_PUNCTUATION) == "any"
+
+
+def pilot_from_settings(settings: Sequence[str]) -> Pilot:
+    """A :class:`Pilot` from ``KEY=VALUE`` texts (lists comma-separated).
+
+    ``Tag`` and ``RequiredTag`` are split as ``_processResourceDescription`` splits a text
+    (at commas, each piece stripped of blanks and quotes); ``RequiredTag`` counts only with a
+    ``Tag``, as there. ``CPUTime`` is required, as ``_checkMatchDefinition`` requires it.
+
+    Raises:
+        ValueError: naming the setting and what was expected.
+    """
+    given: dict[str, str] = {}
+    for text in settings:
+        key, eq, value = text.partition("=")
+        key = key.strip()
+        if not eq or key not in PILOT_KEYS:
+            known = ", ".join(PILOT_KEYS)
+            raise ValueError(f"{shown(text)}: expected KEY=VALUE with KEY one of {known}")
+        if key in given:
+            raise ValueError(f"{shown(text)}: {key} is given twice")
+        for name in value.split(","):
+            if unstorable(name) is not None:
+                raise ValueError(
+                    f"{shown(text)}: {name!r} is not latin1 text; MariaDB refuses to compare "
+                    "it with TaskQueueDB's latin1 columns (Illegal mix of collations), so "
+                    "DIRAC's matcher fails"
+                )
+        given[key] = value
+    if "OwnerGroup" in given and not _listed(given["OwnerGroup"]):
+        raise ValueError(
+            "OwnerGroup= names no group; the matcher's SQL would have no condition there "
+            "(a syntax error)"
+        )
+    if "CPUTime" not in given:
+        raise ValueError(
+            "CPUTime is missing: DIRAC's matcher requires the pilot's CPU time (seconds), "
+            "e.g. --pilot CPUTime=86400"
+        )
+    tags = _pilot_tags(given)
+    required: tuple[str, ...] = ()
+    if "Tag" in given and "RequiredTag" in given:  # (the matcher drops it without a Tag)
+        required = _split_tags(given["RequiredTag"])
+    if required and not any(map(is_any, required)) and not set(required) <= set(tags):
+        raise ValueError(
+            f"RequiredTag={shown(given['RequiredTag'])}: a required tag that is not among the "
+            "pilot's Tag; DIRAC's matcher refuses such a pilot ('Wrong conditions')"
+        )
+    return Pilot(
+        cpu_time=_whole(given, "CPUTime"),
+        sites=_listed(given.get("Site")),
+        grid_ces=_listed(given.get("GridCE")),
+        platforms=_listed(given.get("Platform")),
+        job_types=_listed(given.get("JobType")),
+        tags=tags,
+        required_tags=required,
+        max_ram=_whole(given, "MaxRAM") if "MaxRAM" in given else None,
+        owner=given.get("Owner"),
+        owner_groups=_listed(given.get("OwnerGroup")),
+    )
+
+
+def _whole(given: dict[str, str], key: str) -> int:
+    value = given[key].strip()
+    if not _WHOLE.fullmatch(value):
+        raise ValueError(f"{key}={shown(given[key])}: expected a whole number")
+    return int(value)
+
+
+def _listed(value: str | None) -> tuple[str, ...] | None:
+    """A comma-separated list, blanks around each name dropped (None stays None)."""
+    if value is None:
+        return None
+    return tuple(name.strip() for name in value.split(",") if name.strip())
+
+
+def _split_tags(text: str) -> tuple[str, ...]:
+    """``list({tag.strip("\\"' ") for tag in tags.strip("[]").split(",")})``, sorted."""
+    return tuple(sorted({tag.strip("\"' ") for tag in text.strip("[]").split(",")}))
+
+
+def _pilot_tags(given: dict[str, str]) -> tuple[str, ...]:
+    """The pilot's tags: ``Tag``, then ``<n>Processors`` and ``MultiProcessor`` from
+    ``NumberOfProcessors``, then ``WholeNode`` when that key is given (whatever its value)."""
+    tags = list(_split_tags(given["Tag"])) if "Tag" in given else []
+    if "NumberOfProcessors" in given:
+        processors = _whole(given, "NumberOfProcessors")
+        if 0 < processors <= MAX_PROCESSOR_TAGS:
+            tags.extend(f"{n}Processors" for n in range(1, processors + 1))
+        if processors > 1:
+            tags.append("MultiProcessor")
+    if "WholeNode" in given:
+        tags.append("WholeNode")
+    return tuple(sorted(set(tags)))
+
+
+def matches(
+    definition: TaskQueueDefinition, pilot: Pilot, job_sharing: Callable[[str], bool]
+) -> bool:
+    """Whether ``__generateTQMatchSQL`` selects the queue for the pilot.
+
+    Names compare as MariaDB's ``latin1_swedish_ci`` compares them (``folded``). A list
+    condition (``Site``, ``GridCE``, ``Platform``, ``JobType``) holds for a queue naming
+    none or one of the pilot's, and is no condition when empty or one of it is ``ANY``;
+    the pilot's site must not be among the queue's banned sites (with several, one not
+    banned is enough: the SQL ORs them). Every tag of the queue must be among the pilot's
+    (a pilot without tags matches queues without tags), and each ``RequiredTag`` among the
+    queue's. ``CPUTime``: the queue's segment is at most the pilot's. ``MaxRAM``: a queue
+    with a RAM row needs ``MinRAM`` at most that.
+
+    Args:
+        definition: the queue.
+        pilot: the pilot.
+        job_sharing: whether a group (by its exact name, as the Registry reads it) has the
+            JobSharing property; with both ``Owner`` and ``OwnerGroup`` such a group's
+            queues match whatever their owner.
+    """
+    d = definition
+    return (
+        _owner_matches(d, pilot, job_sharing)
+        and d.cpu_time <= pilot.cpu_time
+        and _ram_matches(d, pilot.max_ram)
+        and _one_of(d.grid_ces, pilot.grid_ces)
+        and _site_matches(d, pilot.sites)
+        and _one_of(d.platforms, pilot.platforms)
+        and _one_of(d.job_types, pilot.job_types)
+        and _tags_match(d.tags, pilot.tags)
+        and _required_tags_match(d.tags, pilot.required_tags)
+    )
+
+
+def _owner_matches(
+    d: TaskQueueDefinition, pilot: Pilot, job_sharing: Callable[[str], bool]
+) -> bool:
+    group = folded(d.group)
+    if pilot.owner is not None and pilot.owner_groups is not None:
+        owner = folded(pilot.owner)
+        return any(
+            folded(g) == group and (job_sharing(g.replace('"', "")) or folded(d.owner) == owner)
+            for g in pilot.owner_groups
+        )
+    if pilot.owner_groups is not None and group not in {folded(g) for g in pilot.owner_groups}:
+        return False
+    return pilot.owner is None or folded(d.owner) == folded(pilot.owner)
+
+
+def _ram_matches(d: TaskQueueDefinition, max_ram: int | None) -> bool:
+    no_row = not d.min_ram and not d.max_ram
+    return max_ram is None or no_row or max_ram >= d.min_ram
+
+
+def _no_condition(values: tuple[str, ...] | None) -> bool:
+    """Not given, empty, or naming ``ANY``: the SQL gets no condition for the key."""
+    return not values or any(map(is_any, values))
+
+
+def _one_of(queue_values: tuple[str, ...], pilot_values: tuple[str, ...] | None) -> bool:
+    if _no_condition(pilot_values) or not queue_values:
+        return True
+    wanted = {folded(v) for v in pilot_values or ()}
+    return any(folded(v) in wanted for v in queue_values)
+
+
+def _site_matches(d: TaskQueueDefinition, sites: tuple[str, ...] | None) -> bool:
+    if _no_condition(sites):
+        return True
+    banned = {folded(s) for s in d.banned_sites}
+    return _one_of(d.sites, sites) and any(folded(s) not in banned for s in sites or ())
+
+
+def _tags_match(queue_tags: tuple[str, ...], pilot_tags: tuple[str, ...]) -> bool:
+    if any(map(is_any, pilot_tags)):
+        return True
+    held = {folded(t) for t in pilot_tags}
+    return all(folded(t) in held for t in queue_tags)
+
+
+def _required_tags_match(queue_tags: tuple[str, ...], required: tuple[str, ...]) -> bool:
+    if _no_condition(required):
+        return True
+    wanted = {folded(t) for t in required}
+    return sum(folded(t) in wanted for t in queue_tags) == len(required)
+
+
+def pilot_rows(
+    rows: Sequence[TaskQueueRow], pilot: Pilot, job_sharing: Callable[[str], bool]
+) -> list[TaskQueueRow]:
+    """The rows of the queues the pilot matches, each ``p_first`` the chance that the pilot
+    takes its job from that queue: first in ``ORDER BY RAND() / Priority`` among those
+    queues alone (priorities as SQL sorts them, single precision)."""
+    kept = [row for row in rows if matches(row.queue.definition, pilot, job_sharing)]
+    chances = first_try_probabilities([stored_float32(row.computed_priority) for row in kept])
+    return [replace(row, p_first=p) for row, p in zip(kept, chances, strict=True)]

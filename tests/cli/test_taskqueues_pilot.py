@@ -1,0 +1,151 @@
+"""``fs taskqueues --pilot``: the queues a pilot matches and its chance of taking each.
+
+The numbers are derived by hand from DIRAC 9.1.22's ``TaskQueueDB``. Priorities
+(``recalculateTQSharesForEntity``, ``calculate_priority``): ``user`` (1000, no JobSharing)
+splits over alice and bob, 500 each; alice's queues average 1 (TQ 1) and 3 (TQ 5), so
+500/4 · 1 = 125 and 500/4 · 3 = 375; bob's one queue 500; ``prod`` (1000, JobSharing) has
+two queues averaging 1, 500 each. Matching (``__generateTQMatchSQL``): the queue's CPU
+segment at most the pilot's ``CPUTime``; a queue naming sites or platforms needs one of the
+pilot's (a pilot naming none has no such condition); a pilot without tags matches only queues
+without tags; with ``Owner`` and ``OwnerGroup``, the owner's queues in a group without
+JobSharing and every queue of a JobSharing group. Chances (``ORDER BY RAND() / Priority``):
+with r_j = P_j / max P, queue i comes first with ``r_i ∫_0^1 Π_{j≠i} (1 - r_j t) dt``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+NOW = "2026-11-21T12:00:00Z"
+CONFIG = """
+[dirac.groups.user]
+job_share = 1000
+[dirac.groups.prod]
+job_share = 1000
+job_sharing = true
+"""
+CERN = "LCG.CERN.cern"
+
+
+def job(n: int, owner: str, group: str, prio: int = 1, **req: Any) -> dict[str, Any]:
+    return {
+        "id": f"{n}.0",
+        "owner": owner,
+        "dirac_group": group,
+        "user_priority": prio,
+        "dirac_requirements": {"cpu_time": 3600, **req},
+    }
+
+
+JOBS = [
+    job(1, "alice", "user", sites=[CERN]),  # TQ 1: 125
+    job(2, "bob", "user", platform="el9"),  # TQ 2: 500
+    job(3, "ops", "prod", tags=["GPU"]),  # TQ 3: 500
+    job(4, "ops", "prod", cpu_time=86400),  # TQ 4: 500
+    job(5, "alice", "user", prio=3, cpu_time=86400),  # TQ 5: 375
+]
+
+
+@pytest.fixture
+def args(write_config: Callable[..., Path], tmp_path: Path) -> list[str]:
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(JOBS), encoding="utf-8")
+    cfg = str(write_config(CONFIG))
+    state = str(tmp_path / "s.json")
+    return ["--config", cfg, "--state", state, "--now", NOW, "--jobs-file", str(path)]
+
+
+def test_a_cern_pilot_for_an_hour_takes_two_queues(
+    run: Callable[..., Any], args: list[str]
+) -> None:
+    """TQ 1 (at CERN, 125) and TQ 2 (el9, 500) match; TQ 3 wants a tag, TQ 4 and 5 a day.
+    TQ 2 comes first with 1 - 125 / (2 · 500) = 0.875."""
+    result = run(
+        "taskqueues", *args, "--pilot", "CPUTime=3600", "--pilot", f"Site={CERN}",
+        env={"COLUMNS": "200"},
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert [line.rstrip() for line in result.stdout.splitlines()] == [
+        "TQId  Owner  Group  CPUTime  Sites          BannedSites  Platforms  JobTypes  Tags"
+        "  Jobs  Priority  Share%  Correction  First%",
+        "   1  alice  user      3600  LCG.CERN.cern  -            -          -         -     "
+        "   1  125.0000   6.250      1.0000  12.500",
+        "   2  bob    user      3600  -              -            el9        -         -     "
+        "   1  500.0000  25.000      1.0000  87.500",
+    ]
+    assert result.stderr == ""
+
+
+@pytest.mark.parametrize(
+    ("pilot", "expected"),
+    [
+        pytest.param(
+            ["CPUTime=86400", "Site=LCG.RAL.uk", "Tag=GPU"],
+            # 500, 500, 500 and 375: 375's r = 0.75 gives 0.75 · ∫(1-t)^3 = 0.1875; each 500
+            # ∫(1-t)^2 (1-0.75t) = 1/3 - 0.75/12 = 0.2708333...
+            {2: 13 / 48, 3: 13 / 48, 4: 13 / 48, 5: 0.1875},
+            id="a-day-at-ral-with-gpu",
+        ),
+        pytest.param(
+            ["CPUTime=86400", "Owner=alice", "OwnerGroup=user,prod", "Tag=GPU"],
+            # 125, 500, 500, 375 (r = 0.25, 1, 1, 0.75): TQ 1 0.25 (1/3 - 0.75/12), TQ 5
+            # 0.75 (1/3 - 0.25/12), each 500 ∫(1-t)(1-0.25t)(1-0.75t) = 1/2 - ... = 67/192
+            {1: 0.25 * 13 / 48, 3: 67 / 192, 4: 67 / 192, 5: 0.75 * 5 / 16},
+            id="alice-and-the-job-sharing-group",
+        ),
+    ],
+)
+def test_chances_over_the_matching_queues(
+    run: Callable[..., Any], args: list[str], pilot: list[str], expected: dict[int, float]
+) -> None:
+    options = [text for setting in pilot for text in ("--pilot", setting)]
+    result = run("taskqueues", *args, *options, "--json")
+    assert result.exit_code == 0, result.stderr
+    rows = json.loads(result.stdout)
+    assert {r["tq_id"]: r["p_first"] for r in rows}.keys() == expected.keys()
+    for r in rows:
+        assert math.isclose(r["p_first"], expected[r["tq_id"]], rel_tol=1e-12), r
+
+
+def test_no_queue_matches(run: Callable[..., Any], args: list[str]) -> None:
+    result = run("taskqueues", *args, "--pilot", "CPUTime=360")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1] == "(no task queue matches the pilot)"
+
+
+@pytest.mark.parametrize(
+    ("pilot", "message"),
+    [
+        pytest.param(
+            ["Site=LCG.CERN.cern"],
+            "fs: error: --pilot CPUTime is missing: DIRAC's matcher requires the pilot's CPU "
+            "time (seconds), e.g. --pilot CPUTime=86400",
+            id="no-cpu-time",
+        ),
+        pytest.param(
+            ["CPUTime=1:00:00"],
+            "fs: error: --pilot CPUTime=1:00:00: expected a whole number",
+            id="cpu-time-text",
+        ),
+        pytest.param(
+            ["CPUTime=3600", "Tag=GPU", "RequiredTag=MultiProcessor"],
+            "fs: error: --pilot RequiredTag=MultiProcessor: a required tag that is not among "
+            "the pilot's Tag; DIRAC's matcher refuses such a pilot ('Wrong conditions')",
+            id="required-tag-not-held",
+        ),
+    ],
+)
+def test_a_description_the_matcher_refuses(
+    run: Callable[..., Any], args: list[str], pilot: list[str], message: str
+) -> None:
+    options = [text for setting in pilot for text in ("--pilot", setting)]
+    result = run("taskqueues", *args, *options)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == message + "\n"

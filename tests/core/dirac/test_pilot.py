@@ -1,0 +1,143 @@
+"""Which task queues a pilot matches, and its chance of taking its job from each.
+
+Each expected value is derived by hand from DIRAC 9.1.22: ``Matcher._processResourceDescription``
+(``Tag`` split at commas and stripped of blanks and quotes; ``NumberOfProcessors`` N gives
+``1Processors`` ... ``NProcessors`` and, above 1, ``MultiProcessor``; ``WholeNode`` given
+adds ``WholeNode``; ``RequiredTag`` kept only with a ``Tag``) and
+``TaskQueueDB.__generateTQMatchSQL`` (``tq.CPUTime <= CPUTime``; per list key, a queue with
+no row or with a row equal to one of the pilot's values, no condition for an empty value or
+``ANY``; the pilot's site not among the queue's banned sites, ORed over its sites; no pilot
+tag: queues without tags; else every queue tag among the pilot's; every required tag among
+the queue's; ``MaxRAM >= MinRAM`` where the queue has a RAM row; with Owner and OwnerGroup, a
+JobSharing group's queues whatever their owner), values compared under latin1_swedish_ci.
+The chances are those of ``ORDER BY RAND() / Priority``: for two queues P1 >= P2, the first
+comes first with ``1 - P2 / (2 P1)``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from fairshare_cli.core.dirac.pilot import matches, pilot_from_settings, pilot_rows
+from fairshare_cli.core.dirac.taskqueues import TaskQueue, TaskQueueDefinition, TaskQueueRow
+
+CERN, RAL = "LCG.CERN.cern", "LCG.RAL.uk"
+
+
+def queue(**fields: Any) -> TaskQueueDefinition:
+    base: dict[str, Any] = {"owner": "bob", "group": "user", "cpu_time": 86400}
+    return TaskQueueDefinition(**{**base, **fields})
+
+
+def sharing(group: str) -> bool:
+    return group == "prod"
+
+
+@pytest.mark.parametrize(
+    ("definition", "settings", "expected"),
+    [
+        pytest.param(queue(), [], True, id="no-requirements"),
+        pytest.param(queue(cpu_time=86401), [], False, id="segment-above-cputime"),
+        pytest.param(queue(sites=(CERN,)), [f"Site={RAL}"], False, id="other-site"),
+        pytest.param(queue(sites=(CERN,)), ["Site=lcg.cern.CERN"], True, id="site-collation"),
+        pytest.param(queue(sites=(CERN,)), ["Site=Any"], True, id="site-any"),
+        pytest.param(queue(banned_sites=(RAL,)), [f"Site={RAL}"], False, id="banned"),
+        pytest.param(queue(banned_sites=(RAL,)), [f"Site={RAL},{CERN}"], True, id="one-unbanned"),
+        pytest.param(queue(banned_sites=(RAL,)), ["Site=ANY"], True, id="any-skips-banned"),
+        pytest.param(queue(platforms=("el9",)), [], True, id="no-platform-given"),
+        pytest.param(queue(platforms=("el9",)), ["Platform=el8"], False, id="other-platform"),
+        pytest.param(queue(platforms=("el9",)), ["Platform=el8,el9"], True, id="one-platform"),
+        pytest.param(queue(job_types=("User",)), ["JobType=Test"], False, id="other-job-type"),
+        pytest.param(queue(), ["JobType=Test"], True, id="queue-without-job-type"),
+        pytest.param(queue(grid_ces=("ce1",)), ["GridCE=CE1"], True, id="grid-ce-collation"),
+        pytest.param(queue(tags=("GPU",)), [], False, id="pilot-without-tags"),
+        pytest.param(queue(tags=("GPU",)), ["Tag='gpu', MultiProcessor"], True, id="tag-quoted"),
+        pytest.param(queue(tags=("GPU",)), ["Tag=any"], True, id="tag-any"),
+        pytest.param(queue(), ["Tag=GPU"], True, id="queue-without-tags"),
+        pytest.param(queue(tags=("GPU", "MultiProcessor")), ["Tag=GPU"], False, id="tag-missing"),
+        pytest.param(
+            queue(tags=("4Processors", "MultiProcessor")),
+            ["NumberOfProcessors=4"],
+            True,
+            id="processors-4",
+        ),
+        pytest.param(
+            queue(tags=("4Processors", "MultiProcessor")),
+            ["NumberOfProcessors=3"],
+            False,
+            id="processors-3",
+        ),
+        pytest.param(queue(tags=("WholeNode",)), ["WholeNode=no"], True, id="whole-node-any"),
+        pytest.param(queue(), ["Tag=GPU", "RequiredTag=GPU"], False, id="required-absent"),
+        pytest.param(
+            queue(tags=("gpu",)), ["Tag=GPU", "RequiredTag=GPU"], True, id="required-held"
+        ),
+        pytest.param(queue(), ["RequiredTag=GPU"], True, id="required-dropped-without-tag"),
+        pytest.param(queue(min_ram=4000), ["MaxRAM=3999"], False, id="ram-below-min"),
+        pytest.param(queue(min_ram=4000), ["MaxRAM=4000"], True, id="ram-at-min"),
+        pytest.param(queue(max_ram=2000), ["MaxRAM=1"], True, id="ram-row-min-zero"),
+        pytest.param(queue(min_ram=4000), [], True, id="ram-not-given"),
+        pytest.param(queue(), ["Owner=alice"], False, id="other-owner"),
+        pytest.param(queue(), ["OwnerGroup=prod,admin"], False, id="other-group"),
+        pytest.param(queue(), ["Owner=BOB", "OwnerGroup=User"], True, id="owner-collation"),
+        pytest.param(queue(), ["Owner=alice", "OwnerGroup=user"], False, id="owner-in-group"),
+        pytest.param(
+            queue(group="prod"), ["Owner=alice", "OwnerGroup=prod"], True, id="job-sharing"
+        ),
+    ],
+)
+def test_matches(definition: TaskQueueDefinition, settings: list[str], expected: bool) -> None:
+    pilot = pilot_from_settings(["CPUTime=86400", *settings])
+    assert matches(definition, pilot, sharing) is expected
+
+
+@pytest.mark.parametrize(
+    ("processors", "tags"),
+    [
+        pytest.param("1", ("1Processors",), id="one"),
+        pytest.param("3", ("1Processors", "2Processors", "3Processors", "MultiProcessor"), id="3"),
+        pytest.param("1025", ("MultiProcessor",), id="above-1024"),
+        pytest.param("0", (), id="zero"),
+    ],
+)
+def test_number_of_processors_tags(processors: str, tags: tuple[str, ...]) -> None:
+    pilot = pilot_from_settings(["CPUTime=100", f"NumberOfProcessors={processors}"])
+    assert pilot.tags == tags
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        pytest.param(["Site=X"], "CPUTime is missing", id="no-cputime"),
+        pytest.param(["CPUTime=1", "CPUTime=2"], "CPUTime is given twice", id="twice"),
+        pytest.param(["CPUTime=1e5"], "expected a whole number", id="not-whole"),
+        pytest.param(["CPUTime=1", "Sites=X"], "expected KEY=VALUE", id="unknown-key"),
+        pytest.param(["CPUTime=1", "Site=李"], "not latin1", id="not-latin1"),
+        pytest.param(["CPUTime=1", "OwnerGroup= ,"], "names no group", id="no-group"),
+        pytest.param(
+            ["CPUTime=1", "Tag=A", "RequiredTag=B"], "Wrong conditions", id="required-not-held"
+        ),
+    ],
+)
+def test_refused_descriptions(settings: list[str], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        pilot_from_settings(settings)
+
+
+def row(tq_id: int, prio: float, **fields: Any) -> TaskQueueRow:
+    tq = TaskQueue(tq_id, queue(**fields), ((1, 1),))
+    return TaskQueueRow(tq, prio, prio, 0.0, 1.0, 0.0)
+
+
+def test_chances_are_over_the_matching_queues_alone() -> None:
+    """A pilot at CERN matches queue 1 (750, at CERN) and 2 (250, anywhere), not 3 (RAL):
+    queue 1 comes first with 1 - 250 / (2 · 750) = 5/6, queue 2 with 1/6."""
+    rows = [row(1, 750.0, sites=(CERN,)), row(2, 250.0), row(3, 1000.0, sites=(RAL,))]
+    kept = pilot_rows(rows, pilot_from_settings(["CPUTime=86400", f"Site={CERN}"]), sharing)
+    assert [r.queue.tq_id for r in kept] == [1, 2]
+    assert math.isclose(kept[0].p_first, 5 / 6, rel_tol=1e-12)
+    assert math.isclose(kept[1].p_first, 1 / 6, rel_tol=1e-12)
+    assert [r.priority for r in kept] == [750.0, 250.0]  # (the rest of each row kept)
