@@ -102,7 +102,7 @@ def main() -> None:
 
     end = dt.datetime.fromisoformat(a.end.replace("Z", "+00:00")).timestamp()
     out = sys.stdout if a.out == "-" else open(a.out, "w", encoding="utf-8", newline="")  # noqa: SIM115
-    from fairshare_cli.core.usage import LINE_FIELDS
+    from fairshare_cli.core.usage_lines import LINE_FIELDS
 
     fields = list(LINE_FIELDS)  # (the order the docs give a record's keys in)
     records = generate(a.records, end, a.days * 86400, a.seed, a.submitters)

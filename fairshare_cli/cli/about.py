@@ -105,7 +105,8 @@ def write_example(folder: Path, force: bool) -> list[str]:
 
     is_link(folder)  # (a name too long: one line, exit 2, as for fs init PATH; not exit 1)
     if folder.exists() and not folder.is_dir():
-        raise InputError(f"--example {folder}: is a file; give a folder")
+        kind = "a file" if folder.is_file() else "not a folder"  # (a pipe, a socket, a device)
+        raise InputError(f"--example {folder}: is {kind}; give a folder")
     data = _sample_data()
     with folder_lock(folder / "pool.toml", "config file"):  # (as merges into it take)
         if folder.is_dir():

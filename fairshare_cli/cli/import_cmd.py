@@ -177,7 +177,7 @@ def cycle_sink(cycle: float | None, cycle_start: str | None) -> SinkFactory:
     problem = cycle_problem(cycle)
     if problem is not None:
         raise click.UsageError(problem)
-    phase = parse_time(cycle_start, "--cycle-start") if cycle_start else 0.0
+    phase = parse_time(cycle_start, "--cycle-start") if cycle_start is not None else 0.0
     factory: SinkFactory = make_cycle_history_sink(cycle, phase)
     return factory
 

@@ -82,6 +82,36 @@ def _path_of(ctx: click.Context, words: list[str]) -> str:
     return " ".join(path)
 
 
+#: The options naming a file a command reads or writes besides the config and the state:
+#: given twice with two values, click keeps the last and drops the first without a word
+#: (``fs sprio --jobs-file a.json --jobs-file b.json`` read b.json alone). ``--config``,
+#: ``--state`` and ``--now`` keep the last (a script's common set, then one overridden).
+GIVEN_ONCE = frozenset(("--jobs-file", "--workload", "--file", "--history", "--into",
+                        "--out", "--html", "--plot", "--example"))  # fmt: skip
+
+
+def refuse_given_twice(words: list[str]) -> None:
+    """Refuse an option of :data:`GIVEN_ONCE` given twice with two values in ``words``, the
+    command line after ``fs`` (``--name value`` or ``--name=value``; none after ``--``).
+
+    Raises:
+        click.UsageError: naming the option and both values.
+    """
+    given: dict[str, str] = {}
+    tokens = iter(words)
+    for token in tokens:
+        if token == "--":
+            return
+        name, equals, value = token.partition("=")
+        if name not in GIVEN_ONCE:
+            continue
+        if not equals:
+            value = next(tokens, "")
+        if given.setdefault(name, value) != value:  # (a long value shortened by one_line)
+            first = given[name]
+            raise click.UsageError(f"{name} is given twice ('{first}' and '{value}'); give it once")
+
+
 class LazyGroup(click.Group):
     """A group whose subcommands are imported on first use."""
 
@@ -102,6 +132,7 @@ class LazyGroup(click.Group):
 
         words = [*getattr(ctx, "_protected_args", []), *ctx.args]  # (the command's names)
         try:
+            refuse_given_twice(words)
             with released():  # (held back while click reads the line and ends: entry)
                 return super().invoke(ctx)
         except FairshareError as exc:

@@ -56,14 +56,17 @@ def parse_time(value: Any, where: str) -> float:
         raise InputError(
             f"{where}: expected a time between the years 1 and 9999 "
             f"(epoch seconds {TIME_MIN:.0f} to {TIME_MAX:.0f}), got {value!r}"
-            f"{_milliseconds_hint(value if type(value) in (int, float) else t)}"
+            f"{_milliseconds_hint(value if type(value) in (int, float) else t, value)}"
         )
     return t
 
 
-def _milliseconds_hint(value: float) -> str:
+def _milliseconds_hint(value: float, given: Any) -> str:
     """What to give for a time in milliseconds (``date +%s%3N``, a Java or JavaScript
-    time) that is a time in seconds from 1970 on; else nothing."""
+    time) that is a time in seconds from 1970 on; else nothing (an ISO-8601 ``given``,
+    ``9999-12-31T23:59:60Z``, is no number of milliseconds)."""
+    if isinstance(given, str) and not given.strip().lstrip("+-").replace(".", "", 1).isdigit():
+        return ""
     if not (isinstance(value, int) or math.isfinite(value)) or not 0 <= value <= TIME_MAX * 1000:
         return ""
     return f"; if it is milliseconds, give seconds: {value // 1000:.0f}"

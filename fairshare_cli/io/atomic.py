@@ -46,8 +46,8 @@ def atomic_write_text(
     except OSError as exc:
         _remove_empty(made)
         blocker = _not_a_folder(path.parent)  # (mkdir said "File exists" of a broken link)
-        why = f"{blocker} is not a folder" if blocker is not None else exc.strerror
-        raise RuntimeFailure(f"cannot write {what} {path}: {why}") from None
+        _refuse_blocker(blocker, f"cannot write {what} {path}")
+        raise RuntimeFailure(f"cannot write {what} {path}: {exc.strerror}") from None
     try:
         _write(fd, text)
         keep_owner(tmp, replaced)
@@ -212,9 +212,8 @@ def write_new_folder(
         staging = Path(tempfile.mkdtemp(prefix=f".{tag}.", suffix=".tmp", dir=folder.parent))
     except OSError as exc:
         _remove_empty(made)
-        blocker = _not_a_folder(folder)
-        why = f"{blocker} is not a folder" if blocker is not None else exc.strerror
-        raise RuntimeFailure(f"cannot write {what} {first}: {why}") from None
+        _refuse_blocker(_not_a_folder(folder), f"cannot write {what} {first}")
+        raise RuntimeFailure(f"cannot write {what} {first}: {exc.strerror}") from None
     try:
         for name, text in files.items():
             try:
@@ -319,6 +318,18 @@ def _not_a_folder(folder: Path) -> Path | None:
         if os.path.lexists(place) and not place.is_dir():
             return place
     return None
+
+
+def _refuse_blocker(blocker: Path | None, cannot: str) -> None:
+    """A path through ``blocker``, which is no folder (a file, a pipe, a link to nothing, a
+    loop of links), is bad input (exit 2, as a pipe or a folder for the file itself is),
+    not a failure to write; ``cannot`` starts the message.
+
+    Raises:
+        InputError: ``blocker`` is not None.
+    """
+    if blocker is not None:
+        raise InputError(f"{cannot}: {blocker} is not a folder")
 
 
 def _missing(folder: Path) -> list[Path]:

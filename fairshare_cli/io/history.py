@@ -3,7 +3,8 @@ output, streamed into :class:`~fairshare_cli.core.usage.UsageRecord` a batch at 
 
 Every record is made by :func:`~fairshare_cli.core.usage.parse_record` (the exact parser,
 which words every error) or, for JSON lines it surely accepts, by the typed decoder and the
-per-column check of :func:`~fairshare_cli.core.usage.known_rows` (the same records, read once).
+per-column check of :func:`~fairshare_cli.core.usage_lines.known_columns` (the same
+records, read once).
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ import os
 import re
 import sys
 from collections.abc import Callable, Generator, Iterator, Sequence
-from itertools import chain, islice
+from itertools import chain, compress, islice
 from pathlib import Path
 from typing import IO, Any
 
 import msgspec
+from msgspec import UNSET, UnsetType
 from msgspec.structs import astuple
 
 from fairshare_cli.core.limits import TIME_MAX
@@ -29,13 +31,14 @@ from fairshare_cli.core.usage import (
     UsageRecord,
     batches_of,
     check_header,
-    known_rows,
     parse_record,
     refuse_byte_order_mark,
 )
+from fairshare_cli.core.usage_lines import known_columns
 from fairshare_cli.errors import EmptyInput, InputError
 from fairshare_cli.io.importers.classad_dumps import Expr, iter_ads, open_dump, other_dump
-from fairshare_cli.io.inputs import loads, not_utf8, open_input
+from fairshare_cli.io.inputs import fast_loads, not_utf8, open_input
+from fairshare_cli.io.json_keys import DuplicateKey, RepeatedKeys, surely_distinct
 
 FORMATS = ("auto", "csv", "jsonl")
 #: What a usage history file holds, as its refusals say.
@@ -194,22 +197,23 @@ def _short_line(path: str, line: int, row: dict[Any, Any], width: int) -> str:
 
 class _Line(msgspec.Struct, forbid_unknown_fields=True, gc=False, kw_only=True):
     """A record line as most are: names and times as strings, counts as integers (the
-    fields in :data:`~fairshare_cli.core.usage.LINE_FIELDS`' order: msgspec looks for a
+    fields in :data:`~fairshare_cli.core.usage_lines.LINE_FIELDS`' order: msgspec looks for a
     key first at the field after the last one found, so keys in this order are found at
-    once, as ``benchmarks/run.py --rows import``'s are)."""
+    once, as ``benchmarks/run.py --rows import``'s are). A field whose key the line does
+    not give is ``UNSET``, so that the keys it gives are known (:func:`_known`)."""
 
     owner: str
-    accounting_group: str | None = None
-    account: str | None = None
-    partition: str | None = None
-    qos: str | None = None
-    dirac_group: str | None = None
+    accounting_group: str | UnsetType | None = UNSET
+    account: str | UnsetType | None = UNSET
+    partition: str | UnsetType | None = UNSET
+    qos: str | UnsetType | None = UNSET
+    dirac_group: str | UnsetType | None = UNSET
     start: str
-    end: str | None = None
-    slots: int = 1
-    cpus: int = 1
-    nice_user: bool = False
-    tres: str | None = None
+    end: str | UnsetType | None = UNSET
+    slots: int | UnsetType = UNSET
+    cpus: int | UnsetType = UNSET
+    nice_user: bool | UnsetType = UNSET
+    tres: str | UnsetType | None = UNSET
 
 
 _decode_line = msgspec.json.Decoder(_Line).decode
@@ -219,13 +223,24 @@ _decode_line = msgspec.json.Decoder(_Line).decode
 _PIECE = 256
 
 
+def _known(rows: Sequence[tuple[Any, ...]], lines: Sequence[str]) -> list[UsageRecord] | None:
+    """:func:`~fairshare_cli.core.usage_lines.known_columns` of the typed ``rows`` of ``lines``,
+    given their quotes: None also when a line may give a key twice (msgspec kept its last
+    value; the exact parser refuses it). One count of the lines' quotes: some 1 % of
+    ``benchmarks/run.py --rows import``'s CPU."""
+    if not rows:
+        return []
+    columns = list(zip(*rows, strict=True))
+    return known_columns(columns, UNSET, "".join(lines).count('"'))
+
+
 def _jsonl_batches(stream: Any, path: str) -> Iterator[list[UsageRecord]]:
     """Records of JSON lines, :data:`~fairshare_cli.core.usage.BATCH` lines at a time.
 
     Each line is read once. The typed decoder (:class:`_Line`) reads every line and
-    :func:`~fairshare_cli.core.usage.known_rows` checks the batch per column; a line the
-    decoder refuses (a comment, a blank line, another type) and a piece of the batch the
-    check refuses (a time or a name to check in full) go to the exact parser
+    :func:`_known` checks the batch per column; a line the decoder refuses (a comment, a
+    blank line, another type) and a piece of the batch the check refuses (a time or a name
+    to check in full, a line that may give a key twice) go to the exact parser
     (:func:`_exact_record`), which gives the record or words the error, naming its line.
     Records come in file order; those before a bad line first. A measured hot path
     (``benchmarks/run.py --rows import``).
@@ -243,14 +258,14 @@ def _jsonl_batches(stream: Any, path: str) -> Iterator[list[UsageRecord]]:
                 rows.append(None)
                 refused = True
         if not refused:
-            made = known_rows(rows)  # type: ignore[arg-type]
+            made = _known(rows, lines)  # type: ignore[arg-type]
             if made is not None:
                 done += len(lines)
                 yield made
                 continue
         batch: list[UsageRecord] = []
         try:
-            for k, record in enumerate(_checked(rows, tried=not refused)):
+            for k, record in enumerate(_checked(rows, lines, tried=not refused)):
                 if record is None:
                     record = _exact_record(lines[k], path, done + k + 1)
                 if record is not None:
@@ -264,20 +279,23 @@ def _jsonl_batches(stream: Any, path: str) -> Iterator[list[UsageRecord]]:
             yield batch
 
 
-def _checked(rows: list[tuple[Any, ...] | None], tried: bool = False) -> list[UsageRecord | None]:
+def _checked(
+    rows: list[tuple[Any, ...] | None], lines: list[str], tried: bool = False
+) -> list[UsageRecord | None]:
     """The record of each decoded row the fast check accepts, None for the others (and for
     the lines the decoder refused): a piece refused is cut in two and each half checked
     again, down to :data:`_PIECE` rows. ``tried``: the check refused ``rows`` whole."""
     if None in rows:  # (lines the decoder refused: the others checked without them)
-        made = iter(_checked([row for row in rows if row is not None]))
+        given = [row is not None for row in rows]
+        made = iter(_checked(list(compress(rows, given)), list(compress(lines, given))))
         return [None if row is None else next(made) for row in rows]
-    records = None if tried else known_rows(rows)  # type: ignore[arg-type]
+    records = None if tried else _known(rows, lines)  # type: ignore[arg-type]
     if records is not None:
         return list(records)
     if len(rows) <= _PIECE:
         return [None] * len(rows)
     half = len(rows) // 2
-    return _checked(rows[:half]) + _checked(rows[half:])
+    return _checked(rows[:half], lines[:half]) + _checked(rows[half:], lines[half:])
 
 
 def _exact_record(line: str, path: str, lineno: int) -> UsageRecord | None:
@@ -298,7 +316,13 @@ def _exact_record(line: str, path: str, lineno: int) -> UsageRecord | None:
             "not a JSON array"
         )
     try:
-        obj = loads(text)
+        obj = fast_loads(text, None)  # (never None for a record: msgspec refused it)
+        if obj is None or not surely_distinct(text, obj):  # (then a key twice, maybe)
+            repeats = RepeatedKeys()
+            obj = json.loads(text, object_pairs_hook=repeats)
+            repeats.refuse(obj)
+    except DuplicateKey as exc:
+        raise InputError(f"{path} line {lineno}: {exc}; give each key once") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{path} line {lineno}: not valid JSON: {exc.msg}") from None
     except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting

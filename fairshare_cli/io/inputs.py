@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import IO, Any, Protocol
 
-from fairshare_cli.core.names import escapes_surrogate, unicode_only
+from fairshare_cli.core.names import escapes_surrogate, shown, unicode_only
 from fairshare_cli.core.usage import refuse_byte_order_mark
 from fairshare_cli.errors import ClosedStdin, InputError, UnreadableInput
 
@@ -238,6 +238,8 @@ def cannot_read(name: str, exc: OSError) -> InputError:
     """The error for an unreadable input (an import says what it reads), but for a
     standard input that was closed (no file is wrong: said as it is)."""
     kind = InputError if isinstance(exc, ClosedStdin) else UnreadableInput
+    if exc.errno == errno.ENAMETOOLONG:  # (a name of thousands: shown shortened)
+        return kind(f"cannot read {shown(name)}: {exc.strerror}; give a shorter path")
     return kind(f"cannot read {name}: {exc.strerror}")
 
 

@@ -97,11 +97,40 @@ def check_output_file(path: str, option: str, what: str, writable: bool = True) 
     refuse_dash(path, option, what)
     folder = Path(path).parent
     if not folder.is_dir():
-        said = f"{folder} is not a folder" if folder.exists() else f"folder {folder} does not exist"
+        there = os.path.lexists(folder)  # (a loop of links is there, and no folder)
+        said = f"{folder} is not a folder" if there else f"folder {folder} does not exist"
         raise InputError(f"{option} {path}: {said}")
     from fairshare_cli.io.atomic import refuse_special, through_link
 
-    folder = through_link(Path(path)).parent
-    if writable and not os.access(folder, os.W_OK):  # (a read-only folder or file system)
+    target = through_link(Path(path))
+    if writable and not os.access(target.parent, os.W_OK):  # (a read-only folder or system)
         raise RuntimeFailure(f"cannot write {what} {path}: its folder is not writable")
     refuse_special(Path(path), what)
+    _refuse_another_file(target, f"{option} {path}", what)
+
+
+#: How each file fs writes whole starts: a file there that starts otherwise is no such
+#: file (``--html pool.toml``, the config the command reads, was replaced by the page).
+_STARTS = {"HTML page": (b"<!doctype html", b"<html"), "plot": (b"\x89png",)}
+
+
+def _refuse_another_file(target: Path, given: str, what: str) -> None:
+    """Refuse to replace ``target`` when it holds something else than a ``what``.
+
+    Raises:
+        InputError: it does (a config, a state, a workload, ...).
+    """
+    try:
+        with open(target, "rb") as fh:
+            head = fh.read(64).lstrip()
+    except OSError:  # (none there yet, or unreadable: the write names the fault)
+        return
+    starts = _STARTS.get(what)
+    if starts is not None and head and not head.lower().startswith(starts):
+        from fairshare_cli.core.names import escaped
+
+        first = escaped(head.decode("utf-8", "replace").splitlines()[0][:20])
+        raise InputError(
+            f"{given}: the file there is no {what} (it starts '{first}'); name a new file, "
+            f"or remove that one first"
+        )

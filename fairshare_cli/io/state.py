@@ -33,6 +33,7 @@ from fairshare_cli.io.atomic import (
     refuse_special,
 )
 from fairshare_cli.io.inputs import fast_loads, read_regular
+from fairshare_cli.io.json_keys import DuplicateKey, RepeatedKeys, surely_distinct
 
 #: The state size from which msgspec decodes it: importing msgspec costs 8-14 ms
 #: of CPU, json.loads about 3.3 ms more than msgspec per 100 KB (measured on the sshare
@@ -117,16 +118,29 @@ def _doc(data: bytes, path: Path, big: bool) -> Any:
     takes the document).
 
     Raises:
-        StateError: not UTF-8 (a byte-order mark allowed) nor JSON, or a number that is
-            not finite.
+        StateError: not UTF-8 (a byte-order mark allowed) nor JSON, a number that is
+            not finite, or an object that gives a key twice.
     """
     doc = fast_loads(data, None) if big else None  # never None for a state: an object
+    if doc is not None and not surely_distinct(data, doc):
+        doc = None  # (a key given twice, maybe: the exact reader tells)
     try:
         if doc is None:  # msgspec refused it: the standard library words why
             # UTF-8 (a byte-order mark allowed, as in a config): json.loads would read
             # UTF-16 too, and UTF-8-encoded surrogates fs could never write back.
             text = data.decode("utf-8-sig")
-            doc = json.loads(text, parse_constant=_non_finite, parse_float=_finite_float)
+            repeats = RepeatedKeys()
+            doc = json.loads(
+                text,
+                object_pairs_hook=repeats,
+                parse_constant=_non_finite,
+                parse_float=_finite_float,
+            )
+            repeats.refuse(doc)
+    except DuplicateKey as exc:  # (fs never writes one: either value may be the one meant)
+        raise StateError(
+            f"state file {path}: {exc} ({exc.place()}); fix it or move it aside to start afresh"
+        ) from None
     except NonFiniteNumber as exc:
         raise StateError(
             f"state file {path} holds the number {exc}, expected finite numbers only; "
@@ -205,6 +219,7 @@ def state_lock(path: Path) -> Iterator[None]:
 
     Raises:
         InputError: the state path is a device, a pipe or a folder (no lock is made).
+        StateError: a folder, a loop of links or a link to nothing is where the lock goes.
         RuntimeFailure: the lock file cannot be created.
     """
     lock_path = path.with_name(path.name + ".lock")
@@ -215,6 +230,7 @@ def state_lock(path: Path) -> Iterator[None]:
         lock_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = _open_lock(lock_path, path)
     except OSError as exc:
+        _refuse_lock_in_the_way(lock_path)
         raise RuntimeFailure(f"cannot create lock file {lock_path}: {exc.strerror}") from None
     try:
         lock_saying_so(fd, f"{lock_path}: another fs is changing the state")
@@ -223,6 +239,26 @@ def state_lock(path: Path) -> Iterator[None]:
     finally:
         fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
+
+
+def _refuse_lock_in_the_way(lock_path: Path) -> None:
+    """A folder, a loop of links or a link to nothing where the state's lock file goes is
+    bad input (exit 2, as such a state path is), not a failure to write.
+
+    Raises:
+        StateError: ``lock_path`` is one of those.
+    """
+    if lock_path.is_dir():
+        kind = "a folder"
+    elif not lock_path.is_symlink():
+        return
+    else:
+        loops = os.path.islink(os.path.realpath(lock_path))  # (realpath stops at a loop)
+        kind = "a loop of symbolic links" if loops else "a symbolic link to nothing"
+    raise StateError(
+        f"lock file {lock_path} is {kind}, not a file: fs locks the state file with it "
+        "while it changes the state; remove it (fs makes it again)"
+    )
 
 
 def _open_lock(lock_path: Path, path: Path) -> int:

@@ -123,3 +123,23 @@ def test_the_help_names_the_shortest_cycle(run: Callable[..., Any]) -> None:
     res = run("import", "history", "--help")
     assert res.exit_code == 0, res.stderr
     assert "cycling every SECONDS (at least 0.001) would" in " ".join(res.stdout.split())
+
+
+def test_an_empty_cycle_start_is_refused(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """``fs import history h.jsonl --cycle 300 --cycle-start ""`` (a script's
+    ``"$UNSET"``) took the default grid in silence, where ``--last-decay ""`` and
+    ``--now ""`` are refused; now one line, exit 2, nothing written."""
+    config = write_config(POOL)
+    history = tmp_path / "h.jsonl"
+    history.write_text(HISTORY)
+    state = tmp_path / "state.json"
+    args = ["--config", str(config), "--state", str(state), "--now", "2026-11-21T12:12:30Z"]
+    res = run("import", "history", str(history), "--cycle", "300", "--cycle-start", "", *args)
+    assert (res.exit_code, res.stdout) == (2, "")
+    assert res.stderr == (
+        "fs: error: --cycle-start: expected epoch seconds or an ISO-8601 time like "
+        '2026-11-21T12:00:00Z, got ""\n'
+    )
+    assert not state.exists()

@@ -172,3 +172,98 @@ def test_an_html_page_named_too_long_is_refused_before_the_run(
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == f"fs: error: {'x' * 80}...: File name too long; give a shorter path\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def _odd_paths(tmp_path: Path) -> dict[str, str]:
+    """A named pipe, a loop of symbolic links, a link to nothing and a file in ``tmp_path``."""
+    import os
+
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop")
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    (tmp_path / "afile").write_text("x\n", encoding="utf-8")
+    return {name: str(tmp_path / name) for name in ("fifo", "loop", "dangling", "afile")}
+
+
+@pytest.mark.parametrize(
+    ("line", "path", "said"),
+    [
+        pytest.param(["init", "--example", "{p}"], "fifo", "--example {p}: is not a folder; "
+                     "give a folder", id="example-fifo"),
+        pytest.param(["init", "--example", "{p}"], "loop", "cannot write sample file "
+                     "{p}/pool.toml: {p} is not a folder", id="example-loop"),
+        pytest.param(["init", "--example", "{p}"], "dangling", "cannot write sample file "
+                     "{p}/pool.toml: {p} is not a folder", id="example-dangling"),
+        pytest.param(["init", "--example", "{p}/sub"], "fifo", "cannot write sample file "
+                     "{p}/sub/pool.toml: {p} is not a folder", id="example-below-fifo"),
+        pytest.param(["init", "{p}/x.toml"], "fifo", "cannot write config file {p}/x.toml: "
+                     "{p} is not a folder", id="init-below-fifo"),
+        pytest.param(["sweep", "{spec}", "--out", "{p}"], "fifo", "cannot write sweep "
+                     "manifest {p}/sweep.json: {p} is not a folder", id="out-fifo"),
+        pytest.param(["sweep", "{spec}", "--out", "{p}"], "loop", "cannot write sweep "
+                     "manifest {p}/sweep.json: {p} is not a folder", id="out-loop"),
+        pytest.param(["sweep", "{spec}", "--out", "{p}/sub"], "afile", "cannot write sweep "
+                     "manifest {p}/sub/sweep.json: {p} is not a folder", id="out-below-file"),
+        pytest.param(["simulate", *SIMULATE, "--html", "{p}/x.html"], "loop",
+                     "--html {p}/x.html: {p} is not a folder", id="html-below-loop"),
+    ],
+)  # fmt: skip
+def test_an_output_path_through_what_is_no_folder_is_bad_input(
+    tmp_path: Path, run: Callable[..., Any], line: list[str], path: str, said: str
+) -> None:
+    """``fs init --example FIFO``, ``--example LOOP``, ``fs sweep SPEC --out FIFO`` and the
+    like: a path through a named pipe, a loop of links, a link to nothing or a file is a
+    bad path, exit 2 as a regular bad path is (they ended with exit 1, a failure to write;
+    ``--example FIFO`` said it was a file; ``--html LOOP/x.html`` said folder LOOP does not
+    exist); one line, nothing written."""
+    paths = _odd_paths(tmp_path)
+    for name in ("sweep.toml", "pool.toml", "workload.json", "history.csv"):
+        shutil.copy(SAMPLE / name, tmp_path / name)
+    state = tmp_path / "state.json"
+    shutil.copy(SAMPLE / "sample-state.json", state)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    words = {"p": paths[path], "spec": str(tmp_path / "sweep.toml"), "state": str(state)}
+    result = run(*[w.format(**words) for w in line])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"fs: error: {said.format(**words)}\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+@pytest.mark.parametrize(
+    ("option", "name", "starts"),
+    [
+        pytest.param("--html", "pool.toml", "# A realistic sample", id="html-over-the-config"),
+        pytest.param("--html", "state.json", "{", id="html-over-the-state"),
+        pytest.param("--plot", "workload.json", "[", id="plot-over-the-workload"),
+    ],
+)
+def test_a_page_or_plot_over_another_file_is_refused(
+    tmp_path: Path, run: Callable[..., Any], option: str, name: str, starts: str
+) -> None:
+    """``fs simulate --config pool.toml ... --html pool.toml`` replaced the config it read
+    with the page (the next command: "config file pool.toml is not valid TOML"); a file
+    there that is no HTML page (no PNG for ``--plot``) is refused before the run, exit 2,
+    and left as it was. A page or a plot fs wrote is replaced, as before."""
+    pytest.importorskip("matplotlib") if option == "--plot" else None
+    for sample in ("pool.toml", "workload.json"):
+        shutil.copy(SAMPLE / sample, tmp_path / sample)
+    shutil.copy(SAMPLE / "sample-state.json", tmp_path / "state.json")
+    target = tmp_path / name
+    before = target.read_bytes()
+    words = {"state": str(tmp_path / "state.json")}
+    line = [w.format(**words) for w in SIMULATE]
+    line[line.index("--workload") + 1] = str(tmp_path / "workload.json")
+    line[line.index("--config") + 1] = str(tmp_path / "pool.toml")
+    result = run("simulate", *line, option, str(target))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: {option} {target}: the file there is no "
+        f"{'HTML page' if option == '--html' else 'plot'} (it starts '{starts}'); name a new "
+        "file, or remove that one first\n"
+    )
+    assert target.read_bytes() == before
+    page = tmp_path / "page.html"
+    for _ in range(2):  # (a page fs wrote is replaced)
+        again = run("simulate", *line, "--html", str(page))
+        assert again.exit_code == 0, again.stderr

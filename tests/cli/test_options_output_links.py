@@ -88,7 +88,8 @@ def test_an_output_link_to_a_file_is_written_through(
         pytest.importorskip("matplotlib")
     (tmp_path / "pages").mkdir()
     target = tmp_path / "pages" / "page"
-    target.write_text("old\n", encoding="utf-8")
+    old = b"\x89PNG old\n" if option == "--plot" else b"<!DOCTYPE html>old\n"
+    target.write_bytes(old)  # (a page or a plot there: fs replaces only its own kind)
     link = tmp_path / "out"
     link.symlink_to(target)
     result = run(*words(tmp_path), option, str(link))
@@ -120,8 +121,8 @@ def test_simulate_html_and_plot_write_through_their_links(
 ) -> None:
     pages = tmp_path / "pages"
     pages.mkdir()
-    for name in ("real.html", "real.png"):
-        (pages / name).write_text("old", encoding="utf-8")
+    (pages / "real.html").write_text("<!DOCTYPE html>old", encoding="utf-8")
+    (pages / "real.png").write_bytes(b"\x89PNG old")  # (fs replaces only its own kinds)
     (tmp_path / "link.html").symlink_to(Path("pages") / "real.html")
     (tmp_path / "link.png").symlink_to(Path("pages") / "real.png")
     result = run(
@@ -140,7 +141,7 @@ def test_simulate_html_and_plot_write_through_their_links(
 def test_whatif_simulate_html_writes_through_its_link(
     run: Callable[..., Any], tmp_path: Path
 ) -> None:
-    (tmp_path / "real.html").write_text("old", encoding="utf-8")
+    (tmp_path / "real.html").write_text("<!DOCTYPE html>old", encoding="utf-8")
     (tmp_path / "link.html").symlink_to(tmp_path / "real.html")
     result = run(
         "whatif", "--set", "accountant.priority_halflife=3600", *SIMULATE,

@@ -424,7 +424,7 @@ def test_a_plot_that_does_not_fit_on_the_disk_keeps_the_old_one(
     pytest.importorskip("matplotlib")
     png = tmp_path / "out" / "sim.png"
     png.parent.mkdir()
-    png.write_bytes(b"the old plot")
+    png.write_bytes(b"\x89PNG the old plot")
 
     def disk_full(fd: int, *_args: Any) -> None:
         raise OSError(28, "No space left on device")
@@ -433,7 +433,7 @@ def test_a_plot_that_does_not_fit_on_the_disk_keeps_the_old_one(
     result = run("simulate", *args, "--until", "1:00:00", "--cycle", "1800", "--plot", str(png))
     assert result.exit_code == 1
     assert result.stderr == f"fs: error: cannot write plot {png}: No space left on device\n"
-    assert png.read_bytes() == b"the old plot"
+    assert png.read_bytes() == b"\x89PNG the old plot"
     assert [p.name for p in png.parent.iterdir()] == ["sim.png"]
 
 

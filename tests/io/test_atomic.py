@@ -129,7 +129,8 @@ def test_a_path_below_what_is_no_folder_names_it(
     tmp_path: Path, run: Callable[..., Any], kind: str, line: list[str]
 ) -> None:
     """A file to write below a file, a loop of links or a link to nothing said 'File
-    exists' (mkdir's word for the link): it names what is no folder."""
+    exists' (mkdir's word for the link): it names what is no folder, a bad path (exit 2,
+    as a file or a pipe for the file itself is; it was 1, a failure to write)."""
     blocker = tmp_path / "blocker"
     if kind == "file":
         blocker.write_text("x")
@@ -139,6 +140,6 @@ def test_a_path_below_what_is_no_folder_names_it(
     else:
         blocker.symlink_to(tmp_path / "nowhere" / "x")
     result = run(*[w.format(blocker=blocker) for w in line])
-    assert (result.exit_code, result.stdout) == (1, "")
+    assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr.startswith("fs: error: cannot write ")
     assert result.stderr.endswith(f": {blocker} is not a folder\n")

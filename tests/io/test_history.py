@@ -144,11 +144,10 @@ def _plain_batch(lines: list[str]) -> Any:
     import msgspec
     from msgspec.structs import astuple
 
-    from fairshare_cli.core.usage import known_rows
-    from fairshare_cli.io.history import _decode_line
+    from fairshare_cli.io.history import _decode_line, _known
 
     try:
-        return known_rows([astuple(_decode_line(line)) for line in lines])
+        return _known([astuple(_decode_line(line)) for line in lines], lines)
     except msgspec.DecodeError:
         return None
 
@@ -177,10 +176,11 @@ def test_plain_batch_takes_plain_lines_and_refuses_the_rest() -> None:
 
 
 def test_typed_lines_hold_the_fields_in_line_order() -> None:
-    """The reader hands known_rows each typed line as a tuple (msgspec's astuple): that is
+    """The reader hands known_columns each typed line as a tuple (msgspec's astuple): that is
     only right while the typed line's fields are LINE_FIELDS, in that order, and those are
     UsageRecord's fields."""
-    from fairshare_cli.core.usage import LINE_FIELDS, UsageRecord
+    from fairshare_cli.core.usage import UsageRecord
+    from fairshare_cli.core.usage_lines import LINE_FIELDS
     from fairshare_cli.io.history import _Line
 
     assert _Line.__struct_fields__ == LINE_FIELDS
@@ -211,7 +211,7 @@ def test_a_day_of_minutes_learned_at_once_is_parse_time() -> None:
     """A minute not cached teaches the per-column path its whole day: every minute of
     the day it caches is the one parse_time reads, and no minute past the last time
     parse_record takes is cached."""
-    from fairshare_cli.core import usage
+    from fairshare_cli.core import usage_lines as usage
     from fairshare_cli.core.epoch import parse_time
 
     for day in ("2024-02-29T", "0001-01-01T", "9999-12-31T", "2026-11-21T"):
@@ -242,7 +242,7 @@ def test_times_of_a_batch_are_parse_time(pairs: list[tuple[int, int | str | None
     """The per-column times (minutes and seconds looked up in C, ends absent as None or "")
     are parse_time's, start for start and end for end."""
     from fairshare_cli.core.epoch import parse_time
-    from fairshare_cli.core.usage import _times
+    from fairshare_cli.core.usage_lines import _times
 
     base = parse_time("2026-11-20T00:00:00Z", "")
 

@@ -125,7 +125,7 @@ def test_state_below_a_file_is_bad_input(tmp_path: Path) -> None:
 
 
 _SMALL_STATE = (
-    '{"format": "fairshare-cli state", "schema_version": 1, "x": {"a": 1, "a": 2.5},'
+    '{"format": "fairshare-cli state", "schema_version": 1, "x": {"a": 1, "b": 2.5},'
     ' "slurm": {"usage": {"g": {"u\\u00e9": 7887233.511355132, "v": 1e-7, "w": 123456789012345678}}},'
     ' "jobs": [{"id": "1.0", "owner": "al\\"ice", "prio": -0.0, "n": null, "t": true}]}'
 )
@@ -262,3 +262,26 @@ def test_a_state_keeps_its_permissions(tmp_path: Path, run: Callable[..., Any]) 
     new = tmp_path / "new.json"
     assert run(*line, "--state", str(new)).exit_code == 0
     assert new.stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.parametrize("pad", [0, 1 << 19], ids=["json", "msgspec"])
+def test_a_key_given_twice_is_refused_naming_it(tmp_path: Path, pad: int) -> None:
+    """fs never writes an object with a key twice; read, the last value won without a word
+    (``"schema_version": 2, "schema_version": 1`` read as 1). Refused, by the standard
+    library's reader and by msgspec's (a state past ``MSGSPEC_FROM``), left untouched."""
+    path = tmp_path / "state.json"
+    for text, where in (
+        ('{"format": "fairshare-cli state", "schema_version": 2, "schema_version": 1}', "top"),
+        (
+            '{"format": "fairshare-cli state", "schema_version": 1, "accountant": {"records":'
+            ' {"a@b": {"priority": 5.0, "priority": 0.5}}}}',
+            "in accountant.records.a@b",
+        ),
+    ):
+        content = text + " " * pad
+        path.write_text(content)
+        with pytest.raises(StateError) as caught:
+            load_state(path)
+        message = str(caught.value)
+        assert "is given twice" in message and where in message, message
+        assert path.read_text() == content

@@ -42,9 +42,9 @@ def command(
     are not in this dump (scontrol prints no UsageFactor): import them from
     sacctmgr show qos format=Name,Priority,UsageFactor (fs import sacctmgr).
     """
+    from fairshare_cli.core.epoch import utc_text
     from fairshare_cli.core.slurm.snapshot import keep_precision, known_usage, with_usage
     from fairshare_cli.io.importers.scontrol_assoc import read_assoc_mgr
-    from fairshare_cli.render.formats import iso
 
     dump = read_assoc_mgr(file)
     with mutate_state(opts, dry_run) as env:
@@ -55,7 +55,7 @@ def command(
         store_slurm(env, with_usage(prior, usage, when))
         text = (
             f"{file}: usage of {plural(len(usage), 'user association')} as of the decay pass "
-            f"at {iso(when)} into {env.state_path}"
+            f"at {utc_text(when)} into {env.state_path}"
         )
         if kept:
             text += f"; {len(kept)} kept to every decimal from the state's earlier pass"

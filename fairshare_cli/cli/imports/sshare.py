@@ -61,12 +61,12 @@ def command(
     first.
     """
     from fairshare_cli.cli.fragment import emit_fragment, merged_last
+    from fairshare_cli.core.epoch import utc_text
     from fairshare_cli.core.slurm.snapshot import known_usage, with_usage
     from fairshare_cli.errors import InputError
     from fairshare_cli.io.importers.as_config import Imported
     from fairshare_cli.io.importers.sshare import read_sshare
     from fairshare_cli.io.toml_merge import new_config
-    from fairshare_cli.render.formats import iso
 
     shares = read_sshare(file)
     if not shares.users and into is None:  # (setting no usage would forget all of it)
@@ -111,6 +111,6 @@ def command(
         dry_run,
         f"{file}: usage of {plural(len(usage), 'user association')}"
         f"{' (shares of root to every bit)' if shares.exact else ''} as of the decay pass "
-        f"at {iso(when)} into {env.state_path}",
+        f"at {utc_text(when)} into {env.state_path}",
         ignored,
     )

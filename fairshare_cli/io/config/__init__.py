@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from fairshare_cli.core.config import (
     NegotiatorConfig,
     PoolConfig,
 )
+from fairshare_cli.core.names import shown
 from fairshare_cli.errors import ConfigError
 from fairshare_cli.io.config.dirac import read_dirac
 from fairshare_cli.io.config.htcondor import (
@@ -75,6 +77,9 @@ def read_toml(path: Path, what: str = "config file") -> dict[str, Any]:
     except FileNotFoundError:
         raise ConfigError(f"{what} {path} does not exist") from None
     except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:  # (a name of thousands: shown shortened)
+            said = f"{what} {shown(str(path))} cannot be read: {exc.strerror}"
+            raise ConfigError(f"{said}; give a shorter path") from None
         raise ConfigError(f"{what} {path} cannot be read: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
         raise ConfigError(
