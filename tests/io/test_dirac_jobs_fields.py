@@ -1,6 +1,6 @@
 """The streamed reader of ``fs taskqueues`` refuses every field value the job parser refuses.
 
-Issue 10: the msgspec reader once let through values in fields task queues do not read (a
+The msgspec reader once let through values in fields task queues do not read (a
 negative ``request_cpus``, a NaN ``user_priority`` on a job without ``dirac_group``). Now
 each field is typed as :func:`~fairshare_cli.core.jobs.parse_job` reads it, so for any job
 object the reader alone (no fallback) accepts exactly what the parser accepts, except the
@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS, DiracGroupSpec
+from fairshare_cli.core.dirac.jobs import REQUIREMENT_KEYS
 from fairshare_cli.core.jobs import Job, parse_job
 from fairshare_cli.errors import InputError
 from fairshare_cli.io import dirac_jobs
@@ -75,10 +76,14 @@ def handed_on(obj: dict[str, Any]) -> bool:
     whole number written as a float, a duration as a Slurm time string, a null where the
     job record has a value by default (``Job``'s field types take no null there), an
     attribute nested deeper than a list or object of plain values (``core/literals.py``:
-    the decoders take one level, ``check_literals`` the rest)."""
+    the decoders take one level, ``check_literals`` the rest), a ``dirac_requirements``
+    key DIRAC does not know (the job parser takes any object there; the task queues'
+    reader refuses it, in the exact path's words)."""
     blank = Job(id="", owner="")
+    requirements = obj.get("dirac_requirements")
     return (
-        any(isinstance(obj.get(k), float) for k in WHOLE)
+        (isinstance(requirements, dict) and not set(requirements) <= set(REQUIREMENT_KEYS))
+        or any(isinstance(obj.get(k), float) for k in WHOLE)
         or any(isinstance(obj.get(k), str) for k in ("time_limit", "run_time"))
         or any(value is None and getattr(blank, k) is not None for k, value in obj.items())
         or _nested(obj.get("attributes"))
@@ -175,7 +180,8 @@ def test_the_message_is_the_parsers(tmp_path: Path, obj: dict[str, Any]) -> None
 def test_odd_values_in_fields_taskqueues_do_not_read(
     tmp_path: Path, field: str, value: Any, expected: str
 ) -> None:
-    """Issue 10's reproductions, on a job that is not a waiting DIRAC job (no dirac_group)."""
+    """The values the reader once let through, on a job that is not a waiting DIRAC job (no
+    dirac_group)."""
     jobs = [{"id": "1.0", "owner": "a", "dirac_group": "user"}, {"id": "2.0", "owner": "b"}]
     jobs[1][field] = value
     path = tmp_path / "jobs.json"
