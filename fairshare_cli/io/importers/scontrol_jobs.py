@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from itertools import accumulate, chain, repeat
 from operator import add, itemgetter
-from typing import Any, cast
+from typing import Any, NoReturn, cast
 
 from fairshare_cli.core.epoch import cached_utc, parse_time
 from fairshare_cli.core.timestr import TimeStringError, time_str2secs
@@ -33,6 +33,7 @@ from fairshare_cli.io.importers.slurm_jobs import (
     billing,
     charged,
     held,
+    read_tres,
 )
 
 __all__ = ["JobDump", "read_scontrol"]
@@ -419,7 +420,10 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
     job_id = job_id or _need(dump.record(*here), "JobId")
     user = user or _need(dump.record(*here), "UserId")
     owner = dump.owners.get(user) or dump.owner(user)
-    tres, memory, cpus_value, rate = charged(alloc_tres or "", req_tres or tres_text or "", cpus)
+    read = charged(alloc_tres or "", req_tres or tres_text or "", cpus)
+    if read is None:
+        _unreadable_tres(dump.record(*here))
+    tres, memory, cpus_value, rate = read
     status = STATES.get(state)
     if status is None:
         _finished(dump, dump.record(*here), job_id, account, owner, tres, qos)
@@ -484,13 +488,26 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
     dump.add(ImportedJob(obj, line, UNREAD, printed, ONE_PRIORITY, rate, True, dump.label))
 
 
+def _unreadable_tres(record: _Record) -> NoReturn:
+    """Word the TRES text of ``record`` that :func:`charged` could not read.
+
+    Raises:
+        InputError: always, naming the field's line and its item.
+    """
+    for key in ("AllocTRES", "ReqTRES", "TRES"):
+        text = record.get(key)
+        if text is not None and (key != "TRES" or record.get("ReqTRES") is None):
+            read_tres(text, record.where(key), key, "scontrol")
+    raise AssertionError(f"{record.where()}: a TRES text charged() refused, read_tres() read")
+
+
 def _finished(
     dump: _Dump,
     record: _Record,
     job_id: str,
     account: str | None,
     user: str,
-    tres: dict[str, str],
+    tres: Mapping[str, float],
     qos: str | None,
 ) -> None:
     """A job that ended: its id skipped, its charge kept if it ran (:func:`add_finished`)."""
