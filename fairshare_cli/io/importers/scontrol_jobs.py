@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from itertools import accumulate, chain, repeat
 from operator import add, itemgetter
-from typing import Any, NoReturn, cast
+from typing import Any, cast
 
 from fairshare_cli.core.epoch import cached_utc, parse_time
 from fairshare_cli.core.timestr import TimeStringError, time_str2secs
@@ -30,10 +30,10 @@ from fairshare_cli.io.importers.slurm_jobs import (
     ImportedJob,
     JobDump,
     add_finished,
+    bad_tres,
     billing,
     charged,
     held,
-    read_tres,
 )
 
 __all__ = ["JobDump", "read_scontrol"]
@@ -393,9 +393,7 @@ def _limit(value: str) -> float | str | None:
 
 def _num(record: _Record, key: str, default: str | None = None) -> int:
     """A whole-number field (``NumNodes=1-2``: its first number)."""
-    value = record.get(key, default)
-    if value is None:
-        raise InputError(f"{record.where()}: the job record has no {key}=")
+    value = record.get(key, default) or _need(record, key)  # (raises if it has none)
     if value.isdecimal():
         return int(value)
     if key == "NumNodes":
@@ -414,16 +412,13 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
     # the ArrayJobId_ArrayTaskId squeue shows.
     (job_id, user, prio, nice, account, qos, state, limit_text) = values[:8]
     (submit_text, eligible_text, accrue_text, start_text, _, partition, nodes, cpus) = values[8:16]
-    site, tres_text, req_tres, alloc_tres = values[16:]
+    site = values[16]
     here = (values, line, at, end)
     state = state or _need(dump.record(*here), "JobState")
     job_id = job_id or _need(dump.record(*here), "JobId")
     user = user or _need(dump.record(*here), "UserId")
     owner = dump.owners.get(user) or dump.owner(user)
-    read = charged(alloc_tres or "", req_tres or tres_text or "", cpus)
-    if read is None:
-        _unreadable_tres(dump.record(*here))
-    tres, memory, cpus_value, rate = read
+    tres, memory, cpus_value, rate = charged(*values[17:], cpus) or bad_tres(dump.record(*here))
     status = STATES.get(state)
     if status is None:
         _finished(dump, dump.record(*here), job_id, account, owner, tres, qos)
@@ -486,19 +481,6 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
     printed = None if not prio else int(prio) if prio.isdecimal() else dump.num(here, "Priority")
     printed = held(obj, printed) if printed == 0 else printed  # (held: rare; no call a job)
     dump.add(ImportedJob(obj, line, UNREAD, printed, ONE_PRIORITY, rate, True, dump.label))
-
-
-def _unreadable_tres(record: _Record) -> NoReturn:
-    """Word the TRES text of ``record`` that :func:`charged` could not read.
-
-    Raises:
-        InputError: always, naming the field's line and its item.
-    """
-    for key in ("AllocTRES", "ReqTRES", "TRES"):
-        text = record.get(key)
-        if text is not None and (key != "TRES" or record.get("ReqTRES") is None):
-            read_tres(text, record.where(key), key, "scontrol")
-    raise AssertionError(f"{record.where()}: a TRES text charged() refused, read_tres() read")
 
 
 def _finished(

@@ -9,7 +9,7 @@ import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NoReturn, Protocol
 
 from msgspec import Struct
 
@@ -118,6 +118,29 @@ def read_tres(text: str, where: str, field: str, printer: str) -> Mapping[str, f
     )
 
 
+class Fields(Protocol):
+    """A record's fields (``scontrol show jobs``' reader): a value (None: not in it), and
+    where it is (``FILE:LINE``)."""
+
+    def get(self, key: str, default: str | None = None) -> str | None: ...
+
+    def where(self, key: str | None = None) -> str: ...
+
+
+def bad_tres(record: Fields) -> NoReturn:
+    """Word the TRES text of an ``scontrol show jobs`` record that :func:`charged` could
+    not read.
+
+    Raises:
+        InputError: always, naming the field's line and its item.
+    """
+    for key in ("AllocTRES", "ReqTRES", "TRES"):
+        text = record.get(key)
+        if text is not None and (key != "TRES" or record.get("ReqTRES") is None):
+            read_tres(text, record.where(key), key, "scontrol")
+    raise AssertionError(f"{record.where()}: a TRES text charged() refused, read_tres() read")
+
+
 def memory_of(tres: Mapping[str, float]) -> int:
     """A job's memory in MB (a TRES's ``mem``: whole, :func:`tres_of`), 0 if none."""
     return int(tres.get("mem", 0))
@@ -165,14 +188,15 @@ def add_job(
 
 @functools.lru_cache(maxsize=4096)
 def charged(
-    alloc: str, requested: str, cpus: str | None
+    both: str | None, requested: str | None, alloc: str | None, cpus: str | None
 ) -> tuple[Mapping[str, float], int, int | None, float | None] | None:
-    """The TRES a job is charged for, its memory in MB, from its ``AllocTRES=`` and its
-    requested TRES: 22.05's ``TRES=`` is both; 23.02 on split it into ``ReqTRES=`` and
-    ``AllocTRES=`` (``(null)`` until the job runs); and its ``NumCPUs=`` and what it is
-    charged (:func:`billing`) when that is a plain number (else None: the job's reader
-    words it). None if either TRES text is unreadable (:func:`read_tres` words it). A
-    dump repeats a few of these (``scontrol show jobs``'s reader)."""
+    """The TRES a job is charged for, its memory in MB, from its TRES texts (None: not in
+    the record): 22.05's ``TRES=`` (``both``) is requested and allocated; 23.02 on split it
+    into ``ReqTRES=`` and ``AllocTRES=`` (``(null)`` until the job runs); and its
+    ``NumCPUs=`` and what it is charged (:func:`billing`) when that is a plain number (else
+    None: the job's reader words it). None if a TRES text is unreadable (:func:`bad_tres`
+    words it). A dump repeats a few of these (``scontrol show jobs``'s reader)."""
+    alloc, requested = alloc or "", requested or both or ""
     req, tres = tres_of(requested), tres_of(alloc)
     if req is None or tres is None:
         return None
