@@ -1,13 +1,18 @@
-"""A job's TRES as text: sacct's ``AllocTRES`` read into counts, and the text a usage
-record keeps them in.
+"""A job's TRES as text: sacct's ``AllocTRES`` (and squeue's and scontrol's TRES) read
+into counts, and the text a usage record keeps them in.
 
 sacct prints a job's TRES as ``name=count`` items (``slurmdb_make_tres_string_from_simple``
 in ``src/common/slurmdb_defs.c``, 22.05 and 26.05 alike): ``cpu=2,mem=8G,node=1,
 billing=6,gres/gpu=1``. Memory, a ``bb/...`` burst buffer and a ``gpumem`` count in MB,
 printed with a unit (``convert_num_unit`` from ``UNIT_MEGA``); a count of ``INFINITE64``
-is printed ``NONE``; any other count is a whole number. A usage record keeps the counts
-as :func:`tres_text` writes them (memory in MB, no unit) and :func:`tres_counts` reads
-them back.
+is printed ``NONE``; any other count is a whole number. slurmctld prints the TRES that
+``scontrol show jobs`` and ``squeue --json`` show (``assoc_mgr_make_tres_str_from_array``
+with ``TRES_STR_CONVERT_UNITS``, ``src/common/assoc_mgr.c``, 22.05 and 26.05 alike) in the
+same items, but for two: a ``gpumem`` count is a bare number, and a ``fs/...`` or
+``ic/...`` count is printed with a unit from a bare count (``convert_num_unit`` from
+``UNIT_NONE``: ``fs/disk=2K`` is 2048). One reader reads them all
+(:func:`alloc_tres_counts`). A usage record keeps the counts as :func:`tres_text` writes
+them (memory in MB, no unit) and :func:`tres_counts` reads them back.
 """
 
 from __future__ import annotations
@@ -22,19 +27,38 @@ from fairshare_cli.errors import InputError
 MB_PER_UNIT = {"K": 1 / 1024, "M": 1.0, "G": 1024.0, "T": 1024.0**2, "P": 1024.0**3}
 
 
+def _scale(name: str, unit: str) -> float | None:
+    """What a count of the TRES ``name`` (lower case) printed with ``unit`` (a text's last
+    character) is multiplied by: in MB for memory, a ``gpumem`` and burst buffers
+    (:func:`_in_mb`); in ones for ``fs/...`` and ``ic/...`` (``K`` is 1024); None: the
+    TRES is printed without a unit, or ``unit`` is none."""
+    unit = unit.upper()
+    if unit not in MB_PER_UNIT:
+        return None
+    if _in_mb(name):
+        return MB_PER_UNIT[unit]
+    if name.split("/")[0] in ("fs", "ic"):
+        return MB_PER_UNIT[unit] * 1024.0**2  # (MB_PER_UNIT counts from M: K is 1/1024)
+    return None
+
+
 def _in_mb(name: str) -> bool:
     """Whether sacct prints the TRES ``name`` (lower case) in MB with a unit: memory, a
     ``gpumem`` (``gres/gpumem``) and burst buffers (``bb/...``)."""
     return name == "mem" or name.rpartition("/")[2] == "gpumem" or name.split("/")[0] == "bb"
 
 
-def alloc_tres_counts(text: str, where: str, field: str = "AllocTRES") -> dict[str, float]:
-    """The counts of a TRES text as sacct prints it (``cpu=2,mem=8G,node=1,gres/gpu=1``),
-    by lower-case name; memory (and the other sizes) in MB. An empty text has none; an
-    item ``NONE`` (an infinite count) is left out.
+def alloc_tres_counts(
+    text: str, where: str, field: str = "AllocTRES", printer: str = "sacct"
+) -> dict[str, float]:
+    """The counts of a TRES text as sacct, squeue or scontrol print it (``cpu=2,mem=8G,
+    node=1,gres/gpu=1``), by lower-case name; memory (and the other sizes) in MB, a
+    ``fs/...`` or ``ic/...`` count in ones. An empty text has none; an item ``NONE`` (an
+    infinite count) is left out.
 
     Args:
-        where: names the input line in messages; ``field``: the field the text is in.
+        where: names the input line in messages; ``field``: the field the text is in;
+        ``printer``: the command that printed it, in messages.
 
     Raises:
         InputError: naming ``where`` and the item: not ``name=count``, a count that is not
@@ -48,22 +72,22 @@ def alloc_tres_counts(text: str, where: str, field: str = "AllocTRES") -> dict[s
         name, value = name.lower(), value.strip()
         if equals and name and value == "NONE":
             continue
-        scale = 1.0
-        if _in_mb(name) and value[-1:].upper() in MB_PER_UNIT:
-            value, scale = value[:-1], MB_PER_UNIT[value[-1].upper()]
+        scale = _scale(name, value[-1:])
+        if scale is not None:
+            value = value[:-1]
         try:
-            number = float(value) * scale
+            number = float(value) * (1.0 if scale is None else scale)
         except ValueError:
             number = None
         if number is None or not (equals and name):
             raise InputError(
                 f"{where}: {field} {shown(item.strip())}: expected name=count, a number "
-                "(memory with a unit: K, M, G, T or P), as sacct prints it"
+                f"(memory with a unit: K, M, G, T or P), as {printer} prints it"
             )
         if not math.isfinite(number) or number < 0:
             raise InputError(
                 f"{where}: {field} {shown(item.strip())}: expected a finite count of 0 or more "
-                "(as sacct prints it)"
+                f"(as {printer} prints it)"
             )
         out[name] = number
     return out

@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from fairshare_cli.core.operations.whatif import Compared, WhatifDiff, figure_of
 from fairshare_cli.render.fit import FitTable, fit_console
-from fairshare_cli.render.sshare import Field, format_value
+from fairshare_cli.render.sshare import FIELDS, Field, format_value
 
 #: Short column headings, so that the table fits a terminal.
 LABELS = {
@@ -64,15 +64,32 @@ class Columns:
         return next((s for name, _, s in self.figures if name == field), 1.0)
 
 
-def raw_usage_text(value: Any) -> str:
-    """A raw usage as ``fs sshare`` prints ``RawUsage``: its whole part (sshare's
-    ``print_fields_uint64`` of the ``uint64_t``), by the view's own cell rule."""
-    return format_value(Field("RawUsage", 11, "uint"), value, parsable=True)
+#: The ``fs sshare`` field each figure of ``fs whatif ... sshare`` is.
+SSHARE_FIELDS = {
+    "raw_shares": "RawShares",
+    "norm_shares": "NormShares",
+    "raw_usage": "RawUsage",
+    "effective_usage": "EffectvUsage",
+    "fairshare": "FairShare",
+}
 
+
+def sshare_text(field: str) -> Callable[[Any], str]:
+    """How ``fs sshare -P`` prints the field ``field`` (sshare's name): the sshare
+    renderer's one cell rule (:func:`~fairshare_cli.render.sshare.format_value`): a double
+    in ``%f`` (``0.027321``), a count its whole part (``print_fields_uint64``)."""
+    spec = next(Field(name, width, kind) for name, width, kind in FIELDS if name == field)
+    return lambda value: format_value(spec, value, parsable=True)
+
+
+#: A raw usage as ``fs sshare`` prints ``RawUsage``: its whole part.
+raw_usage_text = sshare_text("RawUsage")
 
 #: The views whose comparison uses the view's own columns and names.
 VIEW_COLUMNS = {
-    "sshare": Columns("sshare", texts=(("raw_usage", raw_usage_text),)),
+    "sshare": Columns(
+        "sshare", texts=tuple((name, sshare_text(field)) for name, field in SSHARE_FIELDS.items())
+    ),
     "negotiate": Columns("submitter"),
     "taskqueues": Columns(
         "TQId",
@@ -127,11 +144,12 @@ def cell(
     row: Compared, name: str, scale: float = 1.0, text: Callable[[Any], str] | None = None
 ) -> str:
     """``before -> after`` when the figure changed, else the value (times ``scale``);
-    with ``text``, each side as it prints (one value where both print alike)."""
+    with ``text``, each side as it prints (one value where both print alike; ``-`` for
+    none, or one the tool prints blank)."""
     before = None if row.before is None else _scaled(figure_of(row.before, name), scale)
     after = None if row.after is None else _scaled(figure_of(row.after, name), scale)
     if text is not None:
-        shown = [figure_text(v) if v is None else text(v) for v in (before, after)]
+        shown = ["-" if v is None else text(v) or "-" for v in (before, after)]
         if name not in row.changed or shown[0] == shown[1]:
             return shown[1] if row.after is not None else shown[0]
         return " -> ".join(shown)

@@ -60,3 +60,25 @@ def test_alloc_tres_counts_refuses_what_sacct_never_prints(text: str, expected: 
     with pytest.raises(InputError) as caught:
         alloc_tres_counts(text, "f line 2", "tres")
     assert str(caught.value).startswith(f"f line 2: {expected}")
+
+
+def test_alloc_tres_counts_reads_what_slurmctld_prints_for_squeue() -> None:
+    """slurmctld's TRES text (``assoc_mgr_make_tres_str_from_array``, as scontrol and
+    squeue show it): a ``fs/...`` or ``ic/...`` count through ``convert_num_unit`` from a
+    bare count (2048 ≥ 1024 and a multiple of 512: 2048 / 1024 = ``2K``; 1.5 × 1024² =
+    1,572,864 is ``1.50M``), a ``gpumem`` count bare (40960 MB, where sacct prints ``40G``);
+    ``printer`` names the command in a refusal."""
+    text = "cpu=2,mem=1.50G,fs/disk=2K,ic/ofed=1.50M,gres/gpumem=40960"
+    assert alloc_tres_counts(text, "w") == {
+        "cpu": 2.0,
+        "mem": 1536.0,
+        "fs/disk": 2048.0,
+        "ic/ofed": 1572864.0,
+        "gres/gpumem": 40960.0,
+    }
+    with pytest.raises(InputError) as caught:
+        alloc_tres_counts("cpu=2K", "f:9", "ReqTRES", "scontrol")
+    assert str(caught.value) == (
+        "f:9: ReqTRES cpu=2K: expected name=count, a number (memory with a unit: K, M, G, T "
+        "or P), as scontrol prints it"
+    )

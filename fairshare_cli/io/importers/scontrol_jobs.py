@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from itertools import accumulate, chain, repeat
 from operator import add, itemgetter
 from typing import Any, cast
@@ -30,6 +30,7 @@ from fairshare_cli.io.importers.slurm_jobs import (
     ImportedJob,
     JobDump,
     add_finished,
+    bad_tres,
     billing,
     charged,
     held,
@@ -392,9 +393,7 @@ def _limit(value: str) -> float | str | None:
 
 def _num(record: _Record, key: str, default: str | None = None) -> int:
     """A whole-number field (``NumNodes=1-2``: its first number)."""
-    value = record.get(key, default)
-    if value is None:
-        raise InputError(f"{record.where()}: the job record has no {key}=")
+    value = record.get(key, default) or _need(record, key)  # (raises if it has none)
     if value.isdecimal():
         return int(value)
     if key == "NumNodes":
@@ -413,13 +412,13 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
     # the ArrayJobId_ArrayTaskId squeue shows.
     (job_id, user, prio, nice, account, qos, state, limit_text) = values[:8]
     (submit_text, eligible_text, accrue_text, start_text, _, partition, nodes, cpus) = values[8:16]
-    site, tres_text, req_tres, alloc_tres = values[16:]
+    site = values[16]
     here = (values, line, at, end)
     state = state or _need(dump.record(*here), "JobState")
     job_id = job_id or _need(dump.record(*here), "JobId")
     user = user or _need(dump.record(*here), "UserId")
     owner = dump.owners.get(user) or dump.owner(user)
-    tres, memory, cpus_value, rate = charged(alloc_tres or "", req_tres or tres_text or "", cpus)
+    tres, memory, cpus_value, rate = charged(*values[17:], cpus) or bad_tres(dump.record(*here))
     status = STATES.get(state)
     if status is None:
         _finished(dump, dump.record(*here), job_id, account, owner, tres, qos)
@@ -490,7 +489,7 @@ def _finished(
     job_id: str,
     account: str | None,
     user: str,
-    tres: dict[str, str],
+    tres: Mapping[str, float],
     qos: str | None,
 ) -> None:
     """A job that ended: its id skipped, its charge kept if it ran (:func:`add_finished`)."""

@@ -6,16 +6,17 @@ finished jobs kept for their charges.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NoReturn, Protocol
 
 from msgspec import Struct
 
 from fairshare_cli.core.jobs import Job
-from fairshare_cli.core.tres import MB_PER_UNIT
+from fairshare_cli.core.names import shown
+from fairshare_cli.core.tres import alloc_tres_counts
+from fairshare_cli.errors import InputError
 
 #: Slurm job states that stay in the queue, and ours.
 STATES = {"PENDING": "idle", "RUNNING": "running", "SUSPENDED": "running", "CONFIGURING": "running"}
@@ -77,29 +78,79 @@ class JobDump:
     skipped: list[str] = field(default_factory=list)
 
 
-@functools.lru_cache(maxsize=4096)
-def parse_tres(text: str) -> dict[str, str]:
-    """``cpu=4,mem=1000M,...`` as a mapping (shared between the jobs that print it alike:
-    read only)."""
-    return dict(item.split("=", 1) for item in text.split(",") if "=" in item)
+#: What squeue and scontrol print for a TRES text unset (a job not running has no
+#: ``AllocTRES``: 23.02 on print ``(null)``, squeue --json ``""``).
+UNSET = ("", "(null)")
 
 
 @functools.lru_cache(maxsize=4096)
-def memory_mb(text: str | None) -> int:
-    """``1000M`` / ``4G`` / ``1T`` as MB (Slurm prints TRES memory with a unit)."""
-    if not text:
-        return 0
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)([KMGTP]?)", text)
-    if m is None:
-        return 0
-    return int(float(m.group(1)) * MB_PER_UNIT.get(m.group(2), 1.0))
+def tres_of(text: str) -> Mapping[str, float] | None:
+    """The counts of a TRES text squeue or scontrol printed (:func:`alloc_tres_counts`, the
+    one reader), memory in MB; None if it is not one (:func:`read_tres` words why). Shared
+    between the jobs that print it alike: read only."""
+    if text in UNSET:
+        return MappingProxyType({})
+    try:
+        counts = alloc_tres_counts(text, "")
+    except InputError:
+        return None
+    mem = counts.get("mem")
+    return MappingProxyType(counts) if mem is None or mem.is_integer() else None
+
+
+def read_tres(text: str, where: str, field: str, printer: str) -> Mapping[str, float]:
+    """:func:`tres_of`, or the error that names ``where``, its ``field`` and the item (a
+    text ``printer`` printed: squeue or scontrol).
+
+    Raises:
+        InputError: not ``name=count`` items as slurmctld prints them, or a memory that is
+            not a whole number of MB (slurmctld counts a job's memory in MB, and prints
+            ``1.50G`` for 1536 and ``1000M`` for 1000).
+    """
+    counts = tres_of(text)
+    if counts is not None:
+        return counts
+    alloc_tres_counts(text, where, field, printer)  # raises, naming the item
+    mem = [i.strip() for i in text.split(",") if i.strip().partition("=")[0].lower() == "mem"]
+    raise InputError(
+        f"{where}: {field} {shown(mem[-1])}: expected a whole number of MB "
+        f"(as {printer} prints a job's memory: 1000M, 1.50G)"
+    )
+
+
+class Fields(Protocol):
+    """A record's fields (``scontrol show jobs``' reader): a value (None: not in it), and
+    where it is (``FILE:LINE``)."""
+
+    def get(self, key: str, default: str | None = None) -> str | None: ...
+
+    def where(self, key: str | None = None) -> str: ...
+
+
+def bad_tres(record: Fields) -> NoReturn:
+    """Word the TRES text of an ``scontrol show jobs`` record that :func:`charged` could
+    not read.
+
+    Raises:
+        InputError: always, naming the field's line and its item.
+    """
+    for key in ("AllocTRES", "ReqTRES", "TRES"):
+        text = record.get(key)
+        if text is not None and (key != "TRES" or record.get("ReqTRES") is None):
+            read_tres(text, record.where(key), key, "scontrol")
+    raise AssertionError(f"{record.where()}: a TRES text charged() refused, read_tres() read")
+
+
+def memory_of(tres: Mapping[str, float]) -> int:
+    """A job's memory in MB (a TRES's ``mem``: whole, :func:`tres_of`), 0 if none."""
+    return int(tres.get("mem", 0))
 
 
 def add_finished(
     out: JobDump,
     account: Any,
     user: str,
-    tres: Mapping[str, str],
+    tres: Mapping[str, float],
     qos: Any,
     start: float | None,
     end: float | None,
@@ -107,10 +158,7 @@ def add_finished(
     """Keep a finished job that ran (its charges may explain imported usage)."""
     if not isinstance(account, str) or not account or start is None or end is None:
         return
-    try:
-        billing = float(tres.get("billing", tres.get("cpu", "0")))
-    except ValueError:
-        return
+    billing = tres.get("billing", tres.get("cpu", 0.0))
     if end > start and billing > 0:
         out.finished.append(
             FinishedJob(account, user, billing, qos if isinstance(qos, str) else None, start, end)
@@ -129,7 +177,7 @@ def held(obj: dict[str, Any], printed: int | None) -> int | None:
 
 
 def add_job(
-    out: JobDump, obj: dict[str, Any], where: str, printed: int | None, tres: Mapping[str, str]
+    out: JobDump, obj: dict[str, Any], where: str, printed: int | None, tres: Mapping[str, float]
 ) -> ImportedJob:
     clean = obj if None not in obj.values() else {k: v for k, v in obj.items() if v is not None}
     item = ImportedJob(clean, where, printed_priority=printed)
@@ -140,24 +188,24 @@ def add_job(
 
 @functools.lru_cache(maxsize=4096)
 def charged(
-    alloc: str, requested: str, cpus: str | None
-) -> tuple[dict[str, str], int, int | None, float | None]:
-    """The TRES a job is charged for, its memory in MB, from its ``AllocTRES=`` and its
-    requested TRES: 22.05's ``TRES=`` is both; 23.02 on split it into ``ReqTRES=`` and
-    ``AllocTRES=`` (``(null)`` until the job runs); and its ``NumCPUs=`` and what it is
-    charged (:func:`billing`) when that is a plain number (else None: the job's reader
+    both: str | None, requested: str | None, alloc: str | None, cpus: str | None
+) -> tuple[Mapping[str, float], int, int | None, float | None] | None:
+    """The TRES a job is charged for, its memory in MB, from its TRES texts (None: not in
+    the record): 22.05's ``TRES=`` (``both``) is requested and allocated; 23.02 on split it
+    into ``ReqTRES=`` and ``AllocTRES=`` (``(null)`` until the job runs); and its
+    ``NumCPUs=`` and what it is charged (:func:`billing`) when that is a plain number (else
+    None: the job's reader words it). None if a TRES text is unreadable (:func:`bad_tres`
     words it). A dump repeats a few of these (``scontrol show jobs``'s reader)."""
-    req = parse_tres(requested)
-    tres = parse_tres(alloc) if "=" in alloc else req
+    alloc, requested = alloc or "", requested or both or ""
+    req, tres = tres_of(requested), tres_of(alloc)
+    if req is None or tres is None:
+        return None
+    tres = req if alloc in UNSET else tres
     count = int(cpus) if cpus and cpus.isdecimal() else None
     rate = None if count is None else billing(tres, count)
-    return tres, memory_mb(tres.get("mem") or req.get("mem")), count, rate
+    return tres, memory_of(tres) or memory_of(req), count, rate
 
 
-def billing(tres: Mapping[str, str], cpus: int) -> float:
+def billing(tres: Mapping[str, float], cpus: int) -> float:
     """What a job is charged for: its TRES's billing, else its CPUs."""
-    value = tres.get("billing")
-    try:
-        return float(value) if value is not None else float(cpus)
-    except ValueError:
-        return float(cpus)
+    return tres.get("billing", float(cpus))

@@ -26,8 +26,8 @@ from fairshare_cli.io.importers.slurm_jobs import (
     add_finished,
     add_job,
     held,
-    memory_mb,
-    parse_tres,
+    memory_of,
+    read_tres,
 )
 
 __all__ = ["EXPECTED", "ImportedJob", "JobDump", "read_jobs"]
@@ -139,7 +139,8 @@ def _json_job(job: Mapping[str, Any], where: str, out: JobDump) -> None:
         raise InputError(f"{where}: expected job_id and job_state (squeue --json output)")
     job_id = str(_json_value(job, "job_id"))
     status = STATES.get(state.upper())
-    tres = parse_tres(str(job.get("tres_alloc_str") or job.get("tres_req_str") or ""))
+    field = "tres_alloc_str" if job.get("tres_alloc_str") else "tres_req_str"
+    tres = read_tres(str(job.get(field) or ""), where, field, "squeue")
     limit = _json_value(job, "time_limit")
 
     def epoch(key: str) -> float | None:
@@ -171,7 +172,7 @@ def _json_job(job: Mapping[str, Any], where: str, out: JobDump) -> None:
         "nice": _json_value(job, "nice") or 0,
         "request_cpus": _json_value(job, "cpus") or 1,
         "num_nodes": _nodes(_json_value(job, "node_count")),
-        "request_memory": memory_mb(tres.get("mem")),
+        "request_memory": memory_of(tres),
         "submit_time": epoch("submit_time"),
         "eligible_time": epoch("eligible_time"),
         "accrue_time": epoch("accrue_time"),
