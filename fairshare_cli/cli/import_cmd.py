@@ -148,7 +148,8 @@ def history(
       fs import history sample_configs/history.csv --state new.json
       fs import history sample_configs/history.csv --cycle 300 --state cycled.json
     Each record: owner, accounting_group, account, partition, qos, dirac_group, start,
-    end (empty: still running), slots, cpus. The HTCondor accountant replays it exactly
+    end (empty: still running), slots, cpus, nice_user, tres (a slot's TRES as sacct
+    prints AllocTRES; docs/jobs.md). The HTCondor accountant replays it exactly
     (as if it updated at every start and end); with --cycle, as a negotiator on that grid
     of cycles would: a start is a match made that far into its cycle, an end is seen at
     the next cycle.

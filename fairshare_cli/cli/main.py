@@ -83,9 +83,10 @@ def _path_of(ctx: click.Context, words: list[str]) -> str:
 
 
 #: The options naming a file a command reads or writes besides the config and the state:
-#: given twice with two values, click keeps the last and drops the first without a word
-#: (``fs sprio --jobs-file a.json --jobs-file b.json`` read b.json alone). ``--config``,
-#: ``--state`` and ``--now`` keep the last (a script's common set, then one overridden).
+#: given twice with two values, click would keep the last and drop the first without a word
+#: (``fs sprio --jobs-file a.json --jobs-file b.json`` would read b.json alone), so it is
+#: refused. ``--config``, ``--state`` and ``--now`` keep the last (a script's common set,
+#: then one overridden).
 GIVEN_ONCE = frozenset(("--jobs-file", "--workload", "--file", "--history", "--into",
                         "--out", "--html", "--plot", "--example"))  # fmt: skip
 

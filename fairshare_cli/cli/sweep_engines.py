@@ -224,7 +224,7 @@ def run_dask(folder: SweepDir, address: str) -> None:
         raise RuntimeFailure(f"dask scheduler {address}: {exc}") from None
     with client:
         # The manifest once, as a task's result that each worker fetches once: passed to
-        # every point it was sent once per point (10,000 points of a 700 KB manifest:
+        # every point it would be sent once per point (10,000 points of a 700 KB manifest:
         # 7 GB). Not client.scatter, which needs workers now (an adaptive cluster has none).
         shared = client.submit(dict, manifest, pure=False)
         futures = client.map(run_point_safely, [shared] * len(todo), todo, pure=False)

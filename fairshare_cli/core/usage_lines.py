@@ -127,7 +127,7 @@ def _seconds_of(times: Sequence[str]) -> list[float]:
 _is_given = partial(operator.is_not, None)  # _is_given(x): x is not None
 
 
-#: The fields of a typed record line (``io.history``) in the order :func:`known_columns`
+#: The fields of a typed record line (``io.history``) in the order :func:`records_of_columns`
 #: takes them: the order the docs give a record's keys in (msgspec then finds each key of
 #: such a line at its first try).
 LINE_FIELDS = ("owner", "accounting_group", "account", "partition", "qos", "dirac_group",
@@ -135,7 +135,7 @@ LINE_FIELDS = ("owner", "accounting_group", "account", "partition", "qos", "dira
 _NEVER = object()
 
 
-def known_columns(
+def records_of_columns(
     columns: Sequence[Sequence[Any]], absent: Any = _NEVER, quotes: int | None = None
 ) -> list[UsageRecord] | None:
     """What :func:`parse_record` makes of each typed row, when it surely accepts them all.

@@ -3,7 +3,7 @@ output, streamed into :class:`~fairshare_cli.core.usage.UsageRecord` a batch at 
 
 Every record is made by :func:`~fairshare_cli.core.usage.parse_record` (the exact parser,
 which words every error) or, for JSON lines it surely accepts, by the typed decoder and the
-per-column check of :func:`~fairshare_cli.core.usage_lines.known_columns` (the same
+per-column check of :func:`~fairshare_cli.core.usage_lines.records_of_columns` (the same
 records, read once).
 """
 
@@ -34,7 +34,7 @@ from fairshare_cli.core.usage import (
     parse_record,
     refuse_byte_order_mark,
 )
-from fairshare_cli.core.usage_lines import known_columns
+from fairshare_cli.core.usage_lines import records_of_columns
 from fairshare_cli.errors import EmptyInput, InputError
 from fairshare_cli.io.importers.classad_dumps import Expr, iter_ads, open_dump, other_dump
 from fairshare_cli.io.inputs import fast_loads, not_utf8, open_input
@@ -200,7 +200,7 @@ class _Line(msgspec.Struct, forbid_unknown_fields=True, gc=False, kw_only=True):
     fields in :data:`~fairshare_cli.core.usage_lines.LINE_FIELDS`' order: msgspec looks for a
     key first at the field after the last one found, so keys in this order are found at
     once, as ``benchmarks/run.py --rows import``'s are). A field whose key the line does
-    not give is ``UNSET``, so that the keys it gives are known (:func:`_known`)."""
+    not give is ``UNSET``, so that the keys it gives are known (:func:`_records_of_rows`)."""
 
     owner: str
     accounting_group: str | UnsetType | None = UNSET
@@ -223,22 +223,24 @@ _decode_line = msgspec.json.Decoder(_Line).decode
 _PIECE = 256
 
 
-def _known(rows: Sequence[tuple[Any, ...]], lines: Sequence[str]) -> list[UsageRecord] | None:
-    """:func:`~fairshare_cli.core.usage_lines.known_columns` of the typed ``rows`` of ``lines``,
-    given their quotes: None also when a line may give a key twice (msgspec kept its last
-    value; the exact parser refuses it). One count of the lines' quotes: some 1 % of
-    ``benchmarks/run.py --rows import``'s CPU."""
+def _records_of_rows(
+    rows: Sequence[tuple[Any, ...]], lines: Sequence[str]
+) -> list[UsageRecord] | None:
+    """:func:`~fairshare_cli.core.usage_lines.records_of_columns` of the typed ``rows`` of
+    ``lines``, given their quotes: None also when a line may give a key twice (msgspec kept
+    its last value; the exact parser refuses it). One count of the lines' quotes: some 1 %
+    of ``benchmarks/run.py --rows import``'s CPU."""
     if not rows:
         return []
     columns = list(zip(*rows, strict=True))
-    return known_columns(columns, UNSET, "".join(lines).count('"'))
+    return records_of_columns(columns, UNSET, "".join(lines).count('"'))
 
 
 def _jsonl_batches(stream: Any, path: str) -> Iterator[list[UsageRecord]]:
     """Records of JSON lines, :data:`~fairshare_cli.core.usage.BATCH` lines at a time.
 
     Each line is read once. The typed decoder (:class:`_Line`) reads every line and
-    :func:`_known` checks the batch per column; a line the decoder refuses (a comment, a
+    :func:`_records_of_rows` checks the batch per column; a line the decoder refuses (a comment, a
     blank line, another type) and a piece of the batch the check refuses (a time or a name
     to check in full, a line that may give a key twice) go to the exact parser
     (:func:`_exact_record`), which gives the record or words the error, naming its line.
@@ -258,7 +260,7 @@ def _jsonl_batches(stream: Any, path: str) -> Iterator[list[UsageRecord]]:
                 rows.append(None)
                 refused = True
         if not refused:
-            made = _known(rows, lines)  # type: ignore[arg-type]
+            made = _records_of_rows(rows, lines)  # type: ignore[arg-type]
             if made is not None:
                 done += len(lines)
                 yield made
@@ -289,7 +291,7 @@ def _checked(
         given = [row is not None for row in rows]
         made = iter(_checked(list(compress(rows, given)), list(compress(lines, given))))
         return [None if row is None else next(made) for row in rows]
-    records = None if tried else _known(rows, lines)  # type: ignore[arg-type]
+    records = None if tried else _records_of_rows(rows, lines)  # type: ignore[arg-type]
     if records is not None:
         return list(records)
     if len(rows) <= _PIECE:

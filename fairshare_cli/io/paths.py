@@ -110,7 +110,7 @@ def check_output_file(path: str, option: str, what: str, writable: bool = True) 
 
 
 #: How each file fs writes whole starts: a file there that starts otherwise is no such
-#: file (``--html pool.toml``, the config the command reads, was replaced by the page).
+#: file (``--html pool.toml``, the config the command reads, would be replaced by the page).
 _STARTS = {"HTML page": (b"<!doctype html", b"<html"), "plot": (b"\x89png",)}
 
 

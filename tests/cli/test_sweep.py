@@ -59,14 +59,30 @@ values = [1, 3]
 """
 
 
+def write_spec(folder: Path) -> Path:
+    """A 2 x 2 sweep of a six-slot pool with two groups (and the base: five points):
+    :data:`CONFIG`, :data:`WORKLOAD` and :data:`SPEC` written in ``folder``; the spec."""
+    (folder / "pool.toml").write_text(CONFIG, encoding="utf-8")
+    (folder / "work.json").write_text(json.dumps(WORKLOAD), encoding="utf-8")
+    path = folder / "sweep.toml"
+    path.write_text(SPEC, encoding="utf-8")
+    return path
+
+
+def assert_point_as_local(out: Path, local: list[dict[str, Any]], index: int) -> None:
+    """Point ``index`` written in the sweep folder ``out`` is the local run's (``local``,
+    ``fs sweep --json``'s points), but for ``base``."""
+    point = json.loads((out / "points" / f"{index:06d}.json").read_text(encoding="utf-8"))
+    expected = next(p for p in local if p["index"] == index)
+    assert {k: point[k] for k in expected if k != "base"} == {
+        k: v for k, v in expected.items() if k != "base"
+    }
+
+
 @pytest.fixture
 def spec(tmp_path: Path) -> Path:
     """A 2 x 2 sweep of a six-slot pool with two groups (and the base: five points)."""
-    (tmp_path / "pool.toml").write_text(CONFIG, encoding="utf-8")
-    (tmp_path / "work.json").write_text(json.dumps(WORKLOAD), encoding="utf-8")
-    path = tmp_path / "sweep.toml"
-    path.write_text(SPEC, encoding="utf-8")
-    return path
+    return write_spec(tmp_path)
 
 
 def _json(result: Any) -> Any:
@@ -283,11 +299,7 @@ def test_sbatch_script_runs_a_point_with_the_array_task_id(
         ["bash", str(out / "sweep.sbatch")], env=env, capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stderr
-    point = json.loads((out / "points" / "000002.json").read_text(encoding="utf-8"))
-    expected = next(p for p in local if p["index"] == 2)
-    assert {k: point[k] for k in expected if k != "base"} == {
-        k: v for k, v in expected.items() if k != "base"
-    }
+    assert_point_as_local(out, local, 2)
 
 
 def test_a_sweep_of_more_points_than_slurm_array_tasks_runs_them_all(

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.test_sweep import CONFIG, SPEC, WORKLOAD
+from tests.cli.test_sweep import assert_point_as_local, write_spec
 from tests.cli.test_sweep_batch_paths import _condor_arguments
 
 REPO = Path(__file__).resolve().parents[2]
@@ -20,11 +20,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def spec(tmp_path: Path) -> Path:
-    (tmp_path / "pool.toml").write_text(CONFIG, encoding="utf-8")
-    (tmp_path / "work.json").write_text(json.dumps(WORKLOAD), encoding="utf-8")
-    path = tmp_path / "sweep.toml"
-    path.write_text(SPEC, encoding="utf-8")
-    return path
+    return write_spec(tmp_path)
 
 
 def test_a_condor_job_runs_its_point_as_the_local_run_does(
@@ -56,11 +52,7 @@ def test_a_condor_job_runs_its_point_as_the_local_run_does(
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    point = json.loads((out / "points" / "000002.json").read_text(encoding="utf-8"))
-    expected = next(p for p in json.loads(local.stdout) if p["index"] == 2)
-    assert {k: point[k] for k in expected if k != "base"} == {
-        k: v for k, v in expected.items() if k != "base"
-    }
+    assert_point_as_local(out, json.loads(local.stdout), 2)
 
 
 def test_a_relative_pythonpath_is_made_absolute_and_none_writes_no_environment(

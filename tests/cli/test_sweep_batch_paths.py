@@ -3,7 +3,6 @@ the DAG and the ``#SBATCH`` lines name it as DAGMan and sbatch read them."""
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -11,16 +10,12 @@ from typing import Any
 
 import pytest
 
-from tests.cli.test_sweep import CONFIG, SPEC, WORKLOAD
+from tests.cli.test_sweep import write_spec
 
 
 @pytest.fixture
 def spec(tmp_path: Path) -> Path:
-    (tmp_path / "pool.toml").write_text(CONFIG, encoding="utf-8")
-    (tmp_path / "work.json").write_text(json.dumps(WORKLOAD), encoding="utf-8")
-    path = tmp_path / "sweep.toml"
-    path.write_text(SPEC, encoding="utf-8")
-    return path
+    return write_spec(tmp_path)
 
 
 def _dag_file_name(line: str) -> str:

@@ -4,7 +4,6 @@ an address that is not one."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -13,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.test_sweep import CONFIG, SPEC, WORKLOAD
+from tests.cli.test_sweep import write_spec
 
 distributed = pytest.importorskip("dask.distributed")
 
@@ -42,11 +41,7 @@ if __name__ == "__main__":
 
 @pytest.fixture
 def spec(tmp_path: Path) -> Path:
-    (tmp_path / "pool.toml").write_text(CONFIG, encoding="utf-8")
-    (tmp_path / "work.json").write_text(json.dumps(WORKLOAD), encoding="utf-8")
-    path = tmp_path / "sweep.toml"
-    path.write_text(SPEC, encoding="utf-8")
-    return path
+    return write_spec(tmp_path)
 
 
 @pytest.fixture

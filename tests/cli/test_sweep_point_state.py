@@ -11,16 +11,12 @@ from typing import Any
 
 import pytest
 
-from tests.cli.test_sweep import CONFIG, SPEC, WORKLOAD
+from tests.cli.test_sweep import SPEC, assert_point_as_local, write_spec
 
 
 @pytest.fixture
 def spec(tmp_path: Path) -> Path:
-    (tmp_path / "pool.toml").write_text(CONFIG, encoding="utf-8")
-    (tmp_path / "work.json").write_text(json.dumps(WORKLOAD), encoding="utf-8")
-    path = tmp_path / "sweep.toml"
-    path.write_text(SPEC, encoding="utf-8")
-    return path
+    return write_spec(tmp_path)
 
 
 def _another_user_state(tmp_path: Path, spec: Path, run: Callable[..., Any]) -> dict[str, str]:
@@ -53,11 +49,7 @@ def test_a_point_run_elsewhere_reads_the_state_the_sweep_found(
     node = _another_user_state(tmp_path, spec, run)
     ran = run("sweep", "run-point", str(out), "2", env=node)
     assert ran.exit_code == 0, ran.stderr
-    point = json.loads((out / "points" / "000002.json").read_text(encoding="utf-8"))
-    expected = next(p for p in json.loads(local.stdout) if p["index"] == 2)
-    assert {k: point[k] for k in expected if k != "base"} == {
-        k: v for k, v in expected.items() if k != "base"
-    }
+    assert_point_as_local(out, json.loads(local.stdout), 2)
 
 
 def test_a_state_named_by_the_spec_in_a_missing_folder_is_still_refused(

@@ -144,10 +144,10 @@ def _plain_batch(lines: list[str]) -> Any:
     import msgspec
     from msgspec.structs import astuple
 
-    from fairshare_cli.io.history import _decode_line, _known
+    from fairshare_cli.io.history import _decode_line, _records_of_rows
 
     try:
-        return _known([astuple(_decode_line(line)) for line in lines], lines)
+        return _records_of_rows([astuple(_decode_line(line)) for line in lines], lines)
     except msgspec.DecodeError:
         return None
 
@@ -176,7 +176,7 @@ def test_plain_batch_takes_plain_lines_and_refuses_the_rest() -> None:
 
 
 def test_typed_lines_hold_the_fields_in_line_order() -> None:
-    """The reader hands known_columns each typed line as a tuple (msgspec's astuple): that is
+    """The reader hands records_of_columns each typed line as a tuple (msgspec's astuple): that is
     only right while the typed line's fields are LINE_FIELDS, in that order, and those are
     UsageRecord's fields."""
     from fairshare_cli.core.usage import UsageRecord

@@ -65,8 +65,8 @@ def command(
       fs import squeue jobs.txt --last-decay 2026-11-21T23:13:20Z
     scontrol -o show jobs (one line a job) reads as scontrol show jobs. Jobs keep
     Slurm's job ids (an array's pending tasks: the array's id, as sprio prints it),
-    submit/eligible/accrue times, partitions, QOS, account, CPUs and nice; a job
-    already in the queue with the same id is replaced.
+    submit/eligible/accrue times, partitions, QOS, account, CPUs, memory (the TRES's
+    mem) and nice; a job already in the queue with the same id is replaced.
     Running jobs accrue usage at every later decay pass, as slurmctld charges them. A
     job's site factor is the dump's SiteFactor (site_factor), else 0; a pending job whose
     printed Priority the imported usage does not give is named, not absorbed; one printed

@@ -301,7 +301,7 @@ def unmodelled(conf: ConfigFile) -> list[str]:
     counted are skipped, uncharged, left to the schedd to start in the slot: for a
     partitionable slot the matched job is among them, with a consumption policy it is
     not, its share already deducted); and one naming the ``use`` templates read whose
-    values fs does not hold, none of which it took.
+    values fs does not hold, none of which it takes.
 
     Raises:
         InputError: the knob's value is not a boolean HTCondor reads.

@@ -30,10 +30,10 @@ from fairshare_cli.io.importers.slurm_jobs import (
     ImportedJob,
     JobDump,
     add_finished,
-    bad_tres,
     billing,
     charged,
     held,
+    refuse_tres,
 )
 
 __all__ = ["JobDump", "read_scontrol"]
@@ -418,7 +418,7 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
     job_id = job_id or _need(dump.record(*here), "JobId")
     user = user or _need(dump.record(*here), "UserId")
     owner = dump.owners.get(user) or dump.owner(user)
-    tres, memory, cpus_value, rate = charged(*values[17:], cpus) or bad_tres(dump.record(*here))
+    tres, memory, cpus_value, rate = charged(*values[17:], cpus) or refuse_tres(dump.record(*here))
     status = STATES.get(state)
     if status is None:
         _finished(dump, dump.record(*here), job_id, account, owner, tres, qos)

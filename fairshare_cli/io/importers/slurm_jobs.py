@@ -127,7 +127,7 @@ class Fields(Protocol):
     def where(self, key: str | None = None) -> str: ...
 
 
-def bad_tres(record: Fields) -> NoReturn:
+def refuse_tres(record: Fields) -> NoReturn:
     """Word the TRES text of an ``scontrol show jobs`` record that :func:`charged` could
     not read.
 
@@ -194,7 +194,7 @@ def charged(
     the record): 22.05's ``TRES=`` (``both``) is requested and allocated; 23.02 on split it
     into ``ReqTRES=`` and ``AllocTRES=`` (``(null)`` until the job runs); and its
     ``NumCPUs=`` and what it is charged (:func:`billing`) when that is a plain number (else
-    None: the job's reader words it). None if a TRES text is unreadable (:func:`bad_tres`
+    None: the job's reader words it). None if a TRES text is unreadable (:func:`refuse_tres`
     words it). A dump repeats a few of these (``scontrol show jobs``'s reader)."""
     alloc, requested = alloc or "", requested or both or ""
     req, tres = tres_of(requested), tres_of(alloc)
