@@ -192,6 +192,8 @@ UNCHANGED = "every --set value is the config's own: the after side is the config
 #: ``ctx.meta`` key of ``fs whatif``'s replay: ``(config, state, now, state_path) -> state``
 #: rebuilds the "after" state from the usage history under the changed config.
 WHATIF_REPLAY = "fairshare_cli.whatif_replay"
+#: ``ctx.meta`` key set by ``fs whatif``'s table: the view's rows blank where its table is.
+WHATIF_TABLE = "fairshare_cli.whatif_table"
 
 
 @dataclass
@@ -207,6 +209,7 @@ class GlobalOptions:
         overrides: config keys changed by ``fs whatif --set`` (read-only views only).
         rederive: ``fs whatif --rederive-factors`` (with ``overrides``).
         notes: ``fs whatif``'s notes, which the after side's loading adds to.
+        table_rows: ``fs whatif``'s table: the rows in any format blank where the table is.
         state_found: ``state_path`` is where fs found the state itself (a sweep's
             manifest), not a path typed: a missing folder is an empty state.
     """
@@ -220,6 +223,7 @@ class GlobalOptions:
     rederive: bool = False
     replay: Replay | None = None
     notes: list[str] = field(default_factory=list)
+    table_rows: bool = False
     state_found: bool = False
     _when: float | None = field(default=None, repr=False)
 
@@ -255,6 +259,7 @@ def global_options(ctx: click.Context) -> GlobalOptions:
             rederive=bool(ctx.meta.get(WHATIF_REDERIVE)),
             replay=ctx.meta.get(WHATIF_REPLAY),
             notes=ctx.meta.get(WHATIF_NOTES, []),
+            table_rows=bool(ctx.meta.get(WHATIF_TABLE)),
         )
         ctx.obj = found
     return found

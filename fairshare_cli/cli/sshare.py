@@ -213,6 +213,7 @@ def _share_columns(
     from fairshare_cli.core.slurm import tree_usage as slurm
     from fairshare_cli.core.slurm.fairshare import share_columns
     from fairshare_cli.core.slurm.usage import usage_from_json
+    from fairshare_cli.render.sshare import account_fairshare_printed
 
     env = load_env(opts)
     state = env.decode("slurm", usage_from_json)
@@ -221,12 +222,10 @@ def _share_columns(
     columns = share_columns(
         tree,
         algo,
-        # Slurm 2.0 (linear) and 22.05 print the factor on account rows too; 26.05 leaves
-        # the cell blank but its ``sshare --json`` carries it, as every format but the
-        # table does here.
-        account_fairshare=algo == "linear"
-        or env.config.priority.output_compat == "22.05"
-        or opts.output != "table",
+        # where the table leaves an account's factor blank, ``sshare --json`` carries it,
+        # as every format but the table does here (and but fs whatif's table's rows)
+        account_fairshare=account_fairshare_printed(algo, env.config.priority.output_compat)
+        or (opts.output != "table" and not opts.table_rows),
         cluster=env.config.pool.name,
     )
     # assoc_mgr_get_shares matches names without regard to (ASCII) case: xstrcasecmp

@@ -168,7 +168,9 @@ def write_slurm(
 ) -> tuple[Path, Path]:
     """Write ``sweep.sbatch`` (the array) and ``collect.sbatch``; return both paths. Task
     ``k`` of the array runs the points ``todo[k]``, ``todo[k + tasks]``, ... (one each for
-    up to :data:`MAX_ARRAY_TASKS` points)."""
+    up to :data:`MAX_ARRAY_TASKS` points): each of them whatever the others did, as each
+    task runs whatever the other tasks did; the task fails (the last failed point's exit
+    status) when one of its points failed."""
     where = folder.path.resolve()
     command = " ".join(shlex.quote(w) for w in [*fs, "sweep", "run-point", str(where)])
     tasks = min(len(todo), MAX_ARRAY_TASKS)
@@ -183,9 +185,11 @@ def write_slurm(
 #SBATCH --output=logs/task-%a.out
 set -eu
 points=({" ".join(map(str, todo))})
+status=0
 for ((i = SLURM_ARRAY_TASK_ID; i < ${{#points[@]}}; i += {tasks})); do
-  {command} "${{points[i]}}"
+  {command} "${{points[i]}}" || status=$?
 done
+exit "$status"
 """
     collect_cmd = " ".join(shlex.quote(w) for w in [*fs, *_collect_words(where, page)])
     collect = f"""#!/bin/bash

@@ -9,6 +9,13 @@ from typing import Any
 
 import click
 
+from fairshare_cli.cli.context import (
+    WHATIF_NOTES,
+    WHATIF_OVERRIDES,
+    WHATIF_REDERIVE,
+    WHATIF_REPLAY,
+    WHATIF_TABLE,
+)
 from fairshare_cli.cli.options import OUTPUT_FORMATS
 from fairshare_cli.errors import InputError
 
@@ -167,12 +174,6 @@ def whatif(
     reach records that store none yet (new submitters, old states), not existing ones.
     --rederive-factors reads them as if the new values had always been in force.
     """
-    from fairshare_cli.cli.context import (
-        WHATIF_NOTES,
-        WHATIF_OVERRIDES,
-        WHATIF_REDERIVE,
-        WHATIF_REPLAY,
-    )
     from fairshare_cli.cli.main import cli
     from fairshare_cli.cli.whatif_replay import make_replay, needs_replay, replayed_sections
 
@@ -190,6 +191,7 @@ def whatif(
     if command is None:
         raise click.UsageError(f"the {view} view is not available in this version")
     ctx.meta.update({WHATIF_REDERIVE: False, WHATIF_OVERRIDES: {}, WHATIF_REPLAY: None})
+    ctx.meta[WHATIF_TABLE] = not as_json  # (the rows compared: the cells each side prints)
     notes: list[str] = []  # what the after side could not revalue
 
     def set_after() -> None:  # the view's options read the overrides from ctx.meta

@@ -70,6 +70,13 @@ LONG_FAIR_TREE = (
 _BLANK_DOUBLES = {4294967294.0, 4294967295.0, 18446744073709551614.0}
 
 
+def account_fairshare_printed(algorithm: str, output_compat: str) -> bool:
+    """sshare prints an account's FairShare: Slurm 2.0 (linear) and 22.05 do; 26.05 prints
+    it only on a user's row (``process.c``, ``PRINT_FSFACTOR``: ``NO_VAL64``, a blank, on
+    an account's)."""
+    return algorithm == "linear" or output_compat == "22.05"
+
+
 @dataclass(frozen=True)
 class Field:
     """A chosen output field: its name, signed width and kind."""

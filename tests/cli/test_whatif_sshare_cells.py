@@ -5,10 +5,14 @@ sshare prints NormShares, EffectvUsage and FairShare with ``print_fields_double`
 printed the doubles in ``%g`` (``0.0273209``, ``0.0909091``, ``0 -> 1``, ``- -> 0.5``) beside
 sshare's ``0.027321``, ``0.090909``, ``0.000000``; now each side is the cell ``fs sshare
 -a -P`` prints for that row, before under the config, after under the config with
-``fairshare = "classic"`` (``-`` where sshare prints none). The after side is sshare's of
-``output_compat = "22.05"``: the comparison carries an account's classic factor (as
-``fs sshare --json`` does), which 22.05's sshare prints on the account's row and 26.05's
-leaves blank.
+``fairshare = "classic"`` (``-`` where sshare prints none).
+
+An account's FairShare: 26.05's sshare prints it on a user's row alone (``process.c``,
+``PRINT_FSFACTOR``: ``NO_VAL64``, a blank, where the row has no user), 22.05's on every
+row under classic. The comparison showed the account's classic factor (``root  - ->
+0.500000``) that ``fs sshare`` leaves blank under 26.05, from the rows ``fs sshare --json``
+carries; now it is blank on the side whose ``fs sshare`` prints it blank, and shown on the
+side that prints it (``--set priority.output_compat="22.05"`` too).
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 Run = Callable[..., Any]
 REPO = Path(__file__).resolve().parents[2]
@@ -36,7 +42,16 @@ def _sshare(run: Run, config: Path) -> dict[str, list[str]]:
     return rows
 
 
-def test_each_side_prints_what_sshare_prints(tmp_path: Path, run: Run) -> None:
+@pytest.mark.parametrize(
+    ("settings", "compat", "root"),
+    [
+        ([], "", "                   -"),
+        (['priority.output_compat="22.05"'], '\noutput_compat = "22.05"', "       - -> 0.500000"),
+    ],
+)
+def test_each_side_prints_what_sshare_prints(
+    tmp_path: Path, run: Run, settings: list[str], compat: str, root: str
+) -> None:
     shutil.copy(REPO / "sample_configs" / "sample-state.json", tmp_path / "sample-state.json")
     shutil.copy(
         REPO / "sample_configs" / "sample-state.history.sqlite",
@@ -44,15 +59,15 @@ def test_each_side_prints_what_sshare_prints(tmp_path: Path, run: Run) -> None:
     )
     text = (REPO / "sample_configs" / "pool.toml").read_text()
     (tmp_path / "pool.toml").write_text(text)
-    assert 'fairshare = "fair_tree"' in text
+    assert 'fairshare = "fair_tree"' in text and "output_compat" not in text
     classic = tmp_path / "classic.toml"
-    classic.write_text(
-        text.replace('fairshare = "fair_tree"', 'fairshare = "classic"\noutput_compat = "22.05"', 1)
-    )
+    classic.write_text(text.replace('fairshare = "fair_tree"', f'fairshare = "classic"{compat}', 1))
+    sets = [word for setting in settings for word in ("--set", setting)]
     table = run(
         "whatif",
         "--set",
         'priority.fairshare="classic"',
+        *sets,
         "sshare",
         "-a",
         "--config",
@@ -66,14 +81,15 @@ def test_each_side_prints_what_sshare_prints(tmp_path: Path, run: Run) -> None:
     assert [h.strip() for h in lines[1].split("┃")] == [
         *("sshare", "rank", "norm shares", "eff. usage", "fairshare"),
     ]
-    assert lines[3] == (
-        "root            │    1 │ 0.000000 -> 1.000000 │             1.000000 │        - -> 0.500000"
+    assert (
+        lines[3] == f"root            │    1 │ 0.000000 -> 1.000000 │             1.000000 │ {root}"
     )
     assert lines[4] == (
         "root/ops        │    2 │             0.090909 │             0.027321 │ 1.000000 -> 0.811954"
     )
     before, after = _sshare(run, tmp_path / "pool.toml"), _sshare(run, classic)
     assert before["root/ops"] == ["0.090909", "0.027321", "1.000000"]
+    assert before["root"][2] == "-" and after["root"][2] == root.split()[-1]
     shown = {}
     for line in lines[3:-1]:
         name, _, *cells = (part.strip() for part in line.split("│"))
