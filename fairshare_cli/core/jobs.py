@@ -119,6 +119,9 @@ def split_partitions(partition: str | None) -> tuple[str, ...]:
 
 
 _FIELDS = set(Job.__struct_fields__)
+#: The job fields ``fs submit``'s options name otherwise (``--cpus``), and the history
+#: record's ``cpus``: the field a job object spells for each, which difflib does not find.
+_OPTION_FIELDS = {"cpus": "request_cpus", "memory": "request_memory", "nodes": "num_nodes"}
 _INT_FIELDS = {"job_prio", "request_cpus", "request_memory", "num_nodes", "nice", "site_factor",
                "admin_priority", "pre_job_prio1", "pre_job_prio2", "post_job_prio1",
                "post_job_prio2"}  # fmt: skip
@@ -181,7 +184,8 @@ def parse_stanza(obj: Any, where: str) -> Job:
             continue
         parse = _PARSERS.get(key)
         if parse is None:
-            extra = did_you_mean(key, sorted(_FIELDS)) or " (fields: docs/jobs.md)"
+            extra = did_you_mean(_OPTION_FIELDS.get(key.casefold()) or key, sorted(_FIELDS))
+            extra = extra or " (fields: docs/jobs.md)"
             raise InputError(f"{where}: unknown job field '{key}'{extra}")
         if value is not None:
             kw[key] = _checked(parse, key, value, f"{where}.{key}")
