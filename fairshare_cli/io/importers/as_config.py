@@ -38,11 +38,6 @@ class Origins:
         self.where.pop(path, None)
         self.where[path] = where
 
-    def add_table(self, prefix: Path, table: Mapping[str, Any], where: str) -> None:
-        """Each key of ``table`` (the value at ``prefix``) came from ``where``."""
-        for key in table:
-            self.add((*prefix, key), where)
-
 
 class Imported(NamedTuple):
     """An importer's fragment and where its values came from."""
