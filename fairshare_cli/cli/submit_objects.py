@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import sys
 from pathlib import Path
@@ -13,10 +12,9 @@ from typing import Any
 import click
 
 from fairshare_cli.core.jobs import check_job_option
-from fairshare_cli.core.names import shown
 from fairshare_cli.core.usage import refuse_byte_order_mark
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.inputs import loads, read_text, refuse_device
+from fairshare_cli.io.inputs import cannot_be_read, loads, read_text, refuse_device
 
 
 def sbatch_time(text: str | None) -> str | None:
@@ -203,10 +201,7 @@ def read_objects(path: Path) -> list[dict[str, Any]]:
     except FileNotFoundError:
         raise InputError(f"jobs file {path} does not exist") from None
     except OSError as exc:
-        if exc.errno == errno.ENAMETOOLONG:  # (a name of thousands: shown shortened)
-            said = f"jobs file {shown(str(path))} cannot be read: {exc.strerror}"
-            raise InputError(f"{said}; give a shorter path") from None
-        raise InputError(f"jobs file {path} cannot be read: {exc.strerror}") from None
+        raise InputError(cannot_be_read("jobs file", str(path), exc)) from None
     except json.JSONDecodeError as exc:
         raise InputError(f"jobs file {path} is not valid JSON (line {exc.lineno})") from None
     except UnicodeDecodeError as exc:

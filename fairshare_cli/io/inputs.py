@@ -243,6 +243,13 @@ def cannot_read(name: str, exc: OSError) -> InputError:
     return kind(f"cannot read {name}: {exc.strerror}")
 
 
+def cannot_be_read(what: str, path: str, exc: OSError) -> str:
+    """``{what} {path} cannot be read: ...``; a name too long for the system, shortened."""
+    if exc.errno == errno.ENAMETOOLONG:  # (a name of thousands: shown shortened)
+        return f"{what} {shown(path)} cannot be read: {exc.strerror}; give a shorter path"
+    return f"{what} {path} cannot be read: {exc.strerror}"
+
+
 def not_utf8(path: str, exc: UnicodeDecodeError) -> InputError:
     """The error for an input file that is not UTF-8 text."""
     return UnreadableInput(

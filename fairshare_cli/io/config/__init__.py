@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -16,7 +15,6 @@ from fairshare_cli.core.config import (
     NegotiatorConfig,
     PoolConfig,
 )
-from fairshare_cli.core.names import shown
 from fairshare_cli.errors import ConfigError
 from fairshare_cli.io.config.dirac import read_dirac
 from fairshare_cli.io.config.htcondor import (
@@ -33,7 +31,7 @@ from fairshare_cli.io.config.slurm import (
     read_priority,
     read_qos,
 )
-from fairshare_cli.io.inputs import read_regular, refuse_device
+from fairshare_cli.io.inputs import cannot_be_read, read_regular, refuse_device
 from fairshare_cli.io.toml import loads
 
 __all__ = [
@@ -77,10 +75,7 @@ def read_toml(path: Path, what: str = "config file") -> dict[str, Any]:
     except FileNotFoundError:
         raise ConfigError(f"{what} {path} does not exist") from None
     except OSError as exc:
-        if exc.errno == errno.ENAMETOOLONG:  # (a name of thousands: shown shortened)
-            said = f"{what} {shown(str(path))} cannot be read: {exc.strerror}"
-            raise ConfigError(f"{said}; give a shorter path") from None
-        raise ConfigError(f"{what} {path} cannot be read: {exc.strerror}") from None
+        raise ConfigError(cannot_be_read(what, str(path), exc)) from None
     except UnicodeDecodeError as exc:
         raise ConfigError(
             f"{what} {path} is not UTF-8 text (byte {exc.start}); expected a TOML file"
