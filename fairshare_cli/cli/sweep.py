@@ -88,6 +88,13 @@ def objective_option(func: Any) -> Any:
 @click.option("--jobs", type=CIntRange(min=1), help="Local processes [default: the CPUs].")
 @click.option("--dask-scheduler", metavar="ADDRESS", help="The dask scheduler (--engine dask).")
 @click.option("--submit", is_flag=True, help="htcondor/slurm: submit what is written.")
+@click.option(
+    "--memory",
+    type=CIntRange(min=1),
+    metavar="MB",
+    help="htcondor/slurm: the memory a point's job asks for (MB) [default: 1 GB for "
+    "htcondor; the partition's default for slurm].",
+)
 @objective_option
 @html_option
 @output_options
@@ -101,6 +108,7 @@ def run(  # noqa: PLR0913  click passes each option
     jobs: int | None,
     dask_scheduler: str | None,
     submit: bool,
+    memory: int | None,
     objective: str,
     html: str | None,
 ) -> None:
@@ -121,6 +129,8 @@ def run(  # noqa: PLR0913  click passes each option
 
     if submit and engine not in ("htcondor", "slurm"):
         raise click.UsageError("--submit goes with --engine htcondor or slurm")
+    if memory is not None and engine not in ("htcondor", "slurm"):
+        raise click.UsageError("--memory goes with --engine htcondor or slurm")
     if (dask_scheduler is None) != (engine != "dask"):
         raise click.UsageError("--engine dask and --dask-scheduler ADDRESS go together")
     spec = Path(spec_path)
@@ -131,7 +141,7 @@ def run(  # noqa: PLR0913  click passes each option
         check_batch_folder(where, engine)
     folder = engines.prepare(spec, where, restart)
     if engine in ("htcondor", "slurm"):
-        engines.write_batch_files(folder, engine, submit, html)
+        engines.write_batch_files(folder, engine, submit, html, memory)
         return
     if engine == "dask":
         assert dask_scheduler is not None

@@ -99,8 +99,11 @@ def _sbatch_path(text: str) -> str:
     return shlex.quote(text.replace("\\", "\\\\"))
 
 
-def write_htcondor(folder: SweepDir, todo: Sequence[int], page: str, fs: Sequence[str]) -> Path:
-    """Write ``sweep.sub``, ``collect.sub`` and ``sweep.dag``; return the DAG's path."""
+def write_htcondor(
+    folder: SweepDir, todo: Sequence[int], page: str, fs: Sequence[str], memory: int | None
+) -> Path:
+    """Write ``sweep.sub``, ``collect.sub`` and ``sweep.dag``; return the DAG's path. A
+    point's job asks for ``memory`` MB (None: 1 GB)."""
     where = folder.path.resolve()
     items = "\n".join(str(i) for i in todo)
     words = [_literal(w) for w in [*fs[1:], "sweep", "run-point", str(where)]]
@@ -115,7 +118,7 @@ output = logs/point-$(point).out
 error = logs/point-$(point).err
 log = logs/sweep.log
 request_cpus = 1
-request_memory = 1GB
+request_memory = {"1GB" if memory is None else memory}
 queue point from (
 {items}
 )
@@ -164,16 +167,18 @@ MAX_ARRAY_TASKS = 1000
 
 
 def write_slurm(
-    folder: SweepDir, todo: Sequence[int], page: str, fs: Sequence[str]
+    folder: SweepDir, todo: Sequence[int], page: str, fs: Sequence[str], memory: int | None
 ) -> tuple[Path, Path]:
     """Write ``sweep.sbatch`` (the array) and ``collect.sbatch``; return both paths. Task
     ``k`` of the array runs the points ``todo[k]``, ``todo[k + tasks]``, ... (one each for
     up to :data:`MAX_ARRAY_TASKS` points): each of them whatever the others did, as each
     task runs whatever the other tasks did; the task fails (the last failed point's exit
-    status) when one of its points failed."""
+    status) when one of its points failed. A task asks for ``memory`` MB (None: the
+    partition's default)."""
     where = folder.path.resolve()
     command = " ".join(shlex.quote(w) for w in [*fs, "sweep", "run-point", str(where)])
     tasks = min(len(todo), MAX_ARRAY_TASKS)
+    mem = "" if memory is None else f"#SBATCH --mem={memory}\n"
     script = f"""#!/bin/bash
 # fs sweep: array task K runs points[K], points[K + {tasks}], ...; each writes
 # {where}/points/NNNNNN.json
@@ -181,7 +186,7 @@ def write_slurm(
 #SBATCH --array=0-{tasks - 1}
 #SBATCH --ntasks=1
 #SBATCH --cpus-per-task=1
-#SBATCH --chdir={_sbatch_path(str(where))}
+{mem}#SBATCH --chdir={_sbatch_path(str(where))}
 #SBATCH --output=logs/task-%a.out
 set -eu
 points=({" ".join(map(str, todo))})

@@ -269,8 +269,11 @@ def fs_command() -> list[str]:
     return [sys.executable, "-m", "fairshare_cli"]
 
 
-def write_batch_files(folder: SweepDir, engine: str, submit: bool, html: str | None) -> None:
-    """Write (and with ``submit``, submit) the HTCondor or Slurm files of the sweep.
+def write_batch_files(
+    folder: SweepDir, engine: str, submit: bool, html: str | None, memory: int | None
+) -> None:
+    """Write (and with ``submit``, submit) the HTCondor or Slurm files of the sweep, each
+    point's job asking for ``memory`` MB (None: the engine's default).
 
     Raises:
         FairshareError: submitting failed.
@@ -290,7 +293,7 @@ def write_batch_files(folder: SweepDir, engine: str, submit: bool, html: str | N
     if engine == "htcondor":
         from fairshare_cli.cli.sweep_batch import submit_dag, write_htcondor
 
-        dag = write_htcondor(folder, todo, page, fs_command())
+        dag = write_htcondor(folder, todo, page, fs_command(), memory)
         click.echo(f"Wrote {dag} ({_points(todo)})", err=True)
         if submit:
             click.echo(f"Submitted DAG as cluster {submit_dag(dag)}", err=True)
@@ -299,7 +302,7 @@ def write_batch_files(folder: SweepDir, engine: str, submit: bool, html: str | N
         return
     from fairshare_cli.cli.sweep_batch import submit_sbatch, write_slurm
 
-    script, collect = write_slurm(folder, todo, page, fs_command())
+    script, collect = write_slurm(folder, todo, page, fs_command(), memory)
     click.echo(f"Wrote {script} and {collect} ({_points(todo)})", err=True)
     if submit:
         click.echo(f"Submitted job {submit_sbatch(script, collect)}", err=True)
