@@ -13,10 +13,10 @@ import click
 from fairshare_cli.cli.context import resolve_config_path
 from fairshare_cli.cli.options import (
     GlobalOptions,
+    config_option,
     no_empty_path,
     output_options,
     pass_options,
-    store_option,
 )
 from fairshare_cli.errors import InputError
 
@@ -30,15 +30,7 @@ def config_group() -> None:
 
 
 @config_group.command("check")
-@click.option(
-    "--config",
-    "config_path",
-    envvar="FAIRSHARE_CONFIG",
-    metavar="PATH",
-    help="Pool config (default: ./fairshare.toml, else the user config dir).",
-    expose_value=False,
-    callback=store_option("config_path"),
-)
+@config_option
 @output_options
 @pass_options
 def check(opts: GlobalOptions) -> None:

@@ -81,7 +81,8 @@ def _path_store(attr: str, must_exist: bool = False) -> Callable[..., Any]:
             raise click.BadParameter(
                 f"{value!r} is only blanks; give a file's path, or leave it out"
             )
-        missing = must_exist and value and not os.path.lexists(value)
+        # ("-": the loader says why standard input is no config)
+        missing = must_exist and value and value != "-" and not os.path.lexists(value)
         if missing and source is ParameterSource.ENVIRONMENT:
             raise click.BadParameter(f"File '{value}' does not exist.", ctx, param)
         return store(ctx, param, value)
