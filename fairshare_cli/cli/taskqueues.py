@@ -162,7 +162,8 @@ def warn_generic_pilot(unlisted: list[str], listed: list[str]) -> None:
     names = ", ".join(f"'{group}'" for group in outside)
     click.echo(
         "fs: warning: --pilot gives no OwnerGroup: DIRAC's matcher gives such a (generic) "
-        f"pilot its VO's groups, those [dirac.groups] lists, so it takes no job of {names}",
+        f"pilot its VO's groups, those [dirac.groups] lists, so it takes no job of {names} "
+        "(--pilot OwnerGroup=NAME,... names the groups of a pilot that does)",
         err=True,
     )
 

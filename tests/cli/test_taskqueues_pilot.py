@@ -147,7 +147,8 @@ def test_a_pilot_without_owner_group_is_given_the_listed_groups(
     ]
     assert result.stderr.splitlines()[1] == (
         "fs: warning: --pilot gives no OwnerGroup: DIRAC's matcher gives such a (generic) "
-        "pilot its VO's groups, those [dirac.groups] lists, so it takes no job of 'misc'"
+        "pilot its VO's groups, those [dirac.groups] lists, so it takes no job of 'misc' "
+        "(--pilot OwnerGroup=NAME,... names the groups of a pilot that does)"
     )
 
 
