@@ -109,7 +109,8 @@ def taskqueues(
                 waiting_description(dirac.job_description),
                 replay_with,
             )
-        for group, jobs, extra in unlisted_groups(queues, dirac.groups):
+        unlisted = unlisted_groups(queues, dirac.groups)
+        for group, jobs, extra in unlisted:
             warn_unlisted_group(group, f"{jobs} waiting job{'s' * (jobs != 1)}", extra)
         for group, left in queues_left_as_made(queues, dirac.groups).items():
             warn_left_as_made(group, left)
@@ -121,7 +122,7 @@ def taskqueues(
     empty = NO_JOBS
     if pilot is not None:
         empty = NO_MATCH if rows else NO_JOBS
-        rows = rows_for_pilot(rows, pilot, dirac.groups)
+        rows = rows_for_pilot(rows, pilot, dirac.groups, [group for group, _, _ in unlisted])
     fmt = opts.output
     if fmt == "table":
         from fairshare_cli.render.fit import terminal_width
@@ -133,13 +134,38 @@ def taskqueues(
 
 
 def rows_for_pilot(
-    rows: list[TaskQueueRow], pilot: Pilot, groups: Mapping[str, GroupPolicy]
+    rows: list[TaskQueueRow],
+    pilot: Pilot,
+    groups: Mapping[str, GroupPolicy],
+    unlisted: list[str],
 ) -> list[TaskQueueRow]:
-    """The rows of the queues ``pilot`` matches, with its chance of taking each; a group has
-    JobSharing as the Registry reads it, by its exact name (an unlisted group has none)."""
-    from fairshare_cli.core.dirac.pilot import pilot_rows
+    """The rows of the queues ``pilot`` matches, with its chance of taking each; a pilot
+    without ``OwnerGroup`` is a generic pilot, given every listed group (a warning names
+    the ``unlisted`` groups of waiting jobs it cannot reach); a group has JobSharing as the
+    Registry reads it, by its exact name (an unlisted group has none)."""
+    from fairshare_cli.core.dirac.pilot import generic_pilot, pilot_rows
 
+    if pilot.owner_groups is None:
+        warn_generic_pilot(unlisted, list(groups))
+    pilot = generic_pilot(pilot, list(groups))
     return pilot_rows(rows, pilot, lambda g: g in groups and groups[g].job_sharing)
+
+
+def warn_generic_pilot(unlisted: list[str], listed: list[str]) -> None:
+    """On stderr: a pilot without ``OwnerGroup`` takes no job of the ``unlisted`` groups
+    (those not even the collation makes one of the ``listed`` ones)."""
+    from fairshare_cli.core.dirac.pilot import outside_generic_pilot
+
+    outside = outside_generic_pilot(unlisted, listed)
+    if not outside:
+        return
+    names = ", ".join(f"'{group}'" for group in outside)
+    click.echo(
+        "fs: warning: --pilot gives no OwnerGroup: DIRAC's matcher gives such a (generic) "
+        f"pilot its VO's groups, those [dirac.groups] lists, so it takes no job of {names} "
+        "(--pilot OwnerGroup=NAME,... names the groups of a pilot that does)",
+        err=True,
+    )
 
 
 def read_pilot(settings: tuple[str, ...]) -> Pilot:

@@ -113,6 +113,45 @@ def test_chances_over_the_matching_queues(
         assert math.isclose(r["p_first"], expected[r["tq_id"]], rel_tol=1e-12), r
 
 
+def test_a_pilot_without_owner_group_is_given_the_listed_groups(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
+) -> None:
+    """A generic pilot that names no OwnerGroup gets its VO's groups from DIRAC's matcher
+    (``Matcher._checkCredentials``: every listed group, ``user`` and ``prod``), so with
+    ``Owner=alice`` __generateTQMatchSQL takes alice's queue in ``user`` (TQ 1, 500: the
+    1000 split over alice and bob) and every queue of the JobSharing ``prod`` (TQ 3, carol's,
+    1000), not bob's, and not alice's queue of the unlisted ``misc`` (TQ 4). TQ 3 comes first
+    with 1 - 500 / (2 · 1000) = 0.75."""
+    jobs = [
+        {"id": "1.0", "owner": "alice", "dirac_group": "user"},
+        {"id": "2.0", "owner": "bob", "dirac_group": "user"},
+        {"id": "3.0", "owner": "carol", "dirac_group": "prod"},
+        {"id": "4.0", "owner": "alice", "dirac_group": "misc"},
+    ]
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(jobs), encoding="utf-8")
+    cfg = str(write_config(CONFIG))
+    result = run(
+        "taskqueues", "--config", cfg, "--state", str(tmp_path / "s.json"), "--now", NOW,
+        "--jobs-file", str(path), "--pilot", "CPUTime=86400", "--pilot", "Owner=alice",
+        env={"COLUMNS": "200"},
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert [line.rstrip() for line in result.stdout.splitlines()] == [
+        "TQId  Owner  Group  CPUTime  Sites  BannedSites  Platforms  JobTypes  Tags  Jobs"
+        "   Priority  Share%  Correction  First%",
+        "   1  alice  user     86400  -      -            -          -         -        1"
+        "   500.0000  16.667      1.0000  25.000",
+        "   3  carol  prod     86400  -      -            -          -         -        1"
+        "  1000.0000  33.333      1.0000  75.000",
+    ]
+    assert result.stderr.splitlines()[1] == (
+        "fs: warning: --pilot gives no OwnerGroup: DIRAC's matcher gives such a (generic) "
+        "pilot its VO's groups, those [dirac.groups] lists, so it takes no job of 'misc' "
+        "(--pilot OwnerGroup=NAME,... names the groups of a pilot that does)"
+    )
+
+
 def test_no_queue_matches(run: Callable[..., Any], args: list[str]) -> None:
     result = run("taskqueues", *args, "--pilot", "CPUTime=360")
     assert result.exit_code == 0, result.stderr

@@ -149,6 +149,29 @@ def _pilot_tags(given: dict[str, str]) -> tuple[str, ...]:
     return tuple(sorted(set(tags)))
 
 
+def generic_pilot(pilot: Pilot, groups: Sequence[str]) -> Pilot:
+    """The pilot as DIRAC's matcher hands it to ``__generateTQMatchSQL``: one without an
+    ``OwnerGroup`` is given its VO's groups (``Matcher._checkCredentials`` for a generic
+    pilot: ``Registry.getGroupsForVO``, every group of ``/Registry/Groups`` in a DIRAC of one
+    VO, as ``fs`` models it), so it matches no queue of a group the Registry does not list,
+    and with an ``Owner`` every queue of a JobSharing group.
+
+    Args:
+        pilot: the pilot as described.
+        groups: the groups the Registry lists (``[dirac.groups]``), by their exact names.
+    """
+    if pilot.owner_groups is not None:
+        return pilot
+    return replace(pilot, owner_groups=tuple(groups))
+
+
+def outside_generic_pilot(groups: Sequence[str], listed: Sequence[str]) -> list[str]:
+    """The ``groups`` no :func:`generic_pilot` reaches: not one of the ``listed`` groups
+    under the collation (``tq.OwnerGroup = %s`` takes ``LHCb_User`` for ``lhcb_user``)."""
+    reached = {folded(g) for g in listed}
+    return [g for g in groups if folded(g) not in reached]
+
+
 def matches(
     definition: TaskQueueDefinition, pilot: Pilot, job_sharing: Callable[[str], bool]
 ) -> bool:

@@ -21,7 +21,13 @@ from typing import Any
 
 import pytest
 
-from fairshare_cli.core.dirac.pilot import matches, pilot_from_settings, pilot_rows
+from fairshare_cli.core.dirac.pilot import (
+    generic_pilot,
+    matches,
+    outside_generic_pilot,
+    pilot_from_settings,
+    pilot_rows,
+)
 from fairshare_cli.core.dirac.taskqueues import TaskQueue, TaskQueueDefinition, TaskQueueRow
 
 CERN, RAL = "LCG.CERN.cern", "LCG.RAL.uk"
@@ -92,6 +98,32 @@ def sharing(group: str) -> bool:
 def test_matches(definition: TaskQueueDefinition, settings: list[str], expected: bool) -> None:
     pilot = pilot_from_settings(["CPUTime=86400", *settings])
     assert matches(definition, pilot, sharing) is expected
+
+
+@pytest.mark.parametrize(
+    ("definition", "settings", "expected"),
+    [
+        pytest.param(queue(owner="alice"), ["Owner=alice"], True, id="owner-in-listed-group"),
+        pytest.param(queue(group="prod"), ["Owner=alice"], True, id="job-sharing-any-owner"),
+        pytest.param(queue(group="misc", owner="alice"), ["Owner=alice"], False, id="unlisted"),
+        pytest.param(queue(group="misc"), [], False, id="unlisted-no-owner"),
+        pytest.param(queue(group="USER"), [], True, id="listed-under-collation"),
+        pytest.param(queue(group="misc"), ["OwnerGroup=misc"], True, id="group-given"),
+    ],
+)
+def test_a_pilot_without_owner_group_gets_the_listed_groups(
+    definition: TaskQueueDefinition, settings: list[str], expected: bool
+) -> None:
+    """Matcher._checkCredentials gives a generic pilot without OwnerGroup its VO's groups
+    (every group of /Registry/Groups in a DIRAC of one VO): ``user`` and ``prod`` here; with
+    an Owner, __generateTQMatchSQL then takes a JobSharing group's queues whatever their
+    owner, and no queue of an unlisted group."""
+    pilot = generic_pilot(pilot_from_settings(["CPUTime=86400", *settings]), ["user", "prod"])
+    assert matches(definition, pilot, sharing) is expected
+
+
+def test_groups_outside_a_generic_pilot() -> None:
+    assert outside_generic_pilot(["misc", "USER", "Prod"], ["user", "prod"]) == ["misc"]
 
 
 @pytest.mark.parametrize(
