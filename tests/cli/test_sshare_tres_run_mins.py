@@ -99,23 +99,15 @@ def test_past_the_limit_nothing_is_left(tmp_path: Path, run: Callable[..., Any])
     assert res.stdout.splitlines()[1:] == [f"|{zeros}", f"|{zeros}", f"u1|{zeros}", f"u2|{zeros}"]
 
 
-def test_a_job_of_unknown_memory_blanks_its_chain(tmp_path: Path, run: Callable[..., Any]) -> None:
-    """slurmctld gives a job asking no memory its nodes' memory, which fs does not know."""
+def test_a_running_history_record_blanks_its_chain(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """Usage still running from ``fs import history`` (``end`` null): no queued job says
+    its limit or TRES, so its association and those above it print a blank cell."""
     common = _pool(tmp_path, run)
-    res = run(
-        "submit",
-        "--owner",
-        "u2",
-        "--account",
-        "a",
-        "--time-limit",
-        "10",
-        "--set",
-        "status=running",
-        *common,
-        "--now",
-        "2026-11-21T12:03:10Z",
+    history = tmp_path / "history.jsonl"
+    history.write_text(
+        '{"owner": "u2", "account": "a", "start": "2026-11-21T12:01:00Z", "end": null, "cpus": 1}\n'
     )
+    res = run("import", "history", str(history), *common, "--now", "2026-11-21T12:03:10Z")
     assert res.exit_code == 0, res.stderr
     res = run("sshare", "-a", "-l", *common, "--now", "2026-11-21T12:03:10Z")
     assert res.exit_code == 0, res.stderr
@@ -138,3 +130,62 @@ def test_without_limits_the_columns_stay_zero(tmp_path: Path, run: Callable[...,
     assert res.exit_code == 0, res.stderr
     zeros = "cpu=0,mem=0" + TAIL.format("node=0,billing=0")
     assert set(res.stdout.splitlines()[1:]) == {f"{zeros}|{zeros}"}
+
+
+def test_the_22_05_running_capture_under_limits(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """The 22.05 ``ft1_running`` dumps, imported with ``AccountingStorageEnforce`` given
+    ``limits``: jobs 2, 3, 4 (u1 8 CPUs, u2 and u4 4 CPUs, 1 node, no memory in their
+    TRES, billing = CPUs, UNLIMITED) started 23:09:01; the passes at 23:09:20 ... 23:13:20
+    took 19 + 4 × 60 = 259 s of the INFINITE limit's 4294967294 × 60 = 257698037640 s:
+    257698037381 s a unit left. u1: cpu 8 × that // 60 = 34359738317, node 4294967289;
+    u2, u4: cpu 17179869158; root: cpu 16 × 257698037381 // 60 = 68719476634, node
+    3 × 257698037381 // 60 = 12884901869."""
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "slurm-22.05"
+    conf = tmp_path / "slurm.conf"
+    conf.write_text(
+        (fixtures / "config" / "slurm.conf.fairtree")
+        .read_text()
+        .replace(
+            "AccountingStorageEnforce=associations", "AccountingStorageEnforce=associations,limits"
+        )
+    )
+    cfg = tmp_path / "pool.toml"
+    cfg.write_text('[pool]\ndefaults = "current"\n[priority]\noutput_compat = "22.05"\n')
+    now = (fixtures / "ft1_running" / "date.txt").read_text().splitlines()[1]
+    common = ["--config", str(cfg), "--state", str(tmp_path / "state.json"), "--now", now]
+    last = ["--last-decay", "2026-11-21T23:13:20Z"]
+    for step in (
+        ["slurm-conf", str(conf), "--into", str(cfg), "--replace"],
+        ["sacctmgr", str(fixtures / "ft1_running" / "sacctmgr_assoc_tree.txt"), "--into", str(cfg)],
+        ["sacctmgr", str(fixtures / "ft1_running" / "sacctmgr_qos.txt"), "--into", str(cfg)],
+        [
+            "scontrol-assoc",
+            str(fixtures / "ft1_running" / "scontrol_assoc_mgr.txt"),
+            *common,
+            *last,
+        ],
+        ["squeue", str(fixtures / "ft1_running" / "scontrol_show_jobs.txt"), *common, *last],
+    ):
+        res = run("import", *step)
+        assert res.exit_code == 0, (step, res.stderr)
+    res = run("sshare", "-a", "-P", "-n", "-o", "User,TRESRunMins", *common)
+    assert res.exit_code == 0, res.stderr
+
+    def cell(cpu: int, node: int) -> str:
+        return f"cpu={cpu},mem=0,energy=0,node={node},billing={cpu},fs/disk=0,vmem=0,pages=0"
+
+    u1, four, none = cell(34359738317, 4294967289), cell(17179869158, 4294967289), cell(0, 0)
+    assert res.stdout.splitlines() == [
+        "|" + cell(68719476634, 12884901869),
+        "|" + cell(51539607476, 8589934579),
+        "|" + u1,
+        "u1|" + u1,
+        "|" + four,
+        "u2|" + four,
+        "u3|" + none,
+        "|" + four,
+        "|" + four,
+        "u4|" + four,
+        "|" + none,
+        "u5|" + none,
+    ]

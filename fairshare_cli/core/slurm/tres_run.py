@@ -16,11 +16,12 @@ nothing and sshare lists zeros. With it, 22.05 and 26.05 alike:
   ``PRINT_RUNMINS``), for the TRES slurmctld tracks, in its order; ``energy`` is never
   added to.
 
-A job's TRES are the counts slurmctld allocates: its CPUs, memory (MB), nodes and billing
-(``calc_job_billable_tres``, truncated: a ``uint64_t``). fs does not know the memory of a
-job that asks none (slurmctld gives it its nodes' memory): such a job's association, and
-every one above it, print a blank cell, as does one charged by running usage that no
-queued job stands for (a usage history record still running), whose limit fs does not know.
+A job's TRES are the counts fs bills it with, as slurmctld allocates them: its CPUs,
+memory (``request_memory``, MB: a dump's ``AllocTRES``, 0 where it names none, as on the
+22.05 captures' ``CR_CPU`` cluster), nodes and billing (``calc_job_billable_tres``,
+truncated: a ``uint64_t``). Running usage that no queued job stands for (a usage history
+record still running), whose limit and TRES fs does not know, leaves its association's
+cell, and every one above it, blank.
 """
 
 from __future__ import annotations
@@ -48,8 +49,8 @@ class RunningTres(NamedTuple):
     #: seconds; None: UNLIMITED
     limit: float | None
     usage_factor: float
-    #: TRES name -> allocated count; None: fs does not know them all
-    counts: Mapping[str, int] | None
+    #: TRES name -> allocated count
+    counts: Mapping[str, int]
 
 
 def _scaled(seconds: float, factor: float) -> int:
@@ -93,14 +94,12 @@ def running_tres(job: Job, start: float, config: Config, billing: Billing) -> Ru
     if limit is not None and math.isinf(limit):
         limit = None
     billed = billing.of_job(job, job.partition) if billing.active else None
-    counts = None
-    if job.request_memory > 0:
-        counts = {
-            "cpu": int(job.request_cpus),
-            "mem": int(job.request_memory),
-            "node": int(job.num_nodes or 1),
-            "billing": math.trunc(job.request_cpus if billed is None else billed),
-        }
+    counts = {
+        "cpu": int(job.request_cpus),
+        "mem": int(job.request_memory),
+        "node": int(job.num_nodes or 1),
+        "billing": math.trunc(job.request_cpus if billed is None else billed),
+    }
     return RunningTres(start, limit, _usage_factor(config, job.qos), counts)
 
 
@@ -127,14 +126,14 @@ def tres_run_cells(
     last_pass: float | None,
     period: float,
 ) -> list[str | None]:
-    """Each association's TRESRunMins cell in lineage order (None: blank, a job's TRES
-    unknown below it)."""
+    """Each association's TRESRunMins cell in lineage order (None: blank, a running job
+    fs knows nothing of below it)."""
     seconds: dict[int, dict[str, int] | None] = {}
     for (account, user), jobs in running.items():
         assoc = tree.by_key.get((account, user))
         held: dict[str, int] | None = dict.fromkeys(STANDARD_TRES, 0)
         for job in jobs:
-            if job is None or job.counts is None or held is None:
+            if job is None or held is None:
                 held = None
                 continue
             left = run_seconds(job, last_pass, period)

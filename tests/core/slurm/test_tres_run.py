@@ -88,12 +88,10 @@ def test_cells_sum_seconds_up_to_root_then_divide() -> None:
     assert cells == [both, both, u1, u2, zeros, zeros]
 
 
-def test_unknown_tres_blank_the_chain_to_root() -> None:
-    running: dict[tuple[str, str], list[RunningTres | None]] = {
-        ("a", "u1"): [RunningTres(30, 600, 1.0, None)]
-    }
+def test_a_running_record_no_job_stands_for_blanks_the_chain_to_root() -> None:
+    """A usage history record still running: fs knows neither its limit nor its TRES."""
+    running: dict[tuple[str, str], list[RunningTres | None]] = {("a", "u1"): [None]}
     cells = tres_run_cells(_tree(), running, 180, 60)
     assert cells[:3] == [None, None, None]
     assert cells[3] is not None and cells[3].startswith("cpu=0,")  # u2
-    running = {("b", "u3"): [None]}  # a running usage record no queued job stands for
-    assert tres_run_cells(_tree(), running, 180, 60)[4:] == [None, None]
+    assert cells[4:] == [cells[3], cells[3]]  # b, b/u3
