@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -19,6 +19,12 @@ from fairshare_cli.cli.slurm_client import (
     usage_option,
 )
 from fairshare_cli.io.gc_pause import gc_paused
+
+if TYPE_CHECKING:
+    from fairshare_cli.cli.context import Env
+    from fairshare_cli.core.jobs import Job
+    from fairshare_cli.core.slurm.assoc_tree import AssocTree
+    from fairshare_cli.core.slurm.usage import SlurmUsage
 
 JSON_FIELDS = (
     "account",
@@ -217,7 +223,7 @@ def _share_columns(
 
     env = load_env(opts)
     state = env.decode("slurm", usage_from_json)
-    _, tree = slurm.evaluate(env.config, state, env.now)
+    when, tree = slurm.evaluate(env.config, state, env.now)
     algo = slurm.algorithm(env.config)
     columns = share_columns(
         tree,
@@ -227,6 +233,9 @@ def _share_columns(
         account_fairshare=account_fairshare_printed(algo, env.config.priority.output_compat)
         or (opts.output != "table" and not opts.table_rows),
         cluster=env.config.pool.name,
+        tres_run_mins=_tres_run_mins(env, state, tree, when)
+        if env.config.priority.enforce_limits
+        else None,
     )
     # assoc_mgr_get_shares matches names without regard to (ASCII) case: xstrcasecmp
     wanted_users = {_caseless(user) for user in users}
@@ -248,3 +257,17 @@ def _share_columns(
         ]
         columns = {key: [values[i] for i in picked] for key, values in columns.items()}
     return algo, columns, env.config.pool.name
+
+
+def _tres_run_mins(env: Env, state: SlurmUsage, tree: AssocTree, when: float) -> list[str | None]:
+    """The TRESRunMins cells slurmctld keeps under ``AccountingStorageEnforce=limits``:
+    the running jobs' TRES-minutes still to run as of the last decay pass (``when``)."""
+    from fairshare_cli.core.jobs import jobs_from_objects
+    from fairshare_cli.core.slurm.tres_run import running_by_association, tres_run_cells
+
+    jobs: list[Job] = []
+    if state.running:
+        label = f"{env.state_path}: jobs"
+        jobs = env.decode("jobs", lambda raw: jobs_from_objects([] if raw is None else raw, label))
+    running = running_by_association(state, jobs, env.config, env.now)
+    return tres_run_cells(tree, running, when, env.config.priority.calc_period)

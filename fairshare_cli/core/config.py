@@ -242,6 +242,11 @@ class SlurmPriorityConfig(msgspec.Struct, frozen=True):
     bf_window: int = 1440
     bf_resolution: int = 60
     bf_interval: int = 30
+    #: [OverTimeLimit] in seconds (whole minutes; ``inf``: UNLIMITED): how long a job may
+    #: run past its time limit before slurmctld ends it (``job_time_limit``).
+    over_time_limit: float = 0.0
+    #: [KillWait] seconds: what the backfill plan adds to the end of a job past it.
+    kill_wait: int = 30
 
 
 #: The words ``parse_part_enforce_type`` takes for ``EnforcePartLimits`` (any case) and what
@@ -273,6 +278,9 @@ class PartitionSpec(msgspec.Struct, frozen=True):
     min_nodes: int = 0
     #: ``TRESBillingWeights`` as written (None: unset, a job bills its CPUs).
     billing_weights: str | None = None
+    #: ``OverTimeLimit`` of the partition's jobs (seconds, as ``priority.over_time_limit``);
+    #: None: unset, that one.
+    over_time_limit: float | None = None
 
 
 class QosSpec(msgspec.Struct, frozen=True):

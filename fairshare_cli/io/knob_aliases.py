@@ -70,6 +70,8 @@ KNOBS: dict[str, dict[str, str]] = {
         "PriorityFlags": "flags",
         "FairShareDampeningFactor": "dampening_factor",
         "EnforcePartLimits": "enforce_part_limits",
+        "OverTimeLimit": "over_time_limit",
+        "KillWait": "kill_wait",
     },
     "priority.weights": {
         "PriorityWeightAge": "age",
@@ -87,6 +89,7 @@ KNOBS: dict[str, dict[str, str]] = {
         "DefaultTime": "default_time",
         "MaxNodes": "max_nodes",
         "MinNodes": "min_nodes",
+        "OverTimeLimit": "over_time_limit",
     },
     "qos.*": {"Priority": "priority", "UsageFactor": "usage_factor"},
     "accounts.*": {"Fairshare": "shares", "Priority": "priority"},

@@ -63,6 +63,7 @@ def test_knob_hints(write_config: Callable[[str], Path], text: str, needle: str)
 
 #: A valid value for each knob whose value is not a plain number.
 VALUES = {
+    "OverTimeLimit": '"5"',  # (minutes as slurm.conf writes them; a TOML number is seconds)
     "UID_DOMAIN": '"x"',
     "ACCOUNTANT_LOCAL_DOMAIN": '["x"]',
     "SLOT_WEIGHT": '"Cpus"',

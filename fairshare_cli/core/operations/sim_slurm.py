@@ -1,21 +1,22 @@
 """``fs simulate --scheduler slurm``: pending jobs start in multifactor priority order.
 
-Each cycle at ``t`` (the scheduling interval): jobs whose run time (cut at their time
-limit, as Slurm kills them there) is up end and free their CPUs; workload jobs whose
-submit time has come are queued; the usage charged so far is advanced to the last decay
-pass (:class:`~fairshare_cli.core.operations.slurm_series.SlurmSeries`: ``_apply_new_usage``
-and the decay every ``PriorityCalcPeriod``), and the pending jobs' priorities are those
-``sprio`` shows then (:func:`~fairshare_cli.core.slurm.priority_table.compute_rows` with the
-tree of that pass: one a row, a job in one of its partitions under one of its QOS). Then the
-main scheduler (``schedule()`` in ``src/slurmctld/job_scheduler.c``) walks these records as
+Each cycle at ``t`` (the scheduling interval): jobs whose run time (cut at their time limit
+plus ``OverTimeLimit``, as Slurm kills them there) is up end and free their CPUs; workload
+jobs whose submit time has come are queued; the usage charged so far is advanced to the
+last decay pass (:class:`~fairshare_cli.core.operations.slurm_series.SlurmSeries`:
+``_apply_new_usage`` and the decay every ``PriorityCalcPeriod``), and the pending jobs'
+priorities are those ``sprio`` shows then
+(:func:`~fairshare_cli.core.slurm.priority_table.compute_rows` with the tree of that pass:
+one a row, a job in one of its partitions under one of its QOS). Then the main scheduler
+(``schedule()`` in ``src/slurmctld/job_scheduler.c``) walks these records as
 ``build_job_queue`` makes them and ``sort_job_queue2`` sorts them (the partition's
 ``PriorityTier`` first, then the record's priority, ties: lower job id first;
 :mod:`~fairshare_cli.core.operations.slurm_pending`) and starts each record's job on the
-first node of its partition with enough free CPUs, under the record's QOS (a job started
-by an earlier record is passed); a record whose job does not fit blocks its partition for
-the rest of the pass (no later record starts there); a job whose begin time
-(``eligible_time``) is still to come is not in the queue (``job_independent``), with or
-without ``ACCRUE_ALWAYS``. With ``backfill`` (``src/plugins/sched/backfill/backfill.c``) the
+first node of its partition with enough free CPUs, under the record's QOS (a job started by
+an earlier record is passed); a record whose job does not fit blocks its partition for the
+rest of the pass (no later record starts there); a job whose begin time (``eligible_time``)
+is still to come is not in the queue (``job_independent``), with or without
+``ACCRUE_ALWAYS``. With ``backfill`` (``src/plugins/sched/backfill/backfill.c``) the
 records left are walked again in that order against a map of when CPUs free up (running
 jobs end at their start plus time limit, its partition's for one of none, a year for an
 UNLIMITED one, as Slurm plans with limits, not with the run times it cannot know): a job
@@ -138,7 +139,7 @@ class SlurmSim:
         self.left_of: dict[str, tuple[JobBatch, JobBatch | None]] = {}
         self.running: dict[str, _Running] = {}
         self.ends: list[tuple[float, str]] = []
-        self.unlimited = OverdueEnds(self.space)  # (running jobs of no limit)
+        self.overdue = OverdueEnds(self.space, config.priority.kill_wait)  # (may outlive ends)
         self.multi: dict[str, bool] = {}  # job id -> several partitions or QOS
         #: the decay pass (time, tree, priority context) priorities are of, and the cycle
         self.pass_time: float | None = None
@@ -232,12 +233,13 @@ class SlurmSim:
             limit: float | None = slurm_part.planned_time_limit(None, spec)
         else:
             limit = slurm_part.started_time_limit(job.time_limit, spec)
+        over = slurm_part.over_time_limit(self.config, job.partition or self.fit.default)
         run = job.run_time
-        last = min(run if run is not None else INF, limit if limit is not None else INF)
+        last = min(run if run is not None else INF, slurm_part.killed_after(limit, over))
         end = t + last if math.isfinite(last) else None
         planned = slurm_part.planned_end(t, limit)
-        if limit is None or math.isinf(limit):
-            self.unlimited.add(planned, job.id)
+        if end is None or end > planned:
+            self.overdue.add(planned, job.id, limit, over)
         for node, cpus in alloc:
             node.used += cpus
             node.planned[job.id] = (planned, cpus)
@@ -396,7 +398,7 @@ class SlurmSim:
         start; reserve CPUs for each job that cannot start (``_attempt_backfill``): at most
         ``bf_max_job_test`` jobs are tested; none is reserved beyond ``bf_window``."""
         reserved: dict[str, list[Reservation]] = {}  # by node: (from, to, cpus)
-        self.unlimited.replan(t, self.running)
+        self.overdue.replan(t, self.running)
         self.space.begin_pass(t, reserved)
         try:
             self._backfill_jobs(order, t, reserved)

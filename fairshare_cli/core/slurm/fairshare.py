@@ -9,7 +9,7 @@ shares, usage) is :mod:`fairshare_cli.core.slurm.assoc_tree`.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from fairshare_cli.core.slurm.assoc_tree import FS_USE_PARENT, NO_VAL, Assoc, AssocTree, fs_assoc
@@ -280,7 +280,12 @@ def share_rows(
 
 
 def share_columns(
-    tree: AssocTree, algorithm: str, *, account_fairshare: bool = False, cluster: str = ""
+    tree: AssocTree,
+    algorithm: str,
+    *,
+    account_fairshare: bool = False,
+    cluster: str = "",
+    tres_run_mins: Sequence[str | None] | None = None,
 ) -> dict[str, list[Any]]:
     """sshare's rows as columns: each of :data:`ROW_KEYS` (in order) with its value in
     every row, rows in lineage order, None where sshare prints a blank.
@@ -289,6 +294,13 @@ def share_columns(
     ``parent`` rows. The other algorithms show the factor computed from each row's
     effective usage and normalised shares: on user rows, or on every row with
     ``account_fairshare`` (what Slurm 22.05 prints), and LevelFS as 0.
+
+    TRESRunMins and GrpTRESRaw list zeros for the TRES a default cluster tracks, in its
+    order: slurmctld adds to neither without ``AccountingStorageEnforce=limits``
+    (``_handle_assoc_tres_run_secs``). With it (``tres_run_mins`` given: each row's cell,
+    :func:`~fairshare_cli.core.slurm.tres_run.tres_run_cells`), GrpTRESRaw, the decayed
+    TRES-minutes charged, is blank: fs keeps usage as one billed number per association,
+    not per TRES.
 
     Column by column, each a comprehension over the associations (benchmarks/run.py
     --rows sshare: a dict a row was half the cost of the rows and their table).
@@ -299,9 +311,6 @@ def share_columns(
     depth = [a.depth for a in order]
     user = [a.user for a in order]
     account_factor = account_fairshare and algorithm != "fair_tree"
-    # No TRES usage, raw or running: slurmctld adds to neither without
-    # AccountingStorageEnforce=limits (_handle_assoc_tres_run_secs), so sshare lists zeros
-    # for the TRES a default cluster tracks, in its order.
     zeros = ",".join(f"{t}=0" for t in STANDARD_TRES)
     columns: dict[str, list[Any]] = {
         "account": account,
@@ -323,8 +332,8 @@ def share_columns(
             for a in order
         ],
         "grp_tres_mins": [None] * n,
-        "grp_tres_raw": [zeros] * n,
-        "tres_run_mins": [zeros] * n,
+        "grp_tres_raw": [zeros if tres_run_mins is None else None] * n,
+        "tres_run_mins": [zeros] * n if tres_run_mins is None else list(tres_run_mins),
         "depth": depth,
         "is_user": [u is not None for u in user],
     }

@@ -364,23 +364,47 @@ class Running(Protocol):
     def nodes(self) -> Alloc: ...
 
 
-#: slurm.conf's ``KillWait`` at its default (fs does not read it), seconds.
+#: slurm.conf's ``KillWait`` at its default (``DEFAULT_KILL_WAIT``), seconds.
 KILL_WAIT = 30
+#: A year in seconds (``YEAR_SECONDS``; 22.05 and 26.05 alike).
+_YEAR = 365 * 24 * 60 * 60
+
+
+def guessed_end(
+    end: float, limit: float | None, t: float, over_time: float, kill_wait: float = KILL_WAIT
+) -> float:
+    """When backfill plans a job still running at ``t`` past its planned ``end`` to end
+    (``_guess_job_end`` in ``cons_tres``, 22.05 and 26.05 alike): ``KillWait`` after that
+    end; with an ``OverTimeLimit`` (``over_time``, seconds) that too; with an UNLIMITED one
+    (``inf``) its time limit (``limit``, seconds) from now, a year for none (None or
+    ``inf``); at the least a second from now."""
+    if over_time == 0:
+        guess = end + kill_wait
+    elif math.isinf(over_time):
+        guess = t + (limit if limit and not math.isinf(limit) else _YEAR)
+    else:
+        guess = end + kill_wait + over_time
+    return guess if guess > t else t + 1
 
 
 class OverdueEnds:
-    """The planned ends of running jobs of no limit (a year after their start), which a
-    job may outlive: backfill then plans it to end when ``_guess_job_end`` (``cons_tres``,
-    22.05 and 26.05 alike) guesses, ``KillWait`` after that end, else a second from now."""
+    """The planned ends of running jobs that may outlive them (a job of no limit, planned
+    a year after its start, or one ``OverTimeLimit`` lets run past its limit): backfill
+    then plans such a job to end when :func:`guessed_end` guesses."""
 
-    def __init__(self, space: NodeSpace) -> None:
+    def __init__(self, space: NodeSpace, kill_wait: float = KILL_WAIT) -> None:
         self.space = space
+        self.kill_wait = kill_wait
         self.heap: list[tuple[float, str]] = []  # (planned end, job id), to come
+        #: job id -> (time limit, over-time limit) of the jobs in ``heap`` and ``past``
+        self.limits: dict[str, tuple[float | None, float]] = {}
         self.past: dict[str, float] = {}  # job id -> its planned end, gone by
 
-    def add(self, end: float, job_id: str) -> None:
-        """A job of no limit started, planned to end at ``end``."""
+    def add(self, end: float, job_id: str, limit: float | None = None, over: float = 0.0) -> None:
+        """A job started, planned to end at ``end`` under time ``limit`` (None: UNLIMITED)
+        and over-time limit ``over`` (seconds; ``inf``: UNLIMITED)."""
         heapq.heappush(self.heap, (end, job_id))
+        self.limits[job_id] = (limit, over)
 
     def replan(self, t: float, running: Mapping[str, Running]) -> None:
         """Before a backfill pass at ``t``: the jobs still ``running`` (by id) past their
@@ -392,7 +416,10 @@ class OverdueEnds:
             run = running.get(job_id)
             if run is None:
                 del self.past[job_id]
+                self.limits.pop(job_id, None)
                 continue
+            limit, over = self.limits.get(job_id, (None, 0.0))
+            guess = guessed_end(end, limit, t, over, self.kill_wait)
             for node, cpus in run.nodes:
-                node.planned[job_id] = (max(end + KILL_WAIT, t + 1), cpus)
+                node.planned[job_id] = (guess, cpus)
                 self.space.changed(node)

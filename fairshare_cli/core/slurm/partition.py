@@ -26,7 +26,7 @@ import math
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any, Protocol
 
-from fairshare_cli.core.config import PartitionSpec
+from fairshare_cli.core.config import Config, PartitionSpec
 from fairshare_cli.errors import InputError
 
 
@@ -130,6 +130,25 @@ def planned_time_limit(limit: float | None, spec: PartitionSpec | None) -> float
     if top is None or math.isinf(top):
         return YEAR if asked is None else asked
     return float(top) if asked is None else min(asked, top)
+
+
+def over_time_limit(config: Config, partition: str | None) -> float:
+    """The ``OverTimeLimit`` of a job running in ``partition`` (the first of a list;
+    seconds, ``inf``: UNLIMITED): the partition's, else the cluster's (``job_time_limit``)."""
+    spec = config.partitions.get(partition.split(",", 1)[0]) if partition else None
+    if spec is not None and spec.over_time_limit is not None:
+        return spec.over_time_limit
+    return config.priority.over_time_limit
+
+
+def killed_after(limit: float | None, over_time: float) -> float:
+    """How long after its start slurmctld ends a job still running under ``limit``
+    (seconds; None or ``inf``: UNLIMITED, never) and ``OverTimeLimit`` ``over_time``
+    (seconds; ``inf``: UNLIMITED, a :data:`YEAR`): ``job_time_limit`` (``job_mgr.c``, 22.05
+    and 26.05 alike) ends it once its end (start + limit) is ``over_time`` behind."""
+    if limit is None or math.isinf(limit):
+        return math.inf
+    return limit + (YEAR if math.isinf(over_time) else over_time)
 
 
 def planned_end(start: float, limit: float | None) -> float:

@@ -54,6 +54,8 @@ PRIORITY_KEYS = (
     "bf_window",
     "bf_resolution",
     "bf_interval",
+    "over_time_limit",
+    "kill_wait",
 )
 
 
@@ -126,7 +128,30 @@ def read_priority(top: Reader, file: str, prof: Mapping[str, Any]) -> SlurmPrior
         bf_window=_backfill(r, "bf_window", d.bf_window),
         bf_resolution=_backfill(r, "bf_resolution", d.bf_resolution),
         bf_interval=_backfill(r, "bf_interval", d.bf_interval),
+        over_time_limit=over_time_limit(r, "priority", d.over_time_limit),
+        kill_wait=r.int_("kill_wait", d.kill_wait, lo=0, hi=65535),
     )
+
+
+#: The largest ``OverTimeLimit`` in minutes short of UNLIMITED (``INFINITE16`` is 65535).
+MAX_OVER_TIME_LIMIT = 65534
+
+
+def over_time_limit(r: Reader, section: str, default: float | None) -> Any:
+    """``over_time_limit``: seconds (a string: minutes, ``"UNLIMITED"``), whole minutes,
+    at most :data:`MAX_OVER_TIME_LIMIT` of them, as slurmctld keeps it (a ``uint16_t`` of
+    minutes)."""
+    value = r.dur("over_time_limit", default, minutes=True)
+    if value is None or math.isinf(value):
+        return value
+    if value % 60 or value > MAX_OVER_TIME_LIMIT * 60:
+        given = r.table["over_time_limit"]
+        r.fail(
+            f"{section}.over_time_limit: expected whole minutes, at most {MAX_OVER_TIME_LIMIT}"
+            f' (OverTimeLimit), or "UNLIMITED", got {given!r}'
+            + (" (a TOML number is seconds)" if not isinstance(given, str) else "")
+        )
+    return value
 
 
 #: The backfill ``SchedulerParameters`` and their largest values (``_load_config`` in
@@ -215,7 +240,7 @@ def read_partitions(
     out: dict[str, PartitionSpec] = {}
     for name, body in r0.table.items():
         keys: tuple[str, ...] = ("priority_job_factor", "default", "max_time", "default_time")
-        keys += ("priority_tier", "max_nodes", "min_nodes", "billing_weights")
+        keys += ("priority_tier", "max_nodes", "min_nodes", "billing_weights", "over_time_limit")
         r = Reader(body, f"partitions.{name}", file, keys)
         weights = r.get("billing_weights", r.string, None)
         if weights:
@@ -233,6 +258,7 @@ def read_partitions(
             max_nodes=r.int_("max_nodes", None, lo=0, hi=UINT32_MAX - 1),
             min_nodes=r.int_("min_nodes", 0, lo=0, hi=UINT32_MAX - 1),
             billing_weights=weights or None,
+            over_time_limit=over_time_limit(r, f"partitions.{name}", None),
         )
     for i, machine in enumerate(machines):
         for name in machine.partitions:

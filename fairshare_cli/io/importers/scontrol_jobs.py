@@ -384,7 +384,7 @@ def _limit(value: str) -> float | str | None:
     Raises:
         TimeStringError: not a Slurm time string.
     """
-    if value in ("", "N/A", "(null)"):
+    if value in ("", "N/A", "(null)", "Partition_Limit"):  # (the last: NO_VAL, no limit)
         return None
     if value.upper() in ("UNLIMITED", "INFINITE"):
         return "INFINITE"

@@ -9,6 +9,7 @@ profile's.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from fairshare_cli.core.config import PROFILE_DEFAULTS, part_enforce_type
@@ -37,6 +38,8 @@ KNOBS: dict[str, tuple[tuple[str, ...], str]] = {
     "priorityweighttres": (("priority", "weights", "tres"), "tres"),
     "accountingstorageenforce": (("priority", "enforce_limits"), "enforce"),
     "enforcepartlimits": (("priority", "enforce_part_limits"), "partenforce"),
+    "overtimelimit": (("priority", "over_time_limit"), "overtime"),
+    "killwait": (("priority", "kill_wait"), "killwait"),
 }
 
 #: The ``SchedulerParameters`` options the backfill simulation reads (``[priority]`` keys
@@ -74,9 +77,54 @@ def convert(kind: str, key: str, value: str, where: str) -> Any:
         return name
     if kind == "flags":
         return [f.strip().upper() for f in value.split(",") if f.strip()]
-    if kind in ("enforce", "partenforce"):
-        return _enforcement(kind, value, where)
+    if kind in _CONVERTERS:
+        return _CONVERTERS[kind](key, value, where)
     return tres_weights(key, value, where)
+
+
+#: ``INFINITE16``: an ``OverTimeLimit`` of this many minutes is UNLIMITED.
+INFINITE16 = 0xFFFF
+
+
+def over_time_limit(key: str, value: str, where: str, partition: bool = False) -> str | None:
+    """``OverTimeLimit`` as ``over_time_limit`` writes it: minutes (a string) or
+    ``"UNLIMITED"`` (``scontrol show config`` prints "5 min"). The cluster's is a
+    ``uint16_t`` (``s_p_get_uint16``: ``UNLIMITED``, ``INFINITE`` or 65535 are UNLIMITED).
+    A partition's above 65534 is UNLIMITED too, and 65534 (``NO_VAL16``) leaves it unset,
+    the cluster's (None; ``_build_single_partitionline_info``).
+
+    Raises:
+        InputError: not a whole number of minutes slurmctld takes, naming ``where``.
+    """
+    text = value.strip().removesuffix(" min")
+    if text.upper() in ("UNLIMITED", "INFINITE"):
+        return "UNLIMITED"
+    minutes = _uint16(key, text, where, hi=None if partition else INFINITE16)
+    if partition and minutes == INFINITE16 - 1:
+        return None
+    return "UNLIMITED" if minutes >= INFINITE16 else str(minutes)
+
+
+def _uint16(key: str, value: str, where: str, hi: int | None = INFINITE16) -> int:
+    if not re.fullmatch(r"\d+", value.strip()) or (hi is not None and int(value) > hi):
+        limit = f" of at most {hi}" if hi is not None else ""
+        raise InputError(f'{where}: {key}: expected a whole number{limit}, got "{value}"')
+    return int(value)
+
+
+def _kill_wait(key: str, value: str, where: str) -> int:
+    """``KillWait`` seconds (``scontrol show config`` prints "30 sec")."""
+    return _uint16(key, value.strip().removesuffix(" sec"), where)
+
+
+#: The converters of ``AccountingStorageEnforce``, ``EnforcePartLimits``, ``OverTimeLimit``
+#: (the cluster's: never None) and ``KillWait``, by kind: ``(key, value, where)``.
+_CONVERTERS: dict[str, Callable[[str, str, str], Any]] = {
+    "enforce": lambda _key, value, where: _enforcement("enforce", value, where),
+    "partenforce": lambda _key, value, where: _enforcement("partenforce", value, where),
+    "overtime": over_time_limit,
+    "killwait": _kill_wait,
+}
 
 
 def _enforcement(kind: str, value: str, where: str) -> bool | str:

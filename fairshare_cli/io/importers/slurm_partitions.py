@@ -15,7 +15,7 @@ from fairshare_cli.core.timestr import TimeStringError, time_str2mins
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.as_config import Origins
 from fairshare_cli.io.importers.hostlist import HostlistError, expand_hostlist
-from fairshare_cli.io.importers.slurm_knobs import tres_weights
+from fairshare_cli.io.importers.slurm_knobs import over_time_limit, tres_weights
 
 
 class Defaults(dict[str, str]):
@@ -91,6 +91,7 @@ def partition_line(
     if dropped and notes is not None:
         notes.append(f"{where}: PartitionName {name}: {dropped}")
     _node_limits(merged, where, spec)
+    _over_time_limit(merged, where, spec)
     if billing := merged.get("tresbillingweights"):  # (what its jobs are charged for)
         spec["billing_weights"] = tres_weights("TRESBillingWeights", billing, where)
     partitions[name] = spec
@@ -144,6 +145,7 @@ _PARTITION_KEYS = {
     "min_nodes": ("minnodes",),
     "billing_weights": ("tresbillingweights",),
     "default_time": ("defaulttime",),
+    "over_time_limit": ("overtimelimit",),
 }
 #: Those keys as slurm.conf writes them.
 _WRITTEN = {
@@ -156,6 +158,7 @@ _WRITTEN = {
     "minnodes": "MinNodes",
     "tresbillingweights": "TRESBillingWeights",
     "defaulttime": "DefaultTime",
+    "overtimelimit": "OverTimeLimit",
 }
 
 
@@ -168,6 +171,16 @@ def _node_limits(merged: dict[str, str], where: str, spec: dict[str, Any]) -> No
     least = merged.get("minnodes")
     if least is not None and (least_n := whole(least, "MinNodes", where)):
         spec["min_nodes"] = least_n
+
+
+def _over_time_limit(merged: dict[str, str], where: str, spec: dict[str, Any]) -> None:
+    """``OverTimeLimit`` (``NONE``, as ``scontrol show partition`` prints it unset, left
+    out: the cluster's)."""
+    over = merged.get("overtimelimit")
+    if over is not None and over.upper() != "NONE":
+        minutes = over_time_limit("OverTimeLimit", over, where, partition=True)
+        if minutes is not None:
+            spec["over_time_limit"] = minutes
 
 
 def whole(value: str, key: str, where: str) -> int:

@@ -10,7 +10,6 @@ those that ran are kept apart (their charges can make imported usage exact).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -141,7 +140,6 @@ def _json_job(job: Mapping[str, Any], where: str, out: JobDump) -> None:
     status = STATES.get(state.upper())
     field = "tres_alloc_str" if job.get("tres_alloc_str") else "tres_req_str"
     tres = read_tres(str(job.get(field) or ""), where, field, "squeue")
-    limit = _json_value(job, "time_limit")
 
     def epoch(key: str) -> float | None:
         value = _json_value(job, key)
@@ -176,14 +174,10 @@ def _json_job(job: Mapping[str, Any], where: str, out: JobDump) -> None:
         "submit_time": epoch("submit_time"),
         "eligible_time": epoch("eligible_time"),
         "accrue_time": epoch("accrue_time"),
-        "time_limit": limit * 60.0
-        if isinstance(limit, (int, float)) and 0 <= limit < NO_VAL
-        else "INFINITE",
+        "time_limit": _json_time_limit(job.get("time_limit")),
     }
     if status == "running":
         obj["start_time"] = epoch("start_time")
-    if isinstance(obj["time_limit"], float) and math.isinf(obj["time_limit"]):
-        obj["time_limit"] = "INFINITE"
     site = _json_value(job, "site_factor")
     if site is not None:
         obj["site_factor"] = site
@@ -194,6 +188,24 @@ def _json_job(job: Mapping[str, Any], where: str, out: JobDump) -> None:
     printed = held(obj, printed if isinstance(printed, int) else None)
     item = add_job(out, obj, where, printed, tres)
     item.printed_by_partition = by_partition
+
+
+def _json_time_limit(value: Any) -> Any:
+    """A job's ``time_limit`` (minutes) as a job object's: seconds, ``"INFINITE"``, or
+    None for ``NO_VAL``, no limit. slurmctld sends a pending job of no limit with its
+    partition's ``MaxTime`` (``pack_job`` in ``job_mgr.c``, 22.05 and 26.05 alike), so
+    only one with no partition comes as ``NO_VAL``: 26.05's ``{"set": false, "infinite":
+    false}`` (``UINT32_NO_VAL``; ``infinite`` true is INFINITE), 22.05's number
+    4294967294 (its ``null`` is INFINITE)."""
+    if isinstance(value, dict) and "number" in value:
+        if value.get("infinite"):
+            return "INFINITE"
+        value = value["number"] if value.get("set", True) else NO_VAL
+    if value == NO_VAL:
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < NO_VAL:
+        return value * 60.0
+    return "INFINITE"
 
 
 def _nodes(count: Any) -> Any:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +20,7 @@ from fairshare_cli.core.slurm.node_space import (
     OverdueEnds,
     Profile,
     Reservation,
+    guessed_end,
     plain_key,
 )
 
@@ -213,3 +215,25 @@ def test_overdue_ends_are_guessed_as_cons_tres_guesses() -> None:
     assert node.planned["1"] == (1061.0, 1)
     ends.replan(1120.0, {})
     assert ends.past == {}
+
+
+@pytest.mark.parametrize(
+    ("over_time", "kill_wait", "limit", "guess"),
+    [
+        # OverTimeLimit 0: the end (1000) + KillWait
+        pytest.param(0.0, 30, 600.0, 1030.0, id="kill-wait"),
+        # 20 minutes: 1000 + 60 + 1200
+        pytest.param(1200.0, 60, 600.0, 2260.0, id="over-time-limit"),
+        # UNLIMITED: now (1010) + the time limit, or a year for none
+        pytest.param(math.inf, 30, 600.0, 1610.0, id="unlimited"),
+        pytest.param(math.inf, 30, None, 1010.0 + 365 * 86400, id="unlimited-no-limit"),
+        # a guess gone by: a second from now
+        pytest.param(0.0, 0, 600.0, 1011.0, id="gone-by"),
+    ],
+)
+def test_guessed_end_is_cons_tres_guess(
+    over_time: float, kill_wait: int, limit: float | None, guess: float
+) -> None:
+    """``_guess_job_end`` (cons_tres, 22.05 and 26.05 alike) for a job planned to end at
+    1000, asked at 1010."""
+    assert guessed_end(1000.0, limit, 1010.0, over_time, kill_wait) == guess
