@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from fairshare_cli.cli.fragment import emit_fragment, fragment_options
+from fairshare_cli.errors import InputError
 
 
 @click.command("condor-config")
@@ -36,19 +37,34 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     from fairshare_cli.io.importers.as_config import Imported
     from fairshare_cli.io.importers.classad_dumps import open_dump
     from fairshare_cli.io.importers.condor_config_local import read_as_daemons
-    from fairshare_cli.io.importers.condor_knobs import fragment_from_knobs, unmodelled
+    from fairshare_cli.io.importers.condor_knobs import (
+        fragment_from_knobs,
+        undefined,
+        unmodelled,
+    )
 
     base = Path(file).parent if file != "-" else Path.cwd()
     with open_dump(file) as fh:
         text = fh.read()
     conf, readings = read_as_daemons(text, file, base)
-    fragment, used, ignored, origins = fragment_from_knobs(conf, file, readings)
-    warnings = unmodelled(conf)
+    try:  # (a value refused for its key: the macros taken as empty in it, named first)
+        fragment, used, ignored, origins = fragment_from_knobs(conf, file, readings)
+        warnings = unmodelled(conf)
+    except InputError:
+        _warn(undefined(conf, readings))
+        raise
     groups = len(fragment.get("groups", {}))
     summary = (
         f"condor-config {file}: {len(used)} knob{'s' if len(used) != 1 else ''} taken, "
         f"{groups} group{'s' if groups != 1 else ''}"
     )
-    emit_fragment(Imported(fragment, origins), into, replace, dry_run, summary, ignored, verbose)
-    for line in warnings:
+    imported = Imported(fragment, origins)
+    try:
+        emit_fragment(imported, into, replace, dry_run, summary, ignored, verbose)
+    finally:
+        _warn(undefined(conf, readings) + warnings)
+
+
+def _warn(lines: list[str]) -> None:
+    for line in lines:
         click.echo(f"fs: warning: {line}", err=True)
