@@ -160,3 +160,83 @@ def test_a_partitionable_slot_over_cycles_shorter_than_the_half_life(
     assert rows["y@ex.org"]["weighted_accumulated_usage_hours"] == pytest.approx(2100 / 3600)
     assert rows["x@ex.org"]["begin_usage_time"] == "2026-01-01T00:05:00Z"
     assert rows["y@ex.org"]["begin_usage_time"] == "2026-01-01T00:10:00Z"
+
+
+NESTED = """
+[pool]
+uid_domain = "ex.org"
+defaults = "legacy"
+[[machines]]
+name = "s"
+slots = 12
+attributes = { Cpus = 1, Memory = 1024 }
+[groups.g]
+quota = 6
+accept_surplus = true
+[groups."g.x"]
+dynamic_quota = 0.5
+accept_surplus = false
+[groups."g.y"]
+dynamic_quota = 0.25
+accept_surplus = true
+[groups.h]
+quota = 2
+accept_surplus = true
+"""
+
+
+def test_nested_dynamic_quotas_and_round_robin_of_the_remainders(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """Twelve slots; ``g`` (static 6, surplus) holds ``g.x`` (dynamic 0.5, no surplus)
+    and ``g.y`` (dynamic 0.25, surplus), ``h`` static 2. Demands: 10 each in g.x, g.y,
+    g itself (w) and ``<none>``, 1 in h.
+
+    Quotas (``hgq_assign_quotas``): ``<none>`` 12 - 6 - 2 = 4; g.x 0.5 x 6 = 3, g.y 1.5,
+    g 6 - 4.5 = 1.5; h 2. Fair share: each takes min(demand, quota): 4, 1.5, 3, 1.5, 1;
+    h's surplus 1 splits by quota between g's subtree (6/10: 0.6) and ``<none>`` (4/10:
+    0.4); in g, 0.6 between g.y and g (1.5 each): 0.3 each. Remainders: ``<none>``
+    0.4, g 0.8, g.y 0.8; in g, 1.6 round-robin, by quota then request (g.y before g on
+    a tie of both, the order kept): g.y 1, 0.6 passed up; at the root 0.4 + 0.6 = 1:
+    to g's subtree (quota 6 first), where g (9 asked) goes before g.y (8 left): g.
+    Allocated ``<none>`` 4, g 2, g.x 3, g.y 2, h 1; each negotiates for max(allocated,
+    quota): 4, 2, 3, 2, 2, and takes it (h's one job: 1): 12 matches. Pie spins: g, g.x,
+    g.y two each (the second halts at the quota), h one (its submitter done), ``<none>``
+    one (last, it takes the last slots: no slot left to spin for): 8."""
+    config = write_config(NESTED)
+    queue = tmp_path / "jobs.json"
+    queue.write_text(
+        json.dumps(
+            [
+                jobs("u", "g.x.u", 10, 1),
+                jobs("v", "g.y.v", 10, 2),
+                jobs("w", "g.w", 10, 3),
+                jobs("z", "h.z", 1, 4),
+                jobs("n", None, 10, 5),
+            ]
+        )
+    )
+    args = ["--config", str(config), "--state", str(tmp_path / "s.json"), "--jobs-file",
+            str(queue), "--now", "2026-01-01T01:00:00Z"]  # fmt: skip
+    quota = run("quota", "--json", *args)
+    assert quota.exit_code == 0, quota.stderr
+    assert {r["group"]: (r["quota"], r["limit"]) for r in json.loads(quota.stdout)} == {
+        "<none>": (4.0, 4),
+        "g": (1.5, 2),
+        "g.x": (3.0, 3),
+        "g.y": (1.5, 2),
+        "h": (2.0, 2),
+    }
+    cycle = run("negotiate", "--dry-run", *args)
+    assert cycle.exit_code == 0, cycle.stderr
+    assert cycle.stdout.rstrip().splitlines()[-1] == (
+        "12 matches in 8 pie spin(s); pool size 12.00; 29 idle job(s) left unmatched."
+    )
+    matched = json.loads(run("negotiate", "--dry-run", "--json", *args).stdout)["submitters"]
+    assert {s["name"]: s["matched"] for s in matched} == {
+        "g.w@ex.org": 2,
+        "g.x.u@ex.org": 3,
+        "g.y.v@ex.org": 2,
+        "h.z@ex.org": 1,
+        "n@ex.org": 4,
+    }
