@@ -25,14 +25,14 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     NEGOTIATOR_*, PREEMPTION_*, SLOT_WEIGHT, GROUP_SORT_EXPR, START and RANK as [pool]
     start and rank, which [[machines]] entries without their own take, CONSUMPTION_POLICY,
     NUM_CLAIMS and CONSUMPTION_* likewise for partitionable machines), expanding
-    $(MACRO) and $(MACRO:default), following include lines, if/else blocks and use
-    templates, and reading the files of LOCAL_CONFIG_DIR and LOCAL_CONFIG_FILE after
-    FILE, as HTCondor 25.0 does; values such as 5 * 60 are evaluated as it does. Every
-    other knob is counted as ignored (-v lists them). A file with none of these knobs is
-    refused (unless it is HTCondor's: a use line, LOCAL_CONFIG_DIR), and so are += lines
-    (HTCondor has no +=) and a knob fs takes that a use template sets to a value fs does
-    not hold (POLICY : DESKTOP's START): import condor_config_val -dump output, which
-    holds what they set.
+    $(MACRO) and $(MACRO:default) (one set nowhere, with no built-in default, as empty,
+    with a warning), following include lines, if/else blocks and use templates, and
+    reading the files of LOCAL_CONFIG_DIR and LOCAL_CONFIG_FILE after FILE, as HTCondor
+    25.0 does; values such as 5 * 60 are evaluated as it does. Every other knob is
+    counted as ignored (-v lists them). A file with none of these knobs is refused (unless
+    it is HTCondor's: a use line, LOCAL_CONFIG_DIR), and so are += lines (HTCondor has no
+    +=) and a knob fs takes that a use template sets to a value fs does not hold (POLICY :
+    DESKTOP's START): import condor_config_val -dump output, which holds what they set.
     """
     from fairshare_cli.io.importers.as_config import Imported
     from fairshare_cli.io.importers.classad_dumps import open_dump
