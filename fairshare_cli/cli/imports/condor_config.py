@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from fairshare_cli.cli.fragment import emit_fragment, fragment_options
+from fairshare_cli.errors import InputError
 
 
 @click.command("condor-config")
@@ -24,31 +25,46 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     NEGOTIATOR_*, PREEMPTION_*, SLOT_WEIGHT, GROUP_SORT_EXPR, START and RANK as [pool]
     start and rank, which [[machines]] entries without their own take, CONSUMPTION_POLICY,
     NUM_CLAIMS and CONSUMPTION_* likewise for partitionable machines), expanding
-    $(MACRO) and $(MACRO:default), following include lines, if/else blocks and use
-    templates, and reading the files of LOCAL_CONFIG_DIR and LOCAL_CONFIG_FILE after
-    FILE, as HTCondor 25.0 does; values such as 5 * 60 are evaluated as it does. Every
-    other knob is counted as ignored (-v lists them). A file with none of these knobs is
-    refused (unless it is HTCondor's: a use line, LOCAL_CONFIG_DIR), and so are += lines
-    (HTCondor has no +=) and a knob fs takes that a use template sets to a value fs does
-    not hold (POLICY : DESKTOP's START): import condor_config_val -dump output, which
-    holds what they set.
+    $(MACRO) and $(MACRO:default) (one set nowhere, with no built-in default, as empty,
+    with a warning), following include lines, if/else blocks and use templates, and
+    reading the files of LOCAL_CONFIG_DIR and LOCAL_CONFIG_FILE after FILE, as HTCondor
+    25.0 does; values such as 5 * 60 are evaluated as it does. Every other knob is
+    counted as ignored (-v lists them). A file with none of these knobs is refused (unless
+    it is HTCondor's: a use line, LOCAL_CONFIG_DIR), and so are += lines (HTCondor has no
+    +=) and a knob fs takes that a use template sets to a value fs does not hold (POLICY :
+    DESKTOP's START): import condor_config_val -dump output, which holds what they set.
     """
     from fairshare_cli.io.importers.as_config import Imported
     from fairshare_cli.io.importers.classad_dumps import open_dump
     from fairshare_cli.io.importers.condor_config_local import read_as_daemons
-    from fairshare_cli.io.importers.condor_knobs import fragment_from_knobs, unmodelled
+    from fairshare_cli.io.importers.condor_knobs import (
+        fragment_from_knobs,
+        undefined,
+        unmodelled,
+    )
 
     base = Path(file).parent if file != "-" else Path.cwd()
     with open_dump(file) as fh:
         text = fh.read()
     conf, readings = read_as_daemons(text, file, base)
-    fragment, used, ignored, origins = fragment_from_knobs(conf, file, readings)
-    warnings = unmodelled(conf)
+    try:  # (a value refused for its key: the macros taken as empty in it, named first)
+        fragment, used, ignored, origins = fragment_from_knobs(conf, file, readings)
+        warnings = unmodelled(conf)
+    except InputError:
+        _warn(undefined(conf, readings))
+        raise
     groups = len(fragment.get("groups", {}))
     summary = (
         f"condor-config {file}: {len(used)} knob{'s' if len(used) != 1 else ''} taken, "
         f"{groups} group{'s' if groups != 1 else ''}"
     )
-    emit_fragment(Imported(fragment, origins), into, replace, dry_run, summary, ignored, verbose)
-    for line in warnings:
+    imported = Imported(fragment, origins)
+    try:
+        emit_fragment(imported, into, replace, dry_run, summary, ignored, verbose)
+    finally:
+        _warn(undefined(conf, readings) + warnings)
+
+
+def _warn(lines: list[str]) -> None:
+    for line in lines:
         click.echo(f"fs: warning: {line}", err=True)

@@ -12,7 +12,8 @@ from pathlib import Path
 from fairshare_cli.core.htcondor.knob_values import param_boolean
 from fairshare_cli.core.names import shown
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.importers.condor_config import DAEMONS, ConfigFile, read_config, read_file
+from fairshare_cli.io.importers.condor_config import ConfigFile, read_config, read_file
+from fairshare_cli.io.importers.condor_config_macros import DAEMONS
 
 #: ``LOCAL_CONFIG_DIR_EXCLUDE_REGEXP``'s default (param_info.in): the file names in a
 #: config directory the daemons skip (hidden, scripts, editor and package leftovers).
@@ -100,11 +101,15 @@ def _local(conf: ConfigFile, knob: str) -> str:
 
 
 def _quietly(conf: ConfigFile, knob: str, subsys: str) -> str | None:
-    """:func:`_value` for ``subsys``, or None where it is refused."""
+    """:func:`_value` for ``subsys``, or None where it is refused; its warnings left out
+    of ``conf``."""
+    kept = dict(conf.undefined)
     try:
         return _value(conf, knob, subsys)
     except InputError:
         return None
+    finally:
+        conf.undefined = kept
 
 
 def _named(conf: ConfigFile, knob: str) -> str:

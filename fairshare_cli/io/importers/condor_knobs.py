@@ -24,7 +24,8 @@ from fairshare_cli.core.limits import INT32_MAX
 from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.as_config import Origins
-from fairshare_cli.io.importers.condor_config import DAEMONS, ConfigFile
+from fairshare_cli.io.importers.condor_config import ConfigFile
+from fairshare_cli.io.importers.condor_config_macros import DAEMONS
 
 
 def _atof(text: str, knob: str, where: str) -> float:
@@ -183,7 +184,8 @@ def fragment_from_knobs(
 
     Raises:
         InputError: a modelled knob whose value does not read as its type, or that
-            names a macro set nowhere (in a file, not a dump), or no modelled knob at all.
+            names a macro set nowhere that HTCondor takes from the machine (in a file,
+            not a dump), or no modelled knob at all.
     """
     fragment: dict[str, Any] = {"pool": {"defaults": "current"}}
     readings = readings or {}
@@ -233,7 +235,7 @@ def _stock(conf: ConfigFile) -> bool:
     """The files are an HTCondor configuration that leaves every knob fs takes at its
     default (a stock install's ``condor_config`` and ``config.d``): they read ``use``
     templates or set where HTCondor is and what else it reads."""
-    return bool(conf.templates) or any(knob in conf.raw for knob in _STOCK)
+    return conf.uses > 0 or any(knob in conf.raw for knob in _STOCK)
 
 
 def _by_reader(
@@ -291,6 +293,16 @@ def _modelled(knob: str, groups: dict[str, str]) -> bool:
         or (knob.startswith(SCOPE_DEFAULT) and len(knob) > len(SCOPE_DEFAULT))
         or _per_group(knob, groups) is not None
     )
+
+
+def undefined(conf: ConfigFile, readings: dict[str, ConfigFile]) -> list[str]:
+    """Warnings for the macros set nowhere, with no built-in default, that the knobs fs
+    took (and the lines read) name, each once: taken as empty (``lookup_macro`` finds
+    nothing), as HTCondor takes them unless the daemon's environment sets them."""
+    found = dict(conf.undefined)
+    for reading in readings.values():
+        found.update(reading.undefined)
+    return list(found)
 
 
 def unmodelled(conf: ConfigFile) -> list[str]:

@@ -119,7 +119,6 @@ def test_condor_config_bad_start_names_the_key(tmp_path: Path, run: Callable[...
     [
         ("UID_DOMAIN = a\nthis is not a knob\n", 2, "expected NAME = value"),
         ("A = 1\ninclude : /nonexistent/x\n", 2, "cannot include"),
-        ("if $(A)\nB = 1\nendif\n", 1, "if: $(A) is set in no file read here"),
         ("use ROLE : Personal, Bogus\n", 1, "use ROLE : Bogus: HTCondor 25.0 has no such"),
         ("PRIORITY_HALFLIFE = soon\n", 1, "PRIORITY_HALFLIFE: expected a number"),
         ("X = 1\nY = \x00\x01\x02\n", 2, "binary data"),

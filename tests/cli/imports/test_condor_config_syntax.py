@@ -152,16 +152,6 @@ def test_what_htcondor_reads_is_taken(
             "the machine's value)",
             id="detected-macro",
         ),
-        # a name HTCondor 25.0 has no default for: it would expand to nothing (or to the
-        # daemon's _condor_ environment), which fs does not take in silence
-        pytest.param(
-            "START = $(NOSUCH) && Memory > 100\n",
-            ":1: START: $(NOSUCH) is set in no file read here and has no built-in default "
-            "(HTCondor expands it to nothing, or to the daemon's _condor_NOSUCH environment "
-            "variable); set it, write $(NOSUCH:default), or import condor_config_val -dump "
-            "output",
-            id="undefined-macro-without-default",
-        ),
         pytest.param(
             "NEGOTIATOR_INTERVAL = $INT(5 * 60)\n",
             ":1: NEGOTIATOR_INTERVAL: $INT(...) is one of HTCondor's function macros, which fs "

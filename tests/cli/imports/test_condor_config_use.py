@@ -159,3 +159,56 @@ def test_what_fs_cannot_read_or_htcondor_stops_on_is_refused(
     result = run(*shlex.split("import condor-config condor_config"))
     refused(result, expected)
     assert result.stdout == ""
+
+
+def test_knob_names_made_from_template_arguments_are_read(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Templates that build knob names from their arguments were read as setting only the
+    names param_info.in spells out whole (``STARTD_CRON_JOBLIST``), values not held, so
+    ``defined STARTD_CRON_MyTag_MODE`` did not hold (no PRIORITY_HALFLIFE) and none of
+    ``STARTD_CRON_MyTag_*`` was listed. Now their lines are read, the arguments put in
+    (``StartdCronPeriodic(MyTag, 300, /bin/x)`` is ``PeriodicCronHook(STARTD_CRON, MyTag,
+    300, /bin/x)``: ``STARTD_CRON_JOBLIST = $(STARTD_CRON_JOBLIST) MyTag``, its own
+    earlier value put in, ``STARTD_CRON_MyTag_PERIOD = 300``, ...): the ``if`` holds and
+    PRIORITY_HALFLIFE is 300 followed by 00, 30000; ``STARTD_CRON_JOBLIST`` is ``first
+    MyTag``; every knob set is listed."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "condor_config").write_text(
+        "STARTD_CRON_JOBLIST = first\nuse FEATURE : StartdCronPeriodic(MyTag, 300, /bin/x)\n"
+        "use FEATURE : PartitionableSlot\nNEGOTIATOR_INTERVAL = 30\n"
+        "if defined STARTD_CRON_MyTag_MODE\nPRIORITY_HALFLIFE = $(STARTD_CRON_MyTag_PERIOD)00\n"
+        'endif\nNEGOTIATOR_PRE_JOB_RANK = size("$(STARTD_CRON_JOBLIST)")\n'
+    )
+    result = run(*shlex.split("import condor-config condor_config -v"))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == (
+        '[pool]\ndefaults = "current"\n\n[accountant]\npriority_halflife = 30000\n\n'
+        '[negotiator]\ninterval = 30\npre_job_rank = "size(\\"first MyTag\\")"\n'
+    )
+    assert result.stderr.splitlines() == [
+        "condor-config condor_config: 3 knobs taken, 0 groups; ignored 7: NUM_SLOTS_TYPE_1, "
+        "SLOT_TYPE_1, SLOT_TYPE_1_PARTITIONABLE, STARTD_CRON_JOBLIST, "
+        "STARTD_CRON_MyTag_EXECUTABLE, STARTD_CRON_MyTag_MODE, STARTD_CRON_MyTag_PERIOD",
+        "NUM_SLOTS_TYPE_1",
+        "SLOT_TYPE_1",
+        "SLOT_TYPE_1_PARTITIONABLE",
+        "STARTD_CRON_JOBLIST",
+        "STARTD_CRON_MyTag_EXECUTABLE",
+        "STARTD_CRON_MyTag_MODE",
+        "STARTD_CRON_MyTag_PERIOD",
+    ]
+
+
+def test_a_knob_name_made_from_an_argument_that_is_no_name_is_refused(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``StartdCronPeriodic(my-tag, ...)`` makes ``STARTD_CRON_my-tag_MODE``, not a name
+    (``is_valid_param_name``): HTCondor stops on the ``use`` line, and fs refuses it."""
+    conf = tmp_path / "condor_config"
+    conf.write_text("use FEATURE : StartdCronPeriodic(my-tag, 300, /bin/x)\n")
+    refused(
+        run("import", "condor-config", str(conf)),
+        f"{conf}:1: use FEATURE : StartdCronPeriodic:1: use FEATURE : PeriodicCronHook:3: "
+        "expected NAME = value (a condor_config line), got 'STARTD_CRON_my-tag_MODE=Periodic'",
+    )
