@@ -30,6 +30,10 @@ from fairshare_cli.core.config import PartitionSpec
 from fairshare_cli.errors import InputError
 
 
+class NoDefaultPartition(InputError):
+    """A Slurm job names no partition where partitions exist and none is the default."""
+
+
 class HasDefaultTime(Protocol):
     """A partition as a reader holds it (the config's, or sprio's)."""
 
@@ -60,13 +64,13 @@ def partitions_of(job: Any, names: Collection[str], default: str | None) -> tupl
     any node).
 
     Raises:
-        InputError: the job names none, partitions exist and none is the default.
+        NoDefaultPartition: the job names none, partitions exist and none is the default.
     """
     named: tuple[str, ...] = job.partitions
     if named or not names:
         return named
     if default is None:
-        raise InputError(no_default_message(job.id, names))
+        raise NoDefaultPartition(no_default_message(job.id, names))
     return (default,)
 
 
