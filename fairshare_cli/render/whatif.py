@@ -27,6 +27,7 @@ LABELS = {
     "norm_shares": "norm shares",
     "effective_usage": "eff. usage",
     "subtree_quota": "subtree",
+    "quota": "eff. quota",  # (fs quota's Effective Quota: not the config's)
     "in_use": "in use",
     "p_first": "P(first)",
     "raw_shares": "raw shares",
