@@ -113,10 +113,11 @@ def taskqueues(
             warn_unlisted_group(group, f"{jobs} waiting job{'s' * (jobs != 1)}", extra)
         for group, left in queues_left_as_made(queues, dirac.groups).items():
             warn_left_as_made(group, left)
-        corrector = None
+        corrector, unrecorded = None, False
         if dirac.correction.enabled:
             history = env.decode("dirac", history_from_json)
             corrector = HistoryCorrector(dirac.correction, history, env.now)
+            unrecorded = not history.events
         rows = task_queue_rows(queues, dirac.groups, corrector, weighting, kept)  # type: ignore[arg-type]
     empty = NO_JOBS
     if pilot is not None:
@@ -128,8 +129,19 @@ def taskqueues(
 
         width = None if wide else terminal_width()
         click.echo(render_taskqueues(rows, width, empty), nl=False)
+        if unrecorded and rows:  # (on stderr, under the table: Correction 1 everywhere)
+            click.echo(f"fs: note: {NO_HISTORY.format(state=env.state_path)}", err=True)
     else:
         emit_rows(taskqueue_records(rows), JSON_FIELDS, fmt)
+
+
+#: Why every correction is 1 with the share correction on: the state holds no running
+#: history, and DIRAC's corrector changes nothing for a slice without accounting data.
+NO_HISTORY = (
+    "share correction is on, but state file {state} holds no running history, so no "
+    "correction applies (as in DIRAC with no accounting data); 'fs import history FILE' "
+    "or committed 'fs negotiate' cycles record it"
+)
 
 
 def rows_for_pilot(
