@@ -87,24 +87,54 @@ def emit_fragment(
         echo(f"{summary}{note}", err=True)
     else:
         written = held.written if held is not None else None
-        report = _merge(Path(into), imported, replace, dry_run, written)
+        kept: list[str] = []
+        report = _merge(Path(into), imported, replace, dry_run, written, kept)
         verb = "would merge" if dry_run else "merged"
         changes = f"{len(report.added)} added, {len(report.replaced)} replaced, " + (
             f"{len(report.unchanged)} unchanged"
         )
         echo(f"{verb} into {into}: {summary} ({changes}){note}", err=True)
+        if kept:
+            echo(f"fs: note: {kept_note(into, kept)}", err=True)
     if verbose:
         for name in skipped:
             echo(name, err=True)
 
 
+def kept_note(into: str, kept: list[str]) -> str:
+    """What an account tree merged into ``into`` keeps of the config's own: the accounts
+    ``kept`` that the import does not list, which take their shares in the tree."""
+    from fairshare_cli.core.names import first_five
+
+    some = "account" if len(kept) == 1 else "accounts"
+    return (
+        f"{into} keeps {len(kept)} {some} the import does not list ({first_five(kept)}), "
+        "which take their shares in the tree: delete from [accounts] any that are not the "
+        "cluster's (such as those 'fs init' writes as examples)"
+    )
+
+
+def _kept(merged: Any, fragment: Any) -> list[str]:
+    """The accounts of the merged config that a fragment of accounts does not list."""
+    listed, have = fragment.get("accounts"), merged.get("accounts")
+    if not isinstance(listed, dict) or not isinstance(have, dict):
+        return []
+    return sorted(name for name in have if name not in listed and name != "root")
+
+
 def _merge(
-    into: Path, imported: Imported, replace: bool, dry_run: bool, written: Written | None
+    into: Path,
+    imported: Imported,
+    replace: bool,
+    dry_run: bool,
+    written: Written | None,
+    kept: list[str],
 ) -> MergeReport:
     """Merge the fragment into ``into``, the config's own checks run on the merged config
     (:func:`~fairshare_cli.io.importers.as_config.check_fragment`). Where a value differs
     from the config's without ``replace``, a value of the fragment the config refuses is
     named before the difference (the merge with ``replace``, unwritten, checked).
+    ``kept`` is given the config's accounts the fragment does not list (:func:`_kept`).
 
     Raises:
         InputError: a value of the fragment the merged config refuses.
@@ -118,6 +148,7 @@ def _merge(
 
     def validate(merged: dict[str, Any], where: str) -> None:  # (where its values will be)
         check_fragment(merged, origins, where)
+        kept[:] = _kept(merged, fragment)
 
     try:
         return merge_into_file(into, fragment, replace, validate, dry_run, written)
