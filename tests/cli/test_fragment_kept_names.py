@@ -1,10 +1,12 @@
-"""An account tree merged ``--into`` a config names the config's accounts it does not list.
+"""An account tree (or a group list) merged ``--into`` a config names the config's accounts
+(groups) it does not list.
 
 A new admin runs ``fs init``, then ``fs import sacctmgr assoc.txt --into fairshare.toml``:
 the starter's example accounts (physics, chemistry) stayed in the tree beside the
 cluster's, without a word, and took their shares (the cluster's ``a`` of 40 shown at
 NormShares 0.200000 rather than 0.400000). The merge keeps them (a listing may be partial,
-or one cluster's): a note now names them.
+or one cluster's): a note now names them. So for ``fs import condor-config`` and the
+starter's groups (group_physics, group_chemistry), which kept their quotas.
 """
 
 from __future__ import annotations
@@ -53,3 +55,21 @@ def test_import_into_a_new_config_or_again_says_nothing_more(
         res = run("import", "sacctmgr", str(assoc), "--into", str(config))
         assert res.exit_code == 0, res.stderr
         assert len(res.stderr.splitlines()) == 1 and "fs: note" not in res.stderr
+
+
+def test_condor_config_into_the_starter_names_the_groups_it_keeps(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs init`` then ``fs import condor-config condor_config --into fairshare.toml
+    --replace`` (the starter's uid domain differs): the pool's one group comes in, and a
+    note names the two of the starter's that stay."""
+    config, knobs = tmp_path / "fairshare.toml", tmp_path / "condor_config"
+    knobs.write_text("GROUP_NAMES = group_ops\nGROUP_QUOTA_group_ops = 4\n", encoding="utf-8")
+    assert run("init", str(config)).exit_code == 0
+    res = run("import", "condor-config", str(knobs), "--into", str(config), "--replace")
+    assert res.exit_code == 0, res.stderr
+    assert res.stderr.splitlines()[-1] == (
+        f"fs: note: {config} keeps 2 groups the import does not list (group_chemistry, "
+        "group_physics), which take their quotas: delete from [groups] any that are not the "
+        "pool's (such as those 'fs init' writes as examples)"
+    )
