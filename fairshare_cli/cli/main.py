@@ -171,10 +171,14 @@ class LazyGroup(ListedGroup):
                 raise
             raise FsError(str(exc), exc.exit_code) from None
         except click.UsageError as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # fs import, fs config: the help
+                raise  # (as bare fs shows it, not as one line of escaped line breaks)
             # Bad usage is one line too: the message, then where to find the usage.
             # (click leaves a missing option value without its context: found from the names)
             where = exc.ctx.command_path if exc.ctx is not None else _path_of(ctx, words)
-            message = one_line(exc.format_message())
+            # (click lays out the choices of a missing argument on lines of their own)
+            text = exc.format_message().replace(":\n\t", ": ").replace(",\n\t", ", ")
+            message = one_line(text)
             raise FsError(f"{message} (see '{where} --help')", exc.exit_code) from None
         except MemoryError:  # (an input too big for this machine: freed by now)
             if _debugging(ctx):
