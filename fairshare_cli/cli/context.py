@@ -194,6 +194,8 @@ UNCHANGED = "every --set value is the config's own: the after side is the config
 WHATIF_REPLAY = "fairshare_cli.whatif_replay"
 #: ``ctx.meta`` key set by ``fs whatif``'s table: the view's rows blank where its table is.
 WHATIF_TABLE = "fairshare_cli.whatif_table"
+#: ``ctx.meta`` key of the side of ``fs whatif`` the view runs for: "before" or "after".
+WHATIF_SIDE = "fairshare_cli.whatif_side"
 
 
 @dataclass
@@ -210,6 +212,7 @@ class GlobalOptions:
         rederive: ``fs whatif --rederive-factors`` (with ``overrides``).
         notes: ``fs whatif``'s notes, which the after side's loading adds to.
         table_rows: ``fs whatif``'s table: the rows in any format blank where the table is.
+        side: the side of ``fs whatif`` the view runs for ("before", "after"; None: alone).
         state_found: ``state_path`` is where fs found the state itself (a sweep's
             manifest), not a path typed: a missing folder is an empty state.
     """
@@ -224,6 +227,7 @@ class GlobalOptions:
     replay: Replay | None = None
     notes: list[str] = field(default_factory=list)
     table_rows: bool = False
+    side: str | None = None
     state_found: bool = False
     _when: float | None = field(default=None, repr=False)
 
@@ -260,6 +264,7 @@ def global_options(ctx: click.Context) -> GlobalOptions:
             replay=ctx.meta.get(WHATIF_REPLAY),
             notes=ctx.meta.get(WHATIF_NOTES, []),
             table_rows=bool(ctx.meta.get(WHATIF_TABLE)),
+            side=ctx.meta.get(WHATIF_SIDE),
         )
         ctx.obj = found
     return found

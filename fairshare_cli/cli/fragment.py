@@ -81,13 +81,14 @@ def emit_fragment(
     echo = held if held is not None else click.echo
     skipped = sorted(set(ignored))
     note = f"; ignored {len(skipped)}: {_first_names(skipped, verbose)}" if skipped else ""
+    kept: dict[str, list[str]] = {}  # (with into: its names the fragment does not list)
     if into is None:
         check_fragment(fragment, origins)
         echo(fragment_text(fragment), nl=False)
         echo(f"{summary}{note}", err=True)
     else:
         written = held.written if held is not None else None
-        report = _merge(Path(into), imported, replace, dry_run, written)
+        report = _merge(Path(into), imported, replace, dry_run, written, kept)
         verb = "would merge" if dry_run else "merged"
         changes = f"{len(report.added)} added, {len(report.replaced)} replaced, " + (
             f"{len(report.unchanged)} unchanged"
@@ -96,15 +97,57 @@ def emit_fragment(
     if verbose:
         for name in skipped:
             echo(name, err=True)
+    for table, names in kept.items():  # (after -v's list)
+        echo(f"fs: note: {kept_note(str(into), table, names)}", err=True)
+
+
+#: The tables of names an import may bring whole: (what they are, what they take, whose).
+KEPT_TABLES = {
+    "accounts": ("account", "their shares in the tree", "cluster's"),
+    "groups": ("group", "their quotas", "pool's"),
+}
+
+
+def kept_note(into: str, table: str, kept: list[str]) -> str:
+    """What a ``table`` of names merged into ``into`` keeps of the config's own: the names
+    ``kept`` that the import does not list, which still take part."""
+    from fairshare_cli.core.names import first_five
+
+    what, takes, whose = KEPT_TABLES[table]
+    some = what if len(kept) == 1 else f"{what}s"
+    return (
+        f"{into} keeps {len(kept)} {some} the import does not list ({first_five(kept)}), "
+        f"which take {takes}: delete from [{table}] any that are not the {whose} (such as "
+        "those 'fs init' writes as examples)"
+    )
+
+
+def _kept(merged: Any, fragment: Any) -> dict[str, list[str]]:
+    """Per table of :data:`KEPT_TABLES` the fragment holds, the merged config's names in it
+    that the fragment does not list."""
+    out = {}
+    for table in KEPT_TABLES:
+        listed, have = fragment.get(table), merged.get(table)
+        if isinstance(listed, dict) and isinstance(have, dict):
+            names = sorted(n for n in have if n not in listed and n != "root")
+            if names:
+                out[table] = names
+    return out
 
 
 def _merge(
-    into: Path, imported: Imported, replace: bool, dry_run: bool, written: Written | None
+    into: Path,
+    imported: Imported,
+    replace: bool,
+    dry_run: bool,
+    written: Written | None,
+    kept: dict[str, list[str]],
 ) -> MergeReport:
     """Merge the fragment into ``into``, the config's own checks run on the merged config
     (:func:`~fairshare_cli.io.importers.as_config.check_fragment`). Where a value differs
     from the config's without ``replace``, a value of the fragment the config refuses is
     named before the difference (the merge with ``replace``, unwritten, checked).
+    ``kept`` is given the config's names the fragment does not list (:func:`_kept`).
 
     Raises:
         InputError: a value of the fragment the merged config refuses.
@@ -118,6 +161,8 @@ def _merge(
 
     def validate(merged: dict[str, Any], where: str) -> None:  # (where its values will be)
         check_fragment(merged, origins, where)
+        kept.clear()
+        kept.update(_kept(merged, fragment))
 
     try:
         return merge_into_file(into, fragment, replace, validate, dry_run, written)

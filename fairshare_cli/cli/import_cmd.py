@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from fairshare_cli.cli.context import Env, mutate_state
+from fairshare_cli.cli.main import ListedGroup
 from fairshare_cli.cli.options import (
     CFloat,
     GlobalOptions,
@@ -57,7 +58,7 @@ READS = {
 }
 
 
-class ImportGroup(click.Group):
+class ImportGroup(ListedGroup):
     """``fs import``: the history kinds here, plus one module per dump kind in ``imports/``."""
 
     def _kinds(self) -> dict[str, str]:

@@ -113,7 +113,37 @@ def refuse_given_twice(words: list[str]) -> None:
             raise click.UsageError(f"{name} is given twice ('{first}' and '{value}'); give it once")
 
 
-class LazyGroup(click.Group):
+def no_such_command(name: str, names: list[str]) -> str:
+    """Click's refusal of an unknown command ``name``, with the commands of ``names`` it
+    is close to, the closest first (``fs userpri``: 'userprio', 'sprio', 'setprio')."""
+    import difflib
+
+    close = difflib.get_close_matches(name, names)
+    quoted = ", ".join(repr(n) for n in close)
+    if len(close) > 1:
+        return f"No such command {name!r}. (Did you mean one of: {quoted}?)"
+    return f"No such command {name!r}." + (f" Did you mean {quoted}?" if close else "")
+
+
+class ListedGroup(click.Group):
+    """A group that, refusing a command it does not have, suggests among every command
+    it lists: click suggests among those registered on it, which for a group whose
+    commands are imported on first use are none or a few (``fs userpri`` had no hint,
+    ``fs import condor-stat`` was offered ``condor-history``)."""
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError:
+            name = click.utils.make_str(args[0]) if args else ""
+            if name.startswith("-") or self.get_command(ctx, name) is not None:
+                raise  # (an option's refusal, or not one of a missing command)
+            raise click.UsageError(no_such_command(name, self.list_commands(ctx)), ctx) from None
+
+
+class LazyGroup(ListedGroup):
     """A group whose subcommands are imported on first use."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -141,10 +171,14 @@ class LazyGroup(click.Group):
                 raise
             raise FsError(str(exc), exc.exit_code) from None
         except click.UsageError as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # fs import, fs config: the help
+                raise  # (as bare fs shows it, not as one line of escaped line breaks)
             # Bad usage is one line too: the message, then where to find the usage.
             # (click leaves a missing option value without its context: found from the names)
             where = exc.ctx.command_path if exc.ctx is not None else _path_of(ctx, words)
-            message = one_line(exc.format_message())
+            # (click lays out the choices of a missing argument on lines of their own)
+            text = exc.format_message().replace(":\n\t", ": ").replace(",\n\t", ", ")
+            message = one_line(text)
             raise FsError(f"{message} (see '{where} --help')", exc.exit_code) from None
         except MemoryError:  # (an input too big for this machine: freed by now)
             if _debugging(ctx):

@@ -259,6 +259,7 @@ def prepared(
     from fairshare_cli.cli.htcondor_inputs import load_inputs
     from fairshare_cli.core.operations.simulate import Simulation, SimWindow
     from fairshare_cli.core.operations.slurm_series import slurm_series_of
+    from fairshare_cli.core.slurm.partition import refuse_partitionless
 
     if cycle is None:  # the pool's, once the config is read
         duration(until, "--until")
@@ -277,6 +278,9 @@ def prepared(
 
         env.decode("slurm", usage_from_json)  # malformed: refused here, not mid-simulation
     jobs_in = _read_workload(env, inputs, workload)
+    if scheduler == "slurm":  # (a job slurmctld takes to no partition: named with its file)
+        refuse_partitionless(inputs.jobs, env.config.partitions, inputs.jobs_source)
+        refuse_partitionless([b.job for b in jobs_in], env.config.partitions, str(workload))
     if not jobs_in and not inputs.jobs:
         if workload:
             raise InputError(

@@ -49,9 +49,12 @@ def load_jobs(env: Env) -> list[Job]:
     return env.decode("jobs", lambda raw: jobs_from_objects([] if raw is None else raw, label))
 
 
-def read_table(path: str, ctx: PriorityContext, when: float, now: float) -> TableBuilder:
+def read_table(
+    path: str, ctx: PriorityContext, when: float, now: float, left_out: list[str] | None = None
+) -> TableBuilder:
     """The rows of the jobs in the jobs file ``path``, made a piece of the file at a time
-    (as the jobs reader checks it, while its records are in the CPU's cache).
+    (as the jobs reader checks it, while its records are in the CPU's cache); with
+    ``left_out``, the builder's (:attr:`TableBuilder.left_out`).
 
     Raises:
         InputError: the file cannot be read or holds a malformed job; then a job the
@@ -68,6 +71,7 @@ def read_table(path: str, ctx: PriorityContext, when: float, now: float) -> Tabl
         def __init__(self) -> None:
             super().__init__(JOB_FIELDS)
             self.builder = TableBuilder(ctx, when, listed_at=now, queue_size=queue_size)
+            self.builder.left_out = left_out
             self.refusal: InputError | None = None
 
         def keep(self, jobs: list[Job]) -> None:
@@ -204,6 +208,7 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         # --federation changes nothing: fs's cluster is in no federation, where sprio
         # reports the local cluster alone (slurm_load_job_prio)
         sibling=sibling and not local,
+        whatif=None if common.side is None else (common.side, common.notes),
     )
     with gc_paused():
         _sprio(opts, load_env(common))
@@ -227,6 +232,9 @@ class SprioOptions(msgspec.Struct, frozen=True):
     fmt: str
     clusters: str | None = None
     sibling: bool = False
+    #: ``fs whatif``'s side and notes: a job that side's config takes to no partition is
+    #: left out, and noted, for the other side's may take it (the change to compare)
+    whatif: tuple[str, list[str]] | None = None
 
 
 def _sprio(opts: SprioOptions, env: Env) -> None:
@@ -408,17 +416,22 @@ def _listed(
     from fairshare_cli.core.slurm.priority_table import TableBuilder
     from fairshare_cli.render.sprio import selected_rows, sort_order
 
+    left_out: list[str] | None = None if opts.whatif is None else []
     if opts.jobs_file is None:
         jobs = load_jobs(env)
         when, ctx = priority_inputs(env)
         builder = TableBuilder(ctx, when, listed_at=env.now, queue_size=len(jobs))
+        builder.left_out = left_out
         try:
             builder.add(jobs)
         except InputError as exc:  # a job the tree cannot place: name where it came from
             raise InputError(f"state file {env.state_path}: jobs: {exc}") from None
     else:
         when, ctx = _inputs_after_file_faults(env, opts.jobs_file)
-        builder = read_table(opts.jobs_file, ctx, when, env.now)
+        builder = read_table(opts.jobs_file, ctx, when, env.now, left_out)
+    if opts.whatif is not None:
+        side, notes = opts.whatif
+        notes.extend(f"{side}: left out {why}" for why in left_out or ())
     by_id = opts.sort in (None, "i")
     table = builder.table(in_id_order=by_id)
     if by_id and keys is None and opts.users is None and opts.partitions is None:

@@ -174,7 +174,9 @@ def _set_value(key: str, text: str) -> Any:
         check_job_option(key, value, f"--set {key}")
     except KeyError:  # (not a job field: the job's reader names it)
         pass
-    except InputError:
+    except InputError as exc:
+        if value is text and text.lstrip()[:1] in ("{", "["):  # (TOML, as fs whatif --set's)
+            raise InputError(f"{exc}: {text} is not JSON, which --set reads VALUE as") from None
         if not isinstance(value, (bool, int, float)):
             raise
         with contextlib.suppress(InputError):

@@ -19,6 +19,8 @@ from fairshare_cli.errors import InputError, StateError
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from fairshare_cli.cli.context import Env
+    from fairshare_cli.core.dirac.correction import HistoryCorrector
     from fairshare_cli.core.dirac.jobs import ReplayHook
     from fairshare_cli.core.dirac.pilot import Pilot
     from fairshare_cli.core.dirac.taskqueues import (
@@ -70,7 +72,6 @@ def taskqueues(
     only the queues that pilot matches, and the chance it takes its job from each (like the
     matcher's matchAndGetJob).
     """
-    from fairshare_cli.core.dirac.correction import HistoryCorrector, history_from_json
     from fairshare_cli.core.dirac.description import waiting_description
     from fairshare_cli.core.dirac.insert_time import queues_left_as_made
     from fairshare_cli.core.dirac.jobs import task_queues_from_objects, unlisted_groups
@@ -114,10 +115,7 @@ def taskqueues(
             warn_unlisted_group(group, f"{jobs} waiting job{'s' * (jobs != 1)}", extra)
         for group, left in queues_left_as_made(queues, dirac.groups).items():
             warn_left_as_made(group, left)
-        corrector = None
-        if dirac.correction.enabled:
-            history = env.decode("dirac", history_from_json)
-            corrector = HistoryCorrector(dirac.correction, history, env.now)
+        corrector, unrecorded = _corrector(env)
         rows = task_queue_rows(queues, dirac.groups, corrector, weighting, kept)  # type: ignore[arg-type]
     empty = NO_JOBS
     if pilot is not None:
@@ -129,8 +127,35 @@ def taskqueues(
 
         width = None if wide else terminal_width()
         click.echo(render_taskqueues(rows, width, empty), nl=False)
+        if unrecorded and rows:  # (on stderr, under the table: Correction 1 everywhere)
+            click.echo(f"fs: note: {NO_HISTORY.format(state=env.state_path)}", err=True)
     else:
         emit_rows(taskqueue_records(rows), JSON_FIELDS, fmt)
+
+
+def _corrector(env: Env) -> tuple[HistoryCorrector | None, bool]:
+    """The share corrector of the config and the state's running history (None when the
+    correction is off), and whether that history is empty (so every correction is 1).
+
+    Raises:
+        StateError: the state's ``dirac`` section is malformed.
+    """
+    from fairshare_cli.core.dirac.correction import HistoryCorrector, history_from_json
+
+    correction = env.config.dirac.correction
+    if not correction.enabled:
+        return None, False
+    history = env.decode("dirac", history_from_json)
+    return HistoryCorrector(correction, history, env.now), not history.events
+
+
+#: Why every correction is 1 with the share correction on: the state holds no running
+#: history, and DIRAC's corrector changes nothing for a slice without accounting data.
+NO_HISTORY = (
+    "share correction is on, but state file {state} holds no running history, so no "
+    "correction applies (as in DIRAC with no accounting data); 'fs import history FILE' "
+    "or committed 'fs negotiate' cycles record it"
+)
 
 
 def rows_for_pilot(

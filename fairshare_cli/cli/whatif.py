@@ -14,6 +14,7 @@ from fairshare_cli.cli.context import (
     WHATIF_OVERRIDES,
     WHATIF_REDERIVE,
     WHATIF_REPLAY,
+    WHATIF_SIDE,
     WHATIF_TABLE,
 )
 from fairshare_cli.cli.options import OUTPUT_FORMATS
@@ -192,9 +193,11 @@ def whatif(
         raise click.UsageError(f"the {view} view is not available in this version")
     ctx.meta.update({WHATIF_REDERIVE: False, WHATIF_OVERRIDES: {}, WHATIF_REPLAY: None})
     ctx.meta[WHATIF_TABLE] = not as_json  # (the rows compared: the cells each side prints)
-    notes: list[str] = []  # what the after side could not revalue
+    notes: list[str] = []  # what the after side could not revalue, what a side left out
+    ctx.meta.update({WHATIF_SIDE: "before", WHATIF_NOTES: notes})
 
     def set_after() -> None:  # the view's options read the overrides from ctx.meta
+        ctx.meta[WHATIF_SIDE] = "after"
         ctx.meta[WHATIF_OVERRIDES] = overrides
         ctx.meta[WHATIF_REDERIVE] = rederive_factors
         ctx.meta[WHATIF_NOTES] = notes

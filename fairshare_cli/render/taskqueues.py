@@ -71,6 +71,17 @@ def _names(values: tuple[str, ...]) -> str:
 
 Column = tuple[str, bool, Callable[[TaskQueueRow], str]]
 
+
+def priority_text(value: float) -> str:
+    """A queue's priority, or its correction, as the table prints it (``3842.1400``)."""
+    return f"{value:.4f}"
+
+
+def percent_text(fraction: float) -> str:
+    """A share or a first-try chance as the table prints it: a percentage (``24.470``)."""
+    return f"{100 * fraction:.3f}"
+
+
 #: (header, right-aligned, cell) per column.
 COLUMNS: tuple[Column, ...] = (
     ("TQId", True, lambda r: str(r.queue.tq_id)),
@@ -83,10 +94,10 @@ COLUMNS: tuple[Column, ...] = (
     ("JobTypes", False, lambda r: _names(r.queue.definition.job_types)),
     ("Tags", False, lambda r: _names(r.queue.definition.tags)),
     ("Jobs", True, lambda r: str(r.queue.jobs)),
-    ("Priority", True, lambda r: f"{r.priority:.4f}"),
-    ("Share%", True, lambda r: f"{100 * r.share:.3f}"),
-    ("Correction", True, lambda r: f"{r.correction:.4f}"),
-    ("First%", True, lambda r: f"{100 * r.p_first:.3f}"),
+    ("Priority", True, lambda r: priority_text(r.priority)),
+    ("Share%", True, lambda r: percent_text(r.share)),
+    ("Correction", True, lambda r: priority_text(r.correction)),
+    ("First%", True, lambda r: percent_text(r.p_first)),
 )
 
 GRID_CES: Column = ("GridCEs", False, lambda r: _names(r.queue.definition.grid_ces))

@@ -16,6 +16,7 @@ from typing import Any, TextIO
 from fairshare_cli.core.operations.whatif import Compared, WhatifDiff, figure_of
 from fairshare_cli.render.fit import FitTable, fit_console
 from fairshare_cli.render.sshare import FIELDS, Field, format_value
+from fairshare_cli.render.taskqueues import percent_text, priority_text
 
 #: Short column headings, so that the table fits a terminal.
 LABELS = {
@@ -26,6 +27,7 @@ LABELS = {
     "norm_shares": "norm shares",
     "effective_usage": "eff. usage",
     "subtree_quota": "subtree",
+    "quota": "eff. quota",  # (fs quota's Effective Quota: not the config's)
     "in_use": "in use",
     "p_first": "P(first)",
     "raw_shares": "raw shares",
@@ -96,10 +98,16 @@ VIEW_COLUMNS = {
         names=(("TQId", "tq_id"), ("Owner", "owner"), ("Group", "group")),
         figures=(
             ("priority", "Priority", 1.0),
-            ("share", "Share%", 100.0),
+            ("share", "Share%", 1.0),
             ("correction", "Correction", 1.0),
-            ("p_first", "First%", 100.0),
+            ("p_first", "First%", 1.0),
             ("requirements.cpu_time", "CPUTime", 1.0),
+        ),
+        texts=(  # (each as fs taskqueues prints its column)
+            ("priority", priority_text),
+            ("share", percent_text),
+            ("correction", priority_text),
+            ("p_first", percent_text),
         ),
     ),
 }

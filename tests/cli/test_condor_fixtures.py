@@ -267,3 +267,25 @@ def test_next_cycle_priorities_and_shares_are_the_logs(
     for name, (prio, share) in logged.items():
         assert got[name][0] == pytest.approx(prio, rel=2e-6), name
         assert got[name][1] == pytest.approx(share, abs=1e-6), name
+
+
+def test_submitters_limit_is_the_slice_and_explain_gives_the_logs_submitter_limit(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """The Submitters table's ``limit`` (json's) is the submitter's slice, ``share`` × the
+    30 slots of ``<none>``; the log's ``submitterLimit`` takes off the weighted slots it
+    holds (``calculateSubmitterLimit``): dan 0.345110 × 30 − 5 = 5.353304, cat 0.310062 × 30
+    − 7 = 2.301848, ann 0.238697 × 30 − 2 = 5.160895, as logged; ``--explain``'s turn
+    ``limit`` is the log's."""
+    args = import_pool(tmp_path, run)
+    out = json.loads(run("negotiate", "--dry-run", "--json", *args, "--now", NEXT_CYCLE).stdout)
+    slices = {s["name"]: (s["share"], s["limit"]) for s in out["submitters"]}
+    logged = META["next_cycle"]["submitter_limits"]
+    for name, held in (("dan@htc.test", 5), ("cat@htc.test", 7), ("ann@htc.test", 2)):
+        share, limit = slices[name]
+        assert limit == pytest.approx(share * 30, rel=1e-12), name
+        assert limit - held == pytest.approx(logged[name][0], abs=1e-6), name
+    line = ["negotiate", "--dry-run", "--json", *args, "--now", NEXT_CYCLE, "--explain", "5.1"]
+    events = json.loads(run(*line).stdout)["events"]
+    turn = next(e for e in events if e["event"] == "turn")
+    assert turn["limit"] == pytest.approx(logged["dan@htc.test"][0], abs=1e-6)

@@ -108,3 +108,20 @@ def test_submit_refuses_a_slurm_job_of_no_partition_where_none_is_default(
     res = run("submit", "--owner", "alice", *files, "--now", NOW)
     assert res.exit_code == 0, res.stderr
     assert [job["id"] for job in json.loads(state.read_text())["jobs"]] == ["1"]
+
+
+def test_simulate_slurm_names_the_file_the_job_came_from(tmp_path: Path, run: Run) -> None:
+    """``fs simulate --scheduler slurm --workload work.json`` said ``job 1: names no
+    partition, ...`` (and so for a job of the state's queue), where ``fs sprio`` names its
+    file first: it says ``work.json: job 1: ...`` and ``state file state.json: jobs: job 1:
+    ...`` too, before the first cycle, a job submitted an hour into the run included."""
+    files = sprio_files(tmp_path, [], POOL)[:4]
+    work = tmp_path / "work.json"
+    later = {**JOB, "submit_time": NOW_EPOCH + 3600, "time_limit": 600}
+    work.write_text(json.dumps([later]), encoding="utf-8")
+    simulate = ("simulate", "--scheduler", "slurm", "--until", "2:00:00", "--cycle", "300")
+    res = run(*simulate, "--workload", str(work), *files, "--now", NOW)
+    refused(res, f"{work}: {REFUSAL}")
+    res = run("submit", "--owner", "alice", *files, "--now", NOW)  # (queued, with a warning)
+    assert res.exit_code == 0, res.stderr
+    refused(run(*simulate, *files, "--now", NOW), f"state file {files[3]}: jobs: {REFUSAL}")

@@ -126,3 +126,30 @@ def test_a_json_scalar_a_field_refuses_as_text_too_is_refused(tmp_path: Path) ->
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == "fs: error: --set request_cpus: expected a whole number, got True\n"
     assert Path(common[3]).read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("item", "said"),
+    [
+        pytest.param("dirac_requirements={cpu_time=500}", "--set dirac_requirements: expected "
+                     "an object: {cpu_time=500} is not JSON, which --set reads VALUE as",
+                     id="toml-table"),
+        pytest.param("dirac_requirements=[500]", "--set dirac_requirements: expected an object",
+                     id="json-list"),
+    ],
+)  # fmt: skip
+def test_an_object_written_as_toml_is_told_set_reads_json(
+    tmp_path: Path, item: str, said: str
+) -> None:
+    """``fs submit --owner bob --set dirac_requirements={cpu_time=500}`` (TOML, as ``fs
+    whatif --set`` reads values) said "expected an object" alone; it says the value is no
+    JSON. A JSON value of the wrong kind is refused as before; nothing is written."""
+    common = _sample(tmp_path)
+    before = Path(common[3]).read_bytes()
+    result = CliRunner().invoke(cli, ["submit", "--owner", "bob", "--set", item, *common])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"fs: error: {said}\n"
+    assert Path(common[3]).read_bytes() == before
+    good = CliRunner().invoke(cli, ["submit", "--owner", "bob", "--set",
+                                    'dirac_requirements={"cpu_time": 500}', *common])  # fmt: skip
+    assert good.exit_code == 0, good.stderr

@@ -178,6 +178,13 @@ def test_no_queue_matches(run: Callable[..., Any], args: list[str]) -> None:
             "the pilot's Tag; DIRAC's matcher refuses such a pilot ('Wrong conditions')",
             id="required-tag-not-held",
         ),
+        pytest.param(  # (the matcher takes its keys as written: Matcher.py, `name in ...`)
+            ["cputime=3600"],
+            "fs: error: --pilot cputime=3600: expected KEY=VALUE with KEY one of CPUTime, Site, "
+            "GridCE, Platform, JobType, Tag, RequiredTag, NumberOfProcessors, WholeNode, "
+            "MaxRAM, Owner, OwnerGroup (did you mean CPUTime?)",
+            id="key-case",
+        ),
     ],
 )
 def test_a_description_the_matcher_refuses(

@@ -184,3 +184,30 @@ def test_history_of_other_groups_only_corrects_nothing(corrected: Callable[..., 
     but in every slice T over g1 and g2 is 0, so every slice is skipped and both keep 1000."""
     rows, _ = corrected(TWO_GROUPS, "u9,g3,2026-11-21T10:00:00Z,,10\n", ONE_OWNER_EACH)
     assert [(r["priority"], r["correction"]) for r in rows] == [(1000.0, 1.0), (1000.0, 1.0)]
+
+
+def test_no_running_history_is_said_under_the_table(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
+) -> None:
+    """``fs taskqueues`` with the correction on and a state that holds no running history
+    (a config just made with ``fs import dirac-cfg``) printed a Correction of 1.0000 on every
+    queue without a word: each slice without data is skipped (``applyCorrection``), so both
+    groups keep 1000. A note under the table says why; json is left as it is."""
+    cfg = write_config(TWO_GROUPS)
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(json.dumps(ONE_OWNER_EACH), encoding="utf-8")
+    state = tmp_path / "s.json"
+    line = ["taskqueues", "--config", str(cfg), "--state", str(state), "--now", NOW,
+            "--jobs-file", str(jobs)]  # fmt: skip
+    table = run(*line, env={"COLUMNS": "200"})
+    assert table.exit_code == 0, table.stderr
+    assert [r.split()[-4:] for r in table.stdout.splitlines()[1:]] == [
+        ["1000.0000", "50.000", "1.0000", "50.000"], ["1000.0000", "50.000", "1.0000", "50.000"]
+    ]  # fmt: skip
+    assert table.stderr == (
+        f"fs: note: share correction is on, but state file {state} holds no running history, "
+        "so no correction applies (as in DIRAC with no accounting data); 'fs import history "
+        "FILE' or committed 'fs negotiate' cycles record it\n"
+    )
+    res = run(*line, "--json")
+    assert res.exit_code == 0 and res.stderr == "", res.stderr

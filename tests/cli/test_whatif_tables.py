@@ -115,8 +115,11 @@ def test_a_bad_config_file_is_still_named_as_the_file(
 
 
 def test_taskqueues_whatif_uses_the_taskqueues_columns(run: Callable[..., Any]) -> None:
-    """The rows are named by TQId, Owner and Group and shares are percentages, as
-    ``fs taskqueues`` prints them; the title shows the setting as it was given."""
+    """The rows are named by TQId, Owner and Group and each figure is printed as ``fs
+    taskqueues`` prints its column (shares and chances as percentages to 3 decimals,
+    priorities and corrections to 4: they were printed with as few digits as told the
+    sides apart, ``7500 -> 2500``, ``6.36883e-06 -> 1.43314e-05``); the title shows the
+    setting as it was given."""
     line = [
         "whatif", "--set", "dirac.correction.enabled=false", "taskqueues",
         "--jobs-file", str(REPO / "sample_configs" / "dirac-jobs.json"),
@@ -135,8 +138,15 @@ def test_taskqueues_whatif_uses_the_taskqueues_columns(run: Callable[..., Any]) 
     simbot = doc["before"][8], doc["after"][8]
     assert simbot[0]["owner"] == "simbot"
     row = next(x for x in lines if x.split()[:5] == ["9", "│", "simbot", "│", "lhcb_mc"])
-    share = f"{100 * simbot[0]['share']:.6g} -> {100 * simbot[1]['share']:.6g}"
+    share = f"{100 * simbot[0]['share']:.3f} -> {100 * simbot[1]['share']:.3f}"
     assert share in row
+    # by hand: no correction, lhcb_mc's JobShare 2500 alone in its group (DIRAC's
+    # calculate_priority); with it, the largest correction 3 (docs/dirac.md): 7500
+    cells = [c.strip() for c in row.split("│")]
+    assert cells[4:8] == ["7500.0000 -> 2500.0000", "47.766 -> 32.571", "3.0000 -> 1.0000",
+                          "55.998 -> 35.877"]  # fmt: skip
+    erin = next(x for x in lines if x.split()[:3] == ["5", "│", "erin"])
+    assert [c.strip() for c in erin.split("│")][5:8] == ["0.000", "0.4400 -> 1.0000", "0.000"]
 
 
 @pytest.mark.parametrize("view", ["userprio", "simulate"])

@@ -60,9 +60,9 @@ def test_merged_queues_leave_and_the_others_keep_their_figures(
     assert result.exit_code == 0, result.stderr
     rows = [x.split("│") for x in result.stdout.splitlines()[3:6]]
     cells = [[c.strip() for c in r] for r in rows]
-    assert cells[0][:5] == ["1", "alice", "lhcb_user", "1", "500 -> 1000"]
-    assert cells[1][:5] == ["2", "bob", "lhcb_prod", "3 -> 2 (+1)", "300"]
-    assert cells[2][:5] == ["2", "alice", "lhcb_user", "gone (was 2)", "500 -> -"]
+    assert cells[0][:5] == ["1", "alice", "lhcb_user", "1", "500.0000 -> 1000.0000"]
+    assert cells[1][:5] == ["2", "bob", "lhcb_prod", "3 -> 2 (+1)", "300.0000"]
+    assert cells[2][:5] == ["2", "alice", "lhcb_user", "gone (was 2)", "500.0000 -> -"]
     assert "1 moved, 0 appeared, 1 left" in result.stdout
 
     doc = json.loads(run(*line, "--json").stdout)

@@ -71,7 +71,9 @@ def pilot_from_settings(settings: Sequence[str]) -> Pilot:
         key = key.strip()
         if not eq or key not in PILOT_KEYS:
             known = ", ".join(PILOT_KEYS)
-            raise ValueError(f"{shown(text)}: expected KEY=VALUE with KEY one of {known}")
+            cased = [k for k in PILOT_KEYS if k.lower() == key.lower() != k]  # (exact in DIRAC)
+            hint = f" (did you mean {cased[0]}?)" if cased else ""
+            raise ValueError(f"{shown(text)}: expected KEY=VALUE with KEY one of {known}{hint}")
         if key in given:
             raise ValueError(f"{shown(text)}: {key} is given twice")
         for name in value.split(","):

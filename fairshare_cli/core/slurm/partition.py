@@ -30,6 +30,10 @@ from fairshare_cli.core.config import Config, PartitionSpec
 from fairshare_cli.errors import InputError
 
 
+class NoDefaultPartition(InputError):
+    """A Slurm job names no partition where partitions exist and none is the default."""
+
+
 class HasDefaultTime(Protocol):
     """A partition as a reader holds it (the config's, or sprio's)."""
 
@@ -60,14 +64,33 @@ def partitions_of(job: Any, names: Collection[str], default: str | None) -> tupl
     any node).
 
     Raises:
-        InputError: the job names none, partitions exist and none is the default.
+        NoDefaultPartition: the job names none, partitions exist and none is the default.
     """
     named: tuple[str, ...] = job.partitions
     if named or not names:
         return named
     if default is None:
-        raise InputError(no_default_message(job.id, names))
+        raise NoDefaultPartition(no_default_message(job.id, names))
     return (default,)
+
+
+def refuse_partitionless(
+    jobs: Iterable[Any], partitions: Mapping[str, PartitionSpec], source: str
+) -> None:
+    """Refuse the first of ``jobs`` (waiting, not held, or running) that names no partition
+    where ``partitions`` (the config's) has none the default, naming ``source``, where the
+    jobs came from, as ``fs sprio`` names it: ``fs simulate --scheduler slurm`` would
+    refuse it (:func:`partitions_of`) only once a cycle reaches it, naming the job alone.
+
+    Raises:
+        InputError: ``source: job ID: names no partition, ...``.
+    """
+    if not partitions or default_partition(partitions) is not None:
+        return
+    for job in jobs:
+        waits = job.status == "idle" and job.admin_priority != 0  # (0: held)
+        if (waits or job.status == "running") and not job.partitions:
+            raise InputError(f"{source}: {no_default_message(job.id, partitions)}")
 
 
 def no_default_message(job_id: str, partitions: Iterable[str]) -> str:

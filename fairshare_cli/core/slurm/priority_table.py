@@ -25,6 +25,7 @@ import msgspec
 
 from fairshare_cli.core.names import job_sort_key
 from fairshare_cli.core.slurm.factors import job_user
+from fairshare_cli.core.slurm.partition import NoDefaultPartition
 from fairshare_cli.core.slurm.priority import (
     FactorMaker,
     PriorityContext,
@@ -278,6 +279,9 @@ class TableBuilder:
         #: Whether the ids were in order so far (plain numbers, each after the one before),
         #: and the last one and its length.
         self.order: tuple[bool, tuple[str, int]] = (True, ("", 0))
+        #: None: a job naming no partition where none is the default is refused; a list
+        #: (``fs whatif``, whose other side may give one): it is left out, and why noted.
+        self.left_out: list[str] | None = None
         if queue_size >= len(ctx.tree.users):
             self._make_every_share()
 
@@ -329,6 +333,21 @@ class TableBuilder:
         size = maker.size_values(job, pinfos)
         # sprio's rows: each partition (in tier order), each QOS in it (_create_prio_list_part)
         return tuple(PartShare(size, part, qos) for part in size[2] for qos in qos_list)
+
+    def kept_shares(self, job: Any) -> tuple[PartShare, ...]:
+        """:meth:`part_shares`; with :attr:`left_out`, none for a job naming no partition
+        where none is the default (noted there, and not to be kept for its kind).
+
+        Raises:
+            InputError: an unknown partition or QOS (or that job, without ``left_out``).
+        """
+        if self.left_out is None:
+            return self.part_shares(job)
+        try:
+            return self.part_shares(job)
+        except NoDefaultPartition as exc:
+            self.left_out.append(str(exc))
+            return ()
 
     def admin(self, share: Any) -> Any:
         """The admin-set priority's share for a job whose factors' share is ``share``."""
@@ -408,12 +427,14 @@ class TableBuilder:
             key = (part, qos, job.num_nodes, job.request_cpus, job.request_memory,
                    job.time_limit)  # fmt: skip
             if attributes_matter and job.attributes:  # its TRES may differ by attributes
-                own: Any = self.part_shares(job)
+                own: Any = self.kept_shares(job)
             else:  # (the key made here: no attrgetter's lookups)
                 try:
                     own = classes[key]
                 except KeyError:
-                    own = classes[key] = self.part_shares(job)
+                    own = self.kept_shares(job)
+                    if own:  # (none: left out, each job of its kind noted)
+                        classes[key] = own
             if job.admin_priority is not None:  # 0 holds it: sprio lists no held job
                 if job.admin_priority:
                     self.add_admin_rows(job, assoc, own, columns, admins)

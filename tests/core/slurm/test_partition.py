@@ -25,6 +25,7 @@ from fairshare_cli.core.slurm.partition import (
     job_partitions,
     planned_end,
     planned_time_limit,
+    refuse_partitionless,
     started_time_limit,
     submitted_time_limit,
 )
@@ -72,6 +73,20 @@ def test_a_job_naming_no_partition_where_none_is_default_is_refused() -> None:
         ' it ("No partition specified or system default partition"): give the job a'
         " partition, or set default = true on one"
     )
+
+
+def test_refuse_partitionless_names_the_source_of_a_job_that_would_wait_or_run() -> None:
+    """A held job (admin priority 0, or status held) and a finished one never reach a
+    partition; a waiting or running one does, and is refused naming where it came from."""
+    parts = _parts(A, PartitionSpec(name="d"))
+    idle = [Job(id="1", owner="u", admin_priority=0), Job(id="2", owner="u", status="held"),
+            Job(id="3", owner="u", status="completed"), Job(id="4", owner="u", partition="a")]  # fmt: skip
+    refuse_partitionless(idle, parts, "w.json")
+    refuse_partitionless([Job(id="5", owner="u")], _parts(A, B_DEFAULT), "w.json")
+    refuse_partitionless([Job(id="5", owner="u")], {}, "w.json")
+    for job in (Job(id="5", owner="u"), Job(id="5", owner="u", status="running")):
+        with pytest.raises(InputError, match=r"^w\.json: job 5: names no partition, and no"):
+            refuse_partitionless([*idle, job], parts, "w.json")
 
 
 def test_submitted_time_limit() -> None:

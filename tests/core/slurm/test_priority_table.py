@@ -395,3 +395,24 @@ def test_ids_in_any_order_are_the_references(
     that are not plain numbers: the rows in the reference's order (``-S i``)."""
     for jobs in _both_kinds(objs):
         _same(jobs, ctx, "%.15i %9r %.10Y")
+
+
+def test_a_builder_with_left_out_notes_each_job_of_no_partition_and_lists_the_rest() -> None:
+    """With :attr:`TableBuilder.left_out` (``fs whatif``), each job naming no partition
+    where none is the default is noted and gets no row, those of one kind alike (a kind's
+    shares are kept once made: a kind refused is made again for its next job); the rows
+    are the table of the other jobs. Without it the first such job is refused."""
+    ctx = msgspec.structs.replace(_context({}, [], 7 * DAY, 1000), default_partition=None)
+    jobs = [
+        Job(id=str(i), owner="user2", account="C", submit_time=NOW - DAY, partition=part)
+        for i, part in ((1, None), (2, "batch"), (3, None), (4, "express"))
+    ]
+    builder = TableBuilder(ctx, NOW)
+    builder.left_out = []
+    builder.add(jobs)
+    assert [why.split(":")[0] for why in builder.left_out] == ["job 1", "job 3"]
+    assert "names no partition, and no partition (batch, express)" in builder.left_out[0]
+    kept = [_fields(r) for r in builder.table().rows()]
+    assert kept == [_fields(r) for r in compute_table([jobs[1], jobs[3]], ctx, NOW).rows()]
+    with pytest.raises(InputError, match=r"^job 1: names no partition"):
+        TableBuilder(ctx, NOW).add(jobs)

@@ -1,0 +1,48 @@
+"""A mistyped command is refused in one line (exit 2) naming the commands it is close to,
+among every command of its group: ``fs`` and ``fs import`` import their commands on first
+use, so click, which suggests among the commands registered on a group, had none to offer
+for ``fs userpri`` and offered ``condor-history`` alone for ``fs import condor-stat``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.cli.conftest import refused
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        pytest.param(["userpri"], "No such command 'userpri'. (Did you mean one of: "
+                     "'userprio', 'setprio', 'sprio'?) (see 'cli --help')", id="userpri"),
+        pytest.param(["taskqueue"], "No such command 'taskqueue'. Did you mean 'taskqueues'? "
+                     "(see 'cli --help')", id="taskqueue"),
+        pytest.param(["import", "condor-stat", "x.json"],
+                     "No such command 'condor-stat'. (Did you mean one of: 'condor-status', "
+                     "'condor-q', 'condor-history'?) (see 'cli import --help')", id="condor-stat"),
+        pytest.param(["import", "slurmconf", "slurm.conf"], "No such command 'slurmconf'. "
+                     "Did you mean 'slurm-conf'? (see 'cli import --help')", id="slurmconf"),
+        pytest.param(["xyz"], "No such command 'xyz'. (see 'cli --help')", id="no-close-one"),
+    ],
+)  # fmt: skip
+def test_a_mistyped_command_names_the_close_ones(
+    run: Callable[..., Any], line: list[str], said: str
+) -> None:
+    """``fs userpri``, ``fs taskqueue``, ``fs import condor-stat x.json``, ``fs import
+    slurmconf slurm.conf``: the closest first; ``fs xyz``: none is close (CliRunner names
+    the program cli)."""
+    res = run(*line)
+    refused(res)
+    assert res.stderr == f"fs: error: {said}\n"
+
+
+def test_an_unknown_option_before_the_command_is_still_the_option_refused(
+    run: Callable[..., Any],
+) -> None:
+    """``fs import --bogus``: the option is what is wrong, not a command."""
+    res = run("import", "--bogus")
+    refused(res)
+    assert res.stderr == "fs: error: No such option '--bogus'. (see 'cli import --help')\n"
