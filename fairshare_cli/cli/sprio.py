@@ -25,7 +25,7 @@ from fairshare_cli.errors import FairshareError, InputError, RuntimeFailure
 from fairshare_cli.io.gc_pause import gc_paused
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
     from fairshare_cli.core.jobs import Job
     from fairshare_cli.core.slurm.priority import PriorityContext
@@ -306,18 +306,19 @@ def _not_slurm_note(ids: list[str]) -> str:
     )
 
 
-def priority_inputs(env: Env) -> tuple[float, PriorityContext]:
+def priority_inputs(env: Env, jobs: Sequence[Job] | None = None) -> tuple[float, PriorityContext]:
     """The time of the last decay pass before ``--now`` and the priority context of the
-    association tree then (with the state's Slurm usage).
+    association tree then (with the state's Slurm usage, its queue's running jobs ended
+    at their limits; ``jobs``: that queue, when read already).
 
     Raises:
-        StateError: the state's Slurm section is malformed.
+        StateError: the state's Slurm section or queue is malformed.
     """
+    from fairshare_cli.cli.slurm_usage import view_usage
     from fairshare_cli.core.slurm import model as slurm
     from fairshare_cli.core.slurm.tree_usage import evaluate
-    from fairshare_cli.core.slurm.usage import usage_from_json
 
-    state = env.decode("slurm", usage_from_json)
+    state, _ = view_usage(env, jobs)
     when, tree = evaluate(env.config, state, env.now)
     return when, slurm.priority_context(env.config, tree)
 
@@ -419,7 +420,7 @@ def _listed(
     left_out: list[str] | None = None if opts.whatif is None else []
     if opts.jobs_file is None:
         jobs = load_jobs(env)
-        when, ctx = priority_inputs(env)
+        when, ctx = priority_inputs(env, jobs)
         builder = TableBuilder(ctx, when, listed_at=env.now, queue_size=len(jobs))
         builder.left_out = left_out
         try:

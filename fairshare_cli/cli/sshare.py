@@ -21,6 +21,8 @@ from fairshare_cli.cli.slurm_client import (
 from fairshare_cli.io.gc_pause import gc_paused
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from fairshare_cli.cli.context import Env
     from fairshare_cli.core.jobs import Job
     from fairshare_cli.core.slurm.assoc_tree import AssocTree
@@ -216,13 +218,13 @@ def _share_columns(
 ) -> tuple[str, dict[str, list[Any]], str]:
     """The algorithm in effect, sshare's columns, holding the rows asked for, and the
     cluster's name."""
+    from fairshare_cli.cli.slurm_usage import view_usage
     from fairshare_cli.core.slurm import tree_usage as slurm
     from fairshare_cli.core.slurm.fairshare import share_columns
-    from fairshare_cli.core.slurm.usage import usage_from_json
     from fairshare_cli.render.sshare import account_fairshare_printed
 
     env = load_env(opts)
-    state = env.decode("slurm", usage_from_json)
+    state, jobs = view_usage(env)
     when, tree = slurm.evaluate(env.config, state, env.now)
     algo = slurm.algorithm(env.config)
     columns = share_columns(
@@ -233,7 +235,7 @@ def _share_columns(
         account_fairshare=account_fairshare_printed(algo, env.config.priority.output_compat)
         or (opts.output != "table" and not opts.table_rows),
         cluster=env.config.pool.name,
-        tres_run_mins=_tres_run_mins(env, state, tree, when)
+        tres_run_mins=_tres_run_mins(env, state, jobs, tree, when)
         if env.config.priority.enforce_limits
         else None,
     )
@@ -259,15 +261,13 @@ def _share_columns(
     return algo, columns, env.config.pool.name
 
 
-def _tres_run_mins(env: Env, state: SlurmUsage, tree: AssocTree, when: float) -> list[str | None]:
+def _tres_run_mins(
+    env: Env, state: SlurmUsage, jobs: Sequence[Job], tree: AssocTree, when: float
+) -> list[str | None]:
     """The TRESRunMins cells slurmctld keeps under ``AccountingStorageEnforce=limits``:
-    the running jobs' TRES-minutes still to run as of the last decay pass (``when``)."""
-    from fairshare_cli.core.jobs import jobs_from_objects
+    the running jobs' TRES-minutes still to run as of the last decay pass (``when``), of
+    ``jobs`` (the queue; read when a running charge names a job)."""
     from fairshare_cli.core.slurm.tres_run import running_by_association, tres_run_cells
 
-    jobs: list[Job] = []
-    if state.running:
-        label = f"{env.state_path}: jobs"
-        jobs = env.decode("jobs", lambda raw: jobs_from_objects([] if raw is None else raw, label))
     running = running_by_association(state, jobs, env.config, env.now)
     return tres_run_cells(tree, running, when, env.config.priority.calc_period)

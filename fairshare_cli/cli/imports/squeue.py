@@ -16,7 +16,6 @@ from fairshare_cli.cli.imports._slurm_state import (
     plural,
     report,
     resolve_last_decay,
-    slurm_section,
     store_slurm,
 )
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
@@ -248,9 +247,11 @@ def _charge_running(
     pass on), and the jobs left out."""
     from dataclasses import replace
 
+    from fairshare_cli.cli.slurm_usage import view_usage
     from fairshare_cli.core.slurm.snapshot import RunningJob, at_pass, running_charges
 
-    state = at_pass(slurm_section(env), when, env.config)
+    # (the queue's running jobs charged up to their time limits, not the dump's pass)
+    state = at_pass(view_usage(env)[0], when, env.config)
     billing = Billing.of_config(env.config)
     charged: list[RunningJob] = []
     ignored: list[str] = []

@@ -69,6 +69,35 @@ def _sinks(
     }
 
 
+def _slurm_ended_at_limits(config: Config, state: State, now: float) -> State:
+    """The state with its Slurm usage brought to ``now`` as slurmctld would have, the
+    queue's running jobs ended at their time limits (:mod:`~.slurm.limit_ends`), before
+    the Slurm sink brings it there (which then finds nothing to do); the state itself
+    when no charge of the queue's running jobs ends so.
+
+    Raises:
+        SectionError: a malformed ``slurm`` section.
+        InputError: a malformed job in the queue.
+    """
+    raw = state.section("slurm")
+    running = raw.get("running") if isinstance(raw, Mapping) else None
+    if not isinstance(running, list) or not any(
+        isinstance(item, Mapping) and item.get("job") is not None for item in running
+    ):
+        return state
+    from fairshare_cli.core.jobs import jobs_from_objects
+    from fairshare_cli.core.slurm import usage as su
+    from fairshare_cli.core.slurm.limit_ends import advance_at_limits, ended_at_limits
+    from fairshare_cli.core.slurm.tree_usage import decay_params
+
+    slurm = su.usage_from_json(raw)
+    queue = jobs_from_objects(state.section("jobs") or [], "the state's jobs")
+    if ended_at_limits(slurm, queue, config) is slurm:
+        return state
+    advanced = advance_at_limits(slurm, queue, config, now, decay_params(config))
+    return state.with_section("slurm", su.usage_to_json(advanced))
+
+
 def _feed(
     sinks: dict[str, HistorySink], records: Iterable[UsageRecord], label: str, batched: bool
 ) -> int:
@@ -163,6 +192,8 @@ def import_usage(
             update, ...).
         SectionError: a malformed state section.
     """
+    if not rebuild and "slurm" in sinks:
+        state = _slurm_ended_at_limits(config, state, now)
     streaming = _sinks(config, state, now, rebuild, True, sinks)
     try:
         made, count = _feed_in_order(streaming, records, label)

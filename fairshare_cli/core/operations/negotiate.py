@@ -311,7 +311,7 @@ def _slurm_changes(
     stopped = [j for j in before if j.status == "running" and j.id not in still]
     state = slurm_charges(config, state, stopped, now, stop=True)
     started = [j for j in after if j.id in matched]
-    return slurm_charges(config, state, started, now, stop=False)
+    return slurm_charges(config, state, started, now, stop=False, queue=after)
 
 
 def commit(

@@ -75,9 +75,16 @@ def check_slurm_fields(config: Config, job: Job, fit: NodeFit | None = None) -> 
 
 
 def slurm_charges(
-    config: Config, state: State, jobs: Sequence[Job], now: float, stop: bool
+    config: Config,
+    state: State,
+    jobs: Sequence[Job],
+    now: float,
+    stop: bool,
+    queue: Sequence[Job] | None = None,
 ) -> State:
-    """Running Slurm jobs accrue usage from their start (submit) until removed (rm).
+    """Running Slurm jobs accrue usage from their start (submit) until removed (rm), or
+    until slurmctld would have ended them at their time limits (``queue``: the state's,
+    read from it when None).
 
     Raises:
         SectionError: a malformed ``slurm`` section.
@@ -89,9 +96,15 @@ def slurm_charges(
         return state
     slurm = usage_from_json(state.section("slurm"))
     if stop:
-        slurm = snapshot.stop_charges(slurm, [j.id for j in jobs], now)
+        slurm = snapshot.stop_charges(slurm, jobs, now, config)
     else:
-        slurm = snapshot.charge_running_jobs(slurm, jobs, config, now)
+        # the queue's running jobs whose charges are open end at their limits
+        charged = any(r.job is not None for r in slurm.running)
+        if not charged:
+            queue = []
+        elif queue is None:
+            queue = read_queue(state, "the state")
+        slurm = snapshot.charge_running_jobs(slurm, jobs, config, now, queue)
     return state.with_section("slurm", usage_to_json(slurm))
 
 
@@ -173,7 +186,7 @@ def add_jobs(
         SectionError: a malformed ``slurm`` section.
     """
     state = _store(state, [*queue, *new])
-    return slurm_charges(config, state, new, now, stop=False)
+    return slurm_charges(config, state, new, now, stop=False, queue=queue)
 
 
 def submit(

@@ -22,6 +22,7 @@ from fairshare_cli.core.limits import NICE_LIMIT
 from fairshare_cli.core.slurm import usage as su
 from fairshare_cli.core.slurm.billing import Billing
 from fairshare_cli.core.slurm.factors import job_user, running_qos
+from fairshare_cli.core.slurm.limit_ends import advance_at_limits, limit_end, removed_end
 from fairshare_cli.core.slurm.model import priority_context
 from fairshare_cli.core.slurm.passes import charged
 from fairshare_cli.core.slurm.priority_table import compute_table
@@ -143,13 +144,21 @@ def running_charges(jobs: Iterable[RunningJob], config: Config) -> tuple[su.Runn
 
 
 def charge_running_jobs(
-    state: su.SlurmUsage, jobs: Iterable[Job], config: Config, now: float
+    state: su.SlurmUsage,
+    jobs: Iterable[Job],
+    config: Config,
+    now: float,
+    queue: Iterable[Job] = (),
 ) -> su.SlurmUsage:
     """Running Slurm jobs put in the queue (``fs submit``) accrue from their start.
 
     The passes between the start and the state's last pass are charged at once (as
     ``fs import history`` does); later passes charge the job as slurmctld does, until
-    ``fs rm`` stops it. Jobs with no association are not Slurm's and are left out.
+    ``fs rm`` stops it or slurmctld would have ended it at its time limit
+    (:mod:`.limit_ends`: a job already ended there by ``now`` is charged up to that end
+    and holds no running charge). Jobs with no association are not Slurm's and are left
+    out. The usage is first brought to ``now`` with the running jobs of ``queue`` (the
+    state's) ended at their limits.
     """
     params = decay_params(config)
     running = [j for j in jobs if j.status == "running"]
@@ -168,20 +177,26 @@ def charge_running_jobs(
         cpus = job.request_cpus if billed is None else billed
         rate = cpus * _usage_factor(config, job.qos)
         start = job.start_time if job.start_time is not None else now
-        charges.append(((account, user), start, None, rate, job.id))
-    return su.add_records(su.advance(state, now, params), charges, now, params)
+        end = limit_end(job, start, config)
+        ended = end if end is not None and not su.still_running(end, now) else None
+        charges.append(((account, user), start, ended, rate, job.id))
+    advanced = advance_at_limits(state, queue, config, now, params)
+    return su.add_records(advanced, charges, now, params)
 
 
-def stop_charges(state: su.SlurmUsage, job_ids: Iterable[str], now: float) -> su.SlurmUsage:
-    """The charges of removed jobs end ``now`` (charged to the last pass before it)."""
-    ids = set(job_ids)
-    return replace(
-        state,
-        running=tuple(
-            replace(r, end=now) if r.job in ids and (r.end is None or r.end > now) else r
-            for r in state.running
-        ),
-    )
+def stop_charges(
+    state: su.SlurmUsage, jobs: Iterable[Job], now: float, config: Config
+) -> su.SlurmUsage:
+    """The charges of removed jobs end ``now`` (charged to the last pass before it), or
+    where slurmctld had ended the job at its time limit, if earlier (:mod:`.limit_ends`)."""
+    removed = {job.id: job for job in jobs}
+    running = []
+    for r in state.running:
+        job = removed.get(r.job) if r.job is not None else None
+        if job is not None and (r.end is None or r.end > now):
+            r = replace(r, end=removed_end(job, r, now, config))
+        running.append(r)
+    return replace(state, running=tuple(running))
 
 
 def _first_rows(

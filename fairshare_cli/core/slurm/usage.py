@@ -339,7 +339,7 @@ def advance(state: SlurmUsage, now: float, params: DecayParams) -> SlurmUsage:
     the pass charged it (``tree_usage.usage_before_charges``), advanced or not."""
     t = last_pass(state.last_decay_ran, now, params.calc_period)
     t, usage = usage_at(state, now, params, view=t)
-    running = tuple(r for r in state.running if r.end is None or r.end >= t)
+    running = tuple(r for r in state.running if kept_after(r.end, t))
     base = state.last_decay_ran if state.last_decay_ran is not None else t
     last_reset = state.last_reset
     cutoff = reset_cutoff(params, base, state.last_reset, t)
@@ -357,6 +357,12 @@ def advance(state: SlurmUsage, now: float, params: DecayParams) -> SlurmUsage:
         usage=usage,
         running=running,
     )
+
+
+def kept_after(end: float | None, t: float) -> bool:
+    """Whether a charge ending at ``end`` (None: open) stays running once the stored usage
+    is at pass ``t`` (:func:`advance`): one that ended before ``t`` is folded in."""
+    return end is None or end >= t
 
 
 def record_cutoff(state: SlurmUsage, params: DecayParams) -> float | None:

@@ -1,0 +1,94 @@
+"""Where the usage of a running job of the queue stops: slurmctld ends it at its limit.
+
+``job_time_limit`` (``job_mgr.c``, 22.05 and 26.05 alike) times a running job out once its
+``end_time`` (start + time limit) is ``OverTimeLimit`` behind (its partition's, else the
+cluster's; UNLIMITED: a year); ``_job_timed_out`` sets ``end_time`` to that moment. The
+decay thread charges it no more (``decay_apply_new_usage`` skips finished and completing
+jobs); with limits enforced, ``priority_p_job_end`` charges it up to ``end_time``
+(``_apply_new_usage``). A job of an UNLIMITED limit is never ended.
+
+The state keeps a running job as ``fs submit`` (or ``fs negotiate``) left it: in the queue,
+its charge open. Views read the charge as ending there (:func:`ended_at_limits`); a
+command that writes the state folds the usage up to that end and keeps the charge open
+while the job may still run (:func:`advance_at_limits`); ``fs rm`` ends it at the earlier of
+``--now`` and that end (:func:`removed_end`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import replace
+
+from fairshare_cli.core.config import Config
+from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.slurm import usage as su
+from fairshare_cli.core.slurm.partition import (
+    default_partition,
+    killed_after,
+    over_time_limit,
+    started_time_limit,
+)
+
+
+def limit_end(job: Job, start: float, config: Config) -> float | None:
+    """When slurmctld ends ``job``, started at ``start``, still running: start + its time
+    limit (its own, else its partition's ``DefaultTime``, else ``MaxTime``) +
+    ``OverTimeLimit`` (:func:`~.partition.killed_after`); None for an UNLIMITED limit.
+    The partition is the job's first (the default one when it names none)."""
+    head = job.partition.split(",", 1)[0] if job.partition else None
+    partition = head or default_partition(config.partitions)
+    spec = config.partitions.get(partition) if partition is not None else None
+    limit = started_time_limit(job.time_limit, spec)
+    after = killed_after(limit, over_time_limit(config, partition))
+    return start + after if math.isfinite(after) else None
+
+
+def ended_at_limits(state: su.SlurmUsage, jobs: Iterable[Job], config: Config) -> su.SlurmUsage:
+    """The state with the charge of each running job of ``jobs`` (the queue) ended where
+    slurmctld ends the job (:func:`limit_end`), unless it ends earlier already; the state
+    itself when no charge changes."""
+    open_ids = {r.job for r in state.running if r.job is not None}
+    if not open_ids:
+        return state
+    queued = {job.id: job for job in jobs if job.status == "running" and job.id in open_ids}
+    if not queued:
+        return state
+    running: list[su.RunningCharge] = []
+    changed = False
+    for charge in state.running:
+        job = queued.get(charge.job) if charge.job is not None else None
+        end = None if job is None else limit_end(job, charge.start, config)
+        if end is not None and (charge.end is None or end < charge.end):
+            charge = replace(charge, end=end)
+            changed = True
+        running.append(charge)
+    return replace(state, running=tuple(running)) if changed else state
+
+
+def advance_at_limits(
+    state: su.SlurmUsage, jobs: Iterable[Job], config: Config, now: float, params: su.DecayParams
+) -> su.SlurmUsage:
+    """:func:`~.usage.advance` with the queue's running jobs ended at their limits: the
+    usage up to those ends is folded in, the charges of jobs ended before the new last pass
+    are dropped, and those kept are as stored (their ends not written: a view derives
+    them again from the queue and the config)."""
+    limited = ended_at_limits(state, jobs, config)
+    advanced = su.advance(limited, now, params)
+    if limited is state:
+        return advanced
+    t = advanced.last_decay_ran
+    assert t is not None
+    kept = tuple(
+        stored
+        for stored, charge in zip(state.running, limited.running, strict=True)
+        if su.kept_after(charge.end, t)
+    )
+    return replace(advanced, running=kept)
+
+
+def removed_end(job: Job, charge: su.RunningCharge, now: float, config: Config) -> float:
+    """When the charge of a job ``fs rm`` removes at ``now`` ends: ``now``, or earlier
+    where slurmctld had ended the job at its limit (:func:`limit_end`)."""
+    end = limit_end(job, charge.start, config)
+    return now if end is None else min(now, end)
