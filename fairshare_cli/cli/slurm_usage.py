@@ -15,20 +15,24 @@ if TYPE_CHECKING:
 def view_usage(env: Env, jobs: Sequence[Job] | None = None) -> tuple[SlurmUsage, Sequence[Job]]:
     """The state's ``slurm`` section with the charges of the queue's running jobs ended
     where slurmctld ends the jobs (:mod:`~fairshare_cli.core.slurm.limit_ends`), and the
-    queue (``jobs`` when given; read only when a charge names a job, else empty).
+    queue's jobs those charges read: ``jobs`` when given, else the state's jobs that the
+    charges name (none read when no charge names a job).
 
     Raises:
         StateError: the ``slurm`` section or the queue is malformed.
     """
-    from fairshare_cli.core.slurm.limit_ends import ended_at_limits
+    from fairshare_cli.core.slurm.limit_ends import charged_ids, charged_objects, ended_at_limits
     from fairshare_cli.core.slurm.usage import usage_from_json
 
     state = env.decode("slurm", usage_from_json)
-    if not any(r.job is not None for r in state.running):
+    ids = charged_ids(state)
+    if not ids:
         return state, () if jobs is None else jobs
-    if jobs is None:
+    if jobs is None:  # (the jobs of those charges: the rest of the queue is not read)
         from fairshare_cli.core.jobs import jobs_from_objects
 
         label = f"{env.state_path}: jobs"
-        jobs = env.decode("jobs", lambda raw: jobs_from_objects([] if raw is None else raw, label))
+        jobs = env.decode(
+            "jobs", lambda raw: jobs_from_objects(charged_objects(raw or [], ids), label)
+        )
     return ended_at_limits(state, jobs, env.config), jobs

@@ -87,11 +87,17 @@ def _slurm_ended_at_limits(config: Config, state: State, now: float) -> State:
         return state
     from fairshare_cli.core.jobs import jobs_from_objects
     from fairshare_cli.core.slurm import usage as su
-    from fairshare_cli.core.slurm.limit_ends import advance_at_limits, ended_at_limits
+    from fairshare_cli.core.slurm.limit_ends import (
+        advance_at_limits,
+        charged_ids,
+        charged_objects,
+        ended_at_limits,
+    )
     from fairshare_cli.core.slurm.tree_usage import decay_params
 
     slurm = su.usage_from_json(raw)
-    queue = jobs_from_objects(state.section("jobs") or [], "the state's jobs")
+    named = charged_objects(state.section("jobs") or [], charged_ids(slurm))
+    queue = jobs_from_objects(named, "the state's jobs")
     if ended_at_limits(slurm, queue, config) is slurm:
         return state
     advanced = advance_at_limits(slurm, queue, config, now, decay_params(config))

@@ -17,10 +17,11 @@ while the job may still run (:func:`advance_at_limits`); ``fs rm`` ends it at th
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import replace
+from typing import Any
 
-from fairshare_cli.core.config import Config
+from fairshare_cli.core.config import Config, PartitionSpec
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.slurm import usage as su
 from fairshare_cli.core.slurm.partition import (
@@ -36,34 +37,66 @@ def limit_end(job: Job, start: float, config: Config) -> float | None:
     limit (its own, else its partition's ``DefaultTime``, else ``MaxTime``) +
     ``OverTimeLimit`` (:func:`~.partition.killed_after`); None for an UNLIMITED limit.
     The partition is the job's first (the default one when it names none)."""
-    head = job.partition.split(",", 1)[0] if job.partition else None
+    spec, over_time = _partition_limits(job.partition, config)
+    after = killed_after(started_time_limit(job.time_limit, spec), over_time)
+    return start + after if math.isfinite(after) else None
+
+
+def _partition_limits(names: str | None, config: Config) -> tuple[PartitionSpec | None, float]:
+    """The partition a job of ``names`` runs in (its first; the default one for none) and
+    its ``OverTimeLimit``."""
+    head = names.split(",", 1)[0] if names else None
     partition = head or default_partition(config.partitions)
     spec = config.partitions.get(partition) if partition is not None else None
-    limit = started_time_limit(job.time_limit, spec)
-    after = killed_after(limit, over_time_limit(config, partition))
-    return start + after if math.isfinite(after) else None
+    return spec, over_time_limit(config, partition)
 
 
 def ended_at_limits(state: su.SlurmUsage, jobs: Iterable[Job], config: Config) -> su.SlurmUsage:
     """The state with the charge of each running job of ``jobs`` (the queue) ended where
     slurmctld ends the job (:func:`limit_end`), unless it ends earlier already; the state
-    itself when no charge changes."""
-    open_ids = {r.job for r in state.running if r.job is not None}
+    itself when no charge changes. A partition's limits are found once (``fs import
+    squeue``: 25,000 running jobs of a few partitions)."""
+    open_ids = charged_ids(state)
     if not open_ids:
         return state
-    queued = {job.id: job for job in jobs if job.status == "running" and job.id in open_ids}
-    if not queued:
-        return state
-    running: list[su.RunningCharge] = []
+    limits: dict[str | None, tuple[PartitionSpec | None, float]] = {}
+    length_of: dict[str | None, float] = {}  # (each running job's, by id)
+    for job in jobs:
+        if job.status == "running" and job.id in open_ids:
+            if job.partition not in limits:
+                limits[job.partition] = _partition_limits(job.partition, config)
+            spec, over_time = limits[job.partition]
+            length_of[job.id] = killed_after(started_time_limit(job.time_limit, spec), over_time)
+    running = list(state.running)
     changed = False
-    for charge in state.running:
-        job = queued.get(charge.job) if charge.job is not None else None
-        end = None if job is None else limit_end(job, charge.start, config)
-        if end is not None and (charge.end is None or end < charge.end):
-            charge = replace(charge, end=end)
+    for k, charge in enumerate(running):
+        length = length_of.get(charge.job)
+        if length is None or not math.isfinite(length):  # (no queued job; UNLIMITED)
+            continue
+        end = charge.start + length
+        if charge.end is None or end < charge.end:
+            running[k] = su.RunningCharge(
+                charge.account, charge.user, charge.rate, charge.start, end, charge.job
+            )
             changed = True
-        running.append(charge)
     return replace(state, running=tuple(running)) if changed else state
+
+
+def charged_ids(state: su.SlurmUsage) -> set[str]:
+    """The ids of the queue's jobs whose charges are open in ``state``."""
+    return {r.job for r in state.running if r.job is not None}
+
+
+def charged_objects(objects: Any, ids: Collection[str]) -> Any:
+    """The job objects of a queue (the state's, as decoded) that :func:`ended_at_limits`
+    reads: those of these ids and those of a ``count`` (jobs ``C.0`` ...); every object
+    where one is not an object or has an id no set holds (the queue's reader refuses
+    those, as ever). Reading the 25,000 running jobs of a queue of 100,000 costs a quarter
+    of reading it all (``fs import squeue``)."""
+    try:
+        return [o for o in objects if o.get("id") in ids or "count" in o]
+    except (AttributeError, TypeError):  # (not a list of objects; an id a list, say)
+        return objects
 
 
 def advance_at_limits(

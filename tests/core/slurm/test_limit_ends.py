@@ -18,6 +18,7 @@ from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.slurm import usage as su
 from fairshare_cli.core.slurm.limit_ends import (
     advance_at_limits,
+    charged_objects,
     ended_at_limits,
     limit_end,
     removed_end,
@@ -101,3 +102,20 @@ def test_removed_end_is_now_or_the_limit_if_earlier() -> None:
     assert removed_end(QUEUE[0], charge, 1500.0, _config(0.0)) == 1500.0
     assert removed_end(QUEUE[0], charge, 9000.0, _config(0.0)) == 1600.0
     assert removed_end(QUEUE[1], charge, 9000.0, _config(0.0)) == 9000.0
+
+
+def test_the_queue_objects_read_are_those_of_open_charges_and_of_counts() -> None:
+    """Of a queue's objects, those whose ids name an open charge and any of a ``count``
+    (whose jobs' ids are ``C.0`` ...) are read; the others are not."""
+    queue = [{"id": "1"}, {"id": "2"}, {"id": "3", "count": 2}, {"id": "4", "status": "running"}]
+    assert charged_objects(queue, {"2", "4"}) == [queue[1], queue[2], queue[3]]
+    assert charged_objects(queue, set()) == [queue[2]]
+
+
+@pytest.mark.parametrize(
+    "queue", [[{"id": "1"}, ["not", "an", "object"]], [{"id": ["a", "list"]}], {"id": "1"}, None]
+)
+def test_a_queue_the_filter_cannot_read_goes_whole_to_the_reader(queue: object) -> None:
+    """A queue of something other than objects, or an id no set holds, is handed on whole,
+    for the queue's reader to refuse as it always has."""
+    assert charged_objects(queue, {"1"}) is queue
