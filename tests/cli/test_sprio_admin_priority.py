@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from conftest import common, refused
+from tests.cli.conftest import common, refused
 
 Run = Callable[..., Any]
 
