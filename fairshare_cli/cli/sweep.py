@@ -43,10 +43,12 @@ def sweep() -> None:
       fs sweep sample_configs/sweep.toml --out runs/ --html sweep.html
       fs sweep sample_configs/sweep.toml --out runs/ --engine slurm
       fs sweep sample_configs/sweep.toml --out runs/ && fs sweep collect runs/ --output csv
-    SPEC (TOML) names the config, state, workload, now, until, cycle and scheduler, and
-    [[axis]] tables (key, values): any key fs whatif --set takes. Each point is
-    'fs whatif --set KEY=VALUE ... simulate' measured: share error, Jain's index, waits,
-    utilisation, jobs finished (docs/sweep.md).
+    SPEC (TOML) names the config, state, workload, history, now, until, cycle, scheduler,
+    backfill and mode, and [[axis]] tables (key, values): any key fs whatif --set takes.
+    Each point is 'fs whatif --set KEY=VALUE ... simulate' measured: share error, Jain's
+    index, waits, utilisation, jobs finished (docs/sweep.md). 'fs sweep SPEC' is
+    'fs sweep run SPEC': its options (--engine, --out, --jobs, --objective, ...) are in
+    'fs sweep run --help'.
     """
 
 

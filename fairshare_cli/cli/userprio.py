@@ -97,7 +97,8 @@ def _single_dash(arg: str) -> bool:
     "--hierarchical/--flat",
     "hierarchical",
     default=None,
-    help="Group rows with their users under them, or one flat list.",
+    help="Group rows with their users under them, or one flat list [default: grouped "
+    "when a user inside a group is shown, as condor_userprio does].",
 )
 @click.option(
     "--sort",
@@ -111,6 +112,7 @@ def _single_dash(arg: str) -> bool:
 @click.option(
     "--modular/--legacy",
     default=False,
+    show_default=True,
     help="--long: one ad per record after an empty line (-modular), or as is (-legacy).",
 )
 @click.option(

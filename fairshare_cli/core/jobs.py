@@ -19,6 +19,7 @@ from fairshare_cli.core.limits import (
     INT64_MIN,
     MAX_JOB_COUNT,
     NICE_LIMIT,
+    SLURM_PRIORITY_MAX,
     TIME_MAX,
     TIME_MIN,
 )
@@ -83,7 +84,7 @@ class Job(Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     nice: _Nice = 0
     site_factor: _Nice = 0
     #: Slurm admin-set priority (``scontrol update job priority=N``): bypasses the factors.
-    admin_priority: _Amount | None = None
+    admin_priority: Annotated[int, Meta(ge=0, le=SLURM_PRIORITY_MAX)] | None = None
     dirac_group: str | None = None
     #: DIRAC's UserPriority; TaskQueueDB keeps ``int()`` of it (a float is truncated).
     user_priority: _Whole | Annotated[float, Meta(ge=INT64_MIN, le=INT64_MAX)] = 1
@@ -258,6 +259,11 @@ def _checked(parse: Callable[[Any, str], Any], key: str, value: Any, label: str)
         raise InputError(f"{label}: expected {low} or more, got {value!r}")
     if key in _SLURM_RANGE and abs(parsed) > NICE_LIMIT:
         raise InputError(f"{label}: {_SLURM_RANGE[key]} (+/- {NICE_LIMIT}), got {value!r}")
+    if key == "admin_priority" and parsed > SLURM_PRIORITY_MAX:
+        raise InputError(
+            f"{label}: expected 0 to {SLURM_PRIORITY_MAX} (scontrol update job priority=), "
+            f"got {value!r}"
+        )
     return parsed
 
 
@@ -363,6 +369,7 @@ _FAST_KIND = {key: _INLINE[p] for key, p in _PARSERS.items() if p in _INLINE}
 _INT_LOW = {key: max(INT64_MIN, _LOWEST.get(key, INT64_MIN)) for key in _INT_FIELDS}
 _INT_HIGH = {key: NICE_LIMIT if key in _SLURM_RANGE else INT64_MAX for key in _INT_FIELDS}
 _INT_LOW.update(dict.fromkeys(_SLURM_RANGE, -NICE_LIMIT))
+_INT_HIGH["admin_priority"] = SLURM_PRIORITY_MAX
 _KINDS: dict[Callable[[Any, str], Any], str] = {
     _whole: "whole",
     parse_time: "time",

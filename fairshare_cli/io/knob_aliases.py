@@ -52,7 +52,17 @@ KNOBS: dict[str, dict[str, str]] = {
         "NEGOTIATOR_CYCLE_DELAY": "cycle_delay",
         "NEGOTIATOR_MIN_INTERVAL": "min_interval",
     },
-    "machines": {"START": "start", "RANK": "rank"},
+    "machines": {
+        "NUM_SLOTS": "slots",
+        "START": "start",
+        "RANK": "rank",
+        "SLOT_TYPE_1_PARTITIONABLE": "partitionable",
+        "CONSUMPTION_POLICY": "consumption_policy",
+        "NUM_CLAIMS": "num_claims",
+        "CONSUMPTION_CPUS": "consumption_cpus",
+        "CONSUMPTION_MEMORY": "consumption_memory",
+        "CONSUMPTION_DISK": "consumption_disk",
+    },
     "groups.*": {
         "GROUP_QUOTA": "quota",
         "GROUP_QUOTA_DYNAMIC": "dynamic_quota",
@@ -90,11 +100,30 @@ KNOBS: dict[str, dict[str, str]] = {
         "MaxNodes": "max_nodes",
         "MinNodes": "min_nodes",
         "OverTimeLimit": "over_time_limit",
+        "Default": "default",
+        "TRESBillingWeights": "billing_weights",
     },
     "qos.*": {"Priority": "priority", "UsageFactor": "usage_factor"},
-    "accounts.*": {"Fairshare": "shares", "Priority": "priority"},
+    "accounts.*": {"Parent": "parent", "Fairshare": "shares", "Priority": "priority"},
     "dirac.groups.*": {"JobShare": "job_share", "AllowBackgroundTQs": "allow_background_tqs"},
     "dirac.correction": {"EnableSharesCorrection": "enabled"},
+    "dirac.correction.instances": {
+        "Group": "group",
+        "MaxGlobalCorrection": "max_global_correction",
+    },
+    "dirac.correction.instances.slices": {
+        "TimeSpan": "time_span",
+        "Weight": "weight",
+        "MaxCorrection": "max_correction",
+    },
+    "dirac.job_description": {
+        "DefaultCPUTime": "default_cpu_time",
+        "MinCPUTime": "min_cpu_time",
+        "MaxCPUTime": "max_cpu_time",
+        "DefaultPriority": "default_priority",
+        "MinPriority": "min_priority",
+        "MaxPriority": "max_priority",
+    },
 }
 
 #: Per table: knobs named by a prefix and a name the admin chooses -> the config key whose

@@ -321,8 +321,8 @@ def test_admin_priority_is_held_to_what_scontrol_takes(
               "admin_priority=4294967294", *args)  # fmt: skip
     assert big.exit_code == 2
     assert big.stderr == (
-        "fs: error: fs submit: job 1: admin_priority 4294967294: expected 0 to 4294967293 "
-        "(scontrol update job priority=)\n"
+        "fs: error: --set admin_priority: expected 0 to 4294967293 "
+        "(scontrol update job priority=), got 4294967294\n"
     )
     assert (tmp_path / "state.json").read_bytes() == before
     assert run("submit", "--id", "7", "--owner", "bob", "--account", "hep", *args).exit_code == 0

@@ -84,6 +84,9 @@ VALUES = {
     "PriorityWeightTRES": "{ cpu = 1 }",
     "GROUP_QUOTA_DYNAMIC": "0.5",
     "PriorityCalcPeriod": '"5"',
+    "TRESBillingWeights": '"CPU=1.0"',
+    "Parent": '"root"',
+    "Group": '""',
 }
 FLAGS = (
     "NEGOTIATOR_USE_SLOT_WEIGHTS",
@@ -94,20 +97,39 @@ FLAGS = (
     "GROUP_AUTOREGROUP",
     "NEGOTIATOR_CONSIDER_PREEMPTION",
     "CONSUMPTION_POLICY",
+    "SLOT_TYPE_1_PARTITIONABLE",
+    "Default",
     "PriorityFavorSmall",
     "EnableSharesCorrection",
     "AllowBackgroundTQs",
 )
 
 
+#: What a machine knob needs beside it: a consumption policy's knobs are for partitionable
+#: slots that have one.
+_POLICY = "\npartitionable = true\nconsumption_policy = true"
+_NEEDS = {
+    "CONSUMPTION_POLICY": "\npartitionable = true",
+    **dict.fromkeys(("NUM_CLAIMS", "CONSUMPTION_CPUS", "CONSUMPTION_MEMORY"), _POLICY),
+    "CONSUMPTION_DISK": _POLICY,
+}
+
+
 def test_every_alias_names_a_key_the_reader_accepts(write_config: Callable[[str], Path]) -> None:
     """Each knob, written in its table, loads: the alias table cannot name a missing key."""
+    arrays = {
+        "machines": "[[machines]]\nname = 'm'\nattributes = { Cpus = 4 }",
+        "dirac.correction.instances": "[[dirac.correction.instances]]\nslices = [{ weight = 1 }]",
+        "dirac.correction.instances.slices": (
+            "[[dirac.correction.instances]]\n[[dirac.correction.instances.slices]]"
+        ),
+    }
     for pattern, knobs in KNOBS.items():
-        head = "[[machines]]\nname = 'm'" if pattern == "machines" else f"[{pattern}]"
-        head = head.replace("*", '"g"')
+        head = arrays.get(pattern, f"[{pattern}]").replace("*", '"g"')
         for knob in knobs:
             value = "true" if knob in FLAGS else VALUES.get(knob, "5")
-            load_config(write_config(f"{head}\n{knob} = {value}\n"))
+            needs = _NEEDS.get(knob, "") if pattern == "machines" else ""
+            load_config(write_config(f"{head}{needs}\n{knob} = {value}\n"))
 
 
 def test_table_pattern() -> None:

@@ -45,7 +45,7 @@ from fairshare_cli.core.htcondor.pool import (
 )
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.operations.sim_row import NEVER_QUEUED, JobStart, SimRow
-from fairshare_cli.core.operations.slurm_series import SlurmSeries
+from fairshare_cli.core.operations.slurm_series import SlurmSeries, of_association
 
 
 class _Running:
@@ -113,7 +113,8 @@ class SimQueue:
         self.unseen: set[str] = set()  # jobs on leftovers the accountant has yet to see
         self.slot_of_job: dict[str, str] = {}
         self.held: dict[str, int] = {}  # slots held per submitter (claims)
-        self.cpus: dict[str, int] = {}  # CPUs of running jobs per owner (Slurm rows)
+        # CPUs of running jobs per owner and job account (the Slurm rows)
+        self.cpus: dict[tuple[str, str | None], int] = {}
         self.claimed_configured = 0
         self.in_use = 0  # the pool row's: a claim's slot, or on a partitionable one its CPUs
         self.gone: list[Claim] = []  # the state's claims on slots the pool no longer has
@@ -211,7 +212,8 @@ class SimQueue:
         run = _Running(job, submitter, weight, end)
         self.running[job.id] = run
         self.running_jobs.add(job.id, job)
-        self.cpus[job.owner] = self.cpus.get(job.owner, 0) + job.request_cpus
+        key = (job.owner, job.account)
+        self.cpus[key] = self.cpus.get(key, 0) + job.request_cpus
         if end is not None:
             self.seq += 1
             run.seq = self.seq
@@ -220,7 +222,7 @@ class SimQueue:
     def _drop_running(self, job_id: str, t: float) -> _Running:
         run = self.running.pop(job_id)
         self.running_jobs.remove(job_id)
-        self.cpus[run.job.owner] -= run.job.request_cpus
+        self.cpus[run.job.owner, run.job.account] -= run.job.request_cpus
         slot = self.slot_of_job.get(job_id)
         if slot is not None and self.claims[slot].job_id == job_id:
             self._unclaim(self.claims[slot])
@@ -433,10 +435,12 @@ class SimQueue:
         if self.config.groups:
             out += self._group_rows(t)
         if self.slurm is not None:
+            _, tree = self.slurm.tree(t)
             out += [
-                SimRow(t, "slurm_user", user, float(self.cpus.get(user, 0)), fairshare=factor)
-                for user, factor in sorted(self.slurm.factors(t).items())
-            ]
+                SimRow(t, "slurm_user", name, float(of_association(self.cpus, name, tree)),
+                       fairshare=factor)
+                for name, factor in sorted(self.slurm.factors(t).items())
+            ]  # fmt: skip
         capacity = float(self.capacity)
         in_use = float(self.in_use)
         out.append(SimRow(t, "pool", "pool", in_use, pending=self.idle_jobs, capacity=capacity))

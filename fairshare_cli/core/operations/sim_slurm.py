@@ -495,6 +495,6 @@ class SlurmSim:
                 )
             )  # fmt: skip
         in_use = float(self.in_use)
-        pending = self.waiting_total
-        out.append(SimRow(t, "pool", "pool", in_use, pending=pending, capacity=self.capacity))
+        pending, capacity = self.waiting_total, float(self.capacity)
+        out.append(SimRow(t, "pool", "pool", in_use, pending=pending, capacity=capacity))
         return out

@@ -238,7 +238,7 @@ def test_table_text_is_the_references(
     "change",
     [
         {"admin_priority": 5},
-        {"admin_priority": 2**63 - 1},
+        {"admin_priority": 4294967293},  # the largest scontrol takes
         {"id": "12.3"},
         {"id": "002"},
         {"id": 'x"\\'},

@@ -1,0 +1,49 @@
+"""A job's Slurm admin priority is held to what ``scontrol update job priority=`` takes.
+
+``parse_uint32`` (src/common/proc_args.c) refuses NO_VAL (0xfffffffe) and above, so the
+largest admin priority is 4294967293 (docs/jobs.md). ``fs prio --slurm`` and ``fs submit``
+refused more, but a jobs file and a workload took any 64-bit number: ``fs sprio`` printed
+a priority of 9999999999, which no Slurm job can have.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tests.cli.conftest import common, refused
+
+Run = Callable[..., Any]
+
+
+def _jobs(tmp_path: Path, priority: int, **more: Any) -> str:
+    path = tmp_path / "jobs.json"
+    job = {"id": "1", "owner": "alice", "account": "hep", "admin_priority": priority, **more}
+    path.write_text(json.dumps([job]), encoding="utf-8")
+    return str(path)
+
+
+def test_the_largest_admin_priority_is_printed(
+    env: dict[str, Path], tmp_path: Path, run: Run
+) -> None:
+    res = run("sprio", "--jobs-file", _jobs(tmp_path, 4294967293), "-o", "%.4i %.10Y", *common(env))
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout.splitlines()[1].split() == ["1", "4294967293"]
+
+
+def test_a_larger_one_is_refused_in_a_jobs_file(
+    env: dict[str, Path], tmp_path: Path, run: Run
+) -> None:
+    res = run("sprio", "--jobs-file", _jobs(tmp_path, 4294967294), *common(env))
+    refused(res, "job 0.admin_priority: expected 0 to 4294967293", "got 4294967294")
+    assert res.stdout == ""
+
+
+def test_a_larger_one_is_refused_in_a_workload(
+    env: dict[str, Path], tmp_path: Path, run: Run
+) -> None:
+    work = _jobs(tmp_path, 9999999999, run_time=60)
+    res = run("simulate", "--workload", work, "--scheduler", "slurm", "--until", "60", *common(env))
+    refused(res, "job 0.admin_priority: expected 0 to 4294967293", "got 9999999999")
