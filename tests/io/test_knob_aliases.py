@@ -93,6 +93,7 @@ FLAGS = (
     "GROUP_ACCEPT_SURPLUS",
     "GROUP_AUTOREGROUP",
     "NEGOTIATOR_CONSIDER_PREEMPTION",
+    "NEGOTIATOR_DEPTH_FIRST",
     "CONSUMPTION_POLICY",
     "PriorityFavorSmall",
     "EnableSharesCorrection",
