@@ -136,3 +136,32 @@ def test_the_count_is_taken_at_the_turns_next_request(
         ("1.1", alice_left),
         ("1.2", alice_left),
     ]
+
+
+CONSUMPTION = """\
+[pool]
+uid_domain = "example.org"
+[negotiator]
+use_slot_weights = true
+depth_first = {depth_first}
+consider_preemption = {preemption}
+[[machines]]
+name = "c"
+count = 1
+slots = 1
+partitionable = true
+consumption_policy = true
+attributes = {{ Cpus = 4, Memory = 4096 }}
+"""
+
+
+def test_a_consumption_policy_slot_is_read_after_its_deduction(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """A consumption-policy slot of 4 CPUs and 4096 MB stays in the cycle; each match of a
+    1-CPU, 1024 MB job deducts 1 CPU and 1024 MB (``cp_deduct_assets``) before
+    ``jobsInSlot`` reads the ad: 1.0 leaves 3 and 3072, counting 3 (1.1 and 1.2 skipped);
+    1.3 leaves 2 and 2048, counting 2 (1.4 skipped); 1.5 leaves 1 and 1024, counting 1."""
+    matches, unmatched = _cycle(tmp_path, run, CONSUMPTION, [_alice(1024, count=6)])
+    assert matches == [("1.0", "slot1_1@c001"), ("1.3", "slot1_2@c001"), ("1.5", "slot1_3@c001")]
+    assert unmatched == [("1.1", "depth_first"), ("1.2", "depth_first"), ("1.4", "depth_first")]
